@@ -1,0 +1,44 @@
+/**
+ * One Jest run, several projects: the fast node and jsdom suites, then the suites that start real processes
+ * (servers, Redis, Chromium). @swc/jest only strips types; `npm test` type-checks with tsc first.
+ */
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      target: 'es2022',
+      parser: { syntax: 'typescript', tsx: true },
+      transform: { react: { runtime: 'automatic' } },
+    },
+    module: { type: 'commonjs' },
+  },
+];
+
+const common = {
+  transform: { '^.+\\.(t|j)sx?$': swc },
+  moduleFileExtensions: ['ts', 'tsx', 'js', 'json'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+};
+
+module.exports = {
+  projects: [
+    {
+      ...common,
+      displayName: 'server',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/shared/**/*.test.ts', '<rootDir>/server/**/*.test.ts'],
+    },
+    {
+      ...common,
+      displayName: 'host',
+      testEnvironment: 'jsdom',
+      testMatch: ['<rootDir>/host/**/*.test.{ts,tsx}', '<rootDir>/remotes/**/*.test.{ts,tsx}'],
+    },
+    {
+      ...common,
+      displayName: 'system',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/tests/**/*.test.ts'],
+    },
+  ],
+};

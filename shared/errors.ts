@@ -1,0 +1,49 @@
+/** Error codes and statuses of every JSON error the server sends (DESIGN.md decision 6). */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  too_many_requests: 429,
+  internal: 500,
+  unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorBody {
+  error: {
+    code: ErrorCode;
+    message: string;
+    /** Per-field messages of a rejected record or form. */
+    fields?: Record<string, string>;
+  };
+}
+
+/** Fixed messages that clients and tests may rely on. */
+export const ERROR_MESSAGES = {
+  unauthenticated: 'Sign in to continue.',
+  invalidCredentials: 'Invalid username or password.',
+  forbiddenTenant: 'You do not belong to that tenant.',
+  crossSite: 'Cross-site request refused.',
+  notFound: 'Not found.',
+  internal: 'Something went wrong on the server.',
+  tooManyAttempts: 'Too many sign-in attempts. Try again later.',
+  payloadTooLarge: 'Request body too large.',
+  unsupportedMediaType: 'Send JSON with Content-Type: application/json.',
+  malformedJson: 'Request body is not valid JSON.',
+} as const;
+
+export function isErrorBody(value: unknown): value is ErrorBody {
+  if (value === null || typeof value !== 'object') return false;
+  const error = (value as { error?: unknown }).error;
+  return (
+    error !== null &&
+    typeof error === 'object' &&
+    typeof (error as { code?: unknown }).code === 'string' &&
+    typeof (error as { message?: unknown }).message === 'string'
+  );
+}

@@ -1,0 +1,64 @@
+/** JSON values as they cross the wire. Slot props and record data are data, never code. */
+export type JsonPrimitive = string | number | boolean | null;
+export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** Why a value is not plain JSON data, or null when it is. `path` names the offending place for the message. */
+export function findNonJson(value: unknown, path = 'props', seen: Set<object> = new Set()): string | null {
+  if (value === null) return null;
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return null;
+    case 'number':
+      return Number.isFinite(value) ? null : `${path} is ${String(value)}, which JSON cannot carry`;
+    case 'object':
+      break;
+    default:
+      return `${path} is a ${typeof value}; props must be plain JSON data`;
+  }
+  const object = value as object;
+  if (seen.has(object)) return `${path} is a circular reference`;
+  seen.add(object);
+  try {
+    if (Array.isArray(object)) {
+      for (let i = 0; i < object.length; i++) {
+        const problem = findNonJson(object[i], `${path}[${i}]`, seen);
+        if (problem) return problem;
+      }
+      return null;
+    }
+    if (!isPlainObject(object)) {
+      return `${path} is a ${object.constructor?.name ?? 'non-plain object'}; props must be plain JSON data`;
+    }
+    for (const key of Object.keys(object)) {
+      const problem = findNonJson((object as Record<string, unknown>)[key], `${path}.${key}`, seen);
+      if (problem) return problem;
+    }
+    return null;
+  } finally {
+    seen.delete(object);
+  }
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * A deep, frozen copy made through JSON itself, so what is kept is exactly what will be sent.
+ * JSON.parse defines `__proto__` as an own data property, so such keys pollute no prototype.
+ */
+export function frozenJsonCopy<T extends JsonValue>(value: T): T {
+  return deepFreeze(JSON.parse(JSON.stringify(value)) as T);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,88 @@
+import { findNonJson, frozenJsonCopy, isPlainObject, type JsonObject } from './json';
+import type { SlotContent, SlotEntry } from './wire';
+
+/** Largest serialised props of one slot. Props are configuration, not a data channel. */
+export const SLOT_PROPS_MAX_BYTES = 16 * 1024;
+/** Component names are identifiers: a letter, then letters, digits, `_`, `-`, `.` or `/`. */
+export const COMPONENT_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_./-]{0,127}$/;
+
+export class InvalidSlotError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidSlotError';
+  }
+}
+
+/**
+ * A backend instruction to render a named frontend component with props (and optional children content).
+ * Immutable and validated when made, so a bad registration fails at start-up rather than at request time.
+ */
+export class Slot {
+  private constructor(
+    readonly component: string,
+    readonly props: Readonly<JsonObject>,
+    readonly content: string | Slot | readonly Slot[] | null,
+  ) {
+    Object.freeze(this);
+  }
+
+  /**
+   * @param component name of the frontend component, resolved by that name in the host's registries
+   * @param props plain JSON object handed to the component; null means `{}`
+   * @param content children: a string (text), a Slot or a list of Slots (rendered through the same registry)
+   */
+  static make(component: string, props: Record<string, unknown> | null = {}, content: unknown = null): Slot {
+    if (typeof component !== 'string' || !COMPONENT_NAME_PATTERN.test(component)) {
+      throw new InvalidSlotError(
+        `Slot component must be a non-empty name matching ${COMPONENT_NAME_PATTERN}, got ${describe(component)}.`,
+      );
+    }
+    const givenProps = props ?? {};
+    if (!isPlainObject(givenProps)) {
+      throw new InvalidSlotError(`Slot "${component}": props must be a plain object, got ${describe(givenProps)}.`);
+    }
+    const problem = findNonJson(givenProps);
+    if (problem) throw new InvalidSlotError(`Slot "${component}": ${problem}.`);
+    const bytes = new TextEncoder().encode(JSON.stringify(givenProps)).length;
+    if (bytes > SLOT_PROPS_MAX_BYTES) {
+      throw new InvalidSlotError(
+        `Slot "${component}": props take ${bytes} bytes as JSON, more than the ${SLOT_PROPS_MAX_BYTES} allowed.`,
+      );
+    }
+    return new Slot(component, frozenJsonCopy(givenProps as JsonObject), checkContent(component, content));
+  }
+
+  /** The entry delivered to the frontend; `content` appears only when there is some. */
+  toEntry(): SlotEntry {
+    const entry: SlotEntry = { component: this.component, props: this.props as JsonObject };
+    if (this.content !== null) entry.content = contentToWire(this.content);
+    return entry;
+  }
+
+  toJSON(): SlotEntry {
+    return this.toEntry();
+  }
+}
+
+function checkContent(component: string, content: unknown): string | Slot | readonly Slot[] | null {
+  if (content === null || content === undefined) return null;
+  if (typeof content === 'string' || content instanceof Slot) return content;
+  if (Array.isArray(content) && content.every((item) => item instanceof Slot)) return Object.freeze([...content]);
+  throw new InvalidSlotError(
+    `Slot "${component}": content must be null, a string, a Slot or a list of Slots, got ${describe(content)}.`,
+  );
+}
+
+function contentToWire(content: string | Slot | readonly Slot[]): SlotContent {
+  if (typeof content === 'string') return content;
+  if (content instanceof Slot) return content.toEntry();
+  return content.map((slot) => slot.toEntry());
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return `a ${(value as object).constructor?.name ?? 'object'}`;
+  if (typeof value === 'string') return JSON.stringify(value);
+  return `a ${typeof value}`;
+}

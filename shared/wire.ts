@@ -1,0 +1,221 @@
+/**
+ * The wire contract between server, host and remotes. Every payload the server sends and every prop the host
+ * hands to a slot component is typed here once.
+ */
+import type { JsonObject, JsonValue } from './json';
+import type { SlotLocationValue } from './slot-location';
+
+// ---------------------------------------------------------------------------------------------- slots
+
+/** Children of a slot: text, or slots rendered through the same registry. */
+export type SlotContent = string | SlotEntry | SlotEntry[];
+
+/** One slot as delivered to the frontend. `content` is present only when the slot has some. */
+export interface SlotEntry {
+  component: string;
+  props: JsonObject;
+  content?: SlotContent;
+}
+
+/** Location name -> slots in registration order. A location with no slot is absent. */
+export type SlotMap = Partial<Record<SlotLocationValue, SlotEntry[]>>;
+
+/** `GET /slots`: public locations only, no session needed. */
+export interface SlotsPayload {
+  slots: SlotMap;
+}
+
+// ---------------------------------------------------------------------------------------------- meta
+
+export interface DashboardCard {
+  title: string;
+  value: string | number;
+}
+
+export interface Dashboard {
+  name: string;
+  label: string;
+  cards: DashboardCard[];
+}
+
+export interface ModuleResourceLink {
+  name: string;
+  label: string;
+}
+
+/** A navigation group. */
+export interface Module {
+  name: string;
+  label: string;
+  resources: ModuleResourceLink[];
+}
+
+/** `GET /meta`: every location, session required. */
+export interface MetaPayload {
+  dashboards: Dashboard[];
+  modules: Module[];
+  slots: SlotMap;
+}
+
+// ---------------------------------------------------------------------------------------------- auth
+
+export interface Tenant {
+  id: string;
+  name: string;
+}
+
+export interface CurrentUser {
+  username: string;
+  displayName: string;
+  tenants: Tenant[];
+  /** Id of the tenant the session currently works in. */
+  currentTenant: string;
+}
+
+/** `GET /me`, `POST /login`, `POST /tenant`. */
+export interface MePayload {
+  user: CurrentUser;
+}
+
+export interface LoginRequest {
+  username: string;
+  password: string;
+}
+
+export interface TenantSwitchRequest {
+  tenant: string;
+}
+
+// ---------------------------------------------------------------------------------------------- resources
+
+export type FieldInput = 'text' | 'textarea' | 'number' | 'select' | 'checkbox' | 'email';
+
+/** An ordinary form field. */
+export interface FieldItem {
+  type: 'field';
+  name: string;
+  label: string;
+  input: FieldInput;
+  required?: boolean;
+  maxLength?: number;
+  options?: string[];
+  help?: string;
+}
+
+/** A slot placed among the fields of a resource form. */
+export interface SlotFieldItem {
+  type: 'slot';
+  component: string;
+  props: JsonObject;
+}
+
+export type FormItem = FieldItem | SlotFieldItem;
+
+export interface RelationDefinition {
+  name: string;
+  label: string;
+  /** The related resource's name. */
+  resource: string;
+}
+
+export interface ResourceSummary {
+  name: string;
+  label: string;
+}
+
+/** `GET /api/resources/:name` -> `{ resource }`. */
+export interface ResourceDefinition extends ResourceSummary {
+  fields: FormItem[];
+  relations: RelationDefinition[];
+}
+
+/** A record as the API returns it. `title` and `label` always; `group` when the record has one. */
+export interface ResourceRecord {
+  id: number;
+  title: string;
+  label: string;
+  group?: string;
+  [field: string]: JsonValue | undefined;
+}
+
+export interface RelationBlock extends RelationDefinition {
+  records: ResourceRecord[];
+}
+
+/** `GET /api/resources` */
+export interface ResourceListPayload {
+  resources: ResourceSummary[];
+}
+
+/** `GET /api/resources/:name` */
+export interface ResourcePayload {
+  resource: ResourceDefinition;
+}
+
+/** `GET /api/resources/:name/records` */
+export interface RecordListPayload {
+  records: ResourceRecord[];
+}
+
+/** `GET` and `PUT /api/resources/:name/records/:id` */
+export interface RecordPayload {
+  record: ResourceRecord;
+  relations: RelationBlock[];
+}
+
+/** Body of `PUT /api/resources/:name/records/:id`: the editable field values. */
+export type RecordUpdateRequest = Record<string, JsonValue>;
+
+// ---------------------------------------------------------------------------------------------- slot props
+
+/** Context of `resource-page-actions` and `resource-edit-actions` (spec 2.5). */
+export interface ResourceActionContext {
+  resource: string;
+  resourceId: number;
+  record: ResourceRecord;
+}
+
+export type FormMode = 'create' | 'edit';
+
+/** What a form slot can see and change of the form it sits in (DESIGN.md decision 11). */
+export interface FormContext {
+  mode: FormMode;
+  values: Readonly<Record<string, JsonValue>>;
+  errors: Readonly<Record<string, string>>;
+  setValue(name: string, value: JsonValue): void;
+}
+
+/** Props a form slot component receives: `resource`, `formContext`, then the slot's own props. */
+export type FormSlotProps<P extends object = JsonObject> = P & {
+  resource: string;
+  formContext: FormContext;
+};
+
+/** Props a slot component at a resource-action location receives: the context, then the slot's own props. */
+export type ResourceActionSlotProps<P extends object = JsonObject> = P & ResourceActionContext;
+
+// ---------------------------------------------------------------------------------------------- remotes
+
+/** A federated remote as the server describes it to the host. */
+export interface RemoteDescriptor {
+  /** Module Federation name of the remote container. */
+  name: string;
+  /** URL of the remote's `mf-manifest.json` (absolute, or relative to the host origin). */
+  entry: string;
+  /** Component names it provides to the SlotComponentRegistry (each exposed as `./<name>`). */
+  components: string[];
+  /** The subset of `components` registered in the global component registry, for resource forms. */
+  formComponents: string[];
+}
+
+/** `GET /api/remotes` */
+export interface RemotesPayload {
+  remotes: RemoteDescriptor[];
+}
+
+// ---------------------------------------------------------------------------------------------- health
+
+export interface HealthPayload {
+  status: 'ok' | 'unavailable';
+  checks?: Record<string, 'ok' | 'failing'>;
+}
