@@ -35,6 +35,7 @@ export const ERROR_MESSAGES = {
   payloadTooLarge: 'Request body too large.',
   unsupportedMediaType: 'Send JSON with Content-Type: application/json.',
   malformedJson: 'Request body is not valid JSON.',
+  unavailable: 'The service is temporarily unavailable. Try again shortly.',
 } as const;
 
 export function isErrorBody(value: unknown): value is ErrorBody {

@@ -39,4 +39,7 @@ export type {
   RemoteDescriptor,
   RemotesPayload,
   HealthPayload,
+  RemoteBuildDescriptor,
+  HostRefreshDetail,
 } from './wire';
+export { REMOTE_DESCRIPTOR_FILE, HOST_REFRESH_EVENT } from './wire';

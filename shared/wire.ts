@@ -219,3 +219,28 @@ export interface HealthPayload {
   status: 'ok' | 'unavailable';
   checks?: Record<string, 'ok' | 'failing'>;
 }
+
+// ---------------------------------------------------------------------------------------------- remote builds
+
+/**
+ * File each remote's build writes beside its `mf-manifest.json`: what the remote declares about itself. The server
+ * reads it to list the remote at `GET /api/remotes` (adding the entry URL), so the list is never kept by hand twice.
+ */
+export const REMOTE_DESCRIPTOR_FILE = 'slots-remote.json';
+
+/** Content of {@link REMOTE_DESCRIPTOR_FILE}: a {@link RemoteDescriptor} without the entry URL (known only when served). */
+export type RemoteBuildDescriptor = Omit<RemoteDescriptor, 'entry'>;
+
+// ---------------------------------------------------------------------------------------------- host events
+
+/**
+ * Name of the window `CustomEvent` a remote component dispatches to ask the host to reload the session and the slot
+ * data, e.g. after it switched the tenant with `POST /tenant`:
+ * `window.dispatchEvent(new CustomEvent(HOST_REFRESH_EVENT, { detail: { reason: 'tenant-switched' } }))`.
+ */
+export const HOST_REFRESH_EVENT = 'slots:host-refresh';
+
+/** `detail` of a {@link HOST_REFRESH_EVENT}; `reason` is for logs only. */
+export interface HostRefreshDetail {
+  reason: string;
+}

@@ -1,0 +1,285 @@
+import path from 'node:path';
+import express, { type Express, type RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { createAuthRouter } from './auth/auth-router';
+import { CredentialChecker } from './auth/credential-checker';
+import { createPassport } from './auth/create-passport';
+import { DEFAULT_SCRYPT_PARAMS, type ScryptParams } from './auth/password-hash';
+import { createSessionChain } from './auth/session-chain';
+import { UserStore } from './auth/user-store';
+import './auth/session-data';
+import './auth/staff-user';
+import { registerDemoContent, seedDemoData, type DemoAccount, type DemoOptions } from './demo';
+import { createFrontendRouter } from './frontend';
+import { createHealthRouter, type ReadinessCheck } from './health/health-router';
+import { createErrorHandler } from './http/error-handler';
+import { notFoundHandler } from './http/not-found-handler';
+import { requestLogging } from './http/request-logging';
+import { JSON_BODY_LIMIT_BYTES } from './http/require-json-body';
+import { createLogger } from './logger';
+import { DashboardRegistry, type DashboardDefinition } from './meta/dashboard-registry';
+import { createMetaRouter } from './meta/meta-router';
+import { ModuleRegistry, type ModuleDefinition } from './meta/module-registry';
+import { createRemotesRouter } from './remotes';
+import type { RecordSource } from './resources/record-source';
+import type { Resource } from './resources/resource';
+import { ResourceRegistry } from './resources/resource-registry';
+import { createResourcesRouter } from './resources/resources-router';
+import { SqliteRecordSource } from './resources/sqlite-record-source';
+import { SlotRegistry, type SlotRegistrationMap } from './slots/slot-registry';
+import { SlotsJsonCache } from './slots/slots-json-cache';
+import { createSlotsRouter } from './slots/slots-router';
+import { AppDatabase } from './storage/app-database';
+import { createSessionStorage, type SessionStorage } from './storage/session-storage';
+import { TenantStore } from './tenants/tenant-store';
+
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
+export const DEFAULT_SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
+const DEFAULT_SESSION_CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
+/** `<repo>/dist`: this file sits in `<repo>/server/`. */
+export const DEFAULT_DIST_DIR = path.resolve(__dirname, '..', 'dist');
+
+/** Paths whose requests load the session; the rest (health, /slots, static files) never touch the store. */
+const SESSION_PATHS = ['/login', '/logout', '/me', '/tenant', '/meta', '/api/resources'];
+
+export interface AppOptions {
+  /** The SQLite file; created and migrated when missing. */
+  databasePath: string;
+  /** Secret(s) that sign the session cookie: the first signs, every one verifies (for rotation). */
+  sessionSecret: string | readonly string[];
+  /** `production`, `development` or `test`; default `development`. */
+  nodeEnv?: string;
+  /** Sessions live in Redis when set, in the SQLite file otherwise. */
+  redisUrl?: string | undefined;
+  /** Express `trust proxy`: set it when a TLS-terminating proxy is in front. Default false. */
+  trustProxy?: boolean | number | string | readonly string[];
+  /** A session unused this long ends (default 30 min). */
+  sessionIdleMs?: number;
+  /** A session this old ends, however busy (default 12 h). */
+  sessionAbsoluteMs?: number;
+  /** How often the SQLite store deletes expired sessions (default 10 min; 0: never). */
+  sessionCleanupIntervalMs?: number;
+  /** Clock of the session timeouts (tests). */
+  now?: () => number;
+  logger?: Logger;
+  /** One log line per request (default false: errors, start and stop are logged anyway). */
+  logRequests?: boolean;
+  /** Root of the build output (host shell and remotes); default `<repo>/dist`. */
+  distDir?: string;
+  /** Environment handed to the remotes router (its configuration); the app factory never reads process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Register the demo content and seed the demo data (tenants, records, account `admin`). Default off. */
+  demo?: DemoOptions | false;
+  /** scrypt parameters for new password hashes (default: OWASP's minimum). */
+  passwordHashParams?: ScryptParams;
+  /** Largest JSON body (default 16 KiB). */
+  jsonBodyLimitBytes?: number;
+  /** More readiness checks for GET /readyz (e.g. "not draining" during a shutdown). */
+  readinessChecks?: readonly ReadinessCheck[];
+  /** Extra middleware, e.g. security headers first, a sign-in rate limit before the password check. */
+  middleware?: {
+    /** Before every route. */
+    beforeRoutes?: readonly RequestHandler[];
+    /** On `POST /login`, after the body is parsed and before the password is checked. */
+    beforeLogin?: readonly RequestHandler[];
+  };
+}
+
+/**
+ * The server application: an Express handler plus the registries a host application fills in.
+ *
+ * ```ts
+ * const app = createApp({ databasePath, sessionSecret });
+ * app.registerSlots({ 'login-before-form': Slot.make('LoginNotice', { title: 'Welcome' }) });
+ * await app.ready();
+ * http.createServer(app.handler).listen(3000);
+ * ```
+ *
+ * It never listens itself (server/main.ts does), so tests drive `app.handler` with supertest.
+ */
+export class App {
+  /** The Express application; give it to `http.createServer` or supertest. */
+  readonly handler: Express;
+  readonly logger: Logger;
+  readonly database: AppDatabase;
+  readonly users: UserStore;
+  readonly tenants: TenantStore;
+  readonly records: RecordSource;
+  readonly slots: SlotRegistry;
+  /** The cached JSON of the registered slots (rebuilt once per registration). */
+  readonly slotsJson: SlotsJsonCache;
+  readonly resources: ResourceRegistry;
+  readonly modules: ModuleRegistry;
+  readonly dashboards: DashboardRegistry;
+  /** Where sessions live (SQLite or Redis). */
+  readonly sessions: SessionStorage;
+  readonly passwordHashParams: ScryptParams;
+  /** The demo account after `ready()`, when the demo is on. */
+  demoAccount: DemoAccount | undefined;
+
+  private readonly demo: DemoOptions | false;
+  private readonly extraReadinessChecks: readonly ReadinessCheck[];
+  private readying: Promise<void> | null = null;
+  private closing: Promise<void> | null = null;
+
+  constructor(options: AppOptions) {
+    const nodeEnv = options.nodeEnv ?? 'development';
+    this.logger = options.logger ?? createLogger(nodeEnv);
+    this.passwordHashParams = options.passwordHashParams ?? DEFAULT_SCRYPT_PARAMS;
+    this.demo = options.demo ?? false;
+    this.extraReadinessChecks = options.readinessChecks ?? [];
+    const now = options.now ?? Date.now;
+    const idleMs = positive(options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS, 'sessionIdleMs');
+    const absoluteMs = positive(options.sessionAbsoluteMs ?? DEFAULT_SESSION_ABSOLUTE_MS, 'sessionAbsoluteMs');
+    const bodyLimitBytes = options.jsonBodyLimitBytes ?? JSON_BODY_LIMIT_BYTES;
+    const secrets = typeof options.sessionSecret === 'string' ? [options.sessionSecret] : [...options.sessionSecret];
+    if (secrets.length === 0 || secrets.some((secret) => typeof secret !== 'string' || secret.length < 16)) {
+      throw new Error('sessionSecret must be one or more strings of at least 16 characters.');
+    }
+
+    this.database = AppDatabase.open(options.databasePath);
+    try {
+      this.users = new UserStore(this.database);
+      this.tenants = new TenantStore(this.database);
+      this.records = new SqliteRecordSource(this.database);
+      this.slots = new SlotRegistry();
+      this.slotsJson = new SlotsJsonCache(this.slots);
+      this.resources = new ResourceRegistry();
+      this.modules = new ModuleRegistry(this.resources);
+      this.dashboards = new DashboardRegistry(this.records);
+      this.sessions = createSessionStorage({
+        database: this.database,
+        redisUrl: options.redisUrl,
+        fallbackTtlMs: idleMs,
+        cleanupIntervalMs: options.sessionCleanupIntervalMs ?? DEFAULT_SESSION_CLEANUP_INTERVAL_MS,
+        logger: this.logger,
+      });
+    } catch (error) {
+      this.database.close();
+      throw error;
+    }
+
+    const authenticator = createPassport(this.users, new CredentialChecker(this.users, this.passwordHashParams));
+    const distDir = options.distDir ?? DEFAULT_DIST_DIR;
+    const app = express();
+    app.disable('x-powered-by');
+    // ETags are computed where they pay off (/slots), not over every JSON body.
+    app.set('etag', false);
+    app.set('env', nodeEnv);
+    app.set('trust proxy', options.trustProxy ?? false);
+
+    app.use(requestLogging(this.logger, options.logRequests ?? false));
+    for (const middleware of options.middleware?.beforeRoutes ?? []) app.use(middleware);
+    app.use(createHealthRouter(() => this.readinessChecks()));
+    app.use(createSlotsRouter(this.slotsJson));
+    app.use(
+      SESSION_PATHS,
+      ...createSessionChain({ store: this.sessions.store, secrets, authenticator, idleMs, absoluteMs, now }),
+    );
+    app.use(
+      createAuthRouter({
+        authenticator,
+        tenants: this.tenants,
+        now,
+        bodyLimitBytes,
+        ...(options.middleware?.beforeLogin ? { beforeLogin: options.middleware.beforeLogin } : {}),
+      }),
+    );
+    app.use(
+      createMetaRouter({
+        slots: this.slotsJson,
+        modules: this.modules,
+        dashboards: this.dashboards,
+        tenants: this.tenants,
+      }),
+    );
+    app.use(
+      createResourcesRouter({
+        resources: this.resources,
+        records: this.records,
+        tenants: this.tenants,
+        bodyLimitBytes,
+      }),
+    );
+    app.use(createRemotesRouter({ env: options.env ?? { NODE_ENV: nodeEnv }, distDir }));
+    app.use(createFrontendRouter({ distDir }));
+    app.use(notFoundHandler);
+    app.use(createErrorHandler(this.logger));
+    this.handler = app;
+
+    if (this.demo) registerDemoContent(this);
+  }
+
+  /**
+   * Registers slots: location value -> one Slot or a list of Slots. Calls append, in order. An unknown location or
+   * a value that is not a Slot throws at once (naming it), and nothing of that call is registered.
+   */
+  registerSlots(map: SlotRegistrationMap): this {
+    this.slots.register(map);
+    return this;
+  }
+
+  /** Adds a resource (its API under /api/resources/<name>); its definition is checked now. */
+  registerResource(resource: Resource): this {
+    this.resources.register(resource);
+    return this;
+  }
+
+  /** Adds a navigation module listing registered resources. */
+  registerModule(definition: ModuleDefinition): this {
+    this.modules.register(definition);
+    return this;
+  }
+
+  /** Adds a dashboard; its cards are computed per tenant and cached until records change. */
+  registerDashboard(definition: DashboardDefinition): this {
+    this.dashboards.register(definition);
+    return this;
+  }
+
+  /**
+   * Finishes the start: waits for the session store (Redis), checks that every relation points at a registered
+   * resource, and seeds the demo data when the demo is on. Call once registrations are done, before listening.
+   */
+  ready(): Promise<void> {
+    this.readying ??= (async () => {
+      await this.sessions.ready();
+      this.resources.assertRelationsResolve();
+      if (this.demo) this.demoAccount = await seedDemoData(this, this.demo);
+    })();
+    return this.readying;
+  }
+
+  /** Readiness checks by name (database; Redis when configured). */
+  async readinessChecks(): Promise<Record<string, 'ok' | 'failing'>> {
+    let database: 'ok' | 'failing' = 'ok';
+    try {
+      this.database.check();
+    } catch {
+      database = 'failing';
+    }
+    const extra = await Promise.all(this.extraReadinessChecks.map((check) => check()));
+    return Object.assign({ database }, await this.sessions.check(), ...extra);
+  }
+
+  /** Closes the session storage (Redis client, cleanup timer) and the database. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      try {
+        await this.sessions.close();
+      } finally {
+        this.database.close();
+      }
+    })();
+    return this.closing;
+  }
+}
+
+export function createApp(options: AppOptions): App {
+  return new App(options);
+}
+
+function positive(value: number, name: string): number {
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number of milliseconds.`);
+  return value;
+}

@@ -1,0 +1,115 @@
+import express, { type RequestHandler, type Router } from 'express';
+import type passport from 'passport';
+import { ERROR_MESSAGES, isPlainObject, type TenantSwitchRequest } from '../../shared';
+import { HttpError } from '../http/http-error';
+import { jsonRoute } from '../http/json-route';
+import { requireJsonBody } from '../http/require-json-body';
+import { currentTenant, NO_TENANT_MESSAGE } from '../tenants/current-tenant';
+import type { TenantStore } from '../tenants/tenant-store';
+import { LOCAL_STRATEGY } from './create-passport';
+import { parseLoginRequest } from './login-request';
+import { mePayload } from './me-payload';
+import { requireSession } from './require-session';
+import { CLEAR_SESSION_COOKIE, SESSION_COOKIE_NAME } from './session-cookie';
+import type { StaffUser } from './staff-user';
+
+export interface AuthRouterOptions {
+  authenticator: passport.Authenticator;
+  tenants: TenantStore;
+  now: () => number;
+  bodyLimitBytes: number;
+  /** Run after the body is parsed and before the password is checked (e.g. a sign-in rate limit). */
+  beforeLogin?: readonly RequestHandler[];
+}
+
+export const TENANT_REQUEST_MESSAGE = 'Send a JSON object: { "tenant": "<tenant id>" }.';
+
+/**
+ * `POST /login`, `POST /logout`, `GET /me`, `POST /tenant`. Expects express-session and passport to be mounted
+ * before it. `GET /login` is left to the host shell (its sign-in page).
+ */
+export function createAuthRouter(options: AuthRouterOptions): Router {
+  const router = express.Router();
+  const json = requireJsonBody(options.bodyLimitBytes);
+
+  const login: RequestHandler = (req, res, next) => {
+    const credentials = parseLoginRequest(req.body);
+    req.body = credentials;
+    const authenticate = options.authenticator.authenticate(
+      LOCAL_STRATEGY,
+      (error: unknown, user: StaffUser | false | null) => {
+        if (error) {
+          next(error);
+          return;
+        }
+        // One answer for an unknown account and a wrong password.
+        if (!user) {
+          next(new HttpError('unauthenticated', ERROR_MESSAGES.invalidCredentials));
+          return;
+        }
+        const tenants = options.tenants.tenantsOf(user.id);
+        const first = tenants[0];
+        if (!first) {
+          next(new HttpError('forbidden', NO_TENANT_MESSAGE));
+          return;
+        }
+        // passport regenerates the session here: whatever session id the browser had before is not the new one.
+        req.logIn(user, (loginError: unknown) => {
+          if (loginError) {
+            next(loginError);
+            return;
+          }
+          const now = options.now();
+          req.session.createdAt = now;
+          req.session.lastSeenAt = now;
+          req.session.tenant = first.id;
+          res.json(mePayload(user, { tenants, current: first }));
+        });
+      },
+    );
+    authenticate(req, res, next);
+  };
+
+  const logout: RequestHandler = (req, res, next) => {
+    const done = () => {
+      res.clearCookie(SESSION_COOKIE_NAME, { ...CLEAR_SESSION_COOKIE, secure: req.secure });
+      res.status(204).end();
+    };
+    if (!req.session) {
+      done();
+      return;
+    }
+    req.session.destroy((error: unknown) => (error ? next(error) : done()));
+  };
+
+  const me: RequestHandler = (req, res) => {
+    res.json(mePayload(req.user as StaffUser, currentTenant(req, options.tenants)));
+  };
+
+  const switchTenant: RequestHandler = (req, res) => {
+    const wanted = parseTenantRequest(req.body).tenant;
+    const context = currentTenant(req, options.tenants);
+    const target = context.tenants.find((tenant) => tenant.id === wanted);
+    if (!target) throw new HttpError('forbidden', ERROR_MESSAGES.forbiddenTenant);
+    req.session.tenant = target.id;
+    res.json(mePayload(req.user as StaffUser, { tenants: context.tenants, current: target }));
+  };
+
+  jsonRoute(
+    router,
+    '/login',
+    { POST: [...json, ...(options.beforeLogin ?? []), login] },
+    { passThrough: ['GET', 'HEAD'] },
+  );
+  jsonRoute(router, '/logout', { POST: logout });
+  jsonRoute(router, '/me', { GET: [requireSession, me] });
+  jsonRoute(router, '/tenant', { POST: [requireSession, ...json, switchTenant] });
+  return router;
+}
+
+function parseTenantRequest(body: unknown): TenantSwitchRequest {
+  if (!isPlainObject(body) || typeof body.tenant !== 'string' || body.tenant === '') {
+    throw HttpError.invalidRequest(TENANT_REQUEST_MESSAGE, { tenant: 'Give the id of a tenant.' });
+  }
+  return { tenant: body.tenant };
+}

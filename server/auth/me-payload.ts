@@ -1,0 +1,14 @@
+import type { MePayload } from '../../shared';
+import type { TenantContext } from '../tenants/current-tenant';
+import type { StaffUser } from './staff-user';
+
+export function mePayload(user: StaffUser, context: TenantContext): MePayload {
+  return {
+    user: {
+      username: user.username,
+      displayName: user.displayName,
+      tenants: context.tenants.map((tenant) => ({ id: tenant.id, name: tenant.name })),
+      currentTenant: context.current.id,
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { DEFAULT_SCRYPT_PARAMS, hashPassword, verifyPassword } from './password-hash';
+
+const FAST = { N: 1024, r: 8, p: 1 };
+
+describe('password hashing', () => {
+  it('stores the parameters and a per-user salt with the hash', async () => {
+    const first = await hashPassword('correct horse battery staple', FAST);
+    const second = await hashPassword('correct horse battery staple', FAST);
+    expect(first).toMatch(/^scrypt\$N=1024,r=8,p=1\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);
+    expect(first).not.toBe(second);
+  });
+
+  it('verifies the right password and refuses others', async () => {
+    const stored = await hashPassword('correct horse battery staple', FAST);
+    expect(await verifyPassword('correct horse battery staple', stored)).toBe(true);
+    expect(await verifyPassword('correct horse battery stapl', stored)).toBe(false);
+    expect(await verifyPassword('', stored)).toBe(false);
+  });
+
+  it('verifies with the parameters stored in the hash, not the current defaults', async () => {
+    const stored = await hashPassword('pw-with-other-params', { N: 2048, r: 4, p: 2 });
+    expect(await verifyPassword('pw-with-other-params', stored)).toBe(true);
+  });
+
+  it('treats Unicode compositions alike (NFKC)', async () => {
+    const stored = await hashPassword('caf\u00e9-password', FAST);
+    expect(await verifyPassword('cafe\u0301-password', stored)).toBe(true);
+  });
+
+  it.each([
+    ['not a hash'],
+    [''],
+    ['scrypt$N=1000,r=8,p=1$c2FsdA==$a2V5a2V5a2V5a2V5a2V5a2V5'],
+    ['scrypt$N=1073741824,r=8,p=1$c2FsdA==$a2V5a2V5a2V5a2V5a2V5a2V5'],
+  ])('refuses a malformed or abusive stored hash %j without throwing', async (stored) => {
+    expect(await verifyPassword('anything', stored)).toBe(false);
+  });
+
+  it('defaults to OWASP minimum parameters for scrypt', () => {
+    expect(DEFAULT_SCRYPT_PARAMS).toEqual({ N: 2 ** 17, r: 8, p: 1 });
+  });
+});

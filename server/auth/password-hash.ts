@@ -1,0 +1,74 @@
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+/** scrypt cost parameters, stored with every hash so they can be raised later without breaking old hashes. */
+export interface ScryptParams {
+  /** CPU/memory cost, a power of two. */
+  N: number;
+  r: number;
+  p: number;
+}
+
+/** OWASP's minimum for scrypt (N=2^17, r=8, p=1): about 128 MiB and a few hundred ms per hash. */
+export const DEFAULT_SCRYPT_PARAMS: Readonly<ScryptParams> = Object.freeze({ N: 2 ** 17, r: 8, p: 1 });
+
+const KEY_LENGTH = 64;
+const SALT_BYTES = 16;
+/** Stored parameters above these are refused rather than run: a tampered row must not exhaust the server. */
+const LIMITS: Readonly<ScryptParams> = Object.freeze({ N: 2 ** 20, r: 32, p: 16 });
+
+/** `scrypt$N=131072,r=8,p=1$<salt base64>$<key base64>` */
+const FORMAT = /^scrypt\$N=(\d+),r=(\d+),p=(\d+)\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/;
+
+export async function hashPassword(password: string, params: ScryptParams = DEFAULT_SCRYPT_PARAMS): Promise<string> {
+  const salt = randomBytes(SALT_BYTES);
+  const key = await derive(password, salt, KEY_LENGTH, params);
+  return `scrypt$N=${params.N},r=${params.r},p=${params.p}$${salt.toString('base64')}$${key.toString('base64')}`;
+}
+
+/**
+ * True when `password` matches `stored`. Compares in constant time; a malformed stored hash is a mismatch (after
+ * doing the same work as a real check, so timing does not reveal it).
+ */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const parsed = parseHash(stored);
+  if (!parsed) {
+    await derive(password, randomBytes(SALT_BYTES), KEY_LENGTH, DEFAULT_SCRYPT_PARAMS);
+    return false;
+  }
+  const key = await derive(password, parsed.salt, parsed.key.length, parsed.params);
+  return timingSafeEqual(key, parsed.key);
+}
+
+function parseHash(stored: string): { params: ScryptParams; salt: Buffer; key: Buffer } | null {
+  const match = FORMAT.exec(stored);
+  if (!match) return null;
+  const [, n, r, p, salt, key] = match;
+  const params = { N: Number(n), r: Number(r), p: Number(p) };
+  const powerOfTwo = params.N > 1 && (params.N & (params.N - 1)) === 0;
+  if (
+    !powerOfTwo ||
+    params.N > LIMITS.N ||
+    params.r < 1 ||
+    params.r > LIMITS.r ||
+    params.p < 1 ||
+    params.p > LIMITS.p
+  ) {
+    return null;
+  }
+  const keyBytes = Buffer.from(key ?? '', 'base64');
+  if (keyBytes.length < 16) return null;
+  return { params, salt: Buffer.from(salt ?? '', 'base64'), key: keyBytes };
+}
+
+function derive(password: string, salt: Buffer, length: number, params: ScryptParams): Promise<Buffer> {
+  const options: ScryptOptions = {
+    N: params.N,
+    r: params.r,
+    p: params.p,
+    // scrypt needs 128 * N * r bytes; leave headroom over Node's 32 MiB default.
+    maxmem: 256 * params.N * params.r,
+  };
+  return new Promise((resolve, reject) => {
+    scrypt(password.normalize('NFKC'), salt, length, options, (error, key) => (error ? reject(error) : resolve(key)));
+  });
+}

@@ -1,0 +1,108 @@
+import request from 'supertest';
+import type { MePayload } from '../../shared';
+import { createDemoApp, DEMO_PASSWORD, sessionCookieOf, type TestApp } from '../test-support/test-app';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+describe('session timeouts on a controlled clock (defaults: 30 min idle, 12 h absolute)', () => {
+  let testApp: TestApp;
+  let clock: number;
+
+  beforeEach(async () => {
+    clock = Date.now();
+    testApp = await createDemoApp({ now: () => clock });
+  });
+
+  afterEach(async () => {
+    await testApp.close();
+  });
+
+  async function signIn() {
+    const agent = request.agent(testApp.app.handler);
+    const response = await agent.post('/login').send({ username: 'admin', password: DEMO_PASSWORD });
+    expect(response.status).toBe(200);
+    return { agent, cookie: sessionCookieOf(response) as string };
+  }
+
+  it('keeps a session that is used within the idle time', async () => {
+    const { agent } = await signIn();
+    for (let i = 0; i < 4; i++) {
+      clock += 29 * MINUTE;
+      expect((await agent.get('/me')).status).toBe(200);
+    }
+  });
+
+  it('ends a session left idle for 30 minutes: 401, the stored session is gone, the request is anonymous', async () => {
+    const { agent, cookie } = await signIn();
+    clock += 10 * MINUTE;
+    expect((await agent.get('/me')).status).toBe(200);
+    clock += 30 * MINUTE;
+    const expired = await agent.get('/meta');
+    expect(expired.status).toBe(401);
+    expect(expired.body.error.code).toBe('unauthenticated');
+    // Even when the old cookie is replayed by hand, going back in time changes nothing: it was destroyed.
+    clock -= 30 * MINUTE;
+    expect((await request(testApp.app.handler).get('/me').set('Cookie', cookie)).status).toBe(401);
+  });
+
+  it('ends a busy session after 12 hours however active it is', async () => {
+    const { agent } = await signIn();
+    for (let elapsed = 0; elapsed < 12 * HOUR - 20 * MINUTE; elapsed += 20 * MINUTE) {
+      clock += 20 * MINUTE;
+      expect((await agent.get('/me')).status).toBe(200);
+    }
+    clock += 20 * MINUTE;
+    expect((await agent.get('/me')).status).toBe(401);
+  });
+
+  it('lets the user sign in again after a timeout, with a new session', async () => {
+    const { agent, cookie } = await signIn();
+    clock += 31 * MINUTE;
+    expect((await agent.get('/me')).status).toBe(401);
+    const again = await agent.post('/login').send({ username: 'admin', password: DEMO_PASSWORD });
+    expect(again.status).toBe(200);
+    expect(sessionCookieOf(again)).not.toBe(cookie);
+    expect(((await agent.get('/me')).body as MePayload).user.username).toBe('admin');
+  });
+});
+
+describe('session timeouts on the real clock, with short configured limits', () => {
+  let testApp: TestApp;
+
+  afterEach(async () => {
+    await testApp.close();
+  });
+
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('idle: a cookie replayed after the idle time is refused by the server (not just expired in the browser)', async () => {
+    testApp = await createDemoApp({ sessionIdleMs: 600 });
+    const login = await request(testApp.app.handler)
+      .post('/login')
+      .send({ username: 'admin', password: DEMO_PASSWORD });
+    const cookie = sessionCookieOf(login) as string;
+    await pause(300);
+    expect((await request(testApp.app.handler).get('/me').set('Cookie', cookie)).status).toBe(200);
+    await pause(300);
+    // Rolling: the previous request moved the deadline.
+    expect((await request(testApp.app.handler).get('/me').set('Cookie', cookie)).status).toBe(200);
+    await pause(800);
+    expect((await request(testApp.app.handler).get('/me').set('Cookie', cookie)).status).toBe(401);
+  });
+
+  it('absolute: a session in constant use ends at the absolute limit', async () => {
+    testApp = await createDemoApp({ sessionAbsoluteMs: 900 });
+    const login = await request(testApp.app.handler)
+      .post('/login')
+      .send({ username: 'admin', password: DEMO_PASSWORD });
+    const cookie = sessionCookieOf(login) as string;
+    const started = Date.now();
+    while (Date.now() - started < 700) {
+      expect((await request(testApp.app.handler).get('/me').set('Cookie', cookie)).status).toBe(200);
+      await pause(100);
+    }
+    await pause(300);
+    expect((await request(testApp.app.handler).get('/me').set('Cookie', cookie)).status).toBe(401);
+  });
+});

@@ -1,0 +1,15 @@
+/** A signed-in staff member, as `req.user` carries it. */
+export interface StaffUser {
+  id: number;
+  username: string;
+  displayName: string;
+}
+
+declare global {
+  // passport declares `Express.User` empty and types `req.user` with it; this is what our sessions hold.
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+    interface User extends StaffUser {}
+  }
+}

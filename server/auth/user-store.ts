@@ -1,0 +1,87 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { AppDatabase } from '../storage/app-database';
+import type { StaffUser } from './staff-user';
+
+interface UserRow {
+  id: number;
+  username: string;
+  display_name: string;
+  password_hash: string;
+}
+
+/** Staff accounts in the `users` table. Usernames are unique regardless of case. */
+export class UserStore {
+  private readonly statements: {
+    byUsername: BetterSqlite3.Statement<[string], UserRow>;
+    byId: BetterSqlite3.Statement<[number], UserRow>;
+    insert: BetterSqlite3.Statement<[string, string, string, number, number]>;
+    updatePassword: BetterSqlite3.Statement<[string, number, number]>;
+    count: BetterSqlite3.Statement<[], number>;
+  };
+
+  constructor(private readonly database: AppDatabase) {
+    const db = database.db;
+    this.statements = {
+      byUsername: db.prepare('SELECT id, username, display_name, password_hash FROM users WHERE username = ?'),
+      byId: db.prepare('SELECT id, username, display_name, password_hash FROM users WHERE id = ?'),
+      insert: db.prepare(
+        'INSERT INTO users (username, display_name, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+      ),
+      updatePassword: db.prepare('UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?'),
+      count: db.prepare<[], number>('SELECT COUNT(*) FROM users').pluck(),
+    };
+  }
+
+  /** The account and its stored password hash, for the sign-in check. */
+  findCredentials(username: string): { user: StaffUser; passwordHash: string } | undefined {
+    const row = this.statements.byUsername.get(username);
+    return row ? { user: toUser(row), passwordHash: row.password_hash } : undefined;
+  }
+
+  findById(id: number): StaffUser | undefined {
+    const row = this.statements.byId.get(id);
+    return row ? toUser(row) : undefined;
+  }
+
+  findByUsername(username: string): StaffUser | undefined {
+    const row = this.statements.byUsername.get(username);
+    return row ? toUser(row) : undefined;
+  }
+
+  /** Creates the account with `passwordHash`, or sets the hash of the existing one. */
+  upsert(username: string, passwordHash: string, displayName = username): { user: StaffUser; created: boolean } {
+    const now = Date.now();
+    const result = this.database.db.transaction(() => {
+      const existing = this.statements.byUsername.get(username);
+      if (existing) {
+        this.statements.updatePassword.run(passwordHash, now, existing.id);
+        return { user: toUser(existing), created: false };
+      }
+      const id = Number(this.statements.insert.run(username, displayName, passwordHash, now, now).lastInsertRowid);
+      return { user: { id, username, displayName }, created: true };
+    })();
+    this.database.noteWrite();
+    return result;
+  }
+
+  /** Creates the account only when no account has that name; false when one existed (it is left untouched). */
+  createIfMissing(username: string, passwordHash: string, displayName = username): boolean {
+    const now = Date.now();
+    const changes = this.database.db
+      .prepare(
+        `INSERT INTO users (username, display_name, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (username) DO NOTHING`,
+      )
+      .run(username, displayName, passwordHash, now, now).changes;
+    if (changes > 0) this.database.noteWrite();
+    return changes > 0;
+  }
+
+  count(): number {
+    return this.statements.count.get() ?? 0;
+  }
+}
+
+function toUser(row: UserRow): StaffUser {
+  return { id: row.id, username: row.username, displayName: row.display_name };
+}

@@ -1,0 +1,48 @@
+import { USERNAME_PATTERN } from '../auth/username';
+
+export const USER_ADD_USAGE = 'Usage: npm run user:add -- <username> [--tenant <tenant id>]...';
+
+export interface UserAddArgs {
+  username: string;
+  /** Tenants given with --tenant, in order, without repeats; empty when none was given. */
+  tenants: string[];
+}
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(`${message}\n${USER_ADD_USAGE}`);
+    this.name = 'UsageError';
+  }
+}
+
+/** Parses `<username> [--tenant <id>]...` (also `--tenant=<id>`). */
+export function parseUserAddArgs(argv: readonly string[]): UserAddArgs {
+  const tenants: string[] = [];
+  const positional: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--tenant') {
+      const value = argv[++i];
+      if (value === undefined || value.startsWith('--')) throw new UsageError('--tenant needs a tenant id.');
+      tenants.push(value);
+    } else if (arg.startsWith('--tenant=')) {
+      const value = arg.slice('--tenant='.length);
+      if (value === '') throw new UsageError('--tenant needs a tenant id.');
+      tenants.push(value);
+    } else if (arg === '--help' || arg === '-h') {
+      throw new UsageError('Adds a staff account, or sets a new password for an existing one.');
+    } else if (arg.startsWith('-')) {
+      throw new UsageError(`Unknown option ${arg}.`);
+    } else {
+      positional.push(arg);
+    }
+  }
+  if (positional.length !== 1) throw new UsageError('Give exactly one username.');
+  const username = positional[0] as string;
+  if (!USERNAME_PATTERN.test(username)) {
+    throw new UsageError(
+      `"${username}" is not a valid username: up to 64 letters, digits and . _ @ -, starting with a letter or digit.`,
+    );
+  }
+  return { username, tenants: [...new Set(tenants)] };
+}

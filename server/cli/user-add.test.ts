@@ -1,0 +1,167 @@
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import request from 'supertest';
+import type { MePayload } from '../../shared';
+import { PASSWORD_MIN_LENGTH } from '../auth/username';
+import { createDemoApp, DEMO_PASSWORD, makeTempDir, type TestApp } from '../test-support/test-app';
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+const CLI = path.join(REPO_ROOT, 'server', 'cli', 'user-add.ts');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `npm run user:add -- ...args` as the script runs it (tsx), with `input` piped to stdin. */
+function runUserAdd(databasePath: string, args: string[], input: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, DATABASE_PATH: databasePath },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+async function signIn(testApp: TestApp, username: string, password: string) {
+  return request(testApp.app.handler).post('/login').send({ username, password });
+}
+
+jest.setTimeout(60_000);
+
+describe('npm run user:add', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await createDemoApp();
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it('adds an account from a piped password; it can sign in and belongs to every tenant', async () => {
+    const run = await runUserAdd(testApp.databasePath, ['editor'], 'editor-password-123\n');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Created the staff account "editor" (tenants: acme, globex)');
+    expect(run.stdout).not.toContain('editor-password-123');
+
+    const response = await signIn(testApp, 'editor', 'editor-password-123');
+    expect(response.status).toBe(200);
+    expect((response.body as MePayload).user.tenants.map((tenant) => tenant.id)).toEqual(['acme', 'globex']);
+  });
+
+  it('refuses a password under 12 characters with a clear message and creates nothing', async () => {
+    const run = await runUserAdd(testApp.databasePath, ['shorty'], 'short-pw\n');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`too short: use at least ${PASSWORD_MIN_LENGTH} characters`);
+    expect(testApp.app.users.findByUsername('shorty')).toBeUndefined();
+  });
+
+  it('resets the password of an existing account: the old one stops working', async () => {
+    const run = await runUserAdd(testApp.databasePath, ['admin'], 'a-brand-new-admin-password\n');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Set a new password for "admin"');
+    expect((await signIn(testApp, 'admin', DEMO_PASSWORD)).status).toBe(401);
+    expect((await signIn(testApp, 'admin', 'a-brand-new-admin-password')).status).toBe(200);
+  });
+
+  it('limits the account to the tenants given with --tenant', async () => {
+    const run = await runUserAdd(
+      testApp.databasePath,
+      ['globex-only', '--tenant', 'globex'],
+      'globex-only-password\r\n',
+    );
+    expect(run.code).toBe(0);
+    const response = await signIn(testApp, 'globex-only', 'globex-only-password');
+    expect((response.body as MePayload).user.tenants).toEqual([{ id: 'globex', name: 'Globex' }]);
+    expect((response.body as MePayload).user.currentTenant).toBe('globex');
+  });
+
+  it('refuses an unknown tenant, listing the existing ones', async () => {
+    const run = await runUserAdd(testApp.databasePath, ['someone', '--tenant=initech'], 'someone-password-1\n');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('Unknown tenant "initech". Tenants: acme, globex.');
+    expect(testApp.app.users.findByUsername('someone')).toBeUndefined();
+  });
+
+  it('prints the usage for a missing or bad username', async () => {
+    for (const args of [[], ['has space'], ['a', 'b'], ['x', '--bogus']]) {
+      const run = await runUserAdd(testApp.databasePath, args, '');
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('Usage: npm run user:add -- <username> [--tenant <tenant id>]...');
+    }
+  });
+});
+
+describe('npm run user:add before the first start', () => {
+  it('creates the database; the account joins the demo tenants when the server first starts', async () => {
+    const dir = makeTempDir();
+    const run = await runUserAdd(path.join(dir.path, 'app.db'), ['early'], 'early-bird-password\n');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('no tenant yet');
+
+    const started = await createDemoApp({ dir });
+    try {
+      const response = await signIn(started, 'early', 'early-bird-password');
+      expect(response.status).toBe(200);
+      expect((response.body as MePayload).user.tenants.map((tenant) => tenant.id)).toEqual(['acme', 'globex']);
+    } finally {
+      await started.close();
+    }
+  });
+});
+
+const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
+
+(hasScript ? describe : describe.skip)('npm run user:add on a terminal', () => {
+  it('asks twice without echoing the password', async () => {
+    const testApp = await createDemoApp();
+    try {
+      const command = `${process.execPath} --import tsx ${CLI} ttyuser`;
+      const child = spawn('script', ['-qec', command, '/dev/null'], {
+        cwd: REPO_ROOT,
+        env: { ...process.env, DATABASE_PATH: testApp.databasePath },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let output = '';
+      const waitFor = (text: string) =>
+        new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`no "${text}" in:\n${output}`)), 20_000);
+          const check = () => {
+            if (output.includes(text)) {
+              clearTimeout(timer);
+              child.stdout.off('data', check);
+              resolve();
+            }
+          };
+          child.stdout.on('data', check);
+          check();
+        });
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+
+      await waitFor('Password for the new account "ttyuser"');
+      child.stdin.write('terminal-password-1\r');
+      await waitFor('Repeat the password');
+      child.stdin.write('terminal-password-1\r');
+      await waitFor('Created the staff account "ttyuser"');
+      child.stdin.end();
+      expect(await closed).toBe(0);
+      expect(output).not.toContain('terminal-password-1');
+      expect((await signIn(testApp, 'ttyuser', 'terminal-password-1')).status).toBe(200);
+    } finally {
+      await testApp.close();
+    }
+  });
+});

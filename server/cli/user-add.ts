@@ -1,0 +1,89 @@
+/**
+ * `npm run user:add -- <username> [--tenant <id>]...`: adds a staff account, or sets a new password for an existing
+ * one, in the database at DATABASE_PATH (default ./data/app.db).
+ *
+ * Tenants: the --tenant flags replace the account's tenants. Without them a new account joins every tenant, and an
+ * existing one keeps its tenants (or joins every tenant when it has none).
+ */
+import { databasePathFromEnv } from '../config';
+import { hashPassword } from '../auth/password-hash';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/username';
+import { UserStore } from '../auth/user-store';
+import { AppDatabase } from '../storage/app-database';
+import { TenantStore } from '../tenants/tenant-store';
+import { parseUserAddArgs, UsageError } from './user-add-args';
+import { readPassword } from './read-password';
+
+export const PASSWORD_TOO_SHORT = `The password is too short: use at least ${PASSWORD_MIN_LENGTH} characters. Nothing was changed.`;
+export const PASSWORD_TOO_LONG = `The password is too long: use at most ${PASSWORD_MAX_LENGTH} characters. Nothing was changed.`;
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseUserAddArgs(process.argv.slice(2));
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+
+  const databasePath = databasePathFromEnv(process.env);
+  const database = AppDatabase.open(databasePath);
+  try {
+    const users = new UserStore(database);
+    const tenants = new TenantStore(database);
+    const known = tenants.list();
+    const unknown = args.tenants.filter((id) => !known.some((tenant) => tenant.id === id));
+    if (unknown.length > 0) {
+      const valid = known.length > 0 ? known.map((tenant) => tenant.id).join(', ') : 'none yet (start the server once)';
+      process.stderr.write(`Unknown tenant ${unknown.map((id) => `"${id}"`).join(', ')}. Tenants: ${valid}.\n`);
+      return 1;
+    }
+
+    const existing = users.findByUsername(args.username);
+    const password = await readPassword(
+      existing ? `New password for "${existing.username}": ` : `Password for the new account "${args.username}": `,
+    );
+    if (password.length < PASSWORD_MIN_LENGTH) {
+      process.stderr.write(`${PASSWORD_TOO_SHORT}\n`);
+      return 1;
+    }
+    if (password.length > PASSWORD_MAX_LENGTH) {
+      process.stderr.write(`${PASSWORD_TOO_LONG}\n`);
+      return 1;
+    }
+
+    const { user, created } = users.upsert(args.username, await hashPassword(password));
+    const current = tenants.tenantsOf(user.id);
+    if (args.tenants.length > 0) tenants.setMemberships(user.id, args.tenants);
+    else if (current.length === 0)
+      tenants.setMemberships(
+        user.id,
+        known.map((tenant) => tenant.id),
+      );
+    const memberOf = tenants.tenantsOf(user.id).map((tenant) => tenant.id);
+
+    const where =
+      memberOf.length > 0
+        ? `tenants: ${memberOf.join(', ')}`
+        : 'no tenant yet: it joins the demo tenants on the next server start';
+    process.stdout.write(
+      `${created ? 'Created the staff account' : 'Set a new password for'} "${user.username}" (${where}) in ${databasePath}.\n`,
+    );
+    return 0;
+  } finally {
+    database.close();
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`user:add failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

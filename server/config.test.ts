@@ -1,0 +1,76 @@
+import path from 'node:path';
+import { ConfigError, readConfig } from './config';
+
+describe('readConfig', () => {
+  it('has the documented defaults', () => {
+    const config = readConfig({});
+    expect(config).toEqual({
+      port: 3000,
+      host: '127.0.0.1',
+      databasePath: path.resolve('./data/app.db'),
+      redisUrl: undefined,
+      nodeEnv: 'development',
+      sessionSecret: undefined,
+      demoPassword: undefined,
+      trustProxy: false,
+      sessionIdleMs: 30 * 60 * 1000,
+      sessionAbsoluteMs: 12 * 60 * 60 * 1000,
+      logRequests: false,
+      logLevel: undefined,
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = readConfig({
+      PORT: '0',
+      HOST: '0.0.0.0',
+      DATABASE_PATH: '/tmp/some/app.db',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'new-secret-0123456789, old-secret-0123456789',
+      DEMO_PASSWORD: 'twelve chars',
+      TRUST_PROXY: '1',
+      SESSION_IDLE_MINUTES: '5',
+      SESSION_ABSOLUTE_HOURS: '0.5',
+      LOG_REQUESTS: 'true',
+      LOG_LEVEL: 'debug',
+    });
+    expect(config).toEqual({
+      port: 0,
+      host: '0.0.0.0',
+      databasePath: '/tmp/some/app.db',
+      redisUrl: 'redis://127.0.0.1:6379',
+      nodeEnv: 'production',
+      sessionSecret: ['new-secret-0123456789', 'old-secret-0123456789'],
+      demoPassword: 'twelve chars',
+      trustProxy: 1,
+      sessionIdleMs: 5 * 60 * 1000,
+      sessionAbsoluteMs: 30 * 60 * 1000,
+      logRequests: true,
+      logLevel: 'debug',
+    });
+  });
+
+  it.each<[Record<string, string>, RegExp]>([
+    [{ PORT: 'http' }, /PORT="http" is not a port number/],
+    [{ PORT: '70000' }, /PORT/],
+    [{ REDIS_URL: 'localhost:6379' }, /REDIS_URL/],
+    [{ REDIS_URL: 'http://localhost:6379' }, /redis:\/\/ or rediss:\/\//],
+    [{ SESSION_SECRET: 'short' }, /SESSION_SECRET must be at least 16 characters/],
+    [{ DEMO_PASSWORD: 'too-short' }, /DEMO_PASSWORD must be at least 12 characters/],
+    [{ SESSION_IDLE_MINUTES: '0' }, /SESSION_IDLE_MINUTES="0" must be a positive number/],
+    [{ SESSION_ABSOLUTE_HOURS: 'soon' }, /SESSION_ABSOLUTE_HOURS/],
+    [{ LOG_REQUESTS: 'maybe' }, /LOG_REQUESTS/],
+  ])('refuses %j with a message naming the variable', (env, message) => {
+    expect(() => readConfig(env)).toThrow(message);
+    try {
+      readConfig(env);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) expect((error as Error).name).toBe('InvalidSettingError');
+    }
+  });
+
+  it('resolves a relative DATABASE_PATH against the working directory', () => {
+    expect(readConfig({ DATABASE_PATH: 'db/x.db' }).databasePath).toBe(path.resolve('db/x.db'));
+  });
+});

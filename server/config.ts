@@ -1,0 +1,120 @@
+import path from 'node:path';
+import { trustProxyFromEnv, type TrustProxySetting } from './hardening/trust-proxy';
+
+/** Where the database lives when DATABASE_PATH is not set (relative to the working directory). */
+export const DEFAULT_DATABASE_PATH = './data/app.db';
+
+/** The server's settings, read from the environment in one place (the app factory never reads process.env). */
+export interface ServerConfig {
+  port: number;
+  host: string;
+  /** Absolute path of the SQLite file. */
+  databasePath: string;
+  redisUrl: string | undefined;
+  nodeEnv: string;
+  /** SESSION_SECRET split on commas (first signs, all verify); undefined: use the file beside the database. */
+  sessionSecret: string[] | undefined;
+  demoPassword: string | undefined;
+  trustProxy: TrustProxySetting;
+  sessionIdleMs: number;
+  sessionAbsoluteMs: number;
+  logRequests: boolean;
+  logLevel: string | undefined;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
+  return {
+    port: readPort(env.PORT),
+    host: nonEmpty(env.HOST) ?? '127.0.0.1',
+    databasePath: databasePathFromEnv(env),
+    redisUrl: readRedisUrl(env.REDIS_URL),
+    nodeEnv: nonEmpty(env.NODE_ENV) ?? 'development',
+    sessionSecret: readSecrets(env.SESSION_SECRET),
+    demoPassword: readDemoPassword(env.DEMO_PASSWORD),
+    trustProxy: trustProxyFromEnv(env),
+    sessionIdleMs: readPositive(env, 'SESSION_IDLE_MINUTES', 30) * 60 * 1000,
+    sessionAbsoluteMs: readPositive(env, 'SESSION_ABSOLUTE_HOURS', 12) * 60 * 60 * 1000,
+    logRequests: readBoolean(env, 'LOG_REQUESTS', false),
+    logLevel: nonEmpty(env.LOG_LEVEL),
+  };
+}
+
+/** DATABASE_PATH, made absolute against the working directory. */
+export function databasePathFromEnv(env: NodeJS.ProcessEnv): string {
+  return path.resolve(nonEmpty(env.DATABASE_PATH) ?? DEFAULT_DATABASE_PATH);
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+function readPort(raw: string | undefined): number {
+  const value = nonEmpty(raw);
+  if (value === undefined) return 3000;
+  const port = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(`PORT=${JSON.stringify(raw)} is not a port number (0-65535; 0 picks a free one).`);
+  }
+  return port;
+}
+
+function readRedisUrl(raw: string | undefined): string | undefined {
+  const value = nonEmpty(raw);
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`REDIS_URL is not a URL; expected e.g. redis://127.0.0.1:6379.`);
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    throw new ConfigError(`REDIS_URL must start with redis:// or rediss://.`);
+  }
+  return value;
+}
+
+function readSecrets(raw: string | undefined): string[] | undefined {
+  const value = nonEmpty(raw);
+  if (value === undefined) return undefined;
+  const secrets = value
+    .split(',')
+    .map((secret) => secret.trim())
+    .filter((secret) => secret !== '');
+  if (secrets.some((secret) => secret.length < 16)) {
+    throw new ConfigError('SESSION_SECRET must be at least 16 characters (several secrets: separate with commas).');
+  }
+  return secrets;
+}
+
+function readDemoPassword(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 12) throw new ConfigError('DEMO_PASSWORD must be at least 12 characters long.');
+  if (raw.length > 1024) throw new ConfigError('DEMO_PASSWORD must be at most 1024 characters long.');
+  return raw;
+}
+
+function readPositive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = nonEmpty(env[name]);
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) {
+    throw new ConfigError(`${name}=${JSON.stringify(env[name])} must be a positive number.`);
+  }
+  return number;
+}
+
+function readBoolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const value = nonEmpty(env[name])?.toLowerCase();
+  if (value === undefined) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['0', 'false', 'no', 'off'].includes(value)) return false;
+  throw new ConfigError(`${name}=${JSON.stringify(env[name])} must be true or false.`);
+}

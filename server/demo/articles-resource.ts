@@ -1,0 +1,28 @@
+import { Slot } from '../../shared';
+import { Field } from '../resources/field';
+import { Relation } from '../resources/relation';
+import { Resource } from '../resources/resource';
+
+export const ARTICLE_GROUPS = ['news', 'guides', 'opinion'] as const;
+
+/** Demo resource: its form mixes fields and two form slots (a slug preview, a search snippet preview). */
+export class ArticlesResource extends Resource {
+  readonly name = 'articles';
+  readonly label = 'Articles';
+
+  fields() {
+    return [
+      Field.text('title', { label: 'Title', required: true, maxLength: 200 }),
+      Slot.make('SlugPreview', { source: 'title', target: 'slug' }),
+      Field.text('slug', { label: 'Slug', maxLength: 200, help: 'Part of the public URL.' }),
+      Field.text('label', { label: 'Label', required: true, maxLength: 100 }),
+      Field.select('group', { label: 'Group', options: ARTICLE_GROUPS }),
+      Field.textarea('body', { label: 'Body', maxLength: 20_000 }),
+      Slot.make('SearchSnippetPreview', { titleField: 'title', bodyField: 'body' }),
+    ];
+  }
+
+  override relations() {
+    return [Relation.belongsTo('author', { label: 'Author', resource: 'authors', foreignKey: 'authorId' })];
+  }
+}

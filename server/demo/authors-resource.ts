@@ -1,0 +1,24 @@
+import { Field } from '../resources/field';
+import { Relation } from '../resources/relation';
+import { Resource } from '../resources/resource';
+
+export const AUTHOR_GROUPS = ['staff', 'guest'] as const;
+
+/** Demo resource: `title` holds the author's name. */
+export class AuthorsResource extends Resource {
+  readonly name = 'authors';
+  readonly label = 'Authors';
+
+  fields() {
+    return [
+      Field.text('title', { label: 'Name', required: true, maxLength: 120 }),
+      Field.text('label', { label: 'Label', required: true, maxLength: 100 }),
+      Field.select('group', { label: 'Group', options: AUTHOR_GROUPS }),
+      Field.email('email', { label: 'Email', maxLength: 254 }),
+    ];
+  }
+
+  override relations() {
+    return [Relation.hasMany('articles', { label: 'Articles', resource: 'articles', foreignKey: 'authorId' })];
+  }
+}

@@ -1,0 +1,80 @@
+import { Slot, SlotLocation } from '../../shared';
+import type { SlotRegistrationMap } from '../slots/slot-registry';
+
+/**
+ * The demo's slot registrations (the agreed demo catalogue): every location has at least one slot. Components come
+ * from the two demo remotes, `team_marketing` (sign-in page and global chrome) and `team_records` (signed-in pages).
+ * A host application registers its own the same way: `app.registerSlots({ [location]: Slot | Slot[] })`.
+ */
+export function demoSlots(): SlotRegistrationMap {
+  return {
+    [SlotLocation.HEADER_BANNER.value]: Slot.make('MaintenanceNotice', {
+      message: 'Planned maintenance on Sunday from 02:00 to 03:00 UTC: sign-in may be briefly unavailable.',
+      severity: 'info',
+    }),
+    [SlotLocation.GLOBAL_BEFORE_CONTENT.value]: Slot.make('SystemStatus', {
+      status: 'operational',
+      text: 'All systems operational.',
+    }),
+    [SlotLocation.GLOBAL_AFTER_CONTENT.value]: Slot.make('FooterLinks', {
+      links: [
+        { label: 'Service status', href: '/healthz' },
+        { label: 'Privacy', href: 'https://example.com/privacy' },
+        { label: 'Help', href: 'https://example.com/help' },
+      ],
+    }),
+    // A list: several slots at one location render in this order.
+    [SlotLocation.LOGIN_BEFORE_FORM.value]: [
+      Slot.make('LoginNotice', { title: 'Welcome back', text: 'Sign in with your staff account to manage content.' }),
+      Slot.make(
+        'Callout',
+        { tone: 'info' },
+        'Demo: sign in as admin with the password the server printed when it first started.',
+      ),
+    ],
+    [SlotLocation.LOGIN_AFTER_FORM.value]: Slot.make('SsoButtons', {
+      providers: [
+        { id: 'google', label: 'Continue with Google' },
+        { id: 'github', label: 'Continue with GitHub' },
+      ],
+    }),
+    [SlotLocation.LOGIN_SIDEBAR.value]: Slot.make('LoginSidebarPromo', {
+      title: 'New: editorial calendar',
+      body: 'Plan articles across teams and see what ships this week.',
+      linkLabel: 'Read the announcement',
+      href: 'https://example.com/blog/editorial-calendar',
+    }),
+    [SlotLocation.TENANT_SWITCHER.value]: Slot.make('TenantSwitcher'),
+    // Nested content: the Callout renders the WelcomeCard slot as its children.
+    [SlotLocation.DASHBOARD_BEFORE_CARDS.value]: Slot.make(
+      'Callout',
+      { tone: 'success' },
+      Slot.make('WelcomeCard', { title: 'Welcome to your content workspace' }),
+    ),
+    [SlotLocation.DASHBOARD_AFTER_CARDS.value]: Slot.make('ShortcutLinks', {
+      links: [
+        { label: 'All articles', href: '/resources/articles' },
+        { label: 'All authors', href: '/resources/authors' },
+      ],
+    }),
+    [SlotLocation.RESOURCE_PAGE_ACTIONS.value]: [
+      Slot.make('CopyLinkAction'),
+      Slot.make('ExportJsonAction', { filenamePrefix: 'record' }),
+    ],
+    [SlotLocation.RESOURCE_EDIT_ACTIONS.value]: Slot.make('CopyLinkAction'),
+    [SlotLocation.RESOURCE_BEFORE_FORM.value]: Slot.make('EditingTips', {
+      tips: [
+        'The title is what readers see first: keep it short.',
+        'The label is for staff only; use it to tell similar records apart.',
+        'Changes are saved when you press Save.',
+      ],
+    }),
+    [SlotLocation.RESOURCE_AFTER_FORM.value]: Slot.make('AuditNote', {
+      text: 'Every change is recorded with your name and the time.',
+    }),
+    [SlotLocation.RESOURCE_BEFORE_RELATIONS.value]: Slot.make('ActivityTimeline', { limit: 5 }),
+    [SlotLocation.RESOURCE_AFTER_RELATIONS.value]: Slot.make('RelatedHint', {
+      text: 'Related records belong to the same tenant; open one to edit it.',
+    }),
+  };
+}

@@ -1,0 +1,61 @@
+import request from 'supertest';
+import { isErrorBody } from '../../shared';
+import { createTestApp, type TestApp } from '../test-support/test-app';
+
+describe('GET /healthz and /readyz', () => {
+  let testApp: TestApp;
+
+  beforeEach(async () => {
+    testApp = await createTestApp();
+  });
+
+  afterEach(async () => {
+    await testApp.close();
+  });
+
+  it('/healthz says the process is alive', async () => {
+    const response = await request(testApp.app.handler).get('/healthz');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.body).toEqual({ status: 'ok' });
+    expect(response.headers['cache-control']).toBe('no-store');
+  });
+
+  it('/readyz checks the database', async () => {
+    const response = await request(testApp.app.handler).get('/readyz');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ status: 'ok', checks: { database: 'ok' } });
+  });
+
+  it('/readyz answers 503 when the database does not answer, while /healthz stays 200', async () => {
+    testApp.app.database.close();
+    const response = await request(testApp.app.handler).get('/readyz');
+    expect(response.status).toBe(503);
+    expect(response.body).toMatchObject({ status: 'unavailable', checks: { database: 'failing' } });
+    expect(isErrorBody(response.body)).toBe(true);
+    expect(response.body.error.code).toBe('unavailable');
+    expect((await request(testApp.app.handler).get('/healthz')).status).toBe(200);
+  });
+
+  it('/readyz includes the checks given to the app', async () => {
+    await testApp.close();
+    let draining = false;
+    testApp = await createTestApp({ readinessChecks: [async () => ({ draining: draining ? 'failing' : 'ok' })] });
+    expect((await request(testApp.app.handler).get('/readyz')).body).toEqual({
+      status: 'ok',
+      checks: { database: 'ok', draining: 'ok' },
+    });
+    draining = true;
+    const response = await request(testApp.app.handler).get('/readyz');
+    expect(response.status).toBe(503);
+    expect(response.body.checks).toEqual({ database: 'ok', draining: 'failing' });
+  });
+
+  it('both answer 405 to other methods', async () => {
+    for (const path of ['/healthz', '/readyz']) {
+      const response = await request(testApp.app.handler).delete(path);
+      expect(response.status).toBe(405);
+      expect(response.body.error.code).toBe('method_not_allowed');
+    }
+  });
+});

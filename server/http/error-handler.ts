@@ -1,0 +1,67 @@
+import type { ErrorRequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { ERROR_MESSAGES, ERROR_STATUS, type ErrorCode } from '../../shared';
+import { HttpError } from './http-error';
+
+/**
+ * The one error handler, registered last: every error reaches the client as `{ error: { code, message } }` with the
+ * status of shared/errors.ts. Client errors keep their message; anything unexpected is logged here with its stack
+ * and answered as `internal`, so no stack trace or internal detail leaves the server.
+ */
+export function createErrorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    const httpError = toHttpError(error);
+    if (httpError.status >= 500) {
+      (req.log ?? logger).error({ err: error, method: req.method, url: req.originalUrl }, 'request failed');
+    }
+    if (res.headersSent) {
+      // Too late to answer with JSON; let Node close the connection.
+      next(error);
+      return;
+    }
+    res.status(httpError.status).json(httpError.toBody());
+  };
+}
+
+/** Errors raised by the body parser (http-errors with a `type`), mapped to the codes of shared/errors.ts. */
+const BODY_PARSER_ERRORS: Readonly<Record<string, { code: ErrorCode; message: string }>> = {
+  'entity.too.large': { code: 'payload_too_large', message: ERROR_MESSAGES.payloadTooLarge },
+  'entity.parse.failed': { code: 'invalid_request', message: ERROR_MESSAGES.malformedJson },
+  'encoding.unsupported': { code: 'unsupported_media_type', message: 'Content-Encoding not supported.' },
+  'charset.unsupported': { code: 'unsupported_media_type', message: ERROR_MESSAGES.unsupportedMediaType },
+  'request.aborted': { code: 'invalid_request', message: 'Request body was not received completely.' },
+  'request.size.invalid': { code: 'invalid_request', message: 'Request body does not match its Content-Length.' },
+};
+
+export function toHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  if (error !== null && typeof error === 'object') {
+    const { type, status } = error as { type?: unknown; status?: unknown };
+    const known = typeof type === 'string' ? BODY_PARSER_ERRORS[type] : undefined;
+    if (known) return new HttpError(known.code, known.message);
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      const code = codeForStatus(status);
+      if (code) return new HttpError(code, defaultMessage(code));
+    }
+  }
+  return new HttpError('internal', ERROR_MESSAGES.internal);
+}
+
+function codeForStatus(status: number): ErrorCode | undefined {
+  return (Object.keys(ERROR_STATUS) as ErrorCode[]).find((code) => ERROR_STATUS[code] === status);
+}
+
+function defaultMessage(code: ErrorCode): string {
+  switch (code) {
+    case 'payload_too_large':
+      return ERROR_MESSAGES.payloadTooLarge;
+    case 'unsupported_media_type':
+      return ERROR_MESSAGES.unsupportedMediaType;
+    case 'not_found':
+      return ERROR_MESSAGES.notFound;
+    case 'unauthenticated':
+      return ERROR_MESSAGES.unauthenticated;
+    default:
+      return 'The request was refused.';
+  }
+}

@@ -1,0 +1,91 @@
+import type { Dashboard, DashboardCard, Tenant } from '../../shared';
+import type { RecordSource } from '../resources/record-source';
+import { NavigationDefinitionError } from './navigation-definition-error';
+
+/** What a dashboard can read to compute its cards. */
+export interface DashboardContext {
+  tenant: Tenant;
+  records: RecordSource;
+}
+
+export interface DashboardDefinition {
+  name: string;
+  label: string;
+  /** The cards for one tenant. Computed from records only: the result is cached until records change. */
+  cards(context: DashboardContext): DashboardCard[];
+}
+
+const NAME_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
+
+/**
+ * The dashboards (`dashboards` of GET /meta). Their JSON is cached per tenant and rebuilt only when the dashboards,
+ * the tenant or any record changed (the record source's change stamp also moves for writes by other processes).
+ */
+export class DashboardRegistry {
+  private readonly dashboards: DashboardDefinition[] = [];
+  private version = 0;
+  private readonly cache = new Map<string, { key: string; json: string }>();
+  private buildCount = 0;
+
+  constructor(private readonly records: RecordSource) {}
+
+  get builds(): number {
+    return this.buildCount;
+  }
+
+  register(definition: DashboardDefinition): void {
+    const { name, label, cards } = definition;
+    if (typeof name !== 'string' || !NAME_PATTERN.test(name)) {
+      throw new NavigationDefinitionError(
+        `Dashboard name ${JSON.stringify(name)} is not valid: use lower case letters, digits and "-".`,
+      );
+    }
+    if (this.dashboards.some((dashboard) => dashboard.name === name)) {
+      throw new NavigationDefinitionError(`Dashboard "${name}" is already registered.`);
+    }
+    if (typeof label !== 'string' || label.trim() === '') {
+      throw new NavigationDefinitionError(`Dashboard "${name}" needs a label.`);
+    }
+    if (typeof cards !== 'function')
+      throw new NavigationDefinitionError(`Dashboard "${name}" needs a cards(context) function.`);
+    this.dashboards.push(definition);
+    this.version++;
+    this.cache.clear();
+  }
+
+  /** `[...]` of every dashboard for this tenant, as JSON text. */
+  json(tenant: Tenant): string {
+    const key = `${this.version}|${this.records.changeStamp()}|${tenant.name}`;
+    const cached = this.cache.get(tenant.id);
+    if (cached?.key === key) return cached.json;
+    const json = JSON.stringify(this.build(tenant));
+    this.buildCount++;
+    this.cache.set(tenant.id, { key, json });
+    return json;
+  }
+
+  private build(tenant: Tenant): Dashboard[] {
+    return this.dashboards.map((definition) => {
+      const cards = definition.cards({ tenant, records: this.records });
+      if (!Array.isArray(cards) || !cards.every(isCard)) {
+        throw new Error(
+          `Dashboard "${definition.name}": cards() must return [{ title: string, value: string | number }].`,
+        );
+      }
+      return {
+        name: definition.name,
+        label: definition.label,
+        cards: cards.map((card) => ({ title: card.title, value: card.value })),
+      };
+    });
+  }
+}
+
+function isCard(value: unknown): value is DashboardCard {
+  if (value === null || typeof value !== 'object') return false;
+  const { title, value: cardValue } = value as { title?: unknown; value?: unknown };
+  return (
+    typeof title === 'string' &&
+    (typeof cardValue === 'string' || (typeof cardValue === 'number' && Number.isFinite(cardValue)))
+  );
+}

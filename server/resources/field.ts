@@ -1,0 +1,101 @@
+import type { FieldInput, FieldItem } from '../../shared';
+import { ResourceDefinitionError } from './resource-definition-error';
+
+/** Field names: identifiers, so they are safe as JSON keys and in SQL JSON paths. `id` belongs to the record. */
+export const FIELD_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+
+export interface FieldOptions {
+  label?: string;
+  required?: boolean;
+  maxLength?: number;
+  help?: string;
+}
+
+export interface SelectFieldOptions extends FieldOptions {
+  options: readonly string[];
+}
+
+/**
+ * An ordinary form field of a resource: what the form shows and what an update must satisfy.
+ * Made with the static helpers (`Field.text('title', { required: true })`); immutable.
+ */
+export class Field {
+  private constructor(
+    readonly name: string,
+    readonly input: FieldInput,
+    readonly label: string,
+    readonly required: boolean,
+    readonly maxLength: number | undefined,
+    readonly options: readonly string[] | undefined,
+    readonly help: string | undefined,
+  ) {
+    Object.freeze(this);
+  }
+
+  static text(name: string, options: FieldOptions = {}): Field {
+    return Field.make(name, 'text', options);
+  }
+
+  static textarea(name: string, options: FieldOptions = {}): Field {
+    return Field.make(name, 'textarea', options);
+  }
+
+  static email(name: string, options: FieldOptions = {}): Field {
+    return Field.make(name, 'email', options);
+  }
+
+  static number(name: string, options: Omit<FieldOptions, 'maxLength'> = {}): Field {
+    return Field.make(name, 'number', options);
+  }
+
+  static checkbox(name: string, options: Omit<FieldOptions, 'maxLength' | 'required'> = {}): Field {
+    return Field.make(name, 'checkbox', options);
+  }
+
+  static select(name: string, options: SelectFieldOptions): Field {
+    const values = options.options;
+    if (!Array.isArray(values) || values.length === 0 || values.some((value) => typeof value !== 'string')) {
+      throw new ResourceDefinitionError(`Select field "${name}" needs a non-empty list of string options.`);
+    }
+    if (new Set(values).size !== values.length) {
+      throw new ResourceDefinitionError(`Select field "${name}" lists an option twice.`);
+    }
+    return Field.make(name, 'select', options, Object.freeze([...values]));
+  }
+
+  /** The field as `GET /api/resources/:name` describes it. */
+  toItem(): FieldItem {
+    const item: FieldItem = { type: 'field', name: this.name, label: this.label, input: this.input };
+    if (this.required) item.required = true;
+    if (this.maxLength !== undefined) item.maxLength = this.maxLength;
+    if (this.options) item.options = [...this.options];
+    if (this.help !== undefined) item.help = this.help;
+    return item;
+  }
+
+  private static make(name: string, input: FieldInput, options: FieldOptions, values?: readonly string[]): Field {
+    if (typeof name !== 'string' || !FIELD_NAME_PATTERN.test(name) || name === 'id') {
+      throw new ResourceDefinitionError(
+        `Field name ${JSON.stringify(name)} is not valid: use a letter then letters, digits or "_" (and not "id").`,
+      );
+    }
+    const { maxLength } = options;
+    if (maxLength !== undefined && (!Number.isSafeInteger(maxLength) || maxLength < 1)) {
+      throw new ResourceDefinitionError(`Field "${name}": maxLength must be a whole number of at least 1.`);
+    }
+    return new Field(
+      name,
+      input,
+      options.label ?? humanize(name),
+      options.required ?? false,
+      maxLength,
+      values,
+      options.help,
+    );
+  }
+}
+
+function humanize(name: string): string {
+  const spaced = name.replace(/_/g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2');
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1).toLowerCase();
+}

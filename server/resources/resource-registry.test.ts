@@ -1,0 +1,120 @@
+import { Slot } from '../../shared';
+import { Field } from './field';
+import { Relation } from './relation';
+import { Resource } from './resource';
+import { ResourceDefinitionError } from './resource-definition-error';
+import { ResourceRegistry } from './resource-registry';
+
+class TestResource extends Resource {
+  constructor(
+    readonly name: string,
+    private readonly items: ReadonlyArray<Field | Slot>,
+    private readonly links: readonly Relation[] = [],
+    readonly label = 'Things',
+  ) {
+    super();
+  }
+
+  fields() {
+    return this.items;
+  }
+
+  override relations() {
+    return this.links;
+  }
+}
+
+const base = [Field.text('title', { required: true }), Field.text('label', { required: true })];
+
+describe('ResourceRegistry', () => {
+  it('keeps a slot at its position among the fields', () => {
+    const registry = new ResourceRegistry();
+    const registered = registry.register(
+      new TestResource('things', [
+        Slot.make('Before'),
+        Field.text('title', { label: 'Title', required: true, maxLength: 5 }),
+        Slot.make('Between', { source: 'title' }),
+        Field.text('label'),
+        Field.select('group', { options: ['a', 'b'] }),
+        Slot.make('After'),
+      ]),
+    );
+    expect(registered.definition.fields).toEqual([
+      { type: 'slot', component: 'Before', props: {} },
+      { type: 'field', name: 'title', label: 'Title', input: 'text', required: true, maxLength: 5 },
+      { type: 'slot', component: 'Between', props: { source: 'title' } },
+      { type: 'field', name: 'label', label: 'Label', input: 'text' },
+      { type: 'field', name: 'group', label: 'Group', input: 'select', options: ['a', 'b'] },
+      { type: 'slot', component: 'After', props: {} },
+    ]);
+    expect([...registered.fields.keys()]).toEqual(['title', 'label', 'group']);
+    expect(Object.isFrozen(registered.definition.fields)).toBe(true);
+  });
+
+  it.each<[string, () => Resource, RegExp]>([
+    ['a bad name', () => new TestResource('Bad Name', base), /Resource name "Bad Name" is not valid/],
+    [
+      'no title field',
+      () => new TestResource('things', [Field.text('label')]),
+      /Resource "things" has no "title" field/,
+    ],
+    [
+      'no label field',
+      () => new TestResource('things', [Field.text('title')]),
+      /Resource "things" has no "label" field/,
+    ],
+    [
+      'a field listed twice',
+      () => new TestResource('things', [...base, Field.text('title')]),
+      /field "title" is listed twice/,
+    ],
+    [
+      'an item that is neither Field nor Slot',
+      () => new TestResource('things', [...base, { name: 'x' } as unknown as Field]),
+      /item 2 of fields\(\) is neither a Field nor a Slot/,
+    ],
+    [
+      'a form slot with content',
+      () => new TestResource('things', [...base, Slot.make('Callout', {}, 'text')]),
+      /the slot "Callout" at position 2 has content/,
+    ],
+    ['no label', () => new TestResource('things', base, [], ' '), /Resource "things" needs a label/],
+  ])('refuses %s', (_what, make, message) => {
+    expect(() => new ResourceRegistry().register(make())).toThrow(ResourceDefinitionError);
+    expect(() => new ResourceRegistry().register(make())).toThrow(message);
+  });
+
+  it('refuses the same name twice', () => {
+    const registry = new ResourceRegistry();
+    registry.register(new TestResource('things', base));
+    expect(() => registry.register(new TestResource('things', base))).toThrow(/already registered/);
+  });
+
+  it('checks that relations point at registered resources once everything is registered', () => {
+    const registry = new ResourceRegistry();
+    registry.register(
+      new TestResource('things', base, [
+        Relation.belongsTo('owner', { label: 'Owner', resource: 'owners', foreignKey: 'ownerId' }),
+      ]),
+    );
+    expect(() => registry.assertRelationsResolve()).toThrow(/points at resource "owners", which is not registered/);
+    registry.register(new TestResource('owners', base));
+    expect(() => registry.assertRelationsResolve()).not.toThrow();
+  });
+});
+
+describe('Field', () => {
+  it.each([['id'], ['1st'], ['with space'], ['']])('refuses the name %j', (name) => {
+    expect(() => Field.text(name)).toThrow(ResourceDefinitionError);
+  });
+
+  it('refuses a select without options and a bad maxLength', () => {
+    expect(() => Field.select('group', { options: [] })).toThrow(/non-empty list/);
+    expect(() => Field.text('title', { maxLength: 0 })).toThrow(/maxLength/);
+  });
+
+  it('derives a label from the name when none is given', () => {
+    expect(Field.text('firstName').label).toBe('First name');
+    expect(Field.text('created_at').label).toBe('Created at');
+  });
+});

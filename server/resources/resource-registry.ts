@@ -1,0 +1,166 @@
+import { Slot, type FormItem, type ResourceDefinition, type ResourceSummary } from '../../shared';
+import { Field } from './field';
+import { Relation } from './relation';
+import { Resource } from './resource';
+import { ResourceDefinitionError } from './resource-definition-error';
+
+/** Resource names: they appear in URLs. */
+export const RESOURCE_NAME_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
+
+/** A resource as registered: its fields and relations read once and checked. */
+export interface RegisteredResource {
+  readonly resource: Resource;
+  readonly name: string;
+  readonly label: string;
+  /** Fields and slots, in order. */
+  readonly items: readonly (Field | Slot)[];
+  /** The ordinary fields only, by name. */
+  readonly fields: ReadonlyMap<string, Field>;
+  readonly relations: readonly Relation[];
+  /** What `GET /api/resources/:name` returns. */
+  readonly definition: ResourceDefinition;
+}
+
+/**
+ * The registered resources, in registration order. `fields()` and `relations()` are read once, at registration,
+ * where a bad definition fails at once with a message naming the resource.
+ */
+export class ResourceRegistry {
+  private readonly byName = new Map<string, RegisteredResource>();
+  private currentVersion = 0;
+
+  get version(): number {
+    return this.currentVersion;
+  }
+
+  register(resource: Resource): RegisteredResource {
+    if (!(resource instanceof Resource)) {
+      throw new ResourceDefinitionError('registerResource takes an instance of a Resource subclass.');
+    }
+    const name: unknown = resource.name;
+    if (typeof name !== 'string' || !RESOURCE_NAME_PATTERN.test(name)) {
+      throw new ResourceDefinitionError(
+        `Resource name ${JSON.stringify(name)} is not valid: use lower case letters, digits and "-".`,
+      );
+    }
+    if (this.byName.has(name)) throw new ResourceDefinitionError(`Resource "${name}" is already registered.`);
+    if (typeof resource.label !== 'string' || resource.label.trim() === '') {
+      throw new ResourceDefinitionError(`Resource "${name}" needs a label.`);
+    }
+    const items = checkItems(name, resource.fields());
+    const fields = new Map<string, Field>();
+    for (const item of items) if (item instanceof Field) fields.set(item.name, item);
+    for (const required of ['title', 'label']) {
+      if (!fields.has(required)) {
+        throw new ResourceDefinitionError(`Resource "${name}" has no "${required}" field; every record carries one.`);
+      }
+    }
+    const relations = checkRelations(name, resource.relations(), fields);
+    const definition: ResourceDefinition = {
+      name,
+      label: resource.label,
+      fields: items.map(toFormItem),
+      relations: relations.map((relation) => relation.toDefinition()),
+    };
+    const registered: RegisteredResource = Object.freeze({
+      resource,
+      name,
+      label: resource.label,
+      items,
+      fields,
+      relations,
+      definition: deepFreeze(definition),
+    });
+    this.byName.set(name, registered);
+    this.currentVersion++;
+    return registered;
+  }
+
+  get(name: string): RegisteredResource | undefined {
+    return this.byName.get(name);
+  }
+
+  list(): RegisteredResource[] {
+    return [...this.byName.values()];
+  }
+
+  summaries(): ResourceSummary[] {
+    return this.list().map(({ name, label }) => ({ name, label }));
+  }
+
+  /** Throws when a relation points at a resource nobody registered. Run once everything is registered. */
+  assertRelationsResolve(): void {
+    for (const registered of this.byName.values()) {
+      for (const relation of registered.relations) {
+        if (!this.byName.has(relation.resource)) {
+          throw new ResourceDefinitionError(
+            `Relation "${relation.name}" of resource "${registered.name}" points at resource "${relation.resource}", ` +
+              `which is not registered. Registered: ${[...this.byName.keys()].join(', ')}.`,
+          );
+        }
+      }
+    }
+  }
+}
+
+function checkItems(resource: string, items: unknown): readonly (Field | Slot)[] {
+  if (!Array.isArray(items))
+    throw new ResourceDefinitionError(`Resource "${resource}": fields() must return an array.`);
+  const names = new Set<string>();
+  items.forEach((item: unknown, index) => {
+    if (item instanceof Slot) {
+      if (item.content !== null) {
+        throw new ResourceDefinitionError(
+          `Resource "${resource}": the slot "${item.component}" at position ${index} has content; form slots take props only.`,
+        );
+      }
+      return;
+    }
+    if (!(item instanceof Field)) {
+      throw new ResourceDefinitionError(
+        `Resource "${resource}": item ${index} of fields() is neither a Field nor a Slot.`,
+      );
+    }
+    if (names.has(item.name))
+      throw new ResourceDefinitionError(`Resource "${resource}": field "${item.name}" is listed twice.`);
+    names.add(item.name);
+  });
+  return Object.freeze([...(items as (Field | Slot)[])]);
+}
+
+function checkRelations(resource: string, relations: unknown, fields: ReadonlyMap<string, Field>): readonly Relation[] {
+  if (!Array.isArray(relations)) {
+    throw new ResourceDefinitionError(`Resource "${resource}": relations() must return an array.`);
+  }
+  const names = new Set<string>();
+  for (const relation of relations as unknown[]) {
+    if (!(relation instanceof Relation)) {
+      throw new ResourceDefinitionError(`Resource "${resource}": relations() must return Relation objects.`);
+    }
+    if (names.has(relation.name)) {
+      throw new ResourceDefinitionError(`Resource "${resource}": relation "${relation.name}" is listed twice.`);
+    }
+    if (relation.kind === 'belongsTo' && fields.has(relation.foreignKey)) {
+      // The key is kept by the relation, not edited as a field: the form would let anyone point it anywhere.
+      throw new ResourceDefinitionError(
+        `Resource "${resource}": relation "${relation.name}" uses "${relation.foreignKey}", which is also a field.`,
+      );
+    }
+    names.add(relation.name);
+  }
+  return Object.freeze([...(relations as Relation[])]);
+}
+
+function toFormItem(item: Field | Slot): FormItem {
+  if (item instanceof Field) return item.toItem();
+  const entry = item.toEntry();
+  return { type: 'slot', component: entry.component, props: entry.props };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,24 @@
+import type { Slot } from '../../shared';
+import type { Field } from './field';
+import type { Relation } from './relation';
+
+/**
+ * A kind of record the admin manages (articles, authors, ...). Subclass it and register the instance with
+ * `app.registerResource(...)`.
+ *
+ * `fields()` lists the form in order: ordinary `Field`s and `Slot`s, in any order; a slot is rendered by the host
+ * at its position among the fields. Records are stored per tenant by the app's record source; updates are
+ * checked against the fields (required, maxLength, select options, types; unknown fields refused).
+ * Every resource has a `title` and a `label` field: records always carry both.
+ */
+export abstract class Resource {
+  /** URL name, e.g. `articles`: lower case letters, digits and `-`. */
+  abstract readonly name: string;
+  abstract readonly label: string;
+
+  abstract fields(): ReadonlyArray<Field | Slot>;
+
+  relations(): readonly Relation[] {
+    return [];
+  }
+}

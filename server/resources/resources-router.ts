@@ -1,0 +1,119 @@
+import express, { type Request, type Router } from 'express';
+import type {
+  RecordListPayload,
+  RecordPayload,
+  RelationBlock,
+  ResourceListPayload,
+  ResourcePayload,
+  ResourceRecord,
+} from '../../shared';
+import { requireSession } from '../auth/require-session';
+import { HttpError } from '../http/http-error';
+import { jsonRoute } from '../http/json-route';
+import { requireJsonBody } from '../http/require-json-body';
+import { currentTenant } from '../tenants/current-tenant';
+import type { TenantStore } from '../tenants/tenant-store';
+import type { RecordSource } from './record-source';
+import type { RegisteredResource, ResourceRegistry } from './resource-registry';
+import { validateRecordUpdate } from './validate-record-update';
+
+export interface ResourcesRouterOptions {
+  resources: ResourceRegistry;
+  records: RecordSource;
+  tenants: TenantStore;
+  bodyLimitBytes: number;
+}
+
+export const RESOURCE_MESSAGES = {
+  unknownResource: (name: string) => `There is no resource "${name}".`,
+  unknownRecord: (resource: string, id: string) => `There is no ${resource} record ${id}.`,
+} as const;
+
+/**
+ * The resource API of the admin, every route behind the session and scoped to the current tenant: a record of
+ * another tenant is answered exactly like one that does not exist (404).
+ */
+export function createResourcesRouter(options: ResourcesRouterOptions): Router {
+  const { resources, records, tenants } = options;
+  const router = express.Router();
+  router.use('/api/resources', requireSession);
+
+  const resourceOf = (req: Request): RegisteredResource => {
+    const name = String(req.params.name);
+    const found = resources.get(name);
+    if (!found) throw HttpError.notFound(RESOURCE_MESSAGES.unknownResource(name));
+    return found;
+  };
+
+  const recordIdOf = (req: Request, resource: RegisteredResource): number => {
+    const raw = String(req.params.id);
+    const id = /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : NaN;
+    if (!Number.isSafeInteger(id)) throw HttpError.notFound(RESOURCE_MESSAGES.unknownRecord(resource.name, raw));
+    return id;
+  };
+
+  const recordPayload = (tenant: string, resource: RegisteredResource, record: ResourceRecord): RecordPayload => ({
+    record,
+    relations: resource.relations.map((relation): RelationBlock => {
+      let related: ResourceRecord[];
+      if (relation.kind === 'belongsTo') {
+        const key = record[relation.foreignKey];
+        const target = typeof key === 'number' ? records.get(tenant, relation.resource, key) : undefined;
+        related = target ? [target] : [];
+      } else {
+        related = records.findBy(tenant, relation.resource, relation.foreignKey, record.id);
+      }
+      return { ...relation.toDefinition(), records: related };
+    }),
+  });
+
+  jsonRoute(router, '/api/resources', {
+    GET: (_req, res) => {
+      const payload: ResourceListPayload = { resources: resources.summaries() };
+      res.json(payload);
+    },
+  });
+
+  jsonRoute(router, '/api/resources/:name', {
+    GET: (req, res) => {
+      const payload: ResourcePayload = { resource: resourceOf(req).definition };
+      res.json(payload);
+    },
+  });
+
+  jsonRoute(router, '/api/resources/:name/records', {
+    GET: (req, res) => {
+      const resource = resourceOf(req);
+      const tenant = currentTenant(req, tenants).current.id;
+      const payload: RecordListPayload = { records: records.list(tenant, resource.name) };
+      res.json(payload);
+    },
+  });
+
+  jsonRoute(router, '/api/resources/:name/records/:id', {
+    GET: (req, res) => {
+      const resource = resourceOf(req);
+      const id = recordIdOf(req, resource);
+      const tenant = currentTenant(req, tenants).current.id;
+      const record = records.get(tenant, resource.name, id);
+      if (!record) throw HttpError.notFound(RESOURCE_MESSAGES.unknownRecord(resource.name, String(id)));
+      res.json(recordPayload(tenant, resource, record));
+    },
+    PUT: [
+      ...requireJsonBody(options.bodyLimitBytes),
+      (req, res) => {
+        const resource = resourceOf(req);
+        const id = recordIdOf(req, resource);
+        const tenant = currentTenant(req, tenants).current.id;
+        const current = records.get(tenant, resource.name, id);
+        if (!current) throw HttpError.notFound(RESOURCE_MESSAGES.unknownRecord(resource.name, String(id)));
+        const data = validateRecordUpdate(resource.fields, id, req.body, current);
+        const saved = records.replace(tenant, resource.name, id, data);
+        if (!saved) throw HttpError.notFound(RESOURCE_MESSAGES.unknownRecord(resource.name, String(id)));
+        res.json(recordPayload(tenant, resource, saved));
+      },
+    ],
+  });
+
+  return router;
+}

@@ -1,0 +1,102 @@
+import { HttpError } from '../http/http-error';
+import { Field } from './field';
+import { FIELD_MESSAGES, INVALID_RECORD_MESSAGE, validateRecordUpdate } from './validate-record-update';
+
+const fields = new Map(
+  [
+    Field.text('title', { required: true, maxLength: 10 }),
+    Field.text('label', { required: true }),
+    Field.select('group', { options: ['news', 'guides'] }),
+    Field.textarea('body'),
+    Field.email('email'),
+    Field.number('rank'),
+    Field.checkbox('pinned'),
+  ].map((field) => [field.name, field] as const),
+);
+const current = { id: 7, title: 'Old', label: 'L', group: 'news', authorId: 3 };
+
+function problems(body: unknown): Record<string, string> | undefined {
+  try {
+    validateRecordUpdate(fields, 7, body, current);
+  } catch (error) {
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).code).toBe('invalid_request');
+    return (error as HttpError).fields;
+  }
+  return undefined;
+}
+
+describe('validateRecordUpdate', () => {
+  it('returns the current data with the given fields replaced, keeping data that is not a field', () => {
+    expect(validateRecordUpdate(fields, 7, { title: 'New', rank: 2, pinned: true }, current)).toEqual({
+      title: 'New',
+      label: 'L',
+      group: 'news',
+      authorId: 3,
+      rank: 2,
+      pinned: true,
+    });
+  });
+
+  it('clears an optional field given null', () => {
+    expect(validateRecordUpdate(fields, 7, { group: null }, current)).toEqual({
+      title: 'Old',
+      label: 'L',
+      authorId: 3,
+    });
+  });
+
+  it('accepts the record id itself and an empty optional value', () => {
+    expect(validateRecordUpdate(fields, 7, { id: 7, email: '', group: '' }, current)).toMatchObject({
+      email: '',
+      group: '',
+    });
+  });
+
+  it.each<[string, unknown, Record<string, string>]>([
+    ['a missing required value', { title: '' }, { title: FIELD_MESSAGES.required }],
+    ['a blank required value', { label: '   ' }, { label: FIELD_MESSAGES.required }],
+    ['a required value set to null', { title: null }, { title: FIELD_MESSAGES.required }],
+    ['too long a value', { title: 'x'.repeat(11) }, { title: FIELD_MESSAGES.tooLong(10) }],
+    ['a value not among the options', { group: 'sports' }, { group: FIELD_MESSAGES.notAnOption }],
+    ['a number for text', { title: 5 }, { title: FIELD_MESSAGES.notText }],
+    ['an object for text', { body: { html: '<p>' } }, { body: FIELD_MESSAGES.notText }],
+    ['text for a number', { rank: '5' }, { rank: FIELD_MESSAGES.notNumber }],
+    ['text for a checkbox', { pinned: 'yes' }, { pinned: FIELD_MESSAGES.notBoolean }],
+    ['a bad email', { email: 'not-an-email' }, { email: FIELD_MESSAGES.notEmail }],
+    ['an unknown field', { color: 'red' }, { color: FIELD_MESSAGES.unknown }],
+    ['data that is not a field (the relation key)', { authorId: 9 }, { authorId: FIELD_MESSAGES.unknown }],
+    ['another id', { id: 8 }, { id: FIELD_MESSAGES.idChange }],
+  ])('refuses %s, naming the field', (_what, body, expected) => {
+    expect(problems(body)).toEqual(expected);
+  });
+
+  it('lists every problem at once', () => {
+    expect(problems({ title: '', group: 'x', extra: 1 })).toEqual({
+      title: FIELD_MESSAGES.required,
+      group: FIELD_MESSAGES.notAnOption,
+      extra: FIELD_MESSAGES.unknown,
+    });
+  });
+
+  it('reports a __proto__ key as unknown and pollutes nothing', () => {
+    const body = JSON.parse('{"__proto__": {"polluted": true}, "title": "ok"}') as unknown;
+    expect(problems(body)).toEqual({ ['__proto__']: FIELD_MESSAGES.unknown });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('refuses a body that is not an object, with a message and no fields', () => {
+    for (const body of [null, [], 'title', 3]) {
+      expect(() => validateRecordUpdate(fields, 7, body, current)).toThrow(HttpError);
+    }
+    try {
+      validateRecordUpdate(fields, 7, { title: '' }, current);
+    } catch (error) {
+      expect((error as HttpError).message).toBe(INVALID_RECORD_MESSAGE);
+    }
+  });
+
+  it('counts length in characters, not UTF-16 units', () => {
+    expect(() => validateRecordUpdate(fields, 7, { title: '😀'.repeat(10) }, current)).not.toThrow();
+  });
+});

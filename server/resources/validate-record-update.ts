@@ -1,0 +1,97 @@
+import { isPlainObject, type JsonObject, type JsonValue } from '../../shared';
+import { HttpError } from '../http/http-error';
+import type { Field } from './field';
+
+/** Per-field messages of a refused update; constants so the host and tests can rely on them. */
+export const FIELD_MESSAGES = {
+  required: 'This field is required.',
+  unknown: 'Unknown field.',
+  idChange: 'The id of a record cannot be changed.',
+  notText: 'Must be text.',
+  notNumber: 'Must be a number.',
+  notBoolean: 'Must be true or false.',
+  notEmail: 'Must be an email address.',
+  notAnOption: 'Must be one of the listed options.',
+  tooLong: (max: number) => `Must be at most ${max} characters.`,
+} as const;
+
+export const INVALID_RECORD_MESSAGE = 'Some fields are not valid.';
+export const RECORD_BODY_MESSAGE = 'Send the field values as a JSON object.';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * Checks the body of `PUT .../records/:id` against the resource's fields and returns the new record data: the
+ * current data with the given fields replaced (`null` clears an optional field). Throws 400 `invalid_request` with
+ * `error.fields` naming every problem, including fields the resource does not have.
+ */
+export function validateRecordUpdate(
+  fields: ReadonlyMap<string, Field>,
+  recordId: number,
+  body: unknown,
+  current: Readonly<Record<string, JsonValue | undefined>>,
+): JsonObject {
+  if (!isPlainObject(body)) throw HttpError.invalidRequest(RECORD_BODY_MESSAGE);
+  // No prototype: a body key named `__proto__` must be reported like any other unknown field, not swallowed.
+  const problems = Object.create(null) as Record<string, string>;
+  const next: JsonObject = {};
+  for (const [key, value] of Object.entries(current)) {
+    if (key !== 'id' && value !== undefined) next[key] = value;
+  }
+
+  for (const key of Object.keys(body)) {
+    const value = body[key] as JsonValue | undefined;
+    if (key === 'id') {
+      if (value !== recordId) problems.id = FIELD_MESSAGES.idChange;
+      continue;
+    }
+    const field = fields.get(key);
+    if (!field) {
+      problems[key] = FIELD_MESSAGES.unknown;
+      continue;
+    }
+    const problem = checkValue(field, value);
+    if (problem) {
+      problems[key] = problem;
+      continue;
+    }
+    if (value === null || value === undefined) delete next[key];
+    else next[key] = value;
+  }
+
+  for (const field of fields.values()) {
+    if (field.required && problems[field.name] === undefined && isEmpty(next[field.name])) {
+      problems[field.name] = FIELD_MESSAGES.required;
+    }
+  }
+
+  if (Object.keys(problems).length > 0) throw HttpError.invalidRequest(INVALID_RECORD_MESSAGE, problems);
+  return next;
+}
+
+function checkValue(field: Field, value: unknown): string | null {
+  if (value === null || value === undefined) return null; // emptiness is judged against `required` afterwards
+  switch (field.input) {
+    case 'text':
+    case 'textarea':
+    case 'email':
+    case 'select': {
+      if (typeof value !== 'string') return FIELD_MESSAGES.notText;
+      if (field.maxLength !== undefined && [...value].length > field.maxLength) {
+        return FIELD_MESSAGES.tooLong(field.maxLength);
+      }
+      if (value === '') return null;
+      if (field.input === 'email' && !EMAIL.test(value)) return FIELD_MESSAGES.notEmail;
+      if (field.input === 'select' && !field.options?.includes(value)) return FIELD_MESSAGES.notAnOption;
+      return null;
+    }
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value) ? null : FIELD_MESSAGES.notNumber;
+    case 'checkbox':
+      return typeof value === 'boolean' ? null : FIELD_MESSAGES.notBoolean;
+  }
+}
+
+function isEmpty(value: JsonValue | undefined): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}

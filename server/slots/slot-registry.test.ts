@@ -1,0 +1,105 @@
+import { Slot, SlotLocation } from '../../shared';
+import { SlotRegistrationError } from './slot-registration-error';
+import { SlotRegistry, type SlotRegistrationMap } from './slot-registry';
+
+const components = (registry: SlotRegistry, location: SlotLocation) =>
+  (registry.snapshot().get(location) ?? []).map((slot) => slot.component);
+
+describe('SlotRegistry', () => {
+  it('registers one slot or a list per location, keeping registration order and appending on later calls', () => {
+    const registry = new SlotRegistry();
+    registry.register({ 'login-before-form': Slot.make('First') });
+    registry.register({
+      'login-before-form': [Slot.make('Second'), Slot.make('Third')],
+      'header-banner': Slot.make('Banner'),
+    });
+    registry.register({ 'login-before-form': Slot.make('Fourth') });
+    expect(components(registry, SlotLocation.LOGIN_BEFORE_FORM)).toEqual(['First', 'Second', 'Third', 'Fourth']);
+    expect(components(registry, SlotLocation.HEADER_BANNER)).toEqual(['Banner']);
+    expect([...registry.snapshot().keys()].map(String)).toEqual(['login-before-form', 'header-banner']);
+  });
+
+  it('accepts keys written with SlotLocation values', () => {
+    const registry = new SlotRegistry();
+    registry.register({ [SlotLocation.TENANT_SWITCHER.value]: Slot.make('TenantSwitcher') });
+    expect(components(registry, SlotLocation.TENANT_SWITCHER)).toEqual(['TenantSwitcher']);
+  });
+
+  it('moves the version on every registration that adds something', () => {
+    const registry = new SlotRegistry();
+    expect(registry.version).toBe(0);
+    registry.register({ 'login-sidebar': Slot.make('Promo') });
+    expect(registry.version).toBe(1);
+    registry.register({});
+    registry.register({ 'login-sidebar': [] });
+    expect(registry.version).toBe(1);
+    registry.register({ 'login-sidebar': Slot.make('Promo') });
+    expect(registry.version).toBe(2);
+  });
+
+  it('hands out frozen snapshots that later registrations do not change', () => {
+    const registry = new SlotRegistry();
+    registry.register({ 'login-sidebar': Slot.make('A') });
+    const before = registry.snapshot();
+    registry.register({ 'login-sidebar': Slot.make('B') });
+    expect(before.get(SlotLocation.LOGIN_SIDEBAR)?.map((slot) => slot.component)).toEqual(['A']);
+    expect(Object.isFrozen(before)).toBe(true);
+    expect(Object.isFrozen(before.get(SlotLocation.LOGIN_SIDEBAR))).toBe(true);
+  });
+
+  it('refuses an unknown location, naming it and listing the valid ones', () => {
+    const registry = new SlotRegistry();
+    const register = () => registry.register({ 'login-footer': Slot.make('X') } as unknown as SlotRegistrationMap);
+    expect(register).toThrow(SlotRegistrationError);
+    expect(register).toThrow(/Unknown slot location "login-footer"/);
+    for (const location of SlotLocation.cases()) expect(register).toThrow(location.value);
+  });
+
+  it.each<[string, unknown, RegExp]>([
+    ['a string', 'Banner', /value for location "header-banner" is the string "Banner", not a Slot or a list of Slots/],
+    [
+      'a plain object',
+      { component: 'Banner', props: {} },
+      /value for location "header-banner" is an Object, not a Slot/,
+    ],
+    ['null', null, /value for location "header-banner" is null/],
+    ['undefined', undefined, /value for location "header-banner" is undefined/],
+    [
+      'a list with a non-Slot',
+      [Slot.make('A'), { component: 'B' }],
+      /item 1 for location "header-banner" is an Object, not a Slot/,
+    ],
+  ])('refuses %s as a value, naming the location', (_what, value, message) => {
+    const registry = new SlotRegistry();
+    expect(() => registry.register({ 'header-banner': value } as unknown as SlotRegistrationMap)).toThrow(message);
+  });
+
+  it('registers nothing of a call that fails', () => {
+    const registry = new SlotRegistry();
+    expect(() =>
+      registry.register({ 'login-sidebar': Slot.make('Fine'), nope: Slot.make('X') } as unknown as SlotRegistrationMap),
+    ).toThrow(SlotRegistrationError);
+    expect(() =>
+      registry.register({
+        'login-sidebar': Slot.make('Fine'),
+        'header-banner': 'bad',
+      } as unknown as SlotRegistrationMap),
+    ).toThrow(SlotRegistrationError);
+    expect(registry.snapshot().size).toBe(0);
+    expect(registry.version).toBe(0);
+  });
+
+  it('refuses something that is not a plain object map', () => {
+    const registry = new SlotRegistry();
+    for (const map of [null, [], new Map([['header-banner', Slot.make('X')]]), 'header-banner']) {
+      expect(() => registry.register(map as unknown as SlotRegistrationMap)).toThrow(/takes a plain object/);
+    }
+  });
+
+  it('treats a __proto__ key from parsed JSON as an unknown location and pollutes nothing', () => {
+    const registry = new SlotRegistry();
+    const map = JSON.parse('{"__proto__": {"polluted": true}}') as SlotRegistrationMap;
+    expect(() => registry.register(map)).toThrow(/Unknown slot location "__proto__"/);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});

@@ -1,0 +1,91 @@
+import { isPlainObject, Slot, SlotLocation, type SlotLocationValue } from '../../shared';
+import { SlotRegistrationError } from './slot-registration-error';
+
+/** What `registerSlots` takes: location value -> one Slot or a list of Slots. */
+export type SlotRegistrationMap = Readonly<Partial<Record<SlotLocationValue, Slot | readonly Slot[]>>>;
+
+/** A frozen view of the registrations: locations in order of their first registration, slots in registration order. */
+export type SlotRegistrySnapshot = ReadonlyMap<SlotLocation, readonly Slot[]>;
+
+/**
+ * The slots registered per location. Writers go through `register`; readers get an immutable snapshot and a
+ * `version` that changes with every registration, so payloads built from a snapshot can be cached by version.
+ */
+export class SlotRegistry {
+  private current: SlotRegistrySnapshot = Object.freeze(new Map<SlotLocation, readonly Slot[]>());
+  private currentVersion = 0;
+
+  get version(): number {
+    return this.currentVersion;
+  }
+
+  snapshot(): SlotRegistrySnapshot {
+    return this.current;
+  }
+
+  /**
+   * Appends the given slots. The whole map is checked first: an unknown location or a value that is not a Slot
+   * throws a SlotRegistrationError naming it, and nothing of that call is registered.
+   */
+  register(map: SlotRegistrationMap): void {
+    const additions = validate(map).filter(([, slots]) => slots.length > 0);
+    if (additions.length === 0) return;
+    const next = new Map(this.current);
+    for (const [location, slots] of additions) {
+      next.set(location, Object.freeze([...(next.get(location) ?? []), ...slots]));
+    }
+    this.current = Object.freeze(next);
+    this.currentVersion++;
+  }
+}
+
+function validate(map: unknown): Array<[SlotLocation, readonly Slot[]]> {
+  if (!isPlainObject(map)) {
+    throw new SlotRegistrationError(
+      'registerSlots takes a plain object mapping location values to a Slot or a list of Slots ' +
+        `(e.g. { '${SlotLocation.LOGIN_BEFORE_FORM.value}': Slot.make('Notice') }).`,
+    );
+  }
+  const additions: Array<[SlotLocation, readonly Slot[]]> = [];
+  for (const key of Object.keys(map)) {
+    const location = SlotLocation.tryFrom(key);
+    if (!location) {
+      // SlotLocation.from names the location and lists the valid ones.
+      try {
+        SlotLocation.from(key);
+      } catch (error) {
+        throw new SlotRegistrationError(`registerSlots: ${(error as Error).message}`);
+      }
+    }
+    const checked = location as SlotLocation;
+    additions.push([checked, slotsOf(checked, map[key])]);
+  }
+  return additions;
+}
+
+function slotsOf(location: SlotLocation, value: unknown): readonly Slot[] {
+  if (value instanceof Slot) return [value];
+  if (Array.isArray(value)) {
+    value.forEach((item: unknown, index) => {
+      if (!(item instanceof Slot)) {
+        throw new SlotRegistrationError(
+          `registerSlots: item ${index} for location "${location.value}" is ${describe(item)}, not a Slot. ` +
+            'Create slots with Slot.make(component, props).',
+        );
+      }
+    });
+    return value as Slot[];
+  }
+  throw new SlotRegistrationError(
+    `registerSlots: the value for location "${location.value}" is ${describe(value)}, not a Slot or a list of Slots. ` +
+      'Create slots with Slot.make(component, props).',
+  );
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
+  const kind = typeof value === 'object' ? ((value as object).constructor?.name ?? 'object') : typeof value;
+  return `${/^[aeiou]/i.test(kind) ? 'an' : 'a'} ${kind}`;
+}

@@ -1,0 +1,54 @@
+import type { SlotEntry, SlotMap, SlotsPayload } from '../../shared';
+import { strongEtag } from './etag';
+import type { SlotRegistry, SlotRegistrySnapshot } from './slot-registry';
+
+/** The serialised views of one registry version. */
+export interface SlotsJson {
+  readonly version: number;
+  /** The body of `GET /slots`: `{"slots":{...}}` with the public locations only. */
+  readonly publicPayload: string;
+  readonly publicEtag: string;
+  /** The `slots` object with every location, as JSON text, for the `/meta` body. */
+  readonly allSlots: string;
+}
+
+/**
+ * JSON of the registered slots, built once per registry version rather than per request.
+ * `builds` counts the builds, so tests (and metrics) can see that requests reuse them.
+ */
+export class SlotsJsonCache {
+  private cached: SlotsJson | null = null;
+  private buildCount = 0;
+
+  constructor(private readonly registry: SlotRegistry) {}
+
+  get builds(): number {
+    return this.buildCount;
+  }
+
+  current(): SlotsJson {
+    const version = this.registry.version;
+    if (this.cached?.version !== version) this.cached = this.build(version, this.registry.snapshot());
+    return this.cached;
+  }
+
+  private build(version: number, snapshot: SlotRegistrySnapshot): SlotsJson {
+    this.buildCount++;
+    const all: SlotMap = {};
+    const publicOnly: SlotMap = {};
+    for (const [location, slots] of snapshot) {
+      if (slots.length === 0) continue;
+      const entries: SlotEntry[] = slots.map((slot) => slot.toEntry());
+      all[location.value] = entries;
+      if (location.isPublic()) publicOnly[location.value] = entries;
+    }
+    const payload: SlotsPayload = { slots: publicOnly };
+    const publicPayload = JSON.stringify(payload);
+    return Object.freeze({
+      version,
+      publicPayload,
+      publicEtag: strongEtag(publicPayload),
+      allSlots: JSON.stringify(all),
+    });
+  }
+}

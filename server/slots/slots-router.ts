@@ -1,0 +1,27 @@
+import express, { type Router } from 'express';
+import { jsonRoute } from '../http/json-route';
+import { sendJsonText } from '../http/send-json';
+import { ifNoneMatchHits } from './etag';
+import type { SlotsJsonCache } from './slots-json-cache';
+
+/**
+ * `GET /slots`: the public locations, for pages without a session (the sign-in page). Served from the cached JSON of
+ * the current registry version; caches must revalidate (`no-cache`) and get 304 while the ETag still matches.
+ */
+export function createSlotsRouter(cache: SlotsJsonCache): Router {
+  const router = express.Router();
+  jsonRoute(router, '/slots', {
+    GET: (req, res) => {
+      const json = cache.current();
+      res.setHeader('Cache-Control', 'no-cache');
+      res.setHeader('ETag', json.publicEtag);
+      if (ifNoneMatchHits(req.headers['if-none-match'], json.publicEtag)) {
+        res.statusCode = 304;
+        res.end();
+        return;
+      }
+      sendJsonText(res, json.publicPayload);
+    },
+  });
+  return router;
+}

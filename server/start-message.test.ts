@@ -1,0 +1,37 @@
+import { formatStartMessage } from './start-message';
+
+describe('formatStartMessage', () => {
+  it('prints the URL, the username and a generated password on first start', () => {
+    const text = formatStartMessage({
+      url: 'http://127.0.0.1:3000/',
+      account: { username: 'admin', created: true, password: 'Gen3rated-pass', passwordGenerated: true },
+      databasePathForCommand: undefined,
+    });
+    expect(text).toBe(
+      'Slots platform is ready: open http://127.0.0.1:3000/\n' +
+        'Sign in as "admin" with the password: Gen3rated-pass\n' +
+        'This password is printed only now. To change it later: npm run user:add -- admin\n',
+    );
+  });
+
+  it('does not echo a password given in DEMO_PASSWORD', () => {
+    const text = formatStartMessage({
+      url: 'http://127.0.0.1:3000/',
+      account: { username: 'admin', created: true, password: 'from-the-env-1', passwordGenerated: false },
+      databasePathForCommand: undefined,
+    });
+    expect(text).toContain('with the password set in DEMO_PASSWORD');
+    expect(text).not.toContain('from-the-env-1');
+  });
+
+  it('on later starts says the password was printed on first start and how to reset it, for this database', () => {
+    const text = formatStartMessage({
+      url: 'http://127.0.0.1:4000/',
+      account: { username: 'admin', created: false, passwordGenerated: false },
+      databasePathForCommand: '/srv/app.db',
+    });
+    expect(text).toContain('open http://127.0.0.1:4000/');
+    expect(text).toContain('the password printed when the server first started on this database');
+    expect(text).toContain('Reset it with: DATABASE_PATH=/srv/app.db npm run user:add -- admin');
+  });
+});

@@ -1,0 +1,113 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { makeTempDir, type TempDir } from '../test-support/test-app';
+import { AppDatabase } from './app-database';
+import { migrate, SchemaTooNewError } from './migrate';
+import { MIGRATIONS, type Migration } from './migrations';
+
+describe('AppDatabase', () => {
+  let dir: TempDir;
+
+  beforeEach(() => {
+    dir = makeTempDir();
+  });
+
+  afterEach(() => {
+    dir.remove();
+  });
+
+  it('creates missing folders, the file and the schema, in WAL mode with foreign keys on', () => {
+    const file = path.join(dir.path, 'nested', 'deeper', 'app.db');
+    const database = AppDatabase.open(file);
+    try {
+      expect(database.db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(database.db.pragma('foreign_keys', { simple: true })).toBe(1);
+      const tables = database.db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .pluck()
+        .all() as string[];
+      expect(tables).toEqual(
+        expect.arrayContaining(['memberships', 'records', 'schema_version', 'sessions', 'tenants', 'users']),
+      );
+      const versions = database.db.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all();
+      expect(versions).toEqual(MIGRATIONS.map((migration) => migration.version));
+    } finally {
+      database.close();
+    }
+  });
+
+  it('reopens an existing file without applying anything twice, keeping the data', () => {
+    const file = path.join(dir.path, 'app.db');
+    const first = AppDatabase.open(file);
+    first.db.prepare("INSERT INTO tenants (id, name) VALUES ('t', 'T')").run();
+    first.close();
+    const second = AppDatabase.open(file);
+    try {
+      expect(second.db.prepare('SELECT COUNT(*) FROM schema_version').pluck().get()).toBe(MIGRATIONS.length);
+      expect(second.db.prepare('SELECT name FROM tenants').pluck().get()).toBe('T');
+    } finally {
+      second.close();
+    }
+  });
+
+  it('refuses a database whose schema is newer than the server', () => {
+    const file = path.join(dir.path, 'app.db');
+    AppDatabase.open(file).close();
+    const raw = new Database(file);
+    raw.prepare("INSERT INTO schema_version (version, name, applied_at) VALUES (999, 'from the future', 0)").run();
+    raw.close();
+    expect(() => AppDatabase.open(file)).toThrow(SchemaTooNewError);
+    expect(() => AppDatabase.open(file)).toThrow(/version 999, newer than this server knows/);
+  });
+
+  it('moves the change stamp on local writes and on commits of another connection', () => {
+    const file = path.join(dir.path, 'app.db');
+    const database = AppDatabase.open(file);
+    const other = new Database(file);
+    try {
+      const initial = database.changeStamp();
+      expect(database.changeStamp()).toBe(initial);
+      database.noteWrite();
+      const afterLocal = database.changeStamp();
+      expect(afterLocal).not.toBe(initial);
+      other.prepare("INSERT INTO tenants (id, name) VALUES ('x', 'X')").run();
+      expect(database.changeStamp()).not.toBe(afterLocal);
+    } finally {
+      other.close();
+      database.close();
+    }
+  });
+});
+
+describe('migrate', () => {
+  const steps: Migration[] = [
+    { version: 1, name: 'a', sql: 'CREATE TABLE a (x INTEGER)' },
+    { version: 2, name: 'b', sql: 'CREATE TABLE b (y INTEGER)' },
+  ];
+
+  it('applies the steps in order, once, and reports which it applied', () => {
+    const db = new Database(':memory:');
+    expect(migrate(db, steps.slice(0, 1))).toEqual([1]);
+    expect(migrate(db, steps)).toEqual([2]);
+    expect(migrate(db, steps)).toEqual([]);
+    db.close();
+  });
+
+  it('rolls a failing step back entirely and keeps the version where it was', () => {
+    const db = new Database(':memory:');
+    const broken: Migration[] = [
+      ...steps,
+      { version: 3, name: 'broken', sql: 'CREATE TABLE c (z); SELECT * FROM nowhere' },
+    ];
+    expect(() => migrate(db, broken)).toThrow(/no such table: nowhere/);
+    expect(db.prepare('SELECT MAX(version) FROM schema_version').pluck().get()).toBe(2);
+    expect(db.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name = 'c'").pluck().get()).toBe(0);
+    db.close();
+  });
+
+  it('refuses versions that do not increase', () => {
+    const db = new Database(':memory:');
+    expect(() => migrate(db, [steps[1] as Migration, steps[0] as Migration])).toThrow(/versions must increase/);
+    db.close();
+  });
+});

@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+import { migrate } from './migrate';
+import { MIGRATIONS } from './migrations';
+
+/**
+ * The one embedded SQLite file of the server (users, tenants, memberships, sessions, records), opened in WAL mode
+ * and migrated on open.
+ *
+ * `changeStamp()` lets caches notice data changes cheaply: stores call `noteWrite()` after they change data, and
+ * SQLite's `data_version` moves when another process (another server instance, the user:add command) commits.
+ */
+export class AppDatabase {
+  readonly db: BetterSqlite3.Database;
+  private localWrites = 0;
+  private readonly dataVersion: BetterSqlite3.Statement<[], number>;
+
+  private constructor(db: BetterSqlite3.Database) {
+    this.db = db;
+    this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  }
+
+  /** Opens (creating folders and file when missing) and migrates the database at `file`. */
+  static open(file: string): AppDatabase {
+    fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    const db = new Database(file);
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('foreign_keys = ON');
+      // Several processes may share the file (instances, the CLI): wait for a writer instead of failing at once.
+      db.pragma('busy_timeout = 5000');
+      migrate(db, MIGRATIONS);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    return new AppDatabase(db);
+  }
+
+  /** Call after committing a change that cached views (dashboards, navigation) may depend on. */
+  noteWrite(): void {
+    this.localWrites++;
+  }
+
+  /** Changes whenever data committed by this process (through noteWrite) or by another process changed. */
+  changeStamp(): string {
+    return `${this.dataVersion.get()}.${this.localWrites}`;
+  }
+
+  /** Throws when the database does not answer. */
+  check(): void {
+    this.db.prepare('SELECT 1').get();
+  }
+
+  get isOpen(): boolean {
+    return this.db.open;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,92 @@
+import pino from 'pino';
+import request from 'supertest';
+import { createDemoApp, DEMO_PASSWORD, sessionCookieOf, type TestApp } from '../test-support/test-app';
+import { freePort, hasRedisServer, startRedisServer, type RedisServer } from '../test-support/redis-server';
+import { createRedisSessionStorage } from './redis-session-storage';
+
+const silent = pino({ level: 'silent' });
+
+describe('Redis session storage: unreachable Redis', () => {
+  it('fails ready() with a message naming the URL (password hidden), reports failing, and closes cleanly', async () => {
+    const port = await freePort();
+    const storage = createRedisSessionStorage({
+      url: `redis://user:hunter2@127.0.0.1:${port}`,
+      logger: silent,
+      connectTimeoutMs: 300,
+    });
+    try {
+      expect(storage.kind).toBe('redis');
+      await expect(storage.ready()).rejects.toThrow(`Could not connect to Redis at redis://user:***@127.0.0.1:${port}`);
+      expect(await storage.check()).toEqual({ redis: 'failing' });
+    } finally {
+      await storage.close();
+    }
+  });
+});
+
+(hasRedisServer() ? describe : describe.skip)('Redis session storage with a real redis-server', () => {
+  let redis: RedisServer;
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  });
+
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  afterEach(async () => {
+    await testApp?.close();
+  });
+
+  it('keeps sessions in Redis: sign in, /meta, sign out; readiness includes Redis', async () => {
+    testApp = await createDemoApp({ redisUrl: redis.url });
+    expect(testApp.app.sessions.kind).toBe('redis');
+    const ready = await request(testApp.app.handler).get('/readyz');
+    expect(ready.body).toEqual({ status: 'ok', checks: { database: 'ok', redis: 'ok' } });
+
+    const login = await request(testApp.app.handler)
+      .post('/login')
+      .send({ username: 'admin', password: DEMO_PASSWORD });
+    const cookie = sessionCookieOf(login) as string;
+    expect((await request(testApp.app.handler).get('/meta').set('Cookie', cookie)).status).toBe(200);
+    // Nothing went to the SQLite sessions table.
+    expect(testApp.app.database.db.prepare('SELECT COUNT(*) FROM sessions').pluck().get()).toBe(0);
+
+    await request(testApp.app.handler).post('/logout').set('Cookie', cookie);
+    expect((await request(testApp.app.handler).get('/meta').set('Cookie', cookie)).status).toBe(401);
+  });
+
+  it('shares sessions between two apps on one Redis', async () => {
+    testApp = await createDemoApp({ redisUrl: redis.url });
+    const other = await createDemoApp({ redisUrl: redis.url, dir: testApp.dir });
+    try {
+      const login = await request(testApp.app.handler)
+        .post('/login')
+        .send({ username: 'admin', password: DEMO_PASSWORD });
+      const cookie = sessionCookieOf(login) as string;
+      expect((await request(other.app.handler).get('/me').set('Cookie', cookie)).status).toBe(200);
+    } finally {
+      await other.close({ keepData: true });
+    }
+  });
+
+  it('answers 503 for session routes and not-ready when Redis goes away, and closes without hanging', async () => {
+    const ownRedis = await startRedisServer();
+    testApp = await createDemoApp({ redisUrl: ownRedis.url });
+    const login = await request(testApp.app.handler)
+      .post('/login')
+      .send({ username: 'admin', password: DEMO_PASSWORD });
+    const cookie = sessionCookieOf(login) as string;
+    await ownRedis.stop();
+    const ready = await request(testApp.app.handler).get('/readyz');
+    expect(ready.status).toBe(503);
+    expect(ready.body).toMatchObject({ status: 'unavailable', checks: { database: 'ok', redis: 'failing' } });
+    const meta = await request(testApp.app.handler).get('/meta').set('Cookie', cookie);
+    expect(meta.status).toBe(503);
+    expect(meta.body.error.code).toBe('unavailable');
+    // /slots needs no session and keeps working.
+    expect((await request(testApp.app.handler).get('/slots')).status).toBe(200);
+  }, 20_000);
+});

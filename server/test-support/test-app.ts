@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import request from 'supertest';
+import { createApp, type App, type AppOptions } from '../app';
+import { hashPassword, type ScryptParams } from '../auth/password-hash';
+
+/** Cheap scrypt parameters: the tests sign in often, and cost is not what they test. */
+export const FAST_HASH: ScryptParams = Object.freeze({ N: 2 ** 10, r: 8, p: 1 });
+export const TEST_SECRET = 'test-session-secret-0123456789abcdef';
+/** The demo password the test apps are given. */
+export const DEMO_PASSWORD = 'demo-password-for-tests';
+
+export interface TempDir {
+  readonly path: string;
+  remove(): void;
+}
+
+export function makeTempDir(prefix = 'slots-server-test-'): TempDir {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  return { path: dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface TestApp {
+  app: App;
+  dir: TempDir;
+  databasePath: string;
+  /** Closes the app; removes the folder unless `keepData`. */
+  close(options?: { keepData?: boolean }): Promise<void>;
+}
+
+/**
+ * An app on a real SQLite file in a fresh temporary folder (or `dir`, to reopen the same database), silent,
+ * with cheap password hashing. Demo content is off unless `demo` is given; `ready()` has run.
+ */
+export async function createTestApp(overrides: Partial<AppOptions> & { dir?: TempDir } = {}): Promise<TestApp> {
+  const { dir: givenDir, ...options } = overrides;
+  const dir = givenDir ?? makeTempDir();
+  const databasePath = path.join(dir.path, 'app.db');
+  const app = createApp({
+    databasePath,
+    sessionSecret: TEST_SECRET,
+    nodeEnv: 'test',
+    logger: pino({ level: 'silent' }),
+    passwordHashParams: FAST_HASH,
+    distDir: path.join(dir.path, 'dist'),
+    sessionCleanupIntervalMs: 0,
+    ...options,
+  });
+  await app.ready();
+  return {
+    app,
+    dir,
+    databasePath,
+    close: async ({ keepData = false } = {}) => {
+      await app.close();
+      if (!keepData) dir.remove();
+    },
+  };
+}
+
+/** The demo app: demo content and data, account `admin` with DEMO_PASSWORD. */
+export function createDemoApp(overrides: Partial<AppOptions> & { dir?: TempDir } = {}): Promise<TestApp> {
+  return createTestApp({ demo: { adminPassword: DEMO_PASSWORD }, ...overrides });
+}
+
+/** Adds a staff account belonging to `tenants` (creating the tenants when missing). */
+export async function addUser(
+  app: App,
+  username: string,
+  password: string,
+  tenants: string[],
+  params: ScryptParams = FAST_HASH,
+): Promise<void> {
+  for (const id of tenants) if (!app.tenants.get(id)) app.tenants.save({ id, name: id.toUpperCase() });
+  const { user } = app.users.upsert(username, await hashPassword(password, params));
+  app.tenants.setMemberships(user.id, tenants);
+}
+
+/** A cookie-keeping client signed in as `username`. */
+export async function signedInAgent(app: App, username = 'admin', password = DEMO_PASSWORD) {
+  const agent = request.agent(app.handler);
+  const response = await agent.post('/login').send({ username, password });
+  if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return agent;
+}
+
+/** `name=value` of the session cookie a response set, or undefined. */
+export function sessionCookieOf(response: request.Response): string | undefined {
+  const header = response.headers['set-cookie'] as string[] | string | undefined;
+  const cookies = Array.isArray(header) ? header : header ? [header] : [];
+  const session = cookies.find((cookie) => cookie.startsWith('slots.sid='));
+  return session?.split(';', 1)[0];
+}
