@@ -1,0 +1,165 @@
+import '../test-support/text-encoding';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import type { MePayload, SlotMap } from '../../shared';
+import { ComponentRegistry, createSlotFailureReporter, type SlotRuntime } from '../core';
+import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../test-support/fake-api';
+import { renderWithSlotBoundaries } from '../test-support/render-slots';
+import { AppProviders } from './app';
+import { AppRoutes } from './app-routes';
+
+const ME: MePayload = {
+  user: {
+    username: 'admin',
+    displayName: 'Demo administrator',
+    tenants: [{ id: 'acme', name: 'Acme Corp' }],
+    currentTenant: 'acme',
+  },
+};
+const PUBLIC_SLOTS: SlotMap = {
+  'login-before-form': [{ component: 'Text', props: { text: 'public notice' } }],
+  'login-sidebar': [{ component: 'Text', props: { text: 'sidebar promo' } }],
+  'global-before-content': [{ component: 'Text', props: { text: 'global before' } }],
+};
+const META_SLOTS: SlotMap = {
+  ...PUBLIC_SLOTS,
+  'tenant-switcher': [{ component: 'Text', props: { text: 'tenant switcher' } }],
+  'dashboard-before-cards': [{ component: 'Text', props: { text: 'protected dashboard slot' } }],
+};
+
+function Text({ text }: { text: string }) {
+  return <span>{text}</span>;
+}
+
+function api(signedIn: boolean): FakeApi {
+  let session = signedIn;
+  return createFakeApi({
+    'GET /me': () => (session ? { body: ME } : UNAUTHENTICATED),
+    'POST /login': (request) => {
+      const { password } = request.body as { password: string };
+      if (password !== 'secret') {
+        return { status: 401, body: { error: { code: 'unauthenticated', message: 'Invalid username or password.' } } };
+      }
+      session = true;
+      return { body: ME };
+    },
+    'POST /logout': () => {
+      session = false;
+      return { status: 204 };
+    },
+    'GET /slots': { body: { slots: PUBLIC_SLOTS } },
+    'GET /meta': () =>
+      session
+        ? {
+            body: {
+              dashboards: [{ name: 'overview', label: 'Overview', cards: [{ title: 'Articles', value: 4 }] }],
+              modules: [{ name: 'content', label: 'Content', resources: [{ name: 'articles', label: 'Articles' }] }],
+              slots: META_SLOTS,
+            },
+          }
+        : UNAUTHENTICATED,
+    'GET /api/resources/articles': {
+      body: { resource: { name: 'articles', label: 'Articles', fields: [], relations: [] } },
+    },
+    'GET /api/resources/articles/records': {
+      body: { records: [{ id: 1, title: 'First article', label: 'One', group: 'news' }] },
+    },
+  });
+}
+
+function setMatchMedia(matches: boolean) {
+  Object.defineProperty(window, 'matchMedia', {
+    configurable: true,
+    value: (query: string) => ({
+      matches,
+      media: query,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    }),
+  });
+}
+
+function renderApp(fake: FakeApi, path: string) {
+  const registry = new ComponentRegistry('SlotComponentRegistry');
+  registry.register('Text', Text);
+  const runtime: Partial<SlotRuntime> = {
+    slotRegistry: registry,
+    globalRegistry: new ComponentRegistry('GlobalComponentRegistry'),
+    reporter: createSlotFailureReporter(() => undefined),
+  };
+  return renderWithSlotBoundaries(
+    <AppProviders client={fake.client} runtime={runtime}>
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+      </MemoryRouter>
+    </AppProviders>,
+  );
+}
+
+afterEach(() => {
+  Reflect.deleteProperty(window, 'matchMedia');
+});
+
+describe('the host routes', () => {
+  it('sends an anonymous visitor of a protected page to /login, signs in, and returns to the page', async () => {
+    setMatchMedia(true);
+    const fake = api(false);
+    renderApp(fake, '/resources/articles');
+
+    await screen.findByRole('heading', { name: 'Sign in' });
+    expect(screen.queryByText('First article')).toBeNull();
+    await screen.findByText('public notice');
+    expect(document.querySelector('[data-slot-location="login-sidebar"]')).not.toBeNull();
+    expect(fake.count('GET', '/slots')).toBe(1);
+    expect(fake.count('GET', '/meta')).toBe(0);
+
+    const username = document.querySelector('input[name="username"]') as HTMLInputElement;
+    const password = document.querySelector('input[name="password"]') as HTMLInputElement;
+    fireEvent.change(username, { target: { value: 'admin' } });
+    fireEvent.change(password, { target: { value: 'wrong' } });
+    fireEvent.submit(username.form as HTMLFormElement);
+    expect((await screen.findByRole('alert')).textContent).toBe('Invalid username or password.');
+
+    fireEvent.change(password, { target: { value: 'secret' } });
+    fireEvent.submit(username.form as HTMLFormElement);
+    await screen.findByText('First article');
+    await screen.findByText('tenant switcher');
+    expect(fake.count('GET', '/meta')).toBe(1);
+    expect(screen.getByRole('link', { name: 'Articles' })).toBeTruthy();
+  });
+
+  it('renders login-sidebar only at desktop widths, so its component is not even looked up on narrow screens', async () => {
+    setMatchMedia(false);
+    renderApp(api(false), '/login');
+    await screen.findByText('public notice');
+    expect(document.querySelector('[data-slot-location="login-sidebar"]')).toBeNull();
+    expect(screen.queryByText('sidebar promo')).toBeNull();
+  });
+
+  it('removes every protected thing at sign-out and keeps it away', async () => {
+    const fake = api(true);
+    renderApp(fake, '/');
+    await screen.findByText('protected dashboard slot');
+    expect(document.querySelector('.stat-card')?.textContent).toBe('Articles4');
+
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    });
+    await screen.findByRole('heading', { name: 'Sign in' });
+    for (const text of ['protected dashboard slot', 'tenant switcher', 'Demo administrator']) {
+      expect(screen.queryByText(text)).toBeNull();
+    }
+    expect(document.querySelector('.nav')).toBeNull();
+    expect(document.querySelector('.stat-card')).toBeNull();
+    await waitFor(() => expect(fake.count('POST', '/logout')).toBe(1));
+    await screen.findByText('public notice');
+  });
+
+  it('shows the global slots on the sign-in page too', async () => {
+    renderApp(api(false), '/login');
+    await screen.findByText('global before');
+    expect(document.querySelector('[data-slot-location="global-before-content"]')).not.toBeNull();
+    expect(document.querySelector('[data-slot-location="global-after-content"]')).not.toBeNull();
+    expect(document.querySelector('[data-slot-location="header-banner"]')).not.toBeNull();
+  });
+});

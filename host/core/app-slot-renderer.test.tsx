@@ -1,0 +1,342 @@
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import type { ResourceActionSlotProps, SlotMap } from '../../shared';
+import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../test-support/fake-api';
+import { renderWithSlotBoundaries } from '../test-support/render-slots';
+import { AppSlotRenderer } from './app-slot-renderer';
+import { ComponentRegistry } from './component-registry';
+import { CORE_MESSAGES } from './messages';
+import { SlotDataProvider, useSlotData } from './slot-data-provider';
+import { createSlotFailureReporter, type SlotFailure } from './slot-failure-reporter';
+import { SlotRuntimeProvider, type SlotRuntime } from './slot-runtime';
+
+function Notice({ title, text }: { title: string; text: string }) {
+  return (
+    <section>
+      <h2>{title}</h2>
+      <p>{text}</p>
+    </section>
+  );
+}
+function Callout({ tone, children }: { tone: string; children?: ReactNode }) {
+  return <aside data-tone={tone}>{children}</aside>;
+}
+function WelcomeCard({ title }: { title: string }) {
+  return <strong>{title}</strong>;
+}
+function ContextProbe(props: ResourceActionSlotProps<{ label?: string }>) {
+  return <output data-testid="probe">{JSON.stringify(props)}</output>;
+}
+function Thrower(): ReactNode {
+  throw new Error('Thrower exploded while rendering');
+}
+
+interface Harness {
+  api: FakeApi;
+  registry: ComponentRegistry;
+  logged: SlotFailure[];
+  runtime: Partial<SlotRuntime>;
+}
+
+function harness(slots: SlotMap, options: { showFailures?: boolean; meta?: SlotMap } = {}): Harness {
+  const api = createFakeApi({
+    'GET /slots': { body: { slots } },
+    'GET /meta': {
+      body: {
+        dashboards: [{ name: 'overview', label: 'Overview', cards: [{ title: 'Articles', value: 3 }] }],
+        modules: [],
+        slots: options.meta ?? slots,
+      },
+    },
+  });
+  const registry = new ComponentRegistry('SlotComponentRegistry');
+  registry.registerMany({ Notice, Callout, WelcomeCard, ContextProbe, Thrower });
+  const logged: SlotFailure[] = [];
+  const runtime: Partial<SlotRuntime> = {
+    slotRegistry: registry,
+    globalRegistry: new ComponentRegistry('GlobalComponentRegistry'),
+    reporter: createSlotFailureReporter((_message, failure) => logged.push(failure)),
+    remoteOf: (component) => (component === 'Thrower' ? 'team_test' : null),
+    showFailures: options.showFailures ?? true,
+  };
+  return { api, registry, logged, runtime };
+}
+
+function renderPage(h: Harness, children: ReactNode, authenticated = false) {
+  const page = (signedIn: boolean, content: ReactNode = children) => (
+    <SlotRuntimeProvider runtime={h.runtime}>
+      <SlotDataProvider
+        client={h.api.client}
+        authenticated={signedIn}
+        sessionKey={signedIn ? 'user:admin' : 'anonymous'}
+      >
+        {content}
+      </SlotDataProvider>
+    </SlotRuntimeProvider>
+  );
+  const view = renderWithSlotBoundaries(page(authenticated));
+  return { ...view, rerenderAs: (signedIn: boolean, content?: ReactNode) => view.rerender(page(signedIn, content)) };
+}
+
+const location = (name: string) => document.querySelector(`[data-slot-location="${name}"]`) as HTMLElement;
+
+describe('AppSlotRenderer', () => {
+  it('throws an instructive error when no SlotDataProvider is above it', () => {
+    const spy = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    expect(() => render(<AppSlotRenderer location="header-banner" />)).toThrow(CORE_MESSAGES.slotDataProviderMissing);
+    expect(CORE_MESSAGES.slotDataProviderMissing).toMatch(/outside <SlotDataProvider>/);
+    spy.mockRestore();
+  });
+
+  it('renders the slots of a location in order, each with its props, in a marked wrapper', async () => {
+    const h = harness({
+      'login-before-form': [
+        { component: 'Notice', props: { title: 'First', text: 'one' } },
+        { component: 'Notice', props: { title: 'Second', text: 'two' } },
+      ],
+    });
+    renderPage(h, <AppSlotRenderer location="login-before-form" />);
+    await screen.findByText('First');
+    const wrapper = location('login-before-form');
+    const items = wrapper.querySelectorAll('[data-slot-component]');
+    expect([...items].map((item) => item.getAttribute('data-slot-component'))).toEqual(['Notice', 'Notice']);
+    expect([...wrapper.querySelectorAll('h2')].map((heading) => heading.textContent)).toEqual(['First', 'Second']);
+    expect(within(wrapper).getByText('two')).toBeTruthy();
+  });
+
+  it('takes slots from GET /slots when signed out: one request shared by every location', async () => {
+    const h = harness({
+      'login-before-form': [{ component: 'Notice', props: { title: 'Public', text: 'x' } }],
+      'global-before-content': [{ component: 'Notice', props: { title: 'Global', text: 'y' } }],
+    });
+    renderPage(
+      h,
+      <>
+        <AppSlotRenderer location="global-before-content" />
+        <AppSlotRenderer location="login-before-form" />
+        <AppSlotRenderer location="login-after-form" />
+        <AppSlotRenderer location="header-banner" />
+      </>,
+    );
+    await screen.findByText('Public');
+    await screen.findByText('Global');
+    expect(h.api.count('GET', '/slots')).toBe(1);
+    expect(h.api.count('GET', '/meta')).toBe(0);
+    expect(h.api.requests).toHaveLength(1);
+  });
+
+  it('takes slots from GET /meta when signed in, and refetches once on sign-in and sign-out', async () => {
+    const h = harness(
+      { 'login-before-form': [{ component: 'Notice', props: { title: 'Public only', text: 'x' } }] },
+      { meta: { 'dashboard-before-cards': [{ component: 'Notice', props: { title: 'Protected', text: 'y' } }] } },
+    );
+    const tree = (
+      <>
+        <AppSlotRenderer location="dashboard-before-cards" />
+        <AppSlotRenderer location="login-before-form" />
+      </>
+    );
+    const view = renderPage(h, tree, true);
+    await screen.findByText('Protected');
+    expect(h.api.count('GET', '/meta')).toBe(1);
+    expect(h.api.count('GET', '/slots')).toBe(0);
+
+    view.rerenderAs(false);
+    // Signed out: protected slots disappear at once, before /slots answers.
+    expect(screen.queryByText('Protected')).toBeNull();
+    await screen.findByText('Public only');
+    expect(h.api.count('GET', '/slots')).toBe(1);
+
+    view.rerenderAs(true);
+    expect(screen.queryByText('Public only')).toBeNull();
+    await screen.findByText('Protected');
+    expect(h.api.count('GET', '/meta')).toBe(2);
+  });
+
+  it('requests nothing until it is known who is signed in', async () => {
+    const h = harness({});
+    render(
+      <SlotRuntimeProvider runtime={h.runtime}>
+        <SlotDataProvider client={h.api.client} authenticated={false} ready={false}>
+          <AppSlotRenderer location="header-banner" />
+        </SlotDataProvider>
+      </SlotRuntimeProvider>,
+    );
+    await act(async () => undefined);
+    expect(h.api.requests).toHaveLength(0);
+    expect(location('header-banner').getAttribute('aria-busy')).toBe('true');
+  });
+
+  it('calls onUnauthenticated when GET /meta answers 401', async () => {
+    const h = harness({});
+    h.api.routes.set('GET /meta', UNAUTHENTICATED);
+    const onUnauthenticated = jest.fn();
+    render(
+      <SlotRuntimeProvider runtime={h.runtime}>
+        <SlotDataProvider client={h.api.client} authenticated onUnauthenticated={onUnauthenticated}>
+          <AppSlotRenderer location="dashboard-before-cards" />
+        </SlotDataProvider>
+      </SlotRuntimeProvider>,
+    );
+    await waitFor(() => expect(onUnauthenticated).toHaveBeenCalledTimes(1));
+  });
+
+  it('gives the context { resource, resourceId, record } to the two resource-action locations only', async () => {
+    const probe = { component: 'ContextProbe', props: { label: 'from-server', resource: 'spoofed' } };
+    const h = harness({ 'resource-page-actions': [probe], 'resource-before-relations': [probe] });
+    const record = { id: 7, title: 'Hello', label: 'Greeting', group: 'news' };
+    const context = { resource: 'articles', resourceId: 7, record };
+    renderPage(
+      h,
+      <>
+        <AppSlotRenderer location="resource-page-actions" context={context} />
+        <AppSlotRenderer location="resource-before-relations" context={context} />
+      </>,
+      true,
+    );
+    const probes = await screen.findAllByTestId('probe');
+    const [withContext, without] = probes.map(
+      (element) => JSON.parse(element.textContent ?? '{}') as Record<string, unknown>,
+    );
+    // The host's context wins over same-named props from the server.
+    expect(withContext).toEqual({ label: 'from-server', resource: 'articles', resourceId: 7, record });
+    expect(without).toEqual({ label: 'from-server', resource: 'spoofed' });
+  });
+
+  it('renders content as children: text as text, a slot entry through the same registry', async () => {
+    const h = harness({
+      'login-before-form': [
+        { component: 'Callout', props: { tone: 'info' }, content: '<b>not html</b>' },
+        {
+          component: 'Callout',
+          props: { tone: 'success' },
+          content: [
+            { component: 'WelcomeCard', props: { title: 'Welcome back' } },
+            { component: 'Notice', props: { title: 'Nested', text: 'z' } },
+          ],
+        },
+      ],
+    });
+    renderPage(h, <AppSlotRenderer location="login-before-form" />);
+    const text = await screen.findByText('<b>not html</b>');
+    expect(text.tagName).toBe('ASIDE');
+    expect(document.querySelector('b')).toBeNull();
+    const success = document.querySelector('[data-tone="success"]') as HTMLElement;
+    expect(
+      [...success.querySelectorAll('[data-slot-component]')].map((node) => node.getAttribute('data-slot-component')),
+    ).toEqual(['WelcomeCard', 'Notice']);
+    expect(within(success).getByText('Welcome back').tagName).toBe('STRONG');
+  });
+
+  describe('isolation', () => {
+    const slots: SlotMap = {
+      'global-before-content': [
+        { component: 'Notice', props: { title: 'Before', text: 'a' } },
+        { component: 'Missing', props: {} },
+        { component: 'Thrower', props: {} },
+        { component: 'Notice', props: { title: 'After', text: 'b' } },
+      ],
+    };
+
+    it('keeps the page and the other slots when one is unknown or throws; logs each failure once', async () => {
+      const h = harness(slots);
+      const view = renderPage(h, <AppSlotRenderer location="global-before-content" />);
+      await screen.findByText('Before');
+      expect(screen.getByText('After')).toBeTruthy();
+
+      const missing = document.querySelector('[data-slot-component="Missing"]') as HTMLElement;
+      await waitFor(() => expect(missing.getAttribute('data-slot-failed')).toBe('unknown-component'));
+      expect(within(missing).getByRole('note').textContent).toContain(CORE_MESSAGES.unknownComponent('Missing'));
+      const thrower = document.querySelector('[data-slot-component="Thrower"]') as HTMLElement;
+      await waitFor(() => expect(thrower.getAttribute('data-slot-failed')).toBe('render-error'));
+      expect(within(thrower).getByRole('note').textContent).toMatch(/Thrower exploded while rendering/);
+      expect(within(thrower).getByRole('note').textContent).toMatch(/remote team_test/);
+
+      expect(h.logged).toEqual([
+        {
+          location: 'global-before-content',
+          component: 'Missing',
+          remote: null,
+          kind: 'unknown-component',
+          error: CORE_MESSAGES.unknownComponent('Missing'),
+        },
+        {
+          location: 'global-before-content',
+          component: 'Thrower',
+          remote: 'team_test',
+          kind: 'render-error',
+          error: 'Thrower exploded while rendering',
+        },
+      ]);
+      // Re-rendering and remounting the page logs nothing new.
+      view.rerenderAs(false, <div />);
+      view.rerenderAs(false, <AppSlotRenderer location="global-before-content" />);
+      await screen.findByText('Before');
+      expect(h.logged).toHaveLength(2);
+    });
+
+    it('logs through console.error with a structured object by default', async () => {
+      const h = harness({ 'header-banner': [{ component: 'Missing', props: {} }] });
+      h.runtime.reporter = createSlotFailureReporter();
+      const spy = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+      renderPage(h, <AppSlotRenderer location="header-banner" />);
+      await waitFor(() => expect(spy).toHaveBeenCalledTimes(1));
+      expect(spy).toHaveBeenCalledWith(CORE_MESSAGES.slotFailureLog, {
+        location: 'header-banner',
+        component: 'Missing',
+        remote: null,
+        kind: 'unknown-component',
+        error: CORE_MESSAGES.unknownComponent('Missing'),
+      });
+      spy.mockRestore();
+    });
+
+    it('shows nothing of a failed slot in production, still logging it', async () => {
+      const h = harness(slots, { showFailures: false });
+      renderPage(h, <AppSlotRenderer location="global-before-content" />);
+      await screen.findByText('After');
+      await waitFor(() => expect(h.logged).toHaveLength(2));
+      expect(screen.queryByRole('note')).toBeNull();
+      const missing = document.querySelector('[data-slot-component="Missing"]') as HTMLElement;
+      const thrower = document.querySelector('[data-slot-component="Thrower"]') as HTMLElement;
+      expect(missing.hidden).toBe(true);
+      expect(thrower.hidden).toBe(true);
+      expect(missing.textContent).toBe('');
+      expect(location('global-before-content').textContent).toBe('Beforea' + 'Afterb');
+    });
+
+    it('isolates a component whose lazy load fails', async () => {
+      const h = harness({
+        'header-banner': [
+          { component: 'Broken', props: {} },
+          { component: 'Notice', props: { title: 'Still here', text: '' } },
+        ],
+      });
+      const { lazy } = await import('react');
+      h.registry.register(
+        'Broken',
+        lazy(async () => {
+          throw new Error('chunk failed to load');
+        }),
+      );
+      renderPage(h, <AppSlotRenderer location="header-banner" />);
+      await screen.findByText('Still here');
+      await waitFor(() => expect(h.logged).toHaveLength(1));
+      expect(h.logged[0]).toMatchObject({ component: 'Broken', kind: 'render-error', error: 'chunk failed to load' });
+    });
+  });
+
+  it('exposes the dashboards and modules of /meta to the page through useSlotData', async () => {
+    const h = harness({});
+    function Cards() {
+      const { meta, source } = useSlotData();
+      return (
+        <p>
+          {source}:{meta?.dashboards.map((dashboard) => dashboard.label).join(',')}
+        </p>
+      );
+    }
+    renderPage(h, <Cards />, true);
+    await screen.findByText('meta:Overview');
+  });
+});

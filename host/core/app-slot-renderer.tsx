@@ -1,0 +1,39 @@
+import { SlotLocation, type ResourceActionContext, type SlotLocationValue } from '../../shared';
+import { useSlotData } from './slot-data-provider';
+import { SlotItem } from './slot-item';
+
+/** The two locations whose slots receive `{ resource, resourceId, record }` (spec 2.5). */
+const CONTEXT_LOCATIONS: ReadonlySet<string> = new Set([
+  SlotLocation.RESOURCE_PAGE_ACTIONS.value,
+  SlotLocation.RESOURCE_EDIT_ACTIONS.value,
+]);
+
+export interface AppSlotRendererProps {
+  location: SlotLocation | SlotLocationValue;
+  /** For resource-page-actions and resource-edit-actions; ignored at other locations (they get no context). */
+  context?: ResourceActionContext;
+  className?: string;
+}
+
+/**
+ * Renders the slots registered at a location, in order, from the page's one slot source (GET /meta when signed in,
+ * GET /slots otherwise). The wrapper carries `data-slot-location`; each slot `data-slot-component`.
+ */
+export function AppSlotRenderer({ location, context, className }: AppSlotRendererProps) {
+  const value = SlotLocation.from(typeof location === 'string' ? location : location.value).value;
+  const { slots, status } = useSlotData();
+  const entries = slots[value] ?? [];
+  const slotContext = CONTEXT_LOCATIONS.has(value) ? context : undefined;
+
+  return (
+    <div
+      className={['slot-location', `slot-location--${value}`, className].filter(Boolean).join(' ')}
+      data-slot-location={value}
+      aria-busy={status === 'loading' ? true : undefined}
+    >
+      {entries.map((entry, index) => (
+        <SlotItem key={`${index}:${entry.component}`} entry={entry} location={value} context={slotContext} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,411 @@
+import {
+  createInstance,
+  type ModuleFederation,
+  type ModuleFederationRuntimePlugin,
+} from '@module-federation/enhanced/runtime';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import * as React from 'react';
+import { useState } from 'react';
+import type { RemoteDescriptor, SlotMap } from '../../../shared';
+import { createFakeApi } from '../../test-support/fake-api';
+import { renderWithSlotBoundaries } from '../../test-support/render-slots';
+import {
+  fakeContainer,
+  fakeManifest,
+  installTestResponse,
+  TestResponse,
+  type FakeContainer,
+} from '../../test-support/fake-remote';
+import { AppSlotRenderer } from '../app-slot-renderer';
+import { ComponentRegistry } from '../component-registry';
+import { CORE_MESSAGES } from '../messages';
+import { SlotDataProvider } from '../slot-data-provider';
+import { createSlotFailureReporter, type SlotFailure } from '../slot-failure-reporter';
+import { SlotLoadError } from '../slot-load-error';
+import { SlotRuntimeProvider } from '../slot-runtime';
+import { createFederationLoader, type FederationLoader } from './federation-loader';
+import type { RemoteFailure } from './reliability-plugin';
+
+type RemoteEntry = Awaited<ReturnType<NonNullable<ModuleFederationRuntimePlugin['loadEntry']>>>;
+
+let uninstallResponse: () => void;
+let runtimeWarnings: jest.SpyInstance;
+beforeAll(() => {
+  uninstallResponse = installTestResponse();
+});
+afterAll(() => uninstallResponse());
+beforeEach(() => {
+  // The runtime itself warns when a manifest fails; expected here, and kept out of the test output.
+  runtimeWarnings = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+});
+afterEach(() => runtimeWarnings.mockRestore());
+
+function Greeting({ name }: { name: string }) {
+  // A hook: proves the component runs against the host's React.
+  const [count, setCount] = useState(0);
+  return (
+    <button type="button" onClick={() => setCount(count + 1)}>
+      Hello {name} ({count})
+    </button>
+  );
+}
+function Farewell() {
+  return <p>Goodbye</p>;
+}
+
+/** Unique names per test: the runtime caches manifests and entries globally, by name and URL. */
+let sequence = 0;
+function unique(name: string): string {
+  sequence += 1;
+  return `${name}_${sequence}`;
+}
+
+type ManifestAnswer = 'ok' | 'hang' | 500;
+
+interface Setup {
+  instance: ModuleFederation;
+  loader: FederationLoader;
+  slotRegistry: ComponentRegistry;
+  globalRegistry: ComponentRegistry;
+  fetchCalls: string[];
+  remoteLog: RemoteFailure[];
+  scriptsCreated: string[];
+  /** Remote name -> fake container (remotes without one load their remoteEntry.js as a real script). */
+  containers: Map<string, FakeContainer>;
+  manifests: Map<string, ManifestAnswer>;
+}
+
+function setup(
+  remotes: RemoteDescriptor[],
+  options: { manifestTimeoutMs?: number; entryTimeoutMs?: number } = {},
+): Setup {
+  const containers = new Map<string, FakeContainer>();
+  const manifests = new Map<string, ManifestAnswer>();
+  const fetchCalls: string[] = [];
+  const scriptsCreated: string[] = [];
+  const remoteLog: RemoteFailure[] = [];
+
+  // The network edge: manifests by URL, answered, failing, or hanging until the plugin's AbortSignal fires.
+  const fetchManifest = (url: string, init: RequestInit): Promise<Response> => {
+    fetchCalls.push(url);
+    const remote = remotes.find((candidate) => url.endsWith(candidate.entry));
+    const answer = remote ? (manifests.get(remote.name) ?? 'ok') : 500;
+    if (answer === 'hang') {
+      return new Promise((_resolve, reject) => {
+        init.signal?.addEventListener('abort', () => reject(init.signal?.reason ?? new Error('aborted')));
+      });
+    }
+    if (answer === 500 || !remote) return Promise.resolve(new TestResponse('{"error":{}}', 500) as unknown as Response);
+    return Promise.resolve(
+      new TestResponse(JSON.stringify(fakeManifest(remote.name, remote.components))) as unknown as Response,
+    );
+  };
+
+  // Fake containers instead of remoteEntry.js scripts, through the runtime's own loadEntry hook.
+  const containerPlugin: ModuleFederationRuntimePlugin = {
+    name: 'test-fake-containers',
+    // Real containers' get() returns a promise of the factory, which the runtime awaits; its type says otherwise.
+    loadEntry: ({ remoteInfo }) => containers.get(remoteInfo.name) as unknown as RemoteEntry | undefined,
+    createScript: ({ url }) => {
+      scriptsCreated.push(url);
+      return undefined;
+    },
+  };
+
+  const instance = createInstance({
+    name: unique('test_host'),
+    remotes: [],
+    shared: {
+      react: {
+        version: React.version,
+        scope: 'default',
+        lib: () => React,
+        shareConfig: { singleton: true, requiredVersion: '^19.2.0' },
+      },
+    },
+    plugins: [containerPlugin],
+  });
+  const slotRegistry = new ComponentRegistry('SlotComponentRegistry');
+  const globalRegistry = new ComponentRegistry('GlobalComponentRegistry');
+  const loader = createFederationLoader({
+    instance,
+    slotRegistry,
+    globalRegistry,
+    reliability: {
+      manifestTimeoutMs: options.manifestTimeoutMs ?? 40,
+      entryTimeoutMs: options.entryTimeoutMs ?? 40,
+      retries: 1,
+      fetch: fetchManifest,
+      log: (_message, failure) => remoteLog.push(failure),
+    },
+    warn: () => undefined,
+  });
+  return {
+    instance,
+    loader,
+    slotRegistry,
+    globalRegistry,
+    fetchCalls,
+    remoteLog,
+    scriptsCreated,
+    containers,
+    manifests,
+  };
+}
+
+function descriptor(name: string, components: string[], formComponents: string[] = []): RemoteDescriptor {
+  return { name, entry: `/remotes/${name}/mf-manifest.json`, components, formComponents };
+}
+
+function renderSlots(s: Setup, slots: SlotMap, logged: SlotFailure[] = []) {
+  const api = createFakeApi({ 'GET /slots': { body: { slots } } });
+  return renderWithSlotBoundaries(
+    <SlotRuntimeProvider
+      runtime={{
+        slotRegistry: s.slotRegistry,
+        globalRegistry: s.globalRegistry,
+        remoteOf: s.loader.remoteOf,
+        reporter: createSlotFailureReporter((_message, failure) => logged.push(failure)),
+        showFailures: true,
+      }}
+    >
+      <SlotDataProvider client={api.client} authenticated={false}>
+        {Object.keys(slots).map((location) => (
+          <AppSlotRenderer key={location} location={location as keyof SlotMap} />
+        ))}
+      </SlotDataProvider>
+    </SlotRuntimeProvider>,
+  );
+}
+
+describe('federation loader (real Module Federation runtime, fake containers)', () => {
+  it('registers remotes and a lazy loader per component without fetching anything', () => {
+    const a = unique('team_a');
+    const b = unique('team_b');
+    const s = setup([descriptor(a, ['Greeting', 'SlugPreview'], ['SlugPreview']), descriptor(b, ['Farewell'])]);
+    s.loader.registerRemotes([
+      descriptor(a, ['Greeting', 'SlugPreview'], ['SlugPreview']),
+      descriptor(b, ['Farewell']),
+    ]);
+
+    expect(s.instance.options.remotes.map((remote) => remote.name)).toEqual([a, b]);
+    expect(s.slotRegistry.names()).toEqual(['Greeting', 'SlugPreview', 'Farewell']);
+    expect(s.globalRegistry.names()).toEqual(['SlugPreview']);
+    expect(s.globalRegistry.get('SlugPreview')).toBe(s.slotRegistry.get('SlugPreview'));
+    expect(s.loader.remoteOf('Farewell')).toBe(b);
+    expect(s.loader.remoteOf('Nope')).toBeNull();
+    expect(s.fetchCalls).toEqual([]);
+    expect(s.scriptsCreated).toEqual([]);
+  });
+
+  it('fetches a remote only when a slot on the page needs one of its components', async () => {
+    const a = unique('team_a');
+    const b = unique('team_b');
+    const remotes = [descriptor(a, ['Greeting']), descriptor(b, ['Farewell'])];
+    const s = setup(remotes);
+    const containerA = fakeContainer({ Greeting: { Greeting } });
+    const containerB = fakeContainer({ Farewell: { default: Farewell } });
+    s.containers.set(a, containerA);
+    s.containers.set(b, containerB);
+    s.loader.registerRemotes(remotes);
+
+    renderSlots(s, { 'header-banner': [{ component: 'Greeting', props: { name: 'Ada' } }] });
+    const button = await screen.findByRole('button', { name: 'Hello Ada (0)' });
+    fireEvent.click(button);
+    await screen.findByRole('button', { name: 'Hello Ada (1)' });
+
+    expect(s.fetchCalls).toEqual([`http://localhost/remotes/${a}/mf-manifest.json`]);
+    expect(containerA.get).toHaveBeenCalledWith('./Greeting');
+    expect(containerA.init).toHaveBeenCalledTimes(1);
+    expect(containerB.get).not.toHaveBeenCalled();
+    expect(s.loader.isQuarantined(a)).toBe(false);
+  });
+
+  it('accepts a default export, and names the module when it exports no component', async () => {
+    const a = unique('team_a');
+    const remotes = [descriptor(a, ['Farewell', 'Empty', 'NotAComponent'])];
+    const s = setup(remotes);
+    s.containers.set(
+      a,
+      fakeContainer({ Farewell: { default: Farewell }, Empty: {}, NotAComponent: { NotAComponent: 'text' } }),
+    );
+    s.loader.registerRemotes(remotes);
+
+    expect(await s.loader.loadComponent(a, 'Farewell')).toBe(Farewell);
+    await expect(s.loader.loadComponent(a, 'Empty')).rejects.toThrow(SlotLoadError);
+    await expect(s.loader.loadComponent(a, 'Empty')).rejects.toThrow(
+      `Federated module "${a}/Empty" has no React component to render`,
+    );
+    await expect(s.loader.loadComponent(a, 'NotAComponent')).rejects.toThrow(/exporting "NotAComponent"/);
+
+    const logged: SlotFailure[] = [];
+    renderSlots(
+      s,
+      {
+        'global-before-content': [
+          { component: 'Empty', props: {} },
+          { component: 'Farewell', props: {} },
+        ],
+      },
+      logged,
+    );
+    await screen.findByText('Goodbye');
+    await waitFor(() => expect(logged).toHaveLength(1));
+    expect(logged[0]).toMatchObject({ component: 'Empty', remote: a, kind: 'load-error' });
+    expect(logged[0]?.error).toContain(`"${a}/Empty"`);
+  });
+
+  it('times out a hanging manifest, retries once, falls back, then quarantines the remote', async () => {
+    const slow = unique('team_slow');
+    const remotes = [descriptor(slow, ['Greeting', 'Farewell'])];
+    const s = setup(remotes, { manifestTimeoutMs: 40 });
+    s.manifests.set(slow, 'hang');
+    s.loader.registerRemotes(remotes);
+
+    const started = Date.now();
+    const Fallback = await s.loader.loadComponent(slow, 'Greeting');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(75); // two attempts of 40 ms
+    expect(s.fetchCalls).toHaveLength(2);
+    expect(s.loader.isQuarantined(slow)).toBe(true);
+    expect(s.remoteLog).toEqual([
+      {
+        remote: slow,
+        stage: 'manifest',
+        url: `http://localhost/remotes/${slow}/mf-manifest.json`,
+        attempts: 2,
+        error: 'timed out after 40 ms',
+      },
+    ]);
+
+    // Quarantined: another component of the same remote falls back at once, with no request at all.
+    const again = Date.now();
+    await s.loader.loadComponent(slow, 'Farewell');
+    expect(Date.now() - again).toBeLessThan(40);
+    expect(s.fetchCalls).toHaveLength(2);
+    expect(s.remoteLog).toHaveLength(1);
+
+    // The fallback component renders the failure placeholder in the slot, logged once with the slot's location.
+    const logged: SlotFailure[] = [];
+    renderSlots(s, { 'header-banner': [{ component: 'Greeting', props: { name: 'x' } }] }, logged);
+    const note = await screen.findByRole('note');
+    await waitFor(() =>
+      expect(note.closest('[data-slot-component="Greeting"]')?.getAttribute('data-slot-failed')).toBe(
+        'remote-unavailable',
+      ),
+    );
+    expect(note.textContent).toContain(`Remote "${slow}" could not be loaded`);
+    expect(note.textContent).toContain('timed out after 40 ms');
+    await waitFor(() => expect(logged).toHaveLength(1));
+    expect(logged[0]).toMatchObject({
+      location: 'header-banner',
+      component: 'Greeting',
+      remote: slow,
+      kind: 'remote-unavailable',
+    });
+    expect(s.fetchCalls).toHaveLength(2);
+    expect(typeof Fallback).toBe('function');
+  });
+
+  it('retries a manifest answered with an HTTP error once, then falls back', async () => {
+    const broken = unique('team_broken');
+    const remotes = [descriptor(broken, ['Greeting'])];
+    const s = setup(remotes);
+    s.manifests.set(broken, 500);
+    s.loader.registerRemotes(remotes);
+
+    await s.loader.loadComponent(broken, 'Greeting');
+    expect(s.fetchCalls).toHaveLength(2);
+    expect(s.remoteLog).toEqual([
+      expect.objectContaining({ remote: broken, stage: 'manifest', attempts: 2, error: 'HTTP 500' }),
+    ]);
+    expect(s.loader.isQuarantined(broken)).toBe(true);
+  });
+
+  it('times out a remoteEntry.js that never loads, retries once, falls back and quarantines', async () => {
+    const stuck = unique('team_stuck');
+    const remotes = [descriptor(stuck, ['Greeting', 'Farewell'])];
+    const s = setup(remotes, { entryTimeoutMs: 40 });
+    // No fake container: the runtime inserts a real <script>, which never loads here.
+    s.loader.registerRemotes(remotes);
+
+    const started = Date.now();
+    await s.loader.loadComponent(stuck, 'Greeting');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(75);
+    expect(s.scriptsCreated).toEqual([
+      `http://localhost/remotes/${stuck}/remoteEntry.js`,
+      `http://localhost/remotes/${stuck}/remoteEntry.js`,
+    ]);
+    expect(s.remoteLog).toHaveLength(1);
+    expect(s.remoteLog[0]).toMatchObject({ remote: stuck, stage: 'entry', attempts: 2 });
+    expect(s.remoteLog[0]?.error).toMatch(/timed out/);
+    expect(s.loader.isQuarantined(stuck)).toBe(true);
+    expect(document.querySelectorAll(`script[src*="${stuck}"]`)).toHaveLength(0);
+
+    await s.loader.loadComponent(stuck, 'Farewell');
+    expect(s.scriptsCreated).toHaveLength(2);
+    expect(s.fetchCalls).toHaveLength(1);
+  });
+
+  it('falls back for one failing module without quarantining a remote that answers', async () => {
+    const a = unique('team_a');
+    const remotes = [descriptor(a, ['Greeting', 'Farewell'])];
+    const s = setup(remotes);
+    s.containers.set(a, fakeContainer({ Greeting: new Error('factory exploded'), Farewell: { Farewell } }));
+    s.loader.registerRemotes(remotes);
+
+    const logged: SlotFailure[] = [];
+    renderSlots(
+      s,
+      {
+        'global-after-content': [
+          { component: 'Greeting', props: {} },
+          { component: 'Farewell', props: {} },
+        ],
+      },
+      logged,
+    );
+    await screen.findByText('Goodbye');
+    const failed = document.querySelector('[data-slot-component="Greeting"]') as HTMLElement;
+    await waitFor(() => expect(failed.getAttribute('data-slot-failed')).toBe('load-error'));
+    expect(within(failed).getByRole('note').textContent).toContain('factory exploded');
+    expect(s.loader.isQuarantined(a)).toBe(false);
+    expect(s.remoteLog).toEqual([]);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({
+      component: 'Greeting',
+      remote: a,
+      error: expect.stringContaining('factory exploded'),
+    });
+  });
+
+  it('shows a remote-unavailable slot as nothing in production', async () => {
+    const slow = unique('team_slow');
+    const remotes = [descriptor(slow, ['Greeting'])];
+    const s = setup(remotes, { manifestTimeoutMs: 10 });
+    s.manifests.set(slow, 'hang');
+    s.loader.registerRemotes(remotes);
+    const api = createFakeApi({
+      'GET /slots': { body: { slots: { 'header-banner': [{ component: 'Greeting', props: {} }] } } },
+    });
+    const logged: SlotFailure[] = [];
+    render(
+      <SlotRuntimeProvider
+        runtime={{
+          slotRegistry: s.slotRegistry,
+          remoteOf: s.loader.remoteOf,
+          reporter: createSlotFailureReporter((_message, failure) => logged.push(failure)),
+          showFailures: false,
+        }}
+      >
+        <SlotDataProvider client={api.client} authenticated={false}>
+          <AppSlotRenderer location="header-banner" />
+        </SlotDataProvider>
+      </SlotRuntimeProvider>,
+    );
+    await waitFor(() => expect(logged).toHaveLength(1));
+    const wrapper = document.querySelector('[data-slot-component="Greeting"]') as HTMLElement;
+    expect(wrapper.hidden).toBe(true);
+    expect(wrapper.textContent).toBe('');
+    expect(CORE_MESSAGES.remoteFailureLog).toMatch(/could not be loaded/);
+  });
+});

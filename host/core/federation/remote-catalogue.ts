@@ -1,0 +1,61 @@
+import type { RemoteDescriptor, RemotesPayload } from '../../../shared';
+import type { ApiClient } from '../api-client';
+
+export interface ParsedCatalogue {
+  remotes: RemoteDescriptor[];
+  problems: string[];
+}
+
+function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string' && item !== '');
+}
+
+/** The usable remotes of a `GET /api/remotes` payload; malformed entries are dropped and named in `problems`. */
+export function parseRemotesPayload(value: unknown): ParsedCatalogue {
+  const problems: string[] = [];
+  const list = (value as Partial<RemotesPayload> | null)?.remotes;
+  if (!Array.isArray(list)) return { remotes: [], problems: ['`remotes` is not a list'] };
+  const remotes: RemoteDescriptor[] = [];
+  const names = new Set<string>();
+  list.forEach((raw: unknown, index) => {
+    const item = raw as Partial<RemoteDescriptor> | null;
+    if (
+      !item ||
+      typeof item.name !== 'string' ||
+      item.name === '' ||
+      typeof item.entry !== 'string' ||
+      item.entry === '' ||
+      !isStringList(item.components) ||
+      !isStringList(item.formComponents)
+    ) {
+      problems.push(`remotes[${index}] is not a remote descriptor`);
+      return;
+    }
+    if (names.has(item.name)) {
+      problems.push(`remote "${item.name}" is listed twice; the first one is kept`);
+      return;
+    }
+    names.add(item.name);
+    remotes.push({
+      name: item.name,
+      entry: item.entry,
+      components: [...item.components],
+      formComponents: item.formComponents.filter((name) => item.components?.includes(name)),
+    });
+  });
+  return { remotes, problems };
+}
+
+/**
+ * GET /api/remotes, bounded by a timeout: the shell renders without remote components rather than wait for a slow
+ * catalogue.
+ */
+export async function fetchRemoteCatalogue(client: ApiClient, timeoutMs = 5000): Promise<ParsedCatalogue> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    return parseRemotesPayload(await client.get<unknown>('/api/remotes', controller.signal));
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,114 @@
+import type { FieldItem, JsonValue } from '../../shared';
+
+export interface FieldControlProps {
+  field: FieldItem;
+  value: JsonValue | undefined;
+  error?: string | undefined;
+  onChange(value: JsonValue): void;
+}
+
+function text(value: JsonValue | undefined): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/** One ordinary form field: label, the input its `input` type asks for, help, and the server's error. */
+export function FieldControl({ field, value, error, onChange }: FieldControlProps) {
+  const id = `field-${field.name}`;
+  const helpId = field.help ? `${id}-help` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  const describedBy = [helpId, errorId].filter(Boolean).join(' ') || undefined;
+  const common = {
+    id,
+    name: field.name,
+    required: field.required ?? false,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': describedBy,
+  };
+
+  let control;
+  switch (field.input) {
+    case 'textarea':
+      control = (
+        <textarea
+          {...common}
+          className="input input--textarea"
+          rows={6}
+          maxLength={field.maxLength}
+          value={text(value)}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      );
+      break;
+    case 'select':
+      control = (
+        <select {...common} className="input" value={text(value)} onChange={(event) => onChange(event.target.value)}>
+          <option value="">{field.required ? 'Choose…' : '—'}</option>
+          {(field.options ?? []).map((option) => (
+            <option key={option} value={option}>
+              {option}
+            </option>
+          ))}
+        </select>
+      );
+      break;
+    case 'checkbox':
+      control = (
+        <input
+          {...common}
+          type="checkbox"
+          className="checkbox"
+          checked={value === true}
+          onChange={(event) => onChange(event.target.checked)}
+        />
+      );
+      break;
+    case 'number':
+      control = (
+        <input
+          {...common}
+          type="number"
+          className="input"
+          value={text(value)}
+          onChange={(event) => onChange(event.target.value === '' ? null : Number(event.target.value))}
+        />
+      );
+      break;
+    default:
+      control = (
+        <input
+          {...common}
+          type={field.input === 'email' ? 'email' : 'text'}
+          className="input"
+          maxLength={field.maxLength}
+          value={text(value)}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      );
+  }
+
+  return (
+    <div className={error ? 'field field--invalid' : 'field'} data-field={field.name}>
+      <label className="field__label" htmlFor={id}>
+        {field.label}
+        {field.required && (
+          <span className="field__required" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        )}
+      </label>
+      {control}
+      {field.help && (
+        <p className="field__help" id={helpId}>
+          {field.help}
+        </p>
+      )}
+      {error && (
+        <p className="field__error" id={errorId}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,160 @@
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import type { FormSlotProps, ResourceDefinition, ResourceRecord } from '../../shared';
+import {
+  ApiClientProvider,
+  ComponentRegistry,
+  CORE_MESSAGES,
+  createSlotFailureReporter,
+  SessionProvider,
+  SlotRuntimeProvider,
+  type SlotFailure,
+} from '../core';
+import { createFakeApi, type FakeApi } from '../test-support/fake-api';
+import { ResourceForm } from './resource-form';
+
+/** A form slot: shows what it receives and writes into the form through formContext. */
+function TitleTools({ resource, formContext, source, target }: FormSlotProps<{ source: string; target: string }>) {
+  const value = String(formContext.values[source] ?? '');
+  return (
+    <div>
+      <p data-testid="tools">
+        {resource}|{formContext.mode}|{value}|{Object.keys(formContext.errors).join(',')}
+      </p>
+      <button type="button" onClick={() => formContext.setValue(target, value.toUpperCase())}>
+        Copy upper-case
+      </button>
+    </div>
+  );
+}
+function PageOnly() {
+  return <p>page-only component</p>;
+}
+
+const definition: ResourceDefinition = {
+  name: 'articles',
+  label: 'Articles',
+  relations: [],
+  fields: [
+    { type: 'field', name: 'title', label: 'Title', input: 'text', required: true },
+    { type: 'slot', component: 'TitleTools', props: { source: 'title', target: 'slug' } },
+    { type: 'field', name: 'slug', label: 'Slug', input: 'text' },
+    { type: 'slot', component: 'PageOnly', props: {} },
+    { type: 'field', name: 'group', label: 'Group', input: 'select', options: ['news', 'guides'] },
+    { type: 'slot', component: 'Nowhere', props: {} },
+    { type: 'field', name: 'body', label: 'Body', input: 'textarea' },
+  ],
+};
+const record: ResourceRecord = {
+  id: 3,
+  title: 'Hello world',
+  label: 'Greeting',
+  slug: '',
+  group: 'news',
+  body: 'Text',
+};
+
+async function renderForm(api: FakeApi) {
+  const slotRegistry = new ComponentRegistry('SlotComponentRegistry');
+  const globalRegistry = new ComponentRegistry('GlobalComponentRegistry');
+  // TitleTools is a form component (both registries); PageOnly only a page slot component.
+  slotRegistry.registerMany({ TitleTools, PageOnly });
+  globalRegistry.register('TitleTools', TitleTools);
+  const logged: SlotFailure[] = [];
+  const onSaved = jest.fn();
+  render(
+    <ApiClientProvider client={api.client}>
+      <SlotRuntimeProvider
+        runtime={{
+          slotRegistry,
+          globalRegistry,
+          reporter: createSlotFailureReporter((_message, failure) => logged.push(failure)),
+          showFailures: true,
+        }}
+      >
+        <SessionProvider client={api.client}>
+          <ResourceForm definition={definition} record={record} onSaved={onSaved} />
+        </SessionProvider>
+      </SlotRuntimeProvider>
+    </ApiClientProvider>,
+  );
+  // Let the session's GET /me settle.
+  await act(async () => undefined);
+  return { logged, onSaved };
+}
+
+function meApi(): FakeApi {
+  return createFakeApi({
+    'GET /me': { body: { user: { username: 'admin', displayName: 'Admin', tenants: [], currentTenant: 'acme' } } },
+  });
+}
+
+describe('ResourceForm', () => {
+  it('renders the fields and slot items in order', async () => {
+    await renderForm(meApi());
+    const form = document.querySelector('form') as HTMLFormElement;
+    const order = [...form.querySelectorAll('[data-field], [data-form-slot]')].map(
+      (node) => node.getAttribute('data-field') ?? `slot:${node.getAttribute('data-form-slot')}`,
+    );
+    expect(order).toEqual(['title', 'slot:TitleTools', 'slug', 'slot:PageOnly', 'group', 'slot:Nowhere', 'body']);
+    expect((screen.getByLabelText(/Title/) as HTMLInputElement).name).toBe('title');
+  });
+
+  it('gives a form slot { resource, formContext, ...props } and lets it change the form', async () => {
+    await renderForm(meApi());
+    const tools = await screen.findByTestId('tools');
+    expect(tools.textContent).toBe('articles|edit|Hello world|');
+    fireEvent.change(screen.getByLabelText(/Title/), { target: { value: 'New title' } });
+    expect(tools.textContent).toBe('articles|edit|New title|');
+    fireEvent.click(screen.getByRole('button', { name: 'Copy upper-case' }));
+    expect((screen.getByLabelText('Slug') as HTMLInputElement).value).toBe('NEW TITLE');
+  });
+
+  it('resolves form slots only through the global registry: a page-only component does not render, and says why', async () => {
+    const { logged } = await renderForm(meApi());
+    expect(screen.queryByText('page-only component')).toBeNull();
+    const pageOnly = document.querySelector('[data-form-slot="PageOnly"]') as HTMLElement;
+    expect(within(pageOnly).getByRole('note').textContent).toContain(CORE_MESSAGES.notAFormComponent('PageOnly'));
+    const nowhere = document.querySelector('[data-form-slot="Nowhere"]') as HTMLElement;
+    expect(within(nowhere).getByRole('note').textContent).toContain(CORE_MESSAGES.unknownFormComponent('Nowhere'));
+    await waitFor(() => expect(logged).toHaveLength(2));
+    expect(logged).toEqual([
+      expect.objectContaining({ location: 'form:articles', component: 'PageOnly', kind: 'not-a-form-component' }),
+      expect.objectContaining({ location: 'form:articles', component: 'Nowhere', kind: 'unknown-component' }),
+    ]);
+  });
+
+  it('saves with PUT and shows the field errors of a 400 answer', async () => {
+    const api = meApi();
+    api.routes.set('PUT /api/resources/articles/records/3', (request) => {
+      const body = request.body as Record<string, unknown>;
+      if (body.title === '') {
+        return {
+          status: 400,
+          body: {
+            error: { code: 'invalid_request', message: 'Invalid record.', fields: { title: 'Title is required.' } },
+          },
+        };
+      }
+      return { body: { record: { ...record, ...body }, relations: [] } };
+    });
+    const { onSaved } = await renderForm(api);
+
+    fireEvent.change(screen.getByLabelText(/Title/), { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Title is required.')).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toBe('Some fields need attention.');
+    expect(screen.getByLabelText(/Title/).getAttribute('aria-invalid')).toBe('true');
+    // Form slots see the errors too.
+    expect(screen.getByTestId('tools').textContent).toBe('articles|edit||title');
+    expect(onSaved).not.toHaveBeenCalled();
+
+    fireEvent.change(screen.getByLabelText(/Title/), { target: { value: 'Fixed' } });
+    expect(screen.queryByText('Title is required.')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Saved.')).toBeTruthy();
+    const put = api.requests.filter((request) => request.method === 'PUT');
+    expect(put).toHaveLength(2);
+    expect(put[1]?.body).toEqual({ title: 'Fixed', slug: '', group: 'news', body: 'Text' });
+    expect(onSaved).toHaveBeenCalledWith({ record: expect.objectContaining({ title: 'Fixed' }), relations: [] });
+  });
+});

@@ -1,0 +1,51 @@
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { AppSlotRenderer, useSession } from '../core';
+
+/** Brand, the header banner slot, and for signed-in users the tenant switcher slot and the sign-out button. */
+export function Header() {
+  const session = useSession();
+  const navigate = useNavigate();
+  const [signingOut, setSigningOut] = useState(false);
+  const { user } = session;
+
+  const signOut = async () => {
+    setSigningOut(true);
+    try {
+      await session.signOut();
+    } finally {
+      setSigningOut(false);
+      navigate('/login', { replace: true });
+    }
+  };
+
+  return (
+    <header className="header">
+      <AppSlotRenderer location="header-banner" className="header__banner" />
+      <div className="header__bar">
+        <Link to="/" className="header__brand">
+          <span className="header__logo" aria-hidden="true">
+            ◆
+          </span>
+          Slots Admin
+        </Link>
+        {user && (
+          <div className="header__session">
+            <AppSlotRenderer location="tenant-switcher" className="header__tenant" />
+            <span className="header__user" title={user.username}>
+              {user.displayName}
+            </span>
+            <button
+              type="button"
+              className="button button--ghost button--small"
+              onClick={() => void signOut()}
+              disabled={signingOut}
+            >
+              Sign out
+            </button>
+          </div>
+        )}
+      </div>
+    </header>
+  );
+}

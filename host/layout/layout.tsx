@@ -1,0 +1,33 @@
+import { Outlet } from 'react-router-dom';
+import { AppSlotRenderer, useSession } from '../core';
+import { Header } from './header';
+import { Navigation } from './navigation';
+import { useSpaLinks } from './use-spa-links';
+
+/**
+ * Every page: the header, the navigation (signed in only), and the global slots before and after the content —
+ * on the sign-in page too.
+ */
+export function Layout() {
+  const session = useSession();
+  const onClick = useSpaLinks();
+  const signedIn = session.status === 'authenticated';
+  return (
+    <div className={signedIn ? 'app app--signed-in' : 'app'} onClick={onClick}>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <Header />
+      <div className="app__body">
+        {signedIn && <Navigation />}
+        <main className="app__main" id="main" tabIndex={-1}>
+          <AppSlotRenderer location="global-before-content" />
+          <div className="app__content">
+            <Outlet />
+          </div>
+          <AppSlotRenderer location="global-after-content" />
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+import { AppSlotRenderer, useSlotData } from '../core';
+
+/** The dashboard: the cards of GET /meta between dashboard-before-cards and dashboard-after-cards. */
+export function DashboardPage() {
+  const { meta, status, error } = useSlotData();
+  const dashboards = meta?.dashboards ?? [];
+  return (
+    <div className="page">
+      <h1 className="page__title">Dashboard</h1>
+      <AppSlotRenderer location="dashboard-before-cards" />
+      {status === 'loading' && dashboards.length === 0 && (
+        <p className="page-status" role="status">
+          Loading the dashboard…
+        </p>
+      )}
+      {status === 'error' && (
+        <p className="form-error" role="alert">
+          The dashboard could not be loaded: {error}
+        </p>
+      )}
+      {dashboards.map((dashboard) => (
+        <section
+          className="dashboard"
+          key={dashboard.name}
+          aria-label={dashboard.label}
+          data-dashboard={dashboard.name}
+        >
+          <h2 className="section-title">{dashboard.label}</h2>
+          <div className="stat-cards">
+            {dashboard.cards.map((card) => (
+              <article className="stat-card" key={card.title}>
+                <p className="stat-card__title">{card.title}</p>
+                <p className="stat-card__value">{card.value}</p>
+              </article>
+            ))}
+          </div>
+        </section>
+      ))}
+      <AppSlotRenderer location="dashboard-after-cards" />
+    </div>
+  );
+}

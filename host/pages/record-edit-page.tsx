@@ -1,0 +1,57 @@
+import { useState } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import type { RecordPayload, ResourceActionContext } from '../../shared';
+import { AppSlotRenderer } from '../core';
+import { ResourceForm } from '../forms/resource-form';
+import { Breadcrumbs } from '../layout/breadcrumbs';
+import { PageError } from './page-error';
+import { useRecordPage } from './use-record-page';
+
+/**
+ * Editing a record: breadcrumbs with resource-edit-actions (same context as the view page's actions),
+ * resource-before-form, the form, resource-after-form.
+ */
+export function RecordEditPage() {
+  const { resource = '', id = '' } = useParams();
+  const data = useRecordPage(resource, id);
+  const [saved, setSaved] = useState<RecordPayload | null>(null);
+
+  if (data.status === 'loading') {
+    return (
+      <p className="page-status" role="status">
+        Loading…
+      </p>
+    );
+  }
+  if (data.status === 'error') return <PageError error={data.error} onRetry={data.retry} />;
+
+  const { definition } = data;
+  const record = saved?.record ?? data.payload.record;
+  const context: ResourceActionContext = { resource: definition.name, resourceId: record.id, record };
+  const base = `/resources/${encodeURIComponent(definition.name)}`;
+
+  return (
+    <div className="page">
+      <Breadcrumbs
+        trail={[
+          { label: 'Dashboard', to: '/' },
+          { label: definition.label, to: base },
+          { label: record.title, to: `${base}/${record.id}` },
+          { label: 'Edit' },
+        ]}
+        actions={
+          <>
+            <AppSlotRenderer location="resource-edit-actions" context={context} className="actions" />
+            <Link to={`${base}/${record.id}`} className="button button--secondary button--small">
+              View
+            </Link>
+          </>
+        }
+      />
+      <h1 className="page__title">Edit {record.title}</h1>
+      <AppSlotRenderer location="resource-before-form" />
+      <ResourceForm definition={definition} record={data.payload.record} onSaved={setSaved} />
+      <AppSlotRenderer location="resource-after-form" />
+    </div>
+  );
+}

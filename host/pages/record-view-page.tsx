@@ -1,0 +1,83 @@
+import { Link, useParams } from 'react-router-dom';
+import type { FieldItem, ResourceActionContext } from '../../shared';
+import { AppSlotRenderer } from '../core';
+import { Breadcrumbs } from '../layout/breadcrumbs';
+import { FieldValue } from './field-value';
+import { PageError } from './page-error';
+import { useRecordPage } from './use-record-page';
+
+/**
+ * A record: breadcrumbs with resource-page-actions at their right (context `{ resource, resourceId, record }`),
+ * its fields, then resource-before-relations, the relations, resource-after-relations.
+ */
+export function RecordViewPage() {
+  const { resource = '', id = '' } = useParams();
+  const data = useRecordPage(resource, id);
+
+  if (data.status === 'loading') {
+    return (
+      <p className="page-status" role="status">
+        Loading…
+      </p>
+    );
+  }
+  if (data.status === 'error') return <PageError error={data.error} onRetry={data.retry} />;
+
+  const { definition, payload } = data;
+  const { record, relations } = payload;
+  const context: ResourceActionContext = { resource: definition.name, resourceId: record.id, record };
+  const fields = definition.fields.filter((item): item is FieldItem => item.type === 'field');
+  const base = `/resources/${encodeURIComponent(definition.name)}`;
+
+  return (
+    <div className="page">
+      <Breadcrumbs
+        trail={[{ label: 'Dashboard', to: '/' }, { label: definition.label, to: base }, { label: record.title }]}
+        actions={
+          <>
+            <AppSlotRenderer location="resource-page-actions" context={context} className="actions" />
+            <Link to={`${base}/${record.id}/edit`} className="button button--primary button--small">
+              Edit
+            </Link>
+          </>
+        }
+      />
+      <h1 className="page__title">{record.title}</h1>
+      <section className="card record" aria-label="Fields">
+        <dl className="record__fields">
+          {fields.map((field) => (
+            <div className="record__field" key={field.name} data-field={field.name}>
+              <dt>{field.label}</dt>
+              <dd>
+                <FieldValue field={field} value={record[field.name]} />
+              </dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+      <AppSlotRenderer location="resource-before-relations" />
+      <section className="relations" aria-label="Relations">
+        {relations.map((relation) => (
+          <div className="card relation" key={relation.name} data-relation={relation.name}>
+            <h2 className="card__title">{relation.label}</h2>
+            {relation.records.length === 0 ? (
+              <p className="muted">None.</p>
+            ) : (
+              <ul className="relation__list">
+                {relation.records.map((related) => (
+                  <li key={related.id}>
+                    <Link to={`/resources/${encodeURIComponent(relation.resource)}/${related.id}`}>
+                      {related.title}
+                    </Link>
+                    <span className="muted"> · {related.label}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        ))}
+      </section>
+      <AppSlotRenderer location="resource-after-relations" />
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import { createApiClient, type ApiClient, type ResponseLike } from '../core';
+
+export interface FakeResponse {
+  status?: number;
+  body?: unknown;
+}
+
+export type FakeRoute = FakeResponse | ((request: RecordedRequest) => FakeResponse | Promise<FakeResponse>);
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+export interface FakeApi {
+  client: ApiClient;
+  requests: RecordedRequest[];
+  /** `METHOD /path` -> answer; replaced or added at any time. */
+  routes: Map<string, FakeRoute>;
+  count(method: string, path: string): number;
+}
+
+/**
+ * The HTTP edge of the host, faked: an ApiClient (the real one) over a fetch that answers from a route table and
+ * records every request, so tests assert what was asked and how often.
+ */
+export function createFakeApi(routes: Record<string, FakeRoute> = {}): FakeApi {
+  const table = new Map<string, FakeRoute>(Object.entries(routes));
+  const requests: RecordedRequest[] = [];
+  const client = createApiClient(async (url, init) => {
+    const method = init.method ?? 'GET';
+    const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
+    const request = { method, path: url, body };
+    requests.push(request);
+    const route = table.get(`${method} ${url}`);
+    const answer: FakeResponse =
+      route === undefined
+        ? { status: 404, body: { error: { code: 'not_found', message: 'Not found.' } } }
+        : typeof route === 'function'
+          ? await route(request)
+          : route;
+    const status = answer.status ?? 200;
+    const response: ResponseLike = { ok: status >= 200 && status < 300, status, json: async () => answer.body };
+    return response;
+  });
+  return {
+    client,
+    requests,
+    routes: table,
+    count: (method, path) => requests.filter((request) => request.method === method && request.path === path).length,
+  };
+}
+
+export const UNAUTHENTICATED: FakeResponse = {
+  status: 401,
+  body: { error: { code: 'unauthenticated', message: 'Sign in to continue.' } },
+};

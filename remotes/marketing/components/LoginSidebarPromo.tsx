@@ -1,0 +1,28 @@
+import { safeHref, isExternalHref } from '../../common/safe-href';
+
+export interface LoginSidebarPromoProps {
+  title: string;
+  body: string;
+  linkLabel: string;
+  href: string;
+}
+
+/** The right-hand panel of the sign-in page (desktop widths only; the host decides when to render it). */
+export function LoginSidebarPromo({ title, body, linkLabel, href }: LoginSidebarPromoProps) {
+  const link = safeHref(href);
+  return (
+    <aside className="promo">
+      <h2 className="promo__title">{title}</h2>
+      <p className="promo__body">{body}</p>
+      {link && typeof linkLabel === 'string' && linkLabel !== '' && (
+        <a
+          className="button button--light"
+          href={link}
+          {...(isExternalHref(link) ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
+        >
+          {linkLabel}
+        </a>
+      )}
+    </aside>
+  );
+}

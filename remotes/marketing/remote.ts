@@ -1,0 +1,17 @@
+import { defineRemote } from '../remote-declaration';
+
+/** team_marketing: the sign-in page and the global chrome. The one list of what this remote provides. */
+export const marketingRemote = defineRemote({
+  name: 'team_marketing',
+  components: [
+    'MaintenanceNotice',
+    'SystemStatus',
+    'FooterLinks',
+    'LoginNotice',
+    'Callout',
+    'SsoButtons',
+    'LoginSidebarPromo',
+    'WelcomeCard',
+  ],
+  formComponents: [],
+});

@@ -1,0 +1,90 @@
+import { useEffect, useState } from 'react';
+import type { RecordListPayload, ResourceRecord } from '../../../shared';
+import { requestJson } from '../http';
+
+export interface ActivityTimelineProps {
+  limit: number;
+}
+
+/** `/resources/:resource/:id[/edit]` of the current page, or null elsewhere. */
+export function recordRoute(pathname: string): { resource: string; id: number } | null {
+  const match = /^\/resources\/([^/]+)\/(\d+)(?:\/edit)?\/?$/.exec(pathname);
+  if (!match?.[1] || !match[2]) return null;
+  return { resource: decodeURIComponent(match[1]), id: Number(match[2]) };
+}
+
+function timestampOf(record: ResourceRecord): number | null {
+  const value = record.updatedAt ?? record.updated_at;
+  if (typeof value !== 'string') return null;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? null : time;
+}
+
+/** Most recently changed records first (by `updatedAt` when records carry one, else newest id first). */
+export function recentRecords(records: readonly ResourceRecord[], limit: number): ResourceRecord[] {
+  const count = Number.isInteger(limit) && limit > 0 ? Math.min(limit, 50) : 5;
+  return [...records]
+    .sort((a, b) => (timestampOf(b) ?? b.id) - (timestampOf(a) ?? a.id) || b.id - a.id)
+    .slice(0, count);
+}
+
+type State =
+  | { phase: 'loading' }
+  | { phase: 'ready'; records: ResourceRecord[] }
+  | { phase: 'failed'; message: string };
+
+/**
+ * What happened lately in the resource of the record being viewed: its most recently changed records in the current
+ * tenant (newest first when records carry no `updatedAt`), the current one marked, each a link. The location gives
+ * no context, so the component reads the page's route.
+ */
+export function ActivityTimeline({ limit }: ActivityTimelineProps) {
+  const [route] = useState(() => recordRoute(window.location.pathname));
+  const [state, setState] = useState<State>({ phase: 'loading' });
+
+  useEffect(() => {
+    if (!route) return undefined;
+    const controller = new AbortController();
+    requestJson<RecordListPayload>(
+      'GET',
+      `/api/resources/${encodeURIComponent(route.resource)}/records`,
+      undefined,
+      controller.signal,
+    ).then(
+      (payload) => setState({ phase: 'ready', records: recentRecords(payload.records, limit) }),
+      (reason: unknown) => {
+        if (!controller.signal.aborted) {
+          setState({ phase: 'failed', message: reason instanceof Error ? reason.message : 'Could not load activity.' });
+        }
+      },
+    );
+    return () => controller.abort();
+  }, [route, limit]);
+
+  if (!route) return null;
+  return (
+    <section className="card timeline" aria-label="Recent activity">
+      <h2 className="card__title">Recent activity in {route.resource}</h2>
+      {state.phase === 'loading' && <p className="muted">Loading activity…</p>}
+      {state.phase === 'failed' && <p className="muted">{state.message}</p>}
+      {state.phase === 'ready' && state.records.length === 0 && <p className="muted">No activity yet.</p>}
+      {state.phase === 'ready' && state.records.length > 0 && (
+        <ol className="timeline__list">
+          {state.records.map((record) => {
+            const time = timestampOf(record);
+            const current = record.id === route.id;
+            return (
+              <li key={record.id} className={current ? 'timeline__item timeline__item--current' : 'timeline__item'}>
+                <a href={`/resources/${encodeURIComponent(route.resource)}/${record.id}`}>{record.title}</a>
+                <span className="muted">
+                  {current ? ' (this record)' : ''}
+                  {time !== null ? ` · updated ${new Date(time).toLocaleString()}` : ''}
+                </span>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,19 @@
+export interface EditingTipsProps {
+  tips: string[];
+}
+
+/** Collapsible editing guidance above a record form. */
+export function EditingTips({ tips }: EditingTipsProps) {
+  const items = Array.isArray(tips) ? tips.filter((tip): tip is string => typeof tip === 'string' && tip !== '') : [];
+  if (items.length === 0) return null;
+  return (
+    <details className="tips" open>
+      <summary>Editing tips ({items.length})</summary>
+      <ul>
+        {items.map((tip) => (
+          <li key={tip}>{tip}</li>
+        ))}
+      </ul>
+    </details>
+  );
+}

@@ -1,0 +1,43 @@
+import type { FormSlotProps } from '../../../shared';
+
+export type SearchSnippetPreviewProps = FormSlotProps<{ titleField: string; bodyField: string }>;
+
+export const TITLE_LIMIT = 60;
+export const DESCRIPTION_LIMIT = 160;
+
+/** Whitespace collapsed, cut at a word boundary before `limit` characters with an ellipsis. */
+export function truncate(text: string, limit: number): string {
+  const clean = text.replace(/\s+/g, ' ').trim();
+  if (clean.length <= limit) return clean;
+  const cut = clean.slice(0, limit - 1);
+  const lastSpace = cut.lastIndexOf(' ');
+  return `${(lastSpace > limit * 0.6 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
+}
+
+/** How the record would look as a search result, with the length budget of its title and description. */
+export function SearchSnippetPreview({ resource, formContext, titleField, bodyField }: SearchSnippetPreviewProps) {
+  const rawTitle = formContext.values[titleField];
+  const rawBody = formContext.values[bodyField];
+  const title = typeof rawTitle === 'string' ? rawTitle : '';
+  const body = typeof rawBody === 'string' ? rawBody : '';
+  const slug = formContext.values.slug;
+
+  return (
+    <div className="form-widget snippet">
+      <p className="form-widget__label">Search preview</p>
+      <div className="snippet__result">
+        <p className="snippet__url">
+          {window.location.host} › {resource}
+          {typeof slug === 'string' && slug !== '' ? ` › ${slug}` : ''}
+        </p>
+        <p className="snippet__title">{truncate(title, TITLE_LIMIT) || 'Untitled'}</p>
+        <p className="snippet__body">{truncate(body, DESCRIPTION_LIMIT) || 'Add a body to get a description.'}</p>
+      </div>
+      <p className="muted snippet__budget">
+        Title {title.trim().length}/{TITLE_LIMIT}
+        {title.trim().length > TITLE_LIMIT ? ' (will be cut)' : ''} · Description {Math.min(body.trim().length, 9999)}/
+        {DESCRIPTION_LIMIT}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+import type { FormSlotProps } from '../../../shared';
+
+export type SlugPreviewProps = FormSlotProps<{ source: string; target: string }>;
+
+/** `Hello, World!` -> `hello-world`: lower case ASCII letters and digits joined by single dashes. */
+export function slugify(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+    .replace(/-+$/, '');
+}
+
+/**
+ * Previews the slug made from one form field (`source`) and, on request, writes it into another (`target`), through
+ * the form context the host hands to form slots.
+ */
+export function SlugPreview({ resource, formContext, source, target }: SlugPreviewProps) {
+  const sourceValue = formContext.values[source];
+  const currentValue = formContext.values[target];
+  const slug = slugify(typeof sourceValue === 'string' ? sourceValue : '');
+  const current = typeof currentValue === 'string' ? currentValue : '';
+  const inSync = slug !== '' && slug === current;
+
+  return (
+    <div className="form-widget slug-preview">
+      <p className="form-widget__label">Slug preview</p>
+      <p className="slug-preview__url">
+        <span className="muted">/{resource}/</span>
+        <code>{slug || '…'}</code>
+      </p>
+      <button
+        type="button"
+        className="button button--secondary button--small"
+        disabled={slug === '' || inSync}
+        onClick={() => formContext.setValue(target, slug)}
+      >
+        {inSync ? `“${target}” is up to date` : `Use as ${target}`}
+      </button>
+    </div>
+  );
+}

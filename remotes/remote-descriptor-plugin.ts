@@ -1,0 +1,31 @@
+import type { Compiler } from 'webpack';
+import { REMOTE_DESCRIPTOR_FILE, type RemoteBuildDescriptor } from '../shared';
+import type { RemoteDeclaration } from './remote-declaration';
+
+/**
+ * Writes `slots-remote.json` beside the remote's `mf-manifest.json`, from the same declaration that produced the
+ * build's `exposes`. The server lists the remote from this file, so what is served always matches what was built.
+ */
+export class RemoteDescriptorPlugin {
+  constructor(private readonly declaration: RemoteDeclaration) {}
+
+  apply(compiler: Compiler): void {
+    const { webpack } = compiler;
+    compiler.hooks.thisCompilation.tap(RemoteDescriptorPlugin.name, (compilation) => {
+      compilation.hooks.processAssets.tap(
+        { name: RemoteDescriptorPlugin.name, stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
+        () => {
+          const descriptor: RemoteBuildDescriptor = {
+            name: this.declaration.name,
+            components: [...this.declaration.components],
+            formComponents: [...this.declaration.formComponents],
+          };
+          compilation.emitAsset(
+            REMOTE_DESCRIPTOR_FILE,
+            new webpack.sources.RawSource(`${JSON.stringify(descriptor, null, 2)}\n`),
+          );
+        },
+      );
+    });
+  }
+}

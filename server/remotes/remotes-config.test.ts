@@ -1,0 +1,154 @@
+import path from 'node:path';
+import { createFixtureDist, type FixtureDist } from './fixture-dist';
+import { loadRemotesConfig } from './remotes-config';
+import { RemotesConfigError } from './remotes-config-error';
+
+const MARKETING = { name: 'team_marketing', components: ['Callout', 'LoginNotice'], formComponents: [] };
+const RECORDS = {
+  name: 'team_records',
+  components: ['CopyLinkAction', 'SlugPreview'],
+  formComponents: ['SlugPreview'],
+};
+
+let dist: FixtureDist;
+beforeEach(() => {
+  dist = createFixtureDist();
+});
+afterEach(() => dist.remove());
+
+function load(config?: unknown) {
+  const env: NodeJS.ProcessEnv = {};
+  if (config !== undefined) {
+    env.REMOTES_CONFIG = dist.write(
+      'remotes.config.json',
+      typeof config === 'string' ? config : JSON.stringify(config),
+    );
+  }
+  return loadRemotesConfig({ env, distDir: dist.dir });
+}
+
+describe('loadRemotesConfig: built-in remotes', () => {
+  it('lists every remote built into <distDir>/remotes from its own descriptor, served by this server', () => {
+    dist.addRemote(RECORDS);
+    dist.addRemote(MARKETING);
+    const config = load();
+    expect(config.remotes).toEqual([
+      { ...MARKETING, entry: '/remotes/team_marketing/mf-manifest.json' },
+      { ...RECORDS, entry: '/remotes/team_records/mf-manifest.json' },
+    ]);
+    expect(config.sources).toEqual({ builtIn: ['team_marketing', 'team_records'], configFile: null });
+    expect(config.allowedOrigins).toEqual([]);
+  });
+
+  it('is empty before anything is built', () => {
+    expect(load().remotes).toEqual([]);
+  });
+
+  it('ignores folders that are not remotes of this repository', () => {
+    dist.write('remotes/other/readme.txt', 'not a remote');
+    dist.addRemote(MARKETING);
+    expect(load().remotes.map((remote) => remote.name)).toEqual(['team_marketing']);
+  });
+
+  it('fails when a declared component is not exposed by the build (stale or hand-edited descriptor)', () => {
+    dist.addRemote(RECORDS, { exposed: ['CopyLinkAction'] });
+    expect(() => load()).toThrow(RemotesConfigError);
+    expect(() => load()).toThrow(/team_records.*does not expose: SlugPreview/);
+  });
+
+  it('fails when the manifest is missing or the descriptor names another remote', () => {
+    dist.addRemote(MARKETING, { manifest: false });
+    expect(() => load()).toThrow(/has slots-remote.json but no mf-manifest.json/);
+    dist.remove();
+    dist = createFixtureDist();
+    dist.write('remotes/team_a/slots-remote.json', JSON.stringify({ ...MARKETING, name: 'team_b' }));
+    expect(() => load()).toThrow(/names remote "team_b" but sits in folder "team_a"/);
+  });
+
+  it('fails on a descriptor that is not valid JSON, naming the file', () => {
+    dist.write('remotes/team_a/slots-remote.json', '{ nope');
+    expect(() => load()).toThrow(/slots-remote.json is not valid JSON/);
+  });
+});
+
+describe('loadRemotesConfig: REMOTES_CONFIG', () => {
+  beforeEach(() => {
+    dist.addRemote(MARKETING);
+    dist.addRemote(RECORDS);
+  });
+
+  it('points a built remote at another origin, keeping the components of its build', () => {
+    const config = load({
+      remotes: [{ name: 'team_records', entry: 'http://127.0.0.1:4100/remotes/team_records/mf-manifest.json' }],
+    });
+    expect(config.remotes.find((remote) => remote.name === 'team_records')).toEqual({
+      ...RECORDS,
+      entry: 'http://127.0.0.1:4100/remotes/team_records/mf-manifest.json',
+    });
+    expect(config.sources.configFile).toBe(path.join(dist.dir, 'remotes.config.json'));
+  });
+
+  it('adds a remote built elsewhere, disables one, and sets the allowed origins', () => {
+    const config = load({
+      remotes: [
+        { name: 'team_billing', entry: 'https://billing.example.com/mf-manifest.json', components: ['InvoiceBadge'] },
+        { name: 'team_marketing', enabled: false },
+      ],
+      allowedOrigins: ['https://admin.example.com', 'http://127.0.0.1:5000/'],
+    });
+    expect(config.remotes.map((remote) => remote.name)).toEqual(['team_records', 'team_billing']);
+    expect(config.remotes[1]).toEqual({
+      name: 'team_billing',
+      entry: 'https://billing.example.com/mf-manifest.json',
+      components: ['InvoiceBadge'],
+      formComponents: [],
+    });
+    expect(config.allowedOrigins).toEqual(['https://admin.example.com', 'http://127.0.0.1:5000']);
+    expect(load({ allowedOrigins: '*' }).allowedOrigins).toBe('*');
+  });
+
+  it.each([
+    ['an unreadable file', undefined, /cannot be read/],
+    ['invalid JSON', '{ "remotes": [', /is not valid JSON/],
+    ['a list at the top', '[]', /must hold an object/],
+    ['an unknown top-level key', { remote: [] }, /unknown key\(s\) remote/],
+    ['an unknown remote key', { remotes: [{ name: 'team_records', url: 'x' }] }, /unknown key\(s\) url/],
+    ['a bad name', { remotes: [{ name: 'team/x', entry: '/x.json', components: ['A'] }] }, /"name" must match/],
+    [
+      'a javascript: entry',
+      { remotes: [{ name: 'team_records', entry: 'javascript:alert(1)' }] },
+      /must use http or https/,
+    ],
+    [
+      'a relative entry',
+      { remotes: [{ name: 'team_records', entry: 'remotes/x.json' }] },
+      /neither an absolute URL nor a path/,
+    ],
+    [
+      'a new remote without components',
+      { remotes: [{ name: 'team_new', entry: 'https://x.example/m.json' }] },
+      /needs "entry" and "components"/,
+    ],
+    [
+      'form components outside components',
+      { remotes: [{ name: 'team_records', formComponents: ['Nope'] }] },
+      /subset of "components"/,
+    ],
+    ['a remote listed twice', { remotes: [{ name: 'team_records' }, { name: 'team_records' }] }, /listed twice/],
+    [
+      'a component owned twice',
+      { remotes: [{ name: 'team_copy', entry: '/c.json', components: ['Callout'] }] },
+      /"Callout" is provided by both "team_marketing" and "team_copy"/,
+    ],
+    ['an origin with a path', { allowedOrigins: ['https://admin.example.com/app'] }, /is not an origin/],
+  ])('fails fast on %s, saying what and where', (_case, content, message) => {
+    if (content === undefined) {
+      expect(() =>
+        loadRemotesConfig({ env: { REMOTES_CONFIG: path.join(dist.dir, 'missing.json') }, distDir: dist.dir }),
+      ).toThrow(message);
+      return;
+    }
+    expect(() => load(content)).toThrow(RemotesConfigError);
+    expect(() => load(content)).toThrow(message);
+  });
+});

@@ -1,0 +1,215 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { RemoteDescriptor } from '../../shared';
+import { findBuiltRemotes } from './built-remotes';
+import { checkComponentList, checkFormComponents, checkRemoteName } from './remote-names';
+import { RemotesConfigError } from './remotes-config-error';
+
+/** The remotes the host is told about, and who may load this server's remote files from another origin. */
+export interface RemotesConfig {
+  remotes: RemoteDescriptor[];
+  /** Origins answered with `Access-Control-Allow-Origin` on `/remotes/*`; `'*'` allows any. */
+  allowedOrigins: readonly string[] | '*';
+  /** Where the list came from, for the start-up log. */
+  sources: { builtIn: string[]; configFile: string | null };
+}
+
+export interface LoadRemotesConfigOptions {
+  env: NodeJS.ProcessEnv;
+  distDir: string;
+  /** Resolves a relative REMOTES_CONFIG path; the process's working directory by default. */
+  cwd?: string;
+}
+
+const REMOTE_KEYS = new Set(['name', 'entry', 'components', 'formComponents', 'enabled']);
+const TOP_KEYS = new Set(['$schema', 'remotes', 'allowedOrigins']);
+
+/**
+ * The remotes configuration, validated at start-up (fail fast, with messages that say what and where):
+ * 1. built-in: every remote built into `<distDir>/remotes/<name>/` (from its own `slots-remote.json`), served by
+ *    this server at `/remotes/<name>/mf-manifest.json`;
+ * 2. `REMOTES_CONFIG` (env, path of a JSON file) overrides or adds remotes. Changing it needs a server restart,
+ *    never a host rebuild:
+ *
+ * ```json
+ * {
+ *   "remotes": [
+ *     { "name": "team_records", "entry": "https://cdn.example.com/team_records/mf-manifest.json" },
+ *     { "name": "team_billing", "entry": "https://billing.example.com/mf-manifest.json",
+ *       "components": ["InvoiceBadge"], "formComponents": [] },
+ *     { "name": "team_marketing", "enabled": false }
+ *   ],
+ *   "allowedOrigins": ["https://admin.example.com"]
+ * }
+ * ```
+ * An override keeps the built remote's components unless it lists its own; an added remote must list them.
+ */
+export function loadRemotesConfig(options: LoadRemotesConfigOptions): RemotesConfig {
+  const builtIn = findBuiltRemotes(options.distDir);
+  const byName = new Map(builtIn.map((remote) => [remote.name, remote]));
+  let allowedOrigins: readonly string[] | '*' = [];
+  let configFile: string | null = null;
+
+  const configured = options.env.REMOTES_CONFIG?.trim();
+  if (configured) {
+    configFile = path.resolve(options.cwd ?? process.cwd(), configured);
+    const file = readConfigFile(configFile);
+    allowedOrigins = file.allowedOrigins;
+    for (const override of file.remotes) {
+      const where = `REMOTES_CONFIG ${configFile}, remote "${override.name}"`;
+      const base = byName.get(override.name);
+      if (override.enabled === false) {
+        byName.delete(override.name);
+        continue;
+      }
+      const entry = override.entry ?? base?.entry;
+      const components = override.components ?? base?.components;
+      if (entry === undefined || components === undefined) {
+        throw new RemotesConfigError(
+          `${where}: it is not built into ${path.join(options.distDir, 'remotes')}, so it needs "entry" and "components".`,
+        );
+      }
+      const formComponents =
+        override.formComponents ?? base?.formComponents.filter((name) => components.includes(name)) ?? [];
+      checkFormComponents(formComponents, components, where);
+      byName.set(override.name, { name: override.name, entry, components, formComponents });
+    }
+  }
+
+  const remotes = [...byName.values()];
+  checkComponentOwnership(remotes, configFile);
+  return { remotes, allowedOrigins, sources: { builtIn: builtIn.map((remote) => remote.name), configFile } };
+}
+
+interface RemoteOverride {
+  name: string;
+  entry?: string;
+  components?: string[];
+  formComponents?: string[];
+  enabled?: boolean;
+}
+
+function readConfigFile(file: string): { remotes: RemoteOverride[]; allowedOrigins: readonly string[] | '*' } {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new RemotesConfigError(`REMOTES_CONFIG points at ${file}, which cannot be read: ${(error as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new RemotesConfigError(`REMOTES_CONFIG ${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  const where = `REMOTES_CONFIG ${file}`;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new RemotesConfigError(`${where} must hold an object { "remotes": [...], "allowedOrigins": [...] }.`);
+  }
+  const object = raw as Record<string, unknown>;
+  const unknownKeys = Object.keys(object).filter((key) => !TOP_KEYS.has(key));
+  if (unknownKeys.length > 0) {
+    throw new RemotesConfigError(
+      `${where}: unknown key(s) ${unknownKeys.join(', ')}; allowed: remotes, allowedOrigins.`,
+    );
+  }
+  const list = object.remotes ?? [];
+  if (!Array.isArray(list)) throw new RemotesConfigError(`${where}: "remotes" must be a list.`);
+  const seen = new Set<string>();
+  const remotes = list.map((item, index) => {
+    const override = parseOverride(item, `${where}, remotes[${index}]`);
+    if (seen.has(override.name)) throw new RemotesConfigError(`${where}: remote "${override.name}" is listed twice.`);
+    seen.add(override.name);
+    return override;
+  });
+  return { remotes, allowedOrigins: parseAllowedOrigins(object.allowedOrigins, where) };
+}
+
+function parseOverride(item: unknown, where: string): RemoteOverride {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+    throw new RemotesConfigError(`${where} must be an object with at least "name".`);
+  }
+  const object = item as Record<string, unknown>;
+  const unknownKeys = Object.keys(object).filter((key) => !REMOTE_KEYS.has(key));
+  if (unknownKeys.length > 0) {
+    throw new RemotesConfigError(
+      `${where}: unknown key(s) ${unknownKeys.join(', ')}; allowed: ${[...REMOTE_KEYS].join(', ')}.`,
+    );
+  }
+  const override: RemoteOverride = { name: checkRemoteName(object.name, where) };
+  const named = `${where} ("${override.name}")`;
+  if (object.entry !== undefined) override.entry = checkEntry(object.entry, named);
+  if (object.components !== undefined) override.components = checkComponentList(object.components, 'components', named);
+  if (object.formComponents !== undefined) {
+    override.formComponents = checkComponentList(object.formComponents, 'formComponents', named);
+  }
+  if (object.enabled !== undefined) {
+    if (typeof object.enabled !== 'boolean') throw new RemotesConfigError(`${named}: "enabled" must be true or false.`);
+    override.enabled = object.enabled;
+  }
+  return override;
+}
+
+/** An absolute http(s) URL, or a path on this server (`/...`); it should name the remote's `mf-manifest.json`. */
+function checkEntry(value: unknown, where: string): string {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new RemotesConfigError(`${where}: "entry" must be the URL of the remote's mf-manifest.json.`);
+  }
+  if (value.startsWith('/') && !value.startsWith('//')) return value;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new RemotesConfigError(
+      `${where}: "entry" ${JSON.stringify(value)} is neither an absolute URL nor a path starting with "/".`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new RemotesConfigError(`${where}: "entry" must use http or https, got ${url.protocol}.`);
+  }
+  return url.href;
+}
+
+function parseAllowedOrigins(value: unknown, where: string): readonly string[] | '*' {
+  if (value === undefined) return [];
+  if (value === '*') return '*';
+  if (!Array.isArray(value)) {
+    throw new RemotesConfigError(
+      `${where}: "allowedOrigins" must be "*" or a list of origins like "https://admin.example.com".`,
+    );
+  }
+  const origins = (value as unknown[]).map((origin) => {
+    if (origin === '*') return '*';
+    let url: URL | null = null;
+    try {
+      url = typeof origin === 'string' ? new URL(origin) : null;
+    } catch {
+      url = null;
+    }
+    const given = typeof origin === 'string' ? origin.replace(/\/$/, '') : '';
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== given) {
+      throw new RemotesConfigError(
+        `${where}: "allowedOrigins" holds ${JSON.stringify(origin)}, which is not an origin (scheme://host[:port], no path).`,
+      );
+    }
+    return url.origin;
+  });
+  return origins.includes('*') ? '*' : origins;
+}
+
+/** One component name, one provider: the host would otherwise pick one of two remotes arbitrarily. */
+function checkComponentOwnership(remotes: readonly RemoteDescriptor[], configFile: string | null): void {
+  const owners = new Map<string, string>();
+  for (const remote of remotes) {
+    for (const component of remote.components) {
+      const owner = owners.get(component);
+      if (owner !== undefined) {
+        throw new RemotesConfigError(
+          `Component "${component}" is provided by both "${owner}" and "${remote.name}"` +
+            `${configFile ? ` (REMOTES_CONFIG ${configFile})` : ''}; a component name must belong to one remote.`,
+        );
+      }
+      owners.set(component, remote.name);
+    }
+  }
+}

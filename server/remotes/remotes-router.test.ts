@@ -1,0 +1,121 @@
+import express, { type Express } from 'express';
+import request from 'supertest';
+import { createFrontendRouter } from '../frontend';
+import { createFixtureDist, type FixtureDist } from './fixture-dist';
+import { createRemotesRouter } from './index';
+import { RemotesConfigError } from './remotes-config-error';
+
+const RECORDS = {
+  name: 'team_records',
+  components: ['CopyLinkAction', 'SlugPreview'],
+  formComponents: ['SlugPreview'],
+};
+
+let dist: FixtureDist;
+beforeEach(() => {
+  dist = createFixtureDist();
+  dist.addRemote(RECORDS);
+});
+afterEach(() => dist.remove());
+
+/** The two routers mounted as the app mounts them, then a JSON 404 like the app's. */
+function appWith(env: NodeJS.ProcessEnv = {}): Express {
+  const app = express();
+  app.use(createRemotesRouter({ env, distDir: dist.dir }));
+  app.use(createFrontendRouter({ distDir: dist.dir }));
+  app.use((_req, res) => {
+    res.status(404).json({ error: { code: 'not_found', message: 'Not found.' } });
+  });
+  return app;
+}
+
+describe('GET /api/remotes', () => {
+  it('lists the built remotes with their manifest entry, components and form components', async () => {
+    const response = await request(appWith()).get('/api/remotes').expect(200);
+    expect(response.headers['content-type']).toMatch(/application\/json/);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.body).toEqual({
+      remotes: [{ ...RECORDS, entry: '/remotes/team_records/mf-manifest.json' }],
+    });
+  });
+
+  it('follows REMOTES_CONFIG, e.g. a remote served from another origin, without any rebuild', async () => {
+    const config = dist.write(
+      'remotes.json',
+      JSON.stringify({
+        remotes: [{ name: 'team_records', entry: 'http://127.0.0.1:4999/team_records/mf-manifest.json' }],
+      }),
+    );
+    const response = await request(appWith({ REMOTES_CONFIG: config }))
+      .get('/api/remotes')
+      .expect(200);
+    expect(response.body.remotes[0].entry).toBe('http://127.0.0.1:4999/team_records/mf-manifest.json');
+    expect(response.body.remotes[0].components).toEqual(RECORDS.components);
+  });
+
+  it('refuses to start on a bad configuration (fail fast, not at request time)', () => {
+    const config = dist.write('remotes.json', JSON.stringify({ remotes: [{ name: 'team_new', entry: '/x.json' }] }));
+    expect(() => appWith({ REMOTES_CONFIG: config })).toThrow(RemotesConfigError);
+  });
+});
+
+describe('/remotes/<name>/ files', () => {
+  it('serves the manifest and the entry with no-cache, hashed chunks with a year of cache', async () => {
+    const app = appWith();
+    const manifest = await request(app).get('/remotes/team_records/mf-manifest.json').expect(200);
+    expect(manifest.headers['cache-control']).toBe('no-cache');
+    expect(manifest.headers['content-type']).toMatch(/application\/json/);
+    expect(manifest.body.name).toBe('team_records');
+
+    const entry = await request(app).get('/remotes/team_records/remoteEntry.js').expect(200);
+    expect(entry.headers['cache-control']).toBe('no-cache');
+    expect(entry.headers['content-type']).toMatch(/javascript/);
+
+    const chunk = await request(app)
+      .get('/remotes/team_records/__federation_expose_CopyLinkAction.0123abcd45.js')
+      .expect(200);
+    expect(chunk.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(chunk.headers['cross-origin-resource-policy']).toBe('cross-origin');
+  });
+
+  it('lets a missing file fall through to the JSON 404, and never answers with index.html', async () => {
+    dist.addHost();
+    const response = await request(appWith()).get('/remotes/team_records/nope.js').expect(404);
+    expect(response.body.error.code).toBe('not_found');
+    await request(appWith()).get('/remotes/../host/index.html').expect(404);
+  });
+
+  it('allows only the configured host origins to read the files cross-origin', async () => {
+    const config = dist.write('remotes.json', JSON.stringify({ allowedOrigins: ['http://admin.example.test'] }));
+    const app = appWith({ REMOTES_CONFIG: config });
+    const allowed = await request(app)
+      .get('/remotes/team_records/mf-manifest.json')
+      .set('Origin', 'http://admin.example.test')
+      .expect(200);
+    expect(allowed.headers['access-control-allow-origin']).toBe('http://admin.example.test');
+    expect(allowed.headers.vary).toMatch(/Origin/);
+    expect(allowed.headers['access-control-allow-credentials']).toBeUndefined();
+
+    const other = await request(app)
+      .get('/remotes/team_records/mf-manifest.json')
+      .set('Origin', 'http://evil.example.test');
+    expect(other.status).toBe(200);
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+
+    const preflight = await request(app)
+      .options('/remotes/team_records/mf-manifest.json')
+      .set('Origin', 'http://admin.example.test')
+      .set('Access-Control-Request-Method', 'GET')
+      .expect(204);
+    expect(preflight.headers['access-control-allow-methods']).toBe('GET, HEAD');
+  });
+
+  it('answers any origin with "*" when allowedOrigins is "*"', async () => {
+    const config = dist.write('remotes.json', JSON.stringify({ allowedOrigins: '*' }));
+    const response = await request(appWith({ REMOTES_CONFIG: config }))
+      .get('/remotes/team_records/remoteEntry.js')
+      .set('Origin', 'http://anywhere.example.test')
+      .expect(200);
+    expect(response.headers['access-control-allow-origin']).toBe('*');
+  });
+});
