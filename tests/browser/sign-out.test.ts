@@ -1,0 +1,84 @@
+import type { Page } from 'playwright-core';
+import { SlotLocation, type RecordListPayload } from '../../shared';
+import { useBrowserSuite } from '../support/browser-suite';
+import { signIn } from '../support/sign-in';
+import { fetchInPage, locationSelector, SLOT_TIMEOUT_MS, waitForSlot } from '../support/slot-page';
+
+jest.setTimeout(60_000);
+
+const suite = useBrowserSuite();
+
+const PROTECTED_LOCATIONS = SlotLocation.cases().filter((location) => !location.isPublic());
+
+/** Slots rendered at protected locations, as `location/component`. */
+function protectedSlots(page: Page): Promise<string[]> {
+  return page.evaluate(
+    (locations) =>
+      locations.flatMap((location) =>
+        [...document.querySelectorAll<HTMLElement>(`[data-slot-location="${location}"] [data-slot-component]`)].map(
+          (slot) => `${location}/${slot.dataset.slotComponent}`,
+        ),
+      ),
+    PROTECTED_LOCATIONS.map((location) => location.value),
+  );
+}
+
+describe('signing out', () => {
+  it('removes the protected slots, and going back in history shows no protected content', async () => {
+    const { page, log } = await suite.newPage();
+    await signIn(page);
+    await waitForSlot(page, 'tenant-switcher', 'TenantSwitcher', { hasText: 'Acme Corp' });
+    const records = (await fetchInPage<RecordListPayload>(page, '/api/resources/articles/records')).body.records;
+    const record = records[0];
+    if (!record) throw new Error('The demo tenant has no article.');
+
+    // History: a full page load of the record (a new document), then, inside the app, the list and the record
+    // again (same-document entries, where React state could linger).
+    await page.goto(`/resources/articles/${record.id}`);
+    await waitForSlot(page, 'resource-page-actions', 'CopyLinkAction');
+    await page.getByRole('link', { name: 'Articles' }).first().click();
+    await page.waitForURL((url) => url.pathname === '/resources/articles');
+    await page.locator('main').getByRole('link', { name: record.title, exact: true }).click();
+    await page.waitForURL((url) => url.pathname === `/resources/articles/${record.id}`);
+    await page.locator('h1').getByText(record.title).waitFor({ timeout: SLOT_TIMEOUT_MS });
+    await waitForSlot(page, 'resource-before-relations', 'ActivityTimeline', { hasText: record.title });
+    expect((await protectedSlots(page)).length).toBeGreaterThan(0);
+
+    const [logout] = await Promise.all([
+      page.waitForResponse(
+        (response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/logout',
+      ),
+      page.getByRole('button', { name: 'Sign out' }).click(),
+    ]);
+    expect(logout.status()).toBe(204);
+    await page.waitForURL((url) => url.pathname === '/login', { timeout: SLOT_TIMEOUT_MS });
+    await waitForSlot(page, 'login-before-form', 'LoginNotice');
+    expect(await protectedSlots(page)).toEqual([]);
+    expect(await page.locator('select[name="tenant"]').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
+    expect((await fetchInPage<unknown>(page, '/meta')).status).toBe(401);
+
+    // Back through the list (same document) and the first record page (another document).
+    for (const step of ['articles list', 'record page (full load)']) {
+      log.clear();
+      await page.goBack();
+      // Whatever the app decides (stay, or send to /login), give it time to fetch and render.
+      await page.waitForLoadState('networkidle');
+      await page.locator('input[name="password"]').waitFor({ timeout: SLOT_TIMEOUT_MS });
+      expect({ step, slots: await protectedSlots(page) }).toEqual({ step, slots: [] });
+      const text = await page.locator('body').innerText();
+      expect({ step, showsRecord: text.includes(record.title), showsTenant: text.includes('Acme Corp') }).toEqual({
+        step,
+        showsRecord: false,
+        showsTenant: false,
+      });
+      expect(await page.locator('[data-dashboard], section.relations, form[data-resource-form]').count()).toBe(0);
+      // Nothing protected was served to the page after sign-out.
+      const protectedAnswers = log.requests
+        .filter((request) => request.path.split('?')[0] === '/meta' || request.path.startsWith('/api/resources'))
+        .filter((request) => request.status !== undefined && request.status !== 401);
+      expect(protectedAnswers).toEqual([]);
+    }
+    expect(await page.locator(locationSelector('tenant-switcher')).count()).toBe(0);
+  });
+});

@@ -1,0 +1,209 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { type MetaPayload, type MePayload, type RecordListPayload } from '../../shared';
+import { useBrowserSuite } from '../support/browser-suite';
+import { BUILT_REMOTES } from '../support/build-output';
+import { DIST_DIR } from '../support/repo-root';
+import { saveScreenshot } from '../support/screenshots';
+import { signIn } from '../support/sign-in';
+import {
+  componentsAt,
+  documentOrder,
+  fetchInPage,
+  locationSelector,
+  SLOT_TIMEOUT_MS,
+  waitForSlot,
+} from '../support/slot-page';
+
+jest.setTimeout(60_000);
+
+const suite = useBrowserSuite();
+
+/** The dashboard cards as the page shows them: `title: value` per card. */
+async function shownCards(page: Page): Promise<string[]> {
+  return page
+    .locator('[data-dashboard] .stat-card')
+    .evaluateAll((cards) =>
+      cards.map(
+        (card) =>
+          `${card.querySelector('.stat-card__title')?.textContent}: ${card.querySelector('.stat-card__value')?.textContent}`,
+      ),
+    );
+}
+
+function expectedCards(meta: MetaPayload): string[] {
+  return meta.dashboards.flatMap((dashboard) => dashboard.cards.map((card) => `${card.title}: ${card.value}`));
+}
+
+async function waitForCards(page: Page, expected: string[]): Promise<void> {
+  await page.waitForFunction(
+    (wanted) =>
+      JSON.stringify(
+        [...document.querySelectorAll('[data-dashboard] .stat-card')].map(
+          (card) =>
+            `${card.querySelector('.stat-card__title')?.textContent}: ${card.querySelector('.stat-card__value')?.textContent}`,
+        ),
+      ) === JSON.stringify(wanted),
+    expected,
+    { timeout: SLOT_TIMEOUT_MS },
+  );
+}
+
+describe('signed in', () => {
+  it('loads slots from GET /meta and renders the protected locations and the tenant switcher', async () => {
+    const { page, log } = await suite.newPage();
+    await page.goto('/login');
+    await page.locator('input[name="username"]').waitFor();
+    log.clear();
+    await signIn(page);
+    expect(new URL(page.url()).pathname).toBe('/');
+
+    await waitForSlot(page, 'tenant-switcher', 'TenantSwitcher', { hasText: 'Acme Corp' });
+    await waitForSlot(page, 'dashboard-before-cards', 'Callout', { hasText: 'Welcome to your content workspace' });
+    await waitForSlot(page, 'dashboard-after-cards', 'ShortcutLinks', { hasText: 'All articles' });
+    // Nested content: the Callout renders the WelcomeCard slot as its children.
+    expect(await componentsAt(page, 'dashboard-before-cards', { nested: true })).toEqual(['Callout', 'WelcomeCard']);
+    await waitForSlot(page, 'header-banner', 'MaintenanceNotice');
+    await waitForSlot(page, 'global-before-content', 'SystemStatus');
+    await waitForSlot(page, 'global-after-content', 'FooterLinks');
+
+    const meta = await fetchInPage<MetaPayload>(page, '/meta');
+    expect(meta.status).toBe(200);
+    await waitForCards(page, expectedCards(meta.body));
+    expect(
+      await documentOrder(page, [
+        locationSelector('dashboard-before-cards'),
+        '[data-dashboard]',
+        locationSelector('dashboard-after-cards'),
+      ]),
+    ).toEqual([0, 1, 2]);
+    // The sign-in page's locations are gone with the sign-in page.
+    for (const location of ['login-before-form', 'login-after-form', 'login-sidebar'] as const) {
+      expect(await page.locator(locationSelector(location)).count()).toBe(0);
+    }
+
+    expect(log.requestsTo('GET', '/meta').length).toBeGreaterThanOrEqual(1);
+    expect(log.requests.some((request) => request.path.startsWith('/remotes/team_records/'))).toBe(true);
+    expect(log.pageErrors).toEqual([]);
+    expect(log.consoleMatching(/\[slots\]|Invalid hook call/, ['error', 'warning'])).toEqual([]);
+    await saveScreenshot(page, 'dashboard');
+  });
+
+  it('switches tenant through the TenantSwitcher slot, and the dashboard and the records follow', async () => {
+    const { page } = await suite.newPage();
+    await signIn(page);
+    await waitForSlot(page, 'tenant-switcher', 'TenantSwitcher', { hasText: 'Acme Corp' });
+    const me = await fetchInPage<MePayload>(page, '/me');
+    expect(me.body.user.currentTenant).toBe('acme');
+    expect(me.body.user.tenants.map((tenant) => tenant.id).sort()).toEqual(['acme', 'globex']);
+
+    const acmeMeta = (await fetchInPage<MetaPayload>(page, '/meta')).body;
+    const acmeCards = expectedCards(acmeMeta);
+    await waitForCards(page, acmeCards);
+    expect(acmeCards).toContain('Tenant: Acme Corp');
+    const acmeTitles = (await fetchInPage<RecordListPayload>(page, '/api/resources/articles/records')).body.records.map(
+      (record) => record.title,
+    );
+
+    const [switched] = await Promise.all([
+      page.waitForResponse(
+        (response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/tenant',
+      ),
+      page.locator(`${locationSelector('tenant-switcher')} select[name="tenant"]`).selectOption('globex'),
+    ]);
+    expect(switched.status()).toBe(200);
+
+    const globexMeta = (await fetchInPage<MetaPayload>(page, '/meta')).body;
+    const globexCards = expectedCards(globexMeta);
+    expect(globexCards).toContain('Tenant: Globex');
+    expect(globexCards).not.toEqual(acmeCards);
+    await waitForCards(page, globexCards);
+    expect((await fetchInPage<MePayload>(page, '/me')).body.user.currentTenant).toBe('globex');
+    expect(await page.locator(`${locationSelector('tenant-switcher')} select[name="tenant"]`).inputValue()).toBe(
+      'globex',
+    );
+
+    // The records list shows the new tenant's records and none of the old one's.
+    const globexTitles = (
+      await fetchInPage<RecordListPayload>(page, '/api/resources/articles/records')
+    ).body.records.map((record) => record.title);
+    expect(globexTitles).not.toEqual(acmeTitles);
+    await page.goto('/resources/articles');
+    for (const title of globexTitles)
+      await page.getByText(title, { exact: true }).first().waitFor({ timeout: SLOT_TIMEOUT_MS });
+    const listText = await page.locator('main').innerText();
+    for (const title of acmeTitles.filter((candidate) => !globexTitles.includes(candidate))) {
+      expect(listText).not.toContain(title);
+    }
+  });
+
+  it('runs every remote on the host’s one React: shared once, and hooks work inside remote components', async () => {
+    const { page, log } = await suite.newPage();
+    await signIn(page);
+    // Components of both remotes on one page; TenantSwitcher uses useState, useEffect and useId.
+    await waitForSlot(page, 'tenant-switcher', 'TenantSwitcher', { hasText: 'Acme Corp' });
+    await waitForSlot(page, 'dashboard-before-cards', 'WelcomeCard');
+    await waitForSlot(page, 'dashboard-after-cards', 'ShortcutLinks');
+
+    // Every federation instance's share scope: package -> version -> who provided it and who uses it.
+    const shared = await page.evaluate(() => {
+      type Entry = { from?: string; loaded?: boolean; useIn?: string[] };
+      type Scopes = Record<string, Record<string, Record<string, Record<string, Entry>>>>;
+      const federation = (window as unknown as { __FEDERATION__?: { __SHARE__?: Scopes } }).__FEDERATION__;
+      const found: Array<{
+        instance: string;
+        pkg: string;
+        version: string;
+        from?: string;
+        loaded: boolean;
+        useIn: string[];
+      }> = [];
+      for (const [instance, scopes] of Object.entries(federation?.__SHARE__ ?? {})) {
+        for (const packages of Object.values(scopes)) {
+          for (const [pkg, versions] of Object.entries(packages)) {
+            for (const [version, entry] of Object.entries(versions)) {
+              found.push({
+                instance,
+                pkg,
+                version,
+                from: entry.from,
+                loaded: entry.loaded === true,
+                useIn: entry.useIn ?? [],
+              });
+            }
+          }
+        }
+      }
+      return found;
+    });
+    for (const pkg of ['react', 'react/jsx-runtime', 'react-dom']) {
+      const entries = shared.filter((entry) => entry.pkg === pkg);
+      expect(entries.length).toBeGreaterThan(0);
+      // One version, provided by the host, loaded once: every instance points at the same provider.
+      expect([...new Set(entries.map((entry) => `${entry.version} from ${entry.from}`))]).toEqual([
+        `${entries[0]?.version} from host`,
+      ]);
+      expect(entries.every((entry) => entry.loaded)).toBe(true);
+    }
+    for (const pkg of ['react', 'react/jsx-runtime']) {
+      // Both remotes took the host's copy rather than their own.
+      for (const entry of shared.filter((candidate) => candidate.pkg === pkg)) {
+        expect(entry.useIn).toEqual(expect.arrayContaining(['host', 'team_marketing', 'team_records']));
+      }
+    }
+    // And neither remote downloaded the React fallback chunks its manifest lists.
+    const fallbackChunks = BUILT_REMOTES.flatMap((remote) => {
+      const manifest = JSON.parse(readFileSync(path.join(DIST_DIR, 'remotes', remote, 'mf-manifest.json'), 'utf8')) as {
+        shared: Array<{ assets: { js: { sync: string[]; async: string[] } } }>;
+      };
+      return manifest.shared
+        .flatMap((item) => [...item.assets.js.sync, ...item.assets.js.async])
+        .map((file) => `/remotes/${remote}/${file}`);
+    });
+    expect(fallbackChunks.length).toBeGreaterThan(0);
+    expect(log.requests.filter((request) => fallbackChunks.includes(request.path))).toEqual([]);
+    expect(log.consoleMatching(/Invalid hook call|more than one copy of React/i)).toEqual([]);
+    expect(log.pageErrors).toEqual([]);
+  });
+});

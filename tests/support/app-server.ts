@@ -1,0 +1,96 @@
+import path from 'node:path';
+import { writeFixtureSpec, type FixtureSpec } from './fixture-spec';
+import { REPO_ROOT } from './repo-root';
+import { startServerProcess, type ServerProcess } from './server-process';
+import { makeTempDir, type TempDir } from './temp-dir';
+
+/** The demo account the server creates on first start (brief: demo catalogue). */
+export const DEMO_USERNAME = 'admin';
+/** Given to the server as DEMO_PASSWORD, so tests can sign in without reading it from the output. */
+export const DEMO_PASSWORD = 'browser-tests-demo-password';
+
+export interface AppServerOptions {
+  /** TypeScript entry that listens, relative to the repository root; `server/main.ts` when omitted. */
+  entry?: string;
+  /** `production` (the shipped behaviour) when omitted. */
+  nodeEnv?: 'production' | 'development';
+  /** More variables for the server (REDIS_URL, REMOTES_CONFIG, ...); `undefined` removes one. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Reuse this folder (and its database) instead of a fresh one, e.g. to restart on the same data. */
+  tempDir?: TempDir;
+  port?: number;
+  readyTimeoutMs?: number;
+  /**
+   * Writes files the server needs (a REMOTES_CONFIG, a fixture spec) into its temporary folder before it starts,
+   * and returns the variables that point the server at them.
+   */
+  prepare?: (dir: string) => Promise<Readonly<Record<string, string>>>;
+}
+
+export interface AppServer {
+  readonly process: ServerProcess;
+  readonly url: string;
+  readonly tempDir: TempDir;
+  readonly databasePath: string;
+  /** Stops the server, then deletes its temporary folder unless `keepData` is set. */
+  stop(options?: { keepData?: boolean }): Promise<void>;
+}
+
+/**
+ * The real server (`node --import tsx <entry>`, one process, no wrapper) on a free port with a fresh SQLite file in
+ * a temporary folder. Ready when `/readyz` answers 200.
+ */
+export async function startAppServer(options: AppServerOptions = {}): Promise<AppServer> {
+  const tempDir = options.tempDir ?? (await makeTempDir('slots-app-'));
+  const databasePath = path.join(tempDir.path, 'app.db');
+  const entry = path.join(REPO_ROOT, options.entry ?? 'server/main.ts');
+  let serverProcess: ServerProcess;
+  try {
+    const preparedEnv = (await options.prepare?.(tempDir.path)) ?? {};
+    serverProcess = await startServerProcess({
+      name: `app server (${path.relative(REPO_ROOT, entry)})`,
+      args: ['--import', 'tsx', entry],
+      port: options.port,
+      readyTimeoutMs: options.readyTimeoutMs,
+      env: {
+        NODE_ENV: options.nodeEnv ?? 'production',
+        DATABASE_PATH: databasePath,
+        DEMO_PASSWORD,
+        // Never inherit the developer's own settings into a test server.
+        REDIS_URL: undefined,
+        REMOTES_CONFIG: undefined,
+        SESSION_SECRET: undefined,
+        ...options.env,
+        ...preparedEnv,
+      },
+    });
+  } catch (error) {
+    if (!options.tempDir) await tempDir.remove();
+    throw error;
+  }
+  return {
+    process: serverProcess,
+    url: serverProcess.url,
+    tempDir,
+    databasePath,
+    stop: async ({ keepData = false } = {}) => {
+      await serverProcess.stop();
+      if (!keepData) await tempDir.remove();
+    },
+  };
+}
+
+/**
+ * The test entry `tests/support/fixture-server.ts`: the real server with the demo content plus the slots and
+ * resources of `fixture` (written as JSON into the server's temporary folder).
+ */
+export function startFixtureServer(
+  fixture: FixtureSpec,
+  options: Omit<AppServerOptions, 'entry'> = {},
+): Promise<AppServer> {
+  return startAppServer({
+    ...options,
+    entry: 'tests/support/fixture-server.ts',
+    prepare: async (dir) => ({ ...(await options.prepare?.(dir)), ...(await writeFixtureSpec(dir, fixture)) }),
+  });
+}

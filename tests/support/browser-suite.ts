@@ -1,0 +1,116 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { startAppServer, type AppServer } from './app-server';
+import { assertBuilt } from './build-output';
+import { launchChromium } from './chromium';
+import { recordPage, type PageLog } from './page-log';
+import { ARTIFACTS_DIR } from './repo-root';
+
+/** Desktop size: wide enough for the login sidebar (DESIGN.md point 14). */
+export const DESKTOP_VIEWPORT = Object.freeze({ width: 1280, height: 900 });
+
+export const BROWSER_LOGS_DIR = path.join(ARTIFACTS_DIR, 'browser-logs');
+
+export interface TrackedPage {
+  page: Page;
+  log: PageLog;
+}
+
+export interface BrowserSuite {
+  readonly browser: Browser;
+  /** The server of the current test (started in beforeEach). */
+  readonly server: AppServer;
+  /** Base URL of the current test's server. */
+  readonly url: string;
+  /** A new context (fresh cookies) and page on the current server, recording network and console. */
+  newPage(options?: BrowserContextOptions): Promise<TrackedPage>;
+}
+
+export interface BrowserSuiteOptions {
+  /**
+   * Starts the server for each test; by default the real `server/main.ts` with a fresh database. Give your own to
+   * use the fixture server, a second origin, or a special REMOTES_CONFIG.
+   */
+  startServer?: () => Promise<AppServer>;
+}
+
+/**
+ * Wires a browser test file: asserts the build exists and launches Chromium once (beforeAll), starts a fresh server
+ * on a free port with a fresh database for each test (beforeEach), gives each test new contexts, and stops and
+ * deletes everything after. The server's output and each page's console and failed requests go to
+ * `artifacts/browser-logs/<test>.log` for diagnosis.
+ */
+export function useBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite {
+  let browser: Browser | undefined;
+  let server: AppServer | undefined;
+  let contexts: BrowserContext[] = [];
+  let pages: TrackedPage[] = [];
+
+  beforeAll(async () => {
+    assertBuilt();
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  beforeEach(async () => {
+    server = await (options.startServer ?? (() => startAppServer()))();
+  });
+
+  afterEach(async () => {
+    await writeTestLog(server, pages);
+    await Promise.all(contexts.map((context) => context.close().catch(() => undefined)));
+    contexts = [];
+    pages = [];
+    await server?.stop();
+    server = undefined;
+  });
+
+  return {
+    get browser() {
+      if (!browser) throw new Error('The browser is not running: use the suite inside a test.');
+      return browser;
+    },
+    get server() {
+      if (!server) throw new Error('No server is running: use the suite inside a test.');
+      return server;
+    },
+    get url() {
+      return this.server.url;
+    },
+    async newPage(contextOptions = {}) {
+      const context = await this.browser.newContext({
+        viewport: DESKTOP_VIEWPORT,
+        baseURL: this.server.url,
+        ...contextOptions,
+      });
+      contexts.push(context);
+      const page = await context.newPage();
+      const tracked = { page, log: recordPage(page) };
+      pages.push(tracked);
+      return tracked;
+    },
+  };
+}
+
+async function writeTestLog(server: AppServer | undefined, pages: readonly TrackedPage[]): Promise<void> {
+  const name = (expect.getState().currentTestName ?? 'unnamed').replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 120);
+  const sections: string[] = [];
+  if (server) {
+    sections.push(
+      `# server ${server.url}\n## stdout\n${server.process.stdout()}\n## stderr\n${server.process.stderr()}`,
+    );
+  }
+  pages.forEach(({ log }, index) => {
+    const consoleLines = log.console.map((message) => `[${message.type}] ${message.text}`).join('\n');
+    const requests = log.requests.map((request) => `${request.method} ${request.url}`).join('\n');
+    sections.push(
+      `# page ${index + 1}\n## console\n${consoleLines}\n## page errors\n${log.pageErrors.join('\n')}\n## requests\n${requests}`,
+    );
+  });
+  await mkdir(BROWSER_LOGS_DIR, { recursive: true });
+  await writeFile(path.join(BROWSER_LOGS_DIR, `${name}.log`), `${sections.join('\n\n')}\n`);
+}

@@ -1,0 +1,28 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { DIST_DIR } from './repo-root';
+
+/** The remotes this repository builds (Module Federation container names, brief: demo catalogue). */
+export const BUILT_REMOTES: readonly string[] = Object.freeze(['team_marketing', 'team_records']);
+
+/** The files a browser test needs from `npm run build`. */
+export function requiredBuildFiles(distDir = DIST_DIR): string[] {
+  return [
+    path.join(distDir, 'host', 'index.html'),
+    ...BUILT_REMOTES.flatMap((name) => [
+      path.join(distDir, 'remotes', name, 'mf-manifest.json'),
+      path.join(distDir, 'remotes', name, 'remoteEntry.js'),
+    ]),
+  ];
+}
+
+/** Throws, naming what is missing and the command that makes it, when the build output is absent. */
+export function assertBuilt(distDir = DIST_DIR): void {
+  const missing = requiredBuildFiles(distDir).filter((file) => !existsSync(file));
+  if (missing.length > 0) {
+    throw new Error(
+      `The browser tests drive the built product, but ${distDir} is incomplete: missing ` +
+        `${missing.map((file) => path.relative(path.dirname(distDir), file)).join(', ')}. Run \`npm run build\` first.`,
+    );
+  }
+}

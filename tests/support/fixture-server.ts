@@ -1,0 +1,119 @@
+/**
+ * Test-only server entry: the product's server (same factory, same settings from the environment, demo content),
+ * plus the slots and resources of a FixtureSpec read from the JSON file named by SLOTS_FIXTURE_FILE. It lets a
+ * browser test put a failing remote's component on a page, or a non-form component into a form, without changing
+ * the product. Run as `node --import tsx tests/support/fixture-server.ts` (startFixtureServer does it).
+ *
+ * It mirrors server/main.ts, which exports nothing reusable; keep the two in step.
+ */
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { Slot, type SlotEntry, type SlotContent } from '../../shared';
+import { createApp, type App } from '../../server/app';
+import { readConfig } from '../../server/config';
+import { createHttpServer } from '../../server/hardening/http-server';
+import { createLogger } from '../../server/logger';
+import { Field } from '../../server/resources/field';
+import { Resource } from '../../server/resources/resource';
+import { loadOrCreateSessionSecret } from '../../server/session-secret';
+import type { SlotRegistrationMap } from '../../server/slots/slot-registry';
+import { FIXTURE_SPEC_ENV, type FixtureResourceSpec, type FixtureSpec } from './fixture-spec';
+
+function slotOf(entry: SlotEntry): Slot {
+  return Slot.make(entry.component, entry.props, entry.content === undefined ? null : contentOf(entry.content));
+}
+
+function contentOf(content: SlotContent): string | Slot | Slot[] {
+  if (typeof content === 'string') return content;
+  return Array.isArray(content) ? content.map(slotOf) : slotOf(content);
+}
+
+class FixtureResource extends Resource {
+  readonly name: string;
+  readonly label: string;
+
+  constructor(private readonly spec: FixtureResourceSpec) {
+    super();
+    this.name = spec.name;
+    this.label = spec.label;
+  }
+
+  fields(): ReadonlyArray<Field | Slot> {
+    return this.spec.fields.map((item) => {
+      if (item.type === 'slot') return Slot.make(item.component, item.props ?? {});
+      const options = { label: item.label ?? item.name, required: item.required ?? false };
+      if (item.input === 'textarea') return Field.textarea(item.name, options);
+      if (item.input === 'email') return Field.email(item.name, options);
+      return Field.text(item.name, options);
+    });
+  }
+}
+
+function readSpec(): FixtureSpec {
+  const file = process.env[FIXTURE_SPEC_ENV];
+  if (!file) return {};
+  return JSON.parse(readFileSync(file, 'utf8')) as FixtureSpec;
+}
+
+function registerFixtures(app: App, spec: FixtureSpec): void {
+  const slots: Record<string, Slot[]> = {};
+  for (const [location, entries] of Object.entries(spec.slots ?? {})) slots[location] = (entries ?? []).map(slotOf);
+  app.registerSlots(slots as SlotRegistrationMap);
+  const resources = spec.resources ?? [];
+  for (const resource of resources) app.registerResource(new FixtureResource(resource));
+  if (resources.length > 0) {
+    app.registerModule({ name: 'fixtures', label: 'Fixtures', resources: resources.map((resource) => resource.name) });
+  }
+}
+
+function seedFixtureRecords(app: App, spec: FixtureSpec): void {
+  for (const resource of spec.resources ?? []) {
+    for (const [tenant, records] of Object.entries(resource.records ?? {})) {
+      for (const record of records) app.records.insert(tenant, resource.name, record);
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const spec = readSpec();
+  const config = readConfig(process.env);
+  const logger = createLogger(config.nodeEnv, config.logLevel);
+  const app = createApp({
+    databasePath: config.databasePath,
+    sessionSecret: config.sessionSecret ?? [loadOrCreateSessionSecret(config.databasePath).secret],
+    nodeEnv: config.nodeEnv,
+    redisUrl: config.redisUrl,
+    trustProxy: config.trustProxy,
+    sessionIdleMs: config.sessionIdleMs,
+    sessionAbsoluteMs: config.sessionAbsoluteMs,
+    logger,
+    logRequests: config.logRequests,
+    allowedOrigins: config.allowedOrigins,
+    loginRateLimit: config.loginRateLimit,
+    env: process.env,
+    demo: { adminPassword: config.demoPassword },
+  });
+  registerFixtures(app, spec);
+  await app.ready();
+  seedFixtureRecords(app, spec);
+
+  const server = createHttpServer(app.handler, config.serverTimeouts);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  process.stdout.write(`fixture server listening on http://${config.host}:${port}/\n`);
+
+  const stop = () => {
+    server.closeAllConnections();
+    server.close(() => void app.close().finally(() => process.exit(0)));
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`The fixture server could not start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

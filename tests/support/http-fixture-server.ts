@@ -1,0 +1,57 @@
+import http from 'node:http';
+
+export interface RecordedRequest {
+  method: string;
+  /** Path and query, as received. */
+  url: string;
+}
+
+export interface HttpFixtureServer {
+  /** `http://127.0.0.1:<port>`, without a trailing slash. */
+  readonly url: string;
+  readonly port: number;
+  /** Every request received so far, in order. */
+  readonly requests: readonly RecordedRequest[];
+  /** Closes the server and every open connection, including requests it never answered. */
+  close(): Promise<void>;
+}
+
+export type FixtureHandler = (request: http.IncomingMessage, response: http.ServerResponse) => void;
+
+/**
+ * A plain Node HTTP server on a free port of 127.0.0.1 that records what it is asked. The base of the test doubles
+ * that stand in for a remote's host (a second origin, a broken or silent remote).
+ */
+export function startHttpFixtureServer(handler: FixtureHandler): Promise<HttpFixtureServer> {
+  const requests: RecordedRequest[] = [];
+  const server = http.createServer((request, response) => {
+    requests.push({ method: request.method ?? 'GET', url: request.url ?? '/' });
+    handler(request, response);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ host: '127.0.0.1', port: 0 }, () => {
+      const address = server.address();
+      if (address === null || typeof address === 'string') {
+        reject(new Error('The fixture server has no TCP address.'));
+        return;
+      }
+      resolve({
+        url: `http://127.0.0.1:${address.port}`,
+        port: address.port,
+        requests,
+        close: () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}
+
+/** Headers that let a page on another origin fetch the answer (the MF runtime fetches manifests with CORS). */
+export const CORS_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'Access-Control-Allow-Origin': '*',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+});
