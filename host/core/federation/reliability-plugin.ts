@@ -34,7 +34,11 @@ export interface ReliabilityOptions {
   log?: (message: string, failure: RemoteFailure) => void;
 }
 
-export const DEFAULT_RELIABILITY = Object.freeze({ manifestTimeoutMs: 5000, entryTimeoutMs: 8000, retries: 1 });
+/**
+ * The failure budget of one remote: the worst case (hanging manifest or entry script, one retry) ends in the fallback
+ * within about 8 s, so a broken remote is given up on, and logged, within 10 s of the page asking for it.
+ */
+export const DEFAULT_RELIABILITY = Object.freeze({ manifestTimeoutMs: 3500, entryTimeoutMs: 4000, retries: 1 });
 
 export const RELIABILITY_PLUGIN_NAME = 'slots-host-reliability';
 
