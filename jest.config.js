@@ -38,7 +38,12 @@ module.exports = {
       ...common,
       displayName: 'system',
       testEnvironment: 'node',
-      testMatch: ['<rootDir>/tests/**/*.test.ts'],
+      testMatch: [
+        '<rootDir>/tests/**/*.test.ts',
+        '<rootDir>/bench/**/*.test.ts',
+        '<rootDir>/bench/**/*.test.tsx',
+        '<rootDir>/scripts/**/*.test.ts',
+      ],
     },
   ],
 };

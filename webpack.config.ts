@@ -17,6 +17,8 @@ import { marketingRemote } from './remotes/marketing/remote';
 import { recordsRemote } from './remotes/records/remote';
 import { exposesOf, type RemoteDeclaration } from './remotes/remote-declaration';
 import { RemoteDescriptorPlugin } from './remotes/remote-descriptor-plugin';
+import { BundleBudgetPlugin } from './scripts/bundle-budgets/bundle-budget-plugin';
+import { hostBudgets, remoteBudgets } from './scripts/bundle-budgets/bundle-budgets';
 
 export type BuildMode = 'production' | 'development';
 
@@ -131,6 +133,8 @@ export function hostConfiguration(mode: BuildMode): Configuration {
         scriptLoading: 'defer',
         minify: mode === 'production',
       }),
+      // Budgets apply to what ships: unminified development builds would exceed them by design.
+      ...(mode === 'production' ? [new BundleBudgetPlugin(hostBudgets())] : []),
     ],
   };
 }
@@ -172,6 +176,7 @@ export function remoteConfiguration(
         manifest: true,
       }),
       new RemoteDescriptorPlugin(declaration),
+      ...(mode === 'production' ? [new BundleBudgetPlugin(remoteBudgets(declaration.name))] : []),
     ],
   };
 }

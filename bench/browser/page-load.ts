@@ -1,0 +1,92 @@
+import type { Browser, Page, Request } from 'playwright-core';
+import { READY_GLOBAL, slotsReadyProbe, type ExpectedSlots } from './slots-ready-probe';
+
+export interface PageLoad {
+  /** Milliseconds from navigation start until every expected slot was rendered. */
+  readyMs: number;
+  /** Requests the page made until the network was idle. */
+  requests: number;
+  /** Response bytes (headers and bodies as received) of those requests. */
+  bytes: number;
+}
+
+/** Desktop width, so the sign-in page renders its sidebar (DESIGN.md point 14). */
+const VIEWPORT = { width: 1280, height: 800 };
+
+/**
+ * One cold load of `url`: a new browser context (empty cache, no cookies), navigation, then the time at which the
+ * probe saw every expected slot rendered, and the traffic of the load.
+ */
+export async function measurePageLoad(
+  browser: Browser,
+  url: string,
+  expected: ExpectedSlots,
+  timeoutMs = 30_000,
+): Promise<PageLoad> {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  try {
+    const page = await context.newPage();
+    const requests: Request[] = [];
+    page.on('request', (request) => requests.push(request));
+    await page.addInitScript({ content: slotsReadyProbe(expected) });
+    await page.goto(url, { waitUntil: 'commit', timeout: timeoutMs });
+    const readyMs = await waitForReadyTime(page, timeoutMs);
+    await page.waitForLoadState('networkidle', { timeout: timeoutMs });
+    let bytes = 0;
+    for (const request of requests) {
+      try {
+        const sizes = await request.sizes();
+        bytes += sizes.responseHeadersSize + sizes.responseBodySize;
+      } catch {
+        // A request that got no answer adds no bytes.
+      }
+    }
+    return { readyMs, requests: requests.length, bytes };
+  } finally {
+    await context.close();
+  }
+}
+
+const POLL_MS = 25;
+
+/**
+ * Polls for the time the probe recorded. The probe stamps the moment itself, so the polling interval does not
+ * enter the figure. `page.evaluate` of a string runs through the DevTools protocol, which the page's
+ * Content-Security-Policy (no 'unsafe-eval') does not block, unlike a string predicate of `waitForFunction`.
+ */
+async function waitForReadyTime(page: Page, timeoutMs: number): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await page.evaluate<unknown>(`window.${READY_GLOBAL}`);
+    if (typeof value === 'number') return value;
+    if (Date.now() > deadline) {
+      throw new Error(`The slots of ${page.url()} were not all rendered within ${timeoutMs} ms.`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/**
+ * What a page shows once settled: location -> rendered component names of every `[data-slot-location]` wrapper
+ * that has slots. Used once per variant to check the page renders what the benchmark waits for.
+ */
+export async function renderedSlots(browser: Browser, url: string, timeoutMs = 30_000): Promise<ExpectedSlots> {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  try {
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: 'networkidle', timeout: timeoutMs });
+    // A string, like the probe: a transpiled function could reference helpers the page does not have.
+    return await page.evaluate<ExpectedSlots>(`(() => {
+      const found = {};
+      for (const wrapper of document.querySelectorAll('[data-slot-location]')) {
+        const components = Array.from(wrapper.children)
+          .filter((child) => child.hasAttribute('data-slot-component'))
+          .map((child) => child.getAttribute('data-slot-component'));
+        if (components.length > 0) found[wrapper.getAttribute('data-slot-location')] = components;
+      }
+      return found;
+    })()`);
+  } finally {
+    await context.close();
+  }
+}

@@ -1,0 +1,35 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from '../../host/app/app';
+import {
+  componentFromModule,
+  createApiClient,
+  reportCaughtError,
+  SlotComponentRegistry,
+  type RegistrableComponent,
+  type SlotRuntime,
+} from '../../host/core';
+
+/** No remotes: every component is already in the bundle, so none is "provided by" a remote. */
+const runtime: Partial<SlotRuntime> = { remoteOf: () => null };
+
+/**
+ * The benchmark's baseline host: the product's own shell (App, pages, core), with the remote components imported
+ * into the same bundle and registered directly, no Module Federation runtime, no /api/remotes, no remote entry.
+ * `modules` maps a component name to its module, as the generated entry imports them.
+ */
+export function startBundledHost(modules: Readonly<Record<string, unknown>>): void {
+  const components: Record<string, RegistrableComponent> = {};
+  for (const [name, module] of Object.entries(modules)) {
+    components[name] = componentFromModule(module, `bundled/${name}`, name);
+  }
+  SlotComponentRegistry.registerMany(components);
+
+  const container = document.getElementById('root');
+  if (!container) throw new Error('index.html has no #root element to render the admin into.');
+  createRoot(container, { onCaughtError: reportCaughtError }).render(
+    <StrictMode>
+      <App client={createApiClient()} runtime={runtime} />
+    </StrictMode>,
+  );
+}

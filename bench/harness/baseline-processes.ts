@@ -1,0 +1,66 @@
+import { mkdir } from 'node:fs/promises';
+import type { ServerProcess } from '../../tests/support/server-process';
+import { sessionCookieFrom } from '../../tests/multi-instance/support/session-client';
+import { logPath, workPath, type BenchContext } from './bench-context';
+import { startBenchProcess } from './bench-process';
+import type { CapturedBody } from './captured-body';
+
+/** The bare Express route of bench/baselines/static-bytes-server.ts, sending `body` at `routePath`. */
+export function startStaticBaseline(
+  context: BenchContext,
+  name: string,
+  body: CapturedBody,
+  routePath: string,
+): Promise<ServerProcess> {
+  return startBenchProcess({
+    name: `baseline (${name})`,
+    entry: 'bench/baselines/static-bytes-server.ts',
+    logFile: logPath(context, name),
+    env: {
+      BODY_FILE: body.file,
+      ROUTE_PATH: routePath,
+      CONTENT_TYPE: body.contentType,
+      ETAG: body.etag ?? undefined,
+      CACHE_CONTROL: body.cacheControl ?? undefined,
+    },
+  });
+}
+
+export interface SessionBaseline {
+  process: ServerProcess;
+  /** `Cookie` header value of a signed-in session on the baseline. */
+  cookie: string;
+}
+
+/** The bare express-session + passport app of bench/baselines/session-meta-server.ts, signed in once. */
+export async function startSessionBaseline(
+  context: BenchContext,
+  name: string,
+  store: { kind: 'sqlite' } | { kind: 'redis'; url: string },
+  body: CapturedBody,
+): Promise<SessionBaseline> {
+  const dataDir = workPath(context, name);
+  await mkdir(dataDir, { recursive: true });
+  const baseline = await startBenchProcess({
+    name: `baseline (${name})`,
+    entry: 'bench/baselines/session-meta-server.ts',
+    logFile: logPath(context, name),
+    env: {
+      SESSION_STORE: store.kind,
+      DATABASE_PATH: `${dataDir}/baseline.db`,
+      REDIS_URL: store.kind === 'redis' ? store.url : undefined,
+      BODY_FILE: body.file,
+    },
+  });
+  try {
+    const response = await fetch(`${baseline.url}/login`, { method: 'POST' });
+    const cookie = sessionCookieFrom(response.headers);
+    if (response.status !== 200 || cookie === null) {
+      throw new Error(`The ${baseline.name} refused the bench sign-in (${response.status}).`);
+    }
+    return { process: baseline, cookie };
+  } catch (error) {
+    await baseline.stop();
+    throw error;
+  }
+}

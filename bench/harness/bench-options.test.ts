@@ -1,0 +1,28 @@
+import { BENCHMARK_NAMES, parseBenchOptions } from './bench-options';
+
+describe('parseBenchOptions', () => {
+  it('runs everything with the full plans by default', () => {
+    const options = parseBenchOptions([]);
+    expect([...options.only]).toEqual([...BENCHMARK_NAMES]);
+    expect(options.plans.main).toEqual({ warmupSeconds: 3, roundSeconds: 5, rounds: 3, connections: 10 });
+    expect(options.example).toBe(false);
+    expect(options.skipBuild).toBe(false);
+    expect(options.cpuProfile).toBe(false);
+  });
+
+  it('reads a subset, the example flag, --skip-build, --cpu-prof and --quick', () => {
+    const options = parseBenchOptions(['--only=slots,sizes', '--example', '--skip-build', '--cpu-prof', '--quick']);
+    expect([...options.only]).toEqual(['slots', 'sizes']);
+    expect(options.example).toBe(true);
+    expect(options.skipBuild).toBe(true);
+    expect(options.cpuProfile).toBe(true);
+    expect(options.plans.main.rounds).toBe(1);
+    expect(options.plans.sizes.rounds).toBe(1);
+  });
+
+  it('refuses an unknown benchmark or option with the usage', () => {
+    expect(() => parseBenchOptions(['--only=slots,nope'])).toThrow(/Unknown benchmark nope\.[\s\S]*--only=<names>/);
+    expect(() => parseBenchOptions(['--only='])).toThrow(/Unknown benchmark \(none given\)/);
+    expect(() => parseBenchOptions(['--fast'])).toThrow(/Unknown option --fast\.[\s\S]*npm run bench/);
+  });
+});

@@ -1,0 +1,81 @@
+import type { Comparison, LoadPlan } from '../harness/compare-alternating';
+
+/** Where the example run came from: the README quotes it with the hardware. */
+export interface MachineInfo {
+  cpus: number;
+  cpuModel: string;
+  memoryGiB: number;
+  node: string;
+  platform: string;
+  /**
+   * One-minute load average at the start and the end of the run: other work on the machine shares its two cores with
+   * the servers, the load generator and the browser, and makes the figures noisier.
+   */
+  loadAverage: { start: number; end: number | null };
+}
+
+/** A server route against its bare baseline; higher req/s is better, so the goal is a minimum ratio. */
+export interface ThroughputResult {
+  name: string;
+  target: string;
+  baseline: string;
+  /** Size of one answer body, the same on both sides. */
+  bodyBytes: number;
+  minimumRatio: number;
+  comparison: Comparison;
+}
+
+/** One endpoint at one registry size against a bare route sending the same bytes. */
+export interface PayloadSizeResult {
+  endpoint: '/slots' | '/meta';
+  extraSlots: number;
+  bodyBytes: number;
+  baseline: string;
+  minimumRatio: number;
+  comparison: Comparison;
+}
+
+export interface PageLoadSide {
+  /** Milliseconds from navigation start until every public slot on the page is rendered (median of the loads). */
+  medianMs: number;
+  timesMs: number[];
+  requests: number;
+  /** Response body bytes as received (compressed where the server compressed). */
+  bytes: number;
+}
+
+/** The sign-in page, federated against the same components bundled into the host; lower is better. */
+export interface LoginPageResult {
+  loads: number;
+  slotComponents: string[];
+  federated: PageLoadSide;
+  bundled: PageLoadSide;
+  /** federated median / bundled median. */
+  ratio: number;
+  maximumRatio: number;
+}
+
+export interface BundleSizeResult {
+  name: string;
+  files: string[];
+  gzipBytes: number;
+  /** Null when no budget applies to this part. */
+  budgetBytes: number | null;
+}
+
+export interface BenchFailure {
+  benchmark: string;
+  message: string;
+}
+
+export interface BenchResults {
+  startedAt: string;
+  durationSeconds: number;
+  machine: MachineInfo;
+  plans: { main: LoadPlan; sizes: LoadPlan };
+  throughput: ThroughputResult[];
+  payloadSizes: PayloadSizeResult[];
+  loginPage: LoginPageResult | null;
+  bundles: BundleSizeResult[];
+  failures: BenchFailure[];
+}

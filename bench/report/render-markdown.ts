@@ -1,0 +1,118 @@
+import type { BenchResults, LoginPageResult } from './bench-results';
+import { formatBytes, formatCount, formatMBps, formatMs, formatRatio, verdict } from './format';
+
+/** The Markdown report of one run: one table per benchmark family, goals and verdicts beside the ratios. */
+export function renderMarkdown(results: BenchResults): string {
+  const { machine, plans } = results;
+  const lines: string[] = [
+    `# Benchmark results, ${results.startedAt.slice(0, 10)}`,
+    '',
+    `Run started ${results.startedAt}, took ${Math.round(results.durationSeconds)} s (\`npm run bench\`).`,
+    `Machine: ${machine.cpus} cores (${machine.cpuModel}), ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.platform}; ` +
+      `load average ${machine.loadAverage.start} at the start, ${machine.loadAverage.end ?? 'n/a'} at the end ` +
+      '(other work on the machine makes every figure noisier; compare ratios, not absolute req/s).',
+    '',
+    `Load: autocannon from the bench process, ${plans.main.connections} connections, ${plans.main.warmupSeconds} s ` +
+      `warm-up per side, then ${plans.main.rounds} rounds of ${plans.main.roundSeconds} s per side, target and ` +
+      `baseline alternating; figures are the medians of the rounds (registry sizes: ${plans.sizes.warmupSeconds} s ` +
+      `warm-up, ${plans.sizes.rounds} x ${plans.sizes.roundSeconds} s). Every run ended with zero non-2xx answers, ` +
+      'errors and timeouts, or it is listed under failures. Each server is its own production process ' +
+      '(NODE_ENV=production) with its own temporary database.',
+    '',
+  ];
+
+  if (results.throughput.length > 0) {
+    lines.push(
+      '## Throughput against bare baselines',
+      '',
+      '| Benchmark | Body | Target req/s | p50 | p99 | Baseline req/s | p50 | p99 | Ratio | Goal | |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+    );
+    for (const entry of results.throughput) {
+      const { target, baseline, ratio } = entry.comparison;
+      lines.push(
+        `| ${entry.name} | ${formatBytes(entry.bodyBytes)} | ${formatCount(target.requestsPerSecond)} | ` +
+          `${formatMs(target.latencyP50)} | ${formatMs(target.latencyP99)} | ${formatCount(baseline.requestsPerSecond)} | ` +
+          `${formatMs(baseline.latencyP50)} | ${formatMs(baseline.latencyP99)} | ${formatRatio(ratio)} | ` +
+          `>= ${formatRatio(entry.minimumRatio)} | ${verdict(ratio >= entry.minimumRatio)} |`,
+      );
+    }
+    lines.push('', 'Baselines:', ...results.throughput.map((entry) => `- ${entry.name}: ${entry.baseline}.`), '');
+  }
+
+  if (results.payloadSizes.length > 0) {
+    lines.push(
+      '## Cost per request by registry size',
+      '',
+      'The server with N extra registered slots against a bare route that sends the same bytes: the ratio must not ' +
+        'fall as N grows, because payloads are built once per change, not per request.',
+      '',
+      '| Endpoint | Extra slots | Body | req/s | MB/s | p50 | p99 | Bare req/s | Bare MB/s | Ratio | Goal | |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+    );
+    for (const entry of results.payloadSizes) {
+      const { target, baseline, ratio } = entry.comparison;
+      lines.push(
+        `| \`GET ${entry.endpoint}\` | ${formatCount(entry.extraSlots)} | ${formatBytes(entry.bodyBytes)} | ` +
+          `${formatCount(target.requestsPerSecond)} | ${formatMBps(target.bytesPerSecond)} | ${formatMs(target.latencyP50)} | ` +
+          `${formatMs(target.latencyP99)} | ${formatCount(baseline.requestsPerSecond)} | ` +
+          `${formatMBps(baseline.bytesPerSecond)} | ${formatRatio(ratio)} | >= ${formatRatio(entry.minimumRatio)} | ` +
+          `${verdict(ratio >= entry.minimumRatio)} |`,
+      );
+    }
+    const baselines = [
+      ...new Set(results.payloadSizes.map((entry) => `- \`GET ${entry.endpoint}\`: ${entry.baseline}.`)),
+    ];
+    lines.push('', 'Baselines:', ...baselines, '');
+  }
+
+  if (results.loginPage) lines.push(...renderLoginPage(results.loginPage));
+
+  if (results.bundles.length > 0) {
+    lines.push(
+      '## Bundle sizes (gzip)',
+      '',
+      '| Part | Files | gzip | Budget | |',
+      '| --- | ---: | ---: | ---: | --- |',
+    );
+    for (const bundle of results.bundles) {
+      const budget = bundle.budgetBytes === null ? 'none' : formatBytes(bundle.budgetBytes);
+      const status = bundle.budgetBytes === null ? '' : verdict(bundle.gzipBytes <= bundle.budgetBytes);
+      lines.push(
+        `| ${bundle.name} | ${bundle.files.length} | ${formatBytes(bundle.gzipBytes)} | ${budget} | ${status} |`,
+      );
+    }
+    lines.push('');
+  }
+
+  if (results.failures.length > 0) {
+    lines.push(
+      '## Failures',
+      '',
+      ...results.failures.map((failure) => `- **${failure.benchmark}**: ${failure.message}`),
+      '',
+    );
+  }
+  return lines.join('\n');
+}
+
+function renderLoginPage(page: LoginPageResult): string[] {
+  const row = (label: string, side: LoginPageResult['federated']): string =>
+    `| ${label} | ${formatMs(side.medianMs)} | ${side.timesMs.map((ms) => Math.round(ms)).join(', ')} | ` +
+    `${side.requests} | ${formatBytes(side.bytes)} |`;
+  return [
+    '## Sign-in page in Chromium, cold cache',
+    '',
+    `A new browser context per load (${page.loads} loads per variant, alternating), time from navigation start until ` +
+      `every public slot of \`/login\` is rendered (${page.slotComponents.join(', ')}).`,
+    '',
+    '| Variant | Median | Each load (ms) | Requests | Bytes |',
+    '| --- | ---: | --- | ---: | ---: |',
+    row('Module Federation (the product)', page.federated),
+    row('Same components bundled into the host', page.bundled),
+    '',
+    `Ratio federated / bundled: **${formatRatio(page.ratio)}** (goal <= ${formatRatio(page.maximumRatio)}, ` +
+      `${verdict(page.ratio <= page.maximumRatio)}).`,
+    '',
+  ];
+}

@@ -1,0 +1,71 @@
+/**
+ * Gzip budgets of the front-end builds, as data. `webpack.config.ts` hands these to BundleBudgetPlugin, so
+ * `npm run build` fails when one is exceeded; `npm run bench` reports every size against them.
+ * Sizes are gzip level 9 of the minified JavaScript, source maps excluded.
+ */
+
+/** What one budget measures in a compilation. */
+export type BudgetTarget =
+  /**
+   * An entrypoint's JavaScript; with `includeAsync`, also every chunk it loads later (the host entry only imports
+   * `./bootstrap`, so the app, React and the federation runtime all arrive through async chunks).
+   */
+  | { kind: 'entrypoint'; name: string; includeAsync: boolean }
+  /** One emitted file, e.g. a remote's `remoteEntry.js`. */
+  | { kind: 'asset'; file: string }
+  /**
+   * Every chunk group whose name starts with `prefix`, each measured and judged on its own: the chunks of an exposed
+   * module (`__federation_expose_<Component>`). Child groups (shared-module fallbacks) are not counted: the host
+   * provides React, so they are never loaded.
+   */
+  | { kind: 'chunk-groups'; prefix: string };
+
+export interface BundleBudget {
+  /** Names the part in messages and reports; a `chunk-groups` budget appends the group's own name. */
+  label: string;
+  target: BudgetTarget;
+  maxGzipBytes: number;
+}
+
+const KIB = 1024;
+
+/**
+ * The host's JavaScript for its first render (the sign-in page): React 19 + react-dom (about 60 KiB gzip),
+ * react-router-dom 7 (about 20 KiB), the Module Federation runtime (about 15 KiB) and the shell itself (registries,
+ * renderer, pages, about 15 KiB): about 110 KiB. The budget leaves some 20 % for growth; a larger host delays every
+ * page, signed in or not, so going past it should be a decision, not an accident.
+ */
+export const HOST_INITIAL_JS_MAX_GZIP = 135 * KIB;
+
+/** A remote's container entry is the federation runtime plus its expose map: small, and on every page's path. */
+export const REMOTE_ENTRY_MAX_GZIP = 30 * KIB;
+
+/** One exposed component: a slot renders it on demand, so it must stay cheap to fetch: 20 KB (not KiB), as the budget was set. */
+export const EXPOSED_COMPONENT_MAX_GZIP = 20_000;
+
+export const FEDERATION_EXPOSE_PREFIX = '__federation_expose_';
+
+export function hostBudgets(entrypoint = 'main'): BundleBudget[] {
+  return [
+    {
+      label: 'host initial JavaScript',
+      target: { kind: 'entrypoint', name: entrypoint, includeAsync: true },
+      maxGzipBytes: HOST_INITIAL_JS_MAX_GZIP,
+    },
+  ];
+}
+
+export function remoteBudgets(remoteName: string, entryFile = 'remoteEntry.js'): BundleBudget[] {
+  return [
+    {
+      label: `${remoteName} ${entryFile}`,
+      target: { kind: 'asset', file: entryFile },
+      maxGzipBytes: REMOTE_ENTRY_MAX_GZIP,
+    },
+    {
+      label: `${remoteName} exposed component`,
+      target: { kind: 'chunk-groups', prefix: FEDERATION_EXPOSE_PREFIX },
+      maxGzipBytes: EXPOSED_COMPONENT_MAX_GZIP,
+    },
+  ];
+}

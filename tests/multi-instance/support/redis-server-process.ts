@@ -1,0 +1,130 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { getFreePort } from '../../support/free-port';
+import { redisPing } from './redis-ping';
+
+export interface RedisServerOptions {
+  /** The redis-server executable; the Debian package puts it on PATH. */
+  binary?: string;
+  /** How long to wait for the first PONG. */
+  startTimeoutMs?: number;
+  /** A fixed port, e.g. to bring Redis back where the servers expect it; a free one when omitted. */
+  port?: number;
+}
+
+const PORT_ATTEMPTS = 3;
+const STOP_GRACE_MS = 5000;
+
+/**
+ * A throwaway `redis-server` child process: a free port on 127.0.0.1, no RDB snapshots, no append-only file, so
+ * nothing is written to disk and nothing survives `stop()`. Ready once it answers PING.
+ */
+export class RedisServerProcess {
+  private outputText = '';
+  private exitPromise: Promise<void>;
+  private exited = false;
+  private readonly killOnParentExit = (): void => {
+    this.child.kill('SIGKILL');
+  };
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly port: number,
+  ) {
+    child.stdout?.on('data', (chunk: Buffer) => this.record(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => this.record(chunk));
+    this.exitPromise = new Promise((resolve) => {
+      child.once('exit', () => {
+        this.exited = true;
+        process.off('exit', this.killOnParentExit);
+        resolve();
+      });
+    });
+    // A test runner that dies mid-test must not leave a Redis listening behind it.
+    process.on('exit', this.killOnParentExit);
+  }
+
+  static async start(options: RedisServerOptions = {}): Promise<RedisServerProcess> {
+    let lastError: Error | undefined;
+    const attempts = options.port === undefined ? PORT_ATTEMPTS : 1;
+    for (let attempt = 1; attempt <= attempts; attempt += 1) {
+      const port = options.port ?? (await getFreePort());
+      const redis = await RedisServerProcess.spawnOn(port, options);
+      try {
+        await redis.waitUntilReady(options.startTimeoutMs ?? 10_000);
+        return redis;
+      } catch (error) {
+        await redis.stop();
+        lastError = error instanceof Error ? error : new Error(String(error));
+        // Only a port taken between getFreePort() and the bind is worth another try.
+        if (!/address already in use/i.test(redis.output())) throw lastError;
+      }
+    }
+    throw lastError ?? new Error('redis-server did not start.');
+  }
+
+  private static spawnOn(port: number, options: RedisServerOptions): Promise<RedisServerProcess> {
+    const binary = options.binary ?? 'redis-server';
+    const child = spawn(
+      binary,
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    return new Promise((resolve, reject) => {
+      child.once('spawn', () => resolve(new RedisServerProcess(child, port)));
+      child.once('error', (error: NodeJS.ErrnoException) => {
+        reject(
+          error.code === 'ENOENT'
+            ? new Error(`${binary} is not installed: apt-get install redis-server (.ci/run does it).`)
+            : error,
+        );
+      });
+    });
+  }
+
+  /** `redis://127.0.0.1:<port>`, the value for REDIS_URL. */
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  get running(): boolean {
+    return !this.exited;
+  }
+
+  /** What the server printed so far (for failure messages). */
+  output(): string {
+    return this.outputText;
+  }
+
+  /** SIGTERM, then SIGKILL if it has not exited after a grace period. Safe to call twice. */
+  async stop(): Promise<void> {
+    if (this.exited) return;
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), STOP_GRACE_MS);
+    await this.exitPromise;
+    clearTimeout(timer);
+  }
+
+  /** SIGKILL at once: Redis "goes away" the way a crashed or unreachable server does. */
+  async kill(): Promise<void> {
+    if (this.exited) return;
+    this.child.kill('SIGKILL');
+    await this.exitPromise;
+  }
+
+  private async waitUntilReady(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (this.exited) {
+        throw new Error(`redis-server exited before answering PING on port ${this.port}:\n${this.outputText}`);
+      }
+      if (await redisPing(this.port, 500)) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`redis-server gave no PONG on port ${this.port} within ${timeoutMs} ms:\n${this.outputText}`);
+  }
+
+  private record(chunk: Buffer): void {
+    // Keep the tail only: enough to explain a failure, bounded for a long run.
+    this.outputText = (this.outputText + chunk.toString('utf8')).slice(-16_384);
+  }
+}
