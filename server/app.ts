@@ -11,6 +11,13 @@ import './auth/session-data';
 import './auth/staff-user';
 import { registerDemoContent, seedDemoData, type DemoAccount, type DemoOptions } from './demo';
 import { createFrontendRouter } from './frontend';
+import { createCrossSiteGuard } from './hardening/cross-site-guard';
+import { LoginRateLimiter } from './hardening/login-rate-limiter';
+import { DEFAULT_LOGIN_RATE_LIMIT_SETTINGS, type LoginRateLimitSettings } from './hardening/login-rate-limit-settings';
+import { createLoginThrottle } from './hardening/login-throttle';
+import { remoteOrigins } from './hardening/remote-origins';
+import { createSecurityHeaders } from './hardening/security-headers';
+import { ServerLifecycle } from './hardening/server-lifecycle';
 import { createHealthRouter, type ReadinessCheck } from './health/health-router';
 import { createErrorHandler } from './http/error-handler';
 import { notFoundHandler } from './http/not-found-handler';
@@ -20,7 +27,7 @@ import { createLogger } from './logger';
 import { DashboardRegistry, type DashboardDefinition } from './meta/dashboard-registry';
 import { createMetaRouter } from './meta/meta-router';
 import { ModuleRegistry, type ModuleDefinition } from './meta/module-registry';
-import { createRemotesRouter } from './remotes';
+import { createRemotesRouter, loadRemotesConfig } from './remotes';
 import type { RecordSource } from './resources/record-source';
 import type { Resource } from './resources/resource';
 import { ResourceRegistry } from './resources/resource-registry';
@@ -74,9 +81,16 @@ export interface AppOptions {
   passwordHashParams?: ScryptParams;
   /** Largest JSON body (default 16 KiB). */
   jsonBodyLimitBytes?: number;
-  /** More readiness checks for GET /readyz (e.g. "not draining" during a shutdown). */
+  /** More readiness checks for GET /readyz. */
   readinessChecks?: readonly ReadinessCheck[];
-  /** Extra middleware, e.g. security headers first, a sign-in rate limit before the password check. */
+  /**
+   * Origins besides the server's own whose pages may send state-changing requests (CSRF check); every other site
+   * is refused with 403. Default none.
+   */
+  allowedOrigins?: readonly string[];
+  /** Sign-in attempts allowed per account+IP and per IP (counted in Redis when configured, else in SQLite). */
+  loginRateLimit?: LoginRateLimitSettings;
+  /** Extra middleware of an embedding application (security headers, CSRF check and sign-in limits are built in). */
   middleware?: {
     /** Before every route. */
     beforeRoutes?: readonly RequestHandler[];
@@ -113,6 +127,10 @@ export class App {
   readonly dashboards: DashboardRegistry;
   /** Where sessions live (SQLite or Redis). */
   readonly sessions: SessionStorage;
+  /** Counts sign-in attempts (in Redis with the sessions, else in the SQLite file). */
+  readonly loginRateLimiter: LoginRateLimiter;
+  /** Whether the app takes new work; a shutdown turns readiness off through it. */
+  readonly lifecycle = new ServerLifecycle();
   readonly passwordHashParams: ScryptParams;
   /** The demo account after `ready()`, when the demo is on. */
   demoAccount: DemoAccount | undefined;
@@ -137,6 +155,10 @@ export class App {
       throw new Error('sessionSecret must be one or more strings of at least 16 characters.');
     }
 
+    const distDir = options.distDir ?? DEFAULT_DIST_DIR;
+    // Read before anything is opened: a bad configuration fails the start with nothing to clean up.
+    const remotesConfig = loadRemotesConfig({ env: options.env ?? { NODE_ENV: nodeEnv }, distDir });
+
     this.database = AppDatabase.open(options.databasePath);
     try {
       this.users = new UserStore(this.database);
@@ -154,13 +176,18 @@ export class App {
         cleanupIntervalMs: options.sessionCleanupIntervalMs ?? DEFAULT_SESSION_CLEANUP_INTERVAL_MS,
         logger: this.logger,
       });
+      this.loginRateLimiter = LoginRateLimiter.create(
+        options.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT_SETTINGS,
+        this.sessions.redisClient
+          ? { kind: 'redis', client: this.sessions.redisClient }
+          : { kind: 'sqlite', db: this.database.db },
+      );
     } catch (error) {
       this.database.close();
       throw error;
     }
 
     const authenticator = createPassport(this.users, new CredentialChecker(this.users, this.passwordHashParams));
-    const distDir = options.distDir ?? DEFAULT_DIST_DIR;
     const app = express();
     app.disable('x-powered-by');
     // ETags are computed where they pay off (/slots), not over every JSON body.
@@ -169,6 +196,11 @@ export class App {
     app.set('trust proxy', options.trustProxy ?? false);
 
     app.use(requestLogging(this.logger, options.logRequests ?? false));
+    app.use(this.lifecycle.connectionCloser);
+    app.use(
+      createSecurityHeaders({ remoteOrigins: remoteOrigins(remotesConfig.remotes.map((remote) => remote.entry)) }),
+    );
+    app.use(createCrossSiteGuard({ allowedOrigins: options.allowedOrigins ?? [] }));
     for (const middleware of options.middleware?.beforeRoutes ?? []) app.use(middleware);
     app.use(createHealthRouter(() => this.readinessChecks()));
     app.use(createSlotsRouter(this.slotsJson));
@@ -182,7 +214,7 @@ export class App {
         tenants: this.tenants,
         now,
         bodyLimitBytes,
-        ...(options.middleware?.beforeLogin ? { beforeLogin: options.middleware.beforeLogin } : {}),
+        beforeLogin: [createLoginThrottle(this.loginRateLimiter), ...(options.middleware?.beforeLogin ?? [])],
       }),
     );
     app.use(
@@ -201,7 +233,7 @@ export class App {
         bodyLimitBytes,
       }),
     );
-    app.use(createRemotesRouter({ env: options.env ?? { NODE_ENV: nodeEnv }, distDir }));
+    app.use(createRemotesRouter({ env: options.env ?? { NODE_ENV: nodeEnv }, distDir, config: remotesConfig }));
     app.use(createFrontendRouter({ distDir }));
     app.use(notFoundHandler);
     app.use(createErrorHandler(this.logger));
@@ -250,7 +282,7 @@ export class App {
     return this.readying;
   }
 
-  /** Readiness checks by name (database; Redis when configured). */
+  /** Readiness checks by name (database; Redis when configured; `draining` once a shutdown began). */
   async readinessChecks(): Promise<Record<string, 'ok' | 'failing'>> {
     let database: 'ok' | 'failing' = 'ok';
     try {
@@ -259,12 +291,14 @@ export class App {
       database = 'failing';
     }
     const extra = await Promise.all(this.extraReadinessChecks.map((check) => check()));
-    return Object.assign({ database }, await this.sessions.check(), ...extra);
+    const draining = this.lifecycle.draining ? { draining: 'failing' as const } : {};
+    return Object.assign({ database }, await this.sessions.check(), ...extra, draining);
   }
 
   /** Closes the session storage (Redis client, cleanup timer) and the database. Idempotent. */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      this.loginRateLimiter.close();
       try {
         await this.sessions.close();
       } finally {

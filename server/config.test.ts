@@ -17,6 +17,10 @@ describe('readConfig', () => {
       sessionAbsoluteMs: 12 * 60 * 60 * 1000,
       logRequests: false,
       logLevel: undefined,
+      allowedOrigins: [],
+      loginRateLimit: { perAccountAndIp: 10, perIp: 100, windowSeconds: 900 },
+      serverTimeouts: { headersTimeoutMs: 15_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 },
+      shutdown: { drainDelayMs: 0, timeoutMs: 10_000 },
     });
   });
 
@@ -34,6 +38,15 @@ describe('readConfig', () => {
       SESSION_ABSOLUTE_HOURS: '0.5',
       LOG_REQUESTS: 'true',
       LOG_LEVEL: 'debug',
+      ALLOWED_ORIGINS: 'https://admin.example.com, http://127.0.0.1:8080/',
+      LOGIN_RATE_LIMIT: '5',
+      LOGIN_IP_RATE_LIMIT: 'off',
+      LOGIN_RATE_LIMIT_WINDOW_SECONDS: '60',
+      HEADERS_TIMEOUT_MS: '2000',
+      REQUEST_TIMEOUT_MS: '4000',
+      KEEP_ALIVE_TIMEOUT_MS: '65000',
+      SHUTDOWN_DELAY_MS: '3000',
+      SHUTDOWN_TIMEOUT_MS: '20000',
     });
     expect(config).toEqual({
       port: 0,
@@ -48,6 +61,10 @@ describe('readConfig', () => {
       sessionAbsoluteMs: 30 * 60 * 1000,
       logRequests: true,
       logLevel: 'debug',
+      allowedOrigins: ['https://admin.example.com', 'http://127.0.0.1:8080'],
+      loginRateLimit: { perAccountAndIp: 5, perIp: null, windowSeconds: 60 },
+      serverTimeouts: { headersTimeoutMs: 2_000, requestTimeoutMs: 4_000, keepAliveTimeoutMs: 65_000 },
+      shutdown: { drainDelayMs: 3_000, timeoutMs: 20_000 },
     });
   });
 
@@ -61,6 +78,10 @@ describe('readConfig', () => {
     [{ SESSION_IDLE_MINUTES: '0' }, /SESSION_IDLE_MINUTES="0" must be a positive number/],
     [{ SESSION_ABSOLUTE_HOURS: 'soon' }, /SESSION_ABSOLUTE_HOURS/],
     [{ LOG_REQUESTS: 'maybe' }, /LOG_REQUESTS/],
+    [{ ALLOWED_ORIGINS: 'https://admin.example.com/path' }, /ALLOWED_ORIGINS/],
+    [{ LOGIN_RATE_LIMIT: 'lots' }, /LOGIN_RATE_LIMIT/],
+    [{ HEADERS_TIMEOUT_MS: '60000', REQUEST_TIMEOUT_MS: '1000' }, /HEADERS_TIMEOUT_MS/],
+    [{ SHUTDOWN_TIMEOUT_MS: '0' }, /SHUTDOWN_TIMEOUT_MS/],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => readConfig(env)).toThrow(message);
     try {

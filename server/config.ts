@@ -1,4 +1,8 @@
 import path from 'node:path';
+import { readList } from './hardening/env-values';
+import { shutdownSettingsFromEnv, type ShutdownSettings } from './hardening/graceful-shutdown';
+import { serverTimeoutSettingsFromEnv, type ServerTimeoutSettings } from './hardening/http-server';
+import { loginRateLimitSettingsFromEnv, type LoginRateLimitSettings } from './hardening/login-rate-limit-settings';
 import { trustProxyFromEnv, type TrustProxySetting } from './hardening/trust-proxy';
 
 /** Where the database lives when DATABASE_PATH is not set (relative to the working directory). */
@@ -20,6 +24,14 @@ export interface ServerConfig {
   sessionAbsoluteMs: number;
   logRequests: boolean;
   logLevel: string | undefined;
+  /** ALLOWED_ORIGINS: other origins whose pages may send state-changing requests (CSRF check). */
+  allowedOrigins: string[];
+  /** LOGIN_RATE_LIMIT, LOGIN_IP_RATE_LIMIT, LOGIN_RATE_LIMIT_WINDOW_SECONDS. */
+  loginRateLimit: LoginRateLimitSettings;
+  /** HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS. */
+  serverTimeouts: ServerTimeoutSettings;
+  /** SHUTDOWN_DELAY_MS, SHUTDOWN_TIMEOUT_MS. */
+  shutdown: ShutdownSettings;
 }
 
 export class ConfigError extends Error {
@@ -43,12 +55,33 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
     sessionAbsoluteMs: readPositive(env, 'SESSION_ABSOLUTE_HOURS', 12) * 60 * 60 * 1000,
     logRequests: readBoolean(env, 'LOG_REQUESTS', false),
     logLevel: nonEmpty(env.LOG_LEVEL),
+    allowedOrigins: readAllowedOrigins(env),
+    loginRateLimit: loginRateLimitSettingsFromEnv(env),
+    serverTimeouts: serverTimeoutSettingsFromEnv(env),
+    shutdown: shutdownSettingsFromEnv(env),
   };
 }
 
 /** DATABASE_PATH, made absolute against the working directory. */
 export function databasePathFromEnv(env: NodeJS.ProcessEnv): string {
   return path.resolve(nonEmpty(env.DATABASE_PATH) ?? DEFAULT_DATABASE_PATH);
+}
+
+function readAllowedOrigins(env: NodeJS.ProcessEnv): string[] {
+  return readList(env, 'ALLOWED_ORIGINS').map((value) => {
+    let url: URL | null = null;
+    try {
+      url = new URL(value);
+    } catch {
+      url = null;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== value.replace(/\/$/, '')) {
+      throw new ConfigError(
+        `ALLOWED_ORIGINS holds ${JSON.stringify(value)}, which is not an origin (scheme://host[:port], no path).`,
+      );
+    }
+    return url.origin;
+  });
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

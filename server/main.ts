@@ -1,22 +1,23 @@
 /**
- * The entry that listens: reads the environment (server/config.ts), builds the app with the demo content, listens,
- * prints where to open it and how to sign in, and shuts down gracefully on SIGTERM/SIGINT.
+ * The entry that listens: reads the environment (server/config.ts), builds the app with the demo content, listens
+ * with the configured timeouts, prints where to open it and how to sign in, and shuts down gracefully on
+ * SIGTERM/SIGINT (readiness off, requests in flight finished, stores closed, exit 0).
  */
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { createApp, type App } from './app';
+import { createApp } from './app';
 import { DEFAULT_DATABASE_PATH, readConfig } from './config';
+import { createGracefulShutdown, shutdownOnSignals } from './hardening/graceful-shutdown';
+import { createHttpServer } from './hardening/http-server';
+import { installProcessErrorHandlers } from './hardening/process-error-handlers';
 import { createLogger } from './logger';
 import { loadOrCreateSessionSecret } from './session-secret';
 import { formatStartMessage } from './start-message';
 
-/** How long in-flight requests may take to finish after a stop signal before connections are cut. */
-const SHUTDOWN_GRACE_MS = 10_000;
-
 async function main(): Promise<void> {
   const config = readConfig(process.env);
   const logger = createLogger(config.nodeEnv, config.logLevel);
+  installProcessErrorHandlers(logger);
   const sessionSecret = config.sessionSecret ?? [loadOrCreateSessionSecret(config.databasePath).secret];
 
   const app = createApp({
@@ -29,6 +30,8 @@ async function main(): Promise<void> {
     sessionAbsoluteMs: config.sessionAbsoluteMs,
     logger,
     logRequests: config.logRequests,
+    allowedOrigins: config.allowedOrigins,
+    loginRateLimit: config.loginRateLimit,
     env: process.env,
     demo: { adminPassword: config.demoPassword },
   });
@@ -39,7 +42,7 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const server = http.createServer(app.handler);
+  const server = createHttpServer(app.handler, config.serverTimeouts);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {
@@ -59,46 +62,14 @@ async function main(): Promise<void> {
     }),
   );
 
-  installShutdown(server, app, logger);
-}
-
-function installShutdown(server: http.Server, app: App, logger: App['logger']): void {
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      logger.warn({ signal }, 'second stop signal: exiting now');
-      process.exit(1);
-    }
-    stopping = true;
-    logger.info({ signal }, 'stopping: no new connections, finishing requests in flight');
-    const force = setTimeout(() => {
-      logger.warn('requests still running after the grace period: closing their connections');
-      server.closeAllConnections();
-    }, SHUTDOWN_GRACE_MS);
-    force.unref();
-    server.close((error) => {
-      clearTimeout(force);
-      if (error) logger.error({ err: error }, 'server close failed');
-      app
-        .close()
-        .then(() => {
-          logger.info('stopped');
-          process.exitCode = 0;
-        })
-        .catch((closeError: unknown) => {
-          logger.error({ err: closeError }, 'closing the stores failed');
-          process.exitCode = 1;
-        })
-        .finally(() => {
-          // Nothing should keep the process alive now; make sure of it.
-          setTimeout(() => process.exit(), 1_000).unref();
-        });
-    });
-    // Keep-alive connections with no request in flight would hold server.close() open.
-    server.closeIdleConnections();
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  const shutdown = createGracefulShutdown({
+    server,
+    lifecycle: app.lifecycle,
+    logger,
+    settings: config.shutdown,
+    closeResources: () => app.close(),
+  });
+  shutdownOnSignals(shutdown);
 }
 
 function displayHost(host: string): string {

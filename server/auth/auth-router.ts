@@ -22,6 +22,9 @@ export interface AuthRouterOptions {
   beforeLogin?: readonly RequestHandler[];
 }
 
+/** Sent by `POST /logout`. */
+export const CLEAR_SITE_DATA = '"cookies", "storage"';
+
 export const TENANT_REQUEST_MESSAGE = 'Send a JSON object: { "tenant": "<tenant id>" }.';
 
 /**
@@ -73,6 +76,8 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
   const logout: RequestHandler = (req, res, next) => {
     const done = () => {
       res.clearCookie(SESSION_COOKIE_NAME, { ...CLEAR_SESSION_COOKIE, secure: req.secure });
+      // Also drops whatever else the browser keeps for the site (other cookies, storage a remote may have used).
+      res.setHeader('Clear-Site-Data', CLEAR_SITE_DATA);
       res.status(204).end();
     };
     if (!req.session) {

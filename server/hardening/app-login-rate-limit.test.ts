@@ -1,0 +1,79 @@
+/**
+ * Brute force against the real sign-in route: attempts are limited per account+IP and per IP, refused with 429
+ * JSON and Retry-After, the counters survive a restart (SQLite), and a client cannot escape them by claiming
+ * another IP unless a proxy is trusted.
+ */
+import request from 'supertest';
+import { ERROR_MESSAGES } from '../../shared';
+import { createDemoApp, DEMO_PASSWORD, type TestApp } from '../test-support/test-app';
+
+const TOO_MANY = { error: { code: 'too_many_requests', message: ERROR_MESSAGES.tooManyAttempts } };
+const LIMITS = { perAccountAndIp: 3, perIp: 6, windowSeconds: 900 };
+
+describe('sign-in rate limits of the app', () => {
+  let testApp: TestApp;
+
+  afterEach(async () => {
+    await testApp.close();
+  });
+
+  const attempt = (password: string, username = 'admin', headers: Record<string, string> = {}) =>
+    request(testApp.app.handler).post('/login').set(headers).send({ username, password });
+
+  it('refuses the attempt after the limit with 429 JSON and Retry-After, even with the right password', async () => {
+    testApp = await createDemoApp({ loginRateLimit: LIMITS });
+    for (let i = 0; i < 3; i++) expect((await attempt(`wrong-${i}`)).status).toBe(401);
+    const limited = await attempt(DEMO_PASSWORD);
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual(TOO_MANY);
+    expect(limited.headers['content-type']).toMatch(/application\/json/);
+    expect(limited.headers['set-cookie']).toBeUndefined();
+    const retryAfter = Number(limited.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(800);
+    expect(retryAfter).toBeLessThanOrEqual(900);
+  });
+
+  it('starts the account count again after a successful sign-in', async () => {
+    testApp = await createDemoApp({ loginRateLimit: LIMITS });
+    for (let i = 0; i < 2; i++) expect((await attempt(`wrong-${i}`)).status).toBe(401);
+    expect((await attempt(DEMO_PASSWORD)).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await attempt(`wrong-again-${i}`)).status).toBe(401);
+    expect((await attempt('one-more')).status).toBe(429);
+  });
+
+  it('caps one IP across accounts (password spraying)', async () => {
+    testApp = await createDemoApp({ loginRateLimit: LIMITS });
+    const statuses = [];
+    for (let i = 0; i < 7; i++) statuses.push((await attempt('Winter2024!', `user${i}`)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 429]);
+  });
+
+  it('keeps the counts in the database across a restart', async () => {
+    testApp = await createDemoApp({ loginRateLimit: LIMITS });
+    for (let i = 0; i < 3; i++) await attempt(`wrong-${i}`);
+    await testApp.close({ keepData: true });
+    testApp = await createDemoApp({ loginRateLimit: LIMITS, dir: testApp.dir });
+    expect((await attempt(DEMO_PASSWORD)).status).toBe(429);
+  });
+
+  it('ignores X-Forwarded-For unless a proxy is trusted, so a client cannot pick a fresh IP per guess', async () => {
+    testApp = await createDemoApp({ loginRateLimit: LIMITS });
+    const statuses = [];
+    for (let i = 0; i < 4; i++)
+      statuses.push((await attempt(`wrong-${i}`, 'admin', { 'X-Forwarded-For': `198.51.100.${i}` })).status);
+    expect(statuses).toEqual([401, 401, 401, 429]);
+  });
+
+  it('counts the client address a trusted proxy reports', async () => {
+    testApp = await createDemoApp({ loginRateLimit: LIMITS, trustProxy: 'loopback' });
+    for (let i = 0; i < 3; i++) await attempt(`wrong-${i}`, 'admin', { 'X-Forwarded-For': '198.51.100.1' });
+    expect((await attempt('again', 'admin', { 'X-Forwarded-For': '198.51.100.1' })).status).toBe(429);
+    expect((await attempt(DEMO_PASSWORD, 'admin', { 'X-Forwarded-For': '198.51.100.2' })).status).toBe(200);
+  });
+
+  it('is switched off by a null limit (LOGIN_RATE_LIMIT=off)', async () => {
+    testApp = await createDemoApp({ loginRateLimit: { perAccountAndIp: null, perIp: null, windowSeconds: 900 } });
+    for (let i = 0; i < 15; i++) expect((await attempt(`wrong-${i}`)).status).toBe(401);
+    expect((await attempt(DEMO_PASSWORD)).status).toBe(200);
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * The headers of the real app: helmet everywhere, a CSP that allows scripts and connections from this origin and
+ * the configured remotes' origins only, and remote bundles that stay loadable from another origin.
+ */
+import request from 'supertest';
+import { createFixtureDist, type FixtureDist } from '../remotes/fixture-dist';
+import { createDemoApp, type TestApp } from '../test-support/test-app';
+
+function csp(response: request.Response): Map<string, string[]> {
+  const directives = new Map<string, string[]>();
+  for (const part of String(response.headers['content-security-policy']).split(';')) {
+    const [name, ...sources] = part.trim().split(/\s+/);
+    if (name) directives.set(name, sources);
+  }
+  return directives;
+}
+
+describe('security headers of the app', () => {
+  let dist: FixtureDist;
+  let testApp: TestApp;
+
+  beforeEach(async () => {
+    dist = createFixtureDist();
+    dist.addHost();
+    dist.addRemote({ name: 'team_records', components: ['CopyLinkAction'], formComponents: [] });
+    const config = dist.write(
+      'remotes.json',
+      JSON.stringify({
+        remotes: [
+          {
+            name: 'team_billing',
+            entry: 'https://billing.example.test/remote/mf-manifest.json',
+            components: ['InvoiceBadge'],
+          },
+          { name: 'team_maps', entry: 'http://127.0.0.1:4100/mf-manifest.json', components: ['MapPreview'] },
+        ],
+        allowedOrigins: ['https://other-host.example.test'],
+      }),
+    );
+    testApp = await createDemoApp({ distDir: dist.dir, env: { REMOTES_CONFIG: config } });
+  });
+
+  afterEach(async () => {
+    await testApp.close();
+    dist.remove();
+  });
+
+  const http = () => request(testApp.app.handler);
+
+  it('allows scripts and connections from this origin and the remotes’ origins only, on every answer', async () => {
+    for (const path of ['/', '/login', '/slots', '/api/remotes', '/no-such-page']) {
+      const policy = csp(await http().get(path));
+      expect(policy.get('script-src')).toEqual(["'self'", 'http://127.0.0.1:4100', 'https://billing.example.test']);
+      expect(policy.get('connect-src')).toEqual(["'self'", 'http://127.0.0.1:4100', 'https://billing.example.test']);
+      expect(policy.get('object-src')).toEqual(["'none'"]);
+      expect(policy.get('frame-ancestors')).toEqual(["'none'"]);
+    }
+    const header = String((await http().get('/')).headers['content-security-policy']);
+    expect(header).not.toMatch(/unsafe-|\*/);
+  });
+
+  it('serves the host shell with the CSP, nosniff and frame protection', async () => {
+    const page = await http().get('/');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    expect(page.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(page.headers['cross-origin-embedder-policy']).toBeUndefined();
+  });
+
+  it('keeps the remotes’ bundles loadable from another origin (CORP cross-origin, CORS for allowed hosts)', async () => {
+    for (const file of ['remoteEntry.js', 'mf-manifest.json']) {
+      const response = await http()
+        .get(`/remotes/team_records/${file}`)
+        .set('Origin', 'https://other-host.example.test');
+      expect(response.status).toBe(200);
+      expect(response.headers['cross-origin-resource-policy']).toBe('cross-origin');
+      expect(response.headers['access-control-allow-origin']).toBe('https://other-host.example.test');
+      expect(response.headers['cross-origin-embedder-policy']).toBeUndefined();
+    }
+  });
+
+  it('keeps API answers same-origin', async () => {
+    expect((await http().get('/slots')).headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect((await http().get('/api/remotes')).headers['cross-origin-resource-policy']).toBe('same-origin');
+  });
+});

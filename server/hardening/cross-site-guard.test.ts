@@ -1,0 +1,149 @@
+import express from 'express';
+import request from 'supertest';
+import { ERROR_MESSAGES, isErrorBody } from '../../shared';
+import { createErrorHandler } from '../http/error-handler';
+import { createCrossSiteGuard } from './cross-site-guard';
+import { createLogger } from '../logger';
+
+function appWithGuard(options: { trustProxy?: boolean } = {}) {
+  const app = express();
+  if (options.trustProxy) app.set('trust proxy', true);
+  app.use(createCrossSiteGuard({ allowedOrigins: ['https://admin.example.com/', 'not a url'] }));
+  app.all('/*splat', (_req, res) => {
+    res.status(200).json({ ok: true });
+  });
+  app.use(createErrorHandler(createLogger('test')));
+  return app;
+}
+
+async function expectRefused(response: request.Response): Promise<void> {
+  expect(response.status).toBe(403);
+  expect(response.headers['content-type']).toMatch(/application\/json/);
+  expect(isErrorBody(response.body)).toBe(true);
+  expect(response.body).toEqual({ error: { code: 'forbidden', message: ERROR_MESSAGES.crossSite } });
+}
+
+describe('createCrossSiteGuard', () => {
+  const app = appWithGuard();
+
+  it.each(['POST', 'PUT', 'PATCH', 'DELETE'] as const)(
+    'refuses a cross-site %s, whatever Origin claims',
+    async (method) => {
+      const response = await request(app)
+        [method.toLowerCase() as 'post' | 'put' | 'patch' | 'delete']('/login')
+        .set('Sec-Fetch-Site', 'cross-site')
+        .set('Host', 'app.test');
+      await expectRefused(response);
+    },
+  );
+
+  it('refuses a cross-site request even when it names this server as its origin', async () => {
+    const response = await request(app)
+      .post('/logout')
+      .set('Host', 'app.test')
+      .set('Sec-Fetch-Site', 'cross-site')
+      .set('Origin', 'http://app.test');
+    await expectRefused(response);
+  });
+
+  it.each(['GET', 'HEAD', 'OPTIONS'] as const)('lets a cross-site %s through: it changes nothing', async (method) => {
+    const response = await request(app)
+      [method.toLowerCase() as 'get' | 'head' | 'options']('/slots')
+      .set('Sec-Fetch-Site', 'cross-site');
+    expect(response.status).toBe(200);
+  });
+
+  it('accepts same-origin requests and navigations the user started', async () => {
+    for (const site of ['same-origin', 'none', 'SAME-ORIGIN']) {
+      const response = await request(app).post('/login').set('Sec-Fetch-Site', site);
+      expect(response.status).toBe(200);
+    }
+  });
+
+  describe('without Sec-Fetch-Site (older browsers)', () => {
+    it('refuses a foreign Origin', async () => {
+      await expectRefused(
+        await request(app).post('/login').set('Host', 'app.test').set('Origin', 'https://evil.example'),
+      );
+    });
+
+    it('refuses the same host on another scheme or port', async () => {
+      await expectRefused(await request(app).post('/login').set('Host', 'app.test').set('Origin', 'https://app.test'));
+      await expectRefused(
+        await request(app).post('/login').set('Host', 'app.test').set('Origin', 'http://app.test:8080'),
+      );
+    });
+
+    it('refuses an opaque Origin (sandboxed frame, file:) and a garbled one', async () => {
+      await expectRefused(await request(app).post('/login').set('Origin', 'null'));
+      await expectRefused(await request(app).post('/login').set('Origin', '%%%'));
+      await expectRefused(await request(app).post('/login').set('Origin', 'file:///etc/passwd'));
+    });
+
+    it('refuses a foreign Referer when Origin is absent', async () => {
+      await expectRefused(
+        await request(app).post('/logout').set('Host', 'app.test').set('Referer', 'https://evil.example/page?x=1'),
+      );
+    });
+
+    it('accepts its own origin, by Origin or by Referer, default port or not', async () => {
+      const byOrigin = await request(app).post('/login').set('Host', 'app.test').set('Origin', 'http://app.test');
+      expect(byOrigin.status).toBe(200);
+      const byReferer = await request(app)
+        .post('/login')
+        .set('Host', 'app.test')
+        .set('Referer', 'http://app.test/login');
+      expect(byReferer.status).toBe(200);
+      const withPort = await request(app).post('/login').set('Host', 'app.test:80').set('Origin', 'http://app.test');
+      expect(withPort.status).toBe(200);
+    });
+
+    it('accepts a configured allowed origin (normalised) and ignores unusable configuration', async () => {
+      const response = await request(app)
+        .post('/login')
+        .set('Host', 'app.test')
+        .set('Origin', 'https://ADMIN.example.com');
+      expect(response.status).toBe(200);
+    });
+
+    it('accepts a client that is no browser page (neither Origin nor Referer)', async () => {
+      const response = await request(app).post('/login').send({ username: 'a', password: 'b' });
+      expect(response.status).toBe(200);
+    });
+  });
+
+  describe('same-site requests (a sibling subdomain)', () => {
+    it('refuses one that hides its origin or comes from a sibling that is not allowed', async () => {
+      await expectRefused(await request(app).post('/login').set('Sec-Fetch-Site', 'same-site'));
+      await expectRefused(
+        await request(app)
+          .post('/login')
+          .set('Host', 'api.example.com')
+          .set('Sec-Fetch-Site', 'same-site')
+          .set('Origin', 'https://blog.example.com'),
+      );
+    });
+
+    it('accepts one from a configured allowed origin', async () => {
+      const response = await request(app)
+        .post('/login')
+        .set('Host', 'api.example.com')
+        .set('Sec-Fetch-Site', 'same-site')
+        .set('Origin', 'https://admin.example.com');
+      expect(response.status).toBe(200);
+    });
+  });
+
+  describe('behind a TLS-terminating proxy', () => {
+    it('takes its own origin from X-Forwarded-Proto only when trust proxy is on', async () => {
+      const send = (target: express.Express) =>
+        request(target)
+          .post('/login')
+          .set('Host', 'app.test')
+          .set('X-Forwarded-Proto', 'https')
+          .set('Origin', 'https://app.test');
+      expect((await send(appWithGuard({ trustProxy: true }))).status).toBe(200);
+      await expectRefused(await send(appWithGuard({ trustProxy: false })));
+    });
+  });
+});

@@ -1,0 +1,35 @@
+/** Readers for the environment variables of the hardening settings; a bad value stops the start with its name. */
+
+export class InvalidSettingError extends Error {
+  constructor(name: string, value: string, expected: string) {
+    super(`${name}=${JSON.stringify(value)} is not valid: expected ${expected}.`);
+    this.name = 'InvalidSettingError';
+  }
+}
+
+/** A whole number >= `min`, or `fallback` when the variable is unset or empty. */
+export function readInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new InvalidSettingError(name, raw, `a whole number of at least ${min}`);
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new InvalidSettingError(name, raw, `a whole number of at least ${min}`);
+  }
+  return value;
+}
+
+/** Like readInteger, but `off` (or `0`, `false`, `none`) means "no limit": null. */
+export function readLimit(env: NodeJS.ProcessEnv, name: string, fallback: number): number | null {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === 'off' || raw === 'false' || raw === 'none' || raw === '0') return null;
+  return readInteger(env, name, fallback, 1);
+}
+
+/** A comma-separated list, trimmed, empty items dropped. */
+export function readList(env: NodeJS.ProcessEnv, name: string): string[] {
+  return (env[name] ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}

@@ -1,0 +1,153 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { createGracefulShutdown, shutdownSettingsFromEnv } from './graceful-shutdown';
+import { createLogger } from '../logger';
+import { ServerLifecycle } from './server-lifecycle';
+
+interface Harness {
+  port: number;
+  lifecycle: ServerLifecycle;
+  events: string[];
+  exits: number[];
+  shutdown: ReturnType<typeof createGracefulShutdown>;
+  /** Lets the pending /slow requests answer. */
+  release: () => void;
+  server: http.Server;
+}
+
+const servers: http.Server[] = [];
+afterEach(() => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+async function harness(settings = { drainDelayMs: 0, timeoutMs: 5_000 }): Promise<Harness> {
+  const lifecycle = new ServerLifecycle();
+  const events: string[] = [];
+  const exits: number[] = [];
+  let releaseSlow!: () => void;
+  const slowGate = new Promise<void>((resolve) => (releaseSlow = resolve));
+  const app = express();
+  app.use(lifecycle.connectionCloser);
+  app.get('/readyz', (_req, res) => {
+    res.status(lifecycle.draining ? 503 : 200).json({ status: lifecycle.draining ? 'unavailable' : 'ok' });
+  });
+  app.get('/slow', async (_req, res) => {
+    await slowGate;
+    events.push('slow answered');
+    res.json({ done: true });
+  });
+  const server = http.createServer(app);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const shutdown = createGracefulShutdown({
+    server,
+    lifecycle,
+    logger: createLogger('test'),
+    settings,
+    closeResources: async () => {
+      events.push('resources closed');
+    },
+    exit: (code) => {
+      events.push(`exit ${code}`);
+      exits.push(code);
+    },
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    lifecycle,
+    events,
+    exits,
+    shutdown,
+    release: releaseSlow,
+    server,
+  };
+}
+
+function get(
+  port: number,
+  path: string,
+  agent?: http.Agent,
+): Promise<{ status: number; body: string; connection?: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path, agent: agent ?? false }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, connection: res.headers.connection }));
+      })
+      .on('error', reject);
+  });
+}
+
+describe('createGracefulShutdown', () => {
+  it('turns readiness off, lets the in-flight request finish, then closes resources and exits 0', async () => {
+    const h = await harness({ drainDelayMs: 300, timeoutMs: 5_000 });
+    const inFlight = get(h.port, '/slow');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const done = h.shutdown('SIGTERM');
+    expect(h.lifecycle.draining).toBe(true);
+
+    // During the drain delay the listener still accepts, and says "not ready".
+    const probe = await get(h.port, '/readyz');
+    expect(probe.status).toBe(503);
+    expect(probe.connection).toBe('close');
+    expect(h.exits).toEqual([]);
+
+    h.release();
+    const answer = await inFlight;
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toEqual({ done: true });
+    // It arrived before the shutdown, yet its answer also asks the client to reconnect elsewhere.
+    expect(answer.connection).toBe('close');
+    await expect(done).resolves.toBe('clean');
+    expect(h.events).toEqual(['slow answered', 'resources closed', 'exit 0']);
+    await expect(get(h.port, '/readyz')).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it('is not held open by an idle keep-alive connection', async () => {
+    const h = await harness();
+    const agent = new http.Agent({ keepAlive: true });
+    expect((await get(h.port, '/readyz', agent)).status).toBe(200);
+    const started = Date.now();
+    await expect(h.shutdown('SIGTERM')).resolves.toBe('clean');
+    expect(Date.now() - started).toBeLessThan(1_000);
+    agent.destroy();
+  });
+
+  it('cuts requests still running at the timeout and exits 1', async () => {
+    const h = await harness({ drainDelayMs: 0, timeoutMs: 200 });
+    const inFlight = get(h.port, '/slow').then(
+      () => 'answered',
+      (error: Error) => error.message,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect(h.shutdown('SIGTERM')).resolves.toBe('forced');
+    expect(await inFlight).toMatch(/socket hang up|ECONNRESET/);
+    expect(h.exits).toEqual([1]);
+    h.release();
+  });
+
+  it('runs once however many signals arrive', async () => {
+    const h = await harness();
+    const first = h.shutdown('SIGTERM');
+    const second = h.shutdown('SIGINT');
+    expect(second).toBe(first);
+    await first;
+    expect(h.exits).toEqual([0]);
+  });
+});
+
+describe('shutdownSettingsFromEnv', () => {
+  it('defaults to no delay and a 10 s limit, and reads both variables', () => {
+    expect(shutdownSettingsFromEnv({})).toEqual({ drainDelayMs: 0, timeoutMs: 10_000 });
+    expect(shutdownSettingsFromEnv({ SHUTDOWN_DELAY_MS: '2000', SHUTDOWN_TIMEOUT_MS: '30000' })).toEqual({
+      drainDelayMs: 2_000,
+      timeoutMs: 30_000,
+    });
+  });
+});

@@ -1,0 +1,103 @@
+import type http from 'node:http';
+import type { Logger } from 'pino';
+import { readInteger } from './env-values';
+import type { ServerLifecycle } from './server-lifecycle';
+
+export interface ShutdownSettings {
+  /** Time between "not ready" and closing the listener, for the balancer to notice (`SHUTDOWN_DELAY_MS`, 0). */
+  drainDelayMs: number;
+  /** Longest wait for in-flight requests before their connections are cut (`SHUTDOWN_TIMEOUT_MS`, 10 s). */
+  timeoutMs: number;
+}
+
+export function shutdownSettingsFromEnv(env: NodeJS.ProcessEnv): ShutdownSettings {
+  return {
+    drainDelayMs: readInteger(env, 'SHUTDOWN_DELAY_MS', 0),
+    timeoutMs: readInteger(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 1),
+  };
+}
+
+export interface GracefulShutdownOptions {
+  server: http.Server;
+  lifecycle: ServerLifecycle;
+  logger: Logger;
+  settings: ShutdownSettings;
+  /** Closes what the app opened (database, Redis, timers); runs after the last request finished. */
+  closeResources: () => Promise<void>;
+  /** process.exit unless a test replaces it. */
+  exit?: (code: number) => void;
+}
+
+export type ShutdownOutcome = 'clean' | 'forced' | 'failed';
+
+/**
+ * Stops the server in order: readiness off, (delay), stop accepting connections, let in-flight requests finish
+ * (cutting them after the timeout), close the stores, exit — 0 when everything finished cleanly.
+ * Returns the function to call on SIGTERM/SIGINT; it runs once, whatever calls it.
+ */
+export function createGracefulShutdown(options: GracefulShutdownOptions): (reason: string) => Promise<ShutdownOutcome> {
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  let running: Promise<ShutdownOutcome> | null = null;
+
+  const run = async (reason: string): Promise<ShutdownOutcome> => {
+    const { server, lifecycle, logger, settings } = options;
+    logger.info({ reason, drainDelayMs: settings.drainDelayMs }, 'shutting down: no longer ready');
+    lifecycle.startDraining();
+    if (settings.drainDelayMs > 0) await delay(settings.drainDelayMs);
+
+    let forced = false;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Keep-alive connections with no request in flight would hold close() open; in-flight ones are left to finish.
+    server.closeIdleConnections();
+    const deadline = setTimeout(() => {
+      forced = true;
+      logger.warn({ timeoutMs: settings.timeoutMs }, 'shutdown timeout: cutting the requests still in flight');
+      server.closeAllConnections();
+    }, settings.timeoutMs);
+    await closed;
+    clearTimeout(deadline);
+
+    let outcome: ShutdownOutcome = forced ? 'forced' : 'clean';
+    try {
+      await options.closeResources();
+    } catch (error) {
+      outcome = 'failed';
+      logger.error({ err: error }, 'shutdown: closing resources failed');
+    }
+    logger.info({ outcome }, 'stopped');
+    logger.flush();
+    exit(outcome === 'clean' ? 0 : 1);
+    return outcome;
+  };
+
+  return (reason) => (running ??= run(reason));
+}
+
+/**
+ * Calls `shutdown` on SIGTERM and SIGINT; a second signal while it runs exits at once (1), as an impatient
+ * operator pressing Ctrl-C twice expects. Returns a function that removes the handlers (tests).
+ */
+export function shutdownOnSignals(
+  shutdown: (reason: string) => Promise<unknown>,
+  exit: (code: number) => void = (code) => process.exit(code),
+): () => void {
+  let received = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    received++;
+    if (received > 1) {
+      exit(1);
+      return;
+    }
+    void shutdown(signal);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  return () => {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+  };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,55 @@
+import http from 'node:http';
+import type { RequestListener } from 'node:http';
+import { InvalidSettingError, readInteger } from './env-values';
+
+/** How long a client may take, so slow or stalled clients cannot hold connections open (slowloris). */
+export interface ServerTimeoutSettings {
+  /** Time to receive the request headers (`HEADERS_TIMEOUT_MS`, default 15 s). */
+  headersTimeoutMs: number;
+  /** Time to receive the whole request, body included (`REQUEST_TIMEOUT_MS`, default 30 s). */
+  requestTimeoutMs: number;
+  /**
+   * Time an idle keep-alive connection stays open (`KEEP_ALIVE_TIMEOUT_MS`, default 5 s). Behind a load balancer,
+   * make it longer than the balancer's own idle timeout.
+   */
+  keepAliveTimeoutMs: number;
+}
+
+export function serverTimeoutSettingsFromEnv(env: NodeJS.ProcessEnv): ServerTimeoutSettings {
+  const settings = {
+    headersTimeoutMs: readInteger(env, 'HEADERS_TIMEOUT_MS', 15_000, 1),
+    requestTimeoutMs: readInteger(env, 'REQUEST_TIMEOUT_MS', 30_000, 1),
+    keepAliveTimeoutMs: readInteger(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 1),
+  };
+  if (settings.headersTimeoutMs > settings.requestTimeoutMs) {
+    throw new InvalidSettingError(
+      'HEADERS_TIMEOUT_MS',
+      String(settings.headersTimeoutMs),
+      `at most REQUEST_TIMEOUT_MS (${settings.requestTimeoutMs})`,
+    );
+  }
+  return settings;
+}
+
+/**
+ * The HTTP server for the app, with its timeouts. Node checks the header and request deadlines only every
+ * `connectionsCheckingInterval` (30 s by default), which would let a stalled client outstay a short deadline, so
+ * the check runs at least twice per deadline.
+ */
+export function createHttpServer(listener: RequestListener, settings: ServerTimeoutSettings): http.Server {
+  const server = http.createServer(
+    {
+      headersTimeout: settings.headersTimeoutMs,
+      requestTimeout: settings.requestTimeoutMs,
+      keepAliveTimeout: settings.keepAliveTimeoutMs,
+      connectionsCheckingInterval: Math.max(
+        50,
+        Math.min(1_000, Math.floor(Math.min(settings.headersTimeoutMs, settings.requestTimeoutMs) / 2)),
+      ),
+    },
+    listener,
+  );
+  // Older typings and some Node versions ignore the constructor option; set the property as well.
+  server.keepAliveTimeout = settings.keepAliveTimeoutMs;
+  return server;
+}

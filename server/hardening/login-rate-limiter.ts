@@ -1,0 +1,158 @@
+import type { Database } from 'better-sqlite3';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  RateLimiterSQLite,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+import type { LoginRateLimitSettings } from './login-rate-limit-settings';
+
+/**
+ * Where the counters live. Redis when the instances share one (every instance counts the same attempts);
+ * otherwise the SQLite database, so a restart does not hand an attacker fresh attempts; memory for tests.
+ */
+export type RateLimitStore = { kind: 'redis'; client: object } | { kind: 'sqlite'; db: Database } | { kind: 'memory' };
+
+export type LoginAttemptVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+export interface LoginAttemptKey {
+  username: string;
+  ip: string;
+}
+
+/** Longest username kept in a counter key; longer ones are refused by the sign-in route anyway. */
+const KEY_USERNAME_MAX = 256;
+const SQLITE_TABLE = 'login_rate_limits';
+/** How often expired SQLite counters are deleted. */
+const SQLITE_CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
+
+/**
+ * Counts sign-in attempts per account+IP and per IP. Every attempt takes a point before the password is checked,
+ * so parallel guesses cannot slip past the count; a successful sign-in gives them back (`succeeded`), so only
+ * failures add up.
+ */
+export class LoginRateLimiter {
+  private cleanupTimer: NodeJS.Timeout | undefined;
+
+  private constructor(
+    private readonly perAccountAndIp: RateLimiterAbstract | null,
+    private readonly perIp: RateLimiterAbstract | null,
+  ) {}
+
+  static create(settings: LoginRateLimitSettings, store: RateLimitStore): LoginRateLimiter {
+    const make = (points: number | null, keyPrefix: string): RateLimiterAbstract | null =>
+      points === null ? null : makeLimiter(store, { points, duration: settings.windowSeconds, keyPrefix });
+    if (store.kind === 'sqlite') createSqliteTable(store.db);
+    const limiter = new LoginRateLimiter(
+      make(settings.perAccountAndIp, 'login_account_ip'),
+      make(settings.perIp, 'login_ip'),
+    );
+    if (store.kind === 'sqlite' && !limiter.disabled) limiter.cleanupTimer = startSqliteCleanup(store.db);
+    return limiter;
+  }
+
+  /** Stops the periodic cleanup of the SQLite store (the counters themselves stay where they are). */
+  close(): void {
+    if (this.cleanupTimer) clearInterval(this.cleanupTimer);
+    this.cleanupTimer = undefined;
+  }
+
+  /** True when no limit is on (`LOGIN_RATE_LIMIT=off`). */
+  get disabled(): boolean {
+    return this.perAccountAndIp === null && this.perIp === null;
+  }
+
+  /** Takes one point from each counter; refuses when either is used up. Store failures reject. */
+  async attempt(key: LoginAttemptKey): Promise<LoginAttemptVerdict> {
+    let retryAfterMs = 0;
+    for (const [limiter, limiterKey] of this.counters(key)) {
+      try {
+        await limiter.consume(limiterKey);
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        retryAfterMs = Math.max(retryAfterMs, rejection.msBeforeNext);
+      }
+    }
+    if (retryAfterMs === 0) return { allowed: true };
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
+  }
+
+  /** After a successful sign-in: the account+IP count starts again and the IP gets its point back. */
+  async succeeded(key: LoginAttemptKey): Promise<void> {
+    if (this.perAccountAndIp) await this.perAccountAndIp.delete(accountAndIpKey(key));
+    if (this.perIp) await this.perIp.reward(key.ip, 1);
+  }
+
+  private counters(key: LoginAttemptKey): Array<[RateLimiterAbstract, string]> {
+    const counters: Array<[RateLimiterAbstract, string]> = [];
+    if (this.perAccountAndIp) counters.push([this.perAccountAndIp, accountAndIpKey(key)]);
+    if (this.perIp) counters.push([this.perIp, key.ip]);
+    return counters;
+  }
+}
+
+/** Case and Unicode variants of a name share one counter, so they buy an attacker no extra guesses. */
+function accountAndIpKey(key: LoginAttemptKey): string {
+  const username = key.username.normalize('NFKC').toLowerCase().slice(0, KEY_USERNAME_MAX);
+  return `${key.ip}|${username}`;
+}
+
+interface LimiterOptions {
+  points: number;
+  duration: number;
+  keyPrefix: string;
+}
+
+function makeLimiter(store: RateLimitStore, options: LimiterOptions): RateLimiterAbstract {
+  switch (store.kind) {
+    case 'memory':
+      return new RateLimiterMemory(options);
+    case 'redis':
+      // node-redis 4+ client (`useRedisPackage`); fail at once rather than queue while Redis is unreachable.
+      return new RateLimiterRedis({
+        ...options,
+        storeClient: store.client,
+        useRedisPackage: true,
+        rejectIfRedisNotReady: true,
+      });
+    case 'sqlite':
+      return new RateLimiterSQLite({
+        ...options,
+        storeClient: store.db,
+        storeType: 'better-sqlite3',
+        tableName: SQLITE_TABLE,
+        tableCreated: true,
+        // Its own cleanup timer would outlive a closed database and reject unobserved; startSqliteCleanup instead.
+        clearExpiredByTimeout: false,
+      });
+  }
+}
+
+/**
+ * The table RateLimiterSQLite expects (its own schema), created here synchronously so the limiter can be built
+ * while the app is constructed instead of after an asynchronous set-up.
+ */
+function createSqliteTable(db: Database): void {
+  db.prepare(
+    `CREATE TABLE IF NOT EXISTS ${SQLITE_TABLE} (
+      key TEXT PRIMARY KEY,
+      points INTEGER NOT NULL DEFAULT 0,
+      expire INTEGER
+    )`,
+  ).run();
+}
+
+/** Deletes expired counters now and then, so the table holds only live windows. */
+function startSqliteCleanup(db: Database): NodeJS.Timeout {
+  const timer = setInterval(() => {
+    if (!db.open) return;
+    try {
+      db.prepare(`DELETE FROM ${SQLITE_TABLE} WHERE expire < ?`).run(Date.now());
+    } catch {
+      // A busy or closing database: the next round tries again; expired rows are ignored by reads meanwhile.
+    }
+  }, SQLITE_CLEANUP_INTERVAL_MS);
+  timer.unref();
+  return timer;
+}

@@ -1,0 +1,96 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import express from 'express';
+import request from 'supertest';
+import { ERROR_MESSAGES, isErrorBody } from '../../shared';
+import { createErrorHandler } from '../http/error-handler';
+import { createLogger } from '../logger';
+import { LoginRateLimiter } from './login-rate-limiter';
+import { createLoginThrottle } from './login-throttle';
+
+const PASSWORD = 'correct horse battery staple';
+
+/** A sign-in route shaped like the real one: JSON body, 200 on the right password, 401 otherwise. */
+async function appWithThrottle(settings = { perAccountAndIp: 3, perIp: 10, windowSeconds: 60 }) {
+  const limiter = LoginRateLimiter.create(settings, { kind: 'memory' });
+  const app = express();
+  app.post('/login', express.json(), createLoginThrottle(limiter), (req, res) => {
+    const body = req.body as { password?: unknown };
+    if (body.password === PASSWORD) res.status(200).json({ ok: true });
+    else res.status(401).json({ error: { code: 'unauthenticated', message: ERROR_MESSAGES.invalidCredentials } });
+  });
+  app.use(createErrorHandler(createLogger('test')));
+  return app;
+}
+
+describe('createLoginThrottle', () => {
+  it('answers 429 too_many_requests with Retry-After once the account+IP has used its attempts', async () => {
+    const app = await appWithThrottle();
+    for (let i = 0; i < 3; i++) {
+      const response = await request(app).post('/login').send({ username: 'admin', password: 'wrong' });
+      expect(response.status).toBe(401);
+    }
+    const limited = await request(app).post('/login').send({ username: 'admin', password: PASSWORD });
+    expect(limited.status).toBe(429);
+    expect(isErrorBody(limited.body)).toBe(true);
+    expect(limited.body).toEqual({ error: { code: 'too_many_requests', message: ERROR_MESSAGES.tooManyAttempts } });
+    const retryAfter = Number(limited.headers['retry-after']);
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+  });
+
+  it('counts parallel guesses: at most the limit get through', async () => {
+    const app = await appWithThrottle();
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, () => request(app).post('/login').send({ username: 'admin', password: 'wrong' })),
+    );
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(3);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(9);
+  });
+
+  it('resets the account+IP count after a successful sign-in', async () => {
+    const app = await appWithThrottle();
+    for (let i = 0; i < 2; i++) await request(app).post('/login').send({ username: 'admin', password: 'wrong' });
+    expect((await request(app).post('/login').send({ username: 'admin', password: PASSWORD })).status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      expect((await request(app).post('/login').send({ username: 'admin', password: 'wrong' })).status).toBe(401);
+    }
+    expect((await request(app).post('/login').send({ username: 'admin', password: 'wrong' })).status).toBe(429);
+  });
+
+  it('still counts requests whose body has no usable username', async () => {
+    const app = await appWithThrottle({ perAccountAndIp: 2, perIp: 100, windowSeconds: 60 });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await request(app).post('/login').send({ username: 42 })).status);
+    expect(statuses).toEqual([401, 401, 429]);
+  });
+
+  it('refuses with 503 JSON, not a free pass, when the counter store fails', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'login-throttle-'));
+    try {
+      const db = new BetterSqlite3(path.join(dir, 'app.db'));
+      const limiter = LoginRateLimiter.create(
+        { perAccountAndIp: 3, perIp: 10, windowSeconds: 60 },
+        { kind: 'sqlite', db },
+      );
+      const app = express();
+      let reachedHandler = false;
+      app.post('/login', express.json(), createLoginThrottle(limiter), (_req, res) => {
+        reachedHandler = true;
+        res.status(200).json({ ok: true });
+      });
+      app.use(createErrorHandler(createLogger('test')));
+      db.close();
+      const response = await request(app).post('/login').send({ username: 'admin', password: PASSWORD });
+      expect(response.status).toBe(503);
+      expect(response.body).toEqual({ error: { code: 'unavailable', message: ERROR_MESSAGES.unavailable } });
+      expect(reachedHandler).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

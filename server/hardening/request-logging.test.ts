@@ -1,0 +1,133 @@
+/**
+ * The app's logs: JSON lines with request ids (echoed as X-Request-Id), and never a password, a cookie or an
+ * Authorization header, whatever path a request takes (sign-in, failure, server error, a careless log call).
+ */
+import request from 'supertest';
+import { createLogger } from '../logger';
+import { createDemoApp, DEMO_PASSWORD, type TestApp } from '../test-support/test-app';
+import { LOG_CENSOR } from './log-redaction';
+
+const WRONG_PASSWORD = 'wrong-pw-MARKER-5d1e77';
+const COOKIE_MARKER = 'cookie-MARKER-a9c3';
+const AUTH_MARKER = 'auth-MARKER-77f0';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+interface LogLine {
+  level: number;
+  msg: string;
+  reqId?: unknown;
+  req?: { id?: unknown; method?: string; url?: string };
+  res?: { statusCode?: number };
+  [key: string]: unknown;
+}
+
+async function appWithLogs(logRequests: boolean): Promise<{ testApp: TestApp; lines: string[] }> {
+  const lines: string[] = [];
+  const logger = createLogger('production', 'info', { write: (line: string) => void lines.push(line) });
+  const testApp = await createDemoApp({ logger, logRequests });
+  return { testApp, lines };
+}
+
+function parsed(lines: readonly string[]): LogLine[] {
+  return lines.map((line) => JSON.parse(line) as LogLine);
+}
+
+describe('request logging of the app', () => {
+  let testApp: TestApp | undefined;
+
+  afterEach(async () => {
+    await testApp?.close();
+    testApp = undefined;
+  });
+
+  it('writes one JSON line per request with its id, and never the password, cookies or Authorization', async () => {
+    const logs = await appWithLogs(true);
+    testApp = logs.testApp;
+    const http = request(testApp.app.handler);
+
+    const refused = await http
+      .post('/login')
+      .set('Cookie', `slots.sid=${COOKIE_MARKER}`)
+      .set('Authorization', `Bearer ${AUTH_MARKER}`)
+      .send({ username: 'admin', password: WRONG_PASSWORD });
+    expect(refused.status).toBe(401);
+    const signedIn = await http.post('/login').send({ username: 'admin', password: DEMO_PASSWORD });
+    expect(signedIn.status).toBe(200);
+    const sessionCookie = String(signedIn.headers['set-cookie']).split(';')[0] ?? '';
+    await http.get('/meta').set('Cookie', sessionCookie).expect(200);
+
+    const output = logs.lines.join('');
+    for (const secret of [
+      WRONG_PASSWORD,
+      DEMO_PASSWORD,
+      COOKIE_MARKER,
+      AUTH_MARKER,
+      sessionCookie.split('=')[1] ?? '',
+    ]) {
+      expect(secret).not.toBe('');
+      expect(output).not.toContain(secret);
+    }
+
+    const completed = parsed(logs.lines).filter((line) => line.msg === 'request completed');
+    expect(completed.map((line) => [line.req?.method, line.req?.url, line.res?.statusCode])).toEqual([
+      ['POST', '/login', 401],
+      ['POST', '/login', 200],
+      ['GET', '/meta', 200],
+    ]);
+    expect(completed[0]?.req?.id).toBe(refused.headers['x-request-id']);
+    expect(completed[1]?.req?.id).toBe(signedIn.headers['x-request-id']);
+  });
+
+  it('echoes an acceptable X-Request-Id, replaces one that could forge log lines, and skips probes', async () => {
+    const logs = await appWithLogs(true);
+    testApp = logs.testApp;
+    const http = request(testApp.app.handler);
+    expect((await http.get('/slots').set('X-Request-Id', 'edge-7f3a.b_c:1')).headers['x-request-id']).toBe(
+      'edge-7f3a.b_c:1',
+    );
+    expect((await http.get('/slots').set('X-Request-Id', 'x"}{"level":60')).headers['x-request-id']).toMatch(UUID);
+    expect((await http.get('/slots').set('X-Request-Id', 'a'.repeat(200))).headers['x-request-id']).toMatch(UUID);
+    expect((await http.get('/slots')).headers['x-request-id']).toMatch(UUID);
+    await http.get('/healthz').expect(200);
+    await http.get('/readyz').expect(200);
+    const urls = parsed(logs.lines).map((line) => line.req?.url);
+    expect(urls).toEqual(['/slots', '/slots', '/slots', '/slots']);
+    expect(logs.lines.join('')).not.toContain('"level":60');
+  });
+
+  it('stamps the request id on the error line of a failing request, still without the password', async () => {
+    const logs = await appWithLogs(false);
+    testApp = logs.testApp;
+    // The database goes away under the app: the sign-in cannot look the user up.
+    testApp.app.database.close();
+    const response = await request(testApp.app.handler)
+      .post('/login')
+      .set('Cookie', `other=${COOKIE_MARKER}`)
+      .send({ username: 'admin', password: WRONG_PASSWORD });
+    expect(response.status).toBeGreaterThanOrEqual(500);
+    const errors = parsed(logs.lines).filter((line) => line.level >= 50);
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.some((line) => line.req?.id === response.headers['x-request-id'])).toBe(true);
+    expect(logs.lines.join('')).not.toContain(WRONG_PASSWORD);
+    expect(logs.lines.join('')).not.toContain(COOKIE_MARKER);
+  });
+
+  it('redacts credentials even when code logs them by mistake', () => {
+    const lines: string[] = [];
+    const logger = createLogger('production', 'info', { write: (line: string) => void lines.push(line) });
+    logger.info(
+      {
+        body: { username: 'admin', password: WRONG_PASSWORD },
+        password: WRONG_PASSWORD,
+        headers: { cookie: COOKIE_MARKER, authorization: AUTH_MARKER },
+        req: { headers: { cookie: COOKIE_MARKER, authorization: AUTH_MARKER } },
+        res: { headers: { 'set-cookie': COOKIE_MARKER } },
+      },
+      'careless',
+    );
+    const [line] = lines;
+    expect(line).toContain('"username":"admin"');
+    expect(line).toContain(LOG_CENSOR);
+    for (const secret of [WRONG_PASSWORD, COOKIE_MARKER, AUTH_MARKER]) expect(line).not.toContain(secret);
+  });
+});

@@ -1,0 +1,42 @@
+import helmet from 'helmet';
+import type { RequestHandler } from 'express';
+
+export interface SecurityHeadersOptions {
+  /** Origins the host page may load remote code from and talk to (see remoteOrigins). */
+  remoteOrigins: readonly string[];
+}
+
+/**
+ * helmet's headers with a Content-Security-Policy that allows scripts and connections only from this origin and
+ * the configured remotes: no inline scripts, no eval. Mount it before every router: the remotes router then
+ * replaces `Cross-Origin-Resource-Policy: same-origin` with `cross-origin` on the remotes' files (a host on another
+ * origin may load them). No Cross-Origin-Embedder-Policy, which would refuse remote bundles lacking CORP headers.
+ */
+export function createSecurityHeaders(options: SecurityHeadersOptions): RequestHandler {
+  const remotes = [...options.remoteOrigins];
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", ...remotes],
+        scriptSrcAttr: ["'none'"],
+        connectSrc: ["'self'", ...remotes],
+        // Remotes may ship CSS chunks; no inline styles.
+        styleSrc: ["'self'", ...remotes],
+        imgSrc: ["'self'", 'data:', ...remotes],
+        fontSrc: ["'self'", ...remotes],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        // Not sent: it would break a plain-http deployment (localhost); HSTS covers sites served over TLS.
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'same-origin' },
+  });
+}

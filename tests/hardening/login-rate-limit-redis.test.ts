@@ -1,0 +1,59 @@
+import { createClient } from 'redis';
+import { LoginRateLimiter } from '../../server/hardening/login-rate-limiter';
+import { getFreePort } from '../support/free-port';
+import { RedisServerProcess } from '../multi-instance/support/redis-server-process';
+
+type Client = ReturnType<typeof createClient>;
+
+const settings = { perAccountAndIp: 4, perIp: 50, windowSeconds: 60 };
+
+describe('LoginRateLimiter on Redis', () => {
+  let redis: RedisServerProcess;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    redis = await RedisServerProcess.start();
+  }, 30_000);
+
+  afterAll(async () => {
+    for (const client of clients) if (client.isOpen) client.destroy();
+    await redis?.stop();
+  });
+
+  async function connectedClient(url: string): Promise<Client> {
+    const client = createClient({ url, socket: { reconnectStrategy: false } });
+    client.on('error', () => undefined);
+    clients.push(client);
+    await client.connect();
+    return client;
+  }
+
+  it('counts the attempts made on two instances together, and a success on one resets both', async () => {
+    const first = LoginRateLimiter.create(settings, { kind: 'redis', client: await connectedClient(redis.url) });
+    const second = LoginRateLimiter.create(settings, { kind: 'redis', client: await connectedClient(redis.url) });
+    const key = { username: 'admin', ip: '203.0.113.7' };
+
+    expect((await first.attempt(key)).allowed).toBe(true);
+    expect((await second.attempt(key)).allowed).toBe(true);
+    expect((await first.attempt(key)).allowed).toBe(true);
+    expect((await second.attempt(key)).allowed).toBe(true);
+    const refused = await first.attempt(key);
+    expect(refused).toEqual({ allowed: false, retryAfterSeconds: expect.any(Number) });
+    if (!refused.allowed) expect(refused.retryAfterSeconds).toBeLessThanOrEqual(60);
+
+    await second.succeeded(key);
+    expect((await first.attempt(key)).allowed).toBe(true);
+  });
+
+  it('fails fast (rejects) when Redis is not reachable, instead of queueing the attempt', async () => {
+    const deadPort = await getFreePort();
+    const client = createClient({ url: `redis://127.0.0.1:${deadPort}`, socket: { reconnectStrategy: false } });
+    client.on('error', () => undefined);
+    clients.push(client);
+    await client.connect().catch(() => undefined);
+    const limiter = LoginRateLimiter.create(settings, { kind: 'redis', client });
+    const started = Date.now();
+    await expect(limiter.attempt({ username: 'admin', ip: '203.0.113.8' })).rejects.toThrow(/not ready/i);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});
