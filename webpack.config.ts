@@ -6,13 +6,15 @@
  *   npm run dev                                    all of them, development, watching (scripts/dev.ts)
  *   node --import tsx node_modules/webpack-cli/bin/cli.js --config webpack.config.ts --config-name team_records
  *
- * The host declares no remotes: it learns them at run time from `GET /api/remotes`, so adding a remote or a
- * component never rebuilds the host. Each remote derives its `exposes` from its own declaration file.
+ * The host declares no remotes: it learns them at run time (from the boot data the server writes into index.html,
+ * else from `GET /api/remotes`), so adding a remote or a component never rebuilds the host. Each remote derives its
+ * `exposes` from its own declaration file.
  */
 import path from 'node:path';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import type { Configuration, RuleSetRule } from 'webpack';
+import { BootPreloadPlugin } from './host/build/boot-preload-plugin';
 import { marketingRemote } from './remotes/marketing/remote';
 import { recordsRemote } from './remotes/records/remote';
 import { exposesOf, type RemoteDeclaration } from './remotes/remote-declaration';
@@ -104,7 +106,7 @@ export function hostConfiguration(mode: BuildMode): Configuration {
   const hashed = mode === 'production' ? '[name].[contenthash:10]' : '[name]';
   return {
     ...common(mode, HOST_NAME),
-    // The entry only imports ./bootstrap, so shared React is negotiated before any React code runs.
+    // The entry starts the page's requests and remote loads (host/startup, no React), then imports ./bootstrap.
     entry: { main: './host/index.ts' },
     output: {
       path: path.join(DIST_DIR, 'host'),
@@ -122,17 +124,26 @@ export function hostConfiguration(mode: BuildMode): Configuration {
       new ModuleFederationPlugin({
         name: HOST_NAME,
         remotes: {},
-        shared: sharedReact(false),
+        // Eager: React is in the entry chunk, so the async boundary loads only the shell (two chunks, preloaded by
+        // BootPreloadPlugin) instead of one chunk per shared package. The host provides React either way.
+        shared: sharedReact(true),
+        // The host's own React is the one every remote uses. The default ('version-first') would load the entry of
+        // every registered remote to compare React versions whenever sharing is set up after they are registered.
+        shareStrategy: 'loaded-first',
         dts: false,
         manifest: false,
+        // The remotes run on the host's runtime core (externalRuntime below) instead of bundling one each.
+        runtimePlugins: [path.join(ROOT_DIR, 'host/core/federation/provide-runtime-core.ts')],
       }),
       new HtmlWebpackPlugin({
         template: './host/index.html',
         filename: 'index.html',
-        inject: 'body',
+        // In the head, deferred: the entry is requested before the stylesheet and the boot preloads.
+        inject: 'head',
         scriptLoading: 'defer',
         minify: mode === 'production',
       }),
+      new BootPreloadPlugin({ entry: 'main', boundary: './bootstrap' }),
       // Budgets apply to what ships: unminified development builds would exceed them by design.
       ...(mode === 'production' ? [new BundleBudgetPlugin(hostBudgets())] : []),
     ],
@@ -174,6 +185,9 @@ export function remoteConfiguration(
         shared: sharedReact(false),
         dts: false,
         manifest: true,
+        // The federation runtime core comes from the host page (host/core/federation/provide-runtime-core.ts), not
+        // from a copy in every remoteEntry.js: a remote's entry is then mostly its expose map.
+        experiments: { externalRuntime: true },
       }),
       new RemoteDescriptorPlugin(declaration),
       ...(mode === 'production' ? [new BundleBudgetPlugin(remoteBudgets(declaration.name))] : []),

@@ -41,5 +41,7 @@ export type {
   HealthPayload,
   RemoteBuildDescriptor,
   HostRefreshDetail,
+  BootComponent,
+  BootData,
 } from './wire';
-export { REMOTE_DESCRIPTOR_FILE, HOST_REFRESH_EVENT } from './wire';
+export { REMOTE_DESCRIPTOR_FILE, REMOTE_HINTS_MARKER, BOOT_DATA_ELEMENT_ID, HOST_REFRESH_EVENT } from './wire';

@@ -231,6 +231,34 @@ export const REMOTE_DESCRIPTOR_FILE = 'slots-remote.json';
 /** Content of {@link REMOTE_DESCRIPTOR_FILE}: a {@link RemoteDescriptor} without the entry URL (known only when served). */
 export type RemoteBuildDescriptor = Omit<RemoteDescriptor, 'entry'>;
 
+// ---------------------------------------------------------------------------------------------- host page boot
+
+/**
+ * `name` of the `<meta>` element a federated host's index.html carries where the server puts what the page needs
+ * from the remotes before it has asked for anything: resource hints for the remote files of the page's public
+ * slots, and the {@link BootData} element. Written by the host build, replaced by the server.
+ */
+export const REMOTE_HINTS_MARKER = 'slots-remote-hints';
+
+/** `id` of the `<script type="application/json">` element holding the page's {@link BootData} (data, never run). */
+export const BOOT_DATA_ELEMENT_ID = 'slots-boot-data';
+
+/** A component the page's public slots render; `media`: only where this media query matches. */
+export interface BootComponent {
+  component: string;
+  media?: string;
+}
+
+/**
+ * Public data the server puts into index.html, so the host can start loading remote modules at once: the remotes
+ * catalogue (what `GET /api/remotes` answers) and the components of the public slots at the locations the requested
+ * page renders for every visitor. Never anything a session would be needed for.
+ */
+export interface BootData {
+  remotes: RemoteDescriptor[];
+  components: BootComponent[];
+}
+
 // ---------------------------------------------------------------------------------------------- host events
 
 /**

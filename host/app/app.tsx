@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { BrowserRouter } from 'react-router-dom';
+import type { MePayload, SlotsPayload } from '../../shared';
 import {
   ApiClientProvider,
   SessionProvider,
@@ -9,18 +10,44 @@ import {
   type ApiClient,
   type SlotRuntime,
 } from '../core';
+import { startStartupRequests } from '../startup/startup-requests';
 import { AppRoutes } from './app-routes';
+import { useSettled } from './use-settled';
+
+/** Requests started with the page (host/startup), which the providers answer their first loads from. */
+export interface AppStartup {
+  /** GET /me in flight. */
+  me?: Promise<MePayload> | undefined;
+  /** GET /slots in flight on the guess that the visitor is signed out; used only if GET /me agrees. */
+  publicSlots?: Promise<SlotsPayload> | null | undefined;
+  /** Settles when the remotes' components are registered: slots render after it, never as unknown names before. */
+  remotesReady?: Promise<unknown> | undefined;
+}
 
 export interface AppProps {
   client: ApiClient;
   /** Made once at start-up (a new object would re-render every slot). */
   runtime: Partial<SlotRuntime>;
+  /** Made once at start-up; without it, App starts the same requests itself on first render. */
+  startup?: AppStartup;
+}
+
+/** One set of start-up requests per client, however often App renders (StrictMode renders twice in development). */
+const startedFor = new WeakMap<ApiClient, AppStartup>();
+
+function startupOf(client: ApiClient): AppStartup {
+  let startup = startedFor.get(client);
+  if (startup === undefined) {
+    startup = startStartupRequests(client, window.location.pathname);
+    startedFor.set(client, startup);
+  }
+  return startup;
 }
 
 /** The shell in the browser: the providers, the browser's history, and the routes. */
-export function App({ client, runtime }: AppProps) {
+export function App({ client, runtime, startup }: AppProps) {
   return (
-    <AppProviders client={client} runtime={runtime}>
+    <AppProviders client={client} runtime={runtime} startup={startup ?? startupOf(client)}>
       <BrowserRouter>
         <AppRoutes />
       </BrowserRouter>
@@ -29,12 +56,14 @@ export function App({ client, runtime }: AppProps) {
 }
 
 /** API client, slot runtime, session, and the page's one slot source (tests give their own router). */
-export function AppProviders({ client, runtime, children }: AppProps & { children: ReactNode }) {
+export function AppProviders({ client, runtime, startup, children }: AppProps & { children: ReactNode }) {
   return (
     <ApiClientProvider client={client}>
       <SlotRuntimeProvider runtime={runtime}>
-        <SessionProvider client={client}>
-          <SessionSlotData client={client}>{children}</SessionSlotData>
+        <SessionProvider client={client} initialMe={startup?.me}>
+          <SessionSlotData client={client} startup={startup}>
+            {children}
+          </SessionSlotData>
         </SessionProvider>
       </SlotRuntimeProvider>
     </ApiClientProvider>
@@ -42,16 +71,26 @@ export function AppProviders({ client, runtime, children }: AppProps & { childre
 }
 
 /** GET /meta when signed in, GET /slots otherwise; fetched again on sign-in, sign-out and tenant switch. */
-function SessionSlotData({ client, children }: { client: ApiClient; children: ReactNode }) {
+function SessionSlotData({
+  client,
+  startup,
+  children,
+}: {
+  client: ApiClient;
+  startup: AppStartup | undefined;
+  children: ReactNode;
+}) {
   const session = useSession();
+  const remotesKnown = useSettled(startup?.remotesReady);
   return (
     <SlotDataProvider
       client={client}
-      ready={session.status !== 'loading'}
+      ready={session.status !== 'loading' && remotesKnown}
       authenticated={session.status === 'authenticated'}
       sessionKey={session.identity}
       refreshKey={`${session.scope}#${session.revision}`}
       onUnauthenticated={session.expire}
+      initialSlots={startup?.publicSlots}
     >
       {children}
     </SlotDataProvider>

@@ -54,6 +54,13 @@ export {
   type ReliabilityPlugin,
   type RemoteFailure,
 } from './federation/reliability-plugin';
+export {
+  createRemoteModuleLoader,
+  type LoadedModule,
+  type ProvidedComponent,
+  type RemoteModuleLoader,
+  type RemoteModuleLoaderOptions,
+} from './federation/remote-module-loader';
 export { createFallbackModule, type FallbackModule } from './federation/fallback-module';
 export { componentFromModule } from './federation/module-shape';
 export { fetchRemoteCatalogue, parseRemotesPayload, type ParsedCatalogue } from './federation/remote-catalogue';

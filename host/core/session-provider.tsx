@@ -44,9 +44,20 @@ interface State {
  * Who is signed in, for the whole shell: GET /me at start, sign-in, sign-out, tenant switch. Remotes ask for a
  * refresh with the HOST_REFRESH_EVENT window event (shared/wire.ts).
  */
-export function SessionProvider({ client, children }: { client: ApiClient; children?: ReactNode }) {
+export interface SessionProviderProps {
+  client: ApiClient;
+  /**
+   * GET /me already on its way (started with the page, see host/startup): the first session load answers from it
+   * instead of asking again. Later loads (refresh, back/forward cache) always ask the server.
+   */
+  initialMe?: Promise<MePayload> | undefined;
+  children?: ReactNode;
+}
+
+export function SessionProvider({ client, initialMe, children }: SessionProviderProps) {
   const [state, setState] = useState<State>({ status: 'loading', user: null, revision: 0 });
   const mounted = useRef(true);
+  const pendingInitialMe = useRef(initialMe ?? null);
 
   const settle = useCallback((user: CurrentUser | null) => {
     if (!mounted.current) return;
@@ -58,8 +69,10 @@ export function SessionProvider({ client, children }: { client: ApiClient; child
   }, []);
 
   const loadMe = useCallback(async () => {
+    const initial = pendingInitialMe.current;
+    pendingInitialMe.current = null;
     try {
-      const payload = await client.get<MePayload>('/me');
+      const payload = await (initial ?? client.get<MePayload>('/me'));
       settle(payload.user);
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) settle(null);

@@ -33,6 +33,12 @@ export interface SlotDataProviderProps {
   refreshKey?: string;
   /** GET /meta answered 401: the session is gone. */
   onUnauthenticated?: () => void;
+  /**
+   * GET /slots started with the page on a guess that the visitor is signed out (host/startup). It answers the first
+   * GET /slots this provider needs, so a signed-out page load still makes one slots request, started early. It is
+   * never used once the session turned out signed in: a later signed-out load (after sign-out) asks again.
+   */
+  initialSlots?: Promise<SlotsPayload> | null | undefined;
   children?: ReactNode;
 }
 
@@ -65,12 +71,14 @@ export function SlotDataProvider({
   sessionKey = '',
   refreshKey = '',
   onUnauthenticated,
+  initialSlots,
   children,
 }: SlotDataProviderProps) {
   const [revision, setRevision] = useState(0);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const onUnauthenticatedRef = useRef(onUnauthenticated);
   onUnauthenticatedRef.current = onUnauthenticated;
+  const pendingInitialSlots = useRef(initialSlots ?? null);
   const source: SlotSource = authenticated ? 'meta' : 'slots';
   const hardKey = `${source}|${sessionKey}`;
   const key = `${hardKey}|${refreshKey}|${revision}`;
@@ -79,9 +87,15 @@ export function SlotDataProvider({
     if (!ready) return undefined;
     const controller = new AbortController();
     const path = source === 'meta' ? '/meta' : '/slots';
-    client.get<MetaPayload | SlotsPayload>(path, controller.signal).then(
+    // The early GET /slots answers only a signed-out first load; kept until a load that used it settles.
+    if (source === 'meta') pendingInitialSlots.current = null;
+    const initial = pendingInitialSlots.current;
+    const request: Promise<MetaPayload | SlotsPayload> =
+      initial ?? client.get<MetaPayload | SlotsPayload>(path, controller.signal);
+    request.then(
       (payload) => {
         if (controller.signal.aborted) return;
+        if (initial) pendingInitialSlots.current = null;
         const parsed = parseSlotMap((payload as Partial<SlotsPayload> | null)?.slots);
         if (parsed.problems.length > 0) {
           console.warn(`[slots] ${path} carried slots the host ignored: ${parsed.problems.join('; ')}.`);
@@ -97,6 +111,7 @@ export function SlotDataProvider({
       },
       (error: unknown) => {
         if (controller.signal.aborted) return;
+        if (initial) pendingInitialSlots.current = null;
         const message = error instanceof Error ? error.message : String(error);
         if (source === 'meta' && error instanceof ApiError && error.status === 401) {
           onUnauthenticatedRef.current?.();

@@ -2,10 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { ApiError, AppSlotRenderer, useSession } from '../core';
 import { internalPath } from '../app/internal-path';
+import { LOGIN_SIDEBAR_QUERY } from '../app/login-sidebar-query';
 import { useMediaQuery } from '../app/use-media-query';
-
-/** Desktop widths only (DESIGN.md point 14): below this the sidebar's slots are not rendered, nor fetched. */
-export const LOGIN_SIDEBAR_QUERY = '(min-width: 1024px)';
 
 /**
  * The sign-in page: login-before-form, the form (`username`, `password`, the API's error message),

@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import request from 'supertest';
-import { createFixtureDist, type FixtureDist } from '../remotes/fixture-dist';
+import type { RemoteDescriptor } from '../../shared';
+import { createFixtureDist, exposeChunk, type FixtureDist } from '../remotes/fixture-dist';
 import { createFrontendRouter, HOST_NOT_BUILT_MESSAGE } from './index';
 
 let dist: FixtureDist;
@@ -68,5 +69,144 @@ describe('the host shell', () => {
     // Built later: the same server serves it without a restart.
     dist.addHost();
     await request(app).get('/login').expect(200);
+  });
+});
+
+describe('what index.html carries for the remotes of its public slots', () => {
+  const MARKETING = {
+    name: 'team_marketing',
+    components: ['LoginNotice', 'FooterLinks', 'LoginSidebarPromo'],
+    formComponents: [],
+  };
+  const RECORDS = { name: 'team_records', components: ['TenantSwitcher'], formComponents: [] };
+  const PUBLIC_SLOTS = {
+    slots: {
+      'login-before-form': [{ component: 'LoginNotice', props: {} }],
+      'login-sidebar': [{ component: 'LoginSidebarPromo', props: {} }],
+      'global-after-content': [{ component: 'FooterLinks', props: {} }],
+    },
+  };
+
+  function remotes(): RemoteDescriptor[] {
+    return [MARKETING, RECORDS].map((remote) => ({ ...remote, entry: `/remotes/${remote.name}/mf-manifest.json` }));
+  }
+
+  function wiredApp(options: { remotes?: RemoteDescriptor[]; slots?: () => string } = {}): Express {
+    const app = express();
+    app.use(
+      createFrontendRouter({
+        distDir: dist.dir,
+        remotes: options.remotes ?? remotes(),
+        publicSlots: options.slots ?? (() => JSON.stringify(PUBLIC_SLOTS)),
+      }),
+    );
+    return app;
+  }
+
+  function bootDataOf(html: string): unknown {
+    const match = /<script type="application\/json" id="slots-boot-data">(.*?)<\/script>/.exec(html);
+    return match ? JSON.parse(match[1] ?? '') : null;
+  }
+
+  function preloads(html: string): string[] {
+    return [...html.matchAll(/<link rel="preload" href="([^"]+)"/g)].map((match) => match[1] ?? '');
+  }
+
+  beforeEach(() => {
+    dist.addRemote(MARKETING);
+    dist.addRemote(RECORDS);
+    dist.addHost({ remoteHints: true });
+  });
+
+  it('on /login: preloads for the sign-in page remote files, then the boot data, where the host build put the marker', async () => {
+    const html = (await request(wiredApp()).get('/login').expect(200)).text;
+    expect(preloads(html)).toEqual([
+      '/remotes/team_marketing/mf-manifest.json',
+      '/remotes/team_marketing/remoteEntry.js',
+      `/remotes/team_marketing/${exposeChunk('FooterLinks')}`,
+      `/remotes/team_marketing/${exposeChunk('LoginNotice')}`,
+      `/remotes/team_marketing/${exposeChunk('LoginSidebarPromo')}`,
+    ]);
+    expect(html).toContain(
+      `<link rel="preload" href="/remotes/team_marketing/${exposeChunk('LoginSidebarPromo')}" as="script" media="(min-width: 1024px)">`,
+    );
+    expect(html).not.toContain('slots-remote-hints');
+    expect(html.indexOf('main.89abcdef01.js')).toBeLessThan(html.indexOf('/remotes/team_marketing/mf-manifest.json'));
+    expect(html.indexOf('slots-boot-data')).toBeLessThan(html.indexOf('</head>'));
+    expect(bootDataOf(html)).toEqual({
+      remotes: remotes(),
+      components: [
+        { component: 'FooterLinks' },
+        { component: 'LoginNotice' },
+        { component: 'LoginSidebarPromo', media: '(min-width: 1024px)' },
+      ],
+    });
+  });
+
+  it('elsewhere: only what the layout renders on every page; never anything of team_records', async () => {
+    const html = (await request(wiredApp()).get('/resources/articles/1').expect(200)).text;
+    expect(preloads(html)).toEqual([
+      '/remotes/team_marketing/mf-manifest.json',
+      '/remotes/team_marketing/remoteEntry.js',
+      `/remotes/team_marketing/${exposeChunk('FooterLinks')}`,
+    ]);
+    expect((bootDataOf(html) as { components: unknown }).components).toEqual([{ component: 'FooterLinks' }]);
+    // The catalogue lists team_records (as GET /api/remotes does); nothing of it is preloaded.
+    expect(html).not.toMatch(/<link[^>]+team_records/);
+  });
+
+  it('preconnects to a remote served elsewhere instead of preloading its files', async () => {
+    const moved = remotes().map((remote) =>
+      remote.name === 'team_marketing'
+        ? { ...remote, entry: 'https://cdn.example.com/marketing/mf-manifest.json' }
+        : remote,
+    );
+    const html = (
+      await request(wiredApp({ remotes: moved }))
+        .get('/login')
+        .expect(200)
+    ).text;
+    expect(preloads(html)).toEqual([]);
+    expect(html).toContain('<link rel="preconnect" href="https://cdn.example.com" crossorigin>');
+    expect((bootDataOf(html) as { remotes: unknown }).remotes).toEqual(moved);
+  });
+
+  it('follows changes of the public slots', async () => {
+    let slots = JSON.stringify(PUBLIC_SLOTS);
+    const app = wiredApp({ slots: () => slots });
+    expect(preloads((await request(app).get('/').expect(200)).text)).toHaveLength(3);
+    slots = JSON.stringify({ slots: {} });
+    const html = (await request(app).get('/').expect(200)).text;
+    expect(preloads(html)).toEqual([]);
+    expect(bootDataOf(html)).toEqual({ remotes: remotes(), components: [] });
+    slots = 'not json';
+    expect(bootDataOf((await request(app).get('/').expect(200)).text)).toEqual({ remotes: remotes(), components: [] });
+  });
+
+  it('adds nothing to a host build without the marker (a host that loads no remotes)', async () => {
+    dist.addHost();
+    const html = (await request(wiredApp()).get('/login').expect(200)).text;
+    expect(html).not.toContain('<link rel="preload"');
+    expect(html).not.toContain('slots-boot-data');
+  });
+
+  it('without the remotes and the public slots: the page as built, minus the marker', async () => {
+    const html = (await request(appWith()).get('/login').expect(200)).text;
+    expect(html).not.toContain('slots-remote-hints');
+    expect(html).not.toContain('<link rel="preload"');
+    expect(html).not.toContain('slots-boot-data');
+    expect(html).toContain('<div id="root">');
+  });
+
+  it('serves a rebuilt index.html without a restart', async () => {
+    const app = wiredApp();
+    await request(app).get('/login').expect(200);
+    dist.write(
+      'host/index.html',
+      '<!doctype html><html><head><meta name=slots-remote-hints></head><body>v2</body></html>',
+    );
+    const html = (await request(app).get('/login').expect(200)).text;
+    expect(html).toContain('v2');
+    expect(html).toContain('slots-boot-data');
   });
 });

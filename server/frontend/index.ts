@@ -1,12 +1,32 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import express, { type RequestHandler, type Router } from 'express';
-import { ERROR_STATUS, type ErrorBody } from '../../shared';
+import { ERROR_STATUS, type ErrorBody, type RemoteDescriptor, type SlotMap } from '../../shared';
+import { builtRemoteEntry } from '../remotes/built-remotes';
 import { setBuildCacheHeaders } from '../remotes/static-cache';
+import { bootData, renderBootData } from './boot-data';
+import { bootHints, renderBootHints, replaceHintsMarker } from './boot-hints';
+import { createBuiltRemoteFilesCache } from './built-remote-files-cache';
+import { pageComponents } from './page-components';
+import { createPublicSlotsReader } from './public-slots-reader';
+
+export { bootHints, renderBootHints, replaceHintsMarker, type BootHint, type BootHintInput } from './boot-hints';
+export { bootData, renderBootData } from './boot-data';
+export { pageComponents, SIGN_IN_PATH, SIGN_IN_SIDEBAR_MEDIA } from './page-components';
+export { readBuiltRemoteFiles, type BuiltRemoteFiles } from './built-remote-files';
 
 export interface FrontendRouterOptions {
   /** Root of the build output; the host shell lives in `<distDir>/host/`. */
   distDir: string;
+  /**
+   * The remotes the host is told about (GET /api/remotes). With `publicSlots`, a federated host's index.html
+   * carries what it needs to start loading the remote modules of the page's public slots at once: the catalogue and
+   * those components (boot-data.ts), and resource hints for their files (boot-hints.ts). Without both, index.html
+   * is served as built, and the host asks GET /api/remotes.
+   */
+  remotes?: readonly RemoteDescriptor[];
+  /** The current body of GET /slots (the public slots as JSON text); read per request, parsed when it changes. */
+  publicSlots?: () => string;
 }
 
 /** The client routes of the host (DESIGN.md point 15); each is answered with index.html. */
@@ -24,6 +44,10 @@ export function createFrontendRouter(options: FrontendRouterOptions): Router {
   const hostDir = path.join(options.distDir, 'host');
   const indexFile = path.join(hostDir, 'index.html');
   const router = express.Router();
+  const remotes = options.remotes ?? [];
+  const readSlots = options.publicSlots ? createPublicSlotsReader(options.publicSlots) : null;
+  const builtFiles = createBuiltRemoteFilesCache(options.distDir);
+  let index: { mtimeMs: number; size: number; html: string } | null = null;
 
   router.use(
     express.static(hostDir, {
@@ -36,19 +60,43 @@ export function createFrontendRouter(options: FrontendRouterOptions): Router {
     }),
   );
 
-  const sendIndex: RequestHandler = (_req, res, next) => {
-    // Checked per request: a build made after the server started is served without a restart.
-    if (!fs.existsSync(indexFile)) {
+  /** index.html as built, re-read when the build changes it (a build made after the start is served at once). */
+  function readIndex(): string | null {
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(indexFile);
+    } catch {
+      return null;
+    }
+    if (index === null || index.mtimeMs !== stat.mtimeMs || index.size !== stat.size) {
+      index = { mtimeMs: stat.mtimeMs, size: stat.size, html: fs.readFileSync(indexFile, 'utf8') };
+    }
+    return index.html;
+  }
+
+  const sendIndex: RequestHandler = (req, res) => {
+    const html = readIndex();
+    if (html === null) {
       const body: ErrorBody = { error: { code: 'unavailable', message: HOST_NOT_BUILT_MESSAGE } };
       res.status(ERROR_STATUS.unavailable).setHeader('Cache-Control', 'no-store');
       res.json(body);
       return;
     }
     res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(indexFile, { cacheControl: false, dotfiles: 'deny' }, (error) => {
-      if (error && !res.headersSent) next(error);
-    });
+    res.type('html').send(replaceHintsMarker(html, readSlots === null ? '' : bootMarkup(req.path, readSlots())));
   };
+
+  /** What replaces the host's marker: hints for the remote files of the page, then the boot data. */
+  function bootMarkup(pathname: string, slots: SlotMap): string {
+    const components = pageComponents(pathname, slots);
+    const hints = bootHints({
+      components,
+      remotes,
+      // Only a remote served from this server's own build: its files are known here.
+      builtFiles: (remote) => (remote.entry === builtRemoteEntry(remote.name) ? builtFiles.get(remote.name) : null),
+    });
+    return `${renderBootHints(hints)}${renderBootData(bootData(remotes, components))}`;
+  }
   router.get(CLIENT_ROUTES, sendIndex);
   return router;
 }

@@ -1,15 +1,26 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { REMOTE_DESCRIPTOR_FILE, type RemoteBuildDescriptor } from '../../shared';
+import { REMOTE_DESCRIPTOR_FILE, REMOTE_HINTS_MARKER, type RemoteBuildDescriptor } from '../../shared';
+
+/** The chunk file the fixture writes for an exposed component. */
+export function exposeChunk(component: string): string {
+  return `__federation_expose_${component}.0123abcd45.js`;
+}
 
 /** A real, temporary build output folder for router tests: remotes and a host, written as the build writes them. */
 export interface FixtureDist {
   readonly dir: string;
-  /** Writes `remotes/<name>/` with descriptor, manifest exposing `exposed` (default: the components) and files. */
+  /**
+   * Writes `remotes/<name>/` with descriptor, manifest exposing `exposed` (default: the components), the entry and
+   * one chunk per exposed component (`__federation_expose_<Name>.0123abcd45.js`, listed as its sync asset).
+   */
   addRemote(descriptor: RemoteBuildDescriptor, options?: { exposed?: string[]; manifest?: boolean }): string;
-  /** Writes `host/index.html` and one hashed asset. */
-  addHost(): void;
+  /**
+   * Writes `host/index.html` and one hashed asset; `remoteHints`: the index.html of a federated host build, with the
+   * `<meta name="slots-remote-hints">` element where the server adds the remote hints and boot data.
+   */
+  addHost(options?: { remoteHints?: boolean }): void;
   write(relative: string, content: string): string;
   remove(): void;
 }
@@ -42,16 +53,28 @@ export function createFixtureDist(): FixtureDist {
             },
             shared: [],
             remotes: [],
-            exposes: exposed.map((name) => ({ id: `${descriptor.name}:${name}`, name, path: `./${name}`, assets: {} })),
+            exposes: exposed.map((name) => ({
+              id: `${descriptor.name}:${name}`,
+              name,
+              path: `./${name}`,
+              assets: {
+                js: { sync: [exposeChunk(name)], async: [] },
+                css: { sync: [], async: [] },
+              },
+            })),
           }),
         );
       }
       write(`${base}/remoteEntry.js`, `var ${descriptor.name} = {};`);
-      write(`${base}/__federation_expose_${descriptor.components[0] ?? 'X'}.0123abcd45.js`, '/* chunk */');
+      for (const name of options.exposed ?? descriptor.components) write(`${base}/${exposeChunk(name)}`, '/* chunk */');
       return path.join(dir, base);
     },
-    addHost() {
-      write('host/index.html', '<!doctype html><title>Slots Admin</title><div id="root"></div>');
+    addHost(options = {}) {
+      const marker = options.remoteHints ? `<meta name=${REMOTE_HINTS_MARKER}>` : '';
+      write(
+        'host/index.html',
+        `<!doctype html><html><head><title>Slots Admin</title><script defer src="/assets/main.89abcdef01.js"></script>${marker}</head><body><div id="root"></div></body></html>`,
+      );
       write('host/assets/main.89abcdef01.js', 'console.log("host");');
     },
     remove() {

@@ -3,7 +3,7 @@ import {
   type ModuleFederation,
   type ModuleFederationRuntimePlugin,
 } from '@module-federation/enhanced/runtime';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import * as React from 'react';
 import { useState } from 'react';
 import type { RemoteDescriptor, SlotMap } from '../../../shared';
@@ -23,8 +23,10 @@ import { SlotDataProvider } from '../slot-data-provider';
 import { createSlotFailureReporter, type SlotFailure } from '../slot-failure-reporter';
 import { SlotLoadError } from '../slot-load-error';
 import { SlotRuntimeProvider } from '../slot-runtime';
+import { createFallbackModule } from './fallback-module';
 import { createFederationLoader, type FederationLoader } from './federation-loader';
 import type { RemoteFailure } from './reliability-plugin';
+import { createRemoteModuleLoader } from './remote-module-loader';
 
 type RemoteEntry = Awaited<ReturnType<NonNullable<ModuleFederationRuntimePlugin['loadEntry']>>>;
 
@@ -407,5 +409,125 @@ describe('federation loader (real Module Federation runtime, fake containers)', 
     expect(wrapper.hidden).toBe(true);
     expect(wrapper.textContent).toBe('');
     expect(CORE_MESSAGES.remoteFailureLog).toMatch(/could not be loaded/);
+  });
+});
+
+describe('federation loader: loaded components replace their lazy stand-ins', () => {
+  it('puts the loaded component itself into both registries, so a slot rendered after the load never suspends', async () => {
+    const a = unique('team_a');
+    const remotes = [descriptor(a, ['Greeting', 'SlugPreview'], ['SlugPreview'])];
+    const s = setup(remotes);
+    s.containers.set(a, fakeContainer({ Greeting: { Greeting }, SlugPreview: { default: Farewell } }));
+    s.loader.registerRemotes(remotes);
+    const lazyGreeting = s.slotRegistry.get('Greeting');
+
+    expect(await s.loader.loadComponent(a, 'Greeting')).toBe(Greeting);
+    expect(s.slotRegistry.get('Greeting')).toBe(Greeting);
+    expect(s.slotRegistry.get('Greeting')).not.toBe(lazyGreeting);
+    await s.loader.loadComponent(a, 'SlugPreview');
+    expect(s.slotRegistry.get('SlugPreview')).toBe(Farewell);
+    expect(s.globalRegistry.get('SlugPreview')).toBe(Farewell);
+
+    // Rendered synchronously, no Suspense fallback: the component is there in the very first commit.
+    const api = createFakeApi();
+    const slots: SlotMap = { 'header-banner': [{ component: 'Greeting', props: { name: 'Ada' } }] };
+    const loaded = Promise.resolve({ slots });
+    await act(async () => {
+      render(
+        <SlotRuntimeProvider
+          runtime={{ slotRegistry: s.slotRegistry, remoteOf: s.loader.remoteOf, showFailures: true }}
+        >
+          <SlotDataProvider client={api.client} authenticated={false} initialSlots={loaded}>
+            <AppSlotRenderer location="header-banner" />
+          </SlotDataProvider>
+        </SlotRuntimeProvider>,
+      );
+      await loaded;
+    });
+    expect(screen.getByRole('button', { name: 'Hello Ada (0)' })).toBeTruthy();
+    expect(document.querySelector('.slot-loading')).toBeNull();
+  });
+
+  it('reveals a slot that was waiting for its module as soon as the module arrives', async () => {
+    const a = unique('team_a');
+    const remotes = [descriptor(a, ['Greeting'])];
+    const s = setup(remotes);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const container = fakeContainer({ Greeting: { Greeting } });
+    const get = container.get.getMockImplementation();
+    container.get.mockImplementation(async (expose: string) => {
+      await gate;
+      return get ? get(expose) : () => undefined;
+    });
+    s.containers.set(a, container);
+    s.loader.registerRemotes(remotes);
+
+    renderSlots(s, { 'header-banner': [{ component: 'Greeting', props: { name: 'Ada' } }] });
+    await waitFor(() => expect(document.querySelector('.slot-loading')).not.toBeNull());
+    const released = Date.now();
+    release();
+    await screen.findByRole('button', { name: 'Hello Ada (0)' }, { timeout: 1000, interval: 5 });
+    // React holds back a Suspense boundary's own retry for 300 ms after its fallback showed; the registry update
+    // that brings the loaded component is not held back.
+    expect(Date.now() - released).toBeLessThan(250);
+  });
+
+  it('takes over a module loader made earlier, with its remotes and the modules it already loaded', async () => {
+    const a = unique('team_a');
+    const remotes = [descriptor(a, ['Greeting', 'Farewell', 'SlugPreview'], ['SlugPreview'])];
+    const containers = new Map<string, FakeContainer>();
+    const container = fakeContainer({ Greeting: { Greeting }, Farewell: { Farewell }, SlugPreview: { Farewell } });
+    containers.set(a, container);
+    const instance = createInstance({
+      name: unique('test_host'),
+      remotes: [],
+      plugins: [
+        {
+          name: 'test-fake-containers',
+          loadEntry: ({ remoteInfo }) => containers.get(remoteInfo.name) as unknown as RemoteEntry | undefined,
+        },
+      ],
+    });
+    const modules = createRemoteModuleLoader({
+      instance,
+      reliability: {
+        fetch: async (url) =>
+          new TestResponse(JSON.stringify(fakeManifest(a, remotes[0]?.components ?? []))) as unknown as Response,
+        fallbackModule: createFallbackModule,
+        log: () => undefined,
+      },
+    });
+    modules.registerRemotes(remotes);
+    await modules.load(a, 'Greeting');
+
+    const slotRegistry = new ComponentRegistry('SlotComponentRegistry');
+    const globalRegistry = new ComponentRegistry('GlobalComponentRegistry');
+    const loader = createFederationLoader({ modules, slotRegistry, globalRegistry });
+
+    expect(slotRegistry.names()).toEqual(['Greeting', 'Farewell', 'SlugPreview']);
+    expect(slotRegistry.get('Greeting')).toBe(Greeting);
+    expect(slotRegistry.get('Farewell')).not.toBe(Farewell);
+    expect(globalRegistry.names()).toEqual(['SlugPreview']);
+    expect(loader.remoteOf('Farewell')).toBe(a);
+    expect(loader.plugin).toBe(modules.plugin);
+
+    expect(await loader.loadComponent(a, 'Farewell')).toBe(Farewell);
+    expect(slotRegistry.get('Farewell')).toBe(Farewell);
+    expect(container.get.mock.calls).toEqual([['./Greeting'], ['./Farewell']]);
+  });
+
+  it('leaves a name alone that was registered again after its remote provided it', async () => {
+    const a = unique('team_a');
+    const remotes = [descriptor(a, ['Greeting'])];
+    const s = setup(remotes);
+    s.containers.set(a, fakeContainer({ Greeting: { Greeting } }));
+    s.loader.registerRemotes(remotes);
+    s.slotRegistry.register('Greeting', Farewell);
+
+    await s.loader.loadComponent(a, 'Greeting');
+    expect(s.slotRegistry.get('Greeting')).toBe(Farewell);
   });
 });

@@ -6,22 +6,33 @@ import { GlobalComponentRegistry } from '../global-component-registry';
 import { SlotComponentRegistry } from '../slot-component-registry';
 import { createFallbackModule } from './fallback-module';
 import { componentFromModule } from './module-shape';
+import type { ReliabilityOptions, ReliabilityPlugin } from './reliability-plugin';
 import {
-  DEFAULT_RELIABILITY,
-  createReliabilityPlugin,
-  type ReliabilityOptions,
-  type ReliabilityPlugin,
-} from './reliability-plugin';
+  createRemoteModuleLoader,
+  type LoadedModule,
+  type ProvidedComponent,
+  type RemoteModuleLoader,
+} from './remote-module-loader';
 
-export interface FederationLoaderOptions {
-  /** The Module Federation runtime instance (the host build's own, or one made with createInstance in tests). */
-  instance: ModuleFederation;
+export type FederationLoaderOptions = {
   slotRegistry?: ComponentRegistry;
   globalRegistry?: ComponentRegistry;
-  /** Timeouts, retries, fetch and logging of remote loading; fallbacks render the slot failure view. */
-  reliability?: Partial<ReliabilityOptions>;
   warn?: (message: string) => void;
-}
+} & (
+  | {
+      /** The Module Federation runtime instance (the host build's own, or one made with createInstance in tests). */
+      instance: ModuleFederation;
+      /** Timeouts, retries, fetch and logging of remote loading; fallbacks render the slot failure view. */
+      reliability?: Partial<ReliabilityOptions>;
+      modules?: undefined;
+    }
+  | {
+      /** A module loader made earlier (the host's start-up code), whose remotes and loads this one takes over. */
+      modules: RemoteModuleLoader;
+      instance?: undefined;
+      reliability?: undefined;
+    }
+);
 
 export interface FederationLoader {
   /**
@@ -37,68 +48,69 @@ export interface FederationLoader {
   readonly plugin: ReliabilityPlugin;
 }
 
+/**
+ * The registries' side of remote modules. Every provided component is registered as a lazy component first; once
+ * its module has loaded, the registries get the component itself. So a slot that renders after the load (the
+ * start-up code prefetches the sign-in page's components) never suspends, and one that suspended is revealed by an
+ * ordinary update rather than a Suspense retry, which React holds back for up to 300 ms after a fallback showed.
+ */
 export function createFederationLoader(options: FederationLoaderOptions): FederationLoader {
-  const { instance } = options;
   const slotRegistry = options.slotRegistry ?? SlotComponentRegistry;
   const globalRegistry = options.globalRegistry ?? GlobalComponentRegistry;
-  const warn = options.warn ?? ((message: string) => console.warn(message));
-  const plugin = createReliabilityPlugin({
-    ...DEFAULT_RELIABILITY,
-    fallbackModule: createFallbackModule,
-    ...options.reliability,
-  });
-  instance.registerPlugins([plugin]);
-
-  const providers = new Map<string, string>();
-  const registeredRemotes = new Set<string>();
+  const modules =
+    options.modules ??
+    createRemoteModuleLoader({
+      instance: options.instance,
+      reliability: { fallbackModule: createFallbackModule, ...options.reliability },
+      ...(options.warn ? { warn: options.warn } : {}),
+    });
 
   async function loadComponent(remote: string, component: string): Promise<SlotComponent> {
-    const id = `${remote}/${component}`;
-    const reason = plugin.quarantineReason(remote);
-    // A quarantined remote is not even handed to the runtime: no request, no runtime warning.
-    const module =
-      reason === undefined
-        ? await instance.loadRemote<unknown>(id)
-        : createFallbackModule({ remote, component, error: reason, quarantined: true });
-    return componentFromModule(module, id, component);
+    return componentFromModule(await modules.load(remote, component), `${remote}/${component}`, component);
   }
 
-  function registerRemotes(remotes: readonly RemoteDescriptor[]): void {
-    const fresh = remotes.filter((remote) => {
-      if (!registeredRemotes.has(remote.name)) return true;
-      warn(`[slots] Remote "${remote.name}" is already registered; the second registration is ignored.`);
-      return false;
-    });
-    instance.registerRemotes(fresh.map((remote) => ({ name: remote.name, entry: remote.entry })));
+  /** The lazy component registered per name, to know whether the registries still hold it. */
+  const lazies = new Map<string, SlotComponent>();
 
+  function register(components: readonly ProvidedComponent[]): void {
     const slotComponents: Record<string, RegistrableComponent> = {};
     const formComponents: Record<string, RegistrableComponent> = {};
-    for (const remote of fresh) {
-      registeredRemotes.add(remote.name);
-      for (const component of remote.components) {
-        const provider = providers.get(component);
-        if (provider !== undefined) {
-          warn(
-            `[slots] Component "${component}" is provided by "${provider}" and "${remote.name}"; "${provider}" is kept.`,
-          );
-          continue;
-        }
-        providers.set(component, remote.name);
-        // One lazy component per name: the remote module is fetched the first time a slot renders it.
-        const loader = lazy(async () => ({ default: await loadComponent(remote.name, component) }));
-        slotComponents[component] = loader;
-        if (remote.formComponents.includes(component)) formComponents[component] = loader;
-      }
+    for (const { remote, component, form } of components) {
+      // One lazy component per name: the remote module is fetched the first time a slot renders it.
+      const loader = lazy(async () => ({ default: await loadComponent(remote, component) }));
+      lazies.set(component, loader);
+      slotComponents[component] = loader;
+      if (form) formComponents[component] = loader;
     }
     slotRegistry.registerMany(slotComponents);
     globalRegistry.registerMany(formComponents);
   }
 
+  function settle({ remote, component, form, module }: LoadedModule): void {
+    // Only where this loader's lazy component still stands: a later registration of the name is left alone.
+    const lazyComponent = lazies.get(component);
+    if (lazyComponent === undefined || slotRegistry.get(component) !== lazyComponent) return;
+    let resolved: SlotComponent;
+    try {
+      resolved = componentFromModule(module, `${remote}/${component}`, component);
+    } catch {
+      return; // The lazy component rejects with this error, which the slot's boundary shows and logs.
+    }
+    slotRegistry.register(component, resolved);
+    if (form && globalRegistry.get(component) === lazyComponent) globalRegistry.register(component, resolved);
+  }
+
+  register(modules.provided());
+  modules.onProvide(register);
+  modules.onLoad(settle);
+
   return {
-    registerRemotes,
+    registerRemotes: (remotes) => {
+      modules.registerRemotes(remotes);
+    },
     loadComponent,
-    remoteOf: (component) => providers.get(component) ?? null,
-    isQuarantined: (remote) => plugin.isQuarantined(remote),
-    plugin,
+    remoteOf: (component) => modules.remoteOf(component),
+    isQuarantined: (remote) => modules.isQuarantined(remote),
+    plugin: modules.plugin,
   };
 }

@@ -1,0 +1,25 @@
+import * as runtimeCore from '@module-federation/runtime-core';
+import type { ModuleFederationRuntimePlugin } from '@module-federation/runtime-core';
+
+/**
+ * The global the remotes' builds read the federation runtime from (webpack.config.ts builds them with
+ * `experiments.externalRuntime`, which leaves `@module-federation/runtime-core` out of each remoteEntry.js).
+ */
+export const EXTERNAL_RUNTIME_GLOBAL = '_FEDERATION_RUNTIME_CORE';
+
+/**
+ * A runtime plugin of the host build (webpack.config.ts `runtimePlugins`): before the host's federation instance
+ * starts, it publishes the host's own copy of the runtime core as that global, so every remote runs on it instead of
+ * shipping and evaluating a copy of its own (about 67 KB less per remote entry). The package's
+ * `provideExternalRuntime` option does the same through its CommonJS build, which would put a second copy of the
+ * runtime core into the host instead.
+ */
+export default function provideRuntimeCore(): ModuleFederationRuntimePlugin {
+  return {
+    name: 'slots-host-provide-runtime-core',
+    beforeInit(args) {
+      (globalThis as Record<string, unknown>)[EXTERNAL_RUNTIME_GLOBAL] = runtimeCore;
+      return args;
+    },
+  };
+}

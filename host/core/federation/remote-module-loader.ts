@@ -1,0 +1,167 @@
+import type { ModuleFederation } from '@module-federation/enhanced/runtime';
+import type { RemoteDescriptor } from '../../../shared';
+import {
+  DEFAULT_RELIABILITY,
+  createReliabilityPlugin,
+  type ReliabilityOptions,
+  type ReliabilityPlugin,
+} from './reliability-plugin';
+
+/** One component a registered remote provides. */
+export interface ProvidedComponent {
+  remote: string;
+  component: string;
+  /** Also a global (form) component. */
+  form: boolean;
+}
+
+/** A remote module that has finished loading: what the runtime resolved it to (a fallback module on failure). */
+export interface LoadedModule extends ProvidedComponent {
+  module: unknown;
+}
+
+export interface RemoteModuleLoaderOptions {
+  /** The Module Federation runtime instance (the host build's own, or one made with createInstance in tests). */
+  instance: ModuleFederation;
+  /** Timeouts, retries, fetch, logging and the fallback module of failed loads. */
+  reliability: Partial<ReliabilityOptions> & Pick<ReliabilityOptions, 'fallbackModule'>;
+  warn?: (message: string) => void;
+}
+
+/**
+ * Remote modules without React: registers remotes with the federation runtime (fetching nothing), knows which remote
+ * provides which component, and loads each module at most once per page. It runs before the async boundary (the
+ * host's start-up code), so the modules a page needs can load while React and the shell are still arriving; the
+ * React side (createFederationLoader) turns what it provides into registry entries.
+ */
+export interface RemoteModuleLoader {
+  /** Registers remotes with the runtime; returns the components they newly provide (first provider wins). */
+  registerRemotes(remotes: readonly RemoteDescriptor[]): ProvidedComponent[];
+  /** Every component provided so far, in registration order. */
+  provided(): ProvidedComponent[];
+  /** The remote that provides a component, or null. */
+  remoteOf(component: string): string | null;
+  /** The entry (manifest URL) of the remote that provides a component, or null. */
+  entryOf(component: string): string | null;
+  /** The module of a provided component: one load per component and page, shared by every caller. */
+  load(remote: string, component: string): Promise<unknown>;
+  /** Starts loading the named components' modules (unknown names are skipped); nothing waits for them. */
+  prefetch(components: Iterable<string>): void;
+  /** Calls `listener` with components as remotes provide them. Returns the unsubscribe function. */
+  onProvide(listener: (added: ProvidedComponent[]) => void): () => void;
+  /**
+   * Calls `listener` for every module that finished loading: at once for those already loaded, then as each one
+   * does. It runs before any other continuation of that load, so a caller can act before a waiting component renders.
+   */
+  onLoad(listener: (loaded: LoadedModule) => void): () => void;
+  isQuarantined(remote: string): boolean;
+  readonly plugin: ReliabilityPlugin;
+}
+
+export function createRemoteModuleLoader(options: RemoteModuleLoaderOptions): RemoteModuleLoader {
+  const { instance } = options;
+  const warn = options.warn ?? ((message: string) => console.warn(message));
+  const plugin = createReliabilityPlugin({ ...DEFAULT_RELIABILITY, ...options.reliability });
+  instance.registerPlugins([plugin]);
+
+  const providers = new Map<string, ProvidedComponent>();
+  const entries = new Map<string, string>();
+  const registeredRemotes = new Set<string>();
+  const loads = new Map<string, Promise<unknown>>();
+  const loaded: LoadedModule[] = [];
+  const provideListeners = new Set<(added: ProvidedComponent[]) => void>();
+  const loadListeners = new Set<(loaded: LoadedModule) => void>();
+
+  // A listener's mistake must not turn a loaded module into a failed load.
+  function notify(listener: (loaded: LoadedModule) => void, done: LoadedModule): void {
+    try {
+      listener(done);
+    } catch (error) {
+      warn(
+        `[slots] A listener of loaded remote modules failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+
+  function registerRemotes(remotes: readonly RemoteDescriptor[]): ProvidedComponent[] {
+    const fresh = remotes.filter((remote) => {
+      if (!registeredRemotes.has(remote.name)) return true;
+      warn(`[slots] Remote "${remote.name}" is already registered; the second registration is ignored.`);
+      return false;
+    });
+    instance.registerRemotes(fresh.map((remote) => ({ name: remote.name, entry: remote.entry })));
+
+    const added: ProvidedComponent[] = [];
+    for (const remote of fresh) {
+      registeredRemotes.add(remote.name);
+      for (const component of remote.components) {
+        const provider = providers.get(component);
+        if (provider !== undefined) {
+          warn(
+            `[slots] Component "${component}" is provided by "${provider.remote}" and "${remote.name}"; ` +
+              `"${provider.remote}" is kept.`,
+          );
+          continue;
+        }
+        const provided = { remote: remote.name, component, form: remote.formComponents.includes(component) };
+        providers.set(component, provided);
+        entries.set(component, remote.entry);
+        added.push(provided);
+      }
+    }
+    if (added.length > 0) for (const listener of [...provideListeners]) listener(added);
+    return added;
+  }
+
+  function load(remote: string, component: string): Promise<unknown> {
+    const id = `${remote}/${component}`;
+    const earlier = loads.get(id);
+    if (earlier) return earlier;
+    const reason = plugin.quarantineReason(remote);
+    // A quarantined remote is not even handed to the runtime: no request, no runtime warning.
+    const request =
+      reason === undefined
+        ? instance.loadRemote<unknown>(id)
+        : Promise.resolve(options.reliability.fallbackModule({ remote, component, error: reason, quarantined: true }));
+    const form = providers.get(component)?.form ?? false;
+    // Attached first, so the listeners run before any other continuation of this load.
+    const settled = request.then((module) => {
+      const done: LoadedModule = { remote, component, form, module };
+      loaded.push(done);
+      for (const listener of [...loadListeners]) notify(listener, done);
+      return module;
+    });
+    loads.set(id, settled);
+    return settled;
+  }
+
+  return {
+    registerRemotes,
+    provided: () => [...providers.values()],
+    remoteOf: (component) => providers.get(component)?.remote ?? null,
+    entryOf: (component) => entries.get(component) ?? null,
+    load,
+    prefetch(components) {
+      for (const component of components) {
+        const provider = providers.get(component);
+        // Failures are the renderer's to report when a slot asks for the module; here they are only not awaited.
+        if (provider) load(provider.remote, component).catch(() => undefined);
+      }
+    },
+    onProvide(listener) {
+      provideListeners.add(listener);
+      return () => {
+        provideListeners.delete(listener);
+      };
+    },
+    onLoad(listener) {
+      for (const done of [...loaded]) notify(listener, done);
+      loadListeners.add(listener);
+      return () => {
+        loadListeners.delete(listener);
+      };
+    },
+    isQuarantined: (remote) => plugin.isQuarantined(remote),
+    plugin,
+  };
+}

@@ -1,0 +1,56 @@
+import { BOOT_DATA_ELEMENT_ID } from '../../shared';
+import { readBootData } from './read-boot-data';
+
+const REMOTE = {
+  name: 'team_marketing',
+  entry: '/remotes/team_marketing/mf-manifest.json',
+  components: ['LoginNotice'],
+  formComponents: [],
+};
+
+function page(content: string, type = 'application/json'): Document {
+  const doc = document.implementation.createHTMLDocument('boot');
+  const element = doc.createElement('script');
+  element.type = type;
+  element.id = BOOT_DATA_ELEMENT_ID;
+  element.textContent = content;
+  doc.head.append(element);
+  return doc;
+}
+
+describe('readBootData', () => {
+  it('reads the catalogue and the components the server put into the page', () => {
+    const data = {
+      remotes: [REMOTE],
+      components: [{ component: 'LoginNotice' }, { component: 'LoginSidebarPromo', media: '(min-width: 1024px)' }],
+    };
+    expect(readBootData(page(JSON.stringify(data)))).toEqual({ ...data, problems: [] });
+  });
+
+  it('is null without the element, with another type, or with text that is not a JSON object', () => {
+    expect(readBootData(document.implementation.createHTMLDocument('none'))).toBeNull();
+    expect(readBootData(page(JSON.stringify({ remotes: [], components: [] }), 'text/javascript'))).toBeNull();
+    expect(readBootData(page('{oops'))).toBeNull();
+    expect(readBootData(page('[1, 2]'))).toBeNull();
+  });
+
+  it('drops malformed parts and says what they were', () => {
+    const parsed = readBootData(
+      page(
+        JSON.stringify({
+          remotes: [REMOTE, { name: 'broken' }],
+          components: [{ component: 'LoginNotice' }, { component: '<img>' }, { component: 'Callout', media: 7 }, 'x'],
+        }),
+      ),
+    );
+    expect(parsed?.remotes).toEqual([REMOTE]);
+    expect(parsed?.components).toEqual([{ component: 'LoginNotice' }]);
+    expect(parsed?.problems).toEqual([
+      'remotes[1] is not a remote descriptor',
+      'components[1] is not a component',
+      'components[2] has a media query that is not text',
+      'components[3] is not a component',
+    ]);
+    expect(readBootData(page(JSON.stringify({ remotes: [REMOTE] })))?.problems).toEqual(['`components` is not a list']);
+  });
+});

@@ -1,0 +1,53 @@
+import { BOOT_DATA_ELEMENT_ID, COMPONENT_NAME_PATTERN, type BootComponent, type RemoteDescriptor } from '../../shared';
+import { parseRemotesPayload } from '../core/federation/remote-catalogue';
+
+/** The usable part of the page's boot data (shared/wire.ts BootData). */
+export interface ParsedBootData {
+  remotes: RemoteDescriptor[];
+  components: BootComponent[];
+  /** Malformed parts that were dropped, for one warning. */
+  problems: string[];
+}
+
+function parseComponents(value: unknown, problems: string[]): BootComponent[] {
+  if (!Array.isArray(value)) {
+    problems.push('`components` is not a list');
+    return [];
+  }
+  const components: BootComponent[] = [];
+  value.forEach((raw: unknown, index) => {
+    const item = raw as Partial<BootComponent> | null;
+    if (!item || typeof item.component !== 'string' || !COMPONENT_NAME_PATTERN.test(item.component)) {
+      problems.push(`components[${index}] is not a component`);
+      return;
+    }
+    if (item.media !== undefined && typeof item.media !== 'string') {
+      problems.push(`components[${index}] has a media query that is not text`);
+      return;
+    }
+    components.push(
+      item.media === undefined ? { component: item.component } : { component: item.component, media: item.media },
+    );
+  });
+  return components;
+}
+
+/**
+ * The boot data the server put into index.html (`<script type="application/json" id="slots-boot-data">`), or null
+ * when there is none (a server that does not write it, a development server) or it is not JSON: the host then asks
+ * GET /api/remotes as usual. Only read, never run.
+ */
+export function readBootData(doc: Document = document): ParsedBootData | null {
+  const element = doc.getElementById(BOOT_DATA_ELEMENT_ID);
+  if (!element || element.getAttribute('type') !== 'application/json') return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(element.textContent ?? '');
+  } catch {
+    return null;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const { remotes, problems } = parseRemotesPayload(value);
+  const components = parseComponents((value as { components?: unknown }).components, problems);
+  return { remotes, components, problems };
+}

@@ -1,0 +1,290 @@
+import { createInstance, type ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
+import type { RemotesPayload, SlotsPayload } from '../../shared';
+import { CORE_MESSAGES } from '../core/messages';
+import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../test-support/fake-api';
+import {
+  fakeContainer,
+  fakeManifest,
+  installTestResponse,
+  TestResponse,
+  type FakeContainer,
+} from '../test-support/fake-remote';
+import { startHost, type StartHostOptions } from './start-host';
+
+type RemoteEntry = Awaited<ReturnType<NonNullable<ModuleFederationRuntimePlugin['loadEntry']>>>;
+
+let uninstallResponse: () => void;
+let consoleWarn: jest.SpyInstance;
+beforeAll(() => {
+  uninstallResponse = installTestResponse();
+});
+afterAll(() => uninstallResponse());
+beforeEach(() => {
+  consoleWarn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+});
+afterEach(() => consoleWarn.mockRestore());
+
+let sequence = 0;
+function unique(name: string): string {
+  sequence += 1;
+  return `${name}_${sequence}`;
+}
+
+const PUBLIC_SLOTS: SlotsPayload = {
+  slots: {
+    'header-banner': [{ component: 'MaintenanceNotice', props: {} }],
+    'login-before-form': [{ component: 'Callout', props: {}, content: { component: 'LoginNotice', props: {} } }],
+    'login-sidebar': [{ component: 'LoginSidebarPromo', props: {} }],
+  },
+};
+
+interface Setup {
+  fake: FakeApi;
+  manifests: string[];
+  containers: Map<string, FakeContainer>;
+  marketing: string;
+  records: string;
+  options: StartHostOptions;
+}
+
+function setup(pathname: string, catalogue: { status?: number; body?: unknown } | null = null): Setup {
+  const marketing = unique('team_marketing');
+  const records = unique('team_records');
+  const remotes: RemotesPayload = {
+    remotes: [
+      {
+        name: marketing,
+        entry: `/remotes/${marketing}/mf-manifest.json`,
+        components: ['MaintenanceNotice', 'Callout', 'LoginNotice', 'LoginSidebarPromo', 'FooterLinks'],
+        formComponents: [],
+      },
+      { name: records, entry: `/remotes/${records}/mf-manifest.json`, components: ['Timeline'], formComponents: [] },
+    ],
+  };
+  const fake = createFakeApi({
+    'GET /me': UNAUTHENTICATED,
+    'GET /slots': { body: PUBLIC_SLOTS },
+    'GET /api/remotes': catalogue ?? { body: remotes },
+  });
+  const manifests: string[] = [];
+  const containers = new Map<string, FakeContainer>();
+  const component = () => null;
+  containers.set(
+    marketing,
+    fakeContainer({
+      MaintenanceNotice: { default: component },
+      Callout: { default: component },
+      LoginNotice: { default: component },
+      LoginSidebarPromo: { default: component },
+      FooterLinks: { default: component },
+    }),
+  );
+  containers.set(records, fakeContainer({ Timeline: { default: component } }));
+  const instance = createInstance({
+    name: unique('test_host'),
+    remotes: [],
+    plugins: [
+      {
+        name: 'test-fake-containers',
+        loadEntry: ({ remoteInfo }) => containers.get(remoteInfo.name) as unknown as RemoteEntry | undefined,
+      },
+    ],
+  });
+  const options: StartHostOptions = {
+    client: fake.client,
+    instance,
+    pathname,
+    sidebarShown: () => false,
+    reliability: {
+      fetch: async (url) => {
+        manifests.push(url);
+        const remote = remotes.remotes.find((candidate) => url.endsWith(candidate.entry));
+        if (!remote) return new TestResponse('{}', 404) as unknown as Response;
+        return new TestResponse(JSON.stringify(fakeManifest(remote.name, remote.components))) as unknown as Response;
+      },
+      log: () => undefined,
+    },
+  };
+  return { fake, manifests, containers, marketing, records, options };
+}
+
+function requested(fake: FakeApi): string[] {
+  return fake.requests.map((request) => `${request.method} ${request.path}`);
+}
+
+describe('startHost', () => {
+  it('on the sign-in page: requests side by side, then loads the modules of the public slots it will render', async () => {
+    const s = setup('/login');
+    const startup = startHost(s.options);
+    expect(requested(s.fake)).toEqual(['GET /me', 'GET /slots', 'GET /api/remotes']);
+
+    await startup.remotesReady;
+    expect(startup.modules.remoteOf('Callout')).toBe(s.marketing);
+    const loaded: string[] = [];
+    startup.modules.onLoad((done) => loaded.push(done.component));
+    await waitFor(() => loaded.length === 3);
+
+    expect(loaded.sort()).toEqual(['Callout', 'LoginNotice', 'MaintenanceNotice']);
+    // Narrow screen: no sidebar, so its component is not fetched; nothing of the other remote either.
+    expect(s.containers.get(s.marketing)?.get).not.toHaveBeenCalledWith('./LoginSidebarPromo');
+    expect(s.containers.get(s.records)?.get).not.toHaveBeenCalled();
+    expect(s.manifests).toEqual([`http://localhost/remotes/${s.marketing}/mf-manifest.json`]);
+    expect(requested(s.fake)).toEqual(['GET /me', 'GET /slots', 'GET /api/remotes']);
+  });
+
+  it('loads the sidebar component too when the sidebar shows', async () => {
+    const s = setup('/login');
+    const startup = startHost({ ...s.options, sidebarShown: () => true });
+    const loaded: string[] = [];
+    startup.modules.onLoad((done) => loaded.push(done.component));
+    await waitFor(() => loaded.length === 4);
+    expect(loaded).toContain('LoginSidebarPromo');
+  });
+
+  it('elsewhere: no slots guess and no module loaded, the remotes registered all the same', async () => {
+    const s = setup('/resources/articles');
+    const startup = startHost(s.options);
+    expect(startup.requests.publicSlots).toBeNull();
+    await startup.remotesReady;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+
+    expect(requested(s.fake)).toEqual(['GET /me', 'GET /api/remotes']);
+    expect(startup.modules.provided().map((item) => item.component)).toContain('Timeline');
+    expect(s.manifests).toEqual([]);
+  });
+
+  it('settles remotesReady and logs once when the catalogue cannot be loaded', async () => {
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const s = setup('/login', { status: 503, body: { error: { code: 'unavailable', message: 'Down.' } } });
+      const startup = startHost(s.options);
+      await startup.remotesReady;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+
+      expect(consoleError.mock.calls).toEqual([[CORE_MESSAGES.catalogueFailureLog, { error: 'Down.' }]]);
+      expect(startup.modules.provided()).toEqual([]);
+      expect(s.manifests).toEqual([]);
+    } finally {
+      consoleError.mockRestore();
+    }
+  });
+
+  it('resolves a component of an unreachable remote to the React fallback module', async () => {
+    const s = setup('/resources/articles');
+    const startup = startHost({
+      ...s.options,
+      reliability: { ...s.options.reliability, fetch: async () => new TestResponse('{}', 500) as unknown as Response },
+    });
+    await startup.remotesReady;
+    const module = (await startup.modules.load(s.marketing, 'Callout')) as Record<string, unknown>;
+    expect(typeof module.default).toBe('function');
+    expect((module.default as { displayName?: string }).displayName).toBe(`RemoteFallback(${s.marketing}/Callout)`);
+    expect(startup.modules.isQuarantined(s.marketing)).toBe(true);
+  });
+});
+
+describe('startHost with the boot data of index.html', () => {
+  function bootFor(s: Setup, components: Array<{ component: string; media?: string }>) {
+    return {
+      remotes: [
+        {
+          name: s.marketing,
+          entry: `/remotes/${s.marketing}/mf-manifest.json`,
+          components: ['MaintenanceNotice', 'Callout', 'LoginNotice', 'LoginSidebarPromo', 'FooterLinks'],
+          formComponents: [],
+        },
+        {
+          name: s.records,
+          entry: `/remotes/${s.records}/mf-manifest.json`,
+          components: ['Timeline'],
+          formComponents: [],
+        },
+      ],
+      components,
+      problems: [],
+    };
+  }
+
+  it('registers its catalogue at once, asks no GET /api/remotes, and loads the named components right away', async () => {
+    const s = setup('/login');
+    const media: string[] = [];
+    const startup = startHost({
+      ...s.options,
+      bootData: bootFor(s, [
+        { component: 'MaintenanceNotice' },
+        { component: 'LoginNotice' },
+        { component: 'LoginSidebarPromo', media: '(min-width: 1024px)' },
+      ]),
+      matchesMedia: (query) => {
+        media.push(query);
+        return false;
+      },
+    });
+
+    expect(startup.modules.remoteOf('Timeline')).toBe(s.records);
+    expect(startup.remotesReady).toBeNull();
+    expect(requested(s.fake)).toEqual(['GET /me', 'GET /slots']);
+    const loaded: string[] = [];
+    startup.modules.onLoad((done) => loaded.push(done.component));
+    await waitFor(() => loaded.length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+
+    expect(loaded.sort()).toEqual(['LoginNotice', 'MaintenanceNotice']);
+    expect(media).toEqual(['(min-width: 1024px)']);
+    expect(s.containers.get(s.records)?.get).not.toHaveBeenCalled();
+    expect(s.manifests).toEqual([`http://localhost/remotes/${s.marketing}/mf-manifest.json`]);
+    // GET /slots is still the renderer's: the boot data only says what to load early.
+    expect(requested(s.fake)).toEqual(['GET /me', 'GET /slots']);
+  });
+
+  it('loads what only shows under a media query when it matches, on any page', async () => {
+    const s = setup('/');
+    const startup = startHost({
+      ...s.options,
+      bootData: bootFor(s, [{ component: 'LoginSidebarPromo', media: '(min-width: 1024px)' }]),
+      matchesMedia: () => true,
+    });
+    const loaded: string[] = [];
+    startup.modules.onLoad((done) => loaded.push(done.component));
+    await waitFor(() => loaded.length === 1);
+    expect(loaded).toEqual(['LoginSidebarPromo']);
+    expect(requested(s.fake)).toEqual(['GET /me']);
+  });
+
+  it('loads nothing ahead from a remote on another origin: its slots fetch it when they render', async () => {
+    const s = setup('/login');
+    const boot = bootFor(s, [{ component: 'LoginNotice' }, { component: 'Timeline' }]);
+    const [marketing, records] = boot.remotes;
+    const startup = startHost({
+      ...s.options,
+      bootData: {
+        ...boot,
+        remotes: [{ ...marketing!, entry: `https://cdn.example.com/${s.marketing}/mf-manifest.json` }, records!],
+      },
+    });
+    const loaded: string[] = [];
+    startup.modules.onLoad((done) => loaded.push(done.component));
+    await waitFor(() => loaded.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+
+    expect(loaded).toEqual(['Timeline']);
+    expect(s.manifests).toEqual([`http://localhost/remotes/${s.records}/mf-manifest.json`]);
+    expect(startup.modules.entryOf('LoginNotice')).toBe(`https://cdn.example.com/${s.marketing}/mf-manifest.json`);
+  });
+
+  it('warns once about malformed parts of it', () => {
+    const s = setup('/');
+    startHost({ ...s.options, bootData: { ...bootFor(s, []), problems: ['remotes[2] is not a remote descriptor'] } });
+    expect(consoleWarn.mock.calls).toEqual([
+      ['[slots] The boot data of index.html: remotes[2] is not a remote descriptor.'],
+    ]);
+  });
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 2000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('The condition did not hold in time.');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}

@@ -1,0 +1,132 @@
+import { createInstance, getInstance, type ModuleFederation } from '@module-federation/enhanced/runtime';
+import { createApiClient, type ApiClient } from '../core/api-client';
+import { fetchRemoteCatalogue, type ParsedCatalogue } from '../core/federation/remote-catalogue';
+import type { FallbackRequest, ReliabilityOptions } from '../core/federation/reliability-plugin';
+import { createRemoteModuleLoader, type RemoteModuleLoader } from '../core/federation/remote-module-loader';
+import { CORE_MESSAGES } from '../core/messages';
+import { parseSlotMap } from '../core/parse-slot-map';
+import { readBootData, type ParsedBootData } from './read-boot-data';
+import { signInPageComponents, signInSidebarShown } from './sign-in-page-components';
+import { startStartupRequests, type StartupRequests } from './startup-requests';
+
+/** The name of the host's federation instance (webpack.config.ts HOST_NAME). */
+export const HOST_NAME = 'host';
+
+/** What the start-up code hands to the React shell (bootstrap.tsx). */
+export interface HostStartup {
+  client: ApiClient;
+  requests: StartupRequests;
+  modules: RemoteModuleLoader;
+  /**
+   * Settles once the remotes catalogue is registered, or could not be loaded; null when it was registered before
+   * startHost returned (from the boot data), so there is nothing to wait for.
+   */
+  remotesReady: Promise<void> | null;
+}
+
+export interface StartHostOptions {
+  client?: ApiClient;
+  /** The runtime instance; the host build's own by default. */
+  instance?: ModuleFederation;
+  /** `window.location.pathname` by default. */
+  pathname?: string;
+  /** `window.location.href` by default: remotes on its origin are loaded ahead of rendering. */
+  pageUrl?: string;
+  /** The boot data of index.html by default (null: none). */
+  bootData?: ParsedBootData | null;
+  /** Whether a media query matches (window.matchMedia by default; false without it). */
+  matchesMedia?: (query: string) => boolean;
+  /** Whether the sign-in page shows its sidebar (a media query by default). */
+  sidebarShown?: () => boolean;
+  reliability?: Partial<ReliabilityOptions>;
+}
+
+/**
+ * The fallback module renders React, which must not load before the async boundary: it is imported when a load
+ * fails (by then the shell's chunk holding it is loaded or on its way).
+ */
+function loadFallbackModule(request: FallbackRequest): Promise<unknown> {
+  return import('../core/federation/fallback-module').then((module) => module.createFallbackModule(request));
+}
+
+/**
+ * Whether a remote's entry is on the page's own origin, i.e. served with the host. Only those are loaded ahead of
+ * rendering: a script inserted before the page's load event holds that event up, so a remote elsewhere that
+ * hangs would keep the page loading; it is fetched when a slot renders it, as ever.
+ */
+function servedWithThePage(entry: string, pageUrl: string): boolean {
+  try {
+    return new URL(entry, pageUrl).origin === new URL(pageUrl).origin;
+  } catch {
+    return false;
+  }
+}
+
+function windowMatchesMedia(query: string): boolean {
+  return typeof window.matchMedia === 'function' && window.matchMedia(query).matches;
+}
+
+/**
+ * Everything a page load can start before React and the shell have arrived (host/index.ts runs it ahead of the
+ * async boundary):
+ * - GET /me and, on the sign-in page, GET /slots, side by side, for the providers to answer their first loads from;
+ * - the remotes catalogue, registered with the federation runtime (which fetches nothing for that): from the boot
+ *   data the server put into index.html, else from GET /api/remotes;
+ * - the modules of the components the page's public slots render start loading, from the remotes served with the
+ *   page: those the boot data names (the server knows the page's public slots), else on the sign-in page those of
+ *   GET /slots once it has answered.
+ * By the time React renders the slots their components are usually loaded, so they render without suspending.
+ */
+export function startHost(options: StartHostOptions = {}): HostStartup {
+  const client = options.client ?? createApiClient();
+  const requests = startStartupRequests(client, options.pathname ?? window.location.pathname);
+  const instance = options.instance ?? getInstance() ?? createInstance({ name: HOST_NAME, remotes: [] });
+  const modules = createRemoteModuleLoader({
+    instance,
+    reliability: { fallbackModule: loadFallbackModule, ...options.reliability },
+  });
+  const boot = options.bootData !== undefined ? options.bootData : readBootData();
+  const pageUrl = options.pageUrl ?? window.location.href;
+  const prefetch = (components: readonly string[]): void => {
+    modules.prefetch(
+      components.filter((component) => {
+        const entry = modules.entryOf(component);
+        return entry !== null && servedWithThePage(entry, pageUrl);
+      }),
+    );
+  };
+
+  const register = ({ remotes, problems }: ParsedCatalogue, source: string): void => {
+    if (problems.length > 0) console.warn(`[slots] ${source}: ${problems.join('; ')}.`);
+    modules.registerRemotes(remotes);
+  };
+
+  if (boot) {
+    register(boot, 'The boot data of index.html');
+    const matchesMedia = options.matchesMedia ?? windowMatchesMedia;
+    prefetch(
+      boot.components
+        .filter((item) => item.media === undefined || matchesMedia(item.media))
+        .map((item) => item.component),
+    );
+    return { client, requests, modules, remotesReady: null };
+  }
+
+  const remotesReady = fetchRemoteCatalogue(client).then(
+    (catalogue) => register(catalogue, 'GET /api/remotes'),
+    (error: unknown) => {
+      console.error(CORE_MESSAGES.catalogueFailureLog, {
+        error: error instanceof Error ? error.message : String(error),
+      });
+    },
+  );
+  if (requests.publicSlots) {
+    const sidebarShown = options.sidebarShown ?? signInSidebarShown;
+    Promise.all([requests.publicSlots, remotesReady]).then(
+      ([payload]) => prefetch(signInPageComponents(parseSlotMap(payload.slots).slots, sidebarShown())),
+      // A failed GET /slots is the slot data provider's to report.
+      () => undefined,
+    );
+  }
+  return { client, requests, modules, remotesReady };
+}

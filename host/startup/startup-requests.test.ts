@@ -1,0 +1,37 @@
+import { createFakeApi, UNAUTHENTICATED } from '../test-support/fake-api';
+import { startStartupRequests } from './startup-requests';
+
+const SLOTS = { slots: { 'login-before-form': [{ component: 'LoginNotice', props: {} }] } };
+
+describe('startStartupRequests', () => {
+  it('asks for the session and, on the sign-in page, for the public slots at once', async () => {
+    const fake = createFakeApi({ 'GET /me': UNAUTHENTICATED, 'GET /slots': { body: SLOTS } });
+    const requests = startStartupRequests(fake.client, '/login');
+
+    expect(fake.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['GET /me', 'GET /slots']);
+    await expect(requests.publicSlots).resolves.toEqual(SLOTS);
+    await expect(requests.me).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('makes no slots guess on other pages, where the visitor is probably signed in', () => {
+    const fake = createFakeApi({ 'GET /me': UNAUTHENTICATED });
+    for (const path of ['/', '/resources/articles', '/login/extra', '/LOGIN']) {
+      expect(startStartupRequests(fake.client, path).publicSlots).toBeNull();
+    }
+    expect(fake.count('GET', '/slots')).toBe(0);
+    expect(fake.count('GET', '/me')).toBe(4);
+  });
+
+  it('never reports an unused failed request as an unhandled rejection', async () => {
+    const unhandled = jest.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      const fake = createFakeApi({ 'GET /me': UNAUTHENTICATED, 'GET /slots': { status: 500, body: {} } });
+      startStartupRequests(fake.client, '/login');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
+  });
+});

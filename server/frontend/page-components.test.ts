@@ -1,0 +1,57 @@
+import { SlotLocation, type SlotMap } from '../../shared';
+import { pageComponents, SIGN_IN_SIDEBAR_MEDIA } from './page-components';
+
+const SLOTS: SlotMap = {
+  'header-banner': [{ component: 'MaintenanceNotice', props: {} }],
+  'global-before-content': [{ component: 'SystemStatus', props: {} }],
+  'global-after-content': [{ component: 'FooterLinks', props: {} }],
+  'login-before-form': [
+    { component: 'LoginNotice', props: {} },
+    { component: 'Callout', props: {}, content: 'text' },
+  ],
+  'login-after-form': [{ component: 'Callout', props: {}, content: { component: 'SsoButtons', props: {} } }],
+  'login-sidebar': [
+    { component: 'LoginSidebarPromo', props: {} },
+    { component: 'Callout', props: {} },
+  ],
+  // Protected locations never reach GET /slots; were they given, they are still never read.
+  'dashboard-before-cards': [{ component: 'ShortcutLinks', props: {} }],
+  'tenant-switcher': [{ component: 'TenantSwitcher', props: {} }],
+};
+
+describe('pageComponents', () => {
+  it('on the sign-in page: the layout and sign-in locations, nested content included, the sidebar under its query', () => {
+    expect([...pageComponents('/login', SLOTS)]).toEqual([
+      ['MaintenanceNotice', null],
+      ['SystemStatus', null],
+      ['FooterLinks', null],
+      ['LoginNotice', null],
+      ['Callout', null],
+      ['SsoButtons', null],
+      ['LoginSidebarPromo', SIGN_IN_SIDEBAR_MEDIA],
+    ]);
+  });
+
+  it('elsewhere: the layout locations only', () => {
+    for (const path of ['/', '/resources/articles', '/resources/articles/1/edit']) {
+      expect([...pageComponents(path, SLOTS).keys()]).toEqual(['MaintenanceNotice', 'SystemStatus', 'FooterLinks']);
+    }
+  });
+
+  it('never reads a protected location', () => {
+    const names = new Set([...pageComponents('/login', SLOTS).keys(), ...pageComponents('/', SLOTS).keys()]);
+    for (const location of SlotLocation.cases().filter((candidate) => !candidate.isPublic())) {
+      for (const entry of SLOTS[location.value] ?? []) expect(names.has(entry.component)).toBe(false);
+    }
+  });
+
+  it('tolerates missing and malformed locations', () => {
+    expect(pageComponents('/login', {}).size).toBe(0);
+    expect(pageComponents('/login', { 'header-banner': 'nope' } as unknown as SlotMap).size).toBe(0);
+  });
+
+  it('uses the same sidebar query as the host', async () => {
+    const { LOGIN_SIDEBAR_QUERY } = await import('../../host/app/login-sidebar-query');
+    expect(SIGN_IN_SIDEBAR_MEDIA).toBe(LOGIN_SIDEBAR_QUERY);
+  });
+});
