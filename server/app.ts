@@ -11,6 +11,7 @@ import './auth/session-data';
 import './auth/staff-user';
 import { registerDemoContent, seedDemoData, type DemoAccount, type DemoOptions } from './demo';
 import { createFrontendRouter } from './frontend';
+import { createApiSecurityHeaders } from './hardening/api-security-headers';
 import { createCrossSiteGuard } from './hardening/cross-site-guard';
 import { LoginRateLimiter } from './hardening/login-rate-limiter';
 import { DEFAULT_LOGIN_RATE_LIMIT_SETTINGS, type LoginRateLimitSettings } from './hardening/login-rate-limit-settings';
@@ -25,6 +26,7 @@ import { requestLogging } from './http/request-logging';
 import { JSON_BODY_LIMIT_BYTES } from './http/require-json-body';
 import { createLogger } from './logger';
 import { DashboardRegistry, type DashboardDefinition } from './meta/dashboard-registry';
+import { MetaBodyCache } from './meta/meta-body-cache';
 import { createMetaRouter } from './meta/meta-router';
 import { ModuleRegistry, type ModuleDefinition } from './meta/module-registry';
 import { createRemotesRouter, loadRemotesConfig } from './remotes';
@@ -46,8 +48,11 @@ const DEFAULT_SESSION_CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
 /** `<repo>/dist`: this file sits in `<repo>/server/`. */
 export const DEFAULT_DIST_DIR = path.resolve(__dirname, '..', 'dist');
 
-/** Paths whose requests load the session; the rest (health, /slots, static files) never touch the store. */
-const SESSION_PATHS = ['/login', '/logout', '/me', '/tenant', '/meta', '/api/resources'];
+/**
+ * Paths whose requests load the session; the rest (health, /slots, static files) never touch the store. The busiest
+ * come first: a router layer tries its paths in order.
+ */
+const SESSION_PATHS = ['/meta', '/api/resources', '/me', '/tenant', '/login', '/logout'];
 
 export interface AppOptions {
   /** The SQLite file; created and migrated when missing. */
@@ -125,6 +130,8 @@ export class App {
   readonly resources: ResourceRegistry;
   readonly modules: ModuleRegistry;
   readonly dashboards: DashboardRegistry;
+  /** The encoded `/meta` bodies per tenant (rebuilt when dashboards, modules or slots change). */
+  readonly metaBody: MetaBodyCache;
   /** Where sessions live (SQLite or Redis). */
   readonly sessions: SessionStorage;
   /** Counts sign-in attempts (in Redis with the sessions, else in the SQLite file). */
@@ -169,6 +176,7 @@ export class App {
       this.resources = new ResourceRegistry();
       this.modules = new ModuleRegistry(this.resources);
       this.dashboards = new DashboardRegistry(this.records);
+      this.metaBody = new MetaBodyCache({ slots: this.slotsJson, modules: this.modules, dashboards: this.dashboards });
       this.sessions = createSessionStorage({
         database: this.database,
         redisUrl: options.redisUrl,
@@ -195,19 +203,20 @@ export class App {
     app.set('env', nodeEnv);
     app.set('trust proxy', options.trustProxy ?? false);
 
-    app.use(requestLogging(this.logger, options.logRequests ?? false));
+    app.use(requestLogging(app, this.logger, options.logRequests ?? false));
     app.use(this.lifecycle.connectionCloser);
-    app.use(
-      createSecurityHeaders({ remoteOrigins: remoteOrigins(remotesConfig.remotes.map((remote) => remote.entry)) }),
-    );
+    // The API answers JSON: a small header set. Documents and files get helmet's full set, below.
+    app.use(createApiSecurityHeaders());
     app.use(createCrossSiteGuard({ allowedOrigins: options.allowedOrigins ?? [] }));
     for (const middleware of options.middleware?.beforeRoutes ?? []) app.use(middleware);
-    app.use(createHealthRouter(() => this.readinessChecks()));
+    // Busiest routes first (/slots, then /meta): every router a request passes on its way costs it time.
     app.use(createSlotsRouter(this.slotsJson));
     app.use(
       SESSION_PATHS,
-      ...createSessionChain({ store: this.sessions.store, secrets, authenticator, idleMs, absoluteMs, now }),
+      createSessionChain({ store: this.sessions.store, secrets, authenticator, idleMs, absoluteMs, now }),
     );
+    // Before the auth routes: /meta is what every signed-in page asks for.
+    app.use(createMetaRouter({ body: this.metaBody, tenants: this.tenants }));
     app.use(
       createAuthRouter({
         authenticator,
@@ -218,20 +227,18 @@ export class App {
       }),
     );
     app.use(
-      createMetaRouter({
-        slots: this.slotsJson,
-        modules: this.modules,
-        dashboards: this.dashboards,
-        tenants: this.tenants,
-      }),
-    );
-    app.use(
       createResourcesRouter({
         resources: this.resources,
         records: this.records,
         tenants: this.tenants,
         bodyLimitBytes,
       }),
+    );
+    app.use(createHealthRouter(() => this.readinessChecks()));
+    // Documents and files (host shell, assets, remote bundles) and whatever no route answered: helmet's full set,
+    // with the CSP that lets the host page load the remotes.
+    app.use(
+      createSecurityHeaders({ remoteOrigins: remoteOrigins(remotesConfig.remotes.map((remote) => remote.entry)) }),
     );
     app.use(createRemotesRouter({ env: options.env ?? { NODE_ENV: nodeEnv }, distDir, config: remotesConfig }));
     app.use(createFrontendRouter({ distDir }));

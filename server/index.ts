@@ -1,5 +1,6 @@
 /** The server's public API for a host application: the app factory and what it registers. */
 export { createApp, App, type AppOptions, DEFAULT_DIST_DIR } from './app';
+export { startServer, type StartServerOptions, type RunningServer } from './start-server';
 export { SlotRegistrationError } from './slots/slot-registration-error';
 export type { SlotRegistrationMap, SlotRegistrySnapshot } from './slots/slot-registry';
 export { Resource } from './resources/resource';

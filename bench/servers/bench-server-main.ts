@@ -1,20 +1,12 @@
 /**
- * The server as `server/main.ts` starts it (same configuration from the environment, same app factory, the demo
- * content), plus two bench-only settings:
+ * The server as `server/main.ts` starts it (server/start-server.ts: same configuration from the environment, same
+ * app factory, the demo content), plus two bench-only settings:
  *
  *   BENCH_EXTRA_SLOTS=<n>   registers n more slots (extra-slots.ts) through the app's registerSlots before ready()
  *   BENCH_DIST_DIR=<dir>    serves the front end from <dir> (the bundled host of the sign-in page benchmark)
- *
- * server/main.ts exports nothing to build on, so its few start-up lines are repeated here; keep them in step.
  */
 import path from 'node:path';
-import { createApp } from '../../server/app';
-import { readConfig } from '../../server/config';
-import { createGracefulShutdown, shutdownOnSignals } from '../../server/hardening/graceful-shutdown';
-import { createHttpServer } from '../../server/hardening/http-server';
-import { installProcessErrorHandlers } from '../../server/hardening/process-error-handlers';
-import { createLogger } from '../../server/logger';
-import { loadOrCreateSessionSecret } from '../../server/session-secret';
+import { startServer } from '../../server/start-server';
 import { extraSlots } from './extra-slots';
 
 function extraSlotCount(raw: string | undefined): number {
@@ -24,52 +16,17 @@ function extraSlotCount(raw: string | undefined): number {
 }
 
 async function main(): Promise<void> {
-  const config = readConfig(process.env);
-  const logger = createLogger(config.nodeEnv, config.logLevel);
-  installProcessErrorHandlers(logger);
-  const sessionSecret = config.sessionSecret ?? [loadOrCreateSessionSecret(config.databasePath).secret];
-  const distDir = process.env.BENCH_DIST_DIR ? path.resolve(process.env.BENCH_DIST_DIR) : undefined;
-
-  const app = createApp({
-    databasePath: config.databasePath,
-    sessionSecret,
-    nodeEnv: config.nodeEnv,
-    redisUrl: config.redisUrl,
-    trustProxy: config.trustProxy,
-    sessionIdleMs: config.sessionIdleMs,
-    sessionAbsoluteMs: config.sessionAbsoluteMs,
-    logger,
-    logRequests: config.logRequests,
-    allowedOrigins: config.allowedOrigins,
-    loginRateLimit: config.loginRateLimit,
-    env: process.env,
-    demo: { adminPassword: config.demoPassword },
-    ...(distDir ? { distDir } : {}),
-  });
   const extra = extraSlotCount(process.env.BENCH_EXTRA_SLOTS);
-  if (extra > 0) app.registerSlots(extraSlots(extra));
-  try {
-    await app.ready();
-  } catch (error) {
-    await app.close();
-    throw error;
-  }
-
-  const server = createHttpServer(app.handler, config.serverTimeouts);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
+  const distDir = process.env.BENCH_DIST_DIR ? path.resolve(process.env.BENCH_DIST_DIR) : undefined;
+  const running = await startServer(process.env, {
+    ...(distDir ? { distDir } : {}),
+    configure: (app) => {
+      if (extra > 0) app.registerSlots(extraSlots(extra));
+    },
   });
-  logger.info({ port: config.port, extraSlots: extra, distDir: distDir ?? 'default' }, 'bench server listening');
-
-  shutdownOnSignals(
-    createGracefulShutdown({
-      server,
-      lifecycle: app.lifecycle,
-      logger,
-      settings: config.shutdown,
-      closeResources: () => app.close(),
-    }),
+  running.logger.info(
+    { port: running.port, extraSlots: extra, distDir: distDir ?? 'default' },
+    'bench server listening',
   );
 }
 

@@ -3,6 +3,7 @@ import session, { type Store } from 'express-session';
 import type passport from 'passport';
 import { ERROR_MESSAGES } from '../../shared';
 import { HttpError } from '../http/http-error';
+import { inSeries } from '../http/in-series';
 import { SESSION_COOKIE_NAME, sessionCookieOptions } from './session-cookie';
 import { enforceSessionTimeouts } from './session-timeouts';
 
@@ -20,15 +21,17 @@ export interface SessionChainOptions {
  * What every route that may need the signed-in user runs first: answers marked private, the session loaded
  * (a store failure is a 503, not a 500 or an anonymous answer), both timeouts enforced, then passport's user.
  */
-export function createSessionChain(options: SessionChainOptions): RequestHandler[] {
+export function createSessionChain(options: SessionChainOptions): RequestHandler {
   const sessionMiddleware = session({
     name: SESSION_COOKIE_NAME,
     secret: options.secrets,
     store: options.store,
     resave: false,
     saveUninitialized: false,
-    // Every answer pushes the cookie's expiry (and the stored session's) one idle period further.
-    rolling: true,
+    // Not rolling: the cookie goes out again only when the session changed, and enforceSessionTimeouts changes it
+    // (lastSeenAt) whenever the idle deadline moves by a step, so the browser's copy expires with the server's idle
+    // deadline without a signed Set-Cookie on every answer. The stored session's expiry moves on every request.
+    rolling: false,
     cookie: sessionCookieOptions(options.idleMs),
   });
   const loadSession: RequestHandler = (req, res, next) => {
@@ -45,11 +48,13 @@ export function createSessionChain(options: SessionChainOptions): RequestHandler
     res.setHeader('Cache-Control', 'private, no-store');
     next();
   };
-  return [
+  // One middleware: it runs on every signed-in request, and one router layer costs less than four.
+  return inSeries([
     privateAnswers,
     loadSession,
     enforceSessionTimeouts({ idleMs: options.idleMs, absoluteMs: options.absoluteMs, now: options.now }),
-    options.authenticator.initialize(),
+    // No passport.initialize(): it only adds compatibility fields for strategies of passport 0.4 and older; the
+    // session and local strategies set up req.logIn and the session manager themselves.
     options.authenticator.session(),
-  ];
+  ]);
 }

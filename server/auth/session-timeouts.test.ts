@@ -67,6 +67,49 @@ describe('session timeouts on a controlled clock (defaults: 30 min idle, 12 h ab
   });
 });
 
+describe('the session cookie’s own expiry', () => {
+  let testApp: TestApp;
+  let clock: number;
+
+  beforeEach(async () => {
+    clock = Date.now();
+    testApp = await createDemoApp({ now: () => clock });
+  });
+
+  afterEach(async () => {
+    await testApp.close();
+  });
+
+  /** Seconds from now until the session cookie a response set expires (express-session sends `Expires`). */
+  function lifetimeOf(response: request.Response): number | undefined {
+    const header = response.headers['set-cookie'] as string[] | undefined;
+    const cookie = header?.find((line) => line.startsWith('slots.sid='));
+    const expires = cookie === undefined ? undefined : /;\s*Expires=([^;]+)/i.exec(cookie)?.[1];
+    return expires === undefined ? undefined : Math.round((Date.parse(expires) - Date.now()) / 1000);
+  }
+
+  it('is one idle period from sign-in, and is sent again only when the idle deadline moves, not on every answer', async () => {
+    const http = request(testApp.app.handler);
+    const login = await http.post('/login').send({ username: 'admin', password: DEMO_PASSWORD });
+    expect(lifetimeOf(login)).toBeGreaterThan(30 * 60 - 5);
+    const cookie = sessionCookieOf(login) as string;
+
+    // Within the step (a minute at most), the deadline does not move: no Set-Cookie, no signature to compute.
+    clock += 20_000;
+    const quiet = await http.get('/meta').set('Cookie', cookie);
+    expect(quiet.status).toBe(200);
+    expect(quiet.headers['set-cookie']).toBeUndefined();
+
+    // Past the step the server moves the deadline, and the browser's cookie moves with it (same session id).
+    clock += 60_000;
+    const moved = await http.get('/meta').set('Cookie', cookie);
+    expect(moved.status).toBe(200);
+    expect(lifetimeOf(moved)).toBeGreaterThan(30 * 60 - 5);
+    expect(sessionCookieOf(moved)).toBe(cookie);
+    expect((await http.get('/me').set('Cookie', cookie)).headers['set-cookie']).toBeUndefined();
+  });
+});
+
 describe('session timeouts on the real clock, with short configured limits', () => {
   let testApp: TestApp;
 

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { AppDatabase } from '../storage/app-database';
+import { StampedCache } from '../storage/stamped-cache';
 import type { StaffUser } from './staff-user';
 
 interface UserRow {
@@ -19,8 +20,12 @@ export class UserStore {
     count: BetterSqlite3.Statement<[], number>;
   };
 
+  /** Accounts by id, as every signed-in request reads them (passport's deserializeUser). */
+  private readonly byId: StampedCache<number, StaffUser | null>;
+
   constructor(private readonly database: AppDatabase) {
     const db = database.db;
+    this.byId = new StampedCache(() => database.turnChangeStamp());
     this.statements = {
       byUsername: db.prepare('SELECT id, username, display_name, password_hash FROM users WHERE username = ?'),
       byId: db.prepare('SELECT id, username, display_name, password_hash FROM users WHERE id = ?'),
@@ -38,10 +43,15 @@ export class UserStore {
     return row ? { user: toUser(row), passwordHash: row.password_hash } : undefined;
   }
 
+  /** The account, from a cache that any committed write empties (so a deleted account is gone at once). */
   findById(id: number): StaffUser | undefined {
-    const row = this.statements.byId.get(id);
-    return row ? toUser(row) : undefined;
+    return this.byId.get(id, this.loadById) ?? undefined;
   }
+
+  private readonly loadById = (id: number): StaffUser | null => {
+    const row = this.statements.byId.get(id);
+    return row ? Object.freeze(toUser(row)) : null;
+  };
 
   findByUsername(username: string): StaffUser | undefined {
     const row = this.statements.byUsername.get(username);

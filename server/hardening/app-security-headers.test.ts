@@ -1,6 +1,7 @@
 /**
- * The headers of the real app: helmet everywhere, a CSP that allows scripts and connections from this origin and
- * the configured remotes' origins only, and remote bundles that stay loadable from another origin.
+ * The headers of the real app: helmet on documents and files, a CSP that allows scripts and connections from this
+ * origin and the configured remotes' origins only, a small set on JSON API answers, and remote bundles that stay
+ * loadable from another origin.
  */
 import request from 'supertest';
 import { createFixtureDist, type FixtureDist } from '../remotes/fixture-dist';
@@ -47,8 +48,8 @@ describe('security headers of the app', () => {
 
   const http = () => request(testApp.app.handler);
 
-  it('allows scripts and connections from this origin and the remotes’ origins only, on every answer', async () => {
-    for (const path of ['/', '/login', '/slots', '/api/remotes', '/no-such-page']) {
+  it('allows scripts and connections from this origin and the remotes’ origins only, on every document and file', async () => {
+    for (const path of ['/', '/login', '/api/remotes', '/no-such-page']) {
       const policy = csp(await http().get(path));
       expect(policy.get('script-src')).toEqual(["'self'", 'http://127.0.0.1:4100', 'https://billing.example.test']);
       expect(policy.get('connect-src')).toEqual(["'self'", 'http://127.0.0.1:4100', 'https://billing.example.test']);
@@ -57,6 +58,28 @@ describe('security headers of the app', () => {
     }
     const header = String((await http().get('/')).headers['content-security-policy']);
     expect(header).not.toMatch(/unsafe-|\*/);
+  });
+
+  it('gives JSON API answers (errors included) nosniff and CORP same-origin, without the document headers', async () => {
+    for (const path of ['/slots', '/healthz', '/meta', '/me', '/api/resources', '/api/resources/articles']) {
+      const response = await http().get(path);
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['cross-origin-resource-policy']).toBe('same-origin');
+      // Only documents are rendered, framed or navigated from; HSTS is pinned by the host page. On an API answer
+      // these would only be bytes on every response.
+      for (const header of [
+        'content-security-policy',
+        'strict-transport-security',
+        'x-frame-options',
+        'cross-origin-opener-policy',
+        'origin-agent-cluster',
+        'referrer-policy',
+        'x-xss-protection',
+      ]) {
+        expect(response.headers[header]).toBeUndefined();
+      }
+    }
   });
 
   it('serves the host shell with the CSP, nosniff and frame protection', async () => {

@@ -95,6 +95,20 @@ describe('request logging of the app', () => {
     expect(logs.lines.join('')).not.toContain('"level":60');
   });
 
+  it('without request logging: still echoes request ids, and writes nothing for requests that log nothing', async () => {
+    const logs = await appWithLogs(false);
+    testApp = logs.testApp;
+    const http = request(testApp.app.handler);
+    expect((await http.get('/slots').set('X-Request-Id', 'edge-1')).headers['x-request-id']).toBe('edge-1');
+    expect((await http.get('/slots')).headers['x-request-id']).toMatch(UUID);
+    const signedIn = await http.post('/login').send({ username: 'admin', password: DEMO_PASSWORD });
+    await http
+      .get('/meta')
+      .set('Cookie', String(signedIn.headers['set-cookie']).split(';')[0] ?? '')
+      .expect(200);
+    expect(logs.lines).toEqual([]);
+  });
+
   it('stamps the request id on the error line of a failing request, still without the password', async () => {
     const logs = await appWithLogs(false);
     testApp = logs.testApp;
@@ -108,6 +122,8 @@ describe('request logging of the app', () => {
     const errors = parsed(logs.lines).filter((line) => line.level >= 50);
     expect(errors.length).toBeGreaterThan(0);
     expect(errors.some((line) => line.req?.id === response.headers['x-request-id'])).toBe(true);
+    // The URL as the client sent it, though the line was written inside a router mounted on a path.
+    expect(errors.some((line) => line.req?.method === 'POST' && line.req.url === '/login')).toBe(true);
     expect(logs.lines.join('')).not.toContain(WRONG_PASSWORD);
     expect(logs.lines.join('')).not.toContain(COOKIE_MARKER);
   });

@@ -24,7 +24,7 @@ const NAME_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
 export class DashboardRegistry {
   private readonly dashboards: DashboardDefinition[] = [];
   private version = 0;
-  private readonly cache = new Map<string, { key: string; json: string }>();
+  private readonly cache = new Map<string, { version: number; stamp: string; tenantName: string; json: string }>();
   private buildCount = 0;
 
   constructor(private readonly records: RecordSource) {}
@@ -55,12 +55,13 @@ export class DashboardRegistry {
 
   /** `[...]` of every dashboard for this tenant, as JSON text. */
   json(tenant: Tenant): string {
-    const key = `${this.version}|${this.records.changeStamp()}|${tenant.name}`;
+    const version = this.version;
+    const stamp = this.records.changeStamp();
     const cached = this.cache.get(tenant.id);
-    if (cached?.key === key) return cached.json;
+    if (cached?.version === version && cached.stamp === stamp && cached.tenantName === tenant.name) return cached.json;
     const json = JSON.stringify(this.build(tenant));
     this.buildCount++;
-    this.cache.set(tenant.id, { key, json });
+    this.cache.set(tenant.id, { version, stamp, tenantName: tenant.name, json });
     return json;
   }
 

@@ -1,24 +1,19 @@
 import express, { type Router } from 'express';
 import { requireSession } from '../auth/require-session';
 import { jsonRoute } from '../http/json-route';
-import { sendJsonText } from '../http/send-json';
-import type { SlotsJsonCache } from '../slots/slots-json-cache';
+import { sendJsonBytes } from '../http/send-json';
 import { currentTenant } from '../tenants/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
-import type { DashboardRegistry } from './dashboard-registry';
-import type { ModuleRegistry } from './module-registry';
+import type { MetaBodyCache } from './meta-body-cache';
 
 export interface MetaRouterOptions {
-  slots: SlotsJsonCache;
-  modules: ModuleRegistry;
-  dashboards: DashboardRegistry;
+  body: MetaBodyCache;
   tenants: TenantStore;
 }
 
 /**
- * `GET /meta`: dashboards, modules and the slots of every location, for signed-in users only. Each part is cached
- * JSON text (slots per registry version, modules per definition change, dashboards per tenant until records
- * change), so a request only concatenates three strings.
+ * `GET /meta`: dashboards, modules and the slots of every location, for signed-in users only. The body is cached
+ * as bytes (per tenant, rebuilt when dashboards, modules or slots change), so a request only picks the tenant's.
  */
 export function createMetaRouter(options: MetaRouterOptions): Router {
   const router = express.Router();
@@ -27,12 +22,8 @@ export function createMetaRouter(options: MetaRouterOptions): Router {
       requireSession,
       (req, res) => {
         const { current } = currentTenant(req, options.tenants);
-        const body =
-          `{"dashboards":${options.dashboards.json(current)},` +
-          `"modules":${options.modules.json()},` +
-          `"slots":${options.slots.current().allSlots}}`;
-        res.setHeader('Cache-Control', 'private, no-store');
-        sendJsonText(res, body);
+        // `Cache-Control: private, no-store` is already set: the session chain marks every answer of its paths.
+        sendJsonBytes(res, options.body.body(current));
       },
     ],
   });

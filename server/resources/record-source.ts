@@ -10,6 +10,6 @@ export interface RecordSource {
   insert(tenant: string, resource: string, data: JsonObject): ResourceRecord;
   /** Replaces the data of a record; undefined when the tenant has no such record. */
   replace(tenant: string, resource: string, id: number, data: JsonObject): ResourceRecord | undefined;
-  /** Changes whenever any record may have changed, here or in another process. */
+  /** Changes whenever any record may have changed: here at once, in another process from the next event-loop turn. */
   changeStamp(): string;
 }

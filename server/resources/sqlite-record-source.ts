@@ -75,7 +75,7 @@ export class SqliteRecordSource implements RecordSource {
   }
 
   changeStamp(): string {
-    return this.database.changeStamp();
+    return this.database.turnChangeStamp();
   }
 }
 

@@ -7,6 +7,8 @@ export interface SlotsJson {
   readonly version: number;
   /** The body of `GET /slots`: `{"slots":{...}}` with the public locations only. */
   readonly publicPayload: string;
+  /** `publicPayload` encoded once, as it is sent. */
+  readonly publicBody: Buffer;
   readonly publicEtag: string;
   /** The `slots` object with every location, as JSON text, for the `/meta` body. */
   readonly allSlots: string;
@@ -47,6 +49,7 @@ export class SlotsJsonCache {
     return Object.freeze({
       version,
       publicPayload,
+      publicBody: Buffer.from(publicPayload, 'utf8'),
       publicEtag: strongEtag(publicPayload),
       allSlots: JSON.stringify(all),
     });

@@ -1,11 +1,11 @@
 import express, { type Router } from 'express';
 import { jsonRoute } from '../http/json-route';
-import { sendJsonText } from '../http/send-json';
+import { sendJsonBytes } from '../http/send-json';
 import { ifNoneMatchHits } from './etag';
 import type { SlotsJsonCache } from './slots-json-cache';
 
 /**
- * `GET /slots`: the public locations, for pages without a session (the sign-in page). Served from the cached JSON of
+ * `GET /slots`: the public locations, for pages without a session (the sign-in page). Served from the cached bytes of
  * the current registry version; caches must revalidate (`no-cache`) and get 304 while the ETag still matches.
  */
 export function createSlotsRouter(cache: SlotsJsonCache): Router {
@@ -20,7 +20,7 @@ export function createSlotsRouter(cache: SlotsJsonCache): Router {
         res.end();
         return;
       }
-      sendJsonText(res, json.publicPayload);
+      sendJsonBytes(res, json.publicBody);
     },
   });
   return router;

@@ -60,6 +60,29 @@ describe('AppDatabase', () => {
     expect(() => AppDatabase.open(file)).toThrow(/version 999, newer than this server knows/);
   });
 
+  it('reads the turn change stamp once per event-loop turn: local writes show at once, other commits next turn', async () => {
+    const file = path.join(dir.path, 'app.db');
+    const database = AppDatabase.open(file);
+    const other = new Database(file);
+    try {
+      const initial = database.turnChangeStamp();
+      expect(database.turnChangeStamp()).toBe(initial);
+      database.noteWrite();
+      const afterLocal = database.turnChangeStamp();
+      expect(afterLocal).not.toBe(initial);
+      other.prepare("INSERT INTO tenants (id, name) VALUES ('x', 'X')").run();
+      // Same turn: SQLite is not asked again.
+      expect(database.turnChangeStamp()).toBe(afterLocal);
+      await new Promise((resolve) => setImmediate(resolve));
+      const afterOther = database.turnChangeStamp();
+      expect(afterOther).not.toBe(afterLocal);
+      expect(afterOther).toBe(database.changeStamp());
+    } finally {
+      other.close();
+      database.close();
+    }
+  });
+
   it('moves the change stamp on local writes and on commits of another connection', () => {
     const file = path.join(dir.path, 'app.db');
     const database = AppDatabase.open(file);

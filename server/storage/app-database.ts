@@ -16,6 +16,12 @@ export class AppDatabase {
   readonly db: BetterSqlite3.Database;
   private localWrites = 0;
   private readonly dataVersion: BetterSqlite3.Statement<[], number>;
+  /** `data_version` as read during the current event-loop turn; null once the turn is over. */
+  private turnDataVersion: number | null = null;
+  private lastTurnStamp = { version: -1, writes: -1, stamp: '' };
+  private readonly forgetTurnDataVersion = (): void => {
+    this.turnDataVersion = null;
+  };
 
   private constructor(db: BetterSqlite3.Database) {
     this.db = db;
@@ -48,6 +54,25 @@ export class AppDatabase {
   /** Changes whenever data committed by this process (through noteWrite) or by another process changed. */
   changeStamp(): string {
     return `${this.dataVersion.get()}.${this.localWrites}`;
+  }
+
+  /**
+   * `changeStamp()` for caches consulted several times per request (user, memberships, dashboards): this process's
+   * writes show at once, another process's commit from the next turn of the event loop on. SQLite is read once per
+   * turn rather than on every call, and the same string comes back while nothing changed.
+   */
+  turnChangeStamp(): string {
+    let version = this.turnDataVersion;
+    if (version === null) {
+      version = this.dataVersion.get() ?? 0;
+      this.turnDataVersion = version;
+      setImmediate(this.forgetTurnDataVersion);
+    }
+    const last = this.lastTurnStamp;
+    if (last.version === version && last.writes === this.localWrites) return last.stamp;
+    const stamp = `${version}.${this.localWrites}`;
+    this.lastTurnStamp = { version, writes: this.localWrites, stamp };
+    return stamp;
   }
 
   /** Throws when the database does not answer. */

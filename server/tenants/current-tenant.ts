@@ -8,7 +8,7 @@ export const NO_TENANT_MESSAGE = 'Your account belongs to no tenant. Ask an admi
 
 export interface TenantContext {
   /** Every tenant the user belongs to, in creation order. */
-  tenants: Tenant[];
+  tenants: readonly Tenant[];
   /** The one the session works in. */
   current: Tenant;
 }

@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Tenant } from '../../shared';
 import type { AppDatabase } from '../storage/app-database';
+import { StampedCache } from '../storage/stamped-cache';
 
 /** Tenants and who belongs to them. Lists come in the order the tenants were created. */
 export class TenantStore {
@@ -14,8 +15,12 @@ export class TenantStore {
     usersWithoutTenant: BetterSqlite3.Statement<[], number>;
   };
 
+  /** Memberships by user id, as every signed-in request reads them. */
+  private readonly memberships: StampedCache<number, readonly Tenant[]>;
+
   constructor(private readonly database: AppDatabase) {
     const db = database.db;
+    this.memberships = new StampedCache(() => database.turnChangeStamp());
     this.statements = {
       all: db.prepare('SELECT id, name FROM tenants ORDER BY rowid'),
       byId: db.prepare('SELECT id, name FROM tenants WHERE id = ?'),
@@ -48,9 +53,13 @@ export class TenantStore {
     this.database.noteWrite();
   }
 
-  tenantsOf(userId: number): Tenant[] {
-    return this.statements.ofUser.all(userId);
+  /** The user's tenants, from a cache that any committed write empties (a removed membership counts at once). */
+  tenantsOf(userId: number): readonly Tenant[] {
+    return this.memberships.get(userId, this.loadTenantsOf);
   }
+
+  private readonly loadTenantsOf = (userId: number): readonly Tenant[] =>
+    Object.freeze(this.statements.ofUser.all(userId).map((tenant) => Object.freeze(tenant)));
 
   /** Makes the user a member of exactly these tenants (all must exist). */
   setMemberships(userId: number, tenantIds: readonly string[]): void {

@@ -1,22 +1,17 @@
 /**
- * Test-only server entry: the product's server (same factory, same settings from the environment, demo content),
- * plus the slots and resources of a FixtureSpec read from the JSON file named by SLOTS_FIXTURE_FILE. It lets a
- * browser test put a failing remote's component on a page, or a non-form component into a form, without changing
- * the product. Run as `node --import tsx tests/support/fixture-server.ts` (startFixtureServer does it).
- *
- * It mirrors server/main.ts, which exports nothing reusable; keep the two in step.
+ * Test-only server entry: the product's start-up (server/start-server.ts: same settings from the environment, same
+ * factory, demo content, graceful shutdown), plus the slots and resources of a FixtureSpec read from the JSON file
+ * named by SLOTS_FIXTURE_FILE. It lets a browser test put a failing remote's component on a page, or a non-form
+ * component into a form, without changing the product. Run as `node --import tsx tests/support/fixture-server.ts`
+ * (startFixtureServer does it).
  */
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { Slot, type SlotEntry, type SlotContent } from '../../shared';
-import { createApp, type App } from '../../server/app';
-import { readConfig } from '../../server/config';
-import { createHttpServer } from '../../server/hardening/http-server';
-import { createLogger } from '../../server/logger';
+import type { App } from '../../server/app';
 import { Field } from '../../server/resources/field';
 import { Resource } from '../../server/resources/resource';
-import { loadOrCreateSessionSecret } from '../../server/session-secret';
 import type { SlotRegistrationMap } from '../../server/slots/slot-registry';
+import { startServer } from '../../server/start-server';
 import { FIXTURE_SPEC_ENV, type FixtureResourceSpec, type FixtureSpec } from './fixture-spec';
 
 function slotOf(entry: SlotEntry): Slot {
@@ -76,41 +71,10 @@ function seedFixtureRecords(app: App, spec: FixtureSpec): void {
 
 async function main(): Promise<void> {
   const spec = readSpec();
-  const config = readConfig(process.env);
-  const logger = createLogger(config.nodeEnv, config.logLevel);
-  const app = createApp({
-    databasePath: config.databasePath,
-    sessionSecret: config.sessionSecret ?? [loadOrCreateSessionSecret(config.databasePath).secret],
-    nodeEnv: config.nodeEnv,
-    redisUrl: config.redisUrl,
-    trustProxy: config.trustProxy,
-    sessionIdleMs: config.sessionIdleMs,
-    sessionAbsoluteMs: config.sessionAbsoluteMs,
-    logger,
-    logRequests: config.logRequests,
-    allowedOrigins: config.allowedOrigins,
-    loginRateLimit: config.loginRateLimit,
-    env: process.env,
-    demo: { adminPassword: config.demoPassword },
+  await startServer(process.env, {
+    configure: (app) => registerFixtures(app, spec),
+    afterReady: (app) => seedFixtureRecords(app, spec),
   });
-  registerFixtures(app, spec);
-  await app.ready();
-  seedFixtureRecords(app, spec);
-
-  const server = createHttpServer(app.handler, config.serverTimeouts);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  process.stdout.write(`fixture server listening on http://${config.host}:${port}/\n`);
-
-  const stop = () => {
-    server.closeAllConnections();
-    server.close(() => void app.close().finally(() => process.exit(0)));
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
 }
 
 main().catch((error: unknown) => {

@@ -1,0 +1,82 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import type { SlotsPayload } from '../shared';
+import { makeTempDir, type TempDir } from './test-support/test-app';
+
+const REPO_ROOT = path.resolve(__dirname, '..');
+const ENTRY = path.join(REPO_ROOT, 'server', 'test-support', 'start-server-entry.ts');
+
+interface Run {
+  output: () => string;
+  exited: Promise<number | null>;
+  kill: (signal: NodeJS.Signals) => void;
+}
+
+function run(env: Record<string, string>): Run {
+  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production', REDIS_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { output: () => output, exited, kill: (signal) => child.kill(signal) };
+}
+
+async function urlOf(started: Run): Promise<string> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const match = /open (http:\/\/127\.0\.0\.1:\d+)\//.exec(started.output());
+    if (match?.[1]) return match[1];
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no URL printed:\n${started.output()}`);
+}
+
+jest.setTimeout(60_000);
+
+describe('startServer', () => {
+  let dir: TempDir;
+
+  beforeEach(() => {
+    dir = makeTempDir();
+  });
+
+  afterEach(() => {
+    dir.remove();
+  });
+
+  it('starts the product with the entry’s registrations, runs afterReady before listening, and stops on SIGTERM', async () => {
+    const started = run({ DATABASE_PATH: path.join(dir.path, 'app.db'), DEMO_PASSWORD: 'entry-demo-password' });
+    try {
+      const url = await urlOf(started);
+      const output = started.output();
+      expect(output).toContain('after ready: 2 tenants');
+      expect(output.indexOf('after ready')).toBeLessThan(output.indexOf('Slots platform is ready'));
+      expect(output).toContain('Sign in as "admin" with the password set in DEMO_PASSWORD.');
+
+      const slots = (await (await fetch(`${url}/slots`)).json()) as SlotsPayload;
+      // Demo content first, then the entry's own registration.
+      expect(slots.slots['login-sidebar']?.map((entry) => entry.component)).toEqual([
+        'LoginSidebarPromo',
+        'EntryPromo',
+      ]);
+      expect((await fetch(`${url}/readyz`)).status).toBe(200);
+
+      started.kill('SIGTERM');
+      expect(await started.exited).toBe(0);
+      expect(started.output()).toContain('"msg":"stopped"');
+    } finally {
+      started.kill('SIGKILL');
+    }
+  });
+
+  it('fails the start when a registration throws, with nothing left running', async () => {
+    const started = run({ DATABASE_PATH: path.join(dir.path, 'app.db'), START_ENTRY_FAIL: 'configure' });
+    expect(await started.exited).toBe(1);
+    expect(started.output()).toContain('The entry could not start: registration refused by the entry');
+    expect(started.output()).not.toContain('Slots platform is ready');
+  });
+});

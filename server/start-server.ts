@@ -1,0 +1,115 @@
+/**
+ * The product's start-up, for every entry that listens (server/main.ts, the bench server, the test fixture server):
+ * reads the environment (server/config.ts), builds the app with the demo content, lets the entry register more,
+ * listens with the configured timeouts, prints where to open it and how to sign in, and shuts down gracefully on
+ * SIGTERM/SIGINT (readiness off, requests in flight finished, stores closed, exit 0).
+ */
+import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import { createApp, type App } from './app';
+import { DEFAULT_DATABASE_PATH, readConfig, type ServerConfig } from './config';
+import { createGracefulShutdown, shutdownOnSignals, type ShutdownOutcome } from './hardening/graceful-shutdown';
+import { createHttpServer } from './hardening/http-server';
+import { installProcessErrorHandlers } from './hardening/process-error-handlers';
+import { createLogger } from './logger';
+import { loadOrCreateSessionSecret } from './session-secret';
+import { formatStartMessage } from './start-message';
+
+export interface StartServerOptions {
+  /** Registrations of the entry (slots, resources, modules, dashboards), made before `app.ready()`. */
+  configure?: (app: App) => void | Promise<void>;
+  /** Work once the app is ready (demo data seeded) and before it listens, e.g. records of a test fixture. */
+  afterReady?: (app: App) => void | Promise<void>;
+  /** Root of the build output (host shell and remotes); `<repo>/dist` by default. */
+  distDir?: string;
+}
+
+/** A server that listens; it stops on SIGTERM/SIGINT, or through `shutdown`. */
+export interface RunningServer {
+  readonly app: App;
+  readonly server: http.Server;
+  readonly config: ServerConfig;
+  readonly logger: Logger;
+  /** The port it listens on (the one picked when PORT=0). */
+  readonly port: number;
+  /** Where to open it, e.g. `http://127.0.0.1:3000/`. */
+  readonly url: string;
+  /** The graceful shutdown a signal runs; it ends the process (exit 0 when everything finished cleanly). */
+  shutdown(reason: string): Promise<ShutdownOutcome>;
+}
+
+/** Starts the server as `npm start` / `npm run serve` do. Rejects (with nothing left open) when it cannot start. */
+export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOptions = {}): Promise<RunningServer> {
+  const config = readConfig(env);
+  const logger = createLogger(config.nodeEnv, config.logLevel);
+  installProcessErrorHandlers(logger);
+  const sessionSecret = config.sessionSecret ?? [loadOrCreateSessionSecret(config.databasePath).secret];
+
+  const app = createApp({
+    databasePath: config.databasePath,
+    sessionSecret,
+    nodeEnv: config.nodeEnv,
+    redisUrl: config.redisUrl,
+    trustProxy: config.trustProxy,
+    sessionIdleMs: config.sessionIdleMs,
+    sessionAbsoluteMs: config.sessionAbsoluteMs,
+    logger,
+    logRequests: config.logRequests,
+    allowedOrigins: config.allowedOrigins,
+    loginRateLimit: config.loginRateLimit,
+    env,
+    demo: { adminPassword: config.demoPassword },
+    ...(options.distDir === undefined ? {} : { distDir: options.distDir }),
+  });
+  try {
+    await options.configure?.(app);
+    await app.ready();
+    await options.afterReady?.(app);
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+
+  const server = createHttpServer(app.handler, config.serverTimeouts);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${displayHost(config.host)}:${port}/`;
+  logger.info({ host: config.host, port, sessions: app.sessions.kind }, 'listening');
+
+  const isDefaultDatabase = config.databasePath === path.resolve(DEFAULT_DATABASE_PATH);
+  process.stdout.write(
+    formatStartMessage({
+      url,
+      account: app.demoAccount,
+      databasePathForCommand: isDefaultDatabase ? undefined : config.databasePath,
+    }),
+  );
+
+  const shutdown = createGracefulShutdown({
+    server,
+    lifecycle: app.lifecycle,
+    logger,
+    settings: config.shutdown,
+    closeResources: () => app.close(),
+  });
+  shutdownOnSignals(shutdown);
+  return { app, server, config, logger, port, url, shutdown };
+}
+
+function displayHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}
