@@ -241,7 +241,14 @@ export class App {
       createSecurityHeaders({ remoteOrigins: remoteOrigins(remotesConfig.remotes.map((remote) => remote.entry)) }),
     );
     app.use(createRemotesRouter({ env: options.env ?? { NODE_ENV: nodeEnv }, distDir, config: remotesConfig }));
-    app.use(createFrontendRouter({ distDir }));
+    app.use(
+      createFrontendRouter({
+        distDir,
+        remotes: remotesConfig.remotes,
+        // Public slots only: the boot data inlined into index.html is served to anonymous visitors.
+        publicSlots: () => this.slotsJson.current().publicPayload,
+      }),
+    );
     app.use(notFoundHandler);
     app.use(createErrorHandler(this.logger));
     this.handler = app;
