@@ -75,3 +75,19 @@ describe('ServerLifecycle.connectionCloser', () => {
     expect(await connectionOf(otherPort, '/')).toBe('keep-alive');
   });
 });
+
+describe('ServerLifecycle.closeConnectionsOf', () => {
+  it('closes the connections of an app whose response prototype it watches, from the start of draining', async () => {
+    const lifecycle = new ServerLifecycle();
+    const app = express();
+    lifecycle.closeConnectionsOf(app.response);
+    lifecycle.closeConnectionsOf(app.response);
+    app.get('/ok', (_req, res) => {
+      res.json({ ok: true });
+    });
+    const port = await listen(app);
+    expect(await connectionOf(port)).toBe('keep-alive');
+    lifecycle.startDraining();
+    expect(await connectionOf(port)).toBe('close');
+  });
+});

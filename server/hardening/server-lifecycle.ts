@@ -21,17 +21,24 @@ export class ServerLifecycle {
   }
 
   /**
-   * Mount first. Decides when the answer's headers are written, not when the request arrived, so a request that
-   * was already running when the shutdown began is also answered with `Connection: close`.
-   *
-   * The check sits in `writeHead` of the response prototype (Express gives each app its own), installed on the first
-   * request, rather than in a wrapper made for every response: per request it costs one lookup.
+   * Makes every answer of an Express app carry `Connection: close` once draining: call it with `app.response` when the
+   * app is made. Decided when the answer's headers are written, not when the request arrived, so a request that was
+   * already running when the shutdown began is also answered that way. The check sits in `writeHead` of the app's
+   * response prototype, so it costs requests nothing until then: no middleware, no wrapper per response.
+   */
+  closeConnectionsOf(responsePrototype: { writeHead: WriteHead }): void {
+    if (!this.watched.has(responsePrototype)) this.watch(responsePrototype);
+  }
+
+  /**
+   * The same as middleware, for an app made elsewhere: mount it first. It installs the check on the response
+   * prototype of the first request it sees (Express gives each app its own).
    */
   readonly connectionCloser: RequestHandler = (_req, res, next) => {
     const prototype = Object.getPrototypeOf(res) as { writeHead: WriteHead } | null;
     // Node's own prototype is shared by every server of the process: outside Express, watch this response only.
     if (prototype === null || prototype === ServerResponse.prototype) this.watch(res);
-    else if (!this.watched.has(prototype)) this.watch(prototype);
+    else this.closeConnectionsOf(prototype);
     next();
   };
 

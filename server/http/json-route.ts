@@ -1,4 +1,4 @@
-import type { Request, Router, RequestHandler } from 'express';
+import type { IRouter, Request, RequestHandler } from 'express';
 import { HttpError } from './http-error';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -16,7 +16,7 @@ export interface RouteOptions {
  * GET also answers HEAD (Express does that for GET routes).
  */
 export function jsonRoute(
-  router: Router,
+  router: IRouter,
   path: string,
   handlers: Partial<Record<HttpMethod, RequestHandler | RequestHandler[]>>,
   options: RouteOptions = {},

@@ -1,4 +1,4 @@
-import express, { type Router } from 'express';
+import type { IRouter } from 'express';
 import { requireSession } from '../auth/require-session';
 import { jsonRoute } from '../http/json-route';
 import { sendJsonBytes } from '../http/send-json';
@@ -6,17 +6,20 @@ import { currentTenant } from '../tenants/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
 import type { MetaBodyCache } from './meta-body-cache';
 
-export interface MetaRouterOptions {
+export interface MetaRouteOptions {
   body: MetaBodyCache;
   tenants: TenantStore;
 }
 
 /**
- * `GET /meta`: dashboards, modules and the slots of every location, for signed-in users only. The body is cached
- * as bytes (per tenant, rebuilt when dashboards, modules or slots change), so a request only picks the tenant's.
+ * `GET /meta`: dashboards, modules and the slots of every location, for signed-in users only (mount the session
+ * chain on `/meta` before it). The body is cached as bytes (per tenant, rebuilt when dashboards, modules or slots
+ * change), so a request only picks the tenant's.
+ *
+ * Added to the app itself rather than to a router of its own: every signed-in page asks for it, and should not pay
+ * for entering one more router.
  */
-export function createMetaRouter(options: MetaRouterOptions): Router {
-  const router = express.Router();
+export function addMetaRoute(router: IRouter, options: MetaRouteOptions): void {
   jsonRoute(router, '/meta', {
     GET: [
       requireSession,
@@ -27,5 +30,4 @@ export function createMetaRouter(options: MetaRouterOptions): Router {
       },
     ],
   });
-  return router;
 }

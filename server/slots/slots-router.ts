@@ -1,4 +1,4 @@
-import express, { type Router } from 'express';
+import type { IRouter } from 'express';
 import { jsonRoute } from '../http/json-route';
 import { sendJsonBytes } from '../http/send-json';
 import { ifNoneMatchHits } from './etag';
@@ -7,9 +7,11 @@ import type { SlotsJsonCache } from './slots-json-cache';
 /**
  * `GET /slots`: the public locations, for pages without a session (the sign-in page). Served from the cached bytes of
  * the current registry version; caches must revalidate (`no-cache`) and get 304 while the ETag still matches.
+ *
+ * Added to the app itself rather than to a router of its own: the route every page without a session asks for
+ * should not pay for entering one more router.
  */
-export function createSlotsRouter(cache: SlotsJsonCache): Router {
-  const router = express.Router();
+export function addSlotsRoute(router: IRouter, cache: SlotsJsonCache): void {
   jsonRoute(router, '/slots', {
     GET: (req, res) => {
       const json = cache.current();
@@ -23,5 +25,4 @@ export function createSlotsRouter(cache: SlotsJsonCache): Router {
       sendJsonBytes(res, json.publicBody);
     },
   });
-  return router;
 }
