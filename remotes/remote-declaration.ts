@@ -1,4 +1,4 @@
-import type { RemoteBuildDescriptor } from '../shared';
+import { EXPOSED_COMPONENT_PATTERN, REMOTE_NAME_PATTERN, type RemoteDescriptorFile } from '../shared';
 
 /**
  * What a team declares about its remote, in one file per remote folder (`remotes/<folder>/remote.ts`). Everything
@@ -6,12 +6,8 @@ import type { RemoteBuildDescriptor } from '../shared';
  * `slots-remote.json` descriptor written beside `mf-manifest.json`, and through that descriptor the server's
  * `GET /api/remotes`. So a component is listed once, by the team that owns it.
  */
-export type RemoteDeclaration = Readonly<RemoteBuildDescriptor>;
+export type RemoteDeclaration = Readonly<RemoteDescriptorFile>;
 
-/** Container names become a JavaScript global (`window.team_records`), so they must be identifiers. */
-export const CONTAINER_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
-/** Component names become file names and expose keys (`./SlugPreview`), so they are plain identifiers too. */
-export const REMOTE_COMPONENT_PATTERN = /^[A-Z][A-Za-z0-9]*$/;
 
 export class InvalidRemoteDeclarationError extends Error {
   constructor(message: string) {
@@ -21,7 +17,7 @@ export class InvalidRemoteDeclarationError extends Error {
 }
 
 /** Validates and freezes a declaration, so a typo fails the build with a message naming the remote. */
-export function defineRemote(declaration: RemoteBuildDescriptor): RemoteDeclaration {
+export function defineRemote(declaration: RemoteDescriptorFile): RemoteDeclaration {
   const problems = findDeclarationProblems(declaration);
   if (problems.length > 0) {
     throw new InvalidRemoteDeclarationError(
@@ -35,16 +31,16 @@ export function defineRemote(declaration: RemoteBuildDescriptor): RemoteDeclarat
   });
 }
 
-export function findDeclarationProblems(declaration: RemoteBuildDescriptor): string[] {
+export function findDeclarationProblems(declaration: RemoteDescriptorFile): string[] {
   const problems: string[] = [];
-  if (!CONTAINER_NAME_PATTERN.test(declaration.name)) {
-    problems.push(`name must match ${CONTAINER_NAME_PATTERN}`);
+  if (!REMOTE_NAME_PATTERN.test(declaration.name)) {
+    problems.push(`name must match ${REMOTE_NAME_PATTERN}`);
   }
   if (declaration.components.length === 0) problems.push('it declares no component');
   const seen = new Set<string>();
   for (const component of declaration.components) {
-    if (!REMOTE_COMPONENT_PATTERN.test(component)) {
-      problems.push(`component ${JSON.stringify(component)} must match ${REMOTE_COMPONENT_PATTERN}`);
+    if (!EXPOSED_COMPONENT_PATTERN.test(component)) {
+      problems.push(`component ${JSON.stringify(component)} must match ${EXPOSED_COMPONENT_PATTERN}`);
     }
     if (seen.has(component)) problems.push(`component ${JSON.stringify(component)} is listed twice`);
     seen.add(component);

@@ -1,5 +1,5 @@
 import type { Compiler } from 'webpack';
-import { REMOTE_DESCRIPTOR_FILE, type RemoteBuildDescriptor } from '../shared';
+import { REMOTE_DESCRIPTOR_FILE, type RemoteDescriptorFile } from '../shared';
 import type { RemoteDeclaration } from './remote-declaration';
 
 /**
@@ -15,7 +15,7 @@ export class RemoteDescriptorPlugin {
       compilation.hooks.processAssets.tap(
         { name: RemoteDescriptorPlugin.name, stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
         () => {
-          const descriptor: RemoteBuildDescriptor = {
+          const descriptor: RemoteDescriptorFile = {
             name: this.declaration.name,
             components: [...this.declaration.components],
             formComponents: [...this.declaration.formComponents],

@@ -1,6 +1,28 @@
-export { SlotLocation, UnknownSlotLocationError, type SlotLocationValue } from './slot-location';
-export { Slot, InvalidSlotError, SLOT_PROPS_MAX_BYTES, COMPONENT_NAME_PATTERN } from './slot';
-export { findNonJson, isPlainObject, frozenJsonCopy, type JsonValue, type JsonObject, type JsonPrimitive } from './json';
+export { SlotLocation, UnknownSlotLocationError, type SlotLocationName, type SlotLocationValue } from './slot-location';
+export { Slot, InvalidSlotError, SLOT_PROPS_MAX_BYTES } from './slot';
+export {
+  COMPONENT_NAME_PATTERN,
+  EXPOSED_COMPONENT_PATTERN,
+  REMOTE_NAME_PATTERN,
+  SLUG_PATTERN,
+  describe,
+} from './names';
+export {
+  SIGN_IN_PATH,
+  SIGN_IN_SIDEBAR_MEDIA,
+  LAYOUT_LOCATIONS,
+  SIGN_IN_LOCATIONS,
+  locationMedia,
+  pageComponents,
+} from './page-slots';
+export {
+  findNonJson,
+  isPlainObject,
+  frozenJsonCopy,
+  type JsonValue,
+  type JsonObject,
+  type JsonPrimitive,
+} from './json';
 export { ERROR_STATUS, ERROR_MESSAGES, isErrorBody, type ErrorCode, type ErrorBody } from './errors';
 export type {
   SlotContent,
@@ -9,8 +31,8 @@ export type {
   SlotsPayload,
   DashboardCard,
   Dashboard,
-  ModuleResourceLink,
-  Module,
+  NavigationLink,
+  NavigationModule,
   MetaPayload,
   Tenant,
   CurrentUser,
@@ -19,7 +41,7 @@ export type {
   TenantSwitchRequest,
   FieldInput,
   FieldItem,
-  SlotFieldItem,
+  FormSlotItem,
   FormItem,
   RelationDefinition,
   ResourceSummary,
@@ -39,7 +61,7 @@ export type {
   RemoteDescriptor,
   RemotesPayload,
   HealthPayload,
-  RemoteBuildDescriptor,
+  RemoteDescriptorFile,
   HostRefreshDetail,
   BootComponent,
   BootData,

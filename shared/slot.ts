@@ -1,10 +1,9 @@
 import { findNonJson, frozenJsonCopy, isPlainObject, type JsonObject } from './json';
+import { COMPONENT_NAME_PATTERN, describe } from './names';
 import type { SlotContent, SlotEntry } from './wire';
 
 /** Largest serialised props of one slot. Props are configuration, not a data channel. */
 export const SLOT_PROPS_MAX_BYTES = 16 * 1024;
-/** Component names are identifiers: a letter, then letters, digits, `_`, `-`, `.` or `/`. */
-export const COMPONENT_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_./-]{0,127}$/;
 
 export class InvalidSlotError extends Error {
   constructor(message: string) {
@@ -77,12 +76,4 @@ function contentToWire(content: string | Slot | readonly Slot[]): SlotContent {
   if (typeof content === 'string') return content;
   if (content instanceof Slot) return content.toEntry();
   return content.map((slot) => slot.toEntry());
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return `a ${(value as object).constructor?.name ?? 'object'}`;
-  if (typeof value === 'string') return JSON.stringify(value);
-  return `a ${typeof value}`;
 }

@@ -38,22 +38,22 @@ export interface Dashboard {
   cards: DashboardCard[];
 }
 
-export interface ModuleResourceLink {
+export interface NavigationLink {
   name: string;
   label: string;
 }
 
-/** A navigation group. */
-export interface Module {
+/** A navigation group: a label and links to resources (`modules` on the wire). */
+export interface NavigationModule {
   name: string;
   label: string;
-  resources: ModuleResourceLink[];
+  resources: NavigationLink[];
 }
 
 /** `GET /meta`: every location, session required. */
 export interface MetaPayload {
   dashboards: Dashboard[];
-  modules: Module[];
+  modules: NavigationModule[];
   slots: SlotMap;
 }
 
@@ -103,13 +103,13 @@ export interface FieldItem {
 }
 
 /** A slot placed among the fields of a resource form. */
-export interface SlotFieldItem {
+export interface FormSlotItem {
   type: 'slot';
   component: string;
   props: JsonObject;
 }
 
-export type FormItem = FieldItem | SlotFieldItem;
+export type FormItem = FieldItem | FormSlotItem;
 
 export interface RelationDefinition {
   name: string;
@@ -229,7 +229,7 @@ export interface HealthPayload {
 export const REMOTE_DESCRIPTOR_FILE = 'slots-remote.json';
 
 /** Content of {@link REMOTE_DESCRIPTOR_FILE}: a {@link RemoteDescriptor} without the entry URL (known only when served). */
-export type RemoteBuildDescriptor = Omit<RemoteDescriptor, 'entry'>;
+export type RemoteDescriptorFile = Omit<RemoteDescriptor, 'entry'>;
 
 // ---------------------------------------------------------------------------------------------- host page boot
 

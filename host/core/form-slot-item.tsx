@@ -1,5 +1,5 @@
 import { Suspense, useMemo, useState } from 'react';
-import type { FormContext, SlotFieldItem } from '../../shared';
+import type { FormContext, FormSlotItem } from '../../shared';
 import type { SlotComponent } from './component-registry';
 import { CORE_MESSAGES } from './messages';
 import { SlotErrorBoundary } from './slot-error-boundary';
@@ -9,7 +9,7 @@ import { SlotFrameContext, type SlotFrame } from './slot-frame';
 import { useRegistrySnapshot, useSlotRuntime } from './slot-runtime';
 
 export interface FormSlotItemProps {
-  item: SlotFieldItem;
+  item: FormSlotItem;
   /** The resource whose form this is. */
   resource: string;
   formContext: FormContext;

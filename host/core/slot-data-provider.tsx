@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { Dashboard, MetaPayload, Module, SlotMap, SlotsPayload } from '../../shared';
+import type { Dashboard, MetaPayload, NavigationModule, SlotMap, SlotsPayload } from '../../shared';
 import { ApiError, type ApiClient } from './api-client';
 import { CORE_MESSAGES } from './messages';
 import { parseSlotMap } from './parse-slot-map';
@@ -56,7 +56,7 @@ const EMPTY_SLOTS: SlotMap = Object.freeze({});
 function metaOf(payload: unknown): SlotData['meta'] {
   const value = payload as Partial<MetaPayload> | null;
   const dashboards: Dashboard[] = Array.isArray(value?.dashboards) ? value.dashboards : [];
-  const modules: Module[] = Array.isArray(value?.modules) ? value.modules : [];
+  const modules: NavigationModule[] = Array.isArray(value?.modules) ? value.modules : [];
   return { dashboards, modules };
 }
 

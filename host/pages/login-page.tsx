@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { ApiError, AppSlotRenderer, useSession } from '../core';
+import { SIGN_IN_SIDEBAR_MEDIA } from '../../shared';
 import { internalPath } from '../app/internal-path';
-import { LOGIN_SIDEBAR_QUERY } from '../app/login-sidebar-query';
 import { useMediaQuery } from '../app/use-media-query';
 
 /**
@@ -13,7 +13,7 @@ export function LoginPage() {
   const session = useSession();
   const location = useLocation();
   const navigate = useNavigate();
-  const wide = useMediaQuery(LOGIN_SIDEBAR_QUERY);
+  const wide = useMediaQuery(SIGN_IN_SIDEBAR_MEDIA);
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const from = internalPath((location.state as { from?: unknown } | null)?.from);

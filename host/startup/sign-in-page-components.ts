@@ -1,29 +1,16 @@
-import { SlotLocation, type SlotContent, type SlotMap } from '../../shared';
-import { LOGIN_SIDEBAR_QUERY } from '../app/login-sidebar-query';
+import { pageComponents, SIGN_IN_PATH, SIGN_IN_SIDEBAR_MEDIA, type SlotMap } from '../../shared';
 
 /**
- * The component names the sign-in page renders from a public slot map, nested content included.
- * The sign-in page shows every public location (the layout's global ones and its own), login-sidebar only at
- * desktop widths (`wide`), as host/pages/login-page.tsx does.
+ * The component names the sign-in page renders from a public slot map, nested content included (the shared table
+ * of page slots); login-sidebar's only at desktop widths (`wide`), as the sign-in page does.
  */
 export function signInPageComponents(slots: SlotMap, wide: boolean): string[] {
-  const names = new Set<string>();
-  const visit = (content: SlotContent): void => {
-    if (typeof content === 'string') return;
-    for (const entry of Array.isArray(content) ? content : [content]) {
-      names.add(entry.component);
-      if (entry.content !== undefined) visit(entry.content);
-    }
-  };
-  for (const location of SlotLocation.publicValues()) {
-    if (location === SlotLocation.LOGIN_SIDEBAR.value && !wide) continue;
-    const entries = slots[location];
-    if (entries) visit(entries);
-  }
-  return [...names];
+  return [...pageComponents(SIGN_IN_PATH, slots)]
+    .filter(([, media]) => media === null || wide)
+    .map(([component]) => component);
 }
 
 /** Whether the sign-in page shows its sidebar now (false where matchMedia does not exist). */
 export function signInSidebarShown(): boolean {
-  return typeof window.matchMedia === 'function' && window.matchMedia(LOGIN_SIDEBAR_QUERY).matches;
+  return typeof window.matchMedia === 'function' && window.matchMedia(SIGN_IN_SIDEBAR_MEDIA).matches;
 }

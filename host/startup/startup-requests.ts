@@ -1,8 +1,5 @@
-import type { MePayload, SlotsPayload } from '../../shared';
+import { SIGN_IN_PATH, type MePayload, type SlotsPayload } from '../../shared';
 import type { ApiClient } from '../core/api-client';
-
-/** The sign-in page's path (DESIGN.md point 15). */
-export const SIGN_IN_PATH = '/login';
 
 /** The session and slot requests a page load starts before React has loaded, for the providers to answer from. */
 export interface StartupRequests {

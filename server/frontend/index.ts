@@ -1,18 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import express, { type RequestHandler, type Router } from 'express';
-import { ERROR_STATUS, type ErrorBody, type RemoteDescriptor, type SlotMap } from '../../shared';
+import { ERROR_STATUS, pageComponents, type ErrorBody, type RemoteDescriptor, type SlotMap } from '../../shared';
 import { builtRemoteEntry } from '../remotes/built-remotes';
 import { setBuildCacheHeaders } from '../remotes/static-cache';
 import { bootData, renderBootData } from './boot-data';
 import { bootHints, renderBootHints, replaceHintsMarker } from './boot-hints';
 import { createBuiltRemoteFilesCache } from './built-remote-files-cache';
-import { pageComponents } from './page-components';
 import { createPublicSlotsReader } from './public-slots-reader';
 
 export { bootHints, renderBootHints, replaceHintsMarker, type BootHint, type BootHintInput } from './boot-hints';
 export { bootData, renderBootData } from './boot-data';
-export { pageComponents, SIGN_IN_PATH, SIGN_IN_SIDEBAR_MEDIA } from './page-components';
 export { readBuiltRemoteFiles, type BuiltRemoteFiles } from './built-remote-files';
 
 export interface FrontendRouterOptions {

@@ -1,4 +1,4 @@
-import type { Dashboard, DashboardCard, Tenant } from '../../shared';
+import { SLUG_PATTERN, type Dashboard, type DashboardCard, type Tenant } from '../../shared';
 import type { RecordSource } from '../resources/record-source';
 import { NavigationDefinitionError } from './navigation-definition-error';
 
@@ -15,7 +15,6 @@ export interface DashboardDefinition {
   cards(context: DashboardContext): DashboardCard[];
 }
 
-const NAME_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
 
 /**
  * The dashboards (`dashboards` of GET /meta). Their JSON is cached per tenant and rebuilt only when the dashboards,
@@ -35,7 +34,7 @@ export class DashboardRegistry {
 
   register(definition: DashboardDefinition): void {
     const { name, label, cards } = definition;
-    if (typeof name !== 'string' || !NAME_PATTERN.test(name)) {
+    if (typeof name !== 'string' || !SLUG_PATTERN.test(name)) {
       throw new NavigationDefinitionError(
         `Dashboard name ${JSON.stringify(name)} is not valid: use lower case letters, digits and "-".`,
       );

@@ -1,4 +1,4 @@
-import type { Module } from '../../shared';
+import { SLUG_PATTERN, type NavigationModule } from '../../shared';
 import type { ResourceRegistry } from '../resources/resource-registry';
 import { NavigationDefinitionError } from './navigation-definition-error';
 
@@ -10,7 +10,6 @@ export interface ModuleDefinition {
   resources: readonly string[];
 }
 
-const NAME_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
 
 /**
  * The modules of the navigation (`modules` of GET /meta). Their JSON is the same for every user and tenant, so it is
@@ -25,7 +24,7 @@ export class ModuleRegistry {
 
   register(definition: ModuleDefinition): void {
     const { name, label, resources } = definition;
-    if (typeof name !== 'string' || !NAME_PATTERN.test(name)) {
+    if (typeof name !== 'string' || !SLUG_PATTERN.test(name)) {
       throw new NavigationDefinitionError(
         `Module name ${JSON.stringify(name)} is not valid: use lower case letters, digits and "-".`,
       );
@@ -48,7 +47,7 @@ export class ModuleRegistry {
     this.version++;
   }
 
-  list(): Module[] {
+  list(): NavigationModule[] {
     return this.modules.map((module) => ({
       name: module.name,
       label: module.label,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { REMOTE_DESCRIPTOR_FILE, REMOTE_HINTS_MARKER, type RemoteBuildDescriptor } from '../../shared';
+import { REMOTE_DESCRIPTOR_FILE, REMOTE_HINTS_MARKER, type RemoteDescriptorFile } from '../../shared';
 
 /** The chunk file the fixture writes for an exposed component. */
 export function exposeChunk(component: string): string {
@@ -15,7 +15,7 @@ export interface FixtureDist {
    * Writes `remotes/<name>/` with descriptor, manifest exposing `exposed` (default: the components), the entry and
    * one chunk per exposed component (`__federation_expose_<Name>.0123abcd45.js`, listed as its sync asset).
    */
-  addRemote(descriptor: RemoteBuildDescriptor, options?: { exposed?: string[]; manifest?: boolean }): string;
+  addRemote(descriptor: RemoteDescriptorFile, options?: { exposed?: string[]; manifest?: boolean }): string;
   /**
    * Writes `host/index.html` and one hashed asset; `remoteHints`: the index.html of a federated host build, with the
    * `<meta name="slots-remote-hints">` element where the server adds the remote hints and boot data.

@@ -1,11 +1,6 @@
-import { COMPONENT_NAME_PATTERN } from '../../shared';
+import { COMPONENT_NAME_PATTERN, REMOTE_NAME_PATTERN } from '../../shared';
 import { RemotesConfigError } from './remotes-config-error';
 
-/**
- * Container names travel in request ids (`<remote>/<component>`) and become JavaScript globals, so they are
- * identifiers (dashes allowed, no `/`).
- */
-export const REMOTE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 
 export function checkRemoteName(value: unknown, where: string): string {
   if (typeof value !== 'string' || !REMOTE_NAME_PATTERN.test(value)) {

@@ -1,11 +1,10 @@
-import { Slot, type FormItem, type ResourceDefinition, type ResourceSummary } from '../../shared';
+import { Slot, SLUG_PATTERN, type FormItem, type ResourceDefinition, type ResourceSummary } from '../../shared';
 import { Field } from './field';
 import { Relation } from './relation';
 import { Resource } from './resource';
 import { ResourceDefinitionError } from './resource-definition-error';
 
 /** Resource names: they appear in URLs. */
-export const RESOURCE_NAME_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
 
 /** A resource as registered: its fields and relations read once and checked. */
 export interface RegisteredResource {
@@ -38,7 +37,7 @@ export class ResourceRegistry {
       throw new ResourceDefinitionError('registerResource takes an instance of a Resource subclass.');
     }
     const name: unknown = resource.name;
-    if (typeof name !== 'string' || !RESOURCE_NAME_PATTERN.test(name)) {
+    if (typeof name !== 'string' || !SLUG_PATTERN.test(name)) {
       throw new ResourceDefinitionError(
         `Resource name ${JSON.stringify(name)} is not valid: use lower case letters, digits and "-".`,
       );

@@ -60,14 +60,14 @@ describe('SlotRegistry', () => {
     [
       'a plain object',
       { component: 'Banner', props: {} },
-      /value for location "header-banner" is an Object, not a Slot/,
+      /value for location "header-banner" is an object, not a Slot/,
     ],
     ['null', null, /value for location "header-banner" is null/],
     ['undefined', undefined, /value for location "header-banner" is undefined/],
     [
       'a list with a non-Slot',
       [Slot.make('A'), { component: 'B' }],
-      /item 1 for location "header-banner" is an Object, not a Slot/,
+      /item 1 for location "header-banner" is an object, not a Slot/,
     ],
   ])('refuses %s as a value, naming the location', (_what, value, message) => {
     const registry = new SlotRegistry();

@@ -1,4 +1,4 @@
-import { isPlainObject, Slot, SlotLocation, type SlotLocationValue } from '../../shared';
+import { describe, isPlainObject, Slot, SlotLocation, type SlotLocationValue } from '../../shared';
 import { SlotRegistrationError } from './slot-registration-error';
 
 /** What `registerSlots` takes: location value -> one Slot or a list of Slots. */
@@ -80,12 +80,4 @@ function slotsOf(location: SlotLocation, value: unknown): readonly Slot[] {
     `registerSlots: the value for location "${location.value}" is ${describe(value)}, not a Slot or a list of Slots. ` +
       'Create slots with Slot.make(component, props).',
   );
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (value === undefined) return 'undefined';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
-  const kind = typeof value === 'object' ? ((value as object).constructor?.name ?? 'object') : typeof value;
-  return `${/^[aeiou]/i.test(kind) ? 'an' : 'a'} ${kind}`;
 }

@@ -181,7 +181,7 @@ describe('app.registerSlots', () => {
 
   it('fails at once on a value that is not a Slot, naming the location', () => {
     expect(() => testApp.app.registerSlots({ 'header-banner': { component: 'Banner' } } as never)).toThrow(
-      /"header-banner" is an Object, not a Slot/,
+      /"header-banner" is an object, not a Slot/,
     );
   });
 });

@@ -1,5 +1,6 @@
-import { SlotLocation, type SlotMap } from '../../shared';
-import { pageComponents, SIGN_IN_SIDEBAR_MEDIA } from './page-components';
+import { pageComponents, SIGN_IN_SIDEBAR_MEDIA } from './page-slots';
+import { SlotLocation } from './slot-location';
+import type { SlotMap } from './wire';
 
 const SLOTS: SlotMap = {
   'header-banner': [{ component: 'MaintenanceNotice', props: {} }],
@@ -48,10 +49,5 @@ describe('pageComponents', () => {
   it('tolerates missing and malformed locations', () => {
     expect(pageComponents('/login', {}).size).toBe(0);
     expect(pageComponents('/login', { 'header-banner': 'nope' } as unknown as SlotMap).size).toBe(0);
-  });
-
-  it('uses the same sidebar query as the host', async () => {
-    const { LOGIN_SIDEBAR_QUERY } = await import('../../host/app/login-sidebar-query');
-    expect(SIGN_IN_SIDEBAR_MEDIA).toBe(LOGIN_SIDEBAR_QUERY);
   });
 });
