@@ -1,6 +1,6 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import type { ApiClient } from './api-client';
-import { CORE_MESSAGES } from './messages';
+import type { ApiClient } from '../loader/api-client';
+import { CORE_MESSAGES } from '../loader/messages';
 
 const ApiClientContext = createContext<ApiClient | null>(null);
 

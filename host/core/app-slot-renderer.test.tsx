@@ -5,7 +5,7 @@ import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../test-support/fa
 import { renderWithSlotBoundaries } from '../test-support/render-slots';
 import { AppSlotRenderer } from './app-slot-renderer';
 import { ComponentRegistry } from './component-registry';
-import { CORE_MESSAGES } from './messages';
+import { CORE_MESSAGES } from '../loader/messages';
 import { SlotDataProvider, useSlotData } from './slot-data-provider';
 import { createSlotFailureReporter, type SlotFailure } from './slot-failure-reporter';
 import { SlotRuntimeProvider, type SlotRuntime } from './slot-runtime';

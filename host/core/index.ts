@@ -16,7 +16,7 @@ export {
   type SlotDataProviderProps,
   type SlotSource,
 } from './slot-data-provider';
-export { parseSlotMap, type ParsedSlotMap } from './parse-slot-map';
+export { parseSlotMap, type ParsedSlotMap } from '../loader/parse-slot-map';
 export {
   SlotRuntimeProvider,
   useSlotRuntime,
@@ -35,8 +35,8 @@ export {
   type SlotFailureReporter,
   type SlotFailureLogger,
 } from './slot-failure-reporter';
-export { CORE_MESSAGES } from './messages';
-export { ApiError, createApiClient, type ApiClient, type FetchLike, type ResponseLike } from './api-client';
+export { CORE_MESSAGES } from '../loader/messages';
+export { ApiError, createApiClient, type ApiClient, type FetchLike, type ResponseLike } from '../loader/api-client';
 export { ApiClientProvider, useApiClient } from './api-client-context';
 export { SessionProvider, useSession, type Session, type SessionStatus } from './session-provider';
 export {
@@ -53,15 +53,15 @@ export {
   type ReliabilityOptions,
   type ReliabilityPlugin,
   type RemoteFailure,
-} from './federation/reliability-plugin';
+} from '../loader/reliability-plugin';
 export {
   createRemoteModuleLoader,
   type LoadedModule,
   type ProvidedComponent,
   type RemoteModuleLoader,
   type RemoteModuleLoaderOptions,
-} from './federation/remote-module-loader';
-export { createFallbackModule, type FallbackModule } from './federation/fallback-module';
+} from '../loader/remote-module-loader';
+export { createFallbackModule, type FallbackModule } from './fallback-module';
 export { componentFromModule } from './federation/module-shape';
-export { fetchRemoteCatalogue, parseRemotesPayload, type ParsedCatalogue } from './federation/remote-catalogue';
+export { fetchRemoteCatalogue, parseRemotesPayload, type ParsedCatalogue } from '../loader/remote-descriptors';
 export { HOST_REFRESH_EVENT, type HostRefreshDetail } from '../../shared';

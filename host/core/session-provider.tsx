@@ -6,8 +6,8 @@ import {
   type MePayload,
   type TenantSwitchRequest,
 } from '../../shared';
-import { ApiError, type ApiClient } from './api-client';
-import { CORE_MESSAGES } from './messages';
+import { ApiError, type ApiClient } from '../loader/api-client';
+import { CORE_MESSAGES } from '../loader/messages';
 
 export type SessionStatus = 'loading' | 'anonymous' | 'authenticated';
 

@@ -1,8 +1,8 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Dashboard, MetaPayload, NavigationModule, SlotMap, SlotsPayload } from '../../shared';
-import { ApiError, type ApiClient } from './api-client';
-import { CORE_MESSAGES } from './messages';
-import { parseSlotMap } from './parse-slot-map';
+import { ApiError, type ApiClient } from '../loader/api-client';
+import { CORE_MESSAGES } from '../loader/messages';
+import { parseSlotMap } from '../loader/parse-slot-map';
 
 export type SlotSource = 'meta' | 'slots';
 

@@ -1,4 +1,4 @@
-import { CORE_MESSAGES } from './messages';
+import { CORE_MESSAGES } from '../loader/messages';
 
 /** Why a slot did not render. */
 export type SlotFailureKind =

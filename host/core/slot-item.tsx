@@ -1,7 +1,7 @@
 import { Suspense, useMemo, useState, type ReactNode } from 'react';
 import type { ResourceActionContext, SlotContent, SlotEntry } from '../../shared';
 import type { SlotComponent } from './component-registry';
-import { CORE_MESSAGES } from './messages';
+import { CORE_MESSAGES } from '../loader/messages';
 import { SlotErrorBoundary } from './slot-error-boundary';
 import type { SlotFailureKind } from './slot-failure-reporter';
 import { SlotFailureView } from './slot-failure-view';

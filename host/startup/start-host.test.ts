@@ -1,6 +1,7 @@
 import { createInstance, type ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
 import type { RemotesPayload, SlotsPayload } from '../../shared';
-import { CORE_MESSAGES } from '../core/messages';
+import { createFallbackModule } from '../core/fallback-module';
+import { CORE_MESSAGES } from '../loader/messages';
 import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../test-support/fake-api';
 import {
   fakeContainer,
@@ -95,6 +96,7 @@ function setup(pathname: string, catalogue: { status?: number; body?: unknown } 
     instance,
     pathname,
     sidebarShown: () => false,
+    fallbackModule: createFallbackModule,
     reliability: {
       fetch: async (url) => {
         manifests.push(url);

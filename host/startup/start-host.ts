@@ -1,10 +1,10 @@
 import { createInstance, getInstance, type ModuleFederation } from '@module-federation/enhanced/runtime';
-import { createApiClient, type ApiClient } from '../core/api-client';
-import { fetchRemoteCatalogue, type ParsedCatalogue } from '../core/federation/remote-catalogue';
-import type { FallbackRequest, ReliabilityOptions } from '../core/federation/reliability-plugin';
-import { createRemoteModuleLoader, type RemoteModuleLoader } from '../core/federation/remote-module-loader';
-import { CORE_MESSAGES } from '../core/messages';
-import { parseSlotMap } from '../core/parse-slot-map';
+import { createApiClient, type ApiClient } from '../loader/api-client';
+import { fetchRemoteCatalogue, type ParsedCatalogue } from '../loader/remote-descriptors';
+import type { ReliabilityOptions } from '../loader/reliability-plugin';
+import { createRemoteModuleLoader, type RemoteModuleLoader } from '../loader/remote-module-loader';
+import { CORE_MESSAGES } from '../loader/messages';
+import { parseSlotMap } from '../loader/parse-slot-map';
 import { readBootData, type ParsedBootData } from './read-boot-data';
 import { signInPageComponents, signInSidebarShown } from './sign-in-page-components';
 import { startStartupRequests, type StartupRequests } from './startup-requests';
@@ -38,15 +38,12 @@ export interface StartHostOptions {
   matchesMedia?: (query: string) => boolean;
   /** Whether the sign-in page shows its sidebar (a media query by default). */
   sidebarShown?: () => boolean;
+  /**
+   * What a remote module that cannot be loaded resolves to: the shell's fallback module, which renders React. The
+   * caller (host/index.ts) imports it only when a load fails, so no React loads before the async boundary.
+   */
+  fallbackModule: ReliabilityOptions['fallbackModule'];
   reliability?: Partial<ReliabilityOptions>;
-}
-
-/**
- * The fallback module renders React, which must not load before the async boundary: it is imported when a load
- * fails (by then the shell's chunk holding it is loaded or on its way).
- */
-function loadFallbackModule(request: FallbackRequest): Promise<unknown> {
-  return import('../core/federation/fallback-module').then((module) => module.createFallbackModule(request));
 }
 
 /**
@@ -77,13 +74,13 @@ function windowMatchesMedia(query: string): boolean {
  *   GET /slots once it has answered.
  * By the time React renders the slots their components are usually loaded, so they render without suspending.
  */
-export function startHost(options: StartHostOptions = {}): HostStartup {
+export function startHost(options: StartHostOptions): HostStartup {
   const client = options.client ?? createApiClient();
   const requests = startStartupRequests(client, options.pathname ?? window.location.pathname);
   const instance = options.instance ?? getInstance() ?? createInstance({ name: HOST_NAME, remotes: [] });
   const modules = createRemoteModuleLoader({
     instance,
-    reliability: { fallbackModule: loadFallbackModule, ...options.reliability },
+    reliability: { fallbackModule: options.fallbackModule, ...options.reliability },
   });
   const boot = options.bootData !== undefined ? options.bootData : readBootData();
   const pageUrl = options.pageUrl ?? window.location.href;

@@ -18,15 +18,15 @@ import {
 } from '../../test-support/fake-remote';
 import { AppSlotRenderer } from '../app-slot-renderer';
 import { ComponentRegistry } from '../component-registry';
-import { CORE_MESSAGES } from '../messages';
+import { CORE_MESSAGES } from '../../loader/messages';
 import { SlotDataProvider } from '../slot-data-provider';
 import { createSlotFailureReporter, type SlotFailure } from '../slot-failure-reporter';
 import { SlotLoadError } from '../slot-load-error';
 import { SlotRuntimeProvider } from '../slot-runtime';
-import { createFallbackModule } from './fallback-module';
+import { createFallbackModule } from '../fallback-module';
 import { createFederationLoader, type FederationLoader } from './federation-loader';
-import type { RemoteFailure } from './reliability-plugin';
-import { createRemoteModuleLoader } from './remote-module-loader';
+import type { RemoteFailure } from '../../loader/reliability-plugin';
+import { createRemoteModuleLoader } from '../../loader/remote-module-loader';
 
 type RemoteEntry = Awaited<ReturnType<NonNullable<ModuleFederationRuntimePlugin['loadEntry']>>>;
 

@@ -4,15 +4,15 @@ import type { RemoteDescriptor } from '../../../shared';
 import type { ComponentRegistry, RegistrableComponent, SlotComponent } from '../component-registry';
 import { GlobalComponentRegistry } from '../global-component-registry';
 import { SlotComponentRegistry } from '../slot-component-registry';
-import { createFallbackModule } from './fallback-module';
+import { createFallbackModule } from '../fallback-module';
 import { componentFromModule } from './module-shape';
-import type { ReliabilityOptions, ReliabilityPlugin } from './reliability-plugin';
+import type { ReliabilityOptions, ReliabilityPlugin } from '../../loader/reliability-plugin';
 import {
   createRemoteModuleLoader,
   type LoadedModule,
   type ProvidedComponent,
   type RemoteModuleLoader,
-} from './remote-module-loader';
+} from '../../loader/remote-module-loader';
 
 export type FederationLoaderOptions = {
   slotRegistry?: ComponentRegistry;

@@ -1,5 +1,5 @@
 import { isReactComponent, type SlotComponent } from '../component-registry';
-import { CORE_MESSAGES } from '../messages';
+import { CORE_MESSAGES } from '../../loader/messages';
 import { SlotLoadError } from '../slot-load-error';
 
 function describe(value: unknown): string {

@@ -1,5 +1,5 @@
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
-import { CORE_MESSAGES } from '../messages';
+import { CORE_MESSAGES } from './messages';
 
 /** What failed about a remote, logged once, when it is quarantined. */
 export interface RemoteFailure {

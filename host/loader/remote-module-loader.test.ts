@@ -3,14 +3,14 @@ import {
   type ModuleFederation,
   type ModuleFederationRuntimePlugin,
 } from '@module-federation/enhanced/runtime';
-import type { RemoteDescriptor } from '../../../shared';
+import type { RemoteDescriptor } from '../../shared';
 import {
   fakeContainer,
   fakeManifest,
   installTestResponse,
   TestResponse,
   type FakeContainer,
-} from '../../test-support/fake-remote';
+} from '../test-support/fake-remote';
 import type { FallbackRequest } from './reliability-plugin';
 import { createRemoteModuleLoader, type LoadedModule, type RemoteModuleLoader } from './remote-module-loader';
 

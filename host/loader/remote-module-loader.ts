@@ -1,5 +1,5 @@
 import type { ModuleFederation } from '@module-federation/enhanced/runtime';
-import type { RemoteDescriptor } from '../../../shared';
+import type { RemoteDescriptor } from '../../shared';
 import {
   DEFAULT_RELIABILITY,
   createReliabilityPlugin,

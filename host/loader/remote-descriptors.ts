@@ -1,5 +1,5 @@
-import type { RemoteDescriptor, RemotesPayload } from '../../../shared';
-import type { ApiClient } from '../api-client';
+import type { RemoteDescriptor, RemotesPayload } from '../../shared';
+import type { ApiClient } from './api-client';
 
 export interface ParsedCatalogue {
   remotes: RemoteDescriptor[];
