@@ -5,7 +5,7 @@ import type { MePayload, SlotMap } from '../../shared';
 import { ComponentRegistry, createSlotFailureReporter, type SlotRuntime } from '../core';
 import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../test-support/fake-api';
 import { renderWithSlotBoundaries } from '../test-support/render-slots';
-import { AppProviders } from './app';
+import { AppProviders } from './host-app';
 import { AppRoutes } from './app-routes';
 
 const ME: MePayload = {

@@ -1,5 +1,5 @@
 import type { SlotComponent } from './component-registry';
-import { SlotFailureView } from './slot-failure-view';
+import { SlotFailureView } from './slot-boundary';
 import type { FallbackRequest } from '../loader/reliability-plugin';
 
 /** The module a failed remote module is replaced with. */

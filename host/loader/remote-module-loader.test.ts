@@ -101,9 +101,9 @@ describe('remote module loader (real Module Federation runtime, fake containers)
     ]);
 
     expect(added).toEqual([
-      { remote: a, component: 'Greeting', form: false },
-      { remote: a, component: 'Slug', form: true },
-      { remote: b, component: 'Farewell', form: false },
+      { remote: a, component: 'Greeting', formComponent: false },
+      { remote: a, component: 'Slug', formComponent: true },
+      { remote: b, component: 'Farewell', formComponent: false },
     ]);
     expect(provided).toEqual([[`${a}/Greeting`, `${a}/Slug`, `${b}/Farewell`]]);
     expect(s.instance.options.remotes.map((remote) => remote.name)).toEqual([a, b]);
@@ -121,7 +121,7 @@ describe('remote module loader (real Module Federation runtime, fake containers)
     s.modules.registerRemotes([descriptor(a, ['Greeting'])]);
     const added = s.modules.registerRemotes([descriptor(b, ['Greeting', 'Farewell']), descriptor(a, ['Other'])]);
 
-    expect(added).toEqual([{ remote: b, component: 'Farewell', form: false }]);
+    expect(added).toEqual([{ remote: b, component: 'Farewell', formComponent: false }]);
     expect(s.modules.remoteOf('Greeting')).toBe(a);
     expect(s.modules.remoteOf('Other')).toBeNull();
     expect(s.warnings).toEqual([
@@ -187,7 +187,7 @@ describe('remote module loader (real Module Federation runtime, fake containers)
     await s.modules.load(a, 'Slug');
     const late: LoadedModule[] = [];
     s.modules.onLoad((done) => late.push(done));
-    expect(late.map((done) => [done.component, done.form])).toEqual([
+    expect(late.map((done) => [done.component, done.formComponent])).toEqual([
       ['Greeting', false],
       ['Slug', true],
     ]);

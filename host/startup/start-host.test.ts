@@ -1,7 +1,7 @@
 import { createInstance, type ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
 import type { RemotesPayload, SlotsPayload } from '../../shared';
 import { createFallbackModule } from '../core/fallback-module';
-import { CORE_MESSAGES } from '../loader/messages';
+import { HOST_MESSAGES } from '../loader/messages';
 import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../test-support/fake-api';
 import {
   fakeContainer,
@@ -163,7 +163,7 @@ describe('startHost', () => {
       await startup.remotesReady;
       await new Promise((resolve) => setTimeout(resolve, 20));
 
-      expect(consoleError.mock.calls).toEqual([[CORE_MESSAGES.catalogueFailureLog, { error: 'Down.' }]]);
+      expect(consoleError.mock.calls).toEqual([[HOST_MESSAGES.remoteListFailureLog, { error: 'Down.' }]]);
       expect(startup.modules.provided()).toEqual([]);
       expect(s.manifests).toEqual([]);
     } finally {

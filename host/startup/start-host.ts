@@ -1,9 +1,9 @@
 import { createInstance, getInstance, type ModuleFederation } from '@module-federation/enhanced/runtime';
 import { createApiClient, type ApiClient } from '../loader/api-client';
-import { fetchRemoteCatalogue, type ParsedCatalogue } from '../loader/remote-descriptors';
+import { fetchRemoteDescriptors, type ParsedRemoteDescriptors } from '../loader/remote-descriptors';
 import type { ReliabilityOptions } from '../loader/reliability-plugin';
 import { createRemoteModuleLoader, type RemoteModuleLoader } from '../loader/remote-module-loader';
-import { CORE_MESSAGES } from '../loader/messages';
+import { HOST_MESSAGES } from '../loader/messages';
 import { parseSlotMap } from '../loader/parse-slot-map';
 import { readBootData, type ParsedBootData } from './read-boot-data';
 import { signInPageComponents, signInSidebarShown } from './sign-in-page-components';
@@ -93,7 +93,7 @@ export function startHost(options: StartHostOptions): HostStartup {
     );
   };
 
-  const register = ({ remotes, problems }: ParsedCatalogue, source: string): void => {
+  const register = ({ remotes, problems }: ParsedRemoteDescriptors, source: string): void => {
     if (problems.length > 0) console.warn(`[slots] ${source}: ${problems.join('; ')}.`);
     modules.registerRemotes(remotes);
   };
@@ -109,10 +109,10 @@ export function startHost(options: StartHostOptions): HostStartup {
     return { client, requests, modules, remotesReady: null };
   }
 
-  const remotesReady = fetchRemoteCatalogue(client).then(
+  const remotesReady = fetchRemoteDescriptors(client).then(
     (catalogue) => register(catalogue, 'GET /api/remotes'),
     (error: unknown) => {
-      console.error(CORE_MESSAGES.catalogueFailureLog, {
+      console.error(HOST_MESSAGES.remoteListFailureLog, {
         error: error instanceof Error ? error.message : String(error),
       });
     },
