@@ -1,6 +1,7 @@
 import type { RemoteDescriptor, RemotesPayload } from '../../shared';
 import type { ApiClient } from './api-client';
 
+/** The usable remote descriptors of a payload (GET /api/remotes, the boot data), and what was dropped (for one warning). */
 export interface ParsedRemoteDescriptors {
   remotes: RemoteDescriptor[];
   problems: string[];
@@ -48,7 +49,7 @@ export function parseRemotesPayload(value: unknown): ParsedRemoteDescriptors {
 
 /**
  * GET /api/remotes, bounded by a timeout: the shell renders without remote components rather than wait for a slow
- * catalogue.
+ * answer.
  */
 export async function fetchRemoteDescriptors(client: ApiClient, timeoutMs = 5000): Promise<ParsedRemoteDescriptors> {
   const controller = new AbortController();

@@ -48,7 +48,7 @@ interface Setup {
   options: StartHostOptions;
 }
 
-function setup(pathname: string, catalogue: { status?: number; body?: unknown } | null = null): Setup {
+function setup(pathname: string, remoteList: { status?: number; body?: unknown } | null = null): Setup {
   const marketing = unique('team_marketing');
   const records = unique('team_records');
   const remotes: RemotesPayload = {
@@ -65,7 +65,7 @@ function setup(pathname: string, catalogue: { status?: number; body?: unknown } 
   const fake = createFakeApi({
     'GET /me': UNAUTHENTICATED,
     'GET /slots': { body: PUBLIC_SLOTS },
-    'GET /api/remotes': catalogue ?? { body: remotes },
+    'GET /api/remotes': remoteList ?? { body: remotes },
   });
   const manifests: string[] = [];
   const containers = new Map<string, FakeContainer>();
@@ -155,7 +155,7 @@ describe('startHost', () => {
     expect(s.manifests).toEqual([]);
   });
 
-  it('settles remotesReady and logs once when the catalogue cannot be loaded', async () => {
+  it('settles remotesReady and logs once when the remote list cannot be loaded', async () => {
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       const s = setup('/login', { status: 503, body: { error: { code: 'unavailable', message: 'Down.' } } });
@@ -207,7 +207,7 @@ describe('startHost with the boot data of index.html', () => {
     };
   }
 
-  it('registers its catalogue at once, asks no GET /api/remotes, and loads the named components right away', async () => {
+  it('registers its remotes at once, asks no GET /api/remotes, and loads the named components right away', async () => {
     const s = setup('/login');
     const media: string[] = [];
     const startup = startHost({

@@ -18,8 +18,8 @@ export interface HostStartup {
   requests: StartupRequests;
   modules: RemoteModuleLoader;
   /**
-   * Settles once the remotes catalogue is registered, or could not be loaded; null when it was registered before
-   * startHost returned (from the boot data), so there is nothing to wait for.
+   * Settles once the remotes are registered, or their list could not be loaded; null when they were registered
+   * before startHost returned (from the boot data), so there is nothing to wait for.
    */
   remotesReady: Promise<void> | null;
 }
@@ -67,7 +67,7 @@ function windowMatchesMedia(query: string): boolean {
  * Everything a page load can start before React and the shell have arrived (host/index.ts runs it ahead of the
  * async boundary):
  * - GET /me and, on the sign-in page, GET /slots, side by side, for the providers to answer their first loads from;
- * - the remotes catalogue, registered with the federation runtime (which fetches nothing for that): from the boot
+ * - the remotes' descriptors, registered with the federation runtime (which fetches nothing for that): from the boot
  *   data the server put into index.html, else from GET /api/remotes;
  * - the modules of the components the page's public slots render start loading, from the remotes served with the
  *   page: those the boot data names (the server knows the page's public slots), else on the sign-in page those of
@@ -110,7 +110,7 @@ export function startHost(options: StartHostOptions): HostStartup {
   }
 
   const remotesReady = fetchRemoteDescriptors(client).then(
-    (catalogue) => register(catalogue, 'GET /api/remotes'),
+    (descriptors) => register(descriptors, 'GET /api/remotes'),
     (error: unknown) => {
       console.error(HOST_MESSAGES.remoteListFailureLog, {
         error: error instanceof Error ? error.message : String(error),
