@@ -1,8 +1,4 @@
-import {
-  createInstance,
-  type ModuleFederation,
-  type ModuleFederationRuntimePlugin,
-} from '@module-federation/enhanced/runtime';
+import { createInstance, type ModuleFederation } from '@module-federation/enhanced/runtime';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import * as React from 'react';
 import { useState } from 'react';
@@ -12,7 +8,9 @@ import { renderWithSlotBoundaries } from '../test-support/render-slots';
 import {
   fakeContainer,
   fakeManifest,
-  installTestResponse,
+  fakeContainersPlugin,
+  uniqueName,
+  useFederationTestEnvironment,
   TestResponse,
   type FakeContainer,
 } from '../test-support/fake-remote';
@@ -28,19 +26,7 @@ import { connectRegistries, loadComponent } from './connect-registries';
 import type { RemoteFailure } from '../loader/reliability-plugin';
 import { createRemoteModuleLoader, type RemoteModuleLoader } from '../loader/remote-module-loader';
 
-type RemoteEntry = Awaited<ReturnType<NonNullable<ModuleFederationRuntimePlugin['loadEntry']>>>;
-
-let uninstallResponse: () => void;
-let runtimeWarnings: jest.SpyInstance;
-beforeAll(() => {
-  uninstallResponse = installTestResponse();
-});
-afterAll(() => uninstallResponse());
-beforeEach(() => {
-  // The runtime itself warns when a manifest fails; expected here, and kept out of the test output.
-  runtimeWarnings = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-});
-afterEach(() => runtimeWarnings.mockRestore());
+useFederationTestEnvironment();
 
 function Greeting({ name }: { name: string }) {
   // A hook: proves the component runs against the host's React.
@@ -53,13 +39,6 @@ function Greeting({ name }: { name: string }) {
 }
 function Farewell() {
   return <p>Goodbye</p>;
-}
-
-/** Unique names per test: the runtime caches manifests and entries globally, by name and URL. */
-let sequence = 0;
-function unique(name: string): string {
-  sequence += 1;
-  return `${name}_${sequence}`;
 }
 
 type ManifestAnswer = 'ok' | 'hang' | 500;
@@ -103,19 +82,16 @@ function setup(
     );
   };
 
-  // Fake containers instead of remoteEntry.js scripts, through the runtime's own loadEntry hook.
-  const containerPlugin: ModuleFederationRuntimePlugin = {
-    name: 'test-fake-containers',
-    // Real containers' get() returns a promise of the factory, which the runtime awaits; its type says otherwise.
-    loadEntry: ({ remoteInfo }) => containers.get(remoteInfo.name) as unknown as RemoteEntry | undefined,
+  // Fake containers instead of remoteEntry.js scripts; the scripts the runtime would insert are recorded.
+  const containerPlugin = fakeContainersPlugin(containers, {
     createScript: ({ url }) => {
       scriptsCreated.push(url);
       return undefined;
     },
-  };
+  });
 
   const instance = createInstance({
-    name: unique('test_host'),
+    name: uniqueName('test_host'),
     remotes: [],
     shared: {
       react: {
@@ -182,8 +158,8 @@ function renderSlots(s: Setup, slots: SlotMap, logged: SlotFailure[] = []) {
 
 describe('remote modules in the registries (real Module Federation runtime, fake containers)', () => {
   it('registers remotes and a lazy loader per component without fetching anything', () => {
-    const a = unique('team_a');
-    const b = unique('team_b');
+    const a = uniqueName('team_a');
+    const b = uniqueName('team_b');
     const s = setup([descriptor(a, ['Greeting', 'SlugPreview'], ['SlugPreview']), descriptor(b, ['Farewell'])]);
     s.modules.registerRemotes([
       descriptor(a, ['Greeting', 'SlugPreview'], ['SlugPreview']),
@@ -201,8 +177,8 @@ describe('remote modules in the registries (real Module Federation runtime, fake
   });
 
   it('fetches a remote only when a slot on the page needs one of its components', async () => {
-    const a = unique('team_a');
-    const b = unique('team_b');
+    const a = uniqueName('team_a');
+    const b = uniqueName('team_b');
     const remotes = [descriptor(a, ['Greeting']), descriptor(b, ['Farewell'])];
     const s = setup(remotes);
     const containerA = fakeContainer({ Greeting: { Greeting } });
@@ -224,7 +200,7 @@ describe('remote modules in the registries (real Module Federation runtime, fake
   });
 
   it('accepts a default export, and names the module when it exports no component', async () => {
-    const a = unique('team_a');
+    const a = uniqueName('team_a');
     const remotes = [descriptor(a, ['Farewell', 'Empty', 'NotAComponent'])];
     const s = setup(remotes);
     s.containers.set(
@@ -258,7 +234,7 @@ describe('remote modules in the registries (real Module Federation runtime, fake
   });
 
   it('times out a hanging manifest, retries once, falls back, then quarantines the remote', async () => {
-    const slow = unique('team_slow');
+    const slow = uniqueName('team_slow');
     const remotes = [descriptor(slow, ['Greeting', 'Farewell'])];
     const s = setup(remotes, { manifestTimeoutMs: 40 });
     s.manifests.set(slow, 'hang');
@@ -309,7 +285,7 @@ describe('remote modules in the registries (real Module Federation runtime, fake
   });
 
   it('retries a manifest answered with an HTTP error once, then falls back', async () => {
-    const broken = unique('team_broken');
+    const broken = uniqueName('team_broken');
     const remotes = [descriptor(broken, ['Greeting'])];
     const s = setup(remotes);
     s.manifests.set(broken, 500);
@@ -324,7 +300,7 @@ describe('remote modules in the registries (real Module Federation runtime, fake
   });
 
   it('times out a remoteEntry.js that never loads, retries once, falls back and quarantines', async () => {
-    const stuck = unique('team_stuck');
+    const stuck = uniqueName('team_stuck');
     const remotes = [descriptor(stuck, ['Greeting', 'Farewell'])];
     const s = setup(remotes, { entryTimeoutMs: 40 });
     // No fake container: the runtime inserts a real <script>, which never loads here.
@@ -349,7 +325,7 @@ describe('remote modules in the registries (real Module Federation runtime, fake
   });
 
   it('falls back for one failing module without quarantining a remote that answers', async () => {
-    const a = unique('team_a');
+    const a = uniqueName('team_a');
     const remotes = [descriptor(a, ['Greeting', 'Farewell'])];
     const s = setup(remotes);
     s.containers.set(a, fakeContainer({ Greeting: new Error('factory exploded'), Farewell: { Farewell } }));
@@ -381,7 +357,7 @@ describe('remote modules in the registries (real Module Federation runtime, fake
   });
 
   it('shows a remote-unavailable slot as nothing in production', async () => {
-    const slow = unique('team_slow');
+    const slow = uniqueName('team_slow');
     const remotes = [descriptor(slow, ['Greeting'])];
     const s = setup(remotes, { manifestTimeoutMs: 10 });
     s.manifests.set(slow, 'hang');
@@ -414,7 +390,7 @@ describe('remote modules in the registries (real Module Federation runtime, fake
 
 describe('remote modules in the registries: loaded components replace their lazy stand-ins', () => {
   it('puts the loaded component itself into both registries, so a slot rendered after the load never suspends', async () => {
-    const a = unique('team_a');
+    const a = uniqueName('team_a');
     const remotes = [descriptor(a, ['Greeting', 'SlugPreview'], ['SlugPreview'])];
     const s = setup(remotes);
     s.containers.set(a, fakeContainer({ Greeting: { Greeting }, SlugPreview: { default: Farewell } }));
@@ -449,7 +425,7 @@ describe('remote modules in the registries: loaded components replace their lazy
   });
 
   it('reveals a slot that was waiting for its module as soon as the module arrives', async () => {
-    const a = unique('team_a');
+    const a = uniqueName('team_a');
     const remotes = [descriptor(a, ['Greeting'])];
     const s = setup(remotes);
     let release: () => void = () => undefined;
@@ -476,20 +452,15 @@ describe('remote modules in the registries: loaded components replace their lazy
   });
 
   it('takes over a module loader made earlier, with its remotes and the modules it already loaded', async () => {
-    const a = unique('team_a');
+    const a = uniqueName('team_a');
     const remotes = [descriptor(a, ['Greeting', 'Farewell', 'SlugPreview'], ['SlugPreview'])];
     const containers = new Map<string, FakeContainer>();
     const container = fakeContainer({ Greeting: { Greeting }, Farewell: { Farewell }, SlugPreview: { Farewell } });
     containers.set(a, container);
     const instance = createInstance({
-      name: unique('test_host'),
+      name: uniqueName('test_host'),
       remotes: [],
-      plugins: [
-        {
-          name: 'test-fake-containers',
-          loadEntry: ({ remoteInfo }) => containers.get(remoteInfo.name) as unknown as RemoteEntry | undefined,
-        },
-      ],
+      plugins: [fakeContainersPlugin(containers)],
     });
     const modules = createRemoteModuleLoader({
       instance,
@@ -520,7 +491,7 @@ describe('remote modules in the registries: loaded components replace their lazy
   });
 
   it('leaves a name alone that was registered again after its remote provided it', async () => {
-    const a = unique('team_a');
+    const a = uniqueName('team_a');
     const remotes = [descriptor(a, ['Greeting'])];
     const s = setup(remotes);
     s.containers.set(a, fakeContainer({ Greeting: { Greeting } }));

@@ -1,4 +1,4 @@
-import { createInstance, type ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
+import { createInstance } from '@module-federation/enhanced/runtime';
 import type { RemotesPayload, SlotsPayload } from '../../shared';
 import { createFallbackModule } from '../core/fallback-module';
 import { HOST_MESSAGES } from '../loader/messages';
@@ -6,30 +6,15 @@ import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../test-support/fa
 import {
   fakeContainer,
   fakeManifest,
-  installTestResponse,
+  fakeContainersPlugin,
+  uniqueName,
+  useFederationTestEnvironment,
   TestResponse,
   type FakeContainer,
 } from '../test-support/fake-remote';
 import { startHost, type StartHostOptions } from './start-host';
 
-type RemoteEntry = Awaited<ReturnType<NonNullable<ModuleFederationRuntimePlugin['loadEntry']>>>;
-
-let uninstallResponse: () => void;
-let consoleWarn: jest.SpyInstance;
-beforeAll(() => {
-  uninstallResponse = installTestResponse();
-});
-afterAll(() => uninstallResponse());
-beforeEach(() => {
-  consoleWarn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-});
-afterEach(() => consoleWarn.mockRestore());
-
-let sequence = 0;
-function unique(name: string): string {
-  sequence += 1;
-  return `${name}_${sequence}`;
-}
+const consoleWarn = useFederationTestEnvironment();
 
 const PUBLIC_SLOTS: SlotsPayload = {
   slots: {
@@ -49,8 +34,8 @@ interface Setup {
 }
 
 function setup(pathname: string, remoteList: { status?: number; body?: unknown } | null = null): Setup {
-  const marketing = unique('team_marketing');
-  const records = unique('team_records');
+  const marketing = uniqueName('team_marketing');
+  const records = uniqueName('team_records');
   const remotes: RemotesPayload = {
     remotes: [
       {
@@ -82,14 +67,9 @@ function setup(pathname: string, remoteList: { status?: number; body?: unknown }
   );
   containers.set(records, fakeContainer({ Timeline: { default: component } }));
   const instance = createInstance({
-    name: unique('test_host'),
+    name: uniqueName('test_host'),
     remotes: [],
-    plugins: [
-      {
-        name: 'test-fake-containers',
-        loadEntry: ({ remoteInfo }) => containers.get(remoteInfo.name) as unknown as RemoteEntry | undefined,
-      },
-    ],
+    plugins: [fakeContainersPlugin(containers)],
   });
   const options: StartHostOptions = {
     client: fake.client,
@@ -277,7 +257,7 @@ describe('startHost with the boot data of index.html', () => {
   it('warns once about malformed parts of it', () => {
     const s = setup('/');
     startHost({ ...s.options, bootData: { ...bootFor(s, []), problems: ['remotes[2] is not a remote descriptor'] } });
-    expect(consoleWarn.mock.calls).toEqual([
+    expect(consoleWarn().mock.calls).toEqual([
       ['[slots] The boot data of index.html: remotes[2] is not a remote descriptor.'],
     ]);
   });
