@@ -10,7 +10,7 @@ import {
 import { GlobalComponentRegistry, SlotComponentRegistry } from './registries';
 import { SlotLoadError } from './slot-boundary';
 
-/** The registries a module loader fills: every provided component goes to the first, form components also to the second. */
+/** Where provided components go: all of them into `slotRegistry`, form components into `globalRegistry` too. */
 export interface ConnectedRegistries {
   slotRegistry: ComponentRegistry;
   globalRegistry: ComponentRegistry;

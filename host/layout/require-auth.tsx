@@ -5,8 +5,8 @@ import { useSession } from '../core';
 
 /**
  * Guards the signed-in pages: while the session is unknown nothing protected renders; without one the visitor is
- * sent to the sign-in page (with the page to come back to). Pages remount when the path or the tenant changes, so no data of
- * another record or tenant stays on screen.
+ * sent to the sign-in page (with the page to come back to). Pages remount when the path or the tenant changes, so no
+ * data of another record or tenant stays on screen.
  */
 export function RequireAuth() {
   const session = useSession();

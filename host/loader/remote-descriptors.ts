@@ -1,7 +1,7 @@
 import type { RemoteDescriptor, RemotesPayload } from '../../shared';
 import type { ApiClient } from './api-client';
 
-/** The usable remote descriptors of a payload (GET /api/remotes, the boot data), and what was dropped (for one warning). */
+/** The usable remote descriptors of a payload (GET /api/remotes, boot data), and what was dropped (for one warning). */
 export interface ParsedRemoteDescriptors {
   remotes: RemoteDescriptor[];
   problems: string[];
