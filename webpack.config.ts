@@ -133,7 +133,7 @@ export function hostConfiguration(mode: BuildMode): Configuration {
         dts: false,
         manifest: false,
         // The remotes run on the host's runtime core (externalRuntime below) instead of bundling one each.
-        runtimePlugins: [path.join(ROOT_DIR, 'host/core/federation/provide-runtime-core.ts')],
+        runtimePlugins: [path.join(ROOT_DIR, 'host/loader/provide-runtime-core.ts')],
       }),
       new HtmlWebpackPlugin({
         template: './host/index.html',
@@ -185,7 +185,7 @@ export function remoteConfiguration(
         shared: sharedReact(false),
         dts: false,
         manifest: true,
-        // The federation runtime core comes from the host page (host/core/federation/provide-runtime-core.ts), not
+        // The federation runtime core comes from the host page (host/loader/provide-runtime-core.ts), not
         // from a copy in every remoteEntry.js: a remote's entry is then mostly its expose map.
         experiments: { externalRuntime: true },
       }),

@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from '../../host/app/app';
+import { HostApp } from '../../host/app/host-app';
 import {
   componentFromModule,
   createApiClient,
@@ -9,16 +9,20 @@ import {
   type RegistrableComponent,
   type SlotRuntime,
 } from '../../host/core';
+import { startStartupRequests } from '../../host/startup/startup-requests';
 
 /** No remotes: every component is already in the bundle, so none is "provided by" a remote. */
 const runtime: Partial<SlotRuntime> = { remoteOf: () => null };
 
 /**
- * The benchmark's baseline host: the product's own shell (App, pages, core), with the remote components imported
+ * The benchmark's baseline host: the product's own shell (HostApp, pages, core), with the remote components imported
  * into the same bundle and registered directly, no Module Federation runtime, no /api/remotes, no remote entry.
+ * It starts the page's session and slot requests before rendering, as the product's start-up code does.
  * `modules` maps a component name to its module, as the generated entry imports them.
  */
 export function startBundledHost(modules: Readonly<Record<string, unknown>>): void {
+  const client = createApiClient();
+  const startup = startStartupRequests(client, window.location.pathname);
   const components: Record<string, RegistrableComponent> = {};
   for (const [name, module] of Object.entries(modules)) {
     components[name] = componentFromModule(module, `bundled/${name}`, name);
@@ -29,7 +33,7 @@ export function startBundledHost(modules: Readonly<Record<string, unknown>>): vo
   if (!container) throw new Error('index.html has no #root element to render the admin into.');
   createRoot(container, { onCaughtError: reportCaughtError }).render(
     <StrictMode>
-      <App client={createApiClient()} runtime={runtime} />
+      <HostApp client={client} runtime={runtime} startup={startup} />
     </StrictMode>,
   );
 }

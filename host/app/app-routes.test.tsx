@@ -1,11 +1,11 @@
 import '../test-support/text-encoding';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import type { MePayload, SlotMap } from '../../shared';
+import { pageComponents, SIGN_IN_PATH, SlotLocation, type MePayload, type SlotMap } from '../../shared';
 import { ComponentRegistry, createSlotFailureReporter, type SlotRuntime } from '../core';
 import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../test-support/fake-api';
 import { renderWithSlotBoundaries } from '../test-support/render-slots';
-import { AppProviders } from './app';
+import { AppProviders } from './host-app';
 import { AppRoutes } from './app-routes';
 
 const ME: MePayload = {
@@ -79,9 +79,9 @@ function setMatchMedia(matches: boolean) {
   });
 }
 
-function renderApp(fake: FakeApi, path: string) {
+function renderApp(fake: FakeApi, path: string, components: readonly string[] = ['Text']) {
   const registry = new ComponentRegistry('SlotComponentRegistry');
-  registry.register('Text', Text);
+  for (const component of components) registry.register(component, Text);
   const runtime: Partial<SlotRuntime> = {
     slotRegistry: registry,
     globalRegistry: new ComponentRegistry('GlobalComponentRegistry'),
@@ -162,4 +162,38 @@ describe('the host routes', () => {
     expect(document.querySelector('[data-slot-location="global-after-content"]')).not.toBeNull();
     expect(document.querySelector('[data-slot-location="header-banner"]')).not.toBeNull();
   });
+
+  it.each([
+    ['desktop', true],
+    ['narrow', false],
+  ])(
+    'renders on the sign-in page (%s) exactly the components the shared page table names for it',
+    async (_width, wide) => {
+      // One component per public location, so each rendered component tells which location rendered it.
+      const publicLocations = SlotLocation.cases().filter((location) => location.isPublic());
+      const componentAt = (location: SlotLocation) => `At.${location.value}`;
+      const slots: SlotMap = Object.fromEntries(
+        publicLocations.map((location) => [
+          location.value,
+          [{ component: componentAt(location), props: { text: location.value } }],
+        ]),
+      );
+      const expected = [...pageComponents(SIGN_IN_PATH, slots)]
+        .filter(([, media]) => media === null || wide)
+        .map(([component]) => component);
+      setMatchMedia(wide);
+      renderApp(
+        createFakeApi({ 'GET /me': UNAUTHENTICATED, 'GET /slots': { body: { slots } } }),
+        SIGN_IN_PATH,
+        publicLocations.map(componentAt),
+      );
+
+      await screen.findByText('login-before-form');
+      const rendered = [...document.querySelectorAll('[data-slot-component]')].map((element) =>
+        element.getAttribute('data-slot-component'),
+      );
+      expect(rendered.sort()).toEqual(expected.sort());
+      expect(rendered.includes(componentAt(SlotLocation.LOGIN_SIDEBAR))).toBe(wide);
+    },
+  );
 });

@@ -1,19 +1,23 @@
 import { Route, Routes } from 'react-router-dom';
+import { SIGN_IN_PATH } from '../../shared';
 import { Layout } from '../layout/layout';
 import { RequireAuth } from '../layout/require-auth';
 import { DashboardPage } from '../pages/dashboard-page';
-import { LoginPage } from '../pages/login-page';
 import { NotFoundPage } from '../pages/not-found-page';
 import { RecordEditPage } from '../pages/record-edit-page';
 import { RecordViewPage } from '../pages/record-view-page';
 import { ResourceListPage } from '../pages/resource-list-page';
+import { SignInPage } from '../pages/sign-in-page';
 
-/** The client routes (DESIGN.md point 15). The server answers each with index.html. */
+/**
+ * The client routes: the sign-in page, the dashboard, and a resource's list, record view and record edit pages.
+ * The server answers each with index.html.
+ */
 export function AppRoutes() {
   return (
     <Routes>
       <Route element={<Layout />}>
-        <Route path="/login" element={<LoginPage />} />
+        <Route path={SIGN_IN_PATH} element={<SignInPage />} />
         <Route element={<RequireAuth />}>
           <Route index element={<DashboardPage />} />
           <Route path="/resources/:resource" element={<ResourceListPage />} />

@@ -5,7 +5,7 @@ import { HOST_REFRESH_EVENT, type MePayload, type SlotMap, type SlotsPayload } f
 import { ApiError, ComponentRegistry, createSlotFailureReporter, type SlotFailure, type SlotRuntime } from '../core';
 import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../test-support/fake-api';
 import { renderWithSlotBoundaries } from '../test-support/render-slots';
-import { AppProviders, type AppStartup } from './app';
+import { AppProviders, type AppStartup } from './host-app';
 import { AppRoutes } from './app-routes';
 
 const ME: MePayload = {

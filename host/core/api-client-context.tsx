@@ -1,6 +1,6 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import type { ApiClient } from './api-client';
-import { CORE_MESSAGES } from './messages';
+import type { ApiClient } from '../loader/api-client';
+import { HOST_MESSAGES } from '../loader/messages';
 
 const ApiClientContext = createContext<ApiClient | null>(null);
 
@@ -10,6 +10,6 @@ export function ApiClientProvider({ client, children }: { client: ApiClient; chi
 
 export function useApiClient(): ApiClient {
   const client = useContext(ApiClientContext);
-  if (!client) throw new Error(CORE_MESSAGES.apiClientProviderMissing);
+  if (!client) throw new Error(HOST_MESSAGES.apiClientProviderMissing);
   return client;
 }

@@ -5,7 +5,7 @@ import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../test-support/fa
 import { renderWithSlotBoundaries } from '../test-support/render-slots';
 import { AppSlotRenderer } from './app-slot-renderer';
 import { ComponentRegistry } from './component-registry';
-import { CORE_MESSAGES } from './messages';
+import { HOST_MESSAGES } from '../loader/messages';
 import { SlotDataProvider, useSlotData } from './slot-data-provider';
 import { createSlotFailureReporter, type SlotFailure } from './slot-failure-reporter';
 import { SlotRuntimeProvider, type SlotRuntime } from './slot-runtime';
@@ -83,8 +83,8 @@ const location = (name: string) => document.querySelector(`[data-slot-location="
 describe('AppSlotRenderer', () => {
   it('throws an instructive error when no SlotDataProvider is above it', () => {
     const spy = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    expect(() => render(<AppSlotRenderer location="header-banner" />)).toThrow(CORE_MESSAGES.slotDataProviderMissing);
-    expect(CORE_MESSAGES.slotDataProviderMissing).toMatch(/outside <SlotDataProvider>/);
+    expect(() => render(<AppSlotRenderer location="header-banner" />)).toThrow(HOST_MESSAGES.slotDataProviderMissing);
+    expect(HOST_MESSAGES.slotDataProviderMissing).toMatch(/outside <SlotDataProvider>/);
     spy.mockRestore();
   });
 
@@ -246,7 +246,7 @@ describe('AppSlotRenderer', () => {
 
       const missing = document.querySelector('[data-slot-component="Missing"]') as HTMLElement;
       await waitFor(() => expect(missing.getAttribute('data-slot-failed')).toBe('unknown-component'));
-      expect(within(missing).getByRole('note').textContent).toContain(CORE_MESSAGES.unknownComponent('Missing'));
+      expect(within(missing).getByRole('note').textContent).toContain(HOST_MESSAGES.unknownComponent('Missing'));
       const thrower = document.querySelector('[data-slot-component="Thrower"]') as HTMLElement;
       await waitFor(() => expect(thrower.getAttribute('data-slot-failed')).toBe('render-error'));
       expect(within(thrower).getByRole('note').textContent).toMatch(/Thrower exploded while rendering/);
@@ -258,7 +258,7 @@ describe('AppSlotRenderer', () => {
           component: 'Missing',
           remote: null,
           kind: 'unknown-component',
-          error: CORE_MESSAGES.unknownComponent('Missing'),
+          error: HOST_MESSAGES.unknownComponent('Missing'),
         },
         {
           location: 'global-before-content',
@@ -281,12 +281,12 @@ describe('AppSlotRenderer', () => {
       const spy = jest.spyOn(console, 'error').mockImplementation(() => undefined);
       renderPage(h, <AppSlotRenderer location="header-banner" />);
       await waitFor(() => expect(spy).toHaveBeenCalledTimes(1));
-      expect(spy).toHaveBeenCalledWith(CORE_MESSAGES.slotFailureLog, {
+      expect(spy).toHaveBeenCalledWith(HOST_MESSAGES.slotFailureLog, {
         location: 'header-banner',
         component: 'Missing',
         remote: null,
         kind: 'unknown-component',
-        error: CORE_MESSAGES.unknownComponent('Missing'),
+        error: HOST_MESSAGES.unknownComponent('Missing'),
       });
       spy.mockRestore();
     });

@@ -2,10 +2,13 @@ import { SlotLocation, type ResourceActionContext, type SlotLocationValue } from
 import { useSlotData } from './slot-data-provider';
 import { SlotItem } from './slot-item';
 
-/** The two locations whose slots receive `{ resource, resourceId, record }` (spec 2.5). */
-const CONTEXT_LOCATIONS: ReadonlySet<string> = new Set([
-  SlotLocation.RESOURCE_PAGE_ACTIONS.value,
-  SlotLocation.RESOURCE_EDIT_ACTIONS.value,
+/**
+ * The two locations whose slots receive the record on the page as `{ resource, resourceId, record }`: the actions
+ * of the record view and of the record edit page.
+ */
+const CONTEXT_LOCATIONS: ReadonlySet<SlotLocation> = new Set([
+  SlotLocation.RESOURCE_PAGE_ACTIONS,
+  SlotLocation.RESOURCE_EDIT_ACTIONS,
 ]);
 
 export interface AppSlotRendererProps {
@@ -20,10 +23,12 @@ export interface AppSlotRendererProps {
  * GET /slots otherwise). The wrapper carries `data-slot-location`; each slot `data-slot-component`.
  */
 export function AppSlotRenderer({ location, context, className }: AppSlotRendererProps) {
-  const value = SlotLocation.from(typeof location === 'string' ? location : location.value).value;
+  // A value is checked once here (a caller outside TypeScript may pass any string); a case is used as it is.
+  const slotLocation = typeof location === 'string' ? SlotLocation.from(location) : location;
+  const { value } = slotLocation;
   const { slots, status } = useSlotData();
   const entries = slots[value] ?? [];
-  const slotContext = CONTEXT_LOCATIONS.has(value) ? context : undefined;
+  const slotContext = CONTEXT_LOCATIONS.has(slotLocation) ? context : undefined;
 
   return (
     <div

@@ -1,7 +1,6 @@
 import { lazy, memo } from 'react';
 import { ComponentRegistry, InvalidRegistrationError } from './component-registry';
-import { GlobalComponentRegistry } from './global-component-registry';
-import { SlotComponentRegistry } from './slot-component-registry';
+import { GlobalComponentRegistry, SlotComponentRegistry } from './registries';
 
 function Alpha({ text }: { text: string }) {
   return <p>{text}</p>;

@@ -1,67 +1,23 @@
 /**
- * The core frontend package: registries, the slot renderer and its data source, the session, the form slot item
- * and the Module Federation loader. Pages, tests and remotes import from here.
+ * The core frontend package: what a host application (its pages, its bootstrap, the benchmark's bundled host)
+ * builds on. The registries and the renderer of slots, the form slot item, the page's slot data and session, the
+ * API client, failure reporting, and the connection of remote modules to the registries. Internals (the slot
+ * boundary, the runtime context's defaults, the fallback module) are imported from their files by tests only.
  */
-export { ComponentRegistry, InvalidRegistrationError, isReactComponent } from './component-registry';
-export type { RegistrableComponent, RegistrySnapshot, SlotComponent } from './component-registry';
-export { SlotComponentRegistry } from './slot-component-registry';
-export { GlobalComponentRegistry } from './global-component-registry';
+export {
+  ComponentRegistry,
+  InvalidRegistrationError,
+  type RegistrableComponent,
+  type SlotComponent,
+} from './component-registry';
+export { GlobalComponentRegistry, SlotComponentRegistry } from './registries';
 export { AppSlotRenderer, type AppSlotRendererProps } from './app-slot-renderer';
-export { SlotItem, renderSlotContent, type SlotItemProps } from './slot-item';
-export { FormSlotItem, type FormSlotItemProps } from './form-slot-item';
-export {
-  SlotDataProvider,
-  useSlotData,
-  type SlotData,
-  type SlotDataProviderProps,
-  type SlotSource,
-} from './slot-data-provider';
-export { parseSlotMap, type ParsedSlotMap } from './parse-slot-map';
-export {
-  SlotRuntimeProvider,
-  useSlotRuntime,
-  useRegistrySnapshot,
-  defaultSlotRuntime,
-  type SlotRuntime,
-} from './slot-runtime';
-export { SlotErrorBoundary, reportCaughtError } from './slot-error-boundary';
-export { SlotFailureView, type SlotFailureViewProps } from './slot-failure-view';
-export { SlotLoadError } from './slot-load-error';
-export { useSlotFrame, type SlotFrame } from './slot-frame';
-export {
-  createSlotFailureReporter,
-  type SlotFailure,
-  type SlotFailureKind,
-  type SlotFailureReporter,
-  type SlotFailureLogger,
-} from './slot-failure-reporter';
-export { CORE_MESSAGES } from './messages';
-export { ApiError, createApiClient, type ApiClient, type FetchLike, type ResponseLike } from './api-client';
+export { FormSlotItem } from './slot-item';
+export { SlotDataProvider, useSlotData, type SlotData } from './slot-data-provider';
+export { SessionProvider, useSession, type Session } from './session-provider';
 export { ApiClientProvider, useApiClient } from './api-client-context';
-export { SessionProvider, useSession, type Session, type SessionStatus } from './session-provider';
-export {
-  createFederationLoader,
-  type FederationLoader,
-  type FederationLoaderOptions,
-} from './federation/federation-loader';
-export {
-  createReliabilityPlugin,
-  DEFAULT_RELIABILITY,
-  QuarantinedRemoteError,
-  RELIABILITY_PLUGIN_NAME,
-  type FallbackRequest,
-  type ReliabilityOptions,
-  type ReliabilityPlugin,
-  type RemoteFailure,
-} from './federation/reliability-plugin';
-export {
-  createRemoteModuleLoader,
-  type LoadedModule,
-  type ProvidedComponent,
-  type RemoteModuleLoader,
-  type RemoteModuleLoaderOptions,
-} from './federation/remote-module-loader';
-export { createFallbackModule, type FallbackModule } from './federation/fallback-module';
-export { componentFromModule } from './federation/module-shape';
-export { fetchRemoteCatalogue, parseRemotesPayload, type ParsedCatalogue } from './federation/remote-catalogue';
-export { HOST_REFRESH_EVENT, type HostRefreshDetail } from '../../shared';
+export { ApiError, createApiClient, type ApiClient } from '../loader/api-client';
+export { SlotRuntimeProvider, type SlotRuntime } from './slot-runtime';
+export { reportCaughtError } from './slot-boundary';
+export { createSlotFailureReporter, type SlotFailure } from './slot-failure-reporter';
+export { componentFromModule, connectRegistries } from './connect-registries';

@@ -6,8 +6,8 @@ import {
   type MePayload,
   type TenantSwitchRequest,
 } from '../../shared';
-import { ApiError, type ApiClient } from './api-client';
-import { CORE_MESSAGES } from './messages';
+import { ApiError, type ApiClient } from '../loader/api-client';
+import { HOST_MESSAGES } from '../loader/messages';
 
 export type SessionStatus = 'loading' | 'anonymous' | 'authenticated';
 
@@ -145,6 +145,6 @@ export function SessionProvider({ client, initialMe, children }: SessionProvider
 
 export function useSession(): Session {
   const session = useContext(SessionContext);
-  if (!session) throw new Error(CORE_MESSAGES.sessionProviderMissing);
+  if (!session) throw new Error(HOST_MESSAGES.sessionProviderMissing);
   return session;
 }

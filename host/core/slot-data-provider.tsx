@@ -1,8 +1,8 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Dashboard, MetaPayload, NavigationModule, SlotMap, SlotsPayload } from '../../shared';
-import { ApiError, type ApiClient } from './api-client';
-import { CORE_MESSAGES } from './messages';
-import { parseSlotMap } from './parse-slot-map';
+import { ApiError, type ApiClient } from '../loader/api-client';
+import { HOST_MESSAGES } from '../loader/messages';
+import { parseSlotMap } from '../loader/parse-slot-map';
 
 export type SlotSource = 'meta' | 'slots';
 
@@ -116,7 +116,7 @@ export function SlotDataProvider({
         if (source === 'meta' && error instanceof ApiError && error.status === 401) {
           onUnauthenticatedRef.current?.();
         } else {
-          console.error(CORE_MESSAGES.slotDataFailureLog, { source: path, error: message });
+          console.error(HOST_MESSAGES.slotDataFailureLog, { source: path, error: message });
         }
         setLoaded({ key, sessionKey: hardKey, status: 'error', slots: EMPTY_SLOTS, meta: null, error: message });
       },
@@ -144,6 +144,6 @@ export function SlotDataProvider({
 /** The page's slot data; throws an instructive error outside a SlotDataProvider. */
 export function useSlotData(): SlotData {
   const data = useContext(SlotDataContext);
-  if (!data) throw new Error(CORE_MESSAGES.slotDataProviderMissing);
+  if (!data) throw new Error(HOST_MESSAGES.slotDataProviderMissing);
   return data;
 }

@@ -1,4 +1,4 @@
-import { CORE_MESSAGES } from './messages';
+import { HOST_MESSAGES } from '../loader/messages';
 
 /** Why a slot did not render. */
 export type SlotFailureKind =
@@ -38,7 +38,7 @@ export function createSlotFailureReporter(log: SlotFailureLogger = consoleLogger
       const key = JSON.stringify([failure.location, failure.component, failure.remote, failure.kind, failure.error]);
       if (seen.has(key)) return;
       seen.add(key);
-      log(CORE_MESSAGES.slotFailureLog, { ...failure });
+      log(HOST_MESSAGES.slotFailureLog, { ...failure });
     },
   };
 }

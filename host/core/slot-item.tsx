@@ -1,12 +1,68 @@
 import { Suspense, useMemo, useState, type ReactNode } from 'react';
-import type { ResourceActionContext, SlotContent, SlotEntry } from '../../shared';
+import type {
+  FormContext,
+  FormSlotItem as FormSlotItemData,
+  ResourceActionContext,
+  SlotContent,
+  SlotEntry,
+} from '../../shared';
+import { HOST_MESSAGES } from '../loader/messages';
 import type { SlotComponent } from './component-registry';
-import { CORE_MESSAGES } from './messages';
-import { SlotErrorBoundary } from './slot-error-boundary';
+import { SlotErrorBoundary, SlotFailureView, SlotFrameContext, type SlotFrame } from './slot-boundary';
 import type { SlotFailureKind } from './slot-failure-reporter';
-import { SlotFailureView } from './slot-failure-view';
-import { SlotFrameContext, type SlotFrame } from './slot-frame';
 import { useRegistrySnapshot, useSlotRuntime } from './slot-runtime';
+
+interface IsolatedSlotProps {
+  /** The component name the slot asks for. */
+  component: string;
+  location: string;
+  /** What the registry holds under that name, if anything. */
+  Component: SlotComponent | undefined;
+  /** Renders the resolved component with its props. */
+  render(Component: SlotComponent): ReactNode;
+  /** Why nothing renders when the registry holds no component under the name. */
+  missing: { kind: SlotFailureKind; message: string };
+  className: string;
+  /** Marks the form slots' wrapper (`data-form-slot`). */
+  formSlot?: boolean;
+}
+
+/**
+ * One slot, isolated from its neighbours: wrapper (`data-slot-component`) > error boundary > Suspense > the
+ * registered (usually lazy) component. A failure marks the wrapper (hidden in production); the mark is remembered
+ * per component, so a later registration under the same name clears it.
+ */
+function IsolatedSlot({ component, location, Component, render, missing, className, formSlot }: IsolatedSlotProps) {
+  const runtime = useSlotRuntime();
+  const remote = runtime.remoteOf(component);
+  const [failure, setFailure] = useState<{ kind: SlotFailureKind; of: SlotComponent | undefined } | null>(null);
+  const failed = failure !== null && failure.of === Component ? failure.kind : null;
+
+  const frame = useMemo<SlotFrame>(
+    () => ({ location, component, remote, markFailed: (kind) => setFailure({ kind, of: Component }) }),
+    [location, component, remote, Component],
+  );
+
+  return (
+    <div
+      className={className}
+      data-form-slot={formSlot ? component : undefined}
+      data-slot-component={component}
+      data-slot-failed={failed ?? undefined}
+      hidden={failed !== null && !runtime.showFailures}
+    >
+      <SlotFrameContext.Provider value={frame}>
+        <SlotErrorBoundary>
+          {Component ? (
+            <Suspense fallback={<span className="slot-loading" aria-busy="true" />}>{render(Component)}</Suspense>
+          ) : (
+            <SlotFailureView kind={missing.kind} message={missing.message} />
+          )}
+        </SlotErrorBoundary>
+      </SlotFrameContext.Provider>
+    </div>
+  );
+}
 
 export interface SlotItemProps {
   entry: SlotEntry;
@@ -16,47 +72,21 @@ export interface SlotItemProps {
 }
 
 /**
- * One slot, isolated from its neighbours: wrapper (`data-slot-component`) > error boundary > Suspense > the
- * registered (usually lazy) component, with the slot's props and its content as children.
+ * A slot at a location, resolved through the SlotComponentRegistry, with the slot's props and its content as
+ * children.
  */
 export function SlotItem({ entry, location, context }: SlotItemProps) {
   const runtime = useSlotRuntime();
-  const registry = useRegistrySnapshot(runtime.slotRegistry);
-  const Component = registry[entry.component];
-  const remote = runtime.remoteOf(entry.component);
-  // Remembered per component, so a later registration under the same name clears an earlier failure.
-  const [failure, setFailure] = useState<{ kind: SlotFailureKind; of: SlotComponent | undefined } | null>(null);
-  const failed = failure !== null && failure.of === Component ? failure.kind : null;
-
-  const frame = useMemo<SlotFrame>(
-    () => ({
-      location,
-      component: entry.component,
-      remote,
-      markFailed: (kind) => setFailure({ kind, of: Component }),
-    }),
-    [location, entry.component, remote, Component],
-  );
-
+  const slotComponents = useRegistrySnapshot(runtime.slotRegistry);
   return (
-    <div
+    <IsolatedSlot
+      component={entry.component}
+      location={location}
+      Component={slotComponents[entry.component]}
+      render={(Component) => renderComponent(Component, entry, location, context)}
+      missing={{ kind: 'unknown-component', message: HOST_MESSAGES.unknownComponent(entry.component) }}
       className="slot-item"
-      data-slot-component={entry.component}
-      data-slot-failed={failed ?? undefined}
-      hidden={failed !== null && !runtime.showFailures}
-    >
-      <SlotFrameContext.Provider value={frame}>
-        <SlotErrorBoundary>
-          {Component ? (
-            <Suspense fallback={<span className="slot-loading" aria-busy="true" />}>
-              {renderComponent(Component, entry, location, context)}
-            </Suspense>
-          ) : (
-            <SlotFailureView kind="unknown-component" message={CORE_MESSAGES.unknownComponent(entry.component)} />
-          )}
-        </SlotErrorBoundary>
-      </SlotFrameContext.Provider>
-    </div>
+    />
   );
 }
 
@@ -73,7 +103,7 @@ function renderComponent(
 }
 
 /** A slot's content as children: a string is text; a slot or a list of slots render through the same registry. */
-export function renderSlotContent(
+function renderSlotContent(
   content: SlotContent,
   location: string,
   context: ResourceActionContext | undefined,
@@ -83,4 +113,37 @@ export function renderSlotContent(
   return entries.map((child, index) => (
     <SlotItem key={`${index}:${child.component}`} entry={child} location={location} context={context} />
   ));
+}
+
+export interface FormSlotItemProps {
+  item: FormSlotItemData;
+  /** The resource whose form this is. */
+  resource: string;
+  formContext: FormContext;
+}
+
+/**
+ * A slot among a resource form's fields, resolved ONLY through the GlobalComponentRegistry (the form components):
+ * a component registered in the SlotComponentRegistry alone does not render in a form, and development says why.
+ * Props: the slot's own, then `resource` and `formContext` (the host's win, so a slot always gets the real form).
+ */
+export function FormSlotItem({ item, resource, formContext }: FormSlotItemProps) {
+  const runtime = useSlotRuntime();
+  const formComponents = useRegistrySnapshot(runtime.globalRegistry);
+  const slotComponents = useRegistrySnapshot(runtime.slotRegistry);
+  return (
+    <IsolatedSlot
+      component={item.component}
+      location={`form:${resource}`}
+      Component={formComponents[item.component]}
+      render={(Component) => <Component {...item.props} resource={resource} formContext={formContext} />}
+      missing={
+        item.component in slotComponents
+          ? { kind: 'not-a-form-component', message: HOST_MESSAGES.notAFormComponent(item.component) }
+          : { kind: 'unknown-component', message: HOST_MESSAGES.unknownFormComponent(item.component) }
+      }
+      className="form-slot slot-item"
+      formSlot
+    />
+  );
 }

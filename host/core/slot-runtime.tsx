@@ -1,7 +1,6 @@
 import { createContext, useContext, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import type { ComponentRegistry, RegistrySnapshot } from './component-registry';
-import { GlobalComponentRegistry } from './global-component-registry';
-import { SlotComponentRegistry } from './slot-component-registry';
+import { GlobalComponentRegistry, SlotComponentRegistry } from './registries';
 import { createSlotFailureReporter, type SlotFailureReporter } from './slot-failure-reporter';
 
 /** What slot rendering depends on besides the slot data: registries, failure reporting, development details. */

@@ -3,12 +3,12 @@ import type { FormSlotProps, ResourceDefinition, ResourceRecord } from '../../sh
 import {
   ApiClientProvider,
   ComponentRegistry,
-  CORE_MESSAGES,
   createSlotFailureReporter,
   SessionProvider,
   SlotRuntimeProvider,
   type SlotFailure,
 } from '../core';
+import { HOST_MESSAGES } from '../loader/messages';
 import { createFakeApi, type FakeApi } from '../test-support/fake-api';
 import { ResourceForm } from './resource-form';
 
@@ -113,9 +113,9 @@ describe('ResourceForm', () => {
     const { logged } = await renderForm(meApi());
     expect(screen.queryByText('page-only component')).toBeNull();
     const pageOnly = document.querySelector('[data-form-slot="PageOnly"]') as HTMLElement;
-    expect(within(pageOnly).getByRole('note').textContent).toContain(CORE_MESSAGES.notAFormComponent('PageOnly'));
+    expect(within(pageOnly).getByRole('note').textContent).toContain(HOST_MESSAGES.notAFormComponent('PageOnly'));
     const nowhere = document.querySelector('[data-form-slot="Nowhere"]') as HTMLElement;
-    expect(within(nowhere).getByRole('note').textContent).toContain(CORE_MESSAGES.unknownFormComponent('Nowhere'));
+    expect(within(nowhere).getByRole('note').textContent).toContain(HOST_MESSAGES.unknownFormComponent('Nowhere'));
     await waitFor(() => expect(logged).toHaveLength(2));
     expect(logged).toEqual([
       expect.objectContaining({ location: 'form:articles', component: 'PageOnly', kind: 'not-a-form-component' }),

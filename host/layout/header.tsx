@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { SIGN_IN_PATH, SlotLocation } from '../../shared';
 import { AppSlotRenderer, useSession } from '../core';
 
 /** Brand, the header banner slot, and for signed-in users the tenant switcher slot and the sign-out button. */
@@ -15,13 +16,13 @@ export function Header() {
       await session.signOut();
     } finally {
       setSigningOut(false);
-      navigate('/login', { replace: true });
+      navigate(SIGN_IN_PATH, { replace: true });
     }
   };
 
   return (
     <header className="header">
-      <AppSlotRenderer location="header-banner" className="header__banner" />
+      <AppSlotRenderer location={SlotLocation.HEADER_BANNER} className="header__banner" />
       <div className="header__bar">
         <Link to="/" className="header__brand">
           <span className="header__logo" aria-hidden="true">
@@ -31,7 +32,7 @@ export function Header() {
         </Link>
         {user && (
           <div className="header__session">
-            <AppSlotRenderer location="tenant-switcher" className="header__tenant" />
+            <AppSlotRenderer location={SlotLocation.TENANT_SWITCHER} className="header__tenant" />
             <span className="header__user" title={user.username}>
               {user.displayName}
             </span>

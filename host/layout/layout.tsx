@@ -1,4 +1,5 @@
 import { Outlet } from 'react-router-dom';
+import { SlotLocation } from '../../shared';
 import { AppSlotRenderer, useSession } from '../core';
 import { Header } from './header';
 import { Navigation } from './navigation';
@@ -21,11 +22,11 @@ export function Layout() {
       <div className="app__body">
         {signedIn && <Navigation />}
         <main className="app__main" id="main" tabIndex={-1}>
-          <AppSlotRenderer location="global-before-content" />
+          <AppSlotRenderer location={SlotLocation.GLOBAL_BEFORE_CONTENT} />
           <div className="app__content">
             <Outlet />
           </div>
-          <AppSlotRenderer location="global-after-content" />
+          <AppSlotRenderer location={SlotLocation.GLOBAL_AFTER_CONTENT} />
         </main>
       </div>
     </div>

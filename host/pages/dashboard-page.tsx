@@ -1,3 +1,4 @@
+import { SlotLocation } from '../../shared';
 import { AppSlotRenderer, useSlotData } from '../core';
 
 /** The dashboard: the cards of GET /meta between dashboard-before-cards and dashboard-after-cards. */
@@ -7,7 +8,7 @@ export function DashboardPage() {
   return (
     <div className="page">
       <h1 className="page__title">Dashboard</h1>
-      <AppSlotRenderer location="dashboard-before-cards" />
+      <AppSlotRenderer location={SlotLocation.DASHBOARD_BEFORE_CARDS} />
       {status === 'loading' && dashboards.length === 0 && (
         <p className="page-status" role="status">
           Loading the dashboard…
@@ -36,7 +37,7 @@ export function DashboardPage() {
           </div>
         </section>
       ))}
-      <AppSlotRenderer location="dashboard-after-cards" />
+      <AppSlotRenderer location={SlotLocation.DASHBOARD_AFTER_CARDS} />
     </div>
   );
 }

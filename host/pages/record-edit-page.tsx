@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import type { RecordPayload, ResourceActionContext } from '../../shared';
+import { SlotLocation, type RecordPayload, type ResourceActionContext } from '../../shared';
 import { AppSlotRenderer } from '../core';
 import { ResourceForm } from '../forms/resource-form';
 import { Breadcrumbs } from '../layout/breadcrumbs';
@@ -41,7 +41,7 @@ export function RecordEditPage() {
         ]}
         actions={
           <>
-            <AppSlotRenderer location="resource-edit-actions" context={context} className="actions" />
+            <AppSlotRenderer location={SlotLocation.RESOURCE_EDIT_ACTIONS} context={context} className="actions" />
             <Link to={`${base}/${record.id}`} className="button button--secondary button--small">
               View
             </Link>
@@ -49,9 +49,9 @@ export function RecordEditPage() {
         }
       />
       <h1 className="page__title">Edit {record.title}</h1>
-      <AppSlotRenderer location="resource-before-form" />
+      <AppSlotRenderer location={SlotLocation.RESOURCE_BEFORE_FORM} />
       <ResourceForm definition={definition} record={data.payload.record} onSaved={setSaved} />
-      <AppSlotRenderer location="resource-after-form" />
+      <AppSlotRenderer location={SlotLocation.RESOURCE_AFTER_FORM} />
     </div>
   );
 }

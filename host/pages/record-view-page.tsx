@@ -1,5 +1,5 @@
 import { Link, useParams } from 'react-router-dom';
-import type { FieldItem, ResourceActionContext } from '../../shared';
+import { SlotLocation, type FieldItem, type ResourceActionContext } from '../../shared';
 import { AppSlotRenderer } from '../core';
 import { Breadcrumbs } from '../layout/breadcrumbs';
 import { FieldValue } from './field-value';
@@ -35,7 +35,7 @@ export function RecordViewPage() {
         trail={[{ label: 'Dashboard', to: '/' }, { label: definition.label, to: base }, { label: record.title }]}
         actions={
           <>
-            <AppSlotRenderer location="resource-page-actions" context={context} className="actions" />
+            <AppSlotRenderer location={SlotLocation.RESOURCE_PAGE_ACTIONS} context={context} className="actions" />
             <Link to={`${base}/${record.id}/edit`} className="button button--primary button--small">
               Edit
             </Link>
@@ -55,7 +55,7 @@ export function RecordViewPage() {
           ))}
         </dl>
       </section>
-      <AppSlotRenderer location="resource-before-relations" />
+      <AppSlotRenderer location={SlotLocation.RESOURCE_BEFORE_RELATIONS} />
       <section className="relations" aria-label="Relations">
         {relations.map((relation) => (
           <div className="card relation" key={relation.name} data-relation={relation.name}>
@@ -77,7 +77,7 @@ export function RecordViewPage() {
           </div>
         ))}
       </section>
-      <AppSlotRenderer location="resource-after-relations" />
+      <AppSlotRenderer location={SlotLocation.RESOURCE_AFTER_RELATIONS} />
     </div>
   );
 }

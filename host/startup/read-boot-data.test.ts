@@ -19,7 +19,7 @@ function page(content: string, type = 'application/json'): Document {
 }
 
 describe('readBootData', () => {
-  it('reads the catalogue and the components the server put into the page', () => {
+  it('reads the remote descriptors and the components the server put into the page', () => {
     const data = {
       remotes: [REMOTE],
       components: [{ component: 'LoginNotice' }, { component: 'LoginSidebarPromo', media: '(min-width: 1024px)' }],

@@ -1,5 +1,5 @@
 import { BOOT_DATA_ELEMENT_ID, COMPONENT_NAME_PATTERN, type BootComponent, type RemoteDescriptor } from '../../shared';
-import { parseRemotesPayload } from '../core/federation/remote-catalogue';
+import { parseRemotesPayload } from '../loader/remote-descriptors';
 
 /** The usable part of the page's boot data (shared/wire.ts BootData). */
 export interface ParsedBootData {

@@ -1,34 +1,20 @@
-import { createInstance, type ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
+import { createInstance } from '@module-federation/enhanced/runtime';
 import type { RemotesPayload, SlotsPayload } from '../../shared';
-import { CORE_MESSAGES } from '../core/messages';
+import { createFallbackModule } from '../core/fallback-module';
+import { HOST_MESSAGES } from '../loader/messages';
 import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../test-support/fake-api';
 import {
   fakeContainer,
   fakeManifest,
-  installTestResponse,
+  fakeContainersPlugin,
+  uniqueName,
+  useFederationTestEnvironment,
   TestResponse,
   type FakeContainer,
 } from '../test-support/fake-remote';
 import { startHost, type StartHostOptions } from './start-host';
 
-type RemoteEntry = Awaited<ReturnType<NonNullable<ModuleFederationRuntimePlugin['loadEntry']>>>;
-
-let uninstallResponse: () => void;
-let consoleWarn: jest.SpyInstance;
-beforeAll(() => {
-  uninstallResponse = installTestResponse();
-});
-afterAll(() => uninstallResponse());
-beforeEach(() => {
-  consoleWarn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-});
-afterEach(() => consoleWarn.mockRestore());
-
-let sequence = 0;
-function unique(name: string): string {
-  sequence += 1;
-  return `${name}_${sequence}`;
-}
+const consoleWarn = useFederationTestEnvironment();
 
 const PUBLIC_SLOTS: SlotsPayload = {
   slots: {
@@ -47,9 +33,9 @@ interface Setup {
   options: StartHostOptions;
 }
 
-function setup(pathname: string, catalogue: { status?: number; body?: unknown } | null = null): Setup {
-  const marketing = unique('team_marketing');
-  const records = unique('team_records');
+function setup(pathname: string, remoteList: { status?: number; body?: unknown } | null = null): Setup {
+  const marketing = uniqueName('team_marketing');
+  const records = uniqueName('team_records');
   const remotes: RemotesPayload = {
     remotes: [
       {
@@ -64,7 +50,7 @@ function setup(pathname: string, catalogue: { status?: number; body?: unknown } 
   const fake = createFakeApi({
     'GET /me': UNAUTHENTICATED,
     'GET /slots': { body: PUBLIC_SLOTS },
-    'GET /api/remotes': catalogue ?? { body: remotes },
+    'GET /api/remotes': remoteList ?? { body: remotes },
   });
   const manifests: string[] = [];
   const containers = new Map<string, FakeContainer>();
@@ -81,20 +67,16 @@ function setup(pathname: string, catalogue: { status?: number; body?: unknown } 
   );
   containers.set(records, fakeContainer({ Timeline: { default: component } }));
   const instance = createInstance({
-    name: unique('test_host'),
+    name: uniqueName('test_host'),
     remotes: [],
-    plugins: [
-      {
-        name: 'test-fake-containers',
-        loadEntry: ({ remoteInfo }) => containers.get(remoteInfo.name) as unknown as RemoteEntry | undefined,
-      },
-    ],
+    plugins: [fakeContainersPlugin(containers)],
   });
   const options: StartHostOptions = {
     client: fake.client,
     instance,
     pathname,
     sidebarShown: () => false,
+    fallbackModule: createFallbackModule,
     reliability: {
       fetch: async (url) => {
         manifests.push(url);
@@ -153,7 +135,7 @@ describe('startHost', () => {
     expect(s.manifests).toEqual([]);
   });
 
-  it('settles remotesReady and logs once when the catalogue cannot be loaded', async () => {
+  it('settles remotesReady and logs once when the remote list cannot be loaded', async () => {
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       const s = setup('/login', { status: 503, body: { error: { code: 'unavailable', message: 'Down.' } } });
@@ -161,7 +143,7 @@ describe('startHost', () => {
       await startup.remotesReady;
       await new Promise((resolve) => setTimeout(resolve, 20));
 
-      expect(consoleError.mock.calls).toEqual([[CORE_MESSAGES.catalogueFailureLog, { error: 'Down.' }]]);
+      expect(consoleError.mock.calls).toEqual([[HOST_MESSAGES.remoteListFailureLog, { error: 'Down.' }]]);
       expect(startup.modules.provided()).toEqual([]);
       expect(s.manifests).toEqual([]);
     } finally {
@@ -205,7 +187,7 @@ describe('startHost with the boot data of index.html', () => {
     };
   }
 
-  it('registers its catalogue at once, asks no GET /api/remotes, and loads the named components right away', async () => {
+  it('registers its remotes at once, asks no GET /api/remotes, and loads the named components right away', async () => {
     const s = setup('/login');
     const media: string[] = [];
     const startup = startHost({
@@ -275,7 +257,7 @@ describe('startHost with the boot data of index.html', () => {
   it('warns once about malformed parts of it', () => {
     const s = setup('/');
     startHost({ ...s.options, bootData: { ...bootFor(s, []), problems: ['remotes[2] is not a remote descriptor'] } });
-    expect(consoleWarn.mock.calls).toEqual([
+    expect(consoleWarn().mock.calls).toEqual([
       ['[slots] The boot data of index.html: remotes[2] is not a remote descriptor.'],
     ]);
   });

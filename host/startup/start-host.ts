@@ -1,10 +1,10 @@
 import { createInstance, getInstance, type ModuleFederation } from '@module-federation/enhanced/runtime';
-import { createApiClient, type ApiClient } from '../core/api-client';
-import { fetchRemoteCatalogue, type ParsedCatalogue } from '../core/federation/remote-catalogue';
-import type { FallbackRequest, ReliabilityOptions } from '../core/federation/reliability-plugin';
-import { createRemoteModuleLoader, type RemoteModuleLoader } from '../core/federation/remote-module-loader';
-import { CORE_MESSAGES } from '../core/messages';
-import { parseSlotMap } from '../core/parse-slot-map';
+import { createApiClient, type ApiClient } from '../loader/api-client';
+import { fetchRemoteDescriptors, type ParsedRemoteDescriptors } from '../loader/remote-descriptors';
+import type { ReliabilityOptions } from '../loader/reliability-plugin';
+import { createRemoteModuleLoader, type RemoteModuleLoader } from '../loader/remote-module-loader';
+import { HOST_MESSAGES } from '../loader/messages';
+import { parseSlotMap } from '../loader/parse-slot-map';
 import { readBootData, type ParsedBootData } from './read-boot-data';
 import { signInPageComponents, signInSidebarShown } from './sign-in-page-components';
 import { startStartupRequests, type StartupRequests } from './startup-requests';
@@ -18,8 +18,8 @@ export interface HostStartup {
   requests: StartupRequests;
   modules: RemoteModuleLoader;
   /**
-   * Settles once the remotes catalogue is registered, or could not be loaded; null when it was registered before
-   * startHost returned (from the boot data), so there is nothing to wait for.
+   * Settles once the remotes are registered, or their list could not be loaded; null when they were registered
+   * before startHost returned (from the boot data), so there is nothing to wait for.
    */
   remotesReady: Promise<void> | null;
 }
@@ -38,15 +38,12 @@ export interface StartHostOptions {
   matchesMedia?: (query: string) => boolean;
   /** Whether the sign-in page shows its sidebar (a media query by default). */
   sidebarShown?: () => boolean;
+  /**
+   * What a remote module that cannot be loaded resolves to: the shell's fallback module, which renders React. The
+   * caller (host/index.ts) imports it only when a load fails, so no React loads before the async boundary.
+   */
+  fallbackModule: ReliabilityOptions['fallbackModule'];
   reliability?: Partial<ReliabilityOptions>;
-}
-
-/**
- * The fallback module renders React, which must not load before the async boundary: it is imported when a load
- * fails (by then the shell's chunk holding it is loaded or on its way).
- */
-function loadFallbackModule(request: FallbackRequest): Promise<unknown> {
-  return import('../core/federation/fallback-module').then((module) => module.createFallbackModule(request));
 }
 
 /**
@@ -70,20 +67,20 @@ function windowMatchesMedia(query: string): boolean {
  * Everything a page load can start before React and the shell have arrived (host/index.ts runs it ahead of the
  * async boundary):
  * - GET /me and, on the sign-in page, GET /slots, side by side, for the providers to answer their first loads from;
- * - the remotes catalogue, registered with the federation runtime (which fetches nothing for that): from the boot
+ * - the remotes' descriptors, registered with the federation runtime (which fetches nothing for that): from the boot
  *   data the server put into index.html, else from GET /api/remotes;
  * - the modules of the components the page's public slots render start loading, from the remotes served with the
  *   page: those the boot data names (the server knows the page's public slots), else on the sign-in page those of
  *   GET /slots once it has answered.
  * By the time React renders the slots their components are usually loaded, so they render without suspending.
  */
-export function startHost(options: StartHostOptions = {}): HostStartup {
+export function startHost(options: StartHostOptions): HostStartup {
   const client = options.client ?? createApiClient();
   const requests = startStartupRequests(client, options.pathname ?? window.location.pathname);
   const instance = options.instance ?? getInstance() ?? createInstance({ name: HOST_NAME, remotes: [] });
   const modules = createRemoteModuleLoader({
     instance,
-    reliability: { fallbackModule: loadFallbackModule, ...options.reliability },
+    reliability: { fallbackModule: options.fallbackModule, ...options.reliability },
   });
   const boot = options.bootData !== undefined ? options.bootData : readBootData();
   const pageUrl = options.pageUrl ?? window.location.href;
@@ -96,7 +93,7 @@ export function startHost(options: StartHostOptions = {}): HostStartup {
     );
   };
 
-  const register = ({ remotes, problems }: ParsedCatalogue, source: string): void => {
+  const register = ({ remotes, problems }: ParsedRemoteDescriptors, source: string): void => {
     if (problems.length > 0) console.warn(`[slots] ${source}: ${problems.join('; ')}.`);
     modules.registerRemotes(remotes);
   };
@@ -112,10 +109,10 @@ export function startHost(options: StartHostOptions = {}): HostStartup {
     return { client, requests, modules, remotesReady: null };
   }
 
-  const remotesReady = fetchRemoteCatalogue(client).then(
-    (catalogue) => register(catalogue, 'GET /api/remotes'),
+  const remotesReady = fetchRemoteDescriptors(client).then(
+    (descriptors) => register(descriptors, 'GET /api/remotes'),
     (error: unknown) => {
-      console.error(CORE_MESSAGES.catalogueFailureLog, {
+      console.error(HOST_MESSAGES.remoteListFailureLog, {
         error: error instanceof Error ? error.message : String(error),
       });
     },

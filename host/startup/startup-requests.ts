@@ -1,5 +1,5 @@
 import { SIGN_IN_PATH, type MePayload, type SlotsPayload } from '../../shared';
-import type { ApiClient } from '../core/api-client';
+import type { ApiClient } from '../loader/api-client';
 
 /** The session and slot requests a page load starts before React has loaded, for the providers to answer from. */
 export interface StartupRequests {

@@ -1,4 +1,4 @@
-import { createApiClient, type ApiClient, type ResponseLike } from '../core';
+import { createApiClient, type ApiClient, type ResponseLike } from '../loader/api-client';
 
 export interface FakeResponse {
   status?: number;

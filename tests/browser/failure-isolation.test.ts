@@ -15,7 +15,7 @@ import { componentSelector, componentsAt, waitForSlot } from '../support/slot-pa
 
 jest.setTimeout(90_000);
 
-/** Host messages (host/core/messages.ts) the failures are logged with. */
+/** Host messages (host/loader/messages.ts) the failures are logged with. */
 const SLOT_FAILURE_LOG = '[slots] A slot could not be rendered; the rest of the page is unaffected.';
 const REMOTE_FAILURE_LOG = '[slots] A remote could not be loaded;';
 

@@ -1,38 +1,18 @@
-import {
-  createInstance,
-  type ModuleFederation,
-  type ModuleFederationRuntimePlugin,
-} from '@module-federation/enhanced/runtime';
-import type { RemoteDescriptor } from '../../../shared';
+import { createInstance, type ModuleFederation } from '@module-federation/enhanced/runtime';
+import type { RemoteDescriptor } from '../../shared';
 import {
   fakeContainer,
   fakeManifest,
-  installTestResponse,
+  fakeContainersPlugin,
+  uniqueName,
+  useFederationTestEnvironment,
   TestResponse,
   type FakeContainer,
-} from '../../test-support/fake-remote';
+} from '../test-support/fake-remote';
 import type { FallbackRequest } from './reliability-plugin';
 import { createRemoteModuleLoader, type LoadedModule, type RemoteModuleLoader } from './remote-module-loader';
 
-type RemoteEntry = Awaited<ReturnType<NonNullable<ModuleFederationRuntimePlugin['loadEntry']>>>;
-
-let uninstallResponse: () => void;
-let runtimeWarnings: jest.SpyInstance;
-beforeAll(() => {
-  uninstallResponse = installTestResponse();
-});
-afterAll(() => uninstallResponse());
-beforeEach(() => {
-  runtimeWarnings = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-});
-afterEach(() => runtimeWarnings.mockRestore());
-
-/** Unique names per test: the runtime caches manifests and entries globally, by name and URL. */
-let sequence = 0;
-function unique(name: string): string {
-  sequence += 1;
-  return `${name}_${sequence}`;
-}
+useFederationTestEnvironment();
 
 function descriptor(name: string, components: string[], formComponents: string[] = []): RemoteDescriptor {
   return { name, entry: `/remotes/${name}/mf-manifest.json`, components, formComponents };
@@ -53,14 +33,9 @@ function setup(remotes: RemoteDescriptor[], options: { manifestStatus?: number }
   const warnings: string[] = [];
   const fallbacks: FallbackRequest[] = [];
   const instance = createInstance({
-    name: unique('test_host'),
+    name: uniqueName('test_host'),
     remotes: [],
-    plugins: [
-      {
-        name: 'test-fake-containers',
-        loadEntry: ({ remoteInfo }) => containers.get(remoteInfo.name) as unknown as RemoteEntry | undefined,
-      },
-    ],
+    plugins: [fakeContainersPlugin(containers)],
   });
   const modules = createRemoteModuleLoader({
     instance,
@@ -89,8 +64,8 @@ function setup(remotes: RemoteDescriptor[], options: { manifestStatus?: number }
 
 describe('remote module loader (real Module Federation runtime, fake containers)', () => {
   it('registers remotes with the runtime and names their components without fetching anything', () => {
-    const a = unique('team_a');
-    const b = unique('team_b');
+    const a = uniqueName('team_a');
+    const b = uniqueName('team_b');
     const s = setup([]);
     const provided: string[][] = [];
     s.modules.onProvide((added) => provided.push(added.map((item) => `${item.remote}/${item.component}`)));
@@ -101,9 +76,9 @@ describe('remote module loader (real Module Federation runtime, fake containers)
     ]);
 
     expect(added).toEqual([
-      { remote: a, component: 'Greeting', form: false },
-      { remote: a, component: 'Slug', form: true },
-      { remote: b, component: 'Farewell', form: false },
+      { remote: a, component: 'Greeting', formComponent: false },
+      { remote: a, component: 'Slug', formComponent: true },
+      { remote: b, component: 'Farewell', formComponent: false },
     ]);
     expect(provided).toEqual([[`${a}/Greeting`, `${a}/Slug`, `${b}/Farewell`]]);
     expect(s.instance.options.remotes.map((remote) => remote.name)).toEqual([a, b]);
@@ -115,13 +90,13 @@ describe('remote module loader (real Module Federation runtime, fake containers)
   });
 
   it('keeps the first provider of a component and ignores a remote registered twice, saying so', () => {
-    const a = unique('team_a');
-    const b = unique('team_b');
+    const a = uniqueName('team_a');
+    const b = uniqueName('team_b');
     const s = setup([]);
     s.modules.registerRemotes([descriptor(a, ['Greeting'])]);
     const added = s.modules.registerRemotes([descriptor(b, ['Greeting', 'Farewell']), descriptor(a, ['Other'])]);
 
-    expect(added).toEqual([{ remote: b, component: 'Farewell', form: false }]);
+    expect(added).toEqual([{ remote: b, component: 'Farewell', formComponent: false }]);
     expect(s.modules.remoteOf('Greeting')).toBe(a);
     expect(s.modules.remoteOf('Other')).toBeNull();
     expect(s.warnings).toEqual([
@@ -131,7 +106,7 @@ describe('remote module loader (real Module Federation runtime, fake containers)
   });
 
   it('loads a module once per page, however many callers ask for it', async () => {
-    const a = unique('team_a');
+    const a = uniqueName('team_a');
     const remotes = [descriptor(a, ['Greeting', 'Farewell'])];
     const s = setup(remotes);
     const greeting = { Greeting: () => null };
@@ -148,8 +123,8 @@ describe('remote module loader (real Module Federation runtime, fake containers)
   });
 
   it('prefetches the named components it knows, skipping the others, and nothing waits for it', async () => {
-    const a = unique('team_a');
-    const b = unique('team_b');
+    const a = uniqueName('team_a');
+    const b = uniqueName('team_b');
     const remotes = [descriptor(a, ['Greeting', 'Farewell']), descriptor(b, ['Timeline'])];
     const s = setup(remotes);
     const containerA = fakeContainer({ Greeting: { default: () => null }, Farewell: { default: () => null } });
@@ -170,7 +145,7 @@ describe('remote module loader (real Module Federation runtime, fake containers)
   });
 
   it('tells load listeners first, and replays earlier loads to a late listener', async () => {
-    const a = unique('team_a');
+    const a = uniqueName('team_a');
     const remotes = [descriptor(a, ['Greeting', 'Slug'], ['Slug'])];
     const s = setup(remotes);
     const greeting = { default: () => null };
@@ -187,7 +162,7 @@ describe('remote module loader (real Module Federation runtime, fake containers)
     await s.modules.load(a, 'Slug');
     const late: LoadedModule[] = [];
     s.modules.onLoad((done) => late.push(done));
-    expect(late.map((done) => [done.component, done.form])).toEqual([
+    expect(late.map((done) => [done.component, done.formComponent])).toEqual([
       ['Greeting', false],
       ['Slug', true],
     ]);
@@ -195,7 +170,7 @@ describe('remote module loader (real Module Federation runtime, fake containers)
   });
 
   it('keeps a failing listener from failing the load', async () => {
-    const a = unique('team_a');
+    const a = uniqueName('team_a');
     const remotes = [descriptor(a, ['Greeting'])];
     const s = setup(remotes);
     const greeting = { default: () => null };
@@ -210,7 +185,7 @@ describe('remote module loader (real Module Federation runtime, fake containers)
   });
 
   it('resolves an unloadable remote to its fallback module, then answers from quarantine without a request', async () => {
-    const broken = unique('team_broken');
+    const broken = uniqueName('team_broken');
     const remotes = [descriptor(broken, ['Greeting', 'Farewell'])];
     const s = setup(remotes, { manifestStatus: 500 });
     s.modules.registerRemotes(remotes);

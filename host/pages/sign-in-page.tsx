@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { SIGN_IN_SIDEBAR_MEDIA, SlotLocation } from '../../shared';
 import { ApiError, AppSlotRenderer, useSession } from '../core';
-import { SIGN_IN_SIDEBAR_MEDIA } from '../../shared';
 import { internalPath } from '../app/internal-path';
 import { useMediaQuery } from '../app/use-media-query';
 
@@ -9,7 +9,7 @@ import { useMediaQuery } from '../app/use-media-query';
  * The sign-in page: login-before-form, the form (`username`, `password`, the API's error message),
  * login-after-form, and login-sidebar on wide screens.
  */
-export function LoginPage() {
+export function SignInPage() {
   const session = useSession();
   const location = useLocation();
   const navigate = useNavigate();
@@ -40,7 +40,7 @@ export function LoginPage() {
   return (
     <div className={wide ? 'login login--wide' : 'login'}>
       <div className="login__main">
-        <AppSlotRenderer location="login-before-form" />
+        <AppSlotRenderer location={SlotLocation.LOGIN_BEFORE_FORM} />
         {session.status === 'loading' ? (
           <p className="card page-status" role="status">
             Checking your session…
@@ -67,9 +67,9 @@ export function LoginPage() {
             </button>
           </form>
         )}
-        <AppSlotRenderer location="login-after-form" />
+        <AppSlotRenderer location={SlotLocation.LOGIN_AFTER_FORM} />
       </div>
-      {wide && <AppSlotRenderer location="login-sidebar" className="login__sidebar" />}
+      {wide && <AppSlotRenderer location={SlotLocation.LOGIN_SIDEBAR} className="login__sidebar" />}
     </div>
   );
 }

@@ -1,7 +1,8 @@
-import type { RemoteDescriptor, RemotesPayload } from '../../../shared';
-import type { ApiClient } from '../api-client';
+import type { RemoteDescriptor, RemotesPayload } from '../../shared';
+import type { ApiClient } from './api-client';
 
-export interface ParsedCatalogue {
+/** The usable remote descriptors of a payload (GET /api/remotes, boot data), and what was dropped (for one warning). */
+export interface ParsedRemoteDescriptors {
   remotes: RemoteDescriptor[];
   problems: string[];
 }
@@ -11,7 +12,7 @@ function isStringList(value: unknown): value is string[] {
 }
 
 /** The usable remotes of a `GET /api/remotes` payload; malformed entries are dropped and named in `problems`. */
-export function parseRemotesPayload(value: unknown): ParsedCatalogue {
+export function parseRemotesPayload(value: unknown): ParsedRemoteDescriptors {
   const problems: string[] = [];
   const list = (value as Partial<RemotesPayload> | null)?.remotes;
   if (!Array.isArray(list)) return { remotes: [], problems: ['`remotes` is not a list'] };
@@ -48,9 +49,9 @@ export function parseRemotesPayload(value: unknown): ParsedCatalogue {
 
 /**
  * GET /api/remotes, bounded by a timeout: the shell renders without remote components rather than wait for a slow
- * catalogue.
+ * answer.
  */
-export async function fetchRemoteCatalogue(client: ApiClient, timeoutMs = 5000): Promise<ParsedCatalogue> {
+export async function fetchRemoteDescriptors(client: ApiClient, timeoutMs = 5000): Promise<ParsedRemoteDescriptors> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {

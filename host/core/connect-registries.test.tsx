@@ -1,46 +1,32 @@
-import {
-  createInstance,
-  type ModuleFederation,
-  type ModuleFederationRuntimePlugin,
-} from '@module-federation/enhanced/runtime';
+import { createInstance, type ModuleFederation } from '@module-federation/enhanced/runtime';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import * as React from 'react';
 import { useState } from 'react';
-import type { RemoteDescriptor, SlotMap } from '../../../shared';
-import { createFakeApi } from '../../test-support/fake-api';
-import { renderWithSlotBoundaries } from '../../test-support/render-slots';
+import type { RemoteDescriptor, SlotMap } from '../../shared';
+import { createFakeApi } from '../test-support/fake-api';
+import { renderWithSlotBoundaries } from '../test-support/render-slots';
 import {
   fakeContainer,
   fakeManifest,
-  installTestResponse,
+  fakeContainersPlugin,
+  uniqueName,
+  useFederationTestEnvironment,
   TestResponse,
   type FakeContainer,
-} from '../../test-support/fake-remote';
-import { AppSlotRenderer } from '../app-slot-renderer';
-import { ComponentRegistry } from '../component-registry';
-import { CORE_MESSAGES } from '../messages';
-import { SlotDataProvider } from '../slot-data-provider';
-import { createSlotFailureReporter, type SlotFailure } from '../slot-failure-reporter';
-import { SlotLoadError } from '../slot-load-error';
-import { SlotRuntimeProvider } from '../slot-runtime';
+} from '../test-support/fake-remote';
+import { AppSlotRenderer } from './app-slot-renderer';
+import { ComponentRegistry } from './component-registry';
+import { HOST_MESSAGES } from '../loader/messages';
+import { SlotDataProvider } from './slot-data-provider';
+import { createSlotFailureReporter, type SlotFailure } from './slot-failure-reporter';
+import { SlotLoadError } from './slot-boundary';
+import { SlotRuntimeProvider } from './slot-runtime';
 import { createFallbackModule } from './fallback-module';
-import { createFederationLoader, type FederationLoader } from './federation-loader';
-import type { RemoteFailure } from './reliability-plugin';
-import { createRemoteModuleLoader } from './remote-module-loader';
+import { connectRegistries, loadComponent } from './connect-registries';
+import type { RemoteFailure } from '../loader/reliability-plugin';
+import { createRemoteModuleLoader, type RemoteModuleLoader } from '../loader/remote-module-loader';
 
-type RemoteEntry = Awaited<ReturnType<NonNullable<ModuleFederationRuntimePlugin['loadEntry']>>>;
-
-let uninstallResponse: () => void;
-let runtimeWarnings: jest.SpyInstance;
-beforeAll(() => {
-  uninstallResponse = installTestResponse();
-});
-afterAll(() => uninstallResponse());
-beforeEach(() => {
-  // The runtime itself warns when a manifest fails; expected here, and kept out of the test output.
-  runtimeWarnings = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-});
-afterEach(() => runtimeWarnings.mockRestore());
+useFederationTestEnvironment();
 
 function Greeting({ name }: { name: string }) {
   // A hook: proves the component runs against the host's React.
@@ -55,18 +41,11 @@ function Farewell() {
   return <p>Goodbye</p>;
 }
 
-/** Unique names per test: the runtime caches manifests and entries globally, by name and URL. */
-let sequence = 0;
-function unique(name: string): string {
-  sequence += 1;
-  return `${name}_${sequence}`;
-}
-
 type ManifestAnswer = 'ok' | 'hang' | 500;
 
 interface Setup {
   instance: ModuleFederation;
-  loader: FederationLoader;
+  modules: RemoteModuleLoader;
   slotRegistry: ComponentRegistry;
   globalRegistry: ComponentRegistry;
   fetchCalls: string[];
@@ -103,19 +82,16 @@ function setup(
     );
   };
 
-  // Fake containers instead of remoteEntry.js scripts, through the runtime's own loadEntry hook.
-  const containerPlugin: ModuleFederationRuntimePlugin = {
-    name: 'test-fake-containers',
-    // Real containers' get() returns a promise of the factory, which the runtime awaits; its type says otherwise.
-    loadEntry: ({ remoteInfo }) => containers.get(remoteInfo.name) as unknown as RemoteEntry | undefined,
+  // Fake containers instead of remoteEntry.js scripts; the scripts the runtime would insert are recorded.
+  const containerPlugin = fakeContainersPlugin(containers, {
     createScript: ({ url }) => {
       scriptsCreated.push(url);
       return undefined;
     },
-  };
+  });
 
   const instance = createInstance({
-    name: unique('test_host'),
+    name: uniqueName('test_host'),
     remotes: [],
     shared: {
       react: {
@@ -129,22 +105,22 @@ function setup(
   });
   const slotRegistry = new ComponentRegistry('SlotComponentRegistry');
   const globalRegistry = new ComponentRegistry('GlobalComponentRegistry');
-  const loader = createFederationLoader({
+  const modules = createRemoteModuleLoader({
     instance,
-    slotRegistry,
-    globalRegistry,
     reliability: {
       manifestTimeoutMs: options.manifestTimeoutMs ?? 40,
       entryTimeoutMs: options.entryTimeoutMs ?? 40,
       retries: 1,
       fetch: fetchManifest,
       log: (_message, failure) => remoteLog.push(failure),
+      fallbackModule: createFallbackModule,
     },
     warn: () => undefined,
   });
+  connectRegistries(modules, { slotRegistry, globalRegistry });
   return {
     instance,
-    loader,
+    modules,
     slotRegistry,
     globalRegistry,
     fetchCalls,
@@ -166,7 +142,7 @@ function renderSlots(s: Setup, slots: SlotMap, logged: SlotFailure[] = []) {
       runtime={{
         slotRegistry: s.slotRegistry,
         globalRegistry: s.globalRegistry,
-        remoteOf: s.loader.remoteOf,
+        remoteOf: s.modules.remoteOf,
         reporter: createSlotFailureReporter((_message, failure) => logged.push(failure)),
         showFailures: true,
       }}
@@ -180,12 +156,12 @@ function renderSlots(s: Setup, slots: SlotMap, logged: SlotFailure[] = []) {
   );
 }
 
-describe('federation loader (real Module Federation runtime, fake containers)', () => {
+describe('remote modules in the registries (real Module Federation runtime, fake containers)', () => {
   it('registers remotes and a lazy loader per component without fetching anything', () => {
-    const a = unique('team_a');
-    const b = unique('team_b');
+    const a = uniqueName('team_a');
+    const b = uniqueName('team_b');
     const s = setup([descriptor(a, ['Greeting', 'SlugPreview'], ['SlugPreview']), descriptor(b, ['Farewell'])]);
-    s.loader.registerRemotes([
+    s.modules.registerRemotes([
       descriptor(a, ['Greeting', 'SlugPreview'], ['SlugPreview']),
       descriptor(b, ['Farewell']),
     ]);
@@ -194,22 +170,22 @@ describe('federation loader (real Module Federation runtime, fake containers)', 
     expect(s.slotRegistry.names()).toEqual(['Greeting', 'SlugPreview', 'Farewell']);
     expect(s.globalRegistry.names()).toEqual(['SlugPreview']);
     expect(s.globalRegistry.get('SlugPreview')).toBe(s.slotRegistry.get('SlugPreview'));
-    expect(s.loader.remoteOf('Farewell')).toBe(b);
-    expect(s.loader.remoteOf('Nope')).toBeNull();
+    expect(s.modules.remoteOf('Farewell')).toBe(b);
+    expect(s.modules.remoteOf('Nope')).toBeNull();
     expect(s.fetchCalls).toEqual([]);
     expect(s.scriptsCreated).toEqual([]);
   });
 
   it('fetches a remote only when a slot on the page needs one of its components', async () => {
-    const a = unique('team_a');
-    const b = unique('team_b');
+    const a = uniqueName('team_a');
+    const b = uniqueName('team_b');
     const remotes = [descriptor(a, ['Greeting']), descriptor(b, ['Farewell'])];
     const s = setup(remotes);
     const containerA = fakeContainer({ Greeting: { Greeting } });
     const containerB = fakeContainer({ Farewell: { default: Farewell } });
     s.containers.set(a, containerA);
     s.containers.set(b, containerB);
-    s.loader.registerRemotes(remotes);
+    s.modules.registerRemotes(remotes);
 
     renderSlots(s, { 'header-banner': [{ component: 'Greeting', props: { name: 'Ada' } }] });
     const button = await screen.findByRole('button', { name: 'Hello Ada (0)' });
@@ -220,25 +196,25 @@ describe('federation loader (real Module Federation runtime, fake containers)', 
     expect(containerA.get).toHaveBeenCalledWith('./Greeting');
     expect(containerA.init).toHaveBeenCalledTimes(1);
     expect(containerB.get).not.toHaveBeenCalled();
-    expect(s.loader.isQuarantined(a)).toBe(false);
+    expect(s.modules.isQuarantined(a)).toBe(false);
   });
 
   it('accepts a default export, and names the module when it exports no component', async () => {
-    const a = unique('team_a');
+    const a = uniqueName('team_a');
     const remotes = [descriptor(a, ['Farewell', 'Empty', 'NotAComponent'])];
     const s = setup(remotes);
     s.containers.set(
       a,
       fakeContainer({ Farewell: { default: Farewell }, Empty: {}, NotAComponent: { NotAComponent: 'text' } }),
     );
-    s.loader.registerRemotes(remotes);
+    s.modules.registerRemotes(remotes);
 
-    expect(await s.loader.loadComponent(a, 'Farewell')).toBe(Farewell);
-    await expect(s.loader.loadComponent(a, 'Empty')).rejects.toThrow(SlotLoadError);
-    await expect(s.loader.loadComponent(a, 'Empty')).rejects.toThrow(
+    expect(await loadComponent(s.modules, a, 'Farewell')).toBe(Farewell);
+    await expect(loadComponent(s.modules, a, 'Empty')).rejects.toThrow(SlotLoadError);
+    await expect(loadComponent(s.modules, a, 'Empty')).rejects.toThrow(
       `Federated module "${a}/Empty" has no React component to render`,
     );
-    await expect(s.loader.loadComponent(a, 'NotAComponent')).rejects.toThrow(/exporting "NotAComponent"/);
+    await expect(loadComponent(s.modules, a, 'NotAComponent')).rejects.toThrow(/exporting "NotAComponent"/);
 
     const logged: SlotFailure[] = [];
     renderSlots(
@@ -258,17 +234,17 @@ describe('federation loader (real Module Federation runtime, fake containers)', 
   });
 
   it('times out a hanging manifest, retries once, falls back, then quarantines the remote', async () => {
-    const slow = unique('team_slow');
+    const slow = uniqueName('team_slow');
     const remotes = [descriptor(slow, ['Greeting', 'Farewell'])];
     const s = setup(remotes, { manifestTimeoutMs: 40 });
     s.manifests.set(slow, 'hang');
-    s.loader.registerRemotes(remotes);
+    s.modules.registerRemotes(remotes);
 
     const started = Date.now();
-    const Fallback = await s.loader.loadComponent(slow, 'Greeting');
+    const Fallback = await loadComponent(s.modules, slow, 'Greeting');
     expect(Date.now() - started).toBeGreaterThanOrEqual(75); // two attempts of 40 ms
     expect(s.fetchCalls).toHaveLength(2);
-    expect(s.loader.isQuarantined(slow)).toBe(true);
+    expect(s.modules.isQuarantined(slow)).toBe(true);
     expect(s.remoteLog).toEqual([
       {
         remote: slow,
@@ -281,7 +257,7 @@ describe('federation loader (real Module Federation runtime, fake containers)', 
 
     // Quarantined: another component of the same remote falls back at once, with no request at all.
     const again = Date.now();
-    await s.loader.loadComponent(slow, 'Farewell');
+    await loadComponent(s.modules, slow, 'Farewell');
     expect(Date.now() - again).toBeLessThan(40);
     expect(s.fetchCalls).toHaveLength(2);
     expect(s.remoteLog).toHaveLength(1);
@@ -309,29 +285,29 @@ describe('federation loader (real Module Federation runtime, fake containers)', 
   });
 
   it('retries a manifest answered with an HTTP error once, then falls back', async () => {
-    const broken = unique('team_broken');
+    const broken = uniqueName('team_broken');
     const remotes = [descriptor(broken, ['Greeting'])];
     const s = setup(remotes);
     s.manifests.set(broken, 500);
-    s.loader.registerRemotes(remotes);
+    s.modules.registerRemotes(remotes);
 
-    await s.loader.loadComponent(broken, 'Greeting');
+    await loadComponent(s.modules, broken, 'Greeting');
     expect(s.fetchCalls).toHaveLength(2);
     expect(s.remoteLog).toEqual([
       expect.objectContaining({ remote: broken, stage: 'manifest', attempts: 2, error: 'HTTP 500' }),
     ]);
-    expect(s.loader.isQuarantined(broken)).toBe(true);
+    expect(s.modules.isQuarantined(broken)).toBe(true);
   });
 
   it('times out a remoteEntry.js that never loads, retries once, falls back and quarantines', async () => {
-    const stuck = unique('team_stuck');
+    const stuck = uniqueName('team_stuck');
     const remotes = [descriptor(stuck, ['Greeting', 'Farewell'])];
     const s = setup(remotes, { entryTimeoutMs: 40 });
     // No fake container: the runtime inserts a real <script>, which never loads here.
-    s.loader.registerRemotes(remotes);
+    s.modules.registerRemotes(remotes);
 
     const started = Date.now();
-    await s.loader.loadComponent(stuck, 'Greeting');
+    await loadComponent(s.modules, stuck, 'Greeting');
     expect(Date.now() - started).toBeGreaterThanOrEqual(75);
     expect(s.scriptsCreated).toEqual([
       `http://localhost/remotes/${stuck}/remoteEntry.js`,
@@ -340,20 +316,20 @@ describe('federation loader (real Module Federation runtime, fake containers)', 
     expect(s.remoteLog).toHaveLength(1);
     expect(s.remoteLog[0]).toMatchObject({ remote: stuck, stage: 'entry', attempts: 2 });
     expect(s.remoteLog[0]?.error).toMatch(/timed out/);
-    expect(s.loader.isQuarantined(stuck)).toBe(true);
+    expect(s.modules.isQuarantined(stuck)).toBe(true);
     expect(document.querySelectorAll(`script[src*="${stuck}"]`)).toHaveLength(0);
 
-    await s.loader.loadComponent(stuck, 'Farewell');
+    await loadComponent(s.modules, stuck, 'Farewell');
     expect(s.scriptsCreated).toHaveLength(2);
     expect(s.fetchCalls).toHaveLength(1);
   });
 
   it('falls back for one failing module without quarantining a remote that answers', async () => {
-    const a = unique('team_a');
+    const a = uniqueName('team_a');
     const remotes = [descriptor(a, ['Greeting', 'Farewell'])];
     const s = setup(remotes);
     s.containers.set(a, fakeContainer({ Greeting: new Error('factory exploded'), Farewell: { Farewell } }));
-    s.loader.registerRemotes(remotes);
+    s.modules.registerRemotes(remotes);
 
     const logged: SlotFailure[] = [];
     renderSlots(
@@ -370,7 +346,7 @@ describe('federation loader (real Module Federation runtime, fake containers)', 
     const failed = document.querySelector('[data-slot-component="Greeting"]') as HTMLElement;
     await waitFor(() => expect(failed.getAttribute('data-slot-failed')).toBe('load-error'));
     expect(within(failed).getByRole('note').textContent).toContain('factory exploded');
-    expect(s.loader.isQuarantined(a)).toBe(false);
+    expect(s.modules.isQuarantined(a)).toBe(false);
     expect(s.remoteLog).toEqual([]);
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({
@@ -381,11 +357,11 @@ describe('federation loader (real Module Federation runtime, fake containers)', 
   });
 
   it('shows a remote-unavailable slot as nothing in production', async () => {
-    const slow = unique('team_slow');
+    const slow = uniqueName('team_slow');
     const remotes = [descriptor(slow, ['Greeting'])];
     const s = setup(remotes, { manifestTimeoutMs: 10 });
     s.manifests.set(slow, 'hang');
-    s.loader.registerRemotes(remotes);
+    s.modules.registerRemotes(remotes);
     const api = createFakeApi({
       'GET /slots': { body: { slots: { 'header-banner': [{ component: 'Greeting', props: {} }] } } },
     });
@@ -394,7 +370,7 @@ describe('federation loader (real Module Federation runtime, fake containers)', 
       <SlotRuntimeProvider
         runtime={{
           slotRegistry: s.slotRegistry,
-          remoteOf: s.loader.remoteOf,
+          remoteOf: s.modules.remoteOf,
           reporter: createSlotFailureReporter((_message, failure) => logged.push(failure)),
           showFailures: false,
         }}
@@ -408,23 +384,23 @@ describe('federation loader (real Module Federation runtime, fake containers)', 
     const wrapper = document.querySelector('[data-slot-component="Greeting"]') as HTMLElement;
     expect(wrapper.hidden).toBe(true);
     expect(wrapper.textContent).toBe('');
-    expect(CORE_MESSAGES.remoteFailureLog).toMatch(/could not be loaded/);
+    expect(HOST_MESSAGES.remoteFailureLog).toMatch(/could not be loaded/);
   });
 });
 
-describe('federation loader: loaded components replace their lazy stand-ins', () => {
+describe('remote modules in the registries: loaded components replace their lazy stand-ins', () => {
   it('puts the loaded component itself into both registries, so a slot rendered after the load never suspends', async () => {
-    const a = unique('team_a');
+    const a = uniqueName('team_a');
     const remotes = [descriptor(a, ['Greeting', 'SlugPreview'], ['SlugPreview'])];
     const s = setup(remotes);
     s.containers.set(a, fakeContainer({ Greeting: { Greeting }, SlugPreview: { default: Farewell } }));
-    s.loader.registerRemotes(remotes);
+    s.modules.registerRemotes(remotes);
     const lazyGreeting = s.slotRegistry.get('Greeting');
 
-    expect(await s.loader.loadComponent(a, 'Greeting')).toBe(Greeting);
+    expect(await loadComponent(s.modules, a, 'Greeting')).toBe(Greeting);
     expect(s.slotRegistry.get('Greeting')).toBe(Greeting);
     expect(s.slotRegistry.get('Greeting')).not.toBe(lazyGreeting);
-    await s.loader.loadComponent(a, 'SlugPreview');
+    await loadComponent(s.modules, a, 'SlugPreview');
     expect(s.slotRegistry.get('SlugPreview')).toBe(Farewell);
     expect(s.globalRegistry.get('SlugPreview')).toBe(Farewell);
 
@@ -435,7 +411,7 @@ describe('federation loader: loaded components replace their lazy stand-ins', ()
     await act(async () => {
       render(
         <SlotRuntimeProvider
-          runtime={{ slotRegistry: s.slotRegistry, remoteOf: s.loader.remoteOf, showFailures: true }}
+          runtime={{ slotRegistry: s.slotRegistry, remoteOf: s.modules.remoteOf, showFailures: true }}
         >
           <SlotDataProvider client={api.client} authenticated={false} initialSlots={loaded}>
             <AppSlotRenderer location="header-banner" />
@@ -449,7 +425,7 @@ describe('federation loader: loaded components replace their lazy stand-ins', ()
   });
 
   it('reveals a slot that was waiting for its module as soon as the module arrives', async () => {
-    const a = unique('team_a');
+    const a = uniqueName('team_a');
     const remotes = [descriptor(a, ['Greeting'])];
     const s = setup(remotes);
     let release: () => void = () => undefined;
@@ -463,7 +439,7 @@ describe('federation loader: loaded components replace their lazy stand-ins', ()
       return get ? get(expose) : () => undefined;
     });
     s.containers.set(a, container);
-    s.loader.registerRemotes(remotes);
+    s.modules.registerRemotes(remotes);
 
     renderSlots(s, { 'header-banner': [{ component: 'Greeting', props: { name: 'Ada' } }] });
     await waitFor(() => expect(document.querySelector('.slot-loading')).not.toBeNull());
@@ -476,20 +452,15 @@ describe('federation loader: loaded components replace their lazy stand-ins', ()
   });
 
   it('takes over a module loader made earlier, with its remotes and the modules it already loaded', async () => {
-    const a = unique('team_a');
+    const a = uniqueName('team_a');
     const remotes = [descriptor(a, ['Greeting', 'Farewell', 'SlugPreview'], ['SlugPreview'])];
     const containers = new Map<string, FakeContainer>();
     const container = fakeContainer({ Greeting: { Greeting }, Farewell: { Farewell }, SlugPreview: { Farewell } });
     containers.set(a, container);
     const instance = createInstance({
-      name: unique('test_host'),
+      name: uniqueName('test_host'),
       remotes: [],
-      plugins: [
-        {
-          name: 'test-fake-containers',
-          loadEntry: ({ remoteInfo }) => containers.get(remoteInfo.name) as unknown as RemoteEntry | undefined,
-        },
-      ],
+      plugins: [fakeContainersPlugin(containers)],
     });
     const modules = createRemoteModuleLoader({
       instance,
@@ -505,29 +476,29 @@ describe('federation loader: loaded components replace their lazy stand-ins', ()
 
     const slotRegistry = new ComponentRegistry('SlotComponentRegistry');
     const globalRegistry = new ComponentRegistry('GlobalComponentRegistry');
-    const loader = createFederationLoader({ modules, slotRegistry, globalRegistry });
+    connectRegistries(modules, { slotRegistry, globalRegistry });
 
     expect(slotRegistry.names()).toEqual(['Greeting', 'Farewell', 'SlugPreview']);
     expect(slotRegistry.get('Greeting')).toBe(Greeting);
     expect(slotRegistry.get('Farewell')).not.toBe(Farewell);
     expect(globalRegistry.names()).toEqual(['SlugPreview']);
-    expect(loader.remoteOf('Farewell')).toBe(a);
-    expect(loader.plugin).toBe(modules.plugin);
+    expect(modules.remoteOf('Farewell')).toBe(a);
+    expect(instance.options.plugins).toContain(modules.plugin);
 
-    expect(await loader.loadComponent(a, 'Farewell')).toBe(Farewell);
+    expect(await loadComponent(modules, a, 'Farewell')).toBe(Farewell);
     expect(slotRegistry.get('Farewell')).toBe(Farewell);
     expect(container.get.mock.calls).toEqual([['./Greeting'], ['./Farewell']]);
   });
 
   it('leaves a name alone that was registered again after its remote provided it', async () => {
-    const a = unique('team_a');
+    const a = uniqueName('team_a');
     const remotes = [descriptor(a, ['Greeting'])];
     const s = setup(remotes);
     s.containers.set(a, fakeContainer({ Greeting: { Greeting } }));
-    s.loader.registerRemotes(remotes);
+    s.modules.registerRemotes(remotes);
     s.slotRegistry.register('Greeting', Farewell);
 
-    await s.loader.loadComponent(a, 'Greeting');
+    await loadComponent(s.modules, a, 'Greeting');
     expect(s.slotRegistry.get('Greeting')).toBe(Farewell);
   });
 });

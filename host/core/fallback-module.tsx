@@ -1,6 +1,6 @@
-import type { SlotComponent } from '../component-registry';
-import { SlotFailureView } from '../slot-failure-view';
-import type { FallbackRequest } from './reliability-plugin';
+import type { SlotComponent } from './component-registry';
+import { SlotFailureView } from './slot-boundary';
+import type { FallbackRequest } from '../loader/reliability-plugin';
 
 /** The module a failed remote module is replaced with. */
 export interface FallbackModule {

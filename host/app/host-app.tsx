@@ -10,7 +10,6 @@ import {
   type ApiClient,
   type SlotRuntime,
 } from '../core';
-import { startStartupRequests } from '../startup/startup-requests';
 import { AppRoutes } from './app-routes';
 import { useSettled } from './use-settled';
 
@@ -24,30 +23,18 @@ export interface AppStartup {
   remotesReady?: Promise<unknown> | undefined;
 }
 
-export interface AppProps {
+export interface HostAppProps {
   client: ApiClient;
   /** Made once at start-up (a new object would re-render every slot). */
   runtime: Partial<SlotRuntime>;
-  /** Made once at start-up; without it, App starts the same requests itself on first render. */
-  startup?: AppStartup;
-}
-
-/** One set of start-up requests per client, however often App renders (StrictMode renders twice in development). */
-const startedFor = new WeakMap<ApiClient, AppStartup>();
-
-function startupOf(client: ApiClient): AppStartup {
-  let startup = startedFor.get(client);
-  if (startup === undefined) {
-    startup = startStartupRequests(client, window.location.pathname);
-    startedFor.set(client, startup);
-  }
-  return startup;
+  /** Made once at start-up (host/startup), before React: the providers answer their first loads from it. */
+  startup: AppStartup;
 }
 
 /** The shell in the browser: the providers, the browser's history, and the routes. */
-export function App({ client, runtime, startup }: AppProps) {
+export function HostApp({ client, runtime, startup }: HostAppProps) {
   return (
-    <AppProviders client={client} runtime={runtime} startup={startup ?? startupOf(client)}>
+    <AppProviders client={client} runtime={runtime} startup={startup}>
       <BrowserRouter>
         <AppRoutes />
       </BrowserRouter>
@@ -55,8 +42,14 @@ export function App({ client, runtime, startup }: AppProps) {
   );
 }
 
+export interface AppProvidersProps extends Omit<HostAppProps, 'startup'> {
+  /** Without it, the providers make their first requests themselves. */
+  startup?: AppStartup | undefined;
+  children: ReactNode;
+}
+
 /** API client, slot runtime, session, and the page's one slot source (tests give their own router). */
-export function AppProviders({ client, runtime, startup, children }: AppProps & { children: ReactNode }) {
+export function AppProviders({ client, runtime, startup, children }: AppProvidersProps) {
   return (
     <ApiClientProvider client={client}>
       <SlotRuntimeProvider runtime={runtime}>

@@ -1,5 +1,5 @@
 import type { ModuleFederation } from '@module-federation/enhanced/runtime';
-import type { RemoteDescriptor } from '../../../shared';
+import type { RemoteDescriptor } from '../../shared';
 import {
   DEFAULT_RELIABILITY,
   createReliabilityPlugin,
@@ -11,8 +11,8 @@ import {
 export interface ProvidedComponent {
   remote: string;
   component: string;
-  /** Also a global (form) component. */
-  form: boolean;
+  /** A form component: usable in resource forms too (listed in the remote's `formComponents`). */
+  formComponent: boolean;
 }
 
 /** A remote module that has finished loading: what the runtime resolved it to (a fallback module on failure). */
@@ -32,7 +32,7 @@ export interface RemoteModuleLoaderOptions {
  * Remote modules without React: registers remotes with the federation runtime (fetching nothing), knows which remote
  * provides which component, and loads each module at most once per page. It runs before the async boundary (the
  * host's start-up code), so the modules a page needs can load while React and the shell are still arriving; the
- * React side (createFederationLoader) turns what it provides into registry entries.
+ * React side (connectRegistries) turns what it provides into registry entries.
  */
 export interface RemoteModuleLoader {
   /** Registers remotes with the runtime; returns the components they newly provide (first provider wins). */
@@ -103,7 +103,11 @@ export function createRemoteModuleLoader(options: RemoteModuleLoaderOptions): Re
           );
           continue;
         }
-        const provided = { remote: remote.name, component, form: remote.formComponents.includes(component) };
+        const provided = {
+          remote: remote.name,
+          component,
+          formComponent: remote.formComponents.includes(component),
+        };
         providers.set(component, provided);
         entries.set(component, remote.entry);
         added.push(provided);
@@ -123,10 +127,10 @@ export function createRemoteModuleLoader(options: RemoteModuleLoaderOptions): Re
       reason === undefined
         ? instance.loadRemote<unknown>(id)
         : Promise.resolve(options.reliability.fallbackModule({ remote, component, error: reason, quarantined: true }));
-    const form = providers.get(component)?.form ?? false;
+    const formComponent = providers.get(component)?.formComponent ?? false;
     // Attached first, so the listeners run before any other continuation of this load.
     const settled = request.then((module) => {
-      const done: LoadedModule = { remote, component, form, module };
+      const done: LoadedModule = { remote, component, formComponent, module };
       loaded.push(done);
       for (const listener of [...loadListeners]) notify(listener, done);
       return module;

@@ -1,8 +1,8 @@
 /**
- * Every message the host core shows or logs, in one place, so tests and tools assert on the same text the code
- * uses (STYLE 9).
+ * Every message the host's start-up, loader and core show or log, in one place, so tests and tools assert on the
+ * same text the code uses. Plain strings without React: the start-up code logs some of them before React loads.
  */
-export const CORE_MESSAGES = {
+export const HOST_MESSAGES = {
   slotDataProviderMissing:
     'useSlotData() was called outside <SlotDataProvider>. Wrap the page (or the test) in <SlotDataProvider> so ' +
     'every AppSlotRenderer on it shares one GET /meta or GET /slots request instead of fetching per location.',
@@ -16,7 +16,7 @@ export const CORE_MESSAGES = {
   remoteFailureLog:
     '[slots] A remote could not be loaded; its components render their fallback until the page reloads.',
   slotDataFailureLog: '[slots] Slot data could not be loaded; the page renders without slots.',
-  catalogueFailureLog:
+  remoteListFailureLog:
     '[slots] The remotes catalogue (GET /api/remotes) could not be loaded; no remote component is available.',
   unknownComponent: (component: string) =>
     `No component named "${component}" is registered in the SlotComponentRegistry (is its remote listed at GET /api/remotes?).`,

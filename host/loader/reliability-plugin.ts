@@ -1,5 +1,5 @@
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
-import { CORE_MESSAGES } from '../messages';
+import { HOST_MESSAGES } from './messages';
 
 /** What failed about a remote, logged once, when it is quarantined. */
 export interface RemoteFailure {
@@ -47,7 +47,7 @@ export class QuarantinedRemoteError extends Error {
     readonly remote: string,
     readonly reason: string,
   ) {
-    super(`${reason} ${CORE_MESSAGES.remoteQuarantined(remote)}`);
+    super(`${reason} ${HOST_MESSAGES.remoteQuarantined(remote)}`);
     this.name = 'QuarantinedRemoteError';
   }
 }
@@ -191,7 +191,7 @@ export function createReliabilityPlugin(options: ReliabilityOptions): Reliabilit
         pending.delete(remote);
         const reason = describeFailure(transport);
         quarantine.set(remote, reason);
-        log(CORE_MESSAGES.remoteFailureLog, transport);
+        log(HOST_MESSAGES.remoteFailureLog, transport);
         return options.fallbackModule({ remote, component, error: reason, quarantined: true });
       }
       // The remote answered, but this module failed (missing expose, a factory that threw): only it falls back.
