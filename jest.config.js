@@ -43,6 +43,8 @@ module.exports = {
         '<rootDir>/bench/**/*.test.ts',
         '<rootDir>/bench/**/*.test.tsx',
         '<rootDir>/scripts/**/*.test.ts',
+        // The build's webpack plugins, each tested by compiling small fixture apps: slow, as the other suites here.
+        '<rootDir>/build/**/*.test.ts',
       ],
     },
   ],

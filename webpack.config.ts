@@ -8,26 +8,28 @@
  *
  * The host declares no remotes: it learns them at run time (from the boot data the server writes into index.html,
  * else from `GET /api/remotes`), so adding a remote or a component never rebuilds the host. Each remote derives its
- * `exposes` from its own declaration file.
+ * `exposes` from its own descriptor (`remotes/<team>/remote.ts`).
  */
 import path from 'node:path';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import type { Configuration, RuleSetRule } from 'webpack';
-import { BootPreloadPlugin } from './host/build/boot-preload-plugin';
+import { BootPreloadPlugin } from './build/boot-preload-plugin';
+import { BundleBudgetPlugin } from './build/bundle-budget-plugin';
+import { hostBudgets, remoteBudgets } from './build/bundle-budgets';
+import { RemoteDescriptorPlugin } from './build/remote-descriptor-plugin';
 import { marketingRemote } from './remotes/marketing/remote';
 import { recordsRemote } from './remotes/records/remote';
-import { exposesOf, type RemoteDeclaration } from './remotes/remote-declaration';
-import { RemoteDescriptorPlugin } from './remotes/remote-descriptor-plugin';
-import { BundleBudgetPlugin } from './scripts/bundle-budgets/bundle-budget-plugin';
-import { hostBudgets, remoteBudgets } from './scripts/bundle-budgets/bundle-budgets';
+import { exposesOf } from './remotes/remote-declaration';
+import type { RemoteDescriptorFile } from './shared';
 
 export type BuildMode = 'production' | 'development';
 
 export interface RemoteApp {
   /** Folder of the remote: relative to the repository root, or absolute (a fixture remote elsewhere). */
   folder: string;
-  declaration: RemoteDeclaration;
+  /** What the remote provides, as its team declares it in `<folder>/remote.ts`. */
+  descriptor: RemoteDescriptorFile;
 }
 
 export const ROOT_DIR = __dirname;
@@ -36,8 +38,8 @@ export const HOST_NAME = 'host';
 
 /** The remotes this repository builds. A new team adds its folder here; nothing else lists its components. */
 export const REMOTE_APPS: readonly RemoteApp[] = [
-  { folder: 'remotes/marketing', declaration: marketingRemote },
-  { folder: 'remotes/records', declaration: recordsRemote },
+  { folder: 'remotes/marketing', descriptor: marketingRemote },
+  { folder: 'remotes/records', descriptor: recordsRemote },
 ];
 
 /** The one React both sides use: singletons, so hooks and context work across the federation boundary. */
@@ -160,28 +162,28 @@ export function remoteConfiguration(
   remote: RemoteApp,
   options: RemoteBuildOptions = {},
 ): Configuration {
-  const { declaration } = remote;
+  const { descriptor } = remote;
   const hashed = mode === 'production' ? '[name].[contenthash:10]' : '[name]';
   return {
-    ...common(mode, declaration.name),
+    ...common(mode, descriptor.name),
     // No page of its own: the container entry (remoteEntry.js) is the remote's only entry point.
     entry: {},
     output: {
-      path: options.outputPath ?? path.join(DIST_DIR, 'remotes', declaration.name),
+      path: options.outputPath ?? path.join(DIST_DIR, 'remotes', descriptor.name),
       // `auto`: chunks load relative to wherever remoteEntry.js was loaded from, and the manifest says `auto` so
       // the host resolves remoteEntry.js relative to the manifest URL. The same build works under
       // /remotes/<name>/ of this server and from any other origin.
       publicPath: 'auto',
       filename: `${hashed}.js`,
       chunkFilename: `${hashed}.js`,
-      uniqueName: declaration.name,
+      uniqueName: descriptor.name,
       clean: true,
     },
     plugins: [
       new ModuleFederationPlugin({
-        name: declaration.name,
+        name: descriptor.name,
         filename: 'remoteEntry.js',
-        exposes: exposesOf(declaration, path.isAbsolute(remote.folder) ? remote.folder : `./${remote.folder}`),
+        exposes: exposesOf(descriptor, path.isAbsolute(remote.folder) ? remote.folder : `./${remote.folder}`),
         shared: sharedReact(false),
         dts: false,
         manifest: true,
@@ -189,8 +191,8 @@ export function remoteConfiguration(
         // from a copy in every remoteEntry.js: a remote's entry is then mostly its expose map.
         experiments: { externalRuntime: true },
       }),
-      new RemoteDescriptorPlugin(declaration),
-      ...(mode === 'production' ? [new BundleBudgetPlugin(remoteBudgets(declaration.name))] : []),
+      new RemoteDescriptorPlugin(descriptor),
+      ...(mode === 'production' ? [new BundleBudgetPlugin(remoteBudgets(descriptor.name))] : []),
     ],
   };
 }

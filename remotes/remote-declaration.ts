@@ -1,51 +1,52 @@
 import { EXPOSED_COMPONENT_PATTERN, REMOTE_NAME_PATTERN, type RemoteDescriptorFile } from '../shared';
 
 /**
- * What a team declares about its remote, in one file per remote folder (`remotes/<folder>/remote.ts`). Everything
- * else derives from it: webpack's `exposes` (`./<Component>` -> `components/<Component>.tsx`), the
- * `slots-remote.json` descriptor written beside `mf-manifest.json`, and through that descriptor the server's
- * `GET /api/remotes`. So a component is listed once, by the team that owns it.
+ * Where a team declares its remote: one `remotes/<folder>/remote.ts` per remote calls {@link defineRemote} with the
+ * remote's descriptor, the content of its `slots-remote.json`. Everything else derives from it: webpack's `exposes`
+ * (`./<Component>` -> `components/<Component>.tsx`), the `slots-remote.json` written beside `mf-manifest.json`, and
+ * through that file the server's `GET /api/remotes`. So a component is listed once, by the team that owns it.
  */
+
+/** A remote's descriptor as {@link defineRemote} returns it: checked and frozen. */
 export type RemoteDeclaration = Readonly<RemoteDescriptorFile>;
 
-
-export class InvalidRemoteDeclarationError extends Error {
+export class InvalidRemoteDescriptorError extends Error {
   constructor(message: string) {
     super(message);
-    this.name = 'InvalidRemoteDeclarationError';
+    this.name = 'InvalidRemoteDescriptorError';
   }
 }
 
-/** Validates and freezes a declaration, so a typo fails the build with a message naming the remote. */
-export function defineRemote(declaration: RemoteDescriptorFile): RemoteDeclaration {
-  const problems = findDeclarationProblems(declaration);
+/** Validates and freezes a remote's descriptor, so a typo fails the build with a message naming the remote. */
+export function defineRemote(descriptor: RemoteDescriptorFile): RemoteDeclaration {
+  const problems = findDescriptorProblems(descriptor);
   if (problems.length > 0) {
-    throw new InvalidRemoteDeclarationError(
-      `Remote declaration ${JSON.stringify(declaration.name)} is invalid: ${problems.join('; ')}.`,
+    throw new InvalidRemoteDescriptorError(
+      `Remote descriptor ${JSON.stringify(descriptor.name)} is invalid: ${problems.join('; ')}.`,
     );
   }
   return Object.freeze({
-    name: declaration.name,
-    components: Object.freeze([...declaration.components]) as string[],
-    formComponents: Object.freeze([...declaration.formComponents]) as string[],
+    name: descriptor.name,
+    components: Object.freeze([...descriptor.components]) as string[],
+    formComponents: Object.freeze([...descriptor.formComponents]) as string[],
   });
 }
 
-export function findDeclarationProblems(declaration: RemoteDescriptorFile): string[] {
+export function findDescriptorProblems(descriptor: RemoteDescriptorFile): string[] {
   const problems: string[] = [];
-  if (!REMOTE_NAME_PATTERN.test(declaration.name)) {
+  if (!REMOTE_NAME_PATTERN.test(descriptor.name)) {
     problems.push(`name must match ${REMOTE_NAME_PATTERN}`);
   }
-  if (declaration.components.length === 0) problems.push('it declares no component');
+  if (descriptor.components.length === 0) problems.push('it declares no component');
   const seen = new Set<string>();
-  for (const component of declaration.components) {
+  for (const component of descriptor.components) {
     if (!EXPOSED_COMPONENT_PATTERN.test(component)) {
       problems.push(`component ${JSON.stringify(component)} must match ${EXPOSED_COMPONENT_PATTERN}`);
     }
     if (seen.has(component)) problems.push(`component ${JSON.stringify(component)} is listed twice`);
     seen.add(component);
   }
-  for (const formComponent of declaration.formComponents) {
+  for (const formComponent of descriptor.formComponents) {
     if (!seen.has(formComponent)) {
       problems.push(`form component ${JSON.stringify(formComponent)} is not in components`);
     }
@@ -54,9 +55,9 @@ export function findDeclarationProblems(declaration: RemoteDescriptorFile): stri
 }
 
 /** The webpack `exposes` of a remote: `./<Component>` -> `<folder>/components/<Component>.tsx`. */
-export function exposesOf(declaration: RemoteDeclaration, folder: string): Record<string, string> {
+export function exposesOf(descriptor: RemoteDescriptorFile, folder: string): Record<string, string> {
   const exposes: Record<string, string> = {};
-  for (const component of declaration.components) {
+  for (const component of descriptor.components) {
     exposes[`./${component}`] = `${folder}/components/${component}.tsx`;
   }
   return exposes;

@@ -10,7 +10,7 @@ const SLOTS: SlotMap = {
     { component: 'LoginNotice', props: {} },
     { component: 'Callout', props: {}, content: 'text' },
   ],
-  'login-after-form': [{ component: 'Callout', props: {}, content: { component: 'SsoButtons', props: {} } }],
+  'login-after-form': [{ component: 'Callout', props: {}, content: { component: 'AccountHelp', props: {} } }],
   'login-sidebar': [
     { component: 'LoginSidebarPromo', props: {} },
     { component: 'Callout', props: {} },
@@ -28,7 +28,7 @@ describe('pageComponents', () => {
       ['FooterLinks', null],
       ['LoginNotice', null],
       ['Callout', null],
-      ['SsoButtons', null],
+      ['AccountHelp', null],
       ['LoginSidebarPromo', SIGN_IN_SIDEBAR_MEDIA],
     ]);
   });

@@ -6,7 +6,7 @@ import type { RemoteApp } from '../../webpack.config';
 /**
  * Writes the entry of the bundled host: imports the host's styles and every component of the given remotes from
  * their source files (the files their `exposes` point at), then hands them to startBundledHost. Generated, so the
- * component list is the remotes' own declaration and never a second copy kept by hand.
+ * component list is the remotes' own descriptors and never a second copy kept by hand.
  */
 export async function writeBundledEntry(options: {
   rootDir: string;
@@ -24,7 +24,7 @@ export async function writeBundledEntry(options: {
   );
   const names: string[] = [];
   for (const remote of remotes) {
-    for (const component of remote.declaration.components) {
+    for (const component of remote.descriptor.components) {
       const file = path.join(rootDir, remote.folder, 'components', component);
       lines.push(`import * as ${component} from ${JSON.stringify(file)};`);
       names.push(component);

@@ -2,7 +2,7 @@ import { rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Configuration } from 'webpack';
 import { createConfigurations, DIST_DIR, REMOTE_APPS, ROOT_DIR } from '../../webpack.config';
-import { budgetMeasurementsOf } from '../../scripts/bundle-budgets/bundle-budget-plugin';
+import { budgetMeasurementsOf } from '../../build/bundle-budget-plugin';
 import { writeBundledEntry } from '../bundled-host/bundled-entry';
 import { bundledHostConfiguration } from '../bundled-host/webpack.config';
 import { compilationErrors, runWebpack } from '../harness/run-webpack';

@@ -9,7 +9,7 @@ export const marketingRemote = defineRemote({
     'FooterLinks',
     'LoginNotice',
     'Callout',
-    'SsoButtons',
+    'AccountHelp',
     'LoginSidebarPromo',
     'WelcomeCard',
   ],

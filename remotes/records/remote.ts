@@ -13,7 +13,7 @@ export const recordsRemote = defineRemote({
     'ActivityTimeline',
     'RelatedHint',
     'EditingTips',
-    'AuditNote',
+    'SaveNote',
     'ShortcutLinks',
     'SlugPreview',
     'SearchSnippetPreview',

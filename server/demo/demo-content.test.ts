@@ -10,7 +10,7 @@ const TEAM_MARKETING = [
   'MaintenanceNotice',
   'SystemStatus',
   'FooterLinks',
-  'SsoButtons',
+  'AccountHelp',
   'LoginSidebarPromo',
 ];
 const TEAM_RECORDS = [
@@ -18,7 +18,7 @@ const TEAM_RECORDS = [
   'CopyLinkAction',
   'ExportJsonAction',
   'EditingTips',
-  'AuditNote',
+  'SaveNote',
   'ActivityTimeline',
   'RelatedHint',
   'ShortcutLinks',
@@ -50,7 +50,7 @@ describe('demo content', () => {
     expect(names('global-before-content')).toEqual(['SystemStatus']);
     expect(names('global-after-content')).toEqual(['FooterLinks']);
     expect(names('login-before-form')).toEqual(['LoginNotice', 'Callout']);
-    expect(names('login-after-form')).toEqual(['SsoButtons']);
+    expect(names('login-after-form')).toEqual(['AccountHelp']);
     expect(names('login-sidebar')).toEqual(['LoginSidebarPromo']);
     expect(names('tenant-switcher')).toEqual(['TenantSwitcher']);
     expect(names('dashboard-before-cards')).toEqual(['Callout']);
@@ -58,7 +58,7 @@ describe('demo content', () => {
     expect(names('resource-page-actions')).toEqual(['CopyLinkAction', 'ExportJsonAction']);
     expect(names('resource-edit-actions')).toEqual(['CopyLinkAction']);
     expect(names('resource-before-form')).toEqual(['EditingTips']);
-    expect(names('resource-after-form')).toEqual(['AuditNote']);
+    expect(names('resource-after-form')).toEqual(['SaveNote']);
     expect(names('resource-before-relations')).toEqual(['ActivityTimeline']);
     expect(names('resource-after-relations')).toEqual(['RelatedHint']);
   });

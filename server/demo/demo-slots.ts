@@ -32,10 +32,10 @@ export function demoSlots(): SlotRegistrationMap {
         'Demo: sign in as admin with the password the server printed when it first started.',
       ),
     ],
-    [SlotLocation.LOGIN_AFTER_FORM.value]: Slot.make('SsoButtons', {
-      providers: [
-        { id: 'google', label: 'Continue with Google' },
-        { id: 'github', label: 'Continue with GitHub' },
+    [SlotLocation.LOGIN_AFTER_FORM.value]: Slot.make('AccountHelp', {
+      topics: [
+        { question: 'Forgot your password?', answer: 'Ask an administrator to reset it.' },
+        { question: 'No account yet?', answer: 'An administrator adds staff accounts.' },
       ],
     }),
     [SlotLocation.LOGIN_SIDEBAR.value]: Slot.make('LoginSidebarPromo', {
@@ -69,8 +69,8 @@ export function demoSlots(): SlotRegistrationMap {
         'Changes are saved when you press Save.',
       ],
     }),
-    [SlotLocation.RESOURCE_AFTER_FORM.value]: Slot.make('AuditNote', {
-      text: 'Every change is recorded with your name and the time.',
+    [SlotLocation.RESOURCE_AFTER_FORM.value]: Slot.make('SaveNote', {
+      text: 'Saving replaces this record for everyone in your tenant; earlier versions are not kept.',
     }),
     [SlotLocation.RESOURCE_BEFORE_RELATIONS.value]: Slot.make('ActivityTimeline', { limit: 5 }),
     [SlotLocation.RESOURCE_AFTER_RELATIONS.value]: Slot.make('RelatedHint', {

@@ -37,7 +37,7 @@ const suite = useBrowserSuite({
             { component: 'ThrowingWidget', props: {} },
             { component: 'FixtureHello', props: {} },
           ],
-          // After SsoButtons: a name no remote provides.
+          // After AccountHelp: a name no remote provides.
           'login-after-form': [{ component: 'NoSuchComponent', props: {} }],
         },
       },
@@ -109,7 +109,7 @@ describe('failure isolation', () => {
     await waitForSlot(page, 'login-before-form', 'LoginNotice', { timeout: left() });
     await waitForSlot(page, 'login-before-form', 'Callout', { timeout: left() });
     await waitForSlot(page, 'login-before-form', 'FixtureHello', { hasText: FIXTURE_HELLO_TEXT, timeout: left() });
-    await waitForSlot(page, 'login-after-form', 'SsoButtons', { timeout: left() });
+    await waitForSlot(page, 'login-after-form', 'AccountHelp', { timeout: left() });
     await waitForSlot(page, 'login-sidebar', 'LoginSidebarPromo', { timeout: left() });
     await waitForSlot(page, 'header-banner', 'MaintenanceNotice', { timeout: left() });
     await waitForSlot(page, 'global-before-content', 'SystemStatus', { timeout: left() });

@@ -131,7 +131,7 @@ describe('record edit page', () => {
     expect(await componentsAt(page, 'resource-edit-actions')).toEqual(['CopyLinkAction']);
     await expectActionContext(page, 'resource-edit-actions', 'CopyLinkAction', record);
     await waitForSlot(page, 'resource-before-form', 'EditingTips', { hasText: 'Editing tips' });
-    await waitForSlot(page, 'resource-after-form', 'AuditNote');
+    await waitForSlot(page, 'resource-after-form', 'SaveNote');
     await page.locator(`${FORM} [data-form-slot="SearchSnippetPreview"]`).getByText('Search preview').waitFor();
     await saveScreenshot(page, 'record-edit');
     expect(await copiedLink(page, 'resource-edit-actions')).toBe(`${suite.url}/resources/${RESOURCE}/${record.id}`);
@@ -140,12 +140,12 @@ describe('record edit page', () => {
 
     // resource-before-form, the form, resource-after-form.
     await waitForSlot(page, 'resource-before-form', 'EditingTips', { hasText: 'Editing tips' });
-    await waitForSlot(page, 'resource-after-form', 'AuditNote', { hasText: 'Every change is recorded' });
+    await waitForSlot(page, 'resource-after-form', 'SaveNote', { hasText: 'earlier versions are not kept' });
     expect(
       await documentOrder(page, [
         componentSelector('EditingTips', 'resource-before-form'),
         FORM,
-        componentSelector('AuditNote', 'resource-after-form'),
+        componentSelector('SaveNote', 'resource-after-form'),
       ]),
     ).toEqual([0, 1, 2]);
 

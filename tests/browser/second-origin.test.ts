@@ -42,7 +42,7 @@ describe('a remote on a second origin', () => {
     const { page, log } = await suite.newPage();
     await page.goto('/login');
     await waitForSlot(page, 'login-before-form', 'LoginNotice', { hasText: 'Welcome back' });
-    await waitForSlot(page, 'login-after-form', 'SsoButtons');
+    await waitForSlot(page, 'login-after-form', 'AccountHelp');
     await waitForSlot(page, 'header-banner', 'MaintenanceNotice');
 
     await signIn(page);

@@ -38,7 +38,7 @@ describe('sign-in page', () => {
     const before = slots['login-before-form'] ?? [];
     const after = slots['login-after-form'] ?? [];
     expect(componentNames(before)).toEqual(['LoginNotice', 'Callout']);
-    expect(componentNames(after)).toEqual(['SsoButtons']);
+    expect(componentNames(after)).toEqual(['AccountHelp']);
 
     const { page, log } = await suite.newPage();
     const slotsAnswer = page.waitForResponse((response) => new URL(response.url()).pathname === '/slots');
@@ -51,9 +51,9 @@ describe('sign-in page', () => {
 
     await waitForSlot(page, 'login-before-form', 'LoginNotice', { hasText: stringProp(before[0], 'title') });
     await waitForSlot(page, 'login-before-form', 'Callout', { hasText: String(before[1]?.content) });
-    await waitForSlot(page, 'login-after-form', 'SsoButtons', { hasText: 'Continue with Google' });
+    await waitForSlot(page, 'login-after-form', 'AccountHelp', { hasText: 'Forgot your password?' });
     expect(await componentsAt(page, 'login-before-form')).toEqual(['LoginNotice', 'Callout']);
-    expect(await componentsAt(page, 'login-after-form')).toEqual(['SsoButtons']);
+    expect(await componentsAt(page, 'login-after-form')).toEqual(['AccountHelp']);
 
     // before-form slots, then the form, then after-form slots.
     expect(
@@ -61,7 +61,7 @@ describe('sign-in page', () => {
         componentSelector('LoginNotice', 'login-before-form'),
         componentSelector('Callout', 'login-before-form'),
         FORM,
-        componentSelector('SsoButtons', 'login-after-form'),
+        componentSelector('AccountHelp', 'login-after-form'),
       ]),
     ).toEqual([0, 1, 2, 3]);
 
@@ -112,7 +112,7 @@ describe('sign-in page', () => {
     const narrow = await suite.newPage({ viewport: { width: 600, height: 900 } });
     await narrow.page.goto('/login');
     // Wait for the rest of the page, so "absent" means "not rendered", not "not yet".
-    await waitForSlot(narrow.page, 'login-after-form', 'SsoButtons', { hasText: 'Continue with Google' });
+    await waitForSlot(narrow.page, 'login-after-form', 'AccountHelp', { hasText: 'Forgot your password?' });
     await narrow.page.waitForLoadState('networkidle');
     expect(await narrow.page.locator(componentSelector('LoginSidebarPromo')).count()).toBe(0);
     expect(await narrow.page.getByText(promoTitle).count()).toBe(0);

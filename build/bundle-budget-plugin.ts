@@ -48,7 +48,7 @@ export function overBudgetMessage(measurement: BudgetMeasurement): string {
   return (
     `Bundle budget exceeded: ${measurement.label} is ${kb(measurement.gzipBytes)} gzip, over its budget of ` +
     `${kb(measurement.maxGzipBytes)} (files: ${measurement.files.join(', ')}). Make it smaller or split it; raise ` +
-    'the budget in scripts/bundle-budgets/bundle-budgets.ts only with the reason written beside it.'
+    'the budget in build/bundle-budgets.ts only with the reason written beside it.'
   );
 }
 

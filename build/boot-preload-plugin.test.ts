@@ -11,7 +11,7 @@ import { BootPreloadPlugin, bootChunkFiles } from './boot-preload-plugin';
 
 jest.setTimeout(60_000);
 
-const ROOT = path.resolve(__dirname, '..', '..');
+const ROOT = path.resolve(__dirname, '..');
 
 function compile(config: Configuration): Promise<Stats> {
   return new Promise((resolve, reject) => {

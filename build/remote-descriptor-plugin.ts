@@ -1,13 +1,13 @@
 import type { Compiler } from 'webpack';
 import { REMOTE_DESCRIPTOR_FILE, type RemoteDescriptorFile } from '../shared';
-import type { RemoteDeclaration } from './remote-declaration';
 
 /**
- * Writes `slots-remote.json` beside the remote's `mf-manifest.json`, from the same declaration that produced the
- * build's `exposes`. The server lists the remote from this file, so what is served always matches what was built.
+ * Writes `slots-remote.json` beside the remote's `mf-manifest.json`, from the same descriptor (`remotes/<team>/remote.ts`)
+ * that produced the build's `exposes`. The server lists the remote from this file, so what is served always matches
+ * what was built.
  */
 export class RemoteDescriptorPlugin {
-  constructor(private readonly declaration: RemoteDeclaration) {}
+  constructor(private readonly descriptor: RemoteDescriptorFile) {}
 
   apply(compiler: Compiler): void {
     const { webpack } = compiler;
@@ -16,9 +16,9 @@ export class RemoteDescriptorPlugin {
         { name: RemoteDescriptorPlugin.name, stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
         () => {
           const descriptor: RemoteDescriptorFile = {
-            name: this.declaration.name,
-            components: [...this.declaration.components],
-            formComponents: [...this.declaration.formComponents],
+            name: this.descriptor.name,
+            components: [...this.descriptor.components],
+            formComponents: [...this.descriptor.formComponents],
           };
           compilation.emitAsset(
             REMOTE_DESCRIPTOR_FILE,

@@ -1,7 +1,7 @@
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import type { Chunk, ChunkGroup, Compilation, Compiler } from 'webpack';
-import { REMOTE_HINTS_MARKER } from '../../shared';
+import { REMOTE_HINTS_MARKER } from '../shared';
 
 /** webpack's module type of a Module Federation "provide shared" module (a module the host offers to remotes). */
 const PROVIDE_MODULE_TYPE = 'provide-module';

@@ -1,0 +1,237 @@
+import { builtinModules } from 'node:module';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import ts from 'typescript';
+
+/**
+ * What each product folder may import, checked on the source text: the compiler's per-layer projects keep the
+ * layers apart, but they cannot tell one npm package or one sub-folder from another. These rules can.
+ *
+ * - `shared/` (the contract, run by browsers and Node alike) imports nothing outside `shared/`, no package either.
+ * - `server/` imports `server/`, `shared/`, npm packages and Node's modules.
+ * - `host/` imports `host/`, `shared/` and npm packages. `host/startup/` and `host/loader/` run before the async
+ *   boundary and stay free of React: no `react`, `react-dom`, `react-router-dom`, no `host/core`, `host/app`,
+ *   `host/pages`, `host/layout` or `host/forms`, no `.tsx` file (JSX compiles to an import of React). A dynamic
+ *   `import()` is that boundary, so it may load React code.
+ * - `remotes/<team>/` imports its own folder, `remotes/common/`, the files directly in `remotes/` (how a team
+ *   declares its remote), `shared/` and npm packages. Never the host or the server: a remote ships on its own.
+ * - `build/` (webpack plugins) imports `build/`, `shared/`, npm packages and Node's modules.
+ * - No product file imports a test file or test support; tests and test support are exempt from the rules above.
+ */
+
+export interface BoundaryViolation {
+  /** Repository-relative path, with `/`. */
+  file: string;
+  line: number;
+  /** The import as written. */
+  specifier: string;
+  reason: string;
+}
+
+export interface BoundaryReport {
+  checkedFiles: number;
+  violations: BoundaryViolation[];
+}
+
+type ImportKind = 'static' | 'dynamic';
+
+interface FoundImport {
+  specifier: string;
+  kind: ImportKind;
+  line: number;
+}
+
+/** What an import points at: a file of the repository (its relative path), a package, or one of Node's modules. */
+type Target =
+  | { kind: 'file'; path: string }
+  | { kind: 'package'; name: string }
+  | { kind: 'node-builtin'; name: string }
+  | { kind: 'outside'; path: string };
+
+const PRODUCT_FOLDERS = ['shared', 'server', 'host', 'remotes', 'build'] as const;
+type Layer = (typeof PRODUCT_FOLDERS)[number];
+
+const SOURCE_FILE = /\.(ts|tsx|mts|cts)$/;
+// With or without its extension: a file's own name, or how an import names it.
+const TEST_FILE = /\.test(\.tsx?)?$/;
+const REACT_PACKAGES = new Set(['react', 'react-dom', 'react-router-dom']);
+const PRE_BOUNDARY_FOLDERS = ['host/startup/', 'host/loader/'];
+const REACT_HOST_FOLDERS = ['host/core/', 'host/app/', 'host/pages/', 'host/layout/', 'host/forms/'];
+const NODE_BUILTINS = new Set(builtinModules);
+
+/** Test files and test helpers: wherever they live, they may import anything, and no product file imports them. */
+export function isTestCode(file: string): boolean {
+  const segments = file.split('/');
+  return (
+    TEST_FILE.test(file) ||
+    segments[0] === 'tests' ||
+    segments[0] === 'testing' ||
+    segments.slice(0, -1).includes('test-support')
+  );
+}
+
+/** Every import of a source text: `import`/`export ... from`, `import x = require()`, `require()`, `import()`. */
+export function findImports(fileName: string, text: string): FoundImport[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, scriptKindOf(fileName));
+  const found: FoundImport[] = [];
+  const add = (literal: ts.Node, kind: ImportKind) => {
+    if (!ts.isStringLiteralLike(literal)) return;
+    const line = source.getLineAndCharacterOfPosition(literal.getStart(source)).line + 1;
+    found.push({ specifier: literal.text, kind, line });
+  };
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) {
+      add(node.moduleSpecifier, 'static');
+    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
+      add(node.moduleReference.expression, 'static');
+    } else if (ts.isCallExpression(node) && node.arguments.length > 0) {
+      const [first] = node.arguments;
+      if (node.expression.kind === ts.SyntaxKind.ImportKeyword) add(first!, 'dynamic');
+      else if (ts.isIdentifier(node.expression) && node.expression.text === 'require') add(first!, 'static');
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) {
+      // `typeof import('...')` in a type: no code is loaded, but the file depends on that module all the same.
+      add(node.argument.literal, 'static');
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+function scriptKindOf(fileName: string): ts.ScriptKind {
+  return fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+}
+
+function targetOf(file: string, specifier: string): Target {
+  if (specifier.startsWith('.')) {
+    const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier));
+    return resolved === '..' || resolved.startsWith('../')
+      ? { kind: 'outside', path: resolved }
+      : { kind: 'file', path: resolved };
+  }
+  if (specifier.startsWith('/')) return { kind: 'outside', path: specifier };
+  if (specifier.startsWith('node:')) return { kind: 'node-builtin', name: specifier };
+  const segments = specifier.split('/');
+  const name = specifier.startsWith('@') ? segments.slice(0, 2).join('/') : segments[0]!;
+  if (NODE_BUILTINS.has(name)) return { kind: 'node-builtin', name };
+  return { kind: 'package', name };
+}
+
+function inFolder(target: string, folder: string): boolean {
+  return target === folder || target.startsWith(`${folder}/`);
+}
+
+/** The sub-folder of `remotes/` a path lies in (a team's folder or `common`), or undefined for a file directly in it. */
+function remoteFolderOf(file: string, remoteFolders: ReadonlySet<string>): string | undefined {
+  const folder = file.split('/')[1];
+  return folder !== undefined && remoteFolders.has(folder) ? folder : undefined;
+}
+
+/** Why `file` may not import `found`, or undefined when it may. */
+function violationOf(
+  file: string,
+  layer: Layer,
+  found: FoundImport,
+  remoteFolders: ReadonlySet<string>,
+): string | undefined {
+  const target = targetOf(file, found.specifier);
+  if (target.kind === 'outside') return 'it points outside the repository';
+
+  if (target.kind === 'file' && isTestCode(target.path)) {
+    return 'product code never imports tests or test support';
+  }
+
+  const preBoundary = PRE_BOUNDARY_FOLDERS.find((folder) => file.startsWith(folder));
+  if (preBoundary && found.kind === 'static') {
+    if (target.kind === 'package' && REACT_PACKAGES.has(target.name)) {
+      return `${preBoundary} runs before the async boundary and must not load React (a dynamic import() may)`;
+    }
+    const reactFolder = target.kind === 'file' && REACT_HOST_FOLDERS.find((folder) => target.path.startsWith(folder));
+    if (reactFolder) {
+      return `${preBoundary} runs before the async boundary and must not load ${reactFolder}, the React side of the host (a dynamic import() may)`;
+    }
+  }
+
+  switch (layer) {
+    case 'shared':
+      if (target.kind === 'file' && inFolder(target.path, 'shared')) return undefined;
+      return 'shared/ is the contract of browser and server code alike: it imports only shared/, no package';
+    case 'server':
+      if (target.kind !== 'file') return undefined;
+      if (inFolder(target.path, 'server') || inFolder(target.path, 'shared')) return undefined;
+      return 'server/ imports only server/, shared/ and packages';
+    case 'build':
+      if (target.kind !== 'file') return undefined;
+      if (inFolder(target.path, 'build') || inFolder(target.path, 'shared')) return undefined;
+      return 'build/ imports only build/, shared/ and packages';
+    case 'host':
+      if (target.kind === 'package') return undefined;
+      if (target.kind === 'node-builtin') return 'host/ runs in the browser: no Node module';
+      if (inFolder(target.path, 'host') || inFolder(target.path, 'shared')) return undefined;
+      return 'host/ imports only host/, shared/ and packages';
+    case 'remotes': {
+      if (target.kind === 'package') return undefined;
+      if (target.kind === 'node-builtin') return 'remotes/ run in the browser: no Node module';
+      if (inFolder(target.path, 'shared')) return undefined;
+      if (inFolder(target.path, 'remotes')) {
+        const other = remoteFolderOf(target.path, remoteFolders);
+        const allowed = other === undefined || other === 'common' || other === remoteFolderOf(file, remoteFolders);
+        if (allowed) return undefined;
+        return `a remote imports only its own folder, remotes/common/ and the files directly in remotes/, not remotes/${other}/`;
+      }
+      return 'remotes/ import only their own folder, remotes/common/, shared/ and packages: never the host or the server';
+    }
+  }
+}
+
+function missingAsEmpty(error: NodeJS.ErrnoException): [] {
+  if (error.code === 'ENOENT') return [];
+  throw error;
+}
+
+async function subFoldersOf(dir: string): Promise<Set<string>> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(missingAsEmpty);
+  return new Set(entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name));
+}
+
+async function sourceFilesUnder(rootDir: string, folder: string): Promise<string[]> {
+  const entries = await readdir(path.join(rootDir, folder), { recursive: true, withFileTypes: true }).catch(
+    missingAsEmpty,
+  );
+  return entries
+    .filter((entry) => entry.isFile() && SOURCE_FILE.test(entry.name))
+    .map((entry) => path.relative(rootDir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+    .sort();
+}
+
+/** Checks every product file of the repository at `rootDir`. */
+export async function checkImportBoundaries(rootDir: string): Promise<BoundaryReport> {
+  const violations: BoundaryViolation[] = [];
+  let checkedFiles = 0;
+  const remoteFolders = await subFoldersOf(path.join(rootDir, 'remotes'));
+  for (const folder of PRODUCT_FOLDERS) {
+    for (const file of await sourceFilesUnder(rootDir, folder)) {
+      if (isTestCode(file)) continue;
+      checkedFiles++;
+      const preBoundary = PRE_BOUNDARY_FOLDERS.find((pre) => file.startsWith(pre));
+      if (preBoundary && file.endsWith('.tsx')) {
+        violations.push({
+          file,
+          line: 1,
+          specifier: 'react/jsx-runtime',
+          reason: `${preBoundary} runs before the async boundary: no .tsx file there, its JSX would import React`,
+        });
+      }
+      const text = await readFile(path.join(rootDir, file), 'utf8');
+      for (const found of findImports(file, text)) {
+        const reason = violationOf(file, folder, found, remoteFolders);
+        if (reason) violations.push({ file, line: found.line, specifier: found.specifier, reason });
+      }
+    }
+  }
+  return { checkedFiles, violations };
+}
+
+export function formatViolation(violation: BoundaryViolation): string {
+  return `${violation.file}:${violation.line}: imports ${JSON.stringify(violation.specifier)}: ${violation.reason}.`;
+}
