@@ -9,16 +9,18 @@ import { createSessionChain } from './auth/session-chain';
 import { UserStore } from './auth/user-store';
 import './auth/session-data';
 import './auth/staff-user';
-import { registerDemoContent, seedDemoData, type DemoAccount, type DemoOptions } from './demo';
-import { createFrontendRouter } from './frontend';
-import { createApiSecurityHeaders } from './hardening/api-security-headers';
-import { createCrossSiteGuard } from './hardening/cross-site-guard';
-import { LoginRateLimiter } from './hardening/login-rate-limiter';
-import { DEFAULT_LOGIN_RATE_LIMIT_SETTINGS, type LoginRateLimitSettings } from './hardening/login-rate-limit-settings';
-import { createLoginThrottle } from './hardening/login-throttle';
-import { remoteOrigins } from './hardening/remote-origins';
-import { createSecurityHeaders } from './hardening/security-headers';
-import { ServerLifecycle } from './hardening/server-lifecycle';
+import { createHostPageRouter } from './host-page/host-page-router';
+import { createApiSecurityHeaders } from './security/api-security-headers';
+import { createCrossSiteGuard } from './security/cross-site-guard';
+import { LoginRateLimiter } from './auth/login-rate-limit/login-rate-limiter';
+import {
+  DEFAULT_LOGIN_RATE_LIMIT_SETTINGS,
+  type LoginRateLimitSettings,
+} from './auth/login-rate-limit/login-rate-limit-settings';
+import { createLoginThrottle } from './auth/login-rate-limit/login-throttle';
+import { remoteOrigins } from './security/remote-origins';
+import { createSecurityHeaders } from './security/security-headers';
+import { ServerLifecycle } from './process/server-lifecycle';
 import { createHealthRouter, type ReadinessCheck } from './health/health-router';
 import { createErrorHandler } from './http/error-handler';
 import { notFoundHandler } from './http/not-found-handler';
@@ -37,7 +39,7 @@ import { ResourceRegistry } from './resources/resource-registry';
 import { createResourcesRouter } from './resources/resources-router';
 import { SqliteRecordSource } from './resources/sqlite-record-source';
 import { SlotRegistry, type SlotRegistrationMap } from './slots/slot-registry';
-import { SlotsJsonCache } from './slots/slots-json-cache';
+import { SlotsPayloadCache } from './slots/slots-payload';
 import { addSlotsRoute } from './slots/slots-router';
 import { AppDatabase } from './storage/app-database';
 import { createSessionStorage, type SessionStorage } from './storage/session-storage';
@@ -81,8 +83,6 @@ export interface AppOptions {
   distDir?: string;
   /** Environment handed to the remotes router (its configuration); the app factory never reads process.env. */
   env?: NodeJS.ProcessEnv;
-  /** Register the demo content and seed the demo data (tenants, records, account `admin`). Default off. */
-  demo?: DemoOptions | false;
   /** scrypt parameters for new password hashes (default: OWASP's minimum). */
   passwordHashParams?: ScryptParams;
   /** Largest JSON body (default 16 KiB). */
@@ -127,7 +127,7 @@ export class App {
   readonly records: RecordSource;
   readonly slots: SlotRegistry;
   /** The cached JSON of the registered slots (rebuilt once per registration). */
-  readonly slotsJson: SlotsJsonCache;
+  readonly slotsPayload: SlotsPayloadCache;
   readonly resources: ResourceRegistry;
   readonly modules: ModuleRegistry;
   readonly dashboards: DashboardRegistry;
@@ -140,10 +140,6 @@ export class App {
   /** Whether the app takes new work; a shutdown turns readiness off through it. */
   readonly lifecycle = new ServerLifecycle();
   readonly passwordHashParams: ScryptParams;
-  /** The demo account after `ready()`, when the demo is on. */
-  demoAccount: DemoAccount | undefined;
-
-  private readonly demo: DemoOptions | false;
   private readonly extraReadinessChecks: readonly ReadinessCheck[];
   private readying: Promise<void> | null = null;
   private closing: Promise<void> | null = null;
@@ -152,7 +148,6 @@ export class App {
     const nodeEnv = options.nodeEnv ?? 'development';
     this.logger = options.logger ?? createLogger(nodeEnv);
     this.passwordHashParams = options.passwordHashParams ?? DEFAULT_SCRYPT_PARAMS;
-    this.demo = options.demo ?? false;
     this.extraReadinessChecks = options.readinessChecks ?? [];
     const now = options.now ?? Date.now;
     const idleMs = positive(options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS, 'sessionIdleMs');
@@ -173,11 +168,15 @@ export class App {
       this.tenants = new TenantStore(this.database);
       this.records = new SqliteRecordSource(this.database);
       this.slots = new SlotRegistry();
-      this.slotsJson = new SlotsJsonCache(this.slots);
+      this.slotsPayload = new SlotsPayloadCache(this.slots);
       this.resources = new ResourceRegistry();
       this.modules = new ModuleRegistry(this.resources);
       this.dashboards = new DashboardRegistry(this.records);
-      this.metaBody = new MetaBodyCache({ slots: this.slotsJson, modules: this.modules, dashboards: this.dashboards });
+      this.metaBody = new MetaBodyCache({
+        slots: this.slotsPayload,
+        modules: this.modules,
+        dashboards: this.dashboards,
+      });
       this.sessions = createSessionStorage({
         database: this.database,
         redisUrl: options.redisUrl,
@@ -217,7 +216,7 @@ export class App {
       ]),
     );
     // Busiest routes first (/slots, then /meta): every router a request passes on its way costs it time.
-    addSlotsRoute(app, this.slotsJson);
+    addSlotsRoute(app, this.slotsPayload);
     app.use(
       SESSION_PATHS,
       createSessionChain({ store: this.sessions.store, secrets, authenticator, idleMs, absoluteMs, now }),
@@ -249,18 +248,16 @@ export class App {
     );
     app.use(createRemotesRouter({ env: options.env ?? { NODE_ENV: nodeEnv }, distDir, config: remotesConfig }));
     app.use(
-      createFrontendRouter({
+      createHostPageRouter({
         distDir,
         remotes: remotesConfig.remotes,
         // Public slots only: the boot data inlined into index.html is served to anonymous visitors.
-        publicSlots: () => this.slotsJson.current().publicPayload,
+        publicSlots: () => this.slotsPayload.current().publicSlots,
       }),
     );
     app.use(notFoundHandler);
     app.use(createErrorHandler(this.logger));
     this.handler = app;
-
-    if (this.demo) registerDemoContent(this);
   }
 
   /**
@@ -291,14 +288,13 @@ export class App {
   }
 
   /**
-   * Finishes the start: waits for the session store (Redis), checks that every relation points at a registered
-   * resource, and seeds the demo data when the demo is on. Call once registrations are done, before listening.
+   * Finishes the start: waits for the session store (Redis) and checks that every relation points at a registered
+   * resource. Call once registrations are done, before listening; seed data after it.
    */
   ready(): Promise<void> {
     this.readying ??= (async () => {
       await this.sessions.ready();
       this.resources.assertRelationsResolve();
-      if (this.demo) this.demoAccount = await seedDemoData(this, this.demo);
     })();
     return this.readying;
   }

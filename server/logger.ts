@@ -1,5 +1,4 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
-import { LOG_CENSOR, LOG_REDACT_PATHS } from './hardening/log-redaction';
 
 /**
  * The server's JSON logger (one object per line) on stdout, or on `destination` (tests); silent under NODE_ENV=test.
@@ -12,3 +11,26 @@ export function createLogger(nodeEnv: string, level?: string, destination?: Dest
   };
   return destination ? pino(options, destination) : pino(options);
 }
+
+/**
+ * Values that never reach the logs: credentials and the cookies that carry sessions, wherever a serializer or a
+ * careless `log.info({ body })` puts them. `req`/`res` are pino-http's serialized request and response.
+ */
+export const LOG_REDACT_PATHS: readonly string[] = Object.freeze([
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'req.headers["proxy-authorization"]',
+  'res.headers["set-cookie"]',
+  'headers.cookie',
+  'headers.authorization',
+  'password',
+  '*.password',
+  '*.*.password',
+  'newPassword',
+  '*.newPassword',
+  'secret',
+  '*.secret',
+]);
+
+/** What a redacted value is replaced with. */
+export const LOG_CENSOR = '[redacted]';

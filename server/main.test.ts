@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { MetaPayload, SlotsPayload } from '../shared';
-import { SESSION_SECRET_FILE } from './session-secret';
+import { SESSION_SECRET_FILE } from './config/session-secret';
 import { makeTempDir, type TempDir } from './test-support/test-app';
 
 const REPO_ROOT = path.resolve(__dirname, '..');

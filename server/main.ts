@@ -2,9 +2,10 @@
  * The entry that listens (`npm start`, `npm run serve`): the product's start-up (server/start-server.ts) from the
  * environment, with the demo content and nothing else.
  */
+import { withDemo } from './demo';
 import { startServer } from './start-server';
 
-startServer(process.env).catch((error: unknown) => {
+startServer(process.env, withDemo()).catch((error: unknown) => {
   process.stderr.write(`The server could not start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

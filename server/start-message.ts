@@ -1,8 +1,17 @@
-import type { DemoAccount } from './demo';
+/** An account the start message tells the operator about (the demo's `admin`). */
+export interface SignInAccount {
+  username: string;
+  /** True when this start created the account. */
+  created: boolean;
+  /** The password, only when this start created the account. */
+  password?: string;
+  /** True when the password was generated (not given). */
+  passwordGenerated: boolean;
+}
 
 export interface StartMessageInput {
   url: string;
-  account: DemoAccount | undefined;
+  account: SignInAccount | undefined;
   /** Put in front of the reset command when the database is not the default one. */
   databasePathForCommand: string | undefined;
 }

@@ -1,27 +1,29 @@
 /**
  * The product's start-up, for every entry that listens (server/main.ts, the bench server, the test fixture server):
- * reads the environment (server/config.ts), builds the app with the demo content, lets the entry register more,
- * listens with the configured timeouts, prints where to open it and how to sign in, and shuts down gracefully on
- * SIGTERM/SIGINT (readiness off, requests in flight finished, stores closed, exit 0).
+ * reads the environment (server/config/), builds the app, lets the entry register and seed what it serves (main.ts:
+ * the demo), listens with the configured timeouts, prints where to open it and how to sign in, and shuts down
+ * gracefully on SIGTERM/SIGINT (readiness off, requests in flight finished, stores closed, exit 0).
  */
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { createApp, type App } from './app';
-import { DEFAULT_DATABASE_PATH, readConfig, type ServerConfig } from './config';
-import { createGracefulShutdown, shutdownOnSignals, type ShutdownOutcome } from './hardening/graceful-shutdown';
-import { createHttpServer } from './hardening/http-server';
-import { installProcessErrorHandlers } from './hardening/process-error-handlers';
+import { DEFAULT_DATABASE_PATH, readConfig, type ServerConfig } from './config/config';
+import { createGracefulShutdown, shutdownOnSignals, type ShutdownOutcome } from './process/graceful-shutdown';
+import { createHttpServer } from './process/http-server';
+import { installProcessErrorHandlers } from './process/process-error-handlers';
 import { createLogger } from './logger';
-import { loadOrCreateSessionSecret } from './session-secret';
-import { formatStartMessage } from './start-message';
+import { loadOrCreateSessionSecret } from './config/session-secret';
+import { formatStartMessage, type SignInAccount } from './start-message';
 
 export interface StartServerOptions {
   /** Registrations of the entry (slots, resources, modules, dashboards), made before `app.ready()`. */
-  configure?: (app: App) => void | Promise<void>;
-  /** Work once the app is ready (demo data seeded) and before it listens, e.g. records of a test fixture. */
-  afterReady?: (app: App) => void | Promise<void>;
+  configure?: (app: App, config: ServerConfig) => void | Promise<void>;
+  /** Work once the app is ready and before it listens, e.g. seeding data. */
+  afterReady?: (app: App, config: ServerConfig) => void | Promise<void>;
+  /** The account the start message tells the operator to sign in with (read once the app is ready), if any. */
+  signInAccount?: () => SignInAccount | undefined;
   /** Root of the build output (host shell and remotes); `<repo>/dist` by default. */
   distDir?: string;
 }
@@ -60,13 +62,12 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     allowedOrigins: config.allowedOrigins,
     loginRateLimit: config.loginRateLimit,
     env,
-    demo: { adminPassword: config.demoPassword },
     ...(options.distDir === undefined ? {} : { distDir: options.distDir }),
   });
   try {
-    await options.configure?.(app);
+    await options.configure?.(app, config);
     await app.ready();
-    await options.afterReady?.(app);
+    await options.afterReady?.(app, config);
   } catch (error) {
     await app.close();
     throw error;
@@ -93,7 +94,7 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
   process.stdout.write(
     formatStartMessage({
       url,
-      account: app.demoAccount,
+      account: options.signInAccount?.(),
       databasePathForCommand: isDefaultDatabase ? undefined : config.databasePath,
     }),
   );

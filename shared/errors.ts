@@ -1,4 +1,4 @@
-/** Error codes and statuses of every JSON error the server sends (DESIGN.md decision 6). */
+/** Error codes and statuses of every JSON error the server sends. */
 export const ERROR_STATUS = {
   invalid_request: 400,
   unauthenticated: 401,

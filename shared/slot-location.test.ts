@@ -1,6 +1,6 @@
 import { SlotLocation, UnknownSlotLocationError } from './slot-location';
 
-/** The specification's table: value -> enum case, visibility per DESIGN.md decision 1. */
+/** The specification's table: value -> enum case; resource-*, dashboard-* and tenant-switcher are protected. */
 const SPEC: ReadonlyArray<[value: string, name: string, isPublic: boolean]> = [
   ['login-before-form', 'LOGIN_BEFORE_FORM', true],
   ['login-after-form', 'LOGIN_AFTER_FORM', true],

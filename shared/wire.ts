@@ -168,7 +168,7 @@ export type RecordUpdateRequest = Record<string, JsonValue>;
 
 // ---------------------------------------------------------------------------------------------- slot props
 
-/** Context of `resource-page-actions` and `resource-edit-actions` (spec 2.5). */
+/** Context of `resource-page-actions` and `resource-edit-actions`: the record the page shows, and where it lives. */
 export interface ResourceActionContext {
   resource: string;
   resourceId: number;
@@ -177,7 +177,7 @@ export interface ResourceActionContext {
 
 export type FormMode = 'create' | 'edit';
 
-/** What a form slot can see and change of the form it sits in (DESIGN.md decision 11). */
+/** What a form slot can see and change of the form it sits in. */
 export interface FormContext {
   mode: FormMode;
   values: Readonly<Record<string, JsonValue>>;

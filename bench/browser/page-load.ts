@@ -10,7 +10,7 @@ export interface PageLoad {
   bytes: number;
 }
 
-/** Desktop width, so the sign-in page renders its sidebar (DESIGN.md point 14). */
+/** Desktop width, so the sign-in page renders its sidebar. */
 const VIEWPORT = { width: 1280, height: 800 };
 
 /**

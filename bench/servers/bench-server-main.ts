@@ -6,6 +6,7 @@
  *   BENCH_DIST_DIR=<dir>    serves the front end from <dir> (the bundled host of the sign-in page benchmark)
  */
 import path from 'node:path';
+import { withDemo } from '../../server/demo';
 import { startServer } from '../../server/start-server';
 import { extraSlots } from './extra-slots';
 
@@ -18,12 +19,15 @@ function extraSlotCount(raw: string | undefined): number {
 async function main(): Promise<void> {
   const extra = extraSlotCount(process.env.BENCH_EXTRA_SLOTS);
   const distDir = process.env.BENCH_DIST_DIR ? path.resolve(process.env.BENCH_DIST_DIR) : undefined;
-  const running = await startServer(process.env, {
-    ...(distDir ? { distDir } : {}),
-    configure: (app) => {
-      if (extra > 0) app.registerSlots(extraSlots(extra));
-    },
-  });
+  const running = await startServer(
+    process.env,
+    withDemo({
+      ...(distDir ? { distDir } : {}),
+      configure: (app) => {
+        if (extra > 0) app.registerSlots(extraSlots(extra));
+      },
+    }),
+  );
   running.logger.info(
     { port: running.port, extraSlots: extra, distDir: distDir ?? 'default' },
     'bench server listening',

@@ -1,13 +1,13 @@
 import { SlotLocation } from '../../shared';
 import { SlotRegistry } from '../../server/slots/slot-registry';
-import { SlotsJsonCache } from '../../server/slots/slots-json-cache';
+import { SlotsPayloadCache } from '../../server/slots/slots-payload';
 import { extraSlots } from './extra-slots';
 
 describe('extraSlots', () => {
   it('spreads the slots over the public locations, so /slots and /meta both carry all of them', () => {
     const registry = new SlotRegistry();
     registry.register(extraSlots(1_000));
-    const json = new SlotsJsonCache(registry).current();
+    const json = new SlotsPayloadCache(registry).current();
     const publicSlots = (JSON.parse(json.publicPayload) as { slots: Record<string, unknown[]> }).slots;
     const allSlots = JSON.parse(json.allSlots) as Record<string, unknown[]>;
 

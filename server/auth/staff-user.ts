@@ -7,9 +7,7 @@ export interface StaffUser {
 
 declare global {
   // passport declares `Express.User` empty and types `req.user` with it; this is what our sessions hold.
-  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
-    // eslint-disable-next-line @typescript-eslint/no-empty-object-type
     interface User extends StaffUser {}
   }
 }

@@ -5,7 +5,7 @@
  * Tenants: the --tenant flags replace the account's tenants. Without them a new account joins every tenant, and an
  * existing one keeps its tenants (or joins every tenant when it has none).
  */
-import { databasePathFromEnv } from '../config';
+import { databasePathFromEnv } from '../config/config';
 import { hashPassword } from '../auth/password-hash';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/username';
 import { UserStore } from '../auth/user-store';

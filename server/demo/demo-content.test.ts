@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { Slot, SlotLocation, type MetaPayload, type SlotsPayload } from '../../shared';
-import { createDemoApp, signedInAgent, type TestApp } from '../test-support/test-app';
+import { createDemoApp, signedInAgent, type DemoTestApp } from '../test-support/test-app';
 import { demoSlots } from './demo-slots';
 
 const TEAM_MARKETING = [
@@ -27,7 +27,7 @@ const TEAM_RECORDS = [
 ];
 
 describe('demo content', () => {
-  let testApp: TestApp;
+  let testApp: DemoTestApp;
 
   beforeAll(async () => {
     testApp = await createDemoApp();
@@ -117,7 +117,7 @@ describe('demo content', () => {
     const admin = app.users.findByUsername('admin');
     expect(admin).toBeDefined();
     expect(app.tenants.tenantsOf(admin!.id).map((tenant) => tenant.id)).toEqual(['acme', 'globex']);
-    expect(app.demoAccount).toEqual({
+    expect(testApp.demoAccount).toEqual({
       username: 'admin',
       created: true,
       password: expect.any(String),
@@ -130,7 +130,7 @@ describe('demo content', () => {
     try {
       expect(again.app.records.count('acme', 'articles')).toBe(testApp.app.records.count('acme', 'articles'));
       expect(again.app.users.count()).toBe(testApp.app.users.count());
-      expect(again.app.demoAccount?.created).toBe(false);
+      expect(again.demoAccount?.created).toBe(false);
     } finally {
       await again.close({ keepData: true });
     }
@@ -141,7 +141,7 @@ describe('demo account password', () => {
   it('is generated when none is given, and works', async () => {
     const testApp = await createDemoApp({ demo: {} });
     try {
-      const account = testApp.app.demoAccount;
+      const account = testApp.demoAccount;
       expect(account).toMatchObject({ username: 'admin', created: true, passwordGenerated: true });
       expect(account?.password?.length).toBeGreaterThanOrEqual(16);
       const response = await request(testApp.app.handler)

@@ -2,7 +2,7 @@ import { Slot, SlotLocation } from '../../shared';
 import type { SlotRegistrationMap } from '../slots/slot-registry';
 
 /**
- * The demo's slot registrations (the agreed demo catalogue): every location has at least one slot. Components come
+ * The demo's slot registrations : every location has at least one slot. Components come
  * from the two demo remotes, `team_marketing` (sign-in page and global chrome) and `team_records` (signed-in pages).
  * A host application registers its own the same way: `app.registerSlots({ [location]: Slot | Slot[] })`.
  */

@@ -1,4 +1,5 @@
 export { registerDemoContent } from './register-demo-content';
+export { withDemo } from './with-demo';
 export { seedDemoData, DEMO_USERNAME, type DemoOptions, type DemoAccount } from './seed-demo-data';
 export { demoSlots } from './demo-slots';
 export { ArticlesResource, ARTICLE_GROUPS } from './articles-resource';

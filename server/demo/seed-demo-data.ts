@@ -4,6 +4,7 @@ import type { App } from '../app';
 import { hashPassword } from '../auth/password-hash';
 import { PASSWORD_MIN_LENGTH } from '../auth/username';
 import { DEMO_TENANTS } from './demo-records';
+import type { SignInAccount } from '../start-message';
 
 /** The demo account's username. */
 export const DEMO_USERNAME = 'admin';
@@ -13,15 +14,8 @@ export interface DemoOptions {
   adminPassword?: string | undefined;
 }
 
-export interface DemoAccount {
-  username: string;
-  /** True when this start created the account. */
-  created: boolean;
-  /** The password, only when this start created the account. */
-  password?: string;
-  /** True when the password was generated (not given). */
-  passwordGenerated: boolean;
-}
+/** The demo account as a start left it: what the start message tells the operator. */
+export type DemoAccount = SignInAccount;
 
 /**
  * Creates what is missing of the demo data: the tenants, their records (a tenant's records of a resource are

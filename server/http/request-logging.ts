@@ -1,7 +1,7 @@
 import type { Express, Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
-import { assignRequestId } from '../hardening/request-id';
+import { assignRequestId } from './request-id';
 
 /** Probes hit these every few seconds; a line for each would drown everything else. */
 const UNLOGGED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz']);

@@ -1,6 +1,6 @@
-import { SLUG_PATTERN, type Dashboard, type DashboardCard, type Tenant } from '../../shared';
+import type { Dashboard, DashboardCard, Tenant } from '../../shared';
 import type { RecordSource } from '../resources/record-source';
-import { NavigationDefinitionError } from './navigation-definition-error';
+import { checkNavigationName, NavigationDefinitionError } from './navigation-definition';
 
 /** What a dashboard can read to compute its cards. */
 export interface DashboardContext {
@@ -14,7 +14,6 @@ export interface DashboardDefinition {
   /** The cards for one tenant. Computed from records only: the result is cached until records change. */
   cards(context: DashboardContext): DashboardCard[];
 }
-
 
 /**
  * The dashboards (`dashboards` of GET /meta). Their JSON is cached per tenant and rebuilt only when the dashboards,
@@ -34,17 +33,7 @@ export class DashboardRegistry {
 
   register(definition: DashboardDefinition): void {
     const { name, label, cards } = definition;
-    if (typeof name !== 'string' || !SLUG_PATTERN.test(name)) {
-      throw new NavigationDefinitionError(
-        `Dashboard name ${JSON.stringify(name)} is not valid: use lower case letters, digits and "-".`,
-      );
-    }
-    if (this.dashboards.some((dashboard) => dashboard.name === name)) {
-      throw new NavigationDefinitionError(`Dashboard "${name}" is already registered.`);
-    }
-    if (typeof label !== 'string' || label.trim() === '') {
-      throw new NavigationDefinitionError(`Dashboard "${name}" needs a label.`);
-    }
+    checkNavigationName('Dashboard', name, label, this.dashboards);
     if (typeof cards !== 'function')
       throw new NavigationDefinitionError(`Dashboard "${name}" needs a cards(context) function.`);
     this.dashboards.push(definition);

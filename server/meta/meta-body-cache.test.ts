@@ -26,7 +26,7 @@ describe('MetaBodyCache', () => {
     expect(payload).toEqual({
       dashboards: JSON.parse(app.dashboards.json(ACME)) as unknown,
       modules: JSON.parse(app.modules.json()) as unknown,
-      slots: JSON.parse(app.slotsJson.current().allSlots) as unknown,
+      slots: JSON.parse(app.slotsPayload.current().allSlots) as unknown,
     });
     expect(payload.dashboards[0]?.cards).toContainEqual({ title: 'Tenant', value: 'Acme Corp' });
   });

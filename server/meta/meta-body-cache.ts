@@ -1,5 +1,5 @@
 import type { Tenant } from '../../shared';
-import type { SlotsJson, SlotsJsonCache } from '../slots/slots-json-cache';
+import type { SlotsPayloads, SlotsPayloadCache } from '../slots/slots-payload';
 import type { DashboardRegistry } from './dashboard-registry';
 import type { ModuleRegistry } from './module-registry';
 
@@ -12,7 +12,7 @@ export type MetaBody = readonly [head: Buffer, slots: Buffer];
 interface CachedBody {
   dashboards: string;
   modules: string;
-  slots: SlotsJson;
+  slots: SlotsPayloads;
   body: MetaBody;
 }
 
@@ -23,11 +23,11 @@ interface CachedBody {
  */
 export class MetaBodyCache {
   private readonly bodies = new Map<string, CachedBody>();
-  private slotsPart: { slots: SlotsJson; bytes: Buffer } | null = null;
+  private slotsPart: { slots: SlotsPayloads; bytes: Buffer } | null = null;
   private buildCount = 0;
 
   constructor(
-    private readonly parts: { slots: SlotsJsonCache; modules: ModuleRegistry; dashboards: DashboardRegistry },
+    private readonly parts: { slots: SlotsPayloadCache; modules: ModuleRegistry; dashboards: DashboardRegistry },
   ) {}
 
   /** How many bodies were built (tests: requests reuse them). */
@@ -52,7 +52,7 @@ export class MetaBodyCache {
     return body;
   }
 
-  private slotsBytes(slots: SlotsJson): Buffer {
+  private slotsBytes(slots: SlotsPayloads): Buffer {
     if (this.slotsPart?.slots !== slots) this.slotsPart = { slots, bytes: Buffer.from(`${slots.allSlots}}`, 'utf8') };
     return this.slotsPart.bytes;
   }

@@ -166,10 +166,10 @@ describe('GET /meta', () => {
   it('reuses cached parts: slots JSON per registry version, dashboards until records change', async () => {
     const agent = await signedInAgent(testApp.app);
     await agent.get('/meta');
-    const slotBuilds = testApp.app.slotsJson.builds;
+    const slotBuilds = testApp.app.slotsPayload.builds;
     const dashboardBuilds = testApp.app.dashboards.builds;
     for (let i = 0; i < 4; i++) expect((await agent.get('/meta')).status).toBe(200);
-    expect(testApp.app.slotsJson.builds).toBe(slotBuilds);
+    expect(testApp.app.slotsPayload.builds).toBe(slotBuilds);
     expect(testApp.app.dashboards.builds).toBe(dashboardBuilds);
 
     testApp.app.records.insert('acme', 'authors', { title: 'New author', label: 'New' });
@@ -183,7 +183,7 @@ describe('GET /meta', () => {
       'TenantSwitcher',
       'SecondSwitcher',
     ]);
-    expect(testApp.app.slotsJson.builds).toBe(slotBuilds + 1);
+    expect(testApp.app.slotsPayload.builds).toBe(slotBuilds + 1);
   });
 
   it('answers 405 for other methods', async () => {

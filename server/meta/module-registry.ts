@@ -1,6 +1,6 @@
-import { SLUG_PATTERN, type NavigationModule } from '../../shared';
+import type { NavigationModule } from '../../shared';
 import type { ResourceRegistry } from '../resources/resource-registry';
-import { NavigationDefinitionError } from './navigation-definition-error';
+import { checkNavigationName, NavigationDefinitionError } from './navigation-definition';
 
 /** A navigation group: a name, a label and the resources it lists, in order. */
 export interface ModuleDefinition {
@@ -9,7 +9,6 @@ export interface ModuleDefinition {
   /** Names of registered resources. */
   resources: readonly string[];
 }
-
 
 /**
  * The modules of the navigation (`modules` of GET /meta). Their JSON is the same for every user and tenant, so it is
@@ -24,16 +23,7 @@ export class ModuleRegistry {
 
   register(definition: ModuleDefinition): void {
     const { name, label, resources } = definition;
-    if (typeof name !== 'string' || !SLUG_PATTERN.test(name)) {
-      throw new NavigationDefinitionError(
-        `Module name ${JSON.stringify(name)} is not valid: use lower case letters, digits and "-".`,
-      );
-    }
-    if (this.modules.some((module) => module.name === name)) {
-      throw new NavigationDefinitionError(`Module "${name}" is already registered.`);
-    }
-    if (typeof label !== 'string' || label.trim() === '')
-      throw new NavigationDefinitionError(`Module "${name}" needs a label.`);
+    checkNavigationName('Module', name, label, this.modules);
     if (!Array.isArray(resources))
       throw new NavigationDefinitionError(`Module "${name}": resources must be a list of names.`);
     for (const resource of resources) {

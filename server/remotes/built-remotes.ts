@@ -42,7 +42,7 @@ function manifestExposes(manifest: unknown, file: string): Set<string> {
 
 /**
  * The remotes built into `<distDir>/remotes/*`: each folder holding a `slots-remote.json` (written by the remote's
- * own build from its declaration) beside its `mf-manifest.json`. The descriptor must match its folder and every
+ * own build from its descriptor) beside its `mf-manifest.json`. The descriptor must match its folder and every
  * declared component must be exposed by the manifest, so what is listed is what can load.
  */
 export function findBuiltRemotes(distDir: string): RemoteDescriptor[] {

@@ -3,7 +3,7 @@ import express, { type Router } from 'express';
 import type { RemotesPayload } from '../../shared';
 import { loadRemotesConfig, type RemotesConfig } from './remotes-config';
 import { remotesCors } from './remotes-cors';
-import { setBuildCacheHeaders } from './static-cache';
+import { serveBuildOutput } from '../http/build-output-files';
 
 export { loadRemotesConfig, type RemotesConfig, type LoadRemotesConfigOptions } from './remotes-config';
 export { RemotesConfigError } from './remotes-config-error';
@@ -33,17 +33,6 @@ export function createRemotesRouter(options: RemotesRouterOptions): Router {
     res.setHeader('Cache-Control', 'no-cache');
     res.type('application/json').send(body);
   });
-  router.use(
-    '/remotes',
-    remotesCors(config.allowedOrigins),
-    express.static(path.join(options.distDir, 'remotes'), {
-      index: false,
-      redirect: false,
-      dotfiles: 'ignore',
-      fallthrough: true,
-      cacheControl: false,
-      setHeaders: setBuildCacheHeaders,
-    }),
-  );
+  router.use('/remotes', remotesCors(config.allowedOrigins), serveBuildOutput(path.join(options.distDir, 'remotes')));
   return router;
 }

@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import request from 'supertest';
-import { createFrontendRouter } from '../frontend';
+import { createHostPageRouter } from '../host-page/host-page-router';
 import { createFixtureDist, type FixtureDist } from './fixture-dist';
 import { createRemotesRouter } from './index';
 import { RemotesConfigError } from './remotes-config-error';
@@ -22,7 +22,7 @@ afterEach(() => dist.remove());
 function appWith(env: NodeJS.ProcessEnv = {}): Express {
   const app = express();
   app.use(createRemotesRouter({ env, distDir: dist.dir }));
-  app.use(createFrontendRouter({ distDir: dist.dir }));
+  app.use(createHostPageRouter({ distDir: dist.dir }));
   app.use((_req, res) => {
     res.status(404).json({ error: { code: 'not_found', message: 'Not found.' } });
   });

@@ -1,6 +1,5 @@
 import { Slot, SlotLocation } from '../../shared';
-import { SlotRegistrationError } from './slot-registration-error';
-import { SlotRegistry, type SlotRegistrationMap } from './slot-registry';
+import { SlotRegistrationError, SlotRegistry, type SlotRegistrationMap } from './slot-registry';
 
 const components = (registry: SlotRegistry, location: SlotLocation) =>
   (registry.snapshot().get(location) ?? []).map((slot) => slot.component);

@@ -1,5 +1,12 @@
 import { describe, isPlainObject, Slot, SlotLocation, type SlotLocationValue } from '../../shared';
-import { SlotRegistrationError } from './slot-registration-error';
+
+/** A `registerSlots` call that cannot be honoured; thrown at once so a bad registration stops the start. */
+export class SlotRegistrationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SlotRegistrationError';
+  }
+}
 
 /** What `registerSlots` takes: location value -> one Slot or a list of Slots. */
 export type SlotRegistrationMap = Readonly<Partial<Record<SlotLocationValue, Slot | readonly Slot[]>>>;

@@ -125,13 +125,13 @@ describe('GET /slots', () => {
   it('builds the body once per registration change, not per request', async () => {
     const { app } = testApp;
     app.registerSlots({ 'login-sidebar': Slot.make('Promo') });
-    const buildsBefore = app.slotsJson.builds;
+    const buildsBefore = app.slotsPayload.builds;
     for (let i = 0; i < 5; i++) expect((await request(app.handler).get('/slots')).status).toBe(200);
-    expect(app.slotsJson.builds).toBe(buildsBefore + 1);
+    expect(app.slotsPayload.builds).toBe(buildsBefore + 1);
 
     app.registerSlots({ 'header-banner': Slot.make('Banner') });
     for (let i = 0; i < 3; i++) await request(app.handler).get('/slots');
-    expect(app.slotsJson.builds).toBe(buildsBefore + 2);
+    expect(app.slotsPayload.builds).toBe(buildsBefore + 2);
   });
 
   it('answers HEAD with the headers only', async () => {

@@ -2,7 +2,7 @@ import type { IRouter } from 'express';
 import { jsonRoute } from '../http/json-route';
 import { sendJsonBytes } from '../http/send-json';
 import { ifNoneMatchHits } from './etag';
-import type { SlotsJsonCache } from './slots-json-cache';
+import type { SlotsPayloadCache } from './slots-payload';
 
 /**
  * `GET /slots`: the public locations, for pages without a session (the sign-in page). Served from the cached bytes of
@@ -11,7 +11,7 @@ import type { SlotsJsonCache } from './slots-json-cache';
  * Added to the app itself rather than to a router of its own: the route every page without a session asks for
  * should not pay for entering one more router.
  */
-export function addSlotsRoute(router: IRouter, cache: SlotsJsonCache): void {
+export function addSlotsRoute(router: IRouter, cache: SlotsPayloadCache): void {
   jsonRoute(router, '/slots', {
     GET: (req, res) => {
       const json = cache.current();

@@ -13,7 +13,7 @@ describe('sessions across a restart', () => {
     const second = await createDemoApp({ dir: first.dir });
     try {
       // The demo account and data were not created twice.
-      expect(second.app.demoAccount?.created).toBe(false);
+      expect(second.demoAccount?.created).toBe(false);
       expect(second.app.records.count('acme', 'articles')).toBe(4);
       const me = await request(second.app.handler).get('/me').set('Cookie', cookie);
       expect(me.status).toBe(200);

@@ -4,7 +4,7 @@ import type { AppDatabase } from './app-database';
 import { createRedisSessionStorage } from './redis-session-storage';
 import { SqliteSessionStore } from './sqlite-session-store';
 
-/** Where sessions live. The one place that chooses between the SQLite file and Redis (DESIGN.md decision 8). */
+/** Where sessions live. The one place that chooses between the SQLite file and Redis. */
 export interface SessionStorage {
   readonly kind: 'sqlite' | 'redis';
   readonly store: Store;

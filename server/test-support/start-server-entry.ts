@@ -3,18 +3,22 @@
  * START_ENTRY_FAIL=configure makes its registration throw, to check that a failed start exits cleanly.
  */
 import { Slot } from '../../shared';
+import { withDemo } from '../demo';
 import { startServer } from '../start-server';
 
-startServer(process.env, {
-  configure: (app) => {
-    if (process.env.START_ENTRY_FAIL === 'configure') throw new Error('registration refused by the entry');
-    app.registerSlots({ 'login-sidebar': Slot.make('EntryPromo', { from: 'configure' }) });
-  },
-  afterReady: (app) => {
-    // The demo data is seeded by now: the entry can build on it.
-    process.stdout.write(`after ready: ${app.tenants.list().length} tenants\n`);
-  },
-}).catch((error: unknown) => {
+startServer(
+  process.env,
+  withDemo({
+    configure: (app) => {
+      if (process.env.START_ENTRY_FAIL === 'configure') throw new Error('registration refused by the entry');
+      app.registerSlots({ 'login-sidebar': Slot.make('EntryPromo', { from: 'configure' }) });
+    },
+    afterReady: (app) => {
+      // The demo data is seeded by now: the entry can build on it.
+      process.stdout.write(`after ready: ${app.tenants.list().length} tenants\n`);
+    },
+  }),
+).catch((error: unknown) => {
   process.stderr.write(`The entry could not start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

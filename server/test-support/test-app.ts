@@ -5,6 +5,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { createApp, type App, type AppOptions } from '../app';
 import { hashPassword, type ScryptParams } from '../auth/password-hash';
+import { registerDemoContent, seedDemoData, type DemoAccount, type DemoOptions } from '../demo';
 
 /** Cheap scrypt parameters: the tests sign in often, and cost is not what they test. */
 export const FAST_HASH: ScryptParams = Object.freeze({ N: 2 ** 10, r: 8, p: 1 });
@@ -30,12 +31,19 @@ export interface TestApp {
   close(options?: { keepData?: boolean }): Promise<void>;
 }
 
+export interface TestAppOptions extends Partial<AppOptions> {
+  /** The folder of the database: a fresh temporary one by default; give an earlier app's to reopen its database. */
+  dir?: TempDir;
+  /** Registrations before `ready()`, as an entry's `configure` makes them. */
+  configure?: (app: App) => void;
+}
+
 /**
  * An app on a real SQLite file in a fresh temporary folder (or `dir`, to reopen the same database), silent,
- * with cheap password hashing. Demo content is off unless `demo` is given; `ready()` has run.
+ * with cheap password hashing; `ready()` has run.
  */
-export async function createTestApp(overrides: Partial<AppOptions> & { dir?: TempDir } = {}): Promise<TestApp> {
-  const { dir: givenDir, ...options } = overrides;
+export async function createTestApp(overrides: TestAppOptions = {}): Promise<TestApp> {
+  const { dir: givenDir, configure, ...options } = overrides;
   const dir = givenDir ?? makeTempDir();
   const databasePath = path.join(dir.path, 'app.db');
   const app = createApp({
@@ -48,6 +56,7 @@ export async function createTestApp(overrides: Partial<AppOptions> & { dir?: Tem
     sessionCleanupIntervalMs: 0,
     ...options,
   });
+  configure?.(app);
   await app.ready();
   return {
     app,
@@ -60,9 +69,30 @@ export async function createTestApp(overrides: Partial<AppOptions> & { dir?: Tem
   };
 }
 
-/** The demo app: demo content and data, account `admin` with DEMO_PASSWORD. */
-export function createDemoApp(overrides: Partial<AppOptions> & { dir?: TempDir } = {}): Promise<TestApp> {
-  return createTestApp({ demo: { adminPassword: DEMO_PASSWORD }, ...overrides });
+export interface DemoTestApp extends TestApp {
+  /** The demo account as this start left it (created now, or found). */
+  demoAccount: DemoAccount;
+}
+
+/**
+ * The demo app, as `npm start` makes it: demo content registered before `ready()` (then `configure`), demo data
+ * seeded after, account `admin` with DEMO_PASSWORD unless `demo` says otherwise.
+ */
+export async function createDemoApp(overrides: TestAppOptions & { demo?: DemoOptions } = {}): Promise<DemoTestApp> {
+  const { demo = { adminPassword: DEMO_PASSWORD }, configure, ...options } = overrides;
+  const testApp = await createTestApp({
+    ...options,
+    configure: (app) => {
+      registerDemoContent(app);
+      configure?.(app);
+    },
+  });
+  try {
+    return { ...testApp, demoAccount: await seedDemoData(testApp.app, demo) };
+  } catch (error) {
+    await testApp.close();
+    throw error;
+  }
 }
 
 /** Adds a staff account belonging to `tenants` (creating the tenants when missing). */

@@ -35,7 +35,7 @@ async function signInAndPickArticle(page: Page): Promise<RecordPayload> {
   throw new Error('The demo data has no article with a group and a related author.');
 }
 
-/** The record props a resource action slot got, checked against the API's record (spec 2.5). */
+/** The record props a resource action slot got, checked against the API's record. */
 async function expectActionContext(
   page: Page,
   location: 'resource-page-actions' | 'resource-edit-actions',

@@ -1,5 +1,5 @@
 import { createClient } from 'redis';
-import { LoginRateLimiter } from '../../server/hardening/login-rate-limiter';
+import { LoginRateLimiter } from '../../server/auth/login-rate-limit/login-rate-limiter';
 import { getFreePort } from '../support/free-port';
 import { RedisServerProcess } from '../multi-instance/support/redis-server-process';
 

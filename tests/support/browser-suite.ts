@@ -7,7 +7,7 @@ import { launchChromium } from './chromium';
 import { recordPage, type PageLog } from './page-log';
 import { ARTIFACTS_DIR } from './repo-root';
 
-/** Desktop size: wide enough for the login sidebar (DESIGN.md point 14). */
+/** Desktop size: wide enough for the login sidebar (1024 px and wider). */
 export const DESKTOP_VIEWPORT = Object.freeze({ width: 1280, height: 900 });
 
 export const BROWSER_LOGS_DIR = path.join(ARTIFACTS_DIR, 'browser-logs');

@@ -11,6 +11,7 @@ import type { App } from '../../server/app';
 import { Field } from '../../server/resources/field';
 import { Resource } from '../../server/resources/resource';
 import type { SlotRegistrationMap } from '../../server/slots/slot-registry';
+import { withDemo } from '../../server/demo';
 import { startServer } from '../../server/start-server';
 import { FIXTURE_SPEC_ENV, type FixtureResourceSpec, type FixtureSpec } from './fixture-spec';
 
@@ -71,10 +72,13 @@ function seedFixtureRecords(app: App, spec: FixtureSpec): void {
 
 async function main(): Promise<void> {
   const spec = readSpec();
-  await startServer(process.env, {
-    configure: (app) => registerFixtures(app, spec),
-    afterReady: (app) => seedFixtureRecords(app, spec),
-  });
+  await startServer(
+    process.env,
+    withDemo({
+      configure: (app) => registerFixtures(app, spec),
+      afterReady: (app) => seedFixtureRecords(app, spec),
+    }),
+  );
 }
 
 main().catch((error: unknown) => {

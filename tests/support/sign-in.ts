@@ -3,7 +3,7 @@ import { DEMO_PASSWORD, DEMO_USERNAME } from './app-server';
 import { SLOT_TIMEOUT_MS } from './slot-page';
 
 /**
- * Signs in through the sign-in page's form (inputs `username` and `password`, DESIGN.md point 15), as a person
+ * Signs in through the sign-in page's form (inputs `username` and `password`), as a person
  * would, and waits until the host has left /login for the page it was sent to.
  */
 export async function signIn(

@@ -1,10 +1,10 @@
 import type { Locator, Page } from 'playwright-core';
 import type { SlotLocationValue } from '../../shared';
 
-/** How long a slot may take to appear (DESIGN.md: failures must not hold the page longer than this). */
+/** How long a slot may take to appear (a failing remote must not hold the page longer than this). */
 export const SLOT_TIMEOUT_MS = 10_000;
 
-/** The wrapper of a rendered location (DESIGN.md point 15). */
+/** The wrapper of a rendered location. */
 export function locationSelector(location: SlotLocationValue): string {
   return `[data-slot-location="${location}"]`;
 }

@@ -2,9 +2,11 @@ import type { SlotEntry, SlotMap, SlotsPayload } from '../../shared';
 import { strongEtag } from './etag';
 import type { SlotRegistry, SlotRegistrySnapshot } from './slot-registry';
 
-/** The serialised views of one registry version. */
-export interface SlotsJson {
+/** The payloads of one registry version: the public slot map and the bytes every route sends. */
+export interface SlotsPayloads {
   readonly version: number;
+  /** The public locations' slots (what `GET /slots` carries), for the host page's boot data and hints. */
+  readonly publicSlots: SlotMap;
   /** The body of `GET /slots`: `{"slots":{...}}` with the public locations only. */
   readonly publicPayload: string;
   /** `publicPayload` encoded once, as it is sent. */
@@ -15,11 +17,11 @@ export interface SlotsJson {
 }
 
 /**
- * JSON of the registered slots, built once per registry version rather than per request.
+ * The payloads of the registered slots, built once per registry version rather than per request.
  * `builds` counts the builds, so tests (and metrics) can see that requests reuse them.
  */
-export class SlotsJsonCache {
-  private cached: SlotsJson | null = null;
+export class SlotsPayloadCache {
+  private cached: SlotsPayloads | null = null;
   private buildCount = 0;
 
   constructor(private readonly registry: SlotRegistry) {}
@@ -28,13 +30,13 @@ export class SlotsJsonCache {
     return this.buildCount;
   }
 
-  current(): SlotsJson {
+  current(): SlotsPayloads {
     const version = this.registry.version;
     if (this.cached?.version !== version) this.cached = this.build(version, this.registry.snapshot());
     return this.cached;
   }
 
-  private build(version: number, snapshot: SlotRegistrySnapshot): SlotsJson {
+  private build(version: number, snapshot: SlotRegistrySnapshot): SlotsPayloads {
     this.buildCount++;
     const all: SlotMap = {};
     const publicOnly: SlotMap = {};
@@ -48,6 +50,7 @@ export class SlotsJsonCache {
     const publicPayload = JSON.stringify(payload);
     return Object.freeze({
       version,
+      publicSlots: Object.freeze(publicOnly),
       publicPayload,
       publicBody: Buffer.from(publicPayload, 'utf8'),
       publicEtag: strongEtag(publicPayload),

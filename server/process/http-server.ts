@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { RequestListener } from 'node:http';
-import { InvalidSettingError, readInteger } from './env-values';
+import { InvalidSettingError, readInteger } from '../config/env-values';
 
 /** How long a client may take, so slow or stalled clients cannot hold connections open (slowloris). */
 export interface ServerTimeoutSettings {

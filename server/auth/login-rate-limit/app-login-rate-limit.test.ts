@@ -4,8 +4,8 @@
  * another IP unless a proxy is trusted.
  */
 import request from 'supertest';
-import { ERROR_MESSAGES } from '../../shared';
-import { createDemoApp, DEMO_PASSWORD, type TestApp } from '../test-support/test-app';
+import { ERROR_MESSAGES } from '../../../shared';
+import { createDemoApp, DEMO_PASSWORD, type TestApp } from '../../test-support/test-app';
 
 const TOO_MANY = { error: { code: 'too_many_requests', message: ERROR_MESSAGES.tooManyAttempts } };
 const LIMITS = { perAccountAndIp: 3, perIp: 6, windowSeconds: 900 };

@@ -5,7 +5,7 @@
 import request from 'supertest';
 import { createLogger } from '../logger';
 import { createDemoApp, DEMO_PASSWORD, type TestApp } from '../test-support/test-app';
-import { LOG_CENSOR } from './log-redaction';
+import { LOG_CENSOR } from '../logger';
 
 const WRONG_PASSWORD = 'wrong-pw-MARKER-5d1e77';
 const COOKIE_MARKER = 'cookie-MARKER-a9c3';

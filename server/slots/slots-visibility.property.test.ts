@@ -121,7 +121,7 @@ describe('GET /slots under random registrations', () => {
 
             // Not vacuous: the protected slots were registered (the full view used by /meta carries them).
             if (registrations.some((registration) => !registration.location.isPublic())) {
-              expect(testApp.app.slotsJson.current().allSlots).toContain(MARKER);
+              expect(testApp.app.slotsPayload.current().allSlots).toContain(MARKER);
             }
             expect(({} as Record<string, unknown>).polluted).toBeUndefined();
           } finally {

@@ -1,34 +1,40 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import express, { type RequestHandler, type Router } from 'express';
-import { ERROR_STATUS, pageComponents, type ErrorBody, type RemoteDescriptor, type SlotMap } from '../../shared';
+import {
+  ERROR_STATUS,
+  pageComponents,
+  SIGN_IN_PATH,
+  type ErrorBody,
+  type RemoteDescriptor,
+  type SlotMap,
+} from '../../shared';
 import { builtRemoteEntry } from '../remotes/built-remotes';
-import { setBuildCacheHeaders } from '../remotes/static-cache';
+import { serveBuildOutput } from '../http/build-output-files';
 import { bootData, renderBootData } from './boot-data';
 import { bootHints, renderBootHints, replaceHintsMarker } from './boot-hints';
 import { createBuiltRemoteFilesCache } from './built-remote-files-cache';
-import { createPublicSlotsReader } from './public-slots-reader';
 
 export { bootHints, renderBootHints, replaceHintsMarker, type BootHint, type BootHintInput } from './boot-hints';
 export { bootData, renderBootData } from './boot-data';
 export { readBuiltRemoteFiles, type BuiltRemoteFiles } from './built-remote-files';
 
-export interface FrontendRouterOptions {
+export interface HostPageRouterOptions {
   /** Root of the build output; the host shell lives in `<distDir>/host/`. */
   distDir: string;
   /**
    * The remotes the host is told about (GET /api/remotes). With `publicSlots`, a federated host's index.html
-   * carries what it needs to start loading the remote modules of the page's public slots at once: the catalogue and
+   * carries what it needs to start loading the remote modules of the page's public slots at once: the remote descriptors and
    * those components (boot-data.ts), and resource hints for their files (boot-hints.ts). Without both, index.html
    * is served as built, and the host asks GET /api/remotes.
    */
   remotes?: readonly RemoteDescriptor[];
-  /** The current body of GET /slots (the public slots as JSON text); read per request, parsed when it changes. */
-  publicSlots?: () => string;
+  /** The public slots now (what GET /slots carries), read per request: the map the slots payload already built. */
+  publicSlots?: () => SlotMap;
 }
 
-/** The client routes of the host (DESIGN.md point 15); each is answered with index.html. */
-export const CLIENT_ROUTES = ['/', '/login', '/resources/*splat'];
+/** The client routes of the host (sign-in, dashboard, resource pages); each is answered with index.html. */
+export const CLIENT_ROUTES = ['/', SIGN_IN_PATH, '/resources/*splat'];
 
 export const HOST_NOT_BUILT_MESSAGE =
   'The admin interface has not been built yet. Run `npm run build` (or `npm start`, which builds first), then reload.';
@@ -38,25 +44,16 @@ export const HOST_NOT_BUILT_MESSAGE =
  * client routes only. `/api/*`, `/slots`, `/meta`, `/remotes/*` and anything unknown fall through to the JSON 404.
  * Before a build the client routes answer 503 with a JSON error saying how to build.
  */
-export function createFrontendRouter(options: FrontendRouterOptions): Router {
+export function createHostPageRouter(options: HostPageRouterOptions): Router {
   const hostDir = path.join(options.distDir, 'host');
   const indexFile = path.join(hostDir, 'index.html');
   const router = express.Router();
   const remotes = options.remotes ?? [];
-  const readSlots = options.publicSlots ? createPublicSlotsReader(options.publicSlots) : null;
+  const readSlots = options.publicSlots ?? null;
   const builtFiles = createBuiltRemoteFilesCache(options.distDir);
   let index: { mtimeMs: number; size: number; html: string } | null = null;
 
-  router.use(
-    express.static(hostDir, {
-      index: false,
-      redirect: false,
-      dotfiles: 'ignore',
-      fallthrough: true,
-      cacheControl: false,
-      setHeaders: setBuildCacheHeaders,
-    }),
-  );
+  router.use(serveBuildOutput(hostDir));
 
   /** index.html as built, re-read when the build changes it (a build made after the start is served at once). */
   function readIndex(): string | null {

@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import type { Logger } from 'pino';
-import { readInteger } from './env-values';
+import { readInteger } from '../config/env-values';
 import type { ServerLifecycle } from './server-lifecycle';
 
 export interface ShutdownSettings {

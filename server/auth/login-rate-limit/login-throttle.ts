@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
-import { ERROR_MESSAGES } from '../../shared';
+import { ERROR_MESSAGES } from '../../../shared';
 import type { LoginAttemptKey, LoginRateLimiter } from './login-rate-limiter';
-import { HttpError } from '../http/http-error';
+import { HttpError } from '../../http/http-error';
 
 /**
  * Guards the sign-in route: mount it after the JSON body parser and before the handler that checks the password.

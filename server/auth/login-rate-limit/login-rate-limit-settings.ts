@@ -1,4 +1,4 @@
-import { readInteger, readLimit } from './env-values';
+import { readInteger, readLimit } from '../../config/env-values';
 
 /** How many sign-in attempts are allowed, per window, before 429. A null limit is switched off. */
 export interface LoginRateLimitSettings {

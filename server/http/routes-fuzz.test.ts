@@ -9,7 +9,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { isErrorBody } from '../../shared';
 import { createDemoApp, DEMO_PASSWORD, sessionCookieOf, type TestApp } from '../test-support/test-app';
-import { declaredRoutes } from './route-table';
+import { declaredRoutes } from '../test-support/route-table';
 
 jest.setTimeout(120_000);
 

@@ -1,9 +1,12 @@
 import path from 'node:path';
-import { readList } from './hardening/env-values';
-import { shutdownSettingsFromEnv, type ShutdownSettings } from './hardening/graceful-shutdown';
-import { serverTimeoutSettingsFromEnv, type ServerTimeoutSettings } from './hardening/http-server';
-import { loginRateLimitSettingsFromEnv, type LoginRateLimitSettings } from './hardening/login-rate-limit-settings';
-import { trustProxyFromEnv, type TrustProxySetting } from './hardening/trust-proxy';
+import { readList } from './env-values';
+import { shutdownSettingsFromEnv, type ShutdownSettings } from '../process/graceful-shutdown';
+import { serverTimeoutSettingsFromEnv, type ServerTimeoutSettings } from '../process/http-server';
+import {
+  loginRateLimitSettingsFromEnv,
+  type LoginRateLimitSettings,
+} from '../auth/login-rate-limit/login-rate-limit-settings';
+import { trustProxyFromEnv, type TrustProxySetting } from './trust-proxy';
 
 /** Where the database lives when DATABASE_PATH is not set (relative to the working directory). */
 export const DEFAULT_DATABASE_PATH = './data/app.db';

@@ -4,9 +4,9 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import express from 'express';
 import request from 'supertest';
-import { ERROR_MESSAGES, isErrorBody } from '../../shared';
-import { createErrorHandler } from '../http/error-handler';
-import { createLogger } from '../logger';
+import { ERROR_MESSAGES, isErrorBody } from '../../../shared';
+import { createErrorHandler } from '../../http/error-handler';
+import { createLogger } from '../../logger';
 import { LoginRateLimiter } from './login-rate-limiter';
 import { createLoginThrottle } from './login-throttle';
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Response } from 'express';
+import express, { type RequestHandler, type Response } from 'express';
 
 /** Build files named with a content hash (`[name].[contenthash:10].js`, maps included): their content never changes. */
 const HASHED_FILE = /\.[0-9a-f]{8,}\.(?:js|css|mjs)(?:\.map)?$/;
@@ -14,4 +14,19 @@ export const REVALIDATE = 'no-cache';
  */
 export function setBuildCacheHeaders(res: Response, filePath: string): void {
   res.setHeader('Cache-Control', HASHED_FILE.test(path.basename(filePath)) ? IMMUTABLE : REVALIDATE);
+}
+
+/**
+ * Serves a folder of build output (the host shell, a remote) with that cache policy: no directory index or redirect,
+ * no dotfiles, and whatever is not a file falls through to the next route (in the end, the JSON 404).
+ */
+export function serveBuildOutput(dir: string): RequestHandler {
+  return express.static(dir, {
+    index: false,
+    redirect: false,
+    dotfiles: 'ignore',
+    fallthrough: true,
+    cacheControl: false,
+    setHeaders: setBuildCacheHeaders,
+  });
 }

@@ -1,6 +1,6 @@
 import { BOOT_DATA_ELEMENT_ID, type BootData, type RemoteDescriptor } from '../../shared';
 
-/** The page's {@link BootData}: the remotes catalogue and the components of its public slots. */
+/** The page's {@link BootData}: the remote descriptors and the components of its public slots. */
 export function bootData(
   remotes: readonly RemoteDescriptor[],
   components: ReadonlyMap<string, string | null>,
