@@ -40,6 +40,7 @@ module.exports = {
       testEnvironment: 'node',
       testMatch: [
         '<rootDir>/tests/**/*.test.ts',
+        '<rootDir>/testing/**/*.test.ts',
         '<rootDir>/bench/**/*.test.ts',
         '<rootDir>/bench/**/*.test.tsx',
         '<rootDir>/scripts/**/*.test.ts',

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { makeTempDir, type TempDir } from '../tests/support/temp-dir';
+import { makeTempDir, type TempDir } from '../testing/temp-dir';
 import { checkImportBoundaries, findImports, formatViolation } from './import-boundaries';
 
 /** A tree that keeps every rule: each layer imports itself, shared/ and what it may of packages. */
@@ -45,11 +45,11 @@ describe('checkImportBoundaries', () => {
   let dir: TempDir;
 
   beforeEach(async () => {
-    dir = await makeTempDir('import-boundaries-');
+    dir = makeTempDir('import-boundaries-');
   });
 
   afterEach(async () => {
-    await dir.remove();
+    dir.remove();
   });
 
   async function violationsOf(extra: Record<string, string>): Promise<string[]> {
@@ -132,12 +132,12 @@ describe('checkImportBoundaries', () => {
   it('finds product code importing test support or a test file', async () => {
     const violations = await violationsOf({
       'server/slots.ts': "import { createTestApp } from './test-support/test-app';\nimport './app.test';\n",
-      'build/plugin.ts': "import { makeTempDir } from '../tests/support/temp-dir';\n",
+      'build/plugin.ts': "import { makeTempDir } from '../testing/temp-dir';\n",
     });
     expect(violations).toEqual([
       'server/slots.ts:1: imports "./test-support/test-app": product code never imports tests or test support.',
       'server/slots.ts:2: imports "./app.test": product code never imports tests or test support.',
-      'build/plugin.ts:1: imports "../tests/support/temp-dir": product code never imports tests or test support.',
+      'build/plugin.ts:1: imports "../testing/temp-dir": product code never imports tests or test support.',
     ]);
   });
 

@@ -42,7 +42,8 @@ import { SlotRegistry, type SlotRegistrationMap } from './slots/slot-registry';
 import { SlotsPayloadCache } from './slots/slots-payload';
 import { addSlotsRoute } from './slots/slots-router';
 import { AppDatabase } from './storage/app-database';
-import { createSessionStorage, type SessionStorage } from './storage/session-storage';
+import { createSessionStorage } from './storage/create-session-storage';
+import type { SessionStorage } from './storage/session-storage';
 import { TenantStore } from './tenants/tenant-store';
 
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { MetaPayload, SlotsPayload } from '../shared';
 import { SESSION_SECRET_FILE } from './config/session-secret';
-import { makeTempDir, type TempDir } from './test-support/test-app';
+import { makeTempDir, type TempDir } from '../testing/temp-dir';
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 

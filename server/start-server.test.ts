@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { SlotsPayload } from '../shared';
-import { makeTempDir, type TempDir } from './test-support/test-app';
+import { makeTempDir, type TempDir } from '../testing/temp-dir';
 
 const REPO_ROOT = path.resolve(__dirname, '..');
-const ENTRY = path.join(REPO_ROOT, 'server', 'test-support', 'start-server-entry.ts');
+const ENTRY = path.join(REPO_ROOT, 'testing', 'server', 'start-server-entry.ts');
 
 interface Run {
   output: () => string;

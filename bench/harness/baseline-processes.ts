@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import type { ServerProcess } from '../../tests/support/server-process';
+import type { ServerProcess } from '../../testing/system/server-process';
 import { sessionCookieFrom } from '../../tests/multi-instance/support/session-client';
 import { logPath, workPath, type BenchContext } from './bench-context';
 import { startBenchProcess } from './bench-process';

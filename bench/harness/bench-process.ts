@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { REPO_ROOT } from '../../tests/support/repo-root';
-import { startServerProcess, type ServerProcess } from '../../tests/support/server-process';
+import { REPO_ROOT } from '../../testing/system/repo-root';
+import { startServerProcess, type ServerProcess } from '../../testing/system/server-process';
 
 export interface BenchProcessOptions {
   name: string;

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { ServerProcess } from '../../tests/support/server-process';
+import type { ServerProcess } from '../../testing/system/server-process';
 import { logPath, workPath, type BenchContext } from './bench-context';
 import { startBenchProcess } from './bench-process';
 

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
-import { launchChromium } from '../../tests/support/chromium';
-import type { ServerProcess } from '../../tests/support/server-process';
+import { launchChromium } from '../../testing/system/chromium';
+import type { ServerProcess } from '../../testing/system/server-process';
 import { measurePageLoad, renderedSlots, type PageLoad } from '../browser/page-load';
 import type { ExpectedSlots } from '../browser/slots-ready-probe';
 import type { BenchContext } from '../harness/bench-context';

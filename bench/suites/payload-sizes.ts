@@ -1,4 +1,4 @@
-import type { ServerProcess } from '../../tests/support/server-process';
+import type { ServerProcess } from '../../testing/system/server-process';
 import { signIn } from '../../tests/multi-instance/support/session-client';
 import { workPath, type BenchContext } from '../harness/bench-context';
 import { startSessionBaseline, startStaticBaseline, type SessionBaseline } from '../harness/baseline-processes';

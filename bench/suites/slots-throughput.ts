@@ -1,4 +1,4 @@
-import type { ServerProcess } from '../../tests/support/server-process';
+import type { ServerProcess } from '../../testing/system/server-process';
 import { workPath, type BenchContext } from '../harness/bench-context';
 import { startStaticBaseline } from '../harness/baseline-processes';
 import { captureBody } from '../harness/captured-body';

@@ -1,10 +1,10 @@
-import '../test-support/text-encoding';
+import '../../testing/host/text-encoding';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { HOST_REFRESH_EVENT, type MePayload, type SlotMap, type SlotsPayload } from '../../shared';
 import { ApiError, ComponentRegistry, createSlotFailureReporter, type SlotFailure, type SlotRuntime } from '../core';
-import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../test-support/fake-api';
-import { renderWithSlotBoundaries } from '../test-support/render-slots';
+import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../../testing/host/fake-api';
+import { renderWithSlotBoundaries } from '../../testing/host/render-slots';
 import { AppProviders, type AppStartup } from './host-app';
 import { AppRoutes } from './app-routes';
 

@@ -1,8 +1,8 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import type { ResourceActionSlotProps, SlotMap } from '../../shared';
-import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../test-support/fake-api';
-import { renderWithSlotBoundaries } from '../test-support/render-slots';
+import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../../testing/host/fake-api';
+import { renderWithSlotBoundaries } from '../../testing/host/render-slots';
 import { AppSlotRenderer } from './app-slot-renderer';
 import { ComponentRegistry } from './component-registry';
 import { HOST_MESSAGES } from '../loader/messages';

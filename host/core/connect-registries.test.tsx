@@ -3,8 +3,8 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import * as React from 'react';
 import { useState } from 'react';
 import type { RemoteDescriptor, SlotMap } from '../../shared';
-import { createFakeApi } from '../test-support/fake-api';
-import { renderWithSlotBoundaries } from '../test-support/render-slots';
+import { createFakeApi } from '../../testing/host/fake-api';
+import { renderWithSlotBoundaries } from '../../testing/host/render-slots';
 import {
   fakeContainer,
   fakeManifest,
@@ -13,7 +13,7 @@ import {
   useFederationTestEnvironment,
   TestResponse,
   type FakeContainer,
-} from '../test-support/fake-remote';
+} from '../../testing/host/fake-remote';
 import { AppSlotRenderer } from './app-slot-renderer';
 import { ComponentRegistry } from './component-registry';
 import { HOST_MESSAGES } from '../loader/messages';

@@ -9,7 +9,7 @@ import {
   type SlotFailure,
 } from '../core';
 import { HOST_MESSAGES } from '../loader/messages';
-import { createFakeApi, type FakeApi } from '../test-support/fake-api';
+import { createFakeApi, type FakeApi } from '../../testing/host/fake-api';
 import { ResourceForm } from './resource-form';
 
 /** A form slot: shows what it receives and writes into the form through formContext. */

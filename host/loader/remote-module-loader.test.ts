@@ -8,7 +8,7 @@ import {
   useFederationTestEnvironment,
   TestResponse,
   type FakeContainer,
-} from '../test-support/fake-remote';
+} from '../../testing/host/fake-remote';
 import type { FallbackRequest } from './reliability-plugin';
 import { createRemoteModuleLoader, type LoadedModule, type RemoteModuleLoader } from './remote-module-loader';
 

@@ -2,7 +2,7 @@ import { createInstance } from '@module-federation/enhanced/runtime';
 import type { RemotesPayload, SlotsPayload } from '../../shared';
 import { createFallbackModule } from '../core/fallback-module';
 import { HOST_MESSAGES } from '../loader/messages';
-import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../test-support/fake-api';
+import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../../testing/host/fake-api';
 import {
   fakeContainer,
   fakeManifest,
@@ -11,7 +11,7 @@ import {
   useFederationTestEnvironment,
   TestResponse,
   type FakeContainer,
-} from '../test-support/fake-remote';
+} from '../../testing/host/fake-remote';
 import { startHost, type StartHostOptions } from './start-host';
 
 const consoleWarn = useFederationTestEnvironment();

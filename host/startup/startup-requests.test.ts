@@ -1,4 +1,4 @@
-import { createFakeApi, UNAUTHENTICATED } from '../test-support/fake-api';
+import { createFakeApi, UNAUTHENTICATED } from '../../testing/host/fake-api';
 import { startStartupRequests } from './startup-requests';
 
 const SLOTS = { slots: { 'login-before-form': [{ component: 'LoginNotice', props: {} }] } };

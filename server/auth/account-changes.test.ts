@@ -5,7 +5,7 @@
 import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { MePayload, MetaPayload } from '../../shared';
-import { addUser, createTestApp, signedInAgent, type TestApp } from '../test-support/test-app';
+import { addUser, createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
 
 const PASSWORD = 'member-password-123';
 

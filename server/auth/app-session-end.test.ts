@@ -1,7 +1,7 @@
 /** How a session and the process end: logout wipes the site's data, a shutdown turns readiness off. */
 import request from 'supertest';
 import { isErrorBody, type HealthPayload } from '../../shared';
-import { createDemoApp, DEMO_PASSWORD, sessionCookieOf, type TestApp } from '../test-support/test-app';
+import { createDemoApp, DEMO_PASSWORD, sessionCookieOf, type TestApp } from '../../testing/server/test-app';
 
 describe('ends', () => {
   let testApp: TestApp;

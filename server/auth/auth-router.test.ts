@@ -10,7 +10,7 @@ import {
   sessionCookieOf,
   signedInAgent,
   type TestApp,
-} from '../test-support/test-app';
+} from '../../testing/server/test-app';
 import { LOGIN_REQUEST_MESSAGES } from './login-request';
 
 const INVALID_CREDENTIALS = { error: { code: 'unauthenticated', message: ERROR_MESSAGES.invalidCredentials } };

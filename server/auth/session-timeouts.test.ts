@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { MePayload } from '../../shared';
-import { createDemoApp, DEMO_PASSWORD, sessionCookieOf, type TestApp } from '../test-support/test-app';
+import { createDemoApp, DEMO_PASSWORD, sessionCookieOf, type TestApp } from '../../testing/server/test-app';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -3,7 +3,8 @@ import path from 'node:path';
 import request from 'supertest';
 import type { MePayload } from '../../shared';
 import { PASSWORD_MIN_LENGTH } from '../auth/username';
-import { createDemoApp, DEMO_PASSWORD, makeTempDir, type TestApp } from '../test-support/test-app';
+import { createDemoApp, DEMO_PASSWORD, type TestApp } from '../../testing/server/test-app';
+import { makeTempDir } from '../../testing/temp-dir';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(REPO_ROOT, 'server', 'cli', 'user-add.ts');

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadOrCreateSessionSecret, SESSION_SECRET_FILE } from './session-secret';
-import { makeTempDir } from '../test-support/test-app';
+import { makeTempDir } from '../../testing/temp-dir';
 
 describe('loadOrCreateSessionSecret', () => {
   it('generates a secret once beside the database (mode 600) and reads the same one afterwards', () => {

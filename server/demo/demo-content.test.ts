@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { Slot, SlotLocation, type MetaPayload, type SlotsPayload } from '../../shared';
-import { createDemoApp, signedInAgent, type DemoTestApp } from '../test-support/test-app';
+import { createDemoApp, signedInAgent, type DemoTestApp } from '../../testing/server/test-app';
 import { demoSlots } from './demo-slots';
 
 const TEAM_MARKETING = [

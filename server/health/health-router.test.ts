@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { isErrorBody } from '../../shared';
-import { createTestApp, type TestApp } from '../test-support/test-app';
+import { createTestApp, type TestApp } from '../../testing/server/test-app';
 
 describe('GET /healthz and /readyz', () => {
   let testApp: TestApp;

@@ -1,4 +1,4 @@
-import { createFixtureDist, exposeChunk, type FixtureDist } from '../remotes/fixture-dist';
+import { createFixtureDist, exposeChunk, type FixtureDist } from '../../testing/server/fixture-dist';
 import { readBuiltRemoteFiles } from './built-remote-files';
 import { createBuiltRemoteFilesCache } from './built-remote-files-cache';
 

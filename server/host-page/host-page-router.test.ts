@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import request from 'supertest';
 import type { RemoteDescriptor, SlotMap } from '../../shared';
-import { createFixtureDist, exposeChunk, type FixtureDist } from '../remotes/fixture-dist';
+import { createFixtureDist, exposeChunk, type FixtureDist } from '../../testing/server/fixture-dist';
 import { createHostPageRouter, HOST_NOT_BUILT_MESSAGE } from './host-page-router';
 
 let dist: FixtureDist;

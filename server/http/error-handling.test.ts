@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import request from 'supertest';
 import { ERROR_MESSAGES, ERROR_STATUS, isErrorBody } from '../../shared';
-import { createDemoApp, signedInAgent, type TestApp } from '../test-support/test-app';
+import { createDemoApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
 import { toHttpError } from './error-handler';
 import { HttpError } from './http-error';
 

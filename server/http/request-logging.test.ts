@@ -4,7 +4,7 @@
  */
 import request from 'supertest';
 import { createLogger } from '../logger';
-import { createDemoApp, DEMO_PASSWORD, type TestApp } from '../test-support/test-app';
+import { createDemoApp, DEMO_PASSWORD, type TestApp } from '../../testing/server/test-app';
 import { LOG_CENSOR } from '../logger';
 
 const WRONG_PASSWORD = 'wrong-pw-MARKER-5d1e77';

@@ -8,8 +8,8 @@ import http from 'node:http';
 import path from 'node:path';
 import request from 'supertest';
 import { isErrorBody } from '../../shared';
-import { createDemoApp, DEMO_PASSWORD, sessionCookieOf, type TestApp } from '../test-support/test-app';
-import { declaredRoutes } from '../test-support/route-table';
+import { createDemoApp, DEMO_PASSWORD, sessionCookieOf, type TestApp } from '../../testing/server/test-app';
+import { declaredRoutes } from '../../testing/server/route-table';
 
 jest.setTimeout(120_000);
 

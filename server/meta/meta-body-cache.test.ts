@@ -1,5 +1,5 @@
 import { Slot, type MetaPayload, type Tenant } from '../../shared';
-import { createDemoApp, type TestApp } from '../test-support/test-app';
+import { createDemoApp, type TestApp } from '../../testing/server/test-app';
 import type { MetaBody } from './meta-body-cache';
 
 const ACME: Tenant = { id: 'acme', name: 'Acme Corp' };

@@ -11,7 +11,7 @@ import {
   signedInAgent,
   TEST_SECRET,
   type TestApp,
-} from '../test-support/test-app';
+} from '../../testing/server/test-app';
 
 const UNAUTHENTICATED = { error: { code: 'unauthenticated', message: ERROR_MESSAGES.unauthenticated } };
 

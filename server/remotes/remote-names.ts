@@ -1,7 +1,6 @@
 import { COMPONENT_NAME_PATTERN, REMOTE_NAME_PATTERN } from '../../shared';
 import { RemotesConfigError } from './remotes-config-error';
 
-
 export function checkRemoteName(value: unknown, where: string): string {
   if (typeof value !== 'string' || !REMOTE_NAME_PATTERN.test(value)) {
     throw new RemotesConfigError(`${where}: "name" must match ${REMOTE_NAME_PATTERN}, got ${JSON.stringify(value)}.`);

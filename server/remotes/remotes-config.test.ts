@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { createFixtureDist, type FixtureDist } from './fixture-dist';
+import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
 import { loadRemotesConfig } from './remotes-config';
 import { RemotesConfigError } from './remotes-config-error';
 

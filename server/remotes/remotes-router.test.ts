@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import request from 'supertest';
 import { createHostPageRouter } from '../host-page/host-page-router';
-import { createFixtureDist, type FixtureDist } from './fixture-dist';
+import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
 import { createRemotesRouter } from './index';
 import { RemotesConfigError } from './remotes-config-error';
 

@@ -7,7 +7,7 @@ import type {
   ResourceListPayload,
   ResourcePayload,
 } from '../../shared';
-import { addUser, createDemoApp, signedInAgent, type TestApp } from '../test-support/test-app';
+import { addUser, createDemoApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
 import { FIELD_MESSAGES } from './validate-record-update';
 
 describe('resource API', () => {

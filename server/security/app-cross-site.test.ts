@@ -4,7 +4,7 @@
  */
 import request from 'supertest';
 import { ERROR_MESSAGES, type RecordListPayload, type RecordPayload } from '../../shared';
-import { createDemoApp, DEMO_PASSWORD, sessionCookieOf, type TestApp } from '../test-support/test-app';
+import { createDemoApp, DEMO_PASSWORD, sessionCookieOf, type TestApp } from '../../testing/server/test-app';
 
 const CROSS_SITE = { code: 'forbidden', message: ERROR_MESSAGES.crossSite };
 const HOST = 'admin.example.test';

@@ -4,8 +4,8 @@
  * loadable from another origin.
  */
 import request from 'supertest';
-import { createFixtureDist, type FixtureDist } from '../remotes/fixture-dist';
-import { createDemoApp, type TestApp } from '../test-support/test-app';
+import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
+import { createDemoApp, type TestApp } from '../../testing/server/test-app';
 
 function csp(response: request.Response): Map<string, string[]> {
   const directives = new Map<string, string[]>();

@@ -4,7 +4,7 @@
  */
 import request from 'supertest';
 import { InvalidSlotError, SLOT_PROPS_MAX_BYTES, Slot, type MetaPayload, type SlotsPayload } from '../../shared';
-import { addUser, createTestApp, type TestApp } from '../test-support/test-app';
+import { addUser, createTestApp, type TestApp } from '../../testing/server/test-app';
 
 class Money {
   constructor(readonly cents: number) {}

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { Slot, SlotLocation, type SlotsPayload } from '../../shared';
-import { createTestApp, type TestApp } from '../test-support/test-app';
+import { createTestApp, type TestApp } from '../../testing/server/test-app';
 
 describe('GET /slots', () => {
   let testApp: TestApp;

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import request from 'supertest';
 import { Slot, SlotLocation, type JsonValue, type SlotsPayload } from '../../shared';
-import { createTestApp } from '../test-support/test-app';
+import { createTestApp } from '../../testing/server/test-app';
 
 const MARKER = `PROTECTED-${randomUUID()}`;
 const PUBLIC = SlotLocation.cases().filter((location) => location.isPublic());

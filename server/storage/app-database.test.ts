@@ -1,6 +1,6 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { makeTempDir, type TempDir } from '../test-support/test-app';
+import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import { AppDatabase } from './app-database';
 import { migrate, SchemaTooNewError } from './migrate';
 import { MIGRATIONS, type Migration } from './migrations';

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import request from 'supertest';
-import { createDemoApp, DEMO_PASSWORD, sessionCookieOf, type TestApp } from '../test-support/test-app';
-import { freePort, hasRedisServer, startRedisServer, type RedisServer } from '../test-support/redis-server';
+import { createDemoApp, DEMO_PASSWORD, sessionCookieOf, type TestApp } from '../../testing/server/test-app';
+import { freePort, hasRedisServer, startRedisServer, type RedisServer } from '../../testing/server/redis-server';
 import { createRedisSessionStorage } from './redis-session-storage';
 
 const silent = pino({ level: 'silent' });

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { MePayload } from '../../shared';
-import { createDemoApp, DEMO_PASSWORD, sessionCookieOf } from '../test-support/test-app';
+import { createDemoApp, DEMO_PASSWORD, sessionCookieOf } from '../../testing/server/test-app';
 
 describe('sessions across a restart', () => {
   it('keeps the user signed in when the server is closed and started again on the same database file', async () => {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { SessionData } from 'express-session';
-import { makeTempDir, type TempDir } from '../test-support/test-app';
+import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import { AppDatabase } from './app-database';
 import { SqliteSessionStore } from './sqlite-session-store';
 

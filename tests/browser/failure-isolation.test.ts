@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
-import { startFixtureServer } from '../support/app-server';
-import { useBrowserSuite } from '../support/browser-suite';
+import { startFixtureServer } from '../../testing/system/app-server';
+import { useBrowserSuite } from '../../testing/system/browser-suite';
 import {
   FIXTURE_HELLO_TEXT,
   startMissingManifestRemote,
@@ -8,10 +8,10 @@ import {
   startThrowingRemote,
   THROWING_WIDGET_ERROR,
   type FakeRemote,
-} from '../support/fake-remotes';
-import type { PageLog } from '../support/page-log';
-import { writeRemotesConfig } from '../support/remotes-config-file';
-import { componentSelector, componentsAt, waitForSlot } from '../support/slot-page';
+} from '../../testing/system/fake-remotes';
+import type { PageLog } from '../../testing/system/page-log';
+import { writeRemotesConfig } from '../../testing/system/remotes-config-file';
+import { componentSelector, componentsAt, waitForSlot } from '../../testing/system/slot-page';
 
 jest.setTimeout(90_000);
 

@@ -1,8 +1,8 @@
 import type { RecordListPayload } from '../../shared';
-import { startFixtureServer } from '../support/app-server';
-import { useBrowserSuite } from '../support/browser-suite';
-import { signIn } from '../support/sign-in';
-import { componentSelector, fetchInPage, SLOT_TIMEOUT_MS, waitForSlot } from '../support/slot-page';
+import { startFixtureServer } from '../../testing/system/app-server';
+import { useBrowserSuite } from '../../testing/system/browser-suite';
+import { signIn } from '../../testing/system/sign-in';
+import { componentSelector, fetchInPage, SLOT_TIMEOUT_MS, waitForSlot } from '../../testing/system/slot-page';
 
 jest.setTimeout(60_000);
 

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import type { RecordListPayload, RecordPayload, ResourcePayload, ResourceRecord } from '../../shared';
-import { useBrowserSuite } from '../support/browser-suite';
-import { reactPropsBelow } from '../support/react-props';
-import { saveScreenshot } from '../support/screenshots';
-import { signIn } from '../support/sign-in';
+import { useBrowserSuite } from '../../testing/system/browser-suite';
+import { reactPropsBelow } from '../../testing/system/react-props';
+import { saveScreenshot } from '../../testing/system/screenshots';
+import { signIn } from '../../testing/system/sign-in';
 import {
   componentSelector,
   componentsAt,
@@ -13,7 +13,7 @@ import {
   locationSelector,
   SLOT_TIMEOUT_MS,
   waitForSlot,
-} from '../support/slot-page';
+} from '../../testing/system/slot-page';
 
 jest.setTimeout(60_000);
 

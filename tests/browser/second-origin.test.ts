@@ -1,13 +1,13 @@
 import path from 'node:path';
 import type { RemotesPayload } from '../../shared';
-import { startAppServer } from '../support/app-server';
-import { useBrowserSuite } from '../support/browser-suite';
-import type { HttpFixtureServer } from '../support/http-fixture-server';
-import { writeRemotesConfig } from '../support/remotes-config-file';
-import { DIST_DIR } from '../support/repo-root';
-import { signIn } from '../support/sign-in';
-import { waitForSlot } from '../support/slot-page';
-import { startStaticServer } from '../support/static-server';
+import { startAppServer } from '../../testing/system/app-server';
+import { useBrowserSuite } from '../../testing/system/browser-suite';
+import type { HttpFixtureServer } from '../../testing/system/http-fixture-server';
+import { writeRemotesConfig } from '../../testing/system/remotes-config-file';
+import { DIST_DIR } from '../../testing/system/repo-root';
+import { signIn } from '../../testing/system/sign-in';
+import { waitForSlot } from '../../testing/system/slot-page';
+import { startStaticServer } from '../../testing/system/static-server';
 
 jest.setTimeout(60_000);
 

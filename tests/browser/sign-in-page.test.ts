@@ -1,6 +1,6 @@
 import { SlotLocation, type SlotEntry, type SlotsPayload } from '../../shared';
-import { useBrowserSuite } from '../support/browser-suite';
-import { saveScreenshot } from '../support/screenshots';
+import { useBrowserSuite } from '../../testing/system/browser-suite';
+import { saveScreenshot } from '../../testing/system/screenshots';
 import {
   componentSelector,
   componentsAt,
@@ -8,7 +8,7 @@ import {
   locationSelector,
   renderedLocations,
   waitForSlot,
-} from '../support/slot-page';
+} from '../../testing/system/slot-page';
 
 jest.setTimeout(60_000);
 

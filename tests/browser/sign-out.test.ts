@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { SlotLocation, type RecordListPayload } from '../../shared';
-import { useBrowserSuite } from '../support/browser-suite';
-import { signIn } from '../support/sign-in';
-import { fetchInPage, locationSelector, SLOT_TIMEOUT_MS, waitForSlot } from '../support/slot-page';
+import { useBrowserSuite } from '../../testing/system/browser-suite';
+import { signIn } from '../../testing/system/sign-in';
+import { fetchInPage, locationSelector, SLOT_TIMEOUT_MS, waitForSlot } from '../../testing/system/slot-page';
 
 jest.setTimeout(60_000);
 

@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { type MetaPayload, type MePayload, type RecordListPayload } from '../../shared';
-import { useBrowserSuite } from '../support/browser-suite';
-import { BUILT_REMOTES } from '../support/build-output';
-import { DIST_DIR } from '../support/repo-root';
-import { saveScreenshot } from '../support/screenshots';
-import { signIn } from '../support/sign-in';
+import { useBrowserSuite } from '../../testing/system/browser-suite';
+import { BUILT_REMOTES } from '../../testing/system/build-output';
+import { DIST_DIR } from '../../testing/system/repo-root';
+import { saveScreenshot } from '../../testing/system/screenshots';
+import { signIn } from '../../testing/system/sign-in';
 import {
   componentsAt,
   documentOrder,
@@ -14,7 +14,7 @@ import {
   locationSelector,
   SLOT_TIMEOUT_MS,
   waitForSlot,
-} from '../support/slot-page';
+} from '../../testing/system/slot-page';
 
 jest.setTimeout(60_000);
 

@@ -3,7 +3,7 @@
  * answered, then the process closes its stores and exits 0.
  */
 import type { HealthPayload, MePayload } from '../../shared';
-import { DEMO_PASSWORD, DEMO_USERNAME, startAppServer, type AppServer } from '../support/app-server';
+import { DEMO_PASSWORD, DEMO_USERNAME, startAppServer, type AppServer } from '../../testing/system/app-server';
 import { openRawConnection, parseRawResponse, sleep } from './support/raw-http';
 
 jest.setTimeout(60_000);

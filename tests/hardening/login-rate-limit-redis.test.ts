@@ -1,6 +1,6 @@
 import { createClient } from 'redis';
 import { LoginRateLimiter } from '../../server/auth/login-rate-limit/login-rate-limiter';
-import { getFreePort } from '../support/free-port';
+import { getFreePort } from '../../testing/system/free-port';
 import { RedisServerProcess } from '../multi-instance/support/redis-server-process';
 
 type Client = ReturnType<typeof createClient>;

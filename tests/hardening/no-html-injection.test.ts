@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT } from '../support/repo-root';
+import { REPO_ROOT } from '../../testing/system/repo-root';
 
 /**
  * Slot props and record data are data: the host and the remotes render them as React text and attributes, never

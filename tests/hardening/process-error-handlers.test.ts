@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { REPO_ROOT } from '../support/repo-root';
+import { REPO_ROOT } from '../../testing/system/repo-root';
 
 interface RunResult {
   code: number | null;

@@ -4,8 +4,9 @@ import request from 'supertest';
 import pino from 'pino';
 import { isErrorBody, type HealthPayload } from '../../shared';
 import { createApp, type App } from '../../server/app';
-import { createTestApp, makeTempDir, TEST_SECRET, type TestApp } from '../../server/test-support/test-app';
-import { getFreePort } from '../support/free-port';
+import { createTestApp, TEST_SECRET, type TestApp } from '../../testing/server/test-app';
+import { makeTempDir } from '../../testing/temp-dir';
+import { getFreePort } from '../../testing/system/free-port';
 import { RedisServerProcess } from '../multi-instance/support/redis-server-process';
 
 jest.setTimeout(30_000);

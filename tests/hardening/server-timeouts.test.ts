@@ -1,5 +1,5 @@
 /** The real server process cuts clients that send too slowly (slowloris), with the timeouts it was given. */
-import { startAppServer, type AppServer } from '../support/app-server';
+import { startAppServer, type AppServer } from '../../testing/system/app-server';
 import { openRawConnection, sleep } from './support/raw-http';
 
 jest.setTimeout(60_000);

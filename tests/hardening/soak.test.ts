@@ -9,7 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { RecordListPayload } from '../../shared';
-import { DEMO_PASSWORD, DEMO_USERNAME, startAppServer, type AppServer } from '../support/app-server';
+import { DEMO_PASSWORD, DEMO_USERNAME, startAppServer, type AppServer } from '../../testing/system/app-server';
 import { sampleMemory, type MemorySample } from './support/process-memory';
 import { sleep } from './support/raw-http';
 

@@ -3,7 +3,7 @@
  * (503 on /readyz) rather than keep taking traffic; when Redis comes back on the same address, it is ready again.
  */
 import type { HealthPayload } from '../../shared';
-import { startAppServer, type AppServer } from '../support/app-server';
+import { startAppServer, type AppServer } from '../../testing/system/app-server';
 import { RedisServerProcess } from './support/redis-server-process';
 import { requestJson } from './support/session-client';
 

@@ -5,7 +5,7 @@
  */
 import request from 'supertest';
 import { ERROR_MESSAGES } from '../../../shared';
-import { createDemoApp, DEMO_PASSWORD, type TestApp } from '../../test-support/test-app';
+import { createDemoApp, DEMO_PASSWORD, type TestApp } from '../../../testing/server/test-app';
 
 const TOO_MANY = { error: { code: 'too_many_requests', message: ERROR_MESSAGES.tooManyAttempts } };
 const LIMITS = { perAccountAndIp: 3, perIp: 6, windowSeconds: 900 };

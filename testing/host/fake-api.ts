@@ -1,4 +1,4 @@
-import { createApiClient, type ApiClient, type ResponseLike } from '../loader/api-client';
+import { createApiClient, type ApiClient, type ResponseLike } from '../../host/loader/api-client';
 
 export interface FakeResponse {
   status?: number;

@@ -2,12 +2,13 @@ import path from 'node:path';
 import { writeFixtureSpec, type FixtureSpec } from './fixture-spec';
 import { REPO_ROOT } from './repo-root';
 import { startServerProcess, type ServerProcess } from './server-process';
-import { makeTempDir, type TempDir } from './temp-dir';
+import { DEMO_PASSWORD } from '../server/test-app';
+import { makeTempDir, type TempDir } from '../temp-dir';
 
-/** The demo account the server creates on first start (brief: demo catalogue). */
-export const DEMO_USERNAME = 'admin';
-/** Given to the server as DEMO_PASSWORD, so tests can sign in without reading it from the output. */
-export const DEMO_PASSWORD = 'browser-tests-demo-password';
+/** The demo account the server creates on first start. */
+export { DEMO_USERNAME } from '../../server/demo';
+/** Given to the server as DEMO_PASSWORD (the same as the in-process test apps'), so tests can sign in at once. */
+export { DEMO_PASSWORD };
 
 export interface AppServerOptions {
   /** TypeScript entry that listens, relative to the repository root; `server/main.ts` when omitted. */
@@ -41,7 +42,7 @@ export interface AppServer {
  * a temporary folder. Ready when `/readyz` answers 200.
  */
 export async function startAppServer(options: AppServerOptions = {}): Promise<AppServer> {
-  const tempDir = options.tempDir ?? (await makeTempDir('slots-app-'));
+  const tempDir = options.tempDir ?? makeTempDir('slots-app-');
   const databasePath = path.join(tempDir.path, 'app.db');
   const entry = path.join(REPO_ROOT, options.entry ?? 'server/main.ts');
   let serverProcess: ServerProcess;
@@ -65,7 +66,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
       },
     });
   } catch (error) {
-    if (!options.tempDir) await tempDir.remove();
+    if (!options.tempDir) tempDir.remove();
     throw error;
   }
   return {
@@ -75,13 +76,13 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     databasePath,
     stop: async ({ keepData = false } = {}) => {
       await serverProcess.stop();
-      if (!keepData) await tempDir.remove();
+      if (!keepData) tempDir.remove();
     },
   };
 }
 
 /**
- * The test entry `tests/support/fixture-server.ts`: the real server with the demo content plus the slots and
+ * The test entry `testing/system/fixture-server.ts`: the real server with the demo content plus the slots and
  * resources of `fixture` (written as JSON into the server's temporary folder).
  */
 export function startFixtureServer(
@@ -90,7 +91,7 @@ export function startFixtureServer(
 ): Promise<AppServer> {
   return startAppServer({
     ...options,
-    entry: 'tests/support/fixture-server.ts',
+    entry: 'testing/system/fixture-server.ts',
     prepare: async (dir) => ({ ...(await options.prepare?.(dir)), ...(await writeFixtureSpec(dir, fixture)) }),
   });
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { REMOTE_DESCRIPTOR_FILE, REMOTE_HINTS_MARKER, type RemoteDescriptorFile } from '../../shared';
+import { fakeManifest } from '../fake-manifest';
 
 /** The chunk file the fixture writes for an exposed component. */
 export function exposeChunk(component: string): string {
@@ -43,26 +44,7 @@ export function createFixtureDist(): FixtureDist {
         const exposed = options.exposed ?? descriptor.components;
         write(
           `${base}/mf-manifest.json`,
-          JSON.stringify({
-            id: descriptor.name,
-            name: descriptor.name,
-            metaData: {
-              name: descriptor.name,
-              publicPath: 'auto',
-              remoteEntry: { name: 'remoteEntry.js', path: '', type: 'global' },
-            },
-            shared: [],
-            remotes: [],
-            exposes: exposed.map((name) => ({
-              id: `${descriptor.name}:${name}`,
-              name,
-              path: `./${name}`,
-              assets: {
-                js: { sync: [exposeChunk(name)], async: [] },
-                css: { sync: [], async: [] },
-              },
-            })),
-          }),
+          JSON.stringify(fakeManifest(descriptor.name, exposed, { chunkOf: exposeChunk })),
         );
       }
       write(`${base}/remoteEntry.js`, `var ${descriptor.name} = {};`);

@@ -3,8 +3,8 @@
  * START_ENTRY_FAIL=configure makes its registration throw, to check that a failed start exits cleanly.
  */
 import { Slot } from '../../shared';
-import { withDemo } from '../demo';
-import { startServer } from '../start-server';
+import { withDemo } from '../../server/demo';
+import { startServer } from '../../server/start-server';
 
 startServer(
   process.env,

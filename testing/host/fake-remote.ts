@@ -4,6 +4,8 @@
  */
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
 
+export { fakeManifest } from '../fake-manifest';
+
 type RemoteEntry = Awaited<ReturnType<NonNullable<ModuleFederationRuntimePlugin['loadEntry']>>>;
 
 /** jsdom has no fetch Response; the federation runtime checks `instanceof Response`, so tests install this one. */
@@ -57,33 +59,6 @@ let sequence = 0;
 export function uniqueName(name: string): string {
   sequence += 1;
   return `${name}_${sequence}`;
-}
-
-/** The `mf-manifest.json` a remote build emits (the fields the runtime reads). */
-export function fakeManifest(name: string, components: readonly string[]) {
-  const noAssets = { js: { sync: [], async: [] }, css: { sync: [], async: [] } };
-  return {
-    id: name,
-    name,
-    metaData: {
-      name,
-      type: 'app',
-      buildInfo: { buildVersion: '1.0.0', buildName: name },
-      remoteEntry: { name: 'remoteEntry.js', path: '', type: 'global' },
-      types: { path: '', name: '', zip: '', api: '' },
-      globalName: name,
-      pluginVersion: '2.9.2',
-      publicPath: 'auto',
-    },
-    shared: [],
-    remotes: [],
-    exposes: components.map((component) => ({
-      id: `${name}:${component}`,
-      name: component,
-      path: `./${component}`,
-      assets: noAssets,
-    })),
-  };
 }
 
 export interface FakeContainer {

@@ -2,7 +2,7 @@
  * Test-only server entry: the product's start-up (server/start-server.ts: same settings from the environment, same
  * factory, demo content, graceful shutdown), plus the slots and resources of a FixtureSpec read from the JSON file
  * named by SLOTS_FIXTURE_FILE. It lets a browser test put a failing remote's component on a page, or a non-form
- * component into a form, without changing the product. Run as `node --import tsx tests/support/fixture-server.ts`
+ * component into a form, without changing the product. Run as `node --import tsx testing/system/fixture-server.ts`
  * (startFixtureServer does it).
  */
 import { readFileSync } from 'node:fs';

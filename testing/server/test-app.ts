@@ -1,27 +1,16 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import request from 'supertest';
-import { createApp, type App, type AppOptions } from '../app';
-import { hashPassword, type ScryptParams } from '../auth/password-hash';
-import { registerDemoContent, seedDemoData, type DemoAccount, type DemoOptions } from '../demo';
+import { createApp, type App, type AppOptions } from '../../server/app';
+import { hashPassword, type ScryptParams } from '../../server/auth/password-hash';
+import { makeTempDir, type TempDir } from '../temp-dir';
+import { registerDemoContent, seedDemoData, type DemoAccount, type DemoOptions } from '../../server/demo';
 
 /** Cheap scrypt parameters: the tests sign in often, and cost is not what they test. */
 export const FAST_HASH: ScryptParams = Object.freeze({ N: 2 ** 10, r: 8, p: 1 });
 export const TEST_SECRET = 'test-session-secret-0123456789abcdef';
 /** The demo password the test apps are given. */
 export const DEMO_PASSWORD = 'demo-password-for-tests';
-
-export interface TempDir {
-  readonly path: string;
-  remove(): void;
-}
-
-export function makeTempDir(prefix = 'slots-server-test-'): TempDir {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  return { path: dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
-}
 
 export interface TestApp {
   app: App;
@@ -44,7 +33,7 @@ export interface TestAppOptions extends Partial<AppOptions> {
  */
 export async function createTestApp(overrides: TestAppOptions = {}): Promise<TestApp> {
   const { dir: givenDir, configure, ...options } = overrides;
-  const dir = givenDir ?? makeTempDir();
+  const dir = givenDir ?? makeTempDir('slots-server-test-');
   const databasePath = path.join(dir.path, 'app.db');
   const app = createApp({
     databasePath,

@@ -1,6 +1,6 @@
 import { render, type RenderOptions, type RenderResult } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { reportCaughtError } from '../core';
+import { reportCaughtError } from '../../host/core';
 
 /**
  * `render` with the host's `onCaughtError` (as bootstrap.tsx passes it to createRoot), so errors a slot boundary

@@ -28,7 +28,7 @@ export interface FixtureResourceSpec {
 }
 
 /**
- * What the test entry `tests/support/fixture-server.ts` registers on top of the demo content: more slots (appended,
+ * What the test entry `testing/system/fixture-server.ts` registers on top of the demo content: more slots (appended,
  * in order, after the demo ones) and more resources (added to a `fixtures` navigation module).
  */
 export interface FixtureSpec {

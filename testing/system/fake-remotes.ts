@@ -1,5 +1,6 @@
 import type { RemoteDescriptor } from '../../shared';
 import { CORS_HEADERS, startHttpFixtureServer, type HttpFixtureServer } from './http-fixture-server';
+import { fakeManifest } from '../fake-manifest';
 
 /**
  * Tiny real remotes served over HTTP for the failure tests (STYLE 13: fake remotes are real modules, not mocks of
@@ -36,32 +37,6 @@ function fakeRemote(name: string, components: readonly string[], server: HttpFix
   };
 }
 
-/** A manifest in the shape `@module-federation/enhanced` writes, for a container of global type. */
-export function manifestFor(name: string, components: readonly string[]): unknown {
-  return {
-    id: name,
-    name,
-    metaData: {
-      name,
-      type: 'app',
-      buildInfo: { buildVersion: '0.0.0', buildName: name },
-      remoteEntry: { name: 'remoteEntry.js', path: '', type: 'global' },
-      types: { path: '', name: '', zip: '', api: '' },
-      globalName: name,
-      pluginVersion: '2.9.2',
-      publicPath: 'auto',
-    },
-    shared: [],
-    remotes: [],
-    exposes: components.map((component) => ({
-      id: `${name}:${component}`,
-      name: component,
-      assets: { js: { sync: [], async: [] }, css: { sync: [], async: [] } },
-      path: `./${component}`,
-    })),
-  };
-}
-
 function sendJson(response: import('node:http').ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { ...CORS_HEADERS, 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
   response.end(JSON.stringify(body));
@@ -75,7 +50,7 @@ export async function startMissingManifestRemote(name: string, components: reado
 
 /** A remote whose manifest is fine but whose `remoteEntry.js` request is accepted and never answered. */
 export async function startSilentEntryRemote(name: string, components: readonly string[]): Promise<FakeRemote> {
-  const manifest = manifestFor(name, components);
+  const manifest = fakeManifest(name, components);
   const server = await startHttpFixtureServer((request, response) => {
     const pathname = new URL(request.url ?? '/', 'http://fixture').pathname;
     if (pathname === '/mf-manifest.json') sendJson(response, 200, manifest);
@@ -92,7 +67,7 @@ export async function startSilentEntryRemote(name: string, components: readonly 
  */
 export async function startThrowingRemote(name: string): Promise<FakeRemote> {
   const components = ['ThrowingWidget', 'FixtureHello'] as const;
-  const manifest = manifestFor(name, components);
+  const manifest = fakeManifest(name, components);
   const script = `(function () {
   var modules = {
     './ThrowingWidget': function () {
