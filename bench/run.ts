@@ -15,7 +15,7 @@ import type { BenchResults } from './report/bench-results';
 import { renderMarkdown } from './report/render-markdown';
 import { currentLoadAverage, describeMachine, writeResults } from './report/write-results';
 import { BENCH_DIST_DIR, BUNDLED_DIST_DIR, buildFrontEnd, PRODUCT_DIST_DIR } from './suites/front-end-build';
-import { benchLoginPage } from './suites/login-page';
+import { benchPageLoads } from './suites/page-loads';
 import { benchMetaThroughput } from './suites/meta-throughput';
 import { benchPayloadSize, REGISTRY_SIZES } from './suites/payload-sizes';
 import { benchSlotsThroughput } from './suites/slots-throughput';
@@ -42,7 +42,7 @@ async function main(): Promise<number> {
     plans: options.plans,
     throughput: [],
     payloadSizes: [],
-    loginPage: null,
+    pageLoads: [],
     bundles: [],
     failures: [],
   };
@@ -70,7 +70,7 @@ async function main(): Promise<number> {
       options.skipBuild &&
       existsSync(path.join(PRODUCT_DIST_DIR, 'host', 'index.html')) &&
       existsSync(path.join(BUNDLED_DIST_DIR, 'host', 'index.html'));
-    if (!options.skipBuild && (wanted('bundles') || wanted('login-page'))) {
+    if (!options.skipBuild && (wanted('bundles') || wanted('pages'))) {
       built = await step('front-end build with bundle budgets', async () => {
         const build = await buildFrontEnd();
         results.bundles = build.bundles;
@@ -79,18 +79,18 @@ async function main(): Promise<number> {
     }
     if (wanted('slots')) {
       await step('GET /slots vs bare route', async () => {
-        results.throughput.push(await benchSlotsThroughput(context));
+        results.throughput.push(...(await benchSlotsThroughput(context)));
       });
     }
     if (wanted('meta-sqlite')) {
       await step('GET /meta on SQLite sessions', async () => {
-        results.throughput.push(await benchMetaThroughput(context, { kind: 'sqlite' }));
+        results.throughput.push(...(await benchMetaThroughput(context, { kind: 'sqlite' })));
       });
     }
     if (wanted('meta-redis')) {
       await step('GET /meta on Redis sessions', async () => {
         redis = await RedisServerProcess.start();
-        results.throughput.push(await benchMetaThroughput(context, { kind: 'redis', url: redis.url }));
+        results.throughput.push(...(await benchMetaThroughput(context, { kind: 'redis', url: redis.url })));
       });
     }
     if (wanted('sizes')) {
@@ -100,14 +100,14 @@ async function main(): Promise<number> {
         });
       }
     }
-    if (wanted('login-page')) {
+    if (wanted('pages')) {
       if (built) {
-        await step('sign-in page in Chromium', async () => {
-          results.loginPage = await benchLoginPage(context);
+        await step('pages in Chromium, federated and bundled', async () => {
+          results.pageLoads = await benchPageLoads(context, undefined, options.quickPages ? 1 : undefined);
         });
       } else {
         results.failures.push({
-          benchmark: 'sign-in page in Chromium',
+          benchmark: 'pages in Chromium, federated and bundled',
           message: options.skipBuild
             ? `skipped: no previous bench build in ${path.relative(process.cwd(), BENCH_DIST_DIR)} (run without --skip-build once)`
             : 'skipped: the front-end build failed',

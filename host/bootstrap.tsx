@@ -23,6 +23,7 @@ export function renderHost(startup: HostStartup): void {
         startup={{
           me: startup.requests.me,
           publicSlots: startup.requests.publicSlots,
+          meta: startup.requests.meta,
           remotesReady: startup.remotesReady ?? undefined,
         }}
       />

@@ -14,6 +14,7 @@ export {
   SIGN_IN_LOCATIONS,
   locationMedia,
   pageComponents,
+  signedInPageLocations,
 } from './page-slots';
 export {
   findNonJson,

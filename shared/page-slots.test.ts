@@ -1,4 +1,4 @@
-import { pageComponents, SIGN_IN_SIDEBAR_MEDIA } from './page-slots';
+import { pageComponents, SIGN_IN_SIDEBAR_MEDIA, signedInPageLocations } from './page-slots';
 import { SlotLocation } from './slot-location';
 import type { SlotMap } from './wire';
 
@@ -49,5 +49,37 @@ describe('pageComponents', () => {
   it('tolerates missing and malformed locations', () => {
     expect(pageComponents('/login', {}).size).toBe(0);
     expect(pageComponents('/login', { 'header-banner': 'nope' } as unknown as SlotMap).size).toBe(0);
+  });
+});
+
+describe('signedInPageLocations', () => {
+  it("adds the tenant switcher and each page's own protected locations to the layout's", () => {
+    const values = (path: string) => signedInPageLocations(path).map((location) => location.value);
+    const layout = ['header-banner', 'global-before-content', 'global-after-content', 'tenant-switcher'];
+    expect(values('/')).toEqual([...layout, 'dashboard-before-cards', 'dashboard-after-cards']);
+    expect(values('/resources/articles/4')).toEqual([
+      ...layout,
+      'resource-page-actions',
+      'resource-before-relations',
+      'resource-after-relations',
+    ]);
+    expect(values('/resources/articles/4/edit')).toEqual([
+      ...layout,
+      'resource-edit-actions',
+      'resource-before-form',
+      'resource-after-form',
+    ]);
+    expect(values('/resources/articles')).toEqual(layout);
+  });
+
+  it('reads protected locations for a signed-in visitor only', () => {
+    expect([...pageComponents('/', SLOTS, 'signed-in').keys()]).toEqual([
+      'MaintenanceNotice',
+      'SystemStatus',
+      'FooterLinks',
+      'TenantSwitcher',
+      'ShortcutLinks',
+    ]);
+    expect([...pageComponents('/', SLOTS).keys()]).not.toContain('TenantSwitcher');
   });
 });

@@ -1,7 +1,7 @@
 /**
- * Which public slots each host page shows, known once for both sides: the server names their components in the
- * host page's boot data and preload hints, the host prefetches them before React has loaded, and the host's pages
- * and layout render the same locations. Only public locations appear here: this answers anonymous visitors.
+ * Which slots each host page shows, known once for both sides: the server names the components of the public ones
+ * in the host page's boot data and preload hints, the host prefetches them (and, signed in, those of GET /meta)
+ * before React has loaded, and the host's pages and layout render the same locations.
  */
 import { SlotLocation } from './slot-location';
 import type { SlotContent, SlotMap } from './wire';
@@ -26,17 +26,50 @@ export const SIGN_IN_LOCATIONS: readonly SlotLocation[] = Object.freeze([
   SlotLocation.LOGIN_SIDEBAR,
 ]);
 
+/** Record pages: `/resources/<resource>/<id>` (view) and `/resources/<resource>/<id>/edit`. */
+const RECORD_VIEW_PATH = /^\/resources\/[^/]+\/[^/]+\/?$/;
+const RECORD_EDIT_PATH = /^\/resources\/[^/]+\/[^/]+\/edit\/?$/;
+
+/**
+ * The locations a signed-in page renders: the layout's, the tenant switcher in the header, and the page's own
+ * (the dashboard's cards on `/`, the record pages' actions, form and relations). Protected locations included: this
+ * is for the host, with the signed-in visitor's own GET /meta, never for an anonymous answer.
+ */
+export function signedInPageLocations(pathname: string): readonly SlotLocation[] {
+  const locations = [...LAYOUT_LOCATIONS, SlotLocation.TENANT_SWITCHER];
+  if (pathname === '/') locations.push(SlotLocation.DASHBOARD_BEFORE_CARDS, SlotLocation.DASHBOARD_AFTER_CARDS);
+  else if (RECORD_EDIT_PATH.test(pathname)) {
+    locations.push(
+      SlotLocation.RESOURCE_EDIT_ACTIONS,
+      SlotLocation.RESOURCE_BEFORE_FORM,
+      SlotLocation.RESOURCE_AFTER_FORM,
+    );
+  } else if (RECORD_VIEW_PATH.test(pathname)) {
+    locations.push(
+      SlotLocation.RESOURCE_PAGE_ACTIONS,
+      SlotLocation.RESOURCE_BEFORE_RELATIONS,
+      SlotLocation.RESOURCE_AFTER_RELATIONS,
+    );
+  }
+  return locations;
+}
+
 /** The media query a location is rendered under, or null when it is rendered at every width. */
 export function locationMedia(location: SlotLocation): string | null {
   return location === SlotLocation.LOGIN_SIDEBAR ? SIGN_IN_SIDEBAR_MEDIA : null;
 }
 
 /**
- * The components the public slots make the host render at `pathname`, nested content included: the layout's
- * locations on every page, the sign-in page's own on the sign-in path. Component -> the media query it is shown
- * under, or null when it is shown at every width. Protected locations are never read, whatever `slots` holds.
+ * The components the slots make the host render at `pathname`, nested content included. For an anonymous visitor
+ * (the default): the public slots of the layout's locations on every page, and the sign-in page's own on the sign-in
+ * path; protected locations are never read, whatever `slots` holds. For a signed-in visitor: the locations of
+ * {@link signedInPageLocations}. Component -> the media query it is shown under, or null at every width.
  */
-export function pageComponents(pathname: string, slots: SlotMap): Map<string, string | null> {
+export function pageComponents(
+  pathname: string,
+  slots: SlotMap,
+  visitor: 'anonymous' | 'signed-in' = 'anonymous',
+): Map<string, string | null> {
   const shown = new Map<string, string | null>();
   const visit = (content: SlotContent, media: string | null): void => {
     if (typeof content === 'string') return;
@@ -46,9 +79,14 @@ export function pageComponents(pathname: string, slots: SlotMap): Map<string, st
       if (entry.content !== undefined) visit(entry.content, media);
     }
   };
-  const locations = pathname === SIGN_IN_PATH ? [...LAYOUT_LOCATIONS, ...SIGN_IN_LOCATIONS] : LAYOUT_LOCATIONS;
+  const locations =
+    visitor === 'signed-in'
+      ? signedInPageLocations(pathname)
+      : pathname === SIGN_IN_PATH
+        ? [...LAYOUT_LOCATIONS, ...SIGN_IN_LOCATIONS]
+        : LAYOUT_LOCATIONS;
   for (const location of locations) {
-    if (!location.isPublic()) continue;
+    if (visitor === 'anonymous' && !location.isPublic()) continue;
     const entries = slots[location.value];
     if (Array.isArray(entries)) visit(entries, locationMedia(location));
   }

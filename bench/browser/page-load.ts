@@ -1,4 +1,4 @@
-import type { Browser, Page, Request } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { READY_GLOBAL, slotsReadyProbe, type ExpectedSlots } from './slots-ready-probe';
 
 export interface PageLoad {
@@ -13,18 +13,47 @@ export interface PageLoad {
 /** Desktop width, so the sign-in page renders its sidebar. */
 const VIEWPORT = { width: 1280, height: 800 };
 
+/** What one load is: the page, whether the visitor is signed in first, and whether the cache is warm. */
+export interface PageVisit {
+  url: string;
+  /** Signs in through `POST /login` in the new browser context (its cookie jar), before anything is timed. */
+  signIn?: { username: string; password: string } | undefined;
+  /** Loads the page once, untimed, in the same context first: the timed load then finds the files in the cache. */
+  warm?: boolean;
+}
+
+/** A new browser context (empty cache, no cookies), signed in when the visit says so. */
+async function openContext(browser: Browser, visit: PageVisit): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  if (visit.signIn) {
+    const response = await context.request.post(new URL('/login', visit.url).href, { data: visit.signIn });
+    if (response.status() !== 200) {
+      await context.close();
+      throw new Error(`Signing in for ${visit.url} answered ${response.status()}: ${await response.text()}`);
+    }
+  }
+  return context;
+}
+
 /**
- * One cold load of `url`: a new browser context (empty cache, no cookies), navigation, then the time at which the
- * probe saw every expected slot rendered, and the traffic of the load.
+ * One load of the visit's page in a new browser context (signed in first, and warmed by an untimed load of the same
+ * page, when the visit says so): navigation, then the time at which the probe saw every expected slot rendered, and
+ * the traffic of the timed load.
  */
 export async function measurePageLoad(
   browser: Browser,
-  url: string,
+  visit: PageVisit,
   expected: ExpectedSlots,
   timeoutMs = 30_000,
 ): Promise<PageLoad> {
-  const context = await browser.newContext({ viewport: VIEWPORT });
+  const context = await openContext(browser, visit);
+  const url = visit.url;
   try {
+    if (visit.warm) {
+      const warmUp = await context.newPage();
+      await warmUp.goto(url, { waitUntil: 'networkidle', timeout: timeoutMs });
+      await warmUp.close();
+    }
     const page = await context.newPage();
     const requests: Request[] = [];
     page.on('request', (request) => requests.push(request));
@@ -70,11 +99,11 @@ async function waitForReadyTime(page: Page, timeoutMs: number): Promise<number> 
  * What a page shows once settled: location -> rendered component names of every `[data-slot-location]` wrapper
  * that has slots. Used once per variant to check the page renders what the benchmark waits for.
  */
-export async function renderedSlots(browser: Browser, url: string, timeoutMs = 30_000): Promise<ExpectedSlots> {
-  const context = await browser.newContext({ viewport: VIEWPORT });
+export async function renderedSlots(browser: Browser, visit: PageVisit, timeoutMs = 30_000): Promise<ExpectedSlots> {
+  const context = await openContext(browser, visit);
   try {
     const page = await context.newPage();
-    await page.goto(url, { waitUntil: 'networkidle', timeout: timeoutMs });
+    await page.goto(visit.url, { waitUntil: 'networkidle', timeout: timeoutMs });
     // A string, like the probe: a transpiled function could reference helpers the page does not have.
     return await page.evaluate<ExpectedSlots>(`(() => {
       const found = {};

@@ -1,6 +1,6 @@
 import type { LoadPlan } from './compare-alternating';
 
-export const BENCHMARK_NAMES = ['bundles', 'slots', 'meta-sqlite', 'meta-redis', 'sizes', 'login-page'] as const;
+export const BENCHMARK_NAMES = ['bundles', 'slots', 'meta-sqlite', 'meta-redis', 'sizes', 'pages'] as const;
 export type BenchmarkName = (typeof BENCHMARK_NAMES)[number];
 
 export interface BenchOptions {
@@ -12,18 +12,20 @@ export interface BenchOptions {
   /** Target servers run with `--cpu-prof`; profiles go beside the logs. */
   cpuProfile: boolean;
   plans: { main: LoadPlan; sizes: LoadPlan };
+  /** One load per page and variant (--quick). */
+  quickPages: boolean;
 }
 
-const MAIN_PLAN: LoadPlan = { warmupSeconds: 3, roundSeconds: 5, rounds: 3, connections: 10 };
-const SIZES_PLAN: LoadPlan = { warmupSeconds: 2, roundSeconds: 3, rounds: 3, connections: 10 };
+const MAIN_PLAN: LoadPlan = { warmupSeconds: 2, roundSeconds: 5, rounds: 3, connections: 10 };
+const SIZES_PLAN: LoadPlan = { warmupSeconds: 1, roundSeconds: 2, rounds: 3, connections: 10 };
 const QUICK_PLAN: LoadPlan = { warmupSeconds: 1, roundSeconds: 2, rounds: 1, connections: 10 };
 
 export const BENCH_USAGE = `npm run bench [-- options]
 
   --only=<names>   comma-separated subset of: ${BENCHMARK_NAMES.join(', ')}
   --example        also write bench/results/example-<date>.md (the committed example run)
-  --skip-build     use the front end already in dist/ (bundle sizes and the sign-in page need a build)
-  --quick          1 s warm-up and one 2 s round per side: a smoke run, not figures to quote
+  --skip-build     use the front end already in dist/ (bundle sizes and the pages need a build)
+  --quick          1 s warm-up and one 2 s round per side, one load per page: a smoke run, not figures to quote
   --cpu-prof       run the target servers with node --cpu-prof (profiles in the run's log folder)`;
 
 /** Parses `process.argv.slice(2)`; throws with the usage on anything unknown. */
@@ -58,5 +60,6 @@ export function parseBenchOptions(args: readonly string[]): BenchOptions {
     skipBuild,
     cpuProfile,
     plans: quick ? { main: QUICK_PLAN, sizes: QUICK_PLAN } : { main: MAIN_PLAN, sizes: SIZES_PLAN },
+    quickPages: quick,
   };
 }

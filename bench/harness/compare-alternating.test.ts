@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { compareAlternating } from './compare-alternating';
+import { compareAlternating, LOAD_GENERATORS } from './compare-alternating';
 import { NonSuccessfulLoadError, runLoad } from './load-run';
 
 jest.setTimeout(30_000);
@@ -77,5 +77,29 @@ describe('runLoad and compareAlternating', () => {
     const run = runLoad({ url: `${server.url}/` }, { seconds: 1, connections: 2 });
     await expect(run).rejects.toBeInstanceOf(NonSuccessfulLoadError);
     await expect(run).rejects.toThrow(/non-2xx answers.*"503":/);
+  });
+
+  it('measures with wrk as well: the same alternation, the slow side slower, a 2xx check of its own', async () => {
+    server = await startServer((path, res) => {
+      if (path === '/slow') {
+        const until = performance.now() + 1;
+        while (performance.now() < until);
+      }
+      res.statusCode = path === '/broken' ? 500 : 200;
+      res.end(path);
+    });
+    const comparison = await compareAlternating(
+      { url: `${server.url}/slow`, headers: { Cookie: 'a=b' } },
+      { url: `${server.url}/fast` },
+      { warmupSeconds: 1, roundSeconds: 1, rounds: 1, connections: 2 },
+      LOAD_GENERATORS.wrk,
+    );
+    expect(comparison.target.requestsPerSecond).toBeGreaterThan(0);
+    expect(comparison.ratio).toBeLessThan(0.8);
+    const order = server.hits.filter((path, index, all) => index === 0 || all[index - 1] !== path);
+    expect(order).toEqual(['/slow', '/fast', '/slow', '/fast']);
+    await expect(LOAD_GENERATORS.wrk({ url: `${server.url}/broken` }, { seconds: 1, connections: 1 })).rejects.toThrow(
+      NonSuccessfulLoadError,
+    );
   });
 });

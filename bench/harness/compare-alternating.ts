@@ -1,5 +1,6 @@
 import { median } from './median';
-import { runLoad, type LoadSample, type LoadTarget } from './load-run';
+import { runLoad, type LoadRunOptions, type LoadSample, type LoadTarget } from './load-run';
+import { runWrk } from './wrk-run';
 
 export interface LoadPlan {
   warmupSeconds: number;
@@ -26,6 +27,16 @@ export interface Comparison {
 
 const SETTLE_MS = 250;
 
+/** A load generator: one timed run against one target. */
+export type LoadRunner = (target: LoadTarget, options: LoadRunOptions) => Promise<LoadSample>;
+
+/**
+ * The two clients every throughput figure is measured with: the figures depend on the client (how fast it parses
+ * answers, how it keeps connections), so a ratio is quoted for both.
+ */
+export const LOAD_GENERATORS = { autocannon: runLoad, wrk: runWrk } as const satisfies Record<string, LoadRunner>;
+export type LoadGeneratorName = keyof typeof LOAD_GENERATORS;
+
 /**
  * Warms both sides up, then measures them in alternation (target first in even rounds, baseline first in odd ones)
  * so that drift on the machine (thermal, other processes, GC of the load generator) falls on both sides alike.
@@ -34,12 +45,13 @@ export async function compareAlternating(
   target: LoadTarget,
   baseline: LoadTarget,
   plan: LoadPlan,
+  runner: LoadRunner = runLoad,
 ): Promise<Comparison> {
   const warmup = { seconds: plan.warmupSeconds, connections: plan.connections };
   const round = { seconds: plan.roundSeconds, connections: plan.connections };
-  await runLoad(target, warmup);
+  await runner(target, warmup);
   await settle();
-  await runLoad(baseline, warmup);
+  await runner(baseline, warmup);
   await settle();
 
   const targetRounds: LoadSample[] = [];
@@ -56,7 +68,7 @@ export async function compareAlternating(
             [target, targetRounds],
           ];
     for (const [side, samples] of order) {
-      samples.push(await runLoad(side, round));
+      samples.push(await runner(side, round));
       await settle();
     }
   }

@@ -1,4 +1,4 @@
-import type { Comparison, LoadPlan } from '../harness/compare-alternating';
+import type { Comparison, LoadGeneratorName, LoadPlan } from '../harness/compare-alternating';
 
 /** Where the example run came from: the README quotes it with the hardware. */
 export interface MachineInfo {
@@ -22,6 +22,8 @@ export interface ThroughputResult {
   /** Size of one answer body, the same on both sides. */
   bodyBytes: number;
   minimumRatio: number;
+  /** The client that made the load; each throughput benchmark is run with every load generator. */
+  generator: LoadGeneratorName;
   comparison: Comparison;
 }
 
@@ -36,7 +38,7 @@ export interface PayloadSizeResult {
 }
 
 export interface PageLoadSide {
-  /** Milliseconds from navigation start until every public slot on the page is rendered (median of the loads). */
+  /** Milliseconds from navigation start until every slot on the page is rendered (median of the loads). */
   medianMs: number;
   timesMs: number[];
   requests: number;
@@ -44,8 +46,12 @@ export interface PageLoadSide {
   bytes: number;
 }
 
-/** The sign-in page, federated against the same components bundled into the host; lower is better. */
-export interface LoginPageResult {
+/** One page in one cache state, federated against the same components bundled into the host; lower is better. */
+export interface PageLoadResult {
+  name: string;
+  path: string;
+  signedIn: boolean;
+  cache: 'cold' | 'warm';
   loads: number;
   slotComponents: string[];
   federated: PageLoadSide;
@@ -75,7 +81,7 @@ export interface BenchResults {
   plans: { main: LoadPlan; sizes: LoadPlan };
   throughput: ThroughputResult[];
   payloadSizes: PayloadSizeResult[];
-  loginPage: LoginPageResult | null;
+  pageLoads: PageLoadResult[];
   bundles: BundleSizeResult[];
   failures: BenchFailure[];
 }

@@ -1,4 +1,4 @@
-import type { BenchResults, LoginPageResult } from './bench-results';
+import type { BenchResults, PageLoadResult } from './bench-results';
 import { formatBytes, formatCount, formatMBps, formatMs, formatRatio, verdict } from './format';
 
 /** The Markdown report of one run: one table per benchmark family, goals and verdicts beside the ratios. */
@@ -12,7 +12,8 @@ export function renderMarkdown(results: BenchResults): string {
       `load average ${machine.loadAverage.start} at the start, ${machine.loadAverage.end ?? 'n/a'} at the end ` +
       '(other work on the machine makes every figure noisier; compare ratios, not absolute req/s).',
     '',
-    `Load: autocannon from the bench process, ${plans.main.connections} connections, ${plans.main.warmupSeconds} s ` +
+    `Load: autocannon (from the bench process) and wrk (its own process, one thread), each in its own rounds, ` +
+      `${plans.main.connections} connections, ${plans.main.warmupSeconds} s ` +
       `warm-up per side, then ${plans.main.rounds} rounds of ${plans.main.roundSeconds} s per side, target and ` +
       `baseline alternating; figures are the medians of the rounds (registry sizes: ${plans.sizes.warmupSeconds} s ` +
       `warm-up, ${plans.sizes.rounds} x ${plans.sizes.roundSeconds} s). Every run ended with zero non-2xx answers, ` +
@@ -25,19 +26,20 @@ export function renderMarkdown(results: BenchResults): string {
     lines.push(
       '## Throughput against bare baselines',
       '',
-      '| Benchmark | Body | Target req/s | p50 | p99 | Baseline req/s | p50 | p99 | Ratio | Goal | |',
-      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+      '| Benchmark | Client | Body | Target req/s | p50 | p99 | Baseline req/s | p50 | p99 | Ratio | Goal | |',
+      '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
     );
     for (const entry of results.throughput) {
       const { target, baseline, ratio } = entry.comparison;
       lines.push(
-        `| ${entry.name} | ${formatBytes(entry.bodyBytes)} | ${formatCount(target.requestsPerSecond)} | ` +
+        `| ${entry.name} | ${entry.generator} | ${formatBytes(entry.bodyBytes)} | ${formatCount(target.requestsPerSecond)} | ` +
           `${formatMs(target.latencyP50)} | ${formatMs(target.latencyP99)} | ${formatCount(baseline.requestsPerSecond)} | ` +
           `${formatMs(baseline.latencyP50)} | ${formatMs(baseline.latencyP99)} | ${formatRatio(ratio)} | ` +
           `>= ${formatRatio(entry.minimumRatio)} | ${verdict(ratio >= entry.minimumRatio)} |`,
       );
     }
-    lines.push('', 'Baselines:', ...results.throughput.map((entry) => `- ${entry.name}: ${entry.baseline}.`), '');
+    const baselines = [...new Set(results.throughput.map((entry) => `- ${entry.name}: ${entry.baseline}.`))];
+    lines.push('', 'Baselines:', ...baselines, '');
   }
 
   if (results.payloadSizes.length > 0) {
@@ -66,7 +68,7 @@ export function renderMarkdown(results: BenchResults): string {
     lines.push('', 'Baselines:', ...baselines, '');
   }
 
-  if (results.loginPage) lines.push(...renderLoginPage(results.loginPage));
+  if (results.pageLoads.length > 0) lines.push(...renderPageLoads(results.pageLoads));
 
   if (results.bundles.length > 0) {
     lines.push(
@@ -96,23 +98,36 @@ export function renderMarkdown(results: BenchResults): string {
   return lines.join('\n');
 }
 
-function renderLoginPage(page: LoginPageResult): string[] {
-  const row = (label: string, side: LoginPageResult['federated']): string =>
-    `| ${label} | ${formatMs(side.medianMs)} | ${side.timesMs.map((ms) => Math.round(ms)).join(', ')} | ` +
-    `${side.requests} | ${formatBytes(side.bytes)} |`;
-  return [
-    '## Sign-in page in Chromium, cold cache',
+function renderPageLoads(pages: readonly PageLoadResult[]): string[] {
+  const side = (result: PageLoadResult, which: 'federated' | 'bundled'): string => {
+    const figures = result[which];
+    return `${formatMs(figures.medianMs)} (${figures.timesMs.map((ms) => Math.round(ms)).join(', ')}; ${figures.requests} req, ${formatBytes(figures.bytes)})`;
+  };
+  const lines = [
+    '## Pages in Chromium: Module Federation against the same components bundled into the host',
     '',
-    `A new browser context per load (${page.loads} loads per variant, alternating), time from navigation start until ` +
-      `every public slot of \`/login\` is rendered (${page.slotComponents.join(', ')}).`,
+    'Time from navigation start until every slot of the page is rendered, median of the loads (each load listed, ' +
+      'with the requests and bytes of a median load). Cold: a new browser context per load (empty cache); warm: the ' +
+      'same page loaded once, untimed, in the context first. Signed-in pages sign in through `POST /login` in the ' +
+      'context before the timed load. Federated and bundled loads alternate.',
     '',
-    '| Variant | Median | Each load (ms) | Requests | Bytes |',
-    '| --- | ---: | --- | ---: | ---: |',
-    row('Module Federation (the product)', page.federated),
-    row('Same components bundled into the host', page.bundled),
-    '',
-    `Ratio federated / bundled: **${formatRatio(page.ratio)}** (goal <= ${formatRatio(page.maximumRatio)}, ` +
-      `${verdict(page.ratio <= page.maximumRatio)}).`,
-    '',
+    '| Page | Cache | Loads | Federated (the product) | Bundled | Ratio | Goal | |',
+    '| --- | --- | ---: | --- | --- | ---: | ---: | --- |',
   ];
+  for (const result of pages) {
+    lines.push(
+      `| ${result.name} (\`${result.path}\`${result.signedIn ? ', signed in' : ''}) | ${result.cache} | ${result.loads} | ` +
+        `${side(result, 'federated')} | ${side(result, 'bundled')} | ${formatRatio(result.ratio)} | ` +
+        `<= ${formatRatio(result.maximumRatio)} | ${verdict(result.ratio <= result.maximumRatio)} |`,
+    );
+  }
+  lines.push('', 'Slots each page waited for:');
+  const seen = new Set<string>();
+  for (const result of pages) {
+    if (seen.has(result.path)) continue;
+    seen.add(result.path);
+    lines.push(`- \`${result.path}\`: ${result.slotComponents.join('; ')}.`);
+  }
+  lines.push('');
+  return lines;
 }

@@ -2,7 +2,7 @@ import { signIn } from '../../tests/multi-instance/support/session-client';
 import { workPath, type BenchContext } from '../harness/bench-context';
 import { startSessionBaseline, type SessionBaseline } from '../harness/baseline-processes';
 import { captureBody } from '../harness/captured-body';
-import { compareAlternating } from '../harness/compare-alternating';
+import { compareAlternating, LOAD_GENERATORS, type LoadGeneratorName } from '../harness/compare-alternating';
 import { BENCH_DEMO_PASSWORD, BENCH_DEMO_USERNAME, startRealServer } from '../harness/real-server';
 import type { ThroughputResult } from '../report/bench-results';
 
@@ -12,9 +12,12 @@ export type SessionStoreChoice = { kind: 'sqlite' } | { kind: 'redis'; url: stri
 
 /**
  * `GET /meta` signed in, against a bare express-session + passport route on the same kind of session store that
- * sends the same bytes.
+ * sends the same bytes, measured with each load generator in turn against the same two processes.
  */
-export async function benchMetaThroughput(context: BenchContext, store: SessionStoreChoice): Promise<ThroughputResult> {
+export async function benchMetaThroughput(
+  context: BenchContext,
+  store: SessionStoreChoice,
+): Promise<ThroughputResult[]> {
   const name = `meta-${store.kind}`;
   const server = await startRealServer(context, {
     name,
@@ -25,23 +28,29 @@ export async function benchMetaThroughput(context: BenchContext, store: SessionS
     const cookie = await signIn(server.url, BENCH_DEMO_USERNAME, BENCH_DEMO_PASSWORD);
     const body = await captureBody(`${server.url}/meta`, { Cookie: cookie }, workPath(context, `${name}-body.json`));
     baseline = await startSessionBaseline(context, `${name}-baseline`, store, body);
-    const comparison = await compareAlternating(
-      { url: `${server.url}/meta`, headers: { Cookie: cookie } },
-      { url: `${baseline.process.url}/meta`, headers: { Cookie: baseline.cookie } },
-      context.plans.main,
-    );
     const storeLabel = store.kind === 'sqlite' ? 'SQLite' : 'Redis';
-    return {
-      name: `\`GET /meta\` signed in, ${storeLabel} sessions`,
-      target: `the server, sessions in ${storeLabel}`,
-      baseline:
-        store.kind === 'sqlite'
-          ? "express-session + passport on the project's SqliteSessionStore (server/storage), constant JSON of the same bytes"
-          : 'express-session + passport on connect-redis (same Redis), constant JSON of the same bytes',
-      bodyBytes: body.bytes.length,
-      minimumRatio: META_MIN_RATIO,
-      comparison,
-    };
+    const results: ThroughputResult[] = [];
+    for (const generator of Object.keys(LOAD_GENERATORS) as LoadGeneratorName[]) {
+      const comparison = await compareAlternating(
+        { url: `${server.url}/meta`, headers: { Cookie: cookie } },
+        { url: `${baseline.process.url}/meta`, headers: { Cookie: baseline.cookie } },
+        context.plans.main,
+        LOAD_GENERATORS[generator],
+      );
+      results.push({
+        name: `\`GET /meta\` signed in, ${storeLabel} sessions`,
+        target: `the server, sessions in ${storeLabel}`,
+        baseline:
+          store.kind === 'sqlite'
+            ? "express-session + passport on the project's SqliteSessionStore (server/storage), constant JSON of the same bytes"
+            : 'express-session + passport on connect-redis (same Redis), constant JSON of the same bytes',
+        bodyBytes: body.bytes.length,
+        minimumRatio: META_MIN_RATIO,
+        generator,
+        comparison,
+      });
+    }
+    return results;
   } finally {
     await baseline?.process.stop();
     await server.stop();

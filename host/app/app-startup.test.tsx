@@ -143,4 +143,42 @@ describe('the shell started from requests made with the page', () => {
     expect(failures).toEqual([]);
     expect(fake.requests).toEqual([]);
   });
+
+  it('renders a signed-in page from the GET /meta started with the page, asking for it nothing again', async () => {
+    const fake = api(true);
+    const early = {
+      dashboards: [],
+      modules: [],
+      slots: { 'dashboard-before-cards': [{ component: 'Text', props: { text: 'early protected' } }] },
+    };
+    renderApp(fake, '/', { me: Promise.resolve(ME), publicSlots: null, meta: Promise.resolve(early) });
+
+    await screen.findByText('early protected');
+    expect(fake.count('GET', '/meta')).toBe(0);
+    expect(fake.count('GET', '/me')).toBe(0);
+  });
+
+  it('drops the early GET /meta of a page that loaded signed out: a later sign-in asks the server', async () => {
+    const fake = api(false);
+    const stale = { dashboards: [], modules: [], slots: { 'dashboard-before-cards': [] } };
+    renderApp(fake, '/login', {
+      me: unauthenticated(),
+      publicSlots: Promise.resolve(GUESSED),
+      meta: Promise.resolve(stale),
+    });
+    await screen.findByText('early notice');
+
+    fake.routes.set('GET /me', { body: ME });
+    fake.routes.set('GET /meta', {
+      body: {
+        dashboards: [],
+        modules: [],
+        slots: { 'dashboard-before-cards': [{ component: 'Text', props: { text: 'fresh protected' } }] },
+      },
+    });
+    await act(async () => {
+      window.dispatchEvent(new CustomEvent(HOST_REFRESH_EVENT));
+    });
+    await waitFor(() => expect(fake.count('GET', '/meta')).toBe(1));
+  });
 });

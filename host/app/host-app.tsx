@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { BrowserRouter } from 'react-router-dom';
-import type { MePayload, SlotsPayload } from '../../shared';
+import type { MePayload, MetaPayload, SlotsPayload } from '../../shared';
 import {
   ApiClientProvider,
   SessionProvider,
@@ -19,6 +19,8 @@ export interface AppStartup {
   me?: Promise<MePayload> | undefined;
   /** GET /slots in flight on the guess that the visitor is signed out; used only if GET /me agrees. */
   publicSlots?: Promise<SlotsPayload> | null | undefined;
+  /** GET /meta in flight since GET /me answered; used for the first signed-in slot load only. */
+  meta?: Promise<MetaPayload> | null | undefined;
   /** Settles when the remotes' components are registered: slots render after it, never as unknown names before. */
   remotesReady?: Promise<unknown> | undefined;
 }
@@ -84,6 +86,7 @@ function SessionSlotData({
       refreshKey={`${session.scope}#${session.revision}`}
       onUnauthenticated={session.expire}
       initialSlots={startup?.publicSlots}
+      initialMeta={startup?.meta}
     >
       {children}
     </SlotDataProvider>

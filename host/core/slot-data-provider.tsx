@@ -39,6 +39,12 @@ export interface SlotDataProviderProps {
    * never used once the session turned out signed in: a later signed-out load (after sign-out) asks again.
    */
   initialSlots?: Promise<SlotsPayload> | null | undefined;
+  /**
+   * GET /meta started with the page as soon as GET /me answered (host/startup). It answers the first GET /meta this
+   * provider needs, when the page's first session is signed in; otherwise (the page loaded signed out) it is dropped,
+   * so a later sign-in asks again.
+   */
+  initialMeta?: Promise<MetaPayload> | null | undefined;
   children?: ReactNode;
 }
 
@@ -72,6 +78,7 @@ export function SlotDataProvider({
   refreshKey = '',
   onUnauthenticated,
   initialSlots,
+  initialMeta,
   children,
 }: SlotDataProviderProps) {
   const [revision, setRevision] = useState(0);
@@ -79,6 +86,7 @@ export function SlotDataProvider({
   const onUnauthenticatedRef = useRef(onUnauthenticated);
   onUnauthenticatedRef.current = onUnauthenticated;
   const pendingInitialSlots = useRef(initialSlots ?? null);
+  const pendingInitialMeta = useRef(initialMeta ?? null);
   const source: SlotSource = authenticated ? 'meta' : 'slots';
   const hardKey = `${source}|${sessionKey}`;
   const key = `${hardKey}|${refreshKey}|${revision}`;
@@ -88,14 +96,17 @@ export function SlotDataProvider({
     const controller = new AbortController();
     const path = source === 'meta' ? '/meta' : '/slots';
     // The early GET /slots answers only a signed-out first load; kept until a load that used it settles.
+    // Each early request answers the first load of its own kind only, and only if that is the page's first load.
     if (source === 'meta') pendingInitialSlots.current = null;
-    const initial = pendingInitialSlots.current;
+    else pendingInitialMeta.current = null;
+    const pending = source === 'meta' ? pendingInitialMeta : pendingInitialSlots;
+    const initial: Promise<MetaPayload | SlotsPayload> | null = pending.current;
     const request: Promise<MetaPayload | SlotsPayload> =
       initial ?? client.get<MetaPayload | SlotsPayload>(path, controller.signal);
     request.then(
       (payload) => {
         if (controller.signal.aborted) return;
-        if (initial) pendingInitialSlots.current = null;
+        if (initial) pending.current = null;
         const parsed = parseSlotMap((payload as Partial<SlotsPayload> | null)?.slots);
         if (parsed.problems.length > 0) {
           console.warn(`[slots] ${path} carried slots the host ignored: ${parsed.problems.join('; ')}.`);
@@ -111,7 +122,7 @@ export function SlotDataProvider({
       },
       (error: unknown) => {
         if (controller.signal.aborted) return;
-        if (initial) pendingInitialSlots.current = null;
+        if (initial) pending.current = null;
         const message = error instanceof Error ? error.message : String(error);
         if (source === 'meta' && error instanceof ApiError && error.status === 401) {
           onUnauthenticatedRef.current?.();

@@ -135,6 +135,31 @@ describe('startHost', () => {
     expect(s.manifests).toEqual([]);
   });
 
+  it('signed in: loads the modules of the slots GET /meta places on this page, and only those', async () => {
+    const s = setup('/resources/articles/4/edit');
+    s.fake.routes.set('GET /me', { body: { user: { username: 'admin' } } });
+    s.fake.routes.set('GET /meta', {
+      body: {
+        dashboards: [],
+        modules: [],
+        slots: {
+          'resource-edit-actions': [{ component: 'Timeline', props: {} }],
+          'header-banner': [{ component: 'MaintenanceNotice', props: {} }],
+          // The view page's location: not rendered on the edit page, so not loaded.
+          'resource-page-actions': [{ component: 'FooterLinks', props: {} }],
+        },
+      },
+    });
+    const startup = startHost(s.options);
+    const loaded: string[] = [];
+    startup.modules.onLoad((done) => loaded.push(done.component));
+    await waitFor(() => loaded.length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+
+    expect(loaded.sort()).toEqual(['MaintenanceNotice', 'Timeline']);
+    expect(requested(s.fake)).toEqual(['GET /me', 'GET /api/remotes', 'GET /meta']);
+  });
+
   it('settles remotesReady and logs once when the remote list cannot be loaded', async () => {
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     try {

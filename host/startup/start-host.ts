@@ -5,6 +5,7 @@ import type { ReliabilityOptions } from '../loader/reliability-plugin';
 import { createRemoteModuleLoader, type RemoteModuleLoader } from '../loader/remote-module-loader';
 import { HOST_MESSAGES } from '../loader/messages';
 import { parseSlotMap } from '../loader/parse-slot-map';
+import { pageComponents } from '../../shared';
 import { readBootData, type ParsedBootData } from './read-boot-data';
 import { signInPageComponents, signInSidebarShown } from './sign-in-page-components';
 import { startStartupRequests, type StartupRequests } from './startup-requests';
@@ -93,6 +94,21 @@ export function startHost(options: StartHostOptions): HostStartup {
     );
   };
 
+  const pathname = options.pathname ?? window.location.pathname;
+  const matchesMedia = options.matchesMedia ?? windowMatchesMedia;
+  /** Once GET /meta has answered and the remotes are known: the modules of the slots this signed-in page renders. */
+  const prefetchSignedInPage = (remotesKnown: Promise<void> | null): void => {
+    if (!requests.meta) return;
+    Promise.all([requests.meta, remotesKnown]).then(
+      ([payload]) => {
+        const shown = pageComponents(pathname, parseSlotMap(payload.slots).slots, 'signed-in');
+        prefetch([...shown].filter(([, media]) => media === null || matchesMedia(media)).map(([name]) => name));
+      },
+      // Signed out, or GET /meta failed: the slot data provider reports what needs reporting.
+      () => undefined,
+    );
+  };
+
   const register = ({ remotes, problems }: ParsedRemoteDescriptors, source: string): void => {
     if (problems.length > 0) console.warn(`[slots] ${source}: ${problems.join('; ')}.`);
     modules.registerRemotes(remotes);
@@ -100,7 +116,7 @@ export function startHost(options: StartHostOptions): HostStartup {
 
   if (boot) {
     register(boot, 'The boot data of index.html');
-    const matchesMedia = options.matchesMedia ?? windowMatchesMedia;
+    prefetchSignedInPage(null);
     prefetch(
       boot.components
         .filter((item) => item.media === undefined || matchesMedia(item.media))
@@ -117,6 +133,7 @@ export function startHost(options: StartHostOptions): HostStartup {
       });
     },
   );
+  prefetchSignedInPage(remotesReady);
   if (requests.publicSlots) {
     const sidebarShown = options.sidebarShown ?? signInSidebarShown;
     Promise.all([requests.publicSlots, remotesReady]).then(

@@ -34,4 +34,20 @@ describe('startStartupRequests', () => {
       process.off('unhandledRejection', unhandled);
     }
   });
+
+  it('starts GET /meta the moment GET /me says who is signed in, on every page but the sign-in page', async () => {
+    const meta = { dashboards: [], modules: [], slots: {} };
+    const fake = createFakeApi({ 'GET /me': { body: { user: { username: 'admin' } } }, 'GET /meta': { body: meta } });
+    const requests = startStartupRequests(fake.client, '/resources/articles/4/edit');
+    await expect(requests.meta).resolves.toEqual(meta);
+    expect(fake.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['GET /me', 'GET /meta']);
+    expect(startStartupRequests(fake.client, '/login').meta).toBeNull();
+  });
+
+  it('asks no GET /meta when nobody is signed in', async () => {
+    const fake = createFakeApi({ 'GET /me': UNAUTHENTICATED, 'GET /meta': { body: {} } });
+    const requests = startStartupRequests(fake.client, '/');
+    await expect(requests.meta).rejects.toMatchObject({ status: 401 });
+    expect(fake.count('GET', '/meta')).toBe(0);
+  });
 });

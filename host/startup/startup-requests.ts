@@ -1,4 +1,4 @@
-import { SIGN_IN_PATH, type MePayload, type SlotsPayload } from '../../shared';
+import { SIGN_IN_PATH, type MePayload, type MetaPayload, type SlotsPayload } from '../../shared';
 import type { ApiClient } from '../loader/api-client';
 
 /** The session and slot requests a page load starts before React has loaded, for the providers to answer from. */
@@ -11,6 +11,12 @@ export interface StartupRequests {
    * public by construction, so a wrong guess shows nothing it should not: the page then uses GET /meta.
    */
   publicSlots: Promise<SlotsPayload> | null;
+  /**
+   * GET /meta, started the moment GET /me says who is signed in, on every page but the sign-in page: a signed-in page
+   * then has its slot data (and can load their components) without waiting for React to load and ask. Rejects,
+   * without a request, when GET /me does (nobody is signed in); null on the sign-in page.
+   */
+  meta: Promise<MetaPayload> | null;
 }
 
 /** The same promise, marked as handled: its consumer may attach later, or never (a wrong guess). */
@@ -19,10 +25,13 @@ function handled<T>(promise: Promise<T>): Promise<T> {
   return promise;
 }
 
-/** Starts GET /me, and GET /slots on the sign-in page, at once and side by side. */
+/** Starts GET /me, and GET /slots on the sign-in page, at once and side by side; elsewhere GET /meta after GET /me. */
 export function startStartupRequests(client: ApiClient, pathname: string): StartupRequests {
+  const me = handled(client.get<MePayload>('/me'));
+  const onSignInPage = pathname === SIGN_IN_PATH;
   return {
-    me: handled(client.get<MePayload>('/me')),
-    publicSlots: pathname === SIGN_IN_PATH ? handled(client.get<SlotsPayload>('/slots')) : null,
+    me,
+    publicSlots: onSignInPage ? handled(client.get<SlotsPayload>('/slots')) : null,
+    meta: onSignInPage ? null : handled(me.then(() => client.get<MetaPayload>('/meta'))),
   };
 }
