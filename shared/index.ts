@@ -63,7 +63,14 @@ export type {
   HealthPayload,
   RemoteDescriptorFile,
   HostRefreshDetail,
+  HostBeforeLeaveDetail,
   BootComponent,
   BootData,
 } from './wire';
-export { REMOTE_DESCRIPTOR_FILE, REMOTE_HINTS_MARKER, BOOT_DATA_ELEMENT_ID, HOST_REFRESH_EVENT } from './wire';
+export {
+  REMOTE_DESCRIPTOR_FILE,
+  REMOTE_HINTS_MARKER,
+  BOOT_DATA_ELEMENT_ID,
+  HOST_REFRESH_EVENT,
+  HOST_BEFORE_LEAVE_EVENT,
+} from './wire';

@@ -272,3 +272,16 @@ export const HOST_REFRESH_EVENT = 'slots:host-refresh';
 export interface HostRefreshDetail {
   reason: string;
 }
+
+/**
+ * Name of the cancelable window `CustomEvent` a remote component dispatches before it does something that replaces
+ * what the page shows, e.g. before it switches the tenant. When the page holds unsaved changes the host asks the
+ * user, and cancels the event if they choose to stay; so the remote goes on only when `dispatchEvent` returns true:
+ * `if (window.dispatchEvent(new CustomEvent(HOST_BEFORE_LEAVE_EVENT, { cancelable: true, detail }))) { ... }`.
+ */
+export const HOST_BEFORE_LEAVE_EVENT = 'slots:before-leave';
+
+/** `detail` of a {@link HOST_BEFORE_LEAVE_EVENT}; `reason` is for logs only. */
+export interface HostBeforeLeaveDetail {
+  reason: string;
+}

@@ -1,4 +1,4 @@
-import { Route, Routes } from 'react-router-dom';
+import { createRoutesFromElements, Route, type RouteObject } from 'react-router-dom';
 import { SIGN_IN_PATH } from '../../shared';
 import { Layout } from '../layout/layout';
 import { RequireAuth } from '../layout/require-auth';
@@ -11,21 +11,18 @@ import { SignInPage } from '../pages/sign-in-page';
 
 /**
  * The client routes: the sign-in page, the dashboard, and a resource's list, record view and record edit pages.
- * The server answers each with index.html.
+ * The server answers each with index.html. A route table rather than `<Routes>`, because only a data router
+ * (createBrowserRouter) can hold a navigation back while a form has unsaved changes.
  */
-export function AppRoutes() {
-  return (
-    <Routes>
-      <Route element={<Layout />}>
-        <Route path={SIGN_IN_PATH} element={<SignInPage />} />
-        <Route element={<RequireAuth />}>
-          <Route index element={<DashboardPage />} />
-          <Route path="/resources/:resource" element={<ResourceListPage />} />
-          <Route path="/resources/:resource/:id" element={<RecordViewPage />} />
-          <Route path="/resources/:resource/:id/edit" element={<RecordEditPage />} />
-        </Route>
-        <Route path="*" element={<NotFoundPage />} />
-      </Route>
-    </Routes>
-  );
-}
+export const APP_ROUTES: RouteObject[] = createRoutesFromElements(
+  <Route element={<Layout />}>
+    <Route path={SIGN_IN_PATH} element={<SignInPage />} />
+    <Route element={<RequireAuth />}>
+      <Route index element={<DashboardPage />} />
+      <Route path="/resources/:resource" element={<ResourceListPage />} />
+      <Route path="/resources/:resource/:id" element={<RecordViewPage />} />
+      <Route path="/resources/:resource/:id/edit" element={<RecordEditPage />} />
+    </Route>
+    <Route path="*" element={<NotFoundPage />} />
+  </Route>,
+);

@@ -2,6 +2,7 @@ import { Link, useParams } from 'react-router-dom';
 import type { RecordListPayload, ResourcePayload } from '../../shared';
 import { useApi } from '../app/use-api';
 import { Breadcrumbs } from '../layout/breadcrumbs';
+import { PageHeading } from '../layout/page-heading';
 import { PageError } from './page-error';
 
 /** The records of a resource in the current tenant. */
@@ -26,7 +27,7 @@ export function ResourceListPage() {
   return (
     <div className="page">
       <Breadcrumbs trail={[{ label: 'Dashboard', to: '/' }, { label }]} />
-      <h1 className="page__title">{label}</h1>
+      <PageHeading title={label} />
       {rows.length === 0 ? (
         <p className="empty">No {label.toLowerCase()} in this tenant yet.</p>
       ) : (
