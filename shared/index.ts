@@ -9,6 +9,7 @@ export {
 } from './names';
 export {
   SIGN_IN_PATH,
+  SERVICE_STATUS_PATH,
   SIGN_IN_SIDEBAR_MEDIA,
   LAYOUT_LOCATIONS,
   SIGN_IN_LOCATIONS,

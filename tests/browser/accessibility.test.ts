@@ -37,6 +37,8 @@ async function staffPages(page: Page): Promise<StaffPage[]> {
     },
     { name: 'record not found', path: '/resources/articles/999999' },
     { name: 'page not found', path: '/resources/articles/1/edit/more' },
+    { name: 'unknown address', path: '/settings' },
+    { name: 'service status', path: '/status' },
   ];
 }
 

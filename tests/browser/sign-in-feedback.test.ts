@@ -39,6 +39,10 @@ describe('sign-in feedback', () => {
     const { page } = await suite.newPage();
     await page.goto('/login');
     await waitForSettledPage(page);
+    // The test server is started with DEMO_PASSWORD: the demo hint says so, rather than promise a printed one.
+    await page
+      .getByText('Demo: sign in as admin with the password set in DEMO_PASSWORD when the server first started.')
+      .waitFor();
 
     const refused = await attempt(page, 'not the password');
     expect(refused).toBe('Invalid username or password.');
