@@ -24,6 +24,16 @@ async function startEditing(page: Page, typed: string): Promise<number> {
   return article.id;
 }
 
+/** Dismisses every dialog the page opens, and returns the list of their messages (which should stay empty). */
+function dismissedDialogs(page: Page): string[] {
+  const messages: string[] = [];
+  page.on('dialog', (dialog) => {
+    messages.push(dialog.message());
+    void dialog.dismiss();
+  });
+  return messages;
+}
+
 /** Runs `action`, answers the dialog it must open, and returns that dialog. */
 async function answerDialog(page: Page, action: () => Promise<unknown>, accept: boolean): Promise<Dialog> {
   const dialog = page.waitForEvent('dialog', { timeout: SLOT_TIMEOUT_MS });
@@ -80,11 +90,7 @@ describe('unsaved changes', () => {
 
   it('are not asked about once saved, nor on a page without a form', async () => {
     const { page } = await suite.newPage();
-    const dialogs: string[] = [];
-    page.on('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.dismiss();
-    });
+    const dialogs = dismissedDialogs(page);
     await signIn(page);
     await startEditing(page, ' (saved)');
     await page.getByRole('button', { name: 'Save' }).click();
@@ -98,11 +104,7 @@ describe('unsaved changes', () => {
 
   it('survive the session ending mid-edit: sign in again, and the typed text is back on the same record', async () => {
     const { page } = await suite.newPage();
-    const dialogs: string[] = [];
-    page.on('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.dismiss();
-    });
+    const dialogs = dismissedDialogs(page);
     await signIn(page);
     const id = await startEditing(page, ' — kept across sign-in');
     const typed = await page.locator(TITLE).inputValue();
