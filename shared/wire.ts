@@ -127,6 +127,8 @@ export interface ResourceSummary {
 export interface ResourceDefinition extends ResourceSummary {
   fields: FormItem[];
   relations: RelationDefinition[];
+  /** Names of the fields shown as the columns of the resource's list, in order; the first links to the record. */
+  listColumns: string[];
 }
 
 /** A record as the API returns it. `title` and `label` always; `group` when the record has one. */

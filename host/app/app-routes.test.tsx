@@ -59,7 +59,9 @@ function api(signedIn: boolean): FakeApi {
           }
         : UNAUTHENTICATED,
     'GET /api/resources/articles': {
-      body: { resource: { name: 'articles', label: 'Articles', fields: [], relations: [] } },
+      body: {
+        resource: { name: 'articles', label: 'Articles', fields: [], relations: [], listColumns: ['title', 'label'] },
+      },
     },
     'GET /api/resources/articles/records': {
       body: { records: [{ id: 1, title: 'First article', label: 'One', group: 'news' }] },

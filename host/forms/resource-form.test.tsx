@@ -35,6 +35,7 @@ const definition: ResourceDefinition = {
   name: 'articles',
   label: 'Articles',
   relations: [],
+  listColumns: ['title', 'label'],
   fields: [
     { type: 'field', name: 'title', label: 'Title', input: 'text', required: true },
     { type: 'slot', component: 'TitleTools', props: { source: 'title', target: 'slug' } },
