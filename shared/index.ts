@@ -9,6 +9,7 @@ export {
 } from './names';
 export {
   SIGN_IN_PATH,
+  SERVICE_STATUS_PATH,
   SIGN_IN_SIDEBAR_MEDIA,
   LAYOUT_LOCATIONS,
   SIGN_IN_LOCATIONS,
@@ -64,7 +65,14 @@ export type {
   HealthPayload,
   RemoteDescriptorFile,
   HostRefreshDetail,
+  HostBeforeLeaveDetail,
   BootComponent,
   BootData,
 } from './wire';
-export { REMOTE_DESCRIPTOR_FILE, REMOTE_HINTS_MARKER, BOOT_DATA_ELEMENT_ID, HOST_REFRESH_EVENT } from './wire';
+export {
+  REMOTE_DESCRIPTOR_FILE,
+  REMOTE_HINTS_MARKER,
+  BOOT_DATA_ELEMENT_ID,
+  HOST_REFRESH_EVENT,
+  HOST_BEFORE_LEAVE_EVENT,
+} from './wire';

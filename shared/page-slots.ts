@@ -9,6 +9,9 @@ import type { SlotContent, SlotMap } from './wire';
 /** The sign-in page's path (the host's route). */
 export const SIGN_IN_PATH = '/login';
 
+/** The service status page's path (the host's route, open to every visitor, as the footer links to it). */
+export const SERVICE_STATUS_PATH = '/status';
+
 /** The sign-in page shows its sidebar (login-sidebar) at these widths only: desktop, 1024 px and wider. */
 export const SIGN_IN_SIDEBAR_MEDIA = '(min-width: 1024px)';
 

@@ -127,6 +127,8 @@ export interface ResourceSummary {
 export interface ResourceDefinition extends ResourceSummary {
   fields: FormItem[];
   relations: RelationDefinition[];
+  /** Names of the fields shown as the columns of the resource's list, in order; the first links to the record. */
+  listColumns: string[];
 }
 
 /** A record as the API returns it. `title` and `label` always; `group` when the record has one. */
@@ -270,5 +272,18 @@ export const HOST_REFRESH_EVENT = 'slots:host-refresh';
 
 /** `detail` of a {@link HOST_REFRESH_EVENT}; `reason` is for logs only. */
 export interface HostRefreshDetail {
+  reason: string;
+}
+
+/**
+ * Name of the cancelable window `CustomEvent` a remote component dispatches before it does something that replaces
+ * what the page shows, e.g. before it switches the tenant. When the page holds unsaved changes the host asks the
+ * user, and cancels the event if they choose to stay; so the remote goes on only when `dispatchEvent` returns true:
+ * `if (window.dispatchEvent(new CustomEvent(HOST_BEFORE_LEAVE_EVENT, { cancelable: true, detail }))) { ... }`.
+ */
+export const HOST_BEFORE_LEAVE_EVENT = 'slots:before-leave';
+
+/** `detail` of a {@link HOST_BEFORE_LEAVE_EVENT}; `reason` is for logs only. */
+export interface HostBeforeLeaveDetail {
   reason: string;
 }

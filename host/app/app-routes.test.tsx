@@ -1,12 +1,12 @@
-import '../../testing/host/text-encoding';
+import '../../testing/host/router-globals';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { pageComponents, SIGN_IN_PATH, SlotLocation, type MePayload, type SlotMap } from '../../shared';
 import { ComponentRegistry, createSlotFailureReporter, type SlotRuntime } from '../core';
 import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../../testing/host/fake-api';
 import { renderWithSlotBoundaries } from '../../testing/host/render-slots';
 import { AppProviders } from './host-app';
-import { AppRoutes } from './app-routes';
+import { APP_ROUTES } from './app-routes';
 
 const ME: MePayload = {
   user: {
@@ -59,7 +59,9 @@ function api(signedIn: boolean): FakeApi {
           }
         : UNAUTHENTICATED,
     'GET /api/resources/articles': {
-      body: { resource: { name: 'articles', label: 'Articles', fields: [], relations: [] } },
+      body: {
+        resource: { name: 'articles', label: 'Articles', fields: [], relations: [], listColumns: ['title', 'label'] },
+      },
     },
     'GET /api/resources/articles/records': {
       body: { records: [{ id: 1, title: 'First article', label: 'One', group: 'news' }] },
@@ -89,9 +91,7 @@ function renderApp(fake: FakeApi, path: string, components: readonly string[] = 
   };
   return renderWithSlotBoundaries(
     <AppProviders client={fake.client} runtime={runtime}>
-      <MemoryRouter initialEntries={[path]}>
-        <AppRoutes />
-      </MemoryRouter>
+      <RouterProvider router={createMemoryRouter(APP_ROUTES, { initialEntries: [path] })} />
     </AppProviders>,
   );
 }

@@ -1,5 +1,5 @@
-import { Route, Routes } from 'react-router-dom';
-import { SIGN_IN_PATH } from '../../shared';
+import { createRoutesFromElements, Route, type RouteObject } from 'react-router-dom';
+import { SERVICE_STATUS_PATH, SIGN_IN_PATH } from '../../shared';
 import { Layout } from '../layout/layout';
 import { RequireAuth } from '../layout/require-auth';
 import { DashboardPage } from '../pages/dashboard-page';
@@ -7,25 +7,24 @@ import { NotFoundPage } from '../pages/not-found-page';
 import { RecordEditPage } from '../pages/record-edit-page';
 import { RecordViewPage } from '../pages/record-view-page';
 import { ResourceListPage } from '../pages/resource-list-page';
+import { ServiceStatusPage } from '../pages/service-status-page';
 import { SignInPage } from '../pages/sign-in-page';
 
 /**
- * The client routes: the sign-in page, the dashboard, and a resource's list, record view and record edit pages.
- * The server answers each with index.html.
+ * The client routes: the sign-in page, the service status, the dashboard, and a resource's list, record view and record edit pages.
+ * The server answers each with index.html. A route table rather than `<Routes>`, because only a data router
+ * (createBrowserRouter) can hold a navigation back while a form has unsaved changes.
  */
-export function AppRoutes() {
-  return (
-    <Routes>
-      <Route element={<Layout />}>
-        <Route path={SIGN_IN_PATH} element={<SignInPage />} />
-        <Route element={<RequireAuth />}>
-          <Route index element={<DashboardPage />} />
-          <Route path="/resources/:resource" element={<ResourceListPage />} />
-          <Route path="/resources/:resource/:id" element={<RecordViewPage />} />
-          <Route path="/resources/:resource/:id/edit" element={<RecordEditPage />} />
-        </Route>
-        <Route path="*" element={<NotFoundPage />} />
-      </Route>
-    </Routes>
-  );
-}
+export const APP_ROUTES: RouteObject[] = createRoutesFromElements(
+  <Route element={<Layout />}>
+    <Route path={SIGN_IN_PATH} element={<SignInPage />} />
+    <Route path={SERVICE_STATUS_PATH} element={<ServiceStatusPage />} />
+    <Route element={<RequireAuth />}>
+      <Route index element={<DashboardPage />} />
+      <Route path="/resources/:resource" element={<ResourceListPage />} />
+      <Route path="/resources/:resource/:id" element={<RecordViewPage />} />
+      <Route path="/resources/:resource/:id/edit" element={<RecordEditPage />} />
+    </Route>
+    <Route path="*" element={<NotFoundPage />} />
+  </Route>,
+);

@@ -1,12 +1,12 @@
-import '../../testing/host/text-encoding';
+import '../../testing/host/router-globals';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { HOST_REFRESH_EVENT, type MePayload, type SlotMap, type SlotsPayload } from '../../shared';
 import { ApiError, ComponentRegistry, createSlotFailureReporter, type SlotFailure, type SlotRuntime } from '../core';
 import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../../testing/host/fake-api';
 import { renderWithSlotBoundaries } from '../../testing/host/render-slots';
 import { AppProviders, type AppStartup } from './host-app';
-import { AppRoutes } from './app-routes';
+import { APP_ROUTES } from './app-routes';
 
 const ME: MePayload = {
   user: {
@@ -63,9 +63,7 @@ function renderApp(fake: FakeApi, path: string, startup: AppStartup, registry?: 
   };
   renderWithSlotBoundaries(
     <AppProviders client={fake.client} runtime={runtime} startup={startup}>
-      <MemoryRouter initialEntries={[path]}>
-        <AppRoutes />
-      </MemoryRouter>
+      <RouterProvider router={createMemoryRouter(APP_ROUTES, { initialEntries: [path] })} />
     </AppProviders>,
   );
   return { failures };

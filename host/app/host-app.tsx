@@ -1,5 +1,5 @@
-import type { ReactNode } from 'react';
-import { BrowserRouter } from 'react-router-dom';
+import { useState, type ReactNode } from 'react';
+import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import type { MePayload, MetaPayload, SlotsPayload } from '../../shared';
 import {
   ApiClientProvider,
@@ -10,7 +10,8 @@ import {
   type ApiClient,
   type SlotRuntime,
 } from '../core';
-import { AppRoutes } from './app-routes';
+import { APP_ROUTES } from './app-routes';
+import { UnsavedChangesProvider } from './unsaved-changes';
 import { useSettled } from './use-settled';
 
 /** Requests started with the page (host/startup), which the providers answer their first loads from. */
@@ -35,11 +36,11 @@ export interface HostAppProps {
 
 /** The shell in the browser: the providers, the browser's history, and the routes. */
 export function HostApp({ client, runtime, startup }: HostAppProps) {
+  // One router for the life of the page: it owns the history listener.
+  const [router] = useState(() => createBrowserRouter(APP_ROUTES));
   return (
     <AppProviders client={client} runtime={runtime} startup={startup}>
-      <BrowserRouter>
-        <AppRoutes />
-      </BrowserRouter>
+      <RouterProvider router={router} />
     </AppProviders>
   );
 }
@@ -50,14 +51,17 @@ export interface AppProvidersProps extends Omit<HostAppProps, 'startup'> {
   children: ReactNode;
 }
 
-/** API client, slot runtime, session, and the page's one slot source (tests give their own router). */
+/**
+ * API client, slot runtime, session, the page's one slot source, and the guard of unsaved changes (tests give their
+ * own router).
+ */
 export function AppProviders({ client, runtime, startup, children }: AppProvidersProps) {
   return (
     <ApiClientProvider client={client}>
       <SlotRuntimeProvider runtime={runtime}>
         <SessionProvider client={client} initialMe={startup?.me}>
           <SessionSlotData client={client} startup={startup}>
-            {children}
+            <UnsavedChangesProvider>{children}</UnsavedChangesProvider>
           </SessionSlotData>
         </SessionProvider>
       </SlotRuntimeProvider>

@@ -4,6 +4,7 @@ import type { ResourceActionSlotProps, SlotMap } from '../../shared';
 import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../../testing/host/fake-api';
 import { renderWithSlotBoundaries } from '../../testing/host/render-slots';
 import { AppSlotRenderer } from './app-slot-renderer';
+import { FailedSlots } from './failed-slots';
 import { ComponentRegistry } from './component-registry';
 import { HOST_MESSAGES } from '../loader/messages';
 import { SlotDataProvider, useSlotData } from './slot-data-provider';
@@ -58,6 +59,7 @@ function harness(slots: SlotMap, options: { showFailures?: boolean; meta?: SlotM
     reporter: createSlotFailureReporter((_message, failure) => logged.push(failure)),
     remoteOf: (component) => (component === 'Thrower' ? 'team_test' : null),
     showFailures: options.showFailures ?? true,
+    failedSlots: new FailedSlots(),
   };
   return { api, registry, logged, runtime };
 }
@@ -323,6 +325,46 @@ describe('AppSlotRenderer', () => {
       await screen.findByText('Still here');
       await waitFor(() => expect(h.logged).toHaveLength(1));
       expect(h.logged[0]).toMatchObject({ component: 'Broken', kind: 'render-error', error: 'chunk failed to load' });
+    });
+  });
+
+  describe('fallback', () => {
+    it('shows the fallback where every slot of the location failed, and not while the slot data loads', async () => {
+      const h = harness({
+        'header-banner': [
+          { component: 'Thrower', props: {} },
+          { component: 'Nowhere', props: {} },
+        ],
+      });
+      renderPage(h, <AppSlotRenderer location="header-banner" fallback={<p>host fallback</p>} />);
+      expect(screen.queryByText('host fallback')).toBeNull();
+      await screen.findByText('host fallback');
+      await waitFor(() => expect(h.logged).toHaveLength(2));
+      // Both failures are on screen, for the notice that some tools are unavailable.
+      expect(h.runtime.failedSlots?.snapshot().map((slot) => [slot.component, slot.remote, slot.kind])).toEqual([
+        ['Thrower', 'team_test', 'render-error'],
+        ['Nowhere', null, 'unknown-component'],
+      ]);
+    });
+
+    it('shows the fallback where no slot is registered, and none where one slot renders', async () => {
+      const h = harness({
+        'header-banner': [
+          { component: 'Thrower', props: {} },
+          { component: 'Notice', props: { title: 'Works', text: '' } },
+        ],
+      });
+      renderPage(
+        h,
+        <>
+          <AppSlotRenderer location="header-banner" fallback={<p>banner fallback</p>} />
+          <AppSlotRenderer location="login-sidebar" fallback={<p>sidebar fallback</p>} />
+        </>,
+      );
+      await screen.findByText('sidebar fallback');
+      await screen.findByText('Works');
+      await waitFor(() => expect(h.logged).toHaveLength(1));
+      expect(screen.queryByText('banner fallback')).toBeNull();
     });
   });
 

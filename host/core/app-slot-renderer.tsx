@@ -1,3 +1,4 @@
+import { useCallback, useState, type ReactNode } from 'react';
 import { SlotLocation, type ResourceActionContext, type SlotLocationValue } from '../../shared';
 import { useSlotData } from './slot-data-provider';
 import { SlotItem } from './slot-item';
@@ -16,19 +17,37 @@ export interface AppSlotRendererProps {
   /** For resource-page-actions and resource-edit-actions; ignored at other locations (they get no context). */
   context?: ResourceActionContext;
   className?: string;
+  /**
+   * What the host shows here when none of the location's slots renders: none is registered, or every one failed
+   * (its remote is off, unreachable, or too slow). For what must not depend on one remote alone.
+   */
+  fallback?: ReactNode;
 }
 
 /**
  * Renders the slots registered at a location, in order, from the page's one slot source (GET /meta when signed in,
  * GET /slots otherwise). The wrapper carries `data-slot-location`; each slot `data-slot-component`.
  */
-export function AppSlotRenderer({ location, context, className }: AppSlotRendererProps) {
+export function AppSlotRenderer({ location, context, className, fallback }: AppSlotRendererProps) {
   // A value is checked once here (a caller outside TypeScript may pass any string); a case is used as it is.
   const slotLocation = typeof location === 'string' ? SlotLocation.from(location) : location;
   const { value } = slotLocation;
   const { slots, status } = useSlotData();
   const entries = slots[value] ?? [];
   const slotContext = CONTEXT_LOCATIONS.has(slotLocation) ? context : undefined;
+  const [failedKeys, setFailedKeys] = useState<ReadonlySet<string>>(() => new Set());
+  const setFailed = useCallback((key: string, failed: boolean) => {
+    setFailedKeys((current) => {
+      if (current.has(key) === failed) return current;
+      const next = new Set(current);
+      if (failed) next.add(key);
+      else next.delete(key);
+      return next;
+    });
+  }, []);
+  const keys = entries.map((entry, index) => `${index}:${entry.component}`);
+  // Not while the slot data loads: the slots about to arrive would replace the fallback at once.
+  const showFallback = fallback !== undefined && status !== 'loading' && keys.every((key) => failedKeys.has(key));
 
   return (
     <div
@@ -36,9 +55,19 @@ export function AppSlotRenderer({ location, context, className }: AppSlotRendere
       data-slot-location={value}
       aria-busy={status === 'loading' ? true : undefined}
     >
-      {entries.map((entry, index) => (
-        <SlotItem key={`${index}:${entry.component}`} entry={entry} location={value} context={slotContext} />
-      ))}
+      {entries.map((entry, index) => {
+        const key = keys[index] ?? '';
+        return (
+          <SlotItem
+            key={key}
+            entry={entry}
+            location={value}
+            context={slotContext}
+            onFailedChange={fallback === undefined ? undefined : (failed) => setFailed(key, failed)}
+          />
+        );
+      })}
+      {showFallback && fallback}
     </div>
   );
 }

@@ -17,7 +17,8 @@ export { SlotDataProvider, useSlotData, type SlotData } from './slot-data-provid
 export { SessionProvider, useSession, type Session } from './session-provider';
 export { ApiClientProvider, useApiClient } from './api-client-context';
 export { ApiError, createApiClient, type ApiClient } from '../loader/api-client';
-export { SlotRuntimeProvider, type SlotRuntime } from './slot-runtime';
+export { SlotRuntimeProvider, useSlotRuntime, type SlotRuntime } from './slot-runtime';
 export { reportCaughtError } from './slot-boundary';
 export { createSlotFailureReporter, type SlotFailure } from './slot-failure-reporter';
+export { FailedSlots, type FailedSlot } from './failed-slots';
 export { componentFromModule, connectRegistries } from './connect-registries';

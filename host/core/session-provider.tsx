@@ -20,6 +20,11 @@ export interface Session {
   scope: string;
   /** Changes on every session load (sign-in, tenant switch, refresh requested by the host or a remote). */
   revision: number;
+  /**
+   * True when the server ended the session this page was using (a 401 answer), so the sign-in page can say why it
+   * is shown; false after a sign-in, a sign-out, or a page load without a session.
+   */
+  expired: boolean;
   /** POST /login; throws ApiError (e.g. 401 with the server's message) on failure. */
   signIn(credentials: LoginRequest): Promise<CurrentUser>;
   /** POST /logout; the client forgets the session even if the request fails. */
@@ -30,6 +35,11 @@ export interface Session {
   refresh(): Promise<void>;
   /** The server said the session is gone (401): forget it without a request. */
   expire(): void;
+  /**
+   * Calls `listener` when the server says the session is gone, before anything protected unmounts: the moment to
+   * keep what only the page holds (a form's unsaved values). Returns the unsubscribe function.
+   */
+  onExpire(listener: () => void): () => void;
 }
 
 const SessionContext = createContext<Session | null>(null);
@@ -38,6 +48,7 @@ interface State {
   status: SessionStatus;
   user: CurrentUser | null;
   revision: number;
+  expired: boolean;
 }
 
 /**
@@ -55,16 +66,19 @@ export interface SessionProviderProps {
 }
 
 export function SessionProvider({ client, initialMe, children }: SessionProviderProps) {
-  const [state, setState] = useState<State>({ status: 'loading', user: null, revision: 0 });
+  const [state, setState] = useState<State>({ status: 'loading', user: null, revision: 0, expired: false });
   const mounted = useRef(true);
   const pendingInitialMe = useRef(initialMe ?? null);
+  const expiryListeners = useRef(new Set<() => void>());
 
-  const settle = useCallback((user: CurrentUser | null) => {
+  const settle = useCallback((user: CurrentUser | null, expired = false) => {
     if (!mounted.current) return;
     setState((previous) => ({
       status: user ? 'authenticated' : 'anonymous',
       user,
       revision: previous.revision + 1,
+      // Only a session this page was using can end; a second 401 of the same ending keeps the flag.
+      expired: user === null && expired && (previous.status === 'authenticated' || previous.expired),
     }));
   }, []);
 
@@ -91,7 +105,7 @@ export function SessionProvider({ client, initialMe, children }: SessionProvider
     // another tab): forget it at once, so nothing protected shows, and ask the server again.
     const onPageShow = (event: PageTransitionEvent) => {
       if (!event.persisted) return;
-      setState((previous) => ({ status: 'loading', user: null, revision: previous.revision + 1 }));
+      setState((previous) => ({ status: 'loading', user: null, revision: previous.revision + 1, expired: false }));
       void loadMe();
     };
     window.addEventListener(HOST_REFRESH_EVENT, onRefresh);
@@ -131,14 +145,37 @@ export function SessionProvider({ client, initialMe, children }: SessionProvider
     [client, settle],
   );
 
-  const expire = useCallback(() => settle(null), [settle]);
+  const expire = useCallback(() => {
+    for (const listener of [...expiryListeners.current]) listener();
+    settle(null, true);
+  }, [settle]);
+
+  const onExpire = useCallback((listener: () => void) => {
+    expiryListeners.current.add(listener);
+    return () => {
+      expiryListeners.current.delete(listener);
+    };
+  }, []);
 
   const value = useMemo<Session>(() => {
-    const { status, user, revision } = state;
+    const { status, user, revision, expired } = state;
     const identity = user ? `user:${user.username}` : status;
     const scope = user ? `${identity}@${user.currentTenant}` : identity;
-    return { status, user, identity, scope, revision, signIn, signOut, switchTenant, refresh: loadMe, expire };
-  }, [state, signIn, signOut, switchTenant, loadMe, expire]);
+    return {
+      status,
+      user,
+      identity,
+      scope,
+      revision,
+      expired,
+      signIn,
+      signOut,
+      switchTenant,
+      refresh: loadMe,
+      expire,
+      onExpire,
+    };
+  }, [state, signIn, signOut, switchTenant, loadMe, expire, onExpire]);
 
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

@@ -1,4 +1,4 @@
-import { Suspense, useMemo, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type {
   FormContext,
   FormSlotItem as FormSlotItemData,
@@ -25,6 +25,8 @@ interface IsolatedSlotProps {
   className: string;
   /** Marks the form slots' wrapper (`data-form-slot`). */
   formSlot?: boolean;
+  /** Told whether the slot has failed, whenever that changes. */
+  onFailedChange?: ((failed: boolean) => void) | undefined;
 }
 
 /**
@@ -32,11 +34,31 @@ interface IsolatedSlotProps {
  * registered (usually lazy) component. A failure marks the wrapper (hidden in production); the mark is remembered
  * per component, so a later registration under the same name clears it.
  */
-function IsolatedSlot({ component, location, Component, render, missing, className, formSlot }: IsolatedSlotProps) {
+function IsolatedSlot({
+  component,
+  location,
+  Component,
+  render,
+  missing,
+  className,
+  formSlot,
+  onFailedChange,
+}: IsolatedSlotProps) {
   const runtime = useSlotRuntime();
   const remote = runtime.remoteOf(component);
   const [failure, setFailure] = useState<{ kind: SlotFailureKind; of: SlotComponent | undefined } | null>(null);
   const failed = failure !== null && failure.of === Component ? failure.kind : null;
+  const [owner] = useState(() => ({}));
+  const { failedSlots } = runtime;
+
+  useEffect(() => {
+    failedSlots.set(owner, failed === null ? null : { location, component, remote, kind: failed });
+    return () => failedSlots.set(owner, null);
+  }, [failedSlots, owner, failed, location, component, remote]);
+
+  useEffect(() => {
+    onFailedChange?.(failed !== null);
+  }, [onFailedChange, failed]);
 
   const frame = useMemo<SlotFrame>(
     () => ({ location, component, remote, markFailed: (kind) => setFailure({ kind, of: Component }) }),
@@ -69,13 +91,15 @@ export interface SlotItemProps {
   location: string;
   /** Context props (resource actions) laid over the slot's own props. */
   context?: ResourceActionContext | undefined;
+  /** Told whether the slot has failed, whenever that changes (a location's fallback waits on it). */
+  onFailedChange?: ((failed: boolean) => void) | undefined;
 }
 
 /**
  * A slot at a location, resolved through the SlotComponentRegistry, with the slot's props and its content as
  * children.
  */
-export function SlotItem({ entry, location, context }: SlotItemProps) {
+export function SlotItem({ entry, location, context, onFailedChange }: SlotItemProps) {
   const runtime = useSlotRuntime();
   const slotComponents = useRegistrySnapshot(runtime.slotRegistry);
   return (
@@ -86,6 +110,7 @@ export function SlotItem({ entry, location, context }: SlotItemProps) {
       render={(Component) => renderComponent(Component, entry, location, context)}
       missing={{ kind: 'unknown-component', message: HOST_MESSAGES.unknownComponent(entry.component) }}
       className="slot-item"
+      onFailedChange={onFailedChange}
     />
   );
 }

@@ -1,5 +1,6 @@
 import { createContext, useContext, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import type { ComponentRegistry, RegistrySnapshot } from './component-registry';
+import { FailedSlots } from './failed-slots';
 import { GlobalComponentRegistry, SlotComponentRegistry } from './registries';
 import { createSlotFailureReporter, type SlotFailureReporter } from './slot-failure-reporter';
 
@@ -10,6 +11,8 @@ export interface SlotRuntime {
   /** The remote that provides a component, for logs and placeholders; null when not from a remote. */
   remoteOf(component: string): string | null;
   reporter: SlotFailureReporter;
+  /** The slots on screen that failed, for the notice that some tools are unavailable. */
+  failedSlots: FailedSlots;
   /** Development: failing slots show a placeholder saying what failed. Production: they show nothing. */
   showFailures: boolean;
 }
@@ -19,6 +22,7 @@ export const defaultSlotRuntime: SlotRuntime = Object.freeze({
   globalRegistry: GlobalComponentRegistry,
   remoteOf: () => null,
   reporter: createSlotFailureReporter(),
+  failedSlots: new FailedSlots(),
   showFailures: process.env.NODE_ENV !== 'production',
 });
 

@@ -12,9 +12,14 @@ function text(value: JsonValue | undefined): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
+/** The id of a field's control, which its label, help, error and the error summary refer to. */
+export function fieldControlId(name: string): string {
+  return `field-${name}`;
+}
+
 /** One ordinary form field: label, the input its `input` type asks for, help, and the server's error. */
 export function FieldControl({ field, value, error, onChange }: FieldControlProps) {
-  const id = `field-${field.name}`;
+  const id = fieldControlId(field.name);
   const helpId = field.help ? `${id}-help` : undefined;
   const errorId = error ? `${id}-error` : undefined;
   const describedBy = [helpId, errorId].filter(Boolean).join(' ') || undefined;

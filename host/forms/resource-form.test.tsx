@@ -9,6 +9,7 @@ import {
   type SlotFailure,
 } from '../core';
 import { HOST_MESSAGES } from '../loader/messages';
+import { UnsavedChangesProvider } from '../app/unsaved-changes';
 import { createFakeApi, type FakeApi } from '../../testing/host/fake-api';
 import { ResourceForm } from './resource-form';
 
@@ -34,6 +35,7 @@ const definition: ResourceDefinition = {
   name: 'articles',
   label: 'Articles',
   relations: [],
+  listColumns: ['title', 'label'],
   fields: [
     { type: 'field', name: 'title', label: 'Title', input: 'text', required: true },
     { type: 'slot', component: 'TitleTools', props: { source: 'title', target: 'slug' } },
@@ -72,7 +74,9 @@ async function renderForm(api: FakeApi) {
         }}
       >
         <SessionProvider client={api.client}>
-          <ResourceForm definition={definition} record={record} onSaved={onSaved} />
+          <UnsavedChangesProvider>
+            <ResourceForm definition={definition} record={record} onSaved={onSaved} />
+          </UnsavedChangesProvider>
         </SessionProvider>
       </SlotRuntimeProvider>
     </ApiClientProvider>,
@@ -142,7 +146,9 @@ describe('ResourceForm', () => {
     fireEvent.change(screen.getByLabelText(/Title/), { target: { value: '' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Title is required.')).toBeTruthy();
-    expect(screen.getByRole('alert').textContent).toBe('Some fields need attention.');
+    // The summary names the field, and focus is on it.
+    expect(screen.getByRole('alert').textContent).toBe('1 field needs attention:Title: Title is required.');
+    expect(document.activeElement).toBe(screen.getByLabelText(/Title/));
     expect(screen.getByLabelText(/Title/).getAttribute('aria-invalid')).toBe('true');
     // Form slots see the errors too.
     expect(screen.getByTestId('tools').textContent).toBe('articles|edit||title');

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import type {
   FieldItem,
   FormContext,
@@ -9,7 +9,10 @@ import type {
   ResourceRecord,
 } from '../../shared';
 import { ApiError, FormSlotItem, useApiClient, useSession } from '../core';
+import { useUnsavedChanges } from '../app/unsaved-changes';
 import { FieldControl } from './field-control';
+import { forgetDraft, keepDraft, readDraft, type DraftOwner } from './record-draft';
+import { FieldErrorSummary } from './field-error-summary';
 
 export interface ResourceFormProps {
   definition: ResourceDefinition;
@@ -26,22 +29,70 @@ function initialValues(fields: readonly FieldItem[], record: ResourceRecord): Re
   return values;
 }
 
-type Status = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'failed'; message: string };
+function sameValues(fields: readonly FieldItem[], a: Record<string, JsonValue>, b: Record<string, JsonValue>): boolean {
+  return fields.every((field) => JSON.stringify(a[field.name] ?? null) === JSON.stringify(b[field.name] ?? null));
+}
+
+/** `failed` with a message when the save failed as a whole; field errors are listed from `errors` instead. */
+type Status = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'failed'; message: string | null };
 
 /**
  * The record form: the resource's items in order, an ordinary field or a slot item (through the global registry,
- * with `resource`, `formContext` and its props). Saving PUTs the field values and shows the server's `error.fields`.
+ * with `resource`, `formContext` and its props). Saving PUTs the field values and shows the server's `error.fields`
+ * by name, with focus on the first field to fix. Unsaved changes are guarded (see unsaved-changes), and kept in
+ * the tab when the session ends mid-edit, to be offered back once the same user signs in again.
  */
 export function ResourceForm({ definition, record, onSaved }: ResourceFormProps) {
   const client = useApiClient();
-  const { expire } = useSession();
+  const session = useSession();
+  const { expire, onExpire } = session;
   const fields = useMemo(
     () => definition.fields.filter((item): item is FieldItem => item.type === 'field'),
     [definition.fields],
   );
-  const [values, setValues] = useState(() => initialValues(fields, record));
+  const draftOwner = useMemo<DraftOwner | null>(
+    () =>
+      session.user
+        ? {
+            username: session.user.username,
+            tenant: session.user.currentTenant,
+            resource: definition.name,
+            id: record.id,
+          }
+        : null,
+    [session.user, definition.name, record.id],
+  );
+  const [saved, setSaved] = useState(() => initialValues(fields, record));
+  const [restoredDraft] = useState(() => (draftOwner ? readDraft(draftOwner) : null));
+  const [values, setValues] = useState(() => (restoredDraft ? { ...saved, ...restoredDraft } : saved));
   const [errors, setErrors] = useState<Readonly<Record<string, string>>>({});
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  const [focusFirstError, setFocusFirstError] = useState(0);
+  const formRef = useRef<HTMLFormElement>(null);
+  const saving = useRef(false);
+  const unsaved = !sameValues(fields, values, saved);
+  useUnsavedChanges(unsaved);
+
+  // The draft is in the form now; it is kept again if the session ends again.
+  useEffect(() => {
+    if (restoredDraft && draftOwner) forgetDraft(draftOwner);
+  }, [restoredDraft, draftOwner]);
+
+  const latest = useRef({ unsaved, values, draftOwner });
+  latest.current = { unsaved, values, draftOwner };
+  useEffect(
+    () =>
+      onExpire(() => {
+        const { unsaved: pending, values: current, draftOwner: owner } = latest.current;
+        if (pending && owner) keepDraft(owner, current);
+      }),
+    [onExpire],
+  );
+
+  useEffect(() => {
+    if (focusFirstError === 0) return;
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [focusFirstError]);
 
   const setValue = useCallback((name: string, value: JsonValue) => {
     setValues((current) => ({ ...current, [name]: value }));
@@ -60,6 +111,9 @@ export function ResourceForm({ definition, record, onSaved }: ResourceFormProps)
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    // The Save button stays enabled (disabling it would drop the keyboard focus), so a second press is ignored here.
+    if (saving.current) return;
+    saving.current = true;
     setStatus({ kind: 'saving' });
     const body: RecordUpdateRequest = {};
     for (const field of fields) body[field.name] = values[field.name] ?? null;
@@ -68,31 +122,41 @@ export function ResourceForm({ definition, record, onSaved }: ResourceFormProps)
         `/api/resources/${encodeURIComponent(definition.name)}/records/${record.id}`,
         body,
       );
+      const stored = initialValues(fields, payload.record);
       setErrors({});
-      setValues(initialValues(fields, payload.record));
+      setSaved(stored);
+      setValues(stored);
       setStatus({ kind: 'saved' });
       onSaved?.(payload);
     } catch (error) {
-      if (error instanceof ApiError && error.status === 401) expire();
+      if (error instanceof ApiError && error.status === 401) {
+        expire();
+        return;
+      }
       const fieldErrors = error instanceof ApiError ? error.fields : {};
       setErrors(fieldErrors);
-      const message =
-        error instanceof ApiError
-          ? Object.keys(fieldErrors).length > 0
-            ? 'Some fields need attention.'
-            : error.message
-          : 'Could not save.';
+      const count = Object.keys(fieldErrors).length;
+      const message = error instanceof ApiError ? (count > 0 ? null : error.message) : 'Could not save.';
       setStatus({ kind: 'failed', message });
+      if (count > 0) setFocusFirstError((value) => value + 1);
+    } finally {
+      saving.current = false;
     }
   };
 
   return (
     <form
+      ref={formRef}
       className="card form"
       onSubmit={(event) => void submit(event)}
       noValidate
       data-resource-form={definition.name}
     >
+      {restoredDraft && unsaved && (
+        <p className="notice notice--info" role="status">
+          Your unsaved changes were kept while you signed in again. Review them, then save.
+        </p>
+      )}
       {definition.fields.map((item, index) =>
         item.type === 'field' ? (
           <FieldControl
@@ -112,17 +176,18 @@ export function ResourceForm({ definition, record, onSaved }: ResourceFormProps)
         ),
       )}
       <div className="form__footer">
-        <button type="submit" className="button button--primary" disabled={status.kind === 'saving'}>
+        <button type="submit" className="button button--primary" aria-disabled={status.kind === 'saving'}>
           {status.kind === 'saving' ? 'Saving…' : 'Save'}
         </button>
         <p className="form__status" role="status">
           {status.kind === 'saved' && 'Saved.'}
         </p>
-        {status.kind === 'failed' && (
+        {status.kind === 'failed' && status.message !== null && (
           <p className="form-error" role="alert">
             {status.message}
           </p>
         )}
+        {status.kind === 'failed' && status.message === null && <FieldErrorSummary fields={fields} errors={errors} />}
       </div>
     </form>
   );

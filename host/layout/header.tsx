@@ -2,15 +2,26 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { SIGN_IN_PATH, SlotLocation } from '../../shared';
 import { AppSlotRenderer, useSession } from '../core';
+import { useLeaveGuard } from '../app/unsaved-changes';
+import { forgetDraftsExcept } from '../forms/record-draft';
+import { APP_NAME } from './page-heading';
+import { HostTenantSwitcher } from './tenant-switcher';
 
-/** Brand, the header banner slot, and for signed-in users the tenant switcher slot and the sign-out button. */
+/**
+ * Brand, the header banner slot, and for signed-in users the tenant switcher slot (the host's own switcher where it
+ * renders nothing) and the sign-out button.
+ */
 export function Header() {
   const session = useSession();
   const navigate = useNavigate();
+  const guard = useLeaveGuard();
   const [signingOut, setSigningOut] = useState(false);
   const { user } = session;
 
   const signOut = async () => {
+    if (signingOut || !guard.confirmLeave()) return;
+    // Signing out on purpose: no one's unsaved text stays behind in this tab.
+    forgetDraftsExcept(null);
     setSigningOut(true);
     try {
       await session.signOut();
@@ -28,11 +39,15 @@ export function Header() {
           <span className="header__logo" aria-hidden="true">
             ◆
           </span>
-          Slots Admin
+          {APP_NAME}
         </Link>
         {user && (
           <div className="header__session">
-            <AppSlotRenderer location={SlotLocation.TENANT_SWITCHER} className="header__tenant" />
+            <AppSlotRenderer
+              location={SlotLocation.TENANT_SWITCHER}
+              className="header__tenant"
+              fallback={<HostTenantSwitcher />}
+            />
             <span className="header__user" title={user.username}>
               {user.displayName}
             </span>
@@ -40,7 +55,7 @@ export function Header() {
               type="button"
               className="button button--ghost button--small"
               onClick={() => void signOut()}
-              disabled={signingOut}
+              aria-disabled={signingOut}
             >
               Sign out
             </button>

@@ -3,32 +3,40 @@ import { SlotLocation } from '../../shared';
 import { AppSlotRenderer, useSession } from '../core';
 import { Header } from './header';
 import { Navigation } from './navigation';
+import { RouteFocusProvider } from './route-focus';
+import { UnavailableToolsNotice } from './unavailable-tools-notice';
+import { UnsavedChangesPrompt } from './unsaved-changes-prompt';
 import { useSpaLinks } from './use-spa-links';
 
 /**
  * Every page: the header, the navigation (signed in only), and the global slots before and after the content —
- * on the sign-in page too.
+ * on the sign-in page too. Focus goes to the new page's heading after a route change, and a navigation that would
+ * lose unsaved changes asks first.
  */
 export function Layout() {
   const session = useSession();
   const onClick = useSpaLinks();
   const signedIn = session.status === 'authenticated';
   return (
-    <div className={signedIn ? 'app app--signed-in' : 'app'} onClick={onClick}>
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
-      <Header />
-      <div className="app__body">
-        {signedIn && <Navigation />}
-        <main className="app__main" id="main" tabIndex={-1}>
-          <AppSlotRenderer location={SlotLocation.GLOBAL_BEFORE_CONTENT} />
-          <div className="app__content">
-            <Outlet />
-          </div>
-          <AppSlotRenderer location={SlotLocation.GLOBAL_AFTER_CONTENT} />
-        </main>
+    <RouteFocusProvider>
+      <UnsavedChangesPrompt />
+      <div className={signedIn ? 'app app--signed-in' : 'app'} onClick={onClick}>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <Header />
+        <div className="app__body">
+          {signedIn && <Navigation />}
+          <main className="app__main" id="main" tabIndex={-1}>
+            <UnavailableToolsNotice />
+            <AppSlotRenderer location={SlotLocation.GLOBAL_BEFORE_CONTENT} />
+            <div className="app__content">
+              <Outlet />
+            </div>
+            <AppSlotRenderer location={SlotLocation.GLOBAL_AFTER_CONTENT} />
+          </main>
+        </div>
       </div>
-    </div>
+    </RouteFocusProvider>
   );
 }

@@ -4,18 +4,24 @@ import { isErrorBody, type ErrorCode } from '../../shared';
 export interface ResponseLike {
   ok: boolean;
   status: number;
+  /** Read for `Retry-After` only; absent in tests that do not need it. */
+  headers?: { get(name: string): string | null };
   json(): Promise<unknown>;
 }
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<ResponseLike>;
 
-/** A failed API call: the server's `{ error: { code, message, fields? } }`, or a network failure (status 0). */
+/**
+ * A failed API call: the server's `{ error: { code, message, fields? } }`, or a network failure (status 0).
+ * `retryAfterSeconds`: the server's `Retry-After` (a 429 says how long to wait), when it sent one.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: ErrorCode | 'network',
     message: string,
     readonly fields: Readonly<Record<string, string>> = {},
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -26,6 +32,13 @@ export interface ApiClient {
   get<T>(path: string, signal?: AbortSignal): Promise<T>;
   post<T>(path: string, body?: unknown, signal?: AbortSignal): Promise<T>;
   put<T>(path: string, body: unknown, signal?: AbortSignal): Promise<T>;
+}
+
+/** `Retry-After` in seconds; the HTTP-date form is not used by this server and counts as absent. */
+function retryAfterSeconds(response: ResponseLike): number | null {
+  const value = response.headers?.get('Retry-After');
+  if (value === null || value === undefined || !/^\d+$/.test(value.trim())) return null;
+  return Number(value.trim());
 }
 
 /**
@@ -54,7 +67,8 @@ export function createApiClient(fetchImpl?: FetchLike): ApiClient {
     const payload: unknown = response.status === 204 ? undefined : await response.json().catch(() => undefined);
     if (!response.ok) {
       if (isErrorBody(payload)) {
-        throw new ApiError(response.status, payload.error.code, payload.error.message, payload.error.fields ?? {});
+        const { code, message, fields } = payload.error;
+        throw new ApiError(response.status, code, message, fields ?? {}, retryAfterSeconds(response));
       }
       throw new ApiError(response.status, 'internal', `${method} ${path} failed with status ${response.status}.`);
     }

@@ -1,5 +1,6 @@
 import { SlotLocation } from '../../shared';
 import { AppSlotRenderer, useSlotData } from '../core';
+import { PageHeading } from '../layout/page-heading';
 
 /** The dashboard: the cards of GET /meta between dashboard-before-cards and dashboard-after-cards. */
 export function DashboardPage() {
@@ -7,7 +8,7 @@ export function DashboardPage() {
   const dashboards = meta?.dashboards ?? [];
   return (
     <div className="page">
-      <h1 className="page__title">Dashboard</h1>
+      <PageHeading title="Dashboard" />
       <AppSlotRenderer location={SlotLocation.DASHBOARD_BEFORE_CARDS} />
       {status === 'loading' && dashboards.length === 0 && (
         <p className="page-status" role="status">

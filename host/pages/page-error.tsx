@@ -1,12 +1,13 @@
 import { Link } from 'react-router-dom';
 import type { ApiError } from '../core';
+import { PageHeading } from '../layout/page-heading';
 
 /** A page's data could not be loaded: say what, and offer a way on. */
 export function PageError({ error, onRetry }: { error: ApiError; onRetry?: () => void }) {
   const notFound = error.status === 404;
   return (
     <div className="page-error" role="alert">
-      <h1 className="page__title">{notFound ? 'Not found' : 'Could not load this page'}</h1>
+      <PageHeading title={notFound ? 'Not found' : 'Could not load this page'} />
       <p>{notFound ? 'It does not exist, or not in the current tenant.' : error.message}</p>
       <p className="inline">
         {!notFound && onRetry && (

@@ -4,6 +4,7 @@ import { SlotLocation, type RecordPayload, type ResourceActionContext } from '..
 import { AppSlotRenderer } from '../core';
 import { ResourceForm } from '../forms/resource-form';
 import { Breadcrumbs } from '../layout/breadcrumbs';
+import { PageHeading } from '../layout/page-heading';
 import { PageError } from './page-error';
 import { useRecordPage } from './use-record-page';
 
@@ -48,7 +49,7 @@ export function RecordEditPage() {
           </>
         }
       />
-      <h1 className="page__title">Edit {record.title}</h1>
+      <PageHeading title={`Edit ${record.title} · ${definition.label}`}>Edit {record.title}</PageHeading>
       <AppSlotRenderer location={SlotLocation.RESOURCE_BEFORE_FORM} />
       <ResourceForm definition={definition} record={data.payload.record} onSaved={setSaved} />
       <AppSlotRenderer location={SlotLocation.RESOURCE_AFTER_FORM} />

@@ -2,6 +2,7 @@ import { Link, useParams } from 'react-router-dom';
 import { SlotLocation, type FieldItem, type ResourceActionContext } from '../../shared';
 import { AppSlotRenderer } from '../core';
 import { Breadcrumbs } from '../layout/breadcrumbs';
+import { PageHeading } from '../layout/page-heading';
 import { FieldValue } from './field-value';
 import { PageError } from './page-error';
 import { useRecordPage } from './use-record-page';
@@ -42,7 +43,7 @@ export function RecordViewPage() {
           </>
         }
       />
-      <h1 className="page__title">{record.title}</h1>
+      <PageHeading title={`${record.title} · ${definition.label}`}>{record.title}</PageHeading>
       <section className="card record" aria-label="Fields">
         <dl className="record__fields">
           {fields.map((field) => (

@@ -1,10 +1,12 @@
 import { Link, useParams } from 'react-router-dom';
-import type { RecordListPayload, ResourcePayload } from '../../shared';
+import type { FieldItem, RecordListPayload, ResourcePayload } from '../../shared';
 import { useApi } from '../app/use-api';
 import { Breadcrumbs } from '../layout/breadcrumbs';
+import { PageHeading } from '../layout/page-heading';
+import { FieldValue } from './field-value';
 import { PageError } from './page-error';
 
-/** The records of a resource in the current tenant. */
+/** The records of a resource in the current tenant, in the columns its definition lists (the first links). */
 export function ResourceListPage() {
   const { resource = '' } = useParams();
   const name = encodeURIComponent(resource);
@@ -21,12 +23,16 @@ export function ResourceListPage() {
     );
   }
 
-  const { label } = definition.data.resource;
+  const { label, fields, listColumns } = definition.data.resource;
+  const fieldsByName = new Map(
+    fields.filter((item): item is FieldItem => item.type === 'field').map((field) => [field.name, field]),
+  );
+  const columns = listColumns.map((column) => ({ name: column, field: fieldsByName.get(column) }));
   const rows = records.data.records;
   return (
     <div className="page">
       <Breadcrumbs trail={[{ label: 'Dashboard', to: '/' }, { label }]} />
-      <h1 className="page__title">{label}</h1>
+      <PageHeading title={label} />
       {rows.length === 0 ? (
         <p className="empty">No {label.toLowerCase()} in this tenant yet.</p>
       ) : (
@@ -34,9 +40,11 @@ export function ResourceListPage() {
           <table className="table">
             <thead>
               <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Label</th>
-                <th scope="col">Group</th>
+                {columns.map((column) => (
+                  <th scope="col" key={column.name} data-column={column.name}>
+                    {column.field?.label ?? column.name}
+                  </th>
+                ))}
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
                 </th>
@@ -45,11 +53,17 @@ export function ResourceListPage() {
             <tbody>
               {rows.map((record) => (
                 <tr key={record.id} data-record-id={record.id}>
-                  <td>
-                    <Link to={`/resources/${name}/${record.id}`}>{record.title}</Link>
-                  </td>
-                  <td>{record.label}</td>
-                  <td>{record.group ?? <span className="muted">—</span>}</td>
+                  {columns.map((column, index) => (
+                    <td key={column.name}>
+                      {index === 0 ? (
+                        <Link to={`/resources/${name}/${record.id}`}>
+                          {String(record[column.name] ?? '') || `#${record.id}`}
+                        </Link>
+                      ) : (
+                        <FieldValue field={column.field} value={record[column.name]} />
+                      )}
+                    </td>
+                  ))}
                   <td className="table__actions">
                     <Link to={`/resources/${name}/${record.id}/edit`} className="button button--ghost button--small">
                       Edit

@@ -1,13 +1,23 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { SIGN_IN_SIDEBAR_MEDIA, SlotLocation } from '../../shared';
 import { ApiError, AppSlotRenderer, useSession } from '../core';
 import { internalPath } from '../app/internal-path';
 import { useMediaQuery } from '../app/use-media-query';
+import { forgetDraftsExcept } from '../forms/record-draft';
+import { PageHeading } from '../layout/page-heading';
+import { signInErrorMessage } from './sign-in-messages';
+
+/** What RequireAuth hands the sign-in page: where to return, and whether a session just ended. */
+export interface SignInState {
+  from?: unknown;
+  sessionEnded?: unknown;
+}
 
 /**
  * The sign-in page: login-before-form, the form (`username`, `password`, the API's error message),
- * login-after-form, and login-sidebar on wide screens.
+ * login-after-form, and login-sidebar on wide screens. An error is tied to both fields for screen readers, and
+ * focus goes back to the password to try again.
  */
 export function SignInPage() {
   const session = useSession();
@@ -15,28 +25,47 @@ export function SignInPage() {
   const navigate = useNavigate();
   const wide = useMediaQuery(SIGN_IN_SIDEBAR_MEDIA);
   const [error, setError] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
   const [submitting, setSubmitting] = useState(false);
-  const from = internalPath((location.state as { from?: unknown } | null)?.from);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const errorId = useId();
+  const state = location.state as SignInState | null;
+  const from = internalPath(state?.from);
+  const sessionEnded = state?.sessionEnded === true;
+
+  // After a refused attempt: back to the password, selected, so typing replaces it.
+  useEffect(() => {
+    if (attempt === 0) return;
+    passwordRef.current?.focus();
+    passwordRef.current?.select();
+  }, [attempt]);
 
   if (session.status === 'authenticated' && !submitting) return <Navigate to={from} replace />;
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    // The button stays enabled (disabling it would drop the keyboard focus), so a second press is ignored here.
+    if (submitting) return;
     const data = new FormData(event.currentTarget);
     const username = String(data.get('username') ?? '').trim();
     const password = String(data.get('password') ?? '');
     setSubmitting(true);
     setError(null);
     try {
-      await session.signIn({ username, password });
+      const user = await session.signIn({ username, password });
+      // Drafts kept for someone else on this tab are not theirs to see.
+      forgetDraftsExcept(user.username);
       navigate(from, { replace: true });
     } catch (reason) {
-      setError(reason instanceof ApiError ? reason.message : 'Could not sign in. Try again.');
+      setError(signInErrorMessage(reason instanceof ApiError ? reason : null));
+      setAttempt((value) => value + 1);
     } finally {
       setSubmitting(false);
     }
   };
 
+  const invalid = error !== null;
+  const described = invalid ? errorId : undefined;
   return (
     <div className={wide ? 'login login--wide' : 'login'}>
       <div className="login__main">
@@ -47,22 +76,44 @@ export function SignInPage() {
           </p>
         ) : (
           <form className="card login__form" onSubmit={(event) => void submit(event)}>
-            <h1 className="login__title">Sign in</h1>
+            <PageHeading title="Sign in" className="login__title" />
             <p className="muted">Use your staff account.</p>
+            {sessionEnded && !invalid && (
+              <p className="notice notice--info" role="status">
+                Your session has ended. Sign in again to continue where you left off.
+              </p>
+            )}
             {error && (
-              <p className="form-error" role="alert">
+              <p className="form-error" role="alert" id={errorId}>
                 {error}
               </p>
             )}
             <label className="field">
               <span className="field__label">Username</span>
-              <input className="input" name="username" autoComplete="username" required autoFocus />
+              <input
+                className="input"
+                name="username"
+                autoComplete="username"
+                required
+                autoFocus
+                aria-invalid={invalid || undefined}
+                aria-describedby={described}
+              />
             </label>
             <label className="field">
               <span className="field__label">Password</span>
-              <input className="input" name="password" type="password" autoComplete="current-password" required />
+              <input
+                ref={passwordRef}
+                className="input"
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                required
+                aria-invalid={invalid || undefined}
+                aria-describedby={described}
+              />
             </label>
-            <button type="submit" className="button button--primary button--block" disabled={submitting}>
+            <button type="submit" className="button button--primary button--block" aria-disabled={submitting}>
               {submitting ? 'Signing in…' : 'Sign in'}
             </button>
           </form>

@@ -22,6 +22,10 @@ export class ArticlesResource extends Resource {
     ];
   }
 
+  override listColumns() {
+    return ['title', 'label', 'group'];
+  }
+
   override relations() {
     return [Relation.belongsTo('author', { label: 'Author', resource: 'authors', foreignKey: 'authorId' })];
   }

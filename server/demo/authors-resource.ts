@@ -18,6 +18,11 @@ export class AuthorsResource extends Resource {
     ];
   }
 
+  /** Staff tell authors apart by name and address. */
+  override listColumns() {
+    return ['title', 'email', 'group'];
+  }
+
   override relations() {
     return [Relation.hasMany('articles', { label: 'Articles', resource: 'articles', foreignKey: 'authorId' })];
   }

@@ -89,6 +89,17 @@ describe('demo content', () => {
     expect(meta.slots['resource-before-form']?.[0]?.props.tips).toEqual(expect.arrayContaining([expect.any(String)]));
   });
 
+  it('tells sign-in visitors where the password of admin comes from, as the server was started', () => {
+    const hint = (passwordFromEnvironment: boolean) => {
+      const slots = demoSlots({ passwordFromEnvironment })['login-before-form'];
+      return (Array.isArray(slots) ? slots : []).find((slot) => slot.component === 'Callout')?.content;
+    };
+    expect(hint(true)).toBe(
+      'Demo: sign in as admin with the password set in DEMO_PASSWORD when the server first started.',
+    );
+    expect(hint(false)).toBe('Demo: sign in as admin with the password the server printed when it first started.');
+  });
+
   it('uses only components of the two demo remotes', () => {
     const used = new Set<string>();
     const collect = (slot: Slot) => {

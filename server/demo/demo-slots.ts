@@ -6,7 +6,19 @@ import type { SlotRegistrationMap } from '../slots/slot-registry';
  * from the two demo remotes, `team_marketing` (sign-in page and global chrome) and `team_records` (signed-in pages).
  * A host application registers its own the same way: `app.registerSlots({ [location]: Slot | Slot[] })`.
  */
-export function demoSlots(): SlotRegistrationMap {
+export interface DemoSlotOptions {
+  /** The server was started with DEMO_PASSWORD: the sign-in hint points there rather than at a printed password. */
+  passwordFromEnvironment?: boolean;
+}
+
+/** What the sign-in page tells demo visitors about the password of `admin`, true for how the server started. */
+export function demoSignInHint({ passwordFromEnvironment = false }: DemoSlotOptions = {}): string {
+  return passwordFromEnvironment
+    ? 'Demo: sign in as admin with the password set in DEMO_PASSWORD when the server first started.'
+    : 'Demo: sign in as admin with the password the server printed when it first started.';
+}
+
+export function demoSlots(options: DemoSlotOptions = {}): SlotRegistrationMap {
   return {
     [SlotLocation.HEADER_BANNER.value]: Slot.make('MaintenanceNotice', {
       message: 'Planned maintenance on Sunday from 02:00 to 03:00 UTC: sign-in may be briefly unavailable.',
@@ -18,7 +30,8 @@ export function demoSlots(): SlotRegistrationMap {
     }),
     [SlotLocation.GLOBAL_AFTER_CONTENT.value]: Slot.make('FooterLinks', {
       links: [
-        { label: 'Service status', href: '/healthz' },
+        // The host's own status page: staff stay in the app (GET /healthz itself is JSON for machines).
+        { label: 'Service status', href: '/status' },
         { label: 'Privacy', href: 'https://example.com/privacy' },
         { label: 'Help', href: 'https://example.com/help' },
       ],
@@ -26,11 +39,7 @@ export function demoSlots(): SlotRegistrationMap {
     // A list: several slots at one location render in this order.
     [SlotLocation.LOGIN_BEFORE_FORM.value]: [
       Slot.make('LoginNotice', { title: 'Welcome back', text: 'Sign in with your staff account to manage content.' }),
-      Slot.make(
-        'Callout',
-        { tone: 'info' },
-        'Demo: sign in as admin with the password the server printed when it first started.',
-      ),
+      Slot.make('Callout', { tone: 'info' }, demoSignInHint(options)),
     ],
     [SlotLocation.LOGIN_AFTER_FORM.value]: Slot.make('AccountHelp', {
       topics: [

@@ -23,7 +23,7 @@ function appWith(): Express {
 }
 
 describe('the host shell', () => {
-  it.each(['/', '/login', '/resources/articles', '/resources/articles/1', '/resources/articles/1/edit'])(
+  it.each(['/', '/login', '/status', '/resources/articles', '/resources/articles/1', '/resources/articles/1/edit'])(
     'answers the client route %s with index.html, no-cache',
     async (route) => {
       dist.addHost();
@@ -51,6 +51,32 @@ describe('the host shell', () => {
   ])('never answers %s with index.html (JSON 404 instead)', async (route) => {
     dist.addHost();
     const response = await request(appWith()).get(route).expect(404);
+    expect(response.headers['content-type']).toMatch(/application\/json/);
+    expect(response.body.error.code).toBe('not_found');
+  });
+
+  it.each(['/settings', '/unknown/deeper', '/assets/missing.js'])(
+    'answers a browser navigation to the unknown %s with the app (404), whose page says it is not found',
+    async (route) => {
+      dist.addHost();
+      const response = await request(appWith())
+        .get(route)
+        .set('Accept', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8')
+        .expect(404);
+      expect(response.headers['content-type']).toMatch(/text\/html/);
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.text).toContain('<div id="root">');
+    },
+  );
+
+  it.each([
+    ['an API client asking for JSON', '/settings', 'application/json'],
+    ['fetch() with its default Accept', '/settings', '*/*'],
+    ['a browser opening an unknown API path', '/api/nothing', 'text/html,*/*;q=0.8'],
+    ['a browser opening an unknown remote file', '/remotes/team_x/nothing.js', 'text/html,*/*;q=0.8'],
+  ])('keeps the JSON 404 for %s', async (_who, route, accept) => {
+    dist.addHost();
+    const response = await request(appWith()).get(route).set('Accept', accept).expect(404);
     expect(response.headers['content-type']).toMatch(/application\/json/);
     expect(response.body.error.code).toBe('not_found');
   });

@@ -4,6 +4,7 @@ import express, { type RequestHandler, type Router } from 'express';
 import {
   ERROR_STATUS,
   pageComponents,
+  SERVICE_STATUS_PATH,
   SIGN_IN_PATH,
   type ErrorBody,
   type RemoteDescriptor,
@@ -33,16 +34,21 @@ export interface HostPageRouterOptions {
   publicSlots?: () => SlotMap;
 }
 
-/** The client routes of the host (sign-in, dashboard, resource pages); each is answered with index.html. */
-export const CLIENT_ROUTES = ['/', SIGN_IN_PATH, '/resources/*splat'];
+/** The client routes of the host (sign-in, service status, dashboard, resource pages), answered with index.html. */
+export const CLIENT_ROUTES = ['/', SIGN_IN_PATH, SERVICE_STATUS_PATH, '/resources/*splat'];
 
 export const HOST_NOT_BUILT_MESSAGE =
   'The admin interface has not been built yet. Run `npm run build` (or `npm start`, which builds first), then reload.';
 
+/** Paths that belong to machines: an unknown one is a JSON 404 even when a browser opens it. */
+const API_PATHS = /^\/(api|remotes)(\/|$)/;
+
 /**
  * Serves the built host shell: its assets (a year of cache for hashed files) and `index.html` (`no-cache`) for the
- * client routes only. `/api/*`, `/slots`, `/meta`, `/remotes/*` and anything unknown fall through to the JSON 404.
- * Before a build the client routes answer 503 with a JSON error saying how to build.
+ * client routes. A browser navigation to any other address (a GET that asks for HTML before JSON, outside `/api/`
+ * and `/remotes/`) gets `index.html` too with status 404, so the app shows its own "page not found" with its
+ * header and a way back; API clients, and anything else unknown, fall through to the JSON 404. Before a build the
+ * client routes answer 503 with a JSON error saying how to build.
  */
 export function createHostPageRouter(options: HostPageRouterOptions): Router {
   const hostDir = path.join(options.distDir, 'host');
@@ -93,5 +99,13 @@ export function createHostPageRouter(options: HostPageRouterOptions): Router {
     return `${renderBootHints(hints)}${renderBootData(bootData(remotes, components))}`;
   }
   router.get(CLIENT_ROUTES, sendIndex);
+  router.get('/*splat', (req, res, next) => {
+    if (API_PATHS.test(req.path) || req.accepts(['json', 'html']) !== 'html') {
+      next();
+      return;
+    }
+    res.status(404);
+    sendIndex(req, res, next);
+  });
   return router;
 }

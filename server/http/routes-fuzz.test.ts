@@ -1,7 +1,7 @@
 /**
  * Bad input on every route: malformed, oversized and wrongly typed bodies, odd query strings and headers, every
  * method, anonymous and signed in. The server must never answer 500, never go down, and every 4xx must be the
- * JSON error shape.
+ * JSON error shape, except the app's not-found page that a browser navigation to an unknown address gets.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -199,7 +199,15 @@ describe('every route under bad input', () => {
       problems.push({ request: label, status: response.status, body: text.slice(0, 200) });
       return;
     }
-    if (response.status >= 400 && method !== 'HEAD') {
+    // A browser navigation (asking for HTML) to an address the app does not have gets the app's own not-found
+    // page, an HTML 404; the API namespaces keep JSON whatever is asked.
+    const appNotFoundPage =
+      response.status === 404 &&
+      method === 'GET' &&
+      /text\/html/.test(headers.Accept ?? '') &&
+      /text\/html/.test(String(response.headers['content-type'])) &&
+      !/^\/(api|remotes)(\/|$)/.test(path);
+    if (response.status >= 400 && method !== 'HEAD' && !appNotFoundPage) {
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);

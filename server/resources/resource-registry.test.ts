@@ -84,6 +84,31 @@ describe('ResourceRegistry', () => {
     expect(() => new ResourceRegistry().register(make())).toThrow(message);
   });
 
+  it('lists the title and the label by default, and the columns a resource chooses', () => {
+    const registry = new ResourceRegistry();
+    expect(registry.register(new TestResource('things', base)).definition.listColumns).toEqual(['title', 'label']);
+    class People extends TestResource {
+      override listColumns() {
+        return ['title', 'email'];
+      }
+    }
+    const people = registry.register(new People('people', [...base, Field.email('email')]));
+    expect(people.definition.listColumns).toEqual(['title', 'email']);
+  });
+
+  it.each<[string, readonly string[], RegExp]>([
+    ['no column', [], /listColumns\(\) must return at least one field name/],
+    ['an unknown field', ['title', 'email'], /list column "email" is not one of its fields \(title, label\)/],
+    ['a column twice', ['title', 'title'], /list column "title" is listed twice/],
+  ])('refuses list columns with %s', (_what, columns, message) => {
+    class Listed extends TestResource {
+      override listColumns() {
+        return columns;
+      }
+    }
+    expect(() => new ResourceRegistry().register(new Listed('things', base))).toThrow(message);
+  });
+
   it('refuses the same name twice', () => {
     const registry = new ResourceRegistry();
     registry.register(new TestResource('things', base));

@@ -60,6 +60,7 @@ export class ResourceRegistry {
       label: resource.label,
       fields: items.map(toFormItem),
       relations: relations.map((relation) => relation.toDefinition()),
+      listColumns: checkListColumns(name, resource.listColumns(), fields),
     };
     const registered: RegisteredResource = Object.freeze({
       resource,
@@ -125,6 +126,25 @@ function checkItems(resource: string, items: unknown): readonly (Field | Slot)[]
     names.add(item.name);
   });
   return Object.freeze([...(items as (Field | Slot)[])]);
+}
+
+function checkListColumns(resource: string, columns: unknown, fields: ReadonlyMap<string, Field>): string[] {
+  if (!Array.isArray(columns) || columns.length === 0) {
+    throw new ResourceDefinitionError(`Resource "${resource}": listColumns() must return at least one field name.`);
+  }
+  const seen = new Set<string>();
+  for (const column of columns) {
+    if (typeof column !== 'string' || !fields.has(column)) {
+      throw new ResourceDefinitionError(
+        `Resource "${resource}": list column ${JSON.stringify(column)} is not one of its fields ` +
+          `(${[...fields.keys()].join(', ')}).`,
+      );
+    }
+    if (seen.has(column))
+      throw new ResourceDefinitionError(`Resource "${resource}": list column "${column}" is listed twice.`);
+    seen.add(column);
+  }
+  return [...seen];
 }
 
 function checkRelations(resource: string, relations: unknown, fields: ReadonlyMap<string, Field>): readonly Relation[] {

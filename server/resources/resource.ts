@@ -21,4 +21,12 @@ export abstract class Resource {
   relations(): readonly Relation[] {
     return [];
   }
+
+  /**
+   * The fields shown as the columns of the resource's list, in order; the first links to the record. By default
+   * the title and the label; a resource names what tells its records apart for staff (an author's email, say).
+   */
+  listColumns(): readonly string[] {
+    return ['title', 'label'];
+  }
 }

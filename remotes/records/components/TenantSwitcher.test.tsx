@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { HOST_REFRESH_EVENT, type MePayload } from '../../../shared';
+import { HOST_BEFORE_LEAVE_EVENT, HOST_REFRESH_EVENT, type MePayload } from '../../../shared';
 import { TenantSwitcher } from './TenantSwitcher';
 
 const me = (currentTenant: string): MePayload => ({
@@ -45,6 +45,7 @@ describe('TenantSwitcher', () => {
     expect(select.value).toBe('acme');
 
     fireEvent.change(select, { target: { value: 'globex' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Switch' }));
     await waitFor(() => expect(refreshed).toHaveBeenCalledTimes(1));
     expect((refreshed.mock.calls[0]?.[0] as CustomEvent).detail).toEqual({ reason: 'tenant-switched' });
     expect(fetchMock).toHaveBeenCalledWith(
@@ -52,7 +53,32 @@ describe('TenantSwitcher', () => {
       expect.objectContaining({ method: 'POST', body: '{"tenant":"globex"}' }),
     );
     expect(select.value).toBe('globex');
+    expect(screen.getByRole('status').textContent).toBe('Switched to Globex.');
     window.removeEventListener(HOST_REFRESH_EVENT, refreshed);
+  });
+
+  it('switches nothing when only the choice changes (arrow keys), nor when the host keeps the page', async () => {
+    fetchMock.mockImplementation(async (url: string) => (url === '/me' ? answer(200, me('acme')) : answer(404, {})));
+    const asked: Event[] = [];
+    const keepPage = (event: Event) => {
+      asked.push(event);
+      event.preventDefault();
+    };
+    window.addEventListener(HOST_BEFORE_LEAVE_EVENT, keepPage);
+
+    render(<TenantSwitcher />);
+    const select = (await screen.findByLabelText('Tenant')) as HTMLSelectElement;
+    fireEvent.change(select, { target: { value: 'globex' } });
+    expect(select.value).toBe('globex');
+    expect(asked).toHaveLength(0);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Switch' }));
+    expect(asked).toHaveLength(1);
+    expect((asked[0] as CustomEvent).detail).toEqual({ reason: 'tenant-switch' });
+    // The host kept the page: no request, and the list shows the current tenant again.
+    await waitFor(() => expect(select.value).toBe('acme'));
+    expect(fetchMock.mock.calls.map(([url]) => url)).toEqual(['/me']);
+    window.removeEventListener(HOST_BEFORE_LEAVE_EVENT, keepPage);
   });
 
   it('shows the server message when the switch is refused, without asking for a refresh', async () => {
@@ -65,6 +91,7 @@ describe('TenantSwitcher', () => {
     window.addEventListener(HOST_REFRESH_EVENT, refreshed);
     render(<TenantSwitcher />);
     fireEvent.change(await screen.findByLabelText('Tenant'), { target: { value: 'globex' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Switch' }));
     expect((await screen.findByRole('alert')).textContent).toBe('You do not belong to that tenant.');
     expect(refreshed).not.toHaveBeenCalled();
     window.removeEventListener(HOST_REFRESH_EVENT, refreshed);

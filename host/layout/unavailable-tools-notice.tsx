@@ -1,0 +1,33 @@
+import { useCallback, useSyncExternalStore } from 'react';
+import { useSlotRuntime, type FailedSlot } from '../core';
+
+/** What staff read when some slots on the page failed: no internal names, and what to do about it. */
+export const UNAVAILABLE_TOOLS_MESSAGE =
+  'Some tools on this page are unavailable right now. Everything else works; reload the page later to try again.';
+
+function describe(slot: FailedSlot): string {
+  return `${slot.component}${slot.remote ? ` (${slot.remote})` : ''} at ${slot.location}: ${slot.kind}`;
+}
+
+/**
+ * A quiet notice while some slots on screen failed (a remote that is off, unreachable or too slow, a component
+ * that broke): failed slots show nothing in production, so without it tools vanish without a word. A polite live
+ * region, present while empty so that screen readers announce the notice when it appears. Development builds add
+ * which components failed; production names nothing internal.
+ */
+export function UnavailableToolsNotice() {
+  const { failedSlots, showFailures } = useSlotRuntime();
+  const subscribe = useCallback((listener: () => void) => failedSlots.subscribe(listener), [failedSlots]);
+  const read = useCallback(() => failedSlots.snapshot(), [failedSlots]);
+  const failed = useSyncExternalStore(subscribe, read, read);
+  return (
+    <div className="tools-notice" role="status">
+      {failed.length > 0 && (
+        <p className="notice notice--warning tools-notice__text">
+          {UNAVAILABLE_TOOLS_MESSAGE}
+          {showFailures && <span className="tools-notice__details"> {failed.map(describe).join('; ')}</span>}
+        </p>
+      )}
+    </div>
+  );
+}

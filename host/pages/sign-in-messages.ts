@@ -1,0 +1,21 @@
+import type { ApiError } from '../core';
+
+/** A wait in words, rounded up to what a person would say: "45 seconds", "1 minute", "15 minutes", "2 hours". */
+export function waitInWords(seconds: number): string {
+  const plural = (count: number, unit: string) => `${count} ${unit}${count === 1 ? '' : 's'}`;
+  if (seconds < 60) return plural(Math.max(1, Math.ceil(seconds)), 'second');
+  if (seconds < 60 * 60) return plural(Math.ceil(seconds / 60), 'minute');
+  return plural(Math.ceil(seconds / (60 * 60)), 'hour');
+}
+
+/**
+ * What the sign-in form says when an attempt fails: the server's message, except that a lock-out says how long to
+ * wait (the server's `Retry-After`), and a failure without an answer says to try again.
+ */
+export function signInErrorMessage(error: ApiError | null): string {
+  if (error === null) return 'Could not sign in. Try again.';
+  if (error.status === 429 && error.retryAfterSeconds !== null) {
+    return `Too many sign-in attempts. Try again in ${waitInWords(error.retryAfterSeconds)}.`;
+  }
+  return error.message;
+}

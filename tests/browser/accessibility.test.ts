@@ -1,0 +1,114 @@
+import type { Page } from 'playwright-core';
+import { axeViolations } from '../../testing/system/axe';
+import { useBrowserSuite } from '../../testing/system/browser-suite';
+import { signIn } from '../../testing/system/sign-in';
+import { firstRecord, scrollsSideways, waitForSettledPage } from '../../testing/system/staff-pages';
+
+jest.setTimeout(120_000);
+
+const suite = useBrowserSuite();
+
+/** A page as staff reach it: a path, and what to do there before it is checked (e.g. make an error show). */
+interface StaffPage {
+  name: string;
+  path: string;
+  prepare?: (page: Page) => Promise<void>;
+}
+
+/** Every page of the admin, and the states with their own markup (errors), in the order a person meets them. */
+async function staffPages(page: Page): Promise<StaffPage[]> {
+  const article = await firstRecord(page, 'articles');
+  const author = await firstRecord(page, 'authors');
+  return [
+    { name: 'dashboard', path: '/' },
+    { name: 'articles list', path: '/resources/articles' },
+    { name: 'authors list', path: '/resources/authors' },
+    { name: 'article', path: `/resources/articles/${article.id}` },
+    { name: 'author', path: `/resources/authors/${author.id}` },
+    { name: 'article edit', path: `/resources/articles/${article.id}/edit` },
+    {
+      name: 'article edit with a refused save',
+      path: `/resources/articles/${article.id}/edit`,
+      prepare: async (current) => {
+        await current.locator('form[data-resource-form] [name="title"]').fill('');
+        await current.getByRole('button', { name: 'Save' }).click();
+        await current.getByRole('alert').getByText('needs attention').waitFor();
+      },
+    },
+    { name: 'record not found', path: '/resources/articles/999999' },
+    { name: 'page not found', path: '/resources/articles/1/edit/more' },
+    { name: 'unknown address', path: '/settings' },
+    { name: 'service status', path: '/status' },
+  ];
+}
+
+async function check(page: Page, name: string, width: number) {
+  await waitForSettledPage(page);
+  expect({ page: name, width, violations: await axeViolations(page) }).toEqual({ page: name, width, violations: [] });
+  expect({ page: name, width, scrollsSideways: await scrollsSideways(page) }).toEqual({
+    page: name,
+    width,
+    scrollsSideways: false,
+  });
+}
+
+describe.each([
+  ['desktop', 1280],
+  ['phone', 390],
+])('every page at %s width (%i px)', (_label, width) => {
+  it('has no WCAG 2.1 A/AA violation (axe-core) and does not scroll sideways', async () => {
+    const { page } = await suite.newPage({ viewport: { width, height: 900 } });
+
+    await page.goto('/login');
+    await check(page, 'sign-in', width);
+    await page.locator('input[name="username"]').fill('admin');
+    await page.locator('input[name="password"]').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').waitFor();
+    await check(page, 'sign-in with a refused attempt', width);
+
+    await signIn(page);
+    for (const staffPage of await staffPages(page)) {
+      await page.goto(staffPage.path);
+      await waitForSettledPage(page);
+      await staffPage.prepare?.(page);
+      await check(page, staffPage.name, width);
+    }
+  });
+});
+
+describe('phones', () => {
+  it('keep Sign out on screen from 320 to 599 px, on the dark header, without sideways scrolling', async () => {
+    const { page } = await suite.newPage({ viewport: { width: 320, height: 800 } });
+    await signIn(page);
+    const article = await firstRecord(page, 'articles');
+    for (const width of [320, 390, 599]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const path of [
+        '/',
+        '/resources/articles',
+        `/resources/articles/${article.id}`,
+        `/resources/articles/${article.id}/edit`,
+      ]) {
+        await page.goto(path);
+        await waitForSettledPage(page);
+        expect({ path, width, scrollsSideways: await scrollsSideways(page) }).toEqual({
+          path,
+          width,
+          scrollsSideways: false,
+        });
+        const signOut = await page.getByRole('button', { name: 'Sign out' }).boundingBox();
+        const header = await page.locator('header.header').boundingBox();
+        if (!signOut || !header) throw new Error(`Sign out or the header is not shown at ${width} px on ${path}.`);
+        // Inside the viewport, and inside the header's dark background rather than past its edge on the light page.
+        expect({ path, width, onScreen: signOut.x >= 0 && signOut.x + signOut.width <= width }).toEqual({
+          path,
+          width,
+          onScreen: true,
+        });
+        expect(signOut.x + signOut.width <= header.x + header.width).toBe(true);
+        expect(signOut.y + signOut.height <= header.y + header.height).toBe(true);
+      }
+    }
+  });
+});

@@ -1,0 +1,63 @@
+import type { Page } from 'playwright-core';
+import { useBrowserSuite } from '../../testing/system/browser-suite';
+import { signIn } from '../../testing/system/sign-in';
+import { firstRecord, focusedElement, waitForSettledPage } from '../../testing/system/staff-pages';
+
+jest.setTimeout(60_000);
+
+const suite = useBrowserSuite();
+
+const FORM = 'form[data-resource-form="articles"]';
+
+/** The text of the elements an element's aria-describedby points at: what a screen reader reads with it. */
+function description(page: Page, selector: string): Promise<string> {
+  return page.locator(selector).evaluate((element) =>
+    (element.getAttribute('aria-describedby') ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((id) => document.getElementById(id)?.textContent ?? `(missing #${id})`)
+      .join(' '),
+  );
+}
+
+describe('the record form', () => {
+  it('names every refused field, moves focus to the first, and keeps focus on Save after saving', async () => {
+    const { page } = await suite.newPage();
+    await signIn(page);
+    const article = await firstRecord(page, 'articles');
+    await page.goto(`/resources/articles/${article.id}/edit`);
+    await waitForSettledPage(page);
+
+    await page.locator(`${FORM} [name="title"]`).fill('');
+    await page.locator(`${FORM} [name="label"]`).fill('');
+    await page.locator(`${FORM} button[type="submit"]`).focus();
+    await page.keyboard.press('Enter');
+
+    const summary = page.locator(FORM).getByRole('alert');
+    await summary.getByText('2 fields need attention:').waitFor();
+    const items = await summary.getByRole('link').allInnerTexts();
+    expect(items).toHaveLength(2);
+    expect(items[0]).toMatch(/^Title: .+/);
+    expect(items[1]).toMatch(/^Label: .+/);
+    // Focus on the first field to fix, which says what is wrong with it.
+    expect((await focusedElement(page)).name).toBe('title');
+    expect(await page.locator(`${FORM} [name="title"]`).getAttribute('aria-invalid')).toBe('true');
+    expect(await description(page, `${FORM} [name="title"]`)).toBe(items[0]?.replace(/^Title: /, ''));
+
+    // The summary's links lead to their field.
+    await summary.getByRole('link', { name: /^Label:/ }).click();
+    expect((await focusedElement(page)).name).toBe('label');
+    expect(new URL(page.url()).hash).toBe('');
+
+    // A fixed field drops out of the summary.
+    await page.keyboard.type('A label again');
+    expect(await summary.getByRole('link').allInnerTexts()).toEqual([items[0]]);
+    await page.locator(`${FORM} [name="title"]`).fill('A title again');
+
+    // Saving from the keyboard: focus stays on Save, so the next Tab goes on from there.
+    await page.locator(`${FORM} button[type="submit"]`).focus();
+    await page.keyboard.press('Enter');
+    await page.locator(`${FORM} [role="status"]`).getByText('Saved.').waitFor();
+    expect(await focusedElement(page)).toEqual({ tag: 'button', text: 'Save', name: null });
+  });
+});

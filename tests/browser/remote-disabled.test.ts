@@ -1,0 +1,22 @@
+import { startAppServer } from '../../testing/system/app-server';
+import { useBrowserSuite } from '../../testing/system/browser-suite';
+import { writeRemotesConfig } from '../../testing/system/remotes-config-file';
+import { signIn } from '../../testing/system/sign-in';
+import { expectToolsUnavailableButTenantSwitchWorks } from '../../testing/system/unavailable-tools';
+
+jest.setTimeout(60_000);
+
+// team_records, the remote of the tenant switcher, switched off in the server's remotes configuration.
+const suite = useBrowserSuite({
+  startServer: () =>
+    startAppServer({ prepare: (dir) => writeRemotesConfig(dir, [{ name: 'team_records', enabled: false }]) }),
+});
+
+describe('when the remote of the tenant switcher is switched off', () => {
+  it('shows a quiet notice and the host’s own tenant switcher', async () => {
+    const { page, log } = await suite.newPage();
+    await signIn(page);
+    await expectToolsUnavailableButTenantSwitchWorks(page);
+    expect(log.requests.filter((request) => request.path.startsWith('/remotes/team_records/'))).toEqual([]);
+  });
+});

@@ -1,0 +1,81 @@
+import { useBrowserSuite } from '../../testing/system/browser-suite';
+import { signIn } from '../../testing/system/sign-in';
+import { SLOT_TIMEOUT_MS, waitForSlot } from '../../testing/system/slot-page';
+import { firstRecord, focusedElement, waitForSettledPage } from '../../testing/system/staff-pages';
+import { switchTenantByKeyboard, tenantSwitchAnswer, tenantSwitcher } from '../../testing/system/tenant-switch';
+
+jest.setTimeout(60_000);
+
+const suite = useBrowserSuite();
+
+describe('the tenant switcher', () => {
+  it('moves the choice with arrow keys without switching, switches on Switch, keeps focus and says so', async () => {
+    const { page, log } = await suite.newPage();
+    await signIn(page);
+    await waitForSlot(page, 'tenant-switcher', 'TenantSwitcher', { hasText: 'Acme Corp' });
+    const select = tenantSwitcher(page).locator('select[name="tenant"]');
+
+    await select.focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await select.inputValue()).toBe('globex');
+    await page.waitForTimeout(500);
+    expect(log.requestsTo('POST', '/tenant')).toEqual([]);
+    expect((await focusedElement(page)).name).toBe('tenant');
+    await page.keyboard.press('ArrowUp');
+    expect(await select.inputValue()).toBe('acme');
+
+    const answer = await switchTenantByKeyboard(page);
+    expect(answer.status()).toBe(200);
+    await tenantSwitcher(page).getByRole('status').getByText('Switched to Globex.').waitFor();
+    await page.locator('[data-dashboard]').getByText('Globex').waitFor({ timeout: SLOT_TIMEOUT_MS });
+    expect(await focusedElement(page)).toEqual({ tag: 'button', text: 'Switch', name: null });
+    expect(await select.inputValue()).toBe('globex');
+    expect(log.requestsTo('POST', '/tenant')).toHaveLength(1);
+  });
+
+  it('asks before discarding unsaved edits, and leaves a record page for its list in the new tenant', async () => {
+    const { page, log } = await suite.newPage();
+    const dialogs: string[] = [];
+    let acceptDialogs = false;
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void (acceptDialogs ? dialog.accept() : dialog.dismiss());
+    });
+    await signIn(page);
+    const article = await firstRecord(page, 'articles');
+    await page.goto(`/resources/articles/${article.id}/edit`);
+    await waitForSettledPage(page);
+    const title = page.locator('form[data-resource-form] [name="title"]');
+    await title.fill(`${article.title} (unsaved)`);
+
+    // Staying: no switch, the list shows the current tenant again, the edits are there.
+    await tenantSwitcher(page).locator('select[name="tenant"]').selectOption('globex');
+    await tenantSwitcher(page).getByRole('button', { name: 'Switch' }).click();
+    expect(dialogs).toEqual(['You have unsaved changes. Leave this page and discard them?']);
+    expect(await tenantSwitcher(page).locator('select[name="tenant"]').inputValue()).toBe('acme');
+    expect(log.requestsTo('POST', '/tenant')).toEqual([]);
+    expect(await title.inputValue()).toBe(`${article.title} (unsaved)`);
+
+    // Leaving: the record belongs to the old tenant, so the page becomes the resource's list in the new one.
+    acceptDialogs = true;
+    await tenantSwitcher(page).locator('select[name="tenant"]').selectOption('globex');
+    const answer = tenantSwitchAnswer(page);
+    await tenantSwitcher(page).getByRole('button', { name: 'Switch' }).click();
+    expect((await answer).status()).toBe(200);
+    await page.waitForURL((url) => url.pathname === '/resources/articles', { timeout: SLOT_TIMEOUT_MS });
+    await waitForSettledPage(page);
+    expect(await page.locator('h1').textContent()).toBe('Articles');
+    expect(await page.getByText('Not found').count()).toBe(0);
+    const globexArticle = await firstRecord(page, 'articles');
+    await page.locator('main').getByRole('link', { name: globexArticle.title, exact: true }).waitFor();
+    expect(dialogs).toHaveLength(2);
+
+    // Without edits, nothing is asked.
+    await page.goto(`/resources/articles/${globexArticle.id}`);
+    await waitForSettledPage(page);
+    await tenantSwitcher(page).locator('select[name="tenant"]').selectOption('acme');
+    await tenantSwitcher(page).getByRole('button', { name: 'Switch' }).click();
+    await page.waitForURL((url) => url.pathname === '/resources/articles', { timeout: SLOT_TIMEOUT_MS });
+    expect(dialogs).toHaveLength(2);
+  });
+});
