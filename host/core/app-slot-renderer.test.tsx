@@ -45,7 +45,7 @@ function harness(slots: SlotMap, options: { showFailures?: boolean; meta?: SlotM
     'GET /meta': {
       body: {
         dashboards: [{ name: 'overview', label: 'Overview', cards: [{ title: 'Articles', value: 3 }] }],
-        modules: [],
+        modules: [{ name: 'content', label: 'Content', resources: [{ name: 'articles', label: 'Articles' }] }],
         slots: options.meta ?? slots,
       },
     },
@@ -372,13 +372,43 @@ describe('AppSlotRenderer', () => {
     const h = harness({});
     function Cards() {
       const { meta, source } = useSlotData();
+      const modules = meta?.modules.map(
+        (module) => `${module.label}[${module.resources.map((resource) => resource.label).join(',')}]`,
+      );
       return (
         <p>
-          {source}:{meta?.dashboards.map((dashboard) => dashboard.label).join(',')}
+          {source}:{meta?.dashboards.map((dashboard) => dashboard.label).join(',')}|{modules?.join(',')}
         </p>
       );
     }
     renderPage(h, <Cards />, true);
-    await screen.findByText('meta:Overview');
+    await screen.findByText('meta:Overview|Content[Articles]');
+  });
+
+  it('turns a slot whose component is unregistered after it rendered into the unknown-component failure, and only it', async () => {
+    const h = harness({
+      'login-before-form': [
+        { component: 'Notice', props: { title: 'Welcome', text: 'first' } },
+        { component: 'Callout', props: { tone: 'info' }, content: 'still here' },
+      ],
+    });
+    renderPage(h, <AppSlotRenderer location="login-before-form" />);
+    await screen.findByRole('heading', { name: 'Welcome' });
+
+    act(() => {
+      h.registry.unregister('Notice');
+    });
+    const notice = location('login-before-form').querySelector('[data-slot-component="Notice"]') as HTMLElement;
+    await waitFor(() => expect(notice.getAttribute('data-slot-failed')).toBe('unknown-component'));
+    expect(within(notice).getByRole('note').textContent).toContain(HOST_MESSAGES.unknownComponent('Notice'));
+    expect(screen.queryByRole('heading', { name: 'Welcome' })).toBeNull();
+    expect(screen.getByText('still here')).toBeTruthy();
+    expect(h.logged.map((failure) => [failure.component, failure.location])).toEqual([['Notice', 'login-before-form']]);
+
+    // Registered again, the same slot renders the component once more.
+    act(() => {
+      h.registry.register('Notice', Notice);
+    });
+    await screen.findByRole('heading', { name: 'Welcome' });
   });
 });

@@ -1,8 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import request from 'supertest';
 import type { MePayload } from '../../shared';
 import { PASSWORD_MIN_LENGTH } from '../auth/username';
+import { describeWithCommand } from '../../testing/describe-with-command';
 import { createDemoApp, DEMO_PASSWORD, type TestApp } from '../../testing/server/test-app';
 import { makeTempDir } from '../../testing/temp-dir';
 
@@ -123,9 +124,11 @@ describe('npm run user:add before the first start', () => {
   });
 });
 
-const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
-
-(hasScript ? describe : describe.skip)('npm run user:add on a terminal', () => {
+describeWithCommand(
+  'script',
+  ['--version'],
+  'bsdutils',
+)('npm run user:add on a terminal', () => {
   it('asks twice without echoing the password', async () => {
     const testApp = await createDemoApp();
     try {

@@ -38,7 +38,17 @@ describe('errors as JSON', () => {
   );
 
   it('the resource API answers 401 before anything else to an anonymous caller, whatever the method', async () => {
-    expect((await http().patch('/api/resources')).status).toBe(401);
+    for (const path of ['/api/resources', '/api/resources/articles', '/api/resources/articles/records/1']) {
+      for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
+        const response = await http()[method](path).send({ title: 'x' });
+        expect({ path, method, status: response.status, body: response.body }).toEqual({
+          path,
+          method,
+          status: 401,
+          body: { error: { code: 'unauthenticated', message: ERROR_MESSAGES.unauthenticated } },
+        });
+      }
+    }
   });
 
   it('unknown route with another method: 404 JSON too', async () => {

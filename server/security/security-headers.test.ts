@@ -11,6 +11,14 @@ function appWithHeaders(options: Parameters<typeof createSecurityHeaders>[0]) {
   return app;
 }
 
+/** The Content-Security-Policy header of an answer; fails the test when there is none. */
+function cspHeader(response: request.Response): string {
+  const header = response.headers['content-security-policy'];
+  expect(typeof header).toBe('string');
+  expect(header).toMatch(/default-src 'self'/);
+  return String(header);
+}
+
 /** `directive -> sources` of a Content-Security-Policy header. */
 function parseCsp(header: string): Map<string, string[]> {
   const directives = new Map<string, string[]>();
@@ -27,7 +35,7 @@ describe('createSecurityHeaders', () => {
 
   it('allows scripts and connections only from this origin and the configured remotes', async () => {
     const response = await request(app).get('/slots');
-    const csp = parseCsp(String(response.headers['content-security-policy']));
+    const csp = parseCsp(cspHeader(response));
     expect(csp.get('script-src')).toEqual(["'self'", ...remotes]);
     expect(csp.get('connect-src')).toEqual(["'self'", ...remotes]);
     expect(csp.get('default-src')).toEqual(["'self'"]);
@@ -38,7 +46,7 @@ describe('createSecurityHeaders', () => {
   });
 
   it('allows no inline script, no eval, no inline style anywhere in the policy', async () => {
-    const header = String((await request(app).get('/slots')).headers['content-security-policy']);
+    const header = cspHeader(await request(app).get('/slots'));
     expect(header).not.toMatch(/unsafe-|'nonce-|'sha\d+-|\*/);
     const csp = parseCsp(header);
     for (const directive of ['script-src', 'connect-src', 'style-src']) {
@@ -48,7 +56,7 @@ describe('createSecurityHeaders', () => {
   });
 
   it('does not upgrade insecure requests, which would break a plain-http deployment', async () => {
-    const header = String((await request(app).get('/slots')).headers['content-security-policy']);
+    const header = cspHeader(await request(app).get('/slots'));
     expect(header).not.toContain('upgrade-insecure-requests');
   });
 

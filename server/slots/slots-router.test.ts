@@ -150,8 +150,17 @@ describe('GET /slots', () => {
   });
 
   it('needs no session and sets no cookie', async () => {
-    const response = await request(testApp.app.handler).get('/slots');
-    expect(response.headers['set-cookie']).toBeUndefined();
+    testApp.app.registerSlots({ 'login-before-form': Slot.make('Notice', { text: 'anonymous' }) });
+    for (const cookie of [undefined, 'slots.sid=s%3Aforged.signature']) {
+      const call = request(testApp.app.handler).get('/slots');
+      const response = await (cookie ? call.set('Cookie', cookie) : call);
+      expect(response.status).toBe(200);
+      expect((response.body as SlotsPayload).slots['login-before-form']).toContainEqual({
+        component: 'Notice',
+        props: { text: 'anonymous' },
+      });
+      expect(response.headers['set-cookie']).toBeUndefined();
+    }
   });
 });
 

@@ -1,7 +1,8 @@
 import pino from 'pino';
 import request from 'supertest';
 import { createDemoApp, DEMO_PASSWORD, sessionCookieOf, type TestApp } from '../../testing/server/test-app';
-import { freePort, hasRedisServer, startRedisServer, type RedisServer } from '../../testing/server/redis-server';
+import { describeWithCommand } from '../../testing/describe-with-command';
+import { freePort, startRedisServer, type RedisServer } from '../../testing/server/redis-server';
 import { createRedisSessionStorage } from './redis-session-storage';
 
 const silent = pino({ level: 'silent' });
@@ -24,7 +25,11 @@ describe('Redis session storage: unreachable Redis', () => {
   });
 });
 
-(hasRedisServer() ? describe : describe.skip)('Redis session storage with a real redis-server', () => {
+describeWithCommand(
+  'redis-server',
+  ['--version'],
+  'redis-server',
+)('Redis session storage with a real redis-server', () => {
   let redis: RedisServer;
   let testApp: TestApp;
 

@@ -6,8 +6,15 @@ describe('sessions across a restart', () => {
   it('keeps the user signed in when the server is closed and started again on the same database file', async () => {
     const first = await createDemoApp();
     const login = await request(first.app.handler).post('/login').send({ username: 'admin', password: DEMO_PASSWORD });
+    expect(login.status).toBe(200);
     const cookie = sessionCookieOf(login) as string;
-    await request(first.app.handler).post('/tenant').set('Cookie', cookie).send({ tenant: 'globex' });
+    expect(cookie).toMatch(/^slots\.sid=/);
+    const switched = await request(first.app.handler).post('/tenant').set('Cookie', cookie).send({ tenant: 'globex' });
+    expect(switched.status).toBe(200);
+    // Signed in, in globex, before the restart: what the second app must still know.
+    const before = await request(first.app.handler).get('/me').set('Cookie', cookie);
+    expect(before.status).toBe(200);
+    expect((before.body as MePayload).user.currentTenant).toBe('globex');
     await first.close({ keepData: true });
 
     const second = await createDemoApp({ dir: first.dir });

@@ -1,10 +1,5 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-
-/** True when a `redis-server` binary is on the PATH (CI installs it; see .ci/run). */
-export function hasRedisServer(): boolean {
-  return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
-}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
