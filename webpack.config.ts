@@ -14,6 +14,7 @@ import path from 'node:path';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import type { Configuration, RuleSetRule } from 'webpack';
+import { BuildPathPlugin } from './build/build-path-plugin';
 import { BootPreloadPlugin } from './build/boot-preload-plugin';
 import { BundleBudgetPlugin } from './build/bundle-budget-plugin';
 import { hostBudgets, remoteBudgets } from './build/bundle-budgets';
@@ -146,6 +147,7 @@ export function hostConfiguration(mode: BuildMode): Configuration {
         minify: mode === 'production',
       }),
       new BootPreloadPlugin({ entry: 'main', boundary: './bootstrap' }),
+      new BuildPathPlugin(ROOT_DIR),
       // Budgets apply to what ships: unminified development builds would exceed them by design.
       ...(mode === 'production' ? [new BundleBudgetPlugin(hostBudgets())] : []),
     ],
@@ -192,6 +194,7 @@ export function remoteConfiguration(
         experiments: { externalRuntime: true },
       }),
       new RemoteDescriptorPlugin(descriptor),
+      new BuildPathPlugin(ROOT_DIR),
       ...(mode === 'production' ? [new BundleBudgetPlugin(remoteBudgets(descriptor.name))] : []),
     ],
   };

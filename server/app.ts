@@ -22,6 +22,7 @@ import { remoteOrigins } from './security/remote-origins';
 import { createSecurityHeaders } from './security/security-headers';
 import { ServerLifecycle } from './process/server-lifecycle';
 import { createHealthRouter, type ReadinessCheck } from './health/health-router';
+import { TRUST_EVERY_HOP_REFUSED } from './config/trust-proxy';
 import { createErrorHandler } from './http/error-handler';
 import { notFoundHandler } from './http/not-found-handler';
 import { inSeries } from './http/in-series';
@@ -67,8 +68,11 @@ export interface AppOptions {
   nodeEnv?: string;
   /** Sessions live in Redis when set, in the SQLite file otherwise. */
   redisUrl?: string | undefined;
-  /** Express `trust proxy`: set it when a TLS-terminating proxy is in front. Default false. */
-  trustProxy?: boolean | number | string | readonly string[];
+  /**
+   * Express `trust proxy`: the proxy's address(es) or hop count when a TLS-terminating proxy is in front. Default
+   * false. `true` is refused: any client could then forge its address for the sign-in limits.
+   */
+  trustProxy?: false | number | string | readonly string[];
   /** A session unused this long ends (default 30 min). */
   sessionIdleMs?: number;
   /** A session this old ends, however busy (default 12 h). */
@@ -78,6 +82,11 @@ export interface AppOptions {
   /** Clock of the session timeouts (tests). */
   now?: () => number;
   logger?: Logger;
+  /**
+   * Serve the build's source maps (`*.map`). Default: outside production only, since a map hands out the source of
+   * the host and the remotes.
+   */
+  serveSourceMaps?: boolean;
   /** One log line per request (default false: errors, start and stop are logged anyway). */
   logRequests?: boolean;
   /** Root of the build output (host shell and remotes); default `<repo>/dist`. */
@@ -202,6 +211,9 @@ export class App {
     // ETags are computed where they pay off (/slots), not over every JSON body.
     app.set('etag', false);
     app.set('env', nodeEnv);
+    if ((options.trustProxy as unknown) === true) {
+      throw new Error(`trustProxy must be ${TRUST_EVERY_HOP_REFUSED}.`);
+    }
     app.set('trust proxy', options.trustProxy ?? false);
 
     // Once draining, every answer asks the client to reconnect elsewhere (checked when its headers are written).
@@ -247,10 +259,14 @@ export class App {
     app.use(
       createSecurityHeaders({ remoteOrigins: remoteOrigins(remotesConfig.remotes.map((remote) => remote.entry)) }),
     );
-    app.use(createRemotesRouter({ env: options.env ?? { NODE_ENV: nodeEnv }, distDir, config: remotesConfig }));
+    const sourceMaps = options.serveSourceMaps ?? nodeEnv !== 'production';
+    app.use(
+      createRemotesRouter({ env: options.env ?? { NODE_ENV: nodeEnv }, distDir, config: remotesConfig, sourceMaps }),
+    );
     app.use(
       createHostPageRouter({
         distDir,
+        sourceMaps,
         remotes: remotesConfig.remotes,
         // Public slots only: the boot data inlined into index.html is served to anonymous visitors.
         publicSlots: () => this.slotsPayload.current().publicSlots,

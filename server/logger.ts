@@ -12,6 +12,9 @@ export function createLogger(nodeEnv: string, level?: string, destination?: Dest
   return destination ? pino(options, destination) : pino(options);
 }
 
+/** Names of values that are secrets wherever they appear: in a logged object, a body, a query string. */
+export const SECRET_KEYS: readonly string[] = Object.freeze(['password', 'newPassword', 'secret']);
+
 /**
  * Values that never reach the logs: credentials and the cookies that carry sessions, wherever a serializer or a
  * careless `log.info({ body })` puts them. `req`/`res` are pino-http's serialized request and response.
@@ -23,14 +26,35 @@ export const LOG_REDACT_PATHS: readonly string[] = Object.freeze([
   'res.headers["set-cookie"]',
   'headers.cookie',
   'headers.authorization',
-  'password',
-  '*.password',
-  '*.*.password',
-  'newPassword',
-  '*.newPassword',
-  'secret',
-  '*.secret',
+  ...SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
 ]);
+
+const SECRET_QUERY_KEYS: ReadonlySet<string> = new Set(SECRET_KEYS.map((key) => key.toLowerCase()));
+
+/**
+ * A URL as it may be logged: the value of every query parameter named like a secret (`?password=…`, in any case,
+ * also when the name is percent-encoded) replaced with the censor, everything else as received.
+ */
+export function redactUrl(url: string): string {
+  const query = url.indexOf('?');
+  if (query === -1) return url;
+  const redacted = url
+    .slice(query + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      const rawKey = equals === -1 ? pair : pair.slice(0, equals);
+      let key = rawKey;
+      try {
+        key = decodeURIComponent(rawKey.replace(/\+/g, ' '));
+      } catch {
+        // A malformed escape is logged as received; it names no known secret.
+      }
+      return SECRET_QUERY_KEYS.has(key.trim().toLowerCase()) ? `${rawKey}=${LOG_CENSOR}` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, query)}?${redacted}`;
+}
 
 /** What a redacted value is replaced with. */
 export const LOG_CENSOR = '[redacted]';

@@ -59,6 +59,7 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     sessionAbsoluteMs: config.sessionAbsoluteMs,
     logger,
     logRequests: config.logRequests,
+    ...(config.serveSourceMaps === undefined ? {} : { serveSourceMaps: config.serveSourceMaps }),
     allowedOrigins: config.allowedOrigins,
     loginRateLimit: config.loginRateLimit,
     env,

@@ -82,6 +82,11 @@ describe('readConfig', () => {
     [{ LOGIN_RATE_LIMIT: 'lots' }, /LOGIN_RATE_LIMIT/],
     [{ HEADERS_TIMEOUT_MS: '60000', REQUEST_TIMEOUT_MS: '1000' }, /HEADERS_TIMEOUT_MS/],
     [{ SHUTDOWN_TIMEOUT_MS: '0' }, /SHUTDOWN_TIMEOUT_MS/],
+    [
+      { TRUST_PROXY: 'true' },
+      /TRUST_PROXY="true" is not valid: .*give the proxy's address or subnet .* or the number of proxy hops/,
+    ],
+    [{ TRUST_PROXY: ' TRUE ' }, /TRUST_PROXY/],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => readConfig(env)).toThrow(message);
     try {

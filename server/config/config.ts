@@ -27,6 +27,8 @@ export interface ServerConfig {
   sessionAbsoluteMs: number;
   logRequests: boolean;
   logLevel: string | undefined;
+  /** SERVE_SOURCE_MAPS: whether the build's `.map` files are served; undefined: only outside production. */
+  serveSourceMaps: boolean | undefined;
   /** ALLOWED_ORIGINS: other origins whose pages may send state-changing requests (CSRF check). */
   allowedOrigins: string[];
   /** LOGIN_RATE_LIMIT, LOGIN_IP_RATE_LIMIT, LOGIN_RATE_LIMIT_WINDOW_SECONDS. */
@@ -58,6 +60,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
     sessionAbsoluteMs: readPositive(env, 'SESSION_ABSOLUTE_HOURS', 12) * 60 * 60 * 1000,
     logRequests: readBoolean(env, 'LOG_REQUESTS', false),
     logLevel: nonEmpty(env.LOG_LEVEL),
+    serveSourceMaps: env.SERVE_SOURCE_MAPS?.trim() ? readBoolean(env, 'SERVE_SOURCE_MAPS', false) : undefined,
     allowedOrigins: readAllowedOrigins(env),
     loginRateLimit: loginRateLimitSettingsFromEnv(env),
     serverTimeouts: serverTimeoutSettingsFromEnv(env),

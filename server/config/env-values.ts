@@ -1,4 +1,4 @@
-/** Readers for the environment variables of the hardening settings; a bad value stops the start with its name. */
+/** Readers of environment variables; a bad value stops the start with a message naming the variable. */
 
 export class InvalidSettingError extends Error {
   constructor(name: string, value: string, expected: string) {

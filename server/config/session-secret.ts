@@ -11,7 +11,7 @@ export const SESSION_SECRET_FILE = 'session-secret';
  */
 export function loadOrCreateSessionSecret(databasePath: string): { secret: string; created: boolean; file: string } {
   const file = path.join(path.dirname(databasePath), SESSION_SECRET_FILE);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   try {
     const secret = randomBytes(32).toString('base64url');
     fs.writeFileSync(file, `${secret}\n`, { flag: 'wx', mode: 0o600 });

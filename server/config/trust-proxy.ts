@@ -1,20 +1,26 @@
 import { InvalidSettingError } from './env-values';
 
 /** The value of Express's `trust proxy` setting. */
-export type TrustProxySetting = boolean | number | string[];
+export type TrustProxySetting = false | number | string[];
+
+/** Why `true` is refused, and what to give instead. */
+export const TRUST_EVERY_HOP_REFUSED =
+  "not 'true', which would let any client forge X-Forwarded-For and bypass the sign-in limits: give the proxy's " +
+  'address or subnet (e.g. 10.0.0.5, 10.0.0.0/8, loopback) or the number of proxy hops in front (e.g. 1)';
 
 /**
  * `TRUST_PROXY` -> Express `trust proxy`. Behind a TLS-terminating proxy the server must believe its
  * `X-Forwarded-Proto` (so cookies get `Secure` and the request's own origin is https) and `X-Forwarded-For`
  * (so rate limits count the client, not the proxy). Directly on the network it must not, or any client could
- * claim another IP. Unset/`false`: trust nothing. `true`: trust every hop. A number: that many hops.
- * Otherwise a comma-separated list of addresses/subnets or Express names (`loopback`, `uniquelocal`).
+ * claim another IP. Unset/`false`: trust nothing. A number: that many hops. Otherwise a comma-separated list of
+ * addresses/subnets or Express names (`loopback`, `uniquelocal`). `true` (trust every hop) is refused: Express would
+ * then take the client's own `X-Forwarded-For`, so any client could pick the address the sign-in limits count.
  */
 export function trustProxyFromEnv(env: NodeJS.ProcessEnv): TrustProxySetting {
   const raw = env.TRUST_PROXY?.trim() ?? '';
   const lower = raw.toLowerCase();
   if (lower === '' || lower === 'false' || lower === '0') return false;
-  if (lower === 'true') return true;
+  if (lower === 'true') throw new InvalidSettingError('TRUST_PROXY', raw, TRUST_EVERY_HOP_REFUSED);
   if (/^\d+$/.test(raw)) return Number(raw);
   const list = raw
     .split(',')

@@ -15,7 +15,7 @@ function appWith(): Express {
   app.get('/slots', (_req, res) => {
     res.json({ slots: {} });
   });
-  app.use(createHostPageRouter({ distDir: dist.dir }));
+  app.use(createHostPageRouter({ distDir: dist.dir, sourceMaps: true }));
   app.use((_req, res) => {
     res.status(404).json({ error: { code: 'not_found', message: 'Not found.' } });
   });
@@ -122,6 +122,7 @@ describe('what index.html carries for the remotes of its public slots', () => {
     app.use(
       createHostPageRouter({
         distDir: dist.dir,
+        sourceMaps: true,
         remotes: options.remotes ?? remotes(),
         publicSlots: options.slots ?? (() => PUBLIC_SLOTS.slots),
       }),

@@ -21,6 +21,8 @@ export { bootData, renderBootData } from './boot-data';
 export { readBuiltRemoteFiles, type BuiltRemoteFiles } from './built-remote-files';
 
 export interface HostPageRouterOptions {
+  /** Serve the host's source maps (`*.map`). */
+  sourceMaps: boolean;
   /** Root of the build output; the host shell lives in `<distDir>/host/`. */
   distDir: string;
   /**
@@ -59,7 +61,7 @@ export function createHostPageRouter(options: HostPageRouterOptions): Router {
   const builtFiles = createBuiltRemoteFilesCache(options.distDir);
   let index: { mtimeMs: number; size: number; html: string } | null = null;
 
-  router.use(serveBuildOutput(hostDir));
+  router.use(serveBuildOutput(hostDir, { sourceMaps: options.sourceMaps }));
 
   /** index.html as built, re-read when the build changes it (a build made after the start is served at once). */
   function readIndex(): string | null {

@@ -18,10 +18,11 @@ export function setBuildCacheHeaders(res: Response, filePath: string): void {
 
 /**
  * Serves a folder of build output (the host shell, a remote) with that cache policy: no directory index or redirect,
- * no dotfiles, and whatever is not a file falls through to the next route (in the end, the JSON 404).
+ * no dotfiles, source maps only when `sourceMaps` says so, and whatever is not a file falls through to the next
+ * route (in the end, the JSON 404).
  */
-export function serveBuildOutput(dir: string): RequestHandler {
-  return express.static(dir, {
+export function serveBuildOutput(dir: string, options: { sourceMaps: boolean }): RequestHandler {
+  const files = express.static(dir, {
     index: false,
     redirect: false,
     dotfiles: 'ignore',
@@ -29,4 +30,9 @@ export function serveBuildOutput(dir: string): RequestHandler {
     cacheControl: false,
     setHeaders: setBuildCacheHeaders,
   });
+  if (options.sourceMaps) return files;
+  return (req, res, next) => {
+    if (req.path.endsWith('.map')) next();
+    else files(req, res, next);
+  };
 }

@@ -78,6 +78,24 @@ describe('request logging of the app', () => {
     expect(completed[1]?.req?.id).toBe(signedIn.headers['x-request-id']);
   });
 
+  it('redacts secrets in logged query strings as in bodies, on request lines and error lines alike', async () => {
+    const logs = await appWithLogs(true);
+    testApp = logs.testApp;
+    const http = request(testApp.app.handler);
+    await http.get(`/slots?password=${WRONG_PASSWORD}&view=full&Secret=${AUTH_MARKER}&newPassword=${COOKIE_MARKER}`);
+    await http.get(`/api/resources?pass%77ord=${WRONG_PASSWORD}`).expect(401);
+
+    const output = logs.lines.join('');
+    for (const secret of [WRONG_PASSWORD, AUTH_MARKER, COOKIE_MARKER]) expect(output).not.toContain(secret);
+    const urls = parsed(logs.lines)
+      .filter((line) => line.msg === 'request completed')
+      .map((line) => line.req?.url);
+    expect(urls).toEqual([
+      '/slots?password=[redacted]&view=full&Secret=[redacted]&newPassword=[redacted]',
+      '/api/resources?pass%77ord=[redacted]',
+    ]);
+  });
+
   it('echoes an acceptable X-Request-Id, replaces one that could forge log lines, and skips probes', async () => {
     const logs = await appWithLogs(true);
     testApp = logs.testApp;

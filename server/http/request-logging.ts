@@ -1,6 +1,7 @@
 import type { Express, Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
+import { redactUrl } from '../logger';
 import { assignRequestId } from './request-id';
 
 /** Probes hit these every few seconds; a line for each would drown everything else. */
@@ -13,7 +14,7 @@ type LazyLogRequest = Request & { [CHILD_LOGGER]?: Logger };
 /**
  * Gives every request an id (`X-Request-Id`, echoed) and `req.log`, a child logger that stamps that id on every line
  * the request causes (errors included). With `logRequests`, also one line per answered request: id, method, URL,
- * status, time — never headers or bodies, which carry cookies and passwords.
+ * status, time — never headers or bodies, which carry cookies and passwords, and no secret of the query string.
  *
  * Without `logRequests` most requests log nothing, so pino-http (a child logger and listeners per request) is left
  * out: `req.log` is a getter of the app's request prototype that makes the child logger on first use only.
@@ -29,7 +30,7 @@ export function requestLogging(app: Express, logger: Logger, logRequests: boolea
         req: (req: { id?: unknown; method?: string; url?: string }) => ({
           id: req.id,
           method: req.method,
-          url: req.url,
+          url: redactUrl(req.url ?? '/'),
         }),
         res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
       },
@@ -39,7 +40,9 @@ export function requestLogging(app: Express, logger: Logger, logRequests: boolea
     configurable: true,
     get(this: LazyLogRequest): Logger {
       // Same `req` binding as pino-http's, with the URL as received (routers strip their mount path from req.url).
-      this[CHILD_LOGGER] ??= logger.child({ req: { id: this.id, method: this.method, url: this.originalUrl } });
+      this[CHILD_LOGGER] ??= logger.child({
+        req: { id: this.id, method: this.method, url: redactUrl(this.originalUrl) },
+      });
       return this[CHILD_LOGGER];
     },
     set(this: LazyLogRequest, child: Logger) {

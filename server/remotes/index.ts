@@ -15,6 +15,8 @@ export interface RemotesRouterOptions {
   distDir: string;
   /** An already loaded configuration (e.g. to also derive the CSP from it); loaded from env and distDir otherwise. */
   config?: RemotesConfig;
+  /** Serve the remotes' source maps (`*.map`). */
+  sourceMaps: boolean;
 }
 
 /**
@@ -33,6 +35,10 @@ export function createRemotesRouter(options: RemotesRouterOptions): Router {
     res.setHeader('Cache-Control', 'no-cache');
     res.type('application/json').send(body);
   });
-  router.use('/remotes', remotesCors(config.allowedOrigins), serveBuildOutput(path.join(options.distDir, 'remotes')));
+  router.use(
+    '/remotes',
+    remotesCors(config.allowedOrigins),
+    serveBuildOutput(path.join(options.distDir, 'remotes'), { sourceMaps: options.sourceMaps }),
+  );
   return router;
 }

@@ -21,8 +21,8 @@ afterEach(() => dist.remove());
 /** The two routers mounted as the app mounts them, then a JSON 404 like the app's. */
 function appWith(env: NodeJS.ProcessEnv = {}): Express {
   const app = express();
-  app.use(createRemotesRouter({ env, distDir: dist.dir }));
-  app.use(createHostPageRouter({ distDir: dist.dir }));
+  app.use(createRemotesRouter({ env, distDir: dist.dir, sourceMaps: true }));
+  app.use(createHostPageRouter({ distDir: dist.dir, sourceMaps: true }));
   app.use((_req, res) => {
     res.status(404).json({ error: { code: 'not_found', message: 'Not found.' } });
   });

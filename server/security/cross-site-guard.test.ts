@@ -7,7 +7,8 @@ import { createLogger } from '../logger';
 
 function appWithGuard(options: { trustProxy?: boolean } = {}) {
   const app = express();
-  if (options.trustProxy) app.set('trust proxy', true);
+  // One proxy hop in front, as TRUST_PROXY=1 configures it.
+  if (options.trustProxy) app.set('trust proxy', 1);
   app.use(createCrossSiteGuard({ allowedOrigins: ['https://admin.example.com/', 'not a url'] }));
   app.all('/*splat', (_req, res) => {
     res.status(200).json({ ok: true });

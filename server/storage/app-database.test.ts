@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
@@ -34,6 +35,28 @@ describe('AppDatabase', () => {
     } finally {
       database.close();
     }
+  });
+
+  it('keeps the database to its owner: a folder it creates 0700, the file and its -wal and -shm 0600', () => {
+    const folder = path.join(dir.path, 'data');
+    const file = path.join(folder, 'app.db');
+    const database = AppDatabase.open(file);
+    try {
+      database.db.prepare("INSERT INTO tenants (id, name) VALUES ('t1', 'T1')").run();
+      const mode = (name: string) => fs.statSync(name).mode & 0o777;
+      expect(mode(folder)).toBe(0o700);
+      for (const name of [file, `${file}-wal`, `${file}-shm`]) expect(mode(name).toString(8)).toBe('600');
+    } finally {
+      database.close();
+    }
+  });
+
+  it('takes group and world access away from a database an older start left readable', () => {
+    const file = path.join(dir.path, 'app.db');
+    AppDatabase.open(file).close();
+    fs.chmodSync(file, 0o644);
+    AppDatabase.open(file).close();
+    expect((fs.statSync(file).mode & 0o777).toString(8)).toBe('600');
   });
 
   it('reopens an existing file without applying anything twice, keeping the data', () => {

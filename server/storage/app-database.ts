@@ -28,9 +28,15 @@ export class AppDatabase {
     this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   }
 
-  /** Opens (creating folders and file when missing) and migrates the database at `file`. */
+  /**
+   * Opens (creating folders and file when missing) and migrates the database at `file`. It holds password hashes
+   * and sessions, so only the server's own user may read it: a folder this creates is 0700, and the database file
+   * is 0600 (SQLite gives its -wal and -shm files the database file's mode).
+   */
   static open(file: string): AppDatabase {
-    fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    const resolved = path.resolve(file);
+    fs.mkdirSync(path.dirname(resolved), { recursive: true, mode: 0o700 });
+    restrictToOwner(resolved);
     const db = new Database(file);
     try {
       db.pragma('journal_mode = WAL');
@@ -86,5 +92,21 @@ export class AppDatabase {
 
   close(): void {
     if (this.db.open) this.db.close();
+  }
+}
+
+/**
+ * Creates the database file 0600 when missing, and takes group and world access away from it and from the -wal and
+ * -shm files an older start may have left readable.
+ */
+function restrictToOwner(file: string): void {
+  const handle = fs.openSync(file, fs.constants.O_CREAT | fs.constants.O_RDWR, 0o600);
+  fs.closeSync(handle);
+  for (const name of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      if ((fs.statSync(name).mode & 0o077) !== 0) fs.chmodSync(name, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
   }
 }
