@@ -1,6 +1,6 @@
 import express from 'express';
 import request from 'supertest';
-import { API_SECURITY_HEADERS, createApiSecurityHeaders } from './api-security-headers';
+import { API_SECURITY_HEADERS, createApiSecurityHeaders, HSTS } from './api-security-headers';
 
 describe('createApiSecurityHeaders', () => {
   const app = express();
@@ -16,13 +16,27 @@ describe('createApiSecurityHeaders', () => {
     res.status(500).json({ error: { code: 'internal', message: 'Something went wrong.' } });
   });
 
-  it('sets nosniff and CORP same-origin, and none of the document headers', async () => {
+  it('sets nosniff, CORP same-origin, a policy that allows nothing, no-store, and no HSTS over plain HTTP', async () => {
     const response = await request(app).get('/data');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['cross-origin-resource-policy']).toBe('same-origin');
-    for (const header of ['content-security-policy', 'strict-transport-security', 'x-frame-options']) {
-      expect(response.headers[header]).toBeUndefined();
-    }
+    expect(response.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['strict-transport-security']).toBeUndefined();
+    expect(response.headers['x-frame-options']).toBeUndefined();
+  });
+
+  it('adds HSTS to answers that came over HTTPS (behind a trusted proxy)', async () => {
+    const behindProxy = express();
+    behindProxy.set('trust proxy', 1);
+    behindProxy.use(createApiSecurityHeaders());
+    behindProxy.get('/data', (_req, res) => {
+      res.json({ ok: true });
+    });
+    const secure = await request(behindProxy).get('/data').set('X-Forwarded-Proto', 'https');
+    expect(secure.headers['strict-transport-security']).toBe(HSTS);
+    const plain = await request(behindProxy).get('/data').set('X-Forwarded-Proto', 'http');
+    expect(plain.headers['strict-transport-security']).toBeUndefined();
   });
 
   it('keeps them on answers that went through the error path', async () => {

@@ -60,16 +60,17 @@ describe('security headers of the app', () => {
     expect(header).not.toMatch(/unsafe-|\*/);
   });
 
-  it('gives JSON API answers (errors included) nosniff and CORP same-origin, without the document headers', async () => {
+  it('gives JSON API answers (errors included) the REST set: nosniff, CORP, a policy allowing nothing, a cache rule', async () => {
     for (const path of ['/slots', '/healthz', '/meta', '/me', '/api/resources', '/api/resources/articles']) {
       const response = await http().get(path);
       expect(response.headers['content-type']).toMatch(/^application\/json/);
       expect(response.headers['x-content-type-options']).toBe('nosniff');
       expect(response.headers['cross-origin-resource-policy']).toBe('same-origin');
-      // Only documents are rendered, framed or navigated from; HSTS is pinned by the host page. On an API answer
-      // these would only be bytes on every response.
+      expect(response.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+      // The route's own rule where it has one (/slots revalidates, /meta is private), no-store otherwise.
+      expect(response.headers['cache-control']).toMatch(path === '/slots' ? /^no-cache$/ : /no-store/);
+      // Only documents are navigated from; over plain HTTP there is no HTTPS to pin.
       for (const header of [
-        'content-security-policy',
         'strict-transport-security',
         'x-frame-options',
         'cross-origin-opener-policy',
@@ -79,6 +80,20 @@ describe('security headers of the app', () => {
       ]) {
         expect(response.headers[header]).toBeUndefined();
       }
+    }
+  });
+
+  it('pins HTTPS (HSTS) on documents and JSON answers that came over HTTPS, and on nothing over plain HTTP', async () => {
+    const behindProxy = await createDemoApp({ distDir: dist.dir, trustProxy: 1 });
+    try {
+      for (const path of ['/', '/slots', '/healthz']) {
+        const secure = await request(behindProxy.app.handler).get(path).set('X-Forwarded-Proto', 'https');
+        expect(secure.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+        const plain = await request(behindProxy.app.handler).get(path);
+        expect(plain.headers['strict-transport-security']).toBeUndefined();
+      }
+    } finally {
+      await behindProxy.close();
     }
   });
 

@@ -35,6 +35,8 @@ export function createSecurityHeaders(options: SecurityHeadersOptions): RequestH
       },
     },
     crossOriginEmbedderPolicy: false,
+    // Sent by createApiSecurityHeaders on every answer that came over HTTPS, and on none over plain HTTP.
+    strictTransportSecurity: false,
     crossOriginResourcePolicy: { policy: 'same-origin' },
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'same-origin' },
