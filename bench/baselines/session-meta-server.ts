@@ -19,7 +19,12 @@ import { requiredEnv } from './required-env';
 
 const IDLE_MS = 30 * 60 * 1000;
 // The shape the server's sessions carry (Express.User), constant: the baseline does no user lookup.
-const BENCH_USER: Express.User = Object.freeze({ id: 1, username: 'bench', displayName: 'Bench' });
+const BENCH_USER: Express.User = Object.freeze({
+  id: 1,
+  username: 'bench',
+  displayName: 'Bench',
+  credentialStamp: 'bench',
+});
 
 async function openStore(): Promise<{ store: Store; close: () => Promise<void> }> {
   const kind = requiredEnv('SESSION_STORE');

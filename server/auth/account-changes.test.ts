@@ -5,6 +5,8 @@
 import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { MePayload, MetaPayload } from '../../shared';
+import { describeWithCommand } from '../../testing/describe-with-command';
+import { startRedisServer } from '../../testing/server/redis-server';
 import { addUser, createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
 
 const PASSWORD = 'member-password-123';
@@ -65,5 +67,62 @@ describe('account changes while signed in', () => {
     const meta = await agent.get('/meta');
     expect(meta.status).toBe(200);
     expect((meta.body as MetaPayload).slots).toEqual({});
+  });
+});
+
+describe('a change of password', () => {
+  it('ends every session opened with the old password, on the SQLite store, made here or by another process', async () => {
+    const testApp = await createTestApp();
+    try {
+      await addUser(testApp.app, 'member', PASSWORD, ['north']);
+      const first = await signedInAgent(testApp.app, 'member', PASSWORD);
+      const second = await signedInAgent(testApp.app, 'member', PASSWORD);
+      expect((await first.get('/me')).status).toBe(200);
+
+      // What `npm run user:add -- member` does: a new hash for the same account.
+      await addUser(testApp.app, 'member', 'a-new-password-456', ['north']);
+      for (const agent of [first, second]) {
+        expect((await agent.get('/me')).status).toBe(401);
+        expect((await agent.get('/meta')).status).toBe(401);
+        expect((await agent.put('/api/resources/anything/records/1').send({ title: 'x' })).status).toBe(401);
+      }
+      // The new password opens a session that lasts.
+      const fresh = await signedInAgent(testApp.app, 'member', 'a-new-password-456');
+      expect((await fresh.get('/me')).status).toBe(200);
+
+      // The same when another process (the CLI) writes the new hash to the file.
+      const other = new Database(testApp.databasePath);
+      try {
+        other.pragma('busy_timeout = 5000');
+        other.prepare("UPDATE users SET password_hash = 'scrypt$changed-elsewhere' WHERE username = 'member'").run();
+      } finally {
+        other.close();
+      }
+      expect((await fresh.get('/me')).status).toBe(401);
+    } finally {
+      await testApp.close();
+    }
+  });
+
+  describeWithCommand(
+    'redis-server',
+    ['--version'],
+    'redis-server',
+  )('with sessions in Redis', () => {
+    it('ends them there too', async () => {
+      const redis = await startRedisServer();
+      const testApp = await createTestApp({ redisUrl: redis.url });
+      try {
+        await addUser(testApp.app, 'member', PASSWORD, ['north']);
+        const agent = await signedInAgent(testApp.app, 'member', PASSWORD);
+        expect((await agent.get('/me')).status).toBe(200);
+        await addUser(testApp.app, 'member', 'a-new-password-456', ['north']);
+        expect((await agent.get('/me')).status).toBe(401);
+        expect((await (await signedInAgent(testApp.app, 'member', 'a-new-password-456')).get('/me')).status).toBe(200);
+      } finally {
+        await testApp.close();
+        await redis.stop();
+      }
+    });
   });
 });

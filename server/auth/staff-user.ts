@@ -3,6 +3,11 @@ export interface StaffUser {
   id: number;
   username: string;
   displayName: string;
+  /**
+   * A fingerprint of the account's stored password hash: it changes whenever the password does. A session records
+   * the one it signed in with, so a change of password ends every session opened before it. Never sent to clients.
+   */
+  credentialStamp: string;
 }
 
 declare global {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { AppDatabase } from '../storage/app-database';
 import { StampedCache } from '../storage/stamped-cache';
@@ -65,10 +66,10 @@ export class UserStore {
       const existing = this.statements.byUsername.get(username);
       if (existing) {
         this.statements.updatePassword.run(passwordHash, now, existing.id);
-        return { user: toUser(existing), created: false };
+        return { user: { ...toUser(existing), credentialStamp: credentialStampOf(passwordHash) }, created: false };
       }
       const id = Number(this.statements.insert.run(username, displayName, passwordHash, now, now).lastInsertRowid);
-      return { user: { id, username, displayName }, created: true };
+      return { user: { id, username, displayName, credentialStamp: credentialStampOf(passwordHash) }, created: true };
     })();
     this.database.noteWrite();
     return result;
@@ -93,5 +94,15 @@ export class UserStore {
 }
 
 function toUser(row: UserRow): StaffUser {
-  return { id: row.id, username: row.username, displayName: row.display_name };
+  return {
+    id: row.id,
+    username: row.username,
+    displayName: row.display_name,
+    credentialStamp: credentialStampOf(row.password_hash),
+  };
+}
+
+/** Sixteen characters of a SHA-256 of the stored hash: enough to tell two hashes apart, nothing to crack. */
+export function credentialStampOf(passwordHash: string): string {
+  return createHash('sha256').update(passwordHash).digest('base64url').slice(0, 16);
 }
