@@ -36,6 +36,7 @@ export const ERROR_MESSAGES = {
   unsupportedMediaType: 'Send JSON with Content-Type: application/json.',
   malformedJson: 'Request body is not valid JSON.',
   unavailable: 'The service is temporarily unavailable. Try again shortly.',
+  signInBusy: 'Too many sign-ins at this moment. Try again in a few seconds.',
 } as const;
 
 export function isErrorBody(value: unknown): value is ErrorBody {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { PasswordCheckGate } from './password-check-gate';
 import { hashPassword, verifyPassword, type ScryptParams } from './password-hash';
 import type { StaffUser } from './staff-user';
 import type { UserStore } from './user-store';
@@ -13,16 +14,19 @@ export class CredentialChecker {
   constructor(
     private readonly users: UserStore,
     private readonly hashParams: ScryptParams,
+    /** Bounds the checks that run at once (each takes scrypt's memory and a thread of libuv's pool). */
+    private readonly gate: PasswordCheckGate = new PasswordCheckGate(),
   ) {}
 
-  /** The account when the password matches, otherwise null (whatever the reason). */
+  /**
+   * The account when the password matches, otherwise null (whatever the reason). Throws PasswordChecksBusyError when
+   * too many checks are running and waiting already.
+   */
   async check(username: string, password: string): Promise<StaffUser | null> {
     const found = this.users.findCredentials(username);
-    if (!found) {
-      await verifyPassword(password, await this.dummy());
-      return null;
-    }
-    return (await verifyPassword(password, found.passwordHash)) ? found.user : null;
+    const stored = found ? found.passwordHash : await this.dummy();
+    const matches = await this.gate.run(() => verifyPassword(password, stored));
+    return found && matches ? found.user : null;
   }
 
   /** Made on first use (not at start-up, which it would slow down). */

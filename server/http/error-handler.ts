@@ -19,6 +19,8 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
       next(error);
       return;
     }
+    const retryAfter = (httpError as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+    if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
     res.status(httpError.status).json(httpError.toBody());
   };
 }
