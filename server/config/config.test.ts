@@ -18,7 +18,13 @@ describe('readConfig', () => {
       logRequests: false,
       logLevel: undefined,
       allowedOrigins: [],
-      loginRateLimit: { perAccountAndIp: 10, perIp: 100, windowSeconds: 900 },
+      loginRateLimit: {
+        perAccountAndIp: 10,
+        perIp: 100,
+        perAccount: 30,
+        accountSlowdownSeconds: 10,
+        windowSeconds: 900,
+      },
       serverTimeouts: { headersTimeoutMs: 15_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 },
       shutdown: { drainDelayMs: 0, timeoutMs: 10_000 },
     });
@@ -62,7 +68,13 @@ describe('readConfig', () => {
       logRequests: true,
       logLevel: 'debug',
       allowedOrigins: ['https://admin.example.com', 'http://127.0.0.1:8080'],
-      loginRateLimit: { perAccountAndIp: 5, perIp: null, windowSeconds: 60 },
+      loginRateLimit: {
+        perAccountAndIp: 5,
+        perIp: null,
+        perAccount: 30,
+        accountSlowdownSeconds: 10,
+        windowSeconds: 60,
+      },
       serverTimeouts: { headersTimeoutMs: 2_000, requestTimeoutMs: 4_000, keepAliveTimeoutMs: 65_000 },
       shutdown: { drainDelayMs: 3_000, timeoutMs: 20_000 },
     });

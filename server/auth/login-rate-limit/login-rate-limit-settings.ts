@@ -6,6 +6,14 @@ export interface LoginRateLimitSettings {
   perAccountAndIp: number | null;
   /** Failed attempts per IP per window, whatever the account (`LOGIN_IP_RATE_LIMIT`, default 100). */
   perIp: number | null;
+  /**
+   * Failed attempts per account per window from all addresses together (`LOGIN_ACCOUNT_RATE_LIMIT`, default 30).
+   * Beyond it the account is slowed down, not locked: one attempt per `accountSlowdownSeconds`, from anywhere, so
+   * guessing from many addresses crawls while the account's owner can still sign in.
+   */
+  perAccount?: number | null;
+  /** Seconds between attempts on an account over its limit (`LOGIN_ACCOUNT_SLOWDOWN_SECONDS`, default 10). */
+  accountSlowdownSeconds?: number;
   /** Length of the window in seconds (`LOGIN_RATE_LIMIT_WINDOW_SECONDS`, default 900 = 15 min). */
   windowSeconds: number;
 }
@@ -13,10 +21,14 @@ export interface LoginRateLimitSettings {
 export const DEFAULT_LOGIN_RATE_LIMIT = 10;
 export const DEFAULT_LOGIN_IP_RATE_LIMIT = 100;
 export const DEFAULT_LOGIN_RATE_LIMIT_WINDOW_SECONDS = 15 * 60;
+export const DEFAULT_LOGIN_ACCOUNT_RATE_LIMIT = 30;
+export const DEFAULT_LOGIN_ACCOUNT_SLOWDOWN_SECONDS = 10;
 
 export const DEFAULT_LOGIN_RATE_LIMIT_SETTINGS: Readonly<LoginRateLimitSettings> = Object.freeze({
   perAccountAndIp: DEFAULT_LOGIN_RATE_LIMIT,
   perIp: DEFAULT_LOGIN_IP_RATE_LIMIT,
+  perAccount: DEFAULT_LOGIN_ACCOUNT_RATE_LIMIT,
+  accountSlowdownSeconds: DEFAULT_LOGIN_ACCOUNT_SLOWDOWN_SECONDS,
   windowSeconds: DEFAULT_LOGIN_RATE_LIMIT_WINDOW_SECONDS,
 });
 
@@ -24,6 +36,17 @@ export const DEFAULT_LOGIN_RATE_LIMIT_SETTINGS: Readonly<LoginRateLimitSettings>
 export function loginRateLimitSettingsFromEnv(env: NodeJS.ProcessEnv): LoginRateLimitSettings {
   const perAccountAndIp = readLimit(env, 'LOGIN_RATE_LIMIT', DEFAULT_LOGIN_RATE_LIMIT);
   const windowSeconds = readInteger(env, 'LOGIN_RATE_LIMIT_WINDOW_SECONDS', DEFAULT_LOGIN_RATE_LIMIT_WINDOW_SECONDS, 1);
-  if (perAccountAndIp === null) return { perAccountAndIp: null, perIp: null, windowSeconds };
-  return { perAccountAndIp, perIp: readLimit(env, 'LOGIN_IP_RATE_LIMIT', DEFAULT_LOGIN_IP_RATE_LIMIT), windowSeconds };
+  if (perAccountAndIp === null) return { perAccountAndIp: null, perIp: null, perAccount: null, windowSeconds };
+  return {
+    perAccountAndIp,
+    perIp: readLimit(env, 'LOGIN_IP_RATE_LIMIT', DEFAULT_LOGIN_IP_RATE_LIMIT),
+    perAccount: readLimit(env, 'LOGIN_ACCOUNT_RATE_LIMIT', DEFAULT_LOGIN_ACCOUNT_RATE_LIMIT),
+    accountSlowdownSeconds: readInteger(
+      env,
+      'LOGIN_ACCOUNT_SLOWDOWN_SECONDS',
+      DEFAULT_LOGIN_ACCOUNT_SLOWDOWN_SECONDS,
+      1,
+    ),
+    windowSeconds,
+  };
 }

@@ -1,3 +1,4 @@
+import { isIPv4, isIPv6 } from 'node:net';
 import type { Database } from 'better-sqlite3';
 import {
   RateLimiterMemory,
@@ -28,9 +29,11 @@ const SQLITE_TABLE = 'login_rate_limits';
 const SQLITE_CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
 
 /**
- * Counts sign-in attempts per account+IP and per IP. Every attempt takes a point before the password is checked,
- * so parallel guesses cannot slip past the count; a successful sign-in gives them back (`succeeded`), so only
- * failures add up.
+ * Counts sign-in attempts per account+client and per client, where a client is an IPv4 address or an IPv6 /64 (one
+ * machine usually holds a whole /64, so single IPv6 addresses would hand it billions of fresh counters), and per
+ * account across every client: beyond that limit the account is slowed down to one attempt per interval, never
+ * locked. Every attempt takes a point before the password is checked, so parallel guesses cannot slip past the
+ * count; a successful sign-in gives the client's points back (`succeeded`), so only failures add up.
  */
 export class LoginRateLimiter {
   private cleanupTimer: NodeJS.Timeout | undefined;
@@ -38,15 +41,28 @@ export class LoginRateLimiter {
   private constructor(
     private readonly perAccountAndIp: RateLimiterAbstract | null,
     private readonly perIp: RateLimiterAbstract | null,
+    private readonly perAccount: { limit: RateLimiterAbstract; slowdown: RateLimiterAbstract } | null,
   ) {}
 
   static create(settings: LoginRateLimitSettings, store: RateLimitStore): LoginRateLimiter {
     const make = (points: number | null, keyPrefix: string): RateLimiterAbstract | null =>
       points === null ? null : makeLimiter(store, { points, duration: settings.windowSeconds, keyPrefix });
     if (store.kind === 'sqlite') createSqliteTable(store.db);
+    const perAccount = settings.perAccount ?? null;
+    const slowdownSeconds = settings.accountSlowdownSeconds ?? 10;
     const limiter = new LoginRateLimiter(
       make(settings.perAccountAndIp, 'login_account_ip'),
       make(settings.perIp, 'login_ip'),
+      perAccount === null
+        ? null
+        : {
+            limit: makeLimiter(store, {
+              points: perAccount,
+              duration: settings.windowSeconds,
+              keyPrefix: 'login_account',
+            }),
+            slowdown: makeLimiter(store, { points: 1, duration: slowdownSeconds, keyPrefix: 'login_account_slow' }),
+          },
     );
     if (store.kind === 'sqlite' && !limiter.disabled) limiter.cleanupTimer = startSqliteCleanup(store.db);
     return limiter;
@@ -60,7 +76,7 @@ export class LoginRateLimiter {
 
   /** True when no limit is on (`LOGIN_RATE_LIMIT=off`). */
   get disabled(): boolean {
-    return this.perAccountAndIp === null && this.perIp === null;
+    return this.perAccountAndIp === null && this.perIp === null && this.perAccount === null;
   }
 
   /** Takes one point from each counter; refuses when either is used up. Store failures reject. */
@@ -74,6 +90,21 @@ export class LoginRateLimiter {
         retryAfterMs = Math.max(retryAfterMs, rejection.msBeforeNext);
       }
     }
+    if (this.perAccount && retryAfterMs === 0) {
+      const account = accountKey(key.username);
+      try {
+        await this.perAccount.limit.consume(account);
+      } catch (overLimit) {
+        if (!(overLimit instanceof RateLimiterRes)) throw overLimit;
+        // Over the account's limit: slowed down, not locked out — one attempt per interval, from any client.
+        try {
+          await this.perAccount.slowdown.consume(account);
+        } catch (tooSoon) {
+          if (!(tooSoon instanceof RateLimiterRes)) throw tooSoon;
+          retryAfterMs = tooSoon.msBeforeNext;
+        }
+      }
+    }
     if (retryAfterMs === 0) return { allowed: true };
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
   }
@@ -81,21 +112,42 @@ export class LoginRateLimiter {
   /** After a successful sign-in: the account+IP count starts again and the IP gets its point back. */
   async succeeded(key: LoginAttemptKey): Promise<void> {
     if (this.perAccountAndIp) await this.perAccountAndIp.delete(accountAndIpKey(key));
-    if (this.perIp) await this.perIp.reward(key.ip, 1);
+    if (this.perIp) await this.perIp.reward(clientKey(key.ip), 1);
   }
 
   private counters(key: LoginAttemptKey): Array<[RateLimiterAbstract, string]> {
     const counters: Array<[RateLimiterAbstract, string]> = [];
     if (this.perAccountAndIp) counters.push([this.perAccountAndIp, accountAndIpKey(key)]);
-    if (this.perIp) counters.push([this.perIp, key.ip]);
+    if (this.perIp) counters.push([this.perIp, clientKey(key.ip)]);
     return counters;
   }
 }
 
 /** Case and Unicode variants of a name share one counter, so they buy an attacker no extra guesses. */
+function accountKey(username: string): string {
+  return username.normalize('NFKC').toLowerCase().slice(0, KEY_USERNAME_MAX);
+}
+
 function accountAndIpKey(key: LoginAttemptKey): string {
-  const username = key.username.normalize('NFKC').toLowerCase().slice(0, KEY_USERNAME_MAX);
-  return `${key.ip}|${username}`;
+  return `${clientKey(key.ip)}|${accountKey(key.username)}`;
+}
+
+/**
+ * The client a counter counts: an IPv4 address as it is (also when written IPv4-mapped, `::ffff:10.0.0.1`), an
+ * IPv6 address as its /64 (`2001:db8:1:2::/64`), anything else as given.
+ */
+export function clientKey(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped?.[1] && isIPv4(mapped[1])) return mapped[1];
+  if (!isIPv6(ip)) return ip;
+  const [head = '', tail = ''] = ip.split('%', 1)[0]!.toLowerCase().split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = ip.includes('::') ? (tail === '' ? [] : tail.split(':')) : [];
+  const groups = ip.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => (Number.parseInt(group, 16) || 0).toString(16))
+    .join(':')}::/64`;
 }
 
 interface LimiterOptions {
