@@ -1,3 +1,6 @@
+const fs = require('node:fs');
+const path = require('node:path');
+
 /**
  * One Jest run, several projects: the fast node and jsdom suites, then the suites that start real processes
  * (servers, Redis, Chromium). @swc/jest only strips types; `npm test` type-checks with tsc first.
@@ -14,10 +17,20 @@ const swc = [
   },
 ];
 
+/**
+ * Standalone remote projects under remotes/ (their own package.json, made by `npm run remote:new`) run their own
+ * tests with their own dependencies.
+ */
+const standaloneRemotes = fs
+  .readdirSync(path.join(__dirname, 'remotes'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(__dirname, 'remotes', entry.name, 'package.json')))
+  .map((entry) => `<rootDir>/remotes/${entry.name}/`)
+  .filter((folder) => folder !== '<rootDir>/remotes/kit/');
+
 const common = {
   transform: { '^.+\\.(t|j)sx?$': swc },
   moduleFileExtensions: ['ts', 'tsx', 'js', 'json'],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', ...standaloneRemotes],
 };
 
 module.exports = {

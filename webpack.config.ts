@@ -8,23 +8,28 @@
  *
  * The host declares no remotes: it learns them at run time (from the boot data the server writes into index.html,
  * else from `GET /api/remotes`), so adding a remote or a component never rebuilds the host. Each remote derives its
- * `exposes` from its own descriptor (`remotes/<team>/remote.ts`).
+ * `exposes` from its own declaration (`remotes/<team>/remote.ts`, default export) through the remote kit
  */
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
-import type { Configuration, RuleSetRule } from 'webpack';
+import type { Configuration } from 'webpack';
 import { BuildPathPlugin } from './build/build-path-plugin';
 import { BootPreloadPlugin } from './build/boot-preload-plugin';
 import { BundleBudgetPlugin } from './build/bundle-budget-plugin';
-import { hostBudgets, remoteBudgets } from './build/bundle-budgets';
-import { RemoteDescriptorPlugin } from './build/remote-descriptor-plugin';
-import { marketingRemote } from './remotes/marketing/remote';
-import { recordsRemote } from './remotes/records/remote';
-import { exposesOf } from './remotes/remote-declaration';
+import { hostBudgets } from './build/bundle-budgets';
+import type { RemoteDeclaration } from './remotes/kit';
+import {
+  baseConfiguration,
+  REMOTE_DECLARATION_FILE,
+  remoteWebpackConfig,
+  sharedReact,
+  type BuildMode,
+} from './remotes/kit/webpack';
 import type { RemoteDescriptorFile } from './shared';
 
-export type BuildMode = 'production' | 'development';
+export type { BuildMode } from './remotes/kit/webpack';
 
 export interface RemoteApp {
   /** Folder of the remote: relative to the repository root, or absolute (a fixture remote elsewhere). */
@@ -37,59 +42,36 @@ export const ROOT_DIR = __dirname;
 export const DIST_DIR = path.join(ROOT_DIR, 'dist');
 export const HOST_NAME = 'host';
 
-/** The remotes this repository builds. A new team adds its folder here; nothing else lists its components. */
-export const REMOTE_APPS: readonly RemoteApp[] = [
-  { folder: 'remotes/marketing', descriptor: marketingRemote },
-  { folder: 'remotes/records', descriptor: recordsRemote },
-];
-
-/** The one React both sides use: singletons, so hooks and context work across the federation boundary. */
-function sharedReact(eager: boolean) {
-  const requiredVersion = '^19.2.0';
-  return {
-    react: { singleton: true, requiredVersion, eager },
-    'react-dom': { singleton: true, requiredVersion, eager },
-    'react/jsx-runtime': { singleton: true, requiredVersion, eager },
-    // Development builds compile JSX to this entry point instead.
-    'react/jsx-dev-runtime': { singleton: true, requiredVersion, eager },
-  };
+/**
+ * The remotes this repository builds: every `remotes/<folder>/` with a `remote.ts` and no `package.json` of its own.
+ * A folder with its own `package.json` is a standalone remote project (`npm run remote:new`), built by its own
+ * `npm run build` like any remote outside this repository.
+ */
+export function findRepositoryRemotes(rootDir = ROOT_DIR): RemoteApp[] {
+  const remotesDir = path.join(rootDir, 'remotes');
+  return readdirSync(remotesDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => path.join('remotes', entry.name))
+    .filter(
+      (folder) =>
+        existsSync(path.join(rootDir, folder, REMOTE_DECLARATION_FILE)) &&
+        !existsSync(path.join(rootDir, folder, 'package.json')),
+    )
+    .sort()
+    .map((folder) => {
+      const declared = require(path.join(rootDir, folder, REMOTE_DECLARATION_FILE)) as { default?: RemoteDeclaration };
+      if (!declared.default) {
+        throw new Error(`${folder}/${REMOTE_DECLARATION_FILE} must default-export defineRemote({ ... }).`);
+      }
+      return { folder, descriptor: declared.default };
+    });
 }
 
-function scriptRule(mode: BuildMode): RuleSetRule {
-  return {
-    test: /\.[cm]?tsx?$/,
-    exclude: /node_modules/,
-    use: {
-      loader: 'swc-loader',
-      options: {
-        jsc: {
-          target: 'es2020',
-          parser: { syntax: 'typescript', tsx: true },
-          transform: { react: { runtime: 'automatic', development: mode === 'development' } },
-        },
-      },
-    },
-  };
-}
+export const REMOTE_APPS: readonly RemoteApp[] = findRepositoryRemotes();
 
 function common(mode: BuildMode, name: string): Configuration {
-  return {
-    name,
-    mode,
-    context: ROOT_DIR,
-    target: 'web',
-    // Never an eval-based devtool: the server's Content-Security-Policy allows no eval, in development too.
-    devtool: mode === 'production' ? 'source-map' : 'cheap-module-source-map',
-    // The repository's node_modules also serve sources outside it (a test's fixture remote in a temp folder).
-    resolve: { extensions: ['.tsx', '.ts', '.js'], modules: ['node_modules', path.join(ROOT_DIR, 'node_modules')] },
-    module: { rules: [scriptRule(mode)] },
-    // Per-app cache folders, so watching all apps at once never shares one.
-    cache: mode === 'development' ? { type: 'filesystem', name: `${name}-${mode}` } : false,
-    performance: { hints: false },
-    stats: 'errors-warnings',
-    // The federation plugins log routine notes (e.g. that `publicPath: 'auto'` resolves at run time) as warnings.
-    infrastructureLogging: { level: 'error' },
-  };
+  // The repository's node_modules also serve sources outside it (a test's fixture remote in a temp folder).
+  return baseConfiguration(mode, name, ROOT_DIR, [path.join(ROOT_DIR, 'node_modules')]);
 }
 
 /**
@@ -159,45 +141,20 @@ export interface RemoteBuildOptions {
   outputPath?: string;
 }
 
+/** A remote of this repository, built with the remote kit's preset like any remote outside it. */
 export function remoteConfiguration(
   mode: BuildMode,
   remote: RemoteApp,
   options: RemoteBuildOptions = {},
 ): Configuration {
-  const { descriptor } = remote;
-  const hashed = mode === 'production' ? '[name].[contenthash:10]' : '[name]';
-  return {
-    ...common(mode, descriptor.name),
-    // No page of its own: the container entry (remoteEntry.js) is the remote's only entry point.
-    entry: {},
-    output: {
-      path: options.outputPath ?? path.join(DIST_DIR, 'remotes', descriptor.name),
-      // `auto`: chunks load relative to wherever remoteEntry.js was loaded from, and the manifest says `auto` so
-      // the host resolves remoteEntry.js relative to the manifest URL. The same build works under
-      // /remotes/<name>/ of this server and from any other origin.
-      publicPath: 'auto',
-      filename: `${hashed}.js`,
-      chunkFilename: `${hashed}.js`,
-      uniqueName: descriptor.name,
-      clean: true,
-    },
-    plugins: [
-      new ModuleFederationPlugin({
-        name: descriptor.name,
-        filename: 'remoteEntry.js',
-        exposes: exposesOf(descriptor, path.isAbsolute(remote.folder) ? remote.folder : `./${remote.folder}`),
-        shared: sharedReact(false),
-        dts: false,
-        manifest: true,
-        // The federation runtime core comes from the host page (host/loader/provide-runtime-core.ts), not
-        // from a copy in every remoteEntry.js: a remote's entry is then mostly its expose map.
-        experiments: { externalRuntime: true },
-      }),
-      new RemoteDescriptorPlugin(descriptor),
-      new BuildPathPlugin(ROOT_DIR),
-      ...(mode === 'production' ? [new BundleBudgetPlugin(remoteBudgets(descriptor.name))] : []),
-    ],
-  };
+  return remoteWebpackConfig({
+    remote: remote.descriptor,
+    dir: path.resolve(ROOT_DIR, remote.folder),
+    mode,
+    outputPath: options.outputPath ?? path.join(DIST_DIR, 'remotes', remote.descriptor.name),
+    extraModuleFolders: [path.join(ROOT_DIR, 'node_modules')],
+    rootDir: ROOT_DIR,
+  });
 }
 
 /** Every app, host first. */

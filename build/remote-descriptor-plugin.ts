@@ -2,7 +2,7 @@ import type { Compiler } from 'webpack';
 import { REMOTE_DESCRIPTOR_FILE, type RemoteDescriptorFile } from '../shared';
 
 /**
- * Writes `slots-remote.json` beside the remote's `mf-manifest.json`, from the same descriptor (`remotes/<team>/remote.ts`)
+ * Writes `slots-remote.json` beside the remote's `mf-manifest.json`, from the same declaration (the remote's `remote.ts`)
  * that produced the build's `exposes`. The server lists the remote from this file, so what is served always matches
  * what was built.
  */
@@ -19,6 +19,7 @@ export class RemoteDescriptorPlugin {
             name: this.descriptor.name,
             components: [...this.descriptor.components],
             formComponents: [...this.descriptor.formComponents],
+            ...(this.descriptor.devEvents === undefined ? {} : { devEvents: this.descriptor.devEvents }),
           };
           compilation.emitAsset(
             REMOTE_DESCRIPTOR_FILE,

@@ -22,9 +22,11 @@ const CLEAN_TREE: Record<string, string> = {
     "import type { SlotMap } from '../../shared';\n" +
     "export const fallback = () => import('../core/fallback-module');\n",
   'host/loader/api-client.ts': "import { ApiError } from '../../shared';\n",
-  'remotes/remote-declaration.ts': "import type { RemoteDescriptorFile } from '../shared';\n",
+  'remotes/kit/define-remote.ts': "import type { RemoteDescriptorFile } from '../../shared';\n",
+  'remotes/kit/webpack.ts':
+    "import path from 'node:path';\nimport { BuildPathPlugin } from '../../build/build-path-plugin';\nimport './define-remote';\n",
   'remotes/common/safe-href.ts': 'export const safeHref = (href: string) => href;\n',
-  'remotes/records/remote.ts': "import { defineRemote } from '../remote-declaration';\n",
+  'remotes/records/remote.ts': "import { defineRemote } from '../kit';\n",
   'remotes/records/components/Note.tsx':
     "import { useState } from 'react';\nimport { safeHref } from '../../common/safe-href';\nimport { requestJson } from '../http';\n",
   'remotes/records/components/Note.test.tsx': "import '../../../host/core/slot-item';\n",
@@ -63,7 +65,7 @@ describe('checkImportBoundaries', () => {
     const report = await checkImportBoundaries(dir.path);
     expect(report.violations).toEqual([]);
     // Tests, test support, tests/ and bench/ are not product files.
-    expect(report.checkedFiles).toBe(13);
+    expect(report.checkedFiles).toBe(14);
   });
 
   it('keeps shared/ free of every other folder and of packages', async () => {
@@ -124,9 +126,28 @@ describe('checkImportBoundaries', () => {
         "import { SlotItem } from '../../../host/core/slot-item';\n",
     });
     expect(violations).toEqual([
-      'remotes/marketing/components/Promo.tsx:2: imports "../../records/components/Note": a remote imports only its own folder, remotes/common/ and the files directly in remotes/, not remotes/records/.',
-      'remotes/marketing/components/Promo.tsx:3: imports "../../../host/core/slot-item": remotes/ import only their own folder, remotes/common/, shared/ and packages: never the host or the server.',
+      'remotes/marketing/components/Promo.tsx:2: imports "../../records/components/Note": a remote imports only its own folder, remotes/common/ and remotes/kit/, not remotes/records/.',
+      'remotes/marketing/components/Promo.tsx:3: imports "../../../host/core/slot-item": remotes/ import only their own folder, remotes/common/, remotes/kit/, shared/ and packages: never the host or the server.',
     ]);
+  });
+
+  it('keeps the remote kit to itself, shared/ and build/, since it is packed on its own', async () => {
+    const violations = await violationsOf({
+      'remotes/kit/index.ts': "import '../common/safe-href';\nimport '../../server/app';\n",
+    });
+    expect(violations).toEqual([
+      'remotes/kit/index.ts:1: imports "../common/safe-href": remotes/kit/ imports only itself, shared/, build/, packages and Node modules: it is packed on its own.',
+      'remotes/kit/index.ts:2: imports "../../server/app": remotes/kit/ imports only itself, shared/, build/, packages and Node modules: it is packed on its own.',
+    ]);
+  });
+
+  it('leaves standalone remote projects and node_modules to their own tooling', async () => {
+    const violations = await violationsOf({
+      'remotes/billing/package.json': '{}',
+      'remotes/billing/components/Hello.tsx': "import '../../../server/app';\n",
+      'remotes/records/node_modules/x/index.ts': "import '../../../../server/app';\n",
+    });
+    expect(violations).toEqual([]);
   });
 
   it('finds product code importing test support or a test file', async () => {

@@ -13,8 +13,12 @@ import ts from 'typescript';
  *   boundary and stay free of React: no `react`, `react-dom`, `react-router-dom`, no `host/core`, `host/app`,
  *   `host/pages`, `host/layout` or `host/forms`, no `.tsx` file (JSX compiles to an import of React). A dynamic
  *   `import()` is that boundary, so it may load React code.
- * - `remotes/<team>/` imports its own folder, `remotes/common/`, the files directly in `remotes/` (how a team
- *   declares its remote), `shared/` and npm packages. Never the host or the server: a remote ships on its own.
+ * - `remotes/<team>/` imports its own folder, `remotes/common/`, the remote kit (`remotes/kit/`), `shared/` and npm
+ *   packages. Never the host or the server: a remote ships on its own.
+ * - `remotes/kit/` (packed into the npm package remote teams install) imports itself, `shared/` and `build/` (the
+ *   webpack plugins of its preset), npm packages and Node's modules (its build side runs in Node).
+ * - A standalone remote project under `remotes/` (its own `package.json`, made by `npm run remote:new`) is checked
+ *   by its own tooling, not here; neither is anything in a `node_modules` folder or a declaration file.
  * - `build/` (webpack plugins) imports `build/`, `shared/`, npm packages and Node's modules.
  * - No product file imports a test file or test support; tests and test support are exempt from the rules above.
  */
@@ -171,15 +175,20 @@ function violationOf(
       return 'host/ imports only host/, shared/ and packages';
     case 'remotes': {
       if (target.kind === 'package') return undefined;
+      if (inFolder(file, 'remotes/kit')) {
+        if (target.kind === 'node-builtin') return undefined;
+        if (['remotes/kit', 'shared', 'build'].some((folder) => inFolder(target.path, folder))) return undefined;
+        return 'remotes/kit/ imports only itself, shared/, build/, packages and Node modules: it is packed on its own';
+      }
       if (target.kind === 'node-builtin') return 'remotes/ run in the browser: no Node module';
       if (inFolder(target.path, 'shared')) return undefined;
       if (inFolder(target.path, 'remotes')) {
         const other = remoteFolderOf(target.path, remoteFolders);
-        const allowed = other === undefined || other === 'common' || other === remoteFolderOf(file, remoteFolders);
+        const allowed = other === 'kit' || other === 'common' || other === remoteFolderOf(file, remoteFolders);
         if (allowed) return undefined;
-        return `a remote imports only its own folder, remotes/common/ and the files directly in remotes/, not remotes/${other}/`;
+        return `a remote imports only its own folder, remotes/common/ and remotes/kit/, not ${other === undefined ? target.path : `remotes/${other}/`}`;
       }
-      return 'remotes/ import only their own folder, remotes/common/, shared/ and packages: never the host or the server';
+      return 'remotes/ import only their own folder, remotes/common/, remotes/kit/, shared/ and packages: never the host or the server';
     }
   }
 }
@@ -198,9 +207,17 @@ async function sourceFilesUnder(rootDir: string, folder: string): Promise<string
   const entries = await readdir(path.join(rootDir, folder), { recursive: true, withFileTypes: true }).catch(
     missingAsEmpty,
   );
+  const standalone = new Set(
+    entries
+      .filter((entry) => entry.isFile() && entry.name === 'package.json')
+      .map((entry) => path.relative(rootDir, entry.parentPath).split(path.sep).join('/'))
+      .filter((folder) => folder !== 'remotes/kit' && folder !== folder.split('/')[0]),
+  );
   return entries
-    .filter((entry) => entry.isFile() && SOURCE_FILE.test(entry.name))
+    .filter((entry) => entry.isFile() && SOURCE_FILE.test(entry.name) && !entry.name.endsWith('.d.ts'))
     .map((entry) => path.relative(rootDir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+    .filter((file) => !file.split('/').includes('node_modules'))
+    .filter((file) => ![...standalone].some((folder) => inFolder(file, folder)))
     .sort();
 }
 

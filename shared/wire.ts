@@ -208,6 +208,12 @@ export interface RemoteDescriptor {
   components: string[];
   /** The subset of `components` registered in the global component registry, for resource forms. */
   formComponents: string[];
+  /**
+   * A remote served by `slots-remote dev`: where it announces rebuilds (server-sent events), relative to its
+   * descriptor. A development server passes it on to the host, whose pages reload after each rebuild; a production
+   * server never does.
+   */
+  devEvents?: string;
 }
 
 /** `GET /api/remotes` */

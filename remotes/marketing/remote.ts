@@ -1,7 +1,7 @@
-import { defineRemote } from '../remote-declaration';
+import { defineRemote } from '../kit';
 
 /** team_marketing: the sign-in page and the global chrome. The one list of what this remote provides. */
-export const marketingRemote = defineRemote({
+export default defineRemote({
   name: 'team_marketing',
   components: [
     'MaintenanceNotice',

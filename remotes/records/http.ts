@@ -1,4 +1,4 @@
-import { isErrorBody } from '../../shared';
+import { isErrorBody } from '../kit';
 
 /**
  * The API calls team_records' components make themselves. Relative URLs resolve against the host page, so they

@@ -1,10 +1,10 @@
-import { defineRemote } from '../remote-declaration';
+import { defineRemote } from '../kit';
 
 /**
  * team_records: the signed-in components (tenant switcher, record actions, timeline, dashboard widgets) and the
  * resource-form components. The one list of what this remote provides.
  */
-export const recordsRemote = defineRemote({
+export default defineRemote({
   name: 'team_records',
   components: [
     'TenantSwitcher',

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { RecordListPayload, ResourceRecord } from '../../../shared';
+import type { RecordListPayload, ResourceRecord } from '../../kit';
 import { requestJson } from '../http';
 
 export interface ActivityTimelineProps {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { ResourceActionSlotProps } from '../../../shared';
+import type { ResourceActionSlotProps } from '../../kit';
 
 /** No props of its own: the resource-action context is all it needs. */
 export type CopyLinkActionProps = ResourceActionSlotProps<object>;

@@ -1,4 +1,4 @@
-import type { ResourceActionSlotProps } from '../../../shared';
+import type { ResourceActionSlotProps } from '../../kit';
 
 export type ExportJsonActionProps = ResourceActionSlotProps<{ filenamePrefix: string }>;
 

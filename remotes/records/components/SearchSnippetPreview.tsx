@@ -1,4 +1,4 @@
-import type { FormSlotProps } from '../../../shared';
+import type { FormSlotProps } from '../../kit';
 
 export type SearchSnippetPreviewProps = FormSlotProps<{ titleField: string; bodyField: string }>;
 

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
-import type { FormContext, JsonValue } from '../../../shared';
+import type { FormContext, JsonValue } from '../../kit';
 import { SlugPreview, slugify } from './SlugPreview';
 
 describe('slugify', () => {

@@ -1,4 +1,4 @@
-import type { FormSlotProps } from '../../../shared';
+import type { FormSlotProps } from '../../kit';
 
 export type SlugPreviewProps = FormSlotProps<{ source: string; target: string }>;
 

@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { HOST_BEFORE_LEAVE_EVENT, HOST_REFRESH_EVENT, type MePayload } from '../../../shared';
+import { HOST_BEFORE_LEAVE_EVENT, HOST_REFRESH_EVENT, type MePayload } from '../../kit';
 import { TenantSwitcher } from './TenantSwitcher';
 
 const me = (currentTenant: string): MePayload => ({

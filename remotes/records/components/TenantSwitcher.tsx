@@ -6,7 +6,7 @@ import {
   type HostRefreshDetail,
   type MePayload,
   type TenantSwitchRequest,
-} from '../../../shared';
+} from '../../kit';
 import { requestJson } from '../http';
 
 type State = { phase: 'loading' } | { phase: 'ready'; me: MePayload['user'] } | { phase: 'failed'; message: string };

@@ -1,10 +1,11 @@
-import { EXPOSED_COMPONENT_PATTERN, REMOTE_NAME_PATTERN, type RemoteDescriptorFile } from '../shared';
+import { EXPOSED_COMPONENT_PATTERN, REMOTE_NAME_PATTERN, type RemoteDescriptorFile } from '../../shared';
 
 /**
- * Where a team declares its remote: one `remotes/<folder>/remote.ts` per remote calls {@link defineRemote} with the
- * remote's descriptor, the content of its `slots-remote.json`. Everything else derives from it: webpack's `exposes`
- * (`./<Component>` -> `components/<Component>.tsx`), the `slots-remote.json` written beside `mf-manifest.json`, and
- * through that file the server's `GET /api/remotes`. So a component is listed once, by the team that owns it.
+ * Where a team declares its remote: the `remote.ts` of the remote's folder default-exports {@link defineRemote}'s
+ * result, the content of its `slots-remote.json`. Everything else derives from it: webpack's `exposes`
+ * (`./<Component>` -> `components/<Component>.tsx`, see ./webpack.ts), the `slots-remote.json` written beside
+ * `mf-manifest.json`, and through that file the server's `GET /api/remotes`. So a component is listed once, by the
+ * team that owns it.
  */
 
 /** A remote's descriptor as {@link defineRemote} returns it: checked and frozen. */
@@ -52,13 +53,4 @@ export function findDescriptorProblems(descriptor: RemoteDescriptorFile): string
     }
   }
   return problems;
-}
-
-/** The webpack `exposes` of a remote: `./<Component>` -> `<folder>/components/<Component>.tsx`. */
-export function exposesOf(descriptor: RemoteDescriptorFile, folder: string): Record<string, string> {
-  const exposes: Record<string, string> = {};
-  for (const component of descriptor.components) {
-    exposes[`./${component}`] = `${folder}/components/${component}.tsx`;
-  }
-  return exposes;
 }

@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+/**
+ * `slots-remote`: builds and serves a remote project made with the kit (a folder with `remote.ts` and
+ * `components/<Component>.tsx`).
+ *
+ *   slots-remote build [--dir <folder>]                      production build into <folder>/dist
+ *   slots-remote dev [--dir <folder>] [--port 4100] [--host 127.0.0.1]
+ *       development build into <folder>/dev-dist, rebuilt on save, served with CORS; each rebuild is announced
+ *       to the pages of a development host, which reload (live reload without a server restart)
+ */
+import path from 'node:path';
+import webpack, { type Configuration, type Stats } from 'webpack';
+import { DEV_EVENTS_PATH, startDevServer } from './dev-server';
+import type { RemoteDeclaration } from './define-remote';
+import { REMOTE_DECLARATION_FILE, remoteWebpackConfig, type BuildMode } from './webpack';
+
+interface CliOptions {
+  command: 'build' | 'dev';
+  dir: string;
+  port: number;
+  host: string;
+}
+
+const USAGE = 'usage: slots-remote build|dev [--dir <folder>] [--port <port>] [--host <address>]';
+
+export function parseCliArguments(args: readonly string[], cwd: string): CliOptions {
+  const [command, ...rest] = args;
+  if (command !== 'build' && command !== 'dev') throw new Error(USAGE);
+  const options: CliOptions = { command, dir: cwd, port: 4100, host: '127.0.0.1' };
+  for (let index = 0; index < rest.length; index += 2) {
+    const flag = rest[index];
+    const value = rest[index + 1];
+    if (value === undefined) throw new Error(`${flag} needs a value. ${USAGE}`);
+    if (flag === '--dir') options.dir = path.resolve(cwd, value);
+    else if (flag === '--host') options.host = value;
+    else if (flag === '--port' && /^\d+$/.test(value) && Number(value) <= 65535) options.port = Number(value);
+    else throw new Error(`Unknown or invalid option ${flag} ${value}. ${USAGE}`);
+  }
+  return options;
+}
+
+/** The remote's declaration: the default export of its `remote.ts`, run through tsx (it is TypeScript). */
+export function loadRemoteDeclaration(dir: string): RemoteDeclaration {
+  const file = path.join(dir, REMOTE_DECLARATION_FILE);
+  const tsx = require('tsx/cjs/api') as { require: (id: string, from: string) => unknown };
+  const loaded = tsx.require(file, __filename) as { default?: RemoteDeclaration };
+  if (!loaded.default) throw new Error(`${file} must default-export defineRemote({ ... }).`);
+  return loaded.default;
+}
+
+function configurationFor(options: CliOptions, mode: BuildMode): Configuration {
+  const remote = loadRemoteDeclaration(options.dir);
+  const outputPath = path.join(options.dir, mode === 'production' ? 'dist' : 'dev-dist');
+  const descriptor = mode === 'development' ? { ...remote, devEvents: DEV_EVENTS_PATH } : remote;
+  return remoteWebpackConfig({ remote: descriptor, dir: options.dir, mode, outputPath });
+}
+
+function report(stats: Stats): boolean {
+  const info = stats.toJson({ all: false, errors: true, warnings: true, outputPath: true });
+  for (const warning of info.warnings ?? []) console.warn(`warning: ${warning.message}`);
+  for (const error of info.errors ?? []) console.error(`error: ${error.message}`);
+  const seconds = ((stats.endTime - stats.startTime) / 1000).toFixed(1);
+  if (stats.hasErrors()) console.error(`Build failed (${seconds} s).`);
+  else console.log(`Built ${stats.compilation.name ?? 'remote'} in ${seconds} s into ${info.outputPath}`);
+  return !stats.hasErrors();
+}
+
+function build(options: CliOptions): Promise<boolean> {
+  const compiler = webpack(configurationFor(options, 'production'));
+  return new Promise((resolve, reject) => {
+    compiler.run((error, stats) => {
+      compiler.close(() => undefined);
+      if (error || !stats) reject(error ?? new Error('webpack returned no stats'));
+      else resolve(report(stats));
+    });
+  });
+}
+
+async function dev(options: CliOptions): Promise<void> {
+  const config = configurationFor(options, 'development');
+  const server = await startDevServer({ dir: config.output?.path as string, port: options.port, host: options.host });
+  console.log(`Serving ${config.name} for development at ${server.origin}/mf-manifest.json`);
+  console.log(`Point the product at it: { "name": "${config.name}", "entry": "${server.origin}/mf-manifest.json" }`);
+  const compiler = webpack(config);
+  const watching = compiler.watch({ aggregateTimeout: 100 }, (error, stats) => {
+    if (error || !stats) console.error(`webpack failed: ${error?.message ?? 'no stats'}`);
+    else if (report(stats)) server.announceBuild(stats.hash ?? String(Date.now()));
+  });
+  const stop = () => watching?.close(() => void server.close().then(() => process.exit(0)));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+async function main(): Promise<void> {
+  const options = parseCliArguments(process.argv.slice(2), process.cwd());
+  if (options.command === 'build') process.exitCode = (await build(options)) ? 0 : 1;
+  else await dev(options);
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error((error as Error).message);
+    process.exitCode = 1;
+  });
+}
