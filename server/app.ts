@@ -18,8 +18,7 @@ import {
   type LoginRateLimitSettings,
 } from './auth/login-rate-limit/login-rate-limit-settings';
 import { createLoginThrottle } from './auth/login-rate-limit/login-throttle';
-import { remoteOrigins } from './security/remote-origins';
-import { createSecurityHeaders } from './security/security-headers';
+import { createSecurityHeadersFollowing } from './security/security-headers';
 import { ServerLifecycle } from './process/server-lifecycle';
 import { createHealthRouter, type ReadinessCheck } from './health/health-router';
 import { TRUST_EVERY_HOP_REFUSED } from './config/trust-proxy';
@@ -33,7 +32,7 @@ import { DashboardRegistry, type DashboardDefinition } from './meta/dashboard-re
 import { MetaBodyCache } from './meta/meta-body-cache';
 import { addMetaRoute } from './meta/meta-router';
 import { ModuleRegistry, type ModuleDefinition } from './meta/module-registry';
-import { createRemotesRouter, loadRemotesConfig } from './remotes';
+import { createRemotesRouter, loadRemotesConfig, RemoteCatalogue, RemotesConfigError } from './remotes';
 import type { RecordSource } from './resources/record-source';
 import type { Resource } from './resources/resource';
 import { ResourceRegistry } from './resources/resource-registry';
@@ -104,6 +103,8 @@ export interface AppOptions {
    * is refused with 403. Default none.
    */
   allowedOrigins?: readonly string[];
+  /** How long reading a remote's descriptor from its origin may take at start-up (default 3 s). */
+  remoteDescriptorTimeoutMs?: number;
   /** Sign-in attempts allowed per account+IP and per IP (counted in Redis when configured, else in SQLite). */
   loginRateLimit?: LoginRateLimitSettings;
   /** Extra middleware of an embedding application (security headers, CSRF check and sign-in limits are built in). */
@@ -149,6 +150,10 @@ export class App {
   readonly loginRateLimiter: LoginRateLimiter;
   /** Whether the app takes new work; a shutdown turns readiness off through it. */
   readonly lifecycle = new ServerLifecycle();
+  /** The remotes served now and the slots REMOTES_CONFIG places for them. */
+  readonly remoteCatalogue: RemoteCatalogue;
+  private readonly distDir: string;
+  private readonly env: NodeJS.ProcessEnv;
   readonly passwordHashParams: ScryptParams;
   private readonly extraReadinessChecks: readonly ReadinessCheck[];
   private readying: Promise<void> | null = null;
@@ -169,8 +174,17 @@ export class App {
     }
 
     const distDir = options.distDir ?? DEFAULT_DIST_DIR;
+    this.distDir = distDir;
+    this.env = options.env ?? { NODE_ENV: nodeEnv };
     // Read before anything is opened: a bad configuration fails the start with nothing to clean up.
-    const remotesConfig = loadRemotesConfig({ env: options.env ?? { NODE_ENV: nodeEnv }, distDir });
+    const remotesConfig = loadRemotesConfig({ env: this.env, distDir });
+    this.remoteCatalogue = new RemoteCatalogue(remotesConfig, {
+      logger: this.logger,
+      passDevEvents: nodeEnv !== 'production',
+      ...(options.remoteDescriptorTimeoutMs === undefined
+        ? {}
+        : { descriptorTimeoutMs: options.remoteDescriptorTimeoutMs }),
+    });
 
     this.database = AppDatabase.open(options.databasePath);
     try {
@@ -178,6 +192,8 @@ export class App {
       this.tenants = new TenantStore(this.database);
       this.records = new SqliteRecordSource(this.database);
       this.slots = new SlotRegistry();
+      this.slots.replaceConfigured(this.remoteCatalogue.slots());
+      this.remoteCatalogue.subscribe(() => this.slots.replaceConfigured(this.remoteCatalogue.slots()));
       this.slotsPayload = new SlotsPayloadCache(this.slots);
       this.resources = new ResourceRegistry();
       this.modules = new ModuleRegistry(this.resources);
@@ -256,18 +272,14 @@ export class App {
     app.use(createHealthRouter(() => this.readinessChecks()));
     // Documents and files (host shell, assets, remote bundles) and whatever no route answered: helmet's full set,
     // with the CSP that lets the host page load the remotes.
-    app.use(
-      createSecurityHeaders({ remoteOrigins: remoteOrigins(remotesConfig.remotes.map((remote) => remote.entry)) }),
-    );
+    app.use(createSecurityHeadersFollowing(this.remoteCatalogue));
     const sourceMaps = options.serveSourceMaps ?? nodeEnv !== 'production';
-    app.use(
-      createRemotesRouter({ env: options.env ?? { NODE_ENV: nodeEnv }, distDir, config: remotesConfig, sourceMaps }),
-    );
+    app.use(createRemotesRouter({ distDir, catalogue: this.remoteCatalogue, sourceMaps }));
     app.use(
       createHostPageRouter({
         distDir,
         sourceMaps,
-        remotes: remotesConfig.remotes,
+        remotes: () => this.remoteCatalogue.remotes(),
         // Public slots only: the boot data inlined into index.html is served to anonymous visitors.
         publicSlots: () => this.slotsPayload.current().publicSlots,
       }),
@@ -312,8 +324,32 @@ export class App {
     this.readying ??= (async () => {
       await this.sessions.ready();
       this.resources.assertRelationsResolve();
+      // Bounded by the descriptor timeout: a remote that is down is logged and retried, never awaited further.
+      await this.remoteCatalogue.refresh();
     })();
     return this.readying;
+  }
+
+  /**
+   * Re-reads REMOTES_CONFIG (on SIGHUP): remotes, their slots and the allowed origins change for the next request,
+   * sessions and requests in flight are untouched. An invalid file keeps the configuration in use and logs why.
+   * @returns whether the new configuration was taken
+   */
+  async reloadRemotesConfig(): Promise<boolean> {
+    let config;
+    try {
+      config = loadRemotesConfig({ env: this.env, distDir: this.distDir });
+    } catch (error) {
+      if (!(error instanceof RemotesConfigError)) throw error;
+      this.logger.error(`Remotes configuration not reloaded, the previous one stays in use: ${error.message}`);
+      return false;
+    }
+    await this.remoteCatalogue.replace(config);
+    this.logger.info(
+      { remotes: this.remoteCatalogue.remotes().map((remote) => remote.name), slots: config.slots.length },
+      'Remotes configuration reloaded.',
+    );
+    return true;
   }
 
   /** Readiness checks by name (database; Redis when configured; `draining` once a shutdown began). */
@@ -332,6 +368,7 @@ export class App {
   /** Closes the session storage (Redis client, cleanup timer) and the database. Idempotent. */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      this.remoteCatalogue.close();
       this.loginRateLimiter.close();
       try {
         await this.sessions.close();

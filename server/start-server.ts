@@ -2,7 +2,8 @@
  * The product's start-up, for every entry that listens (server/main.ts, the bench server, the test fixture server):
  * reads the environment (server/config/), builds the app, lets the entry register and seed what it serves (main.ts:
  * the demo), listens with the configured timeouts, prints where to open it and how to sign in, and shuts down
- * gracefully on SIGTERM/SIGINT (readiness off, requests in flight finished, stores closed, exit 0).
+ * gracefully on SIGTERM/SIGINT (readiness off, requests in flight finished, stores closed, exit 0), and re-reads
+ * REMOTES_CONFIG on SIGHUP.
  */
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -108,6 +109,10 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     closeResources: () => app.close(),
   });
   shutdownOnSignals(shutdown);
+  // SIGHUP re-reads REMOTES_CONFIG; an invalid file is logged and the configuration in use stays.
+  process.on('SIGHUP', () => {
+    app.reloadRemotesConfig().catch((error: unknown) => logger.error({ err: error }, 'Remotes reload failed.'));
+  });
   return { app, server, config, logger, port, url, shutdown };
 }
 

@@ -123,7 +123,7 @@ describe('what index.html carries for the remotes of its public slots', () => {
       createHostPageRouter({
         distDir: dist.dir,
         sourceMaps: true,
-        remotes: options.remotes ?? remotes(),
+        remotes: () => options.remotes ?? remotes(),
         publicSlots: options.slots ?? (() => PUBLIC_SLOTS.slots),
       }),
     );

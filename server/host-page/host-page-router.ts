@@ -31,7 +31,7 @@ export interface HostPageRouterOptions {
    * those components (boot-data.ts), and resource hints for their files (boot-hints.ts). Without both, index.html
    * is served as built, and the host asks GET /api/remotes.
    */
-  remotes?: readonly RemoteDescriptor[];
+  remotes?: () => readonly RemoteDescriptor[];
   /** The public slots now (what GET /slots carries), read per request: the map the slots payload already built. */
   publicSlots?: () => SlotMap;
 }
@@ -56,7 +56,7 @@ export function createHostPageRouter(options: HostPageRouterOptions): Router {
   const hostDir = path.join(options.distDir, 'host');
   const indexFile = path.join(hostDir, 'index.html');
   const router = express.Router();
-  const remotes = options.remotes ?? [];
+  const readRemotes = options.remotes ?? (() => []);
   const readSlots = options.publicSlots ?? null;
   const builtFiles = createBuiltRemoteFilesCache(options.distDir);
   let index: { mtimeMs: number; size: number; html: string } | null = null;
@@ -92,6 +92,7 @@ export function createHostPageRouter(options: HostPageRouterOptions): Router {
   /** What replaces the host's marker: hints for the remote files of the page, then the boot data. */
   function bootMarkup(pathname: string, slots: SlotMap): string {
     const components = pageComponents(pathname, slots);
+    const remotes = readRemotes();
     const hints = bootHints({
       components,
       remotes,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { REMOTE_DESCRIPTOR_FILE, type RemoteDescriptor } from '../../shared';
-import { checkComponentList, checkFormComponents, checkRemoteName } from './remote-names';
+import { parseRemoteDescriptorFile } from './remote-names';
 import { RemotesConfigError } from './remotes-config-error';
 
 /** The manifest every remote build writes; the host loads the remote from it. */
@@ -60,17 +60,13 @@ export function findBuiltRemotes(distDir: string): RemoteDescriptor[] {
     const descriptorFile = path.join(dir, REMOTE_DESCRIPTOR_FILE);
     if (!fs.existsSync(descriptorFile)) continue; // not a remote built by this repository
     const where = descriptorFile;
-    const raw = readJson(descriptorFile, 'Remote descriptor') as Record<string, unknown> | null;
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-      throw new RemotesConfigError(`${where} must hold an object { name, components, formComponents }.`);
-    }
-    const name = checkRemoteName(raw.name, where);
+    const { name, components, formComponents } = parseRemoteDescriptorFile(
+      readJson(descriptorFile, 'Remote descriptor'),
+      where,
+    );
     if (name !== folder.name) {
       throw new RemotesConfigError(`${where} names remote "${name}" but sits in folder "${folder.name}"; rebuild it.`);
     }
-    const components = checkComponentList(raw.components, 'components', where);
-    const formComponents = checkComponentList(raw.formComponents ?? [], 'formComponents', where);
-    checkFormComponents(formComponents, components, where);
 
     const manifestFile = path.join(dir, MANIFEST_FILE);
     if (!fs.existsSync(manifestFile)) {

@@ -1,20 +1,20 @@
 import path from 'node:path';
 import express, { type Router } from 'express';
 import type { RemotesPayload } from '../../shared';
-import { loadRemotesConfig, type RemotesConfig } from './remotes-config';
+import { RemoteCatalogue } from './remote-catalogue';
 import { remotesCors } from './remotes-cors';
 import { serveBuildOutput } from '../http/build-output-files';
 
 export { loadRemotesConfig, type RemotesConfig, type LoadRemotesConfigOptions } from './remotes-config';
+export { RemoteCatalogue, type RemoteCatalogueOptions } from './remote-catalogue';
 export { RemotesConfigError } from './remotes-config-error';
 export { findBuiltRemotes, builtRemoteEntry, MANIFEST_FILE } from './built-remotes';
 
 export interface RemotesRouterOptions {
-  env: NodeJS.ProcessEnv;
   /** Root of the build output; each remote built by this repository lives in `<distDir>/remotes/<name>/`. */
   distDir: string;
-  /** An already loaded configuration (e.g. to also derive the CSP from it); loaded from env and distDir otherwise. */
-  config?: RemotesConfig;
+  /** The remotes now (they change when a remote's descriptor is read, and on a configuration reload). */
+  catalogue: RemoteCatalogue;
   /** Serve the remotes' source maps (`*.map`). */
   sourceMaps: boolean;
 }
@@ -22,22 +22,30 @@ export interface RemotesRouterOptions {
 /**
  * `GET /api/remotes` (the remotes the host registers with the Module Federation runtime) and the files of the remotes
  * built by this repository under `/remotes/<name>/` (long cache for hashed files, `no-cache` for the manifest and
- * the entry, CORS for the allowed host origins). The configuration is loaded and validated here, at start-up:
- * a bad REMOTES_CONFIG or an inconsistent build throws a RemotesConfigError that says what to fix.
+ * the entry, CORS for the allowed host origins). The body is encoded once per change of the catalogue.
  */
 export function createRemotesRouter(options: RemotesRouterOptions): Router {
-  const config = options.config ?? loadRemotesConfig({ env: options.env, distDir: options.distDir });
-  const payload: RemotesPayload = { remotes: config.remotes };
-  const body = JSON.stringify(payload);
+  const { catalogue } = options;
+  let body = { version: -1, json: '' };
+  let cors = { allowed: catalogue.allowedOrigins, handler: remotesCors(catalogue.allowedOrigins) };
 
   const router = express.Router();
   router.get('/api/remotes', (_req, res) => {
+    if (body.version !== catalogue.version) {
+      const payload: RemotesPayload = { remotes: catalogue.remotes() };
+      body = { version: catalogue.version, json: JSON.stringify(payload) };
+    }
     res.setHeader('Cache-Control', 'no-cache');
-    res.type('application/json').send(body);
+    res.type('application/json').send(body.json);
   });
   router.use(
     '/remotes',
-    remotesCors(config.allowedOrigins),
+    (req, res, next) => {
+      if (cors.allowed !== catalogue.allowedOrigins) {
+        cors = { allowed: catalogue.allowedOrigins, handler: remotesCors(catalogue.allowedOrigins) };
+      }
+      cors.handler(req, res, next);
+    },
     serveBuildOutput(path.join(options.distDir, 'remotes'), { sourceMaps: options.sourceMaps }),
   );
   return router;

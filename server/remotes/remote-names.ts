@@ -1,4 +1,4 @@
-import { COMPONENT_NAME_PATTERN, REMOTE_NAME_PATTERN } from '../../shared';
+import { COMPONENT_NAME_PATTERN, isPlainObject, REMOTE_NAME_PATTERN, type RemoteDescriptorFile } from '../../shared';
 import { RemotesConfigError } from './remotes-config-error';
 
 export function checkRemoteName(value: unknown, where: string): string {
@@ -39,4 +39,21 @@ export function checkFormComponents(
       `${where}: "formComponents" must be a subset of "components"; not in components: ${missing.join(', ')}.`,
     );
   }
+}
+
+/**
+ * The content of a remote's `slots-remote.json` (built here, or read from its origin), checked: a name, components,
+ * form components among them, and `devEvents` when the kit's development server wrote one.
+ */
+export function parseRemoteDescriptorFile(raw: unknown, where: string): RemoteDescriptorFile {
+  if (!isPlainObject(raw)) {
+    throw new RemotesConfigError(`${where} must hold an object { name, components, formComponents }.`);
+  }
+  const name = checkRemoteName(raw.name, where);
+  const components = checkComponentList(raw.components, 'components', where);
+  const formComponents = checkComponentList(raw.formComponents ?? [], 'formComponents', where);
+  checkFormComponents(formComponents, components, where);
+  const descriptor: RemoteDescriptorFile = { name, components, formComponents };
+  if (typeof raw.devEvents === 'string') descriptor.devEvents = raw.devEvents;
+  return descriptor;
 }

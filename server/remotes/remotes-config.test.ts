@@ -125,9 +125,14 @@ describe('loadRemotesConfig: REMOTES_CONFIG', () => {
       /neither an absolute URL nor a path/,
     ],
     [
-      'a new remote without components',
-      { remotes: [{ name: 'team_new', entry: 'https://x.example/m.json' }] },
-      /needs "entry" and "components"/,
+      'a new remote without entry',
+      { remotes: [{ name: 'team_new', components: ['Clock'] }] },
+      /team_new.*needs "entry"/,
+    ],
+    [
+      'a plain remoteEntry.js remote without components',
+      { remotes: [{ name: 'team_new', entry: 'https://x.example/remoteEntry.js' }] },
+      /"team_new".*not the absolute URL of an mf-manifest.json.*list its "components"/,
     ],
     [
       'form components outside components',

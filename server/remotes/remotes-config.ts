@@ -1,13 +1,30 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { RemoteDescriptor } from '../../shared';
+import { REMOTE_DESCRIPTOR_FILE, type RemoteDescriptor } from '../../shared';
 import { findBuiltRemotes } from './built-remotes';
+import { parseConfiguredSlots, slotsOutsideRemote, type ConfiguredSlot } from './configured-slots';
 import { checkComponentList, checkFormComponents, checkRemoteName } from './remote-names';
 import { RemotesConfigError } from './remotes-config-error';
 
+/**
+ * A remote declared in REMOTES_CONFIG with only `name` and a manifest `entry`: what it provides is read from the
+ * `slots-remote.json` its kit build wrote beside the manifest, when the server starts (remote-catalogue.ts).
+ */
+export interface PendingRemote {
+  name: string;
+  entry: string;
+  /** `<folder of the manifest>/slots-remote.json`. */
+  descriptorUrl: string;
+}
+
 /** The remotes the host is told about, and who may load this server's remote files from another origin. */
 export interface RemotesConfig {
+  /** The remotes whose components are known now (built here, or listed in the file). */
   remotes: RemoteDescriptor[];
+  /** The remotes whose components come from their descriptor, read over HTTP. */
+  pending: PendingRemote[];
+  /** Slots placed by the file, in file order; those of a pending remote are checked once its descriptor is read. */
+  slots: ConfiguredSlot[];
   /** Origins answered with `Access-Control-Allow-Origin` on `/remotes/*`; `'*'` allows any. */
   allowedOrigins: readonly string[] | '*';
   /** Where the list came from, for the start-up log. */
@@ -21,32 +38,38 @@ export interface LoadRemotesConfigOptions {
   cwd?: string;
 }
 
-const REMOTE_KEYS = new Set(['name', 'entry', 'components', 'formComponents', 'enabled']);
+const REMOTE_KEYS = new Set(['name', 'entry', 'components', 'formComponents', 'enabled', 'slots']);
 const TOP_KEYS = new Set(['$schema', 'remotes', 'allowedOrigins']);
 
 /**
  * The remotes configuration, validated at start-up (fail fast, with messages that say what and where):
  * 1. built-in: every remote built into `<distDir>/remotes/<name>/` (from its own `slots-remote.json`), served by
  *    this server at `/remotes/<name>/mf-manifest.json`;
- * 2. `REMOTES_CONFIG` (env, path of a JSON file) overrides or adds remotes. Changing it needs a server restart,
- *    never a host rebuild:
+ * 2. `REMOTES_CONFIG` (env, path of a JSON file) overrides or adds remotes and places their components. The server
+ *    re-reads it on SIGHUP (App.reloadRemotesConfig); it never needs a host rebuild:
  *
  * ```json
  * {
  *   "remotes": [
  *     { "name": "team_records", "entry": "https://cdn.example.com/team_records/mf-manifest.json" },
  *     { "name": "team_billing", "entry": "https://billing.example.com/mf-manifest.json",
- *       "components": ["InvoiceBadge"], "formComponents": [] },
+ *       "slots": { "global-before-content": [{ "component": "InvoiceBanner", "props": { "amountDue": 12.5 } }] } },
+ *     { "name": "legacy_widgets", "entry": "https://widgets.example.com/remoteEntry.js", "components": ["Clock"] },
  *     { "name": "team_marketing", "enabled": false }
  *   ],
  *   "allowedOrigins": ["https://admin.example.com"]
  * }
  * ```
- * An override keeps the built remote's components unless it lists its own; an added remote must list them.
+ * An override keeps the built remote's components unless it lists its own. An added remote built with the remote kit
+ * needs only its manifest `entry`: its components are read from the descriptor beside it. One with a plain
+ * `remoteEntry.js` (not built with the kit) lists its `components`. `"slots"` places components of that remote,
+ * checked like code registrations; code registrations come first at a location, then the file's, in file order.
  */
 export function loadRemotesConfig(options: LoadRemotesConfigOptions): RemotesConfig {
   const builtIn = findBuiltRemotes(options.distDir);
   const byName = new Map(builtIn.map((remote) => [remote.name, remote]));
+  const pending = new Map<string, PendingRemote>();
+  const slots: ConfiguredSlot[] = [];
   let allowedOrigins: readonly string[] | '*' = [];
   let configFile: string | null = null;
 
@@ -64,21 +87,58 @@ export function loadRemotesConfig(options: LoadRemotesConfigOptions): RemotesCon
       }
       const entry = override.entry ?? base?.entry;
       const components = override.components ?? base?.components;
-      if (entry === undefined || components === undefined) {
+      if (entry === undefined) {
         throw new RemotesConfigError(
-          `${where}: it is not built into ${path.join(options.distDir, 'remotes')}, so it needs "entry" and "components".`,
+          `${where}: it is not built into ${path.join(options.distDir, 'remotes')}, so it needs "entry" ` +
+            '(the URL of its mf-manifest.json).',
         );
+      }
+      const remoteSlots = override.slots ?? [];
+      if (components === undefined) {
+        const descriptorUrl = descriptorUrlOf(entry);
+        if (descriptorUrl === null) {
+          throw new RemotesConfigError(
+            `${where}: "entry" ${JSON.stringify(entry)} is not the absolute URL of an mf-manifest.json, so the ` +
+              `remote's ${REMOTE_DESCRIPTOR_FILE} cannot be read: list its "components" (a plain remoteEntry.js ` +
+              'remote must).',
+          );
+        }
+        byName.delete(override.name);
+        pending.set(override.name, { name: override.name, entry, descriptorUrl });
+        slots.push(...remoteSlots);
+        continue;
       }
       const formComponents =
         override.formComponents ?? base?.formComponents.filter((name) => components.includes(name)) ?? [];
       checkFormComponents(formComponents, components, where);
+      const outside = slotsOutsideRemote(remoteSlots, components);
+      if (outside.length > 0) throw new RemotesConfigError(`${where}: ${outside.join('; ')}.`);
       byName.set(override.name, { name: override.name, entry, components, formComponents });
+      slots.push(...remoteSlots);
     }
   }
 
   const remotes = [...byName.values()];
   checkComponentOwnership(remotes, configFile);
-  return { remotes, allowedOrigins, sources: { builtIn: builtIn.map((remote) => remote.name), configFile } };
+  return {
+    remotes,
+    pending: [...pending.values()],
+    slots,
+    allowedOrigins,
+    sources: { builtIn: builtIn.map((remote) => remote.name), configFile },
+  };
+}
+
+/** Where a kit-built remote's descriptor sits: beside its manifest. Null for anything but an absolute manifest URL. */
+function descriptorUrlOf(entry: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(entry);
+  } catch {
+    return null;
+  }
+  if (!url.pathname.endsWith('.json')) return null;
+  return new URL(REMOTE_DESCRIPTOR_FILE, url).href;
 }
 
 interface RemoteOverride {
@@ -87,6 +147,7 @@ interface RemoteOverride {
   components?: string[];
   formComponents?: string[];
   enabled?: boolean;
+  slots?: ConfiguredSlot[];
 }
 
 function readConfigFile(file: string): { remotes: RemoteOverride[]; allowedOrigins: readonly string[] | '*' } {
@@ -147,6 +208,7 @@ function parseOverride(item: unknown, where: string): RemoteOverride {
     if (typeof object.enabled !== 'boolean') throw new RemotesConfigError(`${named}: "enabled" must be true or false.`);
     override.enabled = object.enabled;
   }
+  if (object.slots !== undefined) override.slots = parseConfiguredSlots(object.slots, override.name, named);
   return override;
 }
 

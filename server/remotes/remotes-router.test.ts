@@ -2,7 +2,8 @@ import express, { type Express } from 'express';
 import request from 'supertest';
 import { createHostPageRouter } from '../host-page/host-page-router';
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
-import { createRemotesRouter } from './index';
+import pino from 'pino';
+import { createRemotesRouter, loadRemotesConfig, RemoteCatalogue } from './index';
 import { RemotesConfigError } from './remotes-config-error';
 
 const RECORDS = {
@@ -21,7 +22,10 @@ afterEach(() => dist.remove());
 /** The two routers mounted as the app mounts them, then a JSON 404 like the app's. */
 function appWith(env: NodeJS.ProcessEnv = {}): Express {
   const app = express();
-  app.use(createRemotesRouter({ env, distDir: dist.dir, sourceMaps: true }));
+  const catalogue = new RemoteCatalogue(loadRemotesConfig({ env, distDir: dist.dir }), {
+    logger: pino({ level: 'silent' }),
+  });
+  app.use(createRemotesRouter({ distDir: dist.dir, catalogue, sourceMaps: true }));
   app.use(createHostPageRouter({ distDir: dist.dir, sourceMaps: true }));
   app.use((_req, res) => {
     res.status(404).json({ error: { code: 'not_found', message: 'Not found.' } });

@@ -1,4 +1,5 @@
 import helmet from 'helmet';
+import { remoteOrigins } from './remote-origins';
 import type { RequestHandler } from 'express';
 
 export interface SecurityHeadersOptions {
@@ -41,4 +42,23 @@ export function createSecurityHeaders(options: SecurityHeadersOptions): RequestH
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'same-origin' },
   });
+}
+
+/** What the page's Content-Security-Policy follows: the remotes' entries, which change on a configuration reload. */
+export interface RemoteEntrySource {
+  readonly version: number;
+  entries(): string[];
+}
+
+/** {@link createSecurityHeaders} for the remotes of `source` now: rebuilt once per change of the remotes. */
+export function createSecurityHeadersFollowing(source: RemoteEntrySource): RequestHandler {
+  const build = () => ({
+    version: source.version,
+    handler: createSecurityHeaders({ remoteOrigins: remoteOrigins(source.entries()) }),
+  });
+  let current = build();
+  return (req, res, next) => {
+    if (current.version !== source.version) current = build();
+    current.handler(req, res, next);
+  };
 }

@@ -15,11 +15,15 @@ export type SlotRegistrationMap = Readonly<Partial<Record<SlotLocationValue, Slo
 export type SlotRegistrySnapshot = ReadonlyMap<SlotLocation, readonly Slot[]>;
 
 /**
- * The slots registered per location. Writers go through `register`; readers get an immutable snapshot and a
- * `version` that changes with every registration, so payloads built from a snapshot can be cached by version.
+ * The slots registered per location: those of code (`register`, appended) and those of the remotes configuration
+ * (`replaceConfigured`, swapped whole on every reload), code first at each location. Readers get an immutable
+ * snapshot and a `version` that changes with every change, so payloads built from a snapshot can be cached by
+ * version.
  */
 export class SlotRegistry {
   private current: SlotRegistrySnapshot = Object.freeze(new Map<SlotLocation, readonly Slot[]>());
+  private registered: SlotRegistrySnapshot = this.current;
+  private configured: ReadonlyArray<readonly [SlotLocation, Slot]> = [];
   private currentVersion = 0;
 
   get version(): number {
@@ -37,9 +41,24 @@ export class SlotRegistry {
   register(map: SlotRegistrationMap): void {
     const additions = validate(map).filter(([, slots]) => slots.length > 0);
     if (additions.length === 0) return;
-    const next = new Map(this.current);
+    const next = new Map(this.registered);
     for (const [location, slots] of additions) {
       next.set(location, Object.freeze([...(next.get(location) ?? []), ...slots]));
+    }
+    this.registered = Object.freeze(next);
+    this.rebuild();
+  }
+
+  /** Replaces the slots placed by configuration (already checked by its loader), kept in the order given. */
+  replaceConfigured(slots: ReadonlyArray<{ location: SlotLocation; slot: Slot }>): void {
+    this.configured = slots.map(({ location, slot }) => [location, slot] as const);
+    this.rebuild();
+  }
+
+  private rebuild(): void {
+    const next = new Map(this.registered);
+    for (const [location, slot] of this.configured) {
+      next.set(location, Object.freeze([...(next.get(location) ?? []), slot]));
     }
     this.current = Object.freeze(next);
     this.currentVersion++;

@@ -1,0 +1,240 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import pino from 'pino';
+import request from 'supertest';
+import { REMOTE_DESCRIPTOR_FILE, Slot, SlotLocation } from '../../shared';
+import { addUser, createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
+import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+import { RemotesConfigError } from './remotes-config-error';
+
+/** A remote's origin: serves its slots-remote.json (or an error, or nothing at all) over real HTTP. */
+interface RemoteOrigin {
+  url: string;
+  answer: 'descriptor' | 'error' | 'hang';
+  descriptor: Record<string, unknown>;
+  requests: number;
+  close(): Promise<void>;
+}
+
+async function startRemoteOrigin(descriptor: Record<string, unknown>): Promise<RemoteOrigin> {
+  const hanging: http.ServerResponse[] = [];
+  const origin = { answer: 'descriptor', descriptor, requests: 0 } as RemoteOrigin;
+  const server = http.createServer((req, res) => {
+    origin.requests++;
+    if (req.url !== `/billing/${REMOTE_DESCRIPTOR_FILE}` || origin.answer === 'error') {
+      res.writeHead(origin.answer === 'error' ? 500 : 404).end();
+    } else if (origin.answer === 'hang') {
+      hanging.push(res);
+    } else {
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(origin.descriptor));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin.close = () => {
+    for (const res of hanging) res.destroy();
+    server.closeAllConnections();
+    return new Promise((resolve) => server.close(() => resolve()));
+  };
+  return origin;
+}
+
+const BILLING = {
+  name: 'team_billing',
+  components: ['InvoiceBanner', 'InvoiceField'],
+  formComponents: ['InvoiceField'],
+};
+
+let dir: TempDir;
+let origin: RemoteOrigin;
+let testApp: TestApp | null = null;
+let configFile: string;
+
+beforeEach(async () => {
+  dir = makeTempDir('slots-remotes-config-');
+  configFile = path.join(dir.path, 'remotes.json');
+  origin = await startRemoteOrigin(BILLING);
+});
+afterEach(async () => {
+  await testApp?.close();
+  testApp = null;
+  await origin.close();
+  dir.remove();
+});
+
+function writeConfig(config: unknown): void {
+  fs.writeFileSync(configFile, typeof config === 'string' ? config : JSON.stringify(config));
+}
+
+function billing(slots: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  return { name: 'team_billing', entry: `${origin.url}/billing/mf-manifest.json`, slots, ...extra };
+}
+
+async function start(configure?: Parameters<typeof createTestApp>[0]['configure']): Promise<TestApp> {
+  testApp = await createTestApp({
+    env: { REMOTES_CONFIG: configFile },
+    remoteDescriptorTimeoutMs: 300,
+    ...(configure ? { configure } : {}),
+  });
+  return testApp;
+}
+
+describe('placement by REMOTES_CONFIG', () => {
+  it('reads a kit-built remote from its descriptor and places its slots: public on /slots, protected only on /meta', async () => {
+    writeConfig({
+      remotes: [
+        billing({
+          'global-before-content': [{ component: 'InvoiceBanner', props: { amountDue: 12.5, currency: 'EUR' } }],
+          'dashboard-before-cards': [{ component: 'InvoiceBanner', props: { amountDue: 99 } }],
+        }),
+      ],
+    });
+    const { app } = await start((app) =>
+      app.registerSlots({ 'global-before-content': Slot.make('FromCode', { order: 1 }) }),
+    );
+
+    const remotes = await request(app.handler).get('/api/remotes').expect(200);
+    expect(remotes.body.remotes).toContainEqual({ ...BILLING, entry: `${origin.url}/billing/mf-manifest.json` });
+
+    const slots = await request(app.handler).get('/slots').expect(200);
+    // Code registrations first, then the file's, in file order.
+    expect(slots.body.slots).toEqual({
+      'global-before-content': [
+        { component: 'FromCode', props: { order: 1 } },
+        { component: 'InvoiceBanner', props: { amountDue: 12.5, currency: 'EUR' } },
+      ],
+    });
+    expect(JSON.stringify(slots.body)).not.toContain('dashboard-before-cards');
+
+    await addUser(app, 'ada', 'correct horse battery', ['acme']);
+    const agent = await signedInAgent(app, 'ada', 'correct horse battery');
+    const meta = await agent.get('/meta').expect(200);
+    expect(meta.body.slots['dashboard-before-cards']).toEqual([
+      { component: 'InvoiceBanner', props: { amountDue: 99 } },
+    ]);
+    // The page's policy lets the host load the remote from its origin.
+    const page = await request(app.handler).get('/remotes/none').set('Accept', 'text/html');
+    expect(page.headers['content-security-policy']).toContain(origin.url);
+  });
+
+  it('lets a built-in or listed remote be named without entry to add slots', async () => {
+    writeConfig({
+      remotes: [
+        {
+          name: 'team_clock',
+          entry: `${origin.url}/clock/remoteEntry.js`,
+          components: ['Clock'],
+          slots: { 'login-before-form': { component: 'Clock', props: { zone: 'UTC' } } },
+        },
+      ],
+    });
+    const { app } = await start();
+    const slots = await request(app.handler).get('/slots').expect(200);
+    expect(slots.body.slots['login-before-form']).toEqual([{ component: 'Clock', props: { zone: 'UTC' } }]);
+  });
+
+  it('starts without a remote that does not answer, logs it by name, and adds its slots once it answers', async () => {
+    origin.answer = 'hang';
+    writeConfig({ remotes: [billing({ 'global-before-content': [{ component: 'InvoiceBanner' }] })] });
+    const lines: string[] = [];
+    testApp = await createTestApp({
+      env: { REMOTES_CONFIG: configFile },
+      remoteDescriptorTimeoutMs: 200,
+      logger: pino({ level: 'info' }, { write: (line: string) => lines.push(line) }),
+    });
+    const { app } = testApp;
+    expect((await request(app.handler).get('/slots')).body.slots).toEqual({});
+    expect((await request(app.handler).get('/api/remotes')).body.remotes).toEqual([]);
+    expect(lines.join('')).toMatch(/Remote \\"team_billing\\" is not available \(.*did not answer within 200 ms\)/);
+
+    origin.answer = 'descriptor';
+    await app.remoteCatalogue.refresh();
+    expect((await request(app.handler).get('/slots')).body.slots['global-before-content']).toEqual([
+      { component: 'InvoiceBanner', props: {} },
+    ]);
+  });
+
+  it('leaves out a slot whose component the answering remote does not provide, and says so', async () => {
+    writeConfig({
+      remotes: [
+        billing({
+          'global-before-content': [{ component: 'InvoiceBaner' }, { component: 'InvoiceBanner' }],
+        }),
+      ],
+    });
+    const lines: string[] = [];
+    testApp = await createTestApp({
+      env: { REMOTES_CONFIG: configFile },
+      logger: pino({ level: 'info' }, { write: (line: string) => lines.push(line) }),
+    });
+    const slots = await request(testApp.app.handler).get('/slots').expect(200);
+    expect(slots.body.slots['global-before-content'].map((slot: Slot) => slot.component)).toEqual(['InvoiceBanner']);
+    expect(lines.join('')).toContain(
+      'slot \\"InvoiceBaner\\" at \\"global-before-content\\": remote \\"team_billing\\" provides no component \\"InvoiceBaner\\"',
+    );
+  });
+
+  it.each([
+    [
+      'an unknown location',
+      { 'global-nowhere': [{ component: 'InvoiceBanner' }] },
+      /remote "team_billing" \("team_billing"\)|"team_billing".*unknown location "global-nowhere"/,
+    ],
+    [
+      'props that are not a plain object',
+      { 'global-before-content': [{ component: 'InvoiceBanner', props: [1] }] },
+      /"team_billing".*slots\["global-before-content"\]\[0\].*props must be a plain object/,
+    ],
+    [
+      'an item without component',
+      { 'login-before-form': [{ props: {} }] },
+      /"team_billing".*slots\["login-before-form"\]\[0\] must be \{ "component"/,
+    ],
+  ])('fails the start on %s, naming the remote and the location', async (_what, slots, message) => {
+    writeConfig({ remotes: [billing(slots)] });
+    await expect(start()).rejects.toThrow(RemotesConfigError);
+    await expect(start()).rejects.toThrow(message);
+  });
+
+  it('fails the start when a listed remote is given a slot for a component it does not provide', async () => {
+    writeConfig({
+      remotes: [
+        {
+          name: 'team_clock',
+          entry: `${origin.url}/clock/remoteEntry.js`,
+          components: ['Clock'],
+          slots: { 'login-before-form': [{ component: 'Calendar' }] },
+        },
+      ],
+    });
+    await expect(start()).rejects.toThrow(
+      /"team_clock".*slot "Calendar" at "login-before-form": remote "team_clock" provides no component "Calendar"/,
+    );
+  });
+});
+
+describe('reloading REMOTES_CONFIG', () => {
+  it('takes a valid new file for the next request, and keeps the previous configuration when the new one is bad', async () => {
+    writeConfig({ remotes: [billing({ 'global-before-content': [{ component: 'InvoiceBanner', props: { n: 1 } }] })] });
+    const { app } = await start();
+    const sessionAgent = request.agent(app.handler);
+    const before = await sessionAgent.get('/slots').expect(200);
+    expect(before.body.slots['global-before-content'][0].props).toEqual({ n: 1 });
+
+    writeConfig({ remotes: [billing({ 'login-before-form': [{ component: 'InvoiceBanner', props: { n: 2 } }] })] });
+    await expect(app.reloadRemotesConfig()).resolves.toBe(true);
+    const after = await sessionAgent.get('/slots').expect(200);
+    expect(after.body.slots).toEqual({
+      'login-before-form': [{ component: 'InvoiceBanner', props: { n: 2 } }],
+    });
+
+    writeConfig({ remotes: [billing({ 'nowhere-at-all': [{ component: 'InvoiceBanner' }] })] });
+    await expect(app.reloadRemotesConfig()).resolves.toBe(false);
+    writeConfig('{ not json');
+    await expect(app.reloadRemotesConfig()).resolves.toBe(false);
+    expect((await sessionAgent.get('/slots').expect(200)).body).toEqual(after.body);
+    expect(SlotLocation.from('login-before-form').isPublic()).toBe(true);
+  });
+});

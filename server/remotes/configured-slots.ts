@@ -1,0 +1,74 @@
+import { describe, InvalidSlotError, isPlainObject, Slot, SlotLocation } from '../../shared';
+import { RemotesConfigError } from './remotes-config-error';
+
+/** A slot placed by REMOTES_CONFIG (a remote entry's `"slots"`), for one of that remote's components. */
+export interface ConfiguredSlot {
+  remote: string;
+  location: SlotLocation;
+  slot: Slot;
+}
+
+const SLOT_KEYS = new Set(['component', 'props', 'content']);
+
+/**
+ * Reads a remote entry's `"slots"`: the shape `registerSlots` takes, in JSON,
+ * `{ "<location>": [ { "component": "InvoiceBanner", "props": { ... } } ] }`, each item checked by the same rules
+ * as a code registration (a known location, `Slot.make`'s name and props checks). Errors name the remote, the
+ * location and the item.
+ */
+export function parseConfiguredSlots(value: unknown, remote: string, where: string): ConfiguredSlot[] {
+  if (!isPlainObject(value)) {
+    throw new RemotesConfigError(
+      `${where}: "slots" must map locations to lists of { "component", "props" }, got ${describe(value)}.`,
+    );
+  }
+  const slots: ConfiguredSlot[] = [];
+  for (const [key, items] of Object.entries(value)) {
+    const location = SlotLocation.tryFrom(key);
+    if (!location) {
+      throw new RemotesConfigError(
+        `${where}: "slots" names the unknown location "${key}"; locations: ${SlotLocation.cases()
+          .map((known) => known.value)
+          .join(', ')}.`,
+      );
+    }
+    const list = Array.isArray(items) ? items : [items];
+    list.forEach((item: unknown, index) => {
+      const at = `${where}, slots["${key}"][${index}]`;
+      slots.push({ remote, location, slot: parseSlot(item, at) });
+    });
+  }
+  return slots;
+}
+
+function parseSlot(item: unknown, where: string): Slot {
+  if (!isPlainObject(item) || typeof item.component !== 'string') {
+    throw new RemotesConfigError(
+      `${where} must be { "component": "<Name>", "props": { ... } }, got ${describe(item)}.`,
+    );
+  }
+  const unknownKeys = Object.keys(item).filter((key) => !SLOT_KEYS.has(key));
+  if (unknownKeys.length > 0) {
+    throw new RemotesConfigError(
+      `${where}: unknown key(s) ${unknownKeys.join(', ')}; allowed: ${[...SLOT_KEYS].join(', ')}.`,
+    );
+  }
+  try {
+    return Slot.make(item.component, (item.props ?? {}) as Record<string, unknown>, item.content ?? null);
+  } catch (error) {
+    if (error instanceof InvalidSlotError) throw new RemotesConfigError(`${where}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** The configured slots whose component the remote does not provide, as messages naming slot, location and remote. */
+export function slotsOutsideRemote(slots: readonly ConfiguredSlot[], components: readonly string[]): string[] {
+  const provided = new Set(components);
+  return slots
+    .filter((configured) => !provided.has(configured.slot.component))
+    .map(
+      (configured) =>
+        `slot "${configured.slot.component}" at "${configured.location.value}": remote "${configured.remote}" ` +
+        `provides no component "${configured.slot.component}" (it provides ${components.join(', ') || 'none'})`,
+    );
+}

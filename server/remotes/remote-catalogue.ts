@@ -1,0 +1,206 @@
+import type { RemoteDescriptor } from '../../shared';
+import type { Logger } from 'pino';
+import type { ConfiguredSlot } from './configured-slots';
+import { slotsOutsideRemote } from './configured-slots';
+import { parseRemoteDescriptorFile } from './remote-names';
+import type { PendingRemote, RemotesConfig } from './remotes-config';
+
+export interface RemoteCatalogueOptions {
+  logger: Logger;
+  /** How long one descriptor request may take; a remote that does not answer in time is retried later. */
+  descriptorTimeoutMs?: number;
+  /** How often a remote whose descriptor could not be read is asked again. */
+  retryIntervalMs?: number;
+  /** Pass a kit dev server's `devEvents` on to the host (development servers only: it makes pages reload). */
+  passDevEvents?: boolean;
+}
+
+/** What the catalogue knows of a remote declared by entry only. */
+type PendingState =
+  | { status: 'waiting' }
+  | { status: 'ready'; descriptor: RemoteDescriptor }
+  | { status: 'failing'; reason: string };
+
+export const DEFAULT_DESCRIPTOR_TIMEOUT_MS = 3000;
+export const DEFAULT_DESCRIPTOR_RETRY_MS = 30_000;
+
+/**
+ * The remotes the server serves now, and the slots the configuration places for them. Remotes built here or listed
+ * with their components are known at once; a kit-built remote declared by entry only is known once its
+ * `slots-remote.json` has been read from its origin. Until then (unreachable, timed out, invalid) it is logged with
+ * its name, retried, and its configured slots are left out, so a remote that is down never stops the server or
+ * sends the host components it cannot load. `replace` swaps in a re-read configuration (SIGHUP).
+ */
+export class RemoteCatalogue {
+  private config: RemotesConfig;
+  private readonly states = new Map<string, PendingState>();
+  private readonly listeners = new Set<() => void>();
+  private retryTimer: NodeJS.Timeout | null = null;
+  private currentVersion = 0;
+  private closed = false;
+  private readonly timeoutMs: number;
+  private readonly retryMs: number;
+
+  constructor(
+    config: RemotesConfig,
+    private readonly options: RemoteCatalogueOptions,
+  ) {
+    this.config = config;
+    this.timeoutMs = options.descriptorTimeoutMs ?? DEFAULT_DESCRIPTOR_TIMEOUT_MS;
+    this.retryMs = options.retryIntervalMs ?? DEFAULT_DESCRIPTOR_RETRY_MS;
+    for (const remote of config.pending) this.states.set(remote.name, { status: 'waiting' });
+  }
+
+  /** Changes whenever what `remotes()`, `slots()` or `entries()` return changes. */
+  get version(): number {
+    return this.currentVersion;
+  }
+
+  get allowedOrigins(): readonly string[] | '*' {
+    return this.config.allowedOrigins;
+  }
+
+  /** The remotes the host registers: those known now, in configuration order. */
+  remotes(): RemoteDescriptor[] {
+    const ready = this.config.pending.flatMap((remote) => {
+      const state = this.states.get(remote.name);
+      return state?.status === 'ready' ? [state.descriptor] : [];
+    });
+    return [...this.config.remotes, ...ready];
+  }
+
+  /** Every configured entry, answering or not: the origins the page's Content-Security-Policy allows. */
+  entries(): string[] {
+    return [...this.config.remotes, ...this.config.pending].map((remote) => remote.entry);
+  }
+
+  /** The configured slots of the remotes known now, in file order. */
+  slots(): ConfiguredSlot[] {
+    const known = new Map(this.remotes().map((remote) => [remote.name, new Set(remote.components)]));
+    return this.config.slots.filter((configured) => known.get(configured.remote)?.has(configured.slot.component));
+  }
+
+  /** Calls `listener` after every change; returns the function that stops it. */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Reads the descriptor of every remote not known yet, at once and each bounded by the timeout. */
+  async refresh(): Promise<void> {
+    const waiting = this.config.pending.filter((remote) => this.states.get(remote.name)?.status !== 'ready');
+    const outcomes = await Promise.all(waiting.map((remote) => this.read(remote)));
+    if (this.closed) return;
+    let changed = false;
+    waiting.forEach((remote, index) => {
+      if (!this.config.pending.includes(remote)) return; // replaced meanwhile
+      const outcome = outcomes[index]!;
+      const before = this.states.get(remote.name);
+      this.states.set(remote.name, outcome);
+      if (outcome.status === 'ready') {
+        changed = true;
+        this.options.logger.info(
+          { remote: remote.name, components: outcome.descriptor.components },
+          `Remote "${remote.name}" answered: ${outcome.descriptor.components.length} component(s).`,
+        );
+        const outside = slotsOutsideRemote(
+          this.config.slots.filter((configured) => configured.remote === remote.name),
+          outcome.descriptor.components,
+        );
+        for (const problem of outside) {
+          this.options.logger.error({ remote: remote.name }, `REMOTES_CONFIG ${problem}; that slot is left out.`);
+        }
+      } else if (outcome.status === 'failing' && (before?.status !== 'failing' || before.reason !== outcome.reason)) {
+        this.options.logger.warn(
+          { remote: remote.name, descriptor: remote.descriptorUrl },
+          `Remote "${remote.name}" is not available (${outcome.reason}); its slots are left out until it answers ` +
+            `(asked again every ${Math.round(this.retryMs / 1000)} s).`,
+        );
+      }
+    });
+    if (changed) this.changed();
+    this.scheduleRetry();
+  }
+
+  /** Swaps in a re-read configuration, keeping what is known of remotes whose entry did not change. */
+  replace(config: RemotesConfig): Promise<void> {
+    const previous = new Map(this.config.pending.map((remote) => [remote.name, remote]));
+    const states = new Map(this.states);
+    this.states.clear();
+    for (const remote of config.pending) {
+      const kept = previous.get(remote.name)?.descriptorUrl === remote.descriptorUrl && states.get(remote.name);
+      this.states.set(remote.name, kept || { status: 'waiting' });
+    }
+    this.config = config;
+    this.changed();
+    return this.refresh();
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+  }
+
+  private changed(): void {
+    this.currentVersion++;
+    for (const listener of this.listeners) listener();
+  }
+
+  private scheduleRetry(): void {
+    if (this.closed || this.retryTimer) return;
+    if (![...this.states.values()].some((state) => state.status !== 'ready')) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      void this.refresh();
+    }, this.retryMs);
+    // Retrying never keeps the process alive on its own.
+    this.retryTimer.unref();
+  }
+
+  private async read(remote: PendingRemote): Promise<PendingState> {
+    try {
+      const response = await fetch(remote.descriptorUrl, {
+        signal: AbortSignal.timeout(this.timeoutMs),
+        headers: { Accept: 'application/json' },
+      });
+      if (!response.ok) return { status: 'failing', reason: `${remote.descriptorUrl} answered ${response.status}` };
+      // Parsed here, not with response.json(): the checks expect plain objects of this realm.
+      const file = parseRemoteDescriptorFile(JSON.parse(await response.text()) as unknown, remote.descriptorUrl);
+      if (file.name !== remote.name) {
+        return {
+          status: 'failing',
+          reason: `${remote.descriptorUrl} describes remote "${file.name}", not "${remote.name}"`,
+        };
+      }
+      const owner = this.ownerOfAny(file.components, remote.name);
+      if (owner) return { status: 'failing', reason: owner };
+      const descriptor: RemoteDescriptor = {
+        name: remote.name,
+        entry: remote.entry,
+        components: file.components,
+        formComponents: file.formComponents,
+      };
+      if (this.options.passDevEvents && file.devEvents !== undefined) {
+        descriptor.devEvents = new URL(file.devEvents, remote.descriptorUrl).href;
+      }
+      return { status: 'ready', descriptor };
+    } catch (error) {
+      const reason =
+        (error as Error).name === 'TimeoutError'
+          ? `${remote.descriptorUrl} did not answer within ${this.timeoutMs} ms`
+          : `${remote.descriptorUrl}: ${(error as Error).message}`;
+      return { status: 'failing', reason };
+    }
+  }
+
+  /** One component name, one provider: a descriptor claiming another remote's component is refused. */
+  private ownerOfAny(components: readonly string[], name: string): string | null {
+    for (const other of this.remotes()) {
+      if (other.name === name) continue;
+      const clash = components.find((component) => other.components.includes(component));
+      if (clash) return `component "${clash}" is already provided by "${other.name}"`;
+    }
+    return null;
+  }
+}
