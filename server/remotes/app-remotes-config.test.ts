@@ -5,7 +5,13 @@ import path from 'node:path';
 import pino from 'pino';
 import request from 'supertest';
 import { REMOTE_DESCRIPTOR_FILE, Slot, SlotLocation } from '../../shared';
-import { addUser, createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
+import {
+  addUser,
+  createTestApp,
+  signedInAgent,
+  type TestApp,
+  type TestAppOptions,
+} from '../../testing/server/test-app';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import { RemotesConfigError } from './remotes-config-error';
 
@@ -72,7 +78,7 @@ function billing(slots: Record<string, unknown>, extra: Record<string, unknown> 
   return { name: 'team_billing', entry: `${origin.url}/billing/mf-manifest.json`, slots, ...extra };
 }
 
-async function start(configure?: Parameters<typeof createTestApp>[0]['configure']): Promise<TestApp> {
+async function start(configure?: TestAppOptions['configure']): Promise<TestApp> {
   testApp = await createTestApp({
     env: { REMOTES_CONFIG: configFile },
     remoteDescriptorTimeoutMs: 300,
