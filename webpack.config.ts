@@ -40,6 +40,8 @@ export interface RemoteApp {
 
 export const ROOT_DIR = __dirname;
 export const DIST_DIR = path.join(ROOT_DIR, 'dist');
+/** Where `npm run dev` builds: never the production `dist/`, which `npm run serve` may be serving. */
+export const DEV_DIST_DIR = path.join(ROOT_DIR, '.dev', 'dist');
 export const HOST_NAME = 'host';
 
 /**
@@ -87,14 +89,14 @@ function hostEntryFilename(mode: BuildMode): NonNullable<Configuration['output']
       : 'assets/[name].[contenthash:10].js';
 }
 
-export function hostConfiguration(mode: BuildMode): Configuration {
+export function hostConfiguration(mode: BuildMode, distDir = DIST_DIR): Configuration {
   const hashed = mode === 'production' ? '[name].[contenthash:10]' : '[name]';
   return {
     ...common(mode, HOST_NAME),
     // The entry starts the page's requests and remote loads (host/startup, no React), then imports ./bootstrap.
     entry: { main: './host/index.ts' },
     output: {
-      path: path.join(DIST_DIR, 'host'),
+      path: path.join(distDir, 'host'),
       // Absolute: deep client routes such as /resources/articles/1/edit load the same files.
       publicPath: '/',
       filename: hostEntryFilename(mode),
@@ -139,6 +141,8 @@ export function hostConfiguration(mode: BuildMode): Configuration {
 export interface RemoteBuildOptions {
   /** Where to write the build; `dist/remotes/<name>/` by default (tests build fixture remotes elsewhere). */
   outputPath?: string;
+  /** The build output root, when not `dist/` (`npm run dev`). */
+  distDir?: string;
 }
 
 /** A remote of this repository, built with the remote kit's preset like any remote outside it. */
@@ -151,15 +155,18 @@ export function remoteConfiguration(
     remote: remote.descriptor,
     dir: path.resolve(ROOT_DIR, remote.folder),
     mode,
-    outputPath: options.outputPath ?? path.join(DIST_DIR, 'remotes', remote.descriptor.name),
+    outputPath: options.outputPath ?? path.join(options.distDir ?? DIST_DIR, 'remotes', remote.descriptor.name),
     extraModuleFolders: [path.join(ROOT_DIR, 'node_modules')],
     rootDir: ROOT_DIR,
   });
 }
 
-/** Every app, host first. */
-export function createConfigurations(mode: BuildMode): Configuration[] {
-  return [hostConfiguration(mode), ...REMOTE_APPS.map((remote) => remoteConfiguration(mode, remote))];
+/** Every app, host first, into `distDir` (`dist/` by default). */
+export function createConfigurations(mode: BuildMode, distDir = DIST_DIR): Configuration[] {
+  return [
+    hostConfiguration(mode, distDir),
+    ...REMOTE_APPS.map((remote) => remoteConfiguration(mode, remote, { distDir })),
+  ];
 }
 
 /** The webpack CLI calls this with `--mode` in `argv`; production unless told otherwise. */

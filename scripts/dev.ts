@@ -1,7 +1,9 @@
 /**
- * `npm run dev`: webpack watches the host and every remote in development mode (slot failures show a placeholder),
- * and once the first build is done the server runs under `tsx watch`, restarting when server code changes or a
- * remote's build changes what it declares (its slots-remote.json). Ctrl-C stops both.
+ * `npm run dev`: webpack watches the host and every remote in development mode (slot failures show a placeholder)
+ * and writes to `.dev/dist/`, never the production `dist/`; once the first build is done the server serves that
+ * folder (FRONTEND_DIR) under `tsx watch`, restarting only when server code changes or a remote's build changes
+ * what it declares (its slots-remote.json: webpack rewrites a file only when its content changed). A component
+ * edit is a rebuild and a reload, not a restart. Ctrl-C stops both.
  *
  * Environment: as for `npm start` (PORT, DATABASE_PATH, DEMO_PASSWORD, REMOTES_CONFIG, ...); NODE_ENV defaults to
  * `development`.
@@ -9,19 +11,19 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import webpack from 'webpack';
-import { createConfigurations, DIST_DIR, ROOT_DIR } from '../webpack.config';
+import { createConfigurations, DEV_DIST_DIR, ROOT_DIR } from '../webpack.config';
 
 const TSX_CLI = require.resolve('tsx/cli');
 
 function startServer(): ChildProcess {
-  const descriptors = path.relative(ROOT_DIR, path.join(DIST_DIR, 'remotes', '*', 'slots-remote.json'));
+  const descriptors = path.relative(ROOT_DIR, path.join(DEV_DIST_DIR, 'remotes', '*', 'slots-remote.json'));
   const child = spawn(
     process.execPath,
     [TSX_CLI, 'watch', '--clear-screen=false', '--include', descriptors, 'server/main.ts'],
     {
       cwd: ROOT_DIR,
       stdio: 'inherit',
-      env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'development' },
+      env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'development', FRONTEND_DIR: DEV_DIST_DIR },
     },
   );
   child.on('exit', (code, signal) => {
@@ -33,7 +35,7 @@ function startServer(): ChildProcess {
 
 let stopping = false;
 let server: ChildProcess | null = null;
-const compiler = webpack(createConfigurations('development'));
+const compiler = webpack(createConfigurations('development', DEV_DIST_DIR));
 
 const watching = compiler.watch({ aggregateTimeout: 300 }, (error, stats) => {
   if (error || !stats) {

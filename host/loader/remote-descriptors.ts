@@ -42,6 +42,9 @@ export function parseRemotesPayload(value: unknown): ParsedRemoteDescriptors {
       entry: item.entry,
       components: [...item.components],
       formComponents: item.formComponents.filter((name) => item.components?.includes(name)),
+      ...(typeof item.devEvents === 'string' && /^https?:\/\//.test(item.devEvents)
+        ? { devEvents: item.devEvents }
+        : {}),
     });
   });
   return { remotes, problems };

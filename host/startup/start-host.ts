@@ -1,6 +1,7 @@
 import { createInstance, getInstance, type ModuleFederation } from '@module-federation/enhanced/runtime';
 import { createApiClient, type ApiClient } from '../loader/api-client';
 import { fetchRemoteDescriptors, type ParsedRemoteDescriptors } from '../loader/remote-descriptors';
+import { reloadOnRemoteRebuilds } from '../loader/remote-live-reload';
 import type { ReliabilityOptions } from '../loader/reliability-plugin';
 import { createRemoteModuleLoader, type RemoteModuleLoader } from '../loader/remote-module-loader';
 import { HOST_MESSAGES } from '../loader/messages';
@@ -112,6 +113,7 @@ export function startHost(options: StartHostOptions): HostStartup {
   const register = ({ remotes, problems }: ParsedRemoteDescriptors, source: string): void => {
     if (problems.length > 0) console.warn(`[slots] ${source}: ${problems.join('; ')}.`);
     modules.registerRemotes(remotes);
+    reloadOnRemoteRebuilds(remotes);
   };
 
   if (boot) {

@@ -18,6 +18,8 @@ export interface ServerConfig {
   /** Absolute path of the SQLite file. */
   databasePath: string;
   redisUrl: string | undefined;
+  /** FRONTEND_DIR: the build output served (host shell, remotes), absolute; undefined: `<repo>/dist`. */
+  frontendDir: string | undefined;
   nodeEnv: string;
   /** SESSION_SECRET split on commas (first signs, all verify); undefined: use the file beside the database. */
   sessionSecret: string[] | undefined;
@@ -52,6 +54,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
     host: nonEmpty(env.HOST) ?? '127.0.0.1',
     databasePath: databasePathFromEnv(env),
     redisUrl: readRedisUrl(env.REDIS_URL),
+    frontendDir: nonEmpty(env.FRONTEND_DIR) === undefined ? undefined : path.resolve(env.FRONTEND_DIR as string),
     nodeEnv: nonEmpty(env.NODE_ENV) ?? 'development',
     sessionSecret: readSecrets(env.SESSION_SECRET),
     demoPassword: readDemoPassword(env.DEMO_PASSWORD),
