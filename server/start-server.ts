@@ -64,7 +64,9 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     allowedOrigins: config.allowedOrigins,
     loginRateLimit: config.loginRateLimit,
     env,
-    ...((options.distDir ?? config.frontendDir) === undefined ? {} : { distDir: options.distDir ?? config.frontendDir }),
+    ...((options.distDir ?? config.frontendDir) === undefined
+      ? {}
+      : { distDir: options.distDir ?? config.frontendDir }),
   });
   try {
     await options.configure?.(app, config);
