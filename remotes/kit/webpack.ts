@@ -33,8 +33,12 @@ export function sharedReact(eager: boolean) {
   };
 }
 
-/** TypeScript and JSX through swc: types are stripped, not checked (`tsc` checks them). */
-export function scriptRule(mode: BuildMode): RuleSetRule {
+/**
+ * TypeScript and JSX through swc: types are stripped, not checked (`tsc` checks them). `developmentJsx` compiles JSX
+ * to React's development runtime, which only works with a development build of React: right for the host, which
+ * brings its own React, wrong for a remote, which runs on whatever React the host page provides.
+ */
+export function scriptRule(mode: BuildMode, developmentJsx = mode === 'development'): RuleSetRule {
   return {
     test: /\.[cm]?tsx?$/,
     exclude: /node_modules/,
@@ -44,7 +48,7 @@ export function scriptRule(mode: BuildMode): RuleSetRule {
         jsc: {
           target: 'es2020',
           parser: { syntax: 'typescript', tsx: true },
-          transform: { react: { runtime: 'automatic', development: mode === 'development' } },
+          transform: { react: { runtime: 'automatic', development: developmentJsx } },
         },
       },
     },
@@ -100,6 +104,9 @@ export function remoteWebpackConfig(options: RemoteWebpackOptions): Configuratio
   const hashed = mode === 'production' ? '[name].[contenthash:10]' : '[name]';
   return {
     ...baseConfiguration(mode, remote.name, dir, options.extraModuleFolders ?? []),
+    // A development remote may be loaded by a production host (and the other way round): its JSX always uses the
+    // runtime every React build provides.
+    module: { rules: [scriptRule(mode, false)] },
     // No page of its own: the container entry (remoteEntry.js) is the remote's only entry point.
     entry: {},
     output: {
