@@ -1,11 +1,32 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
-import express, { type RequestHandler, type Response } from 'express';
+import type { RequestHandler, Response } from 'express';
 
 /** Build files named with a content hash (`[name].[contenthash:10].js`, maps included): their content never changes. */
 const HASHED_FILE = /\.[0-9a-f]{8,}\.(?:js|css|mjs)(?:\.map)?$/;
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const REVALIDATE = 'no-cache';
+
+/** A stable-named file (index.html, mf-manifest.json, remoteEntry.js) is looked at on disk at most this often. */
+export const STABLE_FILE_RECHECK_MS = 1000;
+/** What the memory of one folder holds at most; past it the cache starts over (a long `npm run dev` session). */
+export const BUILD_OUTPUT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+};
 
 /**
  * Cache policy of served build output: hashed files are cached for a year; anything with a stable name
@@ -16,23 +37,104 @@ export function setBuildCacheHeaders(res: Response, filePath: string): void {
   res.setHeader('Cache-Control', HASHED_FILE.test(path.basename(filePath)) ? IMMUTABLE : REVALIDATE);
 }
 
+interface CachedFile {
+  body: Buffer;
+  etag: string;
+  mtimeMs: number;
+  size: number;
+  checkedAt: number;
+}
+
 /**
- * Serves a folder of build output (the host shell, a remote) with that cache policy: no directory index or redirect,
- * no dotfiles, source maps only when `sourceMaps` says so, and whatever is not a file falls through to the next
- * route (in the end, the JSON 404).
+ * Serves a folder of build output (the host shell, a remote) from memory, with that cache policy: no directory
+ * index or redirect, no dotfiles, source maps only when `sourceMaps` says so, and whatever is not a file falls
+ * through to the next route (in the end, the JSON 404).
+ *
+ * Why memory, and synchronous reads when a file is first asked for: libuv's thread pool (four threads) serves both
+ * the asynchronous file system and the password hash. A burst of sign-ins kept it busy and `express.static`'s reads
+ * queued behind the hashes for seconds. A file read here once is then served without touching the pool; a
+ * stable-named file is re-checked with a `stat` at most once a second, so a rebuild or a redeploy of a remote into
+ * the folder shows at once. A hashed file never changes.
  */
-export function serveBuildOutput(dir: string, options: { sourceMaps: boolean }): RequestHandler {
-  const files = express.static(dir, {
-    index: false,
-    redirect: false,
-    dotfiles: 'ignore',
-    fallthrough: true,
-    cacheControl: false,
-    setHeaders: setBuildCacheHeaders,
-  });
-  if (options.sourceMaps) return files;
+export function serveBuildOutput(dir: string, options: { sourceMaps: boolean; now?: () => number }): RequestHandler {
+  const root = path.resolve(dir);
+  const now = options.now ?? Date.now;
+  const cache = new Map<string, CachedFile>();
+  let cachedBytes = 0;
+
+  function load(file: string, existing: CachedFile | undefined): CachedFile | null {
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(file);
+    } catch {
+      if (existing) forget(file, existing);
+      return null;
+    }
+    if (!stat.isFile()) return null;
+    if (existing && existing.mtimeMs === stat.mtimeMs && existing.size === stat.size) {
+      existing.checkedAt = now();
+      return existing;
+    }
+    const body = fs.readFileSync(file);
+    const entry: CachedFile = {
+      body,
+      etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
+      mtimeMs: stat.mtimeMs,
+      size: stat.size,
+      checkedAt: now(),
+    };
+    if (existing) forget(file, existing);
+    if (cachedBytes + body.length > BUILD_OUTPUT_CACHE_MAX_BYTES) {
+      cache.clear();
+      cachedBytes = 0;
+    }
+    cache.set(file, entry);
+    cachedBytes += body.length;
+    return entry;
+  }
+
+  function forget(file: string, entry: CachedFile): void {
+    if (cache.get(file) === entry) {
+      cache.delete(file);
+      cachedBytes -= entry.body.length;
+    }
+  }
+
   return (req, res, next) => {
-    if (req.path.endsWith('.map')) next();
-    else files(req, res, next);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    const file = fileFor(root, req.path, options.sourceMaps);
+    if (file === null) return next();
+    const existing = cache.get(file);
+    const fresh =
+      existing !== undefined &&
+      (HASHED_FILE.test(path.basename(file)) || now() - existing.checkedAt < STABLE_FILE_RECHECK_MS);
+    const entry = fresh ? existing : load(file, existing);
+    if (entry === null) return next();
+
+    setBuildCacheHeaders(res, file);
+    res.setHeader('ETag', entry.etag);
+    res.setHeader('Content-Type', CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream');
+    if (req.headers['if-none-match'] === entry.etag) {
+      res.status(304).end();
+      return;
+    }
+    res.setHeader('Content-Length', String(entry.body.length));
+    res.status(200).end(req.method === 'HEAD' ? undefined : entry.body);
   };
+}
+
+/** The file a request path names inside `root`, or null: not decodable, outside it, a dotfile, or a hidden map. */
+function fileFor(root: string, requestPath: string, sourceMaps: boolean): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(requestPath);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0') || decoded.endsWith('/')) return null;
+  const segments = decoded.split('/').filter((segment) => segment !== '');
+  if (segments.length === 0 || segments.some((segment) => segment.startsWith('.'))) return null;
+  if (!sourceMaps && decoded.endsWith('.map')) return null;
+  const file = path.join(root, ...segments);
+  return file.startsWith(`${root}${path.sep}`) ? file : null;
 }
