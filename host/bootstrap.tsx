@@ -12,21 +12,30 @@ import type { HostStartup } from './startup/start-host';
  */
 export function renderHost(startup: HostStartup): void {
   connectRegistries(startup.modules);
-  const runtime: Partial<SlotRuntime> = { remoteOf: (component) => startup.modules.remoteOf(component) };
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root element to render the admin into.');
-  createRoot(container, { onCaughtError: reportCaughtError }).render(
-    <StrictMode>
-      <HostApp
-        client={startup.client}
-        runtime={runtime}
-        startup={{
-          me: startup.requests.me,
-          publicSlots: startup.requests.publicSlots,
-          meta: startup.requests.meta,
-          remotesReady: startup.remotesReady ?? undefined,
-        }}
-      />
-    </StrictMode>,
-  );
+  const root = createRoot(container, { onCaughtError: reportCaughtError });
+  const appStartup = {
+    me: startup.requests.me,
+    publicSlots: startup.requests.publicSlots,
+    meta: startup.requests.meta,
+    remotesReady: startup.remotesReady ?? undefined,
+  };
+  // Failed slots show details only when the server says so (its NODE_ENV), whatever mode this build was made in.
+  const render = (showFailures: boolean) => {
+    const runtime: Partial<SlotRuntime> = {
+      remoteOf: (component) => startup.modules.remoteOf(component),
+      showFailures,
+    };
+    root.render(
+      <StrictMode>
+        <HostApp client={startup.client} runtime={runtime} startup={appStartup} />
+      </StrictMode>,
+    );
+  };
+  render(startup.showSlotDetails);
+  // Without boot data the server says it with GET /api/remotes: render again once, if that changes anything.
+  void startup.remotesReady?.then(() => {
+    if (startup.showSlotDetails) render(true);
+  });
 }

@@ -274,12 +274,15 @@ export class App {
     // with the CSP that lets the host page load the remotes.
     app.use(createSecurityHeadersFollowing(this.remoteCatalogue));
     const sourceMaps = options.serveSourceMaps ?? nodeEnv !== 'production';
-    app.use(createRemotesRouter({ distDir, catalogue: this.remoteCatalogue, sourceMaps }));
+    // Placeholders naming components, remotes and errors follow the server's mode, never the host's build mode.
+    const showSlotDetails = nodeEnv !== 'production';
+    app.use(createRemotesRouter({ distDir, catalogue: this.remoteCatalogue, sourceMaps, showSlotDetails }));
     app.use(
       createHostPageRouter({
         distDir,
         sourceMaps,
         remotes: () => this.remoteCatalogue.remotes(),
+        showSlotDetails,
         // Public slots only: the boot data inlined into index.html is served to anonymous visitors.
         publicSlots: () => this.slotsPayload.current().publicSlots,
       }),

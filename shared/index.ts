@@ -1,5 +1,5 @@
 export { SlotLocation, UnknownSlotLocationError, type SlotLocationName, type SlotLocationValue } from './slot-location';
-export { Slot, InvalidSlotError, SLOT_PROPS_MAX_BYTES } from './slot';
+export { Slot, InvalidSlotError, SLOT_PROPS_MAX_BYTES, RESERVED_PROP_NAMES } from './slot';
 export {
   COMPONENT_NAME_PATTERN,
   EXPOSED_COMPONENT_PATTERN,

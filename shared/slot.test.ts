@@ -54,6 +54,16 @@ describe('Slot.make', () => {
     expect(() => Slot.make('Widget', 'x' as unknown as Record<string, unknown>)).toThrow(InvalidSlotError);
   });
 
+  it.each(['key', 'ref'])('refuses the prop "%s", which React keeps and the component never gets', (name) => {
+    expect(() => Slot.make('InvoiceBanner', { [name]: 'a', amountDue: 1 })).toThrow(
+      `Slot "InvoiceBanner": the prop "${name}" is reserved by React and would never reach the component; rename it.`,
+    );
+    // Deeper down it is ordinary data.
+    expect(Slot.make('InvoiceBanner', { rows: [{ key: 'a', ref: 'b' }] }).props).toEqual({
+      rows: [{ key: 'a', ref: 'b' }],
+    });
+  });
+
   it('refuses circular props', () => {
     const props: Record<string, unknown> = { a: 1 };
     props.self = props;

@@ -16,6 +16,9 @@ export class InvalidSlotError extends Error {
  * A backend instruction to render a named frontend component with props (and optional children content).
  * Immutable and validated when made, so a bad registration fails at start-up rather than at request time.
  */
+/** Props React keeps for itself: a component is never given them, so a slot may not carry them. */
+export const RESERVED_PROP_NAMES: readonly string[] = Object.freeze(['key', 'ref']);
+
 export class Slot {
   private constructor(
     readonly component: string,
@@ -39,6 +42,13 @@ export class Slot {
     const givenProps = props ?? {};
     if (!isPlainObject(givenProps)) {
       throw new InvalidSlotError(`Slot "${component}": props must be a plain object, got ${describe(givenProps)}.`);
+    }
+    const reserved = RESERVED_PROP_NAMES.find((name) => Object.hasOwn(givenProps, name));
+    if (reserved !== undefined) {
+      throw new InvalidSlotError(
+        `Slot "${component}": the prop "${reserved}" is reserved by React and would never reach the component; ` +
+          'rename it.',
+      );
     }
     const problem = findNonJson(givenProps);
     if (problem) throw new InvalidSlotError(`Slot "${component}": ${problem}.`);

@@ -219,6 +219,12 @@ export interface RemoteDescriptor {
 /** `GET /api/remotes` */
 export interface RemotesPayload {
   remotes: RemoteDescriptor[];
+  /**
+   * Whether the host may show what failed (placeholders naming components, remotes and errors): true only when the
+   * server does not run with `NODE_ENV=production`. The server decides, not the host's build mode, so a
+   * development build served in production never shows internal names; absent means no.
+   */
+  showSlotDetails?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------- health
@@ -265,6 +271,8 @@ export interface BootComponent {
 export interface BootData {
   remotes: RemoteDescriptor[];
   components: BootComponent[];
+  /** As in {@link RemotesPayload}. */
+  showSlotDetails: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------- host events

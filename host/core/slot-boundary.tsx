@@ -39,7 +39,7 @@ export interface SlotFailureViewProps {
 
 /**
  * What a failed slot renders: logs the failure once (location, component, remote, error), then a placeholder
- * saying what failed in development, nothing in production. Text only; nothing from props becomes HTML.
+ * saying what failed when the server runs in development, nothing when it runs in production. Text only; nothing from props becomes HTML.
  */
 export function SlotFailureView({ kind, message, onRetry }: SlotFailureViewProps) {
   const frame = useSlotFrame();
@@ -67,7 +67,7 @@ export function SlotFailureView({ kind, message, onRetry }: SlotFailureViewProps
           Retry
         </button>
       )}
-      <span className="slot-failure__hint">Shown in development builds only.</span>
+      <span className="slot-failure__hint">Shown because the server runs in development.</span>
     </div>
   );
 }

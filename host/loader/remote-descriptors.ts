@@ -5,6 +5,8 @@ import type { ApiClient } from './api-client';
 export interface ParsedRemoteDescriptors {
   remotes: RemoteDescriptor[];
   problems: string[];
+  /** Whether the server lets failed slots show details; false unless it says so. */
+  showSlotDetails: boolean;
 }
 
 function isStringList(value: unknown): value is string[] {
@@ -15,7 +17,8 @@ function isStringList(value: unknown): value is string[] {
 export function parseRemotesPayload(value: unknown): ParsedRemoteDescriptors {
   const problems: string[] = [];
   const list = (value as Partial<RemotesPayload> | null)?.remotes;
-  if (!Array.isArray(list)) return { remotes: [], problems: ['`remotes` is not a list'] };
+  const showSlotDetails = (value as Partial<RemotesPayload> | null)?.showSlotDetails === true;
+  if (!Array.isArray(list)) return { remotes: [], problems: ['`remotes` is not a list'], showSlotDetails };
   const remotes: RemoteDescriptor[] = [];
   const names = new Set<string>();
   list.forEach((raw: unknown, index) => {
@@ -47,7 +50,7 @@ export function parseRemotesPayload(value: unknown): ParsedRemoteDescriptors {
         : {}),
     });
   });
-  return { remotes, problems };
+  return { remotes, problems, showSlotDetails };
 }
 
 /**

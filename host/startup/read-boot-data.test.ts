@@ -24,7 +24,14 @@ describe('readBootData', () => {
       remotes: [REMOTE],
       components: [{ component: 'LoginNotice' }, { component: 'LoginSidebarPromo', media: '(min-width: 1024px)' }],
     };
-    expect(readBootData(page(JSON.stringify(data)))).toEqual({ ...data, problems: [] });
+    expect(readBootData(page(JSON.stringify(data)))).toEqual({ ...data, problems: [], showSlotDetails: false });
+  });
+
+  it('shows slot details only when the server says true: absent or anything else means no', () => {
+    const data = { remotes: [REMOTE], components: [] };
+    expect(readBootData(page(JSON.stringify({ ...data, showSlotDetails: true })))?.showSlotDetails).toBe(true);
+    expect(readBootData(page(JSON.stringify({ ...data, showSlotDetails: 'yes' })))?.showSlotDetails).toBe(false);
+    expect(readBootData(page(JSON.stringify(data)))?.showSlotDetails).toBe(false);
   });
 
   it('is null without the element, with another type, or with text that is not a JSON object', () => {

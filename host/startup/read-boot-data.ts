@@ -4,6 +4,7 @@ import { parseRemotesPayload } from '../loader/remote-descriptors';
 /** The usable part of the page's boot data (shared/wire.ts BootData). */
 export interface ParsedBootData {
   remotes: RemoteDescriptor[];
+  showSlotDetails: boolean;
   components: BootComponent[];
   /** Malformed parts that were dropped, for one warning. */
   problems: string[];
@@ -47,7 +48,7 @@ export function readBootData(doc: Document = document): ParsedBootData | null {
     return null;
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
-  const { remotes, problems } = parseRemotesPayload(value);
+  const { remotes, problems, showSlotDetails } = parseRemotesPayload(value);
   const components = parseComponents((value as { components?: unknown }).components, problems);
-  return { remotes, components, problems };
+  return { remotes, components, problems, showSlotDetails };
 }

@@ -209,8 +209,17 @@ describe('startHost with the boot data of index.html', () => {
       ],
       components,
       problems: [],
+      showSlotDetails: true,
     };
   }
+
+  it('lets failed slots show details only when the server says so, whatever this build is', () => {
+    const shown = startHost({ ...setup('/login').options, bootData: bootFor(setup('/login'), []) });
+    expect(shown.showSlotDetails).toBe(true);
+    const s = setup('/login');
+    const hidden = startHost({ ...s.options, bootData: { ...bootFor(s, []), showSlotDetails: false } });
+    expect(hidden.showSlotDetails).toBe(false);
+  });
 
   it('registers its remotes at once, asks no GET /api/remotes, and loads the named components right away', async () => {
     const s = setup('/login');

@@ -24,6 +24,11 @@ export interface HostStartup {
    * before startHost returned (from the boot data), so there is nothing to wait for.
    */
   remotesReady: Promise<void> | null;
+  /**
+   * Whether failed slots may show details, as the server said with the remotes (false until it has): the server's
+   * mode decides, not this build's.
+   */
+  readonly showSlotDetails: boolean;
 }
 
 export interface StartHostOptions {
@@ -110,11 +115,14 @@ export function startHost(options: StartHostOptions): HostStartup {
     );
   };
 
-  const register = ({ remotes, problems }: ParsedRemoteDescriptors, source: string): void => {
+  const register = (descriptors: ParsedRemoteDescriptors, source: string): void => {
+    const { remotes, problems } = descriptors;
     if (problems.length > 0) console.warn(`[slots] ${source}: ${problems.join('; ')}.`);
     modules.registerRemotes(remotes);
     reloadOnRemoteRebuilds(remotes);
+    showSlotDetails = descriptors.showSlotDetails;
   };
+  let showSlotDetails = false;
 
   if (boot) {
     register(boot, 'The boot data of index.html');
@@ -124,7 +132,7 @@ export function startHost(options: StartHostOptions): HostStartup {
         .filter((item) => item.media === undefined || matchesMedia(item.media))
         .map((item) => item.component),
     );
-    return { client, requests, modules, remotesReady: null };
+    return { client, requests, modules, remotesReady: null, showSlotDetails };
   }
 
   const remotesReady = fetchRemoteDescriptors(client).then(
@@ -144,5 +152,13 @@ export function startHost(options: StartHostOptions): HostStartup {
       () => undefined,
     );
   }
-  return { client, requests, modules, remotesReady };
+  return {
+    client,
+    requests,
+    modules,
+    remotesReady,
+    get showSlotDetails() {
+      return showSlotDetails;
+    },
+  };
 }

@@ -24,10 +24,12 @@ describe('boot data', () => {
         ['LoginNotice', null],
         ['LoginSidebarPromo', '(min-width: 1024px)'],
       ]),
+      false,
     );
     expect(data).toEqual({
       remotes: [REMOTE],
       components: [{ component: 'LoginNotice' }, { component: 'LoginSidebarPromo', media: '(min-width: 1024px)' }],
+      showSlotDetails: false,
     });
     expect(parseElement(renderBootData(data))).toEqual(data);
   });
@@ -36,6 +38,7 @@ describe('boot data', () => {
     const hostile: BootData = {
       remotes: [{ ...REMOTE, entry: 'https://cdn.example.com/</script><script>alert(1)</script>&\u2028\u2029<!--' }],
       components: [],
+      showSlotDetails: true,
     };
     const html = renderBootData(hostile);
     const inner = html.slice(html.indexOf('>') + 1, html.lastIndexOf('</script>'));

@@ -1,13 +1,18 @@
 import { BOOT_DATA_ELEMENT_ID, type BootData, type RemoteDescriptor } from '../../shared';
 
-/** The page's {@link BootData}: the remote descriptors and the components of its public slots. */
+/**
+ * The page's {@link BootData}: the remote descriptors, the components of its public slots, and whether failed
+ * slots may show details (the server's mode).
+ */
 export function bootData(
   remotes: readonly RemoteDescriptor[],
   components: ReadonlyMap<string, string | null>,
+  showSlotDetails: boolean,
 ): BootData {
   return {
     remotes: remotes.map((remote) => ({ ...remote })),
     components: [...components].map(([component, media]) => (media ? { component, media } : { component })),
+    showSlotDetails,
   };
 }
 

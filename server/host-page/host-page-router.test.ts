@@ -167,6 +167,7 @@ describe('what index.html carries for the remotes of its public slots', () => {
         { component: 'LoginNotice' },
         { component: 'LoginSidebarPromo', media: '(min-width: 1024px)' },
       ],
+      showSlotDetails: false,
     });
   });
 
@@ -205,7 +206,7 @@ describe('what index.html carries for the remotes of its public slots', () => {
     slots = {};
     const html = (await request(app).get('/').expect(200)).text;
     expect(preloads(html)).toEqual([]);
-    expect(bootDataOf(html)).toEqual({ remotes: remotes(), components: [] });
+    expect(bootDataOf(html)).toEqual({ remotes: remotes(), components: [], showSlotDetails: false });
   });
 
   it('adds nothing to a host build without the marker (a host that loads no remotes)', async () => {

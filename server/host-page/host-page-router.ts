@@ -32,6 +32,8 @@ export interface HostPageRouterOptions {
    * is served as built, and the host asks GET /api/remotes.
    */
   remotes?: () => readonly RemoteDescriptor[];
+  /** Whether failed slots may show details on the page (the server does not run in production). */
+  showSlotDetails?: boolean;
   /** The public slots now (what GET /slots carries), read per request: the map the slots payload already built. */
   publicSlots?: () => SlotMap;
 }
@@ -99,7 +101,7 @@ export function createHostPageRouter(options: HostPageRouterOptions): Router {
       // Only a remote served from this server's own build: its files are known here.
       builtFiles: (remote) => (remote.entry === builtRemoteEntry(remote.name) ? builtFiles.get(remote.name) : null),
     });
-    return `${renderBootHints(hints)}${renderBootData(bootData(remotes, components))}`;
+    return `${renderBootHints(hints)}${renderBootData(bootData(remotes, components, options.showSlotDetails ?? false))}`;
   }
   router.get(CLIENT_ROUTES, sendIndex);
   router.get('/*splat', (req, res, next) => {

@@ -244,3 +244,29 @@ describe('reloading REMOTES_CONFIG', () => {
     expect(SlotLocation.from('login-before-form').isPublic()).toBe(true);
   });
 });
+
+describe("failed slots' details follow the server's mode", () => {
+  it.each([
+    ['development', true],
+    ['test', true],
+    ['production', false],
+  ])('NODE_ENV=%s: GET /api/remotes and the boot data say showSlotDetails %s', async (nodeEnv, shown) => {
+    writeConfig({ remotes: [] });
+    const built = path.join(dir.path, 'dist', 'host');
+    fs.mkdirSync(built, { recursive: true });
+    fs.writeFileSync(
+      path.join(built, 'index.html'),
+      '<html><head><meta name="slots-remote-hints"></head><body><div id="root"></div></body></html>',
+    );
+    testApp = await createTestApp({
+      env: { REMOTES_CONFIG: configFile },
+      nodeEnv,
+      distDir: path.join(dir.path, 'dist'),
+    });
+    const remotes = await request(testApp.app.handler).get('/api/remotes').expect(200);
+    expect(remotes.body.showSlotDetails).toBe(shown);
+    const page = await request(testApp.app.handler).get('/login').expect(200);
+    const boot = /id="slots-boot-data">(.*?)<\/script>/.exec(page.text)?.[1];
+    expect(JSON.parse(boot ?? '{}').showSlotDetails).toBe(shown);
+  });
+});

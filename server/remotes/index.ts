@@ -15,6 +15,8 @@ export interface RemotesRouterOptions {
   distDir: string;
   /** The remotes now (they change when a remote's descriptor is read, and on a configuration reload). */
   catalogue: RemoteCatalogue;
+  /** Whether the host may show failed slots' details (the server does not run in production). */
+  showSlotDetails?: boolean;
   /** Serve the remotes' source maps (`*.map`). */
   sourceMaps: boolean;
 }
@@ -32,7 +34,10 @@ export function createRemotesRouter(options: RemotesRouterOptions): Router {
   const router = express.Router();
   router.get('/api/remotes', (_req, res) => {
     if (body.version !== catalogue.version) {
-      const payload: RemotesPayload = { remotes: catalogue.remotes() };
+      const payload: RemotesPayload = {
+        remotes: catalogue.remotes(),
+        showSlotDetails: options.showSlotDetails ?? false,
+      };
       body = { version: catalogue.version, json: JSON.stringify(payload) };
     }
     res.setHeader('Cache-Control', 'no-cache');

@@ -40,6 +40,7 @@ describe('GET /api/remotes', () => {
     expect(response.headers['cache-control']).toBe('no-cache');
     expect(response.body).toEqual({
       remotes: [{ ...RECORDS, entry: '/remotes/team_records/mf-manifest.json' }],
+      showSlotDetails: false,
     });
   });
 

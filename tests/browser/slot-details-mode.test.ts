@@ -1,0 +1,93 @@
+import { symlinkSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import webpack from 'webpack';
+import { hostConfiguration } from '../../webpack.config';
+import { startAppServer } from '../../testing/system/app-server';
+import { assertBuilt } from '../../testing/system/build-output';
+import { launchChromium } from '../../testing/system/chromium';
+import { DIST_DIR } from '../../testing/system/repo-root';
+import { waitForSlot } from '../../testing/system/slot-page';
+import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+
+/**
+ * Whether a failed slot shows a placeholder naming its component, remote and error is the server's decision
+ * (NODE_ENV), sent with the remotes, never the host build's mode: a development build served in production shows
+ * nothing, a production build served in development shows the details.
+ */
+jest.setTimeout(180_000);
+
+let browser: Browser;
+let developmentBuild: TempDir;
+
+beforeAll(async () => {
+  assertBuilt();
+  browser = await launchChromium();
+  // The host in development mode, beside the production remotes of dist/.
+  developmentBuild = makeTempDir('slots-dev-host-');
+  const compiler = webpack({ ...hostConfiguration('development', developmentBuild.path), cache: false });
+  await new Promise<void>((resolve, reject) =>
+    compiler.run((error, stats) => {
+      compiler.close(() => undefined);
+      if (error || stats?.hasErrors()) reject(error ?? new Error(stats?.toString('errors-only')));
+      else resolve();
+    }),
+  );
+  symlinkSync(path.join(DIST_DIR, 'remotes'), path.join(developmentBuild.path, 'remotes'), 'dir');
+});
+
+afterAll(async () => {
+  await browser?.close();
+  developmentBuild?.remove();
+});
+
+/** A remote that is configured but down: its slot fails on every page load. */
+async function ghostRemoteConfig(dir: string): Promise<Record<string, string>> {
+  const file = path.join(dir, 'remotes.json');
+  const ghost = {
+    name: 'ghost_remote',
+    entry: 'http://127.0.0.1:9/remoteEntry.js',
+    components: ['GhostWidget'],
+    slots: { 'login-before-form': [{ component: 'GhostWidget', props: { secretish: 'internal' } }] },
+  };
+  await writeFile(file, JSON.stringify({ remotes: [ghost] }));
+  return { REMOTES_CONFIG: file };
+}
+
+describe.each([
+  ['production build', () => DIST_DIR],
+  ['development build', () => developmentBuild.path],
+])("a failed slot with the host's %s", (_build, frontendDir) => {
+  it.each([
+    ['development', true],
+    ['production', false],
+  ] as const)('a %s server: placeholder with the reason shown = %s', async (nodeEnv, shown) => {
+    const server = await startAppServer({
+      nodeEnv,
+      env: { FRONTEND_DIR: frontendDir() },
+      prepare: ghostRemoteConfig,
+    });
+    const context = await browser.newContext({ baseURL: server.url });
+    try {
+      const page = await context.newPage();
+      await page.goto('/login');
+      // The rest of the page renders either way.
+      await waitForSlot(page, 'login-before-form', 'LoginNotice');
+      const failed = page.locator('[data-slot-component="GhostWidget"][data-slot-failed]');
+      await failed.waitFor({ state: 'attached', timeout: 15_000 });
+      if (shown) {
+        const placeholder = page.locator('.slot-failure');
+        await placeholder.waitFor({ state: 'visible' });
+        await expect(placeholder.textContent()).resolves.toMatch(/GhostWidget.*login-before-form.*ghost_remote/);
+      } else {
+        expect(await page.locator('.slot-failure').count()).toBe(0);
+        const visibleText = await page.locator('body').innerText();
+        expect(visibleText).not.toMatch(/GhostWidget|ghost_remote/);
+      }
+    } finally {
+      await context.close();
+      await server.stop();
+    }
+  });
+});
