@@ -54,7 +54,10 @@ describe('serveBuildOutput', () => {
   it('answers 304 to a matching If-None-Match, and HEAD with headers only', async () => {
     const app = appServing();
     const first = await request(app).get('/files/remoteEntry.js').expect(200);
-    await request(app).get('/files/remoteEntry.js').set('If-None-Match', first.headers.etag as string).expect(304);
+    await request(app)
+      .get('/files/remoteEntry.js')
+      .set('If-None-Match', first.headers.etag as string)
+      .expect(304);
     const head = await request(app).head('/files/remoteEntry.js').expect(200);
     expect(head.headers['content-length']).toBe('14');
     expect(head.text).toBeUndefined();
