@@ -41,6 +41,7 @@ import { SqliteRecordSource } from './resources/sqlite-record-source';
 import { SlotRegistry, type SlotRegistrationMap } from './slots/slot-registry';
 import { SlotsPayloadCache } from './slots/slots-payload';
 import { addSlotsRoute } from './slots/slots-router';
+import { addSlotInspectionRoute } from './slots/slot-inspection';
 import { AppDatabase } from './storage/app-database';
 import { createSessionStorage } from './storage/create-session-storage';
 import type { SessionStorage } from './storage/session-storage';
@@ -56,7 +57,7 @@ export const DEFAULT_DIST_DIR = path.resolve(__dirname, '..', 'dist');
  * Paths whose requests load the session; the rest (health, /slots, static files) never touch the store. The busiest
  * come first: a router layer tries its paths in order.
  */
-const SESSION_PATHS = ['/meta', '/api/resources', '/me', '/tenant', '/login', '/logout'];
+const SESSION_PATHS = ['/meta', '/api/resources', '/me', '/tenant', '/login', '/logout', '/api/slots'];
 
 export interface AppOptions {
   /** The SQLite file; created and migrated when missing. */
@@ -269,6 +270,7 @@ export class App {
         bodyLimitBytes,
       }),
     );
+    addSlotInspectionRoute(app, this.slots, this.remoteCatalogue);
     app.use(createHealthRouter(() => this.readinessChecks()));
     // Documents and files (host shell, assets, remote bundles) and whatever no route answered: helmet's full set,
     // with the CSP that lets the host page load the remotes.

@@ -227,6 +227,42 @@ export interface RemotesPayload {
   showSlotDetails?: boolean;
 }
 
+// ---------------------------------------------------------------------------------------------- slot inspector
+
+/** One slot as the inspector shows it: where it comes from, who provides it, and what stops it from rendering. */
+export interface InspectedSlot {
+  component: string;
+  props: JsonObject;
+  /** The remote that provides the component; null when no known remote does. */
+  remote: string | null;
+  /** `code`: `registerSlots`; `configuration`: the `"slots"` of a REMOTES_CONFIG entry. */
+  source: 'code' | 'configuration';
+  visibility: 'public' | 'protected';
+  /** Empty when the slot is served; otherwise why it cannot render (it is then left out or will fail). */
+  problems: string[];
+}
+
+/** One remote as the inspector shows it. */
+export interface InspectedRemote {
+  name: string;
+  entry: string;
+  /**
+   * `built`: built into this server's dist/; `listed`: its components are listed in REMOTES_CONFIG; `answered`:
+   * its descriptor was read from its origin; `waiting`: not asked yet; `not-available`: its descriptor could not be
+   * read (see `reason`; asked again every 30 s).
+   */
+  status: 'built' | 'listed' | 'answered' | 'waiting' | 'not-available';
+  reason?: string;
+  components: string[];
+  formComponents: string[];
+}
+
+/** `GET /api/slots/inspect` (signed-in staff): every location's slots and every remote, with what is wrong. */
+export interface SlotInspectionPayload {
+  locations: Record<string, InspectedSlot[]>;
+  remotes: InspectedRemote[];
+}
+
 // ---------------------------------------------------------------------------------------------- health
 
 export interface HealthPayload {

@@ -270,3 +270,94 @@ describe("failed slots' details follow the server's mode", () => {
     expect(JSON.parse(boot ?? '{}').showSlotDetails).toBe(shown);
   });
 });
+
+describe('GET /api/slots/inspect', () => {
+  it('lists every slot with its source, remote, visibility and problems, and every remote with its status', async () => {
+    writeConfig({
+      remotes: [
+        billing({ 'global-before-content': [{ component: 'InvoiceBanner' }, { component: 'InvoiceBaner' }] }),
+        {
+          name: 'team_down',
+          entry: `${origin.url}/down/mf-manifest.json`,
+          slots: { 'dashboard-after-cards': [{ component: 'DownWidget', props: { n: 1 } }] },
+        },
+      ],
+    });
+    const { app } = await start((app) =>
+      app.registerSlots({
+        'dashboard-before-cards': [Slot.make('InvoiceBanner', { amountDue: 3 }), Slot.make('Nobody', {})],
+      }),
+    );
+    await request(app.handler).get('/api/slots/inspect').expect(401);
+
+    await addUser(app, 'ada', 'correct horse battery', ['acme']);
+    const agent = await signedInAgent(app, 'ada', 'correct horse battery');
+    const inspection = await agent.get('/api/slots/inspect').expect(200);
+    expect(inspection.headers['cache-control']).toMatch(/no-store/);
+    expect(inspection.body.locations).toEqual({
+      'dashboard-before-cards': [
+        {
+          component: 'InvoiceBanner',
+          props: { amountDue: 3 },
+          remote: 'team_billing',
+          source: 'code',
+          visibility: 'protected',
+          problems: [],
+        },
+        {
+          component: 'Nobody',
+          props: {},
+          remote: null,
+          source: 'code',
+          visibility: 'protected',
+          problems: ['no remote known now provides "Nobody" (not answering: team_down)'],
+        },
+      ],
+      'global-before-content': [
+        {
+          component: 'InvoiceBanner',
+          props: {},
+          remote: 'team_billing',
+          source: 'configuration',
+          visibility: 'public',
+          problems: [],
+        },
+        {
+          component: 'InvoiceBaner',
+          props: {},
+          remote: 'team_billing',
+          source: 'configuration',
+          visibility: 'public',
+          problems: ['remote "team_billing" provides no component "InvoiceBaner"'],
+        },
+      ],
+      'dashboard-after-cards': [
+        {
+          component: 'DownWidget',
+          props: { n: 1 },
+          remote: 'team_down',
+          source: 'configuration',
+          visibility: 'protected',
+          problems: [`remote "team_down" is not available: ${origin.url}/down/slots-remote.json answered 404`],
+        },
+      ],
+    });
+    expect(inspection.body.remotes).toEqual([
+      {
+        name: 'team_billing',
+        entry: `${origin.url}/billing/mf-manifest.json`,
+        status: 'answered',
+        components: BILLING.components,
+        formComponents: BILLING.formComponents,
+      },
+      {
+        name: 'team_down',
+        entry: `${origin.url}/down/mf-manifest.json`,
+        status: 'not-available',
+        reason: `${origin.url}/down/slots-remote.json answered 404`,
+        components: [],
+        formComponents: [],
+      },
+    ]);
+  });
+});

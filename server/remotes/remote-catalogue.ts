@@ -1,4 +1,4 @@
-import type { RemoteDescriptor } from '../../shared';
+import type { InspectedRemote, RemoteDescriptor } from '../../shared';
 import type { Logger } from 'pino';
 import type { ConfiguredSlot } from './configured-slots';
 import { slotsOutsideRemote } from './configured-slots';
@@ -78,6 +78,42 @@ export class RemoteCatalogue {
   slots(): ConfiguredSlot[] {
     const known = new Map(this.remotes().map((remote) => [remote.name, new Set(remote.components)]));
     return this.config.slots.filter((configured) => known.get(configured.remote)?.has(configured.slot.component));
+  }
+
+  /** Every configured remote with what is known of it, for the slot inspector. */
+  inspectRemotes(): InspectedRemote[] {
+    const builtIn = new Set(this.config.sources.builtIn);
+    const known = this.config.remotes.map((remote): InspectedRemote => {
+      const built = builtIn.has(remote.name) && remote.entry === `/remotes/${remote.name}/mf-manifest.json`;
+      return {
+        name: remote.name,
+        entry: remote.entry,
+        status: built ? 'built' : 'listed',
+        components: [...remote.components],
+        formComponents: [...remote.formComponents],
+      };
+    });
+    const pending = this.config.pending.map((remote): InspectedRemote => {
+      const state = this.states.get(remote.name) ?? { status: 'waiting' as const };
+      if (state.status === 'ready') {
+        const { components, formComponents } = state.descriptor;
+        return { name: remote.name, entry: remote.entry, status: 'answered', components, formComponents };
+      }
+      return {
+        name: remote.name,
+        entry: remote.entry,
+        status: state.status === 'failing' ? 'not-available' : 'waiting',
+        ...(state.status === 'failing' ? { reason: state.reason } : {}),
+        components: [],
+        formComponents: [],
+      };
+    });
+    return [...known, ...pending];
+  }
+
+  /** Every slot the configuration places, those left out included (a remote not answering, a wrong component). */
+  configuredSlots(): readonly ConfiguredSlot[] {
+    return this.config.slots;
   }
 
   /** Calls `listener` after every change; returns the function that stops it. */

@@ -49,6 +49,11 @@ export class SlotRegistry {
     this.rebuild();
   }
 
+  /** The slots registered by code, per location, in registration order (configured ones not included). */
+  registeredByCode(): SlotRegistrySnapshot {
+    return this.registered;
+  }
+
   /** Replaces the slots placed by configuration (already checked by its loader), kept in the order given. */
   replaceConfigured(slots: ReadonlyArray<{ location: SlotLocation; slot: Slot }>): void {
     this.configured = slots.map(({ location, slot }) => [location, slot] as const);
