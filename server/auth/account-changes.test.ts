@@ -2,7 +2,10 @@
  * The signed-in user and their memberships are cached per database change stamp: every change must still count
  * on the next request, whether this process made it or another one did (the user:add command, another instance).
  */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import Database from 'better-sqlite3';
+import request from 'supertest';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { MePayload, MetaPayload } from '../../shared';
 import { describeWithCommand } from '../../testing/describe-with-command';
@@ -124,5 +127,57 @@ describe('a change of password', () => {
         await redis.stop();
       }
     });
+  });
+});
+
+describe('disabling an account', () => {
+  const CLI = path.join(__dirname, '..', 'cli', 'user-access.ts');
+
+  function runUserAccess(databasePath: string, ...args: string[]) {
+    return spawnSync(process.execPath, ['--import', 'tsx', CLI, ...args], {
+      env: { ...process.env, DATABASE_PATH: databasePath },
+      encoding: 'utf8',
+    });
+  }
+
+  it('with npm run user:disable ends its sessions and refuses its sign-in like a wrong password; enable restores it', async () => {
+    const testApp = await createTestApp();
+    try {
+      await addUser(testApp.app, 'member', PASSWORD, ['north']);
+      const first = await signedInAgent(testApp.app, 'member', PASSWORD);
+      const second = await signedInAgent(testApp.app, 'member', PASSWORD);
+      expect((await first.get('/me')).status).toBe(200);
+      const wrongPassword = await request(testApp.app.handler)
+        .post('/login')
+        .send({ username: 'member', password: 'not-the-password' });
+
+      const disabled = runUserAccess(testApp.databasePath, 'disable', 'member');
+      expect(disabled.status).toBe(0);
+      expect(disabled.stdout).toContain('Disabled "member"');
+      for (const agent of [first, second]) {
+        expect((await agent.get('/me')).status).toBe(401);
+        expect((await agent.get('/meta')).status).toBe(401);
+        expect((await agent.put('/api/resources/anything/records/1').send({ title: 'x' })).status).toBe(401);
+      }
+      // The right password of a disabled account gets the answer a wrong one gets: nothing to tell the two apart.
+      const refused = await request(testApp.app.handler)
+        .post('/login')
+        .send({ username: 'member', password: PASSWORD });
+      expect(refused.status).toBe(wrongPassword.status);
+      expect(refused.body).toEqual(wrongPassword.body);
+
+      expect(runUserAccess(testApp.databasePath, 'enable', 'member').status).toBe(0);
+      const again = await signedInAgent(testApp.app, 'member', PASSWORD);
+      expect((await again.get('/me')).status).toBe(200);
+      // The sessions it had before stay ended.
+      expect((await first.get('/me')).status).toBe(401);
+
+      const missing = runUserAccess(testApp.databasePath, 'disable', 'nobody');
+      expect(missing.status).toBe(1);
+      expect(missing.stderr).toContain('There is no account "nobody"');
+      expect(runUserAccess(testApp.databasePath, 'disable').status).toBe(2);
+    } finally {
+      await testApp.close();
+    }
   });
 });

@@ -9,7 +9,10 @@ interface UserRow {
   username: string;
   display_name: string;
   password_hash: string;
+  disabled_at: number | null;
 }
+
+const USER_COLUMNS = 'id, username, display_name, password_hash, disabled_at';
 
 /** Staff accounts in the `users` table. Usernames are unique regardless of case. */
 export class UserStore {
@@ -18,6 +21,7 @@ export class UserStore {
     byId: BetterSqlite3.Statement<[number], UserRow>;
     insert: BetterSqlite3.Statement<[string, string, string, number, number]>;
     updatePassword: BetterSqlite3.Statement<[string, number, number]>;
+    setDisabledAt: BetterSqlite3.Statement<[number | null, number, string]>;
     count: BetterSqlite3.Statement<[], number>;
   };
 
@@ -28,30 +32,34 @@ export class UserStore {
     const db = database.db;
     this.byId = new StampedCache(() => database.turnChangeStamp());
     this.statements = {
-      byUsername: db.prepare('SELECT id, username, display_name, password_hash FROM users WHERE username = ?'),
-      byId: db.prepare('SELECT id, username, display_name, password_hash FROM users WHERE id = ?'),
+      byUsername: db.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE username = ?`),
+      byId: db.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`),
       insert: db.prepare(
         'INSERT INTO users (username, display_name, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
       ),
       updatePassword: db.prepare('UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?'),
+      setDisabledAt: db.prepare('UPDATE users SET disabled_at = ?, updated_at = ? WHERE username = ?'),
       count: db.prepare<[], number>('SELECT COUNT(*) FROM users').pluck(),
     };
   }
 
-  /** The account and its stored password hash, for the sign-in check. */
+  /** The account and its stored password hash, for the sign-in check; a disabled account has none. */
   findCredentials(username: string): { user: StaffUser; passwordHash: string } | undefined {
     const row = this.statements.byUsername.get(username);
-    return row ? { user: toUser(row), passwordHash: row.password_hash } : undefined;
+    return row && row.disabled_at === null ? { user: toUser(row), passwordHash: row.password_hash } : undefined;
   }
 
-  /** The account, from a cache that any committed write empties (so a deleted account is gone at once). */
+  /**
+   * The account, from a cache that any committed write empties (so a deleted or disabled account is gone at once:
+   * its sessions end at their next request).
+   */
   findById(id: number): StaffUser | undefined {
     return this.byId.get(id, this.loadById) ?? undefined;
   }
 
   private readonly loadById = (id: number): StaffUser | null => {
     const row = this.statements.byId.get(id);
-    return row ? Object.freeze(toUser(row)) : null;
+    return row && row.disabled_at === null ? Object.freeze(toUser(row)) : null;
   };
 
   findByUsername(username: string): StaffUser | undefined {
@@ -86,6 +94,19 @@ export class UserStore {
       .run(username, displayName, passwordHash, now, now).changes;
     if (changes > 0) this.database.noteWrite();
     return changes > 0;
+  }
+
+  /** Disables (or enables again) the account; false when there is no such account. */
+  setDisabled(username: string, disabled: boolean): boolean {
+    const now = Date.now();
+    const changes = this.statements.setDisabledAt.run(disabled ? now : null, now, username).changes;
+    if (changes > 0) this.database.noteWrite();
+    return changes > 0;
+  }
+
+  /** Whether the account exists and is disabled. */
+  isDisabled(username: string): boolean {
+    return (this.statements.byUsername.get(username)?.disabled_at ?? null) !== null;
   }
 
   count(): number {

@@ -48,4 +48,10 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       CREATE INDEX records_tenant_resource ON records (tenant_id, resource, id);
     `,
   },
+  {
+    version: 2,
+    name: 'accounts can be disabled',
+    // NULL: enabled. A time: disabled then (npm run user:disable); the account can neither sign in nor keep a session.
+    sql: `ALTER TABLE users ADD COLUMN disabled_at INTEGER;`,
+  },
 ]);

@@ -1,0 +1,37 @@
+/**
+ * `npm run user:disable -- <username>` / `npm run user:enable -- <username>`: takes an account's access away (it
+ * can no longer sign in, and every open session of it ends at its next request, on every instance and session
+ * store) or gives it back, in the database at DATABASE_PATH. Nothing else of the account changes.
+ */
+import { databasePathFromEnv } from '../config/config';
+import { UserStore } from '../auth/user-store';
+import { AppDatabase } from '../storage/app-database';
+
+export const USER_ACCESS_USAGE = 'usage: npm run user:disable -- <username>   |   npm run user:enable -- <username>';
+
+function main(args: readonly string[]): number {
+  const [action, username, ...extra] = args;
+  if ((action !== 'disable' && action !== 'enable') || !username || extra.length > 0) {
+    process.stderr.write(`${USER_ACCESS_USAGE}\n`);
+    return 2;
+  }
+  const databasePath = databasePathFromEnv(process.env);
+  const database = AppDatabase.open(databasePath);
+  try {
+    const users = new UserStore(database);
+    if (!users.setDisabled(username, action === 'disable')) {
+      process.stderr.write(`There is no account "${username}" in ${databasePath}. Nothing was changed.\n`);
+      return 1;
+    }
+    process.stdout.write(
+      action === 'disable'
+        ? `Disabled "${username}": it cannot sign in, and its open sessions end at their next request.\n`
+        : `Enabled "${username}" again: it can sign in with its password.\n`,
+    );
+    return 0;
+  } finally {
+    database.close();
+  }
+}
+
+process.exitCode = main(process.argv.slice(2));
