@@ -52,6 +52,9 @@ export type {
   RelationBlock,
   ResourceListPayload,
   ResourcePayload,
+  SortOrder,
+  RecordListQuery,
+  RecordListPage,
   RecordListPayload,
   RecordPayload,
   RecordUpdateRequest,
@@ -74,6 +77,8 @@ export type {
 } from './wire';
 export {
   REMOTE_DESCRIPTOR_FILE,
+  RECORD_LIST_LIMIT,
+  RECORD_SEARCH_MAX_LENGTH,
   REMOTE_HINTS_MARKER,
   BOOT_DATA_ELEMENT_ID,
   HOST_REFRESH_EVENT,
