@@ -72,6 +72,7 @@ export type {
   RemoteDescriptorFile,
   HostRefreshDetail,
   HostBeforeLeaveDetail,
+  HostToolsDetail,
   BootComponent,
   BootData,
 } from './wire';
@@ -83,4 +84,6 @@ export {
   BOOT_DATA_ELEMENT_ID,
   HOST_REFRESH_EVENT,
   HOST_BEFORE_LEAVE_EVENT,
+  HOST_TOOLS_UNAVAILABLE_ATTRIBUTE,
+  HOST_TOOLS_EVENT,
 } from './wire';

@@ -383,3 +383,19 @@ export const HOST_BEFORE_LEAVE_EVENT = 'slots:before-leave';
 export interface HostBeforeLeaveDetail {
   reason: string;
 }
+
+/**
+ * Attribute of `<html>` the host sets (to "true") while some slots on the page failed to render (a remote that is
+ * off, unreachable or too slow), and removes once none has; {@link HOST_TOOLS_EVENT} tells when it changes. A
+ * component that reports on the service (a status line) reads both, so it never says that all is well while the
+ * page is missing tools.
+ */
+export const HOST_TOOLS_UNAVAILABLE_ATTRIBUTE = 'data-slots-tools-unavailable';
+
+/** Name of the window `CustomEvent` the host dispatches when {@link HOST_TOOLS_UNAVAILABLE_ATTRIBUTE} changes. */
+export const HOST_TOOLS_EVENT = 'slots:tools';
+
+/** `detail` of a {@link HOST_TOOLS_EVENT}. */
+export interface HostToolsDetail {
+  unavailable: boolean;
+}
