@@ -43,7 +43,11 @@ export function ResourceListPage() {
         : null;
 
   if (definition.status === 'error') return <PageError error={definition.error} onRetry={definition.reload} />;
-  if (records.status === 'error') return <PageError error={records.error} onRetry={records.reload} />;
+  if (records.status === 'error') {
+    // A 400 is an address the list cannot show (an old cursor, a column no longer sortable): try its first page.
+    const retry = records.error.status === 400 ? () => setParams(new URLSearchParams()) : records.reload;
+    return <PageError error={records.error} onRetry={retry} />;
+  }
   if (definition.status === 'loading' || !shown) {
     return (
       <p className="page-status" role="status">

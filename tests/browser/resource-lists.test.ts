@@ -154,6 +154,19 @@ describe('a long list', () => {
     expect(await axeViolations(page)).toEqual([]);
   });
 
+  it('says what is wrong with an address it cannot show, and offers its first page', async () => {
+    const { page } = await suite.newPage();
+    await signIn(page);
+    await page.goto('/resources/authors?sort=title&after=not-a-cursor');
+    await page
+      .getByRole('alert')
+      .getByText('The after cursor is not valid: start again from the first page.')
+      .waitFor();
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await waitForList(page, (url) => url.pathname === '/resources/authors' && url.search === '');
+    expect(await shownTitles(page)).toEqual(DEMO_AUTHORS);
+  });
+
   it('fits a phone (390 px) with the search, sorted headings and pager, with no axe violation', async () => {
     seedAuthors(suite.server.databasePath, TITLES);
     const { page } = await suite.newPage({ viewport: { width: 390, height: 844 } });
