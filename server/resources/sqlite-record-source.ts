@@ -2,7 +2,9 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { JsonObject, ResourceRecord } from '../../shared';
 import type { AppDatabase } from '../storage/app-database';
 import { FIELD_NAME_PATTERN } from './field';
+import type { RecordPage, RecordPageQuery } from './record-page-query';
 import type { RecordSource } from './record-source';
+import { SqliteRecordPager } from './sqlite-record-pager';
 
 interface RecordRow {
   id: number;
@@ -20,8 +22,11 @@ export class SqliteRecordSource implements RecordSource {
     findBy: BetterSqlite3.Statement<[string, string, string, number | string], RecordRow>;
   };
 
+  private readonly pager: SqliteRecordPager;
+
   constructor(private readonly database: AppDatabase) {
     const db = database.db;
+    this.pager = new SqliteRecordPager(db, toRecord);
     this.statements = {
       list: db.prepare('SELECT id, data FROM records WHERE tenant_id = ? AND resource = ? ORDER BY id'),
       get: db.prepare('SELECT id, data FROM records WHERE tenant_id = ? AND resource = ? AND id = ?'),
@@ -42,6 +47,10 @@ export class SqliteRecordSource implements RecordSource {
 
   list(tenant: string, resource: string): ResourceRecord[] {
     return this.statements.list.all(tenant, resource).map(toRecord);
+  }
+
+  page(tenant: string, resource: string, query: RecordPageQuery): RecordPage {
+    return this.pager.page(tenant, resource, query);
   }
 
   get(tenant: string, resource: string, id: number): ResourceRecord | undefined {
