@@ -5,6 +5,7 @@ import { ERROR_MESSAGES } from '../../shared';
 import { HttpError } from '../http/http-error';
 import { inSeries } from '../http/in-series';
 import { SESSION_COOKIE_NAME, sessionCookieOptions } from './session-cookie';
+import { SessionStoreWithoutTouch } from './session-store-without-touch';
 import { enforceSessionTimeouts } from './session-timeouts';
 
 export interface SessionChainOptions {
@@ -25,7 +26,7 @@ export function createSessionChain(options: SessionChainOptions): RequestHandler
   const sessionMiddleware = session({
     name: SESSION_COOKIE_NAME,
     secret: options.secrets,
-    store: options.store,
+    store: new SessionStoreWithoutTouch(options.store),
     resave: false,
     saveUninitialized: false,
     // Not rolling: the cookie goes out again only when the session changed, and enforceSessionTimeouts changes it
