@@ -71,11 +71,13 @@ export type {
   HostBeforeLeaveDetail,
   BootComponent,
   BootData,
+  SessionBootData,
 } from './wire';
 export {
   REMOTE_DESCRIPTOR_FILE,
   REMOTE_HINTS_MARKER,
   BOOT_DATA_ELEMENT_ID,
+  SESSION_DATA_ELEMENT_ID,
   HOST_REFRESH_EVENT,
   HOST_BEFORE_LEAVE_EVENT,
 } from './wire';
