@@ -20,6 +20,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  jest.restoreAllMocks();
   await testApp.close();
   dist.remove();
 });
@@ -87,6 +88,18 @@ describe('a page requested by anyone else', () => {
       expect(page.text).not.toContain(exposeChunk('TenantSwitcher'));
       expect(page.text).not.toContain('admin');
     }
+  });
+
+  it('when the session store fails: the public page all the same, and the API says 503', async () => {
+    const agent = await signedInAgent(testApp.app);
+    jest.spyOn(testApp.app.sessions.store, 'get').mockImplementation((_sid, callback) => {
+      callback(new Error('store down'));
+    });
+    const page = await agent.get('/').expect(200);
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(page.text).not.toContain(SESSION_DATA_ELEMENT_ID);
+    expect(bootComponents(page.text)).not.toContain('ProtectedNote');
+    await agent.get('/meta').expect(503);
   });
 
   it('after sign-out, the same cookie gets the public page', async () => {
