@@ -1,15 +1,16 @@
 import path from 'node:path';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type Request, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { createAuthRouter } from './auth/auth-router';
 import { CredentialChecker } from './auth/credential-checker';
 import { createPassport } from './auth/create-passport';
 import { DEFAULT_SCRYPT_PARAMS, type ScryptParams } from './auth/password-hash';
 import { createSessionChain } from './auth/session-chain';
+import { mePayload } from './auth/me-payload';
 import { UserStore } from './auth/user-store';
 import './auth/session-data';
 import './auth/staff-user';
-import { createHostPageRouter } from './host-page/host-page-router';
+import { CLIENT_ROUTES, createHostPageRouter, type SignedInPage } from './host-page/host-page-router';
 import { createApiSecurityHeaders } from './security/api-security-headers';
 import { createCrossSiteGuard } from './security/cross-site-guard';
 import { LoginRateLimiter } from './auth/login-rate-limit/login-rate-limiter';
@@ -45,6 +46,7 @@ import { addSlotInspectionRoute } from './slots/slot-inspection';
 import { AppDatabase } from './storage/app-database';
 import { createSessionStorage } from './storage/create-session-storage';
 import type { SessionStorage } from './storage/session-storage';
+import { currentTenant } from './tenants/current-tenant';
 import { TenantStore } from './tenants/tenant-store';
 
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
@@ -247,10 +249,8 @@ export class App {
     );
     // Busiest routes first (/slots, then /meta): every router a request passes on its way costs it time.
     addSlotsRoute(app, this.slotsPayload);
-    app.use(
-      SESSION_PATHS,
-      createSessionChain({ store: this.sessions.store, secrets, authenticator, idleMs, absoluteMs, now }),
-    );
+    const sessionOptions = { store: this.sessions.store, secrets, authenticator, idleMs, absoluteMs, now };
+    app.use(SESSION_PATHS, createSessionChain(sessionOptions));
     // Before the auth routes: /meta is what every signed-in page asks for.
     addMetaRoute(app, { body: this.metaBody, tenants: this.tenants });
     app.use(
@@ -279,6 +279,9 @@ export class App {
     // Placeholders naming components, remotes and errors follow the server's mode, never the host's build mode.
     const showSlotDetails = nodeEnv !== 'production';
     app.use(createRemotesRouter({ distDir, catalogue: this.remoteCatalogue, sourceMaps, showSlotDetails }));
+    // The host's pages know their visitor: a signed-in one's page carries their session and slot data (exact
+    // routes only, so the host's files never load a session).
+    app.get(CLIENT_ROUTES, createSessionChain(sessionOptions, { for: 'page' }));
     app.use(
       createHostPageRouter({
         distDir,
@@ -287,11 +290,30 @@ export class App {
         showSlotDetails,
         // Public slots only: the boot data inlined into index.html is served to anonymous visitors.
         publicSlots: () => this.slotsPayload.current().publicSlots,
+        signedIn: (req) => this.signedInPage(req),
       }),
     );
     app.use(notFoundHandler);
     app.use(createErrorHandler(this.logger));
     this.handler = app;
+  }
+
+  /** What a signed-in page request's page carries for its user (what GET /me and GET /meta answer), else null. */
+  private signedInPage(req: Request): SignedInPage | null {
+    const user = req.user;
+    if (!user) return null;
+    let context;
+    try {
+      context = currentTenant(req, this.tenants);
+    } catch {
+      // A member of no tenant: the page asks GET /me, whose answer says why.
+      return null;
+    }
+    return {
+      me: mePayload(user, context),
+      meta: this.metaBody.body(context.current),
+      slots: this.slotsPayload.current().allSlotMap,
+    };
   }
 
   /**

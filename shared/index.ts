@@ -75,6 +75,7 @@ export type {
   HostToolsDetail,
   BootComponent,
   BootData,
+  SessionBootData,
 } from './wire';
 export {
   REMOTE_DESCRIPTOR_FILE,
@@ -82,6 +83,7 @@ export {
   RECORD_SEARCH_MAX_LENGTH,
   REMOTE_HINTS_MARKER,
   BOOT_DATA_ELEMENT_ID,
+  SESSION_DATA_ELEMENT_ID,
   HOST_REFRESH_EVENT,
   HOST_BEFORE_LEAVE_EVENT,
   HOST_TOOLS_UNAVAILABLE_ATTRIBUTE,

@@ -346,15 +346,31 @@ export interface BootComponent {
 }
 
 /**
- * Public data the server puts into index.html, so the host can start loading remote modules at once: the remotes
- * catalogue (what `GET /api/remotes` answers) and the components of the public slots at the locations the requested
- * page renders for every visitor. Never anything a session would be needed for.
+ * What the server puts into index.html, so the host can start loading remote modules at once: the remotes catalogue
+ * (what `GET /api/remotes` answers) and the components the requested page renders. For anyone but a signed-in
+ * session: those of the public slots only, never anything a session would be needed for. For a signed-in session
+ * (a page marked `private, no-store`, with its {@link SessionBootData}): those of every slot the page renders.
  */
 export interface BootData {
   remotes: RemoteDescriptor[];
   components: BootComponent[];
   /** As in {@link RemotesPayload}. */
   showSlotDetails: boolean;
+}
+
+/**
+ * `id` of the `<script type="application/json">` element holding a signed-in page's {@link SessionBootData} (data,
+ * never run). Only in a page served to a signed-in session, for that session's user, marked `private, no-store`.
+ */
+export const SESSION_DATA_ELEMENT_ID = 'slots-session-data';
+
+/**
+ * What a signed-in page would ask for first, put into the page by the server for the session's own user: the answer
+ * of `GET /me` and of `GET /meta`, so the slots can render without a round trip to the API first.
+ */
+export interface SessionBootData {
+  me: MePayload;
+  meta: MetaPayload;
 }
 
 // ---------------------------------------------------------------------------------------------- host events
