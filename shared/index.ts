@@ -1,5 +1,12 @@
 export { SlotLocation, UnknownSlotLocationError, type SlotLocationName, type SlotLocationValue } from './slot-location';
-export { Slot, InvalidSlotError, SLOT_PROPS_MAX_BYTES, RESERVED_PROP_NAMES } from './slot';
+export {
+  Slot,
+  InvalidSlotError,
+  SLOT_PROPS_MAX_BYTES,
+  RESERVED_PROP_NAMES,
+  type KnownSlotComponents,
+  type SlotPropsArguments,
+} from './slot';
 export {
   COMPONENT_NAME_PATTERN,
   EXPOSED_COMPONENT_PATTERN,
@@ -67,6 +74,8 @@ export type {
   SlotInspectionPayload,
   HealthPayload,
   RemoteDescriptorFile,
+  JsonSchema,
+  SlotSchemasPayload,
   HostRefreshDetail,
   HostBeforeLeaveDetail,
   BootComponent,

@@ -1,7 +1,8 @@
-export interface SystemStatusProps {
-  status: 'operational' | 'degraded';
-  text: string;
-}
+import type { PropsOf } from '../../kit';
+import type remote from '../remote';
+
+/** The props a slot gives it, inferred from its schema in remote.ts. */
+export type SystemStatusProps = PropsOf<typeof remote, 'SystemStatus'>;
 
 const LABELS: Record<SystemStatusProps['status'], string> = {
   operational: 'Operational',
