@@ -108,6 +108,12 @@ export interface AppOptions {
    * is refused with 403. Default none.
    */
   allowedOrigins?: readonly string[];
+  /**
+   * What `ready()` does with slots that break the props contract (unknown component, disabled remote, props failing
+   * the schema): `fail` (default) rejects with one error listing them; `log` logs that list and starts anyway, for
+   * test and benchmark entries that place components no remote provides on purpose.
+   */
+  slotProblems?: 'fail' | 'log';
   /** How long reading a remote's descriptor from its origin may take at start-up (default 3 s). */
   remoteDescriptorTimeoutMs?: number;
   /** Sign-in attempts allowed per account+IP and per IP (counted in Redis when configured, else in SQLite). */
@@ -166,6 +172,7 @@ export class App {
   private readonly reportedProblems = new Set<string>();
   /** Set once `ready()` has checked the slots: later problems (a remote answering late) are logged, not fatal. */
   private slotsChecked = false;
+  private readonly failOnSlotProblems: boolean;
   private closing: Promise<void> | null = null;
 
   constructor(options: AppOptions) {
@@ -173,6 +180,7 @@ export class App {
     this.logger = options.logger ?? createLogger(nodeEnv);
     this.passwordHashParams = options.passwordHashParams ?? DEFAULT_SCRYPT_PARAMS;
     this.extraReadinessChecks = options.readinessChecks ?? [];
+    this.failOnSlotProblems = (options.slotProblems ?? 'fail') === 'fail';
     const now = options.now ?? Date.now;
     const idleMs = positive(options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS, 'sessionIdleMs');
     const absoluteMs = positive(options.sessionAbsoluteMs ?? DEFAULT_SESSION_ABSOLUTE_MS, 'sessionAbsoluteMs');
@@ -350,7 +358,7 @@ export class App {
       await this.remoteCatalogue.refresh();
       const problems = this.slotProblems();
       const blocking = problems.filter((problem) => problem.blocking);
-      if (blocking.length > 0) throw new SlotContractError(blocking);
+      if (blocking.length > 0 && this.failOnSlotProblems) throw new SlotContractError(blocking);
       this.logSlotProblems(problems);
       this.slotsChecked = true;
     })();
@@ -370,14 +378,22 @@ export class App {
     ];
   }
 
+  /** Logs the problems not logged yet: those that stop a slot as one error, those that may resolve as a warning. */
   private logSlotProblems(problems: readonly SlotProblem[]): void {
-    for (const problem of problems) {
+    const fresh = problems.filter((problem) => {
       const message = formatSlotProblem(problem);
-      if (this.reportedProblems.has(message)) continue;
+      if (this.reportedProblems.has(message)) return false;
       this.reportedProblems.add(message);
-      const fields = { component: problem.component, location: problem.location, remote: problem.remote };
-      if (problem.blocking) this.logger.error(fields, `Slot ${message}.`);
-      else this.logger.warn(fields, `Slot ${message}; checked again when the remote answers.`);
+      return true;
+    });
+    const blocking = fresh.filter((problem) => problem.blocking);
+    const waiting = fresh.filter((problem) => !problem.blocking);
+    if (blocking.length > 0) this.logger.error({ slots: blocking.length }, new SlotContractError(blocking).message);
+    if (waiting.length > 0) {
+      this.logger.warn(
+        { slots: waiting.length },
+        `Slots checked again when their remote answers:\n${waiting.map((p) => `  - ${formatSlotProblem(p)}`).join('\n')}`,
+      );
     }
   }
 

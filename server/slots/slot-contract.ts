@@ -37,8 +37,9 @@ export interface SlotProblem {
   path: string | null;
   message: string;
   /**
-   * false when the problem may go away without a change here: a remote that has not answered yet may provide the
-   * component. Such problems are reported, never a reason to refuse a start or a reload.
+   * Whether it refuses a start or a reload. false when the problem may go away without a change here (a remote that
+   * has not answered yet may provide the component) or was chosen by the operator (a remote switched off): such
+   * problems are logged and shown by the inspector.
    */
   blocking: boolean;
 }
@@ -186,10 +187,14 @@ export class SlotContract {
       placed.remote === null ? remote.components.includes(component) : remote.name === placed.remote,
     );
     if (disabled !== undefined) {
+      // Reported, never refused: switching a remote off is how an operator takes a failing remote out of every
+      // page at once, and it must work without a code change (its slots are then left out by the host).
       return problem(
         'remote-disabled',
         disabled.name,
         `remote "${disabled.name}" provides "${component}" but is disabled ("enabled": false in REMOTES_CONFIG)`,
+        null,
+        false,
       );
     }
     if (placed.remote !== null) {
