@@ -27,7 +27,8 @@ export function createPropsCheck(client: ApiClient): PropsCheck {
   const load = () =>
     (loading ??= Promise.all([
       client.get<SlotSchemasPayload>('/api/slots/schemas'),
-      import(/* webpackChunkName: "props-check" */ '@cfworker/json-schema'),
+      // A development-only chunk (build/bundle-budgets.ts): never part of what a production page loads.
+      import(/* webpackChunkName: "dev-only-props-check" */ '@cfworker/json-schema'),
     ]).then(
       ([payload, { Validator }]) => ({
         schemas: payload.schemas,
