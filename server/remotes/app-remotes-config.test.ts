@@ -211,6 +211,11 @@ describe('placement by REMOTES_CONFIG', () => {
       /"team_billing".*slots\["global-before-content"\]\[0\].*props must be a plain object/,
     ],
     [
+      'a prop React keeps for itself (key)',
+      { 'global-before-content': [{ component: 'InvoiceBanner', props: { key: 'banner-1' } }] },
+      /"team_billing".*slots\["global-before-content"\]\[0\].*the prop "key" is reserved by React/,
+    ],
+    [
       'an item without component',
       { 'login-before-form': [{ props: {} }] },
       /"team_billing".*slots\["login-before-form"\]\[0\] must be \{ "component"/,
