@@ -1,4 +1,5 @@
-import { defineRemote, InvalidRemoteDescriptorError, propsSchema, Type, type PropsOf } from './index';
+import { defineRemote, InvalidRemoteDescriptorError, type PropsOf } from './index';
+import { propsSchema, Type } from './schema';
 
 describe('defineRemote', () => {
   const remote = defineRemote({

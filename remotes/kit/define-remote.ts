@@ -1,4 +1,4 @@
-import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import type { Static, TSchema } from '@sinclair/typebox';
 import {
   EXPOSED_COMPONENT_PATTERN,
   REMOTE_NAME_PATTERN,
@@ -36,14 +36,6 @@ export type PropsOf<
   Remote extends { schemas: Readonly<Record<string, TSchema>> },
   C extends keyof Remote['schemas'],
 > = Static<Remote['schemas'][C]>;
-
-/**
- * The props schema of a component: an object of the given properties, and no other (a misspelled prop in a slot is
- * then reported at registration instead of being silently ignored). `Type.Optional(...)` marks an optional prop.
- */
-export function propsSchema<Properties extends TProperties>(properties: Properties): TObject<Properties> {
-  return Type.Object(properties, { additionalProperties: false });
-}
 
 export class InvalidRemoteDescriptorError extends Error {
   constructor(message: string) {

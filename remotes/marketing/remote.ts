@@ -1,4 +1,5 @@
-import { defineRemote, propsSchema, Type } from '../kit';
+import { defineRemote } from '../kit';
+import { propsSchema, Type } from '../kit/schema';
 
 const link = Type.Object({ label: Type.String(), href: Type.String() });
 

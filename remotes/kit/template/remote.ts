@@ -1,4 +1,5 @@
-import { defineRemote, propsSchema, Type } from '@slots-platform/remote-kit';
+import { defineRemote } from '@slots-platform/remote-kit';
+import { propsSchema, Type } from '@slots-platform/remote-kit/schema';
 
 /**
  * What this remote provides: every component is `components/<Component>.tsx`, exposed as `./<Component>`, declared
