@@ -93,6 +93,8 @@ describe.each([
         await expect(failed.innerText()).resolves.toMatch(
           /dashboard-after-cards\s+WelcomeCard\s+team_marketing\s+Failed\s+props invalid: The slot's props do not match the props schema of "WelcomeCard": props\.title: Instance type "number" is invalid\. Expected "string"\./,
         );
+        // Every demo slot's props match their schemas: the fixture's is the one failure.
+        expect(await dashboard.locator('tr[data-slot-status="failed"]').count()).toBe(1);
         await expect(dashboard.locator('tr[data-slot-component="ShortcutLinks"]').innerText()).resolves.toMatch(
           /dashboard-after-cards\s+ShortcutLinks\s+team_records\s+Loaded/,
         );
