@@ -43,6 +43,10 @@ import { SlotRegistry, type SlotRegistrationMap } from './slots/slot-registry';
 import { SlotsPayloadCache } from './slots/slots-payload';
 import { addSlotsRoute } from './slots/slots-router';
 import { addSlotInspectionRoute } from './slots/slot-inspection';
+import { addSlotSchemasRoute } from './slots/slot-schemas-router';
+import { codeSlots } from './slots/code-slots';
+import { formatSlotProblem, SlotContractError, type SlotProblem } from './slots/slot-contract';
+import type { RemotesConfig } from './remotes/remotes-config';
 import { AppDatabase } from './storage/app-database';
 import { createSessionStorage } from './storage/create-session-storage';
 import type { SessionStorage } from './storage/session-storage';
@@ -106,6 +110,12 @@ export interface AppOptions {
    * is refused with 403. Default none.
    */
   allowedOrigins?: readonly string[];
+  /**
+   * What `ready()` does with slots that break the props contract (unknown component, disabled remote, props failing
+   * the schema): `fail` (default) rejects with one error listing them; `log` logs that list and starts anyway, for
+   * test and benchmark entries that place components no remote provides on purpose.
+   */
+  slotProblems?: 'fail' | 'log';
   /** How long reading a remote's descriptor from its origin may take at start-up (default 3 s). */
   remoteDescriptorTimeoutMs?: number;
   /** Sign-in attempts allowed per account+IP and per IP (counted in Redis when configured, else in SQLite). */
@@ -160,6 +170,11 @@ export class App {
   readonly passwordHashParams: ScryptParams;
   private readonly extraReadinessChecks: readonly ReadinessCheck[];
   private readying: Promise<void> | null = null;
+  /** Contract problems already logged, so a remote answering again does not repeat them. */
+  private readonly reportedProblems = new Set<string>();
+  /** Set once `ready()` has checked the slots: later problems (a remote answering late) are logged, not fatal. */
+  private slotsChecked = false;
+  private readonly failOnSlotProblems: boolean;
   private closing: Promise<void> | null = null;
 
   constructor(options: AppOptions) {
@@ -167,6 +182,7 @@ export class App {
     this.logger = options.logger ?? createLogger(nodeEnv);
     this.passwordHashParams = options.passwordHashParams ?? DEFAULT_SCRYPT_PARAMS;
     this.extraReadinessChecks = options.readinessChecks ?? [];
+    this.failOnSlotProblems = (options.slotProblems ?? 'fail') === 'fail';
     const now = options.now ?? Date.now;
     const idleMs = positive(options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS, 'sessionIdleMs');
     const absoluteMs = positive(options.sessionAbsoluteMs ?? DEFAULT_SESSION_ABSOLUTE_MS, 'sessionAbsoluteMs');
@@ -196,7 +212,11 @@ export class App {
       this.records = new SqliteRecordSource(this.database);
       this.slots = new SlotRegistry();
       this.slots.replaceConfigured(this.remoteCatalogue.slots());
-      this.remoteCatalogue.subscribe(() => this.slots.replaceConfigured(this.remoteCatalogue.slots()));
+      this.remoteCatalogue.subscribe(() => {
+        this.slots.replaceConfigured(this.remoteCatalogue.slots());
+        // A remote that answered late: its code slots are checked now (after start-up they are logged, not fatal).
+        if (this.slotsChecked) this.logSlotProblems(this.slotProblems());
+      });
       this.slotsPayload = new SlotsPayloadCache(this.slots);
       this.resources = new ResourceRegistry();
       this.modules = new ModuleRegistry(this.resources);
@@ -271,6 +291,8 @@ export class App {
       }),
     );
     addSlotInspectionRoute(app, this.slots, this.remoteCatalogue);
+    // Development servers only: the schemas the host checks props against before rendering a slot.
+    if (nodeEnv !== 'production') addSlotSchemasRoute(app, this.remoteCatalogue);
     app.use(createHealthRouter(() => this.readinessChecks()));
     // Documents and files (host shell, assets, remote bundles) and whatever no route answered: helmet's full set,
     // with the CSP that lets the host page load the remotes.
@@ -344,8 +366,11 @@ export class App {
   }
 
   /**
-   * Finishes the start: waits for the session store (Redis) and checks that every relation points at a registered
-   * resource. Call once registrations are done, before listening; seed data after it.
+   * Finishes the start: waits for the session store (Redis), checks that every relation points at a registered
+   * resource, reads the descriptors of the remotes declared by entry, and checks every slot (code and configuration)
+   * against the remotes' descriptors. Rejects with one {@link SlotContractError} listing every slot that cannot
+   * render (unknown component, disabled remote, props failing the schema); a slot waiting for a remote that has not
+   * answered is logged and checked when it answers. Call once registrations are done, before listening.
    */
   ready(): Promise<void> {
     this.readying ??= (async () => {
@@ -353,8 +378,45 @@ export class App {
       this.resources.assertRelationsResolve();
       // Bounded by the descriptor timeout: a remote that is down is logged and retried, never awaited further.
       await this.remoteCatalogue.refresh();
+      const problems = this.slotProblems();
+      const blocking = problems.filter((problem) => problem.blocking);
+      if (blocking.length > 0 && this.failOnSlotProblems) throw new SlotContractError(blocking);
+      this.logSlotProblems(problems);
+      this.slotsChecked = true;
     })();
     return this.readying;
+  }
+
+  /**
+   * Every slot checked against the remotes' descriptors (of `config`, a reload being considered, or the one in use).
+   * With no remote at all (nothing built, no REMOTES_CONFIG) there is nothing to check against: none is reported.
+   */
+  slotProblems(config?: RemotesConfig): SlotProblem[] {
+    const remotes = this.remoteCatalogue.contractRemotes(config);
+    if (remotes.known.length === 0 && remotes.waiting.length === 0 && remotes.disabled.length === 0) return [];
+    return [
+      ...this.remoteCatalogue.contract.check(codeSlots(this.slots, this.resources), remotes),
+      ...this.remoteCatalogue.configuredSlotProblems(config),
+    ];
+  }
+
+  /** Logs the problems not logged yet: those that stop a slot as one error, those that may resolve as a warning. */
+  private logSlotProblems(problems: readonly SlotProblem[]): void {
+    const fresh = problems.filter((problem) => {
+      const message = formatSlotProblem(problem);
+      if (this.reportedProblems.has(message)) return false;
+      this.reportedProblems.add(message);
+      return true;
+    });
+    const blocking = fresh.filter((problem) => problem.blocking);
+    const waiting = fresh.filter((problem) => !problem.blocking);
+    if (blocking.length > 0) this.logger.error({ slots: blocking.length }, new SlotContractError(blocking).message);
+    if (waiting.length > 0) {
+      this.logger.warn(
+        { slots: waiting.length },
+        `Slots checked again when their remote answers:\n${waiting.map((p) => `  - ${formatSlotProblem(p)}`).join('\n')}`,
+      );
+    }
   }
 
   /**
@@ -369,6 +431,13 @@ export class App {
     } catch (error) {
       if (!(error instanceof RemotesConfigError)) throw error;
       this.logger.error(`Remotes configuration not reloaded, the previous one stays in use: ${error.message}`);
+      return false;
+    }
+    const blocking = this.slotProblems(config).filter((problem) => problem.blocking);
+    if (blocking.length > 0) {
+      this.logger.error(
+        `Remotes configuration not reloaded, the previous one stays in use: ${new SlotContractError(blocking).message}`,
+      );
       return false;
     }
     await this.remoteCatalogue.replace(config);

@@ -1,5 +1,12 @@
 export { SlotLocation, UnknownSlotLocationError, type SlotLocationName, type SlotLocationValue } from './slot-location';
-export { Slot, InvalidSlotError, SLOT_PROPS_MAX_BYTES, RESERVED_PROP_NAMES } from './slot';
+export {
+  Slot,
+  InvalidSlotError,
+  SLOT_PROPS_MAX_BYTES,
+  RESERVED_PROP_NAMES,
+  type KnownSlotComponents,
+  type SlotPropsArguments,
+} from './slot';
 export {
   COMPONENT_NAME_PATTERN,
   EXPOSED_COMPONENT_PATTERN,
@@ -10,6 +17,7 @@ export {
 export {
   SIGN_IN_PATH,
   SERVICE_STATUS_PATH,
+  SLOT_INSPECTOR_PATH,
   SIGN_IN_SIDEBAR_MEDIA,
   LAYOUT_LOCATIONS,
   SIGN_IN_LOCATIONS,
@@ -70,6 +78,8 @@ export type {
   SlotInspectionPayload,
   HealthPayload,
   RemoteDescriptorFile,
+  JsonSchema,
+  SlotSchemasPayload,
   HostRefreshDetail,
   HostBeforeLeaveDetail,
   HostToolsDetail,

@@ -5,6 +5,7 @@ import {
   ERROR_STATUS,
   pageComponents,
   SERVICE_STATUS_PATH,
+  SLOT_INSPECTOR_PATH,
   SIGN_IN_PATH,
   type ErrorBody,
   type RemoteDescriptor,
@@ -47,7 +48,7 @@ export interface HostPageRouterOptions {
 }
 
 /** The client routes of the host (sign-in, service status, dashboard, resource pages), answered with index.html. */
-export const CLIENT_ROUTES = ['/', SIGN_IN_PATH, SERVICE_STATUS_PATH, '/resources/*splat'];
+export const CLIENT_ROUTES = ['/', SIGN_IN_PATH, SERVICE_STATUS_PATH, SLOT_INSPECTOR_PATH, '/resources/*splat'];
 
 export const HOST_NOT_BUILT_MESSAGE =
   'The admin interface has not been built yet. Run `npm run build` (or `npm start`, which builds first), then reload.';
