@@ -35,8 +35,11 @@ const KIB = 1024;
  * react-router-dom 7 (about 20 KiB), the Module Federation runtime (about 15 KiB) and the shell itself (registries,
  * renderer, pages, about 15 KiB): about 110 KiB. The budget leaves some 20 % for growth; a larger host delays every
  * page, signed in or not, so going past it should be a decision, not an accident.
+ *
+ * Raised from 135 to 140 KiB when the shell gained lists that page, sort and search, the slot inspector page and
+ * the reading of a signed-in page's own data (138.7 KB together): features staff asked for, against 0.5 KB over.
  */
-export const HOST_INITIAL_JS_MAX_GZIP = 135 * KIB;
+export const HOST_INITIAL_JS_MAX_GZIP = 140 * KIB;
 
 /** A remote's container entry is the federation runtime plus its expose map: small, and on every page's path. */
 export const REMOTE_ENTRY_MAX_GZIP = 30 * KIB;
