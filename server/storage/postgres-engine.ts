@@ -1,5 +1,5 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import { Pool, types, type CustomTypesConfig } from 'pg';
+import { Client, Pool, types, type CustomTypesConfig } from 'pg';
 import type { AppSchema } from './app-schema';
 import { POSTGRES_MIGRATIONS } from './migrations';
 import { migratePostgres } from './postgres-migrate';
@@ -52,7 +52,7 @@ export class PostgresEngine implements StorageEngine {
   };
 
   constructor(
-    settings: PostgresSettings,
+    private readonly settings: PostgresSettings,
     /** Where errors of idle connections go (PostgreSQL restarted, network cut): logged, never thrown. */
     onIdleError: (error: Error) => void,
   ) {
@@ -105,8 +105,19 @@ export class PostgresEngine implements StorageEngine {
     this.turnVersion = null;
   }
 
+  /** On a connection of its own, without the pool's timeouts (waiting for another instance's migration is fine). */
   async migrate(): Promise<void> {
-    await migratePostgres(this.pool, POSTGRES_MIGRATIONS);
+    const client = new Client({
+      connectionString: this.settings.url,
+      connectionTimeoutMillis: this.settings.statementTimeoutMs,
+      application_name: 'slots-server migrations',
+    });
+    await client.connect();
+    try {
+      await migratePostgres(client, POSTGRES_MIGRATIONS);
+    } finally {
+      await client.end();
+    }
   }
 
   async check(): Promise<void> {

@@ -1,6 +1,8 @@
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import type { SessionData } from 'express-session';
 import { sql } from 'kysely';
+import { Client } from 'pg';
 import pino from 'pino';
 import { describeWithPostgres, PostgresServer } from '../../testing/server/postgres-server';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
@@ -9,10 +11,11 @@ import { UserStore } from '../auth/user-store';
 import { StoredRecordSource } from '../resources/stored-record-source';
 import { TenantStore } from '../tenants/tenant-store';
 import { createSessionStorage } from './create-session-storage';
-import { SchemaTooNewError } from './migrate';
-import { MIGRATIONS, POSTGRES_MIGRATIONS } from './migrations';
+import { migrate, SchemaTooNewError } from './migrate';
+import { MIGRATIONS, POSTGRES_MIGRATIONS, type Migration } from './migrations';
 import { openMigratedStorage, type StorageSettings } from './open-storage';
 import { PostgresEngine } from './postgres-engine';
+import { migratePostgres } from './postgres-migrate';
 import type { SessionStorage } from './session-storage';
 import { SqliteEngine } from './sqlite-engine';
 import type { StorageEngine } from './storage-engine';
@@ -28,6 +31,8 @@ interface EngineUnderTest {
   tearDown(): Promise<void>;
   /** Settings of a new, empty database. */
   freshDatabase(): Promise<StorageSettings>;
+  /** Runs the engine's migration function with these steps; resolves to the versions it applied. */
+  applySteps(settings: StorageSettings, steps: readonly Migration[]): Promise<number[]>;
 }
 
 let folder: TempDir;
@@ -47,6 +52,16 @@ const ENGINES: EngineUnderTest[] = [
       return Promise.resolve();
     },
     freshDatabase: () => Promise.resolve({ kind: 'sqlite', path: path.join(folder.path, `db${++databases}.db`) }),
+    applySteps: (settings, steps) => {
+      const db = new Database(settings.kind === 'sqlite' ? settings.path : '');
+      try {
+        return Promise.resolve(migrate(db, steps));
+      } catch (error) {
+        return Promise.reject(error as Error);
+      } finally {
+        db.close();
+      }
+    },
   },
   {
     name: 'PostgreSQL',
@@ -63,6 +78,15 @@ const ENGINES: EngineUnderTest[] = [
       poolSize: 4,
       statementTimeoutMs: 5000,
     }),
+    applySteps: async (settings, steps) => {
+      const client = new Client({ connectionString: settings.kind === 'postgres' ? settings.url : '' });
+      await client.connect();
+      try {
+        return await migratePostgres(client, steps);
+      } finally {
+        await client.end();
+      }
+    },
   },
 ];
 
@@ -369,6 +393,26 @@ for (const engineUnderTest of ENGINES) {
         expect(await versionsIn(starts[0] as StorageEngine)).toEqual(MIGRATIONS.map((step) => step.version));
         await (starts[1] as StorageEngine).migrate();
         expect(await versionsIn(starts[2] as StorageEngine)).toEqual(MIGRATIONS.map((step) => step.version));
+      });
+
+      it('applies its steps in order, once, and rolls a failing step back entirely', async () => {
+        const fresh = await engineUnderTest.freshDatabase();
+        const steps: Migration[] = [
+          { version: 1, name: 'a', sql: 'CREATE TABLE a (x INTEGER)' },
+          { version: 2, name: 'b', sql: 'CREATE TABLE b (y INTEGER)' },
+        ];
+        expect(await engineUnderTest.applySteps(fresh, steps.slice(0, 1))).toEqual([1]);
+        expect(await engineUnderTest.applySteps(fresh, steps)).toEqual([2]);
+        expect(await engineUnderTest.applySteps(fresh, steps)).toEqual([]);
+        const broken = [
+          ...steps,
+          { version: 3, name: 'broken', sql: 'CREATE TABLE c (z INTEGER); SELECT * FROM nowhere' },
+        ];
+        await expect(engineUnderTest.applySteps(fresh, broken)).rejects.toThrow(/nowhere/);
+        // The failed step left nothing behind: still at version 2, and a fixed step 3 can create its table.
+        await expect(engineUnderTest.applySteps(fresh, steps.slice(0, 2))).resolves.toEqual([]);
+        const fixed = [...steps, { version: 3, name: 'fixed', sql: 'CREATE TABLE c (z INTEGER)' }];
+        expect(await engineUnderTest.applySteps(fresh, fixed)).toEqual([3]);
       });
 
       it('refuses a database newer than the code, naming both versions', async () => {
