@@ -139,6 +139,16 @@ describeWithPostgres()('the app on PostgreSQL', () => {
 
     expect((await request(a.app.handler).get('/readyz')).status).toBe(200);
     expect((await agent.get('/meta')).status).toBe(200);
+
+    // A crash (SIGKILL) drops the pool's connections under it: answered, logged, and replaced once it is back.
+    await server.kill();
+    try {
+      expect((await request(a.app.handler).get('/readyz')).status).toBe(503);
+    } finally {
+      await server.resume();
+    }
+    expect((await request(a.app.handler).get('/readyz')).status).toBe(200);
+    expect((await agent.get('/me')).status).toBe(200);
   }, 30_000);
 
   it('builds the index of a list sort key in the background, valid once built, and serves the list meanwhile', async () => {
