@@ -12,7 +12,7 @@ import './auth/staff-user';
 import { createHostPageRouter } from './host-page/host-page-router';
 import { createApiSecurityHeaders } from './security/api-security-headers';
 import { createCrossSiteGuard } from './security/cross-site-guard';
-import { LoginRateLimiter } from './auth/login-rate-limit/login-rate-limiter';
+import { LoginRateLimiter, rateLimitStoreIn } from './auth/login-rate-limit/login-rate-limiter';
 import {
   DEFAULT_LOGIN_RATE_LIMIT_SETTINGS,
   type LoginRateLimitSettings,
@@ -43,7 +43,6 @@ import { addSlotsRoute } from './slots/slots-router';
 import { addSlotInspectionRoute } from './slots/slot-inspection';
 import type { AppDatabase } from './storage/app-database';
 import { openStorage, type StorageSettings } from './storage/open-storage';
-import { PostgresEngine } from './storage/postgres-engine';
 import { SqliteEngine } from './storage/sqlite-engine';
 import type { StorageEngine } from './storage/storage-engine';
 import { createSessionStorage } from './storage/create-session-storage';
@@ -224,9 +223,7 @@ export class App {
         options.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT_SETTINGS,
         this.sessions.redisClient
           ? { kind: 'redis', client: this.sessions.redisClient }
-          : this.storage instanceof PostgresEngine
-            ? { kind: 'postgres', pool: this.storage.pool }
-            : { kind: 'sqlite', db: this.database.db },
+          : rateLimitStoreIn(this.storage),
       );
     } catch (error) {
       void this.storage.close();

@@ -7,7 +7,7 @@ import pino from 'pino';
 import type { ResourceRecord } from '../../shared';
 import { describeWithPostgres, PostgresServer } from '../../testing/server/postgres-server';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
-import { LoginRateLimiter, type RateLimitStore } from '../auth/login-rate-limit/login-rate-limiter';
+import { LoginRateLimiter, rateLimitStoreIn } from '../auth/login-rate-limit/login-rate-limiter';
 import { UserStore } from '../auth/user-store';
 import type { RecordPageQuery } from '../resources/record-page-query';
 import { StoredRecordSource } from '../resources/stored-record-source';
@@ -16,10 +16,8 @@ import { createSessionStorage } from './create-session-storage';
 import { migrate, SchemaTooNewError } from './migrate';
 import { MIGRATIONS, POSTGRES_MIGRATIONS, type Migration } from './migrations';
 import { openMigratedStorage, type StorageSettings } from './open-storage';
-import { PostgresEngine } from './postgres-engine';
 import { migratePostgres } from './postgres-migrate';
 import type { SessionStorage } from './session-storage';
-import { SqliteEngine } from './sqlite-engine';
 import type { StorageEngine } from './storage-engine';
 
 /**
@@ -455,15 +453,10 @@ for (const engineUnderTest of ENGINES) {
 
     describe('sign-in rate limits', () => {
       const settings = { perAccountAndIp: 2, perIp: 100, perAccount: null, windowSeconds: 60 };
-      const storeOf = (each: StorageEngine): RateLimitStore => {
-        if (each instanceof PostgresEngine) return { kind: 'postgres', pool: each.pool };
-        if (each instanceof SqliteEngine) return { kind: 'sqlite', db: each.file.db };
-        throw new Error(`no counters for ${each.kind}`);
-      };
 
       it('counts attempts in the database, shared by every host on it', async () => {
-        const here = LoginRateLimiter.create(settings, storeOf(engine));
-        const there = LoginRateLimiter.create(settings, storeOf(await openAnother()));
+        const here = LoginRateLimiter.create(settings, rateLimitStoreIn(engine));
+        const there = LoginRateLimiter.create(settings, rateLimitStoreIn(await openAnother()));
         const key = { username: 'admin', ip: '10.0.0.1' };
         try {
           expect(await here.attempt(key)).toEqual({ allowed: true });

@@ -9,6 +9,9 @@ import {
   RateLimiterSQLite,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
+import { PostgresEngine } from '../../storage/postgres-engine';
+import { SqliteEngine } from '../../storage/sqlite-engine';
+import type { StorageEngine } from '../../storage/storage-engine';
 import type { LoginRateLimitSettings } from './login-rate-limit-settings';
 
 /**
@@ -21,6 +24,13 @@ export type RateLimitStore =
   | { kind: 'postgres'; pool: Pool }
   | { kind: 'sqlite'; db: Database }
   | { kind: 'memory' };
+
+/** The counters in the app's own database: PostgreSQL's pool, or the SQLite connection. */
+export function rateLimitStoreIn(engine: StorageEngine): RateLimitStore {
+  if (engine instanceof PostgresEngine) return { kind: 'postgres', pool: engine.pool };
+  if (engine instanceof SqliteEngine) return { kind: 'sqlite', db: engine.file.db };
+  throw new Error(`No sign-in counters for the ${engine.kind} engine.`);
+}
 
 export type LoginAttemptVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
