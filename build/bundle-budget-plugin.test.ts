@@ -121,6 +121,26 @@ describe('BundleBudgetPlugin', () => {
     expect(messages).toEqual([expect.stringMatching(/^Bundle budget exceeded: host initial JavaScript is/)]);
   });
 
+  it('leaves development-only chunks out of the initial JavaScript and measures them on their own', async () => {
+    await writeFile(path.join(dir, 'index.js'), 'import("./bootstrap");\n');
+    await writeFile(
+      path.join(dir, 'bootstrap.js'),
+      'export const check = () => import(/* webpackChunkName: "dev-only-check" */ "./check");\n',
+    );
+    await writeFile(path.join(dir, 'check.js'), incompressibleModule(12));
+    const config = baseConfig(dir, hostBudgets('main'));
+    config.entry = { main: './index.js' };
+    const stats = await compile(config);
+
+    const [initial, devOnly] = budgetMeasurementsOf(stats.compilation);
+    expect(initial?.label).toBe('host initial JavaScript');
+    expect(initial?.files).toHaveLength(2);
+    expect(initial?.gzipBytes).toBeLessThan(4 * 1024);
+    expect(devOnly?.label).toBe('host development-only chunk check');
+    expect(devOnly?.gzipBytes).toBeGreaterThan(12 * 1024);
+    expect(stats.compilation.errors).toEqual([]);
+  });
+
   it('fails when a budget names something the build does not have, rather than passing silently', async () => {
     await writeFile(path.join(dir, 'index.js'), 'export const value = 1;\n');
     const config = baseConfig(dir, [

@@ -8,7 +8,8 @@
 export type BudgetTarget =
   /**
    * An entrypoint's JavaScript; with `includeAsync`, also every chunk it loads later (the host entry only imports
-   * `./bootstrap`, so the app, React and the federation runtime all arrive through async chunks).
+   * `./bootstrap`, so the app, React and the federation runtime all arrive through async chunks), except the chunk
+   * groups named {@link DEV_ONLY_CHUNK_PREFIX}`*`, which a production page never loads (budgeted on their own).
    */
   | { kind: 'entrypoint'; name: string; includeAsync: boolean }
   /** One emitted file, e.g. a remote's `remoteEntry.js`. */
@@ -45,12 +46,26 @@ export const EXPOSED_COMPONENT_MAX_GZIP = 20_000;
 
 export const FEDERATION_EXPOSE_PREFIX = '__federation_expose_';
 
+/**
+ * Chunk groups (`import(/* webpackChunkName: "dev-only-…" *\/ …)`) that the host loads only when the server runs in
+ * development, such as the props check's JSON Schema validator: not part of what every page costs.
+ */
+export const DEV_ONLY_CHUNK_PREFIX = 'dev-only-';
+
+/** The development-only chunks: loaded by developers' pages only, but kept from growing without anyone noticing. */
+export const DEV_ONLY_CHUNK_MAX_GZIP = 20 * KIB;
+
 export function hostBudgets(entrypoint = 'main'): BundleBudget[] {
   return [
     {
       label: 'host initial JavaScript',
       target: { kind: 'entrypoint', name: entrypoint, includeAsync: true },
       maxGzipBytes: HOST_INITIAL_JS_MAX_GZIP,
+    },
+    {
+      label: 'host development-only chunk',
+      target: { kind: 'chunk-groups', prefix: DEV_ONLY_CHUNK_PREFIX },
+      maxGzipBytes: DEV_ONLY_CHUNK_MAX_GZIP,
     },
   ];
 }

@@ -19,6 +19,8 @@ export class RemoteDescriptorPlugin {
             name: this.descriptor.name,
             components: [...this.descriptor.components],
             formComponents: [...this.descriptor.formComponents],
+            // Each component's props schema, as JSON Schema: what the server checks slot props against.
+            ...(this.descriptor.props === undefined ? {} : { props: this.descriptor.props }),
             ...(this.descriptor.devEvents === undefined ? {} : { devEvents: this.descriptor.devEvents }),
           };
           compilation.emitAsset(

@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { HostApp } from './app/host-app';
-import { connectRegistries, reportCaughtError, type SlotRuntime } from './core';
+import { connectRegistries, createPropsCheck, reportCaughtError, type SlotRuntime } from './core';
 import type { HostStartup } from './startup/start-host';
 
 /**
@@ -21,11 +21,15 @@ export function renderHost(startup: HostStartup): void {
     meta: startup.requests.meta,
     remotesReady: startup.remotesReady ?? undefined,
   };
+  // Made once the server says details may be shown: in production, the props check and its validator never load.
+  let propsCheck: SlotRuntime['propsCheck'] = null;
   // Failed slots show details only when the server says so (its NODE_ENV), whatever mode this build was made in.
   const render = (showFailures: boolean) => {
+    if (showFailures) propsCheck ??= createPropsCheck(startup.client);
     const runtime: Partial<SlotRuntime> = {
       remoteOf: (component) => startup.modules.remoteOf(component),
       showFailures,
+      propsCheck,
     };
     root.render(
       <StrictMode>

@@ -1,15 +1,16 @@
 import path from 'node:path';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type Request, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { createAuthRouter } from './auth/auth-router';
 import { CredentialChecker } from './auth/credential-checker';
 import { createPassport } from './auth/create-passport';
 import { DEFAULT_SCRYPT_PARAMS, type ScryptParams } from './auth/password-hash';
 import { createSessionChain } from './auth/session-chain';
+import { mePayload } from './auth/me-payload';
 import { UserStore } from './auth/user-store';
 import './auth/session-data';
 import './auth/staff-user';
-import { createHostPageRouter } from './host-page/host-page-router';
+import { CLIENT_ROUTES, createHostPageRouter, type SignedInPage } from './host-page/host-page-router';
 import { createApiSecurityHeaders } from './security/api-security-headers';
 import { createCrossSiteGuard } from './security/cross-site-guard';
 import { LoginRateLimiter, rateLimitStoreIn } from './auth/login-rate-limit/login-rate-limiter';
@@ -41,12 +42,17 @@ import { SlotRegistry, type SlotRegistrationMap } from './slots/slot-registry';
 import { SlotsPayloadCache } from './slots/slots-payload';
 import { addSlotsRoute } from './slots/slots-router';
 import { addSlotInspectionRoute } from './slots/slot-inspection';
+import { addSlotSchemasRoute } from './slots/slot-schemas-router';
+import { codeSlots } from './slots/code-slots';
+import { formatSlotProblem, SlotContractError, type SlotProblem } from './slots/slot-contract';
+import type { RemotesConfig } from './remotes/remotes-config';
 import type { AppDatabase } from './storage/app-database';
 import { openStorage, type StorageSettings } from './storage/open-storage';
 import { SqliteEngine } from './storage/sqlite-engine';
 import type { StorageEngine } from './storage/storage-engine';
 import { createSessionStorage } from './storage/create-session-storage';
 import type { SessionStorage } from './storage/session-storage';
+import { currentTenant } from './tenants/current-tenant';
 import { TenantStore } from './tenants/tenant-store';
 
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
@@ -108,6 +114,12 @@ export interface AppOptions {
    * is refused with 403. Default none.
    */
   allowedOrigins?: readonly string[];
+  /**
+   * What `ready()` does with slots that break the props contract (unknown component, disabled remote, props failing
+   * the schema): `fail` (default) rejects with one error listing them; `log` logs that list and starts anyway, for
+   * test and benchmark entries that place components no remote provides on purpose.
+   */
+  slotProblems?: 'fail' | 'log';
   /** How long reading a remote's descriptor from its origin may take at start-up (default 3 s). */
   remoteDescriptorTimeoutMs?: number;
   /** Sign-in attempts allowed per account+IP and per IP (counted in Redis when configured, else in the database). */
@@ -163,6 +175,11 @@ export class App {
   readonly passwordHashParams: ScryptParams;
   private readonly extraReadinessChecks: readonly ReadinessCheck[];
   private readying: Promise<void> | null = null;
+  /** Contract problems already logged, so a remote answering again does not repeat them. */
+  private readonly reportedProblems = new Set<string>();
+  /** Set once `ready()` has checked the slots: later problems (a remote answering late) are logged, not fatal. */
+  private slotsChecked = false;
+  private readonly failOnSlotProblems: boolean;
   private closing: Promise<void> | null = null;
 
   constructor(options: AppOptions) {
@@ -170,6 +187,7 @@ export class App {
     this.logger = options.logger ?? createLogger(nodeEnv);
     this.passwordHashParams = options.passwordHashParams ?? DEFAULT_SCRYPT_PARAMS;
     this.extraReadinessChecks = options.readinessChecks ?? [];
+    this.failOnSlotProblems = (options.slotProblems ?? 'fail') === 'fail';
     const now = options.now ?? Date.now;
     const idleMs = positive(options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS, 'sessionIdleMs');
     const absoluteMs = positive(options.sessionAbsoluteMs ?? DEFAULT_SESSION_ABSOLUTE_MS, 'sessionAbsoluteMs');
@@ -202,7 +220,11 @@ export class App {
       this.records = new StoredRecordSource(this.storage);
       this.slots = new SlotRegistry();
       this.slots.replaceConfigured(this.remoteCatalogue.slots());
-      this.remoteCatalogue.subscribe(() => this.slots.replaceConfigured(this.remoteCatalogue.slots()));
+      this.remoteCatalogue.subscribe(() => {
+        this.slots.replaceConfigured(this.remoteCatalogue.slots());
+        // A remote that answered late: its code slots are checked now (after start-up they are logged, not fatal).
+        if (this.slotsChecked) this.logSlotProblems(this.slotProblems());
+      });
       this.slotsPayload = new SlotsPayloadCache(this.slots);
       this.resources = new ResourceRegistry();
       this.modules = new ModuleRegistry(this.resources);
@@ -255,10 +277,8 @@ export class App {
     );
     // Busiest routes first (/slots, then /meta): every router a request passes on its way costs it time.
     addSlotsRoute(app, this.slotsPayload);
-    app.use(
-      SESSION_PATHS,
-      createSessionChain({ store: this.sessions.store, secrets, authenticator, idleMs, absoluteMs, now }),
-    );
+    const sessionOptions = { store: this.sessions.store, secrets, authenticator, idleMs, absoluteMs, now };
+    app.use(SESSION_PATHS, createSessionChain(sessionOptions));
     // Before the auth routes: /meta is what every signed-in page asks for.
     addMetaRoute(app, { body: this.metaBody, tenants: this.tenants });
     app.use(
@@ -279,6 +299,8 @@ export class App {
       }),
     );
     addSlotInspectionRoute(app, this.slots, this.remoteCatalogue);
+    // Development servers only: the schemas the host checks props against before rendering a slot.
+    if (nodeEnv !== 'production') addSlotSchemasRoute(app, this.remoteCatalogue);
     app.use(createHealthRouter(() => this.readinessChecks()));
     // Documents and files (host shell, assets, remote bundles) and whatever no route answered: helmet's full set,
     // with the CSP that lets the host page load the remotes.
@@ -287,6 +309,9 @@ export class App {
     // Placeholders naming components, remotes and errors follow the server's mode, never the host's build mode.
     const showSlotDetails = nodeEnv !== 'production';
     app.use(createRemotesRouter({ distDir, catalogue: this.remoteCatalogue, sourceMaps, showSlotDetails }));
+    // The host's pages know their visitor: a signed-in one's page carries their session and slot data (exact
+    // routes only, so the host's files never load a session).
+    app.get(CLIENT_ROUTES, createSessionChain(sessionOptions, { for: 'page' }));
     app.use(
       createHostPageRouter({
         distDir,
@@ -295,11 +320,29 @@ export class App {
         showSlotDetails,
         // Public slots only: the boot data inlined into index.html is served to anonymous visitors.
         publicSlots: () => this.slotsPayload.current().publicSlots,
+        signedIn: (req) => this.signedInPage(req),
       }),
     );
     app.use(notFoundHandler);
     app.use(createErrorHandler(this.logger));
     this.handler = app;
+  }
+
+  /** What a signed-in page request's page carries for its user (what GET /me and GET /meta answer), else null. */
+  private async signedInPage(req: Request): Promise<SignedInPage | null> {
+    const user = req.user;
+    if (!user) return null;
+    try {
+      const context = await currentTenant(req, this.tenants);
+      return {
+        me: mePayload(user, context),
+        meta: await this.metaBody.body(context.current),
+        slots: this.slotsPayload.current().allSlotMap,
+      };
+    } catch {
+      // A member of no tenant, or the database not answering: the page asks GET /me, whose answer says why.
+      return null;
+    }
   }
 
   /**
@@ -330,8 +373,11 @@ export class App {
   }
 
   /**
-   * Finishes the start: waits for the session store (Redis) and checks that every relation points at a registered
-   * resource. Call once registrations are done, before listening; seed data after it.
+   * Finishes the start: waits for the session store (Redis), checks that every relation points at a registered
+   * resource, reads the descriptors of the remotes declared by entry, and checks every slot (code and configuration)
+   * against the remotes' descriptors. Rejects with one {@link SlotContractError} listing every slot that cannot
+   * render (unknown component, disabled remote, props failing the schema); a slot waiting for a remote that has not
+   * answered is logged and checked when it answers. Call once registrations are done, before listening.
    */
   ready(): Promise<void> {
     this.readying ??= (async () => {
@@ -341,8 +387,45 @@ export class App {
       this.resources.assertRelationsResolve();
       // Bounded by the descriptor timeout: a remote that is down is logged and retried, never awaited further.
       await this.remoteCatalogue.refresh();
+      const problems = this.slotProblems();
+      const blocking = problems.filter((problem) => problem.blocking);
+      if (blocking.length > 0 && this.failOnSlotProblems) throw new SlotContractError(blocking);
+      this.logSlotProblems(problems);
+      this.slotsChecked = true;
     })();
     return this.readying;
+  }
+
+  /**
+   * Every slot checked against the remotes' descriptors (of `config`, a reload being considered, or the one in use).
+   * With no remote at all (nothing built, no REMOTES_CONFIG) there is nothing to check against: none is reported.
+   */
+  slotProblems(config?: RemotesConfig): SlotProblem[] {
+    const remotes = this.remoteCatalogue.contractRemotes(config);
+    if (remotes.known.length === 0 && remotes.waiting.length === 0 && remotes.disabled.length === 0) return [];
+    return [
+      ...this.remoteCatalogue.contract.check(codeSlots(this.slots, this.resources), remotes),
+      ...this.remoteCatalogue.configuredSlotProblems(config),
+    ];
+  }
+
+  /** Logs the problems not logged yet: those that stop a slot as one error, those that may resolve as a warning. */
+  private logSlotProblems(problems: readonly SlotProblem[]): void {
+    const fresh = problems.filter((problem) => {
+      const message = formatSlotProblem(problem);
+      if (this.reportedProblems.has(message)) return false;
+      this.reportedProblems.add(message);
+      return true;
+    });
+    const blocking = fresh.filter((problem) => problem.blocking);
+    const waiting = fresh.filter((problem) => !problem.blocking);
+    if (blocking.length > 0) this.logger.error({ slots: blocking.length }, new SlotContractError(blocking).message);
+    if (waiting.length > 0) {
+      this.logger.warn(
+        { slots: waiting.length },
+        `Slots checked again when their remote answers:\n${waiting.map((p) => `  - ${formatSlotProblem(p)}`).join('\n')}`,
+      );
+    }
   }
 
   /**
@@ -357,6 +440,13 @@ export class App {
     } catch (error) {
       if (!(error instanceof RemotesConfigError)) throw error;
       this.logger.error(`Remotes configuration not reloaded, the previous one stays in use: ${error.message}`);
+      return false;
+    }
+    const blocking = this.slotProblems(config).filter((problem) => problem.blocking);
+    if (blocking.length > 0) {
+      this.logger.error(
+        `Remotes configuration not reloaded, the previous one stays in use: ${new SlotContractError(blocking).message}`,
+      );
       return false;
     }
     await this.remoteCatalogue.replace(config);

@@ -2,6 +2,7 @@
 export { createApp, App, type AppOptions, DEFAULT_DIST_DIR } from './app';
 export { startServer, type StartServerOptions, type RunningServer } from './start-server';
 export { SlotRegistrationError } from './slots/slot-registry';
+export { SlotContractError, formatSlotProblem, type SlotProblem, type SlotProblemKind } from './slots/slot-contract';
 export type { SlotRegistrationMap, SlotRegistrySnapshot } from './slots/slot-registry';
 export { Resource } from './resources/resource';
 export { Field, type FieldOptions, type SelectFieldOptions } from './resources/field';

@@ -27,6 +27,8 @@ export interface StartServerOptions {
   signInAccount?: () => SignInAccount | undefined;
   /** Root of the build output (host shell and remotes); `<repo>/dist` by default. */
   distDir?: string;
+  /** See AppOptions.slotProblems: `fail` (default) stops the start on slots that break the props contract. */
+  slotProblems?: 'fail' | 'log';
 }
 
 /** A server that listens; it stops on SIGTERM/SIGINT, or through `shutdown`. */
@@ -65,6 +67,7 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     allowedOrigins: config.allowedOrigins,
     loginRateLimit: config.loginRateLimit,
     env,
+    ...(options.slotProblems === undefined ? {} : { slotProblems: options.slotProblems }),
     ...((options.distDir ?? config.frontendDir) === undefined
       ? {}
       : { distDir: options.distDir ?? config.frontendDir }),

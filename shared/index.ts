@@ -1,5 +1,12 @@
 export { SlotLocation, UnknownSlotLocationError, type SlotLocationName, type SlotLocationValue } from './slot-location';
-export { Slot, InvalidSlotError, SLOT_PROPS_MAX_BYTES, RESERVED_PROP_NAMES } from './slot';
+export {
+  Slot,
+  InvalidSlotError,
+  SLOT_PROPS_MAX_BYTES,
+  RESERVED_PROP_NAMES,
+  type KnownSlotComponents,
+  type SlotPropsArguments,
+} from './slot';
 export {
   COMPONENT_NAME_PATTERN,
   EXPOSED_COMPONENT_PATTERN,
@@ -10,6 +17,7 @@ export {
 export {
   SIGN_IN_PATH,
   SERVICE_STATUS_PATH,
+  SLOT_INSPECTOR_PATH,
   SIGN_IN_SIDEBAR_MEDIA,
   LAYOUT_LOCATIONS,
   SIGN_IN_LOCATIONS,
@@ -70,11 +78,14 @@ export type {
   SlotInspectionPayload,
   HealthPayload,
   RemoteDescriptorFile,
+  JsonSchema,
+  SlotSchemasPayload,
   HostRefreshDetail,
   HostBeforeLeaveDetail,
   HostToolsDetail,
   BootComponent,
   BootData,
+  SessionBootData,
 } from './wire';
 export {
   REMOTE_DESCRIPTOR_FILE,
@@ -82,6 +93,7 @@ export {
   RECORD_SEARCH_MAX_LENGTH,
   REMOTE_HINTS_MARKER,
   BOOT_DATA_ELEMENT_ID,
+  SESSION_DATA_ELEMENT_ID,
   HOST_REFRESH_EVENT,
   HOST_BEFORE_LEAVE_EVENT,
   HOST_TOOLS_UNAVAILABLE_ATTRIBUTE,

@@ -6,6 +6,9 @@
 import { SlotLocation } from './slot-location';
 import type { SlotContent, SlotMap } from './wire';
 
+/** The slot inspector's path (the host's route, for signed-in staff; linked from the navigation in development). */
+export const SLOT_INSPECTOR_PATH = '/inspect';
+
 /** The sign-in page's path (the host's route). */
 export const SIGN_IN_PATH = '/login';
 

@@ -12,12 +12,32 @@ export class InvalidSlotError extends Error {
   }
 }
 
+/** Props React keeps for itself: a component is never given them, so a slot may not carry them. */
+export const RESERVED_PROP_NAMES: readonly string[] = Object.freeze(['key', 'ref']);
+
+/**
+ * Component name -> the props a slot gives it, for every component known when the types were generated
+ * (`npm run remotes:types` augments this interface from the remotes' descriptors). Empty here, so a project that does
+ * not load the generated declarations may name any component.
+ */
+export interface KnownSlotComponents {}
+
+type KnownComponentName = keyof KnownSlotComponents & string;
+
+/** The names `Slot.make` accepts: the known components once any are declared, any name before. */
+type MakeableComponent = [KnownComponentName] extends [never] ? string : KnownComponentName;
+
+/** `Slot.make`'s arguments after the name: props required when the component has a required prop. */
+export type SlotPropsArguments<C extends string> = C extends KnownComponentName
+  ? {} extends KnownSlotComponents[C]
+    ? [props?: KnownSlotComponents[C] | null, content?: unknown]
+    : [props: KnownSlotComponents[C], content?: unknown]
+  : [props?: Record<string, unknown> | null, content?: unknown];
+
 /**
  * A backend instruction to render a named frontend component with props (and optional children content).
  * Immutable and validated when made, so a bad registration fails at start-up rather than at request time.
  */
-/** Props React keeps for itself: a component is never given them, so a slot may not carry them. */
-export const RESERVED_PROP_NAMES: readonly string[] = Object.freeze(['key', 'ref']);
 
 export class Slot {
   private constructor(
@@ -29,11 +49,22 @@ export class Slot {
   }
 
   /**
+   * A slot of a known component, its props typed by the component's schema: an unknown name or a wrong prop does not
+   * compile where the generated declarations are loaded (the server). `Slot.untyped` names any component.
    * @param component name of the frontend component, resolved by that name in the host's registries
    * @param props plain JSON object handed to the component; null means `{}`
    * @param content children: a string (text), a Slot or a list of Slots (rendered through the same registry)
    */
-  static make(component: string, props: Record<string, unknown> | null = {}, content: unknown = null): Slot {
+  static make<C extends MakeableComponent>(component: C, ...rest: SlotPropsArguments<C>): Slot {
+    const [props = {}, content = null] = rest as [props?: Record<string, unknown> | null, content?: unknown];
+    return Slot.untyped(component, props, content);
+  }
+
+  /**
+   * A slot of a component the generated declarations do not know (a remote added at run time through
+   * REMOTES_CONFIG, a name read from configuration): checked at run time only, at registration and in the host.
+   */
+  static untyped(component: string, props: Record<string, unknown> | null = {}, content: unknown = null): Slot {
     if (typeof component !== 'string' || !COMPONENT_NAME_PATTERN.test(component)) {
       throw new InvalidSlotError(
         `Slot component must be a non-empty name matching ${COMPONENT_NAME_PATTERN}, got ${describe(component)}.`,

@@ -295,12 +295,14 @@ export interface InspectedRemote {
   /**
    * `built`: built into this server's dist/; `listed`: its components are listed in REMOTES_CONFIG; `answered`:
    * its descriptor was read from its origin; `waiting`: not asked yet; `not-available`: its descriptor could not be
-   * read (see `reason`; asked again every 30 s).
+   * read (see `reason`; asked again every 30 s); `disabled`: `"enabled": false` in REMOTES_CONFIG.
    */
-  status: 'built' | 'listed' | 'answered' | 'waiting' | 'not-available';
+  status: 'built' | 'listed' | 'answered' | 'waiting' | 'not-available' | 'disabled';
   reason?: string;
   components: string[];
   formComponents: string[];
+  /** The components that declare a props schema (a plain remoteEntry.js remote has none: props checked as JSON). */
+  schemaComponents: string[];
 }
 
 /** `GET /api/slots/inspect` (signed-in staff): every location's slots and every remote, with what is wrong. */
@@ -324,8 +326,30 @@ export interface HealthPayload {
  */
 export const REMOTE_DESCRIPTOR_FILE = 'slots-remote.json';
 
-/** Content of {@link REMOTE_DESCRIPTOR_FILE}: a {@link RemoteDescriptor} without the entry URL (known only when served). */
-export type RemoteDescriptorFile = Omit<RemoteDescriptor, 'entry'>;
+/**
+ * A JSON Schema (draft 2020-12 / draft 7 subset) as it crosses the wire: plain JSON. The remote kit writes one per
+ * component from the team's TypeBox declaration; the server validates slot props against it with a compiled
+ * validator, the host (in development) with an interpretive one.
+ */
+export type JsonSchema = { [keyword: string]: JsonValue };
+
+/**
+ * Content of {@link REMOTE_DESCRIPTOR_FILE}: a {@link RemoteDescriptor} without the entry URL (known only when
+ * served), plus the props schema of each component. `props` is absent in descriptors written before schemas existed;
+ * a component without a schema has its props checked as JSON only.
+ */
+export type RemoteDescriptorFile = Omit<RemoteDescriptor, 'entry'> & {
+  /** Component name -> JSON Schema of the props a slot gives it (its own props, not the host's context props). */
+  props?: Record<string, JsonSchema>;
+};
+
+/**
+ * `GET /api/slots/schemas` (development servers only; 404 in production): the props schema of every component known
+ * now, so the host can check a slot's props before rendering it and say in the placeholder what is wrong.
+ */
+export interface SlotSchemasPayload {
+  schemas: Record<string, JsonSchema>;
+}
 
 // ---------------------------------------------------------------------------------------------- host page boot
 
@@ -346,15 +370,31 @@ export interface BootComponent {
 }
 
 /**
- * Public data the server puts into index.html, so the host can start loading remote modules at once: the remotes
- * catalogue (what `GET /api/remotes` answers) and the components of the public slots at the locations the requested
- * page renders for every visitor. Never anything a session would be needed for.
+ * What the server puts into index.html, so the host can start loading remote modules at once: the remotes catalogue
+ * (what `GET /api/remotes` answers) and the components the requested page renders. For anyone but a signed-in
+ * session: those of the public slots only, never anything a session would be needed for. For a signed-in session
+ * (a page marked `private, no-store`, with its {@link SessionBootData}): those of every slot the page renders.
  */
 export interface BootData {
   remotes: RemoteDescriptor[];
   components: BootComponent[];
   /** As in {@link RemotesPayload}. */
   showSlotDetails: boolean;
+}
+
+/**
+ * `id` of the `<script type="application/json">` element holding a signed-in page's {@link SessionBootData} (data,
+ * never run). Only in a page served to a signed-in session, for that session's user, marked `private, no-store`.
+ */
+export const SESSION_DATA_ELEMENT_ID = 'slots-session-data';
+
+/**
+ * What a signed-in page would ask for first, put into the page by the server for the session's own user: the answer
+ * of `GET /me` and of `GET /meta`, so the slots can render without a round trip to the API first.
+ */
+export interface SessionBootData {
+  me: MePayload;
+  meta: MetaPayload;
 }
 
 // ---------------------------------------------------------------------------------------------- host events

@@ -26,6 +26,19 @@ export function startStaticBaseline(
   });
 }
 
+/** A session store the /meta benchmarks run the server and its baseline on. */
+export type SessionStoreChoice = { kind: 'sqlite' } | { kind: 'redis'; url: string };
+
+/** What a server process needs in its environment to keep its sessions in `store` (SQLite: its own database file). */
+export function sessionStoreEnv(store: SessionStoreChoice): Record<string, string> {
+  switch (store.kind) {
+    case 'sqlite':
+      return {};
+    case 'redis':
+      return { REDIS_URL: store.url };
+  }
+}
+
 export interface SessionBaseline {
   process: ServerProcess;
   /** `Cookie` header value of a signed-in session on the baseline. */
@@ -36,7 +49,7 @@ export interface SessionBaseline {
 export async function startSessionBaseline(
   context: BenchContext,
   name: string,
-  store: { kind: 'sqlite' } | { kind: 'redis'; url: string },
+  store: SessionStoreChoice,
   body: CapturedBody,
 ): Promise<SessionBaseline> {
   const dataDir = workPath(context, name);
@@ -48,7 +61,7 @@ export async function startSessionBaseline(
     env: {
       SESSION_STORE: store.kind,
       DATABASE_PATH: `${dataDir}/baseline.db`,
-      REDIS_URL: store.kind === 'redis' ? store.url : undefined,
+      ...sessionStoreEnv(store),
       BODY_FILE: body.file,
     },
   });

@@ -4,7 +4,7 @@ describe('parseBenchOptions', () => {
   it('runs everything with the full plans by default', () => {
     const options = parseBenchOptions([]);
     expect([...options.only]).toEqual([...BENCHMARK_NAMES]);
-    expect(options.plans.main).toEqual({ warmupSeconds: 2, roundSeconds: 5, rounds: 3, connections: 10 });
+    expect(options.plans.main).toEqual({ warmupSeconds: 2, roundSeconds: 4, rounds: 3, connections: 10 });
     expect(options.example).toBe(false);
     expect(options.skipBuild).toBe(false);
     expect(options.cpuProfile).toBe(false);

@@ -16,7 +16,7 @@ export interface BenchOptions {
   quickPages: boolean;
 }
 
-const MAIN_PLAN: LoadPlan = { warmupSeconds: 2, roundSeconds: 5, rounds: 3, connections: 10 };
+const MAIN_PLAN: LoadPlan = { warmupSeconds: 2, roundSeconds: 4, rounds: 3, connections: 10 };
 const SIZES_PLAN: LoadPlan = { warmupSeconds: 1, roundSeconds: 2, rounds: 3, connections: 10 };
 const QUICK_PLAN: LoadPlan = { warmupSeconds: 1, roundSeconds: 2, rounds: 1, connections: 10 };
 

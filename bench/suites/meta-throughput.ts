@@ -1,6 +1,11 @@
 import { signIn } from '../../tests/multi-instance/support/session-client';
 import { workPath, type BenchContext } from '../harness/bench-context';
-import { startSessionBaseline, type SessionBaseline } from '../harness/baseline-processes';
+import {
+  sessionStoreEnv,
+  startSessionBaseline,
+  type SessionBaseline,
+  type SessionStoreChoice,
+} from '../harness/baseline-processes';
 import { captureBody } from '../harness/captured-body';
 import { compareAlternating, LOAD_GENERATORS, type LoadGeneratorName } from '../harness/compare-alternating';
 import { BENCH_DEMO_PASSWORD, BENCH_DEMO_USERNAME, startRealServer } from '../harness/real-server';
@@ -8,7 +13,22 @@ import type { ThroughputResult } from '../report/bench-results';
 
 export const META_MIN_RATIO = 0.9;
 
-export type SessionStoreChoice = { kind: 'sqlite' } | { kind: 'redis'; url: string };
+/**
+ * How the report names each session store and what the baseline runs on. Measuring /meta on another store
+ * (PostgreSQL) is one entry here, its `kind` in SessionStoreChoice with its environment (sessionStoreEnv), its case
+ * in bench/baselines/session-meta-server.ts and a `meta-<kind>` step in run.ts and bench-options.ts.
+ */
+const SESSION_STORES: Record<SessionStoreChoice['kind'], { label: string; baseline: string }> = {
+  sqlite: {
+    label: 'SQLite',
+    baseline:
+      "express-session + passport on the project's SqliteSessionStore (server/storage), constant JSON of the same bytes",
+  },
+  redis: {
+    label: 'Redis',
+    baseline: 'express-session + passport on connect-redis (same Redis), constant JSON of the same bytes',
+  },
+};
 
 /**
  * `GET /meta` signed in, against a bare express-session + passport route on the same kind of session store that
@@ -19,16 +39,13 @@ export async function benchMetaThroughput(
   store: SessionStoreChoice,
 ): Promise<ThroughputResult[]> {
   const name = `meta-${store.kind}`;
-  const server = await startRealServer(context, {
-    name,
-    env: store.kind === 'redis' ? { REDIS_URL: store.url } : {},
-  });
+  const described = SESSION_STORES[store.kind];
+  const server = await startRealServer(context, { name, env: sessionStoreEnv(store) });
   let baseline: SessionBaseline | undefined;
   try {
     const cookie = await signIn(server.url, BENCH_DEMO_USERNAME, BENCH_DEMO_PASSWORD);
     const body = await captureBody(`${server.url}/meta`, { Cookie: cookie }, workPath(context, `${name}-body.json`));
     baseline = await startSessionBaseline(context, `${name}-baseline`, store, body);
-    const storeLabel = store.kind === 'sqlite' ? 'SQLite' : 'Redis';
     const results: ThroughputResult[] = [];
     for (const generator of Object.keys(LOAD_GENERATORS) as LoadGeneratorName[]) {
       const comparison = await compareAlternating(
@@ -38,12 +55,9 @@ export async function benchMetaThroughput(
         LOAD_GENERATORS[generator],
       );
       results.push({
-        name: `\`GET /meta\` signed in, ${storeLabel} sessions`,
-        target: `the server, sessions in ${storeLabel}`,
-        baseline:
-          store.kind === 'sqlite'
-            ? "express-session + passport on the project's SqliteSessionStore (server/storage), constant JSON of the same bytes"
-            : 'express-session + passport on connect-redis (same Redis), constant JSON of the same bytes',
+        name: `\`GET /meta\` signed in, ${described.label} sessions`,
+        target: `the server, sessions in ${described.label}`,
+        baseline: described.baseline,
         bodyBytes: body.bytes.length,
         minimumRatio: META_MIN_RATIO,
         generator,

@@ -6,7 +6,7 @@ import { compareAlternating, LOAD_GENERATORS, type LoadGeneratorName } from '../
 import { startRealServer } from '../harness/real-server';
 import type { ThroughputResult } from '../report/bench-results';
 
-export const SLOTS_MIN_RATIO = 0.95;
+export const SLOTS_MIN_RATIO = 1.0;
 
 /**
  * `GET /slots` of the real server against a bare Express route sending the same bytes, measured with each load

@@ -1,5 +1,5 @@
 import { createRoutesFromElements, Route, type RouteObject } from 'react-router-dom';
-import { SERVICE_STATUS_PATH, SIGN_IN_PATH } from '../../shared';
+import { SERVICE_STATUS_PATH, SIGN_IN_PATH, SLOT_INSPECTOR_PATH } from '../../shared';
 import { Layout } from '../layout/layout';
 import { RequireAuth } from '../layout/require-auth';
 import { DashboardPage } from '../pages/dashboard-page';
@@ -9,9 +9,11 @@ import { RecordViewPage } from '../pages/record-view-page';
 import { ResourceListPage } from '../pages/resource-list-page';
 import { ServiceStatusPage } from '../pages/service-status-page';
 import { SignInPage } from '../pages/sign-in-page';
+import { SlotInspectorPage } from '../pages/slot-inspector-page';
 
 /**
- * The client routes: the sign-in page, the service status, the dashboard, and a resource's list, record view and record edit pages.
+ * The client routes: the sign-in page, the service status, the dashboard, a resource's list, record view and record
+ * edit pages, and the slot inspector.
  * The server answers each with index.html. A route table rather than `<Routes>`, because only a data router
  * (createBrowserRouter) can hold a navigation back while a form has unsaved changes.
  */
@@ -24,6 +26,7 @@ export const APP_ROUTES: RouteObject[] = createRoutesFromElements(
       <Route path="/resources/:resource" element={<ResourceListPage />} />
       <Route path="/resources/:resource/:id" element={<RecordViewPage />} />
       <Route path="/resources/:resource/:id/edit" element={<RecordEditPage />} />
+      <Route path={SLOT_INSPECTOR_PATH} element={<SlotInspectorPage />} />
     </Route>
     <Route path="*" element={<NotFoundPage />} />
   </Route>,

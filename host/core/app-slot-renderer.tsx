@@ -62,6 +62,7 @@ export function AppSlotRenderer({ location, context, className, fallback }: AppS
             key={key}
             entry={entry}
             location={value}
+            index={index}
             context={slotContext}
             onFailedChange={fallback === undefined ? undefined : (failed) => setFailed(key, failed)}
           />

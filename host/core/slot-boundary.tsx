@@ -20,8 +20,8 @@ export interface SlotFrame {
   location: string;
   component: string;
   remote: string | null;
-  /** Marks the slot's wrapper as failed (hidden in production). */
-  markFailed(kind: SlotFailureKind): void;
+  /** Marks the slot's wrapper as failed (hidden in production); `message` says why, for the slot inspector. */
+  markFailed(kind: SlotFailureKind, message: string): void;
 }
 
 export const SlotFrameContext = createContext<SlotFrame | null>(null);
@@ -51,7 +51,7 @@ export function SlotFailureView({ kind, message, onRetry }: SlotFailureViewProps
 
   useEffect(() => {
     reporter.report({ location, component, remote, kind, error: message });
-    markFailed?.(kind);
+    markFailed?.(kind, message);
   }, [reporter, location, component, remote, kind, message, markFailed]);
 
   if (!showFailures) return null;

@@ -6,7 +6,9 @@ export type SlotFailureKind =
   | 'not-a-form-component'
   | 'remote-unavailable'
   | 'load-error'
-  | 'render-error';
+  | 'render-error'
+  /** Development only: the slot's props do not match its component's schema (checked before rendering). */
+  | 'props-invalid';
 
 /** The structured record logged once per failing slot. */
 export interface SlotFailure {

@@ -1,7 +1,8 @@
-import { Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type {
   FormContext,
   FormSlotItem as FormSlotItemData,
+  JsonObject,
   ResourceActionContext,
   SlotContent,
   SlotEntry,
@@ -15,7 +16,11 @@ import { useRegistrySnapshot, useSlotRuntime } from './slot-runtime';
 interface IsolatedSlotProps {
   /** The component name the slot asks for. */
   component: string;
+  /** The slot's own props (without the host's context props): what its schema describes. */
+  props: JsonObject;
   location: string;
+  /** Its position at the location, for the page's slot record. */
+  index: number;
   /** What the registry holds under that name, if anything. */
   Component: SlotComponent | undefined;
   /** Renders the resolved component with its props. */
@@ -30,13 +35,45 @@ interface IsolatedSlotProps {
 }
 
 /**
+ * Development: whether the slot's props match its component's schema. `undefined` while the check runs (the slot
+ * waits for it), null when they match, have no schema or nothing checks them (production), else what is wrong.
+ */
+function usePropsProblem(component: string, props: JsonObject): string | null | undefined {
+  const { propsCheck } = useSlotRuntime();
+  const key = `${component}\u0000${JSON.stringify(props)}`;
+  const [checked, setChecked] = useState<{ key: string; problem: string | null } | null>(null);
+  useEffect(() => {
+    if (propsCheck === null) return undefined;
+    let current = true;
+    void propsCheck.check(component, props).then((problem) => {
+      if (current) setChecked({ key, problem });
+    });
+    return () => {
+      current = false;
+    };
+    // `key` stands for the props' content: a new object with the same props is not checked again.
+  }, [propsCheck, component, key]);
+  if (propsCheck === null) return null;
+  return checked?.key === key ? checked.problem : undefined;
+}
+
+/** Rendered after the slot's component inside its Suspense: committed only once the component has rendered. */
+function RenderedSignal({ onRendered }: { onRendered: () => void }) {
+  useEffect(onRendered, [onRendered]);
+  return null;
+}
+
+/**
  * One slot, isolated from its neighbours: wrapper (`data-slot-component`) > error boundary > Suspense > the
  * registered (usually lazy) component. A failure marks the wrapper (hidden in production); the mark is remembered
- * per component, so a later registration under the same name clears it.
+ * per component, so a later registration under the same name clears it. Its state (loading, loaded, failed and why)
+ * goes to the page's slot record; in development its props are checked against its schema before it renders.
  */
 function IsolatedSlot({
   component,
+  props,
   location,
+  index,
   Component,
   render,
   missing,
@@ -46,10 +83,19 @@ function IsolatedSlot({
 }: IsolatedSlotProps) {
   const runtime = useSlotRuntime();
   const remote = runtime.remoteOf(component);
-  const [failure, setFailure] = useState<{ kind: SlotFailureKind; of: SlotComponent | undefined } | null>(null);
+  const [failure, setFailure] = useState<{
+    kind: SlotFailureKind;
+    message: string;
+    of: SlotComponent | undefined;
+  } | null>(null);
   const failed = failure !== null && failure.of === Component ? failure.kind : null;
+  const failedMessage = failed === null ? null : (failure?.message ?? null);
+  const [rendered, setRendered] = useState<SlotComponent | null>(null);
+  const loaded = Component !== undefined && rendered === Component && failed === null;
+  const onRendered = useCallback(() => setRendered(() => Component ?? null), [Component]);
+  const propsProblem = usePropsProblem(component, props);
   const [owner] = useState(() => ({}));
-  const { failedSlots } = runtime;
+  const { failedSlots, pageSlots } = runtime;
 
   useEffect(() => {
     failedSlots.set(owner, failed === null ? null : { location, component, remote, kind: failed });
@@ -57,11 +103,27 @@ function IsolatedSlot({
   }, [failedSlots, owner, failed, location, component, remote]);
 
   useEffect(() => {
+    pageSlots.set(window.location.pathname, {
+      location,
+      index,
+      component,
+      remote,
+      state: failed !== null ? 'failed' : loaded ? 'loaded' : 'loading',
+      ...(failed !== null && failedMessage !== null ? { reason: failed, detail: failedMessage } : {}),
+    });
+  }, [pageSlots, location, index, component, remote, failed, failedMessage, loaded]);
+
+  useEffect(() => {
     onFailedChange?.(failed !== null);
   }, [onFailedChange, failed]);
 
   const frame = useMemo<SlotFrame>(
-    () => ({ location, component, remote, markFailed: (kind) => setFailure({ kind, of: Component }) }),
+    () => ({
+      location,
+      component,
+      remote,
+      markFailed: (kind, message) => setFailure({ kind, message, of: Component }),
+    }),
     [location, component, remote, Component],
   );
 
@@ -75,10 +137,17 @@ function IsolatedSlot({
     >
       <SlotFrameContext.Provider value={frame}>
         <SlotErrorBoundary>
-          {Component ? (
-            <Suspense fallback={<span className="slot-loading" aria-busy="true" />}>{render(Component)}</Suspense>
-          ) : (
+          {!Component ? (
             <SlotFailureView kind={missing.kind} message={missing.message} />
+          ) : propsProblem === undefined ? (
+            <span className="slot-loading" aria-busy="true" />
+          ) : propsProblem !== null ? (
+            <SlotFailureView kind="props-invalid" message={HOST_MESSAGES.invalidProps(component, propsProblem)} />
+          ) : (
+            <Suspense fallback={<span className="slot-loading" aria-busy="true" />}>
+              {render(Component)}
+              <RenderedSignal onRendered={onRendered} />
+            </Suspense>
           )}
         </SlotErrorBoundary>
       </SlotFrameContext.Provider>
@@ -89,6 +158,8 @@ function IsolatedSlot({
 export interface SlotItemProps {
   entry: SlotEntry;
   location: string;
+  /** Its position at the location (or among its parent's content); 0 by default. */
+  index?: number;
   /** Context props (resource actions) laid over the slot's own props. */
   context?: ResourceActionContext | undefined;
   /** Told whether the slot has failed, whenever that changes (a location's fallback waits on it). */
@@ -99,13 +170,15 @@ export interface SlotItemProps {
  * A slot at a location, resolved through the SlotComponentRegistry, with the slot's props and its content as
  * children.
  */
-export function SlotItem({ entry, location, context, onFailedChange }: SlotItemProps) {
+export function SlotItem({ entry, location, index = 0, context, onFailedChange }: SlotItemProps) {
   const runtime = useSlotRuntime();
   const slotComponents = useRegistrySnapshot(runtime.slotRegistry);
   return (
     <IsolatedSlot
       component={entry.component}
+      props={entry.props}
       location={location}
+      index={index}
       Component={slotComponents[entry.component]}
       render={(Component) => renderComponent(Component, entry, location, context)}
       missing={{ kind: 'unknown-component', message: HOST_MESSAGES.unknownComponent(entry.component) }}
@@ -136,7 +209,7 @@ function renderSlotContent(
   if (typeof content === 'string') return content;
   const entries = Array.isArray(content) ? content : [content];
   return entries.map((child, index) => (
-    <SlotItem key={`${index}:${child.component}`} entry={child} location={location} context={context} />
+    <SlotItem key={`${index}:${child.component}`} entry={child} location={location} index={index} context={context} />
   ));
 }
 
@@ -159,7 +232,9 @@ export function FormSlotItem({ item, resource, formContext }: FormSlotItemProps)
   return (
     <IsolatedSlot
       component={item.component}
+      props={item.props}
       location={`form:${resource}`}
+      index={0}
       Component={formComponents[item.component]}
       render={(Component) => <Component {...item.props} resource={resource} formContext={formContext} />}
       missing={

@@ -1,6 +1,8 @@
 import { createContext, useContext, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import type { ComponentRegistry, RegistrySnapshot } from './component-registry';
 import { FailedSlots } from './failed-slots';
+import { PageSlotRecord } from './page-slot-record';
+import type { PropsCheck } from './props-check';
 import { GlobalComponentRegistry, SlotComponentRegistry } from './registries';
 import { createSlotFailureReporter, type SlotFailureReporter } from './slot-failure-reporter';
 
@@ -15,6 +17,10 @@ export interface SlotRuntime {
   failedSlots: FailedSlots;
   /** Development: failing slots show a placeholder saying what failed. Production: they show nothing. */
   showFailures: boolean;
+  /** Per page of this tab: which slots loaded, failed (and why) or were hidden, for the slot inspector. */
+  pageSlots: PageSlotRecord;
+  /** Development: checks a slot's props against its schema before rendering it. Null: no check (production). */
+  propsCheck: PropsCheck | null;
 }
 
 export const defaultSlotRuntime: SlotRuntime = Object.freeze({
@@ -24,6 +30,8 @@ export const defaultSlotRuntime: SlotRuntime = Object.freeze({
   reporter: createSlotFailureReporter(),
   failedSlots: new FailedSlots(),
   showFailures: process.env.NODE_ENV !== 'production',
+  pageSlots: new PageSlotRecord(),
+  propsCheck: null,
 });
 
 const SlotRuntimeContext = createContext<SlotRuntime>(defaultSlotRuntime);

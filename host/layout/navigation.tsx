@@ -1,9 +1,14 @@
 import { NavLink } from 'react-router-dom';
-import { useSlotData } from '../core';
+import { SLOT_INSPECTOR_PATH } from '../../shared';
+import { useSlotData, useSlotRuntime } from '../core';
 
-/** The side navigation: the dashboard, then the modules of GET /meta with their resources. */
+/**
+ * The side navigation: the dashboard, then the modules of GET /meta with their resources; the slot inspector when
+ * the server runs in development (in production it is reached by its URL).
+ */
 export function Navigation() {
   const { meta } = useSlotData();
+  const { showFailures } = useSlotRuntime();
   return (
     <nav className="nav" aria-label="Main">
       <NavLink to="/" end className="nav__link">
@@ -19,6 +24,11 @@ export function Navigation() {
           ))}
         </div>
       ))}
+      {showFailures && (
+        <NavLink to={SLOT_INSPECTOR_PATH} className="nav__link" data-dev-link="slot-inspector">
+          Slot inspector
+        </NavLink>
+      )}
     </nav>
   );
 }

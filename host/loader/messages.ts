@@ -25,6 +25,8 @@ export const HOST_MESSAGES = {
     `GlobalComponentRegistry: declare it in the remote's formComponents (or register it globally).`,
   unknownFormComponent: (component: string) =>
     `No component named "${component}" is registered in the GlobalComponentRegistry, which form slots resolve through.`,
+  invalidProps: (component: string, problem: string) =>
+    `The slot's props do not match the props schema of "${component}": ${problem}`,
   remoteQuarantined: (remote: string) =>
     `Remote "${remote}" failed earlier on this page and is not requested again until the page reloads.`,
   invalidModule: (id: string, found: string) =>

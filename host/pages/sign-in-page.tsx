@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { SIGN_IN_SIDEBAR_MEDIA, SlotLocation } from '../../shared';
-import { ApiError, AppSlotRenderer, useSession } from '../core';
+import { ApiError, AppSlotRenderer, HiddenSlotLocation, useSession } from '../core';
 import { internalPath } from '../app/internal-path';
 import { useMediaQuery } from '../app/use-media-query';
 import { forgetDraftsExcept } from '../forms/record-draft';
@@ -120,7 +120,11 @@ export function SignInPage() {
         )}
         <AppSlotRenderer location={SlotLocation.LOGIN_AFTER_FORM} />
       </div>
-      {wide && <AppSlotRenderer location={SlotLocation.LOGIN_SIDEBAR} className="login__sidebar" />}
+      {wide ? (
+        <AppSlotRenderer location={SlotLocation.LOGIN_SIDEBAR} className="login__sidebar" />
+      ) : (
+        <HiddenSlotLocation location={SlotLocation.LOGIN_SIDEBAR} media={SIGN_IN_SIDEBAR_MEDIA} />
+      )}
     </div>
   );
 }

@@ -1,5 +1,6 @@
-import { BOOT_DATA_ELEMENT_ID } from '../../shared';
+import { BOOT_DATA_ELEMENT_ID, SESSION_DATA_ELEMENT_ID } from '../../shared';
 import { readBootData } from './read-boot-data';
+import { readSessionData } from './read-session-data';
 
 const REMOTE = {
   name: 'team_marketing',
@@ -8,11 +9,11 @@ const REMOTE = {
   formComponents: [],
 };
 
-function page(content: string, type = 'application/json'): Document {
+function page(content: string, type = 'application/json', id = BOOT_DATA_ELEMENT_ID): Document {
   const doc = document.implementation.createHTMLDocument('boot');
   const element = doc.createElement('script');
   element.type = type;
-  element.id = BOOT_DATA_ELEMENT_ID;
+  element.id = id;
   element.textContent = content;
   doc.head.append(element);
   return doc;
@@ -59,5 +60,34 @@ describe('readBootData', () => {
       'components[3] is not a component',
     ]);
     expect(readBootData(page(JSON.stringify({ remotes: [REMOTE] })))?.problems).toEqual(['`components` is not a list']);
+  });
+});
+
+describe('readSessionData', () => {
+  const SESSION = {
+    me: { user: { username: 'admin', displayName: 'Admin', tenants: [], currentTenant: 'acme' } },
+    meta: { dashboards: [], modules: [], slots: { 'dashboard-after-cards': [{ component: 'Callout', props: {} }] } },
+  };
+  const sessionPage = (content: string, type?: string) => page(content, type, SESSION_DATA_ELEMENT_ID);
+
+  it('reads what GET /me and GET /meta would answer, as the server escaped it into a signed-in page', () => {
+    const escaped = JSON.stringify({ ...SESSION, meta: { ...SESSION.meta, note: '</script>&' } }).replace(
+      /[<>&]/g,
+      (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
+    expect(readSessionData(sessionPage(escaped))).toEqual({
+      ...SESSION,
+      meta: { ...SESSION.meta, note: '</script>&' },
+    });
+  });
+
+  it('is null on a page without it, and for anything without the shape of both answers', () => {
+    expect(readSessionData(document.implementation.createHTMLDocument('none'))).toBeNull();
+    expect(readSessionData(page(JSON.stringify(SESSION)))).toBeNull();
+    expect(readSessionData(sessionPage(JSON.stringify(SESSION), 'text/javascript'))).toBeNull();
+    expect(readSessionData(sessionPage('{oops'))).toBeNull();
+    expect(readSessionData(sessionPage(JSON.stringify({ me: SESSION.me })))).toBeNull();
+    expect(readSessionData(sessionPage(JSON.stringify({ ...SESSION, me: {} })))).toBeNull();
+    expect(readSessionData(sessionPage(JSON.stringify({ ...SESSION, meta: { slots: {} } })))).toBeNull();
   });
 });

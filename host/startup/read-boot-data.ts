@@ -34,19 +34,26 @@ function parseComponents(value: unknown, problems: string[]): BootComponent[] {
 }
 
 /**
+ * The parsed text of the page's `<script type="application/json" id="…">` data block; null without one, or when its
+ * text is not JSON. The text is only parsed, never run.
+ */
+export function readJsonElement(doc: Document, id: string): unknown {
+  const element = doc.getElementById(id);
+  if (!element || element.getAttribute('type') !== 'application/json') return null;
+  try {
+    return JSON.parse(element.textContent ?? '') as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The boot data the server put into index.html (`<script type="application/json" id="slots-boot-data">`), or null
  * when there is none (a server that does not write it, a development server) or it is not JSON: the host then asks
  * GET /api/remotes as usual. Only read, never run.
  */
 export function readBootData(doc: Document = document): ParsedBootData | null {
-  const element = doc.getElementById(BOOT_DATA_ELEMENT_ID);
-  if (!element || element.getAttribute('type') !== 'application/json') return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(element.textContent ?? '');
-  } catch {
-    return null;
-  }
+  const value = readJsonElement(doc, BOOT_DATA_ELEMENT_ID);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
   const { remotes, problems, showSlotDetails } = parseRemotesPayload(value);
   const components = parseComponents((value as { components?: unknown }).components, problems);

@@ -50,4 +50,17 @@ describe('startStartupRequests', () => {
     await expect(requests.meta).rejects.toMatchObject({ status: 401 });
     expect(fake.count('GET', '/meta')).toBe(0);
   });
+
+  it('asks neither GET /me nor GET /meta on a page the server served with the session data', async () => {
+    const session = {
+      me: { user: { username: 'admin', displayName: 'Admin', tenants: [], currentTenant: 'acme' } },
+      meta: { dashboards: [], modules: [], slots: {} },
+    };
+    const fake = createFakeApi({ 'GET /me': UNAUTHENTICATED, 'GET /meta': { body: {} } });
+    const requests = startStartupRequests(fake.client, '/resources/articles/4/edit', session);
+    await expect(requests.me).resolves.toEqual(session.me);
+    await expect(requests.meta).resolves.toEqual(session.meta);
+    expect(requests.publicSlots).toBeNull();
+    expect(fake.requests).toEqual([]);
+  });
 });

@@ -1,5 +1,6 @@
-import { SIGN_IN_PATH, type MePayload, type MetaPayload, type SlotsPayload } from '../../shared';
+import { SIGN_IN_PATH, type MePayload, type MetaPayload, type SessionBootData, type SlotsPayload } from '../../shared';
 import type { ApiClient } from '../loader/api-client';
+import { readSessionData } from './read-session-data';
 
 /** The session and slot requests a page load starts before React has loaded, for the providers to answer from. */
 export interface StartupRequests {
@@ -25,10 +26,21 @@ function handled<T>(promise: Promise<T>): Promise<T> {
   return promise;
 }
 
-/** Starts GET /me, and GET /slots on the sign-in page, at once and side by side; elsewhere GET /meta after GET /me. */
-export function startStartupRequests(client: ApiClient, pathname: string): StartupRequests {
-  const me = handled(client.get<MePayload>('/me'));
+/**
+ * Starts GET /me, and GET /slots on the sign-in page, at once and side by side; elsewhere GET /meta after GET /me.
+ * A signed-in page the server served with its session data (`session`, read from the page by default) needs neither
+ * GET /me nor GET /meta: they are answered from it, without a request.
+ */
+export function startStartupRequests(
+  client: ApiClient,
+  pathname: string,
+  session: SessionBootData | null = readSessionData(),
+): StartupRequests {
   const onSignInPage = pathname === SIGN_IN_PATH;
+  if (session && !onSignInPage) {
+    return { me: Promise.resolve(session.me), publicSlots: null, meta: Promise.resolve(session.meta) };
+  }
+  const me = handled(client.get<MePayload>('/me'));
   return {
     me,
     publicSlots: onSignInPage ? handled(client.get<SlotsPayload>('/slots')) : null,

@@ -1,15 +1,41 @@
-import { EXPOSED_COMPONENT_PATTERN, REMOTE_NAME_PATTERN, type RemoteDescriptorFile } from '../../shared';
+import type { Static, TSchema } from '@sinclair/typebox';
+import {
+  EXPOSED_COMPONENT_PATTERN,
+  REMOTE_NAME_PATTERN,
+  RESERVED_PROP_NAMES,
+  type JsonSchema,
+  type RemoteDescriptorFile,
+} from '../../shared';
 
 /**
  * Where a team declares its remote: the `remote.ts` of the remote's folder default-exports {@link defineRemote}'s
- * result, the content of its `slots-remote.json`. Everything else derives from it: webpack's `exposes`
- * (`./<Component>` -> `components/<Component>.tsx`, see ./webpack.ts), the `slots-remote.json` written beside
- * `mf-manifest.json`, and through that file the server's `GET /api/remotes`. So a component is listed once, by the
- * team that owns it.
+ * result. Each component is declared once, with the TypeBox schema of the props a slot gives it; everything else
+ * derives from that: webpack's `exposes` (`./<Component>` -> `components/<Component>.tsx`, see ./webpack.ts), the
+ * `slots-remote.json` written beside `mf-manifest.json` (with each component's JSON Schema), through that file the
+ * server's `GET /api/remotes` and its props checks, and the component's props type ({@link PropsOf}).
  */
 
-/** A remote's descriptor as {@link defineRemote} returns it: checked and frozen. */
-export type RemoteDeclaration = Readonly<RemoteDescriptorFile>;
+/** What a team writes: component name -> schema of its own props (context props come from the host). */
+export interface RemoteDefinition<Schemas extends Record<string, TSchema>> {
+  name: string;
+  components: Schemas;
+  /** The components a resource form may place among its fields (they also receive `resource` and `formContext`). */
+  formComponents: ReadonlyArray<keyof Schemas & string>;
+}
+
+/**
+ * A remote's declaration as {@link defineRemote} returns it: the descriptor file's content (checked and frozen) and
+ * the TypeBox schemas the props types are inferred from.
+ */
+export type RemoteDeclaration<Schemas extends Record<string, TSchema> = Record<string, TSchema>> = Readonly<
+  RemoteDescriptorFile & { props: Record<string, JsonSchema> }
+> & { readonly schemas: Readonly<Schemas> };
+
+/** The props a slot gives component `C` of a declared remote: `PropsOf<typeof remote, 'Hello'>`. */
+export type PropsOf<
+  Remote extends { schemas: Readonly<Record<string, TSchema>> },
+  C extends keyof Remote['schemas'],
+> = Static<Remote['schemas'][C]>;
 
 export class InvalidRemoteDescriptorError extends Error {
   constructor(message: string) {
@@ -18,19 +44,37 @@ export class InvalidRemoteDescriptorError extends Error {
   }
 }
 
-/** Validates and freezes a remote's descriptor, so a typo fails the build with a message naming the remote. */
-export function defineRemote(descriptor: RemoteDescriptorFile): RemoteDeclaration {
+/** Validates and freezes a remote's declaration, so a typo fails the build with a message naming the remote. */
+export function defineRemote<Schemas extends Record<string, TSchema>>(
+  definition: RemoteDefinition<Schemas>,
+): RemoteDeclaration<Schemas> {
+  const props: Record<string, JsonSchema> = {};
+  for (const [component, schema] of Object.entries(definition.components)) props[component] = jsonSchemaOf(schema);
+  const descriptor = {
+    name: definition.name,
+    components: Object.keys(definition.components),
+    formComponents: [...definition.formComponents],
+    props,
+  };
   const problems = findDescriptorProblems(descriptor);
   if (problems.length > 0) {
     throw new InvalidRemoteDescriptorError(
-      `Remote descriptor ${JSON.stringify(descriptor.name)} is invalid: ${problems.join('; ')}.`,
+      `Remote descriptor ${JSON.stringify(definition.name)} is invalid: ${problems.join('; ')}.`,
     );
   }
-  return Object.freeze({
+  const declaration = {
     name: descriptor.name,
-    components: Object.freeze([...descriptor.components]) as string[],
-    formComponents: Object.freeze([...descriptor.formComponents]) as string[],
-  });
+    components: Object.freeze(descriptor.components) as string[],
+    formComponents: Object.freeze(descriptor.formComponents) as string[],
+    props: Object.freeze(props),
+    schemas: Object.freeze({ ...definition.components }),
+  };
+  return Object.freeze(declaration) as RemoteDeclaration<Schemas>;
+}
+
+/** The plain JSON Schema of a TypeBox schema: TypeBox's symbol-keyed markers are not JSON and are dropped. */
+function jsonSchemaOf(schema: TSchema): JsonSchema {
+  return JSON.parse(JSON.stringify(schema)) as JsonSchema;
 }
 
 export function findDescriptorProblems(descriptor: RemoteDescriptorFile): string[] {
@@ -50,6 +94,18 @@ export function findDescriptorProblems(descriptor: RemoteDescriptorFile): string
   for (const formComponent of descriptor.formComponents) {
     if (!seen.has(formComponent)) {
       problems.push(`form component ${JSON.stringify(formComponent)} is not in components`);
+    }
+  }
+  for (const [component, schema] of Object.entries(descriptor.props ?? {})) {
+    if (schema.type !== 'object') {
+      problems.push(`the props schema of ${JSON.stringify(component)} must be an object schema (Type.Object)`);
+    }
+    const properties = schema.properties;
+    const declared = properties !== null && typeof properties === 'object' ? Object.keys(properties) : [];
+    for (const reserved of RESERVED_PROP_NAMES.filter((name) => declared.includes(name))) {
+      problems.push(
+        `component ${JSON.stringify(component)} declares the prop "${reserved}", which React keeps for itself`,
+      );
     }
   }
   return problems;

@@ -5,6 +5,7 @@ import { ERROR_MESSAGES } from '../../shared';
 import { HttpError } from '../http/http-error';
 import { inSeries } from '../http/in-series';
 import { SESSION_COOKIE_NAME, sessionCookieOptions } from './session-cookie';
+import { SessionStoreWithoutTouch } from './session-store-without-touch';
 import { enforceSessionTimeouts } from './session-timeouts';
 
 export interface SessionChainOptions {
@@ -17,15 +18,25 @@ export interface SessionChainOptions {
   now: () => number;
 }
 
+export interface SessionChainMode {
+  /**
+   * `api` (default): every answer is marked `private, no-store`, and a store that fails is a 503. `page`: for the
+   * host's pages, which decide their caching themselves (per user only when signed in) and are still served when the
+   * store fails, as to an anonymous visitor: the page then asks the API, which reports the failure.
+   */
+  for?: 'api' | 'page';
+}
+
 /**
  * What every route that may need the signed-in user runs first: answers marked private, the session loaded
  * (a store failure is a 503, not a 500 or an anonymous answer), both timeouts enforced, then passport's user.
  */
-export function createSessionChain(options: SessionChainOptions): RequestHandler {
+export function createSessionChain(options: SessionChainOptions, mode: SessionChainMode = {}): RequestHandler {
+  const forPage = mode.for === 'page';
   const sessionMiddleware = session({
     name: SESSION_COOKIE_NAME,
     secret: options.secrets,
-    store: options.store,
+    store: new SessionStoreWithoutTouch(options.store),
     resave: false,
     saveUninitialized: false,
     // Not rolling: the cookie goes out again only when the session changed, and enforceSessionTimeouts changes it
@@ -49,12 +60,20 @@ export function createSessionChain(options: SessionChainOptions): RequestHandler
     next();
   };
   // One middleware: it runs on every signed-in request, and one router layer costs less than four.
-  return inSeries([
-    privateAnswers,
+  const chain = inSeries([
+    ...(forPage ? [] : [privateAnswers]),
     loadSession,
     enforceSessionTimeouts({ idleMs: options.idleMs, absoluteMs: options.absoluteMs, now: options.now }),
     // No passport.initialize(): it only adds compatibility fields for strategies of passport 0.4 and older; the
     // session and local strategies set up req.logIn and the session manager themselves.
     options.authenticator.session(),
   ]);
+  if (!forPage) return chain;
+  // A page is served whatever happened (logged above when the store failed): without a user, as to anyone.
+  return (req, res, next) => {
+    chain(req, res, (error?: unknown) => {
+      if (error !== undefined && error !== null && error !== 'route' && error !== 'router') req.user = undefined;
+      next();
+    });
+  };
 }

@@ -33,6 +33,27 @@ describe('session timeouts on a controlled clock (defaults: 30 min idle, 12 h ab
     }
   });
 
+  it('writes nothing while the idle deadline has not moved by a step, and saves once it has', async () => {
+    const agent = request.agent(testApp.app.handler);
+    expect((await agent.post('/login').send({ username: 'admin', password: DEMO_PASSWORD })).status).toBe(200);
+    // express-session would touch the store on every unchanged answer; nothing moved, nothing is written.
+    const store = testApp.app.sessions.store;
+    const touch = jest.spyOn(store, 'touch');
+    const set = jest.spyOn(store, 'set');
+    for (let i = 0; i < 3; i++) {
+      clock += 10_000;
+      expect((await agent.get('/meta')).status).toBe(200);
+      expect((await agent.get('/me')).status).toBe(200);
+    }
+    expect(touch).not.toHaveBeenCalled();
+    expect(set).not.toHaveBeenCalled();
+    // A minute on (the step of a 30-minute idle time): lastSeenAt moves, and the session is saved with it.
+    clock += MINUTE;
+    expect((await agent.get('/meta')).status).toBe(200);
+    expect(set).toHaveBeenCalledTimes(1);
+    expect(touch).not.toHaveBeenCalled();
+  });
+
   it('ends a session left idle for 30 minutes: 401, the stored session is gone, the request is anonymous', async () => {
     const { agent, cookie } = await signIn();
     clock += 10 * MINUTE;

@@ -18,12 +18,19 @@ export function bootData(
 
 /**
  * The boot data as a JSON data block. Not a script the browser runs (the Content-Security-Policy allows none
- * inline): the host reads and parses its text. `<`, `>`, `&` and the JavaScript line separators are escaped, so no
- * value can close the element or be read as markup.
+ * inline): the host reads and parses its text. Escaped with {@link jsonForHtml}.
  */
 export function renderBootData(data: BootData): string {
-  const json = JSON.stringify(data).replace(/[<>&\u2028\u2029]/g, (character) => {
+  return `<script type="application/json" id="${BOOT_DATA_ELEMENT_ID}">${jsonForHtml(JSON.stringify(data))}</script>`;
+}
+
+/**
+ * JSON text made safe inside a `<script type="application/json">` element: `<`, `>`, `&` and the JavaScript line
+ * separators become `\u` escapes, which JSON.parse reads back as the same characters, so no value can close the
+ * element or be read as markup. Escaping is per character, so escaped parts can be joined into a larger document.
+ */
+export function jsonForHtml(json: string): string {
+  return json.replace(/[<>&\u2028\u2029]/g, (character) => {
     return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
   });
-  return `<script type="application/json" id="${BOOT_DATA_ELEMENT_ID}">${json}</script>`;
 }

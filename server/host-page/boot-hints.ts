@@ -14,7 +14,7 @@ export interface BootHint {
 }
 
 export interface BootHintInput {
-  /** The components the page's public slots render (pageComponents), with their media query or null. */
+  /** The components the page's slots render for its visitor (pageComponents), with their media query or null. */
   components: ReadonlyMap<string, string | null>;
   /** The remotes the host registers (GET /api/remotes), in order: the first provider of a component wins. */
   remotes: readonly RemoteDescriptor[];
@@ -38,7 +38,8 @@ function originOf(entry: string): string | null {
  * another once the host has started. For a remote elsewhere: a preconnect only (its files are not known here, and
  * a preload of a remote that hangs would hold up the page's load event).
  *
- * The components come from public locations only, so the hints reveal nothing that GET /slots does not.
+ * For anyone but a signed-in session the components come from public locations only, so the hints reveal nothing
+ * that GET /slots does not; a signed-in page (private, never stored) names those of every slot it renders.
  */
 export function bootHints(input: BootHintInput): BootHint[] {
   const providers = new Map<string, RemoteDescriptor>();

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import express, { type RequestHandler, type Router } from 'express';
+import express, { type Request, type RequestHandler, type Router } from 'express';
 import {
   ERROR_STATUS,
   pageComponents,
   SERVICE_STATUS_PATH,
+  SLOT_INSPECTOR_PATH,
   SIGN_IN_PATH,
   type ErrorBody,
   type RemoteDescriptor,
@@ -15,9 +16,11 @@ import { serveBuildOutput } from '../http/build-output-files';
 import { bootData, renderBootData } from './boot-data';
 import { bootHints, renderBootHints, replaceHintsMarker } from './boot-hints';
 import { createBuiltRemoteFilesCache } from './built-remote-files-cache';
+import { insertAtHeadEnd, renderSessionBootData, type SignedInPage } from './session-boot-data';
 
 export { bootHints, renderBootHints, replaceHintsMarker, type BootHint, type BootHintInput } from './boot-hints';
 export { bootData, renderBootData } from './boot-data';
+export { renderSessionBootData, type SignedInPage } from './session-boot-data';
 export { readBuiltRemoteFiles, type BuiltRemoteFiles } from './built-remote-files';
 
 export interface HostPageRouterOptions {
@@ -36,10 +39,16 @@ export interface HostPageRouterOptions {
   showSlotDetails?: boolean;
   /** The public slots now (what GET /slots carries), read per request: the map the slots payload already built. */
   publicSlots?: () => SlotMap;
+  /**
+   * The signed-in user of a page request (the session loaded before this router), or null for anyone else. Their
+   * page then carries what GET /me and GET /meta would answer them, and the hints and boot data of every slot the
+   * page renders for them; it goes out `private, no-store`. Pages for anyone else carry public data only.
+   */
+  signedIn?: (req: Request) => Promise<SignedInPage | null>;
 }
 
 /** The client routes of the host (sign-in, service status, dashboard, resource pages), answered with index.html. */
-export const CLIENT_ROUTES = ['/', SIGN_IN_PATH, SERVICE_STATUS_PATH, '/resources/*splat'];
+export const CLIENT_ROUTES = ['/', SIGN_IN_PATH, SERVICE_STATUS_PATH, SLOT_INSPECTOR_PATH, '/resources/*splat'];
 
 export const HOST_NOT_BUILT_MESSAGE =
   'The admin interface has not been built yet. Run `npm run build` (or `npm start`, which builds first), then reload.';
@@ -79,7 +88,7 @@ export function createHostPageRouter(options: HostPageRouterOptions): Router {
     return index.html;
   }
 
-  const sendIndex: RequestHandler = (req, res) => {
+  const sendIndex: RequestHandler = async (req, res) => {
     const html = readIndex();
     if (html === null) {
       const body: ErrorBody = { error: { code: 'unavailable', message: HOST_NOT_BUILT_MESSAGE } };
@@ -87,13 +96,24 @@ export function createHostPageRouter(options: HostPageRouterOptions): Router {
       res.json(body);
       return;
     }
-    res.setHeader('Cache-Control', 'no-cache');
-    res.type('html').send(replaceHintsMarker(html, readSlots === null ? '' : bootMarkup(req.path, readSlots())));
+    const signedIn = (await options.signedIn?.(req)) ?? null;
+    // The same address is a different page per session: a shared cache keys it by the cookie, and never keeps a
+    // signed-in one (it holds that user's data).
+    res.setHeader('Vary', 'Cookie');
+    res.setHeader('Cache-Control', signedIn ? 'private, no-store' : 'no-cache');
+    let page = html;
+    if (signedIn) {
+      page = replaceHintsMarker(page, bootMarkup(req.path, signedIn.slots, 'signed-in'));
+      page = insertAtHeadEnd(page, renderSessionBootData(signedIn));
+    } else {
+      page = replaceHintsMarker(page, readSlots === null ? '' : bootMarkup(req.path, readSlots(), 'anonymous'));
+    }
+    res.type('html').send(page);
   };
 
   /** What replaces the host's marker: hints for the remote files of the page, then the boot data. */
-  function bootMarkup(pathname: string, slots: SlotMap): string {
-    const components = pageComponents(pathname, slots);
+  function bootMarkup(pathname: string, slots: SlotMap, visitor: 'anonymous' | 'signed-in'): string {
+    const components = pageComponents(pathname, slots, visitor);
     const remotes = readRemotes();
     const hints = bootHints({
       components,

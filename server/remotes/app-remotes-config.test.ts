@@ -98,7 +98,7 @@ describe('placement by REMOTES_CONFIG', () => {
       ],
     });
     const { app } = await start((app) =>
-      app.registerSlots({ 'global-before-content': Slot.make('FromCode', { order: 1 }) }),
+      app.registerSlots({ 'global-before-content': Slot.make('InvoiceField', { order: 1 }) }),
     );
 
     const remotes = await request(app.handler).get('/api/remotes').expect(200);
@@ -108,7 +108,7 @@ describe('placement by REMOTES_CONFIG', () => {
     // Code registrations first, then the file's, in file order.
     expect(slots.body.slots).toEqual({
       'global-before-content': [
-        { component: 'FromCode', props: { order: 1 } },
+        { component: 'InvoiceField', props: { order: 1 } },
         { component: 'InvoiceBanner', props: { amountDue: 12.5, currency: 'EUR' } },
       ],
     });
@@ -162,7 +162,19 @@ describe('placement by REMOTES_CONFIG', () => {
     ]);
   });
 
-  it('leaves out a slot whose component the answering remote does not provide, and says so', async () => {
+  it('fails the start when the answering remote does not provide a configured component', async () => {
+    writeConfig({
+      remotes: [billing({ 'global-before-content': [{ component: 'InvoiceBanner' }, { component: 'InvoiceBaner' }] })],
+    });
+    await expect(start()).rejects.toThrow(
+      '1 slot cannot render as registered (slot at location[position] (source, remote): problem):\n' +
+        '  - InvoiceBaner at global-before-content[1] (configuration, remote "team_billing"): remote "team_billing" ' +
+        'provides no component "InvoiceBaner" (it provides InvoiceBanner, InvoiceField)',
+    );
+  });
+
+  it('leaves out a slot whose component a remote answering after the start does not provide, and says so', async () => {
+    origin.answer = 'hang';
     writeConfig({
       remotes: [
         billing({
@@ -173,12 +185,17 @@ describe('placement by REMOTES_CONFIG', () => {
     const lines: string[] = [];
     testApp = await createTestApp({
       env: { REMOTES_CONFIG: configFile },
+      remoteDescriptorTimeoutMs: 200,
       logger: pino({ level: 'info' }, { write: (line: string) => lines.push(line) }),
     });
+    origin.answer = 'descriptor';
+    await testApp.app.remoteCatalogue.refresh();
     const slots = await request(testApp.app.handler).get('/slots').expect(200);
     expect(slots.body.slots['global-before-content'].map((slot: Slot) => slot.component)).toEqual(['InvoiceBanner']);
     expect(lines.join('')).toContain(
-      'slot \\"InvoiceBaner\\" at \\"global-before-content\\": remote \\"team_billing\\" provides no component \\"InvoiceBaner\\"',
+      'REMOTES_CONFIG slot InvoiceBaner at global-before-content[0] (configuration, remote \\"team_billing\\"): ' +
+        'remote \\"team_billing\\" provides no component \\"InvoiceBaner\\" (it provides InvoiceBanner, InvoiceField); ' +
+        'that slot is left out.',
     );
   });
 
@@ -192,6 +209,11 @@ describe('placement by REMOTES_CONFIG', () => {
       'props that are not a plain object',
       { 'global-before-content': [{ component: 'InvoiceBanner', props: [1] }] },
       /"team_billing".*slots\["global-before-content"\]\[0\].*props must be a plain object/,
+    ],
+    [
+      'a prop React keeps for itself (key)',
+      { 'global-before-content': [{ component: 'InvoiceBanner', props: { key: 'banner-1' } }] },
+      /"team_billing".*slots\["global-before-content"\]\[0\].*the prop "key" is reserved by React/,
     ],
     [
       'an item without component',
@@ -218,6 +240,126 @@ describe('placement by REMOTES_CONFIG', () => {
     await expect(start()).rejects.toThrow(
       /"team_clock".*slot "Calendar" at "login-before-form": remote "team_clock" provides no component "Calendar"/,
     );
+  });
+});
+
+describe('the props contract, checked at start and on reload', () => {
+  /** team_billing as the kit builds it: each component with its props schema. */
+  const BILLING_WITH_SCHEMAS = {
+    ...BILLING,
+    props: {
+      InvoiceBanner: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { amountDue: { type: 'number' }, currency: { type: 'string' } },
+        required: ['amountDue'],
+      },
+      InvoiceField: { type: 'object', properties: {} },
+    },
+  };
+
+  beforeEach(() => {
+    origin.descriptor = BILLING_WITH_SCHEMAS;
+  });
+
+  it('fails the start with one message listing every slot of code and configuration that breaks the contract', async () => {
+    writeConfig({
+      remotes: [billing({ 'global-before-content': [{ component: 'InvoiceBanner', props: { currency: 'EUR' } }] })],
+    });
+    const started = start((app) =>
+      app.registerSlots({
+        'dashboard-before-cards': [
+          Slot.make('InvoiceBanner', { amountDue: 'lots' }),
+          Slot.make('InvoiceBaner', { amountDue: 1 }),
+        ],
+      }),
+    );
+    await expect(started).rejects.toThrow(
+      '3 slots cannot render as registered (slot at location[position] (source, remote): problem):\n' +
+        '  - InvoiceBanner at dashboard-before-cards[0] (code, remote "team_billing"): props.amountDue must be ' +
+        'number, got "lots"\n' +
+        '  - InvoiceBaner at dashboard-before-cards[1] (code): no remote provides "InvoiceBaner"\n' +
+        '  - InvoiceBanner at global-before-content[0] (configuration, remote "team_billing"): props.amountDue is ' +
+        'required (number)',
+    );
+  });
+
+  it('starts when every slot matches, and refuses a reload whose slots break the contract', async () => {
+    writeConfig({
+      remotes: [billing({ 'global-before-content': [{ component: 'InvoiceBanner', props: { amountDue: 1 } }] })],
+    });
+    const lines: string[] = [];
+    testApp = await createTestApp({
+      env: { REMOTES_CONFIG: configFile },
+      logger: pino({ level: 'info' }, { write: (line: string) => lines.push(line) }),
+      configure: (app) => app.registerSlots({ 'header-banner': Slot.make('InvoiceBanner', { amountDue: 2 }) }),
+    });
+    const { app } = testApp;
+    const before = (await request(app.handler).get('/slots').expect(200)).body;
+
+    writeConfig({
+      remotes: [billing({ 'global-before-content': [{ component: 'InvoiceBanner', props: { amountDue: '1' } }] })],
+    });
+    await expect(app.reloadRemotesConfig()).resolves.toBe(false);
+    expect(lines.join('')).toContain(
+      'InvoiceBanner at global-before-content[0] (configuration, remote \\"team_billing\\"): props.amountDue must ' +
+        'be number, got \\"1\\"',
+    );
+    expect((await request(app.handler).get('/slots').expect(200)).body).toEqual(before);
+    // Switching off the remote code slots use is the operator's choice: taken, and those slots are reported.
+    writeConfig({ remotes: [{ name: 'team_billing', enabled: false, components: BILLING.components }] });
+    await expect(app.reloadRemotesConfig()).resolves.toBe(true);
+    expect(lines.join('')).toContain(
+      'InvoiceBanner at header-banner[0] (code, remote \\"team_billing\\"): remote \\"team_billing\\" provides ' +
+        '\\"InvoiceBanner\\" but is disabled',
+    );
+  });
+
+  it('checks the slots of a remote that answers after the start, leaving out those that break the contract', async () => {
+    origin.answer = 'hang';
+    writeConfig({
+      remotes: [
+        billing({
+          'global-before-content': [
+            { component: 'InvoiceBanner', props: { amountDue: 'lots' } },
+            { component: 'InvoiceBanner', props: { amountDue: 3 } },
+          ],
+        }),
+      ],
+    });
+    testApp = await start();
+    const { app } = testApp;
+    await addUser(app, 'ada', 'correct horse battery', ['acme']);
+    const agent = await signedInAgent(app, 'ada', 'correct horse battery');
+    const waiting = (await agent.get('/api/slots/inspect').expect(200)).body;
+    expect(waiting.locations['global-before-content'][0].problems).toEqual([
+      expect.stringMatching(/^remote "team_billing" is not available: .* did not answer within 300 ms$/),
+    ]);
+
+    origin.answer = 'descriptor';
+    await app.remoteCatalogue.refresh();
+    expect((await request(app.handler).get('/slots').expect(200)).body.slots['global-before-content']).toEqual([
+      { component: 'InvoiceBanner', props: { amountDue: 3 } },
+    ]);
+    const inspection = (await agent.get('/api/slots/inspect').expect(200)).body;
+    expect(inspection.locations['global-before-content'].map((slot: { problems: string[] }) => slot.problems)).toEqual([
+      ['props.amountDue must be number, got "lots"'],
+      [],
+    ]);
+    expect(inspection.remotes[0]).toMatchObject({
+      status: 'answered',
+      schemaComponents: ['InvoiceBanner', 'InvoiceField'],
+    });
+  });
+
+  it('serves the schemas to a development host at GET /api/slots/schemas, and not at all in production', async () => {
+    writeConfig({ remotes: [billing({})] });
+    const { app } = await start();
+    const schemas = await request(app.handler).get('/api/slots/schemas').expect(200);
+    expect(schemas.body).toEqual({ schemas: BILLING_WITH_SCHEMAS.props });
+    await testApp?.close();
+    testApp = await createTestApp({ env: { REMOTES_CONFIG: configFile }, nodeEnv: 'production' });
+    await request(testApp.app.handler).get('/api/slots/schemas').expect(404);
   });
 });
 
@@ -273,6 +415,8 @@ describe("failed slots' details follow the server's mode", () => {
 
 describe('GET /api/slots/inspect', () => {
   it('lists every slot with its source, remote, visibility and problems, and every remote with its status', async () => {
+    // team_billing answers only after the start: a configured component it lacks would otherwise fail the start.
+    origin.answer = 'hang';
     writeConfig({
       remotes: [
         billing({ 'global-before-content': [{ component: 'InvoiceBanner' }, { component: 'InvoiceBaner' }] }),
@@ -288,6 +432,8 @@ describe('GET /api/slots/inspect', () => {
         'dashboard-before-cards': [Slot.make('InvoiceBanner', { amountDue: 3 }), Slot.make('Nobody', {})],
       }),
     );
+    origin.answer = 'descriptor';
+    await app.remoteCatalogue.refresh();
     await request(app.handler).get('/api/slots/inspect').expect(401);
 
     await addUser(app, 'ada', 'correct horse battery', ['acme']);
@@ -328,7 +474,9 @@ describe('GET /api/slots/inspect', () => {
           remote: 'team_billing',
           source: 'configuration',
           visibility: 'public',
-          problems: ['remote "team_billing" provides no component "InvoiceBaner"'],
+          problems: [
+            'remote "team_billing" provides no component "InvoiceBaner" (it provides InvoiceBanner, InvoiceField)',
+          ],
         },
       ],
       'dashboard-after-cards': [
@@ -349,6 +497,7 @@ describe('GET /api/slots/inspect', () => {
         status: 'answered',
         components: BILLING.components,
         formComponents: BILLING.formComponents,
+        schemaComponents: [],
       },
       {
         name: 'team_down',
@@ -357,6 +506,7 @@ describe('GET /api/slots/inspect', () => {
         reason: `${origin.url}/down/slots-remote.json answered 404`,
         components: [],
         formComponents: [],
+        schemaComponents: [],
       },
     ]);
   });

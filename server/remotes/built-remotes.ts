@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { REMOTE_DESCRIPTOR_FILE, type RemoteDescriptor } from '../../shared';
+import { REMOTE_DESCRIPTOR_FILE, type JsonSchema, type RemoteDescriptor } from '../../shared';
 import { parseRemoteDescriptorFile } from './remote-names';
 import { RemotesConfigError } from './remotes-config-error';
 
@@ -40,12 +40,18 @@ function manifestExposes(manifest: unknown, file: string): Set<string> {
   return names;
 }
 
+/** A remote built here: what the host is told, and the props schemas of its descriptor (for the server's checks). */
+export interface BuiltRemote {
+  descriptor: RemoteDescriptor;
+  props: Record<string, JsonSchema>;
+}
+
 /**
  * The remotes built into `<distDir>/remotes/*`: each folder holding a `slots-remote.json` (written by the remote's
  * own build from its descriptor) beside its `mf-manifest.json`. The descriptor must match its folder and every
  * declared component must be exposed by the manifest, so what is listed is what can load.
  */
-export function findBuiltRemotes(distDir: string): RemoteDescriptor[] {
+export function findBuiltRemotes(distDir: string): BuiltRemote[] {
   const root = path.join(distDir, 'remotes');
   let folders: fs.Dirent[];
   try {
@@ -54,13 +60,13 @@ export function findBuiltRemotes(distDir: string): RemoteDescriptor[] {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw new RemotesConfigError(`Cannot list ${root}: ${(error as Error).message}`);
   }
-  const remotes: RemoteDescriptor[] = [];
+  const remotes: BuiltRemote[] = [];
   for (const folder of folders.filter((entry) => entry.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
     const dir = path.join(root, folder.name);
     const descriptorFile = path.join(dir, REMOTE_DESCRIPTOR_FILE);
     if (!fs.existsSync(descriptorFile)) continue; // not a remote built by this repository
     const where = descriptorFile;
-    const { name, components, formComponents } = parseRemoteDescriptorFile(
+    const { name, components, formComponents, props } = parseRemoteDescriptorFile(
       readJson(descriptorFile, 'Remote descriptor'),
       where,
     );
@@ -82,7 +88,10 @@ export function findBuiltRemotes(distDir: string): RemoteDescriptor[] {
           `(${manifestFile}); rebuild it.`,
       );
     }
-    remotes.push({ name, entry: builtRemoteEntry(name), components, formComponents });
+    remotes.push({
+      descriptor: { name, entry: builtRemoteEntry(name), components, formComponents },
+      props: props ?? {},
+    });
   }
   return remotes;
 }

@@ -54,7 +54,7 @@ function parseSlot(item: unknown, where: string): Slot {
     );
   }
   try {
-    return Slot.make(item.component, (item.props ?? {}) as Record<string, unknown>, item.content ?? null);
+    return Slot.untyped(item.component, (item.props ?? {}) as Record<string, unknown>, item.content ?? null);
   } catch (error) {
     if (error instanceof InvalidSlotError) throw new RemotesConfigError(`${where}: ${error.message}`);
     throw error;

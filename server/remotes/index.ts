@@ -8,7 +8,7 @@ import { serveBuildOutput } from '../http/build-output-files';
 export { loadRemotesConfig, type RemotesConfig, type LoadRemotesConfigOptions } from './remotes-config';
 export { RemoteCatalogue, type RemoteCatalogueOptions } from './remote-catalogue';
 export { RemotesConfigError } from './remotes-config-error';
-export { findBuiltRemotes, builtRemoteEntry, MANIFEST_FILE } from './built-remotes';
+export { findBuiltRemotes, builtRemoteEntry, MANIFEST_FILE, type BuiltRemote } from './built-remotes';
 
 export interface RemotesRouterOptions {
   /** Root of the build output; each remote built by this repository lives in `<distDir>/remotes/<name>/`. */

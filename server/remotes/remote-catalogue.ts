@@ -1,7 +1,14 @@
-import type { InspectedRemote, RemoteDescriptor } from '../../shared';
+import type { InspectedRemote, JsonSchema, RemoteDescriptor } from '../../shared';
 import type { Logger } from 'pino';
+import {
+  formatSlotProblem,
+  placedSlots,
+  SlotContract,
+  type ContractRemotes,
+  type PlacedSlot,
+  type SlotProblem,
+} from '../slots/slot-contract';
 import type { ConfiguredSlot } from './configured-slots';
-import { slotsOutsideRemote } from './configured-slots';
 import { parseRemoteDescriptorFile } from './remote-names';
 import type { PendingRemote, RemotesConfig } from './remotes-config';
 
@@ -18,7 +25,7 @@ export interface RemoteCatalogueOptions {
 /** What the catalogue knows of a remote declared by entry only. */
 type PendingState =
   | { status: 'waiting' }
-  | { status: 'ready'; descriptor: RemoteDescriptor }
+  | { status: 'ready'; descriptor: RemoteDescriptor; props: Readonly<Record<string, JsonSchema>> }
   | { status: 'failing'; reason: string };
 
 export const DEFAULT_DESCRIPTOR_TIMEOUT_MS = 3000;
@@ -40,6 +47,8 @@ export class RemoteCatalogue {
   private closed = false;
   private readonly timeoutMs: number;
   private readonly retryMs: number;
+  /** The props contract every slot is checked against (its validators compiled once, shared with the app). */
+  readonly contract = new SlotContract();
 
   constructor(
     config: RemotesConfig,
@@ -74,10 +83,47 @@ export class RemoteCatalogue {
     return [...this.config.remotes, ...this.config.pending].map((remote) => remote.entry);
   }
 
-  /** The configured slots of the remotes known now, in file order. */
+  /**
+   * The configured slots that can render now, in file order: those of a remote that answered, naming a component it
+   * provides, with props its schema accepts. The others are left out (see {@link configuredSlotProblems}).
+   */
   slots(): ConfiguredSlot[] {
-    const known = new Map(this.remotes().map((remote) => [remote.name, new Set(remote.components)]));
-    return this.config.slots.filter((configured) => known.get(configured.remote)?.has(configured.slot.component));
+    const remotes = this.contractRemotes();
+    return placedConfiguredSlots(this.config.slots)
+      .filter(({ placed }) => this.contract.check(placed, remotes).length === 0)
+      .map(({ configured }) => configured);
+  }
+
+  /** What stops configured slots from rendering now (their remote down, a component it lacks, invalid props). */
+  configuredSlotProblems(config: RemotesConfig = this.config): SlotProblem[] {
+    const remotes = this.contractRemotes(config);
+    return placedConfiguredSlots(config.slots).flatMap(({ placed }) => this.contract.check(placed, remotes));
+  }
+
+  /**
+   * The remotes as the slot contract sees them: those known now with their props schemas, those disabled, those not
+   * answering. For another configuration (a reload being checked), remotes declared by entry keep what was read of
+   * them while their descriptor URL is the same.
+   */
+  contractRemotes(config: RemotesConfig = this.config): ContractRemotes {
+    const states = config === this.config ? this.states : this.statesFor(config);
+    const known: Array<ContractRemotes['known'][number]> = config.remotes.map((remote) => ({
+      name: remote.name,
+      components: remote.components,
+      formComponents: remote.formComponents,
+      props: config.schemas.get(remote.name) ?? {},
+    }));
+    const waiting: Array<ContractRemotes['waiting'][number]> = [];
+    for (const remote of config.pending) {
+      const state = states.get(remote.name) ?? { status: 'waiting' as const };
+      if (state.status === 'ready') {
+        const { components, formComponents } = state.descriptor;
+        known.push({ name: remote.name, components, formComponents, props: state.props });
+      } else {
+        waiting.push(state.status === 'failing' ? { name: remote.name, reason: state.reason } : { name: remote.name });
+      }
+    }
+    return { known, disabled: config.disabled, waiting };
   }
 
   /** Every configured remote with what is known of it, for the slot inspector. */
@@ -91,13 +137,22 @@ export class RemoteCatalogue {
         status: built ? 'built' : 'listed',
         components: [...remote.components],
         formComponents: [...remote.formComponents],
+        schemaComponents: Object.keys(this.config.schemas.get(remote.name) ?? {}),
       };
     });
     const pending = this.config.pending.map((remote): InspectedRemote => {
       const state = this.states.get(remote.name) ?? { status: 'waiting' as const };
       if (state.status === 'ready') {
         const { components, formComponents } = state.descriptor;
-        return { name: remote.name, entry: remote.entry, status: 'answered', components, formComponents };
+        const schemaComponents = Object.keys(state.props);
+        return {
+          name: remote.name,
+          entry: remote.entry,
+          status: 'answered',
+          components,
+          formComponents,
+          schemaComponents,
+        };
       }
       return {
         name: remote.name,
@@ -106,9 +161,20 @@ export class RemoteCatalogue {
         ...(state.status === 'failing' ? { reason: state.reason } : {}),
         components: [],
         formComponents: [],
+        schemaComponents: [],
       };
     });
-    return [...known, ...pending];
+    const disabled = this.config.disabled.map(
+      (remote): InspectedRemote => ({
+        name: remote.name,
+        entry: '',
+        status: 'disabled',
+        components: [...remote.components],
+        formComponents: [],
+        schemaComponents: [],
+      }),
+    );
+    return [...known, ...pending, ...disabled];
   }
 
   /** Every slot the configuration places, those left out included (a remote not answering, a wrong component). */
@@ -139,12 +205,15 @@ export class RemoteCatalogue {
           { remote: remote.name, components: outcome.descriptor.components },
           `Remote "${remote.name}" answered: ${outcome.descriptor.components.length} component(s).`,
         );
-        const outside = slotsOutsideRemote(
-          this.config.slots.filter((configured) => configured.remote === remote.name),
-          outcome.descriptor.components,
-        );
-        for (const problem of outside) {
-          this.options.logger.error({ remote: remote.name }, `REMOTES_CONFIG ${problem}; that slot is left out.`);
+        const remotes = this.contractRemotes();
+        const problems = placedConfiguredSlots(this.config.slots)
+          .filter(({ configured }) => configured.remote === remote.name)
+          .flatMap(({ placed }) => this.contract.check(placed, remotes));
+        for (const problem of problems) {
+          this.options.logger.error(
+            { remote: remote.name, component: problem.component, location: problem.location, path: problem.path },
+            `REMOTES_CONFIG slot ${formatSlotProblem(problem)}; that slot is left out.`,
+          );
         }
       } else if (outcome.status === 'failing' && (before?.status !== 'failing' || before.reason !== outcome.reason)) {
         this.options.logger.warn(
@@ -160,16 +229,23 @@ export class RemoteCatalogue {
 
   /** Swaps in a re-read configuration, keeping what is known of remotes whose entry did not change. */
   replace(config: RemotesConfig): Promise<void> {
-    const previous = new Map(this.config.pending.map((remote) => [remote.name, remote]));
-    const states = new Map(this.states);
+    const states = this.statesFor(config);
     this.states.clear();
-    for (const remote of config.pending) {
-      const kept = previous.get(remote.name)?.descriptorUrl === remote.descriptorUrl && states.get(remote.name);
-      this.states.set(remote.name, kept || { status: 'waiting' });
-    }
+    for (const [name, state] of states) this.states.set(name, state);
     this.config = config;
     this.changed();
     return this.refresh();
+  }
+
+  /** What is known of the remotes `config` declares by entry: kept for those whose descriptor URL is unchanged. */
+  private statesFor(config: RemotesConfig): Map<string, PendingState> {
+    const previous = new Map(this.config.pending.map((remote) => [remote.name, remote]));
+    const states = new Map<string, PendingState>();
+    for (const remote of config.pending) {
+      const kept = previous.get(remote.name)?.descriptorUrl === remote.descriptorUrl && this.states.get(remote.name);
+      states.set(remote.name, kept || { status: 'waiting' });
+    }
+    return states;
   }
 
   close(): void {
@@ -220,7 +296,7 @@ export class RemoteCatalogue {
       if (this.options.passDevEvents && file.devEvents !== undefined) {
         descriptor.devEvents = new URL(file.devEvents, remote.descriptorUrl).href;
       }
-      return { status: 'ready', descriptor };
+      return { status: 'ready', descriptor, props: file.props ?? {} };
     } catch (error) {
       const reason =
         (error as Error).name === 'TimeoutError'
@@ -239,4 +315,18 @@ export class RemoteCatalogue {
     }
     return null;
   }
+}
+
+/** Configured slots as placed slots, numbered per location in file order (content slots after their parent). */
+function placedConfiguredSlots(
+  slots: readonly ConfiguredSlot[],
+): Array<{ configured: ConfiguredSlot; placed: PlacedSlot[] }> {
+  const counts = new Map<string, number>();
+  return slots.map((configured) => {
+    const index = counts.get(configured.location.value) ?? 0;
+    counts.set(configured.location.value, index + 1);
+    const location = configured.location.value;
+    const placed = placedSlots(location, [configured.slot], 'configuration', configured.remote, '', index);
+    return { configured, placed };
+  });
 }

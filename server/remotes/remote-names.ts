@@ -1,4 +1,10 @@
-import { COMPONENT_NAME_PATTERN, isPlainObject, REMOTE_NAME_PATTERN, type RemoteDescriptorFile } from '../../shared';
+import {
+  COMPONENT_NAME_PATTERN,
+  isPlainObject,
+  REMOTE_NAME_PATTERN,
+  type JsonSchema,
+  type RemoteDescriptorFile,
+} from '../../shared';
 import { RemotesConfigError } from './remotes-config-error';
 
 export function checkRemoteName(value: unknown, where: string): string {
@@ -54,6 +60,25 @@ export function parseRemoteDescriptorFile(raw: unknown, where: string): RemoteDe
   const formComponents = checkComponentList(raw.formComponents ?? [], 'formComponents', where);
   checkFormComponents(formComponents, components, where);
   const descriptor: RemoteDescriptorFile = { name, components, formComponents };
+  if (raw.props !== undefined) descriptor.props = checkPropsSchemas(raw.props, components, where);
   if (typeof raw.devEvents === 'string') descriptor.devEvents = raw.devEvents;
   return descriptor;
+}
+
+/** `"props"`: component -> JSON Schema (an object), for components the descriptor lists. */
+function checkPropsSchemas(value: unknown, components: readonly string[], where: string): Record<string, JsonSchema> {
+  if (!isPlainObject(value)) {
+    throw new RemotesConfigError(`${where}: "props" must map component names to JSON Schemas.`);
+  }
+  const schemas: Record<string, JsonSchema> = {};
+  for (const [component, schema] of Object.entries(value)) {
+    if (!components.includes(component)) {
+      throw new RemotesConfigError(`${where}: "props" has a schema for "${component}", which is not in components.`);
+    }
+    if (!isPlainObject(schema)) {
+      throw new RemotesConfigError(`${where}: "props"."${component}" must be a JSON Schema object.`);
+    }
+    schemas[component] = schema as JsonSchema;
+  }
+  return schemas;
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { REMOTE_DESCRIPTOR_FILE, type RemoteDescriptor } from '../../shared';
+import { REMOTE_DESCRIPTOR_FILE, type JsonSchema, type RemoteDescriptor } from '../../shared';
 import { findBuiltRemotes } from './built-remotes';
 import { parseConfiguredSlots, slotsOutsideRemote, type ConfiguredSlot } from './configured-slots';
 import { checkComponentList, checkFormComponents, checkRemoteName } from './remote-names';
@@ -25,6 +25,10 @@ export interface RemotesConfig {
   pending: PendingRemote[];
   /** Slots placed by the file, in file order; those of a pending remote are checked once its descriptor is read. */
   slots: ConfiguredSlot[];
+  /** Remote name -> component -> props schema, for the remotes of `remotes` whose descriptor declares them. */
+  schemas: ReadonlyMap<string, Readonly<Record<string, JsonSchema>>>;
+  /** Remotes switched off with `"enabled": false`, with the components they would provide (to name them in errors). */
+  disabled: ReadonlyArray<{ name: string; components: readonly string[] }>;
   /** Origins answered with `Access-Control-Allow-Origin` on `/remotes/*`; `'*'` allows any. */
   allowedOrigins: readonly string[] | '*';
   /** Where the list came from, for the start-up log. */
@@ -67,7 +71,9 @@ const TOP_KEYS = new Set(['$schema', 'remotes', 'allowedOrigins']);
  */
 export function loadRemotesConfig(options: LoadRemotesConfigOptions): RemotesConfig {
   const builtIn = findBuiltRemotes(options.distDir);
-  const byName = new Map(builtIn.map((remote) => [remote.name, remote]));
+  const byName = new Map(builtIn.map(({ descriptor }) => [descriptor.name, descriptor]));
+  const schemas = new Map(builtIn.map(({ descriptor, props }) => [descriptor.name, props]));
+  const disabled: Array<{ name: string; components: readonly string[] }> = [];
   const pending = new Map<string, PendingRemote>();
   const slots: ConfiguredSlot[] = [];
   let allowedOrigins: readonly string[] | '*' = [];
@@ -83,6 +89,8 @@ export function loadRemotesConfig(options: LoadRemotesConfigOptions): RemotesCon
       const base = byName.get(override.name);
       if (override.enabled === false) {
         byName.delete(override.name);
+        schemas.delete(override.name);
+        disabled.push({ name: override.name, components: override.components ?? base?.components ?? [] });
         continue;
       }
       const entry = override.entry ?? base?.entry;
@@ -104,6 +112,7 @@ export function loadRemotesConfig(options: LoadRemotesConfigOptions): RemotesCon
           );
         }
         byName.delete(override.name);
+        schemas.delete(override.name);
         pending.set(override.name, { name: override.name, entry, descriptorUrl });
         slots.push(...remoteSlots);
         continue;
@@ -114,6 +123,12 @@ export function loadRemotesConfig(options: LoadRemotesConfigOptions): RemotesCon
       const outside = slotsOutsideRemote(remoteSlots, components);
       if (outside.length > 0) throw new RemotesConfigError(`${where}: ${outside.join('; ')}.`);
       byName.set(override.name, { name: override.name, entry, components, formComponents });
+      // Listed components keep the schemas the remote's build declared for them; a plain remote has none.
+      const built = schemas.get(override.name) ?? {};
+      schemas.set(
+        override.name,
+        Object.fromEntries(Object.entries(built).filter(([name]) => components.includes(name))),
+      );
       slots.push(...remoteSlots);
     }
   }
@@ -124,8 +139,10 @@ export function loadRemotesConfig(options: LoadRemotesConfigOptions): RemotesCon
     remotes,
     pending: [...pending.values()],
     slots,
+    schemas,
+    disabled,
     allowedOrigins,
-    sources: { builtIn: builtIn.map((remote) => remote.name), configFile },
+    sources: { builtIn: builtIn.map(({ descriptor }) => descriptor.name), configFile },
   };
 }
 

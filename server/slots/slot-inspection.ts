@@ -1,53 +1,58 @@
 import type { IRouter } from 'express';
-import type { InspectedRemote, InspectedSlot, SlotInspectionPayload, SlotLocation } from '../../shared';
+import type { InspectedSlot, SlotInspectionPayload, SlotLocation } from '../../shared';
 import { requireSession } from '../auth/require-session';
 import { jsonRoute } from '../http/json-route';
 import type { RemoteCatalogue } from '../remotes/remote-catalogue';
+import { placedSlots, type PlacedSlot, type SlotProblem } from './slot-contract';
 import type { SlotRegistry } from './slot-registry';
-import type { Slot } from '../../shared';
 
 /**
  * "Why is my component not on the page?", answered by the server: every slot of every location with where it
  * comes from (code or REMOTES_CONFIG), the remote that provides it, who may see it, and what stops it from
- * rendering; every remote with its entry and whether its descriptor answered. Configured slots that are left out
- * (remote down, component it does not provide) are listed with the reason.
+ * rendering (the same contract check as at start-up: unknown component, remote disabled or not answering, props
+ * failing the schema); every remote with its entry, its status and the components that declare a props schema.
+ * Configured slots that are left out are listed with the reason.
  */
 export function inspectSlots(registry: SlotRegistry, catalogue: RemoteCatalogue): SlotInspectionPayload {
   const remotes = catalogue.inspectRemotes();
-  const providers = new Map<string, InspectedRemote>();
-  for (const remote of remotes) for (const component of remote.components) providers.set(component, remote);
-  const waiting = remotes.filter((remote) => remote.status === 'waiting' || remote.status === 'not-available');
+  const contractRemotes = catalogue.contractRemotes();
+  const providers = new Map<string, string>();
+  for (const remote of contractRemotes.known)
+    for (const component of remote.components) providers.set(component, remote.name);
 
   const locations: Record<string, InspectedSlot[]> = {};
-  const add = (location: SlotLocation, slot: Slot, source: InspectedSlot['source'], remoteName: string | null) => {
-    const provider = remoteName === null ? providers.get(slot.component) : remotes.find((r) => r.name === remoteName);
-    const problems: string[] = [];
-    if (provider === undefined) {
-      problems.push(
-        waiting.length > 0
-          ? `no remote known now provides "${slot.component}" (not answering: ${waiting.map((r) => r.name).join(', ')})`
-          : `no remote provides "${slot.component}"`,
-      );
-    } else if (provider.status === 'waiting' || provider.status === 'not-available') {
-      problems.push(`remote "${provider.name}" is not available${provider.reason ? `: ${provider.reason}` : ''}`);
-    } else if (!provider.components.includes(slot.component)) {
-      problems.push(`remote "${provider.name}" provides no component "${slot.component}"`);
-    }
+  const add = (location: SlotLocation, placed: PlacedSlot[]) => {
+    const [top] = placed;
+    if (top === undefined) return;
+    const problems = catalogue.contract.check(placed, contractRemotes);
     (locations[location.value] ??= []).push({
-      component: slot.component,
-      props: slot.toEntry().props,
-      remote: provider?.name ?? remoteName,
-      source,
+      component: top.slot.component,
+      props: top.slot.toEntry().props,
+      remote:
+        top.remote ?? providers.get(top.slot.component) ?? problems.find((p) => p.remote !== null)?.remote ?? null,
+      source: top.source,
       visibility: location.isPublic() ? 'public' : 'protected',
-      problems,
+      problems: problems.map((problem) => describeProblem(problem, top)),
     });
   };
-  for (const [location, slots] of registry.registeredByCode())
-    for (const slot of slots) add(location, slot, 'code', null);
+  for (const [location, slots] of registry.registeredByCode()) {
+    slots.forEach((slot, index) => add(location, placedSlots(location.value, [slot], 'code', null, '', index)));
+  }
+  const counts = new Map<string, number>();
   for (const configured of catalogue.configuredSlots()) {
-    add(configured.location, configured.slot, 'configuration', configured.remote);
+    const index = counts.get(configured.location.value) ?? 0;
+    counts.set(configured.location.value, index + 1);
+    const { location, slot, remote } = configured;
+    add(location, placedSlots(location.value, [slot], 'configuration', remote, '', index));
   }
   return { locations, remotes };
+}
+
+/** The problem as the inspector lists it under its slot: the prop path and message, or the content slot's. */
+function describeProblem(problem: SlotProblem, top: PlacedSlot): string {
+  const path = problem.path === null ? '' : `${problem.path} `;
+  const inContent = problem.position === top.position ? '' : `content ${problem.component} (${problem.position}): `;
+  return `${inContent}${path}${problem.message}`;
 }
 
 /** `GET /api/slots/inspect`, for signed-in staff only (mount the session chain on its path first). */

@@ -14,6 +14,8 @@ export interface SlotsPayloads {
   readonly publicEtag: string;
   /** The `slots` object with every location, as JSON text, for the `/meta` body. */
   readonly allSlots: string;
+  /** The same slots as an object, for the hints of a signed-in page. */
+  readonly allSlotMap: SlotMap;
 }
 
 /**
@@ -55,6 +57,7 @@ export class SlotsPayloadCache {
       publicBody: Buffer.from(publicPayload, 'utf8'),
       publicEtag: strongEtag(publicPayload),
       allSlots: JSON.stringify(all),
+      allSlotMap: Object.freeze(all),
     });
   }
 }

@@ -45,8 +45,15 @@ export async function createTestApp(overrides: TestAppOptions = {}): Promise<Tes
     sessionCleanupIntervalMs: 0,
     ...options,
   });
-  configure?.(app);
-  await app.ready();
+  try {
+    configure?.(app);
+    await app.ready();
+  } catch (error) {
+    // A start refused (e.g. slots that break the props contract) leaves nothing open behind the test.
+    await app.close();
+    if (!givenDir) dir.remove();
+    throw error;
+  }
   return {
     app,
     dir,

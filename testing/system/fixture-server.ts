@@ -16,7 +16,7 @@ import { startServer } from '../../server/start-server';
 import { FIXTURE_SPEC_ENV, type FixtureResourceSpec, type FixtureSpec } from './fixture-spec';
 
 function slotOf(entry: SlotEntry): Slot {
-  return Slot.make(entry.component, entry.props, entry.content === undefined ? null : contentOf(entry.content));
+  return Slot.untyped(entry.component, entry.props, entry.content === undefined ? null : contentOf(entry.content));
 }
 
 function contentOf(content: SlotContent): string | Slot | Slot[] {
@@ -36,7 +36,7 @@ class FixtureResource extends Resource {
 
   fields(): ReadonlyArray<Field | Slot> {
     return this.spec.fields.map((item) => {
-      if (item.type === 'slot') return Slot.make(item.component, item.props ?? {});
+      if (item.type === 'slot') return Slot.untyped(item.component, item.props ?? {});
       const options = { label: item.label ?? item.name, required: item.required ?? false };
       if (item.input === 'textarea') return Field.textarea(item.name, options);
       if (item.input === 'email') return Field.email(item.name, options);
@@ -75,6 +75,8 @@ async function main(): Promise<void> {
   await startServer(
     process.env,
     withDemo({
+      // Fixtures place unknown components and wrong props on purpose, to show what the host does with them.
+      slotProblems: 'log',
       configure: (app) => registerFixtures(app, spec),
       afterReady: (app) => seedFixtureRecords(app, spec),
     }),

@@ -47,6 +47,13 @@ async function staffPages(page: Page): Promise<StaffPage[]> {
     { name: 'page not found', path: '/resources/articles/1/edit/more' },
     { name: 'unknown address', path: '/settings' },
     { name: 'service status', path: '/status' },
+    {
+      name: 'slot inspector',
+      path: '/inspect',
+      prepare: async (current) => {
+        await current.getByRole('heading', { name: 'Remotes' }).waitFor();
+      },
+    },
   ];
 }
 

@@ -90,6 +90,34 @@ describe('signed in', () => {
     await saveScreenshot(page, 'dashboard');
   });
 
+  it('renders a signed-in page from the data the server put into it: no GET /meta before the slots', async () => {
+    const { page, log } = await suite.newPage();
+    await page.goto('/login');
+    await page.locator('input[name="username"]').waitFor();
+    await signIn(page);
+    // The sign-in page's own move to the dashboard asks GET /meta; that settles first.
+    await waitForSlot(page, 'dashboard-after-cards', 'ShortcutLinks');
+    await page.waitForLoadState('networkidle');
+    log.clear();
+    await page.goto('/');
+
+    await waitForSlot(page, 'tenant-switcher', 'TenantSwitcher', { hasText: 'Acme Corp' });
+    await waitForSlot(page, 'dashboard-before-cards', 'Callout', { hasText: 'Welcome to your content workspace' });
+    await waitForSlot(page, 'dashboard-after-cards', 'ShortcutLinks', { hasText: 'All articles' });
+    const document = log.requestsTo('GET', '/');
+    expect(document.length).toBe(1);
+    expect(log.requestsTo('GET', '/meta')).toEqual([]);
+    // The data is a JSON block read by the host, never a script: the Content-Security-Policy refuses nothing.
+    expect(log.consoleMatching(/Content Security Policy|Refused to/, ['error', 'warning'])).toEqual([]);
+    expect(log.pageErrors).toEqual([]);
+
+    // Signed out, the same address carries no session data, and the page shows the sign-in form.
+    await page.evaluate(() => fetch('/logout', { method: 'POST' }).then((response) => response.status));
+    const anonymous = await page.request.get('/');
+    expect(await anonymous.text()).not.toContain('slots-session-data');
+    expect(anonymous.headers()['cache-control']).toBe('no-cache');
+  });
+
   it('switches tenant through the TenantSwitcher slot, and the dashboard and the records follow', async () => {
     const { page } = await suite.newPage();
     await signIn(page);

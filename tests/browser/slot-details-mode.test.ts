@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import webpack from 'webpack';
 import { hostConfiguration } from '../../webpack.config';
-import { startAppServer } from '../../testing/system/app-server';
+import { startFixtureServer } from '../../testing/system/app-server';
 import { assertBuilt } from '../../testing/system/build-output';
 import { launchChromium } from '../../testing/system/chromium';
 import { DIST_DIR } from '../../testing/system/repo-root';
@@ -14,7 +14,9 @@ import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 /**
  * Whether a failed slot shows a placeholder naming its component, remote and error is the server's decision
  * (NODE_ENV), sent with the remotes, never the host build's mode: a development build served in production shows
- * nothing, a production build served in development shows the details.
+ * nothing, a production build served in development shows the details. The same goes for the props check before
+ * rendering: a development server's host refuses props its schema refuses and says why; a production server's host
+ * never loads the schemas.
  */
 jest.setTimeout(180_000);
 
@@ -63,27 +65,41 @@ describe.each([
     ['development', true],
     ['production', false],
   ] as const)('a %s server: placeholder with the reason shown = %s', async (nodeEnv, shown) => {
-    const server = await startAppServer({
-      nodeEnv,
-      env: { FRONTEND_DIR: frontendDir() },
-      prepare: ghostRemoteConfig,
-    });
+    // The fixture entry starts despite the wrong props (slotProblems 'log'): what the host does with them is tested.
+    const server = await startFixtureServer(
+      { slots: { 'login-after-form': [{ component: 'WelcomeCard', props: { title: 42 } }] } },
+      { nodeEnv, env: { FRONTEND_DIR: frontendDir() }, prepare: ghostRemoteConfig },
+    );
     const context = await browser.newContext({ baseURL: server.url });
     try {
       const page = await context.newPage();
+      const schemaRequests: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/api/slots/schemas') schemaRequests.push(request.url());
+      });
       await page.goto('/login');
       // The rest of the page renders either way.
       await waitForSlot(page, 'login-before-form', 'LoginNotice');
       const failed = page.locator('[data-slot-component="GhostWidget"][data-slot-failed]');
       await failed.waitFor({ state: 'attached', timeout: 15_000 });
       if (shown) {
-        const placeholder = page.locator('.slot-failure');
+        const placeholder = page.locator('[data-slot-component="GhostWidget"] .slot-failure');
         await placeholder.waitFor({ state: 'visible' });
         await expect(placeholder.textContent()).resolves.toMatch(/GhostWidget.*login-before-form.*ghost_remote/);
+        const invalid = page.locator('[data-slot-component="WelcomeCard"] [data-slot-failure="props-invalid"]');
+        await invalid.waitFor({ state: 'visible', timeout: 15_000 });
+        await expect(invalid.textContent()).resolves.toContain(
+          'Slot “WelcomeCard” did not render at login-after-form (remote team_marketing)' +
+            'The slot\'s props do not match the props schema of "WelcomeCard": props.title: Instance type "number" ' +
+            'is invalid. Expected "string".',
+        );
       } else {
+        // WelcomeCard renders with what it was given: nothing is checked, nothing is loaded for checking.
+        await waitForSlot(page, 'login-after-form', 'WelcomeCard');
         expect(await page.locator('.slot-failure').count()).toBe(0);
         const visibleText = await page.locator('body').innerText();
-        expect(visibleText).not.toMatch(/GhostWidget|ghost_remote/);
+        expect(visibleText).not.toMatch(/GhostWidget|ghost_remote|schema/);
+        expect(schemaRequests).toEqual([]);
       }
     } finally {
       await context.close();

@@ -1,11 +1,13 @@
+import type { PropsOf } from '../../kit';
+import type remote from '../remote';
+
 export interface AccountHelpTopic {
   question: string;
   answer: string;
 }
 
-export interface AccountHelpProps {
-  topics: AccountHelpTopic[];
-}
+/** The props a slot gives it, inferred from its schema in remote.ts. */
+export type AccountHelpProps = PropsOf<typeof remote, 'AccountHelp'>;
 
 function topicList(topics: unknown): AccountHelpTopic[] {
   if (!Array.isArray(topics)) return [];

@@ -1,10 +1,12 @@
 import type { ReactNode } from 'react';
+import type { PropsOf } from '../../kit';
+import type remote from '../remote';
 
-export interface CalloutProps {
-  tone: 'info' | 'success' | 'warning';
+/** The props a slot gives it (inferred from its schema in remote.ts), and the slot's content as children. */
+export type CalloutProps = PropsOf<typeof remote, 'Callout'> & {
   /** The slot's content: text, or other slots the host rendered through its registry. */
   children?: ReactNode;
-}
+};
 
 const TONES = new Set<CalloutProps['tone']>(['info', 'success', 'warning']);
 const ICONS: Record<CalloutProps['tone'], string> = { info: 'i', success: '✓', warning: '!' };

@@ -1,9 +1,10 @@
+import type { PropsOf } from '../../kit';
+import type remote from '../remote';
 import { linkItems } from '../../common/link-items';
 import { isExternalHref } from '../../common/safe-href';
 
-export interface FooterLinksProps {
-  links: { label: string; href: string }[];
-}
+/** The props a slot gives it, inferred from its schema in remote.ts. */
+export type FooterLinksProps = PropsOf<typeof remote, 'FooterLinks'>;
 
 /** The footer's link row, shown after every page's content. */
 export function FooterLinks({ links }: FooterLinksProps) {

@@ -1,7 +1,8 @@
-export interface LoginNoticeProps {
-  title: string;
-  text: string;
-}
+import type { PropsOf } from '../../kit';
+import type remote from '../remote';
+
+/** The props a slot gives it, inferred from its schema in remote.ts. */
+export type LoginNoticeProps = PropsOf<typeof remote, 'LoginNotice'>;
 
 /** A short message above the sign-in form (who may sign in, what the workspace is for). */
 export function LoginNotice({ title, text }: LoginNoticeProps) {

@@ -1,11 +1,9 @@
+import type { PropsOf } from '../../kit';
+import type remote from '../remote';
 import { safeHref, isExternalHref } from '../../common/safe-href';
 
-export interface LoginSidebarPromoProps {
-  title: string;
-  body: string;
-  linkLabel: string;
-  href: string;
-}
+/** The props a slot gives it, inferred from its schema in remote.ts. */
+export type LoginSidebarPromoProps = PropsOf<typeof remote, 'LoginSidebarPromo'>;
 
 /** The right-hand panel of the sign-in page (desktop widths only; the host decides when to render it). */
 export function LoginSidebarPromo({ title, body, linkLabel, href }: LoginSidebarPromoProps) {

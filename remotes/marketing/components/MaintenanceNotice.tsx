@@ -1,9 +1,9 @@
+import type { PropsOf } from '../../kit';
+import type remote from '../remote';
 import { useState } from 'react';
 
-export interface MaintenanceNoticeProps {
-  message: string;
-  severity: 'info' | 'warning';
-}
+/** The props a slot gives it, inferred from its schema in remote.ts. */
+export type MaintenanceNoticeProps = PropsOf<typeof remote, 'MaintenanceNotice'>;
 
 const DISMISSED_KEY = 'team_marketing:maintenance-notice-dismissed';
 

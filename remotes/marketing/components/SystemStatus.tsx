@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'react';
-import { HOST_TOOLS_EVENT, HOST_TOOLS_UNAVAILABLE_ATTRIBUTE } from '../../kit';
+import { HOST_TOOLS_EVENT, HOST_TOOLS_UNAVAILABLE_ATTRIBUTE, type PropsOf } from '../../kit';
+import type remote from '../remote';
 
-export interface SystemStatusProps {
-  status: 'operational' | 'degraded';
-  text: string;
-}
+/** The props a slot gives it, inferred from its schema in remote.ts. */
+export type SystemStatusProps = PropsOf<typeof remote, 'SystemStatus'>;
 
 const LABELS: Record<SystemStatusProps['status'], string> = {
   operational: 'Operational',

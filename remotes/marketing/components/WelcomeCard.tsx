@@ -1,6 +1,8 @@
-export interface WelcomeCardProps {
-  title: string;
-}
+import type { PropsOf } from '../../kit';
+import type remote from '../remote';
+
+/** The props a slot gives it, inferred from its schema in remote.ts. */
+export type WelcomeCardProps = PropsOf<typeof remote, 'WelcomeCard'>;
 
 function greeting(hour: number): string {
   if (hour < 12) return 'Good morning';

@@ -1,10 +1,11 @@
+import type { PropsOf } from '../../kit';
+import type remote from '../remote';
 import { useEffect, useState } from 'react';
 import { RECORD_LIST_LIMIT, type RecordListPayload, type ResourceRecord } from '../../kit';
 import { requestJson } from '../http';
 
-export interface ActivityTimelineProps {
-  limit: number;
-}
+/** The props a slot gives it, inferred from its schema in remote.ts. */
+export type ActivityTimelineProps = PropsOf<typeof remote, 'ActivityTimeline'>;
 
 /** `/resources/:resource/:id[/edit]` of the current page, or null elsewhere. */
 export function recordRoute(pathname: string): { resource: string; id: number } | null {

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
-import type { ResourceActionSlotProps } from '../../kit';
+import type { PropsOf, ResourceActionSlotProps } from '../../kit';
+import type remote from '../remote';
 
-/** No props of its own: the resource-action context is all it needs. */
-export type CopyLinkActionProps = ResourceActionSlotProps<object>;
+/** No props of its own (its schema in remote.ts is empty): the resource-action context is all it needs. */
+export type CopyLinkActionProps = ResourceActionSlotProps<PropsOf<typeof remote, 'CopyLinkAction'>>;
 
 type Outcome = { kind: 'idle' } | { kind: 'copied' } | { kind: 'manual'; url: string };
 

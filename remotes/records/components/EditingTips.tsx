@@ -1,6 +1,8 @@
-export interface EditingTipsProps {
-  tips: string[];
-}
+import type { PropsOf } from '../../kit';
+import type remote from '../remote';
+
+/** The props a slot gives it, inferred from its schema in remote.ts. */
+export type EditingTipsProps = PropsOf<typeof remote, 'EditingTips'>;
 
 /** Collapsible editing guidance above a record form. */
 export function EditingTips({ tips }: EditingTipsProps) {

@@ -1,6 +1,8 @@
-import type { ResourceActionSlotProps } from '../../kit';
+import type { PropsOf, ResourceActionSlotProps } from '../../kit';
+import type remote from '../remote';
 
-export type ExportJsonActionProps = ResourceActionSlotProps<{ filenamePrefix: string }>;
+/** The resource-action context, then the props a slot gives it (inferred from its schema in remote.ts). */
+export type ExportJsonActionProps = ResourceActionSlotProps<PropsOf<typeof remote, 'ExportJsonAction'>>;
 
 /** `<prefix>-<resource>-<id>.json`, with anything but letters, digits, `-` and `_` replaced. */
 export function exportFilename(prefix: unknown, resource: string, resourceId: number): string {

@@ -1,6 +1,8 @@
-export interface SaveNoteProps {
-  text: string;
-}
+import type { PropsOf } from '../../kit';
+import type remote from '../remote';
+
+/** The props a slot gives it, inferred from its schema in remote.ts. */
+export type SaveNoteProps = PropsOf<typeof remote, 'SaveNote'>;
 
 /** A note under a record form about what saving does. */
 export function SaveNote({ text }: SaveNoteProps) {

@@ -1,6 +1,8 @@
-import type { FormSlotProps } from '../../kit';
+import type { FormSlotProps, PropsOf } from '../../kit';
+import type remote from '../remote';
 
-export type SearchSnippetPreviewProps = FormSlotProps<{ titleField: string; bodyField: string }>;
+/** `resource` and `formContext` from the form, then the props a slot gives it (its schema in remote.ts). */
+export type SearchSnippetPreviewProps = FormSlotProps<PropsOf<typeof remote, 'SearchSnippetPreview'>>;
 
 export const TITLE_LIMIT = 60;
 export const DESCRIPTION_LIMIT = 160;

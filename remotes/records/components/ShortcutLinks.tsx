@@ -1,9 +1,10 @@
+import type { PropsOf } from '../../kit';
+import type remote from '../remote';
 import { linkItems } from '../../common/link-items';
 import { isExternalHref } from '../../common/safe-href';
 
-export interface ShortcutLinksProps {
-  links: { label: string; href: string }[];
-}
+/** The props a slot gives it, inferred from its schema in remote.ts. */
+export type ShortcutLinksProps = PropsOf<typeof remote, 'ShortcutLinks'>;
 
 /** Tiles of frequent destinations under the dashboard cards. */
 export function ShortcutLinks({ links }: ShortcutLinksProps) {

@@ -1,6 +1,8 @@
-import type { FormSlotProps } from '../../kit';
+import type { FormSlotProps, PropsOf } from '../../kit';
+import type remote from '../remote';
 
-export type SlugPreviewProps = FormSlotProps<{ source: string; target: string }>;
+/** `resource` and `formContext` from the form, then the props a slot gives it (its schema in remote.ts). */
+export type SlugPreviewProps = FormSlotProps<PropsOf<typeof remote, 'SlugPreview'>>;
 
 /** `Hello, World!` -> `hello-world`: lower case ASCII letters and digits joined by single dashes. */
 export function slugify(text: string): string {

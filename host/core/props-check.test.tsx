@@ -1,0 +1,136 @@
+import { screen, waitFor } from '@testing-library/react';
+import type { JsonSchema, SlotMap } from '../../shared';
+import { createFakeApi } from '../../testing/host/fake-api';
+import { renderWithSlotBoundaries } from '../../testing/host/render-slots';
+import { HOST_MESSAGES } from '../loader/messages';
+import { AppSlotRenderer } from './app-slot-renderer';
+import { ComponentRegistry } from './component-registry';
+import { FailedSlots } from './failed-slots';
+import { PageSlotRecord } from './page-slot-record';
+import { createPropsCheck, describePropsErrors } from './props-check';
+import { SlotDataProvider } from './slot-data-provider';
+import { createSlotFailureReporter, type SlotFailure } from './slot-failure-reporter';
+import { SlotRuntimeProvider, type SlotRuntime } from './slot-runtime';
+
+/** The JSON Schema the kit writes for `propsSchema({ amountDue: Type.Number() })`. */
+const INVOICE_BANNER: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { amountDue: { type: 'number' } },
+  required: ['amountDue'],
+};
+
+function InvoiceBanner({ amountDue }: { amountDue: number }) {
+  return <p>Due: €{amountDue.toFixed(2)}</p>;
+}
+
+function renderSlots(slots: SlotMap, showFailures: boolean) {
+  const api = createFakeApi({
+    'GET /slots': { body: { slots } },
+    'GET /api/slots/schemas': { body: { schemas: { InvoiceBanner: INVOICE_BANNER } } },
+  });
+  const registry = new ComponentRegistry('SlotComponentRegistry');
+  registry.registerMany({ InvoiceBanner });
+  const logged: SlotFailure[] = [];
+  const pageSlots = new PageSlotRecord();
+  const runtime: Partial<SlotRuntime> = {
+    slotRegistry: registry,
+    globalRegistry: new ComponentRegistry('GlobalComponentRegistry'),
+    reporter: createSlotFailureReporter((_message, failure) => logged.push(failure)),
+    remoteOf: () => 'team_billing',
+    showFailures,
+    failedSlots: new FailedSlots(),
+    pageSlots,
+    // As the bootstrap does: a check only when the server says details may be shown.
+    propsCheck: showFailures ? createPropsCheck(api.client) : null,
+  };
+  renderWithSlotBoundaries(
+    <SlotRuntimeProvider runtime={runtime}>
+      <SlotDataProvider client={api.client} authenticated={false} sessionKey="anonymous">
+        <AppSlotRenderer location="global-before-content" />
+      </SlotDataProvider>
+    </SlotRuntimeProvider>,
+  );
+  return { api, logged, pageSlots };
+}
+
+describe('the development props check', () => {
+  it('shows why in the placeholder instead of rendering a component with props its schema refuses', async () => {
+    const { logged, pageSlots } = renderSlots(
+      {
+        'global-before-content': [
+          { component: 'InvoiceBanner', props: { amountDue: 'lots' } },
+          { component: 'InvoiceBanner', props: { amountDue: 12.5 } },
+        ],
+      },
+      true,
+    );
+    await screen.findByText('Due: €12.50');
+    const problem = 'props.amountDue: Instance type "string" is invalid. Expected "number".';
+    expect(await screen.findByText(HOST_MESSAGES.invalidProps('InvoiceBanner', problem))).toBeTruthy();
+    expect(document.querySelector('[data-slot-failure="props-invalid"]')).not.toBeNull();
+    expect(logged).toEqual([
+      {
+        location: 'global-before-content',
+        component: 'InvoiceBanner',
+        remote: 'team_billing',
+        kind: 'props-invalid',
+        error: HOST_MESSAGES.invalidProps('InvoiceBanner', problem),
+      },
+    ]);
+    // The page's record says the same, for the slot inspector.
+    await waitFor(() =>
+      expect(pageSlots.snapshot()[0]?.slots).toEqual([
+        {
+          location: 'global-before-content',
+          index: 0,
+          component: 'InvoiceBanner',
+          remote: 'team_billing',
+          state: 'failed',
+          reason: 'props-invalid',
+          detail: HOST_MESSAGES.invalidProps('InvoiceBanner', problem),
+        },
+        {
+          location: 'global-before-content',
+          index: 1,
+          component: 'InvoiceBanner',
+          remote: 'team_billing',
+          state: 'loaded',
+        },
+      ]),
+    );
+  });
+
+  it('loads no schema and checks nothing when the server runs in production', async () => {
+    const { api, pageSlots } = renderSlots(
+      { 'global-before-content': [{ component: 'InvoiceBanner', props: { amountDue: 3 } }] },
+      false,
+    );
+    await screen.findByText('Due: €3.00');
+    expect(api.count('GET', '/api/slots/schemas')).toBe(0);
+    await waitFor(() => expect(pageSlots.snapshot()[0]?.slots[0]?.state).toBe('loaded'));
+  });
+
+  it('says every problem once, without the noise of wrappers and union branches', () => {
+    expect(
+      describePropsErrors([
+        { instanceLocation: '#', keyword: 'properties', keywordLocation: '#/properties', error: 'Property "a" …' },
+        {
+          instanceLocation: '#/tone',
+          keyword: 'anyOf',
+          keywordLocation: '#/properties/tone/anyOf',
+          error: 'No match.',
+        },
+        {
+          instanceLocation: '#/tone',
+          keyword: 'const',
+          keywordLocation: '#/properties/tone/anyOf/0/const',
+          error: 'Instance does not match "info".',
+        },
+        { instanceLocation: '#/links/0', keyword: 'required', keywordLocation: '#/x', error: 'Missing "href".' },
+        { instanceLocation: '#/titel', keyword: 'false', keywordLocation: '#/titel', error: 'False boolean schema.' },
+      ]),
+    ).toBe('props.tone: No match. props.links[0]: Missing "href". props.titel: is not a prop of this component.');
+    expect(describePropsErrors([])).toBeNull();
+  });
+});

@@ -1,0 +1,77 @@
+import type { JsonObject, JsonSchema, SlotSchemasPayload } from '../../shared';
+import type { ApiClient } from '../loader/api-client';
+
+/** Checks a slot's own props against its component's schema; null when they conform or no schema is known. */
+export interface PropsCheck {
+  check(component: string, props: JsonObject): Promise<string | null>;
+}
+
+interface OutputUnit {
+  keyword: string;
+  keywordLocation: string;
+  instanceLocation: string;
+  error: string;
+}
+
+/** Keywords whose error only says that something below failed: the error below says what. */
+const WRAPPER_KEYWORDS = new Set(['properties', 'items', 'prefixItems', 'false', 'additionalProperties']);
+
+/**
+ * The development check of slot props before rendering. Loads, on the first check only, the schemas of the
+ * components known now (`GET /api/slots/schemas`, which only a development server answers) and an interpretive JSON
+ * Schema validator (@cfworker/json-schema, in its own chunk: the page's Content-Security-Policy forbids the eval a
+ * compiling validator needs). A production page never creates it, so it costs production nothing.
+ */
+export function createPropsCheck(client: ApiClient): PropsCheck {
+  let loading: Promise<{ schemas: Record<string, JsonSchema>; validate: Validate } | null> | null = null;
+  const load = () =>
+    (loading ??= Promise.all([
+      client.get<SlotSchemasPayload>('/api/slots/schemas'),
+      // A development-only chunk (build/bundle-budgets.ts): never part of what a production page loads.
+      import(/* webpackChunkName: "dev-only-props-check" */ '@cfworker/json-schema'),
+    ]).then(
+      ([payload, { Validator }]) => ({
+        schemas: payload.schemas,
+        validate: (schema: JsonSchema, props: JsonObject) =>
+          new Validator(schema as never, '2020-12', false).validate(props).errors as OutputUnit[],
+      }),
+      // No schemas (an older server, a network error): slots render unchecked, as in production.
+      () => null,
+    ));
+  return {
+    async check(component, props) {
+      const loaded = await load();
+      const schema = loaded?.schemas[component];
+      if (!loaded || schema === undefined) return null;
+      return describePropsErrors(loaded.validate(schema, props));
+    },
+  };
+}
+
+type Validate = (schema: JsonSchema, props: JsonObject) => OutputUnit[];
+
+/** The validator's errors as one line: `props.amountDue: Instance type "string" is invalid. Expected "number".` */
+export function describePropsErrors(errors: readonly OutputUnit[]): string | null {
+  const unions = errors.filter((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf');
+  const said = errors.filter(
+    (error) =>
+      !WRAPPER_KEYWORDS.has(error.keyword) &&
+      !unions.some((union) => union !== error && error.keywordLocation.startsWith(`${union.keywordLocation}/`)),
+  );
+  const lines = said.map((error) => `${propsPath(error.instanceLocation)}: ${error.error}`);
+  const extra = errors
+    .filter((error) => error.keyword === 'false')
+    .map((error) => `${propsPath(error.instanceLocation)}: is not a prop of this component.`);
+  const all = [...lines, ...extra];
+  return all.length === 0 ? null : all.join(' ');
+}
+
+/** `#/links/0/href` -> `props.links[0].href`. */
+function propsPath(instanceLocation: string): string {
+  return instanceLocation
+    .replace(/^#/, '')
+    .split('/')
+    .slice(1)
+    .map(decodeURIComponent)
+    .reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : `${path}.${segment}`), 'props');
+}

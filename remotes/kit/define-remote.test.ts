@@ -1,0 +1,53 @@
+import { defineRemote, InvalidRemoteDescriptorError, type PropsOf } from './index';
+import { propsSchema, Type } from './schema';
+
+describe('defineRemote', () => {
+  const remote = defineRemote({
+    name: 'team_billing',
+    components: {
+      InvoiceBanner: propsSchema({ amountDue: Type.Number(), currency: Type.Optional(Type.String()) }),
+      InvoiceField: propsSchema({ field: Type.String() }),
+    },
+    formComponents: ['InvoiceField'],
+  });
+
+  it('derives the descriptor from the declaration: component names, and each schema as plain JSON Schema', () => {
+    expect(remote.components).toEqual(['InvoiceBanner', 'InvoiceField']);
+    expect(remote.formComponents).toEqual(['InvoiceField']);
+    expect(JSON.parse(JSON.stringify(remote.props))).toEqual({
+      InvoiceBanner: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { amountDue: { type: 'number' }, currency: { type: 'string' } },
+        required: ['amountDue'],
+      },
+      InvoiceField: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { field: { type: 'string' } },
+        required: ['field'],
+      },
+    });
+    expect(Object.isFrozen(remote)).toBe(true);
+  });
+
+  it('gives each component the props type of its schema', () => {
+    const props: PropsOf<typeof remote, 'InvoiceBanner'> = { amountDue: 12.5 };
+    // @ts-expect-error amountDue is a number: the type comes from the schema
+    const wrong: PropsOf<typeof remote, 'InvoiceBanner'> = { amountDue: 'lots' };
+    expect([props, wrong]).toHaveLength(2);
+  });
+
+  it('refuses a schema declaring key or ref, and a props schema that is not an object', () => {
+    expect(() =>
+      defineRemote({ name: 'team_x', components: { Row: propsSchema({ key: Type.String() }) }, formComponents: [] }),
+    ).toThrow(
+      new InvalidRemoteDescriptorError(
+        'Remote descriptor "team_x" is invalid: component "Row" declares the prop "key", which React keeps for itself.',
+      ),
+    );
+    expect(() => defineRemote({ name: 'team_x', components: { Row: Type.String() }, formComponents: [] })).toThrow(
+      'the props schema of "Row" must be an object schema (Type.Object)',
+    );
+  });
+});

@@ -1,0 +1,40 @@
+import { SESSION_DATA_ELEMENT_ID, type MePayload, type SlotMap } from '../../shared';
+import { jsonForHtml } from './boot-data';
+
+/** What the server knows of a page request's signed-in user, for the page it sends them. */
+export interface SignedInPage {
+  /** The answer GET /me would give this session. */
+  me: MePayload;
+  /** The bytes GET /meta would send this session (its tenant's cached body, the same array while nothing changes). */
+  meta: readonly Buffer[];
+  /** Every location's slots (what the `/meta` body carries), for the hints of the page's components. */
+  slots: SlotMap;
+}
+
+/** The escaped `/meta` text per cached body: it is escaped once, not per page. */
+const escapedMeta = new WeakMap<readonly Buffer[], string>();
+
+/**
+ * The {@link SessionBootData} element of a signed-in page: `{"me":…,"meta":…}` as a JSON data block the host reads
+ * instead of asking GET /me and GET /meta (host/startup/read-session-data.ts). Not a script the browser runs (the
+ * Content-Security-Policy allows none inline), escaped with jsonForHtml so no value can close it. For the session's
+ * own user only, in an answer marked `private, no-store`.
+ */
+export function renderSessionBootData(page: Pick<SignedInPage, 'me' | 'meta'>): string {
+  let meta = escapedMeta.get(page.meta);
+  if (meta === undefined) {
+    meta = jsonForHtml(Buffer.concat(page.meta).toString('utf8'));
+    escapedMeta.set(page.meta, meta);
+  }
+  const me = jsonForHtml(JSON.stringify(page.me));
+  return `<script type="application/json" id="${SESSION_DATA_ELEMENT_ID}">{"me":${me},"meta":${meta}}</script>`;
+}
+
+const HEAD_END = /<\/head\s*>/i;
+
+/** index.html with `markup` at the end of its head (before `<body` when the head is not closed); else unchanged. */
+export function insertAtHeadEnd(html: string, markup: string): string {
+  const end = HEAD_END.exec(html) ?? /<body[\s>]/i.exec(html);
+  if (!end) return html;
+  return `${html.slice(0, end.index)}${markup}${html.slice(end.index)}`;
+}

@@ -1,0 +1,115 @@
+import request from 'supertest';
+import { BOOT_DATA_ELEMENT_ID, SESSION_DATA_ELEMENT_ID, Slot, type BootData, type SessionBootData } from '../../shared';
+import { createFixtureDist, exposeChunk, type FixtureDist } from '../../testing/server/fixture-dist';
+import { createDemoApp, signedInAgent, type DemoTestApp } from '../../testing/server/test-app';
+
+/** A prop of a protected slot that would end the data element and run a script if it were not escaped. */
+const HOSTILE = '</script><script>alert(1)</script><!-- & \u2028';
+
+let dist: FixtureDist;
+let testApp: DemoTestApp;
+
+beforeEach(async () => {
+  dist = createFixtureDist();
+  dist.addHost({ remoteHints: true });
+  dist.addRemote({ name: 'team_records', components: ['ProtectedNote', 'TenantSwitcher'], formComponents: [] });
+  testApp = await createDemoApp({
+    distDir: dist.dir,
+    // The fixture remote provides two components: the demo's other slots are logged, not refused.
+    slotProblems: 'log',
+    configure: (app) => app.registerSlots({ 'dashboard-after-cards': Slot.make('ProtectedNote', { text: HOSTILE }) }),
+  });
+});
+
+afterEach(async () => {
+  jest.restoreAllMocks();
+  await testApp.close();
+  dist.remove();
+});
+
+const ELEMENT = new RegExp(`<script type="application/json" id="${SESSION_DATA_ELEMENT_ID}">(.*?)</script>`, 's');
+
+function sessionElement(html: string): string | undefined {
+  return ELEMENT.exec(html)?.[1];
+}
+
+/** The components the page's boot data names. */
+function bootComponents(html: string): string[] {
+  const boot = new RegExp(`id="${BOOT_DATA_ELEMENT_ID}">(.*?)</script>`, 's').exec(html)?.[1];
+  return (JSON.parse(boot ?? '{"components":[]}') as BootData).components.map((item) => item.component);
+}
+
+describe('a page requested by a signed-in session', () => {
+  it('carries what GET /me and GET /meta answer that session, escaped, and is neither cached nor shared', async () => {
+    const agent = await signedInAgent(testApp.app);
+    const page = await agent.get('/').expect(200);
+    expect(page.headers['cache-control']).toBe('private, no-store');
+    expect(page.headers.vary).toMatch(/Cookie/);
+
+    const inner = sessionElement(page.text);
+    expect(inner).toBeDefined();
+    // Nothing in it can close the element or start markup, yet it parses back to the same data.
+    expect(inner).not.toMatch(/[<>&\u2028\u2029]/);
+    expect(page.text).not.toContain(HOSTILE);
+    const data = JSON.parse(inner ?? '') as SessionBootData;
+    expect(data.me).toEqual((await agent.get('/me').expect(200)).body);
+    expect(data.meta).toEqual((await agent.get('/meta').expect(200)).body);
+    const protectedNote = data.meta.slots['dashboard-after-cards']?.find((slot) => slot.component === 'ProtectedNote');
+    expect(protectedNote?.props).toEqual({ text: HOSTILE });
+  });
+
+  it('preloads the remote files of the slots the page renders for the user, protected ones included', async () => {
+    const agent = await signedInAgent(testApp.app);
+    const dashboard = (await agent.get('/').expect(200)).text;
+    expect(dashboard).toContain(`<link rel="preload" href="/remotes/team_records/${exposeChunk('ProtectedNote')}"`);
+    expect(dashboard).toContain(`<link rel="preload" href="/remotes/team_records/${exposeChunk('TenantSwitcher')}"`);
+    // The record pages do not render dashboard-after-cards.
+    const list = (await agent.get('/resources/articles').expect(200)).text;
+    expect(list).not.toContain(exposeChunk('ProtectedNote'));
+    expect(list).toContain(exposeChunk('TenantSwitcher'));
+    expect(bootComponents(dashboard)).toEqual(expect.arrayContaining(['ProtectedNote', 'TenantSwitcher']));
+  });
+});
+
+describe('a page requested by anyone else', () => {
+  it.each([
+    ['no cookie', undefined],
+    ['a forged cookie', 'slots.sid=s%3Aforged.c2lnbmF0dXJl'],
+  ])('with %s: public data only, no session data, cacheable by the browser', async (_label, cookie) => {
+    for (const route of ['/', '/login', '/resources/articles/1/edit']) {
+      const call = request(testApp.app.handler).get(route);
+      const page = await (cookie ? call.set('Cookie', cookie) : call).expect(200);
+      expect(page.headers['cache-control']).toBe('no-cache');
+      expect(page.headers.vary).toMatch(/Cookie/);
+      expect(page.text).not.toContain(SESSION_DATA_ELEMENT_ID);
+      // Nothing of the protected slots: not their data, not their components (the remote list is public).
+      expect(page.text).not.toContain('alert(1)');
+      expect(bootComponents(page.text)).not.toContain('ProtectedNote');
+      expect(bootComponents(page.text)).not.toContain('TenantSwitcher');
+      expect(page.text).not.toContain(exposeChunk('ProtectedNote'));
+      expect(page.text).not.toContain(exposeChunk('TenantSwitcher'));
+      expect(page.text).not.toContain('admin');
+    }
+  });
+
+  it('when the session store fails: the public page all the same, and the API says 503', async () => {
+    const agent = await signedInAgent(testApp.app);
+    jest.spyOn(testApp.app.sessions.store, 'get').mockImplementation((_sid, callback) => {
+      callback(new Error('store down'));
+    });
+    const page = await agent.get('/').expect(200);
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(page.text).not.toContain(SESSION_DATA_ELEMENT_ID);
+    expect(bootComponents(page.text)).not.toContain('ProtectedNote');
+    await agent.get('/meta').expect(503);
+  });
+
+  it('after sign-out, the same cookie gets the public page', async () => {
+    const agent = await signedInAgent(testApp.app);
+    expect(sessionElement((await agent.get('/').expect(200)).text)).toBeDefined();
+    await agent.post('/logout').expect(204);
+    const page = await agent.get('/').expect(200);
+    expect(page.text).not.toContain(SESSION_DATA_ELEMENT_ID);
+    expect(bootComponents(page.text)).not.toContain('ProtectedNote');
+  });
+});

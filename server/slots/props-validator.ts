@@ -1,0 +1,127 @@
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { JsonSchema, JsonValue } from '../../shared';
+
+/** One way a slot's props fail their component's schema: where (`props.amountDue`) and what was expected. */
+export interface PropsViolation {
+  /** The JSON path inside the slot, from `props`: `props`, `props.amountDue`, `props.links[1].href`. */
+  path: string;
+  /** `must be number, got "lots"`, `is required (string)`, `is not a prop of InvoiceBanner (its props: amountDue)`. */
+  message: string;
+}
+
+/**
+ * Validates slot props against the JSON Schemas of the remotes' descriptors with Ajv, each schema compiled once and
+ * kept (schemas change only when a descriptor does, slots are checked at every start and reload). Every violation is
+ * reported, not only the first, in the words a registration error needs: the JSON path and the expected type.
+ */
+export class PropsValidator {
+  private readonly ajv = new Ajv({ allErrors: true, verbose: true, strict: false, logger: false });
+  private readonly compiled = new Map<string, ValidateFunction | Error>();
+
+  /** The violations of `props` against `schema`; empty when they conform. Throws when the schema is no schema. */
+  validate(schema: JsonSchema, props: JsonValue, component: string): PropsViolation[] {
+    const validator = this.compile(schema);
+    if (validator(props)) return [];
+    return describeErrors(validator.errors ?? [], component);
+  }
+
+  private compile(schema: JsonSchema): ValidateFunction {
+    const key = JSON.stringify(schema);
+    let validator = this.compiled.get(key);
+    if (validator === undefined) {
+      try {
+        validator = this.ajv.compile(schema);
+      } catch (error) {
+        validator = new Error(`its props schema is not a valid JSON Schema (${(error as Error).message})`);
+      }
+      this.compiled.set(key, validator);
+    }
+    if (validator instanceof Error) throw validator;
+    return validator;
+  }
+}
+
+/** Ajv's errors as violations, without the per-branch noise of a union (`anyOf`): the union's own error says it. */
+function describeErrors(errors: readonly ErrorObject[], component: string): PropsViolation[] {
+  const unions = errors.filter((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf');
+  const inBranch = (error: ErrorObject) =>
+    unions.some((union) => union !== error && error.schemaPath.startsWith(`${union.schemaPath}/`));
+  const violations: PropsViolation[] = [];
+  for (const error of errors) {
+    if (inBranch(error)) continue;
+    const violation = describeError(error, component);
+    if (!violations.some((seen) => seen.path === violation.path && seen.message === violation.message)) {
+      violations.push(violation);
+    }
+  }
+  return violations;
+}
+
+function describeError(error: ErrorObject, component: string): PropsViolation {
+  const path = jsonPath(error.instancePath);
+  switch (error.keyword) {
+    case 'required': {
+      const missing = String((error.params as { missingProperty: string }).missingProperty);
+      const properties = (error.parentSchema as { properties?: Record<string, JsonSchema> } | undefined)?.properties;
+      const expected = properties?.[missing];
+      return {
+        path: `${path}.${missing}`,
+        message: `is required${expected ? ` (${expectedOf(expected)})` : ''}`,
+      };
+    }
+    case 'additionalProperties': {
+      const extra = String((error.params as { additionalProperty: string }).additionalProperty);
+      const properties = (error.parentSchema as { properties?: Record<string, JsonSchema> } | undefined)?.properties;
+      const known = Object.keys(properties ?? {});
+      const of = path === 'props' ? component : path;
+      return {
+        path: `${path}.${extra}`,
+        message: `is not a prop of ${of} (${known.length > 0 ? `its props: ${known.join(', ')}` : 'it takes none'})`,
+      };
+    }
+    case 'anyOf':
+    case 'oneOf':
+      return { path, message: `must be ${expectedOf(error.parentSchema as JsonSchema)}, got ${shown(error.data)}` };
+    default:
+      return { path, message: `${error.message ?? 'is invalid'}, got ${shown(error.data)}` };
+  }
+}
+
+/** What a schema expects, in a few words: `number`, `"info" or "warning"`, `array`, `a value`. */
+export function expectedOf(schema: JsonSchema): string {
+  if (schema.const !== undefined) return JSON.stringify(schema.const);
+  if (Array.isArray(schema.enum)) return schema.enum.map((value) => JSON.stringify(value)).join(' or ');
+  const branches = schema.anyOf ?? schema.oneOf;
+  if (Array.isArray(branches)) {
+    return branches
+      .map((branch) => (branch !== null && typeof branch === 'object' ? expectedOf(branch as JsonSchema) : 'a value'))
+      .join(' or ');
+  }
+  if (typeof schema.type === 'string') return schema.type;
+  if (Array.isArray(schema.type)) return schema.type.join(' or ');
+  return 'a value';
+}
+
+/** `/links/1/href` -> `props.links[1].href`. */
+function jsonPath(instancePath: string): string {
+  if (instancePath === '') return 'props';
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce(
+      (path, segment) =>
+        /^\d+$/.test(segment)
+          ? `${path}[${segment}]`
+          : /^[A-Za-z_$][\w$]*$/.test(segment)
+            ? `${path}.${segment}`
+            : `${path}[${JSON.stringify(segment)}]`,
+      'props',
+    );
+}
+
+/** The offending value, short enough for one line. */
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}

@@ -1,0 +1,159 @@
+import { Slot, type JsonSchema } from '../../shared';
+import { formatSlotProblem, placedSlots, SlotContract, SlotContractError, type ContractRemotes } from './slot-contract';
+
+/** The JSON Schema TypeBox writes for `propsSchema({ amountDue: Type.Number(), currency: Type.Optional(...) })`. */
+const INVOICE_BANNER: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    amountDue: { type: 'number' },
+    currency: {
+      anyOf: [
+        { const: 'EUR', type: 'string' },
+        { const: 'USD', type: 'string' },
+      ],
+    },
+    links: { type: 'array', items: { type: 'object', properties: { href: { type: 'string' } }, required: ['href'] } },
+  },
+  required: ['amountDue'],
+};
+
+const REMOTES: ContractRemotes = {
+  known: [
+    {
+      name: 'team_billing',
+      components: ['InvoiceBanner', 'InvoiceField'],
+      formComponents: ['InvoiceField'],
+      props: { InvoiceBanner: INVOICE_BANNER },
+    },
+    // A plain remoteEntry.js remote: no schemas, props checked as JSON only.
+    { name: 'legacy_widgets', components: ['Clock'] },
+  ],
+  disabled: [{ name: 'team_marketing', components: ['LoginNotice'] }],
+  waiting: [],
+};
+
+function problemsOf(slot: Slot, remotes: ContractRemotes = REMOTES, remote: string | null = null): string[] {
+  const source = remote === null ? 'code' : 'configuration';
+  return new SlotContract()
+    .check(placedSlots('global-before-content', [slot], source, remote), remotes)
+    .map(formatSlotProblem);
+}
+
+describe('SlotContract', () => {
+  it('accepts props its schema accepts, and any JSON props of a component without schema', () => {
+    expect(problemsOf(Slot.make('InvoiceBanner', { amountDue: 12.5, currency: 'EUR' }))).toEqual([]);
+    expect(problemsOf(Slot.make('Clock', { zone: 'UTC', anything: [1, 2] }))).toEqual([]);
+  });
+
+  it('reports an unknown component', () => {
+    expect(problemsOf(Slot.make('InvoiceBaner', { amountDue: 1 }))).toEqual([
+      'InvoiceBaner at global-before-content[0] (code): no remote provides "InvoiceBaner"',
+    ]);
+    expect(problemsOf(Slot.make('InvoiceBaner'), REMOTES, 'team_billing')).toEqual([
+      'InvoiceBaner at global-before-content[0] (configuration, remote "team_billing"): remote "team_billing" ' +
+        'provides no component "InvoiceBaner" (it provides InvoiceBanner, InvoiceField)',
+    ]);
+  });
+
+  it('reports a component of a disabled remote', () => {
+    expect(problemsOf(Slot.make('LoginNotice', { title: 'x' }))).toEqual([
+      'LoginNotice at global-before-content[0] (code, remote "team_marketing"): remote "team_marketing" provides ' +
+        '"LoginNotice" but is disabled ("enabled": false in REMOTES_CONFIG)',
+    ]);
+  });
+
+  it('reports every prop that fails the schema with its JSON path and the expected type', () => {
+    const slot = Slot.make('InvoiceBanner', { amountDue: 'lots', currency: 'GBP', links: [{ url: 'x' }], titel: 'x' });
+    expect(problemsOf(slot)).toEqual([
+      'InvoiceBanner at global-before-content[0] (code, remote "team_billing"): props.titel is not a prop of ' +
+        'InvoiceBanner (its props: amountDue, currency, links)',
+      'InvoiceBanner at global-before-content[0] (code, remote "team_billing"): props.amountDue must be number, ' +
+        'got "lots"',
+      'InvoiceBanner at global-before-content[0] (code, remote "team_billing"): props.currency must be "EUR" or ' +
+        '"USD", got "GBP"',
+      'InvoiceBanner at global-before-content[0] (code, remote "team_billing"): props.links[0].href is required ' +
+        '(string)',
+    ]);
+  });
+
+  it('reports a missing prop with the type it must have', () => {
+    expect(problemsOf(Slot.make('InvoiceBanner', {}))).toEqual([
+      'InvoiceBanner at global-before-content[0] (code, remote "team_billing"): props.amountDue is required (number)',
+    ]);
+  });
+
+  it('reports the reserved prop names key and ref, which React would keep from the component', () => {
+    // Slot.make refuses them already; a slot object carrying one (made some other way) is still caught here.
+    const slot = Slot.make('Clock', { zone: 'UTC' });
+    const forged = Object.assign(Object.create(Slot.prototype) as Slot, { ...slot, props: { key: 'k', ref: 'r' } });
+    expect(problemsOf(forged)).toEqual([
+      'Clock at global-before-content[0] (code): props.key is reserved by React and never reaches the component',
+      'Clock at global-before-content[0] (code): props.ref is reserved by React and never reaches the component',
+    ]);
+    expect(() => Slot.make('Clock', { key: 'k' })).toThrow('the prop "key" is reserved by React');
+  });
+
+  it('checks content slots with their position', () => {
+    const slot = Slot.make('Clock', {}, [Slot.make('InvoiceBanner', { amountDue: 1 }), Slot.make('Nobody')]);
+    expect(problemsOf(slot)).toEqual([
+      'Nobody at global-before-content[0].content[1] (code): no remote provides "Nobody"',
+    ]);
+  });
+
+  it('reports a form slot whose component is not a form component', () => {
+    const problems = new SlotContract().check(
+      [
+        {
+          location: 'resource form "invoices"',
+          position: '[2]',
+          slot: Slot.make('InvoiceBanner', { amountDue: 1 }),
+          source: 'code',
+          remote: null,
+          inForm: true,
+        },
+      ],
+      REMOTES,
+    );
+    expect(problems.map(formatSlotProblem)).toEqual([
+      'InvoiceBanner at resource form "invoices"[2] (code, remote "team_billing"): remote "team_billing" does not ' +
+        'list "InvoiceBanner" among its formComponents, so a form cannot render it',
+    ]);
+  });
+
+  it('does not block on a component a remote that has not answered may provide', () => {
+    const waiting: ContractRemotes = { ...REMOTES, waiting: [{ name: 'team_down', reason: 'answered 404' }] };
+    const [unknown] = new SlotContract().check(
+      placedSlots('header-banner', [Slot.make('DownWidget')], 'code'),
+      waiting,
+    );
+    expect(unknown).toMatchObject({ kind: 'unknown-component', blocking: false });
+    expect(problemsOf(Slot.make('DownWidget'), waiting, 'team_down')).toEqual([
+      'DownWidget at global-before-content[0] (configuration, remote "team_down"): remote "team_down" is not ' +
+        'available: answered 404',
+    ]);
+  });
+
+  it('reports a schema that is no JSON Schema instead of throwing', () => {
+    const broken: ContractRemotes = {
+      known: [{ name: 'team_x', components: ['Broken'], props: { Broken: { type: 'no-such-type' } } }],
+      disabled: [],
+      waiting: [],
+    };
+    expect(problemsOf(Slot.make('Broken'), broken)[0]).toMatch(
+      /^Broken at global-before-content\[0\] \(code, remote "team_x"\): its props schema is not a valid JSON Schema/,
+    );
+  });
+
+  it('lists every problem in one start-up error', () => {
+    const problems = new SlotContract().check(
+      placedSlots('header-banner', [Slot.make('Nobody'), Slot.make('InvoiceBanner', {})], 'code'),
+      REMOTES,
+    );
+    expect(new SlotContractError(problems).message).toBe(
+      '2 slots cannot render as registered (slot at location[position] (source, remote): problem):\n' +
+        '  - Nobody at header-banner[0] (code): no remote provides "Nobody"\n' +
+        '  - InvoiceBanner at header-banner[1] (code, remote "team_billing"): props.amountDue is required (number)',
+    );
+  });
+});

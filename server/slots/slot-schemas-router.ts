@@ -1,0 +1,29 @@
+import type { IRouter } from 'express';
+import type { JsonSchema, SlotSchemasPayload } from '../../shared';
+import { jsonRoute } from '../http/json-route';
+import type { RemoteCatalogue } from '../remotes/remote-catalogue';
+
+/** Component -> props schema, for every component of the remotes known now that declares one. */
+export function slotSchemas(catalogue: RemoteCatalogue): SlotSchemasPayload {
+  const schemas: Record<string, JsonSchema> = {};
+  for (const remote of catalogue.contractRemotes().known) Object.assign(schemas, remote.props ?? {});
+  return { schemas };
+}
+
+/**
+ * `GET /api/slots/schemas`, mounted by development servers only: the host checks a slot's props against its
+ * component's schema before rendering it and shows what is wrong in the development placeholder. A production server
+ * has no such route (404), so the check costs a production page nothing.
+ */
+export function addSlotSchemasRoute(router: IRouter, catalogue: RemoteCatalogue): void {
+  let body = { version: -1, json: '' };
+  jsonRoute(router, '/api/slots/schemas', {
+    GET: (_req, res) => {
+      if (body.version !== catalogue.version) {
+        body = { version: catalogue.version, json: JSON.stringify(slotSchemas(catalogue)) };
+      }
+      res.setHeader('Cache-Control', 'no-cache');
+      res.type('application/json').send(body.json);
+    },
+  });
+}
