@@ -81,7 +81,10 @@ export class PostgresEngine implements StorageEngine {
 
   constructor(
     private readonly settings: PostgresSettings,
-    /** Where errors of idle connections go (PostgreSQL restarted, network cut): logged, never thrown. */
+    /**
+     * Where failures nobody awaits go (an idle connection dropped by a PostgreSQL restart or a network cut, a
+     * background index build): logged, never thrown.
+     */
     private readonly onIdleError: (error: Error) => void,
   ) {
     this.pool = new Pool({
@@ -100,6 +103,7 @@ export class PostgresEngine implements StorageEngine {
     this.db = new Kysely<AppSchema>({ dialect: new PostgresDialect({ pool: this.pool }) });
   }
 
+  /** Waiting for the lock counts against the statement timeout: exclusive work must stay short (seeding is). */
   exclusive<T>(work: (db: Kysely<AppSchema>) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(async (trx) => {
       await sql`SELECT pg_advisory_xact_lock(${EXCLUSIVE_LOCK_KEY})`.execute(trx);
