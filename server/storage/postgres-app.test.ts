@@ -6,7 +6,9 @@ import fs from 'node:fs';
 import { Client } from 'pg';
 import request from 'supertest';
 import type { MePayload } from '../../shared';
+import { describeWithCommand } from '../../testing/describe-with-command';
 import { describeWithPostgres, PostgresServer } from '../../testing/server/postgres-server';
+import { startRedisServer } from '../../testing/server/redis-server';
 import {
   addUser,
   createDemoApp,
@@ -31,8 +33,8 @@ describeWithPostgres()('the app on PostgreSQL', () => {
   let storage: Extract<StorageSettings, { kind: 'postgres' }>;
   const apps: TestApp[] = [];
 
-  const host = async (): Promise<TestApp> => {
-    const testApp = await createTestApp({ storage });
+  const host = async (options: { redisUrl?: string } = {}): Promise<TestApp> => {
+    const testApp = await createTestApp({ storage, ...options });
     apps.push(testApp);
     return testApp;
   };
@@ -106,6 +108,31 @@ describeWithPostgres()('the app on PostgreSQL', () => {
       (await request(a.app.handler).post('/login').send({ username: 'member', password: 'another-password-456' }))
         .status,
     ).toBe(401);
+  });
+
+  describeWithCommand(
+    'redis-server',
+    ['--version'],
+    'redis-server',
+  )('with REDIS_URL as well', () => {
+    it('keeps sessions in Redis and the data in PostgreSQL; a password change on one host ends them on the other', async () => {
+      const redis = await startRedisServer();
+      try {
+        const a = await host({ redisUrl: redis.url });
+        const b = await host({ redisUrl: redis.url });
+        expect(a.app.sessions.kind).toBe('redis');
+        expect(a.app.storage.kind).toBe('postgres');
+        await addUser(a.app, 'member', PASSWORD, ['north']);
+        const signIn = await request(a.app.handler).post('/login').send({ username: 'member', password: PASSWORD });
+        const cookie = sessionCookieOf(signIn) as string;
+        expect((await request(b.app.handler).get('/me').set('Cookie', cookie)).status).toBe(200);
+        await b.app.users.upsert('member', await hashPassword('another-password-456', FAST_HASH));
+        expect((await request(a.app.handler).get('/me').set('Cookie', cookie)).status).toBe(401);
+      } finally {
+        await Promise.all(apps.splice(0).map((testApp) => testApp.close()));
+        await redis.stop();
+      }
+    });
   });
 
   it('seeds the demo once when two hosts start together', async () => {
