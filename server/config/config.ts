@@ -81,14 +81,16 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
   };
 }
 
-/** Where the data lives: PostgreSQL when DATABASE_URL is set, else the SQLite file at DATABASE_PATH. */
+/**
+ * Where the data lives: PostgreSQL when DATABASE_URL is set, else the SQLite file at DATABASE_PATH (for commands,
+ * which need nothing else of the configuration).
+ */
 export function storageSettingsFromEnv(env: NodeJS.ProcessEnv): StorageSettings {
-  const postgres = postgresSettingsFromEnv(env);
-  return postgres ? { kind: 'postgres', ...postgres } : { kind: 'sqlite', path: databasePathFromEnv(env) };
+  return storageSettingsOf({ postgres: postgresSettingsFromEnv(env), databasePath: databasePathFromEnv(env) });
 }
 
 /** The storage settings of a configuration. */
-export function storageSettingsOf(config: ServerConfig): StorageSettings {
+export function storageSettingsOf(config: Pick<ServerConfig, 'postgres' | 'databasePath'>): StorageSettings {
   return config.postgres ? { kind: 'postgres', ...config.postgres } : { kind: 'sqlite', path: config.databasePath };
 }
 
