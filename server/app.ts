@@ -268,6 +268,7 @@ export class App {
     // What every request runs, as one router layer (each layer costs every request a few allocations).
     app.use(
       inSeries([
+        ...requestStartNotice(this.storage),
         requestLogging(app, this.logger, options.logRequests ?? false),
         // The API answers JSON: a small header set. Documents and files get helmet's full set, below.
         createApiSecurityHeaders(),
@@ -491,6 +492,20 @@ export class App {
     })();
     return this.closing;
   }
+}
+
+/**
+ * Tells the engine that a request started, so change-stamp reads sent before it do not serve it
+ * (PostgresEngine.changeStamp). SQLite needs nothing: no middleware for it.
+ */
+function requestStartNotice(storage: StorageEngine): RequestHandler[] {
+  if (storage.kind === 'sqlite') return [];
+  return [
+    (_req, _res, next) => {
+      storage.noteRequestStart();
+      next();
+    },
+  ];
 }
 
 function requiredDatabasePath(databasePath: string | undefined): string {

@@ -73,11 +73,10 @@ export class PostgresEngine implements StorageEngine {
   private localWrites = 0;
   /** Indexes built or being built by this process (names): each is started once, again only after a failure. */
   private readonly ensuredIndexes = new Set<string>();
-  private turnVersion: Promise<string> | null = null;
+  /** The last read of the change stamp, with the number of requests started when it was sent. */
+  private lastRead: { stamp: Promise<string>; requests: number } | null = null;
+  private requests = 0;
   private closing: Promise<void> | null = null;
-  private readonly forgetTurnVersion = (): void => {
-    this.turnVersion = null;
-  };
 
   constructor(
     private readonly settings: PostgresSettings,
@@ -115,26 +114,35 @@ export class PostgresEngine implements StorageEngine {
    * The `data_version` counter (moved by triggers on every change of users, tenants, memberships and records, by
    * any host) and this process's own write count. Chosen over a TTL, which would let a disabled account or a
    * changed password live on another host until it expires, and over LISTEN/NOTIFY, whose delivery trails the
-   * commit: one primary-key read, shared by every caller in the same event-loop turn (as SQLite's data_version
-   * is), so a write committed by any host before a request arrived is seen by that request.
+   * commit: one primary-key read, so that a write committed by any host before a request arrived is seen by it.
+   *
+   * A read is shared by every caller for as long as no request started after it was sent (`noteRequestStart`): it
+   * was sent after every request being handled had arrived, so it has missed nothing any of them must see. A
+   * signed-in request (user, memberships, dashboards) then reads it once, and requests arriving together share it.
    */
   changeStamp(): Promise<string> {
-    if (this.turnVersion === null) {
-      const writes = this.localWrites;
-      this.turnVersion = sql<{ version: number }>`SELECT version FROM data_version`
-        .execute(this.db)
-        .then((result) => `${result.rows[0]?.version ?? 0}.${writes}`);
-      // A failed read is not shared beyond this turn either; the caller gets the rejection.
-      this.turnVersion.catch(() => undefined);
-      setImmediate(this.forgetTurnVersion);
-    }
-    return this.turnVersion;
+    if (this.lastRead !== null && this.lastRead.requests === this.requests) return this.lastRead.stamp;
+    const writes = this.localWrites;
+    const stamp = sql<{ version: number }>`SELECT version FROM data_version`
+      .execute(this.db)
+      .then((result) => `${result.rows[0]?.version ?? 0}.${writes}`);
+    const read = { stamp, requests: this.requests };
+    this.lastRead = read;
+    // A failed read is not shared: the callers waiting on it get the rejection, the next caller reads again.
+    stamp.catch(() => {
+      if (this.lastRead === read) this.lastRead = null;
+    });
+    return stamp;
+  }
+
+  noteRequestStart(): void {
+    this.requests++;
   }
 
   noteWrite(): void {
     this.localWrites++;
-    // This process's write shows at once, not from the next turn on.
-    this.turnVersion = null;
+    // This process's write shows at once.
+    this.lastRead = null;
   }
 
   /** On a connection of its own, without the pool's timeouts (waiting for another instance's migration is fine). */

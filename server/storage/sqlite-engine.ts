@@ -61,6 +61,9 @@ export class SqliteEngine implements StorageEngine {
     this.file.noteWrite();
   }
 
+  /** SQLite's stamp is read once per event-loop turn (AppDatabase.turnChangeStamp), whatever the requests. */
+  noteRequestStart(): void {}
+
   /** Opening migrated the file already. */
   migrate(): Promise<void> {
     return Promise.resolve();

@@ -103,8 +103,11 @@ async function messageOfRejection(promise: Promise<unknown>): Promise<string> {
   throw new Error('expected a rejection');
 }
 
-/** What a request on another host would see: the next turn of the event loop. */
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+/** A later request on this host: it starts (PostgreSQL's stamp counts that), in a later event-loop turn (SQLite's). */
+const nextRequest = async (engine: StorageEngine): Promise<void> => {
+  engine.noteRequestStart();
+  await new Promise((resolve) => setImmediate(resolve));
+};
 
 for (const engineUnderTest of ENGINES) {
   engineUnderTest.describeFor(`storage contract on ${engineUnderTest.name}`, () => {
@@ -173,11 +176,11 @@ for (const engineUnderTest of ENGINES) {
         expect(before?.credentialStamp).toBeDefined();
 
         await there.upsert('member', 'hash-2');
-        await nextTurn();
+        await nextRequest(engine);
         expect((await here.findById(user.id))?.credentialStamp).not.toBe(before?.credentialStamp);
 
         await there.setDisabled('member', true);
-        await nextTurn();
+        await nextRequest(engine);
         expect(await here.findById(user.id)).toBeUndefined();
       });
     });
@@ -222,7 +225,7 @@ for (const engineUnderTest of ENGINES) {
         await here.setMemberships(user.id, ['north', 'south']);
         expect(await here.tenantsOf(user.id)).toHaveLength(2);
         await there.setMemberships(user.id, ['south']);
-        await nextTurn();
+        await nextRequest(engine);
         expect(await here.tenantsOf(user.id)).toEqual([{ id: 'south', name: 'South' }]);
       });
     });
@@ -279,13 +282,13 @@ for (const engineUnderTest of ENGINES) {
       it('moves the change stamp when a record changes here or on another host', async () => {
         const there = new StoredRecordSource(await openAnother());
         const initial = await records.changeStamp();
-        await nextTurn();
+        await nextRequest(engine);
         expect(await records.changeStamp()).toBe(initial);
         await records.insert('acme', 'articles', { title: 'Here', label: 'H' });
         const afterLocal = await records.changeStamp();
         expect(afterLocal).not.toBe(initial);
         await there.insert('acme', 'articles', { title: 'There', label: 'T' });
-        await nextTurn();
+        await nextRequest(engine);
         expect(await records.changeStamp()).not.toBe(afterLocal);
       });
     });

@@ -29,6 +29,11 @@ export interface StorageEngine {
   changeStamp(): string | Promise<string>;
   /** Call after committing a change of users, tenants, memberships or records. */
   noteWrite(): void;
+  /**
+   * Call when a request starts (the app does, first thing): a change stamp read before it must not serve it. Only
+   * PostgreSQL's stamp needs it; SQLite's follows the event-loop turn.
+   */
+  noteRequestStart(): void;
   /** Brings the schema up to date (a no-op when opening did it already). */
   migrate(): Promise<void>;
   /** Rejects when the database does not answer. */
