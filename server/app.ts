@@ -13,7 +13,7 @@ import './auth/staff-user';
 import { CLIENT_ROUTES, createHostPageRouter, type SignedInPage } from './host-page/host-page-router';
 import { createApiSecurityHeaders } from './security/api-security-headers';
 import { createCrossSiteGuard } from './security/cross-site-guard';
-import { LoginRateLimiter } from './auth/login-rate-limit/login-rate-limiter';
+import { LoginRateLimiter, rateLimitStoreIn } from './auth/login-rate-limit/login-rate-limiter';
 import {
   DEFAULT_LOGIN_RATE_LIMIT_SETTINGS,
   type LoginRateLimitSettings,
@@ -34,11 +34,10 @@ import { MetaBodyCache } from './meta/meta-body-cache';
 import { addMetaRoute } from './meta/meta-router';
 import { ModuleRegistry, type ModuleDefinition } from './meta/module-registry';
 import { createRemotesRouter, loadRemotesConfig, RemoteCatalogue, RemotesConfigError } from './remotes';
-import type { RecordSource } from './resources/record-source';
 import type { Resource } from './resources/resource';
 import { ResourceRegistry } from './resources/resource-registry';
 import { createResourcesRouter } from './resources/resources-router';
-import { SqliteRecordSource } from './resources/sqlite-record-source';
+import { StoredRecordSource } from './resources/stored-record-source';
 import { SlotRegistry, type SlotRegistrationMap } from './slots/slot-registry';
 import { SlotsPayloadCache } from './slots/slots-payload';
 import { addSlotsRoute } from './slots/slots-router';
@@ -47,7 +46,10 @@ import { addSlotSchemasRoute } from './slots/slot-schemas-router';
 import { codeSlots } from './slots/code-slots';
 import { formatSlotProblem, SlotContractError, type SlotProblem } from './slots/slot-contract';
 import type { RemotesConfig } from './remotes/remotes-config';
-import { AppDatabase } from './storage/app-database';
+import type { AppDatabase } from './storage/app-database';
+import { openStorage, type StorageSettings } from './storage/open-storage';
+import { SqliteEngine } from './storage/sqlite-engine';
+import type { StorageEngine } from './storage/storage-engine';
 import { createSessionStorage } from './storage/create-session-storage';
 import type { SessionStorage } from './storage/session-storage';
 import { currentTenant } from './tenants/current-tenant';
@@ -66,13 +68,15 @@ export const DEFAULT_DIST_DIR = path.resolve(__dirname, '..', 'dist');
 const SESSION_PATHS = ['/meta', '/api/resources', '/me', '/tenant', '/login', '/logout', '/api/slots'];
 
 export interface AppOptions {
-  /** The SQLite file; created and migrated when missing. */
-  databasePath: string;
+  /** The SQLite file; created and migrated when missing. Ignored when `storage` is given. */
+  databasePath?: string;
+  /** Where the data lives (the SQLite file, or PostgreSQL: DATABASE_URL); default the SQLite file `databasePath`. */
+  storage?: StorageSettings;
   /** Secret(s) that sign the session cookie: the first signs, every one verifies (for rotation). */
   sessionSecret: string | readonly string[];
   /** `production`, `development` or `test`; default `development`. */
   nodeEnv?: string;
-  /** Sessions live in Redis when set, in the SQLite file otherwise. */
+  /** Sessions live in Redis when set, in the database (SQLite or PostgreSQL) otherwise. */
   redisUrl?: string | undefined;
   /**
    * Express `trust proxy`: the proxy's address(es) or hop count when a TLS-terminating proxy is in front. Default
@@ -118,7 +122,7 @@ export interface AppOptions {
   slotProblems?: 'fail' | 'log';
   /** How long reading a remote's descriptor from its origin may take at start-up (default 3 s). */
   remoteDescriptorTimeoutMs?: number;
-  /** Sign-in attempts allowed per account+IP and per IP (counted in Redis when configured, else in SQLite). */
+  /** Sign-in attempts allowed per account+IP and per IP (counted in Redis when configured, else in the database). */
   loginRateLimit?: LoginRateLimitSettings;
   /** Extra middleware of an embedding application (security headers, CSRF check and sign-in limits are built in). */
   middleware?: {
@@ -145,10 +149,11 @@ export class App {
   /** The Express application; give it to `http.createServer` or supertest. */
   readonly handler: Express;
   readonly logger: Logger;
-  readonly database: AppDatabase;
+  /** The database of users, tenants, records (and sessions and sign-in counters, without Redis). */
+  readonly storage: StorageEngine;
   readonly users: UserStore;
   readonly tenants: TenantStore;
-  readonly records: RecordSource;
+  readonly records: StoredRecordSource;
   readonly slots: SlotRegistry;
   /** The cached JSON of the registered slots (rebuilt once per registration). */
   readonly slotsPayload: SlotsPayloadCache;
@@ -157,9 +162,9 @@ export class App {
   readonly dashboards: DashboardRegistry;
   /** The encoded `/meta` bodies per tenant (rebuilt when dashboards, modules or slots change). */
   readonly metaBody: MetaBodyCache;
-  /** Where sessions live (SQLite or Redis). */
+  /** Where sessions live (SQLite, PostgreSQL or Redis). */
   readonly sessions: SessionStorage;
-  /** Counts sign-in attempts (in Redis with the sessions, else in the SQLite file). */
+  /** Counts sign-in attempts (in Redis with the sessions, else in the database). */
   readonly loginRateLimiter: LoginRateLimiter;
   /** Whether the app takes new work; a shutdown turns readiness off through it. */
   readonly lifecycle = new ServerLifecycle();
@@ -205,11 +210,14 @@ export class App {
         : { descriptorTimeoutMs: options.remoteDescriptorTimeoutMs }),
     });
 
-    this.database = AppDatabase.open(options.databasePath);
+    const storage = options.storage ?? { kind: 'sqlite', path: requiredDatabasePath(options.databasePath) };
+    this.storage = openStorage(storage, (error) =>
+      this.logger.warn({ err: error }, 'database: an idle connection or a background index build failed'),
+    );
     try {
-      this.users = new UserStore(this.database);
-      this.tenants = new TenantStore(this.database);
-      this.records = new SqliteRecordSource(this.database);
+      this.users = new UserStore(this.storage);
+      this.tenants = new TenantStore(this.storage);
+      this.records = new StoredRecordSource(this.storage);
       this.slots = new SlotRegistry();
       this.slots.replaceConfigured(this.remoteCatalogue.slots());
       this.remoteCatalogue.subscribe(() => {
@@ -227,7 +235,7 @@ export class App {
         dashboards: this.dashboards,
       });
       this.sessions = createSessionStorage({
-        database: this.database,
+        engine: this.storage,
         redisUrl: options.redisUrl,
         fallbackTtlMs: idleMs,
         cleanupIntervalMs: options.sessionCleanupIntervalMs ?? DEFAULT_SESSION_CLEANUP_INTERVAL_MS,
@@ -237,10 +245,10 @@ export class App {
         options.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT_SETTINGS,
         this.sessions.redisClient
           ? { kind: 'redis', client: this.sessions.redisClient }
-          : { kind: 'sqlite', db: this.database.db },
+          : rateLimitStoreIn(this.storage),
       );
     } catch (error) {
-      this.database.close();
+      void this.storage.close();
       throw error;
     }
 
@@ -260,6 +268,7 @@ export class App {
     // What every request runs, as one router layer (each layer costs every request a few allocations).
     app.use(
       inSeries([
+        ...requestStartNotice(this.storage),
         requestLogging(app, this.logger, options.logRequests ?? false),
         // The API answers JSON: a small header set. Documents and files get helmet's full set, below.
         createApiSecurityHeaders(),
@@ -321,21 +330,20 @@ export class App {
   }
 
   /** What a signed-in page request's page carries for its user (what GET /me and GET /meta answer), else null. */
-  private signedInPage(req: Request): SignedInPage | null {
+  private async signedInPage(req: Request): Promise<SignedInPage | null> {
     const user = req.user;
     if (!user) return null;
-    let context;
     try {
-      context = currentTenant(req, this.tenants);
+      const context = await currentTenant(req, this.tenants);
+      return {
+        me: mePayload(user, context),
+        meta: await this.metaBody.body(context.current),
+        slots: this.slotsPayload.current().allSlotMap,
+      };
     } catch {
-      // A member of no tenant: the page asks GET /me, whose answer says why.
+      // A member of no tenant, or the database not answering: the page asks GET /me, whose answer says why.
       return null;
     }
-    return {
-      me: mePayload(user, context),
-      meta: this.metaBody.body(context.current),
-      slots: this.slotsPayload.current().allSlotMap,
-    };
   }
 
   /**
@@ -374,6 +382,8 @@ export class App {
    */
   ready(): Promise<void> {
     this.readying ??= (async () => {
+      // PostgreSQL: the migrations, under the advisory lock (SQLite migrated when the file was opened).
+      await this.storage.migrate();
       await this.sessions.ready();
       this.resources.assertRelationsResolve();
       // Bounded by the descriptor timeout: a remote that is down is logged and retried, never awaited further.
@@ -448,11 +458,19 @@ export class App {
     return true;
   }
 
+  /** The SQLite file, when the data lives in one (not with DATABASE_URL). */
+  get database(): AppDatabase {
+    if (!(this.storage instanceof SqliteEngine)) {
+      throw new Error('The data lives in PostgreSQL (DATABASE_URL): there is no SQLite file.');
+    }
+    return this.storage.file;
+  }
+
   /** Readiness checks by name (database; Redis when configured; `draining` once a shutdown began). */
   async readinessChecks(): Promise<Record<string, 'ok' | 'failing'>> {
     let database: 'ok' | 'failing' = 'ok';
     try {
-      this.database.check();
+      await this.storage.check();
     } catch {
       database = 'failing';
     }
@@ -461,7 +479,7 @@ export class App {
     return Object.assign({ database }, await this.sessions.check(), ...extra, draining);
   }
 
-  /** Closes the session storage (Redis client, cleanup timer) and the database. Idempotent. */
+  /** Closes the session storage (Redis client, cleanup timer) and the database (file or pool). Idempotent. */
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.remoteCatalogue.close();
@@ -469,11 +487,30 @@ export class App {
       try {
         await this.sessions.close();
       } finally {
-        this.database.close();
+        await this.storage.close();
       }
     })();
     return this.closing;
   }
+}
+
+/**
+ * Tells the engine that a request started, so change-stamp reads sent before it do not serve it
+ * (PostgresEngine.changeStamp). SQLite needs nothing: no middleware for it.
+ */
+function requestStartNotice(storage: StorageEngine): RequestHandler[] {
+  if (storage.kind === 'sqlite') return [];
+  return [
+    (_req, _res, next) => {
+      storage.noteRequestStart();
+      next();
+    },
+  ];
+}
+
+function requiredDatabasePath(databasePath: string | undefined): string {
+  if (!databasePath) throw new Error('Give databasePath (the SQLite file) or storage.');
+  return databasePath;
 }
 
 export function createApp(options: AppOptions): App {

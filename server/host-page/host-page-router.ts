@@ -44,7 +44,7 @@ export interface HostPageRouterOptions {
    * page then carries what GET /me and GET /meta would answer them, and the hints and boot data of every slot the
    * page renders for them; it goes out `private, no-store`. Pages for anyone else carry public data only.
    */
-  signedIn?: (req: Request) => SignedInPage | null;
+  signedIn?: (req: Request) => Promise<SignedInPage | null>;
 }
 
 /** The client routes of the host (sign-in, service status, dashboard, resource pages), answered with index.html. */
@@ -88,7 +88,7 @@ export function createHostPageRouter(options: HostPageRouterOptions): Router {
     return index.html;
   }
 
-  const sendIndex: RequestHandler = (req, res) => {
+  const sendIndex: RequestHandler = async (req, res) => {
     const html = readIndex();
     if (html === null) {
       const body: ErrorBody = { error: { code: 'unavailable', message: HOST_NOT_BUILT_MESSAGE } };
@@ -96,7 +96,7 @@ export function createHostPageRouter(options: HostPageRouterOptions): Router {
       res.json(body);
       return;
     }
-    const signedIn = options.signedIn?.(req) ?? null;
+    const signedIn = (await options.signedIn?.(req)) ?? null;
     // The same address is a different page per session: a shared cache keys it by the cookie, and never keeps a
     // signed-in one (it holds that user's data).
     res.setHeader('Vary', 'Cookie');

@@ -9,7 +9,6 @@ import {
 import { createDemoApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
 import { RECORD_LIST_MESSAGES } from './parse-record-list-query';
 import type { RecordPosition } from './record-page-query';
-import { SqliteRecordPager } from './sqlite-record-pager';
 
 /** Names whose order depends on ignoring case, with ties, a missing email and letters outside ASCII. */
 const EXTRA_AUTHORS = Array.from({ length: 57 }, (_, index) => ({
@@ -36,9 +35,9 @@ describe('record lists: server-side pages, sort and search', () => {
 
   beforeAll(async () => {
     testApp = await createDemoApp();
-    for (const author of EXTRA_AUTHORS) testApp.app.records.insert('acme', 'authors', author);
-    testApp.app.records.insert('globex', 'authors', { title: 'Grace of Globex', label: 'Globex' });
-    acmeAuthors = testApp.app.records.list('acme', 'authors');
+    for (const author of EXTRA_AUTHORS) await testApp.app.records.insert('acme', 'authors', author);
+    await testApp.app.records.insert('globex', 'authors', { title: 'Grace of Globex', label: 'Globex' });
+    acmeAuthors = await testApp.app.records.list('acme', 'authors');
     agent = await signedInAgent(testApp.app);
   });
 
@@ -192,7 +191,7 @@ describe('record lists: server-side pages, sort and search', () => {
     }
   });
 
-  it('reads each page through an index range, never sorting or skipping the table', () => {
+  it('reads each page through an index range, never sorting or skipping the table', async () => {
     const db = testApp.app.database.db;
     const plans: string[] = [];
     const prepare = db.prepare.bind(db);
@@ -205,12 +204,18 @@ describe('record lists: server-side pages, sort and search', () => {
       return prepare(sql);
     }) as typeof db.prepare);
     try {
-      const pager = new SqliteRecordPager(db, (row) => ({ id: row.id, title: '', label: '' }));
+      const pager = testApp.app.records;
       const title = { column: 'title', kind: 'text' } as const;
-      const first = pager.page('acme', 'authors', { sort: title, descending: false, limit: 3, prefix: 'g' });
-      pager.page('acme', 'authors', { sort: title, descending: false, limit: 3, prefix: 'g', ...pick(first.next) });
-      pager.page('acme', 'authors', { sort: title, descending: true, limit: 3, before: { key: 'm', id: 1 } });
-      pager.page('acme', 'authors', { sort: { column: 'id' }, descending: false, limit: 3, after: { id: 5 } });
+      const first = await pager.page('acme', 'authors', { sort: title, descending: false, limit: 3, prefix: 'g' });
+      await pager.page('acme', 'authors', {
+        sort: title,
+        descending: false,
+        limit: 3,
+        prefix: 'g',
+        ...pick(first.next),
+      });
+      await pager.page('acme', 'authors', { sort: title, descending: true, limit: 3, before: { key: 'm', id: 1 } });
+      await pager.page('acme', 'authors', { sort: { column: 'id' }, descending: false, limit: 3, after: { id: 5 } });
     } finally {
       spy.mockRestore();
     }

@@ -3,7 +3,7 @@ import type { RecordPage, RecordPageQuery } from './record-page-query';
 
 /** Where the records of every resource live, always scoped by tenant. */
 export interface RecordSource {
-  list(tenant: string, resource: string): ResourceRecord[];
+  list(tenant: string, resource: string): Promise<ResourceRecord[]>;
   /**
    * One page of a list, by keyset: the records of `tenant` and `resource` that follow `query.after` (or precede
    * `query.before`) in the order of the sort key then the id, both ascending or both descending, at most
@@ -14,14 +14,14 @@ export interface RecordSource {
    * The cost must not grow with the table: the filter, the order and the cursor are served by one index on
    * (tenant, resource, sort key, id), so a page reads about `limit` index entries, never counts or skips rows.
    */
-  page(tenant: string, resource: string, query: RecordPageQuery): RecordPage;
-  get(tenant: string, resource: string, id: number): ResourceRecord | undefined;
+  page(tenant: string, resource: string, query: RecordPageQuery): Promise<RecordPage>;
+  get(tenant: string, resource: string, id: number): Promise<ResourceRecord | undefined>;
   /** Records whose data has `key` equal to `value` (the "many" side of a relation). */
-  findBy(tenant: string, resource: string, key: string, value: number | string): ResourceRecord[];
-  count(tenant: string, resource: string): number;
-  insert(tenant: string, resource: string, data: JsonObject): ResourceRecord;
+  findBy(tenant: string, resource: string, key: string, value: number | string): Promise<ResourceRecord[]>;
+  count(tenant: string, resource: string): Promise<number>;
+  insert(tenant: string, resource: string, data: JsonObject): Promise<ResourceRecord>;
   /** Replaces the data of a record; undefined when the tenant has no such record. */
-  replace(tenant: string, resource: string, id: number, data: JsonObject): ResourceRecord | undefined;
-  /** Changes whenever any record may have changed: here at once, in another process from the next event-loop turn. */
-  changeStamp(): string;
+  replace(tenant: string, resource: string, id: number, data: JsonObject): Promise<ResourceRecord | undefined>;
+  /** Changes whenever any record may have changed, here or in another process or host (StorageEngine.changeStamp). */
+  changeStamp(): string | Promise<string>;
 }

@@ -1,0 +1,207 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Client, Pool, types, type CustomTypesConfig } from 'pg';
+import type { AppSchema } from './app-schema';
+import { POSTGRES_MIGRATIONS } from './migrations';
+import { migratePostgres } from './postgres-migrate';
+import type { EngineDialect, StorageEngine } from './storage-engine';
+
+/** DATABASE_URL and its companions (server/config/ reads them). */
+export interface PostgresSettings {
+  /** postgres:// or postgresql://; `sslmode` and the other libpq parameters in it are honoured. */
+  url: string;
+  /** Most connections this process opens (DATABASE_POOL_SIZE). */
+  poolSize: number;
+  /** Longest a statement may run before PostgreSQL cancels it, and longest a connection may take to open. */
+  statementTimeoutMs: number;
+}
+
+/** The advisory lock of StorageEngine.exclusive (distinct from the migration lock). */
+export const EXCLUSIVE_LOCK_KEY = 0x5107_5d8b;
+const BIGINT_OID = 20;
+
+/** BIGINT columns hold milliseconds and counts, far below 2^53: read them as numbers, not strings. */
+const BIGINT_AS_NUMBER: CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === BIGINT_OID && format !== 'binary'
+      ? (value: string) => Number(value)
+      : types.getTypeParser(oid, format)) as CustomTypesConfig['getTypeParser'],
+};
+
+const POSTGRES_DIALECT: EngineDialect = {
+  usernameIs: (username) => sql<boolean>`lower(username) = lower(${username})`,
+  tenantCreationOrder: sql`tenants.created_seq`,
+  // Compared as JSON values (jsonb equality), so the number 3 and the string "3" stay apart as in SQLite.
+  recordFieldIs: (key, value) => sql<boolean>`(data::jsonb -> ${key}) = ${JSON.stringify(value)}::jsonb`,
+  listSortKey: (column, kind) => {
+    if (kind === 'text') {
+      // As SQLite: ASCII letters lower-cased only (lower() would follow the locale), compared as bytes (COLLATE "C").
+      return {
+        expression: `(translate(coalesce(data::jsonb ->> '${column}', ''), '${ASCII_UPPER}', '${ASCII_LOWER}') COLLATE "C")`,
+        fromRow: (key) => String(key),
+        toSql: (key) => String(key),
+      };
+    }
+    // One column cannot hold numbers and '' as SQLite's does: a missing value is numeric Infinity (no JSON number is),
+    // which sorts after every number as '' does there, and reads back as ''. A checkbox counts 1 or 0 as in SQLite.
+    const field = `data::jsonb -> '${column}'`;
+    return {
+      expression:
+        `coalesce(CASE jsonb_typeof(${field}) WHEN 'number' THEN (${field})::numeric ` +
+        `WHEN 'boolean' THEN CASE WHEN (${field})::boolean THEN 1 ELSE 0 END END, 'Infinity')`,
+      fromRow: (key) => {
+        const number = Number(key);
+        return number === Infinity ? '' : number;
+      },
+      toSql: (key) => (typeof key === 'number' ? key : 'Infinity'),
+    };
+  },
+};
+
+const ASCII_UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const ASCII_LOWER = ASCII_UPPER.toLowerCase();
+
+/**
+ * The engine for several hosts: a PostgreSQL server reached through a pg Pool, queried through Kysely. Migrations
+ * run in `migrate()` (at `app.ready()`), under an advisory lock.
+ */
+export class PostgresEngine implements StorageEngine {
+  readonly kind = 'postgres';
+  readonly db: Kysely<AppSchema>;
+  readonly dialect = POSTGRES_DIALECT;
+  /** The pool; the session store and the sign-in counters share it. */
+  readonly pool: Pool;
+  private localWrites = 0;
+  /** Indexes built or being built by this process (names): each is started once, again only after a failure. */
+  private readonly ensuredIndexes = new Set<string>();
+  /** The last read of the change stamp, with the number of requests started when it was sent. */
+  private lastRead: { stamp: Promise<string>; requests: number } | null = null;
+  private requests = 0;
+  private closing: Promise<void> | null = null;
+
+  constructor(
+    private readonly settings: PostgresSettings,
+    /**
+     * Where failures nobody awaits go (an idle connection dropped by a PostgreSQL restart or a network cut, a
+     * background index build): logged, never thrown.
+     */
+    private readonly onIdleError: (error: Error) => void,
+  ) {
+    this.pool = new Pool({
+      connectionString: settings.url,
+      max: settings.poolSize,
+      statement_timeout: settings.statementTimeoutMs,
+      // A server that does not answer at all must not hang requests (and /readyz) beyond the statement timeout.
+      query_timeout: settings.statementTimeoutMs + 1000,
+      connectionTimeoutMillis: settings.statementTimeoutMs,
+      keepAlive: true,
+      application_name: 'slots-server',
+      types: BIGINT_AS_NUMBER,
+    });
+    // Without a listener, an idle connection dropped by a PostgreSQL restart would crash the process.
+    this.pool.on('error', onIdleError);
+    this.db = new Kysely<AppSchema>({ dialect: new PostgresDialect({ pool: this.pool }) });
+  }
+
+  /** Waiting for the lock counts against the statement timeout: exclusive work must stay short (seeding is). */
+  exclusive<T>(work: (db: Kysely<AppSchema>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      await sql`SELECT pg_advisory_xact_lock(${EXCLUSIVE_LOCK_KEY})`.execute(trx);
+      return work(trx);
+    });
+  }
+
+  /**
+   * The `data_version` counter (moved by triggers on every change of users, tenants, memberships and records, by
+   * any host) and this process's own write count. Chosen over a TTL, which would let a disabled account or a
+   * changed password live on another host until it expires, and over LISTEN/NOTIFY, whose delivery trails the
+   * commit: one primary-key read, so that a write committed by any host before a request arrived is seen by it.
+   *
+   * A read is shared by every caller for as long as no request started after it was sent (`noteRequestStart`): it
+   * was sent after every request being handled had arrived, so it has missed nothing any of them must see. A
+   * signed-in request (user, memberships, dashboards) then reads it once, and requests arriving together share it.
+   */
+  changeStamp(): Promise<string> {
+    if (this.lastRead !== null && this.lastRead.requests === this.requests) return this.lastRead.stamp;
+    const writes = this.localWrites;
+    const stamp = sql<{ version: number }>`SELECT version FROM data_version`
+      .execute(this.db)
+      .then((result) => `${result.rows[0]?.version ?? 0}.${writes}`);
+    const read = { stamp, requests: this.requests };
+    this.lastRead = read;
+    // A failed read is not shared: the callers waiting on it get the rejection, the next caller reads again.
+    stamp.catch(() => {
+      if (this.lastRead === read) this.lastRead = null;
+    });
+    return stamp;
+  }
+
+  noteRequestStart(): void {
+    this.requests++;
+  }
+
+  noteWrite(): void {
+    this.localWrites++;
+    // This process's write shows at once.
+    this.lastRead = null;
+  }
+
+  /** On a connection of its own, without the pool's timeouts (waiting for another instance's migration is fine). */
+  async migrate(): Promise<void> {
+    const client = new Client({
+      connectionString: this.settings.url,
+      connectionTimeoutMillis: this.settings.statementTimeoutMs,
+      application_name: 'slots-server migrations',
+    });
+    await client.connect();
+    try {
+      await migratePostgres(client, POSTGRES_MIGRATIONS);
+    } finally {
+      await client.end();
+    }
+  }
+
+  async check(): Promise<void> {
+    await this.pool.query('SELECT 1');
+  }
+
+  /**
+   * CREATE INDEX CONCURRENTLY, on a connection of its own without the statement timeout (a big table takes long),
+   * not awaited: writes on every host go on meanwhile, and queries use the index once it is valid. A build that
+   * failed leaves an invalid index behind, dropped so that a later call builds it again; another host building the
+   * same index at the same moment is no failure.
+   */
+  ensureIndex(name: string, definition: string): Promise<void> {
+    if (this.closing || this.ensuredIndexes.has(name)) return Promise.resolve();
+    this.ensuredIndexes.add(name);
+    const build = async (): Promise<void> => {
+      const client = new Client({ connectionString: this.settings.url, application_name: 'slots-server index' });
+      await client.connect();
+      try {
+        await client.query(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON ${definition}`);
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (code !== '42P07' && code !== '23505') {
+          await client.query(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`).catch(() => undefined);
+          throw error;
+        }
+      } finally {
+        await client.end();
+      }
+    };
+    build().catch((error: unknown) => {
+      this.ensuredIndexes.delete(name);
+      this.onIdleError(error instanceof Error ? error : new Error(String(error)));
+    });
+    return Promise.resolve();
+  }
+
+  /** Ends the pool (waits for checked-out connections to come back). Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      // Kysely ends the pool only when it ran a query itself; the session store or /readyz may be all that did.
+      await this.db.destroy();
+      if (!this.pool.ended) await this.pool.end();
+    })();
+    return this.closing;
+  }
+}
