@@ -1,0 +1,71 @@
+/**
+ * Migrations on a shared PostgreSQL: hosts started at the same moment against an empty database apply each
+ * migration once (the advisory lock makes the others wait, then find nothing to do), and a host whose code is older
+ * than the schema refuses to start with a message instead of serving on a schema it does not know.
+ */
+import { PostgresServer, describeWithPostgres } from '../../testing/server/postgres-server';
+import type { AppServer } from '../../testing/system/app-server';
+import { startPostgresHost } from './support/postgres-host';
+import { queryPostgres } from './support/postgres-query';
+
+jest.setTimeout(120_000);
+
+const describePostgres = describeWithPostgres();
+
+/** Where the server records the migrations it applied. */
+const MIGRATIONS_TABLE = 'schema_version';
+
+describePostgres('migrations on a shared PostgreSQL', () => {
+  let postgres: PostgresServer | undefined;
+  let databaseUrl: string;
+  const started: AppServer[] = [];
+
+  beforeAll(async () => {
+    postgres = await PostgresServer.start();
+    databaseUrl = await postgres.createDatabase('migrations_test');
+  });
+
+  afterAll(async () => {
+    await Promise.all(started.map((host) => host.stop()));
+    await postgres?.remove();
+  });
+
+  it('runs every migration once when two hosts start at the same moment on an empty database', async () => {
+    const starts = await Promise.allSettled([startPostgresHost(databaseUrl), startPostgresHost(databaseUrl)]);
+    for (const start of starts) if (start.status === 'fulfilled') started.push(start.value);
+    expect(starts.map((start) => (start.status === 'rejected' ? String(start.reason) : 'started'))).toEqual([
+      'started',
+      'started',
+    ]);
+
+    const rows = await queryPostgres<{ version: number }>(
+      databaseUrl,
+      `SELECT version FROM ${MIGRATIONS_TABLE} ORDER BY version`,
+    );
+    const versions = rows.map((row) => Number(row.version));
+    expect(versions.length).toBeGreaterThan(0);
+    // Once each: no version twice, none skipped.
+    expect(versions).toEqual(versions.map((_, index) => index + 1));
+  });
+
+  it('refuses to start against a schema newer than its code, with a message, and changes nothing', async () => {
+    await Promise.all(started.splice(0).map((host) => host.stop()));
+    const [found] = await queryPostgres<{ latest: number }>(
+      databaseUrl,
+      `SELECT MAX(version) AS latest FROM ${MIGRATIONS_TABLE}`,
+    );
+    const future = Number(found?.latest) + 1;
+    await queryPostgres(databaseUrl, `INSERT INTO ${MIGRATIONS_TABLE} (version, name) VALUES ($1, $2)`, [
+      future,
+      'from a newer release',
+    ]);
+
+    const start = startPostgresHost(databaseUrl);
+    await expect(start).rejects.toThrow(/the process exited \(code [1-9]/);
+    await expect(start).rejects.toThrow(new RegExp(`schema is at version ${future}, newer than this server`));
+
+    const rows = await queryPostgres<{ version: number }>(databaseUrl, `SELECT version FROM ${MIGRATIONS_TABLE}`);
+    expect(rows.map((row) => Number(row.version))).toContain(future);
+    expect(rows).toHaveLength(future);
+  });
+});
