@@ -26,6 +26,18 @@ export function startStaticBaseline(
   });
 }
 
+/** The session store of a `/meta` comparison; the baseline uses the same kind, on the same server. */
+export type SessionStoreChoice =
+  | { kind: 'sqlite' }
+  | { kind: 'redis'; url: string }
+  | {
+      kind: 'postgres';
+      /** The server's DATABASE_URL. */
+      url: string;
+      /** Another database on the same PostgreSQL server, for the baseline's session table. */
+      baselineUrl: string;
+    };
+
 export interface SessionBaseline {
   process: ServerProcess;
   /** `Cookie` header value of a signed-in session on the baseline. */
@@ -36,7 +48,7 @@ export interface SessionBaseline {
 export async function startSessionBaseline(
   context: BenchContext,
   name: string,
-  store: { kind: 'sqlite' } | { kind: 'redis'; url: string },
+  store: SessionStoreChoice,
   body: CapturedBody,
 ): Promise<SessionBaseline> {
   const dataDir = workPath(context, name);
@@ -49,6 +61,7 @@ export async function startSessionBaseline(
       SESSION_STORE: store.kind,
       DATABASE_PATH: `${dataDir}/baseline.db`,
       REDIS_URL: store.kind === 'redis' ? store.url : undefined,
+      DATABASE_URL: store.kind === 'postgres' ? store.baselineUrl : undefined,
       BODY_FILE: body.file,
     },
   });

@@ -1,14 +1,12 @@
 import { signIn } from '../../tests/multi-instance/support/session-client';
 import { workPath, type BenchContext } from '../harness/bench-context';
-import { startSessionBaseline, type SessionBaseline } from '../harness/baseline-processes';
+import { startSessionBaseline, type SessionBaseline, type SessionStoreChoice } from '../harness/baseline-processes';
 import { captureBody } from '../harness/captured-body';
 import { compareAlternating, LOAD_GENERATORS, type LoadGeneratorName } from '../harness/compare-alternating';
 import { BENCH_DEMO_PASSWORD, BENCH_DEMO_USERNAME, startRealServer } from '../harness/real-server';
 import type { ThroughputResult } from '../report/bench-results';
 
 export const META_MIN_RATIO = 0.9;
-
-export type SessionStoreChoice = { kind: 'sqlite' } | { kind: 'redis'; url: string };
 
 /**
  * `GET /meta` signed in, against a bare express-session + passport route on the same kind of session store that
@@ -21,14 +19,14 @@ export async function benchMetaThroughput(
   const name = `meta-${store.kind}`;
   const server = await startRealServer(context, {
     name,
-    env: store.kind === 'redis' ? { REDIS_URL: store.url } : {},
+    env: serverEnv(store),
   });
   let baseline: SessionBaseline | undefined;
   try {
     const cookie = await signIn(server.url, BENCH_DEMO_USERNAME, BENCH_DEMO_PASSWORD);
     const body = await captureBody(`${server.url}/meta`, { Cookie: cookie }, workPath(context, `${name}-body.json`));
     baseline = await startSessionBaseline(context, `${name}-baseline`, store, body);
-    const storeLabel = store.kind === 'sqlite' ? 'SQLite' : 'Redis';
+    const storeLabel = STORE_LABELS[store.kind];
     const results: ThroughputResult[] = [];
     for (const generator of Object.keys(LOAD_GENERATORS) as LoadGeneratorName[]) {
       const comparison = await compareAlternating(
@@ -40,10 +38,7 @@ export async function benchMetaThroughput(
       results.push({
         name: `\`GET /meta\` signed in, ${storeLabel} sessions`,
         target: `the server, sessions in ${storeLabel}`,
-        baseline:
-          store.kind === 'sqlite'
-            ? "express-session + passport on the project's SqliteSessionStore (server/storage), constant JSON of the same bytes"
-            : 'express-session + passport on connect-redis (same Redis), constant JSON of the same bytes',
+        baseline: BASELINE_DESCRIPTIONS[store.kind],
         bodyBytes: body.bytes.length,
         minimumRatio: META_MIN_RATIO,
         generator,
@@ -55,4 +50,25 @@ export async function benchMetaThroughput(
     await baseline?.process.stop();
     await server.stop();
   }
+}
+
+const STORE_LABELS: Record<SessionStoreChoice['kind'], string> = {
+  sqlite: 'SQLite',
+  redis: 'Redis',
+  postgres: 'PostgreSQL',
+};
+
+const BASELINE_DESCRIPTIONS: Record<SessionStoreChoice['kind'], string> = {
+  sqlite:
+    "express-session + passport on the project's SqliteSessionStore (server/storage), constant JSON of the same bytes",
+  redis: 'express-session + passport on connect-redis (same Redis), constant JSON of the same bytes',
+  postgres:
+    'express-session + passport on connect-pg-simple (same PostgreSQL server, own database), constant JSON of the same bytes',
+};
+
+/** Where the server keeps its sessions: its SQLite file, Redis, or everything in PostgreSQL (DATABASE_URL). */
+function serverEnv(store: SessionStoreChoice): Record<string, string | undefined> {
+  if (store.kind === 'redis') return { REDIS_URL: store.url };
+  if (store.kind === 'postgres') return { DATABASE_URL: store.url, DATABASE_PATH: undefined };
+  return {};
 }
