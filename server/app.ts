@@ -33,16 +33,19 @@ import { MetaBodyCache } from './meta/meta-body-cache';
 import { addMetaRoute } from './meta/meta-router';
 import { ModuleRegistry, type ModuleDefinition } from './meta/module-registry';
 import { createRemotesRouter, loadRemotesConfig, RemoteCatalogue, RemotesConfigError } from './remotes';
-import type { RecordSource } from './resources/record-source';
 import type { Resource } from './resources/resource';
 import { ResourceRegistry } from './resources/resource-registry';
 import { createResourcesRouter } from './resources/resources-router';
-import { SqliteRecordSource } from './resources/sqlite-record-source';
+import { StoredRecordSource } from './resources/stored-record-source';
 import { SlotRegistry, type SlotRegistrationMap } from './slots/slot-registry';
 import { SlotsPayloadCache } from './slots/slots-payload';
 import { addSlotsRoute } from './slots/slots-router';
 import { addSlotInspectionRoute } from './slots/slot-inspection';
-import { AppDatabase } from './storage/app-database';
+import type { AppDatabase } from './storage/app-database';
+import { openStorage, type StorageSettings } from './storage/open-storage';
+import { PostgresEngine } from './storage/postgres-engine';
+import { SqliteEngine } from './storage/sqlite-engine';
+import type { StorageEngine } from './storage/storage-engine';
 import { createSessionStorage } from './storage/create-session-storage';
 import type { SessionStorage } from './storage/session-storage';
 import { TenantStore } from './tenants/tenant-store';
@@ -60,13 +63,15 @@ export const DEFAULT_DIST_DIR = path.resolve(__dirname, '..', 'dist');
 const SESSION_PATHS = ['/meta', '/api/resources', '/me', '/tenant', '/login', '/logout', '/api/slots'];
 
 export interface AppOptions {
-  /** The SQLite file; created and migrated when missing. */
-  databasePath: string;
+  /** The SQLite file; created and migrated when missing. Ignored when `storage` is given. */
+  databasePath?: string;
+  /** Where the data lives (the SQLite file, or PostgreSQL: DATABASE_URL); default the SQLite file `databasePath`. */
+  storage?: StorageSettings;
   /** Secret(s) that sign the session cookie: the first signs, every one verifies (for rotation). */
   sessionSecret: string | readonly string[];
   /** `production`, `development` or `test`; default `development`. */
   nodeEnv?: string;
-  /** Sessions live in Redis when set, in the SQLite file otherwise. */
+  /** Sessions live in Redis when set, in the database (SQLite or PostgreSQL) otherwise. */
   redisUrl?: string | undefined;
   /**
    * Express `trust proxy`: the proxy's address(es) or hop count when a TLS-terminating proxy is in front. Default
@@ -106,7 +111,7 @@ export interface AppOptions {
   allowedOrigins?: readonly string[];
   /** How long reading a remote's descriptor from its origin may take at start-up (default 3 s). */
   remoteDescriptorTimeoutMs?: number;
-  /** Sign-in attempts allowed per account+IP and per IP (counted in Redis when configured, else in SQLite). */
+  /** Sign-in attempts allowed per account+IP and per IP (counted in Redis when configured, else in the database). */
   loginRateLimit?: LoginRateLimitSettings;
   /** Extra middleware of an embedding application (security headers, CSRF check and sign-in limits are built in). */
   middleware?: {
@@ -133,10 +138,11 @@ export class App {
   /** The Express application; give it to `http.createServer` or supertest. */
   readonly handler: Express;
   readonly logger: Logger;
-  readonly database: AppDatabase;
+  /** The database of users, tenants, records (and sessions and sign-in counters, without Redis). */
+  readonly storage: StorageEngine;
   readonly users: UserStore;
   readonly tenants: TenantStore;
-  readonly records: RecordSource;
+  readonly records: StoredRecordSource;
   readonly slots: SlotRegistry;
   /** The cached JSON of the registered slots (rebuilt once per registration). */
   readonly slotsPayload: SlotsPayloadCache;
@@ -145,9 +151,9 @@ export class App {
   readonly dashboards: DashboardRegistry;
   /** The encoded `/meta` bodies per tenant (rebuilt when dashboards, modules or slots change). */
   readonly metaBody: MetaBodyCache;
-  /** Where sessions live (SQLite or Redis). */
+  /** Where sessions live (SQLite, PostgreSQL or Redis). */
   readonly sessions: SessionStorage;
-  /** Counts sign-in attempts (in Redis with the sessions, else in the SQLite file). */
+  /** Counts sign-in attempts (in Redis with the sessions, else in the database). */
   readonly loginRateLimiter: LoginRateLimiter;
   /** Whether the app takes new work; a shutdown turns readiness off through it. */
   readonly lifecycle = new ServerLifecycle();
@@ -187,11 +193,12 @@ export class App {
         : { descriptorTimeoutMs: options.remoteDescriptorTimeoutMs }),
     });
 
-    this.database = AppDatabase.open(options.databasePath);
+    const storage = options.storage ?? { kind: 'sqlite', path: requiredDatabasePath(options.databasePath) };
+    this.storage = openStorage(storage, (error) => this.logger.warn({ err: error }, 'database connection lost'));
     try {
-      this.users = new UserStore(this.database);
-      this.tenants = new TenantStore(this.database);
-      this.records = new SqliteRecordSource(this.database);
+      this.users = new UserStore(this.storage);
+      this.tenants = new TenantStore(this.storage);
+      this.records = new StoredRecordSource(this.storage);
       this.slots = new SlotRegistry();
       this.slots.replaceConfigured(this.remoteCatalogue.slots());
       this.remoteCatalogue.subscribe(() => this.slots.replaceConfigured(this.remoteCatalogue.slots()));
@@ -205,7 +212,7 @@ export class App {
         dashboards: this.dashboards,
       });
       this.sessions = createSessionStorage({
-        database: this.database,
+        engine: this.storage,
         redisUrl: options.redisUrl,
         fallbackTtlMs: idleMs,
         cleanupIntervalMs: options.sessionCleanupIntervalMs ?? DEFAULT_SESSION_CLEANUP_INTERVAL_MS,
@@ -215,10 +222,12 @@ export class App {
         options.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT_SETTINGS,
         this.sessions.redisClient
           ? { kind: 'redis', client: this.sessions.redisClient }
-          : { kind: 'sqlite', db: this.database.db },
+          : this.storage instanceof PostgresEngine
+            ? { kind: 'postgres', pool: this.storage.pool }
+            : { kind: 'sqlite', db: this.database.db },
       );
     } catch (error) {
-      this.database.close();
+      void this.storage.close();
       throw error;
     }
 
@@ -327,6 +336,8 @@ export class App {
    */
   ready(): Promise<void> {
     this.readying ??= (async () => {
+      // PostgreSQL: the migrations, under the advisory lock (SQLite migrated when the file was opened).
+      await this.storage.migrate();
       await this.sessions.ready();
       this.resources.assertRelationsResolve();
       // Bounded by the descriptor timeout: a remote that is down is logged and retried, never awaited further.
@@ -357,11 +368,19 @@ export class App {
     return true;
   }
 
+  /** The SQLite file, when the data lives in one (not with DATABASE_URL). */
+  get database(): AppDatabase {
+    if (!(this.storage instanceof SqliteEngine)) {
+      throw new Error('The data lives in PostgreSQL (DATABASE_URL): there is no SQLite file.');
+    }
+    return this.storage.file;
+  }
+
   /** Readiness checks by name (database; Redis when configured; `draining` once a shutdown began). */
   async readinessChecks(): Promise<Record<string, 'ok' | 'failing'>> {
     let database: 'ok' | 'failing' = 'ok';
     try {
-      this.database.check();
+      await this.storage.check();
     } catch {
       database = 'failing';
     }
@@ -370,7 +389,7 @@ export class App {
     return Object.assign({ database }, await this.sessions.check(), ...extra, draining);
   }
 
-  /** Closes the session storage (Redis client, cleanup timer) and the database. Idempotent. */
+  /** Closes the session storage (Redis client, cleanup timer) and the database (file or pool). Idempotent. */
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.remoteCatalogue.close();
@@ -378,11 +397,16 @@ export class App {
       try {
         await this.sessions.close();
       } finally {
-        this.database.close();
+        await this.storage.close();
       }
     })();
     return this.closing;
   }
+}
+
+function requiredDatabasePath(databasePath: string | undefined): string {
+  if (!databasePath) throw new Error('Give databasePath (the SQLite file) or storage.');
+  return databasePath;
 }
 
 export function createApp(options: AppOptions): App {

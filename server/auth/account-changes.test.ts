@@ -65,8 +65,8 @@ describe('account changes while signed in', () => {
     expect((await agent.get('/meta')).status).toBe(200);
     other.prepare('DELETE FROM memberships').run();
     expect((await agent.get('/meta')).status).toBe(403);
-    const user = testApp.app.users.findByUsername('member');
-    testApp.app.tenants.addMembership(user?.id as number, 'north');
+    const user = await testApp.app.users.findByUsername('member');
+    await testApp.app.tenants.addMembership(user?.id as number, 'north');
     const meta = await agent.get('/meta');
     expect(meta.status).toBe(200);
     expect((meta.body as MetaPayload).slots).toEqual({});

@@ -50,24 +50,25 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
           next(new HttpError('unauthenticated', ERROR_MESSAGES.invalidCredentials));
           return;
         }
-        const tenants = options.tenants.tenantsOf(user.id);
-        const first = tenants[0];
-        if (!first) {
-          next(new HttpError('forbidden', NO_TENANT_MESSAGE));
-          return;
-        }
-        // passport regenerates the session here: whatever session id the browser had before is not the new one.
-        req.logIn(user, (loginError: unknown) => {
-          if (loginError) {
-            next(loginError);
+        options.tenants.tenantsOf(user.id).then((tenants) => {
+          const first = tenants[0];
+          if (!first) {
+            next(new HttpError('forbidden', NO_TENANT_MESSAGE));
             return;
           }
-          const now = options.now();
-          req.session.createdAt = now;
-          req.session.lastSeenAt = now;
-          req.session.tenant = first.id;
-          res.json(mePayload(user, { tenants, current: first }));
-        });
+          // passport regenerates the session here: whatever session id the browser had before is not the new one.
+          req.logIn(user, (loginError: unknown) => {
+            if (loginError) {
+              next(loginError);
+              return;
+            }
+            const now = options.now();
+            req.session.createdAt = now;
+            req.session.lastSeenAt = now;
+            req.session.tenant = first.id;
+            res.json(mePayload(user, { tenants, current: first }));
+          });
+        }, next);
       },
     );
     authenticate(req, res, next);
@@ -87,13 +88,13 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
     req.session.destroy((error: unknown) => (error ? next(error) : done()));
   };
 
-  const me: RequestHandler = (req, res) => {
-    res.json(mePayload(req.user as StaffUser, currentTenant(req, options.tenants)));
+  const me: RequestHandler = async (req, res) => {
+    res.json(mePayload(req.user as StaffUser, await currentTenant(req, options.tenants)));
   };
 
-  const switchTenant: RequestHandler = (req, res) => {
+  const switchTenant: RequestHandler = async (req, res) => {
     const wanted = parseTenantRequest(req.body).tenant;
-    const context = currentTenant(req, options.tenants);
+    const context = await currentTenant(req, options.tenants);
     const target = context.tenants.find((tenant) => tenant.id === wanted);
     if (!target) throw new HttpError('forbidden', ERROR_MESSAGES.forbiddenTenant);
     req.session.tenant = target.id;

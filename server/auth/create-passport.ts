@@ -41,12 +41,10 @@ export function createPassport(users: UserStore, checker: CredentialChecker): pa
       done(null, false);
       return;
     }
-    try {
-      const user = users.findById(session.id);
-      done(null, user && user.credentialStamp === session.credentials ? user : false);
-    } catch (error) {
-      done(error);
-    }
+    users.findById(session.id).then(
+      (user) => done(null, user && user.credentialStamp === session.credentials ? user : false),
+      (error: unknown) => done(error),
+    );
   });
   return authenticator;
 }

@@ -23,7 +23,7 @@ export class CredentialChecker {
    * too many checks are running and waiting already.
    */
   async check(username: string, password: string): Promise<StaffUser | null> {
-    const found = this.users.findCredentials(username);
+    const found = await this.users.findCredentials(username);
     const stored = found ? found.passwordHash : await this.dummy();
     const matches = await this.gate.run(() => verifyPassword(password, stored));
     return found && matches ? found.user : null;

@@ -1,51 +1,26 @@
 import { createHash } from 'node:crypto';
-import type BetterSqlite3 from 'better-sqlite3';
-import type { AppDatabase } from '../storage/app-database';
+import type { Selectable } from 'kysely';
+import type { UsersTable } from '../storage/app-schema';
 import { StampedCache } from '../storage/stamped-cache';
+import type { StorageEngine } from '../storage/storage-engine';
 import type { StaffUser } from './staff-user';
 
-interface UserRow {
-  id: number;
-  username: string;
-  display_name: string;
-  password_hash: string;
-  disabled_at: number | null;
-}
+type UserRow = Pick<Selectable<UsersTable>, 'id' | 'username' | 'display_name' | 'password_hash' | 'disabled_at'>;
 
-const USER_COLUMNS = 'id, username, display_name, password_hash, disabled_at';
+const USER_COLUMNS = ['id', 'username', 'display_name', 'password_hash', 'disabled_at'] as const;
 
-/** Staff accounts in the `users` table. Usernames are unique regardless of case. */
+/** Staff accounts in the `users` table, on either engine. Usernames are unique regardless of case. */
 export class UserStore {
-  private readonly statements: {
-    byUsername: BetterSqlite3.Statement<[string], UserRow>;
-    byId: BetterSqlite3.Statement<[number], UserRow>;
-    insert: BetterSqlite3.Statement<[string, string, string, number, number]>;
-    updatePassword: BetterSqlite3.Statement<[string, number, number]>;
-    setDisabledAt: BetterSqlite3.Statement<[number | null, number, string]>;
-    count: BetterSqlite3.Statement<[], number>;
-  };
-
   /** Accounts by id, as every signed-in request reads them (passport's deserializeUser). */
   private readonly byId: StampedCache<number, StaffUser | null>;
 
-  constructor(private readonly database: AppDatabase) {
-    const db = database.db;
-    this.byId = new StampedCache(() => database.turnChangeStamp());
-    this.statements = {
-      byUsername: db.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE username = ?`),
-      byId: db.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`),
-      insert: db.prepare(
-        'INSERT INTO users (username, display_name, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
-      ),
-      updatePassword: db.prepare('UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?'),
-      setDisabledAt: db.prepare('UPDATE users SET disabled_at = ?, updated_at = ? WHERE username = ?'),
-      count: db.prepare<[], number>('SELECT COUNT(*) FROM users').pluck(),
-    };
+  constructor(private readonly engine: StorageEngine) {
+    this.byId = new StampedCache(() => engine.changeStamp());
   }
 
   /** The account and its stored password hash, for the sign-in check; a disabled account has none. */
-  findCredentials(username: string): { user: StaffUser; passwordHash: string } | undefined {
-    const row = this.statements.byUsername.get(username);
+  async findCredentials(username: string): Promise<{ user: StaffUser; passwordHash: string } | undefined> {
+    const row = await this.rowByUsername(username);
     return row && row.disabled_at === null ? { user: toUser(row), passwordHash: row.password_hash } : undefined;
   }
 
@@ -53,64 +28,94 @@ export class UserStore {
    * The account, from a cache that any committed write empties (so a deleted or disabled account is gone at once:
    * its sessions end at their next request).
    */
-  findById(id: number): StaffUser | undefined {
-    return this.byId.get(id, this.loadById) ?? undefined;
+  async findById(id: number): Promise<StaffUser | undefined> {
+    return (await this.byId.get(id, this.loadById)) ?? undefined;
   }
 
-  private readonly loadById = (id: number): StaffUser | null => {
-    const row = this.statements.byId.get(id);
+  private readonly loadById = async (id: number): Promise<StaffUser | null> => {
+    const row = await this.engine.db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
     return row && row.disabled_at === null ? Object.freeze(toUser(row)) : null;
   };
 
-  findByUsername(username: string): StaffUser | undefined {
-    const row = this.statements.byUsername.get(username);
+  async findByUsername(username: string): Promise<StaffUser | undefined> {
+    const row = await this.rowByUsername(username);
     return row ? toUser(row) : undefined;
   }
 
   /** Creates the account with `passwordHash`, or sets the hash of the existing one. */
-  upsert(username: string, passwordHash: string, displayName = username): { user: StaffUser; created: boolean } {
+  async upsert(
+    username: string,
+    passwordHash: string,
+    displayName = username,
+  ): Promise<{ user: StaffUser; created: boolean }> {
     const now = Date.now();
-    const result = this.database.db.transaction(() => {
-      const existing = this.statements.byUsername.get(username);
+    const result = await this.engine.exclusive(async (db) => {
+      const existing = await this.rowByUsername(username, db);
       if (existing) {
-        this.statements.updatePassword.run(passwordHash, now, existing.id);
+        await db
+          .updateTable('users')
+          .set({ password_hash: passwordHash, updated_at: now })
+          .where('id', '=', existing.id)
+          .execute();
         return { user: { ...toUser(existing), credentialStamp: credentialStampOf(passwordHash) }, created: false };
       }
-      const id = Number(this.statements.insert.run(username, displayName, passwordHash, now, now).lastInsertRowid);
+      const { id } = await db
+        .insertInto('users')
+        .values({ username, display_name: displayName, password_hash: passwordHash, created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       return { user: { id, username, displayName, credentialStamp: credentialStampOf(passwordHash) }, created: true };
-    })();
-    this.database.noteWrite();
+    });
+    this.engine.noteWrite();
     return result;
   }
 
   /** Creates the account only when no account has that name; false when one existed (it is left untouched). */
-  createIfMissing(username: string, passwordHash: string, displayName = username): boolean {
+  async createIfMissing(username: string, passwordHash: string, displayName = username): Promise<boolean> {
     const now = Date.now();
-    const changes = this.database.db
-      .prepare(
-        `INSERT INTO users (username, display_name, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (username) DO NOTHING`,
-      )
-      .run(username, displayName, passwordHash, now, now).changes;
-    if (changes > 0) this.database.noteWrite();
-    return changes > 0;
+    const inserted = await this.engine.db
+      .insertInto('users')
+      .values({ username, display_name: displayName, password_hash: passwordHash, created_at: now, updated_at: now })
+      // No conflict target: the unique index is on the name's case-folded form, whichever way the engine keeps it.
+      .onConflict((conflict) => conflict.doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (inserted) this.engine.noteWrite();
+    return inserted !== undefined;
   }
 
   /** Disables (or enables again) the account; false when there is no such account. */
-  setDisabled(username: string, disabled: boolean): boolean {
+  async setDisabled(username: string, disabled: boolean): Promise<boolean> {
     const now = Date.now();
-    const changes = this.statements.setDisabledAt.run(disabled ? now : null, now, username).changes;
-    if (changes > 0) this.database.noteWrite();
-    return changes > 0;
+    const result = await this.engine.db
+      .updateTable('users')
+      .set({ disabled_at: disabled ? now : null, updated_at: now })
+      .where(this.engine.dialect.usernameIs(username))
+      .executeTakeFirst();
+    const changed = Number(result.numUpdatedRows) > 0;
+    if (changed) this.engine.noteWrite();
+    return changed;
   }
 
   /** Whether the account exists and is disabled. */
-  isDisabled(username: string): boolean {
-    return (this.statements.byUsername.get(username)?.disabled_at ?? null) !== null;
+  async isDisabled(username: string): Promise<boolean> {
+    return ((await this.rowByUsername(username))?.disabled_at ?? null) !== null;
   }
 
-  count(): number {
-    return this.statements.count.get() ?? 0;
+  async count(): Promise<number> {
+    const { count } = await this.engine.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    return Number(count);
+  }
+
+  private rowByUsername(username: string, db = this.engine.db): Promise<UserRow | undefined> {
+    return db
+      .selectFrom('users')
+      .select(USER_COLUMNS)
+      .where(this.engine.dialect.usernameIs(username))
+      .executeTakeFirst();
   }
 }
 

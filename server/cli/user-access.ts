@@ -1,26 +1,26 @@
 /**
  * `npm run user:disable -- <username>` / `npm run user:enable -- <username>`: takes an account's access away (it
  * can no longer sign in, and every open session of it ends at its next request, on every instance and session
- * store) or gives it back, in the database at DATABASE_PATH. Nothing else of the account changes.
+ * store) or gives it back, in the database (PostgreSQL at DATABASE_URL, else the SQLite file at DATABASE_PATH).
+ * Nothing else of the account changes.
  */
-import { databasePathFromEnv } from '../config/config';
+import { storageSettingsFromEnv } from '../config/config';
 import { UserStore } from '../auth/user-store';
-import { AppDatabase } from '../storage/app-database';
+import { openCliStorage } from './cli-storage';
 
 export const USER_ACCESS_USAGE = 'usage: npm run user:disable -- <username>   |   npm run user:enable -- <username>';
 
-function main(args: readonly string[]): number {
+async function main(args: readonly string[]): Promise<number> {
   const [action, username, ...extra] = args;
   if ((action !== 'disable' && action !== 'enable') || !username || extra.length > 0) {
     process.stderr.write(`${USER_ACCESS_USAGE}\n`);
     return 2;
   }
-  const databasePath = databasePathFromEnv(process.env);
-  const database = AppDatabase.open(databasePath);
+  const { engine, where } = await openCliStorage(storageSettingsFromEnv(process.env));
   try {
-    const users = new UserStore(database);
-    if (!users.setDisabled(username, action === 'disable')) {
-      process.stderr.write(`There is no account "${username}" in ${databasePath}. Nothing was changed.\n`);
+    const users = new UserStore(engine);
+    if (!(await users.setDisabled(username, action === 'disable'))) {
+      process.stderr.write(`There is no account "${username}" in ${where}. Nothing was changed.\n`);
       return 1;
     }
     process.stdout.write(
@@ -30,8 +30,16 @@ function main(args: readonly string[]): number {
     );
     return 0;
   } finally {
-    database.close();
+    await engine.close();
   }
 }
 
-process.exitCode = main(process.argv.slice(2));
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`user access change failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -67,7 +67,7 @@ describe('npm run user:add', () => {
     const run = await runUserAdd(testApp.databasePath, ['shorty'], 'short-pw\n');
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`too short: use at least ${PASSWORD_MIN_LENGTH} characters`);
-    expect(testApp.app.users.findByUsername('shorty')).toBeUndefined();
+    expect(await testApp.app.users.findByUsername('shorty')).toBeUndefined();
   });
 
   it('resets the password of an existing account: the old one stops working', async () => {
@@ -94,7 +94,7 @@ describe('npm run user:add', () => {
     const run = await runUserAdd(testApp.databasePath, ['someone', '--tenant=initech'], 'someone-password-1\n');
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('Unknown tenant "initech". Tenants: acme, globex.');
-    expect(testApp.app.users.findByUsername('someone')).toBeUndefined();
+    expect(await testApp.app.users.findByUsername('someone')).toBeUndefined();
   });
 
   it('prints the usage for a missing or bad username', async () => {

@@ -1,15 +1,16 @@
 /**
  * `npm run user:add -- <username> [--tenant <id>]...`: adds a staff account, or sets a new password for an existing
- * one, in the database at DATABASE_PATH (default ./data/app.db).
+ * one, in the database: PostgreSQL at DATABASE_URL when set, else the SQLite file at DATABASE_PATH (default
+ * ./data/app.db).
  *
  * Tenants: the --tenant flags replace the account's tenants. Without them a new account joins every tenant, and an
  * existing one keeps its tenants (or joins every tenant when it has none).
  */
-import { databasePathFromEnv } from '../config/config';
+import { storageSettingsFromEnv } from '../config/config';
 import { hashPassword } from '../auth/password-hash';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/username';
 import { UserStore } from '../auth/user-store';
-import { AppDatabase } from '../storage/app-database';
+import { openCliStorage } from './cli-storage';
 import { TenantStore } from '../tenants/tenant-store';
 import { parseUserAddArgs, UsageError } from './user-add-args';
 import { readPassword } from './read-password';
@@ -29,12 +30,12 @@ async function main(): Promise<number> {
     throw error;
   }
 
-  const databasePath = databasePathFromEnv(process.env);
-  const database = AppDatabase.open(databasePath);
+  const settings = storageSettingsFromEnv(process.env);
+  const { engine, where } = await openCliStorage(settings);
   try {
-    const users = new UserStore(database);
-    const tenants = new TenantStore(database);
-    const known = tenants.list();
+    const users = new UserStore(engine);
+    const tenants = new TenantStore(engine);
+    const known = await tenants.list();
     const unknown = args.tenants.filter((id) => !known.some((tenant) => tenant.id === id));
     if (unknown.length > 0) {
       const valid = known.length > 0 ? known.map((tenant) => tenant.id).join(', ') : 'none yet (start the server once)';
@@ -42,7 +43,7 @@ async function main(): Promise<number> {
       return 1;
     }
 
-    const existing = users.findByUsername(args.username);
+    const existing = await users.findByUsername(args.username);
     const password = await readPassword(
       existing ? `New password for "${existing.username}": ` : `Password for the new account "${args.username}": `,
     );
@@ -55,26 +56,26 @@ async function main(): Promise<number> {
       return 1;
     }
 
-    const { user, created } = users.upsert(args.username, await hashPassword(password));
-    const current = tenants.tenantsOf(user.id);
-    if (args.tenants.length > 0) tenants.setMemberships(user.id, args.tenants);
+    const { user, created } = await users.upsert(args.username, await hashPassword(password));
+    const current = await tenants.tenantsOf(user.id);
+    if (args.tenants.length > 0) await tenants.setMemberships(user.id, args.tenants);
     else if (current.length === 0)
-      tenants.setMemberships(
+      await tenants.setMemberships(
         user.id,
         known.map((tenant) => tenant.id),
       );
-    const memberOf = tenants.tenantsOf(user.id).map((tenant) => tenant.id);
+    const memberOf = (await tenants.tenantsOf(user.id)).map((tenant) => tenant.id);
 
-    const where =
+    const memberships =
       memberOf.length > 0
         ? `tenants: ${memberOf.join(', ')}`
         : 'no tenant yet: it joins the demo tenants on the next server start';
     process.stdout.write(
-      `${created ? 'Created the staff account' : 'Set a new password for'} "${user.username}" (${where}) in ${databasePath}.\n`,
+      `${created ? 'Created the staff account' : 'Set a new password for'} "${user.username}" (${memberships}) in ${where}.\n`,
     );
     return 0;
   } finally {
-    database.close();
+    await engine.close();
   }
 }
 

@@ -7,6 +7,10 @@ import {
   type LoginRateLimitSettings,
 } from '../auth/login-rate-limit/login-rate-limit-settings';
 import { trustProxyFromEnv, type TrustProxySetting } from './trust-proxy';
+import type { PostgresSettings } from '../storage/postgres-engine';
+import type { StorageSettings } from '../storage/open-storage';
+import { postgresSettingsFromEnv } from './postgres-settings';
+import { ConfigError } from './config-error';
 
 /** Where the database lives when DATABASE_PATH is not set (relative to the working directory). */
 export const DEFAULT_DATABASE_PATH = './data/app.db';
@@ -15,8 +19,10 @@ export const DEFAULT_DATABASE_PATH = './data/app.db';
 export interface ServerConfig {
   port: number;
   host: string;
-  /** Absolute path of the SQLite file. */
+  /** Absolute path of the SQLite file (unused when `postgres` is set). */
   databasePath: string;
+  /** DATABASE_URL, DATABASE_POOL_SIZE, DATABASE_STATEMENT_TIMEOUT_MS: everything lives in PostgreSQL when set. */
+  postgres: PostgresSettings | undefined;
   redisUrl: string | undefined;
   /** FRONTEND_DIR: the build output served (host shell, remotes), absolute; undefined: `<repo>/dist`. */
   frontendDir: string | undefined;
@@ -41,22 +47,26 @@ export interface ServerConfig {
   shutdown: ShutdownSettings;
 }
 
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
+  const postgres = postgresSettingsFromEnv(env);
+  const sessionSecret = readSecrets(env.SESSION_SECRET);
+  if (postgres && !sessionSecret) {
+    throw new ConfigError(
+      'SESSION_SECRET must be set with DATABASE_URL: every host behind the same database must sign cookies with the ' +
+        "same secret, and a generated one would live in one host's folder only.",
+    );
+  }
   return {
     port: readPort(env.PORT),
     host: nonEmpty(env.HOST) ?? '127.0.0.1',
     databasePath: databasePathFromEnv(env),
+    postgres,
     redisUrl: readRedisUrl(env.REDIS_URL),
     frontendDir: nonEmpty(env.FRONTEND_DIR) === undefined ? undefined : path.resolve(env.FRONTEND_DIR as string),
     nodeEnv: nonEmpty(env.NODE_ENV) ?? 'development',
-    sessionSecret: readSecrets(env.SESSION_SECRET),
+    sessionSecret,
     demoPassword: readDemoPassword(env.DEMO_PASSWORD),
     trustProxy: trustProxyFromEnv(env),
     sessionIdleMs: readPositive(env, 'SESSION_IDLE_MINUTES', 30) * 60 * 1000,
@@ -69,6 +79,17 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
     serverTimeouts: serverTimeoutSettingsFromEnv(env),
     shutdown: shutdownSettingsFromEnv(env),
   };
+}
+
+/** Where the data lives: PostgreSQL when DATABASE_URL is set, else the SQLite file at DATABASE_PATH. */
+export function storageSettingsFromEnv(env: NodeJS.ProcessEnv): StorageSettings {
+  const postgres = postgresSettingsFromEnv(env);
+  return postgres ? { kind: 'postgres', ...postgres } : { kind: 'sqlite', path: databasePathFromEnv(env) };
+}
+
+/** The storage settings of a configuration. */
+export function storageSettingsOf(config: ServerConfig): StorageSettings {
+  return config.postgres ? { kind: 'postgres', ...config.postgres } : { kind: 'sqlite', path: config.databasePath };
 }
 
 /** DATABASE_PATH, made absolute against the working directory. */

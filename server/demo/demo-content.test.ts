@@ -114,20 +114,20 @@ describe('demo content', () => {
     for (const name of used) expect([...TEAM_MARKETING, ...TEAM_RECORDS]).toContain(name);
   });
 
-  it('seeds the demo tenants, a handful of different records per tenant, and the admin in both tenants', () => {
+  it('seeds the demo tenants, a handful of different records per tenant, and the admin in both tenants', async () => {
     const { app } = testApp;
-    expect(app.tenants.list()).toEqual([
+    expect(await app.tenants.list()).toEqual([
       { id: 'acme', name: 'Acme Corp' },
       { id: 'globex', name: 'Globex' },
     ]);
-    const acmeTitles = app.records.list('acme', 'articles').map((record) => record.title);
-    const globexTitles = app.records.list('globex', 'articles').map((record) => record.title);
+    const acmeTitles = (await app.records.list('acme', 'articles')).map((record) => record.title);
+    const globexTitles = (await app.records.list('globex', 'articles')).map((record) => record.title);
     expect(acmeTitles.length).toBeGreaterThanOrEqual(3);
     expect(globexTitles.length).toBeGreaterThanOrEqual(3);
     expect(acmeTitles.filter((title) => globexTitles.includes(title))).toEqual([]);
-    const admin = app.users.findByUsername('admin');
+    const admin = await app.users.findByUsername('admin');
     expect(admin).toBeDefined();
-    expect(app.tenants.tenantsOf(admin!.id).map((tenant) => tenant.id)).toEqual(['acme', 'globex']);
+    expect((await app.tenants.tenantsOf(admin!.id)).map((tenant) => tenant.id)).toEqual(['acme', 'globex']);
     expect(testApp.demoAccount).toEqual({
       username: 'admin',
       created: true,
@@ -139,8 +139,10 @@ describe('demo content', () => {
   it('seeds nothing twice when the data is there already', async () => {
     const again = await createDemoApp({ dir: testApp.dir });
     try {
-      expect(again.app.records.count('acme', 'articles')).toBe(testApp.app.records.count('acme', 'articles'));
-      expect(again.app.users.count()).toBe(testApp.app.users.count());
+      expect(await again.app.records.count('acme', 'articles')).toBe(
+        await testApp.app.records.count('acme', 'articles'),
+      );
+      expect(await again.app.users.count()).toBe(await testApp.app.users.count());
       expect(again.demoAccount?.created).toBe(false);
     } finally {
       await again.close({ keepData: true });

@@ -11,9 +11,9 @@ export const CONTENT_MODULE: ModuleDefinition = {
 export const OVERVIEW_DASHBOARD: DashboardDefinition = {
   name: 'overview',
   label: 'Overview',
-  cards: ({ tenant, records }) => [
-    { title: 'Articles', value: records.count(tenant.id, 'articles') },
-    { title: 'Authors', value: records.count(tenant.id, 'authors') },
+  cards: async ({ tenant, records }) => [
+    { title: 'Articles', value: await records.count(tenant.id, 'articles') },
+    { title: 'Authors', value: await records.count(tenant.id, 'authors') },
     { title: 'Tenant', value: tenant.name },
   ],
 };

@@ -20,45 +20,49 @@ export type DemoAccount = SignInAccount;
 /**
  * Creates what is missing of the demo data: the tenants, their records (a tenant's records of a resource are
  * seeded only while it has none) and the account `admin`, member of every demo tenant. Safe to run on every start
- * and from several processes at once on the same file.
+ * and from several processes at once on the same database.
  */
 export async function seedDemoData(app: App, options: DemoOptions): Promise<DemoAccount> {
-  seedTenantsAndRecords(app);
+  await seedTenantsAndRecords(app);
   return ensureDemoAccount(app, options);
 }
 
-function seedTenantsAndRecords(app: App): void {
-  const seed = app.database.db.transaction(() => {
-    const existingUsersWithoutTenant = app.tenants.usersWithoutTenant();
+/**
+ * In one exclusive transaction (SQLite's write lock, PostgreSQL's advisory lock): instances starting together, on
+ * one file or on several hosts sharing one PostgreSQL, must not both seed.
+ */
+function seedTenantsAndRecords(app: App): Promise<void> {
+  return app.storage.exclusive(async (db) => {
+    const existingUsersWithoutTenant = await app.tenants.usersWithoutTenant(db);
     for (const { tenant, authors, articles } of DEMO_TENANTS) {
-      const isNew = !app.tenants.get(tenant.id);
+      const isNew = !(await app.tenants.get(tenant.id, db));
       if (isNew) {
-        app.tenants.save(tenant);
+        await app.tenants.save(tenant, db);
         // Accounts made with user:add before the first start had no tenant to join; they get the demo ones.
-        for (const userId of existingUsersWithoutTenant) app.tenants.addMembership(userId, tenant.id);
+        for (const userId of existingUsersWithoutTenant) await app.tenants.addMembership(userId, tenant.id, db);
       }
       const authorIds = new Map<string, number>();
-      if (app.records.count(tenant.id, 'authors') === 0) {
-        for (const author of authors) authorIds.set(author.title, app.records.insert(tenant.id, 'authors', author).id);
+      if ((await app.records.count(tenant.id, 'authors', db)) === 0) {
+        for (const author of authors) {
+          authorIds.set(author.title, (await app.records.insert(tenant.id, 'authors', author, db)).id);
+        }
       } else {
-        for (const record of app.records.list(tenant.id, 'authors')) authorIds.set(record.title, record.id);
+        for (const record of await app.records.list(tenant.id, 'authors', db)) authorIds.set(record.title, record.id);
       }
-      if (app.records.count(tenant.id, 'articles') === 0) {
+      if ((await app.records.count(tenant.id, 'articles', db)) === 0) {
         for (const { article, author } of articles) {
           const data: JsonObject = { ...article };
           const authorId = author === undefined ? undefined : authorIds.get(author);
           if (authorId !== undefined) data.authorId = authorId;
-          app.records.insert(tenant.id, 'articles', data);
+          await app.records.insert(tenant.id, 'articles', data, db);
         }
       }
     }
   });
-  // IMMEDIATE: two instances starting together on one file must not both seed.
-  seed.immediate();
 }
 
 async function ensureDemoAccount(app: App, options: DemoOptions): Promise<DemoAccount> {
-  if (app.users.findByUsername(DEMO_USERNAME)) {
+  if (await app.users.findByUsername(DEMO_USERNAME)) {
     return { username: DEMO_USERNAME, created: false, passwordGenerated: false };
   }
   const given = options.adminPassword;
@@ -67,13 +71,13 @@ async function ensureDemoAccount(app: App, options: DemoOptions): Promise<DemoAc
   }
   const password = given ?? randomBytes(12).toString('base64url');
   const hash = await hashPassword(password, app.passwordHashParams);
-  if (!app.users.createIfMissing(DEMO_USERNAME, hash, 'Demo administrator')) {
+  if (!(await app.users.createIfMissing(DEMO_USERNAME, hash, 'Demo administrator'))) {
     // Another process created it meanwhile; its password stands.
     return { username: DEMO_USERNAME, created: false, passwordGenerated: false };
   }
-  const user = app.users.findByUsername(DEMO_USERNAME);
+  const user = await app.users.findByUsername(DEMO_USERNAME);
   if (user)
-    app.tenants.setMemberships(
+    await app.tenants.setMemberships(
       user.id,
       DEMO_TENANTS.map(({ tenant }) => tenant.id),
     );

@@ -12,7 +12,7 @@ export interface DashboardDefinition {
   name: string;
   label: string;
   /** The cards for one tenant. Computed from records only: the result is cached until records change. */
-  cards(context: DashboardContext): DashboardCard[];
+  cards(context: DashboardContext): DashboardCard[] | Promise<DashboardCard[]>;
 }
 
 /**
@@ -42,31 +42,33 @@ export class DashboardRegistry {
   }
 
   /** `[...]` of every dashboard for this tenant, as JSON text. */
-  json(tenant: Tenant): string {
+  async json(tenant: Tenant): Promise<string> {
     const version = this.version;
-    const stamp = this.records.changeStamp();
+    const stamp = await this.records.changeStamp();
     const cached = this.cache.get(tenant.id);
     if (cached?.version === version && cached.stamp === stamp && cached.tenantName === tenant.name) return cached.json;
-    const json = JSON.stringify(this.build(tenant));
+    const json = JSON.stringify(await this.build(tenant));
     this.buildCount++;
     this.cache.set(tenant.id, { version, stamp, tenantName: tenant.name, json });
     return json;
   }
 
-  private build(tenant: Tenant): Dashboard[] {
-    return this.dashboards.map((definition) => {
-      const cards = definition.cards({ tenant, records: this.records });
-      if (!Array.isArray(cards) || !cards.every(isCard)) {
-        throw new Error(
-          `Dashboard "${definition.name}": cards() must return [{ title: string, value: string | number }].`,
-        );
-      }
-      return {
-        name: definition.name,
-        label: definition.label,
-        cards: cards.map((card) => ({ title: card.title, value: card.value })),
-      };
-    });
+  private build(tenant: Tenant): Promise<Dashboard[]> {
+    return Promise.all(
+      this.dashboards.map(async (definition) => {
+        const cards = await definition.cards({ tenant, records: this.records });
+        if (!Array.isArray(cards) || !cards.every(isCard)) {
+          throw new Error(
+            `Dashboard "${definition.name}": cards() must return [{ title: string, value: string | number }].`,
+          );
+        }
+        return {
+          name: definition.name,
+          label: definition.label,
+          cards: cards.map((card) => ({ title: card.title, value: card.value })),
+        };
+      }),
+    );
   }
 }
 

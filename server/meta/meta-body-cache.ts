@@ -35,9 +35,9 @@ export class MetaBodyCache {
     return this.buildCount;
   }
 
-  body(tenant: Tenant): MetaBody {
+  async body(tenant: Tenant): Promise<MetaBody> {
     // The registries hand back the same objects while nothing changed, so these comparisons are pointer checks.
-    const dashboards = this.parts.dashboards.json(tenant);
+    const dashboards = await this.parts.dashboards.json(tenant);
     const modules = this.parts.modules.json();
     const slots = this.parts.slots.current();
     const cached = this.bodies.get(tenant.id);

@@ -172,7 +172,7 @@ describe('GET /meta', () => {
     expect(testApp.app.slotsPayload.builds).toBe(slotBuilds);
     expect(testApp.app.dashboards.builds).toBe(dashboardBuilds);
 
-    testApp.app.records.insert('acme', 'authors', { title: 'New author', label: 'New' });
+    await testApp.app.records.insert('acme', 'authors', { title: 'New author', label: 'New' });
     const after = (await agent.get('/meta')).body as MetaPayload;
     expect(after.dashboards[0]?.cards[1]).toEqual({ title: 'Authors', value: 4 });
     expect(testApp.app.dashboards.builds).toBe(dashboardBuilds + 1);

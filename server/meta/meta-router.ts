@@ -23,10 +23,10 @@ export function addMetaRoute(router: IRouter, options: MetaRouteOptions): void {
   jsonRoute(router, '/meta', {
     GET: [
       requireSession,
-      (req, res) => {
-        const { current } = currentTenant(req, options.tenants);
+      async (req, res) => {
+        const { current } = await currentTenant(req, options.tenants);
         // `Cache-Control: private, no-store` is already set: the session chain marks every answer of its paths.
-        sendJsonBytes(res, options.body.body(current));
+        sendJsonBytes(res, await options.body.body(current));
       },
     ],
   });

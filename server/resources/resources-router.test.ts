@@ -210,7 +210,7 @@ describe('resource API', () => {
       const agent = await signedInAgent(testApp.app);
       const before = (await agent.get('/meta')).body as MetaPayload;
       const author = await firstRecord(agent, 'authors');
-      testApp.app.records.insert('acme', 'articles', { title: 'Extra', label: 'Extra', authorId: author.id });
+      await testApp.app.records.insert('acme', 'articles', { title: 'Extra', label: 'Extra', authorId: author.id });
       const after = (await agent.get('/meta')).body as MetaPayload;
       expect(before.dashboards[0]?.cards[0]).toEqual({ title: 'Articles', value: 4 });
       expect(after.dashboards[0]?.cards[0]).toEqual({ title: 'Articles', value: 5 });

@@ -52,19 +52,25 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
     return id;
   };
 
-  const recordPayload = (tenant: string, resource: RegisteredResource, record: ResourceRecord): RecordPayload => ({
+  const recordPayload = async (
+    tenant: string,
+    resource: RegisteredResource,
+    record: ResourceRecord,
+  ): Promise<RecordPayload> => ({
     record,
-    relations: resource.relations.map((relation): RelationBlock => {
-      let related: ResourceRecord[];
-      if (relation.kind === 'belongsTo') {
-        const key = record[relation.foreignKey];
-        const target = typeof key === 'number' ? records.get(tenant, relation.resource, key) : undefined;
-        related = target ? [target] : [];
-      } else {
-        related = records.findBy(tenant, relation.resource, relation.foreignKey, record.id);
-      }
-      return { ...relation.toDefinition(), records: related };
-    }),
+    relations: await Promise.all(
+      resource.relations.map(async (relation): Promise<RelationBlock> => {
+        let related: ResourceRecord[];
+        if (relation.kind === 'belongsTo') {
+          const key = record[relation.foreignKey];
+          const target = typeof key === 'number' ? await records.get(tenant, relation.resource, key) : undefined;
+          related = target ? [target] : [];
+        } else {
+          related = await records.findBy(tenant, relation.resource, relation.foreignKey, record.id);
+        }
+        return { ...relation.toDefinition(), records: related };
+      }),
+    ),
   });
 
   jsonRoute(router, '/api/resources', {
@@ -82,35 +88,35 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
   });
 
   jsonRoute(router, '/api/resources/:name/records', {
-    GET: (req, res) => {
+    GET: async (req, res) => {
       const resource = resourceOf(req);
-      const tenant = currentTenant(req, tenants).current.id;
-      const payload: RecordListPayload = { records: records.list(tenant, resource.name) };
+      const tenant = (await currentTenant(req, tenants)).current.id;
+      const payload: RecordListPayload = { records: await records.list(tenant, resource.name) };
       res.json(payload);
     },
   });
 
   jsonRoute(router, '/api/resources/:name/records/:id', {
-    GET: (req, res) => {
+    GET: async (req, res) => {
       const resource = resourceOf(req);
       const id = recordIdOf(req, resource);
-      const tenant = currentTenant(req, tenants).current.id;
-      const record = records.get(tenant, resource.name, id);
+      const tenant = (await currentTenant(req, tenants)).current.id;
+      const record = await records.get(tenant, resource.name, id);
       if (!record) throw HttpError.notFound(RESOURCE_MESSAGES.unknownRecord(resource.name, String(id)));
-      res.json(recordPayload(tenant, resource, record));
+      res.json(await recordPayload(tenant, resource, record));
     },
     PUT: [
       ...requireJsonBody(options.bodyLimitBytes),
-      (req, res) => {
+      async (req, res) => {
         const resource = resourceOf(req);
         const id = recordIdOf(req, resource);
-        const tenant = currentTenant(req, tenants).current.id;
-        const current = records.get(tenant, resource.name, id);
+        const tenant = (await currentTenant(req, tenants)).current.id;
+        const current = await records.get(tenant, resource.name, id);
         if (!current) throw HttpError.notFound(RESOURCE_MESSAGES.unknownRecord(resource.name, String(id)));
         const data = validateRecordUpdate(resource.fields, id, req.body, current);
-        const saved = records.replace(tenant, resource.name, id, data);
+        const saved = await records.replace(tenant, resource.name, id, data);
         if (!saved) throw HttpError.notFound(RESOURCE_MESSAGES.unknownRecord(resource.name, String(id)));
-        res.json(recordPayload(tenant, resource, saved));
+        res.json(await recordPayload(tenant, resource, saved));
       },
     ],
   });

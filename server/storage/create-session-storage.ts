@@ -1,11 +1,15 @@
 import type { Logger } from 'pino';
-import type { AppDatabase } from './app-database';
+import { PostgresEngine } from './postgres-engine';
+import { createPostgresSessionStorage } from './postgres-session-storage';
 import { createRedisSessionStorage } from './redis-session-storage';
-import type { SessionStorage } from './session-storage';
+import { sessionStorageInDatabase, type SessionStorage } from './session-storage';
 import { SqliteSessionStore } from './sqlite-session-store';
+import { SqliteEngine } from './sqlite-engine';
+import type { StorageEngine } from './storage-engine';
 
 export interface SessionStorageOptions {
-  database: AppDatabase;
+  /** Sessions live in its database unless `redisUrl` is set. */
+  engine: StorageEngine;
   /** Sessions go to Redis when set. */
   redisUrl?: string | undefined;
   /** Lifetime of a stored session without a cookie expiry. */
@@ -15,25 +19,26 @@ export interface SessionStorageOptions {
   now?: () => number;
 }
 
+/** The one place that chooses where sessions live: Redis when configured, otherwise the storage engine's database. */
 export function createSessionStorage(options: SessionStorageOptions): SessionStorage {
+  const { engine } = options;
   if (options.redisUrl) {
     return createRedisSessionStorage({ url: options.redisUrl, logger: options.logger });
   }
-  const store = new SqliteSessionStore(options.database.db, {
+  if (engine instanceof PostgresEngine) {
+    return createPostgresSessionStorage({
+      engine,
+      fallbackTtlMs: options.fallbackTtlMs,
+      cleanupIntervalMs: options.cleanupIntervalMs,
+      logger: options.logger,
+    });
+  }
+  if (!(engine instanceof SqliteEngine)) throw new Error(`No session store for the ${engine.kind} engine.`);
+  const store = new SqliteSessionStore(engine.file.db, {
     fallbackTtlMs: options.fallbackTtlMs,
     cleanupIntervalMs: options.cleanupIntervalMs,
     ...(options.now ? { now: options.now } : {}),
   });
   store.on('error', (error: unknown) => options.logger.error({ err: error }, 'session cleanup failed'));
-  return {
-    kind: 'sqlite',
-    store,
-    ready: () => Promise.resolve(),
-    // The database itself is checked by the app; sessions add nothing to check.
-    check: () => Promise.resolve({}),
-    close: () => {
-      store.close();
-      return Promise.resolve();
-    },
-  };
+  return sessionStorageInDatabase('sqlite', store);
 }

@@ -2,10 +2,10 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Migration } from './migrations';
 
 export class SchemaTooNewError extends Error {
-  constructor(found: number, known: number) {
+  constructor(found: number, known: number, elsewhere = 'point DATABASE_PATH at another file') {
     super(
       `The database schema is at version ${found}, newer than this server knows (${known}). ` +
-        'Run a newer server, or point DATABASE_PATH at another file.',
+        `Run a newer server, or ${elsewhere}.`,
     );
     this.name = 'SchemaTooNewError';
   }
@@ -42,7 +42,7 @@ export function migrate(db: BetterSqlite3.Database, migrations: readonly Migrati
   return applied;
 }
 
-function assertOrdered(migrations: readonly Migration[]): void {
+export function assertOrdered(migrations: readonly Migration[]): void {
   migrations.forEach((migration, index) => {
     const previous = index === 0 ? 0 : (migrations[index - 1]?.version ?? 0);
     if (!Number.isInteger(migration.version) || migration.version <= previous) {

@@ -21,7 +21,7 @@ describe('sessions across a restart', () => {
     try {
       // The demo account and data were not created twice.
       expect(second.demoAccount?.created).toBe(false);
-      expect(second.app.records.count('acme', 'articles')).toBe(4);
+      expect(await second.app.records.count('acme', 'articles')).toBe(4);
       const me = await request(second.app.handler).get('/me').set('Cookie', cookie);
       expect(me.status).toBe(200);
       expect((me.body as MePayload).user.currentTenant).toBe('globex');

@@ -1,8 +1,8 @@
 import type { Store } from 'express-session';
 
-/** Where sessions live. The one place that chooses between the SQLite file and Redis. */
+/** Where sessions live: the SQLite file, PostgreSQL or Redis (createSessionStorage chooses). */
 export interface SessionStorage {
-  readonly kind: 'sqlite' | 'redis';
+  readonly kind: 'sqlite' | 'postgres' | 'redis';
   readonly store: Store;
   /** The connected redis client when sessions live in Redis (other shared counters, e.g. rate limits, may use it). */
   readonly redisClient?: object;
@@ -12,4 +12,24 @@ export interface SessionStorage {
   check(): Promise<Record<string, 'ok' | 'failing'>>;
   /** Stops timers and closes connections the storage opened. */
   close(): Promise<void>;
+}
+
+/**
+ * Sessions kept in the app's own database (SQLite or PostgreSQL): ready at once, nothing of their own to check
+ * (the app checks the database), and closing stops the store's cleanup timer.
+ */
+export function sessionStorageInDatabase(
+  kind: 'sqlite' | 'postgres',
+  store: Store & { close(): unknown },
+): SessionStorage {
+  return {
+    kind,
+    store,
+    ready: () => Promise.resolve(),
+    check: () => Promise.resolve({}),
+    close: () => {
+      store.close();
+      return Promise.resolve();
+    },
+  };
 }

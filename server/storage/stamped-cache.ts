@@ -6,28 +6,33 @@
  */
 export class StampedCache<K, V extends NonNullable<unknown> | null> {
   private stamp: string | null = null;
-  private readonly entries = new Map<K, V>();
+  /** Loads in flight are kept too, so requests asking for the same key at once share one query. */
+  private readonly entries = new Map<K, Promise<V>>();
 
   /**
-   * @param changeStamp the database's stamp (AppDatabase.turnChangeStamp)
+   * @param changeStamp the storage engine's stamp (StorageEngine.changeStamp)
    * @param maxEntries beyond this many keys, the cache starts over (it only holds what recent requests asked for)
    */
   constructor(
-    private readonly changeStamp: () => string,
+    private readonly changeStamp: () => string | Promise<string>,
     private readonly maxEntries = 10_000,
   ) {}
 
-  get(key: K, load: (key: K) => V): V {
-    const stamp = this.changeStamp();
+  async get(key: K, load: (key: K) => Promise<V>): Promise<V> {
+    const stamp = await this.changeStamp();
     if (stamp !== this.stamp) {
       this.entries.clear();
       this.stamp = stamp;
     }
     const hit = this.entries.get(key);
     if (hit !== undefined) return hit;
-    const value = load(key);
     if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(key, value);
-    return value;
+    // Stored before it settles; a clear meanwhile (a newer stamp) drops it, so an old read never lands after a new one.
+    const loading = load(key);
+    this.entries.set(key, loading);
+    loading.catch(() => {
+      if (this.entries.get(key) === loading) this.entries.delete(key);
+    });
+    return loading;
   }
 }

@@ -17,10 +17,10 @@ export interface TenantContext {
  * The tenants of the signed-in user and the current one: the session's choice while the user still belongs to it,
  * otherwise the first of their tenants (which the session then remembers).
  */
-export function currentTenant(req: Request, store: TenantStore): TenantContext {
+export async function currentTenant(req: Request, store: TenantStore): Promise<TenantContext> {
   const user = req.user;
   if (!user) throw HttpError.unauthenticated();
-  const tenants = store.tenantsOf(user.id);
+  const tenants = await store.tenantsOf(user.id);
   const chosen = req.session.tenant;
   const current = tenants.find((tenant) => tenant.id === chosen) ?? tenants[0];
   if (!current) throw new HttpError('forbidden', NO_TENANT_MESSAGE);

@@ -1,82 +1,78 @@
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Kysely } from 'kysely';
 import type { Tenant } from '../../shared';
-import type { AppDatabase } from '../storage/app-database';
+import type { AppSchema } from '../storage/app-schema';
 import { StampedCache } from '../storage/stamped-cache';
+import type { StorageEngine } from '../storage/storage-engine';
 
-/** Tenants and who belongs to them. Lists come in the order the tenants were created. */
+/** Tenants and who belongs to them, on either engine. Lists come in the order the tenants were created. */
 export class TenantStore {
-  private readonly statements: {
-    all: BetterSqlite3.Statement<[], Tenant>;
-    byId: BetterSqlite3.Statement<[string], Tenant>;
-    upsert: BetterSqlite3.Statement<[string, string]>;
-    ofUser: BetterSqlite3.Statement<[number], Tenant>;
-    addMember: BetterSqlite3.Statement<[number, string]>;
-    removeMembers: BetterSqlite3.Statement<[number]>;
-    usersWithoutTenant: BetterSqlite3.Statement<[], number>;
-  };
-
   /** Memberships by user id, as every signed-in request reads them. */
   private readonly memberships: StampedCache<number, readonly Tenant[]>;
 
-  constructor(private readonly database: AppDatabase) {
-    const db = database.db;
-    this.memberships = new StampedCache(() => database.turnChangeStamp());
-    this.statements = {
-      all: db.prepare('SELECT id, name FROM tenants ORDER BY rowid'),
-      byId: db.prepare('SELECT id, name FROM tenants WHERE id = ?'),
-      upsert: db.prepare(
-        'INSERT INTO tenants (id, name) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET name = excluded.name',
-      ),
-      ofUser: db.prepare(
-        `SELECT t.id, t.name FROM memberships m JOIN tenants t ON t.id = m.tenant_id
-         WHERE m.user_id = ? ORDER BY t.rowid`,
-      ),
-      addMember: db.prepare('INSERT INTO memberships (user_id, tenant_id) VALUES (?, ?) ON CONFLICT DO NOTHING'),
-      removeMembers: db.prepare('DELETE FROM memberships WHERE user_id = ?'),
-      usersWithoutTenant: db
-        .prepare<[], number>('SELECT id FROM users WHERE id NOT IN (SELECT user_id FROM memberships) ORDER BY id')
-        .pluck(),
-    };
+  constructor(private readonly engine: StorageEngine) {
+    this.memberships = new StampedCache(() => engine.changeStamp());
   }
 
-  list(): Tenant[] {
-    return this.statements.all.all();
+  list(db: Kysely<AppSchema> = this.engine.db): Promise<Tenant[]> {
+    return db.selectFrom('tenants').select(['id', 'name']).orderBy(this.engine.dialect.tenantCreationOrder).execute();
   }
 
-  get(id: string): Tenant | undefined {
-    return this.statements.byId.get(id);
+  get(id: string, db: Kysely<AppSchema> = this.engine.db): Promise<Tenant | undefined> {
+    return db.selectFrom('tenants').select(['id', 'name']).where('id', '=', id).executeTakeFirst();
   }
 
   /** Creates the tenant, or renames it. */
-  save(tenant: Tenant): void {
-    this.statements.upsert.run(tenant.id, tenant.name);
-    this.database.noteWrite();
+  async save(tenant: Tenant, db: Kysely<AppSchema> = this.engine.db): Promise<void> {
+    await db
+      .insertInto('tenants')
+      .values({ id: tenant.id, name: tenant.name })
+      .onConflict((conflict) => conflict.column('id').doUpdateSet((eb) => ({ name: eb.ref('excluded.name') })))
+      .execute();
+    this.engine.noteWrite();
   }
 
   /** The user's tenants, from a cache that any committed write empties (a removed membership counts at once). */
-  tenantsOf(userId: number): readonly Tenant[] {
+  tenantsOf(userId: number): Promise<readonly Tenant[]> {
     return this.memberships.get(userId, this.loadTenantsOf);
   }
 
-  private readonly loadTenantsOf = (userId: number): readonly Tenant[] =>
-    Object.freeze(this.statements.ofUser.all(userId).map((tenant) => Object.freeze(tenant)));
+  private readonly loadTenantsOf = async (userId: number): Promise<readonly Tenant[]> => {
+    const rows = await this.engine.db
+      .selectFrom('memberships')
+      .innerJoin('tenants', 'tenants.id', 'memberships.tenant_id')
+      .select(['tenants.id', 'tenants.name'])
+      .where('memberships.user_id', '=', userId)
+      .orderBy(this.engine.dialect.tenantCreationOrder)
+      .execute();
+    return Object.freeze(rows.map((tenant) => Object.freeze(tenant)));
+  };
 
   /** Makes the user a member of exactly these tenants (all must exist). */
-  setMemberships(userId: number, tenantIds: readonly string[]): void {
-    this.database.db.transaction(() => {
-      this.statements.removeMembers.run(userId);
-      for (const tenantId of tenantIds) this.statements.addMember.run(userId, tenantId);
-    })();
-    this.database.noteWrite();
+  async setMemberships(userId: number, tenantIds: readonly string[]): Promise<void> {
+    await this.engine.db.transaction().execute(async (db) => {
+      await db.deleteFrom('memberships').where('user_id', '=', userId).execute();
+      for (const tenantId of tenantIds) await this.addMembership(userId, tenantId, db);
+    });
+    this.engine.noteWrite();
   }
 
-  addMembership(userId: number, tenantId: string): void {
-    this.statements.addMember.run(userId, tenantId);
-    this.database.noteWrite();
+  async addMembership(userId: number, tenantId: string, db: Kysely<AppSchema> = this.engine.db): Promise<void> {
+    await db
+      .insertInto('memberships')
+      .values({ user_id: userId, tenant_id: tenantId })
+      .onConflict((conflict) => conflict.doNothing())
+      .execute();
+    this.engine.noteWrite();
   }
 
   /** Accounts that belong to no tenant (created before any tenant existed). */
-  usersWithoutTenant(): number[] {
-    return this.statements.usersWithoutTenant.all();
+  async usersWithoutTenant(db: Kysely<AppSchema> = this.engine.db): Promise<number[]> {
+    const rows = await db
+      .selectFrom('users')
+      .select('id')
+      .where('id', 'not in', (eb) => eb.selectFrom('memberships').select('user_id'))
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => row.id);
   }
 }

@@ -13,9 +13,9 @@ startServer(
       if (process.env.START_ENTRY_FAIL === 'configure') throw new Error('registration refused by the entry');
       app.registerSlots({ 'login-sidebar': Slot.make('EntryPromo', { from: 'configure' }) });
     },
-    afterReady: (app) => {
+    afterReady: async (app) => {
       // The demo data is seeded by now: the entry can build on it.
-      process.stdout.write(`after ready: ${app.tenants.list().length} tenants\n`);
+      process.stdout.write(`after ready: ${(await app.tenants.list()).length} tenants\n`);
     },
   }),
 ).catch((error: unknown) => {

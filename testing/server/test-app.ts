@@ -92,9 +92,9 @@ export async function addUser(
   tenants: string[],
   params: ScryptParams = FAST_HASH,
 ): Promise<void> {
-  for (const id of tenants) if (!app.tenants.get(id)) app.tenants.save({ id, name: id.toUpperCase() });
-  const { user } = app.users.upsert(username, await hashPassword(password, params));
-  app.tenants.setMemberships(user.id, tenants);
+  for (const id of tenants) if (!(await app.tenants.get(id))) await app.tenants.save({ id, name: id.toUpperCase() });
+  const { user } = await app.users.upsert(username, await hashPassword(password, params));
+  await app.tenants.setMemberships(user.id, tenants);
 }
 
 /** A cookie-keeping client signed in as `username`. */

@@ -62,10 +62,10 @@ function registerFixtures(app: App, spec: FixtureSpec): void {
   }
 }
 
-function seedFixtureRecords(app: App, spec: FixtureSpec): void {
+async function seedFixtureRecords(app: App, spec: FixtureSpec): Promise<void> {
   for (const resource of spec.resources ?? []) {
     for (const [tenant, records] of Object.entries(resource.records ?? {})) {
-      for (const record of records) app.records.insert(tenant, resource.name, record);
+      for (const record of records) await app.records.insert(tenant, resource.name, record);
     }
   }
 }

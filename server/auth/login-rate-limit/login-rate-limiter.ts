@@ -1,7 +1,9 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import type { Database } from 'better-sqlite3';
+import type { Pool } from 'pg';
 import {
   RateLimiterMemory,
+  RateLimiterPostgres,
   RateLimiterRedis,
   RateLimiterRes,
   RateLimiterSQLite,
@@ -11,9 +13,14 @@ import type { LoginRateLimitSettings } from './login-rate-limit-settings';
 
 /**
  * Where the counters live. Redis when the instances share one (every instance counts the same attempts);
- * otherwise the SQLite database, so a restart does not hand an attacker fresh attempts; memory for tests.
+ * otherwise the database (PostgreSQL, shared by every host; or the SQLite file), so a restart does not hand an
+ * attacker fresh attempts; memory for tests.
  */
-export type RateLimitStore = { kind: 'redis'; client: object } | { kind: 'sqlite'; db: Database } | { kind: 'memory' };
+export type RateLimitStore =
+  | { kind: 'redis'; client: object }
+  | { kind: 'postgres'; pool: Pool }
+  | { kind: 'sqlite'; db: Database }
+  | { kind: 'memory' };
 
 export type LoginAttemptVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -24,9 +31,10 @@ export interface LoginAttemptKey {
 
 /** Longest username kept in a counter key; longer ones are refused by the sign-in route anyway. */
 const KEY_USERNAME_MAX = 256;
-const SQLITE_TABLE = 'login_rate_limits';
-/** How often expired SQLite counters are deleted. */
-const SQLITE_CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
+/** The counters' table in SQLite and PostgreSQL (PostgreSQL's is made by the migrations). */
+const COUNTER_TABLE = 'login_rate_limits';
+/** How often expired counters are deleted from a database. */
+const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
 
 /**
  * Counts sign-in attempts per account+client and per client, where a client is an IPv4 address or an IPv6 /64 (one
@@ -64,11 +72,11 @@ export class LoginRateLimiter {
             slowdown: makeLimiter(store, { points: 1, duration: slowdownSeconds, keyPrefix: 'login_account_slow' }),
           },
     );
-    if (store.kind === 'sqlite' && !limiter.disabled) limiter.cleanupTimer = startSqliteCleanup(store.db);
+    if (!limiter.disabled) limiter.cleanupTimer = startCleanup(store);
     return limiter;
   }
 
-  /** Stops the periodic cleanup of the SQLite store (the counters themselves stay where they are). */
+  /** Stops the periodic cleanup of a database store (the counters themselves stay where they are). */
   close(): void {
     if (this.cleanupTimer) clearInterval(this.cleanupTimer);
     this.cleanupTimer = undefined;
@@ -168,14 +176,24 @@ function makeLimiter(store: RateLimitStore, options: LimiterOptions): RateLimite
         useRedisPackage: true,
         rejectIfRedisNotReady: true,
       });
+    case 'postgres':
+      return new RateLimiterPostgres({
+        ...options,
+        storeClient: store.pool,
+        storeType: 'pool',
+        tableName: COUNTER_TABLE,
+        tableCreated: true,
+        // Its timer would outlive the pool; startCleanup instead.
+        clearExpiredByTimeout: false,
+      });
     case 'sqlite':
       return new RateLimiterSQLite({
         ...options,
         storeClient: store.db,
         storeType: 'better-sqlite3',
-        tableName: SQLITE_TABLE,
+        tableName: COUNTER_TABLE,
         tableCreated: true,
-        // Its own cleanup timer would outlive a closed database and reject unobserved; startSqliteCleanup instead.
+        // Its own cleanup timer would outlive a closed database and reject unobserved; startCleanup instead.
         clearExpiredByTimeout: false,
       });
   }
@@ -187,7 +205,7 @@ function makeLimiter(store: RateLimitStore, options: LimiterOptions): RateLimite
  */
 function createSqliteTable(db: Database): void {
   db.prepare(
-    `CREATE TABLE IF NOT EXISTS ${SQLITE_TABLE} (
+    `CREATE TABLE IF NOT EXISTS ${COUNTER_TABLE} (
       key TEXT PRIMARY KEY,
       points INTEGER NOT NULL DEFAULT 0,
       expire INTEGER
@@ -195,16 +213,25 @@ function createSqliteTable(db: Database): void {
   ).run();
 }
 
-/** Deletes expired counters now and then, so the table holds only live windows. */
-function startSqliteCleanup(db: Database): NodeJS.Timeout {
+/** Deletes expired counters of a database store now and then, so the table holds only live windows. */
+function startCleanup(store: RateLimitStore): NodeJS.Timeout | undefined {
+  let deleteExpired: () => unknown;
+  if (store.kind === 'sqlite') {
+    const { db } = store;
+    deleteExpired = () => db.open && db.prepare(`DELETE FROM ${COUNTER_TABLE} WHERE expire < ?`).run(Date.now());
+  } else if (store.kind === 'postgres') {
+    deleteExpired = () => store.pool.query(`DELETE FROM ${COUNTER_TABLE} WHERE expire < $1`, [Date.now()]);
+  } else {
+    return undefined;
+  }
   const timer = setInterval(() => {
-    if (!db.open) return;
+    // A busy, closing or unreachable database: the next round tries again; reads ignore expired rows meanwhile.
     try {
-      db.prepare(`DELETE FROM ${SQLITE_TABLE} WHERE expire < ?`).run(Date.now());
+      Promise.resolve(deleteExpired()).catch(() => undefined);
     } catch {
-      // A busy or closing database: the next round tries again; expired rows are ignored by reads meanwhile.
+      // (SQLite throws synchronously.)
     }
-  }, SQLITE_CLEANUP_INTERVAL_MS);
+  }, CLEANUP_INTERVAL_MS);
   timer.unref();
   return timer;
 }

@@ -1,0 +1,112 @@
+import type { Kysely } from 'kysely';
+import type { JsonObject, ResourceRecord } from '../../shared';
+import type { AppSchema } from '../storage/app-schema';
+import type { StorageEngine } from '../storage/storage-engine';
+import { FIELD_NAME_PATTERN } from './field';
+import type { RecordSource } from './record-source';
+
+interface RecordRow {
+  id: number;
+  data: string;
+}
+
+/**
+ * Records in the `records` table of the storage engine (SQLite or PostgreSQL): one row per record, its field values
+ * as JSON text.
+ */
+export class StoredRecordSource implements RecordSource {
+  constructor(private readonly engine: StorageEngine) {}
+
+  private scoped(tenant: string, resource: string, db: Kysely<AppSchema> = this.engine.db) {
+    return db
+      .selectFrom('records')
+      .select(['id', 'data'])
+      .where('tenant_id', '=', tenant)
+      .where('resource', '=', resource);
+  }
+
+  async list(tenant: string, resource: string, db?: Kysely<AppSchema>): Promise<ResourceRecord[]> {
+    return (await this.scoped(tenant, resource, db).orderBy('id').execute()).map(toRecord);
+  }
+
+  async get(tenant: string, resource: string, id: number): Promise<ResourceRecord | undefined> {
+    const row = await this.scoped(tenant, resource).where('id', '=', id).executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
+
+  async findBy(tenant: string, resource: string, key: string, value: number | string): Promise<ResourceRecord[]> {
+    if (!FIELD_NAME_PATTERN.test(key)) throw new Error(`Not a record key: ${JSON.stringify(key)}`);
+    const rows = await this.scoped(tenant, resource)
+      .where(this.engine.dialect.recordFieldIs(key, value))
+      .orderBy('id')
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  async count(tenant: string, resource: string, db: Kysely<AppSchema> = this.engine.db): Promise<number> {
+    const { count } = await db
+      .selectFrom('records')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('tenant_id', '=', tenant)
+      .where('resource', '=', resource)
+      .executeTakeFirstOrThrow();
+    return Number(count);
+  }
+
+  async insert(
+    tenant: string,
+    resource: string,
+    data: JsonObject,
+    db: Kysely<AppSchema> = this.engine.db,
+  ): Promise<ResourceRecord> {
+    const now = Date.now();
+    const stored = JSON.stringify(withoutId(data));
+    const { id } = await db
+      .insertInto('records')
+      .values({ tenant_id: tenant, resource, data: stored, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    this.engine.noteWrite();
+    return toRecord({ id, data: stored });
+  }
+
+  async replace(tenant: string, resource: string, id: number, data: JsonObject): Promise<ResourceRecord | undefined> {
+    const stored = JSON.stringify(withoutId(data));
+    const result = await this.engine.db
+      .updateTable('records')
+      .set({ data: stored, updated_at: Date.now() })
+      .where('id', '=', id)
+      .where('tenant_id', '=', tenant)
+      .where('resource', '=', resource)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return undefined;
+    this.engine.noteWrite();
+    return toRecord({ id, data: stored });
+  }
+
+  changeStamp(): string | Promise<string> {
+    return this.engine.changeStamp();
+  }
+}
+
+function withoutId(data: JsonObject): JsonObject {
+  const copy: JsonObject = {};
+  for (const [key, value] of Object.entries(data)) if (key !== 'id') copy[key] = value;
+  return copy;
+}
+
+/** Row -> API record: `id` first, then the data; `title` and `label` always strings; `group` only when set. */
+function toRecord(row: RecordRow): ResourceRecord {
+  const data = JSON.parse(row.data) as JsonObject;
+  const record: ResourceRecord = {
+    id: row.id,
+    title: typeof data.title === 'string' ? data.title : '',
+    label: typeof data.label === 'string' ? data.label : '',
+  };
+  for (const [key, value] of Object.entries(data)) {
+    if (key === 'id' || key === 'title' || key === 'label') continue;
+    if (key === 'group' && (value === null || value === '')) continue;
+    record[key] = value;
+  }
+  return record;
+}

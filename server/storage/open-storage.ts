@@ -1,0 +1,22 @@
+import { PostgresEngine, type PostgresSettings } from './postgres-engine';
+import { SqliteEngine } from './sqlite-engine';
+import type { StorageEngine } from './storage-engine';
+
+/** Where the server keeps its data: a SQLite file on this machine, or a PostgreSQL server (DATABASE_URL). */
+export type StorageSettings = { kind: 'sqlite'; path: string } | ({ kind: 'postgres' } & PostgresSettings);
+
+/**
+ * Opens the engine. SQLite is opened and migrated at once (a bad file throws here); PostgreSQL connects lazily
+ * and migrates in `engine.migrate()`.
+ */
+export function openStorage(settings: StorageSettings, onIdleError: (error: Error) => void): StorageEngine {
+  return settings.kind === 'sqlite' ? SqliteEngine.open(settings.path) : new PostgresEngine(settings, onIdleError);
+}
+
+/** Where the settings point, for messages (a PostgreSQL URL without its password). */
+export function describeStorage(settings: StorageSettings): string {
+  if (settings.kind === 'sqlite') return settings.path;
+  const url = new URL(settings.url);
+  url.password = '';
+  return url.toString();
+}

@@ -1,0 +1,75 @@
+import { Kysely, sql, SqliteDialect } from 'kysely';
+import { AppDatabase } from './app-database';
+import type { AppSchema } from './app-schema';
+import type { EngineDialect, StorageEngine } from './storage-engine';
+
+const SQLITE_DIALECT: EngineDialect = {
+  // The column is COLLATE NOCASE: a plain comparison uses its unique index.
+  usernameIs: (username) => sql<boolean>`username = ${username}`,
+  tenantCreationOrder: sql`tenants.rowid`,
+  recordFieldIs: (key, value) => sql<boolean>`json_extract(data, ${`$.${key}`}) = ${value}`,
+};
+
+/**
+ * The embedded engine: the SQLite file of AppDatabase (opened and migrated synchronously), queried through Kysely
+ * on the same better-sqlite3 connection the session store and the sign-in counters use.
+ */
+export class SqliteEngine implements StorageEngine {
+  readonly kind = 'sqlite';
+  readonly db: Kysely<AppSchema>;
+  readonly dialect = SQLITE_DIALECT;
+
+  constructor(readonly file: AppDatabase) {
+    this.db = new Kysely<AppSchema>({ dialect: new SqliteDialect({ database: file.db }) });
+  }
+
+  static open(path: string): SqliteEngine {
+    return new SqliteEngine(AppDatabase.open(path));
+  }
+
+  /**
+   * BEGIN IMMEDIATE takes the file's write lock first, so two processes doing read-then-write work never both read
+   * "missing" and both write. better-sqlite3 answers synchronously, so the whole transaction runs within one turn of
+   * the event loop: no other request's query lands inside it.
+   */
+  exclusive<T>(work: (db: Kysely<AppSchema>) => Promise<T>): Promise<T> {
+    return this.db.connection().execute(async (connection) => {
+      await sql`BEGIN IMMEDIATE`.execute(connection);
+      try {
+        const result = await work(connection);
+        await sql`COMMIT`.execute(connection);
+        return result;
+      } catch (error) {
+        if (this.file.db.inTransaction) await sql`ROLLBACK`.execute(connection);
+        throw error;
+      }
+    });
+  }
+
+  changeStamp(): string {
+    return this.file.turnChangeStamp();
+  }
+
+  noteWrite(): void {
+    this.file.noteWrite();
+  }
+
+  /** Opening migrated the file already. */
+  migrate(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  check(): Promise<void> {
+    try {
+      this.file.check();
+      return Promise.resolve();
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  close(): Promise<void> {
+    this.file.close();
+    return Promise.resolve();
+  }
+}
