@@ -4,16 +4,22 @@
  * PostgreSQL, so whichever host a request reaches answers the same, and losing one host loses nothing.
  */
 import { spawn } from 'node:child_process';
+import { ERROR_MESSAGES } from '../../shared';
 import type { MePayload, MetaPayload, RecordListPayload, RecordPayload } from '../../shared';
 import { PostgresServer, describeWithPostgres } from '../../testing/server/postgres-server';
 import { DEMO_PASSWORD, DEMO_USERNAME, type AppServer } from '../../testing/system/app-server';
 import { REPO_ROOT } from '../../testing/system/repo-root';
 import { requestJson, signIn } from '../multi-instance/support/session-client';
 import { localStateFilesIn, startPostgresHost } from './support/postgres-host';
+import { queryPostgres } from './support/postgres-query';
 
 jest.setTimeout(120_000);
 
 const describePostgres = describeWithPostgres();
+
+/** Low, so the test reaches it in a few attempts. */
+const LOGIN_LIMIT = 4;
+const HOST_ENV = { LOGIN_RATE_LIMIT: String(LOGIN_LIMIT) };
 
 /** `npm run user:add -- <username>` as an operator runs it, the password piped to stdin. */
 function runUserAdd(
@@ -46,8 +52,8 @@ describePostgres('two hosts sharing only PostgreSQL', () => {
     postgres = await PostgresServer.start();
     databaseUrl = await postgres.createDatabase('multi_host');
     // One after the other here; starting together is the migrations suite's question.
-    first = await startPostgresHost(databaseUrl);
-    second = await startPostgresHost(databaseUrl);
+    first = await startPostgresHost(databaseUrl, { env: HOST_ENV });
+    second = await startPostgresHost(databaseUrl, { env: HOST_ENV });
   });
 
   afterAll(async () => {
@@ -66,6 +72,8 @@ describePostgres('two hosts sharing only PostgreSQL', () => {
     expect(Object.keys((meta.body as MetaPayload).slots)).toContain('tenant-switcher');
     const me = await requestJson(b.url, '/me', { cookie });
     expect((me.body as MePayload).user.username).toBe(DEMO_USERNAME);
+    const sessions = await queryPostgres<{ sess: unknown }>(databaseUrl, 'SELECT sess FROM sessions');
+    expect(sessions.some((row) => JSON.stringify(row.sess).includes('"passport"'))).toBe(true);
 
     const list = await requestJson(b.url, '/api/resources/articles/records', { cookie });
     expect(list.status).toBe(200);
@@ -93,6 +101,28 @@ describePostgres('two hosts sharing only PostgreSQL', () => {
     const switched = await requestJson(a.url, '/tenant', { method: 'POST', cookie, body: { tenant: 'globex' } });
     expect(switched.status).toBe(200);
     expect(((await requestJson(b.url, '/me', { cookie })).body as MePayload).user.currentTenant).toBe('globex');
+  });
+
+  it('counts failed sign-ins across both hosts in PostgreSQL, then refuses with 429 on either', async () => {
+    const username = 'multi-host-intruder';
+    const [a, b] = hosts();
+    for (let attempt = 0; attempt < LOGIN_LIMIT; attempt += 1) {
+      const refused = await requestJson((attempt % 2 === 0 ? a : b).url, '/login', {
+        method: 'POST',
+        body: { username, password: `wrong-${attempt}` },
+      });
+      expect(refused.status).toBe(401);
+    }
+    for (const host of [a, b]) {
+      const limited = await requestJson(host.url, '/login', {
+        method: 'POST',
+        body: { username, password: 'one-more-guess' },
+      });
+      expect(limited.status).toBe(429);
+      expect(limited.body).toEqual({ error: { code: 'too_many_requests', message: ERROR_MESSAGES.tooManyAttempts } });
+    }
+    const counters = await queryPostgres<{ key: string }>(databaseUrl, 'SELECT key FROM login_rate_limits');
+    expect(counters.some((row) => row.key.includes(username))).toBe(true);
   });
 
   it('writes no SQLite file and no session-secret file into either working folder', () => {
@@ -131,7 +161,7 @@ describePostgres('two hosts sharing only PostgreSQL', () => {
 
     // The same host again: its own folder, the same shared database; the start must also cope with the data
     // (demo account, records) that is already there.
-    first = await startPostgresHost(databaseUrl, { tempDir: a.tempDir });
+    first = await startPostgresHost(databaseUrl, { tempDir: a.tempDir, env: HOST_ENV });
     const onRestarted = await requestJson(first.url, '/meta', { cookie });
     expect(onRestarted.status).toBe(200);
     expect(((await requestJson(first.url, '/me', { cookie })).body as MePayload).user.username).toBe(DEMO_USERNAME);
