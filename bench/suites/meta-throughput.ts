@@ -1,4 +1,5 @@
 import { signIn } from '../../tests/multi-instance/support/session-client';
+import { queryPostgres } from '../../tests/multi-host/support/postgres-query';
 import { workPath, type BenchContext } from '../harness/bench-context';
 import { startSessionBaseline, type SessionBaseline, type SessionStoreChoice } from '../harness/baseline-processes';
 import { captureBody } from '../harness/captured-body';
@@ -24,6 +25,7 @@ export async function benchMetaThroughput(
   let baseline: SessionBaseline | undefined;
   try {
     const cookie = await signIn(server.url, BENCH_DEMO_USERNAME, BENCH_DEMO_PASSWORD);
+    if (store.kind === 'postgres') await assertSessionsInPostgres(store.url);
     const body = await captureBody(`${server.url}/meta`, { Cookie: cookie }, workPath(context, `${name}-body.json`));
     baseline = await startSessionBaseline(context, `${name}-baseline`, store, body);
     const storeLabel = STORE_LABELS[store.kind];
@@ -71,4 +73,12 @@ function serverEnv(store: SessionStoreChoice): Record<string, string | undefined
   if (store.kind === 'redis') return { REDIS_URL: store.url };
   if (store.kind === 'postgres') return { DATABASE_URL: store.url, DATABASE_PATH: undefined };
   return {};
+}
+
+/** A figure for PostgreSQL sessions means nothing if the server kept the session elsewhere: check its table. */
+async function assertSessionsInPostgres(databaseUrl: string): Promise<void> {
+  const [row] = await queryPostgres<{ count: string }>(databaseUrl, 'SELECT COUNT(*) AS count FROM sessions');
+  if (Number(row?.count) < 1) {
+    throw new Error('The server signed in, but its PostgreSQL database holds no session: DATABASE_URL was not used.');
+  }
 }
