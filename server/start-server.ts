@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { createApp, type App } from './app';
-import { DEFAULT_DATABASE_PATH, readConfig, type ServerConfig } from './config/config';
+import { DEFAULT_DATABASE_PATH, readConfig, storageSettingsOf, type ServerConfig } from './config/config';
 import { createGracefulShutdown, shutdownOnSignals, type ShutdownOutcome } from './process/graceful-shutdown';
 import { createHttpServer } from './process/http-server';
 import { installProcessErrorHandlers } from './process/process-error-handlers';
@@ -48,10 +48,11 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
   const config = readConfig(env);
   const logger = createLogger(config.nodeEnv, config.logLevel);
   installProcessErrorHandlers(logger);
+  // With DATABASE_URL, readConfig insists on SESSION_SECRET: no file is written in the working folder.
   const sessionSecret = config.sessionSecret ?? [loadOrCreateSessionSecret(config.databasePath).secret];
 
   const app = createApp({
-    databasePath: config.databasePath,
+    storage: storageSettingsOf(config),
     sessionSecret,
     nodeEnv: config.nodeEnv,
     redisUrl: config.redisUrl,
@@ -92,9 +93,11 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
   }
   const { port } = server.address() as AddressInfo;
   const url = `http://${displayHost(config.host)}:${port}/`;
-  logger.info({ host: config.host, port, sessions: app.sessions.kind }, 'listening');
+  logger.info({ host: config.host, port, storage: app.storage.kind, sessions: app.sessions.kind }, 'listening');
 
-  const isDefaultDatabase = config.databasePath === path.resolve(DEFAULT_DATABASE_PATH);
+  // With DATABASE_URL the command finds the database through the same variable, already in the environment.
+  const isDefaultDatabase =
+    config.postgres !== undefined || config.databasePath === path.resolve(DEFAULT_DATABASE_PATH);
   process.stdout.write(
     formatStartMessage({
       url,

@@ -6,7 +6,7 @@
  */
 import { storageSettingsFromEnv } from '../config/config';
 import { UserStore } from '../auth/user-store';
-import { openCliStorage } from './cli-storage';
+import { describeStorage, openMigratedStorage } from '../storage/open-storage';
 
 export const USER_ACCESS_USAGE = 'usage: npm run user:disable -- <username>   |   npm run user:enable -- <username>';
 
@@ -16,7 +16,9 @@ async function main(args: readonly string[]): Promise<number> {
     process.stderr.write(`${USER_ACCESS_USAGE}\n`);
     return 2;
   }
-  const { engine, where } = await openCliStorage(storageSettingsFromEnv(process.env));
+  const settings = storageSettingsFromEnv(process.env);
+  const engine = await openMigratedStorage(settings);
+  const where = describeStorage(settings);
   try {
     const users = new UserStore(engine);
     if (!(await users.setDisabled(username, action === 'disable'))) {

@@ -10,7 +10,7 @@ import { storageSettingsFromEnv } from '../config/config';
 import { hashPassword } from '../auth/password-hash';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/username';
 import { UserStore } from '../auth/user-store';
-import { openCliStorage } from './cli-storage';
+import { describeStorage, openMigratedStorage } from '../storage/open-storage';
 import { TenantStore } from '../tenants/tenant-store';
 import { parseUserAddArgs, UsageError } from './user-add-args';
 import { readPassword } from './read-password';
@@ -31,7 +31,8 @@ async function main(): Promise<number> {
   }
 
   const settings = storageSettingsFromEnv(process.env);
-  const { engine, where } = await openCliStorage(settings);
+  const engine = await openMigratedStorage(settings);
+  const where = describeStorage(settings);
   try {
     const users = new UserStore(engine);
     const tenants = new TenantStore(engine);

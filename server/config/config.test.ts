@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { ConfigError, readConfig } from './config';
 
+const SECRET = 'a-shared-secret-0123456789';
+
 describe('readConfig', () => {
   it('has the documented defaults', () => {
     const config = readConfig({});
@@ -99,6 +101,14 @@ describe('readConfig', () => {
       /TRUST_PROXY="true" is not valid: .*give the proxy's address or subnet .* or the number of proxy hops/,
     ],
     [{ TRUST_PROXY: ' TRUE ' }, /TRUST_PROXY/],
+    [{ DATABASE_URL: 'mysql://db/slots', SESSION_SECRET: SECRET }, /DATABASE_URL must start with postgres:\/\//],
+    [{ DATABASE_URL: 'postgres://db:port/x', SESSION_SECRET: SECRET }, /DATABASE_URL is not a URL/],
+    [{ DATABASE_URL: 'postgres://db/slots' }, /SESSION_SECRET must be set with DATABASE_URL/],
+    [{ DATABASE_URL: 'postgres://db/slots', SESSION_SECRET: SECRET, DATABASE_POOL_SIZE: '0' }, /DATABASE_POOL_SIZE/],
+    [
+      { DATABASE_URL: 'postgres://db/slots', SESSION_SECRET: SECRET, DATABASE_STATEMENT_TIMEOUT_MS: 'soon' },
+      /DATABASE_STATEMENT_TIMEOUT_MS/,
+    ],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => readConfig(env)).toThrow(message);
     try {
@@ -106,6 +116,23 @@ describe('readConfig', () => {
     } catch (error) {
       if (!(error instanceof ConfigError)) expect((error as Error).name).toBe('InvalidSettingError');
     }
+  });
+
+  it('reads DATABASE_URL with its pool size and statement timeout (TLS stays in the URL)', () => {
+    const url = 'postgresql://slots:pw@db.internal:5432/slots?sslmode=verify-full';
+    expect(readConfig({ DATABASE_URL: url, SESSION_SECRET: SECRET }).postgres).toEqual({
+      url,
+      poolSize: 10,
+      statementTimeoutMs: 5000,
+    });
+    const tuned = readConfig({
+      DATABASE_URL: url,
+      SESSION_SECRET: SECRET,
+      DATABASE_POOL_SIZE: '25',
+      DATABASE_STATEMENT_TIMEOUT_MS: '1500',
+    });
+    expect(tuned.postgres).toEqual({ url, poolSize: 25, statementTimeoutMs: 1500 });
+    expect(readConfig({}).postgres).toBeUndefined();
   });
 
   it('resolves a relative DATABASE_PATH against the working directory', () => {

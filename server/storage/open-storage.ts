@@ -20,3 +20,21 @@ export function describeStorage(settings: StorageSettings): string {
   url.password = '';
   return url.toString();
 }
+
+/**
+ * Opens and migrates as a server start does (PostgreSQL under the migration lock), for commands (user:add,
+ * user:disable) and tests; nothing is left open when it rejects (e.g. a database newer than the code).
+ */
+export async function openMigratedStorage(
+  settings: StorageSettings,
+  onIdleError: (error: Error) => void = () => undefined,
+): Promise<StorageEngine> {
+  const engine = openStorage(settings, onIdleError);
+  try {
+    await engine.migrate();
+  } catch (error) {
+    await engine.close();
+    throw error;
+  }
+  return engine;
+}

@@ -115,7 +115,11 @@ export class PostgresEngine implements StorageEngine {
 
   /** Ends the pool (waits for checked-out connections to come back). Idempotent. */
   close(): Promise<void> {
-    this.closing ??= this.db.destroy();
+    this.closing ??= (async () => {
+      // Kysely ends the pool only when it ran a query itself; the session store or /readyz may be all that did.
+      await this.db.destroy();
+      if (!this.pool.ended) await this.pool.end();
+    })();
     return this.closing;
   }
 }

@@ -1,0 +1,153 @@
+/**
+ * The app with DATABASE_URL: two apps on one PostgreSQL stand for two hosts sharing nothing else (each its own
+ * temporary folder). What one host changes counts on the other's next request; readiness follows PostgreSQL.
+ */
+import fs from 'node:fs';
+import { Client } from 'pg';
+import request from 'supertest';
+import type { MePayload } from '../../shared';
+import { describeWithPostgres, PostgresServer } from '../../testing/server/postgres-server';
+import {
+  addUser,
+  createDemoApp,
+  createTestApp,
+  FAST_HASH,
+  sessionCookieOf,
+  signedInAgent,
+  type TestApp,
+} from '../../testing/server/test-app';
+import { hashPassword } from '../auth/password-hash';
+import { DEMO_TENANTS } from '../demo/demo-records';
+import type { StorageSettings } from './open-storage';
+import type { PostgresEngine } from './postgres-engine';
+
+const PASSWORD = 'member-password-123';
+
+describeWithPostgres()('the app on PostgreSQL', () => {
+  let server: PostgresServer;
+  let databases = 0;
+  let storage: StorageSettings;
+  const apps: TestApp[] = [];
+
+  const host = async (): Promise<TestApp> => {
+    const testApp = await createTestApp({ storage });
+    apps.push(testApp);
+    return testApp;
+  };
+
+  beforeAll(async () => {
+    server = await PostgresServer.start();
+  }, 60_000);
+
+  afterAll(async () => {
+    await server.remove();
+  }, 30_000);
+
+  beforeEach(async () => {
+    const url = await server.createDatabase(`app_${++databases}`);
+    storage = { kind: 'postgres', url, poolSize: 5, statementTimeoutMs: 2000 };
+  });
+
+  afterEach(async () => {
+    await Promise.all(apps.splice(0).map((testApp) => testApp.close()));
+  });
+
+  it('keeps nothing in the working folder: no SQLite file, sessions in PostgreSQL', async () => {
+    const a = await host();
+    await addUser(a.app, 'member', PASSWORD, ['north']);
+    await signedInAgent(a.app, 'member', PASSWORD);
+    expect(fs.readdirSync(a.dir.path)).toEqual([]);
+    expect(a.app.storage.kind).toBe('postgres');
+    expect(a.app.sessions.kind).toBe('postgres');
+    expect(() => a.app.database).toThrow(/PostgreSQL/);
+    const client = new Client({ connectionString: storage.kind === 'postgres' ? storage.url : '' });
+    await client.connect();
+    try {
+      expect((await client.query('SELECT COUNT(*)::int AS n FROM sessions')).rows[0]).toEqual({ n: 1 });
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('serves the same users, records and sessions from two hosts', async () => {
+    const a = await host();
+    const b = await host();
+    await addUser(a.app, 'member', PASSWORD, ['north']);
+    const signIn = await request(a.app.handler).post('/login').send({ username: 'member', password: PASSWORD });
+    expect(signIn.status).toBe(200);
+    const cookie = sessionCookieOf(signIn) as string;
+    const onB = await request(b.app.handler).get('/me').set('Cookie', cookie);
+    expect(onB.status).toBe(200);
+    expect((onB.body as MePayload).user.username).toBe('member');
+
+    const record = await b.app.records.insert('north', 'notes', { title: 'Written on B', label: 'B' });
+    expect(await a.app.records.get('north', 'notes', record.id)).toEqual(record);
+    // Signing out on B ends the session on A too.
+    expect((await request(b.app.handler).post('/logout').set('Cookie', cookie)).status).toBe(204);
+    expect((await request(a.app.handler).get('/me').set('Cookie', cookie)).status).toBe(401);
+  });
+
+  it('ends a session on one host at its next request once the other host changed the password or disabled the account', async () => {
+    const a = await host();
+    const b = await host();
+    await addUser(a.app, 'member', PASSWORD, ['north']);
+    const agent = await signedInAgent(a.app, 'member', PASSWORD);
+    expect((await agent.get('/meta')).status).toBe(200);
+    await b.app.users.upsert('member', await hashPassword('another-password-456', FAST_HASH));
+    expect((await agent.get('/meta')).status).toBe(401);
+
+    const again = await signedInAgent(a.app, 'member', 'another-password-456');
+    expect((await again.get('/me')).status).toBe(200);
+    expect(await b.app.users.setDisabled('member', true)).toBe(true);
+    expect((await again.get('/me')).status).toBe(401);
+    expect(
+      (await request(a.app.handler).post('/login').send({ username: 'member', password: 'another-password-456' }))
+        .status,
+    ).toBe(401);
+  });
+
+  it('seeds the demo once when two hosts start together', async () => {
+    const [first, second] = await Promise.all([createDemoApp({ storage }), createDemoApp({ storage })]);
+    apps.push(first, second);
+    expect([first.demoAccount.created, second.demoAccount.created].sort()).toEqual([false, true]);
+    for (const { tenant, articles, authors } of DEMO_TENANTS) {
+      expect(await first.app.records.count(tenant.id, 'articles')).toBe(articles.length);
+      expect(await second.app.records.count(tenant.id, 'authors')).toBe(authors.length);
+    }
+    expect(await first.app.users.count()).toBe(1);
+    expect((await first.app.tenants.list()).map((tenant) => tenant.id)).toEqual(
+      DEMO_TENANTS.map(({ tenant }) => tenant.id),
+    );
+  });
+
+  it('answers /readyz 503 while PostgreSQL is down and 200 again by itself once it is back', async () => {
+    const a = await host();
+    await addUser(a.app, 'member', PASSWORD, ['north']);
+    const agent = await signedInAgent(a.app, 'member', PASSWORD);
+    expect((await request(a.app.handler).get('/readyz')).body).toEqual({ status: 'ok', checks: { database: 'ok' } });
+
+    await server.stop();
+    try {
+      const down = await request(a.app.handler).get('/readyz');
+      expect(down.status).toBe(503);
+      expect(down.body).toMatchObject({ status: 'unavailable', checks: { database: 'failing' } });
+      // A signed-in request cannot load its session: unavailable, not an error and not anonymous.
+      expect((await agent.get('/meta')).status).toBe(503);
+    } finally {
+      await server.resume();
+    }
+
+    expect((await request(a.app.handler).get('/readyz')).status).toBe(200);
+    expect((await agent.get('/meta')).status).toBe(200);
+  }, 30_000);
+
+  it('ends the pool on close', async () => {
+    const a = await host();
+    expect((await request(a.app.handler).get('/readyz')).status).toBe(200);
+    const pool = (a.app.storage as PostgresEngine).pool;
+    expect(pool.totalCount).toBeGreaterThan(0);
+    await a.app.close();
+    expect(pool.ended).toBe(true);
+    expect(pool.totalCount).toBe(0);
+  });
+});

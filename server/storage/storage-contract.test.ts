@@ -1,0 +1,387 @@
+import path from 'node:path';
+import type { SessionData } from 'express-session';
+import { sql } from 'kysely';
+import pino from 'pino';
+import { describeWithPostgres, PostgresServer } from '../../testing/server/postgres-server';
+import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+import { LoginRateLimiter, type RateLimitStore } from '../auth/login-rate-limit/login-rate-limiter';
+import { UserStore } from '../auth/user-store';
+import { StoredRecordSource } from '../resources/stored-record-source';
+import { TenantStore } from '../tenants/tenant-store';
+import { createSessionStorage } from './create-session-storage';
+import { SchemaTooNewError } from './migrate';
+import { MIGRATIONS, POSTGRES_MIGRATIONS } from './migrations';
+import { openMigratedStorage, type StorageSettings } from './open-storage';
+import { PostgresEngine } from './postgres-engine';
+import type { SessionStorage } from './session-storage';
+import { SqliteEngine } from './sqlite-engine';
+import type { StorageEngine } from './storage-engine';
+
+/**
+ * The storage contract: the same cases against a SQLite file in a temporary folder and a real PostgreSQL (one
+ * server for the file, a fresh database per case). Two engines opened on the same settings stand for two hosts.
+ */
+interface EngineUnderTest {
+  name: string;
+  describeFor: (name: string, suite: () => void) => void;
+  setUp(): Promise<void>;
+  tearDown(): Promise<void>;
+  /** Settings of a new, empty database. */
+  freshDatabase(): Promise<StorageSettings>;
+}
+
+let folder: TempDir;
+let postgres: PostgresServer | undefined;
+let databases = 0;
+
+const ENGINES: EngineUnderTest[] = [
+  {
+    name: 'SQLite',
+    describeFor: describe,
+    setUp: () => {
+      folder = makeTempDir('slots-contract-');
+      return Promise.resolve();
+    },
+    tearDown: () => {
+      folder.remove();
+      return Promise.resolve();
+    },
+    freshDatabase: () => Promise.resolve({ kind: 'sqlite', path: path.join(folder.path, `db${++databases}.db`) }),
+  },
+  {
+    name: 'PostgreSQL',
+    describeFor: describeWithPostgres(),
+    setUp: async () => {
+      postgres = await PostgresServer.start();
+    },
+    tearDown: async () => {
+      await postgres?.remove();
+    },
+    freshDatabase: async () => ({
+      kind: 'postgres',
+      url: await (postgres as PostgresServer).createDatabase(`contract_${++databases}`),
+      poolSize: 4,
+      statementTimeoutMs: 5000,
+    }),
+  },
+];
+
+/** What a request on another host would see: the next turn of the event loop. */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+for (const engineUnderTest of ENGINES) {
+  engineUnderTest.describeFor(`storage contract on ${engineUnderTest.name}`, () => {
+    let settings: StorageSettings;
+    let engine: StorageEngine;
+    const opened: StorageEngine[] = [];
+
+    /** Another process (another host) on the same database. */
+    const openAnother = async (): Promise<StorageEngine> => {
+      const another = await openMigratedStorage(settings);
+      opened.push(another);
+      return another;
+    };
+
+    beforeAll(() => engineUnderTest.setUp(), 60_000);
+    afterAll(() => engineUnderTest.tearDown(), 30_000);
+
+    beforeEach(async () => {
+      settings = await engineUnderTest.freshDatabase();
+      engine = await openAnother();
+    });
+
+    afterEach(async () => {
+      await Promise.all(opened.splice(0).map((each) => each.close()));
+    });
+
+    describe('users', () => {
+      it('creates an account, then sets its password; names compare regardless of case', async () => {
+        const users = new UserStore(engine);
+        const created = await users.upsert('Editor', 'hash-1', 'The Editor');
+        expect(created.created).toBe(true);
+        expect(created.user).toMatchObject({ username: 'Editor', displayName: 'The Editor' });
+        const updated = await users.upsert('editor', 'hash-2');
+        expect(updated.created).toBe(false);
+        expect(updated.user.id).toBe(created.user.id);
+        expect(updated.user.credentialStamp).not.toBe(created.user.credentialStamp);
+        expect((await users.findCredentials('EDITOR'))?.passwordHash).toBe('hash-2');
+        expect(await users.findByUsername('nobody')).toBeUndefined();
+        expect(await users.count()).toBe(1);
+      });
+
+      it('creates only when missing, whatever the case of the existing name', async () => {
+        const users = new UserStore(engine);
+        expect(await users.createIfMissing('admin', 'first')).toBe(true);
+        expect(await users.createIfMissing('ADMIN', 'second')).toBe(false);
+        expect((await users.findCredentials('admin'))?.passwordHash).toBe('first');
+      });
+
+      it('disables and enables an account: no credentials and no user by id while disabled', async () => {
+        const users = new UserStore(engine);
+        const { user } = await users.upsert('member', 'hash');
+        expect(await users.setDisabled('Member', true)).toBe(true);
+        expect(await users.isDisabled('member')).toBe(true);
+        expect(await users.findCredentials('member')).toBeUndefined();
+        expect(await users.findById(user.id)).toBeUndefined();
+        expect(await users.setDisabled('member', false)).toBe(true);
+        expect((await users.findById(user.id))?.username).toBe('member');
+        expect(await users.setDisabled('ghost', true)).toBe(false);
+      });
+
+      it("sees another host's password change and disabling at its next lookup (cached by id meanwhile)", async () => {
+        const here = new UserStore(engine);
+        const there = new UserStore(await openAnother());
+        const { user } = await here.upsert('member', 'hash-1');
+        const before = await here.findById(user.id);
+        expect(before?.credentialStamp).toBeDefined();
+
+        await there.upsert('member', 'hash-2');
+        await nextTurn();
+        expect((await here.findById(user.id))?.credentialStamp).not.toBe(before?.credentialStamp);
+
+        await there.setDisabled('member', true);
+        await nextTurn();
+        expect(await here.findById(user.id)).toBeUndefined();
+      });
+    });
+
+    describe('tenants and memberships', () => {
+      it('lists tenants in creation order, renames in place, and replaces memberships', async () => {
+        const tenants = new TenantStore(engine);
+        const users = new UserStore(engine);
+        await tenants.save({ id: 'zeta', name: 'Zeta' });
+        await tenants.save({ id: 'alpha', name: 'Alpha' });
+        await tenants.save({ id: 'zeta', name: 'Zeta Renamed' });
+        expect(await tenants.list()).toEqual([
+          { id: 'zeta', name: 'Zeta Renamed' },
+          { id: 'alpha', name: 'Alpha' },
+        ]);
+        expect(await tenants.get('alpha')).toEqual({ id: 'alpha', name: 'Alpha' });
+        expect(await tenants.get('nope')).toBeUndefined();
+
+        const { user } = await users.upsert('member', 'hash');
+        const { user: loner } = await users.upsert('loner', 'hash');
+        await tenants.setMemberships(user.id, ['alpha', 'zeta']);
+        expect((await tenants.tenantsOf(user.id)).map((tenant) => tenant.id)).toEqual(['zeta', 'alpha']);
+        await tenants.addMembership(user.id, 'alpha');
+        await tenants.setMemberships(user.id, ['alpha']);
+        expect(await tenants.tenantsOf(user.id)).toEqual([{ id: 'alpha', name: 'Alpha' }]);
+        expect(await tenants.usersWithoutTenant()).toEqual([loner.id]);
+      });
+
+      it('refuses a membership of a tenant that does not exist', async () => {
+        const tenants = new TenantStore(engine);
+        const { user } = await new UserStore(engine).upsert('member', 'hash');
+        await expect(tenants.setMemberships(user.id, ['missing'])).rejects.toThrow();
+        expect(await tenants.tenantsOf(user.id)).toEqual([]);
+      });
+
+      it("sees another host's membership change at its next lookup", async () => {
+        const here = new TenantStore(engine);
+        const there = new TenantStore(await openAnother());
+        await here.save({ id: 'north', name: 'North' });
+        await here.save({ id: 'south', name: 'South' });
+        const { user } = await new UserStore(engine).upsert('member', 'hash');
+        await here.setMemberships(user.id, ['north', 'south']);
+        expect(await here.tenantsOf(user.id)).toHaveLength(2);
+        await there.setMemberships(user.id, ['south']);
+        await nextTurn();
+        expect(await here.tenantsOf(user.id)).toEqual([{ id: 'south', name: 'South' }]);
+      });
+    });
+
+    describe('records', () => {
+      let records: StoredRecordSource;
+
+      beforeEach(async () => {
+        const tenants = new TenantStore(engine);
+        await tenants.save({ id: 'acme', name: 'Acme' });
+        await tenants.save({ id: 'globex', name: 'Globex' });
+        records = new StoredRecordSource(engine);
+      });
+
+      it('inserts, reads, lists and counts per tenant and resource; the data never keeps an id', async () => {
+        const first = await records.insert('acme', 'articles', { id: 99, title: 'One', label: 'L', views: 3 });
+        await records.insert('acme', 'articles', { title: 'Two', label: 'L', group: '' });
+        await records.insert('acme', 'authors', { title: 'Ann', label: 'A' });
+        await records.insert('globex', 'articles', { title: 'Other', label: 'O' });
+        expect(first).toEqual({ id: first.id, title: 'One', label: 'L', views: 3 });
+        expect(first.id).not.toBe(99);
+        expect(await records.get('acme', 'articles', first.id)).toEqual(first);
+        expect((await records.list('acme', 'articles')).map((record) => record.title)).toEqual(['One', 'Two']);
+        expect((await records.list('acme', 'articles'))[1]).not.toHaveProperty('group');
+        expect(await records.count('acme', 'articles')).toBe(2);
+        expect(await records.count('globex', 'articles')).toBe(1);
+        expect(await records.count('globex', 'authors')).toBe(0);
+      });
+
+      it("never reads or replaces another tenant's record", async () => {
+        const mine = await records.insert('acme', 'articles', { title: 'Mine', label: 'M' });
+        expect(await records.get('globex', 'articles', mine.id)).toBeUndefined();
+        expect(await records.get('acme', 'authors', mine.id)).toBeUndefined();
+        expect(await records.replace('globex', 'articles', mine.id, { title: 'Stolen', label: 'S' })).toBeUndefined();
+        expect((await records.get('acme', 'articles', mine.id))?.title).toBe('Mine');
+        const saved = await records.replace('acme', 'articles', mine.id, { id: 5, title: 'Edited', label: 'E' });
+        expect(saved).toEqual({ id: mine.id, title: 'Edited', label: 'E' });
+        expect(await records.get('acme', 'articles', mine.id)).toEqual(saved);
+      });
+
+      it('finds records by a field, telling numbers from strings', async () => {
+        const numeric = await records.insert('acme', 'articles', { title: 'N', label: 'N', authorId: 7 });
+        const text = await records.insert('acme', 'articles', { title: 'S', label: 'S', authorId: '7' });
+        await records.insert('globex', 'articles', { title: 'G', label: 'G', authorId: 7 });
+        expect((await records.findBy('acme', 'articles', 'authorId', 7)).map((record) => record.id)).toEqual([
+          numeric.id,
+        ]);
+        expect((await records.findBy('acme', 'articles', 'authorId', '7')).map((record) => record.id)).toEqual([
+          text.id,
+        ]);
+        await expect(records.findBy('acme', 'articles', "x') OR 1=1 --", 7)).rejects.toThrow(/Not a record key/);
+      });
+
+      it('moves the change stamp when a record changes here or on another host', async () => {
+        const there = new StoredRecordSource(await openAnother());
+        const initial = await records.changeStamp();
+        await nextTurn();
+        expect(await records.changeStamp()).toBe(initial);
+        await records.insert('acme', 'articles', { title: 'Here', label: 'H' });
+        const afterLocal = await records.changeStamp();
+        expect(afterLocal).not.toBe(initial);
+        await there.insert('acme', 'articles', { title: 'There', label: 'T' });
+        await nextTurn();
+        expect(await records.changeStamp()).not.toBe(afterLocal);
+      });
+    });
+
+    describe('exclusive work', () => {
+      it('never interleaves: concurrent read-then-insert work inserts once', async () => {
+        await new TenantStore(engine).save({ id: 'acme', name: 'Acme' });
+        const records = new StoredRecordSource(engine);
+        const seedOnce = () =>
+          engine.exclusive(async (db) => {
+            if ((await records.count('acme', 'authors', db)) === 0) {
+              await records.insert('acme', 'authors', { title: 'Only', label: 'O' }, db);
+            }
+          });
+        await Promise.all([seedOnce(), seedOnce(), seedOnce(), seedOnce()]);
+        expect(await records.count('acme', 'authors')).toBe(1);
+      });
+
+      it('rolls the whole work back when it fails', async () => {
+        const tenants = new TenantStore(engine);
+        await expect(
+          engine.exclusive(async (db) => {
+            await tenants.save({ id: 'half', name: 'Half' }, db);
+            throw new Error('stop here');
+          }),
+        ).rejects.toThrow('stop here');
+        expect(await tenants.get('half')).toBeUndefined();
+      });
+    });
+
+    describe('sessions', () => {
+      let storage: SessionStorage;
+
+      beforeEach(() => {
+        storage = createSessionStorage({
+          engine,
+          fallbackTtlMs: 60_000,
+          cleanupIntervalMs: 0,
+          logger: pino({ level: 'silent' }),
+        });
+      });
+
+      afterEach(() => storage.close());
+
+      const call = <T>(run: (done: (error: unknown, value?: T) => void) => void): Promise<T | undefined> =>
+        new Promise((resolve, reject) => run((error, value) => (error ? reject(error as Error) : resolve(value))));
+      const sessionFor = (expires: Date, user: number): SessionData =>
+        ({ cookie: { originalMaxAge: null, expires }, passport: { user } }) as unknown as SessionData;
+
+      it('keeps, returns and destroys a session, in the database rather than in memory', async () => {
+        expect(storage.kind).toBe(engine.kind);
+        const expires = new Date(Date.now() + 60_000);
+        await call((done) => storage.store.set('sid-1', sessionFor(expires, 1), done));
+        const again = createSessionStorage({
+          engine: await openAnother(),
+          fallbackTtlMs: 60_000,
+          cleanupIntervalMs: 0,
+          logger: pino({ level: 'silent' }),
+        });
+        try {
+          const read = await call<SessionData | null>((done) => again.store.get('sid-1', done));
+          expect(read).toMatchObject({ passport: { user: 1 } });
+        } finally {
+          await again.close();
+        }
+        await call((done) => storage.store.destroy('sid-1', done));
+        expect(await call<SessionData | null>((done) => storage.store.get('sid-1', done))).toBeFalsy();
+      });
+
+      it('never returns a session past its expiry', async () => {
+        await call((done) => storage.store.set('old', sessionFor(new Date(Date.now() - 1000), 2), done));
+        expect(await call<SessionData | null>((done) => storage.store.get('old', done))).toBeFalsy();
+      });
+    });
+
+    describe('sign-in rate limits', () => {
+      const settings = { perAccountAndIp: 2, perIp: 100, perAccount: null, windowSeconds: 60 };
+      const storeOf = (each: StorageEngine): RateLimitStore => {
+        if (each instanceof PostgresEngine) return { kind: 'postgres', pool: each.pool };
+        if (each instanceof SqliteEngine) return { kind: 'sqlite', db: each.file.db };
+        throw new Error(`no counters for ${each.kind}`);
+      };
+
+      it('counts attempts in the database, shared by every host on it', async () => {
+        const here = LoginRateLimiter.create(settings, storeOf(engine));
+        const there = LoginRateLimiter.create(settings, storeOf(await openAnother()));
+        const key = { username: 'admin', ip: '10.0.0.1' };
+        try {
+          expect(await here.attempt(key)).toEqual({ allowed: true });
+          expect(await there.attempt(key)).toEqual({ allowed: true });
+          expect(await here.attempt(key)).toMatchObject({ allowed: false });
+          expect(await there.attempt({ username: 'admin', ip: '10.0.0.2' })).toEqual({ allowed: true });
+          await there.succeeded(key);
+          expect(await here.attempt(key)).toEqual({ allowed: true });
+        } finally {
+          here.close();
+          there.close();
+        }
+      });
+    });
+
+    describe('migrations', () => {
+      const versionsIn = async (each: StorageEngine): Promise<number[]> =>
+        (await sql<{ version: number }>`SELECT version FROM schema_version ORDER BY version`.execute(each.db)).rows.map(
+          (row) => Number(row.version),
+        );
+
+      it('has every step for both engines, with the same versions and names', () => {
+        expect(POSTGRES_MIGRATIONS.map(({ version, name }) => ({ version, name }))).toEqual(
+          MIGRATIONS.map(({ version, name }) => ({ version, name })),
+        );
+      });
+
+      it('applies each step once, also when several hosts start at the same moment', async () => {
+        const fresh = await engineUnderTest.freshDatabase();
+        const starts = await Promise.all([1, 2, 3].map(() => openMigratedStorage(fresh)));
+        opened.push(...starts);
+        expect(await versionsIn(starts[0] as StorageEngine)).toEqual(MIGRATIONS.map((step) => step.version));
+        await (starts[1] as StorageEngine).migrate();
+        expect(await versionsIn(starts[2] as StorageEngine)).toEqual(MIGRATIONS.map((step) => step.version));
+      });
+
+      it('refuses a database newer than the code, naming both versions', async () => {
+        await sql`INSERT INTO schema_version (version, name, applied_at) VALUES (999, 'from the future', 0)`.execute(
+          engine.db,
+        );
+        const known = MIGRATIONS.at(-1)?.version;
+        const attempt = openMigratedStorage(settings);
+        await expect(attempt).rejects.toThrow(SchemaTooNewError);
+        await expect(openMigratedStorage(settings)).rejects.toThrow(
+          `The database schema is at version 999, newer than this server knows (${known}).`,
+        );
+      });
+    });
+  });
+}
