@@ -47,8 +47,22 @@ describePostgres('migrations on a shared PostgreSQL', () => {
     expect(rows.map((row) => Number(row.version))).toEqual(POSTGRES_MIGRATIONS.map((migration) => migration.version));
   });
 
+  it('closes its pool on SIGTERM: exit 0 and no connection left on the database', async () => {
+    const hosts = started.splice(0);
+    const exits = await Promise.all(hosts.map((host) => host.process.stop({ graceMs: 15_000 })));
+    await Promise.all(hosts.map((host) => host.stop()));
+    expect(exits).toEqual([
+      { code: 0, signal: null },
+      { code: 0, signal: null },
+    ]);
+    const others = await queryPostgres<{ count: string }>(
+      databaseUrl,
+      'SELECT COUNT(*) AS count FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
+    expect(Number(others[0]?.count)).toBe(0);
+  });
+
   it('refuses to start against a schema newer than its code, with a message, and changes nothing', async () => {
-    await Promise.all(started.splice(0).map((host) => host.stop()));
     const [found] = await queryPostgres<{ latest: number }>(
       databaseUrl,
       `SELECT MAX(version) AS latest FROM ${MIGRATIONS_TABLE}`,
