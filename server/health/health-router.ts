@@ -7,7 +7,7 @@ export type ReadinessCheck = () => Promise<Record<string, 'ok' | 'failing'>>;
 
 /**
  * `GET /healthz`: the process is alive (a load balancer restarts it otherwise).
- * `GET /readyz`: it can serve (database answers; Redis too when sessions live there), 503 otherwise, so a load
+ * `GET /readyz`: it can serve (database, SQLite or PostgreSQL, answers; Redis too when configured), 503 otherwise, so a load
  * balancer stops sending traffic without restarting it. The 503 body is both a HealthPayload and an error body.
  */
 export function createHealthRouter(checkReadiness: ReadinessCheck): Router {

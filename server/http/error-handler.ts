@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { ERROR_MESSAGES, ERROR_STATUS, type ErrorCode } from '../../shared';
+import { isDatabaseUnavailable } from '../storage/database-unavailable';
 import { HttpError } from './http-error';
 
 /**
@@ -45,6 +46,8 @@ export function toHttpError(error: unknown): HttpError {
       const code = codeForStatus(status);
       if (code) return new HttpError(code, defaultMessage(code));
     }
+    // PostgreSQL down or restarting: the request may succeed in a moment (and /readyz says 503 meanwhile).
+    if (isDatabaseUnavailable(error)) return new HttpError('unavailable', ERROR_MESSAGES.unavailable);
   }
   return new HttpError('internal', ERROR_MESSAGES.internal);
 }
