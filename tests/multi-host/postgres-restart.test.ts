@@ -20,12 +20,25 @@ const sequenceOf = (label: string): number => Number(/^restart-update-(\d+)$/.ex
 /** A PUT left without an answer this long counts as not acknowledged; the loop goes on. */
 const UPDATE_TIMEOUT_MS = 3_000;
 
+/** A host that died has no readiness to poll: fail with what it printed instead of a refused connection. */
+async function assertStillRunning(host: AppServer): Promise<void> {
+  const exit = await Promise.race([host.process.exited, new Promise<null>((resolve) => setImmediate(resolve, null))]);
+  if (exit !== null) {
+    throw new Error(
+      `The host at ${host.url} exited (code ${exit.code}, signal ${exit.signal}).\n` +
+        `--- stdout ---\n${host.process.stdout().slice(-4000)}\n--- stderr ---\n${host.process.stderr().slice(-4000)}`,
+    );
+  }
+}
+
 interface UpdateLog {
   sent: number;
   /** Per record id: the sequence number of the last update acknowledged with a 2xx. */
   lastAcknowledged: Map<number, number>;
   acknowledged: number;
   refused: number;
+  /** The HTTP statuses of the refusals (a timed-out PUT has none). */
+  refusalStatuses: Set<number>;
 }
 
 describePostgres('PostgreSQL restarted under two hosts', () => {
@@ -61,7 +74,13 @@ describePostgres('PostgreSQL restarted under two hosts', () => {
     const recordIds = (list.body as RecordListPayload).records.map((record) => record.id);
     expect(recordIds.length).toBeGreaterThan(0);
 
-    const log: UpdateLog = { sent: 0, lastAcknowledged: new Map(), acknowledged: 0, refused: 0 };
+    const log: UpdateLog = {
+      sent: 0,
+      lastAcknowledged: new Map(),
+      acknowledged: 0,
+      refused: 0,
+      refusalStatuses: new Set(),
+    };
     let keepWriting = true;
     // Sequential PUTs, round robin over the two hosts and the records, until told to stop.
     const writer = (async () => {
@@ -83,6 +102,7 @@ describePostgres('PostgreSQL restarted under two hosts', () => {
             log.lastAcknowledged.set(id, sequence);
           } else {
             log.refused += 1;
+            log.refusalStatuses.add(response.status);
           }
         } catch {
           log.refused += 1;
@@ -104,6 +124,7 @@ describePostgres('PostgreSQL restarted under two hosts', () => {
 
       await server.stop();
       for (const host of hosts) {
+        await assertStillRunning(host);
         const down = await readinessWithin(host.url, 503, 15_000);
         expect(down.status).toBe(503);
         expect(down.body).toMatchObject({ status: 'unavailable', checks: { database: 'failing' } });
@@ -120,6 +141,7 @@ describePostgres('PostgreSQL restarted under two hosts', () => {
 
       await server.resume();
       for (const host of hosts) {
+        await assertStillRunning(host);
         const back = await readinessWithin(host.url, 200, 20_000);
         expect(back.status).toBe(200);
         expect(back.body).toMatchObject({ status: 'ok', checks: { database: 'ok' } });
@@ -129,6 +151,13 @@ describePostgres('PostgreSQL restarted under two hosts', () => {
       expect(log.acknowledged).toBeGreaterThanOrEqual(acknowledgedAtReturn + 10);
       // The outage was seen by the writer, not slept through.
       expect(refusedWhileDown).toBeGreaterThanOrEqual(refusedAtOutage + 3);
+      // Unavailable, to be retried: not a server error.
+      expect([...log.refusalStatuses]).toEqual([503]);
+    } catch (error) {
+      // A refused connection usually means a host died: its own output says why.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      for (const host of hosts) await assertStillRunning(host);
+      throw error;
     } finally {
       keepWriting = false;
       await writer;
