@@ -16,6 +16,7 @@ import type { BenchResults } from './report/bench-results';
 import { renderMarkdown } from './report/render-markdown';
 import { currentLoadAverage, describeMachine, writeResults } from './report/write-results';
 import { BENCH_DIST_DIR, BUNDLED_DIST_DIR, buildFrontEnd, PRODUCT_DIST_DIR } from './suites/front-end-build';
+import { benchListScaling } from './suites/list-scaling';
 import { benchPageLoads } from './suites/page-loads';
 import { benchMetaThroughput } from './suites/meta-throughput';
 import { benchPayloadSize, REGISTRY_SIZES } from './suites/payload-sizes';
@@ -109,6 +110,11 @@ async function main(): Promise<number> {
           results.payloadSizes.push(...(await benchPayloadSize(context, size)));
         });
       }
+    }
+    if (wanted('lists')) {
+      await step('GET /api/resources/:name/records at 100 and 100,000 records', async () => {
+        results.throughput.push(...(await benchListScaling(context)));
+      });
     }
     if (wanted('pages')) {
       if (built) {

@@ -52,6 +52,9 @@ export type {
   RelationBlock,
   ResourceListPayload,
   ResourcePayload,
+  SortOrder,
+  RecordListQuery,
+  RecordListPage,
   RecordListPayload,
   RecordPayload,
   RecordUpdateRequest,
@@ -69,13 +72,18 @@ export type {
   RemoteDescriptorFile,
   HostRefreshDetail,
   HostBeforeLeaveDetail,
+  HostToolsDetail,
   BootComponent,
   BootData,
 } from './wire';
 export {
   REMOTE_DESCRIPTOR_FILE,
+  RECORD_LIST_LIMIT,
+  RECORD_SEARCH_MAX_LENGTH,
   REMOTE_HINTS_MARKER,
   BOOT_DATA_ELEMENT_ID,
   HOST_REFRESH_EVENT,
   HOST_BEFORE_LEAVE_EVENT,
+  HOST_TOOLS_UNAVAILABLE_ATTRIBUTE,
+  HOST_TOOLS_EVENT,
 } from './wire';

@@ -129,6 +129,10 @@ export interface ResourceDefinition extends ResourceSummary {
   relations: RelationDefinition[];
   /** Names of the fields shown as the columns of the resource's list, in order; the first links to the record. */
   listColumns: string[];
+  /** The list columns the list can be sorted by (`sort=`); `id` can always be sorted by too. */
+  sortableColumns: string[];
+  /** The sortable columns a search (`q=`) can match: text columns. A search matches the column sorted by. */
+  searchableColumns: string[];
 }
 
 /** A record as the API returns it. `title` and `label` always; `group` when the record has one. */
@@ -154,9 +158,51 @@ export interface ResourcePayload {
   resource: ResourceDefinition;
 }
 
-/** `GET /api/resources/:name/records` */
+export type SortOrder = 'asc' | 'desc';
+
+/** How many records a page of a list holds: `limit=` from 1 to `max`, `default` when not given. */
+export const RECORD_LIST_LIMIT = Object.freeze({ default: 25, max: 100 });
+
+/** Longest search (`q=`) a list accepts, in characters. */
+export const RECORD_SEARCH_MAX_LENGTH = 200;
+
+/**
+ * Query of `GET /api/resources/:name/records`, every parameter optional (a bad one is answered 400):
+ * - `sort`: `id` or one of the resource's `sortableColumns`; `id` by default, or the first searchable column when
+ *   `q` is given.
+ * - `order`: `asc` (default) or `desc`.
+ * - `q`: keeps the records whose sorted column starts with it, ignoring the case of ASCII letters. It needs the list
+ *   sorted by a searchable column, so that an index serves both the match and the order.
+ * - `limit`: records per page (see RECORD_LIST_LIMIT).
+ * - `after` / `before` (one at most): a cursor from a page's `next` / `previous`; the page that follows or precedes
+ *   it in the same sort. Cursors are opaque and only valid with the `sort` they came from.
+ */
+export interface RecordListQuery {
+  q?: string;
+  sort?: string;
+  order?: SortOrder;
+  limit?: number;
+  after?: string;
+  before?: string;
+}
+
+/** Where a page of a list stands: the query as applied, and the cursors to its neighbours when they exist. */
+export interface RecordListPage {
+  sort: string;
+  order: SortOrder;
+  limit: number;
+  /** The search applied; '' for none. */
+  q: string;
+  /** Pass as `after` for the next page; absent on the last one. */
+  next?: string;
+  /** Pass as `before` for the previous page; absent on the first one. */
+  previous?: string;
+}
+
+/** `GET /api/resources/:name/records` (query: RecordListQuery): one page of the tenant's records. */
 export interface RecordListPayload {
   records: ResourceRecord[];
+  page: RecordListPage;
 }
 
 /** `GET` and `PUT /api/resources/:name/records/:id` */
@@ -336,4 +382,20 @@ export const HOST_BEFORE_LEAVE_EVENT = 'slots:before-leave';
 /** `detail` of a {@link HOST_BEFORE_LEAVE_EVENT}; `reason` is for logs only. */
 export interface HostBeforeLeaveDetail {
   reason: string;
+}
+
+/**
+ * Attribute of `<html>` the host sets (to "true") while some slots on the page failed to render (a remote that is
+ * off, unreachable or too slow), and removes once none has; {@link HOST_TOOLS_EVENT} tells when it changes. A
+ * component that reports on the service (a status line) reads both, so it never says that all is well while the
+ * page is missing tools.
+ */
+export const HOST_TOOLS_UNAVAILABLE_ATTRIBUTE = 'data-slots-tools-unavailable';
+
+/** Name of the window `CustomEvent` the host dispatches when {@link HOST_TOOLS_UNAVAILABLE_ATTRIBUTE} changes. */
+export const HOST_TOOLS_EVENT = 'slots:tools';
+
+/** `detail` of a {@link HOST_TOOLS_EVENT}. */
+export interface HostToolsDetail {
+  unavailable: boolean;
 }

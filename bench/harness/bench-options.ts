@@ -7,6 +7,7 @@ export const BENCHMARK_NAMES = [
   'meta-redis',
   'meta-postgres',
   'sizes',
+  'lists',
   'pages',
 ] as const;
 export type BenchmarkName = (typeof BENCHMARK_NAMES)[number];

@@ -60,11 +60,22 @@ function api(signedIn: boolean): FakeApi {
         : UNAUTHENTICATED,
     'GET /api/resources/articles': {
       body: {
-        resource: { name: 'articles', label: 'Articles', fields: [], relations: [], listColumns: ['title', 'label'] },
+        resource: {
+          name: 'articles',
+          label: 'Articles',
+          fields: [],
+          relations: [],
+          listColumns: ['title', 'label'],
+          sortableColumns: ['title', 'label'],
+          searchableColumns: ['title', 'label'],
+        },
       },
     },
     'GET /api/resources/articles/records': {
-      body: { records: [{ id: 1, title: 'First article', label: 'One', group: 'news' }] },
+      body: {
+        records: [{ id: 1, title: 'First article', label: 'One', group: 'news' }],
+        page: { sort: 'id', order: 'asc', limit: 25, q: '' },
+      },
     },
   });
 }

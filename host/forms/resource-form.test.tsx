@@ -36,6 +36,8 @@ const definition: ResourceDefinition = {
   label: 'Articles',
   relations: [],
   listColumns: ['title', 'label'],
+  sortableColumns: ['title', 'label'],
+  searchableColumns: ['title', 'label'],
   fields: [
     { type: 'field', name: 'title', label: 'Title', input: 'text', required: true },
     { type: 'slot', component: 'TitleTools', props: { source: 'title', target: 'slug' } },

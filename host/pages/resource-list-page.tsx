@@ -1,21 +1,54 @@
-import { Link, useParams } from 'react-router-dom';
-import type { FieldItem, RecordListPayload, ResourcePayload } from '../../shared';
+import { useRef } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
+import {
+  RECORD_SEARCH_MAX_LENGTH,
+  type FieldItem,
+  type RecordListPage,
+  type RecordListPayload,
+  type ResourcePayload,
+} from '../../shared';
 import { useApi } from '../app/use-api';
 import { Breadcrumbs } from '../layout/breadcrumbs';
 import { PageHeading } from '../layout/page-heading';
 import { FieldValue } from './field-value';
+import { ListPager } from './list-pager';
 import { PageError } from './page-error';
+import {
+  neighbourPage,
+  readRecordListLocation,
+  recordListApiPath,
+  recordListSearch,
+  type RecordListLocation,
+} from './record-list-location';
+import { RecordSearchForm } from './record-search-form';
 
-/** The records of a resource in the current tenant, in the columns its definition lists (the first links). */
+/**
+ * The records of a resource in the current tenant, a page at a time, in the columns its definition lists (the
+ * first links). Search, sort and page live in the address; the server does all three (see RecordListQuery).
+ * While the next page loads the current one stays, so the control that asked for it keeps the focus.
+ */
 export function ResourceListPage() {
   const { resource = '' } = useParams();
   const name = encodeURIComponent(resource);
+  const [params, setParams] = useSearchParams();
   const definition = useApi<ResourcePayload>(`/api/resources/${name}`);
-  const records = useApi<RecordListPayload>(`/api/resources/${name}/records`);
+  const records = useApi<RecordListPayload>(recordListApiPath(resource, params));
+  const lastShown = useRef<{ resource: string; payload: RecordListPayload } | null>(null);
+  if (records.status === 'ready') lastShown.current = { resource, payload: records.data };
+  const shown =
+    records.status === 'ready'
+      ? records.data
+      : lastShown.current?.resource === resource
+        ? lastShown.current.payload
+        : null;
 
   if (definition.status === 'error') return <PageError error={definition.error} onRetry={definition.reload} />;
-  if (records.status === 'error') return <PageError error={records.error} onRetry={records.reload} />;
-  if (definition.status === 'loading' || records.status === 'loading') {
+  if (records.status === 'error') {
+    // A 400 is an address the list cannot show (an old cursor, a column no longer sortable): try its first page.
+    const retry = records.error.status === 400 ? () => setParams(new URLSearchParams()) : records.reload;
+    return <PageError error={records.error} onRetry={retry} />;
+  }
+  if (definition.status === 'loading' || !shown) {
     return (
       <p className="page-status" role="status">
         Loading…
@@ -23,28 +56,65 @@ export function ResourceListPage() {
     );
   }
 
-  const { label, fields, listColumns } = definition.data.resource;
+  const { label, fields, listColumns, sortableColumns, searchableColumns } = definition.data.resource;
   const fieldsByName = new Map(
     fields.filter((item): item is FieldItem => item.type === 'field').map((field) => [field.name, field]),
   );
+  const columnLabel = (column: string) => fieldsByName.get(column)?.label ?? column;
   const columns = listColumns.map((column) => ({ name: column, field: fieldsByName.get(column) }));
-  const rows = records.data.records;
+  const { records: rows, page } = shown;
+  const go = (location: RecordListLocation) => setParams(recordListSearch(location));
+  const searchColumn = searchableColumns.includes(page.sort) ? page.sort : searchableColumns[0];
+
+  const sortBy = (column: string) => {
+    const order = page.sort === column && page.order === 'asc' ? 'desc' : 'asc';
+    // A search matches the sorted column: it goes on with a searchable column and is dropped otherwise.
+    go({ q: searchableColumns.includes(column) ? page.q : '', sort: column, order });
+  };
+  const search = (q: string) =>
+    go({ q, sort: q && searchColumn ? searchColumn : page.sort === 'id' ? '' : page.sort, order: page.order });
+
   return (
     <div className="page">
       <Breadcrumbs trail={[{ label: 'Dashboard', to: '/' }, { label }]} />
       <PageHeading title={label} />
-      {rows.length === 0 ? (
-        <p className="empty">No {label.toLowerCase()} in this tenant yet.</p>
-      ) : (
-        <div className="table-wrap">
+      {searchColumn && (
+        <RecordSearchForm
+          resourceLabel={label}
+          columnLabel={columnLabel(searchColumn)}
+          applied={page.q}
+          maxLength={RECORD_SEARCH_MAX_LENGTH}
+          onSearch={search}
+        />
+      )}
+      <p className="list-status" role="status">
+        {describePage(page, rows.length, label, columnLabel(page.sort))}
+      </p>
+      {rows.length > 0 && (
+        <div className="table-wrap" aria-busy={records.status === 'loading'}>
           <table className="table">
             <thead>
               <tr>
-                {columns.map((column) => (
-                  <th scope="col" key={column.name} data-column={column.name}>
-                    {column.field?.label ?? column.name}
-                  </th>
-                ))}
+                {columns.map((column) => {
+                  const sortable = sortableColumns.includes(column.name);
+                  const current = page.sort === column.name;
+                  return (
+                    <th
+                      scope="col"
+                      key={column.name}
+                      data-column={column.name}
+                      aria-sort={current ? (page.order === 'asc' ? 'ascending' : 'descending') : undefined}
+                    >
+                      {sortable ? (
+                        <button type="button" className="table__sort" onClick={() => sortBy(column.name)}>
+                          {columnLabel(column.name)}
+                        </button>
+                      ) : (
+                        columnLabel(column.name)
+                      )}
+                    </th>
+                  );
+                })}
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
                 </th>
@@ -75,6 +145,28 @@ export function ResourceListPage() {
           </table>
         </div>
       )}
+      <ListPager
+        label={label}
+        onPrevious={page.previous ? () => setParams(neighbourPage(page, { before: page.previous ?? '' })) : undefined}
+        onNext={page.next ? () => setParams(neighbourPage(page, { after: page.next ?? '' })) : undefined}
+      />
     </div>
   );
+}
+
+/** The status line, read out when the page changes: how many shown, in what order, for which search. */
+function describePage(page: RecordListPage, count: number, label: string, sortLabel: string): string {
+  const what = label.toLowerCase();
+  if (count === 0) {
+    if (page.q) return `No ${what} whose ${sortLabel.toLowerCase()} starts with “${page.q}”.`;
+    return page.next || page.previous ? `No more ${what}.` : `No ${what} in this tenant yet.`;
+  }
+  const order =
+    page.sort === 'id'
+      ? page.order === 'asc'
+        ? 'oldest first'
+        : 'newest first'
+      : `by ${sortLabel.toLowerCase()}, ${page.order === 'asc' ? 'ascending' : 'descending'}`;
+  const matching = page.q ? ` whose ${sortLabel.toLowerCase()} starts with “${page.q}”` : '';
+  return `Showing ${count} ${what}${matching}, ${order}.`;
 }

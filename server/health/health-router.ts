@@ -7,8 +7,8 @@ export type ReadinessCheck = () => Promise<Record<string, 'ok' | 'failing'>>;
 
 /**
  * `GET /healthz`: the process is alive (a load balancer restarts it otherwise).
- * `GET /readyz`: it can serve (database, SQLite or PostgreSQL, answers; Redis too when configured), 503 otherwise, so a load
- * balancer stops sending traffic without restarting it. The 503 body is both a HealthPayload and an error body.
+ * `GET /readyz`: it can serve (the database, SQLite or PostgreSQL, answers; Redis too when configured), 503
+ * otherwise, so a load balancer stops sending traffic without restarting it. The 503 body is both a HealthPayload and an error body.
  */
 export function createHealthRouter(checkReadiness: ReadinessCheck): Router {
   const router = express.Router();

@@ -1,8 +1,20 @@
 import type { JsonObject, ResourceRecord } from '../../shared';
+import type { RecordPage, RecordPageQuery } from './record-page-query';
 
 /** Where the records of every resource live, always scoped by tenant. */
 export interface RecordSource {
   list(tenant: string, resource: string): Promise<ResourceRecord[]>;
+  /**
+   * One page of a list, by keyset: the records of `tenant` and `resource` that follow `query.after` (or precede
+   * `query.before`) in the order of the sort key then the id, both ascending or both descending, at most
+   * `query.limit`, returned in that order. `query.prefix` keeps only the records whose text sort key starts with it
+   * (the key is the value with ASCII letters lower-cased, '' when missing). A missing number sorts as '' too: after
+   * every number. `next` / `previous` are set only when a record exists beyond the page on that side.
+   *
+   * The cost must not grow with the table: the filter, the order and the cursor are served by one index on
+   * (tenant, resource, sort key, id), so a page reads about `limit` index entries, never counts or skips rows.
+   */
+  page(tenant: string, resource: string, query: RecordPageQuery): Promise<RecordPage>;
   get(tenant: string, resource: string, id: number): Promise<ResourceRecord | undefined>;
   /** Records whose data has `key` equal to `value` (the "many" side of a relation). */
   findBy(tenant: string, resource: string, key: string, value: number | string): Promise<ResourceRecord[]>;

@@ -1,5 +1,6 @@
 import { Slot, SLUG_PATTERN, type FormItem, type ResourceDefinition, type ResourceSummary } from '../../shared';
 import { Field } from './field';
+import type { SortKeyKind } from './record-page-query';
 import { Relation } from './relation';
 import { Resource } from './resource';
 import { ResourceDefinitionError } from './resource-definition-error';
@@ -16,6 +17,8 @@ export interface RegisteredResource {
   /** The ordinary fields only, by name. */
   readonly fields: ReadonlyMap<string, Field>;
   readonly relations: readonly Relation[];
+  /** The list columns a list can be sorted by, and how each is ordered (`id` is always sortable, not listed). */
+  readonly sortKeys: ReadonlyMap<string, SortKeyKind>;
   /** What `GET /api/resources/:name` returns. */
   readonly definition: ResourceDefinition;
 }
@@ -55,12 +58,20 @@ export class ResourceRegistry {
       }
     }
     const relations = checkRelations(name, resource.relations(), fields);
+    const listColumns = checkListColumns(name, resource.listColumns(), fields);
+    const sortKeys = new Map<string, SortKeyKind>();
+    for (const column of listColumns) {
+      const kind = sortKeyKindOf(fields.get(column));
+      if (kind) sortKeys.set(column, kind);
+    }
     const definition: ResourceDefinition = {
       name,
       label: resource.label,
       fields: items.map(toFormItem),
       relations: relations.map((relation) => relation.toDefinition()),
-      listColumns: checkListColumns(name, resource.listColumns(), fields),
+      listColumns,
+      sortableColumns: [...sortKeys.keys()],
+      searchableColumns: [...sortKeys].filter(([, kind]) => kind === 'text').map(([column]) => column),
     };
     const registered: RegisteredResource = Object.freeze({
       resource,
@@ -69,6 +80,7 @@ export class ResourceRegistry {
       items,
       fields,
       relations,
+      sortKeys,
       definition: deepFreeze(definition),
     });
     this.byName.set(name, registered);
@@ -145,6 +157,24 @@ function checkListColumns(resource: string, columns: unknown, fields: ReadonlyMa
     seen.add(column);
   }
   return [...seen];
+}
+
+/**
+ * How a list column sorts: short text by its lower-cased value, numbers and checkboxes by value. Long text
+ * (textarea) is not sortable: its index entries would be as large as the texts.
+ */
+function sortKeyKindOf(field: Field | undefined): SortKeyKind | undefined {
+  switch (field?.input) {
+    case 'text':
+    case 'email':
+    case 'select':
+      return 'text';
+    case 'number':
+    case 'checkbox':
+      return 'number';
+    default:
+      return undefined;
+  }
 }
 
 function checkRelations(resource: string, relations: unknown, fields: ReadonlyMap<string, Field>): readonly Relation[] {

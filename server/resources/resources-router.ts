@@ -13,6 +13,8 @@ import { jsonRoute } from '../http/json-route';
 import { requireJsonBody } from '../http/require-json-body';
 import { currentTenant } from '../tenants/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
+import { parseRecordListQuery } from './parse-record-list-query';
+import { encodeRecordCursor } from './record-list-cursor';
 import type { RecordSource } from './record-source';
 import type { RegisteredResource, ResourceRegistry } from './resource-registry';
 import { validateRecordUpdate } from './validate-record-update';
@@ -91,7 +93,19 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
     GET: async (req, res) => {
       const resource = resourceOf(req);
       const tenant = (await currentTenant(req, tenants)).current.id;
-      const payload: RecordListPayload = { records: await records.list(tenant, resource.name) };
+      const query = parseRecordListQuery(resource, req.query as Record<string, unknown>);
+      const found = await records.page(tenant, resource.name, query.source);
+      const payload: RecordListPayload = {
+        records: found.records,
+        page: {
+          sort: query.sort,
+          order: query.order,
+          limit: query.source.limit,
+          q: query.q,
+          ...(found.next ? { next: encodeRecordCursor(query, found.next) } : {}),
+          ...(found.previous ? { previous: encodeRecordCursor(query, found.previous) } : {}),
+        },
+      };
       res.json(payload);
     },
   });

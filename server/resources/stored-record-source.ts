@@ -3,6 +3,8 @@ import type { JsonObject, ResourceRecord } from '../../shared';
 import type { AppSchema } from '../storage/app-schema';
 import type { StorageEngine } from '../storage/storage-engine';
 import { FIELD_NAME_PATTERN } from './field';
+import type { RecordPage, RecordPageQuery } from './record-page-query';
+import { RecordPager } from './record-pager';
 import type { RecordSource } from './record-source';
 
 interface RecordRow {
@@ -15,7 +17,11 @@ interface RecordRow {
  * as JSON text.
  */
 export class StoredRecordSource implements RecordSource {
-  constructor(private readonly engine: StorageEngine) {}
+  private readonly pager: RecordPager;
+
+  constructor(private readonly engine: StorageEngine) {
+    this.pager = new RecordPager(engine, toRecord);
+  }
 
   private scoped(tenant: string, resource: string, db: Kysely<AppSchema> = this.engine.db) {
     return db
@@ -27,6 +33,10 @@ export class StoredRecordSource implements RecordSource {
 
   async list(tenant: string, resource: string, db?: Kysely<AppSchema>): Promise<ResourceRecord[]> {
     return (await this.scoped(tenant, resource, db).orderBy('id').execute()).map(toRecord);
+  }
+
+  page(tenant: string, resource: string, query: RecordPageQuery): Promise<RecordPage> {
+    return this.pager.page(tenant, resource, query);
   }
 
   async get(tenant: string, resource: string, id: number): Promise<ResourceRecord | undefined> {

@@ -1,5 +1,5 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import { Pool, types, type CustomTypesConfig } from 'pg';
+import { Client, Pool, types, type CustomTypesConfig } from 'pg';
 import type { AppSchema } from './app-schema';
 import { POSTGRES_MIGRATIONS } from './migrations';
 import { migratePostgres } from './postgres-migrate';
@@ -32,7 +32,33 @@ const POSTGRES_DIALECT: EngineDialect = {
   tenantCreationOrder: sql`tenants.created_seq`,
   // Compared as JSON values (jsonb equality), so the number 3 and the string "3" stay apart as in SQLite.
   recordFieldIs: (key, value) => sql<boolean>`(data::jsonb -> ${key}) = ${JSON.stringify(value)}::jsonb`,
+  listSortKey: (column, kind) => {
+    if (kind === 'text') {
+      // As SQLite: ASCII letters lower-cased only (lower() would follow the locale), compared as bytes (COLLATE "C").
+      return {
+        expression: `(translate(coalesce(data::jsonb ->> '${column}', ''), '${ASCII_UPPER}', '${ASCII_LOWER}') COLLATE "C")`,
+        fromRow: (key) => String(key),
+        toSql: (key) => String(key),
+      };
+    }
+    // One column cannot hold numbers and '' as SQLite's does: a missing value is numeric Infinity (no JSON number is),
+    // which sorts after every number as '' does there, and reads back as ''. A checkbox counts 1 or 0 as in SQLite.
+    const field = `data::jsonb -> '${column}'`;
+    return {
+      expression:
+        `coalesce(CASE jsonb_typeof(${field}) WHEN 'number' THEN (${field})::numeric ` +
+        `WHEN 'boolean' THEN CASE WHEN (${field})::boolean THEN 1 ELSE 0 END END, 'Infinity')`,
+      fromRow: (key) => {
+        const number = Number(key);
+        return number === Infinity ? '' : number;
+      },
+      toSql: (key) => (typeof key === 'number' ? key : 'Infinity'),
+    };
+  },
 };
+
+const ASCII_UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const ASCII_LOWER = ASCII_UPPER.toLowerCase();
 
 /**
  * The engine for several hosts: a PostgreSQL server reached through a pg Pool, queried through Kysely. Migrations
@@ -45,6 +71,8 @@ export class PostgresEngine implements StorageEngine {
   /** The pool; the session store and the sign-in counters share it. */
   readonly pool: Pool;
   private localWrites = 0;
+  /** Indexes built or being built by this process (names): each is started once, again only after a failure. */
+  private readonly ensuredIndexes = new Set<string>();
   private turnVersion: Promise<string> | null = null;
   private closing: Promise<void> | null = null;
   private readonly forgetTurnVersion = (): void => {
@@ -52,9 +80,9 @@ export class PostgresEngine implements StorageEngine {
   };
 
   constructor(
-    settings: PostgresSettings,
+    private readonly settings: PostgresSettings,
     /** Where errors of idle connections go (PostgreSQL restarted, network cut): logged, never thrown. */
-    onIdleError: (error: Error) => void,
+    private readonly onIdleError: (error: Error) => void,
   ) {
     this.pool = new Pool({
       connectionString: settings.url,
@@ -105,12 +133,54 @@ export class PostgresEngine implements StorageEngine {
     this.turnVersion = null;
   }
 
+  /** On a connection of its own, without the pool's timeouts (waiting for another instance's migration is fine). */
   async migrate(): Promise<void> {
-    await migratePostgres(this.pool, POSTGRES_MIGRATIONS);
+    const client = new Client({
+      connectionString: this.settings.url,
+      connectionTimeoutMillis: this.settings.statementTimeoutMs,
+      application_name: 'slots-server migrations',
+    });
+    await client.connect();
+    try {
+      await migratePostgres(client, POSTGRES_MIGRATIONS);
+    } finally {
+      await client.end();
+    }
   }
 
   async check(): Promise<void> {
     await this.pool.query('SELECT 1');
+  }
+
+  /**
+   * CREATE INDEX CONCURRENTLY, on a connection of its own without the statement timeout (a big table takes long),
+   * not awaited: writes on every host go on meanwhile, and queries use the index once it is valid. A build that
+   * failed leaves an invalid index behind, dropped so that a later call builds it again; another host building the
+   * same index at the same moment is no failure.
+   */
+  ensureIndex(name: string, definition: string): Promise<void> {
+    if (this.closing || this.ensuredIndexes.has(name)) return Promise.resolve();
+    this.ensuredIndexes.add(name);
+    const build = async (): Promise<void> => {
+      const client = new Client({ connectionString: this.settings.url, application_name: 'slots-server index' });
+      await client.connect();
+      try {
+        await client.query(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON ${definition}`);
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (code !== '42P07' && code !== '23505') {
+          await client.query(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`).catch(() => undefined);
+          throw error;
+        }
+      } finally {
+        await client.end();
+      }
+    };
+    build().catch((error: unknown) => {
+      this.ensuredIndexes.delete(name);
+      this.onIdleError(error instanceof Error ? error : new Error(String(error)));
+    });
+    return Promise.resolve();
   }
 
   /** Ends the pool (waits for checked-out connections to come back). Idempotent. */

@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { Client } from 'pg';
 import { assertOrdered, SchemaTooNewError } from './migrate';
 import type { Migration } from './migrations';
 
@@ -10,54 +10,45 @@ export const MIGRATION_LOCK_KEY = 0x5107_5d8a;
  * instances starting together (on one host or many) wait for each other: the first applies the steps, the others
  * find them applied. Each step commits on its own with its `schema_version` row. A database newer than the code
  * is refused before anything changes.
+ *
+ * `client` is a connected client of its own, without the pool's statement and query timeouts: a step may take long,
+ * and so may waiting for another instance's steps.
  * @returns the versions applied by this call
  */
-export async function migratePostgres(pool: Pool, migrations: readonly Migration[]): Promise<number[]> {
+export async function migratePostgres(client: Client, migrations: readonly Migration[]): Promise<number[]> {
   assertOrdered(migrations);
   const known = migrations.at(-1)?.version ?? 0;
-  const client = await pool.connect();
-  let broken = false;
+  await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    try {
-      await client.query(`CREATE TABLE IF NOT EXISTS schema_version (
-        version INTEGER PRIMARY KEY,
-        name TEXT NOT NULL,
-        applied_at BIGINT NOT NULL
-      )`);
-      const currentVersion = async (): Promise<number> =>
-        Number(
-          (await client.query<{ v: number }>('SELECT COALESCE(MAX(version), 0) AS v FROM schema_version')).rows[0]?.v,
-        );
-      const found = await currentVersion();
-      if (found > known) throw new SchemaTooNewError(found, known, 'point DATABASE_URL at another database');
-      const applied: number[] = [];
-      for (const migration of migrations) {
-        if (migration.version <= found) continue;
-        await client.query('BEGIN');
-        try {
-          await client.query(migration.sql);
-          await client.query('INSERT INTO schema_version (version, name, applied_at) VALUES ($1, $2, $3)', [
-            migration.version,
-            migration.name,
-            Date.now(),
-          ]);
-          await client.query('COMMIT');
-        } catch (error) {
-          await client.query('ROLLBACK');
-          throw error;
-        }
-        applied.push(migration.version);
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_version (
+      version INTEGER PRIMARY KEY,
+      name TEXT NOT NULL,
+      applied_at BIGINT NOT NULL
+    )`);
+    const { rows } = await client.query<{ v: number }>('SELECT COALESCE(MAX(version), 0) AS v FROM schema_version');
+    const found = Number(rows[0]?.v);
+    if (found > known) throw new SchemaTooNewError(found, known, 'point DATABASE_URL at another database');
+    const applied: number[] = [];
+    for (const migration of migrations) {
+      if (migration.version <= found) continue;
+      await client.query('BEGIN');
+      try {
+        await client.query(migration.sql);
+        await client.query('INSERT INTO schema_version (version, name, applied_at) VALUES ($1, $2, $3)', [
+          migration.version,
+          migration.name,
+          Date.now(),
+        ]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
       }
-      return applied;
-    } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+      applied.push(migration.version);
     }
-  } catch (error) {
-    // A connection that failed mid-way may still hold the lock or a transaction: destroy it rather than reuse it.
-    broken = true;
-    throw error;
+    return applied;
   } finally {
-    client.release(broken);
+    // A broken connection cannot unlock, but ending it (the caller does) releases the lock as well.
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
   }
 }

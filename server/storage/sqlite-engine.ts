@@ -8,6 +8,12 @@ const SQLITE_DIALECT: EngineDialect = {
   usernameIs: (username) => sql<boolean>`username = ${username}`,
   tenantCreationOrder: sql`tenants.rowid`,
   recordFieldIs: (key, value) => sql<boolean>`json_extract(data, ${`$.${key}`}) = ${value}`,
+  listSortKey: (column, kind) => {
+    const value = `json_extract(data, '$.${column}')`;
+    // SQLite's lower() changes ASCII letters only; text compares as bytes; numbers sort before any text ('').
+    const expression = kind === 'text' ? `lower(coalesce(${value}, ''))` : `coalesce(${value}, '')`;
+    return { expression, fromRow: (key) => key as string | number, toSql: (key) => key };
+  },
 };
 
 /**
@@ -18,6 +24,7 @@ export class SqliteEngine implements StorageEngine {
   readonly kind = 'sqlite';
   readonly db: Kysely<AppSchema>;
   readonly dialect = SQLITE_DIALECT;
+  private readonly ensuredIndexes = new Set<string>();
 
   constructor(readonly file: AppDatabase) {
     this.db = new Kysely<AppSchema>({ dialect: new SqliteDialect({ database: file.db }) });
@@ -66,6 +73,19 @@ export class SqliteEngine implements StorageEngine {
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
+  }
+
+  ensureIndex(name: string, definition: string): Promise<void> {
+    if (!this.ensuredIndexes.has(name)) {
+      try {
+        // Straight on the connection (no prepared statement): quick on the tables SQLite holds, and once per index.
+        this.file.db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON ${definition}`);
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+      this.ensuredIndexes.add(name);
+    }
+    return Promise.resolve();
   }
 
   close(): Promise<void> {

@@ -18,8 +18,15 @@ export class StampedCache<K, V extends NonNullable<unknown> | null> {
     private readonly maxEntries = 10_000,
   ) {}
 
-  async get(key: K, load: (key: K) => Promise<V>): Promise<V> {
-    const stamp = await this.changeStamp();
+  get(key: K, load: (key: K) => Promise<V>): Promise<V> {
+    const stamp = this.changeStamp();
+    // SQLite's stamp is a string: a hit costs no extra turn of the promise queue (this sits on every request).
+    return typeof stamp === 'string'
+      ? this.lookup(stamp, key, load)
+      : stamp.then((current) => this.lookup(current, key, load));
+  }
+
+  private lookup(stamp: string, key: K, load: (key: K) => Promise<V>): Promise<V> {
     if (stamp !== this.stamp) {
       this.entries.clear();
       this.stamp = stamp;

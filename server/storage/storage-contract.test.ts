@@ -1,18 +1,23 @@
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import type { SessionData } from 'express-session';
 import { sql } from 'kysely';
+import { Client } from 'pg';
 import pino from 'pino';
+import type { ResourceRecord } from '../../shared';
 import { describeWithPostgres, PostgresServer } from '../../testing/server/postgres-server';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import { LoginRateLimiter, type RateLimitStore } from '../auth/login-rate-limit/login-rate-limiter';
 import { UserStore } from '../auth/user-store';
+import type { RecordPageQuery } from '../resources/record-page-query';
 import { StoredRecordSource } from '../resources/stored-record-source';
 import { TenantStore } from '../tenants/tenant-store';
 import { createSessionStorage } from './create-session-storage';
-import { SchemaTooNewError } from './migrate';
-import { MIGRATIONS, POSTGRES_MIGRATIONS } from './migrations';
+import { migrate, SchemaTooNewError } from './migrate';
+import { MIGRATIONS, POSTGRES_MIGRATIONS, type Migration } from './migrations';
 import { openMigratedStorage, type StorageSettings } from './open-storage';
 import { PostgresEngine } from './postgres-engine';
+import { migratePostgres } from './postgres-migrate';
 import type { SessionStorage } from './session-storage';
 import { SqliteEngine } from './sqlite-engine';
 import type { StorageEngine } from './storage-engine';
@@ -28,6 +33,8 @@ interface EngineUnderTest {
   tearDown(): Promise<void>;
   /** Settings of a new, empty database. */
   freshDatabase(): Promise<StorageSettings>;
+  /** Runs the engine's migration function with these steps; resolves to the versions it applied. */
+  applySteps(settings: StorageSettings, steps: readonly Migration[]): Promise<number[]>;
 }
 
 let folder: TempDir;
@@ -47,6 +54,16 @@ const ENGINES: EngineUnderTest[] = [
       return Promise.resolve();
     },
     freshDatabase: () => Promise.resolve({ kind: 'sqlite', path: path.join(folder.path, `db${++databases}.db`) }),
+    applySteps: (settings, steps) => {
+      const db = new Database(settings.kind === 'sqlite' ? settings.path : '');
+      try {
+        return Promise.resolve(migrate(db, steps));
+      } catch (error) {
+        return Promise.reject(error as Error);
+      } finally {
+        db.close();
+      }
+    },
   },
   {
     name: 'PostgreSQL',
@@ -63,6 +80,15 @@ const ENGINES: EngineUnderTest[] = [
       poolSize: 4,
       statementTimeoutMs: 5000,
     }),
+    applySteps: async (settings, steps) => {
+      const client = new Client({ connectionString: settings.kind === 'postgres' ? settings.url : '' });
+      await client.connect();
+      try {
+        return await migratePostgres(client, steps);
+      } finally {
+        await client.end();
+      }
+    },
   },
 ];
 
@@ -253,6 +279,96 @@ for (const engineUnderTest of ENGINES) {
       });
     });
 
+    describe('record list pages', () => {
+      let records: StoredRecordSource;
+      let all: ResourceRecord[];
+      const NAMES = ['grace', 'Greta', 'ada', 'Zoe', 'émile', 'Bob', 'gRaham'];
+
+      beforeEach(async () => {
+        await new TenantStore(engine).save({ id: 'acme', name: 'Acme' });
+        await new TenantStore(engine).save({ id: 'globex', name: 'Globex' });
+        records = new StoredRecordSource(engine);
+        for (let index = 0; index < 30; index++) {
+          await records.insert('acme', 'authors', {
+            title: `${NAMES[index % NAMES.length]} ${index % 4}`,
+            label: `Author ${index}`,
+            ...(index % 5 === 0 ? {} : { rank: (index * 7) % 11, active: index % 3 === 0 }),
+          });
+        }
+        await records.insert('globex', 'authors', { title: 'grace of Globex', label: 'G', rank: 1 });
+        all = await records.list('acme', 'authors');
+      });
+
+      /** Every page from the first following `next`, then back from the last following `previous`. */
+      const walk = async (query: Omit<RecordPageQuery, 'after' | 'before'>) => {
+        const forward: number[] = [];
+        let page = await records.page('acme', 'authors', query);
+        forward.push(...page.records.map((record) => record.id));
+        while (page.next) {
+          page = await records.page('acme', 'authors', { ...query, after: page.next });
+          forward.push(...page.records.map((record) => record.id));
+        }
+        const backward = page.records.map((record) => record.id);
+        while (page.previous) {
+          page = await records.page('acme', 'authors', { ...query, before: page.previous });
+          backward.unshift(...page.records.map((record) => record.id));
+        }
+        return { forward, backward };
+      };
+
+      /** The order both engines promise: the key (ASCII letters lower-cased, bytes), missing as '' after numbers. */
+      const expectedOrder = (list: ResourceRecord[], column: string, kind: 'text' | 'number', descending: boolean) => {
+        const keyOf = (record: ResourceRecord): string | number => {
+          const value = record[column];
+          if (kind === 'number')
+            return typeof value === 'boolean' ? Number(value) : typeof value === 'number' ? value : '';
+          return String(value ?? '').replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+        };
+        const compare = (a: string | number, b: string | number): number => {
+          if (typeof a === 'number' && typeof b === 'number') return a - b;
+          if (typeof a === 'number') return -1;
+          if (typeof b === 'number') return 1;
+          return Buffer.compare(Buffer.from(a), Buffer.from(b));
+        };
+        const sorted = [...list].sort((a, b) => compare(keyOf(a), keyOf(b)) || a.id - b.id);
+        if (descending) sorted.reverse();
+        return sorted.map((record) => record.id);
+      };
+
+      it.each([
+        ['title', 'text', false],
+        ['title', 'text', true],
+        ['rank', 'number', false],
+        ['rank', 'number', true],
+        ['active', 'number', false],
+      ] as const)(
+        'sorts by %s (%s, descending %s) the same way, page by page, both directions',
+        async (column, kind, descending) => {
+          const { forward, backward } = await walk({ sort: { column, kind }, descending, limit: 4 });
+          expect(forward).toEqual(expectedOrder(all, column, kind, descending));
+          expect(backward).toEqual(forward);
+        },
+      );
+
+      it('walks by id, and searches a text key for a prefix, ASCII letters regardless of case', async () => {
+        expect((await walk({ sort: { column: 'id' }, descending: true, limit: 7 })).forward).toEqual(
+          all.map((record) => record.id).reverse(),
+        );
+        const title = { column: 'title', kind: 'text' } as const;
+        const matching = all.filter((record) => /^gr/i.test(record.title));
+        const { forward, backward } = await walk({ sort: title, descending: false, limit: 3, prefix: 'gr' });
+        expect(forward).toEqual(expectedOrder(matching, 'title', 'text', false));
+        expect(backward).toEqual(forward);
+        const emile = all.filter((record) => record.title.startsWith('émile'));
+        expect((await walk({ sort: title, descending: false, limit: 50, prefix: 'émile' })).forward).toEqual(
+          expectedOrder(emile, 'title', 'text', false),
+        );
+        expect(
+          (await records.page('acme', 'authors', { sort: title, descending: false, limit: 5, prefix: 'zz' })).records,
+        ).toEqual([]);
+      });
+    });
+
     describe('exclusive work', () => {
       it('never interleaves: concurrent read-then-insert work inserts once', async () => {
         await new TenantStore(engine).save({ id: 'acme', name: 'Acme' });
@@ -369,6 +485,26 @@ for (const engineUnderTest of ENGINES) {
         expect(await versionsIn(starts[0] as StorageEngine)).toEqual(MIGRATIONS.map((step) => step.version));
         await (starts[1] as StorageEngine).migrate();
         expect(await versionsIn(starts[2] as StorageEngine)).toEqual(MIGRATIONS.map((step) => step.version));
+      });
+
+      it('applies its steps in order, once, and rolls a failing step back entirely', async () => {
+        const fresh = await engineUnderTest.freshDatabase();
+        const steps: Migration[] = [
+          { version: 1, name: 'a', sql: 'CREATE TABLE a (x INTEGER)' },
+          { version: 2, name: 'b', sql: 'CREATE TABLE b (y INTEGER)' },
+        ];
+        expect(await engineUnderTest.applySteps(fresh, steps.slice(0, 1))).toEqual([1]);
+        expect(await engineUnderTest.applySteps(fresh, steps)).toEqual([2]);
+        expect(await engineUnderTest.applySteps(fresh, steps)).toEqual([]);
+        const broken = [
+          ...steps,
+          { version: 3, name: 'broken', sql: 'CREATE TABLE c (z INTEGER); SELECT * FROM nowhere' },
+        ];
+        await expect(engineUnderTest.applySteps(fresh, broken)).rejects.toThrow(/nowhere/);
+        // The failed step left nothing behind: still at version 2, and a fixed step 3 can create its table.
+        await expect(engineUnderTest.applySteps(fresh, steps.slice(0, 2))).resolves.toEqual([]);
+        const fixed = [...steps, { version: 3, name: 'fixed', sql: 'CREATE TABLE c (z INTEGER)' }];
+        expect(await engineUnderTest.applySteps(fresh, fixed)).toEqual([3]);
       });
 
       it('refuses a database newer than the code, naming both versions', async () => {

@@ -1,4 +1,5 @@
 import type { Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
+import type { SortKeyKind } from '../resources/record-page-query';
 import type { AppSchema } from './app-schema';
 
 /** Which database holds the server's data: the embedded SQLite file, or a PostgreSQL server shared by many hosts. */
@@ -32,6 +33,12 @@ export interface StorageEngine {
   migrate(): Promise<void>;
   /** Rejects when the database does not answer. */
   check(): Promise<void>;
+  /**
+   * Makes sure the index `name` exists (`definition`: what follows ON, e.g. `records (tenant_id, (expr), id)`). SQLite
+   * creates it at once; PostgreSQL builds it CONCURRENTLY in the background, so writes go on meanwhile and queries
+   * use it once it is there.
+   */
+  ensureIndex(name: string, definition: string): Promise<void>;
   /** Closes the connections (the file, or the pool). Idempotent. */
   close(): Promise<void>;
 }
@@ -43,4 +50,20 @@ export interface EngineDialect {
   readonly tenantCreationOrder: RawBuilder<unknown>;
   /** The record's JSON data has `key` equal to `value` (same JSON type and value). */
   recordFieldIs(key: string, value: number | string): Expression<SqlBool>;
+  /**
+   * The sort key of record lists by a field (`column` already checked against FIELD_NAME_PATTERN): `text` is the value
+   * with ASCII letters lower-cased, compared as bytes; `number` the value; a missing value is '' in both, after every
+   * number and before every other text.
+   */
+  listSortKey(column: string, kind: SortKeyKind): ListSortKey;
+}
+
+/** A list sort key as one engine computes it. */
+export interface ListSortKey {
+  /** SQL of the key, written the same in the index and in every query, so the planner matches them. */
+  readonly expression: string;
+  /** The key as a row holds it -> as lists and cursors carry it (string or number; '' for missing). */
+  fromRow(value: unknown): string | number;
+  /** A key from a cursor or a search -> the value to compare `expression` with. */
+  toSql(key: string | number): string | number;
 }

@@ -7,9 +7,15 @@ import { switchTenantByKeyboard, tenantSwitcher } from './tenant-switch';
 export const UNAVAILABLE_TOOLS_MESSAGE =
   'Some tools on this page are unavailable right now. Everything else works; reload the page later to try again.';
 
+/** The demo's status line (team_marketing's SystemStatus): the server's text, and what it says while tools fail. */
+export const STATUS_LINE = Object.freeze({
+  allWell: 'All systems operational.',
+  toolsUnavailable: 'Some tools are unavailable.',
+});
+
 /**
  * What a signed-in member of two tenants must get when team_records (the remote of the tenant switcher) does not
- * render: a quiet notice naming nothing internal, the host's own switcher in its place working from the keyboard,
+ * render: a quiet notice naming nothing internal, a status line that stops saying all is well, the host's own switcher in its place working from the keyboard,
  * and a page that still passes the accessibility rules at desktop and phone widths.
  */
 export async function expectToolsUnavailableButTenantSwitchWorks(page: Page, timeoutMs = SLOT_TIMEOUT_MS) {
@@ -18,6 +24,11 @@ export async function expectToolsUnavailableButTenantSwitchWorks(page: Page, tim
   expect(await notice.innerText()).toBe(UNAVAILABLE_TOOLS_MESSAGE);
   const hostSwitcher = tenantSwitcher(page).and(page.locator('[data-host-tenant-switcher]'));
   await hostSwitcher.waitFor({ timeout: timeoutMs });
+  // The status line no longer says that all is well.
+  const statusLine = page.locator('main .status-line');
+  await statusLine.filter({ hasText: STATUS_LINE.toolsUnavailable }).waitFor({ timeout: timeoutMs });
+  expect(await statusLine.locator('.status-line__state').innerText()).toBe('Degraded');
+  expect(await statusLine.innerText()).not.toContain(STATUS_LINE.allWell);
 
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });

@@ -35,6 +35,14 @@ async function staffPages(page: Page): Promise<StaffPage[]> {
         await current.getByRole('alert').getByText('needs attention').waitFor();
       },
     },
+    {
+      name: 'article edit after a save',
+      path: `/resources/articles/${article.id}/edit`,
+      prepare: async (current) => {
+        await current.getByRole('button', { name: 'Save' }).click();
+        await current.locator('form[data-resource-form] [role="status"]').getByText('Saved.').waitFor();
+      },
+    },
     { name: 'record not found', path: '/resources/articles/999999' },
     { name: 'page not found', path: '/resources/articles/1/edit/more' },
     { name: 'unknown address', path: '/settings' },
@@ -110,5 +118,50 @@ describe('phones', () => {
         expect(signOut.y + signOut.height <= header.y + header.height).toBe(true);
       }
     }
+  });
+});
+
+/** WCAG relative luminance of a CSS `rgb(...)` / `rgba(...)` colour. */
+function luminance(color: string): number {
+  const [r = 0, g = 0, b = 0] = (color.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+  const linear = (channel: number) => {
+    const value = channel / 255;
+    return value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+}
+
+function contrastRatio(one: string, other: string): number {
+  const [light, dark] = [luminance(one), luminance(other)].sort((a, b) => b - a) as [number, number];
+  return (light + 0.05) / (dark + 0.05);
+}
+
+describe('focus rings', () => {
+  it('stand out from the dark header by at least 3:1 when a header control has the keyboard focus', async () => {
+    const { page } = await suite.newPage({ viewport: { width: 1280, height: 900 } });
+    await signIn(page);
+    await waitForSettledPage(page);
+    // Reach Sign out by the keyboard, as a keyboard user does: that is when the ring shows (:focus-visible).
+    let inHeader = false;
+    for (let step = 0; step < 30 && !inHeader; step++) {
+      await page.keyboard.press('Tab');
+      inHeader = await page.evaluate(() => document.activeElement?.textContent?.trim() === 'Sign out');
+    }
+    expect(inHeader).toBe(true);
+    const ring = await page.evaluate(() => {
+      const focused = document.activeElement as HTMLElement;
+      const style = getComputedStyle(focused);
+      const header = focused.closest('header') as HTMLElement;
+      return {
+        focusVisible: focused.matches(':focus-visible'),
+        outlineStyle: style.outlineStyle,
+        outlineWidth: parseFloat(style.outlineWidth),
+        outlineColor: style.outlineColor,
+        headerBackground: getComputedStyle(header).backgroundColor,
+      };
+    });
+    expect(ring).toMatchObject({ focusVisible: true, outlineStyle: 'solid' });
+    expect(ring.outlineWidth).toBeGreaterThanOrEqual(2);
+    expect(contrastRatio(ring.outlineColor, ring.headerBackground)).toBeGreaterThanOrEqual(3);
   });
 });

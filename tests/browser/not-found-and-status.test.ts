@@ -19,7 +19,10 @@ describe('addresses outside the app’s pages', () => {
     expect(await page.locator('h1').textContent()).toBe('Page not found');
     // The app around it: its header, and a way back.
     await page.locator('header').getByRole('link', { name: 'Slots Admin' }).waitFor();
-    await page.getByRole('link', { name: 'Go to the dashboard' }).waitFor();
+    const wayBack = page.getByRole('link', { name: 'Go to the dashboard' });
+    await wayBack.waitFor();
+    // Underlined: its colour alone does not set it apart from the sentence around it.
+    expect(await wayBack.evaluate((link) => getComputedStyle(link).textDecorationLine)).toBe('underline');
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
       expect({ width, violations: await axeViolations(page) }).toEqual({ width, violations: [] });

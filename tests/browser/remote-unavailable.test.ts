@@ -5,6 +5,7 @@ import { waitForSlot } from '../../testing/system/slot-page';
 import { waitForSettledPage } from '../../testing/system/staff-pages';
 import {
   expectToolsUnavailableButTenantSwitchWorks,
+  STATUS_LINE,
   UNAVAILABLE_TOOLS_MESSAGE,
 } from '../../testing/system/unavailable-tools';
 
@@ -40,5 +41,8 @@ describe('when the remote of the tenant switcher does not load', () => {
     await waitForSettledPage(page);
     expect(await page.getByText(UNAVAILABLE_TOOLS_MESSAGE).count()).toBe(0);
     expect(await page.locator('[data-host-tenant-switcher]').count()).toBe(0);
+    expect(await page.locator('main .status-line .status-line__state').innerText()).toBe('Operational');
+    expect(await page.locator('main .status-line .status-line__text').innerText()).toBe(STATUS_LINE.allWell);
+    expect(await page.locator('html').getAttribute('data-slots-tools-unavailable')).toBeNull();
   });
 });

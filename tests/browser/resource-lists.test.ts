@@ -1,9 +1,14 @@
+import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
-import type { RecordListPayload, ResourcePayload } from '../../shared';
+import { RECORD_LIST_LIMIT, type RecordListPayload, type ResourcePayload } from '../../shared';
+import { axeViolations } from '../../testing/system/axe';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
 import { signIn } from '../../testing/system/sign-in';
 import { fetchInPage } from '../../testing/system/slot-page';
-import { waitForSettledPage } from '../../testing/system/staff-pages';
+import { focusedElement, scrollsSideways, waitForSettledPage } from '../../testing/system/staff-pages';
+
+/** The demo's authors in acme, in the order they were added. */
+const DEMO_AUTHORS = ['Ada Lovelace', 'Grace Hopper', 'Alan Turing'];
 
 jest.setTimeout(60_000);
 
@@ -40,5 +45,137 @@ describe('resource lists', () => {
     const first = records[0];
     await page.locator('main tbody').getByRole('link', { name: first?.title, exact: true }).click();
     await page.waitForURL((url) => url.pathname === `/resources/${resource}/${first?.id}`);
+  });
+});
+
+/** Adds authors straight into the server's database file, as many as it takes to fill more than one page. */
+function seedAuthors(databasePath: string, titles: readonly string[]): void {
+  const db = new Database(databasePath);
+  try {
+    const insert = db.prepare(
+      "INSERT INTO records (tenant_id, resource, data, created_at, updated_at) VALUES ('acme', 'authors', ?, 0, 0)",
+    );
+    db.transaction(() => {
+      for (const title of titles) insert.run(JSON.stringify({ title, label: 'Seeded', group: 'guest' }));
+    })();
+  } finally {
+    db.close();
+  }
+}
+
+/** The first column of the rows shown. */
+async function shownTitles(page: Page): Promise<string[]> {
+  return page.locator('main tbody tr td:first-child').allTextContents();
+}
+
+/** Waits until the list shows the page the address asks for. */
+async function waitForList(page: Page, expectedUrl: (url: URL) => boolean): Promise<void> {
+  await page.waitForURL(expectedUrl);
+  await waitForSettledPage(page);
+}
+
+describe('a long list', () => {
+  const TITLES = Array.from(
+    { length: 40 },
+    (_, index) => `${index % 2 ? 'seed' : 'Seed'} ${String(index).padStart(2, '0')}`,
+  );
+
+  it('is searched, sorted and paged by the keyboard, with the state in the address for reload and Back', async () => {
+    seedAuthors(suite.server.databasePath, TITLES);
+    const { page } = await suite.newPage();
+    await signIn(page);
+    await page.goto('/resources/authors');
+    await waitForSettledPage(page);
+    const all = [...DEMO_AUTHORS, ...TITLES];
+    expect(await shownTitles(page)).toEqual(all.slice(0, RECORD_LIST_LIMIT.default));
+    await expect(page.getByRole('status').filter({ hasText: 'Showing' }).textContent()).resolves.toBe(
+      'Showing 25 authors, oldest first.',
+    );
+
+    // Sort by name: the heading is a button, its column says how it is sorted, the focus stays on it.
+    const nameButton = page.getByRole('button', { name: 'Name', exact: true });
+    await nameButton.focus();
+    await page.keyboard.press('Enter');
+    await waitForList(page, (url) => url.searchParams.get('sort') === 'title');
+    const byName = [...all].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1));
+    expect(await shownTitles(page)).toEqual(byName.slice(0, 25));
+    await expect(page.locator('th[data-column="title"]').getAttribute('aria-sort')).resolves.toBe('ascending');
+    await expect(page.locator('th[data-column="email"]').getAttribute('aria-sort')).resolves.toBeNull();
+    expect(await focusedElement(page)).toMatchObject({ tag: 'button', text: 'Name' });
+    await page.keyboard.press('Enter');
+    await waitForList(page, (url) => url.searchParams.get('order') === 'desc');
+    expect(await shownTitles(page)).toEqual([...byName].reverse().slice(0, 25));
+    await expect(page.locator('th[data-column="title"]').getAttribute('aria-sort')).resolves.toBe('descending');
+
+    // The next page, by the keyboard; the previous button says there is none before.
+    await expect(page.getByRole('button', { name: 'Previous page' }).getAttribute('aria-disabled')).resolves.toBe(
+      'true',
+    );
+    await page.getByRole('button', { name: 'Next page' }).focus();
+    await page.keyboard.press('Enter');
+    await waitForList(page, (url) => url.searchParams.has('after'));
+    const secondPage = [...byName].reverse().slice(25, 50);
+    expect(await shownTitles(page)).toEqual(secondPage);
+    expect(await focusedElement(page)).toMatchObject({ tag: 'button', text: 'Next page →' });
+    await expect(page.getByRole('button', { name: 'Next page' }).getAttribute('aria-disabled')).resolves.toBe('true');
+
+    // Reload keeps the page; Back returns to the first one.
+    await page.reload();
+    await waitForSettledPage(page);
+    expect(await shownTitles(page)).toEqual(secondPage);
+    await page.goBack();
+    await waitForList(page, (url) => !url.searchParams.has('after'));
+    expect(await shownTitles(page)).toEqual([...byName].reverse().slice(0, 25));
+
+    // Search: typed and sent from the box, which keeps the focus; the address holds it.
+    const box = page.getByRole('searchbox', { name: 'Search by name' });
+    await box.focus();
+    await page.keyboard.type('SEED 1');
+    await page.keyboard.press('Enter');
+    await waitForList(page, (url) => url.searchParams.get('q') === 'SEED 1');
+    const matching = byName.filter((title) => title.toLowerCase().startsWith('seed 1')).reverse();
+    expect(await shownTitles(page)).toEqual(matching);
+    expect(await focusedElement(page)).toMatchObject({ tag: 'input', name: 'q' });
+    await expect(page.getByRole('status').filter({ hasText: 'Showing' }).textContent()).resolves.toBe(
+      `Showing ${matching.length} authors whose name starts with “SEED 1”, by name, descending.`,
+    );
+    await page.reload();
+    await waitForSettledPage(page);
+    await expect(box.inputValue()).resolves.toBe('SEED 1');
+    expect(await shownTitles(page)).toEqual(matching);
+
+    // A search nothing matches says so.
+    await box.fill('nobody');
+    await page.keyboard.press('Enter');
+    await waitForList(page, (url) => url.searchParams.get('q') === 'nobody');
+    await expect(page.getByRole('status').filter({ hasText: 'nobody' }).textContent()).resolves.toBe(
+      'No authors whose name starts with “nobody”.',
+    );
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('says what is wrong with an address it cannot show, and offers its first page', async () => {
+    const { page } = await suite.newPage();
+    await signIn(page);
+    await page.goto('/resources/authors?sort=title&after=not-a-cursor');
+    await page
+      .getByRole('alert')
+      .getByText('The after cursor is not valid: start again from the first page.')
+      .waitFor();
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await waitForList(page, (url) => url.pathname === '/resources/authors' && url.search === '');
+    expect(await shownTitles(page)).toEqual(DEMO_AUTHORS);
+  });
+
+  it('fits a phone (390 px) with the search, sorted headings and pager, with no axe violation', async () => {
+    seedAuthors(suite.server.databasePath, TITLES);
+    const { page } = await suite.newPage({ viewport: { width: 390, height: 844 } });
+    await signIn(page);
+    await page.goto('/resources/authors?sort=email&order=desc');
+    await waitForSettledPage(page);
+    await expect(page.locator('th[data-column="email"]').getAttribute('aria-sort')).resolves.toBe('descending');
+    await expect(page.getByRole('navigation', { name: 'Pages of authors' }).isVisible()).resolves.toBe(true);
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await axeViolations(page)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { RecordListPayload, ResourceRecord } from '../../kit';
+import { RECORD_LIST_LIMIT, type RecordListPayload, type ResourceRecord } from '../../kit';
 import { requestJson } from '../http';
 
 export interface ActivityTimelineProps {
@@ -47,7 +47,8 @@ export function ActivityTimeline({ limit }: ActivityTimelineProps) {
     const controller = new AbortController();
     requestJson<RecordListPayload>(
       'GET',
-      `/api/resources/${encodeURIComponent(route.resource)}/records`,
+      // The newest records by id, a list page at most: lists come a page at a time.
+      `/api/resources/${encodeURIComponent(route.resource)}/records?order=desc&limit=${RECORD_LIST_LIMIT.max}`,
       undefined,
       controller.signal,
     ).then(

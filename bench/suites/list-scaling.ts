@@ -1,0 +1,118 @@
+import Database from 'better-sqlite3';
+import { signIn } from '../../tests/multi-instance/support/session-client';
+import { workPath, type BenchContext } from '../harness/bench-context';
+import { captureBody } from '../harness/captured-body';
+import { compareAlternating, LOAD_GENERATORS } from '../harness/compare-alternating';
+import { BENCH_DEMO_PASSWORD, BENCH_DEMO_USERNAME, startRealServer } from '../harness/real-server';
+import type { ThroughputResult } from '../report/bench-results';
+import { encodeRecordCursor } from '../../server/resources/record-list-cursor';
+import type { ServerProcess } from '../../testing/system/server-process';
+
+/** The table sizes compared: the large one is the target, the small one its baseline. */
+export const LIST_SIZES = Object.freeze({ small: 100, large: 100_000 });
+
+/** 100k records / 100 records in req/s: a page costs the same whatever the table holds, within noise. */
+export const LIST_MIN_RATIO = 0.8;
+
+/** The requests measured, each the same answer size on both tables (see `listRequests`). */
+interface ListRequest {
+  name: string;
+  path: (records: number) => string;
+}
+
+const AUTHORS = '/api/resources/authors/records';
+
+/** `Author 000042`: names sort as their numbers, so the same place in both tables is easy to name. */
+function authorTitle(index: number): string {
+  return `Author ${String(index).padStart(6, '0')}`;
+}
+
+const LIST_REQUESTS: readonly ListRequest[] = [
+  {
+    // A page in the middle of the table by name: keyset paging from a cursor, no offset to skip.
+    name: 'middle page by name',
+    path: (records) => {
+      const middle = encodeRecordCursor(
+        { sort: 'title', q: '' },
+        { key: authorTitle(Math.floor(records / 2)).toLowerCase(), id: 0 },
+      );
+      return `${AUTHORS}?sort=title&order=desc&after=${middle}`;
+    },
+  },
+  {
+    // The same ten matches in both tables (Author 000050 to 000059).
+    name: 'search by name prefix',
+    path: () => `${AUTHORS}?q=author%2000005&sort=title`,
+  },
+];
+
+/**
+ * `GET /api/resources/authors/records` on a table of 100,000 authors against the same server on a table of 100:
+ * the list's cost per request must not grow with the table (keyset pages on indexes). Each server is its own
+ * process on its own database; the authors are written straight into its file once it has started.
+ */
+export async function benchListScaling(context: BenchContext): Promise<ThroughputResult[]> {
+  const servers: ServerProcess[] = [];
+  try {
+    const small = await startSeededServer(context, LIST_SIZES.small);
+    servers.push(small.server);
+    const large = await startSeededServer(context, LIST_SIZES.large);
+    servers.push(large.server);
+    const results: ThroughputResult[] = [];
+    for (const request of LIST_REQUESTS) {
+      const largePath = request.path(LIST_SIZES.large);
+      const body = await captureBody(
+        `${large.server.url}${largePath}`,
+        { Cookie: large.cookie },
+        workPath(context, `lists-${results.length}.json`),
+      );
+      const comparison = await compareAlternating(
+        { url: `${large.server.url}${largePath}`, headers: { Cookie: large.cookie } },
+        { url: `${small.server.url}${request.path(LIST_SIZES.small)}`, headers: { Cookie: small.cookie } },
+        context.plans.main,
+        LOAD_GENERATORS.autocannon,
+      );
+      results.push({
+        name: `\`GET ${AUTHORS}\`, ${request.name}, ${LIST_SIZES.large.toLocaleString('en')} records`,
+        target: `${LIST_SIZES.large.toLocaleString('en')} authors in the tenant`,
+        baseline: `the same server on ${LIST_SIZES.small} authors (ratio = req/s at ${LIST_SIZES.large.toLocaleString('en')} / req/s at ${LIST_SIZES.small})`,
+        bodyBytes: body.bytes.length,
+        minimumRatio: LIST_MIN_RATIO,
+        generator: 'autocannon',
+        comparison,
+      });
+    }
+    return results;
+  } finally {
+    for (const server of servers) await server.stop();
+  }
+}
+
+async function startSeededServer(
+  context: BenchContext,
+  records: number,
+): Promise<{ server: ServerProcess; cookie: string }> {
+  const name = `lists-${records}`;
+  const server = await startRealServer(context, { name });
+  try {
+    const db = new Database(`${workPath(context, name)}/app.db`);
+    try {
+      const insert = db.prepare(
+        "INSERT INTO records (tenant_id, resource, data, created_at, updated_at) VALUES ('acme', 'authors', ?, ?, ?)",
+      );
+      const now = Date.now();
+      db.transaction(() => {
+        for (let index = 0; index < records; index++) {
+          const title = authorTitle(index);
+          insert.run(JSON.stringify({ title, label: 'Seeded', email: `author${index}@example.org` }), now, now);
+        }
+      })();
+    } finally {
+      db.close();
+    }
+    return { server, cookie: await signIn(server.url, BENCH_DEMO_USERNAME, BENCH_DEMO_PASSWORD) };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,34 @@
+export interface ListPagerProps {
+  /** What the pages hold, for the navigation's name ("Pages of authors"). */
+  label: string;
+  onPrevious?: (() => void) | undefined;
+  onNext?: (() => void) | undefined;
+}
+
+/**
+ * Previous and next page. A button with no page to go to stays in place, marked aria-disabled rather than removed
+ * or disabled, so the keyboard focus on it is not dropped when the last page arrives.
+ */
+export function ListPager({ label, onPrevious, onNext }: ListPagerProps) {
+  if (!onPrevious && !onNext) return null;
+  return (
+    <nav className="list-pager" aria-label={`Pages of ${label.toLowerCase()}`}>
+      <button
+        type="button"
+        className="button button--secondary"
+        aria-disabled={onPrevious ? undefined : true}
+        onClick={onPrevious}
+      >
+        <span aria-hidden="true">←</span> Previous page
+      </button>
+      <button
+        type="button"
+        className="button button--secondary"
+        aria-disabled={onNext ? undefined : true}
+        onClick={onNext}
+      >
+        Next page <span aria-hidden="true">→</span>
+      </button>
+    </nav>
+  );
+}

@@ -1,0 +1,73 @@
+import { useId, useRef, useState, type FormEvent } from 'react';
+
+export interface RecordSearchFormProps {
+  /** The resource's label, for the form's name ("Search authors"). */
+  resourceLabel: string;
+  /** The label of the column a search matches (the column sorted by). */
+  columnLabel: string;
+  /** The search applied now. */
+  applied: string;
+  maxLength: number;
+  onSearch(q: string): void;
+}
+
+/**
+ * The search of a list: what it matches is said next to the box (the start of one column, letters in any case), as
+ * the server matches it. The box follows the search applied (Back, a reload) without being replaced, so it keeps
+ * the focus while results come.
+ */
+export function RecordSearchForm({ resourceLabel, columnLabel, applied, maxLength, onSearch }: RecordSearchFormProps) {
+  const [text, setText] = useState(applied);
+  const [shownFor, setShownFor] = useState(applied);
+  if (shownFor !== applied) {
+    setShownFor(applied);
+    setText(applied);
+  }
+  const input = useRef<HTMLInputElement>(null);
+  const inputId = useId();
+  const hintId = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSearch(text.trim());
+  };
+  return (
+    <form role="search" aria-label={`Search ${resourceLabel.toLowerCase()}`} className="list-search" onSubmit={submit}>
+      <label htmlFor={inputId} className="field__label">
+        Search by {columnLabel.toLowerCase()}
+      </label>
+      <div className="list-search__row">
+        <input
+          ref={input}
+          id={inputId}
+          className="input"
+          type="search"
+          name="q"
+          value={text}
+          maxLength={maxLength}
+          aria-describedby={hintId}
+          onChange={(event) => setText(event.target.value)}
+        />
+        <button type="submit" className="button button--secondary">
+          Search
+        </button>
+        {applied && (
+          <button
+            type="button"
+            className="button button--ghost"
+            onClick={() => {
+              // The button goes with the search: the focus goes back to the box rather than to the page.
+              input.current?.focus();
+              onSearch('');
+            }}
+          >
+            Clear search
+          </button>
+        )}
+      </div>
+      <p id={hintId} className="field__help">
+        Finds the {resourceLabel.toLowerCase()} whose {columnLabel.toLowerCase()} starts with what you type; capitals or
+        not. Sort by another column to search that one.
+      </p>
+    </form>
+  );
+}

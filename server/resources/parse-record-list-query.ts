@@ -1,0 +1,105 @@
+import { RECORD_LIST_LIMIT, RECORD_SEARCH_MAX_LENGTH, type RecordListQuery, type SortOrder } from '../../shared';
+import { HttpError } from '../http/http-error';
+import { decodeRecordCursor } from './record-list-cursor';
+import type { RecordPageQuery, RecordPosition } from './record-page-query';
+import type { RegisteredResource } from './resource-registry';
+
+const PARAMETERS: ReadonlySet<string> = new Set<keyof RecordListQuery>([
+  'q',
+  'sort',
+  'order',
+  'limit',
+  'after',
+  'before',
+]);
+
+export const RECORD_LIST_MESSAGES = {
+  unknownParameter: (name: string) => `Unknown query parameter "${name}". A list takes: ${[...PARAMETERS].join(', ')}.`,
+  repeated: (name: string) => `The query parameter "${name}" is given more than once.`,
+  limit: `limit must be a whole number from 1 to ${RECORD_LIST_LIMIT.max}.`,
+  order: 'order must be "asc" or "desc".',
+  sort: (resource: string, allowed: readonly string[]) =>
+    `${resource} records can be sorted by: ${allowed.join(', ')}.`,
+  searchTooLong: `q can be at most ${RECORD_SEARCH_MAX_LENGTH} characters long.`,
+  searchNeedsTextSort: (resource: string, searchable: readonly string[]) =>
+    searchable.length === 0
+      ? `${resource} records cannot be searched: none of their list columns is text.`
+      : `A search matches the column the list is sorted by: sort ${resource} by ${searchable.join(' or ')} to search.`,
+  bothCursors: 'Give either after or before, not both.',
+  badCursor: (name: string) => `The ${name} cursor is not valid: start again from the first page.`,
+  otherList: (name: string) =>
+    `The ${name} cursor belongs to a list in another sort or search: start again from the first page.`,
+} as const;
+
+/** What the records route needs from the query: the source's query, and the names to echo and cursor with. */
+export interface ParsedRecordListQuery {
+  source: RecordPageQuery;
+  sort: string;
+  order: SortOrder;
+  q: string;
+}
+
+/** Reads `GET /api/resources/:name/records?…` (see RecordListQuery); anything wrong is a 400 naming the problem. */
+export function parseRecordListQuery(
+  resource: RegisteredResource,
+  query: Record<string, unknown>,
+): ParsedRecordListQuery {
+  const values = new Map<string, string>();
+  for (const [name, value] of Object.entries(query)) {
+    if (!PARAMETERS.has(name)) throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.unknownParameter(name));
+    if (typeof value !== 'string') throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.repeated(name));
+    values.set(name, value);
+  }
+
+  const limitText = values.get('limit');
+  const limit =
+    limitText === undefined ? RECORD_LIST_LIMIT.default : /^\d{1,3}$/.test(limitText) ? Number(limitText) : 0;
+  if (limit < 1 || limit > RECORD_LIST_LIMIT.max) throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.limit);
+
+  const order = values.get('order') ?? 'asc';
+  if (order !== 'asc' && order !== 'desc') throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.order);
+
+  const q = values.get('q') ?? '';
+  if ([...q].length > RECORD_SEARCH_MAX_LENGTH) throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.searchTooLong);
+  const { searchableColumns } = resource.definition;
+
+  const sortable = ['id', ...resource.sortKeys.keys()];
+  const sort = values.get('sort') ?? (q === '' ? 'id' : (searchableColumns[0] ?? 'id'));
+  const kind = resource.sortKeys.get(sort);
+  if (sort !== 'id' && !kind) throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.sort(resource.name, sortable));
+  if (q !== '' && kind !== 'text') {
+    throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.searchNeedsTextSort(resource.name, searchableColumns));
+  }
+
+  if (values.has('after') && values.has('before')) throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.bothCursors);
+  const positionFrom = (name: 'after' | 'before'): RecordPosition | undefined => {
+    const cursor = values.get(name);
+    if (cursor === undefined) return undefined;
+    const decoded = decodeRecordCursor(cursor);
+    if (!decoded.ok) throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.badCursor(name));
+    if (decoded.list.sort !== sort || decoded.list.q !== q) {
+      throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.otherList(name));
+    }
+    if ((kind === undefined) !== (decoded.position.key === undefined)) {
+      throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.badCursor(name));
+    }
+    return decoded.position;
+  };
+  const after = positionFrom('after');
+  const before = positionFrom('before');
+
+  const source: RecordPageQuery = {
+    sort: kind ? { column: sort, kind } : { column: 'id' },
+    descending: order === 'desc',
+    limit,
+    ...(q === '' ? {} : { prefix: lowerAscii(q) }),
+    ...(after ? { after } : {}),
+    ...(before ? { before } : {}),
+  };
+  return { source, sort, order, q };
+}
+
+/** Lower-cases A-Z only, as SQL's lower() does without ICU: the search and the indexed key agree on every text. */
+function lowerAscii(text: string): string {
+  return text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+}

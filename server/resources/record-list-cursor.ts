@@ -1,0 +1,36 @@
+import type { RecordPosition } from './record-page-query';
+
+/**
+ * The `next` / `previous` cursors of a list page: a record's position in a sort, with the sort's name and the search
+ * so a cursor is never applied to another list (the record source relies on the cursor lying within the search). Opaque to clients (base64url of JSON); decoding checks every part, since a cursor
+ * comes back from the client.
+ */
+export function encodeRecordCursor(list: CursorList, position: RecordPosition): string {
+  const body = { s: list.sort, q: list.q, i: position.id, ...(position.key === undefined ? {} : { k: position.key }) };
+  return Buffer.from(JSON.stringify(body)).toString('base64url');
+}
+
+/** The list a cursor belongs to: its sort column and its search ('' for none). */
+export interface CursorList {
+  sort: string;
+  q: string;
+}
+
+export type DecodedCursor = { ok: true; list: CursorList; position: RecordPosition } | { ok: false };
+
+export function decodeRecordCursor(cursor: string): DecodedCursor {
+  if (cursor.length > 2048 || !/^[A-Za-z0-9_-]+$/.test(cursor)) return { ok: false };
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    return { ok: false };
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { ok: false };
+  const { s: sort, q, k: key, i: id } = body as Record<string, unknown>;
+  if (typeof sort !== 'string' || typeof q !== 'string') return { ok: false };
+  if (typeof id !== 'number' || !Number.isSafeInteger(id)) return { ok: false };
+  if (key === undefined) return { ok: true, list: { sort, q }, position: { id } };
+  if (typeof key !== 'string' && !(typeof key === 'number' && Number.isFinite(key))) return { ok: false };
+  return { ok: true, list: { sort, q }, position: { key, id } };
+}

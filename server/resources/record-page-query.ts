@@ -1,0 +1,39 @@
+import type { ResourceRecord } from '../../shared';
+
+/**
+ * How a list column's values are ordered and matched: `text` by the value with ASCII letters lower-cased (so "b"
+ * and "B" sort together and a search ignores their case), `number` by the value as stored. A record without the
+ * value sorts as '' in both: after every number, before every other text.
+ */
+export type SortKeyKind = 'text' | 'number';
+
+/** What a list is sorted by: the record id, or a field kept in the record's data. */
+export type RecordSortKey = { column: 'id' } | { column: string; kind: SortKeyKind };
+
+/** A record's place in a sort: its sort key value (absent when sorting by id) and its id, the tie-breaker. */
+export interface RecordPosition {
+  key?: string | number;
+  id: number;
+}
+
+/** One page of a list, as the record source is asked for it; every part already checked by the router. */
+export interface RecordPageQuery {
+  sort: RecordSortKey;
+  descending: boolean;
+  /** Records per page, at least 1. */
+  limit: number;
+  /** Keep the records whose (text) sort key starts with this; already lower-cased like the key. */
+  prefix?: string;
+  /** The page right after this position in the sort, or right before it; neither: the first page. */
+  after?: RecordPosition;
+  before?: RecordPosition;
+}
+
+/** A page of records, in the order asked for, with the positions to fetch its neighbours from. */
+export interface RecordPage {
+  records: ResourceRecord[];
+  /** Position of the last record, when more follow it. */
+  next?: RecordPosition;
+  /** Position of the first record, when more precede it. */
+  previous?: RecordPosition;
+}

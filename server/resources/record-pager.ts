@@ -1,0 +1,139 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { ResourceRecord } from '../../shared';
+import type { ListSortKey, StorageEngine } from '../storage/storage-engine';
+import { FIELD_NAME_PATTERN } from './field';
+import type { RecordPage, RecordPageQuery, RecordPosition, RecordSortKey } from './record-page-query';
+
+interface PageRow {
+  id: number;
+  data: string;
+  sort_key: unknown;
+}
+
+type Side = 'forward' | 'backward';
+
+/** The sort of one page: by id, or by a field's key (its SQL expression as the engine writes it). */
+type PageSort = { byId: true } | { byId: false; key: ListSortKey; expression: RawBuilder<unknown> };
+
+/**
+ * Keyset pages of the `records` table (see RecordSource.page), on either engine. Each sort key is the engine's SQL
+ * expression (StorageEngine.dialect.listSortKey) with an index on (tenant_id, resource, expression, id), made the
+ * first time a key is used; the expression is written into the statements exactly as in the index, so the planner
+ * uses it. Column names are checked against FIELD_NAME_PATTERN before they reach any SQL.
+ */
+export class RecordPager {
+  constructor(
+    private readonly engine: StorageEngine,
+    private readonly toRecord: (row: { id: number; data: string }) => ResourceRecord,
+  ) {}
+
+  async page(tenant: string, resource: string, query: RecordPageQuery): Promise<RecordPage> {
+    const sort = await this.indexedSort(query.sort);
+    const fetch = (side: Side, from: RecordPosition | undefined, limit: number): Promise<PageRow[]> =>
+      this.fetch(tenant, resource, sort, query, side, from, limit);
+    const positionOf = (row: PageRow): RecordPosition =>
+      sort.byId ? { id: row.id } : { key: sort.key.fromRow(row.sort_key), id: row.id };
+
+    if (query.before) {
+      const rows = await fetch('backward', query.before, query.limit + 1);
+      const shown = rows.slice(0, query.limit).reverse();
+      const first = shown[0];
+      const last = shown.at(-1);
+      return {
+        records: shown.map(this.toRecord),
+        ...(rows.length > query.limit && first ? { previous: positionOf(first) } : {}),
+        ...(last && (await fetch('forward', positionOf(last), 1)).length > 0 ? { next: positionOf(last) } : {}),
+      };
+    }
+    const rows = await fetch('forward', query.after, query.limit + 1);
+    const shown = rows.slice(0, query.limit);
+    const first = shown[0];
+    const last = shown.at(-1);
+    return {
+      records: shown.map(this.toRecord),
+      ...(rows.length > query.limit && last ? { next: positionOf(last) } : {}),
+      ...(query.after && first && (await fetch('backward', positionOf(first), 1)).length > 0
+        ? { previous: positionOf(first) }
+        : {}),
+    };
+  }
+
+  /** The sort key's expression, its index made on first use. */
+  private async indexedSort(sort: RecordSortKey): Promise<PageSort> {
+    if (!('kind' in sort)) return { byId: true };
+    if (!FIELD_NAME_PATTERN.test(sort.column)) throw new Error(`Not a record key: ${JSON.stringify(sort.column)}`);
+    const key = this.engine.dialect.listSortKey(sort.column, sort.kind);
+    // Index names ignore case in SQLite while JSON keys do not: the hex of the column keeps "Name" and "name" apart.
+    const name = `records_list_${sort.kind}_${Buffer.from(sort.column).toString('hex')}`;
+    await this.engine.ensureIndex(name, `records (tenant_id, resource, (${key.expression}), id)`);
+    return { byId: false, key, expression: sql.raw(key.expression) };
+  }
+
+  /**
+   * One walk through the index from `from` (exclusive). Each walk has at most one lower and one upper bound on the
+   * key, so the index range starts right at the cursor: a row-value comparison `(key, id) > (?, ?)` would read more
+   * naturally, but SQLite does not use it as a range on an expression index and would read every entry before the
+   * cursor. The cursor's key lies within the search's range (the router refuses a cursor from another search), so
+   * it replaces the bound on its side.
+   */
+  private fetch(
+    tenant: string,
+    resource: string,
+    sort: PageSort,
+    query: RecordPageQuery,
+    side: Side,
+    from: RecordPosition | undefined,
+    limit: number,
+  ): Promise<PageRow[]> {
+    // Forward in a descending list walks the index downwards, as does backward in an ascending one.
+    const downwards = query.descending !== (side === 'backward');
+    const direction = sql.raw(downwards ? 'DESC' : 'ASC');
+    const after = downwards ? '<' : '>';
+    let select = this.engine.db
+      .selectFrom('records')
+      .select(['id', 'data'])
+      .select(sort.byId ? sql<unknown>`id`.as('sort_key') : sql<unknown>`${sort.expression}`.as('sort_key'))
+      .where('tenant_id', '=', tenant)
+      .where('resource', '=', resource);
+    if (sort.byId) {
+      if (from) select = select.where('id', after, from.id);
+      return select
+        .orderBy(sql`id ${direction}`)
+        .limit(limit)
+        .execute();
+    }
+    const { expression, key } = sort;
+    const upperBound = query.prefix === undefined ? undefined : prefixUpperBound(query.prefix);
+    const fromKey = key.toSql(from?.key ?? '');
+    if (from && !downwards) select = select.where(sql<boolean>`${expression} >= ${fromKey}`);
+    else if (query.prefix !== undefined) select = select.where(sql<boolean>`${expression} >= ${query.prefix}`);
+    if (from && downwards) select = select.where(sql<boolean>`${expression} <= ${fromKey}`);
+    else if (upperBound !== undefined) select = select.where(sql<boolean>`${expression} < ${upperBound}`);
+    if (from) {
+      select = select.where(
+        sql<boolean>`(${expression} ${sql.raw(after)} ${fromKey} OR id ${sql.raw(after)} ${from.id})`,
+      );
+    }
+    return select
+      .orderBy(sql`${expression} ${direction}`)
+      .orderBy(sql`id ${direction}`)
+      .limit(limit)
+      .execute();
+  }
+}
+
+/**
+ * The least string above every string that starts with `prefix`: its last code point raised by one (both engines
+ * compare the key as UTF-8 bytes, which follow code point order). Undefined when no such string exists (only
+ * U+10FFFF).
+ */
+export function prefixUpperBound(prefix: string): string | undefined {
+  const points = [...prefix].map((point) => point.codePointAt(0) ?? 0);
+  while (points.length > 0) {
+    const last = points.pop() ?? 0;
+    let next = last + 1;
+    if (next >= 0xd800 && next <= 0xdfff) next = 0xe000; // surrogates are not characters
+    if (next <= 0x10ffff) return String.fromCodePoint(...points, next);
+  }
+  return undefined;
+}
