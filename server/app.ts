@@ -194,7 +194,9 @@ export class App {
     });
 
     const storage = options.storage ?? { kind: 'sqlite', path: requiredDatabasePath(options.databasePath) };
-    this.storage = openStorage(storage, (error) => this.logger.warn({ err: error }, 'database connection lost'));
+    this.storage = openStorage(storage, (error) =>
+      this.logger.warn({ err: error }, 'database: an idle connection or a background index build failed'),
+    );
     try {
       this.users = new UserStore(this.storage);
       this.tenants = new TenantStore(this.storage);

@@ -8,6 +8,8 @@ export { Field, type FieldOptions, type SelectFieldOptions } from './resources/f
 export { Relation, type RelationKind } from './resources/relation';
 export { ResourceDefinitionError } from './resources/resource-definition-error';
 export type { RecordSource } from './resources/record-source';
+export type { StorageSettings } from './storage/open-storage';
+export type { PostgresSettings } from './storage/postgres-engine';
 export type { DashboardDefinition, DashboardContext } from './meta/dashboard-registry';
 export type { ModuleDefinition } from './meta/module-registry';
 export type { ReadinessCheck } from './health/health-router';

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import type { MePayload } from '../../shared';
@@ -6,6 +7,7 @@ import { PASSWORD_MIN_LENGTH } from '../auth/username';
 import { describeWithCommand } from '../../testing/describe-with-command';
 import { createDemoApp, DEMO_PASSWORD, type TestApp } from '../../testing/server/test-app';
 import { makeTempDir } from '../../testing/temp-dir';
+import { describeWithPostgres, PostgresServer } from '../../testing/server/postgres-server';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(REPO_ROOT, 'server', 'cli', 'user-add.ts');
@@ -16,12 +18,15 @@ interface Run {
   stderr: string;
 }
 
-/** `npm run user:add -- ...args` as the script runs it (tsx), with `input` piped to stdin. */
-function runUserAdd(databasePath: string, args: string[], input: string): Promise<Run> {
+/**
+ * `npm run user:add -- ...args` as the script runs it (tsx), with `input` piped to stdin, on the SQLite file at
+ * `database`, or on the environment's database given as `{ DATABASE_URL }`.
+ */
+function runUserAdd(database: string | NodeJS.ProcessEnv, args: string[], input: string): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
       cwd: REPO_ROOT,
-      env: { ...process.env, DATABASE_PATH: databasePath },
+      env: { ...process.env, ...(typeof database === 'string' ? { DATABASE_PATH: database } : database) },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -167,5 +172,37 @@ describeWithCommand(
     } finally {
       await testApp.close();
     }
+  });
+});
+
+describeWithPostgres()('npm run user:add with DATABASE_URL', () => {
+  let server: PostgresServer;
+  let url: string;
+  let testApp: TestApp;
+  const folder = makeTempDir('slots-user-add-pg-');
+
+  beforeAll(async () => {
+    server = await PostgresServer.start();
+    url = await server.createDatabase('user_add');
+    testApp = await createDemoApp({ storage: { kind: 'postgres', url, poolSize: 2, statementTimeoutMs: 5000 } });
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+    await server.remove();
+    folder.remove();
+  });
+
+  it('adds an account in PostgreSQL, from a folder with no database file, and the server signs it in', async () => {
+    const run = await runUserAdd(
+      { DATABASE_URL: url, DATABASE_PATH: `${folder.path}/app.db` },
+      ['editor'],
+      'editor-password-123\n',
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`Created the staff account "editor" (tenants: acme, globex) in ${url}.`);
+    expect(fs.readdirSync(folder.path)).toEqual([]);
+    expect((await signIn(testApp, 'editor', 'editor-password-123')).status).toBe(200);
   });
 });

@@ -18,15 +18,17 @@ import {
 } from '../../testing/server/test-app';
 import { hashPassword } from '../auth/password-hash';
 import { DEMO_TENANTS } from '../demo/demo-records';
-import type { StorageSettings } from './open-storage';
+import { openMigratedStorage, type StorageSettings } from './open-storage';
 import type { PostgresEngine } from './postgres-engine';
+import { toHttpError } from '../http/error-handler';
+import { sql } from 'kysely';
 
 const PASSWORD = 'member-password-123';
 
 describeWithPostgres()('the app on PostgreSQL', () => {
   let server: PostgresServer;
   let databases = 0;
-  let storage: StorageSettings;
+  let storage: Extract<StorageSettings, { kind: 'postgres' }>;
   const apps: TestApp[] = [];
 
   const host = async (): Promise<TestApp> => {
@@ -60,7 +62,7 @@ describeWithPostgres()('the app on PostgreSQL', () => {
     expect(a.app.storage.kind).toBe('postgres');
     expect(a.app.sessions.kind).toBe('postgres');
     expect(() => a.app.database).toThrow(/PostgreSQL/);
-    const client = new Client({ connectionString: storage.kind === 'postgres' ? storage.url : '' });
+    const client = new Client({ connectionString: storage.url });
     await client.connect();
     try {
       expect((await client.query('SELECT COUNT(*)::int AS n FROM sessions')).rows[0]).toEqual({ n: 1 });
@@ -139,6 +141,16 @@ describeWithPostgres()('the app on PostgreSQL', () => {
 
     expect((await request(a.app.handler).get('/readyz')).status).toBe(200);
     expect((await agent.get('/meta')).status).toBe(200);
+
+    // A crash (SIGKILL) drops the pool's connections under it: answered, logged, and replaced once it is back.
+    await server.kill();
+    try {
+      expect((await request(a.app.handler).get('/readyz')).status).toBe(503);
+    } finally {
+      await server.resume();
+    }
+    expect((await request(a.app.handler).get('/readyz')).status).toBe(200);
+    expect((await agent.get('/me')).status).toBe(200);
   }, 30_000);
 
   it('builds the index of a list sort key in the background, valid once built, and serves the list meanwhile', async () => {
@@ -148,7 +160,7 @@ describeWithPostgres()('the app on PostgreSQL', () => {
     const list = await agent.get('/api/resources/authors/records?sort=title&order=desc&limit=2');
     expect(list.status).toBe(200);
     expect((list.body as { records: unknown[] }).records).toHaveLength(2);
-    const client = new Client({ connectionString: storage.kind === 'postgres' ? storage.url : '' });
+    const client = new Client({ connectionString: storage.url });
     await client.connect();
     try {
       const name = `records_list_text_${Buffer.from('title').toString('hex')}`;
@@ -171,6 +183,23 @@ describeWithPostgres()('the app on PostgreSQL', () => {
       expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).toContain(name);
     } finally {
       await client.end();
+    }
+  });
+
+  it('cancels a statement beyond DATABASE_STATEMENT_TIMEOUT_MS, answered as unavailable', async () => {
+    const engine = await openMigratedStorage({
+      ...storage,
+      statementTimeoutMs: 300,
+    });
+    try {
+      const failure = await sql`SELECT pg_sleep(3)`.execute(engine.db).then(
+        () => undefined,
+        (error: unknown) => error as { code?: string },
+      );
+      expect(failure?.code).toBe('57014');
+      expect(toHttpError(failure).status).toBe(503);
+    } finally {
+      await engine.close();
     }
   });
 
