@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { PostgresServer } from '../testing/server/postgres-server';
 import { RedisServerProcess } from '../tests/multi-instance/support/redis-server-process';
 import type { BenchContext } from './harness/bench-context';
 import { parseBenchOptions, type BenchmarkName } from './harness/bench-options';
@@ -49,6 +50,7 @@ async function main(): Promise<number> {
   };
   const wanted = (name: BenchmarkName): boolean => options.only.has(name);
   let redis: RedisServerProcess | undefined;
+  let postgres: PostgresServer | undefined;
 
   const step = async (label: string, work: () => Promise<void>): Promise<boolean> => {
     const stepStarted = Date.now();
@@ -94,6 +96,14 @@ async function main(): Promise<number> {
         results.throughput.push(...(await benchMetaThroughput(context, { kind: 'redis', url: redis.url })));
       });
     }
+    if (wanted('meta-postgres')) {
+      await step('GET /meta on PostgreSQL', async () => {
+        postgres = await PostgresServer.start();
+        const url = await postgres.createDatabase('bench_server');
+        const baselineUrl = await postgres.createDatabase('bench_baseline');
+        results.throughput.push(...(await benchMetaThroughput(context, { kind: 'postgres', url, baselineUrl })));
+      });
+    }
     if (wanted('sizes')) {
       for (const size of REGISTRY_SIZES) {
         await step(`GET /slots and /meta with ${size} extra slots`, async () => {
@@ -122,6 +132,7 @@ async function main(): Promise<number> {
     }
   } finally {
     await redis?.stop();
+    await postgres?.remove();
     await rm(workDir, { recursive: true, force: true });
   }
 

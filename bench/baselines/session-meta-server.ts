@@ -1,17 +1,20 @@
 /**
  * Baseline for `GET /meta`: a bare express-session + passport app on the same session store the server uses (the
- * project's SqliteSessionStore on its migrated SQLite file, or connect-redis on Redis), whose `/meta` sends a
+ * project's SqliteSessionStore on its migrated SQLite file, connect-redis on Redis, or connect-pg-simple on PostgreSQL), whose `/meta` sends a
  * constant JSON body (the bytes the real server answered) to a signed-in session. What the real server does beyond
  * this (user and tenant lookup, timeouts, security headers, logging, building the payload) is what the ratio shows.
  *
- * Env: PORT, HOST, SESSION_STORE (`sqlite` | `redis`), DATABASE_PATH (sqlite), REDIS_URL (redis), BODY_FILE.
+ * Env: PORT, HOST, SESSION_STORE (`sqlite` | `redis` | `postgres`), DATABASE_PATH (sqlite), REDIS_URL (redis),
+ * DATABASE_URL (postgres), BODY_FILE.
  * `POST /login` signs in a constant user, so the bench can get a session cookie; it is not measured.
  */
 import { readFileSync } from 'node:fs';
+import connectPgSimple from 'connect-pg-simple';
 import { RedisStore } from 'connect-redis';
 import express from 'express';
 import session, { type Store } from 'express-session';
 import passport from 'passport';
+import { Pool } from 'pg';
 import { createClient } from 'redis';
 import { AppDatabase } from '../../server/storage/app-database';
 import { SqliteSessionStore } from '../../server/storage/sqlite-session-store';
@@ -38,7 +41,14 @@ async function openStore(): Promise<{ store: Store; close: () => Promise<void> }
     await client.connect();
     return { store: new RedisStore({ client, prefix: 'bench:sess:' }), close: () => client.close() };
   }
-  throw new Error(`SESSION_STORE must be sqlite or redis, got ${JSON.stringify(kind)}.`);
+  if (kind === 'postgres') {
+    // A pool of the server's default size (DATABASE_POOL_SIZE 10, pg's default too); the table is the store's own.
+    const pool = new Pool({ connectionString: requiredEnv('DATABASE_URL'), max: 10 });
+    const PostgresStore = connectPgSimple(session);
+    const store = new PostgresStore({ pool, createTableIfMissing: true, pruneSessionInterval: false });
+    return { store, close: () => pool.end() };
+  }
+  throw new Error(`SESSION_STORE must be sqlite, redis or postgres, got ${JSON.stringify(kind)}.`);
 }
 
 async function main(): Promise<void> {

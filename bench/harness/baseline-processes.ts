@@ -26,16 +26,33 @@ export function startStaticBaseline(
   });
 }
 
-/** A session store the /meta benchmarks run the server and its baseline on. */
-export type SessionStoreChoice = { kind: 'sqlite' } | { kind: 'redis'; url: string };
+/** The session store of a `/meta` comparison; the baseline uses the same kind, on the same server. */
+export type SessionStoreChoice =
+  | { kind: 'sqlite' }
+  | { kind: 'redis'; url: string }
+  | {
+      kind: 'postgres';
+      /** The server's DATABASE_URL. */
+      url: string;
+      /** Another database on the same PostgreSQL server, for the baseline's session table. */
+      baselineUrl: string;
+    };
 
-/** What a server process needs in its environment to keep its sessions in `store` (SQLite: its own database file). */
-export function sessionStoreEnv(store: SessionStoreChoice): Record<string, string> {
+/**
+ * What a process needs in its environment to keep its sessions in `store` (SQLite: its own database file). On
+ * PostgreSQL the baseline gets a database of its own on the same server, so neither reads the other's table.
+ */
+export function sessionStoreEnv(
+  store: SessionStoreChoice,
+  role: 'server' | 'baseline' = 'server',
+): Record<string, string> {
   switch (store.kind) {
     case 'sqlite':
       return {};
     case 'redis':
       return { REDIS_URL: store.url };
+    case 'postgres':
+      return { DATABASE_URL: role === 'server' ? store.url : store.baselineUrl };
   }
 }
 
@@ -61,7 +78,7 @@ export async function startSessionBaseline(
     env: {
       SESSION_STORE: store.kind,
       DATABASE_PATH: `${dataDir}/baseline.db`,
-      ...sessionStoreEnv(store),
+      ...sessionStoreEnv(store, 'baseline'),
       BODY_FILE: body.file,
     },
   });

@@ -1,6 +1,15 @@
 import type { LoadPlan } from './compare-alternating';
 
-export const BENCHMARK_NAMES = ['bundles', 'slots', 'meta-sqlite', 'meta-redis', 'sizes', 'lists', 'pages'] as const;
+export const BENCHMARK_NAMES = [
+  'bundles',
+  'slots',
+  'meta-sqlite',
+  'meta-redis',
+  'meta-postgres',
+  'sizes',
+  'lists',
+  'pages',
+] as const;
 export type BenchmarkName = (typeof BENCHMARK_NAMES)[number];
 
 export interface BenchOptions {

@@ -1,4 +1,5 @@
 import { signIn } from '../../tests/multi-instance/support/session-client';
+import { queryPostgres } from '../../tests/multi-host/support/postgres-query';
 import { workPath, type BenchContext } from '../harness/bench-context';
 import {
   sessionStoreEnv,
@@ -28,6 +29,11 @@ const SESSION_STORES: Record<SessionStoreChoice['kind'], { label: string; baseli
     label: 'Redis',
     baseline: 'express-session + passport on connect-redis (same Redis), constant JSON of the same bytes',
   },
+  postgres: {
+    label: 'PostgreSQL',
+    baseline:
+      'express-session + passport on connect-pg-simple (same PostgreSQL server, own database), constant JSON of the same bytes',
+  },
 };
 
 /**
@@ -44,6 +50,7 @@ export async function benchMetaThroughput(
   let baseline: SessionBaseline | undefined;
   try {
     const cookie = await signIn(server.url, BENCH_DEMO_USERNAME, BENCH_DEMO_PASSWORD);
+    if (store.kind === 'postgres') await assertSessionsInPostgres(store.url);
     const body = await captureBody(`${server.url}/meta`, { Cookie: cookie }, workPath(context, `${name}-body.json`));
     baseline = await startSessionBaseline(context, `${name}-baseline`, store, body);
     const results: ThroughputResult[] = [];
@@ -68,5 +75,13 @@ export async function benchMetaThroughput(
   } finally {
     await baseline?.process.stop();
     await server.stop();
+  }
+}
+
+/** A figure for PostgreSQL sessions means nothing if the server kept the session elsewhere: check its table. */
+async function assertSessionsInPostgres(databaseUrl: string): Promise<void> {
+  const [row] = await queryPostgres<{ count: string }>(databaseUrl, 'SELECT COUNT(*) AS count FROM sessions');
+  if (Number(row?.count) < 1) {
+    throw new Error('The server signed in, but its PostgreSQL database holds no session: DATABASE_URL was not used.');
   }
 }

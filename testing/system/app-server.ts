@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { writeFixtureSpec, type FixtureSpec } from './fixture-spec';
 import { REPO_ROOT } from './repo-root';
 import { startServerProcess, type ServerProcess } from './server-process';
@@ -19,6 +20,11 @@ export interface AppServerOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Reuse this folder (and its database) instead of a fresh one, e.g. to restart on the same data. */
   tempDir?: TempDir;
+  /**
+   * Run with the temporary folder as the working directory instead of the repository root, as a host that holds
+   * only the code and a folder of its own: whatever the server writes relative to its working directory lands there.
+   */
+  workInTempDir?: boolean;
   port?: number;
   readyTimeoutMs?: number;
   /**
@@ -50,13 +56,17 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     const preparedEnv = (await options.prepare?.(tempDir.path)) ?? {};
     serverProcess = await startServerProcess({
       name: `app server (${path.relative(REPO_ROOT, entry)})`,
-      args: ['--import', 'tsx', entry],
+      // tsx by file URL: `--import tsx` resolves from the working directory, which may be outside the repository.
+      args: ['--import', pathToFileURL(require.resolve('tsx')).href, entry],
+      ...(options.workInTempDir ? { cwd: tempDir.path } : {}),
       port: options.port,
       readyTimeoutMs: options.readyTimeoutMs,
       env: {
         NODE_ENV: options.nodeEnv ?? 'production',
         DATABASE_PATH: databasePath,
         DEMO_PASSWORD,
+        // The repository's compiler settings wherever the working directory is.
+        TSX_TSCONFIG_PATH: path.join(REPO_ROOT, 'tsconfig.json'),
         // Never inherit the developer's own settings into a test server.
         REDIS_URL: undefined,
         REMOTES_CONFIG: undefined,

@@ -2,30 +2,12 @@
  * An instance whose Redis goes away cannot serve sessions, so it must tell the load balancer it is not ready
  * (503 on /readyz) rather than keep taking traffic; when Redis comes back on the same address, it is ready again.
  */
-import type { HealthPayload } from '../../shared';
 import { startAppServer, type AppServer } from '../../testing/system/app-server';
 import { RedisServerProcess } from './support/redis-server-process';
+import { readinessWithin } from './support/readiness';
 import { requestJson } from './support/session-client';
 
 jest.setTimeout(90_000);
-
-async function readinessWithin(
-  url: string,
-  expectedStatus: number,
-  timeoutMs: number,
-): Promise<{
-  status: number;
-  body: HealthPayload;
-}> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const answer = await requestJson(url, '/readyz');
-    if (answer.status === expectedStatus || Date.now() > deadline) {
-      return { status: answer.status, body: answer.body as HealthPayload };
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 describe('readiness follows Redis', () => {
   let redis: RedisServerProcess;
