@@ -97,8 +97,11 @@ export class PostgresEngine implements StorageEngine {
       application_name: 'slots-server',
       types: BIGINT_AS_NUMBER,
     });
-    // Without a listener, an idle connection dropped by a PostgreSQL restart would crash the process.
+    // Without a listener, an idle connection dropped by a PostgreSQL restart would crash the process. The pool
+    // listens on idle connections only: a shutdown's FATAL can also reach a connection between the end of its
+    // query and its return to the pool, so every connection gets a listener of its own for its whole life.
     this.pool.on('error', onIdleError);
+    this.pool.on('connect', (client) => client.on('error', onIdleError));
     this.db = new Kysely<AppSchema>({ dialect: new PostgresDialect({ pool: this.pool }) });
   }
 
@@ -152,6 +155,8 @@ export class PostgresEngine implements StorageEngine {
       connectionTimeoutMillis: this.settings.statementTimeoutMs,
       application_name: 'slots-server migrations',
     });
+    // A PostgreSQL going away mid-migration fails the awaited query; the connection's own error must not crash.
+    client.on('error', this.onIdleError);
     await client.connect();
     try {
       await migratePostgres(client, POSTGRES_MIGRATIONS);
@@ -175,6 +180,7 @@ export class PostgresEngine implements StorageEngine {
     this.ensuredIndexes.add(name);
     const build = async (): Promise<void> => {
       const client = new Client({ connectionString: this.settings.url, application_name: 'slots-server index' });
+      client.on('error', this.onIdleError);
       await client.connect();
       try {
         await client.query(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON ${definition}`);
