@@ -10,22 +10,31 @@ import path from 'node:path';
 const ROOT_DIR = path.resolve(__dirname, '..');
 export const KIT_DIR = path.join(ROOT_DIR, 'remotes', 'kit');
 
-/** Builds and packs the kit into `destination`; returns the tarball's file name. */
+/**
+ * Builds and packs the kit into `destination`; returns the tarball's file name. The compiled `lib/` exists only
+ * while packing: left behind, it would be what `../../kit` resolves to (the kit's package.json points there) for
+ * the in-repository remotes, the type check and webpack.config.ts, a stale copy of the source beside it.
+ */
 export function packKit(destination: string): string {
-  rmSync(path.join(KIT_DIR, 'lib'), { recursive: true, force: true });
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.package.json'], {
-    cwd: KIT_DIR,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  mkdirSync(destination, { recursive: true });
-  const output = execFileSync('npm', ['pack', '--json', '--pack-destination', destination], {
-    cwd: KIT_DIR,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const [packed] = JSON.parse(output) as Array<{ filename: string }>;
-  if (!packed) throw new Error('npm pack reported no file');
-  return packed.filename;
+  const lib = path.join(KIT_DIR, 'lib');
+  rmSync(lib, { recursive: true, force: true });
+  try {
+    execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.package.json'], {
+      cwd: KIT_DIR,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    mkdirSync(destination, { recursive: true });
+    const output = execFileSync('npm', ['pack', '--json', '--pack-destination', destination], {
+      cwd: KIT_DIR,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const [packed] = JSON.parse(output) as Array<{ filename: string }>;
+    if (!packed) throw new Error('npm pack reported no file');
+    return packed.filename;
+  } finally {
+    rmSync(lib, { recursive: true, force: true });
+  }
 }
 
 if (require.main === module) {
