@@ -41,7 +41,8 @@ export function createSessionChain(options: SessionChainOptions, mode: SessionCh
     saveUninitialized: false,
     // Not rolling: the cookie goes out again only when the session changed, and enforceSessionTimeouts changes it
     // (lastSeenAt) whenever the idle deadline moves by a step, so the browser's copy expires with the server's idle
-    // deadline without a signed Set-Cookie on every answer. The stored session's expiry moves on every request.
+    // deadline without a signed Set-Cookie on every answer. The stored session's expiry moves with that same save
+    // (SessionStoreWithoutTouch leaves out the per-request touch), so an unchanged request writes nothing.
     rolling: false,
     cookie: sessionCookieOptions(options.idleMs),
   });
