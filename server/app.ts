@@ -299,7 +299,7 @@ export class App {
         bodyLimitBytes,
       }),
     );
-    addSlotInspectionRoute(app, this.slots, this.remoteCatalogue);
+    addSlotInspectionRoute(app, this.slots, this.resources, this.remoteCatalogue);
     // Development servers only: the schemas the host checks props against before rendering a slot.
     if (nodeEnv !== 'production') addSlotSchemasRoute(app, this.remoteCatalogue);
     app.use(createHealthRouter(() => this.readinessChecks()));

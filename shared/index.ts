@@ -73,6 +73,7 @@ export type {
   ResourceActionSlotProps,
   RemoteDescriptor,
   RemotesPayload,
+  InspectedFormSlot,
   InspectedSlot,
   InspectedRemote,
   SlotInspectionPayload,

@@ -305,9 +305,19 @@ export interface InspectedRemote {
   schemaComponents: string[];
 }
 
-/** `GET /api/slots/inspect` (signed-in staff): every location's slots and every remote, with what is wrong. */
+/** A slot among a resource form's fields as the inspector shows it (always from code, for signed-in staff). */
+export interface InspectedFormSlot extends InspectedSlot {
+  /** Its index among the form's items, fields and slots together, in `fields()` order. */
+  position: number;
+}
+
+/**
+ * `GET /api/slots/inspect` (signed-in staff): every location's slots, every form slot (by resource name, only
+ * resources whose form has one) and every remote, with what is wrong.
+ */
 export interface SlotInspectionPayload {
   locations: Record<string, InspectedSlot[]>;
+  forms: Record<string, InspectedFormSlot[]>;
   remotes: InspectedRemote[];
 }
 

@@ -21,6 +21,7 @@ export { SlotRuntimeProvider, useSlotRuntime, type SlotRuntime } from './slot-ru
 export { reportCaughtError } from './slot-boundary';
 export { createSlotFailureReporter, type SlotFailure } from './slot-failure-reporter';
 export { FailedSlots, type FailedSlot } from './failed-slots';
+export { tabStorage } from './tab-storage';
 export { PageSlotRecord, type PageSlots, type PageSlotStatus, type PageSlotReason } from './page-slot-record';
 export { createPropsCheck, describePropsErrors, type PropsCheck } from './props-check';
 export { HiddenSlotLocation } from './hidden-slot-location';

@@ -1,4 +1,5 @@
-import { PageSlotRecord, type PageSlotStatus } from './page-slot-record';
+import { PAGE_SLOT_RECORD_KEY, PAGE_SLOT_RECORD_PAGES, PageSlotRecord, type PageSlotStatus } from './page-slot-record';
+import { tabStorage } from './tab-storage';
 
 const notice = (state: PageSlotStatus['state'], extra: Partial<PageSlotStatus> = {}): PageSlotStatus => ({
   location: 'login-before-form',
@@ -35,5 +36,105 @@ describe('PageSlotRecord', () => {
     stop();
     record.set('/status', notice('loaded'));
     expect(changes).toHaveLength(4);
+  });
+});
+
+describe('PageSlotRecord kept in the tab’s sessionStorage', () => {
+  const fromStorage = () => new PageSlotRecord(() => window.sessionStorage);
+  const failed = notice('failed', {
+    location: 'dashboard-after-cards',
+    component: 'WelcomeCard',
+    reason: 'props-invalid',
+    detail: 'props.title: Instance type "number" is invalid, got "secret"',
+  });
+  const hidden = notice('hidden', {
+    location: 'login-sidebar',
+    reason: 'hidden-by-media',
+    detail: '(min-width: 1024px) does not match this window',
+  });
+
+  afterEach(() => window.sessionStorage.clear());
+
+  it('outlives a page load: the next record of the tab reads it, without failure messages, the media query kept', () => {
+    const first = fromStorage();
+    first.set('/login', hidden);
+    first.set('/', failed);
+    expect(first.snapshot()[0]?.slots[0]?.detail).toMatch(/secret/); // the running page keeps the message
+
+    const stored = window.sessionStorage.getItem(PAGE_SLOT_RECORD_KEY) ?? '';
+    expect(stored).not.toMatch(/secret|Instance type/);
+    const { detail: _message, ...failedWithoutMessage } = failed;
+    expect(fromStorage().snapshot()).toEqual([
+      { page: '/', slots: [failedWithoutMessage] },
+      { page: '/login', slots: [hidden] },
+    ]);
+  });
+
+  it('keeps the last pages only, and forgets them all on clear', () => {
+    const record = fromStorage();
+    for (let page = 1; page <= PAGE_SLOT_RECORD_PAGES + 2; page += 1) record.set(`/page-${page}`, notice('loaded'));
+    const expected = ['/page-7', '/page-6', '/page-5', '/page-4', '/page-3'];
+    expect(record.snapshot().map(({ page }) => page)).toEqual(expected);
+    expect(
+      fromStorage()
+        .snapshot()
+        .map(({ page }) => page),
+    ).toEqual(expected);
+
+    const readers: number[] = [];
+    record.subscribe(() => readers.push(record.snapshot().length));
+    record.clear();
+    expect(readers).toEqual([0]);
+    expect(window.sessionStorage.getItem(PAGE_SLOT_RECORD_KEY)).toBeNull();
+    expect(fromStorage().snapshot()).toEqual([]);
+  });
+
+  it('leaves out what is not a well-formed record', () => {
+    window.sessionStorage.setItem(PAGE_SLOT_RECORD_KEY, '{ not json');
+    expect(fromStorage().snapshot()).toEqual([]);
+    window.sessionStorage.setItem(
+      PAGE_SLOT_RECORD_KEY,
+      JSON.stringify([
+        { page: '/', slots: [notice('loaded'), { ...notice('loaded'), state: 'exploded' }, { component: 'X' }] },
+        { page: 7, slots: [] },
+        'nonsense',
+      ]),
+    );
+    expect(fromStorage().snapshot()).toEqual([{ page: '/', slots: [notice('loaded')] }]);
+  });
+
+  it('carries on in memory when the storage cannot be reached or refuses every call', () => {
+    const refusing = {
+      getItem: () => {
+        throw new DOMException('The operation is insecure.', 'SecurityError');
+      },
+      setItem: () => {
+        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      },
+      removeItem: () => {
+        throw new DOMException('The operation is insecure.', 'SecurityError');
+      },
+    } as unknown as Storage;
+    const descriptor = Object.getOwnPropertyDescriptor(window, 'sessionStorage');
+    Object.defineProperty(window, 'sessionStorage', {
+      configurable: true,
+      get: () => {
+        throw new DOMException('Access is denied for this document.', 'SecurityError');
+      },
+    });
+    try {
+      for (const record of [new PageSlotRecord(tabStorage), new PageSlotRecord(() => refusing)]) {
+        record.set('/', failed);
+        record.set('/login', hidden);
+        expect(record.snapshot()).toEqual([
+          { page: '/login', slots: [hidden] },
+          { page: '/', slots: [failed] },
+        ]);
+        record.clear();
+        expect(record.snapshot()).toEqual([]);
+      }
+    } finally {
+      if (descriptor) Object.defineProperty(window, 'sessionStorage', descriptor);
+    }
   });
 });

@@ -23,33 +23,77 @@ export interface PageSlots {
   slots: readonly PageSlotStatus[];
 }
 
+/** The sessionStorage key of the record: one per tab and origin. */
+export const PAGE_SLOT_RECORD_KEY = 'slots:page-slot-record';
+/** The pages kept: enough for "the page before the inspector" and a few before it, never a browsing history. */
+export const PAGE_SLOT_RECORD_PAGES = 5;
+/** The slots kept per page: a page with more is recorded up to this many (the first ones seen). */
+const SLOTS_PER_PAGE = 200;
+
+const STATES: ReadonlySet<string> = new Set<PageSlotStatus['state']>(['loading', 'loaded', 'failed', 'hidden']);
+const REASONS: ReadonlySet<string> = new Set<PageSlotReason>([
+  'unknown-component',
+  'not-a-form-component',
+  'remote-unavailable',
+  'load-error',
+  'render-error',
+  'props-invalid',
+  'hidden-by-media',
+]);
+
 /**
  * Which slots each page of this tab loaded, which failed and why, and which a media query hid: what the slot
  * inspector shows for "why is my component not on the page?" without the console. Unlike {@link FailedSlots}, which
  * follows what is on screen, this keeps a page's record after the page is left (the inspector is another page).
  * Readers get a frozen list, most recent page first, the same object until the next change.
+ *
+ * Given a storage (the tab's sessionStorage), the record also outlives a full page load: in production the inspector
+ * is reached by typing its address. Stored are the last {@link PAGE_SLOT_RECORD_PAGES} pages with each slot's
+ * location, position, component, remote, state and reason, never a failure's message (it may quote props, which may
+ * be protected data), only the media query that hides a slot. When the storage is missing or throws, the record
+ * carries on in memory.
  */
 export class PageSlotRecord {
   private readonly pages = new Map<string, Map<string, PageSlotStatus>>();
   private current: readonly PageSlots[] = Object.freeze([]);
   private readonly listeners = new Set<() => void>();
+  private storage: Storage | null;
+
+  constructor(storage: () => Storage | null = () => null) {
+    this.storage = storage();
+    for (const { page, slots } of [...this.read()].reverse()) {
+      this.pages.set(page, new Map(slots.map((slot) => [keyOf(slot), Object.freeze(slot)])));
+    }
+    this.publish();
+  }
 
   /** Records the slot's latest state on `page` (a path). */
   set(page: string, status: PageSlotStatus): void {
-    const key = `${status.location}\u0000${status.index}\u0000${status.component}`;
+    const key = keyOf(status);
     const previous = this.pages.get(page)?.get(key);
     if (previous && JSON.stringify(previous) === JSON.stringify(status)) return;
     const slots = this.pages.get(page) ?? new Map<string, PageSlotStatus>();
+    if (!slots.has(key) && slots.size >= SLOTS_PER_PAGE) return;
     slots.set(key, Object.freeze({ ...status }));
-    // The page just updated moves to the front.
+    // The page just updated moves to the front; the oldest beyond the bound are forgotten.
     this.pages.delete(page);
     this.pages.set(page, slots);
-    this.current = Object.freeze(
-      [...this.pages]
-        .reverse()
-        .map(([path, statuses]) => Object.freeze({ page: path, slots: Object.freeze([...statuses.values()]) })),
-    );
-    for (const listener of [...this.listeners]) listener();
+    for (const oldest of [...this.pages.keys()].slice(0, Math.max(0, this.pages.size - PAGE_SLOT_RECORD_PAGES))) {
+      this.pages.delete(oldest);
+    }
+    this.publish();
+    this.write();
+  }
+
+  /** Forgets every page, in memory and in the storage: on sign-out. */
+  clear(): void {
+    this.pages.clear();
+    this.publish();
+    try {
+      this.storage?.removeItem(PAGE_SLOT_RECORD_KEY);
+    } catch {
+      this.storage = null;
+    }
   }
 
   snapshot(): readonly PageSlots[] {
@@ -62,4 +106,77 @@ export class PageSlotRecord {
       this.listeners.delete(listener);
     };
   }
+
+  private publish(): void {
+    this.current = Object.freeze(
+      [...this.pages]
+        .reverse()
+        .map(([path, statuses]) => Object.freeze({ page: path, slots: Object.freeze([...statuses.values()]) })),
+    );
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  /** The stored pages, most recent first; what is not a well-formed record is left out. */
+  private read(): PageSlots[] {
+    let text: string | null;
+    try {
+      text = this.storage?.getItem(PAGE_SLOT_RECORD_KEY) ?? null;
+    } catch {
+      this.storage = null;
+      return [];
+    }
+    if (text === null) return [];
+    let stored: unknown;
+    try {
+      stored = JSON.parse(text);
+    } catch {
+      return [];
+    }
+    if (!Array.isArray(stored)) return [];
+    return stored.slice(0, PAGE_SLOT_RECORD_PAGES).flatMap((entry: unknown) => {
+      if (!isObject(entry) || typeof entry.page !== 'string' || !Array.isArray(entry.slots)) return [];
+      const slots = entry.slots.slice(0, SLOTS_PER_PAGE).flatMap((slot: unknown) => {
+        const status = storedStatus(slot);
+        return status === null ? [] : [status];
+      });
+      return [{ page: entry.page, slots }];
+    });
+  }
+
+  private write(): void {
+    if (this.storage === null) return;
+    const stored = this.current.map(({ page, slots }) => ({ page, slots: slots.map(toStored) }));
+    try {
+      this.storage.setItem(PAGE_SLOT_RECORD_KEY, JSON.stringify(stored));
+    } catch {
+      // Full or refused storage: the record carries on in memory for this page load.
+      this.storage = null;
+    }
+  }
+}
+
+function keyOf(status: PageSlotStatus): string {
+  return `${status.location}\u0000${status.index}\u0000${status.component}`;
+}
+
+/** What is stored of a slot: no failure message, only the media query that hides it (written by the host). */
+function toStored({ detail, ...status }: PageSlotStatus): PageSlotStatus {
+  return status.reason === 'hidden-by-media' && detail !== undefined ? { ...status, detail } : status;
+}
+
+function storedStatus(value: unknown): PageSlotStatus | null {
+  if (!isObject(value)) return null;
+  const { location, index, component, remote, state, reason, detail } = value;
+  if (typeof location !== 'string' || typeof component !== 'string') return null;
+  if (typeof index !== 'number' || !Number.isInteger(index) || index < 0) return null;
+  if (remote !== null && typeof remote !== 'string') return null;
+  if (typeof state !== 'string' || !STATES.has(state)) return null;
+  const status: PageSlotStatus = { location, index, component, remote, state: state as PageSlotStatus['state'] };
+  if (typeof reason === 'string' && REASONS.has(reason)) status.reason = reason as PageSlotReason;
+  if (status.reason === 'hidden-by-media' && typeof detail === 'string') status.detail = detail;
+  return status;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -3,6 +3,7 @@ import type { ComponentRegistry, RegistrySnapshot } from './component-registry';
 import { FailedSlots } from './failed-slots';
 import { PageSlotRecord } from './page-slot-record';
 import type { PropsCheck } from './props-check';
+import { tabStorage } from './tab-storage';
 import { GlobalComponentRegistry, SlotComponentRegistry } from './registries';
 import { createSlotFailureReporter, type SlotFailureReporter } from './slot-failure-reporter';
 
@@ -17,7 +18,10 @@ export interface SlotRuntime {
   failedSlots: FailedSlots;
   /** Development: failing slots show a placeholder saying what failed. Production: they show nothing. */
   showFailures: boolean;
-  /** Per page of this tab: which slots loaded, failed (and why) or were hidden, for the slot inspector. */
+  /**
+   * Per page of this tab: which slots loaded, failed (and why) or were hidden, for the slot inspector. Kept in the
+   * tab's sessionStorage, so the inspector opened by its address (a full page load) still has it.
+   */
   pageSlots: PageSlotRecord;
   /** Development: checks a slot's props against its schema before rendering it. Null: no check (production). */
   propsCheck: PropsCheck | null;
@@ -30,7 +34,7 @@ export const defaultSlotRuntime: SlotRuntime = Object.freeze({
   reporter: createSlotFailureReporter(),
   failedSlots: new FailedSlots(),
   showFailures: process.env.NODE_ENV !== 'production',
-  pageSlots: new PageSlotRecord(),
+  pageSlots: new PageSlotRecord(tabStorage),
   propsCheck: null,
 });
 

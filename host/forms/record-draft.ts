@@ -1,4 +1,5 @@
 import type { JsonValue } from '../../shared';
+import { tabStorage as storage } from '../core';
 
 /** Whose draft of which record: a draft is only ever offered back to the same user, tenant and record. */
 export interface DraftOwner {
@@ -16,18 +17,10 @@ function keyOf(owner: DraftOwner): string {
   return `${PREFIX}${JSON.stringify([owner.username, owner.tenant, owner.resource, owner.id])}`;
 }
 
-/** sessionStorage, or null where it is unavailable (disabled storage, a sandboxed frame): drafts are then not kept. */
-function storage(): Storage | null {
-  try {
-    return window.sessionStorage;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * The unsaved values of a record form, kept for this tab only (sessionStorage) while the user signs in again after
- * the session ended mid-edit, and offered back when the same user opens the same record in the same tenant.
+ * the session ended mid-edit, and offered back when the same user opens the same record in the same tenant. Where
+ * sessionStorage is unavailable, drafts are not kept.
  */
 export function keepDraft(owner: DraftOwner, values: DraftValues): void {
   try {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { SIGN_IN_PATH, SlotLocation } from '../../shared';
-import { AppSlotRenderer, useSession } from '../core';
+import { AppSlotRenderer, useSession, useSlotRuntime } from '../core';
 import { useLeaveGuard } from '../app/unsaved-changes';
 import { forgetDraftsExcept } from '../forms/record-draft';
 import { APP_NAME } from './page-heading';
@@ -15,13 +15,15 @@ export function Header() {
   const session = useSession();
   const navigate = useNavigate();
   const guard = useLeaveGuard();
+  const { pageSlots } = useSlotRuntime();
   const [signingOut, setSigningOut] = useState(false);
   const { user } = session;
 
   const signOut = async () => {
     if (signingOut || !guard.confirmLeave()) return;
-    // Signing out on purpose: no one's unsaved text stays behind in this tab.
+    // Signing out on purpose: no one's unsaved text, nor the record of the pages seen, stays behind in this tab.
     forgetDraftsExcept(null);
+    pageSlots.clear();
     setSigningOut(true);
     try {
       await session.signOut();

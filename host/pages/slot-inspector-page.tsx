@@ -1,6 +1,6 @@
 import { useCallback, useSyncExternalStore, type ReactNode } from 'react';
-import type { InspectedRemote, InspectedSlot, SlotInspectionPayload } from '../../shared';
-import { useSlotRuntime, type PageSlotReason, type PageSlotStatus } from '../core';
+import type { InspectedFormSlot, InspectedRemote, InspectedSlot, SlotInspectionPayload } from '../../shared';
+import { useSlotRuntime, type PageSlotReason, type PageSlots, type PageSlotStatus } from '../core';
 import { useApi } from '../app/use-api';
 import { PageHeading } from '../layout/page-heading';
 
@@ -24,9 +24,9 @@ const STATES: Record<PageSlotStatus['state'], string> = {
 
 /**
  * The slot inspector, for signed-in staff: "why is my component not on the page?" without the console. What this
- * tab saw on each page it showed (which slots loaded, which failed and why, which a media query hid), then what the
- * server knows (`GET /api/slots/inspect`): every slot of every location with its remote, source, visibility and
- * problems, and every remote with its status.
+ * tab saw on the page before this one and a few before it (which slots loaded, which failed and why, which a media
+ * query hid), then what the server knows (`GET /api/slots/inspect`): every slot of every location and every form
+ * slot with its remote, source, visibility and problems, and every remote with its status.
  */
 export function SlotInspectorPage() {
   const inspection = useApi<SlotInspectionPayload>('/api/slots/inspect');
@@ -48,6 +48,7 @@ export function SlotInspectorPage() {
       {inspection.status === 'ready' && (
         <>
           <RegisteredSlots locations={inspection.data.locations} />
+          <FormSlots forms={inspection.data.forms} />
           <Remotes remotes={inspection.data.remotes} />
         </>
       )}
@@ -55,38 +56,62 @@ export function SlotInspectorPage() {
   );
 }
 
+/**
+ * What this tab recorded (kept in its sessionStorage, so also after typing this page's address): the page shown
+ * before this one in full, then the few pages before it.
+ */
 function PagesSeen() {
   const { pageSlots } = useSlotRuntime();
   const subscribe = useCallback((listener: () => void) => pageSlots.subscribe(listener), [pageSlots]);
   const read = useCallback(() => pageSlots.snapshot(), [pageSlots]);
   const pages = useSyncExternalStore(subscribe, read, read).filter((page) => page.page !== window.location.pathname);
+  const [before, ...earlier] = pages;
   return (
-    <section className="inspector__section" aria-labelledby="inspector-pages">
-      <h2 id="inspector-pages">Pages seen in this tab</h2>
-      {pages.length === 0 && <p className="empty">No other page has been shown in this tab yet.</p>}
-      {pages.map(({ page, slots }) => (
-        <InspectorTable key={page} caption={`Slots on ${page}`} data-inspected-page={page}>
-          <thead>
-            <HeaderRow columns={['Location', 'Component', 'Remote', 'State', 'Why']} />
-          </thead>
-          <tbody>
-            {slots.map((slot) => (
-              <tr
-                key={`${slot.location}:${slot.index}:${slot.component}`}
-                data-slot-status={slot.state}
-                data-slot-component={slot.component}
-              >
-                <td>{slot.location}</td>
-                <td>{slot.component}</td>
-                <td>{slot.remote ?? '—'}</td>
-                <td>{STATES[slot.state]}</td>
-                <td>{slot.reason ? `${REASONS[slot.reason]}${slot.detail ? `: ${slot.detail}` : ''}` : '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </InspectorTable>
-      ))}
-    </section>
+    <>
+      <section className="inspector__section" aria-labelledby="inspector-page-before">
+        <h2 id="inspector-page-before">{before ? `The page before: ${before.page}` : 'The page before'}</h2>
+        {before ? (
+          <PageSlotsTable page={before} />
+        ) : (
+          <p className="empty">
+            No page is recorded in this tab yet. Open the page you want to inspect, then come back here.
+          </p>
+        )}
+      </section>
+      {earlier.length > 0 && (
+        <section className="inspector__section" aria-labelledby="inspector-earlier-pages">
+          <h2 id="inspector-earlier-pages">Earlier pages in this tab</h2>
+          {earlier.map((page) => (
+            <PageSlotsTable key={page.page} page={page} />
+          ))}
+        </section>
+      )}
+    </>
+  );
+}
+
+function PageSlotsTable({ page: { page, slots } }: { page: PageSlots }) {
+  return (
+    <InspectorTable caption={`Slots on ${page}`} data-inspected-page={page}>
+      <thead>
+        <HeaderRow columns={['Location', 'Component', 'Remote', 'State', 'Why']} />
+      </thead>
+      <tbody>
+        {slots.map((slot) => (
+          <tr
+            key={`${slot.location}:${slot.index}:${slot.component}`}
+            data-slot-status={slot.state}
+            data-slot-component={slot.component}
+          >
+            <td>{slot.location}</td>
+            <td>{slot.component}</td>
+            <td>{slot.remote ?? '—'}</td>
+            <td>{STATES[slot.state]}</td>
+            <td>{slot.reason ? `${REASONS[slot.reason]}${slot.detail ? `: ${slot.detail}` : ''}` : '—'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </InspectorTable>
   );
 }
 
@@ -103,17 +128,55 @@ function RegisteredSlots({ locations }: { locations: Record<string, InspectedSlo
             slots.map((slot, index) => (
               <tr key={`${location}:${index}`} data-inspected-slot={slot.component}>
                 <td>{location}</td>
-                <td>{slot.component}</td>
-                <td>{slot.remote ?? '—'}</td>
-                <td>{slot.source}</td>
-                <td>{slot.visibility}</td>
-                <td>{slot.problems.length === 0 ? 'None' : slot.problems.join('; ')}</td>
+                <SlotCells slot={slot} />
               </tr>
             )),
           )}
         </tbody>
       </InspectorTable>
     </section>
+  );
+}
+
+function FormSlots({ forms }: { forms: Record<string, InspectedFormSlot[]> }) {
+  const resources = Object.entries(forms);
+  return (
+    <section className="inspector__section" aria-labelledby="inspector-form-slots">
+      <h2 id="inspector-form-slots">Form slots</h2>
+      {resources.length === 0 ? (
+        <p className="empty">No resource form has a slot among its fields.</p>
+      ) : (
+        <InspectorTable caption="Every slot among a resource form's fields, as the server registered it">
+          <thead>
+            <HeaderRow columns={['Resource', 'Position', 'Component', 'Remote', 'Source', 'Visibility', 'Problems']} />
+          </thead>
+          <tbody>
+            {resources.flatMap(([resource, slots]) =>
+              slots.map((slot) => (
+                <tr key={`${resource}:${slot.position}`} data-inspected-form-slot={slot.component}>
+                  <td>{resource}</td>
+                  <td>{slot.position}</td>
+                  <SlotCells slot={slot} />
+                </tr>
+              )),
+            )}
+          </tbody>
+        </InspectorTable>
+      )}
+    </section>
+  );
+}
+
+/** A registered slot's cells from its component on: who provides it, where it comes from, what stops it. */
+function SlotCells({ slot }: { slot: InspectedSlot }) {
+  return (
+    <>
+      <td>{slot.component}</td>
+      <td>{slot.remote ?? '—'}</td>
+      <td>{slot.source}</td>
+      <td>{slot.visibility}</td>
+      <td>{slot.problems.length === 0 ? 'None' : slot.problems.join('; ')}</td>
+    </>
   );
 }
 

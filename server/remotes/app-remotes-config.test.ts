@@ -13,6 +13,8 @@ import {
   type TestAppOptions,
 } from '../../testing/server/test-app';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+import { Field } from '../resources/field';
+import { Resource } from '../resources/resource';
 import { RemotesConfigError } from './remotes-config-error';
 
 /** A remote's origin: serves its slots-remote.json (or an error, or nothing at all) over real HTTP. */
@@ -413,6 +415,21 @@ describe("failed slots' details follow the server's mode", () => {
   });
 });
 
+/** A resource whose form holds a form component of team_billing and a component that is not one. */
+class InvoicesResource extends Resource {
+  readonly name = 'invoices';
+  readonly label = 'Invoices';
+
+  fields() {
+    return [
+      Field.text('title', { required: true }),
+      Slot.make('InvoiceField', { order: 1 }),
+      Field.text('label', { required: true }),
+      Slot.make('InvoiceBanner', { amountDue: 3 }),
+    ];
+  }
+}
+
 describe('GET /api/slots/inspect', () => {
   it('lists every slot with its source, remote, visibility and problems, and every remote with its status', async () => {
     // team_billing answers only after the start: a configured component it lacks would otherwise fail the start.
@@ -428,9 +445,11 @@ describe('GET /api/slots/inspect', () => {
       ],
     });
     const { app } = await start((app) =>
-      app.registerSlots({
-        'dashboard-before-cards': [Slot.make('InvoiceBanner', { amountDue: 3 }), Slot.make('Nobody', {})],
-      }),
+      app
+        .registerSlots({
+          'dashboard-before-cards': [Slot.make('InvoiceBanner', { amountDue: 3 }), Slot.make('Nobody', {})],
+        })
+        .registerResource(new InvoicesResource()),
     );
     origin.answer = 'descriptor';
     await app.remoteCatalogue.refresh();
@@ -487,6 +506,31 @@ describe('GET /api/slots/inspect', () => {
           source: 'configuration',
           visibility: 'protected',
           problems: [`remote "team_down" is not available: ${origin.url}/down/slots-remote.json answered 404`],
+        },
+      ],
+    });
+    // Form slots, per resource, checked as the start-up checks them: a form renders only form components.
+    expect(inspection.body.forms).toEqual({
+      invoices: [
+        {
+          position: 1,
+          component: 'InvoiceField',
+          props: { order: 1 },
+          remote: 'team_billing',
+          source: 'code',
+          visibility: 'protected',
+          problems: [],
+        },
+        {
+          position: 3,
+          component: 'InvoiceBanner',
+          props: { amountDue: 3 },
+          remote: 'team_billing',
+          source: 'code',
+          visibility: 'protected',
+          problems: [
+            'remote "team_billing" does not list "InvoiceBanner" among its formComponents, so a form cannot render it',
+          ],
         },
       ],
     });

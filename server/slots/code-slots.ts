@@ -1,4 +1,4 @@
-import type { ResourceRegistry } from '../resources/resource-registry';
+import type { RegisteredResource, ResourceRegistry } from '../resources/resource-registry';
 import { Slot } from '../../shared';
 import { placedSlots, type PlacedSlot } from './slot-contract';
 import type { SlotRegistry } from './slot-registry';
@@ -11,12 +11,28 @@ export function codeSlots(registry: SlotRegistry, resources: ResourceRegistry): 
   const placed: PlacedSlot[] = [];
   for (const [location, slots] of registry.registeredByCode())
     placed.push(...placedSlots(location.value, slots, 'code'));
-  for (const resource of resources.list()) {
-    resource.items.forEach((item, index) => {
-      if (!(item instanceof Slot)) return;
-      const location = `resource form "${resource.name}"`;
-      placed.push({ location, position: `[${index}]`, slot: item, source: 'code', remote: null, inForm: true });
-    });
-  }
+  for (const resource of resources.list()) placed.push(...formSlots(resource).map((slot) => slot.placed));
   return placed;
+}
+
+/** The slots among one resource form's fields, each with its index among the form's items. */
+export function formSlots(resource: RegisteredResource): Array<{ index: number; placed: PlacedSlot }> {
+  const location = `resource form "${resource.name}"`;
+  return resource.items.flatMap((item, index) =>
+    item instanceof Slot
+      ? [
+          {
+            index,
+            placed: {
+              location,
+              position: `[${index}]`,
+              slot: item,
+              source: 'code' as const,
+              remote: null,
+              inForm: true,
+            },
+          },
+        ]
+      : [],
+  );
 }

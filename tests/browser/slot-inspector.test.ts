@@ -1,11 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
+import type { RecordListPayload } from '../../shared';
 import { startAppServer, startFixtureServer } from '../../testing/system/app-server';
 import { assertBuilt } from '../../testing/system/build-output';
 import { launchChromium } from '../../testing/system/chromium';
 import { signIn } from '../../testing/system/sign-in';
-import { waitForSlot } from '../../testing/system/slot-page';
+import { fetchInPage, SLOT_TIMEOUT_MS, waitForSlot } from '../../testing/system/slot-page';
 
 /**
  * The props contract end to end: a real server refuses to start on a REMOTES_CONFIG slot whose props the remote's
@@ -72,6 +73,11 @@ describe.each([
       } else {
         expect(await navigationLink.count()).toBe(0);
         await page.goto('/inspect');
+        // A full page load: the tab's record of the dashboard came from its sessionStorage.
+        await page.getByRole('heading', { name: 'The page before: /', level: 2 }).waitFor();
+        await expect(
+          page.locator('[data-inspected-page="/"] tr[data-slot-component="ShortcutLinks"]').innerText(),
+        ).resolves.toMatch(/dashboard-after-cards\s+ShortcutLinks\s+team_records\s+Loaded/);
       }
       await page.getByRole('heading', { name: 'Slot inspector', level: 1 }).waitFor();
 
@@ -114,6 +120,75 @@ describe.each([
       await page.waitForURL((url) => url.pathname === '/login');
       const answer = await page.request.get('/api/slots/inspect');
       expect(answer.status()).toBe(401);
+    } finally {
+      await context.close();
+      await server.stop();
+    }
+  });
+});
+
+describe('the slot inspector opened by its address on a production server', () => {
+  it('shows the page before it with its failed slot and why, and forgets the record on sign-out', async () => {
+    const server = await startFixtureServer(
+      {
+        resources: [
+          {
+            name: 'notes',
+            label: 'Notes',
+            fields: [
+              { type: 'field', name: 'title', input: 'text', label: 'Title', required: true },
+              // Not one of team_records' form components: refused in the form, in production too.
+              { type: 'slot', component: 'ActivityTimeline', props: { limit: 3 } },
+              { type: 'field', name: 'label', input: 'text', label: 'Label', required: true },
+            ],
+            records: { acme: [{ title: 'Fixture note', label: 'fixture-note' }] },
+          },
+        ],
+      },
+      { nodeEnv: 'production' },
+    );
+    const context = await browser.newContext({ baseURL: server.url });
+    try {
+      const page = await context.newPage();
+      await signIn(page);
+      const [note] = (await fetchInPage<RecordListPayload>(page, '/api/resources/notes/records')).body.records;
+      if (!note) throw new Error('The fixture server did not seed the note.');
+      const editPage = `/resources/notes/${note.id}/edit`;
+      await page.goto(editPage);
+      await page.waitForFunction(
+        () => document.querySelector('[data-form-slot="ActivityTimeline"]')?.getAttribute('data-slot-failed'),
+        undefined,
+        { timeout: SLOT_TIMEOUT_MS },
+      );
+
+      // Typed into the address bar, as staff do in production: a new page load.
+      await page.goto('/inspect');
+      await page.getByRole('heading', { name: `The page before: ${editPage}`, level: 2 }).waitFor();
+      const edited = page.locator(`[data-inspected-page="${editPage}"]`);
+      await expect(edited.locator('tr[data-slot-component="ActivityTimeline"]').innerText()).resolves.toMatch(
+        /form:notes\s+ActivityTimeline\s+team_records\s+Failed\s+not a form component$/,
+      );
+      // What the server knows of the same form slot.
+      const formSlots = page.getByRole('region', { name: /Every slot among a resource form/ });
+      await expect(formSlots.locator('tr[data-inspected-form-slot="ActivityTimeline"]').innerText()).resolves.toMatch(
+        /notes\s+1\s+ActivityTimeline\s+team_records\s+code\s+protected\s+remote "team_records" does not list "ActivityTimeline" among its formComponents/,
+      );
+
+      // Signing out leaves nothing of the record behind for whoever signs in next on this tab.
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL((url) => url.pathname === '/login');
+      await signIn(page);
+      await page.goto('/inspect');
+      await page.getByRole('heading', { name: /^The page before: /, level: 2 }).waitFor();
+      expect(await page.locator(`[data-inspected-page="${editPage}"]`).count()).toBe(0);
+      expect(await page.evaluate(() => JSON.stringify(window.sessionStorage))).not.toContain('/resources/notes');
+
+      // With nothing recorded yet, the inspector says what to do.
+      await page.evaluate(() => window.sessionStorage.clear());
+      await page.reload();
+      await page
+        .getByText('No page is recorded in this tab yet. Open the page you want to inspect, then come back here.')
+        .waitFor();
     } finally {
       await context.close();
       await server.stop();
