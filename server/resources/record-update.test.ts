@@ -83,5 +83,29 @@ for (const engineUnderTest of ENGINES) {
       expect(((await agent.get(url(article.id))).body as RecordPayload).record).toEqual(article);
       expect((await agent.get('/api/resources/articles/records?sort=title&q=nul')).status).toBe(200);
     });
+
+    it('answers ids and cursors beyond a 32-bit id as missing or invalid, never as a failure', async () => {
+      for (const id of ['3000000000', '2147483648', '99999999999999999999']) {
+        expect((await agent.get(url(id))).status).toBe(404);
+        expect((await agent.put(url(id)).send({ title: 'x' })).status).toBe(404);
+      }
+      const cursor = (body: object) => Buffer.from(JSON.stringify(body)).toString('base64url');
+      for (const after of [
+        cursor({ s: 'id', q: '', i: 3_000_000_000 }),
+        cursor({ s: 'title', q: '', k: 'a', i: 2 ** 31 }),
+        cursor({ s: 'title', q: '', k: 'a\u0000', i: 1 }),
+      ]) {
+        const sort = after === cursor({ s: 'id', q: '', i: 3_000_000_000 }) ? 'id' : 'title';
+        const response = await agent.get(`/api/resources/articles/records?sort=${sort}&after=${after}`);
+        expect(response.status).toBe(400);
+        expect((response.body as ErrorBody).error.code).toBe('invalid_request');
+      }
+      expect((await agent.get('/api/resources/articles/records?sort=title&q=a%00')).status).toBe(400);
+      const largest = await agent.get(
+        `/api/resources/articles/records?after=${cursor({ s: 'id', q: '', i: 2 ** 31 - 1 })}`,
+      );
+      expect(largest.status).toBe(200);
+      expect((largest.body as RecordListPayload).records).toEqual([]);
+    });
   });
 }
