@@ -2,6 +2,7 @@
  * Reading and changing one record through the API, the same on both engines: SQLite (a file in a temporary folder)
  * and a real PostgreSQL (a fresh database per case). Two apps on one database stand for two hosts.
  */
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type request from 'supertest';
 import type { ErrorBody, RecordListPayload, RecordPayload, ResourceRecord } from '../../shared';
 import { describeWithPostgres, PostgresServer } from '../../testing/server/postgres-server';
@@ -49,6 +50,13 @@ const ENGINES: EngineUnderTest[] = [
     },
   },
 ];
+
+/** A server up for the whole case, on loopback. */
+function listening(handler: RequestListener): Promise<Server> {
+  return new Promise((resolve) => {
+    const server = createServer(handler).listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
 
 for (const engineUnderTest of ENGINES) {
   engineUnderTest.describeFor(`records through the API on ${engineUnderTest.name}`, () => {
@@ -106,6 +114,31 @@ for (const engineUnderTest of ENGINES) {
       );
       expect(largest.status).toBe(200);
       expect((largest.body as RecordListPayload).records).toEqual([]);
+    });
+
+    it('keeps every field of concurrent partial updates, from one host and from two', async () => {
+      const servers = await Promise.all(hosts.map((host) => listening(host.app.handler)));
+      try {
+        const agents = await Promise.all(servers.map((server) => signedInAgent(server)));
+        const fields = ['title', 'slug', 'label', 'body', 'group'] as const;
+        const valueOf = (field: (typeof fields)[number], round: number) =>
+          field === 'group' ? ['news', 'guides', 'opinion'][round % 3]! : `${field} ${round}`;
+        for (let round = 0; round < 12; round++) {
+          // Rounds alternate between every update on the first host and updates spread over both.
+          const responses = await Promise.all(
+            fields.map((field, index) =>
+              agents[round % 2 === 0 ? 0 : index % 2]!.put(url(article.id)).send({ [field]: valueOf(field, round) }),
+            ),
+          );
+          expect(responses.map((response) => response.status)).toEqual(fields.map(() => 200));
+          const { record } = (await agents[0]!.get(url(article.id))).body as RecordPayload;
+          for (const field of fields) {
+            expect([round, field, record[field]]).toEqual([round, field, valueOf(field, round)]);
+          }
+        }
+      } finally {
+        for (const server of servers) server.close();
+      }
     });
   });
 }

@@ -126,10 +126,10 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
         const resource = resourceOf(req);
         const id = recordIdOf(req, resource);
         const tenant = (await currentTenant(req, tenants)).current.id;
-        const current = await records.get(tenant, resource.name, id);
-        if (!current) throw HttpError.notFound(RESOURCE_MESSAGES.unknownRecord(resource.name, String(id)));
-        const data = validateRecordUpdate(resource.fields, id, req.body, current);
-        const saved = await records.replace(tenant, resource.name, id, data);
+        // The merge of the given fields into the stored record is made again if another write lands meanwhile.
+        const saved = await records.update(tenant, resource.name, id, (current) =>
+          validateRecordUpdate(resource.fields, id, req.body, current),
+        );
         if (!saved) throw HttpError.notFound(RESOURCE_MESSAGES.unknownRecord(resource.name, String(id)));
         res.json(await recordPayload(tenant, resource, saved));
       },

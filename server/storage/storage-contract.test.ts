@@ -279,6 +279,24 @@ for (const engineUnderTest of ENGINES) {
         await expect(records.findBy('acme', 'articles', "x') OR 1=1 --", 7)).rejects.toThrow(/Not a record key/);
       });
 
+      it('updates atomically: a write by another host between the read and the write is kept, not overwritten', async () => {
+        const there = new StoredRecordSource(await openAnother());
+        const record = await records.insert('acme', 'articles', { title: 'T', label: 'L' });
+        let calls = 0;
+        const updated = await records.update('acme', 'articles', record.id, async (current) => {
+          calls++;
+          // The first time, another host changes another field after this read, before this write.
+          if (calls === 1) await there.replace('acme', 'articles', record.id, { ...current, label: 'There' });
+          return { ...current, title: 'Here' };
+        });
+        expect(calls).toBe(2);
+        expect(updated).toEqual({ id: record.id, title: 'Here', label: 'There' });
+        expect(await there.get('acme', 'articles', record.id)).toEqual(updated);
+        expect(
+          await records.update('globex', 'articles', record.id, () => ({ title: 'X', label: 'X' })),
+        ).toBeUndefined();
+      });
+
       it('moves the change stamp when a record changes here or on another host', async () => {
         const there = new StoredRecordSource(await openAnother());
         const initial = await records.changeStamp();
