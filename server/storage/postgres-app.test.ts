@@ -213,6 +213,87 @@ describeWithPostgres()('the app on PostgreSQL', () => {
     }
   });
 
+  describe('an index left invalid', () => {
+    const NAME = 'records_list_test_repair';
+    const DEFINITION = 'records (tenant_id, resource, id)';
+    let engine: PostgresEngine;
+    let client: Client;
+
+    beforeEach(async () => {
+      engine = (await openMigratedStorage(storage)) as PostgresEngine;
+      client = new Client({ connectionString: storage.url });
+      await client.connect();
+      await client.query(`INSERT INTO tenants (id, name) VALUES ('acme', 'Acme')`);
+      await client.query(
+        `INSERT INTO records (tenant_id, resource, data, created_at, updated_at)
+         VALUES ('acme', 'notes', '{}', 0, 0), ('acme', 'notes', '{}', 0, 0)`,
+      );
+    });
+
+    afterEach(async () => {
+      await client.end();
+      await engine.close();
+    });
+
+    const indexState = async () =>
+      (
+        await client.query<{ oid: number; valid: boolean; definition: string }>(
+          `SELECT indexrelid::int AS oid, indisvalid AS valid, pg_get_indexdef(indexrelid) AS definition
+             FROM pg_index WHERE indexrelid = to_regclass($1)`,
+          [NAME],
+        )
+      ).rows[0];
+
+    it('is dropped and built again when no backend is building it (a build interrupted with its process)', async () => {
+      // A concurrent build that fails leaves its index behind, invalid, as one cut short by SIGKILL does.
+      const failed = await client.query(`CREATE UNIQUE INDEX CONCURRENTLY ${NAME} ON records (tenant_id)`).then(
+        () => undefined,
+        (error: unknown) => error as { code?: string },
+      );
+      expect(failed?.code).toBe('23505');
+      expect((await indexState())?.valid).toBe(false);
+
+      await engine.ensureIndex(NAME, DEFINITION);
+      await engine.indexBuildsSettled();
+      const repaired = await indexState();
+      expect(repaired?.valid).toBe(true);
+      expect(repaired?.definition).toContain('(tenant_id, resource, id)');
+      expect(repaired?.definition).not.toContain('UNIQUE');
+    });
+
+    it('is left alone while another backend is building it', async () => {
+      // An open transaction that wrote to the table holds the other build in its wait, its index already there.
+      const writer = new Client({ connectionString: storage.url });
+      const builder = new Client({ connectionString: storage.url });
+      await writer.connect();
+      await builder.connect();
+      try {
+        await writer.query('BEGIN');
+        await writer.query(
+          `INSERT INTO records (tenant_id, resource, data, created_at, updated_at) VALUES ('acme', 'notes', '{}', 0, 0)`,
+        );
+        const otherBuild = builder.query(`CREATE INDEX CONCURRENTLY ${NAME} ON ${DEFINITION}`);
+        let building = await indexState();
+        for (let attempt = 0; attempt < 100 && !building; attempt++) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          building = await indexState();
+        }
+        expect(building?.valid).toBe(false);
+
+        await engine.ensureIndex(NAME, DEFINITION);
+        await engine.indexBuildsSettled();
+        expect(await indexState()).toEqual(building);
+
+        await writer.query('COMMIT');
+        await otherBuild;
+        expect(await indexState()).toEqual({ ...building, valid: true });
+      } finally {
+        await writer.end();
+        await builder.end();
+      }
+    });
+  });
+
   it('cancels a statement beyond DATABASE_STATEMENT_TIMEOUT_MS, answered as unavailable', async () => {
     const engine = await openMigratedStorage({
       ...storage,
