@@ -7,11 +7,14 @@ import type { EngineDialect, StorageEngine } from './storage-engine';
 
 /** DATABASE_URL and its companions (server/config/ reads them). */
 export interface PostgresSettings {
-  /** postgres:// or postgresql://; `sslmode` and the other libpq parameters in it are honoured. */
+  /** postgres:// or postgresql://; `sslmode` and the other TLS parameters in it as the `pg` driver reads them (not libpq). */
   url: string;
-  /** Most connections this process opens (DATABASE_POOL_SIZE). */
+  /** Most connections of the pool (DATABASE_POOL_SIZE); migrations and index builds open their own. */
   poolSize: number;
-  /** Longest a statement may run before PostgreSQL cancels it, and longest a connection may take to open. */
+  /**
+   * Longest a statement of the pool may run before PostgreSQL cancels it, and longest a connection may take to open.
+   * Migrations and index builds run on connections of their own, without it.
+   */
   statementTimeoutMs: number;
 }
 
