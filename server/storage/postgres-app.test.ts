@@ -23,9 +23,19 @@ import { DEMO_TENANTS } from '../demo/demo-records';
 import { openMigratedStorage, type StorageSettings } from './open-storage';
 import type { PostgresEngine } from './postgres-engine';
 import { toHttpError } from '../http/error-handler';
-import { sql } from 'kysely';
+import { sql, type CompiledQuery, type KyselyPlugin } from 'kysely';
+import { RecordPager } from '../resources/record-pager';
 
 const PASSWORD = 'member-password-123';
+
+/** A node of EXPLAIN (ANALYZE, FORMAT JSON). */
+interface PlanNode {
+  'Relation Name'?: string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  'Rows Removed by Filter'?: number;
+  Plans?: PlanNode[];
+}
 
 describeWithPostgres()('the app on PostgreSQL', () => {
   let server: PostgresServer;
@@ -210,6 +220,67 @@ describeWithPostgres()('the app on PostgreSQL', () => {
       expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).toContain(name);
     } finally {
       await client.end();
+    }
+  });
+
+  it('reads about `limit` index entries for a page deep in a thousand records tied on their key', async () => {
+    const engine = (await openMigratedStorage(storage)) as PostgresEngine;
+    const client = new Client({ connectionString: storage.url });
+    await client.connect();
+    try {
+      await client.query(`INSERT INTO tenants (id, name) VALUES ('acme', 'Acme')`);
+      await client.query(
+        `INSERT INTO records (tenant_id, resource, data, created_at, updated_at)
+         SELECT 'acme', 'members', '{"title":"M","label":"M","group":"g"}', 0, 0 FROM generate_series(1, 1000)`,
+      );
+      // The pager's statements, as sent (through a plugin on a view of the engine), to be explained afterwards.
+      const statements: CompiledQuery[] = [];
+      const executor = engine.db.getExecutor();
+      const capture: KyselyPlugin = {
+        transformQuery: ({ node, queryId }) => {
+          statements.push(executor.compileQuery(node, queryId));
+          return node;
+        },
+        transformResult: ({ result }) => Promise.resolve(result),
+      };
+      const watched = Object.create(engine, { db: { value: engine.db.withPlugin(capture) } }) as PostgresEngine;
+      const pager = new RecordPager(watched, (row) => ({ id: row.id, title: '', label: '' }));
+      const group = { column: 'group', kind: 'text' } as const;
+      await pager.page('acme', 'members', { sort: group, descending: false, limit: 1 });
+      await engine.indexBuildsSettled();
+      await client.query('ANALYZE records');
+      const deep = {
+        key: 'g',
+        id: (await client.query<{ id: number }>('SELECT max(id) - 400 AS id FROM records')).rows[0]!.id,
+      };
+      statements.length = 0;
+      const limit = 20;
+      const page = await pager.page('acme', 'members', { sort: group, descending: false, limit, after: deep });
+      expect(page.records.map((record) => record.id)).toEqual(Array.from({ length: limit }, (_, i) => deep.id + 1 + i));
+
+      // A table this small would be scanned and sorted: forbidding both shows what the index range reads.
+      await client.query('SET enable_seqscan = off');
+      await client.query('SET enable_sort = off');
+      let read = 0;
+      const count = (node: PlanNode): void => {
+        if (node['Relation Name'] === 'records') {
+          read += node['Actual Rows'] * node['Actual Loops'] + (node['Rows Removed by Filter'] ?? 0);
+        }
+        for (const child of node.Plans ?? []) count(child);
+      };
+      for (const statement of statements) {
+        const { rows } = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
+          `EXPLAIN (ANALYZE, FORMAT JSON) ${statement.sql}`,
+          [...statement.parameters],
+        );
+        count(rows[0]!['QUERY PLAN'][0]!.Plan);
+      }
+      // The page (limit + 1) and the probe for a previous page (1), not the 600 ties before the cursor.
+      expect(read).toBeGreaterThanOrEqual(limit);
+      expect(read).toBeLessThanOrEqual(limit + 4);
+    } finally {
+      await client.end();
+      await engine.close();
     }
   });
 
