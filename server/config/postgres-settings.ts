@@ -8,7 +8,8 @@ export const DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS = 5000;
 /**
  * DATABASE_URL (postgres:// or postgresql://), DATABASE_POOL_SIZE and DATABASE_STATEMENT_TIMEOUT_MS; undefined when
  * DATABASE_URL is not set (the SQLite file at DATABASE_PATH then holds everything). TLS and the other connection
- * parameters travel in the URL (`?sslmode=verify-full`, `sslrootcert=...`), as libpq reads them.
+ * parameters travel in the URL (`?sslmode=verify-full`, `sslrootcert=...`), as the `pg` driver reads them: not libpq's
+ * meaning (`prefer` and `require` verify the certificate and host name as `verify-full` does; README, Several hosts).
  */
 export function postgresSettingsFromEnv(env: NodeJS.ProcessEnv): PostgresSettings | undefined {
   const url = env.DATABASE_URL?.trim();

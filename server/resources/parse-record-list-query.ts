@@ -21,6 +21,7 @@ export const RECORD_LIST_MESSAGES = {
   sort: (resource: string, allowed: readonly string[]) =>
     `${resource} records can be sorted by: ${allowed.join(', ')}.`,
   searchTooLong: `q can be at most ${RECORD_SEARCH_MAX_LENGTH} characters long.`,
+  searchNul: 'q cannot contain the character U+0000.',
   searchNeedsTextSort: (resource: string, searchable: readonly string[]) =>
     searchable.length === 0
       ? `${resource} records cannot be searched: none of their list columns is text.`
@@ -61,6 +62,8 @@ export function parseRecordListQuery(
 
   const q = values.get('q') ?? '';
   if ([...q].length > RECORD_SEARCH_MAX_LENGTH) throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.searchTooLong);
+  // No record holds it (updates refuse it), and PostgreSQL refuses it in a parameter.
+  if (q.includes('\u0000')) throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.searchNul);
   const { searchableColumns } = resource.definition;
 
   const sortable = ['id', ...resource.sortKeys.keys()];

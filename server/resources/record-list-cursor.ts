@@ -1,4 +1,5 @@
 import type { RecordPosition } from './record-page-query';
+import { isRecordId } from './record-id';
 
 /**
  * The `next` / `previous` cursors of a list page: a record's position in a sort, with the sort's name and the search
@@ -29,8 +30,10 @@ export function decodeRecordCursor(cursor: string): DecodedCursor {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return { ok: false };
   const { s: sort, q, k: key, i: id } = body as Record<string, unknown>;
   if (typeof sort !== 'string' || typeof q !== 'string') return { ok: false };
-  if (typeof id !== 'number' || !Number.isSafeInteger(id)) return { ok: false };
+  if (!isRecordId(id)) return { ok: false };
   if (key === undefined) return { ok: true, list: { sort, q }, position: { id } };
   if (typeof key !== 'string' && !(typeof key === 'number' && Number.isFinite(key))) return { ok: false };
+  // PostgreSQL refuses U+0000 in a text parameter; no stored key holds it (record updates refuse it).
+  if (typeof key === 'string' && key.includes('\u0000')) return { ok: false };
   return { ok: true, list: { sort, q }, position: { key, id } };
 }

@@ -70,13 +70,15 @@ export class RecordPager {
   }
 
   /**
-   * One walk through the index from `from` (exclusive). Each walk has at most one lower and one upper bound on the
-   * key, so the index range starts right at the cursor: a row-value comparison `(key, id) > (?, ?)` would read more
-   * naturally, but SQLite does not use it as a range on an expression index and would read every entry before the
-   * cursor. The cursor's key lies within the search's range (the router refuses a cursor from another search), so
+   * One walk through the index from `from` (exclusive), in two index ranges so that a page reads about `limit`
+   * entries however many records share the cursor's key: first the rows tied with the cursor (`key = k AND id > n`,
+   * by id), then the rows past its key (`key > k`, by key and id), concatenated. A single condition such as
+   * `key >= k AND (key > k OR id > n)` would start the range at the first row tied with the cursor and read every
+   * tie again on each page; a row-value comparison `(key, id) > (?, ?)` is no range on an expression index in
+   * SQLite. The cursor's key lies within the search's range (the router refuses a cursor from another search), so
    * it replaces the bound on its side.
    */
-  private fetch(
+  private async fetch(
     tenant: string,
     resource: string,
     sort: PageSort,
@@ -88,37 +90,44 @@ export class RecordPager {
     // Forward in a descending list walks the index downwards, as does backward in an ascending one.
     const downwards = query.descending !== (side === 'backward');
     const direction = sql.raw(downwards ? 'DESC' : 'ASC');
-    const after = downwards ? '<' : '>';
-    let select = this.engine.db
+    const after = sql.raw(downwards ? '<' : '>');
+    const select = this.engine.db
       .selectFrom('records')
       .select(['id', 'data'])
       .select(sort.byId ? sql<unknown>`id`.as('sort_key') : sql<unknown>`${sort.expression}`.as('sort_key'))
       .where('tenant_id', '=', tenant)
       .where('resource', '=', resource);
     if (sort.byId) {
-      if (from) select = select.where('id', after, from.id);
-      return select
+      return (from ? select.where(sql<boolean>`id ${after} ${from.id}`) : select)
         .orderBy(sql`id ${direction}`)
         .limit(limit)
         .execute();
     }
     const { expression, key } = sort;
-    const upperBound = query.prefix === undefined ? undefined : prefixUpperBound(query.prefix);
-    const fromKey = key.toSql(from?.key ?? '');
-    if (from && !downwards) select = select.where(sql<boolean>`${expression} >= ${fromKey}`);
-    else if (query.prefix !== undefined) select = select.where(sql<boolean>`${expression} >= ${query.prefix}`);
-    if (from && downwards) select = select.where(sql<boolean>`${expression} <= ${fromKey}`);
-    else if (upperBound !== undefined) select = select.where(sql<boolean>`${expression} < ${upperBound}`);
+    let tied: PageRow[] = [];
     if (from) {
-      select = select.where(
-        sql<boolean>`(${expression} ${sql.raw(after)} ${fromKey} OR id ${sql.raw(after)} ${from.id})`,
-      );
+      tied = await select
+        .where(sql<boolean>`${expression} = ${key.toSql(from.key ?? '')}`)
+        .where(sql<boolean>`id ${after} ${from.id}`)
+        .orderBy(sql`id ${direction}`)
+        .limit(limit)
+        .execute();
+      if (tied.length >= limit) return tied;
     }
-    return select
+    const upperBound = query.prefix === undefined ? undefined : prefixUpperBound(query.prefix);
+    let past = select;
+    if (from) past = past.where(sql<boolean>`${expression} ${after} ${key.toSql(from.key ?? '')}`);
+    if (query.prefix !== undefined && !(from && !downwards)) {
+      past = past.where(sql<boolean>`${expression} >= ${query.prefix}`);
+    }
+    if (upperBound !== undefined && !(from && downwards))
+      past = past.where(sql<boolean>`${expression} < ${upperBound}`);
+    const rest = await past
       .orderBy(sql`${expression} ${direction}`)
       .orderBy(sql`id ${direction}`)
-      .limit(limit)
+      .limit(limit - tied.length)
       .execute();
+    return [...tied, ...rest];
   }
 }
 

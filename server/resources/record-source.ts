@@ -22,6 +22,17 @@ export interface RecordSource {
   insert(tenant: string, resource: string, data: JsonObject): Promise<ResourceRecord>;
   /** Replaces the data of a record; undefined when the tenant has no such record. */
   replace(tenant: string, resource: string, id: number, data: JsonObject): Promise<ResourceRecord | undefined>;
+  /**
+   * Changes a record atomically: `change` gets the record as stored and returns its new data (it may throw to refuse,
+   * and may run more than once). No write made meanwhile, by this or another host, is lost. Undefined when the
+   * tenant has no such record.
+   */
+  update(
+    tenant: string,
+    resource: string,
+    id: number,
+    change: (current: ResourceRecord) => JsonObject | Promise<JsonObject>,
+  ): Promise<ResourceRecord | undefined>;
   /** Changes whenever any record may have changed, here or in another process or host (StorageEngine.changeStamp). */
   changeStamp(): string | Promise<string>;
 }

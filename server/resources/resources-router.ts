@@ -14,6 +14,7 @@ import { requireJsonBody } from '../http/require-json-body';
 import { currentTenant } from '../tenants/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
 import { parseRecordListQuery } from './parse-record-list-query';
+import { isRecordId } from './record-id';
 import { encodeRecordCursor } from './record-list-cursor';
 import type { RecordSource } from './record-source';
 import type { RegisteredResource, ResourceRegistry } from './resource-registry';
@@ -49,8 +50,8 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
 
   const recordIdOf = (req: Request, resource: RegisteredResource): number => {
     const raw = String(req.params.id);
-    const id = /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : NaN;
-    if (!Number.isSafeInteger(id)) throw HttpError.notFound(RESOURCE_MESSAGES.unknownRecord(resource.name, raw));
+    const id = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : NaN;
+    if (!isRecordId(id)) throw HttpError.notFound(RESOURCE_MESSAGES.unknownRecord(resource.name, raw));
     return id;
   };
 
@@ -65,7 +66,7 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
         let related: ResourceRecord[];
         if (relation.kind === 'belongsTo') {
           const key = record[relation.foreignKey];
-          const target = typeof key === 'number' ? await records.get(tenant, relation.resource, key) : undefined;
+          const target = isRecordId(key) ? await records.get(tenant, relation.resource, key) : undefined;
           related = target ? [target] : [];
         } else {
           related = await records.findBy(tenant, relation.resource, relation.foreignKey, record.id);
@@ -125,10 +126,10 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
         const resource = resourceOf(req);
         const id = recordIdOf(req, resource);
         const tenant = (await currentTenant(req, tenants)).current.id;
-        const current = await records.get(tenant, resource.name, id);
-        if (!current) throw HttpError.notFound(RESOURCE_MESSAGES.unknownRecord(resource.name, String(id)));
-        const data = validateRecordUpdate(resource.fields, id, req.body, current);
-        const saved = await records.replace(tenant, resource.name, id, data);
+        // The merge of the given fields into the stored record is made again if another write lands meanwhile.
+        const saved = await records.update(tenant, resource.name, id, (current) =>
+          validateRecordUpdate(resource.fields, id, req.body, current),
+        );
         if (!saved) throw HttpError.notFound(RESOURCE_MESSAGES.unknownRecord(resource.name, String(id)));
         res.json(await recordPayload(tenant, resource, saved));
       },

@@ -1,11 +1,17 @@
 import type { Kysely } from 'kysely';
 import type { JsonObject, ResourceRecord } from '../../shared';
+import { HttpError } from '../http/http-error';
 import type { AppSchema } from '../storage/app-schema';
 import type { StorageEngine } from '../storage/storage-engine';
 import { FIELD_NAME_PATTERN } from './field';
 import type { RecordPage, RecordPageQuery } from './record-page-query';
 import { RecordPager } from './record-pager';
 import type { RecordSource } from './record-source';
+
+/** Compare-and-set attempts of one update before it gives up (each failed one means another write landed). */
+const UPDATE_ATTEMPTS = 50;
+
+export const RECORD_BUSY_MESSAGE = 'The record is being changed by others at this moment. Try again shortly.';
 
 interface RecordRow {
   id: number;
@@ -80,15 +86,48 @@ export class StoredRecordSource implements RecordSource {
     return toRecord({ id, data: stored });
   }
 
-  async replace(tenant: string, resource: string, id: number, data: JsonObject): Promise<ResourceRecord | undefined> {
+  replace(tenant: string, resource: string, id: number, data: JsonObject): Promise<ResourceRecord | undefined> {
+    return this.write(tenant, resource, id, data);
+  }
+
+  /**
+   * Read, change, write back with a compare-and-set: the write only lands while the record still holds the data
+   * that was read, else the change is made again on a fresh read. So two hosts changing different fields of one
+   * record at the same moment both keep their field, on either engine, without holding a lock across the change.
+   */
+  async update(
+    tenant: string,
+    resource: string,
+    id: number,
+    change: (current: ResourceRecord) => JsonObject | Promise<JsonObject>,
+  ): Promise<ResourceRecord | undefined> {
+    for (let attempt = 1; ; attempt++) {
+      const read = await this.scoped(tenant, resource).where('id', '=', id).executeTakeFirst();
+      if (!read) return undefined;
+      const written = await this.write(tenant, resource, id, await change(toRecord(read)), read.data);
+      if (written) return written;
+      // Each miss means another write landed: only a record changed without pause outlasts the attempts.
+      if (attempt >= UPDATE_ATTEMPTS) throw new HttpError('unavailable', RECORD_BUSY_MESSAGE);
+    }
+  }
+
+  /** Writes the record's data; only while it still holds `expected` when given. Undefined when nothing was written. */
+  private async write(
+    tenant: string,
+    resource: string,
+    id: number,
+    data: JsonObject,
+    expected?: string,
+  ): Promise<ResourceRecord | undefined> {
     const stored = JSON.stringify(withoutId(data));
-    const result = await this.engine.db
+    let update = this.engine.db
       .updateTable('records')
       .set({ data: stored, updated_at: Date.now() })
       .where('id', '=', id)
       .where('tenant_id', '=', tenant)
-      .where('resource', '=', resource)
-      .executeTakeFirst();
+      .where('resource', '=', resource);
+    if (expected !== undefined) update = update.where('data', '=', expected);
+    const result = await update.executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return undefined;
     this.engine.noteWrite();
     return toRecord({ id, data: stored });

@@ -27,6 +27,15 @@ function problems(body: unknown): Record<string, string> | undefined {
 }
 
 describe('validateRecordUpdate', () => {
+  it('refuses U+0000 in every text field, naming each field', () => {
+    expect(problems({ title: 'a\u0000b', body: '\u0000', email: 'a\u0000@b.org', group: '\u0000' })).toEqual({
+      title: FIELD_MESSAGES.nulCharacter,
+      body: FIELD_MESSAGES.nulCharacter,
+      email: FIELD_MESSAGES.nulCharacter,
+      group: FIELD_MESSAGES.nulCharacter,
+    });
+  });
+
   it('returns the current data with the given fields replaced, keeping data that is not a field', () => {
     expect(validateRecordUpdate(fields, 7, { title: 'New', rank: 2, pinned: true }, current)).toEqual({
       title: 'New',

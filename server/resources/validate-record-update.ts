@@ -8,6 +8,7 @@ export const FIELD_MESSAGES = {
   unknown: 'Unknown field.',
   idChange: 'The id of a record cannot be changed.',
   notText: 'Must be text.',
+  nulCharacter: 'Must not contain the character U+0000.',
   notNumber: 'Must be a number.',
   notBoolean: 'Must be true or false.',
   notEmail: 'Must be an email address.',
@@ -77,6 +78,8 @@ function checkValue(field: Field, value: unknown): string | null {
     case 'email':
     case 'select': {
       if (typeof value !== 'string') return FIELD_MESSAGES.notText;
+      // PostgreSQL's text and jsonb cannot hold U+0000: refused on both engines, so a record means the same on each.
+      if (value.includes('\u0000')) return FIELD_MESSAGES.nulCharacter;
       if (field.maxLength !== undefined && [...value].length > field.maxLength) {
         return FIELD_MESSAGES.tooLong(field.maxLength);
       }

@@ -7,16 +7,23 @@ import type { EngineDialect, StorageEngine } from './storage-engine';
 
 /** DATABASE_URL and its companions (server/config/ reads them). */
 export interface PostgresSettings {
-  /** postgres:// or postgresql://; `sslmode` and the other libpq parameters in it are honoured. */
+  /** postgres:// or postgresql://; `sslmode` and the other TLS parameters in it as the `pg` driver reads them (not libpq). */
   url: string;
-  /** Most connections this process opens (DATABASE_POOL_SIZE). */
+  /** Most connections of the pool (DATABASE_POOL_SIZE); migrations and index builds open their own. */
   poolSize: number;
-  /** Longest a statement may run before PostgreSQL cancels it, and longest a connection may take to open. */
+  /**
+   * Longest a statement of the pool may run before PostgreSQL cancels it, and longest a connection may take to open.
+   * Migrations and index builds run on connections of their own, without it.
+   */
   statementTimeoutMs: number;
 }
 
 /** The advisory lock of StorageEngine.exclusive (distinct from the migration lock). */
 export const EXCLUSIVE_LOCK_KEY = 0x5107_5d8b;
+/** The advisory lock class of index repairs (the second key is the index name's hash). */
+export const INDEX_LOCK_KEY = 0x5107_1d8b;
+const INDEX_LOCK_SQL = 'SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked';
+const INDEX_LOCK_RETRY_MS = 250;
 const BIGINT_OID = 20;
 
 /** BIGINT columns hold milliseconds and counts, far below 2^53: read them as numbers, not strings. */
@@ -73,6 +80,8 @@ export class PostgresEngine implements StorageEngine {
   private localWrites = 0;
   /** Indexes built or being built by this process (names): each is started once, again only after a failure. */
   private readonly ensuredIndexes = new Set<string>();
+  /** The index builds of this process still running. */
+  private readonly indexBuilds = new Set<Promise<void>>();
   /** The last read of the change stamp, with the number of requests started when it was sent. */
   private lastRead: { stamp: Promise<string>; requests: number } | null = null;
   private requests = 0;
@@ -174,6 +183,11 @@ export class PostgresEngine implements StorageEngine {
    * not awaited: writes on every host go on meanwhile, and queries use the index once it is valid. A build that
    * failed leaves an invalid index behind, dropped so that a later call builds it again; another host building the
    * same index at the same moment is no failure.
+   *
+   * A build interrupted with its process (SIGTERM, SIGKILL, a lost connection) also leaves an invalid index, which
+   * `IF NOT EXISTS` would keep for good, the sort scanning ever after: one found invalid is dropped and built again,
+   * unless a backend is building it right now (an index being built looks just as invalid). Hosts of this server
+   * check and repair one index at a time (an advisory lock on its name), so one never drops another's fresh build.
    */
   ensureIndex(name: string, definition: string): Promise<void> {
     if (this.closing || this.ensuredIndexes.has(name)) return Promise.resolve();
@@ -183,6 +197,16 @@ export class PostgresEngine implements StorageEngine {
       client.on('error', this.onIdleError);
       await client.connect();
       try {
+        // Tried, not waited for: a statement waiting for the lock would be a transaction that another host's
+        // CREATE INDEX CONCURRENTLY, holding the lock, waits for in turn (a deadlock).
+        while (!(await client.query<{ locked: boolean }>(INDEX_LOCK_SQL, [INDEX_LOCK_KEY, name])).rows[0]?.locked) {
+          if (this.closing) return;
+          await new Promise((resolve) => setTimeout(resolve, INDEX_LOCK_RETRY_MS));
+        }
+        const state = await indexState(client, name);
+        // Being built elsewhere: that build finishes it (CREATE ... IF NOT EXISTS would only wait for it).
+        if (state === 'valid' || state === 'building') return;
+        if (state === 'left invalid') await client.query(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
         await client.query(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON ${definition}`);
       } catch (error) {
         const code = (error as { code?: unknown }).code;
@@ -191,14 +215,22 @@ export class PostgresEngine implements StorageEngine {
           throw error;
         }
       } finally {
+        // Ending the session releases the advisory lock.
         await client.end();
       }
     };
-    build().catch((error: unknown) => {
+    const settled = build().catch((error: unknown) => {
       this.ensuredIndexes.delete(name);
       this.onIdleError(error instanceof Error ? error : new Error(String(error)));
     });
+    this.indexBuilds.add(settled);
+    void settled.finally(() => this.indexBuilds.delete(settled));
     return Promise.resolve();
+  }
+
+  /** Resolves once the index builds started by this process so far have ended, built or failed (and logged). */
+  async indexBuildsSettled(): Promise<void> {
+    await Promise.all([...this.indexBuilds]);
   }
 
   /** Ends the pool (waits for checked-out connections to come back). Idempotent. */
@@ -210,4 +242,28 @@ export class PostgresEngine implements StorageEngine {
     })();
     return this.closing;
   }
+}
+
+/**
+ * The index `name`: missing, valid, being built (by any host or client), or left invalid with no backend building
+ * it, as a build interrupted with its process leaves it. A build shows in pg_stat_progress_create_index, or, while
+ * it waits for older transactions, as a CREATE INDEX naming it in pg_stat_activity.
+ */
+async function indexState(client: Client, name: string): Promise<'missing' | 'valid' | 'building' | 'left invalid'> {
+  const { rows } = await client.query<{ valid: boolean; building: boolean }>(
+    `SELECT i.indisvalid AS valid,
+            EXISTS (SELECT 1 FROM pg_stat_progress_create_index p WHERE p.index_relid = i.indexrelid)
+            OR EXISTS (
+              SELECT 1 FROM pg_stat_activity a
+               WHERE a.pid <> pg_backend_pid() AND a.state <> 'idle'
+                 AND a.query ILIKE '%CREATE%INDEX%' AND strpos(a.query, $1) > 0
+            ) AS building
+       FROM pg_index i
+      WHERE i.indexrelid = to_regclass($1)`,
+    [name],
+  );
+  const row = rows[0];
+  if (!row) return 'missing';
+  if (row.valid) return 'valid';
+  return row.building ? 'building' : 'left invalid';
 }

@@ -279,6 +279,24 @@ for (const engineUnderTest of ENGINES) {
         await expect(records.findBy('acme', 'articles', "x') OR 1=1 --", 7)).rejects.toThrow(/Not a record key/);
       });
 
+      it('updates atomically: a write by another host between the read and the write is kept, not overwritten', async () => {
+        const there = new StoredRecordSource(await openAnother());
+        const record = await records.insert('acme', 'articles', { title: 'T', label: 'L' });
+        let calls = 0;
+        const updated = await records.update('acme', 'articles', record.id, async (current) => {
+          calls++;
+          // The first time, another host changes another field after this read, before this write.
+          if (calls === 1) await there.replace('acme', 'articles', record.id, { ...current, label: 'There' });
+          return { ...current, title: 'Here' };
+        });
+        expect(calls).toBe(2);
+        expect(updated).toEqual({ id: record.id, title: 'Here', label: 'There' });
+        expect(await there.get('acme', 'articles', record.id)).toEqual(updated);
+        expect(
+          await records.update('globex', 'articles', record.id, () => ({ title: 'X', label: 'X' })),
+        ).toBeUndefined();
+      });
+
       it('moves the change stamp when a record changes here or on another host', async () => {
         const there = new StoredRecordSource(await openAnother());
         const initial = await records.changeStamp();
@@ -314,17 +332,18 @@ for (const engineUnderTest of ENGINES) {
       });
 
       /** Every page from the first following `next`, then back from the last following `previous`. */
-      const walk = async (query: Omit<RecordPageQuery, 'after' | 'before'>) => {
+      const walk = async (query: Omit<RecordPageQuery, 'after' | 'before'>, resource = 'authors') => {
         const forward: number[] = [];
-        let page = await records.page('acme', 'authors', query);
+        let page = await records.page('acme', resource, query);
         forward.push(...page.records.map((record) => record.id));
         while (page.next) {
-          page = await records.page('acme', 'authors', { ...query, after: page.next });
+          page = await records.page('acme', resource, { ...query, after: page.next });
+          expect(page.records.length).toBeLessThanOrEqual(query.limit);
           forward.push(...page.records.map((record) => record.id));
         }
         const backward = page.records.map((record) => record.id);
         while (page.previous) {
-          page = await records.page('acme', 'authors', { ...query, before: page.previous });
+          page = await records.page('acme', resource, { ...query, before: page.previous });
           backward.unshift(...page.records.map((record) => record.id));
         }
         return { forward, backward };
@@ -380,6 +399,45 @@ for (const engineUnderTest of ENGINES) {
         expect(
           (await records.page('acme', 'authors', { sort: title, descending: false, limit: 5, prefix: 'zz' })).records,
         ).toEqual([]);
+      });
+      it('pages through a thousand records tied on their key, each exactly once, both directions', async () => {
+        // Tied keys are where a page must start right after the cursor's id instead of at the first tie.
+        const now = Date.now();
+        const rows = Array.from({ length: 1000 }, (_, index) => ({
+          tenant_id: 'acme',
+          resource: 'members',
+          data: JSON.stringify({ title: `Member ${index}`, label: 'M', ...(index % 100 === 7 ? {} : { group: 'g' }) }),
+          created_at: now,
+          updated_at: now,
+        }));
+        for (let start = 0; start < rows.length; start += 250) {
+          await engine.db
+            .insertInto('records')
+            .values(rows.slice(start, start + 250))
+            .execute();
+        }
+        const members = await records.list('acme', 'members');
+        for (const descending of [false, true]) {
+          const { forward, backward } = await walk(
+            { sort: { column: 'group', kind: 'text' }, descending, limit: 37 },
+            'members',
+          );
+          expect(forward).toEqual(expectedOrder(members, 'group', 'text', descending));
+          expect(new Set(forward).size).toBe(1000);
+          expect(backward).toEqual(forward);
+        }
+        const { forward } = await walk(
+          { sort: { column: 'group', kind: 'text' }, descending: false, limit: 64, prefix: 'g' },
+          'members',
+        );
+        expect(forward).toEqual(
+          expectedOrder(
+            members.filter((record) => record.group === 'g'),
+            'group',
+            'text',
+            false,
+          ),
+        );
       });
     });
 

@@ -1,3 +1,4 @@
+import { Server } from 'node:http';
 import path from 'node:path';
 import pino from 'pino';
 import request from 'supertest';
@@ -104,9 +105,13 @@ export async function addUser(
   await app.tenants.setMemberships(user.id, tenants);
 }
 
-/** A cookie-keeping client signed in as `username`. */
-export async function signedInAgent(app: App, username = 'admin', password = DEMO_PASSWORD) {
-  const agent = request.agent(app.handler);
+/**
+ * A cookie-keeping client signed in as `username`: of the app (a server of its own per request), or of a server
+ * listening for the whole test (needed for concurrent requests: a per-request server closing drops the keep-alive
+ * connections of the others).
+ */
+export async function signedInAgent(app: App | Server, username = 'admin', password = DEMO_PASSWORD) {
+  const agent = request.agent(app instanceof Server ? app : app.handler);
   const response = await agent.post('/login').send({ username, password });
   if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${JSON.stringify(response.body)}`);
   return agent;

@@ -1,0 +1,121 @@
+/**
+ * Reading and changing one record through the API, the same on both engines: SQLite (a file in a temporary folder)
+ * and a real PostgreSQL (a fresh database per case). Two apps on one database stand for two hosts.
+ */
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type request from 'supertest';
+import type { ErrorBody, RecordListPayload, RecordPayload, ResourceRecord } from '../../shared';
+import { describeWithPostgres, PostgresServer } from '../../testing/server/postgres-server';
+import { createDemoApp, signedInAgent, type DemoTestApp } from '../../testing/server/test-app';
+import type { StorageSettings } from '../storage/open-storage';
+import { FIELD_MESSAGES } from './validate-record-update';
+
+/** A server up for the whole case, on loopback. */
+function listening(handler: RequestListener): Promise<Server> {
+  return new Promise((resolve) => {
+    const server = createServer(handler).listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
+
+describe('records through the API on SQLite', () => {
+  recordCases(async () => {
+    const first = await createDemoApp();
+    return [first, await createDemoApp({ dir: first.dir })];
+  });
+});
+
+describeWithPostgres()('records through the API on PostgreSQL', () => {
+  let server: PostgresServer;
+  let databases = 0;
+  beforeAll(async () => {
+    server = await PostgresServer.start();
+  }, 60_000);
+  afterAll(() => server.remove(), 30_000);
+  recordCases(async () => {
+    const url = await server.createDatabase(`records_${++databases}`);
+    const storage: StorageSettings = { kind: 'postgres', url, poolSize: 4, statementTimeoutMs: 5000 };
+    const first = await createDemoApp({ storage });
+    return [first, await createDemoApp({ storage })];
+  });
+});
+
+/** The cases, on two demo apps on one new database (two hosts) that `twoHosts` opens. */
+function recordCases(twoHosts: () => Promise<[DemoTestApp, DemoTestApp]>): void {
+  let hosts: [DemoTestApp, DemoTestApp];
+  let agent: request.Agent;
+  let article: ResourceRecord;
+
+  beforeEach(async () => {
+    hosts = await twoHosts();
+    agent = await signedInAgent(hosts[0].app);
+    article = ((await agent.get('/api/resources/articles/records')).body as RecordListPayload).records[0]!;
+  });
+
+  afterEach(async () => {
+    // On SQLite the second host shares the first's folder: it closes first, and leaves the folder to the first.
+    await hosts[1].close({ keepData: hosts[1].dir === hosts[0].dir });
+    await hosts[0].close();
+  });
+
+  const url = (id: number | string) => `/api/resources/articles/records/${id}`;
+
+  it('refuses U+0000 in a text field with a message on that field, and keeps the record', async () => {
+    const response = await agent.put(url(article.id)).send({ title: 'Nul\u0000here', body: '\u0000' });
+    expect(response.status).toBe(400);
+    expect((response.body as ErrorBody).error.fields).toEqual({
+      title: FIELD_MESSAGES.nulCharacter,
+      body: FIELD_MESSAGES.nulCharacter,
+    });
+    expect(((await agent.get(url(article.id))).body as RecordPayload).record).toEqual(article);
+    expect((await agent.get('/api/resources/articles/records?sort=title&q=nul')).status).toBe(200);
+  });
+
+  it('answers ids and cursors beyond a 32-bit id as missing or invalid, never as a failure', async () => {
+    for (const id of ['3000000000', '2147483648', '99999999999999999999']) {
+      expect((await agent.get(url(id))).status).toBe(404);
+      expect((await agent.put(url(id)).send({ title: 'x' })).status).toBe(404);
+    }
+    const cursor = (body: object) => Buffer.from(JSON.stringify(body)).toString('base64url');
+    for (const after of [
+      cursor({ s: 'id', q: '', i: 3_000_000_000 }),
+      cursor({ s: 'title', q: '', k: 'a', i: 2 ** 31 }),
+      cursor({ s: 'title', q: '', k: 'a\u0000', i: 1 }),
+    ]) {
+      const sort = after === cursor({ s: 'id', q: '', i: 3_000_000_000 }) ? 'id' : 'title';
+      const response = await agent.get(`/api/resources/articles/records?sort=${sort}&after=${after}`);
+      expect(response.status).toBe(400);
+      expect((response.body as ErrorBody).error.code).toBe('invalid_request');
+    }
+    expect((await agent.get('/api/resources/articles/records?sort=title&q=a%00')).status).toBe(400);
+    const largest = await agent.get(
+      `/api/resources/articles/records?after=${cursor({ s: 'id', q: '', i: 2 ** 31 - 1 })}`,
+    );
+    expect(largest.status).toBe(200);
+    expect((largest.body as RecordListPayload).records).toEqual([]);
+  });
+
+  it('keeps every field of concurrent partial updates, from one host and from two', async () => {
+    const servers = await Promise.all(hosts.map((host) => listening(host.app.handler)));
+    try {
+      const agents = await Promise.all(servers.map((server) => signedInAgent(server)));
+      const fields = ['title', 'slug', 'label', 'body', 'group'] as const;
+      const valueOf = (field: (typeof fields)[number], round: number) =>
+        field === 'group' ? ['news', 'guides', 'opinion'][round % 3]! : `${field} ${round}`;
+      for (let round = 0; round < 12; round++) {
+        // Rounds alternate between every update on the first host and updates spread over both.
+        const responses = await Promise.all(
+          fields.map((field, index) =>
+            agents[round % 2 === 0 ? 0 : index % 2]!.put(url(article.id)).send({ [field]: valueOf(field, round) }),
+          ),
+        );
+        expect(responses.map((response) => response.status)).toEqual(fields.map(() => 200));
+        const { record } = (await agents[0]!.get(url(article.id))).body as RecordPayload;
+        for (const field of fields) {
+          expect([round, field, record[field]]).toEqual([round, field, valueOf(field, round)]);
+        }
+      }
+    } finally {
+      for (const server of servers) server.close();
+    }
+  });
+}
