@@ -1,14 +1,18 @@
 /**
- * `npm run remotes:types [-- <slots-remote.json file or URL>...]` (also run by `npm run build`): writes
- * server/slots/generated/known-slot-components.ts, the declarations that type `Slot.make` in server code, from the
- * declarations of the remotes this repository builds (their remote.ts) and from any further descriptor given, e.g.
- * a kit-built remote another team deploys. The file is committed, so `npm run typecheck` never waits for a build;
- * a test checks that it matches the declarations (`--check`).
+ * `npm run remotes:types [-- <slots-remote.json file or URL>...] [--from-config]` (also run by `npm run build`):
+ * writes server/slots/generated/known-slot-components.ts, the declarations that type `Slot.make` in server code, from
+ * the declarations of the remotes this repository builds (their remote.ts) and from any further descriptor given,
+ * e.g. a kit-built remote another team deploys. `--from-config` adds the descriptors of the kit-built remotes that
+ * REMOTES_CONFIG adds (read from their origins, as the server does); a remote that does not answer is left untyped
+ * with a warning, so a build never depends on another team's origin. Explicit, not implied by REMOTES_CONFIG: the
+ * file is committed, so `npm run typecheck` never waits for a build, and a test checks that it matches this
+ * repository's declarations (`--check`).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import prettier from 'prettier';
 import { slotComponentTypes, type TypedRemote } from '../build/slot-component-types';
+import { loadRemotesConfig } from '../server/remotes/remotes-config';
 import { findRepositoryRemotes } from '../webpack.config';
 
 const ROOT_DIR = path.resolve(__dirname, '..');
@@ -37,23 +41,56 @@ async function readDescriptor(source: string): Promise<TypedRemote> {
   return descriptor;
 }
 
+/**
+ * The descriptor URLs of the remotes REMOTES_CONFIG adds by their manifest alone (built with the kit); remotes that
+ * list their components (a plain remoteEntry.js) have no schemas to type.
+ */
+export function configuredDescriptorUrls(env: NodeJS.ProcessEnv, cwd = process.cwd()): string[] {
+  if (!env.REMOTES_CONFIG?.trim()) {
+    throw new Error('--from-config needs REMOTES_CONFIG: the path of the remotes configuration to read.');
+  }
+  return loadRemotesConfig({ env, distDir: path.join(ROOT_DIR, 'dist'), cwd }).pending.map(
+    (remote) => remote.descriptorUrl,
+  );
+}
+
+export interface KnownSlotComponentsOptions {
+  /** Descriptors that must be read (named on the command line): one that cannot be read fails. */
+  required?: readonly string[];
+  /** Descriptors read if they answer (from REMOTES_CONFIG): one that does not is reported to `warn` and skipped. */
+  optional?: readonly string[];
+  warn?: (message: string) => void;
+}
+
 /** The generated file's content, formatted as the repository formats TypeScript. */
-export async function knownSlotComponentsSource(descriptorSources: readonly string[] = []): Promise<string> {
+export async function knownSlotComponentsSource(options: KnownSlotComponentsOptions = {}): Promise<string> {
   const remotes: TypedRemote[] = findRepositoryRemotes(ROOT_DIR).map(({ descriptor }) => descriptor);
-  for (const source of descriptorSources) {
-    const extra = await readDescriptor(source);
+  const extras: TypedRemote[] = [];
+  for (const source of options.required ?? []) extras.push(await readDescriptor(source));
+  for (const source of options.optional ?? []) {
+    try {
+      extras.push(await readDescriptor(source));
+    } catch (error) {
+      options.warn?.(`Not typed: ${source} (${error instanceof Error ? error.message : String(error)}).`);
+    }
+  }
+  for (const extra of extras) {
     const at = remotes.findIndex((remote) => remote.name === extra.name);
     if (at >= 0) remotes.splice(at, 1, extra);
     else remotes.push(extra);
   }
-  const options = (await prettier.resolveConfig(KNOWN_SLOT_COMPONENTS_FILE)) ?? {};
-  return prettier.format(slotComponentTypes(remotes, SLOT_MODULE), { ...options, parser: 'typescript' });
+  const formatting = (await prettier.resolveConfig(KNOWN_SLOT_COMPONENTS_FILE)) ?? {};
+  return prettier.format(slotComponentTypes(remotes, SLOT_MODULE), { ...formatting, parser: 'typescript' });
 }
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const check = args.includes('--check');
-  const source = await knownSlotComponentsSource(args.filter((arg) => arg !== '--check'));
+  const source = await knownSlotComponentsSource({
+    required: args.filter((arg) => !arg.startsWith('--')),
+    optional: args.includes('--from-config') ? configuredDescriptorUrls(process.env) : [],
+    warn: (message) => console.warn(message),
+  });
   const file = path.relative(ROOT_DIR, KNOWN_SLOT_COMPONENTS_FILE);
   if (check) {
     // `--check`: what a test runs, to know the committed file matches the declarations.

@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { makeTempDir, type TempDir } from '../testing/temp-dir';
+import { configuredDescriptorUrls, knownSlotComponentsSource } from './remotes-types';
+
+/** What a kit build of another team's remote writes beside its manifest. */
+const BILLING_DESCRIPTOR = {
+  name: 'team_billing',
+  components: ['InvoiceBanner'],
+  formComponents: [],
+  props: {
+    InvoiceBanner: {
+      type: 'object',
+      properties: { amountDue: { type: 'number' }, currency: { type: 'string' } },
+      required: ['amountDue', 'currency'],
+      additionalProperties: false,
+    },
+  },
+};
+
+let folder: TempDir;
+let origin: http.Server;
+let originUrl: string;
+
+beforeAll(async () => {
+  folder = makeTempDir('remotes-types-');
+  origin = http.createServer((req, res) => {
+    if (req.url === '/billing/slots-remote.json') {
+      res.setHeader('Content-Type', 'application/json');
+      res.end(JSON.stringify(BILLING_DESCRIPTOR));
+      return;
+    }
+    res.statusCode = 404;
+    res.end();
+  });
+  await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+  originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => origin.close(resolve));
+  folder.remove();
+});
+
+function writeConfig(remotes: unknown[]): string {
+  const file = path.join(folder.path, 'remotes.json');
+  fs.writeFileSync(file, JSON.stringify({ remotes }));
+  return file;
+}
+
+describe('npm run remotes:types -- --from-config', () => {
+  it('types the kit-built remotes REMOTES_CONFIG adds, and skips one that does not answer with a warning', async () => {
+    const config = writeConfig([
+      { name: 'team_billing', entry: `${originUrl}/billing/mf-manifest.json` },
+      { name: 'team_gone', entry: `${originUrl}/gone/mf-manifest.json` },
+      // A plain remoteEntry.js remote lists its components and has no schemas: nothing to type.
+      { name: 'legacy_widgets', entry: `${originUrl}/legacy/remoteEntry.js`, components: ['Clock'] },
+    ]);
+    const urls = configuredDescriptorUrls({ REMOTES_CONFIG: config });
+    expect(urls).toEqual([`${originUrl}/billing/slots-remote.json`, `${originUrl}/gone/slots-remote.json`]);
+
+    const warnings: string[] = [];
+    const source = await knownSlotComponentsSource({ optional: urls, warn: (message) => warnings.push(message) });
+    expect(source).toContain('/** Remote `team_billing`. */');
+    expect(source).toMatch(/InvoiceBanner: \{ amountDue: number; currency: string \}/);
+    // The repository's own remotes stay typed beside it.
+    expect(source).toContain('/** Remote `team_marketing`. */');
+    expect(warnings).toEqual([
+      `Not typed: ${originUrl}/gone/slots-remote.json (${originUrl}/gone/slots-remote.json answered 404).`,
+    ]);
+  });
+
+  it('fails on a descriptor named on the command line that cannot be read', async () => {
+    await expect(knownSlotComponentsSource({ required: [`${originUrl}/gone/slots-remote.json`] })).rejects.toThrow(
+      'answered 404',
+    );
+  });
+
+  it('needs REMOTES_CONFIG', () => {
+    expect(() => configuredDescriptorUrls({})).toThrow('--from-config needs REMOTES_CONFIG');
+  });
+});
