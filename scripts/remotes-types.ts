@@ -10,7 +10,6 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import prettier from 'prettier';
 import { slotComponentTypes, type TypedRemote } from '../build/slot-component-types';
 import { loadRemotesConfig } from '../server/remotes/remotes-config';
 import { findRepositoryRemotes } from '../webpack.config';
@@ -62,8 +61,8 @@ export interface KnownSlotComponentsOptions {
   warn?: (message: string) => void;
 }
 
-/** The generated file's content, formatted as the repository formats TypeScript. */
-export async function knownSlotComponentsSource(options: KnownSlotComponentsOptions = {}): Promise<string> {
+/** This repository's remotes, each replaced or joined by a descriptor read from the options' sources. */
+export async function collectTypedRemotes(options: KnownSlotComponentsOptions = {}): Promise<TypedRemote[]> {
   const remotes: TypedRemote[] = findRepositoryRemotes(ROOT_DIR).map(({ descriptor }) => descriptor);
   const extras: TypedRemote[] = [];
   for (const source of options.required ?? []) extras.push(await readDescriptor(source));
@@ -79,6 +78,15 @@ export async function knownSlotComponentsSource(options: KnownSlotComponentsOpti
     if (at >= 0) remotes.splice(at, 1, extra);
     else remotes.push(extra);
   }
+  return remotes;
+}
+
+/** The generated file's content, formatted as the repository formats TypeScript. */
+export async function knownSlotComponentsSource(options: KnownSlotComponentsOptions = {}): Promise<string> {
+  const remotes = await collectTypedRemotes(options);
+  // Loaded here, not at the top: prettier's CommonJS entry starts an import() as it loads, which Jest's module
+  // system refuses, so a test of the functions above could not even load this file.
+  const { default: prettier } = await import('prettier');
   const formatting = (await prettier.resolveConfig(KNOWN_SLOT_COMPONENTS_FILE)) ?? {};
   return prettier.format(slotComponentTypes(remotes, SLOT_MODULE), { ...formatting, parser: 'typescript' });
 }

@@ -34,7 +34,8 @@ const LIST_REQUESTS: readonly ListRequest[] = [
     path: (records) => {
       const middle = encodeRecordCursor(
         { sort: 'title', q: '' },
-        { key: authorTitle(Math.floor(records / 2)).toLowerCase(), id: 0 },
+        // Id 1, the smallest there is: in a descending walk the page starts right below this name.
+        { key: authorTitle(Math.floor(records / 2)).toLowerCase(), id: 1 },
       );
       return `${AUTHORS}?sort=title&order=desc&after=${middle}`;
     },
