@@ -11,10 +11,11 @@ export interface DraftOwner {
 
 export type DraftValues = Record<string, JsonValue>;
 
-const PREFIX = 'slots:record-draft:';
+/** Every draft's key in the tab's sessionStorage starts with it (tests look for leftovers by it). */
+export const RECORD_DRAFT_KEY_PREFIX = 'slots:record-draft:';
 
 function keyOf(owner: DraftOwner): string {
-  return `${PREFIX}${JSON.stringify([owner.username, owner.tenant, owner.resource, owner.id])}`;
+  return `${RECORD_DRAFT_KEY_PREFIX}${JSON.stringify([owner.username, owner.tenant, owner.resource, owner.id])}`;
 }
 
 /**
@@ -53,8 +54,8 @@ export function forgetDraft(owner: DraftOwner): void {
 export function forgetDraftsExcept(username: string | null): void {
   const store = storage();
   if (!store) return;
-  const keep = username === null ? null : `${PREFIX}${JSON.stringify([username]).slice(0, -1)},`;
+  const keep = username === null ? null : `${RECORD_DRAFT_KEY_PREFIX}${JSON.stringify([username]).slice(0, -1)},`;
   for (const key of Object.keys(store)) {
-    if (key.startsWith(PREFIX) && (keep === null || !key.startsWith(keep))) store.removeItem(key);
+    if (key.startsWith(RECORD_DRAFT_KEY_PREFIX) && (keep === null || !key.startsWith(keep))) store.removeItem(key);
   }
 }
