@@ -51,7 +51,7 @@ export type {
   TenantSwitchRequest,
   FieldInput,
   FieldItem,
-  FormSlotItem,
+  FormSlotEntry,
   FormItem,
   RelationDefinition,
   ResourceSummary,

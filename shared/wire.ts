@@ -103,13 +103,13 @@ export interface FieldItem {
 }
 
 /** A slot placed among the fields of a resource form. */
-export interface FormSlotItem {
+export interface FormSlotEntry {
   type: 'slot';
   component: string;
   props: JsonObject;
 }
 
-export type FormItem = FieldItem | FormSlotItem;
+export type FormItem = FieldItem | FormSlotEntry;
 
 export interface RelationDefinition {
   name: string;

@@ -12,7 +12,7 @@ export {
 } from './component-registry';
 export { GlobalComponentRegistry, SlotComponentRegistry } from './registries';
 export { AppSlotRenderer, type AppSlotRendererProps } from './app-slot-renderer';
-export { FormSlotItem } from './slot-item';
+export { FormSlot } from './slot-item';
 export { SlotDataProvider, useSlotData, type SlotData } from './slot-data-provider';
 export { SessionProvider, useSession, type Session } from './session-provider';
 export { ApiClientProvider, useApiClient } from './api-client-context';

@@ -1,7 +1,7 @@
 import { Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type {
   FormContext,
-  FormSlotItem as FormSlotItemData,
+  FormSlotEntry,
   JsonObject,
   ResourceActionContext,
   SlotContent,
@@ -213,8 +213,8 @@ function renderSlotContent(
   ));
 }
 
-export interface FormSlotItemProps {
-  item: FormSlotItemData;
+interface FormSlotElementProps {
+  item: FormSlotEntry;
   /** The resource whose form this is. */
   resource: string;
   formContext: FormContext;
@@ -225,7 +225,7 @@ export interface FormSlotItemProps {
  * a component registered in the SlotComponentRegistry alone does not render in a form, and development says why.
  * Props: the slot's own, then `resource` and `formContext` (the host's win, so a slot always gets the real form).
  */
-export function FormSlotItem({ item, resource, formContext }: FormSlotItemProps) {
+export function FormSlot({ item, resource, formContext }: FormSlotElementProps) {
   const runtime = useSlotRuntime();
   const formComponents = useRegistrySnapshot(runtime.globalRegistry);
   const slotComponents = useRegistrySnapshot(runtime.slotRegistry);

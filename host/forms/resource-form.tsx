@@ -8,7 +8,7 @@ import type {
   ResourceDefinition,
   ResourceRecord,
 } from '../../shared';
-import { ApiError, FormSlotItem, useApiClient, useSession } from '../core';
+import { ApiError, FormSlot, useApiClient, useSession } from '../core';
 import { useUnsavedChanges } from '../app/unsaved-changes';
 import { FieldControl } from './field-control';
 import { forgetDraft, keepDraft, readDraft, type DraftOwner } from './record-draft';
@@ -167,7 +167,7 @@ export function ResourceForm({ definition, record, onSaved }: ResourceFormProps)
             onChange={(value) => setValue(item.name, value)}
           />
         ) : (
-          <FormSlotItem
+          <FormSlot
             key={`slot:${index}:${item.component}`}
             item={item}
             resource={definition.name}
