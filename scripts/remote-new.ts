@@ -123,7 +123,7 @@ function main(): void {
   console.log(
     `\nNext:\n  cd ${shown}\n  npm install\n  npm test\n  npm run dev     # serves it at http://127.0.0.1:4100/mf-manifest.json`,
   );
-  console.log('Then declare it in the product\'s REMOTES_CONFIG (README, "For remote teams").');
+  console.log('Then declare it in the product\'s REMOTES_CONFIG (docs/remote-teams.md, "5. Declare and place").');
 }
 
 if (require.main === module) {

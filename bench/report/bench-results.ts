@@ -1,6 +1,6 @@
 import type { Comparison, LoadGeneratorName, LoadPlan } from '../harness/compare-alternating';
 
-/** Where the example run came from: the README quotes it with the hardware. */
+/** Where the example run came from: its notes in bench/results/ quote it with the hardware. */
 export interface MachineInfo {
   cpus: number;
   cpuModel: string;
