@@ -1,3 +1,4 @@
+export { HOST_NAME } from './host-name';
 export { SlotLocation, UnknownSlotLocationError, type SlotLocationName, type SlotLocationValue } from './slot-location';
 export {
   Slot,
