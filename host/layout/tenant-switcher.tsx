@@ -13,8 +13,8 @@ import { useLeaveGuard } from '../app/unsaved-changes';
  * The host's own tenant switcher, shown where the tenant-switcher slot renders nothing (its remote is off,
  * unreachable or failed), so a member of several tenants can always switch. It behaves as the remote's does
  * (shared/tenant-switch.ts); here unsaved changes are asked about through the host's leave guard, and the session
- * switches (and reloads what depends on the tenant) itself. The markup is the remote's too: the host cannot import
- * a remote's React component, nor shared/ hold one.
+ * switches (and reloads what depends on the tenant) itself. Only the markup repeats the remote's: the host cannot
+ * import a remote's component, and shared/ has no React.
  */
 export function HostTenantSwitcher() {
   const session = useSession();
