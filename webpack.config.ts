@@ -1,5 +1,5 @@
 /**
- * Every front-end app of the repository, one webpack configuration each, selectable with `--config-name`:
+ * Every front-end build of the repository, one webpack configuration each, selectable with `--config-name`:
  * `host` (the React shell) and one per remote (`team_marketing`, `team_records`).
  *
  *   npm run build                                  all of them, production (scripts/build.ts)
@@ -8,7 +8,7 @@
  *
  * The host declares no remotes: it learns them at run time (from the boot data the server writes into index.html,
  * else from `GET /api/remotes`), so adding a remote or a component never rebuilds the host. Each remote derives its
- * `exposes` from its own declaration (`remotes/<team>/remote.ts`, default export) through the remote kit
+ * `exposes` from its own declaration (`remotes/<folder>/remote.ts`, default export) through the remote kit
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -27,11 +27,12 @@ import {
   sharedReact,
   type BuildMode,
 } from './remotes/kit/webpack';
-import type { RemoteDescriptorFile } from './shared';
+import { HOST_NAME, type RemoteDescriptorFile } from './shared';
 
 export type { BuildMode } from './remotes/kit/webpack';
 
-export interface RemoteApp {
+/** A built-in remote: a remote of this repository, built into `dist/remotes/<name>/`. */
+export interface RepositoryRemote {
   /** Folder of the remote: relative to the repository root, or absolute (a fixture remote elsewhere). */
   folder: string;
   /** What the remote provides, as its team declares it in `<folder>/remote.ts`. */
@@ -42,14 +43,13 @@ export const ROOT_DIR = __dirname;
 export const DIST_DIR = path.join(ROOT_DIR, 'dist');
 /** Where `npm run dev` builds: never the production `dist/`, which `npm run serve` may be serving. */
 export const DEV_DIST_DIR = path.join(ROOT_DIR, '.dev', 'dist');
-export const HOST_NAME = 'host';
 
 /**
  * The remotes this repository builds: every `remotes/<folder>/` with a `remote.ts` and no `package.json` of its own.
  * A folder with its own `package.json` is a standalone remote project (`npm run remote:new`), built by its own
  * `npm run build` like any remote outside this repository.
  */
-export function findRepositoryRemotes(rootDir = ROOT_DIR): RemoteApp[] {
+export function findRepositoryRemotes(rootDir = ROOT_DIR): RepositoryRemote[] {
   const remotesDir = path.join(rootDir, 'remotes');
   return readdirSync(remotesDir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
@@ -69,7 +69,7 @@ export function findRepositoryRemotes(rootDir = ROOT_DIR): RemoteApp[] {
     });
 }
 
-export const REMOTE_APPS: readonly RemoteApp[] = findRepositoryRemotes();
+export const REPOSITORY_REMOTES: readonly RepositoryRemote[] = findRepositoryRemotes();
 
 function common(mode: BuildMode, name: string): Configuration {
   // The repository's node_modules also serve sources outside it (a test's fixture remote in a temp folder).
@@ -148,7 +148,7 @@ export interface RemoteBuildOptions {
 /** A remote of this repository, built with the remote kit's preset like any remote outside it. */
 export function remoteConfiguration(
   mode: BuildMode,
-  remote: RemoteApp,
+  remote: RepositoryRemote,
   options: RemoteBuildOptions = {},
 ): Configuration {
   return remoteWebpackConfig({
@@ -161,11 +161,11 @@ export function remoteConfiguration(
   });
 }
 
-/** Every app, host first, into `distDir` (`dist/` by default). */
+/** Every build, host first, into `distDir` (`dist/` by default). */
 export function createConfigurations(mode: BuildMode, distDir = DIST_DIR): Configuration[] {
   return [
     hostConfiguration(mode, distDir),
-    ...REMOTE_APPS.map((remote) => remoteConfiguration(mode, remote, { distDir })),
+    ...REPOSITORY_REMOTES.map((remote) => remoteConfiguration(mode, remote, { distDir })),
   ];
 }
 

@@ -8,7 +8,7 @@
 export type BudgetTarget =
   /**
    * An entrypoint's JavaScript; with `includeAsync`, also every chunk it loads later (the host entry only imports
-   * `./bootstrap`, so the app, React and the federation runtime all arrive through async chunks), except the chunk
+   * `./bootstrap`, so the shell, React and the federation runtime all arrive through async chunks), except the chunk
    * groups named {@link DEV_ONLY_CHUNK_PREFIX}`*`, which a production page never loads (budgeted on their own).
    */
   | { kind: 'entrypoint'; name: string; includeAsync: boolean }

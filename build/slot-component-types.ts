@@ -1,20 +1,17 @@
-import type { JsonSchema, JsonValue } from '../shared';
-
-/** A remote as the generated types need it: its name and each component's props schema (absent: any JSON props). */
-export interface TypedRemote {
-  name: string;
-  components: readonly string[];
-  props?: Readonly<Record<string, JsonSchema>>;
-}
+import type { JsonSchema, JsonValue, RemoteDescriptorFile } from '../shared';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /**
  * The TypeScript source of the declarations that make `Slot.make` typed: an augmentation of shared/'s
  * `KnownSlotComponents` with every component of `remotes`, its props type translated from its JSON Schema. `slotModule`
- * is the import path of shared/slot.ts from where the file is written.
+ * is the import path of shared/slot.ts from where the file is written. Of each remote's descriptor file it reads the
+ * name and each component's props schema (absent: any JSON props).
  */
-export function slotComponentTypes(remotes: readonly TypedRemote[], slotModule: string): string {
+export function slotComponentTypes(
+  remotes: ReadonlyArray<Pick<RemoteDescriptorFile, 'name' | 'components' | 'props'>>,
+  slotModule: string,
+): string {
   const members = remotes.flatMap((remote) =>
     remote.components.map((component) => {
       const schema = remote.props?.[component];

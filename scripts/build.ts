@@ -1,9 +1,9 @@
 /**
- * `npm run build`: the host and every remote, for production, with a progress line per app. Exits non-zero on any
+ * `npm run build`: the host and every remote, for production, with a progress line per build. Exits non-zero on any
  * compilation error, printing the errors.
  *
  *   npm run build                      everything
- *   npm run build -- team_records      only the named apps (webpack.config.ts configuration names)
+ *   npm run build -- team_records      only the named builds (webpack.config.ts configuration names: host, a remote's name)
  */
 import webpack, { type Configuration, type MultiStats } from 'webpack';
 import { createConfigurations } from '../webpack.config';
@@ -11,7 +11,7 @@ import { createConfigurations } from '../webpack.config';
 const PROGRESS_STEP = 10;
 
 function withProgress(config: Configuration): Configuration {
-  const name = config.name ?? 'app';
+  const name = config.name ?? 'build';
   let lastShown = -PROGRESS_STEP;
   const progress = new webpack.ProgressPlugin((fraction, message) => {
     const percent = Math.floor(fraction * 100);
@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   const all = createConfigurations('production');
   const unknown = wanted.filter((name) => !all.some((config) => config.name === name));
   if (unknown.length > 0) {
-    throw new Error(`Unknown app ${unknown.join(', ')}. Apps: ${all.map((config) => config.name).join(', ')}.`);
+    throw new Error(`Unknown build ${unknown.join(', ')}. Builds: ${all.map((config) => config.name).join(', ')}.`);
   }
   const configs = (wanted.length > 0 ? all.filter((config) => wanted.includes(config.name ?? '')) : all).map(
     withProgress,

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { makeTempDir, type TempDir } from '../testing/temp-dir';
 import { slotComponentTypes } from '../build/slot-component-types';
-import { collectTypedRemotes, configuredDescriptorUrls } from './remotes-types';
+import { collectDescriptors, configuredDescriptorUrls } from './remotes-types';
 
 /** What a kit build of another team's remote writes beside its manifest. */
 const BILLING_DESCRIPTOR = {
@@ -64,7 +64,7 @@ describe('npm run remotes:types -- --from-config', () => {
 
     const warnings: string[] = [];
     // What the generated file declares, before formatting (prettier cannot be loaded inside Jest).
-    const remotes = await collectTypedRemotes({ optional: urls, warn: (message) => warnings.push(message) });
+    const remotes = await collectDescriptors({ optional: urls, warn: (message) => warnings.push(message) });
     const source = slotComponentTypes(remotes, '../../../shared/slot').replace(/\s+/g, ' ');
     expect(source).toContain('/** Remote `team_billing`. */');
     expect(source).toMatch(/InvoiceBanner: \{ amountDue: number; currency: string;? \}/);
@@ -76,7 +76,7 @@ describe('npm run remotes:types -- --from-config', () => {
   });
 
   it('fails on a descriptor named on the command line that cannot be read', async () => {
-    await expect(collectTypedRemotes({ required: [`${originUrl}/gone/slots-remote.json`] })).rejects.toThrow(
+    await expect(collectDescriptors({ required: [`${originUrl}/gone/slots-remote.json`] })).rejects.toThrow(
       'answered 404',
     );
   });

@@ -10,8 +10,9 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { slotComponentTypes, type TypedRemote } from '../build/slot-component-types';
+import { slotComponentTypes } from '../build/slot-component-types';
 import { loadRemotesConfig } from '../server/remotes/remotes-config';
+import type { RemoteDescriptorFile } from '../shared';
 import { findRepositoryRemotes } from '../webpack.config';
 
 const ROOT_DIR = path.resolve(__dirname, '..');
@@ -24,8 +25,8 @@ export const KNOWN_SLOT_COMPONENTS_FILE = path.join(
 );
 const SLOT_MODULE = '../../../shared/slot';
 
-/** A descriptor (`slots-remote.json`) from a file or an http(s) URL. */
-async function readDescriptor(source: string): Promise<TypedRemote> {
+/** A descriptor file (`slots-remote.json`) from a file or an http(s) URL. */
+async function readDescriptor(source: string): Promise<RemoteDescriptorFile> {
   const text = /^https?:\/\//.test(source)
     ? await (async () => {
         const response = await fetch(source, { signal: AbortSignal.timeout(10_000) });
@@ -33,7 +34,7 @@ async function readDescriptor(source: string): Promise<TypedRemote> {
         return response.text();
       })()
     : readFileSync(path.resolve(source), 'utf8');
-  const descriptor = JSON.parse(text) as TypedRemote;
+  const descriptor = JSON.parse(text) as RemoteDescriptorFile;
   if (typeof descriptor.name !== 'string' || !Array.isArray(descriptor.components)) {
     throw new Error(`${source} is not a remote descriptor ({ name, components, props }).`);
   }
@@ -61,10 +62,10 @@ export interface KnownSlotComponentsOptions {
   warn?: (message: string) => void;
 }
 
-/** This repository's remotes, each replaced or joined by a descriptor read from the options' sources. */
-export async function collectTypedRemotes(options: KnownSlotComponentsOptions = {}): Promise<TypedRemote[]> {
-  const remotes: TypedRemote[] = findRepositoryRemotes(ROOT_DIR).map(({ descriptor }) => descriptor);
-  const extras: TypedRemote[] = [];
+/** The descriptors of this repository's remotes, each replaced or joined by one read from the options' sources. */
+export async function collectDescriptors(options: KnownSlotComponentsOptions = {}): Promise<RemoteDescriptorFile[]> {
+  const remotes: RemoteDescriptorFile[] = findRepositoryRemotes(ROOT_DIR).map(({ descriptor }) => descriptor);
+  const extras: RemoteDescriptorFile[] = [];
   for (const source of options.required ?? []) extras.push(await readDescriptor(source));
   for (const source of options.optional ?? []) {
     try {
@@ -83,7 +84,7 @@ export async function collectTypedRemotes(options: KnownSlotComponentsOptions = 
 
 /** The generated file's content, formatted as the repository formats TypeScript. */
 export async function knownSlotComponentsSource(options: KnownSlotComponentsOptions = {}): Promise<string> {
-  const remotes = await collectTypedRemotes(options);
+  const remotes = await collectDescriptors(options);
   // Loaded here, not at the top: prettier's CommonJS entry starts an import() as it loads, which Jest's module
   // system refuses, so a test of the functions above could not even load this file.
   const { default: prettier } = await import('prettier');

@@ -1,3 +1,4 @@
+export { HOST_NAME } from './host-name';
 export { SlotLocation, UnknownSlotLocationError, type SlotLocationName, type SlotLocationValue } from './slot-location';
 export {
   Slot,
@@ -34,6 +35,27 @@ export {
   type JsonPrimitive,
 } from './json';
 export { ERROR_STATUS, ERROR_MESSAGES, isErrorBody, type ErrorCode, type ErrorBody } from './errors';
+export {
+  ApiError,
+  createApiClient,
+  type ApiClient,
+  type AbortSignalLike,
+  type FetchLike,
+  type RequestInitLike,
+  type ResponseLike,
+} from './api-client';
+export {
+  canSwitchTenant,
+  chosenTenant,
+  postTenantSwitch,
+  submitTenantSwitch,
+  tenantName,
+  tenantSwitchReducer,
+  TENANT_SWITCH_IDLE,
+  type TenantSwitchEvent,
+  type TenantSwitchState,
+  type TenantSwitchSteps,
+} from './tenant-switch';
 export type {
   SlotContent,
   SlotEntry,

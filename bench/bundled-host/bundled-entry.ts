@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { RemoteApp } from '../../webpack.config';
+import type { RepositoryRemote } from '../../webpack.config';
 
 /**
  * Writes the entry of the bundled host: imports the host's styles and every component of the given remotes from
@@ -10,7 +10,7 @@ import type { RemoteApp } from '../../webpack.config';
  */
 export async function writeBundledEntry(options: {
   rootDir: string;
-  remotes: readonly RemoteApp[];
+  remotes: readonly RepositoryRemote[];
   outputFile: string;
 }): Promise<string> {
   const { rootDir, remotes, outputFile } = options;

@@ -1,7 +1,7 @@
 import { rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Configuration } from 'webpack';
-import { createConfigurations, DIST_DIR, REMOTE_APPS, ROOT_DIR } from '../../webpack.config';
+import { createConfigurations, DIST_DIR, REPOSITORY_REMOTES, ROOT_DIR } from '../../webpack.config';
 import { budgetMeasurementsOf } from '../../build/bundle-budget-plugin';
 import { writeBundledEntry } from '../bundled-host/bundled-entry';
 import { bundledHostConfiguration } from '../bundled-host/webpack.config';
@@ -32,7 +32,7 @@ export async function buildFrontEnd(): Promise<FrontEndBuild> {
   const product = createConfigurations('production').map(intoProductDir);
   const entryFile = await writeBundledEntry({
     rootDir: ROOT_DIR,
-    remotes: REMOTE_APPS,
+    remotes: REPOSITORY_REMOTES,
     outputFile: path.join(BUNDLED_DIST_DIR, 'src', 'entry.ts'),
   });
   const bundled = bundledHostConfiguration({ entryFile, outputDir: BUNDLED_DIST_DIR });

@@ -5,7 +5,7 @@ import { AppSlotRenderer } from '../core';
 import { ResourceForm } from '../forms/resource-form';
 import { Breadcrumbs } from '../layout/breadcrumbs';
 import { PageHeading } from '../layout/page-heading';
-import { PageError } from './page-error';
+import { PageStatus } from './page-status';
 import { useRecordPage } from './use-record-page';
 
 /**
@@ -17,14 +17,7 @@ export function RecordEditPage() {
   const data = useRecordPage(resource, id);
   const [saved, setSaved] = useState<RecordPayload | null>(null);
 
-  if (data.status === 'loading') {
-    return (
-      <p className="page-status" role="status">
-        Loading…
-      </p>
-    );
-  }
-  if (data.status === 'error') return <PageError error={data.error} onRetry={data.retry} />;
+  if (data.status !== 'ready') return <PageStatus {...data} />;
 
   const { definition } = data;
   const record = saved?.record ?? data.payload.record;

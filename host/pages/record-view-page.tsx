@@ -4,7 +4,7 @@ import { AppSlotRenderer } from '../core';
 import { Breadcrumbs } from '../layout/breadcrumbs';
 import { PageHeading } from '../layout/page-heading';
 import { FieldValue } from './field-value';
-import { PageError } from './page-error';
+import { PageStatus } from './page-status';
 import { useRecordPage } from './use-record-page';
 
 /**
@@ -15,14 +15,7 @@ export function RecordViewPage() {
   const { resource = '', id = '' } = useParams();
   const data = useRecordPage(resource, id);
 
-  if (data.status === 'loading') {
-    return (
-      <p className="page-status" role="status">
-        Loading…
-      </p>
-    );
-  }
-  if (data.status === 'error') return <PageError error={data.error} onRetry={data.retry} />;
+  if (data.status !== 'ready') return <PageStatus {...data} />;
 
   const { definition, payload } = data;
   const { record, relations } = payload;

@@ -12,7 +12,7 @@ import { Breadcrumbs } from '../layout/breadcrumbs';
 import { PageHeading } from '../layout/page-heading';
 import { FieldValue } from './field-value';
 import { ListPager } from './list-pager';
-import { PageError } from './page-error';
+import { PageStatus } from './page-status';
 import {
   neighbourPage,
   readRecordListLocation,
@@ -42,19 +42,15 @@ export function ResourceListPage() {
         ? lastShown.current.payload
         : null;
 
-  if (definition.status === 'error') return <PageError error={definition.error} onRetry={definition.reload} />;
+  if (definition.status === 'error') {
+    return <PageStatus status="error" error={definition.error} retry={definition.reload} />;
+  }
   if (records.status === 'error') {
     // A 400 is an address the list cannot show (an old cursor, a column no longer sortable): try its first page.
     const retry = records.error.status === 400 ? () => setParams(new URLSearchParams()) : records.reload;
-    return <PageError error={records.error} onRetry={retry} />;
+    return <PageStatus status="error" error={records.error} retry={retry} />;
   }
-  if (definition.status === 'loading' || !shown) {
-    return (
-      <p className="page-status" role="status">
-        Loading…
-      </p>
-    );
-  }
+  if (definition.status === 'loading' || !shown) return <PageStatus status="loading" />;
 
   const { label, fields, listColumns, sortableColumns, searchableColumns } = definition.data.resource;
   const fieldsByName = new Map(

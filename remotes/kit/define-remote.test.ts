@@ -1,4 +1,10 @@
-import { defineRemote, InvalidRemoteDescriptorError, type PropsOf } from './index';
+import {
+  defineRemote,
+  InvalidRemoteDescriptorError,
+  type DefineRemoteInput,
+  type PropsOf,
+  type RemoteDefinition,
+} from './index';
 import { propsSchema, Type } from './schema';
 
 describe('defineRemote', () => {
@@ -29,6 +35,13 @@ describe('defineRemote', () => {
       },
     });
     expect(Object.isFrozen(remote)).toBe(true);
+  });
+
+  it('still takes its input under the deprecated name RemoteDefinition, for one release', () => {
+    const components = { Note: propsSchema({ text: Type.String() }) };
+    const input: DefineRemoteInput<typeof components> = { name: 'team_notes', components, formComponents: [] };
+    const old: RemoteDefinition<typeof components> = input;
+    expect(defineRemote(old).components).toEqual(['Note']);
   });
 
   it('gives each component the props type of its schema', () => {

@@ -16,12 +16,15 @@ import {
  */
 
 /** What a team writes: component name -> schema of its own props (context props come from the host). */
-export interface RemoteDefinition<Schemas extends Record<string, TSchema>> {
+export interface DefineRemoteInput<Schemas extends Record<string, TSchema>> {
   name: string;
   components: Schemas;
   /** The components a resource form may place among its fields (they also receive `resource` and `formContext`). */
   formComponents: ReadonlyArray<keyof Schemas & string>;
 }
+
+/** @deprecated Renamed {@link DefineRemoteInput}; kept for one release (see CHANGELOG.md). */
+export type RemoteDefinition<Schemas extends Record<string, TSchema>> = DefineRemoteInput<Schemas>;
 
 /**
  * A remote's declaration as {@link defineRemote} returns it: the descriptor file's content (checked and frozen) and
@@ -46,20 +49,20 @@ export class InvalidRemoteDescriptorError extends Error {
 
 /** Validates and freezes a remote's declaration, so a typo fails the build with a message naming the remote. */
 export function defineRemote<Schemas extends Record<string, TSchema>>(
-  definition: RemoteDefinition<Schemas>,
+  input: DefineRemoteInput<Schemas>,
 ): RemoteDeclaration<Schemas> {
   const props: Record<string, JsonSchema> = {};
-  for (const [component, schema] of Object.entries(definition.components)) props[component] = jsonSchemaOf(schema);
+  for (const [component, schema] of Object.entries(input.components)) props[component] = jsonSchemaOf(schema);
   const descriptor = {
-    name: definition.name,
-    components: Object.keys(definition.components),
-    formComponents: [...definition.formComponents],
+    name: input.name,
+    components: Object.keys(input.components),
+    formComponents: [...input.formComponents],
     props,
   };
   const problems = findDescriptorProblems(descriptor);
   if (problems.length > 0) {
     throw new InvalidRemoteDescriptorError(
-      `Remote descriptor ${JSON.stringify(definition.name)} is invalid: ${problems.join('; ')}.`,
+      `Remote descriptor ${JSON.stringify(input.name)} is invalid: ${problems.join('; ')}.`,
     );
   }
   const declaration = {
@@ -67,7 +70,7 @@ export function defineRemote<Schemas extends Record<string, TSchema>>(
     components: Object.freeze(descriptor.components) as string[],
     formComponents: Object.freeze(descriptor.formComponents) as string[],
     props: Object.freeze(props),
-    schemas: Object.freeze({ ...definition.components }),
+    schemas: Object.freeze({ ...input.components }),
   };
   return Object.freeze(declaration) as RemoteDeclaration<Schemas>;
 }

@@ -66,7 +66,7 @@ export function baseConfiguration(mode: BuildMode, name: string, context: string
     devtool: mode === 'production' ? 'source-map' : 'cheap-module-source-map',
     resolve: { extensions: ['.tsx', '.ts', '.js'], modules: ['node_modules', ...modules] },
     module: { rules: [scriptRule(mode)] },
-    // Per-app cache folders, so watching several apps at once never shares one.
+    // A cache folder per build, so watching the host and several remotes at once never shares one.
     cache: mode === 'development' ? { type: 'filesystem', name: `${name}-${mode}` } : false,
     performance: { hints: false },
     stats: 'errors-warnings',
@@ -112,8 +112,8 @@ export function remoteWebpackConfig(options: RemoteWebpackOptions): Configuratio
     output: {
       path: options.outputPath ?? path.join(dir, 'dist'),
       // `auto`: chunks load relative to wherever remoteEntry.js was loaded from, and the manifest says `auto` so
-      // the host resolves remoteEntry.js relative to the manifest URL. The same build works under
-      // /remotes/<name>/ of the product's server and from any other origin.
+      // the host resolves remoteEntry.js relative to the remote's entry (the URL of mf-manifest.json). The same
+      // build works under /remotes/<name>/ of the product's server and from any other origin.
       publicPath: 'auto',
       filename: `${hashed}.js`,
       chunkFilename: `${hashed}.js`,

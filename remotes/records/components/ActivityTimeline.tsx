@@ -2,7 +2,7 @@ import type { PropsOf } from '../../kit';
 import type remote from '../remote';
 import { useEffect, useState } from 'react';
 import { RECORD_LIST_LIMIT, type RecordListPayload, type ResourceRecord } from '../../kit';
-import { requestJson } from '../http';
+import { apiClient } from '../api-client';
 
 /** The props a slot gives it, inferred from its schema in remote.ts. */
 export type ActivityTimelineProps = PropsOf<typeof remote, 'ActivityTimeline'>;
@@ -46,20 +46,23 @@ export function ActivityTimeline({ limit }: ActivityTimelineProps) {
   useEffect(() => {
     if (!route) return undefined;
     const controller = new AbortController();
-    requestJson<RecordListPayload>(
-      'GET',
-      // The newest records by id, a list page at most: lists come a page at a time.
-      `/api/resources/${encodeURIComponent(route.resource)}/records?order=desc&limit=${RECORD_LIST_LIMIT.max}`,
-      undefined,
-      controller.signal,
-    ).then(
-      (payload) => setState({ phase: 'ready', records: recentRecords(payload.records, limit) }),
-      (reason: unknown) => {
-        if (!controller.signal.aborted) {
-          setState({ phase: 'failed', message: reason instanceof Error ? reason.message : 'Could not load activity.' });
-        }
-      },
-    );
+    apiClient
+      .get<RecordListPayload>(
+        // The newest records by id, a list page at most: lists come a page at a time.
+        `/api/resources/${encodeURIComponent(route.resource)}/records?order=desc&limit=${RECORD_LIST_LIMIT.max}`,
+        controller.signal,
+      )
+      .then(
+        (payload) => setState({ phase: 'ready', records: recentRecords(payload.records, limit) }),
+        (reason: unknown) => {
+          if (!controller.signal.aborted) {
+            setState({
+              phase: 'failed',
+              message: reason instanceof Error ? reason.message : 'Could not load activity.',
+            });
+          }
+        },
+      );
     return () => controller.abort();
   }, [route, limit]);
 

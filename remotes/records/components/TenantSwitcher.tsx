@@ -1,33 +1,50 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useReducer, useState } from 'react';
 import {
+  canSwitchTenant,
+  chosenTenant,
   HOST_BEFORE_LEAVE_EVENT,
   HOST_REFRESH_EVENT,
+  postTenantSwitch,
+  submitTenantSwitch,
+  tenantName,
+  tenantSwitchReducer,
+  TENANT_SWITCH_IDLE,
+  type CurrentUser,
   type HostBeforeLeaveDetail,
   type HostRefreshDetail,
   type MePayload,
-  type TenantSwitchRequest,
+  type TenantSwitchSteps,
 } from '../../kit';
-import { requestJson } from '../http';
+import { apiClient } from '../api-client';
 
-type State = { phase: 'loading' } | { phase: 'ready'; me: MePayload['user'] } | { phase: 'failed'; message: string };
+type State = { phase: 'loading' } | { phase: 'ready'; me: CurrentUser } | { phase: 'failed'; message: string };
+
+/** The host checks for unsaved changes when asked through its documented window event (it may refuse). */
+function hostAllowsLeaving(): boolean {
+  const detail: HostBeforeLeaveDetail = { reason: 'tenant-switch' };
+  return window.dispatchEvent(new CustomEvent(HOST_BEFORE_LEAVE_EVENT, { cancelable: true, detail }));
+}
+
+/** Asks the host to reload the session and the slot data, which depend on the tenant. */
+function askHostToRefresh(): void {
+  const detail: HostRefreshDetail = { reason: 'tenant-switched' };
+  window.dispatchEvent(new CustomEvent(HOST_REFRESH_EVENT, { detail }));
+}
 
 /**
  * Lists the signed-in user's tenants (GET /me) and switches the current one (POST /tenant), then asks the host to
- * reload the session and the slot data through the documented window event. Choosing in the list switches nothing
- * until "Switch" is pressed, so arrow keys only move the choice; nothing is disabled while it works, so focus stays
- * where it is; the host is asked first (it checks for unsaved changes), and the outcome is announced.
+ * reload the session and the slot data. It behaves as the host's own switcher does (the kit's tenant switch:
+ * nothing switches until "Switch" is pressed, focus stays, unsaved changes are asked about, the outcome is
+ * announced); with one tenant it names it.
  */
 export function TenantSwitcher() {
   const [state, setState] = useState<State>({ phase: 'loading' });
-  const [choice, setChoice] = useState<string | null>(null);
-  const [switching, setSwitching] = useState(false);
-  const [announcement, setAnnouncement] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [form, dispatch] = useReducer(tenantSwitchReducer, TENANT_SWITCH_IDLE);
   const id = useId();
 
   useEffect(() => {
     const controller = new AbortController();
-    requestJson<MePayload>('GET', '/me', undefined, controller.signal).then(
+    apiClient.get<MePayload>('/me', controller.signal).then(
       (payload) => setState({ phase: 'ready', me: payload.user }),
       (reason: unknown) => {
         if (!controller.signal.aborted) {
@@ -43,60 +60,48 @@ export function TenantSwitcher() {
   if (state.phase === 'failed') return <span className="tenant-switcher tenant-switcher--failed">{state.message}</span>;
 
   const { me } = state;
-  const current = me.tenants.find((tenant) => tenant.id === me.currentTenant);
-  if (me.tenants.length < 2) {
-    return <span className="tenant-switcher">Tenant: {current?.name ?? me.currentTenant}</span>;
-  }
-  const chosen = choice ?? me.currentTenant;
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (switching || chosen === me.currentTenant) return;
-    const leave: HostBeforeLeaveDetail = { reason: 'tenant-switch' };
-    if (!window.dispatchEvent(new CustomEvent(HOST_BEFORE_LEAVE_EVENT, { cancelable: true, detail: leave }))) {
-      setChoice(null);
-      return;
-    }
-    setSwitching(true);
-    setError(null);
-    setAnnouncement('');
-    try {
-      const body: TenantSwitchRequest = { tenant: chosen };
-      const payload = await requestJson<MePayload>('POST', '/tenant', body);
+  if (!canSwitchTenant(me)) return <span className="tenant-switcher">Tenant: {tenantName(me, me.currentTenant)}</span>;
+  const steps: TenantSwitchSteps = {
+    confirmLeave: hostAllowsLeaving,
+    switchTenant: async (tenant) => {
+      const payload = await postTenantSwitch(apiClient, tenant);
       setState({ phase: 'ready', me: payload.user });
-      setChoice(null);
-      const name = payload.user.tenants.find((tenant) => tenant.id === payload.user.currentTenant)?.name;
-      setAnnouncement(`Switched to ${name ?? payload.user.currentTenant}.`);
-      const detail: HostRefreshDetail = { reason: 'tenant-switched' };
-      window.dispatchEvent(new CustomEvent(HOST_REFRESH_EVENT, { detail }));
-    } catch (reason) {
-      setError(reason instanceof Error ? reason.message : 'Could not switch tenant.');
-    } finally {
-      setSwitching(false);
-    }
+    },
+    afterSwitch: askHostToRefresh,
   };
 
   return (
-    <form className="tenant-switcher" onSubmit={(event) => void submit(event)}>
+    <form
+      className="tenant-switcher"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submitTenantSwitch(me, form, steps, dispatch);
+      }}
+    >
       <label htmlFor={id} className="tenant-switcher__label">
         Tenant
       </label>
-      <select id={id} name="tenant" value={chosen} onChange={(event) => setChoice(event.target.value)}>
+      <select
+        id={id}
+        name="tenant"
+        value={chosenTenant(me, form)}
+        onChange={(event) => dispatch({ type: 'chosen', tenant: event.target.value })}
+      >
         {me.tenants.map((tenant) => (
           <option key={tenant.id} value={tenant.id}>
             {tenant.name}
           </option>
         ))}
       </select>
-      <button type="submit" className="button button--ghost button--small" aria-disabled={switching}>
+      <button type="submit" className="button button--ghost button--small" aria-disabled={form.switching}>
         Switch
       </button>
       <span className="visually-hidden" role="status">
-        {announcement}
+        {form.announcement}
       </span>
-      {error && (
+      {form.error && (
         <span className="tenant-switcher__error" role="alert">
-          {error}
+          {form.error}
         </span>
       )}
     </form>

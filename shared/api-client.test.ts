@@ -1,0 +1,112 @@
+import { ApiError, createApiClient, type RequestInitLike, type ResponseLike } from './api-client';
+
+function answer(status: number, body?: unknown, headers: Record<string, string> = {}): ResponseLike {
+  return {
+    ok: status >= 200 && status < 300,
+    status,
+    headers: { get: (name) => headers[name] ?? null },
+    json: async () => (body === undefined ? Promise.reject(new SyntaxError('no body')) : body),
+  };
+}
+
+describe('createApiClient', () => {
+  it('sends JSON with the session cookie of the page, and a Content-Type only with a body', async () => {
+    const calls: Array<[string, RequestInitLike]> = [];
+    const client = createApiClient(async (url, init) => {
+      calls.push([url, init]);
+      return answer(200, { ok: true });
+    });
+
+    await expect(client.get('/me')).resolves.toEqual({ ok: true });
+    await client.post('/tenant', { tenant: 'globex' });
+    await client.put('/api/resources/articles/records/1', { title: 'T' });
+
+    expect(calls[0]).toEqual([
+      '/me',
+      { method: 'GET', credentials: 'same-origin', cache: 'no-store', headers: { Accept: 'application/json' } },
+    ]);
+    expect(calls[1]).toEqual([
+      '/tenant',
+      {
+        method: 'POST',
+        credentials: 'same-origin',
+        cache: 'no-store',
+        headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+        body: '{"tenant":"globex"}',
+      },
+    ]);
+    expect(calls[2]?.[1]).toMatchObject({ method: 'PUT', body: '{"title":"T"}' });
+  });
+
+  it('sends a POST without a body as no body and no Content-Type, and reads a 204 as nothing', async () => {
+    let sent: RequestInitLike | undefined;
+    const client = createApiClient(async (_url, init) => {
+      sent = init;
+      return answer(204);
+    });
+    await expect(client.post('/logout')).resolves.toBeUndefined();
+    expect(sent?.body).toBeUndefined();
+    expect(sent?.headers).toEqual({ Accept: 'application/json' });
+  });
+
+  it("throws the server's error as an ApiError: status, code, message, fields and Retry-After", async () => {
+    const client = createApiClient(async (url) =>
+      url === '/login'
+        ? answer(429, { error: { code: 'too_many_requests', message: 'Slow down.' } }, { 'Retry-After': ' 30 ' })
+        : answer(400, {
+            error: { code: 'invalid_request', message: 'Check the fields.', fields: { title: 'Required.' } },
+          }),
+    );
+
+    const limited = await client.post('/login', {}).catch((error: unknown) => error);
+    expect(limited).toBeInstanceOf(ApiError);
+    expect(limited).toMatchObject({
+      status: 429,
+      code: 'too_many_requests',
+      message: 'Slow down.',
+      retryAfterSeconds: 30,
+    });
+
+    const invalid = await client.put('/api/x', {}).catch((error: unknown) => error);
+    expect(invalid).toMatchObject({
+      name: 'ApiError',
+      status: 400,
+      code: 'invalid_request',
+      fields: { title: 'Required.' },
+      retryAfterSeconds: null,
+    });
+  });
+
+  it('names the request when the answer is not an error body', async () => {
+    const client = createApiClient(async () => answer(502));
+    await expect(client.get('/slots')).rejects.toMatchObject({
+      status: 502,
+      code: 'internal',
+      message: 'GET /slots failed with status 502.',
+    });
+  });
+
+  it('turns a failed fetch into a network ApiError, but lets an abort through as it is', async () => {
+    const refused = new TypeError('Failed to fetch');
+    const client = createApiClient(async () => Promise.reject(refused));
+    await expect(client.get('/me')).rejects.toMatchObject({
+      status: 0,
+      code: 'network',
+      message: 'Could not reach the server (GET /me).',
+    });
+    await expect(client.get('/me', { aborted: true })).rejects.toBe(refused);
+  });
+
+  it("uses the runtime's fetch when given none, looked up at each request", async () => {
+    const original = globalThis.fetch;
+    const fetchMock = jest.fn(async () => answer(200, { user: null }));
+    const client = createApiClient();
+    globalThis.fetch = fetchMock as unknown as typeof fetch;
+    try {
+      await expect(client.get('/me')).resolves.toEqual({ user: null });
+      expect(fetchMock).toHaveBeenCalledWith('/me', expect.objectContaining({ credentials: 'same-origin' }));
+    } finally {
+      globalThis.fetch = original;
+    }
+  });
+});

@@ -1,0 +1,110 @@
+import { isErrorBody, type ErrorCode } from './errors';
+
+/**
+ * The one JSON client of the product's API, for the host and for remote components (the remote kit ships it).
+ * shared/ has no DOM types, so the little of `fetch` it uses is declared here; the browser's `fetch`,
+ * `AbortSignal` and `Response` fit these shapes, and tests can answer with plain objects.
+ */
+
+/** The part of an `AbortSignal` the client reads. */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+}
+
+/** The request the client hands to fetch: always JSON, always with the session cookie of the page's origin. */
+export interface RequestInitLike {
+  method: string;
+  credentials: 'same-origin';
+  cache: 'no-store';
+  headers: Record<string, string>;
+  body?: string;
+  signal?: AbortSignalLike;
+}
+
+/** The part of `Response` the client reads. */
+export interface ResponseLike {
+  ok: boolean;
+  status: number;
+  /** Read for `Retry-After` only; absent in tests that do not need it. */
+  headers?: { get(name: string): string | null };
+  json(): Promise<unknown>;
+}
+
+export type FetchLike = (url: string, init: RequestInitLike) => Promise<ResponseLike>;
+
+/**
+ * A failed API call: the server's `{ error: { code, message, fields? } }`, or a network failure (status 0).
+ * `retryAfterSeconds`: the server's `Retry-After` (a 429 says how long to wait), when it sent one.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode | 'network',
+    message: string,
+    readonly fields: Readonly<Record<string, string>> = {},
+    readonly retryAfterSeconds: number | null = null,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface ApiClient {
+  get<T>(path: string, signal?: AbortSignalLike): Promise<T>;
+  post<T>(path: string, body?: unknown, signal?: AbortSignalLike): Promise<T>;
+  put<T>(path: string, body: unknown, signal?: AbortSignalLike): Promise<T>;
+}
+
+/** `Retry-After` in seconds; the HTTP-date form is not used by this server and counts as absent. */
+function retryAfterSeconds(response: ResponseLike): number | null {
+  const value = response.headers?.get('Retry-After');
+  if (value === null || value === undefined || !/^\d+$/.test(value.trim())) return null;
+  return Number(value.trim());
+}
+
+/**
+ * The runtime's own fetch (browsers; Node since 18), looked up at each request so that a stub a test installs
+ * later is the one called. Declared structurally: shared/ compiles without the DOM types.
+ */
+const globalFetch: FetchLike = (url, init) => (globalThis as unknown as { fetch: FetchLike }).fetch(url, init);
+
+/**
+ * JSON over fetch with the session cookie. Relative paths resolve against the page, so a remote component's calls
+ * reach the host's server (and its session) wherever the remote's files are served from. Payloads are typed by the
+ * shared contract (the server is the other half of it); the payloads the page structure depends on (slots,
+ * remotes) are also checked where they are used.
+ */
+export function createApiClient(fetchImpl: FetchLike = globalFetch): ApiClient {
+  async function request<T>(method: string, path: string, body: unknown, signal?: AbortSignalLike): Promise<T> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    const init: RequestInitLike = { method, credentials: 'same-origin', headers, cache: 'no-store' };
+    if (body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      init.body = JSON.stringify(body);
+    }
+    if (signal) init.signal = signal;
+
+    let response: ResponseLike;
+    try {
+      response = await fetchImpl(path, init);
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      throw new ApiError(0, 'network', `Could not reach the server (${method} ${path}).`);
+    }
+    const payload: unknown = response.status === 204 ? undefined : await response.json().catch(() => undefined);
+    if (!response.ok) {
+      if (isErrorBody(payload)) {
+        const { code, message, fields } = payload.error;
+        throw new ApiError(response.status, code, message, fields ?? {}, retryAfterSeconds(response));
+      }
+      throw new ApiError(response.status, 'internal', `${method} ${path} failed with status ${response.status}.`);
+    }
+    return payload as T;
+  }
+
+  return {
+    get: (path, signal) => request('GET', path, undefined, signal),
+    post: (path, body, signal) => request('POST', path, body, signal),
+    put: (path, body, signal) => request('PUT', path, body, signal),
+  };
+}
