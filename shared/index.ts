@@ -28,6 +28,7 @@ export {
 export {
   findNonJson,
   isPlainObject,
+  deepFreeze,
   frozenJsonCopy,
   type JsonValue,
   type JsonObject,
