@@ -158,7 +158,7 @@ describe('placement by REMOTES_CONFIG', () => {
     expect(lines.join('')).toMatch(/Remote \\"team_billing\\" is not available \(.*did not answer within 200 ms\)/);
 
     origin.answer = 'descriptor';
-    await app.remoteCatalogue.refresh();
+    await app.remoteRegistry.refresh();
     expect((await request(app.handler).get('/slots')).body.slots['global-before-content']).toEqual([
       { component: 'InvoiceBanner', props: {} },
     ]);
@@ -191,7 +191,7 @@ describe('placement by REMOTES_CONFIG', () => {
       logger: pino({ level: 'info' }, { write: (line: string) => lines.push(line) }),
     });
     origin.answer = 'descriptor';
-    await testApp.app.remoteCatalogue.refresh();
+    await testApp.app.remoteRegistry.refresh();
     const slots = await request(testApp.app.handler).get('/slots').expect(200);
     expect(slots.body.slots['global-before-content'].map((slot: Slot) => slot.component)).toEqual(['InvoiceBanner']);
     expect(lines.join('')).toContain(
@@ -339,7 +339,7 @@ describe('the props contract, checked at start and on reload', () => {
     ]);
 
     origin.answer = 'descriptor';
-    await app.remoteCatalogue.refresh();
+    await app.remoteRegistry.refresh();
     expect((await request(app.handler).get('/slots').expect(200)).body.slots['global-before-content']).toEqual([
       { component: 'InvoiceBanner', props: { amountDue: 3 } },
     ]);
@@ -452,7 +452,7 @@ describe('GET /api/slots/inspect', () => {
         .registerResource(new InvoicesResource()),
     );
     origin.answer = 'descriptor';
-    await app.remoteCatalogue.refresh();
+    await app.remoteRegistry.refresh();
     await request(app.handler).get('/api/slots/inspect').expect(401);
 
     await addUser(app, 'ada', 'correct horse battery', ['acme']);
