@@ -136,7 +136,10 @@ export function loadRemotesConfig(options: LoadRemotesConfigOptions): RemotesCon
   };
 }
 
-/** Where a kit-built remote's descriptor sits: beside its manifest. Null for anything but an absolute manifest URL. */
+/**
+ * Where a kit-built remote's descriptor file sits: beside its manifest. Null unless the entry is an absolute URL
+ * of a .json file.
+ */
 function descriptorUrlOf(entry: string): string | null {
   let url: URL;
   try {

@@ -12,7 +12,7 @@ import type { SlotRegistry } from './slot-registry';
 /**
  * "Why is my component not on the page?", answered by the server: every slot of every location with where it
  * comes from (code or REMOTES_CONFIG), the remote that provides it, who may see it, and what stops it from
- * rendering (the same contract check as at start-up: unknown component, remote disabled or not answering, props
+ * rendering (the same slot check as at start-up: unknown component, remote disabled or not answering, props
  * failing the schema); every remote with its entry, its status and the components that declare a props schema.
  * Configured slots that are left out are listed with the reason. The slots among each resource form's fields are
  * listed per resource, checked as the start-up checks them (their component must be a form component).
