@@ -10,6 +10,7 @@ import { TRUST_EVERY_HOP_REFUSED } from './config/trust-proxy';
 import type { ReadinessCheck } from './health/health-router';
 import { JSON_BODY_LIMIT_BYTES } from './http/require-json-body';
 import { createLogger } from './logger';
+import { DEFAULT_DESCRIPTOR_TIMEOUT_MS } from './remotes/http-descriptor-source';
 import type { SlotProblemsMode } from './slots/slot-check-reporter';
 import type { StorageSettings } from './storage/open-storage';
 
@@ -109,7 +110,7 @@ export interface AppSettings {
   readinessChecks: readonly ReadinessCheck[];
   allowedOrigins: readonly string[];
   slotProblems: SlotProblemsMode;
-  remoteDescriptorTimeoutMs: number | undefined;
+  remoteDescriptorTimeoutMs: number;
   loginRateLimit: LoginRateLimitSettings;
   beforeRoutes: readonly RequestHandler[];
   beforeLogin: readonly RequestHandler[];
@@ -147,7 +148,7 @@ export function appSettingsOf(options: AppOptions): AppSettings {
     readinessChecks: options.readinessChecks ?? [],
     allowedOrigins: options.allowedOrigins ?? [],
     slotProblems: options.slotProblems ?? 'fail',
-    remoteDescriptorTimeoutMs: options.remoteDescriptorTimeoutMs,
+    remoteDescriptorTimeoutMs: options.remoteDescriptorTimeoutMs ?? DEFAULT_DESCRIPTOR_TIMEOUT_MS,
     loginRateLimit: options.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT_SETTINGS,
     beforeRoutes: options.middleware?.beforeRoutes ?? [],
     beforeLogin: options.middleware?.beforeLogin ?? [],

@@ -86,8 +86,8 @@ export class App {
     this.remoteRegistry = new RemoteRegistry(loadRemotesConfig({ env: settings.env, distDir: settings.distDir }), {
       logger: this.logger,
       source: new HttpDescriptorSource({
+        timeoutMs: settings.remoteDescriptorTimeoutMs,
         passDevEvents: settings.development,
-        ...(settings.remoteDescriptorTimeoutMs === undefined ? {} : { timeoutMs: settings.remoteDescriptorTimeoutMs }),
       }),
     });
 

@@ -1,3 +1,8 @@
+/**
+ * REMOTES_CONFIG through the whole app, with a remote's origin answering over real HTTP: placement, the slot check at
+ * start and on reload, reloading, slot details, the inspector. Above 300 lines for one reason: every case uses the
+ * origin and configuration-file fixtures at its top, which a split would repeat.
+ */
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
