@@ -29,6 +29,7 @@ export {
 export {
   findNonJson,
   isPlainObject,
+  deepFreeze,
   frozenJsonCopy,
   type JsonValue,
   type JsonObject,

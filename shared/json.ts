@@ -55,7 +55,8 @@ export function frozenJsonCopy<T extends JsonValue>(value: T): T {
   return deepFreeze(JSON.parse(JSON.stringify(value)) as T);
 }
 
-function deepFreeze<T>(value: T): T {
+/** Freezes `value` and everything it holds, in place; returns it. */
+export function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object') {
     for (const child of Object.values(value)) deepFreeze(child);
     Object.freeze(value);

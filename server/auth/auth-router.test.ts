@@ -1,3 +1,7 @@
+/**
+ * The sign-in routes through the whole app: POST /login, GET /me, POST /logout, POST /tenant, a refused sign-in's
+ * timing and Secure cookies behind a proxy. Above 300 lines for one reason: one file per router, as for the others.
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';

@@ -11,6 +11,7 @@ import type { PostgresSettings } from '../storage/postgres-engine';
 import type { StorageSettings } from '../storage/open-storage';
 import { postgresSettingsFromEnv } from './postgres-settings';
 import { ConfigError } from './config-error';
+import { parseOrigin } from '../security/parse-origin';
 
 /** Where the database lives when DATABASE_PATH is not set (relative to the working directory). */
 export const DEFAULT_DATABASE_PATH = './data/app.db';
@@ -101,18 +102,13 @@ export function databasePathFromEnv(env: NodeJS.ProcessEnv): string {
 
 function readAllowedOrigins(env: NodeJS.ProcessEnv): string[] {
   return readList(env, 'ALLOWED_ORIGINS').map((value) => {
-    let url: URL | null = null;
-    try {
-      url = new URL(value);
-    } catch {
-      url = null;
-    }
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== value.replace(/\/$/, '')) {
+    const origin = parseOrigin(value);
+    if (origin === null) {
       throw new ConfigError(
         `ALLOWED_ORIGINS holds ${JSON.stringify(value)}, which is not an origin (scheme://host[:port], no path).`,
       );
     }
-    return url.origin;
+    return origin;
   });
 }
 

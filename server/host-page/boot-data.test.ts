@@ -17,7 +17,7 @@ function parseElement(html: string): unknown {
 }
 
 describe('boot data', () => {
-  it('holds the catalogue and the page components, with a media query only where there is one', () => {
+  it('holds the remotes and the page components, with a media query only where there is one', () => {
     const data = bootData(
       [REMOTE],
       new Map<string, string | null>([

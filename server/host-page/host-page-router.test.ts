@@ -179,7 +179,7 @@ describe('what index.html carries for the remotes of its public slots', () => {
       `/remotes/team_marketing/${exposeChunk('FooterLinks')}`,
     ]);
     expect((bootDataOf(html) as { components: unknown }).components).toEqual([{ component: 'FooterLinks' }]);
-    // The catalogue lists team_records (as GET /api/remotes does); nothing of it is preloaded.
+    // The boot data lists team_records (as GET /api/remotes does); nothing of it is preloaded.
     expect(html).not.toMatch(/<link[^>]+team_records/);
   });
 

@@ -1,3 +1,8 @@
+/**
+ * REMOTES_CONFIG through the whole app, with a remote's origin answering over real HTTP: placement, the slot check at
+ * start and on reload, reloading, slot details, the inspector. Above 300 lines for one reason: every case uses the
+ * origin and configuration-file fixtures at its top, which a split would repeat.
+ */
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -158,7 +163,7 @@ describe('placement by REMOTES_CONFIG', () => {
     expect(lines.join('')).toMatch(/Remote \\"team_billing\\" is not available \(.*did not answer within 200 ms\)/);
 
     origin.answer = 'descriptor';
-    await app.remoteCatalogue.refresh();
+    await app.remoteRegistry.refresh();
     expect((await request(app.handler).get('/slots')).body.slots['global-before-content']).toEqual([
       { component: 'InvoiceBanner', props: {} },
     ]);
@@ -191,7 +196,7 @@ describe('placement by REMOTES_CONFIG', () => {
       logger: pino({ level: 'info' }, { write: (line: string) => lines.push(line) }),
     });
     origin.answer = 'descriptor';
-    await testApp.app.remoteCatalogue.refresh();
+    await testApp.app.remoteRegistry.refresh();
     const slots = await request(testApp.app.handler).get('/slots').expect(200);
     expect(slots.body.slots['global-before-content'].map((slot: Slot) => slot.component)).toEqual(['InvoiceBanner']);
     expect(lines.join('')).toContain(
@@ -339,7 +344,7 @@ describe('the props contract, checked at start and on reload', () => {
     ]);
 
     origin.answer = 'descriptor';
-    await app.remoteCatalogue.refresh();
+    await app.remoteRegistry.refresh();
     expect((await request(app.handler).get('/slots').expect(200)).body.slots['global-before-content']).toEqual([
       { component: 'InvoiceBanner', props: { amountDue: 3 } },
     ]);
@@ -452,7 +457,7 @@ describe('GET /api/slots/inspect', () => {
         .registerResource(new InvoicesResource()),
     );
     origin.answer = 'descriptor';
-    await app.remoteCatalogue.refresh();
+    await app.remoteRegistry.refresh();
     await request(app.handler).get('/api/slots/inspect').expect(401);
 
     await addUser(app, 'ada', 'correct horse battery', ['acme']);

@@ -1,5 +1,6 @@
 import { describe, InvalidSlotError, isPlainObject, Slot, SlotLocation } from '../../shared';
 import { RemotesConfigError } from './remotes-config-error';
+import { placedSlots, type PlacedSlot } from '../slots/slot-contract';
 
 /** A slot placed by REMOTES_CONFIG (a remote entry's `"slots"`), for one of that remote's components. */
 export interface ConfiguredSlot {
@@ -71,4 +72,18 @@ export function slotsOutsideRemote(slots: readonly ConfiguredSlot[], components:
         `slot "${configured.slot.component}" at "${configured.location.value}": remote "${configured.remote}" ` +
         `provides no component "${configured.slot.component}" (it provides ${components.join(', ') || 'none'})`,
     );
+}
+
+/** Configured slots as placed slots, numbered per location in file order (content slots after their parent). */
+export function placedConfiguredSlots(
+  slots: readonly ConfiguredSlot[],
+): Array<{ configured: ConfiguredSlot; placed: PlacedSlot[] }> {
+  const counts = new Map<string, number>();
+  return slots.map((configured) => {
+    const index = counts.get(configured.location.value) ?? 0;
+    counts.set(configured.location.value, index + 1);
+    const location = configured.location.value;
+    const placed = placedSlots(location, [configured.slot], 'configuration', configured.remote, '', index);
+    return { configured, placed };
+  });
 }

@@ -5,10 +5,11 @@ import { findBuiltRemotes } from './built-remotes';
 import { parseConfiguredSlots, slotsOutsideRemote, type ConfiguredSlot } from './configured-slots';
 import { checkComponentList, checkFormComponents, checkRemoteName } from './remote-names';
 import { RemotesConfigError } from './remotes-config-error';
+import { parseOrigin } from '../security/parse-origin';
 
 /**
  * A remote declared in REMOTES_CONFIG with only `name` and a manifest `entry`: what it provides is read from the
- * `slots-remote.json` its kit build wrote beside the manifest, when the server starts (remote-catalogue.ts).
+ * `slots-remote.json` its kit build wrote beside the manifest, when the server starts (http-descriptor-source.ts).
  */
 export interface PendingRemote {
   name: string;
@@ -50,20 +51,9 @@ const TOP_KEYS = new Set(['$schema', 'remotes', 'allowedOrigins']);
  * 1. built-in: every remote built into `<distDir>/remotes/<name>/` (from its own `slots-remote.json`), served by
  *    this server at `/remotes/<name>/mf-manifest.json`;
  * 2. `REMOTES_CONFIG` (env, path of a JSON file) overrides or adds remotes and places their components. The server
- *    re-reads it on SIGHUP (App.reloadRemotesConfig); it never needs a host rebuild:
+ *    re-reads it on SIGHUP (remotes-config-reload.ts); it never needs a host rebuild. The file's format, with an
+ *    example: docs/operators/remotes-config.md.
  *
- * ```json
- * {
- *   "remotes": [
- *     { "name": "team_records", "entry": "https://cdn.example.com/team_records/mf-manifest.json" },
- *     { "name": "team_billing", "entry": "https://billing.example.com/mf-manifest.json",
- *       "slots": { "global-before-content": [{ "component": "InvoiceBanner", "props": { "amountDue": 12.5 } }] } },
- *     { "name": "legacy_widgets", "entry": "https://widgets.example.com/remoteEntry.js", "components": ["Clock"] },
- *     { "name": "team_marketing", "enabled": false }
- *   ],
- *   "allowedOrigins": ["https://admin.example.com"]
- * }
- * ```
  * An override keeps the built remote's components unless it lists its own. An added remote built with the remote kit
  * needs only its manifest `entry`: its components are read from the descriptor beside it. One with a plain
  * `remoteEntry.js` (not built with the kit) lists its `components`. `"slots"` places components of that remote,
@@ -146,7 +136,10 @@ export function loadRemotesConfig(options: LoadRemotesConfigOptions): RemotesCon
   };
 }
 
-/** Where a kit-built remote's descriptor sits: beside its manifest. Null for anything but an absolute manifest URL. */
+/**
+ * Where a kit-built remote's descriptor file sits: beside its manifest. Null unless the entry is an absolute URL
+ * of a .json file.
+ */
 function descriptorUrlOf(entry: string): string | null {
   let url: URL;
   try {
@@ -259,19 +252,13 @@ function parseAllowedOrigins(value: unknown, where: string): readonly string[] |
   }
   const origins = (value as unknown[]).map((origin) => {
     if (origin === '*') return '*';
-    let url: URL | null = null;
-    try {
-      url = typeof origin === 'string' ? new URL(origin) : null;
-    } catch {
-      url = null;
-    }
-    const given = typeof origin === 'string' ? origin.replace(/\/$/, '') : '';
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== given) {
+    const parsed = parseOrigin(origin);
+    if (parsed === null) {
       throw new RemotesConfigError(
         `${where}: "allowedOrigins" holds ${JSON.stringify(origin)}, which is not an origin (scheme://host[:port], no path).`,
       );
     }
-    return url.origin;
+    return parsed;
   });
   return origins.includes('*') ? '*' : origins;
 }

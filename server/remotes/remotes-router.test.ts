@@ -3,7 +3,7 @@ import request from 'supertest';
 import { createHostPageRouter } from '../host-page/host-page-router';
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
 import pino from 'pino';
-import { createRemotesRouter, loadRemotesConfig, RemoteCatalogue } from './index';
+import { createRemotesRouter, HttpDescriptorSource, loadRemotesConfig, RemoteRegistry } from './index';
 import { RemotesConfigError } from './remotes-config-error';
 
 const RECORDS = {
@@ -22,10 +22,11 @@ afterEach(() => dist.remove());
 /** The two routers mounted as the app mounts them, then a JSON 404 like the app's. */
 function appWith(env: NodeJS.ProcessEnv = {}): Express {
   const app = express();
-  const catalogue = new RemoteCatalogue(loadRemotesConfig({ env, distDir: dist.dir }), {
+  const registry = new RemoteRegistry(loadRemotesConfig({ env, distDir: dist.dir }), {
     logger: pino({ level: 'silent' }),
+    source: new HttpDescriptorSource(),
   });
-  app.use(createRemotesRouter({ distDir: dist.dir, catalogue, sourceMaps: true }));
+  app.use(createRemotesRouter({ distDir: dist.dir, registry, sourceMaps: true }));
   app.use(createHostPageRouter({ distDir: dist.dir, sourceMaps: true }));
   app.use((_req, res) => {
     res.status(404).json({ error: { code: 'not_found', message: 'Not found.' } });

@@ -5,9 +5,14 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type request from 'supertest';
 import type { ErrorBody, RecordListPayload, RecordPayload, ResourceRecord } from '../../shared';
-import { describeWithPostgres, PostgresServer } from '../../testing/server/postgres-server';
-import { createDemoApp, signedInAgent, type DemoTestApp } from '../../testing/server/test-app';
-import type { StorageSettings } from '../storage/open-storage';
+import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
+import {
+  closeTwoHosts,
+  createDemoApp,
+  createTwoHosts,
+  signedInAgent,
+  type DemoTestApp,
+} from '../../testing/server/test-app';
 import { FIELD_MESSAGES } from './validate-record-update';
 
 /** A server up for the whole case, on loopback. */
@@ -18,25 +23,12 @@ function listening(handler: RequestListener): Promise<Server> {
 }
 
 describe('records through the API on SQLite', () => {
-  recordCases(async () => {
-    const first = await createDemoApp();
-    return [first, await createDemoApp({ dir: first.dir })];
-  });
+  recordCases(() => createTwoHosts(createDemoApp));
 });
 
 describeWithPostgres()('records through the API on PostgreSQL', () => {
-  let server: PostgresServer;
-  let databases = 0;
-  beforeAll(async () => {
-    server = await PostgresServer.start();
-  }, 60_000);
-  afterAll(() => server.remove(), 30_000);
-  recordCases(async () => {
-    const url = await server.createDatabase(`records_${++databases}`);
-    const storage: StorageSettings = { kind: 'postgres', url, poolSize: 4, statementTimeoutMs: 5000 };
-    const first = await createDemoApp({ storage });
-    return [first, await createDemoApp({ storage })];
-  });
+  const postgres = usePostgresDatabases('records', { poolSize: 4, statementTimeoutMs: 5000 });
+  recordCases(async () => createTwoHosts(createDemoApp, { storage: await postgres.create() }));
 });
 
 /** The cases, on two demo apps on one new database (two hosts) that `twoHosts` opens. */
@@ -52,9 +44,7 @@ function recordCases(twoHosts: () => Promise<[DemoTestApp, DemoTestApp]>): void 
   });
 
   afterEach(async () => {
-    // On SQLite the second host shares the first's folder: it closes first, and leaves the folder to the first.
-    await hosts[1].close({ keepData: hosts[1].dir === hosts[0].dir });
-    await hosts[0].close();
+    await closeTwoHosts(hosts);
   });
 
   const url = (id: number | string) => `/api/resources/articles/records/${id}`;

@@ -1,4 +1,11 @@
-import { Slot, SLUG_PATTERN, type FormItem, type ResourceDefinition, type ResourceSummary } from '../../shared';
+import {
+  deepFreeze,
+  Slot,
+  SLUG_PATTERN,
+  type FormItem,
+  type ResourceDefinition,
+  type ResourceSummary,
+} from '../../shared';
 import { Field } from './field';
 import type { SortKeyKind } from './record-page-query';
 import { Relation } from './relation';
@@ -204,12 +211,4 @@ function toFormItem(item: Field | Slot): FormItem {
   if (item instanceof Field) return item.toItem();
   const entry = item.toEntry();
   return { type: 'slot', component: entry.component, props: entry.props };
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object') {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
 }

@@ -4,7 +4,7 @@ import { placedSlots, type PlacedSlot } from './slot-contract';
 import type { SlotRegistry } from './slot-registry';
 
 /**
- * Every slot placed by code, as the contract check takes them: those of `registerSlots` per location (with their
+ * Every slot placed by code, as the slot check takes them: those of `registerSlots` per location (with their
  * content slots), then those among the fields of each resource form.
  */
 export function codeSlots(registry: SlotRegistry, resources: ResourceRegistry): PlacedSlot[] {

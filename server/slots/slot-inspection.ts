@@ -2,7 +2,8 @@ import type { IRouter } from 'express';
 import type { InspectedFormSlot, InspectedSlot, SlotInspectionPayload, SlotLocation } from '../../shared';
 import { requireSession } from '../auth/require-session';
 import { jsonRoute } from '../http/json-route';
-import type { RemoteCatalogue } from '../remotes/remote-catalogue';
+import { inspectRemotes } from '../remotes/inspect-remotes';
+import type { RemoteRegistry } from '../remotes/remote-registry';
 import type { ResourceRegistry } from '../resources/resource-registry';
 import { formSlots } from './code-slots';
 import { placedSlots, type PlacedSlot, type SlotProblem } from './slot-contract';
@@ -11,7 +12,7 @@ import type { SlotRegistry } from './slot-registry';
 /**
  * "Why is my component not on the page?", answered by the server: every slot of every location with where it
  * comes from (code or REMOTES_CONFIG), the remote that provides it, who may see it, and what stops it from
- * rendering (the same contract check as at start-up: unknown component, remote disabled or not answering, props
+ * rendering (the same slot check as at start-up: unknown component, remote disabled or not answering, props
  * failing the schema); every remote with its entry, its status and the components that declare a props schema.
  * Configured slots that are left out are listed with the reason. The slots among each resource form's fields are
  * listed per resource, checked as the start-up checks them (their component must be a form component).
@@ -19,10 +20,10 @@ import type { SlotRegistry } from './slot-registry';
 export function inspectSlots(
   registry: SlotRegistry,
   resources: ResourceRegistry,
-  catalogue: RemoteCatalogue,
+  remoteRegistry: RemoteRegistry,
 ): SlotInspectionPayload {
-  const remotes = catalogue.inspectRemotes();
-  const contractRemotes = catalogue.contractRemotes();
+  const remotes = inspectRemotes(remoteRegistry);
+  const contractRemotes = remoteRegistry.contractRemotes();
   const providers = new Map<string, string>();
   for (const remote of contractRemotes.known)
     for (const component of remote.components) providers.set(component, remote.name);
@@ -31,7 +32,7 @@ export function inspectSlots(
   const inspect = (placed: PlacedSlot[], visibility: InspectedSlot['visibility']): InspectedSlot | null => {
     const [top] = placed;
     if (top === undefined) return null;
-    const problems = catalogue.contract.check(placed, contractRemotes);
+    const problems = remoteRegistry.contract.check(placed, contractRemotes);
     return {
       component: top.slot.component,
       props: top.slot.toEntry().props,
@@ -52,7 +53,7 @@ export function inspectSlots(
     slots.forEach((slot, index) => add(location, placedSlots(location.value, [slot], 'code', null, '', index)));
   }
   const counts = new Map<string, number>();
-  for (const configured of catalogue.configuredSlots()) {
+  for (const configured of remoteRegistry.configuredSlots()) {
     const index = counts.get(configured.location.value) ?? 0;
     counts.set(configured.location.value, index + 1);
     const { location, slot, remote } = configured;
@@ -81,9 +82,9 @@ export function addSlotInspectionRoute(
   router: IRouter,
   registry: SlotRegistry,
   resources: ResourceRegistry,
-  catalogue: RemoteCatalogue,
+  remoteRegistry: RemoteRegistry,
 ): void {
   jsonRoute(router, '/api/slots/inspect', {
-    GET: [requireSession, (_req, res) => void res.json(inspectSlots(registry, resources, catalogue))],
+    GET: [requireSession, (_req, res) => void res.json(inspectSlots(registry, resources, remoteRegistry))],
   });
 }

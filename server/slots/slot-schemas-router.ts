@@ -1,12 +1,12 @@
 import type { IRouter } from 'express';
 import type { JsonSchema, SlotSchemasPayload } from '../../shared';
 import { jsonRoute } from '../http/json-route';
-import type { RemoteCatalogue } from '../remotes/remote-catalogue';
+import type { RemoteRegistry } from '../remotes/remote-registry';
 
 /** Component -> props schema, for every component of the remotes known now that declares one. */
-export function slotSchemas(catalogue: RemoteCatalogue): SlotSchemasPayload {
+export function slotSchemas(remoteRegistry: RemoteRegistry): SlotSchemasPayload {
   const schemas: Record<string, JsonSchema> = {};
-  for (const remote of catalogue.contractRemotes().known) Object.assign(schemas, remote.props ?? {});
+  for (const remote of remoteRegistry.contractRemotes().known) Object.assign(schemas, remote.props ?? {});
   return { schemas };
 }
 
@@ -15,12 +15,12 @@ export function slotSchemas(catalogue: RemoteCatalogue): SlotSchemasPayload {
  * component's schema before rendering it and shows what is wrong in the development placeholder. A production server
  * has no such route (404), so the check costs a production page nothing.
  */
-export function addSlotSchemasRoute(router: IRouter, catalogue: RemoteCatalogue): void {
+export function addSlotSchemasRoute(router: IRouter, remoteRegistry: RemoteRegistry): void {
   let body = { version: -1, json: '' };
   jsonRoute(router, '/api/slots/schemas', {
     GET: (_req, res) => {
-      if (body.version !== catalogue.version) {
-        body = { version: catalogue.version, json: JSON.stringify(slotSchemas(catalogue)) };
+      if (body.version !== remoteRegistry.version) {
+        body = { version: remoteRegistry.version, json: JSON.stringify(slotSchemas(remoteRegistry)) };
       }
       res.setHeader('Cache-Control', 'no-cache');
       res.type('application/json').send(body.json);

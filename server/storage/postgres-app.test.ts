@@ -1,18 +1,20 @@
 /**
  * The app with DATABASE_URL: two apps on one PostgreSQL stand for two hosts sharing nothing else (each its own
  * temporary folder). What one host changes counts on the other's next request; readiness follows PostgreSQL.
+ * Above 300 lines for one reason: every case runs on the suite's one PostgreSQL server, which takes seconds to start.
  */
 import fs from 'node:fs';
 import { Client } from 'pg';
 import request from 'supertest';
 import type { MePayload } from '../../shared';
 import { describeWithCommand } from '../../testing/describe-with-command';
-import { describeWithPostgres, PostgresServer } from '../../testing/server/postgres-server';
+import { describeWithPostgres, usePostgresDatabases, type PostgresStorage } from '../../testing/server/postgres-server';
 import { startRedisServer } from '../../testing/server/redis-server';
 import {
   addUser,
   createDemoApp,
   createTestApp,
+  createTwoHosts,
   FAST_HASH,
   sessionCookieOf,
   signedInAgent,
@@ -20,7 +22,7 @@ import {
 } from '../../testing/server/test-app';
 import { hashPassword } from '../auth/password-hash';
 import { DEMO_TENANTS } from '../demo/demo-records';
-import { openMigratedStorage, type StorageSettings } from './open-storage';
+import { openMigratedStorage } from './open-storage';
 import type { PostgresEngine } from './postgres-engine';
 import { toHttpError } from '../http/error-handler';
 import { sql, type CompiledQuery, type KyselyPlugin } from 'kysely';
@@ -38,9 +40,8 @@ interface PlanNode {
 }
 
 describeWithPostgres()('the app on PostgreSQL', () => {
-  let server: PostgresServer;
-  let databases = 0;
-  let storage: Extract<StorageSettings, { kind: 'postgres' }>;
+  const postgres = usePostgresDatabases('app', { poolSize: 5, statementTimeoutMs: 2000 });
+  let storage: PostgresStorage;
   const apps: TestApp[] = [];
 
   const host = async (options: { redisUrl?: string } = {}): Promise<TestApp> => {
@@ -49,17 +50,15 @@ describeWithPostgres()('the app on PostgreSQL', () => {
     return testApp;
   };
 
-  beforeAll(async () => {
-    server = await PostgresServer.start();
-  }, 60_000);
-
-  afterAll(async () => {
-    await server.remove();
-  }, 30_000);
+  /** Two hosts on this case's database. */
+  const twoHosts = async (options: { redisUrl?: string } = {}): Promise<[TestApp, TestApp]> => {
+    const hosts = await createTwoHosts(createTestApp, { storage, ...options });
+    apps.push(...hosts);
+    return hosts;
+  };
 
   beforeEach(async () => {
-    const url = await server.createDatabase(`app_${++databases}`);
-    storage = { kind: 'postgres', url, poolSize: 5, statementTimeoutMs: 2000 };
+    storage = await postgres.create();
   });
 
   afterEach(async () => {
@@ -84,8 +83,7 @@ describeWithPostgres()('the app on PostgreSQL', () => {
   });
 
   it('serves the same users, records and sessions from two hosts', async () => {
-    const a = await host();
-    const b = await host();
+    const [a, b] = await twoHosts();
     await addUser(a.app, 'member', PASSWORD, ['north']);
     const signIn = await request(a.app.handler).post('/login').send({ username: 'member', password: PASSWORD });
     expect(signIn.status).toBe(200);
@@ -102,8 +100,7 @@ describeWithPostgres()('the app on PostgreSQL', () => {
   });
 
   it('ends a session on one host at its next request once the other host changed the password or disabled the account', async () => {
-    const a = await host();
-    const b = await host();
+    const [a, b] = await twoHosts();
     await addUser(a.app, 'member', PASSWORD, ['north']);
     const agent = await signedInAgent(a.app, 'member', PASSWORD);
     expect((await agent.get('/meta')).status).toBe(200);
@@ -128,8 +125,7 @@ describeWithPostgres()('the app on PostgreSQL', () => {
     it('keeps sessions in Redis and the data in PostgreSQL; a password change on one host ends them on the other', async () => {
       const redis = await startRedisServer();
       try {
-        const a = await host({ redisUrl: redis.url });
-        const b = await host({ redisUrl: redis.url });
+        const [a, b] = await twoHosts({ redisUrl: redis.url });
         expect(a.app.sessions.kind).toBe('redis');
         expect(a.app.storage.kind).toBe('postgres');
         await addUser(a.app, 'member', PASSWORD, ['north']);
@@ -165,7 +161,7 @@ describeWithPostgres()('the app on PostgreSQL', () => {
     const agent = await signedInAgent(a.app, 'member', PASSWORD);
     expect((await request(a.app.handler).get('/readyz')).body).toEqual({ status: 'ok', checks: { database: 'ok' } });
 
-    await server.stop();
+    await postgres.server.stop();
     try {
       const down = await request(a.app.handler).get('/readyz');
       expect(down.status).toBe(503);
@@ -173,18 +169,18 @@ describeWithPostgres()('the app on PostgreSQL', () => {
       // A signed-in request cannot load its session: unavailable, not an error and not anonymous.
       expect((await agent.get('/meta')).status).toBe(503);
     } finally {
-      await server.resume();
+      await postgres.server.resume();
     }
 
     expect((await request(a.app.handler).get('/readyz')).status).toBe(200);
     expect((await agent.get('/meta')).status).toBe(200);
 
     // A crash (SIGKILL) drops the pool's connections under it: answered, logged, and replaced once it is back.
-    await server.kill();
+    await postgres.server.kill();
     try {
       expect((await request(a.app.handler).get('/readyz')).status).toBe(503);
     } finally {
-      await server.resume();
+      await postgres.server.resume();
     }
     expect((await request(a.app.handler).get('/readyz')).status).toBe(200);
     expect((await agent.get('/me')).status).toBe(200);

@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import { describeWithCommand } from '../describe-with-command';
 import { getFreePort } from '../system/free-port';
 import { makeTempDir, type TempDir } from '../temp-dir';
+import type { StorageSettings } from '../../server/storage/open-storage';
 
 /**
  * A throwaway PostgreSQL server for a test: Debian's `postgresql` package, a cluster made by `initdb` in a temporary
@@ -221,4 +222,45 @@ export class PostgresServer {
   private record(chunk: Buffer): void {
     this.outputText = (this.outputText + chunk.toString('utf8')).slice(-16_384);
   }
+}
+
+/** The settings of an app whose data lives in PostgreSQL. */
+export type PostgresStorage = Extract<StorageSettings, { kind: 'postgres' }>;
+
+/** The suite's PostgreSQL and its databases (see usePostgresDatabases). */
+export interface PostgresDatabases {
+  /** The running server (to stop, kill or resume it in a case). */
+  readonly server: PostgresServer;
+  /** A fresh database, named `<prefix>_<n>`, as the settings apps open it with. */
+  create(): Promise<PostgresStorage>;
+}
+
+/**
+ * Inside a `describeWithPostgres` suite: one throwaway PostgreSQL for the suite (started before its first test,
+ * removed after its last) and fresh databases on it. Two apps given the same database stand for two hosts.
+ */
+export function usePostgresDatabases(
+  prefix: string,
+  settings: Pick<PostgresStorage, 'poolSize' | 'statementTimeoutMs'>,
+): PostgresDatabases {
+  let running: PostgresServer | undefined;
+  let databases = 0;
+  beforeAll(async () => {
+    running = await PostgresServer.start();
+  }, 60_000);
+  afterAll(() => running?.remove(), 30_000);
+  const server = (): PostgresServer => {
+    if (!running) throw new Error('usePostgresDatabases: the PostgreSQL server did not start.');
+    return running;
+  };
+  return {
+    get server() {
+      return server();
+    },
+    create: async () => ({
+      kind: 'postgres',
+      url: await server().createDatabase(`${prefix}_${++databases}`),
+      ...settings,
+    }),
+  };
 }

@@ -92,6 +92,30 @@ export async function createDemoApp(overrides: TestAppOptions & { demo?: DemoOpt
   }
 }
 
+/**
+ * Two apps on one database, standing for two hosts: both given `options.storage` (PostgreSQL), or, without it, the
+ * second reopening the first's SQLite file (its folder). `create` is createTestApp or createDemoApp. Close them
+ * with {@link closeTwoHosts}.
+ */
+export async function createTwoHosts<T extends TestApp>(
+  create: (options: TestAppOptions) => Promise<T>,
+  options: TestAppOptions = {},
+): Promise<[T, T]> {
+  const first = await create(options);
+  try {
+    return [first, await create(options.storage ? options : { ...options, dir: first.dir })];
+  } catch (error) {
+    await first.close();
+    throw error;
+  }
+}
+
+/** Closes two hosts of createTwoHosts: on SQLite the second first, leaving the shared folder to the first. */
+export async function closeTwoHosts([first, second]: readonly [TestApp, TestApp]): Promise<void> {
+  await second.close({ keepData: second.dir === first.dir });
+  await first.close();
+}
+
 /** Adds a staff account belonging to `tenants` (creating the tenants when missing). */
 export async function addUser(
   app: App,

@@ -1,0 +1,50 @@
+import pino from 'pino';
+import { appSettingsOf, DEFAULT_SESSION_ABSOLUTE_MS, DEFAULT_SESSION_IDLE_MS, type AppOptions } from './app-options';
+import { DEFAULT_DESCRIPTOR_TIMEOUT_MS } from './remotes/http-descriptor-source';
+
+const SECRET = 'a-session-secret-of-32-characters';
+const logger = pino({ level: 'silent' });
+
+function settingsOf(options: Partial<AppOptions>) {
+  return appSettingsOf({ databasePath: '/tmp/app.db', sessionSecret: SECRET, logger, ...options });
+}
+
+describe('app options', () => {
+  it('fills in the defaults: a development server on the SQLite file, no proxy trusted, source maps served', () => {
+    const settings = settingsOf({});
+    expect(settings).toMatchObject({
+      nodeEnv: 'development',
+      development: true,
+      storage: { kind: 'sqlite', path: '/tmp/app.db' },
+      secrets: [SECRET],
+      trustProxy: false,
+      idleMs: DEFAULT_SESSION_IDLE_MS,
+      absoluteMs: DEFAULT_SESSION_ABSOLUTE_MS,
+      sourceMaps: true,
+      slotProblems: 'fail',
+      remoteDescriptorTimeoutMs: DEFAULT_DESCRIPTOR_TIMEOUT_MS,
+      env: { NODE_ENV: 'development' },
+      allowedOrigins: [],
+      beforeRoutes: [],
+      beforeLogin: [],
+    });
+  });
+
+  it('serves no source maps and no slot details in production unless told to', () => {
+    expect(settingsOf({ nodeEnv: 'production' })).toMatchObject({ development: false, sourceMaps: false });
+    expect(settingsOf({ nodeEnv: 'production', serveSourceMaps: true }).sourceMaps).toBe(true);
+  });
+
+  it('keeps every secret for verification, the first one signing', () => {
+    expect(settingsOf({ sessionSecret: [SECRET, `${SECRET}-old`] }).secrets).toEqual([SECRET, `${SECRET}-old`]);
+  });
+
+  it('refuses what would make the server unsafe or unusable, naming the option', () => {
+    expect(() => settingsOf({ sessionSecret: 'short' })).toThrow('sessionSecret must be one or more strings');
+    expect(() => settingsOf({ sessionSecret: [] })).toThrow('sessionSecret must be one or more strings');
+    expect(() => settingsOf({ trustProxy: true as unknown as false })).toThrow('trustProxy must be');
+    expect(() => settingsOf({ sessionIdleMs: 0 })).toThrow('sessionIdleMs must be a positive number');
+    expect(() => settingsOf({ sessionAbsoluteMs: Number.NaN })).toThrow('sessionAbsoluteMs must be a positive number');
+    expect(() => settingsOf({ databasePath: undefined })).toThrow('Give databasePath (the SQLite file) or storage.');
+  });
+});

@@ -1,0 +1,166 @@
+import path from 'node:path';
+import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import {
+  DEFAULT_LOGIN_RATE_LIMIT_SETTINGS,
+  type LoginRateLimitSettings,
+} from './auth/login-rate-limit/login-rate-limit-settings';
+import { DEFAULT_SCRYPT_PARAMS, type ScryptParams } from './auth/password-hash';
+import { TRUST_EVERY_HOP_REFUSED } from './config/trust-proxy';
+import type { ReadinessCheck } from './health/health-router';
+import { JSON_BODY_LIMIT_BYTES } from './http/require-json-body';
+import { createLogger } from './logger';
+import { DEFAULT_DESCRIPTOR_TIMEOUT_MS } from './remotes/http-descriptor-source';
+import type { SlotProblemsMode } from './slots/slot-check-reporter';
+import type { StorageSettings } from './storage/open-storage';
+
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
+export const DEFAULT_SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
+const DEFAULT_SESSION_CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
+/** `<repo>/dist`: this file sits in `<repo>/server/`. */
+export const DEFAULT_DIST_DIR = path.resolve(__dirname, '..', 'dist');
+
+export interface AppOptions {
+  /** The SQLite file; created and migrated when missing. Ignored when `storage` is given. */
+  databasePath?: string;
+  /** Where the data lives (the SQLite file, or PostgreSQL: DATABASE_URL); default the SQLite file `databasePath`. */
+  storage?: StorageSettings;
+  /** Secret(s) that sign the session cookie: the first signs, every one verifies (for rotation). */
+  sessionSecret: string | readonly string[];
+  /** `production`, `development` or `test`; default `development`. */
+  nodeEnv?: string;
+  /** Sessions live in Redis when set, in the database (SQLite or PostgreSQL) otherwise. */
+  redisUrl?: string | undefined;
+  /**
+   * Express `trust proxy`: the proxy's address(es) or hop count when a TLS-terminating proxy is in front. Default
+   * false. `true` is refused: any client could then forge its address for the sign-in limits.
+   */
+  trustProxy?: false | number | string | readonly string[];
+  /** A session unused this long ends (default 30 min). */
+  sessionIdleMs?: number;
+  /** A session this old ends, however busy (default 12 h). */
+  sessionAbsoluteMs?: number;
+  /** How often the SQLite store deletes expired sessions (default 10 min; 0: never). */
+  sessionCleanupIntervalMs?: number;
+  /** Clock of the session timeouts (tests). */
+  now?: () => number;
+  logger?: Logger;
+  /**
+   * Serve the build's source maps (`*.map`). Default: outside production only, since a map hands out the source of
+   * the host and the remotes.
+   */
+  serveSourceMaps?: boolean;
+  /** One log line per request (default false: errors, start and stop are logged anyway). */
+  logRequests?: boolean;
+  /** Root of the build output (host shell and remotes); default `<repo>/dist`. */
+  distDir?: string;
+  /** Environment handed to the remotes configuration (REMOTES_CONFIG); the app factory never reads process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** scrypt parameters for new password hashes (default: OWASP's minimum). */
+  passwordHashParams?: ScryptParams;
+  /** Largest JSON body (default 16 KiB). */
+  jsonBodyLimitBytes?: number;
+  /** More readiness checks for GET /readyz. */
+  readinessChecks?: readonly ReadinessCheck[];
+  /**
+   * Origins besides the server's own whose pages may send state-changing requests (CSRF check); every other site
+   * is refused with 403. Default none.
+   */
+  allowedOrigins?: readonly string[];
+  /**
+   * What `ready()` does with slots that break the props contract (unknown component, disabled remote, props failing
+   * the schema): `fail` (default) rejects with one error listing them; `log` logs that list and starts anyway, for
+   * test and benchmark entries that place components no remote provides on purpose.
+   */
+  slotProblems?: SlotProblemsMode;
+  /** How long reading a remote's descriptor from its origin may take at start-up (default 3 s). */
+  remoteDescriptorTimeoutMs?: number;
+  /** Sign-in attempts allowed per account+IP and per IP (counted in Redis when configured, else in the database). */
+  loginRateLimit?: LoginRateLimitSettings;
+  /** Extra middleware of an embedding application (security headers, CSRF check and sign-in limits are built in). */
+  middleware?: {
+    /** Before every route. */
+    beforeRoutes?: readonly RequestHandler[];
+    /** On `POST /login`, after the body is parsed and before the password is checked. */
+    beforeLogin?: readonly RequestHandler[];
+  };
+}
+
+/** The options with every default filled in and every value checked: what the app is built from. */
+export interface AppSettings {
+  nodeEnv: string;
+  /** Not production: slot details in placeholders, the slot schemas route, kit dev servers' reload events. */
+  development: boolean;
+  logger: Logger;
+  storage: StorageSettings;
+  /** At least one, each of 16 characters or more; the first signs. */
+  secrets: string[];
+  redisUrl: string | undefined;
+  trustProxy: false | number | string | readonly string[];
+  idleMs: number;
+  absoluteMs: number;
+  sessionCleanupIntervalMs: number;
+  now: () => number;
+  sourceMaps: boolean;
+  logRequests: boolean;
+  distDir: string;
+  env: NodeJS.ProcessEnv;
+  passwordHashParams: ScryptParams;
+  bodyLimitBytes: number;
+  readinessChecks: readonly ReadinessCheck[];
+  allowedOrigins: readonly string[];
+  slotProblems: SlotProblemsMode;
+  remoteDescriptorTimeoutMs: number;
+  loginRateLimit: LoginRateLimitSettings;
+  beforeRoutes: readonly RequestHandler[];
+  beforeLogin: readonly RequestHandler[];
+}
+
+/** Fills in the defaults and checks the values; throws, naming the option, before anything is opened. */
+export function appSettingsOf(options: AppOptions): AppSettings {
+  const nodeEnv = options.nodeEnv ?? 'development';
+  const development = nodeEnv !== 'production';
+  const idleMs = positive(options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS, 'sessionIdleMs');
+  const absoluteMs = positive(options.sessionAbsoluteMs ?? DEFAULT_SESSION_ABSOLUTE_MS, 'sessionAbsoluteMs');
+  const secrets = typeof options.sessionSecret === 'string' ? [options.sessionSecret] : [...options.sessionSecret];
+  if (secrets.length === 0 || secrets.some((secret) => typeof secret !== 'string' || secret.length < 16)) {
+    throw new Error('sessionSecret must be one or more strings of at least 16 characters.');
+  }
+  if ((options.trustProxy as unknown) === true) throw new Error(`trustProxy must be ${TRUST_EVERY_HOP_REFUSED}.`);
+  return {
+    nodeEnv,
+    development,
+    logger: options.logger ?? createLogger(nodeEnv),
+    storage: options.storage ?? { kind: 'sqlite', path: requiredDatabasePath(options.databasePath) },
+    secrets,
+    redisUrl: options.redisUrl,
+    trustProxy: options.trustProxy ?? false,
+    idleMs,
+    absoluteMs,
+    sessionCleanupIntervalMs: options.sessionCleanupIntervalMs ?? DEFAULT_SESSION_CLEANUP_INTERVAL_MS,
+    now: options.now ?? Date.now,
+    sourceMaps: options.serveSourceMaps ?? development,
+    logRequests: options.logRequests ?? false,
+    distDir: options.distDir ?? DEFAULT_DIST_DIR,
+    env: options.env ?? { NODE_ENV: nodeEnv },
+    passwordHashParams: options.passwordHashParams ?? DEFAULT_SCRYPT_PARAMS,
+    bodyLimitBytes: options.jsonBodyLimitBytes ?? JSON_BODY_LIMIT_BYTES,
+    readinessChecks: options.readinessChecks ?? [],
+    allowedOrigins: options.allowedOrigins ?? [],
+    slotProblems: options.slotProblems ?? 'fail',
+    remoteDescriptorTimeoutMs: options.remoteDescriptorTimeoutMs ?? DEFAULT_DESCRIPTOR_TIMEOUT_MS,
+    loginRateLimit: options.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT_SETTINGS,
+    beforeRoutes: options.middleware?.beforeRoutes ?? [],
+    beforeLogin: options.middleware?.beforeLogin ?? [],
+  };
+}
+
+function requiredDatabasePath(databasePath: string | undefined): string {
+  if (!databasePath) throw new Error('Give databasePath (the SQLite file) or storage.');
+  return databasePath;
+}
+
+function positive(value: number, name: string): number {
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number of milliseconds.`);
+  return value;
+}

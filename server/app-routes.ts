@@ -1,0 +1,159 @@
+import express, { type Express, type Request, type RequestHandler } from 'express';
+import type { AppSettings } from './app-options';
+import { createAuthRouter } from './auth/auth-router';
+import { createPassport } from './auth/create-passport';
+import { CredentialChecker } from './auth/credential-checker';
+import type { LoginRateLimiter } from './auth/login-rate-limit/login-rate-limiter';
+import { createLoginThrottle } from './auth/login-rate-limit/login-throttle';
+import { createSessionChain } from './auth/session-chain';
+import type { UserStore } from './auth/user-store';
+import { createHealthRouter } from './health/health-router';
+import { CLIENT_ROUTES, createHostPageRouter, type SignedInPage } from './host-page/host-page-router';
+import { createErrorHandler } from './http/error-handler';
+import { inSeries } from './http/in-series';
+import { notFoundHandler } from './http/not-found-handler';
+import { requestLogging } from './http/request-logging';
+import type { MetaBodyCache } from './meta/meta-body-cache';
+import { addMetaRoute } from './meta/meta-router';
+import type { ServerLifecycle } from './process/server-lifecycle';
+import { createRemotesRouter, type RemoteRegistry } from './remotes';
+import type { ResourceRegistry } from './resources/resource-registry';
+import { createResourcesRouter } from './resources/resources-router';
+import type { StoredRecordSource } from './resources/stored-record-source';
+import { createApiSecurityHeaders } from './security/api-security-headers';
+import { createCrossSiteGuard } from './security/cross-site-guard';
+import { createSecurityHeadersFollowing } from './security/security-headers';
+import { addSlotInspectionRoute } from './slots/slot-inspection';
+import type { SlotRegistry } from './slots/slot-registry';
+import { addSlotSchemasRoute } from './slots/slot-schemas-router';
+import type { SlotsPayloadCache } from './slots/slots-payload';
+import { addSlotsRoute } from './slots/slots-router';
+import type { SessionStorage } from './storage/session-storage';
+import type { StorageEngine } from './storage/storage-engine';
+import type { TenantStore } from './tenants/tenant-store';
+
+/**
+ * Paths whose requests load the session; the rest (health, /slots, static files) never touch the store. The busiest
+ * come first: a router layer tries its paths in order.
+ */
+const SESSION_PATHS = ['/meta', '/api/resources', '/me', '/tenant', '/login', '/logout', '/api/slots'];
+
+/** What the routes serve: the app's stores, registries and caches. */
+export interface AppRouteParts {
+  lifecycle: ServerLifecycle;
+  storage: StorageEngine;
+  users: UserStore;
+  tenants: TenantStore;
+  records: StoredRecordSource;
+  sessions: SessionStorage;
+  loginRateLimiter: LoginRateLimiter;
+  slots: SlotRegistry;
+  slotsPayload: SlotsPayloadCache;
+  resources: ResourceRegistry;
+  metaBody: MetaBodyCache;
+  remoteRegistry: RemoteRegistry;
+  /** GET /readyz's checks by name. */
+  readinessChecks: () => Promise<Record<string, 'ok' | 'failing'>>;
+  /** The session data a signed-in page carries. */
+  signedInPage: (req: Request) => Promise<SignedInPage | null>;
+}
+
+/**
+ * The Express application: what every request runs, then the routes, busiest first (every router a request passes
+ * on its way costs it time), then the host's documents and files, then the 404 and error answers.
+ */
+export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Express {
+  const { logger, development } = settings;
+  const authenticator = createPassport(parts.users, new CredentialChecker(parts.users, settings.passwordHashParams));
+  const app = express();
+  app.disable('x-powered-by');
+  // ETags are computed where they pay off (/slots), not over every JSON body.
+  app.set('etag', false);
+  app.set('env', settings.nodeEnv);
+  app.set('trust proxy', settings.trustProxy);
+
+  // Once draining, every answer asks the client to reconnect elsewhere (checked when its headers are written).
+  parts.lifecycle.closeConnectionsOf(app.response);
+  // What every request runs, as one router layer (each layer costs every request a few allocations).
+  app.use(
+    inSeries([
+      ...requestStartNotice(parts.storage),
+      requestLogging(app, logger, settings.logRequests),
+      // The API answers JSON: a small header set. Documents and files get helmet's full set, below.
+      createApiSecurityHeaders(),
+      createCrossSiteGuard({ allowedOrigins: settings.allowedOrigins }),
+      ...settings.beforeRoutes,
+    ]),
+  );
+  addSlotsRoute(app, parts.slotsPayload);
+  const sessionOptions = {
+    store: parts.sessions.store,
+    secrets: settings.secrets,
+    authenticator,
+    idleMs: settings.idleMs,
+    absoluteMs: settings.absoluteMs,
+    now: settings.now,
+  };
+  app.use(SESSION_PATHS, createSessionChain(sessionOptions));
+  // Before the auth routes: /meta is what every signed-in page asks for.
+  addMetaRoute(app, { body: parts.metaBody, tenants: parts.tenants });
+  app.use(
+    createAuthRouter({
+      authenticator,
+      tenants: parts.tenants,
+      now: settings.now,
+      bodyLimitBytes: settings.bodyLimitBytes,
+      beforeLogin: [createLoginThrottle(parts.loginRateLimiter), ...settings.beforeLogin],
+    }),
+  );
+  app.use(
+    createResourcesRouter({
+      resources: parts.resources,
+      records: parts.records,
+      tenants: parts.tenants,
+      bodyLimitBytes: settings.bodyLimitBytes,
+    }),
+  );
+  addSlotInspectionRoute(app, parts.slots, parts.resources, parts.remoteRegistry);
+  // Development servers only: the schemas the host checks props against before rendering a slot.
+  if (development) addSlotSchemasRoute(app, parts.remoteRegistry);
+  app.use(createHealthRouter(parts.readinessChecks));
+  // Documents and files (host shell, assets, remote bundles) and whatever no route answered: helmet's full set,
+  // with the CSP that lets the host page load the remotes.
+  app.use(createSecurityHeadersFollowing(parts.remoteRegistry));
+  const { distDir, sourceMaps } = settings;
+  // Placeholders naming components, remotes and errors follow the server's mode, never the host's build mode.
+  const showSlotDetails = development;
+  app.use(createRemotesRouter({ distDir, registry: parts.remoteRegistry, sourceMaps, showSlotDetails }));
+  // The host's pages know their visitor: a signed-in one's page carries their session data and slot data (exact
+  // routes only, so the host's files never load a session).
+  app.get(CLIENT_ROUTES, createSessionChain(sessionOptions, { for: 'page' }));
+  app.use(
+    createHostPageRouter({
+      distDir,
+      sourceMaps,
+      remotes: () => parts.remoteRegistry.remotes(),
+      showSlotDetails,
+      // Public slots only: the boot data inlined into index.html is served to anonymous visitors.
+      publicSlots: () => parts.slotsPayload.current().publicSlots,
+      signedIn: parts.signedInPage,
+    }),
+  );
+  app.use(notFoundHandler);
+  app.use(createErrorHandler(logger));
+  return app;
+}
+
+/**
+ * Tells the engine that a request started, so change-stamp reads sent before it do not serve it
+ * (PostgresEngine.changeStamp). SQLite needs nothing: no middleware for it.
+ */
+function requestStartNotice(storage: StorageEngine): RequestHandler[] {
+  if (storage.kind === 'sqlite') return [];
+  return [
+    (_req, _res, next) => {
+      storage.noteRequestStart();
+      next();
+    },
+  ];
+}

@@ -1,0 +1,34 @@
+import type { Request } from 'express';
+import { mePayload } from '../auth/me-payload';
+import type { MetaBodyCache } from '../meta/meta-body-cache';
+import type { SlotsPayloadCache } from '../slots/slots-payload';
+import { currentTenant } from '../tenants/current-tenant';
+import type { TenantStore } from '../tenants/tenant-store';
+import type { SignedInPage } from './session-boot-data';
+
+/** Where a signed-in page's session data comes from: the same caches GET /me and GET /meta answer from. */
+export interface SignedInPageSources {
+  tenants: TenantStore;
+  metaBody: MetaBodyCache;
+  slotsPayload: SlotsPayloadCache;
+}
+
+/**
+ * The session data a signed-in page request's page carries for its user (what GET /me and GET /meta answer), else
+ * null: no user, a member of no tenant, or the database not answering. The page then asks GET /me, whose answer
+ * says why.
+ */
+export async function signedInPage(req: Request, sources: SignedInPageSources): Promise<SignedInPage | null> {
+  const user = req.user;
+  if (!user) return null;
+  try {
+    const context = await currentTenant(req, sources.tenants);
+    return {
+      me: mePayload(user, context),
+      meta: await sources.metaBody.body(context.current),
+      slots: sources.slotsPayload.current().allSlotMap,
+    };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,17 @@
+import type { JsonSchema, RemoteDescriptor } from '../../shared';
+import type { PendingRemote } from './remotes-config';
+
+/** What a source answered for a remote declared by entry: its descriptor and props schemas, or why not. */
+export type DescriptorOutcome =
+  | { status: 'ready'; descriptor: RemoteDescriptor; props: Readonly<Record<string, JsonSchema>> }
+  | { status: 'failing'; reason: string };
+
+/**
+ * Where the remote registry obtains the descriptor of a remote it knows by entry only. Reading them over HTTP from
+ * the remotes' origins is one source (http-descriptor-source.ts); the registry keeps what a source answered, so
+ * another source (a store of released descriptors) can stand in without the registry changing.
+ */
+export interface DescriptorSource {
+  /** The descriptor of `remote`, or why it cannot be had now; never rejects (a failure is an outcome). */
+  read(remote: PendingRemote): Promise<DescriptorOutcome>;
+}

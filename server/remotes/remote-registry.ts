@@ -1,0 +1,223 @@
+import type { RemoteDescriptor } from '../../shared';
+import type { Logger } from 'pino';
+import { formatSlotProblem, SlotContract, type ContractRemotes, type SlotProblem } from '../slots/slot-contract';
+import { placedConfiguredSlots, type ConfiguredSlot } from './configured-slots';
+import { DescriptorRetry } from './descriptor-retry';
+import type { DescriptorOutcome, DescriptorSource } from './descriptor-source';
+import type { RemotesConfig } from './remotes-config';
+
+export interface RemoteRegistryOptions {
+  logger: Logger;
+  /** Where the descriptors of remotes declared by entry only come from (over HTTP: HttpDescriptorSource). */
+  source: DescriptorSource;
+  /** How often a remote whose descriptor could not be had is asked again (default 30 s). */
+  retryIntervalMs?: number;
+}
+
+/** What the registry knows of a remote declared by entry only: nothing yet, or what its source last answered. */
+export type RemoteState = { status: 'waiting' } | DescriptorOutcome;
+
+const WAITING: RemoteState = { status: 'waiting' };
+
+/**
+ * The remotes the server serves now, and the slots the configuration places for them. Built-in remotes and
+ * configured remotes listed with their components are known at once; a kit-built remote declared by entry only is
+ * known once its source (`options.source`) has answered with its descriptor. Until then (unreachable, timed out,
+ * invalid) it is logged with its name, asked again, and its configured slots are left out, so a remote that is down
+ * never stops the server or sends the host components it cannot load. `replace` swaps in a re-read configuration
+ * (SIGHUP). The registry holds the state only: how descriptors are obtained is the source's job.
+ */
+export class RemoteRegistry {
+  private current: RemotesConfig;
+  private readonly states = new Map<string, RemoteState>();
+  private readonly listeners = new Set<() => void>();
+  private readonly retry: DescriptorRetry;
+  private currentVersion = 0;
+  private closed = false;
+  /** The props contract every slot is checked against (its validators compiled once, shared with the app). */
+  readonly contract = new SlotContract();
+
+  constructor(
+    config: RemotesConfig,
+    private readonly options: RemoteRegistryOptions,
+  ) {
+    this.current = config;
+    this.retry = new DescriptorRetry(() => void this.refresh(), options.retryIntervalMs);
+    for (const remote of config.pending) this.states.set(remote.name, WAITING);
+  }
+
+  /** Changes whenever what `remotes()`, `slots()` or `entries()` return changes. */
+  get version(): number {
+    return this.currentVersion;
+  }
+
+  /** The configuration in use (the last one read or reloaded). */
+  get config(): RemotesConfig {
+    return this.current;
+  }
+
+  get allowedOrigins(): readonly string[] | '*' {
+    return this.current.allowedOrigins;
+  }
+
+  /** What is known now of the remote `name` declares by entry (waiting when it is not one of them). */
+  stateOf(name: string): RemoteState {
+    return this.states.get(name) ?? WAITING;
+  }
+
+  /** The remotes the host registers: those known now, in configuration order. */
+  remotes(): RemoteDescriptor[] {
+    const ready = this.current.pending.flatMap((remote) => {
+      const state = this.states.get(remote.name);
+      return state?.status === 'ready' ? [state.descriptor] : [];
+    });
+    return [...this.current.remotes, ...ready];
+  }
+
+  /** Every configured entry, answering or not: the origins the page's Content-Security-Policy allows. */
+  entries(): string[] {
+    return [...this.current.remotes, ...this.current.pending].map((remote) => remote.entry);
+  }
+
+  /**
+   * The configured slots that can render now, in file order: those of a remote that answered, naming a component it
+   * provides, with props its schema accepts. The others are left out (see {@link configuredSlotProblems}).
+   */
+  slots(): ConfiguredSlot[] {
+    const remotes = this.contractRemotes();
+    return placedConfiguredSlots(this.current.slots)
+      .filter(({ placed }) => this.contract.check(placed, remotes).length === 0)
+      .map(({ configured }) => configured);
+  }
+
+  /** What stops configured slots from rendering now (their remote down, a component it lacks, invalid props). */
+  configuredSlotProblems(config: RemotesConfig = this.current): SlotProblem[] {
+    const remotes = this.contractRemotes(config);
+    return placedConfiguredSlots(config.slots).flatMap(({ placed }) => this.contract.check(placed, remotes));
+  }
+
+  /**
+   * The remotes as the slot check sees them: those known now with their props schemas, those disabled, those not
+   * answering. For another configuration (a reload being checked), remotes declared by entry keep what was read of
+   * them while their descriptor URL is the same.
+   */
+  contractRemotes(config: RemotesConfig = this.current): ContractRemotes {
+    const states = config === this.current ? this.states : this.statesFor(config);
+    const known: Array<ContractRemotes['known'][number]> = config.remotes.map((remote) => ({
+      name: remote.name,
+      components: remote.components,
+      formComponents: remote.formComponents,
+      props: config.schemas.get(remote.name) ?? {},
+    }));
+    const waiting: Array<ContractRemotes['waiting'][number]> = [];
+    for (const remote of config.pending) {
+      const state = states.get(remote.name) ?? WAITING;
+      if (state.status === 'ready') {
+        const { components, formComponents } = state.descriptor;
+        known.push({ name: remote.name, components, formComponents, props: state.props });
+      } else {
+        waiting.push(state.status === 'failing' ? { name: remote.name, reason: state.reason } : { name: remote.name });
+      }
+    }
+    return { known, disabled: config.disabled, waiting };
+  }
+
+  /** Every slot the configuration places, those left out included (a remote not answering, a wrong component). */
+  configuredSlots(): readonly ConfiguredSlot[] {
+    return this.current.slots;
+  }
+
+  /** Calls `listener` after every change; returns the function that stops it. */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Asks the source for the descriptor of every remote not known yet, all at once. */
+  async refresh(): Promise<void> {
+    const waiting = this.current.pending.filter((remote) => this.states.get(remote.name)?.status !== 'ready');
+    const answers = await Promise.all(waiting.map((remote) => this.options.source.read(remote)));
+    if (this.closed) return;
+    // Against the remotes known before this round, as each answer arrived.
+    const outcomes = answers.map((answer, index) => this.refuseClash(waiting[index]!.name, answer));
+    let changed = false;
+    waiting.forEach((remote, index) => {
+      if (!this.current.pending.includes(remote)) return; // replaced meanwhile
+      const outcome = outcomes[index]!;
+      const before = this.states.get(remote.name);
+      this.states.set(remote.name, outcome);
+      if (outcome.status === 'ready') {
+        changed = true;
+        this.logAnswered(remote.name, outcome.descriptor);
+      } else if (outcome.status === 'failing' && (before?.status !== 'failing' || before.reason !== outcome.reason)) {
+        this.options.logger.warn(
+          { remote: remote.name, descriptor: remote.descriptorUrl },
+          `Remote "${remote.name}" is not available (${outcome.reason}); its slots are left out until it answers ` +
+            `(asked again every ${Math.round(this.retry.intervalMs / 1000)} s).`,
+        );
+      }
+    });
+    if (changed) this.changed();
+    this.retry.schedule([...this.states.values()].some((state) => state.status !== 'ready'));
+  }
+
+  /** Swaps in a re-read configuration, keeping what is known of remotes whose entry did not change. */
+  replace(config: RemotesConfig): Promise<void> {
+    const states = this.statesFor(config);
+    this.states.clear();
+    for (const [name, state] of states) this.states.set(name, state);
+    this.current = config;
+    this.changed();
+    return this.refresh();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.retry.close();
+  }
+
+  /** What is known of the remotes `config` declares by entry: kept for those whose descriptor URL is unchanged. */
+  private statesFor(config: RemotesConfig): Map<string, RemoteState> {
+    const previous = new Map(this.current.pending.map((remote) => [remote.name, remote]));
+    const states = new Map<string, RemoteState>();
+    for (const remote of config.pending) {
+      const kept = previous.get(remote.name)?.descriptorUrl === remote.descriptorUrl && this.states.get(remote.name);
+      states.set(remote.name, kept || WAITING);
+    }
+    return states;
+  }
+
+  /** One component name, one provider: a descriptor claiming another remote's component is refused. */
+  private refuseClash(name: string, outcome: DescriptorOutcome): DescriptorOutcome {
+    if (outcome.status !== 'ready') return outcome;
+    for (const other of this.remotes()) {
+      if (other.name === name) continue;
+      const clash = outcome.descriptor.components.find((component) => other.components.includes(component));
+      if (clash) return { status: 'failing', reason: `component "${clash}" is already provided by "${other.name}"` };
+    }
+    return outcome;
+  }
+
+  /** Logs a remote that answered, and each of its configured slots that still cannot render (left out). */
+  private logAnswered(name: string, descriptor: RemoteDescriptor): void {
+    this.options.logger.info(
+      { remote: name, components: descriptor.components },
+      `Remote "${name}" answered: ${descriptor.components.length} component(s).`,
+    );
+    const remotes = this.contractRemotes();
+    const problems = placedConfiguredSlots(this.current.slots)
+      .filter(({ configured }) => configured.remote === name)
+      .flatMap(({ placed }) => this.contract.check(placed, remotes));
+    for (const problem of problems) {
+      this.options.logger.error(
+        { remote: name, component: problem.component, location: problem.location, path: problem.path },
+        `REMOTES_CONFIG slot ${formatSlotProblem(problem)}; that slot is left out.`,
+      );
+    }
+  }
+
+  private changed(): void {
+    this.currentVersion++;
+    for (const listener of this.listeners) listener();
+  }
+}

@@ -1,0 +1,45 @@
+import type { Logger } from 'pino';
+import { SlotContractError, type SlotProblem } from '../slots/slot-contract';
+import type { RemoteRegistry } from './remote-registry';
+import { loadRemotesConfig, type LoadRemotesConfigOptions, type RemotesConfig } from './remotes-config';
+import { RemotesConfigError } from './remotes-config-error';
+
+export interface RemotesConfigReloadOptions {
+  /** Where REMOTES_CONFIG and the built-in remotes are read from, as at start-up. */
+  load: LoadRemotesConfigOptions;
+  remoteRegistry: RemoteRegistry;
+  /** The slot check against a configuration being considered. */
+  checkSlots: (config: RemotesConfig) => SlotProblem[];
+  logger: Logger;
+}
+
+/**
+ * Re-reads REMOTES_CONFIG (on SIGHUP): remotes, their slots and the allowed origins change for the next request,
+ * sessions and requests in flight are untouched. An invalid file, or one that would leave a slot unable to render,
+ * keeps the configuration in use and logs why.
+ * @returns whether the new configuration was taken
+ */
+export async function reloadRemotesConfig(options: RemotesConfigReloadOptions): Promise<boolean> {
+  const { logger, remoteRegistry } = options;
+  let config;
+  try {
+    config = loadRemotesConfig(options.load);
+  } catch (error) {
+    if (!(error instanceof RemotesConfigError)) throw error;
+    logger.error(`Remotes configuration not reloaded, the previous one stays in use: ${error.message}`);
+    return false;
+  }
+  const blocking = options.checkSlots(config).filter((problem) => problem.blocking);
+  if (blocking.length > 0) {
+    logger.error(
+      `Remotes configuration not reloaded, the previous one stays in use: ${new SlotContractError(blocking).message}`,
+    );
+    return false;
+  }
+  await remoteRegistry.replace(config);
+  logger.info(
+    { remotes: remoteRegistry.remotes().map((remote) => remote.name), slots: config.slots.length },
+    'Remotes configuration reloaded.',
+  );
+  return true;
+}

@@ -1,0 +1,57 @@
+import type { Logger } from 'pino';
+import { formatSlotProblem, SlotContractError, type SlotProblem } from './slot-contract';
+
+/**
+ * What `fail` and `log` do with slot-check problems (AppOptions.slotProblems): `fail` refuses the start on a slot
+ * that cannot render, `log` logs it and starts anyway (test and benchmark entries placing components no remote
+ * provides on purpose).
+ */
+export type SlotProblemsMode = 'fail' | 'log';
+
+/**
+ * How slot-check problems are reported. At start-up, blocking problems reject the start (mode `fail`) or are logged;
+ * afterwards (a remote answering late) they are only logged. Each problem is logged once, so a remote answering
+ * again does not repeat it: those that stop a slot as one error, those that may resolve as a warning.
+ */
+export class SlotCheckReporter {
+  /** Problems already logged, by their message. */
+  private readonly reported = new Set<string>();
+  /** Set once the start-up check passed: later problems are logged, never fatal. */
+  private started = false;
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly mode: SlotProblemsMode,
+  ) {}
+
+  /** The start-up check: throws a {@link SlotContractError} listing the blocking problems in mode `fail`. */
+  atStart(problems: readonly SlotProblem[]): void {
+    const blocking = problems.filter((problem) => problem.blocking);
+    if (blocking.length > 0 && this.mode === 'fail') throw new SlotContractError(blocking);
+    this.log(problems);
+    this.started = true;
+  }
+
+  /** A check after a change (a remote answered): logged once the start-up check has run, ignored before it. */
+  afterChange(problems: () => readonly SlotProblem[]): void {
+    if (this.started) this.log(problems());
+  }
+
+  private log(problems: readonly SlotProblem[]): void {
+    const fresh = problems.filter((problem) => {
+      const message = formatSlotProblem(problem);
+      if (this.reported.has(message)) return false;
+      this.reported.add(message);
+      return true;
+    });
+    const blocking = fresh.filter((problem) => problem.blocking);
+    const waiting = fresh.filter((problem) => !problem.blocking);
+    if (blocking.length > 0) this.logger.error({ slots: blocking.length }, new SlotContractError(blocking).message);
+    if (waiting.length > 0) {
+      this.logger.warn(
+        { slots: waiting.length },
+        `Slots checked again when their remote answers:\n${waiting.map((p) => `  - ${formatSlotProblem(p)}`).join('\n')}`,
+      );
+    }
+  }
+}
