@@ -126,11 +126,13 @@ describe('startHost', () => {
   it('elsewhere: no slots guess and no module loaded, the remotes registered all the same', async () => {
     const s = setup('/resources/articles');
     const startup = startHost(s.options);
-    expect(startup.requests.publicSlots).toBeNull();
+    expect(startup.source.earlySlots).toBeNull();
     await startup.remotesReady;
     await new Promise((resolve) => setTimeout(resolve, 20));
 
-    expect(requested(s.fake)).toEqual(['GET /me', 'GET /api/remotes']);
+    // Signed out and the remotes known, the slot source asks for the public slots the sign-in page will show.
+    expect(requested(s.fake)).toEqual(['GET /me', 'GET /api/remotes', 'GET /slots']);
+    expect(startup.source.snapshot().source).toBe('slots');
     expect(startup.modules.provided().map((item) => item.component)).toContain('Timeline');
     expect(s.manifests).toEqual([]);
   });
@@ -264,7 +266,8 @@ describe('startHost with the boot data of index.html', () => {
     startup.modules.onLoad((done) => loaded.push(done.component));
     await waitFor(() => loaded.length === 1);
     expect(loaded).toEqual(['LoginSidebarPromo']);
-    expect(requested(s.fake)).toEqual(['GET /me']);
+    // Nothing for the modules; the signed-out visitor's public slots, once GET /me has answered.
+    expect(requested(s.fake).filter((request) => request !== 'GET /slots')).toEqual(['GET /me']);
   });
 
   it('loads nothing ahead from a remote on another origin: its slots fetch it when they render', async () => {
