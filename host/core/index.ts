@@ -7,11 +7,12 @@
  */
 export {
   ComponentRegistry,
+  GlobalComponentRegistry,
   InvalidRegistrationError,
+  SlotComponentRegistry,
   type RegistrableComponent,
   type SlotComponent,
 } from './component-registry';
-export { GlobalComponentRegistry, SlotComponentRegistry } from './registries';
 export { AppSlotRenderer, type AppSlotRendererProps } from './app-slot-renderer';
 export { FormSlot } from './slot-item';
 export { SlotSourceProvider, useSession, useSlotData } from './slot-source-provider';

@@ -1,10 +1,14 @@
 import { createContext, useContext, useMemo, useSyncExternalStore, type ReactNode } from 'react';
-import type { ComponentRegistry, RegistrySnapshot } from './component-registry';
+import {
+  GlobalComponentRegistry,
+  SlotComponentRegistry,
+  type ComponentRegistry,
+  type RegistrySnapshot,
+} from './component-registry';
 import { FailedSlots } from './failed-slots';
 import { logSlotFailures, type SlotFailureLogger } from './log-slot-failures';
 import { PageSlotRecord } from './page-slot-record';
 import type { PropsCheck } from './props-check';
-import { GlobalComponentRegistry, SlotComponentRegistry } from './registries';
 import { SlotStatus } from './slot-status';
 import { tabStorage } from './tab-storage';
 

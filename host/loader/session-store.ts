@@ -63,6 +63,7 @@ export class SessionStore extends ExternalStore<Session> {
     private readonly client: ApiClient,
     initialMe: Promise<MePayload> | null = null,
   ) {
+    // The first value needs the bound methods, which exist only once super() has returned: published just below.
     super(undefined as unknown as Session);
     this.pendingMe = initialMe;
     this.publishState(this.state);

@@ -105,6 +105,7 @@ export class SlotSource extends ExternalStore<SlotData> {
   private inFlight: { key: string; controller: AbortController } | null = null;
 
   constructor({ client, pathname, sessionData = null, remotesReady = null }: SlotSourceOptions) {
+    // As with the session, the bound `refresh` exists only once super() has returned.
     super(LOADING);
     this.publish(Object.freeze({ ...LOADING, refresh: this.refresh }));
     this.client = client;
