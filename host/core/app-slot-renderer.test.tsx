@@ -1,4 +1,4 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import type { ResourceActionSlotProps, SlotMap } from '../../shared';
 import { createFakeApi, UNAUTHENTICATED, type FakeApi, type FakeResponse } from '../../testing/host/fake-api';
@@ -364,6 +364,56 @@ describe('AppSlotRenderer', () => {
       await screen.findByText('Still here');
       await waitFor(() => expect(h.logged).toHaveLength(1));
       expect(h.logged[0]).toMatchObject({ component: 'Broken', kind: 'render-error', error: 'chunk failed to load' });
+    });
+  });
+
+  describe('slot status', () => {
+    it('gets each transition from where it is seen: the mark when rendered, the boundary when it catches', async () => {
+      let fail = true;
+      function Flaky() {
+        if (fail) throw new Error('flaky failed');
+        return <p>recovered</p>;
+      }
+      const h = harness({
+        'header-banner': [
+          { component: 'Notice', props: { title: 'Steady', text: '' } },
+          { component: 'Flaky', props: {} },
+        ],
+      });
+      h.registry.register('Flaky', Flaky);
+      const seen: string[] = [];
+      h.runtime.slotStatus?.onTransition(({ slot }) => seen.push(`${slot.component}:${slot.state}`));
+      renderPage(h, <AppSlotRenderer location="header-banner" />);
+      await screen.findByText('Steady');
+      await waitFor(() => expect(seen).toEqual(['Notice:rendered', 'Flaky:failed']));
+      expect(h.runtime.slotStatus?.snapshot().map((slot) => [slot.component, slot.page, slot.index])).toEqual([
+        ['Notice', '/', 0],
+        ['Flaky', '/', 1],
+      ]);
+
+      fail = false;
+      fireEvent.click(within(location('header-banner')).getByRole('button', { name: 'Retry' }));
+      await screen.findByText('recovered');
+      expect(seen).toEqual(['Notice:rendered', 'Flaky:failed', 'Flaky:rendered']);
+      expect(h.runtime.slotStatus?.snapshot().map((slot) => slot.state)).toEqual(['rendered', 'rendered']);
+      expect(document.querySelector('[data-slot-component="Flaky"]')?.hasAttribute('data-slot-failed')).toBe(false);
+    });
+
+    it('says loading while a lazy component loads, then rendered', async () => {
+      let resolve: (module: { default: typeof Notice }) => void = () => undefined;
+      const { lazy } = await import('react');
+      const h = harness({ 'header-banner': [{ component: 'Late', props: { title: 'Late', text: '' } }] });
+      h.registry.register(
+        'Late',
+        lazy(() => new Promise<{ default: typeof Notice }>((done) => (resolve = done))),
+      );
+      const seen: string[] = [];
+      h.runtime.slotStatus?.onTransition(({ slot }) => seen.push(slot.state));
+      renderPage(h, <AppSlotRenderer location="header-banner" />);
+      await waitFor(() => expect(seen).toEqual(['loading']));
+      await act(async () => resolve({ default: Notice }));
+      await screen.findByRole('heading', { name: 'Late' });
+      await waitFor(() => expect(seen).toEqual(['loading', 'rendered']));
     });
   });
 

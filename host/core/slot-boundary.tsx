@@ -80,7 +80,9 @@ export class SlotErrorBoundary extends Component<SlotErrorBoundaryProps, SlotErr
 
   override componentDidUpdate(_props: SlotErrorBoundaryProps, previous: SlotErrorBoundaryState): void {
     const { frame } = this.props;
-    if (previous.error !== null && this.state.error === null) frame.status.loading(frame.handle, frame.place);
+    if (previous.error === null || this.state.error !== null) return;
+    // Cleared: loading again, unless the slot already said it rendered (its mark commits before this boundary).
+    if (frame.status.entryOf(frame.handle)?.state === 'failed') frame.status.loading(frame.handle, frame.place);
   }
 
   private readonly reset = () => this.setState({ error: null });
