@@ -6,9 +6,8 @@ import type { ReliabilityOptions } from '../loader/reliability-plugin';
 import { createRemoteModuleLoader, type RemoteModuleLoader } from '../loader/remote-module-loader';
 import { HOST_MESSAGES } from '../loader/messages';
 import { parseSlotMap } from '../loader/parse-slot-map';
-import { pageComponents, type SessionBootData } from '../../shared';
+import { pageComponents, SIGN_IN_PATH, type SessionBootData } from '../../shared';
 import { readBootData, readSessionData, type ParsedBootData } from './read-boot-data';
-import { signInPageComponents, signInSidebarShown } from './sign-in-page-components';
 import { SlotSource } from '../loader/slot-source';
 
 /** The name of the host's federation instance (webpack.config.ts HOST_NAME). */
@@ -44,10 +43,11 @@ export interface StartHostOptions {
   bootData?: ParsedBootData | null;
   /** The session data of a signed-in page, read from it by default (null: none). */
   sessionData?: SessionBootData | null;
-  /** Whether a media query matches (window.matchMedia by default; false without it). */
+  /**
+   * Whether a media query matches (window.matchMedia by default; false without it): what shows only under one (the
+   * sign-in sidebar) is loaded ahead only when it matches.
+   */
   matchesMedia?: (query: string) => boolean;
-  /** Whether the sign-in page shows its sidebar (a media query by default). */
-  sidebarShown?: () => boolean;
   /**
    * What a remote module that cannot be loaded resolves to: the shell's fallback module, which renders React. The
    * caller (host/index.ts) imports it only when a load fails, so no React loads before the async boundary.
@@ -108,14 +108,16 @@ export function startHost(options: StartHostOptions): HostStartup {
   };
 
   const matchesMedia = options.matchesMedia ?? windowMatchesMedia;
+  /** The modules of the components a page renders from a slot map, nested content included, at this width. */
+  const prefetchPage = (path: string, slots: unknown, audience?: 'signed-in'): void => {
+    const shown = pageComponents(path, parseSlotMap(slots).slots, audience);
+    prefetch([...shown].filter(([, media]) => media === null || matchesMedia(media)).map(([name]) => name));
+  };
   /** Once GET /meta has answered and the remotes are known: the modules of the slots this signed-in page renders. */
   const prefetchSignedInPage = (remotesKnown: Promise<void> | null): void => {
     if (!source.earlyMeta) return;
     Promise.all([source.earlyMeta, remotesKnown]).then(
-      ([payload]) => {
-        const shown = pageComponents(pathname, parseSlotMap(payload.slots).slots, 'signed-in');
-        prefetch([...shown].filter(([, media]) => media === null || matchesMedia(media)).map(([name]) => name));
-      },
+      ([payload]) => prefetchPage(pathname, payload.slots, 'signed-in'),
       // Signed out, or GET /meta failed: the slot source reports what needs reporting.
       () => undefined,
     );
@@ -152,9 +154,8 @@ export function startHost(options: StartHostOptions): HostStartup {
   source.awaitRemotes(remotesReady);
   prefetchSignedInPage(remotesReady);
   if (source.earlySlots) {
-    const sidebarShown = options.sidebarShown ?? signInSidebarShown;
     Promise.all([source.earlySlots, remotesReady]).then(
-      ([payload]) => prefetch(signInPageComponents(parseSlotMap(payload.slots).slots, sidebarShown())),
+      ([payload]) => prefetchPage(SIGN_IN_PATH, payload.slots),
       // A failed GET /slots is the slot source's to report.
       () => undefined,
     );
