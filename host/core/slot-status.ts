@@ -56,7 +56,8 @@ const now = (): number => (typeof performance === 'undefined' ? Date.now() : per
  * Suspense marker when the component shows, the error boundary when it catches, the hidden location); read by views
  * (the failed-slots notice, the inspector's page record, the console log, the development placeholder, the
  * location's fallback), each subscribed on its own. The snapshot lists the slots on the page now; views that need
- * every change (a log, a record, timing) use {@link SlotStatus.onTransition}.
+ * every change (a log, a record, timing) use {@link SlotStatus.onTransition}: a transition out of `loading` carries
+ * the outcome, the failure's kind (which says the phase that failed) and both times, enough for one event per load.
  */
 export class SlotStatus extends ExternalStore<readonly SlotStatusEntry[]> {
   private readonly entries = new WeakMap<SlotHandle, SlotStatusEntry>();

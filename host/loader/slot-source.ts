@@ -42,7 +42,6 @@ export interface SlotSourceOptions {
 
 /** A load of the slot data: which request for which session, and what it brought. */
 interface Loaded {
-  key: string;
   /** The request and identity it was made for: data of another identity is never given out. */
   identityKey: string;
   status: 'ready' | 'error';
@@ -208,7 +207,6 @@ export class SlotSource extends ExternalStore<SlotData> {
           console.warn(`[slots] ${path} carried slots the host ignored: ${parsed.problems.join('; ')}.`);
         }
         this.loaded = {
-          key,
           identityKey,
           status: 'ready',
           slots: parsed.slots,
@@ -221,7 +219,7 @@ export class SlotSource extends ExternalStore<SlotData> {
         if (controller.signal.aborted) return;
         settled();
         const message = error instanceof Error ? error.message : String(error);
-        this.loaded = { key, identityKey, status: 'error', slots: EMPTY_SLOTS, meta: null, error: message };
+        this.loaded = { identityKey, status: 'error', slots: EMPTY_SLOTS, meta: null, error: message };
         if (source === 'meta' && error instanceof ApiError && error.status === 401) {
           // Expiring the session loads GET /slots for the signed-out page (a new identity: loading first).
           this.session.expire();
