@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import type { ReactNode } from 'react';
+import { StrictMode, type ReactNode } from 'react';
 import type { ResourceActionSlotProps, SlotMap } from '../../shared';
 import { createFakeApi, UNAUTHENTICATED, type FakeApi, type FakeResponse } from '../../testing/host/fake-api';
 import { renderWithSlotBoundaries } from '../../testing/host/render-slots';
@@ -397,6 +397,34 @@ describe('AppSlotRenderer', () => {
       expect(seen).toEqual(['Notice:rendered', 'Flaky:failed', 'Flaky:rendered']);
       expect(h.runtime.slotStatus?.snapshot().map((slot) => slot.state)).toEqual(['rendered', 'rendered']);
       expect(document.querySelector('[data-slot-component="Flaky"]')?.hasAttribute('data-slot-failed')).toBe(false);
+    });
+
+    it('keeps each slot on the page once under StrictMode, whose double mounts write nothing twice', async () => {
+      const h = harness({
+        'header-banner': [
+          { component: 'Notice', props: { title: 'Strict', text: '' } },
+          { component: 'Thrower', props: {} },
+        ],
+      });
+      const seen: string[] = [];
+      h.runtime.slotStatus?.onTransition(({ slot }) => seen.push(`${slot.component}:${slot.state}`));
+      renderWithSlotBoundaries(
+        <StrictMode>
+          <SlotRuntimeProvider runtime={h.runtime}>
+            <SlotSourceProvider source={createTestSlotSource(h.api)}>
+              <AppSlotRenderer location="header-banner" />
+            </SlotSourceProvider>
+          </SlotRuntimeProvider>
+        </StrictMode>,
+      );
+      await screen.findByText('Strict');
+      await waitFor(() => expect(h.logged).toHaveLength(1));
+      expect(seen).toEqual(['Notice:rendered', 'Thrower:failed']);
+      expect(h.runtime.slotStatus?.snapshot().map((slot) => `${slot.component}:${slot.state}`)).toEqual([
+        'Notice:rendered',
+        'Thrower:failed',
+      ]);
+      expect(h.runtime.failedSlots?.snapshot()).toHaveLength(1);
     });
 
     it('says loading while a lazy component loads, then rendered', async () => {
