@@ -5,22 +5,16 @@ import { connectRegistries, createPropsCheck, reportCaughtError, type SlotRuntim
 import type { HostStartup } from './startup/start-host';
 
 /**
- * Renders the shell at once, from the requests the start-up code already made (host/startup). The remotes'
- * components join the registries as soon as the remotes are known (the boot data of index.html, else GET
- * /api/remotes); slots render once that and the slot data are known. A remote is fetched only for components the
- * page's slots render.
+ * Renders the shell at once, over the slot source the start-up code made (host/startup), whose requests are already
+ * on their way. The remotes' components join the registries as soon as the remotes are known (the boot data of
+ * index.html, else GET /api/remotes); the slot source gives out slot data once that and the session are known. A
+ * remote is fetched only for components the page's slots render.
  */
 export function renderHost(startup: HostStartup): void {
   connectRegistries(startup.modules);
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root element to render the admin into.');
   const root = createRoot(container, { onCaughtError: reportCaughtError });
-  const appStartup = {
-    me: startup.requests.me,
-    publicSlots: startup.requests.publicSlots,
-    meta: startup.requests.meta,
-    remotesReady: startup.remotesReady ?? undefined,
-  };
   // Made once the server says details may be shown: in production, the props check and its validator never load.
   let propsCheck: SlotRuntime['propsCheck'] = null;
   // Failed slots show details only when the server says so (its NODE_ENV), whatever mode this build was made in.
@@ -33,7 +27,7 @@ export function renderHost(startup: HostStartup): void {
     };
     root.render(
       <StrictMode>
-        <HostApp client={startup.client} runtime={runtime} startup={appStartup} />
+        <HostApp client={startup.client} runtime={runtime} source={startup.source} />
       </StrictMode>,
     );
   };

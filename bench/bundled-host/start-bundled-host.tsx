@@ -9,7 +9,8 @@ import {
   type RegistrableComponent,
   type SlotRuntime,
 } from '../../host/core';
-import { startStartupRequests } from '../../host/startup/startup-requests';
+import { SlotSource } from '../../host/loader/slot-source';
+import { readSessionData } from '../../host/startup/read-boot-data';
 
 /** No remotes: every component is already in the bundle, so none is "provided by" a remote. */
 const runtime: Partial<SlotRuntime> = { remoteOf: () => null };
@@ -22,7 +23,8 @@ const runtime: Partial<SlotRuntime> = { remoteOf: () => null };
  */
 export function startBundledHost(modules: Readonly<Record<string, unknown>>): void {
   const client = createApiClient();
-  const startup = startStartupRequests(client, window.location.pathname);
+  const source = new SlotSource({ client, pathname: window.location.pathname, sessionData: readSessionData() });
+  source.session.listen(window);
   const components: Record<string, RegistrableComponent> = {};
   for (const [name, module] of Object.entries(modules)) {
     components[name] = componentFromModule(module, `bundled/${name}`, name);
@@ -33,7 +35,7 @@ export function startBundledHost(modules: Readonly<Record<string, unknown>>): vo
   if (!container) throw new Error('index.html has no #root element to render the admin into.');
   createRoot(container, { onCaughtError: reportCaughtError }).render(
     <StrictMode>
-      <HostApp client={client} runtime={runtime} startup={startup} />
+      <HostApp client={client} runtime={runtime} source={source} />
     </StrictMode>,
   );
 }

@@ -2,11 +2,12 @@ import '../../testing/host/router-globals';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { pageComponents, SIGN_IN_PATH, SlotLocation, type MePayload, type SlotMap } from '../../shared';
-import { ComponentRegistry, createSlotFailureReporter, type SlotRuntime } from '../core';
+import { ComponentRegistry, createSlotStatus, type SlotRuntime } from '../core';
 import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../../testing/host/fake-api';
 import { renderWithSlotBoundaries } from '../../testing/host/render-slots';
 import { AppProviders } from './host-app';
 import { APP_ROUTES } from './app-routes';
+import { SlotSource } from '../loader/slot-source';
 
 const ME: MePayload = {
   user: {
@@ -98,10 +99,14 @@ function renderApp(fake: FakeApi, path: string, components: readonly string[] = 
   const runtime: Partial<SlotRuntime> = {
     slotRegistry: registry,
     globalRegistry: new ComponentRegistry('GlobalComponentRegistry'),
-    reporter: createSlotFailureReporter(() => undefined),
+    ...createSlotStatus({ log: () => undefined }),
   };
   return renderWithSlotBoundaries(
-    <AppProviders client={fake.client} runtime={runtime}>
+    <AppProviders
+      client={fake.client}
+      runtime={runtime}
+      source={new SlotSource({ client: fake.client, pathname: path })}
+    >
       <RouterProvider router={createMemoryRouter(APP_ROUTES, { initialEntries: [path] })} />
     </AppProviders>,
   );

@@ -1,38 +1,35 @@
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { HOST_BEFORE_LEAVE_EVENT } from '../../shared';
+import { ExternalStore } from '../loader/external-store';
 
 /** What the user is asked before unsaved changes would be lost. */
 export const UNSAVED_CHANGES_MESSAGE = 'You have unsaved changes. Leave this page and discard them?';
 
 /**
- * Which parts of the page hold unsaved changes (an edit form, one entry per form). Read at the moment something
- * would discard them, so it is a plain store rather than React state: a navigation asks it synchronously.
+ * Which parts of the page hold unsaved changes (an edit form, one entry per form); its value says whether any does.
+ * Read at the moment something would discard them, so it is a plain store rather than React state: a navigation
+ * asks it synchronously.
  */
-class UnsavedChanges {
+class UnsavedChanges extends ExternalStore<boolean> {
   private readonly owners = new Set<object>();
-  private readonly listeners = new Set<() => void>();
+
+  constructor() {
+    super(false);
+  }
 
   set(owner: object, unsaved: boolean): void {
-    const before = this.owners.size;
     if (unsaved) this.owners.add(owner);
     else this.owners.delete(owner);
-    if (this.owners.size !== before) for (const listener of [...this.listeners]) listener();
+    this.publish(this.owners.size > 0);
   }
 
   any(): boolean {
-    return this.owners.size > 0;
+    return this.snapshot();
   }
 
   /** True when nothing unsaved would be lost, or the user agreed to lose it. */
   confirmLeave(): boolean {
     return !this.any() || window.confirm(UNSAVED_CHANGES_MESSAGE);
-  }
-
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
   }
 }
 

@@ -1,15 +1,16 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
-import type { ReactNode } from 'react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { StrictMode, type ReactNode } from 'react';
 import type { ResourceActionSlotProps, SlotMap } from '../../shared';
-import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../../testing/host/fake-api';
+import { createFakeApi, UNAUTHENTICATED, type FakeApi, type FakeResponse } from '../../testing/host/fake-api';
 import { renderWithSlotBoundaries } from '../../testing/host/render-slots';
+import { createTestSlotSource } from '../../testing/host/slot-source';
+import type { SlotSource } from '../loader/slot-source';
 import { AppSlotRenderer } from './app-slot-renderer';
-import { FailedSlots } from './failed-slots';
 import { ComponentRegistry } from './component-registry';
 import { HOST_MESSAGES } from '../loader/messages';
-import { SlotDataProvider, useSlotData } from './slot-data-provider';
-import { createSlotFailureReporter, type SlotFailure } from './slot-failure-reporter';
-import { SlotRuntimeProvider, type SlotRuntime } from './slot-runtime';
+import type { SlotFailure } from './log-slot-failures';
+import { createSlotStatus, SlotRuntimeProvider, type SlotRuntime } from './slot-runtime';
+import { SlotSourceProvider, useSession, useSlotData } from './slot-source-provider';
 
 function Notice({ title, text }: { title: string; text: string }) {
   return (
@@ -56,37 +57,49 @@ function harness(slots: SlotMap, options: { showFailures?: boolean; meta?: SlotM
   const runtime: Partial<SlotRuntime> = {
     slotRegistry: registry,
     globalRegistry: new ComponentRegistry('GlobalComponentRegistry'),
-    reporter: createSlotFailureReporter((_message, failure) => logged.push(failure)),
+    ...createSlotStatus({ log: (_message, failure) => logged.push(failure) }),
     remoteOf: (component) => (component === 'Thrower' ? 'team_test' : null),
     showFailures: options.showFailures ?? true,
-    failedSlots: new FailedSlots(),
   };
   return { api, registry, logged, runtime };
 }
 
 function renderPage(h: Harness, children: ReactNode, authenticated = false) {
-  const page = (signedIn: boolean, content: ReactNode = children) => (
+  const source = createTestSlotSource(h.api, { signedIn: authenticated });
+  const page = (content: ReactNode = children) => (
     <SlotRuntimeProvider runtime={h.runtime}>
-      <SlotDataProvider
-        client={h.api.client}
-        authenticated={signedIn}
-        sessionKey={signedIn ? 'user:admin' : 'anonymous'}
-      >
-        {content}
-      </SlotDataProvider>
+      <SlotSourceProvider source={source}>{content}</SlotSourceProvider>
     </SlotRuntimeProvider>
   );
-  const view = renderWithSlotBoundaries(page(authenticated));
-  return { ...view, rerenderAs: (signedIn: boolean, content?: ReactNode) => view.rerender(page(signedIn, content)) };
+  const view = renderWithSlotBoundaries(page());
+  /** Signs in or out (when that changes anything) and renders `content`, or the same children again. */
+  const rerenderAs = (signedIn: boolean, content?: ReactNode) => {
+    const session = source.session.snapshot();
+    act(() => {
+      if (signedIn && session.status !== 'authenticated') void session.signIn({ username: 'admin', password: 'x' });
+      if (!signedIn && session.status === 'authenticated') void session.signOut();
+    });
+    view.rerender(page(content));
+  };
+  return { ...view, source, rerenderAs };
+}
+
+/** Renders the slots of `location` over a slot source made by the test. */
+function renderWithSource(h: Harness, source: SlotSource, children: ReactNode) {
+  return render(
+    <SlotRuntimeProvider runtime={h.runtime}>
+      <SlotSourceProvider source={source}>{children}</SlotSourceProvider>
+    </SlotRuntimeProvider>,
+  );
 }
 
 const location = (name: string) => document.querySelector(`[data-slot-location="${name}"]`) as HTMLElement;
 
 describe('AppSlotRenderer', () => {
-  it('throws an instructive error when no SlotDataProvider is above it', () => {
+  it('throws an instructive error when no SlotSourceProvider is above it', () => {
     const spy = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     expect(() => render(<AppSlotRenderer location="header-banner" />)).toThrow(HOST_MESSAGES.slotDataProviderMissing);
-    expect(HOST_MESSAGES.slotDataProviderMissing).toMatch(/outside <SlotDataProvider>/);
+    expect(HOST_MESSAGES.slotDataProviderMissing).toMatch(/outside <SlotSourceProvider>/);
     spy.mockRestore();
   });
 
@@ -124,7 +137,8 @@ describe('AppSlotRenderer', () => {
     await screen.findByText('Global');
     expect(h.api.count('GET', '/slots')).toBe(1);
     expect(h.api.count('GET', '/meta')).toBe(0);
-    expect(h.api.requests).toHaveLength(1);
+    // Besides the session's GET /me, one request.
+    expect(h.api.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['GET /me', 'GET /slots']);
   });
 
   it('takes slots from GET /meta when signed in, and refetches once on sign-in and sign-out', async () => {
@@ -149,38 +163,63 @@ describe('AppSlotRenderer', () => {
     await screen.findByText('Public only');
     expect(h.api.count('GET', '/slots')).toBe(1);
 
-    view.rerenderAs(true);
+    // Signed in again: the public slots disappear the moment the session changes, before /meta answers.
+    let answerMeta = () => undefined as void;
+    const meta = h.api.routes.get('GET /meta');
+    h.api.routes.set('GET /meta', () => new Promise((resolve) => (answerMeta = () => resolve(meta as FakeResponse))));
+    await act(async () => {
+      await view.source.session.signIn({ username: 'admin', password: 'x' });
+    });
     expect(screen.queryByText('Public only')).toBeNull();
+    expect(h.api.count('GET', '/meta')).toBe(2);
+    act(() => answerMeta());
     await screen.findByText('Protected');
     expect(h.api.count('GET', '/meta')).toBe(2);
   });
 
-  it('requests nothing until it is known who is signed in', async () => {
+  it('requests no slot data until it is known who is signed in', async () => {
     const h = harness({});
-    render(
-      <SlotRuntimeProvider runtime={h.runtime}>
-        <SlotDataProvider client={h.api.client} authenticated={false} ready={false}>
-          <AppSlotRenderer location="header-banner" />
-        </SlotDataProvider>
-      </SlotRuntimeProvider>,
-    );
+    h.api.routes.set('GET /me', () => new Promise(() => undefined));
+    renderWithSource(h, createTestSlotSource(h.api), <AppSlotRenderer location="header-banner" />);
     await act(async () => undefined);
-    expect(h.api.requests).toHaveLength(0);
+    expect(h.api.requests.map((request) => request.path)).toEqual(['/me']);
     expect(location('header-banner').getAttribute('aria-busy')).toBe('true');
   });
 
-  it('calls onUnauthenticated when GET /meta answers 401', async () => {
+  it('requests no slot data until the remotes are registered', async () => {
+    const h = harness({ 'header-banner': [{ component: 'Notice', props: { title: 'Late', text: '' } }] });
+    let registered = () => undefined as void;
+    const remotesReady = new Promise<void>((resolve) => (registered = resolve));
+    renderWithSource(h, createTestSlotSource(h.api, { remotesReady }), <AppSlotRenderer location="header-banner" />);
+    await act(async () => undefined);
+    expect(h.api.count('GET', '/slots')).toBe(0);
+    expect(location('header-banner').getAttribute('aria-busy')).toBe('true');
+    await act(async () => registered());
+    await screen.findByText('Late');
+  });
+
+  it('expires the session when GET /meta answers 401, telling the expiry listeners while still signed in', async () => {
     const h = harness({});
     h.api.routes.set('GET /meta', UNAUTHENTICATED);
-    const onUnauthenticated = jest.fn();
-    render(
-      <SlotRuntimeProvider runtime={h.runtime}>
-        <SlotDataProvider client={h.api.client} authenticated onUnauthenticated={onUnauthenticated}>
-          <AppSlotRenderer location="dashboard-before-cards" />
-        </SlotDataProvider>
-      </SlotRuntimeProvider>,
+    const source = createTestSlotSource(h.api, { signedIn: true });
+    const statusAtExpiry: string[] = [];
+    source.session.onExpire(() => statusAtExpiry.push(source.session.snapshot().status));
+    function SessionStatus() {
+      const { status, expired } = useSession();
+      return <p>{`${status}${expired ? ' (expired)' : ''}`}</p>;
+    }
+    renderWithSource(
+      h,
+      source,
+      <>
+        <SessionStatus />
+        <AppSlotRenderer location="dashboard-before-cards" />
+      </>,
     );
-    await waitFor(() => expect(onUnauthenticated).toHaveBeenCalledTimes(1));
+    await screen.findByText('anonymous (expired)');
+    expect(statusAtExpiry).toEqual(['authenticated']);
+    // Signed out now: the public slots are asked for.
+    await waitFor(() => expect(h.api.count('GET', '/slots')).toBe(1));
   });
 
   it('gives the context { resource, resourceId, record } to the two resource-action locations only', async () => {
@@ -279,7 +318,7 @@ describe('AppSlotRenderer', () => {
 
     it('logs through console.error with a structured object by default', async () => {
       const h = harness({ 'header-banner': [{ component: 'Missing', props: {} }] });
-      h.runtime.reporter = createSlotFailureReporter();
+      Object.assign(h.runtime, createSlotStatus());
       const spy = jest.spyOn(console, 'error').mockImplementation(() => undefined);
       renderPage(h, <AppSlotRenderer location="header-banner" />);
       await waitFor(() => expect(spy).toHaveBeenCalledTimes(1));
@@ -328,6 +367,84 @@ describe('AppSlotRenderer', () => {
     });
   });
 
+  describe('slot status', () => {
+    it('gets each transition from where it is seen: the mark when rendered, the boundary when it catches', async () => {
+      let fail = true;
+      function Flaky() {
+        if (fail) throw new Error('flaky failed');
+        return <p>recovered</p>;
+      }
+      const h = harness({
+        'header-banner': [
+          { component: 'Notice', props: { title: 'Steady', text: '' } },
+          { component: 'Flaky', props: {} },
+        ],
+      });
+      h.registry.register('Flaky', Flaky);
+      const seen: string[] = [];
+      h.runtime.slotStatus?.onTransition(({ slot }) => seen.push(`${slot.component}:${slot.state}`));
+      renderPage(h, <AppSlotRenderer location="header-banner" />);
+      await screen.findByText('Steady');
+      await waitFor(() => expect(seen).toEqual(['Notice:rendered', 'Flaky:failed']));
+      expect(h.runtime.slotStatus?.snapshot().map((slot) => [slot.component, slot.page, slot.index])).toEqual([
+        ['Notice', '/', 0],
+        ['Flaky', '/', 1],
+      ]);
+
+      fail = false;
+      fireEvent.click(within(location('header-banner')).getByRole('button', { name: 'Retry' }));
+      await screen.findByText('recovered');
+      expect(seen).toEqual(['Notice:rendered', 'Flaky:failed', 'Flaky:rendered']);
+      expect(h.runtime.slotStatus?.snapshot().map((slot) => slot.state)).toEqual(['rendered', 'rendered']);
+      expect(document.querySelector('[data-slot-component="Flaky"]')?.hasAttribute('data-slot-failed')).toBe(false);
+    });
+
+    it('keeps each slot on the page once under StrictMode, whose double mounts write nothing twice', async () => {
+      const h = harness({
+        'header-banner': [
+          { component: 'Notice', props: { title: 'Strict', text: '' } },
+          { component: 'Thrower', props: {} },
+        ],
+      });
+      const seen: string[] = [];
+      h.runtime.slotStatus?.onTransition(({ slot }) => seen.push(`${slot.component}:${slot.state}`));
+      renderWithSlotBoundaries(
+        <StrictMode>
+          <SlotRuntimeProvider runtime={h.runtime}>
+            <SlotSourceProvider source={createTestSlotSource(h.api)}>
+              <AppSlotRenderer location="header-banner" />
+            </SlotSourceProvider>
+          </SlotRuntimeProvider>
+        </StrictMode>,
+      );
+      await screen.findByText('Strict');
+      await waitFor(() => expect(h.logged).toHaveLength(1));
+      expect(seen).toEqual(['Notice:rendered', 'Thrower:failed']);
+      expect(h.runtime.slotStatus?.snapshot().map((slot) => `${slot.component}:${slot.state}`)).toEqual([
+        'Notice:rendered',
+        'Thrower:failed',
+      ]);
+      expect(h.runtime.failedSlots?.snapshot()).toHaveLength(1);
+    });
+
+    it('says loading while a lazy component loads, then rendered', async () => {
+      let resolve: (module: { default: typeof Notice }) => void = () => undefined;
+      const { lazy } = await import('react');
+      const h = harness({ 'header-banner': [{ component: 'Late', props: { title: 'Late', text: '' } }] });
+      h.registry.register(
+        'Late',
+        lazy(() => new Promise<{ default: typeof Notice }>((done) => (resolve = done))),
+      );
+      const seen: string[] = [];
+      h.runtime.slotStatus?.onTransition(({ slot }) => seen.push(slot.state));
+      renderPage(h, <AppSlotRenderer location="header-banner" />);
+      await waitFor(() => expect(seen).toEqual(['loading']));
+      await act(async () => resolve({ default: Notice }));
+      await screen.findByRole('heading', { name: 'Late' });
+      await waitFor(() => expect(seen).toEqual(['loading', 'rendered']));
+    });
+  });
+
   describe('fallback', () => {
     it('shows the fallback where every slot of the location failed, and not while the slot data loads', async () => {
       const h = harness({
@@ -341,7 +458,8 @@ describe('AppSlotRenderer', () => {
       await screen.findByText('host fallback');
       await waitFor(() => expect(h.logged).toHaveLength(2));
       // Both failures are on screen, for the notice that some tools are unavailable.
-      expect(h.runtime.failedSlots?.snapshot().map((slot) => [slot.component, slot.remote, slot.kind])).toEqual([
+      const failed = h.runtime.failedSlots?.snapshot() ?? [];
+      expect(failed.map((slot) => [slot.component, slot.remote, slot.failure.kind])).toEqual([
         ['Thrower', 'team_test', 'render-error'],
         ['Nowhere', null, 'unknown-component'],
       ]);

@@ -1,7 +1,9 @@
-import { useCallback, useState, type ReactNode } from 'react';
+import { useSyncExternalStore, type ReactNode } from 'react';
 import { SlotLocation, type ResourceActionContext, type SlotLocationValue } from '../../shared';
-import { useSlotData } from './slot-data-provider';
 import { SlotItem } from './slot-item';
+import { useSlotRuntime } from './slot-runtime';
+import { useSlotData } from './slot-source-provider';
+import type { SlotStatusEntry } from './slot-status';
 
 /**
  * The two locations whose slots receive the record on the page as `{ resource, resourceId, record }`: the actions
@@ -35,19 +37,13 @@ export function AppSlotRenderer({ location, context, className, fallback }: AppS
   const { slots, status } = useSlotData();
   const entries = slots[value] ?? [];
   const slotContext = CONTEXT_LOCATIONS.has(slotLocation) ? context : undefined;
-  const [failedKeys, setFailedKeys] = useState<ReadonlySet<string>>(() => new Set());
-  const setFailed = useCallback((key: string, failed: boolean) => {
-    setFailedKeys((current) => {
-      if (current.has(key) === failed) return current;
-      const next = new Set(current);
-      if (failed) next.add(key);
-      else next.delete(key);
-      return next;
-    });
-  }, []);
+  const { slotStatus } = useSlotRuntime();
   const keys = entries.map((entry, index) => `${index}:${entry.component}`);
+  // Read from the slot status, only where there is a fallback to show.
+  const readAllFailed = () => fallback !== undefined && everyFailed(slotStatus.snapshot(), value, keys);
+  const allFailed = useSyncExternalStore(slotStatus.subscribe, readAllFailed, readAllFailed);
   // Not while the slot data loads: the slots about to arrive would replace the fallback at once.
-  const showFallback = fallback !== undefined && status !== 'loading' && keys.every((key) => failedKeys.has(key));
+  const showFallback = fallback !== undefined && status !== 'loading' && allFailed;
 
   return (
     <div
@@ -57,18 +53,18 @@ export function AppSlotRenderer({ location, context, className, fallback }: AppS
     >
       {entries.map((entry, index) => {
         const key = keys[index] ?? '';
-        return (
-          <SlotItem
-            key={key}
-            entry={entry}
-            location={value}
-            index={index}
-            context={slotContext}
-            onFailedChange={fallback === undefined ? undefined : (failed) => setFailed(key, failed)}
-          />
-        );
+        return <SlotItem key={key} entry={entry} location={value} index={index} context={slotContext} />;
       })}
       {showFallback && fallback}
     </div>
+  );
+}
+
+/** Whether every slot `keys` names (`index:component`) at the location is on the page and failed (true for none). */
+function everyFailed(slots: readonly SlotStatusEntry[], location: string, keys: readonly string[]): boolean {
+  return keys.every((key) =>
+    slots.some(
+      (slot) => slot.location === location && `${slot.index}:${slot.component}` === key && slot.state === 'failed',
+    ),
   );
 }

@@ -1,6 +1,10 @@
 import { lazy, memo } from 'react';
-import { ComponentRegistry, InvalidRegistrationError } from './component-registry';
-import { GlobalComponentRegistry, SlotComponentRegistry } from './registries';
+import {
+  ComponentRegistry,
+  GlobalComponentRegistry,
+  InvalidRegistrationError,
+  SlotComponentRegistry,
+} from './component-registry';
 
 function Alpha({ text }: { text: string }) {
   return <p>{text}</p>;

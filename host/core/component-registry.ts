@@ -1,5 +1,6 @@
 import type { ComponentType, JSXElementConstructor } from 'react';
 import { COMPONENT_NAME_PATTERN } from '../../shared';
+import { ExternalStore } from '../loader/external-store';
 
 /**
  * Any React component, whatever its props: slot props come from server data, so the compiler cannot match them to
@@ -37,12 +38,11 @@ function freeze(entries: Iterable<[string, SlotComponent]>): RegistrySnapshot {
  * Name -> component registry. Copy-on-write: every change makes a new frozen snapshot and notifies subscribers, so
  * React can read it with useSyncExternalStore and a reader never sees a half-applied change.
  */
-export class ComponentRegistry {
-  private current: RegistrySnapshot = freeze([]);
-  private readonly listeners = new Set<() => void>();
-
+export class ComponentRegistry extends ExternalStore<RegistrySnapshot> {
   /** @param label names the registry in error messages */
-  constructor(readonly label: string) {}
+  constructor(readonly label: string) {
+    super(freeze([]));
+  }
 
   /** Registers a component under a name, replacing any earlier registration of that name. */
   register(name: string, component: RegistrableComponent): void {
@@ -55,50 +55,37 @@ export class ComponentRegistry {
     for (const [name, component] of additions) this.check(name, component);
     if (additions.length === 0) return;
     this.replace([
-      ...Object.entries(this.current).filter((entry): entry is [string, SlotComponent] => entry[1] !== undefined),
+      ...Object.entries(this.snapshot()).filter((entry): entry is [string, SlotComponent] => entry[1] !== undefined),
       ...additions.map(([name, component]): [string, SlotComponent] => [name, component as unknown as SlotComponent]),
     ]);
   }
 
   /** The component registered under the name, or undefined. */
   get(name: string): SlotComponent | undefined {
-    return Object.hasOwn(this.current, name) ? this.current[name] : undefined;
+    return Object.hasOwn(this.snapshot(), name) ? this.snapshot()[name] : undefined;
   }
 
   has(name: string): boolean {
-    return Object.hasOwn(this.current, name);
+    return Object.hasOwn(this.snapshot(), name);
   }
 
   unregister(name: string): void {
     if (!this.has(name)) return;
     this.replace(
-      Object.entries(this.current).filter(
+      Object.entries(this.snapshot()).filter(
         (entry): entry is [string, SlotComponent] => entry[0] !== name && entry[1] !== undefined,
       ),
     );
   }
 
   clear(): void {
-    if (Object.keys(this.current).length === 0) return;
+    if (Object.keys(this.snapshot()).length === 0) return;
     this.replace([]);
   }
 
   /** The registered names, in registration order. */
   names(): string[] {
-    return Object.keys(this.current);
-  }
-
-  /** The current frozen view; the same object until the next change. */
-  snapshot(): RegistrySnapshot {
-    return this.current;
-  }
-
-  /** Calls `listener` after every change; returns the unsubscribe function. */
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
+    return Object.keys(this.snapshot());
   }
 
   private check(name: string, component: unknown): void {
@@ -117,7 +104,19 @@ export class ComponentRegistry {
   }
 
   private replace(entries: Iterable<[string, SlotComponent]>): void {
-    this.current = freeze(entries);
-    for (const listener of [...this.listeners]) listener();
+    this.publish(freeze(entries));
   }
 }
+
+/**
+ * The registry slots are resolved through: the name in a slot's `component` field must be registered here under
+ * the same name. The host fills it at start-up with a lazy component for every component of every remote.
+ */
+export const SlotComponentRegistry = new ComponentRegistry('SlotComponentRegistry');
+
+/**
+ * The host's global component registration, which holds the form components: the only registry a slot inside a
+ * resource form is resolved through. Separate from the SlotComponentRegistry on purpose, so a page slot component
+ * never lands in a form by accident; a remote declares which of its components are form components.
+ */
+export const GlobalComponentRegistry = new ComponentRegistry('GlobalComponentRegistry');

@@ -17,10 +17,11 @@ import {
 import { AppSlotRenderer } from './app-slot-renderer';
 import { ComponentRegistry } from './component-registry';
 import { HOST_MESSAGES } from '../loader/messages';
-import { SlotDataProvider } from './slot-data-provider';
-import { createSlotFailureReporter, type SlotFailure } from './slot-failure-reporter';
+import { createTestSlotSource } from '../../testing/host/slot-source';
+import type { SlotFailure } from './log-slot-failures';
 import { SlotLoadError } from './slot-boundary';
-import { SlotRuntimeProvider } from './slot-runtime';
+import { createSlotStatus, SlotRuntimeProvider } from './slot-runtime';
+import { SlotSourceProvider } from './slot-source-provider';
 import { createFallbackModule } from './fallback-module';
 import { connectRegistries, loadComponent } from './connect-registries';
 import type { RemoteFailure } from '../loader/reliability-plugin';
@@ -143,15 +144,15 @@ function renderSlots(s: Setup, slots: SlotMap, logged: SlotFailure[] = []) {
         slotRegistry: s.slotRegistry,
         globalRegistry: s.globalRegistry,
         remoteOf: s.modules.remoteOf,
-        reporter: createSlotFailureReporter((_message, failure) => logged.push(failure)),
+        ...createSlotStatus({ log: (_message, failure) => logged.push(failure) }),
         showFailures: true,
       }}
     >
-      <SlotDataProvider client={api.client} authenticated={false}>
+      <SlotSourceProvider source={createTestSlotSource(api)}>
         {Object.keys(slots).map((location) => (
           <AppSlotRenderer key={location} location={location as keyof SlotMap} />
         ))}
-      </SlotDataProvider>
+      </SlotSourceProvider>
     </SlotRuntimeProvider>,
   );
 }
@@ -371,13 +372,13 @@ describe('remote modules in the registries (real Module Federation runtime, fake
         runtime={{
           slotRegistry: s.slotRegistry,
           remoteOf: s.modules.remoteOf,
-          reporter: createSlotFailureReporter((_message, failure) => logged.push(failure)),
+          ...createSlotStatus({ log: (_message, failure) => logged.push(failure) }),
           showFailures: false,
         }}
       >
-        <SlotDataProvider client={api.client} authenticated={false}>
+        <SlotSourceProvider source={createTestSlotSource(api)}>
           <AppSlotRenderer location="header-banner" />
-        </SlotDataProvider>
+        </SlotSourceProvider>
       </SlotRuntimeProvider>,
     );
     await waitFor(() => expect(logged).toHaveLength(1));
@@ -405,17 +406,19 @@ describe('remote modules in the registries: loaded components replace their lazy
     expect(s.globalRegistry.get('SlugPreview')).toBe(Farewell);
 
     // Rendered synchronously, no Suspense fallback: the component is there in the very first commit.
-    const api = createFakeApi();
     const slots: SlotMap = { 'header-banner': [{ component: 'Greeting', props: { name: 'Ada' } }] };
-    const loaded = Promise.resolve({ slots });
+    const api = createFakeApi({ 'GET /slots': { body: { slots } } });
+    // The sign-in page's early GET /slots answers the slot source's first load.
+    const source = createTestSlotSource(api, { pathname: '/login' });
+    const loaded = source.earlySlots;
     await act(async () => {
       render(
         <SlotRuntimeProvider
           runtime={{ slotRegistry: s.slotRegistry, remoteOf: s.modules.remoteOf, showFailures: true }}
         >
-          <SlotDataProvider client={api.client} authenticated={false} initialSlots={loaded}>
+          <SlotSourceProvider source={source}>
             <AppSlotRenderer location="header-banner" />
-          </SlotDataProvider>
+          </SlotSourceProvider>
         </SlotRuntimeProvider>,
       );
       await loaded;

@@ -2,12 +2,13 @@ import { lazy } from 'react';
 import { HOST_MESSAGES } from '../loader/messages';
 import type { LoadedModule, ProvidedComponent, RemoteModuleLoader } from '../loader/remote-module-loader';
 import {
+  GlobalComponentRegistry,
   isReactComponent,
+  SlotComponentRegistry,
   type ComponentRegistry,
   type RegistrableComponent,
   type SlotComponent,
 } from './component-registry';
-import { GlobalComponentRegistry, SlotComponentRegistry } from './registries';
 import { SlotLoadError } from './slot-boundary';
 
 /** Where provided components go: all of them into `slotRegistry`, form components into `globalRegistry` too. */

@@ -1,39 +1,29 @@
-import type { SlotFailureKind } from './slot-failure-reporter';
+import { ExternalStore } from '../loader/external-store';
+import type { SlotStatus, SlotStatusEntry } from './slot-status';
 
-/** A slot on screen that did not render. */
-export interface FailedSlot {
-  location: string;
-  component: string;
-  remote: string | null;
-  kind: SlotFailureKind;
+/** A slot on the page that did not render. */
+export type FailedSlot = SlotStatusEntry & { state: 'failed'; failure: NonNullable<SlotStatusEntry['failure']> };
+
+function isFailed(slot: SlotStatusEntry): slot is FailedSlot {
+  return slot.state === 'failed' && slot.failure !== null;
 }
 
 /**
- * The slots on screen now that failed, for what tells the user about them (the "some tools are unavailable"
- * notice). Unlike the failure log, which says each failure once per page, this follows the page: a slot leaves it
- * when it unmounts or renders after all. Readers get a frozen list, the same object until the next change.
+ * A view of the slot status: the slots on the page now that failed, for what tells the user about them (the "some
+ * tools are unavailable" notice). Unlike the console log, which says each failure once per page, this follows the
+ * page: a slot leaves it when it unmounts or renders after all. Readers get a frozen list, the same object until
+ * the list changes.
  */
-export class FailedSlots {
-  private readonly entries = new Map<object, FailedSlot>();
-  private current: readonly FailedSlot[] = Object.freeze([]);
-  private readonly listeners = new Set<() => void>();
-
-  /** Records (or, with null, clears) the failure of the slot `owner` stands for. */
-  set(owner: object, failure: FailedSlot | null): void {
-    if (failure === null ? !this.entries.delete(owner) : this.entries.get(owner) === failure) return;
-    if (failure !== null) this.entries.set(owner, failure);
-    this.current = Object.freeze([...this.entries.values()]);
-    for (const listener of [...this.listeners]) listener();
-  }
-
-  snapshot(): readonly FailedSlot[] {
-    return this.current;
-  }
-
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
+export class FailedSlots extends ExternalStore<readonly FailedSlot[]> {
+  constructor(status: SlotStatus) {
+    super(Object.freeze([]));
+    const follow = () => {
+      const failed = status.snapshot().filter(isFailed);
+      const current = this.snapshot();
+      if (failed.length === current.length && failed.every((slot, index) => slot === current[index])) return;
+      this.publish(Object.freeze(failed));
     };
+    status.subscribe(follow);
+    follow();
   }
 }

@@ -1,5 +1,5 @@
 import type { SlotComponent } from './component-registry';
-import { SlotFailureView } from './slot-boundary';
+import { SlotFailureError } from './slot-boundary';
 import type { FallbackRequest } from '../loader/reliability-plugin';
 
 /** The module a failed remote module is replaced with. */
@@ -9,14 +9,15 @@ export interface FallbackModule {
 }
 
 /**
- * A module whose component renders the slot failure view (a placeholder in development, nothing in production)
- * wherever the unavailable component was asked for, so one failed remote never breaks a page.
+ * A module whose component fails the slot it renders in, with the reason (the slot's boundary records it: a
+ * placeholder in development, nothing in production) wherever the unavailable component was asked for, so one
+ * failed remote never breaks a page.
  */
 export function createFallbackModule(request: FallbackRequest): FallbackModule {
   // A quarantined remote is unavailable as a whole; otherwise only this module failed to load.
   const kind = request.quarantined ? 'remote-unavailable' : 'load-error';
-  function RemoteFallback() {
-    return <SlotFailureView kind={kind} message={request.error} />;
+  function RemoteFallback(): never {
+    throw new SlotFailureError(kind, request.error);
   }
   RemoteFallback.displayName = `RemoteFallback(${request.remote}/${request.component})`;
   return { default: RemoteFallback, [request.component]: RemoteFallback };

@@ -1,4 +1,5 @@
 import { PAGE_SLOT_RECORD_KEY, PAGE_SLOT_RECORD_PAGES, PageSlotRecord, type PageSlotStatus } from './page-slot-record';
+import { SlotStatus, type SlotPlace } from './slot-status';
 import { tabStorage } from './tab-storage';
 
 const notice = (state: PageSlotStatus['state'], extra: Partial<PageSlotStatus> = {}): PageSlotStatus => ({
@@ -36,6 +37,47 @@ describe('PageSlotRecord', () => {
     stop();
     record.set('/status', notice('loaded'));
     expect(changes).toHaveLength(4);
+  });
+});
+
+describe('PageSlotRecord following the slot status (a view of it)', () => {
+  const place = (component: string, page = '/login'): SlotPlace => ({
+    page,
+    location: 'login-before-form',
+    index: 0,
+    component,
+    remote: 'team_marketing',
+  });
+
+  it('records each transition under the page the slot joined: loaded, failed with why, hidden by a media query', () => {
+    const status = new SlotStatus();
+    const record = new PageSlotRecord();
+    record.follow(status);
+    const a = status.handle();
+    status.enter(a, place('LoginNotice'));
+    expect(record.snapshot()).toEqual([{ page: '/login', slots: [notice('loading')] }]);
+    status.rendered(a, place('LoginNotice'));
+    const broken = status.handle();
+    status.failed(broken, place('Broken', '/'), 'load-error', 'timed out');
+    status.hidden({ ...place('LoginSidebarPromo'), location: 'login-sidebar' }, '(min-width: 1024px)');
+    expect(record.snapshot()).toEqual([
+      {
+        page: '/login',
+        slots: [
+          notice('loaded'),
+          notice('hidden', {
+            location: 'login-sidebar',
+            component: 'LoginSidebarPromo',
+            reason: 'hidden-by-media',
+            detail: '(min-width: 1024px) does not match this window',
+          }),
+        ],
+      },
+      {
+        page: '/',
+        slots: [notice('failed', { component: 'Broken', reason: 'load-error', detail: 'timed out' })],
+      },
+    ]);
   });
 });
 

@@ -1,4 +1,5 @@
-import type { SlotFailureKind } from './slot-failure-reporter';
+import { ExternalStore } from '../loader/external-store';
+import type { SlotFailureKind, SlotStatus, SlotStatusEntry } from './slot-status';
 
 /** Why a slot of a page is not on screen: a failure, or a media query that does not match. */
 export type PageSlotReason = SlotFailureKind | 'hidden-by-media';
@@ -42,9 +43,10 @@ const REASONS: ReadonlySet<string> = new Set<PageSlotReason>([
 ]);
 
 /**
- * Which slots each page of this tab loaded, which failed and why, and which a media query hid: what the slot
- * inspector shows for "why is my component not on the page?" without the console. Unlike {@link FailedSlots}, which
- * follows what is on screen, this keeps a page's record after the page is left (the inspector is another page).
+ * A view of the slot status: which slots each page of this tab loaded, which failed and why, and which a media query
+ * hid: what the slot inspector shows for "why is my component not on the page?" without the console. Unlike the
+ * failed-slots list, which follows what is on screen, this keeps a page's record after the page is left (the
+ * inspector is another page).
  * Readers get a frozen list, most recent page first, the same object until the next change.
  *
  * Given a storage (the tab's sessionStorage), the record also outlives a full page load: in production the inspector
@@ -53,18 +55,22 @@ const REASONS: ReadonlySet<string> = new Set<PageSlotReason>([
  * be protected data), only the media query that hides a slot. When the storage is missing or throws, the record
  * carries on in memory.
  */
-export class PageSlotRecord {
+export class PageSlotRecord extends ExternalStore<readonly PageSlots[]> {
   private readonly pages = new Map<string, Map<string, PageSlotStatus>>();
-  private current: readonly PageSlots[] = Object.freeze([]);
-  private readonly listeners = new Set<() => void>();
   private storage: Storage | null;
 
   constructor(storage: () => Storage | null = () => null) {
+    super(Object.freeze([]));
     this.storage = storage();
     for (const { page, slots } of [...this.read()].reverse()) {
       this.pages.set(page, new Map(slots.map((slot) => [keyOf(slot), Object.freeze(slot)])));
     }
-    this.publish();
+    this.publishPages();
+  }
+
+  /** Records every transition the slot status tells from now on; returns what stops it. */
+  follow(status: SlotStatus): () => void {
+    return status.onTransition(({ slot }) => this.set(slot.page, pageSlotStatus(slot)));
   }
 
   /** Records the slot's latest state on `page` (a path). */
@@ -81,14 +87,14 @@ export class PageSlotRecord {
     for (const oldest of [...this.pages.keys()].slice(0, Math.max(0, this.pages.size - PAGE_SLOT_RECORD_PAGES))) {
       this.pages.delete(oldest);
     }
-    this.publish();
+    this.publishPages();
     this.write();
   }
 
   /** Forgets every page, in memory and in the storage: on sign-out. */
   clear(): void {
     this.pages.clear();
-    this.publish();
+    this.publishPages();
     try {
       this.storage?.removeItem(PAGE_SLOT_RECORD_KEY);
     } catch {
@@ -96,24 +102,14 @@ export class PageSlotRecord {
     }
   }
 
-  snapshot(): readonly PageSlots[] {
-    return this.current;
-  }
-
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
-  }
-
-  private publish(): void {
-    this.current = Object.freeze(
-      [...this.pages]
-        .reverse()
-        .map(([path, statuses]) => Object.freeze({ page: path, slots: Object.freeze([...statuses.values()]) })),
+  private publishPages(): void {
+    this.publish(
+      Object.freeze(
+        [...this.pages]
+          .reverse()
+          .map(([path, statuses]) => Object.freeze({ page: path, slots: Object.freeze([...statuses.values()]) })),
+      ),
     );
-    for (const listener of [...this.listeners]) listener();
   }
 
   /** The stored pages, most recent first; what is not a well-formed record is left out. */
@@ -145,13 +141,36 @@ export class PageSlotRecord {
 
   private write(): void {
     if (this.storage === null) return;
-    const stored = this.current.map(({ page, slots }) => ({ page, slots: slots.map(toStored) }));
+    const stored = this.snapshot().map(({ page, slots }) => ({ page, slots: slots.map(toStored) }));
     try {
       this.storage.setItem(PAGE_SLOT_RECORD_KEY, JSON.stringify(stored));
     } catch {
       // Full or refused storage: the record carries on in memory for this page load.
       this.storage = null;
     }
+  }
+}
+
+/** A slot status entry as the record keeps it. */
+function pageSlotStatus(slot: SlotStatusEntry): PageSlotStatus {
+  const { location, index, component, remote } = slot;
+  const place = { location, index, component, remote };
+  switch (slot.state) {
+    case 'loading':
+      return { ...place, state: 'loading' };
+    case 'rendered':
+      return { ...place, state: 'loaded' };
+    case 'failed':
+      return slot.failure === null
+        ? { ...place, state: 'failed' }
+        : { ...place, state: 'failed', reason: slot.failure.kind, detail: slot.failure.message };
+    case 'hidden':
+      return {
+        ...place,
+        state: 'hidden',
+        reason: 'hidden-by-media',
+        detail: `${slot.media ?? 'a media query'} does not match this window`,
+      };
   }
 }
 

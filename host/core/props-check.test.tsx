@@ -5,12 +5,11 @@ import { renderWithSlotBoundaries } from '../../testing/host/render-slots';
 import { HOST_MESSAGES } from '../loader/messages';
 import { AppSlotRenderer } from './app-slot-renderer';
 import { ComponentRegistry } from './component-registry';
-import { FailedSlots } from './failed-slots';
-import { PageSlotRecord } from './page-slot-record';
+import { createTestSlotSource } from '../../testing/host/slot-source';
+import type { SlotFailure } from './log-slot-failures';
 import { createPropsCheck, describePropsErrors } from './props-check';
-import { SlotDataProvider } from './slot-data-provider';
-import { createSlotFailureReporter, type SlotFailure } from './slot-failure-reporter';
-import { SlotRuntimeProvider, type SlotRuntime } from './slot-runtime';
+import { createSlotStatus, SlotRuntimeProvider, type SlotRuntime } from './slot-runtime';
+import { SlotSourceProvider } from './slot-source-provider';
 
 /** The JSON Schema the kit writes for `propsSchema({ amountDue: Type.Number() })`. */
 const INVOICE_BANNER: JsonSchema = {
@@ -32,23 +31,22 @@ function renderSlots(slots: SlotMap, showFailures: boolean) {
   const registry = new ComponentRegistry('SlotComponentRegistry');
   registry.registerMany({ InvoiceBanner });
   const logged: SlotFailure[] = [];
-  const pageSlots = new PageSlotRecord();
+  const status = createSlotStatus({ log: (_message, failure) => logged.push(failure) });
+  const { pageSlots } = status;
   const runtime: Partial<SlotRuntime> = {
     slotRegistry: registry,
     globalRegistry: new ComponentRegistry('GlobalComponentRegistry'),
-    reporter: createSlotFailureReporter((_message, failure) => logged.push(failure)),
+    ...status,
     remoteOf: () => 'team_billing',
     showFailures,
-    failedSlots: new FailedSlots(),
-    pageSlots,
     // As the bootstrap does: a check only when the server says details may be shown.
     propsCheck: showFailures ? createPropsCheck(api.client) : null,
   };
   renderWithSlotBoundaries(
     <SlotRuntimeProvider runtime={runtime}>
-      <SlotDataProvider client={api.client} authenticated={false} sessionKey="anonymous">
+      <SlotSourceProvider source={createTestSlotSource(api)}>
         <AppSlotRenderer location="global-before-content" />
-      </SlotDataProvider>
+      </SlotSourceProvider>
     </SlotRuntimeProvider>,
   );
   return { api, logged, pageSlots };

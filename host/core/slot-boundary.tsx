@@ -1,11 +1,11 @@
 /**
- * What a failing slot does: the error that says its component could not be obtained, the frame that tells a
- * failure where it happened, the boundary that catches what the slot throws, and the view that logs the failure
- * once and shows it in development only. The rest of the page and the other slots carry on.
+ * What a failing slot does: the errors that say why it failed, the frame that tells a failure where it happened, and
+ * the boundary that catches what the slot throws and writes the failure into the slot status. The views of the
+ * status (the console log, the placeholder, the notice) take it from there; the rest of the page carries on.
  */
-import { Component, createContext, useContext, useEffect, type ErrorInfo, type ReactNode } from 'react';
-import type { SlotFailureKind } from './slot-failure-reporter';
-import { useSlotRuntime } from './slot-runtime';
+import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { SlotFailurePlaceholder } from './slot-failure-placeholder';
+import type { SlotFailureKind, SlotHandle, SlotPlace, SlotStatus } from './slot-status';
 
 /** A slot's component could not be obtained (bad federated module), as opposed to failing while rendering. */
 export class SlotLoadError extends Error {
@@ -15,103 +15,90 @@ export class SlotLoadError extends Error {
   }
 }
 
-/** Where a slot component is being rendered; read by failure views and fallback components. */
-export interface SlotFrame {
-  location: string;
-  component: string;
-  remote: string | null;
-  /** Marks the slot's wrapper as failed (hidden in production); `message` says why, for the slot inspector. */
-  markFailed(kind: SlotFailureKind, message: string): void;
-}
-
-export const SlotFrameContext = createContext<SlotFrame | null>(null);
-
-export function useSlotFrame(): SlotFrame | null {
-  return useContext(SlotFrameContext);
-}
-
-export interface SlotFailureViewProps {
-  kind: SlotFailureKind;
-  message: string;
-  /** Offered in development next to the message (the error boundary's reset). */
-  onRetry?: () => void;
-}
-
 /**
- * What a failed slot renders: logs the failure once (location, component, remote, error), then a placeholder
- * saying what failed when the server runs in development, nothing when it runs in production. Text only; nothing from props becomes HTML.
+ * A slot cannot render, for a reason the host knows (no such component, props that do not match, a remote that is
+ * unavailable): thrown where that is found out, so the boundary is the one place that records failures.
  */
-export function SlotFailureView({ kind, message, onRetry }: SlotFailureViewProps) {
-  const frame = useSlotFrame();
-  const { reporter, showFailures } = useSlotRuntime();
-  const location = frame?.location ?? 'unknown';
-  const component = frame?.component ?? 'unknown';
-  const remote = frame?.remote ?? null;
-  const markFailed = frame?.markFailed;
+export class SlotFailureError extends Error {
+  constructor(
+    readonly kind: SlotFailureKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SlotFailureError';
+  }
+}
 
-  useEffect(() => {
-    reporter.report({ location, component, remote, kind, error: message });
-    markFailed?.(kind, message);
-  }, [reporter, location, component, remote, kind, message, markFailed]);
+/** The kind of failure an error a slot threw stands for. */
+export function failureKindOf(error: Error): SlotFailureKind {
+  if (error instanceof SlotFailureError) return error.kind;
+  return error instanceof SlotLoadError ? 'load-error' : 'render-error';
+}
 
-  if (!showFailures) return null;
-  return (
-    <div className="slot-failure" role="note" data-slot-failure={kind}>
-      <strong className="slot-failure__title">
-        Slot “{component}” did not render at {location}
-        {remote ? ` (remote ${remote})` : ''}
-      </strong>
-      <span className="slot-failure__message">{message}</span>
-      {onRetry && (
-        <button type="button" className="button button--small button--secondary" onClick={onRetry}>
-          Retry
-        </button>
-      )}
-      <span className="slot-failure__hint">Shown because the server runs in development.</span>
-    </div>
-  );
+/** Which slot is rendering, and the status it writes into; given to its boundary, mark and placeholder. */
+export interface SlotFrame {
+  status: SlotStatus;
+  handle: SlotHandle;
+  place: SlotPlace;
 }
 
 interface SlotErrorBoundaryProps {
+  frame: SlotFrame;
+  /** A new value (another component under the slot's name) clears a caught failure: it may render now. */
+  resetKey: unknown;
   children?: ReactNode;
 }
 
 interface SlotErrorBoundaryState {
   error: Error | null;
+  resetKey: unknown;
 }
 
 /**
- * Catches what one slot throws (while loading or rendering) so the page and the other slots carry on. The failure
- * view logs it once with the slot's location, component and remote.
+ * Catches what one slot throws (while loading or rendering) so the page and the other slots carry on, and writes
+ * the failure into the slot status when it catches. A retry, or a new component under the slot's name, clears it
+ * and writes "loading" again.
  */
 export class SlotErrorBoundary extends Component<SlotErrorBoundaryProps, SlotErrorBoundaryState> {
-  override state: SlotErrorBoundaryState = { error: null };
+  override state: SlotErrorBoundaryState = { error: null, resetKey: this.props.resetKey };
 
-  static getDerivedStateFromError(error: unknown): SlotErrorBoundaryState {
+  static getDerivedStateFromError(error: unknown): Partial<SlotErrorBoundaryState> {
     return { error: error instanceof Error ? error : new Error(String(error)) };
   }
 
-  // The failure view reports the error; this override only keeps React from treating it as unhandled here.
-  override componentDidCatch(_error: Error, _info: ErrorInfo): void {}
+  static getDerivedStateFromProps(
+    props: SlotErrorBoundaryProps,
+    state: SlotErrorBoundaryState,
+  ): Partial<SlotErrorBoundaryState> | null {
+    return Object.is(props.resetKey, state.resetKey) ? null : { error: null, resetKey: props.resetKey };
+  }
+
+  override componentDidCatch(error: Error, _info: ErrorInfo): void {
+    const { frame } = this.props;
+    frame.status.failed(frame.handle, frame.place, failureKindOf(error), error.message);
+  }
+
+  override componentDidUpdate(_props: SlotErrorBoundaryProps, previous: SlotErrorBoundaryState): void {
+    const { frame } = this.props;
+    if (previous.error === null || this.state.error !== null) return;
+    // Cleared: loading again, unless the slot already said it rendered (its mark commits before this boundary).
+    if (frame.status.entryOf(frame.handle)?.state === 'failed') frame.status.loading(frame.handle, frame.place);
+  }
 
   private readonly reset = () => this.setState({ error: null });
 
   override render(): ReactNode {
-    const { error } = this.state;
-    if (!error) return this.props.children;
-    return (
-      <SlotFailureView
-        kind={error instanceof SlotLoadError ? 'load-error' : 'render-error'}
-        message={error.message}
-        onRetry={this.reset}
-      />
+    return this.state.error ? (
+      <SlotFailurePlaceholder frame={this.props.frame} onRetry={this.reset} />
+    ) : (
+      this.props.children
     );
   }
 }
 
 /**
- * For `createRoot(..., { onCaughtError })`: errors a slot boundary caught are already logged once by the slot, so
- * React's own report of them is skipped; anything else is logged as React would.
+ * For `createRoot(..., { onCaughtError })`: errors a slot boundary caught are already logged once by the console
+ * view of the slot status, so React's own report of them is skipped; anything else is logged as React would.
  */
 export function reportCaughtError(error: unknown, info: { errorBoundary?: unknown; componentStack?: string }): void {
   if (info.errorBoundary instanceof SlotErrorBoundary) return;

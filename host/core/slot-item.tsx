@@ -1,4 +1,4 @@
-import { Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type {
   FormContext,
   FormSlotEntry,
@@ -9,8 +9,8 @@ import type {
 } from '../../shared';
 import { HOST_MESSAGES } from '../loader/messages';
 import type { SlotComponent } from './component-registry';
-import { SlotErrorBoundary, SlotFailureView, SlotFrameContext, type SlotFrame } from './slot-boundary';
-import type { SlotFailureKind } from './slot-failure-reporter';
+import { SlotErrorBoundary, SlotFailureError, type SlotFrame } from './slot-boundary';
+import type { SlotFailureKind } from './slot-status';
 import { useRegistrySnapshot, useSlotRuntime } from './slot-runtime';
 
 interface IsolatedSlotProps {
@@ -19,7 +19,7 @@ interface IsolatedSlotProps {
   /** The slot's own props (without the host's context props): what its schema describes. */
   props: JsonObject;
   location: string;
-  /** Its position at the location, for the page's slot record. */
+  /** Its position at the location, for the slot status. */
   index: number;
   /** What the registry holds under that name, if anything. */
   Component: SlotComponent | undefined;
@@ -30,8 +30,6 @@ interface IsolatedSlotProps {
   className: string;
   /** Marks the form slots' wrapper (`data-form-slot`). */
   formSlot?: boolean;
-  /** Told whether the slot has failed, whenever that changes. */
-  onFailedChange?: ((failed: boolean) => void) | undefined;
 }
 
 /**
@@ -57,17 +55,28 @@ function usePropsProblem(component: string, props: JsonObject): string | null | 
   return checked?.key === key ? checked.problem : undefined;
 }
 
-/** Rendered after the slot's component inside its Suspense: committed only once the component has rendered. */
-function RenderedSignal({ onRendered }: { onRendered: () => void }) {
-  useEffect(onRendered, [onRendered]);
-  return null;
+/** Fails the slot where it renders, for its boundary to catch and record. */
+function FailSlot({ kind, message }: { kind: SlotFailureKind; message: string }): never {
+  throw new SlotFailureError(kind, message);
 }
 
 /**
+ * Rendered after the slot's component inside its Suspense: React attaches it only once the component is on screen,
+ * which is the moment the slot is rendered. Hidden, so it takes no room.
+ */
+function RenderedMark({ frame }: { frame: SlotFrame }) {
+  const rendered = useCallback(() => frame.status.rendered(frame.handle, frame.place), [frame]);
+  return <span hidden ref={rendered} />;
+}
+
+const LOADING = <span className="slot-loading" aria-busy="true" />;
+
+/**
  * One slot, isolated from its neighbours: wrapper (`data-slot-component`) > error boundary > Suspense > the
- * registered (usually lazy) component. A failure marks the wrapper (hidden in production); the mark is remembered
- * per component, so a later registration under the same name clears it. Its state (loading, loaded, failed and why)
- * goes to the page's slot record; in development its props are checked against its schema before it renders.
+ * registered (usually lazy) component. The slot's state goes to the slot status, each transition written where it
+ * is seen: the wrapper joins and leaves the page, the mark after the component says it rendered, the boundary
+ * records what it catches (a throw, a missing component, props that fail their schema in development). A failure
+ * marks the wrapper (hidden in production); a later registration under the same name clears it.
  */
 function IsolatedSlot({
   component,
@@ -79,78 +88,47 @@ function IsolatedSlot({
   missing,
   className,
   formSlot,
-  onFailedChange,
 }: IsolatedSlotProps) {
   const runtime = useSlotRuntime();
+  const { slotStatus: status } = runtime;
   const remote = runtime.remoteOf(component);
-  const [failure, setFailure] = useState<{
-    kind: SlotFailureKind;
-    message: string;
-    of: SlotComponent | undefined;
-  } | null>(null);
-  const failed = failure !== null && failure.of === Component ? failure.kind : null;
-  const failedMessage = failed === null ? null : (failure?.message ?? null);
-  const [rendered, setRendered] = useState<SlotComponent | null>(null);
-  const loaded = Component !== undefined && rendered === Component && failed === null;
-  const onRendered = useCallback(() => setRendered(() => Component ?? null), [Component]);
-  const propsProblem = usePropsProblem(component, props);
-  const [owner] = useState(() => ({}));
-  const { failedSlots, pageSlots } = runtime;
-
-  useEffect(() => {
-    failedSlots.set(owner, failed === null ? null : { location, component, remote, kind: failed });
-    return () => failedSlots.set(owner, null);
-  }, [failedSlots, owner, failed, location, component, remote]);
-
-  useEffect(() => {
-    pageSlots.set(window.location.pathname, {
-      location,
-      index,
-      component,
-      remote,
-      state: failed !== null ? 'failed' : loaded ? 'loaded' : 'loading',
-      ...(failed !== null && failedMessage !== null ? { reason: failed, detail: failedMessage } : {}),
-    });
-  }, [pageSlots, location, index, component, remote, failed, failedMessage, loaded]);
-
-  useEffect(() => {
-    onFailedChange?.(failed !== null);
-  }, [onFailedChange, failed]);
-
+  const [handle] = useState(() => status.handle());
   const frame = useMemo<SlotFrame>(
-    () => ({
-      location,
-      component,
-      remote,
-      markFailed: (kind, message) => setFailure({ kind, message, of: Component }),
-    }),
-    [location, component, remote, Component],
+    () => ({ status, handle, place: { page: window.location.pathname, location, index, component, remote } }),
+    [status, handle, location, index, component, remote],
   );
+  const slot = useSyncExternalStore(
+    status.subscribe,
+    () => status.entryOf(handle),
+    () => status.entryOf(handle),
+  );
+  const failed = slot?.state === 'failed' ? (slot.failure?.kind ?? null) : null;
+  const joinPage = useCallback(() => frame.status.enter(frame.handle, frame.place), [frame]);
+  const propsProblem = usePropsProblem(component, props);
 
   return (
     <div
+      ref={joinPage}
       className={className}
       data-form-slot={formSlot ? component : undefined}
       data-slot-component={component}
       data-slot-failed={failed ?? undefined}
       hidden={failed !== null && !runtime.showFailures}
     >
-      <SlotFrameContext.Provider value={frame}>
-        <SlotErrorBoundary>
-          {!Component ? (
-            <SlotFailureView kind={missing.kind} message={missing.message} />
-          ) : propsProblem === undefined ? (
-            <span className="slot-loading" aria-busy="true" />
-          ) : propsProblem !== null ? (
-            <SlotFailureView kind="props-invalid" message={HOST_MESSAGES.invalidProps(component, propsProblem)} />
-          ) : (
-            <Suspense fallback={<span className="slot-loading" aria-busy="true" />}>
-              {render(Component)}
-              <RenderedSignal onRendered={onRendered} />
-            </Suspense>
-          )}
-        </SlotErrorBoundary>
-      </SlotFrameContext.Provider>
+      <SlotErrorBoundary frame={frame} resetKey={Component}>
+        {!Component ? (
+          <FailSlot kind={missing.kind} message={missing.message} />
+        ) : propsProblem === undefined ? (
+          LOADING
+        ) : propsProblem !== null ? (
+          <FailSlot kind="props-invalid" message={HOST_MESSAGES.invalidProps(component, propsProblem)} />
+        ) : (
+          <Suspense fallback={LOADING}>
+            {render(Component)}
+            <RenderedMark frame={frame} />
+          </Suspense>
+        )}
+      </SlotErrorBoundary>
     </div>
   );
 }
@@ -162,15 +140,13 @@ export interface SlotItemProps {
   index?: number;
   /** Context props (resource actions) laid over the slot's own props. */
   context?: ResourceActionContext | undefined;
-  /** Told whether the slot has failed, whenever that changes (a location's fallback waits on it). */
-  onFailedChange?: ((failed: boolean) => void) | undefined;
 }
 
 /**
  * A slot at a location, resolved through the SlotComponentRegistry, with the slot's props and its content as
  * children.
  */
-export function SlotItem({ entry, location, index = 0, context, onFailedChange }: SlotItemProps) {
+export function SlotItem({ entry, location, index = 0, context }: SlotItemProps) {
   const runtime = useSlotRuntime();
   const slotComponents = useRegistrySnapshot(runtime.slotRegistry);
   return (
@@ -183,7 +159,6 @@ export function SlotItem({ entry, location, index = 0, context, onFailedChange }
       render={(Component) => renderComponent(Component, entry, location, context)}
       missing={{ kind: 'unknown-component', message: HOST_MESSAGES.unknownComponent(entry.component) }}
       className="slot-item"
-      onFailedChange={onFailedChange}
     />
   );
 }

@@ -1,47 +1,72 @@
 import { createContext, useContext, useMemo, useSyncExternalStore, type ReactNode } from 'react';
-import type { ComponentRegistry, RegistrySnapshot } from './component-registry';
+import {
+  GlobalComponentRegistry,
+  SlotComponentRegistry,
+  type ComponentRegistry,
+  type RegistrySnapshot,
+} from './component-registry';
 import { FailedSlots } from './failed-slots';
+import { logSlotFailures, type SlotFailureLogger } from './log-slot-failures';
 import { PageSlotRecord } from './page-slot-record';
 import type { PropsCheck } from './props-check';
+import { SlotStatus } from './slot-status';
 import { tabStorage } from './tab-storage';
-import { GlobalComponentRegistry, SlotComponentRegistry } from './registries';
-import { createSlotFailureReporter, type SlotFailureReporter } from './slot-failure-reporter';
 
-/** What slot rendering depends on besides the slot data: registries, failure reporting, development details. */
+/** What slot rendering depends on besides the slot data: registries, the slot status and its views. */
 export interface SlotRuntime {
   slotRegistry: ComponentRegistry;
   globalRegistry: ComponentRegistry;
   /** The remote that provides a component, for logs and placeholders; null when not from a remote. */
   remoteOf(component: string): string | null;
-  reporter: SlotFailureReporter;
-  /** The slots on screen that failed, for the notice that some tools are unavailable. */
+  /** Each slot's state on the page: every slot writes into it. */
+  slotStatus: SlotStatus;
+  /** View of the status: the slots on screen that failed, for the notice that some tools are unavailable. */
   failedSlots: FailedSlots;
-  /** Development: failing slots show a placeholder saying what failed. Production: they show nothing. */
-  showFailures: boolean;
   /**
-   * Per page of this tab: which slots loaded, failed (and why) or were hidden, for the slot inspector. Kept in the
-   * tab's sessionStorage, so the inspector opened by its address (a full page load) still has it.
+   * View of the status: per page of this tab, which slots loaded, failed (and why) or were hidden, for the slot
+   * inspector. Kept in the tab's sessionStorage, so the inspector opened by its address still has it.
    */
   pageSlots: PageSlotRecord;
+  /** Development: failing slots show a placeholder saying what failed. Production: they show nothing. */
+  showFailures: boolean;
   /** Development: checks a slot's props against its schema before rendering it. Null: no check (production). */
   propsCheck: PropsCheck | null;
+}
+
+export interface SlotStatusViewsOptions {
+  /** Where the page record is kept (none by default: memory only). */
+  storage?: () => Storage | null;
+  /** Where each failure is logged once (console.error by default). */
+  log?: SlotFailureLogger;
+}
+
+/**
+ * A slot status with its views subscribed: the failed-slots list, the inspector's page record and the console log
+ * (the development placeholder reads the status where a slot failed). A new view subscribes here.
+ */
+export function createSlotStatus(
+  options: SlotStatusViewsOptions = {},
+): Pick<SlotRuntime, 'slotStatus' | 'failedSlots' | 'pageSlots'> {
+  const slotStatus = new SlotStatus();
+  const pageSlots = new PageSlotRecord(options.storage);
+  pageSlots.follow(slotStatus);
+  logSlotFailures(slotStatus, options.log);
+  return { slotStatus, failedSlots: new FailedSlots(slotStatus), pageSlots };
 }
 
 export const defaultSlotRuntime: SlotRuntime = Object.freeze({
   slotRegistry: SlotComponentRegistry,
   globalRegistry: GlobalComponentRegistry,
   remoteOf: () => null,
-  reporter: createSlotFailureReporter(),
-  failedSlots: new FailedSlots(),
+  ...createSlotStatus({ storage: tabStorage }),
   showFailures: process.env.NODE_ENV !== 'production',
-  pageSlots: new PageSlotRecord(tabStorage),
   propsCheck: null,
 });
 
 const SlotRuntimeContext = createContext<SlotRuntime>(defaultSlotRuntime);
 
 export interface SlotRuntimeProviderProps {
-  /** Overrides of the defaults (the global registries, console logging, placeholders outside production). */
+  /** Overrides of the defaults (the global registries, the status kept in this tab, placeholders outside production). */
   runtime: Partial<SlotRuntime>;
   children?: ReactNode;
 }
@@ -58,7 +83,5 @@ export function useSlotRuntime(): SlotRuntime {
 
 /** The registry's current snapshot; re-renders the caller whenever the registry changes. */
 export function useRegistrySnapshot(registry: ComponentRegistry): RegistrySnapshot {
-  const subscribe = useMemo(() => (listener: () => void) => registry.subscribe(listener), [registry]);
-  const read = useMemo(() => () => registry.snapshot(), [registry]);
-  return useSyncExternalStore(subscribe, read, read);
+  return useSyncExternalStore(registry.subscribe, registry.snapshot, registry.snapshot);
 }

@@ -3,14 +3,15 @@ import type { FormSlotProps, ResourceDefinition, ResourceRecord } from '../../sh
 import {
   ApiClientProvider,
   ComponentRegistry,
-  createSlotFailureReporter,
-  SessionProvider,
+  createSlotStatus,
   SlotRuntimeProvider,
+  SlotSourceProvider,
   type SlotFailure,
 } from '../core';
 import { HOST_MESSAGES } from '../loader/messages';
 import { UnsavedChangesProvider } from '../app/unsaved-changes';
 import { createFakeApi, type FakeApi } from '../../testing/host/fake-api';
+import { createTestSlotSource } from '../../testing/host/slot-source';
 import { ResourceForm } from './resource-form';
 
 /** A form slot: shows what it receives and writes into the form through formContext. */
@@ -71,15 +72,15 @@ async function renderForm(api: FakeApi) {
         runtime={{
           slotRegistry,
           globalRegistry,
-          reporter: createSlotFailureReporter((_message, failure) => logged.push(failure)),
+          ...createSlotStatus({ log: (_message, failure) => logged.push(failure) }),
           showFailures: true,
         }}
       >
-        <SessionProvider client={api.client}>
+        <SlotSourceProvider source={createTestSlotSource(api)}>
           <UnsavedChangesProvider>
             <ResourceForm definition={definition} record={record} onSaved={onSaved} />
           </UnsavedChangesProvider>
-        </SessionProvider>
+        </SlotSourceProvider>
       </SlotRuntimeProvider>
     </ApiClientProvider>,
   );
@@ -91,6 +92,7 @@ async function renderForm(api: FakeApi) {
 function meApi(): FakeApi {
   return createFakeApi({
     'GET /me': { body: { user: { username: 'admin', displayName: 'Admin', tenants: [], currentTenant: 'acme' } } },
+    'GET /meta': { body: { dashboards: [], modules: [], slots: {} } },
   });
 }
 

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import { HOST_TOOLS_EVENT, HOST_TOOLS_UNAVAILABLE_ATTRIBUTE, type HostToolsDetail } from '../../shared';
 import { useSlotRuntime, type FailedSlot } from '../core';
 
@@ -7,7 +7,7 @@ export const UNAVAILABLE_TOOLS_MESSAGE =
   'Some tools on this page are unavailable right now. Everything else works; reload the page later to try again.';
 
 function describe(slot: FailedSlot): string {
-  return `${slot.component}${slot.remote ? ` (${slot.remote})` : ''} at ${slot.location}: ${slot.kind}`;
+  return `${slot.component}${slot.remote ? ` (${slot.remote})` : ''} at ${slot.location}: ${slot.failure.kind}`;
 }
 
 /**
@@ -19,9 +19,7 @@ function describe(slot: FailedSlot): string {
  */
 export function UnavailableToolsNotice() {
   const { failedSlots, showFailures } = useSlotRuntime();
-  const subscribe = useCallback((listener: () => void) => failedSlots.subscribe(listener), [failedSlots]);
-  const read = useCallback(() => failedSlots.snapshot(), [failedSlots]);
-  const failed = useSyncExternalStore(subscribe, read, read);
+  const failed = useSyncExternalStore(failedSlots.subscribe, failedSlots.snapshot, failedSlots.snapshot);
   const unavailable = failed.length > 0;
   useEffect(() => announceToolsState(unavailable), [unavailable]);
   return (

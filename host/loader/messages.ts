@@ -4,11 +4,12 @@
  */
 export const HOST_MESSAGES = {
   slotDataProviderMissing:
-    'useSlotData() was called outside <SlotDataProvider>. Wrap the page (or the test) in <SlotDataProvider> so ' +
-    'every AppSlotRenderer on it shares one GET /meta or GET /slots request instead of fetching per location.',
+    'useSlotData() was called outside <SlotSourceProvider>. Wrap the page (or the test) in <SlotSourceProvider ' +
+    'source={...}> so every AppSlotRenderer on it shares one GET /meta or GET /slots request instead of fetching ' +
+    'per location.',
   sessionProviderMissing:
-    'useSession() was called outside <SessionProvider>. Wrap the app (or the test) in <SessionProvider client={...}> ' +
-    'so pages and slots agree on who is signed in.',
+    'useSession() was called outside <SlotSourceProvider>. Wrap the app (or the test) in <SlotSourceProvider ' +
+    'source={...}> so pages and slots agree on who is signed in.',
   apiClientProviderMissing:
     'useApiClient() was called outside <ApiClientProvider>. Wrap the app (or the test) in <ApiClientProvider ' +
     'client={createApiClient()}> so every request goes through one client.',

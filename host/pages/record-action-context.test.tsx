@@ -4,7 +4,8 @@ import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import type { MePayload, ResourceActionSlotProps, ResourceRecord } from '../../shared';
 import { AppProviders } from '../app/host-app';
 import { APP_ROUTES } from '../app/app-routes';
-import { ComponentRegistry, createSlotFailureReporter, type SlotRuntime } from '../core';
+import { SlotSource } from '../loader/slot-source';
+import { ComponentRegistry, createSlotStatus, type SlotRuntime } from '../core';
 import { createFakeApi } from '../../testing/host/fake-api';
 import { renderWithSlotBoundaries } from '../../testing/host/render-slots';
 
@@ -52,10 +53,10 @@ function renderAt(path: string) {
   const runtime: Partial<SlotRuntime> = {
     slotRegistry,
     globalRegistry: new ComponentRegistry('GlobalComponentRegistry'),
-    reporter: createSlotFailureReporter(() => undefined),
+    ...createSlotStatus({ log: () => undefined }),
   };
   renderWithSlotBoundaries(
-    <AppProviders client={api.client} runtime={runtime}>
+    <AppProviders client={api.client} runtime={runtime} source={new SlotSource({ client: api.client, pathname: path })}>
       <RouterProvider router={createMemoryRouter(APP_ROUTES, { initialEntries: [path] })} />
     </AppProviders>,
   );

@@ -62,9 +62,9 @@ export function SlotInspectorPage() {
  */
 function PagesSeen() {
   const { pageSlots } = useSlotRuntime();
-  const subscribe = useCallback((listener: () => void) => pageSlots.subscribe(listener), [pageSlots]);
-  const read = useCallback(() => pageSlots.snapshot(), [pageSlots]);
-  const pages = useSyncExternalStore(subscribe, read, read).filter((page) => page.page !== window.location.pathname);
+  const pages = useSyncExternalStore(pageSlots.subscribe, pageSlots.snapshot, pageSlots.snapshot).filter(
+    (page) => page.page !== window.location.pathname,
+  );
   const [before, ...earlier] = pages;
   return (
     <>

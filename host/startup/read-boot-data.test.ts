@@ -1,6 +1,5 @@
 import { BOOT_DATA_ELEMENT_ID, SESSION_DATA_ELEMENT_ID } from '../../shared';
-import { readBootData } from './read-boot-data';
-import { readSessionData } from './read-session-data';
+import { readBootData, readSessionData } from './read-boot-data';
 
 const REMOTE = {
   name: 'team_marketing',

@@ -1,5 +1,5 @@
 import { createInstance } from '@module-federation/enhanced/runtime';
-import type { RemotesPayload, SlotsPayload } from '../../shared';
+import { SIGN_IN_SIDEBAR_MEDIA, type RemotesPayload, type SlotsPayload } from '../../shared';
 import { createFallbackModule } from '../core/fallback-module';
 import { HOST_MESSAGES } from '../loader/messages';
 import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../../testing/host/fake-api';
@@ -75,7 +75,7 @@ function setup(pathname: string, remoteList: { status?: number; body?: unknown }
     client: fake.client,
     instance,
     pathname,
-    sidebarShown: () => false,
+    matchesMedia: () => false,
     fallbackModule: createFallbackModule,
     reliability: {
       fetch: async (url) => {
@@ -114,9 +114,40 @@ describe('startHost', () => {
     expect(requested(s.fake)).toEqual(['GET /me', 'GET /slots', 'GET /api/remotes']);
   });
 
+  it('asks the window whether the sidebar shows by default, with the sign-in page media query', async () => {
+    /** What start-up loads ahead on the sign-in page, with no `matchesMedia` option: `count` modules. */
+    const loadedAhead = async (count: number) => {
+      const s = setup('/login');
+      const { matchesMedia: _default, ...options } = s.options;
+      const startup = startHost(options);
+      const loaded: string[] = [];
+      startup.modules.onLoad((done) => loaded.push(done.component));
+      await waitFor(() => loaded.length === count);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return loaded;
+    };
+    // No matchMedia (an old browser, a test): nothing under a media query is loaded ahead.
+    expect(await loadedAhead(3)).not.toContain('LoginSidebarPromo');
+
+    const queries: string[] = [];
+    Object.defineProperty(window, 'matchMedia', {
+      configurable: true,
+      value: (query: string) => {
+        queries.push(query);
+        return { matches: true };
+      },
+    });
+    try {
+      expect(await loadedAhead(4)).toContain('LoginSidebarPromo');
+      expect(queries).toEqual([SIGN_IN_SIDEBAR_MEDIA]);
+    } finally {
+      Reflect.deleteProperty(window, 'matchMedia');
+    }
+  });
+
   it('loads the sidebar component too when the sidebar shows', async () => {
     const s = setup('/login');
-    const startup = startHost({ ...s.options, sidebarShown: () => true });
+    const startup = startHost({ ...s.options, matchesMedia: () => true });
     const loaded: string[] = [];
     startup.modules.onLoad((done) => loaded.push(done.component));
     await waitFor(() => loaded.length === 4);
@@ -126,11 +157,13 @@ describe('startHost', () => {
   it('elsewhere: no slots guess and no module loaded, the remotes registered all the same', async () => {
     const s = setup('/resources/articles');
     const startup = startHost(s.options);
-    expect(startup.requests.publicSlots).toBeNull();
+    expect(startup.source.earlySlots).toBeNull();
     await startup.remotesReady;
     await new Promise((resolve) => setTimeout(resolve, 20));
 
-    expect(requested(s.fake)).toEqual(['GET /me', 'GET /api/remotes']);
+    // Signed out and the remotes known, the slot source asks for the public slots the sign-in page will show.
+    expect(requested(s.fake)).toEqual(['GET /me', 'GET /api/remotes', 'GET /slots']);
+    expect(startup.source.snapshot().source).toBe('slots');
     expect(startup.modules.provided().map((item) => item.component)).toContain('Timeline');
     expect(s.manifests).toEqual([]);
   });
@@ -264,7 +297,8 @@ describe('startHost with the boot data of index.html', () => {
     startup.modules.onLoad((done) => loaded.push(done.component));
     await waitFor(() => loaded.length === 1);
     expect(loaded).toEqual(['LoginSidebarPromo']);
-    expect(requested(s.fake)).toEqual(['GET /me']);
+    // Nothing for the modules; the signed-out visitor's public slots, once GET /me has answered.
+    expect(requested(s.fake).filter((request) => request !== 'GET /slots')).toEqual(['GET /me']);
   });
 
   it('loads nothing ahead from a remote on another origin: its slots fetch it when they render', async () => {

@@ -6,10 +6,9 @@ import type { ReliabilityOptions } from '../loader/reliability-plugin';
 import { createRemoteModuleLoader, type RemoteModuleLoader } from '../loader/remote-module-loader';
 import { HOST_MESSAGES } from '../loader/messages';
 import { parseSlotMap } from '../loader/parse-slot-map';
-import { pageComponents } from '../../shared';
-import { readBootData, type ParsedBootData } from './read-boot-data';
-import { signInPageComponents, signInSidebarShown } from './sign-in-page-components';
-import { startStartupRequests, type StartupRequests } from './startup-requests';
+import { pageComponents, SIGN_IN_PATH, type SessionBootData } from '../../shared';
+import { readBootData, readSessionData, type ParsedBootData } from './read-boot-data';
+import { SlotSource } from '../loader/slot-source';
 
 /** The name of the host's federation instance (webpack.config.ts HOST_NAME). */
 export const HOST_NAME = 'host';
@@ -17,7 +16,8 @@ export const HOST_NAME = 'host';
 /** What the start-up code hands to the React shell (bootstrap.tsx). */
 export interface HostStartup {
   client: ApiClient;
-  requests: StartupRequests;
+  /** The page's slot data and session, with the requests it started already on their way. */
+  source: SlotSource;
   modules: RemoteModuleLoader;
   /**
    * Settles once the remotes are registered, or their list could not be loaded; null when they were registered
@@ -41,10 +41,13 @@ export interface StartHostOptions {
   pageUrl?: string;
   /** The boot data of index.html by default (null: none). */
   bootData?: ParsedBootData | null;
-  /** Whether a media query matches (window.matchMedia by default; false without it). */
+  /** The session data of a signed-in page, read from it by default (null: none). */
+  sessionData?: SessionBootData | null;
+  /**
+   * Whether a media query matches (window.matchMedia by default; false without it): what shows only under one (the
+   * sign-in sidebar) is loaded ahead only when it matches.
+   */
   matchesMedia?: (query: string) => boolean;
-  /** Whether the sign-in page shows its sidebar (a media query by default). */
-  sidebarShown?: () => boolean;
   /**
    * What a remote module that cannot be loaded resolves to: the shell's fallback module, which renders React. The
    * caller (host/index.ts) imports it only when a load fails, so no React loads before the async boundary.
@@ -73,7 +76,8 @@ function windowMatchesMedia(query: string): boolean {
 /**
  * Everything a page load can start before React and the shell have arrived (host/index.ts runs it ahead of the
  * async boundary):
- * - GET /me and, on the sign-in page, GET /slots, side by side, for the providers to answer their first loads from;
+ * - the slot source: GET /me and, on the sign-in page, GET /slots, side by side (GET /meta after GET /me
+ *   elsewhere), or nothing on a signed-in page that carries its session data;
  * - the remotes' descriptors, registered with the federation runtime (which fetches nothing for that): from the boot
  *   data the server put into index.html, else from GET /api/remotes;
  * - the modules of the components the page's public slots render start loading, from the remotes served with the
@@ -83,7 +87,10 @@ function windowMatchesMedia(query: string): boolean {
  */
 export function startHost(options: StartHostOptions): HostStartup {
   const client = options.client ?? createApiClient();
-  const requests = startStartupRequests(client, options.pathname ?? window.location.pathname);
+  const pathname = options.pathname ?? window.location.pathname;
+  const sessionData = options.sessionData !== undefined ? options.sessionData : readSessionData();
+  const source = new SlotSource({ client, pathname, sessionData });
+  source.session.listen(window);
   const instance = options.instance ?? getInstance() ?? createInstance({ name: HOST_NAME, remotes: [] });
   const modules = createRemoteModuleLoader({
     instance,
@@ -100,17 +107,18 @@ export function startHost(options: StartHostOptions): HostStartup {
     );
   };
 
-  const pathname = options.pathname ?? window.location.pathname;
   const matchesMedia = options.matchesMedia ?? windowMatchesMedia;
+  /** The modules of the components a page renders from a slot map, nested content included, at this width. */
+  const prefetchPage = (path: string, slots: unknown, audience?: 'signed-in'): void => {
+    const shown = pageComponents(path, parseSlotMap(slots).slots, audience);
+    prefetch([...shown].filter(([, media]) => media === null || matchesMedia(media)).map(([name]) => name));
+  };
   /** Once GET /meta has answered and the remotes are known: the modules of the slots this signed-in page renders. */
   const prefetchSignedInPage = (remotesKnown: Promise<void> | null): void => {
-    if (!requests.meta) return;
-    Promise.all([requests.meta, remotesKnown]).then(
-      ([payload]) => {
-        const shown = pageComponents(pathname, parseSlotMap(payload.slots).slots, 'signed-in');
-        prefetch([...shown].filter(([, media]) => media === null || matchesMedia(media)).map(([name]) => name));
-      },
-      // Signed out, or GET /meta failed: the slot data provider reports what needs reporting.
+    if (!source.earlyMeta) return;
+    Promise.all([source.earlyMeta, remotesKnown]).then(
+      ([payload]) => prefetchPage(pathname, payload.slots, 'signed-in'),
+      // Signed out, or GET /meta failed: the slot source reports what needs reporting.
       () => undefined,
     );
   };
@@ -132,7 +140,7 @@ export function startHost(options: StartHostOptions): HostStartup {
         .filter((item) => item.media === undefined || matchesMedia(item.media))
         .map((item) => item.component),
     );
-    return { client, requests, modules, remotesReady: null, showSlotDetails };
+    return { client, source, modules, remotesReady: null, showSlotDetails };
   }
 
   const remotesReady = fetchRemoteDescriptors(client).then(
@@ -143,18 +151,18 @@ export function startHost(options: StartHostOptions): HostStartup {
       });
     },
   );
+  source.awaitRemotes(remotesReady);
   prefetchSignedInPage(remotesReady);
-  if (requests.publicSlots) {
-    const sidebarShown = options.sidebarShown ?? signInSidebarShown;
-    Promise.all([requests.publicSlots, remotesReady]).then(
-      ([payload]) => prefetch(signInPageComponents(parseSlotMap(payload.slots).slots, sidebarShown())),
-      // A failed GET /slots is the slot data provider's to report.
+  if (source.earlySlots) {
+    Promise.all([source.earlySlots, remotesReady]).then(
+      ([payload]) => prefetchPage(SIGN_IN_PATH, payload.slots),
+      // A failed GET /slots is the slot source's to report.
       () => undefined,
     );
   }
   return {
     client,
-    requests,
+    source,
     modules,
     remotesReady,
     get showSlotDetails() {

@@ -16,7 +16,7 @@ const escapedMeta = new WeakMap<readonly Buffer[], string>();
 
 /**
  * The {@link SessionBootData} element of a signed-in page: `{"me":…,"meta":…}` as a JSON data block the host reads
- * instead of asking GET /me and GET /meta (host/startup/read-session-data.ts). Not a script the browser runs (the
+ * instead of asking GET /me and GET /meta (host/startup/read-boot-data.ts). Not a script the browser runs (the
  * Content-Security-Policy allows none inline), escaped with jsonForHtml so no value can close it. For the session's
  * own user only, in an answer marked `private, no-store`.
  */

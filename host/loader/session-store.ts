@@ -1,0 +1,175 @@
+import {
+  HOST_REFRESH_EVENT,
+  type CurrentUser,
+  type LoginRequest,
+  type MePayload,
+  type TenantSwitchRequest,
+} from '../../shared';
+import { ApiError, type ApiClient } from './api-client';
+import { ExternalStore } from './external-store';
+
+export type SessionStatus = 'loading' | 'anonymous' | 'authenticated';
+
+/** Who is signed in, as the shell reads it (`useSession()`), with what changes it. */
+export interface Session {
+  status: SessionStatus;
+  user: CurrentUser | null;
+  /** Who: changes on sign-in and sign-out. Data cached under another identity must never be shown. */
+  identity: string;
+  /** Who and in which tenant: data scoped by tenant (records, dashboards) is fetched again when it changes. */
+  scope: string;
+  /** Changes on every session load (sign-in, tenant switch, refresh requested by the host or a remote). */
+  revision: number;
+  /**
+   * True when the server ended the session this page was using (a 401 answer), so the sign-in page can say why it
+   * is shown; false after a sign-in, a sign-out, or a page load without a session.
+   */
+  expired: boolean;
+  /** POST /login; throws ApiError (e.g. 401 with the server's message) on failure. */
+  signIn(credentials: LoginRequest): Promise<CurrentUser>;
+  /** POST /logout; the client forgets the session even if the request fails. */
+  signOut(): Promise<void>;
+  /** POST /tenant; throws ApiError (403 when not a member). */
+  switchTenant(tenant: string): Promise<void>;
+  /** GET /me again (e.g. after a remote changed the session), which refreshes everything keyed on the session. */
+  refresh(): Promise<void>;
+  /** The server said the session is gone (401): forget it without a request. */
+  expire(): void;
+  /**
+   * Calls `listener` when the server says the session is gone, before anything protected unmounts: the moment to
+   * keep what only the page holds (a form's unsaved values). Returns the unsubscribe function.
+   */
+  onExpire(listener: () => void): () => void;
+}
+
+interface State {
+  status: SessionStatus;
+  user: CurrentUser | null;
+  revision: number;
+  expired: boolean;
+}
+
+/**
+ * The session of the page, outside React: GET /me at start, sign-in, sign-out, tenant switch, and the refresh that
+ * remotes ask for with the HOST_REFRESH_EVENT window event (shared/wire.ts). The slot source follows it.
+ */
+export class SessionStore extends ExternalStore<Session> {
+  private state: State = { status: 'loading', user: null, revision: 0, expired: false };
+  private readonly expiryListeners = new Set<() => void>();
+  /** GET /me started with the page (or answered by its session data): it answers the first load only. */
+  private pendingMe: Promise<MePayload> | null;
+
+  constructor(
+    private readonly client: ApiClient,
+    initialMe: Promise<MePayload> | null = null,
+  ) {
+    // The first value needs the bound methods, which exist only once super() has returned: published just below.
+    super(undefined as unknown as Session);
+    this.pendingMe = initialMe;
+    this.publishState(this.state);
+  }
+
+  /** Loads who is signed in (from the early GET /me the first time). */
+  readonly refresh = async (): Promise<void> => {
+    const initial = this.pendingMe;
+    this.pendingMe = null;
+    try {
+      const payload = await (initial ?? this.client.get<MePayload>('/me'));
+      this.settle(payload.user);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 401)) {
+        console.error('[session] GET /me failed; treating the visitor as signed out.', error);
+      }
+      this.settle(null);
+    }
+  };
+
+  readonly signIn = async (credentials: LoginRequest): Promise<CurrentUser> => {
+    const payload = await this.client.post<MePayload>('/login', credentials);
+    this.settle(payload.user);
+    return payload.user;
+  };
+
+  readonly signOut = async (): Promise<void> => {
+    // Forget first, so nothing protected stays on screen while the request is in flight.
+    this.settle(null);
+    try {
+      await this.client.post<void>('/logout');
+    } catch (error) {
+      console.warn('[session] POST /logout failed; the session cookie may outlive this page.', error);
+    }
+  };
+
+  readonly switchTenant = async (tenant: string): Promise<void> => {
+    const body: TenantSwitchRequest = { tenant };
+    const payload = await this.client.post<MePayload>('/tenant', body);
+    this.settle(payload.user);
+  };
+
+  readonly expire = (): void => {
+    // The listeners run while protected content is still mounted; the settle below unmounts it.
+    for (const listener of [...this.expiryListeners]) listener();
+    this.settle(null, true);
+  };
+
+  readonly onExpire = (listener: () => void): (() => void) => {
+    this.expiryListeners.add(listener);
+    return () => {
+      this.expiryListeners.delete(listener);
+    };
+  };
+
+  /**
+   * Follows the window: HOST_REFRESH_EVENT loads the session again, and a page restored from the back/forward
+   * cache, which may show a session that has since ended (signed out in this or another tab), forgets it at once,
+   * so nothing protected shows, and asks the server again. Returns what stops following.
+   */
+  listen(target: Window): () => void {
+    const onRefresh = () => void this.refresh();
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (!event.persisted) return;
+      this.publishState({ status: 'loading', user: null, revision: this.state.revision + 1, expired: false });
+      void this.refresh();
+    };
+    target.addEventListener(HOST_REFRESH_EVENT, onRefresh);
+    target.addEventListener('pageshow', onPageShow);
+    return () => {
+      target.removeEventListener(HOST_REFRESH_EVENT, onRefresh);
+      target.removeEventListener('pageshow', onPageShow);
+    };
+  }
+
+  private settle(user: CurrentUser | null, expired = false): void {
+    const previous = this.state;
+    this.publishState({
+      status: user ? 'authenticated' : 'anonymous',
+      user,
+      revision: previous.revision + 1,
+      // Only a session this page was using can end; a second 401 of the same ending keeps the flag.
+      expired: user === null && expired && (previous.status === 'authenticated' || previous.expired),
+    });
+  }
+
+  private publishState(state: State): void {
+    this.state = state;
+    const { status, user, revision, expired } = state;
+    const identity = user ? `user:${user.username}` : status;
+    const scope = user ? `${identity}@${user.currentTenant}` : identity;
+    this.publish(
+      Object.freeze({
+        status,
+        user,
+        identity,
+        scope,
+        revision,
+        expired,
+        signIn: this.signIn,
+        signOut: this.signOut,
+        switchTenant: this.switchTenant,
+        refresh: this.refresh,
+        expire: this.expire,
+        onExpire: this.onExpire,
+      }),
+    );
+  }
+}

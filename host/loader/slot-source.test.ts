@@ -1,0 +1,262 @@
+import { HOST_REFRESH_EVENT, type MePayload, type SessionBootData } from '../../shared';
+import { createFakeApi, UNAUTHENTICATED, type FakeApi, type FakeResponse } from '../../testing/host/fake-api';
+import { SlotSource } from './slot-source';
+
+const SLOTS = { slots: { 'login-before-form': [{ component: 'LoginNotice', props: {} }] } };
+const ME: MePayload = {
+  user: {
+    username: 'admin',
+    displayName: 'Admin',
+    tenants: [
+      { id: 'acme', name: 'Acme' },
+      { id: 'globex', name: 'Globex' },
+    ],
+    currentTenant: 'acme',
+  },
+};
+const metaWith = (text: string) => ({
+  dashboards: [],
+  modules: [],
+  slots: { 'dashboard-before-cards': [{ component: 'Text', props: { text } }] },
+});
+
+/** Lets the fake server answer and the stores settle. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+const requested = (fake: FakeApi) => fake.requests.map((request) => `${request.method} ${request.path}`);
+const shownText = (source: SlotSource) =>
+  source.snapshot().slots['dashboard-before-cards']?.[0]?.props.text ?? source.snapshot().status;
+
+/** A route answered only when the test says so. */
+function held(answer: FakeResponse) {
+  let release = () => undefined as void;
+  const route = () => new Promise<FakeResponse>((resolve) => (release = () => resolve(answer)));
+  return { route, release: () => release() };
+}
+
+describe('SlotSource: the requests started with the page', () => {
+  it('asks for the session and, on the sign-in page, for the public slots at once', async () => {
+    const fake = createFakeApi({ 'GET /me': UNAUTHENTICATED, 'GET /slots': { body: SLOTS } });
+    const source = new SlotSource({ client: fake.client, pathname: '/login' });
+
+    expect(requested(fake)).toEqual(['GET /me', 'GET /slots']);
+    await expect(source.earlySlots).resolves.toEqual(SLOTS);
+    expect(source.earlyMeta).toBeNull();
+    await settle();
+    // The early GET /slots answered the first load: nothing was asked again.
+    expect(requested(fake)).toEqual(['GET /me', 'GET /slots']);
+    expect(source.snapshot()).toMatchObject({ status: 'ready', source: 'slots', slots: SLOTS.slots });
+    expect(source.session.snapshot().status).toBe('anonymous');
+  });
+
+  it('makes no slots guess on other pages, where the visitor is probably signed in', () => {
+    const fake = createFakeApi({ 'GET /me': { body: ME }, 'GET /meta': { body: metaWith('x') } });
+    for (const path of ['/', '/resources/articles', '/login/extra', '/LOGIN']) {
+      expect(new SlotSource({ client: fake.client, pathname: path }).earlySlots).toBeNull();
+    }
+    expect(fake.count('GET', '/slots')).toBe(0);
+    expect(fake.count('GET', '/me')).toBe(4);
+  });
+
+  it('never reports an unused failed request as an unhandled rejection', async () => {
+    const unhandled = jest.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      const fake = createFakeApi({ 'GET /me': UNAUTHENTICATED, 'GET /slots': { status: 500, body: {} } });
+      jest.spyOn(console, 'error').mockImplementation(() => undefined);
+      new SlotSource({ client: fake.client, pathname: '/login' });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off('unhandledRejection', unhandled);
+      jest.restoreAllMocks();
+    }
+  });
+
+  it('starts GET /meta the moment GET /me says who is signed in, and uses it for the first load', async () => {
+    const meta = metaWith('early');
+    const fake = createFakeApi({ 'GET /me': { body: ME }, 'GET /meta': { body: meta } });
+    const source = new SlotSource({ client: fake.client, pathname: '/resources/articles/4/edit' });
+    await expect(source.earlyMeta).resolves.toEqual(meta);
+    await settle();
+    expect(requested(fake)).toEqual(['GET /me', 'GET /meta']);
+    expect(source.snapshot()).toMatchObject({ status: 'ready', source: 'meta', meta: { dashboards: [], modules: [] } });
+    expect(shownText(source)).toBe('early');
+    expect(new SlotSource({ client: fake.client, pathname: '/login' }).earlyMeta).toBeNull();
+  });
+
+  it('asks no GET /meta when nobody is signed in, and loads the public slots instead', async () => {
+    const fake = createFakeApi({
+      'GET /me': UNAUTHENTICATED,
+      'GET /meta': { body: {} },
+      'GET /slots': { body: SLOTS },
+    });
+    const source = new SlotSource({ client: fake.client, pathname: '/' });
+    await expect(source.earlyMeta).rejects.toMatchObject({ status: 401 });
+    await settle();
+    expect(requested(fake)).toEqual(['GET /me', 'GET /slots']);
+    expect(source.snapshot().source).toBe('slots');
+  });
+
+  it('asks neither GET /me nor GET /meta on a page the server served with the session data', async () => {
+    const session: SessionBootData = { me: ME, meta: metaWith('inline') };
+    const fake = createFakeApi({ 'GET /me': UNAUTHENTICATED, 'GET /meta': { body: {} } });
+    const source = new SlotSource({
+      client: fake.client,
+      pathname: '/resources/articles/4/edit',
+      sessionData: session,
+    });
+    await expect(source.earlyMeta).resolves.toEqual(session.meta);
+    expect(source.earlySlots).toBeNull();
+    await settle();
+    expect(fake.requests).toEqual([]);
+    expect(source.session.snapshot()).toMatchObject({ status: 'authenticated', user: ME.user });
+    expect(shownText(source)).toBe('inline');
+  });
+});
+
+describe('SlotSource: following the session', () => {
+  it('gives out loading until it is known who is signed in, and until the remotes are registered', async () => {
+    const me = held({ body: ME });
+    let remotesKnown = () => undefined as void;
+    const remotesReady = new Promise<void>((resolve) => (remotesKnown = resolve));
+    const fake = createFakeApi({ 'GET /me': me.route, 'GET /meta': { body: metaWith('x') } });
+    const source = new SlotSource({ client: fake.client, pathname: '/', remotesReady });
+    expect(source.snapshot().status).toBe('loading');
+    me.release();
+    await settle();
+    // Signed in, but the remotes are not known: the early GET /meta waits unused.
+    expect(source.session.snapshot().status).toBe('authenticated');
+    expect(source.snapshot().status).toBe('loading');
+    remotesKnown();
+    await settle();
+    expect(shownText(source)).toBe('x');
+    expect(fake.count('GET', '/meta')).toBe(1);
+  });
+
+  it('never gives out data of another identity: a sign-out gives out loading at once', async () => {
+    const fake = createFakeApi({
+      'GET /me': { body: ME },
+      'GET /meta': { body: metaWith('protected') },
+      'POST /logout': { status: 204 },
+      'GET /slots': held({ body: SLOTS }).route,
+    });
+    const source = new SlotSource({ client: fake.client, pathname: '/' });
+    await settle();
+    expect(shownText(source)).toBe('protected');
+    const seen: string[] = [];
+    source.subscribe(() => seen.push(`${source.snapshot().source}:${source.snapshot().status}`));
+
+    void source.session.signOut();
+    expect(source.snapshot()).toMatchObject({ status: 'loading', source: 'slots', meta: null });
+    expect(source.snapshot().slots).toEqual({});
+    expect(seen).toEqual(['slots:loading']);
+    expect(fake.count('GET', '/slots')).toBe(1);
+  });
+
+  it('keeps the current data through a tenant switch or a refresh until the new data arrives', async () => {
+    let text = 'acme';
+    const fake = createFakeApi({
+      'GET /me': { body: ME },
+      'GET /meta': () => ({ body: metaWith(text) }),
+      'POST /tenant': { body: { user: { ...ME.user, currentTenant: 'globex' } } },
+    });
+    const source = new SlotSource({ client: fake.client, pathname: '/' });
+    await settle();
+    expect(shownText(source)).toBe('acme');
+
+    const meta = held({ body: metaWith('globex') });
+    fake.routes.set('GET /meta', meta.route);
+    await source.session.switchTenant('globex');
+    expect(fake.count('GET', '/meta')).toBe(2);
+    expect(shownText(source)).toBe('acme');
+    meta.release();
+    await settle();
+    expect(shownText(source)).toBe('globex');
+
+    text = 'refreshed';
+    fake.routes.set('GET /meta', () => ({ body: metaWith(text) }));
+    source.snapshot().refresh();
+    expect(shownText(source)).toBe('globex');
+    await settle();
+    expect(shownText(source)).toBe('refreshed');
+    expect(fake.count('GET', '/meta')).toBe(3);
+  });
+
+  it('uses each early request for the first load of its kind only: a later sign-in asks the server', async () => {
+    const fake = createFakeApi({
+      'GET /me': UNAUTHENTICATED,
+      'GET /slots': { body: SLOTS },
+      'POST /login': { body: ME },
+      'POST /logout': { status: 204 },
+      'GET /meta': { body: metaWith('fresh') },
+    });
+    const source = new SlotSource({ client: fake.client, pathname: '/login' });
+    await settle();
+    expect(fake.count('GET', '/slots')).toBe(1);
+
+    await source.session.signIn({ username: 'admin', password: 'secret' });
+    await settle();
+    expect(shownText(source)).toBe('fresh');
+    await source.session.signOut();
+    await settle();
+    // Signed out again: the early GET /slots was used up, so the server is asked.
+    expect(fake.count('GET', '/slots')).toBe(2);
+    expect(source.snapshot().status).toBe('ready');
+  });
+
+  it('expires the session on a 401 from GET /meta, telling the expiry listeners while the session is still on', async () => {
+    const fake = createFakeApi({
+      'GET /me': { body: ME },
+      'GET /meta': UNAUTHENTICATED,
+      'GET /slots': { body: SLOTS },
+    });
+    const source = new SlotSource({ client: fake.client, pathname: '/' });
+    const statusWhenTold: string[] = [];
+    source.session.onExpire(() => statusWhenTold.push(source.session.snapshot().status));
+    await settle();
+    expect(statusWhenTold).toEqual(['authenticated']);
+    expect(source.session.snapshot()).toMatchObject({ status: 'anonymous', expired: true });
+    expect(source.snapshot()).toMatchObject({ status: 'ready', source: 'slots' });
+  });
+
+  it('reports a failed load and gives out the error', async () => {
+    const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const fake = createFakeApi({ 'GET /me': UNAUTHENTICATED, 'GET /slots': { status: 500, body: {} } });
+    const source = new SlotSource({ client: fake.client, pathname: '/' });
+    await settle();
+    expect(source.snapshot().status).toBe('error');
+    expect(source.snapshot().error).not.toBeNull();
+    expect(error).toHaveBeenCalledTimes(1);
+    error.mockRestore();
+  });
+});
+
+describe('SessionStore: the window', () => {
+  it('loads the session again on HOST_REFRESH_EVENT, and forgets it at once on a back/forward-cache restore', async () => {
+    const fake = createFakeApi({ 'GET /me': { body: ME }, 'GET /meta': { body: metaWith('x') } });
+    const source = new SlotSource({ client: fake.client, pathname: '/' });
+    const stop = source.session.listen(window);
+    try {
+      await settle();
+      const revision = source.session.snapshot().revision;
+      window.dispatchEvent(new CustomEvent(HOST_REFRESH_EVENT));
+      await settle();
+      expect(fake.count('GET', '/me')).toBe(2);
+      expect(source.session.snapshot().revision).toBeGreaterThan(revision);
+
+      // A page load of its own (persisted false) changes nothing.
+      window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: false }));
+      expect(source.session.snapshot().status).toBe('authenticated');
+      fake.routes.set('GET /me', UNAUTHENTICATED);
+      window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+      expect(source.session.snapshot()).toMatchObject({ status: 'loading', user: null });
+      expect(source.snapshot().status).toBe('loading');
+      await settle();
+      expect(source.session.snapshot().status).toBe('anonymous');
+    } finally {
+      stop();
+    }
+    window.dispatchEvent(new CustomEvent(HOST_REFRESH_EVENT));
+    expect(fake.count('GET', '/me')).toBe(3);
+  });
+});

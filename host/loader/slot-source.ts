@@ -1,0 +1,235 @@
+import {
+  SIGN_IN_PATH,
+  type Dashboard,
+  type MePayload,
+  type MetaPayload,
+  type NavigationModule,
+  type SessionBootData,
+  type SlotMap,
+  type SlotsPayload,
+} from '../../shared';
+import { ApiError, type ApiClient } from './api-client';
+import { ExternalStore } from './external-store';
+import { HOST_MESSAGES } from './messages';
+import { parseSlotMap } from './parse-slot-map';
+import { SessionStore, type Session } from './session-store';
+
+/** Which request the slot data comes from: GET /meta when signed in, GET /slots otherwise. */
+export type SlotDataRequest = 'meta' | 'slots';
+
+/** The page's slot data, from one request shared by every location. */
+export interface SlotData {
+  status: 'loading' | 'ready' | 'error';
+  /** `meta` (GET /meta) when signed in, `slots` (GET /slots) otherwise. */
+  source: SlotDataRequest;
+  slots: SlotMap;
+  /** Dashboards and navigation modules of GET /meta; null when signed out. */
+  meta: Pick<MetaPayload, 'dashboards' | 'modules'> | null;
+  error: string | null;
+  /** Requests the data again (same source). */
+  refresh(): void;
+}
+
+export interface SlotSourceOptions {
+  client: ApiClient;
+  /** The page's path: the sign-in page asks GET /slots early, the others GET /meta. */
+  pathname: string;
+  /** The session data the server inlined in a signed-in page: GET /me and GET /meta are answered from it. */
+  sessionData?: SessionBootData | null;
+  /** Settles once the remotes' components are registered (see {@link SlotSource.awaitRemotes}); null: they are. */
+  remotesReady?: Promise<unknown> | null;
+}
+
+/** A load of the slot data: which request for which session, and what it brought. */
+interface Loaded {
+  /** The request and identity it was made for: data of another identity is never given out. */
+  identityKey: string;
+  status: 'ready' | 'error';
+  slots: SlotMap;
+  meta: SlotData['meta'];
+  error: string | null;
+}
+
+const EMPTY_SLOTS: SlotMap = Object.freeze({});
+const LOADING: SlotData = Object.freeze({
+  status: 'loading',
+  source: 'slots',
+  slots: EMPTY_SLOTS,
+  meta: null,
+  error: null,
+  refresh: () => undefined,
+});
+
+function metaOf(payload: unknown): SlotData['meta'] {
+  const value = payload as Partial<MetaPayload> | null;
+  const dashboards: Dashboard[] = Array.isArray(value?.dashboards) ? value.dashboards : [];
+  const modules: NavigationModule[] = Array.isArray(value?.modules) ? value.modules : [];
+  return { dashboards, modules };
+}
+
+/** The same promise, marked as handled: its consumer may attach later, or never (a wrong guess). */
+function handled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
+
+/**
+ * Where the page's slot data comes from, outside React: the session data inlined in a signed-in page, else the
+ * requests started with the page (GET /me with GET /slots on the sign-in page, GET /meta after GET /me elsewhere),
+ * then GET /meta or GET /slots again whenever the session changes. It follows the {@link SessionStore}: a new
+ * identity gives out "loading" at once (nothing of another identity is ever shown); a new tenant or revision keeps
+ * the current data until the new data arrives. A 401 on GET /meta expires the session.
+ */
+export class SlotSource extends ExternalStore<SlotData> {
+  readonly session: SessionStore;
+  /**
+   * GET /slots started with the page on the guess that the visitor is signed out, made only on the sign-in page,
+   * where that is almost always right; null elsewhere. The payload is public by construction, so a wrong guess
+   * shows nothing it should not.
+   */
+  readonly earlySlots: Promise<SlotsPayload> | null;
+  /**
+   * GET /meta started the moment GET /me says who is signed in, on every page but the sign-in page (or answered by
+   * the session data). Rejects, without a request, when GET /me does; null on the sign-in page.
+   */
+  readonly earlyMeta: Promise<MetaPayload> | null;
+  private readonly client: ApiClient;
+  /** The early requests still unused: each answers the first load of its own kind, if that is the page's first. */
+  private pending: { meta: Promise<MetaPayload> | null; slots: Promise<SlotsPayload> | null };
+  /** What the remotes' registration is awaited from; null once they are known. */
+  private remotesPending: Promise<unknown> | null = null;
+  private revision = 0;
+  private loaded: Loaded | null = null;
+  /** The key of the load in flight or done, and how to abandon it. */
+  private inFlight: { key: string; controller: AbortController } | null = null;
+
+  constructor({ client, pathname, sessionData = null, remotesReady = null }: SlotSourceOptions) {
+    // As with the session, the bound `refresh` exists only once super() has returned.
+    super(LOADING);
+    this.publish(Object.freeze({ ...LOADING, refresh: this.refresh }));
+    this.client = client;
+    const onSignInPage = pathname === SIGN_IN_PATH;
+    let me: Promise<MePayload>;
+    if (sessionData && !onSignInPage) {
+      me = Promise.resolve(sessionData.me);
+      this.earlySlots = null;
+      this.earlyMeta = Promise.resolve(sessionData.meta);
+    } else {
+      me = handled(client.get<MePayload>('/me'));
+      this.earlySlots = onSignInPage ? handled(client.get<SlotsPayload>('/slots')) : null;
+      this.earlyMeta = onSignInPage ? null : handled(me.then(() => client.get<MetaPayload>('/meta')));
+    }
+    this.pending = { meta: this.earlyMeta, slots: this.earlySlots };
+    this.session = new SessionStore(client, me);
+    this.session.subscribe(() => this.sync());
+    void this.session.refresh();
+    if (remotesReady !== null) this.awaitRemotes(remotesReady);
+  }
+
+  /**
+   * Gives out slot data only once `remotesReady` has settled (either way), so that no slot renders as an unknown
+   * name before the remotes' components are registered.
+   */
+  awaitRemotes(remotesReady: Promise<unknown>): void {
+    const ready = (this.remotesPending = remotesReady);
+    const known = () => {
+      if (this.remotesPending !== ready) return;
+      this.remotesPending = null;
+      this.sync();
+    };
+    remotesReady.then(known, known);
+    this.sync();
+  }
+
+  /** Requests the slot data again, from the same source. */
+  readonly refresh = (): void => {
+    this.revision += 1;
+    this.sync();
+  };
+
+  /** Starts the load the session calls for, unless it is the one in flight; then gives out what is current. */
+  private sync(): void {
+    const session = this.session.snapshot();
+    const ready = session.status !== 'loading' && this.remotesPending === null;
+    const source: SlotDataRequest = session.status === 'authenticated' ? 'meta' : 'slots';
+    const identityKey = `${source}|${session.identity}`;
+    const key = `${identityKey}|${session.scope}#${session.revision}|${this.revision}`;
+    if (!ready) {
+      this.inFlight?.controller.abort();
+      this.inFlight = null;
+    } else if (this.inFlight?.key !== key) {
+      this.inFlight?.controller.abort();
+      this.load(source, key, identityKey);
+    }
+    // A refresh within the same identity keeps giving out the current data; another identity starts from nothing.
+    const current = ready && this.loaded !== null && this.loaded.identityKey === identityKey ? this.loaded : null;
+    const previous = this.snapshot();
+    if (
+      previous.source === source &&
+      previous.status === (current?.status ?? 'loading') &&
+      previous.slots === (current?.slots ?? EMPTY_SLOTS) &&
+      previous.meta === (current?.meta ?? null) &&
+      previous.error === (current?.error ?? null)
+    ) {
+      return;
+    }
+    this.publish(
+      Object.freeze({
+        status: current?.status ?? 'loading',
+        source,
+        slots: current?.slots ?? EMPTY_SLOTS,
+        meta: current?.meta ?? null,
+        error: current?.error ?? null,
+        refresh: this.refresh,
+      }),
+    );
+  }
+
+  private load(source: SlotDataRequest, key: string, identityKey: string): void {
+    const controller = new AbortController();
+    this.inFlight = { key, controller };
+    const path = source === 'meta' ? '/meta' : '/slots';
+    // The early request of the other kind is never used once the page's first load is of this kind.
+    if (source === 'meta') this.pending.slots = null;
+    else this.pending.meta = null;
+    const initial: Promise<MetaPayload | SlotsPayload> | null = this.pending[source];
+    const request = initial ?? this.client.get<MetaPayload | SlotsPayload>(path, controller.signal);
+    // The early request is dropped once a load that used it settles (not when one is abandoned before).
+    const settled = () => {
+      if (initial) this.pending[source] = null;
+    };
+    request.then(
+      (payload) => {
+        if (controller.signal.aborted) return;
+        settled();
+        const parsed = parseSlotMap((payload as Partial<SlotsPayload> | null)?.slots);
+        if (parsed.problems.length > 0) {
+          console.warn(`[slots] ${path} carried slots the host ignored: ${parsed.problems.join('; ')}.`);
+        }
+        this.loaded = {
+          identityKey,
+          status: 'ready',
+          slots: parsed.slots,
+          meta: source === 'meta' ? metaOf(payload) : null,
+          error: null,
+        };
+        this.sync();
+      },
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        settled();
+        const message = error instanceof Error ? error.message : String(error);
+        this.loaded = { identityKey, status: 'error', slots: EMPTY_SLOTS, meta: null, error: message };
+        if (source === 'meta' && error instanceof ApiError && error.status === 401) {
+          // Expiring the session loads GET /slots for the signed-out page (a new identity: loading first).
+          this.session.expire();
+        } else {
+          console.error(HOST_MESSAGES.slotDataFailureLog, { source: path, error: message });
+        }
+        this.sync();
+      },
+    );
+  }
+}
+
+export type { Session };
