@@ -1,9 +1,9 @@
 import {
   HOST_REFRESH_EVENT,
+  postTenantSwitch,
   type CurrentUser,
   type LoginRequest,
   type MePayload,
-  type TenantSwitchRequest,
 } from '../../shared';
 import { ApiError, type ApiClient } from './api-client';
 import { ExternalStore } from './external-store';
@@ -101,8 +101,7 @@ export class SessionStore extends ExternalStore<Session> {
   };
 
   readonly switchTenant = async (tenant: string): Promise<void> => {
-    const body: TenantSwitchRequest = { tenant };
-    const payload = await this.client.post<MePayload>('/tenant', body);
+    const payload = await postTenantSwitch(this.client, tenant);
     this.settle(payload.user);
   };
 

@@ -6,12 +6,9 @@ import type { ReliabilityOptions } from '../loader/reliability-plugin';
 import { createRemoteModuleLoader, type RemoteModuleLoader } from '../loader/remote-module-loader';
 import { HOST_MESSAGES } from '../loader/messages';
 import { parseSlotMap } from '../loader/parse-slot-map';
-import { pageComponents, SIGN_IN_PATH, type SessionBootData } from '../../shared';
+import { HOST_NAME, pageComponents, SIGN_IN_PATH, type SessionBootData } from '../../shared';
 import { readBootData, readSessionData, type ParsedBootData } from './read-boot-data';
 import { SlotSource } from '../loader/slot-source';
-
-/** The name of the host's federation instance (webpack.config.ts HOST_NAME). */
-export const HOST_NAME = 'host';
 
 /** What the start-up code hands to the React shell (bootstrap.tsx). */
 export interface HostStartup {
