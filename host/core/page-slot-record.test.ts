@@ -131,6 +131,26 @@ describe('PageSlotRecord kept in the tab’s sessionStorage', () => {
     expect(fromStorage().snapshot()).toEqual([]);
   });
 
+  it('writes itself again when the page is left, if something emptied the storage meanwhile', () => {
+    const record = fromStorage();
+    const page = new EventTarget();
+    const stop = record.saveOnPageHide(page);
+    record.set('/', notice('loaded'));
+    // As sign-out's Clear-Site-Data does, after the page wrote its record.
+    window.sessionStorage.clear();
+    page.dispatchEvent(new Event('pagehide'));
+    expect(
+      fromStorage()
+        .snapshot()
+        .map(({ page: path }) => path),
+    ).toEqual(['/']);
+
+    stop();
+    window.sessionStorage.clear();
+    page.dispatchEvent(new Event('pagehide'));
+    expect(fromStorage().snapshot()).toEqual([]);
+  });
+
   it('leaves out what is not a well-formed record', () => {
     window.sessionStorage.setItem(PAGE_SLOT_RECORD_KEY, '{ not json');
     expect(fromStorage().snapshot()).toEqual([]);

@@ -68,6 +68,18 @@ export class PageSlotRecord extends ExternalStore<readonly PageSlots[]> {
     this.publishPages();
   }
 
+  /**
+   * Writes the record again when the page is left (`pagehide` on `target`): the inspector is often reached by typing
+   * its address, a full page load, and what the tab keeps must then be what this page saw. Something else may have
+   * emptied the storage meanwhile (sign-out's `Clear-Site-Data` lands after the sign-in page has written), and
+   * between two transitions nothing else writes. Returns what stops it.
+   */
+  saveOnPageHide(target: Pick<EventTarget, 'addEventListener' | 'removeEventListener'>): () => void {
+    const save = () => this.write();
+    target.addEventListener('pagehide', save);
+    return () => target.removeEventListener('pagehide', save);
+  }
+
   /** Records every transition the slot status tells from now on; returns what stops it. */
   follow(status: SlotStatus): () => void {
     return status.onTransition(({ slot }) => this.set(slot.page, pageSlotStatus(slot)));

@@ -50,6 +50,7 @@ export function createSlotStatus(
   const slotStatus = new SlotStatus();
   const pageSlots = new PageSlotRecord(options.storage);
   pageSlots.follow(slotStatus);
+  if (options.storage !== undefined && typeof window !== 'undefined') pageSlots.saveOnPageHide(window);
   logSlotFailures(slotStatus, options.log);
   return { slotStatus, failedSlots: new FailedSlots(slotStatus), pageSlots };
 }

@@ -183,10 +183,10 @@ describe('the slot inspector opened by its address on a production server', () =
       expect(await page.locator(`[data-inspected-page="${editPage}"]`).count()).toBe(0);
       expect(await page.evaluate(() => JSON.stringify(window.sessionStorage))).not.toContain('/resources/notes');
 
-      // With nothing recorded yet, the inspector says what to do.
-      await page.evaluate(() => window.sessionStorage.clear());
-      await page.reload();
-      await page
+      // In a new tab, where nothing is recorded yet, the inspector says what to do (each tab keeps its own record).
+      const newTab = await context.newPage();
+      await newTab.goto('/inspect');
+      await newTab
         .getByText('No page is recorded in this tab yet. Open the page you want to inspect, then come back here.')
         .waitFor();
     } finally {
