@@ -130,7 +130,7 @@ describe('LoginRateLimiter (memory store)', () => {
       { kind: 'memory' },
     );
     const owner = { username: 'alice', ip: '203.0.113.10' };
-    await limiter.succeeded(owner, { accountCharged: false });
+    await limiter.succeeded(owner);
     for (let i = 1; i <= 4; i++) await limiter.attempt({ username: 'alice', ip: `198.51.100.${i}` });
     expect((await limiter.attempt(owner)).allowed).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 1_100));
@@ -231,7 +231,7 @@ describe('LoginRateLimiter (SQLite store)', () => {
     const owner = { username: 'alice', ip: '203.0.113.10' };
     const first = new BetterSqlite3(file);
     const before = LoginRateLimiter.create(limits, { kind: 'sqlite', db: first });
-    await before.succeeded(owner, { accountCharged: false });
+    await before.succeeded(owner);
     for (let i = 1; i <= 4; i++) await before.attempt({ username: 'alice', ip: `198.51.100.${i}` });
     first.close();
 

@@ -37,12 +37,17 @@ export function rateLimitStoreIn(engine: StorageEngine): RateLimitStore {
 }
 
 /**
- * An attempt let through (`accountCharged`: it took a point from the account's own counter, which a success gives
- * back), or refused with the seconds to wait.
+ * An attempt let through (with `accountCharged` when it took a point from the account's own counter, which a success
+ * gives back), or refused with the seconds to wait.
  */
 export type LoginAttemptVerdict =
-  | { allowed: true; accountCharged: boolean }
+  | { allowed: true; accountCharged?: true }
   | { allowed: false; retryAfterSeconds: number };
+
+/** What a let-through attempt took from the account (see LoginAttemptVerdict). */
+export interface AccountCharge {
+  accountCharged?: boolean;
+}
 
 export interface LoginAttemptKey {
   username: string;
@@ -147,7 +152,7 @@ export class LoginRateLimiter {
         }
       }
     }
-    if (retryAfterMs === 0) return { allowed: true, accountCharged };
+    if (retryAfterMs === 0) return accountCharged ? { allowed: true, accountCharged } : { allowed: true };
     // Refused before the password check: the attempt leaves no trace in any count.
     await giveBack(charges);
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
@@ -157,10 +162,7 @@ export class LoginRateLimiter {
    * After a successful sign-in: the account+IP count starts again, the client and the account get the attempt's
    * points back, and the client is remembered as the account's own.
    */
-  async succeeded(
-    key: LoginAttemptKey,
-    verdict: { accountCharged: boolean } = { accountCharged: false },
-  ): Promise<void> {
+  async succeeded(key: LoginAttemptKey, verdict: AccountCharge = {}): Promise<void> {
     if (this.perAccountAndIp) await this.perAccountAndIp.delete(accountAndIpKey(key));
     if (this.perIp) await this.perIp.reward(clientKey(key.ip), 1);
     if (this.perAccount) {
@@ -170,7 +172,7 @@ export class LoginRateLimiter {
   }
 
   /** An attempt let through that never had its password checked (the checks were busy): it gives its points back. */
-  async unchecked(key: LoginAttemptKey, verdict: { accountCharged: boolean }): Promise<void> {
+  async unchecked(key: LoginAttemptKey, verdict: AccountCharge): Promise<void> {
     const charges = this.counters(key);
     if (this.perAccount && verdict.accountCharged) charges.push([this.perAccount.limit, accountKey(key.username)]);
     await giveBack(charges);
