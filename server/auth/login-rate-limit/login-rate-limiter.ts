@@ -153,7 +153,7 @@ export class LoginRateLimiter {
       }
     }
     if (retryAfterMs === 0) return accountCharged ? { allowed: true, accountCharged } : { allowed: true };
-    // Refused before the password check: the attempt leaves no trace in any count.
+    // Refused before the password check: the attempt leaves no trace in the counts of failures.
     await giveBack(charges);
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
   }
