@@ -7,6 +7,7 @@ import type { LoginRateLimiter } from './auth/login-rate-limit/login-rate-limite
 import { createLoginThrottle } from './auth/login-rate-limit/login-throttle';
 import { createSessionChain } from './auth/session-chain';
 import type { UserStore } from './auth/user-store';
+import { createTrustProxyHopCheck } from './config/trust-proxy-hop-check';
 import { createHealthRouter } from './health/health-router';
 import { CLIENT_ROUTES, createHostPageRouter, type SignedInPage } from './host-page/host-page-router';
 import { createErrorHandler } from './http/error-handler';
@@ -79,6 +80,7 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ex
     inSeries([
       ...requestStartNotice(parts.storage),
       requestLogging(app, logger, settings.logRequests),
+      ...createTrustProxyHopCheck(settings.trustProxy, logger),
       // The API answers JSON: a small header set. Documents and files get helmet's full set, below.
       createApiSecurityHeaders(),
       createCrossSiteGuard({ allowedOrigins: settings.allowedOrigins }),

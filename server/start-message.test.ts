@@ -34,4 +34,18 @@ describe('formatStartMessage', () => {
     expect(text).toContain('the password printed when the server first started on this database');
     expect(text).toContain('Reset it with: DATABASE_PATH=/srv/app.db npm run user:add -- admin');
   });
+  it('says what a TRUST_PROXY hop count must be, and says nothing of other settings', () => {
+    const base = { url: 'http://127.0.0.1:3000/', account: undefined, databasePathForCommand: undefined };
+    const hops = formatStartMessage({ ...base, trustProxy: 2 });
+    expect(hops).toContain(
+      'TRUST_PROXY=2 trusts X-Forwarded-For from 2 proxy hops: it must be exactly the number of proxies in front of ' +
+        'this server. A higher count lets clients choose the address the sign-in limits count',
+    );
+    expect(formatStartMessage({ ...base, trustProxy: 1 })).toContain(
+      'TRUST_PROXY=1 trusts X-Forwarded-For from 1 proxy hop:',
+    );
+    expect(formatStartMessage({ ...base, trustProxy: false })).not.toContain('TRUST_PROXY');
+    expect(formatStartMessage({ ...base, trustProxy: ['loopback'] })).not.toContain('TRUST_PROXY');
+    expect(formatStartMessage(base)).not.toContain('TRUST_PROXY');
+  });
 });

@@ -1,3 +1,5 @@
+import type { TrustProxySetting } from './config/trust-proxy';
+
 /** An account the start message tells the operator about (the demo's `admin`). */
 export interface SignInAccount {
   username: string;
@@ -14,9 +16,25 @@ export interface StartMessageInput {
   account: SignInAccount | undefined;
   /** Put in front of the reset command when the database is not the default one. */
   databasePathForCommand: string | undefined;
+  /** TRUST_PROXY as read; a hop count gets a reminder of what it must be. */
+  trustProxy?: TrustProxySetting;
 }
 
-/** What the server prints once it listens: where to open it and how to sign in. */
+/**
+ * What the start message says of a `TRUST_PROXY` hop count: a count above the proxies really in front lets clients
+ * choose their address (the server also warns when a request shows it; see trust-proxy-hop-check.ts).
+ */
+export function trustProxyHopCountNotice(trustProxy: TrustProxySetting | undefined): string | undefined {
+  if (typeof trustProxy !== 'number') return undefined;
+  const hops = `${trustProxy} proxy hop${trustProxy === 1 ? '' : 's'}`;
+  return (
+    `TRUST_PROXY=${trustProxy} trusts X-Forwarded-For from ${hops}: it must be exactly the number of proxies in ` +
+    "front of this server. A higher count lets clients choose the address the sign-in limits count; the proxies' " +
+    'addresses (e.g. TRUST_PROXY=10.0.0.5) cannot be wrong that way.'
+  );
+}
+
+/** What the server prints once it listens: where to open it, how to sign in, and what TRUST_PROXY must be. */
 export function formatStartMessage(input: StartMessageInput): string {
   const command = (username: string) =>
     `${input.databasePathForCommand ? `DATABASE_PATH=${input.databasePathForCommand} ` : ''}npm run user:add -- ${username}`;
@@ -37,5 +55,7 @@ export function formatStartMessage(input: StartMessageInput): string {
       `Forgot it? Reset it with: ${command(account.username)}`,
     );
   }
+  const hopCountNotice = trustProxyHopCountNotice(input.trustProxy);
+  if (hopCountNotice) lines.push(hopCountNotice);
   return `${lines.join('\n')}\n`;
 }

@@ -106,6 +106,7 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
       url,
       account: options.signInAccount?.(),
       databasePathForCommand: isDefaultDatabase ? undefined : config.databasePath,
+      trustProxy: config.trustProxy,
     }),
   );
 

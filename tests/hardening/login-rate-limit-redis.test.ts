@@ -45,6 +45,27 @@ describe('LoginRateLimiter on Redis', () => {
     expect((await first.attempt(key)).allowed).toBe(true);
   });
 
+  it('remembers on every instance the client that signed in on one, and gives back what only failures keep', async () => {
+    const limits = { perAccountAndIp: 3, perIp: 50, perAccount: 3, accountSlowdownSeconds: 60, windowSeconds: 60 };
+    const first = LoginRateLimiter.create(limits, { kind: 'redis', client: await connectedClient(redis.url) });
+    const second = LoginRateLimiter.create(limits, { kind: 'redis', client: await connectedClient(redis.url) });
+    const owner = { username: 'alice', ip: '203.0.113.10' };
+    const signIn = await first.attempt(owner);
+    expect(signIn).toEqual({ allowed: true, accountCharged: true });
+    if (signIn.allowed) await first.succeeded(owner, signIn);
+    // The owner's sign-in gave the account its point back: three failures from elsewhere before the slow-down.
+    const guesses = [];
+    for (let i = 1; i <= 8; i++) {
+      const instance = i % 2 === 0 ? first : second;
+      guesses.push((await instance.attempt({ username: 'alice', ip: `198.51.100.${i}` })).allowed);
+    }
+    expect(guesses).toEqual([true, true, true, true, false, false, false, false]);
+    // Slowed down everywhere else, the owner's address is known on both instances.
+    expect((await second.attempt(owner)).allowed).toBe(true);
+    expect((await first.attempt(owner)).allowed).toBe(true);
+    expect((await second.attempt({ username: 'alice', ip: '198.51.100.99' })).allowed).toBe(false);
+  });
+
   it('fails fast (rejects) when Redis is not reachable, instead of queueing the attempt', async () => {
     const deadPort = await getFreePort();
     const client = createClient({ url: `redis://127.0.0.1:${deadPort}`, socket: { reconnectStrategy: false } });

@@ -71,6 +71,61 @@ describe('sign-in rate limits of the app', () => {
     expect((await attempt(DEMO_PASSWORD, 'admin', { 'X-Forwarded-For': '198.51.100.2' })).status).toBe(200);
   });
 
+  it('lets the owner sign in from their usual address while many addresses guess the password (issue 25 point 1)', async () => {
+    // One proxy in front (TRUST_PROXY=1): the client address is the last X-Forwarded-For entry.
+    testApp = await createDemoApp({
+      loginRateLimit: { perAccountAndIp: 3, perIp: 50, perAccount: 5, accountSlowdownSeconds: 2, windowSeconds: 900 },
+      trustProxy: 1,
+    });
+    const from = (ip: string) => ({ 'X-Forwarded-For': ip });
+    const owner = from('203.0.113.10');
+    expect((await attempt(DEMO_PASSWORD, 'admin', owner)).status).toBe(200);
+    // Wrong passwords from many addresses take the account past its limit...
+    for (let i = 1; i <= 6; i++)
+      expect((await attempt(`wrong-${i}`, 'admin', from(`198.51.100.${i}`))).status).toBe(401);
+    // ...then steady guesses from new addresses, with the owner signing in between them.
+    const attacker: number[] = [];
+    for (let round = 0; round < 6; round++) {
+      for (let i = 0; i < 4; i++)
+        attacker.push((await attempt('guess', 'admin', from(`192.0.2.${round * 4 + i}`))).status);
+      expect((await attempt(DEMO_PASSWORD, 'admin', owner)).status).toBe(200);
+    }
+    // The attacker stays slowed down: nearly every guess is refused before its password is checked.
+    expect(attacker.filter((status) => status === 429).length).toBeGreaterThanOrEqual(attacker.length - 2);
+    expect(attacker.every((status) => status === 429 || status === 401)).toBe(true);
+  });
+
+  it('does not count a slowed-down (429) attempt against the address that sent it (issue 25 point 1)', async () => {
+    testApp = await createDemoApp({
+      loginRateLimit: { perAccountAndIp: 3, perIp: 50, perAccount: 3, accountSlowdownSeconds: 1, windowSeconds: 900 },
+      trustProxy: 1,
+    });
+    const from = (ip: string) => ({ 'X-Forwarded-For': ip });
+    for (let i = 1; i <= 4; i++) await attempt(`wrong-${i}`, 'admin', from(`198.51.100.${i}`));
+    // The owner, travelling (a new address), is slowed down with everyone else, far more than 3 times...
+    const travelling = from('203.0.113.77');
+    const statuses = [];
+    for (let i = 0; i < 10; i++) statuses.push((await attempt(DEMO_PASSWORD, 'admin', travelling)).status);
+    expect(statuses).toEqual(Array(10).fill(429));
+    // ...and once the interval has passed signs in: those refusals did not lock the address out.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await attempt(DEMO_PASSWORD, 'admin', travelling)).status).toBe(200);
+  });
+
+  it('counts only failures: 35 correct sign-ins in a row all succeed and leave the address its limits (issue 25 point 2)', async () => {
+    testApp = await createDemoApp({
+      loginRateLimit: { perAccountAndIp: 3, perIp: 6, perAccount: 30, accountSlowdownSeconds: 10, windowSeconds: 900 },
+    });
+    const statuses = [];
+    for (let i = 0; i < 35; i++) statuses.push((await attempt(DEMO_PASSWORD)).status);
+    expect(statuses).toEqual(Array(35).fill(200));
+    // Nothing of those sign-ins counts against the address: every failure it is allowed is still there.
+    for (let i = 0; i < 3; i++) expect((await attempt(`wrong-${i}`)).status).toBe(401);
+    expect((await attempt('one-more')).status).toBe(429);
+    for (let i = 0; i < 3; i++) expect((await attempt('Winter2024!', `user${i}`)).status).toBe(401);
+    expect((await attempt('Winter2024!', 'user9')).status).toBe(429);
+  });
+
   it('is switched off by a null limit (LOGIN_RATE_LIMIT=off)', async () => {
     testApp = await createDemoApp({ loginRateLimit: { perAccountAndIp: null, perIp: null, windowSeconds: 900 } });
     for (let i = 0; i < 15; i++) expect((await attempt(`wrong-${i}`)).status).toBe(401);

@@ -14,6 +14,11 @@ export interface LoginRateLimitSettings {
   perAccount?: number | null;
   /** Seconds between attempts on an account over its limit (`LOGIN_ACCOUNT_SLOWDOWN_SECONDS`, default 10). */
   accountSlowdownSeconds?: number;
+  /**
+   * How long a client that signed in to an account is remembered as that account's own (default 30 days): from
+   * there the account is never slowed down, whatever failures come from elsewhere.
+   */
+  knownClientSeconds?: number;
   /** Length of the window in seconds (`LOGIN_RATE_LIMIT_WINDOW_SECONDS`, default 900 = 15 min). */
   windowSeconds: number;
 }
@@ -23,6 +28,7 @@ export const DEFAULT_LOGIN_IP_RATE_LIMIT = 100;
 export const DEFAULT_LOGIN_RATE_LIMIT_WINDOW_SECONDS = 15 * 60;
 export const DEFAULT_LOGIN_ACCOUNT_RATE_LIMIT = 30;
 export const DEFAULT_LOGIN_ACCOUNT_SLOWDOWN_SECONDS = 10;
+export const DEFAULT_KNOWN_CLIENT_SECONDS = 30 * 24 * 60 * 60;
 
 export const DEFAULT_LOGIN_RATE_LIMIT_SETTINGS: Readonly<LoginRateLimitSettings> = Object.freeze({
   perAccountAndIp: DEFAULT_LOGIN_RATE_LIMIT,

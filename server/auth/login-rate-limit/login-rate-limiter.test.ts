@@ -90,6 +90,110 @@ describe('LoginRateLimiter (memory store)', () => {
     expect(await attempts(limiter, 'admin', '10.0.0.1', 3)).toEqual([true, true, true]);
   });
 
+  it('never slows down a client that signed in to the account, whatever fails elsewhere (issue 25 point 1)', async () => {
+    const limiter = LoginRateLimiter.create(
+      { perAccountAndIp: 3, perIp: 50, perAccount: 4, accountSlowdownSeconds: 60, windowSeconds: 60 },
+      { kind: 'memory' },
+    );
+    const owner = { username: 'alice', ip: '203.0.113.10' };
+    const signIn = await limiter.attempt(owner);
+    expect(signIn.allowed).toBe(true);
+    if (signIn.allowed) await limiter.succeeded(owner, signIn);
+    // An attacker guesses from many addresses: past the account's limit, one guess per minute gets through.
+    const guesses = [];
+    for (let i = 1; i <= 12; i++)
+      guesses.push((await limiter.attempt({ username: 'alice', ip: `198.51.100.${i}` })).allowed);
+    expect(guesses.filter(Boolean)).toHaveLength(5);
+    expect(guesses.slice(5).every((allowed) => !allowed)).toBe(true);
+    // The owner, from the address they signed in from, is not slowed (a typo included), and stays so.
+    expect((await limiter.attempt(owner)).allowed).toBe(true);
+    for (let i = 0; i < 5; i++) {
+      const verdict = await limiter.attempt(owner);
+      expect(verdict.allowed).toBe(true);
+      if (verdict.allowed) await limiter.succeeded(owner, verdict);
+    }
+    // The same address is the owner's for that account only; the attacker stays slowed.
+    expect((await limiter.attempt({ username: 'alice', ip: '198.51.100.99' })).allowed).toBe(false);
+    expect((await limiter.attempt({ username: 'ALICE', ip: '203.0.113.10' })).allowed).toBe(true);
+  });
+
+  it('forgets a known client after the time it is remembered for', async () => {
+    const limiter = LoginRateLimiter.create(
+      {
+        perAccountAndIp: 3,
+        perIp: 50,
+        perAccount: 2,
+        accountSlowdownSeconds: 60,
+        knownClientSeconds: 1,
+        windowSeconds: 60,
+      },
+      { kind: 'memory' },
+    );
+    const owner = { username: 'alice', ip: '203.0.113.10' };
+    await limiter.succeeded(owner);
+    for (let i = 1; i <= 4; i++) await limiter.attempt({ username: 'alice', ip: `198.51.100.${i}` });
+    expect((await limiter.attempt(owner)).allowed).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await limiter.attempt(owner)).allowed).toBe(false);
+  });
+
+  it('does not count a refused attempt against the client that sent it (issue 25 point 1)', async () => {
+    const limiter = LoginRateLimiter.create(
+      { perAccountAndIp: 3, perIp: 5, perAccount: 2, accountSlowdownSeconds: 1, windowSeconds: 60 },
+      { kind: 'memory' },
+    );
+    for (let i = 1; i <= 3; i++) await limiter.attempt({ username: 'alice', ip: `198.51.100.${i}` });
+    // Slowed down far more often than the client's own limits (3 per account, 5 per client) would allow.
+    const stranger = { username: 'alice', ip: '203.0.113.20' };
+    for (let i = 0; i < 8; i++) expect((await limiter.attempt(stranger)).allowed).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    // None of those refusals counted: once the interval has passed, the client gets its attempt.
+    expect((await limiter.attempt(stranger)).allowed).toBe(true);
+    // Refusals by the client's own limit do not add up either: its count stays at the limit, not beyond.
+    const guesser = { username: 'bob', ip: '203.0.113.30' };
+    expect(await attempts(limiter, 'bob', guesser.ip, 5)).toEqual([true, true, true, false, false]);
+    expect((await limiter.attempt({ username: 'carol', ip: guesser.ip })).allowed).toBe(true);
+    expect((await limiter.attempt({ username: 'dave', ip: guesser.ip })).allowed).toBe(true);
+    expect((await limiter.attempt({ username: 'erin', ip: guesser.ip })).allowed).toBe(false);
+  });
+
+  it('counts only failures: 35 correct sign-ins in a row are all let through (issue 25 point 2)', async () => {
+    const limiter = LoginRateLimiter.create(
+      { perAccountAndIp: 3, perIp: 5, perAccount: 4, accountSlowdownSeconds: 60, windowSeconds: 60 },
+      { kind: 'memory' },
+    );
+    const signIn = async (ip: string) => {
+      const verdict = await limiter.attempt({ username: 'admin', ip });
+      if (verdict.allowed) await limiter.succeeded({ username: 'admin', ip }, verdict);
+      return verdict.allowed;
+    };
+    // From one address, and each from a new address (so each is charged to the account before it succeeds).
+    for (let i = 0; i < 35; i++) expect(await signIn('10.0.0.1')).toBe(true);
+    for (let i = 0; i < 35; i++) expect(await signIn(`10.0.1.${i}`)).toBe(true);
+    // The successes left nothing behind: the address and the account still have every failure allowed.
+    expect(await attempts(limiter, 'admin', '10.0.0.1', 4)).toEqual([true, true, true, false]);
+    expect(await attempts(limiter, 'someone', '10.0.0.1', 3)).toEqual([true, true, false]);
+    const fromElsewhere = [];
+    for (let i = 0; i < 5; i++)
+      fromElsewhere.push((await limiter.attempt({ username: 'admin', ip: `10.0.2.${i}` })).allowed);
+    expect(fromElsewhere).toEqual([true, true, true, true, true]);
+    expect((await limiter.attempt({ username: 'admin', ip: '10.0.2.9' })).allowed).toBe(false);
+  });
+
+  it('gives back the points of an attempt whose password was never checked', async () => {
+    const limiter = LoginRateLimiter.create(
+      { perAccountAndIp: 2, perIp: 50, perAccount: 2, accountSlowdownSeconds: 60, windowSeconds: 60 },
+      { kind: 'memory' },
+    );
+    const key = { username: 'admin', ip: '10.0.0.1' };
+    for (let i = 0; i < 5; i++) {
+      const verdict = await limiter.attempt(key);
+      expect(verdict.allowed).toBe(true);
+      if (verdict.allowed) await limiter.unchecked(key, verdict);
+    }
+    expect(await attempts(limiter, 'admin', '10.0.0.1', 3)).toEqual([true, true, false]);
+  });
+
   it('is switched off by LOGIN_RATE_LIMIT=off', async () => {
     const limiter = LoginRateLimiter.create(loginRateLimitSettingsFromEnv({ LOGIN_RATE_LIMIT: 'off' }), {
       kind: 'memory',
@@ -118,6 +222,23 @@ describe('LoginRateLimiter (SQLite store)', () => {
     expect((await after.attempt({ username: 'admin', ip: '10.0.0.1' })).allowed).toBe(false);
     await after.succeeded({ username: 'admin', ip: '10.0.0.1' });
     expect((await after.attempt({ username: 'admin', ip: '10.0.0.1' })).allowed).toBe(true);
+    second.close();
+  });
+
+  it('remembers the clients that signed in across a restart', async () => {
+    const file = path.join(dir, 'app.db');
+    const limits = { perAccountAndIp: 3, perIp: 50, perAccount: 2, accountSlowdownSeconds: 60, windowSeconds: 60 };
+    const owner = { username: 'alice', ip: '203.0.113.10' };
+    const first = new BetterSqlite3(file);
+    const before = LoginRateLimiter.create(limits, { kind: 'sqlite', db: first });
+    await before.succeeded(owner);
+    for (let i = 1; i <= 4; i++) await before.attempt({ username: 'alice', ip: `198.51.100.${i}` });
+    first.close();
+
+    const second = new BetterSqlite3(file);
+    const after = LoginRateLimiter.create(limits, { kind: 'sqlite', db: second });
+    expect((await after.attempt({ username: 'alice', ip: '198.51.100.9' })).allowed).toBe(false);
+    expect((await after.attempt(owner)).allowed).toBe(true);
     second.close();
   });
 

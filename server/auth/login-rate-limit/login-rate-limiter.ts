@@ -12,7 +12,11 @@ import {
 import { PostgresEngine } from '../../storage/postgres-engine';
 import { SqliteEngine } from '../../storage/sqlite-engine';
 import type { StorageEngine } from '../../storage/storage-engine';
-import type { LoginRateLimitSettings } from './login-rate-limit-settings';
+import {
+  DEFAULT_KNOWN_CLIENT_SECONDS,
+  DEFAULT_LOGIN_ACCOUNT_SLOWDOWN_SECONDS,
+  type LoginRateLimitSettings,
+} from './login-rate-limit-settings';
 
 /**
  * Where the counters live. Redis when the instances share one (every instance counts the same attempts);
@@ -32,7 +36,18 @@ export function rateLimitStoreIn(engine: StorageEngine): RateLimitStore {
   throw new Error(`No sign-in counters for the ${engine.kind} engine.`);
 }
 
-export type LoginAttemptVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+/**
+ * An attempt let through (with `accountCharged` when it took a point from the account's own counter, which a success
+ * gives back), or refused with the seconds to wait.
+ */
+export type LoginAttemptVerdict =
+  | { allowed: true; accountCharged?: true }
+  | { allowed: false; retryAfterSeconds: number };
+
+/** What a let-through attempt took from the account (see LoginAttemptVerdict). */
+export interface AccountCharge {
+  accountCharged?: boolean;
+}
 
 export interface LoginAttemptKey {
   username: string;
@@ -45,13 +60,29 @@ const KEY_USERNAME_MAX = 256;
 const COUNTER_TABLE = 'login_rate_limits';
 /** How often expired counters are deleted from a database. */
 const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
+/** The memory store expires keys with a timer, and Node fires longer timers at once. */
+const MEMORY_MAX_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
+/** One point taken from one counter by one attempt. */
+type Charge = [RateLimiterAbstract, string];
+
+interface PerAccountCounters {
+  limit: RateLimiterAbstract;
+  slowdown: RateLimiterAbstract;
+  /** Clients that signed in to the account: one key per client+account, alive while the client is remembered. */
+  known: RateLimiterAbstract;
+  knownSeconds: number;
+}
 
 /**
- * Counts sign-in attempts per account+client and per client, where a client is an IPv4 address or an IPv6 /64 (one
- * machine usually holds a whole /64, so single IPv6 addresses would hand it billions of fresh counters), and per
- * account across every client: beyond that limit the account is slowed down to one attempt per interval, never
- * locked. Every attempt takes a point before the password is checked, so parallel guesses cannot slip past the
- * count; a successful sign-in gives the client's points back (`succeeded`), so only failures add up.
+ * Counts failed sign-in attempts per account+client and per client, where a client is an IPv4 address or an IPv6
+ * /64 (one machine usually holds a whole /64, so single IPv6 addresses would hand it billions of fresh counters),
+ * and per account across every client: beyond that limit the account is slowed down to one attempt per interval,
+ * never locked. Only failures count: every attempt takes its points before the password is checked (so parallel
+ * guesses cannot slip past the count), a refused attempt gives them back at once (waiting out a 429 never prolongs
+ * the wait), and a successful sign-in gives them back too (`succeeded`). A client that signed in to an account is
+ * remembered as the account's own (in the counters' store, so every instance agrees) and is never slowed down by
+ * failures from elsewhere: an attacker guessing from many addresses cannot keep the owner out.
  */
 export class LoginRateLimiter {
   private cleanupTimer: NodeJS.Timeout | undefined;
@@ -59,7 +90,7 @@ export class LoginRateLimiter {
   private constructor(
     private readonly perAccountAndIp: RateLimiterAbstract | null,
     private readonly perIp: RateLimiterAbstract | null,
-    private readonly perAccount: { limit: RateLimiterAbstract; slowdown: RateLimiterAbstract } | null,
+    private readonly perAccount: PerAccountCounters | null,
   ) {}
 
   static create(settings: LoginRateLimitSettings, store: RateLimitStore): LoginRateLimiter {
@@ -67,7 +98,8 @@ export class LoginRateLimiter {
       points === null ? null : makeLimiter(store, { points, duration: settings.windowSeconds, keyPrefix });
     if (store.kind === 'sqlite') createSqliteTable(store.db);
     const perAccount = settings.perAccount ?? null;
-    const slowdownSeconds = settings.accountSlowdownSeconds ?? 10;
+    const slowdownSeconds = settings.accountSlowdownSeconds ?? DEFAULT_LOGIN_ACCOUNT_SLOWDOWN_SECONDS;
+    const knownSeconds = settings.knownClientSeconds ?? DEFAULT_KNOWN_CLIENT_SECONDS;
     const limiter = new LoginRateLimiter(
       make(settings.perAccountAndIp, 'login_account_ip'),
       make(settings.perIp, 'login_ip'),
@@ -80,6 +112,8 @@ export class LoginRateLimiter {
               keyPrefix: 'login_account',
             }),
             slowdown: makeLimiter(store, { points: 1, duration: slowdownSeconds, keyPrefix: 'login_account_slow' }),
+            known: makeLimiter(store, { points: 1, duration: knownSeconds, keyPrefix: 'login_known_client' }),
+            knownSeconds: store.kind === 'memory' ? Math.min(knownSeconds, MEMORY_MAX_SECONDS) : knownSeconds,
           },
     );
     if (!limiter.disabled) limiter.cleanupTimer = startCleanup(store);
@@ -97,24 +131,19 @@ export class LoginRateLimiter {
     return this.perAccountAndIp === null && this.perIp === null && this.perAccount === null;
   }
 
-  /** Takes one point from each counter; refuses when either is used up. Store failures reject. */
+  /** Takes one point from each counter; refuses when one is used up. Store failures reject. */
   async attempt(key: LoginAttemptKey): Promise<LoginAttemptVerdict> {
+    const charges: Charge[] = [];
     let retryAfterMs = 0;
     for (const [limiter, limiterKey] of this.counters(key)) {
-      try {
-        await limiter.consume(limiterKey);
-      } catch (rejection) {
-        if (!(rejection instanceof RateLimiterRes)) throw rejection;
-        retryAfterMs = Math.max(retryAfterMs, rejection.msBeforeNext);
-      }
+      retryAfterMs = Math.max(retryAfterMs, await take(limiter, limiterKey, charges));
     }
-    if (this.perAccount && retryAfterMs === 0) {
+    let accountCharged = false;
+    if (this.perAccount && retryAfterMs === 0 && !(await this.isKnownClient(this.perAccount, key))) {
       const account = accountKey(key.username);
-      try {
-        await this.perAccount.limit.consume(account);
-      } catch (overLimit) {
-        if (!(overLimit instanceof RateLimiterRes)) throw overLimit;
-        // Over the account's limit: slowed down, not locked out — one attempt per interval, from any client.
+      accountCharged = true;
+      if ((await take(this.perAccount.limit, account, charges)) > 0) {
+        // Over the account's limit: slowed down, not locked out — one attempt per interval, from any new client.
         try {
           await this.perAccount.slowdown.consume(account);
         } catch (tooSoon) {
@@ -123,22 +152,63 @@ export class LoginRateLimiter {
         }
       }
     }
-    if (retryAfterMs === 0) return { allowed: true };
+    if (retryAfterMs === 0) return accountCharged ? { allowed: true, accountCharged } : { allowed: true };
+    // Refused before the password check: the attempt leaves no trace in the counts of failures.
+    await giveBack(charges);
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
   }
 
-  /** After a successful sign-in: the account+IP count starts again and the IP gets its point back. */
-  async succeeded(key: LoginAttemptKey): Promise<void> {
+  /**
+   * After a successful sign-in: the account+IP count starts again, the client and the account get the attempt's
+   * points back, and the client is remembered as the account's own.
+   */
+  async succeeded(key: LoginAttemptKey, verdict: AccountCharge = {}): Promise<void> {
     if (this.perAccountAndIp) await this.perAccountAndIp.delete(accountAndIpKey(key));
     if (this.perIp) await this.perIp.reward(clientKey(key.ip), 1);
+    if (this.perAccount) {
+      if (verdict.accountCharged) await this.perAccount.limit.reward(accountKey(key.username), 1);
+      await this.perAccount.known.set(accountAndIpKey(key), 1, this.perAccount.knownSeconds);
+    }
   }
 
-  private counters(key: LoginAttemptKey): Array<[RateLimiterAbstract, string]> {
-    const counters: Array<[RateLimiterAbstract, string]> = [];
+  /** An attempt let through that never had its password checked (the checks were busy): it gives its points back. */
+  async unchecked(key: LoginAttemptKey, verdict: AccountCharge): Promise<void> {
+    const charges = this.counters(key);
+    if (this.perAccount && verdict.accountCharged) charges.push([this.perAccount.limit, accountKey(key.username)]);
+    await giveBack(charges);
+  }
+
+  private async isKnownClient(perAccount: PerAccountCounters, key: LoginAttemptKey): Promise<boolean> {
+    const remembered = await perAccount.known.get(accountAndIpKey(key));
+    return remembered !== null && remembered.consumedPoints > 0;
+  }
+
+  private counters(key: LoginAttemptKey): Charge[] {
+    const counters: Charge[] = [];
     if (this.perAccountAndIp) counters.push([this.perAccountAndIp, accountAndIpKey(key)]);
     if (this.perIp) counters.push([this.perIp, clientKey(key.ip)]);
     return counters;
   }
+}
+
+/**
+ * Takes a point (the stores count it even when they refuse, so it is recorded in `charges` either way); answers
+ * the milliseconds to wait, 0 when allowed.
+ */
+async function take(limiter: RateLimiterAbstract, limiterKey: string, charges: Charge[]): Promise<number> {
+  try {
+    await limiter.consume(limiterKey);
+    charges.push([limiter, limiterKey]);
+    return 0;
+  } catch (rejection) {
+    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    charges.push([limiter, limiterKey]);
+    return rejection.msBeforeNext;
+  }
+}
+
+async function giveBack(charges: readonly Charge[]): Promise<void> {
+  for (const [limiter, limiterKey] of charges) await limiter.reward(limiterKey, 1);
 }
 
 /** Case and Unicode variants of a name share one counter, so they buy an attacker no extra guesses. */
@@ -177,7 +247,7 @@ interface LimiterOptions {
 function makeLimiter(store: RateLimitStore, options: LimiterOptions): RateLimiterAbstract {
   switch (store.kind) {
     case 'memory':
-      return new RateLimiterMemory(options);
+      return new RateLimiterMemory({ ...options, duration: Math.min(options.duration, MEMORY_MAX_SECONDS) });
     case 'redis':
       // node-redis 4+ client (`useRedisPackage`); fail at once rather than queue while Redis is unreachable.
       return new RateLimiterRedis({

@@ -12,13 +12,17 @@ import { createLoginThrottle } from './login-throttle';
 
 const PASSWORD = 'correct horse battery staple';
 
-/** A sign-in route shaped like the real one: JSON body, 200 on the right password, 401 otherwise. */
+/**
+ * A sign-in route shaped like the real one: JSON body, 200 on the right password, 503 when the password checks are
+ * busy (here: the password `busy`), 401 otherwise.
+ */
 async function appWithThrottle(settings = { perAccountAndIp: 3, perIp: 10, windowSeconds: 60 }) {
   const limiter = LoginRateLimiter.create(settings, { kind: 'memory' });
   const app = express();
   app.post('/login', express.json(), createLoginThrottle(limiter), (req, res) => {
     const body = req.body as { password?: unknown };
     if (body.password === PASSWORD) res.status(200).json({ ok: true });
+    else if (body.password === 'busy') res.status(503).json({ error: { code: 'unavailable', message: 'busy' } });
     else res.status(401).json({ error: { code: 'unauthenticated', message: ERROR_MESSAGES.invalidCredentials } });
   });
   app.use(createErrorHandler(createLogger('test')));
@@ -60,6 +64,15 @@ describe('createLoginThrottle', () => {
       expect((await request(app).post('/login').send({ username: 'admin', password: 'wrong' })).status).toBe(401);
     }
     expect((await request(app).post('/login').send({ username: 'admin', password: 'wrong' })).status).toBe(429);
+  });
+
+  it('counts only failures: neither successes nor attempts turned away unchecked (503) add up', async () => {
+    const app = await appWithThrottle({ perAccountAndIp: 3, perIp: 4, windowSeconds: 60 });
+    const send = (password: string) => request(app).post('/login').send({ username: 'admin', password });
+    for (let i = 0; i < 10; i++) expect((await send(PASSWORD)).status).toBe(200);
+    for (let i = 0; i < 10; i++) expect((await send('busy')).status).toBe(503);
+    for (let i = 0; i < 3; i++) expect((await send('wrong')).status).toBe(401);
+    expect((await send('wrong')).status).toBe(429);
   });
 
   it('still counts requests whose body has no usable username', async () => {

@@ -5,8 +5,9 @@ import { HttpError } from '../../http/http-error';
 
 /**
  * Guards the sign-in route: mount it after the JSON body parser and before the handler that checks the password.
- * Over the limit: 429 `too_many_requests` with `Retry-After`. A 2xx answer from the handler counts as a successful
- * sign-in and resets the account+IP count.
+ * Over the limit: 429 `too_many_requests` with `Retry-After`. Only failures count: a 2xx answer from the handler is
+ * a successful sign-in (its points are given back, the account+IP count starts again and the client is remembered
+ * as the account's own), and a 503 never reached the password check.
  */
 export function createLoginThrottle(limiter: LoginRateLimiter): RequestHandler {
   if (limiter.disabled) return (_req, _res, next) => next();
@@ -27,9 +28,13 @@ export function createLoginThrottle(limiter: LoginRateLimiter): RequestHandler {
       return;
     }
     res.once('finish', () => {
-      if (res.statusCode < 200 || res.statusCode >= 300) return;
-      limiter.succeeded(key).catch((error: unknown) => {
-        req.log?.warn({ err: error }, 'could not reset the login rate limit after a successful sign-in');
+      const status = res.statusCode;
+      let settle: Promise<void> | undefined;
+      if (status >= 200 && status < 300) settle = limiter.succeeded(key, verdict);
+      // 503: turned away before the password was checked (the checks were busy); not a failure either.
+      else if (status === 503) settle = limiter.unchecked(key, verdict);
+      settle?.catch((error: unknown) => {
+        req.log?.warn({ err: error }, 'could not give back the login rate limit points of an attempt');
       });
     });
     next();
