@@ -231,15 +231,33 @@ describe('the dev loop of a remote team', () => {
         ),
       );
       expect(readFileSync(declaration, 'utf8')).toContain('Goodbye: propsSchema');
-      await until(/remote\.ts changed[\s\S]*Built team_billing/, from);
-      const descriptor = (await (await fetch(`http://127.0.0.1:${port}/slots-remote.json`)).json()) as {
-        components: string[];
+      // What a host reads, as it reads it: the descriptor and the manifest the dev server serves (nothing while
+      // a rebuild rewrites them).
+      const served = async () => {
+        try {
+          return await readServed();
+        } catch {
+          return undefined;
+        }
       };
-      expect(descriptor.components).toEqual(['Hello', 'Goodbye']);
-      const manifest = (await (await fetch(`http://127.0.0.1:${port}/mf-manifest.json`)).json()) as {
-        exposes: Array<{ path: string }>;
+      const readServed = async () => {
+        const descriptor = (await (await fetch(`http://127.0.0.1:${port}/slots-remote.json`)).json()) as {
+          components: string[];
+        };
+        const manifest = (await (await fetch(`http://127.0.0.1:${port}/mf-manifest.json`)).json()) as {
+          exposes: Array<{ path: string }>;
+        };
+        return { components: descriptor.components, exposes: manifest.exposes.map((expose) => expose.path).sort() };
       };
-      expect(manifest.exposes.map((expose) => expose.path).sort()).toEqual(['./Goodbye', './Hello']);
+      const expected = { components: ['Hello', 'Goodbye'], exposes: ['./Goodbye', './Hello'] };
+      const deadline = Date.now() + 30_000;
+      let seen = await served();
+      while (JSON.stringify(seen) !== JSON.stringify(expected) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        seen = await served();
+      }
+      expect(seen).toEqual(expected);
+      await until(/remote\.ts changed: rebuilding with Hello, Goodbye/, from);
     } finally {
       writeFileSync(declaration, original);
       rmSync(added, { force: true });
