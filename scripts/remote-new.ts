@@ -2,7 +2,8 @@
  * `npm run remote:new -- <name> [--dir <path>]`: creates a standalone remote project, by default in
  * `remotes/<name>/`, with `--dir` anywhere (outside this repository too). The project depends on the remote kit
  * through a packed tarball copied into it, so `npm install && npm run build` works there without this repository.
- * It starts with one component, `Hello` (`{ name: string }`), its test, and the scripts `build`, `dev` and `test`.
+ * It starts with one component, `Hello` (`{ name: string }`), its test, and the scripts `build`, `dev`, `test` and
+ * `typecheck`; `build` and `test` type-check first (webpack and Jest only strip types).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,6 +14,30 @@ const ROOT_DIR = path.resolve(__dirname, '..');
 const TEMPLATE_DIR = path.join(ROOT_DIR, 'remotes', 'kit', 'template');
 const USAGE =
   'usage: npm run remote:new -- <name> [--dir <path>]   (name: a Module Federation name, e.g. team_billing)';
+
+/**
+ * Stands for the remote's name in the template's files. Not `__NAME__`: Prettier formats the template, and turns
+ * `__REMOTE_NAME__` in Markdown prose into `**REMOTE_NAME**` (bold), which no substitution then matched.
+ */
+export const REMOTE_NAME_PLACEHOLDER = '{{REMOTE_NAME}}';
+
+/** A template file's text for the remote `name`. */
+export function fillTemplate(text: string, name: string): string {
+  return text.replaceAll(REMOTE_NAME_PLACEHOLDER, name);
+}
+
+/** The template's files, relative to the template folder. */
+export function templateFiles(dir = TEMPLATE_DIR, prefix = ''): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? templateFiles(path.join(dir, entry.name), `${prefix}${entry.name}/`)
+      : [`${prefix}${entry.name}`],
+  );
+}
+
+export function readTemplateFile(file: string): string {
+  return readFileSync(path.join(TEMPLATE_DIR, file), 'utf8');
+}
 
 export interface RemoteNewOptions {
   name: string;
@@ -58,6 +83,14 @@ function versionsOf(...names: string[]): Record<string, string> {
   );
 }
 
+/** The scripts of a new project's package.json. */
+export const REMOTE_PROJECT_SCRIPTS = {
+  typecheck: 'tsc --noEmit',
+  build: 'tsc --noEmit && slots-remote build',
+  dev: 'slots-remote dev',
+  test: 'tsc --noEmit && jest',
+} as const;
+
 /** Writes the project; returns the files it wrote, relative to the project. */
 export function createRemoteProject(options: RemoteNewOptions): string[] {
   const { name, dir } = options;
@@ -71,12 +104,9 @@ export function createRemoteProject(options: RemoteNewOptions): string[] {
     version: '0.1.0',
     private: true,
     description: `The ${name} remote: slot components for the slots platform.`,
-    scripts: {
-      build: 'slots-remote build',
-      dev: 'slots-remote dev --port 4100',
-      test: 'jest',
-      typecheck: 'tsc --noEmit',
-    },
+    // webpack (swc) and Jest only strip types: build and test run the type check first, with the project's
+    // tsconfig.json. The dev server's port is not pinned here: `npm run dev -- --port 4200` is its only --port.
+    scripts: REMOTE_PROJECT_SCRIPTS,
     dependencies: versionsOf('react', 'react-dom'),
     devDependencies: {
       '@slots-platform/remote-kit': `file:./${tarball}`,
@@ -101,17 +131,9 @@ export function createRemoteProject(options: RemoteNewOptions): string[] {
   };
   write('package.json', `${JSON.stringify(packageJson, null, 2)}\n`);
   for (const file of templateFiles()) {
-    write(file, readFileSync(path.join(TEMPLATE_DIR, file), 'utf8').replaceAll('__REMOTE_NAME__', name));
+    write(file, fillTemplate(readTemplateFile(file), name));
   }
   return written;
-}
-
-function templateFiles(dir = TEMPLATE_DIR, prefix = ''): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? templateFiles(path.join(dir, entry.name), `${prefix}${entry.name}/`)
-      : [`${prefix}${entry.name}`],
-  );
 }
 
 function main(): void {
@@ -121,7 +143,7 @@ function main(): void {
   console.log(`Created the remote ${options.name} in ${options.dir}:`);
   for (const file of files) console.log(`  ${file}`);
   console.log(
-    `\nNext:\n  cd ${shown}\n  npm install\n  npm test\n  npm run dev     # serves it at http://127.0.0.1:4100/mf-manifest.json`,
+    `\nNext:\n  cd ${shown}\n  npm install\n  npm test\n  npm run dev     # serves it at http://127.0.0.1:4100/mf-manifest.json (npm run dev -- --port <port>)`,
   );
   console.log('Then declare it in the product\'s REMOTES_CONFIG (docs/remote-teams.md, "5. Declare and place").');
 }

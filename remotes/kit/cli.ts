@@ -6,10 +6,14 @@
  *   slots-remote build [--dir <folder>]                      production build into <folder>/dist
  *   slots-remote dev [--dir <folder>] [--port 4100] [--host 127.0.0.1]
  *       development build into <folder>/dev-dist, rebuilt on save, served with CORS; each rebuild is announced
- *       to the pages of a development host, which reload (live reload without a server restart)
+ *       to the pages of a development host, which reload (live reload without a server restart). A change to
+ *       remote.ts (a component added, a schema changed) is read again: the build restarts with it.
+ *
+ * An option given twice takes its last value, so `npm run dev -- --port 4200` overrides a `--port` in the script.
  */
 import path from 'node:path';
-import webpack, { type Configuration, type Stats } from 'webpack';
+import webpack, { type Configuration, type Stats, type Watching } from 'webpack';
+import { watchDeclaration } from './declaration-watcher';
 import { DEV_EVENTS_PATH, startDevServer } from './dev-server';
 import type { RemoteDeclaration } from './define-remote';
 import { REMOTE_DECLARATION_FILE, remoteWebpackConfig, type BuildMode } from './webpack';
@@ -39,17 +43,31 @@ export function parseCliArguments(args: readonly string[], cwd: string): CliOpti
   return options;
 }
 
-/** The remote's declaration: the default export of its `remote.ts`, run through tsx (it is TypeScript). */
+/**
+ * The remote's declaration: the default export of its `remote.ts`, run through tsx (it is TypeScript). Read afresh
+ * on every call: the project's own modules are dropped from Node's module cache first (the kit and other packages
+ * stay), so `slots-remote dev` sees a saved change.
+ */
 export function loadRemoteDeclaration(dir: string): RemoteDeclaration {
   const file = path.join(dir, REMOTE_DECLARATION_FILE);
+  const project = `${path.resolve(dir)}${path.sep}`;
+  for (const id of Object.keys(require.cache)) {
+    const modulePath = id.split('?')[0]!;
+    if (modulePath.startsWith(project) && !modulePath.includes(`${path.sep}node_modules${path.sep}`)) {
+      delete require.cache[id];
+    }
+  }
   const tsx = require('tsx/cjs/api') as { require: (id: string, from: string) => unknown };
   const loaded = tsx.require(file, __filename) as { default?: RemoteDeclaration };
   if (!loaded.default) throw new Error(`${file} must default-export defineRemote({ ... }).`);
   return loaded.default;
 }
 
-function configurationFor(options: CliOptions, mode: BuildMode): Configuration {
-  const remote = loadRemoteDeclaration(options.dir);
+function configurationFor(
+  options: CliOptions,
+  mode: BuildMode,
+  remote: RemoteDeclaration = loadRemoteDeclaration(options.dir),
+): Configuration {
   const outputPath = path.join(options.dir, mode === 'production' ? 'dist' : 'dev-dist');
   const descriptor = mode === 'development' ? { ...remote, devEvents: DEV_EVENTS_PATH } : remote;
   return remoteWebpackConfig({ remote: descriptor, dir: options.dir, mode, outputPath });
@@ -76,17 +94,62 @@ function build(options: CliOptions): Promise<boolean> {
   });
 }
 
-async function dev(options: CliOptions): Promise<void> {
-  const config = configurationFor(options, 'development');
-  const server = await startDevServer({ dir: config.output?.path as string, port: options.port, host: options.host });
-  console.log(`Serving ${config.name} for development at ${server.origin}/mf-manifest.json`);
-  console.log(`Point the product at it: { "name": "${config.name}", "entry": "${server.origin}/mf-manifest.json" }`);
-  const compiler = webpack(config);
-  const watching = compiler.watch({ aggregateTimeout: 100 }, (error, stats) => {
-    if (error || !stats) console.error(`webpack failed: ${error?.message ?? 'no stats'}`);
-    else if (report(stats)) server.announceBuild(stats.hash ?? String(Date.now()));
+/** What the build takes from a declaration: a change of it means a new webpack configuration. */
+function declarationKey(remote: RemoteDeclaration): string {
+  return JSON.stringify({
+    name: remote.name,
+    components: remote.components,
+    props: remote.props,
+    forms: remote.formComponents,
   });
-  const stop = () => watching?.close(() => void server.close().then(() => process.exit(0)));
+}
+
+async function dev(options: CliOptions): Promise<void> {
+  let remote = loadRemoteDeclaration(options.dir);
+  const outputPath = configurationFor(options, 'development', remote).output?.path as string;
+  const server = await startDevServer({ dir: outputPath, port: options.port, host: options.host });
+  console.log(`Serving ${remote.name} for development at ${server.origin}/mf-manifest.json`);
+  console.log(`Point the product at it: { "name": "${remote.name}", "entry": "${server.origin}/mf-manifest.json" }`);
+
+  const watchBuild = (): Watching | undefined =>
+    webpack(configurationFor(options, 'development', remote)).watch({ aggregateTimeout: 100 }, (error, stats) => {
+      if (error || !stats) console.error(`webpack failed: ${error?.message ?? 'no stats'}`);
+      else if (report(stats)) server.announceBuild(stats.hash ?? String(Date.now()));
+    });
+  let watching = watchBuild();
+  // One restart at a time: a change during a restart is read once that restart is done.
+  let restarting = Promise.resolve();
+  const closeWatching = () => new Promise<void>((resolve) => (watching ? watching.close(() => resolve()) : resolve()));
+
+  const stopWatchingDeclaration = watchDeclaration(options.dir, () => {
+    restarting = restarting.then(async () => {
+      let next: RemoteDeclaration;
+      try {
+        next = loadRemoteDeclaration(options.dir);
+      } catch (error) {
+        console.error(`${REMOTE_DECLARATION_FILE}: ${(error as Error).message}`);
+        console.error('The build goes on with the previous declaration; it is read again on save.');
+        return;
+      }
+      if (declarationKey(next) === declarationKey(remote)) return;
+      if (next.name !== remote.name) {
+        console.error(`The remote's name changed (${remote.name} -> ${next.name}): restart slots-remote dev.`);
+        return;
+      }
+      console.log(`${REMOTE_DECLARATION_FILE} changed: rebuilding with ${next.components.join(', ')}.`);
+      remote = next;
+      await closeWatching();
+      watching = watchBuild();
+    });
+  });
+
+  const stop = () => {
+    stopWatchingDeclaration();
+    void restarting
+      .then(closeWatching)
+      .then(() => server.close())
+      .then(() => process.exit(0));
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

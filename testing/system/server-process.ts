@@ -24,6 +24,11 @@ export interface ServerProcessOptions {
   readyTimeoutMs?: number;
   /** Bytes of each output stream kept in memory (the newest ones); 1 MiB when omitted. */
   maxOutputBytes?: number;
+  /**
+   * Whether the rest of the process group is killed when the process started exits (true when omitted). False lets
+   * a test see what its children do on their own once it is gone (`stop()` still kills the group).
+   */
+  killGroupOnExit?: boolean;
 }
 
 export interface ProcessExit {
@@ -128,9 +133,11 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
   const exited = new Promise<ProcessExit>((resolve) => {
     child.once('exit', (code, signal) => {
       exitInfo = { code, signal };
-      // The leader is gone; anything it started in its group goes with it.
-      signalGroup(pid, 'SIGKILL');
-      liveGroups.delete(pid);
+      // The leader is gone; anything it started in its group goes with it (unless the test watches them).
+      if (options.killGroupOnExit ?? true) {
+        signalGroup(pid, 'SIGKILL');
+        liveGroups.delete(pid);
+      }
       for (const listener of outputListeners) listener();
       resolve(exitInfo);
     });
@@ -143,7 +150,11 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
   const stop = (stopOptions: { graceMs?: number } = {}): Promise<ProcessExit> => {
     if (stopping) return stopping;
     stopping = (async () => {
-      if (exitInfo) return exitInfo;
+      if (exitInfo) {
+        // Children the group kept after the leader exited (killGroupOnExit: false).
+        if (signalGroup(pid, 'SIGKILL')) liveGroups.delete(pid);
+        return exitInfo;
+      }
       signalGroup(pid, 'SIGTERM');
       const graceMs = stopOptions.graceMs ?? 5_000;
       let timer: NodeJS.Timeout | undefined;

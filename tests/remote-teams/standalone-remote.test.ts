@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess, execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess, execFileSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SlotsPayload } from '../../shared';
@@ -8,6 +8,7 @@ import { useBrowserSuite } from '../../testing/system/browser-suite';
 import { getFreePort } from '../../testing/system/free-port';
 import type { HttpFixtureServer } from '../../testing/system/http-fixture-server';
 import { REPO_ROOT } from '../../testing/system/repo-root';
+import { kitTarballName, readKitManifest } from '../../scripts/kit-pack';
 import { signIn } from '../../testing/system/sign-in';
 import { slotAt, waitForSlot } from '../../testing/system/slot-page';
 import { startStaticServer } from '../../testing/system/static-server';
@@ -17,7 +18,8 @@ import { makeTempDir, type TempDir } from '../../testing/temp-dir';
  * A team outside this repository, as the README tells it: `npm run remote:new` into a folder elsewhere, then in
  * that folder alone `npm install`, `npm test`, `npm run build`; the build served from its own origin; the product
  * told about it only through REMOTES_CONFIG (name, entry, slots). No file of this repository changes, nothing is
- * rebuilt here, no server code is written.
+ * rebuilt here, no server code is written. Then what the team lives with: the type check in its build and tests, a
+ * component added while `npm run dev` runs, and an upgrade of the kit with the command its README gives.
  */
 jest.setTimeout(600_000);
 
@@ -28,6 +30,10 @@ let configFile = '';
 
 function inProject(command: string, args: string[]): string {
   return execFileSync(command, args, { cwd: projectDir.path, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+function inProjectFile(file: string): string {
+  return readFileSync(path.join(projectDir.path, file), 'utf8');
 }
 
 function remotesConfig(entry: string, slots: Record<string, unknown>): string {
@@ -120,6 +126,27 @@ describe('a remote made with npm run remote:new, built and served outside this r
   });
 });
 
+describe("the project's own commands", () => {
+  it('names the README after the remote', () => {
+    expect(inProjectFile('README.md').split('\n')[0]).toBe(`# ${REMOTE}`);
+  });
+
+  it('type-checks in npm run build and npm test: a type error fails both', () => {
+    const broken = path.join(projectDir.path, 'components', 'Shout.tsx');
+    writeFileSync(broken, 'export function shout(amountDue: number): string {\n  return amountDue.toUpperCase();\n}\n');
+    try {
+      for (const script of [['run', 'build'], ['test']]) {
+        const result = spawnSync('npm', script, { cwd: projectDir.path, encoding: 'utf8' });
+        expect({ script, status: result.status }).not.toEqual({ script, status: 0 });
+        expect(result.stdout + result.stderr).toMatch(/Shout\.tsx\(2,\d+\): error TS2339: Property 'toUpperCase'/);
+      }
+    } finally {
+      rmSync(broken);
+    }
+    inProject('npm', ['run', 'build']);
+  });
+});
+
 describe('the dev loop of a remote team', () => {
   let dev: ChildProcess | undefined;
   afterEach(() => {
@@ -127,16 +154,17 @@ describe('the dev loop of a remote team', () => {
     dev = undefined;
   });
 
-  it('shows a saved edit in the browser without restarting the product (live reload)', async () => {
-    const port = await getFreePort();
-    dev = spawn('npm', ['run', 'dev', '--', '--port', String(port)], {
+  /** `npm run dev -- --port <port>` in the project, once its first build is done. */
+  async function startDev(port: number) {
+    const started = spawn('npm', ['run', 'dev', '--', '--port', String(port)], {
       cwd: projectDir.path,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
+    dev = started;
     let output = '';
-    dev.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    dev.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    started.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    started.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const until = async (pattern: RegExp, from = 0) => {
       const deadline = Date.now() + 60_000;
       while (!pattern.test(output.slice(from))) {
@@ -145,6 +173,12 @@ describe('the dev loop of a remote team', () => {
       }
     };
     await until(/Built team_billing/);
+    return { until, output: () => output };
+  }
+
+  it('shows a saved edit in the browser without restarting the product (live reload)', async () => {
+    const port = await getFreePort();
+    await startDev(port);
 
     const server = await startAppServer({
       nodeEnv: 'development',
@@ -175,5 +209,99 @@ describe('the dev loop of a remote team', () => {
       writeFileSync(component, original);
       await server.stop();
     }
+  });
+
+  it('builds and lists a component added while it runs (remote.ts read again), without a restart', async () => {
+    const port = await getFreePort();
+    const { until, output } = await startDev(port);
+    const declaration = path.join(projectDir.path, 'remote.ts');
+    const original = readFileSync(declaration, 'utf8');
+    const added = path.join(projectDir.path, 'components', 'Goodbye.tsx');
+    const from = output().length;
+    try {
+      writeFileSync(
+        added,
+        'export function Goodbye({ name }: { name: string }) {\n  return <p>Goodbye, {name}</p>;\n}\n',
+      );
+      writeFileSync(
+        declaration,
+        original.replace(
+          'Hello: propsSchema({ name: Type.String() }),',
+          '$&\n    Goodbye: propsSchema({ name: Type.String() }),',
+        ),
+      );
+      expect(readFileSync(declaration, 'utf8')).toContain('Goodbye: propsSchema');
+      // What a host reads, as it reads it: the descriptor and the manifest the dev server serves (nothing while
+      // a rebuild rewrites them).
+      const served = async () => {
+        try {
+          return await readServed();
+        } catch {
+          return undefined;
+        }
+      };
+      const readServed = async () => {
+        const descriptor = (await (await fetch(`http://127.0.0.1:${port}/slots-remote.json`)).json()) as {
+          components: string[];
+        };
+        const manifest = (await (await fetch(`http://127.0.0.1:${port}/mf-manifest.json`)).json()) as {
+          exposes: Array<{ path: string }>;
+        };
+        return { components: descriptor.components, exposes: manifest.exposes.map((expose) => expose.path).sort() };
+      };
+      const expected = { components: ['Hello', 'Goodbye'], exposes: ['./Goodbye', './Hello'] };
+      const deadline = Date.now() + 30_000;
+      let seen = await served();
+      while (JSON.stringify(seen) !== JSON.stringify(expected) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        seen = await served();
+      }
+      expect(seen).toEqual(expected);
+      await until(/remote\.ts changed: rebuilding with Hello, Goodbye/, from);
+    } finally {
+      writeFileSync(declaration, original);
+      rmSync(added, { force: true });
+    }
+  });
+});
+
+describe('upgrading the kit', () => {
+  it("installs kit N+1 over kit N with the command the project's README gives", () => {
+    const installedVersion = () =>
+      (JSON.parse(inProjectFile('node_modules/@slots-platform/remote-kit/package.json')) as { version: string })
+        .version;
+    const kit = readKitManifest();
+    expect(installedVersion()).toBe(kit.version);
+
+    // Kit N+1: the package this project was scaffolded with, packed again under the next patch version.
+    const next = kit.version.replace(/\d+$/, (patch) => String(Number(patch) + 1));
+    const work = makeTempDir('slots-kit-next-');
+    try {
+      execFileSync('tar', ['xzf', path.join(projectDir.path, kitTarballName(kit)), '-C', work.path]);
+      const manifestFile = path.join(work.path, 'package', 'package.json');
+      const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { version: string };
+      writeFileSync(manifestFile, JSON.stringify({ ...manifest, version: next }, null, 2));
+      execFileSync('npm', ['pack', '--pack-destination', projectDir.path], {
+        cwd: path.join(work.path, 'package'),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    } finally {
+      work.remove();
+    }
+    const tarball = kitTarballName({ name: kit.name, version: next });
+
+    const documented = inProjectFile('README.md').match(
+      /^npm install --save-dev \.\/slots-platform-remote-kit-<version>\.tgz$/m,
+    );
+    expect(documented).not.toBeNull();
+    const [command, ...args] = documented![0].replace('<version>', next).split(' ');
+    expect(args).toContain(`./${tarball}`);
+    inProject(command!, [...args, '--no-audit', '--no-fund', '--prefer-offline']);
+
+    expect(installedVersion()).toBe(next);
+    const project = JSON.parse(inProjectFile('package.json')) as { devDependencies: Record<string, string> };
+    expect(project.devDependencies['@slots-platform/remote-kit']).toBe(`file:${tarball}`);
+    // The upgraded kit builds the project.
+    inProject('npm', ['run', 'build']);
   });
 });

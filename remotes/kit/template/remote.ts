@@ -8,7 +8,7 @@ import { propsSchema, Type } from '@slots-platform/remote-kit/schema';
  * `formComponents` lists those a resource form may place among its fields.
  */
 export default defineRemote({
-  name: '__REMOTE_NAME__',
+  name: '{{REMOTE_NAME}}',
   components: {
     Hello: propsSchema({ name: Type.String() }),
   },

@@ -1,0 +1,103 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseCliArguments } from '../../remotes/kit/cli';
+import { KIT_DIR, kitTarballName, packKit, readKitManifest } from '../../scripts/kit-pack';
+import {
+  fillTemplate,
+  readTemplateFile,
+  REMOTE_NAME_PLACEHOLDER,
+  REMOTE_PROJECT_SCRIPTS,
+  templateFiles,
+} from '../../scripts/remote-new';
+import { REPO_ROOT } from '../../testing/system/repo-root';
+import { makeTempDir } from '../../testing/temp-dir';
+
+/**
+ * The remote kit as a package, without installing it anywhere (tests/remote-teams/standalone-remote.test.ts installs
+ * a scaffolded project): its version and tarball, what loading it prints, the template's substitution and scripts.
+ */
+jest.setTimeout(120_000);
+
+describe('the kit package', () => {
+  it('is packed as slots-platform-remote-kit-<version>.tgz, its entry points inside the tarball', () => {
+    const destination = makeTempDir('slots-kit-pack-');
+    try {
+      const { version } = readKitManifest();
+      const tarball = packKit(destination.path);
+      expect(tarball).toBe(`slots-platform-remote-kit-${version}.tgz`);
+      expect(kitTarballName({ name: '@slots-platform/remote-kit', version: '1.2.3' })).toBe(
+        'slots-platform-remote-kit-1.2.3.tgz',
+      );
+      const file = path.join(destination.path, tarball);
+      const listed = execFileSync('tar', ['tzf', file], { encoding: 'utf8' }).split('\n');
+      const packed = JSON.parse(execFileSync('tar', ['xzOf', file, 'package/package.json'], { encoding: 'utf8' })) as {
+        version: string;
+        main: string;
+        types: string;
+        bin: Record<string, string>;
+        exports: Record<string, { types: string; default: string } | string>;
+      };
+      expect(packed.version).toBe(version);
+      const entries = [packed.main, packed.types, ...Object.values(packed.bin)];
+      for (const entry of Object.values(packed.exports)) {
+        if (typeof entry === 'object') entries.push(entry.types, entry.default);
+      }
+      for (const entry of entries) expect(listed).toContain(path.posix.join('package', entry));
+      expect(listed).toContain('package/CHANGELOG.md');
+      // Nothing is left in the kit's folder: packing assembles the package elsewhere.
+      expect(() => readFileSync(path.join(KIT_DIR, 'lib', 'remotes', 'kit', 'index.js'))).toThrow();
+    } finally {
+      destination.remove();
+    }
+  });
+
+  it("has the version of the changelog's newest entry, and no change waits outside a version", () => {
+    const changelog = readFileSync(path.join(KIT_DIR, 'CHANGELOG.md'), 'utf8');
+    const sections = changelog.split(/^## /m).slice(1);
+    const versions = sections.map((section) => section.split('\n')[0]!.trim()).filter((h) => /^\d+\.\d+\.\d+/.test(h));
+    expect(versions[0]).toBe(readKitManifest().version);
+    // npm installs a tarball again only when its version changed: an entry without a version never reaches a team.
+    for (const section of sections) {
+      const heading = section.split('\n')[0]!.trim();
+      if (/^\d+\.\d+\.\d+/.test(heading) || heading === 'How a version is chosen') continue;
+      expect({ heading, entries: section.split('\n').filter((line) => line.startsWith('- ')) }).toEqual({
+        heading,
+        entries: [],
+      });
+    }
+  });
+
+  it('loads in this repository (webpack.config.ts) without a Node deprecation warning (DEP0128)', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', '-e', "require('./webpack.config.ts')"], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(0);
+    expect(result.stderr).not.toMatch(/DEP0128|DeprecationWarning/);
+  });
+});
+
+describe('the template of npm run remote:new', () => {
+  it('puts the remote name everywhere the placeholder stands, the README heading included', () => {
+    const files = templateFiles();
+    expect(files).toEqual(expect.arrayContaining(['README.md', 'remote.ts']));
+    for (const file of files) {
+      const text = fillTemplate(readTemplateFile(file), 'team_billing');
+      expect({ file, leftover: text.match(/REMOTE_NAME/g) }).toEqual({ file, leftover: null });
+    }
+    expect(fillTemplate(readTemplateFile('README.md'), 'team_billing').split('\n')[0]).toBe('# team_billing');
+    expect(fillTemplate(readTemplateFile('remote.ts'), 'team_billing')).toContain("name: 'team_billing'");
+    expect(readTemplateFile('README.md')).toContain(REMOTE_NAME_PLACEHOLDER);
+  });
+
+  it('type-checks in build and test, and leaves the dev port to the command line', () => {
+    expect(REMOTE_PROJECT_SCRIPTS.build).toMatch(/^tsc --noEmit && slots-remote build$/);
+    expect(REMOTE_PROJECT_SCRIPTS.test).toMatch(/^tsc --noEmit && jest$/);
+    expect(REMOTE_PROJECT_SCRIPTS.dev).not.toContain('--port');
+    // The default port, and `npm run dev -- --port <port>`; an option given twice takes its last value.
+    expect(parseCliArguments(['dev'], '/project').port).toBe(4100);
+    expect(parseCliArguments(['dev', '--port', '4200'], '/project').port).toBe(4200);
+    expect(parseCliArguments(['dev', '--port', '4100', '--port', '4200'], '/project').port).toBe(4200);
+  });
+});
