@@ -116,7 +116,7 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ex
       bodyLimitBytes: settings.bodyLimitBytes,
     }),
   );
-  addSlotInspectionRoute(app, parts.slots, parts.resources, parts.remoteRegistry);
+  addSlotInspectionRoute(app, parts.slots, parts.resources, parts.remoteRegistry, parts.tenants);
   // Development servers only: the schemas the host checks props against before rendering a slot.
   if (development) addSlotSchemasRoute(app, parts.remoteRegistry);
   app.use(createHealthRouter(parts.readinessChecks));

@@ -12,7 +12,13 @@ import { DashboardRegistry, type DashboardDefinition } from './meta/dashboard-re
 import { MetaBodyCache } from './meta/meta-body-cache';
 import { ModuleRegistry, type ModuleDefinition } from './meta/module-registry';
 import { ServerLifecycle } from './process/server-lifecycle';
-import { HttpDescriptorSource, loadRemotesConfig, RemoteRegistry, type RemotesConfig } from './remotes';
+import {
+  HttpDescriptorSource,
+  loadRemotesConfig,
+  RemoteRegistry,
+  type LoadRemotesConfigOptions,
+  type RemotesConfig,
+} from './remotes';
 import { reloadRemotesConfig } from './remotes/remotes-config-reload';
 import type { Resource } from './resources/resource';
 import { ResourceRegistry } from './resources/resource-registry';
@@ -83,7 +89,7 @@ export class App {
     this.passwordHashParams = settings.passwordHashParams;
     this.slotCheckReporter = new SlotCheckReporter(this.logger, settings.slotProblems);
     // Read before anything is opened: a bad configuration fails the start with nothing to clean up.
-    this.remoteRegistry = new RemoteRegistry(loadRemotesConfig({ env: settings.env, distDir: settings.distDir }), {
+    this.remoteRegistry = new RemoteRegistry(loadRemotesConfig(remotesConfigSource(settings)), {
       logger: this.logger,
       source: new HttpDescriptorSource({
         timeoutMs: settings.remoteDescriptorTimeoutMs,
@@ -207,7 +213,7 @@ export class App {
    */
   reloadRemotesConfig(): Promise<boolean> {
     return reloadRemotesConfig({
-      load: { env: this.settings.env, distDir: this.settings.distDir },
+      load: remotesConfigSource(this.settings),
       remoteRegistry: this.remoteRegistry,
       checkSlots: (config) => this.slotProblems(config),
       logger: this.logger,
@@ -257,4 +263,9 @@ export class App {
 
 export function createApp(options: AppOptions): App {
   return new App(options);
+}
+
+/** Where REMOTES_CONFIG is read from, and in which mode its entries are checked (at start and on reload alike). */
+function remotesConfigSource(settings: AppSettings): LoadRemotesConfigOptions {
+  return { env: settings.env, distDir: settings.distDir, production: !settings.development };
 }

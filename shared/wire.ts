@@ -278,7 +278,8 @@ export interface RemotesPayload {
 /** One slot as the inspector shows it: where it comes from, who provides it, and what stops it from rendering. */
 export interface InspectedSlot {
   component: string;
-  props: JsonObject;
+  /** null when no page of the user carries this slot (left out): its props are then not shown. */
+  props: JsonObject | null;
   /** The remote that provides the component; null when no known remote does. */
   remote: string | null;
   /** `code`: `registerSlots`; `configuration`: the `"slots"` of a REMOTES_CONFIG entry. */

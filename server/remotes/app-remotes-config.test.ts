@@ -349,10 +349,16 @@ describe('the props contract, checked at start and on reload', () => {
       { component: 'InvoiceBanner', props: { amountDue: 3 } },
     ]);
     const inspection = (await agent.get('/api/slots/inspect').expect(200)).body;
+    // The slot left out is on no page: neither its props nor the value its problem would quote are shown.
     expect(inspection.locations['global-before-content'].map((slot: { problems: string[] }) => slot.problems)).toEqual([
-      ['props.amountDue must be number, got "lots"'],
+      ['props.amountDue must be number'],
       [],
     ]);
+    expect(inspection.locations['global-before-content'].map((slot: { props: unknown }) => slot.props)).toEqual([
+      null,
+      { amountDue: 3 },
+    ]);
+    expect(JSON.stringify(inspection)).not.toContain('lots');
     expect(inspection.remotes[0]).toMatchObject({
       status: 'answered',
       schemaComponents: ['InvoiceBanner', 'InvoiceField'],
@@ -362,7 +368,11 @@ describe('the props contract, checked at start and on reload', () => {
   it('serves the schemas to a development host at GET /api/slots/schemas, and not at all in production', async () => {
     writeConfig({ remotes: [billing({})] });
     const { app } = await start();
-    const schemas = await request(app.handler).get('/api/slots/schemas').expect(200);
+    const anonymous = await request(app.handler).get('/api/slots/schemas').expect(401);
+    expect(anonymous.body.error.code).toBe('unauthenticated');
+    await addUser(app, 'ada', 'correct horse battery', ['acme']);
+    const agent = await signedInAgent(app, 'ada', 'correct horse battery');
+    const schemas = await agent.get('/api/slots/schemas').expect(200);
     expect(schemas.body).toEqual({ schemas: BILLING_WITH_SCHEMAS.props });
     await testApp?.close();
     testApp = await createTestApp({ env: { REMOTES_CONFIG: configFile }, nodeEnv: 'production' });
@@ -494,7 +504,7 @@ describe('GET /api/slots/inspect', () => {
         },
         {
           component: 'InvoiceBaner',
-          props: {},
+          props: null,
           remote: 'team_billing',
           source: 'configuration',
           visibility: 'public',
@@ -506,11 +516,11 @@ describe('GET /api/slots/inspect', () => {
       'dashboard-after-cards': [
         {
           component: 'DownWidget',
-          props: { n: 1 },
+          props: null,
           remote: 'team_down',
           source: 'configuration',
           visibility: 'protected',
-          problems: [`remote "team_down" is not available: ${origin.url}/down/slots-remote.json answered 404`],
+          problems: [`remote "team_down" is not available: ${origin.url}/… answered 404`],
         },
       ],
     });
@@ -550,13 +560,59 @@ describe('GET /api/slots/inspect', () => {
       },
       {
         name: 'team_down',
-        entry: `${origin.url}/down/mf-manifest.json`,
+        // Not registered by the host: only the origin its pages' Content-Security-Policy names.
+        entry: origin.url,
         status: 'not-available',
-        reason: `${origin.url}/down/slots-remote.json answered 404`,
+        reason: `${origin.url}/… answered 404`,
         components: [],
         formComponents: [],
         schemaComponents: [],
       },
     ]);
+  });
+
+  it("shows a user of any tenant no more than their own pages carry: /meta's props, public entries", async () => {
+    writeConfig({
+      remotes: [
+        billing({ 'dashboard-before-cards': [{ component: 'InvoiceBanner', props: { apiKey: 'pk-shown-on-pages' } }] }),
+        {
+          name: 'team_down',
+          entry: `${origin.url}/private/path/mf-manifest.json`,
+          slots: { 'dashboard-after-cards': [{ component: 'DownWidget', props: { apiKey: 'sk-never-on-a-page' } }] },
+        },
+      ],
+    });
+    const { app } = await start();
+    await addUser(app, 'ada', 'correct horse battery', ['acme']);
+    await addUser(app, 'bob', 'correct horse battery', ['globex']);
+    for (const user of ['ada', 'bob']) {
+      const agent = await signedInAgent(app, user, 'correct horse battery');
+      const meta = (await agent.get('/meta').expect(200)).body;
+      const inspection = await agent.get('/api/slots/inspect').expect(200);
+      // Every slot /meta sends this user is shown with exactly the props /meta sends.
+      for (const [location, entries] of Object.entries(meta.slots as Record<string, Array<{ props: unknown }>>)) {
+        expect(
+          inspection.body.locations[location]
+            .filter((slot: { props: unknown }) => slot.props !== null)
+            .map((slot: { props: unknown }) => slot.props),
+        ).toEqual(entries.map((entry) => entry.props));
+      }
+      expect(inspection.body.locations['dashboard-after-cards']).toEqual([
+        expect.objectContaining({ component: 'DownWidget', props: null }),
+      ]);
+      expect(inspection.text).not.toContain('sk-never-on-a-page');
+      expect(inspection.text).not.toContain('/private/path');
+    }
+
+    // An account taken out of every tenant while signed in gets no /meta, and no inspection either.
+    await addUser(app, 'eve', 'correct horse battery', ['acme']);
+    const outsider = await signedInAgent(app, 'eve', 'correct horse battery');
+    const eve = await app.users.findByUsername('eve');
+    await app.tenants.setMemberships(eve!.id, []);
+    const meta = await outsider.get('/meta');
+    expect(meta.status).toBe(403);
+    const inspection = await outsider.get('/api/slots/inspect');
+    expect(inspection.status).toBe(meta.status);
+    expect(inspection.body.error.code).toBe(meta.body.error.code);
   });
 });

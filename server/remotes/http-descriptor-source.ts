@@ -46,7 +46,15 @@ export class HttpDescriptorSource implements DescriptorSource {
         formComponents: file.formComponents,
       };
       if (this.options.passDevEvents && file.devEvents !== undefined) {
-        descriptor.devEvents = new URL(file.devEvents, remote.descriptorUrl).href;
+        const devEvents = new URL(file.devEvents, remote.descriptorUrl);
+        // Sent to every visitor with the remotes (GET /api/remotes, the boot data), like the entry: no credentials.
+        if (devEvents.username !== '' || devEvents.password !== '') {
+          return {
+            status: 'failing',
+            reason: `${remote.descriptorUrl} gives a devEvents URL with credentials (user:password@), which every visitor would read`,
+          };
+        }
+        descriptor.devEvents = devEvents.href;
       }
       return { status: 'ready', descriptor, props: file.props ?? {} };
     } catch (error) {

@@ -4,9 +4,15 @@ import type { RemoteRegistry } from './remote-registry';
 /**
  * Every configured remote with what is known of it, for the slot inspector: built-in or listed with its
  * components, answered, waiting or not available (with the reason), or disabled.
+ *
+ * No more than a signed-in page already carries: the entry of a remote the host registers is public
+ * (`GET /api/remotes`, the boot data); of one it does not (not answering), only the origin, which the page's
+ * Content-Security-Policy names, in the entry and in the reason. The full URL is in the server's log.
  */
 export function inspectRemotes(registry: RemoteRegistry): InspectedRemote[] {
   const { config } = registry;
+  const published = new Set(registry.remotes().map((remote) => remote.entry));
+  const unpublished = unpublishedUrls(registry);
   const builtIn = new Set(config.sources.builtIn);
   const known = config.remotes.map((remote): InspectedRemote => {
     const built = builtIn.has(remote.name) && remote.entry === `/remotes/${remote.name}/mf-manifest.json`;
@@ -33,11 +39,12 @@ export function inspectRemotes(registry: RemoteRegistry): InspectedRemote[] {
         schemaComponents,
       };
     }
+    const shown = published.has(remote.entry) ? null : originOnly(remote.entry);
     return {
       name: remote.name,
-      entry: remote.entry,
+      entry: shown ?? remote.entry,
       status: state.status === 'failing' ? 'not-available' : 'waiting',
-      ...(state.status === 'failing' ? { reason: state.reason } : {}),
+      ...(state.status === 'failing' ? { reason: unpublished(state.reason) } : {}),
       components: [],
       formComponents: [],
       schemaComponents: [],
@@ -54,4 +61,25 @@ export function inspectRemotes(registry: RemoteRegistry): InspectedRemote[] {
     }),
   );
   return [...known, ...pending, ...disabled];
+}
+
+/**
+ * Replaces, in a text for the inspector (a remote's reason, a slot's problem), the descriptor URL of every remote the
+ * host does not register by its origin and `/…`: `https://billing.example.com/… answered 404`.
+ */
+export function unpublishedUrls(registry: RemoteRegistry): (text: string) => string {
+  const published = new Set(registry.remotes().map((remote) => remote.entry));
+  const hidden = registry.config.pending
+    .filter((remote) => !published.has(remote.entry))
+    .map((remote) => [remote.descriptorUrl, `${originOnly(remote.entry)}/…`] as const);
+  return (text) => hidden.reduce((shown, [url, origin]) => shown.split(url).join(origin), text);
+}
+
+/** The origin of an absolute entry (a pending remote's always is); the entry itself when it is a path. */
+function originOnly(entry: string): string {
+  try {
+    return new URL(entry).origin;
+  } catch {
+    return entry;
+  }
 }

@@ -16,8 +16,8 @@ beforeEach(() => {
 });
 afterEach(() => dist.remove());
 
-function load(config?: unknown) {
-  const env: NodeJS.ProcessEnv = {};
+function load(config?: unknown, nodeEnv?: string) {
+  const env: NodeJS.ProcessEnv = nodeEnv === undefined ? {} : { NODE_ENV: nodeEnv };
   if (config !== undefined) {
     env.REMOTES_CONFIG = dist.write(
       'remotes.config.json',
@@ -155,5 +155,70 @@ describe('loadRemotesConfig: REMOTES_CONFIG', () => {
     }
     expect(() => load(content)).toThrow(RemotesConfigError);
     expect(() => load(content)).toThrow(message);
+  });
+});
+
+describe('loadRemotesConfig: entries a browser may be given (the CSP and GET /api/remotes carry them)', () => {
+  const entry = (value: string) => ({ remotes: [{ name: 'team_billing', entry: value, components: ['Invoice'] }] });
+
+  it.each([
+    ['https://*/mf-manifest.json', '*'],
+    ['https://*.example.com/mf-manifest.json', '*.example.com'],
+    ['http://*.example.com:8080/mf-manifest.json', '*.example.com'],
+    ['https://%2A.example.com/mf-manifest.json', '*.example.com'],
+  ])('refuses the wildcard host of %s, naming the remote and the entry, in every mode', (value, host) => {
+    for (const nodeEnv of ['production', 'development']) {
+      expect(() => load(entry(value), nodeEnv)).toThrow(RemotesConfigError);
+      expect(() => load(entry(value), nodeEnv)).toThrow(
+        new RegExp(
+          `remotes\\[0\\] \\("team_billing"\\): "entry" ".*" has a wildcard host \\("\\${host}"\\).*script-src`,
+        ),
+      );
+    }
+  });
+
+  it('refuses credentials in an entry, without writing the password into the message', () => {
+    for (const value of [
+      'https://deploy:s3cret@cdn.example.com/billing/mf-manifest.json',
+      'https://token@cdn.example.com/x.json',
+    ]) {
+      let message = '';
+      try {
+        load(entry(value));
+      } catch (error) {
+        expect(error).toBeInstanceOf(RemotesConfigError);
+        message = (error as Error).message;
+      }
+      expect(message).toMatch(
+        /remotes\[0\] \("team_billing"\): "entry" "https:\/\/\*\*\*@cdn\.example\.com\/.*" carries credentials/,
+      );
+      expect(message).not.toMatch(/s3cret|token|deploy/);
+    }
+  });
+
+  it('refuses plain http on a host other than loopback in production, and keeps it in development', () => {
+    const remote = 'http://billing.example.com/mf-manifest.json';
+    expect(() => load(entry(remote), 'production')).toThrow(
+      /remotes\[0\] \("team_billing"\): "entry" "http:\/\/billing\.example\.com\/mf-manifest\.json" uses plain http on "billing\.example\.com".*NODE_ENV=production/,
+    );
+    expect(load(entry(remote), 'development').remotes.map((r) => r.entry)).toContain(remote);
+    expect(load(entry(remote)).remotes.map((r) => r.entry)).toContain(remote);
+    for (const loopback of [
+      'http://127.0.0.1:4100/mf-manifest.json',
+      'http://localhost:4100/mf-manifest.json',
+      'http://remote.localhost/mf-manifest.json',
+      'http://[::1]:4100/mf-manifest.json',
+    ]) {
+      expect(load(entry(loopback), 'production').remotes.map((r) => r.entry)).toContain(loopback);
+    }
+    expect(load(entry('https://billing.example.com/mf-manifest.json'), 'production').remotes).toHaveLength(1);
+  });
+
+  it('refuses a wildcard pattern among allowedOrigins, and keeps "*" alone (public files, never with credentials)', () => {
+    expect(() => load({ allowedOrigins: ['https://*.example.com'] })).toThrow(
+      /"allowedOrigins" holds "https:\/\/\*\.example\.com", a wildcard pattern/,
+    );
+    expect(load({ allowedOrigins: '*' }).allowedOrigins).toBe('*');
+    expect(load({ allowedOrigins: ['*'] }).allowedOrigins).toBe('*');
   });
 });

@@ -6,6 +6,7 @@ import { parseConfiguredSlots, slotsOutsideRemote, type ConfiguredSlot } from '.
 import { checkComponentList, checkFormComponents, checkRemoteName } from './remote-names';
 import { RemotesConfigError } from './remotes-config-error';
 import { parseOrigin } from '../security/parse-origin';
+import { checkEntryUrl } from './remote-entry-url';
 
 /**
  * A remote declared in REMOTES_CONFIG with only `name` and a manifest `entry`: what it provides is read from the
@@ -41,6 +42,11 @@ export interface LoadRemotesConfigOptions {
   distDir: string;
   /** Resolves a relative REMOTES_CONFIG path; the process's working directory by default. */
   cwd?: string;
+  /**
+   * Whether the server runs in production, where a plain-http entry must be on a loopback host. By default: as
+   * config.ts reads it, when `env.NODE_ENV` is `production`.
+   */
+  production?: boolean;
 }
 
 const REMOTE_KEYS = new Set(['name', 'entry', 'components', 'formComponents', 'enabled', 'slots']);
@@ -72,7 +78,8 @@ export function loadRemotesConfig(options: LoadRemotesConfigOptions): RemotesCon
   const configured = options.env.REMOTES_CONFIG?.trim();
   if (configured) {
     configFile = path.resolve(options.cwd ?? process.cwd(), configured);
-    const file = readConfigFile(configFile);
+    const production = options.production ?? options.env.NODE_ENV?.trim() === 'production';
+    const file = readConfigFile(configFile, production);
     allowedOrigins = file.allowedOrigins;
     for (const override of file.remotes) {
       const where = `REMOTES_CONFIG ${configFile}, remote "${override.name}"`;
@@ -160,7 +167,10 @@ interface RemoteOverride {
   slots?: ConfiguredSlot[];
 }
 
-function readConfigFile(file: string): { remotes: RemoteOverride[]; allowedOrigins: readonly string[] | '*' } {
+function readConfigFile(
+  file: string,
+  production: boolean,
+): { remotes: RemoteOverride[]; allowedOrigins: readonly string[] | '*' } {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -188,7 +198,7 @@ function readConfigFile(file: string): { remotes: RemoteOverride[]; allowedOrigi
   if (!Array.isArray(list)) throw new RemotesConfigError(`${where}: "remotes" must be a list.`);
   const seen = new Set<string>();
   const remotes = list.map((item, index) => {
-    const override = parseOverride(item, `${where}, remotes[${index}]`);
+    const override = parseOverride(item, `${where}, remotes[${index}]`, production);
     if (seen.has(override.name)) throw new RemotesConfigError(`${where}: remote "${override.name}" is listed twice.`);
     seen.add(override.name);
     return override;
@@ -196,7 +206,7 @@ function readConfigFile(file: string): { remotes: RemoteOverride[]; allowedOrigi
   return { remotes, allowedOrigins: parseAllowedOrigins(object.allowedOrigins, where) };
 }
 
-function parseOverride(item: unknown, where: string): RemoteOverride {
+function parseOverride(item: unknown, where: string, production: boolean): RemoteOverride {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) {
     throw new RemotesConfigError(`${where} must be an object with at least "name".`);
   }
@@ -209,7 +219,7 @@ function parseOverride(item: unknown, where: string): RemoteOverride {
   }
   const override: RemoteOverride = { name: checkRemoteName(object.name, where) };
   const named = `${where} ("${override.name}")`;
-  if (object.entry !== undefined) override.entry = checkEntry(object.entry, named);
+  if (object.entry !== undefined) override.entry = checkEntry(object.entry, named, production);
   if (object.components !== undefined) override.components = checkComponentList(object.components, 'components', named);
   if (object.formComponents !== undefined) {
     override.formComponents = checkComponentList(object.formComponents, 'formComponents', named);
@@ -222,8 +232,11 @@ function parseOverride(item: unknown, where: string): RemoteOverride {
   return override;
 }
 
-/** An absolute http(s) URL, or a path on this server (`/...`); it should name the remote's `mf-manifest.json`. */
-function checkEntry(value: unknown, where: string): string {
+/**
+ * An absolute http(s) URL, or a path on this server (`/...`); it should name the remote's `mf-manifest.json`.
+ * Absolute ones are held to what a browser may be given (checkEntryUrl).
+ */
+function checkEntry(value: unknown, where: string, production: boolean): string {
   if (typeof value !== 'string' || value.trim() === '') {
     throw new RemotesConfigError(`${where}: "entry" must be the URL of the remote's mf-manifest.json.`);
   }
@@ -236,9 +249,8 @@ function checkEntry(value: unknown, where: string): string {
       `${where}: "entry" ${JSON.stringify(value)} is neither an absolute URL nor a path starting with "/".`,
     );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new RemotesConfigError(`${where}: "entry" must use http or https, got ${url.protocol}.`);
-  }
+  const problem = checkEntryUrl(url, production);
+  if (problem !== null) throw new RemotesConfigError(`${where}: ${problem}`);
   return url.href;
 }
 
@@ -252,6 +264,12 @@ function parseAllowedOrigins(value: unknown, where: string): readonly string[] |
   }
   const origins = (value as unknown[]).map((origin) => {
     if (origin === '*') return '*';
+    if (typeof origin === 'string' && hasWildcardHost(origin)) {
+      throw new RemotesConfigError(
+        `${where}: "allowedOrigins" holds ${JSON.stringify(origin)}, a wildcard pattern; list each origin ` +
+          '(scheme://host[:port]), or give "*" alone to allow any.',
+      );
+    }
     const parsed = parseOrigin(origin);
     if (parsed === null) {
       throw new RemotesConfigError(
@@ -261,6 +279,15 @@ function parseAllowedOrigins(value: unknown, where: string): readonly string[] |
     return parsed;
   });
   return origins.includes('*') ? '*' : origins;
+}
+
+/** Whether `value` is a URL whose host holds a `*` (a pattern such as `https://*.example.com`). */
+function hasWildcardHost(value: string): boolean {
+  try {
+    return new URL(value).hostname.includes('*');
+  } catch {
+    return false;
+  }
 }
 
 /** One component name, one provider: the host would otherwise pick one of two remotes arbitrarily. */

@@ -1,4 +1,5 @@
 import type { RecordPosition } from './record-page-query';
+import { hasLoneSurrogate } from './lone-surrogate';
 import { isRecordId } from './record-id';
 
 /**
@@ -33,7 +34,8 @@ export function decodeRecordCursor(cursor: string): DecodedCursor {
   if (!isRecordId(id)) return { ok: false };
   if (key === undefined) return { ok: true, list: { sort, q }, position: { id } };
   if (typeof key !== 'string' && !(typeof key === 'number' && Number.isFinite(key))) return { ok: false };
-  // PostgreSQL refuses U+0000 in a text parameter; no stored key holds it (record updates refuse it).
-  if (typeof key === 'string' && key.includes('\u0000')) return { ok: false };
+  // PostgreSQL refuses U+0000 in a text parameter; no stored key holds it nor a lone surrogate (record updates refuse
+  // both), and a cursor's JSON may carry either as an escape.
+  if (typeof key === 'string' && (key.includes('\u0000') || hasLoneSurrogate(key))) return { ok: false };
   return { ok: true, list: { sort, q }, position: { key, id } };
 }

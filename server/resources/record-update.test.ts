@@ -60,6 +60,29 @@ function recordCases(twoHosts: () => Promise<[DemoTestApp, DemoTestApp]>): void 
     expect((await agent.get('/api/resources/articles/records?sort=title&q=nul')).status).toBe(200);
   });
 
+  it('refuses a lone UTF-16 surrogate in a text field with a message on that field, and keeps the record', async () => {
+    // As a client sends it: the JSON escape, which JSON.parse turns into half of a character.
+    const response = await agent
+      .put(url(article.id))
+      .set('Content-Type', 'application/json')
+      .send('{"label":"\\ud800","title":"Fine \\ud83d\\ude00"}');
+    expect(response.status).toBe(400);
+    expect((response.body as ErrorBody).error.fields).toEqual({ label: FIELD_MESSAGES.loneSurrogate });
+    expect(((await agent.get(url(article.id))).body as RecordPayload).record).toEqual(article);
+    // A whole pair is a character like any other.
+    const saved = await agent
+      .put(url(article.id))
+      .set('Content-Type', 'application/json')
+      .send('{"label":"ok \\ud83d\\ude00"}');
+    expect(saved.status).toBe(200);
+    expect((saved.body as RecordPayload).record.label).toBe('ok \u{1F600}');
+    // Nor can a cursor carry one to the database.
+    const cursor = Buffer.from('{"s":"title","q":"","k":"\\ud800","i":1}').toString('base64url');
+    const listed = await agent.get(`/api/resources/articles/records?sort=title&after=${cursor}`);
+    expect(listed.status).toBe(400);
+    expect((listed.body as ErrorBody).error.code).toBe('invalid_request');
+  });
+
   it('answers ids and cursors beyond a 32-bit id as missing or invalid, never as a failure', async () => {
     for (const id of ['3000000000', '2147483648', '99999999999999999999']) {
       expect((await agent.get(url(id))).status).toBe(404);

@@ -36,6 +36,16 @@ describe('validateRecordUpdate', () => {
     });
   });
 
+  it('refuses a lone UTF-16 surrogate in every text field, naming each field, and keeps whole pairs', () => {
+    expect(problems({ title: 'a\ud800', body: '\udc00b', email: '\ud83d@b.org', group: '\ude00' })).toEqual({
+      title: FIELD_MESSAGES.loneSurrogate,
+      body: FIELD_MESSAGES.loneSurrogate,
+      email: FIELD_MESSAGES.loneSurrogate,
+      group: FIELD_MESSAGES.loneSurrogate,
+    });
+    expect(problems({ title: 'Ok \ud83d\ude00' })).toBeUndefined();
+  });
+
   it('returns the current data with the given fields replaced, keeping data that is not a field', () => {
     expect(validateRecordUpdate(fields, 7, { title: 'New', rank: 2, pinned: true }, current)).toEqual({
       title: 'New',

@@ -1,6 +1,7 @@
 import { isPlainObject, type JsonObject, type JsonValue } from '../../shared';
 import { HttpError } from '../http/http-error';
 import type { Field } from './field';
+import { hasLoneSurrogate } from './lone-surrogate';
 
 /** Per-field messages of a refused update; constants so the host and tests can rely on them. */
 export const FIELD_MESSAGES = {
@@ -9,6 +10,7 @@ export const FIELD_MESSAGES = {
   idChange: 'The id of a record cannot be changed.',
   notText: 'Must be text.',
   nulCharacter: 'Must not contain the character U+0000.',
+  loneSurrogate: 'Must not contain half of a character (a lone UTF-16 surrogate).',
   notNumber: 'Must be a number.',
   notBoolean: 'Must be true or false.',
   notEmail: 'Must be an email address.',
@@ -78,8 +80,10 @@ function checkValue(field: Field, value: unknown): string | null {
     case 'email':
     case 'select': {
       if (typeof value !== 'string') return FIELD_MESSAGES.notText;
-      // PostgreSQL's text and jsonb cannot hold U+0000: refused on both engines, so a record means the same on each.
+      // PostgreSQL's text and jsonb cannot hold U+0000 nor a lone surrogate (`"\ud800"`, which JSON.parse lets
+      // through): refused on both engines, so a record means the same on each.
       if (value.includes('\u0000')) return FIELD_MESSAGES.nulCharacter;
+      if (hasLoneSurrogate(value)) return FIELD_MESSAGES.loneSurrogate;
       if (field.maxLength !== undefined && [...value].length > field.maxLength) {
         return FIELD_MESSAGES.tooLong(field.maxLength);
       }

@@ -7,6 +7,11 @@ export interface PropsViolation {
   path: string;
   /** `must be number, got "lots"`, `is required (string)`, `is not a prop of InvoiceBanner (its props: amountDue)`. */
   message: string;
+  /**
+   * The offending value as `message` quotes it, when it does (`"lots"`: the message then ends with `, got "lots"`),
+   * so a reader who may not see the props can be given the message without it.
+   */
+  quoted?: string;
 }
 
 /**
@@ -81,10 +86,16 @@ function describeError(error: ErrorObject, component: string): PropsViolation {
     }
     case 'anyOf':
     case 'oneOf':
-      return { path, message: `must be ${expectedOf(error.parentSchema as JsonSchema)}, got ${shown(error.data)}` };
+      return quoting(path, `must be ${expectedOf(error.parentSchema as JsonSchema)}`, error.data);
     default:
-      return { path, message: `${error.message ?? 'is invalid'}, got ${shown(error.data)}` };
+      return quoting(path, error.message ?? 'is invalid', error.data);
   }
+}
+
+/** A violation whose message ends with the offending value. */
+function quoting(path: string, expected: string, value: unknown): PropsViolation {
+  const quoted = shown(value);
+  return { path, message: `${expected}, got ${quoted}`, quoted };
 }
 
 /** What a schema expects, in a few words: `number`, `"info" or "warning"`, `array`, `a value`. */

@@ -36,6 +36,8 @@ export interface SlotProblem {
   /** JSON path of the offending prop (`props.amountDue`); null for problems of the whole slot. */
   path: string | null;
   message: string;
+  /** The offending prop value the message ends with (`, got <quoted>`), when it quotes one (props-invalid). */
+  quoted?: string;
   /**
    * Whether it refuses a start or a reload. false when the problem may go away without a change here (a remote that
    * has not answered yet may provide the component) or was chosen by the operator (a remote switched off): such
@@ -166,7 +168,8 @@ export class SlotContract {
       return [...problems, problem('props-invalid', provider.name, (error as Error).message)];
     }
     for (const violation of violations) {
-      problems.push(problem('props-invalid', provider.name, violation.message, violation.path));
+      const found = problem('props-invalid', provider.name, violation.message, violation.path);
+      problems.push(violation.quoted === undefined ? found : { ...found, quoted: violation.quoted });
     }
     return problems;
   }

@@ -1,10 +1,12 @@
 import type { IRouter } from 'express';
-import type { InspectedFormSlot, InspectedSlot, SlotInspectionPayload, SlotLocation } from '../../shared';
+import type { InspectedFormSlot, InspectedSlot, Slot, SlotInspectionPayload, SlotLocation } from '../../shared';
 import { requireSession } from '../auth/require-session';
 import { jsonRoute } from '../http/json-route';
-import { inspectRemotes } from '../remotes/inspect-remotes';
+import { inspectRemotes, unpublishedUrls } from '../remotes/inspect-remotes';
 import type { RemoteRegistry } from '../remotes/remote-registry';
 import type { ResourceRegistry } from '../resources/resource-registry';
+import { currentTenant } from '../tenants/current-tenant';
+import type { TenantStore } from '../tenants/tenant-store';
 import { formSlots } from './code-slots';
 import { placedSlots, type PlacedSlot, type SlotProblem } from './slot-contract';
 import type { SlotRegistry } from './slot-registry';
@@ -16,6 +18,12 @@ import type { SlotRegistry } from './slot-registry';
  * failing the schema); every remote with its entry, its status and the components that declare a props schema.
  * Configured slots that are left out are listed with the reason. The slots among each resource form's fields are
  * listed per resource, checked as the start-up checks them (their component must be a form component).
+ *
+ * It never tells a user more than their own pages carry (the inspector is for every signed-in user, of any tenant):
+ * props only of the slots `/meta` sends (every location's slots, the same for every tenant today) and of the form
+ * slots (`GET /api/resources/:name` sends them); a slot left out (a configured slot that cannot render) is listed
+ * with `props: null` and its problems without the offending values, which the server's log has. Remotes: see
+ * inspectRemotes.
  */
 export function inspectSlots(
   registry: SlotRegistry,
@@ -23,30 +31,38 @@ export function inspectSlots(
   remoteRegistry: RemoteRegistry,
 ): SlotInspectionPayload {
   const remotes = inspectRemotes(remoteRegistry);
+  const unpublished = unpublishedUrls(remoteRegistry);
   const contractRemotes = remoteRegistry.contractRemotes();
+  // What /meta sends: the registry's slots now (code's, and the configured ones that can render).
+  const sent = new Set<Slot>([...registry.snapshot().values()].flat());
   const providers = new Map<string, string>();
   for (const remote of contractRemotes.known)
     for (const component of remote.components) providers.set(component, remote.name);
 
   /** The slot `placed` starts with (its content slots follow), as listed; null when there is none. */
-  const inspect = (placed: PlacedSlot[], visibility: InspectedSlot['visibility']): InspectedSlot | null => {
+  const inspect = (
+    placed: PlacedSlot[],
+    visibility: InspectedSlot['visibility'],
+    shown: boolean,
+  ): InspectedSlot | null => {
     const [top] = placed;
     if (top === undefined) return null;
     const problems = remoteRegistry.contract.check(placed, contractRemotes);
     return {
       component: top.slot.component,
-      props: top.slot.toEntry().props,
+      props: shown ? top.slot.toEntry().props : null,
       remote:
         top.remote ?? providers.get(top.slot.component) ?? problems.find((p) => p.remote !== null)?.remote ?? null,
       source: top.source,
       visibility,
-      problems: problems.map((problem) => describeProblem(problem, top)),
+      problems: problems.map((problem) => unpublished(describeProblem(problem, top, shown))),
     };
   };
 
   const locations: Record<string, InspectedSlot[]> = {};
   const add = (location: SlotLocation, placed: PlacedSlot[]) => {
-    const inspected = inspect(placed, location.isPublic() ? 'public' : 'protected');
+    const top = placed[0]?.slot;
+    const inspected = inspect(placed, location.isPublic() ? 'public' : 'protected', top !== undefined && sent.has(top));
     if (inspected !== null) (locations[location.value] ??= []).push(inspected);
   };
   for (const [location, slots] of registry.registeredByCode()) {
@@ -63,28 +79,48 @@ export function inspectSlots(
   const forms: Record<string, InspectedFormSlot[]> = {};
   for (const resource of resources.list()) {
     for (const { index, placed } of formSlots(resource)) {
-      const inspected = inspect([placed], 'protected'); // a form is only ever shown to signed-in staff
+      // A form is only ever shown to signed-in staff, who get its definition with these props.
+      const inspected = inspect([placed], 'protected', true);
       if (inspected !== null) (forms[resource.name] ??= []).push({ ...inspected, position: index });
     }
   }
   return { locations, forms, remotes };
 }
 
-/** The problem as the inspector lists it under its slot: the prop path and message, or the content slot's. */
-function describeProblem(problem: SlotProblem, top: PlacedSlot): string {
+/**
+ * The problem as the inspector lists it under its slot: the prop path and message, or the content slot's. Without
+ * the offending value when the props are not shown (`props.amountDue must be number`).
+ */
+function describeProblem(problem: SlotProblem, top: PlacedSlot, propsShown: boolean): string {
   const path = problem.path === null ? '' : `${problem.path} `;
   const inContent = problem.position === top.position ? '' : `content ${problem.component} (${problem.position}): `;
-  return `${inContent}${path}${problem.message}`;
+  const quote = problem.quoted === undefined ? '' : `, got ${problem.quoted}`;
+  const message =
+    propsShown || quote === '' || !problem.message.endsWith(quote)
+      ? problem.message
+      : problem.message.slice(0, -quote.length);
+  return `${inContent}${path}${message}`;
 }
 
-/** `GET /api/slots/inspect`, for signed-in staff only (mount the session chain on its path first). */
+/**
+ * `GET /api/slots/inspect`, for signed-in staff only (mount the session chain on its path first), answered as `/meta`
+ * is: 401 signed out, 403 for an account of no tenant.
+ */
 export function addSlotInspectionRoute(
   router: IRouter,
   registry: SlotRegistry,
   resources: ResourceRegistry,
   remoteRegistry: RemoteRegistry,
+  tenants: TenantStore,
 ): void {
   jsonRoute(router, '/api/slots/inspect', {
-    GET: [requireSession, (_req, res) => void res.json(inspectSlots(registry, resources, remoteRegistry))],
+    GET: [
+      requireSession,
+      async (req, res) => {
+        // The same tenant check as /meta's; what a user may see of the slots does not depend on the tenant yet.
+        await currentTenant(req, tenants);
+        res.json(inspectSlots(registry, resources, remoteRegistry));
+      },
+    ],
   });
 }

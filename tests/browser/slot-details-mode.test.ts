@@ -8,6 +8,7 @@ import { startFixtureServer } from '../../testing/system/app-server';
 import { assertBuilt } from '../../testing/system/build-output';
 import { launchChromium } from '../../testing/system/chromium';
 import { DIST_DIR } from '../../testing/system/repo-root';
+import { signIn } from '../../testing/system/sign-in';
 import { waitForSlot } from '../../testing/system/slot-page';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 
@@ -15,8 +16,8 @@ import { makeTempDir, type TempDir } from '../../testing/temp-dir';
  * Whether a failed slot shows a placeholder naming its component, remote and error is the server's decision
  * (NODE_ENV), sent with the remotes, never the host build's mode: a development build served in production shows
  * nothing, a production build served in development shows the details. The same goes for the props check before
- * rendering: a development server's host refuses props its schema refuses and says why; a production server's host
- * never loads the schemas.
+ * rendering: a development server's host refuses props its schema refuses and says why (for signed-in staff: the
+ * schemas need a session); a production server's host never loads the schemas.
  */
 jest.setTimeout(180_000);
 
@@ -67,7 +68,7 @@ describe.each([
   ] as const)('a %s server: placeholder with the reason shown = %s', async (nodeEnv, shown) => {
     // The fixture entry starts despite the wrong props (slotProblems 'log'): what the host does with them is tested.
     const server = await startFixtureServer(
-      { slots: { 'login-after-form': [{ component: 'WelcomeCard', props: { title: 42 } }] } },
+      { slots: { 'dashboard-after-cards': [{ component: 'WelcomeCard', props: { title: 42 } }] } },
       { nodeEnv, env: { FRONTEND_DIR: frontendDir() }, prepare: ghostRemoteConfig },
     );
     const context = await browser.newContext({ baseURL: server.url });
@@ -82,23 +83,33 @@ describe.each([
       await waitForSlot(page, 'login-before-form', 'LoginNotice');
       const failed = page.locator('[data-slot-component="GhostWidget"][data-slot-failed]');
       await failed.waitFor({ state: 'attached', timeout: 15_000 });
+      // The schemas are for signed-in staff only, on a development server too (none at all in production).
+      expect((await page.request.get('/api/slots/schemas')).status()).toBe(shown ? 401 : 404);
       if (shown) {
         const placeholder = page.locator('[data-slot-component="GhostWidget"] .slot-failure');
         await placeholder.waitFor({ state: 'visible' });
         await expect(placeholder.textContent()).resolves.toMatch(/GhostWidget.*login-before-form.*ghost_remote/);
+      } else {
+        expect(await page.locator('.slot-failure').count()).toBe(0);
+        const visibleText = await page.locator('body').innerText();
+        expect(visibleText).not.toMatch(/GhostWidget|ghost_remote|schema/);
+      }
+
+      // Signed in, on a page loaded afresh: a development server's host checks props against the schemas.
+      await signIn(page);
+      await page.goto('/');
+      if (shown) {
         const invalid = page.locator('[data-slot-component="WelcomeCard"] [data-slot-failure="props-invalid"]');
         await invalid.waitFor({ state: 'visible', timeout: 15_000 });
         await expect(invalid.textContent()).resolves.toContain(
-          'Slot “WelcomeCard” did not render at login-after-form (remote team_marketing)' +
+          'Slot “WelcomeCard” did not render at dashboard-after-cards (remote team_marketing)' +
             'The slot\'s props do not match the props schema of "WelcomeCard": props.title: Instance type "number" ' +
             'is invalid. Expected "string".',
         );
       } else {
         // WelcomeCard renders with what it was given: nothing is checked, nothing is loaded for checking.
-        await waitForSlot(page, 'login-after-form', 'WelcomeCard');
+        await waitForSlot(page, 'dashboard-after-cards', 'WelcomeCard');
         expect(await page.locator('.slot-failure').count()).toBe(0);
-        const visibleText = await page.locator('body').innerText();
-        expect(visibleText).not.toMatch(/GhostWidget|ghost_remote|schema/);
         expect(schemaRequests).toEqual([]);
       }
     } finally {
