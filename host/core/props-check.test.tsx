@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import type { JsonSchema, SlotMap } from '../../shared';
-import { createFakeApi } from '../../testing/host/fake-api';
+import { createFakeApi, UNAUTHENTICATED } from '../../testing/host/fake-api';
 import { renderWithSlotBoundaries } from '../../testing/host/render-slots';
 import { HOST_MESSAGES } from '../loader/messages';
 import { AppSlotRenderer } from './app-slot-renderer';
@@ -97,6 +97,19 @@ describe('the development props check', () => {
         },
       ]),
     );
+  });
+
+  it('asks for the schemas again after a refused load: a sign-in in the same page brings them', async () => {
+    let signedIn = false;
+    const api = createFakeApi({
+      'GET /api/slots/schemas': () =>
+        signedIn ? { body: { schemas: { InvoiceBanner: INVOICE_BANNER } } } : UNAUTHENTICATED,
+    });
+    const check = createPropsCheck(api.client);
+    await expect(check.check('InvoiceBanner', { amountDue: 'lots' })).resolves.toBeNull();
+    signedIn = true;
+    await expect(check.check('InvoiceBanner', { amountDue: 'lots' })).resolves.toMatch(/props\.amountDue/);
+    expect(api.count('GET', '/api/slots/schemas')).toBe(2);
   });
 
   it('loads no schema and checks nothing when the server runs in production', async () => {

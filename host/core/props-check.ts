@@ -35,8 +35,12 @@ export function createPropsCheck(client: ApiClient): PropsCheck {
         validate: (schema: JsonSchema, props: JsonObject) =>
           new Validator(schema as never, '2020-12', false).validate(props).errors as OutputUnit[],
       }),
-      // No schemas (an older server, a network error): slots render unchecked, as in production.
-      () => null,
+      // No schemas (signed out: 401; an older server; a network error): slots render unchecked, as in production,
+      // and the next check asks again (after a sign-in in this page, the schemas are there).
+      () => {
+        loading = null;
+        return null;
+      },
     ));
   return {
     async check(component, props) {
