@@ -198,22 +198,15 @@ export class RemoteRegistry {
     return outcome;
   }
 
-  /** Logs a remote that answered, and each of its configured slots that still cannot render (left out). */
+  /**
+   * Logs a remote that answered. Its configured slots that still cannot render are the slot check's to report
+   * (slots/slot-check-reporter.ts): at start-up they stop the start, so saying here that they are left out was wrong.
+   */
   private logAnswered(name: string, descriptor: RemoteDescriptor): void {
     this.options.logger.info(
       { remote: name, components: descriptor.components },
       `Remote "${name}" answered: ${descriptor.components.length} component(s).`,
     );
-    const remotes = this.contractRemotes();
-    const problems = placedConfiguredSlots(this.current.slots)
-      .filter(({ configured }) => configured.remote === name)
-      .flatMap(({ placed }) => this.contract.check(placed, remotes));
-    for (const problem of problems) {
-      this.options.logger.error(
-        { remote: name, component: problem.component, location: problem.location, path: problem.path },
-        `REMOTES_CONFIG slot ${formatSlotProblem(problem)}; that slot is left out.`,
-      );
-    }
   }
 
   private changed(): void {
