@@ -48,6 +48,18 @@ describe('SlotSource: the requests started with the page', () => {
     expect(source.session.snapshot().status).toBe('anonymous');
   });
 
+  it('asks nothing on a signed-in load of the sign-in page: its session data answers, no slots guess is made', async () => {
+    const fake = createFakeApi({});
+    const sessionData: SessionBootData = { me: ME, meta: metaWith('inline') };
+    const source = new SlotSource({ client: fake.client, pathname: '/login', sessionData });
+    expect(source.earlySlots).toBeNull();
+    await settle();
+    expect(requested(fake)).toEqual([]);
+    expect(source.session.snapshot().status).toBe('authenticated');
+    expect(source.snapshot()).toMatchObject({ status: 'ready', source: 'meta' });
+    expect(shownText(source)).toBe('inline');
+  });
+
   it('makes no slots guess on other pages, where the visitor is probably signed in', () => {
     const fake = createFakeApi({ 'GET /me': { body: ME }, 'GET /meta': { body: metaWith('x') } });
     for (const path of ['/', '/resources/articles', '/login/extra', '/LOGIN']) {

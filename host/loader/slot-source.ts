@@ -110,7 +110,9 @@ export class SlotSource extends ExternalStore<SlotData> {
     this.client = client;
     const onSignInPage = pathname === SIGN_IN_PATH;
     let me: Promise<MePayload>;
-    if (sessionData && !onSignInPage) {
+    // The session data answers on every page, the sign-in page too: a signed-in visitor there is sent on at once,
+    // with no GET /slots on the guess that nobody is signed in (one source of slots per session state).
+    if (sessionData) {
       me = Promise.resolve(sessionData.me);
       this.earlySlots = null;
       this.earlyMeta = Promise.resolve(sessionData.meta);

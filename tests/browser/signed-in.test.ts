@@ -118,6 +118,21 @@ describe('signed in', () => {
     expect(anonymous.headers()['cache-control']).toBe('no-cache');
   });
 
+  it('sends a signed-in full load of /login on to the dashboard from its session data: one source, no GET /slots', async () => {
+    const { page, log } = await suite.newPage();
+    await signIn(page);
+    await waitForSlot(page, 'dashboard-after-cards', 'ShortcutLinks');
+    await page.waitForLoadState('networkidle');
+    log.clear();
+    await page.goto('/login');
+
+    await page.waitForURL((url) => url.pathname === '/');
+    await waitForSlot(page, 'dashboard-after-cards', 'ShortcutLinks', { hasText: 'All articles' });
+    expect(log.requestsTo('GET', '/slots')).toEqual([]);
+    expect(log.requestsTo('GET', '/meta')).toEqual([]);
+    expect(log.pageErrors).toEqual([]);
+  });
+
   it('switches tenant through the TenantSwitcher slot, and the dashboard and the records follow', async () => {
     const { page } = await suite.newPage();
     await signIn(page);
