@@ -1,4 +1,23 @@
 export { HOST_NAME } from './host-name';
+export {
+  OPERATOR_ROLE,
+  RELEASE_VERSION_PATTERN,
+  RELEASES_PAGE_PATH,
+  type ActivateReleaseRequest,
+  type AuditAction,
+  type AuditEntry,
+  type CanaryRequest,
+  type CanaryRollout,
+  type PreviewRequest,
+  type PublishReleaseRequest,
+  type ReleaseProblems,
+  type RemoteHistoryPayload,
+  type RemoteRelease,
+  type RemoteReleases,
+  type RemoteReleasesPayload,
+  type RemoteRollout,
+  type StaffRole,
+} from './releases';
 export { SlotLocation, UnknownSlotLocationError, type SlotLocationName, type SlotLocationValue } from './slot-location';
 export {
   Slot,

@@ -70,6 +70,8 @@ export interface CurrentUser {
   tenants: Tenant[];
   /** Id of the tenant the session currently works in. */
   currentTenant: string;
+  /** The account's roles (releases.ts `OPERATOR_ROLE`: may see and change the releases of remotes); absent: none. */
+  roles?: string[];
 }
 
 /** `GET /me`, `POST /login`, `POST /tenant`. */
@@ -246,7 +248,7 @@ export type ResourceActionSlotProps<P extends object = JsonObject> = P & Resourc
 
 /** A federated remote as the server describes it to the host. */
 export interface RemoteDescriptor {
-  /** Module Federation name of the remote container. */
+  /** The remote's name (the Module Federation name its build registers). */
   name: string;
   /** URL of the remote's `mf-manifest.json` (absolute, or relative to the host origin). */
   entry: string;
@@ -381,7 +383,7 @@ export interface BootComponent {
 }
 
 /**
- * What the server puts into index.html, so the host can start loading remote modules at once: the remotes catalogue
+ * What the server puts into index.html, so the host can start loading remote modules at once: the remotes
  * (what `GET /api/remotes` answers) and the components the requested page renders. For anyone but a signed-in
  * session: those of the public slots only, never anything a session would be needed for. For a signed-in session
  * (a page marked `private, no-store`, with its {@link SessionBootData}): those of every slot the page renders.
