@@ -1,5 +1,5 @@
 import type { Tenant } from '../../shared';
-import type { SlotsPayloads, SlotsPayloadCache } from '../slots/slots-payload';
+import type { EncodedSlots, SlotsPayloadCache } from '../slots/slots-payload';
 import type { DashboardRegistry } from './dashboard-registry';
 import type { ModuleRegistry } from './module-registry';
 
@@ -12,7 +12,7 @@ export type MetaBody = readonly [head: Buffer, slots: Buffer];
 interface CachedBody {
   dashboards: string;
   modules: string;
-  slots: SlotsPayloads;
+  slots: EncodedSlots;
   body: MetaBody;
 }
 
@@ -23,7 +23,7 @@ interface CachedBody {
  */
 export class MetaBodyCache {
   private readonly bodies = new Map<string, CachedBody>();
-  private slotsPart: { slots: SlotsPayloads; bytes: Buffer } | null = null;
+  private slotsPart: { slots: EncodedSlots; bytes: Buffer } | null = null;
   private buildCount = 0;
 
   constructor(
@@ -52,7 +52,7 @@ export class MetaBodyCache {
     return body;
   }
 
-  private slotsBytes(slots: SlotsPayloads): Buffer {
+  private slotsBytes(slots: EncodedSlots): Buffer {
     if (this.slotsPart?.slots !== slots) this.slotsPart = { slots, bytes: Buffer.from(`${slots.allSlots}}`, 'utf8') };
     return this.slotsPart.bytes;
   }

@@ -2,8 +2,8 @@ import type { SlotEntry, SlotMap, SlotsPayload } from '../../shared';
 import { strongEtag } from './etag';
 import type { SlotRegistry, SlotRegistrySnapshot } from './slot-registry';
 
-/** The payloads of one registry version: the public slot map and the bytes every route sends. */
-export interface SlotsPayloads {
+/** The slots of one registry version, encoded once: the public slot map and the bytes every route sends. */
+export interface EncodedSlots {
   readonly version: number;
   /** The public locations' slots (what `GET /slots` carries), for the host page's boot data and hints. */
   readonly publicSlots: SlotMap;
@@ -23,7 +23,7 @@ export interface SlotsPayloads {
  * `builds` counts the builds, so tests (and metrics) can see that requests reuse them.
  */
 export class SlotsPayloadCache {
-  private cached: SlotsPayloads | null = null;
+  private cached: EncodedSlots | null = null;
   private buildCount = 0;
 
   constructor(private readonly registry: SlotRegistry) {}
@@ -32,13 +32,13 @@ export class SlotsPayloadCache {
     return this.buildCount;
   }
 
-  current(): SlotsPayloads {
+  current(): EncodedSlots {
     const version = this.registry.version;
     if (this.cached?.version !== version) this.cached = this.build(version, this.registry.snapshot());
     return this.cached;
   }
 
-  private build(version: number, snapshot: SlotRegistrySnapshot): SlotsPayloads {
+  private build(version: number, snapshot: SlotRegistrySnapshot): EncodedSlots {
     this.buildCount++;
     const all: SlotMap = {};
     const publicOnly: SlotMap = {};
