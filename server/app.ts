@@ -20,6 +20,7 @@ import {
   type RemotesConfig,
 } from './remotes';
 import { reloadRemotesConfig } from './remotes/remotes-config-reload';
+import { importConfigReleases, type ConfigReleaseParts } from './releases/config-releases';
 import { ReleaseService } from './releases/release-service';
 import { ReleaseSnapshot } from './releases/release-snapshot';
 import { ReleaseStore } from './releases/release-store';
@@ -85,6 +86,7 @@ export class App {
   readonly releaseService: ReleaseService;
   readonly passwordHashParams: ScryptParams;
   private readonly settings: AppSettings;
+  private readonly descriptorSource: HttpDescriptorSource;
   private readonly logger: Logger;
   private readonly resources: ResourceRegistry;
   private readonly loginRateLimiter: LoginRateLimiter;
@@ -99,10 +101,10 @@ export class App {
     this.passwordHashParams = settings.passwordHashParams;
     this.slotCheckReporter = new SlotCheckReporter(this.logger, settings.slotProblems);
     // Read before anything is opened: a bad configuration fails the start with nothing to clean up.
-    const descriptorSource = new HttpDescriptorSource({
+    const descriptorSource = (this.descriptorSource = new HttpDescriptorSource({
       timeoutMs: settings.remoteDescriptorTimeoutMs,
       passDevEvents: settings.development,
-    });
+    }));
     this.remoteRegistry = new RemoteRegistry(loadRemotesConfig(remotesConfigSource(settings)), {
       logger: this.logger,
       source: descriptorSource,
@@ -238,6 +240,7 @@ export class App {
       this.resources.assertRelationsResolve();
       // Before the remotes are read: a remote with an active release is never asked its origin at start.
       await this.releaseSnapshot.start();
+      await importConfigReleases(this.remoteRegistry.config.pending, this.configReleaseParts());
       // Bounded by the descriptor timeout: a remote that is down is logged and retried, never awaited further.
       await this.remoteRegistry.refresh();
       this.slotCheckReporter.atStart(this.slotProblems());
@@ -250,13 +253,25 @@ export class App {
    * configuration in use and logs why (remotes/remotes-config-reload.ts).
    * @returns whether the new configuration was taken
    */
-  reloadRemotesConfig(): Promise<boolean> {
-    return reloadRemotesConfig({
+  async reloadRemotesConfig(): Promise<boolean> {
+    const taken = await reloadRemotesConfig({
       load: remotesConfigSource(this.settings),
       remoteRegistry: this.remoteRegistry,
       checkSlots: (config) => this.slotProblems(config),
       logger: this.logger,
     });
+    // A changed entry becomes a release and is activated; an unchanged one leaves the rollout as it is.
+    if (taken) await importConfigReleases(this.remoteRegistry.config.pending, this.configReleaseParts());
+    return taken;
+  }
+
+  private configReleaseParts(): ConfigReleaseParts {
+    return {
+      store: this.releases,
+      snapshot: this.releaseSnapshot,
+      source: this.descriptorSource,
+      logger: this.logger,
+    };
   }
 
   /** The slot check against the configuration in use, or against `config` (a reload being considered). */

@@ -71,12 +71,13 @@ export class RemoteRegistry {
 
   /** The remotes the host registers: those known now, in configuration order. */
   remotes(): RemoteDescriptor[] {
+    const releasedNow = this.releasedIn(this.current);
     const ready = this.current.pending.flatMap((remote) => {
       const state = this.states.get(remote.name);
-      return state?.status === 'ready' && !this.released.has(remote.name) ? [state.descriptor] : [];
+      return state?.status === 'ready' && !releasedNow.has(remote.name) ? [state.descriptor] : [];
     });
-    const configured = this.current.remotes.filter((remote) => !this.released.has(remote.name));
-    const released = [...this.released.values()].map(descriptorOfRelease);
+    const configured = this.current.remotes.filter((remote) => !releasedNow.has(remote.name));
+    const released = [...releasedNow.values()].map(descriptorOfRelease);
     return [...configured, ...ready, ...released];
   }
 
@@ -90,6 +91,13 @@ export class RemoteRegistry {
     this.released = released;
     this.releaseEntries = [...entries];
     this.changed();
+  }
+
+  /** The active releases `config` leaves in force: a remote it switches off (`"enabled": false`) stays off. */
+  private releasedIn(config: RemotesConfig): ReadonlyMap<string, RemoteRelease> {
+    if (config.disabled.length === 0) return this.released;
+    const off = new Set(config.disabled.map((remote) => remote.name));
+    return new Map([...this.released].filter(([name]) => !off.has(name)));
   }
 
   /** Every configured entry, answering or not, and every release's: the origins the page's CSP allows. */
@@ -124,21 +132,22 @@ export class RemoteRegistry {
    */
   contractRemotes(config: RemotesConfig = this.current): ContractRemotes {
     const states = config === this.current ? this.states : this.statesFor(config);
+    const releasedNow = this.releasedIn(config);
     const known: Array<ContractRemotes['known'][number]> = config.remotes
-      .filter((remote) => !this.released.has(remote.name))
+      .filter((remote) => !releasedNow.has(remote.name))
       .map((remote) => ({
         name: remote.name,
         components: remote.components,
         formComponents: remote.formComponents,
         props: config.schemas.get(remote.name) ?? {},
       }));
-    for (const release of this.released.values()) {
+    for (const release of releasedNow.values()) {
       const { remote: name, components, formComponents, props } = release;
       known.push({ name, components, formComponents, props });
     }
     const waiting: Array<ContractRemotes['waiting'][number]> = [];
     for (const remote of config.pending) {
-      if (this.released.has(remote.name)) continue;
+      if (releasedNow.has(remote.name)) continue;
       const state = states.get(remote.name) ?? WAITING;
       if (state.status === 'ready') {
         const { components, formComponents } = state.descriptor;
@@ -164,8 +173,9 @@ export class RemoteRegistry {
   /** Asks the source for the descriptor of every remote not known yet, all at once. */
   async refresh(): Promise<void> {
     // A remote with an active release is never read from its origin: a restart does not depend on it.
+    const releasedNow = this.releasedIn(this.current);
     const waiting = this.current.pending.filter(
-      (remote) => this.states.get(remote.name)?.status !== 'ready' && !this.released.has(remote.name),
+      (remote) => this.states.get(remote.name)?.status !== 'ready' && !releasedNow.has(remote.name),
     );
     const answers = await Promise.all(waiting.map((remote) => this.options.source.read(remote)));
     if (this.closed) return;
@@ -189,7 +199,7 @@ export class RemoteRegistry {
       }
     });
     if (changed) this.changed();
-    this.retry.schedule([...this.states].some(([name, state]) => state.status !== 'ready' && !this.released.has(name)));
+    this.retry.schedule([...this.states].some(([name, state]) => state.status !== 'ready' && !releasedNow.has(name)));
   }
 
   /** Swaps in a re-read configuration, keeping what is known of remotes whose entry did not change. */
