@@ -139,6 +139,12 @@ export class App {
           this.releaseSnapshot.releases().map((release) => release.entry),
         ),
       );
+      // `npm run remotes:reload`, on any machine with the database settings: every host re-reads its file.
+      this.releaseSnapshot.onConfigReload(() => {
+        this.reloadRemotesConfig().catch((error: unknown) =>
+          this.logger.error({ err: error }, 'Remotes configuration reload failed'),
+        );
+      });
       this.releaseService = new ReleaseService({
         store: this.releases,
         snapshot: this.releaseSnapshot,

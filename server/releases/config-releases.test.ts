@@ -3,6 +3,7 @@
  * is new, left alone (without asking the origin) when it is not, so an operator's rollout survives an unchanged
  * file and a restart never depends on the origin.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -104,4 +105,21 @@ it('keeps an operator’s rollout on a reload of an unchanged file, and activate
   const v3 = writeEntry('v3');
   await expect(app.reloadRemotesConfig()).resolves.toBe(true);
   expect(await servedEntry(testApp as TestApp)).toBe(v3);
+});
+
+it('re-reads the file on every host when npm run remotes:reload asks, without a pid', async () => {
+  writeEntry('v1');
+  const app = await start();
+  const v2 = writeEntry('v2');
+  const root = path.resolve(__dirname, '..', '..');
+  const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'server/cli/remotes-reload.ts')], {
+    cwd: root,
+    env: { ...process.env, DATABASE_PATH: app.databasePath, DATABASE_URL: '' },
+    encoding: 'utf8',
+  });
+  expect(run.status).toBe(0);
+  expect(run.stdout).toMatch(/Asked every host/);
+  const until = Date.now() + 3000;
+  while ((await servedEntry(app)) !== v2 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(await servedEntry(app)).toBe(v2);
 });

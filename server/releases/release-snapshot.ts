@@ -35,6 +35,9 @@ export class ReleaseSnapshot {
   private timer: NodeJS.Timeout | null = null;
   private reading: Promise<void> | null = null;
   private readonly listeners = new Set<() => void>();
+  /** The newest REMOTES_CONFIG reload request seen (null before the first read: requests before the start are done). */
+  private lastConfigReload: number | null = null;
+  private readonly reloadListeners = new Set<() => void>();
 
   constructor(
     private readonly store: ReleaseStore,
@@ -67,7 +70,14 @@ export class ReleaseSnapshot {
   }
 
   private async read(): Promise<void> {
-    const [rollouts, lastReleaseId] = await Promise.all([this.store.rollouts(), this.store.lastReleaseId()]);
+    const [rollouts, lastReleaseId, lastConfigReload] = await Promise.all([
+      this.store.rollouts(),
+      this.store.lastReleaseId(),
+      this.store.lastConfigReload(),
+    ]);
+    const reloadAsked = this.lastConfigReload !== null && lastConfigReload !== this.lastConfigReload;
+    this.lastConfigReload = lastConfigReload;
+    if (reloadAsked) for (const listener of this.reloadListeners) listener();
     const rolloutsJson = JSON.stringify(rollouts);
     if (rolloutsJson === this.rolloutsJson && lastReleaseId === this.lastReleaseId) return;
     if (lastReleaseId !== this.lastReleaseId) {
@@ -87,6 +97,11 @@ export class ReleaseSnapshot {
   subscribe(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Calls `listener` when `npm run remotes:reload` asks every host to re-read REMOTES_CONFIG. */
+  onConfigReload(listener: () => void): void {
+    this.reloadListeners.add(listener);
   }
 
   rollout(remote: string): RemoteRollout | undefined {

@@ -118,6 +118,20 @@ export class ReleaseStore {
     return Number(row?.last ?? 0);
   }
 
+  /** Asks every host to re-read its REMOTES_CONFIG (`npm run remotes:reload`); seen at their next poll. */
+  async requestConfigReload(): Promise<void> {
+    await this.engine.db.insertInto('remote_config_reloads').values({ requested_at: Date.now() }).execute();
+  }
+
+  /** The newest reload request's id (0 with none). */
+  async lastConfigReload(): Promise<number> {
+    const row = await this.engine.db
+      .selectFrom('remote_config_reloads')
+      .select((eb) => eb.fn.max('id').as('last'))
+      .executeTakeFirst();
+    return Number(row?.last ?? 0);
+  }
+
   /** Every remote's rollout. */
   async rollouts(): Promise<RemoteRollout[]> {
     const rows = await this.engine.db.selectFrom('remote_rollouts').selectAll().orderBy('remote').execute();

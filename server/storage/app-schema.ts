@@ -13,6 +13,7 @@ export interface AppSchema {
   remote_rollouts: RemoteRolloutsTable;
   remote_tokens: RemoteTokensTable;
   remote_audit: RemoteAuditTable;
+  remote_config_reloads: RemoteConfigReloadsTable;
 }
 
 export interface UsersTable {
@@ -87,4 +88,10 @@ export interface RemoteAuditTable {
   at: number;
   before: string;
   after: string;
+}
+
+/** `npm run remotes:reload`: every host re-reads its REMOTES_CONFIG when the newest id moves. */
+export interface RemoteConfigReloadsTable {
+  id: Generated<number>;
+  requested_at: number;
 }
