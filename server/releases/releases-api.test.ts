@@ -150,6 +150,15 @@ describe('rollout', () => {
     operator = await signedInAgent(app);
   });
 
+  it('lets the page load every release (CSP) and leaves /slots and its ETag alone', async () => {
+    const etag = (await request(app.handler).get('/slots').expect(200)).headers.etag as string;
+    await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
+    await operator.post('/api/remotes/team_billing/canary').send({ version: 'v2', percent: 50 }).expect(200);
+    const page = await request(app.handler).get('/releases');
+    expect(page.headers['content-security-policy']).toContain(`script-src 'self' ${origin.url}`);
+    expect((await request(app.handler).get('/slots').expect(200)).headers.etag).toBe(etag);
+  });
+
   it('activates, rolls back, and audits every change with who, before and after', async () => {
     await operator.post('/api/remotes/team_billing/activate').send({ version: 'v2' }).expect(200);
     expect(await remotesOf(request(app.handler))).toContainEqual(expect.objectContaining({ entry: entryOf('v2') }));
