@@ -6,6 +6,7 @@
 import { storageSettingsFromEnv } from '../config/config';
 import { ReleaseStore } from '../releases/release-store';
 import { describeStorage, openMigratedStorage } from '../storage/open-storage';
+import { runCommand } from './run-command';
 
 async function main(): Promise<number> {
   if (process.argv.length > 2) {
@@ -26,12 +27,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`remotes:reload failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+runCommand('remotes:reload', main);

@@ -1,31 +1,9 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { createTestApp, type TestApp } from '../../testing/server/test-app';
+import { runServerCommand, type CommandRun } from '../../testing/server/run-server-command';
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** A server command as its npm script runs it (tsx), on the SQLite file at `database`, with `input` on stdin. */
-function run(script: string, args: string[], database: string, input = ''): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'server', 'cli', script), ...args], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, DATABASE_PATH: database, DATABASE_URL: '' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
+/** A server command on the SQLite file at `database`. */
+function run(script: string, args: string[], database: string, input = ''): Promise<CommandRun> {
+  return runServerCommand(script, args, { DATABASE_PATH: database, DATABASE_URL: '' }, input);
 }
 
 jest.setTimeout(60_000);

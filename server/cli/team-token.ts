@@ -9,6 +9,7 @@ import { ReleaseStore } from '../releases/release-store';
 import { TeamTokenStore } from '../releases/team-token-store';
 import { describeStorage, openMigratedStorage } from '../storage/open-storage';
 import { parseTeamTokenArgs, TEAM_TOKEN_USAGE } from './team-token-args';
+import { runCommand } from './run-command';
 
 async function main(argv: readonly string[]): Promise<number> {
   const args = parseTeamTokenArgs(argv);
@@ -46,12 +47,4 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`token change failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+runCommand('token change', () => main(process.argv.slice(2)));

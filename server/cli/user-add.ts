@@ -16,6 +16,7 @@ import { describeStorage, openMigratedStorage } from '../storage/open-storage';
 import { TenantStore } from '../tenants/tenant-store';
 import { parseUserAddArgs, UsageError } from './user-add-args';
 import { readPassword } from './read-password';
+import { runCommand } from './run-command';
 
 export const PASSWORD_TOO_SHORT = `The password is too short: use at least ${PASSWORD_MIN_LENGTH} characters. Nothing was changed.`;
 export const PASSWORD_TOO_LONG = `The password is too long: use at most ${PASSWORD_MAX_LENGTH} characters. Nothing was changed.`;
@@ -84,12 +85,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`user:add failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+runCommand('user:add', main);

@@ -3,13 +3,13 @@
  * is new, left alone (without asking the origin) when it is not, so an operator's rollout survives an unchanged
  * file and a restart never depends on the origin.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
 import { REMOTE_DESCRIPTOR_FILE, type RemotesPayload } from '../../shared';
+import { runServerCommand } from '../../testing/server/run-server-command';
 import { createTestApp, type TestApp } from '../../testing/server/test-app';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 
@@ -111,13 +111,8 @@ it('re-reads the file on every host when npm run remotes:reload asks, without a 
   writeEntry('v1');
   const app = await start();
   const v2 = writeEntry('v2');
-  const root = path.resolve(__dirname, '..', '..');
-  const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'server/cli/remotes-reload.ts')], {
-    cwd: root,
-    env: { ...process.env, DATABASE_PATH: app.databasePath, DATABASE_URL: '' },
-    encoding: 'utf8',
-  });
-  expect(run.status).toBe(0);
+  const run = await runServerCommand('remotes-reload.ts', [], { DATABASE_PATH: app.databasePath, DATABASE_URL: '' });
+  expect(run.code).toBe(0);
   expect(run.stdout).toMatch(/Asked every host/);
   const until = Date.now() + 3000;
   while ((await servedEntry(app)) !== v2 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));

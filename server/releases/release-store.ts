@@ -110,12 +110,8 @@ export class ReleaseStore {
   }
 
   /** The newest release's id (0 with none): it moves whenever a release is published, on any host. */
-  async lastReleaseId(): Promise<number> {
-    const row = await this.engine.db
-      .selectFrom('remote_releases')
-      .select((eb) => eb.fn.max('id').as('last'))
-      .executeTakeFirst();
-    return Number(row?.last ?? 0);
+  lastReleaseId(): Promise<number> {
+    return this.lastId('remote_releases');
   }
 
   /** Asks every host to re-read its REMOTES_CONFIG (`npm run remotes:reload`); seen at their next poll. */
@@ -124,9 +120,13 @@ export class ReleaseStore {
   }
 
   /** The newest reload request's id (0 with none). */
-  async lastConfigReload(): Promise<number> {
+  lastConfigReload(): Promise<number> {
+    return this.lastId('remote_config_reloads');
+  }
+
+  private async lastId(table: 'remote_releases' | 'remote_config_reloads'): Promise<number> {
     const row = await this.engine.db
-      .selectFrom('remote_config_reloads')
+      .selectFrom(table)
       .select((eb) => eb.fn.max('id').as('last'))
       .executeTakeFirst();
     return Number(row?.last ?? 0);
