@@ -238,6 +238,8 @@ describe('the operator role', () => {
     await editor.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(403);
     await request(app.handler).get('/api/remotes/team_billing/history').expect(401);
     await request(app.handler).get('/api/remotes/releases').expect(401);
+    const wrongMethod = await request(app.handler).put('/api/remotes/team_billing/activate').expect(405);
+    expect(wrongMethod.headers.allow).toBe('POST');
   });
 });
 

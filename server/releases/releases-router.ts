@@ -1,6 +1,7 @@
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import { OPERATOR_ROLE, type ErrorBody, type RemoteHistoryPayload, type RemoteReleasesPayload } from '../../shared';
 import { HttpError } from '../http/http-error';
+import { jsonRoute } from '../http/json-route';
 import { requireJsonBody } from '../http/require-json-body';
 import { previewsOf } from './release-preview';
 import { ReleaseRefusedError, type ReleaseService } from './release-service';
@@ -36,7 +37,7 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
   const name = (req: Request): string => req.params.name as string;
   const actor = (req: Request): string => (req.user as Express.User).username;
 
-  router.post('/api/remotes/:name/releases', ...json, async (req, res) => {
+  const publish: RequestHandler = async (req, res) => {
     const header = req.get('authorization') ?? '';
     const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
     const checked = token === undefined ? { status: 'invalid' as const } : await tokens.check(token);
@@ -49,50 +50,87 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
     const body = req.body as Record<string, unknown>;
     const release = await service.publish(name(req), body.version, body.entry, `token:${checked.id}`);
     res.status(201).json(release);
+  };
+  jsonRoute(router, '/api/remotes/:name/releases', { POST: [...json, publish] });
+
+  jsonRoute(router, '/api/remotes/releases', {
+    GET: [
+      requireOperator,
+      (req, res) => {
+        const previews = previewsOf(req) ?? {};
+        const names = new Set([...snapshot.releases().map((release) => release.remote)]);
+        const payload: RemoteReleasesPayload = {
+          remotes: [...names].sort().map((remote) => ({
+            remote,
+            rollout: snapshot.rollout(remote) ?? { remote, active: null, canary: null },
+            releases: snapshot.releases().filter((release) => release.remote === remote),
+            preview: previews[remote] ?? null,
+          })),
+        };
+        res.setHeader('Cache-Control', 'no-store');
+        res.json(payload);
+      },
+    ],
   });
 
-  router.get('/api/remotes/releases', requireOperator, (req, res) => {
-    const previews = previewsOf(req) ?? {};
-    const names = new Set([...snapshot.releases().map((release) => release.remote)]);
-    const payload: RemoteReleasesPayload = {
-      remotes: [...names].sort().map((remote) => ({
-        remote,
-        rollout: snapshot.rollout(remote) ?? { remote, active: null, canary: null },
-        releases: snapshot.releases().filter((release) => release.remote === remote),
-        preview: previews[remote] ?? null,
-      })),
-    };
-    res.setHeader('Cache-Control', 'no-store');
-    res.json(payload);
+  jsonRoute(router, '/api/remotes/:name/history', {
+    GET: [
+      requireOperator,
+      async (req, res) => {
+        const payload: RemoteHistoryPayload = { remote: name(req), entries: await store.history(name(req)) };
+        res.setHeader('Cache-Control', 'no-store');
+        res.json(payload);
+      },
+    ],
   });
 
-  router.get('/api/remotes/:name/history', requireOperator, async (req, res) => {
-    const payload: RemoteHistoryPayload = { remote: name(req), entries: await store.history(name(req)) };
-    res.setHeader('Cache-Control', 'no-store');
-    res.json(payload);
+  jsonRoute(router, '/api/remotes/:name/activate', {
+    POST: [
+      ...operator,
+      async (req, res) => {
+        res.json(await service.activate(name(req), bodyOf(req).version, actor(req), 'activate'));
+      },
+    ],
   });
-
-  router.post('/api/remotes/:name/activate', ...operator, async (req, res) => {
-    res.json(await service.activate(name(req), bodyOf(req).version, actor(req), 'activate'));
+  jsonRoute(router, '/api/remotes/:name/rollback', {
+    POST: [
+      ...operator,
+      async (req, res) => {
+        res.json(await service.activate(name(req), bodyOf(req).version, actor(req), 'rollback'));
+      },
+    ],
   });
-  router.post('/api/remotes/:name/rollback', ...operator, async (req, res) => {
-    res.json(await service.activate(name(req), bodyOf(req).version, actor(req), 'rollback'));
+  jsonRoute(router, '/api/remotes/:name/canary', {
+    POST: [
+      ...operator,
+      async (req, res) => {
+        res.json(await service.canary(name(req), bodyOf(req), actor(req)));
+      },
+    ],
+    DELETE: [
+      requireOperator,
+      async (req, res) => {
+        res.json(await service.endCanary(name(req), actor(req)));
+      },
+    ],
   });
-  router.post('/api/remotes/:name/canary', ...operator, async (req, res) => {
-    res.json(await service.canary(name(req), bodyOf(req), actor(req)));
-  });
-  router.delete('/api/remotes/:name/canary', requireOperator, async (req, res) => {
-    res.json(await service.endCanary(name(req), actor(req)));
-  });
-  router.post('/api/remotes/:name/preview', ...operator, (req, res) => {
-    const release = service.checkedRelease(name(req), bodyOf(req).version);
-    req.session.releasePreviews = { ...req.session.releasePreviews, [release.remote]: release.version };
-    res.json({ remote: release.remote, preview: release.version });
-  });
-  router.delete('/api/remotes/:name/preview', requireOperator, (req, res) => {
-    const { [name(req)]: _ended, ...rest } = req.session.releasePreviews ?? {};
-    req.session.releasePreviews = rest;
-    res.json({ remote: name(req), preview: null });
+  jsonRoute(router, '/api/remotes/:name/preview', {
+    POST: [
+      ...operator,
+      (req, res) => {
+        const release = service.checkedRelease(name(req), bodyOf(req).version);
+        req.session.releasePreviews = { ...req.session.releasePreviews, [release.remote]: release.version };
+        res.json({ remote: release.remote, preview: release.version });
+      },
+    ],
+    DELETE: [
+      requireOperator,
+      (req, res) => {
+        const { [name(req)]: _ended, ...rest } = req.session.releasePreviews ?? {};
+        req.session.releasePreviews = rest;
+        res.json({ remote: name(req), preview: null });
+      },
+    ],
   });
 
   // A refused release or change: 400 (404 for an unknown release) with the placements it would break.
