@@ -132,11 +132,21 @@ describe('publishing', () => {
   it('refuses a release that breaks a current placement, listing the problem', async () => {
     const token = await tokenFor('team_billing');
     await publish(token, 'v1').expect(201);
-    await (await signedInAgent(app)).post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
+    // Before any release serves the remote, the code's InvoiceBanner is no release's doing: accepted.
+    await publish(token, 'early-broken', entryOf('broken')).expect(201);
+    const operator = await signedInAgent(app);
+    await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
     const refused = await publish(token, 'broken').expect(400);
     expect(refused.body.error.problems).toEqual([
       expect.stringMatching(/^InvoiceBanner at global-before-content\[0\] \(code/),
     ]);
+    // Placements are checked again when a release is put in force: the early one now would break one.
+    const activation = await operator
+      .post('/api/remotes/team_billing/activate')
+      .send({ version: 'early-broken' })
+      .expect(400);
+    expect(activation.body.error.problems).toHaveLength(1);
+    await operator.post('/api/remotes/team_billing/canary').send({ version: 'early-broken', percent: 5 }).expect(400);
   });
 });
 
