@@ -20,6 +20,7 @@ import { benchListScaling } from './suites/list-scaling';
 import { benchPageLoads } from './suites/page-loads';
 import { benchMetaThroughput } from './suites/meta-throughput';
 import { benchPayloadSize, REGISTRY_SIZES } from './suites/payload-sizes';
+import { benchReleasesThroughput } from './suites/releases-throughput';
 import { benchSlotsThroughput } from './suites/slots-throughput';
 
 const RESULTS_DIR = path.join(__dirname, 'results');
@@ -102,6 +103,11 @@ async function main(): Promise<number> {
         const url = await postgres.createDatabase('bench_server');
         const baselineUrl = await postgres.createDatabase('bench_baseline');
         results.throughput.push(...(await benchMetaThroughput(context, { kind: 'postgres', url, baselineUrl })));
+      });
+    }
+    if (wanted('releases')) {
+      await step('GET /meta and the signed-in page with releases chosen per request', async () => {
+        results.throughput.push(...(await benchReleasesThroughput(context)));
       });
     }
     if (wanted('sizes')) {

@@ -75,6 +75,8 @@ export interface AppOptions {
   slotProblems?: SlotProblemsMode;
   /** How long reading a remote's descriptor from its origin may take at start-up (default 3 s). */
   remoteDescriptorTimeoutMs?: number;
+  /** How often each host reads the releases' rollouts again for changes made elsewhere (default 1000 ms). */
+  releasePollMs?: number;
   /** Sign-in attempts allowed per account+IP and per IP (counted in Redis when configured, else in the database). */
   loginRateLimit?: LoginRateLimitSettings;
   /** Extra middleware of an embedding application (security headers, CSRF check and sign-in limits are built in). */
@@ -111,6 +113,7 @@ export interface AppSettings {
   allowedOrigins: readonly string[];
   slotProblems: SlotProblemsMode;
   remoteDescriptorTimeoutMs: number;
+  releasePollMs: number;
   loginRateLimit: LoginRateLimitSettings;
   beforeRoutes: readonly RequestHandler[];
   beforeLogin: readonly RequestHandler[];
@@ -149,6 +152,7 @@ export function appSettingsOf(options: AppOptions): AppSettings {
     allowedOrigins: options.allowedOrigins ?? [],
     slotProblems: options.slotProblems ?? 'fail',
     remoteDescriptorTimeoutMs: options.remoteDescriptorTimeoutMs ?? DEFAULT_DESCRIPTOR_TIMEOUT_MS,
+    releasePollMs: options.releasePollMs ?? 1000,
     loginRateLimit: options.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT_SETTINGS,
     beforeRoutes: options.middleware?.beforeRoutes ?? [],
     beforeLogin: options.middleware?.beforeLogin ?? [],

@@ -18,6 +18,12 @@ import type { MetaBodyCache } from './meta/meta-body-cache';
 import { addMetaRoute } from './meta/meta-router';
 import type { ServerLifecycle } from './process/server-lifecycle';
 import { createRemotesRouter, type RemoteRegistry } from './remotes';
+import { createReleasesRouter } from './releases/releases-router';
+import type { ReleaseService } from './releases/release-service';
+import type { ReleaseSnapshot } from './releases/release-snapshot';
+import type { ReleaseStore } from './releases/release-store';
+import { remotesForRequest } from './releases/remotes-for-request';
+import type { TeamTokenStore } from './releases/team-token-store';
 import type { ResourceRegistry } from './resources/resource-registry';
 import { createResourcesRouter } from './resources/resources-router';
 import type { StoredRecordSource } from './resources/stored-record-source';
@@ -37,7 +43,7 @@ import type { TenantStore } from './tenants/tenant-store';
  * Paths whose requests load the session; the rest (health, /slots, static files) never touch the store. The busiest
  * come first: a router layer tries its paths in order.
  */
-const SESSION_PATHS = ['/meta', '/api/resources', '/me', '/tenant', '/login', '/logout', '/api/slots'];
+const SESSION_PATHS = ['/meta', '/api/resources', '/me', '/tenant', '/login', '/logout', '/api/slots', '/api/remotes'];
 
 /** What the routes serve: the app's stores, registries and caches. */
 export interface AppRouteParts {
@@ -53,6 +59,10 @@ export interface AppRouteParts {
   resources: ResourceRegistry;
   metaBody: MetaBodyCache;
   remoteRegistry: RemoteRegistry;
+  releases: ReleaseStore;
+  teamTokens: TeamTokenStore;
+  releaseSnapshot: ReleaseSnapshot;
+  releaseService: ReleaseService;
   /** GET /readyz's checks by name. */
   readinessChecks: () => Promise<Record<string, 'ok' | 'failing'>>;
   /** The session data a signed-in page carries. */
@@ -116,6 +126,15 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ex
       bodyLimitBytes: settings.bodyLimitBytes,
     }),
   );
+  app.use(
+    createReleasesRouter({
+      service: parts.releaseService,
+      store: parts.releases,
+      snapshot: parts.releaseSnapshot,
+      tokens: parts.teamTokens,
+      bodyLimitBytes: settings.bodyLimitBytes,
+    }),
+  );
   addSlotInspectionRoute(app, parts.slots, parts.resources, parts.remoteRegistry, parts.tenants);
   // Development servers only: the schemas the host checks props against before rendering a slot.
   if (development) addSlotSchemasRoute(app, parts.remoteRegistry);
@@ -126,7 +145,9 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ex
   const { distDir, sourceMaps } = settings;
   // Placeholders naming components, remotes and errors follow the server's mode, never the host's build mode.
   const showSlotDetails = development;
-  app.use(createRemotesRouter({ distDir, registry: parts.remoteRegistry, sourceMaps, showSlotDetails }));
+  // Per request: a visitor in a canary, or an operator previewing, gets their release's entry.
+  const forRequest = (req: Request) => remotesForRequest(req, parts.remoteRegistry, parts.releaseSnapshot);
+  app.use(createRemotesRouter({ distDir, registry: parts.remoteRegistry, sourceMaps, showSlotDetails, forRequest }));
   // The host's pages know their visitor: a signed-in one's page carries their session data and slot data (exact
   // routes only, so the host's files never load a session).
   app.get(CLIENT_ROUTES, createSessionChain(sessionOptions, { for: 'page' }));
@@ -134,7 +155,7 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ex
     createHostPageRouter({
       distDir,
       sourceMaps,
-      remotes: () => parts.remoteRegistry.remotes(),
+      remotes: (req) => forRequest(req) ?? parts.remoteRegistry.remotes(),
       showSlotDetails,
       // Public slots only: the boot data inlined into index.html is served to anonymous visitors.
       publicSlots: () => parts.slotsPayload.current().publicSlots,

@@ -20,6 +20,11 @@ import {
   type RemotesConfig,
 } from './remotes';
 import { reloadRemotesConfig } from './remotes/remotes-config-reload';
+import { importConfigReleases, type ConfigReleaseParts } from './releases/config-releases';
+import { ReleaseService } from './releases/release-service';
+import { ReleaseSnapshot } from './releases/release-snapshot';
+import { ReleaseStore } from './releases/release-store';
+import { TeamTokenStore } from './releases/team-token-store';
 import type { Resource } from './resources/resource';
 import { ResourceRegistry } from './resources/resource-registry';
 import { StoredRecordSource } from './resources/stored-record-source';
@@ -73,8 +78,15 @@ export class App {
   readonly lifecycle = new ServerLifecycle();
   /** The remotes served now and the slots REMOTES_CONFIG places for them. */
   readonly remoteRegistry: RemoteRegistry;
+  /** Releases of remotes, their rollouts and audit trail; the team tokens that publish them. */
+  readonly releases: ReleaseStore;
+  readonly teamTokens: TeamTokenStore;
+  /** The rollouts and releases in memory, kept current (polled) on every host. */
+  readonly releaseSnapshot: ReleaseSnapshot;
+  readonly releaseService: ReleaseService;
   readonly passwordHashParams: ScryptParams;
   private readonly settings: AppSettings;
+  private readonly descriptorSource: HttpDescriptorSource;
   private readonly logger: Logger;
   private readonly resources: ResourceRegistry;
   private readonly loginRateLimiter: LoginRateLimiter;
@@ -89,12 +101,13 @@ export class App {
     this.passwordHashParams = settings.passwordHashParams;
     this.slotCheckReporter = new SlotCheckReporter(this.logger, settings.slotProblems);
     // Read before anything is opened: a bad configuration fails the start with nothing to clean up.
+    const descriptorSource = (this.descriptorSource = new HttpDescriptorSource({
+      timeoutMs: settings.remoteDescriptorTimeoutMs,
+      passDevEvents: settings.development,
+    }));
     this.remoteRegistry = new RemoteRegistry(loadRemotesConfig(remotesConfigSource(settings)), {
       logger: this.logger,
-      source: new HttpDescriptorSource({
-        timeoutMs: settings.remoteDescriptorTimeoutMs,
-        passDevEvents: settings.development,
-      }),
+      source: descriptorSource,
     });
 
     this.storage = openStorage(settings.storage, (error) =>
@@ -113,6 +126,34 @@ export class App {
       });
       this.slotsPayload = new SlotsPayloadCache(this.slots);
       this.resources = new ResourceRegistry();
+      this.releases = new ReleaseStore(this.storage);
+      this.teamTokens = new TeamTokenStore(this.storage);
+      this.releaseSnapshot = new ReleaseSnapshot(this.releases, {
+        pollMs: settings.releasePollMs,
+        onError: (error) => this.logger.warn({ err: error }, 'releases: reading the rollouts failed; asked again'),
+      });
+      // Remotes with an active release are served (and checked) with the stored descriptor, on every host.
+      this.releaseSnapshot.subscribe(() =>
+        this.remoteRegistry.useReleases(
+          this.releaseSnapshot.activeReleases(),
+          this.releaseSnapshot.releases().map((release) => release.entry),
+        ),
+      );
+      // `npm run remotes:reload`, on any machine with the database settings: every host re-reads its file.
+      this.releaseSnapshot.onConfigReload(() => {
+        this.reloadRemotesConfig().catch((error: unknown) =>
+          this.logger.error({ err: error }, 'Remotes configuration reload failed'),
+        );
+      });
+      this.releaseService = new ReleaseService({
+        store: this.releases,
+        snapshot: this.releaseSnapshot,
+        source: descriptorSource,
+        production: !settings.development,
+        slots: this.slots,
+        resources: this.resources,
+        remoteRegistry: this.remoteRegistry,
+      });
       this.modules = new ModuleRegistry(this.resources);
       this.dashboards = new DashboardRegistry(this.records);
       this.metaBody = new MetaBodyCache({
@@ -152,6 +193,10 @@ export class App {
         resources: this.resources,
         metaBody: this.metaBody,
         remoteRegistry: this.remoteRegistry,
+        releases: this.releases,
+        teamTokens: this.teamTokens,
+        releaseSnapshot: this.releaseSnapshot,
+        releaseService: this.releaseService,
         readinessChecks: () => this.readinessChecks(),
         signedInPage: (req) => signedInPage(req, this),
       },
@@ -199,6 +244,9 @@ export class App {
       await this.storage.migrate();
       await this.sessions.ready();
       this.resources.assertRelationsResolve();
+      // Before the remotes are read: a remote with an active release is never asked its origin at start.
+      await this.releaseSnapshot.start();
+      await importConfigReleases(this.remoteRegistry.config.pending, this.configReleaseParts());
       // Bounded by the descriptor timeout: a remote that is down is logged and retried, never awaited further.
       await this.remoteRegistry.refresh();
       this.slotCheckReporter.atStart(this.slotProblems());
@@ -211,13 +259,25 @@ export class App {
    * configuration in use and logs why (remotes/remotes-config-reload.ts).
    * @returns whether the new configuration was taken
    */
-  reloadRemotesConfig(): Promise<boolean> {
-    return reloadRemotesConfig({
+  async reloadRemotesConfig(): Promise<boolean> {
+    const taken = await reloadRemotesConfig({
       load: remotesConfigSource(this.settings),
       remoteRegistry: this.remoteRegistry,
       checkSlots: (config) => this.slotProblems(config),
       logger: this.logger,
     });
+    // A changed entry becomes a release and is activated; an unchanged one leaves the rollout as it is.
+    if (taken) await importConfigReleases(this.remoteRegistry.config.pending, this.configReleaseParts());
+    return taken;
+  }
+
+  private configReleaseParts(): ConfigReleaseParts {
+    return {
+      store: this.releases,
+      snapshot: this.releaseSnapshot,
+      source: this.descriptorSource,
+      logger: this.logger,
+    };
   }
 
   /** The slot check against the configuration in use, or against `config` (a reload being considered). */
@@ -250,6 +310,7 @@ export class App {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.remoteRegistry.close();
+      this.releaseSnapshot.close();
       this.loginRateLimiter.close();
       try {
         await this.sessions.close();

@@ -20,6 +20,8 @@ export interface ErrorBody {
     message: string;
     /** Per-field messages of a rejected record or form. */
     fields?: Record<string, string>;
+    /** A release refused: the placements it would break, one line each (releases.ts ReleaseProblems). */
+    problems?: string[];
   };
 }
 

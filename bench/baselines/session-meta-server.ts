@@ -27,6 +27,7 @@ const BENCH_USER: Express.User = Object.freeze({
   username: 'bench',
   displayName: 'Bench',
   credentialStamp: 'bench',
+  roles: [],
 });
 
 async function openStore(): Promise<{ store: Store; close: () => Promise<void> }> {

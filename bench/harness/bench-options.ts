@@ -6,6 +6,7 @@ export const BENCHMARK_NAMES = [
   'meta-sqlite',
   'meta-redis',
   'meta-postgres',
+  'releases',
   'sizes',
   'lists',
   'pages',

@@ -4,10 +4,12 @@
  *
  *   BENCH_EXTRA_SLOTS=<n>   registers n more slots (extra-slots.ts) through the app's registerSlots before ready()
  *   BENCH_DIST_DIR=<dir>    serves the front end from <dir> (the bundled host of the sign-in page benchmark)
+ *   BENCH_RELEASES=1        every remote released twice, the second a 50 % canary (bench-releases.ts)
  */
 import path from 'node:path';
 import { withDemo } from '../../server/demo';
 import { startServer } from '../../server/start-server';
+import { seedBenchReleases } from './bench-releases';
 import { extraSlots } from './extra-slots';
 
 function extraSlotCount(raw: string | undefined): number {
@@ -30,8 +32,10 @@ async function main(): Promise<void> {
       },
     }),
   );
+  const releases = process.env.BENCH_RELEASES === '1';
+  if (releases) await seedBenchReleases(running.app);
   running.logger.info(
-    { port: running.port, extraSlots: extra, distDir: distDir ?? 'default' },
+    { port: running.port, extraSlots: extra, distDir: distDir ?? 'default', releases },
     'bench server listening',
   );
 }

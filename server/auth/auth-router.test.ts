@@ -46,6 +46,8 @@ describe('sign-in, session and tenants', () => {
             { id: 'globex', name: 'Globex' },
           ],
           currentTenant: 'acme',
+          // The demo account is the demo's operator (releases of remotes).
+          roles: ['operator'],
         },
       });
       const cookie = (response.headers['set-cookie'] as unknown as string[])[0] as string;

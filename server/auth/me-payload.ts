@@ -9,6 +9,7 @@ export function mePayload(user: StaffUser, context: TenantContext): MePayload {
       displayName: user.displayName,
       tenants: context.tenants.map((tenant) => ({ id: tenant.id, name: tenant.name })),
       currentTenant: context.current.id,
+      roles: [...user.roles],
     },
   };
 }

@@ -8,6 +8,8 @@ export interface StaffUser {
    * the one it signed in with, so a change of password ends every session opened before it. Never sent to clients.
    */
   credentialStamp: string;
+  /** The account's roles (shared/releases.ts OPERATOR_ROLE); empty for staff without one. */
+  roles: readonly string[];
 }
 
 declare global {

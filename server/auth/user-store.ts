@@ -3,11 +3,15 @@ import type { Selectable } from 'kysely';
 import type { UsersTable } from '../storage/app-schema';
 import { StampedCache } from '../storage/stamped-cache';
 import type { StorageEngine } from '../storage/storage-engine';
+import type { StaffRole } from '../../shared/releases';
 import type { StaffUser } from './staff-user';
 
-type UserRow = Pick<Selectable<UsersTable>, 'id' | 'username' | 'display_name' | 'password_hash' | 'disabled_at'>;
+type UserRow = Pick<
+  Selectable<UsersTable>,
+  'id' | 'username' | 'display_name' | 'password_hash' | 'disabled_at' | 'role'
+>;
 
-const USER_COLUMNS = ['id', 'username', 'display_name', 'password_hash', 'disabled_at'] as const;
+const USER_COLUMNS = ['id', 'username', 'display_name', 'password_hash', 'disabled_at', 'role'] as const;
 
 /** Staff accounts in the `users` table, on either engine. Usernames are unique regardless of case. */
 export class UserStore {
@@ -64,7 +68,10 @@ export class UserStore {
         .values({ username, display_name: displayName, password_hash: passwordHash, created_at: now, updated_at: now })
         .returning('id')
         .executeTakeFirstOrThrow();
-      return { user: { id, username, displayName, credentialStamp: credentialStampOf(passwordHash) }, created: true };
+      return {
+        user: { id, username, displayName, credentialStamp: credentialStampOf(passwordHash), roles: [] },
+        created: true,
+      };
     });
     this.engine.noteWrite();
     return result;
@@ -90,6 +97,18 @@ export class UserStore {
     const result = await this.engine.db
       .updateTable('users')
       .set({ disabled_at: disabled ? now : null, updated_at: now })
+      .where(this.engine.dialect.usernameIs(username))
+      .executeTakeFirst();
+    const changed = Number(result.numUpdatedRows) > 0;
+    if (changed) this.engine.noteWrite();
+    return changed;
+  }
+
+  /** Gives the account a role (or none with null); false when there is no such account. */
+  async setRole(username: string, role: StaffRole | null): Promise<boolean> {
+    const result = await this.engine.db
+      .updateTable('users')
+      .set({ role, updated_at: Date.now() })
       .where(this.engine.dialect.usernameIs(username))
       .executeTakeFirst();
     const changed = Number(result.numUpdatedRows) > 0;
@@ -125,6 +144,7 @@ function toUser(row: UserRow): StaffUser {
     username: row.username,
     displayName: row.display_name,
     credentialStamp: credentialStampOf(row.password_hash),
+    roles: row.role === null ? [] : [row.role],
   };
 }
 

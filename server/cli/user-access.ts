@@ -7,6 +7,7 @@
 import { storageSettingsFromEnv } from '../config/config';
 import { UserStore } from '../auth/user-store';
 import { describeStorage, openMigratedStorage } from '../storage/open-storage';
+import { runCommand } from './run-command';
 
 export const USER_ACCESS_USAGE = 'usage: npm run user:disable -- <username>   |   npm run user:enable -- <username>';
 
@@ -36,12 +37,4 @@ async function main(args: readonly string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`user access change failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+runCommand('user access change', () => main(process.argv.slice(2)));

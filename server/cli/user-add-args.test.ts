@@ -9,13 +9,19 @@ describe('parseUserAddArgs', () => {
     });
   });
 
+  it('reads --role operator, and --role none that takes the role away', () => {
+    expect(parseUserAddArgs(['ops', '--role', 'operator'])).toEqual({ username: 'ops', tenants: [], role: 'operator' });
+    expect(parseUserAddArgs(['ops', '--role=none'])).toEqual({ username: 'ops', tenants: [], role: null });
+  });
+
   it.each<[string[], RegExp]>([
     [[], /exactly one username/],
     [['a', 'b'], /exactly one username/],
     [['admin', '--tenant'], /--tenant needs a tenant id/],
     [['admin', '--tenant', '--tenant'], /--tenant needs a tenant id/],
     [['admin', '--tenant='], /--tenant needs a tenant id/],
-    [['admin', '--role', 'x'], /Unknown option --role/],
+    [['admin', '--role', 'x'], /--role must be operator or none/],
+    [['admin', '--admin'], /Unknown option --admin/],
     [['-x'], /Unknown option -x/],
     [['bad name'], /not a valid username/],
     [['a'.repeat(65)], /not a valid username/],

@@ -1,11 +1,14 @@
+import { OPERATOR_ROLE, type StaffRole } from '../../shared';
 import { USERNAME_PATTERN } from '../auth/username';
 
-export const USER_ADD_USAGE = 'Usage: npm run user:add -- <username> [--tenant <tenant id>]...';
+export const USER_ADD_USAGE = 'Usage: npm run user:add -- <username> [--tenant <tenant id>]... [--role operator|none]';
 
 export interface UserAddArgs {
   username: string;
   /** Tenants given with --tenant, in order, without repeats; empty when none was given. */
   tenants: string[];
+  /** --role: `operator`, or null (`none`: the role taken away); undefined when not given (the role stays). */
+  role?: StaffRole | null;
 }
 
 export class UsageError extends Error {
@@ -19,6 +22,7 @@ export class UsageError extends Error {
 export function parseUserAddArgs(argv: readonly string[]): UserAddArgs {
   const tenants: string[] = [];
   const positional: string[] = [];
+  let role: StaffRole | null | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--tenant') {
@@ -29,6 +33,10 @@ export function parseUserAddArgs(argv: readonly string[]): UserAddArgs {
       const value = arg.slice('--tenant='.length);
       if (value === '') throw new UsageError('--tenant needs a tenant id.');
       tenants.push(value);
+    } else if (arg === '--role' || arg.startsWith('--role=')) {
+      const value = arg === '--role' ? argv[++i] : arg.slice('--role='.length);
+      if (value !== OPERATOR_ROLE && value !== 'none') throw new UsageError(`--role must be ${OPERATOR_ROLE} or none.`);
+      role = value === 'none' ? null : value;
     } else if (arg === '--help' || arg === '-h') {
       throw new UsageError('Adds a staff account, or sets a new password for an existing one.');
     } else if (arg.startsWith('-')) {
@@ -44,5 +52,5 @@ export function parseUserAddArgs(argv: readonly string[]): UserAddArgs {
       `"${username}" is not a valid username: up to 64 letters, digits and . _ @ -, starting with a letter or digit.`,
     );
   }
-  return { username, tenants: [...new Set(tenants)] };
+  return { username, tenants: [...new Set(tenants)], ...(role === undefined ? {} : { role }) };
 }

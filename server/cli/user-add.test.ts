@@ -8,35 +8,22 @@ import { describeWithCommand } from '../../testing/describe-with-command';
 import { createDemoApp, DEMO_PASSWORD, type TestApp } from '../../testing/server/test-app';
 import { makeTempDir } from '../../testing/temp-dir';
 import { describeWithPostgres, PostgresServer } from '../../testing/server/postgres-server';
+import { runServerCommand, type CommandRun } from '../../testing/server/run-server-command';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(REPO_ROOT, 'server', 'cli', 'user-add.ts');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /**
  * `npm run user:add -- ...args` as the script runs it (tsx), with `input` piped to stdin, on the SQLite file at
  * `database`, or on the environment's database given as `{ DATABASE_URL }`.
  */
-function runUserAdd(database: string | NodeJS.ProcessEnv, args: string[], input: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...(typeof database === 'string' ? { DATABASE_PATH: database } : database) },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
+function runUserAdd(database: string | NodeJS.ProcessEnv, args: string[], input: string): Promise<CommandRun> {
+  return runServerCommand(
+    'user-add.ts',
+    args,
+    typeof database === 'string' ? { DATABASE_PATH: database } : database,
+    input,
+  );
 }
 
 async function signIn(testApp: TestApp, username: string, password: string) {

@@ -3,6 +3,8 @@
  * one, in the database: PostgreSQL at DATABASE_URL when set, else the SQLite file at DATABASE_PATH (default
  * ./data/app.db).
  *
+ * --role operator gives the account the operator role (the releases of remotes); --role none takes it away.
+ *
  * Tenants: the --tenant flags replace the account's tenants. Without them a new account joins every tenant, and an
  * existing one keeps its tenants (or joins every tenant when it has none).
  */
@@ -14,6 +16,7 @@ import { describeStorage, openMigratedStorage } from '../storage/open-storage';
 import { TenantStore } from '../tenants/tenant-store';
 import { parseUserAddArgs, UsageError } from './user-add-args';
 import { readPassword } from './read-password';
+import { runCommand } from './run-command';
 
 export const PASSWORD_TOO_SHORT = `The password is too short: use at least ${PASSWORD_MIN_LENGTH} characters. Nothing was changed.`;
 export const PASSWORD_TOO_LONG = `The password is too long: use at most ${PASSWORD_MAX_LENGTH} characters. Nothing was changed.`;
@@ -58,6 +61,7 @@ async function main(): Promise<number> {
     }
 
     const { user, created } = await users.upsert(args.username, await hashPassword(password));
+    if (args.role !== undefined) await users.setRole(user.username, args.role);
     const current = await tenants.tenantsOf(user.id);
     if (args.tenants.length > 0) await tenants.setMemberships(user.id, args.tenants);
     else if (current.length === 0)
@@ -72,7 +76,8 @@ async function main(): Promise<number> {
         ? `tenants: ${memberOf.join(', ')}`
         : 'no tenant yet: it joins the demo tenants on the next server start';
     process.stdout.write(
-      `${created ? 'Created the staff account' : 'Set a new password for'} "${user.username}" (${memberships}) in ${where}.\n`,
+      `${created ? 'Created the staff account' : 'Set a new password for'} "${user.username}" (${memberships}` +
+        `${args.role === undefined ? '' : `; role: ${args.role ?? 'none'}`}) in ${where}.\n`,
     );
     return 0;
   } finally {
@@ -80,12 +85,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`user:add failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+runCommand('user:add', main);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { OPERATOR_ROLE } from '../../shared/releases';
 import type { JsonObject } from '../../shared';
 import type { App } from '../app';
 import { hashPassword } from '../auth/password-hash';
@@ -62,7 +63,10 @@ function seedTenantsAndRecords(app: App): Promise<void> {
 }
 
 async function ensureDemoAccount(app: App, options: DemoOptions): Promise<DemoAccount> {
-  if (await app.users.findByUsername(DEMO_USERNAME)) {
+  const existing = await app.users.findByUsername(DEMO_USERNAME);
+  if (existing) {
+    // Accounts seeded before roles existed: the demo account is the demo's operator (releases of remotes).
+    if (existing.roles.length === 0) await app.users.setRole(DEMO_USERNAME, OPERATOR_ROLE);
     return { username: DEMO_USERNAME, created: false, passwordGenerated: false };
   }
   const given = options.adminPassword;
@@ -75,6 +79,7 @@ async function ensureDemoAccount(app: App, options: DemoOptions): Promise<DemoAc
     // Another process created it meanwhile; its password stands.
     return { username: DEMO_USERNAME, created: false, passwordGenerated: false };
   }
+  await app.users.setRole(DEMO_USERNAME, OPERATOR_ROLE);
   const user = await app.users.findByUsername(DEMO_USERNAME);
   if (user)
     await app.tenants.setMemberships(

@@ -7,6 +7,7 @@ import {
   SERVICE_STATUS_PATH,
   SLOT_INSPECTOR_PATH,
   SIGN_IN_PATH,
+  RELEASES_PAGE_PATH,
   type ErrorBody,
   type RemoteDescriptor,
   type SlotMap,
@@ -34,7 +35,7 @@ export interface HostPageRouterOptions {
    * those components (boot-data.ts), and resource hints for their files (boot-hints.ts). Without both, index.html
    * is served as built, and the host asks GET /api/remotes.
    */
-  remotes?: () => readonly RemoteDescriptor[];
+  remotes?: (req: Request) => readonly RemoteDescriptor[];
   /** Whether failed slots may show details on the page (the server does not run in production). */
   showSlotDetails?: boolean;
   /** The public slots now (what GET /slots carries), read per request: the map the slots payload already built. */
@@ -48,7 +49,14 @@ export interface HostPageRouterOptions {
 }
 
 /** The client routes of the host (sign-in, service status, dashboard, resource pages), answered with index.html. */
-export const CLIENT_ROUTES = ['/', SIGN_IN_PATH, SERVICE_STATUS_PATH, SLOT_INSPECTOR_PATH, '/resources/*splat'];
+export const CLIENT_ROUTES = [
+  '/',
+  SIGN_IN_PATH,
+  SERVICE_STATUS_PATH,
+  SLOT_INSPECTOR_PATH,
+  RELEASES_PAGE_PATH,
+  '/resources/*splat',
+];
 
 export const HOST_NOT_BUILT_MESSAGE =
   'The admin interface has not been built yet. Run `npm run build` (or `npm start`, which builds first), then reload.';
@@ -103,18 +111,18 @@ export function createHostPageRouter(options: HostPageRouterOptions): Router {
     res.setHeader('Cache-Control', signedIn ? 'private, no-store' : 'no-cache');
     let page = html;
     if (signedIn) {
-      page = replaceHintsMarker(page, bootMarkup(req.path, signedIn.slots, 'signed-in'));
+      page = replaceHintsMarker(page, bootMarkup(req, signedIn.slots, 'signed-in'));
       page = insertAtHeadEnd(page, renderSessionBootData(signedIn));
     } else {
-      page = replaceHintsMarker(page, readSlots === null ? '' : bootMarkup(req.path, readSlots(), 'anonymous'));
+      page = replaceHintsMarker(page, readSlots === null ? '' : bootMarkup(req, readSlots(), 'anonymous'));
     }
     res.type('html').send(page);
   };
 
   /** What replaces the host's marker: hints for the remote files of the page, then the boot data. */
-  function bootMarkup(pathname: string, slots: SlotMap, visitor: 'anonymous' | 'signed-in'): string {
-    const components = pageComponents(pathname, slots, visitor);
-    const remotes = readRemotes();
+  function bootMarkup(req: Request, slots: SlotMap, visitor: 'anonymous' | 'signed-in'): string {
+    const components = pageComponents(req.path, slots, visitor);
+    const remotes = readRemotes(req);
     const hints = bootHints({
       components,
       remotes,

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import express, { type Router } from 'express';
-import type { RemotesPayload } from '../../shared';
+import express, { type Request, type Router } from 'express';
+import type { RemoteDescriptor, RemotesPayload } from '../../shared';
 import type { RemoteRegistry } from './remote-registry';
 import { remotesCors } from './remotes-cors';
 import { serveBuildOutput } from '../http/build-output-files';
@@ -21,6 +21,8 @@ export interface RemotesRouterOptions {
   showSlotDetails?: boolean;
   /** Serve the remotes' source maps (`*.map`). */
   sourceMaps: boolean;
+  /** The remotes of one request when they differ from everyone's (a canary or a preview); null when they do not. */
+  forRequest?: (req: Request) => RemoteDescriptor[] | null;
 }
 
 /**
@@ -34,7 +36,16 @@ export function createRemotesRouter(options: RemotesRouterOptions): Router {
   let cors = { allowed: registry.allowedOrigins, handler: remotesCors(registry.allowedOrigins) };
 
   const router = express.Router();
-  router.get('/api/remotes', (_req, res) => {
+  router.get('/api/remotes', (req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    const own = options.forRequest?.(req) ?? null;
+    if (own !== null) {
+      // This visitor's canary or preview: private, and encoded for them alone.
+      res.setHeader('Cache-Control', 'private, no-cache');
+      const payload: RemotesPayload = { remotes: own, showSlotDetails: options.showSlotDetails ?? false };
+      res.json(payload);
+      return;
+    }
     if (body.version !== registry.version) {
       const payload: RemotesPayload = {
         remotes: registry.remotes(),
@@ -42,7 +53,6 @@ export function createRemotesRouter(options: RemotesRouterOptions): Router {
       };
       body = { version: registry.version, json: JSON.stringify(payload) };
     }
-    res.setHeader('Cache-Control', 'no-cache');
     res.type('application/json').send(body.json);
   });
   router.use(

@@ -1,4 +1,4 @@
-import type { RemoteDescriptor } from '../../shared';
+import type { RemoteDescriptor, RemoteRelease } from '../../shared';
 import type { Logger } from 'pino';
 import { formatSlotProblem, SlotContract, type ContractRemotes, type SlotProblem } from '../slots/slot-contract';
 import { placedConfiguredSlots, type ConfiguredSlot } from './configured-slots';
@@ -32,6 +32,10 @@ export class RemoteRegistry {
   private readonly states = new Map<string, RemoteState>();
   private readonly listeners = new Set<() => void>();
   private readonly retry: DescriptorRetry;
+  /** Remotes with an active release: their stored descriptor, which wins over the file and the build. */
+  private released = new Map<string, RemoteRelease>();
+  /** The entries of every release (any may be previewed or canaried): the page's CSP allows their origins. */
+  private releaseEntries: string[] = [];
   private currentVersion = 0;
   private closed = false;
   /** The props contract every slot is checked against (its validators compiled once, shared with the app). */
@@ -67,16 +71,41 @@ export class RemoteRegistry {
 
   /** The remotes the host registers: those known now, in configuration order. */
   remotes(): RemoteDescriptor[] {
+    const releasedNow = this.releasedIn(this.current);
     const ready = this.current.pending.flatMap((remote) => {
       const state = this.states.get(remote.name);
-      return state?.status === 'ready' ? [state.descriptor] : [];
+      return state?.status === 'ready' && !releasedNow.has(remote.name) ? [state.descriptor] : [];
     });
-    return [...this.current.remotes, ...ready];
+    const configured = this.current.remotes.filter((remote) => !releasedNow.has(remote.name));
+    const released = [...releasedNow.values()].map(descriptorOfRelease);
+    return [...configured, ...ready, ...released];
   }
 
-  /** Every configured entry, answering or not: the origins the page's Content-Security-Policy allows. */
+  /**
+   * Takes the remotes' active releases (release-snapshot.ts): a released remote is served and checked with its
+   * stored descriptor, never read from its origin, and `entries` (every release's) join the page's CSP.
+   */
+  useReleases(active: readonly RemoteRelease[], entries: readonly string[]): void {
+    const released = new Map(active.map((release) => [release.remote, release]));
+    if (sameReleases(this.released, released) && this.releaseEntries.join('\n') === entries.join('\n')) return;
+    this.released = released;
+    this.releaseEntries = [...entries];
+    this.changed();
+  }
+
+  /** The active releases `config` leaves in force: a remote it switches off (`"enabled": false`) stays off. */
+  private releasedIn(config: RemotesConfig): ReadonlyMap<string, RemoteRelease> {
+    if (config.disabled.length === 0) return this.released;
+    const off = new Set(config.disabled.map((remote) => remote.name));
+    return new Map([...this.released].filter(([name]) => !off.has(name)));
+  }
+
+  /** Every configured entry, answering or not, and every release's: the origins the page's CSP allows. */
   entries(): string[] {
-    return [...this.current.remotes, ...this.current.pending].map((remote) => remote.entry);
+    return [
+      ...[...this.current.remotes, ...this.current.pending].map((remote) => remote.entry),
+      ...this.releaseEntries,
+    ];
   }
 
   /**
@@ -103,14 +132,22 @@ export class RemoteRegistry {
    */
   contractRemotes(config: RemotesConfig = this.current): ContractRemotes {
     const states = config === this.current ? this.states : this.statesFor(config);
-    const known: Array<ContractRemotes['known'][number]> = config.remotes.map((remote) => ({
-      name: remote.name,
-      components: remote.components,
-      formComponents: remote.formComponents,
-      props: config.schemas.get(remote.name) ?? {},
-    }));
+    const releasedNow = this.releasedIn(config);
+    const known: Array<ContractRemotes['known'][number]> = config.remotes
+      .filter((remote) => !releasedNow.has(remote.name))
+      .map((remote) => ({
+        name: remote.name,
+        components: remote.components,
+        formComponents: remote.formComponents,
+        props: config.schemas.get(remote.name) ?? {},
+      }));
+    for (const release of releasedNow.values()) {
+      const { remote: name, components, formComponents, props } = release;
+      known.push({ name, components, formComponents, props });
+    }
     const waiting: Array<ContractRemotes['waiting'][number]> = [];
     for (const remote of config.pending) {
+      if (releasedNow.has(remote.name)) continue;
       const state = states.get(remote.name) ?? WAITING;
       if (state.status === 'ready') {
         const { components, formComponents } = state.descriptor;
@@ -135,7 +172,11 @@ export class RemoteRegistry {
 
   /** Asks the source for the descriptor of every remote not known yet, all at once. */
   async refresh(): Promise<void> {
-    const waiting = this.current.pending.filter((remote) => this.states.get(remote.name)?.status !== 'ready');
+    // A remote with an active release is never read from its origin: a restart does not depend on it.
+    const releasedNow = this.releasedIn(this.current);
+    const waiting = this.current.pending.filter(
+      (remote) => this.states.get(remote.name)?.status !== 'ready' && !releasedNow.has(remote.name),
+    );
     const answers = await Promise.all(waiting.map((remote) => this.options.source.read(remote)));
     if (this.closed) return;
     // Against the remotes known before this round, as each answer arrived.
@@ -158,7 +199,7 @@ export class RemoteRegistry {
       }
     });
     if (changed) this.changed();
-    this.retry.schedule([...this.states.values()].some((state) => state.status !== 'ready'));
+    this.retry.schedule([...this.states].some(([name, state]) => state.status !== 'ready' && !releasedNow.has(name)));
   }
 
   /** Swaps in a re-read configuration, keeping what is known of remotes whose entry did not change. */
@@ -213,4 +254,20 @@ export class RemoteRegistry {
     this.currentVersion++;
     for (const listener of this.listeners) listener();
   }
+}
+
+/** A release as the host registers it (GET /api/remotes, the boot data). */
+export function descriptorOfRelease(release: RemoteRelease): RemoteDescriptor {
+  return {
+    name: release.remote,
+    entry: release.entry,
+    components: release.components,
+    formComponents: release.formComponents,
+  };
+}
+
+function sameReleases(a: ReadonlyMap<string, RemoteRelease>, b: ReadonlyMap<string, RemoteRelease>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [name, release] of a) if (b.get(name)?.version !== release.version) return false;
+  return true;
 }

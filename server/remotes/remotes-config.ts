@@ -147,7 +147,7 @@ export function loadRemotesConfig(options: LoadRemotesConfigOptions): RemotesCon
  * Where a kit-built remote's descriptor file sits: beside its manifest. Null unless the entry is an absolute URL
  * of a .json file.
  */
-function descriptorUrlOf(entry: string): string | null {
+export function descriptorUrlOf(entry: string): string | null {
   let url: URL;
   try {
     url = new URL(entry);

@@ -20,7 +20,9 @@ export interface CrossSiteGuardOptions {
 export function createCrossSiteGuard(options: CrossSiteGuardOptions): RequestHandler {
   const allowed = new Set(options.allowedOrigins.map(originOf).filter((origin): origin is string => origin !== null));
   return (req, _res, next) => {
-    if (SAFE_METHODS.has(req.method) || !isCrossSiteRequest(req, allowed)) {
+    // A bearer token (a team's CI publishing a release) is no ambient credential: a page of another site cannot
+    // send one it does not know, and those routes never read the session.
+    if (SAFE_METHODS.has(req.method) || isBearerRequest(req) || !isCrossSiteRequest(req, allowed)) {
       next();
       return;
     }
@@ -29,6 +31,10 @@ export function createCrossSiteGuard(options: CrossSiteGuardOptions): RequestHan
 }
 
 /** True when an unsafe request must be refused. Exported for the unit tests of each rule. */
+function isBearerRequest(req: Request): boolean {
+  return /^Bearer\s/i.test(req.get('authorization') ?? '');
+}
+
 export function isCrossSiteRequest(req: Request, allowedOrigins: ReadonlySet<string>): boolean {
   const fetchSite = req.get('sec-fetch-site')?.toLowerCase();
   if (fetchSite === 'cross-site') return true;

@@ -9,6 +9,11 @@ export interface AppSchema {
   tenants: TenantsTable;
   memberships: MembershipsTable;
   records: RecordsTable;
+  remote_releases: RemoteReleasesTable;
+  remote_rollouts: RemoteRolloutsTable;
+  remote_tokens: RemoteTokensTable;
+  remote_audit: RemoteAuditTable;
+  remote_config_reloads: RemoteConfigReloadsTable;
 }
 
 export interface UsersTable {
@@ -20,6 +25,8 @@ export interface UsersTable {
   updated_at: number;
   /** NULL: enabled. A time: disabled then. */
   disabled_at: number | null;
+  /** NULL: no role. `operator`: may see and change the releases of remotes. */
+  role: string | null;
 }
 
 export interface TenantsTable {
@@ -39,4 +46,52 @@ export interface RecordsTable {
   data: string;
   created_at: number;
   updated_at: number;
+}
+
+/** One immutable release of a remote; `descriptor` is the JSON of its components, form components and props. */
+export interface RemoteReleasesTable {
+  id: Generated<number>;
+  remote: string;
+  version: string;
+  entry: string;
+  descriptor: string;
+  published_by: string;
+  published_at: number;
+}
+
+/** Which release of a remote is in force; `canary_tenants` is a JSON array of tenant ids. */
+export interface RemoteRolloutsTable {
+  remote: string;
+  active_version: string | null;
+  canary_version: string | null;
+  canary_percent: number;
+  canary_tenants: string;
+  updated_at: number;
+}
+
+/** A team token of one remote: only its SHA-256 hash is kept. */
+export interface RemoteTokensTable {
+  id: string;
+  remote: string;
+  hash: string;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+}
+
+/** One change to a remote's releases, rollout or tokens; `before` and `after` are JSON. */
+export interface RemoteAuditTable {
+  id: Generated<number>;
+  remote: string;
+  action: string;
+  actor: string;
+  at: number;
+  before: string;
+  after: string;
+}
+
+/** `npm run remotes:reload`: every host re-reads its REMOTES_CONFIG when the newest id moves. */
+export interface RemoteConfigReloadsTable {
+  id: Generated<number>;
+  requested_at: number;
 }

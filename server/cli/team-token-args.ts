@@ -1,0 +1,27 @@
+import { REMOTE_NAME_PATTERN } from '../../shared';
+
+export const TEAM_TOKEN_USAGE =
+  'usage: npm run token:add -- <remote> [--expires <days>d]   |   npm run token:revoke -- <token id>';
+
+export type TeamTokenArgs =
+  | { action: 'add'; remote: string; expiresInMs: number | null }
+  | { action: 'revoke'; id: string };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Parses `add <remote> [--expires <days>d]` or `revoke <token id>`; null when the arguments are not one of them. */
+export function parseTeamTokenArgs(argv: readonly string[]): TeamTokenArgs | null {
+  const [action, subject, ...rest] = argv;
+  if (action === 'revoke')
+    return subject && rest.length === 0 && /^[0-9a-f]+$/.test(subject) ? { action, id: subject } : null;
+  if (action !== 'add' || !subject || !REMOTE_NAME_PATTERN.test(subject)) return null;
+  if (rest.length === 0) return { action, remote: subject, expiresInMs: null };
+  const expires =
+    rest[0] === '--expires' && rest.length === 2
+      ? rest[1]
+      : rest.length === 1
+        ? /^--expires=(.*)$/.exec(rest[0] ?? '')?.[1]
+        : undefined;
+  const days = /^([1-9][0-9]{0,4})d$/.exec(expires ?? '')?.[1];
+  return days === undefined ? null : { action, remote: subject, expiresInMs: Number(days) * DAY_MS };
+}

@@ -1,0 +1,120 @@
+/**
+ * REMOTES_CONFIG entries as releases: published and activated by `config` on start and reload when the file's entry
+ * is new, left alone (without asking the origin) when it is not, so an operator's rollout survives an unchanged
+ * file and a restart never depends on the origin.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import request from 'supertest';
+import { REMOTE_DESCRIPTOR_FILE, type RemotesPayload } from '../../shared';
+import { runServerCommand } from '../../testing/server/run-server-command';
+import { createTestApp, type TestApp } from '../../testing/server/test-app';
+import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+
+let server: http.Server;
+let originUrl: string;
+let requests = 0;
+let components = ['InvoiceBanner'];
+let dir: TempDir;
+let configFile: string;
+let testApp: TestApp | null = null;
+
+beforeEach(async () => {
+  requests = 0;
+  components = ['InvoiceBanner'];
+  server = http.createServer((req, res) => {
+    requests++;
+    if (!req.url?.endsWith(REMOTE_DESCRIPTOR_FILE)) res.writeHead(404).end();
+    else res.writeHead(200).end(JSON.stringify({ name: 'team_billing', components }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  originUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  dir = makeTempDir('slots-config-releases-');
+  configFile = path.join(dir.path, 'remotes.json');
+});
+afterEach(async () => {
+  await testApp?.close();
+  testApp = null;
+  dir.remove();
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+function writeEntry(version: string): string {
+  const entry = `${originUrl}/${version}/mf-manifest.json`;
+  fs.writeFileSync(configFile, JSON.stringify({ remotes: [{ name: 'team_billing', entry }] }));
+  return entry;
+}
+
+async function start(appDir?: TempDir): Promise<TestApp> {
+  testApp = await createTestApp({ env: { REMOTES_CONFIG: configFile }, ...(appDir ? { dir: appDir } : {}) });
+  return testApp;
+}
+
+async function servedEntry(app: TestApp): Promise<string | undefined> {
+  const body = (await request(app.app.handler).get('/api/remotes').expect(200)).body as RemotesPayload;
+  return body.remotes.find((remote) => remote.name === 'team_billing')?.entry;
+}
+
+it('publishes and activates a new entry as config, and restarts from the stored release without the origin', async () => {
+  const v1 = writeEntry('v1');
+  const first = await start();
+  expect(await servedEntry(first)).toBe(v1);
+  const history = await first.app.releases.history('team_billing');
+  expect(history.map((entry) => [entry.action, entry.actor])).toEqual([
+    ['activate', 'config'],
+    ['publish', 'config'],
+  ]);
+  const version = (await first.app.releases.rollout('team_billing')).active as string;
+  expect(version).toMatch(/^config-[0-9a-f]{12}$/);
+
+  const appDir = first.dir;
+  await first.close({ keepData: true });
+  testApp = null;
+  components = ['SomethingElse'];
+  const asked = requests;
+  const again = await start(appDir);
+  expect(requests).toBe(asked);
+  const remotes = (await request(again.app.handler).get('/api/remotes').expect(200)).body as RemotesPayload;
+  expect(remotes.remotes).toContainEqual({
+    name: 'team_billing',
+    entry: v1,
+    components: ['InvoiceBanner'],
+    formComponents: [],
+  });
+  expect((await again.app.releases.rollout('team_billing')).active).toBe(version);
+});
+
+it('keeps an operator’s rollout on a reload of an unchanged file, and activates a changed entry', async () => {
+  writeEntry('v1');
+  const { app } = await start();
+  const token = (await app.teamTokens.create('team_billing', null)).token;
+  const team = `${originUrl}/team2/mf-manifest.json`;
+  await request(app.handler)
+    .post('/api/remotes/team_billing/releases')
+    .set('Authorization', `Bearer ${token}`)
+    .send({ version: '2.0.0', entry: team })
+    .expect(201);
+  await app.releaseService.activate('team_billing', '2.0.0', 'ops', 'activate');
+
+  await expect(app.reloadRemotesConfig()).resolves.toBe(true);
+  expect(await servedEntry(testApp as TestApp)).toBe(team);
+
+  const v3 = writeEntry('v3');
+  await expect(app.reloadRemotesConfig()).resolves.toBe(true);
+  expect(await servedEntry(testApp as TestApp)).toBe(v3);
+});
+
+it('re-reads the file on every host when npm run remotes:reload asks, without a pid', async () => {
+  writeEntry('v1');
+  const app = await start();
+  const v2 = writeEntry('v2');
+  const run = await runServerCommand('remotes-reload.ts', [], { DATABASE_PATH: app.databasePath, DATABASE_URL: '' });
+  expect(run.code).toBe(0);
+  expect(run.stdout).toMatch(/Asked every host/);
+  const until = Date.now() + 3000;
+  while ((await servedEntry(app)) !== v2 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(await servedEntry(app)).toBe(v2);
+});

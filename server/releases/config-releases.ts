@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { DescriptorSource } from '../remotes/descriptor-source';
+import type { PendingRemote } from '../remotes/remotes-config';
+import type { ReleaseSnapshot } from './release-snapshot';
+import type { ReleaseStore } from './release-store';
+
+/** Who publishes and activates the releases REMOTES_CONFIG declares. */
+export const CONFIG_ACTOR = 'config';
+
+export interface ConfigReleaseParts {
+  store: ReleaseStore;
+  snapshot: ReleaseSnapshot;
+  source: DescriptorSource;
+  logger: Logger;
+}
+
+/**
+ * REMOTES_CONFIG's kit-built remotes (declared by entry) as releases, on start and on reload (GitOps). An entry
+ * that some release of that remote already has is left alone, without asking its origin: the file did not change
+ * it, and what an operator activated since stays in force. A new entry (a remote added to the file, or its entry
+ * changed) is read from its origin once, published as `config-<hash of entry and descriptor>` by `config` and
+ * activated: a change of the file wins, an unchanged file never undoes an operator's rollout. An origin that does
+ * not answer is left to the remote registry (retried, not a release until the next reload).
+ */
+export async function importConfigReleases(
+  pending: readonly PendingRemote[],
+  parts: ConfigReleaseParts,
+): Promise<void> {
+  const { store, snapshot, logger } = parts;
+  for (const remote of pending) {
+    const known = snapshot
+      .releases()
+      .some((release) => release.remote === remote.name && release.entry === remote.entry);
+    if (known) continue;
+    const outcome = await parts.source.read(remote);
+    if (outcome.status !== 'ready') continue;
+    const { components, formComponents = [] } = outcome.descriptor;
+    const props = { ...outcome.props };
+    const version = `config-${createHash('sha256')
+      .update(JSON.stringify([remote.entry, components, formComponents, props]))
+      .digest('hex')
+      .slice(0, 12)}`;
+    if (!(await store.release(remote.name, version))) {
+      await store.publish({
+        remote: remote.name,
+        version,
+        entry: remote.entry,
+        components,
+        formComponents,
+        props,
+        publishedBy: CONFIG_ACTOR,
+      });
+    }
+    const before = await store.rollout(remote.name);
+    await store.changeRollout({
+      remote: remote.name,
+      action: 'activate',
+      actor: CONFIG_ACTOR,
+      next: { active: version, canary: before.canary?.version === version ? null : before.canary },
+    });
+    logger.info(
+      { remote: remote.name, components, version },
+      `Remote "${remote.name}" answered: ${components.length} component(s); its REMOTES_CONFIG entry is now ` +
+        `release "${version}", activated.`,
+    );
+  }
+  await snapshot.refresh();
+}

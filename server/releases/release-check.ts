@@ -1,0 +1,55 @@
+import type { RemoteRelease } from '../../shared';
+import { placedConfiguredSlots } from '../remotes/configured-slots';
+import type { RemoteRegistry } from '../remotes/remote-registry';
+import type { ResourceRegistry } from '../resources/resource-registry';
+import { codeSlots } from '../slots/code-slots';
+import { formatSlotProblem, type ContractRemotes } from '../slots/slot-contract';
+import type { SlotRegistry } from '../slots/slot-registry';
+
+/** The placements a release is checked against: code, resource forms, REMOTES_CONFIG. */
+export interface ReleaseCheckSubjects {
+  slots: SlotRegistry;
+  resources: ResourceRegistry;
+  remoteRegistry: RemoteRegistry;
+}
+
+type ReleaseContract = Pick<RemoteRelease, 'remote' | 'components' | 'formComponents' | 'props'>;
+
+/**
+ * What would break if `release` served its remote: every current placement (code slots, resource form slots,
+ * REMOTES_CONFIG slots) checked against the release's descriptor in place of what serves the remote now. Only the
+ * blocking problems that are the release's doing are listed (one line each): a slot of its remote failing, or a
+ * slot of a component its remote provides now and the release drops. Problems of other remotes are not its doing.
+ */
+export function releaseProblems(subjects: ReleaseCheckSubjects, release: ReleaseContract): string[] {
+  const { remoteRegistry } = subjects;
+  const now = remoteRegistry.contractRemotes();
+  const others = (remote: { name: string }) => remote.name !== release.remote;
+  const providedNow = new Set(now.known.find((remote) => remote.name === release.remote)?.components ?? []);
+  const withRelease: ContractRemotes = {
+    known: [
+      ...now.known.filter(others),
+      {
+        name: release.remote,
+        components: release.components,
+        formComponents: release.formComponents,
+        props: release.props,
+      },
+    ],
+    disabled: now.disabled.filter(others),
+    waiting: now.waiting.filter(others),
+  };
+  const placed = [
+    ...codeSlots(subjects.slots, subjects.resources),
+    ...placedConfiguredSlots(remoteRegistry.configuredSlots()).flatMap(({ placed: slots }) => slots),
+  ];
+  return remoteRegistry.contract
+    .check(placed, withRelease)
+    .filter(
+      (problem) =>
+        problem.blocking &&
+        (problem.remote === release.remote ||
+          (problem.kind === 'unknown-component' && providedNow.has(problem.component))),
+    )
+    .map(formatSlotProblem);
+}

@@ -1,0 +1,127 @@
+import { RELEASE_VERSION_PATTERN, type RemoteRelease, type RemoteRollout } from '../../shared';
+import type { DescriptorSource } from '../remotes/descriptor-source';
+import { checkEntryUrl } from '../remotes/remote-entry-url';
+import { descriptorUrlOf } from '../remotes/remotes-config';
+import { releaseProblems, type ReleaseCheckSubjects } from './release-check';
+import type { ReleaseSnapshot } from './release-snapshot';
+import { ReleaseExistsError, type ReleaseStore, type RolloutChange } from './release-store';
+
+/** A change refused: `problems` lists the placements it would break (empty for other refusals). */
+export class ReleaseRefusedError extends Error {
+  constructor(
+    message: string,
+    readonly problems: string[] = [],
+    readonly status: 400 | 404 = 400,
+  ) {
+    super(message);
+    this.name = 'ReleaseRefusedError';
+  }
+}
+
+export interface ReleaseServiceParts extends ReleaseCheckSubjects {
+  store: ReleaseStore;
+  snapshot: ReleaseSnapshot;
+  /** Where a published entry's descriptor file is read (over HTTP from the remote's origin). */
+  source: DescriptorSource;
+  /** Production: a plain-http entry must be on a loopback host (as in REMOTES_CONFIG). */
+  production: boolean;
+}
+
+/**
+ * Publishing and rolling out releases: the rules every caller (the API, REMOTES_CONFIG) goes through. A release
+ * is checked against every current placement when published and again when it is put in force (placements may
+ * have changed meanwhile); every change is audited by the store and seen by this host at once (the snapshot is
+ * read again), by the others at their next poll.
+ */
+export class ReleaseService {
+  constructor(private readonly parts: ReleaseServiceParts) {}
+
+  async publish(remote: string, version: unknown, entry: unknown, publishedBy: string): Promise<RemoteRelease> {
+    if (typeof version !== 'string' || !RELEASE_VERSION_PATTERN.test(version)) {
+      throw new ReleaseRefusedError(`"version" must match ${RELEASE_VERSION_PATTERN}, got ${JSON.stringify(version)}.`);
+    }
+    if (typeof entry !== 'string') throw new ReleaseRefusedError('"entry" must be the URL of the mf-manifest.json.');
+    let url: URL;
+    try {
+      url = new URL(entry);
+    } catch {
+      throw new ReleaseRefusedError(`"entry" must be an absolute URL, got ${JSON.stringify(entry)}.`);
+    }
+    const refused = checkEntryUrl(url, this.parts.production);
+    if (refused) throw new ReleaseRefusedError(refused);
+    const descriptorUrl = descriptorUrlOf(url.href);
+    if (descriptorUrl === null) throw new ReleaseRefusedError('"entry" must be the URL of an mf-manifest.json.');
+    if (await this.parts.store.release(remote, version))
+      throw new ReleaseRefusedError(new ReleaseExistsError(remote, version).message);
+    const outcome = await this.parts.source.read({ name: remote, entry: url.href, descriptorUrl });
+    if (outcome.status !== 'ready')
+      throw new ReleaseRefusedError(`The release's descriptor cannot be read: ${outcome.reason}.`);
+    const { components, formComponents = [] } = outcome.descriptor;
+    const candidate = { remote, components, formComponents, props: { ...outcome.props } };
+    this.refuseBreaking(candidate, `Release "${version}" of "${remote}"`);
+    try {
+      const release = await this.parts.store.publish({ ...candidate, version, entry: url.href, publishedBy });
+      await this.parts.snapshot.refresh();
+      return release;
+    } catch (error) {
+      if (error instanceof ReleaseExistsError) throw new ReleaseRefusedError(error.message);
+      throw error;
+    }
+  }
+
+  /** Puts `version` in force for everyone (ends a canary); `rollback` audits it as one. */
+  activate(remote: string, version: unknown, actor: string, action: 'activate' | 'rollback'): Promise<RemoteRollout> {
+    const release = this.checkedRelease(remote, version);
+    return this.change({ remote, action, actor, next: { active: release.version, canary: null } });
+  }
+
+  /** Gives `version` to `percent` % of the users (sticky) and to every user of `tenants`. */
+  async canary(remote: string, body: Record<string, unknown>, actor: string): Promise<RemoteRollout> {
+    const release = this.checkedRelease(remote, body.version);
+    const { percent } = body;
+    const tenants = body.tenants ?? [];
+    if (typeof percent !== 'number' || !Number.isInteger(percent) || percent < 0 || percent > 100) {
+      throw new ReleaseRefusedError('"percent" must be a whole number from 0 to 100.');
+    }
+    if (!Array.isArray(tenants) || !tenants.every((tenant) => typeof tenant === 'string')) {
+      throw new ReleaseRefusedError('"tenants" must be a list of tenant ids.');
+    }
+    const active = this.parts.snapshot.rollout(remote)?.active ?? null;
+    if (active === null)
+      throw new ReleaseRefusedError(`Remote "${remote}" has no active release yet: activate one first.`);
+    return this.change({
+      remote,
+      action: 'canary',
+      actor,
+      next: { active, canary: { version: release.version, percent, tenants: [...new Set(tenants as string[])] } },
+    });
+  }
+
+  endCanary(remote: string, actor: string): Promise<RemoteRollout> {
+    const active = this.parts.snapshot.rollout(remote)?.active ?? null;
+    return this.change({ remote, action: 'canary-end', actor, next: { active, canary: null } });
+  }
+
+  /** A published release of `remote` that breaks no current placement (a preview, a canary or an activation). */
+  checkedRelease(remote: string, version: unknown): RemoteRelease {
+    const release = typeof version === 'string' ? this.parts.snapshot.release(remote, version) : undefined;
+    if (!release) {
+      throw new ReleaseRefusedError(`Remote "${remote}" has no release ${JSON.stringify(version)}.`, [], 404);
+    }
+    this.refuseBreaking(release, `Release "${release.version}" of "${remote}"`);
+    return release;
+  }
+
+  private async change(change: RolloutChange): Promise<RemoteRollout> {
+    await this.parts.store.changeRollout(change);
+    await this.parts.snapshot.refresh();
+    return { remote: change.remote, ...change.next };
+  }
+
+  private refuseBreaking(release: Parameters<typeof releaseProblems>[1], what: string): void {
+    const problems = releaseProblems(this.parts, release);
+    if (problems.length > 0) {
+      throw new ReleaseRefusedError(`${what} would break ${problems.length} current placement(s).`, problems);
+    }
+  }
+}

@@ -1,0 +1,250 @@
+import type { Kysely, Selectable } from 'kysely';
+import type {
+  AuditAction,
+  AuditEntry,
+  CanaryRollout,
+  JsonSchema,
+  JsonValue,
+  RemoteRelease,
+  RemoteRollout,
+} from '../../shared';
+import type { AppSchema, RemoteReleasesTable, RemoteRolloutsTable } from '../storage/app-schema';
+import type { StorageEngine } from '../storage/storage-engine';
+
+/** What a release holds of its remote's descriptor file, as stored with it. */
+export interface ReleaseDescriptor {
+  components: string[];
+  formComponents: string[];
+  props: Record<string, JsonSchema>;
+}
+
+/** A release about to be published (its time is the store's). */
+export interface NewRelease extends ReleaseDescriptor {
+  remote: string;
+  version: string;
+  entry: string;
+  publishedBy: string;
+}
+
+/** What one change of a rollout records in the audit trail. */
+export interface RolloutChange {
+  remote: string;
+  action: Extract<AuditAction, 'activate' | 'rollback' | 'canary' | 'canary-end'>;
+  actor: string;
+  /** The rollout it becomes. */
+  next: Omit<RemoteRollout, 'remote'>;
+}
+
+/** A version already published for that remote: releases are immutable. */
+export class ReleaseExistsError extends Error {
+  constructor(remote: string, version: string) {
+    super(`Remote "${remote}" already has a release "${version}": releases are immutable, publish another version.`);
+    this.name = 'ReleaseExistsError';
+  }
+}
+
+const NO_ROLLOUT = (remote: string): RemoteRollout => ({ remote, active: null, canary: null });
+
+/**
+ * The releases of remotes (immutable rows), the rollout of each remote (which release is in force) and the audit
+ * trail of every change, on either engine. Each change and its audit entry are written in one transaction, so the
+ * trail never misses a change nor records one that did not happen.
+ */
+export class ReleaseStore {
+  constructor(private readonly engine: StorageEngine) {}
+
+  /** Stores a new release and audits it; rejects with ReleaseExistsError when the version exists. */
+  async publish(release: NewRelease, actor: string = release.publishedBy): Promise<RemoteRelease> {
+    const now = Date.now();
+    return this.engine.exclusive(async (db) => {
+      const existing = await db
+        .selectFrom('remote_releases')
+        .select('id')
+        .where('remote', '=', release.remote)
+        .where('version', '=', release.version)
+        .executeTakeFirst();
+      if (existing) throw new ReleaseExistsError(release.remote, release.version);
+      const descriptor: ReleaseDescriptor = {
+        components: release.components,
+        formComponents: release.formComponents,
+        props: release.props,
+      };
+      await db
+        .insertInto('remote_releases')
+        .values({
+          remote: release.remote,
+          version: release.version,
+          entry: release.entry,
+          descriptor: JSON.stringify(descriptor),
+          published_by: release.publishedBy,
+          published_at: now,
+        })
+        .execute();
+      await audit(db, release.remote, 'publish', actor, now, null, { version: release.version, entry: release.entry });
+      return {
+        ...descriptor,
+        remote: release.remote,
+        version: release.version,
+        entry: release.entry,
+        publishedBy: release.publishedBy,
+        publishedAt: new Date(now).toISOString(),
+      };
+    });
+  }
+
+  /** One release, or undefined. */
+  async release(remote: string, version: string): Promise<RemoteRelease | undefined> {
+    const row = await this.engine.db
+      .selectFrom('remote_releases')
+      .selectAll()
+      .where('remote', '=', remote)
+      .where('version', '=', version)
+      .executeTakeFirst();
+    return row && toRelease(row);
+  }
+
+  /** Every release, newest first. */
+  async releases(): Promise<RemoteRelease[]> {
+    const rows = await this.engine.db.selectFrom('remote_releases').selectAll().orderBy('id', 'desc').execute();
+    return rows.map(toRelease);
+  }
+
+  /** The newest release's id (0 with none): it moves whenever a release is published, on any host. */
+  lastReleaseId(): Promise<number> {
+    return this.lastId('remote_releases');
+  }
+
+  /** Asks every host to re-read its REMOTES_CONFIG (`npm run remotes:reload`); seen at their next poll. */
+  async requestConfigReload(): Promise<void> {
+    await this.engine.db.insertInto('remote_config_reloads').values({ requested_at: Date.now() }).execute();
+  }
+
+  /** The newest reload request's id (0 with none). */
+  lastConfigReload(): Promise<number> {
+    return this.lastId('remote_config_reloads');
+  }
+
+  private async lastId(table: 'remote_releases' | 'remote_config_reloads'): Promise<number> {
+    const row = await this.engine.db
+      .selectFrom(table)
+      .select((eb) => eb.fn.max('id').as('last'))
+      .executeTakeFirst();
+    return Number(row?.last ?? 0);
+  }
+
+  /** Every remote's rollout. */
+  async rollouts(): Promise<RemoteRollout[]> {
+    const rows = await this.engine.db.selectFrom('remote_rollouts').selectAll().orderBy('remote').execute();
+    return rows.map(toRollout);
+  }
+
+  async rollout(remote: string): Promise<RemoteRollout> {
+    const row = await this.engine.db
+      .selectFrom('remote_rollouts')
+      .selectAll()
+      .where('remote', '=', remote)
+      .executeTakeFirst();
+    return row ? toRollout(row) : NO_ROLLOUT(remote);
+  }
+
+  /** Sets a remote's rollout and audits the change (before and after); resolves to the rollout it replaced. */
+  async changeRollout(change: RolloutChange): Promise<RemoteRollout> {
+    const now = Date.now();
+    const next: RemoteRollout = { remote: change.remote, ...change.next };
+    return this.engine.exclusive(async (db) => {
+      const row = await db
+        .selectFrom('remote_rollouts')
+        .selectAll()
+        .where('remote', '=', change.remote)
+        .executeTakeFirst();
+      const before = row ? toRollout(row) : NO_ROLLOUT(change.remote);
+      const values = {
+        active_version: next.active,
+        canary_version: next.canary?.version ?? null,
+        canary_percent: next.canary?.percent ?? 0,
+        canary_tenants: JSON.stringify(next.canary?.tenants ?? []),
+        updated_at: now,
+      };
+      if (row) await db.updateTable('remote_rollouts').set(values).where('remote', '=', change.remote).execute();
+      else
+        await db
+          .insertInto('remote_rollouts')
+          .values({ remote: change.remote, ...values })
+          .execute();
+      await audit(db, change.remote, change.action, change.actor, now, rolloutJson(before), rolloutJson(next));
+      return before;
+    });
+  }
+
+  /** Records a change that is not a release's or a rollout's (a token created or revoked). */
+  async record(remote: string, action: AuditAction, actor: string, before: JsonValue, after: JsonValue): Promise<void> {
+    await audit(this.engine.db, remote, action, actor, Date.now(), before, after);
+  }
+
+  /** The audit trail of a remote, newest first. */
+  async history(remote: string): Promise<AuditEntry[]> {
+    const rows = await this.engine.db
+      .selectFrom('remote_audit')
+      .selectAll()
+      .where('remote', '=', remote)
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      remote: row.remote,
+      action: row.action as AuditAction,
+      actor: row.actor,
+      at: new Date(Number(row.at)).toISOString(),
+      before: JSON.parse(row.before) as JsonValue,
+      after: JSON.parse(row.after) as JsonValue,
+    }));
+  }
+}
+
+async function audit(
+  db: Kysely<AppSchema>,
+  remote: string,
+  action: AuditAction,
+  actor: string,
+  at: number,
+  before: JsonValue,
+  after: JsonValue,
+): Promise<void> {
+  await db
+    .insertInto('remote_audit')
+    .values({ remote, action, actor, at, before: JSON.stringify(before), after: JSON.stringify(after) })
+    .execute();
+}
+
+function rolloutJson(rollout: RemoteRollout): JsonValue {
+  return {
+    active: rollout.active,
+    canary: rollout.canary ? { ...rollout.canary, tenants: [...rollout.canary.tenants] } : null,
+  };
+}
+
+function toRelease(row: Selectable<RemoteReleasesTable>): RemoteRelease {
+  const descriptor = JSON.parse(row.descriptor) as ReleaseDescriptor;
+  return {
+    remote: row.remote,
+    version: row.version,
+    entry: row.entry,
+    components: descriptor.components,
+    formComponents: descriptor.formComponents,
+    props: descriptor.props,
+    publishedBy: row.published_by,
+    publishedAt: new Date(Number(row.published_at)).toISOString(),
+  };
+}
+
+function toRollout(row: Selectable<RemoteRolloutsTable>): RemoteRollout {
+  const canary: CanaryRollout | null =
+    row.canary_version === null
+      ? null
+      : {
+          version: row.canary_version,
+          percent: Number(row.canary_percent),
+          tenants: JSON.parse(row.canary_tenants) as string[],
+        };
+  return { remote: row.remote, active: row.active_version, canary };
+}

@@ -1,0 +1,102 @@
+/**
+ * The release store and the team token store on both engines: a SQLite file and a throwaway PostgreSQL (a fresh
+ * database per case).
+ */
+import path from 'node:path';
+import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
+import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+import { openMigratedStorage, type StorageSettings } from '../storage/open-storage';
+import type { StorageEngine } from '../storage/storage-engine';
+import { ReleaseExistsError, ReleaseStore, type NewRelease } from './release-store';
+import { TeamTokenStore } from './team-token-store';
+
+const RELEASE: NewRelease = {
+  remote: 'team_billing',
+  version: '1.0.0',
+  entry: 'https://cdn.example.com/billing/1.0.0/mf-manifest.json',
+  components: ['InvoiceBanner'],
+  formComponents: [],
+  props: { InvoiceBanner: { type: 'object' } },
+  publishedBy: 'token:abc',
+};
+
+function storeCases(freshSettings: () => Promise<StorageSettings>): void {
+  let engine: StorageEngine;
+  let releases: ReleaseStore;
+  let tokens: TeamTokenStore;
+
+  beforeEach(async () => {
+    engine = await openMigratedStorage(await freshSettings());
+    releases = new ReleaseStore(engine);
+    tokens = new TeamTokenStore(engine);
+  });
+  afterEach(() => engine.close());
+
+  it('keeps a release as published, immutable, with its descriptor and the audit of its publication', async () => {
+    const published = await releases.publish(RELEASE);
+    expect(await releases.release('team_billing', '1.0.0')).toEqual(published);
+    expect(published).toMatchObject({ components: ['InvoiceBanner'], props: RELEASE.props, publishedBy: 'token:abc' });
+    await expect(releases.publish({ ...RELEASE, entry: 'https://elsewhere.example.com/x.json' })).rejects.toThrow(
+      ReleaseExistsError,
+    );
+    await releases.publish({ ...RELEASE, version: '1.1.0' });
+    expect((await releases.releases()).map((release) => release.version)).toEqual(['1.1.0', '1.0.0']);
+    expect(await releases.lastReleaseId()).toBeGreaterThan(0);
+    const [entry] = await releases.history('team_billing');
+    expect(entry).toMatchObject({ action: 'publish', actor: 'token:abc', before: null, after: { version: '1.1.0' } });
+  });
+
+  it('changes a rollout and records before and after in the same step', async () => {
+    expect(await releases.rollout('team_billing')).toEqual({ remote: 'team_billing', active: null, canary: null });
+    await releases.changeRollout({
+      remote: 'team_billing',
+      action: 'activate',
+      actor: 'ops',
+      next: { active: '1.0.0', canary: null },
+    });
+    const canary = { version: '1.1.0', percent: 10, tenants: ['beta'] };
+    const before = await releases.changeRollout({
+      remote: 'team_billing',
+      action: 'canary',
+      actor: 'ops',
+      next: { active: '1.0.0', canary },
+    });
+    expect(before).toEqual({ remote: 'team_billing', active: '1.0.0', canary: null });
+    expect(await releases.rollouts()).toEqual([{ remote: 'team_billing', active: '1.0.0', canary }]);
+    const [last] = await releases.history('team_billing');
+    expect(last).toMatchObject({
+      action: 'canary',
+      actor: 'ops',
+      before: { active: '1.0.0', canary: null },
+      after: { active: '1.0.0', canary },
+    });
+  });
+
+  it('stores a token hashed; it checks until revoked or expired', async () => {
+    const created = await tokens.create('team_billing', null);
+    const rows = await engine.db.selectFrom('remote_tokens').selectAll().execute();
+    expect(JSON.stringify(rows)).not.toContain(created.token.slice(-20));
+    expect(await tokens.check(created.token)).toEqual({ status: 'valid', id: created.id, remote: 'team_billing' });
+    expect(await tokens.check(`${created.token}x`)).toEqual({ status: 'invalid' });
+    expect(await tokens.revoke(created.id)).toBe('team_billing');
+    expect(await tokens.revoke(created.id)).toBeNull();
+    expect(await tokens.check(created.token)).toEqual({ status: 'invalid' });
+    const expired = await tokens.create('team_billing', -1000);
+    expect(await tokens.check(expired.token)).toEqual({ status: 'invalid' });
+  });
+}
+
+describe('release stores on SQLite', () => {
+  let folder: TempDir;
+  let count = 0;
+  beforeAll(() => {
+    folder = makeTempDir('slots-release-stores-');
+  });
+  afterAll(() => folder.remove());
+  storeCases(() => Promise.resolve({ kind: 'sqlite', path: path.join(folder.path, `db${++count}.db`) }));
+});
+
+describeWithPostgres()('release stores on PostgreSQL', () => {
+  const databases = usePostgresDatabases('release_stores', { poolSize: 2, statementTimeoutMs: 5000 });
+  storeCases(() => databases.create());
+});

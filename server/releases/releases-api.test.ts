@@ -1,0 +1,274 @@
+/**
+ * Releases of remotes through the whole app over HTTP, with a remote's origin answering over real HTTP: publishing
+ * with team tokens, the check against current placements, activation, rollback, canary, preview, the audit trail,
+ * the operator role, and a restart that never asks the origin.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { OPERATOR_ROLE, REMOTE_DESCRIPTOR_FILE, Slot, type AuditEntry, type RemoteDescriptor } from '../../shared';
+import { addUser, createTestApp, DEMO_PASSWORD, signedInAgent, type TestApp } from '../../testing/server/test-app';
+import type { App } from '../app';
+
+/** A remote's origin: each version folder serves its own descriptor file. */
+interface Origin {
+  url: string;
+  descriptors: Map<string, Record<string, unknown>>;
+  requests: number;
+  close(): Promise<void>;
+}
+
+async function startOrigin(): Promise<Origin> {
+  const origin = { descriptors: new Map(), requests: 0 } as Origin;
+  const server = http.createServer((req, res) => {
+    origin.requests++;
+    const version = /^\/(\w+)\//.exec(req.url ?? '')?.[1] ?? '';
+    const descriptor = origin.descriptors.get(version);
+    if (!descriptor || !req.url?.endsWith(REMOTE_DESCRIPTOR_FILE)) res.writeHead(404).end();
+    else res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(descriptor));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin.close = () => {
+    server.closeAllConnections();
+    return new Promise((resolve) => server.close(() => resolve()));
+  };
+  return origin;
+}
+
+const BANNER_SCHEMA = { type: 'object', properties: { amountDue: { type: 'number' } }, required: ['amountDue'] };
+const V1 = { name: 'team_billing', components: ['InvoiceBanner'], props: { InvoiceBanner: BANNER_SCHEMA } };
+const V2 = {
+  name: 'team_billing',
+  components: ['InvoiceBanner', 'InvoiceChart'],
+  props: { InvoiceBanner: BANNER_SCHEMA },
+};
+/** Drops InvoiceBanner, which the code places: refused. */
+const BREAKING = { name: 'team_billing', components: ['InvoiceChart'] };
+
+let origin: Origin;
+let testApp: TestApp;
+let app: App;
+
+const entryOf = (version: string) => `${origin.url}/${version}/mf-manifest.json`;
+
+/** An app placing the billing remote's InvoiceBanner in code, with the operator `admin`. */
+async function start(dir?: TestApp['dir']): Promise<void> {
+  testApp = await createTestApp({
+    ...(dir ? { dir } : {}),
+    remoteDescriptorTimeoutMs: 500,
+    configure: (app) => app.registerSlots({ 'global-before-content': Slot.make('InvoiceBanner', { amountDue: 3 }) }),
+  });
+  app = testApp.app;
+  if (!dir) {
+    await addUser(app, 'admin', DEMO_PASSWORD, ['acme']);
+    await app.users.setRole('admin', OPERATOR_ROLE);
+  }
+}
+
+async function tokenFor(remote: string): Promise<string> {
+  return (await app.teamTokens.create(remote, null)).token;
+}
+
+function publish(token: string | null, version: string, entry = entryOf(version)) {
+  const post = request(app.handler).post('/api/remotes/team_billing/releases').send({ version, entry });
+  return token === null ? post : post.set('Authorization', `Bearer ${token}`);
+}
+
+async function remotesOf(agent: { get(path: string): request.Test }): Promise<RemoteDescriptor[]> {
+  return ((await agent.get('/api/remotes').expect(200)).body as { remotes: RemoteDescriptor[] }).remotes;
+}
+
+beforeEach(async () => {
+  origin = await startOrigin();
+  origin.descriptors.set('v1', V1).set('v2', V2).set('broken', BREAKING);
+  await start();
+});
+afterEach(async () => {
+  await testApp.close();
+  await origin.close();
+});
+
+describe('publishing', () => {
+  it('takes a release with its remote token (201), and refuses none, a wrong, a revoked or another remote’s token', async () => {
+    const token = await tokenFor('team_billing');
+    await publish(null, 'v1').expect(401);
+    await publish('slt_nothing_here', 'v1').expect(401);
+    await publish(await tokenFor('team_other'), 'v1').expect(403);
+    const revoked = await app.teamTokens.create('team_billing', null);
+    await app.teamTokens.revoke(revoked.id);
+    await publish(revoked.token, 'v1').expect(401);
+    const expired = await app.teamTokens.create('team_billing', -1);
+    await publish(expired.token, 'v1').expect(401);
+
+    const published = await publish(token, 'v1').expect(201);
+    expect(published.body).toMatchObject({
+      remote: 'team_billing',
+      version: 'v1',
+      entry: entryOf('v1'),
+      components: ['InvoiceBanner'],
+      props: { InvoiceBanner: BANNER_SCHEMA },
+      publishedBy: expect.stringMatching(/^token:/),
+    });
+    // Immutable: the same version again is refused; publishing activates nothing.
+    await publish(token, 'v1').expect(400);
+    expect((await remotesOf(request(app.handler))).map((remote) => remote.name)).not.toContain('team_billing');
+  });
+
+  it('refuses an entry the REMOTES_CONFIG rules refuse, and a cross-site cookie request, but not a bearer one', async () => {
+    const token = await tokenFor('team_billing');
+    const withCredentials = entryOf('v1').replace('http://', 'http://user:secret@');
+    const refused = await publish(token, 'v1', withCredentials).expect(400);
+    expect(refused.body.error.message).toMatch(/credentials/);
+    await publish(token, 'v1').set('Origin', 'https://ci.example.com').expect(201);
+    const agent = await signedInAgent(app);
+    await agent
+      .post('/api/remotes/team_billing/activate')
+      .set('Origin', 'https://evil.example.com')
+      .send({ version: 'v1' })
+      .expect(403);
+  });
+
+  it('refuses a release that breaks a current placement, listing the problem', async () => {
+    const token = await tokenFor('team_billing');
+    await publish(token, 'v1').expect(201);
+    // Before any release serves the remote, the code's InvoiceBanner is no release's doing: accepted.
+    await publish(token, 'early-broken', entryOf('broken')).expect(201);
+    const operator = await signedInAgent(app);
+    await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
+    const refused = await publish(token, 'broken').expect(400);
+    expect(refused.body.error.problems).toEqual([
+      expect.stringMatching(/^InvoiceBanner at global-before-content\[0\] \(code/),
+    ]);
+    // Placements are checked again when a release is put in force: the early one now would break one.
+    const activation = await operator
+      .post('/api/remotes/team_billing/activate')
+      .send({ version: 'early-broken' })
+      .expect(400);
+    expect(activation.body.error.problems).toHaveLength(1);
+    await operator.post('/api/remotes/team_billing/canary').send({ version: 'early-broken', percent: 5 }).expect(400);
+  });
+});
+
+describe('rollout', () => {
+  let operator: Awaited<ReturnType<typeof signedInAgent>>;
+
+  beforeEach(async () => {
+    const token = await tokenFor('team_billing');
+    await publish(token, 'v1').expect(201);
+    await publish(token, 'v2').expect(201);
+    operator = await signedInAgent(app);
+  });
+
+  it('lets the page load every release (CSP) and leaves /slots and its ETag alone', async () => {
+    const etag = (await request(app.handler).get('/slots').expect(200)).headers.etag as string;
+    await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
+    await operator.post('/api/remotes/team_billing/canary').send({ version: 'v2', percent: 50 }).expect(200);
+    const page = await request(app.handler).get('/releases');
+    expect(page.headers['content-security-policy']).toContain(`script-src 'self' ${origin.url}`);
+    expect((await request(app.handler).get('/slots').expect(200)).headers.etag).toBe(etag);
+  });
+
+  it('activates, rolls back, and audits every change with who, before and after', async () => {
+    await operator.post('/api/remotes/team_billing/activate').send({ version: 'v2' }).expect(200);
+    expect(await remotesOf(request(app.handler))).toContainEqual(expect.objectContaining({ entry: entryOf('v2') }));
+    await operator.post('/api/remotes/team_billing/rollback').send({ version: 'v1' }).expect(200);
+    expect(await remotesOf(request(app.handler))).toContainEqual(expect.objectContaining({ entry: entryOf('v1') }));
+    await operator.post('/api/remotes/team_billing/activate').send({ version: 'v9' }).expect(404);
+
+    await operator.post('/api/remotes/team_billing/canary').send({ version: 'v2', percent: 10 }).expect(200);
+    await operator.delete('/api/remotes/team_billing/canary').expect(200);
+    const history = (await operator.get('/api/remotes/team_billing/history').expect(200)).body as {
+      entries: AuditEntry[];
+    };
+    expect(history.entries.map((entry) => [entry.action, entry.actor])).toEqual([
+      ['canary-end', 'admin'],
+      ['canary', 'admin'],
+      ['rollback', 'admin'],
+      ['activate', 'admin'],
+      ['publish', expect.stringMatching(/^token:/)],
+      ['publish', expect.stringMatching(/^token:/)],
+    ]);
+    expect(history.entries[2]).toMatchObject({
+      before: { active: 'v2', canary: null },
+      after: { active: 'v1', canary: null },
+    });
+    expect(history.entries[1]?.after).toEqual({ active: 'v1', canary: { version: 'v2', percent: 10, tenants: [] } });
+
+    const releases = await operator.get('/api/remotes/releases').expect(200);
+    expect(releases.body.remotes).toEqual([
+      expect.objectContaining({
+        remote: 'team_billing',
+        rollout: { remote: 'team_billing', active: 'v1', canary: null },
+      }),
+    ]);
+  });
+
+  it('gives a canary to its share of users within a few percent, sticky per user, and to listed tenants', async () => {
+    await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
+    await operator
+      .post('/api/remotes/team_billing/canary')
+      .send({ version: 'v2', percent: 10, tenants: ['beta'] })
+      .expect(200);
+    const chose = (userId: number, tenant = 'acme') =>
+      app.releaseSnapshot.choose('team_billing', { userId, tenant })?.version;
+    const users = Array.from({ length: 1000 }, (_, index) => index + 1);
+    const inCanary = users.filter((userId) => chose(userId) === 'v2');
+    expect(inCanary.length).toBeGreaterThanOrEqual(70);
+    expect(inCanary.length).toBeLessThanOrEqual(130);
+    // Sticky: the same answer on every ask (every page, every host: the hash depends on nothing else).
+    expect(users.filter((userId) => chose(userId) === 'v2')).toEqual(inCanary);
+    expect(users.every((userId) => chose(userId, 'beta') === 'v2')).toBe(true);
+    expect(app.releaseSnapshot.choose('team_billing', {})?.version).toBe('v1');
+  });
+
+  it('previews a release for the operator’s own session only, without an audit entry', async () => {
+    await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
+    await operator.post('/api/remotes/team_billing/preview').send({ version: 'v2' }).expect(200);
+    expect(await remotesOf(operator)).toContainEqual(expect.objectContaining({ entry: entryOf('v2') }));
+    expect(await remotesOf(await signedInAgent(app))).toContainEqual(expect.objectContaining({ entry: entryOf('v1') }));
+    expect(await remotesOf(request(app.handler))).toContainEqual(expect.objectContaining({ entry: entryOf('v1') }));
+    const history = await operator.get('/api/remotes/team_billing/history').expect(200);
+    expect((history.body.entries as AuditEntry[]).map((entry) => entry.action)).not.toContain('preview');
+    await operator.delete('/api/remotes/team_billing/preview').expect(200);
+    expect(await remotesOf(operator)).toContainEqual(expect.objectContaining({ entry: entryOf('v1') }));
+  });
+});
+
+describe('the operator role', () => {
+  it('answers the history to operators (roles on /me), 403 to other staff, 401 to anonymous visitors', async () => {
+    const admin = await signedInAgent(app);
+    expect((await admin.get('/me').expect(200)).body.user.roles).toEqual(['operator']);
+    await admin.get('/api/remotes/team_billing/history').expect(200);
+    await addUser(app, 'editor', 'editor-password-1', ['acme']);
+    const editor = await signedInAgent(app, 'editor', 'editor-password-1');
+    expect((await editor.get('/me').expect(200)).body.user.roles).toEqual([]);
+    const refused = await editor.get('/api/remotes/team_billing/history').expect(403);
+    expect(refused.body.error.code).toBe('forbidden');
+    await editor.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(403);
+    await request(app.handler).get('/api/remotes/team_billing/history').expect(401);
+    await request(app.handler).get('/api/remotes/releases').expect(401);
+    const wrongMethod = await request(app.handler).put('/api/remotes/team_billing/activate').expect(405);
+    expect(wrongMethod.headers.allow).toBe('POST');
+  });
+});
+
+describe('a restart', () => {
+  it('serves the active release from its stored descriptor, whatever the origin serves now', async () => {
+    await publish(await tokenFor('team_billing'), 'v1').expect(201);
+    await (await signedInAgent(app)).post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
+    const dir = testApp.dir;
+    await testApp.close({ keepData: true });
+    // The origin now serves a descriptor that would refuse the start (the code's InvoiceBanner is gone).
+    origin.descriptors.set('v1', BREAKING);
+    const asked = origin.requests;
+    await start(dir);
+    expect(await remotesOf(request(app.handler))).toContainEqual({
+      name: 'team_billing',
+      entry: entryOf('v1'),
+      components: ['InvoiceBanner'],
+      formComponents: [],
+    });
+    expect(origin.requests).toBe(asked);
+  });
+});

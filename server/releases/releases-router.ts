@@ -1,0 +1,153 @@
+import express, { type Request, type RequestHandler, type Router } from 'express';
+import { OPERATOR_ROLE, type ErrorBody, type RemoteHistoryPayload, type RemoteReleasesPayload } from '../../shared';
+import { HttpError } from '../http/http-error';
+import { jsonRoute } from '../http/json-route';
+import { requireJsonBody } from '../http/require-json-body';
+import { previewsOf } from './release-preview';
+import { ReleaseRefusedError, type ReleaseService } from './release-service';
+import type { ReleaseSnapshot } from './release-snapshot';
+import type { ReleaseStore } from './release-store';
+import type { TeamTokenStore } from './team-token-store';
+
+export interface ReleasesRouterOptions {
+  service: ReleaseService;
+  store: ReleaseStore;
+  snapshot: ReleaseSnapshot;
+  tokens: TeamTokenStore;
+  bodyLimitBytes: number;
+}
+
+/** Signed in with the operator role: 401 for anonymous visitors, 403 for other staff. */
+const requireOperator: RequestHandler = (req, _res, next) => {
+  if (!req.user) next(HttpError.unauthenticated());
+  else if (!req.user.roles.includes(OPERATOR_ROLE)) next(new HttpError('forbidden', 'Only operators may do this.'));
+  else next();
+};
+
+/**
+ * The releases API. Publishing is the team's: `POST /api/remotes/<name>/releases` with its team token (a bearer
+ * token, never a session). Everything else is an operator's, with their session: the releases and rollouts, the
+ * history, activating, rolling back, the canary, and a preview of their own session only (not audited).
+ */
+export function createReleasesRouter(options: ReleasesRouterOptions): Router {
+  const { service, store, snapshot, tokens } = options;
+  const router = express.Router();
+  const json = requireJsonBody(options.bodyLimitBytes);
+  const operator = [requireOperator, ...json];
+  const name = (req: Request): string => req.params.name as string;
+  const actor = (req: Request): string => (req.user as Express.User).username;
+
+  const publish: RequestHandler = async (req, res) => {
+    const header = req.get('authorization') ?? '';
+    const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+    const checked = token === undefined ? { status: 'invalid' as const } : await tokens.check(token);
+    if (checked.status !== 'valid') {
+      throw new HttpError('unauthenticated', 'A valid team token is needed (Authorization: Bearer <token>).');
+    }
+    if (checked.remote !== name(req)) {
+      throw new HttpError('forbidden', `This token publishes releases of "${checked.remote}" only.`);
+    }
+    const body = req.body as Record<string, unknown>;
+    const release = await service.publish(name(req), body.version, body.entry, `token:${checked.id}`);
+    res.status(201).json(release);
+  };
+  jsonRoute(router, '/api/remotes/:name/releases', { POST: [...json, publish] });
+
+  jsonRoute(router, '/api/remotes/releases', {
+    GET: [
+      requireOperator,
+      (req, res) => {
+        const previews = previewsOf(req) ?? {};
+        const names = new Set([...snapshot.releases().map((release) => release.remote)]);
+        const payload: RemoteReleasesPayload = {
+          remotes: [...names].sort().map((remote) => ({
+            remote,
+            rollout: snapshot.rollout(remote) ?? { remote, active: null, canary: null },
+            releases: snapshot.releases().filter((release) => release.remote === remote),
+            preview: previews[remote] ?? null,
+          })),
+        };
+        res.setHeader('Cache-Control', 'no-store');
+        res.json(payload);
+      },
+    ],
+  });
+
+  jsonRoute(router, '/api/remotes/:name/history', {
+    GET: [
+      requireOperator,
+      async (req, res) => {
+        const payload: RemoteHistoryPayload = { remote: name(req), entries: await store.history(name(req)) };
+        res.setHeader('Cache-Control', 'no-store');
+        res.json(payload);
+      },
+    ],
+  });
+
+  jsonRoute(router, '/api/remotes/:name/activate', {
+    POST: [
+      ...operator,
+      async (req, res) => {
+        res.json(await service.activate(name(req), bodyOf(req).version, actor(req), 'activate'));
+      },
+    ],
+  });
+  jsonRoute(router, '/api/remotes/:name/rollback', {
+    POST: [
+      ...operator,
+      async (req, res) => {
+        res.json(await service.activate(name(req), bodyOf(req).version, actor(req), 'rollback'));
+      },
+    ],
+  });
+  jsonRoute(router, '/api/remotes/:name/canary', {
+    POST: [
+      ...operator,
+      async (req, res) => {
+        res.json(await service.canary(name(req), bodyOf(req), actor(req)));
+      },
+    ],
+    DELETE: [
+      requireOperator,
+      async (req, res) => {
+        res.json(await service.endCanary(name(req), actor(req)));
+      },
+    ],
+  });
+  jsonRoute(router, '/api/remotes/:name/preview', {
+    POST: [
+      ...operator,
+      (req, res) => {
+        const release = service.checkedRelease(name(req), bodyOf(req).version);
+        req.session.releasePreviews = { ...req.session.releasePreviews, [release.remote]: release.version };
+        res.json({ remote: release.remote, preview: release.version });
+      },
+    ],
+    DELETE: [
+      requireOperator,
+      (req, res) => {
+        const { [name(req)]: _ended, ...rest } = req.session.releasePreviews ?? {};
+        req.session.releasePreviews = rest;
+        res.json({ remote: name(req), preview: null });
+      },
+    ],
+  });
+
+  // A refused release or change: 400 (404 for an unknown release) with the placements it would break.
+  router.use(((error, _req, res, next) => {
+    if (!(error instanceof ReleaseRefusedError)) {
+      next(error);
+      return;
+    }
+    const code = error.status === 404 ? 'not_found' : 'invalid_request';
+    const body: ErrorBody = { error: { code, message: error.message } };
+    if (error.problems.length > 0) body.error.problems = error.problems;
+    res.status(error.status).json(body);
+  }) as express.ErrorRequestHandler);
+  return router;
+}
+
+function bodyOf(req: Request): Record<string, unknown> {
+  const body: unknown = req.body;
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+}

@@ -1,0 +1,97 @@
+/**
+ * A rollout change made through one host is served by another host on the same database within about two seconds,
+ * without a signal or a restart: two apps on one SQLite file (another process, such as the CLI, writes alike) and
+ * on one PostgreSQL.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { OPERATOR_ROLE, REMOTE_DESCRIPTOR_FILE, type RemotesPayload } from '../../shared';
+import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
+import {
+  addUser,
+  closeTwoHosts,
+  createTestApp,
+  createTwoHosts,
+  DEMO_PASSWORD,
+  signedInAgent,
+  type TestApp,
+  type TestAppOptions,
+} from '../../testing/server/test-app';
+
+jest.setTimeout(60_000);
+
+const DESCRIPTOR = { name: 'team_billing', components: ['InvoiceBanner'] };
+
+let origin: http.Server;
+let originUrl: string;
+
+beforeAll(async () => {
+  origin = http.createServer((req, res) => {
+    if (req.url?.endsWith(REMOTE_DESCRIPTOR_FILE)) res.writeHead(200).end(JSON.stringify(DESCRIPTOR));
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+  originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => origin.close(() => resolve())));
+
+/** Activates a release on `first`; resolves to how long `second` took to serve it (ms), or rejects after 2 s. */
+async function activationSeenAcross(first: TestApp, second: TestApp): Promise<number> {
+  await addUser(first.app, 'admin', DEMO_PASSWORD, ['acme']);
+  await first.app.users.setRole('admin', OPERATOR_ROLE);
+  const token = (await first.app.teamTokens.create('team_billing', null)).token;
+  for (const version of ['v1', 'v2']) {
+    await request(first.app.handler)
+      .post('/api/remotes/team_billing/releases')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ version, entry: `${originUrl}/${version}/mf-manifest.json` })
+      .expect(201);
+  }
+  const operator = await signedInAgent(first.app);
+  await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
+  const entryOn = async (testApp: TestApp) =>
+    ((await request(testApp.app.handler).get('/api/remotes').expect(200)).body as RemotesPayload).remotes.find(
+      (remote) => remote.name === 'team_billing',
+    )?.entry;
+  await waitFor(async () => (await entryOn(second)) === `${originUrl}/v1/mf-manifest.json`);
+
+  const started = Date.now();
+  await operator.post('/api/remotes/team_billing/activate').send({ version: 'v2' }).expect(200);
+  expect(await entryOn(first)).toBe(`${originUrl}/v2/mf-manifest.json`);
+  await waitFor(async () => (await entryOn(second)) === `${originUrl}/v2/mf-manifest.json`);
+  return Date.now() - started;
+}
+
+async function waitFor(condition: () => Promise<boolean>, timeoutMs = 2000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > until) throw new Error(`not seen within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('two hosts on one SQLite file', () => {
+  it('serve a release activated on one from the other within two seconds', async () => {
+    const hosts = await createTwoHosts(createTestApp);
+    try {
+      expect(await activationSeenAcross(...hosts)).toBeLessThan(2000);
+    } finally {
+      await closeTwoHosts(hosts);
+    }
+  });
+});
+
+describeWithPostgres()('two hosts on one PostgreSQL', () => {
+  const databases = usePostgresDatabases('releases_hosts', { poolSize: 4, statementTimeoutMs: 5000 });
+
+  it('serve a release activated on one from the other within two seconds', async () => {
+    const options: TestAppOptions = { storage: await databases.create() };
+    const hosts = await createTwoHosts(createTestApp, options);
+    try {
+      expect(await activationSeenAcross(...hosts)).toBeLessThan(2000);
+    } finally {
+      await closeTwoHosts(hosts);
+    }
+  });
+});

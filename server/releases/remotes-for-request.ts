@@ -1,0 +1,28 @@
+import type { Request } from 'express';
+import type { RemoteDescriptor } from '../../shared';
+import { descriptorOfRelease, type RemoteRegistry } from '../remotes/remote-registry';
+import { previewsOf } from './release-preview';
+import type { ReleaseAudience, ReleaseSnapshot } from './release-snapshot';
+
+/** Who a request is, for the choice of releases: its user, tenant and previews (its session, when loaded). */
+export function audienceOf(req: Request): ReleaseAudience {
+  return { userId: req.user?.id, tenant: req.session?.tenant, previews: previewsOf(req) };
+}
+
+/**
+ * The remotes a request's page registers: the registry's (active releases in force), with the canary or preview
+ * release swapped in where this request gets one. Null when the request gets what everyone gets (no canary, no
+ * preview): callers then serve their shared, pre-encoded answer.
+ */
+export function remotesForRequest(
+  req: Request,
+  registry: RemoteRegistry,
+  snapshot: ReleaseSnapshot,
+): RemoteDescriptor[] | null {
+  const audience = audienceOf(req);
+  if (!snapshot.variesFor(audience)) return null;
+  return registry.remotes().map((remote) => {
+    const chosen = snapshot.choose(remote.name, audience);
+    return chosen && chosen.entry !== remote.entry ? descriptorOfRelease(chosen) : remote;
+  });
+}
