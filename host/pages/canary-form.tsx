@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { CanaryRequest, CanaryRollout } from '../../shared';
 import { useApiClient } from '../core';
-import { remoteApiPath, type ApplyReleaseChange } from './release-change';
+import { describeCanary, remoteApiPath, type ApplyReleaseChange } from './release-change';
 
 /** Tenant ids typed with commas or spaces between them. */
 export function parseTenants(text: string): string[] {
@@ -16,92 +16,80 @@ export interface CanaryFormProps {
   apply: ApplyReleaseChange;
 }
 
-/** Gives a release to a share of the users (sticky per user) and to named tenants; ends a running canary. */
+/**
+ * Gives a release to a share of the users (sticky per user) and to named tenants; ends a running canary. The
+ * browser checks the share's range; the server refuses a canary of nobody (0 % and no tenant) with its message.
+ */
 export function CanaryForm({ remote, versions, canary, apply }: CanaryFormProps) {
   const client = useApiClient();
   const id = useId();
   const [version, setVersion] = useState(canary?.version ?? versions[0] ?? '');
   const [percent, setPercent] = useState(String(canary?.percent ?? 10));
   const [tenants, setTenants] = useState(canary?.tenants.join(', ') ?? '');
-  const [invalid, setInvalid] = useState<string | null>(null);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const share = Number(percent);
-    const request: CanaryRequest = { version, percent: share, tenants: parseTenants(tenants) };
-    if (!/^\d+$/.test(percent.trim()) || share > 100) setInvalid('The share is a whole number from 0 to 100.');
-    else if (share === 0 && request.tenants?.length === 0) setInvalid('Give a share above 0 or at least one tenant.');
-    else {
-      setInvalid(null);
-      void apply({
-        remote,
-        send: () => client.post(remoteApiPath(remote, 'canary'), request),
-        done: `Canary of ${remote}: ${version} to ${share} % of users${request.tenants?.length ? ` and ${request.tenants.join(', ')}` : ''}.`,
-      });
-    }
-  };
-
-  const end = () =>
+    const request: Required<CanaryRequest> = { version, percent: Number(percent), tenants: parseTenants(tenants) };
     void apply({
       remote,
-      send: () => client.delete(remoteApiPath(remote, 'canary')),
-      done: `Canary of ${remote} ended: everyone gets the active release.`,
+      send: () => client.post(remoteApiPath(remote, 'canary'), request),
+      done: `Canary of ${remote}: ${describeCanary(request)}.`,
     });
+  };
 
   if (versions.length === 0) return <p className="muted">No other release to give as a canary.</p>;
   return (
-    <form className="form canary-form" aria-label={`Canary of ${remote}`} onSubmit={submit} noValidate>
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}v`}>
-          Canary version
-        </label>
-        <select id={`${id}v`} className="input" value={version} onChange={(event) => setVersion(event.target.value)}>
-          {versions.map((each) => (
-            <option key={each}>{each}</option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}p`}>
-          Share of users (%)
-        </label>
-        <input
-          id={`${id}p`}
-          className="input"
-          type="number"
-          min={0}
-          max={100}
-          inputMode="numeric"
-          value={percent}
-          onChange={(event) => setPercent(event.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}t`}>
-          Tenants
-        </label>
-        <input
-          id={`${id}t`}
-          className="input"
-          aria-describedby={`${id}h`}
-          value={tenants}
-          onChange={(event) => setTenants(event.target.value)}
-        />
-        <p className="field__help" id={`${id}h`}>
-          Tenant ids, separated by commas: all their users get the canary.
-        </p>
-      </div>
-      {invalid && (
-        <p className="form-error" role="alert">
-          {invalid}
-        </p>
-      )}
+    <form className="form field" aria-label={`Canary of ${remote}`} onSubmit={submit}>
+      <label className="field__label" htmlFor={`${id}v`}>
+        Canary version
+      </label>
+      <select id={`${id}v`} className="input" value={version} onChange={(event) => setVersion(event.target.value)}>
+        {versions.map((each) => (
+          <option key={each}>{each}</option>
+        ))}
+      </select>
+      <label className="field__label" htmlFor={`${id}p`}>
+        Share of users (%)
+      </label>
+      <input
+        id={`${id}p`}
+        className="input"
+        type="number"
+        required
+        min={0}
+        max={100}
+        value={percent}
+        onChange={(event) => setPercent(event.target.value)}
+      />
+      <label className="field__label" htmlFor={`${id}t`}>
+        Tenants
+      </label>
+      <input
+        id={`${id}t`}
+        className="input"
+        aria-describedby={`${id}h`}
+        value={tenants}
+        onChange={(event) => setTenants(event.target.value)}
+      />
+      <p className="field__help" id={`${id}h`}>
+        Tenant ids, separated by commas: all their users get the canary.
+      </p>
       <p className="inline">
         <button type="submit" className="button button--primary">
           Start canary
         </button>
         {canary && (
-          <button type="button" className="button button--secondary" onClick={end}>
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() =>
+              void apply({
+                remote,
+                send: () => client.delete(remoteApiPath(remote, 'canary')),
+                done: `Canary of ${remote} ended.`,
+              })
+            }
+          >
             End canary
           </button>
         )}

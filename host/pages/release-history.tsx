@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
-import type { AuditAction, JsonValue, RemoteHistoryPayload } from '../../shared';
+import type { AuditAction, JsonValue, RemoteHistoryPayload, RemoteRollout } from '../../shared';
 import { useApi } from '../app/use-api';
-import { remoteApiPath } from './release-change';
+import { describeCanary, remoteApiPath } from './release-change';
 
 const ACTIONS: Record<AuditAction, string> = {
   publish: 'Published',
@@ -17,12 +17,9 @@ const ACTIONS: Record<AuditAction, string> = {
 export function describeAuditState(value: JsonValue): string {
   if (value === null) return 'none';
   if (typeof value !== 'object') return String(value);
-  if (!Array.isArray(value) && 'active' in value) {
-    const canary = value.canary as { version: string; percent: number; tenants: string[] } | null;
-    const active = `active ${typeof value.active === 'string' ? value.active : 'none'}`;
-    if (!canary) return active;
-    const tenants = canary.tenants.length > 0 ? ` and ${canary.tenants.join(', ')}` : '';
-    return `${active}, canary ${canary.version} to ${canary.percent} %${tenants}`;
+  if ('active' in value) {
+    const { active, canary } = value as unknown as RemoteRollout;
+    return `active ${active ?? 'none'}${canary ? `, canary ${describeCanary(canary)}` : ''}`;
   }
   return JSON.stringify(value);
 }
@@ -78,7 +75,7 @@ function HistoryTable({ remote }: { remote: string }) {
             <tr key={entry.id} data-audit-action={entry.action}>
               <td>{new Date(entry.at).toLocaleString()}</td>
               <td>{entry.actor}</td>
-              <td>{ACTIONS[entry.action] ?? entry.action}</td>
+              <td>{ACTIONS[entry.action]}</td>
               <td>
                 {describeAuditState(entry.before)} → {describeAuditState(entry.after)}
               </td>

@@ -1,7 +1,7 @@
-import type { RemoteRelease, RemoteReleases } from '../../shared';
+import type { RemoteReleases } from '../../shared';
 import { useApiClient } from '../core';
 import { CanaryForm } from './canary-form';
-import { remoteApiPath, type ApplyReleaseChange } from './release-change';
+import { describeCanary, remoteApiPath, type ApplyReleaseChange, type ReleaseChange } from './release-change';
 import { ReleaseHistory } from './release-history';
 
 /** The id of a remote's heading on the operators' page: focused after a change of that remote. */
@@ -29,117 +29,80 @@ export function RemoteReleasesSection({
   const client = useApiClient();
   const activeIndex = releases.findIndex((release) => release.version === rollout.active);
   const { canary } = rollout;
-  const send = (action: string, version: string) => () => client.post(remoteApiPath(remote, action), { version });
-
-  const actionsOf = (release: RemoteRelease, index: number) => {
-    const { version } = release;
-    if (index === activeIndex) return null;
-    const rollback = activeIndex >= 0 && index > activeIndex;
-    return (
-      <>
-        <button
-          type="button"
-          className="button button--secondary button--small"
-          onClick={() =>
-            void apply({
-              remote,
-              send: send(rollback ? 'rollback' : 'activate', version),
-              confirm: `${rollback ? 'Roll back' : 'Activate'} ${remote} to ${version} for everyone? It takes effect on the next page load.`,
-              done: `${rollback ? 'Rolled back' : 'Activated'} ${remote} to ${version}: every page load from now on gets it.`,
-            })
-          }
-        >
-          {rollback ? `Roll back to ${version}` : `Activate ${version}`}
-        </button>
-        {version !== preview && (
-          <button
-            type="button"
-            className="button button--ghost button--small"
-            onClick={() =>
-              void apply({
-                remote,
-                send: send('preview', version),
-                done: `Previewing ${remote} ${version} in this session: reload a page to see it.`,
-              })
-            }
-          >
-            Preview {version}
-          </button>
-        )}
-      </>
-    );
-  };
-
-  const stateOf = (version: string) =>
-    [
-      version === rollout.active && 'Active',
-      version === canary?.version &&
-        `Canary (${canary.percent} %${canary.tenants.length ? ` and ${canary.tenants.join(', ')}` : ''})`,
-      version === preview && 'Previewed by you',
-    ]
-      .filter(Boolean)
-      .join(', ');
+  const post = (action: string, version: string) => () => client.post(remoteApiPath(remote, action), { version });
+  const button = (label: string, change: Omit<ReleaseChange, 'remote'>, kind = 'secondary') => (
+    <button type="button" className={`button button--${kind}`} onClick={() => void apply({ remote, ...change })}>
+      {label}
+    </button>
+  );
 
   return (
-    <section className="card releases" aria-labelledby={remoteHeadingId(remote)} data-remote={remote}>
+    <section className="card" aria-labelledby={remoteHeadingId(remote)} data-remote={remote}>
       <h2 id={remoteHeadingId(remote)} className="card__title" tabIndex={-1}>
         {remote}
       </h2>
       <p data-rollout>
-        Active: {rollout.active ?? 'none yet'}.{' '}
-        {canary
-          ? `Canary: ${canary.version} to ${canary.percent} % of users${canary.tenants.length ? ` and the tenants ${canary.tenants.join(', ')}` : ''}.`
-          : 'No canary.'}
+        Active: {rollout.active ?? 'none yet'}. {canary ? `Canary: ${describeCanary(canary)}.` : 'No canary.'}
       </p>
       {preview && (
         <div className="callout callout--info" data-previewing={preview}>
-          <p className="callout__body">
-            Previewing {preview} in this session: your page loads get it, nobody else&apos;s.
-          </p>
-          <button
-            type="button"
-            className="button button--secondary"
-            onClick={() =>
-              void apply({
-                remote,
-                send: () => client.delete(remoteApiPath(remote, 'preview')),
-                done: `Preview of ${remote} stopped: reload a page to get the release in force.`,
-              })
-            }
-          >
-            Stop preview
-          </button>
+          <p className="callout__body">Previewing {preview} in this session: only your page loads get it.</p>
+          {button('Stop preview', {
+            send: () => client.delete(remoteApiPath(remote, 'preview')),
+            done: `Preview of ${remote} stopped.`,
+          })}
         </div>
       )}
-      {releases.length === 0 ? (
-        <p className="empty">No release published yet.</p>
-      ) : (
-        <div className="table-wrap" role="region" aria-label={`Releases of ${remote}`} tabIndex={0}>
-          <table className="table">
-            <caption className="visually-hidden">Releases of {remote}, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Version</th>
-                <th scope="col">Published</th>
-                <th scope="col">State</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {releases.map((release, index) => (
-                <tr key={release.version} data-release={release.version}>
-                  <th scope="row">{release.version}</th>
+      <div className="table-wrap" role="region" aria-label={`Releases of ${remote}`} tabIndex={0}>
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">Version</th>
+              <th scope="col">Published</th>
+              <th scope="col">State</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {releases.map(({ version, publishedAt, publishedBy }, index) => {
+              const rollback = activeIndex >= 0 && index > activeIndex;
+              const verb = rollback ? 'Roll back' : 'Activate';
+              return (
+                <tr key={version} data-release={version}>
+                  <th scope="row">{version}</th>
                   <td>
-                    {new Date(release.publishedAt).toLocaleString()} by {release.publishedBy}
+                    {new Date(publishedAt).toLocaleString()} by {publishedBy}
                   </td>
-                  <td>{stateOf(release.version)}</td>
-                  <td className="table__actions">{actionsOf(release, index)}</td>
+                  <td>
+                    {[
+                      index === activeIndex && 'Active',
+                      version === canary?.version && `Canary (${describeCanary(canary)})`,
+                      version === preview && 'Previewed by you',
+                    ]
+                      .filter(Boolean)
+                      .join(', ')}
+                  </td>
+                  <td className="table__actions">
+                    {index !== activeIndex &&
+                      button(rollback ? `Roll back to ${version}` : `Activate ${version}`, {
+                        send: post(rollback ? 'rollback' : 'activate', version),
+                        confirm: `${verb} ${remote} to ${version} for everyone?`,
+                        done: `${rollback ? 'Rolled back' : 'Activated'} ${remote} to ${version}.`,
+                      })}
+                    {index !== activeIndex &&
+                      version !== preview &&
+                      button(
+                        `Preview ${version}`,
+                        { send: post('preview', version), done: `Previewing ${remote} ${version} in this session.` },
+                        'ghost',
+                      )}
+                  </td>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
       <h3>Canary</h3>
       <CanaryForm
         remote={remote}
