@@ -1,4 +1,5 @@
 import '../../testing/host/router-globals';
+import axe from 'axe-core';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import {
@@ -360,5 +361,28 @@ describe('the releases page', () => {
     await waitFor(() => expect(fake.count('GET', '/api/remotes/team_records/history')).toBe(2));
     fireEvent.click(within(section).getByRole('button', { name: 'Hide history' }));
     expect(within(section).queryByRole('region', { name: 'History of team_records' })).toBeNull();
+  });
+
+  it('passes axe-core (WCAG 2.1 A and AA, as far as jsdom lets it see) with a preview, a refusal and the history shown', async () => {
+    const fake = api([OPERATOR_ROLE], {
+      'GET /api/remotes/releases': { body: releases({ preview: '1.2.0' }) },
+      'GET /api/remotes/team_records/history': { body: { remote: REMOTE, entries: [] } },
+      'POST /api/remotes/team_records/rollback': {
+        status: 400,
+        body: { error: { code: 'invalid_request', message: 'Refused.' }, problems: ['a placement breaks'] },
+      },
+    });
+    renderApp(fake);
+    const section = await remoteSection();
+    fireEvent.click(within(section).getByRole('button', { name: 'Show history' }));
+    await within(section).findByText('No change recorded yet.');
+    fireEvent.click(within(section).getByRole('button', { name: 'Roll back to 1.0.0' }));
+    await screen.findByRole('alert');
+
+    const results = await axe.run(document.body, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      resultTypes: ['violations'],
+    });
+    expect(results.violations.map((violation) => [violation.id, violation.nodes.map((node) => node.html)])).toEqual([]);
   });
 });
