@@ -23,7 +23,9 @@ export interface CanaryFormProps {
 export function CanaryForm({ remote, versions, canary, apply }: CanaryFormProps) {
   const client = useApiClient();
   const id = useId();
-  const [version, setVersion] = useState(canary?.version ?? versions[0] ?? '');
+  const [chosen, setVersion] = useState(canary?.version ?? versions[0] ?? '');
+  // The choice may have become the active release since (the list is reloaded after each change): then the newest.
+  const version = versions.includes(chosen) ? chosen : (versions[0] ?? '');
   const [percent, setPercent] = useState(String(canary?.percent ?? 10));
   const [tenants, setTenants] = useState(canary?.tenants.join(', ') ?? '');
 

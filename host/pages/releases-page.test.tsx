@@ -169,6 +169,13 @@ describe('the releases page', () => {
     expect(within(section).getByText(/^Active:/).textContent).toBe('Active: 1.2.0. No canary.');
     expect(within(section).getByRole('button', { name: 'Roll back to 1.1.0' })).toBeTruthy();
     expect(document.activeElement).toBe(screen.getByRole('heading', { name: REMOTE }));
+    // The canary's version was 1.2.0, active now: the canary offers the others, and sends what it shows.
+    expect(
+      within(section)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['1.1.0', '1.0.0']);
+    expect((within(section).getByLabelText('Canary version') as HTMLSelectElement).value).toBe('1.1.0');
   });
 
   it('sends nothing when the confirmation is declined', async () => {
