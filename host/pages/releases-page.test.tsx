@@ -176,6 +176,10 @@ describe('the releases page', () => {
         .map((option) => option.textContent),
     ).toEqual(['1.1.0', '1.0.0']);
     expect((within(section).getByLabelText('Canary version') as HTMLSelectElement).value).toBe('1.1.0');
+    fake.routes.set('POST /api/remotes/team_records/canary', { body: {} });
+    fireEvent.click(within(section).getByRole('button', { name: 'Start canary' }));
+    await waitFor(() => expect(fake.count('POST', '/api/remotes/team_records/canary')).toBe(1));
+    expect(fake.requests.find((request) => request.path.endsWith('/canary'))?.body).toMatchObject({ version: '1.1.0' });
   });
 
   it('sends nothing when the confirmation is declined', async () => {
