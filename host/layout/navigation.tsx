@@ -1,6 +1,7 @@
 import { NavLink } from 'react-router-dom';
-import { OPERATOR_ROLE, RELEASES_PAGE_PATH, SLOT_INSPECTOR_PATH } from '../../shared';
+import { RELEASES_PAGE_PATH, SLOT_INSPECTOR_PATH } from '../../shared';
 import { useSession, useSlotData, useSlotRuntime } from '../core';
+import { isOperator } from '../pages/releases-page';
 
 /**
  * The side navigation: the dashboard, then the modules of GET /meta with their resources; the slot inspector when
@@ -26,7 +27,7 @@ export function Navigation() {
           ))}
         </div>
       ))}
-      {user?.roles?.includes(OPERATOR_ROLE) && (
+      {isOperator(user?.roles) && (
         <NavLink to={RELEASES_PAGE_PATH} className="nav__link">
           Releases
         </NavLink>
