@@ -89,6 +89,8 @@ export const REMOTE_PROJECT_SCRIPTS = {
   build: 'tsc --noEmit && slots-remote build',
   dev: 'slots-remote dev',
   test: 'tsc --noEmit && jest',
+  // Publishes the build once it is on its origin (the team token in SLOTS_RELEASE_TOKEN): `slots-remote release`.
+  release: 'slots-remote release',
 } as const;
 
 /** Writes the project; returns the files it wrote, relative to the project. */

@@ -77,6 +77,26 @@ describe('createApiClient', () => {
     });
   });
 
+  it('sends a DELETE without a body, and reads the problems of a refused change beside or inside the error', async () => {
+    const sent: Array<[string, RequestInitLike]> = [];
+    const client = createApiClient(async (url, init) => {
+      sent.push([url, init]);
+      if (url === '/api/remotes/r/canary') return answer(204);
+      if (url === '/api/remotes/r/activate') {
+        return answer(400, { error: { code: 'invalid_request', message: 'Refused.' }, problems: ['a breaks', 7] });
+      }
+      return answer(400, { error: { code: 'invalid_request', message: 'Refused.', problems: ['b breaks'] } });
+    });
+
+    await expect(client.delete('/api/remotes/r/canary')).resolves.toBeUndefined();
+    expect(sent[0]?.[1]).toMatchObject({ method: 'DELETE' });
+    expect(sent[0]?.[1].body).toBeUndefined();
+    await expect(client.post('/api/remotes/r/activate', { version: '2' })).rejects.toMatchObject({
+      problems: ['a breaks'],
+    });
+    await expect(client.post('/api/remotes/r/releases', {})).rejects.toMatchObject({ problems: ['b breaks'] });
+  });
+
   it('names the request when the answer is not an error body', async () => {
     const client = createApiClient(async () => answer(502));
     await expect(client.get('/slots')).rejects.toMatchObject({

@@ -35,6 +35,7 @@ export type FetchLike = (url: string, init: RequestInitLike) => Promise<Response
 /**
  * A failed API call: the server's `{ error: { code, message, fields? } }`, or a network failure (status 0).
  * `retryAfterSeconds`: the server's `Retry-After` (a 429 says how long to wait), when it sent one.
+ * `problems`: the lines of a refused release or activation (what would break), when the server listed them.
  */
 export class ApiError extends Error {
   constructor(
@@ -43,6 +44,7 @@ export class ApiError extends Error {
     message: string,
     readonly fields: Readonly<Record<string, string>> = {},
     readonly retryAfterSeconds: number | null = null,
+    readonly problems: readonly string[] = [],
   ) {
     super(message);
     this.name = 'ApiError';
@@ -53,6 +55,17 @@ export interface ApiClient {
   get<T>(path: string, signal?: AbortSignalLike): Promise<T>;
   post<T>(path: string, body?: unknown, signal?: AbortSignalLike): Promise<T>;
   put<T>(path: string, body: unknown, signal?: AbortSignalLike): Promise<T>;
+  delete<T>(path: string, signal?: AbortSignalLike): Promise<T>;
+}
+
+/**
+ * The `problems` of an error body: beside `error` (`{ error, problems }`) or inside it; lines that are not strings
+ * are left out.
+ */
+function problemsOf(payload: unknown): string[] {
+  const body = payload as { problems?: unknown; error?: { problems?: unknown } };
+  const problems = Array.isArray(body.problems) ? body.problems : body.error?.problems;
+  return Array.isArray(problems) ? problems.filter((line): line is string => typeof line === 'string') : [];
 }
 
 /** `Retry-After` in seconds; the HTTP-date form is not used by this server and counts as absent. */
@@ -95,7 +108,14 @@ export function createApiClient(fetchImpl: FetchLike = globalFetch): ApiClient {
     if (!response.ok) {
       if (isErrorBody(payload)) {
         const { code, message, fields } = payload.error;
-        throw new ApiError(response.status, code, message, fields ?? {}, retryAfterSeconds(response));
+        throw new ApiError(
+          response.status,
+          code,
+          message,
+          fields ?? {},
+          retryAfterSeconds(response),
+          problemsOf(payload),
+        );
       }
       throw new ApiError(response.status, 'internal', `${method} ${path} failed with status ${response.status}.`);
     }
@@ -106,5 +126,6 @@ export function createApiClient(fetchImpl: FetchLike = globalFetch): ApiClient {
     get: (path, signal) => request('GET', path, undefined, signal),
     post: (path, body, signal) => request('POST', path, body, signal),
     put: (path, body, signal) => request('PUT', path, body, signal),
+    delete: (path, signal) => request('DELETE', path, undefined, signal),
   };
 }

@@ -1,14 +1,17 @@
 import { NavLink } from 'react-router-dom';
-import { SLOT_INSPECTOR_PATH } from '../../shared';
-import { useSlotData, useSlotRuntime } from '../core';
+import { RELEASES_PAGE_PATH, SLOT_INSPECTOR_PATH } from '../../shared';
+import { useSession, useSlotData, useSlotRuntime } from '../core';
+import { isOperator } from '../pages/releases-page';
 
 /**
  * The side navigation: the dashboard, then the modules of GET /meta with their resources; the slot inspector when
- * the server runs in development (in production it is reached by its URL).
+ * the server runs in development (in production it is reached by its URL); the releases of remotes for operators
+ * only (other staff would only meet "operators only" there).
  */
 export function Navigation() {
   const { meta } = useSlotData();
   const { showFailures } = useSlotRuntime();
+  const { user } = useSession();
   return (
     <nav className="nav" aria-label="Main">
       <NavLink to="/" end className="nav__link">
@@ -24,6 +27,11 @@ export function Navigation() {
           ))}
         </div>
       ))}
+      {isOperator(user?.roles) && (
+        <NavLink to={RELEASES_PAGE_PATH} className="nav__link">
+          Releases
+        </NavLink>
+      )}
       {showFailures && (
         <NavLink to={SLOT_INSPECTOR_PATH} className="nav__link" data-dev-link="slot-inspector">
           Slot inspector

@@ -8,6 +8,9 @@
  *       development build into <folder>/dev-dist, rebuilt on save, served with CORS; each rebuild is announced
  *       to the pages of a development host, which reload (live reload without a server restart). A change to
  *       remote.ts (a component added, a schema changed) is read again: the build restarts with it.
+ *   slots-remote release [--dir <folder>] [--version <v>] [--entry <manifest URL>] [--server <origin>]
+ *       publishes the build already on its origin as a release of the remote (the team token in
+ *       SLOTS_RELEASE_TOKEN; see ./release.ts): it is not active until an operator activates it.
  *
  * An option given twice takes its last value, so `npm run dev -- --port 4200` overrides a `--port` in the script.
  */
@@ -16,6 +19,7 @@ import webpack, { type Configuration, type Stats, type Watching } from 'webpack'
 import { watchDeclaration } from './declaration-watcher';
 import { DEV_EVENTS_PATH, startDevServer } from './dev-server';
 import type { RemoteDeclaration } from './define-remote';
+import { parseReleaseArguments, publishRelease } from './release';
 import { REMOTE_DECLARATION_FILE, remoteWebpackConfig, type BuildMode } from './webpack';
 
 interface CliOptions {
@@ -25,7 +29,8 @@ interface CliOptions {
   host: string;
 }
 
-const USAGE = 'usage: slots-remote build|dev [--dir <folder>] [--port <port>] [--host <address>]';
+const USAGE =
+  'usage: slots-remote build|dev [--dir <folder>] [--port <port>] [--host <address>], or slots-remote release [options]';
 
 export function parseCliArguments(args: readonly string[], cwd: string): CliOptions {
   const [command, ...rest] = args;
@@ -154,7 +159,20 @@ async function dev(options: CliOptions): Promise<void> {
   process.on('SIGTERM', stop);
 }
 
+/** Publishes the release; the remote's name is the one its remote.ts declares. */
+async function release(args: readonly string[]): Promise<boolean> {
+  const options = parseReleaseArguments(args, process.cwd(), process.env);
+  const outcome = await publishRelease(loadRemoteDeclaration(options.dir).name, options);
+  for (const line of outcome.lines) (outcome.ok ? console.log : console.error)(line);
+  return outcome.ok;
+}
+
 async function main(): Promise<void> {
+  const [command, ...rest] = process.argv.slice(2);
+  if (command === 'release') {
+    process.exitCode = (await release(rest)) ? 0 : 1;
+    return;
+  }
   const options = parseCliArguments(process.argv.slice(2), process.cwd());
   if (options.command === 'build') process.exitCode = (await build(options)) ? 0 : 1;
   else await dev(options);

@@ -100,4 +100,8 @@ describe('the template of npm run remote:new', () => {
     expect(parseCliArguments(['dev', '--port', '4200'], '/project').port).toBe(4200);
     expect(parseCliArguments(['dev', '--port', '4100', '--port', '4200'], '/project').port).toBe(4200);
   });
+
+  it('publishes with npm run release, the kit command that reads its token from the environment only', () => {
+    expect(REMOTE_PROJECT_SCRIPTS.release).toBe('slots-remote release');
+  });
 });

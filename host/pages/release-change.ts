@@ -1,0 +1,25 @@
+import type { CanaryRollout } from '../../shared';
+
+/** One change to a remote's rollout the operators' page makes: what is sent, asked and announced. */
+export interface ReleaseChange {
+  remote: string;
+  /** Sends the change; rejects with the server's ApiError when it is refused. */
+  send(): Promise<unknown>;
+  /** Asked with `window.confirm` before sending (activate, roll back); none: sent at once. */
+  confirm?: string;
+  /** Announced once the server accepted it. */
+  done: string;
+}
+
+/** The operators' page's way to make a change; resolves to whether it was accepted. */
+export type ApplyReleaseChange = (change: ReleaseChange) => Promise<boolean>;
+
+/** The API path of an action on one remote (`activate`, `canary`, `history`, ...). */
+export function remoteApiPath(remote: string, action: string): string {
+  return `/api/remotes/${encodeURIComponent(remote)}/${action}`;
+}
+
+/** A canary in words, the same in the rollout, the releases' states and the history: `1.2.0 to 10 % and globex`. */
+export function describeCanary({ version, percent, tenants }: CanaryRollout): string {
+  return `${version} to ${percent} %${tenants.length > 0 ? ` and ${tenants.join(', ')}` : ''}`;
+}

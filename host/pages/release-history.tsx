@@ -1,0 +1,88 @@
+import { useId, useState } from 'react';
+import type { AuditAction, JsonValue, RemoteHistoryPayload, RemoteRollout } from '../../shared';
+import { useApi } from '../app/use-api';
+import { describeCanary, remoteApiPath } from './release-change';
+
+const ACTIONS: Record<AuditAction, string> = {
+  publish: 'Published',
+  activate: 'Activated',
+  rollback: 'Rolled back',
+  canary: 'Canary set',
+  'canary-end': 'Canary ended',
+  'token-add': 'Token created',
+  'token-revoke': 'Token revoked',
+};
+
+/** A state before or after a change, in words: a rollout, a version, a token's id; "none" where nothing was. */
+export function describeAuditState(value: JsonValue): string {
+  if (value === null) return 'none';
+  if (typeof value !== 'object') return String(value);
+  if ('active' in value) {
+    const { active, canary } = value as unknown as RemoteRollout;
+    return `active ${active ?? 'none'}${canary ? `, canary ${describeCanary(canary)}` : ''}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * A remote's audit trail, shown on demand: who changed what when, from what to what. Mounted afresh (a new `key`)
+ * after each change of the page, so an open history is read again.
+ */
+export function ReleaseHistory({ remote, revision }: { remote: string; revision: number }) {
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  return (
+    <div className="release-history">
+      <button
+        type="button"
+        className="button button--ghost"
+        aria-expanded={open}
+        aria-controls={id}
+        onClick={() => setOpen(!open)}
+      >
+        {open ? 'Hide history' : 'Show history'}
+      </button>
+      <div id={id}>{open && <HistoryTable key={revision} remote={remote} />}</div>
+    </div>
+  );
+}
+
+function HistoryTable({ remote }: { remote: string }) {
+  const history = useApi<RemoteHistoryPayload>(remoteApiPath(remote, 'history'));
+  if (history.status === 'loading') return <p role="status">Loading the history…</p>;
+  if (history.status === 'error') {
+    return (
+      <p className="form-error" role="alert">
+        The history could not be loaded: {history.error.message}
+      </p>
+    );
+  }
+  if (history.data.entries.length === 0) return <p className="empty">No change recorded yet.</p>;
+  return (
+    <div className="table-wrap" role="region" aria-label={`History of ${remote}`} tabIndex={0}>
+      <table className="table">
+        <caption className="visually-hidden">History of {remote}, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Who</th>
+            <th scope="col">What</th>
+            <th scope="col">Before → after</th>
+          </tr>
+        </thead>
+        <tbody>
+          {history.data.entries.map((entry) => (
+            <tr key={entry.id} data-audit-action={entry.action}>
+              <td>{new Date(entry.at).toLocaleString()}</td>
+              <td>{entry.actor}</td>
+              <td>{ACTIONS[entry.action]}</td>
+              <td>
+                {describeAuditState(entry.before)} → {describeAuditState(entry.after)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,399 @@
+import '../../testing/host/router-globals';
+import axe from 'axe-core';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import {
+  OPERATOR_ROLE,
+  RELEASES_PAGE_PATH,
+  type MePayload,
+  type RemoteHistoryPayload,
+  type RemoteRelease,
+  type RemoteReleasesPayload,
+} from '../../shared';
+import { ComponentRegistry, createSlotStatus, type SlotRuntime } from '../core';
+import { createFakeApi, type FakeApi, type FakeRoute } from '../../testing/host/fake-api';
+import { renderWithSlotBoundaries } from '../../testing/host/render-slots';
+import { AppProviders } from '../app/host-app';
+import { APP_ROUTES } from '../app/app-routes';
+import { SlotSource } from '../loader/slot-source';
+
+const REMOTE = 'team_records';
+
+function me(roles: string[]): MePayload {
+  return {
+    user: {
+      username: 'admin',
+      displayName: 'Demo administrator',
+      tenants: [{ id: 'acme', name: 'Acme Corp' }],
+      currentTenant: 'acme',
+      roles,
+    },
+  };
+}
+
+function release(version: string, day: number): RemoteRelease {
+  return {
+    remote: REMOTE,
+    version,
+    entry: `https://cdn.example/${version}/mf-manifest.json`,
+    components: ['Hello'],
+    formComponents: [],
+    props: {},
+    publishedBy: 'token:7',
+    publishedAt: `2026-11-${String(day).padStart(2, '0')}T10:00:00.000Z`,
+  };
+}
+
+/** 1.2.0 published, 1.1.0 active, 1.0.0 before it; a canary of 1.2.0 to 10 % and the tenant globex. */
+function releases(overrides: Partial<RemoteReleasesPayload['remotes'][number]> = {}): RemoteReleasesPayload {
+  return {
+    remotes: [
+      {
+        remote: REMOTE,
+        rollout: { remote: REMOTE, active: '1.1.0', canary: { version: '1.2.0', percent: 10, tenants: ['globex'] } },
+        releases: [release('1.2.0', 20), release('1.1.0', 10), release('1.0.0', 1)],
+        preview: null,
+        ...overrides,
+      },
+    ],
+  };
+}
+
+function api(roles: string[], routes: Record<string, FakeRoute> = {}): FakeApi {
+  return createFakeApi({
+    'GET /me': { body: me(roles) },
+    'GET /slots': { body: { slots: {} } },
+    'GET /meta': { body: { dashboards: [], modules: [], slots: {} } },
+    'GET /api/remotes/releases': { body: releases() },
+    ...routes,
+  });
+}
+
+function renderApp(fake: FakeApi, path: string = RELEASES_PAGE_PATH) {
+  const runtime: Partial<SlotRuntime> = {
+    slotRegistry: new ComponentRegistry('SlotComponentRegistry'),
+    globalRegistry: new ComponentRegistry('GlobalComponentRegistry'),
+    ...createSlotStatus({ log: () => undefined }),
+  };
+  return renderWithSlotBoundaries(
+    <AppProviders
+      client={fake.client}
+      runtime={runtime}
+      source={new SlotSource({ client: fake.client, pathname: path })}
+    >
+      <RouterProvider router={createMemoryRouter(APP_ROUTES, { initialEntries: [path] })} />
+    </AppProviders>,
+  );
+}
+
+/** The remote's section, found by its heading. */
+async function remoteSection(name = REMOTE): Promise<HTMLElement> {
+  const heading = await screen.findByRole('heading', { name, level: 2 });
+  return heading.closest('section') as HTMLElement;
+}
+
+function statusText(): string {
+  return document.querySelector('[data-releases-status]')?.textContent ?? '';
+}
+
+let confirmSpy: jest.SpyInstance;
+beforeEach(() => {
+  confirmSpy = jest.spyOn(window, 'confirm').mockReturnValue(true);
+});
+afterEach(() => confirmSpy.mockRestore());
+
+describe('the releases page', () => {
+  it('lists each remote with its releases, newest first, who published them, and the rollout', async () => {
+    renderApp(api([OPERATOR_ROLE]));
+    const section = await remoteSection();
+    await screen.findByRole('heading', { name: 'Releases', level: 1 });
+    expect(within(section).getByText(/Active: 1\.1\.0\./).textContent).toBe(
+      'Active: 1.1.0. Canary: 1.2.0 to 10 % and globex.',
+    );
+    const rows = within(section).getAllByRole('row').slice(1);
+    expect(rows.map((row) => row.getAttribute('data-release'))).toEqual(['1.2.0', '1.1.0', '1.0.0']);
+    expect(rows[0]?.textContent).toContain('by token:7');
+    expect(rows[0]?.textContent).toContain('Canary (1.2.0 to 10 % and globex)');
+    expect(rows[1]?.textContent).toContain('Active');
+    // The active release has no action; a newer one is activated, an older one rolled back to.
+    expect(within(rows[1] as HTMLElement).queryAllByRole('button')).toEqual([]);
+    expect(within(section).getByRole('button', { name: 'Activate 1.2.0' })).toBeTruthy();
+    expect(within(section).getByRole('button', { name: 'Roll back to 1.0.0' })).toBeTruthy();
+    expect(within(section).queryByRole('button', { name: 'Activate 1.0.0' })).toBeNull();
+    expect(within(section).getByRole('button', { name: 'End canary' })).toBeTruthy();
+  });
+
+  it('shows the link to operators only', async () => {
+    renderApp(api([OPERATOR_ROLE]), '/');
+    expect(await screen.findByRole('link', { name: 'Releases' })).toHaveProperty('pathname', RELEASES_PAGE_PATH);
+  });
+
+  it('shows other staff neither the link nor the page, and asks the API nothing', async () => {
+    const fake = api([]);
+    renderApp(fake);
+    await screen.findByRole('heading', { name: 'Operators only', level: 1 });
+    expect(screen.queryByRole('link', { name: 'Releases' })).toBeNull();
+    expect(fake.count('GET', '/api/remotes/releases')).toBe(0);
+  });
+
+  it('shows "operators only" when the API answers 403 (the role was taken away since signing in)', async () => {
+    const fake = api([OPERATOR_ROLE], {
+      'GET /api/remotes/releases': { status: 403, body: { error: { code: 'forbidden', message: 'Operators only.' } } },
+    });
+    renderApp(fake);
+    await screen.findByRole('heading', { name: 'Operators only', level: 1 });
+    expect(screen.queryByRole('heading', { name: REMOTE })).toBeNull();
+  });
+
+  it('activates after a confirmation, reloads the list, announces it and focuses the remote', async () => {
+    let active = '1.1.0';
+    const fake = api([OPERATOR_ROLE], {
+      'GET /api/remotes/releases': () => ({
+        body: releases({ rollout: { remote: REMOTE, active, canary: null } }),
+      }),
+      'POST /api/remotes/team_records/activate': (request) => {
+        active = (request.body as { version: string }).version;
+        return { body: { remote: REMOTE, active, canary: null } };
+      },
+    });
+    renderApp(fake);
+    const section = await remoteSection();
+    fireEvent.click(within(section).getByRole('button', { name: 'Activate 1.2.0' }));
+
+    await waitFor(() => expect(statusText()).toBe('Activated team_records to 1.2.0.'));
+    expect(confirmSpy).toHaveBeenCalledWith(expect.stringContaining('Activate team_records to 1.2.0'));
+    expect(fake.requests.filter((request) => request.method === 'POST')).toEqual([
+      { method: 'POST', path: '/api/remotes/team_records/activate', body: { version: '1.2.0' } },
+    ]);
+    expect(fake.count('GET', '/api/remotes/releases')).toBe(2);
+    expect(within(section).getByText(/^Active:/).textContent).toBe('Active: 1.2.0. No canary.');
+    expect(within(section).getByRole('button', { name: 'Roll back to 1.1.0' })).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: REMOTE }));
+    // The canary's version was 1.2.0, active now: the canary offers the others, and sends what it shows.
+    expect(
+      within(section)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['1.1.0', '1.0.0']);
+    expect((within(section).getByLabelText('Canary version') as HTMLSelectElement).value).toBe('1.1.0');
+    fake.routes.set('POST /api/remotes/team_records/canary', { body: {} });
+    fireEvent.click(within(section).getByRole('button', { name: 'Start canary' }));
+    await waitFor(() => expect(fake.count('POST', '/api/remotes/team_records/canary')).toBe(1));
+    expect(fake.requests.find((request) => request.path.endsWith('/canary'))?.body).toMatchObject({ version: '1.1.0' });
+  });
+
+  it('sends nothing when the confirmation is declined', async () => {
+    confirmSpy.mockReturnValue(false);
+    const fake = api([OPERATOR_ROLE]);
+    renderApp(fake);
+    fireEvent.click(within(await remoteSection()).getByRole('button', { name: 'Roll back to 1.0.0' }));
+    expect(confirmSpy).toHaveBeenCalledTimes(1);
+    await act(async () => undefined);
+    expect(fake.requests.filter((request) => request.method !== 'GET')).toEqual([]);
+  });
+
+  it('rolls back to an earlier release', async () => {
+    const fake = api([OPERATOR_ROLE], { 'POST /api/remotes/team_records/rollback': { body: {} } });
+    renderApp(fake);
+    fireEvent.click(within(await remoteSection()).getByRole('button', { name: 'Roll back to 1.0.0' }));
+    await waitFor(() => expect(statusText()).toBe('Rolled back team_records to 1.0.0.'));
+    expect(fake.requests.find((request) => request.method === 'POST')).toEqual({
+      method: 'POST',
+      path: '/api/remotes/team_records/rollback',
+      body: { version: '1.0.0' },
+    });
+    expect(fake.count('GET', '/api/remotes/releases')).toBe(2);
+  });
+
+  it("shows a refused activation's message and every problem, in an alert that takes the focus", async () => {
+    const fake = api([OPERATOR_ROLE], {
+      'POST /api/remotes/team_records/activate': {
+        status: 400,
+        body: {
+          error: { code: 'invalid_request', message: 'Release 1.2.0 would break 2 placements.' },
+          problems: ['dashboard-before-cards: Hello: props.name is required', 'form articles: Rating is gone'],
+        },
+      },
+    });
+    renderApp(fake);
+    fireEvent.click(within(await remoteSection()).getByRole('button', { name: 'Activate 1.2.0' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(alert.querySelector('p')?.textContent).toBe('Refused: Release 1.2.0 would break 2 placements.');
+    expect(
+      within(alert)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['dashboard-before-cards: Hello: props.name is required', 'form articles: Rating is gone']);
+    expect(document.activeElement).toBe(alert);
+    expect(statusText()).toBe('');
+    expect(fake.count('GET', '/api/remotes/releases')).toBe(1);
+  });
+
+  it('starts a canary with the share and tenants typed, and ends it', async () => {
+    const fake = api([OPERATOR_ROLE], {
+      'GET /api/remotes/releases': { body: releases({ rollout: { remote: REMOTE, active: '1.1.0', canary: null } }) },
+      'POST /api/remotes/team_records/canary': { body: {} },
+      'DELETE /api/remotes/team_records/canary': { status: 204 },
+    });
+    renderApp(fake);
+    const section = await remoteSection();
+    expect(within(section).queryByRole('button', { name: 'End canary' })).toBeNull();
+    expect(
+      within(section)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['1.2.0', '1.0.0']);
+    fireEvent.change(within(section).getByLabelText('Share of users (%)'), { target: { value: '25' } });
+    fireEvent.change(within(section).getByLabelText('Tenants'), { target: { value: 'globex, initech' } });
+    fireEvent.click(within(section).getByRole('button', { name: 'Start canary' }));
+
+    await waitFor(() => expect(statusText()).toBe('Canary of team_records: 1.2.0 to 25 % and globex, initech.'));
+    expect(confirmSpy).not.toHaveBeenCalled();
+    expect(fake.requests.find((request) => request.method === 'POST')).toEqual({
+      method: 'POST',
+      path: '/api/remotes/team_records/canary',
+      body: { version: '1.2.0', percent: 25, tenants: ['globex', 'initech'] },
+    });
+    expect(fake.count('GET', '/api/remotes/releases')).toBe(2);
+
+    fake.routes.set('GET /api/remotes/releases', { body: releases() });
+    fireEvent.click(within(section).getByRole('button', { name: 'Start canary' }));
+    await waitFor(() => expect(fake.count('GET', '/api/remotes/releases')).toBe(3));
+    fireEvent.click(await within(section).findByRole('button', { name: 'End canary' }));
+    await waitFor(() => expect(statusText()).toBe('Canary of team_records ended.'));
+    expect(fake.count('DELETE', '/api/remotes/team_records/canary')).toBe(1);
+  });
+
+  it("bounds the share in the browser and shows the server's refusal of a canary of nobody", async () => {
+    const fake = api([OPERATOR_ROLE], {
+      'POST /api/remotes/team_records/canary': {
+        status: 400,
+        body: { error: { code: 'invalid_request', message: 'A canary needs a share above 0 or a tenant.' } },
+      },
+    });
+    renderApp(fake);
+    const section = await remoteSection();
+    const share = within(section).getByLabelText('Share of users (%)') as HTMLInputElement;
+    expect([share.type, share.min, share.max, share.required]).toEqual(['number', '0', '100', true]);
+    fireEvent.change(share, { target: { value: '0' } });
+    fireEvent.change(within(section).getByLabelText('Tenants'), { target: { value: '' } });
+    fireEvent.click(within(section).getByRole('button', { name: 'Start canary' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('Refused: A canary needs a share above 0 or a tenant.');
+    expect(fake.requests.find((request) => request.method === 'POST')?.body).toEqual({
+      version: '1.2.0',
+      percent: 0,
+      tenants: [],
+    });
+  });
+
+  it('previews a release in this session, says so, and stops the preview', async () => {
+    let preview: string | null = null;
+    const fake = api([OPERATOR_ROLE], {
+      'GET /api/remotes/releases': () => ({ body: releases({ preview }) }),
+      'POST /api/remotes/team_records/preview': (request) => {
+        preview = (request.body as { version: string }).version;
+        return { body: {} };
+      },
+      'DELETE /api/remotes/team_records/preview': () => {
+        preview = null;
+        return { status: 204 };
+      },
+    });
+    renderApp(fake);
+    const section = await remoteSection();
+    expect(section.querySelector('[data-previewing]')).toBeNull();
+    fireEvent.click(within(section).getByRole('button', { name: 'Preview 1.0.0' }));
+
+    await waitFor(() =>
+      expect(section.querySelector('[data-previewing]')?.textContent).toContain('Previewing 1.0.0 in this session'),
+    );
+    expect(statusText()).toBe('Previewing team_records 1.0.0 in this session.');
+    expect(within(section).queryByRole('button', { name: 'Preview 1.0.0' })).toBeNull();
+    expect(fake.requests.find((request) => request.method === 'POST')?.body).toEqual({ version: '1.0.0' });
+
+    fireEvent.click(within(section).getByRole('button', { name: 'Stop preview' }));
+    await waitFor(() => expect(section.querySelector('[data-previewing]')).toBeNull());
+    expect(fake.count('DELETE', '/api/remotes/team_records/preview')).toBe(1);
+    expect(within(section).getByRole('button', { name: 'Preview 1.0.0' })).toBeTruthy();
+  });
+
+  it('shows the history on demand: when, who, what, before and after; read again after a change', async () => {
+    const history: RemoteHistoryPayload = {
+      remote: REMOTE,
+      entries: [
+        {
+          id: 3,
+          remote: REMOTE,
+          action: 'canary',
+          actor: 'admin',
+          at: '2026-11-21T09:00:00.000Z',
+          before: { remote: REMOTE, active: '1.1.0', canary: null },
+          after: { remote: REMOTE, active: '1.1.0', canary: { version: '1.2.0', percent: 10, tenants: ['globex'] } },
+        },
+        {
+          id: 2,
+          remote: REMOTE,
+          action: 'publish',
+          actor: 'token:7',
+          at: '2026-11-20T10:00:00.000Z',
+          before: null,
+          after: '1.2.0',
+        },
+      ],
+    };
+    const fake = api([OPERATOR_ROLE], {
+      'GET /api/remotes/team_records/history': { body: history },
+      'POST /api/remotes/team_records/rollback': { body: {} },
+    });
+    renderApp(fake);
+    const section = await remoteSection();
+    expect(fake.count('GET', '/api/remotes/team_records/history')).toBe(0);
+    const toggle = within(section).getByRole('button', { name: 'Show history' });
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+
+    const table = await within(section).findByRole('region', { name: 'History of team_records' });
+    const rows = within(table).getAllByRole('row').slice(1) as HTMLTableRowElement[];
+    expect(
+      rows.map((row) =>
+        Array.from(row.cells)
+          .slice(1)
+          .map((cell) => cell.textContent),
+      ),
+    ).toEqual([
+      ['admin', 'Canary set', 'active 1.1.0 → active 1.1.0, canary 1.2.0 to 10 % and globex'],
+      ['token:7', 'Published', 'none → 1.2.0'],
+    ]);
+
+    fireEvent.click(within(section).getByRole('button', { name: 'Roll back to 1.0.0' }));
+    await waitFor(() => expect(fake.count('GET', '/api/remotes/team_records/history')).toBe(2));
+    fireEvent.click(within(section).getByRole('button', { name: 'Hide history' }));
+    expect(within(section).queryByRole('region', { name: 'History of team_records' })).toBeNull();
+  });
+
+  it('passes axe-core (WCAG 2.1 A and AA, as far as jsdom lets it see) with a preview, a refusal and the history shown', async () => {
+    const fake = api([OPERATOR_ROLE], {
+      'GET /api/remotes/releases': { body: releases({ preview: '1.2.0' }) },
+      'GET /api/remotes/team_records/history': { body: { remote: REMOTE, entries: [] } },
+      'POST /api/remotes/team_records/rollback': {
+        status: 400,
+        body: { error: { code: 'invalid_request', message: 'Refused.' }, problems: ['a placement breaks'] },
+      },
+    });
+    renderApp(fake);
+    const section = await remoteSection();
+    fireEvent.click(within(section).getByRole('button', { name: 'Show history' }));
+    await within(section).findByText('No change recorded yet.');
+    fireEvent.click(within(section).getByRole('button', { name: 'Roll back to 1.0.0' }));
+    await screen.findByRole('alert');
+
+    const results = await axe.run(document.body, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      resultTypes: ['violations'],
+    });
+    expect(results.violations.map((violation) => [violation.id, violation.nodes.map((node) => node.html)])).toEqual([]);
+  });
+});

@@ -1,0 +1,121 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { OPERATOR_ROLE, type RemoteReleasesPayload } from '../../shared';
+import { ApiError, useApiClient, useSession } from '../core';
+import { useApi } from '../app/use-api';
+import { PageHeading } from '../layout/page-heading';
+import { OperatorsOnlyPage } from './operators-only-page';
+import { PageStatus } from './page-status';
+import type { ApplyReleaseChange } from './release-change';
+import { RemoteReleasesSection, remoteHeadingId } from './remote-releases-section';
+
+const RELEASES_API_PATH = '/api/remotes/releases';
+
+/** Whether the signed-in user may see and change releases. */
+export function isOperator(roles: readonly string[] | undefined): boolean {
+  return roles?.includes(OPERATOR_ROLE) ?? false;
+}
+
+/**
+ * The operators' page of releases: every remote with its releases and rollout, and the changes an operator makes
+ * (activate, roll back, canary, preview). Staff without the operator role get "operators only" (the API answers
+ * them 403 anyway, which shows the same page when the role was taken away since signing in).
+ */
+export function ReleasesPage() {
+  const { user } = useSession();
+  return isOperator(user?.roles) ? <Releases /> : <OperatorsOnlyPage />;
+}
+
+/** The last change's outcome: announced (status or alert) and where the focus goes. */
+interface ChangeResult {
+  remote: string;
+  message: string;
+  refused: boolean;
+  problems: readonly string[];
+}
+
+function Releases() {
+  const client = useApiClient();
+  const { expire } = useSession();
+  const initial = useApi<RemoteReleasesPayload>(RELEASES_API_PATH);
+  // Reloaded after each change in place of the first answer: the list stays on screen (and the focus in it).
+  const [fresh, setFresh] = useState<RemoteReleasesPayload | null>(null);
+  const [revision, setRevision] = useState(0);
+  const [result, setResult] = useState<ChangeResult | null>(null);
+  const busy = useRef(false);
+  const alert = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    // After a change the button pressed may be gone: the focus goes to the refusal, or to the remote's heading.
+    if (result?.refused) alert.current?.focus();
+    else if (result) document.getElementById(remoteHeadingId(result.remote))?.focus();
+  }, [result]);
+
+  const apply = useCallback<ApplyReleaseChange>(
+    async (change) => {
+      if (busy.current || (change.confirm && !window.confirm(change.confirm))) return false;
+      busy.current = true;
+      const { remote } = change;
+      try {
+        await change.send();
+      } catch (error) {
+        const refusal = error instanceof ApiError ? error : new ApiError(0, 'network', String(error));
+        if (refusal.status === 401) expire();
+        setResult({ remote, message: refusal.message, refused: true, problems: refusal.problems });
+        busy.current = false;
+        return false;
+      }
+      let message = change.done;
+      try {
+        setFresh(await client.get<RemoteReleasesPayload>(RELEASES_API_PATH));
+      } catch (error) {
+        message += ` The list could not be reloaded (${(error as Error).message}): reload the page.`;
+      }
+      setRevision((value) => value + 1);
+      setResult({ remote, message, refused: false, problems: [] });
+      busy.current = false;
+      return true;
+    },
+    [client, expire],
+  );
+
+  if (initial.status === 'error' && initial.error.status === 403) return <OperatorsOnlyPage />;
+  const data = fresh ?? initial.data;
+  if (data === null) {
+    return initial.status === 'error' ? (
+      <PageStatus status="error" error={initial.error} retry={initial.reload} />
+    ) : (
+      <PageStatus status="loading" />
+    );
+  }
+  return (
+    <div className="page">
+      <PageHeading title="Releases" />
+      <p className="muted">
+        Every remote&apos;s releases and which one is in force. A change takes effect on the next page load, on every
+        host.
+      </p>
+      <p role="status" className="form__status" data-releases-status>
+        {result && !result.refused ? result.message : ''}
+      </p>
+      {result?.refused && (
+        <div className="form-error error-summary" role="alert" tabIndex={-1} ref={alert} data-releases-refused>
+          <p>Refused: {result.message}</p>
+          {result.problems.length > 0 && (
+            <ul className="error-summary__list">
+              {result.problems.map((problem) => (
+                <li key={problem}>{problem}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      {data.remotes.length === 0 ? (
+        <p className="empty">No remote is known yet.</p>
+      ) : (
+        data.remotes.map((remote) => (
+          <RemoteReleasesSection key={remote.remote} remote={remote} apply={apply} revision={revision} />
+        ))
+      )}
+    </div>
+  );
+}

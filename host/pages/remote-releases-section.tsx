@@ -1,0 +1,117 @@
+import type { RemoteReleases } from '../../shared';
+import { useApiClient } from '../core';
+import { CanaryForm } from './canary-form';
+import { describeCanary, remoteApiPath, type ApplyReleaseChange, type ReleaseChange } from './release-change';
+import { ReleaseHistory } from './release-history';
+
+/** The id of a remote's heading on the operators' page: focused after a change of that remote. */
+export function remoteHeadingId(remote: string): string {
+  return `releases-${remote}`;
+}
+
+export interface RemoteReleasesSectionProps {
+  remote: RemoteReleases;
+  apply: ApplyReleaseChange;
+  /** Counts the page's changes: an open history is read again after each. */
+  revision: number;
+}
+
+/**
+ * One remote on the operators' page: its rollout, this session's preview, its releases (newest first) with what
+ * can be done to each, the canary, and the history. A release older than the active one is rolled back to, a newer
+ * one activated.
+ */
+export function RemoteReleasesSection({
+  remote: { remote, rollout, releases, preview },
+  apply,
+  revision,
+}: RemoteReleasesSectionProps) {
+  const client = useApiClient();
+  const activeIndex = releases.findIndex((release) => release.version === rollout.active);
+  const { canary } = rollout;
+  const post = (action: string, version: string) => () => client.post(remoteApiPath(remote, action), { version });
+  const button = (label: string, change: Omit<ReleaseChange, 'remote'>, kind = 'secondary') => (
+    <button type="button" className={`button button--${kind}`} onClick={() => void apply({ remote, ...change })}>
+      {label}
+    </button>
+  );
+
+  return (
+    <section className="card" aria-labelledby={remoteHeadingId(remote)} data-remote={remote}>
+      <h2 id={remoteHeadingId(remote)} className="card__title" tabIndex={-1}>
+        {remote}
+      </h2>
+      <p data-rollout>
+        Active: {rollout.active ?? 'none yet'}. {canary ? `Canary: ${describeCanary(canary)}.` : 'No canary.'}
+      </p>
+      {preview && (
+        <div className="callout callout--info" data-previewing={preview}>
+          <p className="callout__body">Previewing {preview} in this session: only your page loads get it.</p>
+          {button('Stop preview', {
+            send: () => client.delete(remoteApiPath(remote, 'preview')),
+            done: `Preview of ${remote} stopped.`,
+          })}
+        </div>
+      )}
+      <div className="table-wrap" role="region" aria-label={`Releases of ${remote}`} tabIndex={0}>
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">Version</th>
+              <th scope="col">Published</th>
+              <th scope="col">State</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {releases.map(({ version, publishedAt, publishedBy }, index) => {
+              const rollback = activeIndex >= 0 && index > activeIndex;
+              const verb = rollback ? 'Roll back' : 'Activate';
+              return (
+                <tr key={version} data-release={version}>
+                  <th scope="row">{version}</th>
+                  <td>
+                    {new Date(publishedAt).toLocaleString()} by {publishedBy}
+                  </td>
+                  <td>
+                    {[
+                      index === activeIndex && 'Active',
+                      version === canary?.version && `Canary (${describeCanary(canary)})`,
+                      version === preview && 'Previewed by you',
+                    ]
+                      .filter(Boolean)
+                      .join(', ')}
+                  </td>
+                  <td className="table__actions">
+                    {index !== activeIndex &&
+                      button(rollback ? `Roll back to ${version}` : `Activate ${version}`, {
+                        send: post(rollback ? 'rollback' : 'activate', version),
+                        confirm: `${verb} ${remote} to ${version} for everyone?`,
+                        done: `${rollback ? 'Rolled back' : 'Activated'} ${remote} to ${version}.`,
+                      })}
+                    {index !== activeIndex &&
+                      version !== preview &&
+                      button(
+                        `Preview ${version}`,
+                        { send: post('preview', version), done: `Previewing ${remote} ${version} in this session.` },
+                        'ghost',
+                      )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <h3>Canary</h3>
+      <CanaryForm
+        remote={remote}
+        versions={releases.map((release) => release.version).filter((version) => version !== rollout.active)}
+        canary={canary}
+        apply={apply}
+      />
+      <h3>History</h3>
+      <ReleaseHistory remote={remote} revision={revision} />
+    </section>
+  );
+}

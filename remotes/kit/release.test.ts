@@ -1,0 +1,265 @@
+/**
+ * @jest-environment node
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { RemoteRelease } from '../../shared';
+import { parseReleaseArguments, publishRelease, RELEASE_TOKEN_ENV, type ReleaseOptions } from './release';
+
+jest.setTimeout(60_000);
+
+const REMOTE = 'team_records';
+const TOKEN = 'srt_team_records_secret';
+const OTHER_REMOTES_TOKEN = 'srt_team_marketing_secret';
+const ENTRY = 'https://cdn.example/team_records/2.0.0/mf-manifest.json';
+const PROBLEMS = [
+  'dashboard-before-cards: Hello (code): props.name is required by 3.0.0',
+  'form articles: Rating is no longer a form component of team_records',
+];
+
+interface Received {
+  method: string;
+  url: string;
+  authorization: string | undefined;
+  contentType: string | undefined;
+  body: unknown;
+}
+
+/**
+ * The product's publishing endpoint, as the real API answers: 401 without the right token, 403 with another
+ * remote's token, 400 with the problems for version 3.0.0 (it would break placements), 201 with the release.
+ */
+function startFakeServer(): Promise<{ server: Server; origin: string; received: Received[] }> {
+  const received: Received[] = [];
+  const server = createServer((request, response) => {
+    let text = '';
+    request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    request.on('end', () => {
+      const body = JSON.parse(text || 'null') as { version?: string; entry?: string } | null;
+      received.push({
+        method: request.method ?? '',
+        url: request.url ?? '',
+        authorization: request.headers.authorization,
+        contentType: request.headers['content-type'],
+        body,
+      });
+      const answer = (status: number, payload: unknown) => {
+        response.writeHead(status, { 'Content-Type': 'application/json' });
+        response.end(JSON.stringify(payload));
+      };
+      const error = (status: number, code: string, message: string, extra = {}) =>
+        answer(status, { error: { code, message }, ...extra });
+      if (request.method !== 'POST' || request.url !== `/api/remotes/${REMOTE}/releases`) {
+        return error(404, 'not_found', 'Not found.');
+      }
+      if (request.headers.authorization === `Bearer ${OTHER_REMOTES_TOKEN}`) {
+        return error(403, 'forbidden', 'This token publishes team_marketing only.');
+      }
+      if (request.headers.authorization !== `Bearer ${TOKEN}`) {
+        return error(401, 'unauthenticated', 'A valid team token is needed.');
+      }
+      if (body?.version === '3.0.0') {
+        return error(400, 'invalid_request', 'Release 3.0.0 would break 2 placements.', { problems: PROBLEMS });
+      }
+      const release: RemoteRelease = {
+        remote: REMOTE,
+        version: body?.version ?? '',
+        entry: body?.entry ?? '',
+        components: ['Hello'],
+        formComponents: [],
+        props: {},
+        publishedBy: 'token:1',
+        publishedAt: new Date().toISOString(),
+      };
+      return answer(201, release);
+    });
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({ server, origin: `http://127.0.0.1:${port}`, received });
+    });
+  });
+}
+
+let fake: Awaited<ReturnType<typeof startFakeServer>>;
+let project: string;
+
+beforeAll(async () => {
+  fake = await startFakeServer();
+  project = mkdtempSync(path.join(os.tmpdir(), 'slots-release-'));
+  writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'team-records', version: '2.0.0' }));
+  // What the CLI reads of remote.ts is its default export's name: a declaration without imports will do.
+  writeFileSync(path.join(project, 'remote.ts'), `export default { name: '${REMOTE}', components: [] };\n`);
+});
+afterAll(async () => {
+  rmSync(project, { recursive: true, force: true });
+  await new Promise((resolve) => fake.server.close(resolve));
+});
+beforeEach(() => {
+  fake.received.length = 0;
+});
+
+function options(overrides: Partial<ReleaseOptions> = {}): ReleaseOptions {
+  return { dir: project, version: '2.0.0', entry: ENTRY, server: fake.origin, token: TOKEN, ...overrides };
+}
+
+describe('parseReleaseArguments', () => {
+  const env = {
+    [RELEASE_TOKEN_ENV]: TOKEN,
+    SLOTS_RELEASE_ENTRY: ENTRY,
+    SLOTS_RELEASE_SERVER: 'https://admin.example/',
+  };
+
+  it('takes the version from package.json, the entry and server from the environment, the token from it only', () => {
+    expect(parseReleaseArguments(['--dir', project], '/', env)).toEqual({
+      dir: project,
+      version: '2.0.0',
+      entry: ENTRY,
+      server: 'https://admin.example',
+      token: TOKEN,
+    });
+  });
+
+  it('lets the flags win over package.json and the environment', () => {
+    const parsed = parseReleaseArguments(
+      [
+        '--version',
+        '2.0.1-rc.1',
+        '--entry',
+        'https://cdn.example/x/mf-manifest.json',
+        '--server',
+        'http://127.0.0.1:3000',
+      ],
+      project,
+      env,
+    );
+    expect(parsed).toMatchObject({
+      dir: project,
+      version: '2.0.1-rc.1',
+      entry: 'https://cdn.example/x/mf-manifest.json',
+      server: 'http://127.0.0.1:3000',
+    });
+  });
+
+  it('refuses a token flag, a missing token, entry or server, and a version the server would not take', () => {
+    expect(() => parseReleaseArguments(['--token', TOKEN], project, env)).toThrow(/SLOTS_RELEASE_TOKEN only/);
+    expect(() => parseReleaseArguments([], project, { ...env, [RELEASE_TOKEN_ENV]: ' ' })).toThrow(
+      /Set SLOTS_RELEASE_TOKEN/,
+    );
+    expect(() => parseReleaseArguments([], project, { ...env, SLOTS_RELEASE_ENTRY: '' })).toThrow(
+      /--entry or SLOTS_RELEASE_ENTRY/,
+    );
+    expect(() => parseReleaseArguments([], project, { ...env, SLOTS_RELEASE_SERVER: undefined })).toThrow(
+      /--server or SLOTS_RELEASE_SERVER/,
+    );
+    expect(() => parseReleaseArguments(['--entry', 'mf-manifest.json'], project, env)).toThrow(/not an absolute URL/);
+    expect(() => parseReleaseArguments(['--version', '2.0 final'], project, env)).toThrow(/not a release version/);
+    expect(() => parseReleaseArguments(['--port', '1'], project, env)).toThrow(/Unknown option --port/);
+  });
+});
+
+describe('publishRelease against an HTTP server', () => {
+  it('POSTs the version and entry with the team token, and says the release is published but not active', async () => {
+    const outcome = await publishRelease(REMOTE, options());
+    expect(fake.received).toEqual([
+      {
+        method: 'POST',
+        url: '/api/remotes/team_records/releases',
+        authorization: `Bearer ${TOKEN}`,
+        contentType: 'application/json',
+        body: { version: '2.0.0', entry: ENTRY },
+      },
+    ]);
+    expect(outcome.ok).toBe(true);
+    expect(outcome.lines[0]).toBe(`Published team_records 2.0.0 (entry ${ENTRY}).`);
+    expect(outcome.lines[1]).toMatch(/^It is not active yet: an operator activates it/);
+    expect(outcome.lines[1]).toContain(`${fake.origin}/releases`);
+  });
+
+  it("prints a refused release's problems one per line", async () => {
+    const outcome = await publishRelease(REMOTE, options({ version: '3.0.0' }));
+    expect(outcome).toEqual({
+      ok: false,
+      lines: [
+        'The server refused team_records 3.0.0: Release 3.0.0 would break 2 placements.',
+        `- ${PROBLEMS[0]}`,
+        `- ${PROBLEMS[1]}`,
+      ],
+    });
+  });
+
+  it('says to check the token on a 401, and the remote on a 403', async () => {
+    const wrong = await publishRelease(REMOTE, options({ token: 'srt_wrong' }));
+    expect(wrong.ok).toBe(false);
+    expect(wrong.lines).toEqual([
+      'The server did not accept the token (401: A valid team token is needed.).',
+      expect.stringMatching(/^Check SLOTS_RELEASE_TOKEN: the whole token/),
+    ]);
+    const other = await publishRelease(REMOTE, options({ token: OTHER_REMOTES_TOKEN }));
+    expect(other.ok).toBe(false);
+    expect(other.lines).toEqual([
+      'The token is not one of team_records (403: This token publishes team_marketing only.).',
+      expect.stringMatching(/holds the token made for team_records, and that remote.ts names that remote\.$/),
+    ]);
+  });
+
+  it('says which server could not be reached', async () => {
+    const closed = await startFakeServer();
+    await new Promise((resolve) => closed.server.close(resolve));
+    const outcome = await publishRelease(REMOTE, options({ server: closed.origin }));
+    expect(outcome.ok).toBe(false);
+    expect(outcome.lines[0]).toMatch(new RegExp(`^Could not reach ${closed.origin}: .*Check --server`));
+  });
+});
+
+/** `slots-remote release` as a team runs it (`npm run release`), in its own process. */
+function runCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const cli = path.join(__dirname, 'cli.ts');
+  // tsx as the kit's own dependency, resolved from here: the project folder has no node_modules.
+  const tsx = pathToFileURL(require.resolve('tsx')).href;
+  const child = spawn(process.execPath, ['--import', tsx, cli, 'release', ...args], {
+    cwd: project,
+    env: { PATH: process.env.PATH ?? '', ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+describe('slots-remote release', () => {
+  const env = () => ({ [RELEASE_TOKEN_ENV]: TOKEN, SLOTS_RELEASE_SERVER: fake.origin, SLOTS_RELEASE_ENTRY: ENTRY });
+
+  it("publishes the project's version under the name remote.ts declares, and exits 0", async () => {
+    const result = await runCli([], env());
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain(`Published team_records 2.0.0 (entry ${ENTRY}).\nIt is not active yet`);
+    expect(fake.received.map((request) => request.body)).toEqual([{ version: '2.0.0', entry: ENTRY }]);
+  });
+
+  it('exits 1 with the problems of a refused release, one per line', async () => {
+    const result = await runCli(['--version', '3.0.0'], env());
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `The server refused team_records 3.0.0: Release 3.0.0 would break 2 placements.\n- ${PROBLEMS[0]}\n- ${PROBLEMS[1]}\n`,
+    );
+  });
+
+  it('exits 1 without asking the server when the token is missing', async () => {
+    const result = await runCli([], { ...env(), [RELEASE_TOKEN_ENV]: '' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^Set SLOTS_RELEASE_TOKEN/);
+    expect(fake.received).toEqual([]);
+  });
+});

@@ -1,0 +1,178 @@
+/**
+ * `slots-remote release`: publishes the remote's current build to the product (`POST /api/remotes/<name>/releases`
+ * with the team token), once its files are on their origin. Publishing does not activate: an operator does, on the
+ * host's releases page. The token is read from the environment only, never from a flag, so it stays out of shell
+ * history and CI logs.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  RELEASE_VERSION_PATTERN,
+  RELEASES_PAGE_PATH,
+  type PublishReleaseRequest,
+  type RemoteRelease,
+} from '../../shared';
+
+/** The team token of the remote (`npm run token:add -- <remote>` on the product's side). */
+export const RELEASE_TOKEN_ENV = 'SLOTS_RELEASE_TOKEN';
+/** The product's origin, when `--server` is not given. */
+export const RELEASE_SERVER_ENV = 'SLOTS_RELEASE_SERVER';
+/** The URL of the build's `mf-manifest.json` on its origin, when `--entry` is not given. */
+export const RELEASE_ENTRY_ENV = 'SLOTS_RELEASE_ENTRY';
+
+export const RELEASE_USAGE =
+  'usage: slots-remote release [--dir <folder>] [--version <version>] [--entry <manifest URL>] [--server <origin>] ' +
+  `(or ${RELEASE_ENTRY_ENV}, ${RELEASE_SERVER_ENV}; the token in ${RELEASE_TOKEN_ENV})`;
+
+export interface ReleaseOptions {
+  /** The project's folder (its `remote.ts` names the remote, its `package.json` gives the default version). */
+  dir: string;
+  version: string;
+  entry: string;
+  /** The product's origin, without a trailing slash. */
+  server: string;
+  token: string;
+}
+
+/** An option's value from the command line, else from the environment; the last of a repeated option wins. */
+function option(flags: Map<string, string>, flag: string, env: NodeJS.ProcessEnv, name: string): string | undefined {
+  return flags.get(flag) ?? (env[name]?.trim() || undefined);
+}
+
+function absoluteUrl(value: string, what: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`${what} is not an absolute URL: ${value}. ${RELEASE_USAGE}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${what} must be http(s): ${value}.`);
+  return url;
+}
+
+/** Reads the release's options from the arguments after `release`, the environment and the project's package.json. */
+export function parseReleaseArguments(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): ReleaseOptions {
+  const flags = new Map<string, string>();
+  for (let index = 0; index < args.length; index += 2) {
+    const flag = args[index]!;
+    const value = args[index + 1];
+    if (flag === '--token') {
+      throw new Error(`The token is read from ${RELEASE_TOKEN_ENV} only: a flag would stay in the shell's history.`);
+    }
+    if (!['--dir', '--version', '--entry', '--server'].includes(flag)) {
+      throw new Error(`Unknown option ${flag}. ${RELEASE_USAGE}`);
+    }
+    if (value === undefined) throw new Error(`${flag} needs a value. ${RELEASE_USAGE}`);
+    flags.set(flag, value);
+  }
+  const dir = path.resolve(cwd, flags.get('--dir') ?? '.');
+  const version = flags.get('--version') ?? packageVersion(dir);
+  if (!RELEASE_VERSION_PATTERN.test(version)) {
+    throw new Error(`"${version}" is not a release version: letters, digits, ".", "_", "+", "-" (64 at most).`);
+  }
+  const entry = option(flags, '--entry', env, RELEASE_ENTRY_ENV);
+  if (entry === undefined) {
+    throw new Error(`Give the entry, the URL of mf-manifest.json on your origin: --entry or ${RELEASE_ENTRY_ENV}.`);
+  }
+  const server = option(flags, '--server', env, RELEASE_SERVER_ENV);
+  if (server === undefined) throw new Error(`Give the product's origin: --server or ${RELEASE_SERVER_ENV}.`);
+  const token = env[RELEASE_TOKEN_ENV]?.trim();
+  if (!token) {
+    throw new Error(
+      `Set ${RELEASE_TOKEN_ENV} to your remote's team token (an operator creates it: npm run token:add).`,
+    );
+  }
+  absoluteUrl(entry, 'The entry');
+  return { dir, version, entry, server: absoluteUrl(server, 'The server').origin, token };
+}
+
+/** The project's own version, from its package.json. */
+function packageVersion(dir: string): string {
+  let manifest: { version?: unknown };
+  try {
+    manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version?: unknown };
+  } catch (error) {
+    throw new Error(`No version given (--version) and ${dir}/package.json unreadable: ${(error as Error).message}`);
+  }
+  if (typeof manifest.version !== 'string') throw new Error(`No version given (--version) nor in package.json.`);
+  return manifest.version;
+}
+
+/** What a release ended with: the lines to print and whether the command succeeded. */
+export interface ReleaseOutcome {
+  ok: boolean;
+  lines: string[];
+}
+
+/** The server's error body, as far as it is one: its message and the problems it listed. */
+function readError(body: unknown): { message: string; problems: string[] } {
+  const value = (body ?? {}) as { error?: { message?: unknown; problems?: unknown }; problems?: unknown };
+  const problems = Array.isArray(value.problems) ? value.problems : value.error?.problems;
+  return {
+    message: typeof value.error?.message === 'string' ? value.error.message : 'no message',
+    problems: Array.isArray(problems) ? problems.map(String) : [],
+  };
+}
+
+/** Publishes the release `version` of `remote`; never throws for an answer of the server, only says what it was. */
+export async function publishRelease(remote: string, options: ReleaseOptions): Promise<ReleaseOutcome> {
+  const url = `${options.server}/api/remotes/${encodeURIComponent(remote)}/releases`;
+  const request: PublishReleaseRequest = { version: options.version, entry: options.entry };
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${options.token}`,
+        'Content-Type': 'application/json',
+        Accept: 'application/json',
+      },
+      body: JSON.stringify(request),
+    });
+  } catch (error) {
+    const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
+    return {
+      ok: false,
+      lines: [`Could not reach ${options.server}: ${cause}. Check --server or ${RELEASE_SERVER_ENV}.`],
+    };
+  }
+  const body: unknown = await response.json().catch(() => undefined);
+  const name = `${remote} ${options.version}`;
+  if (response.status === 201) {
+    const release = body as Partial<RemoteRelease>;
+    return {
+      ok: true,
+      lines: [
+        `Published ${name} (entry ${release.entry ?? options.entry}).`,
+        `It is not active yet: an operator activates it, or gives it to a share of users as a canary, on the ` +
+          `product's releases page (${options.server}${RELEASES_PAGE_PATH}).`,
+      ],
+    };
+  }
+  const { message, problems } = readError(body);
+  if (response.status === 401) {
+    return {
+      ok: false,
+      lines: [
+        `The server did not accept the token (401: ${message}).`,
+        `Check ${RELEASE_TOKEN_ENV}: the whole token, as shown once when it was created, not revoked nor expired.`,
+      ],
+    };
+  }
+  if (response.status === 403) {
+    return {
+      ok: false,
+      lines: [
+        `The token is not one of ${remote} (403: ${message}).`,
+        `Check that ${RELEASE_TOKEN_ENV} holds the token made for ${remote}, and that remote.ts names that remote.`,
+      ],
+    };
+  }
+  if (response.status === 400 && problems.length > 0) {
+    return {
+      ok: false,
+      lines: [`The server refused ${name}: ${message}`, ...problems.map((problem) => `- ${problem}`)],
+    };
+  }
+  return { ok: false, lines: [`The server refused ${name} (${response.status}): ${message}`] };
+}
