@@ -1,0 +1,130 @@
+/**
+ * A team's releases as a person sees them: two versions of team_marketing published with a team token (made by the
+ * real `npm run token:add`), served from two origins; the demo operator activates the newer one on the host's
+ * releases page, then rolls it back there, and the next page load fetches the remote from the release in force.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { BOOT_DATA_ELEMENT_ID, type BootData, type RemoteHistoryPayload } from '../../shared';
+import type { AppServer } from '../../testing/system/app-server';
+import { useBrowserSuite } from '../../testing/system/browser-suite';
+import type { HttpFixtureServer } from '../../testing/system/http-fixture-server';
+import { REPO_ROOT, DIST_DIR } from '../../testing/system/repo-root';
+import { signIn } from '../../testing/system/sign-in';
+import { waitForSlot } from '../../testing/system/slot-page';
+import { startStaticServer } from '../../testing/system/static-server';
+import type { Page } from 'playwright-core';
+
+jest.setTimeout(120_000);
+
+const suite = useBrowserSuite();
+const origins: HttpFixtureServer[] = [];
+
+afterEach(async () => {
+  await Promise.all(origins.splice(0).map((origin) => origin.close()));
+});
+
+/** An `npm run` command on the server's database, as an operator runs it; resolves to what it printed. */
+function runCommand(server: AppServer, args: readonly string[], input = ''): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '--silent', ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, DATABASE_PATH: server.databasePath, DATABASE_URL: undefined },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`${args[0]} exited ${code}`))));
+    child.stdin.end(input);
+  });
+}
+
+/** `npm run token:add -- <remote>`: the token is the last line it prints. */
+async function addToken(server: AppServer, remote: string): Promise<string> {
+  return (await runCommand(server, ['token:add', '--', remote])).trimEnd().split('\n').at(-1) ?? '';
+}
+
+async function publish(server: AppServer, token: string, version: string, entry: string): Promise<void> {
+  const response = await fetch(`${server.url}/api/remotes/team_marketing/releases`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ version, entry }),
+  });
+  if (response.status !== 201) throw new Error(`publishing ${version}: ${response.status} ${await response.text()}`);
+}
+
+/** The entry of team_marketing the page was served with (its boot data). */
+async function marketingEntry(page: Page): Promise<string | undefined> {
+  const text = await page.locator(`#${BOOT_DATA_ELEMENT_ID}`).textContent();
+  const boot = JSON.parse(text ?? '{}') as BootData;
+  return boot.remotes.find((remote) => remote.name === 'team_marketing')?.entry;
+}
+
+/** Accepts the confirmation the releases page asks before a change, then waits for its announcement. */
+async function confirmAndWait(page: Page, button: string, announcement: string): Promise<void> {
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.getByRole('button', { name: button }).click();
+  await page.getByRole('status').filter({ hasText: announcement }).waitFor();
+}
+
+describe('releases of a remote, from the operators’ page', () => {
+  it('activates a release and rolls it back; each is seen on the next page load, and the history shows both', async () => {
+    const builtMarketing = path.join(DIST_DIR, 'remotes', 'team_marketing');
+    const first = await startStaticServer(builtMarketing);
+    const second = await startStaticServer(builtMarketing);
+    origins.push(first, second);
+    const token = await addToken(suite.server, 'team_marketing');
+    await publish(suite.server, token, '1.0.0', `${first.url}/mf-manifest.json`);
+    await publish(suite.server, token, '2.0.0', `${second.url}/mf-manifest.json`);
+
+    const { page, log } = await suite.newPage();
+    await signIn(page);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Releases' }).click();
+    await page.getByRole('heading', { name: 'Releases', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'team_marketing', level: 2 }).waitFor();
+
+    await confirmAndWait(page, 'Activate 2.0.0', 'Activated team_marketing to 2.0.0');
+    log.clear();
+    await page.goto('/');
+    await waitForSlot(page, 'dashboard-before-cards', 'WelcomeCard');
+    expect(await marketingEntry(page)).toBe(`${second.url}/mf-manifest.json`);
+    expect(log.requests.filter((request) => request.origin === second.url).length).toBeGreaterThan(0);
+    expect(log.requests.filter((request) => request.origin === first.url)).toEqual([]);
+
+    await page.goto('/releases');
+    await confirmAndWait(page, 'Roll back to 1.0.0', 'team_marketing');
+    log.clear();
+    await page.goto('/');
+    await waitForSlot(page, 'dashboard-before-cards', 'WelcomeCard');
+    expect(await marketingEntry(page)).toBe(`${first.url}/mf-manifest.json`);
+    expect(log.requests.filter((request) => request.origin === first.url).length).toBeGreaterThan(0);
+    expect(log.requests.filter((request) => request.origin === second.url)).toEqual([]);
+    expect(log.consoleMatching(/Content Security Policy|Refused to/, ['error', 'warning'])).toEqual([]);
+
+    const history = (await (
+      await page.request.get('/api/remotes/team_marketing/history')
+    ).json()) as RemoteHistoryPayload;
+    expect(history.entries.map((entry) => entry.action)).toEqual([
+      'rollback',
+      'activate',
+      'publish',
+      'publish',
+      'token-add',
+    ]);
+  });
+
+  it('shows other staff neither the link nor the page, and the API refuses them', async () => {
+    const password = 'a clerk password of some length';
+    await runCommand(suite.server, ['user:add', '--', 'clerk', '--tenant', 'acme'], `${password}\n`);
+    const { page } = await suite.newPage();
+    await signIn(page, { username: 'clerk', password });
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Releases' }).count()).toBe(0);
+
+    await page.goto('/releases');
+    await page.getByRole('heading', { name: 'Operators only', level: 1 }).waitFor();
+    expect((await page.request.get('/api/remotes/releases')).status()).toBe(403);
+    expect((await page.request.get('/api/remotes/team_marketing/history')).status()).toBe(403);
+  });
+});
