@@ -2,7 +2,8 @@ import { spawn, spawnSync, type ChildProcess, execFileSync } from 'node:child_pr
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { SlotsPayload } from '../../shared';
+import type { BootData, RemoteHistoryPayload, RemoteRollout, SlotsPayload } from '../../shared';
+import { BOOT_DATA_ELEMENT_ID } from '../../shared';
 import { startAppServer } from '../../testing/system/app-server';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
 import { getFreePort } from '../../testing/system/free-port';
@@ -10,7 +11,7 @@ import type { HttpFixtureServer } from '../../testing/system/http-fixture-server
 import { REPO_ROOT } from '../../testing/system/repo-root';
 import { kitTarballName, readKitManifest } from '../../scripts/kit-pack';
 import { signIn } from '../../testing/system/sign-in';
-import { slotAt, waitForSlot } from '../../testing/system/slot-page';
+import { fetchInPage, slotAt, waitForSlot } from '../../testing/system/slot-page';
 import { startStaticServer } from '../../testing/system/static-server';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 
@@ -123,6 +124,71 @@ describe('a remote made with npm run remote:new, built and served outside this r
     await suite.server.process.waitForOutput(/not reloaded, the previous one stays in use/, 10_000);
     await page.reload();
     await waitForSlot(page, 'dashboard-after-cards', 'Hello', { hasText: 'Hello, after the reload' });
+  });
+});
+
+describe('releasing version 2 from the project, as the team and an operator live it', () => {
+  it('publishes with npm run release and a token, canaries to 10 % on the next load, rolls back; the audit shows each', async () => {
+    // Version 2 on an origin of its own: the same build in a folder per version, as the README says.
+    const version2 = await startStaticServer(path.join(projectDir.path, 'dist'));
+    try {
+      const tokenOutput = execFileSync('npm', ['run', '--silent', 'token:add', '--', REMOTE], {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, DATABASE_PATH: suite.server.databasePath, DATABASE_URL: undefined },
+      });
+      const token = tokenOutput.trimEnd().split('\n').at(-1) ?? '';
+      const entry = `${version2.url}/mf-manifest.json`;
+      // The team's one command, from its own project (not spawnSync: the origins answer from this process).
+      const released = await new Promise<{ status: number | null; output: string }>((resolve, reject) => {
+        const child = spawn('npm', ['run', 'release', '--', '--version', '2.0.0', '--entry', entry], {
+          cwd: projectDir.path,
+          env: { ...process.env, SLOTS_RELEASE_TOKEN: token, SLOTS_RELEASE_SERVER: suite.url },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let output = '';
+        child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        child.once('error', reject);
+        child.once('close', (status) => resolve({ status, output }));
+      });
+      expect(released).toEqual({ status: 0, output: expect.stringContaining('Published team_billing') });
+
+      const { page } = await suite.newPage();
+      await signIn(page);
+      const canary = await fetchInPage<RemoteRollout>(page, `/api/remotes/${REMOTE}/canary`, {
+        method: 'POST',
+        body: { version: '2.0.0', percent: 10 },
+      });
+      expect(canary.status).toBe(200);
+      expect(canary.body.canary).toMatchObject({ version: '2.0.0', percent: 10 });
+      // The demo operator's own share decides what its next page load gets; either way it is one of the two.
+      await page.reload();
+      await waitForSlot(page, 'dashboard-before-cards', 'Hello', { hasText: 'Hello, signed-in staff' });
+      const bootEntry = async () => {
+        const boot = JSON.parse((await page.locator(`#${BOOT_DATA_ELEMENT_ID}`).textContent()) ?? '{}') as BootData;
+        return boot.remotes.find((remote) => remote.name === REMOTE)?.entry;
+      };
+      expect([`${origin?.url}/mf-manifest.json`, entry]).toContain(await bootEntry());
+
+      const active = canary.body.active ?? '';
+      const rolledBack = await fetchInPage<RemoteRollout>(page, `/api/remotes/${REMOTE}/canary`, { method: 'DELETE' });
+      expect(rolledBack.status).toBe(200);
+      expect(rolledBack.body).toMatchObject({ active, canary: null });
+      await page.reload();
+      await waitForSlot(page, 'dashboard-before-cards', 'Hello', { hasText: 'Hello, signed-in staff' });
+      expect(await bootEntry()).toBe(`${origin?.url}/mf-manifest.json`);
+
+      const history = await fetchInPage<RemoteHistoryPayload>(page, `/api/remotes/${REMOTE}/history`);
+      expect(history.body.entries.map((item) => item.action).slice(0, 4)).toEqual([
+        'canary-end',
+        'canary',
+        'publish',
+        'token-add',
+      ]);
+    } finally {
+      await version2.close();
+    }
   });
 });
 
