@@ -1,3 +1,7 @@
+/*
+ * Above 300 lines for one reason: this is the composition root. It builds every part (stores, registries, caches,
+ * the releases and their snapshot, the policies) and connects them; each part's logic lives in its own module.
+ */
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { appSettingsOf, type AppOptions, type AppSettings } from './app-options';

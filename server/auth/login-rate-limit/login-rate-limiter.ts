@@ -1,3 +1,8 @@
+/*
+ * Above 300 lines for one reason: the sign-in limits are one decision (per account and client, per client, per
+ * account across clients with its slow-down, the addresses an account is known from, and the points given back),
+ * counted the same way in each of four stores (Redis, PostgreSQL, SQLite, memory).
+ */
 import { isIPv4, isIPv6 } from 'node:net';
 import type { Database } from 'better-sqlite3';
 import type { Pool } from 'pg';
