@@ -17,6 +17,8 @@ let server: http.Server;
 let originUrl: string;
 let requests = 0;
 let components = ['InvoiceBanner'];
+/** Set: the origin answers as a kit's development server does (its descriptor announces rebuilds). */
+let devEvents: string | undefined;
 let dir: TempDir;
 let configFile: string;
 let testApp: TestApp | null = null;
@@ -24,10 +26,11 @@ let testApp: TestApp | null = null;
 beforeEach(async () => {
   requests = 0;
   components = ['InvoiceBanner'];
+  devEvents = undefined;
   server = http.createServer((req, res) => {
     requests++;
     if (!req.url?.endsWith(REMOTE_DESCRIPTOR_FILE)) res.writeHead(404).end();
-    else res.writeHead(200).end(JSON.stringify({ name: 'team_billing', components }));
+    else res.writeHead(200).end(JSON.stringify({ name: 'team_billing', components, devEvents }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   originUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -85,6 +88,17 @@ it('publishes and activates a new entry as config, and restarts from the stored 
     formComponents: [],
   });
   expect((await again.app.releases.rollout('team_billing')).active).toBe(version);
+});
+
+it('leaves a kit development server live: no release, its rebuilds announced to the host', async () => {
+  devEvents = '/__slots_dev_events';
+  const entry = writeEntry('dev');
+  const { app } = await start();
+  expect(await app.releases.history('team_billing')).toEqual([]);
+  const body = (await request(app.handler).get('/api/remotes').expect(200)).body as RemotesPayload;
+  expect(body.remotes).toContainEqual(
+    expect.objectContaining({ name: 'team_billing', entry, devEvents: `${originUrl}/__slots_dev_events` }),
+  );
 });
 
 it('keeps an operator’s rollout on a reload of an unchanged file, and activates a changed entry', async () => {

@@ -21,7 +21,8 @@ export interface ConfigReleaseParts {
  * it, and what an operator activated since stays in force. A new entry (a remote added to the file, or its entry
  * changed) is read from its origin once, published as `config-<hash of entry and descriptor>` by `config` and
  * activated: a change of the file wins, an unchanged file never undoes an operator's rollout. An origin that does
- * not answer is left to the remote registry (retried, not a release until the next reload).
+ * not answer is left to the remote registry (retried, not a release until the next reload), and so is a kit's
+ * development server (`slots-remote dev`), which stays live.
  */
 export async function importConfigReleases(
   pending: readonly PendingRemote[],
@@ -35,6 +36,9 @@ export async function importConfigReleases(
     if (known) continue;
     const outcome = await parts.source.read(remote);
     if (outcome.status !== 'ready') continue;
+    // A kit's development server (its descriptor announces rebuilds) is live, not a release: a stored descriptor
+    // would freeze the components it adds and drop the page reloads it announces. The registry reads it as before.
+    if (outcome.descriptor.devEvents !== undefined) continue;
     const { components, formComponents = [] } = outcome.descriptor;
     const props = { ...outcome.props };
     const version = `config-${createHash('sha256')
