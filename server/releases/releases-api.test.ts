@@ -148,6 +148,34 @@ describe('publishing', () => {
     expect(activation.body.error.problems).toHaveLength(1);
     await operator.post('/api/remotes/team_billing/canary').send({ version: 'early-broken', percent: 5 }).expect(400);
   });
+  it('refuses a release claiming a component another remote provides, on publish and again when put in force', async () => {
+    origin.descriptors.set('other', { name: 'team_other', components: ['InvoiceChart'] });
+    const billing = await tokenFor('team_billing');
+    const operator = await signedInAgent(app);
+    // Fine when published: nobody provides InvoiceChart yet.
+    await publish(billing, 'v2').expect(201);
+    await request(app.handler)
+      .post('/api/remotes/team_other/releases')
+      .set('Authorization', `Bearer ${await tokenFor('team_other')}`)
+      .send({ version: 'other', entry: entryOf('other') })
+      .expect(201);
+    await operator.post('/api/remotes/team_other/activate').send({ version: 'other' }).expect(200);
+
+    const clash = ['component "InvoiceChart" is already provided by "team_other"'];
+    const refused = await publish(billing, 'v3', entryOf('v2')).expect(400);
+    expect(refused.body.error.problems).toEqual(clash);
+    // Another remote took the name since v2 was published: activation, canary and preview are refused.
+    const activation = await operator.post('/api/remotes/team_billing/activate').send({ version: 'v2' }).expect(400);
+    expect(activation.body.error.problems).toEqual(clash);
+    await operator.post('/api/remotes/team_billing/preview').send({ version: 'v2' }).expect(400);
+    await publish(billing, 'v1').expect(201);
+    await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
+    const canary = await operator
+      .post('/api/remotes/team_billing/canary')
+      .send({ version: 'v2', percent: 5 })
+      .expect(400);
+    expect(canary.body.error.problems).toEqual(clash);
+  });
 });
 
 describe('rollout', () => {
