@@ -18,6 +18,7 @@ import type { MetaBodyCache } from './meta/meta-body-cache';
 import { addMetaRoute } from './meta/meta-router';
 import type { ServerLifecycle } from './process/server-lifecycle';
 import { createRemotesRouter, type RemoteRegistry } from './remotes';
+import { createPreviewSecurityHeaders } from './releases/preview-security-headers';
 import { createReleasesRouter } from './releases/releases-router';
 import type { ReleaseService } from './releases/release-service';
 import type { ReleaseSnapshot } from './releases/release-snapshot';
@@ -28,6 +29,7 @@ import type { ResourceRegistry } from './resources/resource-registry';
 import { createResourcesRouter } from './resources/resources-router';
 import type { StoredRecordSource } from './resources/stored-record-source';
 import { createApiSecurityHeaders } from './security/api-security-headers';
+import { ContentSecurityPolicies } from './security/content-security-policy';
 import { createCrossSiteGuard } from './security/cross-site-guard';
 import { createSecurityHeadersFollowing } from './security/security-headers';
 import { addSlotInspectionRoute } from './slots/slot-inspection';
@@ -141,7 +143,8 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ex
   app.use(createHealthRouter(parts.readinessChecks));
   // Documents and files (host shell, assets, remote bundles) and whatever no route answered: helmet's full set,
   // with the CSP that lets the host page load the remotes.
-  app.use(createSecurityHeadersFollowing(parts.remoteRegistry));
+  const policies = new ContentSecurityPolicies();
+  app.use(createSecurityHeadersFollowing(parts.remoteRegistry, policies));
   const { distDir, sourceMaps } = settings;
   // Placeholders naming components, remotes and errors follow the server's mode, never the host's build mode.
   const showSlotDetails = development;
@@ -150,7 +153,12 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ex
   app.use(createRemotesRouter({ distDir, registry: parts.remoteRegistry, sourceMaps, showSlotDetails, forRequest }));
   // The host's pages know their visitor: a signed-in one's page carries their session data and slot data (exact
   // routes only, so the host's files never load a session).
-  app.get(CLIENT_ROUTES, createSessionChain(sessionOptions, { for: 'page' }));
+  app.get(
+    CLIENT_ROUTES,
+    createSessionChain(sessionOptions, { for: 'page' }),
+    // An operator's previews: their pages' CSP allows the previewed releases' origins too.
+    createPreviewSecurityHeaders(parts.remoteRegistry, parts.releaseSnapshot, policies),
+  );
   app.use(
     createHostPageRouter({
       distDir,

@@ -140,7 +140,7 @@ export class App {
       this.releaseSnapshot.subscribe(() =>
         this.remoteRegistry.useReleases(
           this.releaseSnapshot.activeReleases(),
-          this.releaseSnapshot.releases().map((release) => release.entry),
+          this.releaseSnapshot.servedReleases().map((release) => release.entry),
         ),
       );
       // `npm run remotes:reload`, on any machine with the database settings: every host re-reads its file.

@@ -3,10 +3,11 @@ import type { DescriptorSource } from '../remotes/descriptor-source';
 import { checkEntryUrl } from '../remotes/remote-entry-url';
 import { descriptorUrlOf } from '../remotes/remotes-config';
 import { releaseProblems, type ReleaseCheckSubjects } from './release-check';
+import { releaseClashes } from './release-clashes';
 import type { ReleaseSnapshot } from './release-snapshot';
 import { ReleaseExistsError, type ReleaseStore, type RolloutChange } from './release-store';
 
-/** A change refused: `problems` lists the placements it would break (empty for other refusals). */
+/** A change refused: `problems` lists the clashes and the placements it would break (empty for other refusals). */
 export class ReleaseRefusedError extends Error {
   constructor(
     message: string,
@@ -102,7 +103,10 @@ export class ReleaseService {
     return this.change({ remote, action: 'canary-end', actor, next: { active, canary: null } });
   }
 
-  /** A published release of `remote` that breaks no current placement (a preview, a canary or an activation). */
+  /**
+   * A published release of `remote` that claims no other remote's component and breaks no current placement (a
+   * preview, a canary or an activation): another remote may have taken one of its components since it was published.
+   */
   checkedRelease(remote: string, version: unknown): RemoteRelease {
     const release = typeof version === 'string' ? this.parts.snapshot.release(remote, version) : undefined;
     if (!release) {
@@ -119,6 +123,10 @@ export class ReleaseService {
   }
 
   private refuseBreaking(release: Parameters<typeof releaseProblems>[1], what: string): void {
+    const clashes = releaseClashes(this.parts.remoteRegistry, release);
+    if (clashes.length > 0) {
+      throw new ReleaseRefusedError(`${what} claims ${clashes.length} component(s) another remote provides.`, clashes);
+    }
     const problems = releaseProblems(this.parts, release);
     if (problems.length > 0) {
       throw new ReleaseRefusedError(`${what} would break ${problems.length} current placement(s).`, problems);

@@ -125,6 +125,19 @@ export class ReleaseSnapshot {
     });
   }
 
+  /**
+   * The releases a page may get now without a preview: the active one and the running canary of every remote (what
+   * the page's CSP allows; an earlier or a never-activated release is not among them).
+   */
+  servedReleases(): RemoteRelease[] {
+    return [...this.rolloutsByRemote.values()].flatMap((rollout) =>
+      [rollout.active, rollout.canary?.version ?? null].flatMap((version) => {
+        const release = version === null ? undefined : this.release(rollout.remote, version);
+        return release ? [release] : [];
+      }),
+    );
+  }
+
   /** Whether a request may get another release than the active one (a canary runs, or it previews one). */
   variesFor(audience: ReleaseAudience): boolean {
     if (audience.previews && Object.keys(audience.previews).length > 0) return true;

@@ -148,6 +148,34 @@ describe('publishing', () => {
     expect(activation.body.error.problems).toHaveLength(1);
     await operator.post('/api/remotes/team_billing/canary').send({ version: 'early-broken', percent: 5 }).expect(400);
   });
+  it('refuses a release claiming a component another remote provides, on publish and again when put in force', async () => {
+    origin.descriptors.set('other', { name: 'team_other', components: ['InvoiceChart'] });
+    const billing = await tokenFor('team_billing');
+    const operator = await signedInAgent(app);
+    // Fine when published: nobody provides InvoiceChart yet.
+    await publish(billing, 'v2').expect(201);
+    await request(app.handler)
+      .post('/api/remotes/team_other/releases')
+      .set('Authorization', `Bearer ${await tokenFor('team_other')}`)
+      .send({ version: 'other', entry: entryOf('other') })
+      .expect(201);
+    await operator.post('/api/remotes/team_other/activate').send({ version: 'other' }).expect(200);
+
+    const clash = ['component "InvoiceChart" is already provided by "team_other"'];
+    const refused = await publish(billing, 'v3', entryOf('v2')).expect(400);
+    expect(refused.body.error.problems).toEqual(clash);
+    // Another remote took the name since v2 was published: activation, canary and preview are refused.
+    const activation = await operator.post('/api/remotes/team_billing/activate').send({ version: 'v2' }).expect(400);
+    expect(activation.body.error.problems).toEqual(clash);
+    await operator.post('/api/remotes/team_billing/preview').send({ version: 'v2' }).expect(400);
+    await publish(billing, 'v1').expect(201);
+    await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
+    const canary = await operator
+      .post('/api/remotes/team_billing/canary')
+      .send({ version: 'v2', percent: 5 })
+      .expect(400);
+    expect(canary.body.error.problems).toEqual(clash);
+  });
 });
 
 describe('rollout', () => {
@@ -160,13 +188,60 @@ describe('rollout', () => {
     operator = await signedInAgent(app);
   });
 
-  it('lets the page load every release (CSP) and leaves /slots and its ETag alone', async () => {
+  it('lets the page load the active release and the canary (CSP) and leaves /slots and its ETag alone', async () => {
     const etag = (await request(app.handler).get('/slots').expect(200)).headers.etag as string;
     await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
     await operator.post('/api/remotes/team_billing/canary').send({ version: 'v2', percent: 50 }).expect(200);
     const page = await request(app.handler).get('/releases');
     expect(page.headers['content-security-policy']).toContain(`script-src 'self' ${origin.url}`);
     expect((await request(app.handler).get('/slots').expect(200)).headers.etag).toBe(etag);
+  });
+
+  it('lets a page load only the releases in force, and a preview in its session’s pages only (CSP)', async () => {
+    // Each release on an origin of its own, so the policy tells them apart.
+    const [active, canary, preview] = await Promise.all([startOrigin(), startOrigin(), startOrigin()]);
+    try {
+      const token = await tokenFor('team_billing');
+      for (const [version, at] of [
+        ['a', active],
+        ['c', canary],
+        ['p', preview],
+      ] as const) {
+        at.descriptors.set(version, V2);
+        await publish(token, version, `${at.url}/${version}/mf-manifest.json`).expect(201);
+      }
+      const policyOf = async (agent: { get(path: string): request.Test }) =>
+        String((await agent.get('/releases')).headers['content-security-policy']);
+      const scriptSrc = (policy: string) => policy.split(';').find((part) => part.startsWith('script-src')) ?? '';
+
+      // Published, never activated: no page loads it, the policy does not allow it.
+      for (const at of [active, canary, preview]) expect(await policyOf(request(app.handler))).not.toContain(at.url);
+      await operator.post('/api/remotes/team_billing/activate').send({ version: 'a' }).expect(200);
+      expect(scriptSrc(await policyOf(request(app.handler)))).toContain(active.url);
+      await operator.post('/api/remotes/team_billing/canary').send({ version: 'c', percent: 10 }).expect(200);
+      const everyone = await policyOf(request(app.handler));
+      expect(scriptSrc(everyone)).toContain(canary.url);
+      expect(everyone).not.toContain(preview.url);
+
+      await operator.post('/api/remotes/team_billing/preview').send({ version: 'p' }).expect(200);
+      const previewing = await policyOf(operator);
+      expect(scriptSrc(previewing)).toContain(preview.url);
+      expect(previewing.split(';').find((part) => part.startsWith('connect-src'))).toContain(preview.url);
+      // The other directives are those of every page.
+      const withoutOrigins = (policy: string) => policy.replaceAll(` ${preview.url}`, '');
+      expect(withoutOrigins(previewing)).toBe(everyone);
+      expect(await policyOf(await signedInAgent(app))).not.toContain(preview.url);
+      expect(await policyOf(request(app.handler))).not.toContain(preview.url);
+
+      // Rolled back: the releases rolled back from (and the canary it ends) are no longer allowed.
+      await operator.post('/api/remotes/team_billing/rollback').send({ version: 'v1' }).expect(200);
+      const after = await policyOf(request(app.handler));
+      expect(scriptSrc(after)).toContain(origin.url);
+      expect(after).not.toContain(active.url);
+      expect(after).not.toContain(canary.url);
+    } finally {
+      await Promise.all([active.close(), canary.close(), preview.close()]);
+    }
   });
 
   it('activates, rolls back, and audits every change with who, before and after', async () => {

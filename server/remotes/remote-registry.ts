@@ -34,7 +34,7 @@ export class RemoteRegistry {
   private readonly retry: DescriptorRetry;
   /** Remotes with an active release: their stored descriptor, which wins over the file and the build. */
   private released = new Map<string, RemoteRelease>();
-  /** The entries of every release (any may be previewed or canaried): the page's CSP allows their origins. */
+  /** The entries of the releases in force (active, canaries): the page's CSP allows their origins. */
   private releaseEntries: string[] = [];
   private currentVersion = 0;
   private closed = false;
@@ -83,7 +83,8 @@ export class RemoteRegistry {
 
   /**
    * Takes the remotes' active releases (release-snapshot.ts): a released remote is served and checked with its
-   * stored descriptor, never read from its origin, and `entries` (every release's) join the page's CSP.
+   * stored descriptor, never read from its origin, and `entries` (of the active releases and running canaries) join
+   * the page's CSP. A release never activated, or rolled back from, is left out: a page cannot load it.
    */
   useReleases(active: readonly RemoteRelease[], entries: readonly string[]): void {
     const released = new Map(active.map((release) => [release.remote, release]));
@@ -100,7 +101,10 @@ export class RemoteRegistry {
     return new Map([...this.released].filter(([name]) => !off.has(name)));
   }
 
-  /** Every configured entry, answering or not, and every release's: the origins the page's CSP allows. */
+  /**
+   * Every configured entry (built-in ones are relative: 'self'), answering or not, and those of the releases in
+   * force: the origins every page's CSP allows (a session's previews are added to its own pages only).
+   */
   entries(): string[] {
     return [
       ...[...this.current.remotes, ...this.current.pending].map((remote) => remote.entry),

@@ -1,4 +1,5 @@
 import helmet from 'helmet';
+import { ContentSecurityPolicies } from './content-security-policy';
 import { remoteOrigins } from './remote-origins';
 import type { RequestHandler } from 'express';
 
@@ -8,33 +9,12 @@ export interface SecurityHeadersOptions {
 }
 
 /**
- * helmet's headers with a Content-Security-Policy that allows scripts and connections only from this origin and
- * the configured remotes: no inline scripts, no eval. Mount it before every router: the remotes router then
- * replaces `Cross-Origin-Resource-Policy: same-origin` with `cross-origin` on the remotes' files (a host on another
- * origin may load them). No Cross-Origin-Embedder-Policy, which would refuse remote bundles lacking CORP headers.
+ * helmet's headers but the Content-Security-Policy, which content-security-policy.ts sets. No
+ * Cross-Origin-Embedder-Policy, which would refuse remote bundles lacking CORP headers.
  */
-export function createSecurityHeaders(options: SecurityHeadersOptions): RequestHandler {
-  const remotes = [...options.remoteOrigins];
-  return helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...remotes],
-        scriptSrcAttr: ["'none'"],
-        connectSrc: ["'self'", ...remotes],
-        // Remotes may ship CSS chunks; no inline styles.
-        styleSrc: ["'self'", ...remotes],
-        imgSrc: ["'self'", 'data:', ...remotes],
-        fontSrc: ["'self'", ...remotes],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        // Not sent: it would break a plain-http deployment (localhost); HSTS covers sites served over TLS.
-        upgradeInsecureRequests: null,
-      },
-    },
+const otherHeaders = (): RequestHandler =>
+  helmet({
+    contentSecurityPolicy: false,
     crossOriginEmbedderPolicy: false,
     // Sent by createApiSecurityHeaders on every answer that came over HTTPS, and on none over plain HTTP.
     strictTransportSecurity: false,
@@ -42,23 +22,42 @@ export function createSecurityHeaders(options: SecurityHeadersOptions): RequestH
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'same-origin' },
   });
+
+/**
+ * helmet's headers with a Content-Security-Policy that allows scripts and connections only from this origin and
+ * the configured remotes: no inline scripts, no eval. Mount it before every router: the remotes router then
+ * replaces `Cross-Origin-Resource-Policy: same-origin` with `cross-origin` on the remotes' files (a host on another
+ * origin may load them).
+ */
+export function createSecurityHeaders(options: SecurityHeadersOptions): RequestHandler {
+  const others = otherHeaders();
+  const policy = new ContentSecurityPolicies().for(options.remoteOrigins);
+  return (req, res, next) => others(req, res, () => policy(req, res, next));
 }
 
-/** What the page's Content-Security-Policy follows: the remotes' entries, which change on a configuration reload. */
+/**
+ * What the page's Content-Security-Policy follows: the entries a page may load now (configured and built-in
+ * remotes, active releases, running canaries), which change on a reload, an activation, a canary or a rollback.
+ */
 export interface RemoteEntrySource {
   readonly version: number;
   entries(): string[];
 }
 
-/** {@link createSecurityHeaders} for the remotes of `source` now: rebuilt once per change of the remotes. */
-export function createSecurityHeadersFollowing(source: RemoteEntrySource): RequestHandler {
-  const build = () => ({
-    version: source.version,
-    handler: createSecurityHeaders({ remoteOrigins: remoteOrigins(source.entries()) }),
-  });
+/**
+ * {@link createSecurityHeaders} for the entries of `source` now (their origins read again once per change), and
+ * `policies` for a request that may load more (a session's previews: see preview-security-headers.ts).
+ */
+export function createSecurityHeadersFollowing(
+  source: RemoteEntrySource,
+  policies = new ContentSecurityPolicies(),
+): RequestHandler {
+  const others = otherHeaders();
+  const build = () => ({ version: source.version, policy: policies.for(remoteOrigins(source.entries())) });
   let current = build();
   return (req, res, next) => {
     if (current.version !== source.version) current = build();
-    current.handler(req, res, next);
+    const { policy } = current;
+    others(req, res, () => policy(req, res, next));
   };
 }
