@@ -1,3 +1,7 @@
+/*
+ * Above 300 lines for one reason: reading the REMOTES_CONFIG file is one decision, every key's rule with an error
+ * that names the file, the entry and the remote (the format: docs/operators/remotes-config.md).
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import { REMOTE_DESCRIPTOR_FILE, type JsonSchema, type RemoteDescriptor } from '../../shared';
