@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { RemotesPayload } from '../../shared';
+import type { RemoteReleasesPayload, RemotesPayload } from '../../shared';
 import { requestJson, signIn } from '../../tests/multi-instance/support/session-client';
 import { workPath, type BenchContext } from '../harness/bench-context';
 import { startSessionBaseline, type SessionBaseline } from '../harness/baseline-processes';
@@ -84,13 +84,20 @@ export async function benchReleasesThroughput(context: BenchContext): Promise<Th
   }
 }
 
-/** The server seeds its releases just after it is ready: measure once they are served. */
+/**
+ * The server seeds its releases just after it is ready: measure once every remote it serves has its rollout with a
+ * canary (read as the demo operator). Whether the demo user falls in the canary's half is the hash's choice: the
+ * per-request choice runs either way, so the wait does not depend on it.
+ */
 async function untilReleased(origin: string, cookie: string): Promise<void> {
   const until = Date.now() + 15_000;
   for (;;) {
-    const answer = await requestJson(origin, '/api/remotes', { cookie });
-    const remotes = (answer.body as RemotesPayload | null)?.remotes ?? [];
-    if (remotes.length === 0 || remotes.some((remote) => remote.entry.includes('?release='))) return;
+    const served = ((await requestJson(origin, '/api/remotes', { cookie })).body as RemotesPayload | null)?.remotes;
+    const released = (await requestJson(origin, '/api/remotes/releases', { cookie })).body as RemoteReleasesPayload;
+    const withCanary = new Set(
+      (released?.remotes ?? []).filter((remote) => remote.rollout.canary !== null).map((remote) => remote.remote),
+    );
+    if ((served ?? []).every((remote) => withCanary.has(remote.name))) return;
     if (Date.now() > until) throw new Error(`${origin} did not serve its bench releases within 15 s.`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
