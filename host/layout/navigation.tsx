@@ -1,16 +1,15 @@
 import { NavLink } from 'react-router-dom';
 import { RELEASES_PAGE_PATH, SLOT_INSPECTOR_PATH } from '../../shared';
-import { useSession, useSlotData, useSlotRuntime } from '../core';
+import { useSession, useSlotData } from '../core';
 import { isOperator } from '../pages/releases-page';
 
 /**
- * The side navigation: the dashboard, then the modules of GET /meta with their resources; the slot inspector when
- * the server runs in development (in production it is reached by its URL); the releases of remotes for operators
- * only (other staff would only meet "operators only" there).
+ * The side navigation: the dashboard, then the modules of GET /meta with their resources; the releases of remotes
+ * for operators only (other staff would only meet "operators only" there); the slot inspector, in production too:
+ * "why is this component missing?" is asked most where nobody can type a development address from memory.
  */
 export function Navigation() {
   const { meta } = useSlotData();
-  const { showFailures } = useSlotRuntime();
   const { user } = useSession();
   return (
     <nav className="nav" aria-label="Main">
@@ -32,11 +31,9 @@ export function Navigation() {
           Releases
         </NavLink>
       )}
-      {showFailures && (
-        <NavLink to={SLOT_INSPECTOR_PATH} className="nav__link" data-dev-link="slot-inspector">
-          Slot inspector
-        </NavLink>
-      )}
+      <NavLink to={SLOT_INSPECTOR_PATH} className="nav__link">
+        Slot inspector
+      </NavLink>
     </nav>
   );
 }
