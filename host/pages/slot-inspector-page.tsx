@@ -34,7 +34,9 @@ export function SlotInspectorPage() {
     <div className="page inspector">
       <PageHeading title="Slot inspector" />
       <p className="muted">Why a component is, or is not, on a page: what this tab saw, then what the server knows.</p>
-      <PagesSeen />
+      <PagesSeen
+        disabled={inspection.status === 'ready' ? disabledComponents(inspection.data.remotes) : NONE_DISABLED}
+      />
       {inspection.status === 'loading' && (
         <p className="page-status" role="status">
           Asking the server…
@@ -56,11 +58,25 @@ export function SlotInspectorPage() {
   );
 }
 
+const NONE_DISABLED: ReadonlyMap<string, string> = new Map();
+
+/**
+ * Component -> its remote, for the remotes switched off in REMOTES_CONFIG. The page never heard of them (a disabled
+ * remote is not sent to it), so it recorded their slots as unknown components; the server knows better.
+ */
+function disabledComponents(remotes: readonly InspectedRemote[]): ReadonlyMap<string, string> {
+  const owners = new Map<string, string>();
+  for (const remote of remotes) {
+    if (remote.status === 'disabled') for (const component of remote.components) owners.set(component, remote.name);
+  }
+  return owners;
+}
+
 /**
  * What this tab recorded (kept in its sessionStorage, so also after typing this page's address): the page shown
  * before this one in full, then the few pages before it.
  */
-function PagesSeen() {
+function PagesSeen({ disabled }: { disabled: ReadonlyMap<string, string> }) {
   const { pageSlots } = useSlotRuntime();
   const pages = useSyncExternalStore(pageSlots.subscribe, pageSlots.snapshot, pageSlots.snapshot).filter(
     (page) => page.page !== window.location.pathname,
@@ -71,7 +87,7 @@ function PagesSeen() {
       <section className="inspector__section" aria-labelledby="inspector-page-before">
         <h2 id="inspector-page-before">{before ? `The page before: ${before.page}` : 'The page before'}</h2>
         {before ? (
-          <PageSlotsTable page={before} />
+          <PageSlotsTable page={before} disabled={disabled} />
         ) : (
           <p className="empty">
             No page is recorded in this tab yet. Open the page you want to inspect, then come back here.
@@ -82,7 +98,7 @@ function PagesSeen() {
         <section className="inspector__section" aria-labelledby="inspector-earlier-pages">
           <h2 id="inspector-earlier-pages">Earlier pages in this tab</h2>
           {earlier.map((page) => (
-            <PageSlotsTable key={page.page} page={page} />
+            <PageSlotsTable key={page.page} page={page} disabled={disabled} />
           ))}
         </section>
       )}
@@ -90,7 +106,13 @@ function PagesSeen() {
   );
 }
 
-function PageSlotsTable({ page: { page, slots } }: { page: PageSlots }) {
+function PageSlotsTable({
+  page: { page, slots },
+  disabled,
+}: {
+  page: PageSlots;
+  disabled: ReadonlyMap<string, string>;
+}) {
   return (
     <InspectorTable caption={`Slots on ${page}`} data-inspected-page={page}>
       <thead>
@@ -105,9 +127,9 @@ function PageSlotsTable({ page: { page, slots } }: { page: PageSlots }) {
           >
             <td>{slot.location}</td>
             <td>{slot.component}</td>
-            <td>{slot.remote ?? '—'}</td>
+            <td>{slot.remote ?? disabledRemoteOf(slot, disabled) ?? '—'}</td>
             <td>{STATES[slot.state]}</td>
-            <td>{slot.reason ? `${REASONS[slot.reason]}${slot.detail ? `: ${slot.detail}` : ''}` : '—'}</td>
+            <td>{whyOf(slot, disabled)}</td>
           </tr>
         ))}
       </tbody>
@@ -235,4 +257,15 @@ function InspectorTable({
       </table>
     </div>
   );
+}
+
+function disabledRemoteOf(slot: PageSlotStatus, disabled: ReadonlyMap<string, string>): string | undefined {
+  return slot.reason === 'unknown-component' ? disabled.get(slot.component) : undefined;
+}
+
+/** Why a slot is not on screen; a component of a switched-off remote says so rather than "unknown component". */
+function whyOf(slot: PageSlotStatus, disabled: ReadonlyMap<string, string>): string {
+  const remote = disabledRemoteOf(slot, disabled);
+  if (remote !== undefined) return `remote disabled: ${remote} is switched off ("enabled": false in REMOTES_CONFIG)`;
+  return slot.reason ? `${REASONS[slot.reason]}${slot.detail ? `: ${slot.detail}` : ''}` : '—';
 }

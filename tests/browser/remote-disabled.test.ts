@@ -19,4 +19,15 @@ describe('when the remote of the tenant switcher is switched off', () => {
     await expectToolsUnavailableButTenantSwitchWorks(page);
     expect(log.requests.filter((request) => request.path.startsWith('/remotes/team_records/'))).toEqual([]);
   });
+
+  it('is named by the slot inspector as a disabled remote, not as an unknown component', async () => {
+    const { page } = await suite.newPage();
+    await signIn(page);
+    await page.locator('[data-slot-component="ShortcutLinks"][data-slot-failed]').waitFor({ state: 'attached' });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Slot inspector' }).click();
+    const row = page.locator('[data-inspected-page="/"] tr[data-slot-component="ShortcutLinks"]');
+    await expect(row.innerText()).resolves.toMatch(
+      /dashboard-after-cards\s+ShortcutLinks\s+team_records\s+Failed\s+remote disabled: team_records is switched off \("enabled": false in REMOTES_CONFIG\)/,
+    );
+  });
 });
