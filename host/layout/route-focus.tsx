@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useMemo, useRef, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
 
 interface RouteFocus {
@@ -14,6 +14,10 @@ const RouteFocusContext = createContext<RouteFocus>({ claim: () => undefined });
  * (possibly after the page's data loaded). A change of the query string or hash alone (searching, paging, an
  * in-page link) is not a new page and moves nothing. The first page of a visit keeps its own focus (the sign-in
  * form's first field), and so does the page a redirect leads to before any page showed its heading.
+ *
+ * The same rescue applies when the focused control itself disappears without a route change (a dismissed banner,
+ * "Try again" replaced by the reloading page): focus goes to the page's heading, or to the next one that shows,
+ * instead of falling to the body, from where the next Tab starts at the top of the document.
  */
 export function RouteFocusProvider({ children }: { children?: ReactNode }) {
   const { pathname } = useLocation();
@@ -31,6 +35,23 @@ export function RouteFocusProvider({ children }: { children?: ReactNode }) {
     if (current.pendingPath === null || current.pendingPath !== current.pathname) return;
     current.pendingPath = null;
     heading.focus({ preventScroll: false });
+  }, []);
+
+  useEffect(() => {
+    const onFocusOut = (event: FocusEvent) => {
+      // Focus that moved to another element, or left the window, is where the user put it.
+      if (event.relatedTarget !== null || !(event.target instanceof Node)) return;
+      const lost = event.target;
+      // Chromium dispatches this before removing the element: look once the removal is done.
+      setTimeout(() => {
+        if (lost.isConnected || (document.activeElement !== null && document.activeElement !== document.body)) return;
+        const heading = document.querySelector<HTMLElement>('#main h1[tabindex="-1"]');
+        if (heading) heading.focus();
+        else state.current.pendingPath = state.current.pathname;
+      }, 0);
+    };
+    document.addEventListener('focusout', onFocusOut);
+    return () => document.removeEventListener('focusout', onFocusOut);
   }, []);
 
   const value = useMemo(() => ({ claim }), [claim]);

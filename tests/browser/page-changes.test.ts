@@ -71,4 +71,21 @@ describe('page changes', () => {
     await page.keyboard.press('Tab');
     expect((await focusedElement(page)).text).toBe('All articles →');
   });
+
+  it('move focus to the page heading when the focused control disappears, such as a dismissed banner', async () => {
+    const { page } = await suite.newPage();
+    await page.goto('/login');
+    await page.locator('input[name="username"]').fill(DEMO_USERNAME);
+    await page.locator('input[name="password"]').fill(DEMO_PASSWORD);
+    await page.keyboard.press('Enter');
+    await expectAnnounced(page, 'Dashboard', 'Dashboard');
+
+    // The demo's header banner (a remote's component) can be dismissed; its button goes with it.
+    const dismiss = page.getByRole('button', { name: 'Dismiss notice' });
+    await dismiss.focus();
+    await page.keyboard.press('Enter');
+    await dismiss.waitFor({ state: 'detached' });
+    await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
+    expect(await focusedElement(page)).toEqual({ tag: 'h1', text: 'Dashboard', name: null });
+  });
 });
