@@ -4,6 +4,7 @@ import { SIGN_IN_PATH, SlotLocation } from '../../shared';
 import { AppSlotRenderer, useSession, useSlotRuntime } from '../core';
 import { useLeaveGuard } from '../app/unsaved-changes';
 import { forgetDraftsExcept } from '../forms/record-draft';
+import { forgetListAddresses } from '../pages/list-return-address';
 import { APP_NAME } from './page-heading';
 import { HostTenantSwitcher } from './tenant-switcher';
 
@@ -21,8 +22,9 @@ export function Header() {
 
   const signOut = async () => {
     if (signingOut || !guard.confirmLeave()) return;
-    // Signing out on purpose: no one's unsaved text, nor the record of the pages seen, stays behind in this tab.
+    // Signing out on purpose: no one's unsaved text, list searches, nor the record of the pages seen, stays behind in this tab.
     forgetDraftsExcept(null);
+    forgetListAddresses();
     pageSlots.clear();
     setSigningOut(true);
     try {

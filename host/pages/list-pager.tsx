@@ -3,16 +3,19 @@ export interface ListPagerProps {
   label: string;
   onPrevious?: (() => void) | undefined;
   onNext?: (() => void) | undefined;
+  /** Which of the list's two pagers: above the rows (a keyboard reaches it without crossing them) or below. */
+  position: 'above' | 'below';
 }
 
 /**
  * Previous and next page. A button with no page to go to stays in place, marked aria-disabled rather than removed
  * or disabled, so the keyboard focus on it is not dropped when the last page arrives.
  */
-export function ListPager({ label, onPrevious, onNext }: ListPagerProps) {
+export function ListPager({ label, onPrevious, onNext, position }: ListPagerProps) {
   if (!onPrevious && !onNext) return null;
+  const name = `Pages of ${label.toLowerCase()}${position === 'above' ? '' : ', after the list'}`;
   return (
-    <nav className="list-pager" aria-label={`Pages of ${label.toLowerCase()}`}>
+    <nav className={`list-pager list-pager--${position}`} aria-label={name}>
       <button
         type="button"
         className="button button--secondary"

@@ -5,6 +5,7 @@ import { AppSlotRenderer } from '../core';
 import { ResourceForm } from '../forms/resource-form';
 import { Breadcrumbs } from '../layout/breadcrumbs';
 import { PageHeading } from '../layout/page-heading';
+import { listReturnAddress, useListOwner } from './list-return-address';
 import { PageStatus } from './page-status';
 import { useRecordPage } from './use-record-page';
 
@@ -15,6 +16,7 @@ import { useRecordPage } from './use-record-page';
 export function RecordEditPage() {
   const { resource = '', id = '' } = useParams();
   const data = useRecordPage(resource, id);
+  const owner = useListOwner(resource);
   const [saved, setSaved] = useState<RecordPayload | null>(null);
 
   if (data.status !== 'ready') return <PageStatus {...data} />;
@@ -29,7 +31,7 @@ export function RecordEditPage() {
       <Breadcrumbs
         trail={[
           { label: 'Dashboard', to: '/' },
-          { label: definition.label, to: base },
+          { label: definition.label, to: owner ? listReturnAddress(owner) : base },
           { label: record.title, to: `${base}/${record.id}` },
           { label: 'Edit' },
         ]}

@@ -4,6 +4,7 @@ import { AppSlotRenderer } from '../core';
 import { Breadcrumbs } from '../layout/breadcrumbs';
 import { PageHeading } from '../layout/page-heading';
 import { FieldValue } from './field-value';
+import { listReturnAddress, useListOwner } from './list-return-address';
 import { PageStatus } from './page-status';
 import { useRecordPage } from './use-record-page';
 
@@ -14,6 +15,7 @@ import { useRecordPage } from './use-record-page';
 export function RecordViewPage() {
   const { resource = '', id = '' } = useParams();
   const data = useRecordPage(resource, id);
+  const owner = useListOwner(resource);
 
   if (data.status !== 'ready') return <PageStatus {...data} />;
 
@@ -26,7 +28,11 @@ export function RecordViewPage() {
   return (
     <div className="page">
       <Breadcrumbs
-        trail={[{ label: 'Dashboard', to: '/' }, { label: definition.label, to: base }, { label: record.title }]}
+        trail={[
+          { label: 'Dashboard', to: '/' },
+          { label: definition.label, to: owner ? listReturnAddress(owner) : base },
+          { label: record.title },
+        ]}
         actions={
           <>
             <AppSlotRenderer location={SlotLocation.RESOURCE_PAGE_ACTIONS} context={context} className="actions" />

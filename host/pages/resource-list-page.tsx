@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import {
   RECORD_SEARCH_MAX_LENGTH,
@@ -11,6 +11,7 @@ import { useApi } from '../app/use-api';
 import { Breadcrumbs } from '../layout/breadcrumbs';
 import { PageHeading } from '../layout/page-heading';
 import { FieldValue } from './field-value';
+import { keepListAddress, useListOwner } from './list-return-address';
 import { ListPager } from './list-pager';
 import { PageStatus } from './page-status';
 import {
@@ -33,6 +34,11 @@ export function ResourceListPage() {
   const [params, setParams] = useSearchParams();
   const definition = useApi<ResourcePayload>(`/api/resources/${name}`);
   const records = useApi<RecordListPayload>(recordListApiPath(resource, params));
+  const owner = useListOwner(resource);
+  const listSearch = params.toString();
+  useEffect(() => {
+    if (owner) keepListAddress(owner, listSearch ? `?${listSearch}` : '');
+  }, [owner?.username, owner?.tenant, resource, listSearch]);
   const lastShown = useRef<{ resource: string; payload: RecordListPayload } | null>(null);
   if (records.status === 'ready') lastShown.current = { resource, payload: records.data };
   const shown =
@@ -69,6 +75,10 @@ export function ResourceListPage() {
   };
   const search = (q: string) =>
     go({ q, sort: q && searchColumn ? searchColumn : page.sort === 'id' ? '' : page.sort, order: page.order });
+  const pagerMoves = {
+    onPrevious: page.previous ? () => setParams(neighbourPage(page, { before: page.previous ?? '' })) : undefined,
+    onNext: page.next ? () => setParams(neighbourPage(page, { after: page.next ?? '' })) : undefined,
+  };
 
   return (
     <div className="page">
@@ -86,6 +96,8 @@ export function ResourceListPage() {
       <p className="list-status" role="status">
         {describePage(page, rows.length, label, columnLabel(page.sort))}
       </p>
+      {/* Also above the rows: below, it is two Tab stops per row away. */}
+      <ListPager position="above" label={label} {...pagerMoves} />
       {rows.length > 0 && (
         <div className="table-wrap" aria-busy={records.status === 'loading'}>
           <table className="table">
@@ -141,11 +153,7 @@ export function ResourceListPage() {
           </table>
         </div>
       )}
-      <ListPager
-        label={label}
-        onPrevious={page.previous ? () => setParams(neighbourPage(page, { before: page.previous ?? '' })) : undefined}
-        onNext={page.next ? () => setParams(neighbourPage(page, { after: page.next ?? '' })) : undefined}
-      />
+      <ListPager position="below" label={label} {...pagerMoves} />
     </div>
   );
 }

@@ -107,17 +107,30 @@ describe('a long list', () => {
     expect(await shownTitles(page)).toEqual([...byName].reverse().slice(0, 25));
     await expect(page.locator('th[data-column="title"]').getAttribute('aria-sort')).resolves.toBe('descending');
 
-    // The next page, by the keyboard; the previous button says there is none before.
-    await expect(page.getByRole('button', { name: 'Previous page' }).getAttribute('aria-disabled')).resolves.toBe(
+    // The next page, by the keyboard, from the pager above the rows: a few Tab stops from the search box, not two
+    // per row. The previous button says there is none before.
+    const pager = page.getByRole('navigation', { name: 'Pages of authors', exact: true });
+    await expect(pager.getByRole('button', { name: 'Previous page' }).getAttribute('aria-disabled')).resolves.toBe(
       'true',
     );
-    await page.getByRole('button', { name: 'Next page' }).focus();
+    await page.getByRole('searchbox', { name: 'Search by name' }).focus();
+    let tabs = 0;
+    while ((await focusedElement(page)).text !== 'Next page →' && tabs < 10) {
+      await page.keyboard.press('Tab');
+      tabs += 1;
+    }
+    expect(tabs).toBeLessThan(6);
     await page.keyboard.press('Enter');
     await waitForList(page, (url) => url.searchParams.has('after'));
     const secondPage = [...byName].reverse().slice(25, 50);
     expect(await shownTitles(page)).toEqual(secondPage);
     expect(await focusedElement(page)).toMatchObject({ tag: 'button', text: 'Next page →' });
-    await expect(page.getByRole('button', { name: 'Next page' }).getAttribute('aria-disabled')).resolves.toBe('true');
+    await expect(pager.getByRole('button', { name: 'Next page' }).getAttribute('aria-disabled')).resolves.toBe('true');
+    // The pager below the rows does the same.
+    const pagerBelow = page.getByRole('navigation', { name: 'Pages of authors, after the list' });
+    await expect(pagerBelow.getByRole('button', { name: 'Next page' }).getAttribute('aria-disabled')).resolves.toBe(
+      'true',
+    );
 
     // Reload keeps the page; Back returns to the first one.
     await page.reload();
@@ -154,6 +167,39 @@ describe('a long list', () => {
     expect(await axeViolations(page)).toEqual([]);
   });
 
+  it("leads back from a record's breadcrumb to the list as it was left: its page and its order", async () => {
+    seedAuthors(suite.server.databasePath, TITLES);
+    const { page } = await suite.newPage();
+    await signIn(page);
+    await page.goto('/resources/authors?sort=title&order=desc');
+    await waitForSettledPage(page);
+    await page
+      .getByRole('navigation', { name: 'Pages of authors', exact: true })
+      .getByRole('button', { name: 'Next page' })
+      .click();
+    await waitForList(page, (url) => url.searchParams.has('after'));
+    const listAddress = new URL(page.url()).search;
+    const secondPage = await shownTitles(page);
+
+    await page
+      .locator('main tbody')
+      .getByRole('link', { name: secondPage[3] ?? '', exact: true })
+      .click();
+    await page.getByRole('heading', { level: 1, name: secondPage[3] ?? '' }).waitFor();
+    await page.getByRole('link', { name: 'Edit', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: `Edit ${secondPage[3] ?? ''}` }).waitFor();
+    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Authors' }).click();
+    await waitForList(page, (url) => url.pathname === '/resources/authors' && url.search === listAddress);
+    expect(await shownTitles(page)).toEqual(secondPage);
+
+    // Signed out and in again, the list starts afresh: a search is not left behind in the tab for the next person.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signIn(page);
+    await page.goto('/resources/authors/1');
+    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Authors' }).click();
+    await waitForList(page, (url) => url.pathname === '/resources/authors' && url.search === '');
+  });
+
   it('says what is wrong with an address it cannot show, and offers its first page', async () => {
     const { page } = await suite.newPage();
     await signIn(page);
@@ -165,6 +211,9 @@ describe('a long list', () => {
     await page.getByRole('button', { name: 'Try again' }).click();
     await waitForList(page, (url) => url.pathname === '/resources/authors' && url.search === '');
     expect(await shownTitles(page)).toEqual(DEMO_AUTHORS);
+    // The button is gone with the error: focus went on to the list's heading, not to the page's body.
+    await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
+    expect(await focusedElement(page)).toMatchObject({ tag: 'h1', text: 'Authors' });
   });
 
   it('fits a phone (390 px) with the search, sorted headings and pager, with no axe violation', async () => {
@@ -174,7 +223,16 @@ describe('a long list', () => {
     await page.goto('/resources/authors?sort=email&order=desc');
     await waitForSettledPage(page);
     await expect(page.locator('th[data-column="email"]').getAttribute('aria-sort')).resolves.toBe('descending');
-    await expect(page.getByRole('navigation', { name: 'Pages of authors' }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('navigation', { name: 'Pages of authors', exact: true }).isVisible()).resolves.toBe(
+      true,
+    );
+    // Each sort button is a target of at least 24 by 24 px (WCAG 2.2, 2.5.8), not the text's 18 px.
+    for (const box of await Promise.all(
+      (await page.locator('.table__sort').all()).map((button) => button.boundingBox()),
+    )) {
+      expect(box?.height).toBeGreaterThanOrEqual(24);
+      expect(box?.width).toBeGreaterThanOrEqual(24);
+    }
     expect(await scrollsSideways(page)).toBe(false);
     expect(await axeViolations(page)).toEqual([]);
   });
