@@ -1,4 +1,5 @@
 import express, { type Express, type Request, type RequestHandler } from 'express';
+import { SESSION_TIME_PATH } from '../shared';
 import type { AppSettings } from './app-options';
 import { createAuthRouter } from './auth/auth-router';
 import { createPassport } from './auth/create-passport';
@@ -45,7 +46,17 @@ import type { TenantStore } from './tenants/tenant-store';
  * Paths whose requests load the session; the rest (health, /slots, static files) never touch the store. The busiest
  * come first: a router layer tries its paths in order.
  */
-const SESSION_PATHS = ['/meta', '/api/resources', '/me', '/tenant', '/login', '/logout', '/api/slots', '/api/remotes'];
+const SESSION_PATHS = [
+  '/meta',
+  '/api/resources',
+  '/me',
+  '/tenant',
+  '/login',
+  '/logout',
+  SESSION_TIME_PATH,
+  '/api/slots',
+  '/api/remotes',
+];
 
 /** What the routes serve: the app's stores, registries and caches. */
 export interface AppRouteParts {
@@ -116,6 +127,8 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ex
       authenticator,
       tenants: parts.tenants,
       now: settings.now,
+      idleMs: settings.idleMs,
+      absoluteMs: settings.absoluteMs,
       bodyLimitBytes: settings.bodyLimitBytes,
       beforeLogin: [createLoginThrottle(parts.loginRateLimiter), ...settings.beforeLogin],
     }),

@@ -202,7 +202,13 @@ export class App {
         releaseSnapshot: this.releaseSnapshot,
         releaseService: this.releaseService,
         readinessChecks: () => this.readinessChecks(),
-        signedInPage: (req) => signedInPage(req, this),
+        signedInPage: (req) =>
+          signedInPage(req, {
+            tenants: this.tenants,
+            metaBody: this.metaBody,
+            slotsPayload: this.slotsPayload,
+            sessionLimits: settings,
+          }),
       },
       settings,
     );

@@ -129,6 +129,7 @@ export type {
   BootComponent,
   BootData,
   SessionBootData,
+  SessionTimePayload,
 } from './wire';
 export {
   REMOTE_DESCRIPTOR_FILE,
@@ -141,4 +142,5 @@ export {
   HOST_BEFORE_LEAVE_EVENT,
   HOST_TOOLS_UNAVAILABLE_ATTRIBUTE,
   HOST_TOOLS_EVENT,
+  SESSION_TIME_PATH,
 } from './wire';

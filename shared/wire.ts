@@ -77,7 +77,28 @@ export interface CurrentUser {
 /** `GET /me`, `POST /login`, `POST /tenant`. */
 export interface MePayload {
   user: CurrentUser;
+  /**
+   * How long the session has left as of this answer. The server always sends it; optional for payloads made
+   * without a session (a remote's tests, an emulated host), where `GET /session` answers instead.
+   */
+  session?: SessionTimePayload;
 }
+
+/**
+ * `GET /session`: how long the signed-in session has left, without extending it (asking is not using it);
+ * `POST /session`: extend it now ("stay signed in"), answering the same. The server decides: both limits are
+ * enforced there whatever a page believes.
+ */
+export interface SessionTimePayload {
+  /** Milliseconds until the session ends for being unused, as of this answer. */
+  idleEndsInMs: number;
+  /** Milliseconds until it ends for its age, however busy; staying signed in cannot move this one. */
+  absoluteEndsInMs: number;
+  /** The idle limit: what staying signed in gives back. */
+  idleTimeoutMs: number;
+}
+
+export const SESSION_TIME_PATH = '/session';
 
 export interface LoginRequest {
   username: string;

@@ -22,6 +22,8 @@ const ME: MePayload = {
     tenants: [{ id: 'acme', name: 'Acme Corp' }],
     currentTenant: 'acme',
   },
+  // The server's answers carry the time the session has left: the shell asks nothing more for its warning.
+  session: { idleEndsInMs: 30 * 60_000, absoluteEndsInMs: 12 * 3_600_000, idleTimeoutMs: 30 * 60_000 },
 };
 const PUBLIC_SLOTS: SlotMap = {
   'login-before-form': [{ component: 'Text', props: { text: 'public notice' } }],

@@ -4,6 +4,7 @@ import { AppSlotRenderer, useSession } from '../core';
 import { Header } from './header';
 import { Navigation } from './navigation';
 import { RouteFocusProvider } from './route-focus';
+import { SessionExpiryWarning } from './session-expiry-warning';
 import { UnavailableToolsNotice } from './unavailable-tools-notice';
 import { UnsavedChangesPrompt } from './unsaved-changes-prompt';
 import { useSpaLinks } from './use-spa-links';
@@ -11,7 +12,7 @@ import { useSpaLinks } from './use-spa-links';
 /**
  * Every page: the header, the navigation (signed in only), and the global slots before and after the content —
  * on the sign-in page too. Focus goes to the new page's heading after a route change, and a navigation that would
- * lose unsaved changes asks first.
+ * lose unsaved changes asks first. Signed in, a warning comes before the session's idle limit ends it.
  */
 export function Layout() {
   const session = useSession();
@@ -25,6 +26,7 @@ export function Layout() {
           Skip to content
         </a>
         <Header />
+        {signedIn && <SessionExpiryWarning />}
         <div className="app__body">
           {signedIn && <Navigation />}
           <main className="app__main" id="main" tabIndex={-1}>

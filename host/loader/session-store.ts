@@ -4,6 +4,7 @@ import {
   type CurrentUser,
   type LoginRequest,
   type MePayload,
+  type SessionTimePayload,
 } from '../../shared';
 import { ApiError, type ApiClient } from './api-client';
 import { ExternalStore } from './external-store';
@@ -25,6 +26,11 @@ export interface Session {
    * is shown; false after a sign-in, a sign-out, or a page load without a session.
    */
   expired: boolean;
+  /**
+   * How long the session had left at the last answer that said so (`GET /me`, sign-in, tenant switch), and when
+   * that answer arrived on this page's clock; null when none did.
+   */
+  time: SessionTime | null;
   /** POST /login; throws ApiError (e.g. 401 with the server's message) on failure. */
   signIn(credentials: LoginRequest): Promise<CurrentUser>;
   /** POST /logout; the client forgets the session even if the request fails. */
@@ -42,11 +48,17 @@ export interface Session {
   onExpire(listener: () => void): () => void;
 }
 
+export interface SessionTime {
+  payload: SessionTimePayload;
+  receivedAt: number;
+}
+
 interface State {
   status: SessionStatus;
   user: CurrentUser | null;
   revision: number;
   expired: boolean;
+  time: SessionTime | null;
 }
 
 /**
@@ -54,7 +66,7 @@ interface State {
  * remotes ask for with the HOST_REFRESH_EVENT window event (shared/wire.ts). The slot source follows it.
  */
 export class SessionStore extends ExternalStore<Session> {
-  private state: State = { status: 'loading', user: null, revision: 0, expired: false };
+  private state: State = { status: 'loading', user: null, revision: 0, expired: false, time: null };
   private readonly expiryListeners = new Set<() => void>();
   /** GET /me started with the page (or answered by its session data): it answers the first load only. */
   private pendingMe: Promise<MePayload> | null;
@@ -75,7 +87,7 @@ export class SessionStore extends ExternalStore<Session> {
     this.pendingMe = null;
     try {
       const payload = await (initial ?? this.client.get<MePayload>('/me'));
-      this.settle(payload.user);
+      this.settle(payload.user, false, payload.session);
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 401)) {
         console.error('[session] GET /me failed; treating the visitor as signed out.', error);
@@ -86,7 +98,7 @@ export class SessionStore extends ExternalStore<Session> {
 
   readonly signIn = async (credentials: LoginRequest): Promise<CurrentUser> => {
     const payload = await this.client.post<MePayload>('/login', credentials);
-    this.settle(payload.user);
+    this.settle(payload.user, false, payload.session);
     return payload.user;
   };
 
@@ -102,7 +114,7 @@ export class SessionStore extends ExternalStore<Session> {
 
   readonly switchTenant = async (tenant: string): Promise<void> => {
     const payload = await postTenantSwitch(this.client, tenant);
-    this.settle(payload.user);
+    this.settle(payload.user, false, payload.session);
   };
 
   readonly expire = (): void => {
@@ -127,7 +139,13 @@ export class SessionStore extends ExternalStore<Session> {
     const onRefresh = () => void this.refresh();
     const onPageShow = (event: PageTransitionEvent) => {
       if (!event.persisted) return;
-      this.publishState({ status: 'loading', user: null, revision: this.state.revision + 1, expired: false });
+      this.publishState({
+        status: 'loading',
+        user: null,
+        revision: this.state.revision + 1,
+        expired: false,
+        time: null,
+      });
       void this.refresh();
     };
     target.addEventListener(HOST_REFRESH_EVENT, onRefresh);
@@ -138,9 +156,10 @@ export class SessionStore extends ExternalStore<Session> {
     };
   }
 
-  private settle(user: CurrentUser | null, expired = false): void {
+  private settle(user: CurrentUser | null, expired = false, time?: SessionTimePayload): void {
     const previous = this.state;
     this.publishState({
+      time: user && time ? { payload: time, receivedAt: Date.now() } : null,
       status: user ? 'authenticated' : 'anonymous',
       user,
       revision: previous.revision + 1,
@@ -151,7 +170,7 @@ export class SessionStore extends ExternalStore<Session> {
 
   private publishState(state: State): void {
     this.state = state;
-    const { status, user, revision, expired } = state;
+    const { status, user, revision, expired, time } = state;
     const identity = user ? `user:${user.username}` : status;
     const scope = user ? `${identity}@${user.currentTenant}` : identity;
     this.publish(
@@ -162,6 +181,7 @@ export class SessionStore extends ExternalStore<Session> {
         scope,
         revision,
         expired,
+        time,
         signIn: this.signIn,
         signOut: this.signOut,
         switchTenant: this.switchTenant,

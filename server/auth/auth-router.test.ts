@@ -49,6 +49,8 @@ describe('sign-in, session and tenants', () => {
           // The demo account is the demo's operator (releases of remotes).
           roles: ['operator'],
         },
+        // A fresh session: the whole of both limits (30 minutes unused, 12 hours in all) is left.
+        session: { idleEndsInMs: 30 * 60_000, absoluteEndsInMs: 12 * 3_600_000, idleTimeoutMs: 30 * 60_000 },
       });
       const cookie = (response.headers['set-cookie'] as unknown as string[])[0] as string;
       expect(cookie).toMatch(/^slots\.sid=s%3A/);

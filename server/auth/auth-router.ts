@@ -10,6 +10,7 @@ import { LOCAL_STRATEGY } from './create-passport';
 import { parseLoginRequest } from './login-request';
 import { mePayload } from './me-payload';
 import { requireSession } from './require-session';
+import { addSessionTimeRoutes, sessionTimeOf } from './session-time';
 import { CLEAR_SESSION_COOKIE, SESSION_COOKIE_NAME } from './session-cookie';
 import type { StaffUser } from './staff-user';
 
@@ -17,6 +18,9 @@ export interface AuthRouterOptions {
   authenticator: passport.Authenticator;
   tenants: TenantStore;
   now: () => number;
+  /** The session limits, for `GET /session` and `POST /session` (see session-time.ts). */
+  idleMs: number;
+  absoluteMs: number;
   bodyLimitBytes: number;
   /** Run after the body is parsed and before the password is checked (e.g. a sign-in rate limit). */
   beforeLogin?: readonly RequestHandler[];
@@ -28,7 +32,7 @@ export const CLEAR_SITE_DATA = '"cookies", "storage"';
 export const TENANT_REQUEST_MESSAGE = 'Send a JSON object: { "tenant": "<tenant id>" }.';
 
 /**
- * `POST /login`, `POST /logout`, `GET /me`, `POST /tenant`. Expects express-session and passport to be mounted
+ * `POST /login`, `POST /logout`, `GET /me`, `POST /tenant`, `GET` and `POST /session`. Expects express-session and passport to be mounted
  * before it. `GET /login` is left to the host shell (its sign-in page).
  */
 export function createAuthRouter(options: AuthRouterOptions): Router {
@@ -66,7 +70,7 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
             req.session.createdAt = now;
             req.session.lastSeenAt = now;
             req.session.tenant = first.id;
-            res.json(mePayload(user, { tenants, current: first }));
+            res.json(mePayload(user, { tenants, current: first }, sessionTimeOf(req, options)));
           });
         }, next);
       },
@@ -89,7 +93,7 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
   };
 
   const me: RequestHandler = async (req, res) => {
-    res.json(mePayload(req.user as StaffUser, await currentTenant(req, options.tenants)));
+    res.json(mePayload(req.user as StaffUser, await currentTenant(req, options.tenants), sessionTimeOf(req, options)));
   };
 
   const switchTenant: RequestHandler = async (req, res) => {
@@ -98,7 +102,9 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
     const target = context.tenants.find((tenant) => tenant.id === wanted);
     if (!target) throw new HttpError('forbidden', ERROR_MESSAGES.forbiddenTenant);
     req.session.tenant = target.id;
-    res.json(mePayload(req.user as StaffUser, { tenants: context.tenants, current: target }));
+    res.json(
+      mePayload(req.user as StaffUser, { tenants: context.tenants, current: target }, sessionTimeOf(req, options)),
+    );
   };
 
   jsonRoute(
@@ -110,6 +116,7 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
   jsonRoute(router, '/logout', { POST: logout });
   jsonRoute(router, '/me', { GET: [requireSession, me] });
   jsonRoute(router, '/tenant', { POST: [requireSession, ...json, switchTenant] });
+  addSessionTimeRoutes(router, options);
   return router;
 }
 

@@ -1,9 +1,10 @@
-import type { MePayload } from '../../shared';
+import type { MePayload, SessionTimePayload } from '../../shared';
 import type { TenantContext } from '../tenants/current-tenant';
 import type { StaffUser } from './staff-user';
 
-export function mePayload(user: StaffUser, context: TenantContext): MePayload {
+export function mePayload(user: StaffUser, context: TenantContext, session: SessionTimePayload): MePayload {
   return {
+    session,
     user: {
       username: user.username,
       displayName: user.displayName,

@@ -6,6 +6,7 @@ import { HttpError } from '../http/http-error';
 import { inSeries } from '../http/in-series';
 import { SESSION_COOKIE_NAME, sessionCookieOptions } from './session-cookie';
 import { SessionStoreWithoutTouch } from './session-store-without-touch';
+import { isSessionTimePeek } from './session-time';
 import { enforceSessionTimeouts } from './session-timeouts';
 
 export interface SessionChainOptions {
@@ -64,7 +65,12 @@ export function createSessionChain(options: SessionChainOptions, mode: SessionCh
   const chain = inSeries([
     ...(forPage ? [] : [privateAnswers]),
     loadSession,
-    enforceSessionTimeouts({ idleMs: options.idleMs, absoluteMs: options.absoluteMs, now: options.now }),
+    enforceSessionTimeouts({
+      idleMs: options.idleMs,
+      absoluteMs: options.absoluteMs,
+      now: options.now,
+      isPeek: isSessionTimePeek,
+    }),
     // No passport.initialize(): it only adds compatibility fields for strategies of passport 0.4 and older; the
     // session and local strategies set up req.logIn and the session manager themselves.
     options.authenticator.session(),

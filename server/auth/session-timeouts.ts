@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 
 export interface SessionTimeoutOptions {
   /** A session unused this long is over. */
@@ -6,6 +6,8 @@ export interface SessionTimeoutOptions {
   /** A session this old is over, however busy. */
   absoluteMs: number;
   now: () => number;
+  /** True for a request that only asks how long the session has left: it must not extend what it measures. */
+  isPeek?: (req: Request) => boolean;
 }
 
 /**
@@ -35,7 +37,7 @@ export function enforceSessionTimeouts(options: SessionTimeoutOptions): RequestH
       session.regenerate((error: unknown) => next(error));
       return;
     }
-    if (now - lastSeenAt >= step) session.lastSeenAt = now;
+    if (now - lastSeenAt >= step && !options.isPeek?.(req)) session.lastSeenAt = now;
     next();
   };
 }

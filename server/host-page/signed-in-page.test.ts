@@ -52,7 +52,11 @@ describe('a page requested by a signed-in session', () => {
     expect(inner).not.toMatch(/[<>&\u2028\u2029]/);
     expect(page.text).not.toContain(HOSTILE);
     const data = JSON.parse(inner ?? '') as SessionBootData;
-    expect(data.me).toEqual((await agent.get('/me').expect(200)).body);
+    // The same answer, but for the time left, which runs on between the two requests.
+    const me = (await agent.get('/me').expect(200)).body as SessionBootData['me'];
+    expect({ ...data.me, session: undefined }).toEqual({ ...me, session: undefined });
+    expect(data.me.session?.idleTimeoutMs).toBe(me.session?.idleTimeoutMs);
+    expect(Math.abs((data.me.session?.idleEndsInMs ?? 0) - (me.session?.idleEndsInMs ?? -1))).toBeLessThan(5_000);
     expect(data.meta).toEqual((await agent.get('/meta').expect(200)).body);
     const protectedNote = data.meta.slots['dashboard-after-cards']?.find((slot) => slot.component === 'ProtectedNote');
     expect(protectedNote?.props).toEqual({ text: HOSTILE });

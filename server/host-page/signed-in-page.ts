@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { mePayload } from '../auth/me-payload';
+import { sessionTimeOf, type SessionLimits } from '../auth/session-time';
 import type { MetaBodyCache } from '../meta/meta-body-cache';
 import type { SlotsPayloadCache } from '../slots/slots-payload';
 import { currentTenant } from '../tenants/current-tenant';
@@ -11,6 +12,7 @@ export interface SignedInPageSources {
   tenants: TenantStore;
   metaBody: MetaBodyCache;
   slotsPayload: SlotsPayloadCache;
+  sessionLimits: SessionLimits;
 }
 
 /**
@@ -24,7 +26,7 @@ export async function signedInPage(req: Request, sources: SignedInPageSources): 
   try {
     const context = await currentTenant(req, sources.tenants);
     return {
-      me: mePayload(user, context),
+      me: mePayload(user, context, sessionTimeOf(req, sources.sessionLimits)),
       meta: await sources.metaBody.body(context.current),
       slots: sources.slotsPayload.current().allSlotMap,
     };

@@ -1,0 +1,47 @@
+import type { Request, RequestHandler, Router } from 'express';
+import { SESSION_TIME_PATH, type SessionTimePayload } from '../../shared';
+import { jsonRoute } from '../http/json-route';
+import { requireSession } from './require-session';
+
+/** The two session limits and the clock they are measured with. */
+export interface SessionLimits {
+  idleMs: number;
+  absoluteMs: number;
+  now: () => number;
+}
+
+/**
+ * How long the request's session has left. Also carried by every `MePayload` (GET /me, sign-in, tenant switch, a
+ * signed-in page's session data), so a page knows it without asking.
+ */
+export function sessionTimeOf(req: Request, limits: SessionLimits): SessionTimePayload {
+  const now = limits.now();
+  const { createdAt = now, lastSeenAt = now } = req.session;
+  return {
+    idleEndsInMs: Math.max(0, lastSeenAt + limits.idleMs - now),
+    absoluteEndsInMs: Math.max(0, createdAt + limits.absoluteMs - now),
+    idleTimeoutMs: limits.idleMs,
+  };
+}
+
+/** `GET /session` only measures: the session chain must not count it as use (see enforceSessionTimeouts). */
+export function isSessionTimePeek(req: Request): boolean {
+  return req.method === 'GET' && req.originalUrl.split('?')[0] === SESSION_TIME_PATH;
+}
+
+/**
+ * How long the signed-in session has left (`GET /session`), and "stay signed in" (`POST /session`), so the shell can
+ * warn before the idle limit ends a session. A page is never trusted with the limits: it asks, and the session
+ * chain ended an expired session before either route runs (a 401 then).
+ */
+export function addSessionTimeRoutes(router: Router, options: SessionLimits): void {
+  const read: RequestHandler = (req, res) => {
+    res.json(sessionTimeOf(req, options));
+  };
+  const extend: RequestHandler = (req, res) => {
+    // Written whatever the step: staying signed in must give back the whole idle time, and the cookie with it.
+    req.session.lastSeenAt = options.now();
+    res.json(sessionTimeOf(req, options));
+  };
+  jsonRoute(router, SESSION_TIME_PATH, { GET: [requireSession, read], POST: [requireSession, extend] });
+}

@@ -1,0 +1,45 @@
+import { startAppServer } from '../../testing/system/app-server';
+import { useBrowserSuite } from '../../testing/system/browser-suite';
+import { signIn } from '../../testing/system/sign-in';
+import { focusedElement, waitForSettledPage } from '../../testing/system/staff-pages';
+
+jest.setTimeout(90_000);
+
+/** A 12 s idle limit: the warning comes a quarter of it (3 s) before the end. */
+const IDLE_SECONDS = 12;
+
+const suite = useBrowserSuite({
+  startServer: () => startAppServer({ env: { SESSION_IDLE_MINUTES: String(IDLE_SECONDS / 60) } }),
+});
+
+describe('the warning before the idle limit ends a session', () => {
+  it('comes before the end, keeps the session on "Stay signed in", gives the focus back, and the server decides', async () => {
+    const { page } = await suite.newPage();
+    await signIn(page);
+    await waitForSettledPage(page);
+    const search = page.locator('nav.nav').getByRole('link', { name: 'Dashboard' });
+    await search.focus();
+
+    // Left alone, the page warns about 3 s before the end, and puts the focus on the way to stay.
+    const warning = page.getByRole('alertdialog', { name: 'Your session is about to end' });
+    await warning.waitFor({ timeout: IDLE_SECONDS * 1000 });
+    await expect(warning.textContent()).resolves.toMatch(/You will be signed out in 0:0\d for inactivity\./);
+    expect(await focusedElement(page)).toMatchObject({ tag: 'button', text: 'Stay signed in' });
+    await page.keyboard.press('Enter');
+    await warning.waitFor({ state: 'detached' });
+    expect(await focusedElement(page)).toMatchObject({ tag: 'a', text: 'Dashboard' });
+
+    // Past the first session's end: the server kept it, as the page said.
+    await page.waitForTimeout(4_000);
+    const me = await page.evaluate(async () => (await fetch('/me', { credentials: 'same-origin' })).status);
+    expect(me).toBe(200);
+
+    // Warned again and left alone, the session ends: the sign-in page says why.
+    await warning.waitFor({ timeout: IDLE_SECONDS * 1000 });
+    await page.waitForURL((url) => url.pathname === '/login', { timeout: 10_000 });
+    await page
+      .getByText(/session (has )?ended/i)
+      .first()
+      .waitFor();
+  });
+});
