@@ -44,7 +44,7 @@ export function componentFromModule(module: unknown, id: string, component: stri
 
 /** The React component of a provided component: its module, loaded once per page, checked for its shape. */
 export async function loadComponent(
-  modules: RemoteModuleLoader,
+  modules: Pick<RemoteModuleLoader, 'load'>,
   remote: string,
   component: string,
 ): Promise<SlotComponent> {
@@ -59,7 +59,8 @@ export async function loadComponent(
  * back for up to 300 ms after a fallback showed.
  */
 export function connectRegistries(
-  modules: RemoteModuleLoader,
+  // What it uses of a loader: the kit's host emulator and slot tests give one of their own, over the same path.
+  modules: Pick<RemoteModuleLoader, 'provided' | 'onProvide' | 'onLoad' | 'load'>,
   { slotRegistry, globalRegistry }: ConnectedRegistries = {
     slotRegistry: SlotComponentRegistry,
     globalRegistry: GlobalComponentRegistry,

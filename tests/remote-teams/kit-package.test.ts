@@ -5,11 +5,11 @@ import { parseCliArguments } from '../../remotes/kit/cli';
 import { KIT_DIR, kitTarballName, packKit, readKitManifest } from '../../scripts/kit-pack';
 import {
   fillTemplate,
-  readTemplateFile,
   REMOTE_NAME_PLACEHOLDER,
   REMOTE_PROJECT_SCRIPTS,
   templateFiles,
-} from '../../scripts/remote-new';
+} from '../../remotes/kit/new-project';
+import { TEMPLATE_DIR } from '../../scripts/remote-new';
 import { REPO_ROOT } from '../../testing/system/repo-root';
 import { makeTempDir } from '../../testing/temp-dir';
 
@@ -78,9 +78,11 @@ describe('the kit package', () => {
   });
 });
 
+const readTemplateFile = (file: string) => readFileSync(path.join(TEMPLATE_DIR, file), 'utf8');
+
 describe('the template of npm run remote:new', () => {
   it('puts the remote name everywhere the placeholder stands, the README heading included', () => {
-    const files = templateFiles();
+    const files = templateFiles(TEMPLATE_DIR);
     expect(files).toEqual(expect.arrayContaining(['README.md', 'remote.ts']));
     for (const file of files) {
       const text = fillTemplate(readTemplateFile(file), 'team_billing');
