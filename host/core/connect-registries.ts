@@ -27,6 +27,9 @@ function describeModule(value: unknown): string {
     : `a module exporting ${keys.map((key) => `"${key}"`).join(', ')}`;
 }
 
+/** What connectRegistries uses of a module loader: the kit's slot tests give one of their own, over the same path. */
+export type ConnectableModules = Pick<RemoteModuleLoader, 'provided' | 'onProvide' | 'onLoad' | 'load'>;
+
 /**
  * The React component a federated module provides for `component`: its named export of that name, else its
  * default export. Anything else throws a SlotLoadError naming the module (`<remote>/<component>`).
@@ -59,8 +62,7 @@ export async function loadComponent(
  * back for up to 300 ms after a fallback showed.
  */
 export function connectRegistries(
-  // What it uses of a loader: the kit's host emulator and slot tests give one of their own, over the same path.
-  modules: Pick<RemoteModuleLoader, 'provided' | 'onProvide' | 'onLoad' | 'load'>,
+  modules: ConnectableModules,
   { slotRegistry, globalRegistry }: ConnectedRegistries = {
     slotRegistry: SlotComponentRegistry,
     globalRegistry: GlobalComponentRegistry,

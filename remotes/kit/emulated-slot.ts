@@ -14,18 +14,18 @@ import {
   type JsonObject,
   type JsonValue,
   type ResourceActionContext,
+  type RemoteDescriptorFile,
   type ResourceRecord,
   type SlotLocationValue,
 } from '../../shared';
 import { slotContextAt } from '../../host/core/app-slot-renderer';
 import { ComponentRegistry } from '../../host/core/component-registry';
-import { connectRegistries } from '../../host/core/connect-registries';
+import { connectRegistries, type ConnectableModules } from '../../host/core/connect-registries';
 import type { SlotFailureLogger } from '../../host/core/log-slot-failures';
 import { propsCheckWith, validatorOf } from '../../host/core/props-check';
 import { FormSlot, SlotItem } from '../../host/core/slot-item';
 import { createSlotStatus, SlotRuntimeProvider, type SlotRuntime } from '../../host/core/slot-runtime';
-import type { LoadedModule, ProvidedComponent } from '../../host/loader/remote-module-loader';
-import type { RemoteDeclaration } from './define-remote';
+import type { ProvidedComponent } from '../../host/loader/remote-module-loader';
 
 /** A resource form's fields: where the product places the form components (`formComponents` in remote.ts). */
 export const FORM_LOCATION = 'form';
@@ -59,49 +59,40 @@ export function initialFormValues(context: EmulatedContext): Record<string, Json
   return values;
 }
 
-/**
- * The runtime of an emulated page: registries filled through the product's loading path from `load` (the
- * component's module, a dynamic import in the emulator), the slot status with a failure log, failures shown (as a
- * development product does) and the props checked against the remote's own schemas.
- */
-export function emulatedRuntime(
-  remote: RemoteDeclaration,
-  load: (component: string) => Promise<unknown>,
-  log?: SlotFailureLogger,
-): Partial<SlotRuntime> {
-  const slotRegistry = new ComponentRegistry('SlotComponentRegistry');
-  const globalRegistry = new ComponentRegistry('GlobalComponentRegistry');
-  const provided: ProvidedComponent[] = remote.components.map((component) => ({
+/** What the emulated host knows of the remote: its descriptor (slots-remote.json, or remote.ts's declaration). */
+export type EmulatedRemote = Pick<RemoteDescriptorFile, 'name' | 'components' | 'formComponents' | 'props'>;
+
+/** The components of the remote as the product's module loader provides them. */
+export function providedComponents(remote: EmulatedRemote): ProvidedComponent[] {
+  return remote.components.map((component) => ({
     remote: remote.name,
     component,
     formComponent: remote.formComponents.includes(component),
   }));
-  const loadListeners = new Set<(loaded: LoadedModule) => void>();
-  connectRegistries(
-    {
-      provided: () => provided,
-      onProvide: () => () => undefined,
-      onLoad(listener) {
-        loadListeners.add(listener);
-        return () => loadListeners.delete(listener);
-      },
-      async load(_remote, component) {
-        const module = await load(component);
-        const item = provided.find((candidate) => candidate.component === component);
-        if (item) for (const listener of loadListeners) listener({ ...item, module });
-        return module;
-      },
-    },
-    { slotRegistry, globalRegistry },
-  );
+}
+
+/**
+ * The runtime of an emulated page: registries filled through the product's loading path from `modules` (the
+ * product's own module loader in the emulator, the test's modules in slot tests), the slot status with a failure
+ * log, failures shown (as a development product does) and the props checked against the remote's own schemas.
+ */
+export function emulatedRuntime(
+  remote: EmulatedRemote,
+  modules: ConnectableModules,
+  log?: SlotFailureLogger,
+): Partial<SlotRuntime> {
+  const slotRegistry = new ComponentRegistry('SlotComponentRegistry');
+  const globalRegistry = new ComponentRegistry('GlobalComponentRegistry');
+  connectRegistries(modules, { slotRegistry, globalRegistry });
   const validate = validatorOf(Validator);
+  const schemas = remote.props ?? {};
   return {
     slotRegistry,
     globalRegistry,
     remoteOf: (component) => (remote.components.includes(component) ? remote.name : null),
     ...createSlotStatus(log ? { log } : {}),
     showFailures: true,
-    propsCheck: propsCheckWith(async () => ({ schemas: remote.props, validate })),
+    propsCheck: propsCheckWith(async () => ({ schemas, validate })),
   };
 }
 

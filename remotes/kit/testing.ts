@@ -8,12 +8,15 @@ import { act, createElement, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { JsonObject, JsonValue } from '../../shared';
 import { reportCaughtError } from '../../host/core/slot-boundary';
+import type { ConnectableModules } from '../../host/core/connect-registries';
 import type { SlotStatusEntry } from '../../host/core/slot-status';
+import type { LoadedModule } from '../../host/loader/remote-module-loader';
 import type { RemoteDeclaration } from './define-remote';
 import {
   emulatedRuntime,
   emulatedSlot,
   initialFormValues,
+  providedComponents,
   SAMPLE_CONTEXT,
   type EmulatedContext,
   type EmulatedLocation,
@@ -54,8 +57,27 @@ export class SlotTestFailure extends Error {
 /** The component a test hands over: the component itself or its module (`import * as module from './Hello'`). */
 type ComponentOrModule = unknown;
 
-function asModule(component: string, implementation: ComponentOrModule): unknown {
-  return typeof implementation === 'function' ? { [component]: implementation } : implementation;
+/** A module loader holding the one module under test: the product's registries load it as they load any. */
+function modulesOf(
+  remote: RemoteDeclaration,
+  component: string,
+  implementation: ComponentOrModule,
+): ConnectableModules {
+  const module = typeof implementation === 'function' ? { [component]: implementation } : implementation;
+  const provided = providedComponents(remote).filter((item) => item.component === component);
+  const listeners = new Set<(loaded: LoadedModule) => void>();
+  return {
+    provided: () => provided,
+    onProvide: () => () => undefined,
+    onLoad(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async load() {
+      for (const item of provided) for (const listener of listeners) listener({ ...item, module });
+      return module;
+    },
+  };
 }
 
 /**
@@ -77,11 +99,7 @@ export async function renderSlot(
   (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
   const context = { ...SAMPLE_CONTEXT, ...options.context };
   // The failure is what this helper reports: the product's console log of it would only repeat it.
-  const runtime = emulatedRuntime(
-    remote,
-    async () => asModule(component, implementation),
-    () => undefined,
-  );
+  const runtime = emulatedRuntime(remote, modulesOf(remote, component, implementation), () => undefined);
   let values: Readonly<Record<string, JsonValue>> = initialFormValues(context);
 
   function Page() {
