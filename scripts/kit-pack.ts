@@ -3,13 +3,14 @@
  * build/ it imports) to JavaScript and declarations, and packs it with `npm pack` into `<destination>`
  * (`dist/kit/` by default) as `slots-platform-remote-kit-<version>.tgz`, the version of remotes/kit/package.json
  * (CHANGELOG.md says how it is chosen), with the template and the dependency versions of new projects, so the
- * package's `slots-remote new` needs nothing else. `npm run remote:new` copies the tarball into each new project.
+ * package's `slots-remote new` needs nothing else, and the host emulator's build (scripts/kit-emulator.ts). `npm run remote:new` copies the tarball into each new project.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PACKAGED_TEMPLATE_FOLDER, PACKAGED_VERSIONS_FILE, PROJECT_PACKAGES } from '../remotes/kit/new-project';
+import { PACKAGED_EMULATOR_FOLDER } from '../remotes/kit/packaged-files';
 
 const ROOT_DIR = path.resolve(__dirname, '..');
 export const KIT_DIR = path.join(ROOT_DIR, 'remotes', 'kit');
@@ -98,6 +99,12 @@ export function packKit(destination: string): string {
     const manifest = packedManifest(readKitManifest());
     writeFileSync(path.join(staging, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     copyFileSync(path.join(KIT_DIR, 'CHANGELOG.md'), path.join(staging, 'CHANGELOG.md'));
+    // The host emulator `slots-remote dev` serves: the product's renderer, bundled (scripts/kit-emulator.ts).
+    execFileSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(__dirname, 'kit-emulator.ts'), path.join(staging, PACKAGED_EMULATOR_FOLDER)],
+      { cwd: ROOT_DIR, stdio: ['ignore', 'inherit', 'inherit'] },
+    );
     // What `slots-remote new` makes a project from, with no repository at hand.
     cpSync(path.join(KIT_DIR, 'template'), path.join(staging, PACKAGED_TEMPLATE_FOLDER), { recursive: true });
     writeFileSync(path.join(staging, PACKAGED_VERSIONS_FILE), `${JSON.stringify(repositoryVersions(), null, 2)}\n`);

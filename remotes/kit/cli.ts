@@ -23,7 +23,7 @@ import { watchDeclaration } from './declaration-watcher';
 import { DEV_EVENTS_PATH, startDevServer } from './dev-server';
 import type { RemoteDeclaration } from './define-remote';
 import { createRemoteProject, nextSteps, parseNewProjectArguments } from './new-project';
-import { packagedProjectSource } from './packaged-project-source';
+import { packagedEmulatorDir, packagedProjectSource } from './packaged-files';
 import { parseReleaseArguments, publishRelease } from './release';
 import { REMOTE_DECLARATION_FILE, remoteWebpackConfig, type BuildMode } from './webpack';
 
@@ -118,8 +118,14 @@ function declarationKey(remote: RemoteDeclaration): string {
 async function dev(options: CliOptions): Promise<void> {
   let remote = loadRemoteDeclaration(options.dir);
   const outputPath = configurationFor(options, 'development', remote).output?.path as string;
-  const server = await startDevServer({ dir: outputPath, port: options.port, host: options.host });
+  const server = await startDevServer({
+    dir: outputPath,
+    port: options.port,
+    host: options.host,
+    emulatorDir: packagedEmulatorDir(),
+  });
   console.log(`Serving ${remote.name} for development at ${server.origin}/mf-manifest.json`);
+  console.log(`The host emulator: ${server.origin}/`);
   console.log(`Point the product at it: { "name": "${remote.name}", "entry": "${server.origin}/mf-manifest.json" }`);
 
   const watchBuild = (): Watching | undefined =>

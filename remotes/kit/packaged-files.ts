@@ -1,5 +1,5 @@
 /**
- * Where `slots-remote new` takes a project's parts from: the kit's own package (from a tarball run with `npm exec`,
+ * What the kit's package carries besides its code. Where `slots-remote new` takes a project's parts from: the kit's own package (from a tarball run with `npm exec`,
  * or from a registry), with no product checkout on the machine. The template and the dependency versions were put
  * into the package when it was packed (scripts/kit-pack.ts); the kit's tarball is the package packed again.
  */
@@ -7,6 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PACKAGED_TEMPLATE_FOLDER, PACKAGED_VERSIONS_FILE, type ProjectSource } from './new-project';
+
+/** The folder of the host emulator's build in the kit's package (built when packed: scripts/kit-emulator.ts). */
+export const PACKAGED_EMULATOR_FOLDER = 'emulator';
 
 const KIT_PACKAGE_NAME = '@slots-platform/remote-kit';
 
@@ -22,6 +25,12 @@ function kitPackageRoot(from = __dirname): string {
     }
     if (path.dirname(dir) === dir) throw new Error(`No package.json of ${KIT_PACKAGE_NAME} above ${from}`);
   }
+}
+
+/** The host emulator's build in the kit's package (`slots-remote dev` serves it); undefined in the kit's sources. */
+export function packagedEmulatorDir(): string | undefined {
+  const dir = path.join(kitPackageRoot(), PACKAGED_EMULATOR_FOLDER);
+  return existsSync(path.join(dir, 'index.html')) ? dir : undefined;
 }
 
 export function packagedProjectSource(): ProjectSource {
