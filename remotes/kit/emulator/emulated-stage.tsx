@@ -65,7 +65,9 @@ function EmulatedForm({ runtime, component, props, context }: Omit<EmulatedStage
 export function EmulatedStage(stage: EmulatedStageProps) {
   const { runtime, component, location, props, context, signedIn, wide } = stage;
   const reason = notShownBecause(location, signedIn, wide);
-  const key = `${location}\u0000${component}\u0000${JSON.stringify(context)}`;
+  // A new slot for other props, as a page load of the product would give: a boundary that caught a failure (props
+  // that broke the schema) shows it until its slot is replaced.
+  const key = JSON.stringify([location, component, props, context]);
   return (
     <main className={`emulator__stage emulator__stage--${wide ? 'wide' : 'narrow'}`} data-emulator-stage>
       {reason !== null ? (
