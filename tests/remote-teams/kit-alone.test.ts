@@ -166,6 +166,18 @@ describe('npm run dev: the host emulator', () => {
     await page.locator('input[name="signedIn"]').check();
     await slot.getByText(`Hello, ${REMOTE}`).waitFor();
 
+    // The sign-in sidebar on a narrow screen: not rendered (the product's media rule); wide, it is.
+    await page.locator('select[name="location"]').selectOption('login-sidebar');
+    await page.locator('[data-slot-location="login-sidebar"] [data-slot-component="Hello"]').waitFor();
+    await page.locator('select[name="width"]').selectOption('narrow');
+    await page
+      .locator('[data-not-shown]')
+      .getByText(/min-width: 1024px/)
+      .waitFor();
+    await page.locator('select[name="width"]').selectOption('wide');
+    await page.locator('select[name="location"]').selectOption('dashboard-before-cards');
+    await slot.getByText(`Hello, ${REMOTE}`).waitFor();
+
     const component = path.join(projectDir, 'components', 'Hello.tsx');
     const original = readFileSync(component, 'utf8');
     try {
