@@ -131,13 +131,18 @@ describe('checkImportBoundaries', () => {
     ]);
   });
 
-  it('keeps the remote kit to itself, shared/ and build/, since it is packed on its own', async () => {
+  it("keeps the remote kit to itself, shared/, build/ and the host's slot renderer, since it is packed on its own", async () => {
+    const rule =
+      'remotes/kit/ imports only itself, shared/, build/, host/core/, host/loader/, packages and Node modules: it is packed on its own.';
     const violations = await violationsOf({
-      'remotes/kit/index.ts': "import '../common/safe-href';\nimport '../../server/app';\n",
+      'remotes/kit/index.ts':
+        "import '../common/safe-href';\nimport '../../server/app';\nimport '../../host/app/shell';\n" +
+        "import '../../host/core/slot-item';\nimport '../../host/loader/remote-module-loader';\n",
     });
     expect(violations).toEqual([
-      'remotes/kit/index.ts:1: imports "../common/safe-href": remotes/kit/ imports only itself, shared/, build/, packages and Node modules: it is packed on its own.',
-      'remotes/kit/index.ts:2: imports "../../server/app": remotes/kit/ imports only itself, shared/, build/, packages and Node modules: it is packed on its own.',
+      `remotes/kit/index.ts:1: imports "../common/safe-href": ${rule}`,
+      `remotes/kit/index.ts:2: imports "../../server/app": ${rule}`,
+      `remotes/kit/index.ts:3: imports "../../host/app/shell": ${rule}`,
     ]);
   });
 

@@ -15,8 +15,10 @@ import ts from 'typescript';
  *   `import()` is that boundary, so it may load React code.
  * - `remotes/<team>/` imports its own folder, `remotes/common/`, the remote kit (`remotes/kit/`), `shared/` and npm
  *   packages. Never the host or the server: a remote ships on its own.
- * - `remotes/kit/` (packed into the npm package remote teams install) imports itself, `shared/` and `build/` (the
- *   webpack plugins of its preset), npm packages and Node's modules (its build side runs in Node).
+ * - `remotes/kit/` (packed into the npm package remote teams install) imports itself, `shared/`, `build/` (the
+ *   webpack plugins of its preset), the host's slot renderer (`host/core/`, `host/loader/`: its host emulator and
+ *   slot tests render as the product does, with the product's code compiled into the package), npm packages and
+ *   Node's modules (its build side runs in Node).
  * - A standalone remote project under `remotes/` (its own `package.json`, made by `npm run remote:new`) is checked
  *   by its own tooling, not here; neither is anything in a `node_modules` folder or a declaration file.
  * - `build/` (webpack plugins) imports `build/`, `shared/`, npm packages and Node's modules.
@@ -177,8 +179,9 @@ function violationOf(
       if (target.kind === 'package') return undefined;
       if (inFolder(file, 'remotes/kit')) {
         if (target.kind === 'node-builtin') return undefined;
-        if (['remotes/kit', 'shared', 'build'].some((folder) => inFolder(target.path, folder))) return undefined;
-        return 'remotes/kit/ imports only itself, shared/, build/, packages and Node modules: it is packed on its own';
+        const packed = ['remotes/kit', 'shared', 'build', 'host/core', 'host/loader'];
+        if (packed.some((folder) => inFolder(target.path, folder))) return undefined;
+        return 'remotes/kit/ imports only itself, shared/, build/, host/core/, host/loader/, packages and Node modules: it is packed on its own';
       }
       if (target.kind === 'node-builtin') return 'remotes/ run in the browser: no Node module';
       if (inFolder(target.path, 'shared')) return undefined;

@@ -2,12 +2,15 @@
  * `npm run kit:pack [-- <destination>]`: compiles the remote kit (remotes/kit/, with the parts of shared/ and
  * build/ it imports) to JavaScript and declarations, and packs it with `npm pack` into `<destination>`
  * (`dist/kit/` by default) as `slots-platform-remote-kit-<version>.tgz`, the version of remotes/kit/package.json
- * (CHANGELOG.md says how it is chosen). `npm run remote:new` copies the tarball into each new project.
+ * (CHANGELOG.md says how it is chosen), with the template and the dependency versions of new projects, so the
+ * package's `slots-remote new` needs nothing else, and the host emulator's build (scripts/kit-emulator.ts). `npm run remote:new` copies the tarball into each new project.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PACKAGED_TEMPLATE_FOLDER, PACKAGED_VERSIONS_FILE, PROJECT_PACKAGES } from '../remotes/kit/new-project';
+import { PACKAGED_EMULATOR_FOLDER } from '../remotes/kit/packaged-files';
 
 const ROOT_DIR = path.resolve(__dirname, '..');
 export const KIT_DIR = path.join(ROOT_DIR, 'remotes', 'kit');
@@ -33,6 +36,25 @@ export function readKitManifest(dir = KIT_DIR): KitManifest {
 /** `@slots-platform/remote-kit` 0.2.0 -> `slots-platform-remote-kit-0.2.0.tgz`, the name `npm pack` gives it. */
 export function kitTarballName(manifest: Pick<KitManifest, 'name' | 'version'>): string {
   return `${manifest.name.replace(/^@/, '').replace('/', '-')}-${manifest.version}.tgz`;
+}
+
+/**
+ * The versions this repository builds and tests with, of the packages every new project lists: written into the
+ * package, so `slots-remote new` starts a project on them with no repository at hand.
+ */
+export function repositoryVersions(): Record<string, string> {
+  const manifest = JSON.parse(readFileSync(path.join(ROOT_DIR, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+  };
+  const all = { ...manifest.dependencies, ...manifest.devDependencies };
+  return Object.fromEntries(
+    [...PROJECT_PACKAGES.dependencies, ...PROJECT_PACKAGES.devDependencies].map((name) => {
+      const version = all[name];
+      if (version === undefined) throw new Error(`package.json of the repository has no ${name}`);
+      return [name, version];
+    }),
+  );
 }
 
 /**
@@ -63,7 +85,8 @@ export function packedManifest(source: KitManifest): KitManifest {
 
 /**
  * Builds and packs the kit into `destination`; returns the tarball's file name. The package is assembled in a
- * temporary folder (compiled lib/, the packed package.json, the changelog): nothing is written into remotes/kit/.
+ * temporary folder (compiled lib/, the packed package.json, the changelog, the template and the versions of new
+ * projects): nothing is written into remotes/kit/.
  */
 export function packKit(destination: string): string {
   const staging = mkdtempSync(path.join(os.tmpdir(), 'slots-kit-pack-'));
@@ -76,6 +99,15 @@ export function packKit(destination: string): string {
     const manifest = packedManifest(readKitManifest());
     writeFileSync(path.join(staging, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     copyFileSync(path.join(KIT_DIR, 'CHANGELOG.md'), path.join(staging, 'CHANGELOG.md'));
+    // The host emulator `slots-remote dev` serves: the product's renderer, bundled (scripts/kit-emulator.ts).
+    execFileSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(__dirname, 'kit-emulator.ts'), path.join(staging, PACKAGED_EMULATOR_FOLDER)],
+      { cwd: ROOT_DIR, stdio: ['ignore', 'inherit', 'inherit'] },
+    );
+    // What `slots-remote new` makes a project from, with no repository at hand.
+    cpSync(path.join(KIT_DIR, 'template'), path.join(staging, PACKAGED_TEMPLATE_FOLDER), { recursive: true });
+    writeFileSync(path.join(staging, PACKAGED_VERSIONS_FILE), `${JSON.stringify(repositoryVersions(), null, 2)}\n`);
     mkdirSync(destination, { recursive: true });
     const output = execFileSync('npm', ['pack', '--json', '--pack-destination', destination], {
       cwd: staging,

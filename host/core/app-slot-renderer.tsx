@@ -14,6 +14,17 @@ const CONTEXT_LOCATIONS: ReadonlySet<SlotLocation> = new Set([
   SlotLocation.RESOURCE_EDIT_ACTIONS,
 ]);
 
+/**
+ * The context a slot at `location` receives: the record's for the action locations, none elsewhere (a component
+ * that needs one fails there). The kit's host emulator and slot tests apply the same rule.
+ */
+export function slotContextAt(
+  location: SlotLocation,
+  context: ResourceActionContext | undefined,
+): ResourceActionContext | undefined {
+  return CONTEXT_LOCATIONS.has(location) ? context : undefined;
+}
+
 export interface AppSlotRendererProps {
   location: SlotLocation | SlotLocationValue;
   /** For resource-page-actions and resource-edit-actions; ignored at other locations (they get no context). */
@@ -36,7 +47,7 @@ export function AppSlotRenderer({ location, context, className, fallback }: AppS
   const { value } = slotLocation;
   const { slots, status } = useSlotData();
   const entries = slots[value] ?? [];
-  const slotContext = CONTEXT_LOCATIONS.has(slotLocation) ? context : undefined;
+  const slotContext = slotContextAt(slotLocation, context);
   const { slotStatus } = useSlotRuntime();
   const keys = entries.map((entry, index) => `${index}:${entry.component}`);
   // Read from the slot status, only where there is a fallback to show.

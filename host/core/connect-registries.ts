@@ -27,6 +27,9 @@ function describeModule(value: unknown): string {
     : `a module exporting ${keys.map((key) => `"${key}"`).join(', ')}`;
 }
 
+/** What connectRegistries uses of a module loader: the kit's slot tests give one of their own, over the same path. */
+export type ConnectableModules = Pick<RemoteModuleLoader, 'provided' | 'onProvide' | 'onLoad' | 'load'>;
+
 /**
  * The React component a federated module provides for `component`: its named export of that name, else its
  * default export. Anything else throws a SlotLoadError naming the module (`<remote>/<component>`).
@@ -44,7 +47,7 @@ export function componentFromModule(module: unknown, id: string, component: stri
 
 /** The React component of a provided component: its module, loaded once per page, checked for its shape. */
 export async function loadComponent(
-  modules: RemoteModuleLoader,
+  modules: Pick<RemoteModuleLoader, 'load'>,
   remote: string,
   component: string,
 ): Promise<SlotComponent> {
@@ -59,7 +62,7 @@ export async function loadComponent(
  * back for up to 300 ms after a fallback showed.
  */
 export function connectRegistries(
-  modules: RemoteModuleLoader,
+  modules: ConnectableModules,
   { slotRegistry, globalRegistry }: ConnectedRegistries = {
     slotRegistry: SlotComponentRegistry,
     globalRegistry: GlobalComponentRegistry,

@@ -6,7 +6,7 @@ export interface PropsCheck {
   check(component: string, props: JsonObject): Promise<string | null>;
 }
 
-interface OutputUnit {
+export interface OutputUnit {
   keyword: string;
   keywordLocation: string;
   instanceLocation: string;
@@ -23,18 +23,14 @@ const WRAPPER_KEYWORDS = new Set(['properties', 'items', 'prefixItems', 'false',
  * compiling validator needs). A production page never creates it, so it costs production nothing.
  */
 export function createPropsCheck(client: ApiClient): PropsCheck {
-  let loading: Promise<{ schemas: Record<string, JsonSchema>; validate: Validate } | null> | null = null;
+  let loading: Promise<LoadedSchemas | null> | null = null;
   const load = () =>
     (loading ??= Promise.all([
       client.get<SlotSchemasPayload>('/api/slots/schemas'),
       // A development-only chunk (build/bundle-budgets.ts): never part of what a production page loads.
       import(/* webpackChunkName: "dev-only-props-check" */ '@cfworker/json-schema'),
     ]).then(
-      ([payload, { Validator }]) => ({
-        schemas: payload.schemas,
-        validate: (schema: JsonSchema, props: JsonObject) =>
-          new Validator(schema as never, '2020-12', false).validate(props).errors as OutputUnit[],
-      }),
+      ([payload, { Validator }]) => ({ schemas: payload.schemas, validate: validatorOf(Validator) }),
       // No schemas (signed out: 401; an older server; a network error): slots render unchecked, as in production,
       // and the next check asks again (after a sign-in in this page, the schemas are there).
       () => {
@@ -42,6 +38,20 @@ export function createPropsCheck(client: ApiClient): PropsCheck {
         return null;
       },
     ));
+  return propsCheckWith(load);
+}
+
+/** The schemas of the components known, and the validator that checks props against one of them. */
+export interface LoadedSchemas {
+  schemas: Readonly<Record<string, JsonSchema>>;
+  validate: Validate;
+}
+
+/**
+ * The check itself, whatever gives the schemas: the product's server above, a remote's own declaration in the kit's
+ * host emulator and slot tests. `load` answers null when there are none (the props are then not checked).
+ */
+export function propsCheckWith(load: () => Promise<LoadedSchemas | null>): PropsCheck {
   return {
     async check(component, props) {
       const loaded = await load();
@@ -52,7 +62,17 @@ export function createPropsCheck(client: ApiClient): PropsCheck {
   };
 }
 
-type Validate = (schema: JsonSchema, props: JsonObject) => OutputUnit[];
+/** What {@link validatorOf} uses of @cfworker/json-schema's `Validator` (its ESM and CommonJS builds alike). */
+interface ValidatorClass {
+  new (schema: never, draft: '2020-12', shortCircuit: boolean): { validate(instance: unknown): { errors: unknown } };
+}
+
+/** @cfworker/json-schema's interpretive validator (no eval: the page's Content-Security-Policy forbids it). */
+export function validatorOf(Validator: ValidatorClass): Validate {
+  return (schema, props) => new Validator(schema as never, '2020-12', false).validate(props).errors as OutputUnit[];
+}
+
+export type Validate = (schema: JsonSchema, props: JsonObject) => OutputUnit[];
 
 /** The validator's errors as one line: `props.amountDue: Instance type "string" is invalid. Expected "number".` */
 export function describePropsErrors(errors: readonly OutputUnit[]): string | null {

@@ -8,6 +8,9 @@
  *       development build into <folder>/dev-dist, rebuilt on save, served with CORS; each rebuild is announced
  *       to the pages of a development host, which reload (live reload without a server restart). A change to
  *       remote.ts (a component added, a schema changed) is read again: the build restarts with it.
+ *   slots-remote new <name> [--dir <path>]
+ *       creates a standalone remote project in <path> (./<name> by default) from the kit's package alone: the same
+ *       project as the product's `npm run remote:new` (see ./new-project.ts).
  *   slots-remote release [--dir <folder>] [--version <v>] [--entry <manifest URL>] [--server <origin>]
  *       publishes the build already on its origin as a release of the remote (the team token in
  *       SLOTS_RELEASE_TOKEN; see ./release.ts): it is not active until an operator activates it.
@@ -19,6 +22,8 @@ import webpack, { type Configuration, type Stats, type Watching } from 'webpack'
 import { watchDeclaration } from './declaration-watcher';
 import { DEV_EVENTS_PATH, startDevServer } from './dev-server';
 import type { RemoteDeclaration } from './define-remote';
+import { createRemoteProject, nextSteps, parseNewProjectArguments } from './new-project';
+import { packagedEmulatorDir, packagedProjectSource } from './packaged-files';
 import { parseReleaseArguments, publishRelease } from './release';
 import { REMOTE_DECLARATION_FILE, remoteWebpackConfig, type BuildMode } from './webpack';
 
@@ -30,7 +35,8 @@ interface CliOptions {
 }
 
 const USAGE =
-  'usage: slots-remote build|dev [--dir <folder>] [--port <port>] [--host <address>], or slots-remote release [options]';
+  'usage: slots-remote build|dev [--dir <folder>] [--port <port>] [--host <address>], slots-remote new <name> [--dir <path>], or slots-remote release [options]';
+const NEW_USAGE = 'usage: slots-remote new <name> [--dir <path>]   (name: a Module Federation name, e.g. team_billing)';
 
 export function parseCliArguments(args: readonly string[], cwd: string): CliOptions {
   const [command, ...rest] = args;
@@ -112,8 +118,14 @@ function declarationKey(remote: RemoteDeclaration): string {
 async function dev(options: CliOptions): Promise<void> {
   let remote = loadRemoteDeclaration(options.dir);
   const outputPath = configurationFor(options, 'development', remote).output?.path as string;
-  const server = await startDevServer({ dir: outputPath, port: options.port, host: options.host });
+  const server = await startDevServer({
+    dir: outputPath,
+    port: options.port,
+    host: options.host,
+    emulatorDir: packagedEmulatorDir(),
+  });
   console.log(`Serving ${remote.name} for development at ${server.origin}/mf-manifest.json`);
+  console.log(`The host emulator: ${server.origin}/`);
   console.log(`Point the product at it: { "name": "${remote.name}", "entry": "${server.origin}/mf-manifest.json" }`);
 
   const watchBuild = (): Watching | undefined =>
@@ -167,8 +179,19 @@ async function release(args: readonly string[]): Promise<boolean> {
   return outcome.ok;
 }
 
+/** Writes a new project from the kit's own package. */
+function newProject(args: readonly string[]): void {
+  const cwd = process.cwd();
+  const options = parseNewProjectArguments(args, cwd, (name) => path.join(cwd, name), NEW_USAGE);
+  console.log(nextSteps(options, createRemoteProject(options, packagedProjectSource()), cwd));
+}
+
 async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);
+  if (command === 'new') {
+    newProject(rest);
+    return;
+  }
   if (command === 'release') {
     process.exitCode = (await release(rest)) ? 0 : 1;
     return;

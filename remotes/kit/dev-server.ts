@@ -5,11 +5,15 @@ import path from 'node:path';
 /** Where a remote served by `slots-remote dev` announces its rebuilds (server-sent events). */
 export const DEV_EVENTS_PATH = '/__slots_dev/events';
 
+/** Where the host emulator's files are served (its page itself is `/`); the public path of its build. */
+export const EMULATOR_PATH = '/__slots_dev/emulator/';
+
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.json': 'application/json; charset=utf-8',
   '.map': 'application/json; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
 };
 
 export interface DevServer {
@@ -20,14 +24,29 @@ export interface DevServer {
   close(): Promise<void>;
 }
 
+export interface DevServerOptions {
+  /** The remote's development build. */
+  dir: string;
+  port: number;
+  host: string;
+  /** The host emulator's build (the `emulator/` folder of the kit's package); absent in the kit's sources. */
+  emulatorDir?: string | undefined;
+}
+
+/** What `GET /` answers where the kit runs from its sources (this repository), which hold no emulator build. */
+const NO_EMULATOR =
+  'The host emulator is built into the packed kit (npm run kit:pack); this kit runs from its sources.\n';
+
 /**
  * Serves a remote's development build to a host on another origin: every file with `Access-Control-Allow-Origin: *`
  * (the host fetches the manifest with `fetch`) and `no-cache`, and a server-sent event stream at
  * {@link DEV_EVENTS_PATH} that says "rebuilt" after each build, which a development host turns into a reload.
+ * Beside them, the host emulator: its page at `/`, its files under {@link EMULATOR_PATH}.
  * Development only: a production remote is deployed to a static origin with CORS set for the host's origin.
  */
-export function startDevServer(options: { dir: string; port: number; host: string }): Promise<DevServer> {
-  const root = path.resolve(options.dir);
+export function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  const buildRoot = path.resolve(options.dir);
+  const emulatorRoot = options.emulatorDir === undefined ? undefined : path.resolve(options.emulatorDir);
   const listeners = new Set<http.ServerResponse>();
 
   const server = http.createServer((req, res) => {
@@ -41,7 +60,17 @@ export function startDevServer(options: { dir: string; port: number; host: strin
       req.on('close', () => listeners.delete(res));
       return;
     }
-    const file = path.join(root, pathname);
+    if (pathname === '/' && emulatorRoot === undefined) {
+      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end(NO_EMULATOR);
+      return;
+    }
+    const [root, relative] =
+      pathname === '/'
+        ? [emulatorRoot!, 'index.html']
+        : emulatorRoot !== undefined && pathname.startsWith(EMULATOR_PATH)
+          ? [emulatorRoot, pathname.slice(EMULATOR_PATH.length)]
+          : [buildRoot, pathname];
+    const file = path.join(root, relative);
     const inside = file.startsWith(`${root}${path.sep}`);
     const size = inside ? fileSize(file) : undefined;
     if (req.method !== 'GET' && req.method !== 'HEAD') {

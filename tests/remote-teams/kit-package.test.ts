@@ -5,11 +5,12 @@ import { parseCliArguments } from '../../remotes/kit/cli';
 import { KIT_DIR, kitTarballName, packKit, readKitManifest } from '../../scripts/kit-pack';
 import {
   fillTemplate,
-  readTemplateFile,
+  PROJECT_PACKAGES,
   REMOTE_NAME_PLACEHOLDER,
   REMOTE_PROJECT_SCRIPTS,
   templateFiles,
-} from '../../scripts/remote-new';
+} from '../../remotes/kit/new-project';
+import { TEMPLATE_DIR } from '../../scripts/remote-new';
 import { REPO_ROOT } from '../../testing/system/repo-root';
 import { makeTempDir } from '../../testing/temp-dir';
 
@@ -45,6 +46,21 @@ describe('the kit package', () => {
       }
       for (const entry of entries) expect(listed).toContain(path.posix.join('package', entry));
       expect(listed).toContain('package/CHANGELOG.md');
+      // What `slots-remote new` and `slots-remote dev` need from the package alone.
+      expect(listed).toEqual(
+        expect.arrayContaining([
+          'package/template/remote.ts',
+          'package/template/components/Hello.test.tsx',
+          'package/emulator/index.html',
+          'package/emulator/emulator.js',
+        ]),
+      );
+      const versions = JSON.parse(
+        execFileSync('tar', ['xzOf', file, 'package/project-versions.json'], { encoding: 'utf8' }),
+      ) as Record<string, string>;
+      expect(Object.keys(versions).sort()).toEqual(
+        [...PROJECT_PACKAGES.dependencies, ...PROJECT_PACKAGES.devDependencies].sort(),
+      );
       // Nothing is left in the kit's folder: packing assembles the package elsewhere.
       expect(() => readFileSync(path.join(KIT_DIR, 'lib', 'remotes', 'kit', 'index.js'))).toThrow();
     } finally {
@@ -78,9 +94,11 @@ describe('the kit package', () => {
   });
 });
 
+const readTemplateFile = (file: string) => readFileSync(path.join(TEMPLATE_DIR, file), 'utf8');
+
 describe('the template of npm run remote:new', () => {
   it('puts the remote name everywhere the placeholder stands, the README heading included', () => {
-    const files = templateFiles();
+    const files = templateFiles(TEMPLATE_DIR);
     expect(files).toEqual(expect.arrayContaining(['README.md', 'remote.ts']));
     for (const file of files) {
       const text = fillTemplate(readTemplateFile(file), 'team_billing');

@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess, execFileSync } from 'node:child_process';
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,6 +10,7 @@ import { getFreePort } from '../../testing/system/free-port';
 import type { HttpFixtureServer } from '../../testing/system/http-fixture-server';
 import { REPO_ROOT } from '../../testing/system/repo-root';
 import { kitTarballName, readKitManifest } from '../../scripts/kit-pack';
+import { runInProject, startProjectDevServer, type ProjectDevServer } from '../../testing/system/remote-project';
 import { signIn } from '../../testing/system/sign-in';
 import { fetchInPage, slotAt, waitForSlot } from '../../testing/system/slot-page';
 import { startStaticServer } from '../../testing/system/static-server';
@@ -30,7 +31,7 @@ let origin: HttpFixtureServer | undefined;
 let configFile = '';
 
 function inProject(command: string, args: string[]): string {
-  return execFileSync(command, args, { cwd: projectDir.path, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return runInProject(projectDir.path, command, args);
 }
 
 function inProjectFile(file: string): string {
@@ -214,32 +215,16 @@ describe("the project's own commands", () => {
 });
 
 describe('the dev loop of a remote team', () => {
-  let dev: ChildProcess | undefined;
+  let dev: ProjectDevServer | undefined;
   afterEach(() => {
-    if (dev?.pid) process.kill(-dev.pid, 'SIGTERM');
+    dev?.stop();
     dev = undefined;
   });
 
   /** `npm run dev -- --port <port>` in the project, once its first build is done. */
   async function startDev(port: number) {
-    const started = spawn('npm', ['run', 'dev', '--', '--port', String(port)], {
-      cwd: projectDir.path,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    dev = started;
-    let output = '';
-    started.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    started.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const until = async (pattern: RegExp, from = 0) => {
-      const deadline = Date.now() + 60_000;
-      while (!pattern.test(output.slice(from))) {
-        if (Date.now() > deadline) throw new Error(`dev server: no ${pattern} in:\n${output}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    };
-    await until(/Built team_billing/);
-    return { until, output: () => output };
+    dev = await startProjectDevServer(projectDir.path, REMOTE, port);
+    return dev;
   }
 
   it('shows a saved edit in the browser without restarting the product (live reload)', async () => {

@@ -1,0 +1,115 @@
+import { act } from 'react';
+import type { FormSlotProps, ResourceActionSlotProps } from '../../shared';
+import { defineRemote } from './define-remote';
+import { propsSchema, Type } from './schema';
+import { renderSlot, SlotTestFailure } from './testing';
+
+const remote = defineRemote({
+  name: 'team_test',
+  components: {
+    Hello: propsSchema({ name: Type.String() }),
+    RecordTitle: propsSchema({}),
+    Shout: propsSchema({ field: Type.String() }),
+    Broken: propsSchema({}),
+  },
+  formComponents: ['Shout'],
+});
+
+function Hello({ name }: { name: string }) {
+  return <p>Hello, {name}</p>;
+}
+
+function RecordTitle({ record }: ResourceActionSlotProps) {
+  return <p>Record: {record.title}</p>;
+}
+
+function Shout({ formContext, field }: FormSlotProps<{ field: string }>) {
+  const value = String(formContext.values[field] ?? '');
+  return (
+    <button type="button" onClick={() => formContext.setValue(field, value.toUpperCase())}>
+      {formContext.mode}: {value}
+    </button>
+  );
+}
+
+function Broken(): never {
+  throw new Error('Broken on purpose');
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<SlotTestFailure> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof SlotTestFailure) return error;
+    throw error;
+  }
+  throw new Error('the slot rendered');
+}
+
+describe('renderSlot', () => {
+  it('renders a component at a location through the product renderer, in its location wrapper', async () => {
+    const slot = await renderSlot(remote, 'Hello', Hello, {
+      location: 'dashboard-before-cards',
+      props: { name: 'Ada' },
+    });
+    expect(
+      slot.container.querySelector('[data-slot-location="dashboard-before-cards"] [data-slot-component="Hello"]')
+        ?.textContent,
+    ).toBe('Hello, Ada');
+    slot.unmount();
+  });
+
+  it('takes the module too (the named export of the component, else the default export)', async () => {
+    const slot = await renderSlot(
+      remote,
+      'Hello',
+      { default: Hello },
+      { location: 'login-before-form', props: { name: 'Bo' } },
+    );
+    expect(slot.container.textContent).toBe('Hello, Bo');
+    slot.unmount();
+  });
+
+  it('fails on props that do not match the schema, with the message the product shows', async () => {
+    const failure = await failureOf(
+      renderSlot(remote, 'Hello', Hello, { location: 'dashboard-before-cards', props: { name: 42 } }),
+    );
+    expect(failure.kind).toBe('props-invalid');
+    expect(failure.message).toMatch(/props\.name/);
+  });
+
+  it('gives the record at the action locations only: elsewhere a component needing it fails', async () => {
+    const slot = await renderSlot(remote, 'RecordTitle', RecordTitle, { location: 'resource-page-actions', props: {} });
+    expect(slot.container.textContent).toBe('Record: First article');
+    slot.unmount();
+    const failure = await failureOf(
+      renderSlot(remote, 'RecordTitle', RecordTitle, { location: 'dashboard-after-cards', props: {} }),
+    );
+    expect(failure.kind).toBe('render-error');
+  });
+
+  it('catches a throwing component in its error boundary', async () => {
+    const failure = await failureOf(renderSlot(remote, 'Broken', Broken, { location: 'header-banner', props: {} }));
+    expect(failure).toMatchObject({ kind: 'render-error', message: expect.stringContaining('Broken on purpose') });
+  });
+
+  it('gives a form component a live form context it reads and writes', async () => {
+    const slot = await renderSlot(remote, 'Shout', Shout, { location: 'form', props: { field: 'title' } });
+    const button = slot.container.querySelector('button')!;
+    expect(button.textContent).toBe('edit: First article');
+    act(() => button.click());
+    expect(slot.formValues().title).toBe('FIRST ARTICLE');
+    expect(button.textContent).toBe('edit: FIRST ARTICLE');
+    slot.unmount();
+  });
+
+  it('refuses in a form a component not declared among the form components', async () => {
+    const failure = await failureOf(renderSlot(remote, 'Hello', Hello, { location: 'form', props: { name: 'x' } }));
+    expect(failure.kind).toBe('not-a-form-component');
+  });
+
+  it('refuses a component remote.ts does not declare', async () => {
+    const failure = await failureOf(renderSlot(remote, 'Nobody', Hello, { location: 'form', props: {} }));
+    expect(failure.kind).toBe('unknown-component');
+  });
+});

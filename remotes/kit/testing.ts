@@ -1,0 +1,142 @@
+/**
+ * Slot tests for Jest (`@slots-platform/remote-kit/testing`, in a DOM test environment such as jsdom): a component
+ * rendered as a slot of a location, through the product's own renderer ({@link emulatedSlot}): its props checked
+ * against the schema declared in remote.ts, the location's context given, the error boundary in place. A wrong
+ * prop, a missing context or a throwing component fails the test with the message the product would show.
+ */
+import { act, createElement, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import type { JsonObject, JsonValue } from '../../shared';
+import { reportCaughtError } from '../../host/core/slot-boundary';
+import type { ConnectableModules } from '../../host/core/connect-registries';
+import type { SlotStatusEntry } from '../../host/core/slot-status';
+import type { LoadedModule } from '../../host/loader/remote-module-loader';
+import type { RemoteDeclaration } from './define-remote';
+import {
+  emulatedRuntime,
+  emulatedSlot,
+  initialFormValues,
+  providedComponents,
+  SAMPLE_CONTEXT,
+  type EmulatedContext,
+  type EmulatedLocation,
+} from './emulated-slot';
+
+export { FORM_LOCATION, SAMPLE_CONTEXT, type EmulatedContext, type EmulatedLocation } from './emulated-slot';
+
+export interface RenderSlotOptions {
+  /** A location of the product (`dashboard-before-cards`), or `form` for a form component among a form's fields. */
+  location: EmulatedLocation;
+  /** The slot's own props, as the product's configuration gives them: checked against the component's schema. */
+  props: JsonObject;
+  /** The resource, record and form mode around the slot; {@link SAMPLE_CONTEXT} by default. */
+  context?: Partial<EmulatedContext>;
+  /** How long the slot may stay loading; 5 s by default. */
+  timeoutMs?: number;
+}
+
+export interface RenderedSlot {
+  /** The location's wrapper (or the form slot), as on the product's page. */
+  container: HTMLElement;
+  /** The form's values now (`form` location): what the component wrote with `formContext.setValue` included. */
+  formValues(): Readonly<Record<string, JsonValue>>;
+  unmount(): void;
+}
+
+/** The slot did not render: why (`props-invalid`, `render-error`, `not-a-form-component`, …) and the message. */
+export class SlotTestFailure extends Error {
+  constructor(
+    readonly kind: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SlotTestFailure';
+  }
+}
+
+/** The component a test hands over: the component itself or its module (`import * as module from './Hello'`). */
+type ComponentOrModule = unknown;
+
+/** A module loader holding the one module under test: the product's registries load it as they load any. */
+function modulesOf(
+  remote: RemoteDeclaration,
+  component: string,
+  implementation: ComponentOrModule,
+): ConnectableModules {
+  const module = typeof implementation === 'function' ? { [component]: implementation } : implementation;
+  const provided = providedComponents(remote).filter((item) => item.component === component);
+  const listeners = new Set<(loaded: LoadedModule) => void>();
+  return {
+    provided: () => provided,
+    onProvide: () => () => undefined,
+    onLoad(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async load() {
+      for (const item of provided) for (const listener of listeners) listener({ ...item, module });
+      return module;
+    },
+  };
+}
+
+/**
+ * Renders `component` of `remote` (the default export of remote.ts) at `options.location`; resolves once it has
+ * rendered, rejects with a {@link SlotTestFailure} once its boundary caught a failure.
+ */
+export async function renderSlot(
+  remote: RemoteDeclaration,
+  component: string,
+  implementation: ComponentOrModule,
+  options: RenderSlotOptions,
+): Promise<RenderedSlot> {
+  if (!remote.components.includes(component)) {
+    throw new SlotTestFailure(
+      'unknown-component',
+      `${component} is not declared in remote.ts (${remote.components.join(', ') || 'no components'}).`,
+    );
+  }
+  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+  const context = { ...SAMPLE_CONTEXT, ...options.context };
+  // The failure is what this helper reports: the product's console log of it would only repeat it.
+  const runtime = emulatedRuntime(remote, modulesOf(remote, component, implementation), () => undefined);
+  let values: Readonly<Record<string, JsonValue>> = initialFormValues(context);
+
+  function Page() {
+    const [formValues, setFormValues] = useState(values);
+    values = formValues;
+    const form = {
+      values: formValues,
+      errors: {},
+      setValue: (name: string, value: JsonValue) => setFormValues((current) => ({ ...current, [name]: value })),
+    };
+    return emulatedSlot({ runtime, component, location: options.location, props: options.props, context, form });
+  }
+
+  const container = document.createElement('div');
+  document.body.append(container);
+  const root = createRoot(container, { onCaughtError: reportCaughtError });
+  const unmount = () => {
+    act(() => root.unmount());
+    container.remove();
+  };
+  await act(async () => root.render(createElement(Page)));
+
+  const deadline = Date.now() + (options.timeoutMs ?? 5000);
+  let slot: SlotStatusEntry | undefined;
+  for (;;) {
+    slot = runtime.slotStatus?.snapshot().find((entry) => entry.component === component);
+    if (slot?.state === 'rendered' || slot?.state === 'failed') break;
+    if (Date.now() > deadline) {
+      unmount();
+      throw new SlotTestFailure('timeout', `${component} at ${options.location} was still loading after the timeout.`);
+    }
+    await act(() => new Promise((resolve) => setTimeout(resolve, 10)));
+  }
+  if (slot.state === 'failed') {
+    unmount();
+    const kind = slot.failure?.kind ?? 'render-error';
+    throw new SlotTestFailure(kind, `${component} at ${options.location} failed (${kind}): ${slot.failure?.message}`);
+  }
+  return { container, formValues: () => values, unmount };
+}
