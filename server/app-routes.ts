@@ -1,4 +1,5 @@
 import express, { type Express, type Request, type RequestHandler } from 'express';
+import { SLOT_EVENTS_PATH, SLOT_STATS_PATH } from '../shared';
 import type { AppSettings } from './app-options';
 import { createAuthRouter } from './auth/auth-router';
 import { createPassport } from './auth/create-passport';
@@ -32,6 +33,8 @@ import { createApiSecurityHeaders } from './security/api-security-headers';
 import { ContentSecurityPolicies } from './security/content-security-policy';
 import { createCrossSiteGuard } from './security/cross-site-guard';
 import { createSecurityHeadersFollowing } from './security/security-headers';
+import type { SlotEvents } from './slot-events/slot-events';
+import { createSlotEventsRouter } from './slot-events/slot-events-router';
 import { addSlotInspectionRoute } from './slots/slot-inspection';
 import type { SlotRegistry } from './slots/slot-registry';
 import { addSlotSchemasRoute } from './slots/slot-schemas-router';
@@ -45,7 +48,18 @@ import type { TenantStore } from './tenants/tenant-store';
  * Paths whose requests load the session; the rest (health, /slots, static files) never touch the store. The busiest
  * come first: a router layer tries its paths in order.
  */
-const SESSION_PATHS = ['/meta', '/api/resources', '/me', '/tenant', '/login', '/logout', '/api/slots', '/api/remotes'];
+const SESSION_PATHS = [
+  '/meta',
+  '/api/resources',
+  '/me',
+  '/tenant',
+  '/login',
+  '/logout',
+  '/api/slots',
+  '/api/remotes',
+  SLOT_EVENTS_PATH,
+  SLOT_STATS_PATH,
+];
 
 /** What the routes serve: the app's stores, registries and caches. */
 export interface AppRouteParts {
@@ -65,6 +79,7 @@ export interface AppRouteParts {
   teamTokens: TeamTokenStore;
   releaseSnapshot: ReleaseSnapshot;
   releaseService: ReleaseService;
+  slotEvents: SlotEvents;
   /** GET /readyz's checks by name. */
   readinessChecks: () => Promise<Record<string, 'ok' | 'failing'>>;
   /** The session data a signed-in page carries. */
@@ -135,6 +150,14 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ex
       snapshot: parts.releaseSnapshot,
       tokens: parts.teamTokens,
       bodyLimitBytes: settings.bodyLimitBytes,
+    }),
+  );
+  app.use(
+    createSlotEventsRouter({
+      aggregator: parts.slotEvents.aggregator,
+      limits: parts.slotEvents.limits,
+      subjects: parts.slotEvents.subjects,
+      releaseOf: (req, remote) => parts.slotEvents.releaseOf(req, remote),
     }),
   );
   addSlotInspectionRoute(app, parts.slots, parts.resources, parts.remoteRegistry, parts.tenants);
