@@ -73,5 +73,10 @@ export interface SlotLoadStats {
 /** `GET /api/slot-stats?window=5m|1h|1d` (default 1h): every key with loads in the window. */
 export interface SlotStatsPayload {
   window: SlotStatsWindow;
+  /** Per remote release, location and component. */
   stats: SlotLoadStats[];
+  /** Per remote release, every location and component together (`location` and `component` are ''). */
+  releases: SlotLoadStats[];
+  /** Remote -> the release the asking session is served now ('' as configured): the inspector's "current". */
+  served: Record<string, string>;
 }

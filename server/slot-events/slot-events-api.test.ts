@@ -41,7 +41,12 @@ it('takes a batch of the contract shape with 204 and counts it under the release
     .post(SLOT_EVENTS_PATH)
     .send({ events: slotLoadEvents(SLOT, 10, 3) })
     .expect(204);
-  const { stats: rows } = await stats(operator);
+  const payload = await stats(operator);
+  const rows = payload.stats;
+  expect(payload.served).toEqual({ team_billing: '1.0.0' });
+  expect(payload.releases).toEqual([
+    expect.objectContaining({ remote: 'team_billing', release: '1.0.0', location: '', component: '', loads: 10 }),
+  ]);
   expect(rows).toEqual([
     expect.objectContaining({
       ...SLOT,

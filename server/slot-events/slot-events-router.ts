@@ -60,10 +60,11 @@ export function createSlotEventsRouter(options: SlotEventsRouterOptions): Router
       if (typeof window !== 'string' || !(window in SLOT_STATS_WINDOWS)) {
         throw HttpError.invalidRequest(`"window" must be one of ${Object.keys(SLOT_STATS_WINDOWS).join(', ')}.`);
       }
-      const payload: SlotStatsPayload = {
-        window: window as SlotStatsWindow,
-        stats: await options.aggregator.stats(window as SlotStatsWindow),
-      };
+      const { stats, releases } = await options.aggregator.stats(window as SlotStatsWindow);
+      const served = Object.fromEntries(
+        [...new Set(stats.map((row) => row.remote))].map((remote) => [remote, options.releaseOf(req, remote)]),
+      );
+      const payload: SlotStatsPayload = { window: window as SlotStatsWindow, stats, releases, served };
       res.setHeader('Cache-Control', 'no-store');
       res.json(payload);
     },

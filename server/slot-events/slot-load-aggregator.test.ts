@@ -40,7 +40,7 @@ it('keeps at most ROWS_PER_KEY rows per key under a burst of 100 000 events over
   expect(await store.rowCount()).toBeLessThanOrEqual(components.length * ROWS_PER_KEY);
   expect(aggregator.snapshot()).toEqual(expect.objectContaining({ accepted: 100_000, dropped: 0, failedWrites: 0 }));
   // The day window holds the last 24 hours of the burst: about half of it.
-  const day = await aggregator.stats('1d');
+  const day = (await aggregator.stats('1d')).stats;
   const dayLoads = day.reduce((sum, row) => sum + row.loads, 0);
   expect(dayLoads).toBeGreaterThan(48_000);
   expect(dayLoads).toBeLessThan(53_000);
@@ -66,7 +66,7 @@ it('sums each window over its own buckets only', async () => {
   clock += 20 * 60_000;
   for (const event of tagged('A', 10)) aggregator.record(event);
   const loads = async (window: '5m' | '1h' | '1d') =>
-    (await aggregator.stats(window)).map((row) => [row.loads, row.failureRate]);
+    (await aggregator.stats(window)).stats.map((row) => [row.loads, row.failureRate]);
   expect(await loads('5m')).toEqual([[10, 0]]);
   expect(await loads('1h')).toEqual([[20, 0.5]]);
   expect(await loads('1d')).toEqual([[20, 0.5]]);

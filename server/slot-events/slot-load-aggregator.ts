@@ -1,6 +1,12 @@
 import { SLOT_STATS_WINDOWS, type SlotLoadEvent, type SlotLoadStats, type SlotStatsWindow } from '../../shared';
 import { addCounts, countEvent, emptyCounts, statsOf, type SlotLoadKey } from './slot-load-counts';
-import { SPAN_MS, type SlotLoadDelta, type SlotLoadSpan, type SlotLoadStore } from './slot-load-store';
+import {
+  SPAN_MS,
+  type SlotLoadDelta,
+  type SlotLoadSpan,
+  type SlotLoadStore,
+  type SlotLoadSum,
+} from './slot-load-store';
 
 /** An event as the server took it in: the tenant and release are the server's, never the body's. */
 export interface TaggedSlotLoadEvent extends SlotLoadEvent {
@@ -78,14 +84,25 @@ export class SlotLoadAggregator {
     return this.writing;
   }
 
-  /** Every key with loads in `window`, summed over every host (what the database holds; this host's last second too). */
-  async stats(window: SlotStatsWindow): Promise<SlotLoadStats[]> {
+  /**
+   * Every key with loads in `window`, and every release's total, summed over every host (what the database holds,
+   * with this host's last counts written first).
+   */
+  async stats(window: SlotStatsWindow): Promise<{ stats: SlotLoadStats[]; releases: SlotLoadStats[] }> {
     await this.flush();
     const span = WINDOW_SPAN[window];
     const now = this.now();
     const since = bucketStart(span, now) - (SLOT_STATS_WINDOWS[window] - SPAN_MS[span]);
     const sums = await this.options.store.sums(span, since);
-    return sums.map(({ counts, ...key }) => statsOf(key, counts));
+    const releases = new Map<string, SlotLoadSum>();
+    for (const sum of sums) {
+      const id = `${sum.remote}\0${sum.release}`;
+      const total = releases.get(id) ?? { ...sum, location: '', component: '', counts: emptyCounts() };
+      addCounts(total.counts, sum.counts);
+      releases.set(id, total);
+    }
+    const toStats = ({ counts, ...key }: SlotLoadSum) => statsOf(key, counts);
+    return { stats: sums.map(toStats), releases: [...releases.values()].map(toStats) };
   }
 
   /** This host's counters since it started (a copy). */
