@@ -7,6 +7,7 @@ import { OperatorsOnlyPage } from './operators-only-page';
 import { PageStatus } from './page-status';
 import type { ApplyReleaseChange } from './release-change';
 import { RemoteReleasesSection, remoteHeadingId } from './remote-releases-section';
+import { useSlotLoadStats } from './slot-load-figures';
 
 const RELEASES_API_PATH = '/api/remotes/releases';
 
@@ -37,6 +38,7 @@ function Releases() {
   const client = useApiClient();
   const { expire } = useSession();
   const initial = useApi<RemoteReleasesPayload>(RELEASES_API_PATH);
+  const stats = useSlotLoadStats();
   // Reloaded after each change in place of the first answer: the list stays on screen (and the focus in it).
   const [fresh, setFresh] = useState<RemoteReleasesPayload | null>(null);
   const [revision, setRevision] = useState(0);
@@ -113,7 +115,7 @@ function Releases() {
         <p className="empty">No remote is known yet.</p>
       ) : (
         data.remotes.map((remote) => (
-          <RemoteReleasesSection key={remote.remote} remote={remote} apply={apply} revision={revision} />
+          <RemoteReleasesSection key={remote.remote} remote={remote} apply={apply} revision={revision} stats={stats} />
         ))
       )}
     </div>
