@@ -1,3 +1,5 @@
+import { InvalidSettingError, readInteger } from '../config/env-values';
+
 /** How slot events are taken in, aggregated and acted on (AppOptions.slotEvents); every field has a default. */
 export interface SlotEventSettings {
   /** Events one browser session may send per minute (over: 429); default 600. */
@@ -62,4 +64,42 @@ export function slotEventSettingsOf(options: SlotEventOptions = {}): SlotEventSe
     throw new Error('slotEvents.canary.margin must be a fraction from 0 to below 1 (0.05 = 5 points).');
   }
   return settings;
+}
+
+/**
+ * The settings operators give in the environment: SLOT_EVENTS_PER_SESSION_PER_MINUTE, SLOT_EVENTS_PER_ADDRESS_PER_MINUTE,
+ * CANARY_AUTO_ROLLBACK (`off` switches it off), CANARY_ROLLBACK_MIN_LOADS, CANARY_ROLLBACK_MARGIN_POINTS (whole
+ * percentage points) and CANARY_ROLLBACK_WINDOW_MINUTES (1 to 60: the minute rows are kept an hour).
+ */
+export function slotEventSettingsFromEnv(env: NodeJS.ProcessEnv): SlotEventSettings {
+  const defaults = DEFAULT_SLOT_EVENT_SETTINGS;
+  const switchedOff = ['off', 'false', 'no', '0'].includes(env.CANARY_AUTO_ROLLBACK?.trim().toLowerCase() ?? '');
+  const windowMinutes = readInteger(env, 'CANARY_ROLLBACK_WINDOW_MINUTES', defaults.canary.windowMs / 60_000, 1);
+  if (windowMinutes > 60) {
+    throw new InvalidSettingError('CANARY_ROLLBACK_WINDOW_MINUTES', String(windowMinutes), 'from 1 to 60 minutes');
+  }
+  const marginPoints = readInteger(env, 'CANARY_ROLLBACK_MARGIN_POINTS', defaults.canary.margin * 100, 0);
+  if (marginPoints >= 100) {
+    throw new InvalidSettingError('CANARY_ROLLBACK_MARGIN_POINTS', String(marginPoints), 'from 0 to 99 points');
+  }
+  return slotEventSettingsOf({
+    eventsPerSessionPerMinute: readInteger(
+      env,
+      'SLOT_EVENTS_PER_SESSION_PER_MINUTE',
+      defaults.eventsPerSessionPerMinute,
+      1,
+    ),
+    eventsPerAddressPerMinute: readInteger(
+      env,
+      'SLOT_EVENTS_PER_ADDRESS_PER_MINUTE',
+      defaults.eventsPerAddressPerMinute,
+      1,
+    ),
+    canary: {
+      enabled: !switchedOff,
+      minLoads: readInteger(env, 'CANARY_ROLLBACK_MIN_LOADS', defaults.canary.minLoads, 1),
+      margin: marginPoints / 100,
+      windowMs: windowMinutes * 60_000,
+    },
+  });
 }
