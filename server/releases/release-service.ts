@@ -112,6 +112,8 @@ export class ReleaseService {
    * operator, or by another host that decided the same a moment before).
    */
   async autoRollback(remote: string, version: string, reason: string): Promise<boolean> {
+    // The active release cannot have moved while this canary runs: an activation ends the canary, and the store
+    // changes nothing unless `version` is still the canary.
     const active = this.parts.snapshot.rollout(remote)?.active ?? null;
     const before = await this.parts.store.changeRollout({
       remote,
