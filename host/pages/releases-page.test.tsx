@@ -155,6 +155,23 @@ describe('the releases page', () => {
     expect(row('1.0.0')).toContain('———');
   });
 
+  it('shows a canary the server ended on its own without a reload, at the next reading of the rollouts', async () => {
+    jest.useFakeTimers();
+    try {
+      let current = releases();
+      renderApp(api([OPERATOR_ROLE], { 'GET /api/remotes/releases': () => ({ body: current }) }));
+      const section = await remoteSection();
+      expect(within(section).getByText(/Active: 1\.1\.0\./).textContent).toContain('Canary: 1.2.0');
+      current = releases({ rollout: { remote: REMOTE, active: '1.1.0', canary: null } });
+      await act(async () => {
+        jest.advanceTimersByTime(20_000);
+      });
+      await waitFor(() => expect(within(section).getByText(/Active: 1\.1\.0\./).textContent).toContain('No canary.'));
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('shows the link to operators only', async () => {
     renderApp(api([OPERATOR_ROLE]), '/');
     expect(await screen.findByRole('link', { name: 'Releases' })).toHaveProperty('pathname', RELEASES_PAGE_PATH);
