@@ -1,5 +1,5 @@
 import { SLOT_EVENTS_PATH, type SlotEventsBatch } from '../../shared';
-import { MAX_EVENTS_PER_PAGE, phaseOf, sendSlotEvents, type SlotEventsChannel } from './send-slot-events';
+import { MAX_EVENTS_PER_MINUTE, phaseOf, sendSlotEvents, type SlotEventsChannel } from './send-slot-events';
 import { SlotStatus, type SlotPlace } from './slot-status';
 
 const place = (component: string, remote: string | null = 'team_a', index = 0): SlotPlace => ({
@@ -79,18 +79,26 @@ it('sends one event per load, when the page is idle, with outcome, phase and tim
   expect(JSON.stringify(beacons)).not.toContain('secret-value');
 });
 
-it('sends what is left when the page is hidden, in batches of 50, and stops at the per-page bound', async () => {
+it('sends what is left when the page is hidden, in batches of 50, at most 300 a minute', async () => {
   const { status } = statusAt();
   const fake = fakeChannel();
-  sendSlotEvents(status, fake.channel);
-  for (let index = 0; index < MAX_EVENTS_PER_PAGE + 20; index++) {
-    const handle = status.handle();
-    status.enter(handle, place(`C${index}`, 'team_a', index));
-    status.rendered(handle, place(`C${index}`, 'team_a', index));
-  }
+  let clock = 0;
+  sendSlotEvents(status, fake.channel, () => clock);
+  const loads = (count: number) => {
+    for (let index = 0; index < count; index++) {
+      const handle = status.handle();
+      status.enter(handle, place(`C${index}`, 'team_a', index));
+      status.rendered(handle, place(`C${index}`, 'team_a', index));
+    }
+  };
+  loads(MAX_EVENTS_PER_MINUTE + 20);
   fake.leavePage();
-  const beacons = fake.beacons();
-  expect(beacons.map((beacon) => beacon.batch.events.length)).toEqual(Array(10).fill(50));
+  expect(fake.beacons().map((beacon) => beacon.batch.events.length)).toEqual(Array(6).fill(50));
+  // A minute on, the page reports again.
+  clock += 60_000;
+  loads(10);
+  fake.leavePage();
+  expect(fake.beacons().map((beacon) => beacon.batch.events.length)).toEqual([...Array(6).fill(50), 10]);
 });
 
 it('leaves out slots of no remote, and transitions that end no load', async () => {

@@ -7,8 +7,11 @@ import {
 } from '../../shared';
 import type { SlotFailureKind, SlotStatus, SlotStatusEntry } from './slot-status';
 
-/** The most events one page sends in its life: a page that keeps re-rendering failing slots stays cheap. */
-export const MAX_EVENTS_PER_PAGE = 500;
+/**
+ * The most events a page sends per minute (half the server's per-session limit): a page that keeps re-rendering
+ * failing slots stays cheap, and a page open for hours (staff navigate without reloading) goes on reporting.
+ */
+export const MAX_EVENTS_PER_MINUTE = 300;
 
 /** What the sender needs of the browser (a test gives its own). */
 export interface SlotEventsChannel {
@@ -41,11 +44,16 @@ export function browserChannel(): SlotEventsChannel | null {
 /**
  * A view of the slot status: one event per slot load (a transition out of `loading`, or a slot hidden by its media
  * query) with its place, outcome, failed phase and times, sent in batches with `sendBeacon` when the page is idle
- * and when it is hidden or left. Never an error message or a prop (a message may quote props). Returns what stops it.
+ * and when it is hidden or left, at most MAX_EVENTS_PER_MINUTE. Never an error message or a prop (a message may quote props). Returns what stops it.
  */
-export function sendSlotEvents(status: SlotStatus, channel: SlotEventsChannel): () => void {
+export function sendSlotEvents(
+  status: SlotStatus,
+  channel: SlotEventsChannel,
+  now: () => number = Date.now,
+): () => void {
   let queue: SlotLoadEvent[] = [];
   let sent = 0;
+  let minute = 0;
   let scheduled = false;
   const flush = () => {
     scheduled = false;
@@ -58,8 +66,12 @@ export function sendSlotEvents(status: SlotStatus, channel: SlotEventsChannel): 
   channel.onLeave(flush);
   return status.onTransition(({ slot, previous }) => {
     const event = slotLoadEventOf(slot, previous);
-    if (event === null || sent >= MAX_EVENTS_PER_PAGE) return;
-    sent++;
+    if (event === null) return;
+    if (now() - minute >= 60_000) {
+      minute = now();
+      sent = 0;
+    }
+    if (++sent > MAX_EVENTS_PER_MINUTE) return;
     queue.push(event);
     if (!scheduled) {
       scheduled = true;
