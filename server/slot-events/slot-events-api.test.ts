@@ -178,5 +178,6 @@ it('shows the statistics to signed-in staff only, for a known window', async () 
   expect((await request(testApp.app.handler).get(SLOT_STATS_PATH)).status).toBe(401);
   const operator = await signedInAgent(testApp.app, 'operator');
   expect((await operator.get(`${SLOT_STATS_PATH}?window=1w`)).status).toBe(400);
+  expect((await operator.get(`${SLOT_STATS_PATH}?window=constructor`)).status).toBe(400);
   expect(((await operator.get(SLOT_STATS_PATH).expect(200)).body as SlotStatsPayload).window).toBe('1h');
 });

@@ -57,7 +57,7 @@ export function createSlotEventsRouter(options: SlotEventsRouterOptions): Router
     GET: async (req, res) => {
       if (!req.user) throw HttpError.unauthenticated();
       const window = req.query.window ?? '1h';
-      if (typeof window !== 'string' || !(window in SLOT_STATS_WINDOWS)) {
+      if (typeof window !== 'string' || !Object.hasOwn(SLOT_STATS_WINDOWS, window)) {
         throw HttpError.invalidRequest(`"window" must be one of ${Object.keys(SLOT_STATS_WINDOWS).join(', ')}.`);
       }
       const { stats, releases } = await options.aggregator.stats(window as SlotStatsWindow);
