@@ -1,24 +1,24 @@
 import { useEffect, useState } from 'react';
 import { SLOT_STATS_PATH, type SlotLoadStats, type SlotStatsPayload } from '../../shared';
-import { useApi } from '../app/use-api';
+import { useApiClient } from '../core';
 
 /** How often an open page asks for the figures again: a new failure shows within a minute. */
 const REFRESH_MS = 20_000;
 
-/** The slot load statistics of the last hour, asked again every 20 s; the last answer while a new one comes. */
+/**
+ * The slot load statistics of the last hour, asked again every 20 s; null until the first answer. A failed reading
+ * keeps the figures shown (the page's own requests say when the session ended).
+ */
 export function useSlotLoadStats(): SlotStatsPayload | null {
-  const state = useApi<SlotStatsPayload>(`${SLOT_STATS_PATH}?window=1h`);
-  const [last, setLast] = useState<SlotStatsPayload | null>(null);
-  const { reload } = state;
-  const ready = state.status === 'ready' ? state.data : null;
+  const client = useApiClient();
+  const [stats, setStats] = useState<SlotStatsPayload | null>(null);
   useEffect(() => {
-    if (ready !== null) setLast(ready);
-  }, [ready]);
-  useEffect(() => {
-    const timer = setInterval(reload, REFRESH_MS);
+    const read = () => void client.get<SlotStatsPayload>(`${SLOT_STATS_PATH}?window=1h`).then(setStats, () => {});
+    read();
+    const timer = setInterval(read, REFRESH_MS);
     return () => clearInterval(timer);
-  }, [reload]);
-  return ready ?? last;
+  }, [client]);
+  return stats;
 }
 
 /** One slot's figures on the release its remote serves the viewer now; undefined without loads. */
