@@ -13,6 +13,7 @@ import { createLogger } from './logger';
 import { DEFAULT_DESCRIPTOR_TIMEOUT_MS } from './remotes/http-descriptor-source';
 import type { SlotProblemsMode } from './slots/slot-check-reporter';
 import type { StorageSettings } from './storage/open-storage';
+import { slotEventSettingsOf, type SlotEventOptions, type SlotEventSettings } from './slot-events/slot-event-settings';
 
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
 export const DEFAULT_SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
@@ -79,6 +80,8 @@ export interface AppOptions {
   releasePollMs?: number;
   /** Sign-in attempts allowed per account+IP and per IP (counted in Redis when configured, else in the database). */
   loginRateLimit?: LoginRateLimitSettings;
+  /** Slot events: their limits, how they are written, and the automatic rollback of a failing canary. */
+  slotEvents?: SlotEventOptions;
   /** Extra middleware of an embedding application (security headers, CSRF check and sign-in limits are built in). */
   middleware?: {
     /** Before every route. */
@@ -115,6 +118,7 @@ export interface AppSettings {
   remoteDescriptorTimeoutMs: number;
   releasePollMs: number;
   loginRateLimit: LoginRateLimitSettings;
+  slotEvents: SlotEventSettings;
   beforeRoutes: readonly RequestHandler[];
   beforeLogin: readonly RequestHandler[];
 }
@@ -154,6 +158,7 @@ export function appSettingsOf(options: AppOptions): AppSettings {
     remoteDescriptorTimeoutMs: options.remoteDescriptorTimeoutMs ?? DEFAULT_DESCRIPTOR_TIMEOUT_MS,
     releasePollMs: options.releasePollMs ?? 1000,
     loginRateLimit: options.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT_SETTINGS,
+    slotEvents: slotEventSettingsOf(options.slotEvents),
     beforeRoutes: options.middleware?.beforeRoutes ?? [],
     beforeLogin: options.middleware?.beforeLogin ?? [],
   };

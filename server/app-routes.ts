@@ -1,5 +1,5 @@
 import express, { type Express, type Request, type RequestHandler } from 'express';
-import { SESSION_TIME_PATH } from '../shared';
+import { SESSION_TIME_PATH, SLOT_EVENTS_PATH, SLOT_STATS_PATH } from '../shared';
 import type { AppSettings } from './app-options';
 import { createAuthRouter } from './auth/auth-router';
 import { createPassport } from './auth/create-passport';
@@ -33,6 +33,8 @@ import { createApiSecurityHeaders } from './security/api-security-headers';
 import { ContentSecurityPolicies } from './security/content-security-policy';
 import { createCrossSiteGuard } from './security/cross-site-guard';
 import { createSecurityHeadersFollowing } from './security/security-headers';
+import type { SlotEvents } from './slot-events/slot-events';
+import { createSlotEventsRouter } from './slot-events/slot-events-router';
 import { addSlotInspectionRoute } from './slots/slot-inspection';
 import type { SlotRegistry } from './slots/slot-registry';
 import { addSlotSchemasRoute } from './slots/slot-schemas-router';
@@ -56,6 +58,8 @@ const SESSION_PATHS = [
   SESSION_TIME_PATH,
   '/api/slots',
   '/api/remotes',
+  SLOT_EVENTS_PATH,
+  SLOT_STATS_PATH,
 ];
 
 /** What the routes serve: the app's stores, registries and caches. */
@@ -76,6 +80,7 @@ export interface AppRouteParts {
   teamTokens: TeamTokenStore;
   releaseSnapshot: ReleaseSnapshot;
   releaseService: ReleaseService;
+  slotEvents: SlotEvents;
   /** GET /readyz's checks by name. */
   readinessChecks: () => Promise<Record<string, 'ok' | 'failing'>>;
   /** The session data a signed-in page carries. */
@@ -148,6 +153,14 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ex
       snapshot: parts.releaseSnapshot,
       tokens: parts.teamTokens,
       bodyLimitBytes: settings.bodyLimitBytes,
+    }),
+  );
+  app.use(
+    createSlotEventsRouter({
+      aggregator: parts.slotEvents.aggregator,
+      limits: parts.slotEvents.limits,
+      subjects: parts.slotEvents.subjects,
+      releaseOf: (req, remote) => parts.slotEvents.releaseOf(req, remote),
     }),
   );
   addSlotInspectionRoute(app, parts.slots, parts.resources, parts.remoteRegistry, parts.tenants);

@@ -32,6 +32,7 @@ import { TeamTokenStore } from './releases/team-token-store';
 import type { Resource } from './resources/resource';
 import { ResourceRegistry } from './resources/resource-registry';
 import { StoredRecordSource } from './resources/stored-record-source';
+import { SlotEvents } from './slot-events/slot-events';
 import { checkSlots } from './slots/slot-check';
 import type { SlotProblem } from './slots/slot-contract';
 import { SlotCheckReporter } from './slots/slot-check-reporter';
@@ -88,6 +89,8 @@ export class App {
   /** The rollouts and releases in memory, kept current (polled) on every host. */
   readonly releaseSnapshot: ReleaseSnapshot;
   readonly releaseService: ReleaseService;
+  /** Slot events from the pages: their counts (shared by every host) and the automatic rollback of failing canaries. */
+  readonly slotEvents: SlotEvents;
   readonly passwordHashParams: ScryptParams;
   private readonly settings: AppSettings;
   private readonly descriptorSource: HttpDescriptorSource;
@@ -158,6 +161,15 @@ export class App {
         resources: this.resources,
         remoteRegistry: this.remoteRegistry,
       });
+      this.slotEvents = new SlotEvents({
+        storage: this.storage,
+        remoteRegistry: this.remoteRegistry,
+        resources: this.resources,
+        releaseSnapshot: this.releaseSnapshot,
+        releaseService: this.releaseService,
+        logger: this.logger,
+        settings: settings.slotEvents,
+      });
       this.modules = new ModuleRegistry(this.resources);
       this.dashboards = new DashboardRegistry(this.records);
       this.metaBody = new MetaBodyCache({
@@ -201,6 +213,7 @@ export class App {
         teamTokens: this.teamTokens,
         releaseSnapshot: this.releaseSnapshot,
         releaseService: this.releaseService,
+        slotEvents: this.slotEvents,
         readinessChecks: () => this.readinessChecks(),
         signedInPage: (req) =>
           signedInPage(req, {
@@ -260,6 +273,7 @@ export class App {
       // Bounded by the descriptor timeout: a remote that is down is logged and retried, never awaited further.
       await this.remoteRegistry.refresh();
       this.slotCheckReporter.atStart(this.slotProblems());
+      this.slotEvents.start();
     })();
     return this.readying;
   }
@@ -322,6 +336,12 @@ export class App {
       this.remoteRegistry.close();
       this.releaseSnapshot.close();
       this.loginRateLimiter.close();
+      try {
+        // Before the database closes: what this host counted last is written.
+        await this.slotEvents.close();
+      } catch (error) {
+        this.logger.warn({ err: error }, 'slot events: the last counts could not be written');
+      }
       try {
         await this.sessions.close();
       } finally {

@@ -66,6 +66,7 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     ...(config.serveSourceMaps === undefined ? {} : { serveSourceMaps: config.serveSourceMaps }),
     allowedOrigins: config.allowedOrigins,
     loginRateLimit: config.loginRateLimit,
+    slotEvents: config.slotEvents,
     env,
     ...(options.slotProblems === undefined ? {} : { slotProblems: options.slotProblems }),
     ...((options.distDir ?? config.frontendDir) === undefined

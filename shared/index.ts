@@ -18,6 +18,22 @@ export {
   type RemoteRollout,
   type StaffRole,
 } from './releases';
+export {
+  SLOT_EVENTS_PATH,
+  SLOT_STATS_PATH,
+  SLOT_EVENTS_MAX_PER_BATCH,
+  SLOT_EVENTS_MAX_BODY_BYTES,
+  SLOT_LOAD_OUTCOMES,
+  SLOT_LOAD_PHASES,
+  SLOT_STATS_WINDOWS,
+  type SlotEventsBatch,
+  type SlotLoadEvent,
+  type SlotLoadOutcome,
+  type SlotLoadPhase,
+  type SlotLoadStats,
+  type SlotStatsPayload,
+  type SlotStatsWindow,
+} from './slot-events';
 export { SlotLocation, UnknownSlotLocationError, type SlotLocationName, type SlotLocationValue } from './slot-location';
 export {
   Slot,

@@ -89,7 +89,16 @@ export interface RemoteReleasesPayload {
   remotes: RemoteReleases[];
 }
 
-export type AuditAction = 'publish' | 'activate' | 'rollback' | 'canary' | 'canary-end' | 'token-add' | 'token-revoke';
+/** `canary-auto-rollback`: the server ended a canary whose failure rate exceeded the stable release's (slot events). */
+export type AuditAction =
+  | 'publish'
+  | 'activate'
+  | 'rollback'
+  | 'canary'
+  | 'canary-end'
+  | 'canary-auto-rollback'
+  | 'token-add'
+  | 'token-revoke';
 
 /** One change to a remote's releases, rollout or tokens. */
 export interface AuditEntry {

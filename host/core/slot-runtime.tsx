@@ -9,6 +9,7 @@ import { FailedSlots } from './failed-slots';
 import { logSlotFailures, type SlotFailureLogger } from './log-slot-failures';
 import { PageSlotRecord } from './page-slot-record';
 import type { PropsCheck } from './props-check';
+import { browserChannel, sendSlotEvents, type SlotEventsChannel } from './send-slot-events';
 import { SlotStatus } from './slot-status';
 import { tabStorage } from './tab-storage';
 
@@ -38,11 +39,14 @@ export interface SlotStatusViewsOptions {
   storage?: () => Storage | null;
   /** Where each failure is logged once (console.error by default). */
   log?: SlotFailureLogger;
+  /** Where one event per slot load is sent to the server (none by default). */
+  events?: SlotEventsChannel | null;
 }
 
 /**
- * A slot status with its views subscribed: the failed-slots list, the inspector's page record and the console log
- * (the development placeholder reads the status where a slot failed). A new view subscribes here.
+ * A slot status with its views subscribed: the failed-slots list, the inspector's page record, the console log and
+ * the events sent to the server (the development placeholder reads the status where a slot failed). A new view
+ * subscribes here.
  */
 export function createSlotStatus(
   options: SlotStatusViewsOptions = {},
@@ -52,6 +56,7 @@ export function createSlotStatus(
   pageSlots.follow(slotStatus);
   if (options.storage !== undefined && typeof window !== 'undefined') pageSlots.saveOnPageHide(window);
   logSlotFailures(slotStatus, options.log);
+  if (options.events) sendSlotEvents(slotStatus, options.events);
   return { slotStatus, failedSlots: new FailedSlots(slotStatus), pageSlots };
 }
 
@@ -59,7 +64,7 @@ export const defaultSlotRuntime: SlotRuntime = Object.freeze({
   slotRegistry: SlotComponentRegistry,
   globalRegistry: GlobalComponentRegistry,
   remoteOf: () => null,
-  ...createSlotStatus({ storage: tabStorage }),
+  ...createSlotStatus({ storage: tabStorage, events: browserChannel() }),
   showFailures: process.env.NODE_ENV !== 'production',
   propsCheck: null,
 });

@@ -9,6 +9,7 @@ const ACTIONS: Record<AuditAction, string> = {
   rollback: 'Rolled back',
   canary: 'Canary set',
   'canary-end': 'Canary ended',
+  'canary-auto-rollback': 'Canary rolled back automatically',
   'token-add': 'Token created',
   'token-revoke': 'Token revoked',
 };
@@ -19,7 +20,9 @@ export function describeAuditState(value: JsonValue): string {
   if (typeof value !== 'object') return String(value);
   if ('active' in value) {
     const { active, canary } = value as unknown as RemoteRollout;
-    return `active ${active ?? 'none'}${canary ? `, canary ${describeCanary(canary)}` : ''}`;
+    // An automatic rollback says why next to the rollout it left.
+    const reason = 'reason' in value && typeof value.reason === 'string' ? ` (${value.reason})` : '';
+    return `active ${active ?? 'none'}${canary ? `, canary ${describeCanary(canary)}` : ''}${reason}`;
   }
   return JSON.stringify(value);
 }

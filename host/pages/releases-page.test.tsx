@@ -9,6 +9,7 @@ import {
   type RemoteHistoryPayload,
   type RemoteRelease,
   type RemoteReleasesPayload,
+  type SlotStatsPayload,
 } from '../../shared';
 import { ComponentRegistry, createSlotStatus, type SlotRuntime } from '../core';
 import { createFakeApi, type FakeApi, type FakeRoute } from '../../testing/host/fake-api';
@@ -121,6 +122,54 @@ describe('the releases page', () => {
     expect(within(section).getByRole('button', { name: 'Roll back to 1.0.0' })).toBeTruthy();
     expect(within(section).queryByRole('button', { name: 'Activate 1.0.0' })).toBeNull();
     expect(within(section).getByRole('button', { name: 'End canary' })).toBeTruthy();
+  });
+
+  it('shows each release’s slot loads of the last hour, the canary’s next to the stable one’s', async () => {
+    const figures = (release: string, rendered: number, failed: number, p95Ms: number) => ({
+      remote: REMOTE,
+      release,
+      location: '',
+      component: '',
+      loads: rendered + failed,
+      rendered,
+      failed,
+      timedOut: 0,
+      hidden: 0,
+      failureRate: failed / (rendered + failed),
+      p50Ms: 90,
+      p95Ms,
+      phases: { manifest: 0, entry: 0, init: 0, factory: 0, render: failed },
+    });
+    const stats: SlotStatsPayload = {
+      window: '1h',
+      stats: [],
+      releases: [figures('1.1.0', 396, 4, 240), figures('1.2.0', 70, 30, 480)],
+      served: { [REMOTE]: '1.1.0' },
+    };
+    renderApp(api([OPERATOR_ROLE], { 'GET /api/slot-stats?window=1h': { body: stats } }));
+    const section = await remoteSection();
+    await waitFor(() => expect(section.querySelector('[data-release="1.2.0"] [data-failure-rate]')).not.toBeNull());
+    const row = (version: string) => section.querySelector(`[data-release="${version}"]`)?.textContent ?? '';
+    expect(row('1.2.0')).toContain('10030.0 % of 100480 ms');
+    expect(row('1.1.0')).toContain('4001.0 % of 400240 ms');
+    expect(row('1.0.0')).toContain('———');
+  });
+
+  it('shows a canary the server ended on its own without a reload, at the next reading of the rollouts', async () => {
+    jest.useFakeTimers();
+    try {
+      let current = releases();
+      renderApp(api([OPERATOR_ROLE], { 'GET /api/remotes/releases': () => ({ body: current }) }));
+      const section = await remoteSection();
+      expect(within(section).getByText(/Active: 1\.1\.0\./).textContent).toContain('Canary: 1.2.0');
+      current = releases({ rollout: { remote: REMOTE, active: '1.1.0', canary: null } });
+      await act(async () => {
+        jest.advanceTimersByTime(20_000);
+      });
+      await waitFor(() => expect(within(section).getByText(/Active: 1\.1\.0\./).textContent).toContain('No canary.'));
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('shows the link to operators only', async () => {

@@ -7,8 +7,11 @@ import { OperatorsOnlyPage } from './operators-only-page';
 import { PageStatus } from './page-status';
 import type { ApplyReleaseChange } from './release-change';
 import { RemoteReleasesSection, remoteHeadingId } from './remote-releases-section';
+import { useSlotLoadStats } from './slot-load-figures';
 
 const RELEASES_API_PATH = '/api/remotes/releases';
+/** How often an open page reads the rollouts again: the server may end a failing canary on its own. */
+const ROLLOUTS_REFRESH_MS = 20_000;
 
 /** Whether the signed-in user may see and change releases. */
 export function isOperator(roles: readonly string[] | undefined): boolean {
@@ -37,6 +40,7 @@ function Releases() {
   const client = useApiClient();
   const { expire } = useSession();
   const initial = useApi<RemoteReleasesPayload>(RELEASES_API_PATH);
+  const stats = useSlotLoadStats();
   // Reloaded after each change in place of the first answer: the list stays on screen (and the focus in it).
   const [fresh, setFresh] = useState<RemoteReleasesPayload | null>(null);
   const [revision, setRevision] = useState(0);
@@ -78,8 +82,25 @@ function Releases() {
     [client, expire],
   );
 
-  if (initial.status === 'error' && initial.error.status === 403) return <OperatorsOnlyPage />;
   const data = fresh ?? initial.data;
+  const shown = useRef(data);
+  shown.current = data;
+  useEffect(() => {
+    // A rollout the server changed by itself (a failing canary rolled back) shows without a reload; an unchanged
+    // list is not replaced, so nothing on the page moves under the operator.
+    const timer = setInterval(() => {
+      if (busy.current) return;
+      client.get<RemoteReleasesPayload>(RELEASES_API_PATH).then(
+        (next) => {
+          if (!busy.current && JSON.stringify(next) !== JSON.stringify(shown.current)) setFresh(next);
+        },
+        () => undefined,
+      );
+    }, ROLLOUTS_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [client]);
+
+  if (initial.status === 'error' && initial.error.status === 403) return <OperatorsOnlyPage />;
   if (data === null) {
     return initial.status === 'error' ? (
       <PageStatus status="error" error={initial.error} retry={initial.reload} />
@@ -113,7 +134,7 @@ function Releases() {
         <p className="empty">No remote is known yet.</p>
       ) : (
         data.remotes.map((remote) => (
-          <RemoteReleasesSection key={remote.remote} remote={remote} apply={apply} revision={revision} />
+          <RemoteReleasesSection key={remote.remote} remote={remote} apply={apply} revision={revision} stats={stats} />
         ))
       )}
     </div>

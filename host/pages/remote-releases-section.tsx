@@ -1,8 +1,9 @@
-import type { RemoteReleases } from '../../shared';
+import type { RemoteReleases, SlotStatsPayload } from '../../shared';
 import { useApiClient } from '../core';
 import { CanaryForm } from './canary-form';
 import { describeCanary, remoteApiPath, type ApplyReleaseChange, type ReleaseChange } from './release-change';
 import { ReleaseHistory } from './release-history';
+import { FailureRate, LoadTime, releaseStats } from './slot-load-figures';
 
 /** The id of a remote's heading on the operators' page: focused after a change of that remote. */
 export function remoteHeadingId(remote: string): string {
@@ -14,17 +15,21 @@ export interface RemoteReleasesSectionProps {
   apply: ApplyReleaseChange;
   /** Counts the page's changes: an open history is read again after each. */
   revision: number;
+  /** The slot loads of the last hour (null until known): each release's figures, a canary's next to the stable one's. */
+  stats: SlotStatsPayload | null;
 }
 
 /**
- * One remote on the operators' page: its rollout, this session's preview, its releases (newest first) with what
- * can be done to each, the canary, and the history. A release older than the active one is rolled back to, a newer
+ * One remote on the operators' page: its rollout, this session's preview, its releases (newest first) with their
+ * slot loads of the last hour (a canary's next to the stable release's) and what can be done to each, the canary,
+ * and the history. A release older than the active one is rolled back to, a newer
  * one activated.
  */
 export function RemoteReleasesSection({
   remote: { remote, rollout, releases, preview },
   apply,
   revision,
+  stats,
 }: RemoteReleasesSectionProps) {
   const client = useApiClient();
   const activeIndex = releases.findIndex((release) => release.version === rollout.active);
@@ -60,6 +65,9 @@ export function RemoteReleasesSection({
               <th scope="col">Version</th>
               <th scope="col">Published</th>
               <th scope="col">State</th>
+              <th scope="col">Loads (1 h)</th>
+              <th scope="col">Failed</th>
+              <th scope="col">Load time p95</th>
               <th scope="col">Actions</th>
             </tr>
           </thead>
@@ -67,6 +75,7 @@ export function RemoteReleasesSection({
             {releases.map(({ version, publishedAt, publishedBy }, index) => {
               const rollback = activeIndex >= 0 && index > activeIndex;
               const verb = rollback ? 'Roll back' : 'Activate';
+              const figures = releaseStats(stats, remote, version);
               return (
                 <tr key={version} data-release={version}>
                   <th scope="row">{version}</th>
@@ -81,6 +90,13 @@ export function RemoteReleasesSection({
                     ]
                       .filter(Boolean)
                       .join(', ')}
+                  </td>
+                  <td>{figures ? figures.loads : '—'}</td>
+                  <td>
+                    <FailureRate stats={figures} />
+                  </td>
+                  <td>
+                    <LoadTime stats={figures} />
                   </td>
                   <td className="table__actions">
                     {index !== activeIndex &&

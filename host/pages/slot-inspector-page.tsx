@@ -1,8 +1,15 @@
 import { useCallback, useSyncExternalStore, type ReactNode } from 'react';
-import type { InspectedFormSlot, InspectedRemote, InspectedSlot, SlotInspectionPayload } from '../../shared';
+import type {
+  InspectedFormSlot,
+  InspectedRemote,
+  InspectedSlot,
+  SlotInspectionPayload,
+  SlotStatsPayload,
+} from '../../shared';
 import { useSlotRuntime, type PageSlotReason, type PageSlots, type PageSlotStatus } from '../core';
 import { useApi } from '../app/use-api';
 import { PageHeading } from '../layout/page-heading';
+import { currentSlotStats, FailureRate, LoadTime, useSlotLoadStats } from './slot-load-figures';
 
 /** How each reason a slot is not on screen reads for staff. */
 const REASONS: Record<PageSlotReason, string> = {
@@ -30,6 +37,7 @@ const STATES: Record<PageSlotStatus['state'], string> = {
  */
 export function SlotInspectorPage() {
   const inspection = useApi<SlotInspectionPayload>('/api/slots/inspect');
+  const stats = useSlotLoadStats();
   return (
     <div className="page inspector">
       <PageHeading title="Slot inspector" />
@@ -49,7 +57,7 @@ export function SlotInspectorPage() {
       )}
       {inspection.status === 'ready' && (
         <>
-          <RegisteredSlots locations={inspection.data.locations} />
+          <RegisteredSlots locations={inspection.data.locations} stats={stats} />
           <FormSlots forms={inspection.data.forms} />
           <Remotes remotes={inspection.data.remotes} />
         </>
@@ -137,22 +145,52 @@ function PageSlotsTable({
   );
 }
 
-function RegisteredSlots({ locations }: { locations: Record<string, InspectedSlot[]> }) {
+/**
+ * Every registered slot, with what visitors saw of it in the last hour on the release its remote serves now (every
+ * visitor's page loads, from the slot events): how often it failed, and its 95th percentile load time.
+ */
+function RegisteredSlots({
+  locations,
+  stats,
+}: {
+  locations: Record<string, InspectedSlot[]>;
+  stats: SlotStatsPayload | null;
+}) {
   return (
     <section className="inspector__section" aria-labelledby="inspector-slots">
       <h2 id="inspector-slots">Registered slots</h2>
-      <InspectorTable caption="Every slot of every location, as the server registered it">
+      <InspectorTable caption="Every slot of every location, as the server registered it, and its loads in the last hour">
         <thead>
-          <HeaderRow columns={['Location', 'Component', 'Remote', 'Source', 'Visibility', 'Problems']} />
+          <HeaderRow
+            columns={[
+              'Location',
+              'Component',
+              'Remote',
+              'Source',
+              'Visibility',
+              'Problems',
+              'Failed (1 h, current release)',
+              'Load time p95',
+            ]}
+          />
         </thead>
         <tbody>
           {Object.entries(locations).flatMap(([location, slots]) =>
-            slots.map((slot, index) => (
-              <tr key={`${location}:${index}`} data-inspected-slot={slot.component}>
-                <td>{location}</td>
-                <SlotCells slot={slot} />
-              </tr>
-            )),
+            slots.map((slot, index) => {
+              const figures = currentSlotStats(stats, { ...slot, location });
+              return (
+                <tr key={`${location}:${index}`} data-inspected-slot={slot.component}>
+                  <td>{location}</td>
+                  <SlotCells slot={slot} />
+                  <td>
+                    <FailureRate stats={figures} />
+                  </td>
+                  <td>
+                    <LoadTime stats={figures} />
+                  </td>
+                </tr>
+              );
+            }),
           )}
         </tbody>
       </InspectorTable>

@@ -27,6 +27,13 @@ describe('readConfig', () => {
         accountSlowdownSeconds: 10,
         windowSeconds: 900,
       },
+      slotEvents: {
+        eventsPerSessionPerMinute: 600,
+        eventsPerAddressPerMinute: 3000,
+        flushMs: 1000,
+        maxPendingRows: 10_000,
+        canary: { enabled: true, checkMs: 10_000, windowMs: 5 * 60_000, minLoads: 50, margin: 0.05 },
+      },
       serverTimeouts: { headersTimeoutMs: 15_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 },
       shutdown: { drainDelayMs: 0, timeoutMs: 10_000 },
     });
@@ -50,6 +57,12 @@ describe('readConfig', () => {
       LOGIN_RATE_LIMIT: '5',
       LOGIN_IP_RATE_LIMIT: 'off',
       LOGIN_RATE_LIMIT_WINDOW_SECONDS: '60',
+      SLOT_EVENTS_PER_SESSION_PER_MINUTE: '100',
+      SLOT_EVENTS_PER_ADDRESS_PER_MINUTE: '1000',
+      CANARY_AUTO_ROLLBACK: 'off',
+      CANARY_ROLLBACK_MIN_LOADS: '200',
+      CANARY_ROLLBACK_MARGIN_POINTS: '10',
+      CANARY_ROLLBACK_WINDOW_MINUTES: '15',
       HEADERS_TIMEOUT_MS: '2000',
       REQUEST_TIMEOUT_MS: '4000',
       KEEP_ALIVE_TIMEOUT_MS: '65000',
@@ -77,6 +90,13 @@ describe('readConfig', () => {
         accountSlowdownSeconds: 10,
         windowSeconds: 60,
       },
+      slotEvents: {
+        eventsPerSessionPerMinute: 100,
+        eventsPerAddressPerMinute: 1000,
+        flushMs: 1000,
+        maxPendingRows: 10_000,
+        canary: { enabled: false, checkMs: 10_000, windowMs: 15 * 60_000, minLoads: 200, margin: 0.1 },
+      },
       serverTimeouts: { headersTimeoutMs: 2_000, requestTimeoutMs: 4_000, keepAliveTimeoutMs: 65_000 },
       shutdown: { drainDelayMs: 3_000, timeoutMs: 20_000 },
     });
@@ -94,6 +114,12 @@ describe('readConfig', () => {
     [{ LOG_REQUESTS: 'maybe' }, /LOG_REQUESTS/],
     [{ ALLOWED_ORIGINS: 'https://admin.example.com/path' }, /ALLOWED_ORIGINS/],
     [{ LOGIN_RATE_LIMIT: 'lots' }, /LOGIN_RATE_LIMIT/],
+    [
+      { CANARY_ROLLBACK_WINDOW_MINUTES: '90' },
+      /CANARY_ROLLBACK_WINDOW_MINUTES="90" is not valid: expected from 1 to 60/,
+    ],
+    [{ CANARY_ROLLBACK_MARGIN_POINTS: '5.5' }, /CANARY_ROLLBACK_MARGIN_POINTS/],
+    [{ SLOT_EVENTS_PER_SESSION_PER_MINUTE: '0' }, /SLOT_EVENTS_PER_SESSION_PER_MINUTE/],
     [{ HEADERS_TIMEOUT_MS: '60000', REQUEST_TIMEOUT_MS: '1000' }, /HEADERS_TIMEOUT_MS/],
     [{ SHUTDOWN_TIMEOUT_MS: '0' }, /SHUTDOWN_TIMEOUT_MS/],
     [

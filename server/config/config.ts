@@ -12,6 +12,7 @@ import type { StorageSettings } from '../storage/open-storage';
 import { postgresSettingsFromEnv } from './postgres-settings';
 import { ConfigError } from './config-error';
 import { parseOrigin } from '../security/parse-origin';
+import { slotEventSettingsFromEnv, type SlotEventSettings } from '../slot-events/slot-event-settings';
 
 /** Where the database lives when DATABASE_PATH is not set (relative to the working directory). */
 export const DEFAULT_DATABASE_PATH = './data/app.db';
@@ -42,6 +43,8 @@ export interface ServerConfig {
   allowedOrigins: string[];
   /** LOGIN_RATE_LIMIT, LOGIN_IP_RATE_LIMIT, LOGIN_RATE_LIMIT_WINDOW_SECONDS. */
   loginRateLimit: LoginRateLimitSettings;
+  /** SLOT_EVENTS_PER_*_PER_MINUTE and the canary's automatic rollback (CANARY_AUTO_ROLLBACK, CANARY_ROLLBACK_*). */
+  slotEvents: SlotEventSettings;
   /** HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS. */
   serverTimeouts: ServerTimeoutSettings;
   /** SHUTDOWN_DELAY_MS, SHUTDOWN_TIMEOUT_MS. */
@@ -77,6 +80,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
     serveSourceMaps: env.SERVE_SOURCE_MAPS?.trim() ? readBoolean(env, 'SERVE_SOURCE_MAPS', false) : undefined,
     allowedOrigins: readAllowedOrigins(env),
     loginRateLimit: loginRateLimitSettingsFromEnv(env),
+    slotEvents: slotEventSettingsFromEnv(env),
     serverTimeouts: serverTimeoutSettingsFromEnv(env),
     shutdown: shutdownSettingsFromEnv(env),
   };

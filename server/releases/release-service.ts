@@ -7,6 +7,9 @@ import { releaseClashes } from './release-clashes';
 import type { ReleaseSnapshot } from './release-snapshot';
 import { ReleaseExistsError, type ReleaseStore, type RolloutChange } from './release-store';
 
+/** Who an automatic rollback is audited as. */
+export const AUTO_ROLLBACK_ACTOR = 'auto-rollback';
+
 /** A change refused: `problems` lists the clashes and the placements it would break (empty for other refusals). */
 export class ReleaseRefusedError extends Error {
   constructor(
@@ -101,6 +104,27 @@ export class ReleaseService {
   endCanary(remote: string, actor: string): Promise<RemoteRollout> {
     const active = this.parts.snapshot.rollout(remote)?.active ?? null;
     return this.change({ remote, action: 'canary-end', actor, next: { active, canary: null } });
+  }
+
+  /**
+   * Ends the canary of `version` because its slot loads fail more than the stable release's (canary-watch.ts),
+   * audited as `canary-auto-rollback` with `reason`. Resolves to false when that canary no longer runs (ended by an
+   * operator, or by another host that decided the same a moment before).
+   */
+  async autoRollback(remote: string, version: string, reason: string): Promise<boolean> {
+    // The active release cannot have moved while this canary runs: an activation ends the canary, and the store
+    // changes nothing unless `version` is still the canary.
+    const active = this.parts.snapshot.rollout(remote)?.active ?? null;
+    const before = await this.parts.store.changeRollout({
+      remote,
+      action: 'canary-auto-rollback',
+      actor: AUTO_ROLLBACK_ACTOR,
+      next: { active, canary: null },
+      reason,
+      onlyIfCanary: version,
+    });
+    await this.parts.snapshot.refresh();
+    return before !== null;
   }
 
   /**

@@ -104,6 +104,11 @@ export class ReleaseSnapshot {
     this.reloadListeners.add(listener);
   }
 
+  /** Every remote's rollout. */
+  rollouts(): RemoteRollout[] {
+    return [...this.rolloutsByRemote.values()];
+  }
+
   rollout(remote: string): RemoteRollout | undefined {
     return this.rolloutsByRemote.get(remote);
   }

@@ -29,10 +29,17 @@ export interface NewRelease extends ReleaseDescriptor {
 /** What one change of a rollout records in the audit trail. */
 export interface RolloutChange {
   remote: string;
-  action: Extract<AuditAction, 'activate' | 'rollback' | 'canary' | 'canary-end'>;
+  action: Extract<AuditAction, 'activate' | 'rollback' | 'canary' | 'canary-end' | 'canary-auto-rollback'>;
   actor: string;
   /** The rollout it becomes. */
   next: Omit<RemoteRollout, 'remote'>;
+  /** Why, recorded with the rollout it became (an automatic rollback says what it measured). */
+  reason?: string;
+  /**
+   * Changes only while this canary version still runs (checked in the transaction): hosts that decide the same
+   * automatic rollback at once record it once.
+   */
+  onlyIfCanary?: string;
 }
 
 /** A version already published for that remote: releases are immutable. */
@@ -147,8 +154,11 @@ export class ReleaseStore {
     return row ? toRollout(row) : NO_ROLLOUT(remote);
   }
 
-  /** Sets a remote's rollout and audits the change (before and after); resolves to the rollout it replaced. */
-  async changeRollout(change: RolloutChange): Promise<RemoteRollout> {
+  /**
+   * Sets a remote's rollout and audits the change (before and after); resolves to the rollout it replaced, or null
+   * when `onlyIfCanary` no longer runs (nothing changed).
+   */
+  async changeRollout(change: RolloutChange): Promise<RemoteRollout | null> {
     const now = Date.now();
     const next: RemoteRollout = { remote: change.remote, ...change.next };
     return this.engine.exclusive(async (db) => {
@@ -158,6 +168,7 @@ export class ReleaseStore {
         .where('remote', '=', change.remote)
         .executeTakeFirst();
       const before = row ? toRollout(row) : NO_ROLLOUT(change.remote);
+      if (change.onlyIfCanary !== undefined && before.canary?.version !== change.onlyIfCanary) return null;
       const values = {
         active_version: next.active,
         canary_version: next.canary?.version ?? null,
@@ -171,7 +182,8 @@ export class ReleaseStore {
           .insertInto('remote_rollouts')
           .values({ remote: change.remote, ...values })
           .execute();
-      await audit(db, change.remote, change.action, change.actor, now, rolloutJson(before), rolloutJson(next));
+      const after = change.reason === undefined ? rolloutJson(next) : { ...rolloutJson(next), reason: change.reason };
+      await audit(db, change.remote, change.action, change.actor, now, rolloutJson(before), after);
       return before;
     });
   }
@@ -216,7 +228,7 @@ async function audit(
     .execute();
 }
 
-function rolloutJson(rollout: RemoteRollout): JsonValue {
+function rolloutJson(rollout: RemoteRollout): { [key: string]: JsonValue } {
   return {
     active: rollout.active,
     canary: rollout.canary ? { ...rollout.canary, tenants: [...rollout.canary.tenants] } : null,

@@ -72,6 +72,43 @@ function storeCases(freshSettings: () => Promise<StorageSettings>): void {
     });
   });
 
+  it('ends a canary once when two hosts decide the same automatic rollback at once, with its reason', async () => {
+    const canary = { version: '1.1.0', percent: 10, tenants: [] };
+    await releases.changeRollout({
+      remote: 'team_billing',
+      action: 'canary',
+      actor: 'ops',
+      next: { active: '1.0.0', canary },
+    });
+    const rollback = {
+      remote: 'team_billing',
+      action: 'canary-auto-rollback' as const,
+      actor: 'auto-rollback',
+      next: { active: '1.0.0', canary: null },
+      reason: 'canary 1.1.0 failed 30.0 % of 100 loads',
+      onlyIfCanary: '1.1.0',
+    };
+    const outcomes = await Promise.all([releases.changeRollout(rollback), releases.changeRollout(rollback)]);
+    expect(outcomes.filter((before) => before !== null)).toEqual([{ remote: 'team_billing', active: '1.0.0', canary }]);
+    const rolledBack = (await releases.history('team_billing')).filter(
+      (entry) => entry.action === 'canary-auto-rollback',
+    );
+    expect(rolledBack).toEqual([
+      expect.objectContaining({
+        after: { active: '1.0.0', canary: null, reason: 'canary 1.1.0 failed 30.0 % of 100 loads' },
+      }),
+    ]);
+    // Another canary running now is not ended by a decision about the one before.
+    await releases.changeRollout({
+      remote: 'team_billing',
+      action: 'canary',
+      actor: 'ops',
+      next: { active: '1.0.0', canary: { ...canary, version: '1.2.0' } },
+    });
+    expect(await releases.changeRollout(rollback)).toBeNull();
+    expect((await releases.rollout('team_billing')).canary?.version).toBe('1.2.0');
+  });
+
   it('stores a token hashed; it checks until revoked or expired', async () => {
     const created = await tokens.create('team_billing', null);
     const rows = await engine.db.selectFrom('remote_tokens').selectAll().execute();

@@ -14,6 +14,7 @@ export interface AppSchema {
   remote_tokens: RemoteTokensTable;
   remote_audit: RemoteAuditTable;
   remote_config_reloads: RemoteConfigReloadsTable;
+  slot_load_stats: SlotLoadStatsTable;
 }
 
 export interface UsersTable {
@@ -94,4 +95,34 @@ export interface RemoteAuditTable {
 export interface RemoteConfigReloadsTable {
   id: Generated<number>;
   requested_at: number;
+}
+
+/**
+ * The slot loads of one key (remote, release, location, component) in one time bucket (`span` `minute` or `hour`
+ * starting at `start_at`): counts per outcome, failures per phase, and load times per histogram bucket (ms_*).
+ */
+export interface SlotLoadStatsTable {
+  span: 'minute' | 'hour';
+  start_at: number;
+  remote: string;
+  release: string;
+  location: string;
+  component: string;
+  rendered: number;
+  failed: number;
+  timed_out: number;
+  hidden: number;
+  phase_manifest: number;
+  phase_entry: number;
+  phase_init: number;
+  phase_factory: number;
+  phase_render: number;
+  ms_100: number;
+  ms_250: number;
+  ms_500: number;
+  ms_1000: number;
+  ms_2500: number;
+  ms_5000: number;
+  ms_10000: number;
+  ms_over: number;
 }

@@ -3,13 +3,13 @@
  * real `npm run token:add`), served from two origins; the demo operator activates the newer one on the host's
  * releases page, then rolls it back there, and the next page load fetches the remote from the release in force.
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { BOOT_DATA_ELEMENT_ID, type BootData, type RemoteHistoryPayload } from '../../shared';
 import type { AppServer } from '../../testing/system/app-server';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
 import type { HttpFixtureServer } from '../../testing/system/http-fixture-server';
-import { REPO_ROOT, DIST_DIR } from '../../testing/system/repo-root';
+import { addToken, runCommand } from '../../testing/system/npm-command';
+import { DIST_DIR } from '../../testing/system/repo-root';
 import { signIn } from '../../testing/system/sign-in';
 import { waitForSlot } from '../../testing/system/slot-page';
 import { startStaticServer } from '../../testing/system/static-server';
@@ -23,27 +23,6 @@ const origins: HttpFixtureServer[] = [];
 afterEach(async () => {
   await Promise.all(origins.splice(0).map((origin) => origin.close()));
 });
-
-/** An `npm run` command on the server's database, as an operator runs it; resolves to what it printed. */
-function runCommand(server: AppServer, args: readonly string[], input = ''): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', ...args], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, DATABASE_PATH: server.databasePath, DATABASE_URL: undefined },
-      stdio: ['pipe', 'pipe', 'inherit'],
-    });
-    let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`${args[0]} exited ${code}`))));
-    child.stdin.end(input);
-  });
-}
-
-/** `npm run token:add -- <remote>`: the token is the last line it prints. */
-async function addToken(server: AppServer, remote: string): Promise<string> {
-  return (await runCommand(server, ['token:add', '--', remote])).trimEnd().split('\n').at(-1) ?? '';
-}
 
 async function publish(server: AppServer, token: string, version: string, entry: string): Promise<void> {
   const response = await fetch(`${server.url}/api/remotes/team_marketing/releases`, {

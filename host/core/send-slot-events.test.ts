@@ -1,0 +1,137 @@
+import { SLOT_EVENTS_PATH, type SlotEventsBatch } from '../../shared';
+import { MAX_EVENTS_PER_MINUTE, phaseOf, sendSlotEvents, type SlotEventsChannel } from './send-slot-events';
+import { SlotStatus, type SlotPlace } from './slot-status';
+
+const place = (component: string, remote: string | null = 'team_a', index = 0): SlotPlace => ({
+  page: '/dashboard',
+  location: 'header-banner',
+  index,
+  component,
+  remote,
+});
+
+/** A channel that keeps the beacons, runs idle work when the test says, and leaves the page on demand. */
+function fakeChannel() {
+  const beacons: { url: string; batch: SlotEventsBatch }[] = [];
+  const idle: (() => void)[] = [];
+  const leave: (() => void)[] = [];
+  const channel: SlotEventsChannel = {
+    sendBeacon: (url, json) => {
+      beacons.push({ url, batch: JSON.parse(json) as SlotEventsBatch });
+      return true;
+    },
+    whenIdle: (work) => idle.push(work),
+    onLeave: (listener) => leave.push(listener),
+  };
+  return {
+    channel,
+    beacons: () => beacons,
+    runIdle: () => idle.splice(0).forEach((work) => work()),
+    leavePage: () => leave.forEach((listener) => listener()),
+  };
+}
+
+function statusAt(start = 1000) {
+  let time = start;
+  return { status: new SlotStatus(() => time), advance: (ms: number) => (time += ms) };
+}
+
+it('sends one event per load, when the page is idle, with outcome, phase and times and no message', async () => {
+  const { status, advance } = statusAt();
+  const fake = fakeChannel();
+  sendSlotEvents(status, fake.channel);
+  const a = status.handle();
+  const b = status.handle();
+  status.enter(a, place('A'));
+  status.enter(b, place('B', 'team_b', 1));
+  advance(120);
+  status.rendered(a, place('A'));
+  status.rendered(a, place('A'));
+  advance(80);
+  status.failed(b, place('B', 'team_b', 1), 'render-error', 'B broke with prop secret-value');
+  expect(fake.beacons()).toEqual([]);
+  fake.runIdle();
+  const beacons = fake.beacons();
+  expect(beacons).toHaveLength(1);
+  expect(beacons[0]?.url).toBe(SLOT_EVENTS_PATH);
+  expect(beacons[0]?.batch.events).toEqual([
+    {
+      location: 'header-banner',
+      component: 'A',
+      remote: 'team_a',
+      outcome: 'rendered',
+      phase: null,
+      kind: null,
+      loadMs: 120,
+      startMs: 1000,
+    },
+    {
+      location: 'header-banner',
+      component: 'B',
+      remote: 'team_b',
+      outcome: 'failed',
+      phase: 'render',
+      kind: 'render-error',
+      loadMs: 200,
+      startMs: 1000,
+    },
+  ]);
+  expect(JSON.stringify(beacons)).not.toContain('secret-value');
+});
+
+it('sends what is left when the page is hidden, in batches of 50, at most 300 a minute', async () => {
+  const { status } = statusAt();
+  const fake = fakeChannel();
+  let clock = 0;
+  sendSlotEvents(status, fake.channel, () => clock);
+  const loads = (count: number) => {
+    for (let index = 0; index < count; index++) {
+      const handle = status.handle();
+      status.enter(handle, place(`C${index}`, 'team_a', index));
+      status.rendered(handle, place(`C${index}`, 'team_a', index));
+    }
+  };
+  loads(MAX_EVENTS_PER_MINUTE + 20);
+  fake.leavePage();
+  expect(fake.beacons().map((beacon) => beacon.batch.events.length)).toEqual(Array(6).fill(50));
+  // A minute on, the page reports again.
+  clock += 60_000;
+  loads(10);
+  fake.leavePage();
+  expect(fake.beacons().map((beacon) => beacon.batch.events.length)).toEqual([...Array(6).fill(50), 10]);
+});
+
+it('leaves out slots of no remote, and transitions that end no load', async () => {
+  const { status } = statusAt();
+  const fake = fakeChannel();
+  sendSlotEvents(status, fake.channel);
+  const local = status.handle();
+  status.enter(local, place('Local', null));
+  status.failed(local, place('Local', null), 'unknown-component', 'No Local');
+  const a = status.handle();
+  status.enter(a, place('A'));
+  status.failed(a, place('A'), 'load-error', 'x');
+  status.failed(a, place('A'), 'render-error', 'y');
+  fake.leavePage();
+  expect(fake.beacons().flatMap((beacon) => beacon.batch.events.map((event) => event.kind))).toEqual(['load-error']);
+});
+
+it('tells a timed-out remote, and the phase of each failure, from the loader’s messages', async () => {
+  const { status } = statusAt();
+  const fake = fakeChannel();
+  sendSlotEvents(status, fake.channel);
+  const a = status.handle();
+  status.enter(a, place('A'));
+  const message =
+    'Remote "team_a" could not be loaded: manifest http://x/mf-manifest.json failed after 2 attempts (timed out after 3500 ms).';
+  status.failed(a, place('A'), 'remote-unavailable', message);
+  fake.leavePage();
+  const [event] = fake.beacons()[0]?.batch.events ?? [];
+  expect([event?.outcome, event?.phase]).toEqual(['timed-out', 'manifest']);
+  expect(phaseOf('remote-unavailable', 'Remote "x" could not be loaded: entry http://x/remoteEntry.js failed')).toBe(
+    'entry',
+  );
+  expect(phaseOf('load-error', 'Module ./A of x threw')).toBe('factory');
+  expect(phaseOf('load-error', 'Failed to initialize the share scope')).toBe('init');
+  expect(phaseOf('render-error', 'boom')).toBe('render');
+});

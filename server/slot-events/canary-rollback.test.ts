@@ -1,0 +1,138 @@
+/**
+ * A canary that fails rolls itself back, driven by real events through POST /api/slot-events: its visitors' loads
+ * fail 30 % of the time, the stable release's 1 %; within a few checks the canary is ended, audited as
+ * `canary-auto-rollback` with the numbers, and logged at error level. A canary within the margin, or with too few
+ * loads, runs on.
+ */
+import pino from 'pino';
+import { SLOT_EVENTS_PATH, type RemoteHistoryPayload } from '../../shared';
+import {
+  publishAndActivate,
+  slotLoadEvents,
+  startDescriptorOrigin,
+  type DescriptorOrigin,
+} from '../../testing/server/released-remote';
+import { addUser, createTestApp, DEMO_PASSWORD, signedInAgent, type TestApp } from '../../testing/server/test-app';
+import { AUTO_ROLLBACK_ACTOR } from '../releases/release-service';
+
+jest.setTimeout(30_000);
+
+const SLOT = { remote: 'team_billing', component: 'InvoiceBanner', location: 'header-banner' };
+
+let origin: DescriptorOrigin;
+let testApp: TestApp;
+let logged: { level: number; msg: string; reason?: string }[];
+
+beforeAll(async () => {
+  origin = await startDescriptorOrigin({ name: 'team_billing', components: ['InvoiceBanner'] });
+});
+afterAll(() => origin.close());
+
+/** The app, its canary watch comparing every `checkMs`. */
+async function start(checkMs: number): Promise<void> {
+  logged = [];
+  const logger = pino({ level: 'warn' }, { write: (line: string) => logged.push(JSON.parse(line)) });
+  testApp = await createTestApp({
+    logger,
+    slotEvents: { flushMs: 100, canary: { checkMs, minLoads: 50, margin: 0.05 } },
+  });
+}
+afterEach(() => testApp.close());
+
+/** Sends `count` loads of the visitor's release, `failing` of them failed, in batches of 50. */
+async function send(agent: Awaited<ReturnType<typeof signedInAgent>>, count: number, failing: number) {
+  const events = slotLoadEvents(SLOT, count, failing);
+  for (let start = 0; start < events.length; start += 50) {
+    await agent
+      .post(SLOT_EVENTS_PATH)
+      .send({ events: events.slice(start, start + 50) })
+      .expect(204);
+  }
+}
+
+async function canaryRunning(): Promise<string | null> {
+  await testApp.app.releaseSnapshot.refresh();
+  return testApp.app.releaseSnapshot.rollout('team_billing')?.canary?.version ?? null;
+}
+
+async function startCanary() {
+  const operator = await publishAndActivate(testApp.app, 'team_billing', origin.url, ['1.0.0', '2.0.0']);
+  await operator
+    .post('/api/remotes/team_billing/canary')
+    .send({ version: '2.0.0', percent: 0, tenants: ['canary'] })
+    .expect(200);
+  await addUser(testApp.app, 'canary-visitor', DEMO_PASSWORD, ['canary']);
+  await addUser(testApp.app, 'stable-visitor', DEMO_PASSWORD, ['stable']);
+  return {
+    operator,
+    canary: await signedInAgent(testApp.app, 'canary-visitor'),
+    stable: await signedInAgent(testApp.app, 'stable-visitor'),
+  };
+}
+
+async function waitFor(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > until) throw new Error(`not seen within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+it('rolls back a canary failing 30 % of its loads against 1 % for the stable release, audited and logged', async () => {
+  await start(200);
+  const { operator, canary, stable } = await startCanary();
+  await send(stable, 200, 2);
+  await send(canary, 100, 30);
+  await waitFor(async () => (await canaryRunning()) === null, 5000);
+
+  expect(testApp.app.releaseSnapshot.rollout('team_billing')).toEqual({
+    remote: 'team_billing',
+    active: '1.0.0',
+    canary: null,
+  });
+  const history = (await operator.get('/api/remotes/team_billing/history').expect(200)).body as RemoteHistoryPayload;
+  const [latest] = history.entries;
+  expect(latest).toEqual(
+    expect.objectContaining({
+      action: 'canary-auto-rollback',
+      actor: AUTO_ROLLBACK_ACTOR,
+      before: { active: '1.0.0', canary: { version: '2.0.0', percent: 0, tenants: ['canary'] } },
+      after: {
+        active: '1.0.0',
+        canary: null,
+        // Judged as soon as it had 50 loads in the window: a check may come before the last batches.
+        reason: expect.stringMatching(
+          /^canary 2\.0\.0 failed \d+\.\d % of (50|100) loads, stable 1\.0\.0 1\.0 % of 200: more than 5\.0 points worse$/,
+        ),
+      },
+    }),
+  );
+  expect(history.entries.filter((entry) => entry.action === 'canary-auto-rollback')).toHaveLength(1);
+  expect(logged).toContainEqual(
+    expect.objectContaining({ level: 50, msg: expect.stringContaining('CANARY ROLLED BACK AUTOMATICALLY') }),
+  );
+});
+
+it('lets a canary run while it has too few loads to judge', async () => {
+  // No timer in the way: each comparison is the test's.
+  await start(3_600_000);
+  const { canary, stable } = await startCanary();
+  await send(stable, 200, 20);
+  await send(canary, 49, 49);
+  await testApp.app.slotEvents.canaryWatch.check();
+  expect(await canaryRunning()).toBe('2.0.0');
+});
+
+it('lets a canary run while it fails within the margin of the stable release', async () => {
+  await start(3_600_000);
+  const { canary, stable } = await startCanary();
+  await send(stable, 200, 20);
+  // 14 % against 10 %: within 5 points.
+  await send(canary, 100, 14);
+  await testApp.app.slotEvents.canaryWatch.check();
+  expect(await canaryRunning()).toBe('2.0.0');
+  // 20 % of 200 now: over the margin, rolled back at the next comparison.
+  await send(canary, 100, 26);
+  await testApp.app.slotEvents.canaryWatch.check();
+  expect(await canaryRunning()).toBeNull();
+});

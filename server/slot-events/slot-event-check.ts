@@ -1,0 +1,78 @@
+import {
+  SLOT_EVENTS_MAX_PER_BATCH,
+  SLOT_LOAD_OUTCOMES,
+  SLOT_LOAD_PHASES,
+  SlotLocation,
+  isPlainObject,
+  type SlotLoadEvent,
+  type SlotLoadOutcome,
+  type SlotLoadPhase,
+} from '../../shared';
+import { HttpError } from '../http/http-error';
+
+/** The longest load time counted as such (a slot still loading after 10 minutes is counted at 10 minutes). */
+const MAX_MS = 10 * 60_000;
+/** A failure kind of the slot status: a short lower-case word list (`remote-unavailable`). */
+const KIND_PATTERN = /^[a-z][a-z-]{0,39}$/;
+
+/**
+ * The events of a `POST /api/slot-events` body, in their shape: `{ events: [...] }` with 1 to 50 events of known
+ * outcomes and phases and finite times. Anything else is 400; fields the contract does not name (a `tenant`, a
+ * `release`) are not read at all. Whether the remote, component and location exist is asked later, per event.
+ */
+export function slotEventsOf(body: unknown): SlotLoadEvent[] {
+  const events = isPlainObject(body) ? body.events : undefined;
+  if (!Array.isArray(events) || events.length === 0 || events.length > SLOT_EVENTS_MAX_PER_BATCH) {
+    throw HttpError.invalidRequest(`Send { "events": [...] } with 1 to ${SLOT_EVENTS_MAX_PER_BATCH} events.`);
+  }
+  return events.map((value: unknown, index) => {
+    const event = slotEventOf(value);
+    if (event === null) throw HttpError.invalidRequest(`Event ${index} is not a slot load event.`);
+    return event;
+  });
+}
+
+function slotEventOf(value: unknown): SlotLoadEvent | null {
+  if (!isPlainObject(value)) return null;
+  const { location, component, remote, outcome, phase, kind, loadMs, startMs } = value;
+  if (!isName(location) || !isName(component) || !isName(remote)) return null;
+  if (!SLOT_LOAD_OUTCOMES.includes(outcome as SlotLoadOutcome)) return null;
+  const failed = outcome === 'failed' || outcome === 'timed-out';
+  if (phase !== null && !(failed && SLOT_LOAD_PHASES.includes(phase as SlotLoadPhase))) return null;
+  if (kind !== null && !(failed && typeof kind === 'string' && KIND_PATTERN.test(kind))) return null;
+  if (!isTime(loadMs) || !isTime(startMs)) return null;
+  return {
+    location,
+    component,
+    remote,
+    outcome: outcome as SlotLoadOutcome,
+    phase: phase as SlotLoadPhase | null,
+    kind: kind as string | null,
+    loadMs: Math.min(Math.round(loadMs), MAX_MS),
+    startMs: Math.min(Math.round(startMs), MAX_MS),
+  };
+}
+
+function isName(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= 128;
+}
+
+function isTime(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
+/** What the server knows now, to refuse events of slots it never placed (each would be a key, a row more). */
+export interface SlotEventSubjects {
+  /** The components a remote provides in the release `release` ('' the remote's own descriptor); null: unknown. */
+  componentsOf(remote: string, release: string): readonly string[] | null;
+  /** Whether a resource of that name is registered (the location `form:<name>`). */
+  hasResource(name: string): boolean;
+}
+
+/** Whether the event names a location this host has, and a component its remote's release provides. */
+export function isKnownSlot(event: SlotLoadEvent, release: string, subjects: SlotEventSubjects): boolean {
+  const known =
+    SlotLocation.tryFrom(event.location) !== undefined ||
+    (event.location.startsWith('form:') && subjects.hasResource(event.location.slice('form:'.length)));
+  return known && (subjects.componentsOf(event.remote, release)?.includes(event.component) ?? false);
+}

@@ -1,0 +1,183 @@
+/**
+ * POST /api/slot-events and GET /api/slot-stats through the app: the accepted shape, the refusals (cross-site, over
+ * the size cap, over the rate), the tenant and release the server tags (never the body's), and the events of slots
+ * the server does not know left out.
+ */
+import request from 'supertest';
+import { SLOT_EVENTS_PATH, SLOT_STATS_PATH, type SlotStatsPayload } from '../../shared';
+import {
+  publishAndActivate,
+  slotLoadEvents,
+  startDescriptorOrigin,
+  type DescriptorOrigin,
+} from '../../testing/server/released-remote';
+import { addUser, createTestApp, DEMO_PASSWORD, signedInAgent, type TestApp } from '../../testing/server/test-app';
+
+const SLOT = { remote: 'team_billing', component: 'InvoiceBanner', location: 'header-banner' };
+
+let origin: DescriptorOrigin;
+let testApp: TestApp;
+
+beforeAll(async () => {
+  origin = await startDescriptorOrigin({ name: 'team_billing', components: ['InvoiceBanner'] });
+});
+afterAll(() => origin.close());
+
+beforeEach(async () => {
+  testApp = await createTestApp({
+    slotEvents: { eventsPerSessionPerMinute: 120, eventsPerAddressPerMinute: 1000, canary: { enabled: false } },
+  });
+  await publishAndActivate(testApp.app, 'team_billing', origin.url, ['1.0.0', '2.0.0']);
+});
+afterEach(() => testApp.close());
+
+async function stats(agent: ReturnType<typeof request.agent>): Promise<SlotStatsPayload> {
+  return (await agent.get(`${SLOT_STATS_PATH}?window=5m`).expect(200)).body as SlotStatsPayload;
+}
+
+it('takes a batch of the contract shape with 204 and counts it under the release the server serves', async () => {
+  const operator = await signedInAgent(testApp.app, 'operator');
+  await operator
+    .post(SLOT_EVENTS_PATH)
+    .send({ events: slotLoadEvents(SLOT, 10, 3) })
+    .expect(204);
+  const payload = await stats(operator);
+  const rows = payload.stats;
+  expect(payload.served).toEqual({ team_billing: '1.0.0' });
+  expect(payload.releases).toEqual([
+    expect.objectContaining({ remote: 'team_billing', release: '1.0.0', location: '', component: '', loads: 10 }),
+  ]);
+  expect(rows).toEqual([
+    expect.objectContaining({
+      ...SLOT,
+      release: '1.0.0',
+      loads: 10,
+      rendered: 7,
+      failed: 3,
+      timedOut: 0,
+      hidden: 0,
+      failureRate: 0.3,
+      phases: { manifest: 0, entry: 0, init: 0, factory: 0, render: 3 },
+    }),
+  ]);
+  expect(rows[0]?.p95Ms).toBeGreaterThan(100);
+  expect(rows[0]?.p95Ms).toBeLessThanOrEqual(250);
+});
+
+it('ignores a tenant and a release forged in the body: the session and the rollout decide', async () => {
+  await addUser(testApp.app, 'canary-user', DEMO_PASSWORD, ['beta']);
+  const operator = await signedInAgent(testApp.app, 'operator');
+  await operator
+    .post('/api/remotes/team_billing/canary')
+    .send({ version: '2.0.0', percent: 0, tenants: ['beta'] })
+    .expect(200);
+  const visitor = await signedInAgent(testApp.app, 'canary-user');
+  const recorded: unknown[] = [];
+  const record = testApp.app.slotEvents.aggregator.record.bind(testApp.app.slotEvents.aggregator);
+  jest.spyOn(testApp.app.slotEvents.aggregator, 'record').mockImplementation((event) => {
+    recorded.push(event);
+    return record(event);
+  });
+  const forged = slotLoadEvents(SLOT, 2).map((event) => ({ ...event, tenant: 'acme', release: '1.0.0' }));
+  await visitor.post(SLOT_EVENTS_PATH).send({ events: forged, tenant: 'acme', release: '1.0.0' }).expect(204);
+  expect(recorded).toEqual([
+    expect.objectContaining({ tenant: 'beta', release: '2.0.0' }),
+    expect.objectContaining({ tenant: 'beta', release: '2.0.0' }),
+  ]);
+  const { stats: rows } = await stats(operator);
+  expect(rows.map((row) => [row.release, row.loads])).toEqual([['2.0.0', 2]]);
+});
+
+it('counts an anonymous visitor under the active release, and leaves out slots the server does not know', async () => {
+  await request(testApp.app.handler)
+    .post(SLOT_EVENTS_PATH)
+    .send({
+      events: [
+        ...slotLoadEvents(SLOT, 1),
+        ...slotLoadEvents({ ...SLOT, component: 'NotProvided' }, 1),
+        ...slotLoadEvents({ ...SLOT, remote: 'unknown_remote' }, 1),
+        ...slotLoadEvents({ ...SLOT, location: 'not-a-location' }, 1),
+      ],
+    })
+    .expect(204);
+  const { stats: rows } = await stats(await signedInAgent(testApp.app, 'operator'));
+  expect(rows.map((row) => [row.remote, row.release, row.component, row.location, row.loads])).toEqual([
+    ['team_billing', '1.0.0', 'InvoiceBanner', 'header-banner', 1],
+  ]);
+});
+
+it('refuses bodies outside the contract with 400', async () => {
+  const client = request(testApp.app.handler);
+  const [valid] = slotLoadEvents(SLOT, 1);
+  for (const body of [
+    {},
+    { events: [] },
+    { events: slotLoadEvents(SLOT, 51) },
+    { events: [{ ...valid, outcome: 'exploded' }] },
+    { events: [{ ...valid, phase: 'render' }] },
+    { events: [{ ...valid, loadMs: -1 }] },
+    { events: [{ ...valid, loadMs: 'slow' }] },
+  ]) {
+    const response = await client.post(SLOT_EVENTS_PATH).send(body);
+    expect([response.status, response.body.error?.code]).toEqual([400, 'invalid_request']);
+  }
+});
+
+it('refuses a request from another site with 403', async () => {
+  const response = await request(testApp.app.handler)
+    .post(SLOT_EVENTS_PATH)
+    .set('Sec-Fetch-Site', 'cross-site')
+    .set('Origin', 'https://evil.example')
+    .send({ events: slotLoadEvents(SLOT, 1) });
+  expect([response.status, response.body.error?.code]).toEqual([403, 'forbidden']);
+});
+
+it('refuses a body over the 12 KiB cap with 413, and other content types with 415', async () => {
+  const client = request(testApp.app.handler);
+  const big = { events: slotLoadEvents(SLOT, 1), padding: 'x'.repeat(13 * 1024) };
+  expect((await client.post(SLOT_EVENTS_PATH).send(big)).status).toBe(413);
+  const text = await client.post(SLOT_EVENTS_PATH).set('Content-Type', 'text/plain').send('{"events":[]}');
+  expect(text.status).toBe(415);
+});
+
+it('refuses a session over its events per minute with 429 and Retry-After, other sessions go on', async () => {
+  const operator = await signedInAgent(testApp.app, 'operator');
+  await operator
+    .post(SLOT_EVENTS_PATH)
+    .send({ events: slotLoadEvents(SLOT, 50) })
+    .expect(204);
+  await operator
+    .post(SLOT_EVENTS_PATH)
+    .send({ events: slotLoadEvents(SLOT, 50) })
+    .expect(204);
+  const over = await operator.post(SLOT_EVENTS_PATH).send({ events: slotLoadEvents(SLOT, 50) });
+  expect([over.status, over.body.error?.code]).toEqual([429, 'too_many_requests']);
+  expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+  await addUser(testApp.app, 'other', DEMO_PASSWORD, ['acme']);
+  const other = await signedInAgent(testApp.app, 'other');
+  await other
+    .post(SLOT_EVENTS_PATH)
+    .send({ events: slotLoadEvents(SLOT, 50) })
+    .expect(204);
+  expect((await stats(operator)).stats[0]?.loads).toBe(150);
+});
+
+it('refuses an address over its events per minute with 429, signed in or not', async () => {
+  const client = request(testApp.app.handler);
+  for (let sent = 0; sent < 1000; sent += 50) {
+    await client
+      .post(SLOT_EVENTS_PATH)
+      .send({ events: slotLoadEvents(SLOT, 50) })
+      .expect(204);
+  }
+  const over = await client.post(SLOT_EVENTS_PATH).send({ events: slotLoadEvents(SLOT, 1) });
+  expect(over.status).toBe(429);
+});
+
+it('shows the statistics to signed-in staff only, for a known window', async () => {
+  expect((await request(testApp.app.handler).get(SLOT_STATS_PATH)).status).toBe(401);
+  const operator = await signedInAgent(testApp.app, 'operator');
+  expect((await operator.get(`${SLOT_STATS_PATH}?window=1w`)).status).toBe(400);
+  expect((await operator.get(`${SLOT_STATS_PATH}?window=constructor`)).status).toBe(400);
+  expect(((await operator.get(SLOT_STATS_PATH).expect(200)).body as SlotStatsPayload).window).toBe('1h');
+});

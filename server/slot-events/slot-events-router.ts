@@ -1,0 +1,73 @@
+import express, { type Request, type Router } from 'express';
+import {
+  SLOT_EVENTS_MAX_BODY_BYTES,
+  SLOT_EVENTS_PATH,
+  SLOT_STATS_PATH,
+  SLOT_STATS_WINDOWS,
+  type SlotStatsPayload,
+  type SlotStatsWindow,
+} from '../../shared';
+import { HttpError } from '../http/http-error';
+import { jsonRoute } from '../http/json-route';
+import { requireJsonBody } from '../http/require-json-body';
+import { isKnownSlot, slotEventsOf, type SlotEventSubjects } from './slot-event-check';
+import type { SlotEventLimits } from './slot-event-limits';
+import type { SlotLoadAggregator } from './slot-load-aggregator';
+
+export interface SlotEventsRouterOptions {
+  aggregator: SlotLoadAggregator;
+  limits: SlotEventLimits;
+  subjects: SlotEventSubjects;
+  /** The release of `remote` the request's visitor is served now ('' when the remote has none in force). */
+  releaseOf(req: Request, remote: string): string;
+}
+
+/**
+ * `POST /api/slot-events`: the host page's beacons, one event per slot load. The cross-site guard (before every
+ * route) refuses other sites; the body is capped at 12 KiB and 50 events; the events are limited per session and
+ * address; each is tagged with the visitor's tenant and the release this server serves them, and counted in
+ * memory (slot-load-aggregator.ts): the answer, 204, never waits for the database. Events of a location, remote or
+ * component the server does not know are left out (they would only add rows).
+ *
+ * `GET /api/slot-stats?window=5m|1h|1d`: the load statistics of every remote release, location and component, for
+ * signed-in staff (the inspector, the releases page).
+ */
+export function createSlotEventsRouter(options: SlotEventsRouterOptions): Router {
+  const router = express.Router();
+  jsonRoute(router, SLOT_EVENTS_PATH, {
+    POST: [
+      ...requireJsonBody(SLOT_EVENTS_MAX_BODY_BYTES),
+      async (req, res) => {
+        const events = slotEventsOf(req.body);
+        const refused = await options.limits.take(req, events.length);
+        if (refused) {
+          res.setHeader('Retry-After', String(refused.retryAfterSeconds));
+          throw new HttpError('too_many_requests', 'Too many slot events from this client. Try again later.');
+        }
+        const tenant = req.session?.tenant ?? null;
+        for (const event of events) {
+          const release = options.releaseOf(req, event.remote);
+          if (isKnownSlot(event, release, options.subjects)) options.aggregator.record({ ...event, tenant, release });
+        }
+        res.status(204).end();
+      },
+    ],
+  });
+  jsonRoute(router, SLOT_STATS_PATH, {
+    GET: async (req, res) => {
+      if (!req.user) throw HttpError.unauthenticated();
+      const window = req.query.window ?? '1h';
+      if (typeof window !== 'string' || !Object.hasOwn(SLOT_STATS_WINDOWS, window)) {
+        throw HttpError.invalidRequest(`"window" must be one of ${Object.keys(SLOT_STATS_WINDOWS).join(', ')}.`);
+      }
+      const { stats, releases } = await options.aggregator.stats(window as SlotStatsWindow);
+      const served = Object.fromEntries(
+        [...new Set(stats.map((row) => row.remote))].map((remote) => [remote, options.releaseOf(req, remote)]),
+      );
+      const payload: SlotStatsPayload = { window: window as SlotStatsWindow, stats, releases, served };
+      res.setHeader('Cache-Control', 'no-store');
+      res.json(payload);
+    },
+  });
+  return router;
+}

@@ -1,0 +1,78 @@
+/**
+ * Two hosts on one database sum their events: each takes beacons of its own visitors, and either host's statistics
+ * show the sum, on one SQLite file and on one PostgreSQL, as the releases are shared.
+ */
+import { SLOT_EVENTS_PATH, SLOT_STATS_PATH, type SlotStatsPayload } from '../../shared';
+import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
+import {
+  publishAndActivate,
+  slotLoadEvents,
+  startDescriptorOrigin,
+  type DescriptorOrigin,
+} from '../../testing/server/released-remote';
+import {
+  closeTwoHosts,
+  createTestApp,
+  createTwoHosts,
+  signedInAgent,
+  type TestAppOptions,
+} from '../../testing/server/test-app';
+
+jest.setTimeout(60_000);
+
+const SLOT = { remote: 'team_billing', component: 'InvoiceBanner', location: 'header-banner' };
+const OPTIONS: TestAppOptions = { releasePollMs: 100, slotEvents: { canary: { enabled: false } } };
+
+let origin: DescriptorOrigin;
+beforeAll(async () => {
+  origin = await startDescriptorOrigin({ name: 'team_billing', components: ['InvoiceBanner'] });
+});
+afterAll(() => origin.close());
+
+async function sumOfTwoHosts(options: TestAppOptions): Promise<SlotStatsPayload[]> {
+  const hosts = await createTwoHosts(createTestApp, options);
+  try {
+    const [first, second] = hosts;
+    await publishAndActivate(first.app, 'team_billing', origin.url, ['1.0.0']);
+    // The second host serves the release once its snapshot has read it.
+    await second.app.releaseSnapshot.refresh();
+    const onFirst = await signedInAgent(first.app, 'operator');
+    const onSecond = await signedInAgent(second.app, 'operator');
+    await onFirst
+      .post(SLOT_EVENTS_PATH)
+      .send({ events: slotLoadEvents(SLOT, 30, 3) })
+      .expect(204);
+    await onSecond
+      .post(SLOT_EVENTS_PATH)
+      .send({ events: slotLoadEvents(SLOT, 20, 7) })
+      .expect(204);
+    // Each host's counts are in the database after its next write (at most flushMs later).
+    await Promise.all(hosts.map((host) => host.app.slotEvents.aggregator.flush()));
+    const payloads: SlotStatsPayload[] = [];
+    for (const agent of [onFirst, onSecond]) {
+      const response = await agent.get(`${SLOT_STATS_PATH}?window=5m`);
+      expect([response.status, response.body]).toEqual([200, expect.anything()]);
+      payloads.push(response.body as SlotStatsPayload);
+    }
+    return payloads;
+  } finally {
+    await closeTwoHosts(hosts);
+  }
+}
+
+const SUMMED = expect.objectContaining({ ...SLOT, release: '1.0.0', loads: 50, failed: 10, failureRate: 0.2 });
+
+describe('two hosts on one SQLite file', () => {
+  it('show the sum of both hosts’ events on either host', async () => {
+    for (const payload of await sumOfTwoHosts(OPTIONS)) expect(payload.stats).toEqual([SUMMED]);
+  });
+});
+
+describeWithPostgres()('two hosts on one PostgreSQL', () => {
+  const databases = usePostgresDatabases('slot_events_hosts', { poolSize: 4, statementTimeoutMs: 5000 });
+
+  it('show the sum of both hosts’ events on either host', async () => {
+    const options = { ...OPTIONS, storage: await databases.create() };
+    for (const payload of await sumOfTwoHosts(options)) expect(payload.stats).toEqual([SUMMED]);
+  });
+});

@@ -1,0 +1,71 @@
+import { SLOT_LOAD_PHASES, type SlotLoadEvent, type SlotLoadStats } from '../../shared';
+import { LOAD_MS_COLUMNS, loadMsBucket, loadMsQuantile } from './load-histogram';
+
+/** The counted columns of a `slot_load_stats` row, in one fixed order (outcomes, phases, load-time buckets). */
+export const COUNT_COLUMNS = [
+  'rendered',
+  'failed',
+  'timed_out',
+  'hidden',
+  'phase_manifest',
+  'phase_entry',
+  'phase_init',
+  'phase_factory',
+  'phase_render',
+  ...LOAD_MS_COLUMNS,
+] as const;
+
+export type CountColumn = (typeof COUNT_COLUMNS)[number];
+
+/** What a row is counted under: a remote release at one location and component. */
+export interface SlotLoadKey {
+  remote: string;
+  /** '' when the remote has no release in force (served as configured). */
+  release: string;
+  location: string;
+  component: string;
+}
+
+const OUTCOME_COLUMN = { rendered: 0, failed: 1, 'timed-out': 2, hidden: 3 } as const;
+const FIRST_PHASE = 4;
+const FIRST_MS = FIRST_PHASE + SLOT_LOAD_PHASES.length;
+
+/** A new, empty set of counts (one number per COUNT_COLUMNS entry). */
+export function emptyCounts(): number[] {
+  return COUNT_COLUMNS.map(() => 0);
+}
+
+/** Adds one event to `counts`: its outcome, its failed phase, and its load time (hidden slots have none). */
+export function countEvent(counts: number[], event: SlotLoadEvent): void {
+  counts[OUTCOME_COLUMN[event.outcome]]! += 1;
+  if (event.phase !== null && event.outcome !== 'rendered' && event.outcome !== 'hidden') {
+    counts[FIRST_PHASE + SLOT_LOAD_PHASES.indexOf(event.phase)]! += 1;
+  }
+  if (event.outcome !== 'hidden') counts[FIRST_MS + loadMsBucket(event.loadMs)]! += 1;
+}
+
+/** Adds `more` into `counts`. */
+export function addCounts(counts: number[], more: readonly number[]): void {
+  for (let index = 0; index < counts.length; index++) counts[index]! += more[index] ?? 0;
+}
+
+/** The statistics of a key from its summed counts. */
+export function statsOf(key: SlotLoadKey, counts: readonly number[]): SlotLoadStats {
+  const [rendered = 0, failed = 0, timedOut = 0, hidden = 0] = counts;
+  const judged = rendered + failed + timedOut;
+  const times = counts.slice(FIRST_MS);
+  return {
+    ...key,
+    loads: judged + hidden,
+    rendered,
+    failed,
+    timedOut,
+    hidden,
+    failureRate: judged === 0 ? null : (failed + timedOut) / judged,
+    p50Ms: loadMsQuantile(times, 0.5),
+    p95Ms: loadMsQuantile(times, 0.95),
+    phases: Object.fromEntries(
+      SLOT_LOAD_PHASES.map((phase, index) => [phase, counts[FIRST_PHASE + index] ?? 0]),
+    ) as SlotLoadStats['phases'],
+  };
+}

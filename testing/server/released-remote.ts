@@ -1,0 +1,65 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { OPERATOR_ROLE, REMOTE_DESCRIPTOR_FILE, type SlotLoadEvent } from '../../shared';
+import type { App } from '../../server/app';
+import { addUser, DEMO_PASSWORD, signedInAgent } from './test-app';
+
+/** A remote's origin that serves only its descriptor file (every version alike): enough to publish releases. */
+export interface DescriptorOrigin {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startDescriptorOrigin(descriptor: {
+  name: string;
+  components: string[];
+}): Promise<DescriptorOrigin> {
+  const server = http.createServer((req, res) => {
+    if (req.url?.endsWith(REMOTE_DESCRIPTOR_FILE)) res.writeHead(200).end(JSON.stringify(descriptor));
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * Publishes `versions` of `remote` (from `origin`) with a team token and activates the first, as the operator
+ * `operator` (created, in tenant `acme`); resolves to that operator's signed-in agent.
+ */
+export async function publishAndActivate(
+  app: App,
+  remote: string,
+  origin: string,
+  versions: readonly string[],
+): Promise<ReturnType<typeof signedInAgent>> {
+  await addUser(app, 'operator', DEMO_PASSWORD, ['acme']);
+  await app.users.setRole('operator', OPERATOR_ROLE);
+  const token = (await app.teamTokens.create(remote, null)).token;
+  for (const version of versions) {
+    await request(app.handler)
+      .post(`/api/remotes/${remote}/releases`)
+      .set('Authorization', `Bearer ${token}`)
+      .send({ version, entry: `${origin}/${version}/mf-manifest.json` })
+      .expect(201);
+  }
+  const operator = await signedInAgent(app, 'operator');
+  await operator.post(`/api/remotes/${remote}/activate`).send({ version: versions[0] }).expect(200);
+  return operator;
+}
+
+/** `count` events of one slot, the first `failing` of them failed in the render phase. */
+export function slotLoadEvents(
+  slot: Pick<SlotLoadEvent, 'remote' | 'component' | 'location'>,
+  count: number,
+  failing = 0,
+): SlotLoadEvent[] {
+  return Array.from({ length: count }, (_, index) =>
+    index < failing
+      ? { ...slot, outcome: 'failed', phase: 'render', kind: 'render-error', loadMs: 40, startMs: 300 }
+      : { ...slot, outcome: 'rendered', phase: null, kind: null, loadMs: 120 + index, startMs: 300 },
+  );
+}
