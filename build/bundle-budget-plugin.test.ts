@@ -141,6 +141,26 @@ describe('BundleBudgetPlugin', () => {
     expect(stats.compilation.errors).toEqual([]);
   });
 
+  it('leaves tool pages out of the initial JavaScript, each judged by its own budget', async () => {
+    await writeFile(path.join(dir, 'index.js'), 'import("./bootstrap");\n');
+    await writeFile(
+      path.join(dir, 'bootstrap.js'),
+      'export const open = () => import(/* webpackChunkName: "tool-page-inspector" */ "./inspector");\n',
+    );
+    await writeFile(path.join(dir, 'inspector.js'), incompressibleModule(21));
+    const config = baseConfig(dir, hostBudgets('main'));
+    config.entry = { main: './index.js' };
+    const stats = await compile(config);
+
+    const [initial, toolPage] = budgetMeasurementsOf(stats.compilation);
+    expect(initial?.gzipBytes).toBeLessThan(4 * 1024);
+    expect(toolPage?.label).toBe('host tool page inspector');
+    expect(toolPage?.gzipBytes).toBeGreaterThan(20 * 1024);
+    // Over its own 20 KiB: the build fails for the tool page, not for every page.
+    const messages = stats.compilation.errors.map((error) => error.message);
+    expect(messages).toEqual([expect.stringMatching(/^Bundle budget exceeded: host tool page inspector is/)]);
+  });
+
   it('fails when a budget names something the build does not have, rather than passing silently', async () => {
     await writeFile(path.join(dir, 'index.js'), 'export const value = 1;\n');
     const config = baseConfig(dir, [

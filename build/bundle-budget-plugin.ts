@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import type { Chunk, ChunkGroup, Compilation, Compiler } from 'webpack';
-import { DEV_ONLY_CHUNK_PREFIX, type BundleBudget } from './bundle-budgets';
+import { DEV_ONLY_CHUNK_PREFIX, TOOL_PAGE_CHUNK_PREFIX, type BundleBudget } from './bundle-budgets';
 
 /** One measured part of a build. */
 export interface BudgetMeasurement {
@@ -94,8 +94,9 @@ function withDescendants(root: ChunkGroup): ChunkGroup[] {
   const queue: ChunkGroup[] = [root];
   for (let group = queue.shift(); group !== undefined; group = queue.shift()) {
     for (const child of group.childrenIterable) {
-      // Loaded by development pages only: measured by their own budget, not as part of every page.
-      if (child.name?.startsWith(DEV_ONLY_CHUNK_PREFIX)) continue;
+      // Loaded by development pages only, or by a tool page when opened: measured by their own budgets, not as part
+      // of every page.
+      if (child.name?.startsWith(DEV_ONLY_CHUNK_PREFIX) || child.name?.startsWith(TOOL_PAGE_CHUNK_PREFIX)) continue;
       if (!seen.has(child)) {
         seen.add(child);
         queue.push(child);

@@ -1,7 +1,7 @@
 import { NavLink } from 'react-router-dom';
 import { RELEASES_PAGE_PATH, SLOT_INSPECTOR_PATH } from '../../shared';
 import { useSession, useSlotData } from '../core';
-import { isOperator } from '../pages/releases-page';
+import { isOperator } from '../pages/operator-role';
 
 /**
  * The side navigation: the dashboard, then the modules of GET /meta with their resources; the releases of remotes

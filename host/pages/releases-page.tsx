@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { OPERATOR_ROLE, type RemoteReleasesPayload } from '../../shared';
+import type { RemoteReleasesPayload } from '../../shared';
 import { ApiError, useApiClient, useSession } from '../core';
 import { useApi } from '../app/use-api';
 import { PageHeading } from '../layout/page-heading';
+import { isOperator } from './operator-role';
 import { OperatorsOnlyPage } from './operators-only-page';
 import { PageStatus } from './page-status';
 import type { ApplyReleaseChange } from './release-change';
@@ -12,11 +13,6 @@ import { useSlotLoadStats } from './slot-load-figures';
 const RELEASES_API_PATH = '/api/remotes/releases';
 /** How often an open page reads the rollouts again: the server may end a failing canary on its own. */
 const ROLLOUTS_REFRESH_MS = 20_000;
-
-/** Whether the signed-in user may see and change releases. */
-export function isOperator(roles: readonly string[] | undefined): boolean {
-  return roles?.includes(OPERATOR_ROLE) ?? false;
-}
 
 /**
  * The operators' page of releases: every remote with its releases and rollout, and the changes an operator makes
