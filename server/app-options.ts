@@ -79,6 +79,12 @@ export interface AppOptions {
   releasePollMs?: number;
   /** Sign-in attempts allowed per account+IP and per IP (counted in Redis when configured, else in the database). */
   loginRateLimit?: LoginRateLimitSettings;
+  /**
+   * Measure for Prometheus (request durations, sign-ins, sessions, the database pool, the remotes; `app.metrics`),
+   * and with `token` serve `GET /metrics` to `Authorization: Bearer <token>`. Without `token` the figures are only
+   * read through `app.metrics` (a separate listener: start-server.ts). Default: nothing measured, no route.
+   */
+  metrics?: { token?: string };
   /** Extra middleware of an embedding application (security headers, CSRF check and sign-in limits are built in). */
   middleware?: {
     /** Before every route. */
@@ -115,6 +121,8 @@ export interface AppSettings {
   remoteDescriptorTimeoutMs: number;
   releasePollMs: number;
   loginRateLimit: LoginRateLimitSettings;
+  /** null: nothing measured per request, no `/metrics` route. */
+  metrics: { token: string | undefined } | null;
   beforeRoutes: readonly RequestHandler[];
   beforeLogin: readonly RequestHandler[];
 }
@@ -154,6 +162,7 @@ export function appSettingsOf(options: AppOptions): AppSettings {
     remoteDescriptorTimeoutMs: options.remoteDescriptorTimeoutMs ?? DEFAULT_DESCRIPTOR_TIMEOUT_MS,
     releasePollMs: options.releasePollMs ?? 1000,
     loginRateLimit: options.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT_SETTINGS,
+    metrics: options.metrics ? { token: options.metrics.token } : null,
     beforeRoutes: options.middleware?.beforeRoutes ?? [],
     beforeLogin: options.middleware?.beforeLogin ?? [],
   };

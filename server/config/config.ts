@@ -12,6 +12,7 @@ import type { StorageSettings } from '../storage/open-storage';
 import { postgresSettingsFromEnv } from './postgres-settings';
 import { ConfigError } from './config-error';
 import { parseOrigin } from '../security/parse-origin';
+import { metricsSettingsFromEnv, type MetricsSettings } from '../observability/metrics-settings';
 
 /** Where the database lives when DATABASE_PATH is not set (relative to the working directory). */
 export const DEFAULT_DATABASE_PATH = './data/app.db';
@@ -46,6 +47,8 @@ export interface ServerConfig {
   serverTimeouts: ServerTimeoutSettings;
   /** SHUTDOWN_DELAY_MS, SHUTDOWN_TIMEOUT_MS. */
   shutdown: ShutdownSettings;
+  /** METRICS_TOKEN, METRICS_PORT, METRICS_HOST: where `GET /metrics` is served, if anywhere. */
+  metrics: MetricsSettings;
 }
 
 export { ConfigError };
@@ -79,6 +82,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
     loginRateLimit: loginRateLimitSettingsFromEnv(env),
     serverTimeouts: serverTimeoutSettingsFromEnv(env),
     shutdown: shutdownSettingsFromEnv(env),
+    metrics: metricsSettingsFromEnv(env),
   };
 }
 

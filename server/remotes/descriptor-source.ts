@@ -1,10 +1,18 @@
 import type { JsonSchema, RemoteDescriptor } from '../../shared';
 import type { PendingRemote } from './remotes-config';
 
+/**
+ * Why a descriptor could not be had, as the last request for it ended: `down` (no connection: refused, reset, no such
+ * host), `timed-out` (no full answer within the timeout), `bad-answer` (an answer, but no usable descriptor: an error
+ * status, invalid JSON, another remote's file, a component another remote provides). An operator acts differently
+ * on each, so they are never folded into one "not available".
+ */
+export type DescriptorFailure = 'down' | 'timed-out' | 'bad-answer';
+
 /** What a source answered for a remote declared by entry: its descriptor and props schemas, or why not. */
 export type DescriptorOutcome =
   | { status: 'ready'; descriptor: RemoteDescriptor; props: Readonly<Record<string, JsonSchema>> }
-  | { status: 'failing'; reason: string };
+  | { status: 'failing'; failure: DescriptorFailure; reason: string };
 
 /**
  * Where the remote registry obtains the descriptor of a remote it knows by entry only. Reading them over HTTP from

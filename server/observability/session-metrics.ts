@@ -1,0 +1,50 @@
+import type { Logger } from 'pino';
+import { PostgresEngine } from '../storage/postgres-engine';
+import type { SessionStorage } from '../storage/session-storage';
+import type { StorageEngine } from '../storage/storage-engine';
+import type { MetricsRegistry } from './metrics-registry';
+
+/**
+ * `slots_sessions_active`: the sessions stored and not expired, counted when Prometheus scrapes (SQLite and Redis
+ * through the session store, PostgreSQL by a count on the sessions table). A count that fails leaves the gauge out of
+ * that scrape (logged), rather than failing `/metrics` whole.
+ */
+export function addSessionMetrics(
+  metrics: MetricsRegistry,
+  sessions: SessionStorage,
+  storage: StorageEngine,
+  logger: Logger,
+): void {
+  const count = sessionCounter(sessions, storage);
+  if (count === null) return;
+  metrics.gauge({
+    name: 'slots_sessions_active',
+    help: 'Sessions stored and not expired (every host sharing the store counts the same sessions).',
+    async collect() {
+      try {
+        this.set(await count());
+      } catch (error) {
+        this.reset();
+        logger.warn({ err: error }, 'metrics: counting the sessions failed');
+      }
+    },
+  });
+}
+
+function sessionCounter(sessions: SessionStorage, storage: StorageEngine): (() => Promise<number>) | null {
+  if (sessions.kind === 'postgres' && storage instanceof PostgresEngine) {
+    // connect-pg-simple has no length(); its table's `expire` column says which sessions are still alive.
+    const { pool } = storage;
+    return async () => {
+      const result = await pool.query<{ count: string }>('SELECT count(*) AS count FROM sessions WHERE expire > now()');
+      return Number(result.rows[0]?.count ?? 0);
+    };
+  }
+  const { store } = sessions;
+  const { length } = store;
+  if (typeof length !== 'function') return null;
+  return () =>
+    new Promise<number>((resolve, reject) => {
+      length.call(store, (error: unknown, value?: number) => (error ? reject(error) : resolve(value ?? 0)));
+    });
+}
