@@ -31,7 +31,9 @@ export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
         ignoreIncomingRequestHook: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics',
       }),
       new ExpressInstrumentation(),
-      new PgInstrumentation(),
+      // Queries of a request (or another traced operation) only: the releases poll, every second on every host,
+      // would otherwise send a trace of its own each time.
+      new PgInstrumentation({ requireParentSpan: true }),
     ],
   });
   return {
