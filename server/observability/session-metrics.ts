@@ -4,10 +4,14 @@ import type { SessionStorage } from '../storage/session-storage';
 import type { StorageEngine } from '../storage/storage-engine';
 import type { MetricsRegistry } from './metrics-registry';
 
+/** A count slower than this is given up: a scrape must answer even when the pool is exhausted. */
+export const SESSION_COUNT_TIMEOUT_MS = 1000;
+
 /**
- * `slots_sessions_active`: the sessions stored and not expired, counted when Prometheus scrapes (SQLite and Redis
- * through the session store, PostgreSQL by a count on the sessions table). A count that fails leaves the gauge out of
- * that scrape (logged), rather than failing `/metrics` whole.
+ * `slots_sessions_active{store}`: the sessions stored and not expired, counted when Prometheus scrapes (SQLite and Redis
+ * through the session store, PostgreSQL by a count on the sessions table). A count that fails or takes longer than
+ * SESSION_COUNT_TIMEOUT_MS leaves the gauge out of that scrape (logged), rather than failing or stalling `/metrics`:
+ * the pool figures beside it are what tells why.
  */
 export function addSessionMetrics(
   metrics: MetricsRegistry,
@@ -19,13 +23,24 @@ export function addSessionMetrics(
   if (count === null) return;
   metrics.gauge({
     name: 'slots_sessions_active',
-    help: 'Sessions stored and not expired (every host sharing the store counts the same sessions).',
+    help: 'Sessions stored and not expired, by store (every host sharing the store counts the same sessions).',
+    // Labelled so that a count given up leaves no series at all, rather than an unlabelled 0 that would be a lie.
+    labelNames: ['store'] as const,
     async collect() {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`no count within ${SESSION_COUNT_TIMEOUT_MS} ms`)),
+          SESSION_COUNT_TIMEOUT_MS,
+        );
+      });
       try {
-        this.set(await count());
+        this.set({ store: sessions.kind }, await Promise.race([count(), timeout]));
       } catch (error) {
         this.reset();
         logger.warn({ err: error }, 'metrics: counting the sessions failed');
+      } finally {
+        clearTimeout(timer);
       }
     },
   });
