@@ -30,6 +30,7 @@ export async function benchObservabilityOverhead(context: BenchContext): Promise
       name: 'observability-tracing',
       env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
     });
+    const bodyBytes = Buffer.byteLength(await (await fetch(`${off.url}/slots`)).text());
     const results: ThroughputResult[] = [];
     const sides = [
       {
@@ -57,7 +58,7 @@ export async function benchObservabilityOverhead(context: BenchContext): Promise
           name: side.name,
           target: `the server (\`server/main.ts\`), SQLite, with ${side.env}`,
           baseline: 'the same server with metrics and traces off (the default)',
-          bodyBytes: 0,
+          bodyBytes,
           minimumRatio: side.minimumRatio,
           generator,
           comparison,

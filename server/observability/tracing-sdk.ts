@@ -1,6 +1,6 @@
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
-import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -30,7 +30,9 @@ export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
         // Probes hit these every few seconds: a trace for each would drown the others.
         ignoreIncomingRequestHook: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics',
       }),
-      new ExpressInstrumentation(),
+      // Routers and route handlers, not every middleware: a span per middleware layer cost /slots half its
+      // throughput in the benchmark (npm run bench -- --only=observability), for spans that say little.
+      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
       // Queries of a request (or another traced operation) only: the releases poll, every second on every host,
       // would otherwise send a trace of its own each time.
       new PgInstrumentation({ requireParentSpan: true }),

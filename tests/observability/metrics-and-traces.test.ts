@@ -116,6 +116,21 @@ describe('traces', () => {
   });
 });
 
+describe('traces at shutdown', () => {
+  it('sends the spans not sent yet before the process ends (SIGTERM)', async () => {
+    receiver = await startOtlpReceiver();
+    // Batches a minute apart: only the shutdown's flush can send this request's spans in time.
+    server = await startAppServer({
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '60000' },
+    });
+    expect((await fetch(`${server.url}/slots`, { headers: { traceparent: TRACEPARENT } })).status).toBe(200);
+    expect(receiver.spans.filter((span) => span.traceId === TRACE_ID)).toEqual([]);
+    const exit = await server.process.stop({ graceMs: 10_000 });
+    expect(exit.code).toBe(0);
+    expect(receiver.spans.some((span) => span.traceId === TRACE_ID && span.kind === 2)).toBe(true);
+  });
+});
+
 describeWithPostgres()('traces with PostgreSQL', () => {
   let postgres: PostgresServer;
   beforeAll(async () => {
