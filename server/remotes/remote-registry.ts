@@ -199,18 +199,18 @@ export class RemoteRegistry {
    */
   record(remote: PendingRemote, outcome: DescriptorOutcome): void {
     if (this.closed) return;
-    // That reader logs an answer (it made a release of it) but leaves a failure to the registry to tell.
-    const served = this.take(remote, this.refuseClash(remote.name, outcome), { logAnswer: false });
+    // Logged as the registry's own requests are: a kit's development server the import leaves live is logged only here.
+    const served = this.take(remote, this.refuseClash(remote.name, outcome));
     if (served && !this.isReleased(remote.name)) this.changed();
   }
 
   /** Keeps `outcome` as `remote`'s state and logs a change; returns whether the remotes served changed. */
-  private take(remote: PendingRemote, outcome: DescriptorOutcome, { logAnswer } = { logAnswer: true }): boolean {
+  private take(remote: PendingRemote, outcome: DescriptorOutcome): boolean {
     if (!this.current.pending.includes(remote)) return false; // replaced meanwhile
     const before = this.states.get(remote.name);
     this.states.set(remote.name, outcome);
     if (outcome.status === 'ready') {
-      if (logAnswer) this.logAnswered(remote.name, outcome.descriptor);
+      this.logAnswered(remote.name, outcome.descriptor);
       return true;
     }
     if (before?.status !== 'failing' || before.reason !== outcome.reason) {
