@@ -31,13 +31,14 @@ export function traceLogFields(req: IncomingMessage): { trace_id: string; span_i
 }
 
 /**
- * The headers that carry the current trace on to a request the server sends (a remote's descriptor): the active
- * span's context with tracing on, else a new trace, so the remote's logs can still be matched to ours.
+ * The headers that carry the current trace on to a request the server sends (a remote's descriptor), so the remote's
+ * logs can be matched to ours: the active span's context with tracing on; else `parent`'s trace (the request it is
+ * sent for, see traceOf), or a new trace.
  */
-export function outgoingTraceHeaders(): Record<string, string> {
+export function outgoingTraceHeaders(parent?: TraceContext): Record<string, string> {
   const headers: Record<string, string> = {};
   propagation.inject(context.active(), headers);
-  headers[TRACEPARENT_HEADER] ??= formatTraceparent(childContextOf(null));
+  headers[TRACEPARENT_HEADER] ??= formatTraceparent(childContextOf(parent ?? null));
   return headers;
 }
 

@@ -1,4 +1,5 @@
 import type { JsonSchema, RemoteDescriptor } from '../../shared';
+import type { TraceContext } from '../observability/trace-context';
 import type { PendingRemote } from './remotes-config';
 
 /**
@@ -20,6 +21,9 @@ export type DescriptorOutcome =
  * another source (a store of released descriptors) can stand in without the registry changing.
  */
 export interface DescriptorSource {
-  /** The descriptor of `remote`, or why it cannot be had now; never rejects (a failure is an outcome). */
-  read(remote: PendingRemote): Promise<DescriptorOutcome>;
+  /**
+   * The descriptor of `remote`, or why it cannot be had now; never rejects (a failure is an outcome). `trace`: the
+   * request it is read for (a release being published), whose trace the request for the descriptor continues.
+   */
+  read(remote: PendingRemote, trace?: TraceContext): Promise<DescriptorOutcome>;
 }

@@ -123,4 +123,20 @@ describe('the status of a remote declared by entry', () => {
     for (const header of sent) expect(header).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
     expect(new Set(sent.map((header) => header!.slice(3, 35))).size).toBe(3);
   });
+
+  it('continues the trace of the request it reads a descriptor for (a release being published)', async () => {
+    const versioned = await origin('descriptor', 'v1');
+    testApp = await createTestApp({ remoteDescriptorTimeoutMs: TIMEOUT_MS });
+    const { token } = await testApp.app.teamTokens.create('v1', null);
+    const traceId = '5d8f0a7b3c2e41f6a9b8c7d6e5f40312';
+    const published = await request(testApp.app.handler)
+      .post('/api/remotes/v1/releases')
+      .set('Authorization', `Bearer ${token}`)
+      .set('traceparent', `00-${traceId}-00f067aa0ba902b7-01`)
+      .send({ version: '1.0.0', entry: `${versioned.url}/v1/mf-manifest.json` });
+    expect(published.status).toBe(201);
+    const [asked] = versioned.requests;
+    expect(asked?.url).toBe(`/v1/${REMOTE_DESCRIPTOR_FILE}`);
+    expect(asked?.traceparent).toMatch(new RegExp(`^00-${traceId}-(?!00f067aa0ba902b7)[0-9a-f]{16}-01$`));
+  });
 });

@@ -1,5 +1,6 @@
 import type { RemoteDescriptor } from '../../shared';
 import { outgoingTraceHeaders } from '../observability/request-trace';
+import type { TraceContext } from '../observability/trace-context';
 import type { DescriptorOutcome, DescriptorSource } from './descriptor-source';
 import { parseRemoteDescriptorFile } from './remote-names';
 import type { PendingRemote } from './remotes-config';
@@ -25,12 +26,12 @@ export class HttpDescriptorSource implements DescriptorSource {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_DESCRIPTOR_TIMEOUT_MS;
   }
 
-  async read(remote: PendingRemote): Promise<DescriptorOutcome> {
+  async read(remote: PendingRemote, trace?: TraceContext): Promise<DescriptorOutcome> {
     try {
       const response = await fetch(remote.descriptorUrl, {
         signal: AbortSignal.timeout(this.timeoutMs),
         // The trace goes along (W3C traceparent), so the remote's logs can be matched to ours.
-        headers: { Accept: 'application/json', ...outgoingTraceHeaders() },
+        headers: { Accept: 'application/json', ...outgoingTraceHeaders(trace) },
       });
       if (!response.ok) return badAnswer(`${remote.descriptorUrl} answered ${response.status}`);
       // Parsed here, not with response.json(): the checks expect plain objects of this realm.
