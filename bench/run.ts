@@ -19,6 +19,7 @@ import { BENCH_DIST_DIR, BUNDLED_DIST_DIR, buildFrontEnd, PRODUCT_DIST_DIR } fro
 import { benchListScaling } from './suites/list-scaling';
 import { benchPageLoads } from './suites/page-loads';
 import { benchMetaThroughput } from './suites/meta-throughput';
+import { benchObservabilityOverhead } from './suites/observability-overhead';
 import { benchPayloadSize, REGISTRY_SIZES } from './suites/payload-sizes';
 import { benchReleasesThroughput } from './suites/releases-throughput';
 import { benchSlotsThroughput } from './suites/slots-throughput';
@@ -84,6 +85,11 @@ async function main(): Promise<number> {
     if (wanted('slots')) {
       await step('GET /slots vs bare route', async () => {
         results.throughput.push(...(await benchSlotsThroughput(context)));
+      });
+    }
+    if (wanted('observability')) {
+      await step('GET /slots with metrics and traces on vs off', async () => {
+        results.throughput.push(...(await benchObservabilityOverhead(context)));
       });
     }
     if (wanted('meta-sqlite')) {

@@ -82,6 +82,12 @@ export interface AppOptions {
   loginRateLimit?: LoginRateLimitSettings;
   /** Slot events: their limits, how they are written, and the automatic rollback of a failing canary. */
   slotEvents?: SlotEventOptions;
+  /**
+   * Measure for Prometheus (request durations, sign-ins, sessions, the database pool, the remotes; `app.metrics`),
+   * and with `token` serve `GET /metrics` to `Authorization: Bearer <token>`. Without `token` the figures are only
+   * read through `app.metrics` (a separate listener: start-server.ts). Default: nothing measured, no route.
+   */
+  metrics?: { token?: string };
   /** Extra middleware of an embedding application (security headers, CSRF check and sign-in limits are built in). */
   middleware?: {
     /** Before every route. */
@@ -119,6 +125,8 @@ export interface AppSettings {
   releasePollMs: number;
   loginRateLimit: LoginRateLimitSettings;
   slotEvents: SlotEventSettings;
+  /** null: nothing measured per request, no `/metrics` route. */
+  metrics: { token: string | undefined } | null;
   beforeRoutes: readonly RequestHandler[];
   beforeLogin: readonly RequestHandler[];
 }
@@ -159,6 +167,7 @@ export function appSettingsOf(options: AppOptions): AppSettings {
     releasePollMs: options.releasePollMs ?? 1000,
     loginRateLimit: options.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT_SETTINGS,
     slotEvents: slotEventSettingsOf(options.slotEvents),
+    metrics: options.metrics ? { token: options.metrics.token } : null,
     beforeRoutes: options.middleware?.beforeRoutes ?? [],
     beforeLogin: options.middleware?.beforeLogin ?? [],
   };

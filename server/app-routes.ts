@@ -17,6 +17,10 @@ import { notFoundHandler } from './http/not-found-handler';
 import { requestLogging } from './http/request-logging';
 import type { MetaBodyCache } from './meta/meta-body-cache';
 import { addMetaRoute } from './meta/meta-router';
+import { createHttpMetrics } from './observability/http-metrics';
+import type { MetricsRegistry } from './observability/metrics-registry';
+import { METRICS_PATH, metricsRoute } from './observability/metrics-route';
+import { createSignInMetrics } from './observability/sign-in-metrics';
 import type { ServerLifecycle } from './process/server-lifecycle';
 import { createRemotesRouter, type RemoteRegistry } from './remotes';
 import { createPreviewSecurityHeaders } from './releases/preview-security-headers';
@@ -76,6 +80,8 @@ export interface AppRouteParts {
   resources: ResourceRegistry;
   metaBody: MetaBodyCache;
   remoteRegistry: RemoteRegistry;
+  /** Where the routes' measurements go, with `settings.metrics` (app.metrics). */
+  metrics: MetricsRegistry;
   releases: ReleaseStore;
   teamTokens: TeamTokenStore;
   releaseSnapshot: ReleaseSnapshot;
@@ -106,6 +112,8 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ex
   // What every request runs, as one router layer (each layer costs every request a few allocations).
   app.use(
     inSeries([
+      // First: its clock covers everything the request runs.
+      ...(settings.metrics ? [createHttpMetrics(parts.metrics)] : []),
       ...requestStartNotice(parts.storage),
       requestLogging(app, logger, settings.logRequests),
       ...createTrustProxyHopCheck(settings.trustProxy, logger),
@@ -116,6 +124,13 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ex
     ]),
   );
   addSlotsRoute(app, parts.slotsPayload);
+  // Only with METRICS_TOKEN: without it, /metrics is not a route here (404), and is served on METRICS_PORT if at all.
+  if (settings.metrics?.token !== undefined) app.get(METRICS_PATH, metricsRoute(parts.metrics, settings.metrics.token));
+  if (settings.metrics) {
+    const signIns = createSignInMetrics(parts.metrics);
+    app.post('/login', signIns.login);
+    app.post('/logout', signIns.logout);
+  }
   const sessionOptions = {
     store: parts.sessions.store,
     secrets: settings.secrets,

@@ -15,6 +15,8 @@ import { signedInPage } from './host-page/signed-in-page';
 import { DashboardRegistry, type DashboardDefinition } from './meta/dashboard-registry';
 import { MetaBodyCache } from './meta/meta-body-cache';
 import { ModuleRegistry, type ModuleDefinition } from './meta/module-registry';
+import { addAppMetrics } from './observability/app-metrics';
+import { MetricsRegistry } from './observability/metrics-registry';
 import { ServerLifecycle } from './process/server-lifecycle';
 import {
   HttpDescriptorSource,
@@ -92,6 +94,11 @@ export class App {
   /** Slot events from the pages: their counts (shared by every host) and the automatic rollback of failing canaries. */
   readonly slotEvents: SlotEvents;
   readonly passwordHashParams: ScryptParams;
+  /**
+   * The Prometheus registry `GET /metrics` serves (observability/metrics-registry.ts): a part that measures
+   * something adds its counter or gauge here. Filled by the app only with the `metrics` option.
+   */
+  readonly metrics = new MetricsRegistry();
   private readonly settings: AppSettings;
   private readonly descriptorSource: HttpDescriptorSource;
   private readonly logger: Logger;
@@ -190,6 +197,14 @@ export class App {
           ? { kind: 'redis', client: this.sessions.redisClient }
           : rateLimitStoreIn(this.storage),
       );
+      if (settings.metrics) {
+        addAppMetrics(this.metrics, {
+          sessions: this.sessions,
+          storage: this.storage,
+          remoteRegistry: this.remoteRegistry,
+          logger: this.logger,
+        });
+      }
     } catch (error) {
       void this.storage.close();
       throw error;
@@ -209,6 +224,7 @@ export class App {
         resources: this.resources,
         metaBody: this.metaBody,
         remoteRegistry: this.remoteRegistry,
+        metrics: this.metrics,
         releases: this.releases,
         teamTokens: this.teamTokens,
         releaseSnapshot: this.releaseSnapshot,
@@ -299,7 +315,14 @@ export class App {
     return {
       store: this.releases,
       snapshot: this.releaseSnapshot,
-      source: this.descriptorSource,
+      // What the import's request came to is the remote's status too: the last request, whoever made it.
+      source: {
+        read: async (remote) => {
+          const outcome = await this.descriptorSource.read(remote);
+          this.remoteRegistry.record(remote, outcome);
+          return outcome;
+        },
+      },
       logger: this.logger,
     };
   }

@@ -15,6 +15,9 @@ import { createGracefulShutdown, shutdownOnSignals, type ShutdownOutcome } from 
 import { createHttpServer } from './process/http-server';
 import { installProcessErrorHandlers } from './process/process-error-handlers';
 import { createLogger } from './logger';
+import { listenForMetrics, type MetricsListener } from './observability/metrics-listener';
+import { metricsEnabled } from './observability/metrics-settings';
+import { stopTracing } from './observability/tracing';
 import { loadOrCreateSessionSecret } from './config/session-secret';
 import { formatStartMessage, type SignInAccount } from './start-message';
 
@@ -41,6 +44,8 @@ export interface RunningServer {
   readonly port: number;
   /** Where to open it, e.g. `http://127.0.0.1:3000/`. */
   readonly url: string;
+  /** The port of the separate `/metrics` listener (METRICS_PORT; the one picked when 0), if there is one. */
+  readonly metricsPort: number | undefined;
   /** The graceful shutdown a signal runs; it ends the process (exit 0 when everything finished cleanly). */
   shutdown(reason: string): Promise<ShutdownOutcome>;
 }
@@ -67,6 +72,10 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     allowedOrigins: config.allowedOrigins,
     loginRateLimit: config.loginRateLimit,
     slotEvents: config.slotEvents,
+    // With METRICS_PORT, /metrics is served on that port only; else, with METRICS_TOKEN, on the app's port.
+    ...(metricsEnabled(config.metrics)
+      ? { metrics: config.metrics.port === undefined ? { token: config.metrics.token } : {} }
+      : {}),
     env,
     ...(options.slotProblems === undefined ? {} : { slotProblems: options.slotProblems }),
     ...((options.distDir ?? config.frontendDir) === undefined
@@ -95,9 +104,29 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     await app.close();
     throw error;
   }
+  const metricsPort = config.metrics.port;
+  let metricsListener: MetricsListener | undefined;
+  try {
+    if (metricsPort !== undefined) {
+      metricsListener = await listenForMetrics(app.metrics, { ...config.metrics, port: metricsPort });
+    }
+  } catch (error) {
+    server.close();
+    await app.close();
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   const url = `http://${displayHost(config.host)}:${port}/`;
-  logger.info({ host: config.host, port, storage: app.storage.kind, sessions: app.sessions.kind }, 'listening');
+  logger.info(
+    {
+      host: config.host,
+      port,
+      storage: app.storage.kind,
+      sessions: app.sessions.kind,
+      metricsPort: metricsListener?.port,
+    },
+    'listening',
+  );
 
   // With DATABASE_URL the command finds the database through the same variable, already in the environment.
   const isDefaultDatabase =
@@ -116,14 +145,19 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     lifecycle: app.lifecycle,
     logger,
     settings: config.shutdown,
-    closeResources: () => app.close(),
+    closeResources: async () => {
+      await metricsListener?.close();
+      await app.close();
+      // The last spans (this shutdown's requests among them) are sent before the process ends.
+      await stopTracing();
+    },
   });
   shutdownOnSignals(shutdown);
   // SIGHUP re-reads REMOTES_CONFIG; an invalid file is logged and the configuration in use stays.
   process.on('SIGHUP', () => {
     app.reloadRemotesConfig().catch((error: unknown) => logger.error({ err: error }, 'Remotes reload failed.'));
   });
-  return { app, server, config, logger, port, url, shutdown };
+  return { app, server, config, logger, port, url, metricsPort: metricsListener?.port, shutdown };
 }
 
 function displayHost(host: string): string {

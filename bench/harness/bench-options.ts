@@ -7,6 +7,7 @@ export const BENCHMARK_NAMES = [
   'meta-redis',
   'meta-postgres',
   'releases',
+  'observability',
   'sizes',
   'lists',
   'pages',

@@ -22,6 +22,22 @@ const REASONS: Record<PageSlotReason, string> = {
   'hidden-by-media': 'hidden by the media query',
 };
 
+/**
+ * How each status of a remote reads for staff: what the server's last request for its descriptor came to. A timeout
+ * is never called "down": a slow remote and a dead one are different calls to make.
+ */
+export const REMOTE_STATUSES: Record<InspectedRemote['status'], string> = {
+  built: 'built',
+  listed: 'listed',
+  answered: 'answered',
+  released: 'served from its release (origin not asked)',
+  waiting: 'waiting (not asked yet)',
+  down: 'remote down',
+  'timed-out': 'timed out',
+  'bad-answer': 'answered without a usable descriptor',
+  disabled: 'disabled',
+};
+
 const STATES: Record<PageSlotStatus['state'], string> = {
   loading: 'Loading',
   loaded: 'Loaded',
@@ -253,7 +269,9 @@ function Remotes({ remotes }: { remotes: InspectedRemote[] }) {
             <tr key={remote.name} data-inspected-remote={remote.name}>
               <td>{remote.name}</td>
               <td>{remote.entry || '—'}</td>
-              <td>{remote.reason ? `${remote.status}: ${remote.reason}` : remote.status}</td>
+              <td data-remote-status={remote.status}>
+                {remote.reason ? `${REMOTE_STATUSES[remote.status]}: ${remote.reason}` : REMOTE_STATUSES[remote.status]}
+              </td>
               <td>{remote.components.join(', ') || '—'}</td>
               <td>{remote.schemaComponents.join(', ') || 'none (props checked as JSON only)'}</td>
             </tr>

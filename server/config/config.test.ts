@@ -36,6 +36,7 @@ describe('readConfig', () => {
       },
       serverTimeouts: { headersTimeoutMs: 15_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 },
       shutdown: { drainDelayMs: 0, timeoutMs: 10_000 },
+      metrics: { token: undefined, port: undefined, host: '127.0.0.1' },
     });
   });
 
@@ -68,6 +69,9 @@ describe('readConfig', () => {
       KEEP_ALIVE_TIMEOUT_MS: '65000',
       SHUTDOWN_DELAY_MS: '3000',
       SHUTDOWN_TIMEOUT_MS: '20000',
+      METRICS_TOKEN: ' a-metrics-token-0123456 ',
+      METRICS_PORT: '9464',
+      METRICS_HOST: '10.0.0.5',
     });
     expect(config).toEqual({
       port: 0,
@@ -99,6 +103,7 @@ describe('readConfig', () => {
       },
       serverTimeouts: { headersTimeoutMs: 2_000, requestTimeoutMs: 4_000, keepAliveTimeoutMs: 65_000 },
       shutdown: { drainDelayMs: 3_000, timeoutMs: 20_000 },
+      metrics: { token: 'a-metrics-token-0123456', port: 9464, host: '10.0.0.5' },
     });
   });
 
@@ -122,6 +127,10 @@ describe('readConfig', () => {
     [{ SLOT_EVENTS_PER_SESSION_PER_MINUTE: '0' }, /SLOT_EVENTS_PER_SESSION_PER_MINUTE/],
     [{ HEADERS_TIMEOUT_MS: '60000', REQUEST_TIMEOUT_MS: '1000' }, /HEADERS_TIMEOUT_MS/],
     [{ SHUTDOWN_TIMEOUT_MS: '0' }, /SHUTDOWN_TIMEOUT_MS/],
+    [{ METRICS_TOKEN: 'short' }, /METRICS_TOKEN must be at least 16 characters/],
+    [{ METRICS_TOKEN: 'sixteen chars or more' }, /METRICS_TOKEN .* without spaces/],
+    [{ METRICS_PORT: 'prometheus' }, /METRICS_PORT/],
+    [{ METRICS_PORT: '70000' }, /METRICS_PORT=70000 is not a port/],
     [
       { TRUST_PROXY: 'true' },
       /TRUST_PROXY="true" is not valid: .*give the proxy's address or subnet .* or the number of proxy hops/,

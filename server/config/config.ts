@@ -13,6 +13,7 @@ import { postgresSettingsFromEnv } from './postgres-settings';
 import { ConfigError } from './config-error';
 import { parseOrigin } from '../security/parse-origin';
 import { slotEventSettingsFromEnv, type SlotEventSettings } from '../slot-events/slot-event-settings';
+import { metricsSettingsFromEnv, type MetricsSettings } from '../observability/metrics-settings';
 
 /** Where the database lives when DATABASE_PATH is not set (relative to the working directory). */
 export const DEFAULT_DATABASE_PATH = './data/app.db';
@@ -49,6 +50,8 @@ export interface ServerConfig {
   serverTimeouts: ServerTimeoutSettings;
   /** SHUTDOWN_DELAY_MS, SHUTDOWN_TIMEOUT_MS. */
   shutdown: ShutdownSettings;
+  /** METRICS_TOKEN, METRICS_PORT, METRICS_HOST: where `GET /metrics` is served, if anywhere. */
+  metrics: MetricsSettings;
 }
 
 export { ConfigError };
@@ -83,6 +86,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
     slotEvents: slotEventSettingsFromEnv(env),
     serverTimeouts: serverTimeoutSettingsFromEnv(env),
     shutdown: shutdownSettingsFromEnv(env),
+    metrics: metricsSettingsFromEnv(env),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Express, Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { redactUrl } from '../logger';
+import { traceLogFields } from '../observability/request-trace';
 import { assignRequestId } from './request-id';
 
 /** Probes hit these every few seconds; a line for each would drown everything else. */
@@ -12,8 +13,9 @@ const CHILD_LOGGER = Symbol('requestLogger');
 type LazyLogRequest = Request & { [CHILD_LOGGER]?: Logger };
 
 /**
- * Gives every request an id (`X-Request-Id`, echoed) and `req.log`, a child logger that stamps that id on every line
- * the request causes (errors included). With `logRequests`, also one line per answered request: id, method, URL,
+ * Gives every request an id (`X-Request-Id`, echoed) and `req.log`, a child logger that stamps that id and the
+ * request's trace (`trace_id`, `span_id`: from its W3C `traceparent`, or a new trace) on every line the request
+ * causes (errors included). With `logRequests`, also one line per answered request: id, method, URL,
  * status, time — never headers or bodies, which carry cookies and passwords, and no secret of the query string.
  *
  * Without `logRequests` most requests log nothing, so pino-http (a child logger and listeners per request) is left
@@ -24,6 +26,7 @@ export function requestLogging(app: Express, logger: Logger, logRequests: boolea
     return pinoHttp({
       logger,
       genReqId: assignRequestId,
+      customProps: traceLogFields,
       autoLogging: { ignore: (req) => UNLOGGED_PATHS.has(pathOf(req.url)) },
       customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
       serializers: {
@@ -42,6 +45,7 @@ export function requestLogging(app: Express, logger: Logger, logRequests: boolea
       // Same `req` binding as pino-http's, with the URL as received (routers strip their mount path from req.url).
       this[CHILD_LOGGER] ??= logger.child({
         req: { id: this.id, method: this.method, url: redactUrl(this.originalUrl) },
+        ...traceLogFields(this),
       });
       return this[CHILD_LOGGER];
     },

@@ -6,6 +6,7 @@ import { releaseProblems, type ReleaseCheckSubjects } from './release-check';
 import { releaseClashes } from './release-clashes';
 import type { ReleaseSnapshot } from './release-snapshot';
 import { ReleaseExistsError, type ReleaseStore, type RolloutChange } from './release-store';
+import type { TraceContext } from '../observability/trace-context';
 
 /** Who an automatic rollback is audited as. */
 export const AUTO_ROLLBACK_ACTOR = 'auto-rollback';
@@ -40,7 +41,14 @@ export interface ReleaseServiceParts extends ReleaseCheckSubjects {
 export class ReleaseService {
   constructor(private readonly parts: ReleaseServiceParts) {}
 
-  async publish(remote: string, version: unknown, entry: unknown, publishedBy: string): Promise<RemoteRelease> {
+  /** `trace`: the publishing request's, continued by the request for the release's descriptor. */
+  async publish(
+    remote: string,
+    version: unknown,
+    entry: unknown,
+    publishedBy: string,
+    trace?: TraceContext,
+  ): Promise<RemoteRelease> {
     if (typeof version !== 'string' || !RELEASE_VERSION_PATTERN.test(version)) {
       throw new ReleaseRefusedError(`"version" must match ${RELEASE_VERSION_PATTERN}, got ${JSON.stringify(version)}.`);
     }
@@ -57,7 +65,7 @@ export class ReleaseService {
     if (descriptorUrl === null) throw new ReleaseRefusedError('"entry" must be the URL of an mf-manifest.json.');
     if (await this.parts.store.release(remote, version))
       throw new ReleaseRefusedError(new ReleaseExistsError(remote, version).message);
-    const outcome = await this.parts.source.read({ name: remote, entry: url.href, descriptorUrl });
+    const outcome = await this.parts.source.read({ name: remote, entry: url.href, descriptorUrl }, trace);
     if (outcome.status !== 'ready')
       throw new ReleaseRefusedError(`The release's descriptor cannot be read: ${outcome.reason}.`);
     const { components, formComponents = [] } = outcome.descriptor;

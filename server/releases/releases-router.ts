@@ -8,6 +8,7 @@ import { ReleaseRefusedError, type ReleaseService } from './release-service';
 import type { ReleaseSnapshot } from './release-snapshot';
 import type { ReleaseStore } from './release-store';
 import type { TeamTokenStore } from './team-token-store';
+import { traceOf } from '../observability/request-trace';
 
 export interface ReleasesRouterOptions {
   service: ReleaseService;
@@ -48,7 +49,7 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
       throw new HttpError('forbidden', `This token publishes releases of "${checked.remote}" only.`);
     }
     const body = req.body as Record<string, unknown>;
-    const release = await service.publish(name(req), body.version, body.entry, `token:${checked.id}`);
+    const release = await service.publish(name(req), body.version, body.entry, `token:${checked.id}`, traceOf(req));
     res.status(201).json(release);
   };
   jsonRoute(router, '/api/remotes/:name/releases', { POST: [...json, publish] });

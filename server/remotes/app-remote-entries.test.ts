@@ -137,6 +137,7 @@ describe("a kit dev server's devEvents URL", () => {
     await app.remoteRegistry.refresh();
     expect(app.remoteRegistry.stateOf('team_billing')).toEqual({
       status: 'failing',
+      failure: 'bad-answer',
       reason: expect.stringMatching(/gives a devEvents URL with credentials/),
     });
     const remotes = await request(app.handler).get('/api/remotes').expect(200);

@@ -576,7 +576,7 @@ describe('GET /api/slots/inspect', () => {
         name: 'team_down',
         // Not registered by the host: only the origin its pages' Content-Security-Policy names.
         entry: origin.url,
-        status: 'not-available',
+        status: 'bad-answer',
         reason: `${origin.url}/… answered 404`,
         components: [],
         formComponents: [],

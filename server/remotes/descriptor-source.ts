@@ -1,10 +1,19 @@
 import type { JsonSchema, RemoteDescriptor } from '../../shared';
+import type { TraceContext } from '../observability/trace-context';
 import type { PendingRemote } from './remotes-config';
+
+/**
+ * Why a descriptor could not be had, as the last request for it ended: `down` (no connection: refused, reset, no such
+ * host), `timed-out` (no full answer within the timeout), `bad-answer` (an answer, but no usable descriptor: an error
+ * status, invalid JSON, another remote's file, a component another remote provides). An operator acts differently
+ * on each, so they are never folded into one "not available".
+ */
+export type DescriptorFailure = 'down' | 'timed-out' | 'bad-answer';
 
 /** What a source answered for a remote declared by entry: its descriptor and props schemas, or why not. */
 export type DescriptorOutcome =
   | { status: 'ready'; descriptor: RemoteDescriptor; props: Readonly<Record<string, JsonSchema>> }
-  | { status: 'failing'; reason: string };
+  | { status: 'failing'; failure: DescriptorFailure; reason: string };
 
 /**
  * Where the remote registry obtains the descriptor of a remote it knows by entry only. Reading them over HTTP from
@@ -12,6 +21,9 @@ export type DescriptorOutcome =
  * another source (a store of released descriptors) can stand in without the registry changing.
  */
 export interface DescriptorSource {
-  /** The descriptor of `remote`, or why it cannot be had now; never rejects (a failure is an outcome). */
-  read(remote: PendingRemote): Promise<DescriptorOutcome>;
+  /**
+   * The descriptor of `remote`, or why it cannot be had now; never rejects (a failure is an outcome). `trace`: the
+   * request it is read for (a release being published), whose trace the request for the descriptor continues.
+   */
+  read(remote: PendingRemote, trace?: TraceContext): Promise<DescriptorOutcome>;
 }

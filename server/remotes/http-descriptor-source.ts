@@ -1,4 +1,6 @@
 import type { RemoteDescriptor } from '../../shared';
+import { outgoingTraceHeaders } from '../observability/request-trace';
+import type { TraceContext } from '../observability/trace-context';
 import type { DescriptorOutcome, DescriptorSource } from './descriptor-source';
 import { parseRemoteDescriptorFile } from './remote-names';
 import type { PendingRemote } from './remotes-config';
@@ -24,20 +26,18 @@ export class HttpDescriptorSource implements DescriptorSource {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_DESCRIPTOR_TIMEOUT_MS;
   }
 
-  async read(remote: PendingRemote): Promise<DescriptorOutcome> {
+  async read(remote: PendingRemote, trace?: TraceContext): Promise<DescriptorOutcome> {
     try {
       const response = await fetch(remote.descriptorUrl, {
         signal: AbortSignal.timeout(this.timeoutMs),
-        headers: { Accept: 'application/json' },
+        // The trace goes along (W3C traceparent), so the remote's logs can be matched to ours.
+        headers: { Accept: 'application/json', ...outgoingTraceHeaders(trace) },
       });
-      if (!response.ok) return { status: 'failing', reason: `${remote.descriptorUrl} answered ${response.status}` };
+      if (!response.ok) return badAnswer(`${remote.descriptorUrl} answered ${response.status}`);
       // Parsed here, not with response.json(): the checks expect plain objects of this realm.
       const file = parseRemoteDescriptorFile(JSON.parse(await response.text()) as unknown, remote.descriptorUrl);
       if (file.name !== remote.name) {
-        return {
-          status: 'failing',
-          reason: `${remote.descriptorUrl} describes remote "${file.name}", not "${remote.name}"`,
-        };
+        return badAnswer(`${remote.descriptorUrl} describes remote "${file.name}", not "${remote.name}"`);
       }
       const descriptor: RemoteDescriptor = {
         name: remote.name,
@@ -49,20 +49,39 @@ export class HttpDescriptorSource implements DescriptorSource {
         const devEvents = new URL(file.devEvents, remote.descriptorUrl);
         // Sent to every visitor with the remotes (GET /api/remotes, the boot data), like the entry: no credentials.
         if (devEvents.username !== '' || devEvents.password !== '') {
-          return {
-            status: 'failing',
-            reason: `${remote.descriptorUrl} gives a devEvents URL with credentials (user:password@), which every visitor would read`,
-          };
+          return badAnswer(
+            `${remote.descriptorUrl} gives a devEvents URL with credentials (user:password@), which every visitor would read`,
+          );
         }
         descriptor.devEvents = devEvents.href;
       }
       return { status: 'ready', descriptor, props: file.props ?? {} };
     } catch (error) {
-      const reason =
-        (error as Error).name === 'TimeoutError'
-          ? `${remote.descriptorUrl} did not answer within ${this.timeoutMs} ms`
-          : `${remote.descriptorUrl}: ${(error as Error).message}`;
-      return { status: 'failing', reason };
+      if ((error as Error).name === 'TimeoutError') {
+        return {
+          status: 'failing',
+          failure: 'timed-out',
+          reason: `${remote.descriptorUrl} did not answer within ${this.timeoutMs} ms`,
+        };
+      }
+      // fetch fails with a TypeError when no answer came (its cause: ECONNREFUSED, ENOTFOUND, a reset socket); any
+      // other error came from reading what did come (invalid JSON, a file failing its checks).
+      // (By name: fetch's errors may come from another realm than this file's TypeError, as under a test runner.)
+      if ((error as Error).name === 'TypeError' && (error as Error & { cause?: unknown }).cause !== undefined) {
+        const reason = `${remote.descriptorUrl}: ${connectionFailure(error as Error)}`;
+        return { status: 'failing', failure: 'down', reason };
+      }
+      return badAnswer(`${remote.descriptorUrl}: ${(error as Error).message}`);
     }
   }
+}
+
+function badAnswer(reason: string): DescriptorOutcome {
+  return { status: 'failing', failure: 'bad-answer', reason };
+}
+
+/** fetch's own message is only "fetch failed"; the cause says what happened (`connect ECONNREFUSED 127.0.0.1:1`). */
+function connectionFailure(error: Error): string {
+  const { cause } = error as Error & { cause?: { message?: unknown } };
+  return typeof cause?.message === 'string' && cause.message !== '' ? cause.message : error.message;
 }

@@ -3,7 +3,7 @@ import type { RemoteRegistry } from './remote-registry';
 
 /**
  * Every configured remote with what is known of it, for the slot inspector: built-in or listed with its
- * components, answered, waiting or not available (with the reason), or disabled.
+ * components, answered, waiting, down, timed out or answering badly (with the reason), or disabled.
  *
  * No more than a signed-in page already carries: the entry of a remote the host registers is public
  * (`GET /api/remotes`, the boot data); of one it does not (not answering), only the origin, which the page's
@@ -11,7 +11,8 @@ import type { RemoteRegistry } from './remote-registry';
  */
 export function inspectRemotes(registry: RemoteRegistry): InspectedRemote[] {
   const { config } = registry;
-  const published = new Set(registry.remotes().map((remote) => remote.entry));
+  const served = new Map(registry.remotes().map((remote) => [remote.name, remote]));
+  const published = new Set([...served.values()].map((remote) => remote.entry));
   const unpublished = unpublishedUrls(registry);
   const builtIn = new Set(config.sources.builtIn);
   const known = config.remotes.map((remote): InspectedRemote => {
@@ -40,10 +41,17 @@ export function inspectRemotes(registry: RemoteRegistry): InspectedRemote[] {
       };
     }
     const shown = published.has(remote.entry) ? null : originOnly(remote.entry);
+    const release = registry.isReleased(remote.name) && served.get(remote.name);
+    if (release) {
+      // Served from its release since before this start: its origin is not asked, so there is no request to report.
+      const { name, entry, components, formComponents } = release;
+      return { name, entry, status: 'released', components, formComponents, schemaComponents: [] };
+    }
     return {
       name: remote.name,
       entry: shown ?? remote.entry,
-      status: state.status === 'failing' ? 'not-available' : 'waiting',
+      // What the last request for its descriptor came to: down, timed out, or a bad answer.
+      status: state.status === 'failing' ? state.failure : 'waiting',
       ...(state.status === 'failing' ? { reason: unpublished(state.reason) } : {}),
       components: [],
       formComponents: [],

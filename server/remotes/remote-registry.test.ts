@@ -12,7 +12,13 @@ class ScriptedSource implements DescriptorSource {
 
   read(remote: PendingRemote): Promise<DescriptorOutcome> {
     this.asked.push(remote.name);
-    return Promise.resolve(this.answers.get(remote.name) ?? { status: 'failing', reason: 'not released yet' });
+    return Promise.resolve(
+      this.answers.get(remote.name) ?? {
+        status: 'failing',
+        failure: 'down',
+        reason: 'not released yet',
+      },
+    );
   }
 
   answer(name: string, components: string[]): void {
@@ -81,7 +87,7 @@ describe('RemoteRegistry', () => {
     const source = new ScriptedSource();
     const remotes = registryOf(configOf([pending('team_billing')]), source, 20);
     await remotes.refresh();
-    expect(remotes.stateOf('team_billing')).toEqual({ status: 'failing', reason: 'not released yet' });
+    expect(remotes.stateOf('team_billing')).toEqual({ status: 'failing', failure: 'down', reason: 'not released yet' });
 
     source.answer('team_billing', ['InvoiceBanner']);
     const answered = new Promise<void>((resolve) => remotes.subscribe(resolve));
@@ -99,6 +105,7 @@ describe('RemoteRegistry', () => {
     await remotes.refresh();
     expect(remotes.stateOf('team_billing')).toEqual({
       status: 'failing',
+      failure: 'bad-answer',
       reason: 'component "CopyLinkAction" is already provided by "team_records"',
     });
     expect(remotes.remotes().map((remote) => remote.name)).toEqual(['team_records']);

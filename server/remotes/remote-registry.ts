@@ -4,7 +4,7 @@ import { formatSlotProblem, SlotContract, type ContractRemotes, type SlotProblem
 import { placedConfiguredSlots, type ConfiguredSlot } from './configured-slots';
 import { DescriptorRetry } from './descriptor-retry';
 import type { DescriptorOutcome, DescriptorSource } from './descriptor-source';
-import type { RemotesConfig } from './remotes-config';
+import type { PendingRemote, RemotesConfig } from './remotes-config';
 
 export interface RemoteRegistryOptions {
   logger: Logger;
@@ -187,23 +187,45 @@ export class RemoteRegistry {
     const outcomes = answers.map((answer, index) => this.refuseClash(waiting[index]!.name, answer));
     let changed = false;
     waiting.forEach((remote, index) => {
-      if (!this.current.pending.includes(remote)) return; // replaced meanwhile
-      const outcome = outcomes[index]!;
-      const before = this.states.get(remote.name);
-      this.states.set(remote.name, outcome);
-      if (outcome.status === 'ready') {
-        changed = true;
-        this.logAnswered(remote.name, outcome.descriptor);
-      } else if (outcome.status === 'failing' && (before?.status !== 'failing' || before.reason !== outcome.reason)) {
-        this.options.logger.warn(
-          { remote: remote.name, descriptor: remote.descriptorUrl },
-          `Remote "${remote.name}" is not available (${outcome.reason}); its slots are left out until it answers ` +
-            `(asked again every ${Math.round(this.retry.intervalMs / 1000)} s).`,
-        );
-      }
+      if (this.take(remote, outcomes[index]!)) changed = true;
     });
     if (changed) this.changed();
     this.retry.schedule([...this.states].some(([name, state]) => state.status !== 'ready' && !releasedNow.has(name)));
+  }
+
+  /**
+   * Takes what another reader of `remote`'s descriptor obtained (the import of REMOTES_CONFIG's entries as
+   * releases, releases/config-releases.ts), so the status shown is that of the last request, whoever made it.
+   */
+  record(remote: PendingRemote, outcome: DescriptorOutcome): void {
+    if (this.closed) return;
+    // Logged as the registry's own requests are: a kit's development server the import leaves live is logged only here.
+    const served = this.take(remote, this.refuseClash(remote.name, outcome));
+    if (served && !this.isReleased(remote.name)) this.changed();
+  }
+
+  /** Keeps `outcome` as `remote`'s state and logs a change; returns whether the remotes served changed. */
+  private take(remote: PendingRemote, outcome: DescriptorOutcome): boolean {
+    if (!this.current.pending.includes(remote)) return false; // replaced meanwhile
+    const before = this.states.get(remote.name);
+    this.states.set(remote.name, outcome);
+    if (outcome.status === 'ready') {
+      this.logAnswered(remote.name, outcome.descriptor);
+      return true;
+    }
+    if (before?.status !== 'failing' || before.reason !== outcome.reason) {
+      this.options.logger.warn(
+        { remote: remote.name, descriptor: remote.descriptorUrl, failure: outcome.failure },
+        `Remote "${remote.name}" is not available (${outcome.reason}); its slots are left out until it answers ` +
+          `(asked again every ${Math.round(this.retry.intervalMs / 1000)} s).`,
+      );
+    }
+    return false;
+  }
+
+  /** Whether `name` is served from its active release (its origin is then never asked). */
+  isReleased(name: string): boolean {
+    return this.releasedIn(this.current).has(name);
   }
 
   /** Swaps in a re-read configuration, keeping what is known of remotes whose entry did not change. */
@@ -238,7 +260,10 @@ export class RemoteRegistry {
     for (const other of this.remotes()) {
       if (other.name === name) continue;
       const clash = outcome.descriptor.components.find((component) => other.components.includes(component));
-      if (clash) return { status: 'failing', reason: `component "${clash}" is already provided by "${other.name}"` };
+      if (clash) {
+        const reason = `component "${clash}" is already provided by "${other.name}"`;
+        return { status: 'failing', failure: 'bad-answer', reason };
+      }
     }
     return outcome;
   }

@@ -4,6 +4,8 @@ export interface RecordedRequest {
   method: string;
   /** Path and query, as received. */
   url: string;
+  /** The W3C `traceparent` it came with, if any (the server passes its trace on to the remotes it asks). */
+  traceparent?: string;
 }
 
 export interface HttpFixtureServer {
@@ -25,7 +27,12 @@ export type FixtureHandler = (request: http.IncomingMessage, response: http.Serv
 export function startHttpFixtureServer(handler: FixtureHandler): Promise<HttpFixtureServer> {
   const requests: RecordedRequest[] = [];
   const server = http.createServer((request, response) => {
-    requests.push({ method: request.method ?? 'GET', url: request.url ?? '/' });
+    const { traceparent } = request.headers;
+    requests.push({
+      method: request.method ?? 'GET',
+      url: request.url ?? '/',
+      ...(typeof traceparent === 'string' ? { traceparent } : {}),
+    });
     handler(request, response);
   });
   return new Promise((resolve, reject) => {

@@ -1,0 +1,39 @@
+import type { Request, RequestHandler } from 'express';
+import type { MetricsRegistry } from './metrics-registry';
+
+/** Seconds: from a cached `/slots` answer (under a millisecond) to a slow sign-in (scrypt, a busy database). */
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** The route label of a request no route matched: files, documents and 404s (their URLs are never labels). */
+export const UNMATCHED_ROUTE = '(other)';
+
+/**
+ * `slots_http_request_duration_seconds{method, route, status}`: how long each answer took, by the route pattern it
+ * matched (`/api/resources/:resource/:id`), never by its URL, so the number of series stays bounded whatever
+ * visitors ask for. Measured until the answer is finished (its last byte handed to the socket).
+ */
+export function createHttpMetrics(metrics: MetricsRegistry): RequestHandler {
+  const durations = metrics.histogram({
+    name: 'slots_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by method, route pattern and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: DURATION_BUCKETS,
+  });
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.once('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      durations.observe({ method: req.method, route: routeOf(req), status: String(res.statusCode) }, seconds);
+    });
+    next();
+  };
+}
+
+/** The pattern of the route that answered, with its routers' mount paths; UNMATCHED_ROUTE when none did. */
+export function routeOf(req: Request): string {
+  const path: unknown = (req.route as { path?: unknown } | undefined)?.path;
+  if (typeof path === 'string') return `${req.baseUrl}${path}`;
+  // A route of several paths (the host's pages): all of them, a bounded label all the same.
+  if (Array.isArray(path)) return path.map((one) => `${req.baseUrl}${String(one)}`).join('|');
+  return UNMATCHED_ROUTE;
+}

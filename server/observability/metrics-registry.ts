@@ -1,0 +1,71 @@
+import {
+  collectDefaultMetrics,
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  type CounterConfiguration,
+  type GaugeConfiguration,
+  type HistogramConfiguration,
+} from 'prom-client';
+
+/** Every metric of the server starts with this, so a Prometheus shared with other services can tell them apart. */
+export const METRIC_PREFIX = 'slots_';
+
+/** A metric's configuration without `registers`: the registry below is always the one it joins. */
+type Config<C> = Omit<C, 'registers'>;
+
+/**
+ * The one Prometheus registry of an app (`app.metrics`), and the only way to add a metric to it: every part that
+ * measures something (HTTP, sign-ins, remotes; slot loads and canaries) asks it for a counter, gauge or histogram,
+ * so `GET /metrics` shows them all and two apps in one process (tests) never share a metric. prom-client's global
+ * registry is not used for that reason.
+ *
+ * ```ts
+ * const loads = app.metrics.counter({ name: 'slots_slot_loads_total', help: '…', labelNames: ['remote'] as const });
+ * loads.inc({ remote: 'billing' });
+ * ```
+ *
+ * A metric whose value is read when Prometheus scrapes (a pool's size) gives `collect` in its configuration.
+ */
+export class MetricsRegistry {
+  readonly registry = new Registry();
+
+  counter<L extends string>(config: Config<CounterConfiguration<L>>): Counter<L> {
+    return new Counter({ ...checked(config), registers: [this.registry] });
+  }
+
+  gauge<L extends string>(config: Config<GaugeConfiguration<L>>): Gauge<L> {
+    return new Gauge({ ...checked(config), registers: [this.registry] });
+  }
+
+  histogram<L extends string>(config: Config<HistogramConfiguration<L>>): Histogram<L> {
+    return new Histogram({ ...checked(config), registers: [this.registry] });
+  }
+
+  /**
+   * prom-client's figures of the process (CPU, memory, file descriptors) and of Node.js (event loop lag, heap, GC),
+   * prefixed `slots_`. Once per registry.
+   */
+  defaultMetrics(): void {
+    collectDefaultMetrics({ register: this.registry, prefix: METRIC_PREFIX });
+  }
+
+  /** The exposition's Content-Type (Prometheus' text format 0.0.4). */
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** Every metric in Prometheus' text format (runs the `collect` of each metric first). */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+}
+
+/** Names are checked when a metric is made: a typo or a second metric of one name fails at start-up, not scrape. */
+function checked<C extends { name: string }>(config: C): C {
+  if (!config.name.startsWith(METRIC_PREFIX)) {
+    throw new Error(`Metric "${config.name}" must start with "${METRIC_PREFIX}".`);
+  }
+  return config;
+}

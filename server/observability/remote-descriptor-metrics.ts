@@ -1,0 +1,34 @@
+import type { RemoteRegistry } from '../remotes/remote-registry';
+import type { MetricsRegistry } from './metrics-registry';
+
+/** Every status a remote declared by entry can be in: the last request for its descriptor, or none yet. */
+export const DESCRIPTOR_STATUSES = ['answered', 'released', 'waiting', 'down', 'timed-out', 'bad-answer'] as const;
+
+/**
+ * `slots_remote_descriptor_status{remote, status}`: 1 for the status each remote declared by entry is in (what the
+ * last request for its descriptor came to), 0 for the others, read from the remote registry when Prometheus
+ * scrapes. Alert on `slots_remote_descriptor_status{status!="answered"} == 1`.
+ */
+export function addRemoteDescriptorMetrics(metrics: MetricsRegistry, remotes: RemoteRegistry): void {
+  metrics.gauge({
+    name: 'slots_remote_descriptor_status',
+    help: 'Remotes declared by entry: 1 for the status of the last request for the descriptor (answered, down, timed-out, bad-answer; released: served from its release, origin not asked; waiting: not asked yet).',
+    labelNames: ['remote', 'status'] as const,
+    collect() {
+      // A remote gone from the configuration (SIGHUP) leaves no stale series behind.
+      this.reset();
+      for (const remote of remotes.config.pending) {
+        const state = remotes.stateOf(remote.name);
+        const current =
+          state.status === 'ready'
+            ? 'answered'
+            : remotes.isReleased(remote.name)
+              ? 'released'
+              : state.status === 'failing'
+                ? state.failure
+                : 'waiting';
+        for (const status of DESCRIPTOR_STATUSES) this.set({ remote: remote.name, status }, status === current ? 1 : 0);
+      }
+    },
+  });
+}

@@ -1,0 +1,40 @@
+import type { RequestHandler } from 'express';
+import type { MetricsRegistry } from './metrics-registry';
+
+/** What a `POST /login` came to, by its answer's status (shared/errors.ts gives each refusal its status). */
+export const SIGN_IN_OUTCOMES: Readonly<Record<number, string>> = Object.freeze({
+  200: 'signed-in',
+  400: 'invalid-request',
+  401: 'refused',
+  403: 'no-tenant',
+  413: 'invalid-request',
+  415: 'invalid-request',
+  429: 'throttled',
+  503: 'unavailable',
+});
+
+/**
+ * `slots_sign_ins_total{outcome}` and `slots_sign_outs_total`, counted from the answers of `POST /login` and
+ * `POST /logout`: a burst of `refused` is someone guessing passwords, of `throttled` the limits holding them off.
+ * Mount on those two paths; the sign-in code itself stays unaware of metrics.
+ */
+export function createSignInMetrics(metrics: MetricsRegistry): { login: RequestHandler; logout: RequestHandler } {
+  const signIns = metrics.counter({
+    name: 'slots_sign_ins_total',
+    help: 'Sign-in attempts (POST /login) by outcome: signed-in, refused, throttled, no-tenant, invalid-request, unavailable, error.',
+    labelNames: ['outcome'] as const,
+  });
+  const signOuts = metrics.counter({ name: 'slots_sign_outs_total', help: 'Sign-outs (POST /logout) answered.' });
+  return {
+    login: (req, res, next) => {
+      if (req.method === 'POST') {
+        res.once('finish', () => signIns.inc({ outcome: SIGN_IN_OUTCOMES[res.statusCode] ?? 'error' }));
+      }
+      next();
+    },
+    logout: (req, res, next) => {
+      if (req.method === 'POST') res.once('finish', () => res.statusCode < 300 && signOuts.inc());
+      next();
+    },
+  };
+}

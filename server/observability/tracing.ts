@@ -1,0 +1,30 @@
+/** A started OpenTelemetry SDK: what stops it (its last spans sent first). */
+export interface TracingSdk {
+  shutdown(): Promise<void>;
+}
+
+let started: TracingSdk | null = null;
+
+/**
+ * Starts the OpenTelemetry SDK when `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set:
+ * spans of every HTTP request (Express's routes and middleware in them) and every `pg` query, sent over OTLP/HTTP.
+ * Must run before `express`, `pg` and `http` are first loaded, since the instrumentations patch them as they load:
+ * entries import start-tracing.ts first. Unset, nothing is loaded and nothing is patched: tracing costs nothing.
+ * @returns whether the SDK was started
+ */
+export function startTracing(env: NodeJS.ProcessEnv): boolean {
+  if (started !== null) return true;
+  const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  if (!endpoint) return false;
+  // Loaded here, not imported above: with tracing off the SDK is never loaded.
+  const sdk = require('./tracing-sdk') as typeof import('./tracing-sdk');
+  started = sdk.startTracingSdk(env);
+  return true;
+}
+
+/** Sends the spans not sent yet and stops the SDK; nothing when tracing is off. Called by the graceful shutdown. */
+export async function stopTracing(): Promise<void> {
+  const sdk = started;
+  started = null;
+  await sdk?.shutdown();
+}

@@ -1,0 +1,142 @@
+/**
+ * The server's own view of a remote tells the truth: what the last request for its descriptor came to (answered,
+ * down, timed out, a bad answer), from real HTTP origins, as the inspector (`GET /api/slots/inspect`) and
+ * `/metrics` show it; and the server's trace goes along to the remote in a `traceparent`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import request from 'supertest';
+import { REMOTE_DESCRIPTOR_FILE, type InspectedRemote } from '../../shared';
+import { parsePrometheusText, sampleValue } from '../../testing/server/prometheus-text';
+import { addUser, createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
+import { startHttpFixtureServer, type HttpFixtureServer } from '../../testing/system/http-fixture-server';
+import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+
+const TOKEN = 'metrics-token-for-the-tests-0123';
+const TIMEOUT_MS = 250;
+
+let dir: TempDir;
+let testApp: TestApp | undefined;
+const origins: HttpFixtureServer[] = [];
+
+beforeEach(() => {
+  dir = makeTempDir('slots-descriptor-status-');
+});
+afterEach(async () => {
+  await testApp?.close();
+  testApp = undefined;
+  await Promise.all(origins.splice(0).map((origin) => origin.close()));
+  dir.remove();
+});
+
+/** An origin that serves `name`'s descriptor, answers 404, or never answers. */
+async function origin(answer: 'descriptor' | '404' | 'silent', name: string): Promise<HttpFixtureServer> {
+  const server = await startHttpFixtureServer((req, res) => {
+    if (answer === 'silent') return; // closed by the fixture's close()
+    if (answer === '404' || req.url !== `/${name}/${REMOTE_DESCRIPTOR_FILE}`) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ name, components: ['Banner'] }));
+  });
+  origins.push(server);
+  return server;
+}
+
+/** A port nothing listens on: a fixture server's, once closed. */
+async function deadOrigin(): Promise<string> {
+  const server = await startHttpFixtureServer(() => undefined);
+  await server.close();
+  return server.url;
+}
+
+async function startWith(remotes: Array<{ name: string; origin: string }>): Promise<TestApp> {
+  const configFile = path.join(dir.path, 'remotes.json');
+  const entries = remotes.map(({ name, origin: url }) => ({ name, entry: `${url}/${name}/mf-manifest.json` }));
+  fs.writeFileSync(configFile, JSON.stringify({ remotes: entries }));
+  testApp = await createTestApp({
+    env: { REMOTES_CONFIG: configFile },
+    remoteDescriptorTimeoutMs: TIMEOUT_MS,
+    metrics: { token: TOKEN },
+  });
+  return testApp;
+}
+
+describe('the status of a remote declared by entry', () => {
+  it('is answered, down, timed out or a bad answer, as its last request came to, in the inspector and /metrics', async () => {
+    const answering = await origin('descriptor', 'team_up');
+    const silent = await origin('silent', 'team_slow');
+    const missing = await origin('404', 'team_missing');
+    const { app } = await startWith([
+      { name: 'team_up', origin: answering.url },
+      { name: 'team_down', origin: await deadOrigin() },
+      { name: 'team_slow', origin: silent.url },
+      { name: 'team_missing', origin: missing.url },
+    ]);
+    await addUser(app, 'ada', 'correct horse battery', ['acme']);
+    const agent = await signedInAgent(app, 'ada', 'correct horse battery');
+    const inspected = (await agent.get('/api/slots/inspect').expect(200)).body.remotes as InspectedRemote[];
+    const byName = new Map(inspected.map((remote) => [remote.name, remote]));
+    expect(byName.get('team_up')?.status).toBe('answered');
+    expect(byName.get('team_down')).toMatchObject({ status: 'down', reason: expect.stringMatching(/ECONNREFUSED/) });
+    expect(byName.get('team_slow')).toMatchObject({
+      status: 'timed-out',
+      reason: expect.stringMatching(new RegExp(`did not answer within ${TIMEOUT_MS} ms$`)),
+    });
+    expect(byName.get('team_missing')).toMatchObject({ status: 'bad-answer', reason: expect.stringMatching(/404$/) });
+
+    const metrics = await request(app.handler).get('/metrics').set('Authorization', `Bearer ${TOKEN}`).expect(200);
+    const families = parsePrometheusText(metrics.text);
+    const status = (remote: string, value: string) =>
+      sampleValue(families, 'slots_remote_descriptor_status', { remote, status: value });
+    expect(status('team_up', 'answered')).toBe(1);
+    expect(status('team_up', 'down')).toBe(0);
+    expect(status('team_down', 'down')).toBe(1);
+    expect(status('team_down', 'timed-out')).toBe(0);
+    expect(status('team_slow', 'timed-out')).toBe(1);
+    expect(status('team_slow', 'down')).toBe(0);
+    expect(status('team_missing', 'bad-answer')).toBe(1);
+    expect(status('team_missing', 'answered')).toBe(0);
+  });
+
+  it('follows the next request: a remote that timed out and then answers is answered', async () => {
+    let silent = true;
+    const flaky = await startHttpFixtureServer((req, res) => {
+      if (silent) return;
+      res.writeHead(200).end(JSON.stringify({ name: 'team_flaky', components: ['Banner'] }));
+    });
+    origins.push(flaky);
+    const { app } = await startWith([{ name: 'team_flaky', origin: flaky.url }]);
+    expect(app.remoteRegistry.stateOf('team_flaky')).toMatchObject({ status: 'failing', failure: 'timed-out' });
+    silent = false;
+    await app.remoteRegistry.refresh();
+    expect(app.remoteRegistry.stateOf('team_flaky').status).toBe('ready');
+  });
+
+  it('sends a W3C traceparent with every descriptor request, a new trace for each poll', async () => {
+    const answering = await origin('404', 'team_traced');
+    const { app } = await startWith([{ name: 'team_traced', origin: answering.url }]);
+    await app.remoteRegistry.refresh();
+    // Asked by the import of REMOTES_CONFIG, by the start's refresh, then by this one.
+    const sent = answering.requests.map((one) => one.traceparent);
+    expect(sent).toHaveLength(3);
+    for (const header of sent) expect(header).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+    expect(new Set(sent.map((header) => header!.slice(3, 35))).size).toBe(3);
+  });
+
+  it('continues the trace of the request it reads a descriptor for (a release being published)', async () => {
+    const versioned = await origin('descriptor', 'v1');
+    testApp = await createTestApp({ remoteDescriptorTimeoutMs: TIMEOUT_MS });
+    const { token } = await testApp.app.teamTokens.create('v1', null);
+    const traceId = '5d8f0a7b3c2e41f6a9b8c7d6e5f40312';
+    const published = await request(testApp.app.handler)
+      .post('/api/remotes/v1/releases')
+      .set('Authorization', `Bearer ${token}`)
+      .set('traceparent', `00-${traceId}-00f067aa0ba902b7-01`)
+      .send({ version: '1.0.0', entry: `${versioned.url}/v1/mf-manifest.json` });
+    expect(published.status).toBe(201);
+    const [asked] = versioned.requests;
+    expect(asked?.url).toBe(`/v1/${REMOTE_DESCRIPTOR_FILE}`);
+    expect(asked?.traceparent).toMatch(new RegExp(`^00-${traceId}-(?!00f067aa0ba902b7)[0-9a-f]{16}-01$`));
+  });
+});

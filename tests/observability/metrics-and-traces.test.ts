@@ -1,0 +1,164 @@
+/**
+ * The real server as operators run it (`server/main.ts`, one process): `/metrics` guarded by METRICS_TOKEN or on
+ * METRICS_PORT's own listener, and never served without either; a request's `traceparent` in its log line with
+ * LOG_REQUESTS; with OTEL_EXPORTER_OTLP_ENDPOINT, its spans (HTTP, Express, pg) exported to a real OTLP/HTTP
+ * receiver under the caller's trace id.
+ */
+import { startAppServer, type AppServer } from '../../testing/system/app-server';
+import { getFreePort } from '../../testing/system/free-port';
+import { startOtlpReceiver, type OtlpReceiver } from '../../testing/system/otlp-receiver';
+import { parsePrometheusText, sampleValue } from '../../testing/server/prometheus-text';
+import { describeWithPostgres, PostgresServer } from '../../testing/server/postgres-server';
+
+const TOKEN = 'a-metrics-token-of-the-system-test';
+const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
+const PARENT_ID = 'b7ad6b7169203331';
+const TRACEPARENT = `00-${TRACE_ID}-${PARENT_ID}-01`;
+
+jest.setTimeout(90_000);
+
+let server: AppServer | undefined;
+let receiver: OtlpReceiver | undefined;
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+  await receiver?.close();
+  receiver = undefined;
+});
+
+describe('GET /metrics of the running server', () => {
+  it('is not served without METRICS_TOKEN or METRICS_PORT: 404', async () => {
+    server = await startAppServer();
+    const response = await fetch(`${server.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    expect(response.status).toBe(404);
+    expect(await response.text()).not.toContain('slots_');
+  });
+
+  it('with METRICS_TOKEN: 401 without the token, Prometheus text with it', async () => {
+    server = await startAppServer({ env: { METRICS_TOKEN: TOKEN } });
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(401);
+    await fetch(`${server.url}/slots`);
+    const response = await fetch(`${server.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+    const families = parsePrometheusText(await response.text());
+    expect(
+      sampleValue(families, 'slots_http_request_duration_seconds_count', { route: '/slots', status: '200' }),
+    ).toBeGreaterThanOrEqual(1);
+  });
+
+  it('with METRICS_PORT: served on that port only (127.0.0.1), and 404 on the visitors’ port', async () => {
+    const metricsPort = await getFreePort();
+    server = await startAppServer({ env: { METRICS_PORT: String(metricsPort) } });
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
+    await fetch(`${server.url}/slots`);
+    const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+    expect(response.status).toBe(200);
+    const families = parsePrometheusText(await response.text());
+    expect(sampleValue(families, 'slots_http_request_duration_seconds_count', { route: '/slots' })).toBe(1);
+    // Nothing else of the app is reachable through it.
+    expect((await fetch(`http://127.0.0.1:${metricsPort}/slots`)).status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${metricsPort}/login`)).status).toBe(404);
+  });
+});
+
+describe('traces', () => {
+  it('with LOG_REQUESTS=1 and tracing off: the request line carries the trace id of its traceparent', async () => {
+    server = await startAppServer({ env: { LOG_REQUESTS: '1' } });
+    const response = await fetch(`${server.url}/slots`, { headers: { traceparent: TRACEPARENT } });
+    expect(response.status).toBe(200);
+    const requestId = response.headers.get('x-request-id');
+    const line = await server.process.waitForOutput(new RegExp(`^.*"id":"${requestId}".*$`, 'm'));
+    expect(JSON.parse(line[0]) as Record<string, unknown>).toMatchObject({
+      msg: 'request completed',
+      trace_id: TRACE_ID,
+    });
+  });
+
+  it('with OTEL_EXPORTER_OTLP_ENDPOINT: the request’s spans reach the receiver under its trace, its log line too', async () => {
+    receiver = await startOtlpReceiver();
+    server = await startAppServer({
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+        OTEL_SERVICE_NAME: 'slots-system-test',
+        LOG_REQUESTS: '1',
+      },
+    });
+    const response = await fetch(`${server.url}/slots`, { headers: { traceparent: TRACEPARENT } });
+    expect(response.status).toBe(200);
+
+    // The HTTP server span, child of the caller's span, then Express's spans under it.
+    const serverSpan = await receiver.waitForSpan((span) => span.traceId === TRACE_ID && span.kind === 2);
+    expect(serverSpan).toMatchObject({ parentSpanId: PARENT_ID, service: 'slots-system-test' });
+    expect(serverSpan.attributes['http.route'] ?? serverSpan.name).toMatch(/\/slots/);
+    const handler = await receiver.waitForSpan(
+      (span) => span.traceId === TRACE_ID && span.attributes['express.type'] === 'request_handler',
+    );
+    expect(handler.attributes['http.route']).toBe('/slots');
+    expect(receiver.exports.every((one) => one.path === '/v1/traces')).toBe(true);
+
+    const requestId = response.headers.get('x-request-id');
+    const line = await server.process.waitForOutput(new RegExp(`^.*"id":"${requestId}".*$`, 'm'));
+    // With the SDK on, the span id logged is that of a span the SDK exported in that trace (the one active when
+    // the request was first logged: Express's middleware span around the logging).
+    const logged = JSON.parse(line[0]) as { trace_id: string; span_id: string };
+    expect(logged.trace_id).toBe(TRACE_ID);
+    await receiver.waitForSpan((span) => span.traceId === TRACE_ID && span.spanId === logged.span_id);
+
+    // Probes are not traced: a probe's trace never arrives, though a request made after it does.
+    const probeTrace = '1'.repeat(32);
+    const laterTrace = '2'.repeat(32);
+    await fetch(`${server.url}/readyz`, { headers: { traceparent: `00-${probeTrace}-${PARENT_ID}-01` } });
+    await fetch(`${server.url}/slots`, { headers: { traceparent: `00-${laterTrace}-${PARENT_ID}-01` } });
+    await receiver.waitForSpan((span) => span.traceId === laterTrace && span.kind === 2);
+    expect(receiver.spans.filter((span) => span.traceId === probeTrace)).toEqual([]);
+  });
+});
+
+describe('traces at shutdown', () => {
+  it('sends the spans not sent yet before the process ends (SIGTERM)', async () => {
+    receiver = await startOtlpReceiver();
+    // Batches a minute apart: only the shutdown's flush can send this request's spans in time.
+    server = await startAppServer({
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '60000' },
+    });
+    expect((await fetch(`${server.url}/slots`, { headers: { traceparent: TRACEPARENT } })).status).toBe(200);
+    expect(receiver.spans.filter((span) => span.traceId === TRACE_ID)).toEqual([]);
+    const exit = await server.process.stop({ graceMs: 10_000 });
+    expect(exit.code).toBe(0);
+    expect(receiver.spans.some((span) => span.traceId === TRACE_ID && span.kind === 2)).toBe(true);
+  });
+});
+
+describeWithPostgres()('traces with PostgreSQL', () => {
+  let postgres: PostgresServer;
+  beforeAll(async () => {
+    postgres = await PostgresServer.start();
+  }, 60_000);
+  afterAll(() => postgres?.remove(), 30_000);
+
+  it('exports the pg queries a request makes as spans of its trace', async () => {
+    receiver = await startOtlpReceiver();
+    server = await startAppServer({
+      env: {
+        DATABASE_URL: await postgres.createDatabase('traced'),
+        SESSION_SECRET: 'a-session-secret-of-the-system-test',
+        DATABASE_PATH: undefined,
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+      },
+    });
+    // A sign-in reads the user from PostgreSQL.
+    const response = await fetch(`${server.url}/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', traceparent: TRACEPARENT, Origin: server.url },
+      body: JSON.stringify({ username: 'nobody-here', password: 'wrong password' }),
+    });
+    expect(response.status).toBe(401);
+    const query = await receiver.waitForSpan((span) => span.traceId === TRACE_ID && span.name.startsWith('pg.query'));
+    expect(query.kind).toBe(3); // client
+    // Queries outside any request (the releases poll) start no trace of their own.
+    expect(receiver.spans.filter((span) => span.name.startsWith('pg.') && !span.parentSpanId)).toEqual([]);
+  });
+});
