@@ -202,6 +202,8 @@ export class App {
           sessions: this.sessions,
           storage: this.storage,
           remoteRegistry: this.remoteRegistry,
+          slotEvents: this.slotEvents,
+          releaseSnapshot: this.releaseSnapshot,
           logger: this.logger,
         });
       }

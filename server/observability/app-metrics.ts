@@ -1,21 +1,27 @@
 import type { Logger } from 'pino';
+import type { ReleaseSnapshot } from '../releases/release-snapshot';
 import type { RemoteRegistry } from '../remotes/remote-registry';
+import type { SlotEvents } from '../slot-events/slot-events';
 import type { SessionStorage } from '../storage/session-storage';
 import type { StorageEngine } from '../storage/storage-engine';
 import { addDatabasePoolMetrics } from './database-pool-metrics';
 import type { MetricsRegistry } from './metrics-registry';
 import { addRemoteDescriptorMetrics } from './remote-descriptor-metrics';
 import { addSessionMetrics } from './session-metrics';
+import { addSlotEventMetrics } from './slot-event-metrics';
 
 export interface AppMetricsParts {
   sessions: SessionStorage;
   storage: StorageEngine;
   remoteRegistry: RemoteRegistry;
+  slotEvents: SlotEvents;
+  releaseSnapshot: ReleaseSnapshot;
   logger: Logger;
 }
 
 /**
- * The app's figures read when Prometheus scrapes (sessions, the database pool, the remotes' descriptors), plus
+ * The app's figures read when Prometheus scrapes (sessions, the database pool, the remotes' descriptors), the slot
+ * loads visitors reported and the canaries, plus
  * prom-client's process and Node.js figures (CPU, memory, event loop lag, heap) under the same prefix. Those
  * measured per request (durations, sign-ins) are middleware, mounted in app-routes.ts.
  */
@@ -24,4 +30,5 @@ export function addAppMetrics(metrics: MetricsRegistry, parts: AppMetricsParts):
   addSessionMetrics(metrics, parts.sessions, parts.storage, parts.logger);
   addDatabasePoolMetrics(metrics, parts.storage);
   addRemoteDescriptorMetrics(metrics, parts.remoteRegistry);
+  addSlotEventMetrics(metrics, parts.slotEvents, parts.releaseSnapshot);
 }

@@ -13,10 +13,12 @@ import {
   type DescriptorOrigin,
 } from '../../testing/server/released-remote';
 import { addUser, createTestApp, DEMO_PASSWORD, signedInAgent, type TestApp } from '../../testing/server/test-app';
+import { parsePrometheusText, sampleValue } from '../../testing/server/prometheus-text';
 import { AUTO_ROLLBACK_ACTOR } from '../releases/release-service';
 
 jest.setTimeout(30_000);
 
+const METRICS_TOKEN = 'a-metrics-token-long-enough';
 const SLOT = { remote: 'team_billing', component: 'InvoiceBanner', location: 'header-banner' };
 
 let origin: DescriptorOrigin;
@@ -35,6 +37,7 @@ async function start(checkMs: number): Promise<void> {
   testApp = await createTestApp({
     logger,
     slotEvents: { flushMs: 100, canary: { checkMs, minLoads: 50, margin: 0.05 } },
+    metrics: { token: METRICS_TOKEN },
   });
 }
 afterEach(() => testApp.close());
@@ -111,6 +114,16 @@ it('rolls back a canary failing 30 % of its loads against 1 % for the stable rel
   expect(logged).toContainEqual(
     expect.objectContaining({ level: 50, msg: expect.stringContaining('CANARY ROLLED BACK AUTOMATICALLY') }),
   );
+  // And /metrics says so: the rollback counted, both releases' failed loads, no canary left.
+  const families = parsePrometheusText(
+    (await operator.get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`).expect(200)).text,
+  );
+  expect(sampleValue(families, 'slots_canary_auto_rollbacks_total', { remote: 'team_billing' })).toBe(1);
+  const failed = (release: string) =>
+    sampleValue(families, 'slots_slot_loads_total', { remote: 'team_billing', release, outcome: 'failed' });
+  expect(failed('1.0.0')).toBe(2);
+  expect(failed('2.0.0')).toBe(30);
+  expect([...(families.get('slots_canary_percent')?.samples ?? [])]).toEqual([]);
 });
 
 it('lets a canary run while it has too few loads to judge', async () => {

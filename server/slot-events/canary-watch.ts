@@ -25,9 +25,16 @@ export class CanaryWatch {
   private timer: NodeJS.Timeout | null = null;
   private checking: Promise<void> | null = null;
   private readonly now: () => number;
+  private readonly rollBackListeners = new Set<(remote: string, canary: string) => void>();
 
   constructor(private readonly parts: CanaryWatchParts) {
     this.now = parts.now ?? Date.now;
+  }
+
+  /** Calls `listener` for every canary this host rolled back (e.g. its metrics). Returns what stops it. */
+  onRollBack(listener: (remote: string, canary: string) => void): () => void {
+    this.rollBackListeners.add(listener);
+    return () => this.rollBackListeners.delete(listener);
   }
 
   start(): void {
@@ -77,6 +84,7 @@ export class CanaryWatch {
       if (!verdict.rollBack) continue;
       const rolledBack = await this.parts.service.autoRollback(rollout.remote, versions.canary, verdict.reason);
       if (rolledBack) {
+        for (const listener of this.rollBackListeners) listener(rollout.remote, versions.canary);
         this.parts.logger.error(
           { remote: rollout.remote, canary: versions.canary, stable: versions.stable, reason: verdict.reason },
           `CANARY ROLLED BACK AUTOMATICALLY: remote "${rollout.remote}" ${verdict.reason}`,

@@ -47,6 +47,7 @@ export class SlotLoadAggregator {
   private readonly counters: SlotEventCounters = { accepted: 0, dropped: 0, rowsWritten: 0, failedWrites: 0 };
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
+  private readonly listeners = new Set<(event: TaggedSlotLoadEvent) => void>();
   private lastPrune = 0;
   private readonly now: () => number;
 
@@ -57,6 +58,12 @@ export class SlotLoadAggregator {
   start(): void {
     this.timer ??= setInterval(() => void this.flush(), this.options.flushMs);
     this.timer.unref();
+  }
+
+  /** Calls `listener` with every event counted (e.g. this host's metrics). Returns what stops it. */
+  onRecord(listener: (event: TaggedSlotLoadEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** Counts one event (in its minute and its hour); false when it was dropped (pending rows at their bound). */
@@ -75,6 +82,7 @@ export class SlotLoadAggregator {
     }
     for (const delta of deltas) countEvent(delta!.counts as number[], event);
     this.counters.accepted++;
+    for (const listener of this.listeners) listener(event);
     return true;
   }
 

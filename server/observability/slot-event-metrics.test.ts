@@ -1,0 +1,59 @@
+/**
+ * The slot loads visitors' browsers report, and the canaries, as GET /metrics gives them: counted per remote,
+ * release and outcome when the events arrive, a running canary's share read when Prometheus scrapes.
+ */
+import { SLOT_EVENTS_PATH } from '../../shared';
+import { parsePrometheusText, sampleValue } from '../../testing/server/prometheus-text';
+import {
+  publishAndActivate,
+  slotLoadEvents,
+  startDescriptorOrigin,
+  type DescriptorOrigin,
+} from '../../testing/server/released-remote';
+import { createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
+
+const TOKEN = 'a-metrics-token-long-enough';
+const SLOT = { remote: 'team_billing', component: 'InvoiceBanner', location: 'header-banner' };
+
+let origin: DescriptorOrigin;
+let testApp: TestApp;
+
+beforeAll(async () => {
+  origin = await startDescriptorOrigin({ name: 'team_billing', components: ['InvoiceBanner'] });
+});
+afterAll(() => origin.close());
+afterEach(() => testApp.close());
+
+it('counts the slot loads by remote, release and outcome, and shows a running canary until it ends', async () => {
+  testApp = await createTestApp({ metrics: { token: TOKEN }, slotEvents: { canary: { enabled: false } } });
+  await publishAndActivate(testApp.app, 'team_billing', origin.url, ['1.0.0', '2.0.0']);
+  const operator = await signedInAgent(testApp.app, 'operator');
+  await operator
+    .post(SLOT_EVENTS_PATH)
+    .send({ events: slotLoadEvents(SLOT, 10, 3) })
+    .expect(204);
+  await operator.post('/api/remotes/team_billing/canary').send({ version: '2.0.0', percent: 20 }).expect(200);
+  // The snapshot every host reads follows the store within its poll.
+  await testApp.app.releaseSnapshot.refresh();
+
+  const scrape = async () =>
+    parsePrometheusText((await operator.get('/metrics').set('Authorization', `Bearer ${TOKEN}`).expect(200)).text);
+  let families = await scrape();
+  const loads = (outcome: string) =>
+    sampleValue(families, 'slots_slot_loads_total', { remote: 'team_billing', release: '1.0.0', outcome });
+  expect(loads('rendered')).toBe(7);
+  expect(loads('failed')).toBe(3);
+  expect(sampleValue(families, 'slots_slot_events_dropped')).toBe(0);
+  expect(sampleValue(families, 'slots_canary_percent', { remote: 'team_billing', version: '2.0.0' })).toBe(20);
+  // No automatic rollback yet (server/slot-events/canary-rollback.test.ts counts one).
+  expect(() => sampleValue(families, 'slots_canary_auto_rollbacks_total', { remote: 'team_billing' })).toThrow(
+    /0 samples/,
+  );
+
+  await operator.post('/api/remotes/team_billing/rollback').send({ version: '1.0.0' }).expect(200);
+  await testApp.app.releaseSnapshot.refresh();
+  families = await scrape();
+  expect(() => sampleValue(families, 'slots_canary_percent', { remote: 'team_billing', version: '2.0.0' })).toThrow(
+    /0 samples/,
+  );
+});

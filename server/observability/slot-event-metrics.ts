@@ -1,0 +1,53 @@
+import type { ReleaseSnapshot } from '../releases/release-snapshot';
+import type { SlotEvents } from '../slot-events/slot-events';
+import type { MetricsRegistry } from './metrics-registry';
+
+/** The `release` label of a remote served without a release (built into the server, or a kit's dev server). */
+export const NO_RELEASE_LABEL = 'none';
+
+/**
+ * What visitors' browsers reported, as this host counted it, and the canaries:
+ * - `slots_slot_loads_total{remote, release, outcome}`: slot loads by outcome (rendered, failed, timed-out, hidden);
+ *   a failure rate is `rate(...{outcome=~"failed|timed-out"}) / rate(...{outcome!="hidden"})`. Per remote and
+ *   release, not per location or component, so the series stay few;
+ * - `slots_slot_events_dropped`: events this host could not count (its pending rows at their bound);
+ * - `slots_canary_percent{remote, version}`: the share of users each running canary gets (read at scrape);
+ * - `slots_canary_auto_rollbacks_total{remote}`: canaries this host rolled back for failing more than their stable
+ *   release (docs/operators/slot-events.md). Alert on any increase.
+ */
+export function addSlotEventMetrics(metrics: MetricsRegistry, slotEvents: SlotEvents, snapshot: ReleaseSnapshot): void {
+  const loads = metrics.counter({
+    name: 'slots_slot_loads_total',
+    help: 'Slot loads reported by visitors’ browsers and counted by this host, by remote, release and outcome.',
+    labelNames: ['remote', 'release', 'outcome'] as const,
+  });
+  slotEvents.aggregator.onRecord((event) =>
+    loads.inc({ remote: event.remote, release: event.release || NO_RELEASE_LABEL, outcome: event.outcome }),
+  );
+  metrics.gauge({
+    name: 'slots_slot_events_dropped',
+    help: 'Slot events this host could not count since it started, because its rows waiting for the next write were at their bound.',
+    collect() {
+      this.set(slotEvents.counters().dropped);
+    },
+  });
+  metrics.gauge({
+    name: 'slots_canary_percent',
+    help: 'Running canaries: the percentage of users each gets.',
+    labelNames: ['remote', 'version'] as const,
+    collect() {
+      // A canary that ended leaves no stale series behind.
+      this.reset();
+      for (const rollout of snapshot.rollouts()) {
+        if (rollout.canary)
+          this.set({ remote: rollout.remote, version: rollout.canary.version }, rollout.canary.percent);
+      }
+    },
+  });
+  const rollbacks = metrics.counter({
+    name: 'slots_canary_auto_rollbacks_total',
+    help: 'Canaries this host rolled back automatically for failing more than their stable release.',
+    labelNames: ['remote'] as const,
+  });
+  slotEvents.canaryWatch.onRollBack((remote) => rollbacks.inc({ remote }));
+}
