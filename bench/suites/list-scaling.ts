@@ -33,7 +33,7 @@ const LIST_REQUESTS: readonly ListRequest[] = [
     name: 'middle page by name',
     path: (records) => {
       const middle = encodeRecordCursor(
-        { sort: 'title', q: '' },
+        { sort: 'title', q: '', search: '' },
         // Id 1, the smallest there is: in a descending walk the page starts right below this name.
         { key: authorTitle(Math.floor(records / 2)).toLowerCase(), id: 1 },
       );

@@ -38,6 +38,8 @@ const definition: ResourceDefinition = {
   relations: [],
   listColumns: ['title', 'label'],
   sortableColumns: ['title', 'label'],
+  canCreate: true,
+  canDelete: true,
   searchableColumns: ['title', 'label'],
   fields: [
     { type: 'field', name: 'title', label: 'Title', input: 'text', required: true },

@@ -26,6 +26,14 @@ export class ArticlesResource extends Resource {
     return ['title', 'label', 'group'];
   }
 
+  override allowsCreate() {
+    return true;
+  }
+
+  override allowsDelete() {
+    return true;
+  }
+
   override relations() {
     return [Relation.belongsTo('author', { label: 'Author', resource: 'authors', foreignKey: 'authorId' })];
   }

@@ -23,6 +23,14 @@ export class AuthorsResource extends Resource {
     return ['title', 'email', 'group'];
   }
 
+  override allowsCreate() {
+    return true;
+  }
+
+  override allowsDelete() {
+    return true;
+  }
+
   override relations() {
     return [Relation.hasMany('articles', { label: 'Articles', resource: 'articles', foreignKey: 'authorId' })];
   }

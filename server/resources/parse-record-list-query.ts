@@ -2,10 +2,12 @@ import { RECORD_LIST_LIMIT, RECORD_SEARCH_MAX_LENGTH, type RecordListQuery, type
 import { HttpError } from '../http/http-error';
 import { decodeRecordCursor } from './record-list-cursor';
 import type { RecordPageQuery, RecordPosition } from './record-page-query';
+import { splitWords } from './record-words';
 import type { RegisteredResource } from './resource-registry';
 
 const PARAMETERS: ReadonlySet<string> = new Set<keyof RecordListQuery>([
   'q',
+  'search',
   'sort',
   'order',
   'limit',
@@ -22,6 +24,10 @@ export const RECORD_LIST_MESSAGES = {
     `${resource} records can be sorted by: ${allowed.join(', ')}.`,
   searchTooLong: `q can be at most ${RECORD_SEARCH_MAX_LENGTH} characters long.`,
   searchNul: 'q cannot contain the character U+0000.',
+  wordsTooLong: `search can be at most ${RECORD_SEARCH_MAX_LENGTH} characters long.`,
+  wordsWithPrefix: 'Give either q (the start of the sorted column) or search (words anywhere), not both.',
+  wordsNeedIdSort: 'A word search lists its records by id: leave sort out or give sort=id.',
+  noWords: 'search needs at least one word: letters or digits.',
   searchNeedsTextSort: (resource: string, searchable: readonly string[]) =>
     searchable.length === 0
       ? `${resource} records cannot be searched: none of their list columns is text.`
@@ -38,6 +44,7 @@ export interface ParsedRecordListQuery {
   sort: string;
   order: SortOrder;
   q: string;
+  search: string;
 }
 
 /** Reads `GET /api/resources/:name/records?…` (see RecordListQuery); anything wrong is a 400 naming the problem. */
@@ -66,6 +73,15 @@ export function parseRecordListQuery(
   if (q.includes('\u0000')) throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.searchNul);
   const { searchableColumns } = resource.definition;
 
+  const search = values.get('search') ?? '';
+  if ([...search].length > RECORD_SEARCH_MAX_LENGTH) throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.wordsTooLong);
+  const words = search === '' ? undefined : splitWords(search);
+  if (words && q !== '') throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.wordsWithPrefix);
+  if (words && words.length === 0) throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.noWords);
+  if (words && (values.get('sort') ?? 'id') !== 'id') {
+    throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.wordsNeedIdSort);
+  }
+
   const sortable = ['id', ...resource.sortKeys.keys()];
   const sort = values.get('sort') ?? (q === '' ? 'id' : (searchableColumns[0] ?? 'id'));
   const kind = resource.sortKeys.get(sort);
@@ -80,7 +96,7 @@ export function parseRecordListQuery(
     if (cursor === undefined) return undefined;
     const decoded = decodeRecordCursor(cursor);
     if (!decoded.ok) throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.badCursor(name));
-    if (decoded.list.sort !== sort || decoded.list.q !== q) {
+    if (decoded.list.sort !== sort || decoded.list.q !== q || decoded.list.search !== search) {
       throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.otherList(name));
     }
     if ((kind === undefined) !== (decoded.position.key === undefined)) {
@@ -96,10 +112,11 @@ export function parseRecordListQuery(
     descending: order === 'desc',
     limit,
     ...(q === '' ? {} : { prefix: lowerAscii(q) }),
+    ...(words ? { words: [...new Set(words)] } : {}),
     ...(after ? { after } : {}),
     ...(before ? { before } : {}),
   };
-  return { source, sort, order, q };
+  return { source, sort, order, q, search };
 }
 
 /** Lower-cases A-Z only, as SQL's lower() does without ICU: the search and the indexed key agree on every text. */

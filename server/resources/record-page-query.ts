@@ -24,6 +24,11 @@ export interface RecordPageQuery {
   limit: number;
   /** Keep the records whose (text) sort key starts with this; already lower-cased like the key. */
   prefix?: string;
+  /**
+   * Keep the records having, for each of these, a word that starts with it (already split by splitWords). Only with
+   * the sort by id: the word index yields records in id order.
+   */
+  words?: readonly string[];
   /** The page right after this position in the sort, or right before it; neither: the first page. */
   after?: RecordPosition;
   before?: RecordPosition;

@@ -3,6 +3,7 @@ import type { ResourceRecord } from '../../shared';
 import type { ListSortKey, StorageEngine } from '../storage/storage-engine';
 import { FIELD_NAME_PATTERN } from './field';
 import type { RecordPage, RecordPageQuery, RecordPosition, RecordSortKey } from './record-page-query';
+import { recordWordIndexFor, scopeWord, type RecordWordIndex } from './record-words';
 
 interface PageRow {
   id: number;
@@ -22,10 +23,34 @@ type PageSort = { byId: true } | { byId: false; key: ListSortKey; expression: Ra
  * uses it. Column names are checked against FIELD_NAME_PATTERN before they reach any SQL.
  */
 export class RecordPager {
+  private readonly words: RecordWordIndex;
+
   constructor(
     private readonly engine: StorageEngine,
     private readonly toRecord: (row: { id: number; data: string }) => ResourceRecord,
-  ) {}
+  ) {
+    this.words = recordWordIndexFor(engine.kind);
+  }
+
+  /**
+   * How many records the list of `query` holds (its search, not its cursor), exactly up to `bound`, else
+   * `bound + 1`: the same walk as a page, stopped after `bound + 1` entries, so never a scan of the table.
+   */
+  async count(tenant: string, resource: string, query: RecordPageQuery, bound: number): Promise<number> {
+    const sort = await this.indexedSort(query.sort);
+    const { after: _after, before: _before, ...list } = query;
+    const rows = await this.fetch(
+      tenant,
+      resource,
+      sort,
+      { ...list, descending: false },
+      'forward',
+      undefined,
+      bound + 1,
+      true,
+    );
+    return rows.length;
+  }
 
   async page(tenant: string, resource: string, query: RecordPageQuery): Promise<RecordPage> {
     const sort = await this.indexedSort(query.sort);
@@ -86,14 +111,30 @@ export class RecordPager {
     side: Side,
     from: RecordPosition | undefined,
     limit: number,
+    idsOnly = false,
   ): Promise<PageRow[]> {
     // Forward in a descending list walks the index downwards, as does backward in an ascending one.
     const downwards = query.descending !== (side === 'backward');
     const direction = sql.raw(downwards ? 'DESC' : 'ASC');
     const after = sql.raw(downwards ? '<' : '>');
+    if (query.words) {
+      // Driven by the word index, in record id order: FTS5 and GIN hand out matches by id.
+      const { recordId } = this.words;
+      const result = await sql<PageRow>`
+        SELECT records.id, ${idsOnly ? sql`''` : sql`records.data`} AS data, records.id AS sort_key
+          FROM record_words JOIN records ON records.id = ${recordId}
+         WHERE ${this.words.matches(scopeWord(tenant, resource), query.words)}
+           AND records.tenant_id = ${tenant} AND records.resource = ${resource}
+           ${from ? sql`AND ${recordId} ${after} ${from.id}` : sql``}
+         ORDER BY ${recordId} ${direction}
+         LIMIT ${limit}`.execute(this.engine.db);
+      return result.rows;
+    }
     const select = this.engine.db
       .selectFrom('records')
-      .select(['id', 'data'])
+      .select('id')
+      // A count needs no data: the walk then stays in the index.
+      .select(idsOnly ? sql<string>`''`.as('data') : sql<string>`data`.as('data'))
       .select(sort.byId ? sql<unknown>`id`.as('sort_key') : sql<unknown>`${sort.expression}`.as('sort_key'))
       .where('tenant_id', '=', tenant)
       .where('resource', '=', resource);

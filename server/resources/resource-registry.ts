@@ -79,6 +79,8 @@ export class ResourceRegistry {
       listColumns,
       sortableColumns: [...sortKeys.keys()],
       searchableColumns: [...sortKeys].filter(([, kind]) => kind === 'text').map(([column]) => column),
+      canCreate: resource.allowsCreate() === true,
+      canDelete: resource.allowsDelete() === true,
     };
     const registered: RegisteredResource = Object.freeze({
       resource,
@@ -105,6 +107,30 @@ export class ResourceRegistry {
 
   summaries(): ResourceSummary[] {
     return this.list().map(({ name, label }) => ({ name, label }));
+  }
+
+  /**
+   * The relations through which records of other resources (or of `resource` itself, by its `hasMany`) hold the id
+   * of a `resource` record: what a delete would orphan. Each as the resource holding the key and the key's name.
+   */
+  referrersOf(resource: string): Array<{ resource: string; foreignKey: string; label: string }> {
+    const found = new Map<string, { resource: string; foreignKey: string; label: string }>();
+    for (const registered of this.byName.values()) {
+      for (const relation of registered.relations) {
+        const holder =
+          relation.kind === 'belongsTo' && relation.resource === resource
+            ? { resource: registered.name, foreignKey: relation.foreignKey, label: registered.label }
+            : relation.kind === 'hasMany' && registered.name === resource
+              ? {
+                  resource: relation.resource,
+                  foreignKey: relation.foreignKey,
+                  label: this.byName.get(relation.resource)?.label ?? relation.resource,
+                }
+              : undefined;
+        if (holder) found.set(`${holder.resource}\u0000${holder.foreignKey}`, holder);
+      }
+    }
+    return [...found.values()];
   }
 
   /** Throws when a relation points at a resource nobody registered. Run once everything is registered. */

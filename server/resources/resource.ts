@@ -29,4 +29,17 @@ export abstract class Resource {
   listColumns(): readonly string[] {
     return ['title', 'label'];
   }
+
+  /** Whether staff may create records (the New page, `POST .../records`). Off unless the resource says so. */
+  allowsCreate(): boolean {
+    return false;
+  }
+
+  /**
+   * Whether staff may delete records (`DELETE .../records/:id`), each restorable for RECORD_RESTORE_WINDOW_MS. Off
+   * unless the resource says so. A record that others refer to through a relation is never deleted.
+   */
+  allowsDelete(): boolean {
+    return false;
+  }
 }
