@@ -75,7 +75,7 @@ function api(signedIn: boolean): FakeApi {
     'GET /api/resources/articles/records': {
       body: {
         records: [{ id: 1, title: 'First article', label: 'One', group: 'news' }],
-        page: { sort: 'id', order: 'asc', limit: 25, q: '' },
+        page: { sort: 'id', order: 'asc', limit: 25, q: '', search: '', total: { count: 1, exact: true } },
       },
     },
   });

@@ -4,6 +4,7 @@ import { Layout } from '../layout/layout';
 import { RequireAuth } from '../layout/require-auth';
 import { DashboardPage } from '../pages/dashboard-page';
 import { NotFoundPage } from '../pages/not-found-page';
+import { RecordCreatePage } from '../pages/record-create-page';
 import { RecordEditPage } from '../pages/record-edit-page';
 import { RecordViewPage } from '../pages/record-view-page';
 import { ReleasesPage } from '../pages/releases-page';
@@ -13,8 +14,8 @@ import { SignInPage } from '../pages/sign-in-page';
 import { SlotInspectorPage } from '../pages/slot-inspector-page';
 
 /**
- * The client routes: the sign-in page, the service status, the dashboard, a resource's list, record view and record
- * edit pages, the slot inspector, and the operators' releases page.
+ * The client routes: the sign-in page, the service status, the dashboard, a resource's list, its New page, record
+ * view and record edit pages, the slot inspector, and the operators' releases page.
  * Every page is in the shell's chunks, the releases page too: the host's budget counts every chunk the entry may
  * load, and a chunk of its own would cost more (about 1.4 KB gzip of chunk overhead) than leaving it in.
  * The server answers each with index.html. A route table rather than `<Routes>`, because only a data router
@@ -27,6 +28,7 @@ export const APP_ROUTES: RouteObject[] = createRoutesFromElements(
     <Route element={<RequireAuth />}>
       <Route index element={<DashboardPage />} />
       <Route path="/resources/:resource" element={<ResourceListPage />} />
+      <Route path="/resources/:resource/new" element={<RecordCreatePage />} />
       <Route path="/resources/:resource/:id" element={<RecordViewPage />} />
       <Route path="/resources/:resource/:id/edit" element={<RecordEditPage />} />
       <Route path={SLOT_INSPECTOR_PATH} element={<SlotInspectorPage />} />

@@ -1,24 +1,28 @@
 import type { RecordListPage, SortOrder } from '../../shared';
 
 /**
- * The state of a list page, kept in the address (`?q=&sort=&order=&after=&before=`) so that a reload, a shared link
+ * The state of a list page, kept in the address (`?q=&search=&sort=&order=&after=&before=`) so that a reload, a shared link
  * and Back show the same page. The names are the API's (RecordListQuery): the address passes them on as they are.
  */
 export interface RecordListLocation {
   q: string;
+  /** The word search ('' for none); a list has either it or `q`. */
+  search?: string;
   sort: string;
   order: SortOrder;
   after?: string;
   before?: string;
 }
 
-const PASSED_ON = ['q', 'sort', 'order', 'after', 'before'] as const;
+const PASSED_ON = ['q', 'search', 'sort', 'order', 'after', 'before'] as const;
 
 export function readRecordListLocation(params: URLSearchParams): RecordListLocation {
   const after = params.get('after');
   const before = params.get('before');
+  const search = params.get('search');
   return {
     q: params.get('q') ?? '',
+    ...(search ? { search } : {}),
     sort: params.get('sort') ?? '',
     order: params.get('order') === 'desc' ? 'desc' : 'asc',
     ...(after ? { after } : {}),
@@ -41,6 +45,7 @@ export function recordListApiPath(resource: string, params: URLSearchParams): st
 export function recordListSearch(location: RecordListLocation): URLSearchParams {
   const query = new URLSearchParams();
   if (location.q) query.set('q', location.q);
+  if (location.search) query.set('search', location.search);
   if (location.sort) query.set('sort', location.sort);
   if (location.order === 'desc') query.set('order', 'desc');
   if (location.after) query.set('after', location.after);
@@ -50,5 +55,11 @@ export function recordListSearch(location: RecordListLocation): URLSearchParams 
 
 /** The address of a neighbouring page: the list as the server applied it, with the cursor. */
 export function neighbourPage(page: RecordListPage, cursor: { after: string } | { before: string }): URLSearchParams {
-  return recordListSearch({ q: page.q, sort: page.sort === 'id' ? '' : page.sort, order: page.order, ...cursor });
+  return recordListSearch({
+    q: page.q,
+    search: page.search,
+    sort: page.sort === 'id' ? '' : page.sort,
+    order: page.order,
+    ...cursor,
+  });
 }

@@ -1,25 +1,16 @@
-import { useRef } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router-dom';
-import {
-  RECORD_SEARCH_MAX_LENGTH,
-  type FieldItem,
-  type RecordListPage,
-  type RecordListPayload,
-  type ResourcePayload,
-} from '../../shared';
+import { useRef, useState } from 'react';
+import { Link, useLocation, useParams, useSearchParams } from 'react-router-dom';
+import { RECORD_SEARCH_MAX_LENGTH, type FieldItem, type RecordListPayload, type ResourcePayload } from '../../shared';
 import { useApi } from '../app/use-api';
 import { Breadcrumbs } from '../layout/breadcrumbs';
 import { PageHeading } from '../layout/page-heading';
+import { DeleteRecordButton } from './delete-record-button';
+import { DeletedRecordNotice, deletedRecordOf, type DeletedRecord } from './deleted-record-notice';
+import { describeRecordPage } from './describe-record-page';
 import { FieldValue } from './field-value';
 import { ListPager } from './list-pager';
 import { PageStatus } from './page-status';
-import {
-  neighbourPage,
-  readRecordListLocation,
-  recordListApiPath,
-  recordListSearch,
-  type RecordListLocation,
-} from './record-list-location';
+import { neighbourPage, recordListApiPath, recordListSearch, type RecordListLocation } from './record-list-location';
 import { RecordSearchForm } from './record-search-form';
 
 /**
@@ -33,6 +24,9 @@ export function ResourceListPage() {
   const [params, setParams] = useSearchParams();
   const definition = useApi<ResourcePayload>(`/api/resources/${name}`);
   const records = useApi<RecordListPayload>(recordListApiPath(resource, params));
+  const location = useLocation();
+  // A delete made here, or on the record's page just left (its navigation's state): offered back until the next.
+  const [deleted, setDeleted] = useState<DeletedRecord | null>(() => deletedRecordOf(location.state));
   const lastShown = useRef<{ resource: string; payload: RecordListPayload } | null>(null);
   if (records.status === 'ready') lastShown.current = { resource, payload: records.data };
   const shown =
@@ -52,7 +46,7 @@ export function ResourceListPage() {
   }
   if (definition.status === 'loading' || !shown) return <PageStatus status="loading" />;
 
-  const { label, fields, listColumns, sortableColumns, searchableColumns } = definition.data.resource;
+  const { label, fields, listColumns, sortableColumns, searchableColumns, canCreate } = definition.data.resource;
   const fieldsByName = new Map(
     fields.filter((item): item is FieldItem => item.type === 'field').map((field) => [field.name, field]),
   );
@@ -69,11 +63,38 @@ export function ResourceListPage() {
   };
   const search = (q: string) =>
     go({ q, sort: q && searchColumn ? searchColumn : page.sort === 'id' ? '' : page.sort, order: page.order });
+  // A word search lists by id (see RecordListQuery): it leaves the prefix search and the column sort.
+  const searchWords = (words: string) =>
+    go({ q: '', search: words, sort: '', order: page.sort === 'id' ? page.order : 'asc' });
+  const onDeleted = (record: DeletedRecord['record']) => {
+    setDeleted({ resource, record });
+    records.reload();
+  };
 
   return (
     <div className="page">
-      <Breadcrumbs trail={[{ label: 'Dashboard', to: '/' }, { label }]} />
+      <Breadcrumbs
+        trail={[{ label: 'Dashboard', to: '/' }, { label }]}
+        actions={
+          canCreate && (
+            <Link to={`/resources/${name}/new`} className="button button--primary button--small">
+              New
+            </Link>
+          )
+        }
+      />
       <PageHeading title={label} />
+      {deleted?.resource === resource && (
+        <DeletedRecordNotice key={deleted.record.id} deleted={deleted} onRestored={records.reload} />
+      )}
+      <RecordSearchForm
+        kind="words"
+        resourceLabel={label}
+        columnLabel=""
+        applied={page.search}
+        maxLength={RECORD_SEARCH_MAX_LENGTH}
+        onSearch={searchWords}
+      />
       {searchColumn && (
         <RecordSearchForm
           resourceLabel={label}
@@ -84,7 +105,7 @@ export function ResourceListPage() {
         />
       )}
       <p className="list-status" role="status">
-        {describePage(page, rows.length, label, columnLabel(page.sort))}
+        {describeRecordPage(page, rows.length, label, columnLabel(page.sort))}
       </p>
       {rows.length > 0 && (
         <div className="table-wrap" aria-busy={records.status === 'loading'}>
@@ -134,6 +155,12 @@ export function ResourceListPage() {
                     <Link to={`/resources/${name}/${record.id}/edit`} className="button button--ghost button--small">
                       Edit
                     </Link>
+                    <DeleteRecordButton
+                      definition={definition.data.resource}
+                      record={record}
+                      small
+                      onDeleted={(payload) => onDeleted(payload.deleted)}
+                    />
                   </td>
                 </tr>
               ))}
@@ -148,21 +175,4 @@ export function ResourceListPage() {
       />
     </div>
   );
-}
-
-/** The status line, read out when the page changes: how many shown, in what order, for which search. */
-function describePage(page: RecordListPage, count: number, label: string, sortLabel: string): string {
-  const what = label.toLowerCase();
-  if (count === 0) {
-    if (page.q) return `No ${what} whose ${sortLabel.toLowerCase()} starts with “${page.q}”.`;
-    return page.next || page.previous ? `No more ${what}.` : `No ${what} in this tenant yet.`;
-  }
-  const order =
-    page.sort === 'id'
-      ? page.order === 'asc'
-        ? 'oldest first'
-        : 'newest first'
-      : `by ${sortLabel.toLowerCase()}, ${page.order === 'asc' ? 'ascending' : 'descending'}`;
-  const matching = page.q ? ` whose ${sortLabel.toLowerCase()} starts with “${page.q}”` : '';
-  return `Showing ${count} ${what}${matching}, ${order}.`;
 }

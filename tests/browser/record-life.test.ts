@@ -1,0 +1,140 @@
+import type { Page } from 'playwright-core';
+import type { RecordPayload } from '../../shared';
+import { axeViolations } from '../../testing/system/axe';
+import { useBrowserSuite } from '../../testing/system/browser-suite';
+import { reactPropsBelow } from '../../testing/system/react-props';
+import { signIn } from '../../testing/system/sign-in';
+import { SLOT_TIMEOUT_MS } from '../../testing/system/slot-page';
+import { focusedElement, waitForSettledPage } from '../../testing/system/staff-pages';
+
+/**
+ * A record's life in the shell, by the keyboard: created on the New page with its form slots, found by a word in the
+ * middle of its title, deleted from the list and from its page, and brought back with Undo.
+ */
+jest.setTimeout(90_000);
+
+const suite = useBrowserSuite();
+
+const FORM = 'form[data-resource-form="articles"]';
+const TITLE = 'Quarterly zeppelin review';
+
+/** The first column of the rows shown. */
+function shownTitles(page: Page): Promise<string[]> {
+  return page.locator('main tbody tr td:first-child').allTextContents();
+}
+
+async function waitForTitles(page: Page, titles: string[]): Promise<void> {
+  await page.waitForFunction(
+    (expected) =>
+      JSON.stringify([...document.querySelectorAll('main tbody tr td:first-child')].map((cell) => cell.textContent)) ===
+      JSON.stringify(expected),
+    titles,
+  );
+}
+
+/** Creates the article on the New page by the keyboard, its slug set by the SlugPreview form slot; its id. */
+async function createArticle(page: Page): Promise<number> {
+  await page.goto('/resources/articles');
+  await waitForSettledPage(page);
+  await page.getByRole('link', { name: 'New', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  await page.waitForURL((url) => url.pathname === '/resources/articles/new');
+  const slugPreview = page.locator(`${FORM} [data-form-slot="SlugPreview"]`);
+  await slugPreview.getByText('Slug preview').waitFor({ timeout: SLOT_TIMEOUT_MS });
+  const slotProps = await reactPropsBelow(page, `${FORM} [data-form-slot="SlugPreview"]`, 'formContext');
+  expect(slotProps).toMatchObject({ resource: 'articles', formContext: { mode: 'create', values: { title: '' } } });
+
+  await page.locator(`${FORM} [name="title"]`).focus();
+  await page.keyboard.type(TITLE);
+  await slugPreview.getByRole('button', { name: 'Use as slug' }).focus();
+  await page.keyboard.press('Enter');
+  await slugPreview.getByRole('button', { name: /is up to date/ }).waitFor();
+  expect(await page.locator(`${FORM} [name="slug"]`).inputValue()).toBe('quarterly-zeppelin-review');
+  await page.locator(`${FORM} [name="label"]`).focus();
+  await page.keyboard.type('Review');
+  const [created] = await Promise.all([
+    page.waitForResponse((response) => response.request().method() === 'POST' && response.url().endsWith('/records')),
+    page.keyboard.press('Enter'),
+  ]);
+  expect(created.status()).toBe(201);
+  const { record } = (await created.json()) as RecordPayload;
+  expect(record).toMatchObject({ title: TITLE, label: 'Review', slug: 'quarterly-zeppelin-review' });
+  await page.waitForURL((url) => url.pathname === `/resources/articles/${record.id}`);
+  await page.getByRole('heading', { level: 1, name: TITLE }).waitFor();
+  return record.id;
+}
+
+describe('a record from creation to deletion', () => {
+  it('is created with a form slot, found by a middle word, deleted from the list and restored, by keyboard', async () => {
+    const { page } = await suite.newPage();
+    await signIn(page);
+    const id = await createArticle(page);
+
+    await page.goto('/resources/articles');
+    await waitForSettledPage(page);
+    await page.getByRole('searchbox', { name: 'Find by any word' }).focus();
+    await page.keyboard.type('ZEPPEL');
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.searchParams.get('search') === 'ZEPPEL');
+    await waitForTitles(page, [TITLE]);
+    await expect(page.getByRole('status').filter({ hasText: 'Showing' }).textContent()).resolves.toBe(
+      'Showing 1 of 1 articles with the words “ZEPPEL”, oldest first.',
+    );
+
+    // The dialog asks again, starting on Cancel; Shift+Tab reaches Delete.
+    await page.getByRole('button', { name: `Delete ${TITLE}` }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: `Delete “${TITLE}”?` }).waitFor();
+    expect(await focusedElement(page)).toMatchObject({ tag: 'button', text: 'Cancel' });
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press('Shift+Tab');
+    const [deleted] = await Promise.all([
+      page.waitForResponse((response) => response.request().method() === 'DELETE'),
+      page.keyboard.press('Enter'),
+    ]);
+    expect(deleted.status()).toBe(200);
+    await page.getByRole('status').getByText(`Deleted “${TITLE}”.`).waitFor();
+    await waitForTitles(page, []);
+    expect(await focusedElement(page)).toMatchObject({ tag: 'button', text: 'Undo' });
+
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').getByText(`Restored “${TITLE}”.`).waitFor();
+    await waitForTitles(page, [TITLE]);
+    await page.goto(`/resources/articles/${id}`);
+    await page.getByRole('heading', { level: 1, name: TITLE }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('is deleted from its own page with the undo offered on the list; an author with articles is refused', async () => {
+    const { page } = await suite.newPage({ viewport: { width: 390, height: 844 } });
+    await signIn(page);
+    const id = await createArticle(page);
+    await page.getByRole('button', { name: `Delete ${TITLE}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/resources/articles');
+    await page.getByRole('status').getByText(`Deleted “${TITLE}”.`).waitFor();
+    expect(await shownTitles(page)).not.toContain(TITLE);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await page.getByRole('status').getByText(`Restored “${TITLE}”.`).waitFor();
+    await page.waitForFunction(
+      (title) =>
+        [...document.querySelectorAll('main tbody tr td:first-child')].some((cell) => cell.textContent === title),
+      TITLE,
+    );
+    expect((await page.request.get(`/api/resources/articles/records/${id}`)).status()).toBe(200);
+
+    // Ada Lovelace wrote demo articles: the refusal names them in the dialog, and she stays.
+    await page.goto('/resources/authors?search=ada');
+    await waitForTitles(page, ['Ada Lovelace']);
+    await page.getByRole('button', { name: 'Delete Ada Lovelace' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete “Ada Lovelace”?' });
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await dialog
+      .getByRole('alert')
+      .getByText(/cannot be deleted: \d+ articles \(“Launching the spring catalogue”/)
+      .waitFor();
+    await page.keyboard.press('Escape');
+    await waitForTitles(page, ['Ada Lovelace']);
+  });
+});
