@@ -38,8 +38,10 @@ const KIB = 1024;
  *
  * Raised from 135 to 140 KiB when the shell gained lists that page, sort and search, the slot inspector page and
  * the reading of a signed-in page's own data (138.7 KB together): features staff asked for, against 0.5 KB over.
+ * Raised from 140 to 145 KiB when staff got the basics of a record's life (issue 26: the New page, deleting with a
+ * confirmation and Undo, the word search, totals, filters): 143.8 KB together, every page of it one staff use daily.
  */
-export const HOST_INITIAL_JS_MAX_GZIP = 140 * KIB;
+export const HOST_INITIAL_JS_MAX_GZIP = 145 * KIB;
 
 /** A remote's container entry is the federation runtime plus its expose map: small, and on every page's path. */
 export const REMOTE_ENTRY_MAX_GZIP = 30 * KIB;

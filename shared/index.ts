@@ -106,6 +106,7 @@ export type {
   RecordListQuery,
   RecordListPage,
   RecordListTotal,
+  RecordFilterDefinition,
   RecordListPayload,
   RecordDeletedPayload,
   RecordPayload,

@@ -135,10 +135,24 @@ export interface ResourceDefinition extends ResourceSummary {
   sortableColumns: string[];
   /** The sortable columns a search (`q=`) can match: text columns. A search matches the column sorted by. */
   searchableColumns: string[];
+  /** The filters its list offers (`filter.<name>=` in RecordListQuery), in order. */
+  filters: RecordFilterDefinition[];
   /** Whether staff may create records of this resource (`POST .../records`, the New page). */
   canCreate: boolean;
   /** Whether staff may delete records of this resource (`DELETE .../records/:id`), and restore them a while after. */
   canDelete: boolean;
+}
+
+/**
+ * A filter of a resource's list. `select`: the value is one of `options`; `checkbox`: `true` (ticked) or `false`
+ * (not ticked); `relation`: the id of a record of `resource`.
+ */
+export interface RecordFilterDefinition {
+  name: string;
+  label: string;
+  kind: 'select' | 'checkbox' | 'relation';
+  options?: string[];
+  resource?: string;
 }
 
 /** A record as the API returns it. `title` and `label` always; `group` when the record has one. */
@@ -190,6 +204,8 @@ export const RECORD_RESTORE_WINDOW_MS = 24 * 60 * 60 * 1000;
  *   sorted by a searchable column, so that an index serves both the match and the order.
  * - `search`: keeps the records that have every word of it, anywhere in any text value (a word matches the start of
  *   a word: "note" finds "Notes", not "footnote"; letters in any case). The list is then sorted by `id`; not with `q`.
+ * - `filter.<name>`: keeps the records the resource's filter `<name>` lets through (RecordFilterDefinition), with
+ *   any other filter, search and sort; not part of this type's keys, as its names are the resource's.
  * - `limit`: records per page (see RECORD_LIST_LIMIT).
  * - `after` / `before` (one at most): a cursor from a page's `next` / `previous`; the page that follows or precedes
  *   it in the same sort. Cursors are opaque and only valid with the `sort` they came from.
@@ -213,6 +229,8 @@ export interface RecordListPage {
   q: string;
   /** The word search applied; '' for none. */
   search: string;
+  /** The filters applied, by name, as given (`filter.<name>=<value>`). */
+  filters: Record<string, string>;
   /** How many records the list holds with its search (every page, not only this one). */
   total: RecordListTotal;
   /** Pass as `after` for the next page; absent on the last one. */

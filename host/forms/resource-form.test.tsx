@@ -38,6 +38,7 @@ const definition: ResourceDefinition = {
   relations: [],
   listColumns: ['title', 'label'],
   sortableColumns: ['title', 'label'],
+  filters: [],
   canCreate: true,
   canDelete: true,
   searchableColumns: ['title', 'label'],

@@ -12,11 +12,12 @@ export function describeTotal(page: RecordListPage, what: string): string {
  */
 export function describeRecordPage(page: RecordListPage, count: number, label: string, sortLabel: string): string {
   const what = label.toLowerCase();
-  const matching = page.search
+  const searched = page.search
     ? ` with the words “${page.search}”`
     : page.q
       ? ` whose ${sortLabel.toLowerCase()} starts with “${page.q}”`
       : '';
+  const matching = `${searched}${Object.keys(page.filters).length > 0 ? ', filtered' : ''}`;
   if (count === 0) {
     if (matching) return `No ${what}${matching}.`;
     return page.next || page.previous ? `No more ${what}.` : `No ${what} in this tenant yet.`;

@@ -8,11 +8,15 @@ export interface RecordListLocation {
   q: string;
   /** The word search ('' for none); a list has either it or `q`. */
   search?: string;
+  /** The filters applied, by name (`filter.<name>=` in the address and the API). */
+  filters?: Readonly<Record<string, string>>;
   sort: string;
   order: SortOrder;
   after?: string;
   before?: string;
 }
+
+const FILTER_PREFIX = 'filter.';
 
 const PASSED_ON = ['q', 'search', 'sort', 'order', 'after', 'before'] as const;
 
@@ -37,6 +41,7 @@ export function recordListApiPath(resource: string, params: URLSearchParams): st
     const value = params.get(name);
     if (value) query.set(name, value);
   }
+  for (const [name, value] of params) if (name.startsWith(FILTER_PREFIX) && value) query.set(name, value);
   const search = query.toString();
   return `/api/resources/${encodeURIComponent(resource)}/records${search ? `?${search}` : ''}`;
 }
@@ -46,6 +51,8 @@ export function recordListSearch(location: RecordListLocation): URLSearchParams 
   const query = new URLSearchParams();
   if (location.q) query.set('q', location.q);
   if (location.search) query.set('search', location.search);
+  for (const [name, value] of Object.entries(location.filters ?? {}))
+    if (value) query.set(`${FILTER_PREFIX}${name}`, value);
   if (location.sort) query.set('sort', location.sort);
   if (location.order === 'desc') query.set('order', 'desc');
   if (location.after) query.set('after', location.after);
@@ -58,6 +65,7 @@ export function neighbourPage(page: RecordListPage, cursor: { after: string } | 
   return recordListSearch({
     q: page.q,
     search: page.search,
+    filters: page.filters,
     sort: page.sort === 'id' ? '' : page.sort,
     order: page.order,
     ...cursor,

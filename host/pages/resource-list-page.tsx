@@ -11,6 +11,7 @@ import { FieldValue } from './field-value';
 import { ListPager } from './list-pager';
 import { PageStatus } from './page-status';
 import { neighbourPage, recordListApiPath, recordListSearch, type RecordListLocation } from './record-list-location';
+import { RecordFiltersForm } from './record-filters-form';
 import { RecordSearchForm } from './record-search-form';
 
 /**
@@ -46,14 +47,24 @@ export function ResourceListPage() {
   }
   if (definition.status === 'loading' || !shown) return <PageStatus status="loading" />;
 
-  const { label, fields, listColumns, sortableColumns, searchableColumns, canCreate } = definition.data.resource;
+  const { label, fields, listColumns, sortableColumns, searchableColumns, canCreate, filters } =
+    definition.data.resource;
   const fieldsByName = new Map(
     fields.filter((item): item is FieldItem => item.type === 'field').map((field) => [field.name, field]),
   );
   const columnLabel = (column: string) => fieldsByName.get(column)?.label ?? column;
   const columns = listColumns.map((column) => ({ name: column, field: fieldsByName.get(column) }));
   const { records: rows, page } = shown;
-  const go = (location: RecordListLocation) => setParams(recordListSearch(location));
+  // Sorting and searching keep the filters applied; applying filters keeps the search and the sort.
+  const go = (location: RecordListLocation) => setParams(recordListSearch({ filters: page.filters, ...location }));
+  const applyFilters = (chosen: Record<string, string>) =>
+    go({
+      q: page.q,
+      search: page.search,
+      sort: page.sort === 'id' ? '' : page.sort,
+      order: page.order,
+      filters: chosen,
+    });
   const searchColumn = searchableColumns.includes(page.sort) ? page.sort : searchableColumns[0];
 
   const sortBy = (column: string) => {
@@ -95,6 +106,7 @@ export function ResourceListPage() {
         maxLength={RECORD_SEARCH_MAX_LENGTH}
         onSearch={searchWords}
       />
+      <RecordFiltersForm resourceLabel={label} filters={filters} applied={page.filters} onApply={applyFilters} />
       {searchColumn && (
         <RecordSearchForm
           resourceLabel={label}

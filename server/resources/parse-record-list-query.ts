@@ -1,7 +1,8 @@
 import { RECORD_LIST_LIMIT, RECORD_SEARCH_MAX_LENGTH, type RecordListQuery, type SortOrder } from '../../shared';
 import { HttpError } from '../http/http-error';
 import { decodeRecordCursor } from './record-list-cursor';
-import type { RecordPageQuery, RecordPosition } from './record-page-query';
+import { isRecordId } from './record-id';
+import type { RecordFilterCondition, RecordPageQuery, RecordPosition } from './record-page-query';
 import { splitWords } from './record-words';
 import type { RegisteredResource } from './resource-registry';
 
@@ -15,8 +16,17 @@ const PARAMETERS: ReadonlySet<string> = new Set<keyof RecordListQuery>([
   'before',
 ]);
 
+/** Filters come as `filter.<name>=<value>` (RecordFilterDefinition). */
+export const FILTER_PREFIX = 'filter.';
+
 export const RECORD_LIST_MESSAGES = {
-  unknownParameter: (name: string) => `Unknown query parameter "${name}". A list takes: ${[...PARAMETERS].join(', ')}.`,
+  unknownParameter: (name: string) =>
+    `Unknown query parameter "${name}". A list takes: ${[...PARAMETERS].join(', ')}, and filter.<name> for its filters.`,
+  unknownFilter: (resource: string, name: string, filters: readonly string[]) =>
+    filters.length === 0
+      ? `${resource} records have no filters (asked for "${name}").`
+      : `${resource} records have no filter "${name}". Their filters: ${filters.join(', ')}.`,
+  badFilterValue: (name: string, expected: string) => `filter.${name} must be ${expected}.`,
   repeated: (name: string) => `The query parameter "${name}" is given more than once.`,
   limit: `limit must be a whole number from 1 to ${RECORD_LIST_LIMIT.max}.`,
   order: 'order must be "asc" or "desc".',
@@ -45,6 +55,8 @@ export interface ParsedRecordListQuery {
   order: SortOrder;
   q: string;
   search: string;
+  /** The filters as given, by name. */
+  filters: Record<string, string>;
 }
 
 /** Reads `GET /api/resources/:name/records?…` (see RecordListQuery); anything wrong is a 400 naming the problem. */
@@ -53,7 +65,13 @@ export function parseRecordListQuery(
   query: Record<string, unknown>,
 ): ParsedRecordListQuery {
   const values = new Map<string, string>();
+  const filterValues = new Map<string, string>();
   for (const [name, value] of Object.entries(query)) {
+    if (name.startsWith(FILTER_PREFIX)) {
+      if (typeof value !== 'string') throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.repeated(name));
+      filterValues.set(name.slice(FILTER_PREFIX.length), value);
+      continue;
+    }
     if (!PARAMETERS.has(name)) throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.unknownParameter(name));
     if (typeof value !== 'string') throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.repeated(name));
     values.set(name, value);
@@ -107,16 +125,52 @@ export function parseRecordListQuery(
   const after = positionFrom('after');
   const before = positionFrom('before');
 
+  const filters = parseFilters(resource, filterValues);
+
   const source: RecordPageQuery = {
     sort: kind ? { column: sort, kind } : { column: 'id' },
     descending: order === 'desc',
     limit,
     ...(q === '' ? {} : { prefix: lowerAscii(q) }),
     ...(words ? { words: [...new Set(words)] } : {}),
+    ...(filters.length > 0 ? { filters } : {}),
     ...(after ? { after } : {}),
     ...(before ? { before } : {}),
   };
-  return { source, sort, order, q, search };
+  return { source, sort, order, q, search, filters: Object.fromEntries(filterValues) };
+}
+
+/** Each `filter.<name>=<value>` as the condition the record source applies; anything wrong is a 400. */
+function parseFilters(resource: RegisteredResource, given: ReadonlyMap<string, string>): RecordFilterCondition[] {
+  const conditions: RecordFilterCondition[] = [];
+  for (const [name, text] of given) {
+    const filter = resource.filters.get(name);
+    if (!filter) {
+      throw HttpError.invalidRequest(
+        RECORD_LIST_MESSAGES.unknownFilter(resource.name, name, [...resource.filters.keys()]),
+      );
+    }
+    const { kind, options } = filter.definition;
+    if (kind === 'checkbox') {
+      if (text !== 'true' && text !== 'false') {
+        throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.badFilterValue(name, '"true" or "false"'));
+      }
+      // Not ticked: false, or never set.
+      conditions.push({ key: filter.key, value: true, negated: text === 'false' });
+    } else if (kind === 'relation') {
+      const id = /^[1-9]\d{0,9}$/.test(text) ? Number(text) : NaN;
+      if (!isRecordId(id)) throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.badFilterValue(name, 'a record id'));
+      conditions.push({ key: filter.key, value: id, negated: false });
+    } else {
+      if (!options?.includes(text)) {
+        throw HttpError.invalidRequest(
+          RECORD_LIST_MESSAGES.badFilterValue(name, `one of: ${options?.join(', ') ?? ''}`),
+        );
+      }
+      conditions.push({ key: filter.key, value: text, negated: false });
+    }
+  }
+  return conditions;
 }
 
 /** Lower-cases A-Z only, as SQL's lower() does without ICU: the search and the indexed key agree on every text. */

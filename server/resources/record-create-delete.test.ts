@@ -151,6 +151,37 @@ function lifeCases(open: () => Promise<DemoTestApp>): void {
     expect(second.records[0]?.id).toBeGreaterThan(first.records[0]?.id ?? Infinity);
   });
 
+  it('filters by a select and a relation, with the word search and the sort, refusing what it does not offer', async () => {
+    const all = (await list('limit=100')).records;
+    const definition = ((await agent.get('/api/resources/articles')).body as { resource: ResourceDefinition }).resource;
+    expect(definition.filters).toEqual([
+      { name: 'group', label: 'Group', kind: 'select', options: ['news', 'guides', 'opinion'] },
+      { name: 'author', label: 'Author', kind: 'relation', resource: 'authors' },
+    ]);
+    const news = await list('filter.group=news&limit=2');
+    expect(news.page.filters).toEqual({ group: 'news' });
+    expect(news.page.total).toEqual({ count: all.filter((record) => record.group === 'news').length, exact: true });
+    const authorId = all.find((record) => typeof record.authorId === 'number')?.authorId as number;
+    const byAuthor = await list(`filter.author=${authorId}&filter.group=news&sort=title&order=desc`);
+    const expected = all
+      .filter((record) => record.authorId === authorId && record.group === 'news')
+      .sort((a, b) => (a.title.toLowerCase() < b.title.toLowerCase() ? 1 : -1));
+    expect(byAuthor.records.map((record) => record.id)).toEqual(expected.map((record) => record.id));
+    const words = await list('filter.group=news&search=spring');
+    expect(words.records.map((record) => record.id)).toEqual(
+      all
+        .filter((record) => record.group === 'news' && /spring/i.test(JSON.stringify(record)))
+        .map((record) => record.id),
+    );
+    const refused = async (query: string, message: string) => {
+      const response = await agent.get(`/api/resources/articles/records?${query}`);
+      expect([query, response.status, (response.body as ErrorBody).error.message]).toEqual([query, 400, message]);
+    };
+    await refused('filter.group=nope', RECORD_LIST_MESSAGES.badFilterValue('group', 'one of: news, guides, opinion'));
+    await refused('filter.author=x', RECORD_LIST_MESSAGES.badFilterValue('author', 'a record id'));
+    await refused('filter.body=x', RECORD_LIST_MESSAGES.unknownFilter('articles', 'body', ['group', 'author']));
+  });
+
   it('counts a list exactly up to the bound and says more beyond it', async () => {
     for (let index = 0; index <= RECORD_TOTAL_BOUND; index++) {
       await host.app.records.insert('acme', 'articles', { title: `Filler ${index}`, label: 'F' });

@@ -4,7 +4,7 @@ import { ENGINES } from '../../testing/server/engines-under-test';
 import { openMigratedStorage } from '../storage/open-storage';
 import type { StorageEngine } from '../storage/storage-engine';
 import { TenantStore } from '../tenants/tenant-store';
-import type { RecordPageQuery } from './record-page-query';
+import type { RecordFilterCondition, RecordPageQuery } from './record-page-query';
 import { splitWords } from './record-words';
 import { StoredRecordSource } from './stored-record-source';
 
@@ -141,6 +141,55 @@ for (const engineUnderTest of ENGINES) {
       const title = { column: 'title', kind: 'text' } as const;
       expect(await records.countPage('acme', 'articles', { ...byId, sort: title, prefix: 'item 1' }, 100)).toBe(3);
       expect(await records.countPage('globex', 'articles', byId, 100)).toBe(0);
+    });
+
+    it('filters by equal values and unticked boxes, with words and either sort, the same on every walk', async () => {
+      const groups = ['news', 'guides', 'opinion'];
+      for (let index = 0; index < 40; index++) {
+        await records.insert('acme', 'articles', {
+          title: `${index % 4 ? 'Plain' : 'Special'} item ${String(39 - index).padStart(2, '0')}`,
+          label: 'L',
+          group: groups[index % 3] ?? 'news',
+          ...(index % 5 === 0 ? {} : { featured: index % 2 === 0 }),
+          ...(index % 7 === 0 ? {} : { authorId: (index % 2) + 1 }),
+        });
+      }
+      await records.insert('globex', 'articles', { title: 'Special', label: 'G', group: 'news', authorId: 1 });
+      const all = await records.list('acme', 'articles');
+      const cases: Array<{
+        filters: RecordFilterCondition[];
+        words?: string[];
+        keep: (record: ResourceRecord) => boolean;
+      }> = [
+        { filters: [{ key: 'group', value: 'news', negated: false }], keep: (record) => record.group === 'news' },
+        { filters: [{ key: 'featured', value: true, negated: true }], keep: (record) => record.featured !== true },
+        {
+          filters: [
+            { key: 'featured', value: true, negated: false },
+            { key: 'authorId', value: 1, negated: false },
+          ],
+          keep: (record) => record.featured === true && record.authorId === 1,
+        },
+        {
+          filters: [{ key: 'group', value: 'guides', negated: false }],
+          words: ['special'],
+          keep: (record) => record.group === 'guides' && record.title.startsWith('Special'),
+        },
+      ];
+      for (const { filters, words, keep } of cases) {
+        const matching = all.filter(keep);
+        const byId = matching.map((record) => record.id);
+        const base = { limit: 3, filters, ...(words ? { words } : {}) };
+        expect(await idsOf({ ...base, sort: { column: 'id' }, descending: false })).toEqual(byId);
+        expect(await idsOf({ ...base, sort: { column: 'id' }, descending: true })).toEqual([...byId].reverse());
+        if (!words) {
+          const byTitle = [...matching].sort((a, b) => (a.title < b.title ? -1 : 1)).map((record) => record.id);
+          expect(await idsOf({ ...base, sort: { column: 'title', kind: 'text' }, descending: false })).toEqual(byTitle);
+        }
+        expect(
+          await records.countPage('acme', 'articles', { ...base, sort: { column: 'id' }, descending: false }, 100),
+        ).toBe(matching.length);
+      }
     });
 
     it('gives records written before the word index their words at start-up', async () => {

@@ -3,7 +3,7 @@ import type { ResourceRecord } from '../../shared';
 import type { ListSortKey, StorageEngine } from '../storage/storage-engine';
 import { FIELD_NAME_PATTERN } from './field';
 import type { RecordPage, RecordPageQuery, RecordPosition, RecordSortKey } from './record-page-query';
-import { recordWordIndexFor, scopeWord, type RecordWordIndex } from './record-words';
+import { recordWordIndexFor, scopeWord, valueWord, type RecordWordIndex, type WordCondition } from './record-words';
 
 interface PageRow {
   id: number;
@@ -37,7 +37,9 @@ export class RecordPager {
    * `bound + 1`: the same walk as a page, stopped after `bound + 1` entries, so never a scan of the table.
    */
   async count(tenant: string, resource: string, query: RecordPageQuery, bound: number): Promise<number> {
-    const sort = await this.indexedSort(query.sort);
+    // The order does not change a count: a filtered list is counted in the word index, by id, whatever its sort.
+    const byWords = wordCondition(query) !== undefined && query.prefix === undefined;
+    const sort = await this.indexedSort(byWords ? { column: 'id' } : query.sort);
     const { after: _after, before: _before, ...list } = query;
     const rows = await this.fetch(
       tenant,
@@ -117,20 +119,21 @@ export class RecordPager {
     const downwards = query.descending !== (side === 'backward');
     const direction = sql.raw(downwards ? 'DESC' : 'ASC');
     const after = sql.raw(downwards ? '<' : '>');
-    if (query.words) {
+    const condition = wordCondition(query);
+    if (condition && sort.byId) {
       // Driven by the word index, in record id order: FTS5 and GIN hand out matches by id.
       const { recordId } = this.words;
       const result = await sql<PageRow>`
         SELECT records.id, ${idsOnly ? sql`''` : sql`records.data`} AS data, records.id AS sort_key
           FROM record_words JOIN records ON records.id = ${recordId}
-         WHERE ${this.words.matches(scopeWord(tenant, resource), query.words)}
+         WHERE ${this.words.matches(scopeWord(tenant, resource), condition)}
            AND records.tenant_id = ${tenant} AND records.resource = ${resource}
            ${from ? sql`AND ${recordId} ${after} ${from.id}` : sql``}
          ORDER BY ${recordId} ${direction}
          LIMIT ${limit}`.execute(this.engine.db);
       return result.rows;
     }
-    const select = this.engine.db
+    let select = this.engine.db
       .selectFrom('records')
       .select('id')
       // A count needs no data: the walk then stays in the index.
@@ -138,6 +141,14 @@ export class RecordPager {
       .select(sort.byId ? sql<unknown>`id`.as('sort_key') : sql<unknown>`${sort.expression}`.as('sort_key'))
       .where('tenant_id', '=', tenant)
       .where('resource', '=', resource);
+    if (condition) {
+      // Filters on a list sorted by a column: the sort's index walks, each record checked in the word index by id.
+      const scope = scopeWord(tenant, resource);
+      select = select.where(
+        sql<boolean>`EXISTS (SELECT 1 FROM record_words WHERE ${this.words.recordId} = records.id
+          AND ${this.words.matches(scope, condition)})`,
+      );
+    }
     if (sort.byId) {
       return (from ? select.where(sql<boolean>`id ${after} ${from.id}`) : select)
         .orderBy(sql`id ${direction}`)
@@ -186,4 +197,15 @@ export function prefixUpperBound(prefix: string): string | undefined {
     if (next <= 0x10ffff) return String.fromCodePoint(...points, next);
   }
   return undefined;
+}
+
+/** What the word index must match for `query`, or undefined when the list has neither words nor filters. */
+function wordCondition(query: RecordPageQuery): WordCondition | undefined {
+  const filters = query.filters ?? [];
+  if (!query.words && filters.length === 0) return undefined;
+  return {
+    prefixes: query.words ?? [],
+    required: filters.filter((filter) => !filter.negated).map((filter) => valueWord(filter.key, filter.value)),
+    excluded: filters.filter((filter) => filter.negated).map((filter) => valueWord(filter.key, filter.value)),
+  };
 }

@@ -1,5 +1,6 @@
 import type { Slot } from '../../shared';
 import type { Field } from './field';
+import type { RecordFilter } from './record-filter';
 import type { Relation } from './relation';
 
 /**
@@ -28,6 +29,11 @@ export abstract class Resource {
    */
   listColumns(): readonly string[] {
     return ['title', 'label'];
+  }
+
+  /** The filters the list offers staff, in order (RecordFilter.select / checkbox / relation). None by default. */
+  filters(): readonly RecordFilter[] {
+    return [];
   }
 
   /** Whether staff may create records (the New page, `POST .../records`). Off unless the resource says so. */

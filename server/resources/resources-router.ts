@@ -128,6 +128,7 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
           limit: query.source.limit,
           q: query.q,
           search: query.search,
+          filters: query.filters,
           total: { count: Math.min(counted, RECORD_TOTAL_BOUND), exact: counted <= RECORD_TOTAL_BOUND },
           ...(found.next ? { next: encodeRecordCursor(query, found.next) } : {}),
           ...(found.previous ? { previous: encodeRecordCursor(query, found.previous) } : {}),

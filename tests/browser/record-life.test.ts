@@ -1,10 +1,10 @@
 import type { Page } from 'playwright-core';
-import type { RecordPayload } from '../../shared';
+import type { RecordListPayload, RecordPayload } from '../../shared';
 import { axeViolations } from '../../testing/system/axe';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
 import { reactPropsBelow } from '../../testing/system/react-props';
 import { signIn } from '../../testing/system/sign-in';
-import { SLOT_TIMEOUT_MS } from '../../testing/system/slot-page';
+import { fetchInPage, SLOT_TIMEOUT_MS } from '../../testing/system/slot-page';
 import { focusedElement, waitForSettledPage } from '../../testing/system/staff-pages';
 
 /**
@@ -136,5 +136,50 @@ describe('a record from creation to deletion', () => {
       .waitFor();
     await page.keyboard.press('Escape');
     await waitForTitles(page, ['Ada Lovelace']);
+  });
+
+  it('is filtered by group and by author from the keyboard, the filters kept in the address with the search', async () => {
+    const { page } = await suite.newPage();
+    await signIn(page);
+    const all = (await fetchInPage<RecordListPayload>(page, '/api/resources/articles/records?limit=100')).body.records;
+    await page.goto('/resources/articles');
+    await waitForSettledPage(page);
+    await page.getByRole('combobox', { name: 'Group' }).focus();
+    await page.keyboard.type('news');
+    await page.getByRole('button', { name: 'Apply filters' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.searchParams.get('filter.group') === 'news');
+    const news = all.filter((record) => record.group === 'news');
+    await waitForTitles(
+      page,
+      news.map((record) => record.title),
+    );
+    await expect(page.getByRole('status').filter({ hasText: 'Showing' }).textContent()).resolves.toBe(
+      `Showing ${news.length} of ${news.length} articles, filtered, oldest first.`,
+    );
+
+    // The author filter offers the authors by name; a word search keeps both filters.
+    await page.getByRole('combobox', { name: 'Author' }).selectOption({ label: 'Ada Lovelace' });
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL((url) => url.searchParams.has('filter.author'));
+    const adaId = Number(new URL(page.url()).searchParams.get('filter.author'));
+    const adaNews = news.filter((record) => record.authorId === adaId);
+    await waitForTitles(
+      page,
+      adaNews.map((record) => record.title),
+    );
+    await page.getByRole('searchbox', { name: 'Find by any word' }).fill('spring');
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.searchParams.get('search') === 'spring');
+    expect(new URL(page.url()).searchParams.get('filter.group')).toBe('news');
+    await waitForTitles(
+      page,
+      adaNews.filter((record) => /spring/i.test(JSON.stringify(record))).map((record) => record.title),
+    );
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await page.waitForURL(
+      (url) => !url.searchParams.has('filter.group') && url.searchParams.get('search') === 'spring',
+    );
   });
 });
