@@ -3,6 +3,7 @@
  * hands to a slot component is typed here once.
  */
 import type { JsonObject, JsonValue } from './json';
+import type { ErrorBody } from './errors';
 import type { SlotLocationValue } from './slot-location';
 
 // ---------------------------------------------------------------------------------------------- slots
@@ -267,6 +268,30 @@ export type RecordUpdateRequest = Record<string, JsonValue>;
 export interface RecordDeletedPayload {
   deleted: ResourceRecord;
   restorableUntil: number;
+}
+
+/** Most records one bulk request may name: a page of a list at its largest. */
+export const RECORD_BULK_MAX = 100;
+
+/**
+ * Body of `POST /api/resources/:name/records/bulk`: one action on many records, each changed on its own (atomic per
+ * record, never all or nothing). `delete`: as `DELETE .../records/:id` each; `update`: as `PUT .../records/:id`
+ * with `values` each.
+ */
+export type BulkRecordRequest =
+  | { action: 'delete'; ids: number[] }
+  | { action: 'update'; ids: number[]; values: RecordUpdateRequest };
+
+/** What became of one record of a bulk request: done (the record as it is now, or as deleted), or why not. */
+export type BulkRecordResult =
+  | { id: number; ok: true; record: ResourceRecord }
+  | { id: number; ok: false; error: ErrorBody['error'] };
+
+/** Answer of a bulk request (200 whatever the results): one result per id, in the order given. */
+export interface BulkRecordPayload {
+  results: BulkRecordResult[];
+  /** For a delete: until when the deleted records can be restored, one by one. */
+  restorableUntil?: number;
 }
 
 // ---------------------------------------------------------------------------------------------- slot props

@@ -51,6 +51,11 @@ const LIST_REQUESTS: readonly ListRequest[] = [
     name: 'search by any word',
     path: () => `${AUTHORS}?search=00005`,
   },
+  {
+    // A filter half the table passes (every other author is staff): a page by id from the word index.
+    name: 'filtered page (group)',
+    path: () => `${AUTHORS}?filter.group=staff`,
+  },
 ];
 
 /**
@@ -115,6 +120,7 @@ async function startSeededServer(
           const data = {
             title: authorTitle(index),
             label: 'Seeded',
+            group: index % 2 ? 'guest' : 'staff',
             email: `author${String(index).padStart(6, '0')}@example.org`,
           };
           const { lastInsertRowid } = insert.run(JSON.stringify(data), now, now);

@@ -5,6 +5,7 @@
 import type request from 'supertest';
 import {
   RECORD_TOTAL_BOUND,
+  type BulkRecordPayload,
   type ErrorBody,
   type RecordDeletedPayload,
   type RecordListPayload,
@@ -180,6 +181,64 @@ function lifeCases(open: () => Promise<DemoTestApp>): void {
     await refused('filter.group=nope', RECORD_LIST_MESSAGES.badFilterValue('group', 'one of: news, guides, opinion'));
     await refused('filter.author=x', RECORD_LIST_MESSAGES.badFilterValue('author', 'a record id'));
     await refused('filter.body=x', RECORD_LIST_MESSAGES.unknownFilter('articles', 'body', ['group', 'author']));
+  });
+
+  it('acts on many records in one request, each on its own, saying which failed and why', async () => {
+    const authors = ((await agent.get('/api/resources/authors/records')).body as RecordListPayload).records;
+    const [ada, grace] = authors;
+    if (!ada || !grace) throw new Error('the demo has authors');
+    const lone = (
+      (await agent.post('/api/resources/authors/records').send({ title: 'Lone', label: 'L' })).body as RecordPayload
+    ).record;
+
+    const changed = await agent
+      .post('/api/resources/authors/records/bulk')
+      .send({ action: 'update', ids: [ada.id, 999_999, lone.id], values: { group: 'guest' } });
+    expect(changed.status).toBe(200);
+    const { results } = changed.body as BulkRecordPayload;
+    expect(results.map((result) => [result.id, result.ok])).toEqual([
+      [ada.id, true],
+      [999_999, false],
+      [lone.id, true],
+    ]);
+    expect(results[1]).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(((await agent.get(`/api/resources/authors/records/${lone.id}`)).body as RecordPayload).record.group).toBe(
+      'guest',
+    );
+    const invalid = await agent
+      .post('/api/resources/authors/records/bulk')
+      .send({ action: 'update', ids: [ada.id], values: { group: 'nope' } });
+    expect((invalid.body as BulkRecordPayload).results[0]).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request', fields: { group: FIELD_MESSAGES.notAnOption } },
+    });
+
+    // Ada wrote articles: her delete is refused, Lone's goes through, and can be restored.
+    const deleted = await agent
+      .post('/api/resources/authors/records/bulk')
+      .send({ action: 'delete', ids: [ada.id, lone.id] });
+    const payload = deleted.body as BulkRecordPayload;
+    expect(payload.results.map((result) => [result.id, result.ok])).toEqual([
+      [ada.id, false],
+      [lone.id, true],
+    ]);
+    expect(payload.results[0]).toMatchObject({ error: { code: 'conflict' } });
+    expect(payload.restorableUntil).toBeGreaterThan(Date.now());
+    expect((await agent.get(`/api/resources/authors/records/${ada.id}`)).status).toBe(200);
+    expect((await agent.get(`/api/resources/authors/records/${lone.id}`)).status).toBe(404);
+    expect((await agent.post(`/api/resources/authors/records/${lone.id}/restore`)).status).toBe(200);
+
+    for (const body of [
+      { action: 'delete', ids: [] },
+      { action: 'delete', ids: [1, 1] },
+      { action: 'drop', ids: [1] },
+      { action: 'update', ids: [1] },
+    ]) {
+      expect((await agent.post('/api/resources/authors/records/bulk').send(body)).status).toBe(400);
+    }
+    expect((await agent.post('/api/resources/notes/records/bulk').send({ action: 'delete', ids: [1] })).status).toBe(
+      405,
+    );
   });
 
   it('counts a list exactly up to the bound and says more beyond it', async () => {

@@ -2,6 +2,7 @@ import express, { type Request, type Router } from 'express';
 import {
   RECORD_RESTORE_WINDOW_MS,
   RECORD_TOTAL_BOUND,
+  type BulkRecordPayload,
   type RecordDeletedPayload,
   type RecordListPayload,
   type RecordPayload,
@@ -17,6 +18,7 @@ import { requireJsonBody } from '../http/require-json-body';
 import { currentTenant } from '../tenants/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
 import { parseRecordListQuery } from './parse-record-list-query';
+import { parseBulkRequest, runBulk } from './record-bulk';
 import { assertNotReferred, RECORD_DELETE_MESSAGES } from './record-delete-guard';
 import { isRecordId } from './record-id';
 import { encodeRecordCursor } from './record-list-cursor';
@@ -151,6 +153,42 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
     ],
   });
 
+  /** An update of one record, merged again if another write lands meanwhile; what PUT saves. */
+  const updateRecord = async (
+    tenant: string,
+    resource: RegisteredResource,
+    id: number,
+    body: unknown,
+  ): Promise<ResourceRecord> => {
+    const saved = await records.update(tenant, resource.name, id, (current) =>
+      validateRecordUpdate(resource.fields, id, body, current),
+    );
+    if (!saved) throw HttpError.notFound(RESOURCE_MESSAGES.unknownRecord(resource.name, String(id)));
+    return saved;
+  };
+
+  jsonRoute(router, '/api/resources/:name/records/bulk', {
+    POST: [
+      ...requireJsonBody(options.bodyLimitBytes),
+      async (req, res) => {
+        const resource = resourceOf(req);
+        const bulk = parseBulkRequest(req.body);
+        if (bulk.action === 'delete' && !resource.definition.canDelete) {
+          throw new HttpError('method_not_allowed', RECORD_DELETE_MESSAGES.notAllowed(resource.label));
+        }
+        const tenant = (await currentTenant(req, tenants)).current.id;
+        const payload: BulkRecordPayload =
+          bulk.action === 'delete'
+            ? {
+                results: await runBulk(bulk.ids, async (id) => (await deleteRecord(tenant, resource, id)).deleted),
+                restorableUntil: Date.now() + RECORD_RESTORE_WINDOW_MS,
+              }
+            : { results: await runBulk(bulk.ids, (id) => updateRecord(tenant, resource, id, bulk.values)) };
+        res.json(payload);
+      },
+    ],
+  });
+
   jsonRoute(router, '/api/resources/:name/records/:id/restore', {
     POST: async (req, res) => {
       const resource = resourceOf(req);
@@ -180,12 +218,7 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
         const resource = resourceOf(req);
         const id = recordIdOf(req, resource);
         const tenant = (await currentTenant(req, tenants)).current.id;
-        // The merge of the given fields into the stored record is made again if another write lands meanwhile.
-        const saved = await records.update(tenant, resource.name, id, (current) =>
-          validateRecordUpdate(resource.fields, id, req.body, current),
-        );
-        if (!saved) throw HttpError.notFound(RESOURCE_MESSAGES.unknownRecord(resource.name, String(id)));
-        res.json(await recordPayload(tenant, resource, saved));
+        res.json(await recordPayload(tenant, resource, await updateRecord(tenant, resource, id, req.body)));
       },
     ],
     DELETE: async (req, res) => {
