@@ -121,12 +121,14 @@ export class RecordPager {
     const after = sql.raw(downwards ? '<' : '>');
     const condition = wordCondition(query);
     if (condition && sort.byId) {
-      // Driven by the word index, in record id order: FTS5 and GIN hand out matches by id.
+      // Driven by the word index, in record id order: FTS5 and GIN hand out matches by id. CROSS JOIN makes SQLite
+      // walk the word index first (left to right) and look each match up in records by id; left to its own choice it
+      // walked every record of the resource and asked FTS5 about each. PostgreSQL plans it as any join.
       const { recordId } = this.words;
       const result = await sql<PageRow>`
         SELECT records.id, ${idsOnly ? sql`''` : sql`records.data`} AS data, records.id AS sort_key
-          FROM record_words JOIN records ON records.id = ${recordId}
-         WHERE ${this.words.matches(scopeWord(tenant, resource), condition)}
+          FROM record_words CROSS JOIN records
+         WHERE records.id = ${recordId} AND ${this.words.matches(scopeWord(tenant, resource), condition)}
            AND records.tenant_id = ${tenant} AND records.resource = ${resource}
            ${from ? sql`AND ${recordId} ${after} ${from.id}` : sql``}
          ORDER BY ${recordId} ${direction}
