@@ -4,6 +4,7 @@ import { RECORD_SEARCH_MAX_LENGTH, type FieldItem, type RecordListPayload, type 
 import { useApi } from '../app/use-api';
 import { Breadcrumbs } from '../layout/breadcrumbs';
 import { PageHeading } from '../layout/page-heading';
+import { BulkActions } from './bulk-actions';
 import { DeleteRecordButton } from './delete-record-button';
 import { DeletedRecordNotice, deletedRecordOf, type DeletedRecord } from './deleted-record-notice';
 import { describeRecordPage } from './describe-record-page';
@@ -28,6 +29,8 @@ export function ResourceListPage() {
   const location = useLocation();
   // A delete made here, or on the record's page just left (its navigation's state): offered back until the next.
   const [deleted, setDeleted] = useState<DeletedRecord | null>(() => deletedRecordOf(location.state));
+  // Rows selected for a bulk action, by id; only those of the page shown count.
+  const [selected, setSelected] = useState<ReadonlySet<number>>(() => new Set());
   const lastShown = useRef<{ resource: string; payload: RecordListPayload } | null>(null);
   if (records.status === 'ready') lastShown.current = { resource, payload: records.data };
   const shown =
@@ -120,6 +123,15 @@ export function ResourceListPage() {
         {describeRecordPage(page, rows.length, label, columnLabel(page.sort))}
       </p>
       {rows.length > 0 && (
+        <BulkActions
+          definition={definition.data.resource}
+          rows={rows}
+          selected={selected}
+          onSelect={setSelected}
+          onDone={records.reload}
+        />
+      )}
+      {rows.length > 0 && (
         <div className="table-wrap" aria-busy={records.status === 'loading'}>
           <table className="table">
             <thead>
@@ -164,6 +176,17 @@ export function ResourceListPage() {
                     </td>
                   ))}
                   <td className="table__actions">
+                    <input
+                      type="checkbox"
+                      className="table__select"
+                      aria-label={`Select ${String(record.title || `#${record.id}`)}`}
+                      checked={selected.has(record.id)}
+                      onChange={() => {
+                        const next = new Set(selected);
+                        if (!next.delete(record.id)) next.add(record.id);
+                        setSelected(next);
+                      }}
+                    />
                     <Link to={`/resources/${name}/${record.id}/edit`} className="button button--ghost button--small">
                       Edit
                     </Link>

@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Expression, type RawBuilder } from 'kysely';
 import type { ResourceRecord } from '../../shared';
 import type { ListSortKey, StorageEngine } from '../storage/storage-engine';
 import { FIELD_NAME_PATTERN } from './field';
@@ -125,10 +125,15 @@ export class RecordPager {
       // walk the word index first (left to right) and look each match up in records by id; left to its own choice it
       // walked every record of the resource and asked FTS5 about each. PostgreSQL plans it as any join.
       const { recordId } = this.words;
+      const matches = this.words.matches(scopeWord(tenant, resource), condition);
+      if (idsOnly) {
+        // A count: the word index alone (the scope word keeps it to the tenant and resource), no record read.
+        return this.counted(sql`SELECT ${recordId} FROM record_words WHERE ${matches} LIMIT ${limit}`);
+      }
       const result = await sql<PageRow>`
-        SELECT records.id, ${idsOnly ? sql`''` : sql`records.data`} AS data, records.id AS sort_key
+        SELECT records.id, records.data, records.id AS sort_key
           FROM record_words CROSS JOIN records
-         WHERE records.id = ${recordId} AND ${this.words.matches(scopeWord(tenant, resource), condition)}
+         WHERE records.id = ${recordId} AND ${matches}
            AND records.tenant_id = ${tenant} AND records.resource = ${resource}
            ${from ? sql`AND ${recordId} ${after} ${from.id}` : sql``}
          ORDER BY ${recordId} ${direction}
@@ -140,7 +145,8 @@ export class RecordPager {
       .select('id')
       // A count needs no data: the walk then stays in the index.
       .select(idsOnly ? sql<string>`''`.as('data') : sql<string>`data`.as('data'))
-      .select(sort.byId ? sql<unknown>`id`.as('sort_key') : sql<unknown>`${sort.expression}`.as('sort_key'))
+      // A count needs no key either: the index alone answers it (SQLite then reads no row of the table).
+      .select(sort.byId || idsOnly ? sql<unknown>`id`.as('sort_key') : sql<unknown>`${sort.expression}`.as('sort_key'))
       .where('tenant_id', '=', tenant)
       .where('resource', '=', resource);
     if (condition) {
@@ -152,10 +158,10 @@ export class RecordPager {
       );
     }
     if (sort.byId) {
-      return (from ? select.where(sql<boolean>`id ${after} ${from.id}`) : select)
+      const byId = (from ? select.where(sql<boolean>`id ${after} ${from.id}`) : select)
         .orderBy(sql`id ${direction}`)
-        .limit(limit)
-        .execute();
+        .limit(limit);
+      return idsOnly ? this.counted(byId) : byId.execute();
     }
     const { expression, key } = sort;
     let tied: PageRow[] = [];
@@ -176,12 +182,24 @@ export class RecordPager {
     }
     if (upperBound !== undefined && !(from && downwards))
       past = past.where(sql<boolean>`${expression} < ${upperBound}`);
-    const rest = await past
+    const ordered = past
       .orderBy(sql`${expression} ${direction}`)
       .orderBy(sql`id ${direction}`)
-      .limit(limit - tied.length)
-      .execute();
-    return [...tied, ...rest];
+      .limit(limit - tied.length);
+    // A count has no cursor, so no tied rows: the walk past the start is all of it.
+    if (idsOnly) return this.counted(ordered);
+    return [...tied, ...(await ordered.execute())];
+  }
+
+  /**
+   * `count(*)` of a query's rows, counted by the database rather than sent over: as that many placeholder rows, so
+   * a count walks exactly the same query as a page.
+   */
+  private async counted(query: Expression<unknown>): Promise<PageRow[]> {
+    const { rows } = await sql<{ n: number | string }>`SELECT count(*) AS n FROM (${query}) AS counted`.execute(
+      this.engine.db,
+    );
+    return Array.from({ length: Number(rows[0]?.n ?? 0) }, () => ({ id: 0, data: '', sort_key: 0 }));
   }
 }
 

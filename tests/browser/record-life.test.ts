@@ -182,4 +182,56 @@ describe('a record from creation to deletion', () => {
       (url) => !url.searchParams.has('filter.group') && url.searchParams.get('search') === 'spring',
     );
   });
+
+  it('bulk-changes a field and bulk-deletes by keyboard, saying which records were refused, with Undo', async () => {
+    const { page } = await suite.newPage();
+    await signIn(page);
+    for (const title of ['Bulk one', 'Bulk two']) {
+      const created = await page.request.post('/api/resources/authors/records', {
+        data: { title, label: 'Bulk', group: 'staff' },
+        headers: { Origin: new URL(page.url()).origin },
+      });
+      expect(created.status()).toBe(201);
+    }
+    await page.goto('/resources/authors?search=bulk');
+    await waitForTitles(page, ['Bulk one', 'Bulk two']);
+    await page.getByRole('checkbox', { name: 'Select all 2 on this page' }).focus();
+    await page.keyboard.press('Space');
+    await page.getByText('2 selected').waitFor();
+    await page.getByRole('combobox', { name: 'Field to set' }).selectOption({ label: 'Group' });
+    await page.getByRole('combobox', { name: 'New value' }).focus();
+    await page.keyboard.type('guest');
+    await page.getByRole('button', { name: 'Set on selected' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').getByText('Changed 2 of 2 authors.').waitFor();
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('main tbody tr td:nth-child(3)')].every((cell) => cell.textContent === 'guest'),
+    );
+
+    // Ada wrote articles: she is refused and named, Bulk one goes, and Undo brings it back.
+    await page.goto('/resources/authors');
+    await waitForSettledPage(page);
+    for (const title of ['Ada Lovelace', 'Bulk one']) {
+      await page.getByRole('checkbox', { name: `Select ${title}` }).focus();
+      await page.keyboard.press('Space');
+    }
+    await page.getByRole('button', { name: 'Delete selected' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Delete 2 authors?' }).waitFor();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    const outcome = page.locator('.bulk-actions__outcome');
+    await outcome.getByText('Deleted 1 of 2 authors.').waitFor();
+    await outcome.getByText(/^“Ada Lovelace”: “Ada Lovelace” cannot be deleted/).waitFor();
+    await page.waitForFunction(
+      () =>
+        ![...document.querySelectorAll('main tbody tr td:first-child')].some((cell) => cell.textContent === 'Bulk one'),
+    );
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Undo delete' }).click();
+    await outcome.getByText('Restored 1 of 1 authors.').waitFor();
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('main tbody tr td:first-child')].some((cell) => cell.textContent === 'Bulk one'),
+    );
+  });
 });
