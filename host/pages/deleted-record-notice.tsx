@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
 import type { RecordPayload, ResourceRecord } from '../../shared';
 import { ApiError, useApiClient, useSession } from '../core';
 
@@ -15,6 +16,21 @@ export function deletedRecordOf(state: unknown): DeletedRecord | null {
   if (typeof deleted !== 'object' || deleted === null) return null;
   const { resource, record } = deleted as Partial<DeletedRecord>;
   return typeof resource === 'string' && typeof record?.id === 'number' ? { resource, record } : null;
+}
+
+/**
+ * The record whose delete the list offers to undo: one deleted on the record page just left (its navigation's
+ * state, then cleared from the history entry so a reload or Back does not offer it again), or set by the list.
+ */
+export function useDeletedRecord(): [DeletedRecord | null, (deleted: DeletedRecord | null) => void] {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [deleted, setDeleted] = useState<DeletedRecord | null>(() => deletedRecordOf(location.state));
+  const fromState = deletedRecordOf(location.state) !== null;
+  useEffect(() => {
+    if (fromState) void navigate(`${location.pathname}${location.search}`, { replace: true, state: null });
+  }, [fromState, navigate, location.pathname, location.search]);
+  return [deleted, setDeleted];
 }
 
 type Phase = { kind: 'deleted' } | { kind: 'restoring' } | { kind: 'restored' } | { kind: 'failed'; message: string };

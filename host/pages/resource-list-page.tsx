@@ -1,12 +1,12 @@
 import { useRef, useState } from 'react';
-import { Link, useLocation, useParams, useSearchParams } from 'react-router-dom';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { RECORD_SEARCH_MAX_LENGTH, type FieldItem, type RecordListPayload, type ResourcePayload } from '../../shared';
 import { useApi } from '../app/use-api';
 import { Breadcrumbs } from '../layout/breadcrumbs';
 import { PageHeading } from '../layout/page-heading';
 import { BulkActions } from './bulk-actions';
 import { DeleteRecordButton } from './delete-record-button';
-import { DeletedRecordNotice, deletedRecordOf, type DeletedRecord } from './deleted-record-notice';
+import { DeletedRecordNotice, useDeletedRecord, type DeletedRecord } from './deleted-record-notice';
 import { describeRecordPage } from './describe-record-page';
 import { FieldValue } from './field-value';
 import { ListPager } from './list-pager';
@@ -26,9 +26,8 @@ export function ResourceListPage() {
   const [params, setParams] = useSearchParams();
   const definition = useApi<ResourcePayload>(`/api/resources/${name}`);
   const records = useApi<RecordListPayload>(recordListApiPath(resource, params));
-  const location = useLocation();
-  // A delete made here, or on the record's page just left (its navigation's state): offered back until the next.
-  const [deleted, setDeleted] = useState<DeletedRecord | null>(() => deletedRecordOf(location.state));
+  // A delete made here, or on the record's page just left: offered back until the next.
+  const [deleted, setDeleted] = useDeletedRecord();
   // Rows selected for a bulk action, by id; only those of the page shown count.
   const [selected, setSelected] = useState<ReadonlySet<number>>(() => new Set());
   const lastShown = useRef<{ resource: string; payload: RecordListPayload } | null>(null);

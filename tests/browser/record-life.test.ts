@@ -123,6 +123,10 @@ describe('a record from creation to deletion', () => {
       TITLE,
     );
     expect((await page.request.get(`/api/resources/articles/records/${id}`)).status()).toBe(200);
+    // The undo was offered once: a reload does not offer it again.
+    await page.reload();
+    await waitForSettledPage(page);
+    expect(await page.getByText(`Deleted “${TITLE}”.`).count()).toBe(0);
 
     // Ada Lovelace wrote demo articles: the refusal names them in the dialog, and she stays.
     await page.goto('/resources/authors?search=ada');
