@@ -2,7 +2,7 @@
  * Creating, deleting, restoring and finding records through the API, the same on both engines: SQLite (a file in a
  * temporary folder) and a real PostgreSQL (a fresh database per case).
  */
-import type request from 'supertest';
+import request from 'supertest';
 import {
   RECORD_TOTAL_BOUND,
   type BulkRecordPayload,
@@ -55,6 +55,22 @@ function lifeCases(open: () => Promise<DemoTestApp>): void {
     expect(response.status).toBe(200);
     return response.body as RecordListPayload;
   };
+
+  it('keeps creating, deleting, restoring and bulk actions from anonymous and cross-site callers', async () => {
+    const [article] = (await list('limit=1')).records;
+    if (!article) throw new Error('the demo has articles');
+    const anonymous = request(host.app.handler);
+    expect((await anonymous.post('/api/resources/articles/records').send({ title: 'x', label: 'y' })).status).toBe(401);
+    expect((await anonymous.delete(`/api/resources/articles/records/${article.id}`)).status).toBe(401);
+    expect(
+      (await anonymous.post('/api/resources/articles/records/bulk').send({ action: 'delete', ids: [1] })).status,
+    ).toBe(401);
+    const crossSite = await agent
+      .delete(`/api/resources/articles/records/${article.id}`)
+      .set('Sec-Fetch-Site', 'cross-site');
+    expect(crossSite.status).toBe(403);
+    expect((await agent.get(`/api/resources/articles/records/${article.id}`)).status).toBe(200);
+  });
 
   it('says per resource whether records may be created and deleted', async () => {
     const articles = (await agent.get('/api/resources/articles')).body as { resource: ResourceDefinition };
