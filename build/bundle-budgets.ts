@@ -38,8 +38,12 @@ const KIB = 1024;
  *
  * Raised from 135 to 140 KiB when the shell gained lists that page, sort and search, the slot inspector page and
  * the reading of a signed-in page's own data (138.7 KB together): features staff asked for, against 0.5 KB over.
+ * Raised from 140 to 145 KiB when staff got the basics of a record's life (issue 26: the New page, deleting with a
+ * confirmation and Undo, the word search, totals, filters, bulk actions), the warning before the session's idle
+ * limit and the slot events' sender, all on pages staff use daily: 143.8 KB together, after the tool pages (slot
+ * inspector, releases) moved to chunks of their own (about 4 KB).
  */
-export const HOST_INITIAL_JS_MAX_GZIP = 140 * KIB;
+export const HOST_INITIAL_JS_MAX_GZIP = 145 * KIB;
 
 /** A remote's container entry is the federation runtime plus its expose map: small, and on every page's path. */
 export const REMOTE_ENTRY_MAX_GZIP = 30 * KIB;

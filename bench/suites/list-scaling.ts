@@ -6,6 +6,7 @@ import { compareAlternating, LOAD_GENERATORS } from '../harness/compare-alternat
 import { BENCH_DEMO_PASSWORD, BENCH_DEMO_USERNAME, startRealServer } from '../harness/real-server';
 import type { ThroughputResult } from '../report/bench-results';
 import { encodeRecordCursor } from '../../server/resources/record-list-cursor';
+import { recordWords } from '../../server/resources/record-words';
 import type { ServerProcess } from '../../testing/system/server-process';
 
 /** The table sizes compared: the large one is the target, the small one its baseline. */
@@ -33,7 +34,7 @@ const LIST_REQUESTS: readonly ListRequest[] = [
     name: 'middle page by name',
     path: (records) => {
       const middle = encodeRecordCursor(
-        { sort: 'title', q: '' },
+        { sort: 'title', q: '', search: '' },
         // Id 1, the smallest there is: in a descending walk the page starts right below this name.
         { key: authorTitle(Math.floor(records / 2)).toLowerCase(), id: 1 },
       );
@@ -44,6 +45,16 @@ const LIST_REQUESTS: readonly ListRequest[] = [
     // The same ten matches in both tables (Author 000050 to 000059).
     name: 'search by name prefix',
     path: () => `${AUTHORS}?q=author%2000005&sort=title`,
+  },
+  {
+    // A word in the middle of the name (and of the email): the same ten matches in both tables, by the word index.
+    name: 'search by any word',
+    path: () => `${AUTHORS}?search=00005`,
+  },
+  {
+    // A filter half the table passes (every other author is staff): a page by id from the word index.
+    name: 'filtered page (group)',
+    path: () => `${AUTHORS}?filter.group=staff`,
   },
 ];
 
@@ -101,11 +112,19 @@ async function startSeededServer(
       const insert = db.prepare(
         "INSERT INTO records (tenant_id, resource, data, created_at, updated_at) VALUES ('acme', 'authors', ?, ?, ?)",
       );
+      // The words the server would index (StoredRecordSource.insert), written alongside as it writes them.
+      const insertWords = db.prepare('INSERT INTO record_words (rowid, words) VALUES (?, ?)');
       const now = Date.now();
       db.transaction(() => {
         for (let index = 0; index < records; index++) {
-          const title = authorTitle(index);
-          insert.run(JSON.stringify({ title, label: 'Seeded', email: `author${index}@example.org` }), now, now);
+          const data = {
+            title: authorTitle(index),
+            label: 'Seeded',
+            group: index % 2 ? 'guest' : 'staff',
+            email: `author${String(index).padStart(6, '0')}@example.org`,
+          };
+          const { lastInsertRowid } = insert.run(JSON.stringify(data), now, now);
+          insertWords.run(lastInsertRowid, recordWords('acme', 'authors', data).join(' '));
         }
       })();
     } finally {

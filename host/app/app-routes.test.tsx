@@ -68,6 +68,9 @@ function api(signedIn: boolean): FakeApi {
           relations: [],
           listColumns: ['title', 'label'],
           sortableColumns: ['title', 'label'],
+          filters: [],
+          canCreate: false,
+          canDelete: false,
           searchableColumns: ['title', 'label'],
         },
       },
@@ -75,7 +78,7 @@ function api(signedIn: boolean): FakeApi {
     'GET /api/resources/articles/records': {
       body: {
         records: [{ id: 1, title: 'First article', label: 'One', group: 'news' }],
-        page: { sort: 'id', order: 'asc', limit: 25, q: '' },
+        page: { sort: 'id', order: 'asc', limit: 25, q: '', search: '', filters: {}, total: { count: 1, exact: true } },
       },
     },
   });

@@ -4,6 +4,7 @@ import { Layout } from '../layout/layout';
 import { RequireAuth } from '../layout/require-auth';
 import { DashboardPage } from '../pages/dashboard-page';
 import { NotFoundPage } from '../pages/not-found-page';
+import { RecordCreatePage } from '../pages/record-create-page';
 import { RecordEditPage } from '../pages/record-edit-page';
 import { RecordViewPage } from '../pages/record-view-page';
 import { ResourceListPage } from '../pages/resource-list-page';
@@ -11,8 +12,8 @@ import { ServiceStatusPage } from '../pages/service-status-page';
 import { SignInPage } from '../pages/sign-in-page';
 
 /**
- * The client routes: the sign-in page, the service status, the dashboard, a resource's list, record view and record
- * edit pages, the slot inspector, and the operators' releases page.
+ * The client routes: the sign-in page, the service status, the dashboard, a resource's list, its New page, record
+ * view and record edit pages, the slot inspector, and the operators' releases page.
  * The tool pages (the slot inspector, the operators' releases page) are each a chunk of their own, loaded when
  * opened: most staff never open them, so they are budgeted on their own rather than in what every page costs
  * (build/bundle-budgets.ts, TOOL_PAGE_CHUNK_PREFIX).
@@ -26,6 +27,7 @@ export const APP_ROUTES: RouteObject[] = createRoutesFromElements(
     <Route element={<RequireAuth />}>
       <Route index element={<DashboardPage />} />
       <Route path="/resources/:resource" element={<ResourceListPage />} />
+      <Route path="/resources/:resource/new" element={<RecordCreatePage />} />
       <Route path="/resources/:resource/:id" element={<RecordViewPage />} />
       <Route path="/resources/:resource/:id/edit" element={<RecordEditPage />} />
       <Route

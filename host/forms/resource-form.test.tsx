@@ -38,6 +38,9 @@ const definition: ResourceDefinition = {
   relations: [],
   listColumns: ['title', 'label'],
   sortableColumns: ['title', 'label'],
+  filters: [],
+  canCreate: true,
+  canDelete: true,
   searchableColumns: ['title', 'label'],
   fields: [
     { type: 'field', name: 'title', label: 'Title', input: 'text', required: true },
@@ -58,7 +61,8 @@ const record: ResourceRecord = {
   body: 'Text',
 };
 
-async function renderForm(api: FakeApi) {
+/** `shown` null: the New page's form, for a record not created yet. */
+async function renderForm(api: FakeApi, shown: ResourceRecord | null = record) {
   const slotRegistry = new ComponentRegistry('SlotComponentRegistry');
   const globalRegistry = new ComponentRegistry('GlobalComponentRegistry');
   // TitleTools is a form component (both registries); PageOnly only a page slot component.
@@ -78,7 +82,7 @@ async function renderForm(api: FakeApi) {
       >
         <SlotSourceProvider source={createTestSlotSource(api)}>
           <UnsavedChangesProvider>
-            <ResourceForm definition={definition} record={record} onSaved={onSaved} />
+            <ResourceForm definition={definition} record={shown ?? undefined} onSaved={onSaved} />
           </UnsavedChangesProvider>
         </SlotSourceProvider>
       </SlotRuntimeProvider>
@@ -166,5 +170,29 @@ describe('ResourceForm', () => {
     expect(put).toHaveLength(2);
     expect(put[1]?.body).toEqual({ title: 'Fixed', slug: '', group: 'news', body: 'Text' });
     expect(onSaved).toHaveBeenCalledWith({ record: expect.objectContaining({ title: 'Fixed' }), relations: [] });
+  });
+
+  it('creates with POST: empty values, form slots in create mode, onSaved once nothing is unsaved', async () => {
+    const api = meApi();
+    api.routes.set('POST /api/resources/articles/records', (request) => ({
+      status: 201,
+      body: { record: { id: 7, ...(request.body as Record<string, unknown>) }, relations: [] },
+    }));
+    const { onSaved } = await renderForm(api, null);
+    const tools = await screen.findByTestId('tools');
+    expect(tools.textContent).toBe('articles|create||');
+    fireEvent.change(screen.getByLabelText(/Title/), { target: { value: 'Brand new' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('Created.')).toBeTruthy();
+    const posted = api.requests.filter((request) => request.method === 'POST');
+    expect(posted.map((request) => request.body)).toEqual([{ title: 'Brand new', slug: '', group: '', body: '' }]);
+    await waitFor(() => expect(onSaved).toHaveBeenCalledTimes(1));
+    expect(onSaved).toHaveBeenCalledWith({
+      record: expect.objectContaining({ id: 7, title: 'Brand new' }),
+      relations: [],
+    });
+    // A second press does not create the record twice.
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect(api.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
   });
 });

@@ -16,11 +16,19 @@ import { FieldErrorSummary } from './field-error-summary';
 
 export interface ResourceFormProps {
   definition: ResourceDefinition;
-  record: ResourceRecord;
+  /** The record edited; none: a new record, created (POST) by the first save. */
+  record?: ResourceRecord;
+  /** After a save; after a create, once the form holds nothing unsaved (so a navigation away is not held back). */
   onSaved?(payload: RecordPayload): void;
 }
 
-function initialValues(fields: readonly FieldItem[], record: ResourceRecord): Record<string, JsonValue> {
+/** A new record's values before anything is typed: every field empty. */
+const NEW_RECORD: Readonly<Record<string, JsonValue | undefined>> = Object.freeze({});
+
+function initialValues(
+  fields: readonly FieldItem[],
+  record: Readonly<Record<string, JsonValue | undefined>>,
+): Record<string, JsonValue> {
   const values: Record<string, JsonValue> = {};
   for (const field of fields) {
     const value = record[field.name];
@@ -57,12 +65,15 @@ export function ResourceForm({ definition, record, onSaved }: ResourceFormProps)
             username: session.user.username,
             tenant: session.user.currentTenant,
             resource: definition.name,
-            id: record.id,
+            // A new record's draft: one per resource, as there is one New page per resource.
+            id: record?.id ?? 0,
           }
         : null,
-    [session.user, definition.name, record.id],
+    [session.user, definition.name, record?.id],
   );
-  const [saved, setSaved] = useState(() => initialValues(fields, record));
+  const mode = record ? 'edit' : 'create';
+  const [saved, setSaved] = useState(() => initialValues(fields, record ?? NEW_RECORD));
+  const [created, setCreated] = useState<RecordPayload | null>(null);
   const [restoredDraft] = useState(() => (draftOwner ? readDraft(draftOwner) : null));
   const [values, setValues] = useState(() => (restoredDraft ? { ...saved, ...restoredDraft } : saved));
   const [errors, setErrors] = useState<Readonly<Record<string, string>>>({});
@@ -72,6 +83,11 @@ export function ResourceForm({ definition, record, onSaved }: ResourceFormProps)
   const saving = useRef(false);
   const unsaved = !sameValues(fields, values, saved);
   useUnsavedChanges(unsaved);
+
+  // After useUnsavedChanges' effect has cleared the unsaved mark: the page may now leave the New form.
+  useEffect(() => {
+    if (created && !unsaved) onSaved?.(created);
+  }, [created, unsaved, onSaved]);
 
   // The draft is in the form now; it is kept again if the session ends again.
   useEffect(() => {
@@ -105,29 +121,31 @@ export function ResourceForm({ definition, record, onSaved }: ResourceFormProps)
   }, []);
 
   const formContext = useMemo<FormContext>(
-    () => ({ mode: 'edit', values, errors, setValue }),
-    [values, errors, setValue],
+    () => ({ mode, values, errors, setValue }),
+    [mode, values, errors, setValue],
   );
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     // The Save button stays enabled (disabling it would drop the keyboard focus), so a second press is ignored here.
-    if (saving.current) return;
+    // A created record is saved once: the page moves on to it.
+    if (saving.current || created) return;
     saving.current = true;
     setStatus({ kind: 'saving' });
     const body: RecordUpdateRequest = {};
     for (const field of fields) body[field.name] = values[field.name] ?? null;
     try {
-      const payload = await client.put<RecordPayload>(
-        `/api/resources/${encodeURIComponent(definition.name)}/records/${record.id}`,
-        body,
-      );
+      const records = `/api/resources/${encodeURIComponent(definition.name)}/records`;
+      const payload = record
+        ? await client.put<RecordPayload>(`${records}/${record.id}`, body)
+        : await client.post<RecordPayload>(records, body);
       const stored = initialValues(fields, payload.record);
       setErrors({});
       setSaved(stored);
       setValues(stored);
       setStatus({ kind: 'saved' });
-      onSaved?.(payload);
+      if (record) onSaved?.(payload);
+      else setCreated(payload);
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) {
         expire();
@@ -177,10 +195,10 @@ export function ResourceForm({ definition, record, onSaved }: ResourceFormProps)
       )}
       <div className="form__footer">
         <button type="submit" className="button button--primary" aria-disabled={status.kind === 'saving'}>
-          {status.kind === 'saving' ? 'Saving…' : 'Save'}
+          {status.kind === 'saving' ? 'Saving…' : mode === 'create' ? 'Create' : 'Save'}
         </button>
         <p className="form__status" role="status">
-          {status.kind === 'saved' && 'Saved.'}
+          {status.kind === 'saved' && (mode === 'create' ? 'Created.' : 'Saved.')}
         </p>
         {status.kind === 'failed' && status.message !== null && (
           <p className="form-error" role="alert">

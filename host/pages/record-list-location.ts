@@ -1,24 +1,32 @@
 import type { RecordListPage, SortOrder } from '../../shared';
 
 /**
- * The state of a list page, kept in the address (`?q=&sort=&order=&after=&before=`) so that a reload, a shared link
+ * The state of a list page, kept in the address (`?q=&search=&sort=&order=&after=&before=`) so that a reload, a shared link
  * and Back show the same page. The names are the API's (RecordListQuery): the address passes them on as they are.
  */
 export interface RecordListLocation {
   q: string;
+  /** The word search ('' for none); a list has either it or `q`. */
+  search?: string;
+  /** The filters applied, by name (`filter.<name>=` in the address and the API). */
+  filters?: Readonly<Record<string, string>>;
   sort: string;
   order: SortOrder;
   after?: string;
   before?: string;
 }
 
-const PASSED_ON = ['q', 'sort', 'order', 'after', 'before'] as const;
+const FILTER_PREFIX = 'filter.';
+
+const PASSED_ON = ['q', 'search', 'sort', 'order', 'after', 'before'] as const;
 
 export function readRecordListLocation(params: URLSearchParams): RecordListLocation {
   const after = params.get('after');
   const before = params.get('before');
+  const search = params.get('search');
   return {
     q: params.get('q') ?? '',
+    ...(search ? { search } : {}),
     sort: params.get('sort') ?? '',
     order: params.get('order') === 'desc' ? 'desc' : 'asc',
     ...(after ? { after } : {}),
@@ -33,6 +41,7 @@ export function recordListApiPath(resource: string, params: URLSearchParams): st
     const value = params.get(name);
     if (value) query.set(name, value);
   }
+  for (const [name, value] of params) if (name.startsWith(FILTER_PREFIX) && value) query.set(name, value);
   const search = query.toString();
   return `/api/resources/${encodeURIComponent(resource)}/records${search ? `?${search}` : ''}`;
 }
@@ -41,6 +50,9 @@ export function recordListApiPath(resource: string, params: URLSearchParams): st
 export function recordListSearch(location: RecordListLocation): URLSearchParams {
   const query = new URLSearchParams();
   if (location.q) query.set('q', location.q);
+  if (location.search) query.set('search', location.search);
+  for (const [name, value] of Object.entries(location.filters ?? {}))
+    if (value) query.set(`${FILTER_PREFIX}${name}`, value);
   if (location.sort) query.set('sort', location.sort);
   if (location.order === 'desc') query.set('order', 'desc');
   if (location.after) query.set('after', location.after);
@@ -50,5 +62,12 @@ export function recordListSearch(location: RecordListLocation): URLSearchParams 
 
 /** The address of a neighbouring page: the list as the server applied it, with the cursor. */
 export function neighbourPage(page: RecordListPage, cursor: { after: string } | { before: string }): URLSearchParams {
-  return recordListSearch({ q: page.q, sort: page.sort === 'id' ? '' : page.sort, order: page.order, ...cursor });
+  return recordListSearch({
+    q: page.q,
+    search: page.search,
+    filters: page.filters,
+    sort: page.sort === 'id' ? '' : page.sort,
+    order: page.order,
+    ...cursor,
+  });
 }

@@ -5,6 +5,11 @@ export interface RecordSearchFormProps {
   resourceLabel: string;
   /** The label of the column a search matches (the column sorted by). */
   columnLabel: string;
+  /**
+   * `prefix` (the default): the start of the sorted column, `q=`. `words`: any word anywhere, `search=`; the form is
+   * then named "Find authors by word".
+   */
+  kind?: 'prefix' | 'words';
   /** The search applied now. */
   applied: string;
   maxLength: number;
@@ -16,7 +21,27 @@ export interface RecordSearchFormProps {
  * the server matches it. The box follows the search applied (Back, a reload) without being replaced, so it keeps
  * the focus while results come.
  */
-export function RecordSearchForm({ resourceLabel, columnLabel, applied, maxLength, onSearch }: RecordSearchFormProps) {
+export function RecordSearchForm({
+  resourceLabel,
+  columnLabel,
+  kind = 'prefix',
+  applied,
+  maxLength,
+  onSearch,
+}: RecordSearchFormProps) {
+  const what = resourceLabel.toLowerCase();
+  const texts =
+    kind === 'words'
+      ? {
+          form: `Find ${what} by word`,
+          label: 'Find by any word',
+          hint: `Finds the ${what} having every word you type in any of their texts, a word matching the start of theirs (“note” finds “Notes”); capitals or not.`,
+        }
+      : {
+          form: `Search ${what}`,
+          label: `Search by ${columnLabel.toLowerCase()}`,
+          hint: `Finds the ${what} whose ${columnLabel.toLowerCase()} starts with what you type; capitals or not. Sort by another column to search that one.`,
+        };
   const [text, setText] = useState(applied);
   const [shownFor, setShownFor] = useState(applied);
   if (shownFor !== applied) {
@@ -31,9 +56,9 @@ export function RecordSearchForm({ resourceLabel, columnLabel, applied, maxLengt
     onSearch(text.trim());
   };
   return (
-    <form role="search" aria-label={`Search ${resourceLabel.toLowerCase()}`} className="list-search" onSubmit={submit}>
+    <form role="search" aria-label={texts.form} className="list-search" onSubmit={submit}>
       <label htmlFor={inputId} className="field__label">
-        Search by {columnLabel.toLowerCase()}
+        {texts.label}
       </label>
       <div className="list-search__row">
         <input
@@ -41,7 +66,7 @@ export function RecordSearchForm({ resourceLabel, columnLabel, applied, maxLengt
           id={inputId}
           className="input"
           type="search"
-          name="q"
+          name={kind === 'words' ? 'search' : 'q'}
           value={text}
           maxLength={maxLength}
           aria-describedby={hintId}
@@ -65,8 +90,7 @@ export function RecordSearchForm({ resourceLabel, columnLabel, applied, maxLengt
         )}
       </div>
       <p id={hintId} className="field__help">
-        Finds the {resourceLabel.toLowerCase()} whose {columnLabel.toLowerCase()} starts with what you type; capitals or
-        not. Sort by another column to search that one.
+        {texts.hint}
       </p>
     </form>
   );

@@ -1,7 +1,9 @@
-import { Link, useParams } from 'react-router-dom';
+import { Link, useNavigate, useParams } from 'react-router-dom';
 import { SlotLocation, type FieldItem, type ResourceActionContext } from '../../shared';
 import { AppSlotRenderer } from '../core';
 import { Breadcrumbs } from '../layout/breadcrumbs';
+import { DeleteRecordButton } from './delete-record-button';
+import type { DeletedRecord } from './deleted-record-notice';
 import { PageHeading } from '../layout/page-heading';
 import { FieldValue } from './field-value';
 import { listReturnAddress, useListOwner } from './list-return-address';
@@ -16,6 +18,7 @@ export function RecordViewPage() {
   const { resource = '', id = '' } = useParams();
   const data = useRecordPage(resource, id);
   const owner = useListOwner(resource);
+  const navigate = useNavigate();
 
   if (data.status !== 'ready') return <PageStatus {...data} />;
 
@@ -39,6 +42,16 @@ export function RecordViewPage() {
             <Link to={`${base}/${record.id}/edit`} className="button button--primary button--small">
               Edit
             </Link>
+            <DeleteRecordButton
+              definition={definition}
+              record={record}
+              small
+              onDeleted={({ deleted }) => {
+                // The list offers the undo: the record's page has nothing left to show.
+                const state: { deleted: DeletedRecord } = { deleted: { resource: definition.name, record: deleted } };
+                void navigate(base, { state });
+              }}
+            />
           </>
         }
       />

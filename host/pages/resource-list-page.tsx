@@ -1,26 +1,19 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
-import {
-  RECORD_SEARCH_MAX_LENGTH,
-  type FieldItem,
-  type RecordListPage,
-  type RecordListPayload,
-  type ResourcePayload,
-} from '../../shared';
+import { RECORD_SEARCH_MAX_LENGTH, type FieldItem, type RecordListPayload, type ResourcePayload } from '../../shared';
 import { useApi } from '../app/use-api';
 import { Breadcrumbs } from '../layout/breadcrumbs';
 import { PageHeading } from '../layout/page-heading';
+import { BulkActions } from './bulk-actions';
+import { DeleteRecordButton } from './delete-record-button';
+import { DeletedRecordNotice, useDeletedRecord, type DeletedRecord } from './deleted-record-notice';
+import { describeRecordPage } from './describe-record-page';
 import { FieldValue } from './field-value';
 import { keepListAddress, useListOwner } from './list-return-address';
 import { ListPager } from './list-pager';
 import { PageStatus } from './page-status';
-import {
-  neighbourPage,
-  readRecordListLocation,
-  recordListApiPath,
-  recordListSearch,
-  type RecordListLocation,
-} from './record-list-location';
+import { neighbourPage, recordListApiPath, recordListSearch, type RecordListLocation } from './record-list-location';
+import { RecordFiltersForm } from './record-filters-form';
 import { RecordSearchForm } from './record-search-form';
 
 /**
@@ -39,6 +32,10 @@ export function ResourceListPage() {
   useEffect(() => {
     if (owner) keepListAddress(owner, listSearch ? `?${listSearch}` : '');
   }, [owner?.username, owner?.tenant, resource, listSearch]);
+  // A delete made here, or on the record's page just left: offered back until the next.
+  const [deleted, setDeleted] = useDeletedRecord();
+  // Rows selected for a bulk action, by id; only those of the page shown count.
+  const [selected, setSelected] = useState<ReadonlySet<number>>(() => new Set());
   const lastShown = useRef<{ resource: string; payload: RecordListPayload } | null>(null);
   if (records.status === 'ready') lastShown.current = { resource, payload: records.data };
   const shown =
@@ -58,14 +55,24 @@ export function ResourceListPage() {
   }
   if (definition.status === 'loading' || !shown) return <PageStatus status="loading" />;
 
-  const { label, fields, listColumns, sortableColumns, searchableColumns } = definition.data.resource;
+  const { label, fields, listColumns, sortableColumns, searchableColumns, canCreate, filters } =
+    definition.data.resource;
   const fieldsByName = new Map(
     fields.filter((item): item is FieldItem => item.type === 'field').map((field) => [field.name, field]),
   );
   const columnLabel = (column: string) => fieldsByName.get(column)?.label ?? column;
   const columns = listColumns.map((column) => ({ name: column, field: fieldsByName.get(column) }));
   const { records: rows, page } = shown;
-  const go = (location: RecordListLocation) => setParams(recordListSearch(location));
+  // Sorting and searching keep the filters applied; applying filters keeps the search and the sort.
+  const go = (location: RecordListLocation) => setParams(recordListSearch({ filters: page.filters, ...location }));
+  const applyFilters = (chosen: Record<string, string>) =>
+    go({
+      q: page.q,
+      search: page.search,
+      sort: page.sort === 'id' ? '' : page.sort,
+      order: page.order,
+      filters: chosen,
+    });
   const searchColumn = searchableColumns.includes(page.sort) ? page.sort : searchableColumns[0];
 
   const sortBy = (column: string) => {
@@ -79,11 +86,39 @@ export function ResourceListPage() {
     onPrevious: page.previous ? () => setParams(neighbourPage(page, { before: page.previous ?? '' })) : undefined,
     onNext: page.next ? () => setParams(neighbourPage(page, { after: page.next ?? '' })) : undefined,
   };
+  // A word search lists by id (see RecordListQuery): it leaves the prefix search and the column sort.
+  const searchWords = (words: string) =>
+    go({ q: '', search: words, sort: '', order: page.sort === 'id' ? page.order : 'asc' });
+  const onDeleted = (record: DeletedRecord['record']) => {
+    setDeleted({ resource, record });
+    records.reload();
+  };
 
   return (
     <div className="page">
-      <Breadcrumbs trail={[{ label: 'Dashboard', to: '/' }, { label }]} />
+      <Breadcrumbs
+        trail={[{ label: 'Dashboard', to: '/' }, { label }]}
+        actions={
+          canCreate && (
+            <Link to={`/resources/${name}/new`} className="button button--primary button--small">
+              New
+            </Link>
+          )
+        }
+      />
       <PageHeading title={label} />
+      {deleted?.resource === resource && (
+        <DeletedRecordNotice key={deleted.record.id} deleted={deleted} onRestored={records.reload} />
+      )}
+      <RecordSearchForm
+        kind="words"
+        resourceLabel={label}
+        columnLabel=""
+        applied={page.search}
+        maxLength={RECORD_SEARCH_MAX_LENGTH}
+        onSearch={searchWords}
+      />
+      <RecordFiltersForm resourceLabel={label} filters={filters} applied={page.filters} onApply={applyFilters} />
       {searchColumn && (
         <RecordSearchForm
           resourceLabel={label}
@@ -94,10 +129,19 @@ export function ResourceListPage() {
         />
       )}
       <p className="list-status" role="status">
-        {describePage(page, rows.length, label, columnLabel(page.sort))}
+        {describeRecordPage(page, rows.length, label, columnLabel(page.sort))}
       </p>
       {/* Also above the rows: below, it is two Tab stops per row away. */}
       <ListPager position="above" label={label} {...pagerMoves} />
+      {rows.length > 0 && (
+        <BulkActions
+          definition={definition.data.resource}
+          rows={rows}
+          selected={selected}
+          onSelect={setSelected}
+          onDone={records.reload}
+        />
+      )}
       {rows.length > 0 && (
         <div className="table-wrap" aria-busy={records.status === 'loading'}>
           <table className="table">
@@ -143,9 +187,26 @@ export function ResourceListPage() {
                     </td>
                   ))}
                   <td className="table__actions">
+                    <input
+                      type="checkbox"
+                      className="table__select"
+                      aria-label={`Select ${String(record.title || `#${record.id}`)}`}
+                      checked={selected.has(record.id)}
+                      onChange={() => {
+                        const next = new Set(selected);
+                        if (!next.delete(record.id)) next.add(record.id);
+                        setSelected(next);
+                      }}
+                    />
                     <Link to={`/resources/${name}/${record.id}/edit`} className="button button--ghost button--small">
                       Edit
                     </Link>
+                    <DeleteRecordButton
+                      definition={definition.data.resource}
+                      record={record}
+                      small
+                      onDeleted={(payload) => onDeleted(payload.deleted)}
+                    />
                   </td>
                 </tr>
               ))}
@@ -156,21 +217,4 @@ export function ResourceListPage() {
       <ListPager position="below" label={label} {...pagerMoves} />
     </div>
   );
-}
-
-/** The status line, read out when the page changes: how many shown, in what order, for which search. */
-function describePage(page: RecordListPage, count: number, label: string, sortLabel: string): string {
-  const what = label.toLowerCase();
-  if (count === 0) {
-    if (page.q) return `No ${what} whose ${sortLabel.toLowerCase()} starts with “${page.q}”.`;
-    return page.next || page.previous ? `No more ${what}.` : `No ${what} in this tenant yet.`;
-  }
-  const order =
-    page.sort === 'id'
-      ? page.order === 'asc'
-        ? 'oldest first'
-        : 'newest first'
-      : `by ${sortLabel.toLowerCase()}, ${page.order === 'asc' ? 'ascending' : 'descending'}`;
-  const matching = page.q ? ` whose ${sortLabel.toLowerCase()} starts with “${page.q}”` : '';
-  return `Showing ${count} ${what}${matching}, ${order}.`;
 }

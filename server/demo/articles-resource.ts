@@ -1,5 +1,6 @@
 import { Slot } from '../../shared';
 import { Field } from '../resources/field';
+import { RecordFilter } from '../resources/record-filter';
 import { Relation } from '../resources/relation';
 import { Resource } from '../resources/resource';
 
@@ -24,6 +25,18 @@ export class ArticlesResource extends Resource {
 
   override listColumns() {
     return ['title', 'label', 'group'];
+  }
+
+  override filters() {
+    return [RecordFilter.select('group'), RecordFilter.relation('author')];
+  }
+
+  override allowsCreate() {
+    return true;
+  }
+
+  override allowsDelete() {
+    return true;
   }
 
   override relations() {

@@ -1,4 +1,5 @@
 import { Field } from '../resources/field';
+import { RecordFilter } from '../resources/record-filter';
 import { Relation } from '../resources/relation';
 import { Resource } from '../resources/resource';
 
@@ -21,6 +22,18 @@ export class AuthorsResource extends Resource {
   /** Staff tell authors apart by name and address. */
   override listColumns() {
     return ['title', 'email', 'group'];
+  }
+
+  override filters() {
+    return [RecordFilter.select('group')];
+  }
+
+  override allowsCreate() {
+    return true;
+  }
+
+  override allowsDelete() {
+    return true;
   }
 
   override relations() {

@@ -1,11 +1,14 @@
 import { RECORD_LIST_LIMIT, RECORD_SEARCH_MAX_LENGTH, type RecordListQuery, type SortOrder } from '../../shared';
 import { HttpError } from '../http/http-error';
 import { decodeRecordCursor } from './record-list-cursor';
-import type { RecordPageQuery, RecordPosition } from './record-page-query';
+import { isRecordId } from './record-id';
+import type { RecordFilterCondition, RecordPageQuery, RecordPosition } from './record-page-query';
+import { splitWords } from './record-words';
 import type { RegisteredResource } from './resource-registry';
 
 const PARAMETERS: ReadonlySet<string> = new Set<keyof RecordListQuery>([
   'q',
+  'search',
   'sort',
   'order',
   'limit',
@@ -13,8 +16,17 @@ const PARAMETERS: ReadonlySet<string> = new Set<keyof RecordListQuery>([
   'before',
 ]);
 
+/** Filters come as `filter.<name>=<value>` (RecordFilterDefinition). */
+export const FILTER_PREFIX = 'filter.';
+
 export const RECORD_LIST_MESSAGES = {
-  unknownParameter: (name: string) => `Unknown query parameter "${name}". A list takes: ${[...PARAMETERS].join(', ')}.`,
+  unknownParameter: (name: string) =>
+    `Unknown query parameter "${name}". A list takes: ${[...PARAMETERS].join(', ')}, and filter.<name> for its filters.`,
+  unknownFilter: (resource: string, name: string, filters: readonly string[]) =>
+    filters.length === 0
+      ? `${resource} records have no filters (asked for "${name}").`
+      : `${resource} records have no filter "${name}". Their filters: ${filters.join(', ')}.`,
+  badFilterValue: (name: string, expected: string) => `filter.${name} must be ${expected}.`,
   repeated: (name: string) => `The query parameter "${name}" is given more than once.`,
   limit: `limit must be a whole number from 1 to ${RECORD_LIST_LIMIT.max}.`,
   order: 'order must be "asc" or "desc".',
@@ -22,6 +34,10 @@ export const RECORD_LIST_MESSAGES = {
     `${resource} records can be sorted by: ${allowed.join(', ')}.`,
   searchTooLong: `q can be at most ${RECORD_SEARCH_MAX_LENGTH} characters long.`,
   searchNul: 'q cannot contain the character U+0000.',
+  wordsTooLong: `search can be at most ${RECORD_SEARCH_MAX_LENGTH} characters long.`,
+  wordsWithPrefix: 'Give either q (the start of the sorted column) or search (words anywhere), not both.',
+  wordsNeedIdSort: 'A word search lists its records by id: leave sort out or give sort=id.',
+  noWords: 'search needs at least one word: letters or digits.',
   searchNeedsTextSort: (resource: string, searchable: readonly string[]) =>
     searchable.length === 0
       ? `${resource} records cannot be searched: none of their list columns is text.`
@@ -38,6 +54,9 @@ export interface ParsedRecordListQuery {
   sort: string;
   order: SortOrder;
   q: string;
+  search: string;
+  /** The filters as given, by name. */
+  filters: Record<string, string>;
 }
 
 /** Reads `GET /api/resources/:name/records?…` (see RecordListQuery); anything wrong is a 400 naming the problem. */
@@ -46,7 +65,13 @@ export function parseRecordListQuery(
   query: Record<string, unknown>,
 ): ParsedRecordListQuery {
   const values = new Map<string, string>();
+  const filterValues = new Map<string, string>();
   for (const [name, value] of Object.entries(query)) {
+    if (name.startsWith(FILTER_PREFIX)) {
+      if (typeof value !== 'string') throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.repeated(name));
+      filterValues.set(name.slice(FILTER_PREFIX.length), value);
+      continue;
+    }
     if (!PARAMETERS.has(name)) throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.unknownParameter(name));
     if (typeof value !== 'string') throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.repeated(name));
     values.set(name, value);
@@ -66,6 +91,15 @@ export function parseRecordListQuery(
   if (q.includes('\u0000')) throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.searchNul);
   const { searchableColumns } = resource.definition;
 
+  const search = values.get('search') ?? '';
+  if ([...search].length > RECORD_SEARCH_MAX_LENGTH) throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.wordsTooLong);
+  const words = search === '' ? undefined : splitWords(search);
+  if (words && q !== '') throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.wordsWithPrefix);
+  if (words && words.length === 0) throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.noWords);
+  if (words && (values.get('sort') ?? 'id') !== 'id') {
+    throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.wordsNeedIdSort);
+  }
+
   const sortable = ['id', ...resource.sortKeys.keys()];
   const sort = values.get('sort') ?? (q === '' ? 'id' : (searchableColumns[0] ?? 'id'));
   const kind = resource.sortKeys.get(sort);
@@ -80,7 +114,7 @@ export function parseRecordListQuery(
     if (cursor === undefined) return undefined;
     const decoded = decodeRecordCursor(cursor);
     if (!decoded.ok) throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.badCursor(name));
-    if (decoded.list.sort !== sort || decoded.list.q !== q) {
+    if (decoded.list.sort !== sort || decoded.list.q !== q || decoded.list.search !== search) {
       throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.otherList(name));
     }
     if ((kind === undefined) !== (decoded.position.key === undefined)) {
@@ -91,15 +125,52 @@ export function parseRecordListQuery(
   const after = positionFrom('after');
   const before = positionFrom('before');
 
+  const filters = parseFilters(resource, filterValues);
+
   const source: RecordPageQuery = {
     sort: kind ? { column: sort, kind } : { column: 'id' },
     descending: order === 'desc',
     limit,
     ...(q === '' ? {} : { prefix: lowerAscii(q) }),
+    ...(words ? { words: [...new Set(words)] } : {}),
+    ...(filters.length > 0 ? { filters } : {}),
     ...(after ? { after } : {}),
     ...(before ? { before } : {}),
   };
-  return { source, sort, order, q };
+  return { source, sort, order, q, search, filters: Object.fromEntries(filterValues) };
+}
+
+/** Each `filter.<name>=<value>` as the condition the record source applies; anything wrong is a 400. */
+function parseFilters(resource: RegisteredResource, given: ReadonlyMap<string, string>): RecordFilterCondition[] {
+  const conditions: RecordFilterCondition[] = [];
+  for (const [name, text] of given) {
+    const filter = resource.filters.get(name);
+    if (!filter) {
+      throw HttpError.invalidRequest(
+        RECORD_LIST_MESSAGES.unknownFilter(resource.name, name, [...resource.filters.keys()]),
+      );
+    }
+    const { kind, options } = filter.definition;
+    if (kind === 'checkbox') {
+      if (text !== 'true' && text !== 'false') {
+        throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.badFilterValue(name, '"true" or "false"'));
+      }
+      // Not ticked: false, or never set.
+      conditions.push({ key: filter.key, value: true, negated: text === 'false' });
+    } else if (kind === 'relation') {
+      const id = /^[1-9]\d{0,9}$/.test(text) ? Number(text) : NaN;
+      if (!isRecordId(id)) throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.badFilterValue(name, 'a record id'));
+      conditions.push({ key: filter.key, value: id, negated: false });
+    } else {
+      if (!options?.includes(text)) {
+        throw HttpError.invalidRequest(
+          RECORD_LIST_MESSAGES.badFilterValue(name, `one of: ${options?.join(', ') ?? ''}`),
+        );
+      }
+      conditions.push({ key: filter.key, value: text, negated: false });
+    }
+  }
+  return conditions;
 }
 
 /** Lower-cases A-Z only, as SQL's lower() does without ICU: the search and the indexed key agree on every text. */

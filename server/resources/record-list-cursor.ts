@@ -8,14 +8,21 @@ import { isRecordId } from './record-id';
  * comes back from the client.
  */
 export function encodeRecordCursor(list: CursorList, position: RecordPosition): string {
-  const body = { s: list.sort, q: list.q, i: position.id, ...(position.key === undefined ? {} : { k: position.key }) };
+  const body = {
+    s: list.sort,
+    q: list.q,
+    ...(list.search ? { w: list.search } : {}),
+    i: position.id,
+    ...(position.key === undefined ? {} : { k: position.key }),
+  };
   return Buffer.from(JSON.stringify(body)).toString('base64url');
 }
 
-/** The list a cursor belongs to: its sort column and its search ('' for none). */
+/** The list a cursor belongs to: its sort column, its prefix search and its word search ('' for none). */
 export interface CursorList {
   sort: string;
   q: string;
+  search: string;
 }
 
 export type DecodedCursor = { ok: true; list: CursorList; position: RecordPosition } | { ok: false };
@@ -29,13 +36,13 @@ export function decodeRecordCursor(cursor: string): DecodedCursor {
     return { ok: false };
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return { ok: false };
-  const { s: sort, q, k: key, i: id } = body as Record<string, unknown>;
-  if (typeof sort !== 'string' || typeof q !== 'string') return { ok: false };
+  const { s: sort, q, w: search = '', k: key, i: id } = body as Record<string, unknown>;
+  if (typeof sort !== 'string' || typeof q !== 'string' || typeof search !== 'string') return { ok: false };
   if (!isRecordId(id)) return { ok: false };
-  if (key === undefined) return { ok: true, list: { sort, q }, position: { id } };
+  if (key === undefined) return { ok: true, list: { sort, q, search }, position: { id } };
   if (typeof key !== 'string' && !(typeof key === 'number' && Number.isFinite(key))) return { ok: false };
   // PostgreSQL refuses U+0000 in a text parameter; no stored key holds it nor a lone surrogate (record updates refuse
   // both), and a cursor's JSON may carry either as an escape.
   if (typeof key === 'string' && (key.includes('\u0000') || hasLoneSurrogate(key))) return { ok: false };
-  return { ok: true, list: { sort, q }, position: { key, id } };
+  return { ok: true, list: { sort, q, search }, position: { key, id } };
 }

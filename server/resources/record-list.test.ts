@@ -86,6 +86,9 @@ describe('record lists: server-side pages, sort and search', () => {
       order: 'asc',
       limit: RECORD_LIST_LIMIT.default,
       q: '',
+      search: '',
+      filters: {},
+      total: { count: acmeAuthors.length, exact: true },
       next: expect.any(String),
     });
   });
@@ -135,7 +138,15 @@ describe('record lists: server-side pages, sort and search', () => {
     expect((await list(`?q=${encodeURIComponent('émile 1')}`)).records).toEqual(emile);
     expect(await list('?q=nobody')).toEqual({
       records: [],
-      page: { sort: 'title', order: 'asc', limit: 25, q: 'nobody' },
+      page: {
+        sort: 'title',
+        order: 'asc',
+        limit: 25,
+        q: 'nobody',
+        search: '',
+        filters: {},
+        total: { count: 0, exact: true },
+      },
     });
   });
 

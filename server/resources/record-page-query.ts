@@ -24,9 +24,23 @@ export interface RecordPageQuery {
   limit: number;
   /** Keep the records whose (text) sort key starts with this; already lower-cased like the key. */
   prefix?: string;
+  /**
+   * Keep the records having, for each of these, a word that starts with it (already split by splitWords). Only with
+   * the sort by id: the word index yields records in id order.
+   */
+  words?: readonly string[];
+  /** Keep the records whose field `key` equals `value` (or, `negated`, does not), every one of these. */
+  filters?: readonly RecordFilterCondition[];
   /** The page right after this position in the sort, or right before it; neither: the first page. */
   after?: RecordPosition;
   before?: RecordPosition;
+}
+
+/** One condition of a filtered list (see RecordPageQuery.filters). */
+export interface RecordFilterCondition {
+  key: string;
+  value: string | number | boolean;
+  negated: boolean;
 }
 
 /** A page of records, in the order asked for, with the positions to fetch its neighbours from. */

@@ -1,8 +1,9 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Expression, type RawBuilder } from 'kysely';
 import type { ResourceRecord } from '../../shared';
 import type { ListSortKey, StorageEngine } from '../storage/storage-engine';
 import { FIELD_NAME_PATTERN } from './field';
 import type { RecordPage, RecordPageQuery, RecordPosition, RecordSortKey } from './record-page-query';
+import { recordWordIndexFor, scopeWord, valueWord, type RecordWordIndex, type WordCondition } from './record-words';
 
 interface PageRow {
   id: number;
@@ -22,10 +23,36 @@ type PageSort = { byId: true } | { byId: false; key: ListSortKey; expression: Ra
  * uses it. Column names are checked against FIELD_NAME_PATTERN before they reach any SQL.
  */
 export class RecordPager {
+  private readonly words: RecordWordIndex;
+
   constructor(
     private readonly engine: StorageEngine,
     private readonly toRecord: (row: { id: number; data: string }) => ResourceRecord,
-  ) {}
+  ) {
+    this.words = recordWordIndexFor(engine.kind);
+  }
+
+  /**
+   * How many records the list of `query` holds (its search, not its cursor), exactly up to `bound`, else
+   * `bound + 1`: the same walk as a page, stopped after `bound + 1` entries, so never a scan of the table.
+   */
+  async count(tenant: string, resource: string, query: RecordPageQuery, bound: number): Promise<number> {
+    // The order does not change a count: a filtered list is counted in the word index, by id, whatever its sort.
+    const byWords = wordCondition(query) !== undefined && query.prefix === undefined;
+    const sort = await this.indexedSort(byWords ? { column: 'id' } : query.sort);
+    const { after: _after, before: _before, ...list } = query;
+    const rows = await this.fetch(
+      tenant,
+      resource,
+      sort,
+      { ...list, descending: false },
+      'forward',
+      undefined,
+      bound + 1,
+      true,
+    );
+    return rows.length;
+  }
 
   async page(tenant: string, resource: string, query: RecordPageQuery): Promise<RecordPage> {
     const sort = await this.indexedSort(query.sort);
@@ -86,22 +113,55 @@ export class RecordPager {
     side: Side,
     from: RecordPosition | undefined,
     limit: number,
+    idsOnly = false,
   ): Promise<PageRow[]> {
     // Forward in a descending list walks the index downwards, as does backward in an ascending one.
     const downwards = query.descending !== (side === 'backward');
     const direction = sql.raw(downwards ? 'DESC' : 'ASC');
     const after = sql.raw(downwards ? '<' : '>');
-    const select = this.engine.db
+    const condition = wordCondition(query);
+    if (condition && sort.byId) {
+      // Driven by the word index, in record id order: FTS5 and GIN hand out matches by id. CROSS JOIN makes SQLite
+      // walk the word index first (left to right) and look each match up in records by id; left to its own choice it
+      // walked every record of the resource and asked FTS5 about each. PostgreSQL plans it as any join.
+      const { recordId } = this.words;
+      const matches = this.words.matches(scopeWord(tenant, resource), condition);
+      if (idsOnly) {
+        // A count: the word index alone (the scope word keeps it to the tenant and resource), no record read.
+        return this.counted(sql`SELECT ${recordId} FROM record_words WHERE ${matches} LIMIT ${limit}`);
+      }
+      const result = await sql<PageRow>`
+        SELECT records.id, records.data, records.id AS sort_key
+          FROM record_words CROSS JOIN records
+         WHERE records.id = ${recordId} AND ${matches}
+           AND records.tenant_id = ${tenant} AND records.resource = ${resource}
+           ${from ? sql`AND ${recordId} ${after} ${from.id}` : sql``}
+         ORDER BY ${recordId} ${direction}
+         LIMIT ${limit}`.execute(this.engine.db);
+      return result.rows;
+    }
+    let select = this.engine.db
       .selectFrom('records')
-      .select(['id', 'data'])
-      .select(sort.byId ? sql<unknown>`id`.as('sort_key') : sql<unknown>`${sort.expression}`.as('sort_key'))
+      .select('id')
+      // A count needs no data: the walk then stays in the index.
+      .select(idsOnly ? sql<string>`''`.as('data') : sql<string>`data`.as('data'))
+      // A count needs no key either: the index alone answers it (SQLite then reads no row of the table).
+      .select(sort.byId || idsOnly ? sql<unknown>`id`.as('sort_key') : sql<unknown>`${sort.expression}`.as('sort_key'))
       .where('tenant_id', '=', tenant)
       .where('resource', '=', resource);
+    if (condition) {
+      // Filters on a list sorted by a column: the sort's index walks, each record checked in the word index by id.
+      const scope = scopeWord(tenant, resource);
+      select = select.where(
+        sql<boolean>`EXISTS (SELECT 1 FROM record_words WHERE ${this.words.recordId} = records.id
+          AND ${this.words.matches(scope, condition)})`,
+      );
+    }
     if (sort.byId) {
-      return (from ? select.where(sql<boolean>`id ${after} ${from.id}`) : select)
+      const byId = (from ? select.where(sql<boolean>`id ${after} ${from.id}`) : select)
         .orderBy(sql`id ${direction}`)
-        .limit(limit)
-        .execute();
+        .limit(limit);
+      return idsOnly ? this.counted(byId) : byId.execute();
     }
     const { expression, key } = sort;
     let tied: PageRow[] = [];
@@ -122,12 +182,24 @@ export class RecordPager {
     }
     if (upperBound !== undefined && !(from && downwards))
       past = past.where(sql<boolean>`${expression} < ${upperBound}`);
-    const rest = await past
+    const ordered = past
       .orderBy(sql`${expression} ${direction}`)
       .orderBy(sql`id ${direction}`)
-      .limit(limit - tied.length)
-      .execute();
-    return [...tied, ...rest];
+      .limit(limit - tied.length);
+    // A count has no cursor, so no tied rows: the walk past the start is all of it.
+    if (idsOnly) return this.counted(ordered);
+    return [...tied, ...(await ordered.execute())];
+  }
+
+  /**
+   * `count(*)` of a query's rows, counted by the database rather than sent over: as that many placeholder rows, so
+   * a count walks exactly the same query as a page.
+   */
+  private async counted(query: Expression<unknown>): Promise<PageRow[]> {
+    const { rows } = await sql<{ n: number | string }>`SELECT count(*) AS n FROM (${query}) AS counted`.execute(
+      this.engine.db,
+    );
+    return Array.from({ length: Number(rows[0]?.n ?? 0) }, () => ({ id: 0, data: '', sort_key: 0 }));
   }
 }
 
@@ -145,4 +217,15 @@ export function prefixUpperBound(prefix: string): string | undefined {
     if (next <= 0x10ffff) return String.fromCodePoint(...points, next);
   }
   return undefined;
+}
+
+/** What the word index must match for `query`, or undefined when the list has neither words nor filters. */
+function wordCondition(query: RecordPageQuery): WordCondition | undefined {
+  const filters = query.filters ?? [];
+  if (!query.words && filters.length === 0) return undefined;
+  return {
+    prefixes: query.words ?? [],
+    required: filters.filter((filter) => !filter.negated).map((filter) => valueWord(filter.key, filter.value)),
+    excluded: filters.filter((filter) => filter.negated).map((filter) => valueWord(filter.key, filter.value)),
+  };
 }

@@ -33,6 +33,15 @@ export interface RecordSource {
     id: number,
     change: (current: ResourceRecord) => JsonObject | Promise<JsonObject>,
   ): Promise<ResourceRecord | undefined>;
+  /** Moves a record to the deleted ones, restorable for RECORD_RESTORE_WINDOW_MS; undefined when there is none. */
+  delete(tenant: string, resource: string, id: number): Promise<ResourceRecord | undefined>;
+  /** Brings a record deleted within RECORD_RESTORE_WINDOW_MS back, with its id; undefined when there is none. */
+  restore(tenant: string, resource: string, id: number): Promise<ResourceRecord | undefined>;
+  /**
+   * How many records the list of `query` holds (its search, ignoring the cursor): exact up to `bound`, `bound + 1`
+   * for any more. Reads at most `bound + 1` index entries, whatever the size of the table.
+   */
+  countPage(tenant: string, resource: string, query: RecordPageQuery, bound: number): Promise<number>;
   /** Changes whenever any record may have changed, here or in another process or host (StorageEngine.changeStamp). */
   changeStamp(): string | Promise<string>;
 }

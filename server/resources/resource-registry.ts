@@ -3,10 +3,12 @@ import {
   Slot,
   SLUG_PATTERN,
   type FormItem,
+  type RecordFilterDefinition,
   type ResourceDefinition,
   type ResourceSummary,
 } from '../../shared';
 import { Field } from './field';
+import { RecordFilter } from './record-filter';
 import type { SortKeyKind } from './record-page-query';
 import { Relation } from './relation';
 import { Resource } from './resource';
@@ -26,8 +28,16 @@ export interface RegisteredResource {
   readonly relations: readonly Relation[];
   /** The list columns a list can be sorted by, and how each is ordered (`id` is always sortable, not listed). */
   readonly sortKeys: ReadonlyMap<string, SortKeyKind>;
+  /** The list's filters by name: each with the record key it matches. */
+  readonly filters: ReadonlyMap<string, RegisteredFilter>;
   /** What `GET /api/resources/:name` returns. */
   readonly definition: ResourceDefinition;
+}
+
+/** A filter as registered: its definition, and the key of record data it compares. */
+export interface RegisteredFilter {
+  readonly definition: RecordFilterDefinition;
+  readonly key: string;
 }
 
 /**
@@ -71,6 +81,7 @@ export class ResourceRegistry {
       const kind = sortKeyKindOf(fields.get(column));
       if (kind) sortKeys.set(column, kind);
     }
+    const filters = checkFilters(name, resource.filters(), fields, relations);
     const definition: ResourceDefinition = {
       name,
       label: resource.label,
@@ -79,6 +90,9 @@ export class ResourceRegistry {
       listColumns,
       sortableColumns: [...sortKeys.keys()],
       searchableColumns: [...sortKeys].filter(([, kind]) => kind === 'text').map(([column]) => column),
+      filters: [...filters.values()].map((filter) => filter.definition),
+      canCreate: resource.allowsCreate() === true,
+      canDelete: resource.allowsDelete() === true,
     };
     const registered: RegisteredResource = Object.freeze({
       resource,
@@ -88,6 +102,7 @@ export class ResourceRegistry {
       fields,
       relations,
       sortKeys,
+      filters,
       definition: deepFreeze(definition),
     });
     this.byName.set(name, registered);
@@ -105,6 +120,30 @@ export class ResourceRegistry {
 
   summaries(): ResourceSummary[] {
     return this.list().map(({ name, label }) => ({ name, label }));
+  }
+
+  /**
+   * The relations through which records of other resources (or of `resource` itself, by its `hasMany`) hold the id
+   * of a `resource` record: what a delete would orphan. Each as the resource holding the key and the key's name.
+   */
+  referrersOf(resource: string): Array<{ resource: string; foreignKey: string; label: string }> {
+    const found = new Map<string, { resource: string; foreignKey: string; label: string }>();
+    for (const registered of this.byName.values()) {
+      for (const relation of registered.relations) {
+        const holder =
+          relation.kind === 'belongsTo' && relation.resource === resource
+            ? { resource: registered.name, foreignKey: relation.foreignKey, label: registered.label }
+            : relation.kind === 'hasMany' && registered.name === resource
+              ? {
+                  resource: relation.resource,
+                  foreignKey: relation.foreignKey,
+                  label: this.byName.get(relation.resource)?.label ?? relation.resource,
+                }
+              : undefined;
+        if (holder) found.set(`${holder.resource}\u0000${holder.foreignKey}`, holder);
+      }
+    }
+    return [...found.values()];
   }
 
   /** Throws when a relation points at a resource nobody registered. Run once everything is registered. */
@@ -205,6 +244,54 @@ function checkRelations(resource: string, relations: unknown, fields: ReadonlyMa
     names.add(relation.name);
   }
   return Object.freeze([...(relations as Relation[])]);
+}
+
+function checkFilters(
+  resource: string,
+  filters: unknown,
+  fields: ReadonlyMap<string, Field>,
+  relations: readonly Relation[],
+): ReadonlyMap<string, RegisteredFilter> {
+  if (!Array.isArray(filters))
+    throw new ResourceDefinitionError(`Resource "${resource}": filters() must return an array.`);
+  const checked = new Map<string, RegisteredFilter>();
+  for (const filter of filters as unknown[]) {
+    if (!(filter instanceof RecordFilter)) {
+      throw new ResourceDefinitionError(`Resource "${resource}": filters() must return RecordFilter objects.`);
+    }
+    if (checked.has(filter.name)) {
+      throw new ResourceDefinitionError(`Resource "${resource}": filter "${filter.name}" is listed twice.`);
+    }
+    if (filter.kind === 'relation') {
+      const relation = relations.find((each) => each.name === filter.name && each.kind === 'belongsTo');
+      if (!relation) {
+        throw new ResourceDefinitionError(
+          `Resource "${resource}": filter "${filter.name}" names no belongsTo relation of it.`,
+        );
+      }
+      checked.set(filter.name, {
+        key: relation.foreignKey,
+        definition: { name: filter.name, label: relation.label, kind: 'relation', resource: relation.resource },
+      });
+      continue;
+    }
+    const field = fields.get(filter.name);
+    if (field?.input !== filter.kind) {
+      throw new ResourceDefinitionError(
+        `Resource "${resource}": filter "${filter.name}" needs a ${filter.kind} field of that name.`,
+      );
+    }
+    checked.set(filter.name, {
+      key: field.name,
+      definition: {
+        name: field.name,
+        label: field.label,
+        kind: filter.kind,
+        ...(field.options ? { options: [...field.options] } : {}),
+      },
+    });
+  }
+  return checked;
 }
 
 function toFormItem(item: Field | Slot): FormItem {

@@ -1,5 +1,6 @@
 import type { Slot } from '../../shared';
 import type { Field } from './field';
+import type { RecordFilter } from './record-filter';
 import type { Relation } from './relation';
 
 /**
@@ -28,5 +29,23 @@ export abstract class Resource {
    */
   listColumns(): readonly string[] {
     return ['title', 'label'];
+  }
+
+  /** The filters the list offers staff, in order (RecordFilter.select / checkbox / relation). None by default. */
+  filters(): readonly RecordFilter[] {
+    return [];
+  }
+
+  /** Whether staff may create records (the New page, `POST .../records`). Off unless the resource says so. */
+  allowsCreate(): boolean {
+    return false;
+  }
+
+  /**
+   * Whether staff may delete records (`DELETE .../records/:id`), each restorable for RECORD_RESTORE_WINDOW_MS. Off
+   * unless the resource says so. A record that others refer to through a relation is never deleted.
+   */
+  allowsDelete(): boolean {
+    return false;
   }
 }

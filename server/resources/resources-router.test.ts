@@ -255,9 +255,9 @@ describe('resource API', () => {
 
   it('answers 405 for a method a route does not take', async () => {
     const agent = await signedInAgent(testApp.app);
-    const response = await agent.delete('/api/resources/articles/records/1');
+    const response = await agent.patch('/api/resources/articles/records/1');
     expect(response.status).toBe(405);
-    expect(response.headers.allow).toBe('GET, PUT, HEAD');
+    expect(response.headers.allow).toBe('GET, PUT, DELETE, HEAD');
     expect((await agent.post('/api/resources')).status).toBe(405);
   });
 });

@@ -1,11 +1,15 @@
 import express, { type Request, type Router } from 'express';
-import type {
-  RecordListPayload,
-  RecordPayload,
-  RelationBlock,
-  ResourceListPayload,
-  ResourcePayload,
-  ResourceRecord,
+import {
+  RECORD_RESTORE_WINDOW_MS,
+  RECORD_TOTAL_BOUND,
+  type BulkRecordPayload,
+  type RecordDeletedPayload,
+  type RecordListPayload,
+  type RecordPayload,
+  type RelationBlock,
+  type ResourceListPayload,
+  type ResourcePayload,
+  type ResourceRecord,
 } from '../../shared';
 import { requireSession } from '../auth/require-session';
 import { HttpError } from '../http/http-error';
@@ -14,6 +18,8 @@ import { requireJsonBody } from '../http/require-json-body';
 import { currentTenant } from '../tenants/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
 import { parseRecordListQuery } from './parse-record-list-query';
+import { parseBulkRequest, runBulk } from './record-bulk';
+import { assertNotReferred, RECORD_DELETE_MESSAGES } from './record-delete-guard';
 import { isRecordId } from './record-id';
 import { encodeRecordCursor } from './record-list-cursor';
 import type { RecordSource } from './record-source';
@@ -30,6 +36,7 @@ export interface ResourcesRouterOptions {
 export const RESOURCE_MESSAGES = {
   unknownResource: (name: string) => `There is no resource "${name}".`,
   unknownRecord: (resource: string, id: string) => `There is no ${resource} record ${id}.`,
+  createNotAllowed: (label: string) => `${label} records cannot be created.`,
 } as const;
 
 /**
@@ -76,6 +83,22 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
     ),
   });
 
+  /** A delete, refused while records refer to the record; what DELETE answers. */
+  const deleteRecord = async (
+    tenant: string,
+    resource: RegisteredResource,
+    id: number,
+  ): Promise<RecordDeletedPayload> => {
+    const unknown = () => HttpError.notFound(RESOURCE_MESSAGES.unknownRecord(resource.name, String(id)));
+    const record = await records.get(tenant, resource.name, id);
+    if (!record) throw unknown();
+    await assertNotReferred(resources, records, tenant, resource.name, record);
+    const deletedAt = Date.now();
+    const deleted = await records.delete(tenant, resource.name, id);
+    if (!deleted) throw unknown();
+    return { deleted, restorableUntil: deletedAt + RECORD_RESTORE_WINDOW_MS };
+  };
+
   jsonRoute(router, '/api/resources', {
     GET: (_req, res) => {
       const payload: ResourceListPayload = { resources: resources.summaries() };
@@ -95,7 +118,10 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
       const resource = resourceOf(req);
       const tenant = (await currentTenant(req, tenants)).current.id;
       const query = parseRecordListQuery(resource, req.query as Record<string, unknown>);
-      const found = await records.page(tenant, resource.name, query.source);
+      const [found, counted] = await Promise.all([
+        records.page(tenant, resource.name, query.source),
+        records.countPage(tenant, resource.name, query.source, RECORD_TOTAL_BOUND),
+      ]);
       const payload: RecordListPayload = {
         records: found.records,
         page: {
@@ -103,11 +129,77 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
           order: query.order,
           limit: query.source.limit,
           q: query.q,
+          search: query.search,
+          filters: query.filters,
+          total: { count: Math.min(counted, RECORD_TOTAL_BOUND), exact: counted <= RECORD_TOTAL_BOUND },
           ...(found.next ? { next: encodeRecordCursor(query, found.next) } : {}),
           ...(found.previous ? { previous: encodeRecordCursor(query, found.previous) } : {}),
         },
       };
       res.json(payload);
+    },
+    POST: [
+      ...requireJsonBody(options.bodyLimitBytes),
+      async (req, res) => {
+        const resource = resourceOf(req);
+        if (!resource.definition.canCreate) {
+          throw new HttpError('method_not_allowed', RESOURCE_MESSAGES.createNotAllowed(resource.label));
+        }
+        const tenant = (await currentTenant(req, tenants)).current.id;
+        const data = validateRecordUpdate(resource.fields, null, req.body, {});
+        const created = await records.insert(tenant, resource.name, data);
+        res.status(201).json(await recordPayload(tenant, resource, created));
+      },
+    ],
+  });
+
+  /** An update of one record, merged again if another write lands meanwhile; what PUT saves. */
+  const updateRecord = async (
+    tenant: string,
+    resource: RegisteredResource,
+    id: number,
+    body: unknown,
+  ): Promise<ResourceRecord> => {
+    const saved = await records.update(tenant, resource.name, id, (current) =>
+      validateRecordUpdate(resource.fields, id, body, current),
+    );
+    if (!saved) throw HttpError.notFound(RESOURCE_MESSAGES.unknownRecord(resource.name, String(id)));
+    return saved;
+  };
+
+  jsonRoute(router, '/api/resources/:name/records/bulk', {
+    POST: [
+      ...requireJsonBody(options.bodyLimitBytes),
+      async (req, res) => {
+        const resource = resourceOf(req);
+        const bulk = parseBulkRequest(req.body);
+        if (bulk.action === 'delete' && !resource.definition.canDelete) {
+          throw new HttpError('method_not_allowed', RECORD_DELETE_MESSAGES.notAllowed(resource.label));
+        }
+        const tenant = (await currentTenant(req, tenants)).current.id;
+        const payload: BulkRecordPayload =
+          bulk.action === 'delete'
+            ? {
+                results: await runBulk(bulk.ids, async (id) => (await deleteRecord(tenant, resource, id)).deleted),
+                restorableUntil: Date.now() + RECORD_RESTORE_WINDOW_MS,
+              }
+            : { results: await runBulk(bulk.ids, (id) => updateRecord(tenant, resource, id, bulk.values)) };
+        res.json(payload);
+      },
+    ],
+  });
+
+  jsonRoute(router, '/api/resources/:name/records/:id/restore', {
+    POST: async (req, res) => {
+      const resource = resourceOf(req);
+      const id = recordIdOf(req, resource);
+      if (!resource.definition.canDelete) {
+        throw new HttpError('method_not_allowed', RECORD_DELETE_MESSAGES.notAllowed(resource.label));
+      }
+      const tenant = (await currentTenant(req, tenants)).current.id;
+      const restored = await records.restore(tenant, resource.name, id);
+      if (!restored) throw HttpError.notFound(RECORD_DELETE_MESSAGES.notRestorable(resource.name, id));
+      res.json(await recordPayload(tenant, resource, restored));
     },
   });
 
@@ -126,14 +218,19 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
         const resource = resourceOf(req);
         const id = recordIdOf(req, resource);
         const tenant = (await currentTenant(req, tenants)).current.id;
-        // The merge of the given fields into the stored record is made again if another write lands meanwhile.
-        const saved = await records.update(tenant, resource.name, id, (current) =>
-          validateRecordUpdate(resource.fields, id, req.body, current),
-        );
-        if (!saved) throw HttpError.notFound(RESOURCE_MESSAGES.unknownRecord(resource.name, String(id)));
-        res.json(await recordPayload(tenant, resource, saved));
+        res.json(await recordPayload(tenant, resource, await updateRecord(tenant, resource, id, req.body)));
       },
     ],
+    DELETE: async (req, res) => {
+      const resource = resourceOf(req);
+      const id = recordIdOf(req, resource);
+      if (!resource.definition.canDelete) {
+        throw new HttpError('method_not_allowed', RECORD_DELETE_MESSAGES.notAllowed(resource.label));
+      }
+      const tenant = (await currentTenant(req, tenants)).current.id;
+      const payload = await deleteRecord(tenant, resource, id);
+      res.json(payload);
+    },
   });
 
   return router;

@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { JsonObject, ResourceRecord } from '../../shared';
+import { sql, type Kysely } from 'kysely';
+import { RECORD_RESTORE_WINDOW_MS, type JsonObject, type ResourceRecord } from '../../shared';
 import { HttpError } from '../http/http-error';
 import type { AppSchema } from '../storage/app-schema';
 import type { StorageEngine } from '../storage/storage-engine';
@@ -7,6 +7,10 @@ import { FIELD_NAME_PATTERN } from './field';
 import type { RecordPage, RecordPageQuery } from './record-page-query';
 import { RecordPager } from './record-pager';
 import type { RecordSource } from './record-source';
+import { recordWordIndexFor, recordWords, type RecordWordIndex } from './record-words';
+
+/** Records indexed per statement when the word index is filled for records written before it existed. */
+const WORDS_BACKFILL_BATCH = 500;
 
 /** Compare-and-set attempts of one update before it gives up (each failed one means another write landed). */
 const UPDATE_ATTEMPTS = 50;
@@ -24,9 +28,16 @@ interface RecordRow {
  */
 export class StoredRecordSource implements RecordSource {
   private readonly pager: RecordPager;
+  private readonly words: RecordWordIndex;
 
   constructor(private readonly engine: StorageEngine) {
     this.pager = new RecordPager(engine, toRecord);
+    this.words = recordWordIndexFor(engine.kind);
+  }
+
+  /** Runs `work` in a transaction, or in the caller's when `db` is given (seeding's exclusive work). */
+  private transaction<T>(db: Kysely<AppSchema> | undefined, work: (db: Kysely<AppSchema>) => Promise<T>): Promise<T> {
+    return db ? work(db) : this.engine.db.transaction().execute(work);
   }
 
   private scoped(tenant: string, resource: string, db: Kysely<AppSchema> = this.engine.db) {
@@ -69,21 +80,109 @@ export class StoredRecordSource implements RecordSource {
     return Number(count);
   }
 
-  async insert(
-    tenant: string,
-    resource: string,
-    data: JsonObject,
-    db: Kysely<AppSchema> = this.engine.db,
-  ): Promise<ResourceRecord> {
+  async insert(tenant: string, resource: string, data: JsonObject, given?: Kysely<AppSchema>): Promise<ResourceRecord> {
     const now = Date.now();
-    const stored = JSON.stringify(withoutId(data));
-    const { id } = await db
-      .insertInto('records')
-      .values({ tenant_id: tenant, resource, data: stored, created_at: now, updated_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const kept = withoutId(data);
+    const stored = JSON.stringify(kept);
+    const id = await this.transaction(given, async (trx) => {
+      const row = await trx
+        .insertInto('records')
+        .values({ tenant_id: tenant, resource, data: stored, created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await this.words.write(trx, row.id, recordWords(tenant, resource, kept));
+      return row.id;
+    });
     this.engine.noteWrite();
     return toRecord({ id, data: stored });
+  }
+
+  /**
+   * Moves the record to the deleted records, where `restore` finds it for RECORD_RESTORE_WINDOW_MS; records deleted
+   * longer ago are let go meanwhile. Undefined when the tenant has no such record.
+   */
+  async delete(tenant: string, resource: string, id: number, now = Date.now()): Promise<ResourceRecord | undefined> {
+    const deleted = await this.engine.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .selectFrom('records')
+        .selectAll()
+        .where('id', '=', id)
+        .where('tenant_id', '=', tenant)
+        .where('resource', '=', resource)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      await trx
+        .deleteFrom('deleted_records')
+        .where('deleted_at', '<', now - RECORD_RESTORE_WINDOW_MS)
+        .execute();
+      await trx
+        .insertInto('deleted_records')
+        .values({ ...row, deleted_at: now })
+        .execute();
+      await this.words.remove(trx, id);
+      await trx.deleteFrom('records').where('id', '=', id).execute();
+      return row;
+    });
+    if (!deleted) return undefined;
+    this.engine.noteWrite();
+    return toRecord(deleted);
+  }
+
+  /** Puts a record deleted less than RECORD_RESTORE_WINDOW_MS ago back, with its id; undefined when there is none. */
+  async restore(tenant: string, resource: string, id: number, now = Date.now()): Promise<ResourceRecord | undefined> {
+    const restored = await this.engine.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .selectFrom('deleted_records')
+        .selectAll()
+        .where('id', '=', id)
+        .where('tenant_id', '=', tenant)
+        .where('resource', '=', resource)
+        .where('deleted_at', '>=', now - RECORD_RESTORE_WINDOW_MS)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const { deleted_at: _deletedAt, ...record } = row;
+      await trx.deleteFrom('deleted_records').where('id', '=', id).execute();
+      await trx.insertInto('records').values(record).execute();
+      await this.words.write(trx, id, recordWords(tenant, resource, JSON.parse(row.data) as JsonObject));
+      return row;
+    });
+    if (!restored) return undefined;
+    this.engine.noteWrite();
+    return toRecord(restored);
+  }
+
+  /** How many records `query`'s list holds: exact up to `bound`, `bound + 1` meaning more (see RecordPager.count). */
+  countPage(tenant: string, resource: string, query: RecordPageQuery, bound: number): Promise<number> {
+    return this.pager.count(tenant, resource, query, bound);
+  }
+
+  /**
+   * Gives the records written before the word index existed (a database older than migration 4) their words, in
+   * batches by id. Run at start-up; idempotent, and harmless on several hosts at once (each write replaces).
+   */
+  async indexMissingWords(): Promise<number> {
+    let indexed = 0;
+    for (let after = 0; ; ) {
+      const rows = await this.engine.db
+        .selectFrom('records')
+        .select(['id', 'tenant_id', 'resource', 'data'])
+        .where('id', '>', after)
+        .where(sql<boolean>`NOT EXISTS (SELECT 1 FROM record_words WHERE ${this.words.recordId} = records.id)`)
+        .orderBy('id')
+        .limit(WORDS_BACKFILL_BATCH)
+        .execute();
+      for (const row of rows) {
+        await this.words.write(
+          this.engine.db,
+          row.id,
+          recordWords(row.tenant_id, row.resource, JSON.parse(row.data) as JsonObject),
+        );
+      }
+      indexed += rows.length;
+      const last = rows.at(-1);
+      if (!last || rows.length < WORDS_BACKFILL_BATCH) return indexed;
+      after = last.id;
+    }
   }
 
   replace(tenant: string, resource: string, id: number, data: JsonObject): Promise<ResourceRecord | undefined> {
@@ -119,16 +218,22 @@ export class StoredRecordSource implements RecordSource {
     data: JsonObject,
     expected?: string,
   ): Promise<ResourceRecord | undefined> {
-    const stored = JSON.stringify(withoutId(data));
-    let update = this.engine.db
-      .updateTable('records')
-      .set({ data: stored, updated_at: Date.now() })
-      .where('id', '=', id)
-      .where('tenant_id', '=', tenant)
-      .where('resource', '=', resource);
-    if (expected !== undefined) update = update.where('data', '=', expected);
-    const result = await update.executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) return undefined;
+    const kept = withoutId(data);
+    const stored = JSON.stringify(kept);
+    const written = await this.engine.db.transaction().execute(async (trx) => {
+      let update = trx
+        .updateTable('records')
+        .set({ data: stored, updated_at: Date.now() })
+        .where('id', '=', id)
+        .where('tenant_id', '=', tenant)
+        .where('resource', '=', resource);
+      if (expected !== undefined) update = update.where('data', '=', expected);
+      const result = await update.executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      await this.words.write(trx, id, recordWords(tenant, resource, kept));
+      return true;
+    });
+    if (!written) return undefined;
     this.engine.noteWrite();
     return toRecord({ id, data: stored });
   }

@@ -8,6 +8,7 @@ export const FIELD_MESSAGES = {
   required: 'This field is required.',
   unknown: 'Unknown field.',
   idChange: 'The id of a record cannot be changed.',
+  idOnCreate: 'The id of a new record is given by the server.',
   notText: 'Must be text.',
   nulCharacter: 'Must not contain the character U+0000.',
   loneSurrogate: 'Must not contain half of a character (a lone UTF-16 surrogate).',
@@ -26,11 +27,12 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /**
  * Checks the body of `PUT .../records/:id` against the resource's fields and returns the new record data: the
  * current data with the given fields replaced (`null` clears an optional field). Throws 400 `invalid_request` with
- * `error.fields` naming every problem, including fields the resource does not have.
+ * `error.fields` naming every problem, including fields the resource does not have. `recordId` null: the body of
+ * `POST .../records`, a new record (`current` is then `{}`), which cannot name an id.
  */
 export function validateRecordUpdate(
   fields: ReadonlyMap<string, Field>,
-  recordId: number,
+  recordId: number | null,
   body: unknown,
   current: Readonly<Record<string, JsonValue | undefined>>,
 ): JsonObject {
@@ -45,7 +47,8 @@ export function validateRecordUpdate(
   for (const key of Object.keys(body)) {
     const value = body[key] as JsonValue | undefined;
     if (key === 'id') {
-      if (value !== recordId) problems.id = FIELD_MESSAGES.idChange;
+      if (recordId === null) problems.id = FIELD_MESSAGES.idOnCreate;
+      else if (value !== recordId) problems.id = FIELD_MESSAGES.idChange;
       continue;
     }
     const field = fields.get(key);

@@ -9,6 +9,7 @@ export interface AppSchema {
   tenants: TenantsTable;
   memberships: MembershipsTable;
   records: RecordsTable;
+  deleted_records: DeletedRecordsTable;
   remote_releases: RemoteReleasesTable;
   remote_rollouts: RemoteRolloutsTable;
   remote_tokens: RemoteTokensTable;
@@ -47,6 +48,17 @@ export interface RecordsTable {
   data: string;
   created_at: number;
   updated_at: number;
+}
+
+/** A deleted record, restorable with its id until RECORD_RESTORE_WINDOW_MS after `deleted_at`. */
+export interface DeletedRecordsTable {
+  id: number;
+  tenant_id: string;
+  resource: string;
+  data: string;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number;
 }
 
 /** One immutable release of a remote; `descriptor` is the JSON of its components, form components and props. */

@@ -137,6 +137,28 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       );
     `,
   },
+  {
+    version: 5,
+    name: 'deleted records kept for restoring, and the word index of records',
+    // A deleted record moves to deleted_records with its id (AUTOINCREMENT never hands an id out twice), so restoring
+    // puts it back as it was. record_words: the words of each record's text values, as the server splits them
+    // (record-words.ts), one FTS5 row per record with the record's id as rowid. The ascii tokenizer only splits at
+    // the spaces the server puts between words and keeps every other character: SQLite then holds exactly the words
+    // PostgreSQL holds, and both engines answer a search alike.
+    sql: `
+      CREATE TABLE deleted_records (
+        id INTEGER PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        resource TEXT NOT NULL,
+        data TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        deleted_at INTEGER NOT NULL
+      );
+      CREATE INDEX deleted_records_deleted_at ON deleted_records (deleted_at);
+      CREATE VIRTUAL TABLE record_words USING fts5(words, tokenize = "ascii tokenchars '_'");
+    `,
+  },
 ]);
 
 /**
@@ -297,6 +319,29 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = Object.freeze([
         ms_over INTEGER NOT NULL DEFAULT 0,
         PRIMARY KEY (span, start_at, remote, release, location, component)
       );
+    `,
+  },
+  {
+    version: 5,
+    name: 'deleted records kept for restoring, and the word index of records',
+    // record_words holds the server's words as lexemes taken verbatim (array_to_tsvector, no text search parser), so
+    // PostgreSQL matches exactly the words SQLite's FTS5 table holds.
+    sql: `
+      CREATE TABLE deleted_records (
+        id INTEGER PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        resource TEXT NOT NULL,
+        data TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        deleted_at BIGINT NOT NULL
+      );
+      CREATE INDEX deleted_records_deleted_at ON deleted_records (deleted_at);
+      CREATE TABLE record_words (
+        record_id INTEGER PRIMARY KEY REFERENCES records(id) ON DELETE CASCADE,
+        words tsvector NOT NULL
+      );
+      CREATE INDEX record_words_words ON record_words USING gin (words);
     `,
   },
 ]);

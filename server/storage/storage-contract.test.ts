@@ -5,8 +5,7 @@ import { sql } from 'kysely';
 import { Client } from 'pg';
 import pino from 'pino';
 import type { ResourceRecord } from '../../shared';
-import { describeWithPostgres, PostgresServer } from '../../testing/server/postgres-server';
-import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+import { ENGINES } from '../../testing/server/engines-under-test';
 import { LoginRateLimiter, rateLimitStoreIn } from '../auth/login-rate-limit/login-rate-limiter';
 import { UserStore } from '../auth/user-store';
 import type { RecordPageQuery } from '../resources/record-page-query';
@@ -25,72 +24,6 @@ import type { StorageEngine } from './storage-engine';
  * server for the file, a fresh database per case). Two engines opened on the same settings stand for two hosts.
  * Above 300 lines for one reason: the contract is one list of cases, run against every engine.
  */
-interface EngineUnderTest {
-  name: string;
-  describeFor: (name: string, suite: () => void) => void;
-  setUp(): Promise<void>;
-  tearDown(): Promise<void>;
-  /** Settings of a new, empty database. */
-  freshDatabase(): Promise<StorageSettings>;
-  /** Runs the engine's migration function with these steps; resolves to the versions it applied. */
-  applySteps(settings: StorageSettings, steps: readonly Migration[]): Promise<number[]>;
-}
-
-let folder: TempDir;
-let postgres: PostgresServer | undefined;
-let databases = 0;
-
-const ENGINES: EngineUnderTest[] = [
-  {
-    name: 'SQLite',
-    describeFor: describe,
-    setUp: () => {
-      folder = makeTempDir('slots-contract-');
-      return Promise.resolve();
-    },
-    tearDown: () => {
-      folder.remove();
-      return Promise.resolve();
-    },
-    freshDatabase: () => Promise.resolve({ kind: 'sqlite', path: path.join(folder.path, `db${++databases}.db`) }),
-    applySteps: (settings, steps) => {
-      const db = new Database(settings.kind === 'sqlite' ? settings.path : '');
-      try {
-        return Promise.resolve(migrate(db, steps));
-      } catch (error) {
-        return Promise.reject(error as Error);
-      } finally {
-        db.close();
-      }
-    },
-  },
-  {
-    name: 'PostgreSQL',
-    describeFor: describeWithPostgres(),
-    setUp: async () => {
-      postgres = await PostgresServer.start();
-    },
-    tearDown: async () => {
-      await postgres?.remove();
-    },
-    freshDatabase: async () => ({
-      kind: 'postgres',
-      url: await (postgres as PostgresServer).createDatabase(`contract_${++databases}`),
-      poolSize: 4,
-      statementTimeoutMs: 5000,
-    }),
-    applySteps: async (settings, steps) => {
-      const client = new Client({ connectionString: settings.kind === 'postgres' ? settings.url : '' });
-      await client.connect();
-      try {
-        return await migratePostgres(client, steps);
-      } finally {
-        await client.end();
-      }
-    },
-  },
-];
-
 /**
  * The message a promise rejects with. Not `rejects.toThrow()`: better-sqlite3's native part keeps the error class
  * of the first test file that loaded it in the worker, so in later files its errors are no `Error` of this realm.

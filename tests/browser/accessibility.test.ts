@@ -26,6 +26,24 @@ async function staffPages(page: Page): Promise<StaffPage[]> {
     { name: 'article', path: `/resources/articles/${article.id}` },
     { name: 'author', path: `/resources/authors/${author.id}` },
     { name: 'article edit', path: `/resources/articles/${article.id}/edit` },
+    { name: 'new article', path: '/resources/articles/new' },
+    {
+      name: 'new article with a refused create',
+      path: '/resources/articles/new',
+      prepare: async (current) => {
+        await current.getByRole('button', { name: 'Create' }).click();
+        await current.getByRole('alert').getByText('fields need attention').waitFor();
+      },
+    },
+    { name: 'articles found by a word', path: '/resources/articles?search=spring' },
+    {
+      name: 'delete confirmation',
+      path: `/resources/articles/${article.id}`,
+      prepare: async (current) => {
+        await current.getByRole('button', { name: /^Delete / }).click();
+        await current.getByRole('dialog').waitFor();
+      },
+    },
     {
       name: 'article edit with a refused save',
       path: `/resources/articles/${article.id}/edit`,

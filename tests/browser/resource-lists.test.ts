@@ -89,7 +89,7 @@ describe('a long list', () => {
     const all = [...DEMO_AUTHORS, ...TITLES];
     expect(await shownTitles(page)).toEqual(all.slice(0, RECORD_LIST_LIMIT.default));
     await expect(page.getByRole('status').filter({ hasText: 'Showing' }).textContent()).resolves.toBe(
-      'Showing 25 authors, oldest first.',
+      `Showing 25 of ${all.length} authors, oldest first.`,
     );
 
     // Sort by name: the heading is a button, its column says how it is sorted, the focus stays on it.
@@ -150,7 +150,7 @@ describe('a long list', () => {
     expect(await shownTitles(page)).toEqual(matching);
     expect(await focusedElement(page)).toMatchObject({ tag: 'input', name: 'q' });
     await expect(page.getByRole('status').filter({ hasText: 'Showing' }).textContent()).resolves.toBe(
-      `Showing ${matching.length} authors whose name starts with “SEED 1”, by name, descending.`,
+      `Showing ${matching.length} of ${matching.length} authors whose name starts with “SEED 1”, by name, descending.`,
     );
     await page.reload();
     await waitForSettledPage(page);

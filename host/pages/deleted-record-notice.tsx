@@ -1,0 +1,94 @@
+import { useEffect, useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import type { RecordPayload, ResourceRecord } from '../../shared';
+import { ApiError, useApiClient, useSession } from '../core';
+
+/** A record just deleted, as the list page is told of it (from the record page: in the navigation's state). */
+export interface DeletedRecord {
+  resource: string;
+  record: ResourceRecord;
+}
+
+/** Reads a DeletedRecord out of a navigation's state; null for anything else. */
+export function deletedRecordOf(state: unknown): DeletedRecord | null {
+  if (typeof state !== 'object' || state === null || !('deleted' in state)) return null;
+  const deleted = (state as { deleted: unknown }).deleted;
+  if (typeof deleted !== 'object' || deleted === null) return null;
+  const { resource, record } = deleted as Partial<DeletedRecord>;
+  return typeof resource === 'string' && typeof record?.id === 'number' ? { resource, record } : null;
+}
+
+/**
+ * The record whose delete the list offers to undo: one deleted on the record page just left (its navigation's
+ * state, then cleared from the history entry so a reload or Back does not offer it again), or set by the list.
+ */
+export function useDeletedRecord(): [DeletedRecord | null, (deleted: DeletedRecord | null) => void] {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [deleted, setDeleted] = useState<DeletedRecord | null>(() => deletedRecordOf(location.state));
+  const fromState = deletedRecordOf(location.state) !== null;
+  useEffect(() => {
+    if (fromState) void navigate(`${location.pathname}${location.search}`, { replace: true, state: null });
+  }, [fromState, navigate, location.pathname, location.search]);
+  return [deleted, setDeleted];
+}
+
+type Phase = { kind: 'deleted' } | { kind: 'restoring' } | { kind: 'restored' } | { kind: 'failed'; message: string };
+
+/**
+ * "Deleted X. Undo": the undo window of a delete. Undo takes the focus when the notice appears (the row or page that
+ * held it is gone), and restores the record with its id; `onRestored` then shows it again.
+ */
+export function DeletedRecordNotice({ deleted, onRestored }: { deleted: DeletedRecord; onRestored(): void }) {
+  const client = useApiClient();
+  const { expire } = useSession();
+  const [phase, setPhase] = useState<Phase>({ kind: 'deleted' });
+  const undo = useRef<HTMLButtonElement>(null);
+  const name = deleted.record.title || `#${deleted.record.id}`;
+
+  useEffect(() => {
+    undo.current?.focus();
+  }, [deleted]);
+
+  const restore = async () => {
+    if (phase.kind === 'restoring') return;
+    setPhase({ kind: 'restoring' });
+    try {
+      await client.post<RecordPayload>(
+        `/api/resources/${encodeURIComponent(deleted.resource)}/records/${deleted.record.id}/restore`,
+      );
+      setPhase({ kind: 'restored' });
+      onRestored();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) {
+        expire();
+        return;
+      }
+      setPhase({ kind: 'failed', message: error instanceof ApiError ? error.message : 'Could not restore.' });
+    }
+  };
+
+  return (
+    <div className="notice notice--info deleted-notice" data-deleted-record={deleted.record.id}>
+      <p role="status" className="deleted-notice__text">
+        {phase.kind === 'restored' ? `Restored “${name}”.` : `Deleted “${name}”.`}
+      </p>
+      {phase.kind !== 'restored' && (
+        <button
+          ref={undo}
+          type="button"
+          className="button button--secondary button--small"
+          aria-disabled={phase.kind === 'restoring'}
+          onClick={() => void restore()}
+        >
+          Undo
+        </button>
+      )}
+      {phase.kind === 'failed' && (
+        <p className="form-error" role="alert">
+          {phase.message}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+import { useCallback } from 'react';
+import { useNavigate, useParams } from 'react-router-dom';
+import { SlotLocation, type RecordPayload, type ResourcePayload } from '../../shared';
+import { AppSlotRenderer } from '../core';
+import { useApi } from '../app/use-api';
+import { ResourceForm } from '../forms/resource-form';
+import { Breadcrumbs } from '../layout/breadcrumbs';
+import { PageHeading } from '../layout/page-heading';
+import { PageStatus } from './page-status';
+
+/**
+ * A new record: the resource's form, empty, its form slots with `formContext.mode` 'create'; resource-before-form
+ * and resource-after-form around it as on the edit page. resource-edit-actions is not rendered: its context is a
+ * record, and there is none yet. Creating opens the new record's page. Where the resource does not allow creating,
+ * the page says so.
+ */
+export function RecordCreatePage() {
+  const { resource = '' } = useParams();
+  const navigate = useNavigate();
+  const base = `/resources/${encodeURIComponent(resource)}`;
+  const definition = useApi<ResourcePayload>(`/api/resources/${encodeURIComponent(resource)}`);
+  const onSaved = useCallback(
+    (payload: RecordPayload) => void navigate(`${base}/${payload.record.id}`, { replace: true }),
+    [navigate, base],
+  );
+
+  if (definition.status !== 'ready') {
+    return definition.status === 'error' ? (
+      <PageStatus status="error" error={definition.error} retry={definition.reload} />
+    ) : (
+      <PageStatus status="loading" />
+    );
+  }
+  const { label, canCreate } = definition.data.resource;
+  return (
+    <div className="page">
+      <Breadcrumbs trail={[{ label: 'Dashboard', to: '/' }, { label, to: base }, { label: 'New' }]} />
+      <PageHeading title={`New · ${label}`}>New in {label.toLowerCase()}</PageHeading>
+      {canCreate ? (
+        <>
+          <AppSlotRenderer location={SlotLocation.RESOURCE_BEFORE_FORM} />
+          <ResourceForm definition={definition.data.resource} onSaved={onSaved} />
+          <AppSlotRenderer location={SlotLocation.RESOURCE_AFTER_FORM} />
+        </>
+      ) : (
+        <p className="notice notice--warning">{label} records cannot be created here.</p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,113 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { RecordFilterDefinition, RecordListPayload } from '../../shared';
+import { useApi } from '../app/use-api';
+
+export interface RecordFiltersFormProps {
+  resourceLabel: string;
+  filters: readonly RecordFilterDefinition[];
+  /** The filters applied now, by name. */
+  applied: Readonly<Record<string, string>>;
+  onApply(filters: Record<string, string>): void;
+}
+
+/** Related records offered by a relation filter: the first page by title (lists of people, sections, ...). */
+const RELATED_CHOICES = 100;
+
+/**
+ * The list's filters, one drop-down each, applied together with a button (a drop-down that applied itself would
+ * reload the list at every arrow key). Follows the filters applied (Back, a reload).
+ */
+export function RecordFiltersForm({ resourceLabel, filters, applied, onApply }: RecordFiltersFormProps) {
+  const [chosen, setChosen] = useState<Record<string, string>>({ ...applied });
+  const [shownFor, setShownFor] = useState(applied);
+  if (shownFor !== applied && JSON.stringify(shownFor) !== JSON.stringify(applied)) {
+    setShownFor(applied);
+    setChosen({ ...applied });
+  }
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onApply(Object.fromEntries(Object.entries(chosen).filter(([, value]) => value !== '')));
+  };
+  if (filters.length === 0) return null;
+  const anyApplied = Object.keys(applied).length > 0;
+  return (
+    <form className="list-filters" aria-label={`Filter ${resourceLabel.toLowerCase()}`} onSubmit={submit}>
+      {filters.map((filter) => (
+        <FilterChoice
+          key={filter.name}
+          filter={filter}
+          value={chosen[filter.name] ?? ''}
+          onChange={(value) => setChosen((current) => ({ ...current, [filter.name]: value }))}
+        />
+      ))}
+      <div className="list-filters__actions">
+        <button type="submit" className="button button--secondary">
+          Apply filters
+        </button>
+        {anyApplied && (
+          <button
+            type="button"
+            className="button button--ghost"
+            onClick={() => {
+              setChosen({});
+              onApply({});
+            }}
+          >
+            Clear filters
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}
+
+function FilterChoice({
+  filter,
+  value,
+  onChange,
+}: {
+  filter: RecordFilterDefinition;
+  value: string;
+  onChange(value: string): void;
+}) {
+  const id = useId();
+  const related = useApi<RecordListPayload>(
+    filter.kind === 'relation' && filter.resource
+      ? `/api/resources/${encodeURIComponent(filter.resource)}/records?sort=title&limit=${RELATED_CHOICES}`
+      : null,
+  );
+  const choices: Array<{ value: string; label: string }> =
+    filter.kind === 'select'
+      ? (filter.options ?? []).map((option) => ({ value: option, label: option }))
+      : filter.kind === 'checkbox'
+        ? [
+            { value: 'true', label: 'Ticked' },
+            { value: 'false', label: 'Not ticked' },
+          ]
+        : related.status === 'ready'
+          ? related.data.records.map((record) => ({ value: String(record.id), label: record.title || `#${record.id}` }))
+          : [];
+  // An applied relation choice beyond the first page is still shown as chosen.
+  if (value !== '' && !choices.some((choice) => choice.value === value)) choices.push({ value, label: `#${value}` });
+  return (
+    <div className="list-filters__field">
+      <label htmlFor={id} className="field__label">
+        {filter.label}
+      </label>
+      <select
+        id={id}
+        className="input"
+        name={`filter.${filter.name}`}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      >
+        <option value="">Any</option>
+        {choices.map((choice) => (
+          <option key={choice.value} value={choice.value}>
+            {choice.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

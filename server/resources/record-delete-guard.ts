@@ -1,0 +1,38 @@
+import { HttpError } from '../http/http-error';
+import type { RecordSource } from './record-source';
+import type { ResourceRegistry } from './resource-registry';
+
+/** Referring records named in a refusal; more are counted, not named. */
+const NAMED_REFERRERS = 5;
+
+export const RECORD_DELETE_MESSAGES = {
+  notAllowed: (label: string) => `${label} records cannot be deleted.`,
+  referred: (title: string, holders: readonly string[]) =>
+    `“${title}” cannot be deleted: ${holders.join('; ')} still refer to it. Change or delete those first.`,
+  notRestorable: (resource: string, id: number) =>
+    `There is no deleted ${resource} record ${id} to restore: it was restored already, or deleted too long ago.`,
+} as const;
+
+/**
+ * Refuses (409 `conflict`) the delete of a record that records of a relation still hold the id of, naming the first
+ * of them per relation: a delete never orphans a record. Checked just before the delete; no API request sets a
+ * relation's key, so none can start referring to the record meanwhile.
+ */
+export async function assertNotReferred(
+  resources: ResourceRegistry,
+  records: RecordSource,
+  tenant: string,
+  resource: string,
+  record: { id: number; title: string },
+): Promise<void> {
+  const holders: string[] = [];
+  for (const referrer of resources.referrersOf(resource)) {
+    const referring = await records.findBy(tenant, referrer.resource, referrer.foreignKey, record.id);
+    if (referring.length === 0) continue;
+    const named = referring.slice(0, NAMED_REFERRERS).map((each) => `“${each.title || `#${each.id}`}”`);
+    const more = referring.length > named.length ? ` and ${referring.length - named.length} more` : '';
+    holders.push(`${referring.length} ${referrer.label.toLowerCase()} (${named.join(', ')}${more})`);
+  }
+  if (holders.length === 0) return;
+  throw new HttpError('conflict', RECORD_DELETE_MESSAGES.referred(record.title || `#${record.id}`, holders));
+}

@@ -1,0 +1,216 @@
+import { sql } from 'kysely';
+import { RECORD_RESTORE_WINDOW_MS, type ResourceRecord } from '../../shared';
+import { ENGINES } from '../../testing/server/engines-under-test';
+import { openMigratedStorage } from '../storage/open-storage';
+import type { StorageEngine } from '../storage/storage-engine';
+import { TenantStore } from '../tenants/tenant-store';
+import type { RecordFilterCondition, RecordPageQuery } from './record-page-query';
+import { splitWords } from './record-words';
+import { StoredRecordSource } from './stored-record-source';
+
+/**
+ * A record's life on both engines: deleted and restored with its id, found by any word of its text values with the
+ * same records on SQLite and PostgreSQL for the same data, and counted up to a bound.
+ */
+const TITLES = [
+  'Release notes for spring',
+  'Notebook of the team',
+  'A footnote on pricing',
+  'Café opening hours',
+  'CAFE menu',
+  'Notes: weekly meeting',
+  'Spring cleaning',
+  'naïve notation',
+  'Ünïcode tests',
+  'Straße und Weg',
+];
+
+/** What every engine must answer, computed from the data alone: records having a word starting with each word. */
+function expectedMatches(all: ResourceRecord[], search: string): number[] {
+  const wanted = splitWords(search);
+  return all
+    .filter((record) => {
+      const words = Object.values(record).flatMap((value) => (typeof value === 'string' ? splitWords(value) : []));
+      return wanted.every((prefix) => words.some((word) => word.startsWith(prefix)));
+    })
+    .map((record) => record.id);
+}
+
+/** The searches run on both engines; their answers are also compared across engines below. */
+const SEARCHES = ['note', 'NOTES', 'spring', 'café', 'cafe', 'naïve', 'unicode', 'ünï', 'strasse', 'weg', 'hours café'];
+const answersByEngine = new Map<string, Record<string, string[]>>();
+
+for (const engineUnderTest of ENGINES) {
+  engineUnderTest.describeFor(`record life on ${engineUnderTest.name}`, () => {
+    let engine: StorageEngine;
+    let records: StoredRecordSource;
+
+    beforeAll(() => engineUnderTest.setUp(), 60_000);
+    afterAll(() => engineUnderTest.tearDown(), 30_000);
+
+    beforeEach(async () => {
+      engine = await openMigratedStorage(await engineUnderTest.freshDatabase());
+      await new TenantStore(engine).save({ id: 'acme', name: 'Acme' });
+      await new TenantStore(engine).save({ id: 'globex', name: 'Globex' });
+      records = new StoredRecordSource(engine);
+    });
+
+    afterEach(() => engine.close());
+
+    const idsOf = async (query: Omit<RecordPageQuery, 'after' | 'before'>, resource = 'articles') => {
+      const ids: number[] = [];
+      let page = await records.page('acme', resource, query);
+      ids.push(...page.records.map((record) => record.id));
+      while (page.next) {
+        page = await records.page('acme', resource, { ...query, after: page.next });
+        ids.push(...page.records.map((record) => record.id));
+      }
+      return ids;
+    };
+
+    it('deletes a record out of every read and restores it with its id, data and words', async () => {
+      const kept = await records.insert('acme', 'articles', { title: 'Kept', label: 'K' });
+      const gone = await records.insert('acme', 'articles', { title: 'Gone tomorrow', label: 'G', group: 'news' });
+      expect(await records.delete('globex', 'articles', gone.id)).toBeUndefined();
+      expect(await records.delete('acme', 'articles', gone.id)).toEqual(gone);
+      expect(await records.get('acme', 'articles', gone.id)).toBeUndefined();
+      expect((await records.list('acme', 'articles')).map((record) => record.id)).toEqual([kept.id]);
+      expect(await idsOf({ sort: { column: 'id' }, descending: false, limit: 10, words: ['tomorrow'] })).toEqual([]);
+      expect(await records.delete('acme', 'articles', gone.id)).toBeUndefined();
+
+      expect(await records.restore('globex', 'articles', gone.id)).toBeUndefined();
+      expect(await records.restore('acme', 'articles', gone.id)).toEqual(gone);
+      expect(await records.get('acme', 'articles', gone.id)).toEqual(gone);
+      expect(await idsOf({ sort: { column: 'id' }, descending: false, limit: 10, words: ['tomorrow'] })).toEqual([
+        gone.id,
+      ]);
+      expect(await records.restore('acme', 'articles', gone.id)).toBeUndefined();
+      // A new record never takes the id of a deleted one.
+      await records.delete('acme', 'articles', gone.id);
+      const next = await records.insert('acme', 'articles', { title: 'Next', label: 'N' });
+      expect(next.id).toBeGreaterThan(gone.id);
+    });
+
+    it('restores only within the window, and lets older deleted records go', async () => {
+      const old = await records.insert('acme', 'articles', { title: 'Old', label: 'O' });
+      const deletedAt = Date.now() - RECORD_RESTORE_WINDOW_MS - 1000;
+      await records.delete('acme', 'articles', old.id, deletedAt);
+      expect(await records.restore('acme', 'articles', old.id)).toBeUndefined();
+      const other = await records.insert('acme', 'articles', { title: 'Other', label: 'O' });
+      await records.delete('acme', 'articles', other.id);
+      const left = await engine.db.selectFrom('deleted_records').select('id').execute();
+      expect(left.map((row) => row.id)).toEqual([other.id]);
+    });
+
+    it('finds records by any word of any text value, the start of a word, in id order, both ways', async () => {
+      for (const [index, title] of TITLES.entries()) {
+        await records.insert('acme', 'articles', {
+          title,
+          label: `Label ${index}`,
+          body: index === 2 ? 'Hours of notes' : '',
+        });
+      }
+      await records.insert('globex', 'articles', { title: 'Release notes of Globex', label: 'G' });
+      await records.insert('acme', 'authors', { title: 'Notes author', label: 'A' });
+      await records.update('acme', 'articles', 1, (current) => ({ ...current, title: 'Renamed release' }));
+      const all = await records.list('acme', 'articles');
+      const answers: Record<string, string[]> = {};
+      for (const search of SEARCHES) {
+        const words = splitWords(search);
+        const forward = await idsOf({ sort: { column: 'id' }, descending: false, limit: 2, words });
+        expect([search, forward]).toEqual([search, expectedMatches(all, search)]);
+        const backward = await idsOf({ sort: { column: 'id' }, descending: true, limit: 3, words });
+        expect(backward).toEqual([...forward].reverse());
+        answers[search] = forward.map((id) => all.find((record) => record.id === id)?.title ?? '');
+      }
+      // A few the data says by hand: "note" is the start of "notes" and "notebook", not of "footnote".
+      expect(answers.note).toEqual(['Notebook of the team', 'A footnote on pricing', 'Notes: weekly meeting']);
+      expect(answers['café']).toEqual(['Café opening hours']);
+      answersByEngine.set(engineUnderTest.name, answers);
+    });
+
+    it('counts the records of a list exactly up to the bound, and says more beyond it', async () => {
+      for (let index = 0; index < 12; index++) {
+        await records.insert('acme', 'articles', { title: `Item ${index} ${index % 2 ? 'odd' : 'even'}`, label: 'L' });
+      }
+      const byId: RecordPageQuery = { sort: { column: 'id' }, descending: false, limit: 5 };
+      expect(await records.countPage('acme', 'articles', byId, 100)).toBe(12);
+      expect(await records.countPage('acme', 'articles', byId, 10)).toBe(11);
+      expect(await records.countPage('acme', 'articles', { ...byId, words: ['odd'] }, 100)).toBe(6);
+      expect(await records.countPage('acme', 'articles', { ...byId, words: ['odd'] }, 3)).toBe(4);
+      const title = { column: 'title', kind: 'text' } as const;
+      expect(await records.countPage('acme', 'articles', { ...byId, sort: title, prefix: 'item 1' }, 100)).toBe(3);
+      expect(await records.countPage('globex', 'articles', byId, 100)).toBe(0);
+    });
+
+    it('filters by equal values and unticked boxes, with words and either sort, the same on every walk', async () => {
+      const groups = ['news', 'guides', 'opinion'];
+      for (let index = 0; index < 40; index++) {
+        await records.insert('acme', 'articles', {
+          title: `${index % 4 ? 'Plain' : 'Special'} item ${String(39 - index).padStart(2, '0')}`,
+          label: 'L',
+          group: groups[index % 3] ?? 'news',
+          ...(index % 5 === 0 ? {} : { featured: index % 2 === 0 }),
+          ...(index % 7 === 0 ? {} : { authorId: (index % 2) + 1 }),
+        });
+      }
+      await records.insert('globex', 'articles', { title: 'Special', label: 'G', group: 'news', authorId: 1 });
+      const all = await records.list('acme', 'articles');
+      const cases: Array<{
+        filters: RecordFilterCondition[];
+        words?: string[];
+        keep: (record: ResourceRecord) => boolean;
+      }> = [
+        { filters: [{ key: 'group', value: 'news', negated: false }], keep: (record) => record.group === 'news' },
+        { filters: [{ key: 'featured', value: true, negated: true }], keep: (record) => record.featured !== true },
+        {
+          filters: [
+            { key: 'featured', value: true, negated: false },
+            { key: 'authorId', value: 1, negated: false },
+          ],
+          keep: (record) => record.featured === true && record.authorId === 1,
+        },
+        {
+          filters: [{ key: 'group', value: 'guides', negated: false }],
+          words: ['special'],
+          keep: (record) => record.group === 'guides' && record.title.startsWith('Special'),
+        },
+      ];
+      for (const { filters, words, keep } of cases) {
+        const matching = all.filter(keep);
+        const byId = matching.map((record) => record.id);
+        const base = { limit: 3, filters, ...(words ? { words } : {}) };
+        expect(await idsOf({ ...base, sort: { column: 'id' }, descending: false })).toEqual(byId);
+        expect(await idsOf({ ...base, sort: { column: 'id' }, descending: true })).toEqual([...byId].reverse());
+        if (!words) {
+          const byTitle = [...matching].sort((a, b) => (a.title < b.title ? -1 : 1)).map((record) => record.id);
+          expect(await idsOf({ ...base, sort: { column: 'title', kind: 'text' }, descending: false })).toEqual(byTitle);
+        }
+        expect(
+          await records.countPage('acme', 'articles', { ...base, sort: { column: 'id' }, descending: false }, 100),
+        ).toBe(matching.length);
+      }
+    });
+
+    it('gives records written before the word index their words at start-up', async () => {
+      const early = await records.insert('acme', 'articles', { title: 'Early bird', label: 'E' });
+      await records.insert('acme', 'articles', { title: 'Late bird', label: 'L' });
+      await sql`DELETE FROM record_words`.execute(engine.db);
+      expect(await idsOf({ sort: { column: 'id' }, descending: false, limit: 5, words: ['early'] })).toEqual([]);
+      expect(await records.indexMissingWords()).toBe(2);
+      expect(await records.indexMissingWords()).toBe(0);
+      expect(await idsOf({ sort: { column: 'id' }, descending: false, limit: 5, words: ['early'] })).toEqual([
+        early.id,
+      ]);
+    });
+  });
+}
+
+describe('word search across engines', () => {
+  it('answers every search with the same records on SQLite and PostgreSQL', () => {
+    const engines = [...answersByEngine.keys()];
+    // PostgreSQL's suite is skipped (with its install command) where the package is missing; CI has both.
+    if (engines.length < 2) return;
+    expect(answersByEngine.get('PostgreSQL')).toEqual(answersByEngine.get('SQLite'));
+  });
+});

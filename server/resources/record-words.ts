@@ -1,0 +1,119 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { JsonObject, JsonValue } from '../../shared';
+import type { AppSchema } from '../storage/app-schema';
+import type { StorageKind } from '../storage/storage-engine';
+
+/** Longest word kept, in code points: a longer one is cut there, and a search word alike, so it still matches. */
+const WORD_MAX_LENGTH = 60;
+const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+
+/**
+ * The words of a text as the word search knows them: runs of letters, marks and digits, compatibility-normalized
+ * (NFKC) and lower-cased by this server, never by a database. Both engines are handed these words as they are and
+ * only match them, so SQLite and PostgreSQL hold the same words and answer a search with the same records.
+ */
+export function splitWords(text: string): string[] {
+  return [...text.normalize('NFKC').toLowerCase().matchAll(WORD)].map((match) =>
+    [...match[0]].slice(0, WORD_MAX_LENGTH).join(''),
+  );
+}
+
+/** Longest text value that gets a value word (filters match select options and the like, never long texts). */
+const VALUE_WORD_MAX_LENGTH = 60;
+
+/** A value a list can be filtered by: a field (or relation key) equal to a short text, a number or a boolean. */
+export type FilterValue = string | number | boolean;
+
+/**
+ * The words indexed for a record: its scope word (tenant and resource, so a search never leaves them), the words
+ * of every text value of its data, once each, and a value word per short value (see valueWord). `_` is in no
+ * searched word, so no search matches a scope or value word.
+ */
+export function recordWords(tenant: string, resource: string, data: JsonObject): string[] {
+  const words = new Set<string>([scopeWord(tenant, resource)]);
+  const collect = (key: string, value: JsonValue | undefined): void => {
+    if (typeof value === 'string') for (const word of splitWords(value)) words.add(word);
+    if (
+      typeof value === 'boolean' ||
+      (typeof value === 'number' && Number.isFinite(value)) ||
+      (typeof value === 'string' && value !== '' && [...value].length <= VALUE_WORD_MAX_LENGTH)
+    ) {
+      words.add(valueWord(key, value));
+    }
+  };
+  for (const [key, value] of Object.entries(data)) if (key !== 'id') collect(key, value);
+  return [...words];
+}
+
+/** The word saying "field `key` holds `value`" (its JSON, so 3 and "3" differ): filters match it exactly. */
+export function valueWord(key: string, value: FilterValue): string {
+  return `_v${Buffer.from(key).toString('hex')}_${Buffer.from(JSON.stringify(value)).toString('hex')}`;
+}
+
+/** What a list's records must hold in the word index: a word starting with each prefix, and values in or out. */
+export interface WordCondition {
+  prefixes: readonly string[];
+  /** Value words (valueWord) a record must have. */
+  required: readonly string[];
+  /** Value words a record must not have. */
+  excluded: readonly string[];
+}
+
+export function scopeWord(tenant: string, resource: string): string {
+  return `_${Buffer.from(tenant).toString('hex')}_${Buffer.from(resource).toString('hex')}`;
+}
+
+/**
+ * Where an engine keeps the words of records, and how it matches them: the one part of the word search written
+ * twice. SQLite: an FTS5 table, the record id as rowid. PostgreSQL: a tsvector per record id under a GIN index.
+ */
+export interface RecordWordIndex {
+  /** The column of the word table holding the record id (SQL). */
+  readonly recordId: RawBuilder<unknown>;
+  /** The condition "has the scope word and meets `condition`" (SQL). */
+  matches(scope: string, condition: WordCondition): RawBuilder<boolean>;
+  /** Replaces the words of record `id`. */
+  write(db: Kysely<AppSchema>, id: number, words: readonly string[]): Promise<void>;
+  /** Forgets the words of record `id` (PostgreSQL's rows go with their record). */
+  remove(db: Kysely<AppSchema>, id: number): Promise<void>;
+}
+
+const SQLITE_WORDS: RecordWordIndex = {
+  recordId: sql`record_words.rowid`,
+  // Every word is letters, marks and digits (or the scope word's hex and `_`): quoted, it is one FTS5 token.
+  matches: (scope, { prefixes, required, excluded }) =>
+    sql<boolean>`record_words MATCH ${[
+      [`"${scope}"`, ...prefixes.map((prefix) => `"${prefix}"*`), ...required.map((word) => `"${word}"`)].join(' AND '),
+      ...excluded.map((word) => `"${word}"`),
+    ].join(' NOT ')}`,
+  write: async (db, id, words) => {
+    await sql`DELETE FROM record_words WHERE rowid = ${id}`.execute(db);
+    await sql`INSERT INTO record_words (rowid, words) VALUES (${id}, ${words.join(' ')})`.execute(db);
+  },
+  remove: async (db, id) => {
+    await sql`DELETE FROM record_words WHERE rowid = ${id}`.execute(db);
+  },
+};
+
+const POSTGRES_WORDS: RecordWordIndex = {
+  recordId: sql`record_words.record_id`,
+  // A tsquery literal takes its lexemes verbatim (no parser, no lower-casing), as array_to_tsvector stores them.
+  matches: (scope, { prefixes, required, excluded }) =>
+    sql<boolean>`record_words.words @@ ${[
+      `'${scope}'`,
+      ...prefixes.map((prefix) => `'${prefix}':*`),
+      ...required.map((word) => `'${word}'`),
+      ...excluded.map((word) => `!'${word}'`),
+    ].join(' & ')}::tsquery`,
+  write: async (db, id, words) => {
+    await sql`INSERT INTO record_words (record_id, words) VALUES (${id}, array_to_tsvector(${[...words]}::text[]))
+      ON CONFLICT (record_id) DO UPDATE SET words = excluded.words`.execute(db);
+  },
+  remove: async (db, id) => {
+    await sql`DELETE FROM record_words WHERE record_id = ${id}`.execute(db);
+  },
+};
+
+export function recordWordIndexFor(kind: StorageKind): RecordWordIndex {
+  return kind === 'sqlite' ? SQLITE_WORDS : POSTGRES_WORDS;
+}

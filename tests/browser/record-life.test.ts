@@ -1,0 +1,241 @@
+import type { Page } from 'playwright-core';
+import type { RecordListPayload, RecordPayload } from '../../shared';
+import { axeViolations } from '../../testing/system/axe';
+import { useBrowserSuite } from '../../testing/system/browser-suite';
+import { reactPropsBelow } from '../../testing/system/react-props';
+import { signIn } from '../../testing/system/sign-in';
+import { fetchInPage, SLOT_TIMEOUT_MS } from '../../testing/system/slot-page';
+import { focusedElement, waitForSettledPage } from '../../testing/system/staff-pages';
+
+/**
+ * A record's life in the shell, by the keyboard: created on the New page with its form slots, found by a word in the
+ * middle of its title, deleted from the list and from its page, and brought back with Undo.
+ */
+jest.setTimeout(90_000);
+
+const suite = useBrowserSuite();
+
+const FORM = 'form[data-resource-form="articles"]';
+const TITLE = 'Quarterly zeppelin review';
+
+/** The first column of the rows shown. */
+function shownTitles(page: Page): Promise<string[]> {
+  return page.locator('main tbody tr td:first-child').allTextContents();
+}
+
+async function waitForTitles(page: Page, titles: string[]): Promise<void> {
+  await page.waitForFunction(
+    (expected) =>
+      JSON.stringify([...document.querySelectorAll('main tbody tr td:first-child')].map((cell) => cell.textContent)) ===
+      JSON.stringify(expected),
+    titles,
+  );
+}
+
+/** Creates the article on the New page by the keyboard, its slug set by the SlugPreview form slot; its id. */
+async function createArticle(page: Page): Promise<number> {
+  await page.goto('/resources/articles');
+  await waitForSettledPage(page);
+  await page.getByRole('link', { name: 'New', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  await page.waitForURL((url) => url.pathname === '/resources/articles/new');
+  const slugPreview = page.locator(`${FORM} [data-form-slot="SlugPreview"]`);
+  await slugPreview.getByText('Slug preview').waitFor({ timeout: SLOT_TIMEOUT_MS });
+  const slotProps = await reactPropsBelow(page, `${FORM} [data-form-slot="SlugPreview"]`, 'formContext');
+  expect(slotProps).toMatchObject({ resource: 'articles', formContext: { mode: 'create', values: { title: '' } } });
+
+  await page.locator(`${FORM} [name="title"]`).focus();
+  await page.keyboard.type(TITLE);
+  await slugPreview.getByRole('button', { name: 'Use as slug' }).focus();
+  await page.keyboard.press('Enter');
+  await slugPreview.getByRole('button', { name: /is up to date/ }).waitFor();
+  expect(await page.locator(`${FORM} [name="slug"]`).inputValue()).toBe('quarterly-zeppelin-review');
+  await page.locator(`${FORM} [name="label"]`).focus();
+  await page.keyboard.type('Review');
+  const [created] = await Promise.all([
+    page.waitForResponse((response) => response.request().method() === 'POST' && response.url().endsWith('/records')),
+    page.keyboard.press('Enter'),
+  ]);
+  expect(created.status()).toBe(201);
+  const { record } = (await created.json()) as RecordPayload;
+  expect(record).toMatchObject({ title: TITLE, label: 'Review', slug: 'quarterly-zeppelin-review' });
+  await page.waitForURL((url) => url.pathname === `/resources/articles/${record.id}`);
+  await page.getByRole('heading', { level: 1, name: TITLE }).waitFor();
+  return record.id;
+}
+
+describe('a record from creation to deletion', () => {
+  it('is created with a form slot, found by a middle word, deleted from the list and restored, by keyboard', async () => {
+    const { page } = await suite.newPage();
+    await signIn(page);
+    const id = await createArticle(page);
+
+    await page.goto('/resources/articles');
+    await waitForSettledPage(page);
+    await page.getByRole('searchbox', { name: 'Find by any word' }).focus();
+    await page.keyboard.type('ZEPPEL');
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.searchParams.get('search') === 'ZEPPEL');
+    await waitForTitles(page, [TITLE]);
+    await expect(page.getByRole('status').filter({ hasText: 'Showing' }).textContent()).resolves.toBe(
+      'Showing 1 of 1 articles with the words “ZEPPEL”, oldest first.',
+    );
+
+    // The dialog asks again, starting on Cancel; Shift+Tab reaches Delete.
+    await page.getByRole('button', { name: `Delete ${TITLE}` }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: `Delete “${TITLE}”?` }).waitFor();
+    expect(await focusedElement(page)).toMatchObject({ tag: 'button', text: 'Cancel' });
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press('Shift+Tab');
+    const [deleted] = await Promise.all([
+      page.waitForResponse((response) => response.request().method() === 'DELETE'),
+      page.keyboard.press('Enter'),
+    ]);
+    expect(deleted.status()).toBe(200);
+    await page.getByRole('status').getByText(`Deleted “${TITLE}”.`).waitFor();
+    await waitForTitles(page, []);
+    expect(await focusedElement(page)).toMatchObject({ tag: 'button', text: 'Undo' });
+
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').getByText(`Restored “${TITLE}”.`).waitFor();
+    await waitForTitles(page, [TITLE]);
+    await page.goto(`/resources/articles/${id}`);
+    await page.getByRole('heading', { level: 1, name: TITLE }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('is deleted from its own page with the undo offered on the list; an author with articles is refused', async () => {
+    const { page } = await suite.newPage({ viewport: { width: 390, height: 844 } });
+    await signIn(page);
+    const id = await createArticle(page);
+    await page.getByRole('button', { name: `Delete ${TITLE}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/resources/articles');
+    await page.getByRole('status').getByText(`Deleted “${TITLE}”.`).waitFor();
+    expect(await shownTitles(page)).not.toContain(TITLE);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await page.getByRole('status').getByText(`Restored “${TITLE}”.`).waitFor();
+    await page.waitForFunction(
+      (title) =>
+        [...document.querySelectorAll('main tbody tr td:first-child')].some((cell) => cell.textContent === title),
+      TITLE,
+    );
+    expect((await page.request.get(`/api/resources/articles/records/${id}`)).status()).toBe(200);
+    // The undo was offered once: a reload does not offer it again.
+    await page.reload();
+    await waitForSettledPage(page);
+    expect(await page.getByText(`Deleted “${TITLE}”.`).count()).toBe(0);
+
+    // Ada Lovelace wrote demo articles: the refusal names them in the dialog, and she stays.
+    await page.goto('/resources/authors?search=ada');
+    await waitForTitles(page, ['Ada Lovelace']);
+    await page.getByRole('button', { name: 'Delete Ada Lovelace' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete “Ada Lovelace”?' });
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await dialog
+      .getByRole('alert')
+      .getByText(/cannot be deleted: \d+ articles \(“Launching the spring catalogue”/)
+      .waitFor();
+    await page.keyboard.press('Escape');
+    await waitForTitles(page, ['Ada Lovelace']);
+  });
+
+  it('is filtered by group and by author from the keyboard, the filters kept in the address with the search', async () => {
+    const { page } = await suite.newPage();
+    await signIn(page);
+    const all = (await fetchInPage<RecordListPayload>(page, '/api/resources/articles/records?limit=100')).body.records;
+    await page.goto('/resources/articles');
+    await waitForSettledPage(page);
+    await page.getByRole('combobox', { name: 'Group' }).focus();
+    await page.keyboard.type('news');
+    await page.getByRole('button', { name: 'Apply filters' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.searchParams.get('filter.group') === 'news');
+    const news = all.filter((record) => record.group === 'news');
+    await waitForTitles(
+      page,
+      news.map((record) => record.title),
+    );
+    await expect(page.getByRole('status').filter({ hasText: 'Showing' }).textContent()).resolves.toBe(
+      `Showing ${news.length} of ${news.length} articles, filtered, oldest first.`,
+    );
+
+    // The author filter offers the authors by name; a word search keeps both filters.
+    await page.getByRole('combobox', { name: 'Author' }).selectOption({ label: 'Ada Lovelace' });
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL((url) => url.searchParams.has('filter.author'));
+    const adaId = Number(new URL(page.url()).searchParams.get('filter.author'));
+    const adaNews = news.filter((record) => record.authorId === adaId);
+    await waitForTitles(
+      page,
+      adaNews.map((record) => record.title),
+    );
+    await page.getByRole('searchbox', { name: 'Find by any word' }).fill('spring');
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.searchParams.get('search') === 'spring');
+    expect(new URL(page.url()).searchParams.get('filter.group')).toBe('news');
+    await waitForTitles(
+      page,
+      adaNews.filter((record) => /spring/i.test(JSON.stringify(record))).map((record) => record.title),
+    );
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await page.waitForURL(
+      (url) => !url.searchParams.has('filter.group') && url.searchParams.get('search') === 'spring',
+    );
+  });
+
+  it('bulk-changes a field and bulk-deletes by keyboard, saying which records were refused, with Undo', async () => {
+    const { page } = await suite.newPage();
+    await signIn(page);
+    for (const title of ['Bulk one', 'Bulk two']) {
+      const created = await page.request.post('/api/resources/authors/records', {
+        data: { title, label: 'Bulk', group: 'staff' },
+        headers: { Origin: new URL(page.url()).origin },
+      });
+      expect(created.status()).toBe(201);
+    }
+    await page.goto('/resources/authors?search=bulk');
+    await waitForTitles(page, ['Bulk one', 'Bulk two']);
+    await page.getByRole('checkbox', { name: 'Select all 2 on this page' }).focus();
+    await page.keyboard.press('Space');
+    await page.getByText('2 selected').waitFor();
+    await page.getByRole('combobox', { name: 'Field to set' }).selectOption({ label: 'Group' });
+    await page.getByRole('combobox', { name: 'New value' }).focus();
+    await page.keyboard.type('guest');
+    await page.getByRole('button', { name: 'Set on selected' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').getByText('Changed 2 of 2 authors.').waitFor();
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('main tbody tr td:nth-child(3)')].every((cell) => cell.textContent === 'guest'),
+    );
+
+    // Ada wrote articles: she is refused and named, Bulk one goes, and Undo brings it back.
+    await page.goto('/resources/authors');
+    await waitForSettledPage(page);
+    for (const title of ['Ada Lovelace', 'Bulk one']) {
+      await page.getByRole('checkbox', { name: `Select ${title}` }).focus();
+      await page.keyboard.press('Space');
+    }
+    await page.getByRole('button', { name: 'Delete selected' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Delete 2 authors?' }).waitFor();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    const outcome = page.locator('.bulk-actions__outcome');
+    await outcome.getByText('Deleted 1 of 2 authors.').waitFor();
+    await outcome.getByText(/^“Ada Lovelace”: “Ada Lovelace” cannot be deleted/).waitFor();
+    await page.waitForFunction(
+      () =>
+        ![...document.querySelectorAll('main tbody tr td:first-child')].some((cell) => cell.textContent === 'Bulk one'),
+    );
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Undo delete' }).click();
+    await outcome.getByText('Restored 1 of 1 authors.').waitFor();
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('main tbody tr td:first-child')].some((cell) => cell.textContent === 'Bulk one'),
+    );
+  });
+});
