@@ -28,6 +28,17 @@ export {
   type SlotPropsArguments,
 } from './slot';
 export {
+  DEFAULT_SLOT_PRIORITY,
+  SLOT_ID_PATTERN,
+  VISIBILITY_RULE_KEYS,
+  InvalidPlacementError,
+  checkPlacement,
+  checkVisibilityRule,
+  ruleNeedsUser,
+  type SlotPlacement,
+  type VisibilityRule,
+} from './slot-placement';
+export {
   COMPONENT_NAME_PATTERN,
   EXPOSED_COMPONENT_PATTERN,
   REMOTE_NAME_PATTERN,

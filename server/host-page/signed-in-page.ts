@@ -27,8 +27,9 @@ export async function signedInPage(req: Request, sources: SignedInPageSources): 
     const context = await currentTenant(req, sources.tenants);
     return {
       me: mePayload(user, context, sessionTimeOf(req, sources.sessionLimits)),
-      meta: await sources.metaBody.body(context.current),
-      slots: sources.slotsPayload.current().allSlotMap,
+      meta: await sources.metaBody.body(context.current, user),
+      // Only what this user's /meta carries: a slot hidden by its rule gives no hint of its component either.
+      slots: sources.metaBody.slotMap(context.current, user),
     };
   } catch {
     return null;

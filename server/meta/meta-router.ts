@@ -26,7 +26,7 @@ export function addMetaRoute(router: IRouter, options: MetaRouteOptions): void {
       async (req, res) => {
         const { current } = await currentTenant(req, options.tenants);
         // `Cache-Control: private, no-store` is already set: the session chain marks every answer of its paths.
-        sendJsonBytes(res, await options.body.body(current));
+        sendJsonBytes(res, await options.body.body(current, { roles: req.user?.roles ?? [] }));
       },
     ],
   });
