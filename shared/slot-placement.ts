@@ -105,14 +105,18 @@ export function checkVisibilityRule(value: unknown, where: string, path = 'visib
     case 'roles':
     case 'tenants': {
       if (!Array.isArray(operand) || operand.length === 0 || !operand.every((item) => isName(item))) {
-        throw new InvalidPlacementError(`${at}.${key} must be a non-empty list of names, got ${describe(operand)}.`);
+        throw new InvalidPlacementError(
+          `${where}: "${path}.${key}" must be a non-empty list of names, got ${describe(operand)}.`,
+        );
       }
       return Object.freeze({ [key]: Object.freeze([...(operand as string[])]) }) as VisibilityRule;
     }
     case '$all':
     case '$any': {
       if (!Array.isArray(operand) || operand.length === 0) {
-        throw new InvalidPlacementError(`${at}.${key} must be a non-empty list of rules, got ${describe(operand)}.`);
+        throw new InvalidPlacementError(
+          `${where}: "${path}.${key}" must be a non-empty list of rules, got ${describe(operand)}.`,
+        );
       }
       const rules = operand.map((rule, index) =>
         checkVisibilityRule(rule, where, `${path}.${key}[${index}]`, depth + 1),

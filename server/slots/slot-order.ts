@@ -34,10 +34,10 @@ export function slotIds(slots: readonly Slot[]): string[] {
 
 /**
  * Orders one location's slots (given in registration order: code's, then the configuration's): by priority, lower
- * first ({@link DEFAULT_SLOT_PRIORITY} when none is given), equal priorities in registration order; then `before` and
- * `after` move a slot next to another, whatever their priorities. The order is a topological sort that always picks
- * the lowest (priority, registration index) among the slots free to go next, so a location without placements
- * keeps its registration order exactly.
+ * first ({@link DEFAULT_SLOT_PRIORITY} when none is given), equal priorities in registration order; a slot with
+ * `before` or `after` goes right next to its target, whatever its own priority (several next to one target keep
+ * their registration order). The order is a topological sort that always picks the lowest rank among the slots free
+ * to go next, so a location without placements keeps its registration order exactly.
  *
  * A target not at the location is a problem (unless `elsewhere` holds it: a slot left out for now, such as one of a
  * remote not answering) and its rule is ignored; a cycle is a problem, and its slots follow the others by priority.
@@ -83,8 +83,25 @@ export function orderSlots(location: string, slots: readonly Slot[], elsewhere?:
     }
   });
 
-  const priority = (index: number) => slots[index]!.placement.priority ?? DEFAULT_SLOT_PRIORITY;
-  const earlier = (a: number, b: number) => priority(a) - priority(b) || a - b;
+  // A slot placed before or after another sorts as its target does (its own priority set aside), so it lands right
+  // next to it; among slots of equal rank, the edges decide, then the registration order.
+  const rank = slots.map((_, index) => index);
+  const targetOf = (index: number) => {
+    const { before, after } = slots[index]!.placement;
+    const target = before ?? after;
+    return target === undefined ? undefined : indexOf.get(target);
+  };
+  rank.forEach((_, index) => {
+    const seen = new Set<number>([index]);
+    let at = index;
+    for (let next = targetOf(at); next !== undefined && !seen.has(next); next = targetOf(at)) {
+      seen.add(next);
+      at = next;
+    }
+    rank[index] = at;
+  });
+  const priority = (index: number) => slots[rank[index]!]!.placement.priority ?? DEFAULT_SLOT_PRIORITY;
+  const earlier = (a: number, b: number) => priority(a) - priority(b) || rank[a]! - rank[b]! || a - b;
   const order: number[] = [];
   const placed = new Set<number>();
   // Quadratic in the slots of one location, at registration only: locations hold a handful of slots.
