@@ -33,6 +33,8 @@ import { createApiSecurityHeaders } from './security/api-security-headers';
 import { ContentSecurityPolicies } from './security/content-security-policy';
 import { createCrossSiteGuard } from './security/cross-site-guard';
 import { createSecurityHeadersFollowing } from './security/security-headers';
+import { addLocationCatalogueRoute } from './slots/location-catalogue';
+import type { LocationAllowLists } from './slots/location-allow-lists';
 import { addSlotInspectionRoute } from './slots/slot-inspection';
 import type { SlotRegistry } from './slots/slot-registry';
 import { addSlotSchemasRoute } from './slots/slot-schemas-router';
@@ -56,6 +58,7 @@ const SESSION_PATHS = [
   SESSION_TIME_PATH,
   '/api/slots',
   '/api/remotes',
+  '/api/locations',
 ];
 
 /** What the routes serve: the app's stores, registries and caches. */
@@ -72,6 +75,7 @@ export interface AppRouteParts {
   resources: ResourceRegistry;
   metaBody: MetaBodyCache;
   remoteRegistry: RemoteRegistry;
+  allowLists: LocationAllowLists;
   releases: ReleaseStore;
   teamTokens: TeamTokenStore;
   releaseSnapshot: ReleaseSnapshot;
@@ -150,7 +154,12 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ex
       bodyLimitBytes: settings.bodyLimitBytes,
     }),
   );
-  addSlotInspectionRoute(app, parts.slots, parts.resources, parts.remoteRegistry, parts.tenants);
+  addSlotInspectionRoute(app, parts.slots, parts.resources, parts.remoteRegistry, parts.tenants, parts.allowLists);
+  addLocationCatalogueRoute(
+    app,
+    { slots: parts.slots, remoteRegistry: parts.remoteRegistry, allowLists: parts.allowLists },
+    parts.tenants,
+  );
   // Development servers only: the schemas the host checks props against before rendering a slot.
   if (development) addSlotSchemasRoute(app, parts.remoteRegistry);
   app.use(createHealthRouter(parts.readinessChecks));

@@ -32,6 +32,7 @@ import { TeamTokenStore } from './releases/team-token-store';
 import type { Resource } from './resources/resource';
 import { ResourceRegistry } from './resources/resource-registry';
 import { StoredRecordSource } from './resources/stored-record-source';
+import { LocationAllowLists, type AllowListMap } from './slots/location-allow-lists';
 import { checkSlots } from './slots/slot-check';
 import type { SlotProblem } from './slots/slot-contract';
 import { SlotCheckReporter } from './slots/slot-check-reporter';
@@ -82,6 +83,8 @@ export class App {
   readonly lifecycle = new ServerLifecycle();
   /** The remotes served now and the slots REMOTES_CONFIG places for them. */
   readonly remoteRegistry: RemoteRegistry;
+  /** Which remotes may fill each location (`allowRemotes`, and REMOTES_CONFIG's `"locations"`). */
+  readonly allowLists: LocationAllowLists;
   /** Releases of remotes, their rollouts and audit trail; the team tokens that publish them. */
   readonly releases: ReleaseStore;
   readonly teamTokens: TeamTokenStore;
@@ -113,6 +116,8 @@ export class App {
       logger: this.logger,
       source: descriptorSource,
     });
+
+    this.allowLists = new LocationAllowLists(() => this.remoteRegistry.config);
 
     this.storage = openStorage(settings.storage, (error) =>
       this.logger.warn({ err: error }, 'database: an idle connection or a background index build failed'),
@@ -157,6 +162,7 @@ export class App {
         slots: this.slots,
         resources: this.resources,
         remoteRegistry: this.remoteRegistry,
+        allowLists: this.allowLists,
       });
       this.modules = new ModuleRegistry(this.resources);
       this.dashboards = new DashboardRegistry(this.records);
@@ -197,6 +203,7 @@ export class App {
         resources: this.resources,
         metaBody: this.metaBody,
         remoteRegistry: this.remoteRegistry,
+        allowLists: this.allowLists,
         releases: this.releases,
         teamTokens: this.teamTokens,
         releaseSnapshot: this.releaseSnapshot,
@@ -220,6 +227,16 @@ export class App {
    */
   registerSlots(map: SlotRegistrationMap): this {
     this.slots.register(map);
+    return this;
+  }
+
+  /**
+   * Says which remotes' slots may fill a location: `{ 'header-banner': ['team_billing'] }`. A slot of another remote
+   * there stops the start (or refuses a reload, or a release's publish). REMOTES_CONFIG's `"locations"` replaces the
+   * list of a location it names. Call before `ready()`.
+   */
+  allowRemotes(map: AllowListMap): this {
+    this.allowLists.set(map);
     return this;
   }
 
@@ -292,7 +309,15 @@ export class App {
 
   /** The slot check against the configuration in use, or against `config` (a reload being considered). */
   private slotProblems(config?: RemotesConfig): SlotProblem[] {
-    return checkSlots({ slots: this.slots, resources: this.resources, remoteRegistry: this.remoteRegistry }, config);
+    return checkSlots(
+      {
+        slots: this.slots,
+        resources: this.resources,
+        remoteRegistry: this.remoteRegistry,
+        allowLists: this.allowLists,
+      },
+      config,
+    );
   }
 
   /** The SQLite file, when the data lives in one (not with DATABASE_URL). */

@@ -146,3 +146,14 @@ export function ruleNeedsUser(rule: VisibilityRule): boolean {
   if ('$any' in rule) return rule.$any.some(ruleNeedsUser);
   return ruleNeedsUser(rule.$not);
 }
+
+/** A rule in words, for the inspector and the location catalogue: `role operator and not tenant acme`. */
+export function describeRule(rule: VisibilityRule): string {
+  const group = (parts: readonly VisibilityRule[], word: string) =>
+    parts.length === 1 ? describeRule(parts[0]!) : `(${parts.map(describeRule).join(` ${word} `)})`;
+  if ('roles' in rule) return `role ${rule.roles.join(' or ')}`;
+  if ('tenants' in rule) return `tenant ${rule.tenants.join(' or ')}`;
+  if ('$all' in rule) return group(rule.$all, 'and');
+  if ('$any' in rule) return group(rule.$any, 'or');
+  return `not ${describeRule(rule.$not)}`;
+}

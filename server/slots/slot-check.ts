@@ -2,7 +2,9 @@ import type { RemoteRegistry } from '../remotes/remote-registry';
 import type { RemotesConfig } from '../remotes/remotes-config';
 import type { ResourceRegistry } from '../resources/resource-registry';
 import type { SlotLocation, Slot } from '../../shared';
+import { placedConfiguredSlots } from '../remotes/configured-slots';
 import { codeSlots } from './code-slots';
+import { allowListProblems, type LocationAllowLists } from './location-allow-lists';
 import type { SlotProblem } from './slot-contract';
 import { orderSlots } from './slot-order';
 import type { SlotRegistry } from './slot-registry';
@@ -12,6 +14,7 @@ export interface SlotCheckSubjects {
   slots: SlotRegistry;
   resources: ResourceRegistry;
   remoteRegistry: RemoteRegistry;
+  allowLists: LocationAllowLists;
 }
 
 /**
@@ -24,10 +27,14 @@ export function checkSlots(subjects: SlotCheckSubjects, config?: RemotesConfig):
   const placement = placementProblems(subjects.slots, config ?? remoteRegistry.config);
   const remotes = remoteRegistry.contractRemotes(config);
   if (remotes.known.length === 0 && remotes.waiting.length === 0 && remotes.disabled.length === 0) return placement;
+  const code = codeSlots(subjects.slots, subjects.resources);
+  const configured = placedConfiguredSlots((config ?? remoteRegistry.config).slots).flatMap(({ placed }) => placed);
+  const allowed = (location: SlotLocation) => subjects.allowLists.allowed(location, config);
   return [
     ...placement,
-    ...remoteRegistry.contract.check(codeSlots(subjects.slots, subjects.resources), remotes),
+    ...remoteRegistry.contract.check(code, remotes),
     ...remoteRegistry.configuredSlotProblems(config),
+    ...allowListProblems([...code, ...configured], remotes, allowed),
   ];
 }
 

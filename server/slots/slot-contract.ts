@@ -23,7 +23,8 @@ export type SlotProblemKind =
   | 'props-invalid'
   | 'reserved-prop'
   | 'not-form-component'
-  | 'placement-invalid';
+  | 'placement-invalid'
+  | 'remote-not-allowed';
 
 /** What stops a slot from rendering, with everything a registration error names. */
 export interface SlotProblem {
