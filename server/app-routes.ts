@@ -35,6 +35,7 @@ import { createCrossSiteGuard } from './security/cross-site-guard';
 import { createSecurityHeadersFollowing } from './security/security-headers';
 import { addLocationCatalogueRoute } from './slots/location-catalogue';
 import type { LocationAllowLists } from './slots/location-allow-lists';
+import type { FeatureFlagStore } from './flags/feature-flag-store';
 import { addSlotInspectionRoute } from './slots/slot-inspection';
 import type { SlotRegistry } from './slots/slot-registry';
 import { addSlotSchemasRoute } from './slots/slot-schemas-router';
@@ -76,6 +77,7 @@ export interface AppRouteParts {
   metaBody: MetaBodyCache;
   remoteRegistry: RemoteRegistry;
   allowLists: LocationAllowLists;
+  flags: FeatureFlagStore;
   releases: ReleaseStore;
   teamTokens: TeamTokenStore;
   releaseSnapshot: ReleaseSnapshot;
@@ -125,7 +127,7 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ex
   };
   app.use(SESSION_PATHS, createSessionChain(sessionOptions));
   // Before the auth routes: /meta is what every signed-in page asks for.
-  addMetaRoute(app, { body: parts.metaBody, tenants: parts.tenants });
+  addMetaRoute(app, { body: parts.metaBody, tenants: parts.tenants, flags: parts.flags });
   app.use(
     createAuthRouter({
       authenticator,
@@ -154,10 +156,18 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ex
       bodyLimitBytes: settings.bodyLimitBytes,
     }),
   );
-  addSlotInspectionRoute(app, parts.slots, parts.resources, parts.remoteRegistry, parts.tenants, parts.allowLists);
+  addSlotInspectionRoute(
+    app,
+    parts.slots,
+    parts.resources,
+    parts.remoteRegistry,
+    parts.tenants,
+    parts.allowLists,
+    parts.flags,
+  );
   addLocationCatalogueRoute(
     app,
-    { slots: parts.slots, remoteRegistry: parts.remoteRegistry, allowLists: parts.allowLists },
+    { slots: parts.slots, remoteRegistry: parts.remoteRegistry, allowLists: parts.allowLists, flags: parts.flags },
     parts.tenants,
   );
   // Development servers only: the schemas the host checks props against before rendering a slot.

@@ -32,6 +32,7 @@ import { TeamTokenStore } from './releases/team-token-store';
 import type { Resource } from './resources/resource';
 import { ResourceRegistry } from './resources/resource-registry';
 import { StoredRecordSource } from './resources/stored-record-source';
+import { FeatureFlagStore } from './flags/feature-flag-store';
 import { LocationAllowLists, type AllowListMap } from './slots/location-allow-lists';
 import { checkSlots } from './slots/slot-check';
 import type { SlotProblem } from './slots/slot-contract';
@@ -85,6 +86,8 @@ export class App {
   readonly remoteRegistry: RemoteRegistry;
   /** Which remotes may fill each location (`allowRemotes`, and REMOTES_CONFIG's `"locations"`). */
   readonly allowLists: LocationAllowLists;
+  /** Feature flags (global or per tenant) that `visibleWhen` rules read; set with `npm run flag`. */
+  readonly flags: FeatureFlagStore;
   /** Releases of remotes, their rollouts and audit trail; the team tokens that publish them. */
   readonly releases: ReleaseStore;
   readonly teamTokens: TeamTokenStore;
@@ -126,6 +129,7 @@ export class App {
       this.users = new UserStore(this.storage);
       this.tenants = new TenantStore(this.storage);
       this.records = new StoredRecordSource(this.storage);
+      this.flags = new FeatureFlagStore(this.storage);
       this.slots = new SlotRegistry();
       this.slots.replaceConfigured(this.remoteRegistry.slots());
       this.remoteRegistry.subscribe(() => {
@@ -204,6 +208,7 @@ export class App {
         metaBody: this.metaBody,
         remoteRegistry: this.remoteRegistry,
         allowLists: this.allowLists,
+        flags: this.flags,
         releases: this.releases,
         teamTokens: this.teamTokens,
         releaseSnapshot: this.releaseSnapshot,
@@ -212,6 +217,7 @@ export class App {
         signedInPage: (req) =>
           signedInPage(req, {
             tenants: this.tenants,
+            flags: this.flags,
             metaBody: this.metaBody,
             slotsPayload: this.slotsPayload,
             sessionLimits: settings,

@@ -29,6 +29,7 @@ export {
 } from './slot';
 export {
   DEFAULT_SLOT_PRIORITY,
+  FLAG_NAME_PATTERN,
   SLOT_ID_PATTERN,
   VISIBILITY_RULE_KEYS,
   InvalidPlacementError,

@@ -1,4 +1,4 @@
-import { InvalidSlotError, Slot } from './index';
+import { describeRule, InvalidSlotError, Slot } from './index';
 
 describe('Slot.placed', () => {
   it('keeps the slot and adds a frozen placement', () => {
@@ -26,11 +26,22 @@ describe('Slot.placed', () => {
     ['two operators in one rule', { visibleWhen: { roles: ['a'], tenants: ['b'] } }, /exactly one of/],
     ['an empty role list', { visibleWhen: { roles: [] } }, /"visibleWhen.roles" must be a non-empty list of names/],
     ['a rule in $all that is not one', { visibleWhen: { $all: [{ roles: ['a'] }, 'b'] } }, /"visibleWhen.\$all\[1\]"/],
+    ['a flag name that is not kebab-case', { visibleWhen: { flags: ['Beta'] } }, /"visibleWhen.flags" must be/],
     ['$not around a list', { visibleWhen: { $not: [{ roles: ['a'] }] } }, /"visibleWhen.\$not" must be an object/],
   ])('refuses %s, naming the slot', (_, placement, message) => {
     const place = () => Slot.make('Notice').placed(placement as never);
     expect(place).toThrow(InvalidSlotError);
     expect(place).toThrow(/^Slot "Notice": /);
     expect(place).toThrow(message);
+  });
+});
+
+describe('describeRule', () => {
+  it('puts a rule in words', () => {
+    expect(
+      describeRule({
+        $any: [{ $all: [{ roles: ['operator', 'auditor'] }, { flags: ['beta'] }] }, { $not: { tenants: ['acme'] } }],
+      }),
+    ).toBe('((role operator or auditor and flag beta on) or not tenant acme)');
   });
 });

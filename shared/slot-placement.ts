@@ -28,19 +28,24 @@ export const DEFAULT_SLOT_PRIORITY = 50;
 /** A slot id: a letter or digit, then letters, digits and `_-.:#/`, at most 128 characters. */
 export const SLOT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:#/-]{0,127}$/;
 
+/** A feature flag's name (`new-billing`): lower-case kebab-case, at most 64 characters. */
+export const FLAG_NAME_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
+
 /**
  * Who sees a slot, as data: `{ "roles": [...] }` (the user has one of them), `{ "tenants": [...] }` (the current
- * tenant is one of them), and `$all`, `$any`, `$not` around them.
+ * tenant is one of them), `{ "flags": [...] }` (one of these feature flags is on, for the tenant or globally), and
+ * `$all`, `$any`, `$not` around them.
  */
 export type VisibilityRule =
   | { readonly roles: readonly string[] }
   | { readonly tenants: readonly string[] }
+  | { readonly flags: readonly string[] }
   | { readonly $all: readonly VisibilityRule[] }
   | { readonly $any: readonly VisibilityRule[] }
   | { readonly $not: VisibilityRule };
 
 /** The rule's keys; a rule object has exactly one. */
-export const VISIBILITY_RULE_KEYS = ['roles', 'tenants', '$all', '$any', '$not'] as const;
+export const VISIBILITY_RULE_KEYS = ['roles', 'tenants', 'flags', '$all', '$any', '$not'] as const;
 
 /** Rules nest at most this deep: a rule is configuration, not a program. */
 const MAX_RULE_DEPTH = 8;
@@ -102,6 +107,13 @@ export function checkVisibilityRule(value: unknown, where: string, path = 'visib
   const [key] = Object.keys(value) as [string];
   const operand = value[key];
   switch (key) {
+    case 'flags':
+      if (!Array.isArray(operand) || operand.length === 0 || !operand.every((item) => isFlagName(item))) {
+        throw new InvalidPlacementError(
+          `${where}: "${path}.flags" must be a non-empty list of flag names (${FLAG_NAME_PATTERN}), got ${describe(operand)}.`,
+        );
+      }
+      return Object.freeze({ flags: Object.freeze([...(operand as string[])]) });
     case 'roles':
     case 'tenants': {
       if (!Array.isArray(operand) || operand.length === 0 || !operand.every((item) => isName(item))) {
@@ -132,15 +144,21 @@ export function checkVisibilityRule(value: unknown, where: string, path = 'visib
   }
 }
 
+function isFlagName(value: unknown): value is string {
+  return typeof value === 'string' && FLAG_NAME_PATTERN.test(value);
+}
+
 function isName(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0 && value.length <= 128;
 }
 
 /**
  * Whether the rule reads something only a signed-in user has (roles, a current tenant): such a rule cannot be
- * evaluated for `GET /slots`, so a slot at a public location may not carry one.
+ * evaluated for `GET /slots`, so a slot at a public location may not carry one. Flags can: without a session, the
+ * global settings apply.
  */
 export function ruleNeedsUser(rule: VisibilityRule): boolean {
+  if ('flags' in rule) return false;
   if ('roles' in rule || 'tenants' in rule) return true;
   if ('$all' in rule) return rule.$all.some(ruleNeedsUser);
   if ('$any' in rule) return rule.$any.some(ruleNeedsUser);
@@ -153,6 +171,7 @@ export function describeRule(rule: VisibilityRule): string {
     parts.length === 1 ? describeRule(parts[0]!) : `(${parts.map(describeRule).join(` ${word} `)})`;
   if ('roles' in rule) return `role ${rule.roles.join(' or ')}`;
   if ('tenants' in rule) return `tenant ${rule.tenants.join(' or ')}`;
+  if ('flags' in rule) return `flag ${rule.flags.join(' or ')} on`;
   if ('$all' in rule) return group(rule.$all, 'and');
   if ('$any' in rule) return group(rule.$any, 'or');
   return `not ${describeRule(rule.$not)}`;

@@ -11,6 +11,8 @@ import { jsonRoute } from '../http/json-route';
 import type { RemoteRegistry } from '../remotes/remote-registry';
 import { currentTenant } from '../tenants/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
+import type { FeatureFlagStore } from '../flags/feature-flag-store';
+import { requestViewer } from './request-viewer';
 import type { LocationAllowLists } from './location-allow-lists';
 import type { PlacedSlotInfo, SlotRegistry } from './slot-registry';
 import { ruleHolds, type Viewer } from './visibility-rule';
@@ -19,6 +21,7 @@ export interface LocationCatalogueSources {
   slots: SlotRegistry;
   remoteRegistry: RemoteRegistry;
   allowLists: LocationAllowLists;
+  flags: FeatureFlagStore;
 }
 
 /**
@@ -74,7 +77,7 @@ export function addLocationCatalogueRoute(
       requireSession,
       async (req, res) => {
         const { current } = await currentTenant(req, tenants);
-        res.json(locationCatalogue(sources, { roles: req.user?.roles ?? [], tenant: current.id }));
+        res.json(locationCatalogue(sources, await requestViewer(req, current.id, sources.flags)));
       },
     ],
   });

@@ -14,6 +14,8 @@ import type { RemoteRegistry } from '../remotes/remote-registry';
 import type { ResourceRegistry } from '../resources/resource-registry';
 import { currentTenant } from '../tenants/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
+import type { FeatureFlagStore } from '../flags/feature-flag-store';
+import { requestViewer } from './request-viewer';
 import { formSlots } from './code-slots';
 import { allowListProblems, type LocationAllowLists } from './location-allow-lists';
 import { placedSlots, type PlacedSlot, type SlotProblem } from './slot-contract';
@@ -152,6 +154,7 @@ export function addSlotInspectionRoute(
   remoteRegistry: RemoteRegistry,
   tenants: TenantStore,
   allowLists: LocationAllowLists,
+  flags: FeatureFlagStore,
 ): void {
   jsonRoute(router, '/api/slots/inspect', {
     GET: [
@@ -159,7 +162,7 @@ export function addSlotInspectionRoute(
       async (req, res) => {
         // The same tenant check as /meta's: the rules are evaluated for the tenant the user works in now.
         const { current } = await currentTenant(req, tenants);
-        const viewer = { roles: req.user?.roles ?? [], tenant: current.id };
+        const viewer = await requestViewer(req, current.id, flags);
         res.json(inspectSlots(registry, resources, remoteRegistry, viewer, allowLists));
       },
     ],

@@ -22,6 +22,7 @@ import { SlotRegistrationError } from './slot-registry';
 const COMPONENTS = ['Banner', 'Notice', 'Footer', 'OpsOnly', 'AcmeOnly', 'OpsAtAcme', 'OpsOrAcme', 'NotAcme', 'Tip'];
 const RULED = ['OpsOnly', 'AcmeOnly', 'OpsAtAcme', 'OpsOrAcme', 'NotAcme'];
 const PASSWORD = 'correct horse battery';
+const NO_FLAGS: ReadonlySet<string> = new Set();
 
 let dist: FixtureDist;
 let testApp: TestApp | null = null;
@@ -148,6 +149,10 @@ describe('visibleWhen', () => {
         'login-sidebar': Slot.make('Banner').placed({ visibleWhen: { $not: { tenants: ['acme'] } } }),
       }),
     ).toThrow(SlotRegistrationError);
+    // Flags need no user, but GET /slots is one cached answer for every visitor: refused too, saying why.
+    expect(() =>
+      app.registerSlots({ 'header-banner': Slot.make('Banner').placed({ visibleWhen: { flags: ['beta'] } }) }),
+    ).toThrow(/has a "visibleWhen" rule; GET \/slots \(one cached answer for every visitor\) does not evaluate rules/);
     await testApp!.close();
     testApp = null;
 
@@ -220,13 +225,16 @@ describe('visibleWhen', () => {
   it('keeps /meta cached: one body part per outcome of the rules, shared by the viewers with that outcome', async () => {
     const { app } = await startWithRules();
     const acme = { id: 'acme', name: 'ACME' };
-    const first = await app.metaBody.body(acme, { roles: [] });
-    expect(await app.metaBody.body(acme, { roles: [] })).toBe(first);
-    expect(await app.metaBody.body(acme, { roles: ['someone-else'] })).toBe(first);
-    const operator = await app.metaBody.body(acme, { roles: [OPERATOR_ROLE] });
+    const first = await app.metaBody.body(acme, { roles: [], flags: NO_FLAGS });
+    expect(await app.metaBody.body(acme, { roles: [], flags: NO_FLAGS })).toBe(first);
+    expect(await app.metaBody.body(acme, { roles: ['someone-else'], flags: NO_FLAGS })).toBe(first);
+    const operator = await app.metaBody.body(acme, { roles: [OPERATOR_ROLE], flags: NO_FLAGS });
     expect(operator[1]).not.toBe(first[1]);
     expect(operator[0]).toBe(first[0]);
-    const globexOperator = await app.metaBody.body({ id: 'globex', name: 'GLOBEX' }, { roles: [OPERATOR_ROLE] });
+    const globexOperator = await app.metaBody.body(
+      { id: 'globex', name: 'GLOBEX' },
+      { roles: [OPERATOR_ROLE], flags: NO_FLAGS },
+    );
     expect(globexOperator[1]).not.toBe(operator[1]);
   });
 });

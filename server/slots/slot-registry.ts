@@ -168,15 +168,22 @@ function slotsOf(location: SlotLocation, value: unknown): readonly Slot[] {
 
 /**
  * A public location is served by `GET /slots` to callers without a session: a rule over the user's roles or tenant
- * could not be evaluated there, so such a slot is refused rather than shown to everyone or to no one.
+ * could not be evaluated there, so such a slot is refused rather than shown to everyone or to no one. A rule over
+ * flags alone could be (with the global flags), but `GET /slots` is one cached answer for every visitor and does not
+ * evaluate rules: it is refused too, saying so.
  */
 export function refuseUserRulesInPublic(location: SlotLocation, slots: readonly Slot[], where = 'registerSlots'): void {
   if (!location.isPublic()) return;
-  const ruled = slots.find((slot) => slot.placement.visibleWhen && ruleNeedsUser(slot.placement.visibleWhen));
+  const ruled = slots.find((slot) => slot.placement.visibleWhen !== undefined);
   if (ruled === undefined) return;
+  const rule = ruled.placement.visibleWhen!;
   throw new SlotRegistrationError(
-    `${where}: slot "${ruled.component}" at the public location "${location.value}" has a "visibleWhen" rule over ` +
-      "the user's roles or tenant, which GET /slots cannot evaluate without a session; place it at a protected " +
-      'location, or drop the rule.',
+    ruleNeedsUser(rule)
+      ? `${where}: slot "${ruled.component}" at the public location "${location.value}" has a "visibleWhen" rule over ` +
+        "the user's roles or tenant, which GET /slots cannot evaluate without a session; place it at a protected " +
+        'location, or drop the rule.'
+      : `${where}: slot "${ruled.component}" at the public location "${location.value}" has a "visibleWhen" rule; ` +
+        'GET /slots (one cached answer for every visitor) does not evaluate rules, even over flags: place it at a ' +
+        'protected location, or drop the rule.',
   );
 }

@@ -67,21 +67,24 @@ interface Registration {
 
 const ROLES = ['operator', 'auditor', 'editor'];
 const TENANTS = ['acme', 'globex', 'initech'];
+const FLAGS = ['new-billing', 'beta'];
 const priority = fc.option(fc.integer({ min: -3, max: 100 }), { nil: undefined });
 const rule: fc.Arbitrary<VisibilityRule> = fc.letrec<{ rule: VisibilityRule }>((tie) => ({
   rule: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     fc.record({ roles: fc.uniqueArray(fc.constantFrom(...ROLES), { minLength: 1 }) }),
     fc.record({ tenants: fc.uniqueArray(fc.constantFrom(...TENANTS), { minLength: 1 }) }),
+    fc.record({ flags: fc.uniqueArray(fc.constantFrom(...FLAGS), { minLength: 1 }) }),
     fc.record({ $all: fc.array(tie('rule'), { minLength: 1, maxLength: 3 }) }),
     fc.record({ $any: fc.array(tie('rule'), { minLength: 1, maxLength: 3 }) }),
     fc.record({ $not: tie('rule') }),
   ),
 })).rule;
-const viewer: fc.Arbitrary<Viewer> = fc.record({
+const viewer = fc.record({
   roles: fc.subarray(ROLES),
   tenant: fc.constantFrom(...TENANTS),
-});
+  flags: fc.subarray(FLAGS).map((on): ReadonlySet<string> => new Set(on)),
+}) satisfies fc.Arbitrary<Viewer>;
 
 function slotOf(registration: Registration, index: number): Slot {
   const slot = Slot.make(registration.component, { ...registration.props, registration: index }, registration.content);

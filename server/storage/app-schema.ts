@@ -14,6 +14,7 @@ export interface AppSchema {
   remote_tokens: RemoteTokensTable;
   remote_audit: RemoteAuditTable;
   remote_config_reloads: RemoteConfigReloadsTable;
+  feature_flags: FeatureFlagsTable;
 }
 
 export interface UsersTable {
@@ -94,4 +95,13 @@ export interface RemoteAuditTable {
 export interface RemoteConfigReloadsTable {
   id: Generated<number>;
   requested_at: number;
+}
+
+/** A feature flag's setting: global (`tenant` empty) or for one tenant, which overrides the global one. */
+export interface FeatureFlagsTable {
+  name: string;
+  tenant: string;
+  /** 1 on, 0 off. */
+  enabled: number;
+  updated_at: number;
 }
