@@ -1,8 +1,15 @@
 import { createRoutesFromElements, Route, type RouteObject } from 'react-router-dom';
-import { RELEASES_PAGE_PATH, SERVICE_STATUS_PATH, SIGN_IN_PATH, SLOT_INSPECTOR_PATH } from '../../shared';
+import {
+  LOCATIONS_PAGE_PATH,
+  RELEASES_PAGE_PATH,
+  SERVICE_STATUS_PATH,
+  SIGN_IN_PATH,
+  SLOT_INSPECTOR_PATH,
+} from '../../shared';
 import { Layout } from '../layout/layout';
 import { RequireAuth } from '../layout/require-auth';
 import { DashboardPage } from '../pages/dashboard-page';
+import { LocationsPage } from '../pages/locations-page';
 import { NotFoundPage } from '../pages/not-found-page';
 import { RecordEditPage } from '../pages/record-edit-page';
 import { RecordViewPage } from '../pages/record-view-page';
@@ -30,6 +37,7 @@ export const APP_ROUTES: RouteObject[] = createRoutesFromElements(
       <Route path="/resources/:resource/:id" element={<RecordViewPage />} />
       <Route path="/resources/:resource/:id/edit" element={<RecordEditPage />} />
       <Route path={SLOT_INSPECTOR_PATH} element={<SlotInspectorPage />} />
+      <Route path={LOCATIONS_PAGE_PATH} element={<LocationsPage />} />
       <Route path={RELEASES_PAGE_PATH} element={<ReleasesPage />} />
     </Route>
     <Route path="*" element={<NotFoundPage />} />
