@@ -219,7 +219,6 @@ export class App {
             tenants: this.tenants,
             flags: this.flags,
             metaBody: this.metaBody,
-            slotsPayload: this.slotsPayload,
             sessionLimits: settings,
           }),
       },

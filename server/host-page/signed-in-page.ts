@@ -2,7 +2,6 @@ import type { Request } from 'express';
 import { mePayload } from '../auth/me-payload';
 import { sessionTimeOf, type SessionLimits } from '../auth/session-time';
 import type { MetaBodyCache } from '../meta/meta-body-cache';
-import type { SlotsPayloadCache } from '../slots/slots-payload';
 import type { FeatureFlagStore } from '../flags/feature-flag-store';
 import { requestViewer } from '../slots/request-viewer';
 import { currentTenant } from '../tenants/current-tenant';
@@ -14,7 +13,6 @@ export interface SignedInPageSources {
   tenants: TenantStore;
   flags: FeatureFlagStore;
   metaBody: MetaBodyCache;
-  slotsPayload: SlotsPayloadCache;
   sessionLimits: SessionLimits;
 }
 
