@@ -39,6 +39,9 @@ import { createCrossSiteGuard } from './security/cross-site-guard';
 import { createSecurityHeadersFollowing } from './security/security-headers';
 import type { SlotEvents } from './slot-events/slot-events';
 import { createSlotEventsRouter } from './slot-events/slot-events-router';
+import { addLocationCatalogueRoute } from './slots/location-catalogue';
+import type { LocationAllowLists } from './slots/location-allow-lists';
+import type { FeatureFlagStore } from './flags/feature-flag-store';
 import { addSlotInspectionRoute } from './slots/slot-inspection';
 import type { SlotRegistry } from './slots/slot-registry';
 import { addSlotSchemasRoute } from './slots/slot-schemas-router';
@@ -64,6 +67,7 @@ const SESSION_PATHS = [
   '/api/remotes',
   SLOT_EVENTS_PATH,
   SLOT_STATS_PATH,
+  '/api/locations',
 ];
 
 /** What the routes serve: the app's stores, registries and caches. */
@@ -82,6 +86,8 @@ export interface AppRouteParts {
   remoteRegistry: RemoteRegistry;
   /** Where the routes' measurements go, with `settings.metrics` (app.metrics). */
   metrics: MetricsRegistry;
+  allowLists: LocationAllowLists;
+  flags: FeatureFlagStore;
   releases: ReleaseStore;
   teamTokens: TeamTokenStore;
   releaseSnapshot: ReleaseSnapshot;
@@ -141,7 +147,7 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ex
   };
   app.use(SESSION_PATHS, createSessionChain(sessionOptions));
   // Before the auth routes: /meta is what every signed-in page asks for.
-  addMetaRoute(app, { body: parts.metaBody, tenants: parts.tenants });
+  addMetaRoute(app, { body: parts.metaBody, tenants: parts.tenants, flags: parts.flags });
   app.use(
     createAuthRouter({
       authenticator,
@@ -178,7 +184,20 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ex
       releaseOf: (req, remote) => parts.slotEvents.releaseOf(req, remote),
     }),
   );
-  addSlotInspectionRoute(app, parts.slots, parts.resources, parts.remoteRegistry, parts.tenants);
+  addSlotInspectionRoute(
+    app,
+    parts.slots,
+    parts.resources,
+    parts.remoteRegistry,
+    parts.tenants,
+    parts.allowLists,
+    parts.flags,
+  );
+  addLocationCatalogueRoute(
+    app,
+    { slots: parts.slots, remoteRegistry: parts.remoteRegistry, allowLists: parts.allowLists, flags: parts.flags },
+    parts.tenants,
+  );
   // Development servers only: the schemas the host checks props against before rendering a slot.
   if (development) addSlotSchemasRoute(app, parts.remoteRegistry);
   app.use(createHealthRouter(parts.readinessChecks));

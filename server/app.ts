@@ -35,6 +35,8 @@ import type { Resource } from './resources/resource';
 import { ResourceRegistry } from './resources/resource-registry';
 import { StoredRecordSource } from './resources/stored-record-source';
 import { SlotEvents } from './slot-events/slot-events';
+import { FeatureFlagStore } from './flags/feature-flag-store';
+import { LocationAllowLists, type AllowListMap } from './slots/location-allow-lists';
 import { checkSlots } from './slots/slot-check';
 import type { SlotProblem } from './slots/slot-contract';
 import { SlotCheckReporter } from './slots/slot-check-reporter';
@@ -85,6 +87,10 @@ export class App {
   readonly lifecycle = new ServerLifecycle();
   /** The remotes served now and the slots REMOTES_CONFIG places for them. */
   readonly remoteRegistry: RemoteRegistry;
+  /** Which remotes may fill each location (`allowRemotes`, and REMOTES_CONFIG's `"locations"`). */
+  readonly allowLists: LocationAllowLists;
+  /** Feature flags (global or per tenant) that `visibleWhen` rules read; set with `npm run flag`. */
+  readonly flags: FeatureFlagStore;
   /** Releases of remotes, their rollouts and audit trail; the team tokens that publish them. */
   readonly releases: ReleaseStore;
   readonly teamTokens: TeamTokenStore;
@@ -124,6 +130,8 @@ export class App {
       source: descriptorSource,
     });
 
+    this.allowLists = new LocationAllowLists(() => this.remoteRegistry.config);
+
     this.storage = openStorage(settings.storage, (error) =>
       this.logger.warn({ err: error }, 'database: an idle connection or a background index build failed'),
     );
@@ -131,6 +139,7 @@ export class App {
       this.users = new UserStore(this.storage);
       this.tenants = new TenantStore(this.storage);
       this.records = new StoredRecordSource(this.storage);
+      this.flags = new FeatureFlagStore(this.storage);
       this.slots = new SlotRegistry();
       this.slots.replaceConfigured(this.remoteRegistry.slots());
       this.remoteRegistry.subscribe(() => {
@@ -167,6 +176,7 @@ export class App {
         slots: this.slots,
         resources: this.resources,
         remoteRegistry: this.remoteRegistry,
+        allowLists: this.allowLists,
       });
       this.slotEvents = new SlotEvents({
         storage: this.storage,
@@ -227,6 +237,8 @@ export class App {
         metaBody: this.metaBody,
         remoteRegistry: this.remoteRegistry,
         metrics: this.metrics,
+        allowLists: this.allowLists,
+        flags: this.flags,
         releases: this.releases,
         teamTokens: this.teamTokens,
         releaseSnapshot: this.releaseSnapshot,
@@ -236,8 +248,8 @@ export class App {
         signedInPage: (req) =>
           signedInPage(req, {
             tenants: this.tenants,
+            flags: this.flags,
             metaBody: this.metaBody,
-            slotsPayload: this.slotsPayload,
             sessionLimits: settings,
           }),
       },
@@ -251,6 +263,16 @@ export class App {
    */
   registerSlots(map: SlotRegistrationMap): this {
     this.slots.register(map);
+    return this;
+  }
+
+  /**
+   * Says which remotes' slots may fill a location: `{ 'header-banner': ['team_billing'] }`. A slot of another remote
+   * there stops the start (or refuses a reload, or a release's publish). REMOTES_CONFIG's `"locations"` replaces the
+   * list of a location it names. Call before `ready()`.
+   */
+  allowRemotes(map: AllowListMap): this {
+    this.allowLists.set(map);
     return this;
   }
 
@@ -333,7 +355,15 @@ export class App {
 
   /** The slot check against the configuration in use, or against `config` (a reload being considered). */
   private slotProblems(config?: RemotesConfig): SlotProblem[] {
-    return checkSlots({ slots: this.slots, resources: this.resources, remoteRegistry: this.remoteRegistry }, config);
+    return checkSlots(
+      {
+        slots: this.slots,
+        resources: this.resources,
+        remoteRegistry: this.remoteRegistry,
+        allowLists: this.allowLists,
+      },
+      config,
+    );
   }
 
   /** The SQLite file, when the data lives in one (not with DATABASE_URL). */

@@ -44,6 +44,19 @@ export {
   type SlotPropsArguments,
 } from './slot';
 export {
+  DEFAULT_SLOT_PRIORITY,
+  FLAG_NAME_PATTERN,
+  SLOT_ID_PATTERN,
+  VISIBILITY_RULE_KEYS,
+  InvalidPlacementError,
+  checkPlacement,
+  checkVisibilityRule,
+  describeRule,
+  ruleNeedsUser,
+  type SlotPlacement,
+  type VisibilityRule,
+} from './slot-placement';
+export {
   COMPONENT_NAME_PATTERN,
   EXPOSED_COMPONENT_PATTERN,
   REMOTE_NAME_PATTERN,
@@ -54,6 +67,7 @@ export {
   SIGN_IN_PATH,
   SERVICE_STATUS_PATH,
   SLOT_INSPECTOR_PATH,
+  LOCATIONS_PAGE_PATH,
   SIGN_IN_SIDEBAR_MEDIA,
   LAYOUT_LOCATIONS,
   SIGN_IN_LOCATIONS,
@@ -141,6 +155,9 @@ export type {
   InspectedSlot,
   InspectedRemote,
   SlotInspectionPayload,
+  CatalogueLocation,
+  CatalogueSlot,
+  LocationsPayload,
   HealthPayload,
   RemoteDescriptorFile,
   JsonSchema,

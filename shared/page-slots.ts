@@ -9,6 +9,9 @@ import type { SlotContent, SlotMap } from './wire';
 /** The slot inspector's path (the host's route, for signed-in staff; linked from the navigation in development). */
 export const SLOT_INSPECTOR_PATH = '/inspect';
 
+/** The location catalogue's path (the host's route, for signed-in staff): every location and what fills it. */
+export const LOCATIONS_PAGE_PATH = '/locations';
+
 /** The sign-in page's path (the host's route). */
 export const SIGN_IN_PATH = '/login';
 

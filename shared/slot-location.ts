@@ -6,12 +6,15 @@
  * Visibility: resource-*, dashboard-* and tenant-switcher exist only behind sign-in, so they are protected; the
  * sign-in page's own locations and the global chrome are public (served by `GET /slots` without a session).
  */
+/** The props the host lays over a slot's own at the record action locations (`ResourceActionContext`). */
+const RECORD_CONTEXT = ['resource', 'resourceId', 'record'] as const;
+
 const LOCATIONS = {
   LOGIN_BEFORE_FORM: ['login-before-form', 'public'],
   LOGIN_AFTER_FORM: ['login-after-form', 'public'],
   LOGIN_SIDEBAR: ['login-sidebar', 'public'],
-  RESOURCE_PAGE_ACTIONS: ['resource-page-actions', 'protected'],
-  RESOURCE_EDIT_ACTIONS: ['resource-edit-actions', 'protected'],
+  RESOURCE_PAGE_ACTIONS: ['resource-page-actions', 'protected', RECORD_CONTEXT],
+  RESOURCE_EDIT_ACTIONS: ['resource-edit-actions', 'protected', RECORD_CONTEXT],
   RESOURCE_BEFORE_FORM: ['resource-before-form', 'protected'],
   RESOURCE_AFTER_FORM: ['resource-after-form', 'protected'],
   RESOURCE_BEFORE_RELATIONS: ['resource-before-relations', 'protected'],
@@ -22,7 +25,10 @@ const LOCATIONS = {
   GLOBAL_AFTER_CONTENT: ['global-after-content', 'public'],
   HEADER_BANNER: ['header-banner', 'public'],
   TENANT_SWITCHER: ['tenant-switcher', 'protected'],
-} as const satisfies Record<string, readonly [value: string, visibility: 'public' | 'protected']>;
+} as const satisfies Record<
+  string,
+  readonly [value: string, visibility: 'public' | 'protected', contextProps?: readonly string[]]
+>;
 
 /** The enum case names, e.g. `LOGIN_BEFORE_FORM`. */
 export type SlotLocationName = keyof typeof LOCATIONS;
@@ -35,9 +41,11 @@ export type SlotLocationValue = (typeof LOCATIONS)[SlotLocationName][0];
  */
 class SlotLocationCase {
   private static readonly all: readonly SlotLocationCase[] = Object.freeze(
-    (Object.keys(LOCATIONS) as SlotLocationName[]).map(
-      (name) => new SlotLocationCase(name, LOCATIONS[name][0], LOCATIONS[name][1] === 'public'),
-    ),
+    (Object.keys(LOCATIONS) as SlotLocationName[]).map((name) => {
+      const [value, visibility, contextProps = []]: readonly [SlotLocationValue, string, (readonly string[])?] =
+        LOCATIONS[name];
+      return new SlotLocationCase(name, value, visibility === 'public', Object.freeze([...contextProps]));
+    }),
   );
 
   private static readonly byValue: ReadonlyMap<string, SlotLocationCase> = new Map(
@@ -50,6 +58,8 @@ class SlotLocationCase {
     /** The kebab-case location name used on the wire, e.g. `login-before-form`. */
     readonly value: SlotLocationValue,
     private readonly publicLocation: boolean,
+    /** The props the host adds to every slot here (the record on the page at the action locations); often none. */
+    readonly contextProps: readonly string[],
   ) {
     Object.freeze(this);
   }

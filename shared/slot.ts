@@ -1,5 +1,6 @@
 import { findNonJson, frozenJsonCopy, isPlainObject, type JsonObject } from './json';
 import { COMPONENT_NAME_PATTERN, describe } from './names';
+import { checkPlacement, InvalidPlacementError, type SlotPlacement } from './slot-placement';
 import type { SlotContent, SlotEntry } from './wire';
 
 /** Largest serialised props of one slot. Props are configuration, not a data channel. */
@@ -44,8 +45,24 @@ export class Slot {
     readonly component: string,
     readonly props: Readonly<JsonObject>,
     readonly content: string | Slot | readonly Slot[] | null,
+    /** Its id, order and visibility rule at its location (slot-placement.ts); `{}` for a slot that gives none. */
+    readonly placement: Readonly<SlotPlacement> = NO_PLACEMENT,
   ) {
     Object.freeze(this);
+  }
+
+  /**
+   * The same slot with a placement: `Slot.make('Notice').placed({ priority: 10, visibleWhen: { roles: ['operator'] } })`.
+   * Checked now (keys, id pattern, integer priority, rule shape); what depends on the other slots (a missing target,
+   * a cycle, a rule at a public location) is checked when it is registered.
+   */
+  placed(placement: SlotPlacement): Slot {
+    try {
+      return new Slot(this.component, this.props, this.content, checkPlacement(placement, `Slot "${this.component}"`));
+    } catch (error) {
+      if (error instanceof InvalidPlacementError) throw new InvalidSlotError(error.message);
+      throw error;
+    }
   }
 
   /**
@@ -103,6 +120,8 @@ export class Slot {
     return this.toEntry();
   }
 }
+
+const NO_PLACEMENT: Readonly<SlotPlacement> = Object.freeze({});
 
 function checkContent(component: string, content: unknown): string | Slot | readonly Slot[] | null {
   if (content === null || content === undefined) return null;

@@ -5,6 +5,7 @@
 import type { JsonObject, JsonValue } from './json';
 import type { ErrorBody } from './errors';
 import type { SlotLocationValue } from './slot-location';
+import type { VisibilityRule } from './slot-placement';
 
 // ---------------------------------------------------------------------------------------------- slots
 
@@ -388,6 +389,12 @@ export interface InspectedSlot {
   visibility: 'public' | 'protected';
   /** Empty when the slot is served; otherwise why it cannot render (it is then left out or will fail). */
   problems: string[];
+  /** Its id at its location (given, or derived from the component name): what `before`/`after` name. */
+  id?: string;
+  /** Its `visibleWhen` rule, when it has one. */
+  visibleWhen?: VisibilityRule;
+  /** Why the signed-in user asking does not get this slot: its rule fails for them (its props are then not shown). */
+  hiddenByRule?: string;
 }
 
 /** One remote as the inspector shows it. */
@@ -423,6 +430,41 @@ export interface SlotInspectionPayload {
   locations: Record<string, InspectedSlot[]>;
   forms: Record<string, InspectedFormSlot[]>;
   remotes: InspectedRemote[];
+}
+
+// ---------------------------------------------------------------------------------------------- location catalogue
+
+/** A slot as the location catalogue lists it: what fills the location now, in resolved order. */
+export interface CatalogueSlot {
+  /** Its id at the location: given, or derived (the component name, `Name#2` for the second of that name). */
+  id: string;
+  component: string;
+  /** The remote that provides the component (the configured one for a slot of REMOTES_CONFIG); null when none. */
+  remote: string | null;
+  source: 'code' | 'configuration';
+  /** Its priority: the one given, else the default (50). */
+  priority: number;
+  before?: string;
+  after?: string;
+  visibleWhen?: VisibilityRule;
+  /** Whether the signed-in user asking passes its rule (true without a rule). */
+  visibleToYou: boolean;
+}
+
+/** One location of the catalogue. */
+export interface CatalogueLocation {
+  location: SlotLocationValue;
+  visibility: 'public' | 'protected';
+  /** The props the host adds to each slot here (`resource`, `resourceId`, `record` at the action locations). */
+  contextProps: string[];
+  /** The remotes whose slots may fill it; null when any remote may. */
+  allowedRemotes: string[] | null;
+  slots: CatalogueSlot[];
+}
+
+/** `GET /api/locations` (signed-in staff): every location, in table order. */
+export interface LocationsPayload {
+  locations: CatalogueLocation[];
 }
 
 // ---------------------------------------------------------------------------------------------- health

@@ -1,5 +1,11 @@
 import { createRoutesFromElements, Route, type RouteObject } from 'react-router-dom';
-import { RELEASES_PAGE_PATH, SERVICE_STATUS_PATH, SIGN_IN_PATH, SLOT_INSPECTOR_PATH } from '../../shared';
+import {
+  LOCATIONS_PAGE_PATH,
+  RELEASES_PAGE_PATH,
+  SERVICE_STATUS_PATH,
+  SIGN_IN_PATH,
+  SLOT_INSPECTOR_PATH,
+} from '../../shared';
 import { Layout } from '../layout/layout';
 import { RequireAuth } from '../layout/require-auth';
 import { DashboardPage } from '../pages/dashboard-page';
@@ -14,7 +20,7 @@ import { SignInPage } from '../pages/sign-in-page';
 /**
  * The client routes: the sign-in page, the service status, the dashboard, a resource's list, its New page, record
  * view and record edit pages, the slot inspector, and the operators' releases page.
- * The tool pages (the slot inspector, the operators' releases page) are each a chunk of their own, loaded when
+ * The tool pages (the slot inspector, the location catalogue, the operators' releases page) are each a chunk of their own, loaded when
  * opened: most staff never open them, so they are budgeted on their own rather than in what every page costs
  * (build/bundle-budgets.ts, TOOL_PAGE_CHUNK_PREFIX).
  * The server answers each with index.html. A route table rather than `<Routes>`, because only a data router
@@ -41,6 +47,13 @@ export const APP_ROUTES: RouteObject[] = createRoutesFromElements(
         path={RELEASES_PAGE_PATH}
         lazy={async () => ({
           Component: (await import(/* webpackChunkName: "tool-page-releases" */ '../pages/releases-page')).ReleasesPage,
+        })}
+      />
+      <Route
+        path={LOCATIONS_PAGE_PATH}
+        lazy={async () => ({
+          Component: (await import(/* webpackChunkName: "tool-page-locations" */ '../pages/locations-page'))
+            .LocationsPage,
         })}
       />
     </Route>

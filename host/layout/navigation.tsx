@@ -1,5 +1,5 @@
 import { NavLink } from 'react-router-dom';
-import { RELEASES_PAGE_PATH, SLOT_INSPECTOR_PATH } from '../../shared';
+import { LOCATIONS_PAGE_PATH, RELEASES_PAGE_PATH, SLOT_INSPECTOR_PATH } from '../../shared';
 import { useSession, useSlotData } from '../core';
 import { isOperator } from '../pages/operator-role';
 
@@ -33,6 +33,9 @@ export function Navigation() {
       )}
       <NavLink to={SLOT_INSPECTOR_PATH} className="nav__link">
         Slot inspector
+      </NavLink>
+      <NavLink to={LOCATIONS_PAGE_PATH} className="nav__link">
+        Locations
       </NavLink>
     </nav>
   );

@@ -251,7 +251,10 @@ function SlotCells({ slot }: { slot: InspectedSlot }) {
       <td>{slot.remote ?? '—'}</td>
       <td>{slot.source}</td>
       <td>{slot.visibility}</td>
-      <td>{slot.problems.length === 0 ? 'None' : slot.problems.join('; ')}</td>
+      <td>
+        {slot.hiddenByRule === undefined ? null : <span data-hidden-by-rule>{slot.hiddenByRule}. </span>}
+        {slot.problems.length === 0 ? 'None' : slot.problems.join('; ')}
+      </td>
     </>
   );
 }

@@ -6,6 +6,7 @@ import {
   pageComponents,
   SERVICE_STATUS_PATH,
   SLOT_INSPECTOR_PATH,
+  LOCATIONS_PAGE_PATH,
   SIGN_IN_PATH,
   RELEASES_PAGE_PATH,
   type ErrorBody,
@@ -54,6 +55,7 @@ export const CLIENT_ROUTES = [
   SIGN_IN_PATH,
   SERVICE_STATUS_PATH,
   SLOT_INSPECTOR_PATH,
+  LOCATIONS_PAGE_PATH,
   RELEASES_PAGE_PATH,
   '/resources/*splat',
 ];

@@ -2,7 +2,8 @@ import type { Request } from 'express';
 import { mePayload } from '../auth/me-payload';
 import { sessionTimeOf, type SessionLimits } from '../auth/session-time';
 import type { MetaBodyCache } from '../meta/meta-body-cache';
-import type { SlotsPayloadCache } from '../slots/slots-payload';
+import type { FeatureFlagStore } from '../flags/feature-flag-store';
+import { requestViewer } from '../slots/request-viewer';
 import { currentTenant } from '../tenants/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
 import type { SignedInPage } from './session-boot-data';
@@ -10,8 +11,8 @@ import type { SignedInPage } from './session-boot-data';
 /** Where a signed-in page's session data comes from: the same caches GET /me and GET /meta answer from. */
 export interface SignedInPageSources {
   tenants: TenantStore;
+  flags: FeatureFlagStore;
   metaBody: MetaBodyCache;
-  slotsPayload: SlotsPayloadCache;
   sessionLimits: SessionLimits;
 }
 
@@ -25,10 +26,12 @@ export async function signedInPage(req: Request, sources: SignedInPageSources): 
   if (!user) return null;
   try {
     const context = await currentTenant(req, sources.tenants);
+    const viewer = await requestViewer(req, context.current.id, sources.flags);
     return {
       me: mePayload(user, context, sessionTimeOf(req, sources.sessionLimits)),
-      meta: await sources.metaBody.body(context.current),
-      slots: sources.slotsPayload.current().allSlotMap,
+      meta: await sources.metaBody.body(context.current, viewer),
+      // Only what this user's /meta carries: a slot hidden by its rule gives no hint of its component either.
+      slots: sources.metaBody.slotMap(context.current, viewer),
     };
   } catch {
     return null;

@@ -1,20 +1,29 @@
-import type { Tenant } from '../../shared';
-import type { EncodedSlots, SlotsPayloadCache } from '../slots/slots-payload';
+import type { SlotMap, Tenant } from '../../shared';
+import type { SlotsPayloadCache } from '../slots/slots-payload';
+import { VisibleSlots, type VisibleSlotsPart } from '../slots/visible-slots';
 import type { DashboardRegistry } from './dashboard-registry';
 import type { ModuleRegistry } from './module-registry';
 
 /**
  * The bytes of one `/meta` answer, in order: `{"dashboards":[...],"modules":[...],"slots":` of the tenant, then
- * `{...every location...}}`, the same Buffer for every tenant.
+ * `{...every location...}}`, the same Buffer for every viewer whose `visibleWhen` rules come out the same.
  */
 export type MetaBody = readonly [head: Buffer, slots: Buffer];
 
 interface CachedBody {
   dashboards: string;
   modules: string;
-  slots: EncodedSlots;
+  slots: VisibleSlotsPart;
   body: MetaBody;
 }
+
+/** Who asks: the roles of the signed-in user and the flags on for the body's tenant. */
+export interface MetaViewer {
+  roles: readonly string[];
+  flags: ReadonlySet<string>;
+}
+
+const NO_ROLES: MetaViewer = Object.freeze({ roles: Object.freeze([]), flags: Object.freeze(new Set<string>()) });
 
 /**
  * The encoded `/meta` body per tenant, rebuilt only when one of its parts changes: the tenant's dashboards (their
@@ -23,7 +32,8 @@ interface CachedBody {
  */
 export class MetaBodyCache {
   private readonly bodies = new Map<string, CachedBody>();
-  private slotsPart: { slots: EncodedSlots; bytes: Buffer } | null = null;
+  private readonly visible = new VisibleSlots();
+  private slotsBytesOf = new WeakMap<VisibleSlotsPart, Buffer>();
   private buildCount = 0;
 
   constructor(
@@ -35,11 +45,15 @@ export class MetaBodyCache {
     return this.buildCount;
   }
 
-  async body(tenant: Tenant): Promise<MetaBody> {
+  /**
+   * The `/meta` body for a user of `tenant`: the slots whose `visibleWhen` rule fails for them are not in it (a user
+   * without roles or flags when no viewer is given).
+   */
+  async body(tenant: Tenant, viewer: MetaViewer = NO_ROLES): Promise<MetaBody> {
     // The registries hand back the same objects while nothing changed, so these comparisons are pointer checks.
     const dashboards = await this.parts.dashboards.json(tenant);
     const modules = this.parts.modules.json();
-    const slots = this.parts.slots.current();
+    const slots = this.visibleSlots(tenant, viewer);
     const cached = this.bodies.get(tenant.id);
     const sameHead = cached !== undefined && cached.dashboards === dashboards && cached.modules === modules;
     if (sameHead && cached.slots === slots) return cached.body;
@@ -52,8 +66,21 @@ export class MetaBodyCache {
     return body;
   }
 
-  private slotsBytes(slots: EncodedSlots): Buffer {
-    if (this.slotsPart?.slots !== slots) this.slotsPart = { slots, bytes: Buffer.from(`${slots.allSlots}}`, 'utf8') };
-    return this.slotsPart.bytes;
+  /** The slot map a user of `tenant` may see: the hints of their signed-in page. */
+  slotMap(tenant: Tenant, viewer: MetaViewer = NO_ROLES): SlotMap {
+    return this.visibleSlots(tenant, viewer).map;
+  }
+
+  private visibleSlots(tenant: Tenant, viewer: MetaViewer): VisibleSlotsPart {
+    return this.visible.of(this.parts.slots.current(), { tenant: tenant.id, roles: viewer.roles, flags: viewer.flags });
+  }
+
+  private slotsBytes(slots: VisibleSlotsPart): Buffer {
+    let bytes = this.slotsBytesOf.get(slots);
+    if (bytes === undefined) {
+      bytes = Buffer.from(`${slots.json}}`, 'utf8');
+      this.slotsBytesOf.set(slots, bytes);
+    }
+    return bytes;
   }
 }

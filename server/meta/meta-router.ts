@@ -2,6 +2,8 @@ import type { IRouter } from 'express';
 import { requireSession } from '../auth/require-session';
 import { jsonRoute } from '../http/json-route';
 import { sendJsonBytes } from '../http/send-json';
+import type { FeatureFlagStore } from '../flags/feature-flag-store';
+import { requestViewer } from '../slots/request-viewer';
 import { currentTenant } from '../tenants/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
 import type { MetaBodyCache } from './meta-body-cache';
@@ -9,6 +11,7 @@ import type { MetaBodyCache } from './meta-body-cache';
 export interface MetaRouteOptions {
   body: MetaBodyCache;
   tenants: TenantStore;
+  flags: FeatureFlagStore;
 }
 
 /**
@@ -26,7 +29,8 @@ export function addMetaRoute(router: IRouter, options: MetaRouteOptions): void {
       async (req, res) => {
         const { current } = await currentTenant(req, options.tenants);
         // `Cache-Control: private, no-store` is already set: the session chain marks every answer of its paths.
-        sendJsonBytes(res, await options.body.body(current));
+        const viewer = await requestViewer(req, current.id, options.flags);
+        sendJsonBytes(res, await options.body.body(current, viewer));
       },
     ],
   });

@@ -3,6 +3,7 @@ import { placedConfiguredSlots } from '../remotes/configured-slots';
 import type { RemoteRegistry } from '../remotes/remote-registry';
 import type { ResourceRegistry } from '../resources/resource-registry';
 import { codeSlots } from '../slots/code-slots';
+import { allowListProblems, type LocationAllowLists } from '../slots/location-allow-lists';
 import { formatSlotProblem, type ContractRemotes } from '../slots/slot-contract';
 import type { SlotRegistry } from '../slots/slot-registry';
 
@@ -11,6 +12,7 @@ export interface ReleaseCheckSubjects {
   slots: SlotRegistry;
   resources: ResourceRegistry;
   remoteRegistry: RemoteRegistry;
+  allowLists: LocationAllowLists;
 }
 
 type ReleaseContract = Pick<RemoteRelease, 'remote' | 'components' | 'formComponents' | 'props'>;
@@ -43,8 +45,8 @@ export function releaseProblems(subjects: ReleaseCheckSubjects, release: Release
     ...codeSlots(subjects.slots, subjects.resources),
     ...placedConfiguredSlots(remoteRegistry.configuredSlots()).flatMap(({ placed: slots }) => slots),
   ];
-  return remoteRegistry.contract
-    .check(placed, withRelease)
+  const allowed = (location: Parameters<LocationAllowLists['allowed']>[0]) => subjects.allowLists.allowed(location);
+  return [...remoteRegistry.contract.check(placed, withRelease), ...allowListProblems(placed, withRelease, allowed)]
     .filter(
       (problem) =>
         problem.blocking &&

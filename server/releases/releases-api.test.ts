@@ -148,6 +148,16 @@ describe('publishing', () => {
     expect(activation.body.error.problems).toHaveLength(1);
     await operator.post('/api/remotes/team_billing/canary').send({ version: 'early-broken', percent: 5 }).expect(400);
   });
+  it("refuses a release whose remote would fill a location that does not allow it (the location's allow-list)", async () => {
+    app.allowRemotes({ 'global-before-content': ['team_other'] });
+    const refused = await publish(await tokenFor('team_billing'), 'v1').expect(400);
+    expect(refused.body.error.problems).toEqual([
+      expect.stringMatching(
+        /^InvoiceBanner at global-before-content\[0\] \(code, remote "team_billing"\): remote "team_billing" may not fill "global-before-content" \(allowed: team_other\)$/,
+      ),
+    ]);
+  });
+
   it('refuses a release claiming a component another remote provides, on publish and again when put in force', async () => {
     origin.descriptors.set('other', { name: 'team_other', components: ['InvoiceChart'] });
     const billing = await tokenFor('team_billing');

@@ -492,6 +492,7 @@ describe('GET /api/slots/inspect', () => {
       'dashboard-before-cards': [
         {
           component: 'InvoiceBanner',
+          id: 'InvoiceBanner',
           props: { amountDue: 3 },
           remote: 'team_billing',
           source: 'code',
@@ -500,6 +501,7 @@ describe('GET /api/slots/inspect', () => {
         },
         {
           component: 'Nobody',
+          id: 'Nobody',
           props: {},
           remote: null,
           source: 'code',
@@ -510,6 +512,7 @@ describe('GET /api/slots/inspect', () => {
       'global-before-content': [
         {
           component: 'InvoiceBanner',
+          id: 'InvoiceBanner',
           props: {},
           remote: 'team_billing',
           source: 'configuration',

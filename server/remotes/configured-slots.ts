@@ -1,6 +1,7 @@
 import { describe, InvalidSlotError, isPlainObject, Slot, SlotLocation } from '../../shared';
 import { RemotesConfigError } from './remotes-config-error';
 import { placedSlots, type PlacedSlot } from '../slots/slot-contract';
+import { refuseUserRulesInPublic, SlotRegistrationError } from '../slots/slot-registry';
 
 /** A slot placed by REMOTES_CONFIG (a remote entry's `"slots"`), for one of that remote's components. */
 export interface ConfiguredSlot {
@@ -9,7 +10,8 @@ export interface ConfiguredSlot {
   slot: Slot;
 }
 
-const SLOT_KEYS = new Set(['component', 'props', 'content']);
+const PLACEMENT_KEYS = ['id', 'priority', 'before', 'after', 'visibleWhen'] as const;
+const SLOT_KEYS = new Set(['component', 'props', 'content', ...PLACEMENT_KEYS]);
 
 /**
  * Reads a remote entry's `"slots"`: the shape `registerSlots` takes, in JSON,
@@ -36,7 +38,14 @@ export function parseConfiguredSlots(value: unknown, remote: string, where: stri
     const list = Array.isArray(items) ? items : [items];
     list.forEach((item: unknown, index) => {
       const at = `${where}, slots["${key}"][${index}]`;
-      slots.push({ remote, location, slot: parseSlot(item, at) });
+      const slot = parseSlot(item, at);
+      try {
+        refuseUserRulesInPublic(location, [slot], at);
+      } catch (error) {
+        if (error instanceof SlotRegistrationError) throw new RemotesConfigError(error.message);
+        throw error;
+      }
+      slots.push({ remote, location, slot });
     });
   }
   return slots;
@@ -55,7 +64,9 @@ function parseSlot(item: unknown, where: string): Slot {
     );
   }
   try {
-    return Slot.untyped(item.component, (item.props ?? {}) as Record<string, unknown>, item.content ?? null);
+    const slot = Slot.untyped(item.component, (item.props ?? {}) as Record<string, unknown>, item.content ?? null);
+    const placement = Object.fromEntries(PLACEMENT_KEYS.filter((key) => key in item).map((key) => [key, item[key]]));
+    return Object.keys(placement).length === 0 ? slot : slot.placed(placement);
   } catch (error) {
     if (error instanceof InvalidSlotError) throw new RemotesConfigError(`${where}: ${error.message}`);
     throw error;

@@ -48,6 +48,7 @@ function configOf(remotes: PendingRemote[], slots: ConfiguredSlot[] = []): Remot
     pending: remotes,
     slots,
     schemas: new Map([['team_records', {}]]),
+    locationRemotes: new Map(),
     disabled: [],
     allowedOrigins: [],
     sources: { builtIn: ['team_records'], configFile: null },

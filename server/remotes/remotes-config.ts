@@ -4,7 +4,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { REMOTE_DESCRIPTOR_FILE, type JsonSchema, type RemoteDescriptor } from '../../shared';
+import { REMOTE_DESCRIPTOR_FILE, type JsonSchema, type RemoteDescriptor, type SlotLocation } from '../../shared';
+import { checkAllowLists } from '../slots/location-allow-lists';
 import { findBuiltRemotes } from './built-remotes';
 import { parseConfiguredSlots, slotsOutsideRemote, type ConfiguredSlot } from './configured-slots';
 import { checkComponentList, checkFormComponents, checkRemoteName } from './remote-names';
@@ -37,6 +38,8 @@ export interface RemotesConfig {
   disabled: ReadonlyArray<{ name: string; components: readonly string[] }>;
   /** Origins answered with `Access-Control-Allow-Origin` on `/remotes/*`; `'*'` allows any. */
   allowedOrigins: readonly string[] | '*';
+  /** `"locations"`: location -> the remotes whose slots may fill it (replacing code's list for that location). */
+  locationRemotes: ReadonlyMap<SlotLocation, readonly string[]>;
   /** Where the list came from, for the start-up log. */
   sources: { builtIn: string[]; configFile: string | null };
 }
@@ -54,7 +57,7 @@ export interface LoadRemotesConfigOptions {
 }
 
 const REMOTE_KEYS = new Set(['name', 'entry', 'components', 'formComponents', 'enabled', 'slots']);
-const TOP_KEYS = new Set(['$schema', 'remotes', 'allowedOrigins']);
+const TOP_KEYS = new Set(['$schema', 'remotes', 'allowedOrigins', 'locations']);
 
 /**
  * The remotes configuration, validated at start-up (fail fast, with messages that say what and where):
@@ -77,6 +80,7 @@ export function loadRemotesConfig(options: LoadRemotesConfigOptions): RemotesCon
   const pending = new Map<string, PendingRemote>();
   const slots: ConfiguredSlot[] = [];
   let allowedOrigins: readonly string[] | '*' = [];
+  let locationRemotes: ReadonlyMap<SlotLocation, readonly string[]> = new Map();
   let configFile: string | null = null;
 
   const configured = options.env.REMOTES_CONFIG?.trim();
@@ -85,6 +89,7 @@ export function loadRemotesConfig(options: LoadRemotesConfigOptions): RemotesCon
     const production = options.production ?? options.env.NODE_ENV?.trim() === 'production';
     const file = readConfigFile(configFile, production);
     allowedOrigins = file.allowedOrigins;
+    locationRemotes = file.locationRemotes;
     for (const override of file.remotes) {
       const where = `REMOTES_CONFIG ${configFile}, remote "${override.name}"`;
       const base = byName.get(override.name);
@@ -143,6 +148,7 @@ export function loadRemotesConfig(options: LoadRemotesConfigOptions): RemotesCon
     schemas,
     disabled,
     allowedOrigins,
+    locationRemotes,
     sources: { builtIn: builtIn.map(({ descriptor }) => descriptor.name), configFile },
   };
 }
@@ -174,7 +180,11 @@ interface RemoteOverride {
 function readConfigFile(
   file: string,
   production: boolean,
-): { remotes: RemoteOverride[]; allowedOrigins: readonly string[] | '*' } {
+): {
+  remotes: RemoteOverride[];
+  allowedOrigins: readonly string[] | '*';
+  locationRemotes: ReadonlyMap<SlotLocation, readonly string[]>;
+} {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -195,7 +205,7 @@ function readConfigFile(
   const unknownKeys = Object.keys(object).filter((key) => !TOP_KEYS.has(key));
   if (unknownKeys.length > 0) {
     throw new RemotesConfigError(
-      `${where}: unknown key(s) ${unknownKeys.join(', ')}; allowed: remotes, allowedOrigins.`,
+      `${where}: unknown key(s) ${unknownKeys.join(', ')}; allowed: remotes, allowedOrigins, locations.`,
     );
   }
   const list = object.remotes ?? [];
@@ -207,7 +217,11 @@ function readConfigFile(
     seen.add(override.name);
     return override;
   });
-  return { remotes, allowedOrigins: parseAllowedOrigins(object.allowedOrigins, where) };
+  const locationRemotes =
+    object.locations === undefined
+      ? new Map<SlotLocation, readonly string[]>()
+      : checkAllowLists(object.locations, `${where}: "locations"`, (message) => new RemotesConfigError(message));
+  return { remotes, allowedOrigins: parseAllowedOrigins(object.allowedOrigins, where), locationRemotes };
 }
 
 function parseOverride(item: unknown, where: string, production: boolean): RemoteOverride {

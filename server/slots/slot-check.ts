@@ -1,8 +1,12 @@
 import type { RemoteRegistry } from '../remotes/remote-registry';
 import type { RemotesConfig } from '../remotes/remotes-config';
 import type { ResourceRegistry } from '../resources/resource-registry';
+import type { SlotLocation, Slot } from '../../shared';
+import { placedConfiguredSlots } from '../remotes/configured-slots';
 import { codeSlots } from './code-slots';
+import { allowListProblems, type LocationAllowLists } from './location-allow-lists';
 import type { SlotProblem } from './slot-contract';
+import { orderSlots } from './slot-order';
 import type { SlotRegistry } from './slot-registry';
 
 /** What the slot check reads: the slots of code and of resource forms, and the remotes that provide components. */
@@ -10,6 +14,7 @@ export interface SlotCheckSubjects {
   slots: SlotRegistry;
   resources: ResourceRegistry;
   remoteRegistry: RemoteRegistry;
+  allowLists: LocationAllowLists;
 }
 
 /**
@@ -19,10 +24,55 @@ export interface SlotCheckSubjects {
  */
 export function checkSlots(subjects: SlotCheckSubjects, config?: RemotesConfig): SlotProblem[] {
   const { remoteRegistry } = subjects;
+  const placement = placementProblems(subjects.slots, config ?? remoteRegistry.config);
   const remotes = remoteRegistry.contractRemotes(config);
-  if (remotes.known.length === 0 && remotes.waiting.length === 0 && remotes.disabled.length === 0) return [];
+  if (remotes.known.length === 0 && remotes.waiting.length === 0 && remotes.disabled.length === 0) return placement;
+  const code = codeSlots(subjects.slots, subjects.resources);
+  const configured = placedConfiguredSlots((config ?? remoteRegistry.config).slots).flatMap(({ placed }) => placed);
+  const allowed = (location: SlotLocation) => subjects.allowLists.allowed(location, config);
   return [
-    ...remoteRegistry.contract.check(codeSlots(subjects.slots, subjects.resources), remotes),
+    ...placement,
+    ...remoteRegistry.contract.check(code, remotes),
     ...remoteRegistry.configuredSlotProblems(config),
+    ...allowListProblems([...code, ...configured], remotes, allowed),
   ];
+}
+
+/**
+ * The order of every location, with all the slots code and the configuration place there (also those of a remote
+ * not answering now): a duplicate id, a `before`/`after` naming no slot of the location, a cycle. Each refuses the
+ * start or the reload, whichever remote answers.
+ */
+function placementProblems(registry: SlotRegistry, config: RemotesConfig): SlotProblem[] {
+  const byLocation = new Map<SlotLocation, Array<{ slot: Slot; remote: string | null }>>();
+  for (const [location, slots] of registry.registeredByCode()) {
+    byLocation.set(
+      location,
+      slots.map((slot) => ({ slot, remote: null })),
+    );
+  }
+  for (const { location, slot, remote } of config.slots) {
+    byLocation.set(location, [...(byLocation.get(location) ?? []), { slot, remote }]);
+  }
+  return [...byLocation].flatMap(([location, placed]) => {
+    const ordered = orderSlots(
+      location.value,
+      placed.map((item) => item.slot),
+    );
+    return ordered.problems.map((problem): SlotProblem => {
+      const at = ordered.ids.indexOf(problem.id);
+      const item = placed[ordered.order[at]!]!;
+      return {
+        kind: 'placement-invalid',
+        location: location.value,
+        position: `[${at}]`,
+        source: item.remote === null ? 'code' : 'configuration',
+        component: item.slot.component,
+        remote: item.remote,
+        path: null,
+        message: problem.message,
+        blocking: true,
+      };
+    });
+  });
 }

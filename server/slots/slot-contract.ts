@@ -22,7 +22,9 @@ export type SlotProblemKind =
   | 'remote-not-available'
   | 'props-invalid'
   | 'reserved-prop'
-  | 'not-form-component';
+  | 'not-form-component'
+  | 'placement-invalid'
+  | 'remote-not-allowed';
 
 /** What stops a slot from rendering, with everything a registration error names. */
 export interface SlotProblem {

@@ -1,5 +1,12 @@
 import type { IRouter } from 'express';
-import type { InspectedFormSlot, InspectedSlot, Slot, SlotInspectionPayload, SlotLocation } from '../../shared';
+import {
+  describeRule,
+  type InspectedFormSlot,
+  type InspectedSlot,
+  type Slot,
+  type SlotInspectionPayload,
+  type SlotLocation,
+} from '../../shared';
 import { requireSession } from '../auth/require-session';
 import { jsonRoute } from '../http/json-route';
 import { inspectRemotes, unpublishedUrls } from '../remotes/inspect-remotes';
@@ -7,9 +14,13 @@ import type { RemoteRegistry } from '../remotes/remote-registry';
 import type { ResourceRegistry } from '../resources/resource-registry';
 import { currentTenant } from '../tenants/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
+import type { FeatureFlagStore } from '../flags/feature-flag-store';
+import { requestViewer } from './request-viewer';
 import { formSlots } from './code-slots';
+import { allowListProblems, type LocationAllowLists } from './location-allow-lists';
 import { placedSlots, type PlacedSlot, type SlotProblem } from './slot-contract';
 import type { SlotRegistry } from './slot-registry';
+import { ruleHolds, type Viewer } from './visibility-rule';
 
 /**
  * "Why is my component not on the page?", answered by the server: every slot of every location with where it
@@ -20,7 +31,8 @@ import type { SlotRegistry } from './slot-registry';
  * listed per resource, checked as the start-up checks them (their component must be a form component).
  *
  * It never tells a user more than their own pages carry (the inspector is for every signed-in user, of any tenant):
- * props only of the slots `/meta` sends (every location's slots, the same for every tenant today) and of the form
+ * props only of the slots their `/meta` sends (a slot whose `visibleWhen` rule fails for them is listed with its
+ * rule, `hiddenByRule` saying why, and `props: null`) and of the form
  * slots (`GET /api/resources/:name` sends them); a slot left out (a configured slot that cannot render) is listed
  * with `props: null` and its problems without the offending values, which the server's log has. Remotes: see
  * inspectRemotes.
@@ -29,12 +41,20 @@ export function inspectSlots(
   registry: SlotRegistry,
   resources: ResourceRegistry,
   remoteRegistry: RemoteRegistry,
+  viewer: Viewer,
+  allowLists: LocationAllowLists,
 ): SlotInspectionPayload {
   const remotes = inspectRemotes(remoteRegistry);
   const unpublished = unpublishedUrls(remoteRegistry);
   const contractRemotes = remoteRegistry.contractRemotes();
-  // What /meta sends: the registry's slots now (code's, and the configured ones that can render).
-  const sent = new Set<Slot>([...registry.snapshot().values()].flat());
+  // What this viewer's /meta sends: the registry's slots now (code's, and the configured ones that can render) whose
+  // rule holds for them.
+  const registered = [...registry.snapshot().values()].flat();
+  const holds = (slot: Slot) =>
+    slot.placement.visibleWhen === undefined || ruleHolds(slot.placement.visibleWhen, viewer);
+  const sent = new Set<Slot>(registered.filter(holds));
+  const ids = new Map<Slot, string>();
+  for (const placed of registry.placed().values()) for (const { slot, id } of placed) ids.set(slot, id);
   const providers = new Map<string, string>();
   for (const remote of contractRemotes.known)
     for (const component of remote.components) providers.set(component, remote.name);
@@ -47,8 +67,13 @@ export function inspectSlots(
   ): InspectedSlot | null => {
     const [top] = placed;
     if (top === undefined) return null;
-    const problems = remoteRegistry.contract.check(placed, contractRemotes);
+    const problems = [
+      ...remoteRegistry.contract.check(placed, contractRemotes),
+      ...allowListProblems(placed, contractRemotes, (location) => allowLists.allowed(location)),
+    ];
+    const rule = top.slot.placement.visibleWhen;
     return {
+      ...placementOf(top.slot, ids.get(top.slot), rule !== undefined && !holds(top.slot)),
       component: top.slot.component,
       props: shown ? top.slot.toEntry().props : null,
       remote:
@@ -87,6 +112,22 @@ export function inspectSlots(
   return { locations, forms, remotes };
 }
 
+/** The slot's id and rule, and why its rule hides it from the viewer, as the inspector adds them. */
+function placementOf(
+  slot: Slot,
+  id: string | undefined,
+  hidden: boolean,
+): Pick<InspectedSlot, 'id' | 'visibleWhen' | 'hiddenByRule'> {
+  const rule = slot.placement.visibleWhen;
+  return {
+    ...(id === undefined ? {} : { id }),
+    ...(rule === undefined ? {} : { visibleWhen: rule }),
+    ...(hidden && rule !== undefined
+      ? { hiddenByRule: `hidden from you by its rule: shown only for ${describeRule(rule)}` }
+      : {}),
+  };
+}
+
 /**
  * The problem as the inspector lists it under its slot: the prop path and message, or the content slot's. Without
  * the offending value when the props are not shown (`props.amountDue must be number`).
@@ -112,14 +153,17 @@ export function addSlotInspectionRoute(
   resources: ResourceRegistry,
   remoteRegistry: RemoteRegistry,
   tenants: TenantStore,
+  allowLists: LocationAllowLists,
+  flags: FeatureFlagStore,
 ): void {
   jsonRoute(router, '/api/slots/inspect', {
     GET: [
       requireSession,
       async (req, res) => {
-        // The same tenant check as /meta's; what a user may see of the slots does not depend on the tenant yet.
-        await currentTenant(req, tenants);
-        res.json(inspectSlots(registry, resources, remoteRegistry));
+        // The same tenant check as /meta's: the rules are evaluated for the tenant the user works in now.
+        const { current } = await currentTenant(req, tenants);
+        const viewer = await requestViewer(req, current.id, flags);
+        res.json(inspectSlots(registry, resources, remoteRegistry, viewer, allowLists));
       },
     ],
   });

@@ -1,4 +1,5 @@
-import { describe, isPlainObject, Slot, SlotLocation, type SlotLocationValue } from '../../shared';
+import { describe, isPlainObject, ruleNeedsUser, Slot, SlotLocation, type SlotLocationValue } from '../../shared';
+import { orderSlots } from './slot-order';
 
 /** A `registerSlots` call that cannot be honoured; thrown at once so a bad registration stops the start. */
 export class SlotRegistrationError extends Error {
@@ -11,8 +12,16 @@ export class SlotRegistrationError extends Error {
 /** What `registerSlots` takes: location value -> one Slot or a list of Slots. */
 export type SlotRegistrationMap = Readonly<Partial<Record<SlotLocationValue, Slot | readonly Slot[]>>>;
 
-/** A frozen view of the registrations: locations in order of their first registration, slots in registration order. */
+/** A frozen view of the registrations: locations in order of their first registration, slots in resolved order. */
 export type SlotRegistrySnapshot = ReadonlyMap<SlotLocation, readonly Slot[]>;
+
+/** A slot as it stands at its location now: its id, and who placed it (the remote, for a configured slot). */
+export interface PlacedSlotInfo {
+  slot: Slot;
+  id: string;
+  source: 'code' | 'configuration';
+  remote: string | null;
+}
 
 /**
  * The slots registered per location: those of code (`register`, appended) and those of the remotes configuration
@@ -23,7 +32,8 @@ export type SlotRegistrySnapshot = ReadonlyMap<SlotLocation, readonly Slot[]>;
 export class SlotRegistry {
   private current: SlotRegistrySnapshot = Object.freeze(new Map<SlotLocation, readonly Slot[]>());
   private registered: SlotRegistrySnapshot = this.current;
-  private configured: ReadonlyArray<readonly [SlotLocation, Slot]> = [];
+  private configured: ReadonlyArray<{ location: SlotLocation; slot: Slot; remote: string | null }> = [];
+  private placements: ReadonlyMap<SlotLocation, readonly PlacedSlotInfo[]> = new Map();
   private currentVersion = 0;
 
   get version(): number {
@@ -32,6 +42,11 @@ export class SlotRegistry {
 
   snapshot(): SlotRegistrySnapshot {
     return this.current;
+  }
+
+  /** The slots of each location in resolved order, with their ids and who placed them (the location catalogue). */
+  placed(): ReadonlyMap<SlotLocation, readonly PlacedSlotInfo[]> {
+    return this.placements;
   }
 
   /**
@@ -45,6 +60,16 @@ export class SlotRegistry {
     for (const [location, slots] of additions) {
       next.set(location, Object.freeze([...(next.get(location) ?? []), ...slots]));
     }
+    // A duplicate id or a cycle cannot be mended by a later registration: refused now, nothing of the call kept.
+    // A missing target may be registered later (or come from REMOTES_CONFIG): the slot check reports it at ready().
+    for (const [location] of additions) {
+      const code = next.get(location) ?? [];
+      const configured = this.configured.filter((item) => item.location === location).map((item) => item.slot);
+      const fatal = orderSlots(location.value, [...code, ...configured]).problems.filter(
+        (problem) => problem.kind !== 'missing-target',
+      );
+      if (fatal.length > 0) throw new SlotRegistrationError(`registerSlots: ${fatal[0]!.message}.`);
+    }
     this.registered = Object.freeze(next);
     this.rebuild();
   }
@@ -55,17 +80,43 @@ export class SlotRegistry {
   }
 
   /** Replaces the slots placed by configuration (already checked by its loader), kept in the order given. */
-  replaceConfigured(slots: ReadonlyArray<{ location: SlotLocation; slot: Slot }>): void {
-    this.configured = slots.map(({ location, slot }) => [location, slot] as const);
+  replaceConfigured(slots: ReadonlyArray<{ location: SlotLocation; slot: Slot; remote?: string }>): void {
+    this.configured = slots.map(({ location, slot, remote }) => ({ location, slot, remote: remote ?? null }));
     this.rebuild();
   }
 
+  /**
+   * Every location's slots in resolved order (slot-order.ts). A placement problem the slot check reports (a target
+   * left out, a cycle in a configuration that was refused) orders what it can rather than failing a request.
+   */
   private rebuild(): void {
-    const next = new Map(this.registered);
-    for (const [location, slot] of this.configured) {
-      next.set(location, Object.freeze([...(next.get(location) ?? []), slot]));
+    const byLocation = new Map<SlotLocation, PlacedSlotInfo[]>();
+    for (const [location, slots] of this.registered) {
+      byLocation.set(
+        location,
+        slots.map((slot) => ({ slot, id: '', source: 'code', remote: null })),
+      );
+    }
+    for (const { location, slot, remote } of this.configured) {
+      const list = byLocation.get(location) ?? [];
+      list.push({ slot, id: '', source: 'configuration', remote });
+      byLocation.set(location, list);
+    }
+    const next = new Map<SlotLocation, readonly Slot[]>();
+    const placements = new Map<SlotLocation, readonly PlacedSlotInfo[]>();
+    for (const [location, infos] of byLocation) {
+      const ordered = orderSlots(
+        location.value,
+        infos.map((info) => info.slot),
+      );
+      next.set(location, ordered.slots);
+      placements.set(
+        location,
+        Object.freeze(ordered.order.map((at, index) => Object.freeze({ ...infos[at]!, id: ordered.ids[index]! }))),
+      );
     }
     this.current = Object.freeze(next);
+    this.placements = placements;
     this.currentVersion++;
   }
 }
@@ -89,7 +140,9 @@ function validate(map: unknown): Array<[SlotLocation, readonly Slot[]]> {
       }
     }
     const checked = location as SlotLocation;
-    additions.push([checked, slotsOf(checked, map[key])]);
+    const slots = slotsOf(checked, map[key]);
+    refuseUserRulesInPublic(checked, slots);
+    additions.push([checked, slots]);
   }
   return additions;
 }
@@ -110,5 +163,27 @@ function slotsOf(location: SlotLocation, value: unknown): readonly Slot[] {
   throw new SlotRegistrationError(
     `registerSlots: the value for location "${location.value}" is ${describe(value)}, not a Slot or a list of Slots. ` +
       'Create slots with Slot.make(component, props).',
+  );
+}
+
+/**
+ * A public location is served by `GET /slots` to callers without a session: a rule over the user's roles or tenant
+ * could not be evaluated there, so such a slot is refused rather than shown to everyone or to no one. A rule over
+ * flags alone could be (with the global flags), but `GET /slots` is one cached answer for every visitor and does not
+ * evaluate rules: it is refused too, saying so.
+ */
+export function refuseUserRulesInPublic(location: SlotLocation, slots: readonly Slot[], where = 'registerSlots'): void {
+  if (!location.isPublic()) return;
+  const ruled = slots.find((slot) => slot.placement.visibleWhen !== undefined);
+  if (ruled === undefined) return;
+  const rule = ruled.placement.visibleWhen!;
+  throw new SlotRegistrationError(
+    ruleNeedsUser(rule)
+      ? `${where}: slot "${ruled.component}" at the public location "${location.value}" has a "visibleWhen" rule over ` +
+        "the user's roles or tenant, which GET /slots cannot evaluate without a session; place it at a protected " +
+        'location, or drop the rule.'
+      : `${where}: slot "${ruled.component}" at the public location "${location.value}" has a "visibleWhen" rule; ` +
+        'GET /slots (one cached answer for every visitor) does not evaluate rules, even over flags: place it at a ' +
+        'protected location, or drop the rule.',
   );
 }

@@ -1,4 +1,4 @@
-import type { SlotEntry, SlotMap, SlotsPayload } from '../../shared';
+import type { SlotEntry, SlotLocationValue, SlotMap, SlotsPayload, VisibilityRule } from '../../shared';
 import { strongEtag } from './etag';
 import type { SlotRegistry, SlotRegistrySnapshot } from './slot-registry';
 
@@ -16,6 +16,11 @@ export interface EncodedSlots {
   readonly allSlots: string;
   /** The same slots as an object, for the hints of a signed-in page. */
   readonly allSlotMap: SlotMap;
+  /**
+   * The slots with a `visibleWhen` rule, by location and index in `allSlotMap`: what a `/meta` answer evaluates per
+   * viewer (visible-slots.ts). Empty when no slot has a rule.
+   */
+  readonly ruled: ReadonlyArray<{ location: SlotLocationValue; index: number; rule: VisibilityRule }>;
 }
 
 /**
@@ -42,11 +47,18 @@ export class SlotsPayloadCache {
     this.buildCount++;
     const all: SlotMap = {};
     const publicOnly: SlotMap = {};
+    const ruled: Array<EncodedSlots['ruled'][number]> = [];
     for (const [location, slots] of snapshot) {
       if (slots.length === 0) continue;
       const entries: SlotEntry[] = slots.map((slot) => slot.toEntry());
+      slots.forEach((slot, index) => {
+        const rule = slot.placement.visibleWhen;
+        if (rule !== undefined) ruled.push({ location: location.value, index, rule });
+      });
       all[location.value] = entries;
-      if (location.isPublic()) publicOnly[location.value] = entries;
+      // A rule at a public location is refused at registration; were one there, GET /slots (no viewer) leaves it out.
+      const unruled = entries.filter((_, index) => slots[index]!.placement.visibleWhen === undefined);
+      if (location.isPublic() && unruled.length > 0) publicOnly[location.value] = unruled;
     }
     const payload: SlotsPayload = { slots: publicOnly };
     const publicPayload = JSON.stringify(payload);
@@ -58,6 +70,7 @@ export class SlotsPayloadCache {
       publicEtag: strongEtag(publicPayload),
       allSlots: JSON.stringify(all),
       allSlotMap: Object.freeze(all),
+      ruled: Object.freeze(ruled),
     });
   }
 }

@@ -1,13 +1,25 @@
 /**
  * Property: whatever is registered where (random component names, random JSON props with tricky keys, random
- * public and protected locations), `GET /slots` carries public locations only and never a byte of a protected
- * slot: its component name, props or content.
+ * public and protected locations, random priorities, random `visibleWhen` rules on protected slots), `GET /slots`
+ * carries public locations only and never a byte of a protected slot: its component name, props or content; the
+ * `/meta` body of a random viewer never carries a slot whose rule fails for them, and carries every one whose rule
+ * holds; both keep the order of the priorities (registration order among equal ones).
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import request from 'supertest';
-import { RESERVED_PROP_NAMES, Slot, SlotLocation, type JsonValue, type SlotsPayload } from '../../shared';
+import {
+  DEFAULT_SLOT_PRIORITY,
+  RESERVED_PROP_NAMES,
+  Slot,
+  SlotLocation,
+  type JsonValue,
+  type MetaPayload,
+  type SlotsPayload,
+  type VisibilityRule,
+} from '../../shared';
 import { createTestApp } from '../../testing/server/test-app';
+import { ruleHolds, type Viewer } from './visibility-rule';
 
 const MARKER = `PROTECTED-${randomUUID()}`;
 const PUBLIC = SlotLocation.cases().filter((location) => location.isPublic());
@@ -49,6 +61,51 @@ interface Registration {
   component: string;
   props: Record<string, JsonValue>;
   content: string | null;
+  priority?: number | undefined;
+  rule?: VisibilityRule | undefined;
+}
+
+const ROLES = ['operator', 'auditor', 'editor'];
+const TENANTS = ['acme', 'globex', 'initech'];
+const FLAGS = ['new-billing', 'beta'];
+const priority = fc.option(fc.integer({ min: -3, max: 100 }), { nil: undefined });
+const rule: fc.Arbitrary<VisibilityRule> = fc.letrec<{ rule: VisibilityRule }>((tie) => ({
+  rule: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.record({ roles: fc.uniqueArray(fc.constantFrom(...ROLES), { minLength: 1 }) }),
+    fc.record({ tenants: fc.uniqueArray(fc.constantFrom(...TENANTS), { minLength: 1 }) }),
+    fc.record({ flags: fc.uniqueArray(fc.constantFrom(...FLAGS), { minLength: 1 }) }),
+    fc.record({ $all: fc.array(tie('rule'), { minLength: 1, maxLength: 3 }) }),
+    fc.record({ $any: fc.array(tie('rule'), { minLength: 1, maxLength: 3 }) }),
+    fc.record({ $not: tie('rule') }),
+  ),
+})).rule;
+const viewer = fc.record({
+  roles: fc.subarray(ROLES),
+  tenant: fc.constantFrom(...TENANTS),
+  flags: fc.subarray(FLAGS).map((on): ReadonlySet<string> => new Set(on)),
+}) satisfies fc.Arbitrary<Viewer>;
+
+function slotOf(registration: Registration, index: number): Slot {
+  const slot = Slot.make(registration.component, { ...registration.props, registration: index }, registration.content);
+  const placement = {
+    ...(registration.priority === undefined ? {} : { priority: registration.priority }),
+    ...(registration.rule === undefined ? {} : { visibleWhen: registration.rule }),
+  };
+  return Object.keys(placement).length === 0 ? slot : slot.placed(placement);
+}
+
+/** The registrations of one location in the order priorities give (stable: registration order among equals). */
+function expectedOrder(registrations: readonly Registration[], location: SlotLocation): number[] {
+  return registrations
+    .map((registration, index) => ({ registration, index }))
+    .filter(({ registration }) => registration.location === location)
+    .sort(
+      (a, b) =>
+        (a.registration.priority ?? DEFAULT_SLOT_PRIORITY) - (b.registration.priority ?? DEFAULT_SLOT_PRIORITY) ||
+        a.index - b.index,
+    )
+    .map(({ index }) => index);
 }
 
 const publicRegistration: fc.Arbitrary<Registration> = fc.record({
@@ -56,6 +113,7 @@ const publicRegistration: fc.Arbitrary<Registration> = fc.record({
   component: fc.stringMatching(/^Pub[A-Za-z0-9_./-]{0,12}$/),
   props,
   content: fc.option(fc.string({ maxLength: 10 }), { nil: null }),
+  priority,
 });
 
 /** Protected slots carry the marker in their name, in their props (at a random depth) and in their content. */
@@ -66,12 +124,16 @@ const protectedRegistration: fc.Arbitrary<Registration> = fc
     props,
     key: anyKey,
     content: fc.boolean(),
+    priority,
+    rule: fc.option(rule, { nil: undefined }),
   })
-  .map(({ location, suffix, props: base, key, content }) => ({
+  .map(({ location, suffix, props: base, key, content, priority: given, rule: visibleWhen }) => ({
     location,
     component: `Secret${suffix}`,
     props: { ...base, marker: MARKER, nested: { [key === '__proto__' ? 'deep' : key]: [MARKER] } },
     content: content ? `content ${MARKER}` : null,
+    priority: given,
+    rule: visibleWhen,
   }));
 
 describe('GET /slots under random registrations', () => {
@@ -84,18 +146,17 @@ describe('GET /slots under random registrations', () => {
       fc.asyncProperty(
         fc.array(fc.oneof(publicRegistration, protectedRegistration), { minLength: 1, maxLength: 12 }),
         fc.integer({ min: 1, max: 3 }),
-        async (registrations, calls) => {
+        viewer,
+        async (registrations, calls, who) => {
           const testApp = await createTestApp();
           try {
             // Registered over several calls, as an application built from modules would.
             const chunk = Math.ceil(registrations.length / calls);
             for (let start = 0; start < registrations.length; start += chunk) {
               const map: Record<string, Slot[]> = {};
-              for (const registration of registrations.slice(start, start + chunk)) {
-                (map[registration.location.value] ??= []).push(
-                  Slot.make(registration.component, registration.props, registration.content),
-                );
-              }
+              registrations.slice(start, start + chunk).forEach((registration, offset) => {
+                (map[registration.location.value] ??= []).push(slotOf(registration, start + offset));
+              });
               testApp.app.registerSlots(map);
             }
 
@@ -108,17 +169,24 @@ describe('GET /slots under random registrations', () => {
               expect(SlotLocation.from(location).isPublic()).toBe(true);
             }
 
-            // Every public registration is there, in order, exactly as registered.
+            // Every public registration is there, in the order of the priorities, exactly as registered.
             for (const location of PUBLIC) {
-              const expected = registrations
-                .filter((registration) => registration.location === location)
-                .map(
-                  (registration) =>
-                    JSON.parse(
-                      JSON.stringify(Slot.make(registration.component, registration.props, registration.content)),
-                    ) as unknown,
-                );
+              const expected = expectedOrder(registrations, location).map(
+                (index) => JSON.parse(JSON.stringify(slotOf(registrations[index]!, index))) as unknown,
+              );
               expect(payload.slots[location.value] ?? []).toEqual(expected);
+            }
+
+            // The viewer's /meta: every slot whose rule holds for them, in order, and none whose rule fails.
+            const body = await testApp.app.metaBody.body({ id: who.tenant, name: who.tenant }, who);
+            const meta = JSON.parse(Buffer.concat(body).toString('utf8')) as MetaPayload;
+            for (const location of SlotLocation.cases()) {
+              const expected = expectedOrder(registrations, location).filter((index) => {
+                const visibleWhen = registrations[index]!.rule;
+                return visibleWhen === undefined || ruleHolds(visibleWhen, who);
+              });
+              const carried = (meta.slots[location.value] ?? []).map((entry) => entry.props.registration);
+              expect(carried).toEqual(expected);
             }
 
             // Not vacuous: the protected slots were registered (the full view used by /meta carries them).

@@ -16,6 +16,7 @@ export interface AppSchema {
   remote_audit: RemoteAuditTable;
   remote_config_reloads: RemoteConfigReloadsTable;
   slot_load_stats: SlotLoadStatsTable;
+  feature_flags: FeatureFlagsTable;
 }
 
 export interface UsersTable {
@@ -137,4 +138,13 @@ export interface SlotLoadStatsTable {
   ms_5000: number;
   ms_10000: number;
   ms_over: number;
+}
+
+/** A feature flag's setting: global (`tenant` empty) or for one tenant, which overrides the global one. */
+export interface FeatureFlagsTable {
+  name: string;
+  tenant: string;
+  /** 1 on, 0 off. */
+  enabled: number;
+  updated_at: number;
 }

@@ -159,6 +159,20 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       CREATE VIRTUAL TABLE record_words USING fts5(words, tokenize = "ascii tokenchars '_'");
     `,
   },
+  {
+    version: 6,
+    name: 'feature flags',
+    // tenant '' is the global setting; a tenant's own row overrides it for that tenant.
+    sql: `
+      CREATE TABLE feature_flags (
+        name TEXT NOT NULL,
+        tenant TEXT NOT NULL DEFAULT '',
+        enabled INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (name, tenant)
+      );
+    `,
+  },
 ]);
 
 /**
@@ -342,6 +356,21 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = Object.freeze([
         words tsvector NOT NULL
       );
       CREATE INDEX record_words_words ON record_words USING gin (words);
+    `,
+  },
+  {
+    version: 6,
+    name: 'feature flags',
+    sql: `
+      CREATE TABLE feature_flags (
+        name TEXT NOT NULL,
+        tenant TEXT NOT NULL DEFAULT '',
+        enabled INTEGER NOT NULL,
+        updated_at BIGINT NOT NULL,
+        PRIMARY KEY (name, tenant)
+      );
+      CREATE TRIGGER feature_flags_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON feature_flags
+        FOR EACH STATEMENT EXECUTE FUNCTION bump_data_version();
     `,
   },
 ]);

@@ -72,6 +72,13 @@ async function staffPages(page: Page): Promise<StaffPage[]> {
         await current.getByRole('heading', { name: 'Remotes' }).waitFor();
       },
     },
+    {
+      name: 'location catalogue',
+      path: '/locations',
+      prepare: async (current) => {
+        await current.getByRole('heading', { name: 'tenant-switcher', level: 2 }).waitFor();
+      },
+    },
   ];
 }
 

@@ -1,0 +1,94 @@
+import type { CatalogueLocation, CatalogueSlot, LocationsPayload } from '../../shared';
+import { describeRule } from '../../shared';
+import { useApi } from '../app/use-api';
+import { PageHeading } from '../layout/page-heading';
+
+/**
+ * The location catalogue, for signed-in staff: every location of the admin interface, public or protected, the props
+ * the host adds there, which remotes may fill it, and what fills it now in order, each slot with its placement and
+ * its rule (and whether it holds for you). What staff read before placing a component (`GET /api/locations`).
+ */
+export function LocationsPage() {
+  const catalogue = useApi<LocationsPayload>('/api/locations');
+  return (
+    <div className="page inspector">
+      <PageHeading title="Locations" />
+      <p className="muted">Every place of the admin where slots render, and what fills each one now, in order.</p>
+      {catalogue.status === 'loading' && (
+        <p className="page-status" role="status">
+          Asking the server…
+        </p>
+      )}
+      {catalogue.status === 'error' && (
+        <p className="form-error" role="alert">
+          The server could not say: {catalogue.error.message}
+        </p>
+      )}
+      {catalogue.status === 'ready' &&
+        catalogue.data.locations.map((location) => <LocationSection key={location.location} location={location} />)}
+    </div>
+  );
+}
+
+function LocationSection({ location }: { location: CatalogueLocation }) {
+  const headingId = `location-${location.location}`;
+  return (
+    <section className="inspector__section" aria-labelledby={headingId} data-catalogue-location={location.location}>
+      <h2 id={headingId}>{location.location}</h2>
+      <dl className="catalogue__facts">
+        <dt>Visibility</dt>
+        <dd>{location.visibility === 'public' ? 'public (also without signing in)' : 'protected (signed in only)'}</dd>
+        <dt>Context props</dt>
+        <dd>{location.contextProps.join(', ') || 'none'}</dd>
+        <dt>Remotes allowed</dt>
+        <dd>{location.allowedRemotes === null ? 'any' : location.allowedRemotes.join(', ') || 'none'}</dd>
+      </dl>
+      {location.slots.length === 0 ? (
+        <p className="empty">Nothing fills it now.</p>
+      ) : (
+        <div
+          className="table-wrap inspector__table"
+          role="region"
+          aria-label={`Slots of ${location.location}`}
+          tabIndex={0}
+        >
+          <table className="table">
+            <caption className="inspector__caption">What fills {location.location}, in order</caption>
+            <thead>
+              <tr>
+                {['Order', 'Id', 'Component', 'Remote', 'Source', 'Placement', 'Shown when', 'For you'].map(
+                  (column) => (
+                    <th scope="col" key={column}>
+                      {column}
+                    </th>
+                  ),
+                )}
+              </tr>
+            </thead>
+            <tbody>
+              {location.slots.map((slot, index) => (
+                <tr key={slot.id} data-catalogue-slot={slot.id}>
+                  <td>{index + 1}</td>
+                  <td>{slot.id}</td>
+                  <td>{slot.component}</td>
+                  <td>{slot.remote ?? '—'}</td>
+                  <td>{slot.source}</td>
+                  <td>{placementOf(slot)}</td>
+                  <td>{slot.visibleWhen === undefined ? 'always' : describeRule(slot.visibleWhen)}</td>
+                  <td>{slot.visibleToYou ? 'shown' : 'hidden by its rule'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function placementOf(slot: CatalogueSlot): string {
+  const parts = [`priority ${slot.priority}`];
+  if (slot.before !== undefined) parts.push(`before ${slot.before}`);
+  if (slot.after !== undefined) parts.push(`after ${slot.after}`);
+  return parts.join(', ');
+}

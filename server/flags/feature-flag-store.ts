@@ -1,0 +1,101 @@
+import { FLAG_NAME_PATTERN } from '../../shared';
+import { StampedCache } from '../storage/stamped-cache';
+import type { StorageEngine } from '../storage/storage-engine';
+
+/** One stored setting: a flag on or off, globally (`tenant` null) or for one tenant. */
+export interface FeatureFlagSetting {
+  name: string;
+  tenant: string | null;
+  enabled: boolean;
+}
+
+export class InvalidFlagError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidFlagError';
+  }
+}
+
+/** The database's key for the global setting: the tenant column is never null, so the pair stays a primary key. */
+const GLOBAL = '';
+
+/**
+ * Feature flags, in the database (both engines), set by operators (`npm run flag -- set …`): a flag is on for a
+ * tenant when the tenant's own setting says so, else when the global one does; a flag never set is off. `visibleWhen`
+ * rules read them (`{ "flags": [...] }`) on every `/meta` request, so the flags of a tenant are cached until the
+ * database changes (a write here or on another host), as the signed-in user is.
+ */
+export class FeatureFlagStore {
+  private readonly byTenant: StampedCache<string, ReadonlySet<string>>;
+
+  constructor(private readonly engine: StorageEngine) {
+    this.byTenant = new StampedCache(() => engine.changeStamp(), 10_000);
+  }
+
+  /** The flags on for `tenant` (null: the global settings only, as for a caller without a session). */
+  enabledFor(tenant: string | null): Promise<ReadonlySet<string>> {
+    return this.byTenant.get(tenant ?? GLOBAL, (key) => this.load(key));
+  }
+
+  /** Sets a flag on or off, globally or for one tenant; a bad name throws InvalidFlagError. */
+  async set(name: string, enabled: boolean, tenant: string | null = null): Promise<void> {
+    checkFlagName(name);
+    const now = Date.now();
+    await this.engine.db
+      .insertInto('feature_flags')
+      .values({ name, tenant: tenant ?? GLOBAL, enabled: enabled ? 1 : 0, updated_at: now })
+      .onConflict((conflict) =>
+        conflict.columns(['name', 'tenant']).doUpdateSet({ enabled: enabled ? 1 : 0, updated_at: now }),
+      )
+      .execute();
+    this.engine.noteWrite();
+  }
+
+  /** Removes a setting (the tenant then follows the global one again); false when there was none. */
+  async unset(name: string, tenant: string | null = null): Promise<boolean> {
+    const result = await this.engine.db
+      .deleteFrom('feature_flags')
+      .where('name', '=', name)
+      .where('tenant', '=', tenant ?? GLOBAL)
+      .executeTakeFirst();
+    const removed = Number(result.numDeletedRows) > 0;
+    if (removed) this.engine.noteWrite();
+    return removed;
+  }
+
+  /** Every setting, by name then tenant (global first). */
+  async list(): Promise<FeatureFlagSetting[]> {
+    const rows = await this.engine.db
+      .selectFrom('feature_flags')
+      .select(['name', 'tenant', 'enabled'])
+      .orderBy('name')
+      .orderBy('tenant')
+      .execute();
+    return rows.map((row) => ({
+      name: row.name,
+      tenant: row.tenant === GLOBAL ? null : row.tenant,
+      enabled: row.enabled === 1,
+    }));
+  }
+
+  private async load(tenant: string): Promise<ReadonlySet<string>> {
+    const rows = await this.engine.db
+      .selectFrom('feature_flags')
+      .select(['name', 'tenant', 'enabled'])
+      .where('tenant', 'in', tenant === GLOBAL ? [GLOBAL] : [GLOBAL, tenant])
+      .execute();
+    const state = new Map<string, boolean>();
+    for (const row of rows.filter((row) => row.tenant === GLOBAL)) state.set(row.name, row.enabled === 1);
+    for (const row of rows.filter((row) => row.tenant !== GLOBAL)) state.set(row.name, row.enabled === 1);
+    return Object.freeze(new Set([...state].filter(([, on]) => on).map(([name]) => name)));
+  }
+}
+
+export function checkFlagName(name: unknown): string {
+  if (typeof name !== 'string' || !FLAG_NAME_PATTERN.test(name)) {
+    throw new InvalidFlagError(
+      `A flag name is lower-case kebab-case (${FLAG_NAME_PATTERN}), got ${JSON.stringify(name)}.`,
+    );
+  }
+  return name;
+}

@@ -1,0 +1,119 @@
+import { DEFAULT_SLOT_PRIORITY, Slot } from '../../shared';
+import { orderSlots, slotIds } from './slot-order';
+
+const ids = (slots: readonly Slot[]) => orderSlots('header-banner', slots).ids;
+
+describe('orderSlots', () => {
+  it('keeps the registration order when no slot gives a placement', () => {
+    const slots = ['C', 'A', 'B', 'A'].map((name) => Slot.make(name));
+    expect(ids(slots)).toEqual(['C', 'A', 'B', 'A#2']);
+    expect(orderSlots('header-banner', slots).slots).toEqual(slots);
+  });
+
+  it('orders by priority, lower first, with 50 for a slot that gives none', () => {
+    expect(DEFAULT_SLOT_PRIORITY).toBe(50);
+    const slots = [
+      Slot.make('Late').placed({ priority: 90 }),
+      Slot.make('Middle'),
+      Slot.make('Early').placed({ priority: 10 }),
+      Slot.make('Negative').placed({ priority: -5 }),
+      Slot.make('AlsoMiddle').placed({ priority: 50 }),
+    ];
+    expect(ids(slots)).toEqual(['Negative', 'Early', 'Middle', 'AlsoMiddle', 'Late']);
+  });
+
+  it('keeps the registration order among equal priorities', () => {
+    const slots = ['D', 'B', 'C', 'A'].map((name) => Slot.make(name).placed({ priority: 20 }));
+    expect(ids(slots)).toEqual(['D', 'B', 'C', 'A']);
+  });
+
+  it('puts a slot before or after another by id, whatever their priorities', () => {
+    const slots = [
+      Slot.make('Banner').placed({ id: 'banner', priority: 1 }),
+      Slot.make('Notice').placed({ before: 'banner', priority: 99 }),
+      Slot.make('Footer').placed({ priority: 0, after: 'Other' }),
+      Slot.make('Other'),
+    ];
+    expect(ids(slots)).toEqual(['Notice', 'banner', 'Other', 'Footer']);
+    expect(orderSlots('header-banner', slots).problems).toEqual([]);
+  });
+
+  it('places a slot right after its target when nothing else wants that place earlier', () => {
+    const slots = [Slot.make('A'), Slot.make('B'), Slot.make('C'), Slot.make('D').placed({ after: 'A', priority: 99 })];
+    expect(ids(slots)).toEqual(['A', 'D', 'B', 'C']);
+    const two = [
+      Slot.make('A'),
+      Slot.make('B'),
+      Slot.make('X').placed({ before: 'B' }),
+      Slot.make('Y').placed({ before: 'B' }),
+    ];
+    expect(ids(two)).toEqual(['A', 'X', 'Y', 'B']);
+    const chain = [
+      Slot.make('A'),
+      Slot.make('B'),
+      Slot.make('X').placed({ after: 'A' }),
+      Slot.make('Y').placed({ after: 'X' }),
+    ];
+    expect(ids(chain)).toEqual(['A', 'X', 'Y', 'B']);
+  });
+
+  it('reports a missing target, naming the slot and the target, and orders the rest', () => {
+    const result = orderSlots('header-banner', [Slot.make('A').placed({ after: 'Ghost' }), Slot.make('B')]);
+    expect(result.ids).toEqual(['A', 'B']);
+    expect(result.problems).toEqual([
+      {
+        kind: 'missing-target',
+        id: 'A',
+        message: 'slot "A" at "header-banner" is placed after "Ghost", but no slot at "header-banner" has that id',
+      },
+    ]);
+    expect(
+      orderSlots('header-banner', [Slot.make('A').placed({ after: 'Ghost' })], new Set(['Ghost'])).problems,
+    ).toEqual([]);
+  });
+
+  it('reports a cycle naming the slots in it', () => {
+    const result = orderSlots('header-banner', [
+      Slot.make('A').placed({ before: 'B' }),
+      Slot.make('B').placed({ before: 'C' }),
+      Slot.make('C').placed({ before: 'A' }),
+      Slot.make('Free'),
+    ]);
+    // Every slot is still there (a cycle is refused at registration; this is what a request would get meanwhile).
+    expect(result.ids[0]).toBe('Free');
+    expect([...result.ids].sort()).toEqual(['A', 'B', 'C', 'Free']);
+    expect(result.problems).toHaveLength(1);
+    expect(result.problems[0]!.kind).toBe('order-cycle');
+    expect(result.problems[0]!.message).toMatch(
+      /"A" before "B" before "C" before "A"|"B" before "C" before "A" before "B"|"C" before "A" before "B" before "C"/,
+    );
+  });
+
+  it('reports a cycle of two made of before and after', () => {
+    const result = orderSlots('header-banner', [
+      Slot.make('A').placed({ after: 'B' }),
+      Slot.make('B').placed({ after: 'A' }),
+    ]);
+    expect(result.problems.map((problem) => problem.message)).toEqual([
+      expect.stringMatching(/"[AB]" before "[AB]" before "[AB]" \(a cycle of "before"\/"after"\)/),
+    ]);
+    expect(result.problems[0]!.message).toContain('"A"');
+    expect(result.problems[0]!.message).toContain('"B"');
+  });
+
+  it('reports two slots with the same id', () => {
+    const result = orderSlots('header-banner', [
+      Slot.make('A').placed({ id: 'x' }),
+      Slot.make('B').placed({ id: 'x' }),
+    ]);
+    expect(result.problems.map((problem) => problem.kind)).toEqual(['duplicate-id']);
+  });
+});
+
+describe('slotIds', () => {
+  it('derives the component name, numbered from the second of the same component, unless an id is given', () => {
+    expect(
+      slotIds([Slot.make('A'), Slot.make('A').placed({ id: 'mine' }), Slot.make('A'), Slot.make('B'), Slot.make('A')]),
+    ).toEqual(['A', 'mine', 'A#2', 'B', 'A#3']);
+  });
+});

@@ -1,0 +1,97 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { startAppServer } from '../../testing/system/app-server';
+import { assertBuilt } from '../../testing/system/build-output';
+import { launchChromium } from '../../testing/system/chromium';
+import { signIn } from '../../testing/system/sign-in';
+import { waitForSlot } from '../../testing/system/slot-page';
+
+/**
+ * The location catalogue page in Chromium, on a real server: every location with its facts and what fills it in
+ * order, each slot's placement and rule; a slot whose rule fails for the signed-in user is listed as hidden, and is
+ * absent from the dashboard itself, and the slot inspector says why.
+ */
+jest.setTimeout(120_000);
+
+let browser: Browser;
+
+beforeAll(async () => {
+  assertBuilt();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+it('lists every location and what fills it, in order, with each rule; a slot hidden by its rule is not on the page', async () => {
+  const config = {
+    remotes: [
+      {
+        name: 'team_marketing',
+        slots: {
+          'dashboard-after-cards': [
+            {
+              component: 'WelcomeCard',
+              id: 'auditors',
+              props: { title: 'For auditors' },
+              priority: 10,
+              visibleWhen: { roles: ['auditor'] },
+            },
+            { component: 'WelcomeCard', props: { title: 'After the links' }, after: 'ShortcutLinks' },
+          ],
+        },
+      },
+    ],
+  };
+  const server = await startAppServer({
+    prepare: async (dir) => {
+      const file = path.join(dir, 'remotes.json');
+      await writeFile(file, JSON.stringify(config));
+      return { REMOTES_CONFIG: file };
+    },
+  });
+  const context = await browser.newContext({ baseURL: server.url });
+  try {
+    const page = await context.newPage();
+    await signIn(page);
+    await waitForSlot(page, 'dashboard-after-cards', 'ShortcutLinks');
+    const cards = page.locator('[data-slot-location="dashboard-after-cards"]');
+    await cards.getByText('After the links').waitFor();
+    expect(await cards.getByText('For auditors').count()).toBe(0);
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Locations' }).click();
+    await page.getByRole('heading', { name: 'Locations', level: 1 }).waitFor();
+    const sections = page.locator('[data-catalogue-location]');
+    await sections.first().waitFor();
+    expect(await sections.count()).toBe(15);
+
+    const banner = page.locator('[data-catalogue-location="header-banner"]');
+    await expect(banner.innerText()).resolves.toMatch(/Visibility\s+public/);
+    const actions = page.locator('[data-catalogue-location="resource-page-actions"]');
+    await expect(actions.innerText()).resolves.toMatch(/Context props\s+resource, resourceId, record/);
+
+    const dashboard = page.getByRole('region', { name: 'Slots of dashboard-after-cards' });
+    const rows = await dashboard.locator('tbody tr').allInnerTexts();
+    expect(rows[0]).toMatch(
+      /^1\s+auditors\s+WelcomeCard\s+team_marketing\s+configuration\s+priority 10\s+role auditor\s+hidden by its rule$/,
+    );
+    const links = rows.findIndex((row) => /\sShortcutLinks\s/.test(row));
+    expect(links).toBeGreaterThan(0);
+    expect(rows[links + 1]).toMatch(
+      /WelcomeCard\s+team_marketing\s+configuration\s+priority 50, after ShortcutLinks\s+always\s+shown$/,
+    );
+
+    // The inspector explains it too, without its props.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Slot inspector' }).click();
+    const registered = page.getByRole('region', { name: /Every slot of every location/ });
+    await registered.locator('[data-hidden-by-rule]').waitFor();
+    await expect(registered.locator('[data-hidden-by-rule]').innerText()).resolves.toBe(
+      'hidden from you by its rule: shown only for role auditor. ',
+    );
+  } finally {
+    await context.close();
+    await server.stop();
+  }
+});
