@@ -49,9 +49,19 @@ describe('sign-in, session and tenants', () => {
           // The demo account is the demo's operator (releases of remotes).
           roles: ['operator'],
         },
-        // A fresh session: the whole of both limits (30 minutes unused, 12 hours in all) is left.
-        session: { idleEndsInMs: 30 * 60_000, absoluteEndsInMs: 12 * 3_600_000, idleTimeoutMs: 30 * 60_000 },
+        // A fresh session: the whole of both limits (30 minutes unused, 12 hours in all) is left, less the
+        // milliseconds between the session's stamp and the answer (the clock is the real one here).
+        session: {
+          idleEndsInMs: expect.any(Number),
+          absoluteEndsInMs: expect.any(Number),
+          idleTimeoutMs: 30 * 60_000,
+        },
       });
+      const { session } = response.body as MePayload;
+      expect(30 * 60_000 - (session?.idleEndsInMs ?? 0)).toBeGreaterThanOrEqual(0);
+      expect(30 * 60_000 - (session?.idleEndsInMs ?? 0)).toBeLessThan(5_000);
+      expect(12 * 3_600_000 - (session?.absoluteEndsInMs ?? 0)).toBeGreaterThanOrEqual(0);
+      expect(12 * 3_600_000 - (session?.absoluteEndsInMs ?? 0)).toBeLessThan(5_000);
       const cookie = (response.headers['set-cookie'] as unknown as string[])[0] as string;
       expect(cookie).toMatch(/^slots\.sid=s%3A/);
       expect(cookie).toMatch(/; HttpOnly/);
