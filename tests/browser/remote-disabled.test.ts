@@ -26,6 +26,8 @@ describe('when the remote of the tenant switcher is switched off', () => {
     await page.locator('[data-slot-component="ShortcutLinks"][data-slot-failed]').waitFor({ state: 'attached' });
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Slot inspector' }).click();
     const row = page.locator('[data-inspected-page="/"] tr[data-slot-component="ShortcutLinks"]');
+    // The page's record shows at once; the server's inspection, which knows the remote is disabled, a moment later.
+    await row.filter({ hasText: 'remote disabled' }).waitFor();
     await expect(row.innerText()).resolves.toMatch(
       /dashboard-after-cards\s+ShortcutLinks\s+team_records\s+Failed\s+remote disabled: team_records is switched off \("enabled": false in REMOTES_CONFIG\)/,
     );
