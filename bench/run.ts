@@ -22,6 +22,7 @@ import { benchMetaThroughput } from './suites/meta-throughput';
 import { benchObservabilityOverhead } from './suites/observability-overhead';
 import { benchPayloadSize, REGISTRY_SIZES } from './suites/payload-sizes';
 import { benchReleasesThroughput } from './suites/releases-throughput';
+import { benchRulesThroughput } from './suites/rules-throughput';
 import { benchSlotsThroughput } from './suites/slots-throughput';
 
 const RESULTS_DIR = path.join(__dirname, 'results');
@@ -116,6 +117,11 @@ async function main(): Promise<number> {
         results.throughput.push(...(await benchReleasesThroughput(context)));
       });
     }
+    if (wanted('rules')) {
+      await step('GET /meta with 1,000 ruled slots and 100 releases', async () => {
+        results.throughput.push(...(await benchRulesThroughput(context)));
+      });
+    }
     if (wanted('sizes')) {
       for (const size of REGISTRY_SIZES) {
         await step(`GET /slots and /meta with ${size} extra slots`, async () => {
@@ -131,7 +137,7 @@ async function main(): Promise<number> {
     if (wanted('pages')) {
       if (built) {
         await step('pages in Chromium, federated and bundled', async () => {
-          results.pageLoads = await benchPageLoads(context, undefined, options.quickPages ? 1 : undefined);
+          results.pageLoads = await benchPageLoads(context, undefined, options.pages);
         });
       } else {
         results.failures.push({

@@ -161,6 +161,29 @@ describe('BundleBudgetPlugin', () => {
     expect(messages).toEqual([expect.stringMatching(/^Bundle budget exceeded: host tool page inspector is/)]);
   });
 
+  it('measures a library a tool page loads by its own budget, outside the tool page and the initial JavaScript', async () => {
+    await writeFile(path.join(dir, 'index.js'), 'import("./bootstrap");\n');
+    await writeFile(
+      path.join(dir, 'bootstrap.js'),
+      'export const open = () => import(/* webpackChunkName: "tool-page-editor" */ "./editor");\n',
+    );
+    await writeFile(
+      path.join(dir, 'editor.js'),
+      'export const forms = () => import(/* webpackChunkName: "tool-library-forms" */ "./forms");\n',
+    );
+    await writeFile(path.join(dir, 'forms.js'), incompressibleModule(30));
+    const config = baseConfig(dir, hostBudgets('main'));
+    config.entry = { main: './index.js' };
+    const stats = await compile(config);
+
+    const measurements = budgetMeasurementsOf(stats.compilation);
+    const labelled = (label: string) => measurements.find((measurement) => measurement.label === label);
+    expect(labelled('host initial JavaScript')?.gzipBytes).toBeLessThan(4 * 1024);
+    expect(labelled('host tool page editor')?.gzipBytes).toBeLessThan(4 * 1024);
+    expect(labelled('host tool library forms')?.gzipBytes).toBeGreaterThan(30 * 1024);
+    expect(stats.compilation.errors).toEqual([]);
+  });
+
   it('fails when a budget names something the build does not have, rather than passing silently', async () => {
     await writeFile(path.join(dir, 'index.js'), 'export const value = 1;\n');
     const config = baseConfig(dir, [

@@ -76,7 +76,10 @@ export interface AppOptions {
   slotProblems?: SlotProblemsMode;
   /** How long reading a remote's descriptor from its origin may take at start-up (default 3 s). */
   remoteDescriptorTimeoutMs?: number;
-  /** How often each host reads the releases' rollouts again for changes made elsewhere (default 1000 ms). */
+  /**
+   * How often each host reads the releases' rollouts and the newest placements revision again, for changes made
+   * elsewhere (default 1000 ms).
+   */
   releasePollMs?: number;
   /** Sign-in attempts allowed per account+IP and per IP (counted in Redis when configured, else in the database). */
   loginRateLimit?: LoginRateLimitSettings;
@@ -88,6 +91,12 @@ export interface AppOptions {
    * read through `app.metrics` (a separate listener: start-server.ts). Default: nothing measured, no route.
    */
   metrics?: { token?: string };
+  /**
+   * Answer `GET /slots` before Express's router (http/public-fast-path.ts), with the same headers and bytes; default
+   * true. Off to compare both ways (tests), and with traces on (start-server.ts), so a traced `/slots` keeps its
+   * Express spans. Off as well whenever `middleware.beforeRoutes` is given.
+   */
+  publicFastPath?: boolean;
   /** Extra middleware of an embedding application (security headers, CSRF check and sign-in limits are built in). */
   middleware?: {
     /** Before every route. */
@@ -127,6 +136,7 @@ export interface AppSettings {
   slotEvents: SlotEventSettings;
   /** null: nothing measured per request, no `/metrics` route. */
   metrics: { token: string | undefined } | null;
+  publicFastPath: boolean;
   beforeRoutes: readonly RequestHandler[];
   beforeLogin: readonly RequestHandler[];
 }
@@ -168,6 +178,7 @@ export function appSettingsOf(options: AppOptions): AppSettings {
     loginRateLimit: options.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT_SETTINGS,
     slotEvents: slotEventSettingsOf(options.slotEvents),
     metrics: options.metrics ? { token: options.metrics.token } : null,
+    publicFastPath: options.publicFastPath ?? true,
     beforeRoutes: options.middleware?.beforeRoutes ?? [],
     beforeLogin: options.middleware?.beforeLogin ?? [],
   };

@@ -1,5 +1,6 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type Request, type RequestHandler } from 'express';
-import { SESSION_TIME_PATH, SLOT_EVENTS_PATH, SLOT_STATS_PATH } from '../shared';
+import { PLACEMENTS_API_PATH, SESSION_TIME_PATH, SLOT_EVENTS_PATH, SLOT_STATS_PATH } from '../shared';
 import type { AppSettings } from './app-options';
 import { createAuthRouter } from './auth/auth-router';
 import { createPassport } from './auth/create-passport';
@@ -14,6 +15,8 @@ import { CLIENT_ROUTES, createHostPageRouter, type SignedInPage } from './host-p
 import { createErrorHandler } from './http/error-handler';
 import { inSeries } from './http/in-series';
 import { notFoundHandler } from './http/not-found-handler';
+import type { PlainHandler } from './http/plain-handler';
+import { createPublicFastPath, type TrustProxyFn } from './http/public-fast-path';
 import { requestLogging } from './http/request-logging';
 import type { MetaBodyCache } from './meta/meta-body-cache';
 import { addMetaRoute } from './meta/meta-router';
@@ -21,6 +24,9 @@ import { createHttpMetrics } from './observability/http-metrics';
 import type { MetricsRegistry } from './observability/metrics-registry';
 import { METRICS_PATH, metricsRoute } from './observability/metrics-route';
 import { createSignInMetrics } from './observability/sign-in-metrics';
+import { createPlacementsRouter } from './placements/placements-router';
+import type { PlacementsService } from './placements/placements-service';
+import type { PlacementsStore } from './placements/placements-store';
 import type { ServerLifecycle } from './process/server-lifecycle';
 import { createRemotesRouter, type RemoteRegistry } from './remotes';
 import { createPreviewSecurityHeaders } from './releases/preview-security-headers';
@@ -46,7 +52,7 @@ import { addSlotInspectionRoute } from './slots/slot-inspection';
 import type { SlotRegistry } from './slots/slot-registry';
 import { addSlotSchemasRoute } from './slots/slot-schemas-router';
 import type { SlotsPayloadCache } from './slots/slots-payload';
-import { addSlotsRoute } from './slots/slots-router';
+import { addSlotsRoute, SLOTS_PATH } from './slots/slots-router';
 import type { SessionStorage } from './storage/session-storage';
 import type { StorageEngine } from './storage/storage-engine';
 import type { TenantStore } from './tenants/tenant-store';
@@ -68,6 +74,7 @@ const SESSION_PATHS = [
   SLOT_EVENTS_PATH,
   SLOT_STATS_PATH,
   '/api/locations',
+  PLACEMENTS_API_PATH,
 ];
 
 /** What the routes serve: the app's stores, registries and caches. */
@@ -93,6 +100,8 @@ export interface AppRouteParts {
   releaseSnapshot: ReleaseSnapshot;
   releaseService: ReleaseService;
   slotEvents: SlotEvents;
+  placements: PlacementsService;
+  placementsStore: PlacementsStore;
   /** GET /readyz's checks by name. */
   readinessChecks: () => Promise<Record<string, 'ok' | 'failing'>>;
   /** The session data a signed-in page carries. */
@@ -101,9 +110,10 @@ export interface AppRouteParts {
 
 /**
  * The Express application: what every request runs, then the routes, busiest first (every router a request passes
- * on its way costs it time), then the host's documents and files, then the 404 and error answers.
+ * on its way costs it time), then the host's documents and files, then the 404 and error answers. In front of it,
+ * the public fast path answers `GET /slots` before Express's router (http/public-fast-path.ts).
  */
-export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Express {
+export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): AppRoutes {
   const { logger, development } = settings;
   const authenticator = createPassport(parts.users, new CredentialChecker(parts.users, settings.passwordHashParams));
   const app = express();
@@ -115,14 +125,19 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ex
 
   // Once draining, every answer asks the client to reconnect elsewhere (checked when its headers are written).
   parts.lifecycle.closeConnectionsOf(app.response);
+  const httpMetrics = settings.metrics ? createHttpMetrics(parts.metrics) : undefined;
+  // The part of what every request runs that needs nothing of Express: the public fast path runs it too.
+  const plainPrelude = [
+    ...requestStartNotice(parts.storage),
+    requestLogging(app, logger, settings.logRequests),
+    ...createTrustProxyHopCheck(settings.trustProxy, logger),
+  ];
   // What every request runs, as one router layer (each layer costs every request a few allocations).
   app.use(
     inSeries([
       // First: its clock covers everything the request runs.
-      ...(settings.metrics ? [createHttpMetrics(parts.metrics)] : []),
-      ...requestStartNotice(parts.storage),
-      requestLogging(app, logger, settings.logRequests),
-      ...createTrustProxyHopCheck(settings.trustProxy, logger),
+      ...(httpMetrics ? [httpMetrics.middleware] : []),
+      ...plainPrelude,
       // The API answers JSON: a small header set. Documents and files get helmet's full set, below.
       createApiSecurityHeaders(),
       createCrossSiteGuard({ allowedOrigins: settings.allowedOrigins }),
@@ -176,6 +191,7 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ex
       bodyLimitBytes: settings.bodyLimitBytes,
     }),
   );
+  app.use(createPlacementsRouter({ service: parts.placements, store: parts.placementsStore }));
   app.use(
     createSlotEventsRouter({
       aggregator: parts.slotEvents.aggregator,
@@ -232,14 +248,37 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ex
   );
   app.use(notFoundHandler);
   app.use(createErrorHandler(logger));
-  return app;
+
+  // An embedding application's own middleware may do anything to any request: then every request goes through it.
+  if (!settings.publicFastPath || settings.beforeRoutes.length > 0) return { express: app, listener: app };
+  const fastPath = createPublicFastPath({
+    prelude: [...(httpMetrics ? [httpMetrics.timeAs(SLOTS_PATH)] : []), ...plainPrelude],
+    trustProxy: app.get('trust proxy fn') as TrustProxyFn,
+    lifecycle: parts.lifecycle,
+    slots: parts.slotsPayload,
+  });
+  return {
+    express: app,
+    listener: (req, res) => {
+      if (!fastPath(req, res)) app(req, res);
+    },
+  };
 }
+
+/** The app's request listener, and the Express application behind it. */
+export interface AppRoutes {
+  /** What the HTTP server calls: the public fast path (when on), then Express for everything it did not answer. */
+  listener: AppRequestListener;
+  express: Express;
+}
+
+export type AppRequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
  * Tells the engine that a request started, so change-stamp reads sent before it do not serve it
  * (PostgresEngine.changeStamp). SQLite needs nothing: no middleware for it.
  */
-function requestStartNotice(storage: StorageEngine): RequestHandler[] {
+function requestStartNotice(storage: StorageEngine): PlainHandler[] {
   if (storage.kind === 'sqlite') return [];
   return [
     (_req, _res, next) => {

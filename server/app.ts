@@ -5,7 +5,7 @@
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { appSettingsOf, type AppOptions, type AppSettings } from './app-options';
-import { createAppRoutes } from './app-routes';
+import { createAppRoutes, type AppRequestListener } from './app-routes';
 import type { ScryptParams } from './auth/password-hash';
 import { UserStore } from './auth/user-store';
 import './auth/session-data';
@@ -26,6 +26,8 @@ import {
   type RemotesConfig,
 } from './remotes';
 import { reloadRemotesConfig } from './remotes/remotes-config-reload';
+import { PlacementsService } from './placements/placements-service';
+import { PlacementsStore } from './placements/placements-store';
 import { importConfigReleases, type ConfigReleaseParts } from './releases/config-releases';
 import { ReleaseService } from './releases/release-service';
 import { ReleaseSnapshot } from './releases/release-snapshot';
@@ -67,8 +69,13 @@ export { DEFAULT_DIST_DIR, type AppOptions } from './app-options';
  * reporting in slots/, the configuration reload in remotes/, a signed-in page's session data in host-page/).
  */
 export class App {
-  /** The Express application; give it to `http.createServer` or supertest. */
-  readonly handler: Express;
+  /**
+   * The request listener; give it to `http.createServer` or supertest. It answers `GET /slots` itself (the public
+   * fast path) and hands every other request to `express`.
+   */
+  readonly handler: AppRequestListener;
+  /** The Express application behind `handler`. */
+  readonly express: Express;
   /** The database of users, tenants, records (and sessions and sign-in counters, without Redis). */
   readonly storage: StorageEngine;
   readonly users: UserStore;
@@ -99,6 +106,9 @@ export class App {
   readonly releaseService: ReleaseService;
   /** Slot events from the pages: their counts (shared by every host) and the automatic rollback of failing canaries. */
   readonly slotEvents: SlotEvents;
+  /** Placements in the database: the draft, the revisions, the one in force on this host (kept current, polled). */
+  readonly placementsStore: PlacementsStore;
+  readonly placements: PlacementsService;
   readonly passwordHashParams: ScryptParams;
   /**
    * The Prometheus registry `GET /metrics` serves (observability/metrics-registry.ts): a part that measures
@@ -144,11 +154,14 @@ export class App {
       this.slots.replaceConfigured(this.remoteRegistry.slots());
       this.remoteRegistry.subscribe(() => {
         this.slots.replaceConfigured(this.remoteRegistry.slots());
+        this.resources.placeConfiguredForms(this.remoteRegistry.formSlots());
         // A remote that answered late: its code slots are checked now (after start-up they are logged, not fatal).
         this.slotCheckReporter.afterChange(() => this.slotProblems());
       });
       this.slotsPayload = new SlotsPayloadCache(this.slots);
       this.resources = new ResourceRegistry();
+      // The form slots of REMOTES_CONFIG's "forms"; resources registered later get theirs as they are registered.
+      this.resources.placeConfiguredForms(this.remoteRegistry.formSlots());
       this.releases = new ReleaseStore(this.storage);
       this.teamTokens = new TeamTokenStore(this.storage);
       this.releaseSnapshot = new ReleaseSnapshot(this.releases, {
@@ -187,6 +200,18 @@ export class App {
         logger: this.logger,
         settings: settings.slotEvents,
       });
+      this.placementsStore = new PlacementsStore(this.storage);
+      this.placements = new PlacementsService({
+        store: this.placementsStore,
+        subjects: {
+          slots: this.slots,
+          resources: this.resources,
+          remoteRegistry: this.remoteRegistry,
+          allowLists: this.allowLists,
+        },
+        logger: this.logger,
+        pollMs: settings.releasePollMs,
+      });
       this.modules = new ModuleRegistry(this.resources);
       this.dashboards = new DashboardRegistry(this.records);
       this.metaBody = new MetaBodyCache({
@@ -222,7 +247,7 @@ export class App {
       throw error;
     }
 
-    this.handler = createAppRoutes(
+    const routes = createAppRoutes(
       {
         lifecycle: this.lifecycle,
         storage: this.storage,
@@ -244,6 +269,8 @@ export class App {
         releaseSnapshot: this.releaseSnapshot,
         releaseService: this.releaseService,
         slotEvents: this.slotEvents,
+        placements: this.placements,
+        placementsStore: this.placementsStore,
         readinessChecks: () => this.readinessChecks(),
         signedInPage: (req) =>
           signedInPage(req, {
@@ -255,6 +282,8 @@ export class App {
       },
       settings,
     );
+    this.handler = routes.listener;
+    this.express = routes.express;
   }
 
   /**
@@ -312,6 +341,9 @@ export class App {
       // Before the remotes are read: a remote with an active release is never asked its origin at start.
       await this.releaseSnapshot.start();
       await importConfigReleases(this.remoteRegistry.config.pending, this.configReleaseParts());
+      // The placements revision in force joins the file's before the slot check (a revision this host cannot take
+      // is logged and left out: the database never stops a start).
+      await this.placements.start();
       // Bounded by the descriptor timeout: a remote that is down is logged and retried, never awaited further.
       await this.remoteRegistry.refresh();
       this.slotCheckReporter.atStart(this.slotProblems());
@@ -331,6 +363,8 @@ export class App {
       remoteRegistry: this.remoteRegistry,
       checkSlots: (config) => this.slotProblems(config),
       logger: this.logger,
+      inForce: (file) => this.placements.withFile(file),
+      onTaken: (file) => this.placements.tookFile(file),
     });
     // A changed entry becomes a release and is activated; an unchanged one leaves the rollout as it is.
     if (taken) await importConfigReleases(this.remoteRegistry.config.pending, this.configReleaseParts());
@@ -392,6 +426,7 @@ export class App {
     this.closing ??= (async () => {
       this.remoteRegistry.close();
       this.releaseSnapshot.close();
+      this.placements.close();
       this.loginRateLimiter.close();
       try {
         // Before the database closes: what this host counted last is written.

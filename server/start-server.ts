@@ -17,7 +17,7 @@ import { installProcessErrorHandlers } from './process/process-error-handlers';
 import { createLogger } from './logger';
 import { listenForMetrics, type MetricsListener } from './observability/metrics-listener';
 import { metricsEnabled } from './observability/metrics-settings';
-import { stopTracing } from './observability/tracing';
+import { stopTracing, tracingStarted } from './observability/tracing';
 import { loadOrCreateSessionSecret } from './config/session-secret';
 import { formatStartMessage, type SignInAccount } from './start-message';
 
@@ -77,6 +77,8 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
       ? { metrics: config.metrics.port === undefined ? { token: config.metrics.token } : {} }
       : {}),
     env,
+    // Traced, `/slots` goes through Express too: its spans keep Express's layers and the route (`http.route`).
+    publicFastPath: !tracingStarted(),
     ...(options.slotProblems === undefined ? {} : { slotProblems: options.slotProblems }),
     ...((options.distDir ?? config.frontendDir) === undefined
       ? {}

@@ -1,3 +1,5 @@
+import type { PlacementProblem } from './placements';
+
 /** Error codes and statuses of every JSON error the server sends. */
 export const ERROR_STATUS = {
   invalid_request: 400,
@@ -23,6 +25,8 @@ export interface ErrorBody {
     fields?: Record<string, string>;
     /** A release refused: the placements it would break, one line each (releases.ts ReleaseProblems). */
     problems?: string[];
+    /** A placements publish or rollback refused: each problem with the slot it is about (placements.ts). */
+    placementProblems?: PlacementProblem[];
   };
 }
 

@@ -1,5 +1,24 @@
 export { HOST_NAME } from './host-name';
 export {
+  PLACEMENTS_API_PATH,
+  PLACEMENTS_PAGE_PATH,
+  type PlacementAuditEntry,
+  type PlacementAuditPayload,
+  type PlacementChange,
+  type PlacementComponentsPayload,
+  type PlacementPreview,
+  type PlacementProblem,
+  type PlacementRevision,
+  type PlacementRevisionSummary,
+  type PlacementRevisionsPayload,
+  type PlacementRollbackRequest,
+  type PlacementsDiffPayload,
+  type PlacementsDocument,
+  type PlacementsDraft,
+  type PlacementsDraftPayload,
+  type PlacementsPayload,
+} from './placements';
+export {
   OPERATOR_ROLE,
   RELEASE_VERSION_PATTERN,
   RELEASES_PAGE_PATH,
@@ -16,8 +35,16 @@ export {
   type RemoteReleases,
   type RemoteReleasesPayload,
   type RemoteRollout,
-  type StaffRole,
 } from './releases';
+export {
+  EDITOR_ROLE,
+  mayChangeRecords,
+  rolesForRules,
+  STAFF_ROLES,
+  VIEWER_CANNOT_CHANGE_RECORDS,
+  VIEWER_ROLE,
+  type StaffRole,
+} from './staff-roles';
 export {
   SLOT_EVENTS_PATH,
   SLOT_STATS_PATH,
@@ -84,6 +111,15 @@ export {
   type JsonObject,
   type JsonPrimitive,
 } from './json';
+export {
+  DAY_RANGE_SEPARATOR,
+  dayRangeEnds,
+  formatDayRange,
+  isCalendarDay,
+  parseDayRange,
+  type DayRange,
+  type DayRangeProblem,
+} from './day-range';
 export { ERROR_STATUS, ERROR_MESSAGES, isErrorBody, type ErrorCode, type ErrorBody } from './errors';
 export {
   ApiError,

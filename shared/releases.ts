@@ -8,14 +8,10 @@ import type { JsonSchema } from './wire';
 /** A remote's version as its team names it: semver, a build id, a date (letters, digits, `.`, `_`, `+`, `-`). */
 export const RELEASE_VERSION_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/;
 
-/** The role that may see and change releases (`npm run user:add -- <name> --role operator`). */
-export const OPERATOR_ROLE = 'operator';
+export { OPERATOR_ROLE, type StaffRole } from './staff-roles';
 
 /** The host's page of remotes and their releases, for operators (not under `/remotes/`: the remotes' files are). */
 export const RELEASES_PAGE_PATH = '/releases';
-
-/** The roles an account can hold; staff without a role see and do what every signed-in user may. */
-export type StaffRole = typeof OPERATOR_ROLE;
 
 /** `POST /api/remotes/<name>/releases`, sent with `Authorization: Bearer <team token>` of that remote. */
 export interface PublishReleaseRequest {

@@ -113,7 +113,8 @@ export interface TenantSwitchRequest {
 
 // ---------------------------------------------------------------------------------------------- resources
 
-export type FieldInput = 'text' | 'textarea' | 'number' | 'select' | 'checkbox' | 'email';
+/** `date`: a calendar day, `YYYY-MM-DD` (see isCalendarDay). */
+export type FieldInput = 'text' | 'textarea' | 'number' | 'select' | 'checkbox' | 'email' | 'date';
 
 /** An ordinary form field. */
 export interface FieldItem {
@@ -168,12 +169,13 @@ export interface ResourceDefinition extends ResourceSummary {
 
 /**
  * A filter of a resource's list. `select`: the value is one of `options`; `checkbox`: `true` (ticked) or `false`
- * (not ticked); `relation`: the id of a record of `resource`.
+ * (not ticked); `relation`: the id of a record of `resource`; `dateRange`: days of a date field, `FROM..TO` with
+ * both ends included and either left out (`2024-01-01..2024-12-31`, `2024-01-01..`, `..2024-12-31`; see DayRange).
  */
 export interface RecordFilterDefinition {
   name: string;
   label: string;
-  kind: 'select' | 'checkbox' | 'relation';
+  kind: 'select' | 'checkbox' | 'relation' | 'dateRange';
   options?: string[];
   resource?: string;
 }
@@ -416,9 +418,15 @@ export interface InspectedRemote {
   schemaComponents: string[];
 }
 
-/** A slot among a resource form's fields as the inspector shows it (always from code, for signed-in staff). */
+/**
+ * A slot among a resource form's fields as the inspector shows it (for signed-in staff): from code (`fields()`), or
+ * from configuration (a REMOTES_CONFIG entry's `"forms"`).
+ */
 export interface InspectedFormSlot extends InspectedSlot {
-  /** Its index among the form's items, fields and slots together, in `fields()` order. */
+  /**
+   * Code's: its index among the form's items, fields and slots together, in `fields()` order. Configuration's: its
+   * index among the items the form is sent with; -1 when it is left out (see `problems`).
+   */
   position: number;
 }
 

@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { SLOT_EVENTS_PATH } from '../../shared';
 import { READY_GLOBAL, slotsReadyProbe, type ExpectedSlots } from './slots-ready-probe';
 
 export interface PageLoad {
@@ -20,11 +21,20 @@ export interface PageVisit {
   signIn?: { username: string; password: string } | undefined;
   /** Loads the page once, untimed, in the same context first: the timed load then finds the files in the cache. */
   warm?: boolean;
+  /**
+   * `off`: the page runs without `navigator.sendBeacon`, so the host's slot-event sender never starts (what it does
+   * in a browser without it: host/core/send-slot-events.ts). `on` (default): the page sends its events as shipped.
+   */
+  slotEvents?: 'on' | 'off';
 }
+
+/** Run before the page's own scripts: the host's browserChannel() then finds no sendBeacon and sends nothing. */
+const SLOT_EVENTS_OFF_SCRIPT = `Object.defineProperty(Navigator.prototype, 'sendBeacon', { value: undefined, configurable: true });`;
 
 /** A new browser context (empty cache, no cookies), signed in when the visit says so. */
 async function openContext(browser: Browser, visit: PageVisit): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: VIEWPORT });
+  if (visit.slotEvents === 'off') await context.addInitScript({ content: SLOT_EVENTS_OFF_SCRIPT });
   if (visit.signIn) {
     const response = await context.request.post(new URL('/login', visit.url).href, { data: visit.signIn });
     if (response.status() !== 200) {
@@ -115,6 +125,27 @@ export async function renderedSlots(browser: Browser, visit: PageVisit, timeoutM
       }
       return found;
     })()`);
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * Whether a load of the visit's page sends slot events (a request to SLOT_EVENTS_PATH) within `waitMs` of going
+ * network-idle: the check that the events switch of a visit does what it says, on both variants of a page.
+ */
+export async function sendsSlotEvents(browser: Browser, visit: PageVisit, waitMs = 5_000): Promise<boolean> {
+  const context = await openContext(browser, visit);
+  try {
+    const page = await context.newPage();
+    let sent = false;
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === SLOT_EVENTS_PATH) sent = true;
+    });
+    await page.goto(visit.url, { waitUntil: 'networkidle', timeout: 30_000 });
+    const deadline = Date.now() + waitMs;
+    while (!sent && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    return sent;
   } finally {
     await context.close();
   }

@@ -5,7 +5,8 @@ import type { RepositoryRemote } from '../../webpack.config';
 
 /**
  * Writes the entry of the bundled host: imports the host's styles and every component of the given remotes from
- * their source files (the files their `exposes` point at), then hands them to startBundledHost. Generated, so the
+ * their source files (the files their `exposes` point at), then hands them to startBundledHost with the remote each
+ * comes from. Generated, so the
  * component list is the remotes' own descriptors and never a second copy kept by hand.
  */
 export async function writeBundledEntry(options: {
@@ -23,14 +24,16 @@ export async function writeBundledEntry(options: {
     `import { startBundledHost } from ${JSON.stringify(path.join(rootDir, 'bench/bundled-host/start-bundled-host'))};`,
   );
   const names: string[] = [];
+  const remoteOf: Record<string, string> = {};
   for (const remote of remotes) {
     for (const component of remote.descriptor.components) {
       const file = path.join(rootDir, remote.folder, 'components', component);
       lines.push(`import * as ${component} from ${JSON.stringify(file)};`);
       names.push(component);
+      remoteOf[component] = remote.descriptor.name;
     }
   }
-  lines.push(`startBundledHost({ ${names.join(', ')} });`, '');
+  lines.push(`startBundledHost({ ${names.join(', ')} }, ${JSON.stringify(remoteOf)});`, '');
   await mkdir(path.dirname(outputFile), { recursive: true });
   await writeFile(outputFile, lines.join('\n'));
   return outputFile;

@@ -12,16 +12,19 @@ import {
 import { SlotSource } from '../../host/loader/slot-source';
 import { readSessionData } from '../../host/startup/read-boot-data';
 
-/** No remotes: every component is already in the bundle, so none is "provided by" a remote. */
-const runtime: Partial<SlotRuntime> = { remoteOf: () => null };
-
 /**
  * The benchmark's baseline host: the product's own shell (HostApp, pages, core), with the remote components imported
  * into the same bundle and registered directly, no Module Federation runtime, no /api/remotes, no remote entry.
  * It starts the page's session and slot requests before rendering, as the product's start-up code does.
- * `modules` maps a component name to its module, as the generated entry imports them.
+ * `modules` maps a component name to its module, as the generated entry imports them; `remotes` names the remote
+ * each comes from, so the page reports its slot loads (slot events) as the federated page does: the same work after
+ * the page is rendered, whichever way its components arrived.
  */
-export function startBundledHost(modules: Readonly<Record<string, unknown>>): void {
+export function startBundledHost(
+  modules: Readonly<Record<string, unknown>>,
+  remotes: Readonly<Record<string, string>>,
+): void {
+  const runtime: Partial<SlotRuntime> = { remoteOf: (component) => remotes[component] ?? null };
   const client = createApiClient();
   const source = new SlotSource({ client, pathname: window.location.pathname, sessionData: readSessionData() });
   source.session.listen(window);

@@ -5,16 +5,28 @@ import { logPath, workPath, type BenchContext } from './bench-context';
 import { startBenchProcess } from './bench-process';
 import type { CapturedBody } from './captured-body';
 
-/** The bare Express route of bench/baselines/static-bytes-server.ts, sending `body` at `routePath`. */
+/** What a static baseline is built on: a bare Express route, or bare `node:http` (the platform's limit). */
+export type StaticBaselineKind = 'express' | 'node';
+
+const STATIC_BASELINE_ENTRIES: Readonly<Record<StaticBaselineKind, string>> = {
+  express: 'bench/baselines/static-bytes-server.ts',
+  node: 'bench/baselines/static-bytes-node-server.ts',
+};
+
+/**
+ * The bare Express route of bench/baselines/static-bytes-server.ts (or, `kind: 'node'`, the bare `node:http` server
+ * of static-bytes-node-server.ts), sending `body` at `routePath` with its content headers.
+ */
 export function startStaticBaseline(
   context: BenchContext,
   name: string,
   body: CapturedBody,
   routePath: string,
+  kind: StaticBaselineKind = 'express',
 ): Promise<ServerProcess> {
   return startBenchProcess({
     name: `baseline (${name})`,
-    entry: 'bench/baselines/static-bytes-server.ts',
+    entry: STATIC_BASELINE_ENTRIES[kind],
     logFile: logPath(context, name),
     env: {
       BODY_FILE: body.file,

@@ -8,6 +8,7 @@ describe('parseBenchOptions', () => {
     expect(options.example).toBe(false);
     expect(options.skipBuild).toBe(false);
     expect(options.cpuProfile).toBe(false);
+    expect(options.pages).toEqual({ loadsPerRun: 20, runs: 2 });
   });
 
   it('reads a subset, the example flag, --skip-build, --cpu-prof and --quick', () => {
@@ -18,6 +19,15 @@ describe('parseBenchOptions', () => {
     expect(options.cpuProfile).toBe(true);
     expect(options.plans.main.rounds).toBe(1);
     expect(options.plans.sizes.rounds).toBe(1);
+    // Still two runs: the smoke run goes through the two-run verdict too.
+    expect(options.pages).toEqual({ loadsPerRun: 1, runs: 2 });
+  });
+
+  it('reads the page plan, over --quick whatever the order', () => {
+    expect(parseBenchOptions(['--page-loads=30', '--page-runs=3']).pages).toEqual({ loadsPerRun: 30, runs: 3 });
+    expect(parseBenchOptions(['--page-runs=1', '--quick']).pages).toEqual({ loadsPerRun: 1, runs: 1 });
+    expect(() => parseBenchOptions(['--page-loads=0'])).toThrow(/--page-loads=0: give a whole number of 1 or more/);
+    expect(() => parseBenchOptions(['--page-runs=two'])).toThrow(/give a whole number/);
   });
 
   it('refuses an unknown benchmark or option with the usage', () => {

@@ -40,6 +40,9 @@ export interface PayloadSizeResult {
 export interface PageLoadSide {
   /** Milliseconds from navigation start until every slot on the page is rendered (median of the loads). */
   medianMs: number;
+  /** The spread of those loads: first and third quartiles. */
+  p25Ms: number;
+  p75Ms: number;
   timesMs: number[];
   requests: number;
   /** Response body bytes as received (compressed where the server compressed). */
@@ -52,6 +55,10 @@ export interface PageLoadResult {
   path: string;
   signedIn: boolean;
   cache: 'cold' | 'warm';
+  /** Slot events as shipped, or switched off in both variants (the sender never starts). */
+  slotEvents: 'on' | 'off';
+  /** Which of the consecutive runs of the page suite (from 1): a goal is met only when every run meets it. */
+  run: number;
   loads: number;
   slotComponents: string[];
   federated: PageLoadSide;

@@ -1,5 +1,6 @@
-import type { BenchResults, PageLoadResult } from './bench-results';
+import type { BenchResults } from './bench-results';
 import { formatBytes, formatCount, formatMBps, formatMs, formatRatio, verdict } from './format';
+import { renderPageLoads } from './render-page-loads';
 
 /** The Markdown report of one run: one table per benchmark family, goals and verdicts beside the ratios. */
 export function renderMarkdown(results: BenchResults): string {
@@ -96,38 +97,4 @@ export function renderMarkdown(results: BenchResults): string {
     );
   }
   return lines.join('\n');
-}
-
-function renderPageLoads(pages: readonly PageLoadResult[]): string[] {
-  const side = (result: PageLoadResult, which: 'federated' | 'bundled'): string => {
-    const figures = result[which];
-    return `${formatMs(figures.medianMs)} (${figures.timesMs.map((ms) => Math.round(ms)).join(', ')}; ${figures.requests} req, ${formatBytes(figures.bytes)})`;
-  };
-  const lines = [
-    '## Pages in Chromium: Module Federation against the same components bundled into the host',
-    '',
-    'Time from navigation start until every slot of the page is rendered, median of the loads (each load listed, ' +
-      'with the requests and bytes of a median load). Cold: a new browser context per load (empty cache); warm: the ' +
-      'same page loaded once, untimed, in the context first. Signed-in pages sign in through `POST /login` in the ' +
-      'context before the timed load. Federated and bundled loads alternate.',
-    '',
-    '| Page | Cache | Loads | Federated (the product) | Bundled | Ratio | Goal | |',
-    '| --- | --- | ---: | --- | --- | ---: | ---: | --- |',
-  ];
-  for (const result of pages) {
-    lines.push(
-      `| ${result.name} (\`${result.path}\`${result.signedIn ? ', signed in' : ''}) | ${result.cache} | ${result.loads} | ` +
-        `${side(result, 'federated')} | ${side(result, 'bundled')} | ${formatRatio(result.ratio)} | ` +
-        `<= ${formatRatio(result.maximumRatio)} | ${verdict(result.ratio <= result.maximumRatio)} |`,
-    );
-  }
-  lines.push('', 'Slots each page waited for:');
-  const seen = new Set<string>();
-  for (const result of pages) {
-    if (seen.has(result.path)) continue;
-    seen.add(result.path);
-    lines.push(`- \`${result.path}\`: ${result.slotComponents.join('; ')}.`);
-  }
-  lines.push('');
-  return lines;
 }

@@ -1,13 +1,15 @@
 import type { App } from '../../server/app';
 
-/** The release the bench's canary points at: the same files, another entry (a query), so the choice is real. */
-export const BENCH_CANARY_VERSION = 'bench-2';
-
 /**
- * Makes every remote the server knows a released one, as after a team's two releases: `bench-1` active, `bench-2`
- * a canary for half the users. Every signed-in page and GET /api/remotes then chooses a release per request.
+ * Makes every remote the server knows a released one, as after a team's releases: `releasesPerRemote` versions
+ * published (`bench-1` ... `bench-<n>`, each its own entry: the same files behind a query, so the choice is real),
+ * the one before last active and the last a canary for half the users. Every signed-in page and GET /api/remotes
+ * then chooses a release per request, among as many stored releases as a long-lived product would keep.
  */
-export async function seedBenchReleases(app: App): Promise<void> {
+export async function seedBenchReleases(app: App, releasesPerRemote = 2): Promise<void> {
+  if (!Number.isInteger(releasesPerRemote) || releasesPerRemote < 2) {
+    throw new Error(`A canary needs two releases per remote at least, not ${releasesPerRemote}.`);
+  }
   for (const remote of app.remoteRegistry.remotes()) {
     const descriptor = {
       remote: remote.name,
@@ -16,13 +18,18 @@ export async function seedBenchReleases(app: App): Promise<void> {
       props: {},
       publishedBy: 'bench',
     };
-    await app.releases.publish({ ...descriptor, version: 'bench-1', entry: remote.entry });
-    await app.releases.publish({ ...descriptor, version: BENCH_CANARY_VERSION, entry: `${remote.entry}?release=2` });
+    for (let release = 1; release <= releasesPerRemote; release += 1) {
+      const entry = release === 1 ? remote.entry : `${remote.entry}?release=${release}`;
+      await app.releases.publish({ ...descriptor, version: `bench-${release}`, entry });
+    }
     await app.releases.changeRollout({
       remote: remote.name,
       action: 'canary',
       actor: 'bench',
-      next: { active: 'bench-1', canary: { version: BENCH_CANARY_VERSION, percent: 50, tenants: [] } },
+      next: {
+        active: `bench-${releasesPerRemote - 1}`,
+        canary: { version: `bench-${releasesPerRemote}`, percent: 50, tenants: [] },
+      },
     });
   }
   await app.releaseSnapshot.refresh();

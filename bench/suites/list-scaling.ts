@@ -22,6 +22,12 @@ interface ListRequest {
 }
 
 const AUTHORS = '/api/resources/authors/records';
+const ARTICLES = '/api/resources/articles/records';
+
+/** Seeded article `index` went out `index` days after 1800-01-01: the first days are the same in both tables. */
+function articleDay(index: number): string {
+  return new Date(Date.UTC(1800, 0, 1 + index)).toISOString().slice(0, 10);
+}
 
 /** `Author 000042`: names sort as their numbers, so the same place in both tables is easy to name. */
 function authorTitle(index: number): string {
@@ -56,12 +62,28 @@ const LIST_REQUESTS: readonly ListRequest[] = [
     name: 'filtered page (group)',
     path: () => `${AUTHORS}?filter.group=staff`,
   },
+  {
+    // Ten days, ten articles in both tables: by id, the range read in its day index.
+    name: 'range of ten days',
+    path: () => `${ARTICLES}?filter.published=${articleDay(0)}..${articleDay(9)}`,
+  },
+  {
+    // Twenty days, half of them news: the same ten articles in both tables, each of the range checked for its group.
+    name: 'range of days with a filter (group)',
+    path: () => `${ARTICLES}?filter.published=${articleDay(0)}..${articleDay(19)}&filter.group=news`,
+  },
+  {
+    // Every seeded day: a full page by id in both, each record checked for its day as the id walk reaches it.
+    name: 'range of days holding every article',
+    path: () => `${ARTICLES}?filter.published=${articleDay(0)}..`,
+  },
 ];
 
 /**
- * `GET /api/resources/authors/records` on a table of 100,000 authors against the same server on a table of 100:
+ * `GET /api/resources/authors/records` (and articles' ranges of days) on a table of 100,000 authors (and as many
+ * articles) against the same server on a table of 100:
  * the list's cost per request must not grow with the table (keyset pages on indexes). Each server is its own
- * process on its own database; the authors are written straight into its file once it has started.
+ * process on its own database; the records are written straight into its file once it has started.
  */
 export async function benchListScaling(context: BenchContext): Promise<ThroughputResult[]> {
   const servers: ServerProcess[] = [];
@@ -84,10 +106,11 @@ export async function benchListScaling(context: BenchContext): Promise<Throughpu
         context.plans.main,
         LOAD_GENERATORS.autocannon,
       );
+      const what = largePath.startsWith(ARTICLES) ? 'articles' : 'authors';
       results.push({
-        name: `\`GET ${AUTHORS}\`, ${request.name}, ${LIST_SIZES.large.toLocaleString('en')} records`,
-        target: `${LIST_SIZES.large.toLocaleString('en')} authors in the tenant`,
-        baseline: `the same server on ${LIST_SIZES.small} authors (ratio = req/s at ${LIST_SIZES.large.toLocaleString('en')} / req/s at ${LIST_SIZES.small})`,
+        name: `\`GET ${largePath.split('?')[0] ?? ''}\`, ${request.name}, ${LIST_SIZES.large.toLocaleString('en')} records`,
+        target: `${LIST_SIZES.large.toLocaleString('en')} ${what} in the tenant`,
+        baseline: `the same server on ${LIST_SIZES.small} ${what} (ratio = req/s at ${LIST_SIZES.large.toLocaleString('en')} / req/s at ${LIST_SIZES.small})`,
         bodyBytes: body.bytes.length,
         minimumRatio: LIST_MIN_RATIO,
         generator: 'autocannon',
@@ -110,21 +133,29 @@ async function startSeededServer(
     const db = new Database(`${workPath(context, name)}/app.db`);
     try {
       const insert = db.prepare(
-        "INSERT INTO records (tenant_id, resource, data, created_at, updated_at) VALUES ('acme', 'authors', ?, ?, ?)",
+        "INSERT INTO records (tenant_id, resource, data, created_at, updated_at) VALUES ('acme', ?, ?, ?, ?)",
       );
       // The words the server would index (StoredRecordSource.insert), written alongside as it writes them.
       const insertWords = db.prepare('INSERT INTO record_words (rowid, words) VALUES (?, ?)');
       const now = Date.now();
+      const add = (resource: string, data: Record<string, string>) => {
+        const { lastInsertRowid } = insert.run(resource, JSON.stringify(data), now, now);
+        insertWords.run(lastInsertRowid, recordWords('acme', resource, data).join(' '));
+      };
       db.transaction(() => {
         for (let index = 0; index < records; index++) {
-          const data = {
+          add('authors', {
             title: authorTitle(index),
             label: 'Seeded',
             group: index % 2 ? 'guest' : 'staff',
             email: `author${String(index).padStart(6, '0')}@example.org`,
-          };
-          const { lastInsertRowid } = insert.run(JSON.stringify(data), now, now);
-          insertWords.run(lastInsertRowid, recordWords('acme', 'authors', data).join(' '));
+          });
+          add('articles', {
+            title: `Article ${String(index).padStart(6, '0')}`,
+            label: 'Seeded',
+            group: index % 2 ? 'news' : 'guides',
+            published: articleDay(index),
+          });
         }
       })();
     } finally {

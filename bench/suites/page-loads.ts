@@ -3,10 +3,12 @@ import type { RecordListPayload } from '../../shared';
 import { requestJson, signIn } from '../../tests/multi-instance/support/session-client';
 import { launchChromium } from '../../testing/system/chromium';
 import type { ServerProcess } from '../../testing/system/server-process';
-import { measurePageLoad, renderedSlots, type PageLoad, type PageVisit } from '../browser/page-load';
+import { measurePageLoad, renderedSlots, sendsSlotEvents, type PageLoad, type PageVisit } from '../browser/page-load';
 import type { ExpectedSlots } from '../browser/slots-ready-probe';
 import type { BenchContext } from '../harness/bench-context';
+import { DEFAULT_PAGE_PLAN, type PageSuitePlan } from '../harness/bench-options';
 import { median } from '../harness/median';
+import { percentile } from '../harness/percentile';
 import { BENCH_DEMO_PASSWORD, BENCH_DEMO_USERNAME, startRealServer } from '../harness/real-server';
 import type { PageLoadResult, PageLoadSide } from '../report/bench-results';
 import { BUNDLED_DIST_DIR, PRODUCT_DIST_DIR } from './front-end-build';
@@ -26,27 +28,40 @@ export interface BenchedPage {
    * first, so the timed load finds the host's and the remotes' files in the browser cache.
    */
   cache: 'cold' | 'warm';
-  loads: number;
+  /** Slot events as shipped (`on`), or switched off in both variants (page-load.ts), to show what they cost. */
+  slotEvents: 'on' | 'off';
 }
 
+const SIGN_IN: Omit<BenchedPage, 'cache' | 'slotEvents'> = { name: 'Sign-in page', path: '/login', signedIn: false };
+const DASHBOARD: Omit<BenchedPage, 'cache' | 'slotEvents'> = { name: 'Dashboard', path: '/', signedIn: true };
+const RECORD_EDIT: Omit<BenchedPage, 'cache' | 'slotEvents'> = {
+  name: 'Record edit page',
+  path: '/resources/articles/{article}/edit',
+  signedIn: true,
+};
+
 export const BENCHED_PAGES: readonly BenchedPage[] = [
-  { name: 'Sign-in page', path: '/login', signedIn: false, cache: 'cold', loads: 7 },
-  { name: 'Dashboard', path: '/', signedIn: true, cache: 'cold', loads: 5 },
-  { name: 'Dashboard', path: '/', signedIn: true, cache: 'warm', loads: 5 },
-  { name: 'Record edit page', path: '/resources/articles/{article}/edit', signedIn: true, cache: 'cold', loads: 5 },
-  { name: 'Record edit page', path: '/resources/articles/{article}/edit', signedIn: true, cache: 'warm', loads: 5 },
+  { ...SIGN_IN, cache: 'cold', slotEvents: 'on' },
+  { ...SIGN_IN, cache: 'cold', slotEvents: 'off' },
+  { ...DASHBOARD, cache: 'cold', slotEvents: 'on' },
+  { ...DASHBOARD, cache: 'cold', slotEvents: 'off' },
+  { ...DASHBOARD, cache: 'warm', slotEvents: 'on' },
+  { ...DASHBOARD, cache: 'warm', slotEvents: 'off' },
+  { ...RECORD_EDIT, cache: 'cold', slotEvents: 'on' },
+  { ...RECORD_EDIT, cache: 'warm', slotEvents: 'on' },
 ];
 
 /**
  * Each page in Chromium as the product builds it (host + remotes through Module Federation) against the same host
  * with the same components bundled in (bench/bundled-host), until every slot of the page is rendered. Both are
  * served by the same server entry, each from the bench's own build folder, so the build is the only difference;
- * loads of the two alternate.
+ * loads of the two alternate. The whole list is measured `plan.runs` times in a row (same servers and browser), so a
+ * goal can be counted only when consecutive runs agree.
  */
 export async function benchPageLoads(
   context: BenchContext,
   pages: readonly BenchedPage[] = BENCHED_PAGES,
-  loadsOverride?: number,
+  plan: PageSuitePlan = DEFAULT_PAGE_PLAN,
 ): Promise<PageLoadResult[]> {
   const servers: ServerProcess[] = [];
   let browser: Browser | undefined;
@@ -66,10 +81,15 @@ export async function benchPageLoads(
     browser = await launchChromium();
     // Both servers seed the same demo data into fresh databases, so the same ids.
     const article = await firstArticleId(federated.url);
+    const resolved = pages.map((page) => ({ ...page, path: page.path.replace('{article}', String(article)) }));
+    const expected = new Map<BenchedPage, ExpectedSlots>();
+    for (const page of resolved) expected.set(page, await checkVariants(browser, page, federated.url, bundled.url));
     const results: PageLoadResult[] = [];
-    for (const page of pages) {
-      const resolved = { ...page, path: page.path.replace('{article}', String(article)) };
-      results.push(await benchPage(browser, resolved, federated.url, bundled.url, loadsOverride ?? page.loads));
+    for (let run = 1; run <= plan.runs; run += 1) {
+      for (const page of resolved) {
+        const slots = expected.get(page) as ExpectedSlots;
+        results.push(await benchPage(browser, page, slots, federated.url, bundled.url, plan.loadsPerRun, run));
+      }
     }
     return results;
   } finally {
@@ -78,24 +98,52 @@ export async function benchPageLoads(
   }
 }
 
-async function benchPage(
+function visitOf(page: BenchedPage, origin: string): PageVisit {
+  return {
+    url: `${origin}${page.path}`,
+    signIn: page.signedIn ? { username: BENCH_DEMO_USERNAME, password: BENCH_DEMO_PASSWORD } : undefined,
+    warm: page.cache === 'warm',
+    slotEvents: page.slotEvents,
+  };
+}
+
+/**
+ * Untimed loads before any figure: both variants render the same slots (what the timed loads wait for), and both
+ * send slot events exactly when the page says they are on. They also warm the servers up.
+ */
+async function checkVariants(
   browser: Browser,
   page: BenchedPage,
   federatedOrigin: string,
   bundledOrigin: string,
-  loads: number,
-): Promise<PageLoadResult> {
-  const visit = (origin: string): PageVisit => ({
-    url: `${origin}${page.path}`,
-    signIn: page.signedIn ? { username: BENCH_DEMO_USERNAME, password: BENCH_DEMO_PASSWORD } : undefined,
-    warm: page.cache === 'warm',
-  });
-  const federatedVisit = visit(federatedOrigin);
-  const bundledVisit = visit(bundledOrigin);
-  // One settled load of each (untimed) shows what the page renders, and warms the servers up.
-  const expected = await renderedSlots(browser, federatedVisit);
-  assertSameSlots(page, expected, await renderedSlots(browser, bundledVisit));
+): Promise<ExpectedSlots> {
+  const expected = await renderedSlots(browser, visitOf(page, federatedOrigin));
+  assertSameSlots(page, expected, await renderedSlots(browser, visitOf(page, bundledOrigin)));
+  for (const [variant, origin] of [
+    ['federated', federatedOrigin],
+    ['bundled', bundledOrigin],
+  ] as const) {
+    const sent = await sendsSlotEvents(browser, visitOf(page, origin));
+    if (sent !== (page.slotEvents === 'on')) {
+      throw new Error(
+        `The ${variant} ${page.path} with slot events ${page.slotEvents} ${sent ? 'sent' : 'sent no'} slot events.`,
+      );
+    }
+  }
+  return expected;
+}
 
+async function benchPage(
+  browser: Browser,
+  page: BenchedPage,
+  expected: ExpectedSlots,
+  federatedOrigin: string,
+  bundledOrigin: string,
+  loads: number,
+  run: number,
+): Promise<PageLoadResult> {
+  const federatedVisit = visitOf(page, federatedOrigin);
+  const bundledVisit = visitOf(page, bundledOrigin);
   const federatedLoads: PageLoad[] = [];
   const bundledLoads: PageLoad[] = [];
   for (let index = 0; index < loads; index += 1) {
@@ -118,6 +166,8 @@ async function benchPage(
     path: page.path,
     signedIn: page.signedIn,
     cache: page.cache,
+    slotEvents: page.slotEvents,
+    run,
     loads,
     slotComponents: Object.entries(expected).map(([location, names]) => `${location}: ${names.join(' + ')}`),
     federated: federatedSide,
@@ -136,8 +186,11 @@ async function firstArticleId(origin: string): Promise<number> {
 }
 
 function summarise(loads: PageLoad[]): PageLoadSide {
+  const times = loads.map((load) => load.readyMs);
   return {
-    medianMs: median(loads.map((load) => load.readyMs)),
+    medianMs: median(times),
+    p25Ms: percentile(times, 25),
+    p75Ms: percentile(times, 75),
     timesMs: loads.map((load) => load.readyMs),
     requests: median(loads.map((load) => load.requests)),
     bytes: median(loads.map((load) => load.bytes)),

@@ -89,7 +89,7 @@ export async function benchReleasesThroughput(context: BenchContext): Promise<Th
  * canary (read as the demo operator). Whether the demo user falls in the canary's half is the hash's choice: the
  * per-request choice runs either way, so the wait does not depend on it.
  */
-async function untilReleased(origin: string, cookie: string): Promise<void> {
+export async function untilReleased(origin: string, cookie: string): Promise<void> {
   const until = Date.now() + 15_000;
   for (;;) {
     const served = ((await requestJson(origin, '/api/remotes', { cookie })).body as RemotesPayload | null)?.remotes;

@@ -1,6 +1,7 @@
 import { createRoutesFromElements, Route, type RouteObject } from 'react-router-dom';
 import {
   LOCATIONS_PAGE_PATH,
+  PLACEMENTS_PAGE_PATH,
   RELEASES_PAGE_PATH,
   SERVICE_STATUS_PATH,
   SIGN_IN_PATH,
@@ -20,7 +21,7 @@ import { SignInPage } from '../pages/sign-in-page';
 /**
  * The client routes: the sign-in page, the service status, the dashboard, a resource's list, its New page, record
  * view and record edit pages, the slot inspector, and the operators' releases page.
- * The tool pages (the slot inspector, the location catalogue, the operators' releases page) are each a chunk of their own, loaded when
+ * The tool pages (the slot inspector, the location catalogue, the operators' releases and placements pages) are each a chunk of their own, loaded when
  * opened: most staff never open them, so they are budgeted on their own rather than in what every page costs
  * (build/bundle-budgets.ts, TOOL_PAGE_CHUNK_PREFIX).
  * The server answers each with index.html. A route table rather than `<Routes>`, because only a data router
@@ -47,6 +48,13 @@ export const APP_ROUTES: RouteObject[] = createRoutesFromElements(
         path={RELEASES_PAGE_PATH}
         lazy={async () => ({
           Component: (await import(/* webpackChunkName: "tool-page-releases" */ '../pages/releases-page')).ReleasesPage,
+        })}
+      />
+      <Route
+        path={PLACEMENTS_PAGE_PATH}
+        lazy={async () => ({
+          Component: (await import(/* webpackChunkName: "tool-page-placements" */ '../pages/placements-page'))
+            .PlacementsPage,
         })}
       />
       <Route

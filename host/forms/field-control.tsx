@@ -80,10 +80,11 @@ export function FieldControl({ field, value, error, onChange }: FieldControlProp
       );
       break;
     default:
+      // A date is the browser's own day picker, by keyboard too; its value is YYYY-MM-DD, '' when cleared.
       control = (
         <input
           {...common}
-          type={field.input === 'email' ? 'email' : 'text'}
+          type={field.input === 'email' || field.input === 'date' ? field.input : 'text'}
           className="input"
           maxLength={field.maxLength}
           value={text(value)}

@@ -1,5 +1,10 @@
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import type { FormSlotProps, ResourceDefinition, ResourceRecord } from '../../shared';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import {
+  VIEWER_CANNOT_CHANGE_RECORDS,
+  type FormSlotProps,
+  type ResourceDefinition,
+  type ResourceRecord,
+} from '../../shared';
 import {
   ApiClientProvider,
   ComponentRegistry,
@@ -93,14 +98,28 @@ async function renderForm(api: FakeApi, shown: ResourceRecord | null = record) {
   return { logged, onSaved };
 }
 
-function meApi(): FakeApi {
+function meApi(roles?: string[]): FakeApi {
+  const user = { username: 'admin', displayName: 'Admin', tenants: [], currentTenant: 'acme' };
   return createFakeApi({
-    'GET /me': { body: { user: { username: 'admin', displayName: 'Admin', tenants: [], currentTenant: 'acme' } } },
+    'GET /me': { body: { user: roles === undefined ? user : { ...user, roles } } },
     'GET /meta': { body: { dashboards: [], modules: [], slots: {} } },
   });
 }
 
 describe('ResourceForm', () => {
+  it('offers a viewer no Save, and says why instead; an editor and an account without a role get Save', async () => {
+    await renderForm(meApi(['viewer']));
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    expect(document.querySelector('[data-read-only-role]')?.textContent).toBe(VIEWER_CANNOT_CHANGE_RECORDS);
+    cleanup();
+    for (const roles of [['editor'], ['operator'], undefined]) {
+      await renderForm(meApi(roles));
+      expect(screen.getByRole('button', { name: 'Save' })).toBeTruthy();
+      expect(document.querySelector('[data-read-only-role]')).toBeNull();
+      cleanup();
+    }
+  });
+
   it('renders the fields and slot items in order', async () => {
     await renderForm(meApi());
     const form = document.querySelector('form') as HTMLFormElement;

@@ -13,6 +13,7 @@ import { useUnsavedChanges } from '../app/unsaved-changes';
 import { FieldControl } from './field-control';
 import { forgetDraft, keepDraft, readDraft, type DraftOwner } from './record-draft';
 import { FieldErrorSummary } from './field-error-summary';
+import { ReadOnlyRoleNotice, useMayChangeRecords } from './read-only-role';
 
 export interface ResourceFormProps {
   definition: ResourceDefinition;
@@ -53,6 +54,7 @@ type Status = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind
 export function ResourceForm({ definition, record, onSaved }: ResourceFormProps) {
   const client = useApiClient();
   const session = useSession();
+  const mayChange = useMayChangeRecords();
   const { expire, onExpire } = session;
   const fields = useMemo(
     () => definition.fields.filter((item): item is FieldItem => item.type === 'field'),
@@ -82,7 +84,8 @@ export function ResourceForm({ definition, record, onSaved }: ResourceFormProps)
   const formRef = useRef<HTMLFormElement>(null);
   const saving = useRef(false);
   const unsaved = !sameValues(fields, values, saved);
-  useUnsavedChanges(unsaved);
+  // A viewer has nothing to save: leaving is never held back for what it typed.
+  useUnsavedChanges(unsaved && mayChange);
 
   // After useUnsavedChanges' effect has cleared the unsaved mark: the page may now leave the New form.
   useEffect(() => {
@@ -129,7 +132,7 @@ export function ResourceForm({ definition, record, onSaved }: ResourceFormProps)
     event.preventDefault();
     // The Save button stays enabled (disabling it would drop the keyboard focus), so a second press is ignored here.
     // A created record is saved once: the page moves on to it.
-    if (saving.current || created) return;
+    if (saving.current || created || !mayChange) return;
     saving.current = true;
     setStatus({ kind: 'saving' });
     const body: RecordUpdateRequest = {};
@@ -194,9 +197,14 @@ export function ResourceForm({ definition, record, onSaved }: ResourceFormProps)
         ),
       )}
       <div className="form__footer">
-        <button type="submit" className="button button--primary" aria-disabled={status.kind === 'saving'}>
-          {status.kind === 'saving' ? 'Saving…' : mode === 'create' ? 'Create' : 'Save'}
-        </button>
+        {mayChange ? (
+          <button type="submit" className="button button--primary" aria-disabled={status.kind === 'saving'}>
+            {status.kind === 'saving' ? 'Saving…' : mode === 'create' ? 'Create' : 'Save'}
+          </button>
+        ) : (
+          // A viewer: no Save to press (the server would refuse it), and why.
+          <ReadOnlyRoleNotice />
+        )}
         <p className="form__status" role="status">
           {status.kind === 'saved' && (mode === 'create' ? 'Created.' : 'Saved.')}
         </p>

@@ -1,11 +1,11 @@
 import { NavLink } from 'react-router-dom';
-import { LOCATIONS_PAGE_PATH, RELEASES_PAGE_PATH, SLOT_INSPECTOR_PATH } from '../../shared';
+import { LOCATIONS_PAGE_PATH, PLACEMENTS_PAGE_PATH, RELEASES_PAGE_PATH, SLOT_INSPECTOR_PATH } from '../../shared';
 import { useSession, useSlotData } from '../core';
 import { isOperator } from '../pages/operator-role';
 
 /**
  * The side navigation: the dashboard, then the modules of GET /meta with their resources; the releases of remotes
- * for operators only (other staff would only meet "operators only" there); the slot inspector, in production too:
+ * and the placements editor for operators only (other staff would only meet "operators only" there); the slot inspector, in production too:
  * "why is this component missing?" is asked most where nobody can type a development address from memory.
  */
 export function Navigation() {
@@ -27,9 +27,14 @@ export function Navigation() {
         </div>
       ))}
       {isOperator(user?.roles) && (
-        <NavLink to={RELEASES_PAGE_PATH} className="nav__link">
-          Releases
-        </NavLink>
+        <>
+          <NavLink to={RELEASES_PAGE_PATH} className="nav__link">
+            Releases
+          </NavLink>
+          <NavLink to={PLACEMENTS_PAGE_PATH} className="nav__link">
+            Placements
+          </NavLink>
+        </>
       )}
       <NavLink to={SLOT_INSPECTOR_PATH} className="nav__link">
         Slot inspector

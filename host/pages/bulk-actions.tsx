@@ -1,6 +1,8 @@
-import { useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import type { BulkRecordPayload, BulkRecordRequest, FieldItem, ResourceDefinition, ResourceRecord } from '../../shared';
 import { ApiError, useApiClient, useSession } from '../core';
+import { ConfirmDialog, useConfirmDialog } from '../layout/confirm-dialog';
+import { useMayChangeRecords } from '../forms/read-only-role';
 
 export interface BulkActionsProps {
   definition: ResourceDefinition;
@@ -29,18 +31,17 @@ function settableFields(definition: ResourceDefinition): FieldItem[] {
 export function BulkActions({ definition, rows, selected, onSelect, onDone }: BulkActionsProps) {
   const client = useApiClient();
   const { expire } = useSession();
+  const mayChange = useMayChangeRecords();
   const fields = settableFields(definition);
   const [fieldName, setFieldName] = useState(fields[0]?.name ?? '');
   const [value, setValue] = useState('');
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [busy, setBusy] = useState(false);
-  const dialog = useRef<HTMLDialogElement>(null);
-  const cancel = useRef<HTMLButtonElement>(null);
+  const dialog = useConfirmDialog();
   const ids = rows.filter((row) => selected.has(row.id)).map((row) => row.id);
   const what = definition.label.toLowerCase();
   const fieldId = useId();
   const valueId = useId();
-  const titleId = useId();
   const field = fields.find((each) => each.name === fieldName);
   const choices = field?.input === 'checkbox' ? ['true', 'false'] : (field?.options ?? []);
   const titleOf = (id: number) => {
@@ -101,7 +102,8 @@ export function BulkActions({ definition, rows, selected, onSelect, onDone }: Bu
     onDone();
   };
 
-  if (!definition.canDelete && fields.length === 0) return null;
+  // A viewer is told why on the list page (ReadOnlyRoleNotice), not offered actions the server would refuse.
+  if (!mayChange || (!definition.canDelete && fields.length === 0)) return null;
   const allSelected = rows.length > 0 && ids.length === rows.length;
   return (
     <section className="bulk-actions" aria-label={`Act on selected ${what}`}>
@@ -166,8 +168,7 @@ export function BulkActions({ definition, rows, selected, onSelect, onDone }: Bu
           aria-disabled={ids.length === 0 || busy}
           onClick={() => {
             if (ids.length === 0) return;
-            dialog.current?.showModal();
-            cancel.current?.focus();
+            dialog.open();
           }}
         >
           Delete selected
@@ -196,32 +197,17 @@ export function BulkActions({ definition, rows, selected, onSelect, onDone }: Bu
           Undo delete
         </button>
       )}
-      <dialog ref={dialog} className="dialog" aria-labelledby={titleId}>
-        <h2 id={titleId} className="dialog__title">
-          Delete {ids.length} {what}?
-        </h2>
+      <ConfirmDialog
+        control={dialog}
+        title={`Delete ${ids.length} ${what}?`}
+        confirmLabel="Delete"
+        onConfirm={() => {
+          dialog.close();
+          void send({ action: 'delete', ids }, 'Deleted');
+        }}
+      >
         <p>You can undo this for a day.</p>
-        <div className="dialog__actions">
-          <button
-            type="button"
-            className="button button--danger"
-            onClick={() => {
-              dialog.current?.close();
-              void send({ action: 'delete', ids }, 'Deleted');
-            }}
-          >
-            Delete
-          </button>
-          <button
-            ref={cancel}
-            type="button"
-            className="button button--secondary"
-            onClick={() => dialog.current?.close()}
-          >
-            Cancel
-          </button>
-        </div>
-      </dialog>
+      </ConfirmDialog>
     </section>
   );
 }

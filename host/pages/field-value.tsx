@@ -6,6 +6,7 @@ export function FieldValue({ field, value }: { field?: FieldItem | undefined; va
   if (field?.input === 'checkbox' || typeof value === 'boolean') return <>{value ? 'Yes' : 'No'}</>;
   if (typeof value === 'object') return <code>{JSON.stringify(value)}</code>;
   if (field?.input === 'textarea') return <span className="prewrap">{String(value)}</span>;
+  if (field?.input === 'date' && typeof value === 'string') return <time dateTime={value}>{value}</time>;
   if (field?.input === 'email' && typeof value === 'string') return <a href={`mailto:${value}`}>{value}</a>;
   return <>{String(value)}</>;
 }

@@ -2,6 +2,7 @@ import type { CatalogueLocation, CatalogueSlot, LocationsPayload } from '../../s
 import { describeRule } from '../../shared';
 import { useApi } from '../app/use-api';
 import { PageHeading } from '../layout/page-heading';
+import { ServerAnswerStatus, ToolTable } from './tool-table';
 
 /**
  * The location catalogue, for signed-in staff: every location of the admin interface, public or protected, the props
@@ -14,16 +15,7 @@ export function LocationsPage() {
     <div className="page inspector">
       <PageHeading title="Locations" />
       <p className="muted">Every place of the admin where slots render, and what fills each one now, in order.</p>
-      {catalogue.status === 'loading' && (
-        <p className="page-status" role="status">
-          Asking the server…
-        </p>
-      )}
-      {catalogue.status === 'error' && (
-        <p className="form-error" role="alert">
-          The server could not say: {catalogue.error.message}
-        </p>
-      )}
+      <ServerAnswerStatus answer={catalogue} />
       {catalogue.status === 'ready' &&
         catalogue.data.locations.map((location) => <LocationSection key={location.location} location={location} />)}
     </div>
@@ -46,41 +38,24 @@ function LocationSection({ location }: { location: CatalogueLocation }) {
       {location.slots.length === 0 ? (
         <p className="empty">Nothing fills it now.</p>
       ) : (
-        <div
-          className="table-wrap inspector__table"
-          role="region"
-          aria-label={`Slots of ${location.location}`}
-          tabIndex={0}
+        <ToolTable
+          label={`Slots of ${location.location}`}
+          caption={`What fills ${location.location}, in order`}
+          columns={['Order', 'Id', 'Component', 'Remote', 'Source', 'Placement', 'Shown when', 'For you']}
         >
-          <table className="table">
-            <caption className="inspector__caption">What fills {location.location}, in order</caption>
-            <thead>
-              <tr>
-                {['Order', 'Id', 'Component', 'Remote', 'Source', 'Placement', 'Shown when', 'For you'].map(
-                  (column) => (
-                    <th scope="col" key={column}>
-                      {column}
-                    </th>
-                  ),
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {location.slots.map((slot, index) => (
-                <tr key={slot.id} data-catalogue-slot={slot.id}>
-                  <td>{index + 1}</td>
-                  <td>{slot.id}</td>
-                  <td>{slot.component}</td>
-                  <td>{slot.remote ?? '—'}</td>
-                  <td>{slot.source}</td>
-                  <td>{placementOf(slot)}</td>
-                  <td>{slot.visibleWhen === undefined ? 'always' : describeRule(slot.visibleWhen)}</td>
-                  <td>{slot.visibleToYou ? 'shown' : 'hidden by its rule'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+          {location.slots.map((slot, index) => (
+            <tr key={slot.id} data-catalogue-slot={slot.id}>
+              <td>{index + 1}</td>
+              <td>{slot.id}</td>
+              <td>{slot.component}</td>
+              <td>{slot.remote ?? '—'}</td>
+              <td>{slot.source}</td>
+              <td>{placementOf(slot)}</td>
+              <td>{slot.visibleWhen === undefined ? 'always' : describeRule(slot.visibleWhen)}</td>
+              <td>{slot.visibleToYou ? 'shown' : 'hidden by its rule'}</td>
+            </tr>
+          ))}
+        </ToolTable>
       )}
     </section>
   );

@@ -3,6 +3,7 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { SlotLocation, type RecordPayload, type ResourcePayload } from '../../shared';
 import { AppSlotRenderer } from '../core';
 import { useApi } from '../app/use-api';
+import { ReadOnlyRoleNotice, useMayChangeRecords } from '../forms/read-only-role';
 import { ResourceForm } from '../forms/resource-form';
 import { Breadcrumbs } from '../layout/breadcrumbs';
 import { PageHeading } from '../layout/page-heading';
@@ -24,6 +25,7 @@ export function RecordCreatePage() {
     [navigate, base],
   );
 
+  const mayChange = useMayChangeRecords();
   if (definition.status !== 'ready') {
     return definition.status === 'error' ? (
       <PageStatus status="error" error={definition.error} retry={definition.reload} />
@@ -36,7 +38,9 @@ export function RecordCreatePage() {
     <div className="page">
       <Breadcrumbs trail={[{ label: 'Dashboard', to: '/' }, { label, to: base }, { label: 'New' }]} />
       <PageHeading title={`New · ${label}`}>New in {label.toLowerCase()}</PageHeading>
-      {canCreate ? (
+      {canCreate && !mayChange ? (
+        <ReadOnlyRoleNotice />
+      ) : canCreate ? (
         <>
           <AppSlotRenderer location={SlotLocation.RESOURCE_BEFORE_FORM} />
           <ResourceForm definition={definition.data.resource} onSaved={onSaved} />

@@ -1,5 +1,5 @@
-import { useId, useState, type FormEvent } from 'react';
-import type { RecordFilterDefinition, RecordListPayload } from '../../shared';
+import { Fragment, useId, useState, type FormEvent } from 'react';
+import { dayRangeEnds, formatDayRange, type RecordFilterDefinition, type RecordListPayload } from '../../shared';
 import { useApi } from '../app/use-api';
 
 export interface RecordFiltersFormProps {
@@ -14,7 +14,7 @@ export interface RecordFiltersFormProps {
 const RELATED_CHOICES = 100;
 
 /**
- * The list's filters, one drop-down each, applied together with a button (a drop-down that applied itself would
+ * The list's filters, one drop-down each (two day pickers for a range of days), applied together with a button (a drop-down that applied itself would
  * reload the list at every arrow key). Follows the filters applied (Back, a reload).
  */
 export function RecordFiltersForm({ resourceLabel, filters, applied, onApply }: RecordFiltersFormProps) {
@@ -32,14 +32,15 @@ export function RecordFiltersForm({ resourceLabel, filters, applied, onApply }: 
   const anyApplied = Object.keys(applied).length > 0;
   return (
     <form className="list-filters" aria-label={`Filter ${resourceLabel.toLowerCase()}`} onSubmit={submit}>
-      {filters.map((filter) => (
-        <FilterChoice
-          key={filter.name}
-          filter={filter}
-          value={chosen[filter.name] ?? ''}
-          onChange={(value) => setChosen((current) => ({ ...current, [filter.name]: value }))}
-        />
-      ))}
+      {filters.map((filter) => {
+        const props = {
+          key: filter.name,
+          filter,
+          value: chosen[filter.name] ?? '',
+          onChange: (value: string) => setChosen((current) => ({ ...current, [filter.name]: value })),
+        };
+        return filter.kind === 'dateRange' ? <DayRangeChoice {...props} /> : <FilterChoice {...props} />;
+      })}
       <div className="list-filters__actions">
         <button type="submit" className="button button--secondary">
           Apply filters
@@ -61,15 +62,49 @@ export function RecordFiltersForm({ resourceLabel, filters, applied, onApply }: 
   );
 }
 
-function FilterChoice({
-  filter,
-  value,
-  onChange,
-}: {
+interface FilterChoiceProps {
   filter: RecordFilterDefinition;
+  /** As in the address: an option, `true`, an id, or `FROM..TO` for a range of days; '' for any. */
   value: string;
   onChange(value: string): void;
-}) {
+}
+
+/**
+ * A range of days: From and To, the browser's own day pickers (keyboard included), grouped under the filter's
+ * label. Either may stay empty, leaving that side open. Each bounds the other, so the browser refuses to apply a
+ * range that ends before it starts (the server would refuse it too).
+ */
+function DayRangeChoice({ filter, value, onChange }: FilterChoiceProps) {
+  const id = useId();
+  const range = dayRangeEnds(value);
+  const ends = [
+    { end: 'from', label: 'From', bound: { max: range.to || undefined } },
+    { end: 'to', label: 'To', bound: { min: range.from || undefined } },
+  ] as const;
+  return (
+    <fieldset className="list-filters__field list-filters__days">
+      <legend className="field__label">{filter.label}</legend>
+      <div className="list-filters__day-inputs">
+        {ends.map(({ end, label, bound }) => (
+          <Fragment key={end}>
+            <label htmlFor={`${id}-${end}`}>{label}</label>
+            <input
+              {...bound}
+              id={`${id}-${end}`}
+              type="date"
+              className="input"
+              name={`filter.${filter.name}.${end}`}
+              value={range[end]}
+              onChange={(event) => onChange(formatDayRange({ ...range, [end]: event.target.value }))}
+            />
+          </Fragment>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+function FilterChoice({ filter, value, onChange }: FilterChoiceProps) {
   const id = useId();
   const related = useApi<RecordListPayload>(
     filter.kind === 'relation' && filter.resource

@@ -1,36 +1,18 @@
 import '../../testing/host/router-globals';
 import axe from 'axe-core';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import {
   OPERATOR_ROLE,
   RELEASES_PAGE_PATH,
-  type MePayload,
   type RemoteHistoryPayload,
   type RemoteRelease,
   type RemoteReleasesPayload,
   type SlotStatsPayload,
 } from '../../shared';
-import { ComponentRegistry, createSlotStatus, type SlotRuntime } from '../core';
 import { createFakeApi, type FakeApi, type FakeRoute } from '../../testing/host/fake-api';
-import { renderWithSlotBoundaries } from '../../testing/host/render-slots';
-import { AppProviders } from '../app/host-app';
-import { APP_ROUTES } from '../app/app-routes';
-import { SlotSource } from '../loader/slot-source';
+import { demoMe, renderAppAt } from '../../testing/host/render-app';
 
 const REMOTE = 'team_records';
-
-function me(roles: string[]): MePayload {
-  return {
-    user: {
-      username: 'admin',
-      displayName: 'Demo administrator',
-      tenants: [{ id: 'acme', name: 'Acme Corp' }],
-      currentTenant: 'acme',
-      roles,
-    },
-  };
-}
 
 function release(version: string, day: number): RemoteRelease {
   return {
@@ -62,7 +44,7 @@ function releases(overrides: Partial<RemoteReleasesPayload['remotes'][number]> =
 
 function api(roles: string[], routes: Record<string, FakeRoute> = {}): FakeApi {
   return createFakeApi({
-    'GET /me': { body: me(roles) },
+    'GET /me': { body: demoMe(roles) },
     'GET /slots': { body: { slots: {} } },
     'GET /meta': { body: { dashboards: [], modules: [], slots: {} } },
     'GET /api/remotes/releases': { body: releases() },
@@ -71,20 +53,7 @@ function api(roles: string[], routes: Record<string, FakeRoute> = {}): FakeApi {
 }
 
 function renderApp(fake: FakeApi, path: string = RELEASES_PAGE_PATH) {
-  const runtime: Partial<SlotRuntime> = {
-    slotRegistry: new ComponentRegistry('SlotComponentRegistry'),
-    globalRegistry: new ComponentRegistry('GlobalComponentRegistry'),
-    ...createSlotStatus({ log: () => undefined }),
-  };
-  return renderWithSlotBoundaries(
-    <AppProviders
-      client={fake.client}
-      runtime={runtime}
-      source={new SlotSource({ client: fake.client, pathname: path })}
-    >
-      <RouterProvider router={createMemoryRouter(APP_ROUTES, { initialEntries: [path] })} />
-    </AppProviders>,
-  );
+  return renderAppAt(fake, path);
 }
 
 /** The remote's section, found by its heading. */

@@ -6,6 +6,7 @@ import { PageHeading } from '../layout/page-heading';
 import { isOperator } from './operator-role';
 import { OperatorsOnlyPage } from './operators-only-page';
 import { PageStatus } from './page-status';
+import { RefusalSummary } from './refusal-summary';
 import type { ApplyReleaseChange } from './release-change';
 import { RemoteReleasesSection, remoteHeadingId } from './remote-releases-section';
 import { useSlotLoadStats } from './slot-load-figures';
@@ -115,16 +116,7 @@ function Releases() {
         {result && !result.refused ? result.message : ''}
       </p>
       {result?.refused && (
-        <div className="form-error error-summary" role="alert" tabIndex={-1} ref={alert} data-releases-refused>
-          <p>Refused: {result.message}</p>
-          {result.problems.length > 0 && (
-            <ul className="error-summary__list">
-              {result.problems.map((problem) => (
-                <li key={problem}>{problem}</li>
-              ))}
-            </ul>
-          )}
-        </div>
+        <RefusalSummary message={result.message} problems={result.problems} ref={alert} mark="data-releases-refused" />
       )}
       {data.remotes.length === 0 ? (
         <p className="empty">No remote is known yet.</p>

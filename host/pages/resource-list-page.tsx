@@ -4,6 +4,7 @@ import { RECORD_SEARCH_MAX_LENGTH, type FieldItem, type RecordListPayload, type 
 import { useApi } from '../app/use-api';
 import { Breadcrumbs } from '../layout/breadcrumbs';
 import { PageHeading } from '../layout/page-heading';
+import { ReadOnlyRoleNotice, useMayChangeRecords } from '../forms/read-only-role';
 import { BulkActions } from './bulk-actions';
 import { DeleteRecordButton } from './delete-record-button';
 import { DeletedRecordNotice, useDeletedRecord, type DeletedRecord } from './deleted-record-notice';
@@ -25,6 +26,7 @@ export function ResourceListPage() {
   const { resource = '' } = useParams();
   const name = encodeURIComponent(resource);
   const [params, setParams] = useSearchParams();
+  const mayChange = useMayChangeRecords();
   const definition = useApi<ResourcePayload>(`/api/resources/${name}`);
   const records = useApi<RecordListPayload>(recordListApiPath(resource, params));
   const owner = useListOwner(resource);
@@ -55,7 +57,7 @@ export function ResourceListPage() {
   }
   if (definition.status === 'loading' || !shown) return <PageStatus status="loading" />;
 
-  const { label, fields, listColumns, sortableColumns, searchableColumns, canCreate, filters } =
+  const { label, fields, listColumns, sortableColumns, searchableColumns, canCreate, canDelete, filters } =
     definition.data.resource;
   const fieldsByName = new Map(
     fields.filter((item): item is FieldItem => item.type === 'field').map((field) => [field.name, field]),
@@ -99,7 +101,8 @@ export function ResourceListPage() {
       <Breadcrumbs
         trail={[{ label: 'Dashboard', to: '/' }, { label }]}
         actions={
-          canCreate && (
+          canCreate &&
+          mayChange && (
             <Link to={`/resources/${name}/new`} className="button button--primary button--small">
               New
             </Link>
@@ -107,6 +110,7 @@ export function ResourceListPage() {
         }
       />
       <PageHeading title={label} />
+      {!mayChange && (canCreate || canDelete || fields.some((item) => item.type === 'field')) && <ReadOnlyRoleNotice />}
       {deleted?.resource === resource && (
         <DeletedRecordNotice key={deleted.record.id} deleted={deleted} onRestored={records.reload} />
       )}

@@ -1,13 +1,8 @@
 import '../../testing/host/router-globals';
 import { screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { SLOT_INSPECTOR_PATH, type InspectedRemote, type MePayload, type SlotInspectionPayload } from '../../shared';
-import { ComponentRegistry, createSlotStatus, type SlotRuntime } from '../core';
 import { createFakeApi } from '../../testing/host/fake-api';
-import { renderWithSlotBoundaries } from '../../testing/host/render-slots';
-import { AppProviders } from '../app/host-app';
-import { APP_ROUTES } from '../app/app-routes';
-import { SlotSource } from '../loader/slot-source';
+import { renderAppAt } from '../../testing/host/render-app';
 
 const ME: MePayload = {
   user: {
@@ -49,20 +44,7 @@ function renderInspector() {
     'GET /meta': { body: { dashboards: [], modules: [], slots: {} } },
     'GET /api/slots/inspect': { body: INSPECTION },
   });
-  const runtime: Partial<SlotRuntime> = {
-    slotRegistry: new ComponentRegistry('SlotComponentRegistry'),
-    globalRegistry: new ComponentRegistry('GlobalComponentRegistry'),
-    ...createSlotStatus({ log: () => undefined }),
-  };
-  return renderWithSlotBoundaries(
-    <AppProviders
-      client={fake.client}
-      runtime={runtime}
-      source={new SlotSource({ client: fake.client, pathname: SLOT_INSPECTOR_PATH })}
-    >
-      <RouterProvider router={createMemoryRouter(APP_ROUTES, { initialEntries: [SLOT_INSPECTOR_PATH] })} />
-    </AppProviders>,
-  );
+  return renderAppAt(fake, SLOT_INSPECTOR_PATH);
 }
 
 async function statusOf(name: string): Promise<string> {

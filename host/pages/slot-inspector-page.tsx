@@ -1,4 +1,3 @@
-import { useCallback, useSyncExternalStore, type ReactNode } from 'react';
 import type {
   InspectedFormSlot,
   InspectedRemote,
@@ -6,21 +5,11 @@ import type {
   SlotInspectionPayload,
   SlotStatsPayload,
 } from '../../shared';
-import { useSlotRuntime, type PageSlotReason, type PageSlots, type PageSlotStatus } from '../core';
 import { useApi } from '../app/use-api';
 import { PageHeading } from '../layout/page-heading';
+import { PagesSeen } from './pages-seen';
+import { ServerAnswerStatus, ToolTable } from './tool-table';
 import { currentSlotStats, FailureRate, LoadTime, useSlotLoadStats } from './slot-load-figures';
-
-/** How each reason a slot is not on screen reads for staff. */
-const REASONS: Record<PageSlotReason, string> = {
-  'unknown-component': 'unknown component',
-  'not-a-form-component': 'not a form component',
-  'remote-unavailable': 'remote down',
-  'load-error': 'could not load (remote down or timed out)',
-  'render-error': 'failed while rendering',
-  'props-invalid': 'props invalid',
-  'hidden-by-media': 'hidden by the media query',
-};
 
 /**
  * How each status of a remote reads for staff: what the server's last request for its descriptor came to. A timeout
@@ -36,13 +25,6 @@ export const REMOTE_STATUSES: Record<InspectedRemote['status'], string> = {
   'timed-out': 'timed out',
   'bad-answer': 'answered without a usable descriptor',
   disabled: 'disabled',
-};
-
-const STATES: Record<PageSlotStatus['state'], string> = {
-  loading: 'Loading',
-  loaded: 'Loaded',
-  failed: 'Failed',
-  hidden: 'Hidden',
 };
 
 /**
@@ -61,16 +43,7 @@ export function SlotInspectorPage() {
       <PagesSeen
         disabled={inspection.status === 'ready' ? disabledComponents(inspection.data.remotes) : NONE_DISABLED}
       />
-      {inspection.status === 'loading' && (
-        <p className="page-status" role="status">
-          Asking the server…
-        </p>
-      )}
-      {inspection.status === 'error' && (
-        <p className="form-error" role="alert">
-          The server could not say: {inspection.error.message}
-        </p>
-      )}
+      <ServerAnswerStatus answer={inspection} />
       {inspection.status === 'ready' && (
         <>
           <RegisteredSlots locations={inspection.data.locations} stats={stats} />
@@ -97,71 +70,6 @@ function disabledComponents(remotes: readonly InspectedRemote[]): ReadonlyMap<st
 }
 
 /**
- * What this tab recorded (kept in its sessionStorage, so also after typing this page's address): the page shown
- * before this one in full, then the few pages before it.
- */
-function PagesSeen({ disabled }: { disabled: ReadonlyMap<string, string> }) {
-  const { pageSlots } = useSlotRuntime();
-  const pages = useSyncExternalStore(pageSlots.subscribe, pageSlots.snapshot, pageSlots.snapshot).filter(
-    (page) => page.page !== window.location.pathname,
-  );
-  const [before, ...earlier] = pages;
-  return (
-    <>
-      <section className="inspector__section" aria-labelledby="inspector-page-before">
-        <h2 id="inspector-page-before">{before ? `The page before: ${before.page}` : 'The page before'}</h2>
-        {before ? (
-          <PageSlotsTable page={before} disabled={disabled} />
-        ) : (
-          <p className="empty">
-            No page is recorded in this tab yet. Open the page you want to inspect, then come back here.
-          </p>
-        )}
-      </section>
-      {earlier.length > 0 && (
-        <section className="inspector__section" aria-labelledby="inspector-earlier-pages">
-          <h2 id="inspector-earlier-pages">Earlier pages in this tab</h2>
-          {earlier.map((page) => (
-            <PageSlotsTable key={page.page} page={page} disabled={disabled} />
-          ))}
-        </section>
-      )}
-    </>
-  );
-}
-
-function PageSlotsTable({
-  page: { page, slots },
-  disabled,
-}: {
-  page: PageSlots;
-  disabled: ReadonlyMap<string, string>;
-}) {
-  return (
-    <InspectorTable caption={`Slots on ${page}`} data-inspected-page={page}>
-      <thead>
-        <HeaderRow columns={['Location', 'Component', 'Remote', 'State', 'Why']} />
-      </thead>
-      <tbody>
-        {slots.map((slot) => (
-          <tr
-            key={`${slot.location}:${slot.index}:${slot.component}`}
-            data-slot-status={slot.state}
-            data-slot-component={slot.component}
-          >
-            <td>{slot.location}</td>
-            <td>{slot.component}</td>
-            <td>{slot.remote ?? disabledRemoteOf(slot, disabled) ?? '—'}</td>
-            <td>{STATES[slot.state]}</td>
-            <td>{whyOf(slot, disabled)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </InspectorTable>
-  );
-}
-
-/**
  * Every registered slot, with what visitors saw of it in the last hour on the release its remote serves now (every
  * visitor's page loads, from the slot events): how often it failed, and its 95th percentile load time.
  */
@@ -175,41 +83,37 @@ function RegisteredSlots({
   return (
     <section className="inspector__section" aria-labelledby="inspector-slots">
       <h2 id="inspector-slots">Registered slots</h2>
-      <InspectorTable caption="Every slot of every location, as the server registered it, and its loads in the last hour">
-        <thead>
-          <HeaderRow
-            columns={[
-              'Location',
-              'Component',
-              'Remote',
-              'Source',
-              'Visibility',
-              'Problems',
-              'Failed (1 h, current release)',
-              'Load time p95',
-            ]}
-          />
-        </thead>
-        <tbody>
-          {Object.entries(locations).flatMap(([location, slots]) =>
-            slots.map((slot, index) => {
-              const figures = currentSlotStats(stats, { ...slot, location });
-              return (
-                <tr key={`${location}:${index}`} data-inspected-slot={slot.component}>
-                  <td>{location}</td>
-                  <SlotCells slot={slot} />
-                  <td>
-                    <FailureRate stats={figures} />
-                  </td>
-                  <td>
-                    <LoadTime stats={figures} />
-                  </td>
-                </tr>
-              );
-            }),
-          )}
-        </tbody>
-      </InspectorTable>
+      <ToolTable
+        caption="Every slot of every location, as the server registered it, and its loads in the last hour"
+        columns={[
+          'Location',
+          'Component',
+          'Remote',
+          'Source',
+          'Visibility',
+          'Problems',
+          'Failed (1 h, current release)',
+          'Load time p95',
+        ]}
+      >
+        {Object.entries(locations).flatMap(([location, slots]) =>
+          slots.map((slot, index) => {
+            const figures = currentSlotStats(stats, { ...slot, location });
+            return (
+              <tr key={`${location}:${index}`} data-inspected-slot={slot.component}>
+                <td>{location}</td>
+                <SlotCells slot={slot} />
+                <td>
+                  <FailureRate stats={figures} />
+                </td>
+                <td>
+                  <LoadTime stats={figures} />
+                </td>
+              </tr>
+            );
+          }),
+        )}
+      </ToolTable>
     </section>
   );
 }
@@ -222,22 +126,20 @@ function FormSlots({ forms }: { forms: Record<string, InspectedFormSlot[]> }) {
       {resources.length === 0 ? (
         <p className="empty">No resource form has a slot among its fields.</p>
       ) : (
-        <InspectorTable caption="Every slot among a resource form's fields, as the server registered it">
-          <thead>
-            <HeaderRow columns={['Resource', 'Position', 'Component', 'Remote', 'Source', 'Visibility', 'Problems']} />
-          </thead>
-          <tbody>
-            {resources.flatMap(([resource, slots]) =>
-              slots.map((slot) => (
-                <tr key={`${resource}:${slot.position}`} data-inspected-form-slot={slot.component}>
-                  <td>{resource}</td>
-                  <td>{slot.position}</td>
-                  <SlotCells slot={slot} />
-                </tr>
-              )),
-            )}
-          </tbody>
-        </InspectorTable>
+        <ToolTable
+          caption="Every slot among a resource form's fields, as the server registered it"
+          columns={['Resource', 'Position', 'Component', 'Remote', 'Source', 'Visibility', 'Problems']}
+        >
+          {resources.flatMap(([resource, slots]) =>
+            slots.map((slot, index) => (
+              <tr key={`${resource}:${index}`} data-inspected-form-slot={slot.component}>
+                <td>{resource}</td>
+                <td>{slot.position === -1 ? 'left out' : slot.position}</td>
+                <SlotCells slot={slot} />
+              </tr>
+            )),
+          )}
+        </ToolTable>
       )}
     </section>
   );
@@ -263,68 +165,22 @@ function Remotes({ remotes }: { remotes: InspectedRemote[] }) {
   return (
     <section className="inspector__section" aria-labelledby="inspector-remotes">
       <h2 id="inspector-remotes">Remotes</h2>
-      <InspectorTable caption="Every remote with its entry, status and components">
-        <thead>
-          <HeaderRow columns={['Remote', 'Entry', 'Status', 'Components', 'With a props schema']} />
-        </thead>
-        <tbody>
-          {remotes.map((remote) => (
-            <tr key={remote.name} data-inspected-remote={remote.name}>
-              <td>{remote.name}</td>
-              <td>{remote.entry || '—'}</td>
-              <td data-remote-status={remote.status}>
-                {remote.reason ? `${REMOTE_STATUSES[remote.status]}: ${remote.reason}` : REMOTE_STATUSES[remote.status]}
-              </td>
-              <td>{remote.components.join(', ') || '—'}</td>
-              <td>{remote.schemaComponents.join(', ') || 'none (props checked as JSON only)'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </InspectorTable>
+      <ToolTable
+        caption="Every remote with its entry, status and components"
+        columns={['Remote', 'Entry', 'Status', 'Components', 'With a props schema']}
+      >
+        {remotes.map((remote) => (
+          <tr key={remote.name} data-inspected-remote={remote.name}>
+            <td>{remote.name}</td>
+            <td>{remote.entry || '—'}</td>
+            <td data-remote-status={remote.status}>
+              {remote.reason ? `${REMOTE_STATUSES[remote.status]}: ${remote.reason}` : REMOTE_STATUSES[remote.status]}
+            </td>
+            <td>{remote.components.join(', ') || '—'}</td>
+            <td>{remote.schemaComponents.join(', ') || 'none (props checked as JSON only)'}</td>
+          </tr>
+        ))}
+      </ToolTable>
     </section>
   );
-}
-
-/** A table's column headings. */
-function HeaderRow({ columns }: { columns: readonly string[] }) {
-  return (
-    <tr>
-      {columns.map((column) => (
-        <th scope="col" key={column}>
-          {column}
-        </th>
-      ))}
-    </tr>
-  );
-}
-
-/** A captioned table in a keyboard-scrollable region (it may be wider than a phone's screen). */
-function InspectorTable({
-  caption,
-  children,
-  ...data
-}: {
-  caption: string;
-  children: ReactNode;
-  'data-inspected-page'?: string;
-}) {
-  return (
-    <div className="table-wrap inspector__table" role="region" aria-label={caption} tabIndex={0} {...data}>
-      <table className="table">
-        <caption className="inspector__caption">{caption}</caption>
-        {children}
-      </table>
-    </div>
-  );
-}
-
-function disabledRemoteOf(slot: PageSlotStatus, disabled: ReadonlyMap<string, string>): string | undefined {
-  return slot.reason === 'unknown-component' ? disabled.get(slot.component) : undefined;
-}
-
-/** Why a slot is not on screen; a component of a switched-off remote says so rather than "unknown component". */
-function whyOf(slot: PageSlotStatus, disabled: ReadonlyMap<string, string>): string {
-  const remote = disabledRemoteOf(slot, disabled);
-  if (remote !== undefined) return `remote disabled: ${remote} is switched off ("enabled": false in REMOTES_CONFIG)`;
-  return slot.reason ? `${REASONS[slot.reason]}${slot.detail ? `: ${slot.detail}` : ''}` : '—';
 }

@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely';
 import type { UsersTable } from '../storage/app-schema';
 import { StampedCache } from '../storage/stamped-cache';
 import type { StorageEngine } from '../storage/storage-engine';
-import type { StaffRole } from '../../shared/releases';
+import type { StaffRole } from '../../shared/staff-roles';
 import type { StaffUser } from './staff-user';
 
 type UserRow = Pick<

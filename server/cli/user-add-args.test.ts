@@ -12,6 +12,8 @@ describe('parseUserAddArgs', () => {
   it('reads --role operator, and --role none that takes the role away', () => {
     expect(parseUserAddArgs(['ops', '--role', 'operator'])).toEqual({ username: 'ops', tenants: [], role: 'operator' });
     expect(parseUserAddArgs(['ops', '--role=none'])).toEqual({ username: 'ops', tenants: [], role: null });
+    expect(parseUserAddArgs(['eve', '--role', 'viewer'])).toEqual({ username: 'eve', tenants: [], role: 'viewer' });
+    expect(parseUserAddArgs(['ed', '--role=editor'])).toEqual({ username: 'ed', tenants: [], role: 'editor' });
   });
 
   it.each<[string[], RegExp]>([
@@ -20,7 +22,7 @@ describe('parseUserAddArgs', () => {
     [['admin', '--tenant'], /--tenant needs a tenant id/],
     [['admin', '--tenant', '--tenant'], /--tenant needs a tenant id/],
     [['admin', '--tenant='], /--tenant needs a tenant id/],
-    [['admin', '--role', 'x'], /--role must be operator or none/],
+    [['admin', '--role', 'x'], /--role must be viewer, editor, operator or none/],
     [['admin', '--admin'], /Unknown option --admin/],
     [['-x'], /Unknown option -x/],
     [['bad name'], /not a valid username/],

@@ -1,13 +1,17 @@
-import { OPERATOR_ROLE, type StaffRole } from '../../shared';
+import { STAFF_ROLES, type StaffRole } from '../../shared';
 import { USERNAME_PATTERN } from '../auth/username';
 
-export const USER_ADD_USAGE = 'Usage: npm run user:add -- <username> [--tenant <tenant id>]... [--role operator|none]';
+export const USER_ADD_USAGE =
+  'Usage: npm run user:add -- <username> [--tenant <tenant id>]... [--role viewer|editor|operator|none]';
 
 export interface UserAddArgs {
   username: string;
   /** Tenants given with --tenant, in order, without repeats; empty when none was given. */
   tenants: string[];
-  /** --role: `operator`, or null (`none`: the role taken away); undefined when not given (the role stays). */
+  /**
+   * --role: `viewer`, `editor` or `operator` (shared/staff-roles.ts), or null (`none`: the role taken away, which
+   * leaves an editor); undefined when not given (the role stays).
+   */
   role?: StaffRole | null;
 }
 
@@ -35,8 +39,11 @@ export function parseUserAddArgs(argv: readonly string[]): UserAddArgs {
       tenants.push(value);
     } else if (arg === '--role' || arg.startsWith('--role=')) {
       const value = arg === '--role' ? argv[++i] : arg.slice('--role='.length);
-      if (value !== OPERATOR_ROLE && value !== 'none') throw new UsageError(`--role must be ${OPERATOR_ROLE} or none.`);
-      role = value === 'none' ? null : value;
+      const known = STAFF_ROLES.find((name) => name === value);
+      if (known === undefined && value !== 'none') {
+        throw new UsageError(`--role must be ${STAFF_ROLES.join(', ')} or none.`);
+      }
+      role = known ?? null;
     } else if (arg === '--help' || arg === '-h') {
       throw new UsageError('Adds a staff account, or sets a new password for an existing one.');
     } else if (arg.startsWith('-')) {

@@ -3,7 +3,8 @@
  * one, in the database: PostgreSQL at DATABASE_URL when set, else the SQLite file at DATABASE_PATH (default
  * ./data/app.db).
  *
- * --role operator gives the account the operator role (the releases of remotes); --role none takes it away.
+ * --role viewer|editor|operator gives the account that role (shared/staff-roles.ts: viewer reads records only, operator
+ * also manages the releases of remotes); --role none takes it away (an account without a role is an editor).
  *
  * Tenants: the --tenant flags replace the account's tenants. Without them a new account joins every tenant, and an
  * existing one keeps its tenants (or joins every tenant when it has none).

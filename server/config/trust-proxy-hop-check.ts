@@ -1,5 +1,5 @@
-import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import type { PlainHandler } from '../http/plain-handler';
 
 /**
  * The warning for a `TRUST_PROXY` hop count above the proxies a request came through: Express then takes an
@@ -25,7 +25,7 @@ export function tooManyHopsMessage(trustedHops: number, arrivedHops: number): st
 export function createTrustProxyHopCheck(
   trustProxy: false | number | string | readonly string[],
   logger: Pick<Logger, 'warn'>,
-): RequestHandler[] {
+): PlainHandler[] {
   if (typeof trustProxy !== 'number' || trustProxy < 2) {
     // With one trusted hop, any request through the proxy carries at least one address: nothing to detect.
     return [];

@@ -6,7 +6,10 @@ import { Resource } from '../resources/resource';
 
 export const ARTICLE_GROUPS = ['news', 'guides', 'opinion'] as const;
 
-/** Demo resource: its form mixes fields and two form slots (a slug preview, a search snippet preview). */
+/**
+ * Demo resource: its form mixes fields and two form slots (a slug preview, a search snippet preview); its list is
+ * filtered by group, author, the featured box and a range of publication days.
+ */
 export class ArticlesResource extends Resource {
   readonly name = 'articles';
   readonly label = 'Articles';
@@ -18,17 +21,24 @@ export class ArticlesResource extends Resource {
       Field.text('slug', { label: 'Slug', maxLength: 200, help: 'Part of the public URL.' }),
       Field.text('label', { label: 'Label', required: true, maxLength: 100 }),
       Field.select('group', { label: 'Group', options: ARTICLE_GROUPS }),
+      Field.date('published', { label: 'Published on', help: 'Leave empty while the article is a draft.' }),
+      Field.checkbox('featured', { label: 'Featured' }),
       Field.textarea('body', { label: 'Body', maxLength: 20_000 }),
       Slot.make('SearchSnippetPreview', { titleField: 'title', bodyField: 'body' }),
     ];
   }
 
   override listColumns() {
-    return ['title', 'label', 'group'];
+    return ['title', 'label', 'group', 'published'];
   }
 
   override filters() {
-    return [RecordFilter.select('group'), RecordFilter.relation('author')];
+    return [
+      RecordFilter.select('group'),
+      RecordFilter.relation('author'),
+      RecordFilter.checkbox('featured'),
+      RecordFilter.dateRange('published'),
+    ];
   }
 
   override allowsCreate() {

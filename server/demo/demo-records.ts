@@ -18,7 +18,11 @@ export interface DemoTenantData {
   tenant: Tenant;
   authors: DemoAuthor[];
   /** `author` names an author of the same tenant by title. */
-  articles: Array<{ article: DemoArticle & { group?: string }; author?: string }>;
+  /** `published`: the day it went out (`YYYY-MM-DD`), none for a draft. */
+  articles: Array<{
+    article: DemoArticle & { group?: string; published?: string; featured?: boolean };
+    author?: string;
+  }>;
 }
 
 /** Two tenants with different records, so tenant scoping is visible in the admin. */
@@ -36,6 +40,8 @@ export const DEMO_TENANTS: readonly DemoTenantData[] = [
           title: 'Launching the spring catalogue',
           slug: 'launching-the-spring-catalogue',
           label: 'Spring launch',
+          published: '2025-03-20',
+          featured: true,
           group: 'news',
           body: 'Our spring catalogue is out, with forty new products across every range.',
         },
@@ -46,6 +52,8 @@ export const DEMO_TENANTS: readonly DemoTenantData[] = [
           title: 'How to write a good headline',
           slug: 'how-to-write-a-good-headline',
           label: 'Headline guide',
+          published: '2023-06-14',
+          featured: false,
           group: 'guides',
           body: 'Lead with the news, keep it under seventy characters, and avoid puns nobody gets.',
         },
@@ -56,6 +64,7 @@ export const DEMO_TENANTS: readonly DemoTenantData[] = [
           title: 'Why we moved to weekly releases',
           slug: 'why-we-moved-to-weekly-releases',
           label: 'Release cadence',
+          published: '2024-11-02',
           group: 'opinion',
           body: 'Smaller releases, fewer surprises: a year of shipping every week.',
         },
@@ -83,6 +92,8 @@ export const DEMO_TENANTS: readonly DemoTenantData[] = [
           title: 'Globex quarterly results',
           slug: 'globex-quarterly-results',
           label: 'Q3 results',
+          published: '2024-10-15',
+          featured: true,
           group: 'news',
           body: 'Revenue up twelve per cent, driven by the hammock division.',
         },
@@ -93,6 +104,7 @@ export const DEMO_TENANTS: readonly DemoTenantData[] = [
           title: 'Volcano lair safety guide',
           slug: 'volcano-lair-safety-guide',
           label: 'Safety guide',
+          published: '2022-08-09',
           group: 'guides',
           body: 'Hard hats on the lower levels at all times.',
         },
@@ -103,6 +115,8 @@ export const DEMO_TENANTS: readonly DemoTenantData[] = [
           title: 'A fresh look at the employee handbook',
           slug: 'a-fresh-look-at-the-employee-handbook',
           label: 'Handbook review',
+          published: '2025-01-27',
+          featured: false,
           group: 'opinion',
           body: 'Chapter four needs rewriting.',
         },

@@ -9,6 +9,7 @@ import {
   LOCATIONS_PAGE_PATH,
   SIGN_IN_PATH,
   RELEASES_PAGE_PATH,
+  PLACEMENTS_PAGE_PATH,
   type ErrorBody,
   type RemoteDescriptor,
   type SlotMap,
@@ -57,6 +58,7 @@ export const CLIENT_ROUTES = [
   SLOT_INSPECTOR_PATH,
   LOCATIONS_PAGE_PATH,
   RELEASES_PAGE_PATH,
+  PLACEMENTS_PAGE_PATH,
   '/resources/*splat',
 ];
 

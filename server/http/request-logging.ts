@@ -1,8 +1,9 @@
-import type { Express, Request, RequestHandler } from 'express';
+import type { Express, Request } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { redactUrl } from '../logger';
 import { traceLogFields } from '../observability/request-trace';
+import type { PlainHandler } from './plain-handler';
 import { assignRequestId } from './request-id';
 
 /** Probes hit these every few seconds; a line for each would drown everything else. */
@@ -18,10 +19,12 @@ type LazyLogRequest = Request & { [CHILD_LOGGER]?: Logger };
  * causes (errors included). With `logRequests`, also one line per answered request: id, method, URL,
  * status, time — never headers or bodies, which carry cookies and passwords, and no secret of the query string.
  *
+ * Both variants need nothing of Express, so the public fast path (public-fast-path.ts) runs the same one.
+ *
  * Without `logRequests` most requests log nothing, so pino-http (a child logger and listeners per request) is left
  * out: `req.log` is a getter of the app's request prototype that makes the child logger on first use only.
  */
-export function requestLogging(app: Express, logger: Logger, logRequests: boolean): RequestHandler {
+export function requestLogging(app: Express, logger: Logger, logRequests: boolean): PlainHandler {
   if (logRequests) {
     return pinoHttp({
       logger,

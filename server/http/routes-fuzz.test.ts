@@ -232,7 +232,7 @@ describe('every route under bad input', () => {
   }
 
   it('finds every route of the product by walking the router', () => {
-    const found = declaredRoutes(testApp.app.handler).map((route) => route.path);
+    const found = declaredRoutes(testApp.app.express).map((route) => route.path);
     expect(found).toEqual(expect.arrayContaining(EXPECTED_ROUTES));
   });
 
@@ -240,7 +240,7 @@ describe('every route under bad input', () => {
     let patterns: string[];
 
     beforeAll(() => {
-      patterns = declaredRoutes(testApp.app.handler).map((route) => route.path);
+      patterns = declaredRoutes(testApp.app.express).map((route) => route.path);
     });
 
     afterAll(async () => {

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -8,7 +8,7 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  * shared by every answer need not be copied into each one); they leave in one write.
  * @param status defaults to 200
  */
-export function sendJsonBytes(res: Response, parts: Buffer | readonly Buffer[], status = 200): void {
+export function sendJsonBytes(res: ServerResponse, parts: Buffer | readonly Buffer[], status = 200): void {
   res.statusCode = status;
   res.setHeader('Content-Type', JSON_CONTENT_TYPE);
   if (Buffer.isBuffer(parts)) {

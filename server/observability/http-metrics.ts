@@ -1,4 +1,6 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
+import type { PlainHandler } from '../http/plain-handler';
 import type { MetricsRegistry } from './metrics-registry';
 
 /** Seconds: from a cached `/slots` answer (under a millisecond) to a slow sign-in (scrypt, a busy database). */
@@ -12,21 +14,38 @@ export const UNMATCHED_ROUTE = '(other)';
  * matched (`/api/resources/:resource/:id`), never by its URL, so the number of series stays bounded whatever
  * visitors ask for. Measured until the answer is finished (its last byte handed to the socket).
  */
-export function createHttpMetrics(metrics: MetricsRegistry): RequestHandler {
+export function createHttpMetrics(metrics: MetricsRegistry): HttpMetrics {
   const durations = metrics.histogram({
     name: 'slots_http_request_duration_seconds',
     help: 'Time to answer an HTTP request, by method, route pattern and status.',
     labelNames: ['method', 'route', 'status'] as const,
     buckets: DURATION_BUCKETS,
   });
-  return (req, res, next) => {
+  const time = (req: IncomingMessage, res: ServerResponse, route: () => string): void => {
     const started = process.hrtime.bigint();
     res.once('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      durations.observe({ method: req.method, route: routeOf(req), status: String(res.statusCode) }, seconds);
+      durations.observe({ method: req.method ?? '', route: route(), status: String(res.statusCode) }, seconds);
     });
-    next();
   };
+  return {
+    middleware: (req, res, next) => {
+      time(req, res, () => routeOf(req));
+      next();
+    },
+    timeAs: (route) => (req, res, next) => {
+      time(req, res, () => route);
+      next();
+    },
+  };
+}
+
+/** The request-duration measure, for answers of Express's routes and for those given before Express's router. */
+export interface HttpMetrics {
+  /** First of the app's middleware: its clock covers everything the request runs; labelled by the matched route. */
+  readonly middleware: RequestHandler;
+  /** The same measure for an answer whose route is known before any router ran (http/public-fast-path.ts). */
+  timeAs(route: string): PlainHandler;
 }
 
 /** The pattern of the route that answered, with its routers' mount paths; UNMATCHED_ROUTE when none did. */

@@ -22,6 +22,11 @@ export function startTracing(env: NodeJS.ProcessEnv): boolean {
   return true;
 }
 
+/** Whether the SDK runs in this process (the start-up then leaves every request to Express: start-server.ts). */
+export function tracingStarted(): boolean {
+  return started !== null;
+}
+
 /** Sends the spans not sent yet and stops the SDK; nothing when tracing is off. Called by the graceful shutdown. */
 export async function stopTracing(): Promise<void> {
   const sdk = started;

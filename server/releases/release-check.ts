@@ -1,4 +1,5 @@
 import type { RemoteRelease } from '../../shared';
+import { placedConfiguredForm } from '../remotes/configured-forms';
 import { placedConfiguredSlots } from '../remotes/configured-slots';
 import type { RemoteRegistry } from '../remotes/remote-registry';
 import type { ResourceRegistry } from '../resources/resource-registry';
@@ -7,7 +8,7 @@ import { allowListProblems, type LocationAllowLists } from '../slots/location-al
 import { formatSlotProblem, type ContractRemotes } from '../slots/slot-contract';
 import type { SlotRegistry } from '../slots/slot-registry';
 
-/** The placements a release is checked against: code, resource forms, REMOTES_CONFIG. */
+/** The placements a release is checked against: code, resource forms, REMOTES_CONFIG (slots and form slots). */
 export interface ReleaseCheckSubjects {
   slots: SlotRegistry;
   resources: ResourceRegistry;
@@ -45,8 +46,12 @@ export function releaseProblems(subjects: ReleaseCheckSubjects, release: Release
     ...codeSlots(subjects.slots, subjects.resources),
     ...placedConfiguredSlots(remoteRegistry.configuredSlots()).flatMap(({ placed: slots }) => slots),
   ];
+  const forms = remoteRegistry.configuredForms().map(placedConfiguredForm);
   const allowed = (location: Parameters<LocationAllowLists['allowed']>[0]) => subjects.allowLists.allowed(location);
-  return [...remoteRegistry.contract.check(placed, withRelease), ...allowListProblems(placed, withRelease, allowed)]
+  return [
+    ...remoteRegistry.contract.check([...placed, ...forms], withRelease),
+    ...allowListProblems(placed, withRelease, allowed),
+  ]
     .filter(
       (problem) =>
         problem.blocking &&

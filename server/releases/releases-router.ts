@@ -19,7 +19,7 @@ export interface ReleasesRouterOptions {
 }
 
 /** Signed in with the operator role: 401 for anonymous visitors, 403 for other staff. */
-const requireOperator: RequestHandler = (req, _res, next) => {
+export const requireOperator: RequestHandler = (req, _res, next) => {
   if (!req.user) next(HttpError.unauthenticated());
   else if (!req.user.roles.includes(OPERATOR_ROLE)) next(new HttpError('forbidden', 'Only operators may do this.'));
   else next();

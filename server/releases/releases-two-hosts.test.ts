@@ -18,6 +18,7 @@ import {
   type TestApp,
   type TestAppOptions,
 } from '../../testing/server/test-app';
+import { waitUntil } from '../../testing/server/wait-until';
 
 jest.setTimeout(60_000);
 
@@ -54,21 +55,13 @@ async function activationSeenAcross(first: TestApp, second: TestApp): Promise<nu
     ((await request(testApp.app.handler).get('/api/remotes').expect(200)).body as RemotesPayload).remotes.find(
       (remote) => remote.name === 'team_billing',
     )?.entry;
-  await waitFor(async () => (await entryOn(second)) === `${originUrl}/v1/mf-manifest.json`);
+  await waitUntil(async () => (await entryOn(second)) === `${originUrl}/v1/mf-manifest.json`);
 
   const started = Date.now();
   await operator.post('/api/remotes/team_billing/activate').send({ version: 'v2' }).expect(200);
   expect(await entryOn(first)).toBe(`${originUrl}/v2/mf-manifest.json`);
-  await waitFor(async () => (await entryOn(second)) === `${originUrl}/v2/mf-manifest.json`);
+  await waitUntil(async () => (await entryOn(second)) === `${originUrl}/v2/mf-manifest.json`);
   return Date.now() - started;
-}
-
-async function waitFor(condition: () => Promise<boolean>, timeoutMs = 2000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > until) throw new Error(`not seen within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('two hosts on one SQLite file', () => {

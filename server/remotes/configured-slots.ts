@@ -37,18 +37,25 @@ export function parseConfiguredSlots(value: unknown, remote: string, where: stri
     }
     const list = Array.isArray(items) ? items : [items];
     list.forEach((item: unknown, index) => {
-      const at = `${where}, slots["${key}"][${index}]`;
-      const slot = parseSlot(item, at);
-      try {
-        refuseUserRulesInPublic(location, [slot], at);
-      } catch (error) {
-        if (error instanceof SlotRegistrationError) throw new RemotesConfigError(error.message);
-        throw error;
-      }
-      slots.push({ remote, location, slot });
+      slots.push(parseConfiguredSlot(item, location, remote, `${where}, slots["${key}"][${index}]`));
     });
   }
   return slots;
+}
+
+/**
+ * One item of a `"slots"` list at `location`, checked as a code registration is; a RemotesConfigError names `at`.
+ * The placements editor checks a document's items one by one with it, to report every item's problem at once.
+ */
+export function parseConfiguredSlot(item: unknown, location: SlotLocation, remote: string, at: string): ConfiguredSlot {
+  const slot = parseSlot(item, at);
+  try {
+    refuseUserRulesInPublic(location, [slot], at);
+  } catch (error) {
+    if (error instanceof SlotRegistrationError) throw new RemotesConfigError(error.message);
+    throw error;
+  }
+  return { remote, location, slot };
 }
 
 function parseSlot(item: unknown, where: string): Slot {

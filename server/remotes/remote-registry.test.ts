@@ -47,6 +47,7 @@ function configOf(remotes: PendingRemote[], slots: ConfiguredSlot[] = []): Remot
     remotes: [RECORDS],
     pending: remotes,
     slots,
+    forms: [],
     schemas: new Map([['team_records', {}]]),
     locationRemotes: new Map(),
     disabled: [],

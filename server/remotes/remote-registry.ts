@@ -1,6 +1,7 @@
 import type { RemoteDescriptor, RemoteRelease } from '../../shared';
 import type { Logger } from 'pino';
 import { formatSlotProblem, SlotContract, type ContractRemotes, type SlotProblem } from '../slots/slot-contract';
+import { placedConfiguredForm, type ConfiguredFormSlot } from './configured-forms';
 import { placedConfiguredSlots, type ConfiguredSlot } from './configured-slots';
 import { DescriptorRetry } from './descriptor-retry';
 import type { DescriptorOutcome, DescriptorSource } from './descriptor-source';
@@ -123,10 +124,28 @@ export class RemoteRegistry {
       .map(({ configured }) => configured);
   }
 
-  /** What stops configured slots from rendering now (their remote down, a component it lacks, invalid props). */
+  /**
+   * The configured form slots that can render now, in file order: of a remote that answered, naming one of its form
+   * components, with props its schema accepts (their place in the form is the resource registry's to find).
+   */
+  formSlots(): ConfiguredFormSlot[] {
+    const remotes = this.contractRemotes();
+    return this.current.forms.filter(
+      (configured) => this.contract.check([placedConfiguredForm(configured)], remotes).length === 0,
+    );
+  }
+
+  /**
+   * What stops configured slots and form slots from rendering now (their remote down, a component it lacks or does
+   * not list among its form components, invalid props).
+   */
   configuredSlotProblems(config: RemotesConfig = this.current): SlotProblem[] {
     const remotes = this.contractRemotes(config);
-    return placedConfiguredSlots(config.slots).flatMap(({ placed }) => this.contract.check(placed, remotes));
+    const placed = [
+      ...placedConfiguredSlots(config.slots).flatMap(({ placed: slots }) => slots),
+      ...config.forms.map(placedConfiguredForm),
+    ];
+    return this.contract.check(placed, remotes);
   }
 
   /**
@@ -166,6 +185,11 @@ export class RemoteRegistry {
   /** Every slot the configuration places, those left out included (a remote not answering, a wrong component). */
   configuredSlots(): readonly ConfiguredSlot[] {
     return this.current.slots;
+  }
+
+  /** Every form slot the configuration places, those left out included. */
+  configuredForms(): readonly ConfiguredFormSlot[] {
+    return this.current.forms;
   }
 
   /** Calls `listener` after every change; returns the function that stops it. */
@@ -228,14 +252,17 @@ export class RemoteRegistry {
     return this.releasedIn(this.current).has(name);
   }
 
-  /** Swaps in a re-read configuration, keeping what is known of remotes whose entry did not change. */
-  replace(config: RemotesConfig): Promise<void> {
+  /**
+   * Swaps in a re-read configuration (or one with other database placements), keeping what is known of remotes whose
+   * entry did not change; `askRemotes` false leaves the remotes not known yet to the next refresh.
+   */
+  replace(config: RemotesConfig, askRemotes = true): Promise<void> {
     const states = this.statesFor(config);
     this.states.clear();
     for (const [name, state] of states) this.states.set(name, state);
     this.current = config;
     this.changed();
-    return this.refresh();
+    return askRemotes ? this.refresh() : Promise.resolve();
   }
 
   close(): void {

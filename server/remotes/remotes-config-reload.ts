@@ -11,6 +11,13 @@ export interface RemotesConfigReloadOptions {
   /** The slot check against a configuration being considered. */
   checkSlots: (config: RemotesConfig) => SlotProblem[];
   logger: Logger;
+  /**
+   * The configuration in force made of the file's: the file with the database's placements
+   * (placements/placements-service.ts). The file's alone by default.
+   */
+  inForce?: (file: RemotesConfig) => RemotesConfig;
+  /** Told the file's configuration when it is taken. */
+  onTaken?: (file: RemotesConfig) => void;
 }
 
 /**
@@ -21,14 +28,15 @@ export interface RemotesConfigReloadOptions {
  */
 export async function reloadRemotesConfig(options: RemotesConfigReloadOptions): Promise<boolean> {
   const { logger, remoteRegistry } = options;
-  let config;
+  let file;
   try {
-    config = loadRemotesConfig(options.load);
+    file = loadRemotesConfig(options.load);
   } catch (error) {
     if (!(error instanceof RemotesConfigError)) throw error;
     logger.error(`Remotes configuration not reloaded, the previous one stays in use: ${error.message}`);
     return false;
   }
+  const config = options.inForce?.(file) ?? file;
   const blocking = options.checkSlots(config).filter((problem) => problem.blocking);
   if (blocking.length > 0) {
     logger.error(
@@ -36,6 +44,7 @@ export async function reloadRemotesConfig(options: RemotesConfigReloadOptions): 
     );
     return false;
   }
+  options.onTaken?.(file);
   await remoteRegistry.replace(config);
   logger.info(
     { remotes: remoteRegistry.remotes().map((remote) => remote.name), slots: config.slots.length },

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { REMOTE_DESCRIPTOR_FILE, type JsonSchema, type RemoteDescriptor, type SlotLocation } from '../../shared';
 import { checkAllowLists } from '../slots/location-allow-lists';
 import { findBuiltRemotes } from './built-remotes';
+import { parseConfiguredForms, type ConfiguredFormSlot } from './configured-forms';
 import { parseConfiguredSlots, slotsOutsideRemote, type ConfiguredSlot } from './configured-slots';
 import { checkComponentList, checkFormComponents, checkRemoteName } from './remote-names';
 import { RemotesConfigError } from './remotes-config-error';
@@ -32,6 +33,8 @@ export interface RemotesConfig {
   pending: PendingRemote[];
   /** Slots placed by the file, in file order; those of a pending remote are checked once its descriptor is read. */
   slots: ConfiguredSlot[];
+  /** Form slots placed by the file (`"forms"`), in file order; checked against the resources by the slot check. */
+  forms: ConfiguredFormSlot[];
   /** Remote name -> component -> props schema, for the remotes of `remotes` whose descriptor declares them. */
   schemas: ReadonlyMap<string, Readonly<Record<string, JsonSchema>>>;
   /** Remotes switched off with `"enabled": false`, with the components they would provide (to name them in errors). */
@@ -56,7 +59,7 @@ export interface LoadRemotesConfigOptions {
   production?: boolean;
 }
 
-const REMOTE_KEYS = new Set(['name', 'entry', 'components', 'formComponents', 'enabled', 'slots']);
+const REMOTE_KEYS = new Set(['name', 'entry', 'components', 'formComponents', 'enabled', 'slots', 'forms']);
 const TOP_KEYS = new Set(['$schema', 'remotes', 'allowedOrigins', 'locations']);
 
 /**
@@ -71,6 +74,8 @@ const TOP_KEYS = new Set(['$schema', 'remotes', 'allowedOrigins', 'locations']);
  * needs only its manifest `entry`: its components are read from the descriptor beside it. One with a plain
  * `remoteEntry.js` (not built with the kit) lists its `components`. `"slots"` places components of that remote,
  * checked like code registrations; code registrations come first at a location, then the file's, in file order.
+ * `"forms"` places that remote's form components among a resource form's fields (configured-forms.ts), checked
+ * against the resources by the slot check.
  */
 export function loadRemotesConfig(options: LoadRemotesConfigOptions): RemotesConfig {
   const builtIn = findBuiltRemotes(options.distDir);
@@ -79,6 +84,7 @@ export function loadRemotesConfig(options: LoadRemotesConfigOptions): RemotesCon
   const disabled: Array<{ name: string; components: readonly string[] }> = [];
   const pending = new Map<string, PendingRemote>();
   const slots: ConfiguredSlot[] = [];
+  const forms: ConfiguredFormSlot[] = [];
   let allowedOrigins: readonly string[] | '*' = [];
   let locationRemotes: ReadonlyMap<SlotLocation, readonly string[]> = new Map();
   let configFile: string | null = null;
@@ -121,6 +127,7 @@ export function loadRemotesConfig(options: LoadRemotesConfigOptions): RemotesCon
         schemas.delete(override.name);
         pending.set(override.name, { name: override.name, entry, descriptorUrl });
         slots.push(...remoteSlots);
+        forms.push(...(override.forms ?? []));
         continue;
       }
       const formComponents =
@@ -136,6 +143,7 @@ export function loadRemotesConfig(options: LoadRemotesConfigOptions): RemotesCon
         Object.fromEntries(Object.entries(built).filter(([name]) => components.includes(name))),
       );
       slots.push(...remoteSlots);
+      forms.push(...(override.forms ?? []));
     }
   }
 
@@ -145,6 +153,7 @@ export function loadRemotesConfig(options: LoadRemotesConfigOptions): RemotesCon
     remotes,
     pending: [...pending.values()],
     slots,
+    forms,
     schemas,
     disabled,
     allowedOrigins,
@@ -175,6 +184,7 @@ interface RemoteOverride {
   formComponents?: string[];
   enabled?: boolean;
   slots?: ConfiguredSlot[];
+  forms?: ConfiguredFormSlot[];
 }
 
 function readConfigFile(
@@ -247,6 +257,7 @@ function parseOverride(item: unknown, where: string, production: boolean): Remot
     override.enabled = object.enabled;
   }
   if (object.slots !== undefined) override.slots = parseConfiguredSlots(object.slots, override.name, named);
+  if (object.forms !== undefined) override.forms = parseConfiguredForms(object.forms, override.name, named);
   return override;
 }
 

@@ -52,6 +52,11 @@ export class Field {
     return Field.make(name, 'checkbox', options);
   }
 
+  /** A calendar day, held as `YYYY-MM-DD` (a date input in the form); a list sorts and filters it by day. */
+  static date(name: string, options: Omit<FieldOptions, 'maxLength'> = {}): Field {
+    return Field.make(name, 'date', options);
+  }
+
   static select(name: string, options: SelectFieldOptions): Field {
     const values = options.options;
     if (!Array.isArray(values) || values.length === 0 || values.some((value) => typeof value !== 'string')) {

@@ -1,8 +1,20 @@
-import { RECORD_LIST_LIMIT, RECORD_SEARCH_MAX_LENGTH, type RecordListQuery, type SortOrder } from '../../shared';
+import {
+  DAY_RANGE_SEPARATOR,
+  parseDayRange,
+  RECORD_LIST_LIMIT,
+  RECORD_SEARCH_MAX_LENGTH,
+  type RecordListQuery,
+  type SortOrder,
+} from '../../shared';
 import { HttpError } from '../http/http-error';
 import { decodeRecordCursor } from './record-list-cursor';
 import { isRecordId } from './record-id';
-import type { RecordFilterCondition, RecordPageQuery, RecordPosition } from './record-page-query';
+import type {
+  RecordDayRangeCondition,
+  RecordFilterCondition,
+  RecordPageQuery,
+  RecordPosition,
+} from './record-page-query';
 import { splitWords } from './record-words';
 import type { RegisteredResource } from './resource-registry';
 
@@ -27,6 +39,12 @@ export const RECORD_LIST_MESSAGES = {
       ? `${resource} records have no filters (asked for "${name}").`
       : `${resource} records have no filter "${name}". Their filters: ${filters.join(', ')}.`,
   badFilterValue: (name: string, expected: string) => `filter.${name} must be ${expected}.`,
+  badDayRange: (name: string) =>
+    `filter.${name} must be a range of days FROM${DAY_RANGE_SEPARATOR}TO, each YYYY-MM-DD and either left out ` +
+    `(for example 2024-01-01${DAY_RANGE_SEPARATOR}2024-06-30, or 2024-01-01${DAY_RANGE_SEPARATOR} for every day since).`,
+  notADay: (name: string, day: string) => `filter.${name}: ${day} is not a day of the calendar.`,
+  reversedDayRange: (name: string, from: string, to: string) =>
+    `filter.${name}: the range starts (${from}) after it ends (${to}).`,
   repeated: (name: string) => `The query parameter "${name}" is given more than once.`,
   limit: `limit must be a whole number from 1 to ${RECORD_LIST_LIMIT.max}.`,
   order: 'order must be "asc" or "desc".',
@@ -125,7 +143,7 @@ export function parseRecordListQuery(
   const after = positionFrom('after');
   const before = positionFrom('before');
 
-  const filters = parseFilters(resource, filterValues);
+  const { filters, dayRanges } = parseFilters(resource, filterValues);
 
   const source: RecordPageQuery = {
     sort: kind ? { column: sort, kind } : { column: 'id' },
@@ -134,6 +152,7 @@ export function parseRecordListQuery(
     ...(q === '' ? {} : { prefix: lowerAscii(q) }),
     ...(words ? { words: [...new Set(words)] } : {}),
     ...(filters.length > 0 ? { filters } : {}),
+    ...(dayRanges.length > 0 ? { dayRanges } : {}),
     ...(after ? { after } : {}),
     ...(before ? { before } : {}),
   };
@@ -141,8 +160,12 @@ export function parseRecordListQuery(
 }
 
 /** Each `filter.<name>=<value>` as the condition the record source applies; anything wrong is a 400. */
-function parseFilters(resource: RegisteredResource, given: ReadonlyMap<string, string>): RecordFilterCondition[] {
+function parseFilters(
+  resource: RegisteredResource,
+  given: ReadonlyMap<string, string>,
+): { filters: RecordFilterCondition[]; dayRanges: RecordDayRangeCondition[] } {
   const conditions: RecordFilterCondition[] = [];
+  const dayRanges: RecordDayRangeCondition[] = [];
   for (const [name, text] of given) {
     const filter = resource.filters.get(name);
     if (!filter) {
@@ -157,6 +180,18 @@ function parseFilters(resource: RegisteredResource, given: ReadonlyMap<string, s
       }
       // Not ticked: false, or never set.
       conditions.push({ key: filter.key, value: true, negated: text === 'false' });
+    } else if (kind === 'dateRange') {
+      const parsed = parseDayRange(text);
+      if (!parsed.ok) {
+        throw HttpError.invalidRequest(
+          parsed.reason === 'notADay'
+            ? RECORD_LIST_MESSAGES.notADay(name, parsed.day)
+            : parsed.reason === 'reversed'
+              ? RECORD_LIST_MESSAGES.reversedDayRange(name, parsed.from, parsed.to)
+              : RECORD_LIST_MESSAGES.badDayRange(name),
+        );
+      }
+      dayRanges.push({ key: filter.key, ...parsed.range });
     } else if (kind === 'relation') {
       const id = /^[1-9]\d{0,9}$/.test(text) ? Number(text) : NaN;
       if (!isRecordId(id)) throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.badFilterValue(name, 'a record id'));
@@ -170,7 +205,7 @@ function parseFilters(resource: RegisteredResource, given: ReadonlyMap<string, s
       conditions.push({ key: filter.key, value: text, negated: false });
     }
   }
-  return conditions;
+  return { filters: conditions, dayRanges };
 }
 
 /** Lower-cases A-Z only, as SQL's lower() does without ICU: the search and the indexed key agree on every text. */

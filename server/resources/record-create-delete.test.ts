@@ -13,7 +13,8 @@ import {
   type ResourceDefinition,
 } from '../../shared';
 import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
-import { createDemoApp, signedInAgent, type DemoTestApp, type TestAppOptions } from '../../testing/server/test-app';
+import { useSignedInDemo } from '../../testing/server/signed-in-demo';
+import { createDemoApp, type DemoTestApp, type TestAppOptions } from '../../testing/server/test-app';
 import { Field } from './field';
 import { RECORD_LIST_MESSAGES } from './parse-record-list-query';
 import { Resource } from './resource';
@@ -40,50 +41,36 @@ describeWithPostgres()('creating and deleting records through the API on Postgre
 });
 
 function lifeCases(open: () => Promise<DemoTestApp>): void {
-  let host: DemoTestApp;
-  let agent: request.Agent;
-
-  beforeEach(async () => {
-    host = await open();
-    agent = await signedInAgent(host.app);
-  });
-
-  afterEach(() => host.close());
-
-  const list = async (query: string) => {
-    const response = await agent.get(`/api/resources/articles/records?${query}`);
-    expect(response.status).toBe(200);
-    return response.body as RecordListPayload;
-  };
+  const demo = useSignedInDemo(open);
 
   it('keeps creating, deleting, restoring and bulk actions from anonymous and cross-site callers', async () => {
-    const [article] = (await list('limit=1')).records;
+    const [article] = (await demo.list('limit=1')).records;
     if (!article) throw new Error('the demo has articles');
-    const anonymous = request(host.app.handler);
+    const anonymous = request(demo.host.app.handler);
     expect((await anonymous.post('/api/resources/articles/records').send({ title: 'x', label: 'y' })).status).toBe(401);
     expect((await anonymous.delete(`/api/resources/articles/records/${article.id}`)).status).toBe(401);
     expect(
       (await anonymous.post('/api/resources/articles/records/bulk').send({ action: 'delete', ids: [1] })).status,
     ).toBe(401);
-    const crossSite = await agent
+    const crossSite = await demo.agent
       .delete(`/api/resources/articles/records/${article.id}`)
       .set('Sec-Fetch-Site', 'cross-site');
     expect(crossSite.status).toBe(403);
-    expect((await agent.get(`/api/resources/articles/records/${article.id}`)).status).toBe(200);
+    expect((await demo.agent.get(`/api/resources/articles/records/${article.id}`)).status).toBe(200);
   });
 
   it('says per resource whether records may be created and deleted', async () => {
-    const articles = (await agent.get('/api/resources/articles')).body as { resource: ResourceDefinition };
+    const articles = (await demo.agent.get('/api/resources/articles')).body as { resource: ResourceDefinition };
     expect([articles.resource.canCreate, articles.resource.canDelete]).toEqual([true, true]);
-    const notes = (await agent.get('/api/resources/notes')).body as { resource: ResourceDefinition };
+    const notes = (await demo.agent.get('/api/resources/notes')).body as { resource: ResourceDefinition };
     expect([notes.resource.canCreate, notes.resource.canDelete]).toEqual([false, false]);
-    expect((await agent.post('/api/resources/notes/records').send({ title: 'x', label: 'y' })).status).toBe(405);
-    expect((await agent.delete('/api/resources/notes/records/1')).status).toBe(405);
+    expect((await demo.agent.post('/api/resources/notes/records').send({ title: 'x', label: 'y' })).status).toBe(405);
+    expect((await demo.agent.delete('/api/resources/notes/records/1')).status).toBe(405);
   });
 
   it('creates a record checked as an edit is, then finds it by a word in the middle of its title', async () => {
-    const before = (await list('')).page.total;
-    const refused = await agent.post('/api/resources/articles/records').send({ id: 5, title: '', group: 'nope' });
+    const before = (await demo.list('')).page.total;
+    const refused = await demo.agent.post('/api/resources/articles/records').send({ id: 5, title: '', group: 'nope' });
     expect(refused.status).toBe(400);
     expect((refused.body as ErrorBody).error).toMatchObject({
       message: INVALID_RECORD_MESSAGE,
@@ -94,7 +81,7 @@ function lifeCases(open: () => Promise<DemoTestApp>): void {
         group: FIELD_MESSAGES.notAnOption,
       },
     });
-    const created = await agent
+    const created = await demo.agent
       .post('/api/resources/articles/records')
       .send({ title: 'Quarterly zeppelin review', label: 'Review', group: 'news', body: 'Airships.' });
     expect(created.status).toBe(201);
@@ -106,108 +93,115 @@ function lifeCases(open: () => Promise<DemoTestApp>): void {
       group: 'news',
       body: 'Airships.',
     });
-    expect(((await agent.get(`/api/resources/articles/records/${record.id}`)).body as RecordPayload).record).toEqual(
-      record,
-    );
-    const found = await list('search=ZEPPEL');
+    expect(
+      ((await demo.agent.get(`/api/resources/articles/records/${record.id}`)).body as RecordPayload).record,
+    ).toEqual(record);
+    const found = await demo.list('search=ZEPPEL');
     expect(found.records.map((each) => each.id)).toEqual([record.id]);
     expect(found.page).toMatchObject({ search: 'ZEPPEL', sort: 'id', total: { count: 1, exact: true } });
-    expect((await list('search=airships%20quarterly')).records.map((each) => each.id)).toEqual([record.id]);
-    expect((await list('')).page.total).toEqual({ count: before.count + 1, exact: true });
+    expect((await demo.list('search=airships%20quarterly')).records.map((each) => each.id)).toEqual([record.id]);
+    expect((await demo.list('')).page.total).toEqual({ count: before.count + 1, exact: true });
   });
 
   it('deletes a record, which a restore brings back with its id within the window', async () => {
-    const [article] = (await list('search=headline')).records;
+    const [article] = (await demo.list('search=headline')).records;
     if (!article) throw new Error('the demo has a headline guide');
-    const deleted = await agent.delete(`/api/resources/articles/records/${article.id}`);
+    const deleted = await demo.agent.delete(`/api/resources/articles/records/${article.id}`);
     expect(deleted.status).toBe(200);
     const payload = deleted.body as RecordDeletedPayload;
     expect(payload.deleted).toEqual(article);
     expect(payload.restorableUntil).toBeGreaterThan(Date.now());
-    expect((await agent.get(`/api/resources/articles/records/${article.id}`)).status).toBe(404);
-    expect((await list('search=headline')).records).toEqual([]);
-    expect((await agent.delete(`/api/resources/articles/records/${article.id}`)).status).toBe(404);
+    expect((await demo.agent.get(`/api/resources/articles/records/${article.id}`)).status).toBe(404);
+    expect((await demo.list('search=headline')).records).toEqual([]);
+    expect((await demo.agent.delete(`/api/resources/articles/records/${article.id}`)).status).toBe(404);
 
-    const restored = await agent.post(`/api/resources/articles/records/${article.id}/restore`);
+    const restored = await demo.agent.post(`/api/resources/articles/records/${article.id}/restore`);
     expect(restored.status).toBe(200);
     expect((restored.body as RecordPayload).record).toEqual(article);
-    expect((await list('search=headline')).records).toEqual([article]);
-    expect((await agent.post(`/api/resources/articles/records/${article.id}/restore`)).status).toBe(404);
+    expect((await demo.list('search=headline')).records).toEqual([article]);
+    expect((await demo.agent.post(`/api/resources/articles/records/${article.id}/restore`)).status).toBe(404);
   });
 
   it('refuses to delete an author that articles still refer to, naming them', async () => {
-    const authors = (await agent.get('/api/resources/authors/records?search=ada')).body as RecordListPayload;
+    const authors = (await demo.agent.get('/api/resources/authors/records?search=ada')).body as RecordListPayload;
     const ada = authors.records[0];
     if (!ada) throw new Error('the demo has Ada Lovelace');
-    const refused = await agent.delete(`/api/resources/authors/records/${ada.id}`);
+    const refused = await demo.agent.delete(`/api/resources/authors/records/${ada.id}`);
     expect(refused.status).toBe(409);
     const { error } = refused.body as ErrorBody;
     expect(error.code).toBe('conflict');
     expect(error.message).toMatch(/^“Ada Lovelace” cannot be deleted: \d+ articles \(“Launching the spring catalogue”/);
-    expect((await agent.get(`/api/resources/authors/records/${ada.id}`)).status).toBe(200);
+    expect((await demo.agent.get(`/api/resources/authors/records/${ada.id}`)).status).toBe(200);
 
-    const ofAda = (await agent.get(`/api/resources/authors/records/${ada.id}`)).body as RecordPayload;
+    const ofAda = (await demo.agent.get(`/api/resources/authors/records/${ada.id}`)).body as RecordPayload;
     for (const article of ofAda.relations.find((relation) => relation.name === 'articles')?.records ?? []) {
-      expect((await agent.delete(`/api/resources/articles/records/${article.id}`)).status).toBe(200);
+      expect((await demo.agent.delete(`/api/resources/articles/records/${article.id}`)).status).toBe(200);
     }
-    expect((await agent.delete(`/api/resources/authors/records/${ada.id}`)).status).toBe(200);
+    expect((await demo.agent.delete(`/api/resources/authors/records/${ada.id}`)).status).toBe(200);
   });
 
   it('refuses a word search mixed with a prefix search or another sort, or without a word', async () => {
     const refused = async (query: string, message: string) => {
-      const response = await agent.get(`/api/resources/articles/records?${query}`);
+      const response = await demo.agent.get(`/api/resources/articles/records?${query}`);
       expect([query, response.status, (response.body as ErrorBody).error.message]).toEqual([query, 400, message]);
     };
     await refused('search=a&q=b&sort=title', RECORD_LIST_MESSAGES.wordsWithPrefix);
     await refused('search=a&sort=title', RECORD_LIST_MESSAGES.wordsNeedIdSort);
     await refused('search=%20!!', RECORD_LIST_MESSAGES.noWords);
-    const first = await list('search=the&limit=1');
+    const first = await demo.list('search=the&limit=1');
     expect(first.page.next).toBeDefined();
     await refused(`search=a&after=${first.page.next ?? ''}`, RECORD_LIST_MESSAGES.otherList('after'));
-    const second = await list(`search=the&limit=1&after=${first.page.next ?? ''}`);
+    const second = await demo.list(`search=the&limit=1&after=${first.page.next ?? ''}`);
     expect(second.records[0]?.id).toBeGreaterThan(first.records[0]?.id ?? Infinity);
   });
 
   it('filters by a select and a relation, with the word search and the sort, refusing what it does not offer', async () => {
-    const all = (await list('limit=100')).records;
-    const definition = ((await agent.get('/api/resources/articles')).body as { resource: ResourceDefinition }).resource;
+    const all = (await demo.list('limit=100')).records;
+    const definition = ((await demo.agent.get('/api/resources/articles')).body as { resource: ResourceDefinition })
+      .resource;
     expect(definition.filters).toEqual([
       { name: 'group', label: 'Group', kind: 'select', options: ['news', 'guides', 'opinion'] },
       { name: 'author', label: 'Author', kind: 'relation', resource: 'authors' },
+      { name: 'featured', label: 'Featured', kind: 'checkbox' },
+      { name: 'published', label: 'Published on', kind: 'dateRange' },
     ]);
-    const news = await list('filter.group=news&limit=2');
+    const news = await demo.list('filter.group=news&limit=2');
     expect(news.page.filters).toEqual({ group: 'news' });
     expect(news.page.total).toEqual({ count: all.filter((record) => record.group === 'news').length, exact: true });
     const authorId = all.find((record) => typeof record.authorId === 'number')?.authorId as number;
-    const byAuthor = await list(`filter.author=${authorId}&filter.group=news&sort=title&order=desc`);
+    const byAuthor = await demo.list(`filter.author=${authorId}&filter.group=news&sort=title&order=desc`);
     const expected = all
       .filter((record) => record.authorId === authorId && record.group === 'news')
       .sort((a, b) => (a.title.toLowerCase() < b.title.toLowerCase() ? 1 : -1));
     expect(byAuthor.records.map((record) => record.id)).toEqual(expected.map((record) => record.id));
-    const words = await list('filter.group=news&search=spring');
+    const words = await demo.list('filter.group=news&search=spring');
     expect(words.records.map((record) => record.id)).toEqual(
       all
         .filter((record) => record.group === 'news' && /spring/i.test(JSON.stringify(record)))
         .map((record) => record.id),
     );
     const refused = async (query: string, message: string) => {
-      const response = await agent.get(`/api/resources/articles/records?${query}`);
+      const response = await demo.agent.get(`/api/resources/articles/records?${query}`);
       expect([query, response.status, (response.body as ErrorBody).error.message]).toEqual([query, 400, message]);
     };
     await refused('filter.group=nope', RECORD_LIST_MESSAGES.badFilterValue('group', 'one of: news, guides, opinion'));
     await refused('filter.author=x', RECORD_LIST_MESSAGES.badFilterValue('author', 'a record id'));
-    await refused('filter.body=x', RECORD_LIST_MESSAGES.unknownFilter('articles', 'body', ['group', 'author']));
+    await refused(
+      'filter.body=x',
+      RECORD_LIST_MESSAGES.unknownFilter('articles', 'body', ['group', 'author', 'featured', 'published']),
+    );
   });
 
   it('acts on many records in one request, each on its own, saying which failed and why', async () => {
-    const authors = ((await agent.get('/api/resources/authors/records')).body as RecordListPayload).records;
+    const authors = ((await demo.agent.get('/api/resources/authors/records')).body as RecordListPayload).records;
     const [ada, grace] = authors;
     if (!ada || !grace) throw new Error('the demo has authors');
     const lone = (
-      (await agent.post('/api/resources/authors/records').send({ title: 'Lone', label: 'L' })).body as RecordPayload
+      (await demo.agent.post('/api/resources/authors/records').send({ title: 'Lone', label: 'L' }))
+        .body as RecordPayload
     ).record;
 
-    const changed = await agent
+    const changed = await demo.agent
       .post('/api/resources/authors/records/bulk')
       .send({ action: 'update', ids: [ada.id, 999_999, lone.id], values: { group: 'guest' } });
     expect(changed.status).toBe(200);
@@ -218,10 +212,10 @@ function lifeCases(open: () => Promise<DemoTestApp>): void {
       [lone.id, true],
     ]);
     expect(results[1]).toMatchObject({ ok: false, error: { code: 'not_found' } });
-    expect(((await agent.get(`/api/resources/authors/records/${lone.id}`)).body as RecordPayload).record.group).toBe(
-      'guest',
-    );
-    const invalid = await agent
+    expect(
+      ((await demo.agent.get(`/api/resources/authors/records/${lone.id}`)).body as RecordPayload).record.group,
+    ).toBe('guest');
+    const invalid = await demo.agent
       .post('/api/resources/authors/records/bulk')
       .send({ action: 'update', ids: [ada.id], values: { group: 'nope' } });
     expect((invalid.body as BulkRecordPayload).results[0]).toMatchObject({
@@ -230,7 +224,7 @@ function lifeCases(open: () => Promise<DemoTestApp>): void {
     });
 
     // Ada wrote articles: her delete is refused, Lone's goes through, and can be restored.
-    const deleted = await agent
+    const deleted = await demo.agent
       .post('/api/resources/authors/records/bulk')
       .send({ action: 'delete', ids: [ada.id, lone.id] });
     const payload = deleted.body as BulkRecordPayload;
@@ -240,9 +234,9 @@ function lifeCases(open: () => Promise<DemoTestApp>): void {
     ]);
     expect(payload.results[0]).toMatchObject({ error: { code: 'conflict' } });
     expect(payload.restorableUntil).toBeGreaterThan(Date.now());
-    expect((await agent.get(`/api/resources/authors/records/${ada.id}`)).status).toBe(200);
-    expect((await agent.get(`/api/resources/authors/records/${lone.id}`)).status).toBe(404);
-    expect((await agent.post(`/api/resources/authors/records/${lone.id}/restore`)).status).toBe(200);
+    expect((await demo.agent.get(`/api/resources/authors/records/${ada.id}`)).status).toBe(200);
+    expect((await demo.agent.get(`/api/resources/authors/records/${lone.id}`)).status).toBe(404);
+    expect((await demo.agent.post(`/api/resources/authors/records/${lone.id}/restore`)).status).toBe(200);
 
     for (const body of [
       { action: 'delete', ids: [] },
@@ -250,21 +244,21 @@ function lifeCases(open: () => Promise<DemoTestApp>): void {
       { action: 'drop', ids: [1] },
       { action: 'update', ids: [1] },
     ]) {
-      expect((await agent.post('/api/resources/authors/records/bulk').send(body)).status).toBe(400);
+      expect((await demo.agent.post('/api/resources/authors/records/bulk').send(body)).status).toBe(400);
     }
-    expect((await agent.post('/api/resources/notes/records/bulk').send({ action: 'delete', ids: [1] })).status).toBe(
-      405,
-    );
+    expect(
+      (await demo.agent.post('/api/resources/notes/records/bulk').send({ action: 'delete', ids: [1] })).status,
+    ).toBe(405);
   });
 
   it('counts a list exactly up to the bound and says more beyond it', async () => {
     for (let index = 0; index <= RECORD_TOTAL_BOUND; index++) {
-      await host.app.records.insert('acme', 'articles', { title: `Filler ${index}`, label: 'F' });
+      await demo.host.app.records.insert('acme', 'articles', { title: `Filler ${index}`, label: 'F' });
     }
-    expect((await list('')).page.total).toEqual({ count: RECORD_TOTAL_BOUND, exact: false });
-    expect((await list('search=filler')).page.total).toEqual({ count: RECORD_TOTAL_BOUND, exact: false });
+    expect((await demo.list('')).page.total).toEqual({ count: RECORD_TOTAL_BOUND, exact: false });
+    expect((await demo.list('search=filler')).page.total).toEqual({ count: RECORD_TOTAL_BOUND, exact: false });
     // Each word matches the start of a word: 10, 100 to 109 and 1000.
-    expect((await list('search=filler%2010')).page.total).toEqual({ count: 12, exact: true });
-    expect((await list('sort=title&q=filler%2099')).page.total).toEqual({ count: 11, exact: true });
+    expect((await demo.list('search=filler%2010')).page.total).toEqual({ count: 12, exact: true });
+    expect((await demo.list('sort=title&q=filler%2099')).page.total).toEqual({ count: 11, exact: true });
   }, 30_000);
 }

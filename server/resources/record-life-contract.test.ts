@@ -4,7 +4,7 @@ import { ENGINES } from '../../testing/server/engines-under-test';
 import { openMigratedStorage } from '../storage/open-storage';
 import type { StorageEngine } from '../storage/storage-engine';
 import { TenantStore } from '../tenants/tenant-store';
-import type { RecordFilterCondition, RecordPageQuery } from './record-page-query';
+import type { RecordDayRangeCondition, RecordFilterCondition, RecordPageQuery } from './record-page-query';
 import { splitWords } from './record-words';
 import { StoredRecordSource } from './stored-record-source';
 
@@ -189,6 +189,77 @@ for (const engineUnderTest of ENGINES) {
         expect(
           await records.countPage('acme', 'articles', { ...base, sort: { column: 'id' }, descending: false }, 100),
         ).toBe(matching.length);
+      }
+    });
+
+    it('filters by ranges of days the same whether it reads the range in its index or checks each record', async () => {
+      for (let index = 0; index < 40; index++) {
+        await records.insert('acme', 'articles', {
+          title: `${index % 3 ? 'Plain' : 'Special'} day ${String(39 - index).padStart(2, '0')}`,
+          label: 'L',
+          group: index % 2 ? 'news' : 'guides',
+          ...(index % 9 === 0 ? {} : { published: `202${index % 4}-0${(index % 9) + 1}-1${index % 10}` }),
+        });
+      }
+      await records.insert('globex', 'articles', { title: 'Special', label: 'G', published: '2021-05-15' });
+      const all = await records.list('acme', 'articles');
+      const day = (record: ResourceRecord) => (typeof record.published === 'string' ? record.published : '');
+      // Every range counts as many records here: each list walks as it would through a large range.
+      const checking = new StoredRecordSource(engine, { fewDaysRecords: 0 });
+      const walk = async (source: StoredRecordSource, query: RecordPageQuery) => {
+        const ids: number[] = [];
+        for (let page = await source.page('acme', 'articles', query); ; ) {
+          ids.push(...page.records.map((record) => record.id));
+          if (!page.next) return ids;
+          page = await source.page('acme', 'articles', { ...query, after: page.next });
+        }
+      };
+      const cases: Array<{
+        dayRanges: RecordDayRangeCondition[];
+        filters?: RecordFilterCondition[];
+        words?: string[];
+      }> = [
+        { dayRanges: [{ key: 'published', from: '2021-01-01', to: '2022-12-31' }] },
+        {
+          dayRanges: [{ key: 'published', to: '2021-06-30' }],
+          filters: [{ key: 'group', value: 'news', negated: false }],
+        },
+        { dayRanges: [{ key: 'published', from: '2022-03-01' }], words: ['special'] },
+      ];
+      const sorts: Array<Pick<RecordPageQuery, 'sort' | 'descending'>> = [
+        { sort: { column: 'id' }, descending: false },
+        { sort: { column: 'id' }, descending: true },
+        { sort: { column: 'title', kind: 'text' }, descending: false },
+        { sort: { column: 'published', kind: 'text' }, descending: true },
+      ];
+      for (const { dayRanges, filters = [], words } of cases) {
+        const matching = all.filter(
+          (record) =>
+            dayRanges.every(({ from = '0001-01-01', to = '9999-12-31' }) => day(record) >= from && day(record) <= to) &&
+            filters.every((filter) => record[filter.key] === filter.value) &&
+            (words ?? []).every((word) => record.title.toLowerCase().includes(word)),
+        );
+        for (const { sort, descending } of sorts) {
+          if (words && 'kind' in sort) continue; // a word search lists by id
+          const key = (record: ResourceRecord) =>
+            !('kind' in sort) ? '' : sort.column === 'title' ? record.title.toLowerCase() : day(record);
+          const ordered = [...matching]
+            .sort((a, b) => (key(a) === key(b) ? a.id - b.id : key(a) < key(b) ? -1 : 1))
+            .map((record) => record.id);
+          const expected = descending ? ordered.reverse() : ordered;
+          const query: RecordPageQuery = {
+            sort,
+            descending,
+            limit: 3,
+            dayRanges,
+            filters,
+            ...(words ? { words } : {}),
+          };
+          for (const source of [records, checking]) {
+            expect([dayRanges, sort, await walk(source, query)]).toEqual([dayRanges, sort, expected]);
+            expect(await source.countPage('acme', 'articles', query, 100)).toBe(matching.length);
+          }
+        }
       }
     });
 

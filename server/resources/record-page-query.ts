@@ -31,6 +31,8 @@ export interface RecordPageQuery {
   words?: readonly string[];
   /** Keep the records whose field `key` equals `value` (or, `negated`, does not), every one of these. */
   filters?: readonly RecordFilterCondition[];
+  /** Keep the records whose date field `key` lies in each of these ranges of days. */
+  dayRanges?: readonly RecordDayRangeCondition[];
   /** The page right after this position in the sort, or right before it; neither: the first page. */
   after?: RecordPosition;
   before?: RecordPosition;
@@ -41,6 +43,16 @@ export interface RecordFilterCondition {
   key: string;
   value: string | number | boolean;
   negated: boolean;
+}
+
+/**
+ * A date-range filter's condition: field `key` holds a day (`YYYY-MM-DD`) from `from` to `to`, both included; an
+ * absent end is open. A record without the day never matches.
+ */
+export interface RecordDayRangeCondition {
+  key: string;
+  from?: string;
+  to?: string;
 }
 
 /** A page of records, in the order asked for, with the positions to fetch its neighbours from. */

@@ -13,6 +13,21 @@ interface PageRow {
 
 type Side = 'forward' | 'backward';
 
+/**
+ * How a list filtered by a range of days finds its records. `index`: the range is read in the day field's index
+ * (the records of the range side by side), each then checked for the words and filters and sorted as the list asks:
+ * cheap when the range holds few records. `check`: the list walks as without the range (by id, the word index or
+ * another column), checking each record it reaches for its day: cheap when many records are in the range.
+ */
+type DayWalk = 'index' | 'check';
+
+/** A range holding at most this many records is read in its day index (DayWalk `index`). */
+export const FEW_DAYS_RECORDS = 1000;
+
+/** The first and last days a date field can hold (isCalendarDay): the open ends of a range of days. */
+const FIRST_DAY = '0001-01-01';
+const LAST_DAY = '9999-12-31';
+
 /** The sort of one page: by id, or by a field's key (its SQL expression as the engine writes it). */
 type PageSort = { byId: true } | { byId: false; key: ListSortKey; expression: RawBuilder<unknown> };
 
@@ -28,6 +43,8 @@ export class RecordPager {
   constructor(
     private readonly engine: StorageEngine,
     private readonly toRecord: (row: { id: number; data: string }) => ResourceRecord,
+    /** Tests lower it to walk small ranges of days as large ones are. */
+    private readonly fewDaysRecords = FEW_DAYS_RECORDS,
   ) {
     this.words = recordWordIndexFor(engine.kind);
   }
@@ -39,7 +56,13 @@ export class RecordPager {
   async count(tenant: string, resource: string, query: RecordPageQuery, bound: number): Promise<number> {
     // The order does not change a count: a filtered list is counted in the word index, by id, whatever its sort.
     const byWords = wordCondition(query) !== undefined && query.prefix === undefined;
-    const sort = await this.indexedSort(byWords ? { column: 'id' } : query.sort);
+    // A range of days is counted in its day's index, which holds the range's records side by side (bound + 1 at
+    // most), unless words or filters come with a range too wide for that: the word index then drives.
+    const days = query.prefix === undefined ? query.dayRanges?.[0] : undefined;
+    const dayWalk = days && (!byWords || (await this.dayWalk(tenant, resource, query)) === 'index') ? 'index' : 'check';
+    const sort = await this.indexedSort(
+      days && dayWalk === 'index' ? { column: days.key, kind: 'text' } : byWords ? { column: 'id' } : query.sort,
+    );
     const { after: _after, before: _before, ...list } = query;
     const rows = await this.fetch(
       tenant,
@@ -49,15 +72,16 @@ export class RecordPager {
       'forward',
       undefined,
       bound + 1,
-      true,
+      { idsOnly: true, dayWalk },
     );
     return rows.length;
   }
 
   async page(tenant: string, resource: string, query: RecordPageQuery): Promise<RecordPage> {
     const sort = await this.indexedSort(query.sort);
+    const dayWalk = await this.dayWalk(tenant, resource, query);
     const fetch = (side: Side, from: RecordPosition | undefined, limit: number): Promise<PageRow[]> =>
-      this.fetch(tenant, resource, sort, query, side, from, limit);
+      this.fetch(tenant, resource, sort, query, side, from, limit, { dayWalk });
     const positionOf = (row: PageRow): RecordPosition =>
       sort.byId ? { id: row.id } : { key: sort.key.fromRow(row.sort_key), id: row.id };
 
@@ -83,6 +107,28 @@ export class RecordPager {
         ? { previous: positionOf(first) }
         : {}),
     };
+  }
+
+  /**
+   * How a list with a range of days walks (see DayWalk): in the day's index when the list is sorted by that day or
+   * when the range, counted alone in that index, holds at most `fewDaysRecords` records; otherwise by its own walk.
+   */
+  private async dayWalk(tenant: string, resource: string, query: RecordPageQuery): Promise<DayWalk> {
+    const days = query.dayRanges?.[0];
+    if (!days) return 'check';
+    const sortKey = { column: days.key, kind: 'text' } as const;
+    if ('kind' in query.sort && query.sort.column === days.key) return 'index';
+    const inRange = await this.fetch(
+      tenant,
+      resource,
+      await this.indexedSort(sortKey),
+      { sort: sortKey, descending: false, limit: 1, dayRanges: [days] },
+      'forward',
+      undefined,
+      this.fewDaysRecords + 1,
+      { idsOnly: true, dayWalk: 'index' },
+    );
+    return inRange.length <= this.fewDaysRecords ? 'index' : 'check';
   }
 
   /** The sort key's expression, its index made on first use. */
@@ -113,28 +159,32 @@ export class RecordPager {
     side: Side,
     from: RecordPosition | undefined,
     limit: number,
-    idsOnly = false,
+    { idsOnly = false, dayWalk = 'check' }: { idsOnly?: boolean; dayWalk?: DayWalk } = {},
   ): Promise<PageRow[]> {
     // Forward in a descending list walks the index downwards, as does backward in an ascending one.
     const downwards = query.descending !== (side === 'backward');
     const direction = sql.raw(downwards ? 'DESC' : 'ASC');
     const after = sql.raw(downwards ? '<' : '>');
     const condition = wordCondition(query);
-    if (condition && sort.byId) {
+    const days = this.dayRangeCondition(query, dayWalk);
+    if (condition && sort.byId && dayWalk === 'check') {
       // Driven by the word index, in record id order: FTS5 and GIN hand out matches by id. CROSS JOIN makes SQLite
       // walk the word index first (left to right) and look each match up in records by id; left to its own choice it
       // walked every record of the resource and asked FTS5 about each. PostgreSQL plans it as any join.
       const { recordId } = this.words;
       const matches = this.words.matches(scopeWord(tenant, resource), condition);
-      if (idsOnly) {
+      if (idsOnly && !days) {
         // A count: the word index alone (the scope word keeps it to the tenant and resource), no record read.
         return this.counted(sql`SELECT ${recordId} FROM record_words WHERE ${matches} LIMIT ${limit}`);
       }
-      const result = await sql<PageRow>`
+      const joined = sql<PageRow>`
         SELECT records.id, records.data, records.id AS sort_key
           FROM record_words CROSS JOIN records
          WHERE records.id = ${recordId} AND ${matches}
            AND records.tenant_id = ${tenant} AND records.resource = ${resource}
+           ${days ? sql`AND ${days}` : sql``}`;
+      if (idsOnly) return this.counted(sql`${joined} LIMIT ${limit}`);
+      const result = await sql<PageRow>`${joined}
            ${from ? sql`AND ${recordId} ${after} ${from.id}` : sql``}
          ORDER BY ${recordId} ${direction}
          LIMIT ${limit}`.execute(this.engine.db);
@@ -157,6 +207,7 @@ export class RecordPager {
           AND ${this.words.matches(scope, condition)})`,
       );
     }
+    if (days) select = select.where(days);
     if (sort.byId) {
       const byId = (from ? select.where(sql<boolean>`id ${after} ${from.id}`) : select)
         .orderBy(sql`id ${direction}`)
@@ -189,6 +240,27 @@ export class RecordPager {
     // A count has no cursor, so no tied rows: the walk past the start is all of it.
     if (idsOnly) return this.counted(ordered);
     return [...tied, ...(await ordered.execute())];
+  }
+
+  /**
+   * "Each date field of `query.dayRanges` holds a day in its range" (SQL), or undefined without ranges. The day is
+   * compared through the field's text sort key, the very expression of the field's sort index, so that an `index`
+   * walk reads only the range there; a `check` walk compares it in a form no index has. A missing day is '' there,
+   * below every day, and an open end is the first or last day a date field can hold.
+   */
+  private dayRangeCondition(query: RecordPageQuery, walk: DayWalk): RawBuilder<boolean> | undefined {
+    const ranges = query.dayRanges ?? [];
+    if (ranges.length === 0) return undefined;
+    return sql<boolean>`(${sql.join(
+      ranges.map((range) => {
+        if (!FIELD_NAME_PATTERN.test(range.key)) throw new Error(`Not a record key: ${JSON.stringify(range.key)}`);
+        const { expression } = this.engine.dialect.listSortKey(range.key, 'text');
+        // `|| ''` changes no day but is not the index's expression: no planner then reads the whole range in it.
+        const day = sql.raw(walk === 'index' ? expression : `(${expression} || '')`);
+        return sql`${day} BETWEEN ${range.from ?? FIRST_DAY} AND ${range.to ?? LAST_DAY}`;
+      }),
+      sql` AND `,
+    )})`;
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Slot } from '../../shared';
 import { Field } from './field';
+import { RecordFilter } from './record-filter';
 import { Relation } from './relation';
 import { Resource } from './resource';
 import { ResourceDefinitionError } from './resource-definition-error';
@@ -125,6 +126,35 @@ describe('ResourceRegistry', () => {
     expect(() => registry.assertRelationsResolve()).toThrow(/points at resource "owners", which is not registered/);
     registry.register(new TestResource('owners', base));
     expect(() => registry.assertRelationsResolve()).not.toThrow();
+  });
+
+  it('offers a range of days on a date field only, the field sortable by day', () => {
+    class Dated extends TestResource {
+      constructor(private readonly offered: RecordFilter) {
+        super('dated', [...base, Field.date('published'), Field.text('note')]);
+      }
+      override listColumns() {
+        return ['title', 'published'];
+      }
+      override filters() {
+        return [this.offered];
+      }
+    }
+    const registered = new ResourceRegistry().register(new Dated(RecordFilter.dateRange('published')));
+    expect(registered.definition.filters).toEqual([{ name: 'published', label: 'Published', kind: 'dateRange' }]);
+    expect(registered.definition.fields).toContainEqual({
+      type: 'field',
+      name: 'published',
+      label: 'Published',
+      input: 'date',
+    });
+    expect(registered.sortKeys.get('published')).toBe('text');
+    expect(() => new ResourceRegistry().register(new Dated(RecordFilter.dateRange('note')))).toThrow(
+      'Resource "dated": filter "note" needs a date field of that name.',
+    );
+    expect(() => new ResourceRegistry().register(new Dated(RecordFilter.select('published')))).toThrow(
+      'Resource "dated": filter "published" needs a select field of that name.',
+    );
   });
 });
 

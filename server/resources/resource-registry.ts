@@ -7,6 +7,8 @@ import {
   type ResourceDefinition,
   type ResourceSummary,
 } from '../../shared';
+import type { ConfiguredFormSlot } from '../remotes/configured-forms';
+import { formItemsWith } from './configured-form-items';
 import { Field } from './field';
 import { RecordFilter } from './record-filter';
 import type { SortKeyKind } from './record-page-query';
@@ -30,8 +32,10 @@ export interface RegisteredResource {
   readonly sortKeys: ReadonlyMap<string, SortKeyKind>;
   /** The list's filters by name: each with the record key it matches. */
   readonly filters: ReadonlyMap<string, RegisteredFilter>;
-  /** What `GET /api/resources/:name` returns. */
+  /** What `GET /api/resources/:name` returns: code's items, with the form slots configuration places among them. */
   readonly definition: ResourceDefinition;
+  /** The form slots configuration places in this form now, each with its index among the definition's fields. */
+  readonly configuredFormSlots: ReadonlyArray<{ configured: ConfiguredFormSlot; position: number }>;
 }
 
 /** A filter as registered: its definition, and the key of record data it compares. */
@@ -45,7 +49,11 @@ export interface RegisteredFilter {
  * where a bad definition fails at once with a message naming the resource.
  */
 export class ResourceRegistry {
+  /** As served: code's registration with the configured form slots placed. */
   private readonly byName = new Map<string, RegisteredResource>();
+  /** As code registered them. */
+  private readonly byCode = new Map<string, RegisteredResource>();
+  private configuredForms: readonly ConfiguredFormSlot[] = [];
   private currentVersion = 0;
 
   get version(): number {
@@ -104,10 +112,33 @@ export class ResourceRegistry {
       sortKeys,
       filters,
       definition: deepFreeze(definition),
+      configuredFormSlots: [],
     });
-    this.byName.set(name, registered);
+    this.byCode.set(name, registered);
+    this.byName.set(name, this.withConfiguredForms(registered));
     this.currentVersion++;
     return registered;
+  }
+
+  /**
+   * Places the form slots of configuration (REMOTES_CONFIG's `"forms"`, those that can render now) in the forms,
+   * replacing those placed before; the definitions served change for the next request. A slot naming no registered
+   * resource, or no place in its form, is left out: the slot check refuses it.
+   */
+  placeConfiguredForms(forms: readonly ConfiguredFormSlot[]): void {
+    this.configuredForms = forms;
+    for (const [name, registered] of this.byCode) this.byName.set(name, this.withConfiguredForms(registered));
+    this.currentVersion++;
+  }
+
+  private withConfiguredForms(registered: RegisteredResource): RegisteredResource {
+    if (!this.configuredForms.some((slot) => slot.resource === registered.name)) return registered;
+    const { fields, placed } = formItemsWith(registered, this.configuredForms);
+    return Object.freeze({
+      ...registered,
+      definition: deepFreeze({ ...registered.definition, fields }),
+      configuredFormSlots: placed,
+    });
   }
 
   get(name: string): RegisteredResource | undefined {
@@ -206,7 +237,7 @@ function checkListColumns(resource: string, columns: unknown, fields: ReadonlyMa
 }
 
 /**
- * How a list column sorts: short text by its lower-cased value, numbers and checkboxes by value. Long text
+ * How a list column sorts: short text and days by its lower-cased value, numbers and checkboxes by value. Long text
  * (textarea) is not sortable: its index entries would be as large as the texts.
  */
 function sortKeyKindOf(field: Field | undefined): SortKeyKind | undefined {
@@ -214,6 +245,8 @@ function sortKeyKindOf(field: Field | undefined): SortKeyKind | undefined {
     case 'text':
     case 'email':
     case 'select':
+    // `YYYY-MM-DD` sorts as text in the order of days.
+    case 'date':
       return 'text';
     case 'number':
     case 'checkbox':
@@ -276,9 +309,10 @@ function checkFilters(
       continue;
     }
     const field = fields.get(filter.name);
-    if (field?.input !== filter.kind) {
+    const input = filter.kind === 'dateRange' ? 'date' : filter.kind;
+    if (field?.input !== input) {
       throw new ResourceDefinitionError(
-        `Resource "${resource}": filter "${filter.name}" needs a ${filter.kind} field of that name.`,
+        `Resource "${resource}": filter "${filter.name}" needs a ${input} field of that name.`,
       );
     }
     checked.set(filter.name, {

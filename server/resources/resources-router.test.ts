@@ -66,6 +66,8 @@ describe('resource API', () => {
       'slug',
       'label',
       'group',
+      'published',
+      'featured',
       'body',
       'slot:SearchSnippetPreview',
     ]);
@@ -74,7 +76,7 @@ describe('resource API', () => {
       component: 'SlugPreview',
       props: { source: 'title', target: 'slug' },
     });
-    expect(resource.fields[6]).toEqual({
+    expect(resource.fields[8]).toEqual({
       type: 'slot',
       component: 'SearchSnippetPreview',
       props: { titleField: 'title', bodyField: 'body' },
@@ -86,7 +88,9 @@ describe('resource API', () => {
       input: 'select',
       options: ['news', 'guides', 'opinion'],
     });
-    expect(resource.fields[5]).toMatchObject({ name: 'body', input: 'textarea' });
+    expect(resource.fields[5]).toMatchObject({ name: 'published', input: 'date' });
+    expect(resource.fields[6]).toMatchObject({ name: 'featured', input: 'checkbox' });
+    expect(resource.fields[7]).toMatchObject({ name: 'body', input: 'textarea' });
     expect(resource.relations).toEqual([{ name: 'author', label: 'Author', resource: 'authors' }]);
   });
 

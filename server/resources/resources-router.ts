@@ -1,6 +1,8 @@
 import express, { type Request, type Router } from 'express';
 import {
+  mayChangeRecords,
   RECORD_RESTORE_WINDOW_MS,
+  VIEWER_CANNOT_CHANGE_RECORDS,
   RECORD_TOTAL_BOUND,
   type BulkRecordPayload,
   type RecordDeletedPayload,
@@ -47,6 +49,12 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
   const { resources, records, tenants } = options;
   const router = express.Router();
   router.use('/api/resources', requireSession);
+  // Every route here that is not a read changes records (create, save, delete, restore, bulk): viewers may not.
+  router.use('/api/resources', (req, _res, next) => {
+    const reading = req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS';
+    if (reading || mayChangeRecords(req.user?.roles)) next();
+    else next(new HttpError('forbidden', VIEWER_CANNOT_CHANGE_RECORDS));
+  });
 
   const resourceOf = (req: Request): RegisteredResource => {
     const name = String(req.params.name);

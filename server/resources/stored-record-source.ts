@@ -30,8 +30,12 @@ export class StoredRecordSource implements RecordSource {
   private readonly pager: RecordPager;
   private readonly words: RecordWordIndex;
 
-  constructor(private readonly engine: StorageEngine) {
-    this.pager = new RecordPager(engine, toRecord);
+  /** `fewDaysRecords`: see RecordPager (tests lower it). */
+  constructor(
+    private readonly engine: StorageEngine,
+    { fewDaysRecords }: { fewDaysRecords?: number } = {},
+  ) {
+    this.pager = new RecordPager(engine, toRecord, fewDaysRecords);
     this.words = recordWordIndexFor(engine.kind);
   }
 

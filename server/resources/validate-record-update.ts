@@ -1,4 +1,4 @@
-import { isPlainObject, type JsonObject, type JsonValue } from '../../shared';
+import { isCalendarDay, isPlainObject, type JsonObject, type JsonValue } from '../../shared';
 import { HttpError } from '../http/http-error';
 import type { Field } from './field';
 import { hasLoneSurrogate } from './lone-surrogate';
@@ -16,6 +16,7 @@ export const FIELD_MESSAGES = {
   notBoolean: 'Must be true or false.',
   notEmail: 'Must be an email address.',
   notAnOption: 'Must be one of the listed options.',
+  notADay: 'Must be a day as YYYY-MM-DD (for example 2024-03-15), one that the calendar has.',
   tooLong: (max: number) => `Must be at most ${max} characters.`,
 } as const;
 
@@ -99,6 +100,9 @@ function checkValue(field: Field, value: unknown): string | null {
       return typeof value === 'number' && Number.isFinite(value) ? null : FIELD_MESSAGES.notNumber;
     case 'checkbox':
       return typeof value === 'boolean' ? null : FIELD_MESSAGES.notBoolean;
+    case 'date':
+      // '' is an empty date, as a cleared date input sends it; judged against `required` afterwards.
+      return typeof value === 'string' && (value === '' || isCalendarDay(value)) ? null : FIELD_MESSAGES.notADay;
   }
 }
 

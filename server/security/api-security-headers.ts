@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 
 /**
@@ -31,8 +32,13 @@ const HEADERS = Object.entries(API_SECURITY_HEADERS);
  */
 export function createApiSecurityHeaders(): RequestHandler {
   return (req, res, next) => {
-    for (const [name, value] of HEADERS) res.setHeader(name, value);
-    if (req.secure) res.setHeader('Strict-Transport-Security', HSTS);
+    setApiSecurityHeaders(res, req.secure);
     next();
   };
+}
+
+/** The same headers on an answer given outside Express (public-fast-path.ts), `secure` worked out as Express does. */
+export function setApiSecurityHeaders(res: ServerResponse, secure: boolean): void {
+  for (const [name, value] of HEADERS) res.setHeader(name, value);
+  if (secure) res.setHeader('Strict-Transport-Security', HSTS);
 }

@@ -44,7 +44,7 @@ describe('cross-site requests with the default configuration (no allow-list)', (
   /** Every state-changing route of the app, with real parameters so that only the guard can refuse it. */
   function unsafeRoutes(): Array<{ method: string; path: string }> {
     const routes: Array<{ method: string; path: string }> = [];
-    for (const route of declaredRoutes(testApp.app.handler)) {
+    for (const route of declaredRoutes(testApp.app.express)) {
       const path = route.path.replace(':name', 'articles').replace(':id', String(articleId));
       for (const method of route.methods) if (UNSAFE_METHODS.has(method)) routes.push({ method, path });
     }

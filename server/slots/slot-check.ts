@@ -3,6 +3,7 @@ import type { RemotesConfig } from '../remotes/remotes-config';
 import type { ResourceRegistry } from '../resources/resource-registry';
 import type { SlotLocation, Slot } from '../../shared';
 import { placedConfiguredSlots } from '../remotes/configured-slots';
+import { configuredFormPlaceProblems } from '../resources/configured-form-items';
 import { codeSlots } from './code-slots';
 import { allowListProblems, type LocationAllowLists } from './location-allow-lists';
 import type { SlotProblem } from './slot-contract';
@@ -18,13 +19,16 @@ export interface SlotCheckSubjects {
 }
 
 /**
- * The slot check: every slot (code, resource forms, REMOTES_CONFIG) against the remotes' descriptors, those of
+ * The slot check: every slot (code, resource forms, REMOTES_CONFIG's slots and form slots) against the remotes' descriptors, those of
  * `config` (a reload being considered) or of the configuration in use. With no remote at all (nothing built, no
  * REMOTES_CONFIG) there is nothing to check against: none is reported.
  */
 export function checkSlots(subjects: SlotCheckSubjects, config?: RemotesConfig): SlotProblem[] {
   const { remoteRegistry } = subjects;
-  const placement = placementProblems(subjects.slots, config ?? remoteRegistry.config);
+  const placement = [
+    ...placementProblems(subjects.slots, config ?? remoteRegistry.config),
+    ...configuredFormPlaceProblems(subjects.resources, (config ?? remoteRegistry.config).forms),
+  ];
   const remotes = remoteRegistry.contractRemotes(config);
   if (remotes.known.length === 0 && remotes.waiting.length === 0 && remotes.disabled.length === 0) return placement;
   const code = codeSlots(subjects.slots, subjects.resources);

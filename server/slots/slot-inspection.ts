@@ -9,7 +9,9 @@ import {
 } from '../../shared';
 import { requireSession } from '../auth/require-session';
 import { jsonRoute } from '../http/json-route';
+import { placedConfiguredForm } from '../remotes/configured-forms';
 import { inspectRemotes, unpublishedUrls } from '../remotes/inspect-remotes';
+import { configuredFormPlaceProblems } from '../resources/configured-form-items';
 import type { RemoteRegistry } from '../remotes/remote-registry';
 import type { ResourceRegistry } from '../resources/resource-registry';
 import { currentTenant } from '../tenants/current-tenant';
@@ -108,6 +110,20 @@ export function inspectSlots(
       const inspected = inspect([placed], 'protected', true);
       if (inspected !== null) (forms[resource.name] ??= []).push({ ...inspected, position: index });
     }
+  }
+  // Those of REMOTES_CONFIG's "forms": props shown only for those the form carries now.
+  for (const configured of remoteRegistry.configuredForms()) {
+    const served = resources
+      .get(configured.resource)
+      ?.configuredFormSlots.find((each) => each.configured === configured);
+    const inspected = inspect([placedConfiguredForm(configured)], 'protected', served !== undefined);
+    if (inspected === null) continue;
+    const place = configuredFormPlaceProblems(resources, [configured]).map((problem) => problem.message);
+    (forms[configured.resource] ??= []).push({
+      ...inspected,
+      problems: [...place, ...inspected.problems],
+      position: served?.position ?? -1,
+    });
   }
   return { locations, forms, remotes };
 }

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
-import { OPERATOR_ROLE, Slot, type SlotEntry } from '../../shared';
+import { EDITOR_ROLE, OPERATOR_ROLE, Slot, VIEWER_ROLE, type SlotEntry } from '../../shared';
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
 import {
   addUser,
@@ -19,8 +19,19 @@ import { RemotesConfigError } from '../remotes/remotes-config-error';
 import { SlotContractError } from './slot-contract';
 import { SlotRegistrationError } from './slot-registry';
 
-const COMPONENTS = ['Banner', 'Notice', 'Footer', 'OpsOnly', 'AcmeOnly', 'OpsAtAcme', 'OpsOrAcme', 'NotAcme', 'Tip'];
-const RULED = ['OpsOnly', 'AcmeOnly', 'OpsAtAcme', 'OpsOrAcme', 'NotAcme'];
+const COMPONENTS = [
+  'Banner',
+  'Notice',
+  'Footer',
+  'OpsOnly',
+  'AcmeOnly',
+  'OpsAtAcme',
+  'OpsOrAcme',
+  'NotAcme',
+  'EditorsOnly',
+  'Tip',
+];
+const RULED = ['OpsOnly', 'AcmeOnly', 'OpsAtAcme', 'OpsOrAcme', 'NotAcme', 'EditorsOnly'];
 const PASSWORD = 'correct horse battery';
 const NO_FLAGS: ReadonlySet<string> = new Set();
 
@@ -182,26 +193,30 @@ describe('visibleWhen', () => {
           Slot.make('OpsAtAcme').placed({ visibleWhen: { $all: [{ roles: [OPERATOR_ROLE] }, { tenants: ['acme'] }] } }),
           Slot.make('OpsOrAcme').placed({ visibleWhen: { $any: [{ roles: [OPERATOR_ROLE] }, { tenants: ['acme'] }] } }),
           Slot.make('NotAcme').placed({ visibleWhen: { $not: { tenants: ['acme'] } } }),
+          // Editors are everyone with an editor's rights: no role, the editor role, or operator; not viewers.
+          Slot.make('EditorsOnly').placed({ visibleWhen: { roles: [EDITOR_ROLE] } }),
         ],
       }),
     );
-    for (const [user, tenant, operator] of [
-      ['ops-acme', 'acme', true],
-      ['ops-globex', 'globex', true],
-      ['staff-acme', 'acme', false],
-      ['staff-globex', 'globex', false],
+    for (const [user, tenant, role] of [
+      ['ops-acme', 'acme', OPERATOR_ROLE],
+      ['ops-globex', 'globex', OPERATOR_ROLE],
+      ['staff-acme', 'acme', null],
+      ['staff-globex', 'globex', null],
+      ['viewer-acme', 'acme', VIEWER_ROLE],
     ] as const) {
       await addUser(app.app, user, PASSWORD, [tenant]);
-      if (operator) await app.app.users.setRole(user, OPERATOR_ROLE);
+      if (role) await app.app.users.setRole(user, role);
     }
     return app;
   }
 
   it.each([
-    ['ops-acme', ['Banner', 'OpsOnly', 'AcmeOnly', 'OpsAtAcme', 'OpsOrAcme']],
-    ['ops-globex', ['Banner', 'OpsOnly', 'OpsOrAcme', 'NotAcme']],
-    ['staff-acme', ['Banner', 'AcmeOnly', 'OpsOrAcme']],
-    ['staff-globex', ['Banner', 'NotAcme']],
+    ['ops-acme', ['Banner', 'OpsOnly', 'AcmeOnly', 'OpsAtAcme', 'OpsOrAcme', 'EditorsOnly']],
+    ['ops-globex', ['Banner', 'OpsOnly', 'OpsOrAcme', 'NotAcme', 'EditorsOnly']],
+    ['staff-acme', ['Banner', 'AcmeOnly', 'OpsOrAcme', 'EditorsOnly']],
+    ['staff-globex', ['Banner', 'NotAcme', 'EditorsOnly']],
+    ['viewer-acme', ['Banner', 'AcmeOnly', 'OpsOrAcme']],
   ])('gives %s on /meta and in their signed-in page only the slots whose rule holds', async (user, visible) => {
     const { app } = await startWithRules();
     const agent = await signedInAgent(app, user, PASSWORD);

@@ -20,7 +20,17 @@ export interface EncodedSlots {
    * The slots with a `visibleWhen` rule, by location and index in `allSlotMap`: what a `/meta` answer evaluates per
    * viewer (visible-slots.ts). Empty when no slot has a rule.
    */
-  readonly ruled: ReadonlyArray<{ location: SlotLocationValue; index: number; rule: VisibilityRule }>;
+  readonly ruled: ReadonlyArray<{
+    location: SlotLocationValue;
+    index: number;
+    rule: VisibilityRule;
+    ruleIndex: number;
+  }>;
+  /**
+   * The distinct rules of `ruled` (equal rules once: many slots commonly share a few rules); `ruleIndex` points here.
+   * A request evaluates each once, so its cost grows with the distinct rules, not with the ruled slots.
+   */
+  readonly rules: readonly VisibilityRule[];
 }
 
 /**
@@ -48,12 +58,22 @@ export class SlotsPayloadCache {
     const all: SlotMap = {};
     const publicOnly: SlotMap = {};
     const ruled: Array<EncodedSlots['ruled'][number]> = [];
+    const rules: VisibilityRule[] = [];
+    const ruleIndexByText = new Map<string, number>();
     for (const [location, slots] of snapshot) {
       if (slots.length === 0) continue;
       const entries: SlotEntry[] = slots.map((slot) => slot.toEntry());
       slots.forEach((slot, index) => {
         const rule = slot.placement.visibleWhen;
-        if (rule !== undefined) ruled.push({ location: location.value, index, rule });
+        if (rule === undefined) return;
+        // Rules are plain checked data (shared/slot-placement.ts): equal JSON, equal rule.
+        const text = JSON.stringify(rule);
+        let ruleIndex = ruleIndexByText.get(text);
+        if (ruleIndex === undefined) {
+          ruleIndex = rules.push(rule) - 1;
+          ruleIndexByText.set(text, ruleIndex);
+        }
+        ruled.push({ location: location.value, index, rule, ruleIndex });
       });
       all[location.value] = entries;
       // A rule at a public location is refused at registration; were one there, GET /slots (no viewer) leaves it out.
@@ -71,6 +91,7 @@ export class SlotsPayloadCache {
       allSlots: JSON.stringify(all),
       allSlotMap: Object.freeze(all),
       ruled: Object.freeze(ruled),
+      rules: Object.freeze(rules),
     });
   }
 }

@@ -12,8 +12,9 @@ export interface VisibleSlotsPart {
 const MAX_OUTCOMES = 1024;
 
 /**
- * The slots a viewer may see, per request, at little cost: only the slots that carry a `visibleWhen` rule are
- * evaluated (linear in them, not in all slots), and the part is cached by the outcome of those rules, so every viewer
+ * The slots a viewer may see, per request, at little cost: only the distinct `visibleWhen` rules are evaluated (one
+ * evaluation per distinct rule, however many slots share it; nothing for slots without one), and the part is cached
+ * by the outcome of those rules, so every viewer
  * with the same outcome (same roles, same tenant as far as the rules care) shares one object and its bytes. With no
  * rule at all it is the registry version's shared part, as before rules existed.
  */
@@ -33,7 +34,9 @@ export class VisibleSlots {
       this.version = slots.version;
       this.byOutcome = new Map();
     }
-    const outcome = slots.ruled.map(({ rule }) => (ruleHolds(rule, viewer) ? '1' : '0')).join('');
+    // One evaluation per distinct rule; the slots' outcomes follow from these, so they key the cache.
+    let outcome = '';
+    for (const rule of slots.rules) outcome += ruleHolds(rule, viewer) ? '1' : '0';
     let part = this.byOutcome.get(outcome);
     if (part === undefined) {
       part = visiblePart(slots, outcome);
@@ -45,12 +48,12 @@ export class VisibleSlots {
 
 function visiblePart(slots: EncodedSlots, outcome: string): VisibleSlotsPart {
   const hidden = new Map<string, Set<number>>();
-  slots.ruled.forEach(({ location, index }, at) => {
-    if (outcome[at] === '1') return;
+  for (const { location, index, ruleIndex } of slots.ruled) {
+    if (outcome[ruleIndex] === '1') continue;
     const set = hidden.get(location) ?? new Set<number>();
     set.add(index);
     hidden.set(location, set);
-  });
+  }
   const map: SlotMap = {};
   for (const [location, entries] of Object.entries(slots.allSlotMap) as Array<[keyof SlotMap, SlotEntry[]]>) {
     const leftOut = hidden.get(location);

@@ -17,6 +17,9 @@ export interface AppSchema {
   remote_config_reloads: RemoteConfigReloadsTable;
   slot_load_stats: SlotLoadStatsTable;
   feature_flags: FeatureFlagsTable;
+  placement_revisions: PlacementRevisionsTable;
+  placement_draft: PlacementDraftTable;
+  placement_audit: PlacementAuditTable;
 }
 
 export interface UsersTable {
@@ -28,7 +31,7 @@ export interface UsersTable {
   updated_at: number;
   /** NULL: enabled. A time: disabled then. */
   disabled_at: number | null;
-  /** NULL: no role. `operator`: may see and change the releases of remotes. */
+  /** NULL: no role (an editor). `viewer`, `editor`, `operator`: shared/staff-roles.ts. */
   role: string | null;
 }
 
@@ -147,4 +150,35 @@ export interface FeatureFlagsTable {
   /** 1 on, 0 off. */
   enabled: number;
   updated_at: number;
+}
+
+/** A published revision of the placements document; the newest one is in force (numbers from 1, never reused). */
+export interface PlacementRevisionsTable {
+  number: number;
+  /** The document as JSON text. */
+  document: string;
+  action: 'publish' | 'rollback';
+  /** For a rollback: the revision whose document it restored. */
+  restored: number | null;
+  published_by: string;
+  published_at: number;
+}
+
+/** The one draft operators edit (`only_row` is always 1). */
+export interface PlacementDraftTable {
+  only_row: number;
+  document: string;
+  updated_by: string;
+  updated_at: number;
+}
+
+/** One publish or rollback: who, when, the document before and after (JSON text; `null` before the first). */
+export interface PlacementAuditTable {
+  id: Generated<number>;
+  action: string;
+  actor: string;
+  at: number;
+  revision: number;
+  before: string;
+  after: string;
 }

@@ -37,6 +37,10 @@ async function staffPages(page: Page): Promise<StaffPage[]> {
     },
     { name: 'articles found by a word', path: '/resources/articles?search=spring' },
     {
+      name: 'articles filtered by the featured box and a range of days',
+      path: '/resources/articles?filter.featured=false&filter.published=2023-01-01..2024-12-31',
+    },
+    {
       name: 'delete confirmation',
       path: `/resources/articles/${article.id}`,
       prepare: async (current) => {

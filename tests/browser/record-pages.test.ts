@@ -164,6 +164,8 @@ describe('record edit page', () => {
       'field:slug',
       'field:label',
       'field:group',
+      'field:published',
+      'field:featured',
       'field:body',
       'slot:SearchSnippetPreview',
     ]);

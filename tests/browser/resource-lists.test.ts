@@ -28,7 +28,7 @@ async function shownTable(page: Page): Promise<{ headings: string[]; rows: strin
 describe('resource lists', () => {
   it.each([
     ['authors', ['Name', 'Email', 'Group'], ['title', 'email', 'group']],
-    ['articles', ['Title', 'Label', 'Group'], ['title', 'label', 'group']],
+    ['articles', ['Title', 'Label', 'Group', 'Published on'], ['title', 'label', 'group', 'published']],
   ])('show the columns %s chooses in its definition', async (resource, headings, columns) => {
     const { page } = await suite.newPage();
     await signIn(page);

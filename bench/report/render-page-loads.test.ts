@@ -1,0 +1,54 @@
+import type { PageLoadResult } from './bench-results';
+import { pageGoalVerdict, renderPageLoads } from './render-page-loads';
+
+function run(number: number, ratio: number, slotEvents: 'on' | 'off' = 'on', federatedMs = 100): PageLoadResult {
+  const side = (medianMs: number) => ({
+    medianMs,
+    p25Ms: medianMs,
+    p75Ms: medianMs,
+    timesMs: [medianMs],
+    requests: 1,
+    bytes: 1,
+  });
+  return {
+    name: 'Dashboard',
+    path: '/',
+    signedIn: true,
+    cache: 'cold',
+    slotEvents,
+    run: number,
+    loads: 1,
+    slotComponents: [],
+    federated: side(federatedMs),
+    bundled: side(federatedMs / ratio),
+    ratio,
+    maximumRatio: 1.15,
+  };
+}
+
+describe('pageGoalVerdict', () => {
+  it('counts a goal met only when at least two runs all meet it', () => {
+    expect(pageGoalVerdict([run(1, 1.1), run(2, 1.15)])).toBe('met');
+    expect(pageGoalVerdict([run(1, 1.1), run(2, 1.16)])).toBe('**missed**');
+    expect(pageGoalVerdict([run(1, 1.2), run(2, 1.0)])).toBe('**missed**');
+    expect(pageGoalVerdict([run(1, 1.0)])).toBe('one run: not counted');
+  });
+});
+
+describe('renderPageLoads', () => {
+  it('shows what slot events cost: both ratios, and each side with events on over off, run by run', () => {
+    const markdown = renderPageLoads([
+      run(1, 1.1, 'on', 110),
+      run(1, 1.0, 'off', 100),
+      run(2, 1.05, 'on', 105),
+      run(2, 1.0, 'off', 100),
+    ]).join('\n');
+    // Bundled medians: 100 (on, run 1), 100 (off), 100 (on, run 2), 100 (off).
+    expect(markdown).toContain('| Dashboard (`/`) | cold | 1.10 / 1.05 | 1.00 / 1.00 | 1.10 / 1.05 | 1.00 / 1.00 |');
+    expect(markdown).toContain('| Dashboard (`/`, signed in) | cold | on | 1 | 110 ms (110–110) / 105 ms (105–105) |');
+  });
+
+  it('leaves the events table out when no page was measured both ways', () => {
+    expect(renderPageLoads([run(1, 1.0), run(2, 1.0)]).join('\n')).not.toContain('What slot events cost');
+  });
+});

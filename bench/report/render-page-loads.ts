@@ -1,0 +1,106 @@
+import type { PageLoadResult, PageLoadSide } from './bench-results';
+import { formatBytes, formatMs, formatRatio, verdict } from './format';
+
+/** The runs of one page in one state (cache, slot events), in run order. */
+interface PageRuns {
+  first: PageLoadResult;
+  runs: PageLoadResult[];
+}
+
+/**
+ * A page's goal over its runs: met only when there are at least two and every one meets it, since one run on a
+ * shared machine can meet (or miss) a goal by chance.
+ */
+export function pageGoalVerdict(runs: readonly PageLoadResult[]): string {
+  if (runs.length < 2) return 'one run: not counted';
+  return verdict(runs.every((run) => run.ratio <= run.maximumRatio));
+}
+
+/** The pages' section of the report: the spread of each run, the two-run verdict, and what slot events cost. */
+export function renderPageLoads(results: readonly PageLoadResult[]): string[] {
+  const groups = groupRuns(results, (result) => `${result.name}|${result.path}|${result.cache}|${result.slotEvents}`);
+  const perRun = (runs: readonly PageLoadResult[], cell: (run: PageLoadResult) => string) => runs.map(cell).join(' / ');
+  const spread = (side: PageLoadSide) =>
+    `${formatMs(side.medianMs)} (${Math.round(side.p25Ms)}–${Math.round(side.p75Ms)})`;
+  const lines = [
+    '## Pages in Chromium: Module Federation against the same components bundled into the host',
+    '',
+    'Time from navigation start until every slot of the page is rendered: the median of the loads with their first ' +
+      'and third quartiles (p25–p75) in brackets, for each consecutive run of the page suite (run 1 / run 2). Cold: ' +
+      'a new browser context per load (empty cache); warm: the same page loaded once, untimed, in the context first. ' +
+      'Signed-in pages sign in through `POST /login` in the context before the timed load. Federated and bundled ' +
+      'loads alternate. Slot events off: both variants run without `navigator.sendBeacon`, so the host never starts ' +
+      'its sender. A goal is met only when every run meets it.',
+    '',
+    '| Page | Cache | Slot events | Loads per run | Federated (the product) | Bundled | Requests, bytes (federated; bundled) | Ratio | Goal | |',
+    '| --- | --- | --- | ---: | --- | --- | --- | ---: | ---: | --- |',
+  ];
+  for (const { first, runs } of groups) {
+    lines.push(
+      `| ${first.name} (\`${first.path}\`${first.signedIn ? ', signed in' : ''}) | ${first.cache} | ${first.slotEvents} | ` +
+        `${first.loads} | ${perRun(runs, (run) => spread(run.federated))} | ${perRun(runs, (run) => spread(run.bundled))} | ` +
+        `${first.federated.requests} req, ${formatBytes(first.federated.bytes)}; ` +
+        `${first.bundled.requests} req, ${formatBytes(first.bundled.bytes)} | ` +
+        `${perRun(runs, (run) => formatRatio(run.ratio))} | <= ${formatRatio(first.maximumRatio)} | ${pageGoalVerdict(runs)} |`,
+    );
+  }
+  lines.push(...renderEventsCost(results));
+  lines.push('', 'Slots each page waited for:');
+  const seen = new Set<string>();
+  for (const result of results) {
+    if (seen.has(result.path)) continue;
+    seen.add(result.path);
+    lines.push(`- \`${result.path}\`: ${result.slotComponents.join('; ')}.`);
+  }
+  lines.push('');
+  return lines;
+}
+
+/** For each page and cache state measured with slot events on and off: both ratios, and on against off per side. */
+function renderEventsCost(results: readonly PageLoadResult[]): string[] {
+  const rows: string[] = [];
+  const byState = groupRuns(results, (result) => `${result.name}|${result.path}|${result.cache}`);
+  for (const { first } of byState) {
+    const of = (events: 'on' | 'off') =>
+      results.filter(
+        (result) =>
+          result.name === first.name &&
+          result.path === first.path &&
+          result.cache === first.cache &&
+          result.slotEvents === events,
+      );
+    const on = of('on');
+    const off = of('off');
+    if (on.length === 0 || off.length === 0 || on.length !== off.length) continue;
+    const ratios = (runs: readonly PageLoadResult[]) => runs.map((run) => formatRatio(run.ratio)).join(' / ');
+    const onOverOff = (side: 'federated' | 'bundled') =>
+      on.map((run, index) => formatRatio(run[side].medianMs / off[index]![side].medianMs)).join(' / ');
+    rows.push(
+      `| ${first.name} (\`${first.path}\`) | ${first.cache} | ${ratios(on)} | ${ratios(off)} | ` +
+        `${onOverOff('federated')} | ${onOverOff('bundled')} |`,
+    );
+  }
+  if (rows.length === 0) return [];
+  return [
+    '',
+    'What slot events cost (run 1 / run 2): the ratio against the bundled host with events on and with them off, and ' +
+      'the median with events on divided by the median with them off, on each side (1.00: no cost on the way to the ' +
+      'rendered page; events go after it).',
+    '',
+    '| Page | Cache | Ratio, events on | Ratio, events off | Federated, on ÷ off | Bundled, on ÷ off |',
+    '| --- | --- | ---: | ---: | ---: | ---: |',
+    ...rows,
+  ];
+}
+
+function groupRuns(results: readonly PageLoadResult[], keyOf: (result: PageLoadResult) => string): PageRuns[] {
+  const groups = new Map<string, PageRuns>();
+  for (const result of results) {
+    const key = keyOf(result);
+    const group = groups.get(key);
+    if (group) group.runs.push(result);
+    else groups.set(key, { first: result, runs: [result] });
+  }
+  for (const group of groups.values()) group.runs.sort((a, b) => a.run - b.run);
+  return [...groups.values()];
+}

@@ -1,0 +1,38 @@
+// The component alone: the package's index also exports its test registry, which imports the ajv validator.
+import Form from '@rjsf/core/lib/components/Form.js';
+import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import type { JsonSchema, JsonValue } from '../../shared';
+import { schemaFormValidator } from './schema-form-validator';
+
+export interface PlacementPropsFormProps {
+  /** The component's props schema, as its remote declares it. */
+  schema: JsonSchema;
+  props: JsonValue;
+  /** Unique on the page: the ids of the form's fields start with it. */
+  idPrefix: string;
+  onChange(props: JsonValue): void;
+}
+
+/** The form's own button is not wanted: the props are part of the draft, saved with it. */
+const UI_SCHEMA: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
+
+/**
+ * A slot's props as a form generated from its component's JSON Schema (react-jsonschema-form), checked as the
+ * operator types (schema-form-validator.ts) (the server checks them again when the draft is saved and published). A chunk of its own, loaded
+ * by the placements page only: the library is larger than every other tool page together.
+ */
+export default function PlacementPropsForm({ schema, props, idPrefix, onChange }: PlacementPropsFormProps) {
+  return (
+    <Form
+      schema={schema as RJSFSchema}
+      uiSchema={UI_SCHEMA}
+      formData={props}
+      validator={schemaFormValidator}
+      idPrefix={idPrefix}
+      liveValidate="onChange"
+      showErrorList={false}
+      noHtml5Validate
+      onChange={(event) => onChange((event.formData ?? {}) as JsonValue)}
+    />
+  );
+}

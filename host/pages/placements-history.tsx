@@ -1,0 +1,91 @@
+import type { PlacementChange, PlacementRevisionSummary } from '../../shared';
+
+/** What publishing the saved draft would change, one line per change. */
+export function PlacementsDiff({ changes }: { changes: readonly PlacementChange[] }) {
+  return (
+    <section className="inspector__section" aria-labelledby="placements-diff" data-placements-diff>
+      <h2 id="placements-diff">Changes against the published revision</h2>
+      {changes.length === 0 ? (
+        <p className="empty">The saved draft is what is published.</p>
+      ) : (
+        <ul>
+          {changes.map((change) => (
+            <li key={`${change.change}|${change.location}|${change.remote ?? ''}|${change.id ?? ''}`}>
+              {describeChange(change)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function describeChange(change: PlacementChange): string {
+  if (change.change === 'allow-list') {
+    const list = (value: unknown) => (Array.isArray(value) ? value.join(', ') || 'none' : 'any');
+    return `${change.location}: remotes allowed ${list(change.before)} → ${list(change.after)}`;
+  }
+  if (change.change === 'forms') {
+    return `form slots of ${change.remote ?? ''} in ${change.location}: ${JSON.stringify(change.before)} → ${JSON.stringify(change.after)}`;
+  }
+  const slot = `${change.id ?? ''} of ${change.remote ?? ''} at ${change.location}`;
+  if (change.change === 'changed')
+    return `changed ${slot}: ${JSON.stringify(change.before)} → ${JSON.stringify(change.after)}`;
+  return `${change.change} ${slot}`;
+}
+
+export interface PlacementRevisionsProps {
+  revisions: readonly PlacementRevisionSummary[];
+  rollback(revision: number): void;
+}
+
+/** The published revisions, newest first (the first is in force), each older one with a way back to it. */
+export function PlacementRevisions({ revisions, rollback }: PlacementRevisionsProps) {
+  return (
+    <section className="inspector__section" aria-labelledby="placements-revisions" data-placements-revisions>
+      <h2 id="placements-revisions">Revisions</h2>
+      {revisions.length === 0 ? (
+        <p className="empty">Nothing was published yet.</p>
+      ) : (
+        <div className="table-wrap" role="region" aria-label="Revisions" tabIndex={0}>
+          <table className="table">
+            <caption className="inspector__caption">Published revisions, newest first</caption>
+            <thead>
+              <tr>
+                {['Revision', 'What', 'By', 'When', ''].map((column, index) => (
+                  <th scope="col" key={column || index}>
+                    {column || <span className="visually-hidden">Roll back</span>}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {revisions.map((revision, index) => (
+                <tr key={revision.number} data-placement-revision={revision.number}>
+                  <td>{revision.number}</td>
+                  <td>
+                    {revision.action === 'rollback' ? `rollback to ${revision.restored ?? '?'}` : 'publish'}
+                    {index === 0 ? ' (in force)' : ''}
+                  </td>
+                  <td>{revision.publishedBy}</td>
+                  <td>{new Date(revision.publishedAt).toLocaleString()}</td>
+                  <td>
+                    {index > 0 && (
+                      <button
+                        type="button"
+                        className="button button--secondary"
+                        onClick={() => rollback(revision.number)}
+                      >
+                        Roll back to revision {revision.number}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

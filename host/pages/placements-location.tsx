@@ -1,0 +1,221 @@
+import { lazy, Suspense, useState } from 'react';
+import type {
+  JsonSchema,
+  JsonValue,
+  PlacementComponentsPayload,
+  PlacementPreview,
+  PlacementProblem,
+} from '../../shared';
+import { priorityOf, slotKey, type DraftSlot, type DraftSlotAt } from './placements-draft';
+
+const PlacementPropsForm = lazy(
+  () => import(/* webpackChunkName: "tool-library-props-form" */ './placement-props-form'),
+);
+
+export interface PlacementsLocationProps {
+  location: string;
+  isPublic: boolean;
+  slots: readonly DraftSlotAt[];
+  problems: readonly PlacementProblem[];
+  /** This location's order with the saved draft published (code's, the file's and the draft's slots). */
+  preview: PlacementPreview[string] | undefined;
+  components: PlacementComponentsPayload;
+  change(at: DraftSlotAt, change: (slot: DraftSlot) => DraftSlot | null): void;
+  add(remote: string, component: string): void;
+}
+
+/** One location of the draft: its slots in order, each editable, their problems, and a way to add one. */
+export function PlacementsLocation(props: PlacementsLocationProps) {
+  const { location, slots } = props;
+  const headingId = `placements-${location}`;
+  return (
+    <section className="inspector__section" aria-labelledby={headingId} data-placements-location={location}>
+      <h2 id={headingId}>{location}</h2>
+      <p className="muted">{props.isPublic ? 'public: no "Shown when" rule here' : 'protected'}</p>
+      {slots.length === 0 ? (
+        <p className="empty">The draft places nothing here.</p>
+      ) : (
+        <ol className="placements__slots">
+          {slots.map((at) => (
+            <SlotEditor
+              key={slotKey(at)}
+              at={at}
+              isPublic={props.isPublic}
+              schema={schemaOf(props.components, at)}
+              problems={props.problems.filter(
+                (problem) =>
+                  problem.remote === at.remote && problem.location === location && problem.index === at.index,
+              )}
+              change={(change) => props.change(at, change)}
+            />
+          ))}
+        </ol>
+      )}
+      <AddSlot location={location} components={props.components} add={props.add} />
+      {props.preview !== undefined && props.preview.length > 0 && (
+        <div className="placements__preview" data-placements-preview={location}>
+          <h3>Order with the saved draft published</h3>
+          <ol>
+            {props.preview.map((slot) => (
+              <li key={`${slot.source}|${slot.id}`}>
+                {slot.id} ({slot.source === 'code' ? 'code' : `${slot.source}, ${slot.remote ?? ''}`})
+              </li>
+            ))}
+          </ol>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function schemaOf(components: PlacementComponentsPayload, at: DraftSlotAt): JsonSchema | null {
+  const remote = components.remotes.find((candidate) => candidate.name === at.remote);
+  return remote?.components.find((component) => component.name === at.slot.component)?.schema ?? null;
+}
+
+interface SlotEditorProps {
+  at: DraftSlotAt;
+  isPublic: boolean;
+  schema: JsonSchema | null;
+  problems: readonly PlacementProblem[];
+  change(change: (slot: DraftSlot) => DraftSlot | null): void;
+}
+
+function SlotEditor({ at, isPublic, schema, problems, change }: SlotEditorProps) {
+  const { slot } = at;
+  const name = `${String(slot.component)} (${at.remote})`;
+  const id = `placement-${at.remote}-${at.location}-${at.index}`;
+  const current = slot.visibleWhen === undefined ? '' : JSON.stringify(slot.visibleWhen);
+  const [rule, setRule] = useState(current);
+  // The rule the text stands for: when the slot's rule changes otherwise (a slot above removed, a rollback), the
+  // text follows it; while the operator types, it stays as typed.
+  const [ruleFor, setRuleFor] = useState(current);
+  const [ruleError, setRuleError] = useState<string | null>(null);
+  if (ruleFor !== current) {
+    setRule(current);
+    setRuleFor(current);
+    setRuleError(null);
+  }
+  const setKey = (key: string, value: JsonValue | undefined) =>
+    change((current) => {
+      const { [key]: _old, ...rest } = current;
+      return value === undefined ? rest : { ...rest, [key]: value };
+    });
+
+  return (
+    <li className="placements__slot" data-placement-slot={`${at.remote}:${String(slot.component)}`}>
+      <h3 className="placements__slot-title">{name}</h3>
+      <div className="form__field">
+        <label htmlFor={`${id}-priority`}>Priority of {name}</label>
+        <input
+          id={`${id}-priority`}
+          type="number"
+          step={1}
+          value={priorityOf(slot)}
+          onChange={(event) => {
+            const value = Number.parseInt(event.target.value, 10);
+            setKey('priority', Number.isNaN(value) ? undefined : value);
+          }}
+        />
+      </div>
+      {!isPublic && (
+        <div className="form__field">
+          <label htmlFor={`${id}-rule`}>Shown when (a rule in JSON; empty: always)</label>
+          <textarea
+            id={`${id}-rule`}
+            rows={2}
+            value={rule}
+            aria-invalid={ruleError !== null}
+            aria-describedby={ruleError === null ? undefined : `${id}-rule-error`}
+            onChange={(event) => {
+              const text = event.target.value;
+              setRule(text);
+              if (text.trim() === '') {
+                setRuleError(null);
+                setRuleFor('');
+                setKey('visibleWhen', undefined);
+                return;
+              }
+              try {
+                const parsed = JSON.parse(text) as JsonValue;
+                setRuleFor(JSON.stringify(parsed));
+                setKey('visibleWhen', parsed);
+                setRuleError(null);
+              } catch {
+                setRuleError('Not JSON yet, e.g. {"roles": ["editor"]}.');
+              }
+            }}
+          />
+          {ruleError !== null && (
+            <p className="form__error" id={`${id}-rule-error`}>
+              {ruleError}
+            </p>
+          )}
+        </div>
+      )}
+      {schema === null ? (
+        <p className="muted">Its remote declares no props schema: its props are kept as they are.</p>
+      ) : (
+        <details className="placements__props">
+          <summary>Props of {name}</summary>
+          <Suspense fallback={<p role="status">Loading the form…</p>}>
+            <PlacementPropsForm
+              schema={schema}
+              props={slot.props ?? {}}
+              idPrefix={`${id}-props`}
+              onChange={(props) => setKey('props', props)}
+            />
+          </Suspense>
+        </details>
+      )}
+      {problems.length > 0 && (
+        <ul className="form-error placements__problems" data-placement-problems>
+          {problems.map((problem) => (
+            <li key={`${problem.kind}|${problem.path ?? ''}|${problem.message}`}>
+              {problem.path === null ? '' : `${problem.path}: `}
+              {problem.message}
+              {problem.blocking ? '' : ' (a warning: it does not stop a publish)'}
+            </li>
+          ))}
+        </ul>
+      )}
+      <button type="button" className="button button--secondary" onClick={() => change(() => null)}>
+        Remove {name}
+      </button>
+    </li>
+  );
+}
+
+function AddSlot({ location, components, add }: Pick<PlacementsLocationProps, 'location' | 'components' | 'add'>) {
+  const options = components.remotes.flatMap((remote) =>
+    remote.components.map((component) => `${remote.name}:${component.name}`),
+  );
+  const [choice, setChoice] = useState('');
+  const selectId = `placements-add-${location}`;
+  if (options.length === 0) return null;
+  return (
+    <div className="placements__add">
+      <label htmlFor={selectId}>Add a slot at {location}</label>
+      <select id={selectId} value={choice} onChange={(event) => setChoice(event.target.value)}>
+        <option value="">Choose a component…</option>
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {option.replace(':', ': ')}
+          </option>
+        ))}
+      </select>
+      <button
+        type="button"
+        className="button button--secondary"
+        disabled={choice === ''}
+        onClick={() => {
+          const [remote, component] = choice.split(':') as [string, string];
+          add(remote, component);
+          setChoice('');
+        }}
+      >
+        Add
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,136 @@
+import '../../testing/host/router-globals';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import {
+  OPERATOR_ROLE,
+  PLACEMENTS_PAGE_PATH,
+  type PlacementComponentsPayload,
+  type PlacementsDocument,
+  type PlacementsPayload,
+} from '../../shared';
+import { createFakeApi, type FakeApi, type FakeRoute } from '../../testing/host/fake-api';
+import { demoMe, renderAppAt } from '../../testing/host/render-app';
+
+const LOCATION = 'dashboard-after-cards';
+
+const DRAFT: PlacementsDocument = {
+  remotes: [
+    {
+      name: 'team_news',
+      slots: {
+        [LOCATION]: [
+          { component: 'NewsTicker', priority: 10 },
+          { component: 'Welcome', priority: 20, visibleWhen: { roles: ['editor'] } },
+        ],
+      },
+    },
+  ],
+};
+
+const COMPONENTS: PlacementComponentsPayload = {
+  remotes: [
+    {
+      name: 'team_news',
+      components: [
+        { name: 'NewsTicker', schema: null },
+        { name: 'Welcome', schema: null },
+      ],
+    },
+  ],
+};
+
+function overview(document: PlacementsDocument = DRAFT): PlacementsPayload {
+  return {
+    draft: { document: document as never, updatedBy: 'admin', updatedAt: '2026-11-23T10:00:00.000Z' },
+    problems: [],
+    preview: {},
+    published: null,
+  };
+}
+
+function api(roles: string[], routes: Record<string, FakeRoute> = {}): FakeApi {
+  return createFakeApi({
+    'GET /me': { body: demoMe(roles) },
+    'GET /slots': { body: { slots: {} } },
+    'GET /meta': { body: { dashboards: [], modules: [], slots: {} } },
+    'GET /api/placements': { body: overview() },
+    'GET /api/placements/components': { body: COMPONENTS },
+    'GET /api/placements/diff': { body: { revision: 0, changes: [] } },
+    'GET /api/placements/revisions': { body: { revisions: [] } },
+    ...routes,
+  });
+}
+
+function renderApp(fake: FakeApi) {
+  return renderAppAt(fake, PLACEMENTS_PAGE_PATH);
+}
+
+async function locationSection(): Promise<HTMLElement> {
+  const heading = await screen.findByRole('heading', { name: LOCATION, level: 2 });
+  return heading.closest('section') as HTMLElement;
+}
+
+describe('the placements page', () => {
+  it('tells staff without the operator role that it is for operators', async () => {
+    renderApp(api([]));
+    await screen.findByRole('heading', { name: 'Operators only', level: 1 });
+    expect(screen.getByText('Placements are for staff with the operator role. Ask an operator if you need a change.'));
+  });
+
+  it('keeps each slot’s rule with its slot when a slot above it is removed', async () => {
+    renderApp(api([OPERATOR_ROLE]));
+    const section = await locationSection();
+    const rules = () =>
+      within(section)
+        .getAllByLabelText(/^Shown when/)
+        .map((field) => (field as HTMLTextAreaElement).value);
+    expect(rules()).toEqual(['', '{"roles":["editor"]}']);
+    fireEvent.click(within(section).getByRole('button', { name: 'Remove NewsTicker (team_news)' }));
+    await waitFor(() => expect(rules()).toEqual(['{"roles":["editor"]}']));
+    expect(within(section).getByLabelText('Priority of Welcome (team_news)')).toHaveProperty('value', '20');
+  });
+
+  it('saves the draft as edited and shows each problem at its slot', async () => {
+    const fake = api([OPERATOR_ROLE], {
+      'PUT /api/placements/draft': (request) => ({
+        body: {
+          ...overview((request.body as { document: PlacementsDocument }).document),
+          problems: [
+            {
+              remote: 'team_news',
+              location: LOCATION,
+              index: 1,
+              component: 'Welcome',
+              kind: 'remote-not-allowed',
+              path: null,
+              message: 'remote "team_news" may not fill "dashboard-after-cards"',
+              blocking: true,
+            },
+          ],
+        },
+      }),
+    });
+    renderApp(fake);
+    const section = await locationSection();
+    const rule = within(section).getAllByLabelText(/^Shown when/)[0]!;
+    fireEvent.change(rule, { target: { value: '{"tenants": ' } });
+    expect(within(section).getByText('Not JSON yet, e.g. {"roles": ["editor"]}.'));
+    fireEvent.change(rule, { target: { value: '{"tenants": ["acme"]}' } });
+    fireEvent.change(within(section).getByLabelText('Priority of NewsTicker (team_news)'), { target: { value: '70' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
+    await screen.findByText('Draft saved with 1 problem(s).');
+
+    const saved = fake.requests.find((request) => request.method === 'PUT')?.body as { document: PlacementsDocument };
+    expect(saved.document.remotes?.[0]?.slots?.[LOCATION]).toEqual([
+      { component: 'NewsTicker', priority: 70, visibleWhen: { tenants: ['acme'] } },
+      { component: 'Welcome', priority: 20, visibleWhen: { roles: ['editor'] } },
+    ]);
+    // NewsTicker now comes after Welcome (priority 70 against 20); the problem is shown at Welcome only.
+    const slots = section.querySelectorAll('[data-placement-slot]');
+    expect([...slots].map((slot) => slot.getAttribute('data-placement-slot'))).toEqual([
+      'team_news:Welcome',
+      'team_news:NewsTicker',
+    ]);
+    expect(slots[0]!.querySelector('[data-placement-problems]')?.textContent).toMatch(/may not fill/);
+    expect(slots[1]!.querySelector('[data-placement-problems]')).toBeNull();
+  });
+});

@@ -1,0 +1,214 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  PLACEMENTS_API_PATH,
+  SlotLocation,
+  type PlacementChange,
+  type PlacementComponentsPayload,
+  type PlacementPreview,
+  type PlacementProblem,
+  type PlacementRevisionsPayload,
+  type PlacementsDiffPayload,
+  type PlacementsDocument,
+  type PlacementsDraftPayload,
+  type PlacementsPayload,
+} from '../../shared';
+import { ApiError, useApiClient, useSession } from '../core';
+import { useApi } from '../app/use-api';
+import { PageHeading } from '../layout/page-heading';
+import { isOperator } from './operator-role';
+import { OperatorsOnlyPage } from './operators-only-page';
+import { PageStatus } from './page-status';
+import { RefusalSummary } from './refusal-summary';
+import { addSlot, asDocument, changeSlot, slotsAt } from './placements-draft';
+import { PlacementRevisions, PlacementsDiff } from './placements-history';
+import { PlacementsLocation } from './placements-location';
+
+/**
+ * The placements editor, for operators: the draft's slots per location (add, remove, priority, "Shown when", props
+ * from the component's schema), its problems as the server finds them, the changes publishing would make, publishing,
+ * and the revisions with a way back to each (docs/operators/placements-editor.md). Other staff get "operators only".
+ */
+export function PlacementsPage() {
+  const { user } = useSession();
+  return isOperator(user?.roles) ? <PlacementsEditor /> : <OperatorsOnlyPage what="Placements are" />;
+}
+
+interface Outcome {
+  message: string;
+  refused: boolean;
+  problems: readonly string[];
+}
+
+function PlacementsEditor() {
+  const client = useApiClient();
+  const { expire } = useSession();
+  const overview = useApi<PlacementsPayload>(PLACEMENTS_API_PATH);
+  const components = useApi<PlacementComponentsPayload>(`${PLACEMENTS_API_PATH}/components`);
+  const [document, setDocument] = useState<PlacementsDocument | null>(null);
+  const [problems, setProblems] = useState<readonly PlacementProblem[]>([]);
+  const [preview, setPreview] = useState<PlacementPreview>({});
+  const [changes, setChanges] = useState<readonly PlacementChange[] | null>(null);
+  const [revisions, setRevisions] = useState<PlacementRevisionsPayload['revisions']>([]);
+  const [dirty, setDirty] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const busy = useRef(false);
+  const alert = useRef<HTMLDivElement>(null);
+
+  const loadHistory = useCallback(async () => {
+    const [diff, list] = await Promise.all([
+      client.get<PlacementsDiffPayload>(`${PLACEMENTS_API_PATH}/diff`),
+      client.get<PlacementRevisionsPayload>(`${PLACEMENTS_API_PATH}/revisions`),
+    ]);
+    setChanges(diff.changes);
+    setRevisions(list.revisions);
+  }, [client]);
+
+  useEffect(() => {
+    if (overview.status !== 'ready' || document !== null) return;
+    setDocument(asDocument(overview.data.draft.document));
+    setProblems(overview.data.problems);
+    setPreview(overview.data.preview);
+    loadHistory().catch(() => undefined);
+  }, [overview, document, loadHistory]);
+
+  useEffect(() => {
+    if (outcome?.refused) alert.current?.focus();
+  }, [outcome]);
+
+  /** Runs one request at a time; a refusal is announced with its problems, a 401 ends the session. */
+  const act = async (work: () => Promise<string>) => {
+    if (busy.current) return;
+    busy.current = true;
+    try {
+      setOutcome({ message: await work(), refused: false, problems: [] });
+    } catch (error) {
+      const refusal = error instanceof ApiError ? error : new ApiError(0, 'network', String(error));
+      if (refusal.status === 401) expire();
+      setOutcome({ message: refusal.message, refused: true, problems: refusal.problems });
+    } finally {
+      busy.current = false;
+    }
+  };
+
+  const save = async (next: PlacementsDocument): Promise<readonly PlacementProblem[]> => {
+    const saved = await client.put<PlacementsDraftPayload>(`${PLACEMENTS_API_PATH}/draft`, { document: next });
+    setProblems(saved.problems);
+    setPreview(saved.preview);
+    setDirty(false);
+    await loadHistory();
+    return saved.problems;
+  };
+
+  if ([overview, components].some((state) => state.status === 'error' && state.error.status === 403)) {
+    return <OperatorsOnlyPage what="Placements are" />;
+  }
+  if (overview.status === 'error') return <PageStatus status="error" error={overview.error} retry={overview.reload} />;
+  if (components.status === 'error') {
+    return <PageStatus status="error" error={components.error} retry={components.reload} />;
+  }
+  if (document === null || components.status !== 'ready') return <PageStatus status="loading" />;
+
+  const edit = (next: PlacementsDocument) => {
+    setDocument(next);
+    setDirty(true);
+  };
+  const blocking = problems.filter((problem) => problem.blocking).length;
+  const elsewhere = problems.filter((problem) => problem.index === null);
+
+  return (
+    <div className="page">
+      <PageHeading title="Placements" />
+      <p className="muted">
+        Slots placed by operators, after those of code and of REMOTES_CONFIG at each location. Edit the draft, save it
+        to see its problems and changes, then publish: every host serves a revision within seconds.
+      </p>
+      <div className="placements__actions">
+        <button
+          type="button"
+          className="button button--secondary"
+          onClick={() =>
+            void act(async () => {
+              const found = await save(document);
+              return found.length === 0 ? 'Draft saved: no problem.' : `Draft saved with ${found.length} problem(s).`;
+            })
+          }
+        >
+          Save draft
+        </button>
+        <button
+          type="button"
+          className="button button--primary"
+          onClick={() =>
+            void act(async () => {
+              if (dirty) await save(document);
+              const revision = await client.post<{ number: number }>(`${PLACEMENTS_API_PATH}/publish`, {});
+              await loadHistory();
+              return `Revision ${revision.number} published.`;
+            })
+          }
+        >
+          Publish
+        </button>
+        <a className="button button--ghost" href={`${PLACEMENTS_API_PATH}/export`} download>
+          Export the published revision
+        </a>
+      </div>
+      <p role="status" className="form__status" data-placements-status>
+        {outcome && !outcome.refused ? outcome.message : ''}
+        {dirty ? ' Unsaved changes.' : ''}
+      </p>
+      {outcome?.refused && (
+        <RefusalSummary
+          message={outcome.message}
+          problems={outcome.problems}
+          ref={alert}
+          mark="data-placements-refused"
+        />
+      )}
+      {blocking > 0 && (
+        <p className="form-error" data-placements-blocking>
+          {blocking} problem(s) of the saved draft stop a publish; each is shown with its slot.
+        </p>
+      )}
+      {elsewhere.length > 0 && (
+        <ul className="form-error">
+          {elsewhere.map((problem) => (
+            <li key={problem.message}>{problem.message}</li>
+          ))}
+        </ul>
+      )}
+      {changes !== null && <PlacementsDiff changes={changes} />}
+      {SlotLocation.cases().map((location) => (
+        <PlacementsLocation
+          key={location.value}
+          location={location.value}
+          isPublic={location.isPublic()}
+          slots={slotsAt(document, location.value)}
+          problems={problems}
+          preview={preview[location.value]}
+          components={components.data}
+          change={(at, change) => edit(changeSlot(document, at, change))}
+          add={(remote, component) => edit(addSlot(document, remote, location.value, component))}
+        />
+      ))}
+      <PlacementRevisions
+        revisions={revisions}
+        rollback={(number) =>
+          void act(async () => {
+            if (!window.confirm(`Publish revision ${number}'s placements again, as a new revision?`)) return '';
+            const revision = await client.post<{ number: number }>(`${PLACEMENTS_API_PATH}/rollback`, {
+              revision: number,
+            });
+            const draft = await client.get<PlacementsPayload>(PLACEMENTS_API_PATH);
+            setDocument(asDocument(draft.draft.document));
+            setProblems(draft.problems);
+            setPreview(draft.preview);
+            setDirty(false);
+            await loadHistory();
+            return `Rolled back to revision ${number}: revision ${revision.number} is in force.`;
+          })
+        }
+      />
+    </div>
+  );
+}

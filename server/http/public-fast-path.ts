@@ -1,0 +1,78 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import type { ServerLifecycle } from '../process/server-lifecycle';
+import { setApiSecurityHeaders } from '../security/api-security-headers';
+import { answerSlots, SLOTS_PATH } from '../slots/slots-router';
+import type { EncodedSlots, SlotsPayloadCache } from '../slots/slots-payload';
+import type { PlainHandler } from './plain-handler';
+
+/** Express's compiled `trust proxy` setting (`app.get('trust proxy fn')`): whether the hop at `address` is trusted. */
+export type TrustProxyFn = (address: string | undefined, hop: number) => boolean;
+
+export interface PublicFastPathParts {
+  /**
+   * The middleware Express runs first on every request that concern a public `GET`, the same instances in the same
+   * order (app-routes.ts): request timing, the request id (and log line), the proxy hop check. Each must call
+   * `next()` before it returns and never with an error. The cross-site guard is left out: it passes every `GET`.
+   */
+  prelude: readonly PlainHandler[];
+  trustProxy: TrustProxyFn;
+  lifecycle: ServerLifecycle;
+  slots: SlotsPayloadCache;
+}
+
+/** Whether the fast path answered; when false, nothing was done to the request and Express must answer it. */
+export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+/**
+ * `GET` and `HEAD` `/slots` (any query string: the route reads none) answered before Express's router, byte for
+ * byte as the Express route answers them: the same prelude, the same API security headers (HSTS when the request
+ * came over HTTPS, told as `req.secure` tells it), `Connection: close` once draining, the same ETag, 304 and body.
+ * Express's router (its layers, path matching, prototype switch per request) costs the busiest public route more
+ * than the answer itself; every other request, and any other spelling of the path (`/slots/`, `/SLOTS`, which
+ * Express's loose matching also serves), goes to Express. public-fast-path.test.ts compares both ways.
+ */
+export function createPublicFastPath(parts: PublicFastPathParts): FastPath {
+  const { prelude, trustProxy, lifecycle, slots } = parts;
+  return (req, res) => {
+    if (!isSlotsRequest(req)) return false;
+    let json: EncodedSlots;
+    try {
+      json = slots.current();
+    } catch {
+      // Before anything was done to the request: Express answers it, through its error handler.
+      return false;
+    }
+    for (const handler of prelude) runSynchronously(handler, req, res);
+    setApiSecurityHeaders(res, isSecure(req, trustProxy));
+    if (lifecycle.draining) res.setHeader('Connection', 'close');
+    answerSlots(req, res, json);
+    return true;
+  };
+}
+
+function isSlotsRequest(req: IncomingMessage): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const url = req.url ?? '';
+  return url.startsWith(SLOTS_PATH) && (url.length === SLOTS_PATH.length || url[SLOTS_PATH.length] === '?');
+}
+
+function runSynchronously(handler: PlainHandler, req: IncomingMessage, res: ServerResponse): void {
+  let passed = false;
+  handler(req, res, (error) => {
+    passed = error === undefined || error === null;
+  });
+  // A programming error (a middleware made asynchronous, or one that can fail): it has no place before the router.
+  if (!passed) throw new Error(`A fast-path middleware (${handler.name || 'anonymous'}) did not pass the request on.`);
+}
+
+/** Express's `req.secure` (`req.protocol === 'https'`), from the socket and a trusted proxy's X-Forwarded-Proto. */
+export function isSecure(req: IncomingMessage, trustProxy: TrustProxyFn): boolean {
+  const encrypted = (req.socket as Partial<TLSSocket>).encrypted === true;
+  if (!trustProxy(req.socket.remoteAddress, 0)) return encrypted;
+  const forwarded = req.headers['x-forwarded-proto'];
+  // Node joins a repeated X-Forwarded-Proto into one string; an array never comes, but the type allows one.
+  const header = (typeof forwarded === 'string' ? forwarded : forwarded?.join(', ')) || (encrypted ? 'https' : 'http');
+  const comma = header.indexOf(',');
+  return (comma === -1 ? header : header.slice(0, comma)).trim() === 'https';
+}

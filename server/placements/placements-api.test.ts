@@ -1,0 +1,414 @@
+/**
+ * Placements in the database through the whole app over HTTP: the operator role, the draft and its problems slot
+ * by slot, the diff, publishing (served on /meta at once, combined with code and REMOTES_CONFIG), a refused publish
+ * that changes nothing, rollback, the audit trail, export and import, and a REMOTES_CONFIG reload that keeps them.
+ */
+import request from 'supertest';
+import {
+  OPERATOR_ROLE,
+  Slot,
+  type MetaPayload,
+  type PlacementAuditPayload,
+  type PlacementRevision,
+  type PlacementRevisionsPayload,
+  type PlacementsDiffPayload,
+  type PlacementsDraftPayload,
+  type PlacementsPayload,
+} from '../../shared';
+import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
+import { addUser, createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
+
+const PASSWORD = 'correct horse battery';
+const BANNER_SCHEMA = {
+  type: 'object',
+  properties: { title: { type: 'string' } },
+  required: ['title'],
+  additionalProperties: false,
+};
+
+let dist: FixtureDist;
+let testApp: TestApp;
+let operator: Awaited<ReturnType<typeof signedInAgent>>;
+
+/** Code places Welcome; the file places the billing remote's InvoiceNote; nothing in the database yet. */
+beforeEach(async () => {
+  dist = createFixtureDist();
+  dist.addRemote({
+    name: 'team_billing',
+    components: ['InvoiceBanner', 'InvoiceNote'],
+    formComponents: [],
+    props: { InvoiceBanner: BANNER_SCHEMA },
+  });
+  dist.addRemote({ name: 'team_news', components: ['NewsTicker', 'Welcome'], formComponents: [] });
+  const config = {
+    remotes: [{ name: 'team_billing', slots: { 'dashboard-before-cards': [{ component: 'InvoiceNote' }] } }],
+    locations: { 'header-banner': ['team_news'] },
+  };
+  testApp = await createTestApp({
+    distDir: dist.dir,
+    env: { REMOTES_CONFIG: dist.write('remotes.json', JSON.stringify(config)) },
+    configure: (app) => app.registerSlots({ 'dashboard-before-cards': Slot.make('Welcome') }),
+  });
+  await addUser(testApp.app, 'ops', PASSWORD, ['acme']);
+  await testApp.app.users.setRole('ops', OPERATOR_ROLE);
+  await addUser(testApp.app, 'viewer', PASSWORD, ['acme']);
+  operator = await signedInAgent(testApp.app, 'ops', PASSWORD);
+});
+afterEach(async () => {
+  await testApp.close();
+  dist.remove();
+});
+
+const DOCUMENT = {
+  remotes: [
+    {
+      name: 'team_billing',
+      slots: { 'dashboard-before-cards': [{ component: 'InvoiceBanner', props: { title: 'Due' }, priority: 10 }] },
+    },
+  ],
+};
+
+async function saveDraft(document: unknown): Promise<PlacementsDraftPayload> {
+  return (await operator.put('/api/placements/draft').send({ document }).expect(200)).body as PlacementsDraftPayload;
+}
+
+async function dashboardSlots(): Promise<string[]> {
+  const meta = (await operator.get('/meta').expect(200)).body as MetaPayload;
+  return (meta.slots['dashboard-before-cards'] ?? []).map((entry) => entry.component);
+}
+
+describe('who may use the placements API', () => {
+  it('answers 401 without a session, 403 JSON to staff without the operator role', async () => {
+    const anonymous = await request(testApp.app.handler).get('/api/placements').expect(401);
+    expect(anonymous.body.error.code).toBe('unauthenticated');
+    const viewer = await signedInAgent(testApp.app, 'viewer', PASSWORD);
+    for (const [method, path] of [
+      ['get', '/api/placements'],
+      ['get', '/api/placements/revisions'],
+      ['get', '/api/placements/export'],
+      ['post', '/api/placements/publish'],
+    ] as const) {
+      const response = await viewer[method](path).send({}).expect(403);
+      expect(response.body.error).toEqual({ code: 'forbidden', message: 'Only operators may do this.' });
+    }
+    await viewer.put('/api/placements/draft').send({ document: DOCUMENT }).expect(403);
+    expect(await testApp.app.placementsStore.draft()).toBeNull();
+  });
+
+  it('refuses a cross-site write of an operator', async () => {
+    const response = await operator
+      .post('/api/placements/publish')
+      .set('Origin', 'https://evil.example.com')
+      .send({})
+      .expect(403);
+    expect(response.body.error.message).toBe('Cross-site request refused.');
+    expect(await testApp.app.placementsStore.lastNumber()).toBe(0);
+  });
+});
+
+describe('the draft', () => {
+  it('starts as the empty document and is saved with each slot problem, before any publish', async () => {
+    const first = (await operator.get('/api/placements').expect(200)).body as PlacementsPayload;
+    expect(first).toMatchObject({
+      draft: { document: { remotes: [], locations: {} }, updatedBy: null },
+      published: null,
+    });
+
+    const { draft, problems } = await saveDraft({
+      remotes: [
+        {
+          name: 'team_billing',
+          slots: {
+            'dashboard-before-cards': [
+              { component: 'InvoiceBanner', props: { title: 3 } },
+              { component: 'InvoiceBanner', props: { title: 'ok' }, priority: 'high' },
+              { component: 'InvoiceNote', after: 'nowhere' },
+            ],
+          },
+        },
+      ],
+    });
+    expect(draft.updatedBy).toBe('ops');
+    // Shape problems come first, each naming its slot; the document's other slots wait for them.
+    expect(problems).toEqual([
+      expect.objectContaining({
+        kind: 'invalid-document',
+        remote: 'team_billing',
+        location: 'dashboard-before-cards',
+        index: 1,
+        blocking: true,
+      }),
+    ]);
+    expect(problems[0]!.message).toMatch(/priority/);
+
+    const fixed = await saveDraft({
+      remotes: [
+        {
+          name: 'team_billing',
+          slots: {
+            'dashboard-before-cards': [
+              { component: 'InvoiceBanner', props: { title: 3 } },
+              { component: 'InvoiceNote', id: 'note-2', after: 'nowhere' },
+            ],
+            'header-banner': [{ component: 'InvoiceNote', id: 'header-note' }],
+          },
+        },
+        { name: 'team_ghost', slots: { 'dashboard-after-cards': [{ component: 'Ghost' }] } },
+      ],
+    });
+    const summary = fixed.problems.map(({ remote, location, index, kind }) => ({ remote, location, index, kind }));
+    expect(summary).toEqual(
+      expect.arrayContaining([
+        { remote: 'team_billing', location: 'dashboard-before-cards', index: 0, kind: 'props-invalid' },
+        { remote: 'team_billing', location: 'dashboard-before-cards', index: 1, kind: 'placement-invalid' },
+        { remote: 'team_billing', location: 'header-banner', index: 0, kind: 'remote-not-allowed' },
+        { remote: 'team_ghost', location: 'dashboard-after-cards', index: 0, kind: 'unknown-component' },
+      ]),
+    );
+    expect(summary).toHaveLength(4);
+    // Saved as given, problems and all: the draft is work in progress.
+    const again = (await operator.get('/api/placements').expect(200)).body as PlacementsPayload;
+    expect(again.problems).toHaveLength(4);
+  });
+
+  it('refuses a body without a document, a non-JSON body, and a document nested too deep', async () => {
+    await operator.put('/api/placements/draft').send({ remotes: [] }).expect(400);
+    await operator.put('/api/placements/draft').set('Content-Type', 'text/plain').send('{}').expect(415);
+    let deep: unknown = {};
+    for (let level = 0; level < 100; level++) deep = { props: deep };
+    const refused = await operator.put('/api/placements/draft').send({ document: deep }).expect(400);
+    expect(refused.body.error.message).toBe('A placements document nests at most 64 levels deep.');
+    await operator
+      .post('/api/placements/import')
+      .send({ remotes: [deep] })
+      .expect(400);
+    expect(await testApp.app.placementsStore.draft()).toBeNull();
+  });
+});
+
+describe('publishing', () => {
+  it('publishes the draft as revision 1, served at once after code and the file, ordered by priority', async () => {
+    expect(await dashboardSlots()).toEqual(['Welcome', 'InvoiceNote']);
+    const saved = await saveDraft(DOCUMENT);
+    // The preview: where the draft's slot lands among code's and the file's, before publishing.
+    expect(saved.preview['dashboard-before-cards']).toEqual([
+      { id: 'InvoiceBanner', component: 'InvoiceBanner', remote: 'team_billing', source: 'draft' },
+      { id: 'Welcome', component: 'Welcome', remote: null, source: 'code' },
+      { id: 'InvoiceNote', component: 'InvoiceNote', remote: 'team_billing', source: 'file' },
+    ]);
+    const diff = (await operator.get('/api/placements/diff').expect(200)).body as PlacementsDiffPayload;
+    expect(diff).toEqual({
+      revision: 0,
+      changes: [
+        {
+          change: 'added',
+          location: 'dashboard-before-cards',
+          remote: 'team_billing',
+          id: 'InvoiceBanner',
+          before: null,
+          after: { component: 'InvoiceBanner', props: { title: 'Due' }, priority: 10 },
+        },
+      ],
+    });
+    const revision = (await operator.post('/api/placements/publish').send({}).expect(201)).body as PlacementRevision;
+    expect(revision).toMatchObject({ number: 1, action: 'publish', publishedBy: 'ops', document: DOCUMENT });
+    expect(await dashboardSlots()).toEqual(['InvoiceBanner', 'Welcome', 'InvoiceNote']);
+    const after = (await operator.get('/api/placements/diff').expect(200)).body as PlacementsDiffPayload;
+    expect(after).toEqual({ revision: 1, changes: [] });
+  });
+
+  it('refuses a draft with a blocking problem and changes nothing', async () => {
+    await saveDraft(DOCUMENT);
+    await operator.post('/api/placements/publish').send({}).expect(201);
+    // An id the code's slot has: ids must not clash across code, the file and the database.
+    await saveDraft({
+      remotes: [
+        { name: 'team_billing', slots: { 'dashboard-before-cards': [{ component: 'InvoiceNote', id: 'Welcome' }] } },
+      ],
+    });
+    const refused = await operator.post('/api/placements/publish').send({}).expect(400);
+    expect(refused.body.error.message).toBe('The draft has 1 problem(s); nothing was published.');
+    expect(refused.body.error.placementProblems).toEqual([
+      expect.objectContaining({ kind: 'placement-invalid', remote: 'team_billing', index: 0 }),
+    ]);
+    expect(refused.body.error.problems[0]).toMatch(/"Welcome"/);
+    expect(await testApp.app.placementsStore.lastNumber()).toBe(1);
+    expect((await testApp.app.placementsStore.audit()).length).toBe(1);
+    expect(await dashboardSlots()).toEqual(['InvoiceBanner', 'Welcome', 'InvoiceNote']);
+  });
+});
+
+describe('rules of published placements', () => {
+  it('are evaluated per request: a slot shown to operators of one tenant only is never sent to others', async () => {
+    const rule = { $all: [{ roles: [OPERATOR_ROLE] }, { tenants: ['acme'] }] };
+    await saveDraft({
+      remotes: [
+        {
+          name: 'team_billing',
+          slots: {
+            'dashboard-before-cards': [
+              { component: 'InvoiceBanner', props: { title: 'Due' }, priority: 1, visibleWhen: rule },
+            ],
+          },
+        },
+      ],
+    });
+    await operator.post('/api/placements/publish').send({}).expect(201);
+    expect(await dashboardSlots()).toEqual(['InvoiceBanner', 'Welcome', 'InvoiceNote']);
+    const viewer = await signedInAgent(testApp.app, 'viewer', PASSWORD);
+    const meta = (await viewer.get('/meta').expect(200)).body as MetaPayload;
+    expect((meta.slots['dashboard-before-cards'] ?? []).map((entry) => entry.component)).toEqual([
+      'Welcome',
+      'InvoiceNote',
+    ]);
+    // A rule at a public location is refused, as in the file: GET /slots cannot evaluate it.
+    const { problems } = await saveDraft({
+      remotes: [{ name: 'team_news', slots: { 'header-banner': [{ component: 'NewsTicker', visibleWhen: rule }] } }],
+    });
+    expect(problems).toEqual([
+      expect.objectContaining({ kind: 'invalid-document', location: 'header-banner', index: 0 }),
+    ]);
+  });
+});
+
+describe('revisions, rollback and the audit trail', () => {
+  it('rolls back to any revision as a new one, audited with the documents before and after', async () => {
+    await saveDraft(DOCUMENT);
+    await operator.post('/api/placements/publish').send({}).expect(201);
+    const moved = {
+      remotes: [
+        {
+          name: 'team_billing',
+          slots: { 'dashboard-before-cards': [{ component: 'InvoiceBanner', props: { title: 'Due' }, priority: 90 }] },
+        },
+      ],
+    };
+    await saveDraft(moved);
+    await operator.post('/api/placements/publish').send({}).expect(201);
+    expect(await dashboardSlots()).toEqual(['Welcome', 'InvoiceNote', 'InvoiceBanner']);
+
+    const rolledBack = (await operator.post('/api/placements/rollback').send({ revision: 1 }).expect(201))
+      .body as PlacementRevision;
+    expect(rolledBack).toMatchObject({ number: 3, action: 'rollback', restored: 1, document: DOCUMENT });
+    expect(await dashboardSlots()).toEqual(['InvoiceBanner', 'Welcome', 'InvoiceNote']);
+    // The draft goes on from what is in force.
+    const overview = (await operator.get('/api/placements').expect(200)).body as PlacementsPayload;
+    expect(overview.draft.document).toEqual(DOCUMENT);
+
+    const { revisions } = (await operator.get('/api/placements/revisions').expect(200))
+      .body as PlacementRevisionsPayload;
+    expect(revisions.map(({ number, action, restored }) => [number, action, restored])).toEqual([
+      [3, 'rollback', 1],
+      [2, 'publish', null],
+      [1, 'publish', null],
+    ]);
+    const second = (await operator.get('/api/placements/revisions/2').expect(200)).body as PlacementRevision;
+    expect(second.document).toEqual(moved);
+    await operator.get('/api/placements/revisions/9').expect(404);
+
+    const { entries } = (await operator.get('/api/placements/audit').expect(200)).body as PlacementAuditPayload;
+    expect(entries.map(({ action, actor, revision }) => [action, actor, revision])).toEqual([
+      ['rollback', 'ops', 3],
+      ['publish', 'ops', 2],
+      ['publish', 'ops', 1],
+    ]);
+    expect(entries[0]).toMatchObject({ before: moved, after: DOCUMENT });
+    expect(entries[2]).toMatchObject({ before: null, after: DOCUMENT });
+    expect(Date.parse(entries[0]!.at)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('refuses a rollback to a revision that does not exist, or one that no longer passes the check', async () => {
+    const missing = await operator.post('/api/placements/rollback').send({ revision: 4 }).expect(404);
+    expect(missing.body.error.code).toBe('not_found');
+    // A revision written when InvoiceBanner took other props (straight into the store: the API would refuse it).
+    await testApp.app.placementsStore.publish({
+      document: {
+        remotes: [{ name: 'team_billing', slots: { 'dashboard-after-cards': [{ component: 'InvoiceBanner' }] } }],
+      },
+      action: 'publish',
+      restored: null,
+      actor: 'ops',
+      checkedAgainst: 0,
+      setDraft: false,
+    });
+    await saveDraft(DOCUMENT);
+    await operator.post('/api/placements/publish').send({}).expect(201);
+    const refused = await operator.post('/api/placements/rollback').send({ revision: 1 }).expect(400);
+    expect(refused.body.error.placementProblems[0]).toMatchObject({ kind: 'props-invalid', index: 0 });
+    expect(await testApp.app.placementsStore.lastNumber()).toBe(2);
+  });
+});
+
+describe('the components a slot may name', () => {
+  it('lists every remote known now with its components and their props schemas', async () => {
+    const response = await operator.get('/api/placements/components').expect(200);
+    expect(response.body).toEqual({
+      remotes: [
+        {
+          name: 'team_billing',
+          components: [
+            { name: 'InvoiceBanner', schema: BANNER_SCHEMA },
+            { name: 'InvoiceNote', schema: null },
+          ],
+        },
+        {
+          name: 'team_news',
+          components: [
+            { name: 'NewsTicker', schema: null },
+            { name: 'Welcome', schema: null },
+          ],
+        },
+      ],
+    });
+  });
+});
+
+describe('export and import', () => {
+  it('exports the revision in force (or the draft) and imports a REMOTES_CONFIG file into the draft', async () => {
+    await saveDraft(DOCUMENT);
+    await operator.post('/api/placements/publish').send({}).expect(201);
+    const exported = await operator.get('/api/placements/export').expect(200);
+    expect(exported.headers['content-disposition']).toBe('attachment; filename="placements-published.json"');
+    expect(exported.body).toEqual(DOCUMENT);
+
+    const file = {
+      $schema: './remotes-config.schema.json',
+      allowedOrigins: ['https://admin.example.com'],
+      remotes: [
+        { name: 'team_news', entry: '/remotes/team_news/mf-manifest.json' },
+        {
+          name: 'team_billing',
+          components: ['InvoiceBanner', 'InvoiceNote'],
+          slots: { 'dashboard-after-cards': [{ component: 'InvoiceBanner', props: { title: 'Imported' } }] },
+        },
+      ],
+      locations: { 'dashboard-after-cards': ['team_billing'] },
+    };
+    const imported = (await operator.post('/api/placements/import').send(file).expect(200))
+      .body as PlacementsDraftPayload;
+    expect(imported.ignored).toEqual(['$schema', 'allowedOrigins', 'remotes[0].entry', 'remotes[1].components']);
+    expect(imported.problems).toEqual([]);
+    const placed = {
+      remotes: [
+        {
+          name: 'team_billing',
+          slots: { 'dashboard-after-cards': [{ component: 'InvoiceBanner', props: { title: 'Imported' } }] },
+        },
+      ],
+      locations: { 'dashboard-after-cards': ['team_billing'] },
+    };
+    expect(imported.draft.document).toEqual(placed);
+    expect((await operator.get('/api/placements/export?from=draft').expect(200)).body).toEqual(placed);
+    // Importing changed the draft only.
+    expect((await operator.get('/api/placements/export').expect(200)).body).toEqual(DOCUMENT);
+  });
+});
+
+describe('with a REMOTES_CONFIG reload', () => {
+  it('keeps the revision in force when the file is read again', async () => {
+    await saveDraft(DOCUMENT);
+    await operator.post('/api/placements/publish').send({}).expect(201);
+    expect(await testApp.app.reloadRemotesConfig()).toBe(true);
+    expect(await dashboardSlots()).toEqual(['InvoiceBanner', 'Welcome', 'InvoiceNote']);
+  });
+});

@@ -1,0 +1,88 @@
+import { SlotLocation, type PlacementProblem } from '../../shared';
+import type { RemotesConfig } from '../remotes/remotes-config';
+import { checkSlots, type SlotCheckSubjects } from '../slots/slot-check';
+import type { SlotProblem } from '../slots/slot-contract';
+import { orderSlots, slotIds } from '../slots/slot-order';
+import { withPlacements, type DocumentSlot, type ParsedPlacements } from './placements-document';
+
+/**
+ * The problems a placements document brings, as a REMOTES_CONFIG reload is checked: the slot check (component of
+ * that remote, props against its schema, allow-lists, order targets, ids unique at a location, no cycle) on the
+ * configuration the document makes with `file`. Each problem names the document's slot it is about; a problem of a
+ * code or file slot is listed only when the document causes it (an allow-list it narrows, an id it takes), never
+ * one the file had without it. A document whose shape is wrong is not checked further: its shape problems come back.
+ */
+export function checkPlacements(
+  subjects: SlotCheckSubjects,
+  file: RemotesConfig,
+  parsed: ParsedPlacements,
+): PlacementProblem[] {
+  if (parsed.problems.length > 0) return parsed.problems;
+  const combined = withPlacements(file, parsed);
+  const without = new Set(checkSlots(subjects, file).map(keyOf));
+  const slotOf = attribution(subjects, file, combined, parsed);
+  return checkSlots(subjects, combined).flatMap((problem) => {
+    const slot = slotOf(problem);
+    if (slot === null && without.has(keyOf(problem))) return [];
+    return [
+      {
+        remote: slot?.remote ?? problem.remote,
+        location: problem.location,
+        index: slot?.index ?? null,
+        component: problem.component,
+        kind: problem.kind,
+        path: problem.path,
+        message: slot === null ? `${problem.source} slot ${problem.component}: ${problem.message}` : problem.message,
+        blocking: problem.blocking,
+      },
+    ];
+  });
+}
+
+/** A problem without its position (the document's slots shift a location's positions, not the problem). */
+function keyOf(problem: SlotProblem): string {
+  return JSON.stringify([
+    problem.kind,
+    problem.location,
+    problem.source,
+    problem.component,
+    problem.path,
+    problem.message,
+  ]);
+}
+
+/**
+ * Which of the document's slots a problem of the combined configuration is about, from its position: the configured
+ * slots of a location are numbered file first, then the document's (placedConfiguredSlots); an order problem is
+ * numbered in resolved order, so that order is computed again from the same slots.
+ */
+function attribution(
+  subjects: SlotCheckSubjects,
+  file: RemotesConfig,
+  combined: RemotesConfig,
+  parsed: ParsedPlacements,
+): (problem: SlotProblem) => DocumentSlot | null {
+  const code = subjects.slots.registeredByCode();
+  return (problem) => {
+    const location = SlotLocation.tryFrom(problem.location);
+    const at = /^\[(\d+)\]/.exec(problem.position);
+    if (location === undefined || at === null) return null;
+    const codeHere = code.get(location) ?? [];
+    const fileCount = file.slots.filter((item) => item.location === location).length;
+    const documentHere = parsed.slots.filter((item) => item.location === location);
+    const ofDocument = (configuredIndex: number) =>
+      configuredIndex < fileCount ? null : (documentHere[configuredIndex - fileCount] ?? null);
+    if (problem.kind !== 'placement-invalid') {
+      return problem.source === 'configuration' ? ofDocument(Number(at[1])) : null;
+    }
+    // The slot named is the first holder of its id: a duplicate id is the document's slot holding it too.
+    const inputs = [
+      ...codeHere,
+      ...combined.slots.filter((item) => item.location === location).map((item) => item.slot),
+    ];
+    const ordered = orderSlots(location.value, inputs);
+    const id = ordered.ids[Number(at[1])];
+    const holders = slotIds(inputs).flatMap((slotId, input) => (slotId === id ? [input - codeHere.length] : []));
+    return holders.map(ofDocument).find((slot) => slot !== null) ?? null;
+  };
+}

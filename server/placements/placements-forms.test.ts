@@ -1,0 +1,108 @@
+/**
+ * Form slots in the placements document (`"forms"`, as in a REMOTES_CONFIG entry): checked at save as the file's
+ * are, shown in the diff, placed in the resource's form when published, and taken out again by a rollback.
+ */
+import { OPERATOR_ROLE, type FormItem, type PlacementsDiffPayload, type PlacementsDraftPayload } from '../../shared';
+import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
+import { addUser, createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
+import { Field } from '../resources/field';
+import { Resource } from '../resources/resource';
+
+const PASSWORD = 'correct horse battery';
+const FIELD_NAME = { type: 'string', minLength: 1 };
+
+class NotesResource extends Resource {
+  readonly name = 'notes';
+  readonly label = 'Notes';
+
+  fields() {
+    return [Field.text('title', { required: true }), Field.text('label', { required: true }), Field.text('slug')];
+  }
+}
+
+let dist: FixtureDist;
+let testApp: TestApp;
+let operator: Awaited<ReturnType<typeof signedInAgent>>;
+
+beforeEach(async () => {
+  dist = createFixtureDist();
+  dist.addRemote({
+    name: 'team_records',
+    components: ['SlugPreview'],
+    formComponents: ['SlugPreview'],
+    props: {
+      SlugPreview: {
+        type: 'object',
+        properties: { source: FIELD_NAME, target: FIELD_NAME },
+        required: ['source', 'target'],
+        additionalProperties: false,
+      },
+    },
+  });
+  testApp = await createTestApp({ distDir: dist.dir, configure: (app) => app.registerResource(new NotesResource()) });
+  await addUser(testApp.app, 'ops', PASSWORD, ['acme']);
+  await testApp.app.users.setRole('ops', OPERATOR_ROLE);
+  operator = await signedInAgent(testApp.app, 'ops', PASSWORD);
+});
+afterEach(async () => {
+  await testApp.close();
+  dist.remove();
+});
+
+const formPlacing = (position: unknown, props: unknown = { source: 'title', target: 'slug' }) => ({
+  remotes: [{ name: 'team_records', forms: { notes: [{ component: 'SlugPreview', props, position }] } }],
+});
+
+async function saveDraft(document: unknown): Promise<PlacementsDraftPayload> {
+  return (await operator.put('/api/placements/draft').send({ document }).expect(200)).body as PlacementsDraftPayload;
+}
+
+async function notesForm(): Promise<string[]> {
+  const answer = await operator.get('/api/resources/notes').expect(200);
+  return (answer.body.resource.fields as FormItem[]).map((item) =>
+    item.type === 'field' ? item.name : item.component,
+  );
+}
+
+describe('form slots in the placements document', () => {
+  it('are placed in the form when published, shown in the diff, and taken out by a rollback', async () => {
+    expect(await notesForm()).toEqual(['title', 'label', 'slug']);
+    expect((await saveDraft(formPlacing({ after: 'title' }))).problems).toEqual([]);
+    const diff = (await operator.get('/api/placements/diff').expect(200)).body as PlacementsDiffPayload;
+    expect(diff.changes).toEqual([
+      {
+        change: 'forms',
+        location: 'resource form "notes"',
+        remote: 'team_records',
+        id: null,
+        before: null,
+        after: [{ component: 'SlugPreview', props: { source: 'title', target: 'slug' }, position: { after: 'title' } }],
+      },
+    ]);
+    await operator.post('/api/placements/publish').send({}).expect(201);
+    expect(await notesForm()).toEqual(['title', 'SlugPreview', 'label', 'slug']);
+
+    await saveDraft({ remotes: [] });
+    await operator.post('/api/placements/publish').send({}).expect(201);
+    expect(await notesForm()).toEqual(['title', 'label', 'slug']);
+    await operator.post('/api/placements/rollback').send({ revision: 1 }).expect(201);
+    expect(await notesForm()).toEqual(['title', 'SlugPreview', 'label', 'slug']);
+  });
+
+  it('are checked as the file is: a field the form lacks, or props against the schema, block the publish', async () => {
+    for (const document of [formPlacing({ after: 'body' }), formPlacing({ after: 'title' }, { source: 'title' })]) {
+      const saved = await saveDraft(document);
+      expect(saved.problems.filter((problem) => problem.blocking)).not.toEqual([]);
+      await operator.post('/api/placements/publish').send({}).expect(400);
+      expect(await notesForm()).toEqual(['title', 'label', 'slug']);
+    }
+  });
+
+  it('names a malformed "forms" value as a problem of its remote entry', async () => {
+    const saved = await saveDraft({ remotes: [{ name: 'team_records', forms: { notes: 'SlugPreview' } }] });
+    expect(saved.problems).toEqual([
+      expect.objectContaining({ remote: 'team_records', kind: 'invalid-document', blocking: true }),
+    ]);
+    expect(saved.problems[0]!.message).toMatch(/"forms" of resource "notes" must be a list/);
+  });
+});

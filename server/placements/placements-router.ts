@@ -1,0 +1,196 @@
+import express, { type Request, type Router } from 'express';
+import {
+  PLACEMENTS_API_PATH,
+  type ErrorBody,
+  type JsonValue,
+  type PlacementAuditPayload,
+  type PlacementRevisionsPayload,
+  type PlacementsDiffPayload,
+  type PlacementsDraftPayload,
+} from '../../shared';
+import { HttpError } from '../http/http-error';
+import { jsonRoute } from '../http/json-route';
+import { requireJsonBody } from '../http/require-json-body';
+import { requireOperator } from '../releases/releases-router';
+import { placementsOfFile } from './placements-document';
+import { PlacementsRefusedError, revisionNumber, type PlacementsService } from './placements-service';
+import { RevisionMovedError, type PlacementsStore } from './placements-store';
+
+/** A placements document may be larger than a record: every remote's slots with their props. */
+export const PLACEMENTS_BODY_LIMIT_BYTES = 512 * 1024;
+
+/**
+ * The deepest a saved document may nest: a placement is a few levels (document, remotes, entry, slots, list, slot,
+ * props...) and props hold plain data; far deeper is no placement, and would not survive being written back as JSON.
+ */
+const MAX_DOCUMENT_DEPTH = 64;
+
+export interface PlacementsRouterOptions {
+  service: PlacementsService;
+  store: PlacementsStore;
+}
+
+/**
+ * The placements API, an operator's only (401 without a session, 403 for other staff; a cross-site write is refused
+ * before it, as every write): the draft with its problems, saving it, its diff against the revision in force,
+ * publishing it, the revisions, rolling back to one, the audit trail, and export and import in REMOTES_CONFIG's JSON.
+ * Reference: docs/operators/placements-editor.md.
+ */
+export function createPlacementsRouter(options: PlacementsRouterOptions): Router {
+  const { service, store } = options;
+  const router = express.Router();
+  const operatorJson = [requireOperator, ...requireJsonBody(PLACEMENTS_BODY_LIMIT_BYTES)];
+  const actor = (req: Request): string => (req.user as Express.User).username;
+  const at = (path: string) => `${PLACEMENTS_API_PATH}${path}`;
+  const noStore = (res: express.Response) => res.setHeader('Cache-Control', 'no-store');
+
+  jsonRoute(router, at(''), {
+    GET: [
+      requireOperator,
+      async (_req, res) => {
+        noStore(res);
+        res.json(await service.overview());
+      },
+    ],
+  });
+  jsonRoute(router, at('/draft'), {
+    PUT: [
+      ...operatorJson,
+      async (req, res) => {
+        const body = req.body as { document?: unknown };
+        if (typeof body !== 'object' || body === null || !('document' in body)) {
+          throw HttpError.invalidRequest('Send { "document": { "remotes": [...], "locations": {...} } }.');
+        }
+        const payload: PlacementsDraftPayload = await service.saveDraft(shallowEnough(body.document), actor(req));
+        res.json(payload);
+      },
+    ],
+  });
+  jsonRoute(router, at('/components'), {
+    GET: [
+      requireOperator,
+      (_req, res) => {
+        noStore(res);
+        res.json(service.components());
+      },
+    ],
+  });
+  jsonRoute(router, at('/diff'), {
+    GET: [
+      requireOperator,
+      async (_req, res) => {
+        noStore(res);
+        const payload: PlacementsDiffPayload = await service.diff();
+        res.json(payload);
+      },
+    ],
+  });
+  jsonRoute(router, at('/publish'), {
+    POST: [
+      ...operatorJson,
+      async (req, res) => {
+        res.status(201).json(await service.publish(actor(req)));
+      },
+    ],
+  });
+  jsonRoute(router, at('/rollback'), {
+    POST: [
+      ...operatorJson,
+      async (req, res) => {
+        const body = req.body as { revision?: unknown };
+        res.status(201).json(await service.rollback(body?.revision, actor(req)));
+      },
+    ],
+  });
+  jsonRoute(router, at('/revisions'), {
+    GET: [
+      requireOperator,
+      async (_req, res) => {
+        noStore(res);
+        const payload: PlacementRevisionsPayload = { revisions: await store.revisions() };
+        res.json(payload);
+      },
+    ],
+  });
+  jsonRoute(router, at('/revisions/:number'), {
+    GET: [
+      requireOperator,
+      async (req, res) => {
+        const number = revisionNumber(req.params.number);
+        const revision = number === null ? undefined : await store.revision(number);
+        if (!revision) throw HttpError.notFound(`There is no placements revision ${req.params.number as string}.`);
+        noStore(res);
+        res.json(revision);
+      },
+    ],
+  });
+  jsonRoute(router, at('/audit'), {
+    GET: [
+      requireOperator,
+      async (_req, res) => {
+        noStore(res);
+        const payload: PlacementAuditPayload = { entries: await store.audit() };
+        res.json(payload);
+      },
+    ],
+  });
+  jsonRoute(router, at('/export'), {
+    GET: [
+      requireOperator,
+      async (req, res) => {
+        // The revision in force by default (what every host serves); `?from=draft` for the draft.
+        const fromDraft = req.query.from === 'draft';
+        const document = fromDraft ? (await service.draft()).document : (await service.overview()).published?.document;
+        noStore(res);
+        res.setHeader(
+          'Content-Disposition',
+          `attachment; filename="placements-${fromDraft ? 'draft' : 'published'}.json"`,
+        );
+        res.json(document ?? { remotes: [], locations: {} });
+      },
+    ],
+  });
+  jsonRoute(router, at('/import'), {
+    POST: [
+      ...operatorJson,
+      async (req, res) => {
+        const { document, ignored } = placementsOfFile(shallowEnough(req.body));
+        const payload: PlacementsDraftPayload = { ...(await service.saveDraft(document, actor(req))), ignored };
+        res.json(payload);
+      },
+    ],
+  });
+
+  // A refused publish or rollback: 400 with each problem (404 for a revision that does not exist); a publish that
+  // lost a race with another: 409. Nothing changed in either case.
+  router.use(((error, _req, res, next) => {
+    if (error instanceof RevisionMovedError) {
+      next(new HttpError('conflict', error.message));
+      return;
+    }
+    if (!(error instanceof PlacementsRefusedError)) {
+      next(error);
+      return;
+    }
+    const code = error.status === 404 ? 'not_found' : 'invalid_request';
+    const body: ErrorBody = { error: { code, message: error.message } };
+    if (error.problems.length > 0) {
+      body.error.problems = error.problems.map((problem) => problem.message);
+      body.error.placementProblems = error.problems;
+    }
+    res.status(error.status).json(body);
+  }) as express.ErrorRequestHandler);
+  return router;
+}
+
+/** `value` as a document to save, refused (400) when it nests deeper than MAX_DOCUMENT_DEPTH. */
+function shallowEnough(value: unknown): JsonValue {
+  let level: unknown[] = [value];
+  for (let depth = 0; level.length > 0; depth++) {
+    if (depth > MAX_DOCUMENT_DEPTH) {
+      throw HttpError.invalidRequest(`A placements document nests at most ${MAX_DOCUMENT_DEPTH} levels deep.`);
+    }
+    level = level.flatMap((item) => (typeof item === 'object' && item !== null ? Object.values(item) : []));
+  }
+  return value as JsonValue;
+}

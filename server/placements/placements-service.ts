@@ -1,0 +1,229 @@
+import type { Logger } from 'pino';
+import type {
+  JsonValue,
+  PlacementChange,
+  PlacementComponentsPayload,
+  PlacementPreview,
+  PlacementProblem,
+  PlacementRevision,
+  PlacementsDraft,
+  PlacementsPayload,
+} from '../../shared';
+import type { RemotesConfig } from '../remotes/remotes-config';
+import type { SlotCheckSubjects } from '../slots/slot-check';
+import { checkPlacements } from './placements-check';
+import { diffPlacements } from './placements-diff';
+import { EMPTY_DOCUMENT, parsePlacements, withPlacements, type ParsedPlacements } from './placements-document';
+import { previewPlacements } from './placements-preview';
+import type { PlacementsStore } from './placements-store';
+
+/** A publish or rollback refused: nothing changed; `problems` says why, slot by slot (empty for a missing revision). */
+export class PlacementsRefusedError extends Error {
+  constructor(
+    message: string,
+    readonly problems: PlacementProblem[] = [],
+    readonly status: 400 | 404 = 400,
+  ) {
+    super(message);
+    this.name = 'PlacementsRefusedError';
+  }
+}
+
+export interface PlacementsServiceParts {
+  store: PlacementsStore;
+  /** What the slot check reads (code's slots, resource forms, the remotes, the allow-lists). */
+  subjects: SlotCheckSubjects;
+  logger: Logger;
+  /** How often the newest revision's number is read, to take one published on another host; default 1 s. */
+  pollMs?: number;
+}
+
+/**
+ * Placements in the database: the draft, its check and diff, publishing and rolling back revisions, and the revision
+ * in force on this host. The database is the truth: every host reads the newest revision's number every `pollMs`
+ * and takes a newer revision when it sees one (the host that published takes it at once), so a publish is served
+ * everywhere within about a second. The revision's slots join the configuration in force after the file's
+ * (withPlacements), through the remote registry as a REMOTES_CONFIG reload does; a revision this host cannot take
+ * (its code or file differ from the publisher's and the check fails here) is logged and the previous one stays,
+ * until a newer revision or a reload of the file (which may mend it).
+ */
+export class PlacementsService {
+  /** The configuration of the file and the built remotes, without the database's placements. */
+  private file: RemotesConfig;
+  private inForce: { number: number; parsed: ParsedPlacements } | null = null;
+  /** The newest revision number this host looked at, taken or refused (refused ones are not retried every poll). */
+  private seen = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private reading: Promise<void> | null = null;
+
+  constructor(private readonly parts: PlacementsServiceParts) {
+    this.file = parts.subjects.remoteRegistry.config;
+  }
+
+  /** Takes the revision in force (without asking the remotes again: ready() does next), then polls for newer ones. */
+  async start(): Promise<void> {
+    await this.refresh(false);
+    this.timer ??= setInterval(() => {
+      this.refresh().catch((error: unknown) =>
+        this.parts.logger.warn({ err: error }, 'placements: reading the newest revision failed; asked again'),
+      );
+    }, this.parts.pollMs ?? 1000);
+    this.timer.unref();
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** The revision number in force on this host (0: none). */
+  get revision(): number {
+    return this.inForce?.number ?? 0;
+  }
+
+  /** The file's configuration re-read (SIGHUP), with the placements in force: what a reload checks and takes. */
+  withFile(file: RemotesConfig): RemotesConfig {
+    return withPlacements(file, this.inForce?.parsed ?? null);
+  }
+
+  /** A reload was taken: later revisions combine with this file, and a revision refused here is tried again. */
+  tookFile(file: RemotesConfig): void {
+    this.file = file;
+    this.seen = this.revision;
+  }
+
+  /** Reads the newest revision's number; takes that revision when it is newer than the one looked at last. */
+  refresh(askRemotes = true): Promise<void> {
+    const previous = this.reading ?? Promise.resolve();
+    const next = previous.then(async () => {
+      if ((await this.parts.store.lastNumber()) === this.seen) return;
+      const latest = await this.parts.store.latest();
+      if (latest) await this.take(latest, askRemotes);
+    });
+    this.reading = next.finally(() => {
+      if (this.reading === next) this.reading = null;
+    });
+    return next;
+  }
+
+  private async take(revision: PlacementRevision, askRemotes: boolean): Promise<void> {
+    this.seen = revision.number;
+    const parsed = parsePlacements(revision.document);
+    const blocking = checkPlacements(this.parts.subjects, this.file, parsed).filter((problem) => problem.blocking);
+    if (blocking.length > 0) {
+      this.parts.logger.error(
+        { revision: revision.number, problems: blocking.map((problem) => problem.message) },
+        `Placements revision ${revision.number} cannot be taken on this host; revision ${this.revision} stays in force.`,
+      );
+      return;
+    }
+    this.inForce = { number: revision.number, parsed };
+    const replacing = this.parts.subjects.remoteRegistry.replace(withPlacements(this.file, parsed), askRemotes);
+    this.parts.logger.info({ revision: revision.number }, `Placements revision ${revision.number} in force.`);
+    // Remotes not answering yet are asked in the background: a revision is in force at once, as a reload's is.
+    replacing.catch((error: unknown) => this.parts.logger.warn({ err: error }, 'placements: asking remotes failed'));
+  }
+
+  /** The draft (the document in force when none was saved), its problems, and the revision in force. */
+  async overview(): Promise<PlacementsPayload> {
+    const [draft, published] = await Promise.all([this.draft(), this.parts.store.latest()]);
+    return { draft, ...this.checked(draft.document), published };
+  }
+
+  async draft(): Promise<PlacementsDraft> {
+    const saved = await this.parts.store.draft();
+    if (saved) return saved;
+    const latest = await this.parts.store.latest();
+    return { document: latest?.document ?? EMPTY_DOCUMENT, updatedBy: null, updatedAt: null };
+  }
+
+  /** Saves the draft whatever its problems (it is work in progress) and says what they are. */
+  async saveDraft(
+    document: JsonValue,
+    actor: string,
+  ): Promise<{ draft: PlacementsDraft; problems: PlacementProblem[]; preview: PlacementPreview }> {
+    const draft = await this.parts.store.saveDraft(document, actor);
+    return { draft, ...this.checked(document) };
+  }
+
+  /** What is wrong with `document`, were it published now on this host. */
+  problemsOf(document: unknown): PlacementProblem[] {
+    return checkPlacements(this.parts.subjects, this.file, parsePlacements(document));
+  }
+
+  /** `document`'s problems, and the order of each location with it published (the editor's preview). */
+  private checked(document: unknown): { problems: PlacementProblem[]; preview: PlacementPreview } {
+    const parsed = parsePlacements(document);
+    return {
+      problems: checkPlacements(this.parts.subjects, this.file, parsed),
+      preview: previewPlacements(this.parts.subjects.slots, this.file, parsed),
+    };
+  }
+
+  /** The components a slot may name now, per remote, with their props schemas: what the editor's forms are made of. */
+  components(): PlacementComponentsPayload {
+    const { known } = this.parts.subjects.remoteRegistry.contractRemotes();
+    return {
+      remotes: known
+        .map((remote) => ({
+          name: remote.name,
+          components: remote.components.map((name) => ({ name, schema: remote.props?.[name] ?? null })),
+        }))
+        .sort((a, b) => a.name.localeCompare(b.name)),
+    };
+  }
+
+  /** The draft against the newest revision. */
+  async diff(): Promise<{ revision: number; changes: PlacementChange[] }> {
+    const [draft, latest] = await Promise.all([this.draft(), this.parts.store.latest()]);
+    const changes = diffPlacements(
+      parsePlacements(latest?.document ?? EMPTY_DOCUMENT),
+      parsePlacements(draft.document),
+    );
+    return { revision: latest?.number ?? 0, changes };
+  }
+
+  /** Publishes the draft as the next revision, unless a problem of it blocks. */
+  async publish(actor: string): Promise<PlacementRevision> {
+    const [draft, last] = await Promise.all([this.draft(), this.parts.store.lastNumber()]);
+    return this.publishDocument(draft.document, actor, last, 'publish', null);
+  }
+
+  /** Publishes revision `number`'s document again as the next revision (and makes it the draft). */
+  async rollback(number: unknown, actor: string): Promise<PlacementRevision> {
+    const wanted = revisionNumber(number);
+    const old = wanted === null ? undefined : await this.parts.store.revision(wanted);
+    if (!old) throw new PlacementsRefusedError(`There is no placements revision ${JSON.stringify(number)}.`, [], 404);
+    return this.publishDocument(old.document, actor, await this.parts.store.lastNumber(), 'rollback', old.number);
+  }
+
+  private async publishDocument(
+    document: JsonValue,
+    actor: string,
+    checkedAgainst: number,
+    action: 'publish' | 'rollback',
+    restored: number | null,
+  ): Promise<PlacementRevision> {
+    const blocking = this.problemsOf(document).filter((problem) => problem.blocking);
+    if (blocking.length > 0) {
+      const what = action === 'publish' ? 'The draft' : `Revision ${restored}`;
+      throw new PlacementsRefusedError(`${what} has ${blocking.length} problem(s); nothing was published.`, blocking);
+    }
+    const revision = await this.parts.store.publish({
+      document,
+      action,
+      restored,
+      actor,
+      checkedAgainst,
+      setDraft: action === 'rollback',
+    });
+    await this.refresh();
+    return revision;
+  }
+}
+
+/** A revision number as given (a JSON number, or a path's text): a whole number the column holds, else null. */
+export function revisionNumber(value: unknown): number | null {
+  const number = typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value;
+  return typeof number === 'number' && Number.isInteger(number) && number >= 1 && number <= 2 ** 31 - 1 ? number : null;
+}

@@ -1,0 +1,174 @@
+import type { Selectable } from 'kysely';
+import type {
+  JsonValue,
+  PlacementAuditEntry,
+  PlacementRevision,
+  PlacementRevisionSummary,
+  PlacementsDraft,
+} from '../../shared';
+import type { PlacementRevisionsTable } from '../storage/app-schema';
+import type { StorageEngine } from '../storage/storage-engine';
+
+/** A publish that lost a race: another revision was published since the caller checked. */
+export class RevisionMovedError extends Error {
+  constructor(expected: number, found: number) {
+    super(
+      `Revision ${found} was published since this change was checked against revision ${expected}: look at it, ` +
+        'then publish again.',
+    );
+    this.name = 'RevisionMovedError';
+  }
+}
+
+export interface NewRevision {
+  document: JsonValue;
+  action: 'publish' | 'rollback';
+  restored: number | null;
+  actor: string;
+  /** The newest revision the document was checked against (0: none); another one meanwhile refuses the publish. */
+  checkedAgainst: number;
+  /** Also make this the draft (a rollback: the operator goes on from what is in force). */
+  setDraft: boolean;
+}
+
+/**
+ * The placements in the database, on either engine: one draft, the published revisions (numbered from 1; the newest
+ * is in force), and the audit trail of every publish and rollback. A revision and its audit entry are written in
+ * one transaction, so the trail never misses one nor records one that did not happen.
+ */
+export class PlacementsStore {
+  constructor(private readonly engine: StorageEngine) {}
+
+  /** The saved draft, or null when none was ever saved. */
+  async draft(): Promise<PlacementsDraft | null> {
+    const row = await this.engine.db.selectFrom('placement_draft').selectAll().executeTakeFirst();
+    if (!row) return null;
+    return {
+      document: JSON.parse(row.document) as JsonValue,
+      updatedBy: row.updated_by,
+      updatedAt: new Date(Number(row.updated_at)).toISOString(),
+    };
+  }
+
+  async saveDraft(document: JsonValue, actor: string): Promise<PlacementsDraft> {
+    const now = Date.now();
+    const values = { document: JSON.stringify(document), updated_by: actor, updated_at: now };
+    await this.engine.db
+      .insertInto('placement_draft')
+      .values({ only_row: 1, ...values })
+      .onConflict((conflict) => conflict.column('only_row').doUpdateSet(values))
+      .execute();
+    return { document, updatedBy: actor, updatedAt: new Date(now).toISOString() };
+  }
+
+  /** The newest revision's number (0 with none): it moves with every publish and rollback, on any host. */
+  async lastNumber(): Promise<number> {
+    const row = await this.engine.db
+      .selectFrom('placement_revisions')
+      .select((eb) => eb.fn.max('number').as('last'))
+      .executeTakeFirst();
+    return Number(row?.last ?? 0);
+  }
+
+  /** The revision in force: the newest, or null before the first publish. */
+  async latest(): Promise<PlacementRevision | null> {
+    const row = await this.engine.db
+      .selectFrom('placement_revisions')
+      .selectAll()
+      .orderBy('number', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? toRevision(row) : null;
+  }
+
+  async revision(number: number): Promise<PlacementRevision | undefined> {
+    const row = await this.engine.db
+      .selectFrom('placement_revisions')
+      .selectAll()
+      .where('number', '=', number)
+      .executeTakeFirst();
+    return row && toRevision(row);
+  }
+
+  /** Every revision without its document, newest first. */
+  async revisions(): Promise<PlacementRevisionSummary[]> {
+    const rows = await this.engine.db
+      .selectFrom('placement_revisions')
+      .select(['number', 'action', 'restored', 'published_by', 'published_at'])
+      .orderBy('number', 'desc')
+      .execute();
+    return rows.map(toSummary);
+  }
+
+  /** Writes the next revision and its audit entry; rejects with RevisionMovedError when another came first. */
+  async publish(next: NewRevision): Promise<PlacementRevision> {
+    const now = Date.now();
+    return this.engine.exclusive(async (db) => {
+      const previous = await db
+        .selectFrom('placement_revisions')
+        .select(['number', 'document'])
+        .orderBy('number', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      const found = previous?.number ?? 0;
+      if (found !== next.checkedAgainst) throw new RevisionMovedError(next.checkedAgainst, found);
+      const row = {
+        number: found + 1,
+        document: JSON.stringify(next.document),
+        action: next.action,
+        restored: next.restored,
+        published_by: next.actor,
+        published_at: now,
+      };
+      await db.insertInto('placement_revisions').values(row).execute();
+      await db
+        .insertInto('placement_audit')
+        .values({
+          action: next.action,
+          actor: next.actor,
+          at: now,
+          revision: row.number,
+          before: previous?.document ?? 'null',
+          after: row.document,
+        })
+        .execute();
+      if (next.setDraft) {
+        const draft = { document: row.document, updated_by: next.actor, updated_at: now };
+        await db
+          .insertInto('placement_draft')
+          .values({ only_row: 1, ...draft })
+          .onConflict((conflict) => conflict.column('only_row').doUpdateSet(draft))
+          .execute();
+      }
+      return toRevision(row);
+    });
+  }
+
+  /** The audit trail, newest first. */
+  async audit(): Promise<PlacementAuditEntry[]> {
+    const rows = await this.engine.db.selectFrom('placement_audit').selectAll().orderBy('id', 'desc').execute();
+    return rows.map((row) => ({
+      id: Number(row.id),
+      action: row.action as PlacementAuditEntry['action'],
+      actor: row.actor,
+      at: new Date(Number(row.at)).toISOString(),
+      revision: Number(row.revision),
+      before: JSON.parse(row.before) as JsonValue,
+      after: JSON.parse(row.after) as JsonValue,
+    }));
+  }
+}
+
+function toSummary(row: Omit<Selectable<PlacementRevisionsTable>, 'document'>): PlacementRevisionSummary {
+  return {
+    number: Number(row.number),
+    action: row.action,
+    restored: row.restored === null ? null : Number(row.restored),
+    publishedBy: row.published_by,
+    publishedAt: new Date(Number(row.published_at)).toISOString(),
+  };
+}
+
+function toRevision(row: Selectable<PlacementRevisionsTable>): PlacementRevision {
+  return { ...toSummary(row), document: JSON.parse(row.document) as JsonValue };
+}

@@ -1,0 +1,144 @@
+/**
+ * Placements in the database, on the wire: a document in the placement part of REMOTES_CONFIG's shape (per remote,
+ * its `"slots"`; the `"locations"` allow-lists), one draft that operators edit, and numbered published revisions,
+ * the newest of which every host serves. Operators only (docs/operators/placements-editor.md).
+ */
+import type { JsonValue } from './json';
+import type { JsonSchema } from './wire';
+
+/** The host's page of the editor, for operators. */
+export const PLACEMENTS_PAGE_PATH = '/placements';
+
+/** The API's root; every route below it is an operator's. */
+export const PLACEMENTS_API_PATH = '/api/placements';
+
+/**
+ * The document: `{ "remotes": [ { "name": "team_billing", "slots": { "<location>": [ { "component", "props",
+ * "id", "priority", "before", "after", "visibleWhen" } ] } } ], "locations": { "<location>": ["team_billing"] } }`,
+ * as a REMOTES_CONFIG file writes it (without the remotes' declarations: `entry`, `components`...).
+ */
+export interface PlacementsDocument {
+  /** `forms`: form slots by resource, as in a REMOTES_CONFIG entry (kept as written; the editor edits `slots`). */
+  remotes?: Array<{ name: string; slots?: Record<string, JsonValue[]>; forms?: Record<string, JsonValue[]> }>;
+  locations?: Record<string, string[]>;
+}
+
+/** Where a problem is: the slot `remotes[name].slots[location][index]` of the document, or the document itself. */
+export interface PlacementProblem {
+  /** The remote entry, when the problem is about one of its slots (or the entry). */
+  remote: string | null;
+  location: string | null;
+  /** The slot's index in that remote's list at that location. */
+  index: number | null;
+  component: string | null;
+  /** `invalid-document` for a shape error, else the slot check's kind (`props-invalid`, `remote-not-allowed`...). */
+  kind: string;
+  /** JSON path of the offending prop (`props.amountDue`), when the problem is one prop's. */
+  path: string | null;
+  message: string;
+  /** Whether it refuses a publish. */
+  blocking: boolean;
+}
+
+export interface PlacementsDraft {
+  document: JsonValue;
+  /** Null before anyone saved a draft (the draft is then the published document). */
+  updatedBy: string | null;
+  /** ISO 8601, or null. */
+  updatedAt: string | null;
+}
+
+export interface PlacementRevisionSummary {
+  number: number;
+  action: 'publish' | 'rollback';
+  /** For a rollback: the revision it restored. */
+  restored: number | null;
+  publishedBy: string;
+  /** ISO 8601. */
+  publishedAt: string;
+}
+
+export interface PlacementRevision extends PlacementRevisionSummary {
+  document: JsonValue;
+}
+
+/** `GET /api/placements`: the draft with its problems, and the revision in force (null before the first publish). */
+export interface PlacementsPayload {
+  draft: PlacementsDraft;
+  problems: PlacementProblem[];
+  preview: PlacementPreview;
+  published: PlacementRevision | null;
+}
+
+/** `PUT /api/placements/draft` and `POST /api/placements/import` answer the saved draft with its problems. */
+export interface PlacementsDraftPayload {
+  draft: PlacementsDraft;
+  problems: PlacementProblem[];
+  preview: PlacementPreview;
+  /** Import only: the keys of the imported file that are not placements (`entry`, `allowedOrigins`...), dropped. */
+  ignored?: string[];
+}
+
+/** One change of the draft against the published revision. */
+export interface PlacementChange {
+  /** `forms`: the form slots a remote places in one resource's form, compared as a list (before, after). */
+  change: 'added' | 'removed' | 'changed' | 'allow-list' | 'forms';
+  /** The location, or for `forms` the form: `resource form "<resource>"`. */
+  location: string;
+  /** The remote whose slot it is (null for an allow-list). */
+  remote: string | null;
+  /** The slot's id at its location (given, or derived: component, `component#2`...); null for an allow-list. */
+  id: string | null;
+  before: JsonValue;
+  after: JsonValue;
+}
+
+/** `GET /api/placements/diff`. */
+export interface PlacementsDiffPayload {
+  /** The published revision compared with (0: none yet). */
+  revision: number;
+  changes: PlacementChange[];
+}
+
+/** `GET /api/placements/revisions`: newest first. */
+export interface PlacementRevisionsPayload {
+  revisions: PlacementRevisionSummary[];
+}
+
+/** `POST /api/placements/rollback`. */
+export interface PlacementRollbackRequest {
+  revision: number;
+}
+
+/** One publish or rollback of placements, as audited. */
+export interface PlacementAuditEntry {
+  id: number;
+  action: 'publish' | 'rollback';
+  actor: string;
+  /** ISO 8601. */
+  at: string;
+  /** The revision it made. */
+  revision: number;
+  /** The document in force before (null before the first publish) and after. */
+  before: JsonValue;
+  after: JsonValue;
+}
+
+/** `GET /api/placements/audit`: newest first. */
+export interface PlacementAuditPayload {
+  entries: PlacementAuditEntry[];
+}
+
+/** `GET /api/placements/components`: what a slot may name, per remote known now, with each props schema (or null). */
+export interface PlacementComponentsPayload {
+  remotes: Array<{
+    name: string;
+    components: Array<{ name: string; schema: JsonSchema | null }>;
+  }>;
+}
+
+/** Location -> every slot it would hold with the draft published, in the server's order (rules not applied). */
+export type PlacementPreview = Record<
+  string,
+  Array<{ id: string; component: string; remote: string | null; source: 'code' | 'file' | 'draft' }>
+>;

@@ -1,0 +1,39 @@
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import type { MePayload } from '../../shared';
+import { AppProviders } from '../../host/app/host-app';
+import { APP_ROUTES } from '../../host/app/app-routes';
+import { ComponentRegistry, createSlotStatus, type SlotRuntime } from '../../host/core';
+import { SlotSource } from '../../host/loader/slot-source';
+import type { FakeApi } from './fake-api';
+import { renderWithSlotBoundaries } from './render-slots';
+
+/** The whole host app at `path`, on the fake API, with empty component registries: for the pages' tests. */
+export function renderAppAt(fake: FakeApi, path: string) {
+  const runtime: Partial<SlotRuntime> = {
+    slotRegistry: new ComponentRegistry('SlotComponentRegistry'),
+    globalRegistry: new ComponentRegistry('GlobalComponentRegistry'),
+    ...createSlotStatus({ log: () => undefined }),
+  };
+  return renderWithSlotBoundaries(
+    <AppProviders
+      client={fake.client}
+      runtime={runtime}
+      source={new SlotSource({ client: fake.client, pathname: path })}
+    >
+      <RouterProvider router={createMemoryRouter(APP_ROUTES, { initialEntries: [path] })} />
+    </AppProviders>,
+  );
+}
+
+/** `GET /me` of the demo administrator in tenant acme, with `roles`. */
+export function demoMe(roles: string[]): MePayload {
+  return {
+    user: {
+      username: 'admin',
+      displayName: 'Demo administrator',
+      tenants: [{ id: 'acme', name: 'Acme Corp' }],
+      currentTenant: 'acme',
+      roles,
+    },
+  };
+}

@@ -1,0 +1,11 @@
+/**
+ * Resolves once `condition` holds, asking every 50 ms; rejects after `timeoutMs`. For what another host (another
+ * app on the same database) takes at its next poll: the tests assert it is seen within a bound, not when.
+ */
+export async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 2000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > until) throw new Error(`not seen within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

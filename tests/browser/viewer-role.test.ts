@@ -1,0 +1,54 @@
+import { VIEWER_CANNOT_CHANGE_RECORDS, type ErrorBody } from '../../shared';
+import { useBrowserSuite } from '../../testing/system/browser-suite';
+import { runCommand } from '../../testing/system/npm-command';
+import { signIn } from '../../testing/system/sign-in';
+import { fetchInPage, SLOT_TIMEOUT_MS } from '../../testing/system/slot-page';
+import { firstRecord } from '../../testing/system/staff-pages';
+
+jest.setTimeout(90_000);
+
+const suite = useBrowserSuite();
+const FORM = 'form[data-resource-form="articles"]';
+
+/**
+ * A viewer (`npm run user:add -- <name> --role viewer`) on the real server, in Chromium: the record pages say why
+ * the account cannot save instead of offering Save, New, Delete or bulk actions, and the API refuses the change.
+ */
+it("tells a viewer on the record pages why it cannot save, and the API refuses the viewer's change", async () => {
+  const password = 'a viewer password of some length';
+  await runCommand(suite.server, ['user:add', '--', 'vera', '--tenant', 'acme', '--role', 'viewer'], `${password}\n`);
+  const { page, log } = await suite.newPage();
+  await signIn(page, { username: 'vera', password });
+  const article = await firstRecord(page, 'articles');
+
+  await page.goto(`/resources/articles/${article.id}/edit`);
+  await page.locator(`${FORM} [name="title"]`).waitFor({ timeout: SLOT_TIMEOUT_MS });
+  const notice = page.locator(`${FORM} [data-read-only-role]`);
+  await notice.waitFor();
+  expect(await notice.innerText()).toBe(VIEWER_CANNOT_CHANGE_RECORDS);
+  expect(await notice.isVisible()).toBe(true);
+  expect(await page.locator(`${FORM} button[type="submit"]`).count()).toBe(0);
+
+  await page.goto(`/resources/articles/${article.id}`);
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  expect(await page.getByRole('button', { name: /^Delete/ }).count()).toBe(0);
+
+  await page.goto('/resources/articles');
+  await page.locator('[data-read-only-role]').getByText(VIEWER_CANNOT_CHANGE_RECORDS).waitFor();
+  expect(await page.getByRole('link', { name: 'New', exact: true }).count()).toBe(0);
+  expect(await page.getByRole('button', { name: /^Delete/ }).count()).toBe(0);
+
+  await page.goto('/resources/articles/new');
+  await page.locator('[data-read-only-role]').getByText(VIEWER_CANNOT_CHANGE_RECORDS).waitFor();
+  expect(await page.locator(FORM).count()).toBe(0);
+
+  const refused = await fetchInPage<ErrorBody>(page, `/api/resources/articles/records/${article.id}`, {
+    method: 'PUT',
+    body: { title: 'Changed by a viewer' },
+  });
+  expect(refused).toEqual({
+    status: 403,
+    body: { error: { code: 'forbidden', message: VIEWER_CANNOT_CHANGE_RECORDS } },
+  });
+  expect(log.pageErrors).toEqual([]);
+});
