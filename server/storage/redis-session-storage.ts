@@ -10,10 +10,12 @@ export interface RedisSessionStorageOptions {
   prefix?: string;
   /** How long /readyz waits for PING. */
   pingTimeoutMs?: number;
-  /** How long any command may wait, connected or not. */
+  /** How long a session lookup or save may wait for Redis's answer, connected or not (then the request gets a 503). */
   commandTimeoutMs?: number;
   /** How long ready() waits for the first connection before failing the start. */
   connectTimeoutMs?: number;
+  /** How long close() lets the commands in flight finish before dropping the connection. */
+  closeTimeoutMs?: number;
 }
 
 /**
@@ -21,11 +23,14 @@ export interface RedisSessionStorageOptions {
  * The client connects at once; requests that arrive before it is connected wait in the client's offline queue.
  */
 export function createRedisSessionStorage(options: RedisSessionStorageOptions): SessionStorage {
+  const commandTimeoutMs = options.commandTimeoutMs ?? 2_000;
   const client = createClient({
     url: options.url,
     socket: { reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2_000) },
-    // While Redis is away, a session lookup fails after this long (503) instead of hanging the request.
-    commandOptions: { timeout: options.commandTimeoutMs ?? 2_000 },
+    // While Redis is away, a command waiting to be sent fails after this long instead of queueing for ever...
+    commandOptions: { timeout: commandTimeoutMs },
+    // ...and while it is frozen, the commands sent and never answered are bounded: past this many, new ones fail.
+    commandsQueueMaxLength: 10_000,
   });
   let lastErrorLogged = 0;
   client.on('error', (error: unknown) => {
@@ -46,7 +51,7 @@ export function createRedisSessionStorage(options: RedisSessionStorageOptions): 
   // ready() reports the failure; an unobserved rejection must not crash the process meanwhile.
   connecting.catch(() => undefined);
 
-  const store = new RedisStore({ client, prefix: options.prefix ?? 'slots:sess:' });
+  const store = new RedisStoreWithDeadline({ client, prefix: options.prefix ?? 'slots:sess:' }, commandTimeoutMs);
   const pingTimeoutMs = options.pingTimeoutMs ?? 1_000;
 
   return {
@@ -71,8 +76,9 @@ export function createRedisSessionStorage(options: RedisSessionStorageOptions): 
     close: async () => {
       if (client.isReady) {
         try {
-          // QUIT after the commands in flight.
-          await client.close();
+          // QUIT after the commands in flight; a Redis that stopped answering (paused, network gone) would keep
+          // the shutdown waiting for ever, so it gets a bounded time.
+          await withTimeout(client.close(), options.closeTimeoutMs ?? 1_000);
           return;
         } catch {
           // fall through to destroy
@@ -82,6 +88,56 @@ export function createRedisSessionStorage(options: RedisSessionStorageOptions): 
       if (client.isOpen) client.destroy();
     },
   };
+}
+
+// The callbacks take connect-redis's own shapes (a session, a count, nothing).
+type StoreCallback = (error: any, value?: any) => void;
+
+/**
+ * connect-redis's store whose answers come within a deadline. The client's command timeout covers only the wait
+ * before a command is sent: a command sent to a Redis that stopped answering (paused, host or network gone while the
+ * connection stays open) would wait for ever, and the staff request with it. Past the deadline the request gets
+ * its error (a 503) and a late answer is dropped.
+ */
+class RedisStoreWithDeadline extends RedisStore {
+  constructor(
+    options: ConstructorParameters<typeof RedisStore>[0],
+    private readonly deadlineMs: number,
+  ) {
+    super(options);
+  }
+
+  override get(sid: string, callback?: StoreCallback) {
+    return super.get(sid, this.withDeadline(callback));
+  }
+
+  override set(sid: string, data: Parameters<RedisStore['set']>[1], callback?: StoreCallback) {
+    return super.set(sid, data, this.withDeadline(callback));
+  }
+
+  override touch(sid: string, data: Parameters<RedisStore['touch']>[1], callback?: StoreCallback) {
+    return super.touch(sid, data, this.withDeadline(callback));
+  }
+
+  override destroy(sid: string, callback?: StoreCallback) {
+    return super.destroy(sid, this.withDeadline(callback));
+  }
+
+  private withDeadline(callback: StoreCallback | undefined): StoreCallback | undefined {
+    if (!callback) return undefined;
+    let answered = false;
+    const timer = setTimeout(() => {
+      answered = true;
+      callback(new Error(`Redis did not answer within ${this.deadlineMs} ms`));
+    }, this.deadlineMs);
+    timer.unref();
+    return (error, value) => {
+      if (answered) return;
+      answered = true;
+      clearTimeout(timer);
+      callback(error, value);
+    };
+  }
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -14,6 +14,10 @@ export async function freePort(): Promise<number> {
 
 export interface RedisServer {
   readonly url: string;
+  /** Freezes the server (SIGSTOP): connections stay open and nothing answers, as with a hung host or network. */
+  pause(): void;
+  /** Lets a paused server answer again. */
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -42,6 +46,8 @@ export async function startRedisServer(): Promise<RedisServer> {
   });
   return {
     url: `redis://127.0.0.1:${port}`,
+    pause: () => child.kill('SIGSTOP'),
+    resume: () => child.kill('SIGCONT'),
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) {
@@ -49,6 +55,8 @@ export async function startRedisServer(): Promise<RedisServer> {
           return;
         }
         child.once('exit', () => resolve());
+        // A paused server would not act on SIGTERM until continued.
+        child.kill('SIGCONT');
         child.kill('SIGTERM');
       }),
   };
