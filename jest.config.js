@@ -33,6 +33,7 @@ const common = {
   // The scaffold's template is not runnable as it stands (its remote's name is a placeholder): its test runs in
   // the projects tests/remote-teams/ scaffold from it.
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/remotes/kit/template/', ...standaloneRemotes],
+  setupFilesAfterEnv: ['<rootDir>/testing/retry-in-ci.ts'],
 };
 
 module.exports = {
