@@ -1,13 +1,8 @@
 import '../../testing/host/router-globals';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { pageComponents, SIGN_IN_PATH, SlotLocation, type MePayload, type SlotMap } from '../../shared';
-import { ComponentRegistry, createSlotStatus, type SlotRuntime } from '../core';
 import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../../testing/host/fake-api';
-import { renderWithSlotBoundaries } from '../../testing/host/render-slots';
-import { AppProviders } from './host-app';
-import { APP_ROUTES } from './app-routes';
-import { SlotSource } from '../loader/slot-source';
+import { renderAppAt } from '../../testing/host/render-app';
 
 const ME: MePayload = {
   user: {
@@ -97,22 +92,7 @@ function setMatchMedia(matches: boolean) {
 }
 
 function renderApp(fake: FakeApi, path: string, components: readonly string[] = ['Text']) {
-  const registry = new ComponentRegistry('SlotComponentRegistry');
-  for (const component of components) registry.register(component, Text);
-  const runtime: Partial<SlotRuntime> = {
-    slotRegistry: registry,
-    globalRegistry: new ComponentRegistry('GlobalComponentRegistry'),
-    ...createSlotStatus({ log: () => undefined }),
-  };
-  return renderWithSlotBoundaries(
-    <AppProviders
-      client={fake.client}
-      runtime={runtime}
-      source={new SlotSource({ client: fake.client, pathname: path })}
-    >
-      <RouterProvider router={createMemoryRouter(APP_ROUTES, { initialEntries: [path] })} />
-    </AppProviders>,
-  );
+  return renderAppAt(fake, path, Object.fromEntries(components.map((name) => [name, Text])));
 }
 
 afterEach(() => {

@@ -2,15 +2,24 @@ import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import type { MePayload } from '../../shared';
 import { AppProviders } from '../../host/app/host-app';
 import { APP_ROUTES } from '../../host/app/app-routes';
-import { ComponentRegistry, createSlotStatus, type SlotRuntime } from '../../host/core';
+import { ComponentRegistry, createSlotStatus, type RegistrableComponent, type SlotRuntime } from '../../host/core';
 import { SlotSource } from '../../host/loader/slot-source';
 import type { FakeApi } from './fake-api';
 import { renderWithSlotBoundaries } from './render-slots';
 
-/** The whole host app at `path`, on the fake API, with empty component registries: for the pages' tests. */
-export function renderAppAt(fake: FakeApi, path: string) {
+/**
+ * The whole host app at `path`, on the fake API, for the pages' tests: the slot components registered are
+ * `components` (by name), none by default.
+ */
+export function renderAppAt(
+  fake: FakeApi,
+  path: string,
+  components: Readonly<Record<string, RegistrableComponent>> = {},
+) {
+  const slotRegistry = new ComponentRegistry('SlotComponentRegistry');
+  slotRegistry.registerMany(components);
   const runtime: Partial<SlotRuntime> = {
-    slotRegistry: new ComponentRegistry('SlotComponentRegistry'),
+    slotRegistry,
     globalRegistry: new ComponentRegistry('GlobalComponentRegistry'),
     ...createSlotStatus({ log: () => undefined }),
   };
