@@ -22,6 +22,7 @@ import { hostBudgets } from './build/bundle-budgets';
 import type { RemoteDeclaration } from './remotes/kit';
 import {
   baseConfiguration,
+  hashedEntryFilename,
   REMOTE_DECLARATION_FILE,
   remoteWebpackConfig,
   sharedReact,
@@ -76,17 +77,9 @@ function common(mode: BuildMode, name: string): Configuration {
   return baseConfiguration(mode, name, ROOT_DIR, [path.join(ROOT_DIR, 'node_modules')]);
 }
 
-/**
- * The host's entry file name. The federation runtime module asks webpack for this path while hashing modules,
- * before the chunk's content hash exists (only to learn the `assets/` folder); there the name is given without
- * the hash, which changes nothing in the output.
- */
+/** The host's entry file name: hashed in production (see hashedEntryFilename). */
 function hostEntryFilename(mode: BuildMode): NonNullable<Configuration['output']>['filename'] {
-  if (mode !== 'production') return 'assets/[name].js';
-  return (pathData) =>
-    pathData.chunk && 'contentHash' in pathData.chunk && pathData.chunk.contentHash?.javascript === undefined
-      ? 'assets/[name].js'
-      : 'assets/[name].[contenthash:10].js';
+  return mode === 'production' ? hashedEntryFilename('assets/[name]') : 'assets/[name].js';
 }
 
 export function hostConfiguration(mode: BuildMode, distDir = DIST_DIR): Configuration {

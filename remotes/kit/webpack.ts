@@ -6,10 +6,11 @@
  */
 import path from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
-import type { Configuration, RuleSetRule } from 'webpack';
+import type { Configuration, Module, RuleSetRule } from 'webpack';
 import { BuildPathPlugin } from '../../build/build-path-plugin';
 import { BundleBudgetPlugin } from '../../build/bundle-budget-plugin';
 import { remoteBudgets } from '../../build/bundle-budgets';
+import { ExposeAssetsPlugin } from '../../build/expose-assets-plugin';
 import { RemoteDescriptorPlugin } from '../../build/remote-descriptor-plugin';
 import type { RemoteDescriptorFile } from '../../shared';
 
@@ -98,6 +99,59 @@ export interface RemoteWebpackOptions {
   rootDir?: string;
 }
 
+/** A webpack `output.filename`: a template, or a function of the chunk being named. */
+export type EntryFilename = NonNullable<NonNullable<Configuration['output']>['filename']>;
+
+/**
+ * An entry file name with a content hash, `<stem>.<hash>.js` (`stem` may hold webpack's `[name]`). The federation
+ * runtime module asks webpack for the entry's path while modules are hashed, before the chunk's content hash exists
+ * (only to learn its folder); there the name is given without the hash, which changes nothing in the output. A fixed
+ * template would fail the build there ("[contenthash] not implemented in this context").
+ */
+export function hashedEntryFilename(stem: string): EntryFilename {
+  return (pathData) =>
+    pathData.chunk && 'contentHash' in pathData.chunk && pathData.chunk.contentHash?.javascript === undefined
+      ? `${stem}.js`
+      : `${stem}.[contenthash:10].js`;
+}
+
+/**
+ * The container entry's file name. In production it carries a content hash (`remoteEntry.<hash>.js`), like every
+ * other file of the build: the manifest names it (`metaData.remoteEntry.name`), the host finds it there, and the
+ * server sends it with a year of `immutable` cache, so a warm page load revalidates the manifest only. A development build keeps the stable name the kit's dev server and live reload serve.
+ */
+export function remoteEntryFilename(mode: BuildMode): EntryFilename {
+  return mode === 'production' ? hashedEntryFilename('remoteEntry') : 'remoteEntry.js';
+}
+
+/** The chunk that holds the code of every exposed component of a remote (`components.<hash>.js`). */
+export const COMPONENTS_CHUNK_NAME = 'components';
+
+/**
+ * Every component of a remote, and the code of the remote's own folders they share, in one chunk: a page that
+ * renders several components of one remote fetches one file from it, not one per component plus the shared ones
+ * (over HTTP/1.1's six connections, each file was one more request in line behind the others). A remote's
+ * components are small (each one's budget is 20 KB, and the built-in remotes' are 0.3 to 2 KB), so a page that renders
+ * one of them pays little for the rest. Packages from node_modules stay apart: React is the host's (shared), and
+ * a large library a single component uses is not loaded by every page of the remote.
+ */
+function componentsTogether(): NonNullable<NonNullable<Configuration['optimization']>['splitChunks']> {
+  return {
+    cacheGroups: {
+      [COMPONENTS_CHUNK_NAME]: {
+        name: COMPONENTS_CHUNK_NAME,
+        chunks: 'async',
+        enforce: true,
+        priority: 10,
+        test: (module: Module) => {
+          const resource: unknown = (module as Module & { resource?: unknown }).resource;
+          return typeof resource === 'string' && !/[\\/]node_modules[\\/]/.test(resource);
+        },
+      },
+    },
+  };
+}
+
 /** The webpack configuration of a remote. */
 export function remoteWebpackConfig(options: RemoteWebpackOptions): Configuration {
   const { remote, dir, mode } = options;
@@ -107,7 +161,7 @@ export function remoteWebpackConfig(options: RemoteWebpackOptions): Configuratio
     // A development remote may be loaded by a production host (and the other way round): its JSX always uses the
     // runtime every React build provides.
     module: { rules: [scriptRule(mode, false)] },
-    // No page of its own: the container entry (remoteEntry.js) is the remote's only entry point.
+    // No page of its own: the container entry (remoteEntry[.<hash>].js) is the remote's only entry point.
     entry: {},
     output: {
       path: options.outputPath ?? path.join(dir, 'dist'),
@@ -115,15 +169,17 @@ export function remoteWebpackConfig(options: RemoteWebpackOptions): Configuratio
       // the host resolves remoteEntry.js relative to the remote's entry (the URL of mf-manifest.json). The same
       // build works under /remotes/<name>/ of the product's server and from any other origin.
       publicPath: 'auto',
-      filename: `${hashed}.js`,
+      // The container entry is the build's only entry chunk: this names it (the federation plugin's `filename`
+      // takes a fixed string only, which cannot carry a content hash here; see hashedEntryFilename).
+      filename: remoteEntryFilename(mode),
       chunkFilename: `${hashed}.js`,
       uniqueName: remote.name,
       clean: true,
     },
+    optimization: { splitChunks: componentsTogether() },
     plugins: [
       new ModuleFederationPlugin({
         name: remote.name,
-        filename: 'remoteEntry.js',
         exposes: exposesOf(remote, dir),
         shared: sharedReact(false),
         dts: false,
@@ -133,6 +189,7 @@ export function remoteWebpackConfig(options: RemoteWebpackOptions): Configuratio
         experiments: { externalRuntime: true },
       }),
       new RemoteDescriptorPlugin(remote),
+      new ExposeAssetsPlugin(),
       new BuildPathPlugin(options.rootDir ?? dir),
       // Budgets apply to what ships: unminified development builds would exceed them by design.
       ...(mode === 'production' ? [new BundleBudgetPlugin(remoteBudgets(remote.name))] : []),

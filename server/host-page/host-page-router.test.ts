@@ -199,6 +199,22 @@ describe('what index.html carries for the remotes of its public slots', () => {
     expect((bootDataOf(html) as { remotes: unknown }).remotes).toEqual(moved);
   });
 
+  it("preloads a production build's hashed entry as its manifest names it, and follows a rebuild that renames it", async () => {
+    dist.addRemote(MARKETING, { entryFile: 'remoteEntry.0a1b2c3d4e.js' });
+    const app = wiredApp();
+    const first = preloads((await request(app).get('/login').expect(200)).text);
+    expect(first.slice(0, 2)).toEqual([
+      '/remotes/team_marketing/mf-manifest.json',
+      '/remotes/team_marketing/remoteEntry.0a1b2c3d4e.js',
+    ]);
+
+    // A rebuild writes a new manifest (another size, so the cache sees it) naming the new entry.
+    dist.addRemote(MARKETING, { entryFile: 'remoteEntry.5f6e7d8c9b0a.js' });
+    const rebuilt = preloads((await request(app).get('/login').expect(200)).text);
+    expect(rebuilt[1]).toBe('/remotes/team_marketing/remoteEntry.5f6e7d8c9b0a.js');
+    expect(rebuilt).not.toContain('/remotes/team_marketing/remoteEntry.0a1b2c3d4e.js');
+  });
+
   it('follows changes of the public slots', async () => {
     let slots: SlotMap = PUBLIC_SLOTS.slots;
     const app = wiredApp({ slots: () => slots });

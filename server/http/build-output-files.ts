@@ -9,7 +9,10 @@ const HASHED_FILE = /\.[0-9a-f]{8,}\.(?:js|css|mjs)(?:\.map)?$/;
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const REVALIDATE = 'no-cache';
 
-/** A stable-named file (index.html, mf-manifest.json, remoteEntry.js) is looked at on disk at most this often. */
+/**
+ * A stable-named file (index.html, mf-manifest.json, a development build's remoteEntry.js) is looked at on disk at
+ * most this often.
+ */
 export const STABLE_FILE_RECHECK_MS = 1000;
 /** What the memory of one folder holds at most; past it the cache starts over (a long `npm run dev` session). */
 export const BUILD_OUTPUT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
@@ -29,9 +32,9 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 };
 
 /**
- * Cache policy of served build output: hashed files are cached for a year; anything with a stable name
- * (`index.html`, `mf-manifest.json`, `remoteEntry.js`, `slots-remote.json`) must be revalidated every time, so a
- * new deployment is picked up at once.
+ * Cache policy of served build output: hashed files (a production remote's `remoteEntry.<hash>.js` among them) are
+ * cached for a year; anything with a stable name (`index.html`, `mf-manifest.json`, `slots-remote.json`, a
+ * development build's `remoteEntry.js`) must be revalidated every time, so a new deployment is picked up at once.
  */
 export function setBuildCacheHeaders(res: Response, filePath: string): void {
   res.setHeader('Cache-Control', HASHED_FILE.test(path.basename(filePath)) ? IMMUTABLE : REVALIDATE);

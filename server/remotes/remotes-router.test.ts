@@ -66,7 +66,7 @@ describe('GET /api/remotes', () => {
 });
 
 describe('/remotes/<name>/ files', () => {
-  it('serves the manifest and the entry with no-cache, hashed chunks with a year of cache', async () => {
+  it('serves the manifest and an unhashed (development) entry with no-cache, hashed chunks with a year of cache', async () => {
     const app = appWith();
     const manifest = await request(app).get('/remotes/team_records/mf-manifest.json').expect(200);
     expect(manifest.headers['cache-control']).toBe('no-cache');
@@ -82,6 +82,19 @@ describe('/remotes/<name>/ files', () => {
       .expect(200);
     expect(chunk.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(chunk.headers['cross-origin-resource-policy']).toBe('cross-origin');
+  });
+
+  it("serves a production build's hashed entry, named by its manifest, with a year of immutable cache", async () => {
+    dist.addRemote(RECORDS, { entryFile: 'remoteEntry.4f0c2a9e17.js' });
+    const app = appWith();
+    const manifest = await request(app).get('/remotes/team_records/mf-manifest.json').expect(200);
+    expect(manifest.headers['cache-control']).toBe('no-cache');
+    expect(manifest.body.metaData.remoteEntry.name).toBe('remoteEntry.4f0c2a9e17.js');
+
+    const entry = await request(app).get('/remotes/team_records/remoteEntry.4f0c2a9e17.js').expect(200);
+    expect(entry.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(entry.headers['content-type']).toMatch(/javascript/);
+    expect(entry.text).toBe('var team_records = {};');
   });
 
   it('lets a missing file fall through to the JSON 404, and never answers with index.html', async () => {

@@ -14,9 +14,13 @@ export interface FixtureDist {
   readonly dir: string;
   /**
    * Writes `remotes/<name>/` with descriptor, manifest exposing `exposed` (default: the components), the entry and
-   * one chunk per exposed component (`__federation_expose_<Name>.0123abcd45.js`, listed as its sync asset).
+   * one chunk per exposed component (`__federation_expose_<Name>.0123abcd45.js`, listed as its sync asset). The entry
+   * is `remoteEntry.js` (a development build's name) unless `entryFile` names another (a production build's hashed one).
    */
-  addRemote(descriptor: RemoteDescriptorFile, options?: { exposed?: string[]; manifest?: boolean }): string;
+  addRemote(
+    descriptor: RemoteDescriptorFile,
+    options?: { exposed?: string[]; manifest?: boolean; entryFile?: string },
+  ): string;
   /**
    * Writes `host/index.html` and one hashed asset; `remoteHints`: the index.html of a federated host build, with the
    * `<meta name="slots-remote-hints">` element where the server adds the remote hints and boot data.
@@ -44,10 +48,12 @@ export function createFixtureDist(): FixtureDist {
         const exposed = options.exposed ?? descriptor.components;
         write(
           `${base}/mf-manifest.json`,
-          JSON.stringify(fakeManifest(descriptor.name, exposed, { chunkOf: exposeChunk })),
+          JSON.stringify(
+            fakeManifest(descriptor.name, exposed, { chunkOf: exposeChunk, entryFile: options.entryFile }),
+          ),
         );
       }
-      write(`${base}/remoteEntry.js`, `var ${descriptor.name} = {};`);
+      write(`${base}/${options.entryFile ?? 'remoteEntry.js'}`, `var ${descriptor.name} = {};`);
       for (const name of options.exposed ?? descriptor.components) write(`${base}/${exposeChunk(name)}`, '/* chunk */');
       return path.join(dir, base);
     },

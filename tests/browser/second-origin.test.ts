@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { RemotesPayload } from '../../shared';
 import { startAppServer } from '../../testing/system/app-server';
+import { builtRemoteEntryFile } from '../../testing/system/build-output';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
 import type { HttpFixtureServer } from '../../testing/system/http-fixture-server';
 import { writeRemotesConfig } from '../../testing/system/remotes-config-file';
@@ -50,11 +51,15 @@ describe('a remote on a second origin', () => {
     await waitForSlot(page, 'dashboard-before-cards', 'WelcomeCard', { hasText: 'Welcome to your content workspace' });
     await waitForSlot(page, 'tenant-switcher', 'TenantSwitcher', { hasText: 'Acme Corp' });
 
+    // Its manifest first (the server does not read a remote elsewhere), then the hashed entry the manifest names.
+    const entryFile = `/${builtRemoteEntryFile('team_marketing')}`;
+    expect(entryFile).toMatch(/^\/remoteEntry\.[0-9a-f]{10}\.js$/);
     const fromCdn = log.requests.filter((request) => request.origin === origin).map((request) => request.path);
-    expect(fromCdn).toEqual(expect.arrayContaining(['/mf-manifest.json', '/remoteEntry.js']));
-    expect(fromCdn.some((file) => file.startsWith('/__federation_expose_LoginNotice'))).toBe(true);
+    expect(fromCdn).toEqual(expect.arrayContaining(['/mf-manifest.json', entryFile]));
+    // Its components in one chunk (remoteWebpackConfig's componentsTogether).
+    expect(fromCdn.some((file) => /^\/components\.[0-9a-f]{10}\.js$/.test(file))).toBe(true);
     expect(cdn?.requests.map((request) => request.url)).toEqual(
-      expect.arrayContaining(['/mf-manifest.json', '/remoteEntry.js']),
+      expect.arrayContaining(['/mf-manifest.json', entryFile]),
     );
     // Nothing of team_marketing came from the server itself any more; team_records still does.
     expect(
