@@ -12,7 +12,7 @@ export interface StaffAccess {
 /**
  * The rule of precedence, in one place: a tenant membership's role wins while that tenant is current; without one the
  * account's own role applies; without either the account is an editor. Permissions granted to the account are added
- * in every tenant (they never take a role's away). Documented in docs/operators/security.md#roles-and-permissions.
+ * in every tenant (they never take a role's away). Documented in docs/operators/security.md#roles.
  */
 export function accessIn(user: StaffUser, membershipRole: StaffRole | null | undefined): StaffAccess {
   const roles = membershipRole ? [membershipRole] : user.roles;
