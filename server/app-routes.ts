@@ -188,10 +188,11 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ap
       store: parts.releases,
       snapshot: parts.releaseSnapshot,
       tokens: parts.teamTokens,
+      tenants: parts.tenants,
       bodyLimitBytes: settings.bodyLimitBytes,
     }),
   );
-  app.use(createPlacementsRouter({ service: parts.placements, store: parts.placementsStore }));
+  app.use(createPlacementsRouter({ service: parts.placements, store: parts.placementsStore, tenants: parts.tenants }));
   app.use(
     createSlotEventsRouter({
       aggregator: parts.slotEvents.aggregator,

@@ -36,15 +36,22 @@ export {
   type RemoteReleasesPayload,
   type RemoteRollout,
 } from './releases';
+export { EDITOR_ROLE, isStaffRole, STAFF_ROLES, VIEWER_ROLE, type StaffRole } from './staff-roles';
 export {
-  EDITOR_ROLE,
-  mayChangeRecords,
+  isStaffPermission,
+  PERMISSION_REFUSED,
+  permissionsOf,
+  PLACEMENTS_EDIT,
+  RECORDS_READ,
+  RECORDS_WRITE,
+  RELEASES_MANAGE,
+  ROLE_PERMISSIONS,
   rolesForRules,
-  STAFF_ROLES,
+  STAFF_PERMISSIONS,
+  userMay,
   VIEWER_CANNOT_CHANGE_RECORDS,
-  VIEWER_ROLE,
-  type StaffRole,
-} from './staff-roles';
+  type StaffPermission,
+} from './staff-permissions';
 export {
   SLOT_EVENTS_PATH,
   SLOT_STATS_PATH,

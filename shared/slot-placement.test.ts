@@ -1,4 +1,4 @@
-import { describeRule, InvalidSlotError, Slot } from './index';
+import { describeRule, InvalidSlotError, ruleNeedsUser, Slot } from './index';
 
 describe('Slot.placed', () => {
   it('keeps the slot and adds a frozen placement', () => {
@@ -28,11 +28,32 @@ describe('Slot.placed', () => {
     ['a rule in $all that is not one', { visibleWhen: { $all: [{ roles: ['a'] }, 'b'] } }, /"visibleWhen.\$all\[1\]"/],
     ['a flag name that is not kebab-case', { visibleWhen: { flags: ['Beta'] } }, /"visibleWhen.flags" must be/],
     ['$not around a list', { visibleWhen: { $not: [{ roles: ['a'] }] } }, /"visibleWhen.\$not" must be an object/],
+    ['an empty permission list', { visibleWhen: { permissions: [] } }, /"visibleWhen.permissions" must be a non-empty/],
+    [
+      'an unknown permission, naming it and the known ones',
+      { visibleWhen: { $any: [{ roles: ['a'] }, { permissions: ['records:read', 'records:delete'] }] } },
+      /"visibleWhen.\$any\[1\].permissions" names the unknown permission "records:delete"; permissions: records:read, records:write, releases:manage, placements:edit\./,
+    ],
+    ['a permission that is no string', { visibleWhen: { permissions: [7] } }, /names the unknown permission a number/],
   ])('refuses %s, naming the slot', (_, placement, message) => {
     const place = () => Slot.make('Notice').placed(placement as never);
     expect(place).toThrow(InvalidSlotError);
     expect(place).toThrow(/^Slot "Notice": /);
     expect(place).toThrow(message);
+  });
+});
+
+describe('a permissions rule', () => {
+  it('is kept frozen, read as needing a user, and put in words', () => {
+    const placed = Slot.make('Notice').placed({ visibleWhen: { $not: { permissions: ['releases:manage'] } } });
+    const rule = placed.placement.visibleWhen!;
+    expect(rule).toEqual({ $not: { permissions: ['releases:manage'] } });
+    expect(Object.isFrozen(rule)).toBe(true);
+    expect(ruleNeedsUser(rule)).toBe(true);
+    expect(ruleNeedsUser({ flags: ['beta'] })).toBe(false);
+    expect(describeRule({ permissions: ['records:write', 'placements:edit'] })).toBe(
+      'permission records:write or placements:edit',
+    );
   });
 });
 

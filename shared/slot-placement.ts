@@ -1,5 +1,6 @@
 import { isPlainObject } from './json';
 import { describe } from './names';
+import { isStaffPermission, STAFF_PERMISSIONS } from './staff-permissions';
 
 /**
  * Where a slot stands among the others of its location, and for whom it is shown: the placement a registration (code
@@ -32,12 +33,14 @@ export const SLOT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:#/-]{0,127}$/;
 export const FLAG_NAME_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
 
 /**
- * Who sees a slot, as data: `{ "roles": [...] }` (the user has one of them), `{ "tenants": [...] }` (the current
- * tenant is one of them), `{ "flags": [...] }` (one of these feature flags is on, for the tenant or globally), and
- * `$all`, `$any`, `$not` around them.
+ * Who sees a slot, as data: `{ "roles": [...] }` (the user has one of them in the current tenant),
+ * `{ "permissions": [...] }` (the user has one of them there: staff-permissions.ts), `{ "tenants": [...] }` (the
+ * current tenant is one of them), `{ "flags": [...] }` (one of these feature flags is on, for the tenant or
+ * globally), and `$all`, `$any`, `$not` around them.
  */
 export type VisibilityRule =
   | { readonly roles: readonly string[] }
+  | { readonly permissions: readonly string[] }
   | { readonly tenants: readonly string[] }
   | { readonly flags: readonly string[] }
   | { readonly $all: readonly VisibilityRule[] }
@@ -45,7 +48,7 @@ export type VisibilityRule =
   | { readonly $not: VisibilityRule };
 
 /** The rule's keys; a rule object has exactly one. */
-export const VISIBILITY_RULE_KEYS = ['roles', 'tenants', 'flags', '$all', '$any', '$not'] as const;
+export const VISIBILITY_RULE_KEYS = ['roles', 'permissions', 'tenants', 'flags', '$all', '$any', '$not'] as const;
 
 /** Rules nest at most this deep: a rule is configuration, not a program. */
 const MAX_RULE_DEPTH = 8;
@@ -114,6 +117,24 @@ export function checkVisibilityRule(value: unknown, where: string, path = 'visib
         );
       }
       return Object.freeze({ flags: Object.freeze([...(operand as string[])]) });
+    case 'permissions': {
+      if (!Array.isArray(operand) || operand.length === 0) {
+        throw new InvalidPlacementError(
+          `${where}: "${path}.permissions" must be a non-empty list of permissions (${STAFF_PERMISSIONS.join(', ')}), ` +
+            `got ${describe(operand)}.`,
+        );
+      }
+      // A closed set, unlike roles: a misspelt permission would hide the slot from everyone, silently.
+      const unknown = operand.find((item) => !isStaffPermission(item));
+      if (unknown !== undefined) {
+        throw new InvalidPlacementError(
+          `${where}: "${path}.permissions" names the unknown permission ` +
+            `${typeof unknown === 'string' ? JSON.stringify(unknown) : describe(unknown)}; permissions: ` +
+            `${STAFF_PERMISSIONS.join(', ')}.`,
+        );
+      }
+      return Object.freeze({ permissions: Object.freeze([...(operand as string[])]) });
+    }
     case 'roles':
     case 'tenants': {
       if (!Array.isArray(operand) || operand.length === 0 || !operand.every((item) => isName(item))) {
@@ -153,13 +174,13 @@ function isName(value: unknown): value is string {
 }
 
 /**
- * Whether the rule reads something only a signed-in user has (roles, a current tenant): such a rule cannot be
+ * Whether the rule reads something only a signed-in user has (roles, permissions, a current tenant): such a rule cannot be
  * evaluated for `GET /slots`, so a slot at a public location may not carry one. Flags can: without a session, the
  * global settings apply.
  */
 export function ruleNeedsUser(rule: VisibilityRule): boolean {
   if ('flags' in rule) return false;
-  if ('roles' in rule || 'tenants' in rule) return true;
+  if ('roles' in rule || 'permissions' in rule || 'tenants' in rule) return true;
   if ('$all' in rule) return rule.$all.some(ruleNeedsUser);
   if ('$any' in rule) return rule.$any.some(ruleNeedsUser);
   return ruleNeedsUser(rule.$not);
@@ -170,6 +191,7 @@ export function describeRule(rule: VisibilityRule): string {
   const group = (parts: readonly VisibilityRule[], word: string) =>
     parts.length === 1 ? describeRule(parts[0]!) : `(${parts.map(describeRule).join(` ${word} `)})`;
   if ('roles' in rule) return `role ${rule.roles.join(' or ')}`;
+  if ('permissions' in rule) return `permission ${rule.permissions.join(' or ')}`;
   if ('tenants' in rule) return `tenant ${rule.tenants.join(' or ')}`;
   if ('flags' in rule) return `flag ${rule.flags.join(' or ')} on`;
   if ('$all' in rule) return group(rule.$all, 'and');

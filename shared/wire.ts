@@ -72,8 +72,16 @@ export interface CurrentUser {
   tenants: Tenant[];
   /** Id of the tenant the session currently works in. */
   currentTenant: string;
-  /** The account's roles (releases.ts `OPERATOR_ROLE`: may see and change the releases of remotes); absent: none. */
+  /**
+   * The roles the account holds in the current tenant: its membership's role there, else its own (staff-roles.ts);
+   * empty or absent: none, an editor. A tenant switch answers them anew.
+   */
   roles?: string[];
+  /**
+   * What the account may do in the current tenant (staff-permissions.ts): its role's permissions and those granted
+   * to the account. The shell asks `userMay`; absent (payloads made without a server): derived from `roles`.
+   */
+  permissions?: string[];
 }
 
 /** `GET /me`, `POST /login`, `POST /tenant`. */

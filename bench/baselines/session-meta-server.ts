@@ -28,6 +28,7 @@ const BENCH_USER: Express.User = Object.freeze({
   displayName: 'Bench',
   credentialStamp: 'bench',
   roles: [],
+  grantedPermissions: [],
 });
 
 async function openStore(): Promise<{ store: Store; close: () => Promise<void> }> {

@@ -1,7 +1,14 @@
 import { NavLink } from 'react-router-dom';
-import { LOCATIONS_PAGE_PATH, PLACEMENTS_PAGE_PATH, RELEASES_PAGE_PATH, SLOT_INSPECTOR_PATH } from '../../shared';
+import {
+  LOCATIONS_PAGE_PATH,
+  PLACEMENTS_EDIT,
+  PLACEMENTS_PAGE_PATH,
+  RELEASES_MANAGE,
+  RELEASES_PAGE_PATH,
+  SLOT_INSPECTOR_PATH,
+  userMay,
+} from '../../shared';
 import { useSession, useSlotData } from '../core';
-import { isOperator } from '../pages/operator-role';
 
 /**
  * The side navigation: the dashboard, then the modules of GET /meta with their resources; the releases of remotes
@@ -26,15 +33,15 @@ export function Navigation() {
           ))}
         </div>
       ))}
-      {isOperator(user?.roles) && (
-        <>
-          <NavLink to={RELEASES_PAGE_PATH} className="nav__link">
-            Releases
-          </NavLink>
-          <NavLink to={PLACEMENTS_PAGE_PATH} className="nav__link">
-            Placements
-          </NavLink>
-        </>
+      {userMay(user, RELEASES_MANAGE) && (
+        <NavLink to={RELEASES_PAGE_PATH} className="nav__link">
+          Releases
+        </NavLink>
+      )}
+      {userMay(user, PLACEMENTS_EDIT) && (
+        <NavLink to={PLACEMENTS_PAGE_PATH} className="nav__link">
+          Placements
+        </NavLink>
       )}
       <NavLink to={SLOT_INSPECTOR_PATH} className="nav__link">
         Slot inspector

@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   PLACEMENTS_API_PATH,
+  PLACEMENTS_EDIT,
+  userMay,
   SlotLocation,
   type PlacementChange,
   type PlacementComponentsPayload,
@@ -15,7 +17,6 @@ import {
 import { ApiError, useApiClient, useSession } from '../core';
 import { useApi } from '../app/use-api';
 import { PageHeading } from '../layout/page-heading';
-import { isOperator } from './operator-role';
 import { OperatorsOnlyPage } from './operators-only-page';
 import { PageStatus } from './page-status';
 import { RefusalSummary } from './refusal-summary';
@@ -26,11 +27,12 @@ import { PlacementsLocation } from './placements-location';
 /**
  * The placements editor, for operators: the draft's slots per location (add, remove, priority, "Shown when", props
  * from the component's schema), its problems as the server finds them, the changes publishing would make, publishing,
- * and the revisions with a way back to each (docs/operators/placements-editor.md). Other staff get "operators only".
+ * and the revisions with a way back to each (docs/operators/placements-editor.md). Staff without placements:edit in the
+ * current tenant get "operators only".
  */
 export function PlacementsPage() {
   const { user } = useSession();
-  return isOperator(user?.roles) ? <PlacementsEditor /> : <OperatorsOnlyPage what="Placements are" />;
+  return userMay(user, PLACEMENTS_EDIT) ? <PlacementsEditor /> : <OperatorsOnlyPage what="Placements are" />;
 }
 
 interface Outcome {

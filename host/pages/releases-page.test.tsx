@@ -1,9 +1,12 @@
 import '../../testing/host/router-globals';
 import axe from 'axe-core';
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
   OPERATOR_ROLE,
+  RECORDS_READ,
+  RELEASES_MANAGE,
   RELEASES_PAGE_PATH,
+  VIEWER_ROLE,
   type RemoteHistoryPayload,
   type RemoteRelease,
   type RemoteReleasesPayload,
@@ -148,6 +151,24 @@ describe('the releases page', () => {
 
   it('shows other staff neither the link nor the page, and asks the API nothing', async () => {
     const fake = api([]);
+    renderApp(fake);
+    await screen.findByRole('heading', { name: 'Operators only', level: 1 });
+    expect(screen.queryByRole('link', { name: 'Releases' })).toBeNull();
+    expect(fake.count('GET', '/api/remotes/releases')).toBe(0);
+  });
+
+  it("follows the permissions /me gives for the current tenant, not the role's name", async () => {
+    const granted = demoMe([VIEWER_ROLE]);
+    granted.user.permissions = [RECORDS_READ, RELEASES_MANAGE];
+    renderApp(api([], { 'GET /me': { body: granted } }), '/');
+    expect(await screen.findByRole('link', { name: 'Releases' })).toHaveProperty('pathname', RELEASES_PAGE_PATH);
+    expect(screen.queryByRole('link', { name: 'Placements' })).toBeNull();
+    cleanup();
+
+    // An operator of another tenant, a viewer in this one: neither link, and "operators only" at the page.
+    const viewerHere = demoMe([VIEWER_ROLE]);
+    viewerHere.user.permissions = [RECORDS_READ];
+    const fake = api([], { 'GET /me': { body: viewerHere } });
     renderApp(fake);
     await screen.findByRole('heading', { name: 'Operators only', level: 1 });
     expect(screen.queryByRole('link', { name: 'Releases' })).toBeNull();

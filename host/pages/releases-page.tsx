@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { RemoteReleasesPayload } from '../../shared';
+import { RELEASES_MANAGE, userMay, type RemoteReleasesPayload } from '../../shared';
 import { ApiError, useApiClient, useSession } from '../core';
 import { useApi } from '../app/use-api';
 import { PageHeading } from '../layout/page-heading';
-import { isOperator } from './operator-role';
 import { OperatorsOnlyPage } from './operators-only-page';
 import { PageStatus } from './page-status';
 import { RefusalSummary } from './refusal-summary';
@@ -17,12 +16,13 @@ const ROLLOUTS_REFRESH_MS = 20_000;
 
 /**
  * The operators' page of releases: every remote with its releases and rollout, and the changes an operator makes
- * (activate, roll back, canary, preview). Staff without the operator role get "operators only" (the API answers
- * them 403 anyway, which shows the same page when the role was taken away since signing in).
+ * (activate, roll back, canary, preview). Staff without releases:manage in the current tenant (operators have it) get
+ * "operators only" (the API answers them 403 anyway, which shows the same page when the role was taken away since
+ * signing in).
  */
 export function ReleasesPage() {
   const { user } = useSession();
-  return isOperator(user?.roles) ? <Releases /> : <OperatorsOnlyPage />;
+  return userMay(user, RELEASES_MANAGE) ? <Releases /> : <OperatorsOnlyPage />;
 }
 
 /** The last change's outcome: announced (status or alert) and where the focus goes. */

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
-import { ERROR_MESSAGES, type MePayload } from '../../shared';
+import { ERROR_MESSAGES, STAFF_PERMISSIONS, type MePayload } from '../../shared';
 import {
   addUser,
   createDemoApp,
@@ -46,8 +46,9 @@ describe('sign-in, session and tenants', () => {
             { id: 'globex', name: 'Globex' },
           ],
           currentTenant: 'acme',
-          // The demo account is the demo's operator (releases of remotes).
+          // The demo account is the demo's operator (releases of remotes), and may do everything there is.
           roles: ['operator'],
+          permissions: [...STAFF_PERMISSIONS],
         },
         // A fresh session: the whole of both limits (30 minutes unused, 12 hours in all) is left, less the
         // milliseconds between the session's stamp and the answer (the clock is the real one here).

@@ -4,7 +4,7 @@ import { ERROR_MESSAGES, isPlainObject, type TenantSwitchRequest } from '../../s
 import { HttpError } from '../http/http-error';
 import { jsonRoute } from '../http/json-route';
 import { requireJsonBody } from '../http/require-json-body';
-import { currentTenant, NO_TENANT_MESSAGE } from '../tenants/current-tenant';
+import { currentTenant, NO_TENANT_MESSAGE, tenantContext } from '../tenants/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
 import { LOCAL_STRATEGY } from './create-passport';
 import { parseLoginRequest } from './login-request';
@@ -54,9 +54,9 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
           next(new HttpError('unauthenticated', ERROR_MESSAGES.invalidCredentials));
           return;
         }
-        options.tenants.tenantsOf(user.id).then((tenants) => {
-          const first = tenants[0];
-          if (!first) {
+        options.tenants.membershipsOf(user.id).then((memberships) => {
+          const context = tenantContext(user, memberships, undefined);
+          if (!context) {
             next(new HttpError('forbidden', NO_TENANT_MESSAGE));
             return;
           }
@@ -69,8 +69,8 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
             const now = options.now();
             req.session.createdAt = now;
             req.session.lastSeenAt = now;
-            req.session.tenant = first.id;
-            res.json(mePayload(user, { tenants, current: first }, sessionTimeOf(req, options)));
+            req.session.tenant = context.current.id;
+            res.json(mePayload(user, context, sessionTimeOf(req, options)));
           });
         }, next);
       },
@@ -98,13 +98,16 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
 
   const switchTenant: RequestHandler = async (req, res) => {
     const wanted = parseTenantRequest(req.body).tenant;
-    const context = await currentTenant(req, options.tenants);
-    const target = context.tenants.find((tenant) => tenant.id === wanted);
-    if (!target) throw new HttpError('forbidden', ERROR_MESSAGES.forbiddenTenant);
-    req.session.tenant = target.id;
-    res.json(
-      mePayload(req.user as StaffUser, { tenants: context.tenants, current: target }, sessionTimeOf(req, options)),
-    );
+    const user = req.user as StaffUser;
+    const memberships = await options.tenants.membershipsOf(user.id);
+    if (memberships.tenants.length === 0) throw new HttpError('forbidden', NO_TENANT_MESSAGE);
+    if (!memberships.tenants.some((tenant) => tenant.id === wanted)) {
+      throw new HttpError('forbidden', ERROR_MESSAGES.forbiddenTenant);
+    }
+    // The answer carries the role and permissions of the new tenant: the shell follows them at once.
+    const context = tenantContext(user, memberships, wanted)!;
+    req.session.tenant = context.current.id;
+    res.json(mePayload(user, context, sessionTimeOf(req, options)));
   };
 
   jsonRoute(

@@ -10,7 +10,9 @@ export function mePayload(user: StaffUser, context: TenantContext, session: Sess
       displayName: user.displayName,
       tenants: context.tenants.map((tenant) => ({ id: tenant.id, name: tenant.name })),
       currentTenant: context.current.id,
-      roles: [...user.roles],
+      // What the account is and may do in the current tenant, not its own role alone (staff-access.ts).
+      roles: [...context.access.roles],
+      permissions: [...context.access.permissions],
     },
   };
 }

@@ -1,3 +1,5 @@
+import type { StaffPermission } from '../../shared';
+
 /** A signed-in staff member, as `req.user` carries it. */
 export interface StaffUser {
   id: number;
@@ -8,8 +10,14 @@ export interface StaffUser {
    * the one it signed in with, so a change of password ends every session opened before it. Never sent to clients.
    */
   credentialStamp: string;
-  /** The account's roles (shared/releases.ts OPERATOR_ROLE); empty for staff without one. */
+  /**
+   * The account's own role, as a list (shared/staff-roles.ts); empty for an account without one. A tenant
+   * membership's role wins over it while that tenant is current: what a request may do is its `StaffAccess`
+   * (staff-access.ts), never these alone.
+   */
   roles: readonly string[];
+  /** Permissions granted to the account on top of its role's, in every tenant (shared/staff-permissions.ts). */
+  grantedPermissions: readonly StaffPermission[];
 }
 
 declare global {

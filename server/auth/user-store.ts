@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Selectable } from 'kysely';
-import type { UsersTable } from '../storage/app-schema';
+import type { Kysely, Selectable } from 'kysely';
+import { isStaffPermission, STAFF_PERMISSIONS, type StaffPermission } from '../../shared/staff-permissions';
+import type { AppSchema, UsersTable } from '../storage/app-schema';
 import { StampedCache } from '../storage/stamped-cache';
 import type { StorageEngine } from '../storage/storage-engine';
 import type { StaffRole } from '../../shared/staff-roles';
@@ -25,7 +26,8 @@ export class UserStore {
   /** The account and its stored password hash, for the sign-in check; a disabled account has none. */
   async findCredentials(username: string): Promise<{ user: StaffUser; passwordHash: string } | undefined> {
     const row = await this.rowByUsername(username);
-    return row && row.disabled_at === null ? { user: toUser(row), passwordHash: row.password_hash } : undefined;
+    if (!row || row.disabled_at !== null) return undefined;
+    return { user: toUser(row, await this.grantedTo(row.id)), passwordHash: row.password_hash };
   }
 
   /**
@@ -38,12 +40,12 @@ export class UserStore {
 
   private readonly loadById = async (id: number): Promise<StaffUser | null> => {
     const row = await this.engine.db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
-    return row && row.disabled_at === null ? Object.freeze(toUser(row)) : null;
+    return row && row.disabled_at === null ? Object.freeze(toUser(row, await this.grantedTo(row.id))) : null;
   };
 
   async findByUsername(username: string): Promise<StaffUser | undefined> {
     const row = await this.rowByUsername(username);
-    return row ? toUser(row) : undefined;
+    return row ? toUser(row, await this.grantedTo(row.id)) : undefined;
   }
 
   /** Creates the account with `passwordHash`, or sets the hash of the existing one. */
@@ -61,7 +63,8 @@ export class UserStore {
           .set({ password_hash: passwordHash, updated_at: now })
           .where('id', '=', existing.id)
           .execute();
-        return { user: { ...toUser(existing), credentialStamp: credentialStampOf(passwordHash) }, created: false };
+        const user = toUser(existing, await this.grantedTo(existing.id, db));
+        return { user: { ...user, credentialStamp: credentialStampOf(passwordHash) }, created: false };
       }
       const { id } = await db
         .insertInto('users')
@@ -69,7 +72,14 @@ export class UserStore {
         .returning('id')
         .executeTakeFirstOrThrow();
       return {
-        user: { id, username, displayName, credentialStamp: credentialStampOf(passwordHash), roles: [] },
+        user: {
+          id,
+          username,
+          displayName,
+          credentialStamp: credentialStampOf(passwordHash),
+          roles: [],
+          grantedPermissions: [],
+        },
         created: true,
       };
     });
@@ -116,6 +126,56 @@ export class UserStore {
     return changed;
   }
 
+  /**
+   * Makes `permissions` exactly the ones granted to the account (on top of its roles'); false when there is no such
+   * account. Unknown names are refused before anything is written.
+   */
+  async setGrantedPermissions(username: string, permissions: readonly string[]): Promise<boolean> {
+    return this.changeGrants(username, permissions, () => permissions);
+  }
+
+  /** Grants these permissions too (those already granted stay); false when there is no such account. */
+  async grant(username: string, permissions: readonly string[]): Promise<boolean> {
+    return this.changeGrants(username, permissions, (held) => [...held, ...permissions]);
+  }
+
+  /** Takes these permissions back (a role's own are not touched); false when there is no such account. */
+  async revoke(username: string, permissions: readonly string[]): Promise<boolean> {
+    return this.changeGrants(username, permissions, (held) => held.filter((each) => !permissions.includes(each)));
+  }
+
+  private async changeGrants(
+    username: string,
+    named: readonly string[],
+    next: (held: readonly StaffPermission[]) => readonly string[],
+  ): Promise<boolean> {
+    const unknown = named.find((permission) => !isStaffPermission(permission));
+    if (unknown !== undefined) throw new UnknownPermissionError(unknown);
+    const changed = await this.engine.exclusive(async (db) => {
+      const row = await this.rowByUsername(username, db);
+      if (!row) return false;
+      const wanted = [...new Set(next(await this.grantedTo(row.id, db)))];
+      await db.deleteFrom('user_permissions').where('user_id', '=', row.id).execute();
+      if (wanted.length > 0) {
+        await db
+          .insertInto('user_permissions')
+          .values(wanted.map((permission) => ({ user_id: row.id, permission })))
+          .execute();
+      }
+      await db.updateTable('users').set({ updated_at: Date.now() }).where('id', '=', row.id).execute();
+      return true;
+    });
+    if (changed) this.engine.noteWrite();
+    return changed;
+  }
+
+  /** The permissions granted to the account, in STAFF_PERMISSIONS order (a name no longer known is skipped). */
+  private async grantedTo(userId: number, db: Kysely<AppSchema> = this.engine.db): Promise<StaffPermission[]> {
+    const rows = await db.selectFrom('user_permissions').select('permission').where('user_id', '=', userId).execute();
+    const held = new Set(rows.map((row) => row.permission));
+    return STAFF_PERMISSIONS.filter((permission) => held.has(permission));
+  }
+
   /** Whether the account exists and is disabled. */
   async isDisabled(username: string): Promise<boolean> {
     return ((await this.rowByUsername(username))?.disabled_at ?? null) !== null;
@@ -138,14 +198,23 @@ export class UserStore {
   }
 }
 
-function toUser(row: UserRow): StaffUser {
+function toUser(row: UserRow, grantedPermissions: readonly StaffPermission[]): StaffUser {
   return {
     id: row.id,
     username: row.username,
     displayName: row.display_name,
     credentialStamp: credentialStampOf(row.password_hash),
     roles: row.role === null ? [] : [row.role],
+    grantedPermissions: Object.freeze([...grantedPermissions]),
   };
+}
+
+/** A permission name that shared/staff-permissions.ts does not know: nothing was written. */
+export class UnknownPermissionError extends Error {
+  constructor(readonly permission: string) {
+    super(`Unknown permission "${permission}". Permissions: ${STAFF_PERMISSIONS.join(', ')}.`);
+    this.name = 'UnknownPermissionError';
+  }
 }
 
 /** Sixteen characters of a SHA-256 of the stored hash: enough to tell two hashes apart, nothing to crack. */

@@ -16,6 +16,40 @@ describe('parseUserAddArgs', () => {
     expect(parseUserAddArgs(['ed', '--role=editor'])).toEqual({ username: 'ed', tenants: [], role: 'editor' });
   });
 
+  it('binds a --role after a --tenant to that membership, and one before every --tenant to the account', () => {
+    expect(parseUserAddArgs(['tess', '--tenant', 'acme', '--role', 'operator'])).toEqual({
+      username: 'tess',
+      tenants: ['acme'],
+      tenantRoles: { acme: 'operator' },
+    });
+    expect(
+      parseUserAddArgs(['ann', '--role', 'viewer', '--tenant=acme', '--role=operator', '--tenant', 'globex']),
+    ).toEqual({ username: 'ann', tenants: ['acme', 'globex'], role: 'viewer', tenantRoles: { acme: 'operator' } });
+    // `none` on a membership: the account's own role applies there.
+    expect(parseUserAddArgs(['ann', '--tenant', 'acme', '--role', 'none'])).toEqual({
+      username: 'ann',
+      tenants: ['acme'],
+    });
+  });
+
+  it('reads --permission, repeatable, and --permission none that takes every grant away', () => {
+    expect(
+      parseUserAddArgs([
+        'ann',
+        '--permission',
+        'releases:manage',
+        '--permission=records:write',
+        '--permission',
+        'releases:manage',
+      ]),
+    ).toEqual({ username: 'ann', tenants: [], permissions: ['releases:manage', 'records:write'] });
+    expect(parseUserAddArgs(['ann', '--permission', 'none'])).toEqual({
+      username: 'ann',
+      tenants: [],
+      permissions: [],
+    });
+  });
+
   it.each<[string[], RegExp]>([
     [[], /exactly one username/],
     [['a', 'b'], /exactly one username/],
@@ -24,6 +58,14 @@ describe('parseUserAddArgs', () => {
     [['admin', '--tenant='], /--tenant needs a tenant id/],
     [['admin', '--role', 'x'], /--role must be viewer, editor, operator or none/],
     [['admin', '--admin'], /Unknown option --admin/],
+    [['admin', '--role', 'viewer', '--role', 'editor'], /--role is given twice for the account/],
+    [['admin', '--tenant', 'acme', '--role', 'viewer', '--role', 'editor'], /--role is given twice for tenant "acme"/],
+    [['admin', '--permission', 'records:delete'], /Unknown permission "records:delete": records:read, records:write/],
+    [['admin', '--permission'], /--permission needs a permission/],
+    [
+      ['admin', '--permission', 'none', '--permission', 'records:read'],
+      /--permission none cannot come with other permissions/,
+    ],
     [['-x'], /Unknown option -x/],
     [['bad name'], /not a valid username/],
     [['a'.repeat(65)], /not a valid username/],

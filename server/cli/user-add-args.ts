@@ -1,18 +1,33 @@
-import { STAFF_ROLES, type StaffRole } from '../../shared';
+import {
+  isStaffPermission,
+  isStaffRole,
+  STAFF_PERMISSIONS,
+  STAFF_ROLES,
+  type StaffPermission,
+  type StaffRole,
+} from '../../shared';
 import { USERNAME_PATTERN } from '../auth/username';
 
 export const USER_ADD_USAGE =
-  'Usage: npm run user:add -- <username> [--tenant <tenant id>]... [--role viewer|editor|operator|none]';
+  'Usage: npm run user:add -- <username> [--role viewer|editor|operator|none] ' +
+  '[--tenant <tenant id> [--role viewer|editor|operator|none]]... [--permission <permission>|none]...';
 
 export interface UserAddArgs {
   username: string;
   /** Tenants given with --tenant, in order, without repeats; empty when none was given. */
   tenants: string[];
   /**
-   * --role: `viewer`, `editor` or `operator` (shared/staff-roles.ts), or null (`none`: the role taken away, which
-   * leaves an editor); undefined when not given (the role stays).
+   * --role before any --tenant: the account's own role, `viewer`, `editor` or `operator` (shared/staff-roles.ts), or
+   * null (`none`: the role taken away, which leaves an editor); undefined when not given (the role stays).
    */
   role?: StaffRole | null;
+  /** --role right after a --tenant: that membership's role, which wins over the account's in that tenant. */
+  tenantRoles?: Record<string, StaffRole>;
+  /**
+   * --permission: exactly the permissions granted to the account on top of its roles' (shared/staff-permissions.ts),
+   * empty for `none`; undefined when not given (the grants stay).
+   */
+  permissions?: StaffPermission[];
 }
 
 export class UsageError extends Error {
@@ -22,28 +37,71 @@ export class UsageError extends Error {
   }
 }
 
-/** Parses `<username> [--tenant <id>]...` (also `--tenant=<id>`). */
+/**
+ * Parses `<username> [--role <role>] [--tenant <id> [--role <role>]]... [--permission <name>]...` (also
+ * `--flag=value`). A --role binds to the --tenant right before it, or to the account when it comes before every
+ * --tenant: `ann --role viewer --tenant acme --role operator --tenant globex` is a viewer who operates acme.
+ */
 export function parseUserAddArgs(argv: readonly string[]): UserAddArgs {
   const tenants: string[] = [];
+  const tenantRoles: Record<string, StaffRole> = {};
   const positional: string[] = [];
+  const roleGivenFor = new Set<string>();
   let role: StaffRole | null | undefined;
+  let permissions: StaffPermission[] | undefined;
+  /** The tenant a --role now binds to; null: the account. */
+  let lastTenant: string | null = null;
+  const valueOf = (flag: string, i: number): [string | undefined, number] => {
+    const arg = argv[i] as string;
+    if (arg.startsWith(`${flag}=`)) return [arg.slice(flag.length + 1), i];
+    const next = argv[i + 1];
+    return [next === undefined || next.startsWith('--') ? undefined : next, i + 1];
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
-    if (arg === '--tenant') {
-      const value = argv[++i];
-      if (value === undefined || value.startsWith('--')) throw new UsageError('--tenant needs a tenant id.');
+    const flag = arg.split('=', 1)[0];
+    if (flag === '--tenant') {
+      const [value, at] = valueOf('--tenant', i);
+      i = at;
+      if (!value) throw new UsageError('--tenant needs a tenant id.');
       tenants.push(value);
-    } else if (arg.startsWith('--tenant=')) {
-      const value = arg.slice('--tenant='.length);
-      if (value === '') throw new UsageError('--tenant needs a tenant id.');
-      tenants.push(value);
-    } else if (arg === '--role' || arg.startsWith('--role=')) {
-      const value = arg === '--role' ? argv[++i] : arg.slice('--role='.length);
-      const known = STAFF_ROLES.find((name) => name === value);
-      if (known === undefined && value !== 'none') {
+      lastTenant = value;
+    } else if (flag === '--role') {
+      const [value, at] = valueOf('--role', i);
+      i = at;
+      if (!isStaffRole(value) && value !== 'none')
         throw new UsageError(`--role must be ${STAFF_ROLES.join(', ')} or none.`);
+      const target = lastTenant ?? '';
+      if (roleGivenFor.has(target)) {
+        throw new UsageError(
+          lastTenant === null
+            ? '--role is given twice for the account.'
+            : `--role is given twice for tenant "${lastTenant}".`,
+        );
       }
-      role = known ?? null;
+      roleGivenFor.add(target);
+      const given = isStaffRole(value) ? value : null;
+      if (lastTenant === null) role = given;
+      else if (given !== null) tenantRoles[lastTenant] = given;
+    } else if (flag === '--permission') {
+      const [value, at] = valueOf('--permission', i);
+      i = at;
+      if (value === 'none') {
+        if (permissions !== undefined && permissions.length > 0) {
+          throw new UsageError('--permission none cannot come with other permissions.');
+        }
+        permissions = [];
+      } else if (isStaffPermission(value)) {
+        if (permissions !== undefined && permissions.length === 0) {
+          throw new UsageError('--permission none cannot come with other permissions.');
+        }
+        permissions = [...new Set([...(permissions ?? []), value])];
+      } else {
+        throw new UsageError(
+          `${value === undefined ? '--permission needs a permission' : `Unknown permission "${value}"`}: ` +
+            `${STAFF_PERMISSIONS.join(', ')}, or none.`,
+        );
+      }
     } else if (arg === '--help' || arg === '-h') {
       throw new UsageError('Adds a staff account, or sets a new password for an existing one.');
     } else if (arg.startsWith('-')) {
@@ -59,5 +117,11 @@ export function parseUserAddArgs(argv: readonly string[]): UserAddArgs {
       `"${username}" is not a valid username: up to 64 letters, digits and . _ @ -, starting with a letter or digit.`,
     );
   }
-  return { username, tenants: [...new Set(tenants)], ...(role === undefined ? {} : { role }) };
+  return {
+    username,
+    tenants: [...new Set(tenants)],
+    ...(role === undefined ? {} : { role }),
+    ...(Object.keys(tenantRoles).length === 0 ? {} : { tenantRoles }),
+    ...(permissions === undefined ? {} : { permissions }),
+  };
 }

@@ -1,13 +1,16 @@
 /**
- * `npm run user:add -- <username> [--tenant <id>]...`: adds a staff account, or sets a new password for an existing
- * one, in the database: PostgreSQL at DATABASE_URL when set, else the SQLite file at DATABASE_PATH (default
- * ./data/app.db).
+ * `npm run user:add -- <username> [--role <role>] [--tenant <id> [--role <role>]]... [--permission <name>]...`: adds
+ * a staff account, or sets a new password for an existing one, in the database: PostgreSQL at DATABASE_URL when set,
+ * else the SQLite file at DATABASE_PATH (default ./data/app.db).
  *
- * --role viewer|editor|operator gives the account that role (shared/staff-roles.ts: viewer reads records only, operator
- * also manages the releases of remotes); --role none takes it away (an account without a role is an editor).
+ * --role viewer|editor|operator before any --tenant gives the account that role (shared/staff-roles.ts: viewer reads
+ * records only, operator also manages releases and placements); --role none takes it away (an account without a role
+ * is an editor). A --role right after a --tenant is that membership's role, which wins while that tenant is current.
+ * --permission (repeatable) makes exactly those the permissions granted to the account on top of its roles';
+ * --permission none takes every grant away (`npm run user:permission` grants and revokes one by one).
  *
- * Tenants: the --tenant flags replace the account's tenants. Without them a new account joins every tenant, and an
- * existing one keeps its tenants (or joins every tenant when it has none).
+ * Tenants: the --tenant flags replace the account's tenants and their roles. Without them a new account joins every
+ * tenant, and an existing one keeps its tenants with their roles (or joins every tenant when it has none).
  */
 import { storageSettingsFromEnv } from '../config/config';
 import { hashPassword } from '../auth/password-hash';
@@ -63,27 +66,39 @@ async function main(): Promise<number> {
 
     const { user, created } = await users.upsert(args.username, await hashPassword(password));
     if (args.role !== undefined) await users.setRole(user.username, args.role);
+    if (args.permissions !== undefined) await users.setGrantedPermissions(user.username, args.permissions);
     const current = await tenants.tenantsOf(user.id);
-    if (args.tenants.length > 0) await tenants.setMemberships(user.id, args.tenants);
-    else if (current.length === 0)
+    if (args.tenants.length > 0) {
+      const roles = args.tenantRoles ?? {};
+      await tenants.setMemberships(
+        user.id,
+        args.tenants.map((tenant) => ({ tenant, role: roles[tenant] ?? null })),
+      );
+    } else if (current.length === 0)
       await tenants.setMemberships(
         user.id,
         known.map((tenant) => tenant.id),
       );
-    const memberOf = (await tenants.tenantsOf(user.id)).map((tenant) => tenant.id);
+    const memberOf = await tenants.membershipsOf(user.id);
 
+    // Each tenant with the role in force there, so a --role bound to another tenant than meant shows at once.
     const memberships =
-      memberOf.length > 0
-        ? `tenants: ${memberOf.join(', ')}`
+      memberOf.tenants.length > 0
+        ? `tenants: ${memberOf.tenants.map(({ id }) => roleNote(id, memberOf.roles.get(id))).join(', ')}`
         : 'no tenant yet: it joins the demo tenants on the next server start';
+    const granted = args.permissions === undefined ? '' : `; granted: ${args.permissions.join(', ') || 'none'}`;
     process.stdout.write(
       `${created ? 'Created the staff account' : 'Set a new password for'} "${user.username}" (${memberships}` +
-        `${args.role === undefined ? '' : `; role: ${args.role ?? 'none'}`}) in ${where}.\n`,
+        `${args.role === undefined ? '' : `; role: ${args.role ?? 'none'}`}${granted}) in ${where}.\n`,
     );
     return 0;
   } finally {
     await engine.close();
   }
+}
+
+function roleNote(tenant: string, role: string | undefined): string {
+  return role === undefined ? tenant : `${tenant} (${role})`;
 }
 
 runCommand('user:add', main);

@@ -26,7 +26,7 @@ export async function signedInPage(req: Request, sources: SignedInPageSources): 
   if (!user) return null;
   try {
     const context = await currentTenant(req, sources.tenants);
-    const viewer = await requestViewer(req, context.current.id, sources.flags);
+    const viewer = await requestViewer(context, sources.flags);
     return {
       me: mePayload(user, context, sessionTimeOf(req, sources.sessionLimits)),
       meta: await sources.metaBody.body(context.current, viewer),

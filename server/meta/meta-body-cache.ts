@@ -17,13 +17,18 @@ interface CachedBody {
   body: MetaBody;
 }
 
-/** Who asks: the roles of the signed-in user and the flags on for the body's tenant. */
+/** Who asks: the roles and permissions of the signed-in user in the body's tenant, and the flags on for it. */
 export interface MetaViewer {
   roles: readonly string[];
+  permissions: readonly string[];
   flags: ReadonlySet<string>;
 }
 
-const NO_ROLES: MetaViewer = Object.freeze({ roles: Object.freeze([]), flags: Object.freeze(new Set<string>()) });
+const NO_ROLES: MetaViewer = Object.freeze({
+  roles: Object.freeze([]),
+  permissions: Object.freeze([]),
+  flags: Object.freeze(new Set<string>()),
+});
 
 /**
  * The encoded `/meta` body per tenant, rebuilt only when one of its parts changes: the tenant's dashboards (their
@@ -47,7 +52,7 @@ export class MetaBodyCache {
 
   /**
    * The `/meta` body for a user of `tenant`: the slots whose `visibleWhen` rule fails for them are not in it (a user
-   * without roles or flags when no viewer is given).
+   * without roles, permissions or flags when no viewer is given).
    */
   async body(tenant: Tenant, viewer: MetaViewer = NO_ROLES): Promise<MetaBody> {
     // The registries hand back the same objects while nothing changed, so these comparisons are pointer checks.
@@ -72,7 +77,8 @@ export class MetaBodyCache {
   }
 
   private visibleSlots(tenant: Tenant, viewer: MetaViewer): VisibleSlotsPart {
-    return this.visible.of(this.parts.slots.current(), { tenant: tenant.id, roles: viewer.roles, flags: viewer.flags });
+    const { roles, permissions, flags } = viewer;
+    return this.visible.of(this.parts.slots.current(), { tenant: tenant.id, roles, permissions, flags });
   }
 
   private slotsBytes(slots: VisibleSlotsPart): Buffer {

@@ -27,10 +27,10 @@ export function addMetaRoute(router: IRouter, options: MetaRouteOptions): void {
     GET: [
       requireSession,
       async (req, res) => {
-        const { current } = await currentTenant(req, options.tenants);
+        const context = await currentTenant(req, options.tenants);
         // `Cache-Control: private, no-store` is already set: the session chain marks every answer of its paths.
-        const viewer = await requestViewer(req, current.id, options.flags);
-        sendJsonBytes(res, await options.body.body(current, viewer));
+        const viewer = await requestViewer(context, options.flags);
+        sendJsonBytes(res, await options.body.body(context.current, viewer));
       },
     ],
   });

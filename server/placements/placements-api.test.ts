@@ -6,6 +6,8 @@
 import request from 'supertest';
 import {
   OPERATOR_ROLE,
+  PERMISSION_REFUSED,
+  PLACEMENTS_EDIT,
   Slot,
   type MetaPayload,
   type PlacementAuditPayload,
@@ -89,7 +91,7 @@ describe('who may use the placements API', () => {
       ['post', '/api/placements/publish'],
     ] as const) {
       const response = await viewer[method](path).send({}).expect(403);
-      expect(response.body.error).toEqual({ code: 'forbidden', message: 'Only operators may do this.' });
+      expect(response.body.error).toEqual({ code: 'forbidden', message: PERMISSION_REFUSED[PLACEMENTS_EDIT] });
     }
     await viewer.put('/api/placements/draft').send({ document: DOCUMENT }).expect(403);
     expect(await testApp.app.placementsStore.draft()).toBeNull();

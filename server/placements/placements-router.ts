@@ -7,14 +7,16 @@ import {
   type PlacementRevisionsPayload,
   type PlacementsDiffPayload,
   type PlacementsDraftPayload,
+  PLACEMENTS_EDIT,
 } from '../../shared';
+import { requirePermission } from '../auth/require-permission';
 import { HttpError } from '../http/http-error';
 import { jsonRoute } from '../http/json-route';
 import { requireJsonBody } from '../http/require-json-body';
-import { requireOperator } from '../releases/releases-router';
 import { placementsOfFile } from './placements-document';
 import { PlacementsRefusedError, revisionNumber, type PlacementsService } from './placements-service';
 import { RevisionMovedError, type PlacementsStore } from './placements-store';
+import type { TenantStore } from '../tenants/tenant-store';
 
 /** A placements document may be larger than a record: every remote's slots with their props. */
 export const PLACEMENTS_BODY_LIMIT_BYTES = 512 * 1024;
@@ -28,6 +30,8 @@ const MAX_DOCUMENT_DEPTH = 64;
 export interface PlacementsRouterOptions {
   service: PlacementsService;
   store: PlacementsStore;
+  /** Whose permissions the routes check, in the current tenant. */
+  tenants: TenantStore;
 }
 
 /**
@@ -39,6 +43,8 @@ export interface PlacementsRouterOptions {
 export function createPlacementsRouter(options: PlacementsRouterOptions): Router {
   const { service, store } = options;
   const router = express.Router();
+  // placements:edit (operators).
+  const requireOperator = requirePermission(PLACEMENTS_EDIT, options.tenants);
   const operatorJson = [requireOperator, ...requireJsonBody(PLACEMENTS_BODY_LIMIT_BYTES)];
   const actor = (req: Request): string => (req.user as Express.User).username;
   const at = (path: string) => `${PLACEMENTS_API_PATH}${path}`;

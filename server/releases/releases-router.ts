@@ -1,5 +1,6 @@
 import express, { type Request, type RequestHandler, type Router } from 'express';
-import { OPERATOR_ROLE, type ErrorBody, type RemoteHistoryPayload, type RemoteReleasesPayload } from '../../shared';
+import { RELEASES_MANAGE, type ErrorBody, type RemoteHistoryPayload, type RemoteReleasesPayload } from '../../shared';
+import { requirePermission } from '../auth/require-permission';
 import { HttpError } from '../http/http-error';
 import { jsonRoute } from '../http/json-route';
 import { requireJsonBody } from '../http/require-json-body';
@@ -8,6 +9,7 @@ import { ReleaseRefusedError, type ReleaseService } from './release-service';
 import type { ReleaseSnapshot } from './release-snapshot';
 import type { ReleaseStore } from './release-store';
 import type { TeamTokenStore } from './team-token-store';
+import type { TenantStore } from '../tenants/tenant-store';
 import { traceOf } from '../observability/request-trace';
 
 export interface ReleasesRouterOptions {
@@ -15,15 +17,10 @@ export interface ReleasesRouterOptions {
   store: ReleaseStore;
   snapshot: ReleaseSnapshot;
   tokens: TeamTokenStore;
+  /** Whose permissions the session's routes check, in the current tenant. */
+  tenants: TenantStore;
   bodyLimitBytes: number;
 }
-
-/** Signed in with the operator role: 401 for anonymous visitors, 403 for other staff. */
-export const requireOperator: RequestHandler = (req, _res, next) => {
-  if (!req.user) next(HttpError.unauthenticated());
-  else if (!req.user.roles.includes(OPERATOR_ROLE)) next(new HttpError('forbidden', 'Only operators may do this.'));
-  else next();
-};
 
 /**
  * The releases API. Publishing is the team's: `POST /api/remotes/<name>/releases` with its team token (a bearer
@@ -33,6 +30,8 @@ export const requireOperator: RequestHandler = (req, _res, next) => {
 export function createReleasesRouter(options: ReleasesRouterOptions): Router {
   const { service, store, snapshot, tokens } = options;
   const router = express.Router();
+  // releases:manage (operators): 401 for anonymous visitors, 403 for other staff.
+  const requireOperator = requirePermission(RELEASES_MANAGE, options.tenants);
   const json = requireJsonBody(options.bodyLimitBytes);
   const operator = [requireOperator, ...json];
   const name = (req: Request): string => req.params.name as string;

@@ -1,9 +1,9 @@
 import express, { type Request, type Router } from 'express';
 import {
-  mayChangeRecords,
   RECORD_RESTORE_WINDOW_MS,
-  VIEWER_CANNOT_CHANGE_RECORDS,
   RECORD_TOTAL_BOUND,
+  RECORDS_READ,
+  RECORDS_WRITE,
   type BulkRecordPayload,
   type RecordDeletedPayload,
   type RecordListPayload,
@@ -13,7 +13,7 @@ import {
   type ResourcePayload,
   type ResourceRecord,
 } from '../../shared';
-import { requireSession } from '../auth/require-session';
+import { requirePermission } from '../auth/require-permission';
 import { HttpError } from '../http/http-error';
 import { jsonRoute } from '../http/json-route';
 import { requireJsonBody } from '../http/require-json-body';
@@ -48,12 +48,13 @@ export const RESOURCE_MESSAGES = {
 export function createResourcesRouter(options: ResourcesRouterOptions): Router {
   const { resources, records, tenants } = options;
   const router = express.Router();
-  router.use('/api/resources', requireSession);
-  // Every route here that is not a read changes records (create, save, delete, restore, bulk): viewers may not.
-  router.use('/api/resources', (req, _res, next) => {
+  // Every route here reads records, and every one that is not a read changes them (create, save, delete, restore,
+  // bulk): records:write in the current tenant, which a viewer there does not have.
+  const mayRead = requirePermission(RECORDS_READ, tenants);
+  const mayWrite = requirePermission(RECORDS_WRITE, tenants);
+  router.use('/api/resources', (req, res, next) => {
     const reading = req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS';
-    if (reading || mayChangeRecords(req.user?.roles)) next();
-    else next(new HttpError('forbidden', VIEWER_CANNOT_CHANGE_RECORDS));
+    (reading ? mayRead : mayWrite)(req, res, next);
   });
 
   const resourceOf = (req: Request): RegisteredResource => {

@@ -76,8 +76,8 @@ export function addLocationCatalogueRoute(
     GET: [
       requireSession,
       async (req, res) => {
-        const { current } = await currentTenant(req, tenants);
-        res.json(locationCatalogue(sources, await requestViewer(req, current.id, sources.flags)));
+        const context = await currentTenant(req, tenants);
+        res.json(locationCatalogue(sources, await requestViewer(context, sources.flags)));
       },
     ],
   });

@@ -1,12 +1,14 @@
-import type { Request } from 'express';
 import { rolesForRules } from '../../shared';
 import type { FeatureFlagStore } from '../flags/feature-flag-store';
+import type { TenantContext } from '../tenants/current-tenant';
 import type { Viewer } from './visibility-rule';
 
 /**
- * The viewer a signed-in request's rules are evaluated for: its user's roles as rules see them (an account without a
- * role is an editor: shared/staff-roles.ts), its tenant, that tenant's flags.
+ * The viewer a signed-in request's rules are evaluated for: the user's roles (as rules see them: an account that
+ * may change records counts as an editor) and permissions in the current tenant, that tenant, its flags.
  */
-export async function requestViewer(req: Request, tenant: string, flags: FeatureFlagStore): Promise<Viewer> {
-  return { roles: rolesForRules(req.user?.roles), tenant, flags: await flags.enabledFor(tenant) };
+export async function requestViewer(context: TenantContext, flags: FeatureFlagStore): Promise<Viewer> {
+  const { roles, permissions } = context.access;
+  const tenant = context.current.id;
+  return { roles: rolesForRules(roles, permissions), permissions, tenant, flags: await flags.enabledFor(tenant) };
 }

@@ -177,8 +177,7 @@ export function addSlotInspectionRoute(
       requireSession,
       async (req, res) => {
         // The same tenant check as /meta's: the rules are evaluated for the tenant the user works in now.
-        const { current } = await currentTenant(req, tenants);
-        const viewer = await requestViewer(req, current.id, flags);
+        const viewer = await requestViewer(await currentTenant(req, tenants), flags);
         res.json(inspectSlots(registry, resources, remoteRegistry, viewer, allowLists));
       },
     ],

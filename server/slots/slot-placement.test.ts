@@ -154,7 +154,9 @@ describe('visibleWhen', () => {
       app.registerSlots({
         'global-before-content': Slot.make('Banner').placed({ visibleWhen: { roles: ['operator'] } }),
       }),
-    ).toThrow(/public location "global-before-content" has a "visibleWhen" rule over the user's roles or tenant/);
+    ).toThrow(
+      /public location "global-before-content" has a "visibleWhen" rule over the user's roles, permissions or tenant/,
+    );
     expect(() =>
       app.registerSlots({
         'login-sidebar': Slot.make('Banner').placed({ visibleWhen: { $not: { tenants: ['acme'] } } }),
@@ -240,15 +242,15 @@ describe('visibleWhen', () => {
   it('keeps /meta cached: one body part per outcome of the rules, shared by the viewers with that outcome', async () => {
     const { app } = await startWithRules();
     const acme = { id: 'acme', name: 'ACME' };
-    const first = await app.metaBody.body(acme, { roles: [], flags: NO_FLAGS });
-    expect(await app.metaBody.body(acme, { roles: [], flags: NO_FLAGS })).toBe(first);
-    expect(await app.metaBody.body(acme, { roles: ['someone-else'], flags: NO_FLAGS })).toBe(first);
-    const operator = await app.metaBody.body(acme, { roles: [OPERATOR_ROLE], flags: NO_FLAGS });
+    const first = await app.metaBody.body(acme, { roles: [], permissions: [], flags: NO_FLAGS });
+    expect(await app.metaBody.body(acme, { roles: [], permissions: [], flags: NO_FLAGS })).toBe(first);
+    expect(await app.metaBody.body(acme, { roles: ['someone-else'], permissions: [], flags: NO_FLAGS })).toBe(first);
+    const operator = await app.metaBody.body(acme, { roles: [OPERATOR_ROLE], permissions: [], flags: NO_FLAGS });
     expect(operator[1]).not.toBe(first[1]);
     expect(operator[0]).toBe(first[0]);
     const globexOperator = await app.metaBody.body(
       { id: 'globex', name: 'GLOBEX' },
-      { roles: [OPERATOR_ROLE], flags: NO_FLAGS },
+      { roles: [OPERATOR_ROLE], permissions: [], flags: NO_FLAGS },
     );
     expect(globexOperator[1]).not.toBe(operator[1]);
   });

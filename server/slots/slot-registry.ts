@@ -167,7 +167,7 @@ function slotsOf(location: SlotLocation, value: unknown): readonly Slot[] {
 }
 
 /**
- * A public location is served by `GET /slots` to callers without a session: a rule over the user's roles or tenant
+ * A public location is served by `GET /slots` to callers without a session: a rule over the user's roles, permissions or tenant
  * could not be evaluated there, so such a slot is refused rather than shown to everyone or to no one. A rule over
  * flags alone could be (with the global flags), but `GET /slots` is one cached answer for every visitor and does not
  * evaluate rules: it is refused too, saying so.
@@ -180,8 +180,8 @@ export function refuseUserRulesInPublic(location: SlotLocation, slots: readonly 
   throw new SlotRegistrationError(
     ruleNeedsUser(rule)
       ? `${where}: slot "${ruled.component}" at the public location "${location.value}" has a "visibleWhen" rule over ` +
-        "the user's roles or tenant, which GET /slots cannot evaluate without a session; place it at a protected " +
-        'location, or drop the rule.'
+        "the user's roles, permissions or tenant, which GET /slots cannot evaluate without a session; place it at a " +
+        'protected location, or drop the rule.'
       : `${where}: slot "${ruled.component}" at the public location "${location.value}" has a "visibleWhen" rule; ` +
         'GET /slots (one cached answer for every visitor) does not evaluate rules, even over flags: place it at a ' +
         'protected location, or drop the rule.',

@@ -13,6 +13,7 @@ import {
   RESERVED_PROP_NAMES,
   Slot,
   SlotLocation,
+  STAFF_PERMISSIONS,
   type JsonValue,
   type MetaPayload,
   type SlotsPayload,
@@ -73,6 +74,7 @@ const rule: fc.Arbitrary<VisibilityRule> = fc.letrec<{ rule: VisibilityRule }>((
   rule: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     fc.record({ roles: fc.uniqueArray(fc.constantFrom(...ROLES), { minLength: 1 }) }),
+    fc.record({ permissions: fc.uniqueArray(fc.constantFrom(...STAFF_PERMISSIONS), { minLength: 1 }) }),
     fc.record({ tenants: fc.uniqueArray(fc.constantFrom(...TENANTS), { minLength: 1 }) }),
     fc.record({ flags: fc.uniqueArray(fc.constantFrom(...FLAGS), { minLength: 1 }) }),
     fc.record({ $all: fc.array(tie('rule'), { minLength: 1, maxLength: 3 }) }),
@@ -82,6 +84,7 @@ const rule: fc.Arbitrary<VisibilityRule> = fc.letrec<{ rule: VisibilityRule }>((
 })).rule;
 const viewer = fc.record({
   roles: fc.subarray(ROLES),
+  permissions: fc.subarray([...STAFF_PERMISSIONS]),
   tenant: fc.constantFrom(...TENANTS),
   flags: fc.subarray(FLAGS).map((on): ReadonlySet<string> => new Set(on)),
 }) satisfies fc.Arbitrary<Viewer>;

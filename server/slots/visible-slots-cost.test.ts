@@ -47,7 +47,7 @@ function registryWith(
 function evaluationsPerRequest(cache: SlotsPayloadCache): number {
   const visible = new VisibleSlots();
   const flags = new CountingFlags(['dashboard-before-cards-flag-1']);
-  const viewer: Viewer = { roles: ['staff'], tenant: 'acme', flags };
+  const viewer: Viewer = { roles: ['staff'], permissions: [], tenant: 'acme', flags };
   visible.of(cache.current(), viewer);
   flags.lookups = 0;
   visible.of(cache.current(), viewer);
@@ -83,7 +83,12 @@ describe('the cost of visibleWhen rules per /meta request', () => {
 
   it('still leaves out exactly the slots whose shared rule fails', () => {
     const cache = registryWith({ 'dashboard-before-cards': 9 }, 0, 3);
-    const viewer: Viewer = { roles: [], tenant: null, flags: new Set(['dashboard-before-cards-flag-1']) };
+    const viewer: Viewer = {
+      roles: [],
+      permissions: [],
+      tenant: null,
+      flags: new Set(['dashboard-before-cards-flag-1']),
+    };
     const part = new VisibleSlots().of(cache.current(), viewer);
     const shown = (part.map['dashboard-before-cards'] ?? []).map((entry) => entry.props.index);
     expect(shown).toEqual([1, 4, 7]);

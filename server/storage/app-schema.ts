@@ -8,6 +8,7 @@ export interface AppSchema {
   users: UsersTable;
   tenants: TenantsTable;
   memberships: MembershipsTable;
+  user_permissions: UserPermissionsTable;
   records: RecordsTable;
   deleted_records: DeletedRecordsTable;
   remote_releases: RemoteReleasesTable;
@@ -43,6 +44,14 @@ export interface TenantsTable {
 export interface MembershipsTable {
   user_id: number;
   tenant_id: string;
+  /** NULL: the account's own role applies in this tenant. Else `viewer`, `editor`, `operator`, which wins there. */
+  role: string | null;
+}
+
+/** A permission granted to an account on top of its roles' (shared/staff-permissions.ts), in every tenant. */
+export interface UserPermissionsTable {
+  user_id: number;
+  permission: string;
 }
 
 export interface RecordsTable {

@@ -204,6 +204,20 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       );
     `,
   },
+  {
+    version: 8,
+    name: 'roles per tenant membership, permissions granted to accounts',
+    // A membership's role (NULL: the account's own) wins while that tenant is current: staff-access.ts. Granted
+    // permissions are names of shared/staff-permissions.ts, checked when written.
+    sql: `
+      ALTER TABLE memberships ADD COLUMN role TEXT;
+      CREATE TABLE user_permissions (
+        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        permission TEXT NOT NULL,
+        PRIMARY KEY (user_id, permission)
+      );
+    `,
+  },
 ]);
 
 /**
@@ -431,6 +445,20 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = Object.freeze([
         before TEXT NOT NULL,
         after TEXT NOT NULL
       );
+    `,
+  },
+  {
+    version: 8,
+    name: 'roles per tenant membership, permissions granted to accounts',
+    sql: `
+      ALTER TABLE memberships ADD COLUMN role TEXT;
+      CREATE TABLE user_permissions (
+        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        permission TEXT NOT NULL,
+        PRIMARY KEY (user_id, permission)
+      );
+      CREATE TRIGGER user_permissions_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON user_permissions
+        FOR EACH STATEMENT EXECUTE FUNCTION bump_data_version();
     `,
   },
 ]);

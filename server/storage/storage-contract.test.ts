@@ -164,6 +164,68 @@ for (const engineUnderTest of ENGINES) {
       });
     });
 
+    describe('roles per membership and granted permissions', () => {
+      it('keeps a role per membership, replaced with the memberships, and set on one membership alone', async () => {
+        const tenants = new TenantStore(engine);
+        await tenants.save({ id: 'north', name: 'North' });
+        await tenants.save({ id: 'south', name: 'South' });
+        const { user } = await new UserStore(engine).upsert('member', 'hash');
+        await tenants.setMemberships(user.id, [{ tenant: 'north', role: 'operator' }, 'south']);
+        const memberships = await tenants.membershipsOf(user.id);
+        expect(memberships.tenants).toEqual([
+          { id: 'north', name: 'North' },
+          { id: 'south', name: 'South' },
+        ]);
+        expect([...memberships.roles]).toEqual([['north', 'operator']]);
+
+        expect(await tenants.setMembershipRole(user.id, 'south', 'viewer')).toBe(true);
+        expect(await tenants.setMembershipRole(user.id, 'north', null)).toBe(true);
+        expect([...(await tenants.membershipsOf(user.id)).roles]).toEqual([['south', 'viewer']]);
+        // Not a member: nothing to set.
+        await tenants.setMemberships(user.id, ['north']);
+        expect(await tenants.setMembershipRole(user.id, 'south', 'operator')).toBe(false);
+        expect((await tenants.membershipsOf(user.id)).roles.size).toBe(0);
+      });
+
+      it('grants and revokes permissions of an account, refusing unknown names before writing anything', async () => {
+        const users = new UserStore(engine);
+        const { user } = await users.upsert('member', 'hash');
+        expect(user.grantedPermissions).toEqual([]);
+        expect(await users.grant('Member', ['placements:edit', 'records:write'])).toBe(true);
+        expect(await users.grant('member', ['records:write'])).toBe(true);
+        expect((await users.findById(user.id))?.grantedPermissions).toEqual(['records:write', 'placements:edit']);
+        expect((await users.findCredentials('member'))?.user.grantedPermissions).toEqual([
+          'records:write',
+          'placements:edit',
+        ]);
+        expect(await messageOfRejection(users.grant('member', ['records:write', 'records:delete']))).toMatch(
+          /Unknown permission "records:delete"/,
+        );
+        expect(await users.revoke('member', ['placements:edit'])).toBe(true);
+        expect((await users.findByUsername('member'))?.grantedPermissions).toEqual(['records:write']);
+        expect(await users.setGrantedPermissions('member', [])).toBe(true);
+        expect((await users.findById(user.id))?.grantedPermissions).toEqual([]);
+        expect(await users.grant('ghost', ['records:read'])).toBe(false);
+      });
+
+      it("sees another host's change of a membership role and of grants at its next lookup", async () => {
+        const here = { tenants: new TenantStore(engine), users: new UserStore(engine) };
+        const another = await openAnother();
+        const there = { tenants: new TenantStore(another), users: new UserStore(another) };
+        await here.tenants.save({ id: 'north', name: 'North' });
+        const { user } = await here.users.upsert('member', 'hash');
+        await here.tenants.setMemberships(user.id, ['north']);
+        expect((await here.tenants.membershipsOf(user.id)).roles.size).toBe(0);
+        expect((await here.users.findById(user.id))?.grantedPermissions).toEqual([]);
+
+        await there.tenants.setMembershipRole(user.id, 'north', 'viewer');
+        await there.users.grant('member', ['releases:manage']);
+        await nextRequest(engine);
+        expect((await here.tenants.membershipsOf(user.id)).roles.get('north')).toBe('viewer');
+        expect((await here.users.findById(user.id))?.grantedPermissions).toEqual(['releases:manage']);
+      });
+    });
+
     describe('records', () => {
       let records: StoredRecordSource;
 

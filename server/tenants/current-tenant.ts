@@ -1,7 +1,9 @@
 import type { Request } from 'express';
 import type { Tenant } from '../../shared';
+import { accessIn, type StaffAccess } from '../auth/staff-access';
+import type { StaffUser } from '../auth/staff-user';
 import { HttpError } from '../http/http-error';
-import type { TenantStore } from './tenant-store';
+import type { Memberships, TenantStore } from './tenant-store';
 
 /** Message when an account is a member of no tenant at all. */
 export const NO_TENANT_MESSAGE = 'Your account belongs to no tenant. Ask an administrator to add you to one.';
@@ -11,6 +13,8 @@ export interface TenantContext {
   tenants: readonly Tenant[];
   /** The one the session works in. */
   current: Tenant;
+  /** The user's role and permissions in the current tenant (staff-access.ts: its membership's role wins). */
+  access: StaffAccess;
 }
 
 /**
@@ -20,10 +24,24 @@ export interface TenantContext {
 export async function currentTenant(req: Request, store: TenantStore): Promise<TenantContext> {
   const user = req.user;
   if (!user) throw HttpError.unauthenticated();
-  const tenants = await store.tenantsOf(user.id);
+  const memberships = await store.membershipsOf(user.id);
   const chosen = req.session.tenant;
-  const current = tenants.find((tenant) => tenant.id === chosen) ?? tenants[0];
-  if (!current) throw new HttpError('forbidden', NO_TENANT_MESSAGE);
-  if (current.id !== chosen) req.session.tenant = current.id;
-  return { tenants, current };
+  const context = tenantContext(user, memberships, chosen);
+  if (!context) throw new HttpError('forbidden', NO_TENANT_MESSAGE);
+  if (context.current.id !== chosen) req.session.tenant = context.current.id;
+  return context;
+}
+
+/**
+ * The user's context with `wanted` current when they belong to it, else their first tenant; null when they belong
+ * to none. Sign-in and a tenant switch make theirs with it too, so the access always follows the tenant.
+ */
+export function tenantContext(
+  user: StaffUser,
+  memberships: Memberships,
+  wanted: string | undefined,
+): TenantContext | null {
+  const current = memberships.tenants.find((tenant) => tenant.id === wanted) ?? memberships.tenants[0];
+  if (!current) return null;
+  return { tenants: memberships.tenants, current, access: accessIn(user, memberships.roles.get(current.id)) };
 }

@@ -1,13 +1,27 @@
 import type { Kysely } from 'kysely';
-import type { Tenant } from '../../shared';
+import { isStaffRole, type StaffRole, type Tenant } from '../../shared';
 import type { AppSchema } from '../storage/app-schema';
 import { StampedCache } from '../storage/stamped-cache';
 import type { StorageEngine } from '../storage/storage-engine';
 
+/** A user's tenants and the role each membership carries (null: the account's own applies there). */
+export interface Memberships {
+  /** In the order the tenants were created. */
+  readonly tenants: readonly Tenant[];
+  /** Tenant id -> the membership's role, for the memberships that carry one. */
+  readonly roles: ReadonlyMap<string, StaffRole>;
+}
+
+/** A membership to make: the tenant, and the role it carries there (none: the account's own applies). */
+export interface MembershipChoice {
+  tenant: string;
+  role?: StaffRole | null;
+}
+
 /** Tenants and who belongs to them, on either engine. Lists come in the order the tenants were created. */
 export class TenantStore {
   /** Memberships by user id, as every signed-in request reads them. */
-  private readonly memberships: StampedCache<number, readonly Tenant[]>;
+  private readonly memberships: StampedCache<number, Memberships>;
 
   constructor(private readonly engine: StorageEngine) {
     this.memberships = new StampedCache(() => engine.changeStamp());
@@ -32,37 +46,72 @@ export class TenantStore {
   }
 
   /** The user's tenants, from a cache that any committed write empties (a removed membership counts at once). */
-  tenantsOf(userId: number): Promise<readonly Tenant[]> {
-    return this.memberships.get(userId, this.loadTenantsOf);
+  async tenantsOf(userId: number): Promise<readonly Tenant[]> {
+    return (await this.membershipsOf(userId)).tenants;
   }
 
-  private readonly loadTenantsOf = async (userId: number): Promise<readonly Tenant[]> => {
+  /** The user's tenants with their memberships' roles, from the same cache. */
+  membershipsOf(userId: number): Promise<Memberships> {
+    return this.memberships.get(userId, this.loadMemberships);
+  }
+
+  private readonly loadMemberships = async (userId: number): Promise<Memberships> => {
     const rows = await this.engine.db
       .selectFrom('memberships')
       .innerJoin('tenants', 'tenants.id', 'memberships.tenant_id')
-      .select(['tenants.id', 'tenants.name'])
+      .select(['tenants.id', 'tenants.name', 'memberships.role'])
       .where('memberships.user_id', '=', userId)
       .orderBy(this.engine.dialect.tenantCreationOrder)
       .execute();
-    return Object.freeze(rows.map((tenant) => Object.freeze(tenant)));
+    const roles = new Map<string, StaffRole>();
+    for (const row of rows) if (isStaffRole(row.role)) roles.set(row.id, row.role);
+    return Object.freeze({
+      tenants: Object.freeze(rows.map(({ id, name }) => Object.freeze({ id, name }))),
+      roles,
+    });
   };
 
-  /** Makes the user a member of exactly these tenants (all must exist). */
-  async setMemberships(userId: number, tenantIds: readonly string[]): Promise<void> {
+  /**
+   * Makes the user a member of exactly these tenants (all must exist), each with the role given for it (none: the
+   * account's own applies there).
+   */
+  async setMemberships(userId: number, memberships: readonly (string | MembershipChoice)[]): Promise<void> {
     await this.engine.db.transaction().execute(async (db) => {
       await db.deleteFrom('memberships').where('user_id', '=', userId).execute();
-      for (const tenantId of tenantIds) await this.addMembership(userId, tenantId, db);
+      for (const choice of memberships) {
+        const { tenant, role = null } = typeof choice === 'string' ? { tenant: choice } : choice;
+        await this.addMembership(userId, tenant, db, role);
+      }
     });
     this.engine.noteWrite();
   }
 
-  async addMembership(userId: number, tenantId: string, db: Kysely<AppSchema> = this.engine.db): Promise<void> {
+  /** Makes the user a member of the tenant, with that role there; an existing membership keeps its role. */
+  async addMembership(
+    userId: number,
+    tenantId: string,
+    db: Kysely<AppSchema> = this.engine.db,
+    role: StaffRole | null = null,
+  ): Promise<void> {
     await db
       .insertInto('memberships')
-      .values({ user_id: userId, tenant_id: tenantId })
+      .values({ user_id: userId, tenant_id: tenantId, role })
       .onConflict((conflict) => conflict.doNothing())
       .execute();
     this.engine.noteWrite();
+  }
+
+  /** Sets the role of the user's membership of the tenant (null: none); false when they are no member of it. */
+  async setMembershipRole(userId: number, tenantId: string, role: StaffRole | null): Promise<boolean> {
+    const result = await this.engine.db
+      .updateTable('memberships')
+      .set({ role })
+      .where('user_id', '=', userId)
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirst();
+    const changed = Number(result.numUpdatedRows) > 0;
+    if (changed) this.engine.noteWrite();
+    return changed;
   }
 
   /** Accounts that belong to no tenant (created before any tenant existed). */

@@ -1,0 +1,172 @@
+/**
+ * Roles per tenant membership and permissions granted to accounts, through the whole app on a real SQLite file: what
+ * an account may do follows the tenant it works in now (the membership's role wins over the account's own), `/me`
+ * and the tenant switch answer that, every guarded route checks it, and `visibleWhen` `permissions` rules follow it.
+ */
+import type request from 'supertest';
+import {
+  OPERATOR_ROLE,
+  PERMISSION_REFUSED,
+  PLACEMENTS_EDIT,
+  RECORDS_READ,
+  RECORDS_WRITE,
+  RELEASES_MANAGE,
+  Slot,
+  STAFF_PERMISSIONS,
+  VIEWER_CANNOT_CHANGE_RECORDS,
+  VIEWER_ROLE,
+  type MePayload,
+  type MetaPayload,
+  type RecordListPayload,
+  type StaffRole,
+} from '../../shared';
+import { addUser, createDemoApp, signedInAgent, type DemoTestApp } from '../../testing/server/test-app';
+import { SlotRegistrationError } from '../slots/slot-registry';
+
+const PASSWORD = 'correct horse battery';
+let host: DemoTestApp;
+
+beforeEach(async () => {
+  host = await createDemoApp({
+    configure: (app) =>
+      app.registerSlots({
+        'dashboard-after-cards': [
+          Slot.make('Callout', { tone: 'info' }, 'For release managers').placed({
+            id: 'release-managers',
+            visibleWhen: { permissions: [RELEASES_MANAGE] },
+          }),
+          Slot.make('Callout', { tone: 'info' }, 'Read only here').placed({
+            id: 'read-only',
+            visibleWhen: { $not: { permissions: [RECORDS_WRITE] } },
+          }),
+        ],
+      }),
+  });
+});
+afterEach(() => host.close());
+
+/** An account in acme and globex (the demo's tenants, acme first), with these roles. */
+async function member(
+  username: string,
+  roles: { account?: StaffRole; acme?: StaffRole; globex?: StaffRole },
+): Promise<request.Agent> {
+  await addUser(host.app, username, PASSWORD, []);
+  const user = (await host.app.users.findByUsername(username))!;
+  if (roles.account) await host.app.users.setRole(username, roles.account);
+  await host.app.tenants.setMemberships(user.id, [
+    { tenant: 'acme', role: roles.acme ?? null },
+    { tenant: 'globex', role: roles.globex ?? null },
+  ]);
+  return signedInAgent(host.app, username, PASSWORD);
+}
+
+async function switchTo(agent: request.Agent, tenant: string): Promise<MePayload> {
+  return (await agent.post('/tenant').send({ tenant }).expect(200)).body as MePayload;
+}
+
+/** The status of a save of the tenant's first article, and of the releases and placements APIs. */
+async function statuses(agent: request.Agent) {
+  const list = (await agent.get('/api/resources/articles/records?limit=1').expect(200)).body as RecordListPayload;
+  const save = await agent.put(`/api/resources/articles/records/${list.records[0]!.id}`).send({ title: 'Renamed' });
+  return {
+    save: save.status,
+    saveMessage: save.status === 403 ? (save.body.error.message as string) : null,
+    releases: (await agent.get('/api/remotes/releases')).status,
+    placements: (await agent.get('/api/placements')).status,
+  };
+}
+
+async function calloutsOnMeta(agent: request.Agent): Promise<string[]> {
+  const meta = (await agent.get('/meta').expect(200)).body as MetaPayload;
+  // This test's callouts only (the demo has slots of its own there), by their text.
+  return (meta.slots['dashboard-after-cards'] ?? []).flatMap((entry) =>
+    typeof entry.content === 'string' ? [entry.content] : [],
+  );
+}
+
+it('lets an operator of tenant A who is a viewer of tenant B change things in A only, following each switch', async () => {
+  const agent = await member('tess', { acme: OPERATOR_ROLE, globex: VIEWER_ROLE });
+  const me = (await agent.get('/me').expect(200)).body as MePayload;
+  expect(me.user.currentTenant).toBe('acme');
+  expect(me.user.roles).toEqual([OPERATOR_ROLE]);
+  expect(me.user.permissions).toEqual([...STAFF_PERMISSIONS]);
+  expect(await statuses(agent)).toEqual({ save: 200, saveMessage: null, releases: 200, placements: 200 });
+
+  // The switch answers the role and permissions of the new tenant: the shell follows them without asking again.
+  const inGlobex = await switchTo(agent, 'globex');
+  expect(inGlobex.user).toMatchObject({ currentTenant: 'globex', roles: [VIEWER_ROLE], permissions: [RECORDS_READ] });
+  expect((await agent.get('/me').expect(200)).body.user.permissions).toEqual([RECORDS_READ]);
+  expect(await statuses(agent)).toEqual({
+    save: 403,
+    saveMessage: VIEWER_CANNOT_CHANGE_RECORDS,
+    releases: 403,
+    placements: 403,
+  });
+  const refused = await agent.post('/api/placements/publish').send({});
+  expect(refused.status).toBe(403);
+  expect(refused.body.error).toEqual({ code: 'forbidden', message: PERMISSION_REFUSED[PLACEMENTS_EDIT] });
+
+  await switchTo(agent, 'acme');
+  expect(await statuses(agent)).toEqual({ save: 200, saveMessage: null, releases: 200, placements: 200 });
+});
+
+it("applies the account's own role where a membership has none, and a membership's role even when it is lower", async () => {
+  const viewerOperatingAcme = await member('vic', { account: VIEWER_ROLE, acme: OPERATOR_ROLE });
+  expect((await statuses(viewerOperatingAcme)).releases).toBe(200);
+  expect((await switchTo(viewerOperatingAcme, 'globex')).user.roles).toEqual([VIEWER_ROLE]);
+  expect((await statuses(viewerOperatingAcme)).save).toBe(403);
+
+  const operatorViewingGlobex = await member('olga', { account: OPERATOR_ROLE, globex: VIEWER_ROLE });
+  expect(await statuses(operatorViewingGlobex)).toMatchObject({ save: 200, releases: 200 });
+  await switchTo(operatorViewingGlobex, 'globex');
+  expect(await statuses(operatorViewingGlobex)).toMatchObject({ save: 403, releases: 403, placements: 403 });
+});
+
+it('counts a change of a membership role or of granted permissions at the next request, without signing in again', async () => {
+  const agent = await member('gus', { globex: VIEWER_ROLE });
+  await switchTo(agent, 'globex');
+  expect((await statuses(agent)).save).toBe(403);
+
+  // Granted to the account: in every tenant, on top of the role's.
+  await host.app.users.grant('gus', [RECORDS_WRITE, RELEASES_MANAGE]);
+  const me = (await agent.get('/me').expect(200)).body as MePayload;
+  expect(me.user).toMatchObject({ roles: [VIEWER_ROLE], permissions: [RECORDS_READ, RECORDS_WRITE, RELEASES_MANAGE] });
+  expect(await statuses(agent)).toEqual({ save: 200, saveMessage: null, releases: 200, placements: 403 });
+  await host.app.users.revoke('gus', [RECORDS_WRITE, RELEASES_MANAGE]);
+
+  const user = (await host.app.users.findByUsername('gus'))!;
+  await host.app.tenants.setMembershipRole(user.id, 'globex', OPERATOR_ROLE);
+  expect(await statuses(agent)).toEqual({ save: 200, saveMessage: null, releases: 200, placements: 200 });
+  await host.app.tenants.setMembershipRole(user.id, 'globex', null);
+  // No role left anywhere: an editor.
+  expect(await statuses(agent)).toEqual({ save: 200, saveMessage: null, releases: 403, placements: 403 });
+});
+
+it('shows a slot with a permissions rule on /meta only where the user has one of them', async () => {
+  const agent = await member('tess', { acme: OPERATOR_ROLE, globex: VIEWER_ROLE });
+  expect(await calloutsOnMeta(agent)).toEqual(['For release managers']);
+  await switchTo(agent, 'globex');
+  expect(await calloutsOnMeta(agent)).toEqual(['Read only here']);
+
+  await host.app.users.grant('tess', [RELEASES_MANAGE]);
+  expect(await calloutsOnMeta(agent)).toEqual(['For release managers', 'Read only here']);
+});
+
+it('refuses a permissions rule at a public location: GET /slots has no user to evaluate it for', () => {
+  expect(() =>
+    host.app.registerSlots({
+      'login-after-form': Slot.make('Callout').placed({ visibleWhen: { permissions: [RECORDS_READ] } }),
+    }),
+  ).toThrow(SlotRegistrationError);
+  expect(() =>
+    host.app.registerSlots({
+      'login-after-form': Slot.make('Callout').placed({ visibleWhen: { $any: [{ permissions: [RECORDS_READ] }] } }),
+    }),
+  ).toThrow(/rule over the user's roles, permissions or tenant/);
+});
+
+it('refuses a rule naming an unknown permission, naming it', () => {
+  expect(() => Slot.make('Callout').placed({ visibleWhen: { permissions: ['records:delete'] } })).toThrow(
+    /names the unknown permission "records:delete"; permissions: records:read, records:write/,
+  );
+});

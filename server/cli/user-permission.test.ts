@@ -1,0 +1,79 @@
+import { createTestApp, type TestApp } from '../../testing/server/test-app';
+import { runServerCommand, type CommandRun } from '../../testing/server/run-server-command';
+
+/** A server command on the SQLite file at `database`. */
+function run(script: string, args: string[], database: string, input = ''): Promise<CommandRun> {
+  return runServerCommand(script, args, { DATABASE_PATH: database, DATABASE_URL: '' }, input);
+}
+
+jest.setTimeout(60_000);
+
+/** `npm run user:add -- <name> --tenant <id> --role <role>` and `npm run user:permission`, as real processes. */
+describe('npm run user:add --tenant --role / user:permission', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+    await testApp.app.tenants.save({ id: 'acme', name: 'Acme' });
+    await testApp.app.tenants.save({ id: 'globex', name: 'Globex' });
+  });
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it('gives each membership the role after its --tenant, says so, and keeps the account role apart', async () => {
+    const args = ['tess', '--role', 'viewer', '--tenant', 'acme', '--role', 'operator', '--tenant', 'globex'];
+    const added = await run('user-add.ts', args, testApp.databasePath, 'tess-password-123\n');
+    expect(added.code).toBe(0);
+    expect(added.stdout).toMatch(/tenants: acme \(operator\), globex; role: viewer\)/);
+    const user = (await testApp.app.users.findByUsername('tess'))!;
+    expect(user.roles).toEqual(['viewer']);
+    expect([...(await testApp.app.tenants.membershipsOf(user.id)).roles]).toEqual([['acme', 'operator']]);
+  });
+
+  it('grants, shows and revokes permissions; refuses an unknown one naming it, changing nothing', async () => {
+    await run(
+      'user-add.ts',
+      ['gus', '--tenant', 'globex', '--role', 'viewer'],
+      testApp.databasePath,
+      'gus-password-123\n',
+    );
+    const granted = await run('user-permission.ts', ['grant', 'gus', 'releases:manage'], testApp.databasePath);
+    expect(granted.code).toBe(0);
+    expect(granted.stdout).toContain('"gus": role none (an editor); granted: releases:manage');
+    expect(granted.stdout).toContain('globex: role viewer (membership); may records:read, releases:manage');
+    expect((await testApp.app.users.findByUsername('gus'))?.grantedPermissions).toEqual(['releases:manage']);
+
+    const unknown = await run(
+      'user-permission.ts',
+      ['grant', 'gus', 'records:write', 'records:nuke'],
+      testApp.databasePath,
+    );
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(
+      /Unknown permission "records:nuke"\. Permissions: records:read, .*Nothing was changed/,
+    );
+    expect((await testApp.app.users.findByUsername('gus'))?.grantedPermissions).toEqual(['releases:manage']);
+
+    expect((await run('user-permission.ts', ['revoke', 'gus', 'releases:manage'], testApp.databasePath)).code).toBe(0);
+    expect((await testApp.app.users.findByUsername('gus'))?.grantedPermissions).toEqual([]);
+    expect((await run('user-permission.ts', ['grant', 'nobody', 'records:read'], testApp.databasePath)).code).toBe(1);
+    expect((await run('user-permission.ts', ['grant', 'gus'], testApp.databasePath)).stderr).toMatch(
+      /usage: npm run user:permission/,
+    );
+  });
+
+  it('replaces the grants with user:add --permission, and takes them away with --permission none', async () => {
+    const args = ['pat', '--permission', 'placements:edit', '--permission', 'records:write'];
+    expect((await run('user-add.ts', args, testApp.databasePath, 'pat-password-123\n')).code).toBe(0);
+    expect((await testApp.app.users.findByUsername('pat'))?.grantedPermissions).toEqual([
+      'records:write',
+      'placements:edit',
+    ]);
+    await run('user-add.ts', ['pat', '--permission', 'none'], testApp.databasePath, 'pat-password-123\n');
+    expect((await testApp.app.users.findByUsername('pat'))?.grantedPermissions).toEqual([]);
+    const refused = await run('user-add.ts', ['pat', '--permission', 'all'], testApp.databasePath, 'x\n');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/Unknown permission "all"/);
+  });
+});
