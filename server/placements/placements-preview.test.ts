@@ -85,7 +85,7 @@ const DOCUMENT = {
   ],
 };
 
-async function preview(body: unknown): Promise<PlacementsPreviewPayload> {
+async function preview(body: object): Promise<PlacementsPreviewPayload> {
   return (await operator.post(PLACEMENTS_PREVIEW_PATH).send(body).expect(200)).body as PlacementsPreviewPayload;
 }
 
@@ -150,10 +150,12 @@ describe('the preview of a document for a chosen account', () => {
   });
 
   it('gives the slots /meta serves that account once the document is published', async () => {
-    const publishable = { remotes: DOCUMENT.remotes.map((entry) => ({ ...entry })) };
-    publishable.remotes[0] = {
-      name: 'team_billing',
-      slots: { [LOCATION]: [DOCUMENT.remotes[0]!.slots[LOCATION]![0]!] },
+    // The document without its slot that cannot render (a publish would refuse it).
+    const publishable = {
+      remotes: [
+        { name: 'team_billing', slots: { [LOCATION]: [DOCUMENT.remotes[0]!.slots[LOCATION]![0]!] } },
+        DOCUMENT.remotes[1]!,
+      ],
     };
     const forReader = await preview({
       document: publishable,
