@@ -1,6 +1,7 @@
 import '../../testing/host/router-globals';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
+  HOST_TOOLS_UNAVAILABLE_ATTRIBUTE,
   OPERATOR_ROLE,
   PLACEMENTS_PAGE_PATH,
   PLACEMENTS_PREVIEW_PATH,
@@ -9,7 +10,7 @@ import {
   type PlacementsPreviewPayload,
   type PlacementsPreviewRequest,
 } from '../../shared';
-import { ComponentRegistry, createSlotStatus } from '../core';
+import { UNAVAILABLE_TOOLS_MESSAGE } from '../layout/unavailable-tools-notice';
 import { createFakeApi, type FakeApi, type RecordedRequest } from '../../testing/host/fake-api';
 import { demoMe, renderAppAt } from '../../testing/host/render-app';
 
@@ -78,12 +79,10 @@ function api(): FakeApi {
   });
 }
 
-function registries() {
-  const slotRegistry = new ComponentRegistry('SlotComponentRegistry');
-  slotRegistry.register('Welcome', ({ title }: { title: string }) => <p>Welcome card: {title}</p>);
-  slotRegistry.register('OperatorsNote', () => <p>For operators</p>);
-  return { slotRegistry, ...createSlotStatus({ log: () => undefined }) };
-}
+const COMPONENTS = {
+  Welcome: ({ title }: { title: string }) => <p>Welcome card: {title}</p>,
+  OperatorsNote: () => <p>For operators</p>,
+};
 
 let errors: jest.SpyInstance;
 beforeEach(() => {
@@ -95,8 +94,7 @@ afterEach(() => errors.mockRestore());
 describe('the placements preview', () => {
   it('renders the location in slot boundaries, kept out of the page’s slot status, and lists hidden slots', async () => {
     const fake = api();
-    const runtime = registries();
-    renderAppAt(fake, PLACEMENTS_PAGE_PATH, runtime);
+    renderAppAt(fake, PLACEMENTS_PAGE_PATH, COMPONENTS);
     const stage = await screen.findByText('Welcome card: Hello');
     const section = stage.closest('section') as HTMLElement;
     // The component no remote registered: its boundary's placeholder, in production too, and the rest carries on.
@@ -104,8 +102,9 @@ describe('the placements preview', () => {
     expect(within(section).getByText(/Shown in the placements preview only/)).toBeTruthy();
     expect(within(section).getByText('For operators')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Placements', level: 1 })).toBeTruthy();
-    // The preview's slots are not the page's: no failed slot in its notice, inspector record or events.
-    expect(runtime.slotStatus.snapshot()).toEqual([]);
+    // The preview's slots are not the page's: its failure is in neither the page's notice nor the mark on <html>.
+    expect(screen.queryByText(UNAVAILABLE_TOOLS_MESSAGE)).toBeNull();
+    expect(document.documentElement.hasAttribute(HOST_TOOLS_UNAVAILABLE_ATTRIBUTE)).toBe(false);
     expect(fake.requests.filter((request) => request.method === 'POST')[0]?.body).toEqual({
       document: DRAFT,
       location: LOCATION,
