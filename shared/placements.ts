@@ -154,9 +154,15 @@ export type PlacementPreview = Record<
 export interface PlacementPreviewContext {
   /**
    * The account's roles (`viewer`, `editor`, `operator`, or any a rule names; at most 16). Seen as a real account's
-   * are: none, or `operator`, also holds `editor` (shared/staff-roles.ts `rolesForRules`).
+   * are: one that may change records (no role, or `operator`) also holds `editor` (staff-permissions.ts
+   * `rolesForRules`).
    */
   roles: string[];
+  /**
+   * Permissions granted to the account on top of its roles' (`records:write`...: shared/staff-permissions.ts); left
+   * out: none. Rules over `permissions` see these with the roles' own.
+   */
+  permissions?: string[];
   /** The tenant the account works in: the id of a tenant that exists. */
   tenant: string;
   /** The feature flags on (names, at most 64); left out: those on for the tenant now, as `/meta` reads them. */
@@ -201,8 +207,8 @@ export interface PreviewedLocation {
 
 /** The answer of `POST /api/placements/preview`. */
 export interface PlacementsPreviewPayload {
-  /** The context as the rules saw it: roles as a real account's are seen, the flags that were on. */
-  context: { roles: string[]; tenant: string; flags: string[] };
+  /** The context as the rules saw it: roles as a real account's are seen, its permissions, the flags that were on. */
+  context: { roles: string[]; permissions: string[]; tenant: string; flags: string[] };
   locations: Record<string, PreviewedLocation>;
   /** What of the document could not be read (its shape): those parts are not in the preview. */
   problems: PlacementProblem[];

@@ -31,7 +31,7 @@ function previewAnswer({ body }: RecordedRequest): { body: PlacementsPreviewPayl
   const viewer = sent.context.roles.includes('viewer');
   return {
     body: {
-      context: { roles: sent.context.roles, tenant: sent.context.tenant, flags: [] },
+      context: { roles: sent.context.roles, permissions: [], tenant: sent.context.tenant, flags: [] },
       problems: [],
       locations: {
         [sent.location!]: {

@@ -6,6 +6,8 @@
 import request from 'supertest';
 import {
   OPERATOR_ROLE,
+  PERMISSION_REFUSED,
+  PLACEMENTS_EDIT,
   PLACEMENTS_PREVIEW_PATH,
   Slot,
   VIEWER_ROLE,
@@ -96,7 +98,12 @@ describe('the preview of a document for a chosen account', () => {
       location: LOCATION,
       context: { roles: ['operator'], tenant: 'acme' },
     });
-    expect(answer.context).toEqual({ roles: ['operator', 'editor'], tenant: 'acme', flags: ['new-billing'] });
+    expect(answer.context).toEqual({
+      roles: ['operator', 'editor'],
+      permissions: ['records:read', 'records:write', 'releases:manage', 'placements:edit'],
+      tenant: 'acme',
+      flags: ['new-billing'],
+    });
     expect(Object.keys(answer.locations)).toEqual([LOCATION]);
     const { slots, placed } = answer.locations[LOCATION]!;
     expect(slots).toEqual([
@@ -128,7 +135,7 @@ describe('the preview of a document for a chosen account', () => {
       location: LOCATION,
       context: { roles: ['viewer'], tenant: 'globex', flags: [] },
     });
-    expect(answer.context).toEqual({ roles: ['viewer'], tenant: 'globex', flags: [] });
+    expect(answer.context).toEqual({ roles: ['viewer'], permissions: ['records:read'], tenant: 'globex', flags: [] });
     const { slots, placed } = answer.locations[LOCATION]!;
     expect(slots.map((entry) => entry.component)).toEqual(['Welcome', 'InvoiceNote', 'NewsTicker']);
     expect(placed.filter((slot) => slot.outcome === 'hidden').map(({ id, reason }) => [id, reason])).toEqual([
@@ -147,6 +154,30 @@ describe('the preview of a document for a chosen account', () => {
       'NewsTicker',
       'Welcome',
     ]);
+  });
+
+  it('evaluates a rule over permissions with those the roles grant, and those given on top', async () => {
+    const document = {
+      remotes: [
+        {
+          name: 'team_news',
+          slots: { [LOCATION]: [{ component: 'NewsTicker', visibleWhen: { permissions: ['records:write'] } }] },
+        },
+      ],
+    };
+    const outcome = async (context: object) =>
+      (await preview({ document, location: LOCATION, context })).locations[LOCATION]!.placed.find(
+        (slot) => slot.id === 'NewsTicker',
+      );
+    await expect(outcome({ roles: ['viewer'], tenant: 'acme' })).resolves.toMatchObject({
+      outcome: 'hidden',
+      reason: 'hidden by its rule: permission records:write',
+    });
+    await expect(outcome({ roles: ['viewer'], permissions: ['records:write'], tenant: 'acme' })).resolves.toMatchObject(
+      {
+        outcome: 'shown',
+      },
+    );
   });
 
   it('gives the slots /meta serves that account once the document is published', async () => {
@@ -236,7 +267,7 @@ describe('who may preview, and what is refused', () => {
       const refused = await reader[method](PLACEMENTS_PREVIEW_PATH).send({ document: DOCUMENT, context: CONTEXT });
       expect([refused.status, refused.body]).toEqual([
         403,
-        { error: { code: 'forbidden', message: 'Only operators may do this.' } },
+        { error: { code: 'forbidden', message: PERMISSION_REFUSED[PLACEMENTS_EDIT] } },
       ]);
     }
   });
@@ -250,6 +281,7 @@ describe('who may preview, and what is refused', () => {
       /"location" must be one of .*got the string "sidebar"/,
     ],
     ['roles that are not a list', { context: { roles: 'viewer', tenant: 'acme' } }, /"context.roles" must be a list/],
+    ['an unknown permission', { context: { ...CONTEXT, permissions: ['records:own'] } }, /"context.permissions"/],
     ['a bad flag name', { context: { ...CONTEXT, flags: ['New Billing'] } }, /"context.flags" must be a list/],
     ['an unknown key', { context: CONTEXT, user: 'admin' }, /unknown key\(s\) user/],
     ['a body that is not an object', [1, 2], /^Send /],

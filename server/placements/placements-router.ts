@@ -107,7 +107,12 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
           location,
         );
         const payload: PlacementsPreviewPayload = {
-          context: { roles: [...viewer.roles], tenant: context.tenant, flags: [...viewer.flags].sort() },
+          context: {
+            roles: [...viewer.roles],
+            permissions: [...viewer.permissions],
+            tenant: context.tenant,
+            flags: [...viewer.flags].sort(),
+          },
           ...preview,
         };
         noStore(res);

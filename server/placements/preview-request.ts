@@ -2,7 +2,10 @@ import {
   describe,
   FLAG_NAME_PATTERN,
   isPlainObject,
+  isStaffPermission,
+  permissionsOf,
   rolesForRules,
+  STAFF_PERMISSIONS,
   SlotLocation,
   type JsonValue,
   type PlacementPreviewContext,
@@ -22,7 +25,7 @@ export interface PreviewRequest {
 }
 
 const REQUEST_KEYS = ['document', 'location', 'context'];
-const CONTEXT_KEYS = ['roles', 'tenant', 'flags'];
+const CONTEXT_KEYS = ['roles', 'permissions', 'tenant', 'flags'];
 const MAX_ROLES = 16;
 const MAX_FLAGS = 64;
 const MAX_NAME_LENGTH = 128;
@@ -53,6 +56,11 @@ export function readPreviewRequest(body: unknown): PreviewRequest {
     throw HttpError.invalidRequest(`"context.tenant" must be a tenant's id, got ${describe(context.tenant)}.`);
   }
   const checked: PlacementPreviewContext = { roles, tenant: context.tenant };
+  if (context.permissions !== undefined) {
+    checked.permissions = namesOf(context.permissions, '"context.permissions"', STAFF_PERMISSIONS.length, (name) =>
+      isStaffPermission(name),
+    );
+  }
   if (context.flags !== undefined) {
     checked.flags = namesOf(context.flags, '"context.flags"', MAX_FLAGS, (name) => FLAG_NAME_PATTERN.test(name));
   }
@@ -61,7 +69,8 @@ export function readPreviewRequest(body: unknown): PreviewRequest {
 
 /**
  * The viewer the preview's rules are evaluated for, as `/meta` makes one for a signed-in request
- * (slots/request-viewer.ts): roles as an account's are seen, the tenant (which must exist: 400 otherwise, so a
+ * (slots/request-viewer.ts): the permissions its roles grant (and those given on top), roles as rules see them, the
+ * tenant (which must exist: 400 otherwise, so a
  * typing error is not previewed as "a tenant no rule names"), and the flags given or those on for that tenant.
  */
 export async function previewViewer(
@@ -72,8 +81,10 @@ export async function previewViewer(
   if ((await tenants.get(context.tenant)) === undefined) {
     throw HttpError.invalidRequest(`There is no tenant "${context.tenant}".`);
   }
+  const permissions = permissionsOf(context.roles, context.permissions);
   return {
-    roles: rolesForRules(context.roles),
+    roles: rolesForRules(context.roles, permissions),
+    permissions,
     tenant: context.tenant,
     flags: context.flags === undefined ? await flags.enabledFor(context.tenant) : new Set(context.flags),
   };
