@@ -192,7 +192,14 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ap
       bodyLimitBytes: settings.bodyLimitBytes,
     }),
   );
-  app.use(createPlacementsRouter({ service: parts.placements, store: parts.placementsStore, tenants: parts.tenants }));
+  app.use(
+    createPlacementsRouter({
+      service: parts.placements,
+      store: parts.placementsStore,
+      tenants: parts.tenants,
+      flags: parts.flags,
+    }),
+  );
   app.use(
     createSlotEventsRouter({
       aggregator: parts.slotEvents.aggregator,

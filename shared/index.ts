@@ -2,11 +2,14 @@ export { HOST_NAME } from './host-name';
 export {
   PLACEMENTS_API_PATH,
   PLACEMENTS_PAGE_PATH,
+  PLACEMENTS_PREVIEW_PATH,
   type PlacementAuditEntry,
   type PlacementAuditPayload,
   type PlacementChange,
   type PlacementComponentsPayload,
   type PlacementPreview,
+  type PlacementPreviewChoices,
+  type PlacementPreviewContext,
   type PlacementProblem,
   type PlacementRevision,
   type PlacementRevisionSummary,
@@ -17,6 +20,10 @@ export {
   type PlacementsDraft,
   type PlacementsDraftPayload,
   type PlacementsPayload,
+  type PlacementsPreviewPayload,
+  type PlacementsPreviewRequest,
+  type PreviewedLocation,
+  type PreviewedSlot,
 } from './placements';
 export {
   OPERATOR_ROLE,

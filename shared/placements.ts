@@ -4,13 +4,17 @@
  * the newest of which every host serves. Operators only (docs/operators/placements-editor.md).
  */
 import type { JsonValue } from './json';
-import type { JsonSchema } from './wire';
+import type { VisibilityRule } from './slot-placement';
+import type { JsonSchema, SlotEntry, Tenant } from './wire';
 
 /** The host's page of the editor, for operators. */
 export const PLACEMENTS_PAGE_PATH = '/placements';
 
 /** The API's root; every route below it is an operator's. */
 export const PLACEMENTS_API_PATH = '/api/placements';
+
+/** What a document renders for one viewer: `GET` the context's choices, `POST` a preview. */
+export const PLACEMENTS_PREVIEW_PATH = `${PLACEMENTS_API_PATH}/preview`;
 
 /**
  * The document: `{ "remotes": [ { "name": "team_billing", "slots": { "<location>": [ { "component", "props",
@@ -142,3 +146,78 @@ export type PlacementPreview = Record<
   string,
   Array<{ id: string; component: string; remote: string | null; source: 'code' | 'file' | 'draft' }>
 >;
+
+/**
+ * Who a preview is for, as an operator picks it ("a viewer in tenant acme"): what `visibleWhen` rules are evaluated
+ * against, as `/meta` evaluates them for a signed-in account with these roles in this tenant.
+ */
+export interface PlacementPreviewContext {
+  /**
+   * The account's roles (`viewer`, `editor`, `operator`, or any a rule names; at most 16). Seen as a real account's
+   * are: one that may change records (no role, or `operator`) also holds `editor` (staff-permissions.ts
+   * `rolesForRules`).
+   */
+  roles: string[];
+  /**
+   * Permissions granted to the account on top of its roles' (`records:write`...: shared/staff-permissions.ts); left
+   * out: none. Rules over `permissions` see these with the roles' own.
+   */
+  permissions?: string[];
+  /** The tenant the account works in: the id of a tenant that exists. */
+  tenant: string;
+  /** The feature flags on (names, at most 64); left out: those on for the tenant now, as `/meta` reads them. */
+  flags?: string[];
+}
+
+/** `POST /api/placements/preview`. */
+export interface PlacementsPreviewRequest {
+  /** The document to preview (the editor's, saved or not); left out: the saved draft. */
+  document?: JsonValue;
+  /** The one location to preview; left out: every location that holds a slot. */
+  location?: string;
+  context: PlacementPreviewContext;
+}
+
+/** One slot of a previewed location, in the server's order, and whether the context sees it. */
+export interface PreviewedSlot {
+  /** Its id at the location (given, or derived from the component name). */
+  id: string;
+  component: string;
+  /** The remote whose configured slot it is (null for a slot of code). */
+  remote: string | null;
+  source: 'code' | 'file' | 'draft';
+  /**
+   * `shown`: in the context's `/meta` (its entry is in `slots`); `hidden`: its `visibleWhen` rule fails for the
+   * context; `left-out`: no host would serve it now (its remote does not answer, lacks the component, or its props
+   * fail the schema). Left-out slots follow the others: they have no place in the order.
+   */
+  outcome: 'shown' | 'hidden' | 'left-out';
+  visibleWhen?: VisibilityRule;
+  /** Why it is not shown: its rule in words (`role operator`), or what leaves it out. */
+  reason?: string;
+}
+
+/** One location as the context would see it with the document published. */
+export interface PreviewedLocation {
+  /** The entries the context's `/meta` would carry here, in order, with their props: what the editor renders. */
+  slots: SlotEntry[];
+  /** Every slot placed here (code's, the file's, the document's), with its outcome. */
+  placed: PreviewedSlot[];
+}
+
+/** The answer of `POST /api/placements/preview`. */
+export interface PlacementsPreviewPayload {
+  /** The context as the rules saw it: roles as a real account's are seen, its permissions, the flags that were on. */
+  context: { roles: string[]; permissions: string[]; tenant: string; flags: string[] };
+  locations: Record<string, PreviewedLocation>;
+  /** What of the document could not be read (its shape): those parts are not in the preview. */
+  problems: PlacementProblem[];
+}
+
+/** `GET /api/placements/preview`: what a preview's context is picked from. */
+export interface PlacementPreviewChoices {
+  roles: string[];
+  tenants: Tenant[];
+  /** Every flag name set anywhere (on or off, globally or for a tenant). */
+  flags: string[];
+}

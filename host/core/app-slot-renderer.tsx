@@ -1,5 +1,6 @@
 import { useSyncExternalStore, type ReactNode } from 'react';
-import { SlotLocation, type ResourceActionContext, type SlotLocationValue } from '../../shared';
+import { SlotLocation, type ResourceActionContext, type SlotEntry, type SlotLocationValue } from '../../shared';
+import type { SlotData } from '../loader/slot-source';
 import { SlotItem } from './slot-item';
 import { useSlotRuntime } from './slot-runtime';
 import { useSlotData } from './slot-source-provider';
@@ -41,13 +42,28 @@ export interface AppSlotRendererProps {
  * Renders the slots registered at a location, in order, from the page's one slot source (GET /meta when signed in,
  * GET /slots otherwise). The wrapper carries `data-slot-location`; each slot `data-slot-component`.
  */
-export function AppSlotRenderer({ location, context, className, fallback }: AppSlotRendererProps) {
-  // A value is checked once here (a caller outside TypeScript may pass any string); a case is used as it is.
-  const slotLocation = typeof location === 'string' ? SlotLocation.from(location) : location;
-  const { value } = slotLocation;
+export function AppSlotRenderer(props: AppSlotRendererProps) {
   const { slots, status } = useSlotData();
-  const entries = slots[value] ?? [];
-  const slotContext = slotContextAt(slotLocation, context);
+  // A value is checked once here (a caller outside TypeScript may pass any string); a case is used as it is.
+  const location = typeof props.location === 'string' ? SlotLocation.from(props.location) : props.location;
+  return <LocationSlots {...props} location={location} entries={slots[location.value] ?? []} status={status} />;
+}
+
+export interface LocationSlotsProps extends AppSlotRendererProps {
+  location: SlotLocation;
+  /** The location's slots, in order. */
+  entries: readonly SlotEntry[];
+  /** Whether the entries are still on their way (no fallback then: they would replace it at once). */
+  status: SlotData['status'];
+}
+
+/**
+ * A location's slots given as entries, each in its own wrapper, boundary and Suspense: what AppSlotRenderer renders
+ * from the page's slot source, and the placements editor from a preview of the draft.
+ */
+export function LocationSlots({ location, entries, status, context, className, fallback }: LocationSlotsProps) {
+  const { value } = location;
+  const slotContext = slotContextAt(location, context);
   const { slotStatus } = useSlotRuntime();
   const keys = entries.map((entry, index) => `${index}:${entry.component}`);
   // Read from the slot status, only where there is a fallback to show.

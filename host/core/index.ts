@@ -13,7 +13,7 @@ export {
   type RegistrableComponent,
   type SlotComponent,
 } from './component-registry';
-export { AppSlotRenderer, type AppSlotRendererProps } from './app-slot-renderer';
+export { AppSlotRenderer, LocationSlots, type AppSlotRendererProps } from './app-slot-renderer';
 export { FormSlot } from './slot-item';
 export { SlotSourceProvider, useSession, useSlotData } from './slot-source-provider';
 export type { Session } from '../loader/session-store';

@@ -3,12 +3,12 @@ import type { SlotFrame } from './slot-boundary';
 import { useSlotRuntime } from './slot-runtime';
 
 /**
- * A view of the slot status: what a failed slot shows in its place. When the server runs in development, a
- * placeholder saying what failed (location, component, remote, message); in production, nothing. Text only;
- * nothing from props becomes HTML.
+ * A view of the slot status: what a failed slot shows in its place. When the server runs in development (and in the
+ * placements editor's preview), a placeholder saying what failed (location, component, remote, message); in
+ * production, nothing. Text only; nothing from props becomes HTML.
  */
 export function SlotFailurePlaceholder({ frame, onRetry }: { frame: SlotFrame; onRetry?: () => void }) {
-  const { showFailures } = useSlotRuntime();
+  const { showFailures, failureHint } = useSlotRuntime();
   const { status, handle } = frame;
   const read = () => status.entryOf(handle);
   const slot = useSyncExternalStore(status.subscribe, read, read);
@@ -26,7 +26,7 @@ export function SlotFailurePlaceholder({ frame, onRetry }: { frame: SlotFrame; o
           Retry
         </button>
       )}
-      <span className="slot-failure__hint">Shown because the server runs in development.</span>
+      <span className="slot-failure__hint">{failureHint}</span>
     </div>
   );
 }

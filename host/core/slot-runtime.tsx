@@ -30,6 +30,8 @@ export interface SlotRuntime {
   pageSlots: PageSlotRecord;
   /** Development: failing slots show a placeholder saying what failed. Production: they show nothing. */
   showFailures: boolean;
+  /** The placeholder's last line: why failures are shown here (development, or a preview for operators). */
+  failureHint: string;
   /** Development: checks a slot's props against its schema before rendering it. Null: no check (production). */
   propsCheck: PropsCheck | null;
 }
@@ -66,6 +68,7 @@ export const defaultSlotRuntime: SlotRuntime = Object.freeze({
   remoteOf: () => null,
   ...createSlotStatus({ storage: tabStorage, events: browserChannel() }),
   showFailures: process.env.NODE_ENV !== 'production',
+  failureHint: 'Shown because the server runs in development.',
   propsCheck: null,
 });
 

@@ -23,12 +23,14 @@ import { RefusalSummary } from './refusal-summary';
 import { addSlot, asDocument, changeSlot, slotsAt } from './placements-draft';
 import { PlacementRevisions, PlacementsDiff } from './placements-history';
 import { PlacementsLocation } from './placements-location';
+import { PlacementsPreview } from './placements-preview';
 
 /**
  * The placements editor, for operators: the draft's slots per location (add, remove, priority, "Shown when", props
- * from the component's schema), its problems as the server finds them, the changes publishing would make, publishing,
- * and the revisions with a way back to each (docs/operators/placements-editor.md). Staff without placements:edit in the
- * current tenant get "operators only".
+ * from the component's schema), its problems as the server finds them, the changes publishing would make, a location
+ * rendered as a chosen account would see it (placements-preview.tsx), publishing, and the revisions with a way back
+ * to each (docs/operators/placements-editor.md). Staff without placements:edit in the current tenant get "operators
+ * only".
  */
 export function PlacementsPage() {
   const { user } = useSession();
@@ -180,6 +182,7 @@ function PlacementsEditor() {
         </ul>
       )}
       {changes !== null && <PlacementsDiff changes={changes} />}
+      <PlacementsPreview document={document} />
       {SlotLocation.cases().map((location) => (
         <PlacementsLocation
           key={location.value}

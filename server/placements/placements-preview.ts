@@ -1,49 +1,113 @@
-import type { PlacementPreview } from '../../shared';
+import {
+  describeRule,
+  type PlacementPreview,
+  type PreviewedLocation,
+  type PreviewedSlot,
+  type Slot,
+  type SlotLocation,
+} from '../../shared';
+import type { RemoteRegistry } from '../remotes/remote-registry';
 import type { RemotesConfig } from '../remotes/remotes-config';
 import type { SlotRegistry } from '../slots/slot-registry';
-import { orderSlots } from '../slots/slot-order';
-import type { ParsedPlacements } from './placements-document';
+import { SlotsPayloadCache } from '../slots/slots-payload';
+import type { Viewer } from '../slots/visibility-rule';
+import { hiddenSlots, ruleOutcome, VisibleSlots } from '../slots/visible-slots';
+import { withPlacements, type ParsedPlacements } from './placements-document';
 
 /**
  * The order each location would have with `parsed` published: code's slots, the file's, then the document's, ordered
- * as the server orders them (slot-order.ts). Every slot placed is listed, whether its rule would show it to a given
- * user or its remote answers now: the editor's preview of where a slot lands among the others.
+ * by the slot registry as it orders the slots in force (slot-order.ts). Every slot placed is listed, whether its rule
+ * would show it to a given user or its remote answers now: the editor's view of where a slot lands among the others.
  */
 export function previewPlacements(
   slots: SlotRegistry,
   file: RemotesConfig,
   parsed: ParsedPlacements,
 ): PlacementPreview {
+  const drafted = new Set(parsed.slots.map((item) => item.slot));
   const preview: PlacementPreview = {};
-  const locations = new Set([
-    ...slots.registeredByCode().keys(),
-    ...file.slots.map((item) => item.location),
-    ...parsed.slots.map((item) => item.location),
-  ]);
-  for (const location of locations) {
-    const placed = [
-      ...(slots.registeredByCode().get(location) ?? []).map((slot) => ({
-        slot,
-        remote: null,
-        source: 'code' as const,
-      })),
-      ...file.slots
-        .filter((item) => item.location === location)
-        .map(({ slot, remote }) => ({ slot, remote, source: 'file' as const })),
-      ...parsed.slots
-        .filter((item) => item.location === location)
-        .map(({ slot, remote }) => ({ slot, remote, source: 'draft' as const })),
-    ];
-    const ordered = orderSlots(
-      location.value,
-      placed.map((item) => item.slot),
-    );
-    preview[location.value] = ordered.order.map((at, index) => ({
-      id: ordered.ids[index]!,
-      component: placed[at]!.slot.component,
-      remote: placed[at]!.remote,
-      source: placed[at]!.source,
+  for (const [location, infos] of slots.withConfigured(withPlacements(file, parsed).slots).placed()) {
+    preview[location.value] = infos.map((info) => ({
+      id: info.id,
+      component: info.slot.component,
+      remote: info.remote,
+      source: sourceOf(info.slot, info.source, drafted),
     }));
   }
   return preview;
+}
+
+export interface ViewerPreviewParts {
+  slots: SlotRegistry;
+  remoteRegistry: RemoteRegistry;
+  /** The file's configuration (and the built remotes'), without the database's placements. */
+  file: RemotesConfig;
+}
+
+/**
+ * What `viewer` would be sent with `parsed` published, per location (one, or every location holding a slot): the
+ * path of `GET /meta` run on that configuration. The configured slots that can render now (RemoteRegistry's split,
+ * as the slots in force are chosen), in a registry with code's registrations (the same ordering), encoded as the
+ * payload cache encodes them, and the viewer's part taken by VisibleSlots (the same rules, evaluated the same way).
+ * Beside the entries, every slot placed with its outcome: shown, hidden by its rule, or left out and why.
+ */
+export function previewForViewer(
+  parts: ViewerPreviewParts,
+  parsed: ParsedPlacements,
+  viewer: Viewer,
+  only: SlotLocation | null,
+): Record<string, PreviewedLocation> {
+  const drafted = new Set(parsed.slots.map((item) => item.slot));
+  const { renderable, leftOut } = parts.remoteRegistry.renderableSlots(withPlacements(parts.file, parsed));
+  const registry = parts.slots.withConfigured(renderable);
+  const encoded = new SlotsPayloadCache(registry).current();
+  const visible = new VisibleSlots().of(encoded, viewer).map;
+  const hidden = hiddenSlots(encoded, ruleOutcome(encoded, viewer));
+
+  const locations: Record<string, PreviewedLocation> = {};
+  const at = (location: SlotLocation) => (locations[location.value] ??= { slots: [], placed: [] });
+  // The location asked for is answered even when nothing is placed there.
+  if (only !== null) at(only);
+  for (const [location, infos] of registry.placed()) {
+    if (only !== null && location !== only) continue;
+    const previewed = at(location);
+    previewed.slots = visible[location.value] ?? [];
+    // placed() and the encoded entries hold a location's slots in the same (resolved) order.
+    previewed.placed = infos.map((info, index): PreviewedSlot => {
+      const { visibleWhen } = info.slot.placement;
+      const slot: PreviewedSlot = {
+        id: info.id,
+        component: info.slot.component,
+        remote: info.remote,
+        source: sourceOf(info.slot, info.source, drafted),
+        outcome: 'shown',
+        ...(visibleWhen === undefined ? {} : { visibleWhen }),
+      };
+      if (visibleWhen !== undefined && hidden.get(location.value)?.has(index)) {
+        return { ...slot, outcome: 'hidden', reason: `hidden by its rule: ${describeRule(visibleWhen)}` };
+      }
+      return slot;
+    });
+  }
+  for (const { configured, problems } of leftOut) {
+    if (only !== null && configured.location !== only) continue;
+    const { slot, remote } = configured;
+    const { visibleWhen } = slot.placement;
+    at(configured.location).placed.push({
+      id: slot.placement.id ?? slot.component,
+      component: slot.component,
+      remote,
+      source: drafted.has(slot) ? 'draft' : 'file',
+      outcome: 'left-out',
+      ...(visibleWhen === undefined ? {} : { visibleWhen }),
+      reason: `left out: ${problems.map((problem) => `${problem.path === null ? '' : `${problem.path} `}${problem.message}`).join('; ')}`,
+    });
+  }
+  return locations;
+}
+
+/** Who placed a slot, telling the document's configured slots from the file's (they are the document's objects). */
+function sourceOf(slot: Slot, source: 'code' | 'configuration', drafted: ReadonlySet<Slot>): PreviewedSlot['source'] {
+  if (source === 'code') return 'code';
+  return drafted.has(slot) ? 'draft' : 'file';
 }

@@ -1,22 +1,28 @@
 import express, { type Request, type Router } from 'express';
 import {
   PLACEMENTS_API_PATH,
+  PLACEMENTS_PREVIEW_PATH,
+  STAFF_ROLES,
   type ErrorBody,
   type JsonValue,
   type PlacementAuditPayload,
+  type PlacementPreviewChoices,
   type PlacementRevisionsPayload,
   type PlacementsDiffPayload,
   type PlacementsDraftPayload,
+  type PlacementsPreviewPayload,
   PLACEMENTS_EDIT,
 } from '../../shared';
 import { requirePermission } from '../auth/require-permission';
+import type { FeatureFlagStore } from '../flags/feature-flag-store';
 import { HttpError } from '../http/http-error';
 import { jsonRoute } from '../http/json-route';
 import { requireJsonBody } from '../http/require-json-body';
+import type { TenantStore } from '../tenants/tenant-store';
 import { placementsOfFile } from './placements-document';
 import { PlacementsRefusedError, revisionNumber, type PlacementsService } from './placements-service';
 import { RevisionMovedError, type PlacementsStore } from './placements-store';
-import type { TenantStore } from '../tenants/tenant-store';
+import { previewViewer, readPreviewRequest } from './preview-request';
 
 /** A placements document may be larger than a record: every remote's slots with their props. */
 export const PLACEMENTS_BODY_LIMIT_BYTES = 512 * 1024;
@@ -30,14 +36,17 @@ const MAX_DOCUMENT_DEPTH = 64;
 export interface PlacementsRouterOptions {
   service: PlacementsService;
   store: PlacementsStore;
-  /** Whose permissions the routes check, in the current tenant. */
+  /** Whose permissions the routes check, in the current tenant; the tenants a preview's context may name. */
   tenants: TenantStore;
+  /** The flags on for each tenant, for a preview's context. */
+  flags: FeatureFlagStore;
 }
 
 /**
  * The placements API, an operator's only (401 without a session, 403 for other staff; a cross-site write is refused
  * before it, as every write): the draft with its problems, saving it, its diff against the revision in force,
- * publishing it, the revisions, rolling back to one, the audit trail, and export and import in REMOTES_CONFIG's JSON.
+ * publishing it, the revisions, rolling back to one, the audit trail, export and import in REMOTES_CONFIG's JSON, and
+ * the preview of a document for a chosen viewer (what their `/meta` would carry, and what it would leave out).
  * Reference: docs/operators/placements-editor.md.
  */
 export function createPlacementsRouter(options: PlacementsRouterOptions): Router {
@@ -68,6 +77,45 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
           throw HttpError.invalidRequest('Send { "document": { "remotes": [...], "locations": {...} } }.');
         }
         const payload: PlacementsDraftPayload = await service.saveDraft(shallowEnough(body.document), actor(req));
+        res.json(payload);
+      },
+    ],
+  });
+  jsonRoute(router, PLACEMENTS_PREVIEW_PATH, {
+    GET: [
+      requireOperator,
+      async (_req, res) => {
+        const [tenants, settings] = await Promise.all([options.tenants.list(), options.flags.list()]);
+        const payload: PlacementPreviewChoices = {
+          roles: [...STAFF_ROLES],
+          tenants,
+          flags: [...new Set(settings.map((setting) => setting.name))],
+        };
+        noStore(res);
+        res.json(payload);
+      },
+    ],
+    // Reads only, but a POST: the document previewed may be as large as a draft.
+    POST: [
+      ...operatorJson,
+      async (req, res) => {
+        const { document, location, context } = readPreviewRequest(req.body);
+        const viewer = await previewViewer(context, options.tenants, options.flags);
+        const preview = await service.previewFor(
+          document === undefined ? undefined : shallowEnough(document),
+          viewer,
+          location,
+        );
+        const payload: PlacementsPreviewPayload = {
+          context: {
+            roles: [...viewer.roles],
+            permissions: [...viewer.permissions],
+            tenant: context.tenant,
+            flags: [...viewer.flags].sort(),
+          },
+          ...preview,
+        };
+        noStore(res);
         res.json(payload);
       },
     ],

@@ -8,13 +8,16 @@ import type {
   PlacementRevision,
   PlacementsDraft,
   PlacementsPayload,
+  PreviewedLocation,
+  SlotLocation,
 } from '../../shared';
 import type { RemotesConfig } from '../remotes/remotes-config';
 import type { SlotCheckSubjects } from '../slots/slot-check';
+import type { Viewer } from '../slots/visibility-rule';
 import { checkPlacements } from './placements-check';
 import { diffPlacements } from './placements-diff';
 import { EMPTY_DOCUMENT, parsePlacements, withPlacements, type ParsedPlacements } from './placements-document';
-import { previewPlacements } from './placements-preview';
+import { previewForViewer, previewPlacements } from './placements-preview';
 import type { PlacementsStore } from './placements-store';
 
 /** A publish or rollback refused: nothing changed; `problems` says why, slot by slot (empty for a missing revision). */
@@ -157,6 +160,23 @@ export class PlacementsService {
     return {
       problems: checkPlacements(this.parts.subjects, this.file, parsed),
       preview: previewPlacements(this.parts.subjects.slots, this.file, parsed),
+    };
+  }
+
+  /**
+   * What `viewer` would be sent with `document` published (undefined: the saved draft), at `only` or every location:
+   * the editor's rendered preview. The parts of the document that cannot be read are left out, and named.
+   */
+  async previewFor(
+    document: JsonValue | undefined,
+    viewer: Viewer,
+    only: SlotLocation | null,
+  ): Promise<{ locations: Record<string, PreviewedLocation>; problems: PlacementProblem[] }> {
+    const parsed = parsePlacements(document === undefined ? (await this.draft()).document : document);
+    const { slots, remoteRegistry } = this.parts.subjects;
+    return {
+      locations: previewForViewer({ slots, remoteRegistry, file: this.file }, parsed, viewer, only),
+      problems: parsed.problems,
     };
   }
 

@@ -118,10 +118,26 @@ export class RemoteRegistry {
    * provides, with props its schema accepts. The others are left out (see {@link configuredSlotProblems}).
    */
   slots(): ConfiguredSlot[] {
-    const remotes = this.contractRemotes();
-    return placedConfiguredSlots(this.current.slots)
-      .filter(({ placed }) => this.contract.check(placed, remotes).length === 0)
-      .map(({ configured }) => configured);
+    return this.renderableSlots(this.current).renderable;
+  }
+
+  /**
+   * The slots of `config` split as {@link slots} splits the configuration in use: those that can render now, and
+   * those left out with their problems (the placements preview asks this of a draft).
+   */
+  renderableSlots(config: RemotesConfig): {
+    renderable: ConfiguredSlot[];
+    leftOut: Array<{ configured: ConfiguredSlot; problems: SlotProblem[] }>;
+  } {
+    const remotes = this.contractRemotes(config);
+    const renderable: ConfiguredSlot[] = [];
+    const leftOut: Array<{ configured: ConfiguredSlot; problems: SlotProblem[] }> = [];
+    for (const { configured, placed } of placedConfiguredSlots(config.slots)) {
+      const problems = this.contract.check(placed, remotes);
+      if (problems.length === 0) renderable.push(configured);
+      else leftOut.push({ configured, problems });
+    }
+    return { renderable, leftOut };
   }
 
   /**

@@ -79,6 +79,17 @@ export class SlotRegistry {
     return this.registered;
   }
 
+  /**
+   * A new registry with this one's code registrations and `slots` as its configured ones: what this registry would
+   * hold, in what order, were they the configuration in force (the placements editor's preview of a draft).
+   */
+  withConfigured(slots: ReadonlyArray<{ location: SlotLocation; slot: Slot; remote?: string }>): SlotRegistry {
+    const other = new SlotRegistry();
+    other.registered = this.registered;
+    other.replaceConfigured(slots);
+    return other;
+  }
+
   /** Replaces the slots placed by configuration (already checked by its loader), kept in the order given. */
   replaceConfigured(slots: ReadonlyArray<{ location: SlotLocation; slot: Slot; remote?: string }>): void {
     this.configured = slots.map(({ location, slot, remote }) => ({ location, slot, remote: remote ?? null }));

@@ -1,4 +1,4 @@
-import type { SlotEntry, SlotMap } from '../../shared';
+import type { SlotEntry, SlotLocationValue, SlotMap } from '../../shared';
 import type { EncodedSlots } from './slots-payload';
 import { ruleHolds, type Viewer } from './visibility-rule';
 
@@ -35,8 +35,7 @@ export class VisibleSlots {
       this.byOutcome = new Map();
     }
     // One evaluation per distinct rule; the slots' outcomes follow from these, so they key the cache.
-    let outcome = '';
-    for (const rule of slots.rules) outcome += ruleHolds(rule, viewer) ? '1' : '0';
+    const outcome = ruleOutcome(slots, viewer);
     let part = this.byOutcome.get(outcome);
     if (part === undefined) {
       part = visiblePart(slots, outcome);
@@ -46,14 +45,31 @@ export class VisibleSlots {
   }
 }
 
-function visiblePart(slots: EncodedSlots, outcome: string): VisibleSlotsPart {
-  const hidden = new Map<string, Set<number>>();
+/** Whether each distinct rule of `slots` holds for the viewer, in order: `'1'` holds, `'0'` fails. */
+export function ruleOutcome(slots: EncodedSlots, viewer: Viewer): string {
+  let outcome = '';
+  for (const rule of slots.rules) outcome += ruleHolds(rule, viewer) ? '1' : '0';
+  return outcome;
+}
+
+/**
+ * The slots a viewer does not see, per location: their indexes in `allSlotMap`, for the rules' `outcome`
+ * ({@link ruleOutcome}). What `/meta` leaves out, and what the placements preview names as hidden.
+ */
+export function hiddenSlots(slots: EncodedSlots, outcome: string): ReadonlyMap<SlotLocationValue, ReadonlySet<number>> {
+  const hidden = new Map<SlotLocationValue, Set<number>>();
   for (const { location, index, ruleIndex } of slots.ruled) {
     if (outcome[ruleIndex] === '1') continue;
     const set = hidden.get(location) ?? new Set<number>();
     set.add(index);
     hidden.set(location, set);
   }
+  return hidden;
+}
+
+/** The slots of every location the rules' `outcome` lets a viewer see: what `/meta` sends them. */
+function visiblePart(slots: EncodedSlots, outcome: string): VisibleSlotsPart {
+  const hidden = hiddenSlots(slots, outcome);
   const map: SlotMap = {};
   for (const [location, entries] of Object.entries(slots.allSlotMap) as Array<[keyof SlotMap, SlotEntry[]]>) {
     const leftOut = hidden.get(location);

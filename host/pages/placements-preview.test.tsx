@@ -1,0 +1,119 @@
+import '../../testing/host/router-globals';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import {
+  HOST_TOOLS_UNAVAILABLE_ATTRIBUTE,
+  OPERATOR_ROLE,
+  PLACEMENTS_PAGE_PATH,
+  PLACEMENTS_PREVIEW_PATH,
+  type PlacementsDocument,
+  type PlacementsPayload,
+  type PlacementsPreviewPayload,
+  type PlacementsPreviewRequest,
+} from '../../shared';
+import { UNAVAILABLE_TOOLS_MESSAGE } from '../layout/unavailable-tools-notice';
+import { createFakeApi, type FakeApi, type RecordedRequest } from '../../testing/host/fake-api';
+import { demoMe, renderAppAt } from '../../testing/host/render-app';
+
+const LOCATION = 'dashboard-after-cards';
+
+const DRAFT: PlacementsDocument = {
+  remotes: [{ name: 'team_news', slots: { [LOCATION]: [{ component: 'Welcome', props: { title: 'Hello' } }] } }],
+};
+
+/**
+ * The server's answer, made from what the editor sent: its Welcome slot with the props of the document, a slot of a
+ * component no remote registered, and one hidden from viewers by its rule.
+ */
+function previewAnswer({ body }: RecordedRequest): { body: PlacementsPreviewPayload } {
+  const sent = body as PlacementsPreviewRequest;
+  const document = sent.document as PlacementsDocument;
+  const welcome = document.remotes![0]!.slots![LOCATION]![0] as { props: Record<string, string> };
+  const viewer = sent.context.roles.includes('viewer');
+  return {
+    body: {
+      context: { roles: sent.context.roles, permissions: [], tenant: sent.context.tenant, flags: [] },
+      problems: [],
+      locations: {
+        [sent.location!]: {
+          slots: [
+            { component: 'Welcome', props: welcome.props },
+            { component: 'Vanished', props: {} },
+            ...(viewer ? [] : [{ component: 'OperatorsNote', props: {} }]),
+          ],
+          placed: [
+            { id: 'Welcome', component: 'Welcome', remote: 'team_news', source: 'draft', outcome: 'shown' },
+            { id: 'Vanished', component: 'Vanished', remote: null, source: 'code', outcome: 'shown' },
+            {
+              id: 'OperatorsNote',
+              component: 'OperatorsNote',
+              remote: 'team_news',
+              source: 'file',
+              visibleWhen: { roles: ['operator'] },
+              ...(viewer ? { outcome: 'hidden', reason: 'hidden by its rule: role operator' } : { outcome: 'shown' }),
+            },
+          ],
+        },
+      },
+    },
+  };
+}
+
+function api(): FakeApi {
+  const overview: PlacementsPayload = {
+    draft: { document: DRAFT as never, updatedBy: 'admin', updatedAt: '2026-11-23T10:00:00.000Z' },
+    problems: [],
+    preview: {},
+    published: null,
+  };
+  return createFakeApi({
+    'GET /me': { body: demoMe([OPERATOR_ROLE]) },
+    'GET /meta': { body: { dashboards: [], modules: [], slots: {} } },
+    'GET /api/placements': { body: overview },
+    'GET /api/placements/components': { body: { remotes: [] } },
+    'GET /api/placements/diff': { body: { revision: 0, changes: [] } },
+    'GET /api/placements/revisions': { body: { revisions: [] } },
+    [`GET ${PLACEMENTS_PREVIEW_PATH}`]: {
+      body: { roles: ['viewer', 'editor', 'operator'], tenants: [{ id: 'acme', name: 'Acme Corp' }], flags: [] },
+    },
+    [`POST ${PLACEMENTS_PREVIEW_PATH}`]: previewAnswer,
+  });
+}
+
+const COMPONENTS = {
+  Welcome: ({ title }: { title: string }) => <p>Welcome card: {title}</p>,
+  OperatorsNote: () => <p>For operators</p>,
+};
+
+let errors: jest.SpyInstance;
+beforeEach(() => {
+  // The preview logs its failing slot once, as every slot status does.
+  errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+afterEach(() => errors.mockRestore());
+
+describe('the placements preview', () => {
+  it('renders the location in slot boundaries, kept out of the page’s slot status, and lists hidden slots', async () => {
+    const fake = api();
+    renderAppAt(fake, PLACEMENTS_PAGE_PATH, COMPONENTS);
+    const stage = await screen.findByText('Welcome card: Hello');
+    const section = stage.closest('section') as HTMLElement;
+    // The component no remote registered: its boundary's placeholder, in production too, and the rest carries on.
+    expect(within(section).getByText(/Slot “Vanished” did not render at dashboard-after-cards/)).toBeTruthy();
+    expect(within(section).getByText(/Shown in the placements preview only/)).toBeTruthy();
+    expect(within(section).getByText('For operators')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Placements', level: 1 })).toBeTruthy();
+    // The preview's slots are not the page's: its failure is in neither the page's notice nor the mark on <html>.
+    expect(screen.queryByText(UNAVAILABLE_TOOLS_MESSAGE)).toBeNull();
+    expect(document.documentElement.hasAttribute(HOST_TOOLS_UNAVAILABLE_ATTRIBUTE)).toBe(false);
+    expect(fake.requests.filter((request) => request.method === 'POST')[0]?.body).toEqual({
+      document: DRAFT,
+      location: LOCATION,
+      context: { roles: [OPERATOR_ROLE], tenant: 'acme' },
+    });
+
+    fireEvent.change(within(section).getByLabelText('As role'), { target: { value: 'viewer' } });
+    await waitFor(() => expect(within(section).queryByText('For operators')).toBeNull());
+    const hidden = section.querySelector('[data-preview-outcome="hidden"]');
+    expect(hidden?.textContent).toBe('OperatorsNote (file, team_news): hidden by its rule: role operator');
+  });
+});

@@ -1,0 +1,208 @@
+import { useEffect, useState } from 'react';
+import {
+  OPERATOR_ROLE,
+  PLACEMENTS_PREVIEW_PATH,
+  SlotLocation,
+  STAFF_ROLES,
+  type PlacementPreviewChoices,
+  type PlacementsDocument,
+  type PlacementsPreviewPayload,
+  type PlacementsPreviewRequest,
+  type PreviewedSlot,
+} from '../../shared';
+import { ApiError, createSlotStatus, LocationSlots, SlotRuntimeProvider, useApiClient, useSession } from '../core';
+import { useApi } from '../app/use-api';
+
+/** How long the editor waits after the last change before asking for a preview: typing asks once, not per key. */
+const PREVIEW_DELAY_MS = 300;
+
+const FAILURE_HINT = 'Shown in the placements preview only: in production, a failing slot shows nothing.';
+
+export interface PlacementsPreviewProps {
+  /** The editor's document, saved or not: the preview follows every change. */
+  document: PlacementsDocument;
+}
+
+type PreviewState =
+  | { key: string; status: 'ready'; payload: PlacementsPreviewPayload }
+  | { key: string; status: 'error'; message: string };
+
+/**
+ * One location as a chosen account would see it with the editor's document published: its slots rendered with the
+ * real remote components, each in the host's slot boundary (a failing or missing one shows the boundary's
+ * placeholder, the editor carries on), and every slot placed there with its outcome (shown, hidden by which rule,
+ * left out and why). The server computes it as it computes `/meta` (POST /api/placements/preview); the slots render
+ * with their own slot status, so they never count in the page's failed-slots notice, inspector or slot events.
+ */
+export function PlacementsPreview({ document }: PlacementsPreviewProps) {
+  const client = useApiClient();
+  const { user, expire } = useSession();
+  const choices = useApi<PlacementPreviewChoices>(PLACEMENTS_PREVIEW_PATH);
+  const [location, setLocation] = useState(() => firstPlacedLocation(document));
+  const [role, setRole] = useState<string>(OPERATOR_ROLE);
+  const [tenant, setTenant] = useState(user?.currentTenant ?? '');
+  const [flagsByHand, setFlagsByHand] = useState(false);
+  const [flagsText, setFlagsText] = useState('');
+  const [state, setState] = useState<PreviewState | null>(null);
+  // Its own slot status (no tab record, no events) and placeholders for failures, whatever the server's mode.
+  const [runtime] = useState(() => ({ ...createSlotStatus(), showFailures: true, failureHint: FAILURE_HINT }));
+
+  const request: PlacementsPreviewRequest = {
+    document: document as PlacementsPreviewRequest['document'],
+    location,
+    context: { roles: [role], tenant, ...(flagsByHand ? { flags: flagNames(flagsText) } : {}) },
+  };
+  const key = JSON.stringify(request);
+  useEffect(() => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      client.post<PlacementsPreviewPayload>(PLACEMENTS_PREVIEW_PATH, JSON.parse(key), controller.signal).then(
+        (payload) => setState({ key, status: 'ready', payload }),
+        (error: unknown) => {
+          if (controller.signal.aborted) return;
+          const apiError = error instanceof ApiError ? error : new ApiError(0, 'network', String(error));
+          if (apiError.status === 401) expire();
+          setState({ key, status: 'error', message: apiError.message });
+        },
+      );
+    }, PREVIEW_DELAY_MS);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [client, expire, key]);
+
+  const tenants = choices.status === 'ready' ? choices.data.tenants : (user?.tenants ?? []);
+  const previewed = state?.status === 'ready' ? state.payload.locations[location] : undefined;
+  const unread = state?.status === 'ready' ? state.payload.problems : [];
+
+  return (
+    <section className="inspector__section placements__live-preview" aria-labelledby="placements-preview-heading">
+      <h2 id="placements-preview-heading">Preview</h2>
+      <p className="muted">
+        A location as one account would see it with this draft published (unsaved changes included): its slots rendered
+        with the remotes&apos; components, and every slot placed there with whether that account sees it.
+      </p>
+      <div className="placements__preview-context">
+        <div className="form__field">
+          <label htmlFor="placements-preview-location">Location previewed</label>
+          <select
+            id="placements-preview-location"
+            value={location}
+            onChange={(event) => setLocation(event.target.value)}
+          >
+            {SlotLocation.cases().map((known) => (
+              <option key={known.value} value={known.value}>
+                {known.value}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="form__field">
+          <label htmlFor="placements-preview-role">As role</label>
+          <select id="placements-preview-role" value={role} onChange={(event) => setRole(event.target.value)}>
+            {STAFF_ROLES.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="form__field">
+          <label htmlFor="placements-preview-tenant">In tenant</label>
+          <select id="placements-preview-tenant" value={tenant} onChange={(event) => setTenant(event.target.value)}>
+            {tenants.map((known) => (
+              <option key={known.id} value={known.id}>
+                {known.name} ({known.id})
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="form__field">
+          <label>
+            <input type="checkbox" checked={flagsByHand} onChange={(event) => setFlagsByHand(event.target.checked)} />{' '}
+            Choose the feature flags (otherwise: those on for the tenant)
+          </label>
+          {flagsByHand && (
+            <>
+              <label htmlFor="placements-preview-flags">Flags on (comma-separated)</label>
+              <input
+                id="placements-preview-flags"
+                list="placements-preview-known-flags"
+                value={flagsText}
+                onChange={(event) => setFlagsText(event.target.value)}
+              />
+              <datalist id="placements-preview-known-flags">
+                {(choices.status === 'ready' ? choices.data.flags : []).map((flag) => (
+                  <option key={flag} value={flag} />
+                ))}
+              </datalist>
+            </>
+          )}
+        </div>
+      </div>
+      <p role="status" className="muted" data-placements-preview-status>
+        {state === null || state.key !== key
+          ? 'Previewing…'
+          : state.status === 'error'
+            ? `No preview: ${state.message}`
+            : describeContext(state.payload.context)}
+      </p>
+      {unread.length > 0 && (
+        <ul className="form-error">
+          {unread.map((problem) => (
+            <li key={problem.message}>Not in the preview: {problem.message}</li>
+          ))}
+        </ul>
+      )}
+      {previewed !== undefined && (
+        <>
+          <div className="placements__preview-stage" data-placements-preview-stage={location}>
+            <SlotRuntimeProvider runtime={runtime}>
+              <LocationSlots location={SlotLocation.from(location)} entries={previewed.slots} status="ready" />
+            </SlotRuntimeProvider>
+            {previewed.slots.length === 0 && <p className="empty">This account sees no slot here.</p>}
+          </div>
+          <ol className="placements__preview-slots" data-placements-preview-slots>
+            {previewed.placed.map((slot) => (
+              <li
+                key={`${slot.source}|${slot.remote ?? ''}|${slot.id}|${slot.outcome}`}
+                data-preview-slot={slot.id}
+                data-preview-outcome={slot.outcome}
+              >
+                {describeSlot(slot)}
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </section>
+  );
+}
+
+/** The first location the document places a slot at (where an operator most likely works), else the dashboard's. */
+function firstPlacedLocation(document: PlacementsDocument): string {
+  for (const entry of document.remotes ?? []) {
+    const placed = Object.keys(entry.slots ?? {}).find((location) => SlotLocation.tryFrom(location) !== undefined);
+    if (placed !== undefined) return placed;
+  }
+  return SlotLocation.DASHBOARD_BEFORE_CARDS.value;
+}
+
+function flagNames(text: string): string[] {
+  return text
+    .split(',')
+    .map((flag) => flag.trim())
+    .filter((flag) => flag !== '');
+}
+
+function describeContext(context: PlacementsPreviewPayload['context']): string {
+  const flags = context.flags.length === 0 ? 'no flag on' : `flags on: ${context.flags.join(', ')}`;
+  return `As roles ${context.roles.join(', ')} in tenant ${context.tenant}, ${flags}.`;
+}
+
+/** `InvoiceBanner (draft, team_billing): hidden by its rule: role operator`. */
+function describeSlot(slot: PreviewedSlot): string {
+  const source = slot.source === 'code' ? 'code' : `${slot.source}, ${slot.remote ?? ''}`;
+  return `${slot.id} (${source}): ${slot.outcome === 'shown' ? 'shown' : (slot.reason ?? slot.outcome)}`;
+}

@@ -1,0 +1,69 @@
+import { axeViolations } from '../../testing/system/axe';
+import { useBrowserSuite } from '../../testing/system/browser-suite';
+import { signIn } from '../../testing/system/sign-in';
+import { SLOT_TIMEOUT_MS } from '../../testing/system/slot-page';
+
+/**
+ * The placements editor's preview in Chromium, on a real server with the built remotes, as the demo operator: a
+ * component added to the draft renders in the preview with the real remote's code, follows each edit of its props
+ * before anything is saved or published, and a rule that hides it from viewers is named when previewing as a viewer.
+ */
+jest.setTimeout(180_000);
+
+const suite = useBrowserSuite();
+
+const LOCATION = 'dashboard-after-cards';
+const NAME = 'WelcomeCard (team_marketing)';
+
+it('renders the draft’s slots with the remotes’ components, follows a props edit before publish, names a hidden slot’s rule', async () => {
+  const { page, log } = await suite.newPage();
+  await signIn(page);
+  await page.goto('/placements');
+  await page.getByRole('heading', { name: 'Placements', level: 1 }).waitFor();
+  const section = page.locator(`[data-placements-location="${LOCATION}"]`);
+  const preview = page.getByRole('region', { name: 'Preview' });
+  const stage = preview.locator(`[data-placements-preview-stage="${LOCATION}"]`);
+  const welcome = stage.locator('[data-slot-component="WelcomeCard"]');
+
+  await section.getByLabel(`Add a slot at ${LOCATION}`).selectOption('team_marketing:WelcomeCard');
+  await section.getByRole('button', { name: 'Add' }).click();
+  await section.getByText(`Props of ${NAME}`).click();
+  await section.getByRole('textbox', { name: /title/i }).fill('Placed by an operator');
+  await preview.getByLabel('Location previewed').selectOption(LOCATION);
+
+  // The remote's own component, with the draft's props, after the code's slot (its default priority is the same).
+  await welcome.getByRole('heading', { name: 'Placed by an operator' }).waitFor({ timeout: SLOT_TIMEOUT_MS });
+  await stage.locator('[data-slot-component="ShortcutLinks"]').waitFor({ timeout: SLOT_TIMEOUT_MS });
+  await expect(
+    stage.locator('[data-slot-component]').evaluateAll((slots) => slots.map((slot) => slot.dataset.slotComponent)),
+  ).resolves.toEqual(['ShortcutLinks', 'WelcomeCard']);
+
+  // An edit of its props shows at once, unsaved and unpublished.
+  await section.getByRole('textbox', { name: /title/i }).fill('Edited before publishing');
+  await welcome.getByRole('heading', { name: 'Edited before publishing' }).waitFor({ timeout: SLOT_TIMEOUT_MS });
+  await expect(page.locator('[data-placements-status]').innerText()).resolves.toMatch(/Unsaved changes/);
+  const revisions = await page.request.get('/api/placements/revisions');
+  expect(await revisions.json()).toEqual({ revisions: [] });
+
+  // Shown to operators only: previewed as a viewer, the slot is gone from the stage and named with its rule.
+  await section.getByLabel('Shown when (a rule in JSON; empty: always)').fill('{"roles": ["operator"]}');
+  await preview.getByLabel('As role').selectOption('viewer');
+  const hidden = preview.locator('[data-preview-slot="WelcomeCard"][data-preview-outcome="hidden"]');
+  await hidden.waitFor();
+  await expect(hidden.innerText()).resolves.toBe(
+    'WelcomeCard (draft, team_marketing): hidden by its rule: role operator',
+  );
+  expect(await welcome.count()).toBe(0);
+  await expect(preview.locator('[data-placements-preview-status]').innerText()).resolves.toMatch(
+    /^As roles viewer in tenant acme/,
+  );
+  expect(await axeViolations(page)).toEqual([]);
+
+  // Back as an operator: shown again, with the props as edited.
+  await preview.getByLabel('As role').selectOption('operator');
+  await welcome.getByRole('heading', { name: 'Edited before publishing' }).waitFor({ timeout: SLOT_TIMEOUT_MS });
+  await expect(preview.locator('[data-preview-slot="WelcomeCard"]').getAttribute('data-preview-outcome')).resolves.toBe(
+    'shown',
+  );
+  expect(log.consoleMatching(/Content Security Policy|Refused to|EvalError/, ['error', 'warning'])).toEqual([]);
+});
