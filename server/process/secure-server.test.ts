@@ -1,4 +1,5 @@
 import https from 'node:https';
+import type tls from 'node:tls';
 import http2, { type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
@@ -33,7 +34,11 @@ function h2Request(session: ClientHttp2Session, headers: http2.OutgoingHttpHeade
 }
 
 /** One request over HTTP/1.1 on TLS (ALPN offers http/1.1 only), its whole answer read. */
-function h1Request(port: number, options: https.RequestOptions, body?: string): Promise<Answer & { alpn: string }> {
+function h1Request(
+  port: number,
+  options: https.RequestOptions & tls.ConnectionOptions,
+  body?: string,
+): Promise<Answer & { alpn: string }> {
   return new Promise((resolve, reject) => {
     const request = https.request(
       { host: '127.0.0.1', port, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'], agent: false, ...options },
@@ -46,7 +51,7 @@ function h1Request(port: number, options: https.RequestOptions, body?: string): 
             status: response.statusCode ?? 0,
             headers: response.headers,
             body: text,
-            alpn: String((response.socket as import('node:tls').TLSSocket).alpnProtocol),
+            alpn: String((response.socket as tls.TLSSocket).alpnProtocol),
           }),
         );
       },
