@@ -1,7 +1,8 @@
 /**
  * The product's start-up, for every entry that listens (server/main.ts, the bench server, the test fixture server):
  * reads the environment (server/config/), builds the app, lets the entry register and seed what it serves (main.ts:
- * the demo), listens with the configured timeouts, prints where to open it and how to sign in, and shuts down
+ * the demo), listens with the configured timeouts (plain HTTP/1.1, or HTTPS with HTTP/2 and HTTP/1.1 when
+ * TLS_CERT_FILE and TLS_KEY_FILE are set: process/secure-server.ts), prints where to open it and how to sign in, and shuts down
  * gracefully on SIGTERM/SIGINT (readiness off, requests in flight finished, stores closed, exit 0), and re-reads
  * REMOTES_CONFIG on SIGHUP.
  */
