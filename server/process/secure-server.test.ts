@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import type { MetaPayload } from '../../shared';
 import { tlsSettingsFromEnv } from '../config/tls-settings';
+import { createFixtureDist, exposeChunk, type FixtureDist } from '../../testing/server/fixture-dist';
 import { makeSelfSignedCert, type SelfSignedCert } from '../../testing/server/self-signed-cert';
 import { createDemoApp, DEMO_PASSWORD, type DemoTestApp } from '../../testing/server/test-app';
 import { createGracefulShutdown } from './graceful-shutdown';
@@ -67,21 +68,36 @@ function sessionCookie(headers: IncomingHttpHeaders): string {
   return cookie;
 }
 
+const RECORDS = { name: 'team_records', components: ['CopyLinkAction', 'SlugPreview'] };
+
 describe('createSecureServer', () => {
   let cert: SelfSignedCert;
+  let dist: FixtureDist;
   let host: DemoTestApp;
   let server: SecureServer;
   let port: number;
   let origin: string;
   const clients: ClientHttp2Session[] = [];
+  // node:http2 warns (once per process) when an answer sets what HTTP/2 has no place for: Connection, a status text.
+  const warnings: string[] = [];
+  const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
 
   beforeAll(() => {
     cert = makeSelfSignedCert();
+    process.on('warning', onWarning);
   });
-  afterAll(() => cert.dir.remove());
+  afterAll(() => {
+    process.off('warning', onWarning);
+    cert.dir.remove();
+    expect(warnings).toEqual([]);
+  });
 
   beforeEach(async () => {
-    host = await createDemoApp();
+    dist = createFixtureDist();
+    dist.addHost();
+    dist.addRemote(RECORDS);
+    // A remote of the demo with two of its components only: the demo's other slots are logged, not fatal.
+    host = await createDemoApp({ distDir: dist.dir, slotProblems: 'log' });
     const tls = tlsSettingsFromEnv({ TLS_CERT_FILE: cert.certFile, TLS_KEY_FILE: cert.keyFile });
     if (!tls) throw new Error('no TLS settings');
     server = createSecureServer(host.app.handler, TIMEOUTS, tls);
@@ -95,6 +111,7 @@ describe('createSecureServer', () => {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await host.close();
+    dist.remove();
   });
 
   function connect(): Promise<ClientHttp2Session> {
@@ -172,6 +189,32 @@ describe('createSecureServer', () => {
     expect(missing.headers['content-type']).toMatch(/^application\/json/);
   });
 
+  it("serves the host's document and a remote's files over HTTP/2, with their validators", async () => {
+    const client = await connect();
+    const page = await h2Request(client, { ':path': '/login' });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.headers['content-security-policy']).toEqual(expect.any(String));
+
+    const manifest = await h2Request(client, { ':path': '/remotes/team_records/mf-manifest.json' });
+    expect(manifest.status).toBe(200);
+    expect(JSON.parse(manifest.body)).toMatchObject({ name: 'team_records' });
+    const chunkPath = `/remotes/team_records/${exposeChunk('SlugPreview')}`;
+    const chunk = await h2Request(client, { ':path': chunkPath });
+    expect(chunk.status).toBe(200);
+    expect(chunk.headers['content-type']).toMatch(/javascript/);
+    const validator = chunk.headers.etag ?? chunk.headers['last-modified'];
+    expect(validator).toEqual(expect.any(String));
+    const revalidated = await h2Request(
+      client,
+      chunk.headers.etag
+        ? { ':path': chunkPath, 'if-none-match': String(chunk.headers.etag) }
+        : { ':path': chunkPath, 'if-modified-since': String(chunk.headers['last-modified']) },
+    );
+    expect(revalidated.status).toBe(304);
+    expect((await h2Request(client, { ':path': '/remotes/team_records/missing.js' })).status).toBe(404);
+  });
+
   it('still serves HTTP/1.1 over TLS to a client that offers only it, with the same Secure cookie', async () => {
     const slots = await h1Request(port, { path: '/slots' });
     expect(slots.alpn).toBe('http/1.1');
@@ -242,4 +285,76 @@ describe('createSecureServer', () => {
     stream.write('{"username":');
     return { sendBody: () => stream.end('"admin"}'), answer };
   }
+});
+
+describe('createSecureServer limits on HTTP/2', () => {
+  let cert: SelfSignedCert;
+  let server: SecureServer | undefined;
+  const clients: ClientHttp2Session[] = [];
+
+  beforeAll(() => {
+    cert = makeSelfSignedCert();
+  });
+  afterAll(() => cert.dir.remove());
+  afterEach(async () => {
+    for (const client of clients.splice(0)) client.destroy();
+    if (!server) return;
+    const closing = server;
+    server = undefined;
+    closing.closeAllConnections();
+    await new Promise<void>((resolve) => closing.close(() => resolve()));
+  });
+
+  async function listen(settings: typeof TIMEOUTS): Promise<ClientHttp2Session> {
+    const tls = tlsSettingsFromEnv({ TLS_CERT_FILE: cert.certFile, TLS_KEY_FILE: cert.keyFile });
+    if (!tls) throw new Error('no TLS settings');
+    // Like a JSON route: the answer comes once the whole body has arrived.
+    server = createSecureServer(
+      (req, res) => {
+        req.resume();
+        req.on('end', () => res.end('{"ok":true}'));
+      },
+      settings,
+      tls,
+    );
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const client = http2.connect(`https://127.0.0.1:${(server.address() as AddressInfo).port}`, {
+      rejectUnauthorized: false,
+    });
+    clients.push(client);
+    await new Promise<void>((resolve, reject) => {
+      client.once('connect', () => resolve());
+      client.once('error', reject);
+    });
+    return client;
+  }
+
+  it('answers 408 to a request whose body does not arrive within REQUEST_TIMEOUT_MS', async () => {
+    const client = await listen({ headersTimeoutMs: 200, requestTimeoutMs: 300, keepAliveTimeoutMs: 5_000 });
+    const stream = client.request({ ':method': 'POST', ':path': '/', 'content-type': 'application/json' });
+    stream.write('{"partial":');
+    const started = Date.now();
+    const status = await new Promise<number>((resolve) =>
+      stream.on('response', (headers) => resolve(Number(headers[':status']))),
+    );
+    expect(status).toBe(408);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    // The connection itself stays usable for the next request.
+    expect((await h2Request(client, { ':path': '/' })).status).toBe(200);
+  });
+
+  it('closes a connection with no request open for KEEP_ALIVE_TIMEOUT_MS with a GOAWAY', async () => {
+    const client = await listen({ headersTimeoutMs: 2_000, requestTimeoutMs: 2_000, keepAliveTimeoutMs: 200 });
+    expect((await h2Request(client, { ':path': '/' })).status).toBe(200);
+    const started = Date.now();
+    await new Promise<void>((resolve) => client.once('goaway', () => resolve()));
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+
+  it('closes a connection that opens no stream within HEADERS_TIMEOUT_MS', async () => {
+    const client = await listen({ headersTimeoutMs: 200, requestTimeoutMs: 2_000, keepAliveTimeoutMs: 5_000 });
+    const started = Date.now();
+    await new Promise<void>((resolve) => client.once('close', () => resolve()));
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
 });
