@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import type { MetaPayload } from '../../shared';
 import { tlsSettingsFromEnv } from '../config/tls-settings';
+import { createLogger } from '../logger';
 import { createFixtureDist, exposeChunk, type FixtureDist } from '../../testing/server/fixture-dist';
 import { makeSelfSignedCert, type SelfSignedCert } from '../../testing/server/self-signed-cert';
 import { createDemoApp, DEMO_PASSWORD, type DemoTestApp } from '../../testing/server/test-app';
@@ -68,12 +69,14 @@ function sessionCookie(headers: IncomingHttpHeaders): string {
   return cookie;
 }
 
+const METRICS_TOKEN = 'metrics-token-0123456789';
 const RECORDS = { name: 'team_records', components: ['CopyLinkAction', 'SlugPreview'] };
 
 describe('createSecureServer', () => {
   let cert: SelfSignedCert;
   let dist: FixtureDist;
   let host: DemoTestApp;
+  let logLines: string[];
   let server: SecureServer;
   let port: number;
   let origin: string;
@@ -97,7 +100,14 @@ describe('createSecureServer', () => {
     dist.addHost();
     dist.addRemote(RECORDS);
     // A remote of the demo with two of its components only: the demo's other slots are logged, not fatal.
-    host = await createDemoApp({ distDir: dist.dir, slotProblems: 'log' });
+    logLines = [];
+    host = await createDemoApp({
+      distDir: dist.dir,
+      slotProblems: 'log',
+      logger: createLogger('production', 'info', { write: (line: string) => void logLines.push(line) }),
+      logRequests: true,
+      metrics: { token: METRICS_TOKEN },
+    });
     const tls = tlsSettingsFromEnv({ TLS_CERT_FILE: cert.certFile, TLS_KEY_FILE: cert.keyFile });
     if (!tls) throw new Error('no TLS settings');
     server = createSecureServer(host.app.handler, TIMEOUTS, tls);
@@ -213,6 +223,23 @@ describe('createSecureServer', () => {
     );
     expect(revalidated.status).toBe(304);
     expect((await h2Request(client, { ':path': '/remotes/team_records/missing.js' })).status).toBe(404);
+  });
+
+  it('logs and measures HTTP/2 requests as it does HTTP/1.1 ones', async () => {
+    const client = await connect();
+    expect((await h2Request(client, { ':path': '/slots' })).status).toBe(200);
+    expect((await h2Request(client, { ':path': '/meta' })).status).toBe(401);
+    const logged = logLines
+      .map((line) => JSON.parse(line) as { req?: { url?: string }; res?: { statusCode?: number } })
+      .filter((line) => line.res !== undefined)
+      .map((line) => `${line.req?.url} ${line.res?.statusCode}`);
+    expect(logged).toEqual(expect.arrayContaining(['/slots 200', '/meta 401']));
+    const metrics = await h2Request(client, { ':path': '/metrics', authorization: `Bearer ${METRICS_TOKEN}` });
+    expect(metrics.status).toBe(200);
+    expect(metrics.body).toMatch(/slots_http_request_duration_seconds_count\{[^}]*route="\/slots"[^}]*\} 1/);
+    expect(metrics.body).toMatch(
+      /slots_http_request_duration_seconds_count\{[^}]*route="\/meta"[^}]*status="401"[^}]*\} 1/,
+    );
   });
 
   it('still serves HTTP/1.1 over TLS to a client that offers only it, with the same Secure cookie', async () => {
