@@ -9,31 +9,11 @@ import { createLogger } from '../logger';
 import { createFixtureDist, exposeChunk, type FixtureDist } from '../../testing/server/fixture-dist';
 import { makeSelfSignedCert, type SelfSignedCert } from '../../testing/server/self-signed-cert';
 import { createDemoApp, DEMO_PASSWORD, type DemoTestApp } from '../../testing/server/test-app';
+import { h2Request, type Answer } from '../../testing/server/http2-client';
 import { createGracefulShutdown } from './graceful-shutdown';
 import { createSecureServer, type SecureServer } from './secure-server';
 
 const TIMEOUTS = { headersTimeoutMs: 15_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 };
-
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** One request on an HTTP/2 connection, its whole answer read. */
-function h2Request(session: ClientHttp2Session, headers: http2.OutgoingHttpHeaders, body?: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const stream = session.request(headers, { endStream: body === undefined });
-    let answerHeaders: IncomingHttpHeaders = {};
-    let text = '';
-    stream.setEncoding('utf8');
-    stream.on('response', (received) => (answerHeaders = received));
-    stream.on('data', (chunk: string) => (text += chunk));
-    stream.on('end', () => resolve({ status: Number(answerHeaders[':status']), headers: answerHeaders, body: text }));
-    stream.on('error', reject);
-    if (body !== undefined) stream.end(body);
-  });
-}
 
 /** One request over HTTP/1.1 on TLS (ALPN offers http/1.1 only), its whole answer read. */
 function h1Request(
@@ -70,7 +50,11 @@ function sessionCookie(headers: IncomingHttpHeaders): string {
 }
 
 const METRICS_TOKEN = 'metrics-token-0123456789';
-const RECORDS = { name: 'team_records', components: ['CopyLinkAction', 'SlugPreview'] };
+const RECORDS = {
+  name: 'team_records',
+  components: ['CopyLinkAction', 'SlugPreview'],
+  formComponents: ['SlugPreview'],
+};
 
 describe('createSecureServer', () => {
   let cert: SelfSignedCert;
@@ -312,76 +296,4 @@ describe('createSecureServer', () => {
     stream.write('{"username":');
     return { sendBody: () => stream.end('"admin"}'), answer };
   }
-});
-
-describe('createSecureServer limits on HTTP/2', () => {
-  let cert: SelfSignedCert;
-  let server: SecureServer | undefined;
-  const clients: ClientHttp2Session[] = [];
-
-  beforeAll(() => {
-    cert = makeSelfSignedCert();
-  });
-  afterAll(() => cert.dir.remove());
-  afterEach(async () => {
-    for (const client of clients.splice(0)) client.destroy();
-    if (!server) return;
-    const closing = server;
-    server = undefined;
-    closing.closeAllConnections();
-    await new Promise<void>((resolve) => closing.close(() => resolve()));
-  });
-
-  async function listen(settings: typeof TIMEOUTS): Promise<ClientHttp2Session> {
-    const tls = tlsSettingsFromEnv({ TLS_CERT_FILE: cert.certFile, TLS_KEY_FILE: cert.keyFile });
-    if (!tls) throw new Error('no TLS settings');
-    // Like a JSON route: the answer comes once the whole body has arrived.
-    server = createSecureServer(
-      (req, res) => {
-        req.resume();
-        req.on('end', () => res.end('{"ok":true}'));
-      },
-      settings,
-      tls,
-    );
-    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-    const client = http2.connect(`https://127.0.0.1:${(server.address() as AddressInfo).port}`, {
-      rejectUnauthorized: false,
-    });
-    clients.push(client);
-    await new Promise<void>((resolve, reject) => {
-      client.once('connect', () => resolve());
-      client.once('error', reject);
-    });
-    return client;
-  }
-
-  it('answers 408 to a request whose body does not arrive within REQUEST_TIMEOUT_MS', async () => {
-    const client = await listen({ headersTimeoutMs: 200, requestTimeoutMs: 300, keepAliveTimeoutMs: 5_000 });
-    const stream = client.request({ ':method': 'POST', ':path': '/', 'content-type': 'application/json' });
-    stream.write('{"partial":');
-    const started = Date.now();
-    const status = await new Promise<number>((resolve) =>
-      stream.on('response', (headers) => resolve(Number(headers[':status']))),
-    );
-    expect(status).toBe(408);
-    expect(Date.now() - started).toBeLessThan(2_000);
-    // The connection itself stays usable for the next request.
-    expect((await h2Request(client, { ':path': '/' })).status).toBe(200);
-  });
-
-  it('closes a connection with no request open for KEEP_ALIVE_TIMEOUT_MS with a GOAWAY', async () => {
-    const client = await listen({ headersTimeoutMs: 2_000, requestTimeoutMs: 2_000, keepAliveTimeoutMs: 200 });
-    expect((await h2Request(client, { ':path': '/' })).status).toBe(200);
-    const started = Date.now();
-    await new Promise<void>((resolve) => client.once('goaway', () => resolve()));
-    expect(Date.now() - started).toBeLessThan(1_500);
-  });
-
-  it('closes a connection that opens no stream within HEADERS_TIMEOUT_MS', async () => {
-    const client = await listen({ headersTimeoutMs: 200, requestTimeoutMs: 2_000, keepAliveTimeoutMs: 5_000 });
-    const started = Date.now();
-    await new Promise<void>((resolve) => client.once('close', () => resolve()));
-    expect(Date.now() - started).toBeLessThan(1_500);
-  });
 });
