@@ -33,7 +33,8 @@ const SLOT_EVENTS_OFF_SCRIPT = `Object.defineProperty(Navigator.prototype, 'send
 
 /** A new browser context (empty cache, no cookies), signed in when the visit says so. */
 async function openContext(browser: Browser, visit: PageVisit): Promise<BrowserContext> {
-  // The HTTPS servers of the page suite use a certificate made for the run (page-loads.ts).
+  // The HTTPS servers of the page suite use a certificate made for the run: the browser trusts it by its key
+  // (page-loads.ts), the sign-in below goes through Playwright's own HTTP client, which must be told to.
   const context = await browser.newContext({ viewport: VIEWPORT, ignoreHTTPSErrors: true });
   if (visit.slotEvents === 'off') await context.addInitScript({ content: SLOT_EVENTS_OFF_SCRIPT });
   if (visit.signIn) {

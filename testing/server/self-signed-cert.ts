@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { createHash, X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { makeTempDir, type TempDir } from '../temp-dir';
 
@@ -7,6 +9,12 @@ export interface SelfSignedCert {
   certFile: string;
   keyFile: string;
   dir: TempDir;
+  /**
+   * Base64 SHA-256 of the certificate's public key, for Chromium's `--ignore-certificate-errors-spki-list`: Chromium
+   * then trusts this certificate as it would a valid one, and caches what it loads (with errors only ignored, as
+   * `ignoreHTTPSErrors` or `--ignore-certificate-errors` do, it caches nothing: a warm load would be a cold one).
+   */
+  spkiHash: string;
 }
 
 /**
@@ -41,5 +49,6 @@ export function makeSelfSignedCert(): SelfSignedCert {
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
-  return { certFile, keyFile, dir };
+  const publicKey = new X509Certificate(readFileSync(certFile)).publicKey.export({ type: 'spki', format: 'der' });
+  return { certFile, keyFile, dir, spkiHash: createHash('sha256').update(publicKey).digest('base64') };
 }
