@@ -13,6 +13,7 @@ import { createTrustProxyHopCheck } from './config/trust-proxy-hop-check';
 import { createHealthRouter } from './health/health-router';
 import { CLIENT_ROUTES, createHostPageRouter, type SignedInPage } from './host-page/host-page-router';
 import { createErrorHandler } from './http/error-handler';
+import { serveHttp2Through } from './http/http2-express';
 import { inSeries } from './http/in-series';
 import { notFoundHandler } from './http/not-found-handler';
 import type { PlainHandler } from './http/plain-handler';
@@ -256,6 +257,8 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ap
   );
   app.use(notFoundHandler);
   app.use(createErrorHandler(logger));
+  // HTTP/2 requests (TLS_CERT_FILE) get Express's additions on node:http2's own objects; the drain applies to them too.
+  parts.lifecycle.closeConnectionsOf(serveHttp2Through(app).response as ServerResponse);
 
   // An embedding application's own middleware may do anything to any request: then every request goes through it.
   if (!settings.publicFastPath || settings.beforeRoutes.length > 0) return { express: app, listener: app };

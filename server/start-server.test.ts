@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
+import http2 from 'node:http2';
 import path from 'node:path';
 import type { SlotsPayload } from '../shared';
+import { makeSelfSignedCert } from '../testing/server/self-signed-cert';
 import { makeTempDir, type TempDir } from '../testing/temp-dir';
 
 const REPO_ROOT = path.resolve(__dirname, '..');
@@ -28,7 +30,7 @@ function run(env: Record<string, string>): Run {
 async function urlOf(started: Run): Promise<string> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    const match = /open (http:\/\/127\.0\.0\.1:\d+)\//.exec(started.output());
+    const match = /open (https?:\/\/127\.0\.0\.1:\d+)\//.exec(started.output());
     if (match?.[1]) return match[1];
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -71,6 +73,47 @@ describe('startServer', () => {
     } finally {
       started.kill('SIGKILL');
     }
+  });
+
+  it('speaks HTTPS with HTTP/2 given TLS_CERT_FILE and TLS_KEY_FILE, says so, and still stops cleanly on SIGTERM', async () => {
+    const cert = makeSelfSignedCert();
+    const started = run({
+      DATABASE_PATH: path.join(dir.path, 'app.db'),
+      DEMO_PASSWORD: 'entry-demo-password',
+      TLS_CERT_FILE: cert.certFile,
+      TLS_KEY_FILE: cert.keyFile,
+    });
+    try {
+      const url = await urlOf(started);
+      expect(url).toMatch(/^https:\/\//);
+      const client = http2.connect(url, { rejectUnauthorized: false });
+      try {
+        const status = await new Promise<number>((resolve, reject) => {
+          const stream = client.request({ ':path': '/readyz' });
+          stream.on('response', (headers) => resolve(Number(headers[':status'])));
+          stream.on('error', reject);
+          stream.resume();
+        });
+        expect(status).toBe(200);
+        expect(client.alpnProtocol).toBe('h2');
+        // The open HTTP/2 connection does not hold the shutdown: it gets a GOAWAY and closes.
+        started.kill('SIGTERM');
+        expect(await started.exited).toBe(0);
+      } finally {
+        client.destroy();
+      }
+      expect(started.output()).toContain('"protocols":"h2, http/1.1 (TLS)"');
+    } finally {
+      started.kill('SIGKILL');
+      cert.dir.remove();
+    }
+  });
+
+  it('refuses to start with TLS_CERT_FILE alone, naming what is missing', async () => {
+    const started = run({ DATABASE_PATH: path.join(dir.path, 'app.db'), TLS_CERT_FILE: '/nonexistent/cert.pem' });
+    expect(await started.exited).toBe(1);
+    expect(started.output()).toContain('TLS_CERT_FILE is set but TLS_KEY_FILE is not');
+    expect(started.output()).not.toContain('Slots platform is ready');
   });
 
   it('fails the start when a registration throws, with nothing left running', async () => {

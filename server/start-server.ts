@@ -1,7 +1,8 @@
 /**
  * The product's start-up, for every entry that listens (server/main.ts, the bench server, the test fixture server):
  * reads the environment (server/config/), builds the app, lets the entry register and seed what it serves (main.ts:
- * the demo), listens with the configured timeouts, prints where to open it and how to sign in, and shuts down
+ * the demo), listens with the configured timeouts (plain HTTP/1.1, or HTTPS with HTTP/2 and HTTP/1.1 when
+ * TLS_CERT_FILE and TLS_KEY_FILE are set: process/secure-server.ts), prints where to open it and how to sign in, and shuts down
  * gracefully on SIGTERM/SIGINT (readiness off, requests in flight finished, stores closed, exit 0), and re-reads
  * REMOTES_CONFIG on SIGHUP.
  */
@@ -13,6 +14,7 @@ import { createApp, type App } from './app';
 import { DEFAULT_DATABASE_PATH, readConfig, storageSettingsOf, type ServerConfig } from './config/config';
 import { createGracefulShutdown, shutdownOnSignals, type ShutdownOutcome } from './process/graceful-shutdown';
 import { createHttpServer } from './process/http-server';
+import { createSecureServer, type SecureServer } from './process/secure-server';
 import { installProcessErrorHandlers } from './process/process-error-handlers';
 import { createLogger } from './logger';
 import { listenForMetrics, type MetricsListener } from './observability/metrics-listener';
@@ -37,12 +39,13 @@ export interface StartServerOptions {
 /** A server that listens; it stops on SIGTERM/SIGINT, or through `shutdown`. */
 export interface RunningServer {
   readonly app: App;
-  readonly server: http.Server;
+  /** Plain HTTP/1.1, or HTTPS with HTTP/2 and HTTP/1.1 when TLS_CERT_FILE and TLS_KEY_FILE are set. */
+  readonly server: http.Server | SecureServer;
   readonly config: ServerConfig;
   readonly logger: Logger;
   /** The port it listens on (the one picked when PORT=0). */
   readonly port: number;
-  /** Where to open it, e.g. `http://127.0.0.1:3000/`. */
+  /** Where to open it, e.g. `http://127.0.0.1:3000/` (`https://…` with TLS). */
   readonly url: string;
   /** The port of the separate `/metrics` listener (METRICS_PORT; the one picked when 0), if there is one. */
   readonly metricsPort: number | undefined;
@@ -93,7 +96,9 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     throw error;
   }
 
-  const server = createHttpServer(app.handler, config.serverTimeouts);
+  const server = config.tls
+    ? createSecureServer(app.handler, config.serverTimeouts, config.tls)
+    : createHttpServer(app.handler, config.serverTimeouts);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -118,11 +123,12 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     throw error;
   }
   const { port } = server.address() as AddressInfo;
-  const url = `http://${displayHost(config.host)}:${port}/`;
+  const url = `${config.tls ? 'https' : 'http'}://${displayHost(config.host)}:${port}/`;
   logger.info(
     {
       host: config.host,
       port,
+      protocols: config.tls ? 'h2, http/1.1 (TLS)' : 'http/1.1',
       storage: app.storage.kind,
       sessions: app.sessions.kind,
       metricsPort: metricsListener?.port,

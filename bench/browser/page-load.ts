@@ -33,7 +33,9 @@ const SLOT_EVENTS_OFF_SCRIPT = `Object.defineProperty(Navigator.prototype, 'send
 
 /** A new browser context (empty cache, no cookies), signed in when the visit says so. */
 async function openContext(browser: Browser, visit: PageVisit): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: VIEWPORT });
+  // The HTTPS servers of the page suite use a certificate made for the run: the browser trusts it by its key
+  // (page-loads.ts), the sign-in below goes through Playwright's own HTTP client, which must be told to.
+  const context = await browser.newContext({ viewport: VIEWPORT, ignoreHTTPSErrors: true });
   if (visit.slotEvents === 'off') await context.addInitScript({ content: SLOT_EVENTS_OFF_SCRIPT });
   if (visit.signIn) {
     const response = await context.request.post(new URL('/login', visit.url).href, { data: visit.signIn });
@@ -125,6 +127,21 @@ export async function renderedSlots(browser: Browser, visit: PageVisit, timeoutM
       }
       return found;
     })()`);
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * The protocol the browser loaded the visit's page over, as its navigation entry says (`http/1.1`, `h2`): the check
+ * that a variant of the page suite measures what it names.
+ */
+export async function navigationProtocol(browser: Browser, visit: PageVisit, timeoutMs = 30_000): Promise<string> {
+  const context = await openContext(browser, visit);
+  try {
+    const page = await context.newPage();
+    await page.goto(visit.url, { waitUntil: 'networkidle', timeout: timeoutMs });
+    return await page.evaluate<string>(`performance.getEntriesByType('navigation')[0].nextHopProtocol`);
   } finally {
     await context.close();
   }

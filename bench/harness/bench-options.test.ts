@@ -8,7 +8,7 @@ describe('parseBenchOptions', () => {
     expect(options.example).toBe(false);
     expect(options.skipBuild).toBe(false);
     expect(options.cpuProfile).toBe(false);
-    expect(options.pages).toEqual({ loadsPerRun: 20, runs: 2 });
+    expect(options.pages).toEqual({ loadsPerRun: 20, runs: 2, protocols: ['http1'] });
   });
 
   it('reads a subset, the example flag, --skip-build, --cpu-prof and --quick', () => {
@@ -20,14 +20,30 @@ describe('parseBenchOptions', () => {
     expect(options.plans.main.rounds).toBe(1);
     expect(options.plans.sizes.rounds).toBe(1);
     // Still two runs: the smoke run goes through the two-run verdict too.
-    expect(options.pages).toEqual({ loadsPerRun: 1, runs: 2 });
+    expect(options.pages).toEqual({ loadsPerRun: 1, runs: 2, protocols: ['http1'] });
   });
 
   it('reads the page plan, over --quick whatever the order', () => {
-    expect(parseBenchOptions(['--page-loads=30', '--page-runs=3']).pages).toEqual({ loadsPerRun: 30, runs: 3 });
-    expect(parseBenchOptions(['--page-runs=1', '--quick']).pages).toEqual({ loadsPerRun: 1, runs: 1 });
+    expect(parseBenchOptions(['--page-loads=30', '--page-runs=3']).pages).toEqual({
+      loadsPerRun: 30,
+      runs: 3,
+      protocols: ['http1'],
+    });
+    expect(parseBenchOptions(['--page-runs=1', '--quick']).pages).toEqual({
+      loadsPerRun: 1,
+      runs: 1,
+      protocols: ['http1'],
+    });
     expect(() => parseBenchOptions(['--page-loads=0'])).toThrow(/--page-loads=0: give a whole number of 1 or more/);
     expect(() => parseBenchOptions(['--page-runs=two'])).toThrow(/give a whole number/);
+  });
+
+  it('reads the protocols the pages are loaded over, in the order given', () => {
+    expect(parseBenchOptions(['--page-protocols=http1,h2']).pages.protocols).toEqual(['http1', 'h2']);
+    expect(parseBenchOptions(['--quick', '--page-protocols=h2,https1']).pages.protocols).toEqual(['h2', 'https1']);
+    expect(() => parseBenchOptions(['--page-protocols=http3'])).toThrow(/give distinct names among http1, h2, https1/);
+    expect(() => parseBenchOptions(['--page-protocols=h2,h2'])).toThrow(/give distinct names/);
+    expect(() => parseBenchOptions(['--page-protocols='])).toThrow(/give distinct names/);
   });
 
   it('refuses an unknown benchmark or option with the usage', () => {

@@ -27,16 +27,30 @@ export interface BenchOptions {
   pages: PageSuitePlan;
 }
 
-/** How the page suite is run: loads per page, state and side in each run, and how many runs in a row. */
+/**
+ * How the browser reaches the servers of the page suite. `http1`: plain HTTP/1.1 (behind a TLS proxy, the server's
+ * own protocol); `h2`: HTTPS with HTTP/2, served by the server itself (TLS_CERT_FILE, TLS_KEY_FILE); `https1`: the
+ * same HTTPS servers with HTTP/2 switched off in Chromium, which tells what TLS costs apart from what HTTP/2 gains.
+ */
+export const PAGE_PROTOCOLS = ['http1', 'h2', 'https1'] as const;
+export type PageProtocol = (typeof PAGE_PROTOCOLS)[number];
+
+/** How the page suite is run: loads per page, state and side in each run, how many runs in a row, over what. */
 export interface PageSuitePlan {
   loadsPerRun: number;
   /** A page's goal counts as met only when every run meets it, so at least 2 for a verdict. */
   runs: number;
+  /** Every page is measured over each, in this order. */
+  protocols: readonly PageProtocol[];
 }
 
 /** 20 loads: a median and quartiles that one slow load cannot move; 2 runs: a goal met by chance once is not met. */
-export const DEFAULT_PAGE_PLAN: PageSuitePlan = Object.freeze({ loadsPerRun: 20, runs: 2 });
-const QUICK_PAGE_PLAN: PageSuitePlan = Object.freeze({ loadsPerRun: 1, runs: 2 });
+export const DEFAULT_PAGE_PLAN: PageSuitePlan = Object.freeze({
+  loadsPerRun: 20,
+  runs: 2,
+  protocols: ['http1'] as const,
+});
+const QUICK_PAGE_PLAN: PageSuitePlan = Object.freeze({ loadsPerRun: 1, runs: 2, protocols: ['http1'] as const });
 
 const MAIN_PLAN: LoadPlan = { warmupSeconds: 2, roundSeconds: 4, rounds: 3, connections: 10 };
 const SIZES_PLAN: LoadPlan = { warmupSeconds: 1, roundSeconds: 2, rounds: 3, connections: 10 };
@@ -50,6 +64,8 @@ export const BENCH_USAGE = `npm run bench [-- options]
   --quick          1 s warm-up and one 2 s round per side, one load per page and run: a smoke run, not figures to quote
   --page-loads=<n> loads per page, state and side in each run of the page suite (default ${DEFAULT_PAGE_PLAN.loadsPerRun})
   --page-runs=<n>  runs of the page suite in a row; a page goal is met only when every run meets it (default ${DEFAULT_PAGE_PLAN.runs})
+  --page-protocols=<list>  what the pages are loaded over, comma-separated: http1 (plain HTTP/1.1, default), h2
+                   (HTTPS with HTTP/2 from the server itself), https1 (the same HTTPS, HTTP/2 off in Chromium)
   --cpu-prof       run the target servers with node --cpu-prof (profiles in the run's log folder)`;
 
 /** Parses `process.argv.slice(2)`; throws with the usage on anything unknown. */
@@ -61,6 +77,7 @@ export function parseBenchOptions(args: readonly string[]): BenchOptions {
   let quick = false;
   let pageLoads: number | undefined;
   let pageRuns: number | undefined;
+  let pageProtocols: PageProtocol[] | undefined;
   for (const arg of args) {
     if (arg === '--example') example = true;
     else if (arg === '--skip-build') skipBuild = true;
@@ -68,6 +85,7 @@ export function parseBenchOptions(args: readonly string[]): BenchOptions {
     else if (arg === '--quick') quick = true;
     else if (arg.startsWith('--page-loads=')) pageLoads = wholeNumber(arg);
     else if (arg.startsWith('--page-runs=')) pageRuns = wholeNumber(arg);
+    else if (arg.startsWith('--page-protocols=')) pageProtocols = protocolList(arg);
     else if (arg.startsWith('--only=')) {
       const names = arg
         .slice('--only='.length)
@@ -91,6 +109,7 @@ export function parseBenchOptions(args: readonly string[]): BenchOptions {
     pages: {
       loadsPerRun: pageLoads ?? (quick ? QUICK_PAGE_PLAN : DEFAULT_PAGE_PLAN).loadsPerRun,
       runs: pageRuns ?? (quick ? QUICK_PAGE_PLAN : DEFAULT_PAGE_PLAN).runs,
+      protocols: pageProtocols ?? DEFAULT_PAGE_PLAN.protocols,
     },
   };
 }
@@ -99,4 +118,16 @@ function wholeNumber(arg: string): number {
   const value = arg.slice(arg.indexOf('=') + 1);
   if (!/^[1-9]\d*$/.test(value)) throw new Error(`${arg}: give a whole number of 1 or more.\n\n${BENCH_USAGE}`);
   return Number(value);
+}
+
+function protocolList(arg: string): PageProtocol[] {
+  const names = arg
+    .slice(arg.indexOf('=') + 1)
+    .split(',')
+    .filter((name) => name !== '');
+  const unknown = names.filter((name) => !(PAGE_PROTOCOLS as readonly string[]).includes(name));
+  if (names.length === 0 || unknown.length > 0 || new Set(names).size !== names.length) {
+    throw new Error(`${arg}: give distinct names among ${PAGE_PROTOCOLS.join(', ')}.\n\n${BENCH_USAGE}`);
+  }
+  return names as PageProtocol[];
 }

@@ -11,6 +11,8 @@ export interface BenchProcessOptions {
   logFile: string;
   /** Extra Node flags, e.g. `--cpu-prof`. */
   nodeArgs?: readonly string[];
+  /** The server speaks HTTPS: its URL and readiness probe are `https://…`. */
+  https?: boolean;
 }
 
 /**
@@ -36,6 +38,7 @@ export function startBenchProcess(options: BenchProcessOptions): Promise<ServerP
     args: ['-c', command],
     env: { NODE_ENV: 'production', ...options.env },
     readyTimeoutMs: 60_000,
+    https: options.https ?? false,
   });
 }
 

@@ -13,6 +13,8 @@ export interface RealServerOptions {
   /** `server/main.ts` unless a bench entry (e.g. extra slots) is needed. */
   entry?: string;
   env?: Readonly<Record<string, string | undefined>>;
+  /** The server speaks HTTPS (TLS_CERT_FILE and TLS_KEY_FILE in `env`). */
+  https?: boolean;
 }
 
 /**
@@ -24,6 +26,7 @@ export async function startRealServer(context: BenchContext, options: RealServer
   await mkdir(dataDir, { recursive: true });
   return startBenchProcess({
     name: `server (${options.name})`,
+    https: options.https ?? false,
     entry: options.entry ?? 'server/main.ts',
     logFile: logPath(context, options.name),
     nodeArgs: context.cpuProfileDir

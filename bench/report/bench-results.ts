@@ -1,4 +1,5 @@
 import type { Comparison, LoadGeneratorName, LoadPlan } from '../harness/compare-alternating';
+import type { PageProtocol } from '../harness/bench-options';
 
 /** Where the example run came from: its notes in bench/results/ quote it with the hardware. */
 export interface MachineInfo {
@@ -57,6 +58,8 @@ export interface PageLoadResult {
   cache: 'cold' | 'warm';
   /** Slot events as shipped, or switched off in both variants (the sender never starts). */
   slotEvents: 'on' | 'off';
+  /** What the pages were loaded over (bench-options.ts); absent in results written before it was measured: http1. */
+  protocol?: PageProtocol;
   /** Which of the consecutive runs of the page suite (from 1): a goal is met only when every run meets it. */
   run: number;
   loads: number;

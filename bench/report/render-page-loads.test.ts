@@ -1,7 +1,14 @@
+import type { PageProtocol } from '../harness/bench-options';
 import type { PageLoadResult } from './bench-results';
 import { pageGoalVerdict, renderPageLoads } from './render-page-loads';
 
-function run(number: number, ratio: number, slotEvents: 'on' | 'off' = 'on', federatedMs = 100): PageLoadResult {
+function run(
+  number: number,
+  ratio: number,
+  slotEvents: 'on' | 'off' = 'on',
+  federatedMs = 100,
+  protocol: PageProtocol = 'http1',
+): PageLoadResult {
   const side = (medianMs: number) => ({
     medianMs,
     p25Ms: medianMs,
@@ -16,6 +23,7 @@ function run(number: number, ratio: number, slotEvents: 'on' | 'off' = 'on', fed
     signedIn: true,
     cache: 'cold',
     slotEvents,
+    protocol,
     run: number,
     loads: 1,
     slotComponents: [],
@@ -45,10 +53,29 @@ describe('renderPageLoads', () => {
     ]).join('\n');
     // Bundled medians: 100 (on, run 1), 100 (off), 100 (on, run 2), 100 (off).
     expect(markdown).toContain('| Dashboard (`/`) | cold | 1.10 / 1.05 | 1.00 / 1.00 | 1.10 / 1.05 | 1.00 / 1.00 |');
-    expect(markdown).toContain('| Dashboard (`/`, signed in) | cold | on | 1 | 110 ms (110–110) / 105 ms (105–105) |');
+    expect(markdown).toContain(
+      '| Dashboard (`/`, signed in) | HTTP/1.1 | cold | on | 1 | 110 ms (110–110) / 105 ms (105–105) |',
+    );
   });
 
   it('leaves the events table out when no page was measured both ways', () => {
     expect(renderPageLoads([run(1, 1.0), run(2, 1.0)]).join('\n')).not.toContain('What slot events cost');
+  });
+
+  it('shows each protocol in rows of its own, and HTTP/2 against HTTP/1.1 side by side, run by run', () => {
+    const markdown = renderPageLoads([
+      run(1, 1.2, 'on', 120),
+      run(2, 1.2, 'on', 120),
+      run(1, 1.05, 'on', 84, 'h2'),
+      run(2, 1.0, 'on', 90, 'h2'),
+    ]).join('\n');
+    expect(markdown).toContain(
+      '| Dashboard (`/`, signed in) | HTTPS, HTTP/2 | cold | on | 1 | 84.0 ms (84–84) / 90.0 ms (90–90) |',
+    );
+    // Federated 84/120 and 90/120; bundled 80/100 and 90/100; ratios 1.20 over HTTP/1.1, 1.05 and 1.00 over HTTP/2.
+    expect(markdown).toContain(
+      '| Dashboard (`/`) | cold | on | 0.70 / 0.75 | 0.80 / 0.90 | 1.20 / 1.20 | 1.05 / 1.00 |',
+    );
+    expect(renderPageLoads([run(1, 1.2), run(2, 1.2)]).join('\n')).not.toContain('HTTP/2 against HTTP/1.1');
   });
 });

@@ -1,7 +1,19 @@
+import type { PageProtocol } from '../harness/bench-options';
 import type { PageLoadResult, PageLoadSide } from './bench-results';
 import { formatBytes, formatMs, formatRatio, verdict } from './format';
 
-/** The runs of one page in one state (cache, slot events), in run order. */
+/** How the report names each protocol the pages were loaded over. */
+const PROTOCOL_LABELS: Record<PageProtocol, string> = {
+  http1: 'HTTP/1.1',
+  h2: 'HTTPS, HTTP/2',
+  https1: 'HTTPS, HTTP/1.1',
+};
+
+function protocolOf(result: PageLoadResult): PageProtocol {
+  return result.protocol ?? 'http1';
+}
+
+/** The runs of one page in one state (cache, slot events, protocol), in run order. */
 interface PageRuns {
   first: PageLoadResult;
   runs: PageLoadResult[];
@@ -18,7 +30,10 @@ export function pageGoalVerdict(runs: readonly PageLoadResult[]): string {
 
 /** The pages' section of the report: the spread of each run, the two-run verdict, and what slot events cost. */
 export function renderPageLoads(results: readonly PageLoadResult[]): string[] {
-  const groups = groupRuns(results, (result) => `${result.name}|${result.path}|${result.cache}|${result.slotEvents}`);
+  const groups = groupRuns(
+    results,
+    (result) => `${protocolOf(result)}|${result.name}|${result.path}|${result.cache}|${result.slotEvents}`,
+  );
   const perRun = (runs: readonly PageLoadResult[], cell: (run: PageLoadResult) => string) => runs.map(cell).join(' / ');
   const spread = (side: PageLoadSide) =>
     `${formatMs(side.medianMs)} (${Math.round(side.p25Ms)}–${Math.round(side.p75Ms)})`;
@@ -30,21 +45,24 @@ export function renderPageLoads(results: readonly PageLoadResult[]): string[] {
       'a new browser context per load (empty cache); warm: the same page loaded once, untimed, in the context first. ' +
       'Signed-in pages sign in through `POST /login` in the context before the timed load. Federated and bundled ' +
       'loads alternate. Slot events off: both variants run without `navigator.sendBeacon`, so the host never starts ' +
-      'its sender. A goal is met only when every run meets it.',
+      'its sender. A goal is met only when every run meets it. Protocol: plain HTTP/1.1, or HTTPS served by the ' +
+      'server itself (TLS_CERT_FILE) with HTTP/2, or with HTTP/1.1 (HTTP/2 off in Chromium).',
     '',
-    '| Page | Cache | Slot events | Loads per run | Federated (the product) | Bundled | Requests, bytes (federated; bundled) | Ratio | Goal | |',
-    '| --- | --- | --- | ---: | --- | --- | --- | ---: | ---: | --- |',
+    '| Page | Protocol | Cache | Slot events | Loads per run | Federated (the product) | Bundled | Requests, bytes (federated; bundled) | Ratio | Goal | |',
+    '| --- | --- | --- | --- | ---: | --- | --- | --- | ---: | ---: | --- |',
   ];
   for (const { first, runs } of groups) {
     lines.push(
-      `| ${first.name} (\`${first.path}\`${first.signedIn ? ', signed in' : ''}) | ${first.cache} | ${first.slotEvents} | ` +
+      `| ${first.name} (\`${first.path}\`${first.signedIn ? ', signed in' : ''}) | ${PROTOCOL_LABELS[protocolOf(first)]} | ` +
+        `${first.cache} | ${first.slotEvents} | ` +
         `${first.loads} | ${perRun(runs, (run) => spread(run.federated))} | ${perRun(runs, (run) => spread(run.bundled))} | ` +
         `${first.federated.requests} req, ${formatBytes(first.federated.bytes)}; ` +
         `${first.bundled.requests} req, ${formatBytes(first.bundled.bytes)} | ` +
         `${perRun(runs, (run) => formatRatio(run.ratio))} | <= ${formatRatio(first.maximumRatio)} | ${pageGoalVerdict(runs)} |`,
     );
   }
-  lines.push(...renderEventsCost(results));
+  lines.push(...renderProtocolComparison(results));
+  lines.push(...renderEventsCost(results.filter((result) => protocolOf(result) === protocolOf(results[0]!))));
   lines.push('', 'Slots each page waited for:');
   const seen = new Set<string>();
   for (const result of results) {
@@ -54,6 +72,52 @@ export function renderPageLoads(results: readonly PageLoadResult[]): string[] {
   }
   lines.push('');
   return lines;
+}
+
+/**
+ * For each page and state measured over HTTP/2 and plain HTTP/1.1: the median over HTTP/2 divided by the median
+ * over HTTP/1.1, on each side, per run (below 1.00: HTTP/2 is faster), and the federated/bundled ratio over each.
+ */
+function renderProtocolComparison(results: readonly PageLoadResult[]): string[] {
+  const over = (protocol: PageProtocol) => results.filter((result) => protocolOf(result) === protocol);
+  const h2 = over('h2');
+  const http1 = over('http1');
+  if (h2.length === 0 || http1.length === 0) return [];
+  const keyOf = (result: PageLoadResult) =>
+    `${result.name}|${result.path}|${result.cache}|${result.slotEvents}|${result.run}`;
+  const http1ByKey = new Map(http1.map((result) => [keyOf(result), result]));
+  const rows: string[] = [];
+  for (const { first, runs } of groupRuns(
+    h2,
+    (result) => `${result.name}|${result.path}|${result.cache}|${result.slotEvents}`,
+  )) {
+    const pairs = runs.flatMap((run) => {
+      const other = http1ByKey.get(keyOf(run));
+      return other ? [{ h2: run, http1: other }] : [];
+    });
+    if (pairs.length === 0) continue;
+    const cells = (cell: (pair: { h2: PageLoadResult; http1: PageLoadResult }) => string) =>
+      pairs.map(cell).join(' / ');
+    rows.push(
+      `| ${first.name} (\`${first.path}\`) | ${first.cache} | ${first.slotEvents} | ` +
+        `${cells((pair) => formatRatio(pair.h2.federated.medianMs / pair.http1.federated.medianMs))} | ` +
+        `${cells((pair) => formatRatio(pair.h2.bundled.medianMs / pair.http1.bundled.medianMs))} | ` +
+        `${cells((pair) => formatRatio(pair.http1.ratio))} | ${cells((pair) => formatRatio(pair.h2.ratio))} |`,
+    );
+  }
+  if (rows.length === 0) return [];
+  return [
+    '',
+    'HTTP/2 against HTTP/1.1 (run 1 / run 2): the median over HTTPS with HTTP/2 divided by the median over plain ' +
+      'HTTP/1.1, on each side (below 1.00: faster over HTTP/2, TLS included), and the federated/bundled ratio over ' +
+      'each: the price of the remotes' +
+      "'" +
+      ' extra requests on six HTTP/1.1 connections against one HTTP/2 connection.',
+    '',
+    '| Page | Cache | Slot events | Federated, h2 ÷ HTTP/1.1 | Bundled, h2 ÷ HTTP/1.1 | Ratio over HTTP/1.1 | Ratio over HTTP/2 |',
+    '| --- | --- | --- | ---: | ---: | ---: | ---: |',
+    ...rows,
+  ];
 }
 
 /** For each page and cache state measured with slot events on and off: both ratios, and on against off per side. */

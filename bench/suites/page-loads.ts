@@ -1,12 +1,19 @@
 import type { Browser } from 'playwright-core';
 import type { RecordListPayload } from '../../shared';
-import { requestJson, signIn } from '../../tests/multi-instance/support/session-client';
+import { makeSelfSignedCert, type SelfSignedCert } from '../../testing/server/self-signed-cert';
 import { launchChromium } from '../../testing/system/chromium';
 import type { ServerProcess } from '../../testing/system/server-process';
-import { measurePageLoad, renderedSlots, sendsSlotEvents, type PageLoad, type PageVisit } from '../browser/page-load';
+import {
+  measurePageLoad,
+  navigationProtocol,
+  renderedSlots,
+  sendsSlotEvents,
+  type PageLoad,
+  type PageVisit,
+} from '../browser/page-load';
 import type { ExpectedSlots } from '../browser/slots-ready-probe';
 import type { BenchContext } from '../harness/bench-context';
-import { DEFAULT_PAGE_PLAN, type PageSuitePlan } from '../harness/bench-options';
+import { DEFAULT_PAGE_PLAN, type PageProtocol, type PageSuitePlan } from '../harness/bench-options';
 import { median } from '../harness/median';
 import { percentile } from '../harness/percentile';
 import { BENCH_DEMO_PASSWORD, BENCH_DEMO_USERNAME, startRealServer } from '../harness/real-server';
@@ -51,12 +58,27 @@ export const BENCHED_PAGES: readonly BenchedPage[] = [
   { ...RECORD_EDIT, cache: 'warm', slotEvents: 'on' },
 ];
 
+/** What the browser's navigation entry must say (`nextHopProtocol`) for each protocol of the plan. */
+const NEXT_HOP_PROTOCOL: Record<PageProtocol, string> = { http1: 'http/1.1', h2: 'h2', https1: 'http/1.1' };
+
+interface Origins {
+  federatedOrigin: string;
+  bundledOrigin: string;
+}
+
+/** The federated and the bundled server, and the browser that reaches them, for one protocol of the plan. */
+interface ProtocolSetup extends Origins {
+  protocol: PageProtocol;
+  browser: Browser;
+}
+
 /**
  * Each page in Chromium as the product builds it (host + remotes through Module Federation) against the same host
  * with the same components bundled in (bench/bundled-host), until every slot of the page is rendered. Both are
  * served by the same server entry, each from the bench's own build folder, so the build is the only difference;
  * loads of the two alternate. The whole list is measured `plan.runs` times in a row (same servers and browser), so a
- * goal can be counted only when consecutive runs agree.
+ * goal can be counted only when consecutive runs agree; and all of it over each protocol of the plan: plain
+ * HTTP/1.1, and HTTPS with HTTP/2 (or HTTP/1.1) from servers given a certificate made for the run.
  */
 export async function benchPageLoads(
   context: BenchContext,
@@ -64,37 +86,69 @@ export async function benchPageLoads(
   plan: PageSuitePlan = DEFAULT_PAGE_PLAN,
 ): Promise<PageLoadResult[]> {
   const servers: ServerProcess[] = [];
-  let browser: Browser | undefined;
+  const browsers: Browser[] = [];
+  let cert: SelfSignedCert | undefined;
   try {
-    const federated = await startRealServer(context, {
-      name: 'pages-federated',
-      entry: 'bench/servers/bench-server-main.ts',
-      env: { BENCH_DIST_DIR: PRODUCT_DIST_DIR },
-    });
-    servers.push(federated);
-    const bundled = await startRealServer(context, {
-      name: 'pages-bundled',
-      entry: 'bench/servers/bench-server-main.ts',
-      env: { BENCH_DIST_DIR: BUNDLED_DIST_DIR },
-    });
-    servers.push(bundled);
-    browser = await launchChromium();
-    // Both servers seed the same demo data into fresh databases, so the same ids.
-    const article = await firstArticleId(federated.url);
+    const startPair = async (tls: SelfSignedCert | undefined): Promise<Origins> => {
+      const suffix = tls ? '-tls' : '';
+      const tlsEnv = tls ? { TLS_CERT_FILE: tls.certFile, TLS_KEY_FILE: tls.keyFile } : {};
+      const federated = await startRealServer(context, {
+        name: `pages-federated${suffix}`,
+        entry: 'bench/servers/bench-server-main.ts',
+        env: { BENCH_DIST_DIR: PRODUCT_DIST_DIR, ...tlsEnv },
+        https: tls !== undefined,
+      });
+      servers.push(federated);
+      const bundled = await startRealServer(context, {
+        name: `pages-bundled${suffix}`,
+        entry: 'bench/servers/bench-server-main.ts',
+        env: { BENCH_DIST_DIR: BUNDLED_DIST_DIR, ...tlsEnv },
+        https: tls !== undefined,
+      });
+      servers.push(bundled);
+      return { federatedOrigin: federated.url, bundledOrigin: bundled.url };
+    };
+    // The HTTPS servers' certificate is made for the run; Chromium trusts it by its key, so it caches as it would on
+    // a real site (with certificate errors merely ignored it caches nothing, and a warm load would be a cold one).
+    if (plan.protocols.some((protocol) => protocol !== 'http1')) cert = makeSelfSignedCert();
+    const trustCert = cert ? [`--ignore-certificate-errors-spki-list=${cert.spkiHash}`] : [];
+    const launch = async (flags: readonly string[] = []) => {
+      const browser = await launchChromium([...trustCert, ...flags]);
+      browsers.push(browser);
+      return browser;
+    };
+    const setups: ProtocolSetup[] = [];
+    let plain: Origins | undefined;
+    let secure: Origins | undefined;
+    let browser: Browser | undefined;
+    for (const protocol of plan.protocols) {
+      const origins =
+        protocol === 'http1' ? (plain ??= await startPair(undefined)) : (secure ??= await startPair(cert));
+      // HTTPS with HTTP/1.1: the same servers, reached by a Chromium that does not offer HTTP/2.
+      const protocolBrowser = protocol === 'https1' ? await launch(['--disable-http2']) : (browser ??= await launch());
+      setups.push({ protocol, browser: protocolBrowser, ...origins });
+    }
+    const first = setups[0];
+    if (!first) throw new Error('The page suite was given no protocol to load the pages over.');
+    // Every server seeds the same demo data into a fresh database, so the same ids.
+    const article = await firstArticleId(first.browser, first.federatedOrigin);
     const resolved = pages.map((page) => ({ ...page, path: page.path.replace('{article}', String(article)) }));
-    const expected = new Map<BenchedPage, ExpectedSlots>();
-    for (const page of resolved) expected.set(page, await checkVariants(browser, page, federated.url, bundled.url));
     const results: PageLoadResult[] = [];
-    for (let run = 1; run <= plan.runs; run += 1) {
-      for (const page of resolved) {
-        const slots = expected.get(page) as ExpectedSlots;
-        results.push(await benchPage(browser, page, slots, federated.url, bundled.url, plan.loadsPerRun, run));
+    for (const setup of setups) {
+      const expected = new Map<BenchedPage, ExpectedSlots>();
+      for (const page of resolved) expected.set(page, await checkVariants(setup, page));
+      for (let run = 1; run <= plan.runs; run += 1) {
+        for (const page of resolved) {
+          const slots = expected.get(page) as ExpectedSlots;
+          results.push(await benchPage(setup, page, slots, plan.loadsPerRun, run));
+        }
       }
     }
     return results;
   } finally {
-    await browser?.close();
+    for (const browser of browsers) await browser.close();
     for (const server of servers) await server.stop();
+    cert?.dir.remove();
   }
 }
 
@@ -111,12 +165,8 @@ function visitOf(page: BenchedPage, origin: string): PageVisit {
  * Untimed loads before any figure: both variants render the same slots (what the timed loads wait for), and both
  * send slot events exactly when the page says they are on. They also warm the servers up.
  */
-async function checkVariants(
-  browser: Browser,
-  page: BenchedPage,
-  federatedOrigin: string,
-  bundledOrigin: string,
-): Promise<ExpectedSlots> {
+async function checkVariants(setup: ProtocolSetup, page: BenchedPage): Promise<ExpectedSlots> {
+  const { browser, federatedOrigin, bundledOrigin } = setup;
   const expected = await renderedSlots(browser, visitOf(page, federatedOrigin));
   assertSameSlots(page, expected, await renderedSlots(browser, visitOf(page, bundledOrigin)));
   for (const [variant, origin] of [
@@ -129,19 +179,24 @@ async function checkVariants(
         `The ${variant} ${page.path} with slot events ${page.slotEvents} ${sent ? 'sent' : 'sent no'} slot events.`,
       );
     }
+    const protocol = await navigationProtocol(browser, visitOf(page, origin));
+    if (protocol !== NEXT_HOP_PROTOCOL[setup.protocol]) {
+      throw new Error(
+        `The ${variant} ${page.path} (${setup.protocol}) was loaded over ${protocol}, not ${NEXT_HOP_PROTOCOL[setup.protocol]}.`,
+      );
+    }
   }
   return expected;
 }
 
 async function benchPage(
-  browser: Browser,
+  setup: ProtocolSetup,
   page: BenchedPage,
   expected: ExpectedSlots,
-  federatedOrigin: string,
-  bundledOrigin: string,
   loads: number,
   run: number,
 ): Promise<PageLoadResult> {
+  const { browser, federatedOrigin, bundledOrigin } = setup;
   const federatedVisit = visitOf(page, federatedOrigin);
   const bundledVisit = visitOf(page, bundledOrigin);
   const federatedLoads: PageLoad[] = [];
@@ -167,6 +222,7 @@ async function benchPage(
     signedIn: page.signedIn,
     cache: page.cache,
     slotEvents: page.slotEvents,
+    protocol: setup.protocol,
     run,
     loads,
     slotComponents: Object.entries(expected).map(([location, names]) => `${location}: ${names.join(' + ')}`),
@@ -177,12 +233,21 @@ async function benchPage(
   };
 }
 
-async function firstArticleId(origin: string): Promise<number> {
-  const cookie = await signIn(origin, BENCH_DEMO_USERNAME, BENCH_DEMO_PASSWORD);
-  const answer = await requestJson(origin, '/api/resources/articles/records', { cookie });
-  const first = (answer.body as RecordListPayload | null)?.records[0];
-  if (answer.status !== 200 || !first) throw new Error(`No demo article to edit on ${origin} (${answer.status}).`);
-  return first.id;
+/** Through the browser: it accepts the run's own certificate when the servers speak HTTPS. */
+async function firstArticleId(browser: Browser, origin: string): Promise<number> {
+  const context = await browser.newContext({ ignoreHTTPSErrors: true });
+  try {
+    const signIn = await context.request.post(`${origin}/login`, {
+      data: { username: BENCH_DEMO_USERNAME, password: BENCH_DEMO_PASSWORD },
+    });
+    if (signIn.status() !== 200) throw new Error(`Signing in on ${origin} answered ${signIn.status()}.`);
+    const answer = await context.request.get(`${origin}/api/resources/articles/records`);
+    const first = answer.ok() ? ((await answer.json()) as RecordListPayload).records[0] : undefined;
+    if (!first) throw new Error(`No demo article to edit on ${origin} (${answer.status()}).`);
+    return first.id;
+  } finally {
+    await context.close();
+  }
 }
 
 function summarise(loads: PageLoad[]): PageLoadSide {

@@ -14,6 +14,7 @@ import { ConfigError } from './config-error';
 import { parseOrigin } from '../security/parse-origin';
 import { slotEventSettingsFromEnv, type SlotEventSettings } from '../slot-events/slot-event-settings';
 import { metricsSettingsFromEnv, type MetricsSettings } from '../observability/metrics-settings';
+import { tlsSettingsFromEnv, type TlsSettings } from './tls-settings';
 
 /** Where the database lives when DATABASE_PATH is not set (relative to the working directory). */
 export const DEFAULT_DATABASE_PATH = './data/app.db';
@@ -52,6 +53,8 @@ export interface ServerConfig {
   shutdown: ShutdownSettings;
   /** METRICS_TOKEN, METRICS_PORT, METRICS_HOST: where `GET /metrics` is served, if anywhere. */
   metrics: MetricsSettings;
+  /** TLS_CERT_FILE and TLS_KEY_FILE, read: the server speaks HTTPS (HTTP/2 and HTTP/1.1) itself; undefined: HTTP. */
+  tls: TlsSettings | undefined;
 }
 
 export { ConfigError };
@@ -87,6 +90,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
     serverTimeouts: serverTimeoutSettingsFromEnv(env),
     shutdown: shutdownSettingsFromEnv(env),
     metrics: metricsSettingsFromEnv(env),
+    tls: tlsSettingsFromEnv(env),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import type { ServerLifecycle } from '../process/server-lifecycle';
+import { askClientToReconnect, type ServerLifecycle } from '../process/server-lifecycle';
 import { setApiSecurityHeaders } from '../security/api-security-headers';
 import { answerSlots, SLOTS_PATH } from '../slots/slots-router';
 import type { EncodedSlots, SlotsPayloadCache } from '../slots/slots-payload';
@@ -27,7 +27,7 @@ export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
 /**
  * `GET` and `HEAD` `/slots` (any query string: the route reads none) answered before Express's router, byte for
  * byte as the Express route answers them: the same prelude, the same API security headers (HSTS when the request
- * came over HTTPS, told as `req.secure` tells it), `Connection: close` once draining, the same ETag, 304 and body.
+ * came over HTTPS, told as `req.secure` tells it), `Connection: close` (HTTP/2: a GOAWAY) once draining, the same ETag, 304 and body.
  * Express's router (its layers, path matching, prototype switch per request) costs the busiest public route more
  * than the answer itself; every other request, and any other spelling of the path (`/slots/`, `/SLOTS`, which
  * Express's loose matching also serves), goes to Express. public-fast-path.test.ts compares both ways.
@@ -45,7 +45,7 @@ export function createPublicFastPath(parts: PublicFastPathParts): FastPath {
     }
     for (const handler of prelude) runSynchronously(handler, req, res);
     setApiSecurityHeaders(res, isSecure(req, trustProxy));
-    if (lifecycle.draining) res.setHeader('Connection', 'close');
+    if (lifecycle.draining) askClientToReconnect(res);
     answerSlots(req, res, json);
     return true;
   };

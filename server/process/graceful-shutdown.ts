@@ -1,4 +1,3 @@
-import type http from 'node:http';
 import type { Logger } from 'pino';
 import { readInteger } from '../config/env-values';
 import type { ServerLifecycle } from './server-lifecycle';
@@ -17,8 +16,17 @@ export function shutdownSettingsFromEnv(env: NodeJS.ProcessEnv): ShutdownSetting
   };
 }
 
+/** What the shutdown needs of a server: http.Server, and the HTTPS server (secure-server.ts), which closes alike. */
+export interface ClosableServer {
+  close(callback: (error?: Error) => void): unknown;
+  /** Closes the connections with no request in flight (HTTP/2: a GOAWAY, in-flight streams still finish). */
+  closeIdleConnections(): void;
+  /** Cuts every connection, requests in flight included. */
+  closeAllConnections(): void;
+}
+
 export interface GracefulShutdownOptions {
-  server: http.Server;
+  server: ClosableServer;
   lifecycle: ServerLifecycle;
   logger: Logger;
   settings: ShutdownSettings;

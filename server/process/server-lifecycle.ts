@@ -1,4 +1,5 @@
 import { ServerResponse } from 'node:http';
+import type { Http2ServerResponse } from 'node:http2';
 import type { RequestHandler } from 'express';
 
 type WriteHead = ServerResponse['writeHead'];
@@ -47,8 +48,22 @@ export class ServerLifecycle {
     const lifecycle = this;
     const writeHead = target.writeHead;
     target.writeHead = function (this: ServerResponse, ...args: unknown[]) {
-      if (lifecycle.draining && !this.headersSent) this.setHeader('Connection', 'close');
+      if (lifecycle.draining && !this.headersSent) askClientToReconnect(this);
       return (writeHead as (...args: unknown[]) => ServerResponse).apply(this, args);
     } as WriteHead;
   }
+}
+
+/**
+ * Asks the client of this answer to send its next requests on a new connection: `Connection: close` over HTTP/1.x;
+ * over HTTP/2, which has no such header, a GOAWAY on the connection (its streams in flight, this one included, still
+ * finish; new ones go to a new connection).
+ */
+export function askClientToReconnect(res: ServerResponse | Http2ServerResponse): void {
+  const session = (res as Partial<Http2ServerResponse>).stream?.session;
+  if (session === undefined) {
+    res.setHeader('Connection', 'close');
+    return;
+  }
+  if (!session.closed && !session.destroyed) session.close();
 }

@@ -27,6 +27,8 @@ export interface AppServerOptions {
   workInTempDir?: boolean;
   port?: number;
   readyTimeoutMs?: number;
+  /** Serve HTTPS (HTTP/2 and HTTP/1.1) with this certificate and key (PEM files): TLS_CERT_FILE, TLS_KEY_FILE. */
+  tls?: { certFile: string; keyFile: string };
   /**
    * Writes files the server needs (a REMOTES_CONFIG, a fixture spec) into its temporary folder before it starts,
    * and returns the variables that point the server at them.
@@ -61,6 +63,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
       ...(options.workInTempDir ? { cwd: tempDir.path } : {}),
       port: options.port,
       readyTimeoutMs: options.readyTimeoutMs,
+      https: options.tls !== undefined,
       env: {
         NODE_ENV: options.nodeEnv ?? 'production',
         DATABASE_PATH: databasePath,
@@ -75,6 +78,8 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
         METRICS_PORT: undefined,
         OTEL_EXPORTER_OTLP_ENDPOINT: undefined,
         OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined,
+        TLS_CERT_FILE: options.tls?.certFile,
+        TLS_KEY_FILE: options.tls?.keyFile,
         ...options.env,
         ...preparedEnv,
       },

@@ -25,12 +25,15 @@ export function missingChromiumMessage(executablePath: string): string {
   );
 }
 
-/** Launches headless Chromium through playwright-core; fails with an instructive message when it is missing. */
-export async function launchChromium(): Promise<Browser> {
+/**
+ * Launches headless Chromium through playwright-core; fails with an instructive message when it is missing.
+ * `extraFlags` go after the usual ones (e.g. `--disable-http2`).
+ */
+export async function launchChromium(extraFlags: readonly string[] = []): Promise<Browser> {
   const executablePath = chromiumExecutablePath();
   if (!existsSync(executablePath)) throw new Error(missingChromiumMessage(executablePath));
   try {
-    return await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_FLAGS] });
+    return await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_FLAGS, ...extraFlags] });
   } catch (error) {
     throw new Error(`Chromium at ${executablePath} did not start: ${(error as Error).message}`);
   }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
+import https from 'node:https';
 import { REPO_ROOT } from './repo-root';
 import { getFreePort } from './free-port';
 
@@ -19,6 +20,11 @@ export interface ServerProcessOptions {
   /** A free port is picked when omitted. */
   port?: number;
   host?: string;
+  /**
+   * The process speaks HTTPS (TLS_CERT_FILE and TLS_KEY_FILE in `env`): the URL is `https://…`, and the readiness
+   * probe skips verifying the certificate (a test's own, self-signed).
+   */
+  https?: boolean;
   /** Path polled until it answers 200; `/readyz` when omitted. */
   readyPath?: string;
   readyTimeoutMs?: number;
@@ -41,7 +47,7 @@ export interface ServerProcess {
   readonly pid: number;
   readonly host: string;
   readonly port: number;
-  /** `http://<host>:<port>`, without a trailing slash. */
+  /** `http://<host>:<port>` (`https://…` with the `https` option), without a trailing slash. */
   readonly url: string;
   /** Everything the process wrote so far (bounded by maxOutputBytes). */
   stdout(): string;
@@ -94,7 +100,7 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
   const readyPath = options.readyPath ?? '/readyz';
   const readyTimeoutMs = options.readyTimeoutMs ?? 30_000;
   const maxOutputBytes = options.maxOutputBytes ?? 1024 * 1024;
-  const url = `http://${host}:${port}`;
+  const url = `${options.https ? 'https' : 'http'}://${host}:${port}`;
 
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const [key, value] of Object.entries(options.env ?? {})) {
@@ -235,7 +241,9 @@ async function waitUntilReady(url: string, timeoutMs: number, exitOf: () => Proc
 /** The status of one GET, or why there was none. No keep-alive, so no socket outlives the probe. */
 function probe(url: string): Promise<number | string> {
   return new Promise((resolve) => {
-    const request = http.get(url, { agent: false, timeout: READY_PROBE_TIMEOUT_MS }, (response) => {
+    const get = url.startsWith('https:') ? https.get : http.get;
+    const options = { agent: false, timeout: READY_PROBE_TIMEOUT_MS, rejectUnauthorized: false };
+    const request = get(url, options, (response) => {
       response.resume();
       resolve(response.statusCode ?? 0);
     });
