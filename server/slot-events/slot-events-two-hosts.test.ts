@@ -69,7 +69,9 @@ describe('two hosts on one SQLite file', () => {
 });
 
 describeWithPostgres()('two hosts on one PostgreSQL', () => {
-  const databases = usePostgresDatabases('slot_events_hosts', { poolSize: 4, statementTimeoutMs: 5000 });
+  // Generous limits: two CI runs under full load saw this suite's pools wait out 5 s for a connection, and the error
+  // surfaced outside any test (its origin not found yet; see the closing note of 2026-11-23).
+  const databases = usePostgresDatabases('slot_events_hosts', { poolSize: 8, statementTimeoutMs: 20_000 });
 
   it('show the sum of both hosts’ events on either host', async () => {
     const options = { ...OPTIONS, storage: await databases.create() };
