@@ -27,12 +27,15 @@ export interface PlacementsDocument {
   locations?: Record<string, string[]>;
 }
 
-/** Where a problem is: the slot `remotes[name].slots[location][index]` of the document, or the document itself. */
+/**
+ * Where a problem is: the slot `remotes[name].slots[location][index]` of the document, the form slot
+ * `remotes[name].forms[resource][index]` (location `resource form "<resource>"`), or the document itself.
+ */
 export interface PlacementProblem {
   /** The remote entry, when the problem is about one of its slots (or the entry). */
   remote: string | null;
   location: string | null;
-  /** The slot's index in that remote's list at that location. */
+  /** The slot's index in that remote's list at that location (or in its `forms` list of that resource). */
   index: number | null;
   component: string | null;
   /** `invalid-document` for a shape error, else the slot check's kind (`props-invalid`, `remote-not-allowed`...). */
@@ -137,7 +140,8 @@ export interface PlacementAuditPayload {
 export interface PlacementComponentsPayload {
   remotes: Array<{
     name: string;
-    components: Array<{ name: string; schema: JsonSchema | null }>;
+    /** `form`: listed among the remote's form components, so a `"forms"` entry may name it. */
+    components: Array<{ name: string; schema: JsonSchema | null; form: boolean }>;
   }>;
 }
 

@@ -31,8 +31,8 @@ const COMPONENTS: PlacementComponentsPayload = {
     {
       name: 'team_news',
       components: [
-        { name: 'NewsTicker', schema: null },
-        { name: 'Welcome', schema: null },
+        { name: 'NewsTicker', schema: null, form: false },
+        { name: 'Welcome', schema: null, form: false },
       ],
     },
   ],

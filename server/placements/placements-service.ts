@@ -187,7 +187,11 @@ export class PlacementsService {
       remotes: known
         .map((remote) => ({
           name: remote.name,
-          components: remote.components.map((name) => ({ name, schema: remote.props?.[name] ?? null })),
+          components: remote.components.map((name) => ({
+            name,
+            schema: remote.props?.[name] ?? null,
+            form: (remote.formComponents ?? []).includes(name),
+          })),
         }))
         .sort((a, b) => a.name.localeCompare(b.name)),
     };
