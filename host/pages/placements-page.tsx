@@ -21,13 +21,15 @@ import { OperatorsOnlyPage } from './operators-only-page';
 import { PageStatus } from './page-status';
 import { RefusalSummary } from './refusal-summary';
 import { addSlot, asDocument, changeSlot, slotsAt } from './placements-draft';
+import { addFormSlot, changeFormSlot, formSlotsOf } from './placements-form-slots';
+import { PlacementsForms } from './placements-forms';
 import { PlacementRevisions, PlacementsDiff } from './placements-history';
 import { PlacementsLocation } from './placements-location';
 import { PlacementsPreview } from './placements-preview';
 
 /**
  * The placements editor, for operators: the draft's slots per location (add, remove, priority, "Shown when", props
- * from the component's schema), its problems as the server finds them, the changes publishing would make, a location
+ * from the component's schema), its form slots per resource (placements-forms.tsx), its problems as the server finds them, the changes publishing would make, a location
  * rendered as a chosen account would see it (placements-preview.tsx), publishing, and the revisions with a way back
  * to each (docs/operators/placements-editor.md). Staff without placements:edit in the current tenant get "operators
  * only".
@@ -196,6 +198,15 @@ function PlacementsEditor() {
           add={(remote, component) => edit(addSlot(document, remote, location.value, component))}
         />
       ))}
+      <PlacementsForms
+        formSlots={formSlotsOf(document)}
+        problems={problems}
+        components={components.data}
+        change={(at, change) => edit(changeFormSlot(document, at, change))}
+        add={(remote, resource, component, position) =>
+          edit(addFormSlot(document, remote, resource, component, position))
+        }
+      />
       <PlacementRevisions
         revisions={revisions}
         rollback={(number) =>
