@@ -24,12 +24,13 @@ import { addSlot, asDocument, changeSlot, slotsAt } from './placements-draft';
 import { addFormSlot, changeFormSlot, formSlotsOf } from './placements-form-slots';
 import { PlacementsForms } from './placements-forms';
 import { PlacementRevisions, PlacementsDiff } from './placements-history';
+import { importOutcome, PlacementsImport } from './placements-import';
 import { PlacementsLocation } from './placements-location';
 import { PlacementsPreview } from './placements-preview';
 
 /**
  * The placements editor, for operators: the draft's slots per location (add, remove, priority, "Shown when", props
- * from the component's schema), its form slots per resource (placements-forms.tsx), its problems as the server finds them, the changes publishing would make, a location
+ * from the component's schema), its form slots per resource (placements-forms.tsx), an import of a REMOTES_CONFIG file into the draft, its problems as the server finds them, the changes publishing would make, a location
  * rendered as a chosen account would see it (placements-preview.tsx), publishing, and the revisions with a way back
  * to each (docs/operators/placements-editor.md). Staff without placements:edit in the current tenant get "operators
  * only".
@@ -205,6 +206,20 @@ function PlacementsEditor() {
         change={(at, change) => edit(changeFormSlot(document, at, change))}
         add={(remote, resource, component, position) =>
           edit(addFormSlot(document, remote, resource, component, position))
+        }
+      />
+      <PlacementsImport
+        importJson={(json) =>
+          void act(async () => {
+            if (dirty && !window.confirm('The import replaces the draft and its unsaved changes. Import?')) return '';
+            const answer = await client.post<PlacementsDraftPayload>(`${PLACEMENTS_API_PATH}/import`, json);
+            setDocument(asDocument(answer.draft.document));
+            setProblems(answer.problems);
+            setPreview(answer.preview);
+            setDirty(false);
+            await loadHistory();
+            return importOutcome(answer);
+          })
         }
       />
       <PlacementRevisions
