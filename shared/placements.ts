@@ -77,6 +77,16 @@ export interface PlacementsPayload {
   published: PlacementRevision | null;
 }
 
+/** `PUT /api/placements/draft`. */
+export interface PlacementsDraftSaveRequest {
+  document: JsonValue;
+  /**
+   * The `updatedAt` of the draft the editor loaded (null: none was saved yet): a draft saved since refuses the save
+   * with 409 (`error.savedDraft` says by whom and when). Left out: the last save wins.
+   */
+  expectedUpdatedAt?: string | null;
+}
+
 /** `PUT /api/placements/draft` and `POST /api/placements/import` answer the saved draft with its problems. */
 export interface PlacementsDraftPayload {
   draft: PlacementsDraft;

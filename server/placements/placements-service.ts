@@ -140,12 +140,16 @@ export class PlacementsService {
     return { document: latest?.document ?? EMPTY_DOCUMENT, updatedBy: null, updatedAt: null };
   }
 
-  /** Saves the draft whatever its problems (it is work in progress) and says what they are. */
+  /**
+   * Saves the draft whatever its problems (it is work in progress) and says what they are; refused when
+   * `expectedUpdatedAt` is given and the draft was saved since (placements-store.ts).
+   */
   async saveDraft(
     document: JsonValue,
     actor: string,
+    expectedUpdatedAt?: string | null,
   ): Promise<{ draft: PlacementsDraft; problems: PlacementProblem[]; preview: PlacementPreview }> {
-    const draft = await this.parts.store.saveDraft(document, actor);
+    const draft = await this.parts.store.saveDraft(document, actor, expectedUpdatedAt);
     return { draft, ...this.checked(document) };
   }
 
