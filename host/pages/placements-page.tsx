@@ -11,7 +11,9 @@ import {
   type PlacementRevisionsPayload,
   type PlacementsDiffPayload,
   type PlacementsDocument,
+  type JsonValue,
   type PlacementsDraftPayload,
+  type PlacementsDraftSaveRequest,
   type PlacementsPayload,
 } from '../../shared';
 import { ApiError, useApiClient, useSession } from '../core';
@@ -57,6 +59,10 @@ function PlacementsEditor() {
   const [changes, setChanges] = useState<readonly PlacementChange[] | null>(null);
   const [revisions, setRevisions] = useState<PlacementRevisionsPayload['revisions']>([]);
   const [dirty, setDirty] = useState(false);
+  /** The saved draft's `updatedAt` the editor's draft is made from: a save says it, and is refused if it moved. */
+  const [version, setVersion] = useState<string | null>(null);
+  /** A save was refused because the draft was saved elsewhere since: the page offers to reload it. */
+  const [stale, setStale] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const busy = useRef(false);
   const alert = useRef<HTMLDivElement>(null);
@@ -73,6 +79,7 @@ function PlacementsEditor() {
   useEffect(() => {
     if (overview.status !== 'ready' || document !== null) return;
     setDocument(asDocument(overview.data.draft.document));
+    setVersion(overview.data.draft.updatedAt);
     setProblems(overview.data.problems);
     setPreview(overview.data.preview);
     loadHistory().catch(() => undefined);
@@ -97,8 +104,26 @@ function PlacementsEditor() {
     }
   };
 
+  /** Shows a draft the server answered (loaded, imported, rolled back to) in place of the editor's. */
+  const showDraft = async (answer: PlacementsDraftPayload) => {
+    setDocument(asDocument(answer.draft.document));
+    setVersion(answer.draft.updatedAt);
+    setProblems(answer.problems);
+    setPreview(answer.preview);
+    setDirty(false);
+    setStale(false);
+    await loadHistory();
+  };
+
   const save = async (next: PlacementsDocument): Promise<readonly PlacementProblem[]> => {
-    const saved = await client.put<PlacementsDraftPayload>(`${PLACEMENTS_API_PATH}/draft`, { document: next });
+    const request: PlacementsDraftSaveRequest = { document: next as JsonValue, expectedUpdatedAt: version };
+    const saved = await client
+      .put<PlacementsDraftPayload>(`${PLACEMENTS_API_PATH}/draft`, request)
+      .catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 409) setStale(true);
+        throw error;
+      });
+    setVersion(saved.draft.updatedAt);
     setProblems(saved.problems);
     setPreview(saved.preview);
     setDirty(false);
@@ -172,6 +197,22 @@ function PlacementsEditor() {
           mark="data-placements-refused"
         />
       )}
+      {stale && (
+        <p className="placements__actions">
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() =>
+              void act(async () => {
+                await showDraft(await client.get<PlacementsPayload>(PLACEMENTS_API_PATH));
+                return 'The saved draft is shown: make your changes again.';
+              })
+            }
+          >
+            Reload the saved draft (drops your changes)
+          </button>
+        </p>
+      )}
       {blocking > 0 && (
         <p className="form-error" data-placements-blocking>
           {blocking} problem(s) of the saved draft stop a publish; each is shown with its slot.
@@ -213,11 +254,7 @@ function PlacementsEditor() {
           void act(async () => {
             if (dirty && !window.confirm('The import replaces the draft and its unsaved changes. Import?')) return '';
             const answer = await client.post<PlacementsDraftPayload>(`${PLACEMENTS_API_PATH}/import`, json);
-            setDocument(asDocument(answer.draft.document));
-            setProblems(answer.problems);
-            setPreview(answer.preview);
-            setDirty(false);
-            await loadHistory();
+            await showDraft(answer);
             return importOutcome(answer);
           })
         }
@@ -230,12 +267,7 @@ function PlacementsEditor() {
             const revision = await client.post<{ number: number }>(`${PLACEMENTS_API_PATH}/rollback`, {
               revision: number,
             });
-            const draft = await client.get<PlacementsPayload>(PLACEMENTS_API_PATH);
-            setDocument(asDocument(draft.draft.document));
-            setProblems(draft.problems);
-            setPreview(draft.preview);
-            setDirty(false);
-            await loadHistory();
+            await showDraft(await client.get<PlacementsPayload>(PLACEMENTS_API_PATH));
             return `Rolled back to revision ${number}: revision ${revision.number} is in force.`;
           })
         }
