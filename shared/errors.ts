@@ -1,4 +1,4 @@
-import type { PlacementProblem } from './placements';
+import type { PlacementProblem, PlacementsDraft } from './placements';
 
 /** Error codes and statuses of every JSON error the server sends. */
 export const ERROR_STATUS = {
@@ -27,6 +27,8 @@ export interface ErrorBody {
     problems?: string[];
     /** A placements publish or rollback refused: each problem with the slot it is about (placements.ts). */
     placementProblems?: PlacementProblem[];
+    /** A placements draft save refused (409): who saved the draft since, and when (its new `updatedAt`). */
+    savedDraft?: Pick<PlacementsDraft, 'updatedBy' | 'updatedAt'>;
   };
 }
 

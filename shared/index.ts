@@ -19,6 +19,7 @@ export {
   type PlacementsDocument,
   type PlacementsDraft,
   type PlacementsDraftPayload,
+  type PlacementsDraftSaveRequest,
   type PlacementsPayload,
   type PlacementsPreviewPayload,
   type PlacementsPreviewRequest,

@@ -27,12 +27,15 @@ export interface PlacementsDocument {
   locations?: Record<string, string[]>;
 }
 
-/** Where a problem is: the slot `remotes[name].slots[location][index]` of the document, or the document itself. */
+/**
+ * Where a problem is: the slot `remotes[name].slots[location][index]` of the document, the form slot
+ * `remotes[name].forms[resource][index]` (location `resource form "<resource>"`), or the document itself.
+ */
 export interface PlacementProblem {
   /** The remote entry, when the problem is about one of its slots (or the entry). */
   remote: string | null;
   location: string | null;
-  /** The slot's index in that remote's list at that location. */
+  /** The slot's index in that remote's list at that location (or in its `forms` list of that resource). */
   index: number | null;
   component: string | null;
   /** `invalid-document` for a shape error, else the slot check's kind (`props-invalid`, `remote-not-allowed`...). */
@@ -72,6 +75,16 @@ export interface PlacementsPayload {
   problems: PlacementProblem[];
   preview: PlacementPreview;
   published: PlacementRevision | null;
+}
+
+/** `PUT /api/placements/draft`. */
+export interface PlacementsDraftSaveRequest {
+  document: JsonValue;
+  /**
+   * The `updatedAt` of the draft the editor loaded (null: none was saved yet): a draft saved since refuses the save
+   * with 409 (`error.savedDraft` says by whom and when). Left out: the last save wins.
+   */
+  expectedUpdatedAt?: string | null;
 }
 
 /** `PUT /api/placements/draft` and `POST /api/placements/import` answer the saved draft with its problems. */
@@ -137,7 +150,8 @@ export interface PlacementAuditPayload {
 export interface PlacementComponentsPayload {
   remotes: Array<{
     name: string;
-    components: Array<{ name: string; schema: JsonSchema | null }>;
+    /** `form`: listed among the remote's form components, so a `"forms"` entry may name it. */
+    components: Array<{ name: string; schema: JsonSchema | null; form: boolean }>;
   }>;
 }
 

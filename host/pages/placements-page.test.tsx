@@ -31,8 +31,8 @@ const COMPONENTS: PlacementComponentsPayload = {
     {
       name: 'team_news',
       components: [
-        { name: 'NewsTicker', schema: null },
-        { name: 'Welcome', schema: null },
+        { name: 'NewsTicker', schema: null, form: false },
+        { name: 'Welcome', schema: null, form: false },
       ],
     },
   ],
@@ -132,5 +132,51 @@ describe('the placements page', () => {
     ]);
     expect(slots[0]!.querySelector('[data-placement-problems]')?.textContent).toMatch(/may not fill/);
     expect(slots[1]!.querySelector('[data-placement-problems]')).toBeNull();
+  });
+});
+
+describe('a draft saved elsewhere since the page loaded it', () => {
+  it('refuses the save with who saved it, offers to reload the saved draft, and saves from that one', async () => {
+    const theirs: PlacementsDocument = {
+      remotes: [{ name: 'team_news', slots: { [LOCATION]: [{ component: 'Welcome' }] } }],
+    };
+    const fake = api([OPERATOR_ROLE], {
+      'PUT /api/placements/draft': {
+        status: 409,
+        body: {
+          error: {
+            code: 'conflict',
+            message: 'The draft was saved by ops at 2026-11-23T11:00:00.000Z since you loaded it: reload it.',
+            savedDraft: { updatedBy: 'ops', updatedAt: '2026-11-23T11:00:00.000Z' },
+          },
+        },
+      },
+    });
+    renderApp(fake);
+    const section = await locationSection();
+    fireEvent.change(within(section).getByLabelText('Priority of NewsTicker (team_news)'), { target: { value: '70' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
+    await screen.findByText(/^Refused: The draft was saved by ops/);
+    const puts = () => fake.requests.filter((request) => request.method === 'PUT').map((request) => request.body);
+    expect(puts()).toEqual([{ document: expect.any(Object), expectedUpdatedAt: '2026-11-23T10:00:00.000Z' }]);
+
+    fake.routes.set('GET /api/placements', {
+      body: {
+        ...overview(theirs),
+        draft: { document: theirs as never, updatedBy: 'ops', updatedAt: '2026-11-23T11:00:00.000Z' },
+      },
+    });
+    fake.routes.set('PUT /api/placements/draft', (request) => ({
+      body: { ...overview((request.body as { document: PlacementsDocument }).document) },
+    }));
+    fireEvent.click(screen.getByRole('button', { name: 'Reload the saved draft (drops your changes)' }));
+    await screen.findByText('The saved draft is shown: make your changes again.');
+    expect(screen.queryByRole('button', { name: /^Reload the saved draft/ })).toBeNull();
+    expect(within(section).queryByLabelText('Priority of NewsTicker (team_news)')).toBeNull();
+    expect(within(section).getByLabelText('Priority of Welcome (team_news)'));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
+    await screen.findByText('Draft saved: no problem.');
+    expect(puts()[1]).toEqual({ document: theirs, expectedUpdatedAt: '2026-11-23T11:00:00.000Z' });
   });
 });

@@ -11,7 +11,9 @@ import {
   type PlacementRevisionsPayload,
   type PlacementsDiffPayload,
   type PlacementsDocument,
+  type JsonValue,
   type PlacementsDraftPayload,
+  type PlacementsDraftSaveRequest,
   type PlacementsPayload,
 } from '../../shared';
 import { ApiError, useApiClient, useSession } from '../core';
@@ -21,13 +23,16 @@ import { OperatorsOnlyPage } from './operators-only-page';
 import { PageStatus } from './page-status';
 import { RefusalSummary } from './refusal-summary';
 import { addSlot, asDocument, changeSlot, slotsAt } from './placements-draft';
+import { addFormSlot, changeFormSlot, formSlotsOf } from './placements-form-slots';
+import { PlacementsForms } from './placements-forms';
 import { PlacementRevisions, PlacementsDiff } from './placements-history';
+import { importOutcome, PlacementsImport } from './placements-import';
 import { PlacementsLocation } from './placements-location';
 import { PlacementsPreview } from './placements-preview';
 
 /**
  * The placements editor, for operators: the draft's slots per location (add, remove, priority, "Shown when", props
- * from the component's schema), its problems as the server finds them, the changes publishing would make, a location
+ * from the component's schema), its form slots per resource (placements-forms.tsx), an import of a REMOTES_CONFIG file into the draft, its problems as the server finds them, the changes publishing would make, a location
  * rendered as a chosen account would see it (placements-preview.tsx), publishing, and the revisions with a way back
  * to each (docs/operators/placements-editor.md). Staff without placements:edit in the current tenant get "operators
  * only".
@@ -54,6 +59,10 @@ function PlacementsEditor() {
   const [changes, setChanges] = useState<readonly PlacementChange[] | null>(null);
   const [revisions, setRevisions] = useState<PlacementRevisionsPayload['revisions']>([]);
   const [dirty, setDirty] = useState(false);
+  /** The saved draft's `updatedAt` the editor's draft is made from: a save says it, and is refused if it moved. */
+  const [version, setVersion] = useState<string | null>(null);
+  /** A save was refused because the draft was saved elsewhere since: the page offers to reload it. */
+  const [stale, setStale] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const busy = useRef(false);
   const alert = useRef<HTMLDivElement>(null);
@@ -70,6 +79,7 @@ function PlacementsEditor() {
   useEffect(() => {
     if (overview.status !== 'ready' || document !== null) return;
     setDocument(asDocument(overview.data.draft.document));
+    setVersion(overview.data.draft.updatedAt);
     setProblems(overview.data.problems);
     setPreview(overview.data.preview);
     loadHistory().catch(() => undefined);
@@ -94,8 +104,26 @@ function PlacementsEditor() {
     }
   };
 
+  /** Shows a draft the server answered (loaded, imported, rolled back to) in place of the editor's. */
+  const showDraft = async (answer: PlacementsDraftPayload) => {
+    setDocument(asDocument(answer.draft.document));
+    setVersion(answer.draft.updatedAt);
+    setProblems(answer.problems);
+    setPreview(answer.preview);
+    setDirty(false);
+    setStale(false);
+    await loadHistory();
+  };
+
   const save = async (next: PlacementsDocument): Promise<readonly PlacementProblem[]> => {
-    const saved = await client.put<PlacementsDraftPayload>(`${PLACEMENTS_API_PATH}/draft`, { document: next });
+    const request: PlacementsDraftSaveRequest = { document: next as JsonValue, expectedUpdatedAt: version };
+    const saved = await client
+      .put<PlacementsDraftPayload>(`${PLACEMENTS_API_PATH}/draft`, request)
+      .catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 409) setStale(true);
+        throw error;
+      });
+    setVersion(saved.draft.updatedAt);
     setProblems(saved.problems);
     setPreview(saved.preview);
     setDirty(false);
@@ -169,6 +197,22 @@ function PlacementsEditor() {
           mark="data-placements-refused"
         />
       )}
+      {stale && (
+        <p className="placements__actions">
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() =>
+              void act(async () => {
+                await showDraft(await client.get<PlacementsPayload>(PLACEMENTS_API_PATH));
+                return 'The saved draft is shown: make your changes again.';
+              })
+            }
+          >
+            Reload the saved draft (drops your changes)
+          </button>
+        </p>
+      )}
       {blocking > 0 && (
         <p className="form-error" data-placements-blocking>
           {blocking} problem(s) of the saved draft stop a publish; each is shown with its slot.
@@ -196,6 +240,25 @@ function PlacementsEditor() {
           add={(remote, component) => edit(addSlot(document, remote, location.value, component))}
         />
       ))}
+      <PlacementsForms
+        formSlots={formSlotsOf(document)}
+        problems={problems}
+        components={components.data}
+        change={(at, change) => edit(changeFormSlot(document, at, change))}
+        add={(remote, resource, component, position) =>
+          edit(addFormSlot(document, remote, resource, component, position))
+        }
+      />
+      <PlacementsImport
+        importJson={(json) =>
+          void act(async () => {
+            if (dirty && !window.confirm('The import replaces the draft and its unsaved changes. Import?')) return '';
+            const answer = await client.post<PlacementsDraftPayload>(`${PLACEMENTS_API_PATH}/import`, json);
+            await showDraft(answer);
+            return importOutcome(answer);
+          })
+        }
+      />
       <PlacementRevisions
         revisions={revisions}
         rollback={(number) =>
@@ -204,12 +267,7 @@ function PlacementsEditor() {
             const revision = await client.post<{ number: number }>(`${PLACEMENTS_API_PATH}/rollback`, {
               revision: number,
             });
-            const draft = await client.get<PlacementsPayload>(PLACEMENTS_API_PATH);
-            setDocument(asDocument(draft.draft.document));
-            setProblems(draft.problems);
-            setPreview(draft.preview);
-            setDirty(false);
-            await loadHistory();
+            await showDraft(await client.get<PlacementsPayload>(PLACEMENTS_API_PATH));
             return `Rolled back to revision ${number}: revision ${revision.number} is in force.`;
           })
         }

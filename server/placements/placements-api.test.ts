@@ -349,15 +349,15 @@ describe('the components a slot may name', () => {
         {
           name: 'team_billing',
           components: [
-            { name: 'InvoiceBanner', schema: BANNER_SCHEMA },
-            { name: 'InvoiceNote', schema: null },
+            { name: 'InvoiceBanner', schema: BANNER_SCHEMA, form: false },
+            { name: 'InvoiceNote', schema: null, form: false },
           ],
         },
         {
           name: 'team_news',
           components: [
-            { name: 'NewsTicker', schema: null },
-            { name: 'Welcome', schema: null },
+            { name: 'NewsTicker', schema: null, form: false },
+            { name: 'Welcome', schema: null, form: false },
           ],
         },
       ],

@@ -1,4 +1,5 @@
 import { SlotLocation, type PlacementProblem } from '../../shared';
+import { describeFormPosition } from '../remotes/configured-forms';
 import type { RemotesConfig } from '../remotes/remotes-config';
 import { checkSlots, type SlotCheckSubjects } from '../slots/slot-check';
 import type { SlotProblem } from '../slots/slot-contract';
@@ -21,8 +22,9 @@ export function checkPlacements(
   const combined = withPlacements(file, parsed);
   const without = new Set(checkSlots(subjects, file).map(keyOf));
   const slotOf = attribution(subjects, file, combined, parsed);
+  const formSlotOf = formAttribution(parsed);
   return checkSlots(subjects, combined).flatMap((problem) => {
-    const slot = slotOf(problem);
+    const slot = slotOf(problem) ?? formSlotOf(problem);
     if (slot === null && without.has(keyOf(problem))) return [];
     return [
       {
@@ -84,5 +86,32 @@ function attribution(
     const id = ordered.ids[Number(at[1])];
     const holders = slotIds(inputs).flatMap((slotId, input) => (slotId === id ? [input - codeHere.length] : []));
     return holders.map(ofDocument).find((slot) => slot !== null) ?? null;
+  };
+}
+
+/**
+ * Which of the document's form slots a problem is about: the slot check names a form slot by its form
+ * (`resource form "<resource>"`), remote, component and position, not by an index, so the document's form slot
+ * with all four is it (the first such, when the document repeats one). Its index is the one in its remote's
+ * `forms[resource]` list, as the editor holds it.
+ */
+function formAttribution(parsed: ParsedPlacements): (problem: SlotProblem) => { remote: string; index: number } | null {
+  const counts = new Map<string, number>();
+  const indexed = parsed.forms.map((form) => {
+    const key = JSON.stringify([form.remote, form.resource]);
+    const index = counts.get(key) ?? 0;
+    counts.set(key, index + 1);
+    return { form, index };
+  });
+  return (problem) => {
+    if (problem.source !== 'configuration') return null;
+    const found = indexed.find(
+      ({ form }) =>
+        problem.location === `resource form "${form.resource}"` &&
+        problem.remote === form.remote &&
+        problem.component === form.slot.component &&
+        problem.position === describeFormPosition(form.position),
+    );
+    return found === undefined ? null : { remote: found.form.remote, index: found.index };
   };
 }

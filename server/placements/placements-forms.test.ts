@@ -98,6 +98,35 @@ describe('form slots in the placements document', () => {
     }
   });
 
+  it('names the form slot each problem is about, by its index in its remote’s list for the resource', async () => {
+    const document = {
+      remotes: [
+        {
+          name: 'team_records',
+          forms: {
+            notes: [
+              { component: 'SlugPreview', props: { source: 'title', target: 'slug' }, position: { after: 'title' } },
+              { component: 'SlugPreview', props: { source: 'title' }, position: { before: 'slug' } },
+            ],
+          },
+        },
+      ],
+    };
+    const { problems } = await saveDraft(document);
+    expect(problems).not.toEqual([]);
+    for (const problem of problems) {
+      expect(problem).toMatchObject({ remote: 'team_records', location: 'resource form "notes"', index: 1 });
+    }
+  });
+
+  it('lists which components of a remote a form slot may name', async () => {
+    const answer = await operator.get('/api/placements/components').expect(200);
+    expect(answer.body.remotes).toContainEqual({
+      name: 'team_records',
+      components: [{ name: 'SlugPreview', schema: expect.any(Object), form: true }],
+    });
+  });
+
   it('names a malformed "forms" value as a problem of its remote entry', async () => {
     const saved = await saveDraft({ remotes: [{ name: 'team_records', forms: { notes: 'SlugPreview' } }] });
     expect(saved.problems).toEqual([

@@ -21,7 +21,7 @@ import { requireJsonBody } from '../http/require-json-body';
 import type { TenantStore } from '../tenants/tenant-store';
 import { placementsOfFile } from './placements-document';
 import { PlacementsRefusedError, revisionNumber, type PlacementsService } from './placements-service';
-import { RevisionMovedError, type PlacementsStore } from './placements-store';
+import { DraftMovedError, RevisionMovedError, type PlacementsStore } from './placements-store';
 import { previewViewer, readPreviewRequest } from './preview-request';
 
 /** A placements document may be larger than a record: every remote's slots with their props. */
@@ -72,11 +72,15 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
     PUT: [
       ...operatorJson,
       async (req, res) => {
-        const body = req.body as { document?: unknown };
+        const body = req.body as { document?: unknown; expectedUpdatedAt?: unknown };
         if (typeof body !== 'object' || body === null || !('document' in body)) {
           throw HttpError.invalidRequest('Send { "document": { "remotes": [...], "locations": {...} } }.');
         }
-        const payload: PlacementsDraftPayload = await service.saveDraft(shallowEnough(body.document), actor(req));
+        const payload: PlacementsDraftPayload = await service.saveDraft(
+          shallowEnough(body.document),
+          actor(req),
+          expectedVersion(body.expectedUpdatedAt),
+        );
         res.json(payload);
       },
     ],
@@ -216,8 +220,13 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
   });
 
   // A refused publish or rollback: 400 with each problem (404 for a revision that does not exist); a publish that
-  // lost a race with another: 409. Nothing changed in either case.
+  // lost a race with another, or a draft save one with another save: 409. Nothing changed in either case.
   router.use(((error, _req, res, next) => {
+    if (error instanceof DraftMovedError) {
+      const body: ErrorBody = { error: { code: 'conflict', message: error.message, savedDraft: error.saved } };
+      res.status(409).json(body);
+      return;
+    }
     if (error instanceof RevisionMovedError) {
       next(new HttpError('conflict', error.message));
       return;
@@ -247,4 +256,13 @@ function shallowEnough(value: unknown): JsonValue {
     level = level.flatMap((item) => (typeof item === 'object' && item !== null ? Object.values(item) : []));
   }
   return value as JsonValue;
+}
+
+/** A draft save's `expectedUpdatedAt`: left out (the last save wins), null (no draft saved yet), or an ISO time. */
+function expectedVersion(value: unknown): string | null | undefined {
+  if (value === undefined || value === null) return value;
+  if (typeof value === 'string' && !Number.isNaN(Date.parse(value))) return value;
+  throw HttpError.invalidRequest(
+    '"expectedUpdatedAt" must be the updatedAt of the draft you loaded (an ISO 8601 time), or null when none was saved.',
+  );
 }

@@ -140,12 +140,16 @@ export class PlacementsService {
     return { document: latest?.document ?? EMPTY_DOCUMENT, updatedBy: null, updatedAt: null };
   }
 
-  /** Saves the draft whatever its problems (it is work in progress) and says what they are. */
+  /**
+   * Saves the draft whatever its problems (it is work in progress) and says what they are; refused when
+   * `expectedUpdatedAt` is given and the draft was saved since (placements-store.ts).
+   */
   async saveDraft(
     document: JsonValue,
     actor: string,
+    expectedUpdatedAt?: string | null,
   ): Promise<{ draft: PlacementsDraft; problems: PlacementProblem[]; preview: PlacementPreview }> {
-    const draft = await this.parts.store.saveDraft(document, actor);
+    const draft = await this.parts.store.saveDraft(document, actor, expectedUpdatedAt);
     return { draft, ...this.checked(document) };
   }
 
@@ -187,7 +191,11 @@ export class PlacementsService {
       remotes: known
         .map((remote) => ({
           name: remote.name,
-          components: remote.components.map((name) => ({ name, schema: remote.props?.[name] ?? null })),
+          components: remote.components.map((name) => ({
+            name,
+            schema: remote.props?.[name] ?? null,
+            form: (remote.formComponents ?? []).includes(name),
+          })),
         }))
         .sort((a, b) => a.name.localeCompare(b.name)),
     };

@@ -20,6 +20,17 @@ export class RevisionMovedError extends Error {
   }
 }
 
+/** A draft save that lost a race: the draft was saved (by a save, an import or a rollback) since the caller read it. */
+export class DraftMovedError extends Error {
+  constructor(readonly saved: Pick<PlacementsDraft, 'updatedBy' | 'updatedAt'>) {
+    super(
+      `The draft was saved by ${saved.updatedBy ?? 'someone'} at ${saved.updatedAt ?? 'an unknown time'} since you ` +
+        'loaded it: reload it to see their changes (yours are not saved), then make yours again.',
+    );
+    this.name = 'DraftMovedError';
+  }
+}
+
 export interface NewRevision {
   document: JsonValue;
   action: 'publish' | 'rollback';
@@ -50,15 +61,33 @@ export class PlacementsStore {
     };
   }
 
-  async saveDraft(document: JsonValue, actor: string): Promise<PlacementsDraft> {
-    const now = Date.now();
-    const values = { document: JSON.stringify(document), updated_by: actor, updated_at: now };
-    await this.engine.db
-      .insertInto('placement_draft')
-      .values({ only_row: 1, ...values })
-      .onConflict((conflict) => conflict.column('only_row').doUpdateSet(values))
-      .execute();
-    return { document, updatedBy: actor, updatedAt: new Date(now).toISOString() };
+  /**
+   * Saves the draft. With `expectedUpdatedAt` (the `updatedAt` of the draft the caller read; null: none was saved),
+   * a draft saved since refuses the save (DraftMovedError); without it, the last save wins. `updated_at` is the
+   * draft's version: each save moves it by at least a millisecond, so two saves never share one.
+   */
+  async saveDraft(document: JsonValue, actor: string, expectedUpdatedAt?: string | null): Promise<PlacementsDraft> {
+    return this.engine.exclusive(async (db) => {
+      const row = await db.selectFrom('placement_draft').select(['updated_by', 'updated_at']).executeTakeFirst();
+      const current = row ? Number(row.updated_at) : null;
+      if (expectedUpdatedAt !== undefined) {
+        const expected = expectedUpdatedAt === null ? null : Date.parse(expectedUpdatedAt);
+        if (expected !== current) {
+          throw new DraftMovedError({
+            updatedBy: row?.updated_by ?? null,
+            updatedAt: current === null ? null : new Date(current).toISOString(),
+          });
+        }
+      }
+      const now = Math.max(Date.now(), (current ?? 0) + 1);
+      const values = { document: JSON.stringify(document), updated_by: actor, updated_at: now };
+      await db
+        .insertInto('placement_draft')
+        .values({ only_row: 1, ...values })
+        .onConflict((conflict) => conflict.column('only_row').doUpdateSet(values))
+        .execute();
+      return { document, updatedBy: actor, updatedAt: new Date(now).toISOString() };
+    });
   }
 
   /** The newest revision's number (0 with none): it moves with every publish and rollback, on any host. */
@@ -133,7 +162,10 @@ export class PlacementsStore {
         })
         .execute();
       if (next.setDraft) {
-        const draft = { document: row.document, updated_by: next.actor, updated_at: now };
+        // Past the draft's version, as a save moves it (saveDraft): a save made before this refuses.
+        const before = await db.selectFrom('placement_draft').select('updated_at').executeTakeFirst();
+        const version = Math.max(now, before ? Number(before.updated_at) + 1 : 0);
+        const draft = { document: row.document, updated_by: next.actor, updated_at: version };
         await db
           .insertInto('placement_draft')
           .values({ only_row: 1, ...draft })

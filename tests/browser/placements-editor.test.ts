@@ -3,12 +3,13 @@ import { axeViolations } from '../../testing/system/axe';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
 import { runCommand } from '../../testing/system/npm-command';
 import { signIn } from '../../testing/system/sign-in';
-import { componentsAt, waitForSlot } from '../../testing/system/slot-page';
+import { componentsAt, SLOT_TIMEOUT_MS, waitForSlot } from '../../testing/system/slot-page';
 
 /**
  * The placements editor in Chromium, on a real server, as the demo operator: a component placed from the page
  * with its props filled in the form its schema makes, published, moved by its priority and published again, then
- * rolled back; the dashboard shows each order on the next load. The page passes axe-core (WCAG 2.1 AA), its
+ * rolled back; the dashboard shows each order on the next load. A form slot placed from the page and published
+ * shows in the resource's form. The page passes axe-core (WCAG 2.1 AA), its
  * schema forms run under the page's Content-Security-Policy, and other staff are told it is for operators.
  */
 jest.setTimeout(180_000);
@@ -74,6 +75,31 @@ it('places a component with its props form, reorders it by priority, publishes a
     expect(await dashboardOrder(page)).toEqual(['WelcomeCard', 'ShortcutLinks']);
     expect(log.consoleMatching(/Content Security Policy|Refused to|EvalError/, ['error', 'warning'])).toEqual([]);
   }
+});
+
+it('places a form slot with its props form and publishes it: the resource form shows the component', async () => {
+  const { page, log } = await suite.newPage();
+  await signIn(page);
+  await page.goto('/placements');
+  const forms = page.locator('[data-placements-forms]');
+  await forms.getByLabel('Form of the resource').selectOption('authors');
+  await forms.getByLabel('Form component').selectOption('team_records:SlugPreview');
+  await forms.getByLabel('Position in the form').selectOption('after:title');
+  await forms.getByRole('button', { name: 'Add the form slot' }).click();
+  const name = 'SlugPreview (team_records) in the Authors form';
+  await forms.getByText(`Props of ${name}`).click();
+  await forms.getByRole('textbox', { name: /source/i }).fill('title');
+  await forms.getByRole('textbox', { name: /target/i }).fill('label');
+  await publishAndWait(page, /Revision \d+ published/);
+  expect(await forms.locator('[data-placement-problems]').count()).toBe(0);
+  expect(await axeViolations(page)).toEqual([]);
+
+  const form = 'form[data-resource-form="authors"]';
+  await page.goto('/resources/authors/new');
+  await page.locator(`${form} [data-form-slot="SlugPreview"]`).getByText('Slug preview').waitFor({
+    timeout: SLOT_TIMEOUT_MS,
+  });
+  expect(log.pageErrors).toEqual([]);
 });
 
 it('shows other staff neither the link nor the editor, and the API refuses them', async () => {

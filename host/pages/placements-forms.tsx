@@ -1,0 +1,244 @@
+import { lazy, Suspense, useState } from 'react';
+import type {
+  JsonSchema,
+  JsonValue,
+  PlacementComponentsPayload,
+  PlacementProblem,
+  ResourceListPayload,
+  ResourcePayload,
+} from '../../shared';
+import { useApi } from '../app/use-api';
+import type { DraftSlot } from './placements-draft';
+import { formLocation, positionChoice, positionOf, type DraftFormSlotAt } from './placements-form-slots';
+
+const PlacementPropsForm = lazy(
+  () => import(/* webpackChunkName: "tool-library-props-form" */ './placement-props-form'),
+);
+
+export interface PlacementsFormsProps {
+  formSlots: readonly DraftFormSlotAt[];
+  problems: readonly PlacementProblem[];
+  components: PlacementComponentsPayload;
+  change(at: DraftFormSlotAt, change: (slot: DraftSlot) => DraftSlot | null): void;
+  add(remote: string, resource: string, component: string, position: JsonValue | undefined): void;
+}
+
+/**
+ * The draft's form slots (a remote entry's `"forms"`: per resource, components placed among its form's fields):
+ * each with its position, props from its component's schema and its problems, and a way to add one.
+ */
+export function PlacementsForms(props: PlacementsFormsProps) {
+  const resources = useApi<ResourceListPayload>('/api/resources');
+  const labelOf = (name: string) =>
+    (resources.status === 'ready'
+      ? resources.data.resources.find((resource) => resource.name === name)?.label
+      : null) ?? name;
+  return (
+    <section className="inspector__section" aria-labelledby="placements-forms" data-placements-forms>
+      <h2 id="placements-forms">Form slots</h2>
+      <p className="muted">Components of a remote placed among the fields of a resource’s form.</p>
+      {props.formSlots.length === 0 ? (
+        <p className="empty">The draft places nothing in a form.</p>
+      ) : (
+        <ol className="placements__slots">
+          {props.formSlots.map((at) => (
+            <FormSlotEditor
+              key={`${at.remote}|${at.resource}|${at.index}`}
+              at={at}
+              resourceLabel={labelOf(at.resource)}
+              schema={schemaOf(props.components, at.remote, String(at.slot.component))}
+              problems={props.problems.filter(
+                (problem) =>
+                  problem.remote === at.remote &&
+                  problem.location === formLocation(at.resource) &&
+                  problem.index === at.index,
+              )}
+              change={(change) => props.change(at, change)}
+            />
+          ))}
+        </ol>
+      )}
+      {resources.status === 'ready' && (
+        <AddFormSlot resources={resources.data} components={props.components} add={props.add} />
+      )}
+    </section>
+  );
+}
+
+function schemaOf(components: PlacementComponentsPayload, remote: string, component: string): JsonSchema | null {
+  const found = components.remotes.find((candidate) => candidate.name === remote);
+  return found?.components.find((candidate) => candidate.name === component)?.schema ?? null;
+}
+
+/** The choices of a form slot's position: the end, before or after each field of the resource's form. */
+function PositionSelect(props: {
+  id: string;
+  label: string;
+  resource: string;
+  value: string;
+  set(value: string): void;
+}) {
+  const definition = useApi<ResourcePayload>(`/api/resources/${encodeURIComponent(props.resource)}`);
+  const fields =
+    definition.status === 'ready'
+      ? definition.data.resource.fields.flatMap((item) => (item.type === 'field' ? [item] : []))
+      : [];
+  const choices = [
+    { value: 'end', label: 'After every field' },
+    ...fields.flatMap((field) => [
+      { value: `before:${field.name}`, label: `Before ${field.label}` },
+      { value: `after:${field.name}`, label: `After ${field.label}` },
+    ]),
+  ];
+  // A position the form does not offer (an index, a field it lacks) stays choosable as written: the check names it.
+  if (!choices.some((choice) => choice.value === props.value)) choices.push({ value: props.value, label: props.value });
+  return (
+    <div className="form__field">
+      <label htmlFor={props.id}>{props.label}</label>
+      <select id={props.id} value={props.value} onChange={(event) => props.set(event.target.value)}>
+        {choices.map((choice) => (
+          <option key={choice.value} value={choice.value}>
+            {choice.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+interface FormSlotEditorProps {
+  at: DraftFormSlotAt;
+  resourceLabel: string;
+  schema: JsonSchema | null;
+  problems: readonly PlacementProblem[];
+  change(change: (slot: DraftSlot) => DraftSlot | null): void;
+}
+
+function FormSlotEditor({ at, resourceLabel, schema, problems, change }: FormSlotEditorProps) {
+  const name = `${String(at.slot.component)} (${at.remote}) in the ${resourceLabel} form`;
+  const id = `placement-form-${at.remote}-${at.resource}-${at.index}`;
+  const setKey = (key: string, value: JsonValue | undefined) =>
+    change((current) => {
+      const { [key]: _old, ...rest } = current;
+      return value === undefined ? rest : { ...rest, [key]: value };
+    });
+  return (
+    <li
+      className="placements__slot"
+      data-placement-form-slot={`${at.remote}:${at.resource}:${String(at.slot.component)}`}
+    >
+      <h3 className="placements__slot-title">{name}</h3>
+      <PositionSelect
+        id={`${id}-position`}
+        label={`Position of ${name}`}
+        resource={at.resource}
+        value={positionChoice(at.slot.position)}
+        set={(choice) => setKey('position', positionOf(choice))}
+      />
+      {schema === null ? (
+        <p className="muted">Its remote declares no props schema: its props are kept as they are.</p>
+      ) : (
+        <details className="placements__props">
+          <summary>Props of {name}</summary>
+          <Suspense fallback={<p role="status">Loading the form…</p>}>
+            <PlacementPropsForm
+              schema={schema}
+              props={at.slot.props ?? {}}
+              idPrefix={`${id}-props`}
+              onChange={(props) => setKey('props', props)}
+            />
+          </Suspense>
+        </details>
+      )}
+      {problems.length > 0 && (
+        <ul className="form-error placements__problems" data-placement-problems>
+          {problems.map((problem) => (
+            <li key={`${problem.kind}|${problem.path ?? ''}|${problem.message}`}>
+              {problem.path === null ? '' : `${problem.path}: `}
+              {problem.message}
+              {problem.blocking ? '' : ' (a warning: it does not stop a publish)'}
+            </li>
+          ))}
+        </ul>
+      )}
+      <button type="button" className="button button--secondary" onClick={() => change(() => null)}>
+        Remove {name}
+      </button>
+    </li>
+  );
+}
+
+interface AddFormSlotProps {
+  resources: ResourceListPayload;
+  components: PlacementComponentsPayload;
+  add: PlacementsFormsProps['add'];
+}
+
+/** Adds a form slot: a resource, one of a remote's form components, and where among the form's fields. */
+function AddFormSlot({ resources, components, add }: AddFormSlotProps) {
+  const options = components.remotes.flatMap((remote) =>
+    remote.components.flatMap((component) => (component.form ? [`${remote.name}:${component.name}`] : [])),
+  );
+  const [resource, setResource] = useState('');
+  const [choice, setChoice] = useState('');
+  const [position, setPosition] = useState('end');
+  if (options.length === 0 || resources.resources.length === 0) {
+    return <p className="muted">No remote known now lists a form component: there is nothing to place in a form.</p>;
+  }
+  return (
+    <fieldset className="placements__add">
+      <legend>Add a form slot</legend>
+      <div className="form__field">
+        <label htmlFor="placements-form-add-resource">Form of the resource</label>
+        <select
+          id="placements-form-add-resource"
+          value={resource}
+          onChange={(event) => {
+            setResource(event.target.value);
+            setPosition('end');
+          }}
+        >
+          <option value="">Choose a resource…</option>
+          {resources.resources.map((item) => (
+            <option key={item.name} value={item.name}>
+              {item.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="form__field">
+        <label htmlFor="placements-form-add-component">Form component</label>
+        <select id="placements-form-add-component" value={choice} onChange={(event) => setChoice(event.target.value)}>
+          <option value="">Choose a component…</option>
+          {options.map((option) => (
+            <option key={option} value={option}>
+              {option.replace(':', ': ')}
+            </option>
+          ))}
+        </select>
+      </div>
+      {resource !== '' && (
+        <PositionSelect
+          id="placements-form-add-position"
+          label="Position in the form"
+          resource={resource}
+          value={position}
+          set={setPosition}
+        />
+      )}
+      <button
+        type="button"
+        className="button button--secondary"
+        disabled={resource === '' || choice === ''}
+        onClick={() => {
+          const [remote, component] = choice.split(':') as [string, string];
+          add(remote, resource, component, positionOf(position));
+          setChoice('');
+          setPosition('end');
+        }}
+      >
+        Add the form slot
+      </button>
+    </fieldset>
+  );
+}

@@ -1,0 +1,109 @@
+/**
+ * The placements page's import: a file chosen or JSON pasted is sent to the import route, the page says what was
+ * kept and what the server dropped, and the draft shown is the imported one.
+ */
+import '../../testing/host/router-globals';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import {
+  OPERATOR_ROLE,
+  PLACEMENTS_PAGE_PATH,
+  type PlacementsDocument,
+  type PlacementsDraftPayload,
+  type PlacementsPayload,
+} from '../../shared';
+import { createFakeApi, type FakeApi, type FakeRoute } from '../../testing/host/fake-api';
+import { demoMe, renderAppAt } from '../../testing/host/render-app';
+
+const LOCATION = 'dashboard-after-cards';
+
+const FILE = {
+  allowedOrigins: ['https://news.example'],
+  remotes: [
+    {
+      name: 'team_news',
+      entry: 'https://news.example/mf-manifest.json',
+      slots: { [LOCATION]: [{ component: 'NewsTicker' }] },
+      forms: { notes: [{ component: 'SlugPreview', position: { after: 'title' } }] },
+    },
+  ],
+  locations: { [LOCATION]: ['team_news'] },
+};
+
+const IMPORTED: PlacementsDocument = {
+  remotes: [{ name: 'team_news', slots: FILE.remotes[0]!.slots, forms: FILE.remotes[0]!.forms }],
+  locations: FILE.locations,
+};
+
+function draftOf(document: PlacementsDocument): PlacementsPayload['draft'] {
+  return { document: document as never, updatedBy: 'admin', updatedAt: '2026-11-23T10:00:00.000Z' };
+}
+
+function api(routes: Record<string, FakeRoute> = {}): FakeApi {
+  const imported: PlacementsDraftPayload = {
+    draft: draftOf(IMPORTED),
+    problems: [],
+    preview: {},
+    ignored: ['allowedOrigins', 'remotes[0].entry'],
+  };
+  return createFakeApi({
+    'GET /me': { body: demoMe([OPERATOR_ROLE]) },
+    'GET /slots': { body: { slots: {} } },
+    'GET /meta': { body: { dashboards: [], modules: [], slots: {} } },
+    'GET /api/placements': { body: { draft: draftOf({}), problems: [], preview: {}, published: null } },
+    'GET /api/placements/components': { body: { remotes: [] } },
+    'GET /api/placements/diff': { body: { revision: 0, changes: [] } },
+    'GET /api/placements/revisions': { body: { revisions: [] } },
+    'GET /api/resources': { body: { resources: [{ name: 'notes', label: 'Notes' }] } },
+    'GET /api/resources/notes': { body: { resource: { name: 'notes', label: 'Notes', fields: [] } } },
+    'POST /api/placements/import': { body: imported },
+    ...routes,
+  });
+}
+
+async function importSection(): Promise<HTMLElement> {
+  const heading = await screen.findByRole('heading', { name: 'Import', level: 2 });
+  return heading.closest('section') as HTMLElement;
+}
+
+describe('the import on the placements page', () => {
+  it('sends a chosen file, says what was kept and dropped, and shows the imported draft', async () => {
+    const fake = api();
+    renderAppAt(fake, PLACEMENTS_PAGE_PATH);
+    const section = await importSection();
+    const file = new File([JSON.stringify(FILE)], 'remotes.json', { type: 'application/json' });
+    fireEvent.change(within(section).getByLabelText('JSON file to import'), { target: { files: [file] } });
+    const text = within(section).getByLabelText(/^JSON to import/) as HTMLTextAreaElement;
+    await waitFor(() => expect(JSON.parse(text.value)).toEqual(FILE));
+    fireEvent.click(within(section).getByRole('button', { name: 'Import into the draft' }));
+
+    await screen.findByText(
+      'Imported into the draft: 1 slot(s), 1 form slot(s), 1 allow-list(s) kept; dropped as not placements: ' +
+        'allowedOrigins, remotes[0].entry.',
+    );
+    expect(fake.requests.find((request) => request.method === 'POST')?.body).toEqual(FILE);
+    const location = screen.getByRole('heading', { name: LOCATION, level: 2 }).closest('section') as HTMLElement;
+    expect(location.querySelector('[data-placement-slot="team_news:NewsTicker"]')).not.toBeNull();
+    expect(screen.getByText('SlugPreview (team_news) in the Notes form'));
+  });
+
+  it('says pasted text is not JSON without sending it, and shows a refusal of the server', async () => {
+    const fake = api({
+      'POST /api/placements/import': {
+        status: 400,
+        body: { error: { code: 'invalid_body', message: 'The body must be a JSON object.' } },
+      },
+    });
+    renderAppAt(fake, PLACEMENTS_PAGE_PATH);
+    const section = await importSection();
+    const text = within(section).getByLabelText(/^JSON to import/);
+    fireEvent.change(text, { target: { value: '{"remotes": [' } });
+    fireEvent.click(within(section).getByRole('button', { name: 'Import into the draft' }));
+    expect(within(section).getByText(/^Not JSON:/));
+    expect(text.getAttribute('aria-invalid')).toBe('true');
+
+    fireEvent.change(text, { target: { value: '[1, 2]' } });
+    fireEvent.click(within(section).getByRole('button', { name: 'Import into the draft' }));
+    await screen.findByText('Refused: The body must be a JSON object.');
+    expect(fake.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+  });
+});

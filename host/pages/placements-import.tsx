@@ -1,0 +1,95 @@
+import { useState } from 'react';
+import type { JsonValue, PlacementsDraftPayload } from '../../shared';
+import { asDocument } from './placements-draft';
+
+export interface PlacementsImportProps {
+  /** Sends the file's JSON to the import route; resolves when the draft shows it. */
+  importJson(json: JsonValue): void;
+}
+
+/**
+ * Brings a REMOTES_CONFIG file (or an exported revision) into the draft: chosen as a file, whose text is shown
+ * before it is sent, or pasted. The server keeps its placements and names what it dropped.
+ */
+export function PlacementsImport({ importJson }: PlacementsImportProps) {
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  const choose = (file: File | undefined) => {
+    if (file === undefined) return;
+    // FileReader rather than file.text(): the same in every browser the host supports.
+    const reader = new FileReader();
+    reader.onload = () => {
+      setText(typeof reader.result === 'string' ? reader.result : '');
+      setError(null);
+    };
+    reader.onerror = () => setError(`${file.name} could not be read.`);
+    reader.readAsText(file);
+  };
+
+  const send = () => {
+    let json: JsonValue;
+    try {
+      json = JSON.parse(text) as JsonValue;
+    } catch (parseError) {
+      setError(`Not JSON: ${(parseError as Error).message}`);
+      return;
+    }
+    setError(null);
+    importJson(json);
+  };
+
+  return (
+    <section className="inspector__section" aria-labelledby="placements-import" data-placements-import>
+      <h2 id="placements-import">Import</h2>
+      <p className="muted">
+        A REMOTES_CONFIG file or an exported revision replaces the draft: its placements are kept, the rest (entries,
+        origins…) is dropped and named.
+      </p>
+      <div className="form__field">
+        <label htmlFor="placements-import-file">JSON file to import</label>
+        <input
+          id="placements-import-file"
+          type="file"
+          accept="application/json,.json"
+          onChange={(event) => choose(event.target.files?.[0])}
+        />
+      </div>
+      <div className="form__field">
+        <label htmlFor="placements-import-text">JSON to import (chosen file or pasted)</label>
+        <textarea
+          id="placements-import-text"
+          rows={4}
+          value={text}
+          aria-invalid={error !== null}
+          aria-describedby={error === null ? undefined : 'placements-import-error'}
+          onChange={(event) => setText(event.target.value)}
+        />
+        {error !== null && (
+          <p className="form__error" id="placements-import-error">
+            {error}
+          </p>
+        )}
+      </div>
+      <button type="button" className="button button--secondary" disabled={text.trim() === ''} onClick={send}>
+        Import into the draft
+      </button>
+    </section>
+  );
+}
+
+/** What an import kept (counted in the draft the server saved) and what it dropped, in words. */
+export function importOutcome(payload: PlacementsDraftPayload): string {
+  const document = asDocument(payload.draft.document);
+  const count = (lists: Array<Record<string, JsonValue[]> | undefined>) =>
+    lists.reduce((sum, byKey) => sum + Object.values(byKey ?? {}).reduce((n, list) => n + list.length, 0), 0);
+  const slots = count((document.remotes ?? []).map((entry) => entry.slots));
+  const forms = count((document.remotes ?? []).map((entry) => entry.forms));
+  const allowLists = Object.keys(document.locations ?? {}).length;
+  const ignored = payload.ignored ?? [];
+  return (
+    `Imported into the draft: ${slots} slot(s), ${forms} form slot(s), ${allowLists} allow-list(s) kept; ` +
+    (ignored.length === 0 ? 'nothing dropped.' : `dropped as not placements: ${ignored.join(', ')}.`) +
+    (payload.problems.length === 0 ? '' : ` ${payload.problems.length} problem(s).`)
+  );
+}
