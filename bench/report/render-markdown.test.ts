@@ -119,10 +119,12 @@ describe('renderMarkdown', () => {
 
   it('prints each page with the spread of each run, and counts its goal only when both runs meet it', () => {
     expect(markdown).toContain(
-      '| Sign-in page (`/login`) | cold | on | 3 | 500 ms (490–505) / 520 ms (510–525) | 250 ms (240–255) / 260 ms (250–265) | ' +
+      '| Sign-in page (`/login`) | HTTP/1.1 | cold | on | 3 | 500 ms (490–505) / 520 ms (510–525) | 250 ms (240–255) / 260 ms (250–265) | ' +
         '20 req, 390.6 KiB; 5 req, 273.4 KiB | 2.00 / 2.00 | <= 1.15 | **missed** |',
     );
-    expect(markdown).toContain('| Dashboard (`/`, signed in) | warm | on | 3 | 110 ms (100–115) / 112 ms (102–117) |');
+    expect(markdown).toContain(
+      '| Dashboard (`/`, signed in) | HTTP/1.1 | warm | on | 3 | 110 ms (100–115) / 112 ms (102–117) |',
+    );
     expect(markdown).toContain('| 1.10 / 1.12 | <= 1.15 | met |');
     expect(markdown).toContain('- `/`: dashboard-before-cards: ShortcutLinks.');
   });
