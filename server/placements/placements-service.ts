@@ -103,8 +103,16 @@ export class PlacementsService {
       const latest = await this.parts.store.latest();
       if (latest) await this.take(latest, askRemotes);
     });
-    this.reading = next.finally(() => {
-      if (this.reading === next) this.reading = null;
+    // The next refresh waits for this one whether it failed or not, and reads again; only this caller gets the
+    // failure (a promise derived from a failed read and kept unobserved would be an unhandled rejection, e.g. when
+    // the app closes during a read).
+    const settled: Promise<void> = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.reading = settled;
+    void settled.then(() => {
+      if (this.reading === settled) this.reading = null;
     });
     return next;
   }

@@ -63,8 +63,16 @@ export class ReleaseSnapshot {
     // One read at a time; a refresh asked for meanwhile reads again after it (it may follow a newer write).
     const previous = this.reading ?? Promise.resolve();
     const next = previous.then(() => this.read());
-    this.reading = next.finally(() => {
-      if (this.reading === next) this.reading = null;
+    // The next refresh waits for this one whether it failed or not, and reads again; only this caller gets the
+    // failure (a promise derived from a failed read and kept unobserved would be an unhandled rejection, e.g. when
+    // the app closes during a read).
+    const settled: Promise<void> = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.reading = settled;
+    void settled.then(() => {
+      if (this.reading === settled) this.reading = null;
     });
     return next;
   }
