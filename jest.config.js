@@ -37,6 +37,10 @@ const common = {
 };
 
 module.exports = {
+  // A fresh worker for every test file: a suite that leaves a connection attempt or timer behind (a PostgreSQL pool's
+  // connect timing out after its suite ended was seen in CI) cannot fail whichever test runs next in that worker.
+  // It costs the worker's start per file, about a second on two cores.
+  workerIdleMemoryLimit: '1KB',
   projects: [
     {
       ...common,
