@@ -1,4 +1,5 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
+import { PlacementEntryBody } from './placement-entry-body';
 import type {
   JsonSchema,
   JsonValue,
@@ -10,10 +11,6 @@ import type {
 import { useApi } from '../app/use-api';
 import type { DraftSlot } from './placements-draft';
 import { formLocation, positionChoice, positionOf, type DraftFormSlotAt } from './placements-form-slots';
-
-const PlacementPropsForm = lazy(
-  () => import(/* webpackChunkName: "tool-library-props-form" */ './placement-props-form'),
-);
 
 export interface PlacementsFormsProps {
   formSlots: readonly DraftFormSlotAt[];
@@ -135,35 +132,15 @@ function FormSlotEditor({ at, resourceLabel, schema, problems, change }: FormSlo
         value={positionChoice(at.slot.position)}
         set={(choice) => setKey('position', positionOf(choice))}
       />
-      {schema === null ? (
-        <p className="muted">Its remote declares no props schema: its props are kept as they are.</p>
-      ) : (
-        <details className="placements__props">
-          <summary>Props of {name}</summary>
-          <Suspense fallback={<p role="status">Loading the form…</p>}>
-            <PlacementPropsForm
-              schema={schema}
-              props={at.slot.props ?? {}}
-              idPrefix={`${id}-props`}
-              onChange={(props) => setKey('props', props)}
-            />
-          </Suspense>
-        </details>
-      )}
-      {problems.length > 0 && (
-        <ul className="form-error placements__problems" data-placement-problems>
-          {problems.map((problem) => (
-            <li key={`${problem.kind}|${problem.path ?? ''}|${problem.message}`}>
-              {problem.path === null ? '' : `${problem.path}: `}
-              {problem.message}
-              {problem.blocking ? '' : ' (a warning: it does not stop a publish)'}
-            </li>
-          ))}
-        </ul>
-      )}
-      <button type="button" className="button button--secondary" onClick={() => change(() => null)}>
-        Remove {name}
-      </button>
+      <PlacementEntryBody
+        id={id}
+        name={name}
+        schema={schema}
+        props={at.slot.props ?? {}}
+        problems={problems}
+        setProps={(props) => setKey('props', props)}
+        remove={() => change(() => null)}
+      />
     </li>
   );
 }

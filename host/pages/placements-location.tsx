@@ -1,4 +1,5 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
+import { PlacementEntryBody } from './placement-entry-body';
 import type {
   JsonSchema,
   JsonValue,
@@ -7,10 +8,6 @@ import type {
   PlacementProblem,
 } from '../../shared';
 import { priorityOf, slotKey, type DraftSlot, type DraftSlotAt } from './placements-draft';
-
-const PlacementPropsForm = lazy(
-  () => import(/* webpackChunkName: "tool-library-props-form" */ './placement-props-form'),
-);
 
 export interface PlacementsLocationProps {
   location: string;
@@ -153,35 +150,15 @@ function SlotEditor({ at, isPublic, schema, problems, change }: SlotEditorProps)
           )}
         </div>
       )}
-      {schema === null ? (
-        <p className="muted">Its remote declares no props schema: its props are kept as they are.</p>
-      ) : (
-        <details className="placements__props">
-          <summary>Props of {name}</summary>
-          <Suspense fallback={<p role="status">Loading the form…</p>}>
-            <PlacementPropsForm
-              schema={schema}
-              props={slot.props ?? {}}
-              idPrefix={`${id}-props`}
-              onChange={(props) => setKey('props', props)}
-            />
-          </Suspense>
-        </details>
-      )}
-      {problems.length > 0 && (
-        <ul className="form-error placements__problems" data-placement-problems>
-          {problems.map((problem) => (
-            <li key={`${problem.kind}|${problem.path ?? ''}|${problem.message}`}>
-              {problem.path === null ? '' : `${problem.path}: `}
-              {problem.message}
-              {problem.blocking ? '' : ' (a warning: it does not stop a publish)'}
-            </li>
-          ))}
-        </ul>
-      )}
-      <button type="button" className="button button--secondary" onClick={() => change(() => null)}>
-        Remove {name}
-      </button>
+      <PlacementEntryBody
+        id={id}
+        name={name}
+        schema={schema}
+        props={slot.props ?? {}}
+        problems={problems}
+        setProps={(props) => setKey('props', props)}
+        remove={() => change(() => null)}
+      />
     </li>
   );
 }

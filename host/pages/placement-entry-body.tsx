@@ -1,0 +1,53 @@
+import { lazy, Suspense } from 'react';
+import type { JsonSchema, JsonValue, PlacementProblem } from '../../shared';
+
+const PlacementPropsForm = lazy(
+  () => import(/* webpackChunkName: "tool-library-props-form" */ './placement-props-form'),
+);
+
+export interface PlacementEntryBodyProps {
+  /** The entry's element id, the prefix of its form fields' ids. */
+  id: string;
+  /** How the entry is named to the operator (the props form's summary, the remove button). */
+  name: string;
+  schema: JsonSchema | null;
+  props: JsonValue;
+  problems: readonly PlacementProblem[];
+  setProps: (props: JsonValue) => void;
+  remove: () => void;
+}
+
+/**
+ * What every entry of the placements editor ends with, a location slot or a form slot alike: its props form made
+ * from the component's JSON Schema (loaded with the form library's chunk), the draft check's problems, and removal.
+ */
+export function PlacementEntryBody({ id, name, schema, props, problems, setProps, remove }: PlacementEntryBodyProps) {
+  return (
+    <>
+      {schema === null ? (
+        <p className="muted">Its remote declares no props schema: its props are kept as they are.</p>
+      ) : (
+        <details className="placements__props">
+          <summary>Props of {name}</summary>
+          <Suspense fallback={<p role="status">Loading the form…</p>}>
+            <PlacementPropsForm schema={schema} props={props} idPrefix={`${id}-props`} onChange={setProps} />
+          </Suspense>
+        </details>
+      )}
+      {problems.length > 0 && (
+        <ul className="form-error placements__problems" data-placement-problems>
+          {problems.map((problem) => (
+            <li key={`${problem.kind}|${problem.path ?? ''}|${problem.message}`}>
+              {problem.path === null ? '' : `${problem.path}: `}
+              {problem.message}
+              {problem.blocking ? '' : ' (a warning: it does not stop a publish)'}
+            </li>
+          ))}
+        </ul>
+      )}
+      <button type="button" className="button button--secondary" onClick={remove}>
+        Remove {name}
+      </button>
+    </>
+  );
+}
