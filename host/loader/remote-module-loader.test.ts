@@ -27,7 +27,10 @@ interface Setup {
   fallbacks: FallbackRequest[];
 }
 
-function setup(remotes: RemoteDescriptor[], options: { manifestStatus?: number } = {}): Setup {
+function setup(
+  remotes: RemoteDescriptor[],
+  options: { manifestStatus?: number; shared?: Parameters<typeof createInstance>[0]['shared'] } = {},
+): Setup {
   const containers = new Map<string, FakeContainer>();
   const fetchCalls: string[] = [];
   const warnings: string[] = [];
@@ -36,6 +39,8 @@ function setup(remotes: RemoteDescriptor[], options: { manifestStatus?: number }
     name: uniqueName('test_host'),
     remotes: [],
     plugins: [fakeContainersPlugin(containers)],
+    // As the host build sets it (webpack.config.ts): the default would load every remote's entry to compare versions.
+    ...(options.shared ? { shared: options.shared, shareStrategy: 'loaded-first' as const } : {}),
   });
   const modules = createRemoteModuleLoader({
     instance,
@@ -120,6 +125,37 @@ describe('remote module loader (real Module Federation runtime, fake containers)
     expect(await s.modules.load(a, 'Greeting')).toBe(greeting);
     expect(container.get.mock.calls).toEqual([['./Greeting']]);
     expect(s.fetchCalls).toHaveLength(1);
+  });
+
+  it("contacts no remote before the host's own shared modules are loaded, so none can put its React first", async () => {
+    const a = uniqueName('team_a');
+    const remotes = [descriptor(a, ['Greeting'])];
+    let releaseReact: () => void = () => undefined;
+    const reactLoaded = new Promise<void>((resolve) => {
+      releaseReact = resolve;
+    });
+    const hostReact = { version: '19.2.0' };
+    const s = setup(remotes, {
+      shared: {
+        react: {
+          version: '19.2.0',
+          get: () => reactLoaded.then(() => () => hostReact),
+          shareConfig: { singleton: true, requiredVersion: '^19.0.0' },
+        },
+      },
+    });
+    const greeting = { default: () => null };
+    s.containers.set(a, fakeContainer({ Greeting: greeting }));
+    s.modules.registerRemotes(remotes);
+
+    const load = s.modules.load(a, 'Greeting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(s.fetchCalls).toEqual([]);
+    releaseReact();
+    expect(await load).toBe(greeting);
+    expect(s.fetchCalls).toHaveLength(1);
+    const scope = s.instance.shareScopeMap.default?.react?.['19.2.0'];
+    expect(scope).toMatchObject({ from: s.instance.name, loaded: true });
   });
 
   it('prefetches the named components it knows, skipping the others, and nothing waits for it', async () => {

@@ -58,6 +58,18 @@ export interface RemoteModuleLoader {
   readonly plugin: ReliabilityPlugin;
 }
 
+/**
+ * Settles once the host's own shared modules (React) are loaded in the runtime's share scope. A remote's entry
+ * registers its copies there as it initialises; one that initialises before the host's copy is loaded (a remote
+ * registered by its entry script starts before the async boundary) has its own React taken, and downloaded, instead
+ * of the host's. Loading the host's first costs a few microtasks: it is in the entry chunk (eager).
+ */
+function hostSharesLoaded(instance: ModuleFederation): Promise<void> {
+  const names = Object.keys(instance.options.shared);
+  // A share that fails to load is the runtime's to report when a remote asks for it; it must not block the remote.
+  return Promise.all(names.map((name) => instance.loadShare(name).catch(() => undefined))).then(() => undefined);
+}
+
 export function createRemoteModuleLoader(options: RemoteModuleLoaderOptions): RemoteModuleLoader {
   const { instance } = options;
   const warn = options.warn ?? ((message: string) => console.warn(message));
@@ -117,6 +129,8 @@ export function createRemoteModuleLoader(options: RemoteModuleLoaderOptions): Re
     return added;
   }
 
+  let hostShares: Promise<void> | null = null;
+
   function load(remote: string, component: string): Promise<unknown> {
     const id = `${remote}/${component}`;
     const earlier = loads.get(id);
@@ -125,7 +139,7 @@ export function createRemoteModuleLoader(options: RemoteModuleLoaderOptions): Re
     // A quarantined remote is not even handed to the runtime: no request, no runtime warning.
     const request =
       reason === undefined
-        ? instance.loadRemote<unknown>(id)
+        ? (hostShares ??= hostSharesLoaded(instance)).then(() => instance.loadRemote<unknown>(id))
         : Promise.resolve(options.reliability.fallbackModule({ remote, component, error: reason, quarantined: true }));
     const formComponent = providers.get(component)?.formComponent ?? false;
     // Attached first, so the listeners run before any other continuation of this load.

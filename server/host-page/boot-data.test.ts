@@ -1,5 +1,6 @@
 import { BOOT_DATA_ELEMENT_ID, type BootData, type RemoteDescriptor } from '../../shared';
-import { bootData, renderBootData } from './boot-data';
+import { bootData, registeredRemotes, renderBootData } from './boot-data';
+import type { BuiltRemoteFiles } from './built-remote-files';
 
 const REMOTE: RemoteDescriptor = {
   name: 'team_marketing',
@@ -44,5 +45,23 @@ describe('boot data', () => {
     const inner = html.slice(html.indexOf('>') + 1, html.lastIndexOf('</script>'));
     expect(inner).not.toMatch(/[<>&\u2028\u2029]/);
     expect(parseElement(html)).toEqual(hostile);
+  });
+
+  it('registers a remote built here by its hashed entry script, and any other by what its descriptor says', () => {
+    const elsewhere = { ...REMOTE, name: 'team_partner', entry: 'https://cdn.example.com/partner/mf-manifest.json' };
+    const files = (loadableByEntry: boolean): BuiltRemoteFiles => ({
+      manifest: REMOTE.entry,
+      entry: '/remotes/team_marketing/remoteEntry.0a1b2c3d4e.js',
+      loadableByEntry,
+      exposes: new Map(),
+    });
+    const built = (loadable: boolean) => (remote: RemoteDescriptor) =>
+      remote.name === REMOTE.name ? files(loadable) : null;
+    expect(registeredRemotes([REMOTE, elsewhere], built(true))).toEqual([
+      { ...REMOTE, entry: '/remotes/team_marketing/remoteEntry.0a1b2c3d4e.js' },
+      elsewhere,
+    ]);
+    // A container the runtime could not find from its entry alone keeps its manifest.
+    expect(registeredRemotes([REMOTE, elsewhere], built(false))).toEqual([REMOTE, elsewhere]);
   });
 });

@@ -1,4 +1,22 @@
 import { BOOT_DATA_ELEMENT_ID, type BootData, type RemoteDescriptor } from '../../shared';
+import type { BuiltRemoteFiles } from './built-remote-files';
+
+/**
+ * The remotes as the page registers them with the federation runtime: one this server builds (its files known,
+ * `builtFiles`) by its entry script, whose name carries its content hash, instead of its manifest. The runtime then
+ * fetches no manifest before the entry, a step that used to wait behind React's start-up on the main thread, and a
+ * warm page asks the server for no remote file at all (entry and chunks are cached as immutable). A remote elsewhere
+ * keeps its manifest: its entry's name is not known here.
+ */
+export function registeredRemotes(
+  remotes: readonly RemoteDescriptor[],
+  builtFiles: (remote: RemoteDescriptor) => BuiltRemoteFiles | null,
+): RemoteDescriptor[] {
+  return remotes.map((remote) => {
+    const files = builtFiles(remote);
+    return files?.loadableByEntry ? { ...remote, entry: files.entry } : remote;
+  });
+}
 
 /**
  * The page's {@link BootData}: the remote descriptors, the components of its public slots, and whether failed

@@ -19,6 +19,8 @@ const MEDIA = '(min-width: 1024px)';
 const FILES: BuiltRemoteFiles = {
   manifest: '/remotes/team_marketing/mf-manifest.json',
   entry: '/remotes/team_marketing/remoteEntry.js',
+  // Registered by its manifest: the hints name it (see the test of a remote registered by its entry).
+  loadableByEntry: false,
   exposes: new Map([
     ['LoginNotice', { js: ['/remotes/team_marketing/LoginNotice.js', '/remotes/team_marketing/common.js'], css: [] }],
     ['Callout', { js: ['/remotes/team_marketing/Callout.js'], css: ['/remotes/team_marketing/Callout.css'] }],
@@ -43,6 +45,20 @@ describe('bootHints', () => {
       { rel: 'preload', as: 'script', href: '/remotes/team_marketing/common.js' },
       { rel: 'preload', as: 'script', href: '/remotes/team_marketing/Callout.js' },
       { rel: 'preload', as: 'style', href: '/remotes/team_marketing/Callout.css' },
+    ]);
+  });
+
+  it('names no manifest for a remote the page registers by its entry script: the runtime never fetches it', () => {
+    const byEntry = { ...FILES, loadableByEntry: true };
+    const hints = bootHints({
+      components: new Map([['Callout', null]]),
+      remotes: [MARKETING],
+      builtFiles: () => byEntry,
+    });
+    expect(hints.map((hint) => hint.href)).toEqual([
+      '/remotes/team_marketing/remoteEntry.js',
+      '/remotes/team_marketing/Callout.js',
+      '/remotes/team_marketing/Callout.css',
     ]);
   });
 

@@ -33,8 +33,8 @@ function originOf(entry: string): string | null {
 
 /**
  * The resource hints for a page: for every remote that provides one of the page's components (pageComponents),
- * what the federation runtime will fetch from it. For a remote this server builds: its manifest, its entry and
- * those components' files, as preloads, so they arrive with the host's own files instead of one round trip after
+ * what the federation runtime will fetch from it. For a remote this server builds: its entry (and its manifest when
+ * the page registers the remote by it, see registeredRemotes) and those components' files, as preloads, so they arrive with the host's own files instead of one round trip after
  * another once the host has started. For a remote elsewhere: a preconnect only (its files are not known here, and
  * a preload of a remote that hangs would hold up the page's load event).
  *
@@ -77,7 +77,10 @@ export function bootHints(input: BootHintInput): BootHint[] {
     }
     const remoteMedia = components.every(([, media]) => media !== null) ? (components[0]?.[1] ?? null) : null;
     const conditional = remoteMedia ? { media: remoteMedia } : {};
-    hints.push({ rel: 'preload', as: 'fetch', crossorigin: true, href: files.manifest, ...conditional });
+    // A remote the boot data registers by its entry script (registeredRemotes) has no manifest to fetch.
+    if (!files.loadableByEntry) {
+      hints.push({ rel: 'preload', as: 'fetch', crossorigin: true, href: files.manifest, ...conditional });
+    }
     hints.push({ rel: 'preload', as: 'script', href: files.entry, ...conditional });
     for (const [href, { as, media }] of assets) hints.push({ rel: 'preload', as, href, ...(media ? { media } : {}) });
   }

@@ -23,6 +23,8 @@ describe('readBuiltRemoteFiles', () => {
     const files = readBuiltRemoteFiles(dist.dir, 'team_x');
     expect(files?.manifest).toBe('/remotes/team_x/mf-manifest.json');
     expect(files?.entry).toBe('/remotes/team_x/remoteEntry.js');
+    // A global container named as the remote (what the kit builds): the runtime can load it from its entry.
+    expect(files?.loadableByEntry).toBe(true);
     expect([...(files?.exposes ?? [])]).toEqual([
       ['Greeting', { js: [`/remotes/team_x/${exposeChunk('Greeting')}`], css: [] }],
       ['Farewell', { js: [`/remotes/team_x/${exposeChunk('Farewell')}`], css: [] }],
@@ -41,6 +43,8 @@ describe('readBuiltRemoteFiles', () => {
     );
     const files = readBuiltRemoteFiles(dist.dir, 'team_x');
     expect(files?.entry).toBe('/remotes/team_x/static/js/remoteEntry.js');
+    // No container type or global named: only the manifest tells the runtime how to load it.
+    expect(files?.loadableByEntry).toBe(false);
     expect(files?.exposes.get('Card')).toEqual({
       js: ['/remotes/team_x/static/js/card.js'],
       css: ['/remotes/team_x/static/css/card.css'],

@@ -6,8 +6,14 @@ import { MANIFEST_FILE } from '../remotes/built-remotes';
 export interface BuiltRemoteFiles {
   /** `/remotes/<name>/mf-manifest.json`. */
   manifest: string;
-  /** Its container entry (`remoteEntry.js`). */
+  /** Its container entry (`remoteEntry.<hash>.js` in production builds). */
   entry: string;
+  /**
+   * Whether the federation runtime can load the remote from `entry` alone, without its manifest: a `global`
+   * container whose global is the remote's name (what the kit builds). The runtime assumes exactly that for a
+   * remote registered by a script.
+   */
+  loadableByEntry: boolean;
   /** Component -> the JavaScript and CSS its exposed module loads up front. */
   exposes: ReadonlyMap<string, { js: string[]; css: string[] }>;
 }
@@ -56,5 +62,6 @@ export function readBuiltRemoteFiles(distDir: string, name: string): BuiltRemote
       css: files(record(assets.css).sync).map((file) => `${base}${file}`),
     });
   }
-  return { manifest: `${base}${MANIFEST_FILE}`, entry: `${base}${entryPath}`, exposes };
+  const loadableByEntry = remoteEntry.type === 'global' && metaData.globalName === name;
+  return { manifest: `${base}${MANIFEST_FILE}`, entry: `${base}${entryPath}`, loadableByEntry, exposes };
 }

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import express, { type Express } from 'express';
 import request from 'supertest';
 import type { RemoteDescriptor, SlotMap } from '../../shared';
@@ -117,6 +119,11 @@ describe('what index.html carries for the remotes of its public slots', () => {
     return [MARKETING, RECORDS].map((remote) => ({ ...remote, entry: `/remotes/${remote.name}/mf-manifest.json` }));
   }
 
+  /** What the boot data registers: the remotes built here by their entry script, not their manifest. */
+  function registeredByEntry(): RemoteDescriptor[] {
+    return remotes().map((remote) => ({ ...remote, entry: `/remotes/${remote.name}/remoteEntry.js` }));
+  }
+
   function wiredApp(options: { remotes?: RemoteDescriptor[]; slots?: () => SlotMap } = {}): Express {
     const app = express();
     app.use(
@@ -147,8 +154,8 @@ describe('what index.html carries for the remotes of its public slots', () => {
 
   it('on /login: preloads for the sign-in page remote files, then the boot data, where the host build put the marker', async () => {
     const html = (await request(wiredApp()).get('/login').expect(200)).text;
+    // No manifest: the boot data registers the remote by its entry script, so the runtime never fetches it.
     expect(preloads(html)).toEqual([
-      '/remotes/team_marketing/mf-manifest.json',
       '/remotes/team_marketing/remoteEntry.js',
       `/remotes/team_marketing/${exposeChunk('FooterLinks')}`,
       `/remotes/team_marketing/${exposeChunk('LoginNotice')}`,
@@ -158,10 +165,10 @@ describe('what index.html carries for the remotes of its public slots', () => {
       `<link rel="preload" href="/remotes/team_marketing/${exposeChunk('LoginSidebarPromo')}" as="script" media="(min-width: 1024px)">`,
     );
     expect(html).not.toContain('slots-remote-hints');
-    expect(html.indexOf('main.89abcdef01.js')).toBeLessThan(html.indexOf('/remotes/team_marketing/mf-manifest.json'));
+    expect(html.indexOf('main.89abcdef01.js')).toBeLessThan(html.indexOf('/remotes/team_marketing/remoteEntry.js'));
     expect(html.indexOf('slots-boot-data')).toBeLessThan(html.indexOf('</head>'));
     expect(bootDataOf(html)).toEqual({
-      remotes: remotes(),
+      remotes: registeredByEntry(),
       components: [
         { component: 'FooterLinks' },
         { component: 'LoginNotice' },
@@ -174,7 +181,6 @@ describe('what index.html carries for the remotes of its public slots', () => {
   it('elsewhere: only what the layout renders on every page; never anything of team_records', async () => {
     const html = (await request(wiredApp()).get('/resources/articles/1').expect(200)).text;
     expect(preloads(html)).toEqual([
-      '/remotes/team_marketing/mf-manifest.json',
       '/remotes/team_marketing/remoteEntry.js',
       `/remotes/team_marketing/${exposeChunk('FooterLinks')}`,
     ]);
@@ -196,33 +202,59 @@ describe('what index.html carries for the remotes of its public slots', () => {
     ).text;
     expect(preloads(html)).toEqual([]);
     expect(html).toContain('<link rel="preconnect" href="https://cdn.example.com" crossorigin>');
-    expect((bootDataOf(html) as { remotes: unknown }).remotes).toEqual(moved);
+    // Registered by its manifest (its entry's name is not known here); the one built here by its entry.
+    expect((bootDataOf(html) as { remotes: unknown }).remotes).toEqual([
+      moved[0],
+      { ...RECORDS, entry: '/remotes/team_records/remoteEntry.js' },
+    ]);
+  });
+
+  it('keeps the manifest of a built remote whose container the runtime could not find from its entry alone', async () => {
+    // A container of another type, or under another global: the runtime needs the manifest to load it.
+    const manifest = JSON.parse(
+      fs.readFileSync(path.join(dist.dir, 'remotes/team_marketing/mf-manifest.json'), 'utf8'),
+    ) as {
+      metaData: { globalName: string };
+    };
+    manifest.metaData.globalName = 'marketing_container';
+    dist.write('remotes/team_marketing/mf-manifest.json', JSON.stringify(manifest));
+    const html = (await request(wiredApp()).get('/login').expect(200)).text;
+    expect(preloads(html).slice(0, 2)).toEqual([
+      '/remotes/team_marketing/mf-manifest.json',
+      '/remotes/team_marketing/remoteEntry.js',
+    ]);
+    expect((bootDataOf(html) as { remotes: RemoteDescriptor[] }).remotes[0]?.entry).toBe(
+      '/remotes/team_marketing/mf-manifest.json',
+    );
   });
 
   it("preloads a production build's hashed entry as its manifest names it, and follows a rebuild that renames it", async () => {
     dist.addRemote(MARKETING, { entryFile: 'remoteEntry.0a1b2c3d4e.js' });
     const app = wiredApp();
-    const first = preloads((await request(app).get('/login').expect(200)).text);
-    expect(first.slice(0, 2)).toEqual([
-      '/remotes/team_marketing/mf-manifest.json',
+    const first = (await request(app).get('/login').expect(200)).text;
+    expect(preloads(first)[0]).toBe('/remotes/team_marketing/remoteEntry.0a1b2c3d4e.js');
+    expect((bootDataOf(first) as { remotes: RemoteDescriptor[] }).remotes[0]?.entry).toBe(
       '/remotes/team_marketing/remoteEntry.0a1b2c3d4e.js',
-    ]);
+    );
 
     // A rebuild writes a new manifest (another size, so the cache sees it) naming the new entry.
     dist.addRemote(MARKETING, { entryFile: 'remoteEntry.5f6e7d8c9b0a.js' });
-    const rebuilt = preloads((await request(app).get('/login').expect(200)).text);
-    expect(rebuilt[1]).toBe('/remotes/team_marketing/remoteEntry.5f6e7d8c9b0a.js');
-    expect(rebuilt).not.toContain('/remotes/team_marketing/remoteEntry.0a1b2c3d4e.js');
+    const rebuilt = (await request(app).get('/login').expect(200)).text;
+    expect(preloads(rebuilt)[0]).toBe('/remotes/team_marketing/remoteEntry.5f6e7d8c9b0a.js');
+    expect(preloads(rebuilt)).not.toContain('/remotes/team_marketing/remoteEntry.0a1b2c3d4e.js');
+    expect((bootDataOf(rebuilt) as { remotes: RemoteDescriptor[] }).remotes[0]?.entry).toBe(
+      '/remotes/team_marketing/remoteEntry.5f6e7d8c9b0a.js',
+    );
   });
 
   it('follows changes of the public slots', async () => {
     let slots: SlotMap = PUBLIC_SLOTS.slots;
     const app = wiredApp({ slots: () => slots });
-    expect(preloads((await request(app).get('/').expect(200)).text)).toHaveLength(3);
+    expect(preloads((await request(app).get('/').expect(200)).text)).toHaveLength(2);
     slots = {};
     const html = (await request(app).get('/').expect(200)).text;
     expect(preloads(html)).toEqual([]);
-    expect(bootDataOf(html)).toEqual({ remotes: remotes(), components: [], showSlotDetails: false });
+    expect(bootDataOf(html)).toEqual({ remotes: registeredByEntry(), components: [], showSlotDetails: false });
   });
 
   it('adds nothing to a host build without the marker (a host that loads no remotes)', async () => {

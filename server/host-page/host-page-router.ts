@@ -16,7 +16,7 @@ import {
 } from '../../shared';
 import { builtRemoteEntry } from '../remotes/built-remotes';
 import { serveBuildOutput } from '../http/build-output-files';
-import { bootData, renderBootData } from './boot-data';
+import { bootData, registeredRemotes, renderBootData } from './boot-data';
 import { bootHints, renderBootHints, replaceHintsMarker } from './boot-hints';
 import { createBuiltRemoteFilesCache } from './built-remote-files-cache';
 import { insertAtHeadEnd, renderSessionBootData, type SignedInPage } from './session-boot-data';
@@ -127,13 +127,12 @@ export function createHostPageRouter(options: HostPageRouterOptions): Router {
   function bootMarkup(req: Request, slots: SlotMap, visitor: 'anonymous' | 'signed-in'): string {
     const components = pageComponents(req.path, slots, visitor);
     const remotes = readRemotes(req);
-    const hints = bootHints({
-      components,
-      remotes,
-      // Only a remote served from this server's own build: its files are known here.
-      builtFiles: (remote) => (remote.entry === builtRemoteEntry(remote.name) ? builtFiles.get(remote.name) : null),
-    });
-    return `${renderBootHints(hints)}${renderBootData(bootData(remotes, components, options.showSlotDetails ?? false))}`;
+    // Only a remote served from this server's own build: its files are known here.
+    const filesOf = (remote: RemoteDescriptor) =>
+      remote.entry === builtRemoteEntry(remote.name) ? builtFiles.get(remote.name) : null;
+    const hints = bootHints({ components, remotes, builtFiles: filesOf });
+    const data = bootData(registeredRemotes(remotes, filesOf), components, options.showSlotDetails ?? false);
+    return `${renderBootHints(hints)}${renderBootData(data)}`;
   }
   router.get(CLIENT_ROUTES, sendIndex);
   router.get('/*splat', (req, res, next) => {
