@@ -12,7 +12,8 @@ import { compareAlternating, LOAD_GENERATORS, type LoadGeneratorName } from '../
 import { BENCH_DEMO_PASSWORD, BENCH_DEMO_USERNAME, startRealServer } from '../harness/real-server';
 import type { ThroughputResult } from '../report/bench-results';
 
-export const META_MIN_RATIO = 0.9;
+/** Issue "Speed, third round": `/meta` within 5 % of the bare session route on every store, in both load generators. */
+export const META_MIN_RATIO = 0.95;
 
 /**
  * How the report names each session store and what the baseline runs on. Measuring /meta on another store

@@ -39,23 +39,33 @@ export interface BenchedPage {
   slotEvents: 'on' | 'off';
 }
 
-const SIGN_IN: Omit<BenchedPage, 'cache' | 'slotEvents'> = { name: 'Sign-in page', path: '/login', signedIn: false };
-const DASHBOARD: Omit<BenchedPage, 'cache' | 'slotEvents'> = { name: 'Dashboard', path: '/', signedIn: true };
-const RECORD_EDIT: Omit<BenchedPage, 'cache' | 'slotEvents'> = {
-  name: 'Record edit page',
-  path: '/resources/articles/{article}/edit',
-  signedIn: true,
-};
+/** A page without its cache state and events switch. */
+type PageTemplate = Omit<BenchedPage, 'cache' | 'slotEvents'>;
+const signedInPage = (name: string, path: string): PageTemplate => ({ name, path, signedIn: true });
+
+const SIGN_IN: PageTemplate = { name: 'Sign-in page', path: '/login', signedIn: false };
+const DASHBOARD = signedInPage('Dashboard', '/');
+const RECORD_LIST = signedInPage('Record list', '/resources/articles');
+const RECORD_VIEW = signedInPage('Record page', '/resources/articles/{article}');
+const RECORD_EDIT = signedInPage('Record edit page', '/resources/articles/{article}/edit');
+const NEW_RECORD = signedInPage('New record page', '/resources/articles/new');
 
 export const BENCHED_PAGES: readonly BenchedPage[] = [
   { ...SIGN_IN, cache: 'cold', slotEvents: 'on' },
   { ...SIGN_IN, cache: 'cold', slotEvents: 'off' },
+  { ...SIGN_IN, cache: 'warm', slotEvents: 'on' },
   { ...DASHBOARD, cache: 'cold', slotEvents: 'on' },
   { ...DASHBOARD, cache: 'cold', slotEvents: 'off' },
   { ...DASHBOARD, cache: 'warm', slotEvents: 'on' },
   { ...DASHBOARD, cache: 'warm', slotEvents: 'off' },
+  { ...RECORD_LIST, cache: 'cold', slotEvents: 'on' },
+  { ...RECORD_LIST, cache: 'warm', slotEvents: 'on' },
+  { ...RECORD_VIEW, cache: 'cold', slotEvents: 'on' },
+  { ...RECORD_VIEW, cache: 'warm', slotEvents: 'on' },
   { ...RECORD_EDIT, cache: 'cold', slotEvents: 'on' },
   { ...RECORD_EDIT, cache: 'warm', slotEvents: 'on' },
+  { ...NEW_RECORD, cache: 'cold', slotEvents: 'on' },
+  { ...NEW_RECORD, cache: 'warm', slotEvents: 'on' },
 ];
 
 /** What the browser's navigation entry must say (`nextHopProtocol`) for each protocol of the plan. */
