@@ -5,7 +5,17 @@ import { connectRegistries, createPropsCheck, reportCaughtError, type SlotRuntim
 import type { HostStartup } from './startup/start-host';
 
 /**
- * Renders the shell at once, over the slot source the start-up code made (host/startup), whose requests are already
+ * How long the shell waits, at most, for the remote modules the start-up code is loading for the page. Rendered
+ * with them, every slot shows its component in the shell's first commit; rendered before them, each shows its
+ * placeholder and renders again once its module is there, a second pass over the page that costs more than the
+ * wait (about 40 ms on the dashboard in Chromium, measured by the page bench). A remote that is slow or down costs
+ * the shell no more than this.
+ */
+const SHELL_WAITS_FOR_MODULES_MS = 150;
+
+/**
+ * Renders the shell once the page's remote modules are loaded (or after SHELL_WAITS_FOR_MODULES_MS), over the slot
+ * source the start-up code made (host/startup), whose requests are already
  * on their way. The remotes' components join the registries as soon as the remotes are known (the boot data of
  * index.html, else GET /api/remotes); the slot source gives out slot data once that and the session are known. A
  * remote is fetched only for components the page's slots render.
@@ -31,9 +41,12 @@ export function renderHost(startup: HostStartup): void {
       </StrictMode>,
     );
   };
-  render(startup.showSlotDetails);
-  // Without boot data the server says it with GET /api/remotes: render again once, if that changes anything.
-  void startup.remotesReady?.then(() => {
-    if (startup.showSlotDetails) render(true);
+  const moduleWait = new Promise<void>((resolve) => setTimeout(resolve, SHELL_WAITS_FOR_MODULES_MS));
+  void Promise.race([startup.pageModulesLoaded(), moduleWait]).then(() => {
+    render(startup.showSlotDetails);
+    // Without boot data the server says it with GET /api/remotes: render again once, if that changes anything.
+    void startup.remotesReady?.then(() => {
+      if (startup.showSlotDetails) render(true);
+    });
   });
 }

@@ -102,6 +102,8 @@ function setup(
         shareConfig: { singleton: true, requiredVersion: '^19.2.0' },
       },
     },
+    // As the host build sets it (webpack.config.ts): the default would load every remote's entry to compare versions.
+    shareStrategy: 'loaded-first',
     plugins: [containerPlugin],
   });
   const slotRegistry = new ComponentRegistry('SlotComponentRegistry');

@@ -45,8 +45,11 @@ export interface RemoteModuleLoader {
   entryOf(component: string): string | null;
   /** The module of a provided component: one load per component and page, shared by every caller. */
   load(remote: string, component: string): Promise<unknown>;
-  /** Starts loading the named components' modules (unknown names are skipped); nothing waits for them. */
-  prefetch(components: Iterable<string>): void;
+  /**
+   * Starts loading the named components' modules (unknown names are skipped). Settles once they have loaded or
+   * failed, never rejects: a failure is the renderer's to report when a slot asks for the module.
+   */
+  prefetch(components: Iterable<string>): Promise<void>;
   /** Calls `listener` with components as remotes provide them. Returns the unsubscribe function. */
   onProvide(listener: (added: ProvidedComponent[]) => void): () => void;
   /**
@@ -62,7 +65,9 @@ export interface RemoteModuleLoader {
  * Settles once the host's own shared modules (React) are loaded in the runtime's share scope. A remote's entry
  * registers its copies there as it initialises; one that initialises before the host's copy is loaded (a remote
  * registered by its entry script starts before the async boundary) has its own React taken, and downloaded, instead
- * of the host's. Loading the host's first costs a few microtasks: it is in the entry chunk (eager).
+ * of the host's. Loading the host's first costs a few microtasks: it is in the entry chunk (eager). With the host's
+ * `shareStrategy: 'loaded-first'` (webpack.config.ts) this contacts no remote; the runtime's default would load
+ * every registered remote's entry to compare versions.
  */
 function hostSharesLoaded(instance: ModuleFederation): Promise<void> {
   const names = Object.keys(instance.options.shared);
@@ -160,11 +165,12 @@ export function createRemoteModuleLoader(options: RemoteModuleLoaderOptions): Re
     entryOf: (component) => entries.get(component) ?? null,
     load,
     prefetch(components) {
+      const started: Promise<unknown>[] = [];
       for (const component of components) {
         const provider = providers.get(component);
-        // Failures are the renderer's to report when a slot asks for the module; here they are only not awaited.
-        if (provider) load(provider.remote, component).catch(() => undefined);
+        if (provider) started.push(load(provider.remote, component).catch(() => undefined));
       }
+      return Promise.all(started).then(() => undefined);
     },
     onProvide(listener) {
       provideListeners.add(listener);

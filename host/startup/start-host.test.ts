@@ -275,7 +275,9 @@ describe('startHost with the boot data of index.html', () => {
     expect(requested(s.fake)).toEqual(['GET /me', 'GET /slots']);
     const loaded: string[] = [];
     startup.modules.onLoad((done) => loaded.push(done.component));
-    await waitFor(() => loaded.length === 2);
+    // What the shell waits for before its first render: settled only once the page's modules are loaded.
+    await startup.pageModulesLoaded();
+    expect(loaded.sort()).toEqual(['LoginNotice', 'MaintenanceNotice']);
     await new Promise((resolve) => setTimeout(resolve, 20));
 
     expect(loaded.sort()).toEqual(['LoginNotice', 'MaintenanceNotice']);

@@ -22,6 +22,12 @@ export interface HostStartup {
    */
   remotesReady: Promise<void> | null;
   /**
+   * Settles once the remote modules started for the page so far (those of its boot data, or of its slots once
+   * known) have loaded or failed; never rejects. The shell waits for it, for a moment, so that it renders with
+   * them rather than with placeholders and again.
+   */
+  pageModulesLoaded(): Promise<void>;
+  /**
    * Whether failed slots may show details, as the server said with the remotes (false until it has): the server's
    * mode decides, not this build's.
    */
@@ -95,13 +101,16 @@ export function startHost(options: StartHostOptions): HostStartup {
   });
   const boot = options.bootData !== undefined ? options.bootData : readBootData();
   const pageUrl = options.pageUrl ?? window.location.href;
+  const prefetches: Promise<void>[] = [];
+  const pageModulesLoaded = () => Promise.all(prefetches).then(() => undefined);
   const prefetch = (components: readonly string[]): void => {
-    modules.prefetch(
+    const loading = modules.prefetch(
       components.filter((component) => {
         const entry = modules.entryOf(component);
         return entry !== null && servedWithThePage(entry, pageUrl);
       }),
     );
+    prefetches.push(loading);
   };
 
   const matchesMedia = options.matchesMedia ?? windowMatchesMedia;
@@ -137,7 +146,7 @@ export function startHost(options: StartHostOptions): HostStartup {
         .filter((item) => item.media === undefined || matchesMedia(item.media))
         .map((item) => item.component),
     );
-    return { client, source, modules, remotesReady: null, showSlotDetails };
+    return { client, source, modules, remotesReady: null, pageModulesLoaded, showSlotDetails };
   }
 
   const remotesReady = fetchRemoteDescriptors(client).then(
@@ -162,6 +171,7 @@ export function startHost(options: StartHostOptions): HostStartup {
     source,
     modules,
     remotesReady,
+    pageModulesLoaded,
     get showSlotDetails() {
       return showSlotDetails;
     },
