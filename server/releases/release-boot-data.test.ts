@@ -8,6 +8,8 @@ import { createFixtureDist, type FixtureDist } from '../../testing/server/fixtur
 import { createDemoApp, signedInAgent, type DemoTestApp } from '../../testing/server/test-app';
 
 const BUILT = '/remotes/team_records/mf-manifest.json';
+/** The page registers a remote this server builds by its entry script (server/host-page/boot-data.ts). */
+const BUILT_ENTRY = '/remotes/team_records/remoteEntry.js';
 const CDN = 'https://cdn.example.com/records/2/mf-manifest.json';
 
 let dist: FixtureDist;
@@ -54,7 +56,7 @@ it('gives a previewing operator the previewed entry in the page, everyone else t
   const operator = await signedInAgent(testApp.app);
   await operator.post('/api/remotes/team_records/preview').send({ version: '2' }).expect(200);
   expect(bootEntries((await operator.get('/').expect(200)).text)).toEqual([CDN]);
-  expect(bootEntries((await request(testApp.app.handler).get('/login').expect(200)).text)).toEqual([BUILT]);
+  expect(bootEntries((await request(testApp.app.handler).get('/login').expect(200)).text)).toEqual([BUILT_ENTRY]);
   const page = await operator.get(RELEASES_PAGE_PATH).expect(200);
   expect(page.headers['content-type']).toMatch(/html/);
   expect(page.headers['content-security-policy']).toContain('https://cdn.example.com');
