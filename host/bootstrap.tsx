@@ -8,17 +8,17 @@ import type { HostStartup } from './startup/start-host';
  * How long the shell waits, at most, for the remote modules the start-up code is loading for the page. Rendered
  * with them, every slot shows its component in the shell's first commit; rendered before them, each shows its
  * placeholder and renders again once its module is there, a second pass over the page that costs more than the
- * wait (about 40 ms on the dashboard in Chromium, measured by the page bench). A remote that is slow or down costs
- * the shell no more than this.
+ * wait (about 30 ms on the warm dashboard in alternating Chromium runs). A remote that is slow or down costs the shell
+ * no more than this.
  */
 const SHELL_WAITS_FOR_MODULES_MS = 150;
 
 /**
  * Renders the shell once the page's remote modules are loaded (or after SHELL_WAITS_FOR_MODULES_MS), over the slot
- * source the start-up code made (host/startup), whose requests are already
- * on their way. The remotes' components join the registries as soon as the remotes are known (the boot data of
- * index.html, else GET /api/remotes); the slot source gives out slot data once that and the session are known. A
- * remote is fetched only for components the page's slots render.
+ * source the start-up code made (host/startup), whose requests are already on their way. The remotes' components
+ * join the registries as soon as the remotes are known (the boot data of index.html, else GET /api/remotes); the
+ * slot source gives out slot data once that and the session are known. A remote is fetched only for components the
+ * page's slots render.
  */
 export function renderHost(startup: HostStartup): void {
   connectRegistries(startup.modules);
