@@ -127,9 +127,15 @@ export function createHostPageRouter(options: HostPageRouterOptions): Router {
   function bootMarkup(req: Request, slots: SlotMap, visitor: 'anonymous' | 'signed-in'): string {
     const components = pageComponents(req.path, slots, visitor);
     const remotes = readRemotes(req);
-    // Only a remote served from this server's own build: its files are known here.
-    const filesOf = (remote: RemoteDescriptor) =>
-      remote.entry === builtRemoteEntry(remote.name) ? builtFiles.get(remote.name) : null;
+    // Only a remote served from this server's own build: its files are known here. Looked up once per remote and
+    // page (each lookup stats the manifest), then shared by the hints and the boot data.
+    const built = new Map(
+      remotes.map((remote) => [
+        remote,
+        remote.entry === builtRemoteEntry(remote.name) ? builtFiles.get(remote.name) : null,
+      ]),
+    );
+    const filesOf = (remote: RemoteDescriptor) => built.get(remote) ?? null;
     const hints = bootHints({ components, remotes, builtFiles: filesOf });
     const data = bootData(registeredRemotes(remotes, filesOf), components, options.showSlotDetails ?? false);
     return `${renderBootHints(hints)}${renderBootData(data)}`;

@@ -19,6 +19,7 @@ import { diffPlacements } from './placements-diff';
 import { EMPTY_DOCUMENT, parsePlacements, withPlacements, type ParsedPlacements } from './placements-document';
 import { previewForViewer, previewPlacements } from './placements-preview';
 import type { PlacementsStore } from './placements-store';
+import { OneReadAtATime } from '../storage/one-read-at-a-time';
 
 /** A publish or rollback refused: nothing changed; `problems` says why, slot by slot (empty for a missing revision). */
 export class PlacementsRefusedError extends Error {
@@ -57,7 +58,7 @@ export class PlacementsService {
   /** The newest revision number this host looked at, taken or refused (refused ones are not retried every poll). */
   private seen = 0;
   private timer: NodeJS.Timeout | null = null;
-  private reading: Promise<void> | null = null;
+  private readonly reads = new OneReadAtATime();
 
   constructor(private readonly parts: PlacementsServiceParts) {
     this.file = parts.subjects.remoteRegistry.config;
@@ -97,24 +98,11 @@ export class PlacementsService {
 
   /** Reads the newest revision's number; takes that revision when it is newer than the one looked at last. */
   refresh(askRemotes = true): Promise<void> {
-    const previous = this.reading ?? Promise.resolve();
-    const next = previous.then(async () => {
+    return this.reads.run(async () => {
       if ((await this.parts.store.lastNumber()) === this.seen) return;
       const latest = await this.parts.store.latest();
       if (latest) await this.take(latest, askRemotes);
     });
-    // The next refresh waits for this one whether it failed or not, and reads again; only this caller gets the
-    // failure (a promise derived from a failed read and kept unobserved would be an unhandled rejection, e.g. when
-    // the app closes during a read).
-    const settled: Promise<void> = next.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.reading = settled;
-    void settled.then(() => {
-      if (this.reading === settled) this.reading = null;
-    });
-    return next;
   }
 
   private async take(revision: PlacementRevision, askRemotes: boolean): Promise<void> {

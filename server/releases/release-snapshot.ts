@@ -1,6 +1,7 @@
 import type { RemoteRelease, RemoteRollout } from '../../shared';
 import { canaryBucket } from './canary-bucket';
 import type { ReleaseStore } from './release-store';
+import { OneReadAtATime } from '../storage/one-read-at-a-time';
 
 /** Who asks for a page: what the choice of a release depends on. */
 export interface ReleaseAudience {
@@ -33,7 +34,7 @@ export class ReleaseSnapshot {
   private rolloutsJson = '';
   private version = 0;
   private timer: NodeJS.Timeout | null = null;
-  private reading: Promise<void> | null = null;
+  private readonly reads = new OneReadAtATime();
   private readonly listeners = new Set<() => void>();
   /** The newest REMOTES_CONFIG reload request seen (null before the first read: requests before the start are done). */
   private lastConfigReload: number | null = null;
@@ -60,21 +61,7 @@ export class ReleaseSnapshot {
 
   /** Reads the rollouts (and the releases when one was published) again; notifies the listeners of a change. */
   refresh(): Promise<void> {
-    // One read at a time; a refresh asked for meanwhile reads again after it (it may follow a newer write).
-    const previous = this.reading ?? Promise.resolve();
-    const next = previous.then(() => this.read());
-    // The next refresh waits for this one whether it failed or not, and reads again; only this caller gets the
-    // failure (a promise derived from a failed read and kept unobserved would be an unhandled rejection, e.g. when
-    // the app closes during a read).
-    const settled: Promise<void> = next.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.reading = settled;
-    void settled.then(() => {
-      if (this.reading === settled) this.reading = null;
-    });
-    return next;
+    return this.reads.run(() => this.read());
   }
 
   private async read(): Promise<void> {
