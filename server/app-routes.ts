@@ -127,12 +127,12 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ap
   // Once draining, every answer asks the client to reconnect elsewhere (checked when its headers are written).
   parts.lifecycle.closeConnectionsOf(app.response);
   const httpMetrics = settings.metrics ? createHttpMetrics(parts.metrics) : undefined;
-  // The part of what every request runs that needs nothing of Express: the public fast path runs it too.
-  const plainPrelude = [
-    ...requestStartNotice(parts.storage),
-    requestLogging(app, logger, settings.logRequests),
-    ...createTrustProxyHopCheck(settings.trustProxy, logger),
-  ];
+  // The part of what every request runs that needs nothing of Express: the public fast path runs it too, but for
+  // the request id without LOG_REQUESTS, which it gives itself.
+  const startNotice = requestStartNotice(parts.storage);
+  const logging = requestLogging(app, logger, settings.logRequests);
+  const hopCheck = createTrustProxyHopCheck(settings.trustProxy, logger);
+  const plainPrelude = [...startNotice, logging, ...hopCheck];
   // What every request runs, as one router layer (each layer costs every request a few allocations).
   app.use(
     inSeries([
@@ -263,7 +263,12 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ap
   // An embedding application's own middleware may do anything to any request: then every request goes through it.
   if (!settings.publicFastPath || settings.beforeRoutes.length > 0) return { express: app, listener: app };
   const fastPath = createPublicFastPath({
-    prelude: [...(httpMetrics ? [httpMetrics.timeAs(SLOTS_PATH)] : []), ...plainPrelude],
+    prelude: [
+      ...(httpMetrics ? [httpMetrics.timeAs(SLOTS_PATH)] : []),
+      ...startNotice,
+      ...(settings.logRequests ? [logging] : []),
+      ...hopCheck,
+    ],
     trustProxy: app.get('trust proxy fn') as TrustProxyFn,
     lifecycle: parts.lifecycle,
     slots: parts.slotsPayload,

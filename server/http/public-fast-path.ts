@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { askClientToReconnect, type ServerLifecycle } from '../process/server-lifecycle';
-import { setApiSecurityHeaders } from '../security/api-security-headers';
-import { answerSlots, SLOTS_PATH } from '../slots/slots-router';
+import { answerSlotsAtOnce, SLOTS_PATH } from '../slots/slots-router';
 import type { EncodedSlots, SlotsPayloadCache } from '../slots/slots-payload';
 import type { PlainHandler } from './plain-handler';
+import { requestIdOf } from './request-id';
 
 /** Express's compiled `trust proxy` setting (`app.get('trust proxy fn')`): whether the hop at `address` is trusted. */
 export type TrustProxyFn = (address: string | undefined, hop: number) => boolean;
@@ -12,8 +12,10 @@ export type TrustProxyFn = (address: string | undefined, hop: number) => boolean
 export interface PublicFastPathParts {
   /**
    * The middleware Express runs first on every request that concern a public `GET`, the same instances in the same
-   * order (app-routes.ts): request timing, the request id (and log line), the proxy hop check. Each must call
-   * `next()` before it returns and never with an error. The cross-site guard is left out: it passes every `GET`.
+   * order (app-routes.ts): request timing, the request's log line (LOG_REQUESTS), the proxy hop check. Each must
+   * call `next()` before it returns and never with an error. Left out: the cross-site guard, which passes every
+   * `GET`; the API's security headers and the request id without LOG_REQUESTS, which the fast path gives itself in
+   * the one `writeHead` of its answer (answerSlotsAtOnce).
    */
   prelude: readonly PlainHandler[];
   trustProxy: TrustProxyFn;
@@ -26,8 +28,9 @@ export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 /**
  * `GET` and `HEAD` `/slots` (any query string: the route reads none) answered before Express's router, byte for
- * byte as the Express route answers them: the same prelude, the same API security headers (HSTS when the request
- * came over HTTPS, told as `req.secure` tells it), `Connection: close` (HTTP/2: a GOAWAY) once draining, the same ETag, 304 and body.
+ * byte as the Express route answers them: the same prelude, request id and API security headers (HSTS when the
+ * request came over HTTPS, told as `req.secure` tells it), `Connection: close` (HTTP/2: a GOAWAY) once draining, the
+ * same ETag, 304 and body.
  * Express's router (its layers, path matching, prototype switch per request) costs the busiest public route more
  * than the answer itself; every other request, and any other spelling of the path (`/slots/`, `/SLOTS`, which
  * Express's loose matching also serves), goes to Express. public-fast-path.test.ts compares both ways.
@@ -44,9 +47,10 @@ export function createPublicFastPath(parts: PublicFastPathParts): FastPath {
       return false;
     }
     for (const handler of prelude) runSynchronously(handler, req, res);
-    setApiSecurityHeaders(res, isSecure(req, trustProxy));
+    // With LOG_REQUESTS, pino-http (in the prelude) gave the request its id already.
+    req.id ??= requestIdOf(req);
     if (lifecycle.draining) askClientToReconnect(res);
-    answerSlots(req, res, json);
+    answerSlotsAtOnce(req, res, json, { requestId: String(req.id), secure: isSecure(req, trustProxy) });
     return true;
   };
 }

@@ -11,8 +11,13 @@ const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * It is echoed in the response, so a client's report can be matched to the server's log lines.
  */
 export function assignRequestId(req: IncomingMessage, res: ServerResponse): string {
-  const given = req.headers['x-request-id'];
-  const id = typeof given === 'string' && ACCEPTABLE_REQUEST_ID.test(given) ? given : randomUUID();
+  const id = requestIdOf(req);
   res.setHeader(REQUEST_ID_HEADER, id);
   return id;
+}
+
+/** The id assignRequestId gives, without setting the header: for an answer that writes all its headers at once. */
+export function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && ACCEPTABLE_REQUEST_ID.test(given) ? given : randomUUID();
 }

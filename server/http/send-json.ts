@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Sends JSON that is already serialised and encoded (a cached payload): no stringify and no UTF-8 encoding per
