@@ -93,10 +93,14 @@ export interface AppOptions {
   metrics?: { token?: string };
   /**
    * Answer `GET /slots` before Express's router (http/public-fast-path.ts), with the same headers and bytes; default
-   * true. Off to compare both ways (tests), and with traces on (start-server.ts), so a traced `/slots` keeps its
-   * Express spans. Off as well whenever `middleware.beforeRoutes` is given.
+   * true. Off to compare both ways (tests). Off as well whenever `middleware.beforeRoutes` is given.
    */
   publicFastPath?: boolean;
+  /**
+   * With traces sent (start-server.ts gives the SDK's): names the route of a request the fast path answers on its
+   * HTTP span, which has no Express spans (Express does not run for it).
+   */
+  nameTracedRoute?: (route: string) => void;
   /** Extra middleware of an embedding application (security headers, CSRF check and sign-in limits are built in). */
   middleware?: {
     /** Before every route. */
@@ -137,6 +141,7 @@ export interface AppSettings {
   /** null: nothing measured per request, no `/metrics` route. */
   metrics: { token: string | undefined } | null;
   publicFastPath: boolean;
+  nameTracedRoute: ((route: string) => void) | null;
   beforeRoutes: readonly RequestHandler[];
   beforeLogin: readonly RequestHandler[];
 }
@@ -179,6 +184,7 @@ export function appSettingsOf(options: AppOptions): AppSettings {
     slotEvents: slotEventSettingsOf(options.slotEvents),
     metrics: options.metrics ? { token: options.metrics.token } : null,
     publicFastPath: options.publicFastPath ?? true,
+    nameTracedRoute: options.nameTracedRoute ?? null,
     beforeRoutes: options.middleware?.beforeRoutes ?? [],
     beforeLogin: options.middleware?.beforeLogin ?? [],
   };

@@ -272,6 +272,7 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ap
     trustProxy: app.get('trust proxy fn') as TrustProxyFn,
     lifecycle: parts.lifecycle,
     slots: parts.slotsPayload,
+    nameTracedRoute: settings.nameTracedRoute,
   });
   return {
     express: app,

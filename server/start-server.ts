@@ -19,7 +19,7 @@ import { installProcessErrorHandlers } from './process/process-error-handlers';
 import { createLogger } from './logger';
 import { listenForMetrics, type MetricsListener } from './observability/metrics-listener';
 import { metricsEnabled } from './observability/metrics-settings';
-import { stopTracing, tracingStarted } from './observability/tracing';
+import { nameTracedRoute, stopTracing, tracingStarted } from './observability/tracing';
 import { loadOrCreateSessionSecret } from './config/session-secret';
 import { formatStartMessage, type SignInAccount } from './start-message';
 
@@ -80,8 +80,8 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
       ? { metrics: config.metrics.port === undefined ? { token: config.metrics.token } : {} }
       : {}),
     env,
-    // Traced, `/slots` goes through Express too: its spans keep Express's layers and the route (`http.route`).
-    publicFastPath: !tracingStarted(),
+    // Traced, the fast path's answers keep their route on their HTTP span (`http.route`, `GET /slots`).
+    ...(tracingStarted() ? { nameTracedRoute } : {}),
     ...(options.slotProblems === undefined ? {} : { slotProblems: options.slotProblems }),
     ...((options.distDir ?? config.frontendDir) === undefined
       ? {}

@@ -21,6 +21,8 @@ export interface PublicFastPathParts {
   trustProxy: TrustProxyFn;
   lifecycle: ServerLifecycle;
   slots: SlotsPayloadCache;
+  /** With traces sent: names the route on the request's HTTP span, as Express's instrumentation would. */
+  nameTracedRoute: ((route: string) => void) | null;
 }
 
 /** Whether the fast path answered; when false, nothing was done to the request and Express must answer it. */
@@ -36,7 +38,7 @@ export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
  * Express's loose matching also serves), goes to Express. public-fast-path.test.ts compares both ways.
  */
 export function createPublicFastPath(parts: PublicFastPathParts): FastPath {
-  const { prelude, trustProxy, lifecycle, slots } = parts;
+  const { prelude, trustProxy, lifecycle, slots, nameTracedRoute } = parts;
   return (req, res) => {
     if (!isSlotsRequest(req)) return false;
     let json: EncodedSlots;
@@ -47,6 +49,7 @@ export function createPublicFastPath(parts: PublicFastPathParts): FastPath {
       return false;
     }
     for (const handler of prelude) runSynchronously(handler, req, res);
+    nameTracedRoute?.(SLOTS_PATH);
     // With LOG_REQUESTS, pino-http (in the prelude) gave the request its id already.
     req.id ??= requestIdOf(req);
     if (lifecycle.draining) askClientToReconnect(res);

@@ -1,5 +1,10 @@
 /** A started OpenTelemetry SDK: what stops it (its last spans sent first). */
 export interface TracingSdk {
+  /**
+   * Names the route of the request being answered outside Express's router (the public fast path), as Express's
+   * instrumentation names its routes: the request's HTTP span gets `http.route` and is called `GET <route>`.
+   */
+  nameRoute(route: string): void;
   shutdown(): Promise<void>;
 }
 
@@ -7,7 +12,7 @@ let started: TracingSdk | null = null;
 
 /**
  * Starts the OpenTelemetry SDK when `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set:
- * spans of every HTTP request (Express's routes and middleware in them) and every `pg` query, sent over OTLP/HTTP.
+ * spans of every HTTP request (Express's routers and route handlers in them) and every `pg` query, sent over OTLP/HTTP.
  * Must run before `express`, `pg` and `http` are first loaded, since the instrumentations patch them as they load:
  * entries import start-tracing.ts first. Unset, nothing is loaded and nothing is patched: tracing costs nothing.
  * @returns whether the SDK was started
@@ -22,9 +27,14 @@ export function startTracing(env: NodeJS.ProcessEnv): boolean {
   return true;
 }
 
-/** Whether the SDK runs in this process (the start-up then leaves every request to Express: start-server.ts). */
+/** Whether the SDK runs in this process. */
 export function tracingStarted(): boolean {
   return started !== null;
+}
+
+/** TracingSdk.nameRoute of the SDK running in this process; nothing when tracing is off. */
+export function nameTracedRoute(route: string): void {
+  started?.nameRoute(route);
 }
 
 /** Sends the spans not sent yet and stops the SDK; nothing when tracing is off. Called by the graceful shutdown. */
