@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { IRouter } from 'express';
 import { REQUEST_ID_HEADER } from '../http/request-id';
 import { jsonRoute } from '../http/json-route';
-import { JSON_CONTENT_TYPE, sendJsonBytes } from '../http/send-json';
+import { JSON_CONTENT_TYPE } from '../http/send-json';
 import { API_SECURITY_HEADERS, HSTS } from '../security/api-security-headers';
 import { ifNoneMatchHits } from './etag';
 import type { EncodedSlots, SlotsPayloadCache } from './slots-payload';
@@ -26,23 +26,9 @@ const SLOTS_SECURITY_HEADERS: readonly string[] = Object.entries({
  */
 export function addSlotsRoute(router: IRouter, cache: SlotsPayloadCache): void {
   jsonRoute(router, SLOTS_PATH, {
-    GET: (req, res) => answerSlots(req, res, cache.current()),
+    // The middleware set the security headers and the request id already; writeHead replaces them with the same.
+    GET: (req, res) => answerSlotsAtOnce(req, res, cache.current(), { requestId: String(req.id), secure: req.secure }),
   });
-}
-
-/**
- * The answer of `GET` (and `HEAD`) `/slots`, from Node's request and response only: the Express route above and the
- * public fast path (http/public-fast-path.ts, before Express's router) both send it through here.
- */
-export function answerSlots(req: IncomingMessage, res: ServerResponse, json: EncodedSlots): void {
-  res.setHeader('Cache-Control', SLOTS_CACHE_CONTROL);
-  res.setHeader('ETag', json.publicEtag);
-  if (ifNoneMatchHits(req.headers['if-none-match'], json.publicEtag)) {
-    res.statusCode = 304;
-    res.end();
-    return;
-  }
-  sendJsonBytes(res, json.publicBody);
 }
 
 /** Who asked, as the public fast path worked it out (the API security headers' middleware and the request id's). */
@@ -54,9 +40,9 @@ export interface SlotsRequester {
 }
 
 /**
- * The same answer as the Express route gives after the API's middleware, headers included (security headers, HSTS
- * over HTTPS, request id), written in one `writeHead` call: for the public fast path, where no middleware set a
- * header before. Node validates and stores every `setHeader` on its own and then walks them again to write them; at
+ * The answer of `GET` (and `HEAD`) `/slots`, headers included (security headers, HSTS over HTTPS, request id),
+ * written in one `writeHead` call: the Express route above and the public fast path (http/public-fast-path.ts,
+ * before Express's router, where no middleware set a header before) both answer through here. Node validates and stores every `setHeader` on its own and then walks them again to write them; at
  * the rate /slots is asked for, that was about a third of its cost in wrk runs (bench: /slots against bare
  * `node:http`). Headers something set before (`Connection: close` while draining, the id with LOG_REQUESTS) are
  * kept: `writeHead` merges them.
