@@ -23,6 +23,7 @@ import { benchObservabilityOverhead } from './suites/observability-overhead';
 import { benchPayloadSize, REGISTRY_SIZES } from './suites/payload-sizes';
 import { benchReleasesThroughput } from './suites/releases-throughput';
 import { benchRulesThroughput } from './suites/rules-throughput';
+import { benchSlotRegistration } from './suites/slot-registration';
 import { benchSlotsThroughput } from './suites/slots-throughput';
 
 const RESULTS_DIR = path.join(__dirname, 'results');
@@ -47,6 +48,7 @@ async function main(): Promise<number> {
     plans: options.plans,
     throughput: [],
     payloadSizes: [],
+    registration: [],
     pageLoads: [],
     bundles: [],
     failures: [],
@@ -128,6 +130,11 @@ async function main(): Promise<number> {
           results.payloadSizes.push(...(await benchPayloadSize(context, size)));
         });
       }
+    }
+    if (wanted('registration')) {
+      await step('registerSlots at 500 and 5,000 slots', async () => {
+        results.registration = benchSlotRegistration();
+      });
     }
     if (wanted('lists')) {
       await step('GET /api/resources/:name/records at 100 and 100,000 records', async () => {

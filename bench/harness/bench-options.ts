@@ -10,6 +10,7 @@ export const BENCHMARK_NAMES = [
   'rules',
   'observability',
   'sizes',
+  'registration',
   'lists',
   'pages',
 ] as const;

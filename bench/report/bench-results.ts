@@ -38,6 +38,20 @@ export interface PayloadSizeResult {
   comparison: Comparison;
 }
 
+/** `registerSlots` at two registry sizes, compared per slot (bench/suites/slot-registration.ts). */
+export interface RegistrationResult {
+  name: string;
+  slots: number;
+  baselineSlots: number;
+  /** Median milliseconds to register `slots` into a fresh registry. */
+  targetMs: number;
+  baselineMs: number;
+  /** Time per slot at `baselineSlots` / time per slot at `slots`: 1 when the cost per slot does not grow. */
+  ratio: number;
+  /** Null: a figure to read, without a goal. */
+  minimumRatio: number | null;
+}
+
 export interface PageLoadSide {
   /** Milliseconds from navigation start until every slot on the page is rendered (median of the loads). */
   medianMs: number;
@@ -91,6 +105,7 @@ export interface BenchResults {
   plans: { main: LoadPlan; sizes: LoadPlan };
   throughput: ThroughputResult[];
   payloadSizes: PayloadSizeResult[];
+  registration: RegistrationResult[];
   pageLoads: PageLoadResult[];
   bundles: BundleSizeResult[];
   failures: BenchFailure[];

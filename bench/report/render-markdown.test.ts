@@ -83,6 +83,26 @@ const results: BenchResults = {
       comparison: comparison(1500, 1600),
     },
   ],
+  registration: [
+    {
+      name: 'public slots, one call',
+      slots: 5000,
+      baselineSlots: 500,
+      targetMs: 21.5,
+      baselineMs: 1.8,
+      ratio: 0.84,
+      minimumRatio: 0.5,
+    },
+    {
+      name: 'public slots, one call each',
+      slots: 5000,
+      baselineSlots: 500,
+      targetMs: 5600,
+      baselineMs: 80,
+      ratio: 0.14,
+      minimumRatio: null,
+    },
+  ],
   pageLoads: [
     page({ name: 'Sign-in page', path: '/login', signedIn: false, cache: 'cold', slotEvents: 'on', run: 1 }, 500, 250),
     page({ name: 'Sign-in page', path: '/login', signedIn: false, cache: 'cold', slotEvents: 'off', run: 1 }, 480, 250),
@@ -115,6 +135,11 @@ describe('renderMarkdown', () => {
     );
     expect(markdown).toContain('| 0.80 | >= 0.90 | **missed** |');
     expect(markdown).toContain('| `GET /slots` | 10,000 | 859.4 KiB | 1,500 | 1.5 MB/s |');
+  });
+
+  it('prints the registration figures per slot, with a goal only where one is set', () => {
+    expect(markdown).toContain('| public slots, one call | 5,000 | 21.5 ms | 500 | 1.8 ms | 0.84 | >= 0.50 | met |');
+    expect(markdown).toContain('| public slots, one call each | 5,000 | 5600 ms | 500 | 80.0 ms | 0.14 | none |  |');
   });
 
   it('prints each page with the spread of each run, and counts its goal only when both runs meet it', () => {

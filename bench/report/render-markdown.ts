@@ -69,6 +69,27 @@ export function renderMarkdown(results: BenchResults): string {
     lines.push('', 'Baselines:', ...baselines, '');
   }
 
+  if (results.registration.length > 0) {
+    lines.push(
+      '## Registering slots at start-up',
+      '',
+      '`registerSlots` into a fresh registry, then its first read, in the bench process (median of 7): the time per ' +
+        'slot at the smaller size divided by the time per slot at the larger one.',
+      '',
+      '| Registration | Slots | Time | Baseline slots | Time | Ratio per slot | Goal | |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+    );
+    for (const entry of results.registration) {
+      const goal = entry.minimumRatio === null ? 'none' : `>= ${formatRatio(entry.minimumRatio)}`;
+      const status = entry.minimumRatio === null ? '' : verdict(entry.ratio >= entry.minimumRatio);
+      lines.push(
+        `| ${entry.name} | ${formatCount(entry.slots)} | ${formatMs(entry.targetMs)} | ${formatCount(entry.baselineSlots)} | ` +
+          `${formatMs(entry.baselineMs)} | ${formatRatio(entry.ratio)} | ${goal} | ${status} |`,
+      );
+    }
+    lines.push('');
+  }
+
   if (results.pageLoads.length > 0) lines.push(...renderPageLoads(results.pageLoads));
 
   if (results.bundles.length > 0) {

@@ -1,4 +1,5 @@
-import { DEFAULT_SLOT_PRIORITY, Slot } from '../../shared';
+import fc from 'fast-check';
+import { DEFAULT_SLOT_PRIORITY, Slot, type SlotPlacement } from '../../shared';
 import { orderSlots, slotIds } from './slot-order';
 
 const ids = (slots: readonly Slot[]) => orderSlots('header-banner', slots).ids;
@@ -107,6 +108,87 @@ describe('orderSlots', () => {
       Slot.make('B').placed({ id: 'x' }),
     ]);
     expect(result.problems.map((problem) => problem.kind)).toEqual(['duplicate-id']);
+  });
+});
+
+/**
+ * The order as its definition gives it, step by step: of the slots whose every predecessor is placed, the earliest
+ * (its target's priority, then its target's registration index, then its own); when none is free, the rest in that
+ * order. orderSlots picks the same with a heap.
+ */
+function orderByScanning(slots: readonly Slot[]): string[] {
+  const ids = slotIds(slots);
+  const indexOf = new Map<string, number>();
+  ids.forEach((id, index) => {
+    if (!indexOf.has(id)) indexOf.set(id, index);
+  });
+  const targetOf = (index: number) => {
+    const { before, after } = slots[index]!.placement;
+    const target = before ?? after;
+    return target === undefined ? undefined : indexOf.get(target);
+  };
+  const rank = slots.map((_, index) => {
+    const seen = new Set([index]);
+    let at = index;
+    for (let next = targetOf(at); next !== undefined && !seen.has(next); next = targetOf(at)) {
+      seen.add(next);
+      at = next;
+    }
+    return at;
+  });
+  const predecessors = slots.map(() => new Set<number>());
+  slots.forEach((slot, index) => {
+    const before = slot.placement.before === undefined ? undefined : indexOf.get(slot.placement.before);
+    const after = slot.placement.after === undefined ? undefined : indexOf.get(slot.placement.after);
+    if (before !== undefined) predecessors[before]!.add(index);
+    if (after !== undefined) predecessors[index]!.add(after);
+  });
+  const priority = (index: number) => slots[rank[index]!]!.placement.priority ?? DEFAULT_SLOT_PRIORITY;
+  const earlier = (a: number, b: number) => priority(a) - priority(b) || rank[a]! - rank[b]! || a - b;
+  const placed: number[] = [];
+  let left = slots.map((_, index) => index);
+  while (left.length > 0) {
+    const free = left.filter((index) => [...predecessors[index]!].every((before) => placed.includes(before)));
+    if (free.length === 0) {
+      placed.push(...left.sort(earlier));
+      break;
+    }
+    const next = free.sort(earlier)[0]!;
+    placed.push(next);
+    left = left.filter((index) => index !== next);
+  }
+  return placed.map((index) => ids[index]!);
+}
+
+describe('orderSlots against its definition', () => {
+  const NAMES = ['A', 'B', 'C', 'D', 'E', 'F'];
+  const name = fc.constantFrom(...NAMES);
+  // Targets name components (the id of their first slot) or given ids; a slot's two targets differ (checkPlacement).
+  const target = fc.oneof(
+    name,
+    name.map((each) => `${each}#2`),
+    name.map((each) => each.toLowerCase()),
+  );
+  const placement: fc.Arbitrary<SlotPlacement> = fc
+    .record(
+      {
+        id: fc.constantFrom(...NAMES.map((each) => each.toLowerCase())),
+        priority: fc.integer({ min: -2, max: 3 }),
+        before: target,
+        after: target,
+      },
+      { requiredKeys: [] },
+    )
+    .filter((given) => given.before === undefined || given.before !== given.after);
+  const slot = fc.tuple(name, placement).map(([component, placed]) => Slot.make(component).placed(placed));
+
+  it('orders any slots (ties, chains, missing targets, cycles, duplicate ids) as the step-by-step scan does', () => {
+    fc.assert(
+      fc.property(fc.array(slot, { maxLength: 40 }), (slots) => {
+        expect(orderSlots('header-banner', slots).ids).toEqual(orderByScanning(slots));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { Slot, SlotLocation } from '../../shared';
+import { orderSlots } from './slot-order';
 import { SlotRegistrationError, SlotRegistry, type SlotRegistrationMap } from './slot-registry';
 
 const components = (registry: SlotRegistry, location: SlotLocation) =>
@@ -100,5 +102,65 @@ describe('SlotRegistry', () => {
     const map = JSON.parse('{"__proto__": {"polluted": true}}') as SlotRegistrationMap;
     expect(() => registry.register(map)).toThrow(/Unknown slot location "__proto__"/);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  describe('ordering only what a call changed', () => {
+    const LOCATIONS = [
+      SlotLocation.HEADER_BANNER,
+      SlotLocation.DASHBOARD_BEFORE_CARDS,
+      SlotLocation.GLOBAL_AFTER_CONTENT,
+    ];
+    const NAMES = ['A', 'B', 'C', 'D'];
+    const slot = fc
+      .record(
+        {
+          component: fc.constantFrom(...NAMES),
+          priority: fc.integer({ min: 0, max: 2 }),
+          after: fc.constantFrom(...NAMES),
+        },
+        { requiredKeys: ['component'] },
+      )
+      .map(({ component, ...placement }) => Slot.make(component).placed(placement));
+    const placedSlot = fc.record({ location: fc.constantFrom(...LOCATIONS), slot });
+    it('holds, after registrations one at a time and configuration swaps between them, each location ordered anew', () => {
+      fc.assert(
+        fc.property(
+          fc.array(placedSlot, { maxLength: 30 }),
+          fc.array(placedSlot, { maxLength: 6 }),
+          fc.nat(30),
+          (code, configured, swapAt) => {
+            const registry = new SlotRegistry();
+            code.forEach(({ location, slot: each }, index) => {
+              if (index === swapAt) registry.replaceConfigured(configured.slice(1));
+              try {
+                registry.register({ [location.value]: each });
+              } catch (error) {
+                if (!(error instanceof SlotRegistrationError)) throw error;
+              }
+            });
+            registry.replaceConfigured(configured);
+
+            // Code's locations in order of first registration, then those only the configuration fills.
+            const kept = registry.registeredByCode();
+            const locations = [...new Set([...kept.keys(), ...configured.map((item) => item.location)])];
+            const expected = locations.map((location) => {
+              const slots = [
+                ...(kept.get(location) ?? []),
+                ...configured.filter((item) => item.location === location).map((item) => item.slot),
+              ];
+              const ordered = orderSlots(location.value, slots);
+              return { location: location.value, slots: ordered.slots, ids: ordered.ids };
+            });
+            const held = [...registry.snapshot()].map(([location, slots]) => ({
+              location: location.value,
+              slots,
+              ids: (registry.placed().get(location) ?? []).map((info) => info.id),
+            }));
+            expect(held).toEqual(expected);
+          },
+        ),
+        { numRuns: 500 },
+      );
+    });
   });
 });

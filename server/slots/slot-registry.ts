@@ -1,5 +1,5 @@
 import { describe, isPlainObject, ruleNeedsUser, Slot, SlotLocation, type SlotLocationValue } from '../../shared';
-import { orderSlots } from './slot-order';
+import { orderSlots, placementProblems } from './slot-order';
 
 /** A `registerSlots` call that cannot be honoured; thrown at once so a bad registration stops the start. */
 export class SlotRegistrationError extends Error {
@@ -32,8 +32,11 @@ export interface PlacedSlotInfo {
 export class SlotRegistry {
   private current: SlotRegistrySnapshot = Object.freeze(new Map<SlotLocation, readonly Slot[]>());
   private registered: SlotRegistrySnapshot = this.current;
-  private configured: ReadonlyArray<{ location: SlotLocation; slot: Slot; remote: string | null }> = [];
+  /** The slots placed by configuration, per location, in the order given. */
+  private configured: ReadonlyMap<SlotLocation, readonly Unplaced[]> = new Map();
   private placements: ReadonlyMap<SlotLocation, readonly PlacedSlotInfo[]> = new Map();
+  /** Locations registered to since they were last ordered: ordered when the registry is next read. */
+  private readonly unordered = new Set<SlotLocation>();
   private currentVersion = 0;
 
   get version(): number {
@@ -41,17 +44,21 @@ export class SlotRegistry {
   }
 
   snapshot(): SlotRegistrySnapshot {
+    this.orderPending();
     return this.current;
   }
 
   /** The slots of each location in resolved order, with their ids and who placed them (the location catalogue). */
   placed(): ReadonlyMap<SlotLocation, readonly PlacedSlotInfo[]> {
+    this.orderPending();
     return this.placements;
   }
 
   /**
    * Appends the given slots. The whole map is checked first: an unknown location or a value that is not a Slot
-   * throws a SlotRegistrationError naming it, and nothing of that call is registered.
+   * throws a SlotRegistrationError naming it, and nothing of that call is registered. The locations a call names are
+   * ordered when the registry is next read, so a host that registers its slots one call at a time (at start-up,
+   * before anything reads them) pays about what one call for them all costs.
    */
   register(map: SlotRegistrationMap): void {
     const additions = validate(map).filter(([, slots]) => slots.length > 0);
@@ -60,18 +67,16 @@ export class SlotRegistry {
     for (const [location, slots] of additions) {
       next.set(location, Object.freeze([...(next.get(location) ?? []), ...slots]));
     }
-    // A duplicate id or a cycle cannot be mended by a later registration: refused now, nothing of the call kept.
-    // A missing target may be registered later (or come from REMOTES_CONFIG): the slot check reports it at ready().
     for (const [location] of additions) {
-      const code = next.get(location) ?? [];
-      const configured = this.configured.filter((item) => item.location === location).map((item) => item.slot);
-      const fatal = orderSlots(location.value, [...code, ...configured]).problems.filter(
-        (problem) => problem.kind !== 'missing-target',
-      );
+      const slots = [...(next.get(location) ?? []), ...(this.configured.get(location) ?? []).map((item) => item.slot)];
+      // A duplicate id or a cycle cannot be mended by a later registration: refused now, nothing of the call kept.
+      // A missing target may be registered later (or come from REMOTES_CONFIG): the slot check reports it at ready().
+      const fatal = placementProblems(location.value, slots).filter((problem) => problem.kind !== 'missing-target');
       if (fatal.length > 0) throw new SlotRegistrationError(`registerSlots: ${fatal[0]!.message}.`);
     }
     this.registered = Object.freeze(next);
-    this.rebuild();
+    for (const [location] of additions) this.unordered.add(location);
+    this.currentVersion++;
   }
 
   /** The slots registered by code, per location, in registration order (configured ones not included). */
@@ -92,44 +97,72 @@ export class SlotRegistry {
 
   /** Replaces the slots placed by configuration (already checked by its loader), kept in the order given. */
   replaceConfigured(slots: ReadonlyArray<{ location: SlotLocation; slot: Slot; remote?: string }>): void {
-    this.configured = slots.map(({ location, slot, remote }) => ({ location, slot, remote: remote ?? null }));
-    this.rebuild();
+    const configured = new Map<SlotLocation, Unplaced[]>();
+    for (const { location, slot, remote } of slots) {
+      const list = configured.get(location) ?? [];
+      list.push({ slot, source: 'configuration', remote: remote ?? null });
+      configured.set(location, list);
+    }
+    this.configured = configured;
+    this.publish(this.locations());
+    this.currentVersion++;
   }
 
   /**
-   * Every location's slots in resolved order (slot-order.ts). A placement problem the slot check reports (a target
-   * left out, a cycle in a configuration that was refused) orders what it can rather than failing a request.
+   * One location's slots in resolved order (slot-order.ts): code's, then the configuration's. A placement problem
+   * the slot check reports (a target left out, a cycle in a configuration that was refused) orders what it can
+   * rather than failing a request.
    */
-  private rebuild(): void {
-    const byLocation = new Map<SlotLocation, PlacedSlotInfo[]>();
-    for (const [location, slots] of this.registered) {
-      byLocation.set(
-        location,
-        slots.map((slot) => ({ slot, id: '', source: 'code', remote: null })),
-      );
-    }
-    for (const { location, slot, remote } of this.configured) {
-      const list = byLocation.get(location) ?? [];
-      list.push({ slot, id: '', source: 'configuration', remote });
-      byLocation.set(location, list);
-    }
+  private order(location: SlotLocation, code: readonly Slot[]): LocationOrder {
+    const infos: Unplaced[] = code.map((slot) => ({ slot, source: 'code', remote: null }));
+    infos.push(...(this.configured.get(location) ?? []));
+    const ordered = orderSlots(
+      location.value,
+      infos.map((info) => info.slot),
+    );
+    return {
+      slots: ordered.slots,
+      placed: Object.freeze(
+        ordered.order.map((at, index) => Object.freeze({ ...infos[at]!, id: ordered.ids[index]! })),
+      ),
+    };
+  }
+
+  /** Every location with a slot: code's in order of first registration, then those only configuration fills. */
+  private locations(): SlotLocation[] {
+    return [...new Set([...this.registered.keys(), ...this.configured.keys()])];
+  }
+
+  /** Orders the locations registered to since the last read, if any: the version moved when they were. */
+  private orderPending(): void {
+    if (this.unordered.size > 0) this.publish([...this.unordered]);
+  }
+
+  /** The snapshot with `changed` locations ordered anew and the others as they were. */
+  private publish(changed: readonly SlotLocation[]): void {
+    const ordered = new Map(
+      changed.map((location) => [location, this.order(location, this.registered.get(location) ?? [])]),
+    );
     const next = new Map<SlotLocation, readonly Slot[]>();
     const placements = new Map<SlotLocation, readonly PlacedSlotInfo[]>();
-    for (const [location, infos] of byLocation) {
-      const ordered = orderSlots(
-        location.value,
-        infos.map((info) => info.slot),
-      );
-      next.set(location, ordered.slots);
-      placements.set(
-        location,
-        Object.freeze(ordered.order.map((at, index) => Object.freeze({ ...infos[at]!, id: ordered.ids[index]! }))),
-      );
+    for (const location of this.locations()) {
+      const order = ordered.get(location);
+      next.set(location, order?.slots ?? this.current.get(location) ?? []);
+      placements.set(location, order?.placed ?? this.placements.get(location) ?? []);
     }
     this.current = Object.freeze(next);
     this.placements = placements;
-    this.currentVersion++;
+    this.unordered.clear();
   }
+}
+
+/** A slot at its location before the order gives it its id. */
+type Unplaced = Omit<PlacedSlotInfo, 'id'>;
+
+/** One location ordered: its slots, and the same with their ids and sources. */
+interface LocationOrder {
+  slots: readonly Slot[];
+  placed: readonly PlacedSlotInfo[];
 }
 
 function validate(map: unknown): Array<[SlotLocation, readonly Slot[]]> {
