@@ -11,6 +11,7 @@ import { Layout } from '../layout/layout';
 import { RequireAuth } from '../layout/require-auth';
 import { DashboardPage } from '../pages/dashboard-page';
 import { NotFoundPage } from '../pages/not-found-page';
+import { PageErrorPage } from '../pages/page-error-page';
 import { RecordCreatePage } from '../pages/record-create-page';
 import { RecordEditPage } from '../pages/record-edit-page';
 import { RecordViewPage } from '../pages/record-view-page';
@@ -24,47 +25,53 @@ import { SignInPage } from '../pages/sign-in-page';
  * The tool pages (the slot inspector, the location catalogue, the operators' releases and placements pages) are each a chunk of their own, loaded when
  * opened: most staff never open them, so they are budgeted on their own rather than in what every page costs
  * (build/bundle-budgets.ts, TOOL_PAGE_CHUNK_PREFIX).
+ * A page that fails (a tool page's file missing after a new version was deployed, a render error) shows
+ * PageErrorPage inside the layout instead of taking the admin down.
  * The server answers each with index.html. A route table rather than `<Routes>`, because only a data router
  * (createBrowserRouter) can hold a navigation back while a form has unsaved changes.
  */
 export const APP_ROUTES: RouteObject[] = createRoutesFromElements(
-  <Route element={<Layout />}>
-    <Route path={SIGN_IN_PATH} element={<SignInPage />} />
-    <Route path={SERVICE_STATUS_PATH} element={<ServiceStatusPage />} />
-    <Route element={<RequireAuth />}>
-      <Route index element={<DashboardPage />} />
-      <Route path="/resources/:resource" element={<ResourceListPage />} />
-      <Route path="/resources/:resource/new" element={<RecordCreatePage />} />
-      <Route path="/resources/:resource/:id" element={<RecordViewPage />} />
-      <Route path="/resources/:resource/:id/edit" element={<RecordEditPage />} />
-      <Route
-        path={SLOT_INSPECTOR_PATH}
-        lazy={async () => ({
-          Component: (await import(/* webpackChunkName: "tool-page-slot-inspector" */ '../pages/slot-inspector-page'))
-            .SlotInspectorPage,
-        })}
-      />
-      <Route
-        path={RELEASES_PAGE_PATH}
-        lazy={async () => ({
-          Component: (await import(/* webpackChunkName: "tool-page-releases" */ '../pages/releases-page')).ReleasesPage,
-        })}
-      />
-      <Route
-        path={PLACEMENTS_PAGE_PATH}
-        lazy={async () => ({
-          Component: (await import(/* webpackChunkName: "tool-page-placements" */ '../pages/placements-page'))
-            .PlacementsPage,
-        })}
-      />
-      <Route
-        path={LOCATIONS_PAGE_PATH}
-        lazy={async () => ({
-          Component: (await import(/* webpackChunkName: "tool-page-locations" */ '../pages/locations-page'))
-            .LocationsPage,
-        })}
-      />
+  <Route element={<Layout />} errorElement={<PageErrorPage />}>
+    {/* A page that fails to load or render shows its error inside the layout; the layout's own goes to the root. */}
+    <Route errorElement={<PageErrorPage />}>
+      <Route path={SIGN_IN_PATH} element={<SignInPage />} />
+      <Route path={SERVICE_STATUS_PATH} element={<ServiceStatusPage />} />
+      <Route element={<RequireAuth />}>
+        <Route index element={<DashboardPage />} />
+        <Route path="/resources/:resource" element={<ResourceListPage />} />
+        <Route path="/resources/:resource/new" element={<RecordCreatePage />} />
+        <Route path="/resources/:resource/:id" element={<RecordViewPage />} />
+        <Route path="/resources/:resource/:id/edit" element={<RecordEditPage />} />
+        <Route
+          path={SLOT_INSPECTOR_PATH}
+          lazy={async () => ({
+            Component: (await import(/* webpackChunkName: "tool-page-slot-inspector" */ '../pages/slot-inspector-page'))
+              .SlotInspectorPage,
+          })}
+        />
+        <Route
+          path={RELEASES_PAGE_PATH}
+          lazy={async () => ({
+            Component: (await import(/* webpackChunkName: "tool-page-releases" */ '../pages/releases-page'))
+              .ReleasesPage,
+          })}
+        />
+        <Route
+          path={PLACEMENTS_PAGE_PATH}
+          lazy={async () => ({
+            Component: (await import(/* webpackChunkName: "tool-page-placements" */ '../pages/placements-page'))
+              .PlacementsPage,
+          })}
+        />
+        <Route
+          path={LOCATIONS_PAGE_PATH}
+          lazy={async () => ({
+            Component: (await import(/* webpackChunkName: "tool-page-locations" */ '../pages/locations-page'))
+              .LocationsPage,
+          })}
+        />
+      </Route>
+      <Route path="*" element={<NotFoundPage />} />
     </Route>
-    <Route path="*" element={<NotFoundPage />} />
   </Route>,
 );
