@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import type { PlainHandler } from '../http/plain-handler';
 import type { MetricsRegistry } from './metrics-registry';
+import { RequestDurationHistogram } from './request-duration-histogram';
 
 /** Seconds: from a cached `/slots` answer (under a millisecond) to a slow sign-in (scrypt, a busy database). */
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -15,17 +16,18 @@ export const UNMATCHED_ROUTE = '(other)';
  * visitors ask for. Measured until the answer is finished (its last byte handed to the socket).
  */
 export function createHttpMetrics(metrics: MetricsRegistry): HttpMetrics {
-  const durations = metrics.histogram({
-    name: 'slots_http_request_duration_seconds',
-    help: 'Time to answer an HTTP request, by method, route pattern and status.',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: DURATION_BUCKETS,
-  });
+  const durations = metrics.custom(
+    new RequestDurationHistogram(
+      'slots_http_request_duration_seconds',
+      'Time to answer an HTTP request, by method, route pattern and status.',
+      DURATION_BUCKETS,
+    ),
+  );
   const time = (req: IncomingMessage, res: ServerResponse, route: () => string): void => {
     const started = process.hrtime.bigint();
     res.once('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      durations.observe({ method: req.method ?? '', route: route(), status: String(res.statusCode) }, seconds);
+      durations.observe(req.method ?? '', route(), res.statusCode, seconds);
     });
   };
   return {
