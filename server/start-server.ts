@@ -19,7 +19,7 @@ import { installProcessErrorHandlers } from './process/process-error-handlers';
 import { createLogger } from './logger';
 import { listenForMetrics, type MetricsListener } from './observability/metrics-listener';
 import { metricsEnabled } from './observability/metrics-settings';
-import { nameTracedRoute, stopTracing, tracingStarted } from './observability/tracing';
+import { nameTracedRoute, stopTracing, tracedRequestListener, tracingStarted } from './observability/tracing';
 import { loadOrCreateSessionSecret } from './config/session-secret';
 import { formatStartMessage, type SignInAccount } from './start-message';
 
@@ -97,7 +97,8 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
   }
 
   const server = config.tls
-    ? createSecureServer(app.handler, config.serverTimeouts, config.tls)
+    ? // node:http2's server is not seen by the HTTP instrumentation: its requests get their server spans here.
+      createSecureServer(tracedRequestListener(app.handler), config.serverTimeouts, config.tls)
     : createHttpServer(app.handler, config.serverTimeouts);
   try {
     await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,6 @@
-import { context } from '@opentelemetry/api';
-import { getRPCMetadata, RPCType } from '@opentelemetry/core';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
+import { getRPCMetadata, RPCType, setRPCMetadata, type RPCMetadata } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
@@ -8,10 +9,13 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import type { TracingSdk } from './tracing';
+import type { RequestListener, TracingSdk } from './tracing';
 
 /** The name spans are sent under when OTEL_SERVICE_NAME is not set. */
 export const DEFAULT_SERVICE_NAME = 'slots-server';
+
+/** Probes hit these every few seconds, and Prometheus scrapes: a trace for each would drown the others. */
+const UNTRACED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
  * The SDK itself (only tracing.ts loads this file, and only with an OTLP endpoint): a tracer provider with the
@@ -29,8 +33,7 @@ export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
     tracerProvider: provider,
     instrumentations: [
       new HttpInstrumentation({
-        // Probes hit these every few seconds: a trace for each would drown the others.
-        ignoreIncomingRequestHook: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics',
+        ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has(req.url ?? ''),
       }),
       // Routers and route handlers, not every middleware: a span per middleware layer cost /slots half its
       // throughput in the benchmark (npm run bench -- --only=observability), for spans that say little.
@@ -46,9 +49,63 @@ export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
       const metadata = getRPCMetadata(context.active());
       if (metadata?.type === RPCType.HTTP) metadata.route = route;
     },
+    traceRequests(listener) {
+      return traceServerRequests(provider.getTracer('slots-server'), listener);
+    },
     async shutdown() {
       unregister();
       await provider.shutdown();
     },
+  };
+}
+
+/**
+ * A server span for each request `listener` answers, for servers the HTTP instrumentation does not see: node:http2's
+ * (HTTPS from the server itself: HTTP/2, and HTTP/1.1 on the same port). The same span as the instrumentation's for
+ * node:http: the caller's `traceparent` as parent, the route named by Express (or by the public fast path) through
+ * the RPC metadata, `GET /route` as its name once known, the old HTTP attributes the instrumentation sets by default,
+ * an error status for a 5xx or an answer cut short.
+ */
+function traceServerRequests(tracer: Tracer, listener: RequestListener): RequestListener {
+  return (req, res) => {
+    if (UNTRACED_PATHS.has(req.url ?? '')) {
+      listener(req, res);
+      return;
+    }
+    const method = req.method ?? 'GET';
+    const parent = propagation.extract(ROOT_CONTEXT, req.headers);
+    const span = tracer.startSpan(method, { kind: SpanKind.SERVER, attributes: requestAttributes(req) }, parent);
+    const metadata: RPCMetadata = { type: RPCType.HTTP, span };
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      const route = metadata.type === RPCType.HTTP ? metadata.route : undefined;
+      if (route !== undefined) {
+        span.updateName(`${method} ${route}`);
+        span.setAttribute('http.route', route);
+      }
+      span.setAttribute('http.status_code', res.statusCode);
+      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      else if (!res.writableFinished) span.setStatus({ code: SpanStatusCode.ERROR, message: 'answer cut short' });
+      span.end();
+    };
+    res.once('finish', end);
+    res.once('close', end);
+    context.with(setRPCMetadata(trace.setSpan(parent, span), metadata), () => listener(req, res));
+  };
+}
+
+function requestAttributes(req: IncomingMessage): Record<string, string | number> {
+  const host = req.headers[':authority'] ?? req.headers.host;
+  const agent = req.headers['user-agent'];
+  return {
+    'http.method': req.method ?? 'GET',
+    'http.target': req.url ?? '/',
+    'http.scheme': 'https',
+    'http.flavor': req.httpVersion,
+    ...(typeof host === 'string' ? { 'http.host': host } : {}),
+    ...(agent === undefined ? {} : { 'http.user_agent': agent }),
+    ...(req.socket.remoteAddress === undefined ? {} : { 'net.peer.ip': req.socket.remoteAddress }),
   };
 }

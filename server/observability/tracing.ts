@@ -1,3 +1,8 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** A server's request listener, as node:http and node:http2's compatibility API call it. */
+export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
 /** A started OpenTelemetry SDK: what stops it (its last spans sent first). */
 export interface TracingSdk {
   /**
@@ -5,6 +10,8 @@ export interface TracingSdk {
    * instrumentation names its routes: the request's HTTP span gets `http.route` and is called `GET <route>`.
    */
   nameRoute(route: string): void;
+  /** `listener` with a server span per request, for a server the HTTP instrumentation does not see (node:http2's). */
+  traceRequests(listener: RequestListener): RequestListener;
   shutdown(): Promise<void>;
 }
 
@@ -35,6 +42,11 @@ export function tracingStarted(): boolean {
 /** TracingSdk.nameRoute of the SDK running in this process; nothing when tracing is off. */
 export function nameTracedRoute(route: string): void {
   started?.nameRoute(route);
+}
+
+/** TracingSdk.traceRequests of the SDK running in this process; `listener` itself when tracing is off. */
+export function tracedRequestListener(listener: RequestListener): RequestListener {
+  return started?.traceRequests(listener) ?? listener;
 }
 
 /** Sends the spans not sent yet and stops the SDK; nothing when tracing is off. Called by the graceful shutdown. */

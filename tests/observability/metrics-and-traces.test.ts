@@ -4,6 +4,10 @@
  * LOG_REQUESTS; with OTEL_EXPORTER_OTLP_ENDPOINT, its spans (HTTP, Express, pg) exported to a real OTLP/HTTP
  * receiver under the caller's trace id.
  */
+import http2 from 'node:http2';
+import https from 'node:https';
+import { h2Request } from '../../testing/server/http2-client';
+import { makeSelfSignedCert, type SelfSignedCert } from '../../testing/server/self-signed-cert';
 import { startAppServer, type AppServer } from '../../testing/system/app-server';
 import { getFreePort } from '../../testing/system/free-port';
 import { startOtlpReceiver, type OtlpReceiver } from '../../testing/system/otlp-receiver';
@@ -127,6 +131,90 @@ describe('traces', () => {
     expect(receiver.spans.filter((span) => span.traceId === probeTrace)).toEqual([]);
   });
 });
+
+describe('traces over HTTP/2', () => {
+  let cert: SelfSignedCert | undefined;
+  afterEach(() => {
+    cert?.dir.remove();
+    cert = undefined;
+  });
+
+  it('with TLS_CERT_FILE and OTEL_EXPORTER_OTLP_ENDPOINT: each request, HTTP/2 or HTTP/1.1, is a server span of its trace', async () => {
+    receiver = await startOtlpReceiver();
+    cert = makeSelfSignedCert();
+    server = await startAppServer({
+      tls: { certFile: cert.certFile, keyFile: cert.keyFile },
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '100' },
+    });
+    const client = http2.connect(server.url, { rejectUnauthorized: false });
+    try {
+      // The public fast path, over HTTP/2: its server span names the route, as over HTTP/1.1.
+      const slots = await h2Request(client, { ':path': '/slots', traceparent: TRACEPARENT });
+      expect(slots.status).toBe(200);
+      const slotsSpan = await receiver.waitForSpan((span) => span.traceId === TRACE_ID && span.kind === 2);
+      expect(slotsSpan).toMatchObject({ parentSpanId: PARENT_ID, name: 'GET /slots' });
+      expect(slotsSpan.attributes).toMatchObject({
+        'http.route': '/slots',
+        'http.method': 'GET',
+        'http.status_code': 200,
+        'http.flavor': '2.0',
+      });
+
+      // A route of Express's router, over HTTP/2: Express's spans under the server span, the route named on it.
+      const signInTrace = '4'.repeat(32);
+      const signIn = await h2Request(
+        client,
+        {
+          ':method': 'POST',
+          ':path': '/login',
+          traceparent: `00-${signInTrace}-${PARENT_ID}-01`,
+          'content-type': 'application/json',
+        },
+        JSON.stringify({ username: 'nobody', password: 'not the password' }),
+      );
+      expect(signIn.status).toBe(401);
+      const signInSpan = await receiver.waitForSpan((span) => span.traceId === signInTrace && span.kind === 2);
+      expect(signInSpan).toMatchObject({ name: 'POST /login', parentSpanId: PARENT_ID });
+      expect(signInSpan.attributes['http.status_code']).toBe(401);
+      const handler = await receiver.waitForSpan(
+        (span) => span.traceId === signInTrace && span.attributes['express.type'] === 'request_handler',
+      );
+      expect(handler.parentSpanId).toBe(signInSpan.spanId);
+    } finally {
+      client.close();
+    }
+
+    // HTTP/1.1 on the same TLS port (clients without HTTP/2): traced the same way.
+    const http1Trace = '5'.repeat(32);
+    const answer = await httpsGet(`${server.url}/slots`, { traceparent: `00-${http1Trace}-${PARENT_ID}-01` });
+    expect(answer).toBe(200);
+    const http1Span = await receiver.waitForSpan((span) => span.traceId === http1Trace && span.kind === 2);
+    expect(http1Span).toMatchObject({ name: 'GET /slots', parentSpanId: PARENT_ID });
+    expect(http1Span.attributes['http.flavor']).toBe('1.1');
+
+    // Probes are not traced here either.
+    const probeTrace = '6'.repeat(32);
+    const laterTrace = '7'.repeat(32);
+    await httpsGet(`${server.url}/readyz`, { traceparent: `00-${probeTrace}-${PARENT_ID}-01` });
+    await httpsGet(`${server.url}/slots`, { traceparent: `00-${laterTrace}-${PARENT_ID}-01` });
+    await receiver.waitForSpan((span) => span.traceId === laterTrace && span.kind === 2);
+    expect(receiver.spans.filter((span) => span.traceId === probeTrace)).toEqual([]);
+    // One server span per request: the HTTP instrumentation does not see node:http2's server, so none twice.
+    expect(receiver.spans.filter((span) => span.traceId === TRACE_ID && span.kind === 2)).toHaveLength(1);
+  });
+});
+
+/** A GET over HTTPS with HTTP/1.1 (node:https speaks nothing else), the certificate not checked; its status. */
+function httpsGet(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    https
+      .get(url, { headers, rejectUnauthorized: false }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      })
+      .on('error', reject);
+  });
+}
 
 describe('traces at shutdown', () => {
   it('sends the spans not sent yet before the process ends (SIGTERM)', async () => {
