@@ -15,6 +15,8 @@ export const REGISTRATION_SIZES = Object.freeze({ small: 500, large: 5_000 });
 export const REGISTRATION_MIN_RATIO = 0.5;
 
 const REPEATS = 7;
+/** Registrations made and not timed first, at each size: the JIT compiles the registry's code before any is timed. */
+const WARM_UP_REPEATS = 3;
 
 interface RegistrationCase {
   name: string;
@@ -40,7 +42,7 @@ const CASES: readonly RegistrationCase[] = [
 
 /**
  * `registerSlots` at start-up, in the bench process itself (the registry is in memory: no server, no I/O): the median
- * time of REPEATS registrations into a fresh registry and its first read, at 500 and at 5,000 slots, compared per
+ * time of REPEATS registrations into a fresh registry and its first read (after WARM_UP_REPEATS untimed), at 500 and at 5,000 slots, compared per
  * slot.
  */
 export function benchSlotRegistration(): RegistrationResult[] {
@@ -63,13 +65,13 @@ export function benchSlotRegistration(): RegistrationResult[] {
 function timeRegistration(each: RegistrationCase, count: number): number {
   const map = each.slots(count);
   const times: number[] = [];
-  for (let repeat = 0; repeat < REPEATS; repeat++) {
+  for (let repeat = 0; repeat < WARM_UP_REPEATS + REPEATS; repeat++) {
     const registry = new SlotRegistry();
     const started = performance.now();
     each.register(registry, map);
     // The first read orders what was registered (the registry orders a location when it is next read): timed too.
     const snapshot = registry.snapshot();
-    times.push(performance.now() - started);
+    if (repeat >= WARM_UP_REPEATS) times.push(performance.now() - started);
     // The slots must really be there, or the figure would time a registry that refused them.
     const held = [...snapshot.values()].reduce((sum, slots) => sum + slots.length, 0);
     if (held !== count) throw new Error(`${each.name}: ${held} of ${count} slots registered.`);
