@@ -18,15 +18,10 @@ import {
   type PlacementsPayload,
 } from '../../shared';
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
-import { addUser, createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
+import { addPlacedRemotes, BANNER_SCHEMA } from '../../testing/server/placements-fixtures';
+import { addUser, createTestApp, signedInAgent, signedInOperator, type TestApp } from '../../testing/server/test-app';
 
 const PASSWORD = 'correct horse battery';
-const BANNER_SCHEMA = {
-  type: 'object',
-  properties: { title: { type: 'string' } },
-  required: ['title'],
-  additionalProperties: false,
-};
 
 let dist: FixtureDist;
 let testApp: TestApp;
@@ -35,13 +30,7 @@ let operator: Awaited<ReturnType<typeof signedInAgent>>;
 /** Code places Welcome; the file places the billing remote's InvoiceNote; nothing in the database yet. */
 beforeEach(async () => {
   dist = createFixtureDist();
-  dist.addRemote({
-    name: 'team_billing',
-    components: ['InvoiceBanner', 'InvoiceNote'],
-    formComponents: [],
-    props: { InvoiceBanner: BANNER_SCHEMA },
-  });
-  dist.addRemote({ name: 'team_news', components: ['NewsTicker', 'Welcome'], formComponents: [] });
+  addPlacedRemotes(dist);
   const config = {
     remotes: [{ name: 'team_billing', slots: { 'dashboard-before-cards': [{ component: 'InvoiceNote' }] } }],
     locations: { 'header-banner': ['team_news'] },
@@ -51,10 +40,8 @@ beforeEach(async () => {
     env: { REMOTES_CONFIG: dist.write('remotes.json', JSON.stringify(config)) },
     configure: (app) => app.registerSlots({ 'dashboard-before-cards': Slot.make('Welcome') }),
   });
-  await addUser(testApp.app, 'ops', PASSWORD, ['acme']);
-  await testApp.app.users.setRole('ops', OPERATOR_ROLE);
+  operator = await signedInOperator(testApp.app, 'ops', PASSWORD);
   await addUser(testApp.app, 'viewer', PASSWORD, ['acme']);
-  operator = await signedInAgent(testApp.app, 'ops', PASSWORD);
 });
 afterEach(async () => {
   await testApp.close();

@@ -3,16 +3,16 @@
  * saved since and when) when the draft was saved since, on this host or another, on SQLite and on PostgreSQL; a save
  * without it still wins as the last.
  */
-import { OPERATOR_ROLE, type ErrorBody, type PlacementsDraftPayload, type PlacementsPayload } from '../../shared';
+import { type ErrorBody, type PlacementsDraftPayload, type PlacementsPayload } from '../../shared';
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
+import { addPlacedRemotes, newsTickerAt } from '../../testing/server/placements-fixtures';
 import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
 import {
-  addUser,
   closeTwoHosts,
   createTestApp,
   createTwoHosts,
-  DEMO_PASSWORD,
   signedInAgent,
+  signedInOperator,
   type TestApp,
   type TestAppOptions,
 } from '../../testing/server/test-app';
@@ -22,18 +22,12 @@ jest.setTimeout(60_000);
 let dist: FixtureDist;
 beforeAll(() => {
   dist = createFixtureDist();
-  dist.addRemote({ name: 'team_news', components: ['NewsTicker'], formComponents: [] });
+  addPlacedRemotes(dist);
 });
 afterAll(() => dist.remove());
 
-const placedAt = (priority: number) => ({
-  remotes: [{ name: 'team_news', slots: { 'dashboard-before-cards': [{ component: 'NewsTicker', priority }] } }],
-});
-
 async function savesRefusedWhenStale(first: TestApp, second: TestApp): Promise<void> {
-  await addUser(first.app, 'admin', DEMO_PASSWORD, ['acme']);
-  await first.app.users.setRole('admin', OPERATOR_ROLE);
-  const onFirst = await signedInAgent(first.app);
+  const onFirst = await signedInOperator(first.app);
   const onSecond = await signedInAgent(second.app);
   const loaded = (await onSecond.get('/api/placements').expect(200)).body as PlacementsPayload;
   expect(loaded.draft.updatedAt).toBeNull();
@@ -41,7 +35,7 @@ async function savesRefusedWhenStale(first: TestApp, second: TestApp): Promise<v
   const saved = (
     await onFirst
       .put('/api/placements/draft')
-      .send({ document: placedAt(10), expectedUpdatedAt: null })
+      .send({ document: newsTickerAt(10), expectedUpdatedAt: null })
       .expect(200)
   ).body as PlacementsDraftPayload;
   const version = saved.draft.updatedAt;
@@ -50,25 +44,25 @@ async function savesRefusedWhenStale(first: TestApp, second: TestApp): Promise<v
   // The second host's editor still holds the draft as it was before that save.
   const refused = await onSecond
     .put('/api/placements/draft')
-    .send({ document: placedAt(20), expectedUpdatedAt: loaded.draft.updatedAt })
+    .send({ document: newsTickerAt(20), expectedUpdatedAt: loaded.draft.updatedAt })
     .expect(409);
   const body = refused.body as ErrorBody;
   expect(body.error).toMatchObject({ code: 'conflict', savedDraft: { updatedBy: 'admin', updatedAt: version } });
   expect(body.error.message).toMatch(/^The draft was saved by admin at .* since you loaded it: reload it/);
   const kept = (await onSecond.get('/api/placements').expect(200)).body as PlacementsPayload;
-  expect(kept.draft).toMatchObject({ document: placedAt(10), updatedAt: version });
+  expect(kept.draft).toMatchObject({ document: newsTickerAt(10), updatedAt: version });
 
   // Made from the draft now saved, the save goes through, and moves the version.
   const next = (
     await onSecond
       .put('/api/placements/draft')
-      .send({ document: placedAt(30), expectedUpdatedAt: version })
+      .send({ document: newsTickerAt(30), expectedUpdatedAt: version })
       .expect(200)
   ).body as PlacementsDraftPayload;
   expect(next.draft.updatedAt).not.toBe(version);
   await onFirst
     .put('/api/placements/draft')
-    .send({ document: placedAt(40), expectedUpdatedAt: version })
+    .send({ document: newsTickerAt(40), expectedUpdatedAt: version })
     .expect(409);
 
   // A rollback makes a draft too: a save made before it is stale.
@@ -76,17 +70,17 @@ async function savesRefusedWhenStale(first: TestApp, second: TestApp): Promise<v
   await onFirst.post('/api/placements/rollback').send({ revision: 1 }).expect(201);
   await onSecond
     .put('/api/placements/draft')
-    .send({ document: placedAt(50), expectedUpdatedAt: next.draft.updatedAt })
+    .send({ document: newsTickerAt(50), expectedUpdatedAt: next.draft.updatedAt })
     .expect(409);
 
   // Without a version the last save wins; a version that is not a time is refused.
   await onSecond
     .put('/api/placements/draft')
-    .send({ document: placedAt(60) })
+    .send({ document: newsTickerAt(60) })
     .expect(200);
   const bad = await onFirst
     .put('/api/placements/draft')
-    .send({ document: placedAt(70), expectedUpdatedAt: 'yesterday' })
+    .send({ document: newsTickerAt(70), expectedUpdatedAt: 'yesterday' })
     .expect(400);
   expect((bad.body as ErrorBody).error.message).toMatch(/"expectedUpdatedAt" must be/);
 }

@@ -2,9 +2,9 @@
  * Form slots in the placements document (`"forms"`, as in a REMOTES_CONFIG entry): checked at save as the file's
  * are, shown in the diff, placed in the resource's form when published, and taken out again by a rollback.
  */
-import { OPERATOR_ROLE, type FormItem, type PlacementsDiffPayload, type PlacementsDraftPayload } from '../../shared';
+import { type FormItem, type PlacementsDiffPayload, type PlacementsDraftPayload } from '../../shared';
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
-import { addUser, createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
+import { createTestApp, signedInAgent, signedInOperator, type TestApp } from '../../testing/server/test-app';
 import { Field } from '../resources/field';
 import { Resource } from '../resources/resource';
 
@@ -40,9 +40,7 @@ beforeEach(async () => {
     },
   });
   testApp = await createTestApp({ distDir: dist.dir, configure: (app) => app.registerResource(new NotesResource()) });
-  await addUser(testApp.app, 'ops', PASSWORD, ['acme']);
-  await testApp.app.users.setRole('ops', OPERATOR_ROLE);
-  operator = await signedInAgent(testApp.app, 'ops', PASSWORD);
+  operator = await signedInOperator(testApp.app, 'ops', PASSWORD);
 });
 afterEach(async () => {
   await testApp.close();

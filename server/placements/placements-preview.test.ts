@@ -5,7 +5,6 @@
  */
 import request from 'supertest';
 import {
-  OPERATOR_ROLE,
   PERMISSION_REFUSED,
   PLACEMENTS_EDIT,
   PLACEMENTS_PREVIEW_PATH,
@@ -17,16 +16,11 @@ import {
   type PlacementsPreviewPayload,
 } from '../../shared';
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
-import { addUser, createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
+import { addPlacedRemotes } from '../../testing/server/placements-fixtures';
+import { addUser, createTestApp, signedInAgent, signedInOperator, type TestApp } from '../../testing/server/test-app';
 
 const PASSWORD = 'correct horse battery';
 const LOCATION = 'dashboard-before-cards';
-const BANNER_SCHEMA = {
-  type: 'object',
-  properties: { title: { type: 'string' } },
-  required: ['title'],
-  additionalProperties: false,
-};
 
 let dist: FixtureDist;
 let testApp: TestApp;
@@ -35,25 +29,17 @@ let operator: Awaited<ReturnType<typeof signedInAgent>>;
 /** Code places Welcome; the file places the billing remote's InvoiceNote; nothing in the database yet. */
 beforeEach(async () => {
   dist = createFixtureDist();
-  dist.addRemote({
-    name: 'team_billing',
-    components: ['InvoiceBanner', 'InvoiceNote'],
-    formComponents: [],
-    props: { InvoiceBanner: BANNER_SCHEMA },
-  });
-  dist.addRemote({ name: 'team_news', components: ['NewsTicker', 'Welcome'], formComponents: [] });
+  addPlacedRemotes(dist);
   const config = { remotes: [{ name: 'team_billing', slots: { [LOCATION]: [{ component: 'InvoiceNote' }] } }] };
   testApp = await createTestApp({
     distDir: dist.dir,
     env: { REMOTES_CONFIG: dist.write('remotes.json', JSON.stringify(config)) },
     configure: (app) => app.registerSlots({ [LOCATION]: Slot.make('Welcome') }),
   });
-  await addUser(testApp.app, 'ops', PASSWORD, ['acme', 'globex']);
-  await testApp.app.users.setRole('ops', OPERATOR_ROLE);
+  operator = await signedInOperator(testApp.app, 'ops', PASSWORD, ['acme', 'globex']);
   await addUser(testApp.app, 'reader', PASSWORD, ['acme']);
   await testApp.app.users.setRole('reader', VIEWER_ROLE);
   await testApp.app.flags.set('new-billing', true, 'acme');
-  operator = await signedInAgent(testApp.app, 'ops', PASSWORD);
 });
 afterEach(async () => {
   await testApp.close();

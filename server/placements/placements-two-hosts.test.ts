@@ -5,6 +5,7 @@
  */
 import { OPERATOR_ROLE, Slot, type MetaPayload } from '../../shared';
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
+import { addPlacedRemotes, newsTickerAt } from '../../testing/server/placements-fixtures';
 import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
 import {
   addUser,
@@ -13,6 +14,7 @@ import {
   createTwoHosts,
   DEMO_PASSWORD,
   signedInAgent,
+  signedInOperator,
   type TestApp,
   type TestAppOptions,
 } from '../../testing/server/test-app';
@@ -23,13 +25,9 @@ jest.setTimeout(60_000);
 let dist: FixtureDist;
 beforeAll(() => {
   dist = createFixtureDist();
-  dist.addRemote({ name: 'team_news', components: ['NewsTicker', 'Welcome'], formComponents: [] });
+  addPlacedRemotes(dist);
 });
 afterAll(() => dist.remove());
-
-const placedAt = (priority: number) => ({
-  remotes: [{ name: 'team_news', slots: { 'dashboard-before-cards': [{ component: 'NewsTicker', priority }] } }],
-});
 
 function hostOptions(extra: TestAppOptions = {}): TestAppOptions {
   return {
@@ -41,9 +39,7 @@ function hostOptions(extra: TestAppOptions = {}): TestAppOptions {
 
 /** Publishes on `first`, then rolls back; resolves to the longest time `second` took to serve a change (ms). */
 async function publishSeenAcross(first: TestApp, second: TestApp): Promise<number> {
-  await addUser(first.app, 'admin', DEMO_PASSWORD, ['acme']);
-  await first.app.users.setRole('admin', OPERATOR_ROLE);
-  const onFirst = await signedInAgent(first.app);
+  const onFirst = await signedInOperator(first.app);
   const onSecond = await signedInAgent(second.app);
   const order = async (agent: typeof onFirst) =>
     (((await agent.get('/meta').expect(200)).body as MetaPayload).slots['dashboard-before-cards'] ?? []).map(
@@ -61,12 +57,12 @@ async function publishSeenAcross(first: TestApp, second: TestApp): Promise<numbe
   };
   await onFirst
     .put('/api/placements/draft')
-    .send({ document: placedAt(90) })
+    .send({ document: newsTickerAt(90) })
     .expect(200);
   await change(() => onFirst.post('/api/placements/publish').send({}).expect(201), ['Welcome', 'NewsTicker']);
   await onFirst
     .put('/api/placements/draft')
-    .send({ document: placedAt(10) })
+    .send({ document: newsTickerAt(10) })
     .expect(200);
   await change(() => onFirst.post('/api/placements/publish').send({}).expect(201), ['NewsTicker', 'Welcome']);
   await change(
@@ -79,7 +75,7 @@ async function publishSeenAcross(first: TestApp, second: TestApp): Promise<numbe
   const audit = (await operatorOnSecond.get('/api/placements/audit').expect(200)).body as { entries: unknown[] };
   expect(audit.entries).toHaveLength(3);
   const draft = (await operatorOnSecond.get('/api/placements').expect(200)).body as { draft: { document: unknown } };
-  expect(draft.draft.document).toEqual(placedAt(90));
+  expect(draft.draft.document).toEqual(newsTickerAt(90));
   return longest;
 }
 

@@ -6,8 +6,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { OPERATOR_ROLE, REMOTE_DESCRIPTOR_FILE, Slot, type AuditEntry, type RemoteDescriptor } from '../../shared';
-import { addUser, createTestApp, DEMO_PASSWORD, signedInAgent, type TestApp } from '../../testing/server/test-app';
+import { REMOTE_DESCRIPTOR_FILE, Slot, type AuditEntry, type RemoteDescriptor } from '../../shared';
+import { addOperator, addUser, createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
 import type { App } from '../app';
 
 /** A remote's origin: each version folder serves its own descriptor file. */
@@ -61,8 +61,7 @@ async function start(dir?: TestApp['dir']): Promise<void> {
   });
   app = testApp.app;
   if (!dir) {
-    await addUser(app, 'admin', DEMO_PASSWORD, ['acme']);
-    await app.users.setRole('admin', OPERATOR_ROLE);
+    await addOperator(app);
   }
 }
 

@@ -6,14 +6,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { OPERATOR_ROLE, REMOTE_DESCRIPTOR_FILE, type RemotesPayload } from '../../shared';
+import { REMOTE_DESCRIPTOR_FILE, type RemotesPayload } from '../../shared';
 import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
 import {
-  addUser,
+  addOperator,
   closeTwoHosts,
   createTestApp,
   createTwoHosts,
-  DEMO_PASSWORD,
   signedInAgent,
   type TestApp,
   type TestAppOptions,
@@ -39,8 +38,7 @@ afterAll(() => new Promise<void>((resolve) => origin.close(() => resolve())));
 
 /** Activates a release on `first`; resolves to how long `second` took to serve it (ms), or rejects after 2 s. */
 async function activationSeenAcross(first: TestApp, second: TestApp): Promise<number> {
-  await addUser(first.app, 'admin', DEMO_PASSWORD, ['acme']);
-  await first.app.users.setRole('admin', OPERATOR_ROLE);
+  await addOperator(first.app);
   const token = (await first.app.teamTokens.create('team_billing', null)).token;
   for (const version of ['v1', 'v2']) {
     await request(first.app.handler)

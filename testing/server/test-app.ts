@@ -2,6 +2,7 @@ import { Server } from 'node:http';
 import path from 'node:path';
 import pino from 'pino';
 import request from 'supertest';
+import { OPERATOR_ROLE } from '../../shared';
 import { createApp, type App, type AppOptions } from '../../server/app';
 import { hashPassword, type ScryptParams } from '../../server/auth/password-hash';
 import { makeTempDir, type TempDir } from '../temp-dir';
@@ -127,6 +128,23 @@ export async function addUser(
   for (const id of tenants) if (!(await app.tenants.get(id))) await app.tenants.save({ id, name: id.toUpperCase() });
   const { user } = await app.users.upsert(username, await hashPassword(password, params));
   await app.tenants.setMemberships(user.id, tenants);
+}
+
+/** Adds an operator (OPERATOR_ROLE): the caller of the placements and releases APIs. */
+export async function addOperator(
+  app: App,
+  username = 'admin',
+  password = DEMO_PASSWORD,
+  tenants: string[] = ['acme'],
+): Promise<void> {
+  await addUser(app, username, password, tenants);
+  await app.users.setRole(username, OPERATOR_ROLE);
+}
+
+/** addOperator, then a client signed in as them. */
+export async function signedInOperator(app: App, username = 'admin', password = DEMO_PASSWORD, tenants = ['acme']) {
+  await addOperator(app, username, password, tenants);
+  return signedInAgent(app, username, password);
 }
 
 /**
