@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import { PLACEMENTS_API_PATH, SESSION_TIME_PATH, SLOT_EVENTS_PATH, SLOT_STATS_PATH } from '../shared';
 import type { AppSettings } from './app-options';
@@ -285,11 +285,9 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ap
 /** The app's request listener, and the Express application behind it. */
 export interface AppRoutes {
   /** What the HTTP server calls: the public fast path (when on), then Express for everything it did not answer. */
-  listener: AppRequestListener;
+  listener: RequestListener;
   express: Express;
 }
-
-export type AppRequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
  * Tells the engine that a request started, so change-stamp reads sent before it do not serve it

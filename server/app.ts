@@ -2,10 +2,11 @@
  * Above 300 lines for one reason: this is the composition root. It builds every part (stores, registries, caches,
  * the releases and their snapshot, the policies) and connects them; each part's logic lives in its own module.
  */
+import type { RequestListener } from 'node:http';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { appSettingsOf, type AppOptions, type AppSettings } from './app-options';
-import { createAppRoutes, type AppRequestListener } from './app-routes';
+import { createAppRoutes } from './app-routes';
 import type { ScryptParams } from './auth/password-hash';
 import { UserStore } from './auth/user-store';
 import './auth/session-data';
@@ -73,7 +74,7 @@ export class App {
    * The request listener; give it to `http.createServer` or supertest. It answers `GET /slots` itself (the public
    * fast path) and hands every other request to `express`.
    */
-  readonly handler: AppRequestListener;
+  readonly handler: RequestListener;
   /** The Express application behind `handler`. */
   readonly express: Express;
   /** The database of users, tenants, records (and sessions and sign-in counters, without Redis). */

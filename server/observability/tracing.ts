@@ -1,7 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-
-/** A server's request listener, as node:http and node:http2's compatibility API call it. */
-export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+import type { RequestListener } from 'node:http';
 
 /** A started OpenTelemetry SDK: what stops it (its last spans sent first). */
 export interface TracingSdk {

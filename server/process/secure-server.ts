@@ -1,8 +1,7 @@
-import http from 'node:http';
+import http, { type RequestListener } from 'node:http';
 import http2 from 'node:http2';
 import type { Http2SecureServer, Http2Session, ServerHttp2Stream } from 'node:http2';
 import type { TlsSettings } from '../config/tls-settings';
-import type { AppRequestListener } from '../app-routes';
 import type { ServerTimeoutSettings } from './http-server';
 
 /** Streams one HTTP/2 connection may have open at once (Node's default is unlimited; nginx and h2o use 128). */
@@ -26,7 +25,7 @@ export interface SecureServer extends Http2SecureServer {
  * KEEP_ALIVE_TIMEOUT_MS closed with a GOAWAY.
  */
 export function createSecureServer(
-  listener: AppRequestListener,
+  listener: RequestListener,
   settings: ServerTimeoutSettings,
   tls: TlsSettings,
 ): SecureServer {
