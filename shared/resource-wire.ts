@@ -1,0 +1,211 @@
+/**
+ * The wire contract of the resource API (`/api/resources`): a resource's definition and form items, its records,
+ * their lists (queries, pages, totals, filters) and bulk actions. The rest of the wire is in wire.ts.
+ */
+import type { JsonObject, JsonValue } from './json';
+import type { ErrorBody } from './errors';
+
+/** `date`: a calendar day, `YYYY-MM-DD` (see isCalendarDay). */
+export type FieldInput = 'text' | 'textarea' | 'number' | 'select' | 'checkbox' | 'email' | 'date';
+
+/** An ordinary form field. */
+export interface FieldItem {
+  type: 'field';
+  name: string;
+  label: string;
+  input: FieldInput;
+  required?: boolean;
+  maxLength?: number;
+  options?: string[];
+  help?: string;
+}
+
+/** A slot placed among the fields of a resource form. */
+export interface FormSlotEntry {
+  type: 'slot';
+  component: string;
+  props: JsonObject;
+}
+
+export type FormItem = FieldItem | FormSlotEntry;
+
+export interface RelationDefinition {
+  name: string;
+  label: string;
+  /** The related resource's name. */
+  resource: string;
+}
+
+export interface ResourceSummary {
+  name: string;
+  label: string;
+}
+
+/** `GET /api/resources/:name` -> `{ resource }`. */
+export interface ResourceDefinition extends ResourceSummary {
+  fields: FormItem[];
+  relations: RelationDefinition[];
+  /** Names of the fields shown as the columns of the resource's list, in order; the first links to the record. */
+  listColumns: string[];
+  /** The list columns the list can be sorted by (`sort=`); `id` can always be sorted by too. */
+  sortableColumns: string[];
+  /** The sortable columns a search (`q=`) can match: text columns. A search matches the column sorted by. */
+  searchableColumns: string[];
+  /** The filters its list offers (`filter.<name>=` in RecordListQuery), in order. */
+  filters: RecordFilterDefinition[];
+  /** Whether staff may create records of this resource (`POST .../records`, the New page). */
+  canCreate: boolean;
+  /** Whether staff may delete records of this resource (`DELETE .../records/:id`), and restore them a while after. */
+  canDelete: boolean;
+}
+
+/**
+ * A filter of a resource's list. `select`: the value is one of `options`; `checkbox`: `true` (ticked) or `false`
+ * (not ticked); `relation`: the id of a record of `resource`; `dateRange`: days of a date field, `FROM..TO` with
+ * both ends included and either left out (`2024-01-01..2024-12-31`, `2024-01-01..`, `..2024-12-31`; see DayRange).
+ */
+export interface RecordFilterDefinition {
+  name: string;
+  label: string;
+  kind: 'select' | 'checkbox' | 'relation' | 'dateRange';
+  options?: string[];
+  resource?: string;
+}
+
+/** A record as the API returns it. `title` and `label` always; `group` when the record has one. */
+export interface ResourceRecord {
+  id: number;
+  title: string;
+  label: string;
+  group?: string;
+  [field: string]: JsonValue | undefined;
+}
+
+export interface RelationBlock extends RelationDefinition {
+  records: ResourceRecord[];
+}
+
+/** `GET /api/resources` */
+export interface ResourceListPayload {
+  resources: ResourceSummary[];
+}
+
+/** `GET /api/resources/:name` */
+export interface ResourcePayload {
+  resource: ResourceDefinition;
+}
+
+export type SortOrder = 'asc' | 'desc';
+
+/** How many records a page of a list holds: `limit=` from 1 to `max`, `default` when not given. */
+export const RECORD_LIST_LIMIT = Object.freeze({ default: 25, max: 100 });
+
+/** Longest search (`q=` or `search=`) a list accepts, in characters. */
+export const RECORD_SEARCH_MAX_LENGTH = 200;
+
+/**
+ * A list counts the records it matches exactly up to this many; beyond, it says "more than" this (RecordListTotal),
+ * so that counting reads at most this many index entries however large the table.
+ */
+export const RECORD_TOTAL_BOUND = 1000;
+
+/** How long a deleted record can be restored (`POST .../records/:id/restore`), in milliseconds: a day. */
+export const RECORD_RESTORE_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Query of `GET /api/resources/:name/records`, every parameter optional (a bad one is answered 400):
+ * - `sort`: `id` or one of the resource's `sortableColumns`; `id` by default, or the first searchable column when
+ *   `q` is given.
+ * - `order`: `asc` (default) or `desc`.
+ * - `q`: keeps the records whose sorted column starts with it, ignoring the case of ASCII letters. It needs the list
+ *   sorted by a searchable column, so that an index serves both the match and the order.
+ * - `search`: keeps the records that have every word of it, anywhere in any text value (a word matches the start of
+ *   a word: "note" finds "Notes", not "footnote"; letters in any case). The list is then sorted by `id`; not with `q`.
+ * - `filter.<name>`: keeps the records the resource's filter `<name>` lets through (RecordFilterDefinition), with
+ *   any other filter, search and sort; not part of this type's keys, as its names are the resource's.
+ * - `limit`: records per page (see RECORD_LIST_LIMIT).
+ * - `after` / `before` (one at most): a cursor from a page's `next` / `previous`; the page that follows or precedes
+ *   it in the same sort. Cursors are opaque and only valid with the `sort` they came from.
+ */
+export interface RecordListQuery {
+  q?: string;
+  search?: string;
+  sort?: string;
+  order?: SortOrder;
+  limit?: number;
+  after?: string;
+  before?: string;
+}
+
+/** Where a page of a list stands: the query as applied, and the cursors to its neighbours when they exist. */
+export interface RecordListPage {
+  sort: string;
+  order: SortOrder;
+  limit: number;
+  /** The search applied; '' for none. */
+  q: string;
+  /** The word search applied; '' for none. */
+  search: string;
+  /** The filters applied, by name, as given (`filter.<name>=<value>`). */
+  filters: Record<string, string>;
+  /** How many records the list holds with its search (every page, not only this one). */
+  total: RecordListTotal;
+  /** Pass as `after` for the next page; absent on the last one. */
+  next?: string;
+  /** Pass as `before` for the previous page; absent on the first one. */
+  previous?: string;
+}
+
+/** `count` records exactly, or (`exact` false) more than `count`, which is then RECORD_TOTAL_BOUND. */
+export interface RecordListTotal {
+  count: number;
+  exact: boolean;
+}
+
+/** `GET /api/resources/:name/records` (query: RecordListQuery): one page of the tenant's records. */
+export interface RecordListPayload {
+  records: ResourceRecord[];
+  page: RecordListPage;
+}
+
+/** `GET` and `PUT /api/resources/:name/records/:id` */
+export interface RecordPayload {
+  record: ResourceRecord;
+  relations: RelationBlock[];
+}
+
+/** Body of `PUT /api/resources/:name/records/:id` and of `POST /api/resources/:name/records`: field values. */
+export type RecordUpdateRequest = Record<string, JsonValue>;
+
+/**
+ * `DELETE /api/resources/:name/records/:id`: the record as it was, and until when (epoch milliseconds)
+ * `POST /api/resources/:name/records/:id/restore` brings it back with the same id.
+ */
+export interface RecordDeletedPayload {
+  deleted: ResourceRecord;
+  restorableUntil: number;
+}
+
+/** Most records one bulk request may name: a page of a list at its largest. */
+export const RECORD_BULK_MAX = 100;
+
+/**
+ * Body of `POST /api/resources/:name/records/bulk`: one action on many records, each changed on its own (atomic per
+ * record, never all or nothing). `delete`: as `DELETE .../records/:id` each; `update`: as `PUT .../records/:id`
+ * with `values` each.
+ */
+export type BulkRecordRequest =
+  | { action: 'delete'; ids: number[] }
+  | { action: 'update'; ids: number[]; values: RecordUpdateRequest };
+
+/** What became of one record of a bulk request: done (the record as it is now, or as deleted), or why not. */
+export type BulkRecordResult =
+  | { id: number; ok: true; record: ResourceRecord }
+  | { id: number; ok: false; error: ErrorBody['error'] };
+
+/** Answer of a bulk request (200 whatever the results): one result per id, in the order given. */
+export interface BulkRecordPayload {
+  results: BulkRecordResult[];
+  /** For a delete: until when the deleted records can be restored, one by one. */
+  restorableUntil?: number;
+}
