@@ -1,7 +1,11 @@
 import fs from 'node:fs';
+import http, { type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import express, { type Express } from 'express';
 import request from 'supertest';
+import { waitUntil } from '../../testing/server/wait-until';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import { IMMUTABLE, REVALIDATE, serveBuildOutput, STABLE_FILE_RECHECK_MS } from './build-output-files';
 
@@ -27,6 +31,11 @@ function write(relative: string, content: string): void {
 
 function appServing(sourceMaps = false): Express {
   const app = express();
+  // What the remotes' CORS answer sets before the files are served: the files' own Vary must add to it.
+  app.use((_req, res, next) => {
+    res.vary('Origin');
+    next();
+  });
   app.use('/files', serveBuildOutput(dir.path, { sourceMaps, now: () => clock }));
   app.use((_req, res) => {
     res.status(404).json({ error: 'fell through' });
@@ -115,5 +124,128 @@ describe('serveBuildOutput', () => {
       reads.mockRestore();
       stats.mockRestore();
     }
+  });
+});
+
+/** A script large enough to be compressed, and the raw bytes of answers (supertest would decode them). */
+const SCRIPT = 'export function greet(name) { return "Hello, " + name + "!"; }\n'.repeat(100);
+
+interface RawAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+async function rawRequests(
+  app: Express,
+  run: (get: (target: string, headers?: OutgoingHttpHeaders, method?: string) => Promise<RawAnswer>) => Promise<void>,
+): Promise<void> {
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  const get = (target: string, headers: OutgoingHttpHeaders = {}, method = 'GET') =>
+    new Promise<RawAnswer>((resolve, reject) => {
+      http
+        .request({ host: '127.0.0.1', port, path: target, method, headers, agent: false }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+          );
+        })
+        .on('error', reject)
+        .end();
+    });
+  try {
+    await run(get);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+const BROWSER = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+
+describe('serveBuildOutput, compressed', () => {
+  beforeEach(() => write('app.0123abcdef.js', SCRIPT));
+
+  it('sends a text file as it is until its copies are made, then brotli to a browser, with its own ETag', async () => {
+    await rawRequests(appServing(), async (get) => {
+      const first = await get('/files/app.0123abcdef.js', BROWSER);
+      expect(first.headers['content-encoding']).toBeUndefined();
+      expect(first.body.toString()).toBe(SCRIPT);
+      expect(first.headers.vary).toBe('Origin, Accept-Encoding');
+      await waitUntil(
+        async () => (await get('/files/app.0123abcdef.js', BROWSER)).headers['content-encoding'] === 'br',
+      );
+
+      const brotli = await get('/files/app.0123abcdef.js', BROWSER);
+      expect(brotli.status).toBe(200);
+      expect(zlib.brotliDecompressSync(brotli.body).toString()).toBe(SCRIPT);
+      expect(brotli.headers['content-length']).toBe(String(brotli.body.length));
+      expect(brotli.body.length).toBeLessThan(SCRIPT.length / 10);
+      expect(brotli.headers['content-type']).toBe('text/javascript; charset=utf-8');
+      expect(brotli.headers['cache-control']).toBe(IMMUTABLE);
+      expect(brotli.headers.vary).toBe('Origin, Accept-Encoding');
+      expect(brotli.headers.etag).not.toBe(first.headers.etag);
+      expect(brotli.headers.etag).toMatch(/^"[A-Za-z0-9_-]+-br"$/);
+
+      // Each representation revalidates against its own ETag.
+      const unchanged = await get('/files/app.0123abcdef.js', { ...BROWSER, 'if-none-match': brotli.headers.etag });
+      expect(unchanged.status).toBe(304);
+      expect(unchanged.headers.etag).toBe(brotli.headers.etag);
+      expect(unchanged.headers.vary).toBe('Origin, Accept-Encoding');
+      const plainEtag = await get('/files/app.0123abcdef.js', { ...BROWSER, 'if-none-match': first.headers.etag });
+      expect(plainEtag.status).toBe(200);
+      expect(plainEtag.headers['content-encoding']).toBe('br');
+
+      const head = await get('/files/app.0123abcdef.js', BROWSER, 'HEAD');
+      expect(head.headers['content-encoding']).toBe('br');
+      expect(head.headers['content-length']).toBe(String(brotli.body.length));
+      expect(head.body.length).toBe(0);
+    });
+  });
+
+  it('sends gzip to a client that takes only gzip, and the file as it is to one that takes neither', async () => {
+    await rawRequests(appServing(), async (get) => {
+      await get('/files/app.0123abcdef.js', BROWSER);
+      await waitUntil(
+        async () => (await get('/files/app.0123abcdef.js', BROWSER)).headers['content-encoding'] === 'br',
+      );
+
+      const gzip = await get('/files/app.0123abcdef.js', { 'accept-encoding': 'gzip' });
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(zlib.gunzipSync(gzip.body).toString()).toBe(SCRIPT);
+      expect(gzip.headers.etag).toMatch(/-gzip"$/);
+
+      for (const headers of [{}, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'br;q=0, gzip;q=0' }]) {
+        const plain = await get('/files/app.0123abcdef.js', headers);
+        expect({ headers, encoding: plain.headers['content-encoding'], body: plain.body.toString() }).toEqual({
+          headers,
+          encoding: undefined,
+          body: SCRIPT,
+        });
+        expect(plain.headers.vary).toBe('Origin, Accept-Encoding');
+      }
+    });
+  });
+
+  it('leaves small files alone, and never serves the copies of a file that was rebuilt since', async () => {
+    write('remoteEntry.js', SCRIPT);
+    await rawRequests(appServing(), async (get) => {
+      const small = await get('/files/main.0123abcdef.js', BROWSER);
+      expect(small.headers['content-encoding']).toBeUndefined();
+      expect(small.headers.vary).toBe('Origin');
+
+      await get('/files/remoteEntry.js', BROWSER);
+      await waitUntil(async () => (await get('/files/remoteEntry.js', BROWSER)).headers['content-encoding'] === 'br');
+      const rebuilt = `${SCRIPT}// rebuilt\n`;
+      write('remoteEntry.js', rebuilt);
+      clock += STABLE_FILE_RECHECK_MS;
+      const fresh = await get('/files/remoteEntry.js', BROWSER);
+      expect(fresh.headers['content-encoding']).toBeUndefined();
+      expect(fresh.body.toString()).toBe(rebuilt);
+      await waitUntil(async () => (await get('/files/remoteEntry.js', BROWSER)).headers['content-encoding'] === 'br');
+      expect(zlib.brotliDecompressSync((await get('/files/remoteEntry.js', BROWSER)).body).toString()).toBe(rebuilt);
+    });
   });
 });

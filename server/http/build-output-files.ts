@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RequestHandler, Response } from 'express';
+import { chooseCoding, compressCopies, isCompressible, type CodedCopies } from './content-coding';
 
 /** Build files named with a content hash (`[name].[contenthash:10].js`, maps included): their content never changes. */
 const HASHED_FILE = /\.[0-9a-f]{8,}\.(?:js|css|mjs)(?:\.map)?$/;
@@ -46,18 +47,29 @@ interface CachedFile {
   mtimeMs: number;
   size: number;
   checkedAt: number;
+  /** Whether the file has compressed copies, or will once they are made: its answers vary with Accept-Encoding. */
+  compressible: boolean;
+  /** Its brotli and gzip copies, once made (content-coding.ts); empty until then. */
+  copies: CodedCopies;
+}
+
+/** The ETag of a compressed copy: the file's own, marked with the coding (a strong ETag names one representation). */
+function codedEtag(etag: string, coding: string): string {
+  return `${etag.slice(0, -1)}-${coding}"`;
 }
 
 /**
  * Serves a folder of build output (the host shell, a remote) from memory, with that cache policy: no directory
  * index or redirect, no dotfiles, source maps only when `sourceMaps` says so, and whatever is not a file falls
- * through to the next route (in the end, the JSON 404).
+ * through to the next route (in the end, the JSON 404). A text file of 1 KiB or more is also sent compressed (brotli,
+ * else gzip) to a client that accepts it, once its copies are made in the background (content-coding.ts).
  *
  * Why memory, and synchronous reads when a file is first asked for: libuv's thread pool (four threads) serves both
  * the asynchronous file system and the password hash. A burst of sign-ins kept it busy and `express.static`'s reads
  * queued behind the hashes for seconds. A file read here once is then served without touching the pool; a
  * stable-named file is re-checked with a `stat` at most once a second, so a rebuild or a redeploy of a remote into
- * the folder shows at once. A hashed file never changes.
+ * the folder shows at once. A hashed file never changes. The compression does use the pool, once per file, and no
+ * request waits for it: behind a burst of hashes, a file is simply sent uncompressed a little longer.
  */
 export function serveBuildOutput(dir: string, options: { sourceMaps: boolean; now?: () => number }): RequestHandler {
   const root = path.resolve(dir);
@@ -85,6 +97,8 @@ export function serveBuildOutput(dir: string, options: { sourceMaps: boolean; no
       mtimeMs: stat.mtimeMs,
       size: stat.size,
       checkedAt: now(),
+      compressible: isCompressible(file, body.length),
+      copies: {},
     };
     if (existing) forget(file, existing);
     if (cachedBytes + body.length > BUILD_OUTPUT_CACHE_MAX_BYTES) {
@@ -93,13 +107,27 @@ export function serveBuildOutput(dir: string, options: { sourceMaps: boolean; no
     }
     cache.set(file, entry);
     cachedBytes += body.length;
+    if (entry.compressible) compressInBackground(file, entry);
     return entry;
+  }
+
+  /** Makes the file's compressed copies; until then it is served as it is. A file replaced meanwhile keeps none. */
+  function compressInBackground(file: string, entry: CachedFile): void {
+    compressCopies(entry.body).then(
+      (copies) => {
+        if (cache.get(file) !== entry) return;
+        entry.copies = copies;
+        cachedBytes += (copies.br?.length ?? 0) + (copies.gzip?.length ?? 0);
+      },
+      // Compression only saves bytes: a file it fails on is served as it is.
+      () => undefined,
+    );
   }
 
   function forget(file: string, entry: CachedFile): void {
     if (cache.get(file) === entry) {
       cache.delete(file);
-      cachedBytes -= entry.body.length;
+      cachedBytes -= entry.body.length + (entry.copies.br?.length ?? 0) + (entry.copies.gzip?.length ?? 0);
     }
   }
 
@@ -114,15 +142,20 @@ export function serveBuildOutput(dir: string, options: { sourceMaps: boolean; no
     const entry = fresh ? existing : load(file, existing);
     if (entry === null) return next();
 
+    const coding = chooseCoding(req.headers['accept-encoding'], entry.copies);
+    const body = coding === null ? entry.body : (entry.copies[coding] as Buffer);
+    const etag = coding === null ? entry.etag : codedEtag(entry.etag, coding);
     setBuildCacheHeaders(res, file);
-    res.setHeader('ETag', entry.etag);
+    if (entry.compressible) res.vary('Accept-Encoding');
+    res.setHeader('ETag', etag);
     res.setHeader('Content-Type', CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream');
-    if (req.headers['if-none-match'] === entry.etag) {
+    if (req.headers['if-none-match'] === etag) {
       res.status(304).end();
       return;
     }
-    res.setHeader('Content-Length', String(entry.body.length));
-    res.status(200).end(req.method === 'HEAD' ? undefined : entry.body);
+    if (coding !== null) res.setHeader('Content-Encoding', coding);
+    res.setHeader('Content-Length', String(body.length));
+    res.status(200).end(req.method === 'HEAD' ? undefined : body);
   };
 }
 
