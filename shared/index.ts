@@ -172,11 +172,9 @@ export type {
   MePayload,
   LoginRequest,
   TenantSwitchRequest,
-  ResourceActionContext,
   FormMode,
   FormContext,
   FormSlotProps,
-  ResourceActionSlotProps,
   RemoteDescriptor,
   RemotesPayload,
   InspectedFormSlot,
@@ -222,6 +220,8 @@ export type {
   BulkRecordPayload,
   RecordPayload,
   RecordUpdateRequest,
+  ResourceActionContext,
+  ResourceActionSlotProps,
 } from './resource-wire';
 export {
   REMOTE_DESCRIPTOR_FILE,

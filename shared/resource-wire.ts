@@ -209,3 +209,15 @@ export interface BulkRecordPayload {
   /** For a delete: until when the deleted records can be restored, one by one. */
   restorableUntil?: number;
 }
+
+// ---------------------------------------------------------------------------------------------- slot props
+
+/** Context of `resource-page-actions` and `resource-edit-actions`: the record the page shows, and where it lives. */
+export interface ResourceActionContext {
+  resource: string;
+  resourceId: number;
+  record: ResourceRecord;
+}
+
+/** Props a slot component at a resource-action location receives: the context, then the slot's own props. */
+export type ResourceActionSlotProps<P extends object = JsonObject> = P & ResourceActionContext;

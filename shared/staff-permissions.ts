@@ -1,5 +1,4 @@
 import { EDITOR_ROLE, isStaffRole, type StaffRole } from './staff-roles';
-import type { CurrentUser } from './wire';
 
 /**
  * What staff may do, as permissions: the one place that says what each role allows. The server's routes check a
@@ -49,11 +48,17 @@ export function permissionsOf(
   return STAFF_PERMISSIONS.filter((permission) => held.has(permission));
 }
 
+/** What a permission check reads of a signed-in user (wire.ts CurrentUser, as `GET /me` answers it). */
+export interface PermissionHolder {
+  roles?: readonly string[];
+  permissions?: readonly string[];
+}
+
 /**
  * Whether the signed-in user may do what `permission` allows in their current tenant: the permissions of their
  * `GET /me`, or those of its roles when an answer carries none (a remote's tests, an emulated host).
  */
-export function userMay(user: CurrentUser | null | undefined, permission: StaffPermission): boolean {
+export function userMay(user: PermissionHolder | null | undefined, permission: StaffPermission): boolean {
   if (!user) return false;
   return (user.permissions ?? permissionsOf(user.roles)).includes(permission);
 }

@@ -1,10 +1,10 @@
 /**
  * The wire contract between server, host and remotes. Every payload the server sends and every prop the host
- * hands to a slot component is typed here once; the resource API's (definitions, records, lists) in resource-wire.ts.
+ * hands to a slot component is typed here once; the resource API's (definitions, records, lists, and the record a
+ * record page's action slots are handed) in resource-wire.ts.
  */
 import type { JsonObject, JsonValue } from './json';
 import type { SlotLocationValue } from './slot-location';
-import type { ResourceRecord } from './resource-wire';
 import type { VisibilityRule } from './slot-placement';
 
 // ---------------------------------------------------------------------------------------------- slots
@@ -121,13 +121,6 @@ export interface TenantSwitchRequest {
 
 // ---------------------------------------------------------------------------------------------- slot props
 
-/** Context of `resource-page-actions` and `resource-edit-actions`: the record the page shows, and where it lives. */
-export interface ResourceActionContext {
-  resource: string;
-  resourceId: number;
-  record: ResourceRecord;
-}
-
 export type FormMode = 'create' | 'edit';
 
 /** What a form slot can see and change of the form it sits in. */
@@ -143,9 +136,6 @@ export type FormSlotProps<P extends object = JsonObject> = P & {
   resource: string;
   formContext: FormContext;
 };
-
-/** Props a slot component at a resource-action location receives: the context, then the slot's own props. */
-export type ResourceActionSlotProps<P extends object = JsonObject> = P & ResourceActionContext;
 
 // ---------------------------------------------------------------------------------------------- remotes
 

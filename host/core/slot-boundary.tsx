@@ -5,7 +5,7 @@
  */
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { SlotFailurePlaceholder } from './slot-failure-placeholder';
-import type { SlotFailureKind, SlotHandle, SlotPlace, SlotStatus } from './slot-status';
+import type { SlotFailureKind, SlotFrame } from './slot-status';
 
 /** A slot's component could not be obtained (bad federated module), as opposed to failing while rendering. */
 export class SlotLoadError extends Error {
@@ -33,13 +33,6 @@ export class SlotFailureError extends Error {
 export function failureKindOf(error: Error): SlotFailureKind {
   if (error instanceof SlotFailureError) return error.kind;
   return error instanceof SlotLoadError ? 'load-error' : 'render-error';
-}
-
-/** Which slot is rendering, and the status it writes into; given to its boundary, mark and placeholder. */
-export interface SlotFrame {
-  status: SlotStatus;
-  handle: SlotHandle;
-  place: SlotPlace;
 }
 
 interface SlotErrorBoundaryProps {

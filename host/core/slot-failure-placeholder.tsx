@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { SlotFrame } from './slot-boundary';
+import type { SlotFrame } from './slot-status';
 import { useSlotRuntime } from './slot-runtime';
 
 /**

@@ -9,8 +9,8 @@ import type {
 } from '../../shared';
 import { HOST_MESSAGES } from '../loader/messages';
 import type { SlotComponent } from './component-registry';
-import { SlotErrorBoundary, SlotFailureError, type SlotFrame } from './slot-boundary';
-import type { SlotFailureKind } from './slot-status';
+import { SlotErrorBoundary, SlotFailureError } from './slot-boundary';
+import type { SlotFailureKind, SlotFrame } from './slot-status';
 import { useRegistrySnapshot, useSlotRuntime } from './slot-runtime';
 
 interface IsolatedSlotProps {

@@ -48,6 +48,13 @@ export interface SlotHandle {
   readonly startedAt: number;
 }
 
+/** Which slot is rendering, and the status it writes into; given to its boundary, mark and placeholder. */
+export interface SlotFrame {
+  status: SlotStatus;
+  handle: SlotHandle;
+  place: SlotPlace;
+}
+
 const now = (): number => (typeof performance === 'undefined' ? Date.now() : performance.now());
 
 /**

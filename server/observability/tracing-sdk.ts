@@ -9,7 +9,18 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import type { TracingSdk } from './tracing';
+
+/** A started OpenTelemetry SDK: what stops it (its last spans sent first). */
+export interface TracingSdk {
+  /**
+   * Names the route of the request being answered outside Express's router (the public fast path), as Express's
+   * instrumentation names its routes: the request's HTTP span gets `http.route` and is called `GET <route>`.
+   */
+  nameRoute(route: string): void;
+  /** `listener` with a server span per request, for a server the HTTP instrumentation does not see (node:http2's). */
+  traceRequests(listener: RequestListener): RequestListener;
+  shutdown(): Promise<void>;
+}
 
 /** The name spans are sent under when OTEL_SERVICE_NAME is not set. */
 export const DEFAULT_SERVICE_NAME = 'slots-server';

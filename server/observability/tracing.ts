@@ -1,16 +1,6 @@
 import type { RequestListener } from 'node:http';
-
-/** A started OpenTelemetry SDK: what stops it (its last spans sent first). */
-export interface TracingSdk {
-  /**
-   * Names the route of the request being answered outside Express's router (the public fast path), as Express's
-   * instrumentation names its routes: the request's HTTP span gets `http.route` and is called `GET <route>`.
-   */
-  nameRoute(route: string): void;
-  /** `listener` with a server span per request, for a server the HTTP instrumentation does not see (node:http2's). */
-  traceRequests(listener: RequestListener): RequestListener;
-  shutdown(): Promise<void>;
-}
+// Types only: the SDK's module is loaded below, and only when tracing is on.
+import type { TracingSdk } from './tracing-sdk';
 
 let started: TracingSdk | null = null;
 

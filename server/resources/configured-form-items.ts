@@ -2,7 +2,7 @@ import type { FormItem } from '../../shared';
 import { placedConfiguredForm, type ConfiguredFormSlot } from '../remotes/configured-forms';
 import type { SlotProblem } from '../slots/slot-contract';
 import { Field } from './field';
-import type { RegisteredResource, ResourceRegistry } from './resource-registry';
+import type { RegisteredResource, RegisteredResources } from './registered-resource';
 
 /**
  * Where a configured form slot goes among `resource`'s items as code lists them: the index it is inserted before
@@ -68,7 +68,7 @@ export function formItemsWith(
  * past its end. Each refuses the start or the reload, naming the remote, the resource and the problem.
  */
 export function configuredFormPlaceProblems(
-  resources: ResourceRegistry,
+  resources: RegisteredResources,
   forms: readonly ConfiguredFormSlot[],
 ): SlotProblem[] {
   return forms.flatMap((configured): SlotProblem[] => {

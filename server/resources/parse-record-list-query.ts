@@ -16,7 +16,7 @@ import type {
   RecordPosition,
 } from './record-page-query';
 import { splitWords } from './record-words';
-import type { RegisteredResource } from './resource-registry';
+import type { RegisteredResource } from './registered-resource';
 
 const PARAMETERS: ReadonlySet<string> = new Set<keyof RecordListQuery>([
   'q',

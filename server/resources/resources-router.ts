@@ -25,7 +25,8 @@ import { assertNotReferred, RECORD_DELETE_MESSAGES } from './record-delete-guard
 import { isRecordId } from './record-id';
 import { encodeRecordCursor } from './record-list-cursor';
 import type { RecordSource } from './record-source';
-import type { RegisteredResource, ResourceRegistry } from './resource-registry';
+import type { RegisteredResource } from './registered-resource';
+import type { ResourceRegistry } from './resource-registry';
 import { validateRecordUpdate } from './validate-record-update';
 
 export interface ResourcesRouterOptions {

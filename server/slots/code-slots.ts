@@ -1,4 +1,5 @@
-import type { RegisteredResource, ResourceRegistry } from '../resources/resource-registry';
+import type { RegisteredResource } from '../resources/registered-resource';
+import type { ResourceRegistry } from '../resources/resource-registry';
 import { Slot } from '../../shared';
 import { placedSlots, type PlacedSlot } from './slot-contract';
 import type { SlotRegistry } from './slot-registry';

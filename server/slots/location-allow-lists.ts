@@ -1,10 +1,14 @@
 import { describe, isPlainObject, REMOTE_NAME_PATTERN, SlotLocation, type SlotLocationValue } from '../../shared';
-import type { RemotesConfig } from '../remotes/remotes-config';
 import type { ContractRemotes, PlacedSlot, SlotProblem } from './slot-contract';
 import { SlotRegistrationError } from './slot-registry';
 
 /** What `app.allowRemotes` takes: location value -> the names of the remotes whose slots may fill it. */
 export type AllowListMap = Readonly<Partial<Record<SlotLocationValue, readonly string[]>>>;
+
+/** The lists REMOTES_CONFIG gives (its `"locations"`, checked): what of a configuration the allow-lists read. */
+export interface ConfiguredAllowLists {
+  readonly locationRemotes: ReadonlyMap<SlotLocation, readonly string[]>;
+}
 
 /**
  * Which remotes may fill a location: a list given by code (`app.allowRemotes`) or by REMOTES_CONFIG (`"locations"`),
@@ -15,7 +19,7 @@ export type AllowListMap = Readonly<Partial<Record<SlotLocationValue, readonly s
 export class LocationAllowLists {
   private readonly fromCode = new Map<SlotLocation, readonly string[]>();
 
-  constructor(private readonly configuration: () => RemotesConfig) {}
+  constructor(private readonly configuration: () => ConfiguredAllowLists) {}
 
   /** Sets code's lists (a later call replaces a location's list); an unknown location or remote name throws. */
   set(map: AllowListMap): void {
@@ -24,7 +28,7 @@ export class LocationAllowLists {
   }
 
   /** The remotes allowed at `location` under `config` (the one in use by default); undefined when any may. */
-  allowed(location: SlotLocation, config: RemotesConfig = this.configuration()): readonly string[] | undefined {
+  allowed(location: SlotLocation, config: ConfiguredAllowLists = this.configuration()): readonly string[] | undefined {
     return config.locationRemotes.get(location) ?? this.fromCode.get(location);
   }
 }
