@@ -36,3 +36,13 @@ export function useApi<T>(path: string | null): ApiState<T> & { reload(): void }
   const value: ApiState<T> = state?.key === key ? state.value : { status: 'loading', data: null, error: null };
   return { ...value, reload };
 }
+
+/**
+ * A page's "Try again" when it made several requests: asks again for every one that failed, not only the one whose
+ * error it shows (after an outage both failed, and retrying one left the page on the other's error).
+ */
+export function reloadFailed(...requests: ReadonlyArray<{ status: ApiState<unknown>['status']; reload(): void }>) {
+  return (): void => {
+    for (const request of requests) if (request.status === 'error') request.reload();
+  };
+}

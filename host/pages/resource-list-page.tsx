@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { RECORD_SEARCH_MAX_LENGTH, type FieldItem, type RecordListPayload, type ResourcePayload } from '../../shared';
-import { useApi } from '../app/use-api';
+import { reloadFailed, useApi } from '../app/use-api';
 import { Breadcrumbs } from '../layout/breadcrumbs';
 import { PageHeading } from '../layout/page-heading';
 import { ReadOnlyRoleNotice, useMayChangeRecords } from '../forms/read-only-role';
@@ -48,7 +48,7 @@ export function ResourceListPage() {
         : null;
 
   if (definition.status === 'error') {
-    return <PageStatus status="error" error={definition.error} retry={definition.reload} />;
+    return <PageStatus status="error" error={definition.error} retry={reloadFailed(definition, records)} />;
   }
   if (records.status === 'error') {
     // A 400 is an address the list cannot show (an old cursor, a column no longer sortable): try its first page.

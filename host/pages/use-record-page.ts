@@ -1,6 +1,6 @@
 import { ERROR_MESSAGES, type RecordPayload, type ResourceDefinition } from '../../shared';
 import { ApiError } from '../core';
-import { useApi } from '../app/use-api';
+import { reloadFailed, useApi } from '../app/use-api';
 
 export type RecordPageData =
   | { status: 'loading' }
@@ -14,8 +14,9 @@ export function useRecordPage(resource: string, id: string): RecordPageData {
   const definition = useApi<{ resource: ResourceDefinition }>(`/api/resources/${name}`);
   const record = useApi<RecordPayload>(validId ? `/api/resources/${name}/records/${id}` : null);
 
-  if (definition.status === 'error') return { status: 'error', error: definition.error, retry: definition.reload };
-  if (record.status === 'error') return { status: 'error', error: record.error, retry: record.reload };
+  const retry = reloadFailed(definition, record);
+  if (definition.status === 'error') return { status: 'error', error: definition.error, retry };
+  if (record.status === 'error') return { status: 'error', error: record.error, retry };
   if (!validId) {
     return {
       status: 'error',

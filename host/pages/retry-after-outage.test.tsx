@@ -1,0 +1,93 @@
+import '../../testing/host/router-globals';
+import { fireEvent, screen } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import type { MePayload, ResourceRecord } from '../../shared';
+import { AppProviders } from '../app/host-app';
+import { APP_ROUTES } from '../app/app-routes';
+import { SlotSource } from '../loader/slot-source';
+import { ComponentRegistry, createSlotStatus, type SlotRuntime } from '../core';
+import { createFakeApi, type FakeRoute } from '../../testing/host/fake-api';
+import { renderWithSlotBoundaries } from '../../testing/host/render-slots';
+
+/**
+ * A page that asks for two things (the resource's definition and its records) loses both when the server is
+ * unreachable; one "Try again" once it is back must bring the page, not the error of the request it did not repeat.
+ */
+const ME: MePayload = {
+  user: { username: 'admin', displayName: 'Admin', tenants: [{ id: 'acme', name: 'Acme' }], currentTenant: 'acme' },
+};
+const RECORD: ResourceRecord = { id: 7, title: 'Launching the spring catalogue', label: 'Spring launch' };
+const DEFINITION = {
+  resource: {
+    name: 'articles',
+    label: 'Articles',
+    fields: [{ type: 'field', name: 'title', label: 'Title', input: 'text', required: true }],
+    relations: [],
+    listColumns: ['title'],
+    sortableColumns: ['title'],
+    searchableColumns: ['title'],
+    canCreate: true,
+    canDelete: true,
+    filters: [],
+  },
+};
+const LIST = {
+  records: [RECORD],
+  page: { sort: 'id', order: 'asc', q: '', search: '', filters: {}, previous: null, next: null, total: { count: 1 } },
+};
+
+const unreachable: FakeRoute = () => {
+  throw new TypeError('Failed to fetch');
+};
+
+function renderDuringOutage(path: string, answers: Record<string, unknown>) {
+  const api = createFakeApi({
+    'GET /me': { body: ME },
+    'GET /meta': { body: { dashboards: [], modules: [], slots: {} } },
+  });
+  for (const route of Object.keys(answers)) api.routes.set(route, unreachable);
+  const runtime: Partial<SlotRuntime> = {
+    slotRegistry: new ComponentRegistry('SlotComponentRegistry'),
+    globalRegistry: new ComponentRegistry('GlobalComponentRegistry'),
+    ...createSlotStatus({ log: () => undefined }),
+  };
+  renderWithSlotBoundaries(
+    <AppProviders client={api.client} runtime={runtime} source={new SlotSource({ client: api.client, pathname: path })}>
+      <RouterProvider router={createMemoryRouter(APP_ROUTES, { initialEntries: [path] })} />
+    </AppProviders>,
+  );
+  return {
+    api,
+    serverBack: () => {
+      for (const [route, body] of Object.entries(answers)) api.routes.set(route, { body });
+    },
+  };
+}
+
+describe('"Try again" after the server was unreachable', () => {
+  it('on a record page: one click asks again for everything that failed', async () => {
+    const { api, serverBack } = renderDuringOutage('/resources/articles/7', {
+      'GET /api/resources/articles': DEFINITION,
+      'GET /api/resources/articles/records/7': { record: RECORD, relations: [] },
+    });
+    expect((await screen.findByRole('alert')).textContent).toContain('Could not reach the server');
+    serverBack();
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { name: RECORD.title as string })).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(api.count('GET', '/api/resources/articles/records/7')).toBe(2);
+  });
+
+  it('on a list: one click asks again for the definition and the records', async () => {
+    const { api, serverBack } = renderDuringOutage('/resources/articles', {
+      'GET /api/resources/articles': DEFINITION,
+      'GET /api/resources/articles/records': LIST,
+    });
+    expect((await screen.findByRole('alert')).textContent).toContain('Could not reach the server');
+    serverBack();
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('link', { name: RECORD.title as string })).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(api.count('GET', '/api/resources/articles/records')).toBe(2);
+  });
+});
