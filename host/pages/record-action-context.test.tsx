@@ -1,13 +1,8 @@
 import '../../testing/host/router-globals';
 import { screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import type { MePayload, ResourceActionSlotProps, ResourceRecord } from '../../shared';
-import { AppProviders } from '../app/host-app';
-import { APP_ROUTES } from '../app/app-routes';
-import { SlotSource } from '../loader/slot-source';
-import { ComponentRegistry, createSlotStatus, type SlotRuntime } from '../core';
 import { createFakeApi } from '../../testing/host/fake-api';
-import { renderWithSlotBoundaries } from '../../testing/host/render-slots';
+import { renderAppAt } from '../../testing/host/render-app';
 
 /**
  * What the record pages hand to the resource-action slots, checked without a browser: the resource name, the id,
@@ -48,18 +43,7 @@ function renderAt(path: string) {
     },
     'GET /api/resources/articles/records/7': { body: { record: RECORD, relations: [] } },
   });
-  const slotRegistry = new ComponentRegistry('SlotComponentRegistry');
-  slotRegistry.register('ActionProbe', ActionProbe);
-  const runtime: Partial<SlotRuntime> = {
-    slotRegistry,
-    globalRegistry: new ComponentRegistry('GlobalComponentRegistry'),
-    ...createSlotStatus({ log: () => undefined }),
-  };
-  renderWithSlotBoundaries(
-    <AppProviders client={api.client} runtime={runtime} source={new SlotSource({ client: api.client, pathname: path })}>
-      <RouterProvider router={createMemoryRouter(APP_ROUTES, { initialEntries: [path] })} />
-    </AppProviders>,
-  );
+  renderAppAt(api, path, { ActionProbe });
 }
 
 describe('the resource-action context the record pages give', () => {

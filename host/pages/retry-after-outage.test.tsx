@@ -1,21 +1,13 @@
 import '../../testing/host/router-globals';
 import { fireEvent, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import type { MePayload, ResourceRecord } from '../../shared';
-import { AppProviders } from '../app/host-app';
-import { APP_ROUTES } from '../app/app-routes';
-import { SlotSource } from '../loader/slot-source';
-import { ComponentRegistry, createSlotStatus, type SlotRuntime } from '../core';
+import type { ResourceRecord } from '../../shared';
 import { createFakeApi, type FakeRoute } from '../../testing/host/fake-api';
-import { renderWithSlotBoundaries } from '../../testing/host/render-slots';
+import { demoMe, renderAppAt } from '../../testing/host/render-app';
 
 /**
  * A page that asks for two things (the resource's definition and its records) loses both when the server is
  * unreachable; one "Try again" once it is back must bring the page, not the error of the request it did not repeat.
  */
-const ME: MePayload = {
-  user: { username: 'admin', displayName: 'Admin', tenants: [{ id: 'acme', name: 'Acme' }], currentTenant: 'acme' },
-};
 const RECORD: ResourceRecord = { id: 7, title: 'Launching the spring catalogue', label: 'Spring launch' };
 const DEFINITION = {
   resource: {
@@ -42,20 +34,11 @@ const unreachable: FakeRoute = () => {
 
 function renderDuringOutage(path: string, answers: Record<string, unknown>) {
   const api = createFakeApi({
-    'GET /me': { body: ME },
+    'GET /me': { body: demoMe([]) },
     'GET /meta': { body: { dashboards: [], modules: [], slots: {} } },
   });
   for (const route of Object.keys(answers)) api.routes.set(route, unreachable);
-  const runtime: Partial<SlotRuntime> = {
-    slotRegistry: new ComponentRegistry('SlotComponentRegistry'),
-    globalRegistry: new ComponentRegistry('GlobalComponentRegistry'),
-    ...createSlotStatus({ log: () => undefined }),
-  };
-  renderWithSlotBoundaries(
-    <AppProviders client={api.client} runtime={runtime} source={new SlotSource({ client: api.client, pathname: path })}>
-      <RouterProvider router={createMemoryRouter(APP_ROUTES, { initialEntries: [path] })} />
-    </AppProviders>,
-  );
+  renderAppAt(api, path);
   return {
     api,
     serverBack: () => {
