@@ -9,6 +9,7 @@ import { FieldValue } from './field-value';
 import { listReturnAddress, useListOwner } from './list-return-address';
 import { PageStatus } from './page-status';
 import { useRecordPage } from './use-record-page';
+import { useMayChangeRecords } from '../forms/read-only-role';
 
 /**
  * A record: breadcrumbs with resource-page-actions at their right (context `{ resource, resourceId, record }`),
@@ -19,6 +20,7 @@ export function RecordViewPage() {
   const data = useRecordPage(resource, id);
   const owner = useListOwner(resource);
   const navigate = useNavigate();
+  const mayChange = useMayChangeRecords();
 
   if (data.status !== 'ready') return <PageStatus {...data} />;
 
@@ -39,9 +41,11 @@ export function RecordViewPage() {
         actions={
           <>
             <AppSlotRenderer location={SlotLocation.RESOURCE_PAGE_ACTIONS} context={context} className="actions" />
-            <Link to={`${base}/${record.id}/edit`} className="button button--primary button--small">
-              Edit
-            </Link>
+            {mayChange && (
+              <Link to={`${base}/${record.id}/edit`} className="button button--primary button--small">
+                Edit
+              </Link>
+            )}
             <DeleteRecordButton
               definition={definition}
               record={record}

@@ -191,20 +191,28 @@ export function ResourceListPage() {
                     </td>
                   ))}
                   <td className="table__actions">
-                    <input
-                      type="checkbox"
-                      className="table__select"
-                      aria-label={`Select ${String(record.title || `#${record.id}`)}`}
-                      checked={selected.has(record.id)}
-                      onChange={() => {
-                        const next = new Set(selected);
-                        if (!next.delete(record.id)) next.add(record.id);
-                        setSelected(next);
-                      }}
-                    />
-                    <Link to={`/resources/${name}/${record.id}/edit`} className="button button--ghost button--small">
-                      Edit
-                    </Link>
+                    {/* A viewer may change nothing here: no selection for bulk actions, no way to the edit form. */}
+                    {mayChange && (
+                      <>
+                        <input
+                          type="checkbox"
+                          className="table__select"
+                          aria-label={`Select ${String(record.title || `#${record.id}`)}`}
+                          checked={selected.has(record.id)}
+                          onChange={() => {
+                            const next = new Set(selected);
+                            if (!next.delete(record.id)) next.add(record.id);
+                            setSelected(next);
+                          }}
+                        />
+                        <Link
+                          to={`/resources/${name}/${record.id}/edit`}
+                          className="button button--ghost button--small"
+                        >
+                          Edit
+                        </Link>
+                      </>
+                    )}
                     <DeleteRecordButton
                       definition={definition.data.resource}
                       record={record}
