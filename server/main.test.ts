@@ -95,7 +95,9 @@ describe('server/main.ts', () => {
       // Second start on the same file: same secret, so the session is still valid; the password is not printed again.
       const second = await startMain({ DATABASE_PATH: databasePath, DEMO_PASSWORD: '' });
       try {
-        expect(second.output()).toContain('with the password printed when the server first started on this database');
+        expect(second.output()).toContain(
+          'with the password it got when this database was made (DEMO_PASSWORD then, else the one printed by that first start)',
+        );
         expect(second.output()).toContain(`Reset it with: DATABASE_PATH=${databasePath} npm run user:add -- admin`);
         expect(second.output()).not.toContain(password);
         expect((await fetch(`${second.url}/meta`, { headers: { cookie } })).status).toBe(200);

@@ -31,7 +31,9 @@ describe('formatStartMessage', () => {
       databasePathForCommand: '/srv/app.db',
     });
     expect(text).toContain('open http://127.0.0.1:4000/');
-    expect(text).toContain('the password printed when the server first started on this database');
+    expect(text).toContain(
+      'the password it got when this database was made (DEMO_PASSWORD then, else the one printed by that first start)',
+    );
     expect(text).toContain('Reset it with: DATABASE_PATH=/srv/app.db npm run user:add -- admin');
   });
   it('says what a TRUST_PROXY hop count must be, and says nothing of other settings', () => {

@@ -51,7 +51,9 @@ export function formatStartMessage(input: StartMessageInput): string {
     lines.push(`Sign in as "${account.username}" with the password set in DEMO_PASSWORD.`);
   } else {
     lines.push(
-      `Sign in as "${account.username}" with the password printed when the server first started on this database.`,
+      // This start did not create the account, so it cannot tell which of the two its first start used.
+      `Sign in as "${account.username}" with the password it got when this database was made ` +
+        '(DEMO_PASSWORD then, else the one printed by that first start).',
       `Forgot it? Reset it with: ${command(account.username)}`,
     );
   }

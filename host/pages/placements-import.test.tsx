@@ -77,7 +77,7 @@ describe('the import on the placements page', () => {
     fireEvent.click(within(section).getByRole('button', { name: 'Import into the draft' }));
 
     await screen.findByText(
-      'Imported into the draft: 1 slot(s), 1 form slot(s), 1 allow-list(s) kept; dropped as not placements: ' +
+      'Imported into the draft: 1 slot, 1 form slot, 1 allow-list kept; dropped as not placements: ' +
         'allowedOrigins, remotes[0].entry.',
     );
     expect(fake.requests.find((request) => request.method === 'POST')?.body).toEqual(FILE);

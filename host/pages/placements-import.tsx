@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { JsonValue, PlacementsDraftPayload } from '../../shared';
+import { countOf } from './count-in-words';
 import { asDocument } from './placements-draft';
 
 export interface PlacementsImportProps {
@@ -88,8 +89,9 @@ export function importOutcome(payload: PlacementsDraftPayload): string {
   const allowLists = Object.keys(document.locations ?? {}).length;
   const ignored = payload.ignored ?? [];
   return (
-    `Imported into the draft: ${slots} slot(s), ${forms} form slot(s), ${allowLists} allow-list(s) kept; ` +
+    `Imported into the draft: ${countOf(slots, 'slot')}, ${countOf(forms, 'form slot')}, ` +
+    `${countOf(allowLists, 'allow-list')} kept; ` +
     (ignored.length === 0 ? 'nothing dropped.' : `dropped as not placements: ${ignored.join(', ')}.`) +
-    (payload.problems.length === 0 ? '' : ` ${payload.problems.length} problem(s).`)
+    (payload.problems.length === 0 ? '' : ` ${countOf(payload.problems.length, 'problem')}.`)
   );
 }

@@ -117,7 +117,7 @@ describe('the placements page', () => {
     fireEvent.change(rule, { target: { value: '{"tenants": ["acme"]}' } });
     fireEvent.change(within(section).getByLabelText('Priority of NewsTicker (team_news)'), { target: { value: '70' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
-    await screen.findByText('Draft saved with 1 problem(s).');
+    await screen.findByText('Draft saved with 1 problem.');
 
     const saved = fake.requests.find((request) => request.method === 'PUT')?.body as { document: PlacementsDocument };
     expect(saved.document.remotes?.[0]?.slots?.[LOCATION]).toEqual([

@@ -29,6 +29,7 @@ import { PlacementRevisions, PlacementsDiff } from './placements-history';
 import { importOutcome, PlacementsImport } from './placements-import';
 import { PlacementsLocation } from './placements-location';
 import { PlacementsPreview } from './placements-preview';
+import { countOf } from './count-in-words';
 
 /**
  * The placements editor, for operators: the draft's slots per location (add, remove, priority, "Shown when", props
@@ -161,7 +162,9 @@ function PlacementsEditor() {
           onClick={() =>
             void act(async () => {
               const found = await save(document);
-              return found.length === 0 ? 'Draft saved: no problem.' : `Draft saved with ${found.length} problem(s).`;
+              return found.length === 0
+                ? 'Draft saved: no problem.'
+                : `Draft saved with ${countOf(found.length, 'problem')}.`;
             })
           }
         >
@@ -215,7 +218,9 @@ function PlacementsEditor() {
       )}
       {blocking > 0 && (
         <p className="form-error" data-placements-blocking>
-          {blocking} problem(s) of the saved draft stop a publish; each is shown with its slot.
+          {blocking === 1
+            ? '1 problem of the saved draft stops a publish; it is shown with its slot.'
+            : `${countOf(blocking, 'problem')} of the saved draft stop a publish; each is shown with its slot.`}
         </p>
       )}
       {elsewhere.length > 0 && (

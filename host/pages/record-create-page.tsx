@@ -37,7 +37,7 @@ export function RecordCreatePage() {
   return (
     <div className="page">
       <Breadcrumbs trail={[{ label: 'Dashboard', to: '/' }, { label, to: base }, { label: 'New' }]} />
-      <PageHeading title={`New · ${label}`}>New in {label.toLowerCase()}</PageHeading>
+      <PageHeading title={`New · ${label}`}>New record in {label}</PageHeading>
       {canCreate && !mayChange ? (
         <ReadOnlyRoleNotice />
       ) : canCreate ? (

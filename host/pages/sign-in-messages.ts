@@ -1,11 +1,11 @@
 import type { ApiError } from '../core';
+import { countOf } from './count-in-words';
 
 /** A wait in words, rounded up to what a person would say: "45 seconds", "1 minute", "15 minutes", "2 hours". */
 export function waitInWords(seconds: number): string {
-  const plural = (count: number, unit: string) => `${count} ${unit}${count === 1 ? '' : 's'}`;
-  if (seconds < 60) return plural(Math.max(1, Math.ceil(seconds)), 'second');
-  if (seconds < 60 * 60) return plural(Math.ceil(seconds / 60), 'minute');
-  return plural(Math.ceil(seconds / (60 * 60)), 'hour');
+  if (seconds < 60) return countOf(Math.max(1, Math.ceil(seconds)), 'second');
+  if (seconds < 60 * 60) return countOf(Math.ceil(seconds / 60), 'minute');
+  return countOf(Math.ceil(seconds / (60 * 60)), 'hour');
 }
 
 /**

@@ -43,7 +43,7 @@ it('places a component with its props form, reorders it by priority, publishes a
     const name = 'WelcomeCard (team_marketing)';
     // Without its required title, the saved draft names the problem at the slot, before any publish.
     await page.getByRole('button', { name: 'Save draft' }).click();
-    await page.getByRole('status').filter({ hasText: 'Draft saved with 1 problem(s).' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Draft saved with 1 problem.' }).waitFor();
     await expect(section.locator('[data-placement-problems]').innerText()).resolves.toMatch(/title/);
 
     // The preview: where the saved draft's slot lands among the code's.
