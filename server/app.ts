@@ -187,6 +187,7 @@ export class App {
         snapshot: this.releaseSnapshot,
         source: descriptorSource,
         production: !settings.development,
+        tenants: this.tenants,
         slots: this.slots,
         resources: this.resources,
         remoteRegistry: this.remoteRegistry,

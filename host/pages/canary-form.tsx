@@ -57,12 +57,15 @@ export function CanaryForm({ remote, versions, canary, apply }: CanaryFormProps)
         id={`${id}p`}
         className="input"
         type="number"
-        required
         min={0}
         max={100}
+        aria-describedby={`${id}ph`}
         value={percent}
         onChange={(event) => setPercent(event.target.value)}
       />
+      <p className="field__help" id={`${id}ph`}>
+        Left empty: none, only the tenants below.
+      </p>
       <label className="field__label" htmlFor={`${id}t`}>
         Tenants
       </label>

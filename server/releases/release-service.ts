@@ -5,6 +5,7 @@ import { descriptorUrlOf } from '../remotes/remotes-config';
 import { releaseProblems, type ReleaseCheckSubjects } from './release-check';
 import { releaseClashes } from './release-clashes';
 import type { ReleaseSnapshot } from './release-snapshot';
+import type { TenantStore } from '../tenants/tenant-store';
 import { ReleaseExistsError, type ReleaseStore, type RolloutChange } from './release-store';
 import type { TraceContext } from '../observability/trace-context';
 
@@ -30,6 +31,8 @@ export interface ReleaseServiceParts extends ReleaseCheckSubjects {
   source: DescriptorSource;
   /** Production: a plain-http entry must be on a loopback host (as in REMOTES_CONFIG). */
   production: boolean;
+  /** The tenants there are: a canary names only those (a typo would give the canary to nobody, silently). */
+  tenants: Pick<TenantStore, 'list'>;
 }
 
 /**
@@ -97,6 +100,15 @@ export class ReleaseService {
     }
     if (!Array.isArray(tenants) || !tenants.every((tenant) => typeof tenant === 'string')) {
       throw new ReleaseRefusedError('"tenants" must be a list of tenant ids.');
+    }
+    if (tenants.length > 0) {
+      const known = (await this.parts.tenants.list()).map((tenant) => tenant.id);
+      const unknown = (tenants as string[]).filter((tenant) => !known.includes(tenant));
+      if (unknown.length > 0) {
+        throw new ReleaseRefusedError(
+          `No tenant ${unknown.map((tenant) => JSON.stringify(tenant)).join(', ')}; tenants: ${known.join(', ') || 'none'}.`,
+        );
+      }
     }
     const active = this.parts.snapshot.rollout(remote)?.active ?? null;
     if (active === null)

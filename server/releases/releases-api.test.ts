@@ -289,6 +289,7 @@ describe('rollout', () => {
   });
 
   it('gives a canary to its share of users within a few percent, sticky per user, and to listed tenants', async () => {
+    await app.tenants.save({ id: 'beta', name: 'Beta' });
     await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
     await operator
       .post('/api/remotes/team_billing/canary')
@@ -304,6 +305,16 @@ describe('rollout', () => {
     expect(users.filter((userId) => chose(userId) === 'v2')).toEqual(inCanary);
     expect(users.every((userId) => chose(userId, 'beta') === 'v2')).toBe(true);
     expect(app.releaseSnapshot.choose('team_billing', {})?.version).toBe('v1');
+  });
+
+  it('refuses a canary naming a tenant that does not exist, saying which, and changes nothing', async () => {
+    await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
+    const refused = await operator
+      .post('/api/remotes/team_billing/canary')
+      .send({ version: 'v2', percent: 0, tenants: ['acme', 'acme-typo'] })
+      .expect(400);
+    expect(refused.body.error.message).toBe('No tenant "acme-typo"; tenants: acme.');
+    expect(app.releaseSnapshot.rollout('team_billing')?.canary).toBeNull();
   });
 
   it('previews a release for the operator’s own session only, without an audit entry', async () => {

@@ -60,12 +60,12 @@ async function canaryRunning(): Promise<string | null> {
 
 async function startCanary() {
   const operator = await publishAndActivate(testApp.app, 'team_billing', origin.url, ['1.0.0', '2.0.0']);
+  await addUser(testApp.app, 'canary-visitor', DEMO_PASSWORD, ['canary']);
+  await addUser(testApp.app, 'stable-visitor', DEMO_PASSWORD, ['stable']);
   await operator
     .post('/api/remotes/team_billing/canary')
     .send({ version: '2.0.0', percent: 0, tenants: ['canary'] })
     .expect(200);
-  await addUser(testApp.app, 'canary-visitor', DEMO_PASSWORD, ['canary']);
-  await addUser(testApp.app, 'stable-visitor', DEMO_PASSWORD, ['stable']);
   return {
     operator,
     canary: await signedInAgent(testApp.app, 'canary-visitor'),
