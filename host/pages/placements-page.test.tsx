@@ -9,6 +9,7 @@ import {
 } from '../../shared';
 import { createFakeApi, type FakeApi, type FakeRoute } from '../../testing/host/fake-api';
 import { demoMe, renderAppAt } from '../../testing/host/render-app';
+import { UNSAVED_CHANGES_MESSAGE } from '../app/unsaved-changes';
 
 const LOCATION = 'dashboard-after-cards';
 
@@ -87,6 +88,38 @@ describe('the placements page', () => {
     fireEvent.click(within(section).getByRole('button', { name: 'Remove NewsTicker (team_news)' }));
     await waitFor(() => expect(rules()).toEqual(['{"roles":["editor"]}']));
     expect(within(section).getByLabelText('Priority of Welcome (team_news)')).toHaveProperty('value', '20');
+  });
+
+  it('asks before a navigation drops edits not saved into the draft, and not once they are saved', async () => {
+    const confirm = jest.spyOn(window, 'confirm').mockReturnValue(false);
+    try {
+      renderApp(
+        api([OPERATOR_ROLE], {
+          'PUT /api/placements/draft': (request) => ({
+            body: overview((request.body as { document: PlacementsDocument }).document),
+          }),
+        }),
+      );
+      const section = await locationSection();
+      const dashboardLink = () =>
+        screen.getByRole('navigation', { name: 'Main' }).querySelector('a[href="/"]') as HTMLElement;
+      fireEvent.change(within(section).getByLabelText('Priority of NewsTicker (team_news)'), {
+        target: { value: '70' },
+      });
+      fireEvent.click(dashboardLink());
+      await waitFor(() => expect(confirm).toHaveBeenCalledWith(UNSAVED_CHANGES_MESSAGE));
+      // Refused: the editor and its edit stay.
+      expect(within(section).getByLabelText('Priority of NewsTicker (team_news)')).toHaveProperty('value', '70');
+
+      fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
+      await screen.findByText('Draft saved: no problem.');
+      confirm.mockClear();
+      fireEvent.click(dashboardLink());
+      await waitFor(() => expect(screen.queryByRole('heading', { name: 'Placements', level: 1 })).toBeNull());
+      expect(confirm).not.toHaveBeenCalled();
+    } finally {
+      confirm.mockRestore();
+    }
   });
 
   it('saves the draft as edited and shows each problem at its slot', async () => {

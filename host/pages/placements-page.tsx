@@ -30,6 +30,7 @@ import { importOutcome, PlacementsImport } from './placements-import';
 import { PlacementsLocation } from './placements-location';
 import { PlacementsPreview } from './placements-preview';
 import { countOf } from './count-in-words';
+import { useUnsavedChanges } from '../app/unsaved-changes';
 
 /**
  * The placements editor, for operators: the draft's slots per location (add, remove, priority, "Shown when", props
@@ -60,6 +61,8 @@ function PlacementsEditor() {
   const [changes, setChanges] = useState<readonly PlacementChange[] | null>(null);
   const [revisions, setRevisions] = useState<PlacementRevisionsPayload['revisions']>([]);
   const [dirty, setDirty] = useState(false);
+  // Edits not saved into the draft are asked about before a navigation, a reload or a tenant switch drops them.
+  useUnsavedChanges(dirty);
   /** The saved draft's `updatedAt` the editor's draft is made from: a save says it, and is refused if it moved. */
   const [version, setVersion] = useState<string | null>(null);
   /** A save was refused because the draft was saved elsewhere since: the page offers to reload it. */
