@@ -9,3 +9,13 @@ it('describes a rollout, with the reason an automatic rollback gives', () => {
   );
   expect(describeAuditState(null)).toBe('none');
 });
+
+it('describes a published release and a team token in words', () => {
+  expect(
+    describeAuditState({ version: '1.1.0', entry: 'https://cdn.example.com/records/1.1.0/mf-manifest.json' }),
+  ).toBe('1.1.0 (https://cdn.example.com/records/1.1.0/mf-manifest.json)');
+  expect(describeAuditState({ id: 'tok_7', expiresAt: '2027-01-01T00:00:00.000Z' })).toBe(
+    'token tok_7, valid until 2027-01-01T00:00:00.000Z',
+  );
+  expect(describeAuditState({ id: 3, expiresAt: null })).toBe('token 3');
+});

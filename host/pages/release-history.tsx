@@ -24,6 +24,14 @@ export function describeAuditState(value: JsonValue): string {
     const reason = 'reason' in value && typeof value.reason === 'string' ? ` (${value.reason})` : '';
     return `active ${active ?? 'none'}${canary ? `, canary ${describeCanary(canary)}` : ''}${reason}`;
   }
+  // A publish: the version and where its files are.
+  if ('version' in value && typeof value.version === 'string') {
+    return `${value.version}${typeof value.entry === 'string' ? ` (${value.entry})` : ''}`;
+  }
+  // A team token: its id, and until when it is valid.
+  if ('id' in value && (typeof value.id === 'string' || typeof value.id === 'number')) {
+    return `token ${value.id}${typeof value.expiresAt === 'string' ? `, valid until ${value.expiresAt}` : ''}`;
+  }
   return JSON.stringify(value);
 }
 

@@ -119,7 +119,10 @@ function Releases() {
         <RefusalSummary message={result.message} problems={result.problems} ref={alert} mark="data-releases-refused" />
       )}
       {data.remotes.length === 0 ? (
-        <p className="empty">No remote is known yet.</p>
+        <p className="empty">
+          No release published yet: every remote is served from the build the server was given. A team publishes one
+          with its remote token (<code>npm run release</code> in its project).
+        </p>
       ) : (
         data.remotes.map((remote) => (
           <RemoteReleasesSection key={remote.remote} remote={remote} apply={apply} revision={revision} stats={stats} />

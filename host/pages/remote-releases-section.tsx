@@ -47,7 +47,8 @@ export function RemoteReleasesSection({
         {remote}
       </h2>
       <p data-rollout>
-        Active: {rollout.active ?? 'none yet'}. {canary ? `Canary: ${describeCanary(canary)}.` : 'No canary.'}
+        Active: {rollout.active ?? 'none: the build the server was given is served'}.{' '}
+        {canary ? `Canary: ${describeCanary(canary)}.` : 'No canary.'}
       </p>
       {preview && (
         <div className="callout callout--info" data-previewing={preview}>
