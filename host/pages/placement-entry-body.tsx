@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import type { JsonSchema, JsonValue, PlacementProblem } from '../../shared';
 
 const PlacementPropsForm = lazy(
@@ -22,12 +22,18 @@ export interface PlacementEntryBodyProps {
  * from the component's JSON Schema (loaded with the form library's chunk), the draft check's problems, and removal.
  */
 export function PlacementEntryBody({ id, name, schema, props, problems, setProps, remove }: PlacementEntryBodyProps) {
+  const propsForm = useRef<HTMLDetailsElement>(null);
+  // A problem with a prop (it has a path) opens the props form, where it is mended; the operator may close it again.
+  const propsProblem = problems.some((problem) => problem.path !== null);
+  useEffect(() => {
+    if (propsProblem && propsForm.current) propsForm.current.open = true;
+  }, [propsProblem]);
   return (
     <>
       {schema === null ? (
         <p className="muted">Its remote declares no props schema: its props are kept as they are.</p>
       ) : (
-        <details className="placements__props">
+        <details className="placements__props" ref={propsForm}>
           <summary>Props of {name}</summary>
           <Suspense fallback={<p role="status">Loading the form…</p>}>
             <PlacementPropsForm schema={schema} props={props} idPrefix={`${id}-props`} onChange={setProps} />

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { PlacementEntryBody } from './placement-entry-body';
 import type {
   JsonSchema,
@@ -168,12 +168,13 @@ function AddSlot({ location, components, add }: Pick<PlacementsLocationProps, 'l
     remote.components.map((component) => `${remote.name}:${component.name}`),
   );
   const [choice, setChoice] = useState('');
+  const select = useRef<HTMLSelectElement>(null);
   const selectId = `placements-add-${location}`;
   if (options.length === 0) return null;
   return (
     <div className="placements__add">
       <label htmlFor={selectId}>Add a slot at {location}</label>
-      <select id={selectId} value={choice} onChange={(event) => setChoice(event.target.value)}>
+      <select id={selectId} ref={select} value={choice} onChange={(event) => setChoice(event.target.value)}>
         <option value="">Choose a component…</option>
         {options.map((option) => (
           <option key={option} value={option}>
@@ -189,6 +190,8 @@ function AddSlot({ location, components, add }: Pick<PlacementsLocationProps, 'l
           const [remote, component] = choice.split(':') as [string, string];
           add(remote, component);
           setChoice('');
+          // The button is disabled until the next choice: focus would fall to the page's top otherwise.
+          select.current?.focus();
         }}
       >
         Add

@@ -52,7 +52,7 @@ it('places a component with its props form, reorders it by priority, publishes a
       'WelcomeCard (draft, team_marketing)',
     ]);
 
-    await section.getByText(`Props of ${name}`).click();
+    // The props form opened with the problem of its title.
     await section.getByRole('textbox', { name: /title/i }).fill('Placed by an operator');
     await section.getByLabel(`Priority of ${name}`).fill('10');
     await publishAndWait(page, /Revision 1 published/);
@@ -75,6 +75,21 @@ it('places a component with its props form, reorders it by priority, publishes a
     expect(await dashboardOrder(page)).toEqual(['WelcomeCard', 'ShortcutLinks']);
     expect(log.consoleMatching(/Content Security Policy|Refused to|EvalError/, ['error', 'warning'])).toEqual([]);
   }
+});
+
+it("fits a phone's width, and keeps the focus on the chooser after a slot is added", async () => {
+  const { page, log } = await suite.newPage({ viewport: { width: 390, height: 844 } });
+  await signIn(page);
+  await page.goto('/placements');
+  const section = page.locator(`[data-placements-location="${LOCATION}"]`);
+  const chooser = section.getByLabel(`Add a slot at ${LOCATION}`);
+  await chooser.selectOption('team_marketing:WelcomeCard');
+  await section.getByRole('button', { name: 'Add' }).click();
+  await section.locator('[data-placement-slot="team_marketing:WelcomeCard"]').waitFor();
+  expect(await chooser.evaluate((element) => element === document.activeElement)).toBe(true);
+  // No card wider than the screen: the page does not scroll sideways.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  expect(log.pageErrors).toEqual([]);
 });
 
 it('places a form slot with its props form and publishes it: the resource form shows the component', async () => {
