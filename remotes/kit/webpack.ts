@@ -4,6 +4,7 @@
  * no eval in any mode (the host's Content-Security-Policy forbids it), and `publicPath: 'auto'`, so the same files
  * work from any origin and folder.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import type { Configuration, Module, RuleSetRule } from 'webpack';
@@ -56,6 +57,25 @@ export function scriptRule(mode: BuildMode, developmentJsx = mode === 'developme
   };
 }
 
+/**
+ * React Router's production build for a production bundle. Its package exports name only the development build
+ * (remix-run/react-router#14102, open): a production admin ran the router's development checks and printed its
+ * development warnings in staff's consoles. Nothing is aliased when the package is not found from `context` or no
+ * longer ships those files (a release that exports its production build again).
+ */
+export function reactRouterProductionAliases(mode: BuildMode, context: string): Record<string, string> {
+  if (mode !== 'production') return {};
+  let dist: string;
+  try {
+    dist = path.join(path.dirname(require.resolve('react-router/package.json', { paths: [context] })), 'dist');
+  } catch {
+    return {};
+  }
+  const index = path.join(dist, 'production', 'index.mjs');
+  const dom = path.join(dist, 'production', 'dom-export.mjs');
+  return existsSync(index) && existsSync(dom) ? { 'react-router$': index, 'react-router/dom$': dom } : {};
+}
+
 /** What every front-end build shares: no eval-based source maps in any mode, TypeScript through swc. */
 export function baseConfiguration(mode: BuildMode, name: string, context: string, modules: string[]): Configuration {
   return {
@@ -65,7 +85,11 @@ export function baseConfiguration(mode: BuildMode, name: string, context: string
     target: 'web',
     // Never an eval-based devtool: the server's Content-Security-Policy allows no eval, in development too.
     devtool: mode === 'production' ? 'source-map' : 'cheap-module-source-map',
-    resolve: { extensions: ['.tsx', '.ts', '.js'], modules: ['node_modules', ...modules] },
+    resolve: {
+      extensions: ['.tsx', '.ts', '.js'],
+      modules: ['node_modules', ...modules],
+      alias: reactRouterProductionAliases(mode, context),
+    },
     module: { rules: [scriptRule(mode)] },
     // A cache folder per build, so watching the host and several remotes at once never shares one.
     cache: mode === 'development' ? { type: 'filesystem', name: `${name}-${mode}` } : false,
