@@ -1,4 +1,4 @@
-import { ApiError, createApiClient, type RequestInitLike, type ResponseLike } from './api-client';
+import { ApiError, createApiClient, PAGE_TENANT_HEADER, type RequestInitLike, type ResponseLike } from './api-client';
 
 function answer(status: number, body?: unknown, headers: Record<string, string> = {}): ResponseLike {
   return {
@@ -36,6 +36,31 @@ describe('createApiClient', () => {
       },
     ]);
     expect(calls[2]?.[1]).toMatchObject({ method: 'PUT', body: '{"title":"T"}' });
+  });
+
+  it('marks each change, never a read, with the tenant the page shows, when it knows one', async () => {
+    const sent: Array<[string, Record<string, string>]> = [];
+    let shown: string | null = 'acme';
+    const client = createApiClient(
+      async (_url, init) => {
+        sent.push([init.method, init.headers]);
+        return answer(200, {});
+      },
+      { pageTenant: () => shown },
+    );
+    await client.get('/api/resources/articles');
+    await client.post('/api/resources/articles/records', { title: 'T' });
+    await client.put('/api/resources/articles/records/1', { title: 'T' });
+    await client.delete('/api/resources/articles/records/1');
+    shown = null;
+    await client.post('/logout');
+    expect(sent.map(([method, headers]) => [method, headers[PAGE_TENANT_HEADER] ?? null])).toEqual([
+      ['GET', null],
+      ['POST', 'acme'],
+      ['PUT', 'acme'],
+      ['DELETE', 'acme'],
+      ['POST', null],
+    ]);
   });
 
   it('sends a POST without a body as no body and no Content-Type, and reads a 204 as nothing', async () => {

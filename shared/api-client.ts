@@ -33,6 +33,18 @@ export interface ResponseLike {
 export type FetchLike = (url: string, init: RequestInitLike) => Promise<ResponseLike>;
 
 /**
+ * The header a page sends with every change it asks for (not with reads): the tenant it shows. The session's tenant
+ * is one for all the tabs of a browser; after a switch in another tab the server refuses the change (409
+ * `tenant_changed`) rather than make it in a tenant the page does not show.
+ */
+export const PAGE_TENANT_HEADER = 'X-Page-Tenant';
+
+export interface ApiClientOptions {
+  /** The tenant the page shows, sent as PAGE_TENANT_HEADER with each change; null or absent: not sent. */
+  pageTenant?: () => string | null;
+}
+
+/**
  * A failed API call: the server's `{ error: { code, message, fields? } }`, or a network failure (status 0).
  * `retryAfterSeconds`: the server's `Retry-After` (a 429 says how long to wait), when it sent one.
  * `problems`: the lines of a refused release or activation (what would break), when the server listed them.
@@ -87,9 +99,11 @@ const globalFetch: FetchLike = (url, init) => (globalThis as unknown as { fetch:
  * shared contract (the server is the other half of it); the payloads the page structure depends on (slots,
  * remotes) are also checked where they are used.
  */
-export function createApiClient(fetchImpl: FetchLike = globalFetch): ApiClient {
+export function createApiClient(fetchImpl: FetchLike = globalFetch, options: ApiClientOptions = {}): ApiClient {
   async function request<T>(method: string, path: string, body: unknown, signal?: AbortSignalLike): Promise<T> {
     const headers: Record<string, string> = { Accept: 'application/json' };
+    const pageTenant = method === 'GET' ? null : (options.pageTenant?.() ?? null);
+    if (pageTenant !== null) headers[PAGE_TENANT_HEADER] = pageTenant;
     const init: RequestInitLike = { method, credentials: 'same-origin', headers, cache: 'no-store' };
     if (body !== undefined) {
       headers['Content-Type'] = 'application/json';

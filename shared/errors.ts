@@ -8,6 +8,8 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  /** A change asked by a page that shows another tenant than the session's now (PAGE_TENANT_HEADER). */
+  tenant_changed: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   too_many_requests: 429,

@@ -139,7 +139,9 @@ export { ERROR_STATUS, ERROR_MESSAGES, isErrorBody, type ErrorCode, type ErrorBo
 export {
   ApiError,
   createApiClient,
+  PAGE_TENANT_HEADER,
   type ApiClient,
+  type ApiClientOptions,
   type AbortSignalLike,
   type FetchLike,
   type RequestInitLike,

@@ -3,12 +3,12 @@ import { createRoot } from 'react-dom/client';
 import { HostApp } from '../../host/app/host-app';
 import {
   componentFromModule,
-  createApiClient,
   reportCaughtError,
   SlotComponentRegistry,
   type RegistrableComponent,
   type SlotRuntime,
 } from '../../host/core';
+import { createPageClient } from '../../host/loader/session-store';
 import { SlotSource } from '../../host/loader/slot-source';
 import { readSessionData } from '../../host/startup/read-boot-data';
 
@@ -25,8 +25,9 @@ export function startBundledHost(
   remotes: Readonly<Record<string, string>>,
 ): void {
   const runtime: Partial<SlotRuntime> = { remoteOf: (component) => remotes[component] ?? null };
-  const client = createApiClient();
+  const { client, follow } = createPageClient();
   const source = new SlotSource({ client, pathname: window.location.pathname, sessionData: readSessionData() });
+  follow(source.session);
   source.session.listen(window);
   const components: Record<string, RegistrableComponent> = {};
   for (const [name, module] of Object.entries(modules)) {

@@ -6,7 +6,7 @@ import {
   type MePayload,
   type SessionTimePayload,
 } from '../../shared';
-import { ApiError, type ApiClient } from './api-client';
+import { ApiError, createApiClient, type ApiClient } from './api-client';
 import { ExternalStore } from './external-store';
 
 export type SessionStatus = 'loading' | 'anonymous' | 'authenticated';
@@ -191,4 +191,20 @@ export class SessionStore extends ExternalStore<Session> {
       }),
     );
   }
+}
+
+/**
+ * The page's API client, its changes marked with the tenant the page shows (PAGE_TENANT_HEADER: the server refuses
+ * a change once the session works in another tenant, switched in another tab). The session is made with the client,
+ * so it is handed over once it exists (`follow`); until then, and while nobody is signed in, nothing is sent.
+ */
+export function createPageClient(): { client: ApiClient; follow(session: SessionStore): void } {
+  let followed: SessionStore | null = null;
+  const client = createApiClient(undefined, { pageTenant: () => followed?.snapshot().user?.currentTenant ?? null });
+  return {
+    client,
+    follow: (session) => {
+      followed = session;
+    },
+  };
 }

@@ -1,5 +1,6 @@
 import { createInstance, getInstance, type ModuleFederation } from '@module-federation/enhanced/runtime';
-import { createApiClient, type ApiClient } from '../loader/api-client';
+import type { ApiClient } from '../loader/api-client';
+import { createPageClient } from '../loader/session-store';
 import { fetchRemoteDescriptors, type ParsedRemoteDescriptors } from '../loader/remote-descriptors';
 import { reloadOnRemoteRebuilds } from '../loader/remote-live-reload';
 import type { ReliabilityOptions } from '../loader/reliability-plugin';
@@ -89,10 +90,12 @@ function windowMatchesMedia(query: string): boolean {
  * By the time React renders the slots their components are usually loaded, so they render without suspending.
  */
 export function startHost(options: StartHostOptions): HostStartup {
-  const client = options.client ?? createApiClient();
+  const page = options.client ? null : createPageClient();
+  const client = options.client ?? page!.client;
   const pathname = options.pathname ?? window.location.pathname;
   const sessionData = options.sessionData !== undefined ? options.sessionData : readSessionData();
   const source = new SlotSource({ client, pathname, sessionData });
+  page?.follow(source.session);
   source.session.listen(window);
   const instance = options.instance ?? getInstance() ?? createInstance({ name: HOST_NAME, remotes: [] });
   const modules = createRemoteModuleLoader({

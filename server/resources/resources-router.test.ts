@@ -1,11 +1,12 @@
 import request from 'supertest';
-import type {
-  FormItem,
-  MetaPayload,
-  RecordListPayload,
-  RecordPayload,
-  ResourceListPayload,
-  ResourcePayload,
+import {
+  PAGE_TENANT_HEADER,
+  type FormItem,
+  type MetaPayload,
+  type RecordListPayload,
+  type RecordPayload,
+  type ResourceListPayload,
+  type ResourcePayload,
 } from '../../shared';
 import { addUser, createDemoApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
 import { FIELD_MESSAGES } from './validate-record-update';
@@ -242,6 +243,44 @@ describe('resource API', () => {
       await agent.post('/tenant').send({ tenant: 'acme' });
       const intact = (await agent.get(`/api/resources/articles/records/${acmeArticle.id}`)).body as RecordPayload;
       expect(intact.record.title).toBe(acmeArticle.title);
+    });
+
+    it('refuses a change from a page that shows the tenant the session left (a switch in another tab)', async () => {
+      const agent = await signedInAgent(testApp.app);
+      const article = await firstRecord(agent, 'articles');
+      const countIn = async (tenant: string) => (await testApp.app.records.list(tenant, 'articles')).length;
+      const before = { acme: await countIn('acme'), globex: await countIn('globex') };
+      // Another tab switches the session; this page still shows acme and says so with each change.
+      await agent.post('/tenant').send({ tenant: 'globex' }).expect(200);
+      const put = await agent
+        .put(`/api/resources/articles/records/${article.id}`)
+        .set(PAGE_TENANT_HEADER, 'acme')
+        .send({ title: 'Edited in the acme tab' });
+      const create = await agent
+        .post('/api/resources/articles/records')
+        .set(PAGE_TENANT_HEADER, 'acme')
+        .send({ title: 'Created in the acme tab', slug: 'created-in-the-acme-tab' });
+      for (const refused of [put, create]) {
+        expect(refused.status).toBe(409);
+        expect(refused.body.error).toEqual({
+          code: 'tenant_changed',
+          message:
+            'Nothing was changed: this page works in Acme Corp, but your session now works in Globex ' +
+            '(switched in another tab). Reload the page to work in Globex, or switch back to Acme Corp first.',
+        });
+      }
+      expect({ acme: await countIn('acme'), globex: await countIn('globex') }).toEqual(before);
+      await agent.post('/tenant').send({ tenant: 'acme' }).expect(200);
+      expect(
+        ((await agent.get(`/api/resources/articles/records/${article.id}`)).body as RecordPayload).record.title,
+      ).toBe(article.title);
+      // Reads are answered whatever the page shows, and a change from a page of the session's tenant goes through.
+      await agent.get('/api/resources/articles/records').set(PAGE_TENANT_HEADER, 'globex').expect(200);
+      await agent
+        .put(`/api/resources/articles/records/${article.id}`)
+        .set(PAGE_TENANT_HEADER, 'acme')
+        .send({ title: 'Edited in the acme tab' })
+        .expect(200);
     });
 
     it('keeps a user of one tenant out of the other: 403 on switching, 404 on its records', async () => {

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { Tenant } from '../../shared';
+import { PAGE_TENANT_HEADER, type Tenant } from '../../shared';
 import { accessIn, type StaffAccess } from '../auth/staff-access';
 import type { StaffUser } from '../auth/staff-user';
 import { HttpError } from '../http/http-error';
@@ -29,7 +29,31 @@ export async function currentTenant(req: Request, store: TenantStore): Promise<T
   const context = tenantContext(user, memberships, chosen);
   if (!context) throw new HttpError('forbidden', NO_TENANT_MESSAGE);
   if (context.current.id !== chosen) req.session.tenant = context.current.id;
+  refuseChangeForAnotherTenant(req, context);
   return context;
+}
+
+/**
+ * A change asked by a page that shows another tenant than the session works in now: the tenant was switched in
+ * another tab (one session for all of a browser's tabs), or the account left the page's tenant. Made, it would land
+ * in a tenant the person does not see (a new record created in the other one, an update refused as "no such
+ * record"); refused, nothing changes and the message says what happened. Reads are answered as ever; a request
+ * without the header (a remote's own client, a script) is not checked.
+ */
+function refuseChangeForAnotherTenant(req: Request, context: TenantContext): void {
+  if (req.method === 'GET' || req.method === 'HEAD') return;
+  const shown = req.get(PAGE_TENANT_HEADER);
+  if (shown === undefined || shown === context.current.id) return;
+  const member = context.tenants.find((tenant) => tenant.id === shown);
+  const now = context.current.name;
+  throw new HttpError(
+    'tenant_changed',
+    member
+      ? `Nothing was changed: this page works in ${member.name}, but your session now works in ${now} ` +
+        `(switched in another tab). Reload the page to work in ${now}, or switch back to ${member.name} first.`
+      : `Nothing was changed: your account no longer belongs to the tenant this page works in; your session now ` +
+        `works in ${now}. Reload the page to work there.`,
+  );
 }
 
 /**

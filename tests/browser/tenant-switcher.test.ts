@@ -1,6 +1,7 @@
+import type { RecordPayload } from '../../shared';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
 import { signIn } from '../../testing/system/sign-in';
-import { SLOT_TIMEOUT_MS, waitForSlot } from '../../testing/system/slot-page';
+import { fetchInPage, SLOT_TIMEOUT_MS, waitForSlot } from '../../testing/system/slot-page';
 import { firstRecord, focusedElement, waitForSettledPage } from '../../testing/system/staff-pages';
 import { switchTenantByKeyboard, tenantSwitchAnswer, tenantSwitcher } from '../../testing/system/tenant-switch';
 
@@ -77,5 +78,35 @@ describe('the tenant switcher', () => {
     await tenantSwitcher(page).getByRole('button', { name: 'Switch' }).click();
     await page.waitForURL((url) => url.pathname === '/resources/articles', { timeout: SLOT_TIMEOUT_MS });
     expect(dialogs).toHaveLength(2);
+  });
+  it('refuses a save from a tab left on the old tenant after a switch in another tab, and changes nothing', async () => {
+    const { page, log } = await suite.newPage();
+    await signIn(page);
+    const article = await firstRecord(page, 'articles');
+    await page.goto(`/resources/articles/${article.id}/edit`);
+    await waitForSettledPage(page);
+    await page.locator('form[data-resource-form] [name="title"]').fill(`${article.title} (edited in the acme tab)`);
+
+    // A second tab of the same browser (one session) switches to globex; this one still shows acme.
+    const other = await page.context().newPage();
+    await other.goto('/');
+    expect((await fetchInPage(other, '/tenant', { method: 'POST', body: { tenant: 'globex' } })).status).toBe(200);
+    await other.close();
+
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page
+      .locator('form[data-resource-form] [role="alert"]')
+      .getByText(
+        'Nothing was changed: this page works in Acme Corp, but your session now works in Globex (switched in ' +
+          'another tab). Reload the page to work in Globex, or switch back to Acme Corp first.',
+      )
+      .waitFor();
+    expect(log.requestsTo('PUT', `/api/resources/articles/records/${article.id}`)).toHaveLength(1);
+
+    // Neither tenant changed: the record is as it was in acme, and globex has no record of that title.
+    expect((await fetchInPage(page, '/tenant', { method: 'POST', body: { tenant: 'acme' } })).status).toBe(200);
+    const kept = await fetchInPage<RecordPayload>(page, `/api/resources/articles/records/${article.id}`);
+    expect(kept.body.record.title).toBe(article.title);
+    expect(log.pageErrors).toEqual([]);
   });
 });
