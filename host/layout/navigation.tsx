@@ -33,22 +33,26 @@ export function Navigation() {
           ))}
         </div>
       ))}
-      {userMay(user, RELEASES_MANAGE) && (
-        <NavLink to={RELEASES_PAGE_PATH} className="nav__link">
-          Releases
+      {/* Under a heading of their own: below the last module they read as part of its content otherwise. */}
+      <div className="nav__group" data-module="slot-tools">
+        <p className="nav__heading">Slots</p>
+        {userMay(user, RELEASES_MANAGE) && (
+          <NavLink to={RELEASES_PAGE_PATH} className="nav__link">
+            Releases
+          </NavLink>
+        )}
+        {userMay(user, PLACEMENTS_EDIT) && (
+          <NavLink to={PLACEMENTS_PAGE_PATH} className="nav__link">
+            Placements
+          </NavLink>
+        )}
+        <NavLink to={SLOT_INSPECTOR_PATH} className="nav__link">
+          Slot inspector
         </NavLink>
-      )}
-      {userMay(user, PLACEMENTS_EDIT) && (
-        <NavLink to={PLACEMENTS_PAGE_PATH} className="nav__link">
-          Placements
+        <NavLink to={LOCATIONS_PAGE_PATH} className="nav__link">
+          Locations
         </NavLink>
-      )}
-      <NavLink to={SLOT_INSPECTOR_PATH} className="nav__link">
-        Slot inspector
-      </NavLink>
-      <NavLink to={LOCATIONS_PAGE_PATH} className="nav__link">
-        Locations
-      </NavLink>
+      </div>
     </nav>
   );
 }

@@ -120,14 +120,14 @@ export function RemoteReleasesSection({
           </tbody>
         </table>
       </div>
-      <h3>Canary</h3>
+      <h3 className="card__subtitle">Canary</h3>
       <CanaryForm
         remote={remote}
         versions={releases.map((release) => release.version).filter((version) => version !== rollout.active)}
         canary={canary}
         apply={apply}
       />
-      <h3>History</h3>
+      <h3 className="card__subtitle">History</h3>
       <ReleaseHistory remote={remote} revision={revision} />
     </section>
   );

@@ -75,7 +75,7 @@ export function demoSlots(options: DemoSlotOptions = {}): SlotRegistrationMap {
       tips: [
         'The title is what readers see first: keep it short.',
         'The label is for staff only; use it to tell similar records apart.',
-        'Changes are saved when you press Save.',
+        'Nothing is saved until you press Save (Create, for a new record).',
       ],
     }),
     [SlotLocation.RESOURCE_AFTER_FORM.value]: Slot.make('SaveNote', {
