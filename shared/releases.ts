@@ -90,6 +90,8 @@ export type AuditAction =
   | 'publish'
   | 'activate'
   | 'rollback'
+  /** The release in force taken away: the remote's own build (REMOTES_CONFIG or built in) is served again. */
+  | 'deactivate'
   | 'canary'
   | 'canary-end'
   | 'canary-auto-rollback'

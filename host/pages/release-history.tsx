@@ -7,6 +7,7 @@ const ACTIONS: Record<AuditAction, string> = {
   publish: 'Published',
   activate: 'Activated',
   rollback: 'Rolled back',
+  deactivate: 'Own build served again',
   canary: 'Canary set',
   'canary-end': 'Canary ended',
   'canary-auto-rollback': 'Canary rolled back automatically',

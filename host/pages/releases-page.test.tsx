@@ -244,6 +244,29 @@ describe('the releases page', () => {
     expect(fake.count('GET', '/api/remotes/releases')).toBe(2);
   });
 
+  it("serves the server's own build again after a confirmation, and offers it only while a release is in force", async () => {
+    let active: string | null = '1.1.0';
+    const fake = api([OPERATOR_ROLE], {
+      'GET /api/remotes/releases': () => ({ body: releases({ rollout: { remote: REMOTE, active, canary: null } }) }),
+      'POST /api/remotes/team_records/deactivate': () => {
+        active = null;
+        return { body: { remote: REMOTE, active, canary: null } };
+      },
+    });
+    renderApp(fake);
+    const section = await remoteSection();
+    fireEvent.click(within(section).getByRole('button', { name: "Serve the server's own build" }));
+    await waitFor(() => expect(statusText()).toBe('team_records serves the build the server was given again.'));
+    expect(confirmSpy).toHaveBeenCalledWith(expect.stringContaining('Take team_records 1.1.0 out of force'));
+    expect(fake.requests.filter((request) => request.method === 'POST').map((request) => request.path)).toEqual([
+      '/api/remotes/team_records/deactivate',
+    ]);
+    expect(within(section).getByText(/^Active:/).textContent).toBe(
+      'Active: none: the build the server was given is served. No canary.',
+    );
+    expect(within(section).queryByRole('button', { name: "Serve the server's own build" })).toBeNull();
+  });
+
   it("shows a refused activation's message and every problem, in an alert that takes the focus", async () => {
     const fake = api([OPERATOR_ROLE], {
       'POST /api/remotes/team_records/activate': {

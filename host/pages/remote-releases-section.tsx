@@ -50,6 +50,16 @@ export function RemoteReleasesSection({
         Active: {rollout.active ?? 'none: the build the server was given is served'}.{' '}
         {canary ? `Canary: ${describeCanary(canary)}.` : 'No canary.'}
       </p>
+      {rollout.active !== null &&
+        button(
+          "Serve the server's own build",
+          {
+            send: () => client.post(remoteApiPath(remote, 'deactivate')),
+            confirm: `Take ${remote} ${rollout.active} out of force and serve the build the server was given, for everyone?`,
+            done: `${remote} serves the build the server was given again.`,
+          },
+          'ghost',
+        )}
       {preview && (
         <div className="callout callout--info" data-previewing={preview}>
           <p className="callout__body">Previewing {preview} in this session: only your page loads get it.</p>

@@ -90,6 +90,34 @@ export class ReleaseService {
     return this.change({ remote, action, actor, next: { active: release.version, canary: null } });
   }
 
+  /**
+   * Takes the release in force away (and a running canary): the remote's own build, the one the server was given
+   * (REMOTES_CONFIG or built in), is served again, after the same check a release gets. Refused when there is no
+   * release in force, or no own build to serve (a remote only releases serve, or whose origin does not answer).
+   */
+  async serveOwnBuild(remote: string, actor: string): Promise<RemoteRollout> {
+    const rollout = this.parts.snapshot.rollout(remote);
+    if (!rollout?.active)
+      throw new ReleaseRefusedError(`Remote "${remote}" has no release in force: its own build is served.`);
+    const own = this.parts.remoteRegistry.ownBuildContract(remote);
+    if (own === null) {
+      throw new ReleaseRefusedError(
+        `Remote "${remote}" has no build of its own on this server that answers (REMOTES_CONFIG or built in): ` +
+          'only a release can serve it. Activate another release instead.',
+      );
+    }
+    this.refuseBreaking(
+      {
+        remote,
+        components: [...own.components],
+        formComponents: [...(own.formComponents ?? [])],
+        props: { ...own.props },
+      },
+      `The own build of "${remote}"`,
+    );
+    return this.change({ remote, action: 'deactivate', actor, next: { active: null, canary: null } });
+  }
+
   /** Gives `version` to `percent` % of the users (sticky) and to every user of `tenants`. */
   async canary(remote: string, body: Record<string, unknown>, actor: string): Promise<RemoteRollout> {
     const release = this.checkedRelease(remote, body.version);

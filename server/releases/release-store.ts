@@ -29,7 +29,10 @@ export interface NewRelease extends ReleaseDescriptor {
 /** What one change of a rollout records in the audit trail. */
 export interface RolloutChange {
   remote: string;
-  action: Extract<AuditAction, 'activate' | 'rollback' | 'canary' | 'canary-end' | 'canary-auto-rollback'>;
+  action: Extract<
+    AuditAction,
+    'activate' | 'rollback' | 'deactivate' | 'canary' | 'canary-end' | 'canary-auto-rollback'
+  >;
   actor: string;
   /** The rollout it becomes. */
   next: Omit<RemoteRollout, 'remote'>;

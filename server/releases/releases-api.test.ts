@@ -3,11 +3,14 @@
  * with team tokens, the check against current placements, activation, rollback, canary, preview, the audit trail,
  * the operator role, and a restart that never asks the origin.
  */
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import request from 'supertest';
 import { REMOTE_DESCRIPTOR_FILE, Slot, type AuditEntry, type RemoteDescriptor } from '../../shared';
 import { addOperator, addUser, createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
+import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import type { App } from '../app';
 
 /** A remote's origin: each version folder serves its own descriptor file. */
@@ -288,6 +291,16 @@ describe('rollout', () => {
     ]);
   });
 
+  it('refuses to take the release in force away from a remote that has no build of its own to serve', async () => {
+    await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
+    const refused = await operator.post('/api/remotes/team_billing/deactivate').expect(400);
+    expect(refused.body.error.message).toBe(
+      'Remote "team_billing" has no build of its own on this server that answers (REMOTES_CONFIG or built in): ' +
+        'only a release can serve it. Activate another release instead.',
+    );
+    expect(app.releaseSnapshot.rollout('team_billing')?.active).toBe('v1');
+  });
+
   it('gives a canary to its share of users within a few percent, sticky per user, and to listed tenants', async () => {
     await app.tenants.save({ id: 'beta', name: 'Beta' });
     await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
@@ -327,6 +340,50 @@ describe('rollout', () => {
     expect((history.body.entries as AuditEntry[]).map((entry) => entry.action)).not.toContain('preview');
     await operator.delete('/api/remotes/team_billing/preview').expect(200);
     expect(await remotesOf(operator)).toContainEqual(expect.objectContaining({ entry: entryOf('v1') }));
+  });
+});
+
+describe("the remote's own build", () => {
+  let dir: TempDir;
+  afterEach(() => dir.remove());
+
+  it('is served again when the release in force is taken away (canary too), checked first and audited', async () => {
+    // team_billing declared in REMOTES_CONFIG by its manifest: its own build is what v1's folder describes.
+    await testApp.close();
+    dir = makeTempDir('slots-own-build-');
+    const configFile = path.join(dir.path, 'remotes.json');
+    fs.writeFileSync(configFile, JSON.stringify({ remotes: [{ name: 'team_billing', entry: entryOf('v1') }] }));
+    testApp = await createTestApp({
+      env: { REMOTES_CONFIG: configFile },
+      remoteDescriptorTimeoutMs: 500,
+      configure: (app) => app.registerSlots({ 'global-before-content': Slot.make('InvoiceBanner', { amountDue: 3 }) }),
+    });
+    app = testApp.app;
+    await addOperator(app);
+    await app.ready();
+    const operator = await signedInAgent(app);
+    const entryServed = async () => (await remotesOf(operator)).find((remote) => remote.name === 'team_billing')?.entry;
+    expect(await entryServed()).toBe(entryOf('v1'));
+
+    const token = await tokenFor('team_billing');
+    await publish(token, 'v2').expect(201);
+    await operator.post('/api/remotes/team_billing/activate').send({ version: 'v2' }).expect(200);
+    expect(await entryServed()).toBe(entryOf('v2'));
+
+    const back = await operator.post('/api/remotes/team_billing/deactivate').expect(200);
+    expect(back.body).toEqual({ remote: 'team_billing', active: null, canary: null });
+    expect(await entryServed()).toBe(entryOf('v1'));
+    const history = (await operator.get('/api/remotes/team_billing/history').expect(200)).body.entries as AuditEntry[];
+    expect(history[0]).toEqual(
+      expect.objectContaining({
+        action: 'deactivate',
+        actor: 'admin',
+        before: { active: 'v2', canary: null },
+        after: { active: null, canary: null },
+      }),
+    );
+    // Nothing in force any more: nothing to take away.
+    await operator.post('/api/remotes/team_billing/deactivate').expect(400);
   });
 });
 

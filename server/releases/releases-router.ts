@@ -100,6 +100,15 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
       },
     ],
   });
+  jsonRoute(router, '/api/remotes/:name/deactivate', {
+    // No body: the remote's name says everything.
+    POST: [
+      requireOperator,
+      async (req, res) => {
+        res.json(await service.serveOwnBuild(name(req), actor(req)));
+      },
+    ],
+  });
   jsonRoute(router, '/api/remotes/:name/canary', {
     POST: [
       ...operator,

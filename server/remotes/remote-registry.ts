@@ -198,6 +198,23 @@ export class RemoteRegistry {
     return { known, disabled: config.disabled, waiting };
   }
 
+  /**
+   * What the configuration itself serves as `name`, releases aside (REMOTES_CONFIG's descriptor, a built-in remote's,
+   * or what its origin answered): its contract, for checking it before a release in force is taken away. Null when
+   * only releases serve the remote, or its origin has not answered.
+   */
+  ownBuildContract(name: string): ContractRemotes['known'][number] | null {
+    const fixed = this.current.remotes.find((remote) => remote.name === name);
+    if (fixed) {
+      const { components, formComponents } = fixed;
+      return { name, components, formComponents, props: this.current.schemas.get(name) ?? {} };
+    }
+    const state = this.current.pending.some((remote) => remote.name === name) ? this.states.get(name) : undefined;
+    if (state?.status !== 'ready') return null;
+    const { components, formComponents } = state.descriptor;
+    return { name, components, formComponents, props: state.props };
+  }
+
   /** Every slot the configuration places, those left out included (a remote not answering, a wrong component). */
   configuredSlots(): readonly ConfiguredSlot[] {
     return this.current.slots;
