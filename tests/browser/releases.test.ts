@@ -91,6 +91,15 @@ describe('releases of a remote, from the operators’ page', () => {
       'publish',
       'token-add',
     ]);
+
+    // Back to the build the server was given: no release origin is asked any more.
+    await page.goto('/releases');
+    await confirmAndWait(page, "Serve the server's own build", 'team_marketing serves the build the server was given');
+    log.clear();
+    await page.goto('/');
+    await waitForSlot(page, 'dashboard-before-cards', 'WelcomeCard');
+    expect(await marketingEntry(page)).toMatch(/^\/remotes\/team_marketing\//);
+    expect(log.requests.filter((request) => request.origin === first.url || request.origin === second.url)).toEqual([]);
   });
 
   it('shows other staff neither the link nor the page, and the API refuses them', async () => {
