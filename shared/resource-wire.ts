@@ -43,6 +43,11 @@ export interface ResourceSummary {
 
 /** `GET /api/resources/:name` -> `{ resource }`. */
 export interface ResourceDefinition extends ResourceSummary {
+  /**
+   * What one record is called, lower case (`article`; the server says `record` when the resource does not). Read it
+   * with a fallback: a definition made by hand (a remote's tests) may leave it out.
+   */
+  recordLabel?: string;
   fields: FormItem[];
   relations: RelationDefinition[];
   /** Names of the fields shown as the columns of the resource's list, in order; the first links to the record. */

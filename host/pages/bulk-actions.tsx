@@ -3,6 +3,8 @@ import type { BulkRecordPayload, BulkRecordRequest, FieldItem, ResourceDefinitio
 import { ApiError, useApiClient, useSession } from '../core';
 import { ConfirmDialog, useConfirmDialog } from '../layout/confirm-dialog';
 import { useMayChangeRecords } from '../forms/read-only-role';
+import { countOf } from './count-in-words';
+import { recordNouns } from './describe-record-page';
 
 export interface BulkActionsProps {
   definition: ResourceDefinition;
@@ -39,7 +41,9 @@ export function BulkActions({ definition, rows, selected, onSelect, onDone }: Bu
   const [busy, setBusy] = useState(false);
   const dialog = useConfirmDialog();
   const ids = rows.filter((row) => selected.has(row.id)).map((row) => row.id);
-  const what = definition.label.toLowerCase();
+  const nouns = recordNouns(definition);
+  const what = nouns.many;
+  const counted = (count: number) => countOf(count, nouns.one, nouns.many);
   const fieldId = useId();
   const valueId = useId();
   const field = fields.find((each) => each.name === fieldName);
@@ -62,7 +66,7 @@ export function BulkActions({ definition, rows, selected, onSelect, onDone }: Bu
       );
       const succeeded = payload.results.flatMap((result) => (result.ok ? [result.record] : []));
       setOutcome({
-        text: `${done} ${succeeded.length} of ${payload.results.length} ${what}.`,
+        text: `${done} ${succeeded.length} of ${counted(payload.results.length)}.`,
         failures,
         restorable: request.action === 'delete' ? succeeded : [],
       });
@@ -95,7 +99,7 @@ export function BulkActions({ definition, rows, selected, onSelect, onDone }: Bu
       }
     }
     setOutcome({
-      text: `Restored ${records.length - failures.length} of ${records.length} ${what}.`,
+      text: `Restored ${records.length - failures.length} of ${counted(records.length)}.`,
       failures,
       restorable: [],
     });
@@ -199,7 +203,7 @@ export function BulkActions({ definition, rows, selected, onSelect, onDone }: Bu
       )}
       <ConfirmDialog
         control={dialog}
-        title={`Delete ${ids.length} ${what}?`}
+        title={`Delete ${counted(ids.length)}?`}
         confirmLabel="Delete"
         onConfirm={() => {
           dialog.close();

@@ -1,17 +1,29 @@
-import type { RecordListPage } from '../../shared';
+import type { RecordListPage, ResourceDefinition } from '../../shared';
+import { countOf } from './count-in-words';
 
-/** "56 articles", "more than 1,000 articles": the list's total as the server counted it. */
-export function describeTotal(page: RecordListPage, what: string): string {
-  const count = page.total.count.toLocaleString('en');
-  return page.total.exact ? `${count} ${what}` : `more than ${count} ${what}`;
+/** What a list's records are called: one (`article`) and several (the resource's label, `articles`). */
+export interface RecordNouns {
+  one: string;
+  many: string;
+}
+
+/** The nouns of a resource's records, from its definition. */
+export function recordNouns(definition: Pick<ResourceDefinition, 'label' | 'recordLabel'>): RecordNouns {
+  return { one: definition.recordLabel ?? 'record', many: definition.label.toLowerCase() };
+}
+
+/** "1 article", "56 articles", "more than 1,000 articles": the list's total as the server counted it. */
+export function describeTotal(page: RecordListPage, nouns: RecordNouns): string {
+  const total = countOf(page.total.count, nouns.one, nouns.many);
+  return page.total.exact ? total : `more than ${total}`;
 }
 
 /**
  * The status line of a list, read out when the page changes: how many shown out of how many, in what order, for
  * which search.
  */
-export function describeRecordPage(page: RecordListPage, count: number, label: string, sortLabel: string): string {
-  const what = label.toLowerCase();
+export function describeRecordPage(page: RecordListPage, count: number, nouns: RecordNouns, sortLabel: string): string {
+  const what = nouns.many;
   const searched = page.search
     ? ` with the words “${page.search}”`
     : page.q
@@ -28,5 +40,5 @@ export function describeRecordPage(page: RecordListPage, count: number, label: s
         ? 'oldest first'
         : 'newest first'
       : `by ${sortLabel.toLowerCase()}, ${page.order === 'asc' ? 'ascending' : 'descending'}`;
-  return `Showing ${count} of ${describeTotal(page, what)}${matching}, ${order}.`;
+  return `Showing ${count} of ${describeTotal(page, nouns)}${matching}, ${order}.`;
 }

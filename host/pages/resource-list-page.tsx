@@ -8,7 +8,7 @@ import { ReadOnlyRoleNotice, useMayChangeRecords } from '../forms/read-only-role
 import { BulkActions } from './bulk-actions';
 import { DeleteRecordButton } from './delete-record-button';
 import { DeletedRecordNotice, useDeletedRecord, type DeletedRecord } from './deleted-record-notice';
-import { describeRecordPage } from './describe-record-page';
+import { describeRecordPage, recordNouns } from './describe-record-page';
 import { FieldValue } from './field-value';
 import { keepListAddress, useListOwner } from './list-return-address';
 import { ListPager } from './list-pager';
@@ -133,7 +133,7 @@ export function ResourceListPage() {
         />
       )}
       <p className="list-status" role="status">
-        {describeRecordPage(page, rows.length, label, columnLabel(page.sort))}
+        {describeRecordPage(page, rows.length, recordNouns(definition.data.resource), columnLabel(page.sort))}
       </p>
       {/* Also above the rows: below, it is two Tab stops per row away. */}
       <ListPager position="above" label={label} {...pagerMoves} />

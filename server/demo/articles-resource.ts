@@ -13,6 +13,7 @@ export const ARTICLE_GROUPS = ['news', 'guides', 'opinion'] as const;
 export class ArticlesResource extends Resource {
   readonly name = 'articles';
   readonly label = 'Articles';
+  override readonly recordLabel = 'article';
 
   fields() {
     return [

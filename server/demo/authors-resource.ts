@@ -9,6 +9,7 @@ export const AUTHOR_GROUPS = ['staff', 'guest'] as const;
 export class AuthorsResource extends Resource {
   readonly name = 'authors';
   readonly label = 'Authors';
+  override readonly recordLabel = 'author';
 
   fields() {
     return [

@@ -110,6 +110,21 @@ describe('ResourceRegistry', () => {
     expect(() => new ResourceRegistry().register(new Listed('things', base))).toThrow(message);
   });
 
+  it("names one record by the resource's recordLabel, `record` when it gives none, and refuses an empty one", () => {
+    const registry = new ResourceRegistry();
+    expect(registry.register(new TestResource('things', base)).definition.recordLabel).toBe('record');
+    class People extends TestResource {
+      override readonly recordLabel = 'person';
+    }
+    expect(registry.register(new People('people', base)).definition.recordLabel).toBe('person');
+    class Blank extends TestResource {
+      override readonly recordLabel = ' ';
+    }
+    expect(() => registry.register(new Blank('blanks', base))).toThrow(
+      'Resource "blanks": recordLabel must be a word such as "article".',
+    );
+  });
+
   it('refuses the same name twice', () => {
     const registry = new ResourceRegistry();
     registry.register(new TestResource('things', base));

@@ -62,9 +62,14 @@ export class ResourceRegistry {
       if (kind) sortKeys.set(column, kind);
     }
     const filters = checkFilters(name, resource.filters(), fields, relations);
+    const recordLabel = resource.recordLabel ?? 'record';
+    if (typeof recordLabel !== 'string' || recordLabel.trim() === '') {
+      throw new ResourceDefinitionError(`Resource "${name}": recordLabel must be a word such as "article".`);
+    }
     const definition: ResourceDefinition = {
       name,
       label: resource.label,
+      recordLabel,
       fields: items.map(toFormItem),
       relations: relations.map((relation) => relation.toDefinition()),
       listColumns,

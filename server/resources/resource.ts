@@ -16,6 +16,11 @@ export abstract class Resource {
   /** URL name, e.g. `articles`: lower case letters, digits and `-`. */
   abstract readonly name: string;
   abstract readonly label: string;
+  /**
+   * What one record is called, in lower case (`article`): the messages that count records use it for one ("Delete 1
+   * article?") and the label for more. `record` when the resource does not say.
+   */
+  readonly recordLabel?: string;
 
   abstract fields(): ReadonlyArray<Field | Slot>;
 

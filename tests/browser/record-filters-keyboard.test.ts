@@ -84,7 +84,7 @@ async function filterByKeyboard(suite: BrowserSuite): Promise<void> {
   });
   // Featured is out, and so are the headline guide (2023) and the draft (no day).
   await waitForTitles(page, [WEEKLY]);
-  expect(await listStatus(page)).toBe('Showing 1 of 1 articles, filtered, oldest first.');
+  expect(await listStatus(page)).toBe('Showing 1 of 1 article, filtered, oldest first.');
 
   // A reload shows the same list, the form showing the filters the address holds.
   await page.reload();

@@ -78,7 +78,7 @@ describe('a record from creation to deletion', () => {
     await page.waitForURL((url) => url.searchParams.get('search') === 'ZEPPEL');
     await waitForTitles(page, [TITLE]);
     await expect(page.getByRole('status').filter({ hasText: 'Showing' }).textContent()).resolves.toBe(
-      'Showing 1 of 1 articles with the words “ZEPPEL”, oldest first.',
+      'Showing 1 of 1 article with the words “ZEPPEL”, oldest first.',
     );
 
     // The dialog asks again, starting on Cancel; Shift+Tab reaches Delete.
@@ -159,7 +159,7 @@ describe('a record from creation to deletion', () => {
       news.map((record) => record.title),
     );
     await expect(page.getByRole('status').filter({ hasText: 'Showing' }).textContent()).resolves.toBe(
-      `Showing ${news.length} of ${news.length} articles, filtered, oldest first.`,
+      `Showing ${news.length} of ${news.length} ${news.length === 1 ? 'article' : 'articles'}, filtered, oldest first.`,
     );
 
     // The author filter offers the authors by name; a word search keeps both filters.
@@ -233,7 +233,7 @@ describe('a record from creation to deletion', () => {
     );
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Undo delete' }).click();
-    await outcome.getByText('Restored 1 of 1 authors.').waitFor();
+    await outcome.getByText('Restored 1 of 1 author.').waitFor();
     await page.waitForFunction(() =>
       [...document.querySelectorAll('main tbody tr td:first-child')].some((cell) => cell.textContent === 'Bulk one'),
     );
