@@ -35,7 +35,7 @@ export function RecordSearchForm({
       ? {
           form: `Find ${what} by word`,
           label: 'Find by any word',
-          hint: `Finds the ${what} having every word you type in any of their texts, a word matching the start of theirs (“note” finds “Notes”); capitals or not.`,
+          hint: `Finds the ${what} having every word you type in any of their texts, a word matching the start of theirs (“note” finds “Notes”); capitals or not. Found ${what} are listed oldest or newest first: clear this search to sort by a column.`,
         }
       : {
           form: `Search ${what}`,

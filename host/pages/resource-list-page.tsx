@@ -152,7 +152,8 @@ export function ResourceListPage() {
             <thead>
               <tr>
                 {columns.map((column) => {
-                  const sortable = sortableColumns.includes(column.name);
+                  // A word search lists by id only (RecordListQuery): a column's sort would drop it unseen.
+                  const sortable = sortableColumns.includes(column.name) && !page.search;
                   const current = page.sort === column.name;
                   return (
                     <th

@@ -80,6 +80,8 @@ describe('a record from creation to deletion', () => {
     await expect(page.getByRole('status').filter({ hasText: 'Showing' }).textContent()).resolves.toBe(
       'Showing 1 of 1 article with the words “ZEPPEL”, oldest first.',
     );
+    // The found records are listed by age: no column heading offers a sort that would drop the search.
+    expect(await page.locator('table thead button.table__sort').count()).toBe(0);
 
     // The dialog asks again, starting on Cancel; Shift+Tab reaches Delete.
     await page.getByRole('button', { name: `Delete ${TITLE}` }).focus();
