@@ -182,7 +182,17 @@ export class ReleaseService {
   checkedRelease(remote: string, version: unknown): RemoteRelease {
     const release = typeof version === 'string' ? this.parts.snapshot.release(remote, version) : undefined;
     if (!release) {
-      throw new ReleaseRefusedError(`Remote "${remote}" has no release ${JSON.stringify(version)}.`, [], 404);
+      const versions = this.parts.snapshot
+        .releases()
+        .filter((each) => each.remote === remote)
+        .map((each) => each.version);
+      throw new ReleaseRefusedError(
+        versions.length === 0
+          ? `Remote "${remote}" has no release at all: is its name right?`
+          : `Remote "${remote}" has no release ${JSON.stringify(version)}; its releases: ${versions.join(', ')}.`,
+        [],
+        404,
+      );
     }
     this.refuseBreaking(release, `Release "${release.version}" of "${remote}"`);
     return release;

@@ -291,6 +291,16 @@ describe('rollout', () => {
     ]);
   });
 
+  it('names the releases there are when asked for one that is not, and says when a remote has none', async () => {
+    const missing = await operator.post('/api/remotes/team_billing/activate').send({ version: 'v9' }).expect(404);
+    expect(missing.body.error.message).toBe('Remote "team_billing" has no release "v9"; its releases: v2, v1.');
+    const unknown = await operator
+      .post('/api/remotes/team_bill/canary')
+      .send({ version: 'v1', percent: 5 })
+      .expect(404);
+    expect(unknown.body.error.message).toBe('Remote "team_bill" has no release at all: is its name right?');
+  });
+
   it('refuses to take the release in force away from a remote that has no build of its own to serve', async () => {
     await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
     const refused = await operator.post('/api/remotes/team_billing/deactivate').expect(400);
