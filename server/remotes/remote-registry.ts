@@ -20,6 +20,20 @@ export type RemoteState = { status: 'waiting' } | DescriptorOutcome;
 
 const WAITING: RemoteState = { status: 'waiting' };
 
+type KnownRemote = ContractRemotes['known'][number];
+
+/** The contract of a remote the configuration describes itself (built in, or REMOTES_CONFIG's descriptor). */
+function describedContract(config: RemotesConfig, remote: RemoteDescriptor): KnownRemote {
+  const { name, components, formComponents } = remote;
+  return { name, components, formComponents, props: config.schemas.get(name) ?? {} };
+}
+
+/** The contract of a remote declared by entry, from what its origin answered. */
+function answeredContract(name: string, state: Extract<RemoteState, { status: 'ready' }>): KnownRemote {
+  const { components, formComponents } = state.descriptor;
+  return { name, components, formComponents, props: state.props };
+}
+
 /**
  * The remotes the server serves now, and the slots the configuration places for them. Built-in remotes and
  * configured remotes listed with their components are known at once; a kit-built remote declared by entry only is
@@ -172,14 +186,9 @@ export class RemoteRegistry {
   contractRemotes(config: RemotesConfig = this.current): ContractRemotes {
     const states = config === this.current ? this.states : this.statesFor(config);
     const releasedNow = this.releasedIn(config);
-    const known: Array<ContractRemotes['known'][number]> = config.remotes
+    const known: KnownRemote[] = config.remotes
       .filter((remote) => !releasedNow.has(remote.name))
-      .map((remote) => ({
-        name: remote.name,
-        components: remote.components,
-        formComponents: remote.formComponents,
-        props: config.schemas.get(remote.name) ?? {},
-      }));
+      .map((remote) => describedContract(config, remote));
     for (const release of releasedNow.values()) {
       const { remote: name, components, formComponents, props } = release;
       known.push({ name, components, formComponents, props });
@@ -189,8 +198,7 @@ export class RemoteRegistry {
       if (releasedNow.has(remote.name)) continue;
       const state = states.get(remote.name) ?? WAITING;
       if (state.status === 'ready') {
-        const { components, formComponents } = state.descriptor;
-        known.push({ name: remote.name, components, formComponents, props: state.props });
+        known.push(answeredContract(remote.name, state));
       } else {
         waiting.push(state.status === 'failing' ? { name: remote.name, reason: state.reason } : { name: remote.name });
       }
@@ -203,16 +211,11 @@ export class RemoteRegistry {
    * or what its origin answered): its contract, for checking it before a release in force is taken away. Null when
    * only releases serve the remote, or its origin has not answered.
    */
-  ownBuildContract(name: string): ContractRemotes['known'][number] | null {
-    const fixed = this.current.remotes.find((remote) => remote.name === name);
-    if (fixed) {
-      const { components, formComponents } = fixed;
-      return { name, components, formComponents, props: this.current.schemas.get(name) ?? {} };
-    }
+  ownBuildContract(name: string): KnownRemote | null {
+    const described = this.current.remotes.find((remote) => remote.name === name);
+    if (described) return describedContract(this.current, described);
     const state = this.current.pending.some((remote) => remote.name === name) ? this.states.get(name) : undefined;
-    if (state?.status !== 'ready') return null;
-    const { components, formComponents } = state.descriptor;
-    return { name, components, formComponents, props: state.props };
+    return state?.status === 'ready' ? answeredContract(name, state) : null;
   }
 
   /** Every slot the configuration places, those left out included (a remote not answering, a wrong component). */
