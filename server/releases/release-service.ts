@@ -24,6 +24,9 @@ export class ReleaseRefusedError extends Error {
   }
 }
 
+/** How many existing tenants a canary refused for an unknown one names. */
+const TENANTS_NAMED = 10;
+
 export interface ReleaseServiceParts extends ReleaseCheckSubjects {
   store: ReleaseStore;
   snapshot: ReleaseSnapshot;
@@ -133,8 +136,12 @@ export class ReleaseService {
       const known = (await this.parts.tenants.list()).map((tenant) => tenant.id);
       const unknown = (tenants as string[]).filter((tenant) => !known.includes(tenant));
       if (unknown.length > 0) {
+        // The existing ones help spot a typo; a deployment with many tenants gets the first few and a count.
+        const shown = known.slice(0, TENANTS_NAMED);
+        const more = known.length > shown.length ? ` and ${known.length - shown.length} more` : '';
         throw new ReleaseRefusedError(
-          `No tenant ${unknown.map((tenant) => JSON.stringify(tenant)).join(', ')}; tenants: ${known.join(', ') || 'none'}.`,
+          `No tenant ${unknown.map((tenant) => JSON.stringify(tenant)).join(', ')}; ` +
+            `tenants: ${shown.join(', ') || 'none'}${more}.`,
         );
       }
     }

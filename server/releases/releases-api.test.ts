@@ -338,6 +338,13 @@ describe('rollout', () => {
       .expect(400);
     expect(refused.body.error.message).toBe('No tenant "acme-typo"; tenants: acme.');
     expect(app.releaseSnapshot.rollout('team_billing')?.canary).toBeNull();
+    // Many tenants: the first ten are named, the others counted.
+    for (let index = 1; index <= 11; index++) await app.tenants.save({ id: `t${index}`, name: `T${index}` });
+    const many = await operator
+      .post('/api/remotes/team_billing/canary')
+      .send({ version: 'v2', percent: 0, tenants: ['t99'] })
+      .expect(400);
+    expect(many.body.error.message).toMatch(/^No tenant "t99"; tenants: (\w+, ){9}\w+ and 2 more\.$/);
   });
 
   it('previews a release for the operator’s own session only, without an audit entry', async () => {
