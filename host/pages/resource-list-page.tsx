@@ -97,7 +97,8 @@ export function ResourceListPage() {
   };
 
   return (
-    <div className="page">
+    // The address the page shows: an address just changed is rendered a moment later (navigations are transitions).
+    <div className="page" data-list-address={listSearch}>
       <Breadcrumbs
         trail={[{ label: 'Dashboard', to: '/' }, { label }]}
         actions={

@@ -69,8 +69,17 @@ async function shownTitles(page: Page): Promise<string[]> {
 }
 
 /** Waits until the list shows the page the address asks for. */
+/**
+ * Waits for the address, then for the list to show it: the router renders a new address a moment after the address
+ * changes, so the rows read right after the URL changed could still be the old ones.
+ */
 async function waitForList(page: Page, expectedUrl: (url: URL) => boolean): Promise<void> {
   await page.waitForURL(expectedUrl);
+  await page.waitForFunction(
+    () =>
+      document.querySelector('[data-list-address]')?.getAttribute('data-list-address') ===
+        new URLSearchParams(location.search).toString() && document.querySelector('[aria-busy="true"]') === null,
+  );
   await waitForSettledPage(page);
 }
 
