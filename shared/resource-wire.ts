@@ -5,8 +5,11 @@
 import type { JsonObject, JsonValue } from './json';
 import type { ErrorBody } from './errors';
 
-/** `date`: a calendar day, `YYYY-MM-DD` (see isCalendarDay). */
-export type FieldInput = 'text' | 'textarea' | 'number' | 'select' | 'checkbox' | 'email' | 'date';
+/**
+ * `date`: a calendar day, `YYYY-MM-DD` (see isCalendarDay). `relation`: the id of one record of the field's
+ * `resource` (a belongsTo relation's key; the form offers a search of that resource's records).
+ */
+export type FieldInput = 'text' | 'textarea' | 'number' | 'select' | 'checkbox' | 'email' | 'date' | 'relation';
 
 /** An ordinary form field. */
 export interface FieldItem {
@@ -18,6 +21,10 @@ export interface FieldItem {
   maxLength?: number;
   options?: string[];
   help?: string;
+  /** For a `relation` field: the related resource's name; the field's value is the id of one of its records. */
+  resource?: string;
+  /** For a `relation` field: the name of the belongsTo relation it sets (`author`; the field's name is its key). */
+  relation?: string;
 }
 
 /** A slot placed among the fields of a resource form. */

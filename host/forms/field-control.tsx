@@ -1,9 +1,12 @@
-import type { FieldItem, JsonValue } from '../../shared';
+import type { FieldItem, JsonValue, ResourceRecord } from '../../shared';
+import { RelatedRecordPicker } from './related-record-picker';
 
 export interface FieldControlProps {
   field: FieldItem;
   value: JsonValue | undefined;
   error?: string | undefined;
+  /** For a relation field: the related records at hand (the record's relation), named without a request. */
+  related?: readonly ResourceRecord[] | undefined;
   onChange(value: JsonValue): void;
 }
 
@@ -18,7 +21,7 @@ export function fieldControlId(name: string): string {
 }
 
 /** One ordinary form field: label, the input its `input` type asks for, help, and the server's error. */
-export function FieldControl({ field, value, error, onChange }: FieldControlProps) {
+export function FieldControl({ field, value, error, related, onChange }: FieldControlProps) {
   const id = fieldControlId(field.name);
   const helpId = field.help ? `${id}-help` : undefined;
   const errorId = error ? `${id}-error` : undefined;
@@ -65,6 +68,23 @@ export function FieldControl({ field, value, error, onChange }: FieldControlProp
           className="checkbox"
           checked={value === true}
           onChange={(event) => onChange(event.target.checked)}
+        />
+      );
+      break;
+    case 'relation':
+      control = (
+        <RelatedRecordPicker
+          id={id}
+          label={field.label}
+          name={field.name}
+          resource={field.resource ?? ''}
+          value={typeof value === 'number' ? value : null}
+          known={related}
+          noneLabel={field.required ? 'Search to choose…' : 'None: search to choose'}
+          required={field.required}
+          invalid={Boolean(error)}
+          describedBy={describedBy}
+          onChange={onChange}
         />
       );
       break;

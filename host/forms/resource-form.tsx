@@ -5,6 +5,7 @@ import type {
   JsonValue,
   RecordPayload,
   RecordUpdateRequest,
+  RelationBlock,
   ResourceDefinition,
   ResourceRecord,
 } from '../../shared';
@@ -19,6 +20,8 @@ export interface ResourceFormProps {
   definition: ResourceDefinition;
   /** The record edited; none: a new record, created (POST) by the first save. */
   record?: ResourceRecord;
+  /** The record's relations as its page has them: what its relation fields point at, named without a request. */
+  relations?: readonly RelationBlock[];
   /** After a save; after a create, once the form holds nothing unsaved (so a navigation away is not held back). */
   onSaved?(payload: RecordPayload): void;
 }
@@ -33,7 +36,8 @@ function initialValues(
   const values: Record<string, JsonValue> = {};
   for (const field of fields) {
     const value = record[field.name];
-    values[field.name] = value === undefined ? (field.input === 'checkbox' ? false : '') : value;
+    values[field.name] =
+      value === undefined ? (field.input === 'checkbox' ? false : field.input === 'relation' ? null : '') : value;
   }
   return values;
 }
@@ -51,7 +55,7 @@ type Status = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind
  * by name, with focus on the first field to fix. Unsaved changes are guarded (see unsaved-changes), and kept in
  * the tab when the session ends mid-edit, to be offered back once the same user signs in again.
  */
-export function ResourceForm({ definition, record, onSaved }: ResourceFormProps) {
+export function ResourceForm({ definition, record, relations, onSaved }: ResourceFormProps) {
   const client = useApiClient();
   const session = useSession();
   const mayChange = useMayChangeRecords();
@@ -185,6 +189,7 @@ export function ResourceForm({ definition, record, onSaved }: ResourceFormProps)
             field={item}
             value={values[item.name]}
             error={errors[item.name]}
+            related={relations?.find((relation) => relation.name === item.relation)?.records}
             onChange={(value) => setValue(item.name, value)}
           />
         ) : (

@@ -46,7 +46,12 @@ export function RecordEditPage() {
       />
       <PageHeading title={`Edit ${record.title} · ${definition.label}`}>Edit {record.title}</PageHeading>
       <AppSlotRenderer location={SlotLocation.RESOURCE_BEFORE_FORM} />
-      <ResourceForm definition={definition} record={data.payload.record} onSaved={setSaved} />
+      <ResourceForm
+        definition={definition}
+        record={data.payload.record}
+        relations={(saved ?? data.payload).relations}
+        onSaved={setSaved}
+      />
       <AppSlotRenderer location={SlotLocation.RESOURCE_AFTER_FORM} />
     </div>
   );

@@ -1,6 +1,6 @@
-import { Fragment, useId, useState, type FormEvent } from 'react';
-import { dayRangeEnds, formatDayRange, type RecordFilterDefinition, type RecordListPayload } from '../../shared';
-import { useApi } from '../app/use-api';
+import { Fragment, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { dayRangeEnds, formatDayRange, type RecordFilterDefinition } from '../../shared';
+import { RelatedRecordPicker } from '../forms/related-record-picker';
 
 export interface RecordFiltersFormProps {
   resourceLabel: string;
@@ -10,12 +10,10 @@ export interface RecordFiltersFormProps {
   onApply(filters: Record<string, string>): void;
 }
 
-/** Related records offered by a relation filter: the first page by title (lists of people, sections, ...). */
-const RELATED_CHOICES = 100;
-
 /**
- * The list's filters, one drop-down each (two day pickers for a range of days), applied together with a button (a drop-down that applied itself would
- * reload the list at every arrow key). Follows the filters applied (Back, a reload).
+ * The list's filters, one drop-down each (two day pickers for a range of days, a search of the related records for
+ * a relation), applied together with a button (a drop-down that applied itself would reload the list at every arrow
+ * key). Follows the filters applied (Back, a reload).
  */
 export function RecordFiltersForm({ resourceLabel, filters, applied, onApply }: RecordFiltersFormProps) {
   const [chosen, setChosen] = useState<Record<string, string>>({ ...applied });
@@ -39,7 +37,13 @@ export function RecordFiltersForm({ resourceLabel, filters, applied, onApply }: 
           value: chosen[filter.name] ?? '',
           onChange: (value: string) => setChosen((current) => ({ ...current, [filter.name]: value })),
         };
-        return filter.kind === 'dateRange' ? <DayRangeChoice {...props} /> : <FilterChoice {...props} />;
+        return filter.kind === 'dateRange' ? (
+          <DayRangeChoice {...props} />
+        ) : filter.kind === 'relation' ? (
+          <RelationChoice {...props} />
+        ) : (
+          <FilterChoice {...props} />
+        );
       })}
       <div className="list-filters__actions">
         <button type="submit" className="button button--secondary">
@@ -104,31 +108,37 @@ function DayRangeChoice({ filter, value, onChange }: FilterChoiceProps) {
   );
 }
 
+/** A relation: one record of the related resource, searched by name (there may be far too many to list). */
+function RelationChoice({ filter, value, onChange }: FilterChoiceProps) {
+  const id = useId();
+  const chosen = /^[1-9]\d*$/.test(value) ? Number(value) : null;
+  return (
+    <LabelledFilter id={id} label={filter.label}>
+      <RelatedRecordPicker
+        id={id}
+        label={filter.label}
+        name={`filter.${filter.name}`}
+        resource={filter.resource ?? ''}
+        value={chosen}
+        noneLabel="Any"
+        onChange={(record) => onChange(record === null ? '' : String(record))}
+      />
+    </LabelledFilter>
+  );
+}
+
+/** A select or checkbox filter: a drop-down of its options, or of ticked and not ticked. */
 function FilterChoice({ filter, value, onChange }: FilterChoiceProps) {
   const id = useId();
-  const related = useApi<RecordListPayload>(
-    filter.kind === 'relation' && filter.resource
-      ? `/api/resources/${encodeURIComponent(filter.resource)}/records?sort=title&limit=${RELATED_CHOICES}`
-      : null,
-  );
   const choices: Array<{ value: string; label: string }> =
-    filter.kind === 'select'
-      ? (filter.options ?? []).map((option) => ({ value: option, label: option }))
-      : filter.kind === 'checkbox'
-        ? [
-            { value: 'true', label: 'Ticked' },
-            { value: 'false', label: 'Not ticked' },
-          ]
-        : related.status === 'ready'
-          ? related.data.records.map((record) => ({ value: String(record.id), label: record.title || `#${record.id}` }))
-          : [];
-  // An applied relation choice beyond the first page is still shown as chosen.
-  if (value !== '' && !choices.some((choice) => choice.value === value)) choices.push({ value, label: `#${value}` });
+    filter.kind === 'checkbox'
+      ? [
+          { value: 'true', label: 'Ticked' },
+          { value: 'false', label: 'Not ticked' },
+        ]
+      : (filter.options ?? []).map((option) => ({ value: option, label: option }));
   return (
-    <div className="list-filters__field">
-      <label htmlFor={id} className="field__label">
-        {filter.label}
-      </label>
+    <LabelledFilter id={id} label={filter.label}>
       <select
         id={id}
         className="input"
@@ -143,6 +153,18 @@ function FilterChoice({ filter, value, onChange }: FilterChoiceProps) {
           </option>
         ))}
       </select>
+    </LabelledFilter>
+  );
+}
+
+/** One filter's control under its label. */
+function LabelledFilter({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  return (
+    <div className="list-filters__field">
+      <label htmlFor={id} className="field__label">
+        {label}
+      </label>
+      {children}
     </div>
   );
 }

@@ -66,7 +66,11 @@ export function RecordViewPage() {
             <div className="record__field" key={field.name} data-field={field.name}>
               <dt>{field.label}</dt>
               <dd>
-                <FieldValue field={field} value={record[field.name]} />
+                <FieldValue
+                  field={field}
+                  value={record[field.name]}
+                  related={relations.find((relation) => relation.name === field.relation)?.records}
+                />
               </dd>
             </div>
           ))}

@@ -7,8 +7,8 @@ import { Resource } from '../resources/resource';
 export const ARTICLE_GROUPS = ['news', 'guides', 'opinion'] as const;
 
 /**
- * Demo resource: its form mixes fields and two form slots (a slug preview, a search snippet preview); its list is
- * filtered by group, author, the featured box and a range of publication days.
+ * Demo resource: its form mixes fields, its author (a relation) and two form slots (a slug preview, a search snippet
+ * preview); its list is filtered by group, author, the featured box and a range of publication days.
  */
 export class ArticlesResource extends Resource {
   readonly name = 'articles';
@@ -21,6 +21,7 @@ export class ArticlesResource extends Resource {
       Slot.make('SlugPreview', { source: 'title', target: 'slug' }),
       Field.text('slug', { label: 'Slug', maxLength: 200, help: 'Part of the public URL.' }),
       Field.text('label', { label: 'Label', required: true, maxLength: 100 }),
+      Field.relation('author', { help: 'Search the authors by name.' }),
       Field.select('group', { label: 'Group', options: ARTICLE_GROUPS }),
       Field.date('published', { label: 'Published on', help: 'Leave empty while the article is a draft.' }),
       Field.checkbox('featured', { label: 'Featured' }),

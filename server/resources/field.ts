@@ -1,4 +1,5 @@
 import type { FieldInput, FieldItem } from '../../shared';
+import type { Relation } from './relation';
 import { ResourceDefinitionError } from './resource-definition-error';
 
 /** Field names: identifiers, so they are safe as JSON keys and in SQL JSON paths. `id` belongs to the record. */
@@ -28,6 +29,12 @@ export class Field {
     readonly maxLength: number | undefined,
     readonly options: readonly string[] | undefined,
     readonly help: string | undefined,
+    /** A relation field: the belongsTo relation it sets (see Field.relation). */
+    readonly relation: string | undefined = undefined,
+    /** A relation field once bound to its relation (boundTo): the related resource. */
+    readonly resource: string | undefined = undefined,
+    /** Whether the label was given, or is to be the relation's own. */
+    private readonly labelGiven = true,
   ) {
     Object.freeze(this);
   }
@@ -68,6 +75,43 @@ export class Field {
     return Field.make(name, 'select', options, Object.freeze([...values]));
   }
 
+  /**
+   * Sets a belongsTo relation of the resource (`relations()`), by its name: the form offers a search of the related
+   * resource's records and saves the chosen one's id under the relation's foreign key, which is the field's name in
+   * records and updates. An update naming a record that does not exist (in the tenant) is refused. The label is the
+   * relation's unless given.
+   */
+  static relation(relationName: string, options: Omit<FieldOptions, 'maxLength'> = {}): Field {
+    const unbound = Field.make(relationName, 'relation', options);
+    return new Field(
+      unbound.name,
+      'relation',
+      unbound.label,
+      unbound.required,
+      undefined,
+      undefined,
+      unbound.help,
+      relationName,
+      undefined,
+      options.label !== undefined,
+    );
+  }
+
+  /** This relation field as it stands in its resource: named by the relation's key, labelled by it unless given. */
+  boundTo(relation: Relation): Field {
+    return new Field(
+      relation.foreignKey,
+      'relation',
+      this.labelGiven ? this.label : relation.label,
+      this.required,
+      undefined,
+      undefined,
+      this.help,
+      relation.name,
+      relation.resource,
+    );
+  }
+
   /** The field as `GET /api/resources/:name` describes it. */
   toItem(): FieldItem {
     const item: FieldItem = { type: 'field', name: this.name, label: this.label, input: this.input };
@@ -75,6 +119,8 @@ export class Field {
     if (this.maxLength !== undefined) item.maxLength = this.maxLength;
     if (this.options) item.options = [...this.options];
     if (this.help !== undefined) item.help = this.help;
+    if (this.resource !== undefined) item.resource = this.resource;
+    if (this.relation !== undefined) item.relation = this.relation;
     return item;
   }
 

@@ -46,15 +46,16 @@ export class ResourceRegistry {
     if (typeof resource.label !== 'string' || resource.label.trim() === '') {
       throw new ResourceDefinitionError(`Resource "${name}" needs a label.`);
     }
-    const items = checkItems(name, resource.fields());
+    const listed = checkItems(name, resource.fields());
     const fields = new Map<string, Field>();
-    for (const item of items) if (item instanceof Field) fields.set(item.name, item);
+    for (const item of listed) if (item instanceof Field && item.input !== 'relation') fields.set(item.name, item);
     for (const required of ['title', 'label']) {
       if (!fields.has(required)) {
         throw new ResourceDefinitionError(`Resource "${name}" has no "${required}" field; every record carries one.`);
       }
     }
     const relations = checkRelations(name, resource.relations(), fields);
+    const items = bindRelationFields(name, listed, relations, fields);
     const listColumns = checkListColumns(name, resource.listColumns(), fields);
     const sortKeys = new Map<string, SortKeyKind>();
     for (const column of listColumns) {
@@ -194,6 +195,36 @@ function checkItems(resource: string, items: unknown): readonly (Field | Slot)[]
   return Object.freeze([...(items as (Field | Slot)[])]);
 }
 
+/**
+ * The items with each relation field (Field.relation) bound to the belongsTo relation it names, and added to
+ * `fields` under the relation's key: the key an update sets, refused for any other field.
+ */
+function bindRelationFields(
+  resource: string,
+  items: readonly (Field | Slot)[],
+  relations: readonly Relation[],
+  fields: Map<string, Field>,
+): readonly (Field | Slot)[] {
+  const bound = items.map((item) => {
+    if (!(item instanceof Field) || item.input !== 'relation') return item;
+    const relation = relations.find((each) => each.name === item.relation);
+    if (relation?.kind !== 'belongsTo') {
+      const names = relations.filter((each) => each.kind === 'belongsTo').map((each) => each.name);
+      throw new ResourceDefinitionError(
+        `Resource "${resource}": the relation field "${item.relation}" names no belongsTo relation of it` +
+          (names.length > 0 ? ` (its belongsTo relations: ${names.join(', ')}).` : ' (it has none).'),
+      );
+    }
+    const field = item.boundTo(relation);
+    if (fields.has(field.name)) {
+      throw new ResourceDefinitionError(`Resource "${resource}": relation "${relation.name}" has two fields.`);
+    }
+    fields.set(field.name, field);
+    return field;
+  });
+  return Object.freeze(bound);
+}
+
 function checkListColumns(resource: string, columns: unknown, fields: ReadonlyMap<string, Field>): string[] {
   if (!Array.isArray(columns) || columns.length === 0) {
     throw new ResourceDefinitionError(`Resource "${resource}": listColumns() must return at least one field name.`);
@@ -204,6 +235,12 @@ function checkListColumns(resource: string, columns: unknown, fields: ReadonlyMa
       throw new ResourceDefinitionError(
         `Resource "${resource}": list column ${JSON.stringify(column)} is not one of its fields ` +
           `(${[...fields.keys()].join(', ')}).`,
+      );
+    }
+    if (fields.get(column)?.input === 'relation') {
+      // A list would show the related record's id, which tells staff nothing; its record's page names it.
+      throw new ResourceDefinitionError(
+        `Resource "${resource}": list column "${column}" is a relation's key; a list shows fields, not relations.`,
       );
     }
     if (seen.has(column))
@@ -246,9 +283,10 @@ function checkRelations(resource: string, relations: unknown, fields: ReadonlyMa
       throw new ResourceDefinitionError(`Resource "${resource}": relation "${relation.name}" is listed twice.`);
     }
     if (relation.kind === 'belongsTo' && fields.has(relation.foreignKey)) {
-      // The key is kept by the relation, not edited as a field: the form would let anyone point it anywhere.
+      // A plain field would let an update point the key anywhere; Field.relation checks that the record exists.
       throw new ResourceDefinitionError(
-        `Resource "${resource}": relation "${relation.name}" uses "${relation.foreignKey}", which is also a field.`,
+        `Resource "${resource}": relation "${relation.name}" uses "${relation.foreignKey}", which is also a field ` +
+          `(to edit the relation in the form, list Field.relation(${JSON.stringify(relation.name)}) instead).`,
       );
     }
     names.add(relation.name);

@@ -66,6 +66,7 @@ describe('resource API', () => {
       'slot:SlugPreview',
       'slug',
       'label',
+      'authorId',
       'group',
       'published',
       'featured',
@@ -77,21 +78,30 @@ describe('resource API', () => {
       component: 'SlugPreview',
       props: { source: 'title', target: 'slug' },
     });
-    expect(resource.fields[8]).toEqual({
+    expect(resource.fields[9]).toEqual({
       type: 'slot',
       component: 'SearchSnippetPreview',
       props: { titleField: 'title', bodyField: 'body' },
     });
     expect(resource.fields[0]).toMatchObject({ type: 'field', name: 'title', input: 'text', required: true });
-    expect(resource.fields[4]).toMatchObject({
+    expect(resource.fields[4]).toEqual({
+      type: 'field',
+      name: 'authorId',
+      label: 'Author',
+      input: 'relation',
+      resource: 'authors',
+      relation: 'author',
+      help: 'Search the authors by name.',
+    });
+    expect(resource.fields[5]).toMatchObject({
       type: 'field',
       name: 'group',
       input: 'select',
       options: ['news', 'guides', 'opinion'],
     });
-    expect(resource.fields[5]).toMatchObject({ name: 'published', input: 'date' });
-    expect(resource.fields[6]).toMatchObject({ name: 'featured', input: 'checkbox' });
-    expect(resource.fields[7]).toMatchObject({ name: 'body', input: 'textarea' });
+    expect(resource.fields[6]).toMatchObject({ name: 'published', input: 'date' });
+    expect(resource.fields[7]).toMatchObject({ name: 'featured', input: 'checkbox' });
+    expect(resource.fields[8]).toMatchObject({ name: 'body', input: 'textarea' });
     expect(resource.relations).toEqual([{ name: 'author', label: 'Author', resource: 'authors' }]);
   });
 
@@ -187,7 +197,7 @@ describe('resource API', () => {
       const article = await firstRecord(agent, 'articles');
       const response = await agent
         .put(`/api/resources/articles/records/${article.id}`)
-        .send({ title: '', group: 'sports', label: 'x'.repeat(101), color: 'red', authorId: 2, body: 5 });
+        .send({ title: '', group: 'sports', label: 'x'.repeat(101), color: 'red', slots: 2, body: 5 });
       expect(response.status).toBe(400);
       expect(response.body.error.code).toBe('invalid_request');
       expect(response.body.error.fields).toEqual({
@@ -195,7 +205,7 @@ describe('resource API', () => {
         group: FIELD_MESSAGES.notAnOption,
         label: FIELD_MESSAGES.tooLong(100),
         color: FIELD_MESSAGES.unknown,
-        authorId: FIELD_MESSAGES.unknown,
+        slots: FIELD_MESSAGES.unknown,
         body: FIELD_MESSAGES.notText,
       });
       const unchanged = (await agent.get(`/api/resources/articles/records/${article.id}`)).body as RecordPayload;

@@ -23,6 +23,7 @@ import { parseRecordListQuery } from './parse-record-list-query';
 import { parseBulkRequest, runBulk } from './record-bulk';
 import { assertNotReferred, RECORD_DELETE_MESSAGES } from './record-delete-guard';
 import { isRecordId } from './record-id';
+import { missingRelatedRecords } from './missing-related-records';
 import { encodeRecordCursor } from './record-list-cursor';
 import type { RecordSource } from './record-source';
 import type { RegisteredResource } from './registered-resource';
@@ -156,22 +157,27 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
           throw new HttpError('method_not_allowed', RESOURCE_MESSAGES.createNotAllowed(resource.label));
         }
         const tenant = (await currentTenant(req, tenants)).current.id;
-        const data = validateRecordUpdate(resource.fields, null, req.body, {});
+        const missing = await missingRelatedRecords(resources, records, tenant, resource, req.body);
+        const data = validateRecordUpdate(resource.fields, null, req.body, {}, missing);
         const created = await records.insert(tenant, resource.name, data);
         res.status(201).json(await recordPayload(tenant, resource, created));
       },
     ],
   });
 
-  /** An update of one record, merged again if another write lands meanwhile; what PUT saves. */
+  /**
+   * An update of one record, merged again if another write lands meanwhile; what PUT saves. `missing`: the relation
+   * fields of `body` whose record is not there (missingRelatedRecords, asked once for a bulk update).
+   */
   const updateRecord = async (
     tenant: string,
     resource: RegisteredResource,
     id: number,
     body: unknown,
+    missing: Readonly<Record<string, string>>,
   ): Promise<ResourceRecord> => {
     const saved = await records.update(tenant, resource.name, id, (current) =>
-      validateRecordUpdate(resource.fields, id, body, current),
+      validateRecordUpdate(resource.fields, id, body, current, missing),
     );
     if (!saved) throw HttpError.notFound(RESOURCE_MESSAGES.unknownRecord(resource.name, String(id)));
     return saved;
@@ -187,13 +193,18 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
           throw new HttpError('method_not_allowed', RECORD_DELETE_MESSAGES.notAllowed(resource.label));
         }
         const tenant = (await currentTenant(req, tenants)).current.id;
-        const payload: BulkRecordPayload =
-          bulk.action === 'delete'
-            ? {
-                results: await runBulk(bulk.ids, async (id) => (await deleteRecord(tenant, resource, id)).deleted),
-                restorableUntil: Date.now() + RECORD_RESTORE_WINDOW_MS,
-              }
-            : { results: await runBulk(bulk.ids, (id) => updateRecord(tenant, resource, id, bulk.values)) };
+        let payload: BulkRecordPayload;
+        if (bulk.action === 'delete') {
+          payload = {
+            results: await runBulk(bulk.ids, async (id) => (await deleteRecord(tenant, resource, id)).deleted),
+            restorableUntil: Date.now() + RECORD_RESTORE_WINDOW_MS,
+          };
+        } else {
+          const missing = await missingRelatedRecords(resources, records, tenant, resource, bulk.values);
+          payload = {
+            results: await runBulk(bulk.ids, (id) => updateRecord(tenant, resource, id, bulk.values, missing)),
+          };
+        }
         res.json(payload);
       },
     ],
@@ -228,7 +239,8 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
         const resource = resourceOf(req);
         const id = recordIdOf(req, resource);
         const tenant = (await currentTenant(req, tenants)).current.id;
-        res.json(await recordPayload(tenant, resource, await updateRecord(tenant, resource, id, req.body)));
+        const missing = await missingRelatedRecords(resources, records, tenant, resource, req.body);
+        res.json(await recordPayload(tenant, resource, await updateRecord(tenant, resource, id, req.body, missing)));
       },
     ],
     DELETE: async (req, res) => {

@@ -2,6 +2,7 @@ import { isCalendarDay, isPlainObject, type JsonObject, type JsonValue } from '.
 import { HttpError } from '../http/http-error';
 import type { Field } from './field';
 import { hasLoneSurrogate } from './lone-surrogate';
+import { isRecordId } from './record-id';
 
 /** Per-field messages of a refused update; constants so the host and tests can rely on them. */
 export const FIELD_MESSAGES = {
@@ -17,6 +18,9 @@ export const FIELD_MESSAGES = {
   notEmail: 'Must be an email address.',
   notAnOption: 'Must be one of the listed options.',
   notADay: 'Must be a day as YYYY-MM-DD (for example 2024-03-15), one that the calendar has.',
+  notARecordId: 'Must be the id of a record (a whole number from 1).',
+  noRelatedRecord: (recordLabel: string, id: number) =>
+    `There is no ${recordLabel} ${id}: it was deleted, or never existed. Choose another.`,
   tooLong: (max: number) => `Must be at most ${max} characters.`,
 } as const;
 
@@ -29,13 +33,15 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * Checks the body of `PUT .../records/:id` against the resource's fields and returns the new record data: the
  * current data with the given fields replaced (`null` clears an optional field). Throws 400 `invalid_request` with
  * `error.fields` naming every problem, including fields the resource does not have. `recordId` null: the body of
- * `POST .../records`, a new record (`current` is then `{}`), which cannot name an id.
+ * `POST .../records`, a new record (`current` is then `{}`), which cannot name an id. `missingRelated`: the relation
+ * fields whose record was looked for and not found (see missingRelatedRecords), reported with the rest.
  */
 export function validateRecordUpdate(
   fields: ReadonlyMap<string, Field>,
   recordId: number | null,
   body: unknown,
   current: Readonly<Record<string, JsonValue | undefined>>,
+  missingRelated: Readonly<Record<string, string>> = {},
 ): JsonObject {
   if (!isPlainObject(body)) throw HttpError.invalidRequest(RECORD_BODY_MESSAGE);
   // No prototype: a body key named `__proto__` must be reported like any other unknown field, not swallowed.
@@ -57,7 +63,7 @@ export function validateRecordUpdate(
       problems[key] = FIELD_MESSAGES.unknown;
       continue;
     }
-    const problem = checkValue(field, value);
+    const problem = checkValue(field, value) ?? (Object.hasOwn(missingRelated, key) ? missingRelated[key] : null);
     if (problem) {
       problems[key] = problem;
       continue;
@@ -103,6 +109,9 @@ function checkValue(field: Field, value: unknown): string | null {
     case 'date':
       // '' is an empty date, as a cleared date input sends it; judged against `required` afterwards.
       return typeof value === 'string' && (value === '' || isCalendarDay(value)) ? null : FIELD_MESSAGES.notADay;
+    case 'relation':
+      // Whether the record exists is asked of the store beforehand (missingRelatedRecords).
+      return isRecordId(value) ? null : FIELD_MESSAGES.notARecordId;
   }
 }
 

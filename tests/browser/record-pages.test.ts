@@ -163,6 +163,7 @@ describe('record edit page', () => {
       'slot:SlugPreview',
       'field:slug',
       'field:label',
+      'field:authorId',
       'field:group',
       'field:published',
       'field:featured',

@@ -1,0 +1,202 @@
+/**
+ * Setting a record's belongsTo relation through its form field (Field.relation), the same on both engines: the
+ * demo's article has an Author field holding an author's id, checked against the authors of the tenant.
+ */
+import {
+  type BulkRecordPayload,
+  type ErrorBody,
+  type RecordListPayload,
+  type RecordPayload,
+  type ResourceRecord,
+} from '../../shared';
+import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
+import { useSignedInDemo, type SignedInDemo } from '../../testing/server/signed-in-demo';
+import { createDemoApp, type DemoTestApp } from '../../testing/server/test-app';
+import { Field } from './field';
+import { Relation } from './relation';
+import { Resource } from './resource';
+import { ResourceDefinitionError } from './resource-definition-error';
+import { ResourceRegistry } from './resource-registry';
+import { FIELD_MESSAGES, INVALID_RECORD_MESSAGE } from './validate-record-update';
+
+describe('a relation field on SQLite', () => {
+  relationCases(() => createDemoApp());
+});
+
+describeWithPostgres()('a relation field on PostgreSQL', () => {
+  const postgres = usePostgresDatabases('relation_field', { poolSize: 4, statementTimeoutMs: 5000 });
+  relationCases(async () => createDemoApp({ storage: await postgres.create() }));
+});
+
+function relationCases(open: () => Promise<DemoTestApp>): void {
+  const demo = useSignedInDemo(open);
+
+  it('points an article at another author, and clears it with null', async () => {
+    const [ada, grace] = await authorsNamed(demo, 'Ada Lovelace', 'Grace Hopper');
+    const article = await articleOf(demo, ada);
+    const url = `/api/resources/articles/records/${article.id}`;
+
+    const moved = await demo.agent.put(url).send({ authorId: grace.id });
+    expect(moved.status).toBe(200);
+    const payload = moved.body as RecordPayload;
+    expect(payload.record.authorId).toBe(grace.id);
+    expect(payload.relations.find((relation) => relation.name === 'author')?.records).toEqual([grace]);
+    const ofGrace = (await demo.agent.get(`/api/resources/authors/records/${grace.id}`)).body as RecordPayload;
+    expect(ofGrace.relations[0]?.records.map((each) => each.id)).toContain(article.id);
+    expect((await demo.list(`filter.author=${grace.id}&limit=100`)).records.map((each) => each.id)).toContain(
+      article.id,
+    );
+
+    const cleared = (await demo.agent.put(url).send({ authorId: null })).body as RecordPayload;
+    expect(cleared.record).not.toHaveProperty('authorId');
+    expect(cleared.relations.find((relation) => relation.name === 'author')?.records).toEqual([]);
+  });
+
+  it('refuses an id no author of the tenant has, or a value that is no id, and saves nothing', async () => {
+    const [ada] = await authorsNamed(demo, 'Ada Lovelace');
+    const article = await articleOf(demo, ada);
+    const url = `/api/resources/articles/records/${article.id}`;
+    const refused = async (authorId: unknown, message: string) => {
+      const response = await demo.agent.put(url).send({ title: 'Changed', authorId });
+      expect([authorId, response.status]).toEqual([authorId, 400]);
+      expect((response.body as ErrorBody).error).toMatchObject({
+        message: INVALID_RECORD_MESSAGE,
+        fields: { authorId: message },
+      });
+    };
+    await refused(999_999, FIELD_MESSAGES.noRelatedRecord('author', 999_999));
+    for (const notAnId of ['1', 0, -3, 1.5, true, [ada.id]]) await refused(notAnId, FIELD_MESSAGES.notARecordId);
+
+    // An author of the other tenant is no author of this one.
+    const globexAuthor = (await demo.host.app.records.list('globex', 'authors'))[0];
+    if (!globexAuthor) throw new Error('the demo gives globex authors');
+    await refused(globexAuthor.id, FIELD_MESSAGES.noRelatedRecord('author', globexAuthor.id));
+
+    // A deleted author (restorable, but not there) is refused too.
+    const created = await demo.agent.post('/api/resources/authors/records').send({ title: 'Short stay', label: 'x' });
+    const shortStay = (created.body as RecordPayload).record;
+    expect((await demo.agent.delete(`/api/resources/authors/records/${shortStay.id}`)).status).toBe(200);
+    await refused(shortStay.id, FIELD_MESSAGES.noRelatedRecord('author', shortStay.id));
+
+    const unchanged = (await demo.agent.get(url)).body as RecordPayload;
+    expect(unchanged.record).toEqual(article);
+  });
+
+  it('creates an article with its author, which then cannot be deleted while the article refers to it', async () => {
+    const [grace] = await authorsNamed(demo, 'Grace Hopper');
+    const author = (
+      (await demo.agent.post('/api/resources/authors/records').send({ title: 'New voice', label: 'x' }))
+        .body as RecordPayload
+    ).record;
+    const created = await demo.agent
+      .post('/api/resources/articles/records')
+      .send({ title: 'First piece', label: 'x', authorId: author.id });
+    expect(created.status).toBe(201);
+    const article = (created.body as RecordPayload).record;
+    expect(article.authorId).toBe(author.id);
+
+    const refused = await demo.agent.delete(`/api/resources/authors/records/${author.id}`);
+    expect(refused.status).toBe(409);
+    expect((refused.body as ErrorBody).error.message).toContain('“First piece”');
+    // What the refusal asks for can now be done: change the article's author, then delete.
+    expect(
+      (await demo.agent.put(`/api/resources/articles/records/${article.id}`).send({ authorId: grace.id })).status,
+    ).toBe(200);
+    expect((await demo.agent.delete(`/api/resources/authors/records/${author.id}`)).status).toBe(200);
+  });
+
+  it('sets the author of many articles in one bulk request, and refuses each for a missing author', async () => {
+    const [ada, grace] = await authorsNamed(demo, 'Ada Lovelace', 'Grace Hopper');
+    const ids = (await demo.list(`filter.author=${ada.id}&limit=2`)).records.map((each) => each.id);
+    expect(ids).toHaveLength(2);
+    const bulk = async (authorId: number) =>
+      (
+        await demo.agent
+          .post('/api/resources/articles/records/bulk')
+          .send({ action: 'update', ids, values: { authorId } })
+          .expect(200)
+      ).body as BulkRecordPayload;
+
+    const missing = await bulk(999_999);
+    expect(missing.results.map((result) => (result.ok ? 'ok' : result.error.fields))).toEqual(
+      ids.map(() => ({ authorId: FIELD_MESSAGES.noRelatedRecord('author', 999_999) })),
+    );
+    const moved = await bulk(grace.id);
+    expect(moved.results.map((result) => result.ok && result.record.authorId)).toEqual([grace.id, grace.id]);
+  });
+}
+
+async function authorsNamed<Names extends string[]>(
+  demo: SignedInDemo,
+  ...names: Names
+): Promise<{ [Index in keyof Names]: ResourceRecord }> {
+  const authors = (await demo.list('limit=100', 'authors')).records;
+  return names.map((name) => {
+    const found = authors.find((author) => author.title === name);
+    if (!found) throw new Error(`the demo has the author ${name}`);
+    return found;
+  }) as { [Index in keyof Names]: ResourceRecord };
+}
+
+async function articleOf(demo: SignedInDemo, author: ResourceRecord): Promise<ResourceRecord> {
+  const found: RecordListPayload = await demo.list(`filter.author=${author.id}&limit=1`);
+  const article = found.records[0];
+  if (!article) throw new Error(`the demo gives ${author.title} an article`);
+  return article;
+}
+
+describe('registering a relation field', () => {
+  const articles = (fields: () => Array<Field>, relations = () => [belongsToAuthor], columns = ['title']) =>
+    new (class extends Resource {
+      readonly name = 'articles';
+      readonly label = 'Articles';
+      fields = fields;
+      override relations = relations;
+      override listColumns = () => columns;
+    })();
+  const belongsToAuthor = Relation.belongsTo('author', {
+    label: 'Writer',
+    resource: 'authors',
+    foreignKey: 'authorId',
+  });
+  const base = () => [Field.text('title'), Field.text('label')];
+
+  it('names the field by the relation key and labels it by the relation unless given a label', () => {
+    const registry = new ResourceRegistry();
+    const registered = registry.register(articles(() => [...base(), Field.relation('author', { required: true })]));
+    expect(registered.definition.fields[2]).toEqual({
+      type: 'field',
+      name: 'authorId',
+      label: 'Writer',
+      input: 'relation',
+      required: true,
+      resource: 'authors',
+      relation: 'author',
+    });
+    expect(registered.fields.get('authorId')?.input).toBe('relation');
+    const labelled = new ResourceRegistry().register(
+      articles(() => [...base(), Field.relation('author', { label: 'Written by' })]),
+    );
+    expect(labelled.definition.fields[2]).toMatchObject({ name: 'authorId', label: 'Written by' });
+  });
+
+  it('refuses a relation field naming no belongsTo relation, or shown as a list column', () => {
+    const hasMany = () => [Relation.hasMany('author', { label: 'A', resource: 'authors', foreignKey: 'articleId' })];
+    expect(() => new ResourceRegistry().register(articles(() => [...base(), Field.relation('writer')]))).toThrow(
+      new ResourceDefinitionError(
+        'Resource "articles": the relation field "writer" names no belongsTo relation of it (its belongsTo relations: author).',
+      ),
+    );
+    expect(() =>
+      new ResourceRegistry().register(articles(() => [...base(), Field.relation('author')], hasMany)),
+    ).toThrow(/names no belongsTo relation of it \(it has none\)/);
+    expect(() =>
+      new ResourceRegistry().register(
+        articles(() => [...base(), Field.relation('author')], undefined, ['title', 'authorId']),
+      ),
+    ).toThrow(/list column "authorId" is a relation's key/);
+    expect(() => new ResourceRegistry().register(articles(() => [...base(), Field.number('authorId')]))).toThrow(
+      /uses "authorId", which is also a field \(to edit the relation in the form, list Field.relation\("author"\)/,
+    );
+  });
+});
