@@ -162,6 +162,12 @@ export interface RecordListPage {
   filters: Record<string, string>;
   /** How many records the list holds with its search (every page, not only this one). */
   total: RecordListTotal;
+  /**
+   * How many records of the list come before this page: 0 on the first page, else counted along the pages followed
+   * to this one (a record added or removed on an earlier page meanwhile is not seen). Absent when the cursor given
+   * does not say (one made by an older server).
+   */
+  offset?: number;
   /** Pass as `after` for the next page; absent on the last one. */
   next?: string;
   /** Pass as `before` for the previous page; absent on the first one. */

@@ -19,8 +19,8 @@ export function describeTotal(page: RecordListPage, nouns: RecordNouns): string 
 }
 
 /**
- * The status line of a list, read out when the page changes: how many shown out of how many, in what order, for
- * which search.
+ * The status line of a list, read out when the page changes: how many shown (which, past the first page) out of how
+ * many, in what order, for which search.
  */
 export function describeRecordPage(page: RecordListPage, count: number, nouns: RecordNouns, sortLabel: string): string {
   const what = nouns.many;
@@ -40,5 +40,10 @@ export function describeRecordPage(page: RecordListPage, count: number, nouns: R
         ? 'oldest first'
         : 'newest first'
       : `by ${sortLabel.toLowerCase()}, ${page.order === 'asc' ? 'ascending' : 'descending'}`;
-  return `Showing ${count} of ${describeTotal(page, nouns)}${matching}, ${order}.`;
+  // Past the first page, which of them: "26 to 31 of 31" (page 2 read "6 of 31", as if five records were missing).
+  const shown =
+    page.offset !== undefined && page.offset > 0
+      ? `${(page.offset + 1).toLocaleString('en')} to ${(page.offset + count).toLocaleString('en')}`
+      : count.toLocaleString('en');
+  return `Showing ${shown} of ${describeTotal(page, nouns)}${matching}, ${order}.`;
 }

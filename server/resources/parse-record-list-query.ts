@@ -75,6 +75,8 @@ export interface ParsedRecordListQuery {
   search: string;
   /** The filters as given, by name. */
   filters: Record<string, string>;
+  /** The offset the cursor given carries (see encodeRecordCursor); undefined without a cursor or when it has none. */
+  cursorOffset: number | undefined;
 }
 
 /** Reads `GET /api/resources/:name/records?…` (see RecordListQuery); anything wrong is a 400 naming the problem. */
@@ -127,6 +129,7 @@ export function parseRecordListQuery(
   }
 
   if (values.has('after') && values.has('before')) throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.bothCursors);
+  let cursorOffset: number | undefined;
   const positionFrom = (name: 'after' | 'before'): RecordPosition | undefined => {
     const cursor = values.get(name);
     if (cursor === undefined) return undefined;
@@ -138,6 +141,7 @@ export function parseRecordListQuery(
     if ((kind === undefined) !== (decoded.position.key === undefined)) {
       throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.badCursor(name));
     }
+    cursorOffset = decoded.offset;
     return decoded.position;
   };
   const after = positionFrom('after');
@@ -156,7 +160,7 @@ export function parseRecordListQuery(
     ...(after ? { after } : {}),
     ...(before ? { before } : {}),
   };
-  return { source, sort, order, q, search, filters: Object.fromEntries(filterValues) };
+  return { source, sort, order, q, search, filters: Object.fromEntries(filterValues), cursorOffset };
 }
 
 /** Each `filter.<name>=<value>` as the condition the record source applies; anything wrong is a 400. */

@@ -51,22 +51,28 @@ describe('record lists: server-side pages, sort and search', () => {
     return response.body as RecordListPayload;
   };
 
-  /** Every page from the first, following `next`; then back from the last, following `previous`. */
+  /**
+   * Every page from the first, following `next`; then back from the last, following `previous`. Each page says how
+   * many records precede it (`offset`), either way.
+   */
   async function walk(query: string): Promise<{ forward: number[]; backward: number[]; pages: number }> {
     const forward: number[] = [];
     let page = await list(`?${query}`);
     let pages = 1;
+    expect(page.page.offset).toBe(0);
     forward.push(...page.records.map((record) => record.id));
     expect(page.page.previous).toBeUndefined();
     while (page.page.next) {
       page = await list(`?${query}&after=${page.page.next}`);
       pages++;
+      expect(page.page.offset).toBe(forward.length);
       forward.push(...page.records.map((record) => record.id));
     }
     const backward: number[] = page.records.map((record) => record.id);
     while (page.page.previous) {
       page = await list(`?${query}&before=${page.page.previous}`);
       backward.unshift(...page.records.map((record) => record.id));
+      expect(page.page.offset).toBe(forward.length - backward.length);
     }
     return { forward, backward, pages };
   }
@@ -89,6 +95,7 @@ describe('record lists: server-side pages, sort and search', () => {
       search: '',
       filters: {},
       total: { count: acmeAuthors.length, exact: true },
+      offset: 0,
       next: expect.any(String),
     });
   });
@@ -146,6 +153,7 @@ describe('record lists: server-side pages, sort and search', () => {
         search: '',
         filters: {},
         total: { count: 0, exact: true },
+        offset: 0,
       },
     });
   });
@@ -199,6 +207,27 @@ describe('record lists: server-side pages, sort and search', () => {
       const response = await agent.get(`/api/resources/authors/records${query}`);
       expect(response.status).toBe(400);
       expect((response.body as ErrorBody).error.message).toBe(RECORD_LIST_MESSAGES.otherList('after'));
+    }
+  });
+
+  it('says no offset for a cursor that carries none, and refuses one whose offset is not a count', async () => {
+    const first = await list('?limit=2');
+    const decoded = JSON.parse(Buffer.from(first.page.next ?? '', 'base64url').toString()) as Record<string, unknown>;
+    expect(decoded.o).toBe(2);
+    const cursor = (body: Record<string, unknown>) => Buffer.from(JSON.stringify(body)).toString('base64url');
+    const { o: _offset, ...older } = decoded;
+    const second = await list(`?limit=2&after=${cursor(older)}`);
+    expect(second.records).toEqual(acmeAuthors.slice(2, 4));
+    expect(second.page).not.toHaveProperty('offset');
+    // The cursors it gives carry none either: nothing is made up.
+    const third = await list(`?limit=2&after=${second.page.next}`);
+    expect(third.page).not.toHaveProperty('offset');
+    for (const offset of [-1, 1.5, '2', 2 ** 53]) {
+      const response = await agent.get(
+        `/api/resources/authors/records?limit=2&after=${cursor({ ...decoded, o: offset })}`,
+      );
+      expect(response.status).toBe(400);
+      expect((response.body as ErrorBody).error.message).toBe(RECORD_LIST_MESSAGES.badCursor('after'));
     }
   });
 

@@ -19,12 +19,13 @@ import { jsonRoute } from '../http/json-route';
 import { requireJsonBody } from '../http/require-json-body';
 import { currentTenant } from '../tenants/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
-import { parseRecordListQuery } from './parse-record-list-query';
+import { parseRecordListQuery, type ParsedRecordListQuery } from './parse-record-list-query';
 import { parseBulkRequest, runBulk } from './record-bulk';
 import { assertNotReferred, RECORD_DELETE_MESSAGES } from './record-delete-guard';
 import { isRecordId } from './record-id';
 import { missingRelatedRecords } from './missing-related-records';
 import { encodeRecordCursor } from './record-list-cursor';
+import type { RecordPage } from './record-page-query';
 import type { RecordSource } from './record-source';
 import type { RegisteredResource } from './registered-resource';
 import type { ResourceRegistry } from './resource-registry';
@@ -133,6 +134,7 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
         records.page(tenant, resource.name, query.source),
         records.countPage(tenant, resource.name, query.source, RECORD_TOTAL_BOUND),
       ]);
+      const offset = pageOffset(query, found);
       const payload: RecordListPayload = {
         records: found.records,
         page: {
@@ -143,8 +145,17 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
           search: query.search,
           filters: query.filters,
           total: { count: Math.min(counted, RECORD_TOTAL_BOUND), exact: counted <= RECORD_TOTAL_BOUND },
-          ...(found.next ? { next: encodeRecordCursor(query, found.next) } : {}),
-          ...(found.previous ? { previous: encodeRecordCursor(query, found.previous) } : {}),
+          ...(offset === undefined ? {} : { offset }),
+          ...(found.next
+            ? {
+                next: encodeRecordCursor(
+                  query,
+                  found.next,
+                  offset === undefined ? offset : offset + found.records.length,
+                ),
+              }
+            : {}),
+          ...(found.previous ? { previous: encodeRecordCursor(query, found.previous, offset) } : {}),
         },
       };
       res.json(payload);
@@ -256,4 +267,16 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
   });
 
   return router;
+}
+
+/**
+ * How many records of the list precede this page: none on the first page (no cursor, or a page before which none
+ * is left), else what the cursor carries (see encodeRecordCursor), less the page's own records for a page before
+ * the cursor; undefined for a cursor that carries none.
+ */
+function pageOffset(query: ParsedRecordListQuery, found: RecordPage): number | undefined {
+  const { after, before } = query.source;
+  if ((!after && !before) || (before && !found.previous)) return 0;
+  if (query.cursorOffset === undefined) return undefined;
+  return before ? Math.max(0, query.cursorOffset - found.records.length) : query.cursorOffset;
 }

@@ -133,6 +133,10 @@ describe('a long list', () => {
     await waitForList(page, (url) => url.searchParams.has('after'));
     const secondPage = [...byName].reverse().slice(25, 50);
     expect(await shownTitles(page)).toEqual(secondPage);
+    // It says which of them it shows.
+    await expect(page.getByRole('status').filter({ hasText: 'Showing' }).textContent()).resolves.toBe(
+      `Showing 26 to ${25 + secondPage.length} of ${all.length} authors, by name, descending.`,
+    );
     expect(await focusedElement(page)).toMatchObject({ tag: 'button', text: 'Next page →' });
     await expect(pager.getByRole('button', { name: 'Next page' }).getAttribute('aria-disabled')).resolves.toBe('true');
     // The pager below the rows does the same.
@@ -145,6 +149,10 @@ describe('a long list', () => {
     await page.reload();
     await waitForSettledPage(page);
     expect(await shownTitles(page)).toEqual(secondPage);
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Showing 26 to / })
+      .waitFor();
     await page.goBack();
     await waitForList(page, (url) => !url.searchParams.has('after'));
     expect(await shownTitles(page)).toEqual([...byName].reverse().slice(0, 25));
