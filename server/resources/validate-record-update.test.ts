@@ -65,6 +65,20 @@ describe('validateRecordUpdate', () => {
     });
   });
 
+  it('clears a day given empty, as a cleared day picker sends it, and refuses an empty day that is required', () => {
+    const withDays = new Map([
+      ...fields,
+      ['published', Field.date('published')],
+      ['due', Field.date('due', { required: true })],
+    ]);
+    const dated = { ...current, published: '2024-03-15', due: '2024-04-01' };
+    const { id: _id, ...data } = current;
+    expect(validateRecordUpdate(withDays, 7, { published: '' }, dated)).toEqual({ ...data, due: '2024-04-01' });
+    expect(() => validateRecordUpdate(withDays, 7, { due: '' }, dated)).toThrow(
+      expect.objectContaining({ fields: { due: FIELD_MESSAGES.required } }),
+    );
+  });
+
   it('accepts the record id itself and an empty optional value', () => {
     expect(validateRecordUpdate(fields, 7, { id: 7, email: '', group: '' }, current)).toMatchObject({
       email: '',

@@ -68,7 +68,8 @@ export function validateRecordUpdate(
       problems[key] = problem;
       continue;
     }
-    if (value === null || value === undefined) delete next[key];
+    // An emptied day is no day, as null is: the record does not keep a '' that lists would have to read as none.
+    if (value === null || value === undefined || (field.input === 'date' && value === '')) delete next[key];
     else next[key] = value;
   }
 
