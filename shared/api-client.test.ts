@@ -1,4 +1,11 @@
-import { ApiError, createApiClient, PAGE_TENANT_HEADER, type RequestInitLike, type ResponseLike } from './api-client';
+import {
+  API_CLIENT_MESSAGES,
+  ApiError,
+  createApiClient,
+  PAGE_TENANT_HEADER,
+  type RequestInitLike,
+  type ResponseLike,
+} from './api-client';
 
 function answer(status: number, body?: unknown, headers: Record<string, string> = {}): ResponseLike {
   return {
@@ -122,12 +129,13 @@ describe('createApiClient', () => {
     await expect(client.post('/api/remotes/r/releases', {})).rejects.toMatchObject({ problems: ['b breaks'] });
   });
 
-  it('names the request when the answer is not an error body', async () => {
+  it('says the server could not answer when the answer is not an error body, naming the request apart', async () => {
     const client = createApiClient(async () => answer(502));
     await expect(client.get('/slots')).rejects.toMatchObject({
       status: 502,
       code: 'internal',
-      message: 'GET /slots failed with status 502.',
+      message: API_CLIENT_MESSAGES.noAnswer(502),
+      request: 'GET /slots',
     });
   });
 
@@ -137,7 +145,8 @@ describe('createApiClient', () => {
     await expect(client.get('/me')).rejects.toMatchObject({
       status: 0,
       code: 'network',
-      message: 'Could not reach the server (GET /me).',
+      message: API_CLIENT_MESSAGES.unreachable,
+      request: 'GET /me',
     });
     await expect(client.get('/me', { aborted: true })).rejects.toBe(refused);
   });

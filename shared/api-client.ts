@@ -39,6 +39,12 @@ export type FetchLike = (url: string, init: RequestInitLike) => Promise<Response
  */
 export const PAGE_TENANT_HEADER = 'X-Page-Tenant';
 
+/** What a failed request says when the server gave no error of its own (staff read it on the page). */
+export const API_CLIENT_MESSAGES = {
+  unreachable: 'Could not reach the server: check the connection, then try again.',
+  noAnswer: (status: number) => `The server could not answer (status ${status}): try again in a moment.`,
+} as const;
+
 export interface ApiClientOptions {
   /** The tenant the page shows, sent as PAGE_TENANT_HEADER with each change; null or absent: not sent. */
   pageTenant?: () => string | null;
@@ -48,6 +54,7 @@ export interface ApiClientOptions {
  * A failed API call: the server's `{ error: { code, message, fields? } }`, or a network failure (status 0).
  * `retryAfterSeconds`: the server's `Retry-After` (a 429 says how long to wait), when it sent one.
  * `problems`: the lines of a refused release or activation (what would break), when the server listed them.
+ * `request`: which request failed (`GET /me`), for logs and developers; the message is for the people using the page.
  */
 export class ApiError extends Error {
   constructor(
@@ -57,6 +64,7 @@ export class ApiError extends Error {
     readonly fields: Readonly<Record<string, string>> = {},
     readonly retryAfterSeconds: number | null = null,
     readonly problems: readonly string[] = [],
+    readonly request: string | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -116,7 +124,7 @@ export function createApiClient(fetchImpl: FetchLike = globalFetch, options: Api
       response = await fetchImpl(path, init);
     } catch (error) {
       if (signal?.aborted) throw error;
-      throw new ApiError(0, 'network', `Could not reach the server (${method} ${path}).`);
+      throw new ApiError(0, 'network', API_CLIENT_MESSAGES.unreachable, {}, null, [], `${method} ${path}`);
     }
     const payload: unknown = response.status === 204 ? undefined : await response.json().catch(() => undefined);
     if (!response.ok) {
@@ -131,7 +139,15 @@ export function createApiClient(fetchImpl: FetchLike = globalFetch, options: Api
           problemsOf(payload),
         );
       }
-      throw new ApiError(response.status, 'internal', `${method} ${path} failed with status ${response.status}.`);
+      throw new ApiError(
+        response.status,
+        'internal',
+        API_CLIENT_MESSAGES.noAnswer(response.status),
+        {},
+        retryAfterSeconds(response),
+        [],
+        `${method} ${path}`,
+      );
     }
     return payload as T;
   }
