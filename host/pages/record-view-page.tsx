@@ -51,9 +51,10 @@ export function RecordViewPage() {
               record={record}
               small
               onDeleted={({ deleted }) => {
-                // The list offers the undo: the record's page has nothing left to show.
+                // The list offers the undo: the record's page has nothing left to show. Back to the list as it was
+                // left (its filters, sort and page), as the breadcrumb leads.
                 const state: { deleted: DeletedRecord } = { deleted: { resource: definition.name, record: deleted } };
-                void navigate(base, { state });
+                void navigate(owner ? listReturnAddress(owner) : base, { state });
               }}
             />
           </>

@@ -122,9 +122,14 @@ describe('a record from creation to deletion', () => {
     const { page } = await suite.newPage({ viewport: { width: 390, height: 844 } });
     await signIn(page);
     const id = await createArticle(page);
+    // Seen from a list sorted by title: the delete leads back to that list as it was left, as the breadcrumb does.
+    await page.goto('/resources/articles?sort=title&order=desc');
+    await waitForSettledPage(page);
+    await page.goto(`/resources/articles/${id}`);
+    await page.getByRole('heading', { level: 1, name: TITLE }).waitFor();
     await page.getByRole('button', { name: `Delete ${TITLE}` }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
-    await page.waitForURL((url) => url.pathname === '/resources/articles');
+    await page.waitForURL((url) => url.pathname === '/resources/articles' && url.search === '?sort=title&order=desc');
     await page.getByRole('status').getByText(`Deleted “${TITLE}”.`).waitFor();
     expect(await shownTitles(page)).not.toContain(TITLE);
     expect(await axeViolations(page)).toEqual([]);
