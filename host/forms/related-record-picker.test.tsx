@@ -10,7 +10,7 @@ import {
 import { UnsavedChangesProvider } from '../app/unsaved-changes';
 import { createFakeApi, type FakeApi } from '../../testing/host/fake-api';
 import { createTestSlotSource } from '../../testing/host/slot-source';
-import { PICKER_CHOICES } from './related-record-picker';
+import { PICKER_CHOICES, UNCHOSEN_MESSAGE } from './related-record-picker';
 import { ResourceForm } from './resource-form';
 
 const definition: ResourceDefinition = {
@@ -150,6 +150,48 @@ describe('a relation field in the record form', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Saved.')).toBeTruthy();
     expect(puts(api)).toEqual([{ title: 'Piece', authorId: null }]);
+  });
+
+  it('refuses to save a name typed and not chosen yet, then chooses it with Enter once found', async () => {
+    const api = authorsApi();
+    const box = await renderForm(api, { id: 10, title: 'Piece', label: 'x', authorId: 1 }, [ada]);
+    // Typed and sent at once, before the search has even been asked for.
+    fireEvent.change(box, { target: { value: 'Alan Turing' } });
+    fireEvent.blur(box);
+    expect(box.getAttribute('data-unchosen')).toBe('true');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.getByRole('alert').textContent).toBe(UNCHOSEN_MESSAGE);
+    expect(puts(api)).toEqual([]);
+    expect(document.activeElement).toBe(box);
+    await waitFor(() => expect(options()).toEqual(['Alan Turing · Guest']));
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(box.value).toBe('Alan Turing');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Saved.')).toBeTruthy();
+    expect(puts(api)).toEqual([{ title: 'Piece', authorId: 3 }]);
+  });
+
+  it('gives the choice back on Escape after the box was emptied, reaches the last option with ArrowUp, keeps the focus on Clear', async () => {
+    const api = authorsApi();
+    const box = await renderForm(api, { id: 10, title: 'Piece', label: 'x', authorId: 1 }, [ada]);
+    fireEvent.focus(box);
+    fireEvent.change(box, { target: { value: '' } });
+    // Emptied: none at once (no Clear button left for the next Tab to fall on).
+    expect(screen.queryByRole('button', { name: /^Clear/ })).toBeNull();
+    fireEvent.keyDown(box, { key: 'Escape' });
+    expect(box.value).toBe('Ada Lovelace');
+
+    fireEvent.keyDown(box, { key: 'ArrowDown' });
+    await waitFor(() => expect(options()).toHaveLength(3));
+    fireEvent.keyDown(box, { key: 'ArrowUp' });
+    expect(box.getAttribute('aria-activedescendant')).toBe(screen.getAllByRole('option')[2]?.id);
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(box.value).toBe('Grace Hopper');
+
+    screen.getByRole('button', { name: 'Clear Grace Hopper' }).focus();
+    fireEvent.click(screen.getByRole('button', { name: 'Clear Grace Hopper' }));
+    expect(box.value).toBe('');
+    expect(document.activeElement).toBe(box);
   });
 
   it('asks for the title of a chosen record it does not have, and says when that record is gone', async () => {

@@ -28,25 +28,48 @@ export const PICKER_CHOICES = 10;
 const SEARCH_DELAY_MS = 200;
 const HAS_WORD = /[\p{L}\p{N}]/u;
 
+/** What a form says when it is sent while a picker holds a name that was typed and not chosen. */
+export const UNCHOSEN_MESSAGE = 'A name was typed and not chosen: choose it from the list, or empty the box.';
+
+/**
+ * Focuses the first picker of `form` that holds a name typed and not chosen (opening its list); whether there was
+ * one. A form calls it before it is sent: sending then would save the old choice without a word.
+ */
+export function focusUnchosenPicker(form: HTMLFormElement | null): boolean {
+  const unchosen = form?.querySelector<HTMLInputElement>('input[data-unchosen="true"]');
+  unchosen?.focus();
+  return Boolean(unchosen);
+}
+
 /**
  * A choice of one record of another resource, searched by any word (a resource may hold 100,000 records: no
  * drop-down lists them all). A combobox (WAI-ARIA's pattern with a list popup): typing searches, ArrowDown opens the
- * first records by title, Up and Down move, Enter chooses, Escape gives the choice back; leaving an emptied box
- * chooses none. Its text is the chosen record's title, never free text.
+ * first records by title, Up and Down move, Enter chooses (the only match, or the one of the very title typed),
+ * Escape gives the choice back, and an emptied box chooses none. Its value is a record, never free text: a name
+ * typed and left is chosen once the search finds exactly one record of that title, and otherwise stays marked as
+ * not chosen (the form then refuses to be sent, see focusUnchosenPicker) rather than being dropped unseen.
  */
 export function RelatedRecordPicker(props: RelatedRecordPickerProps) {
   const { id, label, name, resource, value, known, noneLabel, required, invalid, describedBy, onChange } = props;
   const listId = useId();
   const statusId = useId();
+  const hintId = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const popup = useRef<HTMLDivElement>(null);
   const [typed, setTyped] = useState<string | null>(null);
   const [open, setOpen] = useState(false);
+  const [focused, setFocused] = useState(false);
   const [active, setActive] = useState(-1);
   const [seen, setSeen] = useState<ReadonlyMap<number, ResourceRecord>>(new Map());
+  // The choice before the box was emptied (which chooses none at once): what Escape gives back.
+  const before = useRef<number | null | undefined>(undefined);
   const query = useDelayed(typed ?? '', SEARCH_DELAY_MS);
   const records = `/api/resources/${encodeURIComponent(resource)}/records`;
+  const searching = HAS_WORD.test(query);
+  // Also searched with the list closed: a name typed and left is chosen from what the search finds.
   const found = useApi<RecordListPayload>(
-    open
-      ? HAS_WORD.test(query)
+    open || (typed !== null && searching)
+      ? searching
         ? `${records}?search=${encodeURIComponent(query.trim())}&limit=${PICKER_CHOICES}`
         : `${records}?sort=title&limit=${PICKER_CHOICES}`
       : null,
@@ -54,6 +77,9 @@ export function RelatedRecordPicker(props: RelatedRecordPickerProps) {
   // Until the search of what was typed is asked for, the choices shown would be those of an older text.
   const settled = query === (typed ?? '');
   const choices = settled && found.status === 'ready' ? found.data.records : [];
+  const typedOut = typed !== null && typed.trim() !== '' ? typed.trim().toLowerCase() : null;
+  const [titled, ...alsoTitled] = choices.filter((record) => titleOf(record).toLowerCase() === typedOut);
+  const exact = titled && alsoTitled.length === 0 ? titled : undefined;
 
   const chosen = value === null ? undefined : (known?.find((record) => record.id === value) ?? seen.get(value));
   // A choice named by id alone (a kept draft, an address): its title is asked for once.
@@ -71,21 +97,26 @@ export function RelatedRecordPicker(props: RelatedRecordPickerProps) {
 
   const choose = (record: ResourceRecord | null) => {
     if (record) setSeen((current) => new Map(current).set(record.id, record));
+    before.current = undefined;
     setTyped(null);
     setOpen(false);
     setActive(-1);
     if ((record?.id ?? null) !== value) onChange(record?.id ?? null);
   };
 
-  const leave = () => {
-    setOpen(false);
+  // A name typed and left: chosen as soon as the search finds the one record of that title.
+  useEffect(() => {
+    if (!focused && exact) choose(exact);
+  });
+
+  const type = (text: string) => {
+    setTyped(text);
+    setOpen(true);
     setActive(-1);
-    if (typed === null) return;
-    if (typed.trim() === '') return choose(null);
-    // A title typed out in full is that record, when the search found exactly one of that title.
-    const [same, ...others] = choices.filter((record) => titleOf(record).toLowerCase() === typed.trim().toLowerCase());
-    if (same && others.length === 0) return choose(same);
-    setTyped(null);
+    if (text.trim() === '' && value !== null) {
+      before.current = value;
+      onChange(null);
+    }
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
@@ -99,21 +130,29 @@ export function RelatedRecordPicker(props: RelatedRecordPickerProps) {
           return;
         }
         if (choices.length === 0) return;
-        const step = event.key === 'ArrowDown' ? 1 : -1;
-        setActive((current) => (current + step + choices.length) % choices.length);
+        const down = event.key === 'ArrowDown';
+        setActive((current) =>
+          current < 0 ? (down ? 0 : choices.length - 1) : (current + (down ? 1 : -1) + choices.length) % choices.length,
+        );
         return;
       }
-      case 'Enter':
-        // In a form, Enter would submit it with the choice half made.
-        if (!open) return;
+      case 'Enter': {
+        // In a form, Enter would send it with the choice half made.
+        if (!open && typedOut === null) return;
         event.preventDefault();
-        if (active >= 0 && choices[active]) choose(choices[active]);
+        const only = choices.length === 1 ? choices[0] : undefined;
+        const picked = (active >= 0 ? choices[active] : undefined) ?? exact ?? only;
+        if (picked) choose(picked);
+        else setOpen(true);
         return;
+      }
       case 'Escape':
         if (!open && typed === null) return;
         // Closes the popup only, not a dialog around the picker.
         event.preventDefault();
         event.stopPropagation();
+        if (before.current !== undefined && before.current !== value) onChange(before.current);
+        before.current = undefined;
         setOpen(false);
         setActive(-1);
         setTyped(null);
@@ -131,18 +170,28 @@ export function RelatedRecordPicker(props: RelatedRecordPickerProps) {
         : found.status === 'error'
           ? `Could not search: ${found.error.message}`
           : choices.length === 0
-            ? HAS_WORD.test(query)
+            ? searching
               ? `Nothing matches “${query.trim()}”.`
               : 'There is nothing to choose yet.'
             : more
               ? `The first ${choices.length}: type a name to find others.`
               : `${choices.length} to choose from.`;
+  const unchosen = !focused && typedOut !== null && !exact;
   const activeId = active >= 0 && choices[active] ? `${listId}-${choices[active].id}` : undefined;
+  // The option the arrows reached stays in sight in a popup that scrolls (ArrowUp from the top wraps to the last).
+  useEffect(() => {
+    if (activeId) document.getElementById(activeId)?.scrollIntoView?.({ block: 'nearest' });
+  }, [activeId]);
+  // A popup opened near the bottom of a small screen is brought into sight once it has its choices.
+  useEffect(() => {
+    if (open) popup.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [open, choices.length]);
 
   return (
     <div className="picker">
       <div className="picker__row">
         <input
+          ref={input}
           id={id}
           name={name}
           className="input"
@@ -154,31 +203,52 @@ export function RelatedRecordPicker(props: RelatedRecordPickerProps) {
           aria-controls={listId}
           aria-activedescendant={open ? activeId : undefined}
           aria-required={required || undefined}
-          aria-invalid={invalid || undefined}
-          aria-describedby={[describedBy, open ? statusId : undefined].filter(Boolean).join(' ') || undefined}
+          aria-invalid={invalid || unchosen || undefined}
+          aria-describedby={
+            [describedBy, unchosen ? hintId : undefined, open ? statusId : undefined].filter(Boolean).join(' ') ||
+            undefined
+          }
+          data-unchosen={unchosen || undefined}
           placeholder={noneLabel}
           value={typed ?? chosenTitle}
-          onChange={(event) => {
-            setTyped(event.target.value);
-            setOpen(true);
-            setActive(-1);
-          }}
+          onChange={(event) => type(event.target.value)}
           onClick={() => setOpen(true)}
+          onFocus={() => {
+            setFocused(true);
+            // Back to a name left unchosen (the form sent it here): its list again.
+            if (typedOut !== null) setOpen(true);
+          }}
           onKeyDown={onKeyDown}
-          onBlur={leave}
+          onBlur={() => {
+            setFocused(false);
+            setOpen(false);
+            setActive(-1);
+            if (typedOut === null) setTyped(null);
+          }}
         />
         {value !== null && (
           <button
             type="button"
             className="button button--ghost button--small"
             aria-label={`Clear ${chosenTitle}`}
-            onClick={() => choose(null)}
+            onClick={() => {
+              choose(null);
+              // The button goes with the choice: the focus stays in the box rather than falling to the page.
+              input.current?.focus();
+            }}
           >
             Clear
           </button>
         )}
       </div>
-      <div className="picker__popup" hidden={!open}>
+      {unchosen && (
+        <p className="field__error" id={hintId}>
+          “{typed?.trim()}” is not chosen: {found.status === 'loading' || !settled ? 'searching… ' : ''}choose it from
+          the list, or empty the box.
+        </p>
+      )}
+      {/* A press in the popup (an option, its scroll bar) keeps the focus in the box, which would otherwise close it. */}
+      <div ref={popup} className="picker__popup" hidden={!open} onMouseDown={(event) => event.preventDefault()}>
         <ul className="picker__list" id={listId} role="listbox" aria-label={`${label}: choices`}>
           {choices.map((record, index) => (
             <li
@@ -187,8 +257,6 @@ export function RelatedRecordPicker(props: RelatedRecordPickerProps) {
               role="option"
               aria-selected={record.id === value}
               className={index === active ? 'picker__option picker__option--active' : 'picker__option'}
-              // Keeps the focus in the box, so that its blur does not close the popup before the click lands.
-              onMouseDown={(event) => event.preventDefault()}
               onClick={() => choose(record)}
             >
               {titleOf(record)}

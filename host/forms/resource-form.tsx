@@ -14,6 +14,7 @@ import { useUnsavedChanges } from '../app/unsaved-changes';
 import { FieldControl } from './field-control';
 import { forgetDraft, keepDraft, readDraft, type DraftOwner } from './record-draft';
 import { FieldErrorSummary } from './field-error-summary';
+import { focusUnchosenPicker, UNCHOSEN_MESSAGE } from './related-record-picker';
 import { ReadOnlyRoleNotice, useMayChangeRecords } from './read-only-role';
 
 export interface ResourceFormProps {
@@ -137,6 +138,11 @@ export function ResourceForm({ definition, record, relations, onSaved }: Resourc
     // The Save button stays enabled (disabling it would drop the keyboard focus), so a second press is ignored here.
     // A created record is saved once: the page moves on to it.
     if (saving.current || created || !mayChange) return;
+    // A name typed in a relation field and not chosen: saving now would keep the old choice without a word.
+    if (focusUnchosenPicker(formRef.current)) {
+      setStatus({ kind: 'failed', message: UNCHOSEN_MESSAGE });
+      return;
+    }
     saving.current = true;
     setStatus({ kind: 'saving' });
     const body: RecordUpdateRequest = {};

@@ -1,6 +1,6 @@
 import { Fragment, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { dayRangeEnds, formatDayRange, type RecordFilterDefinition } from '../../shared';
-import { RelatedRecordPicker } from '../forms/related-record-picker';
+import { focusUnchosenPicker, RelatedRecordPicker } from '../forms/related-record-picker';
 
 export interface RecordFiltersFormProps {
   resourceLabel: string;
@@ -22,8 +22,10 @@ export function RecordFiltersForm({ resourceLabel, filters, applied, onApply }: 
     setShownFor(applied);
     setChosen({ ...applied });
   }
-  const submit = (event: FormEvent) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    // A name typed in a relation filter and not chosen: applying now would drop it unseen.
+    if (focusUnchosenPicker(event.currentTarget)) return;
     onApply(Object.fromEntries(Object.entries(chosen).filter(([, value]) => value !== '')));
   };
   if (filters.length === 0) return null;
