@@ -184,6 +184,11 @@ export interface RecordListTotal {
 export interface RecordListPayload {
   records: ResourceRecord[];
   page: RecordListPage;
+  /**
+   * For each list column that is a relation field, by the column's name: the records of the related resource the
+   * page's records point at, each once (what the column's cells name). Absent when no list column is a relation.
+   */
+  related?: Record<string, ResourceRecord[]>;
 }
 
 /** `GET` and `PUT /api/resources/:name/records/:id` */

@@ -188,7 +188,11 @@ export function ResourceListPage() {
                           {String(record[column.name] ?? '') || `#${record.id}`}
                         </Link>
                       ) : (
-                        <FieldValue field={column.field} value={record[column.name]} />
+                        <FieldValue
+                          field={column.field}
+                          value={record[column.name]}
+                          related={shown.related?.[column.name]}
+                        />
                       )}
                     </td>
                   ))}

@@ -21,7 +21,7 @@ export class ArticlesResource extends Resource {
       Slot.make('SlugPreview', { source: 'title', target: 'slug' }),
       Field.text('slug', { label: 'Slug', maxLength: 200, help: 'Part of the public URL.' }),
       Field.text('label', { label: 'Label', required: true, maxLength: 100 }),
-      Field.relation('author', { help: 'Search the authors by name.' }),
+      Field.relation('author', { help: "Type a word of the author's name, then choose." }),
       Field.select('group', { label: 'Group', options: ARTICLE_GROUPS }),
       Field.date('published', { label: 'Published on', help: 'Leave empty while the article is a draft.' }),
       Field.checkbox('featured', { label: 'Featured' }),
@@ -31,7 +31,7 @@ export class ArticlesResource extends Resource {
   }
 
   override listColumns() {
-    return ['title', 'label', 'group', 'published'];
+    return ['title', 'label', 'group', 'published', 'authorId'];
   }
 
   override filters() {

@@ -237,12 +237,6 @@ function checkListColumns(resource: string, columns: unknown, fields: ReadonlyMa
           `(${[...fields.keys()].join(', ')}).`,
       );
     }
-    if (fields.get(column)?.input === 'relation') {
-      // A list would show the related record's id, which tells staff nothing; its record's page names it.
-      throw new ResourceDefinitionError(
-        `Resource "${resource}": list column "${column}" is a relation's key; a list shows fields, not relations.`,
-      );
-    }
     if (seen.has(column))
       throw new ResourceDefinitionError(`Resource "${resource}": list column "${column}" is listed twice.`);
     seen.add(column);

@@ -91,7 +91,7 @@ describe('resource API', () => {
       input: 'relation',
       resource: 'authors',
       relation: 'author',
-      help: 'Search the authors by name.',
+      help: "Type a word of the author's name, then choose.",
     });
     expect(resource.fields[5]).toMatchObject({
       type: 'field',

@@ -23,6 +23,7 @@ import { parseRecordListQuery, type ParsedRecordListQuery } from './parse-record
 import { parseBulkRequest, runBulk } from './record-bulk';
 import { assertNotReferred, RECORD_DELETE_MESSAGES } from './record-delete-guard';
 import { isRecordId } from './record-id';
+import { listRelatedRecords } from './list-related-records';
 import { missingRelatedRecords } from './missing-related-records';
 import { encodeRecordCursor } from './record-list-cursor';
 import type { RecordPage } from './record-page-query';
@@ -135,6 +136,7 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
         records.countPage(tenant, resource.name, query.source, RECORD_TOTAL_BOUND),
       ]);
       const offset = pageOffset(query, found);
+      const related = await listRelatedRecords(records, tenant, resource, found.records);
       const payload: RecordListPayload = {
         records: found.records,
         page: {
@@ -157,6 +159,7 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
             : {}),
           ...(found.previous ? { previous: encodeRecordCursor(query, found.previous, offset) } : {}),
         },
+        ...(related ? { related } : {}),
       };
       res.json(payload);
     },

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
-import { RECORD_LIST_LIMIT, type RecordListPayload, type ResourcePayload } from '../../shared';
+import { RECORD_LIST_LIMIT, type RecordListPayload, type ResourcePayload, type ResourceRecord } from '../../shared';
 import { axeViolations } from '../../testing/system/axe';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
 import { signIn } from '../../testing/system/sign-in';
@@ -28,19 +28,30 @@ async function shownTable(page: Page): Promise<{ headings: string[]; rows: strin
 describe('resource lists', () => {
   it.each([
     ['authors', ['Name', 'Email', 'Group'], ['title', 'email', 'group']],
-    ['articles', ['Title', 'Label', 'Group', 'Published on'], ['title', 'label', 'group', 'published']],
+    [
+      'articles',
+      ['Title', 'Label', 'Group', 'Published on', 'Author'],
+      ['title', 'label', 'group', 'published', 'authorId'],
+    ],
   ])('show the columns %s chooses in its definition', async (resource, headings, columns) => {
     const { page } = await suite.newPage();
     await signIn(page);
     const definition = (await fetchInPage<ResourcePayload>(page, `/api/resources/${resource}`)).body.resource;
     expect(definition.listColumns).toEqual(columns);
-    const records = (await fetchInPage<RecordListPayload>(page, `/api/resources/${resource}/records`)).body.records;
+    const { records, related } = (await fetchInPage<RecordListPayload>(page, `/api/resources/${resource}/records`))
+      .body;
+    // A relation column names the related record (the author), not its id.
+    const cell = (record: ResourceRecord, column: string) =>
+      related?.[column]
+        ? (related[column].find((each) => each.id === record[column])?.title ?? '—')
+        : String(record[column] ?? '—');
 
     await page.goto(`/resources/${resource}`);
     await waitForSettledPage(page);
     const table = await shownTable(page);
     expect(table.headings).toEqual(headings);
-    expect(table.rows).toEqual(records.map((record) => columns.map((column) => String(record[column] ?? '—'))));
+    expect(table.rows).toEqual(records.map((record) => columns.map((column) => cell(record, column))));
+    if (resource === 'articles') expect(table.rows.flat()).toContain('Ada Lovelace');
     // The first column opens the record.
     const first = records[0];
     await page.locator('main tbody').getByRole('link', { name: first?.title, exact: true }).click();
