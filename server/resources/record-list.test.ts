@@ -222,6 +222,9 @@ describe('record lists: server-side pages, sort and search', () => {
     // The cursors it gives carry none either: nothing is made up.
     const third = await list(`?limit=2&after=${second.page.next}`);
     expect(third.page).not.toHaveProperty('offset');
+    // An offset past what the list holds now (records before the page deleted since) is brought within it.
+    const far = await list(`?limit=2&after=${cursor({ ...decoded, o: 10_000 })}`);
+    expect(far.page.offset).toBe(acmeAuthors.length - far.records.length);
     for (const offset of [-1, 1.5, '2', 2 ** 53]) {
       const response = await agent.get(
         `/api/resources/authors/records?limit=2&after=${cursor({ ...decoded, o: offset })}`,

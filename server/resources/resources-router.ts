@@ -135,7 +135,7 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
         records.page(tenant, resource.name, query.source),
         records.countPage(tenant, resource.name, query.source, RECORD_TOTAL_BOUND),
       ]);
-      const offset = pageOffset(query, found);
+      const offset = pageOffset(query, found, counted);
       const related = await listRelatedRecords(records, tenant, resource, found.records);
       const payload: RecordListPayload = {
         records: found.records,
@@ -275,11 +275,14 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
 /**
  * How many records of the list precede this page: none on the first page (no cursor, or a page before which none
  * is left), else what the cursor carries (see encodeRecordCursor), less the page's own records for a page before
- * the cursor; undefined for a cursor that carries none.
+ * the cursor; undefined for a cursor that carries none. Never more than the records counted leave room for (a
+ * cursor kept while earlier records were deleted would say "26 to 35 of 33").
  */
-function pageOffset(query: ParsedRecordListQuery, found: RecordPage): number | undefined {
+function pageOffset(query: ParsedRecordListQuery, found: RecordPage, counted: number): number | undefined {
   const { after, before } = query.source;
   if ((!after && !before) || (before && !found.previous)) return 0;
   if (query.cursorOffset === undefined) return undefined;
-  return before ? Math.max(0, query.cursorOffset - found.records.length) : query.cursorOffset;
+  const carried = before ? query.cursorOffset - found.records.length : query.cursorOffset;
+  const room = counted <= RECORD_TOTAL_BOUND ? counted - found.records.length : carried;
+  return Math.max(0, Math.min(carried, room));
 }
