@@ -1,4 +1,4 @@
-import type { RecordPayload } from '../../shared';
+import type { RecordListPayload, RecordPayload } from '../../shared';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
 import { signIn } from '../../testing/system/sign-in';
 import { fetchInPage, SLOT_TIMEOUT_MS, waitForSlot } from '../../testing/system/slot-page';
@@ -79,6 +79,41 @@ describe('the tenant switcher', () => {
     await page.waitForURL((url) => url.pathname === '/resources/articles', { timeout: SLOT_TIMEOUT_MS });
     expect(dialogs).toHaveLength(2);
   });
+  it("gives a list filtered by the old tenant's author back only in that tenant, and never in the other", async () => {
+    const { page, log } = await suite.newPage();
+    await signIn(page);
+    const articles = await fetchInPage<RecordListPayload>(page, '/api/resources/articles/records');
+    const article = articles.body.records.find((record) => typeof record.authorId === 'number');
+    if (!article) throw new Error('No acme article has an author.');
+    const filtered = `/resources/articles?filter.author=${String(article.authorId)}`;
+    await page.goto(filtered);
+    await waitForSettledPage(page);
+    await page.locator(`[data-list-address="filter.author=${String(article.authorId)}"]`).waitFor();
+
+    // In globex that author is nobody: the list is globex's own, as it was never left there (its first page).
+    const switchTo = async (tenant: string) => {
+      await tenantSwitcher(page).locator('select[name="tenant"]').selectOption(tenant);
+      const answer = tenantSwitchAnswer(page);
+      await tenantSwitcher(page).getByRole('button', { name: 'Switch' }).click();
+      expect((await answer).status()).toBe(200);
+    };
+    await switchTo('globex');
+    await page.waitForURL((url) => url.pathname === '/resources/articles' && url.search === '', {
+      timeout: SLOT_TIMEOUT_MS,
+    });
+    await waitForSettledPage(page);
+    const globexArticle = await firstRecord(page, 'articles');
+    await page.locator('main').getByRole('link', { name: globexArticle.title, exact: true }).waitFor();
+    expect(await page.getByText('(not found)').count()).toBe(0);
+
+    // Back in acme, the list is as it was left there: filtered by its author.
+    await switchTo('acme');
+    await page.waitForURL((url) => `${url.pathname}${url.search}` === filtered, { timeout: SLOT_TIMEOUT_MS });
+    await waitForSettledPage(page);
+    await page.locator('main').getByRole('link', { name: article.title, exact: true }).waitFor();
+    expect(log.pageErrors).toEqual([]);
+  });
+
   it('refuses a save from a tab left on the old tenant after a switch in another tab, and changes nothing', async () => {
     const { page, log } = await suite.newPage();
     await signIn(page);
