@@ -111,11 +111,15 @@ describe('ResourceForm', () => {
     await renderForm(meApi(['viewer']));
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
     expect(document.querySelector('[data-read-only-role]')?.textContent).toBe(VIEWER_CANNOT_CHANGE_RECORDS);
+    // Values to read, not to change: the fields and the form slots' own controls are disabled.
+    expect(screen.getByLabelText(/Title/).matches(':disabled')).toBe(true);
+    expect(screen.getByRole('button', { name: 'Copy upper-case' }).matches(':disabled')).toBe(true);
     cleanup();
     for (const roles of [['editor'], ['operator'], undefined]) {
       await renderForm(meApi(roles));
       expect(screen.getByRole('button', { name: 'Save' })).toBeTruthy();
       expect(document.querySelector('[data-read-only-role]')).toBeNull();
+      expect(screen.getByLabelText(/Title/).matches(':disabled')).toBe(false);
       cleanup();
     }
   });

@@ -188,25 +188,28 @@ export function ResourceForm({ definition, record, relations, onSaved }: Resourc
           Your unsaved changes were kept while you signed in again. Review them, then save.
         </p>
       )}
-      {definition.fields.map((item, index) =>
-        item.type === 'field' ? (
-          <FieldControl
-            key={`field:${item.name}`}
-            field={item}
-            value={values[item.name]}
-            error={errors[item.name]}
-            related={relations?.find((relation) => relation.name === item.relation)?.records}
-            onChange={(value) => setValue(item.name, value)}
-          />
-        ) : (
-          <FormSlot
-            key={`slot:${index}:${item.component}`}
-            item={item}
-            resource={definition.name}
-            formContext={formContext}
-          />
-        ),
-      )}
+      {/* A viewer reads the values: every control, the form slots' too, is disabled, as nothing could be saved. */}
+      <fieldset className="form__fields" disabled={!mayChange}>
+        {definition.fields.map((item, index) =>
+          item.type === 'field' ? (
+            <FieldControl
+              key={`field:${item.name}`}
+              field={item}
+              value={values[item.name]}
+              error={errors[item.name]}
+              related={relations?.find((relation) => relation.name === item.relation)?.records}
+              onChange={(value) => setValue(item.name, value)}
+            />
+          ) : (
+            <FormSlot
+              key={`slot:${index}:${item.component}`}
+              item={item}
+              resource={definition.name}
+              formContext={formContext}
+            />
+          ),
+        )}
+      </fieldset>
       <div className="form__footer">
         {mayChange ? (
           <button type="submit" className="button button--primary" aria-disabled={status.kind === 'saving'}>

@@ -29,6 +29,9 @@ it("tells a viewer on the record pages why it cannot save, and the API refuses t
   expect(await notice.innerText()).toBe(VIEWER_CANNOT_CHANGE_RECORDS);
   expect(await notice.isVisible()).toBe(true);
   expect(await page.locator(`${FORM} button[type="submit"]`).count()).toBe(0);
+  // The values are there to read: typing changes nothing.
+  expect(await page.locator(`${FORM} [name="title"]`).isDisabled()).toBe(true);
+  expect(await page.locator(`${FORM} [name="title"]`).inputValue()).toBe(article.title);
 
   await page.goto(`/resources/articles/${article.id}`);
   await page.getByRole('heading', { level: 1 }).waitFor();
