@@ -149,7 +149,7 @@ export function ResourceListPage() {
       )}
       {rows.length > 0 && (
         <div className="table-wrap" aria-busy={records.status === 'loading'}>
-          <table className="table">
+          <table className="table table--records">
             <thead>
               <tr>
                 {columns.map((column) => {
@@ -173,7 +173,7 @@ export function ResourceListPage() {
                     </th>
                   );
                 })}
-                <th scope="col">
+                <th scope="col" className="table__actions">
                   <span className="visually-hidden">Actions</span>
                 </th>
               </tr>

@@ -263,5 +263,25 @@ describe('a long list', () => {
     }
     expect(await scrollsSideways(page)).toBe(false);
     expect(await axeViolations(page)).toEqual([]);
+
+    // A list wider than the phone (articles: five columns) keeps each row's actions on screen, and pressable.
+    await page.goto('/resources/articles');
+    await waitForSettledPage(page);
+    const row = page.locator('table tbody tr').first();
+    // Down to the row, the page alone: scrolling the action into view would scroll the list's frame sideways too.
+    await row.evaluate((element) => window.scrollBy(0, element.getBoundingClientRect().top - 200));
+    const frame = await page.locator('.table-wrap').boundingBox();
+    expect(await page.locator('.table-wrap').evaluate((wrap) => wrap.scrollWidth > wrap.clientWidth)).toBe(true);
+    for (const action of [row.getByRole('link', { name: 'Edit' }), row.getByRole('button', { name: /^Delete/ })]) {
+      const box = await action.boundingBox();
+      if (!box || !frame) throw new Error('The first row or the list is not shown.');
+      expect(box.x + box.width).toBeLessThanOrEqual(Math.min(frame.x + frame.width, 390));
+      const pressed = await page.evaluate(
+        ({ x, y }) => document.elementFromPoint(x, y)?.closest('a, button')?.textContent ?? null,
+        { x: box.x + box.width / 2, y: box.y + box.height / 2 },
+      );
+      expect(pressed).toMatch(/^(Edit|Delete)/);
+    }
+    expect(await scrollsSideways(page)).toBe(false);
   });
 });
