@@ -338,8 +338,8 @@ export class App {
       await this.storage.migrate();
       await this.sessions.ready();
       this.resources.assertRelationsResolve();
-      // Records written before the word index existed get their words (none once a database has them all).
-      await this.records.indexMissingWords();
+      // Records without words, or all of them when this server splits words differently, get their words.
+      await this.records.indexWords();
       // Before the remotes are read: a remote with an active release is never asked its origin at start.
       await this.releaseSnapshot.start();
       await importConfigReleases(this.remoteRegistry.config.pending, this.configReleaseParts());

@@ -103,6 +103,18 @@ function lifeCases(open: () => Promise<DemoTestApp>): void {
     expect((await demo.list('')).page.total).toEqual({ count: before.count + 1, exact: true });
   });
 
+  it('finds a created record by its words typed without accents or in capitals', async () => {
+    const created = await demo.agent
+      .post('/api/resources/articles/records')
+      .send({ title: 'García Müller on the Straße', label: 'Names' });
+    expect(created.status).toBe(201);
+    const { record } = created.body as RecordPayload;
+    for (const search of ['garcia', 'GARCÍA', 'mull', 'muller', 'Müll', 'garcia strasse']) {
+      const found = await demo.list(`search=${encodeURIComponent(search)}`);
+      expect([search, found.records.map((each) => each.id)]).toEqual([search, [record.id]]);
+    }
+  });
+
   it('deletes a record, which a restore brings back with its id within the window', async () => {
     const [article] = (await demo.list('search=headline')).records;
     if (!article) throw new Error('the demo has a headline guide');

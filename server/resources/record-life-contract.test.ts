@@ -1,11 +1,15 @@
+import Database from 'better-sqlite3';
 import { sql } from 'kysely';
+import { Client } from 'pg';
 import { RECORD_RESTORE_WINDOW_MS, type ResourceRecord } from '../../shared';
 import { ENGINES } from '../../testing/server/engines-under-test';
-import { openMigratedStorage } from '../storage/open-storage';
+import { createTestApp } from '../../testing/server/test-app';
+import { MIGRATIONS, POSTGRES_MIGRATIONS } from '../storage/migrations';
+import { openMigratedStorage, type StorageSettings } from '../storage/open-storage';
 import type { StorageEngine } from '../storage/storage-engine';
 import { TenantStore } from '../tenants/tenant-store';
 import type { RecordDayRangeCondition, RecordFilterCondition, RecordPageQuery } from './record-page-query';
-import { splitWords } from './record-words';
+import { scopeWord, splitWords, valueWord } from './record-words';
 import { StoredRecordSource } from './stored-record-source';
 
 /**
@@ -125,7 +129,8 @@ for (const engineUnderTest of ENGINES) {
       }
       // A few the data says by hand: "note" is the start of "notes" and "notebook", not of "footnote".
       expect(answers.note).toEqual(['Notebook of the team', 'A footnote on pricing', 'Notes: weekly meeting']);
-      expect(answers['café']).toEqual(['Café opening hours']);
+      expect(answers['café']).toEqual(['Café opening hours', 'CAFE menu']);
+      expect(answers.strasse).toEqual(['Straße und Weg']);
       answersByEngine.set(engineUnderTest.name, answers);
     });
 
@@ -263,18 +268,136 @@ for (const engineUnderTest of ENGINES) {
       }
     });
 
+    it('finds words whatever their accents and case, and keeps the marks of other scripts', async () => {
+      const name = await records.insert('acme', 'articles', { title: 'García Müller', label: 'N' });
+      const street = await records.insert('acme', 'articles', { title: 'Straße und Weg', label: 'S' });
+      const hindi = await records.insert('acme', 'articles', { title: 'हिन्दी काम', label: 'H' });
+      await records.insert('acme', 'articles', { title: 'Garza Mulder', label: 'O' });
+      const found = async (search: string) => [
+        search,
+        await idsOf({ sort: { column: 'id' }, descending: false, limit: 5, words: splitWords(search) }),
+      ];
+      for (const search of ['garcia', 'GARCÍA', 'mull', 'muller', 'Müll', 'garcía müller']) {
+        expect(await found(search)).toEqual([search, [name.id]]);
+      }
+      for (const search of ['strasse', 'straße', 'STRASSE']) expect(await found(search)).toEqual([search, [street.id]]);
+      for (const search of ['हिन्दी', 'काम', 'हिन्']) expect(await found(search)).toEqual([search, [hindi.id]]);
+      // "कम" lacks the vowel sign of "काम": another word, which no record starts with.
+      expect(await found('कम')).toEqual(['कम', []]);
+    });
+
+    it('re-indexes the words of an existing database, folded, when the app starts (migration 9)', async () => {
+      const settings = await engineUnderTest.freshDatabase();
+      const steps = settings.kind === 'sqlite' ? MIGRATIONS : POSTGRES_MIGRATIONS;
+      await engineUnderTest.applySteps(
+        settings,
+        steps.filter((step) => step.version <= 8),
+      );
+      // A record as the server wrote it before words were folded: "garcía", not "garcia".
+      const data = { title: 'García Müller', label: 'G' };
+      const oldWords = [
+        scopeWord('acme', 'articles'),
+        'garcía',
+        'müller',
+        valueWord('title', data.title),
+        'g',
+        valueWord('label', data.label),
+      ];
+      await writeAtVersion8(settings, data, oldWords);
+      const started = await createTestApp({ storage: settings });
+      try {
+        const found = (search: string) =>
+          started.app.records.page('acme', 'articles', {
+            sort: { column: 'id' },
+            descending: false,
+            limit: 5,
+            words: splitWords(search),
+          });
+        for (const search of ['garcia', 'García', 'mull']) {
+          expect([search, (await found(search)).records.map((record) => record.title)]).toEqual([search, [data.title]]);
+        }
+        expect(await started.app.records.indexWords()).toBe(0);
+      } finally {
+        await started.close();
+      }
+    });
+
+    it('keeps the words of an older server answering until every record has its new words', async () => {
+      const settings = await engineUnderTest.freshDatabase();
+      const steps = settings.kind === 'sqlite' ? MIGRATIONS : POSTGRES_MIGRATIONS;
+      await engineUnderTest.applySteps(
+        settings,
+        steps.filter((step) => step.version <= 8),
+      );
+      const data = { title: 'Peña', label: 'P' };
+      await writeAtVersion8(settings, data, [scopeWord('acme', 'articles'), 'peña', valueWord('label', data.label)]);
+      // A newer host migrates; an older one, still running, searches with its unfolded words.
+      expect(await engineUnderTest.applySteps(settings, steps)).toEqual([9]);
+      const storage = await openMigratedStorage(settings, () => undefined);
+      try {
+        const source = new StoredRecordSource(storage);
+        const titles = async (words: string[]) =>
+          (
+            await source.page('acme', 'articles', { sort: { column: 'id' }, descending: false, limit: 5, words })
+          ).records.map((record) => record.title);
+        // The older host's search and its filters still find the record: the migration emptied nothing.
+        expect(await titles(['peña'])).toEqual([data.title]);
+        expect(await titles(['pena'])).toEqual([]);
+        expect(await source.indexWords()).toBe(1);
+        expect(await titles(['pena'])).toEqual([data.title]);
+        expect(await source.indexWords()).toBe(0);
+      } finally {
+        await storage.close();
+      }
+    });
+
     it('gives records written before the word index their words at start-up', async () => {
       const early = await records.insert('acme', 'articles', { title: 'Early bird', label: 'E' });
       await records.insert('acme', 'articles', { title: 'Late bird', label: 'L' });
       await sql`DELETE FROM record_words`.execute(engine.db);
       expect(await idsOf({ sort: { column: 'id' }, descending: false, limit: 5, words: ['early'] })).toEqual([]);
-      expect(await records.indexMissingWords()).toBe(2);
-      expect(await records.indexMissingWords()).toBe(0);
+      expect(await records.indexWords()).toBe(2);
+      expect(await records.indexWords()).toBe(0);
       expect(await idsOf({ sort: { column: 'id' }, descending: false, limit: 5, words: ['early'] })).toEqual([
         early.id,
       ]);
     });
   });
+}
+
+/** Writes tenant acme, one article and its words straight into a database at migration 8, as a server did then. */
+async function writeAtVersion8(settings: StorageSettings, data: object, words: readonly string[]): Promise<void> {
+  const json = JSON.stringify(data);
+  if (settings.kind === 'sqlite') {
+    const db = new Database(settings.path);
+    try {
+      db.prepare("INSERT INTO tenants (id, name) VALUES ('acme', 'Acme')").run();
+      const { lastInsertRowid } = db
+        .prepare(
+          "INSERT INTO records (tenant_id, resource, data, created_at, updated_at) VALUES ('acme', 'articles', ?, 0, 0)",
+        )
+        .run(json);
+      db.prepare('INSERT INTO record_words (rowid, words) VALUES (?, ?)').run(lastInsertRowid, words.join(' '));
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const client = new Client({ connectionString: settings.url });
+  await client.connect();
+  try {
+    await client.query("INSERT INTO tenants (id, name) VALUES ('acme', 'Acme')");
+    const { rows } = await client.query<{ id: number }>(
+      "INSERT INTO records (tenant_id, resource, data, created_at, updated_at) VALUES ('acme', 'articles', $1, 0, 0) RETURNING id",
+      [json],
+    );
+    await client.query('INSERT INTO record_words (record_id, words) VALUES ($1, array_to_tsvector($2::text[]))', [
+      rows[0]?.id,
+      [...words],
+    ]);
+  } finally {
+    await client.end();
+  }
 }
 
 describe('word search across engines', () => {

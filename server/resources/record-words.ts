@@ -3,20 +3,49 @@ import type { JsonObject, JsonValue } from '../../shared';
 import type { AppSchema } from '../storage/app-schema';
 import type { StorageKind } from '../storage/storage-engine';
 
-/** Longest word kept, in code points: a longer one is cut there, and a search word alike, so it still matches. */
+/** Longest word kept, in code points once folded: a longer one is cut there, and a search word alike, so it matches. */
 const WORD_MAX_LENGTH = 60;
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+/** Combining diacritical marks only: other marks (Devanagari's vowel signs, say) are letters of their word. */
+const DIACRITICS = /[\u0300-\u036f]/g;
+/** Latin letters that do not decompose into a letter and a diacritic, written as staff type them without it. */
+const UNDECOMPOSED: Readonly<Record<string, string>> = Object.freeze({
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
+});
+const UNDECOMPOSED_LETTER = new RegExp(`[${Object.keys(UNDECOMPOSED).join('')}]`, 'g');
 
 /**
  * The words of a text as the word search knows them: runs of letters, marks and digits, compatibility-normalized
- * (NFKC) and lower-cased by this server, never by a database. Both engines are handed these words as they are and
- * only match them, so SQLite and PostgreSQL hold the same words and answer a search with the same records.
+ * (NFKC), lower-cased and folded (accents dropped, ß as ss and the like: staff type "garcia" for "García") by this
+ * server, never by a database. Both engines are handed these words as they are and only match them, so SQLite and
+ * PostgreSQL hold the same words and answer a search with the same records. The records' words and a search's are
+ * split here alike; changing this means re-indexing every record (a migration emptying record_words).
  */
 export function splitWords(text: string): string[] {
-  return [...text.normalize('NFKC').toLowerCase().matchAll(WORD)].map((match) =>
-    [...match[0]].slice(0, WORD_MAX_LENGTH).join(''),
-  );
+  const folded = text
+    .normalize('NFKC')
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(DIACRITICS, '')
+    .normalize('NFC')
+    .replace(UNDECOMPOSED_LETTER, (letter) => UNDECOMPOSED[letter] ?? letter);
+  return [...folded.matchAll(WORD)].map((match) => [...match[0]].slice(0, WORD_MAX_LENGTH).join(''));
 }
+
+/**
+ * The version of splitWords and recordWords: raised whenever they split or fold differently, so that every host's
+ * start-up gives the records indexed before the new words (StoredRecordSource.indexWords; the database keeps the
+ * version its words were last rebuilt with). 2: folded (accents, ß).
+ */
+export const WORDS_VERSION = 2;
 
 /** Longest text value that gets a value word (filters match select options and the like, never long texts). */
 const VALUE_WORD_MAX_LENGTH = 60;
@@ -63,6 +92,12 @@ export function scopeWord(tenant: string, resource: string): string {
   return `_${Buffer.from(tenant).toString('hex')}_${Buffer.from(resource).toString('hex')}`;
 }
 
+/** A record's id and its words (recordWords), as the index stores them. */
+export interface IndexedWords {
+  id: number;
+  words: readonly string[];
+}
+
 /**
  * Where an engine keeps the words of records, and how it matches them: the one part of the word search written
  * twice. SQLite: an FTS5 table, the record id as rowid. PostgreSQL: a tsvector per record id under a GIN index.
@@ -74,6 +109,8 @@ export interface RecordWordIndex {
   matches(scope: string, condition: WordCondition): RawBuilder<boolean>;
   /** Replaces the words of record `id`. */
   write(db: Kysely<AppSchema>, id: number, words: readonly string[]): Promise<void>;
+  /** Replaces the words of several records at once (a few hundred: two statements, whatever the count). */
+  writeMany(db: Kysely<AppSchema>, records: readonly IndexedWords[]): Promise<void>;
   /** Forgets the words of record `id` (PostgreSQL's rows go with their record). */
   remove(db: Kysely<AppSchema>, id: number): Promise<void>;
 }
@@ -89,6 +126,12 @@ const SQLITE_WORDS: RecordWordIndex = {
   write: async (db, id, words) => {
     await sql`DELETE FROM record_words WHERE rowid = ${id}`.execute(db);
     await sql`INSERT INTO record_words (rowid, words) VALUES (${id}, ${words.join(' ')})`.execute(db);
+  },
+  writeMany: async (db, records) => {
+    if (records.length === 0) return;
+    await sql`DELETE FROM record_words WHERE rowid IN (${sql.join(records.map((record) => record.id))})`.execute(db);
+    const rows = records.map((record) => sql`(${record.id}, ${record.words.join(' ')})`);
+    await sql`INSERT INTO record_words (rowid, words) VALUES ${sql.join(rows)}`.execute(db);
   },
   remove: async (db, id) => {
     await sql`DELETE FROM record_words WHERE rowid = ${id}`.execute(db);
@@ -107,6 +150,12 @@ const POSTGRES_WORDS: RecordWordIndex = {
     ].join(' & ')}::tsquery`,
   write: async (db, id, words) => {
     await sql`INSERT INTO record_words (record_id, words) VALUES (${id}, array_to_tsvector(${[...words]}::text[]))
+      ON CONFLICT (record_id) DO UPDATE SET words = excluded.words`.execute(db);
+  },
+  writeMany: async (db, records) => {
+    if (records.length === 0) return;
+    const rows = records.map((record) => sql`(${record.id}, array_to_tsvector(${[...record.words]}::text[]))`);
+    await sql`INSERT INTO record_words (record_id, words) VALUES ${sql.join(rows)}
       ON CONFLICT (record_id) DO UPDATE SET words = excluded.words`.execute(db);
   },
   remove: async (db, id) => {

@@ -7,9 +7,9 @@ import { FIELD_NAME_PATTERN } from './field';
 import type { RecordPage, RecordPageQuery } from './record-page-query';
 import { RecordPager } from './record-pager';
 import type { RecordSource } from './record-source';
-import { recordWordIndexFor, recordWords, type RecordWordIndex } from './record-words';
+import { recordWordIndexFor, recordWords, WORDS_VERSION, type RecordWordIndex } from './record-words';
 
-/** Records indexed per statement when the word index is filled for records written before it existed. */
+/** Records indexed per transaction when the word index is filled at start-up (see indexWords). */
 const WORDS_BACKFILL_BATCH = 500;
 
 /** Compare-and-set attempts of one update before it gives up (each failed one means another write landed). */
@@ -161,32 +161,43 @@ export class StoredRecordSource implements RecordSource {
   }
 
   /**
-   * Gives the records written before the word index existed (a database older than migration 4) their words, in
-   * batches by id. Run at start-up; idempotent, and harmless on several hosts at once (each write replaces).
+   * Gives records their words at start-up: every record when the database's words are of an older version than this
+   * server's (WORDS_VERSION: they were split differently), else only the records without words (written before the
+   * word index existed, a database older than migration 5). In batches by id, each written in one transaction;
+   * idempotent, and harmless on several hosts at once (each write replaces). Returns how many records were indexed.
    */
-  async indexMissingWords(): Promise<number> {
+  async indexWords(): Promise<number> {
+    const state = await sql<{ words_version: number }>`SELECT words_version FROM record_words_state`.execute(
+      this.engine.db,
+    );
+    const stale = Number(state.rows[0]?.words_version ?? 1) < WORDS_VERSION;
     let indexed = 0;
     for (let after = 0; ; ) {
       const rows = await this.engine.db
         .selectFrom('records')
         .select(['id', 'tenant_id', 'resource', 'data'])
         .where('id', '>', after)
-        .where(sql<boolean>`NOT EXISTS (SELECT 1 FROM record_words WHERE ${this.words.recordId} = records.id)`)
+        .$if(!stale, (query) =>
+          query.where(sql<boolean>`NOT EXISTS (SELECT 1 FROM record_words WHERE ${this.words.recordId} = records.id)`),
+        )
         .orderBy('id')
         .limit(WORDS_BACKFILL_BATCH)
         .execute();
-      for (const row of rows) {
-        await this.words.write(
-          this.engine.db,
-          row.id,
-          recordWords(row.tenant_id, row.resource, JSON.parse(row.data) as JsonObject),
-        );
-      }
+      const batch = rows.map((row) => ({
+        id: row.id,
+        words: recordWords(row.tenant_id, row.resource, JSON.parse(row.data) as JsonObject),
+      }));
+      await this.engine.db.transaction().execute((trx) => this.words.writeMany(trx, batch));
       indexed += rows.length;
       const last = rows.at(-1);
-      if (!last || rows.length < WORDS_BACKFILL_BATCH) return indexed;
+      if (!last || rows.length < WORDS_BACKFILL_BATCH) break;
       after = last.id;
     }
+    if (stale) {
+      await sql`UPDATE record_words_state SET words_version = ${WORDS_VERSION}
+        WHERE words_version < ${WORDS_VERSION}`.execute(this.engine.db);
+    }
+    return indexed;
   }
 
   replace(tenant: string, resource: string, id: number, data: JsonObject): Promise<ResourceRecord | undefined> {

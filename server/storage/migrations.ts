@@ -218,6 +218,17 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       );
     `,
   },
+  {
+    version: 9,
+    name: 'the version of the words records are indexed with',
+    // The server's words change with its versions (record-words.ts WORDS_VERSION; 2 folds accents). The words kept
+    // say which version wrote them: a newer server indexes every record again at start-up, while the old words keep
+    // answering older hosts still running (so the index is never emptied under them).
+    sql: `
+      CREATE TABLE record_words_state (words_version INTEGER NOT NULL);
+      INSERT INTO record_words_state (words_version) VALUES (1);
+    `,
+  },
 ]);
 
 /**
@@ -459,6 +470,14 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = Object.freeze([
       );
       CREATE TRIGGER user_permissions_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON user_permissions
         FOR EACH STATEMENT EXECUTE FUNCTION bump_data_version();
+    `,
+  },
+  {
+    version: 9,
+    name: 'the version of the words records are indexed with',
+    sql: `
+      CREATE TABLE record_words_state (words_version INTEGER NOT NULL);
+      INSERT INTO record_words_state (words_version) VALUES (1);
     `,
   },
 ]);
