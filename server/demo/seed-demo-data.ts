@@ -45,7 +45,7 @@ function seedTenantsAndRecords(app: App): Promise<void> {
       const authorIds = new Map<string, number>();
       if ((await app.records.count(tenant.id, 'authors', db)) === 0) {
         for (const author of authors) {
-          authorIds.set(author.title, (await app.records.insert(tenant.id, 'authors', author, db)).id);
+          authorIds.set(author.title, (await app.records.insert(tenant.id, 'authors', author, [], db)).id);
         }
       } else {
         for (const record of await app.records.list(tenant.id, 'authors', db)) authorIds.set(record.title, record.id);
@@ -55,7 +55,7 @@ function seedTenantsAndRecords(app: App): Promise<void> {
           const data: JsonObject = { ...article };
           const authorId = author === undefined ? undefined : authorIds.get(author);
           if (authorId !== undefined) data.authorId = authorId;
-          await app.records.insert(tenant.id, 'articles', data, db);
+          await app.records.insert(tenant.id, 'articles', data, [], db);
         }
       }
     }

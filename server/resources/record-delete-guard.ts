@@ -15,8 +15,8 @@ export const RECORD_DELETE_MESSAGES = {
 
 /**
  * Refuses (409 `conflict`) the delete of a record that records of a relation still hold the id of, naming the first
- * of them per relation: a delete never orphans a record through the API. Checked just before the delete; a save
- * pointing a record at this one in between is the one window left (see missingRelatedRecords).
+ * of them per relation: a delete never orphans a record through the API. Asked before the delete to name them; the
+ * delete checks again in its transaction (RecordSource.delete's referrers), for a save landing in between.
  */
 export async function assertNotReferred(
   resources: ResourceRegistry,

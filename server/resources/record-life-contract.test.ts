@@ -98,7 +98,7 @@ for (const engineUnderTest of ENGINES) {
     it('restores only within the window, and lets older deleted records go', async () => {
       const old = await records.insert('acme', 'articles', { title: 'Old', label: 'O' });
       const deletedAt = Date.now() - RECORD_RESTORE_WINDOW_MS - 1000;
-      await records.delete('acme', 'articles', old.id, deletedAt);
+      await records.delete('acme', 'articles', old.id, { now: deletedAt });
       expect(await records.restore('acme', 'articles', old.id)).toBeUndefined();
       const other = await records.insert('acme', 'articles', { title: 'Other', label: 'O' });
       await records.delete('acme', 'articles', other.id);

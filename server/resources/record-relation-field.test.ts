@@ -9,6 +9,7 @@ import {
   type RecordPayload,
   type ResourceRecord,
 } from '../../shared';
+import { Client } from 'pg';
 import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
 import { useSignedInDemo, type SignedInDemo } from '../../testing/server/signed-in-demo';
 import { createDemoApp, type DemoTestApp } from '../../testing/server/test-app';
@@ -25,10 +26,47 @@ describe('a relation field on SQLite', () => {
 
 describeWithPostgres()('a relation field on PostgreSQL', () => {
   const postgres = usePostgresDatabases('relation_field', { poolSize: 4, statementTimeoutMs: 5000 });
-  relationCases(async () => createDemoApp({ storage: await postgres.create() }));
+  let databaseUrl = '';
+  const demo = relationCases(async () => {
+    const storage = await postgres.create();
+    databaseUrl = storage.url;
+    return createDemoApp({ storage });
+  });
+
+  it('refuses a save whose author another host deletes in the same moment, with the field error', async () => {
+    const [ada] = await authorsNamed(demo, 'Ada Lovelace');
+    const article = await articleOf(demo, ada);
+    const shortStay = (
+      (await demo.agent.post('/api/resources/authors/records').send({ title: 'Short stay', label: 'x' }))
+        .body as RecordPayload
+    ).record;
+    // Another host's delete of that author has checked for articles and holds the author's row.
+    const otherHost = new Client({ connectionString: databaseUrl });
+    await otherHost.connect();
+    try {
+      await otherHost.query('BEGIN');
+      await otherHost.query('SELECT id FROM records WHERE id = $1 FOR UPDATE', [shortStay.id]);
+      const saving = demo.agent
+        .put(`/api/resources/articles/records/${article.id}`)
+        .send({ authorId: shortStay.id })
+        .then((response) => response);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await otherHost.query('DELETE FROM records WHERE id = $1', [shortStay.id]);
+      await otherHost.query('COMMIT');
+      const answer = await saving;
+      expect(answer.status).toBe(400);
+      expect((answer.body as ErrorBody).error.fields).toEqual({
+        authorId: FIELD_MESSAGES.noRelatedRecord('author', shortStay.id),
+      });
+      const kept = (await demo.agent.get(`/api/resources/articles/records/${article.id}`)).body as RecordPayload;
+      expect(kept.record.authorId).toBe(ada.id);
+    } finally {
+      await otherHost.end();
+    }
+  });
 });
 
-function relationCases(open: () => Promise<DemoTestApp>): void {
+function relationCases(open: () => Promise<DemoTestApp>): SignedInDemo {
   const demo = useSignedInDemo(open);
 
   it('points an article at another author, and clears it with null', async () => {
@@ -137,6 +175,7 @@ function relationCases(open: () => Promise<DemoTestApp>): void {
     const moved = await bulk(grace.id);
     expect(moved.results.map((result) => result.ok && result.record.authorId)).toEqual([grace.id, grace.id]);
   });
+  return demo;
 }
 
 async function authorsNamed<Names extends string[]>(

@@ -1,7 +1,39 @@
 import type { JsonObject, ResourceRecord } from '../../shared';
 import type { RecordPage, RecordPageQuery } from './record-page-query';
 
-/** Where the records of every resource live, always scoped by tenant. */
+/** A record a write points at (the value of a relation field): the write lands only while that record exists. */
+export interface RecordReference {
+  /** The relation field holding the id. */
+  field: string;
+  resource: string;
+  id: number;
+}
+
+/** Records of `resource` hold the id of a record in `foreignKey` (a relation): its delete lands only when none does. */
+export interface ReferringRelation {
+  resource: string;
+  foreignKey: string;
+}
+
+/** A write refused because records it points at are not in the tenant (deleted meanwhile, say). */
+export class MissingReferencesError extends Error {
+  constructor(readonly references: readonly RecordReference[]) {
+    super(`No such record: ${references.map((reference) => `${reference.resource} ${reference.id}`).join(', ')}`);
+  }
+}
+
+/** A delete refused because records of a relation hold the record's id (pointed at it meanwhile, say). */
+export class ReferredRecordError extends Error {
+  constructor(readonly relation: ReferringRelation) {
+    super(`Records of ${relation.resource} refer to the record (${relation.foreignKey}).`);
+  }
+}
+
+/**
+ * Where the records of every resource live, always scoped by tenant. The references a write is given and the
+ * relations a delete is given are checked in the write's own transaction: a save pointing a record at another and
+ * the delete of that other, at the same moment on any hosts, never both land.
+ */
 export interface RecordSource {
   list(tenant: string, resource: string): Promise<ResourceRecord[]>;
   /**
@@ -19,22 +51,38 @@ export interface RecordSource {
   /** Records whose data has `key` equal to `value` (the "many" side of a relation). */
   findBy(tenant: string, resource: string, key: string, value: number | string): Promise<ResourceRecord[]>;
   count(tenant: string, resource: string): Promise<number>;
-  insert(tenant: string, resource: string, data: JsonObject): Promise<ResourceRecord>;
+  /** Throws MissingReferencesError, writing nothing, when a record of `references` is not in the tenant. */
+  insert(
+    tenant: string,
+    resource: string,
+    data: JsonObject,
+    references?: readonly RecordReference[],
+  ): Promise<ResourceRecord>;
   /** Replaces the data of a record; undefined when the tenant has no such record. */
   replace(tenant: string, resource: string, id: number, data: JsonObject): Promise<ResourceRecord | undefined>;
   /**
    * Changes a record atomically: `change` gets the record as stored and returns its new data (it may throw to refuse,
    * and may run more than once). No write made meanwhile, by this or another host, is lost. Undefined when the
-   * tenant has no such record.
+   * tenant has no such record. Throws MissingReferencesError, writing nothing, when a record of `references` is not in
+   * the tenant.
    */
   update(
     tenant: string,
     resource: string,
     id: number,
     change: (current: ResourceRecord) => JsonObject | Promise<JsonObject>,
+    references?: readonly RecordReference[],
   ): Promise<ResourceRecord | undefined>;
-  /** Moves a record to the deleted ones, restorable for RECORD_RESTORE_WINDOW_MS; undefined when there is none. */
-  delete(tenant: string, resource: string, id: number): Promise<ResourceRecord | undefined>;
+  /**
+   * Moves a record to the deleted ones, restorable for RECORD_RESTORE_WINDOW_MS; undefined when there is none.
+   * Throws ReferredRecordError, deleting nothing, when a record of `referrers` holds its id.
+   */
+  delete(
+    tenant: string,
+    resource: string,
+    id: number,
+    options?: { referrers?: readonly ReferringRelation[]; now?: number },
+  ): Promise<ResourceRecord | undefined>;
   /** Brings a record deleted within RECORD_RESTORE_WINDOW_MS back, with its id; undefined when there is none. */
   restore(tenant: string, resource: string, id: number): Promise<ResourceRecord | undefined>;
   /**

@@ -24,10 +24,10 @@ import { parseBulkRequest, runBulk } from './record-bulk';
 import { assertNotReferred, RECORD_DELETE_MESSAGES } from './record-delete-guard';
 import { isRecordId } from './record-id';
 import { listRelatedRecords } from './list-related-records';
-import { missingRelatedRecords } from './missing-related-records';
+import { missingReferencesRefusal, missingRelatedRecords, relatedReferences } from './missing-related-records';
 import { encodeRecordCursor } from './record-list-cursor';
 import type { RecordPage } from './record-page-query';
-import type { RecordSource } from './record-source';
+import { MissingReferencesError, ReferredRecordError, type RecordSource } from './record-source';
 import type { RegisteredResource } from './registered-resource';
 import type { ResourceRegistry } from './resource-registry';
 import { validateRecordUpdate } from './validate-record-update';
@@ -96,6 +96,11 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
     ),
   });
 
+  /** A write refused because a record it points at went meanwhile: the 400 the check before it would give. */
+  const refusedReferences = (error: unknown): never => {
+    throw error instanceof MissingReferencesError ? missingReferencesRefusal(resources, error) : error;
+  };
+
   /** A delete, refused while records refer to the record; what DELETE answers. */
   const deleteRecord = async (
     tenant: string,
@@ -107,7 +112,15 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
     if (!record) throw unknown();
     await assertNotReferred(resources, records, tenant, resource.name, record);
     const deletedAt = Date.now();
-    const deleted = await records.delete(tenant, resource.name, id);
+    const referrers = resources.referrersOf(resource.name);
+    const deleted = await records
+      .delete(tenant, resource.name, id, { referrers, now: deletedAt })
+      .catch(async (error: unknown) => {
+        if (!(error instanceof ReferredRecordError)) throw error;
+        // A record was pointed at this one after the check above: refused as that check refuses.
+        await assertNotReferred(resources, records, tenant, resource.name, record);
+        throw new HttpError('conflict', RECORD_DELETE_MESSAGES.referred(record.title || `#${record.id}`, ['records']));
+      });
     if (!deleted) throw unknown();
     return { deleted, restorableUntil: deletedAt + RECORD_RESTORE_WINDOW_MS };
   };
@@ -173,7 +186,9 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
         const tenant = (await currentTenant(req, tenants)).current.id;
         const missing = await missingRelatedRecords(resources, records, tenant, resource, req.body);
         const data = validateRecordUpdate(resource.fields, null, req.body, {}, missing);
-        const created = await records.insert(tenant, resource.name, data);
+        const created = await records
+          .insert(tenant, resource.name, data, relatedReferences(resource, req.body))
+          .catch(refusedReferences);
         res.status(201).json(await recordPayload(tenant, resource, created));
       },
     ],
@@ -190,9 +205,15 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
     body: unknown,
     missing: Readonly<Record<string, string>>,
   ): Promise<ResourceRecord> => {
-    const saved = await records.update(tenant, resource.name, id, (current) =>
-      validateRecordUpdate(resource.fields, id, body, current, missing),
-    );
+    const saved = await records
+      .update(
+        tenant,
+        resource.name,
+        id,
+        (current) => validateRecordUpdate(resource.fields, id, body, current, missing),
+        relatedReferences(resource, body),
+      )
+      .catch(refusedReferences);
     if (!saved) throw HttpError.notFound(RESOURCE_MESSAGES.unknownRecord(resource.name, String(id)));
     return saved;
   };

@@ -6,7 +6,13 @@ import type { StorageEngine } from '../storage/storage-engine';
 import { FIELD_NAME_PATTERN } from './field';
 import type { RecordPage, RecordPageQuery } from './record-page-query';
 import { RecordPager } from './record-pager';
-import type { RecordSource } from './record-source';
+import {
+  MissingReferencesError,
+  ReferredRecordError,
+  type RecordReference,
+  type RecordSource,
+  type ReferringRelation,
+} from './record-source';
 import { recordWordIndexFor, recordWords, WORDS_VERSION, type RecordWordIndex } from './record-words';
 
 /** Records indexed per transaction when the word index is filled at start-up (see indexWords). */
@@ -84,11 +90,18 @@ export class StoredRecordSource implements RecordSource {
     return Number(count);
   }
 
-  async insert(tenant: string, resource: string, data: JsonObject, given?: Kysely<AppSchema>): Promise<ResourceRecord> {
+  async insert(
+    tenant: string,
+    resource: string,
+    data: JsonObject,
+    references: readonly RecordReference[] = [],
+    given?: Kysely<AppSchema>,
+  ): Promise<ResourceRecord> {
     const now = Date.now();
     const kept = withoutId(data);
     const stored = JSON.stringify(kept);
     const id = await this.transaction(given, async (trx) => {
+      await this.assertReferencesExist(trx, tenant, references);
       const row = await trx
         .insertInto('records')
         .values({ tenant_id: tenant, resource, data: stored, created_at: now, updated_at: now })
@@ -105,16 +118,35 @@ export class StoredRecordSource implements RecordSource {
    * Moves the record to the deleted records, where `restore` finds it for RECORD_RESTORE_WINDOW_MS; records deleted
    * longer ago are let go meanwhile. Undefined when the tenant has no such record.
    */
-  async delete(tenant: string, resource: string, id: number, now = Date.now()): Promise<ResourceRecord | undefined> {
+  async delete(
+    tenant: string,
+    resource: string,
+    id: number,
+    { referrers = [], now = Date.now() }: { referrers?: readonly ReferringRelation[]; now?: number } = {},
+  ): Promise<ResourceRecord | undefined> {
     const deleted = await this.engine.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .selectFrom('records')
-        .selectAll()
-        .where('id', '=', id)
-        .where('tenant_id', '=', tenant)
-        .where('resource', '=', resource)
-        .executeTakeFirst();
+      const row = await this.locked(
+        trx
+          .selectFrom('records')
+          .selectAll()
+          .where('id', '=', id)
+          .where('tenant_id', '=', tenant)
+          .where('resource', '=', resource),
+        'update',
+      ).executeTakeFirst();
       if (!row) return undefined;
+      // Locked: a save pointing a record at this one either landed before (and is seen here) or waits, then fails.
+      for (const relation of referrers) {
+        const referring = await trx
+          .selectFrom('records')
+          .select('id')
+          .where('tenant_id', '=', tenant)
+          .where('resource', '=', relation.resource)
+          .where(this.engine.dialect.recordFieldIs(relation.foreignKey, id))
+          .limit(1)
+          .executeTakeFirst();
+        if (referring) throw new ReferredRecordError(relation);
+      }
       await trx
         .deleteFrom('deleted_records')
         .where('deleted_at', '<', now - RECORD_RESTORE_WINDOW_MS)
@@ -214,11 +246,12 @@ export class StoredRecordSource implements RecordSource {
     resource: string,
     id: number,
     change: (current: ResourceRecord) => JsonObject | Promise<JsonObject>,
+    references: readonly RecordReference[] = [],
   ): Promise<ResourceRecord | undefined> {
     for (let attempt = 1; ; attempt++) {
       const read = await this.scoped(tenant, resource).where('id', '=', id).executeTakeFirst();
       if (!read) return undefined;
-      const written = await this.write(tenant, resource, id, await change(toRecord(read)), read.data);
+      const written = await this.write(tenant, resource, id, await change(toRecord(read)), read.data, references);
       if (written) return written;
       // Each miss means another write landed: only a record changed without pause outlasts the attempts.
       if (attempt >= UPDATE_ATTEMPTS) throw new HttpError('unavailable', RECORD_BUSY_MESSAGE);
@@ -232,10 +265,12 @@ export class StoredRecordSource implements RecordSource {
     id: number,
     data: JsonObject,
     expected?: string,
+    references: readonly RecordReference[] = [],
   ): Promise<ResourceRecord | undefined> {
     const kept = withoutId(data);
     const stored = JSON.stringify(kept);
     const written = await this.engine.db.transaction().execute(async (trx) => {
+      await this.assertReferencesExist(trx, tenant, references);
       let update = trx
         .updateTable('records')
         .set({ data: stored, updated_at: Date.now() })
@@ -251,6 +286,38 @@ export class StoredRecordSource implements RecordSource {
     if (!written) return undefined;
     this.engine.noteWrite();
     return toRecord({ id, data: stored });
+  }
+
+  /**
+   * Throws MissingReferencesError when a record of `references` is not in the tenant. On PostgreSQL each found row
+   * stays share-locked until the transaction ends, so its delete (which locks it for update, see delete) waits for
+   * the write and then sees it; SQLite runs one transaction at a time on its one connection.
+   */
+  private async assertReferencesExist(
+    trx: Kysely<AppSchema>,
+    tenant: string,
+    references: readonly RecordReference[],
+  ): Promise<void> {
+    const missing: RecordReference[] = [];
+    for (const reference of references) {
+      const found = await this.locked(
+        trx
+          .selectFrom('records')
+          .select('id')
+          .where('id', '=', reference.id)
+          .where('tenant_id', '=', tenant)
+          .where('resource', '=', reference.resource),
+        'share',
+      ).executeTakeFirst();
+      if (!found) missing.push(reference);
+    }
+    if (missing.length > 0) throw new MissingReferencesError(missing);
+  }
+
+  /** A row lock on what `query` reads, on PostgreSQL (SQLite has none, and needs none: see assertReferencesExist). */
+  private locked<Q extends { forShare(): Q; forUpdate(): Q }>(query: Q, mode: 'share' | 'update'): Q {
+    if (this.engine.kind === 'sqlite') return query;
+    return mode === 'share' ? query.forShare() : query.forUpdate();
   }
 
   changeStamp(): string | Promise<string> {

@@ -444,7 +444,7 @@ for (const engineUnderTest of ENGINES) {
         const seedOnce = () =>
           engine.exclusive(async (db) => {
             if ((await records.count('acme', 'authors', db)) === 0) {
-              await records.insert('acme', 'authors', { title: 'Only', label: 'O' }, db);
+              await records.insert('acme', 'authors', { title: 'Only', label: 'O' }, [], db);
             }
           });
         await Promise.all([seedOnce(), seedOnce(), seedOnce(), seedOnce()]);
