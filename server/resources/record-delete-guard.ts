@@ -9,6 +9,10 @@ export const RECORD_DELETE_MESSAGES = {
   notAllowed: (label: string) => `${label} records cannot be deleted.`,
   referred: (title: string, holders: readonly string[]) =>
     `“${title}” cannot be deleted: ${holders.join('; ')} still refer to it. Change or delete those first.`,
+  relatedGone: (title: string, gone: readonly string[]) =>
+    `“${title}” cannot be restored: it refers to ${gone.join(' and ')}, deleted since. Restore ${
+      gone.length === 1 ? 'that record' : 'those records'
+    } first.`,
   notRestorable: (resource: string, id: number) =>
     `There is no deleted ${resource} record ${id} to restore: it was restored already, or deleted too long ago.`,
 } as const;

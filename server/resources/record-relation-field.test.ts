@@ -14,6 +14,7 @@ import { describeWithPostgres, usePostgresDatabases } from '../../testing/server
 import { useSignedInDemo, type SignedInDemo } from '../../testing/server/signed-in-demo';
 import { createDemoApp, type DemoTestApp } from '../../testing/server/test-app';
 import { Field } from './field';
+import { RECORD_DELETE_MESSAGES } from './record-delete-guard';
 import { Relation } from './relation';
 import { Resource } from './resource';
 import { ResourceDefinitionError } from './resource-definition-error';
@@ -174,6 +175,30 @@ function relationCases(open: () => Promise<DemoTestApp>): SignedInDemo {
     );
     const moved = await bulk(grace.id);
     expect(moved.results.map((result) => result.ok && result.record.authorId)).toEqual([grace.id, grace.id]);
+  });
+
+  it('restores an article only while its author is there: the author deleted since is restored first', async () => {
+    const post = async (resource: string, body: object) =>
+      ((await demo.agent.post(`/api/resources/${resource}/records`).send(body).expect(201)).body as RecordPayload)
+        .record;
+    const author = await post('authors', { title: 'Brief author', label: 'b' });
+    const article = await post('articles', { title: 'Brief article', label: 'b', authorId: author.id });
+    const records = (resource: string, id: number) => `/api/resources/${resource}/records/${id}`;
+    await demo.agent.delete(records('articles', article.id)).expect(200);
+    await demo.agent.delete(records('authors', author.id)).expect(200);
+
+    const refused = await demo.agent.post(`${records('articles', article.id)}/restore`);
+    expect(refused.status).toBe(409);
+    expect((refused.body as ErrorBody).error).toEqual({
+      code: 'conflict',
+      message: RECORD_DELETE_MESSAGES.relatedGone('Brief article', [`author #${author.id}`]),
+    });
+    expect((await demo.agent.get(records('articles', article.id))).status).toBe(404);
+
+    await demo.agent.post(`${records('authors', author.id)}/restore`).expect(200);
+    const restored = (await demo.agent.post(`${records('articles', article.id)}/restore`).expect(200))
+      .body as RecordPayload;
+    expect(restored.record.authorId).toBe(author.id);
   });
   return demo;
 }

@@ -83,8 +83,16 @@ export interface RecordSource {
     id: number,
     options?: { referrers?: readonly ReferringRelation[]; now?: number },
   ): Promise<ResourceRecord | undefined>;
-  /** Brings a record deleted within RECORD_RESTORE_WINDOW_MS back, with its id; undefined when there is none. */
-  restore(tenant: string, resource: string, id: number): Promise<ResourceRecord | undefined>;
+  /**
+   * Brings a record deleted within RECORD_RESTORE_WINDOW_MS back, with its id; undefined when there is none. Throws
+   * MissingReferencesError, restoring nothing, when a record `referencesOf` names (given the deleted record) is gone.
+   */
+  restore(
+    tenant: string,
+    resource: string,
+    id: number,
+    options?: { referencesOf?: (record: ResourceRecord) => readonly RecordReference[]; now?: number },
+  ): Promise<ResourceRecord | undefined>;
   /**
    * How many records the list of `query` holds (its search, ignoring the cursor): exact up to `bound`, `bound + 1`
    * for any more. Reads at most `bound + 1` index entries, whatever the size of the table.

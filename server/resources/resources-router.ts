@@ -253,7 +253,19 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
         throw new HttpError('method_not_allowed', RECORD_DELETE_MESSAGES.notAllowed(resource.label));
       }
       const tenant = (await currentTenant(req, tenants)).current.id;
-      const restored = await records.restore(tenant, resource.name, id);
+      let title = '';
+      const referencesOf = (record: ResourceRecord) => {
+        title = record.title || `#${record.id}`;
+        return relatedReferences(resource, record);
+      };
+      const restored = await records.restore(tenant, resource.name, id, { referencesOf }).catch((error: unknown) => {
+        if (!(error instanceof MissingReferencesError)) throw error;
+        // Restored, it would point at a record that is gone: what a delete is refused for, the other way round.
+        const gone = error.references.map(
+          (reference) => `${resources.get(reference.resource)?.definition.recordLabel ?? 'record'} #${reference.id}`,
+        );
+        throw new HttpError('conflict', RECORD_DELETE_MESSAGES.relatedGone(title, gone));
+      });
       if (!restored) throw HttpError.notFound(RECORD_DELETE_MESSAGES.notRestorable(resource.name, id));
       res.json(await recordPayload(tenant, resource, restored));
     },

@@ -165,7 +165,15 @@ export class StoredRecordSource implements RecordSource {
   }
 
   /** Puts a record deleted less than RECORD_RESTORE_WINDOW_MS ago back, with its id; undefined when there is none. */
-  async restore(tenant: string, resource: string, id: number, now = Date.now()): Promise<ResourceRecord | undefined> {
+  async restore(
+    tenant: string,
+    resource: string,
+    id: number,
+    {
+      referencesOf = () => [],
+      now = Date.now(),
+    }: { referencesOf?: (record: ResourceRecord) => readonly RecordReference[]; now?: number } = {},
+  ): Promise<ResourceRecord | undefined> {
     const restored = await this.engine.db.transaction().execute(async (trx) => {
       const row = await trx
         .selectFrom('deleted_records')
@@ -176,6 +184,7 @@ export class StoredRecordSource implements RecordSource {
         .where('deleted_at', '>=', now - RECORD_RESTORE_WINDOW_MS)
         .executeTakeFirst();
       if (!row) return undefined;
+      await this.assertReferencesExist(trx, tenant, referencesOf(toRecord(row)));
       const { deleted_at: _deletedAt, ...record } = row;
       await trx.deleteFrom('deleted_records').where('id', '=', id).execute();
       await trx.insertInto('records').values(record).execute();
