@@ -16,6 +16,7 @@ export interface RecordFiltersFormProps {
  * key). Follows the filters applied (Back, a reload).
  */
 export function RecordFiltersForm({ resourceLabel, filters, applied, onApply }: RecordFiltersFormProps) {
+  const formId = useId();
   const [chosen, setChosen] = useState<Record<string, string>>({ ...applied });
   const [shownFor, setShownFor] = useState(applied);
   if (shownFor !== applied && JSON.stringify(shownFor) !== JSON.stringify(applied)) {
@@ -30,6 +31,8 @@ export function RecordFiltersForm({ resourceLabel, filters, applied, onApply }: 
   };
   if (filters.length === 0) return null;
   const anyApplied = Object.keys(applied).length > 0;
+  // Chosen and not applied (the list still shows the applied filters, paging included): said beside the button.
+  const pending = filtersKey(chosen) !== filtersKey(applied);
   return (
     <form className="list-filters" aria-label={`Filter ${resourceLabel.toLowerCase()}`} onSubmit={submit}>
       {filters.map((filter) => {
@@ -48,7 +51,11 @@ export function RecordFiltersForm({ resourceLabel, filters, applied, onApply }: 
         );
       })}
       <div className="list-filters__actions">
-        <button type="submit" className="button button--secondary">
+        <button
+          type="submit"
+          className="button button--secondary"
+          aria-describedby={pending ? `${formId}-pending` : undefined}
+        >
           Apply filters
         </button>
         {anyApplied && (
@@ -62,6 +69,11 @@ export function RecordFiltersForm({ resourceLabel, filters, applied, onApply }: 
           >
             Clear filters
           </button>
+        )}
+        {pending && (
+          <p id={`${formId}-pending`} className="list-filters__pending" data-filters-pending="">
+            Not applied yet: the list shows {anyApplied ? 'the filters applied before' : 'every record'}.
+          </p>
         )}
       </div>
     </form>
@@ -168,5 +180,14 @@ function LabelledFilter({ id, label, children }: { id: string; label: string; ch
       </label>
       {children}
     </div>
+  );
+}
+
+/** Filters compared by what they apply: an empty choice is no filter, and their order does not matter. */
+function filtersKey(filters: Readonly<Record<string, string>>): string {
+  return JSON.stringify(
+    Object.entries(filters)
+      .filter(([, value]) => value !== '')
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
   );
 }
