@@ -1,5 +1,10 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 
+/** A letter or digit: a word search needs one, as the server's words are runs of them (record-words.ts). */
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+
+export const NO_WORD_MESSAGE = 'Type at least one word: letters or digits.';
+
 export interface RecordSearchFormProps {
   /** The resource's label, for the form's name ("Search authors"). */
   resourceLabel: string;
@@ -35,12 +40,12 @@ export function RecordSearchForm({
       ? {
           form: `Find ${what} by word`,
           label: 'Find by any word',
-          hint: `Finds the ${what} having every word you type in any of their texts, a word matching the start of theirs (“note” finds “Notes”); capitals or not. Found ${what} are listed oldest or newest first: clear this search to sort by a column.`,
+          hint: `Finds the ${what} having every word you type in any of their texts, a word matching the start of theirs (“note” finds “Notes”); capitals and accents or not. Found ${what} are listed oldest or newest first: clear this search to sort by a column.`,
         }
       : {
           form: `Search ${what}`,
           label: `Search by ${columnLabel.toLowerCase()}`,
-          hint: `Finds the ${what} whose ${columnLabel.toLowerCase()} starts with what you type; capitals or not. Sort by another column to search that one.`,
+          hint: `Finds the ${what} whose ${columnLabel.toLowerCase()} starts with what you type: capitals or not for A to Z, other letters exactly as typed. Sort by another column to search that one.`,
         };
   const [text, setText] = useState(applied);
   const [shownFor, setShownFor] = useState(applied);
@@ -51,9 +56,19 @@ export function RecordSearchForm({
   const input = useRef<HTMLInputElement>(null);
   const inputId = useId();
   const hintId = useId();
+  const errorId = useId();
+  // A word search of no word (only signs) would be refused by the server: said here, the list stays as it is.
+  const [noWord, setNoWord] = useState(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onSearch(text.trim());
+    const search = text.trim();
+    if (kind === 'words' && search !== '' && !WORD_CHARACTER.test(search)) {
+      setNoWord(true);
+      input.current?.focus();
+      return;
+    }
+    setNoWord(false);
+    onSearch(search);
   };
   return (
     <form role="search" aria-label={texts.form} className="list-search" onSubmit={submit}>
@@ -69,8 +84,12 @@ export function RecordSearchForm({
           name={kind === 'words' ? 'search' : 'q'}
           value={text}
           maxLength={maxLength}
-          aria-describedby={hintId}
-          onChange={(event) => setText(event.target.value)}
+          aria-describedby={noWord ? `${errorId} ${hintId}` : hintId}
+          aria-invalid={noWord || undefined}
+          onChange={(event) => {
+            setText(event.target.value);
+            setNoWord(false);
+          }}
         />
         <button type="submit" className="button button--secondary">
           Search
@@ -89,6 +108,11 @@ export function RecordSearchForm({
           </button>
         )}
       </div>
+      {noWord && (
+        <p id={errorId} className="field__error" role="alert">
+          {NO_WORD_MESSAGE}
+        </p>
+      )}
       <p id={hintId} className="field__help">
         {texts.hint}
       </p>
