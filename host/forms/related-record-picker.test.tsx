@@ -116,7 +116,7 @@ describe('a relation field in the record form', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Saved.')).toBeTruthy();
-    expect(puts(api)).toEqual([{ title: 'Piece', authorId: 2 }]);
+    expect(puts(api)).toEqual([{ authorId: 2 }]);
   });
 
   it('opens the first records by title with ArrowDown, says when there are more, and Escape gives the choice back', async () => {
@@ -149,7 +149,7 @@ describe('a relation field in the record form', () => {
     expect(box.value).toBe('');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Saved.')).toBeTruthy();
-    expect(puts(api)).toEqual([{ title: 'Piece', authorId: null }]);
+    expect(puts(api)).toEqual([{ authorId: null }]);
   });
 
   it('refuses to save a name typed and not chosen yet, then chooses it with Enter once found', async () => {
@@ -168,7 +168,7 @@ describe('a relation field in the record form', () => {
     expect(box.value).toBe('Alan Turing');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Saved.')).toBeTruthy();
-    expect(puts(api)).toEqual([{ title: 'Piece', authorId: 3 }]);
+    expect(puts(api)).toEqual([{ authorId: 3 }]);
   });
 
   it('gives the choice back on Escape after the box was emptied, reaches the last option with ArrowUp, keeps the focus on Clear', async () => {

@@ -146,7 +146,12 @@ export function ResourceForm({ definition, record, relations, onSaved }: Resourc
     saving.current = true;
     setStatus({ kind: 'saving' });
     const body: RecordUpdateRequest = {};
-    for (const field of fields) body[field.name] = values[field.name] ?? null;
+    for (const field of fields) {
+      // An edit sends only what it changed; the server keeps the other fields as stored, so a change saved meanwhile
+      // (another tab, another person) to a field this form left alone is kept, and shown once this save answers.
+      if (record && sameValues([field], values, saved)) continue;
+      body[field.name] = values[field.name] ?? null;
+    }
     try {
       const records = `/api/resources/${encodeURIComponent(definition.name)}/records`;
       const payload = record
