@@ -243,3 +243,4 @@ export {
   RECORD_BULK_MAX,
   RECORD_RESTORE_WINDOW_MS,
 } from './resource-wire';
+export { spellUndecomposedLetters, UNDECOMPOSED_LETTERS } from './undecomposed-letters';

@@ -1,6 +1,9 @@
 import request from 'supertest';
 import { Slot, SlotLocation, type MetaPayload, type SlotsPayload } from '../../shared';
 import { createDemoApp, signedInAgent, type DemoTestApp } from '../../testing/server/test-app';
+import { Field } from '../resources/field';
+import { ArticlesResource } from './articles-resource';
+import { AuthorsResource } from './authors-resource';
 import { demoSlots } from './demo-slots';
 
 const TEAM_MARKETING = [
@@ -87,6 +90,23 @@ describe('demo content', () => {
     expect(meta.slots['resource-page-actions']?.[1]?.props).toEqual({ filenamePrefix: expect.any(String) });
     expect(meta.slots['resource-before-relations']?.[0]?.props).toEqual({ limit: expect.any(Number) });
     expect(meta.slots['resource-before-form']?.[0]?.props.tips).toEqual(expect.arrayContaining([expect.any(String)]));
+  });
+
+  it('gives editing tips that name the fields of every resource whose form they are shown above', () => {
+    const tips = demoSlots()['resource-before-form'];
+    const text = (Array.isArray(tips) ? tips : [tips])
+      .flatMap((slot) => (slot?.component === 'EditingTips' ? (slot.props.tips as string[]) : []))
+      .join(' ')
+      .toLowerCase();
+    for (const resource of [new ArticlesResource(), new AuthorsResource()]) {
+      for (const name of ['title', 'label']) {
+        const field = resource.fields().find((entry) => entry instanceof Field && entry.name === name) as Field;
+        expect({ resource: resource.name, mentions: text.includes(field.label.toLowerCase()) }).toEqual({
+          resource: resource.name,
+          mentions: true,
+        });
+      }
+    }
   });
 
   it('tells sign-in visitors where the password of admin comes from, as the server was started', () => {

@@ -71,15 +71,18 @@ export function demoSlots(options: DemoSlotOptions = {}): SlotRegistrationMap {
       Slot.make('ExportJsonAction', { filenamePrefix: 'record' }),
     ],
     [SlotLocation.RESOURCE_EDIT_ACTIONS.value]: Slot.make('CopyLinkAction'),
+    // Above the form of every resource with the same props (the location says nothing of the resource): each tip
+    // must fit each form, the authors' one included, whose title field is labelled Name.
     [SlotLocation.RESOURCE_BEFORE_FORM.value]: Slot.make('EditingTips', {
       tips: [
-        'The title is what readers see first: keep it short.',
+        'The title, or an author’s name, is what readers see first: keep it short.',
         'The label is for staff only; use it to tell similar records apart.',
         'Nothing is saved until you press Save (Create, for a new record).',
       ],
     }),
     [SlotLocation.RESOURCE_AFTER_FORM.value]: Slot.make('SaveNote', {
-      text: 'Saving replaces this record for everyone in your tenant; earlier versions are not kept.',
+      // Shown on the New page too: it speaks of what is saved, not of a record that may not exist yet.
+      text: 'What you save is what everyone in your tenant sees; earlier versions are not kept.',
     }),
     [SlotLocation.RESOURCE_BEFORE_RELATIONS.value]: Slot.make('ActivityTimeline', { limit: 5 }),
     [SlotLocation.RESOURCE_AFTER_RELATIONS.value]: Slot.make('RelatedHint', {

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { JsonObject, JsonValue } from '../../shared';
+import { spellUndecomposedLetters, type JsonObject, type JsonValue } from '../../shared';
 import type { AppSchema } from '../storage/app-schema';
 import type { StorageKind } from '../storage/storage-engine';
 
@@ -8,35 +8,18 @@ const WORD_MAX_LENGTH = 60;
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 /** Combining diacritical marks only: other marks (Devanagari's vowel signs, say) are letters of their word. */
 const DIACRITICS = /[\u0300-\u036f]/g;
-/** Latin letters that do not decompose into a letter and a diacritic, written as staff type them without it. */
-const UNDECOMPOSED: Readonly<Record<string, string>> = Object.freeze({
-  ß: 'ss',
-  æ: 'ae',
-  œ: 'oe',
-  ø: 'o',
-  ł: 'l',
-  đ: 'd',
-  ð: 'd',
-  þ: 'th',
-  ı: 'i',
-});
-const UNDECOMPOSED_LETTER = new RegExp(`[${Object.keys(UNDECOMPOSED).join('')}]`, 'g');
 
 /**
  * The words of a text as the word search knows them: runs of letters, marks and digits, compatibility-normalized
  * (NFKC), lower-cased and folded (accents dropped, ß as ss and the like: staff type "garcia" for "García") by this
  * server, never by a database. Both engines are handed these words as they are and only match them, so SQLite and
  * PostgreSQL hold the same words and answer a search with the same records. The records' words and a search's are
- * split here alike; changing this means re-indexing every record (a migration emptying record_words).
+ * split here alike; changing this means raising WORDS_VERSION, so that every record is indexed again.
  */
 export function splitWords(text: string): string[] {
-  const folded = text
-    .normalize('NFKC')
-    .toLowerCase()
-    .normalize('NFD')
-    .replace(DIACRITICS, '')
-    .normalize('NFC')
-    .replace(UNDECOMPOSED_LETTER, (letter) => UNDECOMPOSED[letter] ?? letter);
+  const folded = spellUndecomposedLetters(
+    text.normalize('NFKC').toLowerCase().normalize('NFD').replace(DIACRITICS, '').normalize('NFC'),
+  );
   return [...folded.matchAll(WORD)].map((match) => [...match[0]].slice(0, WORD_MAX_LENGTH).join(''));
 }
 

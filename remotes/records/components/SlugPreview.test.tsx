@@ -9,6 +9,10 @@ describe('slugify', () => {
     ['  Crème brûlée à la carte ', 'creme-brulee-a-la-carte'],
     ['---', ''],
     ['Ünïcödé & Co.', 'unicode-co'],
+    // Letters that do not decompose are spelled as the word search folds them (shared/undecomposed-letters.ts).
+    ['Ünïcødé', 'unicode'],
+    ['Søren Ærø, Straße', 'soren-aero-strasse'],
+    ['Łódź Œuvre Þór Đorđe Ðan Kıyı', 'lodz-oeuvre-thor-dorde-dan-kiyi'],
   ])('%s -> %s', (input, slug) => expect(slugify(input)).toBe(slug));
 
   it('keeps slugs to 80 characters without a trailing dash', () => {

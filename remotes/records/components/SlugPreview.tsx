@@ -1,15 +1,22 @@
 import type { FormSlotProps, PropsOf } from '../../kit';
+// The server's word search folds these letters alike (a contract file, bundled with this remote).
+import { spellUndecomposedLetters } from '../../../shared/undecomposed-letters';
 import type remote from '../remote';
 
 /** `resource` and `formContext` from the form, then the props a slot gives it (its schema in remote.ts). */
 export type SlugPreviewProps = FormSlotProps<PropsOf<typeof remote, 'SlugPreview'>>;
 
-/** `Hello, World!` -> `hello-world`: lower case ASCII letters and digits joined by single dashes. */
+/**
+ * `Hello, World!` -> `hello-world`: lower case ASCII letters and digits joined by single dashes. Accents are dropped,
+ * and letters without a decomposition spelled as staff type them (`Søren Ærø` -> `soren-aero`, `Straße` -> `strasse`).
+ */
 export function slugify(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
+  return spellUndecomposedLetters(
+    text
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase(),
+  )
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 80)
