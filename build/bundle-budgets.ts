@@ -42,8 +42,11 @@ const KIB = 1024;
  * confirmation and Undo, the word search, totals, filters, bulk actions), the warning before the session's idle
  * limit and the slot events' sender, all on pages staff use daily: 143.8 KB together, after the tool pages (slot
  * inspector, releases) moved to chunks of their own (about 4 KB).
+ * Raised from 145 to 146 KiB when a delete could still be undone after its notice was gone: the ways to a resource's
+ * Recently deleted (from its list, the undo notice and the page of a deleted record) and the API client reading which
+ * record a 404 is about put the shell at 148.5 KB, 43 bytes over, with the page itself in a chunk of its own.
  */
-export const HOST_INITIAL_JS_MAX_GZIP = 145 * KIB;
+export const HOST_INITIAL_JS_MAX_GZIP = 146 * KIB;
 
 /** A remote's container entry is the federation runtime plus its expose map: small, and on every page's path. */
 export const REMOTE_ENTRY_MAX_GZIP = 30 * KIB;
@@ -64,8 +67,9 @@ export const DEV_ONLY_CHUNK_MAX_GZIP = 20 * KIB;
 
 /**
  * Chunk groups of the tool pages (`import(/* webpackChunkName: "tool-page-…" *\/ …)`): the slot inspector, the
- * operators' releases page. Most staff never open them, so they are not part of what every page costs; each is
- * loaded when opened, and budgeted on its own so that it stays quick to open.
+ * operators' releases page, and pages staff open only now and then, such as a resource's Recently deleted. Most staff
+ * never open them, so they are not part of what every page costs; each is loaded when opened, and budgeted on its
+ * own so that it stays quick to open.
  */
 export const TOOL_PAGE_CHUNK_PREFIX = 'tool-page-';
 

@@ -129,6 +129,24 @@ describe('createApiClient', () => {
     await expect(client.post('/api/remotes/r/releases', {})).rejects.toMatchObject({ problems: ['b breaks'] });
   });
 
+  it('reads which deleted record a 404 is about, when the error body says so in the shape of the contract', async () => {
+    const deletedRecord = { resource: 'articles', id: 44, restorableUntil: 1_700_000_000_000 };
+    const client = createApiClient(async (url) => {
+      const error = { code: 'not_found', message: 'It was deleted.' };
+      if (url.endsWith('/44')) return answer(404, { error: { ...error, deletedRecord } });
+      if (url.endsWith('/45'))
+        return answer(404, { error: { ...error, deletedRecord: { ...deletedRecord, id: '45' } } });
+      return answer(404, { error });
+    });
+    await expect(client.get('/api/resources/articles/records/44')).rejects.toMatchObject({
+      status: 404,
+      message: 'It was deleted.',
+      deletedRecord,
+    });
+    await expect(client.get('/api/resources/articles/records/45')).rejects.toMatchObject({ deletedRecord: null });
+    await expect(client.get('/api/resources/articles/records/46')).rejects.toMatchObject({ deletedRecord: null });
+  });
+
   it('says the server could not answer when the answer is not an error body, naming the request apart', async () => {
     const client = createApiClient(async () => answer(502));
     await expect(client.get('/slots')).rejects.toMatchObject({

@@ -1,4 +1,6 @@
 import { isErrorBody, type ErrorCode } from './errors';
+import type { PlacementsDraft } from './placements';
+import type { RestorableRecord } from './resource-wire';
 
 /**
  * The one JSON client of the product's API, for the host and for remote components (the remote kit ships it).
@@ -55,6 +57,9 @@ export interface ApiClientOptions {
  * `retryAfterSeconds`: the server's `Retry-After` (a 429 says how long to wait), when it sent one.
  * `problems`: the lines of a refused release or activation (what would break), when the server listed them.
  * `request`: which request failed (`GET /me`), for logs and developers; the message is for the people using the page.
+ * `deletedRecord`: a record not found because it was deleted, still restorable (ErrorBody `deletedRecord`).
+ * `savedDraft`: a placements draft save refused because the draft was saved since: by whom and when (ErrorBody
+ * `savedDraft`), for the page to say in its own words and the reader's time zone.
  */
 export class ApiError extends Error {
   constructor(
@@ -65,6 +70,8 @@ export class ApiError extends Error {
     readonly retryAfterSeconds: number | null = null,
     readonly problems: readonly string[] = [],
     readonly request: string | null = null,
+    readonly deletedRecord: RestorableRecord | null = null,
+    readonly savedDraft: Pick<PlacementsDraft, 'updatedBy' | 'updatedAt'> | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -86,6 +93,24 @@ function problemsOf(payload: unknown): string[] {
   const body = payload as { problems?: unknown; error?: { problems?: unknown } };
   const problems = Array.isArray(body.problems) ? body.problems : body.error?.problems;
   return Array.isArray(problems) ? problems.filter((line): line is string => typeof line === 'string') : [];
+}
+
+/** The `deletedRecord` of an error body, when it has that shape; null otherwise. */
+function deletedRecordOf(payload: unknown): RestorableRecord | null {
+  const deleted = (payload as { error: { deletedRecord?: Partial<RestorableRecord> | null } }).error.deletedRecord;
+  const { resource, id, restorableUntil } = deleted ?? {};
+  return typeof resource === 'string' && typeof id === 'number' && typeof restorableUntil === 'number'
+    ? { resource, id, restorableUntil }
+    : null;
+}
+
+/** The `savedDraft` of an error body, when it has that shape; null otherwise. */
+function savedDraftOf(payload: unknown): Pick<PlacementsDraft, 'updatedBy' | 'updatedAt'> | null {
+  const saved = (payload as { error?: { savedDraft?: unknown } }).error?.savedDraft;
+  if (typeof saved !== 'object' || saved === null) return null;
+  const { updatedBy, updatedAt } = saved as Partial<PlacementsDraft>;
+  const stringOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
+  return stringOrNull(updatedBy) && stringOrNull(updatedAt) ? { updatedBy, updatedAt } : null;
 }
 
 /** `Retry-After` in seconds; the HTTP-date form is not used by this server and counts as absent. */
@@ -137,6 +162,9 @@ export function createApiClient(fetchImpl: FetchLike = globalFetch, options: Api
           fields ?? {},
           retryAfterSeconds(response),
           problemsOf(payload),
+          null,
+          deletedRecordOf(payload),
+          savedDraftOf(payload),
         );
       }
       throw new ApiError(

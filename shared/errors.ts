@@ -1,4 +1,5 @@
 import type { PlacementProblem, PlacementsDraft } from './placements';
+import type { RestorableRecord } from './resource-wire';
 
 /** Error codes and statuses of every JSON error the server sends. */
 export const ERROR_STATUS = {
@@ -31,6 +32,8 @@ export interface ErrorBody {
     placementProblems?: PlacementProblem[];
     /** A placements draft save refused (409): who saved the draft since, and when (its new `updatedAt`). */
     savedDraft?: Pick<PlacementsDraft, 'updatedBy' | 'updatedAt'>;
+    /** A record not found (404) because it was deleted: which, and until when it can be restored. */
+    deletedRecord?: RestorableRecord;
   };
 }
 

@@ -217,6 +217,9 @@ export type {
   RecordFilterDefinition,
   RecordListPayload,
   RecordDeletedPayload,
+  DeletedRecordEntry,
+  DeletedRecordsPayload,
+  RestorableRecord,
   BulkRecordRequest,
   BulkRecordResult,
   BulkRecordPayload,
@@ -242,5 +245,6 @@ export {
   RECORD_TOTAL_BOUND,
   RECORD_BULK_MAX,
   RECORD_RESTORE_WINDOW_MS,
+  DELETED_RECORDS_LIMIT,
 } from './resource-wire';
 export { spellUndecomposedLetters, UNDECOMPOSED_LETTERS } from './undecomposed-letters';

@@ -70,6 +70,7 @@ describe('signedInPageLocations', () => {
       'resource-after-form',
     ]);
     expect(values('/resources/articles')).toEqual(layout);
+    expect(values('/resources/articles/deleted')).toEqual(layout);
   });
 
   it('reads protected locations for a signed-in visitor only', () => {

@@ -35,8 +35,11 @@ export const SIGN_IN_LOCATIONS: readonly SlotLocation[] = Object.freeze([
   SlotLocation.LOGIN_SIDEBAR,
 ]);
 
-/** Record pages: `/resources/<resource>/<id>` (view) and `/resources/<resource>/<id>/edit`. */
-const RECORD_VIEW_PATH = /^\/resources\/[^/]+\/[^/]+\/?$/;
+/**
+ * Record pages: `/resources/<resource>/<id>` (view) and `/resources/<resource>/<id>/edit`. Not a resource's Recently
+ * deleted page, `/resources/<resource>/deleted`, which shows the layout's locations only.
+ */
+const RECORD_VIEW_PATH = /^\/resources\/[^/]+\/(?!deleted\/?$)[^/]+\/?$/;
 const RECORD_EDIT_PATH = /^\/resources\/[^/]+\/[^/]+\/edit\/?$/;
 
 /**

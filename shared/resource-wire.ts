@@ -209,6 +209,41 @@ export interface RecordDeletedPayload {
   restorableUntil: number;
 }
 
+/**
+ * A record deleted less than RECORD_RESTORE_WINDOW_MS ago: the record as it was, when it was deleted, and until when
+ * `POST /api/resources/:name/records/:id/restore` brings it back with its id (epoch milliseconds both).
+ */
+export interface DeletedRecordEntry {
+  record: ResourceRecord;
+  deletedAt: number;
+  restorableUntil: number;
+}
+
+/** How many deleted records `GET .../records/deleted` lists: `limit=` from 1 to `max`, `default` when not given. */
+export const DELETED_RECORDS_LIMIT = Object.freeze({ default: 100, max: 100 });
+
+/**
+ * `GET /api/resources/:name/records/deleted` (query: `limit`, see DELETED_RECORDS_LIMIT): the tenant's records of the
+ * resource that can still be restored, the newest deletion first, at most `limit` of them.
+ */
+export interface DeletedRecordsPayload {
+  deleted: DeletedRecordEntry[];
+  /** The `limit` applied. */
+  limit: number;
+  /** Whether older deletions, still restorable, were left out to keep to `limit`. */
+  more: boolean;
+}
+
+/**
+ * The record a request named was deleted and can still be restored: sent in the error body of the 404 that a read
+ * or a save of it answers (ErrorBody `deletedRecord`), so a page can lead to the resource's deleted records.
+ */
+export interface RestorableRecord {
+  resource: string;
+  id: number;
+  restorableUntil: number;
+}
+
 /** Most records one bulk request may name: a page of a list at its largest. */
 export const RECORD_BULK_MAX = 100;
 

@@ -20,11 +20,12 @@ import { ServiceStatusPage } from '../pages/service-status-page';
 import { SignInPage } from '../pages/sign-in-page';
 
 /**
- * The client routes: the sign-in page, the service status, the dashboard, a resource's list, its New page, record
- * view and record edit pages, the slot inspector, and the operators' releases page.
+ * The client routes: the sign-in page, the service status, the dashboard, a resource's list, its New page, its
+ * Recently deleted page, record view and record edit pages, the slot inspector, and the operators' releases page.
  * The tool pages (the slot inspector, the location catalogue, the operators' releases and placements pages) are each a chunk of their own, loaded when
  * opened: most staff never open them, so they are budgeted on their own rather than in what every page costs
- * (build/bundle-budgets.ts, TOOL_PAGE_CHUNK_PREFIX).
+ * (build/bundle-budgets.ts, TOOL_PAGE_CHUNK_PREFIX). So is a resource's Recently deleted page, opened only to undo a
+ * delete whose notice is gone.
  * A page that fails (a tool page's file missing after a new version was deployed, a render error) shows
  * PageErrorPage inside the layout instead of taking the admin down.
  * The server answers each with index.html. A route table rather than `<Routes>`, because only a data router
@@ -40,6 +41,16 @@ export const APP_ROUTES: RouteObject[] = createRoutesFromElements(
         <Route index element={<DashboardPage />} />
         <Route path="/resources/:resource" element={<ResourceListPage />} />
         <Route path="/resources/:resource/new" element={<RecordCreatePage />} />
+        {/* A static segment: ranked before `:id`, which it would otherwise be read as. Opened now and then, when a
+            delete is to be undone after its notice is gone: a chunk of its own, as the tool pages are. */}
+        <Route
+          path="/resources/:resource/deleted"
+          lazy={async () => ({
+            Component: (
+              await import(/* webpackChunkName: "tool-page-recently-deleted" */ '../pages/deleted-records-page')
+            ).DeletedRecordsPage,
+          })}
+        />
         <Route path="/resources/:resource/:id" element={<RecordViewPage />} />
         <Route path="/resources/:resource/:id/edit" element={<RecordEditPage />} />
         <Route

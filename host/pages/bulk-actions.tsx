@@ -210,7 +210,7 @@ export function BulkActions({ definition, rows, selected, onSelect, onDone }: Bu
           void send({ action: 'delete', ids }, 'Deleted');
         }}
       >
-        <p>You can undo this for a day.</p>
+        <p>You can undo this, or restore them one by one from Recently deleted for a day.</p>
       </ConfirmDialog>
     </section>
   );

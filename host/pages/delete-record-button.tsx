@@ -67,7 +67,10 @@ export function DeleteRecordButton({ definition, record, small = false, onDelete
         onConfirm={() => void confirm()}
         onClose={() => setProblem(null)}
       >
-        <p>It is removed from {definition.label} at once; you can undo this for a day.</p>
+        <p>
+          It is removed from {definition.label} at once. You can undo this, or restore it from Recently deleted for a
+          day.
+        </p>
         {problem && (
           <p className="form-error" role="alert">
             {problem}

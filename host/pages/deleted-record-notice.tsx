@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import type { RecordPayload, ResourceRecord } from '../../shared';
 import { ApiError, useApiClient, useSession } from '../core';
+import { deletedRecordsAddress } from './deleted-records-address';
 
 /** A record just deleted, as the list page is told of it (from the record page: in the navigation's state). */
 export interface DeletedRecord {
@@ -37,7 +38,8 @@ type Phase = { kind: 'deleted' } | { kind: 'restoring' } | { kind: 'restored' } 
 
 /**
  * "Deleted X. Undo": the undo window of a delete. Undo takes the focus when the notice appears (the row or page that
- * held it is gone), and restores the record with its id; `onRestored` then shows it again.
+ * held it is gone), and restores the record with its id; `onRestored` then shows it again. The notice goes with the
+ * page: it says where the record can be restored from for the rest of the day (Recently deleted).
  */
 export function DeletedRecordNotice({ deleted, onRestored }: { deleted: DeletedRecord; onRestored(): void }) {
   const client = useApiClient();
@@ -83,6 +85,11 @@ export function DeletedRecordNotice({ deleted, onRestored }: { deleted: DeletedR
         >
           Undo
         </button>
+      )}
+      {phase.kind !== 'restored' && (
+        <p className="deleted-notice__text">
+          Or restore it from <Link to={deletedRecordsAddress(deleted.resource)}>Recently deleted</Link> for a day.
+        </p>
       )}
       {phase.kind === 'failed' && (
         <p className="form-error" role="alert">

@@ -8,6 +8,7 @@ import { ReadOnlyRoleNotice, useMayChangeRecords } from '../forms/read-only-role
 import { BulkActions } from './bulk-actions';
 import { DeleteRecordButton } from './delete-record-button';
 import { DeletedRecordNotice, useDeletedRecord, type DeletedRecord } from './deleted-record-notice';
+import { deletedRecordsAddress } from './deleted-records-address';
 import { describeRecordPage, recordNouns } from './describe-record-page';
 import { FieldValue } from './field-value';
 import { keepListAddress, useListOwner } from './list-return-address';
@@ -52,8 +53,17 @@ export function ResourceListPage() {
   }
   if (records.status === 'error') {
     // A 400 is an address the list cannot show (an old cursor, a column no longer sortable): try its first page.
-    const retry = records.error.status === 400 ? () => setParams(new URLSearchParams()) : records.reload;
-    return <PageStatus status="error" error={records.error} retry={retry} />;
+    if (records.error.status === 400) {
+      return (
+        <PageStatus
+          status="error"
+          error={records.error}
+          retry={() => setParams(new URLSearchParams())}
+          retryLabel="Show the list's first page"
+        />
+      );
+    }
+    return <PageStatus status="error" error={records.error} retry={records.reload} />;
   }
   if (definition.status === 'loading' || !shown) return <PageStatus status="loading" />;
 
@@ -102,11 +112,20 @@ export function ResourceListPage() {
       <Breadcrumbs
         trail={[{ label: 'Dashboard', to: '/' }, { label }]}
         actions={
-          canCreate &&
-          mayChange && (
-            <Link to={`/resources/${name}/new`} className="button button--primary button--small">
-              New
-            </Link>
+          (canDelete || (canCreate && mayChange)) && (
+            <>
+              {/* For viewers too: they may see what was deleted, though not restore it. */}
+              {canDelete && (
+                <Link to={deletedRecordsAddress(resource)} className="button button--ghost button--small">
+                  Recently deleted
+                </Link>
+              )}
+              {canCreate && mayChange && (
+                <Link to={`/resources/${name}/new`} className="button button--primary button--small">
+                  New
+                </Link>
+              )}
+            </>
           )
         }
       />

@@ -25,16 +25,21 @@ function appWith(): Express {
 }
 
 describe('the host shell', () => {
-  it.each(['/', '/login', '/status', '/resources/articles', '/resources/articles/1', '/resources/articles/1/edit'])(
-    'answers the client route %s with index.html, no-cache',
-    async (route) => {
-      dist.addHost();
-      const response = await request(appWith()).get(route).expect(200);
-      expect(response.headers['content-type']).toMatch(/text\/html/);
-      expect(response.headers['cache-control']).toBe('no-cache');
-      expect(response.text).toContain('<div id="root">');
-    },
-  );
+  it.each([
+    '/',
+    '/login',
+    '/status',
+    '/resources/articles',
+    '/resources/articles/1',
+    '/resources/articles/1/edit',
+    '/resources/articles/deleted',
+  ])('answers the client route %s with index.html, no-cache', async (route) => {
+    dist.addHost();
+    const response = await request(appWith()).get(route).expect(200);
+    expect(response.headers['content-type']).toMatch(/text\/html/);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.text).toContain('<div id="root">');
+  });
 
   it('serves hashed assets with a year of cache', async () => {
     dist.addHost();

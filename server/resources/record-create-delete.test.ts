@@ -12,24 +12,12 @@ import {
   type RecordPayload,
   type ResourceDefinition,
 } from '../../shared';
+import { withNotes } from '../../testing/server/notes-resource';
 import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
 import { useSignedInDemo } from '../../testing/server/signed-in-demo';
-import { createDemoApp, type DemoTestApp, type TestAppOptions } from '../../testing/server/test-app';
-import { Field } from './field';
+import { createDemoApp, type DemoTestApp } from '../../testing/server/test-app';
 import { RECORD_LIST_MESSAGES } from './parse-record-list-query';
-import { Resource } from './resource';
 import { FIELD_MESSAGES, INVALID_RECORD_MESSAGE } from './validate-record-update';
-
-/** A resource that allows neither create nor delete: the default. */
-class NotesResource extends Resource {
-  readonly name = 'notes';
-  readonly label = 'Notes';
-  fields() {
-    return [Field.text('title'), Field.text('label')];
-  }
-}
-
-const withNotes: TestAppOptions = { configure: (app) => app.registerResource(new NotesResource()) };
 
 describe('creating and deleting records through the API on SQLite', () => {
   lifeCases(() => createDemoApp(withNotes));

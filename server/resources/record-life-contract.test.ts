@@ -332,7 +332,9 @@ for (const engineUnderTest of ENGINES) {
       const data = { title: 'Peña', label: 'P' };
       await writeAtVersion8(settings, data, [scopeWord('acme', 'articles'), 'peña', valueWord('label', data.label)]);
       // A newer host migrates; an older one, still running, searches with its unfolded words.
-      expect(await engineUnderTest.applySteps(settings, steps)).toEqual([9]);
+      expect(await engineUnderTest.applySteps(settings, steps)).toEqual(
+        steps.filter((step) => step.version > 8).map((step) => step.version),
+      );
       const storage = await openMigratedStorage(settings, () => undefined);
       try {
         const source = new StoredRecordSource(storage);

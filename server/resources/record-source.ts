@@ -1,4 +1,4 @@
-import type { JsonObject, ResourceRecord } from '../../shared';
+import type { DeletedRecordEntry, JsonObject, ResourceRecord } from '../../shared';
 import type { RecordPage, RecordPageQuery } from './record-page-query';
 
 /** A record a write points at (the value of a relation field): the write lands only while that record exists. */
@@ -93,6 +93,22 @@ export interface RecordSource {
     id: number,
     options?: { referencesOf?: (record: ResourceRecord) => readonly RecordReference[]; now?: number },
   ): Promise<ResourceRecord | undefined>;
+  /**
+   * The records of `tenant` and `resource` deleted within RECORD_RESTORE_WINDOW_MS of `now` (what `restore` can bring
+   * back), the newest deletion first (then the highest id), at most `limit`. Reads about `limit` index entries.
+   */
+  listDeleted(
+    tenant: string,
+    resource: string,
+    options: { limit: number; now?: number },
+  ): Promise<DeletedRecordEntry[]>;
+  /** The record `restore` would bring back (deleted within RECORD_RESTORE_WINDOW_MS of `now`); undefined for none. */
+  getDeleted(
+    tenant: string,
+    resource: string,
+    id: number,
+    options?: { now?: number },
+  ): Promise<DeletedRecordEntry | undefined>;
   /**
    * How many records the list of `query` holds (its search, ignoring the cursor): exact up to `bound`, `bound + 1`
    * for any more. Reads at most `bound + 1` index entries, whatever the size of the table.

@@ -5,6 +5,7 @@ import {
   RECORDS_READ,
   RECORDS_WRITE,
   type BulkRecordPayload,
+  type DeletedRecordsPayload,
   type RecordDeletedPayload,
   type RecordListPayload,
   type RecordPayload,
@@ -19,6 +20,8 @@ import { jsonRoute } from '../http/json-route';
 import { requireJsonBody } from '../http/require-json-body';
 import { currentTenant } from '../tenants/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
+import { DeletedRecordError } from './deleted-record-error';
+import { parseDeletedRecordsQuery } from './parse-deleted-records-query';
 import { parseRecordListQuery, type ParsedRecordListQuery } from './parse-record-list-query';
 import { parseBulkRequest, runBulk } from './record-bulk';
 import { assertNotReferred, RECORD_DELETE_MESSAGES } from './record-delete-guard';
@@ -95,6 +98,28 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
       }),
     ),
   });
+
+  /**
+   * The 404 of a record the tenant does not have. For one deleted within the window (and so restorable) it says so,
+   * until when, and where to restore it; for a save (`asked`), that the changes were not saved.
+   */
+  const missingRecord = async (
+    tenant: string,
+    resource: RegisteredResource,
+    id: number,
+    asked: 'read' | 'save',
+  ): Promise<HttpError> => {
+    const deleted = resource.definition.canDelete ? await records.getDeleted(tenant, resource.name, id) : undefined;
+    if (!deleted) return HttpError.notFound(RESOURCE_MESSAGES.unknownRecord(resource.name, String(id)));
+    const say = asked === 'read' ? RECORD_DELETE_MESSAGES.deleted : RECORD_DELETE_MESSAGES.deletedMeanwhile;
+    const { recordLabel = 'record' } = resource.definition;
+    const title = deleted.record.title || `#${id}`;
+    return new DeletedRecordError(say(recordLabel, title, resource.label, deleted.restorableUntil), {
+      resource: resource.name,
+      id,
+      restorableUntil: deleted.restorableUntil,
+    });
+  };
 
   /** A write refused because a record it points at went meanwhile: the 400 the check before it would give. */
   const refusedReferences = (error: unknown): never => {
@@ -214,7 +239,7 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
         relatedReferences(resource, body),
       )
       .catch(refusedReferences);
-    if (!saved) throw HttpError.notFound(RESOURCE_MESSAGES.unknownRecord(resource.name, String(id)));
+    if (!saved) throw await missingRecord(tenant, resource, id, 'save');
     return saved;
   };
 
@@ -243,6 +268,22 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
         res.json(payload);
       },
     ],
+  });
+
+  // Before `/records/:id`, which would read `deleted` as a record id.
+  jsonRoute(router, '/api/resources/:name/records/deleted', {
+    GET: async (req, res) => {
+      const resource = resourceOf(req);
+      if (!resource.definition.canDelete) {
+        throw new HttpError('method_not_allowed', RECORD_DELETE_MESSAGES.notAllowed(resource.label));
+      }
+      const { limit } = parseDeletedRecordsQuery(req.query as Record<string, unknown>);
+      const tenant = (await currentTenant(req, tenants)).current.id;
+      // One more than shown: whether older deletions were left out.
+      const found = await records.listDeleted(tenant, resource.name, { limit: limit + 1 });
+      const payload: DeletedRecordsPayload = { deleted: found.slice(0, limit), limit, more: found.length > limit };
+      res.json(payload);
+    },
   });
 
   jsonRoute(router, '/api/resources/:name/records/:id/restore', {
@@ -277,7 +318,7 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
       const id = recordIdOf(req, resource);
       const tenant = (await currentTenant(req, tenants)).current.id;
       const record = await records.get(tenant, resource.name, id);
-      if (!record) throw HttpError.notFound(RESOURCE_MESSAGES.unknownRecord(resource.name, String(id)));
+      if (!record) throw await missingRecord(tenant, resource, id, 'read');
       res.json(await recordPayload(tenant, resource, record));
     },
     PUT: [

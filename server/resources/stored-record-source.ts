@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { RECORD_RESTORE_WINDOW_MS, type JsonObject, type ResourceRecord } from '../../shared';
+import { RECORD_RESTORE_WINDOW_MS, type DeletedRecordEntry, type JsonObject, type ResourceRecord } from '../../shared';
 import { HttpError } from '../http/http-error';
 import type { AppSchema } from '../storage/app-schema';
 import type { StorageEngine } from '../storage/storage-engine';
@@ -196,6 +196,40 @@ export class StoredRecordSource implements RecordSource {
     return toRecord(restored);
   }
 
+  async listDeleted(
+    tenant: string,
+    resource: string,
+    { limit, now = Date.now() }: { limit: number; now?: number },
+  ): Promise<DeletedRecordEntry[]> {
+    // Served by deleted_records_tenant_resource (migration 10), read backwards from the newest deletion.
+    const rows = await this.restorable(tenant, resource, now)
+      .orderBy('deleted_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map(toDeletedEntry);
+  }
+
+  async getDeleted(
+    tenant: string,
+    resource: string,
+    id: number,
+    { now = Date.now() }: { now?: number } = {},
+  ): Promise<DeletedRecordEntry | undefined> {
+    const row = await this.restorable(tenant, resource, now).where('id', '=', id).executeTakeFirst();
+    return row ? toDeletedEntry(row) : undefined;
+  }
+
+  /** The deleted records of the tenant and resource that `restore` can still bring back at `now`. */
+  private restorable(tenant: string, resource: string, now: number) {
+    return this.engine.db
+      .selectFrom('deleted_records')
+      .select(['id', 'data', 'deleted_at'])
+      .where('tenant_id', '=', tenant)
+      .where('resource', '=', resource)
+      .where('deleted_at', '>=', now - RECORD_RESTORE_WINDOW_MS);
+  }
+
   /** How many records `query`'s list holds: exact up to `bound`, `bound + 1` meaning more (see RecordPager.count). */
   countPage(tenant: string, resource: string, query: RecordPageQuery, bound: number): Promise<number> {
     return this.pager.count(tenant, resource, query, bound);
@@ -338,6 +372,15 @@ function withoutId(data: JsonObject): JsonObject {
   const copy: JsonObject = {};
   for (const [key, value] of Object.entries(data)) if (key !== 'id') copy[key] = value;
   return copy;
+}
+
+/** Row of deleted_records -> what the deleted records list (DeletedRecordsPayload) holds. */
+function toDeletedEntry(row: RecordRow & { deleted_at: number }): DeletedRecordEntry {
+  return {
+    record: toRecord(row),
+    deletedAt: row.deleted_at,
+    restorableUntil: row.deleted_at + RECORD_RESTORE_WINDOW_MS,
+  };
 }
 
 /** Row -> API record: `id` first, then the data; `title` and `label` always strings; `group` only when set. */

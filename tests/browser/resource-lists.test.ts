@@ -236,7 +236,7 @@ describe('a long list', () => {
       .getByRole('alert')
       .getByText('The after cursor is not valid: start again from the first page.')
       .waitFor();
-    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('button', { name: "Show the list's first page" }).click();
     await waitForList(page, (url) => url.pathname === '/resources/authors' && url.search === '');
     expect(await shownTitles(page)).toEqual(DEMO_AUTHORS);
     // The button is gone with the error: focus went on to the list's heading, not to the page's body.

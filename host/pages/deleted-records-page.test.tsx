@@ -1,0 +1,193 @@
+import '../../testing/host/router-globals';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import {
+  RECORD_RESTORE_WINDOW_MS,
+  VIEWER_CANNOT_CHANGE_RECORDS,
+  type DeletedRecordEntry,
+  type DeletedRecordsPayload,
+  type ResourceDefinition,
+  type ResourceRecord,
+} from '../../shared';
+import { createFakeApi, type FakeApi, type FakeRoute } from '../../testing/host/fake-api';
+import { demoMe, renderAppAt } from '../../testing/host/render-app';
+
+/**
+ * Recently deleted, without a browser: what the page lists and says, Restore and its refusals, the viewer's read-only
+ * view, the way to it from the list, and the page of a record that was deleted.
+ */
+const DEFINITION: ResourceDefinition = {
+  name: 'articles',
+  label: 'Articles',
+  recordLabel: 'article',
+  fields: [{ type: 'field', name: 'title', label: 'Title', input: 'text' }],
+  relations: [],
+  listColumns: ['title', 'label'],
+  sortableColumns: ['title'],
+  searchableColumns: ['title'],
+  filters: [],
+  canCreate: true,
+  canDelete: true,
+};
+const DELETED_AT = Date.UTC(2025, 2, 14, 9, 30);
+
+function entry(id: number, title: string, minutesAgo: number): DeletedRecordEntry {
+  const record: ResourceRecord = { id, title, label: 'L' };
+  const deletedAt = DELETED_AT - minutesAgo * 60_000;
+  return { record, deletedAt, restorableUntil: deletedAt + RECORD_RESTORE_WINDOW_MS };
+}
+const NEWER = entry(12, 'Spring catalogue', 1);
+const OLDER = entry(7, 'Winter sale', 30);
+
+function renderAt(
+  path: string,
+  {
+    roles = [],
+    deleted = [NEWER, OLDER],
+    definition = DEFINITION,
+    routes = {},
+  }: {
+    roles?: string[];
+    deleted?: DeletedRecordEntry[];
+    definition?: ResourceDefinition;
+    routes?: Record<string, FakeRoute>;
+  } = {},
+): FakeApi {
+  const payload: DeletedRecordsPayload = { deleted, limit: 100, more: false };
+  const api = createFakeApi({
+    'GET /me': { body: demoMe(roles) },
+    'GET /meta': { body: { dashboards: [], modules: [], slots: {} } },
+    'GET /api/resources/articles': { body: { resource: definition } },
+    'GET /api/resources/articles/records/deleted': { body: payload },
+    'GET /api/resources/articles/records': {
+      body: {
+        records: [{ id: 1, title: 'Kept article', label: 'K' }],
+        page: { sort: 'id', order: 'asc', limit: 25, q: '', search: '', filters: {}, total: { count: 1, exact: true } },
+      },
+    },
+    ...routes,
+  });
+  renderAppAt(api, path);
+  return api;
+}
+
+const rowOf = (title: string) => {
+  const row = screen.getByRole('cell', { name: title }).closest('tr');
+  if (!row) throw new Error(`no row of ${title}`);
+  return row;
+};
+
+describe('the Recently deleted page', () => {
+  it('lists the deleted records newest first, with when deleted and until when each can be restored', async () => {
+    renderAt('/resources/articles/deleted');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Recently deleted' })).toBeTruthy();
+    await screen.findByRole('cell', { name: 'Spring catalogue' });
+    expect(document.title).toMatch(/^Recently deleted · Articles/);
+    const breadcrumb = screen.getByRole('navigation', { name: 'Breadcrumb' });
+    expect(within(breadcrumb).getByRole('link', { name: 'Articles' }).getAttribute('href')).toBe('/resources/articles');
+
+    const rows = screen.getAllByRole('row').slice(1);
+    expect(rows.map((row) => within(row).getAllByRole('cell')[0]?.textContent)).toEqual([
+      'Spring catalogue',
+      'Winter sale',
+    ]);
+    const times = [...rowOf('Spring catalogue').querySelectorAll('time')].map((time) => time.getAttribute('dateTime'));
+    expect(times).toEqual([new Date(NEWER.deletedAt).toISOString(), new Date(NEWER.restorableUntil).toISOString()]);
+    expect(screen.getByText('2 articles deleted, newest first.')).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: /^Restore / })).toHaveLength(2);
+  });
+
+  it('restores a record: its row goes, and the status says so with a link to it, which takes the focus', async () => {
+    const api = renderAt('/resources/articles/deleted', {
+      routes: {
+        'POST /api/resources/articles/records/7/restore': { body: { record: OLDER.record, relations: [] } },
+      },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Restore Winter sale' }));
+    const link = await screen.findByRole('link', { name: 'Winter sale' });
+    expect(link.getAttribute('href')).toBe('/resources/articles/7');
+    expect(link.closest('[role="status"]')?.textContent).toContain('Restored “Winter sale”.');
+    await waitFor(() => expect(document.activeElement).toBe(link));
+    expect(screen.queryByRole('cell', { name: 'Winter sale' })).toBeNull();
+    expect(screen.getByRole('cell', { name: 'Spring catalogue' })).toBeTruthy();
+    expect(api.count('POST', '/api/resources/articles/records/7/restore')).toBe(1);
+  });
+
+  it("shows a refused restore in an alert beside the record's Restore, and keeps its row", async () => {
+    const refusal =
+      '“Winter sale” cannot be restored: it refers to author #3, deleted since. Restore that record first.';
+    renderAt('/resources/articles/deleted', {
+      routes: {
+        'POST /api/resources/articles/records/7/restore': {
+          status: 409,
+          body: { error: { code: 'conflict', message: refusal } },
+        },
+      },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Restore Winter sale' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe(refusal);
+    expect(rowOf('Winter sale').contains(alert)).toBe(true);
+    expect(screen.queryByText(/^Restored/)).toBeNull();
+  });
+
+  it('says when there is nothing to restore', async () => {
+    renderAt('/resources/articles/deleted', { deleted: [] });
+    expect(await screen.findByText('No deleted articles to restore.')).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it('shows a viewer the list without Restore, saying why', async () => {
+    renderAt('/resources/articles/deleted', { roles: ['viewer'] });
+    await screen.findByRole('cell', { name: 'Spring catalogue' });
+    expect(screen.getByText(VIEWER_CANNOT_CHANGE_RECORDS)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Restore/ })).toBeNull();
+  });
+});
+
+describe('the ways to Recently deleted', () => {
+  it('is linked from the list where the resource allows deletes, for viewers too', async () => {
+    renderAt('/resources/articles', { roles: ['viewer'] });
+    const link = await screen.findByRole('link', { name: 'Recently deleted' });
+    expect(link.getAttribute('href')).toBe('/resources/articles/deleted');
+  });
+
+  it('is not linked from the list of a resource without deletes', async () => {
+    renderAt('/resources/articles', { definition: { ...DEFINITION, canDelete: false } });
+    await screen.findByRole('link', { name: 'Kept article' });
+    expect(screen.queryByRole('link', { name: 'Recently deleted' })).toBeNull();
+  });
+
+  it.each(['/resources/articles/7', '/resources/articles/7/edit'])(
+    "is where %s of a deleted record leads, saying the server's message",
+    async (path) => {
+      const message =
+        'The article “Winter sale” was deleted. It can be restored until 2025-03-15 09:00 UTC from Recently ' +
+        'deleted, on the Articles list.';
+      renderAt(path, {
+        routes: {
+          'GET /api/resources/articles/records/7': {
+            status: 404,
+            body: {
+              error: {
+                code: 'not_found',
+                message,
+                deletedRecord: { resource: 'articles', id: 7, restorableUntil: OLDER.restorableUntil },
+              },
+            },
+          },
+        },
+      });
+      expect(await screen.findByRole('heading', { level: 1, name: 'Record deleted' })).toBeTruthy();
+      expect(screen.getByText(message)).toBeTruthy();
+      expect(screen.getByRole('link', { name: 'Go to Recently deleted' }).getAttribute('href')).toBe(
+        '/resources/articles/deleted',
+      );
+    },
+  );
+
+  it('is not offered by the page of a record that never was', async () => {
+    renderAt('/resources/articles/99');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Not found' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Go to Recently deleted' })).toBeNull();
+  });
+});

@@ -1,0 +1,174 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import type { DeletedRecordsPayload, RecordPayload, ResourcePayload, ResourceRecord } from '../../shared';
+import { reloadFailed, useApi } from '../app/use-api';
+import { ApiError, useApiClient, useSession } from '../core';
+import { ReadOnlyRoleNotice, useMayChangeRecords } from '../forms/read-only-role';
+import { Breadcrumbs } from '../layout/breadcrumbs';
+import { PageHeading } from '../layout/page-heading';
+import { countOf } from './count-in-words';
+import { recordNouns } from './describe-record-page';
+import { listReturnAddress, useListOwner } from './list-return-address';
+import { PageStatus } from './page-status';
+
+/** What a restore on this page ended in: the record back, or (per row) why not. */
+type Outcome = { kind: 'restored'; record: ResourceRecord } | { kind: 'failed'; id: number; message: string };
+
+/** A moment as the reader's own clock says it, with the exact time for machines. */
+function Moment({ at }: { at: number }) {
+  const date = new Date(at);
+  return <time dateTime={date.toISOString()}>{date.toLocaleString()}</time>;
+}
+
+/**
+ * Recently deleted: the records of a resource deleted in the current tenant within the day a delete can be undone
+ * (RECORD_RESTORE_WINDOW_MS), newest first, each with when it was deleted and until when it can come back. Restore
+ * brings one back with its id; its row then goes, and the status links to it. A viewer sees the list without
+ * Restore (the server refuses them the change too). Reached from the list's "Recently deleted" link, the undo
+ * notice, and the page of a deleted record, so a delete can be undone after the list's notice is gone.
+ */
+export function DeletedRecordsPage() {
+  const { resource = '' } = useParams();
+  const name = encodeURIComponent(resource);
+  const client = useApiClient();
+  const { expire } = useSession();
+  const mayChange = useMayChangeRecords();
+  const owner = useListOwner(resource);
+  const definition = useApi<ResourcePayload>(`/api/resources/${name}`);
+  const deleted = useApi<DeletedRecordsPayload>(`/api/resources/${name}/records/deleted`);
+  // Restored here: their rows go at once, without asking for the list again (which would move the focus).
+  const [restoredIds, setRestoredIds] = useState<ReadonlySet<number>>(() => new Set());
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [restoring, setRestoring] = useState<number | null>(null);
+  const restoredLink = useRef<HTMLAnchorElement>(null);
+
+  useEffect(() => {
+    // The row whose Restore had the focus is gone: the focus goes to the way to the record brought back.
+    if (outcome?.kind === 'restored') restoredLink.current?.focus();
+  }, [outcome]);
+
+  if (definition.status === 'error') {
+    return <PageStatus status="error" error={definition.error} retry={reloadFailed(definition, deleted)} />;
+  }
+  if (definition.status === 'loading') return <PageStatus status="loading" />;
+  const { label, canDelete } = definition.data.resource;
+  const nouns = recordNouns(definition.data.resource);
+  const listAddress = owner ? listReturnAddress(owner) : `/resources/${name}`;
+  // Without deletes the server refuses the list (405): the page says why there is nothing here instead.
+  if (canDelete && deleted.status === 'error') {
+    return <PageStatus status="error" error={deleted.error} retry={reloadFailed(definition, deleted)} />;
+  }
+  if (canDelete && deleted.status === 'loading') return <PageStatus status="loading" />;
+
+  const rows =
+    deleted.status === 'ready' ? deleted.data.deleted.filter(({ record }) => !restoredIds.has(record.id)) : [];
+  const titleOf = (record: ResourceRecord) => record.title || `#${record.id}`;
+
+  const restore = async (record: ResourceRecord) => {
+    if (restoring !== null) return;
+    setRestoring(record.id);
+    try {
+      await client.post<RecordPayload>(`/api/resources/${name}/records/${record.id}/restore`);
+      setRestoredIds((ids) => new Set(ids).add(record.id));
+      setOutcome({ kind: 'restored', record });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) {
+        expire();
+        return;
+      }
+      const message = error instanceof ApiError ? error.message : 'Could not restore.';
+      setOutcome({ kind: 'failed', id: record.id, message });
+    } finally {
+      setRestoring(null);
+    }
+  };
+
+  return (
+    <div className="page">
+      <Breadcrumbs
+        trail={[{ label: 'Dashboard', to: '/' }, { label, to: listAddress }, { label: 'Recently deleted' }]}
+      />
+      <PageHeading title={`Recently deleted · ${label}`}>Recently deleted</PageHeading>
+      {!canDelete ? (
+        <p>
+          {label} records cannot be deleted, so there are none to restore. <Link to={listAddress}>Back to {label}</Link>
+          .
+        </p>
+      ) : (
+        <>
+          <p className="muted">
+            Deleted {nouns.many} of this tenant can be restored for a day after their delete, with the same id and
+            fields.
+          </p>
+          {!mayChange && <ReadOnlyRoleNotice />}
+          <div role="status" className="list-status">
+            {outcome?.kind === 'restored' && (
+              <p>
+                Restored “
+                <Link ref={restoredLink} to={`/resources/${name}/${outcome.record.id}`}>
+                  {titleOf(outcome.record)}
+                </Link>
+                ”.
+              </p>
+            )}
+            <p>
+              {rows.length === 0
+                ? `No deleted ${nouns.many} to restore.`
+                : `${countOf(rows.length, nouns.one, nouns.many)} deleted, newest first.`}
+              {deleted.status === 'ready' && deleted.data.more && ` Only the ${deleted.data.limit} newest are listed.`}
+            </p>
+          </div>
+          {rows.length > 0 && (
+            <div className="table-wrap">
+              <table className="table table--records" data-deleted-records={resource}>
+                <thead>
+                  <tr>
+                    <th scope="col">Title</th>
+                    <th scope="col">Deleted</th>
+                    <th scope="col">Restorable until</th>
+                    {mayChange && (
+                      <th scope="col" className="table__actions">
+                        <span className="visually-hidden">Actions</span>
+                      </th>
+                    )}
+                  </tr>
+                </thead>
+                <tbody>
+                  {rows.map(({ record, deletedAt, restorableUntil }) => (
+                    <tr key={record.id} data-record-id={record.id}>
+                      <td>{titleOf(record)}</td>
+                      <td>
+                        <Moment at={deletedAt} />
+                      </td>
+                      <td>
+                        <Moment at={restorableUntil} />
+                      </td>
+                      {mayChange && (
+                        <td className="table__actions">
+                          <button
+                            type="button"
+                            className="button button--secondary button--small"
+                            aria-label={`Restore ${titleOf(record)}`}
+                            aria-disabled={restoring !== null}
+                            onClick={() => void restore(record)}
+                          >
+                            {restoring === record.id ? 'Restoring…' : 'Restore'}
+                          </button>
+                          {outcome?.kind === 'failed' && outcome.id === record.id && (
+                            <p className="form-error deleted-records__problem" role="alert">
+                              {outcome.message}
+                            </p>
+                          )}
+                        </td>
+                      )}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
