@@ -1,7 +1,9 @@
 // The component alone: the package's index also exports its test registry, which imports the ajv validator.
 import Form from '@rjsf/core/lib/components/Form.js';
-import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import type { Experimental_DefaultFormStateBehavior, RJSFSchema, UiSchema } from '@rjsf/utils';
+import { useMemo } from 'react';
 import type { JsonSchema, JsonValue } from '../../shared';
+import { propsFormSchema } from './props-form-schema';
 import { schemaFormValidator } from './schema-form-validator';
 
 export interface PlacementPropsFormProps {
@@ -17,15 +19,24 @@ export interface PlacementPropsFormProps {
 const UI_SCHEMA: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
 
 /**
+ * A choice of constants (`anyOf: [{ const: 'info' }, …]`) starts unchosen: the library would otherwise fill a
+ * required prop with its first value, saved with the draft without the operator having picked it.
+ */
+const DEFAULTS: Experimental_DefaultFormStateBehavior = { constAsDefaults: 'never' };
+
+/**
  * A slot's props as a form generated from its component's JSON Schema (react-jsonschema-form), checked as the
  * operator types (schema-form-validator.ts) (the server checks them again when the draft is saved and published). A chunk of its own, loaded
  * by the placements page only: the library is larger than every other tool page together.
  */
 export default function PlacementPropsForm({ schema, props, idPrefix, onChange }: PlacementPropsFormProps) {
+  // Choices declared without a type get their values' (props-form-schema.ts): the form has a field for them.
+  const formSchema = useMemo(() => propsFormSchema(schema), [schema]);
   return (
     <Form
-      schema={schema as RJSFSchema}
+      schema={formSchema as RJSFSchema}
       uiSchema={UI_SCHEMA}
+      experimental_defaultFormStateBehavior={DEFAULTS}
       formData={props}
       validator={schemaFormValidator}
       idPrefix={idPrefix}

@@ -1,4 +1,21 @@
-import type { PlacementChange, PlacementRevisionSummary } from '../../shared';
+import type { PlacementChange, PlacementRevisionSummary, PlacementsDraft } from '../../shared';
+
+/** A time the server sent (ISO 8601) as the reader's browser writes one, in their time zone. */
+export function localTime(iso: string): string {
+  return new Date(iso).toLocaleString();
+}
+
+/**
+ * A draft save refused because the draft was saved since the page loaded it (409 `error.savedDraft`): who saved it,
+ * and when in the reader's time, as the revisions say it (the server's own message has the time in UTC).
+ */
+export function draftSavedSinceMessage(saved: Pick<PlacementsDraft, 'updatedBy' | 'updatedAt'>): string {
+  const when = saved.updatedAt === null ? 'an unknown time' : localTime(saved.updatedAt);
+  return (
+    `The draft was saved by ${saved.updatedBy ?? 'someone'} at ${when} since you loaded it: reload it to see ` +
+    'their changes (yours are not saved), then make yours again.'
+  );
+}
 
 /** What publishing the saved draft would change, one line per change. */
 export function PlacementsDiff({ changes }: { changes: readonly PlacementChange[] }) {
@@ -68,7 +85,7 @@ export function PlacementRevisions({ revisions, rollback }: PlacementRevisionsPr
                     {index === 0 ? ' (in force)' : ''}
                   </td>
                   <td>{revision.publishedBy}</td>
-                  <td>{new Date(revision.publishedAt).toLocaleString()}</td>
+                  <td>{localTime(revision.publishedAt)}</td>
                   <td>
                     {index > 0 && (
                       <button

@@ -189,7 +189,13 @@ describe('a draft saved elsewhere since the page loaded it', () => {
     const section = await locationSection();
     fireEvent.change(within(section).getByLabelText('Priority of NewsTicker (team_news)'), { target: { value: '70' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
-    await screen.findByText(/^Refused: The draft was saved by ops/);
+    // Said with the time as the revisions show it (the reader's time zone), not the server's UTC timestamp.
+    const when = new Date('2026-11-23T11:00:00.000Z').toLocaleString();
+    const refused = await screen.findByText(/^Refused: The draft was saved by ops/);
+    expect(refused.textContent).toBe(
+      `Refused: The draft was saved by ops at ${when} since you loaded it: reload it to see their changes ` +
+        '(yours are not saved), then make yours again.',
+    );
     const puts = () => fake.requests.filter((request) => request.method === 'PUT').map((request) => request.body);
     expect(puts()).toEqual([{ document: expect.any(Object), expectedUpdatedAt: '2026-11-23T10:00:00.000Z' }]);
 

@@ -25,7 +25,7 @@ import { RefusalSummary } from './refusal-summary';
 import { addSlot, asDocument, changeSlot, slotsAt } from './placements-draft';
 import { addFormSlot, changeFormSlot, formSlotsOf } from './placements-form-slots';
 import { PlacementsForms } from './placements-forms';
-import { PlacementRevisions, PlacementsDiff } from './placements-history';
+import { draftSavedSinceMessage, PlacementRevisions, PlacementsDiff } from './placements-history';
 import { importOutcome, PlacementsImport } from './placements-import';
 import { PlacementsLocation } from './placements-location';
 import { PlacementsPreview } from './placements-preview';
@@ -102,7 +102,8 @@ function PlacementsEditor() {
     } catch (error) {
       const refusal = error instanceof ApiError ? error : new ApiError(0, 'network', String(error));
       if (refusal.status === 401) expire();
-      setOutcome({ message: refusal.message, refused: true, problems: refusal.problems });
+      const message = refusal.savedDraft ? draftSavedSinceMessage(refusal.savedDraft) : refusal.message;
+      setOutcome({ message, refused: true, problems: refusal.problems });
     } finally {
       busy.current = false;
     }

@@ -1,0 +1,171 @@
+/**
+ * The props form made from a component's JSON Schema, under jsdom: a choice of values declared without a `type`
+ * (an `enum`, or TypeBox's union of literals) is a drop-down, and a required one starts unchosen.
+ */
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { deserialize, serialize } from 'node:v8';
+import type { JsonSchema } from '../../shared';
+import PlacementPropsForm from './placement-props-form';
+import { propsFormSchema } from './props-form-schema';
+
+// react-jsonschema-form under Jest, which runs CommonJS: the package's own CommonJS build of the form stands for
+// the component file the page imports (which has none); the package's index requires the ajv validator it is not
+// installed with (the form uses schema-form-validator.ts). Its `allOf` merger is ES modules only: these schemas have
+// no `allOf`, so a merger that refuses to merge stands for it.
+jest.mock('@rjsf/core/lib/components/Form.js', () => jest.requireActual('@rjsf/core'), { virtual: true });
+jest.mock('@rjsf/validator-ajv8', () => ({}), { virtual: true });
+jest.mock('@x0k/json-schema-merge', () => ({
+  createComparator: () => ({ compareSchemaDefinitions: noMerge, compareSchemaValues: noMerge }),
+  createMerger: () => ({ mergeArrayOfSchemaDefinitions: noMerge }),
+  createShallowAllOfMerge: () => noMerge,
+}));
+jest.mock('@x0k/json-schema-merge/lib/array', () => ({
+  createIntersector: () => noMerge,
+  createDeduplicator: () => noMerge,
+}));
+
+function noMerge(): never {
+  throw new Error('No allOf merging under Jest: the merger is ES modules only.');
+}
+
+// The form copies its data with structuredClone, which Jest's jsdom environment does not give.
+globalThis.structuredClone ??= ((value: unknown) => deserialize(serialize(value))) as typeof structuredClone;
+
+function options(select: HTMLElement): string[] {
+  return [...(select as HTMLSelectElement).options].map((option) => option.value);
+}
+
+describe('the placements editor’s props form', () => {
+  it('offers an enum without a type as a drop-down, unchosen while it is required, and gives the chosen value', async () => {
+    const schema: JsonSchema = {
+      type: 'object',
+      required: ['tone'],
+      properties: { tone: { enum: ['info', 'warning', 'success'] } },
+    };
+    const onChange = jest.fn();
+    render(<PlacementPropsForm schema={schema} props={{}} idPrefix="callout" onChange={onChange} />);
+
+    expect(screen.queryByText(/Unsupported field schema/)).toBeNull();
+    const tone = screen.getByRole('combobox', { name: /tone/ });
+    expect(options(tone)).toEqual(['', '0', '1', '2']);
+    expect([...(tone as HTMLSelectElement).options].map((option) => option.textContent)).toEqual([
+      '',
+      'info',
+      'warning',
+      'success',
+    ]);
+    expect(tone).toHaveProperty('value', '');
+    expect(onChange).not.toHaveBeenCalledWith(expect.objectContaining({ tone: expect.anything() }));
+
+    fireEvent.change(tone, { target: { value: '1' } });
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ tone: 'warning' }));
+  });
+
+  it('offers a union of literals (as MaintenanceNotice declares its severity) as a drop-down, the first not chosen for the operator', async () => {
+    const schema: JsonSchema = {
+      type: 'object',
+      additionalProperties: false,
+      required: ['message', 'severity'],
+      properties: {
+        message: { type: 'string' },
+        severity: {
+          anyOf: [
+            { const: 'info', type: 'string' },
+            { const: 'warning', type: 'string' },
+          ],
+        },
+      },
+    };
+    const onChange = jest.fn();
+    const { rerender } = render(
+      <PlacementPropsForm schema={schema} props={{ message: 'Down at noon' }} idPrefix="notice" onChange={onChange} />,
+    );
+
+    const severity = screen.getByRole('combobox', { name: /severity/ });
+    expect(screen.queryByText(/Unsupported field schema/)).toBeNull();
+    expect([...(severity as HTMLSelectElement).options].map((option) => option.textContent)).toEqual([
+      '',
+      'info',
+      'warning',
+    ]);
+    expect(severity).toHaveProperty('value', '');
+    for (const [props] of onChange.mock.calls) expect(props).not.toHaveProperty('severity');
+
+    fireEvent.change(severity, { target: { value: '1' } });
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ message: 'Down at noon', severity: 'warning' }));
+
+    // Saved props show as chosen.
+    rerender(
+      <PlacementPropsForm
+        schema={schema}
+        props={{ message: 'Down at noon', severity: 'info' }}
+        idPrefix="notice"
+        onChange={onChange}
+      />,
+    );
+    expect(screen.getByRole('combobox', { name: /severity/ })).toHaveProperty('value', '0');
+  });
+});
+
+describe('the props schema as the form is given it', () => {
+  it('types a choice by the values it allows, at every depth, when they share a type', () => {
+    expect(
+      propsFormSchema({
+        type: 'object',
+        properties: {
+          tone: { enum: ['info', 'warning'] },
+          size: { oneOf: [{ const: 1 }, { const: 2.5 }] },
+          count: { enum: [1, 2] },
+          fixed: { const: true },
+          links: {
+            type: 'array',
+            items: { type: 'object', properties: { kind: { anyOf: [{ const: 'a' }, { enum: ['b'] }] } } },
+          },
+          mixed: { enum: ['a', 1] },
+          typed: { type: ['string', 'null'], enum: ['a', null] },
+          text: { type: 'string' },
+          shapes: { enum: [{ a: 1 }] },
+        },
+      }),
+    ).toEqual({
+      type: 'object',
+      properties: {
+        tone: { type: 'string', enum: ['info', 'warning'] },
+        size: {
+          type: 'number',
+          oneOf: [
+            { type: 'integer', const: 1 },
+            { type: 'number', const: 2.5 },
+          ],
+        },
+        count: { type: 'integer', enum: [1, 2] },
+        fixed: { type: 'boolean', const: true },
+        links: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              kind: {
+                type: 'string',
+                anyOf: [
+                  { type: 'string', const: 'a' },
+                  { type: 'string', enum: ['b'] },
+                ],
+              },
+            },
+          },
+        },
+        mixed: { enum: ['a', 1] },
+        typed: { type: ['string', 'null'], enum: ['a', null] },
+        text: { type: 'string' },
+        shapes: { enum: [{ a: 1 }] },
+      },
+    });
+  });
+
+  it('leaves the schema it is given as it was', () => {
+    const schema: JsonSchema = { type: 'object', properties: { tone: { enum: ['info'] } } };
+    propsFormSchema(schema);
+    expect(schema).toEqual({ type: 'object', properties: { tone: { enum: ['info'] } } });
+  });
+});
