@@ -196,6 +196,40 @@ describe('ResourceForm', () => {
     expect(onSaved).toHaveBeenCalledWith({ record: expect.objectContaining({ title: 'Fixed' }), relations: [] });
   });
 
+  it('asks before replacing a field someone saved since the form loaded, then keeps theirs or saves over them', async () => {
+    const api = meApi();
+    let stored: ResourceRecord = { ...record, title: 'Their title', label: 'Their label' };
+    api.routes.set('GET /api/resources/articles/records/3', () => ({ body: { record: stored, relations: [] } }));
+    api.routes.set('PUT /api/resources/articles/records/3', (request) => {
+      stored = { ...stored, ...(request.body as Record<string, string>) };
+      return { body: { record: stored, relations: [] } };
+    });
+    await renderForm(api);
+    const puts = () => api.requests.filter((request) => request.method === 'PUT').map((request) => request.body);
+
+    fireEvent.change(screen.getByLabelText(/Title/), { target: { value: 'My title' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const conflict = await screen.findByRole('alert');
+    expect(conflict.textContent).toContain('someone saved other values of Title.');
+    expect(document.activeElement).toBe(conflict);
+    expect(puts()).toEqual([]);
+
+    // Theirs: the field takes the stored value, and nothing is left to save in it.
+    fireEvent.click(screen.getByRole('button', { name: 'Use their value' }));
+    expect((screen.getByLabelText(/Title/) as HTMLInputElement).value).toBe('Their title');
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    // Mine, over theirs: asked again, then saved as typed; their label (another field) is kept.
+    fireEvent.change(screen.getByLabelText(/Title/), { target: { value: 'My title' } });
+    stored = { ...stored, title: 'Their second title' };
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByRole('alert');
+    fireEvent.click(screen.getByRole('button', { name: 'Save mine anyway' }));
+    expect(await screen.findByText('Saved.')).toBeTruthy();
+    expect(puts()).toEqual([{ title: 'My title' }]);
+    expect(stored).toMatchObject({ title: 'My title', label: 'Their label' });
+  });
+
   it('creates with POST: empty values, form slots in create mode, onSaved once nothing is unsaved', async () => {
     const api = meApi();
     api.routes.set('POST /api/resources/articles/records', (request) => ({

@@ -16,6 +16,7 @@ import { forgetDraft, keepDraft, readDraft, type DraftOwner } from './record-dra
 import { FieldErrorSummary } from './field-error-summary';
 import { focusUnchosenPicker, UNCHOSEN_MESSAGE } from './related-record-picker';
 import { ReadOnlyRoleNotice, useMayChangeRecords } from './read-only-role';
+import { findSaveConflict, SaveConflictNotice, type SaveConflict } from './save-conflict';
 
 export interface ResourceFormProps {
   definition: ResourceDefinition;
@@ -48,7 +49,12 @@ function sameValues(fields: readonly FieldItem[], a: Record<string, JsonValue>, 
 }
 
 /** `failed` with a message when the save failed as a whole; field errors are listed from `errors` instead. */
-type Status = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'failed'; message: string | null };
+type Status =
+  | { kind: 'idle' }
+  | { kind: 'saving' }
+  | { kind: 'saved' }
+  | { kind: 'failed'; message: string | null }
+  | { kind: 'conflict'; conflict: SaveConflict };
 
 /**
  * The record form: the resource's items in order, an ordinary field or a slot item (through the global registry,
@@ -133,8 +139,8 @@ export function ResourceForm({ definition, record, relations, onSaved }: Resourc
     [mode, values, errors, setValue],
   );
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const submit = async (event?: FormEvent<HTMLFormElement>, overwriting?: SaveConflict) => {
+    event?.preventDefault();
     // The Save button stays enabled (disabling it would drop the keyboard focus), so a second press is ignored here.
     // A created record is saved once: the page moves on to it.
     if (saving.current || created || !mayChange) return;
@@ -154,6 +160,17 @@ export function ResourceForm({ definition, record, relations, onSaved }: Resourc
     }
     try {
       const records = `/api/resources/${encodeURIComponent(definition.name)}/records`;
+      // The same field changed by someone else meanwhile: asked about, not replaced (unless the answer was to).
+      const conflict =
+        record && !overwriting
+          ? await findSaveConflict(client, `${records}/${record.id}`, fields, saved, values, (stored) =>
+              initialValues(fields, stored),
+            )
+          : null;
+      if (conflict) {
+        setStatus({ kind: 'conflict', conflict });
+        return;
+      }
       const payload = record
         ? await client.put<RecordPayload>(`${records}/${record.id}`, body)
         : await client.post<RecordPayload>(records, body);
@@ -227,6 +244,20 @@ export function ResourceForm({ definition, record, relations, onSaved }: Resourc
         <p className="form__status" role="status">
           {status.kind === 'saved' && (mode === 'create' ? 'Created.' : 'Saved.')}
         </p>
+        {status.kind === 'conflict' && (
+          <SaveConflictNotice
+            conflict={status.conflict}
+            onKeepTheirs={() => {
+              const theirs = Object.fromEntries(
+                status.conflict.fields.map((field) => [field.name, status.conflict.theirs[field.name] ?? null]),
+              );
+              setSaved((current) => ({ ...current, ...theirs }));
+              setValues((current) => ({ ...current, ...theirs }));
+              setStatus({ kind: 'idle' });
+            }}
+            onSaveMine={() => void submit(undefined, status.conflict)}
+          />
+        )}
         {status.kind === 'failed' && status.message !== null && (
           <p className="form-error" role="alert">
             {status.message}

@@ -14,18 +14,7 @@ const FORM = 'form[data-resource-form="articles"]';
  * the later save keeps the earlier one's change instead of writing back the value its form had loaded.
  */
 it("keeps both tabs' changes to different fields of one record, and shows the other's after saving", async () => {
-  const { page: first, log } = await suite.newPage();
-  await signIn(first);
-  const article = await firstRecord(first, 'articles');
-  const second = await first.context().newPage();
-  for (const tab of [first, second]) {
-    await tab.goto(`/resources/articles/${article.id}/edit`);
-    await waitForSettledPage(tab);
-  }
-
-  await first.locator(`${FORM} [name="title"]`).fill(`${article.title} (first tab)`);
-  await first.getByRole('button', { name: 'Save' }).click();
-  await first.locator(`${FORM} [role="status"]`).getByText('Saved.').waitFor();
+  const { first, second, article, log } = await titleSavedInFirstOfTwoTabs();
 
   // The second tab still shows the old title; it changes the label only.
   expect(await second.locator(`${FORM} [name="title"]`).inputValue()).toBe(article.title);
@@ -38,3 +27,34 @@ it("keeps both tabs' changes to different fields of one record, and shows the ot
   expect(stored.body.record).toMatchObject({ title: `${article.title} (first tab)`, label: 'Second tab label' });
   expect(log.pageErrors).toEqual([]);
 });
+
+it('asks before a save replaces the title another tab saved meanwhile, and keeps theirs when asked to', async () => {
+  const { first, second, article, log } = await titleSavedInFirstOfTwoTabs();
+
+  await second.locator(`${FORM} [name="title"]`).fill(`${article.title} (second tab)`);
+  await second.getByRole('button', { name: 'Save' }).click();
+  const conflict = second.locator(`${FORM} [data-save-conflict]`);
+  await conflict.getByText('someone saved other values of Title', { exact: false }).waitFor();
+  await conflict.getByRole('button', { name: 'Use their value' }).click();
+  expect(await second.locator(`${FORM} [name="title"]`).inputValue()).toBe(`${article.title} (first tab)`);
+
+  const stored = await fetchInPage<RecordPayload>(first, `/api/resources/articles/records/${article.id}`);
+  expect(stored.body.record.title).toBe(`${article.title} (first tab)`);
+  expect(log.pageErrors).toEqual([]);
+});
+
+/** Two tabs on one article's edit form, opened before either saved; then the first saves a new title. */
+async function titleSavedInFirstOfTwoTabs() {
+  const { page: first, log } = await suite.newPage();
+  await signIn(first);
+  const article = await firstRecord(first, 'articles');
+  const second = await first.context().newPage();
+  for (const tab of [first, second]) {
+    await tab.goto(`/resources/articles/${article.id}/edit`);
+    await waitForSettledPage(tab);
+  }
+  await first.locator(`${FORM} [name="title"]`).fill(`${article.title} (first tab)`);
+  await first.getByRole('button', { name: 'Save' }).click();
+  await first.locator(`${FORM} [role="status"]`).getByText('Saved.').waitFor();
+  return { first, second, article, log };
+}
