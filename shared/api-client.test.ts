@@ -147,6 +147,21 @@ describe('createApiClient', () => {
     await expect(client.get('/api/resources/articles/records/46')).rejects.toMatchObject({ deletedRecord: null });
   });
 
+  it('reads the record as stored from a refused save, when the error body carries one', async () => {
+    const storedRecord = { id: 7, title: 'Theirs', label: 'Theirs' };
+    const client = createApiClient(async (url) => {
+      const error = { code: 'conflict', message: 'Saved since.', fields: { title: 'Saved since.' } };
+      if (url.endsWith('/7')) return answer(409, { error: { ...error, storedRecord } });
+      return answer(409, { error: { ...error, storedRecord: { ...storedRecord, id: '8' } } });
+    });
+    await expect(client.put('/api/resources/articles/records/7', {})).rejects.toMatchObject({
+      status: 409,
+      fields: { title: 'Saved since.' },
+      storedRecord,
+    });
+    await expect(client.put('/api/resources/articles/records/8', {})).rejects.toMatchObject({ storedRecord: null });
+  });
+
   it('says the server could not answer when the answer is not an error body, naming the request apart', async () => {
     const client = createApiClient(async () => answer(502));
     await expect(client.get('/slots')).rejects.toMatchObject({

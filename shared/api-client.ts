@@ -1,6 +1,6 @@
 import { isErrorBody, type ErrorCode } from './errors';
 import type { PlacementsDraft } from './placements';
-import type { RestorableRecord } from './resource-wire';
+import type { ResourceRecord, RestorableRecord } from './resource-wire';
 
 /**
  * The one JSON client of the product's API, for the host and for remote components (the remote kit ships it).
@@ -60,6 +60,8 @@ export interface ApiClientOptions {
  * `deletedRecord`: a record not found because it was deleted, still restorable (ErrorBody `deletedRecord`).
  * `savedDraft`: a placements draft save refused because the draft was saved since: by whom and when (ErrorBody
  * `savedDraft`), for the page to say in its own words and the reader's time zone.
+ * `storedRecord`: a record save refused because a field it changed was saved since (`UNCHANGED_FIELDS_KEY`): the
+ * record as stored now (ErrorBody `storedRecord`).
  */
 export class ApiError extends Error {
   constructor(
@@ -72,6 +74,7 @@ export class ApiError extends Error {
     readonly request: string | null = null,
     readonly deletedRecord: RestorableRecord | null = null,
     readonly savedDraft: Pick<PlacementsDraft, 'updatedBy' | 'updatedAt'> | null = null,
+    readonly storedRecord: ResourceRecord | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -111,6 +114,14 @@ function savedDraftOf(payload: unknown): Pick<PlacementsDraft, 'updatedBy' | 'up
   const { updatedBy, updatedAt } = saved as Partial<PlacementsDraft>;
   const stringOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
   return stringOrNull(updatedBy) && stringOrNull(updatedAt) ? { updatedBy, updatedAt } : null;
+}
+
+/** The `storedRecord` of an error body, when it is a record (an object with a numeric id); null otherwise. */
+function storedRecordOf(payload: unknown): ResourceRecord | null {
+  const stored = (payload as { error?: { storedRecord?: unknown } }).error?.storedRecord;
+  return typeof stored === 'object' && stored !== null && typeof (stored as { id?: unknown }).id === 'number'
+    ? (stored as ResourceRecord)
+    : null;
 }
 
 /** `Retry-After` in seconds; the HTTP-date form is not used by this server and counts as absent. */
@@ -165,6 +176,7 @@ export function createApiClient(fetchImpl: FetchLike = globalFetch, options: Api
           null,
           deletedRecordOf(payload),
           savedDraftOf(payload),
+          storedRecordOf(payload),
         );
       }
       throw new ApiError(

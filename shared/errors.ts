@@ -1,5 +1,5 @@
 import type { PlacementProblem, PlacementsDraft } from './placements';
-import type { RestorableRecord } from './resource-wire';
+import type { ResourceRecord, RestorableRecord } from './resource-wire';
 
 /** Error codes and statuses of every JSON error the server sends. */
 export const ERROR_STATUS = {
@@ -34,6 +34,8 @@ export interface ErrorBody {
     savedDraft?: Pick<PlacementsDraft, 'updatedBy' | 'updatedAt'>;
     /** A record not found (404) because it was deleted: which, and until when it can be restored. */
     deletedRecord?: RestorableRecord;
+    /** A record save refused (409) because a field of its UNCHANGED_FIELDS_KEY holds another value: the record now. */
+    storedRecord?: ResourceRecord;
   };
 }
 

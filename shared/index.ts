@@ -246,5 +246,6 @@ export {
   RECORD_BULK_MAX,
   RECORD_RESTORE_WINDOW_MS,
   DELETED_RECORDS_LIMIT,
+  UNCHANGED_FIELDS_KEY,
 } from './resource-wire';
 export { spellUndecomposedLetters, UNDECOMPOSED_LETTERS } from './undecomposed-letters';

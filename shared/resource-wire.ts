@@ -197,8 +197,17 @@ export interface RecordPayload {
   relations: RelationBlock[];
 }
 
-/** Body of `PUT /api/resources/:name/records/:id` and of `POST /api/resources/:name/records`: field values. */
+/**
+ * Body of `PUT /api/resources/:name/records/:id` and of `POST /api/resources/:name/records`: field values. A `PUT`
+ * may also carry, under UNCHANGED_FIELDS_KEY, the values the client loaded of the fields it changes: the save then
+ * lands only if each of them still holds that value, checked in the write itself (409 `conflict` with the record as
+ * stored in `error.storedRecord` otherwise), so that two people saving the same field never replace each other's
+ * value unseen, whichever host each is on.
+ */
 export type RecordUpdateRequest = Record<string, JsonValue>;
+
+/** The key of a `PUT` body whose value (`{ field: value loaded }`) is the precondition of the save (no field has it). */
+export const UNCHANGED_FIELDS_KEY = '$ifUnchanged';
 
 /**
  * `DELETE /api/resources/:name/records/:id`: the record as it was, and until when (epoch milliseconds)

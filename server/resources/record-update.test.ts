@@ -4,7 +4,13 @@
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type request from 'supertest';
-import type { ErrorBody, RecordListPayload, RecordPayload, ResourceRecord } from '../../shared';
+import {
+  UNCHANGED_FIELDS_KEY,
+  type ErrorBody,
+  type RecordListPayload,
+  type RecordPayload,
+  type ResourceRecord,
+} from '../../shared';
 import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
 import {
   closeTwoHosts,
@@ -13,6 +19,7 @@ import {
   signedInAgent,
   type DemoTestApp,
 } from '../../testing/server/test-app';
+import { UNCHANGED_FIELDS_MESSAGES } from './unchanged-fields';
 import { FIELD_MESSAGES } from './validate-record-update';
 
 /** A server up for the whole case, on loopback. */
@@ -130,5 +137,98 @@ function recordCases(twoHosts: () => Promise<[DemoTestApp, DemoTestApp]>): void 
     } finally {
       for (const server of servers) server.close();
     }
+  });
+
+  it('saves a field only while it holds the value loaded, when the save says so ($ifUnchanged)', async () => {
+    const other = await signedInAgent(hosts[1].app);
+    // Someone on the other host saves another title, and a body.
+    expect((await other.put(url(article.id)).send({ title: 'Theirs', body: 'Their body' })).status).toBe(200);
+
+    // A save of the title loaded before that is refused, with their record; nothing of it is written.
+    const refused = await agent.put(url(article.id)).send({
+      title: 'Mine',
+      label: 'My label',
+      [UNCHANGED_FIELDS_KEY]: { title: article.title, label: article.label },
+    });
+    expect(refused.status).toBe(409);
+    const { error } = refused.body as ErrorBody;
+    expect(error).toMatchObject({
+      code: 'conflict',
+      message: UNCHANGED_FIELDS_MESSAGES.changed(['Title']),
+      fields: { title: UNCHANGED_FIELDS_MESSAGES.field },
+    });
+    expect(error.storedRecord).toMatchObject({ id: article.id, title: 'Theirs', body: 'Their body' });
+    expect(((await agent.get(url(article.id))).body as RecordPayload).record).toMatchObject({
+      title: 'Theirs',
+      label: article.label,
+    });
+
+    // A save of a field they left alone lands, and keeps theirs; so does the title, expecting what is stored now.
+    const label = await agent
+      .put(url(article.id))
+      .send({ label: 'Mine', [UNCHANGED_FIELDS_KEY]: { label: article.label } });
+    expect(label.status).toBe(200);
+    expect((label.body as RecordPayload).record).toMatchObject({ title: 'Theirs', body: 'Their body', label: 'Mine' });
+    const title = await agent.put(url(article.id)).send({ title: 'Mine', [UNCHANGED_FIELDS_KEY]: { title: 'Theirs' } });
+    expect((title.body as RecordPayload).record).toMatchObject({ title: 'Mine', body: 'Their body' });
+
+    // A field never set holds null.
+    const cleared = await agent.put(url(article.id)).send({ group: null });
+    expect((cleared.body as RecordPayload).record).not.toHaveProperty('group');
+    const group = await agent.put(url(article.id)).send({ group: 'news', [UNCHANGED_FIELDS_KEY]: { group: null } });
+    expect((group.body as RecordPayload).record.group).toBe('news');
+  });
+
+  it('lets one of two saves of the same field land when both expect the value loaded, on one host and on two', async () => {
+    const servers = await Promise.all(hosts.map((host) => listening(host.app.handler)));
+    try {
+      const agents = await Promise.all(servers.map((server) => signedInAgent(server)));
+      let loaded = article.title;
+      for (let round = 0; round < 8; round++) {
+        const mine = [`First ${round}`, `Second ${round}`];
+        const responses = await Promise.all(
+          mine.map((title, index) =>
+            agents[round % 2 === 0 ? 0 : index]!.put(url(article.id)).send({
+              title,
+              [UNCHANGED_FIELDS_KEY]: { title: loaded },
+            }),
+          ),
+        );
+        expect(responses.map((response) => response.status).sort()).toEqual([200, 409]);
+        const landed = mine[responses.findIndex((response) => response.status === 200)]!;
+        const refused = responses.find((response) => response.status === 409)!;
+        expect((refused.body as ErrorBody).error.storedRecord?.title).toBe(landed);
+        loaded = ((await agents[0]!.get(url(article.id))).body as RecordPayload).record.title;
+        expect(loaded).toBe(landed);
+      }
+    } finally {
+      for (const server of servers) server.close();
+    }
+  });
+
+  it("refuses a precondition that is not an object of the resource's fields, saving nothing", async () => {
+    for (const [unchanged, message] of [
+      ['title', UNCHANGED_FIELDS_MESSAGES.notAnObject],
+      [null, UNCHANGED_FIELDS_MESSAGES.notAnObject],
+      [{ title: article.title, nope: 1, id: 1 }, UNCHANGED_FIELDS_MESSAGES.unknownFields(['nope', 'id'])],
+    ] as const) {
+      const response = await agent.put(url(article.id)).send({ title: 'Mine', [UNCHANGED_FIELDS_KEY]: unchanged });
+      expect([response.status, (response.body as ErrorBody).error.message]).toEqual([400, message]);
+    }
+    // Not a field: a create or a bulk update naming it is told so, as for any unknown field.
+    const created = await agent
+      .post('/api/resources/articles/records')
+      .send({ title: 'New', slug: 'new', [UNCHANGED_FIELDS_KEY]: {} });
+    expect((created.body as ErrorBody).error.fields).toMatchObject({ [UNCHANGED_FIELDS_KEY]: FIELD_MESSAGES.unknown });
+    expect(((await agent.get(url(article.id))).body as RecordPayload).record).toEqual(article);
+  });
+
+  it('answers the delete of a record deleted already with where to restore it', async () => {
+    expect((await agent.delete(url(article.id))).status).toBe(200);
+    const again = await agent.delete(url(article.id));
+    expect(again.status).toBe(404);
+    const { error } = again.body as ErrorBody;
+    expect(error.message).toContain('was deleted');
+    expect(error.deletedRecord).toMatchObject({ resource: 'articles', id: article.id });
   });
 }

@@ -33,6 +33,7 @@ import type { RecordPage } from './record-page-query';
 import { MissingReferencesError, ReferredRecordError, type RecordSource } from './record-source';
 import type { RegisteredResource } from './registered-resource';
 import type { ResourceRegistry } from './resource-registry';
+import { assertUnchanged, takeUnchangedFields, type UnchangedFields } from './unchanged-fields';
 import { validateRecordUpdate } from './validate-record-update';
 
 export interface ResourcesRouterOptions {
@@ -132,9 +133,9 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
     resource: RegisteredResource,
     id: number,
   ): Promise<RecordDeletedPayload> => {
-    const unknown = () => HttpError.notFound(RESOURCE_MESSAGES.unknownRecord(resource.name, String(id)));
     const record = await records.get(tenant, resource.name, id);
-    if (!record) throw unknown();
+    // Deleted already (another tab, a bulk delete): said so, with where to restore it.
+    if (!record) throw await missingRecord(tenant, resource, id, 'read');
     await assertNotReferred(resources, records, tenant, resource.name, record);
     const deletedAt = Date.now();
     const referrers = resources.referrersOf(resource.name);
@@ -146,7 +147,7 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
         await assertNotReferred(resources, records, tenant, resource.name, record);
         throw new HttpError('conflict', RECORD_DELETE_MESSAGES.referred(record.title || `#${record.id}`, ['records']));
       });
-    if (!deleted) throw unknown();
+    if (!deleted) throw await missingRecord(tenant, resource, id, 'read');
     return { deleted, restorableUntil: deletedAt + RECORD_RESTORE_WINDOW_MS };
   };
 
@@ -229,13 +230,17 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
     id: number,
     body: unknown,
     missing: Readonly<Record<string, string>>,
+    unchanged: UnchangedFields | null = null,
   ): Promise<ResourceRecord> => {
     const saved = await records
       .update(
         tenant,
         resource.name,
         id,
-        (current) => validateRecordUpdate(resource.fields, id, body, current, missing),
+        (current) => {
+          if (unchanged) assertUnchanged(resource.fields, unchanged, current);
+          return validateRecordUpdate(resource.fields, id, body, current, missing);
+        },
         relatedReferences(resource, body),
       )
       .catch(refusedReferences);
@@ -326,9 +331,11 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
       async (req, res) => {
         const resource = resourceOf(req);
         const id = recordIdOf(req, resource);
+        const { values, unchanged } = takeUnchangedFields(resource.fields, req.body);
         const tenant = (await currentTenant(req, tenants)).current.id;
-        const missing = await missingRelatedRecords(resources, records, tenant, resource, req.body);
-        res.json(await recordPayload(tenant, resource, await updateRecord(tenant, resource, id, req.body, missing)));
+        const missing = await missingRelatedRecords(resources, records, tenant, resource, values);
+        const saved = await updateRecord(tenant, resource, id, values, missing, unchanged);
+        res.json(await recordPayload(tenant, resource, saved));
       },
     ],
     DELETE: async (req, res) => {
