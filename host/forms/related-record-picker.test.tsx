@@ -1,5 +1,10 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import type { RecordListPayload, ResourceDefinition, ResourceRecord } from '../../shared';
+import {
+  UNCHANGED_FIELDS_KEY,
+  type RecordListPayload,
+  type ResourceDefinition,
+  type ResourceRecord,
+} from '../../shared';
 import {
   ApiClientProvider,
   ComponentRegistry,
@@ -116,7 +121,7 @@ describe('a relation field in the record form', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Saved.')).toBeTruthy();
-    expect(puts(api)).toEqual([{ authorId: 2 }]);
+    expect(puts(api)).toEqual([{ authorId: 2, [UNCHANGED_FIELDS_KEY]: { authorId: 1 } }]);
   });
 
   it('opens the first records by title with ArrowDown, says when there are more, and Escape gives the choice back', async () => {
@@ -149,7 +154,7 @@ describe('a relation field in the record form', () => {
     expect(box.value).toBe('');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Saved.')).toBeTruthy();
-    expect(puts(api)).toEqual([{ authorId: null }]);
+    expect(puts(api)).toEqual([{ authorId: null, [UNCHANGED_FIELDS_KEY]: { authorId: 1 } }]);
   });
 
   it('refuses to save a name typed and not chosen yet, then chooses it with Enter once found', async () => {
@@ -168,7 +173,7 @@ describe('a relation field in the record form', () => {
     expect(box.value).toBe('Alan Turing');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Saved.')).toBeTruthy();
-    expect(puts(api)).toEqual([{ authorId: 3 }]);
+    expect(puts(api)).toEqual([{ authorId: 3, [UNCHANGED_FIELDS_KEY]: { authorId: 1 } }]);
   });
 
   it('gives the choice back on Escape after the box was emptied, reaches the last option with ArrowUp, keeps the focus on Clear', async () => {

@@ -1,7 +1,9 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import {
+  UNCHANGED_FIELDS_KEY,
   VIEWER_CANNOT_CHANGE_RECORDS,
   type FormSlotProps,
+  type JsonValue,
   type ResourceDefinition,
   type ResourceRecord,
 } from '../../shared';
@@ -170,7 +172,8 @@ describe('ResourceForm', () => {
           },
         };
       }
-      return { body: { record: { ...record, ...body }, relations: [] } };
+      const { [UNCHANGED_FIELDS_KEY]: _unchanged, ...values } = body;
+      return { body: { record: { ...record, ...values }, relations: [] } };
     });
     const { onSaved } = await renderForm(api);
 
@@ -191,43 +194,116 @@ describe('ResourceForm', () => {
     expect(await screen.findByText('Saved.')).toBeTruthy();
     const put = api.requests.filter((request) => request.method === 'PUT');
     expect(put).toHaveLength(2);
-    // Only what the form changed: the other fields stay as the server holds them.
-    expect(put.map((request) => request.body)).toEqual([{ title: '' }, { title: 'Fixed' }]);
+    // Only what the form changed, with the value it loaded: the other fields stay as the server holds them.
+    expect(put.map((request) => request.body)).toEqual([
+      { title: '', [UNCHANGED_FIELDS_KEY]: { title: 'Hello world' } },
+      { title: 'Fixed', [UNCHANGED_FIELDS_KEY]: { title: 'Hello world' } },
+    ]);
     expect(onSaved).toHaveBeenCalledWith({ record: expect.objectContaining({ title: 'Fixed' }), relations: [] });
   });
 
-  it('asks before replacing a field someone saved since the form loaded, then keeps theirs or saves over them', async () => {
-    const api = meApi();
-    let stored: ResourceRecord = { ...record, title: 'Their title', label: 'Their label' };
-    api.routes.set('GET /api/resources/articles/records/3', () => ({ body: { record: stored, relations: [] } }));
+  /** A PUT route that refuses, as the server does, a save whose `$ifUnchanged` no longer holds (409 `storedRecord`). */
+  function storedRecordRoute(api: FakeApi, initial: ResourceRecord) {
+    const server = { stored: initial };
     api.routes.set('PUT /api/resources/articles/records/3', (request) => {
-      stored = { ...stored, ...(request.body as Record<string, string>) };
-      return { body: { record: stored, relations: [] } };
+      const { [UNCHANGED_FIELDS_KEY]: unchanged = {}, ...values } = request.body as Record<string, JsonValue>;
+      const moved = Object.entries(unchanged as Record<string, JsonValue>).filter(
+        ([name, value]) => (server.stored[name] ?? null) !== value,
+      );
+      if (moved.length > 0) {
+        const fields = Object.fromEntries(moved.map(([name]) => [name, 'Saved since.']));
+        return {
+          status: 409,
+          body: { error: { code: 'conflict', message: 'Saved since.', fields, storedRecord: server.stored } },
+        };
+      }
+      server.stored = { ...server.stored, ...values };
+      return { body: { record: server.stored, relations: [] } };
     });
-    await renderForm(api);
     const puts = () => api.requests.filter((request) => request.method === 'PUT').map((request) => request.body);
+    return { server, puts };
+  }
+
+  it('asks when the server refuses a field someone saved since the form loaded, then keeps theirs or saves over them', async () => {
+    const api = meApi();
+    const { server, puts } = storedRecordRoute(api, { ...record, title: 'Their title', body: 'Their body' });
+    await renderForm(api);
+    const title = () => (screen.getByLabelText(/Title/) as HTMLInputElement).value;
 
     fireEvent.change(screen.getByLabelText(/Title/), { target: { value: 'My title' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     const conflict = await screen.findByRole('alert');
     expect(conflict.textContent).toContain('someone saved other values of Title.');
     expect(document.activeElement).toBe(conflict);
-    expect(puts()).toEqual([]);
+    expect(puts()).toEqual([{ title: 'My title', [UNCHANGED_FIELDS_KEY]: { title: 'Hello world' } }]);
+    // Their change to a field this form left alone is shown at once; mine is still there to decide on.
+    expect((screen.getByLabelText(/Body/) as HTMLTextAreaElement).value).toBe('Their body');
+    expect(title()).toBe('My title');
 
     // Theirs: the field takes the stored value, and nothing is left to save in it.
     fireEvent.click(screen.getByRole('button', { name: 'Use their value' }));
-    expect((screen.getByLabelText(/Title/) as HTMLInputElement).value).toBe('Their title');
+    expect(title()).toBe('Their title');
     expect(screen.queryByRole('alert')).toBeNull();
 
-    // Mine, over theirs: asked again, then saved as typed; their label (another field) is kept.
+    // Mine, over theirs: asked again (saved once more meanwhile), then saved as typed, expecting what was shown.
     fireEvent.change(screen.getByLabelText(/Title/), { target: { value: 'My title' } });
-    stored = { ...stored, title: 'Their second title' };
+    server.stored = { ...server.stored, title: 'Their second title' };
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await screen.findByRole('alert');
     fireEvent.click(screen.getByRole('button', { name: 'Save mine anyway' }));
     expect(await screen.findByText('Saved.')).toBeTruthy();
-    expect(puts()).toEqual([{ title: 'My title' }]);
-    expect(stored).toMatchObject({ title: 'My title', label: 'Their label' });
+    expect(puts().slice(1)).toEqual([
+      { title: 'My title', [UNCHANGED_FIELDS_KEY]: { title: 'Their title' } },
+      { title: 'My title', [UNCHANGED_FIELDS_KEY]: { title: 'Their second title' } },
+    ]);
+    expect(server.stored).toMatchObject({ title: 'My title', body: 'Their body' });
+  });
+
+  it('saves without asking when someone saved the very value this form saves', async () => {
+    const api = meApi();
+    const { server, puts } = storedRecordRoute(api, { ...record, title: 'Same title', slug: 'theirs' });
+    await renderForm(api);
+    fireEvent.change(screen.getByLabelText(/Title/), { target: { value: 'Same title' } });
+    fireEvent.change(screen.getByLabelText(/Body/), { target: { value: 'My body' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Saved.')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+    // Again on top of theirs: the title is theirs already, only the body is left to save.
+    expect(puts()[1]).toEqual({ body: 'My body', [UNCHANGED_FIELDS_KEY]: { body: 'Text' } });
+    expect(server.stored).toMatchObject({ title: 'Same title', slug: 'theirs', body: 'My body' });
+    expect((screen.getByLabelText(/Slug/) as HTMLInputElement).value).toBe('theirs');
+  });
+
+  it('offers to restore a record deleted while it was edited, then saves the changes it kept', async () => {
+    const api = meApi();
+    let deleted = true;
+    api.routes.set('PUT /api/resources/articles/records/3', (request) => {
+      if (!deleted) return { body: { record: { ...record, title: 'Kept' }, relations: [] } };
+      const deletedRecord = { resource: 'articles', id: 3, restorableUntil: Date.now() + 60_000 };
+      return {
+        status: 404,
+        body: { error: { code: 'not_found', message: 'It was deleted meanwhile.', deletedRecord } },
+      };
+    });
+    api.routes.set('POST /api/resources/articles/records/3/restore', () => {
+      deleted = false;
+      return { body: { record, relations: [] } };
+    });
+    await renderForm(api);
+
+    fireEvent.change(screen.getByLabelText(/Title/), { target: { value: 'Kept' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const notice = await screen.findByRole('alert');
+    expect(notice.textContent).toContain('It was deleted meanwhile.');
+    expect(document.activeElement).toBe(notice);
+    fireEvent.click(within(notice).getByRole('button', { name: 'Restore it' }));
+    expect(await screen.findByText('Restored. Save to keep your changes.')).toBeTruthy();
+    expect((screen.getByLabelText(/Title/) as HTMLInputElement).value).toBe('Kept');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Saved.')).toBeTruthy();
+    expect(api.requests.map((request) => `${request.method} ${request.path}`)).toContain(
+      'POST /api/resources/articles/records/3/restore',
+    );
   });
 
   it('creates with POST: empty values, form slots in create mode, onSaved once nothing is unsaved', async () => {

@@ -8,15 +8,19 @@ import type {
   RelationBlock,
   ResourceDefinition,
   ResourceRecord,
+  RestorableRecord,
 } from '../../shared';
+import { UNCHANGED_FIELDS_KEY } from '../../shared';
 import { ApiError, FormSlot, useApiClient, useSession } from '../core';
 import { useUnsavedChanges } from '../app/unsaved-changes';
+import { DeletedMeanwhileNotice } from './deleted-meanwhile-notice';
 import { FieldControl } from './field-control';
 import { forgetDraft, keepDraft, readDraft, type DraftOwner } from './record-draft';
 import { FieldErrorSummary } from './field-error-summary';
 import { focusUnchosenPicker, UNCHOSEN_MESSAGE } from './related-record-picker';
 import { ReadOnlyRoleNotice, useMayChangeRecords } from './read-only-role';
-import { findSaveConflict, SaveConflictNotice, type SaveConflict } from './save-conflict';
+import { formValues, NEW_RECORD, sameValues, type StoredValues } from './form-values';
+import { saveConflictOf, SaveConflictNotice, type SaveConflict } from './save-conflict';
 
 export interface ResourceFormProps {
   definition: ResourceDefinition;
@@ -28,24 +32,25 @@ export interface ResourceFormProps {
   onSaved?(payload: RecordPayload): void;
 }
 
-/** A new record's values before anything is typed: every field empty. */
-const NEW_RECORD: Readonly<Record<string, JsonValue | undefined>> = Object.freeze({});
-
-function initialValues(
+/**
+ * The form's values after a refused save, on top of the record as stored now: fields this form did not change and
+ * (when keeping theirs) the conflicting ones take the stored values; the other changes stay, to be saved.
+ */
+function rebased(
   fields: readonly FieldItem[],
-  record: Readonly<Record<string, JsonValue | undefined>>,
+  conflict: SaveConflict,
+  values: Readonly<Record<string, JsonValue>>,
+  saved: Readonly<Record<string, JsonValue>>,
+  keepTheirs: boolean,
 ): Record<string, JsonValue> {
-  const values: Record<string, JsonValue> = {};
+  const next = { ...values };
   for (const field of fields) {
-    const value = record[field.name];
-    values[field.name] =
-      value === undefined ? (field.input === 'checkbox' ? false : field.input === 'relation' ? null : '') : value;
+    const conflicting = conflict.fields.includes(field);
+    if ((keepTheirs && conflicting) || sameValues([field], values, saved)) {
+      next[field.name] = conflict.theirs[field.name] ?? null;
+    }
   }
-  return values;
-}
-
-function sameValues(fields: readonly FieldItem[], a: Record<string, JsonValue>, b: Record<string, JsonValue>): boolean {
-  return fields.every((field) => JSON.stringify(a[field.name] ?? null) === JSON.stringify(b[field.name] ?? null));
+  return next;
 }
 
 /** `failed` with a message when the save failed as a whole; field errors are listed from `errors` instead. */
@@ -54,6 +59,8 @@ type Status =
   | { kind: 'saving' }
   | { kind: 'saved' }
   | { kind: 'failed'; message: string | null }
+  | { kind: 'deleted'; message: string; deleted: RestorableRecord }
+  | { kind: 'restored' }
   | { kind: 'conflict'; conflict: SaveConflict };
 
 /**
@@ -85,7 +92,9 @@ export function ResourceForm({ definition, record, relations, onSaved }: Resourc
     [session.user, definition.name, record?.id],
   );
   const mode = record ? 'edit' : 'create';
-  const [saved, setSaved] = useState(() => initialValues(fields, record ?? NEW_RECORD));
+  // The record as last loaded or saved: what a save expects each field it changes to still hold on the server.
+  const [loaded, setLoaded] = useState<StoredValues>(() => record ?? NEW_RECORD);
+  const saved = useMemo(() => formValues(fields, loaded), [fields, loaded]);
   const [created, setCreated] = useState<RecordPayload | null>(null);
   const [restoredDraft] = useState(() => (draftOwner ? readDraft(draftOwner) : null));
   const [values, setValues] = useState(() => (restoredDraft ? { ...saved, ...restoredDraft } : saved));
@@ -139,7 +148,63 @@ export function ResourceForm({ definition, record, relations, onSaved }: Resourc
     [mode, values, errors, setValue],
   );
 
-  const submit = async (event?: FormEvent<HTMLFormElement>, overwriting?: SaveConflict) => {
+  /**
+   * Saves `values` over `base` (the record they were edited from): an edit sends only the fields it changed, each with
+   * the value it had in `base` (UNCHANGED_FIELDS_KEY), so the server keeps the other fields as stored (a change saved
+   * meanwhile to one this form left alone is kept, and shown once this save answers) and refuses the save, atomically,
+   * when one of them was saved since: the conflict is shown instead of replacing it.
+   */
+  const save = async (base: StoredValues, values: Record<string, JsonValue>, retried = false): Promise<void> => {
+    const from = formValues(fields, base);
+    const body: RecordUpdateRequest = {};
+    const unchanged: Record<string, JsonValue> = {};
+    for (const field of fields) {
+      if (record && sameValues([field], values, from)) continue;
+      body[field.name] = values[field.name] ?? null;
+      unchanged[field.name] = base[field.name] ?? null;
+    }
+    if (record) body[UNCHANGED_FIELDS_KEY] = unchanged;
+    const records = `/api/resources/${encodeURIComponent(definition.name)}/records`;
+    try {
+      const payload = record
+        ? await client.put<RecordPayload>(`${records}/${record.id}`, body)
+        : await client.post<RecordPayload>(records, body);
+      setErrors({});
+      setLoaded(payload.record);
+      setValues(formValues(fields, payload.record));
+      setStatus({ kind: 'saved' });
+      if (record) onSaved?.(payload);
+      else setCreated(payload);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) {
+        expire();
+        return;
+      }
+      const conflict = saveConflictOf(error, fields, values);
+      if (conflict) {
+        const next = rebased(fields, conflict, values, from, false);
+        setLoaded(conflict.stored);
+        setValues(next);
+        // Saved since, but to the very values this form saves: nothing to ask, it goes again on top of theirs.
+        if (conflict.fields.length === 0 && !retried) return save(conflict.stored, next, true);
+        setErrors({});
+        setStatus({ kind: 'conflict', conflict });
+        return;
+      }
+      if (error instanceof ApiError && error.deletedRecord) {
+        setStatus({ kind: 'deleted', message: error.message, deleted: error.deletedRecord });
+        return;
+      }
+      const fieldErrors = error instanceof ApiError ? error.fields : {};
+      setErrors(fieldErrors);
+      const count = Object.keys(fieldErrors).length;
+      const message = error instanceof ApiError ? (count > 0 ? null : error.message) : 'Could not save.';
+      setStatus({ kind: 'failed', message });
+      if (count > 0) setFocusFirstError((value) => value + 1);
+    }
+  };
+
+  const submit = async (event?: FormEvent<HTMLFormElement>) => {
     event?.preventDefault();
     // The Save button stays enabled (disabling it would drop the keyboard focus), so a second press is ignored here.
     // A created record is saved once: the page moves on to it.
@@ -151,47 +216,8 @@ export function ResourceForm({ definition, record, relations, onSaved }: Resourc
     }
     saving.current = true;
     setStatus({ kind: 'saving' });
-    const body: RecordUpdateRequest = {};
-    for (const field of fields) {
-      // An edit sends only what it changed; the server keeps the other fields as stored, so a change saved meanwhile
-      // (another tab, another person) to a field this form left alone is kept, and shown once this save answers.
-      if (record && sameValues([field], values, saved)) continue;
-      body[field.name] = values[field.name] ?? null;
-    }
     try {
-      const records = `/api/resources/${encodeURIComponent(definition.name)}/records`;
-      // The same field changed by someone else meanwhile: asked about, not replaced (unless the answer was to).
-      const conflict =
-        record && !overwriting
-          ? await findSaveConflict(client, `${records}/${record.id}`, fields, saved, values, (stored) =>
-              initialValues(fields, stored),
-            )
-          : null;
-      if (conflict) {
-        setStatus({ kind: 'conflict', conflict });
-        return;
-      }
-      const payload = record
-        ? await client.put<RecordPayload>(`${records}/${record.id}`, body)
-        : await client.post<RecordPayload>(records, body);
-      const stored = initialValues(fields, payload.record);
-      setErrors({});
-      setSaved(stored);
-      setValues(stored);
-      setStatus({ kind: 'saved' });
-      if (record) onSaved?.(payload);
-      else setCreated(payload);
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) {
-        expire();
-        return;
-      }
-      const fieldErrors = error instanceof ApiError ? error.fields : {};
-      setErrors(fieldErrors);
-      const count = Object.keys(fieldErrors).length;
-      const message = error instanceof ApiError ? (count > 0 ? null : error.message) : 'Could not save.';
-      setStatus({ kind: 'failed', message });
-      if (count > 0) setFocusFirstError((value) => value + 1);
+      await save(loaded, values);
     } finally {
       saving.current = false;
     }
@@ -243,19 +269,24 @@ export function ResourceForm({ definition, record, relations, onSaved }: Resourc
         )}
         <p className="form__status" role="status">
           {status.kind === 'saved' && (mode === 'create' ? 'Created.' : 'Saved.')}
+          {status.kind === 'restored' && 'Restored. Save to keep your changes.'}
         </p>
         {status.kind === 'conflict' && (
           <SaveConflictNotice
             conflict={status.conflict}
             onKeepTheirs={() => {
-              const theirs = Object.fromEntries(
-                status.conflict.fields.map((field) => [field.name, status.conflict.theirs[field.name] ?? null]),
-              );
-              setSaved((current) => ({ ...current, ...theirs }));
-              setValues((current) => ({ ...current, ...theirs }));
+              // `loaded` is their record already (set with the conflict): their values become the form's.
+              setValues((current) => rebased(fields, status.conflict, current, saved, true));
               setStatus({ kind: 'idle' });
             }}
-            onSaveMine={() => void submit(undefined, status.conflict)}
+            onSaveMine={() => void submit()}
+          />
+        )}
+        {status.kind === 'deleted' && (
+          <DeletedMeanwhileNotice
+            message={status.message}
+            deleted={status.deleted}
+            onRestored={() => setStatus({ kind: 'restored' })}
           />
         )}
         {status.kind === 'failed' && status.message !== null && (

@@ -1,49 +1,36 @@
 import { useEffect, useRef } from 'react';
-import type { FieldItem, JsonValue, RecordPayload } from '../../shared';
-import { ApiError, type ApiClient } from '../core';
+import type { FieldItem, JsonValue, ResourceRecord } from '../../shared';
+import { ApiError } from '../core';
+import { formValues, sameValues } from './form-values';
 
-type Values = Readonly<Record<string, JsonValue>>;
-
-/** A save held back: fields this form changed that someone else saved other values of since the form loaded. */
+/** A save refused by the server: fields this form changed that someone else saved other values of since it loaded. */
 export interface SaveConflict {
   fields: readonly FieldItem[];
-  /** The record's values as stored now, as the form holds values. */
+  /** The record as stored now (ErrorBody `storedRecord`). */
+  stored: ResourceRecord;
+  /** The same, as the form holds values. */
   theirs: Record<string, JsonValue>;
 }
 
 /**
- * Asked just before an edit is saved: the fields the form changed (`values` against `loaded`) whose stored value is
- * no longer the one loaded. A save sends only changed fields, so another's change to any other field is kept; a
- * change to the same field would be replaced without a word, so it is shown instead. Null when there is none, or
- * when the record cannot be read now (the save then answers as it would have: deleted, signed out, unreachable).
- * A save landing between this read and the form's own still wins: this guards people, not the database.
+ * The conflict a failed save is, when it is one: the server refused it (409 with `storedRecord`) because fields it
+ * changed hold other values than the form loaded (the save's `$ifUnchanged`, checked in the write, so on every host
+ * and for saves landing in the same instant). Fields someone else set to the very value this form saves are left
+ * out: `fields` empty means the save can go again, expecting what is stored now. Null for any other failure.
  */
-export async function findSaveConflict(
-  client: ApiClient,
-  recordPath: string,
+export function saveConflictOf(
+  error: unknown,
   fields: readonly FieldItem[],
-  loaded: Values,
-  values: Values,
-  asFormValues: (record: RecordPayload['record']) => Record<string, JsonValue>,
-): Promise<SaveConflict | null> {
-  const same = (a: JsonValue | undefined, b: JsonValue | undefined) =>
-    JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-  const changed = fields.filter((field) => !same(values[field.name], loaded[field.name]));
-  if (changed.length === 0) return null;
-  let theirs: Record<string, JsonValue>;
-  try {
-    theirs = asFormValues((await client.get<RecordPayload>(recordPath)).record);
-  } catch (error) {
-    if (error instanceof ApiError) return null;
-    throw error;
-  }
-  const conflicting = changed.filter(
-    (field) => !same(theirs[field.name], loaded[field.name]) && !same(theirs[field.name], values[field.name]),
-  );
-  return conflicting.length > 0 ? { fields: conflicting, theirs } : null;
+  values: Readonly<Record<string, JsonValue>>,
+): SaveConflict | null {
+  if (!(error instanceof ApiError) || error.status !== 409 || !error.storedRecord) return null;
+  const stored = error.storedRecord;
+  const theirs = formValues(fields, stored);
+  const moved = fields.filter((field) => Object.hasOwn(error.fields, field.name));
+  return { fields: moved.filter((field) => !sameValues([field], theirs, values)), stored, theirs };
 }
 
-/** What a held-back save shows: which fields, and the two ways on (keep theirs, or save these values over them). */
+/** What a refused save shows: which fields, and the two ways on (keep theirs, or save these values over them). */
 export function SaveConflictNotice({
   conflict,
   onKeepTheirs,

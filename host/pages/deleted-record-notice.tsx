@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import type { RecordPayload, ResourceRecord } from '../../shared';
-import { ApiError, useApiClient, useSession } from '../core';
+import type { ResourceRecord } from '../../shared';
+import { useRecordRestore } from '../forms/use-record-restore';
 import { deletedRecordsAddress } from './deleted-records-address';
 
 /** A record just deleted, as the list page is told of it (from the record page: in the navigation's state). */
@@ -34,41 +34,19 @@ export function useDeletedRecord(): [DeletedRecord | null, (deleted: DeletedReco
   return [deleted, setDeleted];
 }
 
-type Phase = { kind: 'deleted' } | { kind: 'restoring' } | { kind: 'restored' } | { kind: 'failed'; message: string };
-
 /**
  * "Deleted X. Undo": the undo window of a delete. Undo takes the focus when the notice appears (the row or page that
  * held it is gone), and restores the record with its id; `onRestored` then shows it again. The notice goes with the
  * page: it says where the record can be restored from for the rest of the day (Recently deleted).
  */
 export function DeletedRecordNotice({ deleted, onRestored }: { deleted: DeletedRecord; onRestored(): void }) {
-  const client = useApiClient();
-  const { expire } = useSession();
-  const [phase, setPhase] = useState<Phase>({ kind: 'deleted' });
+  const { phase, restore } = useRecordRestore(deleted.resource, deleted.record.id, onRestored);
   const undo = useRef<HTMLButtonElement>(null);
   const name = deleted.record.title || `#${deleted.record.id}`;
 
   useEffect(() => {
     undo.current?.focus();
   }, [deleted]);
-
-  const restore = async () => {
-    if (phase.kind === 'restoring') return;
-    setPhase({ kind: 'restoring' });
-    try {
-      await client.post<RecordPayload>(
-        `/api/resources/${encodeURIComponent(deleted.resource)}/records/${deleted.record.id}/restore`,
-      );
-      setPhase({ kind: 'restored' });
-      onRestored();
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) {
-        expire();
-        return;
-      }
-      setPhase({ kind: 'failed', message: error instanceof ApiError ? error.message : 'Could not restore.' });
-    }
-  };
 
   return (
     <div className="notice notice--info deleted-notice" data-deleted-record={deleted.record.id}>
