@@ -7,6 +7,7 @@ import { BENCH_DEMO_PASSWORD, BENCH_DEMO_USERNAME, startRealServer } from '../ha
 import type { ThroughputResult } from '../report/bench-results';
 import { encodeRecordCursor } from '../../server/resources/record-list-cursor';
 import { recordWords } from '../../server/resources/record-words';
+import { registerSqliteSortFold } from '../../server/storage/sort-fold';
 import type { ServerProcess } from '../../testing/system/server-process';
 
 /** The table sizes compared: the large one is the target, the small one its baseline. */
@@ -131,6 +132,8 @@ async function startSeededServer(
   const server = await startRealServer(context, { name });
   try {
     const db = new Database(`${workPath(context, name)}/app.db`);
+    // The server's indexes on text sort keys call its fold: this connection writes records too.
+    registerSqliteSortFold(db);
     try {
       const insert = db.prepare(
         "INSERT INTO records (tenant_id, resource, data, created_at, updated_at) VALUES ('acme', ?, ?, ?, ?)",

@@ -45,7 +45,7 @@ export function RecordSearchForm({
       : {
           form: `Search ${what}`,
           label: `Search by ${columnLabel.toLowerCase()}`,
-          hint: `Finds the ${what} whose ${columnLabel.toLowerCase()} starts with what you type: capitals or not for A to Z, other letters exactly as typed. Sort by another column to search that one.`,
+          hint: `Finds the ${what} whose ${columnLabel.toLowerCase()} starts with what you type, capitals and accents or not (“eclair” finds “Éclair”). Sort by another column to search that one.`,
         };
   const [text, setText] = useState(applied);
   const [shownFor, setShownFor] = useState(applied);

@@ -7,6 +7,7 @@ import {
   type SortOrder,
 } from '../../shared';
 import { HttpError } from '../http/http-error';
+import { foldForSort } from '../storage/sort-fold';
 import { decodeRecordCursor } from './record-list-cursor';
 import { isRecordId } from './record-id';
 import type {
@@ -153,7 +154,7 @@ export function parseRecordListQuery(
     sort: kind ? { column: sort, kind } : { column: 'id' },
     descending: order === 'desc',
     limit,
-    ...(q === '' ? {} : { prefix: lowerAscii(q) }),
+    ...(q === '' ? {} : { prefix: foldForSort(q) }),
     ...(words ? { words: [...new Set(words)] } : {}),
     ...(filters.length > 0 ? { filters } : {}),
     ...(dayRanges.length > 0 ? { dayRanges } : {}),
@@ -210,9 +211,4 @@ function parseFilters(
     }
   }
   return { filters: conditions, dayRanges };
-}
-
-/** Lower-cases A-Z only, as SQL's lower() does without ICU: the search and the indexed key agree on every text. */
-function lowerAscii(text: string): string {
-  return text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
 }

@@ -22,7 +22,7 @@ export interface RecordPageQuery {
   descending: boolean;
   /** Records per page, at least 1. */
   limit: number;
-  /** Keep the records whose (text) sort key starts with this; already lower-cased like the key. */
+  /** Keep the records whose (text) sort key starts with this; already folded like the key (foldForSort). */
   prefix?: string;
   /**
    * Keep the records having, for each of these, a word that starts with it (already split by splitWords). Only with

@@ -137,7 +137,9 @@ export class RecordPager {
     if (!FIELD_NAME_PATTERN.test(sort.column)) throw new Error(`Not a record key: ${JSON.stringify(sort.column)}`);
     const key = this.engine.dialect.listSortKey(sort.column, sort.kind);
     // Index names ignore case in SQLite while JSON keys do not: the hex of the column keeps "Name" and "name" apart.
-    const name = `records_list_${sort.kind}_${Buffer.from(sort.column).toString('hex')}`;
+    // Text keys are folded (sort-fold.ts): `folded`, as the unfolded `text_` indexes are dropped by migration 11.
+    const kind = sort.kind === 'text' ? 'folded' : sort.kind;
+    const name = `records_list_${kind}_${Buffer.from(sort.column).toString('hex')}`;
     await this.engine.ensureIndex(name, `records (tenant_id, resource, (${key.expression}), id)`);
     return { byId: false, key, expression: sql.raw(key.expression) };
   }

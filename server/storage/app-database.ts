@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
 import { migrate } from './migrate';
 import { MIGRATIONS } from './migrations';
+import { registerSqliteSortFold } from './sort-fold';
 
 /**
  * The one embedded SQLite file of the server (users, tenants, memberships, sessions, records), opened in WAL mode
@@ -44,6 +45,8 @@ export class AppDatabase {
       db.pragma('foreign_keys = ON');
       // Several processes may share the file (instances, the CLI): wait for a writer instead of failing at once.
       db.pragma('busy_timeout = 5000');
+      // Before any statement: indexes on text sort keys call it.
+      registerSqliteSortFold(db);
       migrate(db, MIGRATIONS);
     } catch (error) {
       db.close();

@@ -34,6 +34,7 @@ export function migrate(db: BetterSqlite3.Database, migrations: readonly Migrati
     const step = db.transaction(() => {
       if ((currentVersion.get() as number) >= migration.version) return;
       db.exec(migration.sql);
+      migration.sqliteWork?.(db);
       record.run(migration.version, migration.name, Date.now());
       applied.push(migration.version);
     });

@@ -1,9 +1,17 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { postgresSortFoldFunction } from './sort-fold';
+
 /** One schema step. Versions are applied in ascending order, each once, inside its own transaction. */
 export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** SQLite only, after `sql` in the same transaction: what SQLite's SQL cannot say (a loop over its indexes). */
+  sqliteWork?: (db: BetterSqlite3.Database) => void;
 }
+
+/** The indexes of text sort keys before they were folded (record-pager.ts names them), dropped by step 11. */
+const UNFOLDED_SORT_INDEX_PREFIX = 'records_list_text_';
 
 /**
  * The schema, as ordered steps. Never edit a released step: append a new one, so every existing database file
@@ -236,6 +244,21 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     // serves the filter and the order, so the page reads about as many entries as it shows, whatever the other
     // tenants deleted within the day (deleted_records_deleted_at only serves letting old ones go).
     sql: `CREATE INDEX deleted_records_tenant_resource ON deleted_records (tenant_id, resource, deleted_at, id);`,
+  },
+  {
+    version: 11,
+    name: 'text sort keys folded: the unfolded indexes go',
+    // Lists sort and search titles by a folded key (sort-fold.ts: "Éclair" among the e's, found by "eclair"), whose
+    // indexes are made on first use under new names; the unfolded ones would only slow every write. SQLite calls the
+    // fold through a function each connection registers (AppDatabase.open).
+    sql: '',
+    sqliteWork: (db) => {
+      const names = db
+        .prepare<[string], string>(`SELECT name FROM sqlite_master WHERE type = 'index' AND substr(name, 1, 18) = ?`)
+        .pluck()
+        .all(UNFOLDED_SORT_INDEX_PREFIX);
+      for (const name of names) db.exec(`DROP INDEX IF EXISTS "${name}"`);
+    },
   },
 ]);
 
@@ -492,5 +515,18 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = Object.freeze([
     version: 10,
     name: 'deleted records by tenant and resource, newest deletion first',
     sql: `CREATE INDEX deleted_records_tenant_resource ON deleted_records (tenant_id, resource, deleted_at, id);`,
+  },
+  {
+    version: 11,
+    name: 'text sort keys folded: the unfolded indexes go',
+    // The fold as an immutable SQL function (the same table as the server's and SQLite's), then the old indexes.
+    sql: `
+      ${postgresSortFoldFunction()}
+      DO $drop$ DECLARE name text; BEGIN
+        FOR name IN SELECT indexname FROM pg_indexes
+          WHERE tablename = 'records' AND left(indexname, 18) = '${UNFOLDED_SORT_INDEX_PREFIX}'
+        LOOP EXECUTE format('DROP INDEX IF EXISTS %I', name); END LOOP;
+      END $drop$;
+    `,
   },
 ]);

@@ -196,7 +196,7 @@ describeWithPostgres()('the app on PostgreSQL', () => {
     const client = new Client({ connectionString: storage.url });
     await client.connect();
     try {
-      const name = `records_list_text_${Buffer.from('title').toString('hex')}`;
+      const name = `records_list_folded_${Buffer.from('title').toString('hex')}`;
       let valid: boolean | undefined;
       for (let attempt = 0; attempt < 50 && valid !== true; attempt++) {
         const { rows } = await client.query<{ valid: boolean }>(

@@ -3,6 +3,7 @@ import { Client, Pool, types, type CustomTypesConfig } from 'pg';
 import type { AppSchema } from './app-schema';
 import { POSTGRES_MIGRATIONS } from './migrations';
 import { migratePostgres } from './postgres-migrate';
+import { SORT_FOLD_FUNCTION } from './sort-fold';
 import type { EngineDialect, StorageEngine } from './storage-engine';
 
 /** DATABASE_URL and its companions (server/config/ reads them). */
@@ -41,9 +42,9 @@ const POSTGRES_DIALECT: EngineDialect = {
   recordFieldIs: (key, value) => sql<boolean>`(data::jsonb -> ${key}) = ${JSON.stringify(value)}::jsonb`,
   listSortKey: (column, kind) => {
     if (kind === 'text') {
-      // As SQLite: ASCII letters lower-cased only (lower() would follow the locale), compared as bytes (COLLATE "C").
+      // As SQLite: folded by the same table (sort-fold.ts; lower() would follow the locale), compared as bytes.
       return {
-        expression: `(translate(coalesce(data::jsonb ->> '${column}', ''), '${ASCII_UPPER}', '${ASCII_LOWER}') COLLATE "C")`,
+        expression: `(${SORT_FOLD_FUNCTION}(coalesce(data::jsonb ->> '${column}', '')) COLLATE "C")`,
         fromRow: (key) => String(key),
         toSql: (key) => String(key),
       };
@@ -63,9 +64,6 @@ const POSTGRES_DIALECT: EngineDialect = {
     };
   },
 };
-
-const ASCII_UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const ASCII_LOWER = ASCII_UPPER.toLowerCase();
 
 /**
  * The engine for several hosts: a PostgreSQL server reached through a pg Pool, queried through Kysely. Migrations

@@ -1,6 +1,7 @@
 import { Kysely, sql, SqliteDialect } from 'kysely';
 import { AppDatabase } from './app-database';
 import type { AppSchema } from './app-schema';
+import { SORT_FOLD_FUNCTION } from './sort-fold';
 import type { EngineDialect, StorageEngine } from './storage-engine';
 
 const SQLITE_DIALECT: EngineDialect = {
@@ -10,8 +11,8 @@ const SQLITE_DIALECT: EngineDialect = {
   recordFieldIs: (key, value) => sql<boolean>`json_extract(data, ${`$.${key}`}) = ${value}`,
   listSortKey: (column, kind) => {
     const value = `json_extract(data, '$.${column}')`;
-    // SQLite's lower() changes ASCII letters only; text compares as bytes; numbers sort before any text ('').
-    const expression = kind === 'text' ? `lower(coalesce(${value}, ''))` : `coalesce(${value}, '')`;
+    // Text folded (sort-fold.ts), then compared as bytes; numbers sort before any text ('').
+    const expression = kind === 'text' ? `${SORT_FOLD_FUNCTION}(coalesce(${value}, ''))` : `coalesce(${value}, '')`;
     return { expression, fromRow: (key) => key as string | number, toSql: (key) => key };
   },
 };

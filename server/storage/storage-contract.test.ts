@@ -310,7 +310,7 @@ for (const engineUnderTest of ENGINES) {
     describe('record list pages', () => {
       let records: StoredRecordSource;
       let all: ResourceRecord[];
-      const NAMES = ['grace', 'Greta', 'ada', 'Zoe', 'émile', 'Bob', 'gRaham'];
+      const NAMES = ['grace', 'Greta', 'ada', 'Zoe', 'émile', 'Bob', 'gRaham', 'Émile', 'Øyvind', 'ÆSIR'];
 
       beforeEach(async () => {
         await new TenantStore(engine).save({ id: 'acme', name: 'Acme' });
@@ -345,13 +345,18 @@ for (const engineUnderTest of ENGINES) {
         return { forward, backward };
       };
 
-      /** The order both engines promise: the key (ASCII letters lower-cased, bytes), missing as '' after numbers. */
+      /** The order both engines promise: the key (letters lower-cased without accents, bytes), missing as '' after numbers. */
       const expectedOrder = (list: ResourceRecord[], column: string, kind: 'text' | 'number', descending: boolean) => {
         const keyOf = (record: ResourceRecord): string | number => {
           const value = record[column];
           if (kind === 'number')
             return typeof value === 'boolean' ? Number(value) : typeof value === 'number' ? value : '';
-          return String(value ?? '').replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+          return String(value ?? '')
+            .normalize('NFD')
+            .toLowerCase()
+            .replace(/[\u0300-\u036f]/g, '')
+            .replace(/ø/g, 'o')
+            .replace(/æ/g, 'ae');
         };
         const compare = (a: string | number, b: string | number): number => {
           if (typeof a === 'number' && typeof b === 'number') return a - b;
@@ -379,7 +384,7 @@ for (const engineUnderTest of ENGINES) {
         },
       );
 
-      it('walks by id, and searches a text key for a prefix, ASCII letters regardless of case', async () => {
+      it('walks by id, and searches a text key for a folded prefix, whatever the capitals and accents', async () => {
         expect((await walk({ sort: { column: 'id' }, descending: true, limit: 7 })).forward).toEqual(
           all.map((record) => record.id).reverse(),
         );
@@ -388,8 +393,9 @@ for (const engineUnderTest of ENGINES) {
         const { forward, backward } = await walk({ sort: title, descending: false, limit: 3, prefix: 'gr' });
         expect(forward).toEqual(expectedOrder(matching, 'title', 'text', false));
         expect(backward).toEqual(forward);
-        const emile = all.filter((record) => record.title.startsWith('émile'));
-        expect((await walk({ sort: title, descending: false, limit: 50, prefix: 'émile' })).forward).toEqual(
+        const emile = all.filter((record) => /^[ée]mile/i.test(record.title));
+        expect(emile.length).toBeGreaterThan(1);
+        expect((await walk({ sort: title, descending: false, limit: 50, prefix: 'emile' })).forward).toEqual(
           expectedOrder(emile, 'title', 'text', false),
         );
         expect(
