@@ -173,6 +173,26 @@ describe('the draft', () => {
       .expect(400);
     expect(await testApp.app.placementsStore.draft()).toBeNull();
   });
+
+  it('refuses, saving nothing, a document no editor could open again: its frame is not placements', async () => {
+    await saveDraft(DOCUMENT);
+    for (const document of [
+      { remotes: 'x' },
+      { remotes: [null] },
+      { remotes: [{ name: 'team_billing', slots: { 'header-banner': 'x' } }] },
+      { remotes: [{ name: 'team_billing', slots: [] }] },
+      { remotes: [{ name: 'team_billing', forms: [] }] },
+      { remotes: [], locations: [] },
+      [],
+      'text',
+    ]) {
+      const refused = await operator.put('/api/placements/draft').send({ document }).expect(400);
+      expect(refused.body.error.message).toMatch(/^Not saved: /);
+      // The same file imported (a primitive is no JSON body: refused before it).
+      if (typeof document === 'object') await operator.post('/api/placements/import').send(document).expect(400);
+    }
+    expect((await testApp.app.placementsStore.draft())?.document).toEqual(DOCUMENT);
+  });
 });
 
 describe('publishing', () => {
@@ -220,10 +240,40 @@ describe('publishing', () => {
     expect(refused.body.error.placementProblems).toEqual([
       expect.objectContaining({ kind: 'placement-invalid', remote: 'team_billing', index: 0 }),
     ]);
-    expect(refused.body.error.problems[0]).toMatch(/"Welcome"/);
+    // Each line says where its problem is: the editor that publishes may not show that slot.
+    expect(refused.body.error.problems[0]).toMatch(/^team_billing, dashboard-before-cards #1, \w+: .*"Welcome"/);
     expect(await testApp.app.placementsStore.lastNumber()).toBe(1);
     expect((await testApp.app.placementsStore.audit()).length).toBe(1);
     expect(await dashboardSlots()).toEqual(['InvoiceBanner', 'Welcome', 'InvoiceNote']);
+  });
+});
+
+describe('publishing what the operator saw', () => {
+  it('refuses a publish from a page that loaded another draft than the one saved since, publishing nothing', async () => {
+    const loaded = (await saveDraft(DOCUMENT)).draft.updatedAt;
+    // Another operator saves a slot nobody else has seen.
+    const other = await signedInOperator(testApp.app, 'ops2', PASSWORD);
+    const unseen = {
+      remotes: [
+        {
+          name: 'team_billing',
+          slots: { 'dashboard-before-cards': [{ component: 'InvoiceBanner', props: { title: 'Unseen' } }] },
+        },
+      ],
+    };
+    await other.put('/api/placements/draft').send({ document: unseen }).expect(200);
+
+    const refused = await operator.post('/api/placements/publish').send({ expectedUpdatedAt: loaded }).expect(409);
+    expect(refused.body.error).toMatchObject({ code: 'conflict', savedDraft: { updatedBy: 'ops2' } });
+    expect(refused.body.error.message).toMatch(/nothing was published/);
+    expect(await testApp.app.placementsStore.lastNumber()).toBe(0);
+    const bad = await operator.post('/api/placements/publish').send({ expectedUpdatedAt: 'yesterday' }).expect(400);
+    expect(bad.body.error.code).toBe('invalid_request');
+
+    // Seen (the page reloaded the draft): published.
+    const { draft } = (await operator.get('/api/placements').expect(200)).body as PlacementsPayload;
+    await operator.post('/api/placements/publish').send({ expectedUpdatedAt: draft.updatedAt }).expect(201);
+    expect((await testApp.app.placementsStore.latest())?.document).toEqual(unseen);
   });
 });
 

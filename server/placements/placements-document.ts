@@ -188,7 +188,17 @@ export function placementsOfFile(file: unknown): { document: JsonValue; ignored:
             ignored.push(`remotes[${index}].${entryKey}`);
             return false;
           });
-          return Object.fromEntries(kept);
+          const placed = Object.fromEntries(kept);
+          // The file may give a location's only slot as an object: the draft always holds a list (the editor's).
+          if (isPlainObject(placed.slots)) {
+            placed.slots = Object.fromEntries(
+              Object.entries(placed.slots).map(([location, items]) => [
+                location,
+                isPlainObject(items) ? [items] : items,
+              ]),
+            );
+          }
+          return placed;
         })
         // An entry that only declared a remote places nothing.
         .filter((entry) => !isPlainObject(entry) || Object.keys(entry).some((key) => key !== 'name'));

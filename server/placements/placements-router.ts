@@ -2,15 +2,18 @@ import express, { type Request, type Router } from 'express';
 import {
   PLACEMENTS_API_PATH,
   PLACEMENTS_PREVIEW_PATH,
+  placementsFrameProblem,
   STAFF_ROLES,
   type ErrorBody,
   type JsonValue,
   type PlacementAuditPayload,
+  type PlacementProblem,
   type PlacementPreviewChoices,
   type PlacementRevisionsPayload,
   type PlacementsDiffPayload,
   type PlacementsDraftPayload,
   type PlacementsPreviewPayload,
+  type PlacementsPublishRequest,
   PLACEMENTS_EDIT,
 } from '../../shared';
 import { requirePermission } from '../auth/require-permission';
@@ -76,6 +79,7 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
         if (typeof body !== 'object' || body === null || !('document' in body)) {
           throw HttpError.invalidRequest('Send { "document": { "remotes": [...], "locations": {...} } }.');
         }
+        assertFrame(body.document);
         const payload: PlacementsDraftPayload = await service.saveDraft(
           shallowEnough(body.document),
           actor(req),
@@ -147,7 +151,8 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
     POST: [
       ...operatorJson,
       async (req, res) => {
-        res.status(201).json(await service.publish(actor(req)));
+        const body = req.body as PlacementsPublishRequest | null;
+        res.status(201).json(await service.publish(actor(req), expectedVersion(body?.expectedUpdatedAt)));
       },
     ],
   });
@@ -213,6 +218,7 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
       ...operatorJson,
       async (req, res) => {
         const { document, ignored } = placementsOfFile(shallowEnough(req.body));
+        assertFrame(document);
         const payload: PlacementsDraftPayload = { ...(await service.saveDraft(document, actor(req))), ignored };
         res.json(payload);
       },
@@ -238,7 +244,7 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
     const code = error.status === 404 ? 'not_found' : 'invalid_request';
     const body: ErrorBody = { error: { code, message: error.message } };
     if (error.problems.length > 0) {
-      body.error.problems = error.problems.map((problem) => problem.message);
+      body.error.problems = error.problems.map(problemLine);
       body.error.placementProblems = error.problems;
     }
     res.status(error.status).json(body);
@@ -256,6 +262,25 @@ function shallowEnough(value: unknown): JsonValue {
     level = level.flatMap((item) => (typeof item === 'object' && item !== null ? Object.values(item) : []));
   }
   return value as JsonValue;
+}
+
+/**
+ * A refusal's problem as one line that says where it is (the editor, which shows each problem with its slot, may
+ * not show that slot: a draft saved in another tab): `team_billing, dashboard-before-cards #1, InvoiceNote:
+ * props.title is required (string)`.
+ */
+function problemLine(problem: PlacementProblem): string {
+  const at =
+    problem.location === null ? null : `${problem.location}${problem.index === null ? '' : ` #${problem.index + 1}`}`;
+  const place = [problem.remote, at, problem.component].filter((part) => part !== null).join(', ');
+  const what = `${problem.path === null ? '' : `${problem.path} `}${problem.message}`;
+  return place === '' ? what : `${place}: ${what}`;
+}
+
+/** Refuses (400, nothing saved) a document no editor could open again (placementsFrameProblem). */
+function assertFrame(document: unknown): void {
+  const problem = placementsFrameProblem(document);
+  if (problem !== null) throw HttpError.invalidRequest(`Not saved: ${problem}`);
 }
 
 /** A draft save's `expectedUpdatedAt`: left out (the last save wins), null (no draft saved yet), or an ISO time. */

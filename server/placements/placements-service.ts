@@ -18,7 +18,7 @@ import { checkPlacements } from './placements-check';
 import { diffPlacements } from './placements-diff';
 import { EMPTY_DOCUMENT, parsePlacements, withPlacements, type ParsedPlacements } from './placements-document';
 import { previewForViewer, previewPlacements } from './placements-preview';
-import type { PlacementsStore } from './placements-store';
+import { DraftMovedError, type PlacementsStore } from './placements-store';
 import { OneReadAtATime } from '../storage/one-read-at-a-time';
 
 /** A publish or rollback refused: nothing changed; `problems` says why, slot by slot (empty for a missing revision). */
@@ -208,9 +208,13 @@ export class PlacementsService {
   }
 
   /** Publishes the draft as the next revision, unless a problem of it blocks. */
-  async publish(actor: string): Promise<PlacementRevision> {
+  async publish(actor: string, expectedUpdatedAt?: string | null): Promise<PlacementRevision> {
     const [draft, last] = await Promise.all([this.draft(), this.parts.store.lastNumber()]);
-    return this.publishDocument(draft.document, actor, last, 'publish', null);
+    // Refused before its check when the caller saw another draft; the store checks again in the write.
+    if (expectedUpdatedAt !== undefined && !sameDraftVersion(draft.updatedAt, expectedUpdatedAt)) {
+      throw new DraftMovedError(draft, 'publish');
+    }
+    return this.publishDocument(draft.document, actor, last, 'publish', null, draft.updatedAt);
   }
 
   /** Publishes revision `number`'s document again as the next revision (and makes it the draft). */
@@ -227,6 +231,7 @@ export class PlacementsService {
     checkedAgainst: number,
     action: 'publish' | 'rollback',
     restored: number | null,
+    draftVersion?: string | null,
   ): Promise<PlacementRevision> {
     const blocking = this.problemsOf(document).filter((problem) => problem.blocking);
     if (blocking.length > 0) {
@@ -240,10 +245,16 @@ export class PlacementsService {
       actor,
       checkedAgainst,
       setDraft: action === 'rollback',
+      ...(draftVersion === undefined ? {} : { draftVersion }),
     });
     await this.refresh();
     return revision;
   }
+}
+
+/** Whether two draft versions (ISO times, null for none saved) are the same instant. */
+function sameDraftVersion(a: string | null, b: string | null): boolean {
+  return a === null || b === null ? a === b : Date.parse(a) === Date.parse(b);
 }
 
 /** A revision number as given (a JSON number, or a path's text): a whole number the column holds, else null. */

@@ -20,15 +20,38 @@ export class RevisionMovedError extends Error {
   }
 }
 
-/** A draft save that lost a race: the draft was saved (by a save, an import or a rollback) since the caller read it. */
+/**
+ * A draft save or publish that lost a race: the draft was saved (by a save, an import or a rollback) since the caller
+ * read it. Nothing was saved, or published.
+ */
 export class DraftMovedError extends Error {
-  constructor(readonly saved: Pick<PlacementsDraft, 'updatedBy' | 'updatedAt'>) {
+  constructor(
+    readonly saved: Pick<PlacementsDraft, 'updatedBy' | 'updatedAt'>,
+    during: 'save' | 'publish' = 'save',
+  ) {
+    const since = `The draft was saved by ${saved.updatedBy ?? 'someone'} at ${saved.updatedAt ?? 'an unknown time'} since you loaded it`;
     super(
-      `The draft was saved by ${saved.updatedBy ?? 'someone'} at ${saved.updatedAt ?? 'an unknown time'} since you ` +
-        'loaded it: reload it to see their changes (yours are not saved), then make yours again.',
+      during === 'save'
+        ? `${since}: reload it to see their changes (yours are not saved), then make yours again.`
+        : `${since}, so nothing was published: reload it to see what it holds, then publish again.`,
     );
     this.name = 'DraftMovedError';
   }
+}
+
+/** The draft's version (`updated_at`) against the one a caller read; DraftMovedError when it moved. */
+function assertDraftVersion(
+  row: { updated_by: string | null; updated_at: number | string } | undefined,
+  expectedUpdatedAt: string | null,
+  during: 'save' | 'publish',
+): void {
+  const current = row ? Number(row.updated_at) : null;
+  const expected = expectedUpdatedAt === null ? null : Date.parse(expectedUpdatedAt);
+  if (expected === current) return;
+  throw new DraftMovedError(
+    { updatedBy: row?.updated_by ?? null, updatedAt: current === null ? null : new Date(current).toISOString() },
+    during,
+  );
 }
 
 export interface NewRevision {
@@ -40,6 +63,11 @@ export interface NewRevision {
   checkedAgainst: number;
   /** Also make this the draft (a rollback: the operator goes on from what is in force). */
   setDraft: boolean;
+  /**
+   * A publish of the draft: the `updatedAt` of the draft `document` was read from (null: none saved). A draft saved
+   * since refuses it (DraftMovedError), so what is published is exactly a draft someone looked at.
+   */
+  draftVersion?: string | null;
 }
 
 /**
@@ -70,15 +98,7 @@ export class PlacementsStore {
     return this.engine.exclusive(async (db) => {
       const row = await db.selectFrom('placement_draft').select(['updated_by', 'updated_at']).executeTakeFirst();
       const current = row ? Number(row.updated_at) : null;
-      if (expectedUpdatedAt !== undefined) {
-        const expected = expectedUpdatedAt === null ? null : Date.parse(expectedUpdatedAt);
-        if (expected !== current) {
-          throw new DraftMovedError({
-            updatedBy: row?.updated_by ?? null,
-            updatedAt: current === null ? null : new Date(current).toISOString(),
-          });
-        }
-      }
+      if (expectedUpdatedAt !== undefined) assertDraftVersion(row, expectedUpdatedAt, 'save');
       const now = Math.max(Date.now(), (current ?? 0) + 1);
       const values = { document: JSON.stringify(document), updated_by: actor, updated_at: now };
       await db
@@ -141,6 +161,10 @@ export class PlacementsStore {
         .executeTakeFirst();
       const found = previous?.number ?? 0;
       if (found !== next.checkedAgainst) throw new RevisionMovedError(next.checkedAgainst, found);
+      if (next.draftVersion !== undefined) {
+        const draft = await db.selectFrom('placement_draft').select(['updated_by', 'updated_at']).executeTakeFirst();
+        assertDraftVersion(draft, next.draftVersion, 'publish');
+      }
       const row = {
         number: found + 1,
         document: JSON.stringify(next.document),
