@@ -6,15 +6,18 @@ export function localTime(iso: string): string {
 }
 
 /**
- * A draft save refused because the draft was saved since the page loaded it (409 `error.savedDraft`): who saved it,
- * and when in the reader's time, as the revisions say it (the server's own message has the time in UTC).
+ * A draft save or a publish refused because the draft was saved since the page loaded it (409 `error.savedDraft`):
+ * who saved it, and when in the reader's time, as the revisions say it (the server's own message has the time in UTC).
  */
-export function draftSavedSinceMessage(saved: Pick<PlacementsDraft, 'updatedBy' | 'updatedAt'>): string {
+export function draftSavedSinceMessage(
+  saved: Pick<PlacementsDraft, 'updatedBy' | 'updatedAt'>,
+  during: 'save' | 'publish' = 'save',
+): string {
   const when = saved.updatedAt === null ? 'an unknown time' : localTime(saved.updatedAt);
-  return (
-    `The draft was saved by ${saved.updatedBy ?? 'someone'} at ${when} since you loaded it: reload it to see ` +
-    'their changes (yours are not saved), then make yours again.'
-  );
+  const since = `The draft was saved by ${saved.updatedBy ?? 'someone'} at ${when} since you loaded it`;
+  return during === 'save'
+    ? `${since}: reload it to see their changes (yours are not saved), then make yours again.`
+    : `${since}, so nothing was published: reload it to see what it holds, then publish again.`;
 }
 
 /** What publishing the saved draft would change, one line per change. */

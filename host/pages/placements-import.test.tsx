@@ -101,7 +101,15 @@ describe('the import on the placements page', () => {
     expect(within(section).getByText(/^Not JSON:/));
     expect(text.getAttribute('aria-invalid')).toBe('true');
 
-    fireEvent.change(text, { target: { value: '[1, 2]' } });
+    // JSON, but no document: said here too, nothing sent.
+    for (const value of ['[1, 2]', '"text"']) {
+      fireEvent.change(text, { target: { value } });
+      fireEvent.click(within(section).getByRole('button', { name: 'Import into the draft' }));
+      expect(within(section).getByText(/^Not a placements document: a JSON object/));
+    }
+    expect(fake.requests.filter((request) => request.method === 'POST')).toHaveLength(0);
+
+    fireEvent.change(text, { target: { value: '{"remotes": "x"}' } });
     fireEvent.click(within(section).getByRole('button', { name: 'Import into the draft' }));
     await screen.findByText('Refused: The body must be a JSON object.');
     expect(fake.requests.filter((request) => request.method === 'POST')).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { JsonValue, PlacementsDraftPayload } from '../../shared';
+import { describe, isPlainObject, type JsonValue, type PlacementsDraftPayload } from '../../shared';
 import { countOf } from './count-in-words';
 import { asDocument } from './placements-draft';
 
@@ -36,6 +36,10 @@ export function PlacementsImport({ importJson }: PlacementsImportProps) {
       setError(`Not JSON: ${(parseError as Error).message}`);
       return;
     }
+    if (!isPlainObject(json)) {
+      setError(`Not a placements document: a JSON object { "remotes": [...] } is, not ${describe(json)}.`);
+      return;
+    }
     setError(null);
     importJson(json);
   };
@@ -67,7 +71,7 @@ export function PlacementsImport({ importJson }: PlacementsImportProps) {
           onChange={(event) => setText(event.target.value)}
         />
         {error !== null && (
-          <p className="form__error" id="placements-import-error">
+          <p className="field__error" id="placements-import-error">
             {error}
           </p>
         )}

@@ -65,6 +65,8 @@ export function PlacementsLocation(props: PlacementsLocationProps) {
   );
 }
 
+const PRIORITY_ERROR = 'Not a whole number: type one such as 10 or -5 (empty: 50).';
+
 function schemaOf(components: PlacementComponentsPayload, at: DraftSlotAt): JsonSchema | null {
   const remote = components.remotes.find((candidate) => candidate.name === at.remote);
   return remote?.components.find((component) => component.name === at.slot.component)?.schema ?? null;
@@ -93,6 +95,15 @@ function SlotEditor({ at, isPublic, schema, problems, change }: SlotEditorProps)
     setRuleFor(current);
     setRuleError(null);
   }
+  // The priority as typed: an empty box, a lone minus sign or a fraction are steps of typing, not the default (50).
+  const priority = String(priorityOf(slot));
+  const [priorityText, setPriorityText] = useState(priority);
+  const [priorityFor, setPriorityFor] = useState(priority);
+  if (priorityFor !== priority) {
+    setPriorityText(priority);
+    setPriorityFor(priority);
+  }
+  const priorityError = /^-?\d{1,9}$/.test(priorityText.trim()) || priorityText.trim() === '' ? null : PRIORITY_ERROR;
   const setKey = (key: string, value: JsonValue | undefined) =>
     change((current) => {
       const { [key]: _old, ...rest } = current;
@@ -106,14 +117,28 @@ function SlotEditor({ at, isPublic, schema, problems, change }: SlotEditorProps)
         <label htmlFor={`${id}-priority`}>Priority of {name}</label>
         <input
           id={`${id}-priority`}
-          type="number"
-          step={1}
-          value={priorityOf(slot)}
+          type="text"
+          inputMode="numeric"
+          value={priorityText}
+          aria-invalid={priorityError !== null}
+          aria-describedby={`${id}-priority-hint`}
           onChange={(event) => {
-            const value = Number.parseInt(event.target.value, 10);
-            setKey('priority', Number.isNaN(value) ? undefined : value);
+            const text = event.target.value;
+            setPriorityText(text);
+            const whole = /^-?\d{1,9}$/.test(text.trim()) ? Number(text.trim()) : null;
+            // Empty: the default; anything not a whole number yet changes nothing but counts as unsaved.
+            const next = text.trim() === '' ? undefined : whole;
+            if (next === null) {
+              change((unchanged) => unchanged);
+              return;
+            }
+            setPriorityFor(String(next ?? priorityOf({})));
+            setKey('priority', next);
           }}
         />
+        <p className={priorityError === null ? 'field__help' : 'field__error'} id={`${id}-priority-hint`}>
+          {priorityError ?? 'A whole number, lower first; empty: 50.'}
+        </p>
       </div>
       {!isPublic && (
         <div className="form__field">
@@ -140,11 +165,13 @@ function SlotEditor({ at, isPublic, schema, problems, change }: SlotEditorProps)
                 setRuleError(null);
               } catch {
                 setRuleError('Not JSON yet, e.g. {"roles": ["editor"]}.');
+                // Nothing the draft can take, but unsaved all the same: leaving asks, saving refuses until fixed.
+                change((unchanged) => unchanged);
               }
             }}
           />
           {ruleError !== null && (
-            <p className="form__error" id={`${id}-rule-error`}>
+            <p className="field__error" id={`${id}-rule-error`}>
               {ruleError}
             </p>
           )}

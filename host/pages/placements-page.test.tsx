@@ -219,3 +219,112 @@ describe('a draft saved elsewhere since the page loaded it', () => {
     expect(puts()[1]).toEqual({ document: theirs, expectedUpdatedAt: '2026-11-23T11:00:00.000Z' });
   });
 });
+
+describe('publishing what the page shows', () => {
+  it('publishes the draft it loaded, and is refused with a way to reload it when the draft was saved since', async () => {
+    const fake = api([OPERATOR_ROLE], {
+      'POST /api/placements/publish': {
+        status: 409,
+        body: {
+          error: {
+            code: 'conflict',
+            message: 'The draft was saved by ops since you loaded it, so nothing was published.',
+            savedDraft: { updatedBy: 'ops', updatedAt: '2026-11-23T11:00:00.000Z' },
+          },
+        },
+      },
+    });
+    renderApp(fake);
+    await locationSection();
+    fireEvent.click(screen.getByRole('button', { name: 'Publish' }));
+    const refused = await screen.findByText(/^Refused: The draft was saved by ops/);
+    expect(refused.textContent).toMatch(
+      /so nothing was published: reload it to see what it holds, then publish again\.$/,
+    );
+    expect(fake.requests.filter((request) => request.method === 'POST').map((request) => request.body)).toEqual([
+      { expectedUpdatedAt: '2026-11-23T10:00:00.000Z' },
+    ]);
+    expect(screen.getByRole('button', { name: 'Reload the saved draft (drops your changes)' }));
+  });
+
+  it('refuses to save or publish while a box holds what the draft cannot take, with focus on it', async () => {
+    const fake = api([OPERATOR_ROLE]);
+    renderApp(fake);
+    const section = await locationSection();
+    const rule = within(section).getAllByLabelText(/^Shown when/)[0]!;
+    fireEvent.change(rule, { target: { value: '{"roles": ["operator"]' } });
+    // Unsaved, though the draft could not take it.
+    expect(screen.getByText(/Unsaved changes\./));
+    for (const name of ['Save draft', 'Publish']) {
+      fireEvent.click(screen.getByRole('button', { name }));
+      await screen.findByText(/^Refused: Not saved: a box of the editor holds what the draft cannot take yet/);
+      expect(document.activeElement).toBe(rule);
+    }
+    expect(fake.requests.filter((request) => request.method !== 'GET')).toEqual([]);
+  });
+
+  it('takes a priority as typed: emptied, negative, and says when it is not a whole number', async () => {
+    const fake = api([OPERATOR_ROLE], {
+      'PUT /api/placements/draft': (request) => ({
+        body: overview((request.body as { document: PlacementsDocument }).document),
+      }),
+    });
+    renderApp(fake);
+    const section = await locationSection();
+    const priority = () => within(section).getByLabelText('Priority of NewsTicker (team_news)') as HTMLInputElement;
+    fireEvent.change(priority(), { target: { value: '' } });
+    expect(priority().value).toBe('');
+    fireEvent.change(priority(), { target: { value: '-' } });
+    expect(priority().value).toBe('-');
+    fireEvent.change(priority(), { target: { value: '-5' } });
+    expect(priority().value).toBe('-5');
+    fireEvent.change(priority(), { target: { value: '1.7' } });
+    expect(priority().value).toBe('1.7');
+    expect(priority().getAttribute('aria-invalid')).toBe('true');
+    expect(within(section).getByText(/^Not a whole number/));
+    fireEvent.change(priority(), { target: { value: '-5' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
+    await screen.findByText('Draft saved: no problem.');
+    const saved = fake.requests.find((request) => request.method === 'PUT')?.body as { document: PlacementsDocument };
+    expect(saved.document.remotes?.[0]?.slots?.[LOCATION]?.[0]).toEqual({ component: 'NewsTicker', priority: -5 });
+  });
+
+  it('says when the saved draft cannot be shown, and keeps the import and the revisions to mend it', async () => {
+    renderApp(api([OPERATOR_ROLE], { 'GET /api/placements': { body: overview({ remotes: 'x' } as never) } }));
+    const broken = await screen.findByText(/^The saved draft cannot be shown here: "remotes" must be a list/);
+    expect(broken.closest('[role="alert"]')).not.toBeNull();
+    expect(screen.getByRole('heading', { name: 'Import', level: 2 }));
+    expect(screen.queryByRole('heading', { name: LOCATION, level: 2 })).toBeNull();
+  });
+
+  it('says a rollback drops the unsaved changes when there are some', async () => {
+    const confirm = jest.spyOn(window, 'confirm').mockReturnValue(false);
+    try {
+      renderApp(
+        api([OPERATOR_ROLE], {
+          'GET /api/placements/revisions': {
+            body: {
+              revisions: [2, 1].map((number) => ({
+                number,
+                action: 'publish',
+                restored: null,
+                publishedBy: 'admin',
+                publishedAt: `2026-11-23T0${number}:00:00.000Z`,
+              })),
+            },
+          },
+        }),
+      );
+      const section = await locationSection();
+      fireEvent.change(within(section).getByLabelText('Priority of NewsTicker (team_news)'), {
+        target: { value: '3' },
+      });
+      fireEvent.click(await screen.findByRole('button', { name: /^Roll back to revision 1/ }));
+      expect(confirm).toHaveBeenCalledWith(
+        "Publish revision 1's placements again, as a new revision? The draft becomes those placements: your unsaved changes are dropped.",
+      );
+    } finally {
+      confirm.mockRestore();
+    }
+  });
+});

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   PLACEMENTS_API_PATH,
   PLACEMENTS_EDIT,
+  placementsFrameProblem,
   userMay,
   SlotLocation,
   type PlacementChange,
@@ -15,6 +16,7 @@ import {
   type PlacementsDraftPayload,
   type PlacementsDraftSaveRequest,
   type PlacementsPayload,
+  type PlacementsPublishRequest,
 } from '../../shared';
 import { ApiError, useApiClient, useSession } from '../core';
 import { useApi } from '../app/use-api';
@@ -48,7 +50,12 @@ interface Outcome {
   message: string;
   refused: boolean;
   problems: readonly string[];
+  /** Where focus goes with a refusal: its summary, or the box to fix (refuseUnreadInput focused it). */
+  focusSummary?: boolean;
 }
+
+/** A save or publish refused by the page itself: a box of the editor holds what the draft cannot take yet. */
+class UnreadInputError extends Error {}
 
 function PlacementsEditor() {
   const client = useApiClient();
@@ -67,9 +74,12 @@ function PlacementsEditor() {
   const [version, setVersion] = useState<string | null>(null);
   /** A save was refused because the draft was saved elsewhere since: the page offers to reload it. */
   const [stale, setStale] = useState(false);
+  /** Why the saved draft cannot be edited (saved before the server refused such frames), or null. */
+  const [brokenFrame, setBrokenFrame] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const busy = useRef(false);
   const alert = useRef<HTMLDivElement>(null);
+  const editor = useRef<HTMLDivElement>(null);
 
   const loadHistory = useCallback(async () => {
     const [diff, list] = await Promise.all([
@@ -83,6 +93,7 @@ function PlacementsEditor() {
   useEffect(() => {
     if (overview.status !== 'ready' || document !== null) return;
     setDocument(asDocument(overview.data.draft.document));
+    setBrokenFrame(placementsFrameProblem(overview.data.draft.document));
     setVersion(overview.data.draft.updatedAt);
     setProblems(overview.data.problems);
     setPreview(overview.data.preview);
@@ -90,19 +101,23 @@ function PlacementsEditor() {
   }, [overview, document, loadHistory]);
 
   useEffect(() => {
-    if (outcome?.refused) alert.current?.focus();
+    if (outcome?.refused && outcome.focusSummary !== false) alert.current?.focus();
   }, [outcome]);
 
   /** Runs one request at a time; a refusal is announced with its problems, a 401 ends the session. */
-  const act = async (work: () => Promise<string>) => {
+  const act = async (work: () => Promise<string>, during: 'save' | 'publish' = 'save') => {
     if (busy.current) return;
     busy.current = true;
     try {
       setOutcome({ message: await work(), refused: false, problems: [] });
     } catch (error) {
+      if (error instanceof UnreadInputError) {
+        setOutcome({ message: error.message, refused: true, problems: [], focusSummary: false });
+        return;
+      }
       const refusal = error instanceof ApiError ? error : new ApiError(0, 'network', String(error));
       if (refusal.status === 401) expire();
-      const message = refusal.savedDraft ? draftSavedSinceMessage(refusal.savedDraft) : refusal.message;
+      const message = refusal.savedDraft ? draftSavedSinceMessage(refusal.savedDraft, during) : refusal.message;
       setOutcome({ message, refused: true, problems: refusal.problems });
     } finally {
       busy.current = false;
@@ -112,6 +127,7 @@ function PlacementsEditor() {
   /** Shows a draft the server answered (loaded, imported, rolled back to) in place of the editor's. */
   const showDraft = async (answer: PlacementsDraftPayload) => {
     setDocument(asDocument(answer.draft.document));
+    setBrokenFrame(placementsFrameProblem(answer.draft.document));
     setVersion(answer.draft.updatedAt);
     setProblems(answer.problems);
     setPreview(answer.preview);
@@ -120,7 +136,24 @@ function PlacementsEditor() {
     await loadHistory();
   };
 
-  const save = async (next: PlacementsDocument): Promise<readonly PlacementProblem[]> => {
+  /**
+   * A text box of the editor holding what the draft cannot take yet ("Shown when" that is not JSON, a priority that is
+   * not a whole number) refuses a save or publish, with focus on it: saving would drop what it shows without a word.
+   */
+  const refuseUnreadInput = (): void => {
+    const invalid = editor.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    if (!invalid) return;
+    invalid.focus();
+    throw new UnreadInputError(
+      'Not saved: a box of the editor holds what the draft cannot take yet (marked beside it). Fix it or empty it, ' +
+        'then save again.',
+    );
+  };
+
+  const save = async (
+    next: PlacementsDocument,
+  ): Promise<{ problems: readonly PlacementProblem[]; version: string | null }> => {
+    refuseUnreadInput();
     const request: PlacementsDraftSaveRequest = { document: next as JsonValue, expectedUpdatedAt: version };
     const saved = await client
       .put<PlacementsDraftPayload>(`${PLACEMENTS_API_PATH}/draft`, request)
@@ -133,7 +166,7 @@ function PlacementsEditor() {
     setPreview(saved.preview);
     setDirty(false);
     await loadHistory();
-    return saved.problems;
+    return { problems: saved.problems, version: saved.draft.updatedAt };
   };
 
   if ([overview, components].some((state) => state.status === 'error' && state.error.status === 403)) {
@@ -165,7 +198,7 @@ function PlacementsEditor() {
           className="button button--secondary"
           onClick={() =>
             void act(async () => {
-              const found = await save(document);
+              const { problems: found } = await save(document);
               return found.length === 0
                 ? 'Draft saved: no problem.'
                 : `Draft saved with ${countOf(found.length, 'problem')}.`;
@@ -179,11 +212,20 @@ function PlacementsEditor() {
           className="button button--primary"
           onClick={() =>
             void act(async () => {
-              if (dirty) await save(document);
-              const revision = await client.post<{ number: number }>(`${PLACEMENTS_API_PATH}/publish`, {});
+              refuseUnreadInput();
+              // The draft this page shows, and nothing saved since by anyone else (409 otherwise: reload it).
+              const request: PlacementsPublishRequest = {
+                expectedUpdatedAt: dirty ? (await save(document)).version : version,
+              };
+              const revision = await client
+                .post<{ number: number }>(`${PLACEMENTS_API_PATH}/publish`, request)
+                .catch((error: unknown) => {
+                  if (error instanceof ApiError && error.savedDraft) setStale(true);
+                  throw error;
+                });
               await loadHistory();
               return `Revision ${revision.number} published.`;
-            })
+            }, 'publish')
           }
         >
           Publish
@@ -235,29 +277,38 @@ function PlacementsEditor() {
         </ul>
       )}
       {changes !== null && <PlacementsDiff changes={changes} />}
-      <PlacementsPreview document={document} />
-      {SlotLocation.cases().map((location) => (
-        <PlacementsLocation
-          key={location.value}
-          location={location.value}
-          isPublic={location.isPublic()}
-          slots={slotsAt(document, location.value)}
-          problems={problems}
-          preview={preview[location.value]}
-          components={components.data}
-          change={(at, change) => edit(changeSlot(document, at, change))}
-          add={(remote, component) => edit(addSlot(document, remote, location.value, component))}
-        />
-      ))}
-      <PlacementsForms
-        formSlots={formSlotsOf(document)}
-        problems={problems}
-        components={components.data}
-        change={(at, change) => edit(changeFormSlot(document, at, change))}
-        add={(remote, resource, component, position) =>
-          edit(addFormSlot(document, remote, resource, component, position))
-        }
-      />
+      {brokenFrame !== null ? (
+        <div className="form-error" role="alert" data-placements-broken>
+          <p>The saved draft cannot be shown here: {brokenFrame}</p>
+          <p>Import a placements document into the draft below, or roll back to a revision.</p>
+        </div>
+      ) : (
+        <div ref={editor}>
+          <PlacementsPreview document={document} />
+          {SlotLocation.cases().map((location) => (
+            <PlacementsLocation
+              key={location.value}
+              location={location.value}
+              isPublic={location.isPublic()}
+              slots={slotsAt(document, location.value)}
+              problems={problems}
+              preview={preview[location.value]}
+              components={components.data}
+              change={(at, change) => edit(changeSlot(document, at, change))}
+              add={(remote, component) => edit(addSlot(document, remote, location.value, component))}
+            />
+          ))}
+          <PlacementsForms
+            formSlots={formSlotsOf(document)}
+            problems={problems}
+            components={components.data}
+            change={(at, change) => edit(changeFormSlot(document, at, change))}
+            add={(remote, resource, component, position) =>
+              edit(addFormSlot(document, remote, resource, component, position))
+            }
+          />
+        </div>
+      )}
       <PlacementsImport
         importJson={(json) =>
           void act(async () => {
@@ -272,7 +323,10 @@ function PlacementsEditor() {
         revisions={revisions}
         rollback={(number) =>
           void act(async () => {
-            if (!window.confirm(`Publish revision ${number}'s placements again, as a new revision?`)) return '';
+            const question =
+              `Publish revision ${number}'s placements again, as a new revision?` +
+              (dirty ? ' The draft becomes those placements: your unsaved changes are dropped.' : '');
+            if (!window.confirm(question)) return '';
             const revision = await client.post<{ number: number }>(`${PLACEMENTS_API_PATH}/rollback`, {
               revision: number,
             });
