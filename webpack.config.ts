@@ -100,6 +100,14 @@ export function hostConfiguration(mode: BuildMode, distDir = DIST_DIR): Configur
       clean: true,
     },
     experiments: { css: true },
+    module: {
+      rules: [
+        ...(common(mode, HOST_NAME).module?.rules ?? []),
+        // The contract's modules only declare (constants, types, pure functions): one the shell does not use is left
+        // out even when it is re-exported by shared/index.ts, the barrel every part imports from.
+        { test: /[\\/]shared[\\/][^\\/]+\.ts$/, sideEffects: false },
+      ],
+    },
     plugins: [
       new ModuleFederationPlugin({
         name: HOST_NAME,

@@ -1,9 +1,9 @@
 export { HOST_NAME } from './host-name';
+export { placementsFrameProblem } from './placements-frame';
 export {
   PLACEMENTS_API_PATH,
   PLACEMENTS_PAGE_PATH,
   PLACEMENTS_PREVIEW_PATH,
-  placementsFrameProblem,
   type PlacementAuditEntry,
   type PlacementAuditPayload,
   type PlacementChange,
