@@ -130,6 +130,33 @@ describe('the Recently deleted page', () => {
     expect(screen.queryByText(/^Restored/)).toBeNull();
   });
 
+  it('says a record restored elsewhere meanwhile is back, with a link, and one past its day that it is gone', async () => {
+    const gone = {
+      status: 404,
+      body: { error: { code: 'not_found', message: 'There is no deleted articles record.' } },
+    };
+    renderAt('/resources/articles/deleted', {
+      routes: {
+        'POST /api/resources/articles/records/7/restore': gone,
+        'GET /api/resources/articles/records/7': { body: { record: OLDER.record, relations: [] } },
+        'POST /api/resources/articles/records/12/restore': gone,
+        'GET /api/resources/articles/records/12': {
+          status: 404,
+          body: { error: { code: 'not_found', message: 'No.' } },
+        },
+      },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Restore Winter sale' }));
+    const link = await screen.findByRole('link', { name: 'Winter sale' });
+    expect(link.closest('[role="status"]')?.textContent).toContain('Restored already, elsewhere: “Winter sale”.');
+    expect(screen.queryByRole('cell', { name: 'Winter sale' })).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Restore Spring catalogue' }));
+    expect(await screen.findByText('“Spring catalogue” can no longer be restored: its day since the delete is over.'));
+    expect(screen.queryByRole('cell', { name: 'Spring catalogue' })).toBeNull();
+    expect(screen.getByText('No deleted articles to restore.'));
+  });
+
   it('says when there is nothing to restore', async () => {
     renderAt('/resources/articles/deleted', { deleted: [] });
     expect(await screen.findByText('No deleted articles to restore.')).toBeTruthy();

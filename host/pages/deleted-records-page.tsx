@@ -12,7 +12,10 @@ import { listReturnAddress, useListOwner } from './list-return-address';
 import { PageStatus } from './page-status';
 
 /** What a restore on this page ended in: the record back, or (per row) why not. */
-type Outcome = { kind: 'restored'; record: ResourceRecord } | { kind: 'failed'; id: number; message: string };
+type Outcome =
+  | { kind: 'restored'; record: ResourceRecord; elsewhere: boolean }
+  | { kind: 'expired'; record: ResourceRecord }
+  | { kind: 'failed'; id: number; message: string };
 
 /** A moment as the reader's own clock says it, with the exact time for machines. */
 function Moment({ at }: { at: number }) {
@@ -70,10 +73,21 @@ export function DeletedRecordsPage() {
     try {
       await client.post<RecordPayload>(`/api/resources/${name}/records/${record.id}/restore`);
       setRestoredIds((ids) => new Set(ids).add(record.id));
-      setOutcome({ kind: 'restored', record });
+      setOutcome({ kind: 'restored', record, elsewhere: false });
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) {
         expire();
+        return;
+      }
+      if (error instanceof ApiError && error.status === 404) {
+        // Not restorable any more: restored meanwhile (another tab, another person), or its day is over. Which one
+        // is asked, so the row goes either way with what happened to it, not a refusal that cannot say.
+        const back = await client
+          .get<RecordPayload>(`/api/resources/${name}/records/${record.id}`)
+          .then(() => true)
+          .catch(() => false);
+        setRestoredIds((ids) => new Set(ids).add(record.id));
+        setOutcome(back ? { kind: 'restored', record, elsewhere: true } : { kind: 'expired', record });
         return;
       }
       const message = error instanceof ApiError ? error.message : 'Could not restore.';
@@ -104,12 +118,15 @@ export function DeletedRecordsPage() {
           <div role="status" className="list-status">
             {outcome?.kind === 'restored' && (
               <p>
-                Restored “
+                {outcome.elsewhere ? 'Restored already, elsewhere: “' : 'Restored “'}
                 <Link ref={restoredLink} to={`/resources/${name}/${outcome.record.id}`}>
                   {titleOf(outcome.record)}
                 </Link>
                 ”.
               </p>
+            )}
+            {outcome?.kind === 'expired' && (
+              <p>“{titleOf(outcome.record)}” can no longer be restored: its day since the delete is over.</p>
             )}
             <p>
               {rows.length === 0
