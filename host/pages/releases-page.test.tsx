@@ -200,7 +200,8 @@ describe('the releases page', () => {
     fireEvent.click(within(section).getByRole('button', { name: 'Activate 1.2.0' }));
 
     await waitFor(() => expect(statusText()).toBe('Activated team_records to 1.2.0.'));
-    expect(confirmSpy).toHaveBeenCalledWith(expect.stringContaining('Activate team_records to 1.2.0'));
+    // No canary runs: the confirmation mentions none.
+    expect(confirmSpy).toHaveBeenCalledWith('Activate team_records to 1.2.0 for everyone?');
     expect(fake.requests.filter((request) => request.method === 'POST')).toEqual([
       { method: 'POST', path: '/api/remotes/team_records/activate', body: { version: '1.2.0' } },
     ]);
@@ -219,6 +220,36 @@ describe('the releases page', () => {
     fireEvent.click(within(section).getByRole('button', { name: 'Start canary' }));
     await waitFor(() => expect(fake.count('POST', '/api/remotes/team_records/canary')).toBe(1));
     expect(fake.requests.find((request) => request.path.endsWith('/canary'))?.body).toMatchObject({ version: '1.1.0' });
+  });
+
+  it('says in the confirmation that activating, rolling back or serving the own build ends the running canary', async () => {
+    const fake = api([OPERATOR_ROLE], {
+      'POST /api/remotes/team_records/activate': { body: {} },
+      'POST /api/remotes/team_records/rollback': { body: {} },
+      'POST /api/remotes/team_records/deactivate': { body: {} },
+    });
+    renderApp(fake);
+    const section = await remoteSection();
+    const ends = ' This ends the canary of 1.2.0 to 10 % and globex.';
+    // The list read again after each change still shows the canary: each button asks with it.
+    for (const [button, confirmation, done] of [
+      ['Activate 1.2.0', `Activate team_records to 1.2.0 for everyone?${ends}`, 'Activated team_records to 1.2.0.'],
+      [
+        'Roll back to 1.0.0',
+        `Roll back team_records to 1.0.0 for everyone?${ends}`,
+        'Rolled back team_records to 1.0.0.',
+      ],
+      [
+        "Serve the server's own build",
+        `Take team_records 1.1.0 out of force and serve the build the server was given, for everyone?${ends}`,
+        'team_records serves the build the server was given again.',
+      ],
+    ] as const) {
+      confirmSpy.mockClear();
+      fireEvent.click(within(section).getByRole('button', { name: button }));
+      expect(confirmSpy).toHaveBeenCalledWith(confirmation);
+      await waitFor(() => expect(statusText()).toBe(done));
+    }
   });
 
   it('sends nothing when the confirmation is declined', async () => {

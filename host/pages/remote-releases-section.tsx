@@ -34,6 +34,8 @@ export function RemoteReleasesSection({
   const client = useApiClient();
   const activeIndex = releases.findIndex((release) => release.version === rollout.active);
   const { canary } = rollout;
+  // Activating, rolling back and serving the own build all end a running canary: the confirmation says so.
+  const endsCanary = canary ? ` This ends the canary of ${describeCanary(canary)}.` : '';
   const post = (action: string, version: string) => () => client.post(remoteApiPath(remote, action), { version });
   const button = (label: string, change: Omit<ReleaseChange, 'remote'>, kind = 'secondary') => (
     <button type="button" className={`button button--${kind}`} onClick={() => void apply({ remote, ...change })}>
@@ -55,7 +57,7 @@ export function RemoteReleasesSection({
           "Serve the server's own build",
           {
             send: () => client.post(remoteApiPath(remote, 'deactivate')),
-            confirm: `Take ${remote} ${rollout.active} out of force and serve the build the server was given, for everyone?`,
+            confirm: `Take ${remote} ${rollout.active} out of force and serve the build the server was given, for everyone?${endsCanary}`,
             done: `${remote} serves the build the server was given again.`,
           },
           'ghost',
@@ -113,7 +115,7 @@ export function RemoteReleasesSection({
                     {index !== activeIndex &&
                       button(rollback ? `Roll back to ${version}` : `Activate ${version}`, {
                         send: post(rollback ? 'rollback' : 'activate', version),
-                        confirm: `${verb} ${remote} to ${version} for everyone?`,
+                        confirm: `${verb} ${remote} to ${version} for everyone?${endsCanary}`,
                         done: `${rollback ? 'Rolled back' : 'Activated'} ${remote} to ${version}.`,
                       })}
                     {index !== activeIndex &&

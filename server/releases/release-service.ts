@@ -4,6 +4,7 @@ import { checkEntryUrl } from '../remotes/remote-entry-url';
 import { descriptorUrlOf } from '../remotes/remotes-config';
 import { releaseProblems, type ReleaseCheckSubjects } from './release-check';
 import { releaseClashes } from './release-clashes';
+import { RELEASE_REFUSALS } from './release-refusals';
 import type { ReleaseSnapshot } from './release-snapshot';
 import type { TenantStore } from '../tenants/tenant-store';
 import { ReleaseExistsError, type ReleaseStore, type RolloutChange } from './release-store';
@@ -87,10 +88,37 @@ export class ReleaseService {
     }
   }
 
-  /** Puts `version` in force for everyone (ends a canary); `rollback` audits it as one. */
+  /**
+   * Puts `version` in force for everyone (ends a canary). A `rollback` is audited as one, so it must go back: to a
+   * release published before the active one (the order of the releases everywhere, newest first).
+   */
   activate(remote: string, version: unknown, actor: string, action: 'activate' | 'rollback'): Promise<RemoteRollout> {
-    const release = this.checkedRelease(remote, version);
+    const release = this.publishedRelease(remote, version);
+    if (action === 'rollback') this.refuseForwardRollback(release);
+    this.refuseBreaking(release, `Release "${release.version}" of "${remote}"`);
     return this.change({ remote, action, actor, next: { active: release.version, canary: null } });
+  }
+
+  /** Refuses a rollback that would not go back (to the active release, a newer one, or from none): a false trail. */
+  private refuseForwardRollback(release: RemoteRelease): void {
+    const { remote, version } = release;
+    const active = this.parts.snapshot.rollout(remote)?.active ?? null;
+    if (active === null) {
+      throw new ReleaseRefusedError(
+        `Remote "${remote}" has no release in force to roll back from: use activate to put "${version}" in force.`,
+      );
+    }
+    // Newest first, as published: the same order the operators' page lists them in (and offers a rollback by).
+    const order = this.parts.snapshot
+      .releases()
+      .filter((each) => each.remote === remote)
+      .map((each) => each.version);
+    if (order.indexOf(version) <= order.indexOf(active)) {
+      throw new ReleaseRefusedError(
+        `Release "${version}" of "${remote}" is not earlier than the active release "${active}": a rollback goes ` +
+          'back to a release published before it; use activate for a newer one.',
+      );
+    }
   }
 
   /**
@@ -123,7 +151,7 @@ export class ReleaseService {
 
   /** Gives `version` to `percent` % of the users (sticky) and to every user of `tenants`. */
   async canary(remote: string, body: Record<string, unknown>, actor: string): Promise<RemoteRollout> {
-    const release = this.checkedRelease(remote, body.version);
+    const release = this.publishedRelease(remote, body.version);
     const { percent } = body;
     const tenants = body.tenants ?? [];
     if (typeof percent !== 'number' || !Number.isInteger(percent) || percent < 0 || percent > 100) {
@@ -132,6 +160,7 @@ export class ReleaseService {
     if (!Array.isArray(tenants) || !tenants.every((tenant) => typeof tenant === 'string')) {
       throw new ReleaseRefusedError('"tenants" must be a list of tenant ids.');
     }
+    if (percent === 0 && tenants.length === 0) throw new ReleaseRefusedError(RELEASE_REFUSALS.canaryOfNobody);
     if (tenants.length > 0) {
       const known = (await this.parts.tenants.list()).map((tenant) => tenant.id);
       const unknown = (tenants as string[]).filter((tenant) => !known.includes(tenant));
@@ -148,6 +177,13 @@ export class ReleaseService {
     const active = this.parts.snapshot.rollout(remote)?.active ?? null;
     if (active === null)
       throw new ReleaseRefusedError(`Remote "${remote}" has no active release yet: activate one first.`);
+    if (release.version === active) {
+      throw new ReleaseRefusedError(
+        `Release "${active}" of "${remote}" is already active for everyone: a canary gives another release ` +
+          'to some users.',
+      );
+    }
+    this.refuseBreaking(release, `Release "${release.version}" of "${remote}"`);
     return this.change({
       remote,
       action: 'canary',
@@ -156,9 +192,40 @@ export class ReleaseService {
     });
   }
 
-  endCanary(remote: string, actor: string): Promise<RemoteRollout> {
-    const active = this.parts.snapshot.rollout(remote)?.active ?? null;
-    return this.change({ remote, action: 'canary-end', actor, next: { active, canary: null } });
+  /**
+   * Ends the running canary. With none running (never started, or ended meanwhile by an operator or the automatic
+   * rollback) nothing changes and nothing is audited: the rollout as it is answers, as a repeated DELETE would.
+   */
+  async endCanary(remote: string, actor: string): Promise<RemoteRollout> {
+    // The database, not the snapshot: another host may have started or ended the canary within the last second.
+    const rollout = await this.parts.store.rollout(remote);
+    if (!rollout.canary) return rollout;
+    // Only while that canary still runs, checked in the transaction (see autoRollback): the active release cannot
+    // have moved meanwhile, and a canary ended at the same moment by another host is not recorded twice.
+    const before = await this.parts.store.changeRollout({
+      remote,
+      action: 'canary-end',
+      actor,
+      next: { active: rollout.active, canary: null },
+      onlyIfCanary: rollout.canary.version,
+    });
+    await this.parts.snapshot.refresh();
+    return before === null ? this.parts.store.rollout(remote) : { remote, active: rollout.active, canary: null };
+  }
+
+  /**
+   * Refuses (404) a name this server knows nothing of: no release, neither configured nor built in. For a remote
+   * whose trail is empty, so a typo is not answered with an empty trail while a change of it is refused alike.
+   */
+  refuseUnknownRemote(remote: string): void {
+    if (this.parts.snapshot.releases().some((release) => release.remote === remote)) return;
+    const { remotes, pending, disabled } = this.parts.remoteRegistry.config;
+    if ([...remotes, ...pending, ...disabled].some((each) => each.name === remote)) return;
+    throw new ReleaseRefusedError(
+      `Remote "${remote}" has no release, no history and no build on this server: is its name right?`,
+      [],
+      404,
+    );
   }
 
   /**
@@ -187,7 +254,16 @@ export class ReleaseService {
    * preview, a canary or an activation): another remote may have taken one of its components since it was published.
    */
   checkedRelease(remote: string, version: unknown): RemoteRelease {
-    const release = typeof version === 'string' ? this.parts.snapshot.release(remote, version) : undefined;
+    const release = this.publishedRelease(remote, version);
+    this.refuseBreaking(release, `Release "${release.version}" of "${remote}"`);
+    return release;
+  }
+
+  /** The published release `version` of `remote`: 400 when `version` is no string, 404 when there is none. */
+  private publishedRelease(remote: string, version: unknown): RemoteRelease {
+    // Checked before the look-up: a missing version would otherwise read as `no release undefined`.
+    if (typeof version !== 'string' || version === '') throw new ReleaseRefusedError(RELEASE_REFUSALS.versionRequired);
+    const release = this.parts.snapshot.release(remote, version);
     if (!release) {
       const versions = this.parts.snapshot
         .releases()
@@ -201,7 +277,6 @@ export class ReleaseService {
         404,
       );
     }
-    this.refuseBreaking(release, `Release "${release.version}" of "${remote}"`);
     return release;
   }
 

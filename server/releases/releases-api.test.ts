@@ -12,6 +12,7 @@ import { REMOTE_DESCRIPTOR_FILE, Slot, type AuditEntry, type RemoteDescriptor } 
 import { addOperator, addUser, createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import type { App } from '../app';
+import { RELEASE_REFUSALS } from './release-refusals';
 
 /** A remote's origin: each version folder serves its own descriptor file. */
 interface Origin {
@@ -301,6 +302,94 @@ describe('rollout', () => {
     expect(unknown.body.error.message).toBe('Remote "team_bill" has no release at all: is its name right?');
   });
 
+  it('refuses an activation, rollback, canary or preview without a version string (400), before looking one up', async () => {
+    await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
+    for (const action of ['activate', 'rollback', 'canary', 'preview']) {
+      for (const body of [{}, { version: 2 }, { version: '' }, { percent: 10 }]) {
+        const refused = await operator.post(`/api/remotes/team_billing/${action}`).send(body).expect(400);
+        expect(refused.body).toEqual({ error: { code: 'invalid_request', message: RELEASE_REFUSALS.versionRequired } });
+      }
+    }
+    expect(app.releaseSnapshot.rollout('team_billing')).toEqual({ remote: 'team_billing', active: 'v1', canary: null });
+  });
+
+  it('refuses a canary that reaches nobody, or gives the release already active for everyone, and changes nothing', async () => {
+    await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
+    const entriesBefore = (await app.releases.history('team_billing')).length;
+    for (const body of [
+      { version: 'v2', percent: 0 },
+      { version: 'v2', percent: 0, tenants: [] },
+    ]) {
+      const nobody = await operator.post('/api/remotes/team_billing/canary').send(body).expect(400);
+      expect(nobody.body).toEqual({ error: { code: 'invalid_request', message: RELEASE_REFUSALS.canaryOfNobody } });
+    }
+    const active = await operator
+      .post('/api/remotes/team_billing/canary')
+      .send({ version: 'v1', percent: 10 })
+      .expect(400);
+    expect(active.body.error).toEqual({
+      code: 'invalid_request',
+      message:
+        'Release "v1" of "team_billing" is already active for everyone: a canary gives another release to some users.',
+    });
+    expect(app.releaseSnapshot.rollout('team_billing')?.canary).toBeNull();
+    expect(await app.releases.history('team_billing')).toHaveLength(entriesBefore);
+    // A tenant alone is someone: 0 % with a tenant runs.
+    await app.tenants.save({ id: 'beta', name: 'Beta' });
+    await operator
+      .post('/api/remotes/team_billing/canary')
+      .send({ version: 'v2', percent: 0, tenants: ['beta'] })
+      .expect(200);
+  });
+
+  it('rolls back only to a release published before the active one, and says to activate a newer one', async () => {
+    const fromNothing = await operator.post('/api/remotes/team_billing/rollback').send({ version: 'v1' }).expect(400);
+    expect(fromNothing.body.error.message).toBe(
+      'Remote "team_billing" has no release in force to roll back from: use activate to put "v1" in force.',
+    );
+    await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
+    for (const version of ['v2', 'v1']) {
+      const forward = await operator.post('/api/remotes/team_billing/rollback').send({ version }).expect(400);
+      expect(forward.body.error).toEqual({
+        code: 'invalid_request',
+        message:
+          `Release "${version}" of "team_billing" is not earlier than the active release "v1": a rollback goes back ` +
+          'to a release published before it; use activate for a newer one.',
+      });
+    }
+    expect(app.releaseSnapshot.rollout('team_billing')?.active).toBe('v1');
+    expect((await app.releases.history('team_billing')).map((entry) => entry.action)).not.toContain('rollback');
+  });
+
+  it('ends no canary when none runs: answers the rollout unchanged and records nothing', async () => {
+    await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
+    const entriesBefore = await app.releases.history('team_billing');
+    const ended = await operator.delete('/api/remotes/team_billing/canary').expect(200);
+    expect(ended.body).toEqual({ remote: 'team_billing', active: 'v1', canary: null });
+    expect(await app.releases.history('team_billing')).toEqual(entriesBefore);
+
+    // Ended twice (two operators, or after the automatic rollback): one entry, the second DELETE changes nothing.
+    await operator.post('/api/remotes/team_billing/canary').send({ version: 'v2', percent: 10 }).expect(200);
+    await operator.delete('/api/remotes/team_billing/canary').expect(200);
+    await operator.delete('/api/remotes/team_billing/canary').expect(200);
+    const actions = (await app.releases.history('team_billing')).map((entry) => entry.action);
+    expect(actions.filter((action) => action === 'canary-end')).toHaveLength(1);
+  });
+
+  it('answers 404 for the history of a remote it knows nothing of, and an empty one for a known remote', async () => {
+    const unknown = await operator.get('/api/remotes/nope/history').expect(404);
+    expect(unknown.body).toEqual({
+      error: {
+        code: 'not_found',
+        message: 'Remote "nope" has no release, no history and no build on this server: is its name right?',
+      },
+    });
+    // Published releases make a trail; a token alone does too (a team about to publish its first release).
+    expect((await operator.get('/api/remotes/team_billing/history').expect(200)).body.entries).toHaveLength(2);
+    await app.releases.record('team_new', 'token-add', 'cli', null, { id: 'abc', expiresAt: null });
+    await operator.get('/api/remotes/team_new/history').expect(200);
+  });
+
   it('refuses to take the release in force away from a remote that has no build of its own to serve', async () => {
     await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
     const refused = await operator.post('/api/remotes/team_billing/deactivate').expect(400);
@@ -402,10 +491,28 @@ describe("the remote's own build", () => {
     // Nothing in force any more: nothing to take away.
     await operator.post('/api/remotes/team_billing/deactivate').expect(400);
   });
+  it('has an empty history, not a 404, before anything of a configured remote is recorded', async () => {
+    await testApp.close();
+    dir = makeTempDir('slots-listed-remote-');
+    const configFile = path.join(dir.path, 'remotes.json');
+    const listed = {
+      name: 'legacy_widgets',
+      entry: 'https://widgets.example.com/remoteEntry.js',
+      components: ['Clock'],
+    };
+    fs.writeFileSync(configFile, JSON.stringify({ remotes: [listed] }));
+    testApp = await createTestApp({ env: { REMOTES_CONFIG: configFile } });
+    app = testApp.app;
+    await addOperator(app);
+    const history = await (await signedInAgent(app)).get('/api/remotes/legacy_widgets/history').expect(200);
+    expect(history.body).toEqual({ remote: 'legacy_widgets', entries: [] });
+  });
 });
 
 describe('the operator role', () => {
   it('answers the history to operators (roles on /me), 403 to other staff, 401 to anonymous visitors', async () => {
+    // A remote with a release: the history of a name the server knows nothing of is a 404.
+    await publish(await tokenFor('team_billing'), 'v1').expect(201);
     const admin = await signedInAgent(app);
     expect((await admin.get('/me').expect(200)).body.user.roles).toEqual(['operator']);
     await admin.get('/api/remotes/team_billing/history').expect(200);

@@ -77,7 +77,10 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
     GET: [
       requireOperator,
       async (req, res) => {
-        const payload: RemoteHistoryPayload = { remote: name(req), entries: await store.history(name(req)) };
+        const entries = await store.history(name(req));
+        // Empty: a remote nobody changed yet, or a name this server knows nothing of (a typo), refused as a change is.
+        if (entries.length === 0) service.refuseUnknownRemote(name(req));
+        const payload: RemoteHistoryPayload = { remote: name(req), entries };
         res.setHeader('Cache-Control', 'no-store');
         res.json(payload);
       },

@@ -1,0 +1,10 @@
+/**
+ * The fixed texts of the releases API's refusals (400) that name no release: constants, so the host and tests can
+ * rely on them. Refusals about a particular release or remote build their message where they are made.
+ */
+export const RELEASE_REFUSALS = {
+  /** An activation, rollback, canary or preview whose body has no `version` string. */
+  versionRequired: '"version" is required: the version of one of the remote\'s releases, as a string.',
+  /** 0 % and no tenant: the canary would reach nobody, and an operator would believe it runs. */
+  canaryOfNobody: 'A canary needs a share above 0 % or a tenant: 0 % and no tenant gives it to nobody.',
+} as const;
