@@ -192,51 +192,56 @@ function PlacementsEditor() {
         Slots placed by operators, after those of code and of REMOTES_CONFIG at each location. Edit the draft, save it
         to see its problems and changes, then publish: every host serves a revision within seconds.
       </p>
-      <div className="placements__actions">
-        <button
-          type="button"
-          className="button button--secondary"
-          onClick={() =>
-            void act(async () => {
-              const { problems: found } = await save(document);
-              return found.length === 0
-                ? 'Draft saved: no problem.'
-                : `Draft saved with ${countOf(found.length, 'problem')}.`;
-            })
-          }
-        >
-          Save draft
-        </button>
-        <button
-          type="button"
-          className="button button--primary"
-          onClick={() =>
-            void act(async () => {
-              refuseUnreadInput();
-              // The draft this page shows, and nothing saved since by anyone else (409 otherwise: reload it).
-              const request: PlacementsPublishRequest = {
-                expectedUpdatedAt: dirty ? (await save(document)).version : version,
-              };
-              const revision = await client
-                .post<{ number: number }>(`${PLACEMENTS_API_PATH}/publish`, request)
-                .catch((error: unknown) => {
-                  if (error instanceof ApiError && error.savedDraft) setStale(true);
-                  throw error;
-                });
-              await loadHistory();
-              return `Revision ${revision.number} published.`;
-            }, 'publish')
-          }
-        >
-          Publish
-        </button>
+      {/* Kept in view while the page scrolls: the editor is long (every location), its actions are here only. */}
+      <div className="placements__toolbar">
+        <div className="placements__actions">
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() =>
+              void act(async () => {
+                const { problems: found } = await save(document);
+                return found.length === 0
+                  ? 'Draft saved: no problem.'
+                  : `Draft saved with ${countOf(found.length, 'problem')}.`;
+              })
+            }
+          >
+            Save draft
+          </button>
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={() =>
+              void act(async () => {
+                refuseUnreadInput();
+                // The draft this page shows, and nothing saved since by anyone else (409 otherwise: reload it).
+                const request: PlacementsPublishRequest = {
+                  expectedUpdatedAt: dirty ? (await save(document)).version : version,
+                };
+                const revision = await client
+                  .post<{ number: number }>(`${PLACEMENTS_API_PATH}/publish`, request)
+                  .catch((error: unknown) => {
+                    if (error instanceof ApiError && error.savedDraft) setStale(true);
+                    throw error;
+                  });
+                await loadHistory();
+                return `Revision ${revision.number} published.`;
+              }, 'publish')
+            }
+          >
+            Publish
+          </button>
+        </div>
+        <p role="status" className="form__status" data-placements-status>
+          {outcome && !outcome.refused ? outcome.message : ''}
+          {dirty ? ' Unsaved changes.' : ''}
+        </p>
+      </div>
+      <p>
         <a className="button button--ghost" href={`${PLACEMENTS_API_PATH}/export`} download>
           Export the published revision
         </a>
-      </div>
-      <p role="status" className="form__status" data-placements-status>
-        {outcome && !outcome.refused ? outcome.message : ''}
-        {dirty ? ' Unsaved changes.' : ''}
       </p>
       {outcome?.refused && (
         <RefusalSummary
