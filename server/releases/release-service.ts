@@ -99,10 +99,16 @@ export class ReleaseService {
     return this.change({ remote, action, actor, next: { active: release.version, canary: null } });
   }
 
-  /** Refuses a rollback that would not go back (to the active release, a newer one, or from none): a false trail. */
+  /**
+   * Refuses a rollback that would not go back (to a newer release, to the active one with no canary running, or from
+   * none): a false trail.
+   */
   private refuseForwardRollback(release: RemoteRelease): void {
     const { remote, version } = release;
-    const active = this.parts.snapshot.rollout(remote)?.active ?? null;
+    const rollout = this.parts.snapshot.rollout(remote);
+    const active = rollout?.active ?? null;
+    // To the active release while a canary runs: the canary is what is rolled back (everyone back on it).
+    if (version === active && rollout?.canary) return;
     if (active === null) {
       throw new ReleaseRefusedError(
         `Remote "${remote}" has no release in force to roll back from: use activate to put "${version}" in force.`,

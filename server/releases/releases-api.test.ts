@@ -359,6 +359,12 @@ describe('rollout', () => {
     }
     expect(app.releaseSnapshot.rollout('team_billing')?.active).toBe('v1');
     expect((await app.releases.history('team_billing')).map((entry) => entry.action)).not.toContain('rollback');
+
+    // A canary running: a rollback to the active release rolls the canary back.
+    await operator.post('/api/remotes/team_billing/canary').send({ version: 'v2', percent: 10 }).expect(200);
+    await app.releaseSnapshot.refresh();
+    const back = await operator.post('/api/remotes/team_billing/rollback').send({ version: 'v1' }).expect(200);
+    expect(back.body).toMatchObject({ active: 'v1', canary: null });
   });
 
   it('ends no canary when none runs: answers the rollout unchanged and records nothing', async () => {
