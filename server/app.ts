@@ -29,6 +29,7 @@ import {
 import { reloadRemotesConfig } from './remotes/remotes-config-reload';
 import { PlacementsService } from './placements/placements-service';
 import { PlacementsStore } from './placements/placements-store';
+import { readKnownRuleNames } from './placements/rule-names-check';
 import { importConfigReleases, type ConfigReleaseParts } from './releases/config-releases';
 import { ReleaseService } from './releases/release-service';
 import { ReleaseSnapshot } from './releases/release-snapshot';
@@ -212,6 +213,7 @@ export class App {
           allowLists: this.allowLists,
         },
         logger: this.logger,
+        knownRuleNames: () => readKnownRuleNames(this.tenants, this.flags),
         pollMs: settings.releasePollMs,
       });
       this.modules = new ModuleRegistry(this.resources);

@@ -101,6 +101,15 @@ export {
   type VisibilityRule,
 } from './slot-placement';
 export {
+  FLAG_EXISTS_ONCE_SET,
+  FLAG_NAME_RULE,
+  invalidFlagNamesMessage,
+  namesInRule,
+  unknownNamesMessage,
+  type RuleNameKey,
+  type RuleNameList,
+} from './rule-names';
+export {
   COMPONENT_NAME_PATTERN,
   EXPOSED_COMPONENT_PATTERN,
   REMOTE_NAME_PATTERN,

@@ -1,6 +1,8 @@
 import { isPlainObject } from './json';
 import { describe } from './names';
-import { isStaffPermission, STAFF_PERMISSIONS } from './staff-permissions';
+import { invalidFlagNamesMessage, unknownNamesMessage } from './rule-names';
+import { STAFF_PERMISSIONS } from './staff-permissions';
+import { STAFF_ROLES } from './staff-roles';
 
 /**
  * Where a slot stands among the others of its location, and for whom it is shown: the placement a registration (code
@@ -29,14 +31,15 @@ export const DEFAULT_SLOT_PRIORITY = 50;
 /** A slot id: a letter or digit, then letters, digits and `_-.:#/`, at most 128 characters. */
 export const SLOT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:#/-]{0,127}$/;
 
-/** A feature flag's name (`new-billing`): lower-case kebab-case, at most 64 characters. */
+/** A feature flag's name (`new-billing`): lower-case kebab-case, at most 64 characters (in words: FLAG_NAME_RULE). */
 export const FLAG_NAME_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
 
 /**
- * Who sees a slot, as data: `{ "roles": [...] }` (the user has one of them in the current tenant),
+ * Who sees a slot, as data: `{ "roles": [...] }` (the user has one of them in the current tenant: staff-roles.ts),
  * `{ "permissions": [...] }` (the user has one of them there: staff-permissions.ts), `{ "tenants": [...] }` (the
  * current tenant is one of them), `{ "flags": [...] }` (one of these feature flags is on, for the tenant or
- * globally), and `$all`, `$any`, `$not` around them.
+ * globally), and `$all`, `$any`, `$not` around them. Every name must name something that exists (rule-names.ts):
+ * roles and permissions are checked here, tenants and flags against the database by the placements check.
  */
 export type VisibilityRule =
   | { readonly roles: readonly string[] }
@@ -99,70 +102,144 @@ export function checkPlacement(value: unknown, where: string): Readonly<SlotPlac
 }
 
 /** A rule checked and deep-frozen; throws InvalidPlacementError naming the offending part (`visibleWhen.$all[1]`). */
-export function checkVisibilityRule(value: unknown, where: string, path = 'visibleWhen', depth = 0): VisibilityRule {
-  const at = `${where}: "${path}"`;
-  if (depth > MAX_RULE_DEPTH) throw new InvalidPlacementError(`${at} nests deeper than ${MAX_RULE_DEPTH} levels.`);
-  if (!isPlainObject(value) || Object.keys(value).length !== 1) {
-    throw new InvalidPlacementError(
-      `${at} must be an object with exactly one of ${VISIBILITY_RULE_KEYS.join(', ')}, got ${describe(value)}.`,
+export function checkVisibilityRule(value: unknown, where: string): VisibilityRule {
+  try {
+    return ruleOf(value, 'visibleWhen', 0);
+  } catch (error) {
+    if (error instanceof RuleShapeError) throw new InvalidPlacementError(`${where}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** What is wrong with a part of a rule, said from its path; checkVisibilityRule puts the slot's name first. */
+class RuleShapeError extends Error {}
+
+const RULE_KEYS_LISTED = VISIBILITY_RULE_KEYS.join(', ');
+const RULE_EXAMPLE = '{"roles": ["editor"]}';
+
+function ruleOf(value: unknown, path: string, depth: number): VisibilityRule {
+  if (depth > MAX_RULE_DEPTH) throw new RuleShapeError(`"${path}" nests deeper than ${MAX_RULE_DEPTH} levels.`);
+  if (!isPlainObject(value)) {
+    throw new RuleShapeError(
+      `"${path}" must be an object with one rule key (${RULE_KEYS_LISTED}), e.g. ${RULE_EXAMPLE}; ` +
+        `got ${describeOperand(value)}.`,
     );
   }
-  const [key] = Object.keys(value) as [string];
+  const keys = Object.keys(value);
+  const [key] = keys;
+  if (keys.length !== 1 || !isRuleKey(key)) throw new RuleShapeError(keysProblem(value, keys, path, depth));
   const operand = value[key];
   switch (key) {
-    case 'flags':
-      if (!Array.isArray(operand) || operand.length === 0 || !operand.every((item) => isFlagName(item))) {
-        throw new InvalidPlacementError(
-          `${where}: "${path}.flags" must be a non-empty list of flag names (${FLAG_NAME_PATTERN}), got ${describe(operand)}.`,
-        );
-      }
-      return Object.freeze({ flags: Object.freeze([...(operand as string[])]) });
-    case 'permissions': {
-      if (!Array.isArray(operand) || operand.length === 0) {
-        throw new InvalidPlacementError(
-          `${where}: "${path}.permissions" must be a non-empty list of permissions (${STAFF_PERMISSIONS.join(', ')}), ` +
-            `got ${describe(operand)}.`,
-        );
-      }
-      // A closed set, unlike roles: a misspelt permission would hide the slot from everyone, silently.
-      const unknown = operand.find((item) => !isStaffPermission(item));
-      if (unknown !== undefined) {
-        throw new InvalidPlacementError(
-          `${where}: "${path}.permissions" names the unknown permission ` +
-            `${typeof unknown === 'string' ? JSON.stringify(unknown) : describe(unknown)}; permissions: ` +
-            `${STAFF_PERMISSIONS.join(', ')}.`,
-        );
-      }
-      return Object.freeze({ permissions: Object.freeze([...(operand as string[])]) });
-    }
     case 'roles':
-    case 'tenants': {
-      if (!Array.isArray(operand) || operand.length === 0 || !operand.every((item) => isName(item))) {
-        throw new InvalidPlacementError(
-          `${where}: "${path}.${key}" must be a non-empty list of names, got ${describe(operand)}.`,
-        );
-      }
-      return Object.freeze({ [key]: Object.freeze([...(operand as string[])]) }) as VisibilityRule;
-    }
+      return Object.freeze({ roles: closedNamesOf('roles', operand, path, STAFF_ROLES) });
+    case 'permissions':
+      return Object.freeze({ permissions: closedNamesOf('permissions', operand, path, STAFF_PERMISSIONS) });
+    case 'tenants':
+      return Object.freeze({ tenants: tenantIdsOf(operand, path) });
+    case 'flags':
+      return Object.freeze({ flags: flagNamesOf(operand, path) });
     case '$all':
     case '$any': {
       if (!Array.isArray(operand) || operand.length === 0) {
-        throw new InvalidPlacementError(
-          `${where}: "${path}.${key}" must be a non-empty list of rules, got ${describe(operand)}.`,
+        throw new RuleShapeError(
+          `"${path}.${key}" must be a non-empty list of rules, got ${describeOperand(operand)}.`,
         );
       }
-      const rules = operand.map((rule, index) =>
-        checkVisibilityRule(rule, where, `${path}.${key}[${index}]`, depth + 1),
-      );
+      const rules = operand.map((rule, index) => ruleOf(rule, `${path}.${key}[${index}]`, depth + 1));
       return Object.freeze({ [key]: Object.freeze(rules) }) as VisibilityRule;
     }
     case '$not':
-      return Object.freeze({ $not: checkVisibilityRule(operand, where, `${path}.$not`, depth + 1) });
-    default:
-      throw new InvalidPlacementError(
-        `${at} has the unknown operator "${key}"; operators: ${VISIBILITY_RULE_KEYS.join(', ')}.`,
-      );
+      return Object.freeze({ $not: ruleOf(operand, `${path}.$not`, depth + 1) });
   }
+}
+
+/**
+ * Why an object with other than one rule key is no rule, all of it at once: how many keys it has where one is
+ * expected, which of them are no rule key, and what is wrong with the operands of those that are (so that fixing
+ * `{"roles": "editor", "colour": 1}` takes one round, not three).
+ */
+function keysProblem(value: Record<string, unknown>, keys: readonly string[], path: string, depth: number): string {
+  if (keys.length === 0) {
+    return `"${path}" is an empty object; a rule has one key (${RULE_KEYS_LISTED}), e.g. ${RULE_EXAMPLE}.`;
+  }
+  const unknown = keys.filter((key) => !isRuleKey(key));
+  const known = keys.filter(isRuleKey);
+  const sentences: string[] = [];
+  if (keys.length > 1) {
+    sentences.push(
+      `"${path}" has ${keys.length} keys (${keys.join(', ')}) where a rule has exactly one` +
+        (unknown.length === 0
+          ? `: give each its own rule, inside {"$all": [...]} (all must hold) or {"$any": [...]} (one must).`
+          : '.'),
+    );
+  }
+  if (unknown.length > 0) {
+    const named = unknown.map((key) => JSON.stringify(key)).join(', ');
+    const is = unknown.length === 1 ? 'is not a rule key' : 'are not rule keys';
+    sentences.push(
+      keys.length === 1
+        ? `"${path}" has the key ${named}, which ${is}; rule keys: ${RULE_KEYS_LISTED}.`
+        : `${named} ${is}; rule keys: ${RULE_KEYS_LISTED}.`,
+    );
+  }
+  for (const key of known) {
+    try {
+      ruleOf({ [key]: value[key] }, path, depth);
+    } catch (error) {
+      if (!(error instanceof RuleShapeError)) throw error;
+      sentences.push(error.message);
+    }
+  }
+  return sentences.join(' ');
+}
+
+/** Roles and permissions: sets fixed in code, so a name outside them is refused here, naming the known ones. */
+function closedNamesOf(
+  key: 'roles' | 'permissions',
+  operand: unknown,
+  path: string,
+  known: readonly string[],
+): readonly string[] {
+  const what = key === 'roles' ? 'role names' : 'permissions';
+  const list = nonEmptyListOf(operand, `${path}.${key}`, `${what} (${known.join(', ')})`);
+  const unknown = list.filter((item) => typeof item !== 'string' || !known.includes(item));
+  if (unknown.length > 0) throw new RuleShapeError(`"${path}.${key}" ${unknownNamesMessage(key, unknown, known)}`);
+  return Object.freeze([...(list as string[])]);
+}
+
+/** Tenant ids; whether each tenant exists is the database's to say (server/placements/rule-name-check.ts). */
+function tenantIdsOf(operand: unknown, path: string): readonly string[] {
+  const list = nonEmptyListOf(operand, `${path}.tenants`, 'tenant ids');
+  const bad = list.findIndex((item) => !isName(item));
+  if (bad !== -1) {
+    throw new RuleShapeError(
+      `"${path}.tenants[${bad}]" must be a tenant id (1 to 128 characters), got ${describeOperand(list[bad])}.`,
+    );
+  }
+  return Object.freeze([...(list as string[])]);
+}
+
+/** Flag names of the right form; whether each flag exists is the database's to say, as for tenants. */
+function flagNamesOf(operand: unknown, path: string): readonly string[] {
+  const list = nonEmptyListOf(operand, `${path}.flags`, 'flag names');
+  const invalid = list.filter((item) => !isFlagName(item));
+  if (invalid.length > 0) throw new RuleShapeError(`"${path}.flags" ${invalidFlagNamesMessage(invalid)}`);
+  return Object.freeze([...(list as string[])]);
+}
+
+function nonEmptyListOf(operand: unknown, at: string, what: string): readonly unknown[] {
+  if (Array.isArray(operand) && operand.length > 0) return operand;
+  // A lone name is the likeliest slip ("roles": "editor"): say how to write it.
+  const hint = typeof operand === 'string' ? ` (write [${JSON.stringify(operand)}])` : '';
+  throw new RuleShapeError(`"${at}" must be a non-empty list of ${what}, got ${describeOperand(operand)}${hint}.`);
+}
+
+function describeOperand(value: unknown): string {
+  return Array.isArray(value) && value.length === 0 ? 'an empty list' : describe(value);
+}
+
+function isRuleKey(key: string | undefined): key is (typeof VISIBILITY_RULE_KEYS)[number] {
+  return (VISIBILITY_RULE_KEYS as readonly (string | undefined)[]).includes(key);
 }
 
 function isFlagName(value: unknown): value is string {

@@ -6,7 +6,8 @@
  * - `viewer`: reads records, never creates, saves, deletes, restores or bulk-changes them;
  * - `editor`: reads and changes records, where the resource allows it;
  * - `operator`: an editor who also manages the releases of remotes and the placements.
- * `visibleWhen` rules may name any role, these or others (`rolesForRules`).
+ * No account can hold another role, so `visibleWhen` rules may name these only: a rule naming another would hold for
+ * nobody, and is refused (slot-placement.ts). How rules see an account's roles: `rolesForRules`.
  */
 export const VIEWER_ROLE = 'viewer';
 export const EDITOR_ROLE = 'editor';

@@ -7,12 +7,12 @@ import type { SlotRegistrationMap } from '../../server/slots/slot-registry';
  */
 const RULES: readonly VisibilityRule[] = [
   { roles: ['operator'] },
-  { roles: ['bench-auditor', 'bench-editor'] },
+  { roles: ['viewer'] },
   { tenants: ['acme', 'bench-tenant'] },
   { flags: ['bench-flag'] },
   { $all: [{ roles: ['operator'] }, { $not: { flags: ['bench-flag'] } }] },
   { $any: [{ tenants: ['bench-tenant'] }, { flags: ['bench-flag', 'other-flag'] }] },
-  { $not: { roles: ['bench-auditor'] } },
+  { $not: { roles: ['viewer'] } },
 ];
 
 /**

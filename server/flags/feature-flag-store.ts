@@ -63,6 +63,15 @@ export class FeatureFlagStore {
     return removed;
   }
 
+  /**
+   * Every flag set at least once (on or off, globally or for a tenant), by name: the flags there are, which a
+   * `visibleWhen` rule may name. A flag never set has no other trace: naming one is most likely a typo.
+   */
+  async names(): Promise<string[]> {
+    const rows = await this.engine.db.selectFrom('feature_flags').select('name').distinct().orderBy('name').execute();
+    return rows.map((row) => row.name);
+  }
+
   /** Every setting, by name then tenant (global first). */
   async list(): Promise<FeatureFlagSetting[]> {
     const rows = await this.engine.db

@@ -24,6 +24,8 @@ import { addUser, createTestApp, signedInAgent, signedInOperator, type TestApp }
 const PASSWORD = 'correct horse battery';
 
 let dist: FixtureDist;
+/** The environment of the app: its REMOTES_CONFIG. */
+let remotesEnv: () => Record<string, string>;
 let testApp: TestApp;
 let operator: Awaited<ReturnType<typeof signedInAgent>>;
 
@@ -35,9 +37,11 @@ beforeEach(async () => {
     remotes: [{ name: 'team_billing', slots: { 'dashboard-before-cards': [{ component: 'InvoiceNote' }] } }],
     locations: { 'header-banner': ['team_news'] },
   };
+  const file = dist.write('remotes.json', JSON.stringify(config));
+  remotesEnv = () => ({ REMOTES_CONFIG: file });
   testApp = await createTestApp({
     distDir: dist.dir,
-    env: { REMOTES_CONFIG: dist.write('remotes.json', JSON.stringify(config)) },
+    env: remotesEnv(),
     configure: (app) => app.registerSlots({ 'dashboard-before-cards': Slot.make('Welcome') }),
   });
   operator = await signedInOperator(testApp.app, 'ops', PASSWORD);
@@ -306,6 +310,118 @@ describe('rules of published placements', () => {
     });
     expect(problems).toEqual([
       expect.objectContaining({ kind: 'invalid-document', location: 'header-banner', index: 0 }),
+    ]);
+  });
+});
+
+describe('rules that name nothing, or are no rule', () => {
+  /** DOCUMENT with its slot shown when `rule` holds. */
+  const ruled = (rule: unknown) => ({
+    remotes: [
+      {
+        name: 'team_billing',
+        slots: {
+          'dashboard-before-cards': [
+            { component: 'InvoiceBanner', props: { title: 'Due' }, priority: 10, visibleWhen: rule },
+          ],
+        },
+      },
+    ],
+  });
+  const WHERE = 'remotes[0] ("team_billing"), slots["dashboard-before-cards"][0]: Slot "InvoiceBanner": ';
+
+  it('names a role no account can hold, and the roles there are; the draft is saved, its publish refused', async () => {
+    const { problems } = await saveDraft(ruled({ roles: ['vieweer'] }));
+    expect(problems).toEqual([
+      {
+        remote: 'team_billing',
+        location: 'dashboard-before-cards',
+        index: 0,
+        component: 'InvoiceBanner',
+        kind: 'invalid-document',
+        path: null,
+        message: `${WHERE}"visibleWhen.roles" names the unknown role "vieweer"; roles: viewer, editor, operator.`,
+        blocking: true,
+      },
+    ]);
+    const refused = await operator.post('/api/placements/publish').send({}).expect(400);
+    expect(refused.body.error.placementProblems).toEqual(problems);
+    expect(await testApp.app.placementsStore.lastNumber()).toBe(0);
+    // The same rule imported from a file.
+    const imported = (
+      await operator
+        .post('/api/placements/import')
+        .send(ruled({ roles: ['vieweer'] }))
+        .expect(200)
+    ).body as PlacementsDraftPayload;
+    expect(imported.problems).toEqual(problems);
+  });
+
+  it('names a tenant or flag that does not exist, and those there are: saved, refused on publish and import', async () => {
+    await testApp.app.tenants.save({ id: 'globex', name: 'Globex' });
+    const rule = { $any: [{ tenants: ['acmee'] }, { flags: ['no-such-flag'] }] };
+    const { problems } = await saveDraft(ruled(rule));
+    const at = { remote: 'team_billing', location: 'dashboard-before-cards', index: 0, component: 'InvoiceBanner' };
+    expect(problems).toEqual([
+      {
+        ...at,
+        kind: 'unknown-rule-name',
+        path: null,
+        message: '"visibleWhen.$any[0].tenants" names the unknown tenant "acmee"; tenants: acme, globex.',
+        blocking: true,
+      },
+      {
+        ...at,
+        kind: 'unknown-rule-name',
+        path: null,
+        message:
+          '"visibleWhen.$any[1].flags" names the unknown flag "no-such-flag"; flags: none yet. A flag exists once ' +
+          'it is set, on or off: npm run flag -- set <name> off.',
+        blocking: true,
+      },
+    ]);
+    expect(((await operator.get('/api/placements').expect(200)).body as PlacementsPayload).problems).toEqual(problems);
+    const refused = await operator.post('/api/placements/publish').send({}).expect(400);
+    expect(refused.body.error.problems).toEqual([
+      'team_billing, dashboard-before-cards #1, InvoiceBanner: "visibleWhen.$any[0].tenants" names the unknown ' +
+        'tenant "acmee"; tenants: acme, globex.',
+      expect.stringMatching(/"visibleWhen.\$any\[1\].flags" names the unknown flag "no-such-flag"/),
+    ]);
+    const imported = (await operator.post('/api/placements/import').send(ruled(rule)).expect(200))
+      .body as PlacementsDraftPayload;
+    expect(imported.problems).toEqual(problems);
+    expect(await testApp.app.placementsStore.lastNumber()).toBe(0);
+
+    // Once the flag is set (off is enough) and the tenant is spelt right, it publishes.
+    await testApp.app.flags.set('no-such-flag', false);
+    await saveDraft(ruled({ $any: [{ tenants: ['acme'] }, { flags: ['no-such-flag'] }] }));
+    await operator.post('/api/placements/publish').send({}).expect(201);
+  });
+
+  it('keeps serving, and a host starting takes, a revision whose flag was unset since it was published', async () => {
+    await testApp.app.flags.set('beta', true);
+    await saveDraft(ruled({ flags: ['beta'] }));
+    await operator.post('/api/placements/publish').send({}).expect(201);
+    expect(await testApp.app.flags.unset('beta')).toBe(true);
+    // The draft (the revision) now has the problem, and a rollback to it would be refused...
+    const { problems } = (await operator.get('/api/placements').expect(200)).body as PlacementsPayload;
+    expect(problems.map((problem) => problem.kind)).toEqual(['unknown-rule-name']);
+    await operator.post('/api/placements/rollback').send({ revision: 1 }).expect(400);
+    // ...but the revision in force stays, here and on a host that starts now.
+    const again = await createTestApp({ dir: testApp.dir, distDir: dist.dir, env: remotesEnv() });
+    try {
+      expect(again.app.placements.revision).toBe(1);
+    } finally {
+      await again.close({ keepData: true });
+    }
+  });
+
+  it('says what is wrong with a rule of the wrong shape', async () => {
+    const { problems } = await saveDraft(ruled({ roles: 'editor', colour: 1 }));
+    expect(problems.map((problem) => problem.message)).toEqual([
+      `${WHERE}"visibleWhen" has 2 keys (roles, colour) where a rule has exactly one. "colour" is not a rule key; ` +
+        'rule keys: roles, permissions, tenants, flags, $all, $any, $not. "visibleWhen.roles" must be a non-empty ' +
+        'list of role names (viewer, editor, operator), got the string "editor" (write ["editor"]).',
     ]);
   });
 });

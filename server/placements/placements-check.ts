@@ -5,6 +5,7 @@ import { checkSlots, type SlotCheckSubjects } from '../slots/slot-check';
 import type { SlotProblem } from '../slots/slot-contract';
 import { orderSlots, slotIds } from '../slots/slot-order';
 import { withPlacements, type DocumentSlot, type ParsedPlacements } from './placements-document';
+import { unknownRuleNameProblems, type KnownRuleNames } from './rule-names-check';
 
 /**
  * The problems a placements document brings, as a REMOTES_CONFIG reload is checked: the slot check (component of
@@ -12,18 +13,25 @@ import { withPlacements, type DocumentSlot, type ParsedPlacements } from './plac
  * configuration the document makes with `file`. Each problem names the document's slot it is about; a problem of a
  * code or file slot is listed only when the document causes it (an allow-list it narrows, an id it takes), never
  * one the file had without it. A document whose shape is wrong is not checked further: its shape problems come back.
+ *
+ * With `known` (readKnownRuleNames), a rule naming a tenant or flag that does not exist is a problem too, first.
+ * Give it for an edit (a draft saved, an import, a publish, a rollback); leave it out when taking a revision already
+ * published, so that a flag unset since, or a tenant this host has not seen yet, never makes one host refuse a
+ * revision the others serve.
  */
 export function checkPlacements(
   subjects: SlotCheckSubjects,
   file: RemotesConfig,
   parsed: ParsedPlacements,
+  known?: KnownRuleNames,
 ): PlacementProblem[] {
-  if (parsed.problems.length > 0) return parsed.problems;
+  const unknownNames = known === undefined ? [] : unknownRuleNameProblems(parsed, known);
+  if (parsed.problems.length > 0) return [...parsed.problems, ...unknownNames];
   const combined = withPlacements(file, parsed);
   const without = new Set(checkSlots(subjects, file).map(keyOf));
   const slotOf = attribution(subjects, file, combined, parsed);
   const formSlotOf = formAttribution(parsed);
-  return checkSlots(subjects, combined).flatMap((problem) => {
+  const slotProblems = checkSlots(subjects, combined).flatMap((problem): PlacementProblem[] => {
     const slot = slotOf(problem) ?? formSlotOf(problem);
     if (slot === null && without.has(keyOf(problem))) return [];
     return [
@@ -39,6 +47,7 @@ export function checkPlacements(
       },
     ];
   });
+  return [...unknownNames, ...slotProblems];
 }
 
 /** A problem without its position (the document's slots shift a location's positions, not the problem). */

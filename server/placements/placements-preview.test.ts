@@ -5,6 +5,7 @@
  */
 import request from 'supertest';
 import {
+  FLAG_NAME_RULE,
   PERMISSION_REFUSED,
   PLACEMENTS_EDIT,
   PLACEMENTS_PREVIEW_PATH,
@@ -267,8 +268,26 @@ describe('who may preview, and what is refused', () => {
       /"location" must be one of .*got the string "sidebar"/,
     ],
     ['roles that are not a list', { context: { roles: 'viewer', tenant: 'acme' } }, /"context.roles" must be a list/],
-    ['an unknown permission', { context: { ...CONTEXT, permissions: ['records:own'] } }, /"context.permissions"/],
-    ['a bad flag name', { context: { ...CONTEXT, flags: ['New Billing'] } }, /"context.flags" must be a list/],
+    [
+      'an unknown permission',
+      { context: { ...CONTEXT, permissions: ['records:own'] } },
+      /^"context.permissions" names the unknown permission "records:own"; permissions: records:read, /,
+    ],
+    [
+      'a role no account can hold',
+      { context: { roles: ['viewer', 'admin'], tenant: 'acme' } },
+      /^"context.roles" names the unknown role "admin"; roles: viewer, editor, operator\.$/,
+    ],
+    [
+      'a role that is no string',
+      { context: { roles: [7], tenant: 'acme' } },
+      /"context.roles" must be a list of names, got a number at \[0\]/,
+    ],
+    [
+      'a bad flag name',
+      { context: { ...CONTEXT, flags: ['new-billing', 'New Billing'] } },
+      /^"context.flags" names the invalid flag name "New Billing": a flag name starts with a lower-case letter/,
+    ],
     ['an unknown key', { context: CONTEXT, user: 'admin' }, /unknown key\(s\) user/],
     ['a body that is not an object', [1, 2], /^Send /],
   ])('answers 400 in JSON for %s', async (_what, body, message) => {
@@ -280,6 +299,22 @@ describe('who may preview, and what is refused', () => {
     expect(response.body.error.code).toBe('invalid_request');
     expect(response.body.error.message).toMatch(message);
   });
+
+  it.each([['bad flag!'], ['ünïcode'], ['']])(
+    'answers 400 naming the flag name %j and what a flag name may contain',
+    async (flag) => {
+      const response = await operator
+        .post(PLACEMENTS_PREVIEW_PATH)
+        .send({ context: { ...CONTEXT, flags: [flag] } })
+        .expect(400);
+      expect(response.body).toEqual({
+        error: {
+          code: 'invalid_request',
+          message: `"context.flags" names the invalid flag name ${JSON.stringify(flag)}: ${FLAG_NAME_RULE}.`,
+        },
+      });
+    },
+  );
 
   it('refuses a cross-site preview of an operator', async () => {
     await operator

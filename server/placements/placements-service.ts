@@ -19,6 +19,7 @@ import { diffPlacements } from './placements-diff';
 import { EMPTY_DOCUMENT, parsePlacements, withPlacements, type ParsedPlacements } from './placements-document';
 import { previewForViewer, previewPlacements } from './placements-preview';
 import { DraftMovedError, type PlacementsStore } from './placements-store';
+import type { KnownRuleNames } from './rule-names-check';
 import { OneReadAtATime } from '../storage/one-read-at-a-time';
 
 /** A publish or rollback refused: nothing changed; `problems` says why, slot by slot (empty for a missing revision). */
@@ -38,6 +39,11 @@ export interface PlacementsServiceParts {
   /** What the slot check reads (code's slots, resource forms, the remotes, the allow-lists). */
   subjects: SlotCheckSubjects;
   logger: Logger;
+  /**
+   * The tenants and flags there are (readKnownRuleNames): the rules of a draft, an import, a publish or a rollback
+   * may name no other. Read for each check of an edit; never when a revision is taken (placements-check.ts).
+   */
+  knownRuleNames: () => Promise<KnownRuleNames>;
   /** How often the newest revision's number is read, to take one published on another host; default 1 s. */
   pollMs?: number;
 }
@@ -126,7 +132,7 @@ export class PlacementsService {
   /** The draft (the document in force when none was saved), its problems, and the revision in force. */
   async overview(): Promise<PlacementsPayload> {
     const [draft, published] = await Promise.all([this.draft(), this.parts.store.latest()]);
-    return { draft, ...this.checked(draft.document), published };
+    return { draft, ...(await this.checked(draft.document)), published };
   }
 
   async draft(): Promise<PlacementsDraft> {
@@ -146,19 +152,21 @@ export class PlacementsService {
     expectedUpdatedAt?: string | null,
   ): Promise<{ draft: PlacementsDraft; problems: PlacementProblem[]; preview: PlacementPreview }> {
     const draft = await this.parts.store.saveDraft(document, actor, expectedUpdatedAt);
-    return { draft, ...this.checked(document) };
+    return { draft, ...(await this.checked(document)) };
   }
 
   /** What is wrong with `document`, were it published now on this host. */
-  problemsOf(document: unknown): PlacementProblem[] {
-    return checkPlacements(this.parts.subjects, this.file, parsePlacements(document));
+  async problemsOf(document: unknown): Promise<PlacementProblem[]> {
+    const parsed = parsePlacements(document);
+    return checkPlacements(this.parts.subjects, this.file, parsed, await this.parts.knownRuleNames());
   }
 
   /** `document`'s problems, and the order of each location with it published (the editor's preview). */
-  private checked(document: unknown): { problems: PlacementProblem[]; preview: PlacementPreview } {
+  private async checked(document: unknown): Promise<{ problems: PlacementProblem[]; preview: PlacementPreview }> {
     const parsed = parsePlacements(document);
+    const known = await this.parts.knownRuleNames();
     return {
-      problems: checkPlacements(this.parts.subjects, this.file, parsed),
+      problems: checkPlacements(this.parts.subjects, this.file, parsed, known),
       preview: previewPlacements(this.parts.subjects.slots, this.file, parsed),
     };
   }
@@ -233,7 +241,7 @@ export class PlacementsService {
     restored: number | null,
     draftVersion?: string | null,
   ): Promise<PlacementRevision> {
-    const blocking = this.problemsOf(document).filter((problem) => problem.blocking);
+    const blocking = (await this.problemsOf(document)).filter((problem) => problem.blocking);
     if (blocking.length > 0) {
       const what = action === 'publish' ? 'The draft' : `Revision ${restored}`;
       throw new PlacementsRefusedError(`${what} has ${blocking.length} problem(s); nothing was published.`, blocking);

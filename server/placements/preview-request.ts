@@ -1,12 +1,16 @@
 import {
   describe,
   FLAG_NAME_PATTERN,
+  invalidFlagNamesMessage,
   isPlainObject,
   isStaffPermission,
+  isStaffRole,
   permissionsOf,
   rolesForRules,
   STAFF_PERMISSIONS,
+  STAFF_ROLES,
   SlotLocation,
+  unknownNamesMessage,
   type JsonValue,
   type PlacementPreviewContext,
 } from '../../shared';
@@ -51,18 +55,26 @@ export function readPreviewRequest(body: unknown): PreviewRequest {
     throw HttpError.invalidRequest(`"context" must say who the preview is for, e.g. ${EXAMPLE}.`);
   }
   refuseUnknownKeys(context, CONTEXT_KEYS, '"context"');
-  const roles = namesOf(context.roles, '"context.roles"', MAX_ROLES, (name) => name.length <= MAX_NAME_LENGTH);
+  // Only the staff roles: an account holds no other, so a preview as "admin" would show what nobody sees.
+  const roles = namesOf(context.roles, '"context.roles"', MAX_ROLES, (names) => {
+    const unknown = names.filter((name) => !isStaffRole(name));
+    return unknown.length === 0 ? null : unknownNamesMessage('roles', unknown, STAFF_ROLES);
+  });
   if (typeof context.tenant !== 'string' || context.tenant.length === 0 || context.tenant.length > MAX_NAME_LENGTH) {
     throw HttpError.invalidRequest(`"context.tenant" must be a tenant's id, got ${describe(context.tenant)}.`);
   }
   const checked: PlacementPreviewContext = { roles, tenant: context.tenant };
   if (context.permissions !== undefined) {
-    checked.permissions = namesOf(context.permissions, '"context.permissions"', STAFF_PERMISSIONS.length, (name) =>
-      isStaffPermission(name),
-    );
+    checked.permissions = namesOf(context.permissions, '"context.permissions"', STAFF_PERMISSIONS.length, (names) => {
+      const unknown = names.filter((name) => !isStaffPermission(name));
+      return unknown.length === 0 ? null : unknownNamesMessage('permissions', unknown, STAFF_PERMISSIONS);
+    });
   }
   if (context.flags !== undefined) {
-    checked.flags = namesOf(context.flags, '"context.flags"', MAX_FLAGS, (name) => FLAG_NAME_PATTERN.test(name));
+    checked.flags = namesOf(context.flags, '"context.flags"', MAX_FLAGS, (names) => {
+      const invalid = names.filter((name) => !FLAG_NAME_PATTERN.test(name));
+      return invalid.length === 0 ? null : invalidFlagNamesMessage(invalid);
+    });
   }
   return { document: body.document as JsonValue | undefined, location, context: checked };
 }
@@ -97,13 +109,25 @@ function refuseUnknownKeys(value: Record<string, unknown>, allowed: readonly str
   }
 }
 
-function namesOf(value: unknown, what: string, max: number, valid: (name: string) => boolean): string[] {
-  if (
-    !Array.isArray(value) ||
-    value.length > max ||
-    !value.every((name) => typeof name === 'string' && name.length > 0 && valid(name))
-  ) {
+/**
+ * A list of names: a list of at most `max` strings, else 400 saying so; then 400 with `problem`'s words (which names
+ * are wrong, and why) when it has any, after `what` (`"context.flags" names the invalid flag name "bad flag!": …`).
+ */
+function namesOf(
+  value: unknown,
+  what: string,
+  max: number,
+  problem: (names: readonly string[]) => string | null,
+): string[] {
+  if (!Array.isArray(value) || value.length > max) {
     throw HttpError.invalidRequest(`${what} must be a list of at most ${max} names, got ${describe(value)}.`);
   }
-  return [...new Set(value as string[])];
+  const other = value.findIndex((name) => typeof name !== 'string');
+  if (other !== -1) {
+    throw HttpError.invalidRequest(`${what} must be a list of names, got ${describe(value[other])} at [${other}].`);
+  }
+  const names = [...new Set(value as string[])];
+  const wrong = problem(names);
+  if (wrong !== null) throw HttpError.invalidRequest(`${what} ${wrong}`);
+  return names;
 }

@@ -14,6 +14,7 @@ import {
   Slot,
   SlotLocation,
   STAFF_PERMISSIONS,
+  STAFF_ROLES,
   type JsonValue,
   type MetaPayload,
   type SlotsPayload,
@@ -66,7 +67,8 @@ interface Registration {
   rule?: VisibilityRule | undefined;
 }
 
-const ROLES = ['operator', 'auditor', 'editor'];
+// Every role an account can hold: a rule may name no other.
+const ROLES = [...STAFF_ROLES];
 const TENANTS = ['acme', 'globex', 'initech'];
 const FLAGS = ['new-billing', 'beta'];
 const priority = fc.option(fc.integer({ min: -3, max: 100 }), { nil: undefined });

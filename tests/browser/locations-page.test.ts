@@ -34,10 +34,10 @@ it('lists every location and what fills it, in order, with each rule; a slot hid
           'dashboard-after-cards': [
             {
               component: 'WelcomeCard',
-              id: 'auditors',
-              props: { title: 'For auditors' },
+              id: 'viewers',
+              props: { title: 'For viewers' },
               priority: 10,
-              visibleWhen: { roles: ['auditor'] },
+              visibleWhen: { roles: ['viewer'] },
             },
             { component: 'WelcomeCard', props: { title: 'After the links' }, after: 'ShortcutLinks' },
           ],
@@ -59,7 +59,7 @@ it('lists every location and what fills it, in order, with each rule; a slot hid
     await waitForSlot(page, 'dashboard-after-cards', 'ShortcutLinks');
     const cards = page.locator('[data-slot-location="dashboard-after-cards"]');
     await cards.getByText('After the links').waitFor();
-    expect(await cards.getByText('For auditors').count()).toBe(0);
+    expect(await cards.getByText('For viewers').count()).toBe(0);
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Locations' }).click();
     await page.getByRole('heading', { name: 'Locations', level: 1 }).waitFor();
@@ -75,7 +75,7 @@ it('lists every location and what fills it, in order, with each rule; a slot hid
     const dashboard = page.getByRole('region', { name: 'Slots of dashboard-after-cards' });
     const rows = await dashboard.locator('tbody tr').allInnerTexts();
     expect(rows[0]).toMatch(
-      /^1\s+auditors\s+WelcomeCard\s+team_marketing\s+configuration\s+priority 10\s+role auditor\s+hidden by its rule$/,
+      /^1\s+viewers\s+WelcomeCard\s+team_marketing\s+configuration\s+priority 10\s+role viewer\s+hidden by its rule$/,
     );
     const links = rows.findIndex((row) => /\sShortcutLinks\s/.test(row));
     expect(links).toBeGreaterThan(0);
@@ -88,7 +88,7 @@ it('lists every location and what fills it, in order, with each rule; a slot hid
     const registered = page.getByRole('region', { name: /Every slot of every location/ });
     await registered.locator('[data-hidden-by-rule]').waitFor();
     await expect(registered.locator('[data-hidden-by-rule]').innerText()).resolves.toBe(
-      'hidden from you by its rule: shown only for role auditor. ',
+      'hidden from you by its rule: shown only for role viewer. ',
     );
   } finally {
     await context.close();

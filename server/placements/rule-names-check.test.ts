@@ -1,0 +1,148 @@
+/**
+ * The tenants and flags a document's rules name, against those in the database: unknown ones are blocking problems
+ * naming the slot, the unknown names and the known ones, when the check is given the names there are (an edit), and
+ * never when it is not (a revision taken as published).
+ */
+import { Slot } from '../../shared';
+import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
+import { addPlacedRemotes } from '../../testing/server/placements-fixtures';
+import { createTestApp, type TestApp } from '../../testing/server/test-app';
+import { ResourceRegistry } from '../resources/resource-registry';
+import type { SlotCheckSubjects } from '../slots/slot-check';
+import { checkPlacements } from './placements-check';
+import { parsePlacements } from './placements-document';
+import {
+  readKnownRuleNames,
+  UNKNOWN_RULE_NAME,
+  unknownRuleNameProblems,
+  type KnownRuleNames,
+} from './rule-names-check';
+
+const LOCATION = 'dashboard-before-cards';
+const KNOWN: KnownRuleNames = { tenants: ['acme', 'globex'], flags: ['beta', 'new-billing'] };
+
+/** Slot 0 names a tenant and a flag that do not exist, slot 1 only names existing ones, slot 2 has no rule. */
+const DOCUMENT = {
+  remotes: [
+    {
+      name: 'team_billing',
+      slots: {
+        [LOCATION]: [
+          {
+            component: 'InvoiceBanner',
+            props: { title: 'Due' },
+            visibleWhen: { $any: [{ tenants: ['acme', 'acmee'] }, { $not: { flags: ['no-such-flag', 'beta'] } }] },
+          },
+          { component: 'InvoiceNote', visibleWhen: { $all: [{ tenants: ['globex'] }, { flags: ['new-billing'] }] } },
+          { component: 'InvoiceNote', id: 'plain-note' },
+        ],
+      },
+    },
+  ],
+};
+
+const TENANT_PROBLEM = {
+  remote: 'team_billing',
+  location: LOCATION,
+  index: 0,
+  component: 'InvoiceBanner',
+  kind: UNKNOWN_RULE_NAME,
+  path: null,
+  message: '"visibleWhen.$any[0].tenants" names the unknown tenant "acmee"; tenants: acme, globex.',
+  blocking: true,
+};
+const FLAG_PROBLEM = {
+  ...TENANT_PROBLEM,
+  message:
+    '"visibleWhen.$any[1].$not.flags" names the unknown flag "no-such-flag"; flags: beta, new-billing. A flag ' +
+    'exists once it is set, on or off: npm run flag -- set <name> off.',
+};
+
+/** A deep copy to change (a plain object, as a request body is: structuredClone's are of another realm here). */
+function copyOf<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+describe('unknownRuleNameProblems', () => {
+  it('names each slot whose rule names a tenant or flag that does not exist, and the known ones', () => {
+    expect(unknownRuleNameProblems(parsePlacements(DOCUMENT), KNOWN)).toEqual([TENANT_PROBLEM, FLAG_PROBLEM]);
+  });
+
+  it('finds nothing wrong when every name exists', () => {
+    const known = { tenants: [...KNOWN.tenants, 'acmee'], flags: [...KNOWN.flags, 'no-such-flag'] };
+    expect(unknownRuleNameProblems(parsePlacements(DOCUMENT), known)).toEqual([]);
+  });
+});
+
+describe('with the app', () => {
+  let dist: FixtureDist;
+  let testApp: TestApp;
+  let subjects: SlotCheckSubjects;
+
+  beforeEach(async () => {
+    dist = createFixtureDist();
+    addPlacedRemotes(dist);
+    testApp = await createTestApp({
+      distDir: dist.dir,
+      env: { REMOTES_CONFIG: dist.write('remotes.json', JSON.stringify({ remotes: [{ name: 'team_billing' }] })) },
+      configure: (app) => app.registerSlots({ [LOCATION]: Slot.make('Welcome') }),
+    });
+    const { app } = testApp;
+    // No resource: the document places no form slot.
+    subjects = {
+      slots: app.slots,
+      resources: new ResourceRegistry(),
+      remoteRegistry: app.remoteRegistry,
+      allowLists: app.allowLists,
+    };
+  });
+  afterEach(async () => {
+    await testApp.close();
+    dist.remove();
+  });
+
+  it('reads the tenants there are, and every flag set at least once, on or off, anywhere', async () => {
+    const { app } = testApp;
+    await app.tenants.save({ id: 'globex', name: 'Globex' });
+    await app.tenants.save({ id: 'acme', name: 'Acme' });
+    await app.flags.set('new-billing', true);
+    await app.flags.set('beta', false, 'acme');
+    await app.flags.set('new-billing', false, 'globex');
+    expect(await readKnownRuleNames(app.tenants, app.flags)).toEqual({
+      tenants: ['globex', 'acme'],
+      flags: ['beta', 'new-billing'],
+    });
+    await app.flags.unset('beta', 'acme');
+    expect((await readKnownRuleNames(app.tenants, app.flags)).flags).toEqual(['new-billing']);
+  });
+
+  it('reports unknown names before the slot check, blocking, when given the names there are', () => {
+    const file = testApp.app.remoteRegistry.config;
+    const untitled = copyOf(DOCUMENT);
+    delete (untitled.remotes[0]!.slots[LOCATION][0] as { props?: unknown }).props;
+    const problems = checkPlacements(subjects, file, parsePlacements(untitled), KNOWN);
+    expect(problems.map(({ kind, index }) => [kind, index])).toEqual([
+      [UNKNOWN_RULE_NAME, 0],
+      [UNKNOWN_RULE_NAME, 0],
+      ['props-invalid', 0],
+    ]);
+    expect(problems.slice(0, 2)).toEqual([TENANT_PROBLEM, FLAG_PROBLEM]);
+  });
+
+  it('reports them beside the shape problems of a document whose shape is wrong', () => {
+    const file = testApp.app.remoteRegistry.config;
+    const misshapen = copyOf(DOCUMENT) as { remotes: Array<{ slots: Record<string, unknown[]> }> };
+    misshapen.remotes[0]!.slots[LOCATION]!.push({ component: 'InvoiceNote', id: 'late', priority: 'high' });
+    const problems = checkPlacements(subjects, file, parsePlacements(misshapen), KNOWN);
+    expect(problems.map(({ kind, index }) => [kind, index])).toEqual([
+      ['invalid-document', 3],
+      [UNKNOWN_RULE_NAME, 0],
+      [UNKNOWN_RULE_NAME, 0],
+    ]);
+  });
+
+  it('leaves the names unchecked without them: a revision already published is taken as it is', () => {
+    const problems = checkPlacements(subjects, testApp.app.remoteRegistry.config, parsePlacements(DOCUMENT));
+    expect(problems).toEqual([]);
+  });
+});
