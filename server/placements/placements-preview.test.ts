@@ -261,7 +261,11 @@ describe('who may preview, and what is refused', () => {
 
   it.each([
     ['no context', { document: DOCUMENT }, /"context" must say who the preview is for/],
-    ['a tenant that does not exist', { context: { roles: ['viewer'], tenant: 'initech' } }, /no tenant "initech"/],
+    [
+      'a tenant that does not exist',
+      { context: { roles: ['viewer'], tenant: 'initech' } },
+      /^"context.tenant" names the unknown tenant "initech"; tenants: acme, globex\./,
+    ],
     [
       'an unknown location',
       { location: 'sidebar', context: CONTEXT },

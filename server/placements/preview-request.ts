@@ -91,7 +91,8 @@ export async function previewViewer(
   flags: FeatureFlagStore,
 ): Promise<Viewer> {
   if ((await tenants.get(context.tenant)) === undefined) {
-    throw HttpError.invalidRequest(`There is no tenant "${context.tenant}".`);
+    const known = (await tenants.list()).map((tenant) => tenant.id);
+    throw HttpError.invalidRequest(`"context.tenant" ${unknownNamesMessage('tenants', [context.tenant], known)}`);
   }
   const permissions = permissionsOf(context.roles, context.permissions);
   return {
