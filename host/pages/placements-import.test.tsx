@@ -34,6 +34,9 @@ const IMPORTED: PlacementsDocument = {
   locations: FILE.locations,
 };
 
+/** The import's address: the version of the draft the page loaded rides along (the body is the file itself). */
+const IMPORT = `POST /api/placements/import?expectedUpdatedAt=${encodeURIComponent('2026-11-23T10:00:00.000Z')}`;
+
 function draftOf(document: PlacementsDocument): PlacementsPayload['draft'] {
   return { document: document as never, updatedBy: 'admin', updatedAt: '2026-11-23T10:00:00.000Z' };
 }
@@ -55,7 +58,7 @@ function api(routes: Record<string, FakeRoute> = {}): FakeApi {
     'GET /api/placements/revisions': { body: { revisions: [] } },
     'GET /api/resources': { body: { resources: [{ name: 'notes', label: 'Notes' }] } },
     'GET /api/resources/notes': { body: { resource: { name: 'notes', label: 'Notes', fields: [] } } },
-    'POST /api/placements/import': { body: imported },
+    [IMPORT]: { body: imported },
     ...routes,
   });
 }
@@ -88,7 +91,7 @@ describe('the import on the placements page', () => {
 
   it('says pasted text is not JSON without sending it, and shows a refusal of the server', async () => {
     const fake = api({
-      'POST /api/placements/import': {
+      [IMPORT]: {
         status: 400,
         body: { error: { code: 'invalid_body', message: 'The body must be a JSON object.' } },
       },

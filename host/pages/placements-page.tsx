@@ -318,7 +318,16 @@ function PlacementsEditor() {
         importJson={(json) =>
           void act(async () => {
             if (dirty && !window.confirm('The import replaces the draft and its unsaved changes. Import?')) return '';
-            const answer = await client.post<PlacementsDraftPayload>(`${PLACEMENTS_API_PATH}/import`, json);
+            // Refused (409, reload offered) when the draft was saved since this page loaded it, as a save is.
+            const answer = await client
+              .post<PlacementsDraftPayload>(
+                `${PLACEMENTS_API_PATH}/import?expectedUpdatedAt=${encodeURIComponent(version ?? '')}`,
+                json,
+              )
+              .catch((error: unknown) => {
+                if (error instanceof ApiError && error.savedDraft) setStale(true);
+                throw error;
+              });
             await showDraft(answer);
             return importOutcome(answer);
           })

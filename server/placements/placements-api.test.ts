@@ -281,6 +281,33 @@ describe('publishing what the operator saw', () => {
   });
 });
 
+describe('importing over a draft saved since', () => {
+  it('refuses an import from a page that loaded another draft (409), and takes one that names the draft in force', async () => {
+    const loaded = (await saveDraft(DOCUMENT)).draft.updatedAt!;
+    const other = await signedInOperator(testApp.app, 'ops2', PASSWORD);
+    await other
+      .put('/api/placements/draft')
+      .send({ document: { remotes: [] } })
+      .expect(200);
+    const file = { remotes: [{ name: 'team_news', slots: { 'header-banner': [{ component: 'NewsTicker' }] } }] };
+
+    const stale = `/api/placements/import?expectedUpdatedAt=${encodeURIComponent(loaded)}`;
+    const refused = await operator.post(stale).send(file).expect(409);
+    expect(refused.body.error.savedDraft).toMatchObject({ updatedBy: 'ops2' });
+    expect((await testApp.app.placementsStore.draft())?.document).toEqual({ remotes: [] });
+    // Empty: no draft saved yet, which is not so either.
+    await operator.post('/api/placements/import?expectedUpdatedAt=').send(file).expect(409);
+
+    const current = (await testApp.app.placementsStore.draft())!.updatedAt!;
+    await operator
+      .post(`/api/placements/import?expectedUpdatedAt=${encodeURIComponent(current)}`)
+      .send(file)
+      .expect(200);
+    // Without it (a script), the import replaces the draft as before.
+    await operator.post('/api/placements/import').send({ remotes: [] }).expect(200);
+  });
+});
+
 describe('rules of published placements', () => {
   it('are evaluated per request: a slot shown to operators of one tenant only is never sent to others', async () => {
     const rule = { $all: [{ roles: [OPERATOR_ROLE] }, { tenants: ['acme'] }] };

@@ -219,7 +219,11 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
       async (req, res) => {
         const { document, ignored } = placementsOfFile(shallowEnough(req.body));
         assertFrame(document);
-        const payload: PlacementsDraftPayload = { ...(await service.saveDraft(document, actor(req))), ignored };
+        // The body is the file: the draft the page shows comes as `?expectedUpdatedAt=` (empty: none was saved).
+        const expected = req.query.expectedUpdatedAt;
+        const version = typeof expected === 'string' ? expectedVersion(expected === '' ? null : expected) : undefined;
+        const saved = await service.saveDraft(document, actor(req), version);
+        const payload: PlacementsDraftPayload = { ...saved, ignored };
         res.json(payload);
       },
     ],
