@@ -233,7 +233,8 @@ describe('ResourceForm', () => {
     fireEvent.change(screen.getByLabelText(/Title/), { target: { value: 'My title' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     const conflict = await screen.findByRole('alert');
-    expect(conflict.textContent).toContain('someone saved other values of Title.');
+    expect(conflict.textContent).toContain('someone saved another value of Title. Saving yours would replace theirs:');
+    expect(within(conflict).getByRole('listitem').textContent).toBe('Title: theirs is “Their title”');
     expect(document.activeElement).toBe(conflict);
     expect(puts()).toEqual([{ title: 'My title', [UNCHANGED_FIELDS_KEY]: { title: 'Hello world' } }]);
     // Their change to a field this form left alone is shown at once; mine is still there to decide on.
@@ -297,13 +298,34 @@ describe('ResourceForm', () => {
     expect(notice.textContent).toContain('It was deleted meanwhile.');
     expect(document.activeElement).toBe(notice);
     fireEvent.click(within(notice).getByRole('button', { name: 'Restore it' }));
-    expect(await screen.findByText('Restored. Save to keep your changes.')).toBeTruthy();
+    expect(await screen.findByText('The record is back. Save to keep your changes.')).toBeTruthy();
     expect((screen.getByLabelText(/Title/) as HTMLInputElement).value).toBe('Kept');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Saved.')).toBeTruthy();
     expect(api.requests.map((request) => `${request.method} ${request.path}`)).toContain(
       'POST /api/resources/articles/records/3/restore',
     );
+  });
+
+  it('takes a record restored elsewhere meanwhile as back, when its Restore finds nothing to restore', async () => {
+    const api = meApi();
+    const deletedRecord = { resource: 'articles', id: 3, restorableUntil: Date.now() + 60_000 };
+    api.routes.set('PUT /api/resources/articles/records/3', {
+      status: 404,
+      body: { error: { code: 'not_found', message: 'It was deleted meanwhile.', deletedRecord } },
+    });
+    api.routes.set('POST /api/resources/articles/records/3/restore', {
+      status: 404,
+      body: { error: { code: 'not_found', message: 'There is no deleted articles record 3 to restore.' } },
+    });
+    api.routes.set('GET /api/resources/articles/records/3', { body: { record, relations: [] } });
+    await renderForm(api);
+    fireEvent.change(screen.getByLabelText(/Title/), { target: { value: 'Kept' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    fireEvent.click(within(await screen.findByRole('alert')).getByRole('button', { name: 'Restore it' }));
+    expect(await screen.findByText('The record is back. Save to keep your changes.')).toBeTruthy();
+    expect(screen.queryByText(/There is no deleted/)).toBeNull();
+    expect((screen.getByLabelText(/Title/) as HTMLInputElement).value).toBe('Kept');
   });
 
   it('creates with POST: empty values, form slots in create mode, onSaved once nothing is unsaved', async () => {

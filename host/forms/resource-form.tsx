@@ -269,7 +269,7 @@ export function ResourceForm({ definition, record, relations, onSaved }: Resourc
         )}
         <p className="form__status" role="status">
           {status.kind === 'saved' && (mode === 'create' ? 'Created.' : 'Saved.')}
-          {status.kind === 'restored' && 'Restored. Save to keep your changes.'}
+          {status.kind === 'restored' && 'The record is back. Save to keep your changes.'}
         </p>
         {status.kind === 'conflict' && (
           <SaveConflictNotice

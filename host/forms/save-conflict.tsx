@@ -42,16 +42,23 @@ export function SaveConflictNotice({
 }) {
   const notice = useRef<HTMLDivElement>(null);
   useEffect(() => notice.current?.focus(), [conflict]);
-  const labels = conflict.fields.map((field) => field.label);
+  const one = conflict.fields.length === 1;
   return (
     <div ref={notice} className="form-error" role="alert" tabIndex={-1} data-save-conflict="">
       <p>
-        Not saved: since you opened this page, someone saved other values of {labels.join(', ')}. Saving yours would
-        replace theirs.
+        Not saved: since you opened this page, someone saved {one ? 'another value' : 'other values'} of{' '}
+        {conflict.fields.map((field) => field.label).join(', ')}. Saving yours would replace theirs:
       </p>
+      <ul>
+        {conflict.fields.map((field) => (
+          <li key={field.name}>
+            {field.label}: theirs is {theirValue(conflict.theirs[field.name])}
+          </li>
+        ))}
+      </ul>
       <p className="inline">
         <button type="button" className="button button--secondary button--small" onClick={onKeepTheirs}>
-          Use their {labels.length === 1 ? 'value' : 'values'}
+          Use their {one ? 'value' : 'values'}
         </button>
         <button type="button" className="button button--ghost button--small" onClick={onSaveMine}>
           Save mine anyway
@@ -59,4 +66,10 @@ export function SaveConflictNotice({
       </p>
     </div>
   );
+}
+
+/** A stored value as the notice quotes it: text in quotes, an empty one said so, others as written. */
+function theirValue(value: JsonValue | undefined): string {
+  if (value === undefined || value === null || value === '') return 'empty';
+  return typeof value === 'string' ? `“${value}”` : JSON.stringify(value);
 }

@@ -34,7 +34,7 @@ it('asks before a save replaces the title another tab saved meanwhile, and keeps
   await second.locator(`${FORM} [name="title"]`).fill(`${article.title} (second tab)`);
   await second.getByRole('button', { name: 'Save' }).click();
   const conflict = second.locator(`${FORM} [data-save-conflict]`);
-  await conflict.getByText('someone saved other values of Title', { exact: false }).waitFor();
+  await conflict.getByText('someone saved another value of Title', { exact: false }).waitFor();
   await conflict.getByRole('button', { name: 'Use their value' }).click();
   expect(await second.locator(`${FORM} [name="title"]`).inputValue()).toBe(`${article.title} (first tab)`);
 
