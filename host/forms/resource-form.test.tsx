@@ -77,6 +77,7 @@ async function renderForm(api: FakeApi, shown: ResourceRecord | null = record) {
   globalRegistry.register('TitleTools', TitleTools);
   const logged: SlotFailure[] = [];
   const onSaved = jest.fn();
+  const onStored = jest.fn();
   render(
     <ApiClientProvider client={api.client}>
       <SlotRuntimeProvider
@@ -89,7 +90,7 @@ async function renderForm(api: FakeApi, shown: ResourceRecord | null = record) {
       >
         <SlotSourceProvider source={createTestSlotSource(api)}>
           <UnsavedChangesProvider>
-            <ResourceForm definition={definition} record={shown ?? undefined} onSaved={onSaved} />
+            <ResourceForm definition={definition} record={shown ?? undefined} onSaved={onSaved} onStored={onStored} />
           </UnsavedChangesProvider>
         </SlotSourceProvider>
       </SlotRuntimeProvider>
@@ -97,7 +98,7 @@ async function renderForm(api: FakeApi, shown: ResourceRecord | null = record) {
   );
   // Let the session's GET /me settle.
   await act(async () => undefined);
-  return { logged, onSaved };
+  return { logged, onSaved, onStored };
 }
 
 function meApi(roles?: string[]): FakeApi {
@@ -227,12 +228,14 @@ describe('ResourceForm', () => {
   it('asks when the server refuses a field someone saved since the form loaded, then keeps theirs or saves over them', async () => {
     const api = meApi();
     const { server, puts } = storedRecordRoute(api, { ...record, title: 'Their title', body: 'Their body' });
-    await renderForm(api);
+    const { onStored } = await renderForm(api);
     const title = () => (screen.getByLabelText(/Title/) as HTMLInputElement).value;
 
     fireEvent.change(screen.getByLabelText(/Title/), { target: { value: 'My title' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     const conflict = await screen.findByRole('alert');
+    // The page learns the record as stored now (its heading names their title).
+    expect(onStored).toHaveBeenLastCalledWith(expect.objectContaining({ title: 'Their title' }));
     expect(conflict.textContent).toContain('someone saved another value of Title. Saving yours would replace theirs:');
     expect(within(conflict).getByRole('listitem').textContent).toBe('Title: theirs is “Their title”');
     expect(document.activeElement).toBe(conflict);

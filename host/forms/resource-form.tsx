@@ -30,6 +30,11 @@ export interface ResourceFormProps {
   relations?: readonly RelationBlock[];
   /** After a save; after a create, once the form holds nothing unsaved (so a navigation away is not held back). */
   onSaved?(payload: RecordPayload): void;
+  /**
+   * When a refused save shows the record as stored now (saved meanwhile by someone else): the page's heading and
+   * breadcrumbs name it as it is, not as it was loaded.
+   */
+  onStored?(record: ResourceRecord): void;
 }
 
 /**
@@ -69,7 +74,7 @@ type Status =
  * by name, with focus on the first field to fix. Unsaved changes are guarded (see unsaved-changes), and kept in
  * the tab when the session ends mid-edit, to be offered back once the same user signs in again.
  */
-export function ResourceForm({ definition, record, relations, onSaved }: ResourceFormProps) {
+export function ResourceForm({ definition, record, relations, onSaved, onStored }: ResourceFormProps) {
   const client = useApiClient();
   const session = useSession();
   const mayChange = useMayChangeRecords();
@@ -184,6 +189,7 @@ export function ResourceForm({ definition, record, relations, onSaved }: Resourc
       if (conflict) {
         const next = rebased(fields, conflict, values, from, false);
         setLoaded(conflict.stored);
+        onStored?.(conflict.stored);
         setValues(next);
         // Saved since, but to the very values this form saves: nothing to ask, it goes again on top of theirs.
         if (conflict.fields.length === 0 && !retried) return save(conflict.stored, next, true);

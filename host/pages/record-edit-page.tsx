@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { SlotLocation, type RecordPayload, type ResourceActionContext } from '../../shared';
+import { SlotLocation, type RecordPayload, type ResourceActionContext, type ResourceRecord } from '../../shared';
 import { AppSlotRenderer } from '../core';
 import { ResourceForm } from '../forms/resource-form';
 import { Breadcrumbs } from '../layout/breadcrumbs';
@@ -18,11 +18,13 @@ export function RecordEditPage() {
   const data = useRecordPage(resource, id);
   const owner = useListOwner(resource);
   const [saved, setSaved] = useState<RecordPayload | null>(null);
+  // The record as the server last said it is stored: after a save, or after a save refused for a change made meanwhile.
+  const [stored, setStored] = useState<ResourceRecord | null>(null);
 
   if (data.status !== 'ready') return <PageStatus {...data} />;
 
   const { definition } = data;
-  const record = saved?.record ?? data.payload.record;
+  const record = stored ?? data.payload.record;
   const context: ResourceActionContext = { resource: definition.name, resourceId: record.id, record };
   const base = `/resources/${encodeURIComponent(definition.name)}`;
 
@@ -50,7 +52,11 @@ export function RecordEditPage() {
         definition={definition}
         record={data.payload.record}
         relations={(saved ?? data.payload).relations}
-        onSaved={setSaved}
+        onSaved={(payload) => {
+          setSaved(payload);
+          setStored(payload.record);
+        }}
+        onStored={setStored}
       />
       <AppSlotRenderer location={SlotLocation.RESOURCE_AFTER_FORM} />
     </div>
