@@ -29,7 +29,7 @@ import {
 import { reloadRemotesConfig } from './remotes/remotes-config-reload';
 import { PlacementsService } from './placements/placements-service';
 import { PlacementsStore } from './placements/placements-store';
-import { readKnownRuleNames } from './placements/rule-names-check';
+import { readKnownRuleNames, ruleNamesWarner } from './placements/rule-names-check';
 import { importConfigReleases, type ConfigReleaseParts } from './releases/config-releases';
 import { ReleaseService } from './releases/release-service';
 import { ReleaseSnapshot } from './releases/release-snapshot';
@@ -123,6 +123,10 @@ export class App {
   private readonly resources: ResourceRegistry;
   private readonly loginRateLimiter: LoginRateLimiter;
   private readonly slotCheckReporter: SlotCheckReporter;
+  /** Logs the slots in force whose rules name tenants or flags that do not exist (rule-names-check.ts). */
+  private readonly warnOfRuleNames: () => Promise<void>;
+  /** Set once the start's slot check has run: from then on every change of the slots in force is checked too. */
+  private ruleNamesWatched = false;
   private readying: Promise<void> | null = null;
   private closing: Promise<void> | null = null;
 
@@ -159,6 +163,7 @@ export class App {
         this.resources.placeConfiguredForms(this.remoteRegistry.formSlots());
         // A remote that answered late: its code slots are checked now (after start-up they are logged, not fatal).
         this.slotCheckReporter.afterChange(() => this.slotProblems());
+        if (this.ruleNamesWatched) this.warnAboutRuleNames();
       });
       this.slotsPayload = new SlotsPayloadCache(this.slots);
       this.resources = new ResourceRegistry();
@@ -215,6 +220,11 @@ export class App {
         logger: this.logger,
         knownRuleNames: () => readKnownRuleNames(this.tenants, this.flags),
         pollMs: settings.releasePollMs,
+      });
+      this.warnOfRuleNames = ruleNamesWarner({
+        known: () => readKnownRuleNames(this.tenants, this.flags),
+        placed: () => this.slots.placed(),
+        logger: this.logger,
       });
       this.modules = new ModuleRegistry(this.resources);
       this.dashboards = new DashboardRegistry(this.records);
@@ -351,6 +361,8 @@ export class App {
       // Bounded by the descriptor timeout: a remote that is down is logged and retried, never awaited further.
       await this.remoteRegistry.refresh();
       this.slotCheckReporter.atStart(this.slotProblems());
+      this.ruleNamesWatched = true;
+      this.warnAboutRuleNames();
       this.slotEvents.start();
     })();
     return this.readying;
@@ -389,6 +401,13 @@ export class App {
       },
       logger: this.logger,
     };
+  }
+
+  /** Never holds up the start or a reload: a database that does not answer only loses the warning. */
+  private warnAboutRuleNames(): void {
+    this.warnOfRuleNames().catch((error: unknown) =>
+      this.logger.warn({ err: error }, 'The tenants and flags that slot rules name could not be checked'),
+    );
   }
 
   /** The slot check against the configuration in use, or against `config` (a reload being considered). */

@@ -3,6 +3,7 @@
  * naming the slot, the unknown names and the known ones, when the check is given the names there are (an edit), and
  * never when it is not (a revision taken as published).
  */
+import pino from 'pino';
 import { Slot } from '../../shared';
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
 import { addPlacedRemotes } from '../../testing/server/placements-fixtures';
@@ -144,5 +145,68 @@ describe('with the app', () => {
   it('leaves the names unchecked without them: a revision already published is taken as it is', () => {
     const problems = checkPlacements(subjects, testApp.app.remoteRegistry.config, parsePlacements(DOCUMENT));
     expect(problems).toEqual([]);
+  });
+});
+
+describe('the slots in force, at the start and after a reload', () => {
+  it('warns of code and REMOTES_CONFIG slots whose rules name tenants or flags that do not exist, once each', async () => {
+    const dist = createFixtureDist();
+    addPlacedRemotes(dist);
+    const configWith = (flag: string) =>
+      JSON.stringify({
+        remotes: [
+          {
+            name: 'team_billing',
+            slots: { [LOCATION]: [{ component: 'InvoiceNote', visibleWhen: { flags: [flag] } }] },
+          },
+        ],
+      });
+    const configFile = dist.write('remotes.json', configWith('no-such-flag'));
+    const lines: string[] = [];
+    const testApp = await createTestApp({
+      distDir: dist.dir,
+      env: { REMOTES_CONFIG: configFile },
+      logger: pino({ level: 'info' }, { write: (line: string) => lines.push(line) }),
+      configure: (app) =>
+        app.registerSlots({
+          [LOCATION]: [
+            Slot.make('Welcome').placed({ id: 'acmee-only', visibleWhen: { tenants: ['acmee'] } }),
+            Slot.make('Welcome').placed({ id: 'everyone', visibleWhen: { roles: ['editor'] } }),
+          ],
+        }),
+    });
+    try {
+      const warned = () =>
+        lines
+          .map((line) => JSON.parse(line) as { level: number; msg: string })
+          .filter((line) => line.level === 40)
+          .map((line) => line.msg);
+      // The check reads the database after the start's slot check, without holding the start up.
+      const warnings = async (count: number) => {
+        for (let waited = 0; warned().length < count && waited < 2000; waited += 10) {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        return warned();
+      };
+      expect(await warnings(2)).toEqual([
+        `Slot "Welcome" at ${LOCATION} (registered by code): "visibleWhen.tenants" names the unknown tenant "acmee"; ` +
+          'tenants: none yet. Its rule never holds for that name: the slot stays hidden where it should show.',
+        `Slot "InvoiceNote" at ${LOCATION} (placed for team_billing by REMOTES_CONFIG or the placements editor): ` +
+          '"visibleWhen.flags" names the unknown flag "no-such-flag"; flags: none yet. A flag exists once it is set, ' +
+          'on or off: npm run flag -- set <name> off. Its rule never holds for that name: the slot stays hidden ' +
+          'where it should show.',
+      ]);
+
+      // A reload placing a slot with another unknown flag: that one is said; those said already are not again.
+      await testApp.app.flags.set('no-such-flag', true);
+      dist.write('remotes.json', configWith('still-unset'));
+      expect(await testApp.app.reloadRemotesConfig()).toBe(true);
+      const after = (await warnings(3)).slice(2);
+      expect(after).toHaveLength(1);
+      expect(after[0]).toContain('names the unknown flag "still-unset"; flags: no-such-flag.');
+    } finally {
+      await testApp.close();
+      dist.remove();
+    }
   });
 });

@@ -1,5 +1,13 @@
-import { namesInRule, unknownNamesMessage, type PlacementProblem } from '../../shared';
+import type { Logger } from 'pino';
+import {
+  namesInRule,
+  unknownNamesMessage,
+  type PlacementProblem,
+  type SlotLocation,
+  type VisibilityRule,
+} from '../../shared';
 import type { FeatureFlagStore } from '../flags/feature-flag-store';
+import type { PlacedSlotInfo } from '../slots/slot-registry';
 import type { TenantStore } from '../tenants/tenant-store';
 import type { ParsedPlacements } from './placements-document';
 
@@ -21,6 +29,16 @@ export async function readKnownRuleNames(tenants: TenantStore, flags: FeatureFla
   return { tenants: tenantList.map((tenant) => tenant.id), flags: flagNames };
 }
 
+/** `"visibleWhen.tenants" names the unknown tenant "acmee"; tenants: acme, globex.` for each such list of a rule. */
+function unknownNamesIn(rule: VisibilityRule, known: KnownRuleNames): string[] {
+  return (['tenants', 'flags'] as const).flatMap((key) =>
+    namesInRule(rule, key).flatMap(({ path, names }) => {
+      const unknown = names.filter((name) => !known[key].includes(name));
+      return unknown.length === 0 ? [] : [`"${path}" ${unknownNamesMessage(key, unknown, known[key])}`];
+    }),
+  );
+}
+
 /**
  * A blocking problem for each list of a document's rules naming a tenant or flag that does not exist: such a rule
  * never holds for it, so a typo (`acmee`) would hide the slot from everyone, silently. Each names its slot, the list
@@ -30,23 +48,52 @@ export function unknownRuleNameProblems(parsed: ParsedPlacements, known: KnownRu
   return parsed.slots.flatMap(({ remote, location, index, slot }) => {
     const rule = slot.placement.visibleWhen;
     if (rule === undefined) return [];
-    return (['tenants', 'flags'] as const).flatMap((key) =>
-      namesInRule(rule, key).flatMap(({ path, names }): PlacementProblem[] => {
-        const unknown = names.filter((name) => !known[key].includes(name));
-        if (unknown.length === 0) return [];
-        return [
-          {
-            remote,
-            location: location.value,
-            index,
-            component: slot.component,
-            kind: UNKNOWN_RULE_NAME,
-            path: null,
-            message: `"${path}" ${unknownNamesMessage(key, unknown, known[key])}`,
-            blocking: true,
-          },
-        ];
+    return unknownNamesIn(rule, known).map(
+      (message): PlacementProblem => ({
+        remote,
+        location: location.value,
+        index,
+        component: slot.component,
+        kind: UNKNOWN_RULE_NAME,
+        path: null,
+        message,
+        blocking: true,
       }),
     );
   });
+}
+
+/**
+ * Warns, in the log, of each slot in force whose rule names a tenant or flag that does not exist. Slots of code and
+ * of REMOTES_CONFIG are read before the database is open, so their names could not be checked as they were
+ * registered; a revision of placements was checked at its publish, but a tenant may be gone since. Not a refusal: a
+ * flag may be set, a tenant made, after the start. Each warning is logged once per process.
+ */
+export function ruleNamesWarner(parts: {
+  known: () => Promise<KnownRuleNames>;
+  placed: () => ReadonlyMap<SlotLocation, readonly PlacedSlotInfo[]>;
+  logger: Logger;
+}): () => Promise<void> {
+  const warned = new Set<string>();
+  return async () => {
+    const known = await parts.known();
+    for (const [location, slots] of parts.placed()) {
+      for (const { slot, source, remote } of slots) {
+        const rule = slot.placement.visibleWhen;
+        if (rule === undefined) continue;
+        const placedBy =
+          source === 'code'
+            ? 'registered by code'
+            : `placed for ${remote ?? 'no remote'} by REMOTES_CONFIG or the placements editor`;
+        for (const problem of unknownNamesIn(rule, known)) {
+          const message =
+            `Slot "${slot.component}" at ${location.value} (${placedBy}): ${problem} ` +
+            'Its rule never holds for that name: the slot stays hidden where it should show.';
+          if (warned.has(message)) continue;
+          warned.add(message);
+          parts.logger.warn({ location: location.value, component: slot.component }, message);
+        }
+      }
+    }
+  };
 }
