@@ -23,6 +23,7 @@ import { useApi } from '../app/use-api';
 import { PageHeading } from '../layout/page-heading';
 import { OperatorsOnlyPage } from './operators-only-page';
 import { PageStatus } from './page-status';
+import { PlacementsContents } from './placements-contents';
 import { RefusalSummary } from './refusal-summary';
 import { addSlot, asDocument, changeSlot, slotsAt } from './placements-draft';
 import { addFormSlot, changeFormSlot, formSlotsOf } from './placements-form-slots';
@@ -289,6 +290,7 @@ function PlacementsEditor() {
         </div>
       ) : (
         <div ref={editor}>
+          <PlacementsContents document={document} problems={problems} />
           <PlacementsPreview document={document} />
           {SlotLocation.cases().map((location) => (
             <PlacementsLocation
