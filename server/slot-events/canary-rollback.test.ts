@@ -2,11 +2,12 @@
  * A canary that fails rolls itself back, driven by real events through POST /api/slot-events: its visitors' loads
  * fail 30 % of the time, the stable release's 1 %; within a few checks the canary is ended, audited as
  * `canary-auto-rollback` with the numbers, and logged at error level. A canary within the margin, or with too few
- * loads, runs on.
+ * loads, runs on; so does one whose visitors merely opened the pages of a slot that fails on both releases.
  */
 import pino from 'pino';
 import { SLOT_EVENTS_PATH, type RemoteHistoryPayload } from '../../shared';
 import {
+  placedSlotsOptions,
   publishAndActivate,
   slotLoadEvents,
   startDescriptorOrigin,
@@ -20,13 +21,15 @@ jest.setTimeout(30_000);
 
 const METRICS_TOKEN = 'a-metrics-token-long-enough';
 const SLOT = { remote: 'team_billing', component: 'InvoiceBanner', location: 'header-banner' };
+/** Another slot of the remote, on another page. */
+const OTHER_SLOT = { remote: 'team_billing', component: 'InvoiceNote', location: 'dashboard-before-cards' };
 
 let origin: DescriptorOrigin;
 let testApp: TestApp;
 let logged: { level: number; msg: string; reason?: string }[];
 
 beforeAll(async () => {
-  origin = await startDescriptorOrigin({ name: 'team_billing', components: ['InvoiceBanner'] });
+  origin = await startDescriptorOrigin({ name: 'team_billing', components: ['InvoiceBanner', 'InvoiceNote'] });
 });
 afterAll(() => origin.close());
 
@@ -38,13 +41,19 @@ async function start(checkMs: number): Promise<void> {
     logger,
     slotEvents: { flushMs: 100, canary: { checkMs, minLoads: 50, margin: 0.05 } },
     metrics: { token: METRICS_TOKEN },
+    ...placedSlotsOptions([SLOT, OTHER_SLOT]),
   });
 }
 afterEach(() => testApp.close());
 
 /** Sends `count` loads of the visitor's release, `failing` of them failed, in batches of 50. */
-async function send(agent: Awaited<ReturnType<typeof signedInAgent>>, count: number, failing: number) {
-  const events = slotLoadEvents(SLOT, count, failing);
+async function send(
+  agent: Awaited<ReturnType<typeof signedInAgent>>,
+  count: number,
+  failing: number,
+  slot: typeof SLOT = SLOT,
+) {
+  const events = slotLoadEvents(slot, count, failing);
   for (let start = 0; start < events.length; start += 50) {
     await agent
       .post(SLOT_EVENTS_PATH)
@@ -105,7 +114,7 @@ it('rolls back a canary failing 30 % of its loads against 1 % for the stable rel
         canary: null,
         // Judged as soon as it had 50 loads in the window: a check may come before the last batches.
         reason: expect.stringMatching(
-          /^canary 2\.0\.0 failed \d+\.\d % of (50|100) loads, stable 1\.0\.0 1\.0 % of 200: more than 5\.0 points worse$/,
+          /^canary 2\.0\.0 failed \d+\.\d % of (50|100) loads, where stable 1\.0\.0 fails 1\.0 % on the same slots \(200 loads\): more than 5\.0 points worse; most of all InvoiceBanner at header-banner \(\d+ of (50|100) failed, stable 1\.0 %\)$/,
         ),
       },
     }),
@@ -148,4 +157,47 @@ it('lets a canary run while it fails within the margin of the stable release', a
   await send(canary, 100, 26);
   await testApp.app.slotEvents.canaryWatch.check();
   expect(await canaryRunning()).toBeNull();
+});
+
+it('lets an unchanged canary run whose visitors opened the page of a slot failing on both releases more often', async () => {
+  await start(3_600_000);
+  const { canary, stable } = await startCanary();
+  // InvoiceBanner fails half the time on both releases; InvoiceNote never. The canary's visitors saw mostly the
+  // first (pooled: 45 % of the canary's loads failed, 9 % of the stable release's), the same release slot by slot.
+  await send(canary, 90, 45);
+  await send(canary, 10, 0, OTHER_SLOT);
+  await send(stable, 10, 5);
+  await send(stable, 90, 0, OTHER_SLOT);
+  await testApp.app.slotEvents.canaryWatch.check();
+  expect(await canaryRunning()).toBe('2.0.0');
+  // InvoiceNote now fails a third of the time on the canary alone: rolled back, and the reason names it.
+  await send(canary, 30, 10, OTHER_SLOT);
+  await testApp.app.slotEvents.canaryWatch.check();
+  expect(await canaryRunning()).toBeNull();
+  expect(logged).toContainEqual(
+    expect.objectContaining({
+      level: 50,
+      msg: expect.stringContaining('most of all InvoiceNote at dashboard-before-cards (10 of 40 failed, stable 0.0 %)'),
+    }),
+  );
+});
+
+it('judges a slot the stable release had no load of in the window by its loads over the last day', async () => {
+  await start(3_600_000);
+  const { canary } = await startCanary();
+  // Two hours ago, InvoiceBanner failed half the time on the stable release; in the window only the canary loaded it
+  // (a canary at 100 %), failing as often: nothing new.
+  const hour = 3_600_000;
+  await testApp.app.slotEvents.store.add([
+    {
+      ...SLOT,
+      release: '1.0.0',
+      span: 'hour',
+      startAt: Math.floor(Date.now() / hour) * hour - 2 * hour,
+      counts: [50, 50],
+    },
+  ]);
+  await send(canary, 100, 50);
+  await testApp.app.slotEvents.canaryWatch.check();
+  expect(await canaryRunning()).toBe('2.0.0');
 });

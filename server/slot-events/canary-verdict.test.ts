@@ -1,28 +1,59 @@
-import { canaryVerdict } from './canary-verdict';
+import { canaryVerdict, type JudgedSlot } from './canary-verdict';
 
 const VERSIONS = { canary: '2.0.0', stable: '1.0.0' };
 const SETTINGS = { minLoads: 50, margin: 0.05 };
 
+/** A slot of the canary: its loads and failures, and the stable release's on the same slot (null: never loaded). */
+function slot(
+  component: string,
+  canary: [loads: number, failures: number],
+  stable: [loads: number, failures: number] | null,
+): JudgedSlot {
+  return {
+    location: 'header-banner',
+    component,
+    loads: canary[0],
+    failures: canary[1],
+    stable: stable && { loads: stable[0], failures: stable[1] },
+  };
+}
+
 it('says nothing below the minimum number of canary loads, however bad', () => {
-  expect(canaryVerdict(VERSIONS, { loads: 49, failures: 49 }, { loads: 1000, failures: 0 }, SETTINGS)).toEqual({
-    rollBack: false,
-  });
+  expect(canaryVerdict(VERSIONS, [slot('Banner', [49, 49], [1000, 0])], SETTINGS)).toEqual({ rollBack: false });
 });
 
 it('keeps a canary within the margin of the stable release', () => {
-  expect(canaryVerdict(VERSIONS, { loads: 100, failures: 14 }, { loads: 1000, failures: 100 }, SETTINGS)).toEqual({
-    rollBack: false,
-  });
-  expect(canaryVerdict(VERSIONS, { loads: 100, failures: 15 }, { loads: 1000, failures: 100 }, SETTINGS).rollBack).toBe(
-    false,
-  );
+  expect(canaryVerdict(VERSIONS, [slot('Banner', [100, 14], [1000, 100])], SETTINGS)).toEqual({ rollBack: false });
+  expect(canaryVerdict(VERSIONS, [slot('Banner', [100, 15], [1000, 100])], SETTINGS).rollBack).toBe(false);
 });
 
-it('rolls back a canary over the margin, saying what it measured', () => {
-  expect(canaryVerdict(VERSIONS, { loads: 100, failures: 30 }, { loads: 400, failures: 4 }, SETTINGS)).toEqual({
+it('rolls back a canary over the margin, saying what it measured and which slot fails most', () => {
+  expect(
+    canaryVerdict(VERSIONS, [slot('Banner', [100, 30], [400, 4]), slot('Note', [100, 2], [100, 2])], SETTINGS),
+  ).toEqual({
     rollBack: true,
-    reason: 'canary 2.0.0 failed 30.0 % of 100 loads, stable 1.0.0 1.0 % of 400: more than 5.0 points worse',
+    reason:
+      'canary 2.0.0 failed 16.0 % of 200 loads, where stable 1.0.0 fails 1.5 % on the same slots (500 loads): ' +
+      'more than 5.0 points worse; most of all Banner at header-banner (30 of 100 failed, stable 1.0 %)',
   });
-  // No stable load in the window: the stable release counts as never failing.
-  expect(canaryVerdict(VERSIONS, { loads: 50, failures: 5 }, { loads: 0, failures: 0 }, SETTINGS).rollBack).toBe(true);
+});
+
+it('judges the same slots, weighted as the canary loads them: not which pages each group opened', () => {
+  // A slot failing half the time on both releases, opened mostly by the canary's visitors, and one that never
+  // fails, opened mostly by the stable release's: pooled, 45 % against 9 %; slot by slot, the same release.
+  const unchanged = [slot('Broken', [90, 45], [10, 5]), slot('Fine', [10, 0], [90, 0])];
+  expect(canaryVerdict(VERSIONS, unchanged, SETTINGS)).toEqual({ rollBack: false });
+  // The same mix, the canary's Fine now failing a third of the time: worse on the same slots.
+  const worse = [slot('Broken', [90, 45], [10, 5]), slot('Fine', [30, 10], [90, 0])];
+  expect(canaryVerdict(VERSIONS, worse, SETTINGS).rollBack).toBe(true);
+});
+
+it('counts a slot the stable release never loaded as never failing there: its failures are the canary’s', () => {
+  const verdict = canaryVerdict(VERSIONS, [slot('NewCard', [50, 5], null)], SETTINGS);
+  expect(verdict).toEqual({
+    rollBack: true,
+    reason:
+      'canary 2.0.0 failed 10.0 % of 50 loads, where stable 1.0.0 fails 0.0 % on the same slots (0 loads): ' +
+      'more than 5.0 points worse; most of all NewCard at header-banner (5 of 50 failed, new with the canary)',
+  });
 });

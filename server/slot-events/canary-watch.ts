@@ -1,10 +1,28 @@
 import type { Logger } from 'pino';
 import type { ReleaseService } from '../releases/release-service';
 import type { ReleaseSnapshot } from '../releases/release-snapshot';
-import { canaryVerdict, type ReleaseLoads } from './canary-verdict';
+import { canaryVerdict, type JudgedSlot, type SlotLoads } from './canary-verdict';
 import type { SlotLoadAggregator } from './slot-load-aggregator';
 import type { CanaryRollbackSettings } from './slot-event-settings';
-import { SPAN_MS, type SlotLoadStore } from './slot-load-store';
+import { SPAN_MS, type SlotLoadStore, type SlotLoadSum } from './slot-load-store';
+
+const DAY_MS = 24 * SPAN_MS.hour;
+
+/** A release's judged loads and failures per slot (location and component), from summed counts. */
+function slotLoadsOf(sums: readonly SlotLoadSum[], remote: string, release: string): SlotLoads[] {
+  const slots: SlotLoads[] = [];
+  for (const sum of sums) {
+    if (sum.remote !== remote || sum.release !== release) continue;
+    const [rendered = 0, failed = 0, timedOut = 0] = sum.counts;
+    const loads = rendered + failed + timedOut;
+    if (loads > 0) slots.push({ location: sum.location, component: sum.component, loads, failures: failed + timedOut });
+  }
+  return slots;
+}
+
+function sameSlot(a: SlotLoads, b: SlotLoads): boolean {
+  return a.location === b.location && a.component === b.component;
+}
 
 export interface CanaryWatchParts {
   snapshot: ReleaseSnapshot;
@@ -17,7 +35,8 @@ export interface CanaryWatchParts {
 }
 
 /**
- * Rolls back, on its own, a canary whose slot loads fail clearly more often than its stable release's. Every host
+ * Rolls back, on its own, a canary whose slot loads fail clearly more often than its stable release's on the same
+ * slots (canary-verdict.ts). Every host
  * runs it every `checkMs` on the counts every host shares (the database): the first to decide ends the canary,
  * audited as `canary-auto-rollback` with the numbers, and logs it at error level; the others find it ended.
  */
@@ -67,20 +86,24 @@ export class CanaryWatch {
     await this.parts.aggregator.flush();
     const since = Math.floor(this.now() / SPAN_MS.minute) * SPAN_MS.minute - (settings.windowMs - SPAN_MS.minute);
     const sums = await this.parts.store.sums('minute', since);
+    // Only read when a canary's slot had no stable load in the window (a canary at 100 %, say).
+    let daySums: Promise<SlotLoadSum[]> | null = null;
+    const lastDay = () => (daySums ??= this.parts.store.sums('hour', this.now() - DAY_MS));
     for (const rollout of canaries) {
       if (rollout.canary === null || rollout.active === null) continue;
-      const loadsOf = (release: string): ReleaseLoads => {
-        const loads = { loads: 0, failures: 0 };
-        for (const sum of sums) {
-          if (sum.remote !== rollout.remote || sum.release !== release) continue;
-          const [rendered = 0, failed = 0, timedOut = 0] = sum.counts;
-          loads.loads += rendered + failed + timedOut;
-          loads.failures += failed + timedOut;
-        }
-        return loads;
-      };
       const versions = { canary: rollout.canary.version, stable: rollout.active };
-      const verdict = canaryVerdict(versions, loadsOf(versions.canary), loadsOf(versions.stable), settings);
+      const canarySlots = slotLoadsOf(sums, rollout.remote, versions.canary);
+      if (canarySlots.reduce((total, slot) => total + slot.loads, 0) < settings.minLoads) continue;
+      const stableNow = slotLoadsOf(sums, rollout.remote, versions.stable);
+      const judged: JudgedSlot[] = [];
+      for (const slot of canarySlots) {
+        let stable = stableNow.find((other) => sameSlot(other, slot)) ?? null;
+        if (stable === null) {
+          stable = slotLoadsOf(await lastDay(), rollout.remote, versions.stable).find((o) => sameSlot(o, slot)) ?? null;
+        }
+        judged.push({ ...slot, stable });
+      }
+      const verdict = canaryVerdict(versions, judged, settings);
       if (!verdict.rollBack) continue;
       const rolledBack = await this.parts.service.autoRollback(rollout.remote, versions.canary, verdict.reason);
       if (rolledBack) {
