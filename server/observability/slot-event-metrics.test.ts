@@ -6,6 +6,7 @@ import { SLOT_EVENTS_PATH } from '../../shared';
 import { parsePrometheusText, sampleValue } from '../../testing/server/prometheus-text';
 import {
   publishAndActivate,
+  placedSlotsOptions,
   slotLoadEvents,
   startDescriptorOrigin,
   type DescriptorOrigin,
@@ -25,7 +26,11 @@ afterAll(() => origin.close());
 afterEach(() => testApp.close());
 
 it('counts the slot loads by remote, release and outcome, and shows a running canary until it ends', async () => {
-  testApp = await createTestApp({ metrics: { token: TOKEN }, slotEvents: { canary: { enabled: false } } });
+  testApp = await createTestApp({
+    metrics: { token: TOKEN },
+    slotEvents: { canary: { enabled: false } },
+    ...placedSlotsOptions([SLOT]),
+  });
   await publishAndActivate(testApp.app, 'team_billing', origin.url, ['1.0.0', '2.0.0']);
   const operator = await signedInAgent(testApp.app, 'operator');
   await operator

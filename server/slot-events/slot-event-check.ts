@@ -4,6 +4,7 @@ import {
   SLOT_LOAD_PHASES,
   SlotLocation,
   isPlainObject,
+  Slot,
   type SlotLoadEvent,
   type SlotLoadOutcome,
   type SlotLoadPhase,
@@ -61,18 +62,42 @@ function isTime(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }
 
-/** What the server knows now, to refuse events of slots it never placed (each would be a key, a row more). */
+/**
+ * What the server knows now, to count only loads a visitor could have made: a slot placed at the location (counts
+ * and the canary's verdict would otherwise take whatever a script sends, each made-up slot a key, a row more).
+ */
 export interface SlotEventSubjects {
   /** The components a remote provides in the release `release` ('' the remote's own descriptor); null: unknown. */
   componentsOf(remote: string, release: string): readonly string[] | null;
-  /** Whether a resource of that name is registered (the location `form:<name>`). */
-  hasResource(name: string): boolean;
+  /**
+   * The components the slots in force render at a location (nested content included), or at `form:<resource>` the
+   * form slots of that resource; null for a location there is not.
+   */
+  placedAt(location: string): ReadonlySet<string> | null;
 }
 
-/** Whether the event names a location this host has, and a component its remote's release provides. */
-export function isKnownSlot(event: SlotLoadEvent, release: string, subjects: SlotEventSubjects): boolean {
-  const known =
-    SlotLocation.tryFrom(event.location) !== undefined ||
-    (event.location.startsWith('form:') && subjects.hasResource(event.location.slice('form:'.length)));
-  return known && (subjects.componentsOf(event.remote, release)?.includes(event.component) ?? false);
+/**
+ * Whether the event names a slot placed at that location, of a component its remote's release provides, where the
+ * visitor may have loaded it: a visitor who is not signed in sees public locations only.
+ */
+export function isKnownSlot(
+  event: SlotLoadEvent,
+  release: string,
+  subjects: SlotEventSubjects,
+  signedIn: boolean,
+): boolean {
+  if (!signedIn && SlotLocation.tryFrom(event.location)?.isPublic() !== true) return false;
+  if (subjects.placedAt(event.location)?.has(event.component) !== true) return false;
+  return subjects.componentsOf(event.remote, release)?.includes(event.component) ?? false;
+}
+
+/** The components slots render: each slot's, and those of the slots in its content, at any depth. */
+export function componentsRendered(slots: readonly Slot[], into = new Set<string>()): Set<string> {
+  for (const slot of slots) {
+    into.add(slot.component);
+    const { content } = slot;
+    if (content instanceof Slot) componentsRendered([content], into);
+    else if (Array.isArray(content)) componentsRendered(content as readonly Slot[], into);
+  }
+  return into;
 }

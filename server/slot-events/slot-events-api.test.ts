@@ -1,11 +1,12 @@
 /**
  * POST /api/slot-events and GET /api/slot-stats through the app: the accepted shape, the refusals (cross-site, over
  * the size cap, over the rate), the tenant and release the server tags (never the body's), and the events of slots
- * the server does not know left out.
+ * the visitor could not have loaded left out.
  */
 import request from 'supertest';
 import { SLOT_EVENTS_PATH, SLOT_STATS_PATH, type SlotStatsPayload } from '../../shared';
 import {
+  placedSlotsOptions,
   publishAndActivate,
   slotLoadEvents,
   startDescriptorOrigin,
@@ -14,18 +15,21 @@ import {
 import { addUser, createTestApp, DEMO_PASSWORD, signedInAgent, type TestApp } from '../../testing/server/test-app';
 
 const SLOT = { remote: 'team_billing', component: 'InvoiceBanner', location: 'header-banner' };
+/** A protected location where InvoiceBanner is placed too. */
+const PROTECTED = 'dashboard-before-cards';
 
 let origin: DescriptorOrigin;
 let testApp: TestApp;
 
 beforeAll(async () => {
-  origin = await startDescriptorOrigin({ name: 'team_billing', components: ['InvoiceBanner'] });
+  origin = await startDescriptorOrigin({ name: 'team_billing', components: ['InvoiceBanner', 'InvoiceNote'] });
 });
 afterAll(() => origin.close());
 
 beforeEach(async () => {
   testApp = await createTestApp({
     slotEvents: { eventsPerSessionPerMinute: 120, eventsPerAddressPerMinute: 1000, canary: { enabled: false } },
+    ...placedSlotsOptions([SLOT, { ...SLOT, location: PROTECTED }]),
   });
   await publishAndActivate(testApp.app, 'team_billing', origin.url, ['1.0.0', '2.0.0']);
 });
@@ -88,7 +92,7 @@ it('ignores a tenant and a release forged in the body: the session and the rollo
   expect(rows.map((row) => [row.release, row.loads])).toEqual([['2.0.0', 2]]);
 });
 
-it('counts an anonymous visitor under the active release, and leaves out slots the server does not know', async () => {
+it('counts an anonymous visitor under the active release, and leaves out slots it could not have loaded', async () => {
   await request(testApp.app.handler)
     .post(SLOT_EVENTS_PATH)
     .send({
@@ -97,13 +101,37 @@ it('counts an anonymous visitor under the active release, and leaves out slots t
         ...slotLoadEvents({ ...SLOT, component: 'NotProvided' }, 1),
         ...slotLoadEvents({ ...SLOT, remote: 'unknown_remote' }, 1),
         ...slotLoadEvents({ ...SLOT, location: 'not-a-location' }, 1),
+        // Provided by the release, but placed nowhere: a made-up failure must not count against it.
+        ...slotLoadEvents({ ...SLOT, component: 'InvoiceNote' }, 1, 1),
+        // Placed, but at a protected location, which no page shows a visitor who is not signed in.
+        ...slotLoadEvents({ ...SLOT, location: PROTECTED }, 1, 1),
       ],
     })
     .expect(204);
-  const { stats: rows } = await stats(await signedInAgent(testApp.app, 'operator'));
+  const operator = await signedInAgent(testApp.app, 'operator');
+  const { stats: rows } = await stats(operator);
   expect(rows.map((row) => [row.remote, row.release, row.component, row.location, row.loads])).toEqual([
     ['team_billing', '1.0.0', 'InvoiceBanner', 'header-banner', 1],
   ]);
+
+  // Signed in, the protected slot counts; the slot placed nowhere still does not.
+  await operator
+    .post(SLOT_EVENTS_PATH)
+    .send({
+      events: [
+        ...slotLoadEvents({ ...SLOT, location: PROTECTED }, 1, 1),
+        ...slotLoadEvents({ ...SLOT, component: 'InvoiceNote' }, 1, 1),
+      ],
+    })
+    .expect(204);
+  const after = (await stats(operator)).stats;
+  expect(after.map((row) => [row.component, row.location, row.loads, row.failed])).toEqual(
+    expect.arrayContaining([
+      ['InvoiceBanner', 'header-banner', 1, 0],
+      ['InvoiceBanner', PROTECTED, 1, 1],
+    ]),
+  );
+  expect(after).toHaveLength(2);
 });
 
 it('refuses bodies outside the contract with 400', async () => {

@@ -26,8 +26,8 @@ export interface SlotEventsRouterOptions {
  * `POST /api/slot-events`: the host page's beacons, one event per slot load. The cross-site guard (before every
  * route) refuses other sites; the body is capped at 12 KiB and 50 events; the events are limited per session and
  * address; each is tagged with the visitor's tenant and the release this server serves them, and counted in
- * memory (slot-load-aggregator.ts): the answer, 204, never waits for the database. Events of a location, remote or
- * component the server does not know are left out (they would only add rows).
+ * memory (slot-load-aggregator.ts): the answer, 204, never waits for the database. Only loads the visitor could
+ * have made are counted (slot-event-check.ts `isKnownSlot`): the others are left out without a word.
  *
  * `GET /api/slot-stats?window=5m|1h|1d`: the load statistics of every remote release, location and component, for
  * signed-in staff (the inspector, the releases page).
@@ -47,7 +47,9 @@ export function createSlotEventsRouter(options: SlotEventsRouterOptions): Router
         const tenant = req.session?.tenant ?? null;
         for (const event of events) {
           const release = options.releaseOf(req, event.remote);
-          if (isKnownSlot(event, release, options.subjects)) options.aggregator.record({ ...event, tenant, release });
+          if (isKnownSlot(event, release, options.subjects, req.user !== undefined)) {
+            options.aggregator.record({ ...event, tenant, release });
+          }
         }
         res.status(204).end();
       },

@@ -5,6 +5,7 @@
 import { SLOT_EVENTS_PATH, SLOT_STATS_PATH, type SlotStatsPayload } from '../../shared';
 import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
 import {
+  placedSlotsOptions,
   publishAndActivate,
   slotLoadEvents,
   startDescriptorOrigin,
@@ -21,7 +22,11 @@ import {
 jest.setTimeout(60_000);
 
 const SLOT = { remote: 'team_billing', component: 'InvoiceBanner', location: 'header-banner' };
-const OPTIONS: TestAppOptions = { releasePollMs: 100, slotEvents: { canary: { enabled: false } } };
+const OPTIONS: TestAppOptions = {
+  releasePollMs: 100,
+  slotEvents: { canary: { enabled: false } },
+  ...placedSlotsOptions([SLOT]),
+};
 
 let origin: DescriptorOrigin;
 beforeAll(async () => {

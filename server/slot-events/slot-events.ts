@@ -5,9 +5,10 @@ import type { ReleaseService } from '../releases/release-service';
 import type { ReleaseSnapshot } from '../releases/release-snapshot';
 import { audienceOf } from '../releases/remotes-for-request';
 import type { ResourceRegistry } from '../resources/resource-registry';
+import type { SlotRegistry } from '../slots/slot-registry';
 import type { StorageEngine } from '../storage/storage-engine';
 import { CanaryWatch } from './canary-watch';
-import type { SlotEventSubjects } from './slot-event-check';
+import { componentsRendered, type SlotEventSubjects } from './slot-event-check';
 import { SlotEventLimits } from './slot-event-limits';
 import type { SlotEventSettings } from './slot-event-settings';
 import { SlotLoadAggregator, type SlotEventCounters } from './slot-load-aggregator';
@@ -17,6 +18,7 @@ export interface SlotEventsParts {
   storage: StorageEngine;
   remoteRegistry: RemoteRegistry;
   resources: ResourceRegistry;
+  slots: SlotRegistry;
   releaseSnapshot: ReleaseSnapshot;
   releaseService: ReleaseService;
   logger: Logger;
@@ -58,8 +60,28 @@ export class SlotEvents {
         release === ''
           ? (parts.remoteRegistry.remotes().find((descriptor) => descriptor.name === remote)?.components ?? null)
           : (parts.releaseSnapshot.release(remote, release)?.components ?? null),
-      hasResource: (name) => parts.resources.get(name) !== undefined,
+      placedAt: (location) => this.placedAt(location),
     };
+  }
+
+  /** The components placed per location, for the slot registry's `version` they were read from. */
+  private placed: { version: number; byLocation: Map<string, ReadonlySet<string>> } | null = null;
+
+  private placedAt(location: string): ReadonlySet<string> | null {
+    if (location.startsWith('form:')) {
+      const resource = this.parts.resources.get(location.slice('form:'.length));
+      if (resource === undefined) return null;
+      return new Set(resource.definition.fields.flatMap((item) => (item.type === 'slot' ? [item.component] : [])));
+    }
+    const { slots } = this.parts;
+    // Read first: it orders what was registered since, which moves the version.
+    const snapshot = slots.snapshot();
+    if (this.placed?.version !== slots.version) {
+      const byLocation = new Map<string, ReadonlySet<string>>();
+      for (const [at, placed] of snapshot) byLocation.set(at.value, componentsRendered(placed));
+      this.placed = { version: slots.version, byLocation };
+    }
+    return this.placed.byLocation.get(location) ?? null;
   }
 
   /** The release of `remote` a request's visitor is served now: its preview, its canary, else the active one. */

@@ -1,9 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { OPERATOR_ROLE, REMOTE_DESCRIPTOR_FILE, type SlotLoadEvent } from '../../shared';
+import { OPERATOR_ROLE, REMOTE_DESCRIPTOR_FILE, Slot, type SlotLoadEvent } from '../../shared';
 import type { App } from '../../server/app';
-import { addUser, DEMO_PASSWORD, signedInAgent } from './test-app';
+import { addUser, DEMO_PASSWORD, signedInAgent, type TestAppOptions } from './test-app';
 
 /** A remote's origin that serves only its descriptor file (every version alike): enough to publish releases. */
 export interface DescriptorOrigin {
@@ -62,4 +62,19 @@ export function slotLoadEvents(
       ? { ...slot, outcome: 'failed', phase: 'render', kind: 'render-error', loadMs: 40, startMs: 300 }
       : { ...slot, outcome: 'rendered', phase: null, kind: null, loadMs: 120 + index, startMs: 300 },
   );
+}
+
+/**
+ * The options of a test app whose slots place `slots` (each at its location): slot events count only slots placed.
+ * Their remote is known once a release of it is published, after the start: the slot check logs them meanwhile.
+ */
+export function placedSlotsOptions(
+  slots: ReadonlyArray<Pick<SlotLoadEvent, 'component' | 'location'>>,
+): Pick<TestAppOptions, 'configure' | 'slotProblems'> {
+  return {
+    slotProblems: 'log',
+    configure: (app) => {
+      for (const { location, component } of slots) app.registerSlots({ [location]: Slot.make(component) });
+    },
+  };
 }
