@@ -59,6 +59,8 @@ describe('PageSlotRecord following the slot status (a view of it)', () => {
     status.rendered(a, place('LoginNotice'));
     const broken = status.handle();
     status.failed(broken, place('Broken', '/'), 'load-error', 'timed out');
+    const down = status.handle();
+    status.failed(down, place('Down', '/'), 'remote-unavailable', 'Remote "team_a" is down: HTTP 503.');
     status.hidden({ ...place('LoginSidebarPromo'), location: 'login-sidebar' }, '(min-width: 1024px)');
     expect(record.snapshot()).toEqual([
       {
@@ -75,7 +77,15 @@ describe('PageSlotRecord following the slot status (a view of it)', () => {
       },
       {
         page: '/',
-        slots: [notice('failed', { component: 'Broken', reason: 'load-error', detail: 'timed out' })],
+        slots: [
+          // A timeout, told from the message: the inspector says "timed out", not "remote down".
+          notice('failed', { component: 'Broken', reason: 'timed-out', detail: 'timed out' }),
+          notice('failed', {
+            component: 'Down',
+            reason: 'remote-unavailable',
+            detail: 'Remote "team_a" is down: HTTP 503.',
+          }),
+        ],
       },
     ]);
   });

@@ -1,8 +1,11 @@
 import { ExternalStore } from '../loader/external-store';
-import type { SlotFailureKind, SlotStatus, SlotStatusEntry } from './slot-status';
+import { isTimeout, type SlotFailureKind, type SlotStatus, type SlotStatusEntry } from './slot-status';
 
-/** Why a slot of a page is not on screen: a failure, or a media query that does not match. */
-export type PageSlotReason = SlotFailureKind | 'hidden-by-media';
+/**
+ * Why a slot of a page is not on screen: a failure (`timed-out` when its remote did not answer in time, told from
+ * the failure's message, which is not kept), or a media query that does not match.
+ */
+export type PageSlotReason = SlotFailureKind | 'timed-out' | 'hidden-by-media';
 
 /** One slot of a page as the tab last saw it. */
 export interface PageSlotStatus {
@@ -36,6 +39,7 @@ const REASONS: ReadonlySet<string> = new Set<PageSlotReason>([
   'unknown-component',
   'not-a-form-component',
   'remote-unavailable',
+  'timed-out',
   'load-error',
   'render-error',
   'props-invalid',
@@ -175,7 +179,12 @@ function pageSlotStatus(slot: SlotStatusEntry): PageSlotStatus {
     case 'failed':
       return slot.failure === null
         ? { ...place, state: 'failed' }
-        : { ...place, state: 'failed', reason: slot.failure.kind, detail: slot.failure.message };
+        : {
+            ...place,
+            state: 'failed',
+            reason: isTimeout(slot.failure) ? 'timed-out' : slot.failure.kind,
+            detail: slot.failure.message,
+          };
     case 'hidden':
       return {
         ...place,

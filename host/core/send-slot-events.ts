@@ -5,7 +5,7 @@ import {
   type SlotLoadOutcome,
   type SlotLoadPhase,
 } from '../../shared';
-import type { SlotFailureKind, SlotStatus, SlotStatusEntry } from './slot-status';
+import { isTimeout, type SlotFailureKind, type SlotStatus, type SlotStatusEntry } from './slot-status';
 
 /**
  * The most events a page sends per minute (half the server's per-session limit): a page that keeps re-rendering
@@ -99,7 +99,7 @@ export function slotLoadEventOf(slot: SlotStatusEntry, previous: SlotStatusEntry
 }
 
 function outcomeOf(slot: SlotStatusEntry): SlotLoadOutcome {
-  if (slot.state === 'failed') return /timed? ?out/i.test(slot.failure?.message ?? '') ? 'timed-out' : 'failed';
+  if (slot.state === 'failed') return isTimeout(slot.failure) ? 'timed-out' : 'failed';
   return slot.state === 'hidden' ? 'hidden' : 'rendered';
 }
 

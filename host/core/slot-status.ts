@@ -10,6 +10,14 @@ export type SlotFailureKind =
   /** Development only: the slot's props do not match its component's schema (checked before rendering). */
   | 'props-invalid';
 
+/**
+ * Whether a failure was its remote not answering in time: the loader says so in its message (reliability-plugin.ts:
+ * `timed out after 3500 ms`, `... timed out.`), the only place it is told.
+ */
+export function isTimeout(failure: { message: string } | null): boolean {
+  return failure !== null && /timed? ?out/i.test(failure.message);
+}
+
 /** Where a slot stands in the page: what is written into the status with each transition. */
 export interface SlotPlace {
   /** The page's path when the slot first joined it. */
