@@ -5,10 +5,13 @@ const other: DraftOwner = { username: 'editor', tenant: 'acme', resource: 'artic
 
 afterEach(() => sessionStorage.clear());
 
+const draftOf = (title: string) => ({ changes: { title }, base: { title: 'Title' } });
+
 describe('record drafts', () => {
   it('are offered back only to the same user, tenant and record', () => {
-    keepDraft(admin, { title: 'Unsaved title', published: true });
-    expect(readDraft(admin)).toEqual({ title: 'Unsaved title', published: true });
+    const draft = { changes: { title: 'Unsaved title', published: true }, base: { title: 'Title', published: false } };
+    keepDraft(admin, draft);
+    expect(readDraft(admin)).toEqual(draft);
     expect(readDraft(other)).toBeNull();
     expect(readDraft({ ...admin, tenant: 'globex' })).toBeNull();
     expect(readDraft({ ...admin, id: 4 })).toBeNull();
@@ -18,17 +21,17 @@ describe('record drafts', () => {
   });
 
   it('forgets everyone else’s drafts when someone signs in, and all of them on sign-out', () => {
-    keepDraft(admin, { title: 'a' });
-    keepDraft({ ...admin, id: 4 }, { title: 'b' });
-    keepDraft(other, { title: 'c' });
+    keepDraft(admin, draftOf('a'));
+    keepDraft({ ...admin, id: 4 }, draftOf('b'));
+    keepDraft(other, draftOf('c'));
     // A user whose name starts like another's is someone else.
-    keepDraft({ ...admin, username: 'admin2' }, { title: 'd' });
+    keepDraft({ ...admin, username: 'admin2' }, draftOf('d'));
     sessionStorage.setItem('unrelated', 'kept');
 
     forgetDraftsExcept('admin');
     expect([readDraft(admin), readDraft({ ...admin, id: 4 }), readDraft(other)]).toEqual([
-      { title: 'a' },
-      { title: 'b' },
+      draftOf('a'),
+      draftOf('b'),
       null,
     ]);
     expect(readDraft({ ...admin, username: 'admin2' })).toBeNull();
@@ -38,8 +41,11 @@ describe('record drafts', () => {
     expect(sessionStorage.getItem('unrelated')).toBe('kept');
   });
 
-  it('ignores what is not a draft', () => {
-    sessionStorage.setItem(`slots:record-draft:${JSON.stringify(['admin', 'acme', 'articles', 3])}`, '[1,2]');
+  it('ignores what is not a draft, such as the values alone an earlier version kept', () => {
+    const key = `slots:record-draft:${JSON.stringify(['admin', 'acme', 'articles', 3])}`;
+    sessionStorage.setItem(key, '[1,2]');
+    expect(readDraft(admin)).toBeNull();
+    sessionStorage.setItem(key, JSON.stringify({ title: 'Unsaved title' }));
     expect(readDraft(admin)).toBeNull();
   });
 });

@@ -97,12 +97,13 @@ export function ResourceForm({ definition, record, relations, onSaved, onStored 
     [session.user, definition.name, record?.id],
   );
   const mode = record ? 'edit' : 'create';
-  // The record as last loaded or saved: what a save expects each field it changes to still hold on the server.
-  const [loaded, setLoaded] = useState<StoredValues>(() => record ?? NEW_RECORD);
+  const [restoredDraft] = useState(() => (draftOwner ? readDraft(draftOwner) : null));
+  // The record as last loaded or saved: what a save expects each field it changes to still hold on the server. A
+  // draft kept over a sign-in puts back the values its fields were changed from: saved meanwhile, they conflict.
+  const [loaded, setLoaded] = useState<StoredValues>(() => ({ ...(record ?? NEW_RECORD), ...restoredDraft?.base }));
   const saved = useMemo(() => formValues(fields, loaded), [fields, loaded]);
   const [created, setCreated] = useState<RecordPayload | null>(null);
-  const [restoredDraft] = useState(() => (draftOwner ? readDraft(draftOwner) : null));
-  const [values, setValues] = useState(() => (restoredDraft ? { ...saved, ...restoredDraft } : saved));
+  const [values, setValues] = useState(() => ({ ...saved, ...restoredDraft?.changes }));
   const [errors, setErrors] = useState<Readonly<Record<string, string>>>({});
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const [focusFirstError, setFocusFirstError] = useState(0);
@@ -122,15 +123,27 @@ export function ResourceForm({ definition, record, relations, onSaved, onStored 
     if (restoredDraft && draftOwner) forgetDraft(draftOwner);
   }, [restoredDraft, draftOwner]);
 
-  const latest = useRef({ unsaved, values, draftOwner });
-  latest.current = { unsaved, values, draftOwner };
+  const latest = useRef({ values, loaded, saved, draftOwner });
+  latest.current = { values, loaded, saved, draftOwner };
   useEffect(
     () =>
       onExpire(() => {
-        const { unsaved: pending, values: current, draftOwner: owner } = latest.current;
-        if (pending && owner) keepDraft(owner, current);
+        // Only the fields changed, with what each was changed from: the others may be saved by someone meanwhile.
+        const { values: current, loaded: from, saved: stored, draftOwner: owner } = latest.current;
+        const changed = fields.filter((field) => !sameValues([field], current, stored));
+        if (changed.length === 0 || !owner) return;
+        keepDraft(owner, {
+          changes: Object.fromEntries(changed.map((field) => [field.name, current[field.name] ?? null])),
+          // A field the record never had stays absent: the form shows it empty, as before.
+          base: Object.fromEntries(
+            changed.flatMap((field) => {
+              const value = from[field.name];
+              return value === undefined ? [] : [[field.name, value]];
+            }),
+          ),
+        });
       }),
-    [onExpire],
+    [onExpire, fields],
   );
 
   useEffect(() => {

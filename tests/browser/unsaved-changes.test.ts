@@ -1,6 +1,6 @@
 import type { Dialog, Page } from 'playwright-core';
 import { RECORD_DRAFT_KEY_PREFIX } from '../../host/forms/record-draft';
-import type { RecordPayload } from '../../shared';
+import { UNCHANGED_FIELDS_KEY, type RecordPayload } from '../../shared';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
 import { signIn } from '../../testing/system/sign-in';
 import { fetchInPage, SLOT_TIMEOUT_MS } from '../../testing/system/slot-page';
@@ -125,6 +125,17 @@ describe('unsaved changes', () => {
     // Sent to sign in by the server, not by the user: nothing to ask.
     expect(dialogs).toEqual([]);
 
+    // Meanwhile a colleague saves another field of the record: the kept draft must not put its old value back.
+    const colleague = (await suite.newPage()).page;
+    await signIn(colleague);
+    const before = await fetchInPage<RecordPayload>(colleague, `/api/resources/articles/records/${id}`);
+    const theirBody = `${String(before.body.record.body)} (their paragraph)`;
+    const theirs = await fetchInPage<RecordPayload>(colleague, `/api/resources/articles/records/${id}`, {
+      method: 'PUT',
+      body: { body: theirBody },
+    });
+    expect(theirs.status).toBe(200);
+
     await signIn(page);
     await page.waitForURL((url) => url.pathname === `/resources/articles/${id}/edit`, { timeout: SLOT_TIMEOUT_MS });
     await page.locator(TITLE).waitFor();
@@ -136,8 +147,11 @@ describe('unsaved changes', () => {
       page.getByRole('button', { name: 'Save' }).click(),
     ]);
     expect(saved.status()).toBe(200);
+    // Only the field typed in was sent, expecting the value it was changed from.
+    expect(Object.keys(saved.request().postDataJSON() as object).sort()).toEqual([UNCHANGED_FIELDS_KEY, 'title']);
     const stored = await fetchInPage<RecordPayload>(page, `/api/resources/articles/records/${id}`);
     expect(stored.body.record.title).toBe(typed);
+    expect(stored.body.record.body).toBe(theirBody);
 
     // Kept once: opening the record again shows what is stored, with no leftover draft.
     await page.goto(`/resources/articles/${id}/edit`);
