@@ -37,7 +37,9 @@ function minutesAndSeconds(ms: number): string {
  * answers (GET /me, sign-in, tenant switch), then asks it (`GET /session`, which does not count as use) before
  * warning, again while warning, and at the end, when a 401 ends the page's session the
  * usual way (a record's unsaved values are kept for the next sign-in). When the absolute limit comes first, the
- * warning says so and only asks to save. Focus goes to the warning's button and back where it was after it.
+ * warning says so and only asks to save. Focus goes to the warning's button and back where it was after it, unless
+ * it is in a text box: someone typing keeps it (the next space would press the button and be lost), and the warning is
+ * announced instead.
  */
 export function SessionExpiryWarning() {
   const session = useSession();
@@ -106,15 +108,34 @@ export function SessionExpiryWarning() {
     return () => clearInterval(tick);
   }, [deadline, ask]);
 
+  // Whether the warning left the focus where it was (someone typing): then it is announced by the live region.
+  const [leftFocus, setLeftFocus] = useState(false);
   useEffect(() => {
-    if (!showing) return;
-    if (document.activeElement instanceof HTMLElement && document.activeElement !== document.body) {
-      focusBefore.current = document.activeElement;
+    if (!showing) {
+      setLeftFocus(false);
+      return;
     }
+    const active = document.activeElement;
+    // Moving the focus mid-word would press the button with the next space, and lose that keystroke.
+    if (takesTyping(active)) {
+      setLeftFocus(true);
+      return;
+    }
+    if (active instanceof HTMLElement && active !== document.body) focusBefore.current = active;
     button.current?.focus();
   }, [showing]);
 
-  if (!showing) return null;
+  // Always there, so that what it is given is announced (a live region added with its text often is not).
+  const announcement = (
+    <p className="visually-hidden" aria-live="assertive">
+      {showing && leftFocus
+        ? deadline.canExtend
+          ? 'Your session is about to end for inactivity. The warning at the bottom of the window has a button to stay signed in.'
+          : 'Your session reaches its longest allowed time in a few minutes: save your work.'
+        : ''}
+    </p>
+  );
+  if (!showing) return announcement;
 
   const giveFocusBack = () => {
     const before = focusBefore.current;
@@ -132,32 +153,45 @@ export function SessionExpiryWarning() {
   const left = minutesAndSeconds(deadline.endsAt - now);
 
   return (
-    <div
-      className="session-warning"
-      role="alertdialog"
-      aria-labelledby="session-warning-title"
-      aria-describedby="session-warning-text"
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') void (deadline.canExtend ? stay() : acknowledge());
-      }}
-    >
-      <p className="session-warning__title" id="session-warning-title">
-        Your session is about to end
-      </p>
-      <p className="session-warning__text" id="session-warning-text">
-        {deadline.canExtend
-          ? `You will be signed out in ${left} for inactivity.`
-          : `Your session reaches its longest allowed time in ${left}. Save your work: you will then be asked to sign in again.`}
-      </p>
-      {deadline.canExtend ? (
-        <button ref={button} type="button" className="button button--primary" onClick={() => void stay()}>
-          Stay signed in
-        </button>
-      ) : (
-        <button ref={button} type="button" className="button button--secondary" onClick={acknowledge}>
-          OK
-        </button>
-      )}
-    </div>
+    <>
+      {announcement}
+      <div
+        className="session-warning"
+        role="alertdialog"
+        aria-labelledby="session-warning-title"
+        aria-describedby="session-warning-text"
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') void (deadline.canExtend ? stay() : acknowledge());
+        }}
+      >
+        <p className="session-warning__title" id="session-warning-title">
+          Your session is about to end
+        </p>
+        <p className="session-warning__text" id="session-warning-text">
+          {deadline.canExtend
+            ? `You will be signed out in ${left} for inactivity.`
+            : `Your session reaches its longest allowed time in ${left}. Save your work: you will then be asked to sign in again.`}
+        </p>
+        {deadline.canExtend ? (
+          <button ref={button} type="button" className="button button--primary" onClick={() => void stay()}>
+            Stay signed in
+          </button>
+        ) : (
+          <button ref={button} type="button" className="button button--secondary" onClick={acknowledge}>
+            OK
+          </button>
+        )}
+      </div>
+    </>
+  );
+}
+
+/** Whether an element takes typed text: a text box, a text area, or something editable. */
+function takesTyping(element: Element | null): boolean {
+  if (element instanceof HTMLTextAreaElement) return true;
+  if (element instanceof HTMLElement && element.isContentEditable) return true;
+  return (
+    element instanceof HTMLInputElement &&
+    !['button', 'checkbox', 'color', 'file', 'image', 'radio', 'range', 'reset', 'submit'].includes(element.type)
   );
 }

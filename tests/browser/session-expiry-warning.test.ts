@@ -1,7 +1,7 @@
 import { startAppServer } from '../../testing/system/app-server';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
 import { signIn } from '../../testing/system/sign-in';
-import { focusedElement, waitForSettledPage } from '../../testing/system/staff-pages';
+import { firstRecord, focusedElement, waitForSettledPage } from '../../testing/system/staff-pages';
 
 jest.setTimeout(90_000);
 
@@ -41,5 +41,31 @@ describe('the warning before the idle limit ends a session', () => {
       .getByText(/session (has )?ended/i)
       .first()
       .waitFor();
+  });
+
+  it('leaves the focus in a text box someone is typing in: no keystroke presses its button or is lost', async () => {
+    const { page } = await suite.newPage();
+    await signIn(page);
+    const article = await firstRecord(page, 'articles');
+    await page.goto(`/resources/articles/${article.id}/edit`);
+    await waitForSettledPage(page);
+    const title = page.locator('form[data-resource-form="articles"] [name="title"]');
+    await title.click();
+    await page.keyboard.press('End');
+    const before = await title.inputValue();
+
+    const warning = page.getByRole('alertdialog', { name: 'Your session is about to end' });
+    await warning.waitFor({ timeout: IDLE_SECONDS * 1000 });
+    await page.keyboard.type(' and a space');
+    await expect(title.inputValue()).resolves.toBe(`${before} and a space`);
+    expect(await focusedElement(page)).toMatchObject({ tag: 'input' });
+    // Still there, and said to screen readers.
+    expect(await warning.isVisible()).toBe(true);
+    await page
+      .locator('[aria-live="assertive"]')
+      .getByText('Your session is about to end for inactivity.', { exact: false })
+      .waitFor();
+    await warning.getByRole('button', { name: 'Stay signed in' }).click();
+    await warning.waitFor({ state: 'detached' });
   });
 });
