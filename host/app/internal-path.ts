@@ -2,10 +2,12 @@ import { SIGN_IN_PATH } from '../../shared';
 
 /**
  * Where to go after signing in: the page the visitor was sent away from, if it is a page of this app. Anything else
- * (another origin, `//host`, an API path) falls back to the dashboard.
+ * (another origin, `//host`, the sign-in page itself) falls back to the dashboard.
  */
 export function internalPath(value: unknown, fallback = '/'): string {
-  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//')) return fallback;
-  if (value === SIGN_IN_PATH || value.startsWith(`${SIGN_IN_PATH}?`)) return fallback;
+  // A backslash reads as a slash in a URL: `/\host` is `//host`, another origin.
+  if (typeof value !== 'string' || !value.startsWith('/') || /^\/[/\\]/.test(value)) return fallback;
+  const page = value.split(/[?#]/, 1)[0];
+  if (page === SIGN_IN_PATH) return fallback;
   return value;
 }

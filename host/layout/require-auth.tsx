@@ -39,7 +39,9 @@ export function RequireAuth() {
     );
   }
   if (session.status === 'anonymous') {
-    const state: SignInState = { from: `${location.pathname}${location.search}`, sessionEnded: session.expired };
+    // The whole address, its #fragment too (a section of the page): what the visitor opened is where they come back.
+    const from = `${location.pathname}${location.search}${location.hash}`;
+    const state: SignInState = { from, sessionEnded: session.expired };
     return <Navigate to={SIGN_IN_PATH} replace state={state} />;
   }
   const resource =
