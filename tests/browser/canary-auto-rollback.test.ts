@@ -131,6 +131,6 @@ it('shows a canary failing on 30 % of pages within a minute, rolls it back, and 
     }),
   );
   expect((latest?.after as { reason: string }).reason).toMatch(
-    /^canary 2\.0\.0 failed \d+\.\d % of \d+ loads, stable 1\.0\.0 0\.0 % of \d+: more than 5\.0 points worse$/,
+    /^canary 2\.0\.0 failed \d+\.\d % of \d+ loads, where stable 1\.0\.0 fails 0\.0 % on the same slots \(\d+ loads\): more than 5\.0 points worse; most of all \w+ at [a-z-]+ \(\d+ of \d+ failed, (stable 0\.0 %|new with the canary)\)$/,
   );
 });
