@@ -37,12 +37,12 @@ describe('PlacementsContents', () => {
     expect(links).toHaveLength(SlotLocation.cases().length + 1);
     const entry = (label: string) => links.find((item) => item.querySelector('a')?.textContent === label)!;
 
-    expect(entry('dashboard-before-cards').textContent).toBe('dashboard-before-cards (2 slots, 1 problem)');
+    expect(entry('dashboard-before-cards').textContent).toBe('dashboard-before-cards (2 in the draft, 1 problem)');
     expect(entry('dashboard-before-cards').querySelector('a')?.getAttribute('href')).toBe(
       '#placements-dashboard-before-cards',
     );
-    expect(entry('login-before-form').textContent).toBe('login-before-form (empty)');
-    expect(entry('Form slots').textContent).toBe('Form slots (1 slot, 1 problem)');
+    expect(entry('login-before-form').textContent).toBe('login-before-form (none in the draft)');
+    expect(entry('Form slots').textContent).toBe('Form slots (1 in the draft, 1 problem)');
     expect(entry('Form slots').querySelector('a')?.getAttribute('href')).toBe('#placements-forms');
     // A section with problems stands out.
     expect(entry('login-before-form').className).toBe('');

@@ -8,10 +8,10 @@ export interface PlacementsContentsProps {
   problems: readonly PlacementProblem[];
 }
 
-/** `2 slots, 1 problem` / `empty`: what a link of the contents says of its section. */
+/** `2 in the draft, 1 problem` / `none in the draft`: what a link says of its section (code's slots are not counted). */
 function summary(slots: number, problems: number): string {
-  if (slots === 0 && problems === 0) return 'empty';
-  const parts = [countOf(slots, 'slot')];
+  if (slots === 0 && problems === 0) return 'none in the draft';
+  const parts = [`${slots} in the draft`];
   if (problems > 0) parts.push(countOf(problems, 'problem'));
   return parts.join(', ');
 }
@@ -39,7 +39,8 @@ export function PlacementsContents({ document, problems }: PlacementsContentsPro
     },
   ];
   return (
-    <nav aria-label="Locations of the draft" className="placements__contents">
+    <nav aria-labelledby="placements-contents" className="placements__contents">
+      <h2 id="placements-contents">Locations of the draft</h2>
       <ul>
         {entries.map((entry) => (
           <li key={entry.id} className={entry.problems > 0 ? 'placements__contents-problem' : undefined}>
