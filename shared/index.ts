@@ -260,3 +260,4 @@ export {
   UNCHANGED_FIELDS_KEY,
 } from './resource-wire';
 export { spellUndecomposedLetters, UNDECOMPOSED_LETTERS } from './undecomposed-letters';
+export { isLoopbackHost } from './loopback-host';

@@ -9,7 +9,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RemoteRelease } from '../../shared';
-import { parseReleaseArguments, publishRelease, RELEASE_TOKEN_ENV, type ReleaseOptions } from './release';
+import {
+  parseReleaseArguments,
+  publishRelease,
+  redirectedMessage,
+  RELEASE_TOKEN_ENV,
+  type ReleaseOptions,
+} from './release';
 
 jest.setTimeout(60_000);
 
@@ -87,6 +93,43 @@ function startFakeServer(): Promise<{ server: Server; origin: string; received: 
   });
 }
 
+/** A server that answers every request with `status` and `Location: location`, and records what it got. */
+function startRedirectingServer(
+  status: number,
+  location: string,
+): Promise<{ server: Server; origin: string; received: Received[] }> {
+  const received: Received[] = [];
+  const server = createServer((request, response) => {
+    let text = '';
+    request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    request.on('end', () => {
+      received.push({
+        method: request.method ?? '',
+        url: request.url ?? '',
+        authorization: request.headers.authorization,
+        contentType: request.headers['content-type'],
+        body: JSON.parse(text || 'null') as unknown,
+      });
+      response.writeHead(status, { Location: location, 'Content-Type': 'text/plain' });
+      response.end('Moved.');
+    });
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({ server, origin: `http://127.0.0.1:${port}`, received });
+    });
+  });
+}
+
+const close = (server: Server) => new Promise((resolve) => server.close(resolve));
+
+/** The refusal of a plain-http server off this machine, as parseReleaseArguments throws it and the CLI prints it. */
+const PLAIN_HTTP_REFUSAL =
+  'The server http://admin.example uses plain http on "admin.example", which is not this machine: anyone on the ' +
+  'way could read the team token. Give its https origin as --server or SLOTS_RELEASE_SERVER (http is allowed on ' +
+  'loopback hosts only: localhost, 127.0.0.0/8, [::1]).';
+
 let fake: Awaited<ReturnType<typeof startFakeServer>>;
 let project: string;
 
@@ -162,6 +205,32 @@ describe('parseReleaseArguments', () => {
     expect(() => parseReleaseArguments(['--version', '2.0 final'], project, env)).toThrow(/not a release version/);
     expect(() => parseReleaseArguments(['--port', '1'], project, env)).toThrow(/Unknown option --port/);
   });
+
+  it('refuses a plain-http server off this machine, which would read the token on the way', () => {
+    expect(() => parseReleaseArguments(['--server', 'http://admin.example/'], project, env)).toThrow(
+      PLAIN_HTTP_REFUSAL,
+    );
+    for (const server of ['http://10.0.0.5:3000', 'http://localhost.example.com', 'http://[::2]', 'http://128.0.0.1']) {
+      expect(() => parseReleaseArguments(['--server', server], project, env)).toThrow(/uses plain http on/);
+    }
+    expect(() => parseReleaseArguments([], project, { ...env, SLOTS_RELEASE_SERVER: 'http://admin.example' })).toThrow(
+      PLAIN_HTTP_REFUSAL,
+    );
+  });
+
+  it('takes http on loopback hosts (a product on this machine) and https anywhere', () => {
+    for (const server of [
+      'http://localhost:3000',
+      'http://admin.localhost',
+      'http://127.0.0.1:3000',
+      'http://127.1.2.3',
+      'http://[::1]:3000',
+      'https://10.0.0.5',
+      'https://admin.example',
+    ]) {
+      expect(parseReleaseArguments(['--server', server], project, env).server).toBe(new URL(server).origin);
+    }
+  });
 });
 
 describe('publishRelease against an HTTP server', () => {
@@ -209,6 +278,48 @@ describe('publishRelease against an HTTP server', () => {
     ]);
   });
 
+  it('sends nothing to a plain-http server off this machine, even when called without parseReleaseArguments', async () => {
+    const outcome = await publishRelease(REMOTE, options({ server: 'http://admin.example' }));
+    expect(outcome).toEqual({ ok: false, lines: [PLAIN_HTTP_REFUSAL] });
+  });
+
+  it.each([301, 302, 307, 308])(
+    'does not follow a %i: says where the server redirected, and sends nothing there',
+    async (status) => {
+      const target = await startFakeServer();
+      const location = `${target.origin}/api/remotes/${REMOTE}/releases`;
+      const redirecting = await startRedirectingServer(status, location);
+      try {
+        const outcome = await publishRelease(REMOTE, options({ server: redirecting.origin }));
+        expect(outcome).toEqual({ ok: false, lines: [redirectedMessage(status, location)] });
+        expect(outcome.lines[0]).toBe(
+          `The server redirected to ${location} (${status}); use that as --server (its origin: ${target.origin}) ` +
+            'or SLOTS_RELEASE_SERVER. Nothing was sent there: a redirect is never followed, so the token goes ' +
+            'only to the server you give.',
+        );
+        expect(redirecting.received.map((request) => request.method)).toEqual(['POST']);
+        expect(target.received).toEqual([]);
+      } finally {
+        await Promise.all([close(target.server), close(redirecting.server)]);
+      }
+    },
+  );
+
+  it("gives a relative Location as an absolute URL on the server's origin", async () => {
+    const redirecting = await startRedirectingServer(308, '/v2/api/remotes/team_records/releases');
+    try {
+      const outcome = await publishRelease(REMOTE, options({ server: redirecting.origin }));
+      expect(outcome.ok).toBe(false);
+      expect(outcome.lines[0]).toMatch(
+        new RegExp(`^The server redirected to ${redirecting.origin}/v2/api/remotes/team_records/releases \\(308\\);`),
+      );
+      // Followed, the redirect would have reached the same server a second time.
+      expect(redirecting.received).toHaveLength(1);
+    } finally {
+      await close(redirecting.server);
+    }
+  });
+
   it('says which server could not be reached', async () => {
     const closed = await startFakeServer();
     await new Promise((resolve) => closed.server.close(resolve));
@@ -254,6 +365,11 @@ describe('slots-remote release', () => {
     expect(result.stderr).toBe(
       `The server refused team_records 3.0.0: Release 3.0.0 would break 2 placements.\n- ${PROBLEMS[0]}\n- ${PROBLEMS[1]}\n`,
     );
+  });
+
+  it('exits 1 without sending the token when the server is plain http off this machine', async () => {
+    const result = await runCli(['--server', 'http://admin.example'], env());
+    expect(result).toMatchObject({ code: 1, stdout: '', stderr: `${PLAIN_HTTP_REFUSAL}\n` });
   });
 
   it('exits 1 without asking the server when the token is missing', async () => {

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
+  isLoopbackHost,
   RELEASE_VERSION_PATTERN,
   RELEASES_PAGE_PATH,
   type PublishReleaseRequest,
@@ -50,6 +51,22 @@ function absoluteUrl(value: string, what: string): URL {
   return url;
 }
 
+/**
+ * What is wrong with the product's origin as the place to send the team token, or null. Over plain http anyone on
+ * the network path reads the token (and may publish with it), so http is for a server on this machine only.
+ */
+function checkServerOrigin(origin: string): string | null {
+  const url = new URL(origin);
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    return (
+      `The server ${url.origin} uses plain http on "${url.hostname}", which is not this machine: anyone on the way ` +
+      `could read the team token. Give its https origin as --server or ${RELEASE_SERVER_ENV} (http is allowed on ` +
+      'loopback hosts only: localhost, 127.0.0.0/8, [::1]).'
+    );
+  }
+  return null;
+}
+
 /** Reads the release's options from the arguments after `release`, the environment and the project's package.json. */
 export function parseReleaseArguments(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): ReleaseOptions {
   const flags = new Map<string, string>();
@@ -83,7 +100,10 @@ export function parseReleaseArguments(args: readonly string[], cwd: string, env:
     );
   }
   absoluteUrl(entry, 'The entry');
-  return { dir, version, entry, server: absoluteUrl(server, 'The server').origin, token };
+  const serverOrigin = absoluteUrl(server, 'The server').origin;
+  const refused = checkServerOrigin(serverOrigin);
+  if (refused !== null) throw new Error(refused);
+  return { dir, version, entry, server: serverOrigin, token };
 }
 
 /** The project's own version, from its package.json. */
@@ -114,14 +134,30 @@ function readError(body: unknown): { message: string; problems: string[] } {
   };
 }
 
-/** Publishes the release `version` of `remote`; never throws for an answer of the server, only says what it was. */
+/** What a redirect of the release's request is reported as; `location` is its Location, made absolute. */
+export function redirectedMessage(status: number, location: string): string {
+  const origin = URL.canParse(location) ? ` (its origin: ${new URL(location).origin})` : '';
+  return (
+    `The server redirected to ${location} (${status}); use that as --server${origin} or ${RELEASE_SERVER_ENV}. ` +
+    'Nothing was sent there: a redirect is never followed, so the token goes only to the server you give.'
+  );
+}
+
+/**
+ * Publishes the release `version` of `remote`; never throws for an answer of the server, only says what it was. The
+ * token goes to `options.server` and nowhere else: a plain-http server off this machine is not asked, and a redirect
+ * is reported, not followed (it would send the token to another host, and turn the POST into a GET on a 301 or 302).
+ */
 export async function publishRelease(remote: string, options: ReleaseOptions): Promise<ReleaseOutcome> {
+  const refused = checkServerOrigin(options.server);
+  if (refused !== null) return { ok: false, lines: [refused] };
   const url = `${options.server}/api/remotes/${encodeURIComponent(remote)}/releases`;
   const request: PublishReleaseRequest = { version: options.version, entry: options.entry };
   let response: Response;
   try {
     response = await fetch(url, {
       method: 'POST',
+      redirect: 'manual',
       headers: {
         Authorization: `Bearer ${options.token}`,
         'Content-Type': 'application/json',
@@ -135,6 +171,12 @@ export async function publishRelease(remote: string, options: ReleaseOptions): P
       ok: false,
       lines: [`Could not reach ${options.server}: ${cause}. Check --server or ${RELEASE_SERVER_ENV}.`],
     };
+  }
+  const location = response.headers.get('location');
+  if (response.status >= 300 && response.status < 400 && location !== null) {
+    await response.body?.cancel();
+    const target = URL.canParse(location, url) ? new URL(location, url).href : location;
+    return { ok: false, lines: [redirectedMessage(response.status, target)] };
   }
   const body: unknown = await response.json().catch(() => undefined);
   const name = `${remote} ${options.version}`;

@@ -14,6 +14,7 @@ import { remoteBudgets } from '../../build/bundle-budgets';
 import { ExposeAssetsPlugin } from '../../build/expose-assets-plugin';
 import { RemoteDescriptorPlugin } from '../../build/remote-descriptor-plugin';
 import type { RemoteDescriptorFile } from '../../shared';
+import { ComponentExportsPlugin } from './component-exports-plugin';
 
 export type BuildMode = 'production' | 'development';
 
@@ -100,13 +101,18 @@ export function baseConfiguration(mode: BuildMode, name: string, context: string
   };
 }
 
+/** Each component of a remote with its file: `<Component>` -> `<dir>/components/<Component>.tsx`. */
+export function componentFilesOf(descriptor: RemoteDescriptorFile, dir: string): Record<string, string> {
+  return Object.fromEntries(
+    descriptor.components.map((component) => [component, path.join(dir, 'components', `${component}.tsx`)]),
+  );
+}
+
 /** The webpack `exposes` of a remote: `./<Component>` -> `<dir>/components/<Component>.tsx`. */
 export function exposesOf(descriptor: RemoteDescriptorFile, dir: string): Record<string, string> {
-  const exposes: Record<string, string> = {};
-  for (const component of descriptor.components) {
-    exposes[`./${component}`] = path.join(dir, 'components', `${component}.tsx`);
-  }
-  return exposes;
+  return Object.fromEntries(
+    Object.entries(componentFilesOf(descriptor, dir)).map(([component, file]) => [`./${component}`, file]),
+  );
 }
 
 export interface RemoteWebpackOptions {
@@ -213,6 +219,8 @@ export function remoteWebpackConfig(options: RemoteWebpackOptions): Configuratio
         experiments: { externalRuntime: true },
       }),
       new RemoteDescriptorPlugin(remote),
+      // A declared component whose file exports no component fails here, not on the pages that show it.
+      new ComponentExportsPlugin(componentFilesOf(remote, dir)),
       new ExposeAssetsPlugin(),
       new BuildPathPlugin(options.rootDir ?? dir),
       // Budgets apply to what ships: unminified development builds would exceed them by design.

@@ -1,3 +1,5 @@
+import { isLoopbackHost } from '../../shared';
+
 /**
  * What is wrong with an absolute remote entry, or null when a browser may be given it. Every entry is published to
  * anonymous visitors (`GET /api/remotes`, the boot data) and its origin is copied into the page's
@@ -34,16 +36,6 @@ export function checkEntryUrl(url: URL, production: boolean): string | null {
     );
   }
   return null;
-}
-
-/** Hosts that never leave this machine: `localhost` (and its subdomains), 127.0.0.0/8, `[::1]`. */
-export function isLoopbackHost(hostname: string): boolean {
-  return (
-    hostname === 'localhost' ||
-    hostname.endsWith('.localhost') ||
-    hostname === '[::1]' ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
-  );
 }
 
 /** The URL as it may be written to a log: credentials replaced by `***`. */
