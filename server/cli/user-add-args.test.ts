@@ -50,6 +50,15 @@ describe('parseUserAddArgs', () => {
     });
   });
 
+  it('reads --keep-password', () => {
+    expect(parseUserAddArgs(['ann', '--keep-password', '--role', 'viewer'])).toEqual({
+      username: 'ann',
+      tenants: [],
+      role: 'viewer',
+      keepPassword: true,
+    });
+  });
+
   it.each<[string[], RegExp]>([
     [[], /exactly one username/],
     [['a', 'b'], /exactly one username/],

@@ -10,7 +10,8 @@ import { USERNAME_PATTERN } from '../auth/username';
 
 export const USER_ADD_USAGE =
   'Usage: npm run user:add -- <username> [--role viewer|editor|operator|none] ' +
-  '[--tenant <tenant id> [--role viewer|editor|operator|none]]... [--permission <permission>|none]...';
+  '[--tenant <tenant id> [--role viewer|editor|operator|none]]... [--permission <permission>|none]... ' +
+  '[--keep-password]';
 
 export interface UserAddArgs {
   username: string;
@@ -28,6 +29,11 @@ export interface UserAddArgs {
    * empty for `none`; undefined when not given (the grants stay).
    */
   permissions?: StaffPermission[];
+  /**
+   * --keep-password: change an existing account's role, tenants or grants without asking for its password (its
+   * sessions stay); absent when not given (the password is asked).
+   */
+  keepPassword?: true;
 }
 
 export class UsageError extends Error {
@@ -38,8 +44,8 @@ export class UsageError extends Error {
 }
 
 /**
- * Parses `<username> [--role <role>] [--tenant <id> [--role <role>]]... [--permission <name>]...` (also
- * `--flag=value`). A --role binds to the --tenant right before it, or to the account when it comes before every
+ * Parses `<username> [--role <role>] [--tenant <id> [--role <role>]]... [--permission <name>]... [--keep-password]`
+ * (also `--flag=value`). A --role binds to the --tenant right before it, or to the account when it comes before every
  * --tenant: `ann --role viewer --tenant acme --role operator --tenant globex` is a viewer who operates acme.
  */
 export function parseUserAddArgs(argv: readonly string[]): UserAddArgs {
@@ -49,6 +55,7 @@ export function parseUserAddArgs(argv: readonly string[]): UserAddArgs {
   const roleGivenFor = new Set<string>();
   let role: StaffRole | null | undefined;
   let permissions: StaffPermission[] | undefined;
+  let keepPassword = false;
   /** The tenant a --role now binds to; null: the account. */
   let lastTenant: string | null = null;
   const valueOf = (flag: string, i: number): [string | undefined, number] => {
@@ -102,8 +109,12 @@ export function parseUserAddArgs(argv: readonly string[]): UserAddArgs {
             `${STAFF_PERMISSIONS.join(', ')}, or none.`,
         );
       }
+    } else if (arg === '--keep-password') {
+      keepPassword = true;
     } else if (arg === '--help' || arg === '-h') {
-      throw new UsageError('Adds a staff account, or sets a new password for an existing one.');
+      throw new UsageError(
+        'Adds a staff account, or changes an existing one: its current password or --keep-password keeps it.',
+      );
     } else if (arg.startsWith('-')) {
       throw new UsageError(`Unknown option ${arg}.`);
     } else {
@@ -123,5 +134,6 @@ export function parseUserAddArgs(argv: readonly string[]): UserAddArgs {
     ...(role === undefined ? {} : { role }),
     ...(Object.keys(tenantRoles).length === 0 ? {} : { tenantRoles }),
     ...(permissions === undefined ? {} : { permissions }),
+    ...(keepPassword ? { keepPassword: true as const } : {}),
   };
 }

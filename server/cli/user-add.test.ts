@@ -5,7 +5,7 @@ import request from 'supertest';
 import type { MePayload } from '../../shared';
 import { PASSWORD_MIN_LENGTH } from '../auth/username';
 import { describeWithCommand } from '../../testing/describe-with-command';
-import { createDemoApp, DEMO_PASSWORD, type TestApp } from '../../testing/server/test-app';
+import { addUser, createDemoApp, DEMO_PASSWORD, signedInAgent, type TestApp } from '../../testing/server/test-app';
 import { makeTempDir } from '../../testing/temp-dir';
 import { describeWithPostgres, PostgresServer } from '../../testing/server/postgres-server';
 import { runServerCommand, type CommandRun } from '../../testing/server/run-server-command';
@@ -95,6 +95,73 @@ describe('npm run user:add', () => {
       expect(run.code).toBe(2);
       expect(run.stderr).toContain('Usage: npm run user:add -- <username> [--role viewer|editor|operator|none]');
     }
+  });
+});
+
+describe('npm run user:add on an account that is signed in', () => {
+  const PASSWORD = 'pat-password-1234';
+  let testApp: TestApp;
+
+  beforeEach(async () => {
+    testApp = await createDemoApp();
+    await addUser(testApp.app, 'pat', PASSWORD, ['acme', 'globex']);
+  });
+
+  afterEach(async () => {
+    await testApp.close();
+  });
+
+  async function me(agent: request.Agent): Promise<{ status: number; roles?: string[] }> {
+    const response = await agent.get('/me');
+    return response.status === 200
+      ? { status: 200, roles: (response.body as MePayload).user.roles ?? [] }
+      : { status: response.status };
+  }
+
+  it('changes the role with the same password: the hash is kept, the session stays, the role counts at once', async () => {
+    const pat = await signedInAgent(testApp.app, 'pat', PASSWORD);
+    const before = await testApp.app.users.findCredentials('pat');
+    expect(await me(pat)).toEqual({ status: 200, roles: [] });
+
+    const run = await runUserAdd(testApp.databasePath, ['pat', '--role', 'viewer'], `${PASSWORD}\n`);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(await me(pat)).toEqual({ status: 200, roles: ['viewer'] });
+    expect((await testApp.app.users.findCredentials('pat'))?.passwordHash).toBe(before?.passwordHash);
+    expect(run.stdout).toContain('Kept the password of "pat" (tenants: acme, globex; role: viewer)');
+    expect(run.stdout).toContain('Its open sessions stay signed in.');
+    // The viewer's next save is refused for its role, not sent to the sign-in page.
+    const save = await pat.put('/api/resources/articles/records/6').send({ title: 'x' });
+    expect(save.status).toBe(403);
+  });
+
+  it('changes the role with --keep-password without reading a password; the session stays', async () => {
+    const pat = await signedInAgent(testApp.app, 'pat', PASSWORD);
+    const run = await runUserAdd(testApp.databasePath, ['pat', '--keep-password', '--role', 'operator'], '');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Kept the password of "pat" (tenants: acme, globex; role: operator)');
+    expect(await me(pat)).toEqual({ status: 200, roles: ['operator'] });
+    expect((await signIn(testApp, 'pat', PASSWORD)).status).toBe(200);
+  });
+
+  it('refuses --keep-password for an account that does not exist, and creates nothing', async () => {
+    const run = await runUserAdd(testApp.databasePath, ['nobody', '--keep-password', '--role', 'viewer'], '');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('There is no account "nobody"');
+    expect(run.stderr).toContain('--keep-password changes existing accounts only. Nothing was changed.');
+    expect(await testApp.app.users.findByUsername('nobody')).toBeUndefined();
+  });
+
+  it('a different password replaces the hash and ends the session, and says so', async () => {
+    const pat = await signedInAgent(testApp.app, 'pat', PASSWORD);
+    const run = await runUserAdd(testApp.databasePath, ['pat', '--role', 'viewer'], 'another-pat-password\n');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Set a new password for "pat" (tenants: acme, globex; role: viewer)');
+    expect(run.stdout).toContain('Its open sessions end at their next request.');
+    expect(await me(pat)).toEqual({ status: 401 });
+    expect((await signIn(testApp, 'pat', PASSWORD)).status).toBe(401);
+    expect((await signIn(testApp, 'pat', 'another-pat-password')).status).toBe(200);
   });
 });
 

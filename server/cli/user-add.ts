@@ -1,7 +1,10 @@
 /**
- * `npm run user:add -- <username> [--role <role>] [--tenant <id> [--role <role>]]... [--permission <name>]...`: adds
- * a staff account, or sets a new password for an existing one, in the database: PostgreSQL at DATABASE_URL when set,
- * else the SQLite file at DATABASE_PATH (default ./data/app.db).
+ * `npm run user:add -- <username> [--role <role>] [--tenant <id> [--role <role>]]... [--permission <name>]...
+ * [--keep-password]`: adds a staff account, or changes an existing one, in the database: PostgreSQL at DATABASE_URL
+ * when set, else the SQLite file at DATABASE_PATH (default ./data/app.db).
+ *
+ * Password: a new account needs one. For an existing account, its current password keeps the stored hash (its
+ * sessions stay signed in), any other replaces it (its sessions end); --keep-password asks for none and keeps it.
  *
  * --role viewer|editor|operator before any --tenant gives the account that role (shared/staff-roles.ts: viewer reads
  * records only, operator also manages releases and placements); --role none takes it away (an account without a role
@@ -13,8 +16,9 @@
  * tenant, and an existing one keeps its tenants with their roles (or joins every tenant when it has none).
  */
 import { storageSettingsFromEnv } from '../config/config';
-import { hashPassword } from '../auth/password-hash';
+import { hashPassword, verifyPassword } from '../auth/password-hash';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/username';
+import type { StaffUser } from '../auth/staff-user';
 import { UserStore } from '../auth/user-store';
 import { describeStorage, openMigratedStorage } from '../storage/open-storage';
 import { TenantStore } from '../tenants/tenant-store';
@@ -52,19 +56,12 @@ async function main(): Promise<number> {
     }
 
     const existing = await users.findByUsername(args.username);
-    const password = await readPassword(
-      existing ? `New password for "${existing.username}": ` : `Password for the new account "${args.username}": `,
-    );
-    if (password.length < PASSWORD_MIN_LENGTH) {
-      process.stderr.write(`${PASSWORD_TOO_SHORT}\n`);
+    const settled = await settlePassword(users, args.username, existing, args.keepPassword === true, where);
+    if ('refused' in settled) {
+      process.stderr.write(`${settled.refused}\n`);
       return 1;
     }
-    if (password.length > PASSWORD_MAX_LENGTH) {
-      process.stderr.write(`${PASSWORD_TOO_LONG}\n`);
-      return 1;
-    }
-
-    const { user, created } = await users.upsert(args.username, await hashPassword(password));
+    const { user, outcome } = settled;
     if (args.role !== undefined) await users.setRole(user.username, args.role);
     if (args.permissions !== undefined) await users.setGrantedPermissions(user.username, args.permissions);
     const current = await tenants.tenantsOf(user.id);
@@ -88,13 +85,63 @@ async function main(): Promise<number> {
         : 'no tenant yet: it joins the demo tenants on the next server start';
     const granted = args.permissions === undefined ? '' : `; granted: ${args.permissions.join(', ') || 'none'}`;
     process.stdout.write(
-      `${created ? 'Created the staff account' : 'Set a new password for'} "${user.username}" (${memberships}` +
-        `${args.role === undefined ? '' : `; role: ${args.role ?? 'none'}`}${granted}) in ${where}.\n`,
+      `${HEADLINES[outcome]} "${user.username}" (${memberships}` +
+        `${args.role === undefined ? '' : `; role: ${args.role ?? 'none'}`}${granted}) in ${where}${TAILS[outcome]}\n`,
     );
     return 0;
   } finally {
     await engine.close();
   }
+}
+
+/** What became of the password: a new account's, a new one for an existing account, or the stored one kept. */
+type PasswordOutcome = 'created' | 'replaced' | 'kept';
+
+const HEADLINES: Readonly<Record<PasswordOutcome, string>> = {
+  created: 'Created the staff account',
+  replaced: 'Set a new password for',
+  kept: 'Kept the password of',
+};
+
+/** How the summary line ends: whether the account's open sessions survive (each keeps a fingerprint of the hash). */
+const TAILS: Readonly<Record<PasswordOutcome, string>> = {
+  created: '.',
+  replaced: '. Its open sessions end at their next request.',
+  kept: '. Its open sessions stay signed in.',
+};
+
+/**
+ * The account with its password settled: created, given a new hash, or left as it is. Its current password (or
+ * --keep-password) keeps the stored hash: a fresh hash of the same password has a new salt, and a new hash ends
+ * every session of the account (server/auth/create-passport.ts), which a role change must not do.
+ */
+async function settlePassword(
+  users: UserStore,
+  username: string,
+  existing: StaffUser | undefined,
+  keepPassword: boolean,
+  where: string,
+): Promise<{ user: StaffUser; outcome: PasswordOutcome } | { refused: string }> {
+  if (keepPassword) {
+    if (existing) return { user: existing, outcome: 'kept' };
+    return {
+      refused: `There is no account "${username}" in ${where}: --keep-password changes existing accounts only. Nothing was changed.`,
+    };
+  }
+  const password = await readPassword(
+    existing
+      ? `New password for "${existing.username}" (its current one keeps it): `
+      : `Password for the new account "${username}": `,
+  );
+  if (password.length < PASSWORD_MIN_LENGTH) return { refused: PASSWORD_TOO_SHORT };
+  if (password.length > PASSWORD_MAX_LENGTH) return { refused: PASSWORD_TOO_LONG };
+  // A disabled account has no credentials to compare with (nor a session to keep): it gets the new hash.
+  const stored = existing ? await users.findCredentials(existing.username) : undefined;
+  if (existing && stored && (await verifyPassword(password, stored.passwordHash))) {
+    return { user: existing, outcome: 'kept' };
+  }
+  const { user, created } = await users.upsert(username, await hashPassword(password));
+  return { user, outcome: created ? 'created' : 'replaced' };
 }
 
 function roleNote(tenant: string, role: string | undefined): string {

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { ERROR_MESSAGES, ERROR_STATUS, type ErrorCode } from '../../shared';
 import { isDatabaseUnavailable } from '../storage/database-unavailable';
 import { HttpError } from './http-error';
+import { JSON_BODY_MESSAGES } from './require-json-body';
 
 /**
  * The one error handler, registered last: every error reaches the client as `{ error: { code, message } }` with the
@@ -30,8 +31,9 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
 const BODY_PARSER_ERRORS: Readonly<Record<string, { code: ErrorCode; message: string }>> = {
   'entity.too.large': { code: 'payload_too_large', message: ERROR_MESSAGES.payloadTooLarge },
   'entity.parse.failed': { code: 'invalid_request', message: ERROR_MESSAGES.malformedJson },
-  'encoding.unsupported': { code: 'unsupported_media_type', message: 'Content-Encoding not supported.' },
-  'charset.unsupported': { code: 'unsupported_media_type', message: ERROR_MESSAGES.unsupportedMediaType },
+  // requireJsonBody refuses these before the parser reads anything; the same answers if the parser finds them first.
+  'encoding.unsupported': { code: 'unsupported_media_type', message: JSON_BODY_MESSAGES.unsupportedCoding },
+  'charset.unsupported': { code: 'unsupported_media_type', message: JSON_BODY_MESSAGES.unsupportedCharset },
   'request.aborted': { code: 'invalid_request', message: 'Request body was not received completely.' },
   'request.size.invalid': { code: 'invalid_request', message: 'Request body does not match its Content-Length.' },
 };

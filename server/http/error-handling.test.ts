@@ -5,6 +5,7 @@ import { ERROR_MESSAGES, ERROR_STATUS, isErrorBody } from '../../shared';
 import { createDemoApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
 import { toHttpError } from './error-handler';
 import { HttpError } from './http-error';
+import { JSON_BODY_MESSAGES } from './require-json-body';
 
 describe('errors as JSON', () => {
   let testApp: TestApp;
@@ -112,6 +113,23 @@ describe('toHttpError', () => {
     const error = HttpError.invalidRequest('bad', { a: 'b' });
     expect(toHttpError(error)).toBe(error);
     expect(error.toBody()).toEqual({ error: { code: 'invalid_request', message: 'bad', fields: { a: 'b' } } });
+  });
+
+  it("gives the body parser's unsupported charset and content coding each its own 415 message", () => {
+    const charset = Object.assign(new Error('unsupported charset "LATIN1"'), {
+      status: 415,
+      type: 'charset.unsupported',
+    });
+    const coding = Object.assign(new Error('unsupported content encoding "zstd"'), {
+      status: 415,
+      type: 'encoding.unsupported',
+    });
+    expect(toHttpError(charset).toBody()).toEqual({
+      error: { code: 'unsupported_media_type', message: JSON_BODY_MESSAGES.unsupportedCharset },
+    });
+    expect(toHttpError(coding).toBody()).toEqual({
+      error: { code: 'unsupported_media_type', message: JSON_BODY_MESSAGES.unsupportedCoding },
+    });
   });
 
   it('maps client errors of other libraries by status, with a generic message', () => {

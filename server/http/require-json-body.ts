@@ -5,12 +5,39 @@ import { HttpError } from './http-error';
 /** `application/json` or a `+json` type, with any parameters (charset). */
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
+/** The charset parameter of a content type, quoted or not. */
+const CHARSET_PARAMETER = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i;
+
 /** The largest JSON body the API reads; anything bigger is 413. */
 export const JSON_BODY_LIMIT_BYTES = 16 * 1024;
 
 /**
+ * The content codings a JSON body may come in, besides none (`identity`): those the body parser decodes on every
+ * Node version the server runs on (its zstd depends on the Node version, so it is not offered).
+ */
+export const JSON_BODY_CODINGS = ['gzip', 'deflate', 'br'] as const;
+export type JsonBodyCoding = (typeof JSON_BODY_CODINGS)[number];
+
+/** Messages of a refused JSON body whose type was right: they say what to send instead. */
+export const JSON_BODY_MESSAGES = {
+  unsupportedCharset: 'Only UTF-8 JSON is accepted: send Content-Type: application/json with charset=utf-8 or none.',
+  unsupportedCoding:
+    'Content-Encoding not supported: send the JSON body uncompressed, or compressed with ' +
+    `${JSON_BODY_CODINGS.slice(0, -1).join(', ')} or ${JSON_BODY_CODINGS.at(-1)}.`,
+  undecodable: (coding: JsonBodyCoding) =>
+    `The request body is not valid ${coding} data, as its Content-Encoding says: ` +
+    `compress it with ${coding}, or send it uncompressed without Content-Encoding.`,
+} as const;
+
+function isJsonBodyCoding(coding: string): coding is JsonBodyCoding {
+  return (JSON_BODY_CODINGS as readonly string[]).includes(coding);
+}
+
+/**
  * For routes that take a JSON body: a request of any other content type is 415 (which also keeps HTML forms of
- * other sites from posting here), one over the limit 413, malformed JSON 400. The parsed body is in `req.body`.
+ * other sites from posting here), as is one in another charset than UTF-8 (RFC 8259) or another content coding than
+ * JSON_BODY_CODINGS, each with its own message; one over the limit (decompressed) 413, malformed JSON 400. The parsed
+ * body is in `req.body`.
  */
 export function requireJsonBody(limitBytes: number = JSON_BODY_LIMIT_BYTES): RequestHandler[] {
   const checkType: RequestHandler = (req, _res, next) => {
@@ -19,8 +46,36 @@ export function requireJsonBody(limitBytes: number = JSON_BODY_LIMIT_BYTES): Req
       next(new HttpError('unsupported_media_type', ERROR_MESSAGES.unsupportedMediaType));
       return;
     }
+    const charset = CHARSET_PARAMETER.exec(type);
+    if (charset && (charset[1] ?? charset[2] ?? '').toLowerCase() !== 'utf-8') {
+      next(new HttpError('unsupported_media_type', JSON_BODY_MESSAGES.unsupportedCharset));
+      return;
+    }
+    const coding = contentCodingOf(req.headers['content-encoding']);
+    if (coding !== 'identity' && !isJsonBodyCoding(coding)) {
+      next(new HttpError('unsupported_media_type', JSON_BODY_MESSAGES.unsupportedCoding));
+      return;
+    }
     next();
   };
-  const parse = express.json({ limit: limitBytes, strict: true, type: () => true });
+  const parser = express.json({ limit: limitBytes, strict: true, type: () => true });
+  const parse: RequestHandler = (req, res, next) => {
+    parser(req, res, (error?: unknown) => {
+      // A body that does not decompress fails in zlib, whose errors carry no body-parser `type`: without this it
+      // was a bare 400 that did not say the Content-Encoding header and the bytes disagree.
+      const coding = contentCodingOf(req.headers['content-encoding']);
+      const typed = error !== null && typeof error === 'object' && 'type' in error;
+      if (error && !typed && isJsonBodyCoding(coding)) {
+        next(HttpError.invalidRequest(JSON_BODY_MESSAGES.undecodable(coding)));
+        return;
+      }
+      next(error);
+    });
+  };
   return [checkType, parse];
+}
+
+/** The request's content coding as the body parser reads it: the header lowercased, `identity` without one. */
+function contentCodingOf(header: string | undefined): string {
+  return (header || 'identity').toLowerCase();
 }

@@ -1,0 +1,100 @@
+import zlib from 'node:zlib';
+import type request from 'supertest';
+import { ERROR_MESSAGES } from '../../shared';
+import { createDemoApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
+import { JSON_BODY_MESSAGES, type JsonBodyCoding } from './require-json-body';
+
+/** A record save as the record page sends it, with the body's bytes sent as they are (no re-serialising). */
+const RECORD = '/api/resources/articles/records/6';
+
+const COMPRESS: Readonly<Record<JsonBodyCoding, (body: string) => Buffer>> = {
+  gzip: (body) => zlib.gzipSync(body),
+  deflate: (body) => zlib.deflateSync(body),
+  br: (body) => zlib.brotliCompressSync(body),
+};
+
+describe('requireJsonBody: charset and content coding', () => {
+  let testApp: TestApp;
+  let agent: request.Agent;
+
+  beforeAll(async () => {
+    testApp = await createDemoApp();
+    agent = await signedInAgent(testApp.app);
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  const put = (headers: Record<string, string>, body: string | Buffer) =>
+    agent
+      .put(RECORD)
+      .set(headers)
+      .serialize((raw: unknown) => raw as string)
+      .send(body);
+
+  it.each(['latin1', 'ISO-8859-1', 'utf-16', 'utf8', '"windows-1252"'])(
+    'refuses JSON in charset %s with 415 saying only UTF-8 is accepted',
+    async (charset) => {
+      const response = await put({ 'Content-Type': `application/json; charset=${charset}` }, '{"title":"x"}');
+      expect(response.status).toBe(415);
+      expect(response.body).toEqual({
+        error: { code: 'unsupported_media_type', message: JSON_BODY_MESSAGES.unsupportedCharset },
+      });
+    },
+  );
+
+  it.each(['utf-8', 'UTF-8', '"utf-8"'])('accepts charset %s', async (charset) => {
+    const response = await put({ 'Content-Type': `application/json; charset=${charset}` }, '{"title":"In UTF-8 ✓"}');
+    expect(response.status).toBe(200);
+    expect(response.body.record.title).toBe('In UTF-8 ✓');
+  });
+
+  it.each(['zstd', 'compress', 'x-unknown', 'gzip, br'])(
+    'refuses Content-Encoding %s with 415 naming the codings that work',
+    async (coding) => {
+      const response = await put({ 'Content-Type': 'application/json', 'Content-Encoding': coding }, '{"title":"x"}');
+      expect(response.status).toBe(415);
+      expect(response.body).toEqual({
+        error: { code: 'unsupported_media_type', message: JSON_BODY_MESSAGES.unsupportedCoding },
+      });
+      expect(response.body.error.message).toContain('gzip, deflate or br');
+    },
+  );
+
+  it.each(Object.keys(COMPRESS) as JsonBodyCoding[])('reads a body compressed with %s', async (coding) => {
+    const title = `Sent with ${coding}`;
+    const response = await put(
+      { 'Content-Type': 'application/json', 'Content-Encoding': coding },
+      COMPRESS[coding](JSON.stringify({ title })),
+    );
+    expect(response.status).toBe(200);
+    expect(response.body.record.title).toBe(title);
+  });
+
+  it.each(Object.keys(COMPRESS) as JsonBodyCoding[])(
+    'answers 400 saying so when a body said to be %s is not',
+    async (coding) => {
+      const response = await put({ 'Content-Type': 'application/json', 'Content-Encoding': coding }, '{"title":"x"}');
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({
+        error: { code: 'invalid_request', message: JSON_BODY_MESSAGES.undecodable(coding) },
+      });
+    },
+  );
+
+  it('still refuses another content type with the content-type message', async () => {
+    const response = await put({ 'Content-Type': 'text/plain; charset=latin1' }, '{"title":"x"}');
+    expect(response.status).toBe(415);
+    expect(response.body.error.message).toBe(ERROR_MESSAGES.unsupportedMediaType);
+  });
+
+  it('counts the limit on the decompressed body', async () => {
+    const response = await put(
+      { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+      COMPRESS.gzip(JSON.stringify({ title: 'x'.repeat(64 * 1024) })),
+    );
+    expect(response.status).toBe(413);
+    expect(response.body.error.code).toBe('payload_too_large');
+  });
+});
