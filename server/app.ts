@@ -31,6 +31,7 @@ import { PlacementsService } from './placements/placements-service';
 import { PlacementsStore } from './placements/placements-store';
 import { readKnownRuleNames, ruleNamesWarner } from './placements/rule-names-check';
 import { importConfigReleases, type ConfigReleaseParts } from './releases/config-releases';
+import { ReleaseFilesCheck } from './releases/release-files-check';
 import { ReleaseService } from './releases/release-service';
 import { ReleaseSnapshot } from './releases/release-snapshot';
 import { ReleaseStore } from './releases/release-store';
@@ -192,6 +193,8 @@ export class App {
         store: this.releases,
         snapshot: this.releaseSnapshot,
         source: descriptorSource,
+        // The manifest and entry script of a release are asked within the descriptor's timeout too.
+        files: new ReleaseFilesCheck({ timeoutMs: settings.remoteDescriptorTimeoutMs }),
         production: !settings.development,
         tenants: this.tenants,
         slots: this.slots,

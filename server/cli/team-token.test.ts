@@ -1,9 +1,16 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { createTestApp, type TestApp } from '../../testing/server/test-app';
+import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import { runServerCommand, type CommandRun } from '../../testing/server/run-server-command';
 
-/** A server command on the SQLite file at `database`. */
+/** REMOTES_CONFIG declaring team_billing (and FRONTEND_DIR with no built-in remote): the remotes the CLI knows. */
+let declared: TempDir;
+let remotesEnv: NodeJS.ProcessEnv;
+
+/** A server command on the SQLite file at `database`, with the server's REMOTES_CONFIG. */
 function run(script: string, args: string[], database: string, input = ''): Promise<CommandRun> {
-  return runServerCommand(script, args, { DATABASE_PATH: database, DATABASE_URL: '' }, input);
+  return runServerCommand(script, args, { DATABASE_PATH: database, DATABASE_URL: '', ...remotesEnv }, input);
 }
 
 jest.setTimeout(60_000);
@@ -12,10 +19,20 @@ describe('npm run token:add / token:revoke / user:add --role', () => {
   let testApp: TestApp;
 
   beforeAll(async () => {
+    declared = makeTempDir('slots-token-remotes-');
+    const configFile = path.join(declared.path, 'remotes.json');
+    const listed = {
+      name: 'team_billing',
+      entry: 'https://billing.example.com/remoteEntry.js',
+      components: ['Banner'],
+    };
+    fs.writeFileSync(configFile, JSON.stringify({ remotes: [listed] }));
+    remotesEnv = { REMOTES_CONFIG: configFile, FRONTEND_DIR: path.join(declared.path, 'dist') };
     testApp = await createTestApp();
   });
   afterAll(async () => {
     await testApp.close();
+    declared.remove();
   });
 
   it('prints the new token alone on its last line; it publishes for that remote until revoked; both audited as cli', async () => {
@@ -37,6 +54,52 @@ describe('npm run token:add / token:revoke / user:add --role', () => {
       ['token-revoke', 'cli', { id }, null],
       ['token-add', 'cli', null, { id, expiresAt: expect.any(String) }],
     ]);
+  });
+
+  it('refuses a token for a remote the server does not know, naming those it knows; a released one is known', async () => {
+    const refused = await run('team-token.ts', ['add', 'team_nonexist'], testApp.databasePath);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain(
+      'Remote "team_nonexist" is not known: neither in REMOTES_CONFIG, nor built in, nor released in',
+    );
+    expect(refused.stderr).toContain('Known remotes: team_billing.');
+    expect(await testApp.app.releases.history('team_nonexist')).toEqual([]);
+
+    // A remote served by a release (its REMOTES_CONFIG entry gone since) still gets a token.
+    const release = { remote: 'team_legacy', components: ['Old'], formComponents: [], props: {} };
+    await testApp.app.releases.publish({
+      ...release,
+      version: '1',
+      entry: 'https://x.example/mf-manifest.json',
+      publishedBy: 'test',
+    });
+    const added = await run('team-token.ts', ['add', 'team_legacy'], testApp.databasePath);
+    expect(added.code).toBe(0);
+  });
+
+  it('revokes by the id, or by a whole token, and refuses part of a token without echoing its secret', async () => {
+    const { id, token } = await testApp.app.teamTokens.create('team_billing', null);
+    const secret = token.slice(`slt_${id}_`.length);
+
+    for (const given of [token.slice('slt_'.length), `${id}_`, `slt_${id}`]) {
+      const refused = await run('team-token.ts', ['revoke', given], testApp.databasePath);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toBe(
+        'token:revoke takes the token\'s id only: the part between "slt_" and the next "_" (printed when the token ' +
+          `was created), here: npm run token:revoke -- ${id}. Nothing was changed.\n`,
+      );
+    }
+    const garbage = await run('team-token.ts', ['revoke', 'not-a-token'], testApp.databasePath);
+    expect(garbage.code).toBe(2);
+    expect(garbage.stderr).not.toContain('not-a-token');
+    expect(await testApp.app.teamTokens.check(token)).toMatchObject({ status: 'valid' });
+
+    const revoked = await run('team-token.ts', ['revoke', token], testApp.databasePath);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toBe(`Revoked token ${id} of "team_billing": it publishes nothing any more.\n`);
+    expect(`${revoked.stdout}${revoked.stderr}`).not.toContain(secret);
+    expect(await testApp.app.teamTokens.check(token)).toEqual({ status: 'invalid' });
   });
 
   it('refuses a malformed command with its usage', async () => {

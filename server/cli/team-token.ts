@@ -1,20 +1,67 @@
 /**
  * `npm run token:add -- <remote> [--expires <days>d]`: creates a team token that publishes releases of that one
- * remote, and prints it alone on the last line (shown once: only its hash is stored). `npm run token:revoke --
- * <token id>`: revokes one (the id is the part after `slt_`, printed when it was created). Both are audited with the
- * actor `cli`, in the database the server uses (PostgreSQL at DATABASE_URL, else the SQLite file at DATABASE_PATH).
+ * remote, and prints it alone on the last line (shown once: only its hash is stored). The remote must be one the
+ * server knows (its REMOTES_CONFIG, its built-in remotes, or a release in the database): the server refuses releases
+ * of any other, and a typo would give a team a token that publishes nothing. `npm run token:revoke -- <token id>`:
+ * revokes one (the id is the part between `slt_` and the next `_`, printed when it was created; a whole token is
+ * taken for its id). Both are audited with the actor `cli`, in the database the server uses (PostgreSQL at
+ * DATABASE_URL, else the SQLite file at DATABASE_PATH).
  */
+import path from 'node:path';
+import { DEFAULT_DIST_DIR } from '../app-options';
 import { storageSettingsFromEnv } from '../config/config';
 import { ReleaseStore } from '../releases/release-store';
 import { TeamTokenStore } from '../releases/team-token-store';
+import { loadRemotesConfig } from '../remotes/remotes-config';
 import { describeStorage, openMigratedStorage } from '../storage/open-storage';
-import { parseTeamTokenArgs, TEAM_TOKEN_USAGE } from './team-token-args';
+import { parseTeamTokenArgs, TEAM_TOKEN_USAGE, type TeamTokenArgs } from './team-token-args';
 import { runCommand } from './run-command';
 
+/** A whole token, `slt_<id>_<secret>`: revoking it needs only its id. */
+const WHOLE_TOKEN = /^slt_([0-9a-f]+)_\S+$/;
+/** What a token id looks like (team-token-store.ts makes 12 hex digits). */
+const TOKEN_ID = /^[0-9a-f]+$/;
+
+/** Says what a token id is, naming the one `given` starts with when it has one, never the rest (a secret). */
+function notAnId(given: string): string {
+  const id = /^(?:slt_)?([0-9a-f]+)(?:_|$)/.exec(given)?.[1];
+  return (
+    'token:revoke takes the token\'s id only: the part between "slt_" and the next "_" (printed when the token was ' +
+    `created)${id === undefined ? '' : `, here: npm run token:revoke -- ${id}`}. Nothing was changed.`
+  );
+}
+
+/**
+ * The command's arguments, or the message refusing them. A whole token is taken for its id (whoever holds a leaked
+ * token can revoke it); part of one (`<id>_<secret>`) is refused with the id to give: it shows the secret was
+ * copied by hand, and guessing where it ends is not this command's to do.
+ */
+function argsOf(argv: readonly string[]): TeamTokenArgs | { refused: string } {
+  const [action, subject, ...rest] = argv;
+  if (action === 'revoke' && subject !== undefined && rest.length === 0) {
+    const whole = WHOLE_TOKEN.exec(subject);
+    if (whole?.[1] !== undefined) return { action, id: whole[1] };
+    if (!TOKEN_ID.test(subject)) return { refused: notAnId(subject) };
+  }
+  return parseTeamTokenArgs(argv) ?? { refused: TEAM_TOKEN_USAGE };
+}
+
+/** The remote names the server knows: its REMOTES_CONFIG (this process's), its built-in remotes, its releases. */
+async function knownRemotes(releases: ReleaseStore): Promise<string[]> {
+  const frontendDir = process.env.FRONTEND_DIR?.trim();
+  const config = loadRemotesConfig({
+    env: process.env,
+    distDir: frontendDir ? path.resolve(frontendDir) : DEFAULT_DIST_DIR,
+  });
+  const names = [...config.remotes, ...config.pending, ...config.disabled].map((remote) => remote.name);
+  for (const release of await releases.releases()) names.push(release.remote);
+  return [...new Set(names)].sort();
+}
+
 async function main(argv: readonly string[]): Promise<number> {
-  const args = parseTeamTokenArgs(argv);
-  if (args === null) {
-    process.stderr.write(`${TEAM_TOKEN_USAGE}\n`);
+  const args = argsOf(argv);
+  if ('refused' in args) {
+    process.stderr.write(`${args.refused}\n`);
     return 2;
   }
   const settings = storageSettingsFromEnv(process.env);
@@ -32,6 +79,16 @@ async function main(argv: readonly string[]): Promise<number> {
       await audit.record(remote, 'token-revoke', 'cli', { id: args.id }, null);
       process.stdout.write(`Revoked token ${args.id} of "${remote}": it publishes nothing any more.\n`);
       return 0;
+    }
+    const known = await knownRemotes(audit);
+    if (!known.includes(args.remote)) {
+      process.stderr.write(
+        `Remote "${args.remote}" is not known: neither in REMOTES_CONFIG${process.env.REMOTES_CONFIG?.trim() ? '' : ' (not set here)'}, ` +
+          `nor built in, nor released in ${where}; the server refuses releases of it. Known remotes: ` +
+          `${known.join(', ') || 'none'}. Add its REMOTES_CONFIG entry first, and run this command with the ` +
+          "server's settings (REMOTES_CONFIG, FRONTEND_DIR, the database's). Nothing was changed.\n",
+      );
+      return 1;
     }
     const created = await tokens.create(args.remote, args.expiresInMs);
     const expiresAt = created.expiresAt === null ? null : new Date(created.expiresAt).toISOString();

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MANIFEST_FILE } from '../remotes/built-remotes';
+import { manifestRemoteEntry } from '../remotes/manifest-remote-entry';
 
 /** The files a page loads from a remote built into this server's dist folder, as URLs on this server. */
 export interface BuiltRemoteFiles {
@@ -44,12 +45,8 @@ export function readBuiltRemoteFiles(distDir: string, name: string): BuiltRemote
   } catch {
     return null;
   }
-  const metaData = record(manifest.metaData);
-  if (metaData.publicPath !== 'auto') return null;
-  const remoteEntry = record(metaData.remoteEntry);
-  const entryFile = [remoteEntry.path, remoteEntry.name].filter((part) => typeof part === 'string' && part !== '');
-  const [entryPath] = files([entryFile.join('/')]);
-  if (entryPath === undefined) return null;
+  const remoteEntry = manifestRemoteEntry(manifest);
+  if (remoteEntry === null || remoteEntry.publicPath !== 'auto') return null;
 
   const base = `/remotes/${name}/`;
   const exposes = new Map<string, { js: string[]; css: string[] }>();
@@ -62,6 +59,6 @@ export function readBuiltRemoteFiles(distDir: string, name: string): BuiltRemote
       css: files(record(assets.css).sync).map((file) => `${base}${file}`),
     });
   }
-  const loadableByEntry = remoteEntry.type === 'global' && metaData.globalName === name;
-  return { manifest: `${base}${MANIFEST_FILE}`, entry: `${base}${entryPath}`, loadableByEntry, exposes };
+  const loadableByEntry = remoteEntry.type === 'global' && remoteEntry.globalName === name;
+  return { manifest: `${base}${MANIFEST_FILE}`, entry: `${base}${remoteEntry.file}`, loadableByEntry, exposes };
 }

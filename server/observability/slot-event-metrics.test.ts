@@ -27,6 +27,7 @@ afterEach(() => testApp.close());
 
 it('counts the slot loads by remote, release and outcome, and shows a running canary until it ends', async () => {
   testApp = await createTestApp({
+    env: { REMOTES_CONFIG: origin.remotesConfig },
     metrics: { token: TOKEN },
     slotEvents: { canary: { enabled: false } },
     ...placedSlotsOptions([SLOT]),

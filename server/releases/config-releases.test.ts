@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
 import { REMOTE_DESCRIPTOR_FILE, type RemotesPayload } from '../../shared';
+import { fakeManifest } from '../../testing/fake-manifest';
 import { runServerCommand } from '../../testing/server/run-server-command';
 import { createTestApp, type TestApp } from '../../testing/server/test-app';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
@@ -29,8 +30,12 @@ beforeEach(async () => {
   devEvents = undefined;
   server = http.createServer((req, res) => {
     requests++;
-    if (!req.url?.endsWith(REMOTE_DESCRIPTOR_FILE)) res.writeHead(404).end();
-    else res.writeHead(200).end(JSON.stringify({ name: 'team_billing', components, devEvents }));
+    if (req.url?.endsWith(REMOTE_DESCRIPTOR_FILE))
+      res.writeHead(200).end(JSON.stringify({ name: 'team_billing', components, devEvents }));
+    else if (req.url?.endsWith('/mf-manifest.json'))
+      res.writeHead(200).end(JSON.stringify(fakeManifest('team_billing', components)));
+    else if (req.url?.endsWith('/remoteEntry.js')) res.writeHead(200).end('var team_billing = {};');
+    else res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   originUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,5 +1,6 @@
 import { RELEASE_VERSION_PATTERN, type RemoteRelease, type RemoteRollout } from '../../shared';
 import type { DescriptorSource } from '../remotes/descriptor-source';
+import type { RemoteRegistry } from '../remotes/remote-registry';
 import { checkEntryUrl } from '../remotes/remote-entry-url';
 import { descriptorUrlOf } from '../remotes/remotes-config';
 import { releaseProblems, type ReleaseCheckSubjects } from './release-check';
@@ -8,6 +9,7 @@ import { RELEASE_REFUSALS } from './release-refusals';
 import type { ReleaseSnapshot } from './release-snapshot';
 import type { TenantStore } from '../tenants/tenant-store';
 import { ReleaseExistsError, type ReleaseStore, type RolloutChange } from './release-store';
+import { ReleaseFilesCheck } from './release-files-check';
 import type { TraceContext } from '../observability/trace-context';
 
 /** Who an automatic rollback is audited as. */
@@ -37,6 +39,8 @@ export interface ReleaseServiceParts extends ReleaseCheckSubjects {
   production: boolean;
   /** The tenants there are: a canary names only those (a typo would give the canary to nobody, silently). */
   tenants: Pick<TenantStore, 'list'>;
+  /** Checks that a published release's manifest and entry script answer (default: with the descriptor's timeout). */
+  files?: ReleaseFilesCheck;
 }
 
 /**
@@ -46,7 +50,11 @@ export interface ReleaseServiceParts extends ReleaseCheckSubjects {
  * read again), by the others at their next poll.
  */
 export class ReleaseService {
-  constructor(private readonly parts: ReleaseServiceParts) {}
+  private readonly files: ReleaseFilesCheck;
+
+  constructor(private readonly parts: ReleaseServiceParts) {
+    this.files = parts.files ?? new ReleaseFilesCheck();
+  }
 
   /** `trace`: the publishing request's, continued by the request for the release's descriptor. */
   async publish(
@@ -56,6 +64,7 @@ export class ReleaseService {
     publishedBy: string,
     trace?: TraceContext,
   ): Promise<RemoteRelease> {
+    this.refuseUndeclaredRemote(remote);
     if (typeof version !== 'string' || !RELEASE_VERSION_PATTERN.test(version)) {
       throw new ReleaseRefusedError(`"version" must match ${RELEASE_VERSION_PATTERN}, got ${JSON.stringify(version)}.`);
     }
@@ -75,6 +84,9 @@ export class ReleaseService {
     const outcome = await this.parts.source.read({ name: remote, entry: url.href, descriptorUrl }, trace);
     if (outcome.status !== 'ready')
       throw new ReleaseRefusedError(`The release's descriptor cannot be read: ${outcome.reason}.`);
+    // The descriptor alone says nothing of the files a page loads: a release without them fails every slot.
+    const missing = await this.files.problem(url.href, trace);
+    if (missing !== null) throw new ReleaseRefusedError(`The release cannot be loaded: ${missing}.`);
     const { components, formComponents = [] } = outcome.descriptor;
     const candidate = { remote, components, formComponents, props: { ...outcome.props } };
     this.refuseBreaking(candidate, `Release "${version}" of "${remote}"`);
@@ -136,13 +148,7 @@ export class ReleaseService {
     const rollout = this.parts.snapshot.rollout(remote);
     if (!rollout?.active)
       throw new ReleaseRefusedError(`Remote "${remote}" has no release in force: its own build is served.`);
-    const own = this.parts.remoteRegistry.ownBuildContract(remote);
-    if (own === null) {
-      throw new ReleaseRefusedError(
-        `Remote "${remote}" has no build of its own on this server that answers (REMOTES_CONFIG or built in): ` +
-          'only a release can serve it. Activate another release instead.',
-      );
-    }
+    const own = await this.ownBuild(remote);
     this.refuseBreaking(
       {
         remote,
@@ -153,6 +159,47 @@ export class ReleaseService {
       `The own build of "${remote}"`,
     );
     return this.change({ remote, action: 'deactivate', actor, next: { active: null, canary: null } });
+  }
+
+  /**
+   * The contract of `remote`'s own build, asking its REMOTES_CONFIG entry first when what it answers is not known: a
+   * remote served from a release is never asked otherwise (not after a restart either), so "unknown" is no "down".
+   */
+  private async ownBuild(remote: string): Promise<NonNullable<ReturnType<RemoteRegistry['ownBuildContract']>>> {
+    const registry = this.parts.remoteRegistry;
+    const known = registry.ownBuildContract(remote);
+    if (known !== null) return known;
+    const entry = registry.config.pending.find((pending) => pending.name === remote);
+    if (entry === undefined) {
+      throw new ReleaseRefusedError(
+        `Remote "${remote}" has no build of its own on this server (REMOTES_CONFIG or built in): only a release can ` +
+          'serve it. Activate another release instead.',
+      );
+    }
+    // Kept by the registry as its own requests are: the inspector and /metrics show what this one came to.
+    registry.record(entry, await this.parts.source.read(entry));
+    const answered = registry.ownBuildContract(remote);
+    if (answered !== null) return answered;
+    const state = registry.stateOf(remote);
+    const why = state.status === 'failing' ? `${state.failure}: ${state.reason}` : 'not answered';
+    throw new ReleaseRefusedError(
+      `The own build of "${remote}" (its REMOTES_CONFIG entry ${entry.entry}) does not answer (${why}): only a ` +
+        'release can serve it now. Activate another release instead, or try again once it answers.',
+    );
+  }
+
+  /**
+   * Refuses a release of a remote the operators have not declared (REMOTES_CONFIG, disabled there included) and
+   * this server does not build: publishing would otherwise add a remote, and its origin to every page's
+   * Content-Security-Policy, that nobody declared. Releases are later versions of a remote the product knows.
+   */
+  private refuseUndeclaredRemote(remote: string): void {
+    const { remotes, pending, disabled } = this.parts.remoteRegistry.config;
+    if ([...remotes, ...pending, ...disabled].some((each) => each.name === remote)) return;
+    throw new ReleaseRefusedError(
+      `Remote "${remote}" is not declared on this server (neither in REMOTES_CONFIG nor built in): a release is a ` +
+        "new version of a remote the product knows. Ask the operators to add the remote's REMOTES_CONFIG entry first.",
+    );
   }
 
   /** Gives `version` to `percent` % of the users (sticky) and to every user of `tenants`. */

@@ -10,26 +10,47 @@ import path from 'node:path';
 import request from 'supertest';
 import { REMOTE_DESCRIPTOR_FILE, Slot, type AuditEntry, type RemoteDescriptor } from '../../shared';
 import { addOperator, addUser, createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
+import { fakeManifest } from '../../testing/fake-manifest';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import type { App } from '../app';
 import { RELEASE_REFUSALS } from './release-refusals';
 
-/** A remote's origin: each version folder serves its own descriptor file. */
+/**
+ * A remote's origin: each version folder with a descriptor serves it, a manifest naming `remoteEntry.js` (or the one
+ * in `manifests`) and that entry; a path in `missing` answers 404.
+ */
 interface Origin {
   url: string;
   descriptors: Map<string, Record<string, unknown>>;
-  requests: number;
+  manifests: Map<string, unknown>;
+  missing: Set<string>;
+  /** The paths asked, in order. */
+  asked: string[];
   close(): Promise<void>;
 }
 
 async function startOrigin(): Promise<Origin> {
-  const origin = { descriptors: new Map(), requests: 0 } as Origin;
+  const origin = { descriptors: new Map(), manifests: new Map(), missing: new Set(), asked: [] } as unknown as Origin;
   const server = http.createServer((req, res) => {
-    origin.requests++;
-    const version = /^\/(\w+)\//.exec(req.url ?? '')?.[1] ?? '';
+    const url = req.url ?? '';
+    origin.asked.push(url);
+    const [, version = '', file = ''] = /^\/(\w[\w.-]*)\/(.+)$/.exec(url) ?? [];
     const descriptor = origin.descriptors.get(version);
-    if (!descriptor || !req.url?.endsWith(REMOTE_DESCRIPTOR_FILE)) res.writeHead(404).end();
-    else res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(descriptor));
+    const body =
+      !descriptor || origin.missing.has(url)
+        ? undefined
+        : file === REMOTE_DESCRIPTOR_FILE
+          ? JSON.stringify(descriptor)
+          : file === 'mf-manifest.json'
+            ? JSON.stringify(
+                origin.manifests.get(version) ??
+                  fakeManifest(descriptor.name as string, descriptor.components as string[]),
+              )
+            : file === 'remoteEntry.js'
+              ? `var ${String(descriptor.name)} = {};`
+              : undefined;
+    if (body === undefined) res.writeHead(404).end();
+    else res.writeHead(200).end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -38,6 +59,15 @@ async function startOrigin(): Promise<Origin> {
     return new Promise((resolve) => server.close(() => resolve()));
   };
   return origin;
+}
+
+/** The URL of a port nothing listens on (a server's, once closed): where an entry that is down points. */
+async function deadUrl(): Promise<string> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return url;
 }
 
 const BANNER_SCHEMA = { type: 'object', properties: { amountDue: { type: 'number' } }, required: ['amountDue'] };
@@ -53,6 +83,8 @@ const BREAKING = { name: 'team_billing', components: ['InvoiceChart'] };
 let origin: Origin;
 let testApp: TestApp;
 let app: App;
+/** REMOTES_CONFIG declaring team_billing and team_other (their entries down): releases publish their new versions. */
+let declared: TempDir;
 
 const entryOf = (version: string) => `${origin.url}/${version}/mf-manifest.json`;
 
@@ -60,6 +92,7 @@ const entryOf = (version: string) => `${origin.url}/${version}/mf-manifest.json`
 async function start(dir?: TestApp['dir']): Promise<void> {
   testApp = await createTestApp({
     ...(dir ? { dir } : {}),
+    env: { REMOTES_CONFIG: path.join(declared.path, 'remotes.json') },
     remoteDescriptorTimeoutMs: 500,
     configure: (app) => app.registerSlots({ 'global-before-content': Slot.make('InvoiceBanner', { amountDue: 3 }) }),
   });
@@ -85,11 +118,20 @@ async function remotesOf(agent: { get(path: string): request.Test }): Promise<Re
 beforeEach(async () => {
   origin = await startOrigin();
   origin.descriptors.set('v1', V1).set('v2', V2).set('broken', BREAKING);
+  declared = makeTempDir('slots-releases-declared-');
+  const down = await deadUrl();
+  // team_other listed with its components: known, so no remote "not answering" excuses a missing component.
+  const remotes = [
+    { name: 'team_billing', entry: `${down}/team_billing/mf-manifest.json` },
+    { name: 'team_other', entry: `${down}/team_other/remoteEntry.js`, components: ['OtherWidget'] },
+  ];
+  fs.writeFileSync(path.join(declared.path, 'remotes.json'), JSON.stringify({ remotes }));
   await start();
 });
 afterEach(async () => {
   await testApp.close();
   await origin.close();
+  declared.remove();
 });
 
 describe('publishing', () => {
@@ -116,6 +158,78 @@ describe('publishing', () => {
     // Immutable: the same version again is refused; publishing activates nothing.
     await publish(token, 'v1').expect(400);
     expect((await remotesOf(request(app.handler))).map((remote) => remote.name)).not.toContain('team_billing');
+  });
+
+  it('refuses a release of a remote the operators have not declared (neither REMOTES_CONFIG nor built in)', async () => {
+    origin.descriptors.set('new', { name: 'team_new', components: ['NewWidget'] });
+    const refused = await request(app.handler)
+      .post('/api/remotes/team_new/releases')
+      .set('Authorization', `Bearer ${await tokenFor('team_new')}`)
+      .send({ version: '1.0.0', entry: entryOf('new') })
+      .expect(400);
+    expect(refused.body.error).toEqual({
+      code: 'invalid_request',
+      message:
+        'Remote "team_new" is not declared on this server (neither in REMOTES_CONFIG nor built in): a release is a ' +
+        "new version of a remote the product knows. Ask the operators to add the remote's REMOTES_CONFIG entry first.",
+    });
+    expect(origin.asked).toEqual([]);
+    expect(app.releaseSnapshot.releases()).toEqual([]);
+  });
+
+  it('refuses a release whose manifest or entry script is missing, saying which file and where it was looked for', async () => {
+    const token = await tokenFor('team_billing');
+    const refusal = async (version: string) => (await publish(token, version).expect(400)).body.error.message;
+
+    // A folder holding only slots-remote.json.
+    origin.missing.add('/v1/mf-manifest.json');
+    expect(await refusal('v1')).toBe(
+      `The release cannot be loaded: its mf-manifest.json cannot be read: ${origin.url}/v1/mf-manifest.json ` +
+        'answered 404.',
+    );
+    // A manifest naming an entry script that is not there.
+    origin.missing.clear();
+    origin.missing.add('/v1/remoteEntry.js');
+    expect(await refusal('v1')).toBe(
+      'The release cannot be loaded: the remote entry script "remoteEntry.js" its mf-manifest.json names cannot be ' +
+        `loaded: ${origin.url}/v1/remoteEntry.js answered 404.`,
+    );
+    // A JSON file that is no federation manifest.
+    origin.missing.clear();
+    origin.manifests.set('v1', { name: 'team_billing', exposes: [] });
+    expect(await refusal('v1')).toBe(
+      `The release cannot be loaded: its mf-manifest.json at ${origin.url}/v1/mf-manifest.json is not a federation ` +
+        'manifest naming a remote entry script (metaData.remoteEntry with a file name).',
+    );
+    expect(app.releaseSnapshot.releases()).toEqual([]);
+    expect(await app.releases.history('team_billing')).toEqual([]);
+
+    origin.manifests.clear();
+    await publish(token, 'v1').expect(201);
+    expect(origin.asked.slice(-3)).toEqual([
+      `/v1/${REMOTE_DESCRIPTOR_FILE}`,
+      '/v1/mf-manifest.json',
+      '/v1/remoteEntry.js',
+    ]);
+  });
+
+  it('looks for the entry script after an absolute publicPath, where the runtime loads it from', async () => {
+    const cdn = await startOrigin();
+    try {
+      cdn.descriptors.set('assets', V1);
+      const manifest = fakeManifest('team_billing', ['InvoiceBanner'], { entryFile: 'remoteEntry.0123abcd.js' });
+      manifest.metaData.publicPath = `${cdn.url}/assets/`;
+      origin.manifests.set('v1', manifest);
+      const token = await tokenFor('team_billing');
+      const refused = await publish(token, 'v1').expect(400);
+      expect(refused.body.error.message).toContain(`${cdn.url}/assets/remoteEntry.0123abcd.js answered 404`);
+      // A manifest naming the file the CDN has.
+      manifest.metaData.remoteEntry.name = 'remoteEntry.js';
+      await publish(token, 'v1').expect(201);
+      expect(cdn.asked.at(-1)).toBe('/assets/remoteEntry.js');
+    } finally {
+      await cdn.close();
+    }
   });
 
   it('refuses an entry the REMOTES_CONFIG rules refuse, and a cross-site cookie request, but not a bearer one', async () => {
@@ -206,7 +320,10 @@ describe('rollout', () => {
     await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
     await operator.post('/api/remotes/team_billing/canary').send({ version: 'v2', percent: 50 }).expect(200);
     const page = await request(app.handler).get('/releases');
-    expect(page.headers['content-security-policy']).toContain(`script-src 'self' ${origin.url}`);
+    const scriptSrc = String(page.headers['content-security-policy'])
+      .split(';')
+      .find((directive) => directive.startsWith('script-src'));
+    expect(scriptSrc?.split(' ')).toContain(origin.url);
     expect((await request(app.handler).get('/slots').expect(200)).headers.etag).toBe(etag);
   });
 
@@ -396,12 +513,11 @@ describe('rollout', () => {
     await operator.get('/api/remotes/team_new/history').expect(200);
   });
 
-  it('refuses to take the release in force away from a remote that has no build of its own to serve', async () => {
+  it('refuses to take the release in force away when its REMOTES_CONFIG entry does not answer, saying what it got', async () => {
     await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
     const refused = await operator.post('/api/remotes/team_billing/deactivate').expect(400);
-    expect(refused.body.error.message).toBe(
-      'Remote "team_billing" has no build of its own on this server that answers (REMOTES_CONFIG or built in): ' +
-        'only a release can serve it. Activate another release instead.',
+    expect(refused.body.error.message).toMatch(
+      /^The own build of "team_billing" \(its REMOTES_CONFIG entry http:\/\/127\.0\.0\.1:\d+\/team_billing\/mf-manifest\.json\) does not answer \(down: .*ECONNREFUSED.*\): only a release can serve it now\./,
     );
     expect(app.releaseSnapshot.rollout('team_billing')?.active).toBe('v1');
   });
@@ -497,6 +613,60 @@ describe("the remote's own build", () => {
     // Nothing in force any more: nothing to take away.
     await operator.post('/api/remotes/team_billing/deactivate').expect(400);
   });
+  it('is asked again after a restart, before it is served: it is not down because nothing asked it', async () => {
+    await testApp.close();
+    dir = makeTempDir('slots-own-build-restart-');
+    const configFile = path.join(dir.path, 'remotes.json');
+    const config = (remotes: unknown[]) => fs.writeFileSync(configFile, JSON.stringify({ remotes }));
+    config([{ name: 'team_billing', entry: entryOf('v1') }]);
+    const startOwn = async (appDir?: TempDir) => {
+      testApp = await createTestApp({
+        ...(appDir ? { dir: appDir } : {}),
+        env: { REMOTES_CONFIG: configFile },
+        remoteDescriptorTimeoutMs: 500,
+      });
+      app = testApp.app;
+    };
+    await startOwn();
+    await addOperator(app);
+    await publish(await tokenFor('team_billing'), 'v2').expect(201);
+    await (await signedInAgent(app)).post('/api/remotes/team_billing/activate').send({ version: 'v2' }).expect(200);
+    const restart = async () => {
+      const appDir = testApp.dir;
+      await testApp.close({ keepData: true });
+      await startOwn(appDir);
+      // Served from the release: the entry was not asked at this start.
+      expect(app.remoteRegistry.stateOf('team_billing')).toEqual({ status: 'waiting' });
+      return signedInAgent(app);
+    };
+
+    // Its entry answers 404 now: refused, saying so.
+    origin.missing.add(`/v1/${REMOTE_DESCRIPTOR_FILE}`);
+    let operator = await restart();
+    const missing = await operator.post('/api/remotes/team_billing/deactivate').expect(400);
+    expect(missing.body.error.message).toBe(
+      `The own build of "team_billing" (its REMOTES_CONFIG entry ${entryOf('v1')}) does not answer (bad-answer: ` +
+        `${origin.url}/v1/${REMOTE_DESCRIPTOR_FILE} answered 404): only a release can serve it now. Activate another ` +
+        'release instead, or try again once it answers.',
+    );
+
+    // It answers: asked, checked and served.
+    origin.missing.clear();
+    operator = await restart();
+    await operator.post('/api/remotes/team_billing/deactivate').expect(200);
+    expect((await remotesOf(operator)).find((remote) => remote.name === 'team_billing')?.entry).toBe(entryOf('v1'));
+
+    // No entry in the file any more, nor built in: nothing of its own to serve.
+    await operator.post('/api/remotes/team_billing/activate').send({ version: 'v2' }).expect(200);
+    config([]);
+    operator = await restart();
+    const none = await operator.post('/api/remotes/team_billing/deactivate').expect(400);
+    expect(none.body.error.message).toBe(
+      'Remote "team_billing" has no build of its own on this server (REMOTES_CONFIG or built in): only a release can ' +
+        'serve it. Activate another release instead.',
+    );
+  });
+
   it('has an empty history, not a 404, before anything of a configured remote is recorded', async () => {
     await testApp.close();
     dir = makeTempDir('slots-listed-remote-');
@@ -543,7 +713,7 @@ describe('a restart', () => {
     await testApp.close({ keepData: true });
     // The origin now serves a descriptor that would refuse the start (the code's InvoiceBanner is gone).
     origin.descriptors.set('v1', BREAKING);
-    const asked = origin.requests;
+    const asked = origin.asked.length;
     await start(dir);
     expect(await remotesOf(request(app.handler))).toContainEqual({
       name: 'team_billing',
@@ -551,6 +721,6 @@ describe('a restart', () => {
       components: ['InvoiceBanner'],
       formComponents: [],
     });
-    expect(origin.requests).toBe(asked);
+    expect(origin.asked).toHaveLength(asked);
   });
 });

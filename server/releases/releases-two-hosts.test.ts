@@ -3,8 +3,10 @@
  * without a signal or a restart: two apps on one SQLite file (another process, such as the CLI, writes alike) and
  * on one PostgreSQL.
  */
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import request from 'supertest';
 import { REMOTE_DESCRIPTOR_FILE, type RemotesPayload } from '../../shared';
 import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
@@ -18,6 +20,8 @@ import {
   type TestAppOptions,
 } from '../../testing/server/test-app';
 import { waitUntil } from '../../testing/server/wait-until';
+import { fakeManifest } from '../../testing/fake-manifest';
+import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 
 jest.setTimeout(60_000);
 
@@ -25,16 +29,30 @@ const DESCRIPTOR = { name: 'team_billing', components: ['InvoiceBanner'] };
 
 let origin: http.Server;
 let originUrl: string;
+/** REMOTES_CONFIG listing team_billing: releases are new versions of a declared remote. */
+let declared: TempDir;
+let hostOptions: TestAppOptions;
 
 beforeAll(async () => {
   origin = http.createServer((req, res) => {
     if (req.url?.endsWith(REMOTE_DESCRIPTOR_FILE)) res.writeHead(200).end(JSON.stringify(DESCRIPTOR));
+    else if (req.url?.endsWith('/mf-manifest.json'))
+      res.writeHead(200).end(JSON.stringify(fakeManifest(DESCRIPTOR.name, DESCRIPTOR.components)));
+    else if (req.url?.endsWith('/remoteEntry.js')) res.writeHead(200).end('var team_billing = {};');
     else res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
   originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
+  declared = makeTempDir('slots-two-hosts-declared-');
+  const configFile = path.join(declared.path, 'remotes.json');
+  const listed = { ...DESCRIPTOR, entry: `${originUrl}/listed/remoteEntry.js` };
+  fs.writeFileSync(configFile, JSON.stringify({ remotes: [listed] }));
+  hostOptions = { env: { REMOTES_CONFIG: configFile } };
 });
-afterAll(() => new Promise<void>((resolve) => origin.close(() => resolve())));
+afterAll(async () => {
+  declared.remove();
+  await new Promise<void>((resolve) => origin.close(() => resolve()));
+});
 
 /** Activates a release on `first`; resolves to how long `second` took to serve it (ms), or rejects after 2 s. */
 async function activationSeenAcross(first: TestApp, second: TestApp): Promise<number> {
@@ -64,7 +82,7 @@ async function activationSeenAcross(first: TestApp, second: TestApp): Promise<nu
 
 describe('two hosts on one SQLite file', () => {
   it('serve a release activated on one from the other within two seconds', async () => {
-    const hosts = await createTwoHosts(createTestApp);
+    const hosts = await createTwoHosts(createTestApp, hostOptions);
     try {
       expect(await activationSeenAcross(...hosts)).toBeLessThan(2000);
     } finally {
@@ -77,7 +95,7 @@ describeWithPostgres()('two hosts on one PostgreSQL', () => {
   const databases = usePostgresDatabases('releases_hosts', { poolSize: 4, statementTimeoutMs: 5000 });
 
   it('serve a release activated on one from the other within two seconds', async () => {
-    const options: TestAppOptions = { storage: await databases.create() };
+    const options: TestAppOptions = { ...hostOptions, storage: await databases.create() };
     const hosts = await createTwoHosts(createTestApp, options);
     try {
       expect(await activationSeenAcross(...hosts)).toBeLessThan(2000);

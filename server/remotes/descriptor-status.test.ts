@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import { REMOTE_DESCRIPTOR_FILE, type InspectedRemote } from '../../shared';
+import { fakeManifest } from '../../testing/fake-manifest';
 import { parsePrometheusText, sampleValue } from '../../testing/server/prometheus-text';
 import { addUser, createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
 import { startHttpFixtureServer, type HttpFixtureServer } from '../../testing/system/http-fixture-server';
@@ -29,10 +30,18 @@ afterEach(async () => {
   dir.remove();
 });
 
-/** An origin that serves `name`'s descriptor, answers 404, or never answers. */
+/** An origin that serves `name`'s descriptor (with a manifest and entry script), answers 404, or never answers. */
 async function origin(answer: 'descriptor' | '404' | 'silent', name: string): Promise<HttpFixtureServer> {
   const server = await startHttpFixtureServer((req, res) => {
     if (answer === 'silent') return; // closed by the fixture's close()
+    if (answer !== '404' && req.url === `/${name}/mf-manifest.json`) {
+      res.writeHead(200).end(JSON.stringify(fakeManifest(name, ['Banner'])));
+      return;
+    }
+    if (answer !== '404' && req.url === `/${name}/remoteEntry.js`) {
+      res.writeHead(200).end(`var ${name} = {};`);
+      return;
+    }
     if (answer === '404' || req.url !== `/${name}/${REMOTE_DESCRIPTOR_FILE}`) {
       res.writeHead(404).end();
       return;
@@ -126,7 +135,11 @@ describe('the status of a remote declared by entry', () => {
 
   it('continues the trace of the request it reads a descriptor for (a release being published)', async () => {
     const versioned = await origin('descriptor', 'v1');
-    testApp = await createTestApp({ remoteDescriptorTimeoutMs: TIMEOUT_MS });
+    // Declared, as a release's remote must be: listed, so that nothing asks its origin before the release does.
+    const configFile = path.join(dir.path, 'remotes.json');
+    const listed = { name: 'v1', entry: `${versioned.url}/listed/remoteEntry.js`, components: ['Banner'] };
+    fs.writeFileSync(configFile, JSON.stringify({ remotes: [listed] }));
+    testApp = await createTestApp({ env: { REMOTES_CONFIG: configFile }, remoteDescriptorTimeoutMs: TIMEOUT_MS });
     const { token } = await testApp.app.teamTokens.create('v1', null);
     const traceId = '5d8f0a7b3c2e41f6a9b8c7d6e5f40312';
     const published = await request(testApp.app.handler)
@@ -135,8 +148,14 @@ describe('the status of a remote declared by entry', () => {
       .set('traceparent', `00-${traceId}-00f067aa0ba902b7-01`)
       .send({ version: '1.0.0', entry: `${versioned.url}/v1/mf-manifest.json` });
     expect(published.status).toBe(201);
-    const [asked] = versioned.requests;
-    expect(asked?.url).toBe(`/v1/${REMOTE_DESCRIPTOR_FILE}`);
-    expect(asked?.traceparent).toMatch(new RegExp(`^00-${traceId}-(?!00f067aa0ba902b7)[0-9a-f]{16}-01$`));
+    // The descriptor, then the manifest and the entry script it names: each continues the trace.
+    expect(versioned.requests.map((asked) => asked.url)).toEqual([
+      `/v1/${REMOTE_DESCRIPTOR_FILE}`,
+      '/v1/mf-manifest.json',
+      '/v1/remoteEntry.js',
+    ]);
+    for (const asked of versioned.requests) {
+      expect(asked.traceparent).toMatch(new RegExp(`^00-${traceId}-(?!00f067aa0ba902b7)[0-9a-f]{16}-01$`));
+    }
   });
 });

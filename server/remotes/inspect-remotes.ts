@@ -3,7 +3,8 @@ import type { RemoteRegistry } from './remote-registry';
 
 /**
  * Every configured remote with what is known of it, for the slot inspector: built-in or listed with its
- * components, answered, waiting, down, timed out or answering badly (with the reason), or disabled.
+ * components, answered, waiting, down, timed out or answering badly (with the reason), or disabled; a remote served
+ * from its release in force (also one no longer configured) as `released`, with what the release serves.
  *
  * No more than a signed-in page already carries: the entry of a remote the host registers is public
  * (`GET /api/remotes`, the boot data); of one it does not (not answering), only the origin, which the page's
@@ -15,7 +16,18 @@ export function inspectRemotes(registry: RemoteRegistry): InspectedRemote[] {
   const published = new Set([...served.values()].map((remote) => remote.entry));
   const unpublished = unpublishedUrls(registry);
   const builtIn = new Set(config.sources.builtIn);
+  const contracts = new Map(registry.contractRemotes().known.map((remote) => [remote.name, remote]));
+  // The release in force wins, as in GET /api/remotes: what the file or the build says is not what is served.
+  const released = (name: string): InspectedRemote | null => {
+    const release = registry.isReleased(name) && served.get(name);
+    if (!release) return null;
+    const { entry, components, formComponents } = release;
+    const schemaComponents = Object.keys(contracts.get(name)?.props ?? {});
+    return { name, entry, status: 'released', components, formComponents, schemaComponents };
+  };
   const known = config.remotes.map((remote): InspectedRemote => {
+    const release = released(remote.name);
+    if (release) return release;
     const built = builtIn.has(remote.name) && remote.entry === `/remotes/${remote.name}/mf-manifest.json`;
     return {
       name: remote.name,
@@ -28,6 +40,10 @@ export function inspectRemotes(registry: RemoteRegistry): InspectedRemote[] {
   });
   const pending = config.pending.map((remote): InspectedRemote => {
     const state = registry.stateOf(remote.name);
+    // Before its own state: what its entry answered is not what is served once another release is in force. The
+    // release REMOTES_CONFIG's entry became (same entry) is shown as the answer its last request got.
+    const release = released(remote.name);
+    if (release && (state.status !== 'ready' || release.entry !== remote.entry)) return release;
     if (state.status === 'ready') {
       const { components, formComponents } = state.descriptor;
       const schemaComponents = Object.keys(state.props);
@@ -41,12 +57,6 @@ export function inspectRemotes(registry: RemoteRegistry): InspectedRemote[] {
       };
     }
     const shown = published.has(remote.entry) ? null : originOnly(remote.entry);
-    const release = registry.isReleased(remote.name) && served.get(remote.name);
-    if (release) {
-      // Served from its release since before this start: its origin is not asked, so there is no request to report.
-      const { name, entry, components, formComponents } = release;
-      return { name, entry, status: 'released', components, formComponents, schemaComponents: [] };
-    }
     return {
       name: remote.name,
       entry: shown ?? remote.entry,
@@ -68,7 +78,10 @@ export function inspectRemotes(registry: RemoteRegistry): InspectedRemote[] {
       schemaComponents: [],
     }),
   );
-  return [...known, ...pending, ...disabled];
+  // Served from a release alone (its REMOTES_CONFIG entry removed since): listed, as the host registers it.
+  const declared = new Set([...config.remotes, ...config.pending, ...config.disabled].map((remote) => remote.name));
+  const releasedOnly = [...served.keys()].filter((name) => !declared.has(name)).flatMap((name) => released(name) ?? []);
+  return [...known, ...pending, ...releasedOnly, ...disabled];
 }
 
 /**

@@ -38,6 +38,7 @@ async function start(checkMs: number): Promise<void> {
   logged = [];
   const logger = pino({ level: 'warn' }, { write: (line: string) => logged.push(JSON.parse(line)) });
   testApp = await createTestApp({
+    env: { REMOTES_CONFIG: origin.remotesConfig },
     logger,
     slotEvents: { flushMs: 100, canary: { checkMs, minLoads: 50, margin: 0.05 } },
     metrics: { token: METRICS_TOKEN },

@@ -28,6 +28,7 @@ afterAll(() => origin.close());
 
 beforeEach(async () => {
   testApp = await createTestApp({
+    env: { REMOTES_CONFIG: origin.remotesConfig },
     slotEvents: { eventsPerSessionPerMinute: 120, eventsPerAddressPerMinute: 1000, canary: { enabled: false } },
     ...placedSlotsOptions([SLOT, { ...SLOT, location: PROTECTED }]),
   });

@@ -35,7 +35,7 @@ beforeAll(async () => {
 afterAll(() => origin.close());
 
 async function sumOfTwoHosts(options: TestAppOptions): Promise<SlotStatsPayload[]> {
-  const hosts = await createTwoHosts(createTestApp, options);
+  const hosts = await createTwoHosts(createTestApp, { ...options, env: { REMOTES_CONFIG: origin.remotesConfig } });
   try {
     const [first, second] = hosts;
     await publishAndActivate(first.app, 'team_billing', origin.url, ['1.0.0']);

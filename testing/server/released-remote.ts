@@ -1,13 +1,23 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import request from 'supertest';
 import { OPERATOR_ROLE, REMOTE_DESCRIPTOR_FILE, Slot, type SlotLoadEvent } from '../../shared';
 import type { App } from '../../server/app';
+import { fakeManifest } from '../fake-manifest';
+import { makeTempDir } from '../temp-dir';
 import { addUser, DEMO_PASSWORD, signedInAgent, type TestAppOptions } from './test-app';
 
-/** A remote's origin that serves only its descriptor file (every version alike): enough to publish releases. */
+/**
+ * A remote's origin serving, in every version folder alike, its descriptor file, a manifest and the entry script it
+ * names (what publishing checks), and the REMOTES_CONFIG file that declares the remote: the server takes releases
+ * of declared remotes only.
+ */
 export interface DescriptorOrigin {
   url: string;
+  /** REMOTES_CONFIG listing the remote with its components (an entry on this origin): pass it as the app's env. */
+  remotesConfig: string;
   close(): Promise<void>;
 }
 
@@ -17,12 +27,25 @@ export async function startDescriptorOrigin(descriptor: {
 }): Promise<DescriptorOrigin> {
   const server = http.createServer((req, res) => {
     if (req.url?.endsWith(REMOTE_DESCRIPTOR_FILE)) res.writeHead(200).end(JSON.stringify(descriptor));
+    else if (req.url?.endsWith('/mf-manifest.json'))
+      res.writeHead(200).end(JSON.stringify(fakeManifest(descriptor.name, descriptor.components)));
+    else if (req.url?.endsWith('/remoteEntry.js')) res.writeHead(200).end(`var ${descriptor.name} = {};`);
     else res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const dir = makeTempDir('slots-descriptor-origin-');
+  const remotesConfig = path.join(dir.path, 'remotes.json');
+  const listed = { ...descriptor, entry: `${url}/listed/remoteEntry.js` };
+  fs.writeFileSync(remotesConfig, JSON.stringify({ remotes: [listed] }));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    url,
+    remotesConfig,
+    close: async () => {
+      dir.remove();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 

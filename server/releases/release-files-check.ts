@@ -1,0 +1,105 @@
+import { outgoingTraceHeaders } from '../observability/request-trace';
+import type { TraceContext } from '../observability/trace-context';
+import { DEFAULT_DESCRIPTOR_TIMEOUT_MS } from '../remotes/http-descriptor-source';
+import { manifestRemoteEntry, remoteEntryUrl } from '../remotes/manifest-remote-entry';
+
+/**
+ * The largest `mf-manifest.json` read (1 MiB): a build's manifest is a few KiB per exposed component, and the
+ * answer of a team's origin must not fill the server's memory.
+ */
+export const MANIFEST_MAX_BYTES = 1024 * 1024;
+
+export interface ReleaseFilesCheckOptions {
+  /** How long each request may take (the descriptor's timeout, REMOTE_DESCRIPTOR_TIMEOUT_MS). */
+  timeoutMs?: number;
+}
+
+/**
+ * Whether the files a page loads first from a release answer: its `mf-manifest.json` (a federation manifest naming
+ * a remote entry script) and that script. A release whose manifest or entry is missing would make every slot of its
+ * remote fail once activated, so it is refused when published. CORS on the team's origin is not checked (the server
+ * is no browser): a page that may not read the manifest fails as before.
+ */
+export class ReleaseFilesCheck {
+  private readonly timeoutMs: number;
+
+  constructor(options: ReleaseFilesCheckOptions = {}) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_DESCRIPTOR_TIMEOUT_MS;
+  }
+
+  /** Null when both answer; otherwise which file is missing and where it was looked for, for the team. */
+  async problem(manifestUrl: string, trace?: TraceContext): Promise<string | null> {
+    const manifest = await this.get(manifestUrl, trace, true);
+    if (typeof manifest === 'string') return `its mf-manifest.json cannot be read: ${manifest}`;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(manifest.text) as unknown;
+    } catch {
+      return `its mf-manifest.json at ${manifestUrl} is not JSON`;
+    }
+    const entry = manifestRemoteEntry(parsed);
+    if (entry === null) {
+      return (
+        `its mf-manifest.json at ${manifestUrl} is not a federation manifest naming a remote entry script ` +
+        '(metaData.remoteEntry with a file name)'
+      );
+    }
+    const entryUrl = remoteEntryUrl(entry, manifestUrl);
+    const script = await this.get(entryUrl, trace, false);
+    if (typeof script === 'string') {
+      return `the remote entry script "${entry.file}" its mf-manifest.json names cannot be loaded: ${script}`;
+    }
+    return null;
+  }
+
+  /**
+   * GET `url`: its text (when `read`), or what went wrong (`<url> answered 404`, did not answer in time, down). The
+   * body of a script is not read: its status is what a page would meet first.
+   */
+  private async get(url: string, trace: TraceContext | undefined, read: boolean): Promise<{ text: string } | string> {
+    try {
+      const response = await fetch(url, {
+        signal: AbortSignal.timeout(this.timeoutMs),
+        headers: outgoingTraceHeaders(trace),
+      });
+      if (!response.ok) {
+        await response.body?.cancel();
+        return `${url} answered ${response.status}`;
+      }
+      if (!read) {
+        await response.body?.cancel();
+        return { text: '' };
+      }
+      const text = await boundedText(response, MANIFEST_MAX_BYTES);
+      return text === null ? `${url} is larger than ${MANIFEST_MAX_BYTES} bytes` : { text };
+    } catch (error) {
+      if ((error as Error).name === 'TimeoutError') return `${url} did not answer within ${this.timeoutMs} ms`;
+      const { cause } = error as Error & { cause?: { message?: unknown } };
+      const why = typeof cause?.message === 'string' && cause.message !== '' ? cause.message : (error as Error).message;
+      return `${url}: ${why}`;
+    }
+  }
+}
+
+/** The body as text, or null (the rest not read) once it exceeds `maxBytes`. */
+async function boundedText(response: Response, maxBytes: number): Promise<string | null> {
+  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
+    await response.body?.cancel();
+    return null;
+  }
+  if (response.body === null) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
