@@ -45,13 +45,20 @@ export class SlotCheckReporter {
       return true;
     });
     const blocking = fresh.filter((problem) => problem.blocking);
-    const waiting = fresh.filter((problem) => !problem.blocking);
+    const warnings = fresh.filter((problem) => problem.kind === 'form-component-outside-form');
+    const waiting = fresh.filter((problem) => !problem.blocking && !warnings.includes(problem));
     if (blocking.length > 0) {
       // After the start nothing is refused any more: a configured slot that cannot render is left out of the payloads
       // (code's slots stay, and fail in the browser as any unknown component does).
       const leftOut = this.started && blocking.some((problem) => problem.source === 'configuration');
       const consequence = leftOut ? '\nThe REMOTES_CONFIG slots among them are left out until that changes.' : '';
       this.logger.error({ slots: blocking.length }, `${new SlotContractError(blocking).message}${consequence}`);
+    }
+    if (warnings.length > 0) {
+      this.logger.warn(
+        { slots: warnings.length },
+        `Slots that may fail where they are placed:\n${warnings.map((p) => `  - ${formatSlotProblem(p)}`).join('\n')}`,
+      );
     }
     if (waiting.length > 0) {
       this.logger.warn(

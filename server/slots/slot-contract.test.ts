@@ -121,6 +121,19 @@ describe('SlotContract', () => {
     ]);
   });
 
+  it('warns, without refusing, of a form component placed at a page location', () => {
+    const [problem, ...others] = new SlotContract().check(
+      placedSlots('resource-before-form', [Slot.make('InvoiceField')], 'code'),
+      REMOTES,
+    );
+    expect(others).toEqual([]);
+    expect(problem).toMatchObject({ kind: 'form-component-outside-form', blocking: false });
+    expect(formatSlotProblem(problem!)).toBe(
+      'InvoiceField at resource-before-form[0] (code, remote "team_billing"): is one of remote "team_billing"\'s ' +
+        'formComponents: outside a resource form it receives no `resource` or `formContext`, and fails if it reads them',
+    );
+  });
+
   it('does not block on a component a remote that has not answered may provide', () => {
     const waiting: ContractRemotes = { ...REMOTES, waiting: [{ name: 'team_down', reason: 'answered 404' }] };
     const [unknown] = new SlotContract().check(

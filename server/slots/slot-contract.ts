@@ -23,6 +23,7 @@ export type SlotProblemKind =
   | 'props-invalid'
   | 'reserved-prop'
   | 'not-form-component'
+  | 'form-component-outside-form'
   | 'placement-invalid'
   | 'remote-not-allowed';
 
@@ -158,6 +159,20 @@ export class SlotContract {
           'not-form-component',
           provider.name,
           `remote "${provider.name}" does not list "${slot.component}" among its formComponents, so a form cannot render it`,
+        ),
+      );
+    }
+    if (!placed.inForm && (provider.formComponents ?? []).includes(slot.component)) {
+      // A warning, not a refusal: a form component may be written to render on a page too, but one that reads its
+      // form's context fails on every page showing it, and its team learns it only from the failures.
+      problems.push(
+        problem(
+          'form-component-outside-form',
+          provider.name,
+          `is one of remote "${provider.name}"'s formComponents: outside a resource form it receives no ` +
+            '`resource` or `formContext`, and fails if it reads them',
+          null,
+          false,
         ),
       );
     }

@@ -1,0 +1,58 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { Slot } from '../../shared';
+import { SlotCheckReporter } from './slot-check-reporter';
+import { placedSlots, SlotContract, SlotContractError, type ContractRemotes } from './slot-contract';
+
+const REMOTES: ContractRemotes = {
+  known: [{ name: 'team_billing', components: ['InvoiceBanner', 'InvoiceField'], formComponents: ['InvoiceField'] }],
+  disabled: [],
+  waiting: [{ name: 'team_down', reason: 'answered 404' }],
+};
+
+function reporterWithLog(mode: 'fail' | 'log'): {
+  reporter: SlotCheckReporter;
+  lines: Array<{ level: number; msg: string }>;
+} {
+  const lines: Array<{ level: number; msg: string }> = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
+  return { reporter: new SlotCheckReporter(pino({ level: 'info' }, sink), mode), lines };
+}
+
+function problemsOf(...slots: Slot[]) {
+  return new SlotContract().check(placedSlots('resource-before-form', slots, 'code'), REMOTES);
+}
+
+describe('SlotCheckReporter', () => {
+  it('starts with warnings and waiting slots, each logged once under its own heading', () => {
+    const { reporter, lines } = reporterWithLog('fail');
+    const problems = problemsOf(Slot.make('InvoiceField'), Slot.make('DownWidget'));
+    reporter.atStart(problems);
+    reporter.afterChange(() => problems);
+
+    expect(lines.map((line) => line.msg.split('\n')[0])).toEqual([
+      'Slots that may fail where they are placed:',
+      'Slots checked again when their remote answers:',
+    ]);
+    expect(lines[0]!.msg).toContain('InvoiceField at resource-before-form[0]');
+    expect(lines[1]!.msg).toContain('DownWidget at resource-before-form[1]');
+  });
+
+  it('refuses the start on a blocking problem in mode fail, and only logs it in mode log', () => {
+    const blocking = new SlotContract().check(placedSlots('resource-before-form', [Slot.make('Nobody')], 'code'), {
+      ...REMOTES,
+      waiting: [],
+    });
+    expect(() => reporterWithLog('fail').reporter.atStart(blocking)).toThrow(SlotContractError);
+
+    const { reporter, lines } = reporterWithLog('log');
+    reporter.atStart(blocking);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.msg).toContain('Nobody at resource-before-form[0] (code): no remote provides "Nobody"');
+  });
+});
