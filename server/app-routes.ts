@@ -20,6 +20,7 @@ import type { PlainHandler } from './http/plain-handler';
 import { createPublicFastPath, type TrustProxyFn } from './http/public-fast-path';
 import { requestLogging } from './http/request-logging';
 import type { MetaBodyCache } from './meta/meta-body-cache';
+import { servedSlots } from './meta/served-slots';
 import { addMetaRoute } from './meta/meta-router';
 import { createHttpMetrics } from './observability/http-metrics';
 import type { MetricsRegistry } from './observability/metrics-registry';
@@ -206,6 +207,7 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ap
       aggregator: parts.slotEvents.aggregator,
       limits: parts.slotEvents.limits,
       subjects: parts.slotEvents.subjects,
+      servedSlots: (req) => servedSlots(req, parts),
       releaseOf: (req, remote) => parts.slotEvents.releaseOf(req, remote),
     }),
   );

@@ -206,7 +206,6 @@ export class App {
         storage: this.storage,
         remoteRegistry: this.remoteRegistry,
         resources: this.resources,
-        slots: this.slots,
         releaseSnapshot: this.releaseSnapshot,
         releaseService: this.releaseService,
         logger: this.logger,

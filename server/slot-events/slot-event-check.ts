@@ -2,14 +2,16 @@ import {
   SLOT_EVENTS_MAX_PER_BATCH,
   SLOT_LOAD_OUTCOMES,
   SLOT_LOAD_PHASES,
-  SlotLocation,
   isPlainObject,
-  Slot,
+  type Slot,
+  type SlotEntry,
   type SlotLoadEvent,
+  type SlotMap,
   type SlotLoadOutcome,
   type SlotLoadPhase,
 } from '../../shared';
 import { HttpError } from '../http/http-error';
+import type { ServedSlots } from '../meta/served-slots';
 
 /** The longest load time counted as such (a slot still loading after 10 minutes is counted at 10 minutes). */
 const MAX_MS = 10 * 60_000;
@@ -63,41 +65,56 @@ function isTime(value: unknown): value is number {
 }
 
 /**
- * What the server knows now, to count only loads a visitor could have made: a slot placed at the location (counts
- * and the canary's verdict would otherwise take whatever a script sends, each made-up slot a key, a row more).
+ * What the server knows now, to count only loads a visitor could have made: a slot served to them at the location
+ * (counts and the canary's verdict would otherwise take whatever a script sends, each made-up slot a key, a row more).
  */
 export interface SlotEventSubjects {
   /** The components a remote provides in the release `release` ('' the remote's own descriptor); null: unknown. */
   componentsOf(remote: string, release: string): readonly string[] | null;
-  /**
-   * The components the slots in force render at a location (nested content included), or at `form:<resource>` the
-   * form slots of that resource; null for a location there is not.
-   */
-  placedAt(location: string): ReadonlySet<string> | null;
+  /** The components of a resource form's slots (the host reports them at `form:<resource>`); null: no such resource. */
+  formSlotsOf(resource: string): ReadonlySet<string> | null;
 }
 
 /**
- * Whether the event names a slot placed at that location, of a component its remote's release provides, where the
- * visitor may have loaded it: a visitor who is not signed in sees public locations only.
+ * Whether the event names a slot served to the visitor at that location (nested content included; a form's slots to
+ * the signed-in only), of a component its remote's release provides. A slot a rule hides from them, or a protected
+ * location's for a visitor not signed in, is one they cannot have loaded.
  */
 export function isKnownSlot(
   event: SlotLoadEvent,
   release: string,
   subjects: SlotEventSubjects,
-  signedIn: boolean,
+  served: ServedSlots,
 ): boolean {
-  if (!signedIn && SlotLocation.tryFrom(event.location)?.isPublic() !== true) return false;
-  if (subjects.placedAt(event.location)?.has(event.component) !== true) return false;
+  const form = event.location.startsWith(FORM_PREFIX) ? event.location.slice(FORM_PREFIX.length) : null;
+  const placed =
+    form === null ? componentsAt(served.slots, event.location) : served.signedIn ? subjects.formSlotsOf(form) : null;
+  if (placed?.has(event.component) !== true) return false;
   return subjects.componentsOf(event.remote, release)?.includes(event.component) ?? false;
 }
 
+const FORM_PREFIX = 'form:';
+
+/** The components each location of a served slot map renders, per map: maps are shared and kept while in force. */
+const renderedByMap = new WeakMap<SlotMap, Map<string, ReadonlySet<string>>>();
+
+function componentsAt(slots: SlotMap, location: string): ReadonlySet<string> | undefined {
+  let byLocation = renderedByMap.get(slots);
+  if (byLocation === undefined) {
+    byLocation = new Map();
+    for (const [at, entries] of Object.entries(slots)) if (entries) byLocation.set(at, componentsRendered(entries));
+    renderedByMap.set(slots, byLocation);
+  }
+  return byLocation.get(location);
+}
+
 /** The components slots render: each slot's, and those of the slots in its content, at any depth. */
-export function componentsRendered(slots: readonly Slot[], into = new Set<string>()): Set<string> {
+export function componentsRendered(slots: ReadonlyArray<Slot | SlotEntry>, into = new Set<string>()): Set<string> {
   for (const slot of slots) {
     into.add(slot.component);
-    const { content } = slot;
-    if (content instanceof Slot) componentsRendered([content], into);
-    else if (Array.isArray(content)) componentsRendered(content as readonly Slot[], into);
+    const content: unknown = slot.content;
+    if (Array.isArray(content)) componentsRendered(content as ReadonlyArray<Slot | SlotEntry>, into);
+    else if (typeof content === 'object' && content !== null) componentsRendered([content as Slot | SlotEntry], into);
   }
   return into;
 }

@@ -30,7 +30,11 @@ beforeEach(async () => {
   testApp = await createTestApp({
     env: { REMOTES_CONFIG: origin.remotesConfig },
     slotEvents: { eventsPerSessionPerMinute: 120, eventsPerAddressPerMinute: 1000, canary: { enabled: false } },
-    ...placedSlotsOptions([SLOT, { ...SLOT, location: PROTECTED }]),
+    ...placedSlotsOptions([
+      SLOT,
+      { ...SLOT, location: PROTECTED },
+      { ...SLOT, component: 'InvoiceNote', location: PROTECTED, visibleWhen: { roles: ['operator'] } },
+    ]),
   });
   await publishAndActivate(testApp.app, 'team_billing', origin.url, ['1.0.0', '2.0.0']);
 });
@@ -133,6 +137,22 @@ it('counts an anonymous visitor under the active release, and leaves out slots i
     ]),
   );
   expect(after).toHaveLength(2);
+});
+
+it("leaves out a signed-in visitor's events of a slot a rule hides from them", async () => {
+  await addUser(testApp.app, 'editor', DEMO_PASSWORD, ['acme']);
+  const editor = await signedInAgent(testApp.app, 'editor');
+  const operator = await signedInAgent(testApp.app, 'operator');
+  const ruled = slotLoadEvents({ ...SLOT, component: 'InvoiceNote', location: PROTECTED }, 2, 2);
+  // The editor's /meta does not carry the operators' slot: no page of theirs can have loaded it.
+  await editor.post(SLOT_EVENTS_PATH).send({ events: ruled }).expect(204);
+  expect((await stats(operator)).stats).toEqual([]);
+
+  await operator.post(SLOT_EVENTS_PATH).send({ events: ruled }).expect(204);
+  const rows = (await stats(operator)).stats;
+  expect(rows.map((row) => [row.component, row.location, row.loads, row.failed])).toEqual([
+    ['InvoiceNote', PROTECTED, 2, 2],
+  ]);
 });
 
 it('refuses bodies outside the contract with 400', async () => {

@@ -10,6 +10,7 @@ import {
 import { HttpError } from '../http/http-error';
 import { jsonRoute } from '../http/json-route';
 import { requireJsonBody } from '../http/require-json-body';
+import type { ServedSlots } from '../meta/served-slots';
 import { isKnownSlot, slotEventsOf, type SlotEventSubjects } from './slot-event-check';
 import type { SlotEventLimits } from './slot-event-limits';
 import type { SlotLoadAggregator } from './slot-load-aggregator';
@@ -18,6 +19,8 @@ export interface SlotEventsRouterOptions {
   aggregator: SlotLoadAggregator;
   limits: SlotEventLimits;
   subjects: SlotEventSubjects;
+  /** The slots the request's visitor is served now: their `/meta`'s when signed in, else those of `/slots`. */
+  servedSlots(req: Request): Promise<ServedSlots>;
   /** The release of `remote` the request's visitor is served now ('' when the remote has none in force). */
   releaseOf(req: Request, remote: string): string;
 }
@@ -45,9 +48,10 @@ export function createSlotEventsRouter(options: SlotEventsRouterOptions): Router
           throw new HttpError('too_many_requests', 'Too many slot events from this client. Try again later.');
         }
         const tenant = req.session?.tenant ?? null;
+        const served = await options.servedSlots(req);
         for (const event of events) {
           const release = options.releaseOf(req, event.remote);
-          if (isKnownSlot(event, release, options.subjects, req.user !== undefined)) {
+          if (isKnownSlot(event, release, options.subjects, served)) {
             options.aggregator.record({ ...event, tenant, release });
           }
         }

@@ -5,10 +5,9 @@ import type { ReleaseService } from '../releases/release-service';
 import type { ReleaseSnapshot } from '../releases/release-snapshot';
 import { audienceOf } from '../releases/remotes-for-request';
 import type { ResourceRegistry } from '../resources/resource-registry';
-import type { SlotRegistry } from '../slots/slot-registry';
 import type { StorageEngine } from '../storage/storage-engine';
 import { CanaryWatch } from './canary-watch';
-import { componentsRendered, type SlotEventSubjects } from './slot-event-check';
+import type { SlotEventSubjects } from './slot-event-check';
 import { SlotEventLimits } from './slot-event-limits';
 import type { SlotEventSettings } from './slot-event-settings';
 import { SlotLoadAggregator, type SlotEventCounters } from './slot-load-aggregator';
@@ -18,7 +17,6 @@ export interface SlotEventsParts {
   storage: StorageEngine;
   remoteRegistry: RemoteRegistry;
   resources: ResourceRegistry;
-  slots: SlotRegistry;
   releaseSnapshot: ReleaseSnapshot;
   releaseService: ReleaseService;
   logger: Logger;
@@ -60,28 +58,12 @@ export class SlotEvents {
         release === ''
           ? (parts.remoteRegistry.remotes().find((descriptor) => descriptor.name === remote)?.components ?? null)
           : (parts.releaseSnapshot.release(remote, release)?.components ?? null),
-      placedAt: (location) => this.placedAt(location),
+      formSlotsOf: (name) => {
+        const resource = parts.resources.get(name);
+        if (resource === undefined) return null;
+        return new Set(resource.definition.fields.flatMap((item) => (item.type === 'slot' ? [item.component] : [])));
+      },
     };
-  }
-
-  /** The components placed per location, for the slot registry's `version` they were read from. */
-  private placed: { version: number; byLocation: Map<string, ReadonlySet<string>> } | null = null;
-
-  private placedAt(location: string): ReadonlySet<string> | null {
-    if (location.startsWith('form:')) {
-      const resource = this.parts.resources.get(location.slice('form:'.length));
-      if (resource === undefined) return null;
-      return new Set(resource.definition.fields.flatMap((item) => (item.type === 'slot' ? [item.component] : [])));
-    }
-    const { slots } = this.parts;
-    // Read first: it orders what was registered since, which moves the version.
-    const snapshot = slots.snapshot();
-    if (this.placed?.version !== slots.version) {
-      const byLocation = new Map<string, ReadonlySet<string>>();
-      for (const [at, placed] of snapshot) byLocation.set(at.value, componentsRendered(placed));
-      this.placed = { version: slots.version, byLocation };
-    }
-    return this.placed.byLocation.get(location) ?? null;
   }
 
   /** The release of `remote` a request's visitor is served now: its preview, its canary, else the active one. */

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
-import { OPERATOR_ROLE, REMOTE_DESCRIPTOR_FILE, Slot, type SlotLoadEvent } from '../../shared';
+import { OPERATOR_ROLE, REMOTE_DESCRIPTOR_FILE, Slot, type SlotLoadEvent, type VisibilityRule } from '../../shared';
 import type { App } from '../../server/app';
 import { fakeManifest } from '../fake-manifest';
 import { makeTempDir } from '../temp-dir';
@@ -92,12 +92,15 @@ export function slotLoadEvents(
  * Their remote is known once a release of it is published, after the start: the slot check logs them meanwhile.
  */
 export function placedSlotsOptions(
-  slots: ReadonlyArray<Pick<SlotLoadEvent, 'component' | 'location'>>,
+  slots: ReadonlyArray<Pick<SlotLoadEvent, 'component' | 'location'> & { visibleWhen?: VisibilityRule }>,
 ): Pick<TestAppOptions, 'configure' | 'slotProblems'> {
   return {
     slotProblems: 'log',
     configure: (app) => {
-      for (const { location, component } of slots) app.registerSlots({ [location]: Slot.make(component) });
+      for (const { location, component, visibleWhen } of slots) {
+        const slot = Slot.make(component);
+        app.registerSlots({ [location]: visibleWhen === undefined ? slot : slot.placed({ visibleWhen }) });
+      }
     },
   };
 }
