@@ -120,6 +120,8 @@ export class App {
   readonly metrics = new MetricsRegistry();
   private readonly settings: AppSettings;
   private readonly descriptorSource: HttpDescriptorSource;
+  /** A release's manifest and entry script, asked as it is published (by a team or from REMOTES_CONFIG). */
+  private readonly releaseFiles: ReleaseFilesCheck;
   private readonly logger: Logger;
   private readonly resources: ResourceRegistry;
   private readonly loginRateLimiter: LoginRateLimiter;
@@ -171,6 +173,8 @@ export class App {
       // The form slots of REMOTES_CONFIG's "forms"; resources registered later get theirs as they are registered.
       this.resources.placeConfiguredForms(this.remoteRegistry.formSlots());
       this.releases = new ReleaseStore(this.storage);
+      // Asked within the descriptor's timeout too.
+      this.releaseFiles = new ReleaseFilesCheck({ timeoutMs: settings.remoteDescriptorTimeoutMs });
       this.teamTokens = new TeamTokenStore(this.storage);
       this.releaseSnapshot = new ReleaseSnapshot(this.releases, {
         pollMs: settings.releasePollMs,
@@ -193,8 +197,7 @@ export class App {
         store: this.releases,
         snapshot: this.releaseSnapshot,
         source: descriptorSource,
-        // The manifest and entry script of a release are asked within the descriptor's timeout too.
-        files: new ReleaseFilesCheck({ timeoutMs: settings.remoteDescriptorTimeoutMs }),
+        files: this.releaseFiles,
         production: !settings.development,
         tenants: this.tenants,
         slots: this.slots,
@@ -402,6 +405,7 @@ export class App {
           return outcome;
         },
       },
+      files: this.releaseFiles,
       logger: this.logger,
     };
   }

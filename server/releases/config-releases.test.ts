@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import pino from 'pino';
 import request from 'supertest';
 import { REMOTE_DESCRIPTOR_FILE, type RemotesPayload } from '../../shared';
 import { fakeManifest } from '../../testing/fake-manifest';
@@ -32,6 +33,7 @@ beforeEach(async () => {
     requests++;
     if (req.url?.endsWith(REMOTE_DESCRIPTOR_FILE))
       res.writeHead(200).end(JSON.stringify({ name: 'team_billing', components, devEvents }));
+    else if (req.url?.startsWith('/no-entry/') && req.url.endsWith('/remoteEntry.js')) res.writeHead(404).end();
     else if (req.url?.endsWith('/mf-manifest.json'))
       res.writeHead(200).end(JSON.stringify(fakeManifest('team_billing', components)));
     else if (req.url?.endsWith('/remoteEntry.js')) res.writeHead(200).end('var team_billing = {};');
@@ -56,8 +58,13 @@ function writeEntry(version: string): string {
   return entry;
 }
 
-async function start(appDir?: TempDir): Promise<TestApp> {
-  testApp = await createTestApp({ env: { REMOTES_CONFIG: configFile }, ...(appDir ? { dir: appDir } : {}) });
+async function start(appDir?: TempDir, logLines?: string[]): Promise<TestApp> {
+  const logger = logLines ? pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) }) : undefined;
+  testApp = await createTestApp({
+    env: { REMOTES_CONFIG: configFile },
+    ...(appDir ? { dir: appDir } : {}),
+    ...(logger ? { logger } : {}),
+  });
   return testApp;
 }
 
@@ -124,6 +131,29 @@ it('keeps an operator’s rollout on a reload of an unchanged file, and activate
   const v3 = writeEntry('v3');
   await expect(app.reloadRemotesConfig()).resolves.toBe(true);
   expect(await servedEntry(testApp as TestApp)).toBe(v3);
+});
+
+it('refuses an entry whose entry script does not load, as a publish does: the release in force stays', async () => {
+  const v1 = writeEntry('v1');
+  const logLines: string[] = [];
+  const { app } = await start(undefined, logLines);
+  const before = await app.releases.history('team_billing');
+
+  writeEntry('no-entry');
+  await expect(app.reloadRemotesConfig()).resolves.toBe(true);
+  expect(await servedEntry(testApp as TestApp)).toBe(v1);
+  expect(await app.releases.history('team_billing')).toEqual(before);
+  const refusal = logLines
+    .map((line) => JSON.parse(line) as { level: number; msg: string })
+    .find((line) => line.level === 50);
+  expect(refusal?.msg).toMatch(
+    /^REMOTES_CONFIG's entry of remote "team_billing" is not made a release: the remote entry script "remoteEntry\.js" its mf-manifest\.json names cannot be loaded: http:\/\/127\.0\.0\.1:\d+\/no-entry\/remoteEntry\.js answered 404\. Release "config-[0-9a-f]{12}" stays in force/,
+  );
+
+  // Fixed at the origin: the next reload takes it.
+  const fixed = writeEntry('v2');
+  await expect(app.reloadRemotesConfig()).resolves.toBe(true);
+  expect(await servedEntry(testApp as TestApp)).toBe(fixed);
 });
 
 it('re-reads the file on every host when npm run remotes:reload asks, without a pid', async () => {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { DescriptorSource } from '../remotes/descriptor-source';
 import type { PendingRemote } from '../remotes/remotes-config';
+import type { ReleaseFilesCheck } from './release-files-check';
 import type { ReleaseSnapshot } from './release-snapshot';
 import type { ReleaseStore } from './release-store';
 
@@ -12,6 +13,8 @@ export interface ConfigReleaseParts {
   store: ReleaseStore;
   snapshot: ReleaseSnapshot;
   source: DescriptorSource;
+  /** The manifest and entry script, asked as a team's publish asks them. */
+  files: ReleaseFilesCheck;
   logger: Logger;
 }
 
@@ -22,7 +25,9 @@ export interface ConfigReleaseParts {
  * changed) is read from its origin once, published as `config-<hash of entry and descriptor>` by `config` and
  * activated: a change of the file wins, an unchanged file never undoes an operator's rollout. An origin that does
  * not answer is left to the remote registry (retried, not a release until the next reload), and so is a kit's
- * development server (`slots-remote dev`), which stays live.
+ * development server (`slots-remote dev`), which stays live. An entry whose manifest or entry script does not load
+ * is refused as a team's publish is, with an error in the log: the release in force, if any, stays (activated, it
+ * would fail every slot of the remote); the next reload asks again.
  */
 export async function importConfigReleases(
   pending: readonly PendingRemote[],
@@ -39,6 +44,17 @@ export async function importConfigReleases(
     // A kit's development server (its descriptor announces rebuilds) is live, not a release: a stored descriptor
     // would freeze the components it adds and drop the page reloads it announces. The registry reads it as before.
     if (outcome.descriptor.devEvents !== undefined) continue;
+    const missing = await parts.files.problem(remote.entry);
+    if (missing !== null) {
+      const active = snapshot.rollout(remote.name)?.active ?? null;
+      logger.error(
+        { remote: remote.name, entry: remote.entry },
+        `REMOTES_CONFIG's entry of remote "${remote.name}" is not made a release: ${missing}. ` +
+          (active === null ? 'The entry is served as configured' : `Release "${active}" stays in force`) +
+          '; fix the files or the entry, then reload (npm run remotes:reload).',
+      );
+      continue;
+    }
     const { components, formComponents = [] } = outcome.descriptor;
     const props = { ...outcome.props };
     const version = `config-${createHash('sha256')
