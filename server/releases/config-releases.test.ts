@@ -156,6 +156,23 @@ it('refuses an entry whose entry script does not load, as a publish does: the re
   expect(await servedEntry(testApp as TestApp)).toBe(fixed);
 });
 
+it('serves a remote taken out of the file no more, though its release stays active; put back, it is served again', async () => {
+  const v1 = writeEntry('v1');
+  const { app } = await start();
+  const version = (await app.releases.rollout('team_billing')).active;
+
+  fs.writeFileSync(configFile, JSON.stringify({ remotes: [] }));
+  await expect(app.reloadRemotesConfig()).resolves.toBe(true);
+  expect(await servedEntry(testApp as TestApp)).toBeUndefined();
+  expect((await app.releases.rollout('team_billing')).active).toBe(version);
+
+  writeEntry('v1');
+  const asked = requests;
+  await expect(app.reloadRemotesConfig()).resolves.toBe(true);
+  expect(await servedEntry(testApp as TestApp)).toBe(v1);
+  expect(requests).toBe(asked);
+});
+
 it('re-reads the file on every host when npm run remotes:reload asks, without a pid', async () => {
   writeEntry('v1');
   const app = await start();

@@ -109,11 +109,15 @@ export class RemoteRegistry {
     this.changed();
   }
 
-  /** The active releases `config` leaves in force: a remote it switches off (`"enabled": false`) stays off. */
+  /**
+   * The active releases `config` leaves in force: those of the remotes it declares (built in, or in REMOTES_CONFIG).
+   * A remote it switches off (`"enabled": false`) stays off, and one taken out of the file leaves the pages with it,
+   * as a remote never released does: releases are versions of a declared remote, not a way to keep one.
+   */
   private releasedIn(config: RemotesConfig): ReadonlyMap<string, RemoteRelease> {
-    if (config.disabled.length === 0) return this.released;
-    const off = new Set(config.disabled.map((remote) => remote.name));
-    return new Map([...this.released].filter(([name]) => !off.has(name)));
+    const declared = new Set([...config.remotes, ...config.pending].map((remote) => remote.name));
+    if ([...this.released.keys()].every((name) => declared.has(name))) return this.released;
+    return new Map([...this.released].filter(([name]) => declared.has(name)));
   }
 
   /**
