@@ -37,13 +37,14 @@ import { ReleaseSnapshot } from './releases/release-snapshot';
 import { ReleaseStore } from './releases/release-store';
 import { TeamTokenStore } from './releases/team-token-store';
 import type { Resource } from './resources/resource';
+import { ResourceDefinitionError } from './resources/resource-definition-error';
 import { ResourceRegistry } from './resources/resource-registry';
 import { StoredRecordSource } from './resources/stored-record-source';
 import { SlotEvents } from './slot-events/slot-events';
 import { FeatureFlagStore } from './flags/feature-flag-store';
 import { LocationAllowLists, type AllowListMap } from './slots/location-allow-lists';
 import { checkSlots } from './slots/slot-check';
-import type { SlotProblem } from './slots/slot-contract';
+import { formatSlotProblem, type SlotProblem } from './slots/slot-contract';
 import { SlotCheckReporter } from './slots/slot-check-reporter';
 import { SlotRegistry, type SlotRegistrationMap } from './slots/slot-registry';
 import { SlotsPayloadCache } from './slots/slots-payload';
@@ -311,6 +312,16 @@ export class App {
    * a value that is not a Slot throws at once (naming it), and nothing of that call is registered.
    */
   registerSlots(map: SlotRegistrationMap): this {
+    if (this.readying !== null) {
+      // Once ready() has run its check, a registration gets the same check at once: a slot that cannot render is
+      // refused (mode `fail`) rather than served as it comes, and nothing of the call is registered.
+      const before = new Set(this.slotProblems().map(formatSlotProblem));
+      const candidate = this.slots.withRegistered(map);
+      const added = this.slotProblems(undefined, candidate).filter(
+        (problem) => !before.has(formatSlotProblem(problem)),
+      );
+      this.slotCheckReporter.atRegistration(added);
+    }
     this.slots.register(map);
     return this;
   }
@@ -325,8 +336,16 @@ export class App {
     return this;
   }
 
-  /** Adds a resource (its API under /api/resources/<name>); its definition is checked now. */
+  /** Adds a resource (its API under /api/resources/<name>); its definition is checked now. Call before `ready()`. */
   registerResource(resource: Resource): this {
+    if (this.readying !== null) {
+      // ready() checks what needs every resource (relations, form slots against the remotes): a later one would
+      // skip it.
+      throw new ResourceDefinitionError(
+        `registerResource(${JSON.stringify(String(resource.name))}) after app.ready(): register resources before it (in the entry's ` +
+          '`configure`), so that their relations and form slots are checked with the rest.',
+      );
+    }
     this.resources.register(resource);
     return this;
   }
@@ -418,10 +437,10 @@ export class App {
   }
 
   /** The slot check against the configuration in use, or against `config` (a reload being considered). */
-  private slotProblems(config?: RemotesConfig): SlotProblem[] {
+  private slotProblems(config?: RemotesConfig, slots: SlotRegistry = this.slots): SlotProblem[] {
     return checkSlots(
       {
-        slots: this.slots,
+        slots,
         resources: this.resources,
         remoteRegistry: this.remoteRegistry,
         allowLists: this.allowLists,

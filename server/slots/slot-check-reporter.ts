@@ -32,6 +32,16 @@ export class SlotCheckReporter {
     this.started = true;
   }
 
+  /**
+   * The problems a registration after `ready()` brings (those it adds): thrown as a {@link SlotContractError} when
+   * one is blocking in mode `fail`, as the start-up check would have, so the caller keeps nothing of it; else logged.
+   */
+  atRegistration(problems: readonly SlotProblem[]): void {
+    const blocking = problems.filter((problem) => problem.blocking);
+    if (blocking.length > 0 && this.mode === 'fail') throw new SlotContractError(blocking);
+    this.log(problems);
+  }
+
   /** A check after a change (a remote answered): logged once the start-up check has run, ignored before it. */
   afterChange(problems: () => readonly SlotProblem[]): void {
     if (this.started) this.log(problems());

@@ -85,6 +85,18 @@ export class SlotRegistry {
   }
 
   /**
+   * A new registry with this one's registrations and those of `map` after them, checked as `register` checks them
+   * (throws the same errors); this one is left as it is. What a registration would make, to check it first.
+   */
+  withRegistered(map: SlotRegistrationMap): SlotRegistry {
+    const other = new SlotRegistry();
+    other.registered = this.registered;
+    other.configured = this.configured;
+    other.register(map);
+    return other;
+  }
+
+  /**
    * A new registry with this one's code registrations and `slots` as its configured ones: what this registry would
    * hold, in what order, were they the configuration in force (the placements editor's preview of a draft).
    */

@@ -1,6 +1,11 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import request from 'supertest';
+import { Field, Resource } from '..';
 import { Slot, SlotLocation, type SlotsPayload } from '../../shared';
 import { createTestApp, type TestApp } from '../../testing/server/test-app';
+import { makeTempDir } from '../../testing/temp-dir';
+import { SlotContractError } from './slot-contract';
 
 describe('GET /slots', () => {
   let testApp: TestApp;
@@ -192,5 +197,56 @@ describe('app.registerSlots', () => {
     expect(() => testApp.app.registerSlots({ 'header-banner': { component: 'Banner' } } as never)).toThrow(
       /"header-banner" is an object, not a Slot/,
     );
+  });
+});
+
+describe('registrations after app.ready()', () => {
+  const dir = makeTempDir('slots-late-registration-');
+  const configFile = path.join(dir.path, 'remotes.json');
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    // A remote that lists its components: known at once, no origin to ask.
+    fs.writeFileSync(
+      configFile,
+      JSON.stringify({
+        remotes: [{ name: 'team_clock', entry: 'https://clock.example/remoteEntry.js', components: ['Clock'] }],
+      }),
+    );
+    testApp = await createTestApp({ env: { REMOTES_CONFIG: configFile } });
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+    dir.remove();
+  });
+
+  it('checks a slot as ready() does: one no remote provides is refused, and not served', async () => {
+    expect(() => testApp.app.registerSlots({ 'header-banner': Slot.untyped('NoSuchComponent') })).toThrow(
+      SlotContractError,
+    );
+    expect(() => testApp.app.registerSlots({ 'header-banner': Slot.untyped('NoSuchComponent') })).toThrow(
+      /NoSuchComponent at header-banner\[0\] \(code\): no remote provides "NoSuchComponent"/,
+    );
+    expect((await request(testApp.app.handler).get('/slots').expect(200)).body).toEqual({ slots: {} });
+
+    testApp.app.registerSlots({ 'header-banner': Slot.untyped('Clock') });
+    expect((await request(testApp.app.handler).get('/slots').expect(200)).body).toEqual({
+      slots: { 'header-banner': [{ component: 'Clock', props: {} }] },
+    });
+  });
+
+  it('refuses a resource, whose relations and form slots ready() checks with the rest', () => {
+    class Late extends Resource {
+      readonly name = 'late';
+      readonly label = 'Late';
+      fields() {
+        return [Field.text('title')];
+      }
+    }
+    expect(() => testApp.app.registerResource(new Late())).toThrow(
+      /registerResource\("late"\) after app\.ready\(\): register resources before it/,
+    );
+    expect(testApp.app.registerSlots({ 'login-sidebar': [] })).toBe(testApp.app);
   });
 });
