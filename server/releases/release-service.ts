@@ -8,7 +8,7 @@ import { releaseClashes } from './release-clashes';
 import { RELEASE_REFUSALS } from './release-refusals';
 import type { ReleaseSnapshot } from './release-snapshot';
 import type { TenantStore } from '../tenants/tenant-store';
-import { ReleaseExistsError, type ReleaseStore, type RolloutChange } from './release-store';
+import { nextOf, ReleaseExistsError, type ReleaseStore, type RolloutChange } from './release-store';
 import { ReleaseFilesCheck } from './release-files-check';
 import type { TraceContext } from '../observability/trace-context';
 
@@ -104,20 +104,32 @@ export class ReleaseService {
    * Puts `version` in force for everyone (ends a canary). A `rollback` is audited as one, so it must go back: to a
    * release published before the active one (the order of the releases everywhere, newest first).
    */
-  activate(remote: string, version: unknown, actor: string, action: 'activate' | 'rollback'): Promise<RemoteRollout> {
-    const release = this.publishedRelease(remote, version);
-    if (action === 'rollback') this.refuseForwardRollback(release);
+  async activate(
+    remote: string,
+    version: unknown,
+    actor: string,
+    action: 'activate' | 'rollback',
+  ): Promise<RemoteRollout> {
+    const release = await this.publishedReleaseNow(remote, version);
     this.refuseBreaking(release, `Release "${release.version}" of "${remote}"`);
-    return this.change({ remote, action, actor, next: { active: release.version, canary: null } });
+    return this.change({
+      remote,
+      action,
+      actor,
+      next: (before) => {
+        // Again against the database: another host may have moved the rollout since this one's copy was read.
+        if (action === 'rollback') this.refuseForwardRollback(release, before);
+        return { active: release.version, canary: null };
+      },
+    });
   }
 
   /**
-   * Refuses a rollback that would not go back (to a newer release, to the active one with no canary running, or from
-   * none): a false trail.
+   * Refuses a rollback that would not go back from `rollout` (to a newer release, to the active one with no canary
+   * running, or from none): a false trail.
    */
-  private refuseForwardRollback(release: RemoteRelease): void {
+  private refuseForwardRollback(release: RemoteRelease, rollout: RemoteRollout | undefined): void {
     const { remote, version } = release;
-    const rollout = this.parts.snapshot.rollout(remote);
     const active = rollout?.active ?? null;
     // To the active release while a canary runs: the canary is what is rolled back (everyone back on it).
     if (version === active && rollout?.canary) return;
@@ -145,8 +157,9 @@ export class ReleaseService {
    * release in force, or no own build to serve (a remote only releases serve, or whose origin does not answer).
    */
   async serveOwnBuild(remote: string, actor: string): Promise<RemoteRollout> {
-    const rollout = this.parts.snapshot.rollout(remote);
-    if (!rollout?.active)
+    // The database, not this host's copy: a release activated on another host within the last poll is in force.
+    const rollout = await this.parts.store.rollout(remote);
+    if (!rollout.active)
       throw new ReleaseRefusedError(`Remote "${remote}" has no release in force: its own build is served.`);
     const own = await this.ownBuild(remote);
     this.refuseBreaking(
@@ -158,7 +171,16 @@ export class ReleaseService {
       },
       `The own build of "${remote}"`,
     );
-    return this.change({ remote, action: 'deactivate', actor, next: { active: null, canary: null } });
+    return this.change({
+      remote,
+      action: 'deactivate',
+      actor,
+      next: (before) => {
+        if (!before.active)
+          throw new ReleaseRefusedError(`Remote "${remote}" has no release in force: its own build is served.`);
+        return { active: null, canary: null };
+      },
+    });
   }
 
   /**
@@ -204,7 +226,7 @@ export class ReleaseService {
 
   /** Gives `version` to `percent` % of the users (sticky) and to every user of `tenants`. */
   async canary(remote: string, body: Record<string, unknown>, actor: string): Promise<RemoteRollout> {
-    const release = this.publishedRelease(remote, body.version);
+    const release = await this.publishedReleaseNow(remote, body.version);
     const { percent } = body;
     const tenants = body.tenants ?? [];
     if (typeof percent !== 'number' || !Number.isInteger(percent) || percent < 0 || percent > 100) {
@@ -227,7 +249,23 @@ export class ReleaseService {
         );
       }
     }
-    const active = this.parts.snapshot.rollout(remote)?.active ?? null;
+    const canary = { version: release.version, percent, tenants: [...new Set(tenants as string[])] };
+    this.refuseBreaking(release, `Release "${release.version}" of "${remote}"`);
+    return this.change({
+      remote,
+      action: 'canary',
+      actor,
+      // The active release kept is the database's: another host may have activated one within the last poll.
+      next: (before) => {
+        this.refuseCanaryOf(release, before.active);
+        return { active: before.active, canary };
+      },
+    });
+  }
+
+  /** Refuses a canary of `release` over `active`: with no release in force, or of the release in force itself. */
+  private refuseCanaryOf(release: RemoteRelease, active: string | null): void {
+    const { remote } = release;
     if (active === null)
       throw new ReleaseRefusedError(`Remote "${remote}" has no active release yet: activate one first.`);
     if (release.version === active) {
@@ -236,13 +274,6 @@ export class ReleaseService {
           'to some users.',
       );
     }
-    this.refuseBreaking(release, `Release "${release.version}" of "${remote}"`);
-    return this.change({
-      remote,
-      action: 'canary',
-      actor,
-      next: { active, canary: { version: release.version, percent, tenants: [...new Set(tenants as string[])] } },
-    });
   }
 
   /**
@@ -287,14 +318,12 @@ export class ReleaseService {
    * operator, or by another host that decided the same a moment before).
    */
   async autoRollback(remote: string, version: string, reason: string): Promise<boolean> {
-    // The active release cannot have moved while this canary runs: an activation ends the canary, and the store
-    // changes nothing unless `version` is still the canary.
-    const active = this.parts.snapshot.rollout(remote)?.active ?? null;
+    // The store changes nothing unless `version` is still the canary; the active release is the database's.
     const before = await this.parts.store.changeRollout({
       remote,
       action: 'canary-auto-rollback',
       actor: AUTO_ROLLBACK_ACTOR,
-      next: { active, canary: null },
+      next: (rollout) => ({ active: rollout.active, canary: null }),
       reason,
       onlyIfCanary: version,
     });
@@ -310,6 +339,13 @@ export class ReleaseService {
     const release = this.publishedRelease(remote, version);
     this.refuseBreaking(release, `Release "${release.version}" of "${remote}"`);
     return release;
+  }
+
+  /** {@link publishedRelease}, this host's copy read again first when it lacks it (published on another host). */
+  private async publishedReleaseNow(remote: string, version: unknown): Promise<RemoteRelease> {
+    if (typeof version === 'string' && !this.parts.snapshot.release(remote, version))
+      await this.parts.snapshot.refresh();
+    return this.publishedRelease(remote, version);
   }
 
   /** The published release `version` of `remote`: 400 when `version` is no string, 404 when there is none. */
@@ -334,9 +370,10 @@ export class ReleaseService {
   }
 
   private async change(change: RolloutChange): Promise<RemoteRollout> {
-    await this.parts.store.changeRollout(change);
+    // Without `onlyIfCanary` (never given here) a change is always made: `before` is the rollout it replaced.
+    const before = (await this.parts.store.changeRollout(change)) as RemoteRollout;
     await this.parts.snapshot.refresh();
-    return { remote: change.remote, ...change.next };
+    return { remote: change.remote, ...nextOf(change, before) };
   }
 
   private refuseBreaking(release: Parameters<typeof releaseProblems>[1], what: string): void {

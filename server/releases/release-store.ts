@@ -27,6 +27,8 @@ export interface NewRelease extends ReleaseDescriptor {
 }
 
 /** What one change of a rollout records in the audit trail. */
+export type RolloutNext = Omit<RemoteRollout, 'remote'>;
+
 export interface RolloutChange {
   remote: string;
   action: Extract<
@@ -34,8 +36,12 @@ export interface RolloutChange {
     'activate' | 'rollback' | 'deactivate' | 'canary' | 'canary-end' | 'canary-auto-rollback'
   >;
   actor: string;
-  /** The rollout it becomes. */
-  next: Omit<RemoteRollout, 'remote'>;
+  /**
+   * The rollout it becomes; or how it follows from the rollout in the database, read in the transaction (a change
+   * that depends on what is in force must not take another host's copy of it, up to a poll old). Throwing there
+   * refuses the change: nothing is written.
+   */
+  next: RolloutNext | ((before: RemoteRollout) => RolloutNext);
   /** Why, recorded with the rollout it became (an automatic rollback says what it measured). */
   reason?: string;
   /**
@@ -163,7 +169,6 @@ export class ReleaseStore {
    */
   async changeRollout(change: RolloutChange): Promise<RemoteRollout | null> {
     const now = Date.now();
-    const next: RemoteRollout = { remote: change.remote, ...change.next };
     return this.engine.exclusive(async (db) => {
       const row = await db
         .selectFrom('remote_rollouts')
@@ -172,6 +177,7 @@ export class ReleaseStore {
         .executeTakeFirst();
       const before = row ? toRollout(row) : NO_ROLLOUT(change.remote);
       if (change.onlyIfCanary !== undefined && before.canary?.version !== change.onlyIfCanary) return null;
+      const next: RemoteRollout = { remote: change.remote, ...nextOf(change, before) };
       const values = {
         active_version: next.active,
         canary_version: next.canary?.version ?? null,
@@ -214,6 +220,11 @@ export class ReleaseStore {
       after: JSON.parse(row.after) as JsonValue,
     }));
   }
+}
+
+/** The rollout `change` makes of `before`, the rollout in the database when it is made. */
+export function nextOf(change: Pick<RolloutChange, 'next'>, before: RemoteRollout): RolloutNext {
+  return typeof change.next === 'function' ? change.next(before) : change.next;
 }
 
 async function audit(

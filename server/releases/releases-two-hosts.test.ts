@@ -54,17 +54,22 @@ afterAll(async () => {
   await new Promise<void>((resolve) => origin.close(() => resolve()));
 });
 
-/** Activates a release on `first`; resolves to how long `second` took to serve it (ms), or rejects after 2 s. */
-async function activationSeenAcross(first: TestApp, second: TestApp): Promise<number> {
-  await addOperator(first.app);
-  const token = (await first.app.teamTokens.create('team_billing', null)).token;
-  for (const version of ['v1', 'v2']) {
-    await request(first.app.handler)
+/** Publishes `versions` of team_billing through `host`, as its team does (a token of its own each time). */
+async function publishReleases(host: TestApp, versions: readonly string[]): Promise<void> {
+  const token = (await host.app.teamTokens.create('team_billing', null)).token;
+  for (const version of versions) {
+    await request(host.app.handler)
       .post('/api/remotes/team_billing/releases')
       .set('Authorization', `Bearer ${token}`)
       .send({ version, entry: `${originUrl}/${version}/mf-manifest.json` })
       .expect(201);
   }
+}
+
+/** Activates a release on `first`; resolves to how long `second` took to serve it (ms), or rejects after 2 s. */
+async function activationSeenAcross(first: TestApp, second: TestApp): Promise<number> {
+  await addOperator(first.app);
+  await publishReleases(first, ['v1', 'v2']);
   const operator = await signedInAgent(first.app);
   await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
   const entryOn = async (testApp: TestApp) =>
@@ -87,6 +92,63 @@ describe('two hosts on one SQLite file', () => {
       expect(await activationSeenAcross(...hosts)).toBeLessThan(2000);
     } finally {
       await closeTwoHosts(hosts);
+    }
+  });
+});
+
+describe('two hosts whose copies of the rollout are behind the database', () => {
+  it('change it from what the database holds: a canary keeps the active release, a rollback goes back from it', async () => {
+    // A poll far longer than the test: each host's copy changes only with its own changes.
+    const options: TestAppOptions = { ...hostOptions, releasePollMs: 600_000 };
+    const first = await createTestApp(options);
+    await addOperator(first.app);
+    await publishReleases(first, ['v1', 'v2', 'v3']);
+    const one = await signedInAgent(first.app);
+    await one.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
+    const second = await createTestApp({ ...options, dir: first.dir });
+    try {
+      const two = await signedInAgent(second.app);
+      const inDatabase = () => first.app.releases.rollout('team_billing');
+
+      // The second host's copy still says v1 is active: its canary must keep v2, which the first just activated.
+      await one.post('/api/remotes/team_billing/activate').send({ version: 'v2' }).expect(200);
+      const canary = await two
+        .post('/api/remotes/team_billing/canary')
+        .send({ version: 'v3', percent: 10 })
+        .expect(200);
+      expect(canary.body).toMatchObject({ active: 'v2', canary: { version: 'v3' } });
+      expect(await inDatabase()).toMatchObject({ active: 'v2', canary: { version: 'v3' } });
+
+      // v3 activated on the second; the first's copy says v2 is active, yet a rollback to v2 goes back from v3.
+      await two.post('/api/remotes/team_billing/activate').send({ version: 'v3' }).expect(200);
+      await one.post('/api/remotes/team_billing/rollback').send({ version: 'v2' }).expect(200);
+      await one.post('/api/remotes/team_billing/rollback').send({ version: 'v1' }).expect(200);
+
+      // The second's copy says v3: a "rollback" to v2 would go forward from v1, and is refused.
+      const forward = await two.post('/api/remotes/team_billing/rollback').send({ version: 'v2' }).expect(400);
+      expect(forward.body.error.message).toMatch(/"v2" of "team_billing" is not earlier than the active release "v1"/);
+      expect(await inDatabase()).toMatchObject({ active: 'v1', canary: null });
+      const trail = await first.app.releases.history('team_billing');
+      expect(trail.slice(0, 4).map((entry) => [entry.action, entry.before, entry.after])).toEqual([
+        ['rollback', { active: 'v2', canary: null }, { active: 'v1', canary: null }],
+        ['rollback', { active: 'v3', canary: null }, { active: 'v2', canary: null }],
+        [
+          'activate',
+          { active: 'v2', canary: { version: 'v3', percent: 10, tenants: [] } },
+          { active: 'v3', canary: null },
+        ],
+        [
+          'canary',
+          { active: 'v2', canary: null },
+          { active: 'v2', canary: { version: 'v3', percent: 10, tenants: [] } },
+        ],
+      ]);
+
+      // A release published through the first is found by the second, whose copy does not list it yet.
+      await publishReleases(first, ['v4']);
+      await two.post('/api/remotes/team_billing/canary').send({ version: 'v4', percent: 5 }).expect(200);
+    } finally {
+      await closeTwoHosts([first, second]);
     }
   });
 });
