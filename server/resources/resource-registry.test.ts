@@ -79,6 +79,15 @@ describe('ResourceRegistry', () => {
       () => new TestResource('things', [...base, Slot.make('Callout', {}, 'text')]),
       /the slot "Callout" at position 2 has content/,
     ],
+    [
+      'a form slot with a visibility rule or an order',
+      () =>
+        new TestResource('things', [
+          ...base,
+          Slot.untyped('Callout').placed({ priority: 1, visibleWhen: { roles: ['operator'] } }),
+        ]),
+      /the slot "Callout" at position 2 has a placement \(priority, visibleWhen\); form slots take props only/,
+    ],
     ['no label', () => new TestResource('things', base, [], ' '), /Resource "things" needs a label/],
   ])('refuses %s', (_what, make, message) => {
     expect(() => new ResourceRegistry().register(make())).toThrow(ResourceDefinitionError);

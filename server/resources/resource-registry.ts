@@ -181,6 +181,16 @@ function checkItems(resource: string, items: unknown): readonly (Field | Slot)[]
           `Resource "${resource}": the slot "${item.component}" at position ${index} has content; form slots take props only.`,
         );
       }
+      const placement = Object.keys(item.placement);
+      if (placement.length > 0) {
+        // A form slot sits where it is listed, for whoever may open the form: a rule or an order given to it would
+        // be ignored, the slot shown to everyone.
+        throw new ResourceDefinitionError(
+          `Resource "${resource}": the slot "${item.component}" at position ${index} has a placement ` +
+            `(${placement.join(', ')}); form slots take props only: its place is its position in fields(), and ` +
+            'who sees it is who may open the form.',
+        );
+      }
       return;
     }
     if (!(item instanceof Field)) {
