@@ -10,7 +10,10 @@ export interface RedisSessionStorageOptions {
   prefix?: string;
   /** How long /readyz waits for PING. */
   pingTimeoutMs?: number;
-  /** How long a session lookup or save may wait for Redis's answer, connected or not (then the request gets a 503). */
+  /**
+   * How long a session lookup or save may wait for Redis's answer, connected or not (then the request gets a 503);
+   * REDIS_ANSWER_DEADLINE_MS by default, the deadline the sign-in counters on the same client keep too.
+   */
   commandTimeoutMs?: number;
   /** How long ready() waits for the first connection before failing the start. */
   connectTimeoutMs?: number;
@@ -19,11 +22,17 @@ export interface RedisSessionStorageOptions {
 }
 
 /**
+ * How long a request waits for Redis's answer before it gets a 503 `unavailable`, Redis connected or not: the
+ * session store and the sign-in counters share one client, so they give up after the same time.
+ */
+export const REDIS_ANSWER_DEADLINE_MS = 2_000;
+
+/**
  * Sessions in Redis (connect-redis 9 with the redis 5 client), so several server instances share them.
  * The client connects at once; requests that arrive before it is connected wait in the client's offline queue.
  */
 export function createRedisSessionStorage(options: RedisSessionStorageOptions): SessionStorage {
-  const commandTimeoutMs = options.commandTimeoutMs ?? 2_000;
+  const commandTimeoutMs = options.commandTimeoutMs ?? REDIS_ANSWER_DEADLINE_MS;
   const client = createClient({
     url: options.url,
     socket: { reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2_000) },

@@ -12,9 +12,11 @@ import {
   RateLimiterRedis,
   RateLimiterRes,
   RateLimiterSQLite,
+  RLWrapperTimeouts,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import { PostgresEngine } from '../../storage/postgres-engine';
+import { REDIS_ANSWER_DEADLINE_MS } from '../../storage/redis-session-storage';
 import { SqliteEngine } from '../../storage/sqlite-engine';
 import type { StorageEngine } from '../../storage/storage-engine';
 import {
@@ -254,12 +256,19 @@ function makeLimiter(store: RateLimitStore, options: LimiterOptions): RateLimite
     case 'memory':
       return new RateLimiterMemory({ ...options, duration: Math.min(options.duration, MEMORY_MAX_SECONDS) });
     case 'redis':
-      // node-redis 4+ client (`useRedisPackage`); fail at once rather than queue while Redis is unreachable.
-      return new RateLimiterRedis({
-        ...options,
-        storeClient: store.client,
-        useRedisPackage: true,
-        rejectIfRedisNotReady: true,
+      // Bounded by the session store's deadline: the client's own command timeout covers only the wait before a
+      // command is sent, and a Redis that stops answering with the connection open (a frozen host) would keep the
+      // sign-in waiting for ever. Past the deadline the call rejects (the route answers 503) and the late answer is
+      // dropped; an attempt cut off this way may still be counted once Redis answers, erring on the safe side.
+      return new RLWrapperTimeouts({
+        // node-redis 4+ client (`useRedisPackage`); fail at once rather than queue while Redis is unreachable.
+        limiter: new RateLimiterRedis({
+          ...options,
+          storeClient: store.client,
+          useRedisPackage: true,
+          rejectIfRedisNotReady: true,
+        }),
+        timeoutMs: REDIS_ANSWER_DEADLINE_MS,
       });
     case 'postgres':
       return new RateLimiterPostgres({
