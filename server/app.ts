@@ -131,6 +131,8 @@ export class App {
   private readonly warnOfRuleNames: () => Promise<void>;
   /** Set once the start's slot check has run: from then on every change of the slots in force is checked too. */
   private ruleNamesWatched = false;
+  /** The rule-name checks under way: close() lets them end before the database closes. */
+  private readonly ruleNameChecks = new Set<Promise<void>>();
   private readying: Promise<void> | null = null;
   private closing: Promise<void> | null = null;
 
@@ -431,9 +433,13 @@ export class App {
 
   /** Never holds up the start or a reload: a database that does not answer only loses the warning. */
   private warnAboutRuleNames(): void {
-    this.warnOfRuleNames().catch((error: unknown) =>
-      this.logger.warn({ err: error }, 'The tenants and flags that slot rules name could not be checked'),
-    );
+    const check = this.warnOfRuleNames().catch((error: unknown) => {
+      // Closed meanwhile: the database it read went away on purpose, which is nothing to warn of.
+      if (this.closing === null)
+        this.logger.warn({ err: error }, 'The tenants and flags that slot rules name could not be checked');
+    });
+    this.ruleNameChecks.add(check);
+    void check.finally(() => this.ruleNameChecks.delete(check));
   }
 
   /** The slot check against the configuration in use, or against `config` (a reload being considered). */
@@ -483,6 +489,7 @@ export class App {
       } catch (error) {
         this.logger.warn({ err: error }, 'slot events: the last counts could not be written');
       }
+      await Promise.all(this.ruleNameChecks);
       try {
         await this.sessions.close();
       } finally {

@@ -209,4 +209,20 @@ describe('the slots in force, at the start and after a reload', () => {
       dist.remove();
     }
   });
+
+  it('lets a check under way end when the app closes right after its start, without a warning', async () => {
+    const lines: string[] = [];
+    const testApp = await createTestApp({
+      logger: pino({ level: 'info' }, { write: (line: string) => lines.push(line) }),
+      configure: (app) =>
+        app.registerSlots({ [LOCATION]: Slot.make('Welcome').placed({ visibleWhen: { tenants: ['acme'] } }) }),
+    });
+    await testApp.close();
+    const warnings = lines
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+      .filter((line) => line.level >= 40);
+    expect(warnings.map((line) => line.msg)).toEqual([
+      expect.stringContaining('"visibleWhen.tenants" names the unknown tenant "acme"'),
+    ]);
+  });
 });
