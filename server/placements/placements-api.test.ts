@@ -242,10 +242,18 @@ describe('publishing', () => {
     const refused = await operator.post('/api/placements/publish').send({}).expect(400);
     expect(refused.body.error.message).toBe('The draft has 1 problem(s); nothing was published.');
     expect(refused.body.error.placementProblems).toEqual([
-      expect.objectContaining({ kind: 'placement-invalid', remote: 'team_billing', index: 0 }),
+      // The draft's slot is named, not the code slot whose id it takes.
+      expect.objectContaining({
+        kind: 'placement-invalid',
+        remote: 'team_billing',
+        index: 0,
+        component: 'InvoiceNote',
+      }),
     ]);
     // Each line says where its problem is: the editor that publishes may not show that slot.
-    expect(refused.body.error.problems[0]).toMatch(/^team_billing, dashboard-before-cards #1, \w+: .*"Welcome"/);
+    expect(refused.body.error.problems[0]).toMatch(
+      /^team_billing, dashboard-before-cards #1, InvoiceNote: .*"Welcome"/,
+    );
     expect(await testApp.app.placementsStore.lastNumber()).toBe(1);
     expect((await testApp.app.placementsStore.audit()).length).toBe(1);
     expect(await dashboardSlots()).toEqual(['InvoiceBanner', 'Welcome', 'InvoiceNote']);

@@ -32,14 +32,17 @@ export function checkPlacements(
   const slotOf = attribution(subjects, file, combined, parsed);
   const formSlotOf = formAttribution(parsed);
   const slotProblems = checkSlots(subjects, combined).flatMap((problem): PlacementProblem[] => {
-    const slot = slotOf(problem) ?? formSlotOf(problem);
+    const documentSlot = slotOf(problem);
+    const slot = documentSlot ?? formSlotOf(problem);
     if (slot === null && without.has(keyOf(problem))) return [];
     return [
       {
         remote: slot?.remote ?? problem.remote,
         location: problem.location,
         index: slot?.index ?? null,
-        component: problem.component,
+        // The slot named is the document's: an order problem found at another slot (a code slot holding the same
+        // id) is said of the document's slot that brings it.
+        component: documentSlot?.slot.component ?? problem.component,
         kind: problem.kind,
         path: problem.path,
         message: slot === null ? `${problem.source} slot ${problem.component}: ${problem.message}` : problem.message,
