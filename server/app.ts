@@ -388,6 +388,9 @@ export class App {
       // Bounded by the descriptor timeout: a remote that is down is logged and retried, never awaited further.
       await this.remoteRegistry.refresh();
       this.slotCheckReporter.atStart(this.slotProblems());
+      const { remotes, pending, disabled } = this.remoteRegistry.config;
+      const declared = [...remotes, ...pending, ...disabled].map((remote) => remote.name);
+      for (const warning of this.allowLists.undeclaredRemotes(declared)) this.logger.warn(warning);
       this.ruleNamesWatched = true;
       this.warnAboutRuleNames();
       this.slotEvents.start();

@@ -14,6 +14,9 @@ export function findNonJson(value: unknown, path = 'props', seen: Set<object> = 
       return Number.isFinite(value) ? null : `${path} is ${String(value)}, which JSON cannot carry`;
     case 'object':
       break;
+    case 'undefined':
+      // `{ title: undefined }` is a key JSON would drop: the component would not get what the code seems to give.
+      return `${path} is undefined; props must be plain JSON data (leave the key out instead)`;
     default:
       return `${path} is a ${typeof value}; props must be plain JSON data`;
   }

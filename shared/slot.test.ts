@@ -38,7 +38,11 @@ describe('Slot.make', () => {
     ['a Map', { lookup: new Map() }, /props\.lookup is a Map/],
     ['NaN', { limit: Number.NaN }, /props\.limit is NaN/],
     ['Infinity', { limit: Number.POSITIVE_INFINITY }, /props\.limit is Infinity/],
-    ['undefined', { title: undefined }, /props\.title is a undefined/],
+    [
+      'undefined',
+      { title: undefined },
+      /props\.title is undefined; props must be plain JSON data \(leave the key out instead\)/,
+    ],
     ['a bigint', { big: BigInt(1) }, /props\.big is a bigint/],
     ['a symbol', { s: Symbol('x') }, /props\.s is a symbol/],
     ['a nested function', { links: [{ label: 'a', href: () => '/' }] }, /props\.links\[0\]\.href is a function/],

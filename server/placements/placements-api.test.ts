@@ -510,6 +510,13 @@ describe('revisions, rollback and the audit trail', () => {
   it('refuses a rollback to a revision that does not exist, or one that no longer passes the check', async () => {
     const missing = await operator.post('/api/placements/rollback').send({ revision: 4 }).expect(404);
     expect(missing.body.error.code).toBe('not_found');
+    // Not a revision number at all: the request is wrong, whatever revisions there are.
+    for (const revision of ['1', 1.5, 0, null]) {
+      const refused = await operator.post('/api/placements/rollback').send({ revision }).expect(400);
+      expect(refused.body.error.message).toMatch(/^"revision" must be the number of a published revision/);
+    }
+    expect((await operator.get('/api/placements/revisions/abc').expect(400)).body.error.code).toBe('invalid_request');
+    expect((await operator.get('/api/placements/revisions/99').expect(404)).body.error.code).toBe('not_found');
     // A revision written when InvoiceBanner took other props (straight into the store: the API would refuse it).
     await testApp.app.placementsStore.publish({
       document: {

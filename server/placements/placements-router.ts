@@ -180,7 +180,12 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
       requireOperator,
       async (req, res) => {
         const number = revisionNumber(req.params.number);
-        const revision = number === null ? undefined : await store.revision(number);
+        if (number === null) {
+          throw HttpError.invalidRequest(
+            `A placements revision is a whole number from 1, got ${JSON.stringify(req.params.number)}.`,
+          );
+        }
+        const revision = await store.revision(number);
         if (!revision) throw HttpError.notFound(`There is no placements revision ${req.params.number as string}.`);
         noStore(res);
         res.json(revision);

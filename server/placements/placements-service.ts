@@ -227,9 +227,15 @@ export class PlacementsService {
 
   /** Publishes revision `number`'s document again as the next revision (and makes it the draft). */
   async rollback(number: unknown, actor: string): Promise<PlacementRevision> {
-    const wanted = revisionNumber(number);
-    const old = wanted === null ? undefined : await this.parts.store.revision(wanted);
-    if (!old) throw new PlacementsRefusedError(`There is no placements revision ${JSON.stringify(number)}.`, [], 404);
+    // The body's revision is a JSON number; a path's (GET /revisions/:number) is text, read by revisionNumber.
+    const wanted = typeof number === 'number' ? revisionNumber(number) : null;
+    if (wanted === null) {
+      throw new PlacementsRefusedError(
+        `"revision" must be the number of a published revision (a whole number from 1), got ${JSON.stringify(number) ?? 'nothing'}.`,
+      );
+    }
+    const old = await this.parts.store.revision(wanted);
+    if (!old) throw new PlacementsRefusedError(`There is no placements revision ${wanted}.`, [], 404);
     return this.publishDocument(old.document, actor, await this.parts.store.lastNumber(), 'rollback', old.number);
   }
 

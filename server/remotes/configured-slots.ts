@@ -70,6 +70,10 @@ function parseSlot(item: unknown, where: string): Slot {
       `${where}: unknown key(s) ${unknownKeys.join(', ')}; allowed: ${[...SLOT_KEYS].join(', ')}.`,
     );
   }
+  if (item.content !== undefined && item.content !== null && typeof item.content !== 'string') {
+    // Slots nest in code (a Slot as content); in JSON, content is the component's text.
+    throw new RemotesConfigError(`${where}: "content" must be text (a string), got ${describe(item.content)}.`);
+  }
   try {
     const slot = Slot.untyped(item.component, (item.props ?? {}) as Record<string, unknown>, item.content ?? null);
     const placement = Object.fromEntries(PLACEMENT_KEYS.filter((key) => key in item).map((key) => [key, item[key]]));

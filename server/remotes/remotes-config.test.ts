@@ -141,6 +141,18 @@ describe('loadRemotesConfig: REMOTES_CONFIG', () => {
     ],
     ['a remote listed twice', { remotes: [{ name: 'team_records' }, { name: 'team_records' }] }, /listed twice/],
     [
+      'content other than text',
+      {
+        remotes: [
+          {
+            name: 'team_records',
+            slots: { 'header-banner': [{ component: 'Callout', content: { component: 'Callout' } }] },
+          },
+        ],
+      },
+      /slots\["header-banner"\]\[0\]: "content" must be text \(a string\), got an object/,
+    ],
+    [
       'a component owned twice',
       { remotes: [{ name: 'team_copy', entry: '/c.json', components: ['Callout'] }] },
       /"Callout" is provided by both "team_marketing" and "team_copy"/,

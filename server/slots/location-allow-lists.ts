@@ -27,6 +27,23 @@ export class LocationAllowLists {
     for (const [location, remotes] of checked) this.fromCode.set(location, remotes);
   }
 
+  /**
+   * The lists' names that are no remote of `declared` (built in or in REMOTES_CONFIG, switched off or not), as
+   * warnings: a misspelt name is a valid name, so nothing refused it, and the remote meant is kept out of the location.
+   */
+  undeclaredRemotes(declared: readonly string[], config: ConfiguredAllowLists = this.configuration()): string[] {
+    const known = new Set(declared);
+    return SlotLocation.cases().flatMap((location) => {
+      const unknown = (this.allowed(location, config) ?? []).filter((name) => !known.has(name));
+      if (unknown.length === 0) return [];
+      const from = config.locationRemotes.has(location) ? 'REMOTES_CONFIG\'s "locations"' : 'allowRemotes';
+      return [
+        `The remotes allowed at ${location.value} (${from}) include ${unknown.map((name) => `"${name}"`).join(', ')}, ` +
+          `which no remote is called (remotes: ${[...known].join(', ') || 'none'}): is a name misspelt?`,
+      ];
+    });
+  }
+
   /** The remotes allowed at `location` under `config` (the one in use by default); undefined when any may. */
   allowed(location: SlotLocation, config: ConfiguredAllowLists = this.configuration()): readonly string[] | undefined {
     return config.locationRemotes.get(location) ?? this.fromCode.get(location);
