@@ -15,6 +15,7 @@ import { LoginRateLimiter, rateLimitStoreIn } from './auth/login-rate-limit/logi
 import { signedInPage } from './host-page/signed-in-page';
 import { DashboardRegistry, type DashboardDefinition } from './meta/dashboard-registry';
 import { MetaBodyCache } from './meta/meta-body-cache';
+import { repeatedFailureLog } from './observability/repeated-failure-log';
 import { ModuleRegistry, type ModuleDefinition } from './meta/module-registry';
 import { addAppMetrics } from './observability/app-metrics';
 import { MetricsRegistry } from './observability/metrics-registry';
@@ -181,7 +182,7 @@ export class App {
       this.teamTokens = new TeamTokenStore(this.storage);
       this.releaseSnapshot = new ReleaseSnapshot(this.releases, {
         pollMs: settings.releasePollMs,
-        onError: (error) => this.logger.warn({ err: error }, 'releases: reading the rollouts failed; asked again'),
+        onError: repeatedFailureLog(this.logger, 'releases: reading the rollouts failed; asked again'),
       });
       // Remotes with an active release are served (and checked) with the stored descriptor, on every host.
       this.releaseSnapshot.subscribe(() =>

@@ -11,6 +11,7 @@ import type {
   PreviewedLocation,
   SlotLocation,
 } from '../../shared';
+import { repeatedFailureLog } from '../observability/repeated-failure-log';
 import type { RemotesConfig } from '../remotes/remotes-config';
 import type { SlotCheckSubjects } from '../slots/slot-check';
 import type { Viewer } from '../slots/visibility-rule';
@@ -73,10 +74,9 @@ export class PlacementsService {
   /** Takes the revision in force (without asking the remotes again: ready() does next), then polls for newer ones. */
   async start(): Promise<void> {
     await this.refresh(false);
+    const failed = repeatedFailureLog(this.parts.logger, 'placements: reading the newest revision failed; asked again');
     this.timer ??= setInterval(() => {
-      this.refresh().catch((error: unknown) =>
-        this.parts.logger.warn({ err: error }, 'placements: reading the newest revision failed; asked again'),
-      );
+      this.refresh().catch(failed);
     }, this.parts.pollMs ?? 1000);
     this.timer.unref();
   }
