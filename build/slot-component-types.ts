@@ -1,20 +1,27 @@
-import type { JsonSchema, JsonValue, RemoteDescriptorFile } from '../shared';
+import {
+  COMPONENT_NAME_PATTERN,
+  REMOTE_NAME_PATTERN,
+  type JsonSchema,
+  type JsonValue,
+  type RemoteDescriptorFile,
+} from '../shared';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+type TypedRemote = Pick<RemoteDescriptorFile, 'name' | 'components' | 'props'>;
 
 /**
  * The TypeScript source of the declarations that make `Slot.make` typed: an augmentation of shared/'s
  * `KnownSlotComponents` with every component of `remotes`, its props type translated from its JSON Schema. `slotModule`
  * is the import path of shared/slot.ts from where the file is written. Of each remote's descriptor file it reads the
- * name and each component's props schema (absent: any JSON props).
+ * name and each component's props schema (absent: any JSON props). Throws on a remote or component name the server
+ * would refuse (see checkTypedNames).
  */
-export function slotComponentTypes(
-  remotes: ReadonlyArray<Pick<RemoteDescriptorFile, 'name' | 'components' | 'props'>>,
-  slotModule: string,
-): string {
+export function slotComponentTypes(remotes: ReadonlyArray<TypedRemote>, slotModule: string): string {
+  remotes.forEach(checkTypedNames);
   const members = remotes.flatMap((remote) =>
     remote.components.map((component) => {
-      const schema = remote.props?.[component];
+      const schema = remote.props && Object.hasOwn(remote.props, component) ? remote.props[component] : undefined;
       const type = schema === undefined ? 'Record<string, unknown>' : typeOfSchema(schema);
       return `    /** Remote \`${remote.name}\`. */\n    ${propertyKey(component)}: ${type};`;
     }),
@@ -32,6 +39,27 @@ export function slotComponentTypes(
     '}',
     '',
   ].join('\n');
+}
+
+/**
+ * The generated file is committed and compiled with the server, and a descriptor may come from another team's origin:
+ * its remote name (written into a comment) and component names (written as property names) must be names the server
+ * accepts from a descriptor (shared/names.ts, as server/remotes/remote-names.ts checks them), so no descriptor can
+ * write code there or declare a component no slot could name.
+ */
+function checkTypedNames(remote: TypedRemote): void {
+  if (typeof remote.name !== 'string' || !REMOTE_NAME_PATTERN.test(remote.name)) {
+    throw new Error(
+      `Cannot type the remote descriptor named ${JSON.stringify(remote.name)}: its "name" must match ${REMOTE_NAME_PATTERN}.`,
+    );
+  }
+  for (const component of remote.components) {
+    if (typeof component !== 'string' || !COMPONENT_NAME_PATTERN.test(component)) {
+      throw new Error(
+        `Cannot type the remote descriptor "${remote.name}": its component ${JSON.stringify(component)} must match ${COMPONENT_NAME_PATTERN}.`,
+      );
+    }
+  }
 }
 
 /** The TypeScript type of the JSON values a schema accepts (the subset schemas libraries write; else `unknown`). */
@@ -92,7 +120,19 @@ function asSchema(value: JsonValue | undefined): JsonSchema {
 }
 
 function literal(value: JsonValue): string {
+  if (typeof value === 'string') return stringLiteral(value);
   return value === null || typeof value !== 'object' ? JSON.stringify(value) : 'unknown';
+}
+
+/**
+ * A string as a TypeScript string literal, whatever it holds: JSON.stringify escapes quotes, backslashes and control
+ * characters. It leaves U+2028 and U+2029 raw, valid in a string for TypeScript and since ES2019 but a line end to older
+ * parsers, editors and diff tools, so a reviewer of the committed file could not see where the string ends: escaped.
+ */
+function stringLiteral(text: string): string {
+  return JSON.stringify(text)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 function union(types: readonly string[]): string {
@@ -104,5 +144,5 @@ function union(types: readonly string[]): string {
 }
 
 function propertyKey(name: string): string {
-  return IDENTIFIER.test(name) ? name : JSON.stringify(name);
+  return IDENTIFIER.test(name) ? name : stringLiteral(name);
 }

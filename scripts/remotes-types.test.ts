@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { makeTempDir, type TempDir } from '../testing/temp-dir';
 import { slotComponentTypes } from '../build/slot-component-types';
+import { COMPONENT_NAME_PATTERN, REMOTE_NAME_PATTERN } from '../shared';
 import { collectDescriptors, configuredDescriptorUrls } from './remotes-types';
 
 /** What a kit build of another team's remote writes beside its manifest. */
@@ -79,6 +80,28 @@ describe('npm run remotes:types -- --from-config', () => {
     await expect(collectDescriptors({ required: [`${originUrl}/gone/slots-remote.json`] })).rejects.toThrow(
       'answered 404',
     );
+  });
+
+  it('refuses a descriptor whose name or components could write code into the generated file', async () => {
+    const injectedName =
+      "team */ } } export const injected = (globalThis as any).process?.exit?.(7); declare module '../../../shared/slot' { interface KnownSlotComponents { /* x";
+    const badName = path.join(folder.path, 'bad-name.json');
+    fs.writeFileSync(badName, JSON.stringify({ ...BILLING_DESCRIPTOR, name: injectedName }));
+    await expect(collectDescriptors({ required: [badName] })).rejects.toThrow(
+      `${badName}: "name" must match ${REMOTE_NAME_PATTERN}, got ${JSON.stringify(injectedName)}.`,
+    );
+
+    const badComponent = path.join(folder.path, 'bad-component.json');
+    fs.writeFileSync(badComponent, JSON.stringify({ name: 'team_billing', components: ['Evil Component!'] }));
+    await expect(collectDescriptors({ required: [badComponent] })).rejects.toThrow(
+      `${badComponent}: "components" holds "Evil Component!", which is not a component name (${COMPONENT_NAME_PATTERN}).`,
+    );
+
+    // From REMOTES_CONFIG, as a descriptor that does not answer: left untyped, with the reason.
+    const warnings: string[] = [];
+    const remotes = await collectDescriptors({ optional: [badName], warn: (message) => warnings.push(message) });
+    expect(remotes.map((remote) => remote.name)).not.toContain(injectedName);
+    expect(warnings).toEqual([expect.stringContaining(`Not typed: ${badName} (${badName}: "name" must match`)]);
   });
 
   it('needs REMOTES_CONFIG', () => {

@@ -11,6 +11,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { slotComponentTypes } from '../build/slot-component-types';
+import { parseRemoteDescriptorFile } from '../server/remotes/remote-names';
 import { loadRemotesConfig } from '../server/remotes/remotes-config';
 import type { RemoteDescriptorFile } from '../shared';
 import { findRepositoryRemotes } from '../webpack.config';
@@ -25,7 +26,10 @@ export const KNOWN_SLOT_COMPONENTS_FILE = path.join(
 );
 const SLOT_MODULE = '../../../shared/slot';
 
-/** A descriptor file (`slots-remote.json`) from a file or an http(s) URL. */
+/**
+ * A descriptor file (`slots-remote.json`) from a file or an http(s) URL, checked as the server checks one it reads: its
+ * names end up in a committed TypeScript file, and it may come from another team's origin.
+ */
 async function readDescriptor(source: string): Promise<RemoteDescriptorFile> {
   const text = /^https?:\/\//.test(source)
     ? await (async () => {
@@ -34,11 +38,13 @@ async function readDescriptor(source: string): Promise<RemoteDescriptorFile> {
         return response.text();
       })()
     : readFileSync(path.resolve(source), 'utf8');
-  const descriptor = JSON.parse(text) as RemoteDescriptorFile;
-  if (typeof descriptor.name !== 'string' || !Array.isArray(descriptor.components)) {
-    throw new Error(`${source} is not a remote descriptor ({ name, components, props }).`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${source} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return descriptor;
+  return parseRemoteDescriptorFile(raw, source);
 }
 
 /**

@@ -1,4 +1,10 @@
 /** The server's public API for a host application: the app factory and what it registers. */
+// The generated declarations that type `Slot.make` (an augmentation of shared/'s KnownSlotComponents): imported here so
+// a host application's own compile, whatever its tsconfig includes, types its registrations as server/ is typed.
+// Type-only: nothing is loaded at run time, and the declaration output (.tsbuild/server) leaves it out, so the
+// repository's test project, which reads the server through that output and registers made-up components, stays
+// untyped as before.
+import type {} from './slots/generated/known-slot-components';
 export { createApp, App, type AppOptions, DEFAULT_DIST_DIR } from './app';
 export { startServer, type StartServerOptions, type RunningServer } from './start-server';
 export { SlotRegistrationError } from './slots/slot-registry';

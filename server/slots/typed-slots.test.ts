@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import ts from 'typescript';
+import { probeErrors, probeProgram, PROBE_OPTIONS } from '../../testing/typescript-probe';
 
 const ROOT_DIR = path.resolve(__dirname, '../..');
 /** A file of server code that exists only in this test's compiler host. */
@@ -9,34 +9,10 @@ const KNOWN_SLOT_COMPONENTS_FILE = path.join(ROOT_DIR, 'server', 'slots', 'gener
 
 /** Compiles `code` as a server file beside the generated declarations with tsc; returns its errors, by line. */
 function compileErrors(code: string): Array<{ line: number; message: string }> {
-  const options: ts.CompilerOptions = {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    strict: true,
-    noEmit: true,
-    skipLibCheck: true,
-    types: [],
-    lib: ['lib.es2023.d.ts'],
-  };
-  const host = ts.createCompilerHost(options);
-  const readFile = host.readFile.bind(host);
-  const fileExists = host.fileExists.bind(host);
-  host.readFile = (file) => (path.resolve(file) === PROBE_FILE ? code : readFile(file));
-  host.fileExists = (file) => path.resolve(file) === PROBE_FILE || fileExists(file);
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (file, language, ...rest) =>
-    path.resolve(file) === PROBE_FILE
-      ? ts.createSourceFile(file, code, language)
-      : getSourceFile(file, language, ...rest);
-  const program = ts.createProgram([PROBE_FILE, KNOWN_SLOT_COMPONENTS_FILE], options, host);
-  return ts
-    .getPreEmitDiagnostics(program)
-    .filter((diagnostic) => diagnostic.file !== undefined && path.resolve(diagnostic.file.fileName) === PROBE_FILE)
-    .map((diagnostic) => ({
-      line: diagnostic.file!.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1,
-      message: ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'),
-    }));
+  return probeErrors(
+    probeProgram(PROBE_FILE, code, PROBE_OPTIONS, [PROBE_FILE, KNOWN_SLOT_COMPONENTS_FILE]),
+    PROBE_FILE,
+  );
 }
 
 describe('typed registrations (server code sees the generated declarations)', () => {
