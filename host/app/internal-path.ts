@@ -5,8 +5,11 @@ import { SIGN_IN_PATH } from '../../shared';
  * (another origin, `//host`, the sign-in page itself) falls back to the dashboard.
  */
 export function internalPath(value: unknown, fallback = '/'): string {
-  // A backslash reads as a slash in a URL: `/\host` is `//host`, another origin.
-  if (typeof value !== 'string' || !value.startsWith('/') || /^\/[/\\]/.test(value)) return fallback;
+  // A backslash reads as a slash in a URL: `/\host` is `//host`, another origin. The URL parser also deletes tab,
+  // newline and carriage return wherever they are (`/<TAB>/host` is `//host` too); no page path of ours has them.
+  if (typeof value !== 'string' || !value.startsWith('/') || /^\/[/\\]/.test(value) || /[\t\n\r]/.test(value)) {
+    return fallback;
+  }
   const page = value.split(/[?#]/, 1)[0];
   if (page === SIGN_IN_PATH) return fallback;
   return value;

@@ -1,5 +1,7 @@
 import { HOST_REFRESH_EVENT, type MePayload, type SessionBootData } from '../../shared';
 import { createFakeApi, UNAUTHENTICATED, type FakeApi, type FakeResponse } from '../../testing/host/fake-api';
+import { createApiClient, type RequestInitLike, type ResponseLike } from './api-client';
+import { HOST_MESSAGES } from './messages';
 import { SlotSource } from './slot-source';
 
 const SLOTS = { slots: { 'login-before-form': [{ component: 'LoginNotice', props: {} }] } };
@@ -194,6 +196,23 @@ describe('SlotSource: following the session', () => {
     expect(fake.count('GET', '/meta')).toBe(3);
   });
 
+  it('does not give out the early GET /meta after a tenant switch made while it was in flight: it asks again', async () => {
+    const acme = held({ body: metaWith('acme') });
+    const fake = createFakeApi({
+      'GET /me': { body: ME },
+      'GET /meta': acme.route,
+      'POST /tenant': { body: { user: { ...ME.user, currentTenant: 'globex' } } },
+    });
+    const source = new SlotSource({ client: fake.client, pathname: '/' });
+    await settle();
+    fake.routes.set('GET /meta', { body: metaWith('globex') });
+    await source.session.switchTenant('globex');
+    acme.release();
+    await settle();
+    expect(requested(fake)).toEqual(['GET /me', 'GET /meta', 'POST /tenant', 'GET /meta']);
+    expect(shownText(source)).toBe('globex');
+  });
+
   it('uses each early request for the first load of its kind only: a later sign-in asks the server', async () => {
     const fake = createFakeApi({
       'GET /me': UNAUTHENTICATED,
@@ -240,6 +259,85 @@ describe('SlotSource: following the session', () => {
     expect(source.snapshot().error).not.toBeNull();
     expect(error).toHaveBeenCalledTimes(1);
     error.mockRestore();
+  });
+});
+
+/**
+ * A fetch whose every GET /meta answers 200 at once, then waits with its body: the test sends it (`answer`) or cuts
+ * it (`cut`) the way a browser does when the page navigates away (or the connection drops) while the body is still
+ * arriving: reading it rejects with an AbortError that no signal of the page made. Aborting the request's own signal
+ * cuts its body too, as a browser does.
+ */
+function metaHeldInFlight() {
+  const bodies: { answer(body: unknown): void; cut(): void }[] = [];
+  const fetch = (url: string, init: RequestInitLike): Promise<ResponseLike> => {
+    if (url === '/me') return Promise.resolve({ ok: true, status: 200, json: () => Promise.resolve(ME) });
+    const body = new Promise<unknown>((answer, reject) => {
+      const cut = () => reject(new DOMException('The operation was aborted.', 'AbortError'));
+      bodies.push({ answer, cut });
+      (init.signal as AbortSignal | undefined)?.addEventListener('abort', cut);
+    });
+    return Promise.resolve({ ok: true, status: 200, json: () => body });
+  };
+  return { client: createApiClient(fetch), bodies };
+}
+
+describe('SlotSource: answers that are not a payload', () => {
+  const carriedBadSlots = (warn: jest.SpyInstance) =>
+    warn.mock.calls.filter(([line]) => String(line).includes('carried slots the host ignored'));
+  let warn: jest.SpyInstance;
+  let error: jest.SpyInstance;
+  beforeEach(() => {
+    warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  it('does not take a GET /meta cut off in flight (the page navigating away) for a payload with bad slots', async () => {
+    const meta = metaHeldInFlight();
+    const source = new SlotSource({ client: meta.client, pathname: '/' });
+    await settle();
+    expect(source.snapshot().status).toBe('loading');
+    meta.bodies[0]!.cut();
+    await settle();
+    expect(carriedBadSlots(warn)).toEqual([]);
+    // A load that failed, said as such: the page got no slot data, not slot data it had to drop.
+    expect(source.snapshot()).toMatchObject({ status: 'error', error: HOST_MESSAGES.slotDataNoPayload, slots: {} });
+    expect(error.mock.calls).toEqual([
+      [HOST_MESSAGES.slotDataFailureLog, { source: '/meta', error: HOST_MESSAGES.slotDataNoPayload }],
+    ]);
+  });
+
+  it('reports nothing for a superseded GET /meta whose body its abort cut, and shows the one that replaced it', async () => {
+    const meta = metaHeldInFlight();
+    const source = new SlotSource({ client: meta.client, pathname: '/' });
+    await settle();
+    meta.bodies[0]!.answer(metaWith('first'));
+    await settle();
+    expect(shownText(source)).toBe('first');
+
+    source.snapshot().refresh();
+    // Superseded while its body arrives: its abort cuts the body.
+    source.snapshot().refresh();
+    expect(meta.bodies).toHaveLength(3);
+    await settle();
+    meta.bodies[2]!.answer(metaWith('second'));
+    await settle();
+    expect(shownText(source)).toBe('second');
+    expect(carriedBadSlots(warn)).toEqual([]);
+    expect(error).not.toHaveBeenCalled();
+  });
+
+  it('still reports a payload whose slots are bad, and a null one', async () => {
+    for (const body of [{ dashboards: [], modules: [], slots: 'nope' }, null]) {
+      warn.mockClear();
+      const fake = createFakeApi({ 'GET /me': { body: ME }, 'GET /meta': { body } });
+      const source = new SlotSource({ client: fake.client, pathname: '/' });
+      await settle();
+      expect(source.snapshot()).toMatchObject({ status: 'ready', slots: {} });
+      expect(warn.mock.calls).toEqual([['[slots] /meta carried slots the host ignored: `slots` is not an object.']]);
+    }
+    expect(error).not.toHaveBeenCalled();
   });
 });
 

@@ -50,6 +50,7 @@ interface Loaded {
   error: string | null;
 }
 
+const PATH_OF: Readonly<Record<SlotDataRequest, string>> = { meta: '/meta', slots: '/slots' };
 const EMPTY_SLOTS: SlotMap = Object.freeze({});
 const LOADING: SlotData = Object.freeze({
   status: 'loading',
@@ -96,6 +97,12 @@ export class SlotSource extends ExternalStore<SlotData> {
   private readonly client: ApiClient;
   /** The early requests still unused: each answers the first load of its own kind, if that is the page's first. */
   private pending: { meta: Promise<MetaPayload> | null; slots: Promise<SlotsPayload> | null };
+  /**
+   * The session scope (who, in which tenant) the early requests were made for: that of the page's first load. A load
+   * in another scope (a tenant switched before the early answer came) must ask the server: the early answer is
+   * another tenant's.
+   */
+  private pendingScope: string | null = null;
   /** What the remotes' registration is awaited from; null once they are known. */
   private remotesPending: Promise<unknown> | null = null;
   private revision = 0;
@@ -161,7 +168,7 @@ export class SlotSource extends ExternalStore<SlotData> {
       this.inFlight = null;
     } else if (this.inFlight?.key !== key) {
       this.inFlight?.controller.abort();
-      this.load(source, key, identityKey);
+      this.load(source, key, identityKey, session.scope);
     }
     // A refresh within the same identity keeps giving out the current data; another identity starts from nothing.
     const current = ready && this.loaded !== null && this.loaded.identityKey === identityKey ? this.loaded : null;
@@ -187,13 +194,15 @@ export class SlotSource extends ExternalStore<SlotData> {
     );
   }
 
-  private load(source: SlotDataRequest, key: string, identityKey: string): void {
+  private load(source: SlotDataRequest, key: string, identityKey: string, scope: string): void {
     const controller = new AbortController();
     this.inFlight = { key, controller };
-    const path = source === 'meta' ? '/meta' : '/slots';
+    const path = PATH_OF[source];
     // The early request of the other kind is never used once the page's first load is of this kind.
     if (source === 'meta') this.pending.slots = null;
     else this.pending.meta = null;
+    this.pendingScope ??= scope;
+    if (scope !== this.pendingScope) this.pending = { meta: null, slots: null };
     const initial: Promise<MetaPayload | SlotsPayload> | null = this.pending[source];
     const request = initial ?? this.client.get<MetaPayload | SlotsPayload>(path, controller.signal);
     // The early request is dropped once a load that used it settles (not when one is abandoned before).
@@ -204,6 +213,13 @@ export class SlotSource extends ExternalStore<SlotData> {
       (payload) => {
         if (controller.signal.aborted) return;
         settled();
+        // JSON is never `undefined`: the client answers so for a body it could not read as JSON, most often one cut
+        // off in flight (a browser aborts the page's requests when it navigates away, without the page's signal).
+        // A failed request, then, not a payload whose slots were bad.
+        if (payload === undefined) {
+          this.fail(source, identityKey, new Error(HOST_MESSAGES.slotDataNoPayload));
+          return;
+        }
         const parsed = parseSlotMap((payload as Partial<SlotsPayload> | null)?.slots);
         if (parsed.problems.length > 0) {
           console.warn(`[slots] ${path} carried slots the host ignored: ${parsed.problems.join('; ')}.`);
@@ -220,17 +236,22 @@ export class SlotSource extends ExternalStore<SlotData> {
       (error: unknown) => {
         if (controller.signal.aborted) return;
         settled();
-        const message = error instanceof Error ? error.message : String(error);
-        this.loaded = { identityKey, status: 'error', slots: EMPTY_SLOTS, meta: null, error: message };
-        if (source === 'meta' && error instanceof ApiError && error.status === 401) {
-          // Expiring the session loads GET /slots for the signed-out page (a new identity: loading first).
-          this.session.expire();
-        } else {
-          console.error(HOST_MESSAGES.slotDataFailureLog, { source: path, error: message });
-        }
-        this.sync();
+        this.fail(source, identityKey, error);
       },
     );
+  }
+
+  /** Gives out a load that failed, and reports it (a 401 on GET /meta ends the session instead). */
+  private fail(source: SlotDataRequest, identityKey: string, error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.loaded = { identityKey, status: 'error', slots: EMPTY_SLOTS, meta: null, error: message };
+    if (source === 'meta' && error instanceof ApiError && error.status === 401) {
+      // Expiring the session loads GET /slots for the signed-out page (a new identity: loading first).
+      this.session.expire();
+    } else {
+      console.error(HOST_MESSAGES.slotDataFailureLog, { source: PATH_OF[source], error: message });
+    }
+    this.sync();
   }
 }
 

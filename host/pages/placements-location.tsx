@@ -142,13 +142,13 @@ function SlotEditor({ at, isPublic, schema, problems, change }: SlotEditorProps)
       </div>
       {!isPublic && (
         <div className="form__field">
-          <label htmlFor={`${id}-rule`}>Shown when (a rule in JSON; empty: always)</label>
+          <label htmlFor={`${id}-rule`}>Shown when rule of {name}</label>
           <textarea
             id={`${id}-rule`}
             rows={2}
             value={rule}
             aria-invalid={ruleError !== null}
-            aria-describedby={ruleError === null ? undefined : `${id}-rule-error`}
+            aria-describedby={`${id}-rule-hint`}
             onChange={(event) => {
               const text = event.target.value;
               setRule(text);
@@ -170,11 +170,9 @@ function SlotEditor({ at, isPublic, schema, problems, change }: SlotEditorProps)
               }
             }}
           />
-          {ruleError !== null && (
-            <p className="field__error" id={`${id}-rule-error`}>
-              {ruleError}
-            </p>
-          )}
+          <p className={ruleError === null ? 'field__help' : 'field__error'} id={`${id}-rule-hint`}>
+            {ruleError ?? 'A rule in JSON; empty: always.'}
+          </p>
         </div>
       )}
       <PlacementEntryBody

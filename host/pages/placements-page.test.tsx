@@ -85,6 +85,11 @@ describe('the placements page', () => {
         .getAllByLabelText(/^Shown when/)
         .map((field) => (field as HTMLTextAreaElement).value);
     expect(rules()).toEqual(['', '{"roles":["editor"]}']);
+    // Each box is named after its slot, so a screen reader tells them apart.
+    expect(within(section).getByLabelText('Shown when rule of Welcome (team_news)')).toHaveProperty(
+      'value',
+      '{"roles":["editor"]}',
+    );
     fireEvent.click(within(section).getByRole('button', { name: 'Remove NewsTicker (team_news)' }));
     await waitFor(() => expect(rules()).toEqual(['{"roles":["editor"]}']));
     expect(within(section).getByLabelText('Priority of Welcome (team_news)')).toHaveProperty('value', '20');
@@ -144,7 +149,7 @@ describe('the placements page', () => {
     });
     renderApp(fake);
     const section = await locationSection();
-    const rule = within(section).getAllByLabelText(/^Shown when/)[0]!;
+    const rule = within(section).getByLabelText('Shown when rule of NewsTicker (team_news)');
     fireEvent.change(rule, { target: { value: '{"tenants": ' } });
     expect(within(section).getByText('Not JSON yet, e.g. {"roles": ["editor"]}.'));
     fireEvent.change(rule, { target: { value: '{"tenants": ["acme"]}' } });
@@ -251,7 +256,7 @@ describe('publishing what the page shows', () => {
     const fake = api([OPERATOR_ROLE]);
     renderApp(fake);
     const section = await locationSection();
-    const rule = within(section).getAllByLabelText(/^Shown when/)[0]!;
+    const rule = within(section).getByLabelText('Shown when rule of NewsTicker (team_news)');
     fireEvent.change(rule, { target: { value: '{"roles": ["operator"]' } });
     // Unsaved, though the draft could not take it.
     expect(screen.getByText(/Unsaved changes\./));

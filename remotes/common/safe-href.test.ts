@@ -18,10 +18,41 @@ describe('safeHref', () => {
     expect(safeHref('')).toBeUndefined();
   });
 
+  it('refuses paths the browser resolves to another origin', () => {
+    // Backslashes read as slashes, and the URL parser deletes tab, newline and carriage return anywhere.
+    for (const value of [
+      '/\\evil.example/x',
+      '\\\\evil.example/x',
+      '\\evil.example/x',
+      '/\t/evil.example/y',
+      '/\n/evil.example/y',
+      '/\r/evil.example/y',
+      '\t//evil.example/y',
+      '/\t\\evil.example/y',
+    ]) {
+      expect(safeHref(value)).toBeUndefined();
+    }
+  });
+
+  it('hands out the link the browser will follow, without the characters it deletes', () => {
+    expect(safeHref('/records/1')).toBe('/records/1');
+    expect(safeHref('/rec\tords/\n1')).toBe('/records/1');
+    expect(safeHref('https://x')).toBe('https://x/');
+    expect(safeHref('java\tscript:alert(1)')).toBeUndefined();
+  });
+
   it('tells external links from site links', () => {
     expect(isExternalHref('https://example.org/')).toBe(true);
+    expect(isExternalHref('https://x')).toBe(true);
+    expect(isExternalHref('//evil.example/x')).toBe(true);
+    expect(isExternalHref('/\\evil.example/x')).toBe(true);
+    expect(isExternalHref('/\t/evil.example/y')).toBe(true);
+    expect(isExternalHref('\\\\evil.example/x')).toBe(true);
     expect(isExternalHref(`${window.location.origin}/resources`)).toBe(false);
     expect(isExternalHref('/resources')).toBe(false);
+    expect(isExternalHref('/records/1')).toBe(false);
+    expect(isExternalHref('#main')).toBe(false);
+    expect(isExternalHref('mailto:help@example.com')).toBe(false);
   });
 });
 

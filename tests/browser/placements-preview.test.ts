@@ -46,7 +46,7 @@ it('renders the draft’s slots with the remotes’ components, follows a props 
   expect(await revisions.json()).toEqual({ revisions: [] });
 
   // Shown to operators only: previewed as a viewer, the slot is gone from the stage and named with its rule.
-  await section.getByLabel('Shown when (a rule in JSON; empty: always)').fill('{"roles": ["operator"]}');
+  await section.getByLabel(`Shown when rule of ${NAME}`).fill('{"roles": ["operator"]}');
   await preview.getByLabel('As role').selectOption('viewer');
   const hidden = preview.locator('[data-preview-slot="WelcomeCard"][data-preview-outcome="hidden"]');
   await hidden.waitFor();
