@@ -19,6 +19,7 @@ beforeEach(() => {
   write('main.0123abcdef.js', 'console.log("hashed");');
   write('main.0123abcdef.js.map', '{"version":3}');
   write('nested/mf-manifest.json', '{"name":"team"}');
+  write('nested/mf-stats.json', '{"exposes":[{"path":"./src/Secret.tsx"}]}');
   write('.secret', 'not for anyone');
 });
 afterEach(() => dir.remove());
@@ -94,6 +95,26 @@ describe('serveBuildOutput', () => {
     }
     await request(app).post('/files/remoteEntry.js').expect(404);
     await request(appServing(true)).get('/files/main.0123abcdef.js.map').expect(200);
+  });
+
+  it('keeps the files that reveal the source (maps, mf-stats.json) back unless sourceMaps, however they are spelt', async () => {
+    const hidden = appServing(false);
+    for (const target of [
+      '/files/nested/mf-stats.json',
+      '/files/nested/MF-STATS.JSON',
+      '/files/nested%2fmf-stats.json',
+      '/files/main.0123abcdef.js.map',
+      '/files/main.0123abcdef.js.MAP',
+    ]) {
+      const response = await request(hidden).get(target);
+      expect({ target, status: response.status }).toEqual({ target, status: 404 });
+      expect(response.text).not.toContain('Secret.tsx');
+    }
+    // The rest of the folder is served as before.
+    await request(hidden).get('/files/nested/mf-manifest.json').expect(200);
+    const shown = appServing(true);
+    expect((await request(shown).get('/files/nested/mf-stats.json').expect(200)).text).toContain('Secret.tsx');
+    await request(shown).get('/files/main.0123abcdef.js.map').expect(200);
   });
 
   it('serves a rebuilt stable file within a second, without a restart, and forgets a removed one', async () => {

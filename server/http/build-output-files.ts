@@ -7,6 +7,13 @@ import { chooseCoding, compressCopies, isCompressible, type CodedCopies } from '
 /** Build files named with a content hash (`[name].[contenthash:10].js`, maps included): their content never changes. */
 const HASHED_FILE = /\.[0-9a-f]{8,}\.(?:js|css|mjs)(?:\.map)?$/;
 
+/**
+ * Build files no page loads that hand out the source: the source maps, and the federation plugin's build statistics
+ * (`mf-stats.json`, which lists the source files of every exposed module). Served only with `sourceMaps` (outside
+ * production by default), as docs/remote-teams.md asks the teams to keep them off their own origins.
+ */
+const SOURCE_REVEALING_FILE = /\.map$|^mf-stats\.json$/i;
+
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const REVALIDATE = 'no-cache';
 
@@ -60,7 +67,7 @@ function codedEtag(etag: string, coding: string): string {
 
 /**
  * Serves a folder of build output (the host shell, a remote) from memory, with that cache policy: no directory
- * index or redirect, no dotfiles, source maps only when `sourceMaps` says so, and whatever is not a file falls
+ * index or redirect, no dotfiles, source maps and `mf-stats.json` only when `sourceMaps` says so, and whatever is not a file falls
  * through to the next route (in the end, the JSON 404). A text file of 1 KiB or more is also sent compressed (brotli,
  * else gzip) to a client that accepts it, once its copies are made in the background (content-coding.ts).
  *
@@ -159,7 +166,10 @@ export function serveBuildOutput(dir: string, options: { sourceMaps: boolean; no
   };
 }
 
-/** The file a request path names inside `root`, or null: not decodable, outside it, a dotfile, or a hidden map. */
+/**
+ * The file a request path names inside `root`, or null: not decodable, outside it, a dotfile, or a file that reveals
+ * the source while `sourceMaps` is off.
+ */
 function fileFor(root: string, requestPath: string, sourceMaps: boolean): string | null {
   let decoded: string;
   try {
@@ -170,7 +180,8 @@ function fileFor(root: string, requestPath: string, sourceMaps: boolean): string
   if (decoded.includes('\0') || decoded.endsWith('/')) return null;
   const segments = decoded.split('/').filter((segment) => segment !== '');
   if (segments.length === 0 || segments.some((segment) => segment.startsWith('.'))) return null;
-  if (!sourceMaps && decoded.endsWith('.map')) return null;
   const file = path.join(root, ...segments);
-  return file.startsWith(`${root}${path.sep}`) ? file : null;
+  if (!file.startsWith(`${root}${path.sep}`)) return null;
+  // The name as the file system reads it: whatever separator or letter case the path used.
+  return !sourceMaps && SOURCE_REVEALING_FILE.test(path.basename(file)) ? null : file;
 }

@@ -1,13 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import type { PlainHandler } from '../http/plain-handler';
+import { routeLabel } from './declared-route';
+import { errorAnswerRoute } from './error-answer-route';
 import type { MetricsRegistry } from './metrics-registry';
 import { RequestDurationHistogram } from './request-duration-histogram';
 
 /** Seconds: from a cached `/slots` answer (under a millisecond) to a slow sign-in (scrypt, a busy database). */
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/** The route label of a request no route matched: files, documents and 404s (their URLs are never labels). */
+/** The route label of a request no route matched or was refused on its way to: files, and paths no route serves. */
 export const UNMATCHED_ROUTE = '(other)';
 
 /**
@@ -32,7 +34,7 @@ export function createHttpMetrics(metrics: MetricsRegistry): HttpMetrics {
   };
   return {
     middleware: (req, res, next) => {
-      time(req, res, () => routeOf(req));
+      time(req, res, () => routeOf(req, res.statusCode));
       next();
     },
     timeAs: (route) => (req, res, next) => {
@@ -50,11 +52,14 @@ export interface HttpMetrics {
   timeAs(route: string): PlainHandler;
 }
 
-/** The pattern of the route that answered, with its routers' mount paths; UNMATCHED_ROUTE when none did. */
-export function routeOf(req: Request): string {
-  const path: unknown = (req.route as { path?: unknown } | undefined)?.path;
-  if (typeof path === 'string') return `${req.baseUrl}${path}`;
-  // A route of several paths (the host's pages): all of them, a bounded label all the same.
-  if (Array.isArray(path)) return path.map((one) => `${req.baseUrl}${String(one)}`).join('|');
-  return UNMATCHED_ROUTE;
+/**
+ * The pattern of the route that answered, with its routers' mount paths; for an error answered before the route
+ * ran (the session store down), the route it was refused on its way to; UNMATCHED_ROUTE otherwise.
+ */
+export function routeOf(req: Request, status: number): string {
+  return (
+    routeLabel(req.baseUrl, (req.route as { path?: unknown } | undefined)?.path) ??
+    errorAnswerRoute(req, status) ??
+    UNMATCHED_ROUTE
+  );
 }

@@ -1,14 +1,24 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
 import { getRPCMetadata, RPCType, setRPCMetadata, type RPCMetadata } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { registerInstrumentations } from '@opentelemetry/instrumentation';
+import { registerInstrumentations, type InstrumentationBase } from '@opentelemetry/instrumentation';
 import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { errorAnswerRoute } from './error-answer-route';
 
 /** A started OpenTelemetry SDK: what stops it (its last spans sent first). */
 export interface TracingSdk {
@@ -40,20 +50,7 @@ export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
   });
   provider.register();
-  const unregister = registerInstrumentations({
-    tracerProvider: provider,
-    instrumentations: [
-      new HttpInstrumentation({
-        ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has(req.url ?? ''),
-      }),
-      // Routers and route handlers, not every middleware: a span per middleware layer cost /slots half its
-      // throughput in the benchmark (npm run bench -- --only=observability), for spans that say little.
-      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
-      // Queries of a request (or another traced operation) only: the releases poll, every second on every host,
-      // would otherwise send a trace of its own each time.
-      new PgInstrumentation({ requireParentSpan: true }),
-    ],
-  });
+  const unregister = registerInstrumentations({ tracerProvider: provider, instrumentations: createInstrumentations() });
   return {
     nameRoute(route) {
       // What Express's instrumentation does for its routes: the HTTP instrumentation reads it when the answer ends.
@@ -71,13 +68,46 @@ export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
 }
 
 /**
+ * The instrumentations the SDK registers, as it configures them (exported for the tests, which patch the modules
+ * themselves: Jest's module loader is not the one the instrumentations hook).
+ */
+export function createInstrumentations(): InstrumentationBase[] {
+  return [
+    new HttpInstrumentation({
+      ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has(req.url ?? ''),
+      // Called as a span ends, once the instrumentation named it by the route Express last reported: that of the
+      // last layer that ran, which for a request the session step refused (its store or the database down) is the
+      // step's mount, all its paths. An error answer is named as the request-duration metric labels it instead: by
+      // its route, or the one it was refused on its way to. Successes and outgoing requests are left alone at once.
+      applyCustomAttributesOnSpan: (span, request, response) => {
+        const route = errorAnswerRoute(request, response.statusCode ?? 0);
+        if (route !== undefined) nameSpanRoute(span, request.method, route);
+      },
+    }),
+    // Routers and route handlers, not every middleware: a span per middleware layer cost /slots half its
+    // throughput in the benchmark (npm run bench -- --only=observability), for spans that say little.
+    new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
+    // Queries of a request (or another traced operation) only: the releases poll, every second on every host,
+    // would otherwise send a trace of its own each time.
+    new PgInstrumentation({ requireParentSpan: true }),
+  ];
+}
+
+/** A request's span named by its route, as the HTTP instrumentation names it: `GET /meta`, `http.route`. */
+function nameSpanRoute(span: Span, method: string | undefined, route: string): void {
+  span.updateName(`${method ?? 'GET'} ${route}`);
+  span.setAttribute('http.route', route);
+}
+
+/**
  * A server span for each request `listener` answers, for servers the HTTP instrumentation does not see: node:http2's
  * (HTTPS from the server itself: HTTP/2, and HTTP/1.1 on the same port). The same span as the instrumentation's for
  * node:http: the caller's `traceparent` as parent, the route named by Express (or by the public fast path) through
- * the RPC metadata, `GET /route` as its name once known, the old HTTP attributes the instrumentation sets by default,
- * an error status for a 5xx or an answer cut short.
+ * the RPC metadata (an error answer by the route errorAnswerRoute gives, as over node:http), `GET /route` as its name
+ * once known, the old HTTP attributes the instrumentation sets by default, an error status for a 5xx or an answer cut
+ * short. Exported for the tests.
  */
-function traceServerRequests(tracer: Tracer, listener: RequestListener): RequestListener {
+export function traceServerRequests(tracer: Tracer, listener: RequestListener): RequestListener {
   return (req, res) => {
     if (UNTRACED_PATHS.has(req.url ?? '')) {
       listener(req, res);
@@ -91,11 +121,9 @@ function traceServerRequests(tracer: Tracer, listener: RequestListener): Request
     const end = () => {
       if (ended) return;
       ended = true;
-      const route = metadata.type === RPCType.HTTP ? metadata.route : undefined;
-      if (route !== undefined) {
-        span.updateName(`${method} ${route}`);
-        span.setAttribute('http.route', route);
-      }
+      const route =
+        errorAnswerRoute(req, res.statusCode) ?? (metadata.type === RPCType.HTTP ? metadata.route : undefined);
+      if (route !== undefined) nameSpanRoute(span, method, route);
       span.setAttribute('http.status_code', res.statusCode);
       if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       else if (!res.writableFinished) span.setStatus({ code: SpanStatusCode.ERROR, message: 'answer cut short' });

@@ -19,7 +19,7 @@ export interface RemotesRouterOptions {
   registry: RemoteRegistry;
   /** Whether the host may show failed slots' details (the server does not run in production). */
   showSlotDetails?: boolean;
-  /** Serve the remotes' source maps (`*.map`). */
+  /** Serve the remotes' source maps (`*.map`) and build statistics (`mf-stats.json`): files that reveal the source. */
   sourceMaps: boolean;
   /** The remotes of one request when they differ from everyone's (a canary or a preview); null when they do not. */
   forRequest?: (req: Request) => RemoteDescriptor[] | null;

@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import request from 'supertest';
 import { createHostPageRouter } from '../host-page/host-page-router';
-import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
+import { createFixtureDist, exposeChunk, type FixtureDist } from '../../testing/server/fixture-dist';
 import pino from 'pino';
 import { createRemotesRouter, HttpDescriptorSource, loadRemotesConfig, RemoteRegistry } from './index';
 import { RemotesConfigError } from './remotes-config-error';
@@ -19,15 +19,18 @@ beforeEach(() => {
 });
 afterEach(() => dist.remove());
 
-/** The two routers mounted as the app mounts them, then a JSON 404 like the app's. */
-function appWith(env: NodeJS.ProcessEnv = {}): Express {
+/**
+ * The two routers mounted as the app mounts them, then a JSON 404 like the app's; `sourceMaps` as in development
+ * unless told (production serves no file that reveals the source).
+ */
+function appWith(env: NodeJS.ProcessEnv = {}, sourceMaps = true): Express {
   const app = express();
   const registry = new RemoteRegistry(loadRemotesConfig({ env, distDir: dist.dir }), {
     logger: pino({ level: 'silent' }),
     source: new HttpDescriptorSource(),
   });
-  app.use(createRemotesRouter({ distDir: dist.dir, registry, sourceMaps: true }));
-  app.use(createHostPageRouter({ distDir: dist.dir, sourceMaps: true }));
+  app.use(createRemotesRouter({ distDir: dist.dir, registry, sourceMaps }));
+  app.use(createHostPageRouter({ distDir: dist.dir, sourceMaps }));
   app.use((_req, res) => {
     res.status(404).json({ error: { code: 'not_found', message: 'Not found.' } });
   });
@@ -95,6 +98,23 @@ describe('/remotes/<name>/ files', () => {
     expect(entry.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(entry.headers['content-type']).toMatch(/javascript/);
     expect(entry.text).toBe('var team_records = {};');
+  });
+
+  it('in production, answers 404 for the build-only files that reveal the source; what pages load is served', async () => {
+    dist.write('remotes/team_records/mf-stats.json', '{"exposes":[{"path":"remotes/records/components/Secret.tsx"}]}');
+    dist.write('remotes/team_records/remoteEntry.js.map', '{"version":3,"sources":["Secret.tsx"]}');
+    const production = appWith({}, false);
+    for (const file of ['mf-stats.json', 'remoteEntry.js.map']) {
+      const response = await request(production).get(`/remotes/team_records/${file}`).expect(404);
+      expect(response.body.error.code).toBe('not_found');
+      expect(response.text).not.toContain('Secret.tsx');
+    }
+    for (const file of ['mf-manifest.json', 'remoteEntry.js', exposeChunk('CopyLinkAction'), 'slots-remote.json']) {
+      await request(production).get(`/remotes/team_records/${file}`).expect(200);
+    }
+    // Development serves them, as it serves the maps.
+    await request(appWith()).get('/remotes/team_records/mf-stats.json').expect(200);
+    await request(appWith()).get('/remotes/team_records/remoteEntry.js.map').expect(200);
   });
 
   it('lets a missing file fall through to the JSON 404, and never answers with index.html', async () => {

@@ -1,0 +1,185 @@
+/**
+ * An answer the session step gives before the route runs (its store down: 503) is labelled with the route the
+ * request was for, as that route's own answers are: in `slots_http_request_duration_seconds` and on the request's
+ * span (its name and `http.route`), never by the session step's mount paths; a path no route serves stays `(other)`.
+ *
+ * The spans come from the SDK's own instrumentations (createInstrumentations), with an in-memory exporter. They patch
+ * `express` and `node:http` by hand here: Jest loads modules through its own loader, which their hooks do not see.
+ */
+import http from 'node:http';
+import { context, propagation, trace } from '@opentelemetry/api';
+import type { InstrumentationBase } from '@opentelemetry/instrumentation';
+import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import express from 'express';
+import request from 'supertest';
+import { parsePrometheusText, sampleValue } from '../../testing/server/prometheus-text';
+import { createDemoApp, signedInAgent, type DemoTestApp } from '../../testing/server/test-app';
+import { waitUntil } from '../../testing/server/wait-until';
+import { UNMATCHED_ROUTE } from './http-metrics';
+import { createInstrumentations, traceServerRequests } from './tracing-sdk';
+
+const TOKEN = 'metrics-token-for-the-tests-0123';
+const RECORDS = '/api/resources/articles/records';
+const PARENT_ID = '00f067aa0ba902b7';
+const SERVER_SPAN = 1;
+
+const exporter = new InMemorySpanExporter();
+const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+let instrumentations: InstrumentationBase[] = [];
+
+/** Applies the instrumentations' patches of `name` to `exports` (or removes them). */
+function patch(name: string, exports: unknown, how: 'patch' | 'unpatch'): void {
+  for (const instrumentation of instrumentations) {
+    for (const definition of instrumentation.getModuleDefinitions()) {
+      if (definition.name === name) definition[how]?.(exports, undefined);
+    }
+  }
+}
+
+beforeAll(() => {
+  provider.register();
+  instrumentations = createInstrumentations();
+  for (const instrumentation of instrumentations) instrumentation.setTracerProvider(provider);
+  // Before any app is made: the instrumentation wraps the layers as they are added.
+  patch('express', express, 'patch');
+});
+afterAll(async () => {
+  patch('express', express, 'unpatch');
+  for (const instrumentation of instrumentations) instrumentation.disable();
+  await provider.shutdown();
+  trace.disable();
+  context.disable();
+  propagation.disable();
+});
+
+let testApp: DemoTestApp | undefined;
+afterEach(async () => {
+  await testApp?.close();
+  testApp = undefined;
+  exporter.reset();
+});
+
+/** The demo app with metrics, and a signed-in client whose session the store then fails to read. */
+async function appWhoseSessionStoreFails() {
+  testApp = await createDemoApp({ metrics: { token: TOKEN } });
+  const agent = await signedInAgent(testApp.app);
+  // What the metrics label a route's own answers with: the same requests, the store up.
+  await agent.get('/meta').expect(200);
+  await agent.get(RECORDS).expect(200);
+  jest.spyOn(testApp.app.sessions.store, 'get').mockImplementation((_sid, callback) => {
+    callback(new Error('store down'));
+  });
+  return { app: testApp.app, agent };
+}
+
+/** The request-duration counts of a scrape: `count(labels)` of one series, and every series' labels. */
+async function durations(app: DemoTestApp['app']) {
+  const scrape = await request(app.handler).get('/metrics').set('Authorization', `Bearer ${TOKEN}`).expect(200);
+  const families = parsePrometheusText(scrape.text);
+  const name = 'slots_http_request_duration_seconds_count';
+  return {
+    count: (labels: Record<string, string>) => sampleValue(families, name, labels),
+    series: (families.get('slots_http_request_duration_seconds')?.samples ?? [])
+      .filter((sample) => sample.name === name)
+      .map((sample) => sample.labels),
+  };
+}
+
+/** A `traceparent` starting a trace of its own, so that a request's spans can be told from the others'. */
+function traceparent(digit: string): { traceId: string; header: string } {
+  const traceId = digit.repeat(32);
+  return { traceId, header: `00-${traceId}-${PARENT_ID}-01` };
+}
+
+async function serverSpanOf(traceId: string, scope?: string): Promise<ReadableSpan> {
+  const find = () =>
+    exporter
+      .getFinishedSpans()
+      .find(
+        (span) =>
+          span.spanContext().traceId === traceId &&
+          span.kind === SERVER_SPAN &&
+          (scope === undefined || span.instrumentationScope.name === scope),
+      );
+  await waitUntil(async () => find() !== undefined);
+  return find()!;
+}
+
+describe('an answer of the session step, its store down', () => {
+  it('is counted under the route it was for, as that route’s own answers are', async () => {
+    const { app, agent } = await appWhoseSessionStoreFails();
+    await agent.get('/meta').expect(503);
+    await agent.get(RECORDS).expect(503);
+    await agent.post('/logout').expect(503);
+
+    const { count, series } = await durations(app);
+    expect(count({ method: 'GET', route: '/meta', status: '200' })).toBe(1);
+    expect(count({ method: 'GET', route: '/meta', status: '503' })).toBe(1);
+    const records = '/api/resources/:name/records';
+    expect(count({ method: 'GET', route: records, status: '200' })).toBe(1);
+    expect(count({ method: 'GET', route: records, status: '503' })).toBe(1);
+    expect(count({ method: 'POST', route: '/logout', status: '503' })).toBe(1);
+    expect(series.filter((labels) => labels.status === '503').map((labels) => labels.route)).toEqual(
+      expect.not.arrayContaining([UNMATCHED_ROUTE, expect.stringContaining(',')]),
+    );
+  });
+
+  it('keeps (other) for a path no route serves', async () => {
+    const { app, agent } = await appWhoseSessionStoreFails();
+    // Under a path the session step is mounted at, so the store is asked, and fails.
+    await agent.post('/me/nothing-here').expect(503);
+    expect((await durations(app)).count({ method: 'POST', route: UNMATCHED_ROUTE, status: '503' })).toBe(1);
+  });
+});
+
+describe('the span of an answer of the session step, its store down', () => {
+  describe('over node:http (the HTTP instrumentation’s span)', () => {
+    beforeAll(() => patch('http', http, 'patch'));
+    afterAll(() => patch('http', http, 'unpatch'));
+
+    it('is named by the route it was for, with that route as http.route', async () => {
+      const { agent } = await appWhoseSessionStoreFails();
+      const meta = traceparent('a');
+      await agent.get('/meta').set('traceparent', meta.header).expect(503);
+      const metaSpan = await serverSpanOf(meta.traceId);
+      expect(metaSpan.name).toBe('GET /meta');
+      expect(metaSpan.attributes['http.route']).toBe('/meta');
+
+      const records = traceparent('b');
+      await agent.get(RECORDS).set('traceparent', records.header).expect(503);
+      const recordsSpan = await serverSpanOf(records.traceId);
+      expect(recordsSpan.name).toBe('GET /api/resources/:name/records');
+      expect(recordsSpan.attributes['http.route']).toBe('/api/resources/:name/records');
+
+      // A route ran before the session step here (the sign-out counter): the span is still named by the route.
+      const logout = traceparent('c');
+      await agent.post('/logout').set('traceparent', logout.header).expect(503);
+      const logoutSpan = await serverSpanOf(logout.traceId);
+      expect(logoutSpan.name).toBe('POST /logout');
+      expect(logoutSpan.attributes['http.route']).toBe('/logout');
+    });
+
+    it('leaves the spans of the route’s own answers as the instrumentation names them', async () => {
+      testApp = await createDemoApp();
+      const agent = await signedInAgent(testApp.app);
+      const meta = traceparent('d');
+      await agent.get('/meta').set('traceparent', meta.header).expect(200);
+      const span = await serverSpanOf(meta.traceId);
+      expect(span.name).toBe('GET /meta');
+      expect(span.attributes['http.route']).toBe('/meta');
+    });
+  });
+
+  it('over HTTP/2 (the server’s own span, traceServerRequests): named by the route it was for', async () => {
+    const { app } = await appWhoseSessionStoreFails();
+    const scope = 'server-spans-under-test';
+    const server = http.createServer(traceServerRequests(provider.getTracer(scope), app.handler));
+    const agent = await signedInAgent(server);
+    const meta = traceparent('e');
+    await agent.get('/meta').set('traceparent', meta.header).expect(503);
+    const span = await serverSpanOf(meta.traceId, scope);
+    expect(span.name).toBe('GET /meta');
+    expect(span.attributes['http.route']).toBe('/meta');
+  });
+});

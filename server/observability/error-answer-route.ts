@@ -1,0 +1,31 @@
+import { declaredRouteFor, routeLabel } from './declared-route';
+
+/** What Express adds to a request it handles (its prototype, then its router), read here without loading Express. */
+interface ExpressRequestParts {
+  app?: { router?: unknown };
+  route?: { path?: unknown };
+  baseUrl?: string;
+  originalUrl?: string;
+}
+
+/**
+ * The route label of an error answer (400 and up) Express gave: the route that ran, else the route the request was
+ * refused on its way to, by a middleware in front of it: the session step (its store or the database down: 503), a
+ * router's permission check (401, 403). Such a refusal is labelled as the route's own answers are (`/meta`,
+ * `/api/resources/:name/records`), never by the middleware's mount paths; undefined for a path no route serves.
+ *
+ * Undefined too for any other answer, so that they cost nothing more: a success (a route names itself; a file a
+ * middleware served has no route) and a request Express never saw (the public fast path, a client request). The
+ * app's router is searched only for the error answers no route gave.
+ */
+export function errorAnswerRoute(req: { method?: string; url?: string }, status: number): string | undefined {
+  if (status < 400) return undefined;
+  const { app, route, baseUrl, originalUrl } = req as ExpressRequestParts;
+  if (app === undefined) return undefined;
+  const ran = routeLabel(baseUrl ?? '', route?.path);
+  if (ran !== undefined) return ran;
+  // The path Express routed: its `originalUrl`, which no mount path has trimmed.
+  const url = originalUrl ?? req.url ?? '/';
+  const query = url.indexOf('?');
+  return declaredRouteFor(app.router, req.method ?? 'GET', query === -1 ? url : url.slice(0, query));
+}
