@@ -28,7 +28,7 @@ const INDEX_LOCK_RETRY_MS = 250;
 const BIGINT_OID = 20;
 
 /** BIGINT columns hold milliseconds and counts, far below 2^53: read them as numbers, not strings. */
-const BIGINT_AS_NUMBER: CustomTypesConfig = {
+export const BIGINT_AS_NUMBER: CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === BIGINT_OID && format !== 'binary'
       ? (value: string) => Number(value)

@@ -1,0 +1,75 @@
+/**
+ * `npm run db:copy -- --to <postgres-url> [--from <sqlite-file>]`: moves an installation from its embedded SQLite file
+ * to PostgreSQL, when it outgrows one host. Copies everything (accounts, tenants, records and the recently deleted,
+ * releases, rollouts, team tokens, audits, placements, flags, slot-load statistics, live sessions) into a new
+ * PostgreSQL database in one transaction, then builds its word index. `--from` defaults to DATABASE_PATH (else
+ * ./data/app.db), `--to` to DATABASE_URL; TLS and timeouts as the server reads them (docs/operators/scaling.md).
+ */
+import fs from 'node:fs';
+import { databasePathFromEnv } from '../config/config';
+import { postgresSettingsFromEnv } from '../config/postgres-settings';
+import { StoredRecordSource } from '../resources/stored-record-source';
+import { copySqliteToPostgres, COPIED_TABLES } from '../storage/copy-to-postgres';
+import { describeStorage } from '../storage/open-storage';
+import { PostgresEngine } from '../storage/postgres-engine';
+import { SqliteEngine } from '../storage/sqlite-engine';
+import { runCommand } from './run-command';
+
+export const DB_COPY_USAGE = 'usage: npm run db:copy -- --to <postgres://...> [--from <sqlite file>]';
+
+/** A copy's statements are bigger than a request's: the server's statement timeout, but at least this. */
+const COPY_STATEMENT_TIMEOUT_MS = 120_000;
+
+function parseArgs(args: readonly string[]): { from?: string; to?: string } | null {
+  const parsed: { from?: string; to?: string } = {};
+  for (let index = 0; index < args.length; index += 2) {
+    const [flag, value] = [args[index], args[index + 1]];
+    if ((flag !== '--from' && flag !== '--to') || value === undefined || value.startsWith('--')) return null;
+    parsed[flag === '--from' ? 'from' : 'to'] = value;
+  }
+  return parsed;
+}
+
+async function main(args: readonly string[]): Promise<number> {
+  const parsed = parseArgs(args);
+  if (parsed === null) {
+    process.stderr.write(`${DB_COPY_USAGE}\n`);
+    return 2;
+  }
+  const to = postgresSettingsFromEnv({ ...process.env, DATABASE_URL: parsed.to ?? process.env.DATABASE_URL });
+  if (!to) {
+    process.stderr.write(
+      `db:copy needs the PostgreSQL database to copy into: --to or DATABASE_URL.\n${DB_COPY_USAGE}\n`,
+    );
+    return 2;
+  }
+  const from = databasePathFromEnv({ DATABASE_PATH: parsed.from ?? process.env.DATABASE_PATH });
+  // Opening a missing file would create an empty database and copy nothing, as if it had worked.
+  if (!fs.existsSync(from)) {
+    process.stderr.write(`There is no SQLite database at ${from} (--from, else DATABASE_PATH). Nothing was copied.\n`);
+    return 1;
+  }
+  const settings = { ...to, statementTimeoutMs: Math.max(to.statementTimeoutMs, COPY_STATEMENT_TIMEOUT_MS) };
+  const where = describeStorage({ kind: 'postgres', ...settings });
+  // Migrated as a server start would: the source to this release's schema, the target created from nothing.
+  const source = SqliteEngine.open(from);
+  const target = new PostgresEngine(settings, () => undefined);
+  try {
+    await target.migrate();
+    const report = await copySqliteToPostgres(source, target);
+    const counts = COPIED_TABLES.map((table) => `${table} ${report.rows[table]}`).join(', ');
+    process.stdout.write(`Copied ${from} into ${where}:\n  ${counts}\n`);
+    process.stdout.write(
+      `  sessions ${report.sessions} (still signed in when the hosts keep the same SESSION_SECRET and no REDIS_URL)\n`,
+    );
+    const indexed = await new StoredRecordSource(target).indexWords();
+    process.stdout.write(`Indexed the words of ${indexed} records for search.\n`);
+    process.stdout.write(`Start the hosts with DATABASE_URL set to it; ${from} keeps its data.\n`);
+    return 0;
+  } finally {
+    await target.close();
+    await source.close();
+  }
+}
+
+runCommand('db:copy', () => main(process.argv.slice(2)));
