@@ -1,0 +1,40 @@
+/**
+ * `npm run db:backup -- <file>`: a consistent backup of the SQLite database at DATABASE_PATH (else ./data/app.db),
+ * made while the server runs. On PostgreSQL (DATABASE_URL set) backups are pg_dump's (docs/operators/scaling.md).
+ */
+import { databasePathFromEnv } from '../config/config';
+import { backupSqlite, BackupRefused } from '../storage/sqlite-backup';
+import { runCommand } from './run-command';
+
+export const DB_BACKUP_USAGE = 'usage: npm run db:backup -- <new file>';
+
+async function main(args: readonly string[]): Promise<number> {
+  const [destination, ...extra] = args;
+  if (!destination || destination.startsWith('--') || extra.length > 0) {
+    process.stderr.write(`${DB_BACKUP_USAGE}\n`);
+    return 2;
+  }
+  if (process.env.DATABASE_URL?.trim()) {
+    process.stderr.write(
+      'DATABASE_URL is set: the data is in PostgreSQL, backed up with pg_dump (docs/operators/scaling.md).\n',
+    );
+    return 2;
+  }
+  const source = databasePathFromEnv(process.env);
+  try {
+    const backup = await backupSqlite(source, destination);
+    const kib = Math.ceil(backup.bytes / 1024);
+    process.stdout.write(
+      `Backed up ${source} to ${backup.file} (${kib} KiB, schema ${backup.schemaVersion}, ` +
+        `${backup.accounts} accounts, ${backup.records} records), readable by this user only.\n` +
+        'To restore: stop the server, put the file at DATABASE_PATH, delete the -wal and -shm files beside it, start.\n',
+    );
+    return 0;
+  } catch (error) {
+    if (!(error instanceof BackupRefused)) throw error;
+    process.stderr.write(`${error.message} Nothing was written.\n`);
+    return 1;
+  }
+}
+
+runCommand('db:backup', () => main(process.argv.slice(2)));
