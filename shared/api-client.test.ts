@@ -184,6 +184,78 @@ describe('createApiClient', () => {
     await expect(client.get('/me', { aborted: true })).rejects.toBe(refused);
   });
 
+  describe('an answer whose body is no JSON', () => {
+    /** A real `Response` (the runtime's, as a browser's fetch gives), its body sent as this text. */
+    const sent = (status: number, text: string) => async () =>
+      new Response(text, { status, headers: { 'Content-Type': 'text/html' } });
+    const PROXY_PAGE = '<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1></body></html>';
+
+    it('is an unreadable ApiError for a success with an HTML body (a proxy or a captive portal answering)', async () => {
+      const failure = await createApiClient(sent(200, PROXY_PAGE))
+        .get('/api/resources/articles/records')
+        .catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(ApiError);
+      expect(failure).toMatchObject({
+        status: 200,
+        code: 'unreadable',
+        message: API_CLIENT_MESSAGES.unreadable,
+        request: 'GET /api/resources/articles/records',
+      });
+    });
+
+    it('says the server could not answer for a failed status with an HTML body, with its status', async () => {
+      await expect(createApiClient(sent(502, PROXY_PAGE)).post('/api/x', {})).rejects.toMatchObject({
+        name: 'ApiError',
+        status: 502,
+        code: 'internal',
+        message: API_CLIENT_MESSAGES.noAnswer(502),
+        request: 'POST /api/x',
+      });
+    });
+
+    it('is an unreadable ApiError for an empty body and for JSON cut short', async () => {
+      for (const [status, text] of [
+        [200, ''],
+        [201, ''],
+        [200, '{"records": [{"id": 1, "title": "Wel'],
+      ] as const) {
+        await expect(createApiClient(sent(status, text)).get('/api/x/1')).rejects.toMatchObject({
+          status,
+          code: 'unreadable',
+          message: API_CLIENT_MESSAGES.unreadable,
+          request: 'GET /api/x/1',
+        });
+      }
+    });
+
+    it('says a change may have been made when its answer is unreadable (trying again could make it twice)', async () => {
+      for (const send of [
+        (client: ReturnType<typeof createApiClient>) => client.post('/api/x', {}),
+        (client: ReturnType<typeof createApiClient>) => client.put('/api/x/1', {}),
+      ]) {
+        await expect(send(createApiClient(sent(201, '')))).rejects.toMatchObject({
+          code: 'unreadable',
+          message: API_CLIENT_MESSAGES.unreadableChange,
+        });
+      }
+    });
+
+    it("is an unreadable ApiError for a body cut off without the page's signal (a navigation), not for an abort", async () => {
+      const cut = new DOMException('The operation was aborted.', 'AbortError');
+      const client = createApiClient(async () => ({ ok: true, status: 200, json: () => Promise.reject(cut) }));
+      await expect(client.get('/meta')).rejects.toMatchObject({ status: 200, code: 'unreadable' });
+      // The page's own abort cut it: let through as it is, as an abort of the fetch itself.
+      await expect(client.get('/meta', { aborted: true })).rejects.toBe(cut);
+    });
+
+    it('gives out a JSON null as null, and a 204 as nothing', async () => {
+      await expect(createApiClient(sent(200, 'null')).get('/api/x')).resolves.toBeNull();
+      await expect(createApiClient(async () => new Response(null, { status: 204 })).delete('/api/x')).resolves.toBe(
+        undefined,
+      );
+    });
+  });
+
   it("uses the runtime's fetch when given none, looked up at each request", async () => {
     const original = globalThis.fetch;
     const fetchMock = jest.fn(async () => answer(200, { user: null }));

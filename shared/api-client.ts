@@ -29,6 +29,7 @@ export interface ResponseLike {
   status: number;
   /** Read for `Retry-After` only; absent in tests that do not need it. */
   headers?: { get(name: string): string | null };
+  /** The body as JSON; rejects for a body that is none (empty, not JSON, cut off), as `Response.json()` does. */
   json(): Promise<unknown>;
 }
 
@@ -45,6 +46,12 @@ export const PAGE_TENANT_HEADER = 'X-Page-Tenant';
 export const API_CLIENT_MESSAGES = {
   unreachable: 'Could not reach the server: check the connection, then try again.',
   noAnswer: (status: number) => `The server could not answer (status ${status}): try again in a moment.`,
+  /** A success whose body is no JSON: a proxy's HTML page, an empty body, or a body cut off in flight. */
+  unreadable: 'The answer of the server was cut off or was not JSON: try again in a moment.',
+  /** The same for a change: it may have been made, and trying it again could make it twice. */
+  unreadableChange:
+    'The answer of the server was cut off or was not JSON: the change may have been made. Reload to check before ' +
+    'trying again.',
 } as const;
 
 export interface ApiClientOptions {
@@ -53,7 +60,9 @@ export interface ApiClientOptions {
 }
 
 /**
- * A failed API call: the server's `{ error: { code, message, fields? } }`, or a network failure (status 0).
+ * A failed API call: the server's `{ error: { code, message, fields? } }`, or one the client tells itself: a network
+ * failure (`network`, status 0), a failed status without an error body (`internal`, that status), or a success whose
+ * body could not be read as JSON (`unreadable`, that status), never given out as a payload.
  * `retryAfterSeconds`: the server's `Retry-After` (a 429 says how long to wait), when it sent one.
  * `problems`: the lines of a refused release or activation (what would break), when the server listed them.
  * `request`: which request failed (`GET /me`), for logs and developers; the message is for the people using the page.
@@ -66,7 +75,7 @@ export interface ApiClientOptions {
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: ErrorCode | 'network',
+    readonly code: ErrorCode | 'network' | 'unreadable',
     message: string,
     readonly fields: Readonly<Record<string, string>> = {},
     readonly retryAfterSeconds: number | null = null,
@@ -131,6 +140,25 @@ function retryAfterSeconds(response: ResponseLike): number | null {
   return Number(value.trim());
 }
 
+/** What a body that is no JSON reads as: distinct from every JSON value, `null` included. */
+const UNREADABLE = Symbol('unreadable body');
+
+/**
+ * The JSON of an answer (nothing for a 204), or UNREADABLE. `json()` rejects for an empty body, one that is not JSON
+ * (a proxy's HTML page, whatever its status) and one cut off in flight (a browser cuts the page's requests when it
+ * navigates away, without the page's signal). The page's own abort cuts the body too: let through as it is, as an
+ * abort of the fetch itself.
+ */
+async function readBody(response: ResponseLike, signal: AbortSignalLike | undefined): Promise<unknown> {
+  if (response.status === 204) return undefined;
+  try {
+    return await response.json();
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    return UNREADABLE;
+  }
+}
+
 /**
  * The runtime's own fetch (browsers; Node since 18), looked up at each request so that a stub a test installs
  * later is the one called. Declared structurally: shared/ compiles without the DOM types.
@@ -155,14 +183,18 @@ export function createApiClient(fetchImpl: FetchLike = globalFetch, options: Api
     }
     if (signal) init.signal = signal;
 
+    /** A failure the client tells itself, naming the request (for logs) apart from the message (for people). */
+    const failure = (status: number, code: ApiError['code'], message: string, retryAfter: number | null = null) =>
+      new ApiError(status, code, message, {}, retryAfter, [], `${method} ${path}`);
+
     let response: ResponseLike;
     try {
       response = await fetchImpl(path, init);
     } catch (error) {
       if (signal?.aborted) throw error;
-      throw new ApiError(0, 'network', API_CLIENT_MESSAGES.unreachable, {}, null, [], `${method} ${path}`);
+      throw failure(0, 'network', API_CLIENT_MESSAGES.unreachable);
     }
-    const payload: unknown = response.status === 204 ? undefined : await response.json().catch(() => undefined);
+    const payload = await readBody(response, signal);
     if (!response.ok) {
       if (isErrorBody(payload)) {
         const { code, message, fields } = payload.error;
@@ -179,14 +211,19 @@ export function createApiClient(fetchImpl: FetchLike = globalFetch, options: Api
           storedRecordOf(payload),
         );
       }
-      throw new ApiError(
+      throw failure(
         response.status,
         'internal',
         API_CLIENT_MESSAGES.noAnswer(response.status),
-        {},
         retryAfterSeconds(response),
-        [],
-        `${method} ${path}`,
+      );
+    }
+    if (payload === UNREADABLE) {
+      const change = method !== 'GET' && method !== 'HEAD';
+      throw failure(
+        response.status,
+        'unreadable',
+        change ? API_CLIENT_MESSAGES.unreadableChange : API_CLIENT_MESSAGES.unreadable,
       );
     }
     return payload as T;

@@ -148,6 +148,7 @@ export {
 } from './day-range';
 export { ERROR_STATUS, ERROR_MESSAGES, isErrorBody, type ErrorCode, type ErrorBody } from './errors';
 export {
+  API_CLIENT_MESSAGES,
   ApiError,
   createApiClient,
   PAGE_TENANT_HEADER,

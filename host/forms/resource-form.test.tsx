@@ -1,5 +1,6 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import {
+  API_CLIENT_MESSAGES,
   UNCHANGED_FIELDS_KEY,
   VIEWER_CANNOT_CHANGE_RECORDS,
   type FormSlotProps,
@@ -17,7 +18,7 @@ import {
 } from '../core';
 import { HOST_MESSAGES } from '../loader/messages';
 import { UnsavedChangesProvider } from '../app/unsaved-changes';
-import { createFakeApi, type FakeApi } from '../../testing/host/fake-api';
+import { createFakeApi, proxyPage, type FakeApi } from '../../testing/host/fake-api';
 import { createTestSlotSource } from '../../testing/host/slot-source';
 import { ResourceForm } from './resource-form';
 
@@ -201,6 +202,18 @@ describe('ResourceForm', () => {
       { title: 'Fixed', [UNCHANGED_FIELDS_KEY]: { title: 'Hello world' } },
     ]);
     expect(onSaved).toHaveBeenCalledWith({ record: expect.objectContaining({ title: 'Fixed' }), relations: [] });
+  });
+
+  it('says a save answered with a page that is not JSON (a proxy’s) failed, and keeps what was typed', async () => {
+    const api = meApi();
+    api.routes.set('PUT /api/resources/articles/records/3', proxyPage());
+    const { onSaved } = await renderForm(api);
+    fireEvent.change(screen.getByLabelText(/Title/), { target: { value: 'Changed' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(API_CLIENT_MESSAGES.unreadableChange);
+    expect(screen.queryByText('Saved.')).toBeNull();
+    expect(screen.getByLabelText(/Title/)).toHaveProperty('value', 'Changed');
+    expect(onSaved).not.toHaveBeenCalled();
   });
 
   /** A PUT route that refuses, as the server does, a save whose `$ifUnchanged` no longer holds (409 `storedRecord`). */

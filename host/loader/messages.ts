@@ -17,8 +17,6 @@ export const HOST_MESSAGES = {
   remoteFailureLog:
     '[slots] A remote could not be loaded; its components render their fallback until the page reloads.',
   slotDataFailureLog: '[slots] Slot data could not be loaded; the page renders without slots.',
-  /** A GET /meta or GET /slots answered without a JSON body: cut off in flight, or not JSON at all. */
-  slotDataNoPayload: 'The answer of the server was cut off or was not JSON: try again in a moment.',
   remoteListFailureLog:
     '[slots] The remotes catalogue (GET /api/remotes) could not be loaded; no remote component is available.',
   unknownComponent: (component: string) =>

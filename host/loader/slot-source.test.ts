@@ -1,4 +1,4 @@
-import { HOST_REFRESH_EVENT, type MePayload, type SessionBootData } from '../../shared';
+import { API_CLIENT_MESSAGES, HOST_REFRESH_EVENT, type MePayload, type SessionBootData } from '../../shared';
 import { createFakeApi, UNAUTHENTICATED, type FakeApi, type FakeResponse } from '../../testing/host/fake-api';
 import { createApiClient, type RequestInitLike, type ResponseLike } from './api-client';
 import { HOST_MESSAGES } from './messages';
@@ -302,9 +302,9 @@ describe('SlotSource: answers that are not a payload', () => {
     await settle();
     expect(carriedBadSlots(warn)).toEqual([]);
     // A load that failed, said as such: the page got no slot data, not slot data it had to drop.
-    expect(source.snapshot()).toMatchObject({ status: 'error', error: HOST_MESSAGES.slotDataNoPayload, slots: {} });
+    expect(source.snapshot()).toMatchObject({ status: 'error', error: API_CLIENT_MESSAGES.unreadable, slots: {} });
     expect(error.mock.calls).toEqual([
-      [HOST_MESSAGES.slotDataFailureLog, { source: '/meta', error: HOST_MESSAGES.slotDataNoPayload }],
+      [HOST_MESSAGES.slotDataFailureLog, { source: '/meta', error: API_CLIENT_MESSAGES.unreadable }],
     ]);
   });
 

@@ -213,13 +213,6 @@ export class SlotSource extends ExternalStore<SlotData> {
       (payload) => {
         if (controller.signal.aborted) return;
         settled();
-        // JSON is never `undefined`: the client answers so for a body it could not read as JSON, most often one cut
-        // off in flight (a browser aborts the page's requests when it navigates away, without the page's signal).
-        // A failed request, then, not a payload whose slots were bad.
-        if (payload === undefined) {
-          this.fail(source, identityKey, new Error(HOST_MESSAGES.slotDataNoPayload));
-          return;
-        }
         const parsed = parseSlotMap((payload as Partial<SlotsPayload> | null)?.slots);
         if (parsed.problems.length > 0) {
           console.warn(`[slots] ${path} carried slots the host ignored: ${parsed.problems.join('; ')}.`);

@@ -1,13 +1,14 @@
 import '../../testing/host/router-globals';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
+  API_CLIENT_MESSAGES,
   OPERATOR_ROLE,
   PLACEMENTS_PAGE_PATH,
   type PlacementComponentsPayload,
   type PlacementsDocument,
   type PlacementsPayload,
 } from '../../shared';
-import { createFakeApi, type FakeApi, type FakeRoute } from '../../testing/host/fake-api';
+import { createFakeApi, proxyPage, type FakeApi, type FakeRoute } from '../../testing/host/fake-api';
 import { demoMe, renderAppAt } from '../../testing/host/render-app';
 import { UNSAVED_CHANGES_MESSAGE } from '../app/unsaved-changes';
 
@@ -170,6 +171,25 @@ describe('the placements page', () => {
     ]);
     expect(slots[0]!.querySelector('[data-placement-problems]')?.textContent).toMatch(/may not fill/);
     expect(slots[1]!.querySelector('[data-placement-problems]')).toBeNull();
+  });
+});
+
+describe('answers that are a page, not JSON (a proxy’s)', () => {
+  it('says the placements could not be loaded, with a way to try again', async () => {
+    renderApp(api([OPERATOR_ROLE], { 'GET /api/placements': proxyPage() }));
+    expect((await screen.findByRole('alert')).textContent).toContain(API_CLIENT_MESSAGES.unreadable);
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+  });
+
+  it('says a save so answered failed, and keeps the edits on screen', async () => {
+    renderApp(api([OPERATOR_ROLE], { 'PUT /api/placements/draft': proxyPage() }));
+    const section = await locationSection();
+    const priority = within(section).getByLabelText('Priority of NewsTicker (team_news)');
+    fireEvent.change(priority, { target: { value: '70' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
+    expect((await screen.findByRole('alert')).textContent).toContain(API_CLIENT_MESSAGES.unreadableChange);
+    expect(screen.queryByText(/^Draft saved/)).toBeNull();
+    expect(within(section).getByLabelText('Priority of NewsTicker (team_news)')).toHaveProperty('value', '70');
   });
 });
 

@@ -2,6 +2,7 @@ import '../../testing/host/router-globals';
 import axe from 'axe-core';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
+  API_CLIENT_MESSAGES,
   OPERATOR_ROLE,
   RECORDS_READ,
   RELEASES_MANAGE,
@@ -12,7 +13,7 @@ import {
   type RemoteReleasesPayload,
   type SlotStatsPayload,
 } from '../../shared';
-import { createFakeApi, type FakeApi, type FakeRoute } from '../../testing/host/fake-api';
+import { createFakeApi, proxyPage, type FakeApi, type FakeRoute } from '../../testing/host/fake-api';
 import { demoMe, renderAppAt } from '../../testing/host/render-app';
 
 const REMOTE = 'team_records';
@@ -220,6 +221,27 @@ describe('the releases page', () => {
     fireEvent.click(within(section).getByRole('button', { name: 'Start canary' }));
     await waitFor(() => expect(fake.count('POST', '/api/remotes/team_records/canary')).toBe(1));
     expect(fake.requests.find((request) => request.path.endsWith('/canary'))?.body).toMatchObject({ version: '1.1.0' });
+  });
+
+  it('says the list could not be loaded when its answer is a page that is not JSON (a proxy’s)', async () => {
+    renderApp(api([OPERATOR_ROLE], { 'GET /api/remotes/releases': proxyPage() }));
+    expect((await screen.findByRole('alert')).textContent).toContain(API_CLIENT_MESSAGES.unreadable);
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+  });
+
+  it('says the list on screen is not the new one when its reload after a change answers a page that is not JSON', async () => {
+    const fake = api([OPERATOR_ROLE], {
+      'POST /api/remotes/team_records/activate': { body: { remote: REMOTE, active: '1.2.0', canary: null } },
+    });
+    renderApp(fake);
+    const section = await remoteSection();
+    fake.routes.set('GET /api/remotes/releases', proxyPage());
+    fireEvent.click(within(section).getByRole('button', { name: 'Activate 1.2.0' }));
+    await waitFor(() =>
+      expect(statusText()).toBe(
+        `Activated team_records to 1.2.0. The list could not be reloaded (${API_CLIENT_MESSAGES.unreadable}): reload the page.`,
+      ),
+    );
   });
 
   it('says in the confirmation that activating, rolling back or serving the own build ends the running canary', async () => {

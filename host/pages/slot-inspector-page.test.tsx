@@ -1,7 +1,13 @@
 import '../../testing/host/router-globals';
 import { screen } from '@testing-library/react';
-import { SLOT_INSPECTOR_PATH, type InspectedRemote, type MePayload, type SlotInspectionPayload } from '../../shared';
-import { createFakeApi } from '../../testing/host/fake-api';
+import {
+  API_CLIENT_MESSAGES,
+  SLOT_INSPECTOR_PATH,
+  type InspectedRemote,
+  type MePayload,
+  type SlotInspectionPayload,
+} from '../../shared';
+import { createFakeApi, proxyPage, type FakeResponse } from '../../testing/host/fake-api';
 import { renderAppAt } from '../../testing/host/render-app';
 
 const ME: MePayload = {
@@ -38,11 +44,11 @@ const INSPECTION: SlotInspectionPayload = {
   ],
 };
 
-function renderInspector() {
+function renderInspector(inspection: FakeResponse = { body: INSPECTION }) {
   const fake = createFakeApi({
     'GET /me': { body: ME },
     'GET /meta': { body: { dashboards: [], modules: [], slots: {} } },
-    'GET /api/slots/inspect': { body: INSPECTION },
+    'GET /api/slots/inspect': inspection,
   });
   return renderAppAt(fake, SLOT_INSPECTOR_PATH);
 }
@@ -67,5 +73,14 @@ describe('the slot inspector’s remotes', () => {
       'answered without a usable descriptor: https://team_bad.example/… answered 404',
     );
     expect(await statusOf('team_kept')).toBe('served from its release (origin not asked)');
+  });
+});
+
+describe('the slot inspector’s server answer', () => {
+  it('says it could not be read when it is a page, not JSON (a proxy’s), and still shows what this tab saw', async () => {
+    renderInspector(proxyPage());
+    expect((await screen.findByRole('alert')).textContent).toContain(API_CLIENT_MESSAGES.unreadable);
+    expect(screen.getByRole('heading', { name: 'Slot inspector', level: 1 })).toBeTruthy();
+    expect(screen.queryByRole('region', { name: /Every remote/ })).toBeNull();
   });
 });

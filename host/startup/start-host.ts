@@ -7,7 +7,7 @@ import type { ReliabilityOptions } from '../loader/reliability-plugin';
 import { createRemoteModuleLoader, type RemoteModuleLoader } from '../loader/remote-module-loader';
 import { HOST_MESSAGES } from '../loader/messages';
 import { parseSlotMap } from '../loader/parse-slot-map';
-import { HOST_NAME, pageComponents, SIGN_IN_PATH, type MetaPayload, type SessionBootData } from '../../shared';
+import { HOST_NAME, pageComponents, SIGN_IN_PATH, type SessionBootData } from '../../shared';
 import { readBootData, readSessionData, type ParsedBootData } from './read-boot-data';
 import { SlotSource } from '../loader/slot-source';
 
@@ -126,10 +126,7 @@ export function startHost(options: StartHostOptions): HostStartup {
   const prefetchSignedInPage = (remotesKnown: Promise<void> | null): void => {
     if (!source.earlyMeta) return;
     Promise.all([source.earlyMeta, remotesKnown]).then(
-      // No payload: a body cut off in flight (the page navigating away); the slot source reports the failed load.
-      ([payload]) => {
-        if ((payload as MetaPayload | undefined) !== undefined) prefetchPage(pathname, payload.slots, 'signed-in');
-      },
+      ([payload]) => prefetchPage(pathname, payload.slots, 'signed-in'),
       // Signed out, or GET /meta failed: the slot source reports what needs reporting.
       () => undefined,
     );

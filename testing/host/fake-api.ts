@@ -3,6 +3,11 @@ import { createApiClient, type ApiClient, type ResponseLike } from '../../host/l
 export interface FakeResponse {
   status?: number;
   body?: unknown;
+  /**
+   * The body as sent, in place of `body`, for one that may not be JSON (a proxy's HTML page, an empty body, JSON cut
+   * short): read as `Response.json()` reads it, which rejects for such a body.
+   */
+  text?: string;
 }
 
 export type FakeRoute = FakeResponse | ((request: RecordedRequest) => FakeResponse | Promise<FakeResponse>);
@@ -41,7 +46,8 @@ export function createFakeApi(routes: Record<string, FakeRoute> = {}): FakeApi {
           ? await route(request)
           : route;
     const status = answer.status ?? 200;
-    const response: ResponseLike = { ok: status >= 200 && status < 300, status, json: async () => answer.body };
+    const json = async () => (answer.text === undefined ? answer.body : (JSON.parse(answer.text) as unknown));
+    const response: ResponseLike = { ok: status >= 200 && status < 300, status, json };
     return response;
   });
   return {
@@ -50,6 +56,11 @@ export function createFakeApi(routes: Record<string, FakeRoute> = {}): FakeApi {
     routes: table,
     count: (method, path) => requests.filter((request) => request.method === method && request.path === path).length,
   };
+}
+
+/** A proxy's HTML error page, answered with `status` where the server's JSON was expected. */
+export function proxyPage(status = 200): FakeResponse {
+  return { status, text: '<!DOCTYPE html><html><body><h1>Bad Gateway</h1></body></html>' };
 }
 
 export const UNAUTHENTICATED: FakeResponse = {

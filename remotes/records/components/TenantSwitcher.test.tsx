@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { HOST_BEFORE_LEAVE_EVENT, HOST_REFRESH_EVENT, type MePayload } from '../../kit';
+import { API_CLIENT_MESSAGES, HOST_BEFORE_LEAVE_EVENT, HOST_REFRESH_EVENT, type MePayload } from '../../kit';
 import { TenantSwitcher } from './TenantSwitcher';
 
 const me = (currentTenant: string): MePayload => ({
@@ -16,6 +16,11 @@ const me = (currentTenant: string): MePayload => ({
 
 function answer(status: number, body: unknown) {
   return { ok: status >= 200 && status < 300, status, json: async () => body };
+}
+
+/** A proxy's HTML page where JSON was expected: reading it as JSON fails, as `Response.json()` does. */
+function proxyPage(status = 200) {
+  return { ok: status >= 200 && status < 300, status, json: async () => JSON.parse('<!DOCTYPE html><html></html>') };
 }
 
 describe('TenantSwitcher', () => {
@@ -81,19 +86,29 @@ describe('TenantSwitcher', () => {
     window.removeEventListener(HOST_BEFORE_LEAVE_EVENT, keepPage);
   });
 
-  it('shows the server message when the switch is refused, without asking for a refresh', async () => {
-    fetchMock.mockImplementation(async (url: string) =>
-      url === '/me'
-        ? answer(200, me('acme'))
-        : answer(403, { error: { code: 'forbidden', message: 'You do not belong to that tenant.' } }),
-    );
+  it.each([
+    [
+      'refused',
+      answer(403, { error: { code: 'forbidden', message: 'You do not belong to that tenant.' } }),
+      'You do not belong to that tenant.',
+    ],
+    ['answered by a page that is not JSON (a proxy’s)', proxyPage(), API_CLIENT_MESSAGES.unreadableChange],
+  ])('shows why when the switch is %s, without asking for a refresh', async (_case, switched, said) => {
+    fetchMock.mockImplementation(async (url: string) => (url === '/me' ? answer(200, me('acme')) : switched));
     const refreshed = jest.fn();
     window.addEventListener(HOST_REFRESH_EVENT, refreshed);
     render(<TenantSwitcher />);
     fireEvent.change(await screen.findByLabelText('Tenant'), { target: { value: 'globex' } });
     fireEvent.click(screen.getByRole('button', { name: 'Switch' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('You do not belong to that tenant.');
+    expect((await screen.findByRole('alert')).textContent).toBe(said);
     expect(refreshed).not.toHaveBeenCalled();
     window.removeEventListener(HOST_REFRESH_EVENT, refreshed);
+  });
+
+  it('says the tenants could not be loaded when GET /me answers a page that is not JSON (a proxy’s)', async () => {
+    fetchMock.mockImplementation(async () => proxyPage());
+    render(<TenantSwitcher />);
+    expect(await screen.findByText(API_CLIENT_MESSAGES.unreadable)).toBeTruthy();
+    expect(screen.queryByText('Loading tenants…')).toBeNull();
   });
 });
