@@ -1,14 +1,18 @@
 /**
  * The sign-in limits on a Redis that stops answering (frozen: the connection stays open and nothing comes back, as
  * with a hung host or network): sign-in answers 503 `unavailable` after the same deadline as the session routes,
- * instead of waiting for ever, and works again once Redis answers.
+ * instead of waiting for ever, and works again once Redis answers. The deadline's timers never hold the process (a
+ * shutdown would wait for them) and end with the answer.
  */
+import { createClient } from 'redis';
 import request from 'supertest';
 import { ERROR_MESSAGES } from '../../../shared';
 import { describeWithCommand } from '../../../testing/describe-with-command';
+import { waitUntil } from '../../../testing/server/wait-until';
 import { startRedisServer, type RedisServer } from '../../../testing/server/redis-server';
 import { createDemoApp, DEMO_PASSWORD, sessionCookieOf, type TestApp } from '../../../testing/server/test-app';
 import { REDIS_ANSWER_DEADLINE_MS } from '../../storage/redis-session-storage';
+import { LoginRateLimiter } from './login-rate-limiter';
 
 const UNAVAILABLE = { error: { code: 'unavailable', message: ERROR_MESSAGES.unavailable } };
 /** The deadline and a generous margin for a slow machine: this checks that sign-in answers at all, not how fast. */
@@ -67,5 +71,55 @@ describeWithCommand(
     const refused = await signingIn(testApp)(DEMO_PASSWORD);
     expect(refused.status).toBe(503);
     expect(refused.body).toEqual(UNAVAILABLE);
+  }, 30_000);
+});
+
+describeWithCommand(
+  'redis-server',
+  ['--version'],
+  'redis-server',
+)('the deadline of the sign-in counters in Redis', () => {
+  it('keeps no process up while Redis does not answer, and is cleared once it answers', async () => {
+    const redis = await startRedisServer();
+    // A client of its own, without the session store's command timeout: the deadline's are the only timers of its length.
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    const deadlines: NodeJS.Timeout[] = [];
+    const cleared = new Set<unknown>();
+    const { setTimeout: realSetTimeout, clearTimeout: realClearTimeout } = global;
+    const setTimer = jest.spyOn(global, 'setTimeout').mockImplementation(((callback: () => void, ms?: number) => {
+      const timer = realSetTimeout(callback, ms);
+      if (ms === REDIS_ANSWER_DEADLINE_MS) deadlines.push(timer);
+      return timer;
+    }) as typeof setTimeout);
+    const clearTimer = jest.spyOn(global, 'clearTimeout').mockImplementation((timer) => {
+      cleared.add(timer);
+      realClearTimeout(timer);
+    });
+    let attempt: ReturnType<LoginRateLimiter['attempt']> | undefined;
+    try {
+      const limiter = LoginRateLimiter.create(
+        { perAccountAndIp: 3, perIp: 5, windowSeconds: 60 },
+        { kind: 'redis', client },
+      );
+      redis.pause();
+      attempt = limiter.attempt({ username: 'admin', ip: '10.0.0.1' });
+      await waitUntil(async () => deadlines.length > 0);
+      // What a shutdown waits for: a timer that holds the process keeps it up until the deadline.
+      expect(deadlines.map((timer) => timer.hasRef())).toEqual(deadlines.map(() => false));
+
+      redis.resume();
+      expect((await attempt).allowed).toBe(true);
+      // Each ended with its answer, not left to run out.
+      expect(deadlines.filter((timer) => !cleared.has(timer))).toEqual([]);
+    } finally {
+      setTimer.mockRestore();
+      clearTimer.mockRestore();
+      redis.resume();
+      // Answered before the client goes: a command the client drops would reject it unobserved.
+      await attempt?.catch(() => undefined);
+      client.destroy();
+      await redis.stop();
+    }
   }, 30_000);
 });

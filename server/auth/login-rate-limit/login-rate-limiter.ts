@@ -12,13 +12,13 @@ import {
   RateLimiterRedis,
   RateLimiterRes,
   RateLimiterSQLite,
-  RLWrapperTimeouts,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import { PostgresEngine } from '../../storage/postgres-engine';
 import { REDIS_ANSWER_DEADLINE_MS } from '../../storage/redis-session-storage';
 import { SqliteEngine } from '../../storage/sqlite-engine';
 import type { StorageEngine } from '../../storage/storage-engine';
+import { DeadlineLimiter } from './deadline-limiter';
 import {
   DEFAULT_KNOWN_CLIENT_SECONDS,
   DEFAULT_LOGIN_ACCOUNT_SLOWDOWN_SECONDS,
@@ -259,8 +259,9 @@ function makeLimiter(store: RateLimitStore, options: LimiterOptions): RateLimite
       // Bounded by the session store's deadline: the client's own command timeout covers only the wait before a
       // command is sent, and a Redis that stops answering with the connection open (a frozen host) would keep the
       // sign-in waiting for ever. Past the deadline the call rejects (the route answers 503) and the late answer is
-      // dropped; an attempt cut off this way may still be counted once Redis answers, erring on the safe side.
-      return new RLWrapperTimeouts({
+      // dropped; an attempt cut off this way may still be counted once Redis answers, erring on the safe side. The
+      // deadline holds no shutdown up (deadline-limiter.ts).
+      return new DeadlineLimiter({
         // node-redis 4+ client (`useRedisPackage`); fail at once rather than queue while Redis is unreachable.
         limiter: new RateLimiterRedis({
           ...options,
