@@ -1,7 +1,8 @@
 /**
  * An answer the session step gives before the route runs (its store down: 503) is labelled with the route the
  * request was for, as that route's own answers are: in `slots_http_request_duration_seconds` and on the request's
- * span (its name and `http.route`), never by the session step's mount paths; a path no route serves stays `(other)`.
+ * span (its name and `http.route`), never by the session step's mount paths; a path no route serves stays `(other)`,
+ * and its span is named as any request no route answers (the method alone, no `http.route`).
  *
  * The spans come from the SDK's own instrumentations (createInstrumentations), with an in-memory exporter. They patch
  * `express` and `node:http` by hand here: Jest loads modules through its own loader, which their hooks do not see.
@@ -160,6 +161,22 @@ describe('the span of an answer of the session step, its store down', () => {
       expect(logoutSpan.attributes['http.route']).toBe('/logout');
     });
 
+    it('is named as other unrouted requests are for a path no route serves, without http.route', async () => {
+      const { agent } = await appWhoseSessionStoreFails();
+      // Not under a path of the session step: how the instrumentation names a request no route answers.
+      const elsewhere = traceparent('6');
+      await agent.post('/nothing-here').set('traceparent', elsewhere.header).expect(404);
+      const unrouted = await serverSpanOf(elsewhere.traceId);
+      expect(unrouted.name).toBe('POST');
+      expect(unrouted.attributes['http.route']).toBeUndefined();
+
+      const me = traceparent('7');
+      await agent.post('/me/nothing-here').set('traceparent', me.header).expect(503);
+      const span = await serverSpanOf(me.traceId);
+      expect(span.name).toBe(unrouted.name);
+      expect(span.attributes['http.route']).toBeUndefined();
+    });
+
     it('leaves the spans of the route’s own answers as the instrumentation names them', async () => {
       testApp = await createDemoApp();
       const agent = await signedInAgent(testApp.app);
@@ -171,7 +188,7 @@ describe('the span of an answer of the session step, its store down', () => {
     });
   });
 
-  it('over HTTP/2 (the server’s own span, traceServerRequests): named by the route it was for', async () => {
+  it('over HTTP/2 (the server’s own span, traceServerRequests): named by the route it was for, if any', async () => {
     const { app } = await appWhoseSessionStoreFails();
     const scope = 'server-spans-under-test';
     const server = http.createServer(traceServerRequests(provider.getTracer(scope), app.handler));
@@ -181,5 +198,11 @@ describe('the span of an answer of the session step, its store down', () => {
     const span = await serverSpanOf(meta.traceId, scope);
     expect(span.name).toBe('GET /meta');
     expect(span.attributes['http.route']).toBe('/meta');
+
+    const me = traceparent('8');
+    await agent.post('/me/nothing-here').set('traceparent', me.header).expect(503);
+    const unrouted = await serverSpanOf(me.traceId, scope);
+    expect(unrouted.name).toBe('POST');
+    expect(unrouted.attributes['http.route']).toBeUndefined();
   });
 });

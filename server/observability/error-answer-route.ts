@@ -12,13 +12,14 @@ interface ExpressRequestParts {
  * The route label of an error answer (400 and up) Express gave: the route that ran, else the route the request was
  * refused on its way to, by a middleware in front of it: the session step (its store or the database down: 503), a
  * router's permission check (401, 403). Such a refusal is labelled as the route's own answers are (`/meta`,
- * `/api/resources/:name/records`), never by the middleware's mount paths; undefined for a path no route serves.
+ * `/api/resources/:name/records`), never by the middleware's mount paths; null for a path no route serves (whatever
+ * middleware it went through: it is labelled as any unrouted request is).
  *
- * Undefined too for any other answer, so that they cost nothing more: a success (a route names itself; a file a
+ * Undefined for any other answer, so that they cost nothing more: a success (a route names itself; a file a
  * middleware served has no route) and a request Express never saw (the public fast path, a client request). The
  * app's router is searched only for the error answers no route gave.
  */
-export function errorAnswerRoute(req: { method?: string; url?: string }, status: number): string | undefined {
+export function errorAnswerRoute(req: { method?: string; url?: string }, status: number): string | null | undefined {
   if (status < 400) return undefined;
   const { app, route, baseUrl, originalUrl } = req as ExpressRequestParts;
   if (app === undefined) return undefined;
@@ -27,5 +28,19 @@ export function errorAnswerRoute(req: { method?: string; url?: string }, status:
   // The path Express routed: its `originalUrl`, which no mount path has trimmed.
   const url = originalUrl ?? req.url ?? '/';
   const query = url.indexOf('?');
-  return declaredRouteFor(app.router, req.method ?? 'GET', query === -1 ? url : url.slice(0, query));
+  return declaredRouteFor(app.router, req.method ?? 'GET', query === -1 ? url : url.slice(0, query)) ?? null;
+}
+
+/**
+ * The route a request's span is named by once it is answered: `named` (what Express's instrumentation, or the public
+ * fast path, reported last), unless the answer is an error errorAnswerRoute labels: then its route, or none at all
+ * for a path no route serves (the span keeps the method alone, as any unrouted request's).
+ */
+export function spanRoute(
+  req: { method?: string; url?: string },
+  status: number,
+  named: string | undefined,
+): string | undefined {
+  const route = errorAnswerRoute(req, status);
+  return route === undefined ? named : (route ?? undefined);
 }

@@ -1,4 +1,4 @@
-import type { IncomingMessage, RequestListener } from 'node:http';
+import { ServerResponse, type IncomingMessage, type RequestListener } from 'node:http';
 import {
   context,
   propagation,
@@ -18,7 +18,7 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { errorAnswerRoute } from './error-answer-route';
+import { spanRoute } from './error-answer-route';
 
 /** A started OpenTelemetry SDK: what stops it (its last spans sent first). */
 export interface TracingSdk {
@@ -75,13 +75,20 @@ export function createInstrumentations(): InstrumentationBase[] {
   return [
     new HttpInstrumentation({
       ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has(req.url ?? ''),
-      // Called as a span ends, once the instrumentation named it by the route Express last reported: that of the
-      // last layer that ran, which for a request the session step refused (its store or the database down) is the
-      // step's mount, all its paths. An error answer is named as the request-duration metric labels it instead: by
-      // its route, or the one it was refused on its way to. Successes and outgoing requests are left alone at once.
-      applyCustomAttributesOnSpan: (span, request, response) => {
-        const route = errorAnswerRoute(request, response.statusCode ?? 0);
-        if (route !== undefined) nameSpanRoute(span, request.method, route);
+      // The instrumentation names a span, as its answer closes, by the route Express last reported: that of the last
+      // layer that ran, which for a request the session step refused (its store or the database down) is the step's
+      // mount, all its paths. An error answer is named as the request-duration metric labels it instead: by its
+      // route, the one it was refused on its way to, or no route for a path none serves (the method alone, as any
+      // unrouted request). Set in the reported route itself, not on the span afterwards: an attribute cannot be
+      // removed. This hook runs as the request arrives, before the instrumentation listens for the close: ours runs
+      // first. Outgoing requests (their answer is no ServerResponse) are left alone.
+      responseHook: (_span, response) => {
+        if (!(response instanceof ServerResponse)) return;
+        const metadata = getRPCMetadata(context.active());
+        if (metadata?.type !== RPCType.HTTP) return;
+        response.once('close', () => {
+          metadata.route = spanRoute(response.req, response.statusCode, metadata.route);
+        });
       },
     }),
     // Routers and route handlers, not every middleware: a span per middleware layer cost /slots half its
@@ -103,7 +110,7 @@ function nameSpanRoute(span: Span, method: string | undefined, route: string): v
  * A server span for each request `listener` answers, for servers the HTTP instrumentation does not see: node:http2's
  * (HTTPS from the server itself: HTTP/2, and HTTP/1.1 on the same port). The same span as the instrumentation's for
  * node:http: the caller's `traceparent` as parent, the route named by Express (or by the public fast path) through
- * the RPC metadata (an error answer by the route errorAnswerRoute gives, as over node:http), `GET /route` as its name
+ * the RPC metadata (an error answer by the route spanRoute gives, as over node:http), `GET /route` as its name
  * once known, the old HTTP attributes the instrumentation sets by default, an error status for a 5xx or an answer cut
  * short. Exported for the tests.
  */
@@ -121,8 +128,7 @@ export function traceServerRequests(tracer: Tracer, listener: RequestListener): 
     const end = () => {
       if (ended) return;
       ended = true;
-      const route =
-        errorAnswerRoute(req, res.statusCode) ?? (metadata.type === RPCType.HTTP ? metadata.route : undefined);
+      const route = spanRoute(req, res.statusCode, metadata.type === RPCType.HTTP ? metadata.route : undefined);
       if (route !== undefined) nameSpanRoute(span, method, route);
       span.setAttribute('http.status_code', res.statusCode);
       if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
