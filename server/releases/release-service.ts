@@ -8,7 +8,7 @@ import { releaseClashes } from './release-clashes';
 import { RELEASE_REFUSALS } from './release-refusals';
 import type { ReleaseSnapshot } from './release-snapshot';
 import type { TenantStore } from '../tenants/tenant-store';
-import { nextOf, ReleaseExistsError, type ReleaseStore, type RolloutChange } from './release-store';
+import { ReleaseExistsError, type ReleaseStore, type RolloutChange } from './release-store';
 import { ReleaseFilesCheck } from './release-files-check';
 import type { TraceContext } from '../observability/trace-context';
 
@@ -286,7 +286,7 @@ export class ReleaseService {
     if (!rollout.canary) return rollout;
     // Only while that canary still runs, checked in the transaction (see autoRollback): the active release cannot
     // have moved meanwhile, and a canary ended at the same moment by another host is not recorded twice.
-    const before = await this.parts.store.changeRollout({
+    const changed = await this.parts.store.changeRollout({
       remote,
       action: 'canary-end',
       actor,
@@ -294,7 +294,7 @@ export class ReleaseService {
       onlyIfCanary: rollout.canary.version,
     });
     await this.parts.snapshot.refresh();
-    return before === null ? this.parts.store.rollout(remote) : { remote, active: rollout.active, canary: null };
+    return changed === null ? this.parts.store.rollout(remote) : changed.after;
   }
 
   /**
@@ -319,7 +319,7 @@ export class ReleaseService {
    */
   async autoRollback(remote: string, version: string, reason: string): Promise<boolean> {
     // The store changes nothing unless `version` is still the canary; the active release is the database's.
-    const before = await this.parts.store.changeRollout({
+    const changed = await this.parts.store.changeRollout({
       remote,
       action: 'canary-auto-rollback',
       actor: AUTO_ROLLBACK_ACTOR,
@@ -328,7 +328,7 @@ export class ReleaseService {
       onlyIfCanary: version,
     });
     await this.parts.snapshot.refresh();
-    return before !== null;
+    return changed !== null;
   }
 
   /**
@@ -370,10 +370,11 @@ export class ReleaseService {
   }
 
   private async change(change: RolloutChange): Promise<RemoteRollout> {
-    // Without `onlyIfCanary` (never given here) a change is always made: `before` is the rollout it replaced.
-    const before = (await this.parts.store.changeRollout(change)) as RemoteRollout;
+    // Without `onlyIfCanary` (never given here) a change is always made. Its rollout is the one the store worked out
+    // in the transaction: `next` runs its checks there, once.
+    const { after } = (await this.parts.store.changeRollout(change))!;
     await this.parts.snapshot.refresh();
-    return { remote: change.remote, ...nextOf(change, before) };
+    return after;
   }
 
   private refuseBreaking(release: Parameters<typeof releaseProblems>[1], what: string): void {

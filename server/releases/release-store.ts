@@ -51,6 +51,12 @@ export interface RolloutChange {
   onlyIfCanary?: string;
 }
 
+/** A change of a rollout as it was made: the rollout in the database it replaced, and the one it became. */
+export interface RolloutChanged {
+  before: RemoteRollout;
+  after: RemoteRollout;
+}
+
 /** A version already published for that remote: releases are immutable. */
 export class ReleaseExistsError extends Error {
   constructor(remote: string, version: string) {
@@ -164,10 +170,10 @@ export class ReleaseStore {
   }
 
   /**
-   * Sets a remote's rollout and audits the change (before and after); resolves to the rollout it replaced, or null
-   * when `onlyIfCanary` no longer runs (nothing changed).
+   * Sets a remote's rollout and audits the change (before and after); resolves to both, or null when `onlyIfCanary`
+   * no longer runs (nothing changed).
    */
-  async changeRollout(change: RolloutChange): Promise<RemoteRollout | null> {
+  async changeRollout(change: RolloutChange): Promise<RolloutChanged | null> {
     const now = Date.now();
     return this.engine.exclusive(async (db) => {
       const row = await db
@@ -177,7 +183,10 @@ export class ReleaseStore {
         .executeTakeFirst();
       const before = row ? toRollout(row) : NO_ROLLOUT(change.remote);
       if (change.onlyIfCanary !== undefined && before.canary?.version !== change.onlyIfCanary) return null;
-      const next: RemoteRollout = { remote: change.remote, ...nextOf(change, before) };
+      const next: RemoteRollout = {
+        remote: change.remote,
+        ...(typeof change.next === 'function' ? change.next(before) : change.next),
+      };
       const values = {
         active_version: next.active,
         canary_version: next.canary?.version ?? null,
@@ -193,7 +202,7 @@ export class ReleaseStore {
           .execute();
       const after = change.reason === undefined ? rolloutJson(next) : { ...rolloutJson(next), reason: change.reason };
       await audit(db, change.remote, change.action, change.actor, now, rolloutJson(before), after);
-      return before;
+      return { before, after: next };
     });
   }
 
@@ -220,11 +229,6 @@ export class ReleaseStore {
       after: JSON.parse(row.after) as JsonValue,
     }));
   }
-}
-
-/** The rollout `change` makes of `before`, the rollout in the database when it is made. */
-export function nextOf(change: Pick<RolloutChange, 'next'>, before: RemoteRollout): RolloutNext {
-  return typeof change.next === 'function' ? change.next(before) : change.next;
 }
 
 async function audit(

@@ -55,13 +55,16 @@ function storeCases(freshSettings: () => Promise<StorageSettings>): void {
       next: { active: '1.0.0', canary: null },
     });
     const canary = { version: '1.1.0', percent: 10, tenants: ['beta'] };
-    const before = await releases.changeRollout({
+    const changed = await releases.changeRollout({
       remote: 'team_billing',
       action: 'canary',
       actor: 'ops',
       next: { active: '1.0.0', canary },
     });
-    expect(before).toEqual({ remote: 'team_billing', active: '1.0.0', canary: null });
+    expect(changed).toEqual({
+      before: { remote: 'team_billing', active: '1.0.0', canary: null },
+      after: { remote: 'team_billing', active: '1.0.0', canary },
+    });
     expect(await releases.rollouts()).toEqual([{ remote: 'team_billing', active: '1.0.0', canary }]);
     const [last] = await releases.history('team_billing');
     expect(last).toMatchObject({
@@ -89,7 +92,9 @@ function storeCases(freshSettings: () => Promise<StorageSettings>): void {
       onlyIfCanary: '1.1.0',
     };
     const outcomes = await Promise.all([releases.changeRollout(rollback), releases.changeRollout(rollback)]);
-    expect(outcomes.filter((before) => before !== null)).toEqual([{ remote: 'team_billing', active: '1.0.0', canary }]);
+    expect(outcomes.filter((changed) => changed !== null).map((changed) => changed?.before)).toEqual([
+      { remote: 'team_billing', active: '1.0.0', canary },
+    ]);
     const rolledBack = (await releases.history('team_billing')).filter(
       (entry) => entry.action === 'canary-auto-rollback',
     );

@@ -409,6 +409,32 @@ describe('rollout', () => {
     ]);
   });
 
+  it('works out the rollout of each change once, in the transaction that writes it, and answers that rollout', async () => {
+    const changeRollout = app.releases.changeRollout.bind(app.releases);
+    let computed = 0;
+    jest.spyOn(app.releases, 'changeRollout').mockImplementation((change) => {
+      const next = change.next;
+      // Counted on the change the service holds: working it out again after the store wrote it counts too.
+      if (typeof next === 'function')
+        change.next = (before) => {
+          computed++;
+          return next(before);
+        };
+      return changeRollout(change);
+    });
+    const changes = [
+      ['activate', { version: 'v2' }, { active: 'v2', canary: null }],
+      ['rollback', { version: 'v1' }, { active: 'v1', canary: null }],
+      ['canary', { version: 'v2', percent: 10 }, { active: 'v1', canary: { version: 'v2', percent: 10, tenants: [] } }],
+    ] as const;
+    for (const [action, body, rollout] of changes) {
+      computed = 0;
+      const answer = await operator.post(`/api/remotes/team_billing/${action}`).send(body).expect(200);
+      expect(answer.body).toEqual({ remote: 'team_billing', ...rollout });
+      expect(computed).toBe(1);
+    }
+  });
+
   it('names the releases there are when asked for one that is not, and says when a remote has none', async () => {
     const missing = await operator.post('/api/remotes/team_billing/activate').send({ version: 'v9' }).expect(404);
     expect(missing.body.error.message).toBe('Remote "team_billing" has no release "v9"; its releases: v2, v1.');

@@ -100,6 +100,47 @@ describe('RemoteRegistry', () => {
     expect(source.asked.length).toBe(asked);
   });
 
+  it('reads which remotes a configuration declares once, not for every question about its releases', async () => {
+    const release = (remote: string) => ({
+      remote,
+      version: 'v1',
+      entry: `https://${remote}.example/v1/mf-manifest.json`,
+      components: [`${remote}Widget`],
+      formComponents: [],
+      props: {},
+      publishedBy: 'ops',
+      publishedAt: '2024-01-01T00:00:00.000Z',
+    });
+    let reads = 0;
+    /** `config` counting the reads of its declared remotes. */
+    const counted = (config: RemotesConfig): RemotesConfig => {
+      const { remotes: described, pending: declared, ...rest } = config;
+      return Object.defineProperties(rest, {
+        remotes: { enumerable: true, get: () => (reads++, described) },
+        pending: { enumerable: true, get: () => (reads++, declared) },
+      }) as RemotesConfig;
+    };
+    const remotes = registryOf(counted(configOf([pending('team_billing')])), new ScriptedSource());
+    remotes.useReleases([release('team_billing'), release('team_gone')], []);
+    expect(remotes.isReleased('team_billing')).toBe(true);
+    reads = 0;
+    for (let asked = 0; asked < 5; asked++) {
+      expect(remotes.isReleased('team_billing')).toBe(true);
+      expect(remotes.isReleased('team_gone')).toBe(false);
+    }
+    expect(reads).toBe(0);
+
+    // Another configuration: its own declared remotes, read once.
+    await remotes.replace(counted(configOf([pending('team_gone')])), false);
+    reads = 0;
+    expect(remotes.isReleased('team_gone')).toBe(true);
+    expect(remotes.isReleased('team_billing')).toBe(false);
+    expect(reads).toBeLessThanOrEqual(2);
+    reads = 0;
+    expect(remotes.isReleased('team_gone')).toBe(true);
+    expect(reads).toBe(0);
+  });
+
   it('refuses a descriptor claiming a component another remote provides', async () => {
     const source = new ScriptedSource();
     source.answer('team_billing', ['CopyLinkAction']);

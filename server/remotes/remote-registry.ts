@@ -51,6 +51,11 @@ export class RemoteRegistry {
   private released = new Map<string, RemoteRelease>();
   /** The entries of the releases in force (active, canaries): the page's CSP allows their origins. */
   private releaseEntries: string[] = [];
+  /**
+   * The names each configuration declares (built in, or in REMOTES_CONFIG), made once per configuration: every
+   * request asks whether its remotes are released. A configuration is never changed in place, only replaced.
+   */
+  private readonly declaredNames = new WeakMap<RemotesConfig, ReadonlySet<string>>();
   private currentVersion = 0;
   private closed = false;
   /** The props contract every slot is checked against (its validators compiled once, shared with the app). */
@@ -115,9 +120,18 @@ export class RemoteRegistry {
    * as a remote never released does: releases are versions of a declared remote, not a way to keep one.
    */
   private releasedIn(config: RemotesConfig): ReadonlyMap<string, RemoteRelease> {
-    const declared = new Set([...config.remotes, ...config.pending].map((remote) => remote.name));
+    const declared = this.declaredIn(config);
     if ([...this.released.keys()].every((name) => declared.has(name))) return this.released;
     return new Map([...this.released].filter(([name]) => declared.has(name)));
+  }
+
+  private declaredIn(config: RemotesConfig): ReadonlySet<string> {
+    let names = this.declaredNames.get(config);
+    if (names === undefined) {
+      names = new Set([...config.remotes, ...config.pending].map((remote) => remote.name));
+      this.declaredNames.set(config, names);
+    }
+    return names;
   }
 
   /**
