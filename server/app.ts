@@ -37,6 +37,7 @@ import { ReleaseService } from './releases/release-service';
 import { ReleaseSnapshot } from './releases/release-snapshot';
 import { ReleaseStore } from './releases/release-store';
 import { TeamTokenStore } from './releases/team-token-store';
+import { unservedEntriesWarner } from './releases/unserved-config-entries';
 import type { Resource } from './resources/resource';
 import { ResourceDefinitionError } from './resources/resource-definition-error';
 import { ResourceRegistry } from './resources/resource-registry';
@@ -128,9 +129,13 @@ export class App {
   private readonly resources: ResourceRegistry;
   private readonly loginRateLimiter: LoginRateLimiter;
   private readonly slotCheckReporter: SlotCheckReporter;
+  /** Logs the entries REMOTES_CONFIG gives that a release in force keeps from being served (once per change). */
+  private readonly warnOfUnservedEntries: ReturnType<typeof unservedEntriesWarner>;
   /** Logs the slots in force whose rules name tenants or flags that do not exist (rule-names-check.ts). */
   private readonly warnOfRuleNames: () => Promise<void>;
-  /** Set once the start's slot check has run: from then on every change of the slots in force is checked too. */
+  /** Set once ready() has finished: the slots in force are those of the start. */
+  private started = false;
+  /** Set once the rule names were first checked: from then on every change of the slots in force is checked too. */
   private ruleNamesWatched = false;
   /** The rule-name checks under way: close() lets them end before the database closes. */
   private readonly ruleNameChecks = new Set<Promise<void>>();
@@ -143,6 +148,7 @@ export class App {
     this.logger = settings.logger;
     this.passwordHashParams = settings.passwordHashParams;
     this.slotCheckReporter = new SlotCheckReporter(this.logger, settings.slotProblems);
+    this.warnOfUnservedEntries = unservedEntriesWarner(this.logger);
     // Read before anything is opened: a bad configuration fails the start with nothing to clean up.
     const descriptorSource = (this.descriptorSource = new HttpDescriptorSource({
       timeoutMs: settings.remoteDescriptorTimeoutMs,
@@ -171,6 +177,8 @@ export class App {
         // A remote that answered late: its code slots are checked now (after start-up they are logged, not fatal).
         this.slotCheckReporter.afterChange(() => this.slotProblems());
         if (this.ruleNamesWatched) this.warnAboutRuleNames();
+        // At the start (the releases read), on a reload, on an activation: each time the remotes served change.
+        this.warnOfUnservedEntries(this.remoteRegistry.config, this.releaseSnapshot.activeReleases());
       });
       this.slotsPayload = new SlotsPayloadCache(this.slots);
       this.resources = new ResourceRegistry();
@@ -306,7 +314,13 @@ export class App {
       },
       settings,
     );
-    this.handler = routes.listener;
+    const listener = routes.listener;
+    this.handler = (req, res) => {
+      // An app used directly (not through startServer) seeds between ready() and listening: its first request
+      // comes after that, so its rule names are checked then, against what was seeded.
+      if (this.started && !this.ruleNamesWatched) this.checkRuleNames();
+      listener(req, res);
+    };
     this.express = routes.express;
   }
 
@@ -392,11 +406,25 @@ export class App {
       const { remotes, pending, disabled } = this.remoteRegistry.config;
       const declared = [...remotes, ...pending, ...disabled].map((remote) => remote.name);
       for (const warning of this.allowLists.undeclaredRemotes(declared)) this.logger.warn(warning);
-      this.ruleNamesWatched = true;
-      this.warnAboutRuleNames();
+      this.started = true;
       this.slotEvents.start();
     })();
     return this.readying;
+  }
+
+  /**
+   * Warns, in the log, of the slots in force whose rules name tenants or feature flags that do not exist (each once),
+   * and from then on after every change of the slots in force. Not at the end of `ready()`: an entry seeds its
+   * tenants and flags after it (the demo its tenants, in `afterReady`), and their names are not unknown. startServer
+   * calls it after the entry's `afterReady`; an app used directly checks on its first request, or when this is
+   * called. Holds nothing up: the check reads the database in the background.
+   */
+  checkRuleNames(): void {
+    if (!this.started) {
+      throw new Error('checkRuleNames() before app.ready() has finished: the slots in force are not known yet.');
+    }
+    this.ruleNamesWatched = true;
+    this.warnAboutRuleNames();
   }
 
   /**

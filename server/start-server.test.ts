@@ -75,6 +75,27 @@ describe('startServer', () => {
     }
   });
 
+  it('checks the tenants that rules name once the demo is seeded: no warning for "acme" on the first start', async () => {
+    const started = run({ DATABASE_PATH: path.join(dir.path, 'app.db'), DEMO_PASSWORD: 'entry-demo-password' });
+    try {
+      const url = await urlOf(started);
+      const unknownTenant = (name: string) => `names the unknown tenant \\"${name}\\"`;
+      const deadline = Date.now() + 10_000;
+      while (!started.output().includes(unknownTenant('acmee')) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      // Nor does a request (an app used directly checks on its first one): once each.
+      expect((await fetch(`${url}/readyz`)).status).toBe(200);
+      started.kill('SIGTERM');
+      expect(await started.exited).toBe(0);
+      const output = started.output();
+      expect(output.split(unknownTenant('acmee'))).toHaveLength(2);
+      expect(output).not.toContain(unknownTenant('acme'));
+    } finally {
+      started.kill('SIGKILL');
+    }
+  });
+
   it('speaks HTTPS with HTTP/2 given TLS_CERT_FILE and TLS_KEY_FILE, says so, and still stops cleanly on SIGTERM', async () => {
     const cert = makeSelfSignedCert();
     const started = run({

@@ -91,6 +91,9 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     await options.configure?.(app, config);
     await app.ready();
     await options.afterReady?.(app, config);
+    // After the entry's seeding (the demo's tenants): a tenant it creates is no unknown name, and the warnings of
+    // names still unknown come with the start's log, before it listens.
+    app.checkRuleNames();
   } catch (error) {
     await app.close();
     throw error;

@@ -238,9 +238,16 @@ export interface CatalogueSlot {
   /** Its id at the location: given, or derived (the component name, `Name#2` for the second of that name). */
   id: string;
   component: string;
-  /** The remote that provides the component (the configured one for a slot of REMOTES_CONFIG); null when none. */
+  /**
+   * The remote that provides the component (the one it is placed for, for a slot of REMOTES_CONFIG or of the
+   * placements editor); null when none.
+   */
   remote: string | null;
-  source: 'code' | 'configuration';
+  /**
+   * Who placed it: `code`, `registerSlots`; `configuration`, the `"slots"` of a REMOTES_CONFIG entry; `placements`,
+   * the placements revision in force (published with the placements editor).
+   */
+  source: 'code' | 'configuration' | 'placements';
   /** Its priority: the one given, else the default (50). */
   priority: number;
   before?: string;

@@ -9,6 +9,7 @@ import {
   PERMISSION_REFUSED,
   PLACEMENTS_EDIT,
   Slot,
+  type LocationsPayload,
   type MetaPayload,
   type PlacementAuditPayload,
   type PlacementRevision,
@@ -228,6 +229,28 @@ describe('publishing', () => {
     expect(await dashboardSlots()).toEqual(['InvoiceBanner', 'Welcome', 'InvoiceNote']);
     const after = (await operator.get('/api/placements/diff').expect(200)).body as PlacementsDiffPayload;
     expect(after).toEqual({ revision: 1, changes: [] });
+  });
+
+  it('is listed in the location catalogue as the placements’ own, apart from code’s and the file’s', async () => {
+    await saveDraft(DOCUMENT);
+    await operator.post('/api/placements/publish').send({}).expect(201);
+    const sources = async () => {
+      const catalogue = (await operator.get('/api/locations').expect(200)).body as LocationsPayload;
+      const location = catalogue.locations.find((each) => each.location === 'dashboard-before-cards');
+      return location?.slots.map(({ component, source }) => [component, source]);
+    };
+    expect(await sources()).toEqual([
+      ['InvoiceBanner', 'placements'],
+      ['Welcome', 'code'],
+      ['InvoiceNote', 'configuration'],
+    ]);
+    // The file read again: its slots and the revision in force keep their sources.
+    expect(await testApp.app.reloadRemotesConfig()).toBe(true);
+    expect(await sources()).toEqual([
+      ['InvoiceBanner', 'placements'],
+      ['Welcome', 'code'],
+      ['InvoiceNote', 'configuration'],
+    ]);
   });
 
   it('refuses a draft with a blocking problem and changes nothing', async () => {

@@ -161,7 +161,15 @@ export function withPlacements(file: RemotesConfig, placements: ParsedPlacements
   if (placements === null) return file;
   return {
     ...file,
-    slots: [...file.slots, ...placements.slots.map(({ remote, location, slot }) => ({ remote, location, slot }))],
+    slots: [
+      ...file.slots,
+      ...placements.slots.map(({ remote, location, slot }) => ({
+        remote,
+        location,
+        slot,
+        source: 'placements' as const,
+      })),
+    ],
     forms: [...file.forms, ...placements.forms],
     locationRemotes: new Map([...file.locationRemotes, ...placements.locationRemotes]),
   };

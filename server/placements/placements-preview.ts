@@ -3,12 +3,11 @@ import {
   type PlacementPreview,
   type PreviewedLocation,
   type PreviewedSlot,
-  type Slot,
   type SlotLocation,
 } from '../../shared';
 import type { RemoteRegistry } from '../remotes/remote-registry';
 import type { RemotesConfig } from '../remotes/remotes-config';
-import type { SlotRegistry } from '../slots/slot-registry';
+import type { PlacedSlotInfo, SlotRegistry } from '../slots/slot-registry';
 import { SlotsPayloadCache } from '../slots/slots-payload';
 import type { Viewer } from '../slots/visibility-rule';
 import { hiddenSlots, ruleOutcome, VisibleSlots } from '../slots/visible-slots';
@@ -24,14 +23,13 @@ export function previewPlacements(
   file: RemotesConfig,
   parsed: ParsedPlacements,
 ): PlacementPreview {
-  const drafted = new Set(parsed.slots.map((item) => item.slot));
   const preview: PlacementPreview = {};
   for (const [location, infos] of slots.withConfigured(withPlacements(file, parsed).slots).placed()) {
     preview[location.value] = infos.map((info) => ({
       id: info.id,
       component: info.slot.component,
       remote: info.remote,
-      source: sourceOf(info.slot, info.source, drafted),
+      source: sourceOf(info.source),
     }));
   }
   return preview;
@@ -57,7 +55,6 @@ export function previewForViewer(
   viewer: Viewer,
   only: SlotLocation | null,
 ): Record<string, PreviewedLocation> {
-  const drafted = new Set(parsed.slots.map((item) => item.slot));
   const { renderable, leftOut } = parts.remoteRegistry.renderableSlots(withPlacements(parts.file, parsed));
   const registry = parts.slots.withConfigured(renderable);
   const encoded = new SlotsPayloadCache(registry).current();
@@ -79,7 +76,7 @@ export function previewForViewer(
         id: info.id,
         component: info.slot.component,
         remote: info.remote,
-        source: sourceOf(info.slot, info.source, drafted),
+        source: sourceOf(info.source),
         outcome: 'shown',
         ...(visibleWhen === undefined ? {} : { visibleWhen }),
       };
@@ -97,7 +94,7 @@ export function previewForViewer(
       id: slot.placement.id ?? slot.component,
       component: slot.component,
       remote,
-      source: drafted.has(slot) ? 'draft' : 'file',
+      source: sourceOf(configured.source ?? 'configuration'),
       outcome: 'left-out',
       ...(visibleWhen === undefined ? {} : { visibleWhen }),
       reason: `left out: ${problems.map((problem) => `${problem.path === null ? '' : `${problem.path} `}${problem.message}`).join('; ')}`,
@@ -106,8 +103,11 @@ export function previewForViewer(
   return locations;
 }
 
-/** Who placed a slot, telling the document's configured slots from the file's (they are the document's objects). */
-function sourceOf(slot: Slot, source: 'code' | 'configuration', drafted: ReadonlySet<Slot>): PreviewedSlot['source'] {
+/**
+ * Who placed a slot, in the editor's words: the document previewed joins the file as the placements do (its slots
+ * are the `placements` ones), the file here being the file alone, without the revision in force.
+ */
+function sourceOf(source: PlacedSlotInfo['source']): PreviewedSlot['source'] {
   if (source === 'code') return 'code';
-  return drafted.has(slot) ? 'draft' : 'file';
+  return source === 'placements' ? 'draft' : 'file';
 }

@@ -4,6 +4,7 @@
  * never when it is not (a revision taken as published).
  */
 import pino from 'pino';
+import request from 'supertest';
 import { Slot } from '../../shared';
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
 import { addPlacedRemotes } from '../../testing/server/placements-fixtures';
@@ -148,7 +149,25 @@ describe('with the app', () => {
   });
 });
 
-describe('the slots in force, at the start and after a reload', () => {
+/**
+ * The warnings logged in `lines`, once at least `count` of them are (or after 2 s): the check reads the database in
+ * the background, without holding anything up.
+ */
+function warningsIn(lines: readonly string[]): (count: number) => Promise<string[]> {
+  const warned = () =>
+    lines
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+      .filter((line) => line.level === 40)
+      .map((line) => line.msg);
+  return async (count) => {
+    for (let waited = 0; warned().length < count && waited < 2000; waited += 10) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return warned();
+  };
+}
+
+describe('the slots in force, once the app is started and after a reload', () => {
   it('warns of code and REMOTES_CONFIG slots whose rules name tenants or flags that do not exist, once each', async () => {
     const dist = createFixtureDist();
     addPlacedRemotes(dist);
@@ -176,22 +195,12 @@ describe('the slots in force, at the start and after a reload', () => {
         }),
     });
     try {
-      const warned = () =>
-        lines
-          .map((line) => JSON.parse(line) as { level: number; msg: string })
-          .filter((line) => line.level === 40)
-          .map((line) => line.msg);
-      // The check reads the database after the start's slot check, without holding the start up.
-      const warnings = async (count: number) => {
-        for (let waited = 0; warned().length < count && waited < 2000; waited += 10) {
-          await new Promise((resolve) => setTimeout(resolve, 10));
-        }
-        return warned();
-      };
+      const warnings = warningsIn(lines);
+      testApp.app.checkRuleNames();
       expect(await warnings(2)).toEqual([
         `Slot "Welcome" at ${LOCATION} (registered by code): "visibleWhen.tenants" names the unknown tenant "acmee"; ` +
           'tenants: none yet. Its rule never holds for that name: the slot stays hidden where it should show.',
-        `Slot "InvoiceNote" at ${LOCATION} (placed for team_billing by REMOTES_CONFIG or the placements editor): ` +
+        `Slot "InvoiceNote" at ${LOCATION} (placed for team_billing by REMOTES_CONFIG): ` +
           '"visibleWhen.flags" names the unknown flag "no-such-flag"; flags: none yet. A flag exists once it is set, ' +
           'on or off: npm run flag -- set <name> off. Its rule never holds for that name: the slot stays hidden ' +
           'where it should show.',
@@ -210,6 +219,39 @@ describe('the slots in force, at the start and after a reload', () => {
     }
   });
 
+  it('checks an app used directly on its first request: names seeded after ready() are known, the others said once', async () => {
+    const lines: string[] = [];
+    const testApp = await createTestApp({
+      logger: pino({ level: 'info' }, { write: (line: string) => lines.push(line) }),
+      configure: (app) =>
+        app.registerSlots({
+          [LOCATION]: [
+            Slot.make('Welcome').placed({ id: 'acme-only', visibleWhen: { tenants: ['acme'] } }),
+            Slot.make('Welcome').placed({ id: 'beta-only', visibleWhen: { flags: ['beta'] } }),
+            Slot.make('Welcome').placed({ id: 'acmee-only', visibleWhen: { tenants: ['acmee'] } }),
+          ],
+        }),
+    });
+    try {
+      const { app } = testApp;
+      // What an entry seeds once the app is ready, before it listens (the demo's tenants).
+      await app.tenants.save({ id: 'acme', name: 'Acme' });
+      await app.flags.set('beta', false);
+      const warnings = warningsIn(lines);
+      expect(await warnings(0)).toEqual([]);
+
+      await request(app.handler).get('/healthz').expect(200);
+      await request(app.handler).get('/healthz').expect(200);
+      expect(await warnings(1)).toEqual([expect.stringContaining('names the unknown tenant "acmee"; tenants: acme.')]);
+      // A later change of the slots in force is checked again: nothing new to say.
+      expect(await app.reloadRemotesConfig()).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await warnings(1)).toHaveLength(1);
+    } finally {
+      await testApp.close();
+    }
+  });
+
   it('lets a check under way end when the app closes right after its start, without a warning', async () => {
     const lines: string[] = [];
     const testApp = await createTestApp({
@@ -217,6 +259,7 @@ describe('the slots in force, at the start and after a reload', () => {
       configure: (app) =>
         app.registerSlots({ [LOCATION]: Slot.make('Welcome').placed({ visibleWhen: { tenants: ['acme'] } }) }),
     });
+    testApp.app.checkRuleNames();
     await testApp.close();
     const warnings = lines
       .map((line) => JSON.parse(line) as { level: number; msg: string })

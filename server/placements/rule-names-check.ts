@@ -84,7 +84,7 @@ export function ruleNamesWarner(parts: {
         const placedBy =
           source === 'code'
             ? 'registered by code'
-            : `placed for ${remote ?? 'no remote'} by REMOTES_CONFIG or the placements editor`;
+            : `placed for ${remote ?? 'no remote'} by ${source === 'placements' ? 'the placements editor' : 'REMOTES_CONFIG'}`;
         for (const problem of unknownNamesIn(rule, known)) {
           const message =
             `Slot "${slot.component}" at ${location.value} (${placedBy}): ${problem} ` +

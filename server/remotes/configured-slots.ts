@@ -8,6 +8,11 @@ export interface ConfiguredSlot {
   remote: string;
   location: SlotLocation;
   slot: Slot;
+  /**
+   * Who placed it, when not the REMOTES_CONFIG file: the placements revision in force, whose slots join the file's
+   * (placements-document.ts) and are listed apart from them (the location catalogue).
+   */
+  source?: 'placements';
 }
 
 const PLACEMENT_KEYS = ['id', 'priority', 'before', 'after', 'visibleWhen'] as const;

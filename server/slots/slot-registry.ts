@@ -1,4 +1,12 @@
-import { describe, isPlainObject, ruleNeedsUser, Slot, SlotLocation, type SlotLocationValue } from '../../shared';
+import {
+  describe,
+  isPlainObject,
+  ruleNeedsUser,
+  Slot,
+  SlotLocation,
+  type CatalogueSlot,
+  type SlotLocationValue,
+} from '../../shared';
 import { orderSlots, placementProblems } from './slot-order';
 
 /** A `registerSlots` call that cannot be honoured; thrown at once so a bad registration stops the start. */
@@ -19,9 +27,12 @@ export type SlotRegistrySnapshot = ReadonlyMap<SlotLocation, readonly Slot[]>;
 export interface PlacedSlotInfo {
   slot: Slot;
   id: string;
-  source: 'code' | 'configuration';
+  source: CatalogueSlot['source'];
   remote: string | null;
 }
+
+/** What `replaceConfigured` takes: a slot of the configuration, at its location, for its remote. */
+type ConfiguredEntry = { location: SlotLocation; slot: Slot; remote?: string; source?: 'placements' };
 
 /**
  * The slots registered per location: those of code (`register`, appended) and those of the remotes configuration
@@ -100,19 +111,22 @@ export class SlotRegistry {
    * A new registry with this one's code registrations and `slots` as its configured ones: what this registry would
    * hold, in what order, were they the configuration in force (the placements editor's preview of a draft).
    */
-  withConfigured(slots: ReadonlyArray<{ location: SlotLocation; slot: Slot; remote?: string }>): SlotRegistry {
+  withConfigured(slots: readonly ConfiguredEntry[]): SlotRegistry {
     const other = new SlotRegistry();
     other.registered = this.registered;
     other.replaceConfigured(slots);
     return other;
   }
 
-  /** Replaces the slots placed by configuration (already checked by its loader), kept in the order given. */
-  replaceConfigured(slots: ReadonlyArray<{ location: SlotLocation; slot: Slot; remote?: string }>): void {
+  /**
+   * Replaces the slots placed by configuration (already checked by its loader), kept in the order given: the file's,
+   * and the placements revision's (`source: 'placements'`).
+   */
+  replaceConfigured(slots: readonly ConfiguredEntry[]): void {
     const configured = new Map<SlotLocation, Unplaced[]>();
-    for (const { location, slot, remote } of slots) {
+    for (const { location, slot, remote, source = 'configuration' } of slots) {
       const list = configured.get(location) ?? [];
-      list.push({ slot, source: 'configuration', remote: remote ?? null });
+      list.push({ slot, source, remote: remote ?? null });
       configured.set(location, list);
     }
     this.configured = configured;

@@ -14,6 +14,13 @@ startServer(
     configure: (app) => {
       if (process.env.START_ENTRY_FAIL === 'configure') throw new Error('registration refused by the entry');
       app.registerSlots({ 'login-sidebar': Slot.make('EntryPromo', { from: 'configure' }) });
+      // Rules naming a tenant the demo seeds after ready() ("acme"), and one no start creates ("acmee").
+      app.registerSlots({
+        'dashboard-after-cards': [
+          Slot.make('EntryPromo').placed({ id: 'for-acme', visibleWhen: { tenants: ['acme'] } }),
+          Slot.make('EntryPromo').placed({ id: 'for-acmee', visibleWhen: { tenants: ['acmee'] } }),
+        ],
+      });
     },
     afterReady: async (app) => {
       // The demo data is seeded by now: the entry can build on it.
