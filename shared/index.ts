@@ -195,6 +195,7 @@ export type {
   InspectedSlot,
   InspectedRemote,
   SlotInspectionPayload,
+  SlotPlacedBy,
   CatalogueLocation,
   CatalogueSlot,
   LocationsPayload,

@@ -120,7 +120,7 @@ export interface RemoteHistoryPayload {
 
 /**
  * A release refused because it would break a current placement (a slot of code, of REMOTES_CONFIG or of a resource
- * form): the 400 error's `problems`, one line each.
+ * form): the 400 error's `problems`, one line per placement broken, its problems joined by `; `.
  */
 export interface ReleaseProblems {
   problems: string[];

@@ -150,6 +150,12 @@ export interface RemoteDescriptor {
   /** The subset of `components` registered in the global component registry, for resource forms. */
   formComponents: string[];
   /**
+   * For a remote served through one of its releases: that release's version, signed by the server
+   * (`<version>.<signature>`). The page's slot events carry it back, so that they count under the release the page
+   * runs, even after the release in force changed. Opaque to the host.
+   */
+  releaseTag?: string;
+  /**
    * A remote served by `slots-remote dev`: where it announces rebuilds (server-sent events), relative to its
    * descriptor. A development server passes it on to the host, whose pages reload after each rebuild; a production
    * server never does.
@@ -170,6 +176,13 @@ export interface RemotesPayload {
 
 // ---------------------------------------------------------------------------------------------- slot inspector
 
+/**
+ * Who placed a slot, as the inspector and the location catalogue say: `code`, `registerSlots` (or a resource's
+ * `fields()`); `configuration`, a REMOTES_CONFIG entry's `"slots"` or `"forms"`; `placements`, the placements
+ * revision in force (published with the placements editor).
+ */
+export type SlotPlacedBy = 'code' | 'configuration' | 'placements';
+
 /** One slot as the inspector shows it: where it comes from, who provides it, and what stops it from rendering. */
 export interface InspectedSlot {
   component: string;
@@ -177,8 +190,7 @@ export interface InspectedSlot {
   props: JsonObject | null;
   /** The remote that provides the component; null when no known remote does. */
   remote: string | null;
-  /** `code`: `registerSlots`; `configuration`: the `"slots"` of a REMOTES_CONFIG entry. */
-  source: 'code' | 'configuration';
+  source: SlotPlacedBy;
   visibility: 'public' | 'protected';
   /** Empty when the slot is served; otherwise why it cannot render (it is then left out or will fail). */
   problems: string[];
@@ -210,13 +222,13 @@ export interface InspectedRemote {
 }
 
 /**
- * A slot among a resource form's fields as the inspector shows it (for signed-in staff): from code (`fields()`), or
- * from configuration (a REMOTES_CONFIG entry's `"forms"`).
+ * A slot among a resource form's fields as the inspector shows it (for signed-in staff): from code (`fields()`), from
+ * configuration (a REMOTES_CONFIG entry's `"forms"`), or from the placements revision in force (its `"forms"`).
  */
 export interface InspectedFormSlot extends InspectedSlot {
   /**
-   * Code's: its index among the form's items, fields and slots together, in `fields()` order. Configuration's: its
-   * index among the items the form is sent with; -1 when it is left out (see `problems`).
+   * Code's: its index among the form's items, fields and slots together, in `fields()` order. Configuration's and the
+   * placements': its index among the items the form is sent with; -1 when it is left out (see `problems`).
    */
   position: number;
 }
@@ -243,11 +255,7 @@ export interface CatalogueSlot {
    * placements editor); null when none.
    */
   remote: string | null;
-  /**
-   * Who placed it: `code`, `registerSlots`; `configuration`, the `"slots"` of a REMOTES_CONFIG entry; `placements`,
-   * the placements revision in force (published with the placements editor).
-   */
-  source: 'code' | 'configuration' | 'placements';
+  source: SlotPlacedBy;
   /** Its priority: the one given, else the default (50). */
   priority: number;
   before?: string;

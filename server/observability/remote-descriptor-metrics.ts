@@ -1,8 +1,6 @@
+import { DESCRIPTOR_STATUSES, descriptorStatus } from '../remotes/descriptor-status';
 import type { RemoteRegistry } from '../remotes/remote-registry';
 import type { MetricsRegistry } from './metrics-registry';
-
-/** Every status a remote declared by entry can be in: the last request for its descriptor, or none yet. */
-export const DESCRIPTOR_STATUSES = ['answered', 'released', 'waiting', 'down', 'timed-out', 'bad-answer'] as const;
 
 /**
  * `slots_remote_descriptor_status{remote, status}`: 1 for the status each remote declared by entry is in (what the
@@ -18,15 +16,8 @@ export function addRemoteDescriptorMetrics(metrics: MetricsRegistry, remotes: Re
       // A remote gone from the configuration (SIGHUP) leaves no stale series behind.
       this.reset();
       for (const remote of remotes.config.pending) {
-        const state = remotes.stateOf(remote.name);
-        const current =
-          state.status === 'ready'
-            ? 'answered'
-            : remotes.isReleased(remote.name)
-              ? 'released'
-              : state.status === 'failing'
-                ? state.failure
-                : 'waiting';
+        // The inspector's status (descriptor-status.ts): the two never disagree.
+        const current = descriptorStatus(remotes, remote);
         for (const status of DESCRIPTOR_STATUSES) this.set({ remote: remote.name, status }, status === current ? 1 : 0);
       }
     },

@@ -17,6 +17,7 @@ import {
   type PlacementsDiffPayload,
   type PlacementsDraftPayload,
   type PlacementsPayload,
+  type SlotInspectionPayload,
 } from '../../shared';
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
 import { addPlacedRemotes, BANNER_SCHEMA } from '../../testing/server/placements-fixtures';
@@ -231,26 +232,37 @@ describe('publishing', () => {
     expect(after).toEqual({ revision: 1, changes: [] });
   });
 
-  it('is listed in the location catalogue as the placements’ own, apart from code’s and the file’s', async () => {
+  it('is listed by the location catalogue and the slot inspector as the placements’ own, apart from code’s and the file’s', async () => {
     await saveDraft(DOCUMENT);
     await operator.post('/api/placements/publish').send({}).expect(201);
+    const sourcesOf = (slots: ReadonlyArray<{ component: string; source: string }> = []) =>
+      slots.map(({ component, source }) => [component, source]);
     const sources = async () => {
       const catalogue = (await operator.get('/api/locations').expect(200)).body as LocationsPayload;
-      const location = catalogue.locations.find((each) => each.location === 'dashboard-before-cards');
-      return location?.slots.map(({ component, source }) => [component, source]);
+      const inspected = (await operator.get('/api/slots/inspect').expect(200)).body as SlotInspectionPayload;
+      return {
+        catalogue: sourcesOf(catalogue.locations.find((each) => each.location === 'dashboard-before-cards')?.slots),
+        inspector: sourcesOf(inspected.locations['dashboard-before-cards']),
+      };
     };
-    expect(await sources()).toEqual([
-      ['InvoiceBanner', 'placements'],
-      ['Welcome', 'code'],
-      ['InvoiceNote', 'configuration'],
-    ]);
+    const expected = {
+      // In resolved order.
+      catalogue: [
+        ['InvoiceBanner', 'placements'],
+        ['Welcome', 'code'],
+        ['InvoiceNote', 'configuration'],
+      ],
+      // Code's, then the configured ones: the file's, then the revision's.
+      inspector: [
+        ['Welcome', 'code'],
+        ['InvoiceNote', 'configuration'],
+        ['InvoiceBanner', 'placements'],
+      ],
+    };
+    expect(await sources()).toEqual(expected);
     // The file read again: its slots and the revision in force keep their sources.
     expect(await testApp.app.reloadRemotesConfig()).toBe(true);
-    expect(await sources()).toEqual([
-      ['InvoiceBanner', 'placements'],
-      ['Welcome', 'code'],
-      ['InvoiceNote', 'configuration'],
-    ]);
+    expect(await sources()).toEqual(expected);
   });
 
   it('refuses a draft with a blocking problem and changes nothing', async () => {

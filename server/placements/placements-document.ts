@@ -170,7 +170,7 @@ export function withPlacements(file: RemotesConfig, placements: ParsedPlacements
         source: 'placements' as const,
       })),
     ],
-    forms: [...file.forms, ...placements.forms],
+    forms: [...file.forms, ...placements.forms.map((form) => ({ ...form, source: 'placements' as const }))],
     locationRemotes: new Map([...file.locationRemotes, ...placements.locationRemotes]),
   };
 }

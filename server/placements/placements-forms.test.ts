@@ -2,7 +2,12 @@
  * Form slots in the placements document (`"forms"`, as in a REMOTES_CONFIG entry): checked at save as the file's
  * are, shown in the diff, placed in the resource's form when published, and taken out again by a rollback.
  */
-import { type FormItem, type PlacementsDiffPayload, type PlacementsDraftPayload } from '../../shared';
+import {
+  type FormItem,
+  type PlacementsDiffPayload,
+  type PlacementsDraftPayload,
+  type SlotInspectionPayload,
+} from '../../shared';
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
 import { createTestApp, signedInAgent, signedInOperator, type TestApp } from '../../testing/server/test-app';
 import { Field } from '../resources/field';
@@ -85,6 +90,18 @@ describe('form slots in the placements document', () => {
     expect(await notesForm()).toEqual(['title', 'label', 'slug']);
     await operator.post('/api/placements/rollback').send({ revision: 1 }).expect(201);
     expect(await notesForm()).toEqual(['title', 'SlugPreview', 'label', 'slug']);
+  });
+
+  it('are shown by the slot inspector as the placements’ own', async () => {
+    const inspectedForm = async () => {
+      const inspected = (await operator.get('/api/slots/inspect').expect(200)).body as SlotInspectionPayload;
+      return inspected.forms.notes?.map(({ component, source, position }) => [component, source, position]);
+    };
+    await saveDraft(formPlacing({ after: 'title' }));
+    await operator.post('/api/placements/publish').send({}).expect(201);
+    expect(await inspectedForm()).toEqual([['SlugPreview', 'placements', 1]]);
+    expect(await testApp.app.reloadRemotesConfig()).toBe(true);
+    expect(await inspectedForm()).toEqual([['SlugPreview', 'placements', 1]]);
   });
 
   it('are checked as the file is: a field the form lacks, or props against the schema, block the publish', async () => {

@@ -5,6 +5,7 @@ import {
   type PreviewedSlot,
   type SlotLocation,
 } from '../../shared';
+import { configuredSource } from '../remotes/configured-slots';
 import type { RemoteRegistry } from '../remotes/remote-registry';
 import type { RemotesConfig } from '../remotes/remotes-config';
 import type { PlacedSlotInfo, SlotRegistry } from '../slots/slot-registry';
@@ -94,7 +95,7 @@ export function previewForViewer(
       id: slot.placement.id ?? slot.component,
       component: slot.component,
       remote,
-      source: sourceOf(configured.source ?? 'configuration'),
+      source: sourceOf(configuredSource(configured)),
       outcome: 'left-out',
       ...(visibleWhen === undefined ? {} : { visibleWhen }),
       reason: `left out: ${problems.map((problem) => `${problem.path === null ? '' : `${problem.path} `}${problem.message}`).join('; ')}`,

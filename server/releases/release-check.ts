@@ -5,7 +5,7 @@ import type { RemoteRegistry } from '../remotes/remote-registry';
 import type { ResourceRegistry } from '../resources/resource-registry';
 import { codeSlots } from '../slots/code-slots';
 import { allowListProblems, type LocationAllowLists } from '../slots/location-allow-lists';
-import { formatSlotProblem, type ContractRemotes } from '../slots/slot-contract';
+import { formatSlotProblemsByPlacement, type ContractRemotes } from '../slots/slot-contract';
 import type { SlotRegistry } from '../slots/slot-registry';
 
 /** The placements a release is checked against: code, resource forms, REMOTES_CONFIG (slots and form slots). */
@@ -21,8 +21,9 @@ type ReleaseContract = Pick<RemoteRelease, 'remote' | 'components' | 'formCompon
 /**
  * What would break if `release` served its remote: every current placement (code slots, resource form slots,
  * REMOTES_CONFIG slots) checked against the release's descriptor in place of what serves the remote now. Only the
- * blocking problems that are the release's doing are listed (one line each): a slot of its remote failing, or a
- * slot of a component its remote provides now and the release drops. Problems of other remotes are not its doing.
+ * blocking problems that are the release's doing are listed: a slot of its remote failing, or a slot of a component
+ * its remote provides now and the release drops. Problems of other remotes are not its doing. One line per placement
+ * broken, with all its problems (formatSlotProblemsByPlacement): as many lines as placements.
  */
 export function releaseProblems(subjects: ReleaseCheckSubjects, release: ReleaseContract): string[] {
   const { remoteRegistry } = subjects;
@@ -48,15 +49,14 @@ export function releaseProblems(subjects: ReleaseCheckSubjects, release: Release
   ];
   const forms = remoteRegistry.configuredForms().map(placedConfiguredForm);
   const allowed = (location: Parameters<LocationAllowLists['allowed']>[0]) => subjects.allowLists.allowed(location);
-  return [
+  const problems = [
     ...remoteRegistry.contract.check([...placed, ...forms], withRelease),
     ...allowListProblems(placed, withRelease, allowed),
-  ]
-    .filter(
-      (problem) =>
-        problem.blocking &&
-        (problem.remote === release.remote ||
-          (problem.kind === 'unknown-component' && providedNow.has(problem.component))),
-    )
-    .map(formatSlotProblem);
+  ].filter(
+    (problem) =>
+      problem.blocking &&
+      (problem.remote === release.remote ||
+        (problem.kind === 'unknown-component' && providedNow.has(problem.component))),
+  );
+  return formatSlotProblemsByPlacement(problems);
 }

@@ -382,9 +382,10 @@ export class ReleaseService {
     if (clashes.length > 0) {
       throw new ReleaseRefusedError(`${what} claims ${clashes.length} component(s) another remote provides.`, clashes);
     }
-    const problems = releaseProblems(this.parts, release);
-    if (problems.length > 0) {
-      throw new ReleaseRefusedError(`${what} would break ${problems.length} current placement(s).`, problems);
+    // One line per placement broken, however many problems it has.
+    const broken = releaseProblems(this.parts, release);
+    if (broken.length > 0) {
+      throw new ReleaseRefusedError(`${what} would break ${broken.length} current placement(s).`, broken);
     }
   }
 }

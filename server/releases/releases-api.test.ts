@@ -265,6 +265,26 @@ describe('publishing', () => {
     expect(activation.body.error.problems).toHaveLength(1);
     await operator.post('/api/remotes/team_billing/canary').send({ version: 'early-broken', percent: 5 }).expect(400);
   });
+  it('counts the placements a refused release would break, each listed once with all its problems', async () => {
+    origin.descriptors.set('strict', {
+      name: 'team_billing',
+      components: ['InvoiceBanner'],
+      props: {
+        InvoiceBanner: {
+          type: 'object',
+          properties: { amountDue: { type: 'string' }, currency: { type: 'string' } },
+          required: ['amountDue', 'currency'],
+        },
+      },
+    });
+    const refused = await publish(await tokenFor('team_billing'), 'strict').expect(400);
+    expect(refused.body.error.message).toBe('Release "strict" of "team_billing" would break 1 current placement(s).');
+    expect(refused.body.error.problems).toEqual([
+      'InvoiceBanner at global-before-content[0] (code, remote "team_billing"): props.currency is required ' +
+        '(string); props.amountDue must be string, got 3',
+    ]);
+  });
+
   it("refuses a release whose remote would fill a location that does not allow it (the location's allow-list)", async () => {
     app.allowRemotes({ 'global-before-content': ['team_other'] });
     const refused = await publish(await tokenFor('team_billing'), 'v1').expect(400);
@@ -746,6 +766,8 @@ describe('a restart', () => {
       entry: entryOf('v1'),
       components: ['InvoiceBanner'],
       formComponents: [],
+      // Signed, so that the page's slot events name the release it runs (release-tags.ts).
+      releaseTag: expect.stringMatching(/^v1\.[\w-]{22}$/),
     });
     expect(origin.asked).toHaveLength(asked);
   });

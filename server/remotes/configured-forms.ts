@@ -1,5 +1,6 @@
 import { describe, InvalidSlotError, isPlainObject, Slot, SLUG_PATTERN } from '../../shared';
 import type { PlacedSlot } from '../slots/slot-contract';
+import type { ConfiguredSlot } from './configured-slots';
 import { RemotesConfigError } from './remotes-config-error';
 
 /**
@@ -16,6 +17,8 @@ export interface ConfiguredFormSlot {
   resource: string;
   slot: Slot;
   position: FormSlotPosition;
+  /** The placements revision in force's, when not the REMOTES_CONFIG file's: as a configured slot's. */
+  source?: ConfiguredSlot['source'];
 }
 
 const FORM_SLOT_KEYS = new Set(['component', 'props', 'position']);

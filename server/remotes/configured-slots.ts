@@ -1,4 +1,4 @@
-import { describe, InvalidSlotError, isPlainObject, Slot, SlotLocation } from '../../shared';
+import { describe, InvalidSlotError, isPlainObject, Slot, SlotLocation, type SlotPlacedBy } from '../../shared';
 import { RemotesConfigError } from './remotes-config-error';
 import { placedSlots, type PlacedSlot } from '../slots/slot-contract';
 import { refuseUserRulesInPublic, SlotRegistrationError } from '../slots/slot-registry';
@@ -10,9 +10,14 @@ export interface ConfiguredSlot {
   slot: Slot;
   /**
    * Who placed it, when not the REMOTES_CONFIG file: the placements revision in force, whose slots join the file's
-   * (placements-document.ts) and are listed apart from them (the location catalogue).
+   * (placements-document.ts) and are listed apart from them (the location catalogue, the inspector).
    */
   source?: 'placements';
+}
+
+/** Who placed a slot or form slot of the configuration in force, as listed: the placements revision, or the file. */
+export function configuredSource(configured: Pick<ConfiguredSlot, 'source'>): SlotPlacedBy {
+  return configured.source ?? 'configuration';
 }
 
 const PLACEMENT_KEYS = ['id', 'priority', 'before', 'after', 'visibleWhen'] as const;

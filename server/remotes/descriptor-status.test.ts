@@ -9,7 +9,7 @@ import request from 'supertest';
 import { REMOTE_DESCRIPTOR_FILE, type InspectedRemote } from '../../shared';
 import { fakeManifest } from '../../testing/fake-manifest';
 import { parsePrometheusText, sampleValue } from '../../testing/server/prometheus-text';
-import { addUser, createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
+import { addUser, createTestApp, signedInAgent, signedInOperator, type TestApp } from '../../testing/server/test-app';
 import { startHttpFixtureServer, type HttpFixtureServer } from '../../testing/system/http-fixture-server';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 
@@ -106,6 +106,38 @@ describe('the status of a remote declared by entry', () => {
     expect(status('team_slow', 'down')).toBe(0);
     expect(status('team_missing', 'bad-answer')).toBe(1);
     expect(status('team_missing', 'answered')).toBe(0);
+  });
+
+  it('is released once a release of its team is put in force at run time, alike in the inspector and /metrics', async () => {
+    const answering = await origin('descriptor', 'team_up');
+    // The release's files: the same remote, served from another origin than REMOTES_CONFIG's entry.
+    const releasing = await origin('descriptor', 'team_up');
+    const { app } = await startWith([{ name: 'team_up', origin: answering.url }]);
+    const operator = await signedInOperator(app);
+    const statuses = async () => {
+      const inspected = (await operator.get('/api/slots/inspect').expect(200)).body.remotes as InspectedRemote[];
+      const metrics = await request(app.handler).get('/metrics').set('Authorization', `Bearer ${TOKEN}`).expect(200);
+      const families = parsePrometheusText(metrics.text);
+      const measured = (families.get('slots_remote_descriptor_status')?.samples ?? []).filter(
+        (sample) => sample.labels.remote === 'team_up' && sample.value === 1,
+      );
+      return {
+        inspector: inspected.find((remote) => remote.name === 'team_up')?.status,
+        metrics: measured.map((sample) => sample.labels.status),
+      };
+    };
+    expect(await statuses()).toEqual({ inspector: 'answered', metrics: ['answered'] });
+
+    const { token } = await app.teamTokens.create('team_up', null);
+    await request(app.handler)
+      .post('/api/remotes/team_up/releases')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ version: '2.0.0', entry: `${releasing.url}/team_up/mf-manifest.json` })
+      .expect(201);
+    await operator.post('/api/remotes/team_up/activate').send({ version: '2.0.0' }).expect(200);
+    // Its origin answered before: what serves it now is the release all the same.
+    expect(app.remoteRegistry.stateOf('team_up').status).toBe('ready');
+    expect(await statuses()).toEqual({ inspector: 'released', metrics: ['released'] });
   });
 
   it('follows the next request: a remote that timed out and then answers is answered', async () => {

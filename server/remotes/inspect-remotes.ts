@@ -1,4 +1,5 @@
 import type { InspectedRemote } from '../../shared';
+import { descriptorStatus } from './descriptor-status';
 import type { RemoteRegistry } from './remote-registry';
 
 /**
@@ -39,18 +40,18 @@ export function inspectRemotes(registry: RemoteRegistry): InspectedRemote[] {
     };
   });
   const pending = config.pending.map((remote): InspectedRemote => {
+    // As /metrics says it (descriptor-status.ts): a release in force before what its entry answered.
+    const status = descriptorStatus(registry, remote);
+    const release = status === 'released' ? released(remote.name) : null;
+    if (release) return release;
     const state = registry.stateOf(remote.name);
-    // Before its own state: what its entry answered is not what is served once another release is in force. The
-    // release REMOTES_CONFIG's entry became (same entry) is shown as the answer its last request got.
-    const release = released(remote.name);
-    if (release && (state.status !== 'ready' || release.entry !== remote.entry)) return release;
     if (state.status === 'ready') {
       const { components, formComponents } = state.descriptor;
       const schemaComponents = Object.keys(state.props);
       return {
         name: remote.name,
         entry: remote.entry,
-        status: 'answered',
+        status,
         components,
         formComponents,
         schemaComponents,
@@ -60,8 +61,8 @@ export function inspectRemotes(registry: RemoteRegistry): InspectedRemote[] {
     return {
       name: remote.name,
       entry: shown ?? remote.entry,
-      // What the last request for its descriptor came to: down, timed out, or a bad answer.
-      status: state.status === 'failing' ? state.failure : 'waiting',
+      // What the last request for its descriptor came to: down, timed out, or a bad answer; or waiting.
+      status,
       ...(state.status === 'failing' ? { reason: unpublished(state.reason) } : {}),
       components: [],
       formComponents: [],

@@ -66,9 +66,33 @@ export interface ContractRemotes {
 
 /** `InvoiceBanner at global-before-content[0] (code, remote "team_billing"): props.amountDue must be number, got "lots"`. */
 export function formatSlotProblem(problem: SlotProblem): string {
+  return `${placementOf(problem)}: ${whatOf(problem)}`;
+}
+
+/**
+ * One line per placement with problems, in the order first met, each with all its problems:
+ * `InvoiceBanner at global-before-content[0] (code, remote "team_billing"): props.amountDue must be number, got
+ * "lots"; props.currency is required (string)`.
+ */
+export function formatSlotProblemsByPlacement(problems: readonly SlotProblem[]): string[] {
+  const byPlacement = new Map<string, string[]>();
+  for (const problem of problems) {
+    const placement = placementOf(problem);
+    byPlacement.set(placement, [...(byPlacement.get(placement) ?? []), whatOf(problem)]);
+  }
+  return [...byPlacement].map(([placement, what]) => `${placement}: ${what.join('; ')}`);
+}
+
+/** `InvoiceBanner at global-before-content[0] (code, remote "team_billing")`: the placement a problem is of. */
+function placementOf(problem: SlotProblem): string {
   const remote = problem.remote === null ? '' : `, remote "${problem.remote}"`;
+  return `${problem.component} at ${problem.location}${problem.position} (${problem.source}${remote})`;
+}
+
+/** `props.amountDue must be number, got "lots"`: what is wrong with the placement. */
+function whatOf(problem: SlotProblem): string {
   const path = problem.path === null ? '' : `${problem.path} `;
-  return `${problem.component} at ${problem.location}${problem.position} (${problem.source}${remote}): ${path}${problem.message}`;
+  return `${path}${problem.message}`;
 }
 
 /** The slots placed at one location (and their content slots, recursively), in order. */

@@ -6,10 +6,12 @@ import {
   type Slot,
   type SlotInspectionPayload,
   type SlotLocation,
+  type SlotPlacedBy,
 } from '../../shared';
 import { requireSession } from '../auth/require-session';
 import { jsonRoute } from '../http/json-route';
 import { placedConfiguredForm } from '../remotes/configured-forms';
+import { configuredSource } from '../remotes/configured-slots';
 import { inspectRemotes, unpublishedUrls } from '../remotes/inspect-remotes';
 import { configuredFormPlaceProblems } from '../resources/configured-form-items';
 import type { RemoteRegistry } from '../remotes/remote-registry';
@@ -26,7 +28,7 @@ import { ruleHolds, type Viewer } from './visibility-rule';
 
 /**
  * "Why is my component not on the page?", answered by the server: every slot of every location with where it
- * comes from (code or REMOTES_CONFIG), the remote that provides it, who may see it, and what stops it from
+ * comes from (code, REMOTES_CONFIG or the placements revision in force), the remote that provides it, who may see it, and what stops it from
  * rendering (the same slot check as at start-up: unknown component, remote disabled or not answering, props
  * failing the schema); every remote with its entry, its status and the components that declare a props schema.
  * Configured slots that are left out are listed with the reason. The slots among each resource form's fields are
@@ -64,6 +66,7 @@ export function inspectSlots(
   /** The slot `placed` starts with (its content slots follow), as listed; null when there is none. */
   const inspect = (
     placed: PlacedSlot[],
+    source: SlotPlacedBy,
     visibility: InspectedSlot['visibility'],
     shown: boolean,
   ): InspectedSlot | null => {
@@ -80,43 +83,49 @@ export function inspectSlots(
       props: shown ? top.slot.toEntry().props : null,
       remote:
         top.remote ?? providers.get(top.slot.component) ?? problems.find((p) => p.remote !== null)?.remote ?? null,
-      source: top.source,
+      source,
       visibility,
       problems: problems.map((problem) => unpublished(describeProblem(problem, top, shown))),
     };
   };
 
   const locations: Record<string, InspectedSlot[]> = {};
-  const add = (location: SlotLocation, placed: PlacedSlot[]) => {
+  const add = (location: SlotLocation, placed: PlacedSlot[], source: SlotPlacedBy) => {
     const top = placed[0]?.slot;
-    const inspected = inspect(placed, location.isPublic() ? 'public' : 'protected', top !== undefined && sent.has(top));
+    const visibility = location.isPublic() ? 'public' : 'protected';
+    const inspected = inspect(placed, source, visibility, top !== undefined && sent.has(top));
     if (inspected !== null) (locations[location.value] ??= []).push(inspected);
   };
   for (const [location, slots] of registry.registeredByCode()) {
-    slots.forEach((slot, index) => add(location, placedSlots(location.value, [slot], 'code', null, '', index)));
+    slots.forEach((slot, index) => add(location, placedSlots(location.value, [slot], 'code', null, '', index), 'code'));
   }
   const counts = new Map<string, number>();
   for (const configured of remoteRegistry.configuredSlots()) {
     const index = counts.get(configured.location.value) ?? 0;
     counts.set(configured.location.value, index + 1);
     const { location, slot, remote } = configured;
-    add(location, placedSlots(location.value, [slot], 'configuration', remote, '', index));
+    add(
+      location,
+      placedSlots(location.value, [slot], 'configuration', remote, '', index),
+      configuredSource(configured),
+    );
   }
 
   const forms: Record<string, InspectedFormSlot[]> = {};
   for (const resource of resources.list()) {
     for (const { index, placed } of formSlots(resource)) {
       // A form is only ever shown to signed-in staff, who get its definition with these props.
-      const inspected = inspect([placed], 'protected', true);
+      const inspected = inspect([placed], 'code', 'protected', true);
       if (inspected !== null) (forms[resource.name] ??= []).push({ ...inspected, position: index });
     }
   }
-  // Those of REMOTES_CONFIG's "forms": props shown only for those the form carries now.
+  // Those of REMOTES_CONFIG's and the placements' "forms": props shown only for those the form carries now.
   for (const configured of remoteRegistry.configuredForms()) {
     const served = resources
       .get(configured.resource)
       ?.configuredFormSlots.find((each) => each.configured === configured);
-    const inspected = inspect([placedConfiguredForm(configured)], 'protected', served !== undefined);
+    const placed = placedConfiguredForm(configured);
+    const inspected = inspect([placed], configuredSource(configured), 'protected', served !== undefined);
     if (inspected === null) continue;
     const place = configuredFormPlaceProblems(resources, [configured]).map((problem) => problem.message);
     (forms[configured.resource] ??= []).push({
