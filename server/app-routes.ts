@@ -209,6 +209,7 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ap
       subjects: parts.slotEvents.subjects,
       servedSlots: (req) => servedSlots(req, parts),
       releaseOf: (req, remote) => parts.slotEvents.releaseOf(req, remote),
+      releaseOfEvent: (req, event) => parts.slotEvents.releaseOfEvent(req, event.remote, event.releaseTag),
     }),
   );
   addSlotInspectionRoute(

@@ -36,6 +36,7 @@ import { ReleaseFilesCheck } from './releases/release-files-check';
 import { ReleaseService } from './releases/release-service';
 import { ReleaseSnapshot } from './releases/release-snapshot';
 import { ReleaseStore } from './releases/release-store';
+import { ReleaseTags } from './releases/release-tags';
 import { TeamTokenStore } from './releases/team-token-store';
 import { unservedEntriesWarner } from './releases/unserved-config-entries';
 import type { Resource } from './resources/resource';
@@ -154,9 +155,11 @@ export class App {
       timeoutMs: settings.remoteDescriptorTimeoutMs,
       passDevEvents: settings.development,
     }));
+    const releaseTags = new ReleaseTags(settings.secrets);
     this.remoteRegistry = new RemoteRegistry(loadRemotesConfig(remotesConfigSource(settings)), {
       logger: this.logger,
       source: descriptorSource,
+      releaseTags,
     });
 
     this.allowLists = new LocationAllowLists(() => this.remoteRegistry.config);
@@ -223,6 +226,7 @@ export class App {
         resources: this.resources,
         releaseSnapshot: this.releaseSnapshot,
         releaseService: this.releaseService,
+        releaseTags,
         logger: this.logger,
         settings: settings.slotEvents,
       });

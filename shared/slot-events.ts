@@ -37,9 +37,23 @@ export interface SlotLoadEvent {
   loadMs: number;
   /** From the navigation's start to the slot starting to load. */
   startMs: number;
+  /**
+   * Set on a failure of a slot that had rendered (a later render or an effect threw): the server counts it in place
+   * of the render it counted for that load, so a slot that breaks once on screen is a failed load, not a rendered one.
+   */
+  afterRender?: true;
+  /**
+   * The release the page loaded the remote from, as the server signed it in the page's remotes (`releaseTag` of
+   * RemoteDescriptor): a tab opened before a rollback goes on reporting under the release it runs. The server counts
+   * the event under it only when the signature is its own; otherwise under the release it serves the visitor now.
+   */
+  releaseTag?: string;
 }
 
-/** The body of `POST /api/slot-events`. The server tags each event with the tenant and release itself. */
+/**
+ * The body of `POST /api/slot-events`. The server tags each event with the tenant and release itself (a release only
+ * from a `releaseTag` it signed).
+ */
 export interface SlotEventsBatch {
   events: SlotLoadEvent[];
 }

@@ -23,6 +23,7 @@ import { SlotLoadError } from './slot-boundary';
 import { createSlotStatus, SlotRuntimeProvider } from './slot-runtime';
 import { SlotSourceProvider } from './slot-source-provider';
 import { createFallbackModule } from './fallback-module';
+import { remoteReleaseTags } from './remote-release-tags';
 import { connectRegistries, loadComponent } from './connect-registries';
 import type { RemoteFailure } from '../loader/reliability-plugin';
 import { createRemoteModuleLoader, type RemoteModuleLoader } from '../loader/remote-module-loader';
@@ -177,6 +178,18 @@ describe('remote modules in the registries (real Module Federation runtime, fake
     expect(s.modules.remoteOf('Nope')).toBeNull();
     expect(s.fetchCalls).toEqual([]);
     expect(s.scriptsCreated).toEqual([]);
+  });
+
+  it('keeps the signed release of each remote served from a release, for its slot events', () => {
+    const a = uniqueName('team_a');
+    const b = uniqueName('team_b');
+    const s = setup([]);
+    s.modules.registerRemotes([
+      { ...descriptor(a, ['Released']), releaseTag: '2.0.0.c2lnbmVk' },
+      descriptor(b, ['Configured']),
+    ]);
+    expect(remoteReleaseTags.get(a)).toBe('2.0.0.c2lnbmVk');
+    expect(remoteReleaseTags.has(b)).toBe(false);
   });
 
   it('fetches a remote only when a slot on the page needs one of its components', async () => {

@@ -9,12 +9,15 @@ import {
   type RegistrableComponent,
   type SlotComponent,
 } from './component-registry';
+import { remoteReleaseTags } from './remote-release-tags';
 import { SlotLoadError } from './slot-boundary';
 
 /** Where provided components go: all of them into `slotRegistry`, form components into `globalRegistry` too. */
 export interface ConnectedRegistries {
   slotRegistry: ComponentRegistry;
   globalRegistry: ComponentRegistry;
+  /** Where each remote's signed release goes, for the slot events (remote-release-tags.ts by default). */
+  releaseTags?: Map<string, string>;
 }
 
 function describeModule(value: unknown): string {
@@ -63,7 +66,7 @@ export async function loadComponent(
  */
 export function connectRegistries(
   modules: ConnectableModules,
-  { slotRegistry, globalRegistry }: ConnectedRegistries = {
+  { slotRegistry, globalRegistry, releaseTags = remoteReleaseTags }: ConnectedRegistries = {
     slotRegistry: SlotComponentRegistry,
     globalRegistry: GlobalComponentRegistry,
   },
@@ -74,7 +77,8 @@ export function connectRegistries(
   function register(components: readonly ProvidedComponent[]): void {
     const slotComponents: Record<string, RegistrableComponent> = {};
     const formComponents: Record<string, RegistrableComponent> = {};
-    for (const { remote, component, formComponent } of components) {
+    for (const { remote, component, formComponent, releaseTag } of components) {
+      if (releaseTag !== undefined) releaseTags.set(remote, releaseTag);
       // One lazy component per name: the remote module is fetched the first time a slot renders it.
       const loader = lazy(async () => ({ default: await loadComponent(modules, remote, component) }));
       lazies.set(component, loader);

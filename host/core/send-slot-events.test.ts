@@ -83,7 +83,7 @@ it('sends what is left when the page is hidden, in batches of 50, at most 300 a 
   const { status } = statusAt();
   const fake = fakeChannel();
   let clock = 0;
-  sendSlotEvents(status, fake.channel, () => clock);
+  sendSlotEvents(status, fake.channel, new Map(), () => clock);
   const loads = (count: number) => {
     for (let index = 0; index < count; index++) {
       const handle = status.handle();
@@ -134,4 +134,51 @@ it('tells a timed-out remote, and the phase of each failure, from the loader’s
   expect(phaseOf('load-error', 'Module ./A of x threw')).toBe('factory');
   expect(phaseOf('load-error', 'Failed to initialize the share scope')).toBe('init');
   expect(phaseOf('render-error', 'boom')).toBe('render');
+});
+
+it('counts a slot that breaks after it rendered as a failed load: in place of its render not sent yet, else marked', () => {
+  const { status, advance } = statusAt();
+  const fake = fakeChannel();
+  sendSlotEvents(status, fake.channel);
+  const early = status.handle();
+  status.enter(early, place('Early'));
+  advance(40);
+  status.rendered(early, place('Early'));
+  advance(100);
+  // An effect throws 100 ms after the render, before the page was idle: one failed load, timed to its render.
+  status.failed(early, place('Early'), 'render-error', 'Early broke in an effect');
+  fake.runIdle();
+  expect(fake.beacons()[0]?.batch.events).toEqual([
+    expect.objectContaining({ component: 'Early', outcome: 'failed', phase: 'render', loadMs: 40 }),
+  ]);
+  expect(fake.beacons()[0]?.batch.events[0]).not.toHaveProperty('afterRender');
+
+  const late = status.handle();
+  status.enter(late, place('Late', 'team_a', 1));
+  status.rendered(late, place('Late', 'team_a', 1));
+  fake.runIdle();
+  // Its render went out; a later render throws: the failure is sent, marked to take the render's place.
+  status.failed(late, place('Late', 'team_a', 1), 'render-error', 'Late broke on an update');
+  fake.leavePage();
+  expect(fake.beacons().flatMap((beacon) => beacon.batch.events)).toEqual([
+    expect.objectContaining({ component: 'Early', outcome: 'failed' }),
+    expect.objectContaining({ component: 'Late', outcome: 'rendered' }),
+    expect.objectContaining({ component: 'Late', outcome: 'failed', phase: 'render', afterRender: true }),
+  ]);
+});
+
+it('names the release each remote was registered from, as the server signed it, and none for a configured one', () => {
+  const { status } = statusAt();
+  const fake = fakeChannel();
+  sendSlotEvents(status, fake.channel, new Map([['team_a', '1.2.0.c2lnbmVkLWJ5LXNlcnZlcg']]));
+  const a = status.handle();
+  status.enter(a, place('A'));
+  status.rendered(a, place('A'));
+  const b = status.handle();
+  status.enter(b, place('B', 'team_b', 1));
+  status.rendered(b, place('B', 'team_b', 1));
+  fake.leavePage();
+  const [fromRelease, configured] = fake.beacons()[0]?.batch.events ?? [];
+  expect(fromRelease?.releaseTag).toBe('1.2.0.c2lnbmVkLWJ5LXNlcnZlcg');
+  expect(configured).not.toHaveProperty('releaseTag');
 });

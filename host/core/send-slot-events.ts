@@ -5,6 +5,7 @@ import {
   type SlotLoadOutcome,
   type SlotLoadPhase,
 } from '../../shared';
+import { remoteReleaseTags } from './remote-release-tags';
 import { isTimeout, type SlotFailureKind, type SlotStatus, type SlotStatusEntry } from './slot-status';
 
 /**
@@ -49,9 +50,12 @@ export function browserChannel(): SlotEventsChannel | null {
 export function sendSlotEvents(
   status: SlotStatus,
   channel: SlotEventsChannel,
+  releaseTags: ReadonlyMap<string, string> = remoteReleaseTags,
   now: () => number = Date.now,
 ): () => void {
   let queue: SlotLoadEvent[] = [];
+  /** The rendered events still queued, by the entry that made them: a failure after the render takes their place. */
+  const queuedRenders = new WeakMap<SlotStatusEntry, SlotLoadEvent>();
   let sent = 0;
   let minute = 0;
   let scheduled = false;
@@ -65,14 +69,24 @@ export function sendSlotEvents(
   };
   channel.onLeave(flush);
   return status.onTransition(({ slot, previous }) => {
-    const event = slotLoadEventOf(slot, previous);
-    if (event === null) return;
+    const load = slotLoadEventOf(slot, previous);
+    if (load === null) return;
+    const releaseTag = releaseTags.get(load.remote);
+    const event = releaseTag === undefined ? load : { ...load, releaseTag };
+    const unsent = event.afterRender && previous !== null ? queue.indexOf(queuedRenders.get(previous)!) : -1;
+    if (unsent >= 0) {
+      // Its render is not sent yet: the load is one failure (timed to its render), not a render then a failure.
+      const { afterRender: _replaced, ...failure } = event;
+      queue[unsent] = failure;
+      return;
+    }
     if (now() - minute >= 60_000) {
       minute = now();
       sent = 0;
     }
     if (++sent > MAX_EVENTS_PER_MINUTE) return;
     queue.push(event);
+    if (event.outcome === 'rendered') queuedRenders.set(slot, event);
     if (!scheduled) {
       scheduled = true;
       channel.whenIdle(flush);
@@ -80,21 +94,34 @@ export function sendSlotEvents(
   });
 }
 
-/** The event a transition stands for, or null when it ends no load (or the slot's remote is not known). */
+/**
+ * The event a transition stands for, or null when it ends no load (or the slot's remote is not known). A slot that
+ * fails after it rendered (a throw in a later render or an effect: what visitors see is the failure) is a failure of
+ * its render marked `afterRender`, which the server counts in place of the render it counted before.
+ */
 export function slotLoadEventOf(slot: SlotStatusEntry, previous: SlotStatusEntry | null): SlotLoadEvent | null {
-  if (slot.state === 'loading' || slot.remote === null) return null;
+  const { remote } = slot;
+  if (slot.state === 'loading' || remote === null) return null;
+  if (previous?.state === 'rendered' && slot.state === 'failed') {
+    return { ...loadEventOf(slot, remote, previous), outcome: 'failed', phase: 'render', afterRender: true };
+  }
   if (previous !== null && previous.state !== 'loading') return null;
-  const settledAt = slot.settledAt ?? slot.startedAt;
+  return loadEventOf(slot, remote, slot);
+}
+
+/** The event of a slot's load, timed by `timed` (the entry that ended the load). */
+function loadEventOf(slot: SlotStatusEntry, remote: string, timed: SlotStatusEntry): SlotLoadEvent {
+  const settledAt = timed.settledAt ?? timed.startedAt;
   const failure = slot.failure;
   return {
     location: slot.location,
     component: slot.component,
-    remote: slot.remote,
+    remote,
     outcome: outcomeOf(slot),
     phase: failure === null ? null : phaseOf(failure.kind, failure.message),
     kind: failure?.kind ?? null,
-    loadMs: Math.max(0, Math.round(settledAt - slot.startedAt)),
-    startMs: Math.max(0, Math.round(slot.startedAt)),
+    loadMs: Math.max(0, Math.round(settledAt - timed.startedAt)),
+    startMs: Math.max(0, Math.round(timed.startedAt)),
   };
 }
 

@@ -45,6 +45,7 @@ export function parseRemotesPayload(value: unknown): ParsedRemoteDescriptors {
       entry: item.entry,
       components: [...item.components],
       formComponents: item.formComponents.filter((name) => item.components?.includes(name)),
+      ...(typeof item.releaseTag === 'string' && item.releaseTag.length <= 200 ? { releaseTag: item.releaseTag } : {}),
       ...(typeof item.devEvents === 'string' && /^https?:\/\//.test(item.devEvents)
         ? { devEvents: item.devEvents }
         : {}),

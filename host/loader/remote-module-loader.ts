@@ -13,6 +13,8 @@ export interface ProvidedComponent {
   component: string;
   /** A form component: usable in resource forms too (listed in the remote's `formComponents`). */
   formComponent: boolean;
+  /** The release the remote is served from, as the server signed it (RemoteDescriptor.releaseTag); none: configured. */
+  releaseTag?: string;
 }
 
 /** A remote module that has finished loading: what the runtime resolved it to (a fallback module on failure). */
@@ -120,10 +122,11 @@ export function createRemoteModuleLoader(options: RemoteModuleLoaderOptions): Re
           );
           continue;
         }
-        const provided = {
+        const provided: ProvidedComponent = {
           remote: remote.name,
           component,
           formComponent: remote.formComponents.includes(component),
+          ...(remote.releaseTag !== undefined ? { releaseTag: remote.releaseTag } : {}),
         };
         providers.set(component, provided);
         entries.set(component, remote.entry);

@@ -98,6 +98,7 @@ it('publishes and activates a new entry as config, and restarts from the stored 
     entry: v1,
     components: ['InvoiceBanner'],
     formComponents: [],
+    releaseTag: expect.stringMatching(new RegExp(`^${version}\\.`)),
   });
   expect((await again.app.releases.rollout('team_billing')).active).toBe(version);
 });

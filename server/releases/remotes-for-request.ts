@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { RemoteDescriptor } from '../../shared';
-import { descriptorOfRelease, type RemoteRegistry } from '../remotes/remote-registry';
+import type { RemoteRegistry } from '../remotes/remote-registry';
 import { previewsOf } from './release-preview';
 import type { ReleaseAudience, ReleaseSnapshot } from './release-snapshot';
 
@@ -23,6 +23,6 @@ export function remotesForRequest(
   if (!snapshot.variesFor(audience)) return null;
   return registry.remotes().map((remote) => {
     const chosen = snapshot.choose(remote.name, audience);
-    return chosen && chosen.entry !== remote.entry ? descriptorOfRelease(chosen) : remote;
+    return chosen && chosen.entry !== remote.entry ? registry.descriptorOfRelease(chosen) : remote;
   });
 }

@@ -6,6 +6,7 @@ import { placedConfiguredSlots, type ConfiguredSlot } from './configured-slots';
 import { DescriptorRetry } from './descriptor-retry';
 import type { DescriptorOutcome, DescriptorSource } from './descriptor-source';
 import type { PendingRemote, RemotesConfig } from './remotes-config';
+import type { ReleaseTags } from '../releases/release-tags';
 
 export interface RemoteRegistryOptions {
   logger: Logger;
@@ -13,6 +14,8 @@ export interface RemoteRegistryOptions {
   source: DescriptorSource;
   /** How often a remote whose descriptor could not be had is asked again (default 30 s). */
   retryIntervalMs?: number;
+  /** Signs the release each released remote is served from (its descriptor's `releaseTag`); none: no tags. */
+  releaseTags?: ReleaseTags;
 }
 
 /** What the registry knows of a remote declared by entry only: nothing yet, or what its source last answered. */
@@ -97,8 +100,20 @@ export class RemoteRegistry {
       return state?.status === 'ready' && !releasedNow.has(remote.name) ? [state.descriptor] : [];
     });
     const configured = this.current.remotes.filter((remote) => !releasedNow.has(remote.name));
-    const released = [...releasedNow.values()].map(descriptorOfRelease);
+    const released = [...releasedNow.values()].map((release) => this.descriptorOfRelease(release));
     return [...configured, ...ready, ...released];
+  }
+
+  /** What the host registers of a release: its entry and components, and its signed version (release-tags.ts). */
+  descriptorOfRelease(release: RemoteRelease): RemoteDescriptor {
+    const { releaseTags } = this.options;
+    return {
+      name: release.remote,
+      entry: release.entry,
+      components: release.components,
+      formComponents: release.formComponents,
+      ...(releaseTags ? { releaseTag: releaseTags.tag(release.remote, release.version) } : {}),
+    };
   }
 
   /**
@@ -364,16 +379,6 @@ export class RemoteRegistry {
     this.currentVersion++;
     for (const listener of this.listeners) listener();
   }
-}
-
-/** A release as the host registers it (GET /api/remotes, the boot data). */
-export function descriptorOfRelease(release: RemoteRelease): RemoteDescriptor {
-  return {
-    name: release.remote,
-    entry: release.entry,
-    components: release.components,
-    formComponents: release.formComponents,
-  };
 }
 
 function sameReleases(a: ReadonlyMap<string, RemoteRelease>, b: ReadonlyMap<string, RemoteRelease>): boolean {

@@ -21,7 +21,7 @@ const KIND_PATTERN = /^[a-z][a-z-]{0,39}$/;
 /**
  * The events of a `POST /api/slot-events` body, in their shape: `{ events: [...] }` with 1 to 50 events of known
  * outcomes and phases and finite times. Anything else is 400; fields the contract does not name (a `tenant`, a
- * `release`) are not read at all. Whether the remote, component and location exist is asked later, per event.
+ * `release`) are not read at all, and a `releaseTag` counts only when the server signed it (release-tags.ts). Whether the remote, component and location exist is asked later, per event.
  */
 export function slotEventsOf(body: unknown): SlotLoadEvent[] {
   const events = isPlainObject(body) ? body.events : undefined;
@@ -37,13 +37,16 @@ export function slotEventsOf(body: unknown): SlotLoadEvent[] {
 
 function slotEventOf(value: unknown): SlotLoadEvent | null {
   if (!isPlainObject(value)) return null;
-  const { location, component, remote, outcome, phase, kind, loadMs, startMs } = value;
+  const { location, component, remote, outcome, phase, kind, loadMs, startMs, afterRender, releaseTag } = value;
   if (!isName(location) || !isName(component) || !isName(remote)) return null;
   if (!SLOT_LOAD_OUTCOMES.includes(outcome as SlotLoadOutcome)) return null;
   const failed = outcome === 'failed' || outcome === 'timed-out';
   if (phase !== null && !(failed && SLOT_LOAD_PHASES.includes(phase as SlotLoadPhase))) return null;
   if (kind !== null && !(failed && typeof kind === 'string' && KIND_PATTERN.test(kind))) return null;
   if (!isTime(loadMs) || !isTime(startMs)) return null;
+  // Only a render can fail after the render: anything else marked so is not an event the host sends.
+  if (afterRender !== undefined && !(afterRender === true && outcome === 'failed' && phase === 'render')) return null;
+  if (releaseTag !== undefined && !(typeof releaseTag === 'string' && releaseTag.length <= 200)) return null;
   return {
     location,
     component,
@@ -53,6 +56,8 @@ function slotEventOf(value: unknown): SlotLoadEvent | null {
     kind: kind as string | null,
     loadMs: Math.min(Math.round(loadMs), MAX_MS),
     startMs: Math.min(Math.round(startMs), MAX_MS),
+    ...(afterRender === true ? { afterRender: true as const } : {}),
+    ...(releaseTag !== undefined ? { releaseTag: releaseTag as string } : {}),
   };
 }
 

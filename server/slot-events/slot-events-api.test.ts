@@ -97,6 +97,59 @@ it('ignores a tenant and a release forged in the body: the session and the rollo
   expect(rows.map((row) => [row.release, row.loads])).toEqual([['2.0.0', 2]]);
 });
 
+it('counts a page’s events under the release its remotes list signed, after a rollback too; a forged tag is not read', async () => {
+  const operator = await signedInAgent(testApp.app, 'operator');
+  // The page loaded while 2.0.0 was in force: its remotes list names it, signed.
+  await operator.post('/api/remotes/team_billing/activate').send({ version: '2.0.0' }).expect(200);
+  const remotes = (await operator.get('/api/remotes').expect(200)).body as {
+    remotes: { name: string; releaseTag?: string }[];
+  };
+  const releaseTag = remotes.remotes.find((remote) => remote.name === 'team_billing')?.releaseTag;
+  expect(releaseTag).toMatch(/^2\.0\.0\.[\w-]{22}$/);
+  // Rolled back to 1.0.0 while the tab stays open: its failures are 2.0.0's, not the stable release's.
+  await operator.post('/api/remotes/team_billing/rollback').send({ version: '1.0.0' }).expect(200);
+  const page = slotLoadEvents(SLOT, 4, 4).map((event) => ({ ...event, releaseTag }));
+  const forged = slotLoadEvents(SLOT, 3).map((event) => ({ ...event, releaseTag: `2.0.0.${'A'.repeat(22)}` }));
+  const otherRemote = slotLoadEvents(SLOT, 2).map((event) => ({
+    ...event,
+    releaseTag: releaseTag!.replace('2.0.0', '1.0.0'),
+  }));
+  await operator
+    .post(SLOT_EVENTS_PATH)
+    .send({ events: [...page, ...forged, ...otherRemote] })
+    .expect(204);
+  const { stats: rows } = await stats(operator);
+  expect(rows.map((row) => [row.release, row.loads, row.failed]).sort()).toEqual([
+    ['1.0.0', 5, 0],
+    ['2.0.0', 4, 4],
+  ]);
+});
+
+it('counts a slot that failed after it rendered as a failed load in place of its render', async () => {
+  const operator = await signedInAgent(testApp.app, 'operator');
+  await operator
+    .post(SLOT_EVENTS_PATH)
+    .send({ events: slotLoadEvents(SLOT, 10) })
+    .expect(204);
+  const late = slotLoadEvents(SLOT, 3, 3).map((event) => ({ ...event, afterRender: true }));
+  await operator.post(SLOT_EVENTS_PATH).send({ events: late }).expect(204);
+  const [row] = (await stats(operator)).stats;
+  expect(row).toMatchObject({ loads: 10, rendered: 7, failed: 3, failureRate: 0.3 });
+  expect(row?.phases.render).toBe(3);
+  // Only a render fails after the render.
+  for (const wrong of [
+    { outcome: 'rendered', phase: null, kind: null, afterRender: true },
+    { outcome: 'failed', phase: 'entry', kind: 'remote-unavailable', afterRender: true },
+    { outcome: 'failed', phase: 'render', kind: 'render-error', afterRender: 'yes' },
+  ]) {
+    const [event] = slotLoadEvents(SLOT, 1, 1);
+    await operator
+      .post(SLOT_EVENTS_PATH)
+      .send({ events: [{ ...event, ...wrong }] })
+      .expect(400);
+  }
+});
+
 it('counts an anonymous visitor under the active release, and leaves out slots it could not have loaded', async () => {
   await request(testApp.app.handler)
     .post(SLOT_EVENTS_PATH)

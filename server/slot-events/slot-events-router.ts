@@ -4,6 +4,7 @@ import {
   SLOT_EVENTS_PATH,
   SLOT_STATS_PATH,
   SLOT_STATS_WINDOWS,
+  type SlotLoadEvent,
   type SlotStatsPayload,
   type SlotStatsWindow,
 } from '../../shared';
@@ -23,13 +24,16 @@ export interface SlotEventsRouterOptions {
   servedSlots(req: Request): Promise<ServedSlots>;
   /** The release of `remote` the request's visitor is served now ('' when the remote has none in force). */
   releaseOf(req: Request, remote: string): string;
+  /** The release an event's page runs: the one its signed `releaseTag` names, else releaseOf's. */
+  releaseOfEvent(req: Request, event: SlotLoadEvent): string;
 }
 
 /**
  * `POST /api/slot-events`: the host page's beacons, one event per slot load. The cross-site guard (before every
  * route) refuses other sites; the body is capped at 12 KiB and 50 events; the events are limited per session and
- * address; each is tagged with the visitor's tenant and the release this server serves them, and counted in
- * memory (slot-load-aggregator.ts): the answer, 204, never waits for the database. Only loads the visitor could
+ * address; each is tagged with the visitor's tenant and the release its page runs (a release tag this server signed,
+ * else the one it serves them now), and counted in memory (slot-load-aggregator.ts): the answer, 204, never waits
+ * for the database. Only loads the visitor could
  * have made are counted (slot-event-check.ts `isKnownSlot`): the others are left out without a word.
  *
  * `GET /api/slot-stats?window=5m|1h|1d`: the load statistics of every remote release, location and component, for
@@ -50,7 +54,7 @@ export function createSlotEventsRouter(options: SlotEventsRouterOptions): Router
         const tenant = req.session?.tenant ?? null;
         const served = await options.servedSlots(req);
         for (const event of events) {
-          const release = options.releaseOf(req, event.remote);
+          const release = options.releaseOfEvent(req, event);
           if (isKnownSlot(event, release, options.subjects, served)) {
             options.aggregator.record({ ...event, tenant, release });
           }

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { RemoteRegistry } from '../remotes/remote-registry';
 import type { ReleaseService } from '../releases/release-service';
 import type { ReleaseSnapshot } from '../releases/release-snapshot';
+import type { ReleaseTags } from '../releases/release-tags';
 import { audienceOf } from '../releases/remotes-for-request';
 import type { ResourceRegistry } from '../resources/resource-registry';
 import type { StorageEngine } from '../storage/storage-engine';
@@ -19,6 +20,8 @@ export interface SlotEventsParts {
   resources: ResourceRegistry;
   releaseSnapshot: ReleaseSnapshot;
   releaseService: ReleaseService;
+  /** Reads the release an event's page runs (its `releaseTag`). */
+  releaseTags: ReleaseTags;
   logger: Logger;
   settings: SlotEventSettings;
 }
@@ -69,6 +72,14 @@ export class SlotEvents {
   /** The release of `remote` a request's visitor is served now: its preview, its canary, else the active one. */
   releaseOf(req: Request, remote: string): string {
     return this.parts.releaseSnapshot.choose(remote, audienceOf(req))?.version ?? '';
+  }
+
+  /**
+   * The release an event's page runs: the one its `releaseTag` names when this server signed it (release-tags.ts),
+   * else the one the visitor is served now (an event without a tag: a remote served as configured, or an old page).
+   */
+  releaseOfEvent(req: Request, remote: string, releaseTag: string | undefined): string {
+    return this.parts.releaseTags.versionOf(remote, releaseTag) ?? this.releaseOf(req, remote);
   }
 
   /** This host's counters since it started (for its metrics). */

@@ -35,8 +35,18 @@ export function emptyCounts(): number[] {
   return COUNT_COLUMNS.map(() => 0);
 }
 
-/** Adds one event to `counts`: its outcome, its failed phase, and its load time (hidden slots have none). */
+/**
+ * Adds one event to `counts`: its outcome, its failed phase, and its load time (hidden slots have none). A failure
+ * after the render takes the place of the render counted for that load: one render less (a count of a minute may so
+ * go below zero when the render was counted the minute before; windows sum them), no second load time.
+ */
 export function countEvent(counts: number[], event: SlotLoadEvent): void {
+  if (event.afterRender) {
+    counts[OUTCOME_COLUMN.rendered]! -= 1;
+    counts[OUTCOME_COLUMN.failed]! += 1;
+    counts[FIRST_PHASE + SLOT_LOAD_PHASES.indexOf('render')]! += 1;
+    return;
+  }
   counts[OUTCOME_COLUMN[event.outcome]]! += 1;
   if (event.phase !== null && event.outcome !== 'rendered' && event.outcome !== 'hidden') {
     counts[FIRST_PHASE + SLOT_LOAD_PHASES.indexOf(event.phase)]! += 1;
@@ -51,7 +61,9 @@ export function addCounts(counts: number[], more: readonly number[]): void {
 
 /** The statistics of a key from its summed counts. */
 export function statsOf(key: SlotLoadKey, counts: readonly number[]): SlotLoadStats {
-  const [rendered = 0, failed = 0, timedOut = 0, hidden = 0] = counts;
+  const [counted = 0, failed = 0, timedOut = 0, hidden = 0] = counts;
+  // Below zero only for a window that holds a late failure but not the render it replaced (counted just before it).
+  const rendered = Math.max(0, counted);
   const judged = rendered + failed + timedOut;
   const times = counts.slice(FIRST_MS);
   return {
