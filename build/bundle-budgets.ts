@@ -49,8 +49,13 @@ const KIB = 1024;
  * only the fields changed and what they were changed from (it put back every field, undoing a colleague's saves), the
  * session warning leaves the focus in a text box being typed in (the next space pressed its button and was lost) and
  * says so to screen readers, and the inspector tells a timeout from a remote that is down: 149.8 KB, 0.3 KB over.
+ * Raised from 147 to 149 KiB for what an outside test of staff's day found on the same pages: a tenant switched or a
+ * sign-out in another tab reaches every tab at once (a tab showed the other tenant's records under the old tenant's
+ * name), typing keeps the session alive (it expired under a user typing), row actions stay pinned whenever a list
+ * overflows, a form slot holds its place while loading, and slot events name the release the page runs and count a
+ * slot breaking after its render: 152.0 KB, 1.5 KB over.
  */
-export const HOST_INITIAL_JS_MAX_GZIP = 147 * KIB;
+export const HOST_INITIAL_JS_MAX_GZIP = 149 * KIB;
 
 /** A remote's container entry is the federation runtime plus its expose map: small, and on every page's path. */
 export const REMOTE_ENTRY_MAX_GZIP = 30 * KIB;

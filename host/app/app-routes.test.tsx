@@ -154,6 +154,28 @@ describe('the host routes', () => {
     await screen.findByText('public notice');
   });
 
+  it('puts the slots after the content in the page footer, outside the main content, and skips to it in place', async () => {
+    const fake = api(true);
+    fake.routes.set('GET /meta', {
+      body: {
+        dashboards: [],
+        modules: [],
+        slots: { 'global-after-content': [{ component: 'Text', props: { text: 'footer links' } }] },
+      },
+    });
+    renderApp(fake, '/');
+    const footerLinks = await screen.findByText('footer links');
+    const main = screen.getByRole('main');
+    expect(screen.getByRole('contentinfo').contains(footerLinks)).toBe(true);
+    expect(main.contains(footerLinks)).toBe(false);
+
+    // The skip link moves the focus and leaves the address alone (no #main for Back to undo).
+    const before = window.location.href;
+    fireEvent.click(screen.getByRole('link', { name: 'Skip to content' }));
+    expect(document.activeElement).toBe(main);
+    expect(window.location.href).toBe(before);
+  });
+
   it('shows the global slots on the sign-in page too', async () => {
     renderApp(api(false), '/login');
     await screen.findByText('global before');

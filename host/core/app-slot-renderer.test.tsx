@@ -457,12 +457,23 @@ describe('AppSlotRenderer', () => {
       expect(screen.queryByText('host fallback')).toBeNull();
       await screen.findByText('host fallback');
       await waitFor(() => expect(h.logged).toHaveLength(2));
-      // Both failures are on screen, for the notice that some tools are unavailable.
-      const failed = h.runtime.failedSlots?.snapshot() ?? [];
-      expect(failed.map((slot) => [slot.component, slot.remote, slot.failure.kind])).toEqual([
+      // Both failures are recorded (the inspector, the log), but the fallback covers them: no tool is missing, so
+      // the notice that some tools are unavailable has nothing to say.
+      const recorded = h.runtime.slotStatus?.snapshot() ?? [];
+      expect(recorded.map((slot) => [slot.component, slot.remote, slot.failure?.kind])).toEqual([
         ['Thrower', 'team_test', 'render-error'],
         ['Nowhere', null, 'unknown-component'],
       ]);
+      expect(h.runtime.failedSlots?.snapshot()).toEqual([]);
+    });
+
+    it('counts the failures of a location with a fallback once the fallback is gone', async () => {
+      const h = harness({ 'header-banner': [{ component: 'Thrower', props: {} }] });
+      const view = renderPage(h, <AppSlotRenderer location="header-banner" fallback={<p>host fallback</p>} />);
+      await screen.findByText('host fallback');
+      expect(h.runtime.failedSlots?.snapshot()).toEqual([]);
+      view.rerenderAs(false, <AppSlotRenderer location="header-banner" />);
+      await waitFor(() => expect(h.runtime.failedSlots?.snapshot().map((slot) => slot.component)).toEqual(['Thrower']));
     });
 
     it('shows the fallback where no slot is registered, and none where one slot renders', async () => {

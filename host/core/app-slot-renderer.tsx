@@ -1,4 +1,4 @@
-import { useSyncExternalStore, type ReactNode } from 'react';
+import { useLayoutEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { SlotLocation, type ResourceActionContext, type SlotEntry, type SlotLocationValue } from '../../shared';
 import type { SlotData } from '../loader/slot-source';
 import { SlotItem } from './slot-item';
@@ -64,7 +64,10 @@ export interface LocationSlotsProps extends AppSlotRendererProps {
 export function LocationSlots({ location, entries, status, context, className, fallback }: LocationSlotsProps) {
   const { value } = location;
   const slotContext = slotContextAt(location, context);
-  const { slotStatus } = useSlotRuntime();
+  const { slotStatus, failedSlots } = useSlotRuntime();
+  const hasFallback = fallback !== undefined;
+  // Before the page paints: a failure the fallback covers never shows as a tool unavailable, not even for a frame.
+  useLayoutEffect(() => (hasFallback ? failedSlots.withFallback(value) : undefined), [hasFallback, value, failedSlots]);
   const keys = entries.map((entry, index) => `${index}:${entry.component}`);
   // Read from the slot status, only where there is a fallback to show.
   const readAllFailed = () => fallback !== undefined && everyFailed(slotStatus.snapshot(), value, keys);

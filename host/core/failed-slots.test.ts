@@ -47,4 +47,30 @@ describe('FailedSlots (a view of the slot status)', () => {
     status.enter(status.handle(), place('B'));
     expect(failedSlots.snapshot()).toBe(list);
   });
+
+  it("leaves out the failures a location's fallback covers, until a slot there loads or the fallback goes", () => {
+    const status = new SlotStatus();
+    const failedSlots = new FailedSlots(status);
+    const switcher = (component: string): SlotPlace => ({ ...place(component), location: 'tenant-switcher' });
+    const a = status.handle();
+    const banner = status.handle();
+    status.enter(a, switcher('TenantSwitcher'));
+    status.enter(banner, place('Banner'));
+    const fallbackGone = failedSlots.withFallback('tenant-switcher');
+    status.failed(a, switcher('TenantSwitcher'), 'remote-unavailable', 'down');
+    status.failed(banner, place('Banner'), 'load-error', 'chunk');
+    // The slot status keeps both, for the inspector; only the banner left a gap.
+    expect(status.snapshot().map((slot) => slot.state)).toEqual(['failed', 'failed']);
+    expect(failedSlots.snapshot().map((slot) => slot.component)).toEqual(['Banner']);
+
+    // A second slot at the location loading: the fallback is not shown, so the failure counts.
+    const b = status.handle();
+    const leaveB = status.enter(b, switcher('Other'));
+    expect(failedSlots.snapshot().map((slot) => slot.component)).toEqual(['TenantSwitcher', 'Banner']);
+    leaveB();
+    expect(failedSlots.snapshot().map((slot) => slot.component)).toEqual(['Banner']);
+
+    fallbackGone();
+    expect(failedSlots.snapshot().map((slot) => slot.component)).toEqual(['TenantSwitcher', 'Banner']);
+  });
 });

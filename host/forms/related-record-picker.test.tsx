@@ -113,6 +113,7 @@ describe('a relation field in the record form', () => {
     expect(screen.getByText('1 to choose from.').getAttribute('role')).toBe('status');
     fireEvent.keyDown(box, { key: 'ArrowDown' });
     expect(box.getAttribute('aria-activedescendant')).toBe(screen.getByRole('option').id);
+    expect(screen.getByRole('option').getAttribute('aria-selected')).toBe('true');
     // Enter chooses: the form is not sent with the choice half made.
     fireEvent.keyDown(box, { key: 'Enter' });
     expect(box.value).toBe('Grace Hopper');
@@ -190,6 +191,10 @@ describe('a relation field in the record form', () => {
     await waitFor(() => expect(options()).toHaveLength(3));
     fireEvent.keyDown(box, { key: 'ArrowUp' });
     expect(box.getAttribute('aria-activedescendant')).toBe(screen.getAllByRole('option')[2]?.id);
+    // Selected is where the arrows are, not the record chosen before (Ada): one option at a time.
+    expect(screen.getAllByRole('option', { selected: true }).map((option) => option.id)).toEqual([
+      screen.getAllByRole('option')[2]?.id,
+    ]);
     fireEvent.keyDown(box, { key: 'Enter' });
     expect(box.value).toBe('Grace Hopper');
 

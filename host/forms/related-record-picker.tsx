@@ -255,8 +255,16 @@ export function RelatedRecordPicker(props: RelatedRecordPickerProps) {
               key={record.id}
               id={`${listId}-${record.id}`}
               role="option"
-              aria-selected={record.id === value}
-              className={index === active ? 'picker__option picker__option--active' : 'picker__option'}
+              // The option the arrows reached is the selected one (WAI-ARIA's combobox pattern: the one named by
+              // aria-activedescendant); before they reach one, the record chosen now.
+              aria-selected={active >= 0 ? index === active : record.id === value}
+              className={[
+                'picker__option',
+                index === active && 'picker__option--active',
+                record.id === value && 'picker__option--chosen',
+              ]
+                .filter(Boolean)
+                .join(' ')}
               onClick={() => choose(record)}
             >
               {titleOf(record)}

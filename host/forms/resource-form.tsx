@@ -252,7 +252,7 @@ export function ResourceForm({ definition, record, relations, onSaved, onStored 
     >
       {restoredDraft && unsaved && (
         <p className="notice notice--info" role="status">
-          Your unsaved changes were kept while you signed in again. Review them, then save.
+          Your unsaved changes were kept while your session ended or changed. Review them, then save.
         </p>
       )}
       {/* A viewer reads the values: every control, the form slots' too, is disabled, as nothing could be saved. */}

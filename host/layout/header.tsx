@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { SIGN_IN_PATH, SlotLocation } from '../../shared';
-import { AppSlotRenderer, useSession, useSlotRuntime } from '../core';
+import { canSwitchTenant, SIGN_IN_PATH, SlotLocation, type CurrentUser } from '../../shared';
+import { AppSlotRenderer, useSession, useSlotData, useSlotRuntime } from '../core';
 import { useLeaveGuard } from '../app/unsaved-changes';
 import { forgetDraftsExcept } from '../forms/record-draft';
 import { forgetListAddresses } from '../pages/list-return-address';
@@ -9,11 +9,21 @@ import { APP_NAME } from './page-heading';
 import { HostTenantSwitcher } from './tenant-switcher';
 
 /**
+ * Whether the tenant switcher's row is held open on a phone before anything fills it: when a slot is placed there,
+ * or when the user has tenants to switch between (the host's own switcher fills it if the slot does not). Otherwise
+ * the switcher, arriving with its remote, would push the user's name and Sign out onto a new row.
+ */
+function tenantRowReserved(user: CurrentUser, placed: number): boolean {
+  return placed > 0 || canSwitchTenant(user);
+}
+
+/**
  * Brand, the header banner slot, and for signed-in users the tenant switcher slot (the host's own switcher where it
  * renders nothing) and the sign-out button.
  */
 export function Header() {
   const session = useSession();
+  const { slots } = useSlotData();
   const navigate = useNavigate();
   const guard = useLeaveGuard();
   const { pageSlots } = useSlotRuntime();
@@ -49,7 +59,11 @@ export function Header() {
           <div className="header__session">
             <AppSlotRenderer
               location={SlotLocation.TENANT_SWITCHER}
-              className="header__tenant"
+              className={
+                tenantRowReserved(user, slots[SlotLocation.TENANT_SWITCHER.value]?.length ?? 0)
+                  ? 'header__tenant header__tenant--reserved'
+                  : 'header__tenant'
+              }
               fallback={<HostTenantSwitcher />}
             />
             <span className="header__user" title={user.username}>

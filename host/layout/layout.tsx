@@ -1,18 +1,29 @@
+import type { MouseEvent } from 'react';
 import { Outlet } from 'react-router-dom';
 import { SlotLocation } from '../../shared';
 import { AppSlotRenderer, useSession } from '../core';
 import { Header } from './header';
 import { Navigation } from './navigation';
 import { RouteFocusProvider } from './route-focus';
+import { SessionChangedNotice } from './session-changed-notice';
 import { SessionExpiryWarning } from './session-expiry-warning';
 import { UnavailableToolsNotice } from './unavailable-tools-notice';
 import { UnsavedChangesPrompt } from './unsaved-changes-prompt';
 import { useSpaLinks } from './use-spa-links';
 
+/** The skip link's click: the focus goes to the page's content, the address stays as it is. */
+function skipToContent(event: MouseEvent<HTMLAnchorElement>): void {
+  const main = document.getElementById('main');
+  if (!main) return;
+  event.preventDefault();
+  main.focus();
+}
+
 /**
- * Every page: the header, the navigation (signed in only), and the global slots before and after the content —
- * on the sign-in page too. Focus goes to the new page's heading after a route change, and a navigation that would
- * lose unsaved changes asks first. Signed in, a warning comes before the session's idle limit ends it.
+ * Every page: the header, the navigation (signed in only), and the global slots before the content and in the
+ * footer after it — on the sign-in page too. Focus goes to the new page's heading after a route change, and a
+ * navigation that would lose unsaved changes asks first. Signed in, a warning comes before the session's idle limit
+ * ends it, and a notice says when another tab changed the session.
  */
 export function Layout() {
   const session = useSession();
@@ -22,21 +33,28 @@ export function Layout() {
     <RouteFocusProvider>
       <UnsavedChangesPrompt />
       <div className={signedIn ? 'app app--signed-in' : 'app'} onClick={onClick}>
-        <a className="skip-link" href="#main">
+        {/* Moves the focus without a #main in the address: Back would only undo the skip, not leave the page. */}
+        <a className="skip-link" href="#main" onClick={skipToContent}>
           Skip to content
         </a>
         <Header />
         {signedIn && <SessionExpiryWarning />}
         <div className="app__body">
           {signedIn && <Navigation />}
-          <main className="app__main" id="main" tabIndex={-1}>
-            <UnavailableToolsNotice />
-            <AppSlotRenderer location={SlotLocation.GLOBAL_BEFORE_CONTENT} />
-            <div className="app__content">
-              <Outlet />
-            </div>
-            <AppSlotRenderer location={SlotLocation.GLOBAL_AFTER_CONTENT} />
-          </main>
+          <div className="app__page">
+            <main className="app__main" id="main" tabIndex={-1}>
+              <SessionChangedNotice />
+              <UnavailableToolsNotice />
+              <AppSlotRenderer location={SlotLocation.GLOBAL_BEFORE_CONTENT} />
+              <div className="app__content">
+                <Outlet />
+              </div>
+            </main>
+            {/* The page's contentinfo landmark: the footer's links are not the page's content. */}
+            <footer className="app__footer">
+              <AppSlotRenderer location={SlotLocation.GLOBAL_AFTER_CONTENT} />
+            </footer>
+          </div>
         </div>
       </div>
     </RouteFocusProvider>

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { SESSION_TIME_PATH, type SessionTimePayload } from '../../shared';
 import { ApiError, useApiClient, useSession } from '../core';
+import { keepAliveIntervalMs, useActivityKeepAlive } from './use-activity-keep-alive';
 
 /** How long before the end the warning shows: two minutes, or a quarter of an idle limit shorter than eight. */
 export function warningLeadMs(idleTimeoutMs: number): number {
@@ -16,6 +17,7 @@ interface Deadline {
   /** False when the absolute limit comes first: staying signed in cannot move it. */
   canExtend: boolean;
   leadMs: number;
+  idleTimeoutMs: number;
 }
 
 function deadlineOf(time: SessionTimePayload, now: number): Deadline {
@@ -23,8 +25,19 @@ function deadlineOf(time: SessionTimePayload, now: number): Deadline {
     endsAt: now + Math.min(time.idleEndsInMs, time.absoluteEndsInMs),
     canExtend: time.idleEndsInMs < time.absoluteEndsInMs,
     leadMs: warningLeadMs(time.idleTimeoutMs),
+    idleTimeoutMs: time.idleTimeoutMs,
   };
 }
+
+/** Until the server has said the idle limit: keep-alives a minute apart at most. */
+const UNKNOWN_IDLE_TIMEOUT_MS = 4 * 60_000;
+
+/** Said to screen readers when the warning shows while someone is in a text box (the focus stays there). */
+export const SESSION_WARNING_ANNOUNCEMENTS = {
+  idle: 'Your session is about to end for inactivity: press Escape, or go on typing, to stay signed in.',
+  absolute:
+    'Your session reaches its longest allowed time in a few minutes: save your work. Press Escape to close the warning.',
+} as const;
 
 function minutesAndSeconds(ms: number): string {
   const seconds = Math.max(0, Math.ceil(ms / 1000));
@@ -33,13 +46,16 @@ function minutesAndSeconds(ms: number): string {
 
 /**
  * Warns before the session ends, so nobody loses their session to the idle limit mid-task: "Stay signed in" gives
- * back the whole idle time (`POST /session`). The server decides: the page learns the time left from the session's
- * answers (GET /me, sign-in, tenant switch), then asks it (`GET /session`, which does not count as use) before
- * warning, again while warning, and at the end, when a 401 ends the page's session the
- * usual way (a record's unsaved values are kept for the next sign-in). When the absolute limit comes first, the
- * warning says so and only asks to save. Focus goes to the warning's button and back where it was after it, unless
- * it is in a text box: someone typing keeps it (the next space would press the button and be lost), and the warning is
- * announced instead.
+ * back the whole idle time (`POST /session`). Working in the page counts as use too (useActivityKeepAlive: typing,
+ * editing, clicking keep the session, a request a minute at most), so the warning comes only to someone away.
+ * The server decides: the page learns the time left from the session's answers (GET /me, sign-in, tenant switch, a
+ * keep-alive), then asks it (`GET /session`, which does not count as use) before warning, again while warning, and
+ * at the end, when a 401 ends the page's session the usual way (a record's unsaved values are kept for the next
+ * sign-in). When the absolute limit comes first, the warning says so and only asks to save. Focus goes to the
+ * warning's button and back where it was after it, unless it is in a text box: someone typing keeps it (the next
+ * space would press the button and be lost), and the warning is announced instead, with its keyboard way: Escape
+ * anywhere in the page stays signed in (or closes the warning past the absolute limit), and so does any keystroke
+ * that goes on typing, which reaches the text box as ever.
  */
 export function SessionExpiryWarning() {
   const session = useSession();
@@ -50,6 +66,7 @@ export function SessionExpiryWarning() {
   const [now, setNow] = useState(() => Date.now());
   const [acknowledged, setAcknowledged] = useState<number | null>(null);
   const button = useRef<HTMLButtonElement>(null);
+  const warning = useRef<HTMLDivElement>(null);
   const focusBefore = useRef<HTMLElement | null>(null);
 
   const ask = useCallback(
@@ -88,6 +105,22 @@ export function SessionExpiryWarning() {
 
   const showing = deadline !== null && now >= deadline.endsAt - deadline.leadMs && acknowledged !== deadline.endsAt;
 
+  // One keep-alive at a time: a keystroke, Escape and the button may all ask while the first is on its way.
+  const extending = useRef<Promise<void> | null>(null);
+  const extend = useCallback((): Promise<void> => {
+    extending.current ??= ask(true).finally(() => {
+      extending.current = null;
+    });
+    return extending.current;
+  }, [ask]);
+  useActivityKeepAlive({
+    enabled: signedIn && deadline?.canExtend !== false,
+    intervalMs: keepAliveIntervalMs(deadline?.idleTimeoutMs ?? UNKNOWN_IDLE_TIMEOUT_MS),
+    keepAlive: () => void extend(),
+    urgent: showing,
+    ignores: (target) => target instanceof Node && (warning.current?.contains(target) ?? false),
+  });
+
   useEffect(() => {
     if (!deadline) return undefined;
     const untilWarning = deadline.endsAt - deadline.leadMs - Date.now();
@@ -108,11 +141,29 @@ export function SessionExpiryWarning() {
     return () => clearInterval(tick);
   }, [deadline, ask]);
 
+  const giveFocusBack = useCallback(() => {
+    const before = focusBefore.current;
+    focusBefore.current = null;
+    if (before?.isConnected) before.focus();
+  }, []);
+  const stay = useCallback(async () => {
+    await extend();
+    giveFocusBack();
+  }, [extend, giveFocusBack]);
+  const endsAt = deadline?.endsAt ?? null;
+  const acknowledge = useCallback(() => {
+    setAcknowledged(endsAt);
+    giveFocusBack();
+  }, [endsAt, giveFocusBack]);
+
   // Whether the warning left the focus where it was (someone typing): then it is announced by the live region.
   const [leftFocus, setLeftFocus] = useState(false);
   useEffect(() => {
     if (!showing) {
       setLeftFocus(false);
+      // Gone while it had the focus (kept from another tab, or by a click elsewhere): back where it was.
+      if (document.activeElement === null || document.activeElement === document.body) giveFocusBack();
+      focusBefore.current = null;
       return;
     }
     const active = document.activeElement;
@@ -123,46 +174,41 @@ export function SessionExpiryWarning() {
     }
     if (active instanceof HTMLElement && active !== document.body) focusBefore.current = active;
     button.current?.focus();
-  }, [showing]);
+  }, [showing, giveFocusBack]);
+
+  // The keyboard way from anywhere in the page, a key that types nothing. A list that closes on Escape (the record
+  // picker) stops the key there, so Escape closes the list first.
+  const canExtend = deadline?.canExtend ?? false;
+  useEffect(() => {
+    if (!showing) return undefined;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      if (canExtend) void stay();
+      else acknowledge();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [showing, canExtend, stay, acknowledge]);
 
   // Always there, so that what it is given is announced (a live region added with its text often is not).
   const announcement = (
     <p className="visually-hidden" aria-live="assertive">
-      {showing && leftFocus
-        ? deadline.canExtend
-          ? 'Your session is about to end for inactivity. The warning at the bottom of the window has a button to stay signed in.'
-          : 'Your session reaches its longest allowed time in a few minutes: save your work.'
-        : ''}
+      {showing && leftFocus ? SESSION_WARNING_ANNOUNCEMENTS[deadline.canExtend ? 'idle' : 'absolute'] : ''}
     </p>
   );
   if (!showing) return announcement;
 
-  const giveFocusBack = () => {
-    const before = focusBefore.current;
-    focusBefore.current = null;
-    if (before?.isConnected) before.focus();
-  };
-  const stay = async () => {
-    await ask(true);
-    giveFocusBack();
-  };
-  const acknowledge = () => {
-    setAcknowledged(deadline.endsAt);
-    giveFocusBack();
-  };
   const left = minutesAndSeconds(deadline.endsAt - now);
 
   return (
     <>
       {announcement}
       <div
+        ref={warning}
         className="session-warning"
         role="alertdialog"
         aria-labelledby="session-warning-title"
-        aria-describedby="session-warning-text"
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') void (deadline.canExtend ? stay() : acknowledge());
-        }}
+        aria-describedby="session-warning-text session-warning-keys"
       >
         <p className="session-warning__title" id="session-warning-title">
           Your session is about to end
@@ -171,6 +217,9 @@ export function SessionExpiryWarning() {
           {deadline.canExtend
             ? `You will be signed out in ${left} for inactivity.`
             : `Your session reaches its longest allowed time in ${left}. Save your work: you will then be asked to sign in again.`}
+        </p>
+        <p className="session-warning__keys" id="session-warning-keys">
+          {deadline.canExtend ? 'Press Esc, or go on working, to stay signed in.' : 'Press Esc to close.'}
         </p>
         {deadline.canExtend ? (
           <button ref={button} type="button" className="button button--primary" onClick={() => void stay()}>

@@ -8,6 +8,7 @@ import {
 } from '../../shared';
 import { ApiError, createApiClient, type ApiClient } from './api-client';
 import { ExternalStore } from './external-store';
+import { openSessionBroadcast, type SessionBroadcast } from './session-broadcast';
 
 export type SessionStatus = 'loading' | 'anonymous' | 'authenticated';
 
@@ -22,10 +23,15 @@ export interface Session {
   /** Changes on every session load (sign-in, tenant switch, refresh requested by the host or a remote). */
   revision: number;
   /**
-   * True when the server ended the session this page was using (a 401 answer), so the sign-in page can say why it
-   * is shown; false after a sign-in, a sign-out, or a page load without a session.
+   * True when the server ended the session this page was using (a 401 answer, or signed out in another tab), so the
+   * sign-in page can say why it is shown; false after a sign-in, a sign-out, or a page load without a session.
    */
   expired: boolean;
+  /**
+   * True when the session as it is now was brought by another tab's change (a tenant switch, a sign-in or sign-out
+   * there), so the page can say why it changed under the user; false after any change made or loaded here.
+   */
+  changedInAnotherTab: boolean;
   /**
    * How long the session had left at the last answer that said so (`GET /me`, sign-in, tenant switch), and when
    * that answer arrived on this page's clock; null when none did.
@@ -42,8 +48,9 @@ export interface Session {
   /** The server said the session is gone (401): forget it without a request. */
   expire(): void;
   /**
-   * Calls `listener` when the server says the session is gone, before anything protected unmounts: the moment to
-   * keep what only the page holds (a form's unsaved values). Returns the unsubscribe function.
+   * Calls `listener` when the server says the session is gone, or another tab moved it to another tenant or user,
+   * before anything protected unmounts: the moment to keep what only the page holds (a form's unsaved values).
+   * Returns the unsubscribe function.
    */
   onExpire(listener: () => void): () => void;
 }
@@ -58,18 +65,35 @@ interface State {
   user: CurrentUser | null;
   revision: number;
   expired: boolean;
+  changedInAnotherTab: boolean;
   time: SessionTime | null;
+}
+
+/** Who and in which tenant (Session.scope) for a user, or the status when nobody is signed in. */
+function scopeOf(status: SessionStatus, user: CurrentUser | null): string {
+  return user ? `user:${user.username}@${user.currentTenant}` : status;
 }
 
 /**
  * The session of the page, outside React: GET /me at start, sign-in, sign-out, tenant switch, and the refresh that
- * remotes ask for with the HOST_REFRESH_EVENT window event (shared/wire.ts). The slot source follows it.
+ * remotes ask for with the HOST_REFRESH_EVENT window event (shared/wire.ts). The slot source follows it. A change
+ * made here is announced to the origin's other tabs, which share the session (see session-broadcast.ts), and one
+ * announced by another tab is followed here (`listen`).
  */
 export class SessionStore extends ExternalStore<Session> {
-  private state: State = { status: 'loading', user: null, revision: 0, expired: false, time: null };
+  private state: State = {
+    status: 'loading',
+    user: null,
+    revision: 0,
+    expired: false,
+    changedInAnotherTab: false,
+    time: null,
+  };
   private readonly expiryListeners = new Set<() => void>();
   /** GET /me started with the page (or answered by its session data): it answers the first load only. */
   private pendingMe: Promise<MePayload> | null;
+  /** The line to the other tabs while the store follows the window (`listen`); null otherwise. */
+  private broadcast: SessionBroadcast | null = null;
 
   constructor(
     private readonly client: ApiClient,
@@ -96,31 +120,36 @@ export class SessionStore extends ExternalStore<Session> {
     }
   };
 
-  readonly signIn = async (credentials: LoginRequest): Promise<CurrentUser> => {
-    const payload = await this.client.post<MePayload>('/login', credentials);
-    this.settle(payload.user, false, payload.session);
-    return payload.user;
-  };
+  readonly signIn = (credentials: LoginRequest): Promise<CurrentUser> =>
+    this.changedHere(async () => {
+      const payload = await this.client.post<MePayload>('/login', credentials);
+      this.settle(payload.user, false, payload.session);
+      return payload.user;
+    });
 
-  readonly signOut = async (): Promise<void> => {
-    // Forget first, so nothing protected stays on screen while the request is in flight.
-    this.settle(null);
-    try {
-      await this.client.post<void>('/logout');
-    } catch (error) {
-      console.warn('[session] POST /logout failed; the session cookie may outlive this page.', error);
-    }
-  };
+  readonly signOut = (): Promise<void> =>
+    this.changedHere(async () => {
+      // Forget first, so nothing protected stays on screen while the request is in flight.
+      this.settle(null);
+      try {
+        await this.client.post<void>('/logout');
+      } catch (error) {
+        console.warn('[session] POST /logout failed; the session cookie may outlive this page.', error);
+      }
+    });
 
-  readonly switchTenant = async (tenant: string): Promise<void> => {
-    const payload = await postTenantSwitch(this.client, tenant);
-    this.settle(payload.user, false, payload.session);
-  };
+  readonly switchTenant = (tenant: string): Promise<void> =>
+    this.changedHere(async () => {
+      const payload = await postTenantSwitch(this.client, tenant);
+      this.settle(payload.user, false, payload.session);
+    });
 
   readonly expire = (): void => {
-    // The listeners run while protected content is still mounted; the settle below unmounts it.
-    for (const listener of [...this.expiryListeners]) listener();
-    this.settle(null, true);
+    // The other tabs share the session that ended: they show the sign-in page now rather than at their next request.
+    void this.changedHere(async () => {
+      this.keepPageWork();
+      this.settle(null, true);
+    });
   };
 
   readonly onExpire = (listener: () => void): (() => void) => {
@@ -131,12 +160,13 @@ export class SessionStore extends ExternalStore<Session> {
   };
 
   /**
-   * Follows the window: HOST_REFRESH_EVENT loads the session again, and a page restored from the back/forward
-   * cache, which may show a session that has since ended (signed out in this or another tab), forgets it at once,
-   * so nothing protected shows, and asks the server again. Returns what stops following.
+   * Follows the window: HOST_REFRESH_EVENT loads the session again (a remote switched the tenant: the other tabs are
+   * told), a change announced by another tab of the origin is followed (`followOtherTab`), and a page restored from
+   * the back/forward cache, which may show a session that has since ended (signed out in this or another tab),
+   * forgets it at once, so nothing protected shows, and asks the server again. Returns what stops following.
    */
   listen(target: Window): () => void {
-    const onRefresh = () => void this.refresh();
+    const onRefresh = () => void this.changedHere(this.refresh);
     const onPageShow = (event: PageTransitionEvent) => {
       if (!event.persisted) return;
       this.publishState({
@@ -144,19 +174,76 @@ export class SessionStore extends ExternalStore<Session> {
         user: null,
         revision: this.state.revision + 1,
         expired: false,
+        changedInAnotherTab: false,
         time: null,
       });
       void this.refresh();
     };
     target.addEventListener(HOST_REFRESH_EVENT, onRefresh);
     target.addEventListener('pageshow', onPageShow);
+    const broadcast = openSessionBroadcast(target, () => void this.followOtherTab());
+    this.broadcast = broadcast;
     return () => {
       target.removeEventListener(HOST_REFRESH_EVENT, onRefresh);
       target.removeEventListener('pageshow', onPageShow);
+      broadcast.close();
+      if (this.broadcast === broadcast) this.broadcast = null;
     };
   }
 
-  private settle(user: CurrentUser | null, expired = false, time?: SessionTimePayload): void {
+  /**
+   * Another tab changed the session this one shares: asks the server who is signed in now and, when that is not
+   * who and where this page shows, keeps what only the page holds (as when the session ends: a record form's unsaved
+   * values become a draft of this tab, offered back in that record, user and tenant) and then shows the session as it
+   * is (pages keyed on the scope load again; RequireAuth moves a record page of the old tenant to the new one's list).
+   * Signed out there, this page's session has ended. Told nothing new (both tabs already agree), nothing changes.
+   */
+  private async followOtherTab(): Promise<void> {
+    // The first load is on its way: it asks the server after the change, or the change is announced again.
+    if (this.state.status === 'loading') return;
+    let payload: MePayload | null;
+    try {
+      payload = await this.client.get<MePayload>('/me');
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 401)) {
+        console.warn(
+          '[session] Another tab changed the session, and GET /me failed; this tab follows at its next request.',
+          error,
+        );
+        return;
+      }
+      payload = null;
+    }
+    const user = payload?.user ?? null;
+    if (scopeOf(user ? 'authenticated' : 'anonymous', user) === this.snapshot().scope) return;
+    if (this.state.status === 'authenticated') this.keepPageWork();
+    this.settle(user, user === null, payload?.session, true);
+  }
+
+  /**
+   * Runs a change of the session made in this tab, then tells the other tabs when it changed who is signed in or in
+   * which tenant (they ask the server). After the server has answered, so that they find the session as it now is.
+   */
+  private async changedHere<T>(change: () => Promise<T>): Promise<T> {
+    const before = this.snapshot().scope;
+    try {
+      return await change();
+    } finally {
+      if (this.snapshot().scope !== before) this.broadcast?.announce();
+    }
+  }
+
+  /** The expiry listeners, while protected content is still mounted (the settle that follows unmounts it). */
+  private keepPageWork(): void {
+    for (const listener of [...this.expiryListeners]) listener();
+  }
+
+  private settle(
+    user: CurrentUser | null,
+    expired = false,
+    time?: SessionTimePayload,
+    changedInAnotherTab = false,
+  ): void {
     const previous = this.state;
     this.publishState({
       time: user && time ? { payload: time, receivedAt: Date.now() } : null,
@@ -165,22 +252,23 @@ export class SessionStore extends ExternalStore<Session> {
       revision: previous.revision + 1,
       // Only a session this page was using can end; a second 401 of the same ending keeps the flag.
       expired: user === null && expired && (previous.status === 'authenticated' || previous.expired),
+      changedInAnotherTab,
     });
   }
 
   private publishState(state: State): void {
     this.state = state;
-    const { status, user, revision, expired, time } = state;
+    const { status, user, revision, expired, changedInAnotherTab, time } = state;
     const identity = user ? `user:${user.username}` : status;
-    const scope = user ? `${identity}@${user.currentTenant}` : identity;
     this.publish(
       Object.freeze({
         status,
         user,
         identity,
-        scope,
+        scope: scopeOf(status, user),
         revision,
         expired,
+        changedInAnotherTab,
         time,
         signIn: this.signIn,
         signOut: this.signOut,

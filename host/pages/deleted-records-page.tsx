@@ -10,6 +10,7 @@ import { countOf } from './count-in-words';
 import { recordNouns } from './describe-record-page';
 import { listReturnAddress, useListOwner } from './list-return-address';
 import { PageStatus } from './page-status';
+import { RecordTableFrame } from './record-table-frame';
 
 /** What a restore on this page ended in: the record back, or (per row) why not. */
 type Outcome =
@@ -136,7 +137,7 @@ export function DeletedRecordsPage() {
             </p>
           </div>
           {rows.length > 0 && (
-            <div className="table-wrap">
+            <RecordTableFrame>
               <table className="table table--records" data-deleted-records={resource}>
                 <thead>
                   <tr>
@@ -182,7 +183,7 @@ export function DeletedRecordsPage() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </RecordTableFrame>
           )}
         </>
       )}

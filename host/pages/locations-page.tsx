@@ -22,11 +22,14 @@ export function LocationsPage() {
   );
 }
 
+/**
+ * One location: a section under its heading, not a region of its own (named, a section is one, and thirty of them
+ * would drown the page's landmarks); its table of slots is the region, which a keyboard scrolls.
+ */
 function LocationSection({ location }: { location: CatalogueLocation }) {
-  const headingId = `location-${location.location}`;
   return (
-    <section className="inspector__section" aria-labelledby={headingId} data-catalogue-location={location.location}>
-      <h2 id={headingId}>{location.location}</h2>
+    <section className="inspector__section" data-catalogue-location={location.location}>
+      <h2 id={`location-${location.location}`}>{location.location}</h2>
       <dl className="catalogue__facts">
         <dt>Visibility</dt>
         <dd>{location.visibility === 'public' ? 'public (also without signing in)' : 'protected (signed in only)'}</dd>

@@ -33,7 +33,7 @@ export function PagesSeen({ disabled }: { disabled: ReadonlyMap<string, string> 
   const [before, ...earlier] = pages;
   return (
     <>
-      <section className="inspector__section" aria-labelledby="inspector-page-before">
+      <section className="inspector__section">
         <h2 id="inspector-page-before">{before ? `The page before: ${before.page}` : 'The page before'}</h2>
         {before ? (
           <PageSlotsTable page={before} disabled={disabled} />
@@ -44,7 +44,7 @@ export function PagesSeen({ disabled }: { disabled: ReadonlyMap<string, string> 
         )}
       </section>
       {earlier.length > 0 && (
-        <section className="inspector__section" aria-labelledby="inspector-earlier-pages">
+        <section className="inspector__section">
           <h2 id="inspector-earlier-pages">Earlier pages in this tab</h2>
           {earlier.map((page) => (
             <PageSlotsTable key={page.page} page={page} disabled={disabled} />

@@ -106,6 +106,11 @@ describe('form slots on the placements page', () => {
     // The added one moved to the end; props without a schema are kept as written.
     expect(within(section).getAllByText('Its remote declares no props schema: its props are kept as they are.'));
     const [, added] = within(section).getAllByLabelText(`Position of ${NAME}`);
+    // Said, and the new entry has the focus (the Add button, disabled again, would have dropped it).
+    expect(within(section).getByRole('status').textContent).toBe(
+      'Added SlugPreview (team_records) to the Notes form: 2 form slots there in the draft.',
+    );
+    expect(document.activeElement).toBe(added);
     fireEvent.change(added!, { target: { value: 'end' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
     await screen.findByText('Draft saved: no problem.');

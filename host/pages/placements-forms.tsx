@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { PlacementEntryBody } from './placement-entry-body';
 import type {
   JsonSchema,
@@ -9,8 +9,15 @@ import type {
   ResourcePayload,
 } from '../../shared';
 import { useApi } from '../app/use-api';
+import { countOf } from './count-in-words';
 import type { DraftSlot } from './placements-draft';
 import { formLocation, positionChoice, positionOf, type DraftFormSlotAt } from './placements-form-slots';
+import { useAddedEntry } from './use-added-entry';
+
+/** A form slot's key in the editor: where the document holds it. */
+function formSlotKey(at: DraftFormSlotAt): string {
+  return `${at.remote}|${at.resource}|${at.index}`;
+}
 
 export interface PlacementsFormsProps {
   formSlots: readonly DraftFormSlotAt[];
@@ -30,8 +37,10 @@ export function PlacementsForms(props: PlacementsFormsProps) {
     (resources.status === 'ready'
       ? resources.data.resources.find((resource) => resource.name === name)?.label
       : null) ?? name;
+  const section = useRef<HTMLElement>(null);
+  const added = useAddedEntry(section, props.formSlots.map(formSlotKey));
   return (
-    <section className="inspector__section" aria-labelledby="placements-forms" data-placements-forms>
+    <section ref={section} className="inspector__section" aria-labelledby="placements-forms" data-placements-forms>
       <h2 id="placements-forms">Form slots</h2>
       <p className="muted">Components of a remote placed among the fields of a resource’s form.</p>
       {props.formSlots.length === 0 ? (
@@ -40,7 +49,7 @@ export function PlacementsForms(props: PlacementsFormsProps) {
         <ol className="placements__slots">
           {props.formSlots.map((at) => (
             <FormSlotEditor
-              key={`${at.remote}|${at.resource}|${at.index}`}
+              key={formSlotKey(at)}
               at={at}
               resourceLabel={labelOf(at.resource)}
               schema={schemaOf(props.components, at.remote, String(at.slot.component))}
@@ -56,8 +65,21 @@ export function PlacementsForms(props: PlacementsFormsProps) {
         </ol>
       )}
       {resources.status === 'ready' && (
-        <AddFormSlot resources={resources.data} components={props.components} add={props.add} />
+        <AddFormSlot
+          resources={resources.data}
+          components={props.components}
+          add={(remote, resource, component, position) => {
+            const count = props.formSlots.filter((at) => at.resource === resource).length + 1;
+            added.adding(
+              `Added ${component} (${remote}) to the ${labelOf(resource)} form: ${countOf(count, 'form slot')} there in the draft.`,
+            );
+            props.add(remote, resource, component, position);
+          }}
+        />
       )}
+      <p className="visually-hidden" role="status">
+        {added.announcement}
+      </p>
     </section>
   );
 }
@@ -123,6 +145,7 @@ function FormSlotEditor({ at, resourceLabel, schema, problems, change }: FormSlo
     <li
       className="placements__slot"
       data-placement-form-slot={`${at.remote}:${at.resource}:${String(at.slot.component)}`}
+      data-entry-key={formSlotKey(at)}
     >
       <h3 className="placements__slot-title">{name}</h3>
       <PositionSelect

@@ -8,6 +8,8 @@ import type {
   PlacementProblem,
 } from '../../shared';
 import { priorityOf, slotKey, type DraftSlot, type DraftSlotAt } from './placements-draft';
+import { countOf } from './count-in-words';
+import { useAddedEntry } from './use-added-entry';
 
 export interface PlacementsLocationProps {
   location: string;
@@ -25,8 +27,15 @@ export interface PlacementsLocationProps {
 export function PlacementsLocation(props: PlacementsLocationProps) {
   const { location, slots } = props;
   const headingId = `placements-${location}`;
+  const section = useRef<HTMLElement>(null);
+  const added = useAddedEntry(section, slots.map(slotKey));
   return (
-    <section className="inspector__section" aria-labelledby={headingId} data-placements-location={location}>
+    <section
+      ref={section}
+      className="inspector__section"
+      aria-labelledby={headingId}
+      data-placements-location={location}
+    >
       <h2 id={headingId}>{location}</h2>
       <p className="muted">{props.isPublic ? 'public: no "Shown when" rule here' : 'protected'}</p>
       {slots.length === 0 ? (
@@ -48,7 +57,19 @@ export function PlacementsLocation(props: PlacementsLocationProps) {
           ))}
         </ol>
       )}
-      <AddSlot location={location} components={props.components} add={props.add} />
+      <AddSlot
+        location={location}
+        components={props.components}
+        add={(remote, component) => {
+          added.adding(
+            `Added ${component} (${remote}) at ${location}: ${countOf(slots.length + 1, 'slot')} there in the draft.`,
+          );
+          props.add(remote, component);
+        }}
+      />
+      <p className="visually-hidden" role="status">
+        {added.announcement}
+      </p>
       {props.preview !== undefined && props.preview.length > 0 && (
         <div className="placements__preview" data-placements-preview={location}>
           <h3>Order with the saved draft published</h3>
@@ -111,7 +132,11 @@ function SlotEditor({ at, isPublic, schema, problems, change }: SlotEditorProps)
     });
 
   return (
-    <li className="placements__slot" data-placement-slot={`${at.remote}:${String(slot.component)}`}>
+    <li
+      className="placements__slot"
+      data-placement-slot={`${at.remote}:${String(slot.component)}`}
+      data-entry-key={slotKey(at)}
+    >
       <h3 className="placements__slot-title">{name}</h3>
       <div className="form__field">
         <label htmlFor={`${id}-priority`}>Priority of {name}</label>
@@ -215,7 +240,8 @@ function AddSlot({ location, components, add }: Pick<PlacementsLocationProps, 'l
           const [remote, component] = choice.split(':') as [string, string];
           add(remote, component);
           setChoice('');
-          // The button is disabled until the next choice: focus would fall to the page's top otherwise.
+          // The button is disabled until the next choice: focus would fall to the page's top otherwise. The new
+          // entry takes it once shown (useAddedEntry); this is where it waits.
           select.current?.focus();
         }}
       >

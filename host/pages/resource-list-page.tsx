@@ -16,6 +16,7 @@ import { ListPager } from './list-pager';
 import { PageStatus } from './page-status';
 import { neighbourPage, recordListApiPath, recordListSearch, type RecordListLocation } from './record-list-location';
 import { RecordFiltersForm } from './record-filters-form';
+import { RecordTableFrame } from './record-table-frame';
 import { RecordSearchForm } from './record-search-form';
 
 /**
@@ -167,7 +168,7 @@ export function ResourceListPage() {
         />
       )}
       {rows.length > 0 && (
-        <div className="table-wrap" aria-busy={records.status === 'loading'}>
+        <RecordTableFrame busy={records.status === 'loading'}>
           <table className="table table--records">
             <thead>
               <tr>
@@ -249,7 +250,7 @@ export function ResourceListPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </RecordTableFrame>
       )}
       <ListPager position="below" label={label} {...pagerMoves} />
     </div>

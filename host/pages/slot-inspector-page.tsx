@@ -31,7 +31,8 @@ export const REMOTE_STATUSES: Record<InspectedRemote['status'], string> = {
  * The slot inspector, for signed-in staff: "why is my component not on the page?" without the console. What this
  * tab saw on the page before this one and a few before it (which slots loaded, which failed and why, which a media
  * query hid), then what the server knows (`GET /api/slots/inspect`): every slot of every location and every form
- * slot with its remote, source, visibility and problems, and every remote with its status.
+ * slot with its remote, source, visibility and problems, and every remote with its status. Its sections are found by
+ * their headings; only their tables, which a keyboard scrolls, are regions (a named section would be one too).
  */
 export function SlotInspectorPage() {
   const inspection = useApi<SlotInspectionPayload>('/api/slots/inspect');
@@ -81,7 +82,7 @@ function RegisteredSlots({
   stats: SlotStatsPayload | null;
 }) {
   return (
-    <section className="inspector__section" aria-labelledby="inspector-slots">
+    <section className="inspector__section">
       <h2 id="inspector-slots">Registered slots</h2>
       <ToolTable
         caption="Every slot of every location, as the server registered it, and its loads in the last hour"
@@ -121,7 +122,7 @@ function RegisteredSlots({
 function FormSlots({ forms }: { forms: Record<string, InspectedFormSlot[]> }) {
   const resources = Object.entries(forms);
   return (
-    <section className="inspector__section" aria-labelledby="inspector-form-slots">
+    <section className="inspector__section">
       <h2 id="inspector-form-slots">Form slots</h2>
       {resources.length === 0 ? (
         <p className="empty">No resource form has a slot among its fields.</p>
@@ -163,7 +164,7 @@ function SlotCells({ slot }: { slot: InspectedSlot }) {
 
 function Remotes({ remotes }: { remotes: InspectedRemote[] }) {
   return (
-    <section className="inspector__section" aria-labelledby="inspector-remotes">
+    <section className="inspector__section">
       <h2 id="inspector-remotes">Remotes</h2>
       <ToolTable
         caption="Every remote with its entry, status and components"

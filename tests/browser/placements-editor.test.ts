@@ -77,7 +77,7 @@ it('places a component with its props form, reorders it by priority, publishes a
   }
 });
 
-it("fits a phone's width, and keeps the focus on the chooser after a slot is added", async () => {
+it("fits a phone's width, and moves the focus to a slot just added, saying it was added", async () => {
   const { page, log } = await suite.newPage({ viewport: { width: 390, height: 844 } });
   await signIn(page);
   await page.goto('/placements');
@@ -85,8 +85,14 @@ it("fits a phone's width, and keeps the focus on the chooser after a slot is add
   const chooser = section.getByLabel(`Add a slot at ${LOCATION}`);
   await chooser.selectOption('team_marketing:WelcomeCard');
   await section.getByRole('button', { name: 'Add' }).click();
-  await section.locator('[data-placement-slot="team_marketing:WelcomeCard"]').waitFor();
-  expect(await chooser.evaluate((element) => element === document.activeElement)).toBe(true);
+  const added = section.locator('[data-placement-slot="team_marketing:WelcomeCard"]');
+  await added.waitFor();
+  // The focus goes on with the new entry (its first control), and the live region says what was added.
+  await page.waitForFunction(
+    (selector) => document.querySelector(selector)?.contains(document.activeElement) === true,
+    `[data-placements-location="${LOCATION}"] [data-placement-slot="team_marketing:WelcomeCard"]`,
+  );
+  await section.getByText(/^Added WelcomeCard \(team_marketing\)/).waitFor({ state: 'attached' });
   // No card wider than the screen: the page does not scroll sideways.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   expect(log.pageErrors).toEqual([]);

@@ -12,6 +12,18 @@ const suite = useBrowserSuite({
   startServer: () => startAppServer({ env: { SESSION_IDLE_MINUTES: String(IDLE_SECONDS / 60) } }),
 });
 
+/** Signed in, on an article's edit form, the focus in its title. */
+async function inTitleOfAnArticle() {
+  const { page } = await suite.newPage();
+  await signIn(page);
+  const article = await firstRecord(page, 'articles');
+  await page.goto(`/resources/articles/${article.id}/edit`);
+  await waitForSettledPage(page);
+  const title = page.locator('form[data-resource-form="articles"] [name="title"]');
+  await title.click();
+  return { page, article, title };
+}
+
 describe('the warning before the idle limit ends a session', () => {
   it('comes before the end, keeps the session on "Stay signed in", gives the focus back, and the server decides', async () => {
     const { page } = await suite.newPage();
@@ -44,28 +56,43 @@ describe('the warning before the idle limit ends a session', () => {
   });
 
   it('leaves the focus in a text box someone is typing in: no keystroke presses its button or is lost', async () => {
-    const { page } = await suite.newPage();
-    await signIn(page);
-    const article = await firstRecord(page, 'articles');
-    await page.goto(`/resources/articles/${article.id}/edit`);
-    await waitForSettledPage(page);
-    const title = page.locator('form[data-resource-form="articles"] [name="title"]');
-    await title.click();
+    const { page, title } = await inTitleOfAnArticle();
     await page.keyboard.press('End');
     const before = await title.inputValue();
 
     const warning = page.getByRole('alertdialog', { name: 'Your session is about to end' });
     await warning.waitFor({ timeout: IDLE_SECONDS * 1000 });
+    expect(await focusedElement(page)).toMatchObject({ tag: 'input' });
+    // Said to screen readers, with the keyboard way to stay (no twelve Tabs to its button).
+    await page
+      .locator('[aria-live="assertive"]')
+      .getByText('press Escape, or go on typing, to stay signed in', { exact: false })
+      .waitFor();
+    // Going on typing is using the session: every keystroke lands in the box, and the warning goes.
     await page.keyboard.type(' and a space');
     await expect(title.inputValue()).resolves.toBe(`${before} and a space`);
     expect(await focusedElement(page)).toMatchObject({ tag: 'input' });
-    // Still there, and said to screen readers.
-    expect(await warning.isVisible()).toBe(true);
-    await page
-      .locator('[aria-live="assertive"]')
-      .getByText('Your session is about to end for inactivity.', { exact: false })
-      .waitFor();
-    await warning.getByRole('button', { name: 'Stay signed in' }).click();
     await warning.waitFor({ state: 'detached' });
+
+    // Warned again: Escape, which types nothing, stays signed in too.
+    await warning.waitFor({ timeout: IDLE_SECONDS * 1000 });
+    await page.keyboard.press('Escape');
+    await warning.waitFor({ state: 'detached' });
+    await expect(title.inputValue()).resolves.toBe(`${before} and a space`);
+    expect(await focusedElement(page)).toMatchObject({ tag: 'input' });
+  });
+
+  it('counts typing as use: someone typing every half second past the idle limit is neither warned nor signed out', async () => {
+    const { page, article } = await inTitleOfAnArticle();
+    const warning = page.getByRole('alertdialog', { name: 'Your session is about to end' });
+    // Twice the idle limit, without saving.
+    for (let typed = 0; typed < (IDLE_SECONDS * 2 * 1000) / 500; typed += 1) {
+      await page.keyboard.type('a');
+      await page.waitForTimeout(500);
+      expect(await warning.count()).toBe(0);
+    }
+    expect(new URL(page.url()).pathname).toBe(`/resources/articles/${article.id}/edit`);
+    const me = await page.evaluate(async () => (await fetch('/me', { credentials: 'same-origin' })).status);
+    expect(me).toBe(200);
   });
 });

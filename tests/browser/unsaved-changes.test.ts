@@ -140,7 +140,9 @@ describe('unsaved changes', () => {
     await page.waitForURL((url) => url.pathname === `/resources/articles/${id}/edit`, { timeout: SLOT_TIMEOUT_MS });
     await page.locator(TITLE).waitFor();
     expect(await page.locator(TITLE).inputValue()).toBe(typed);
-    await page.getByText('Your unsaved changes were kept while you signed in again. Review them, then save.').waitFor();
+    await page
+      .getByText('Your unsaved changes were kept while your session ended or changed. Review them, then save.')
+      .waitFor();
 
     const [saved] = await Promise.all([
       page.waitForResponse((response) => response.request().method() === 'PUT'),

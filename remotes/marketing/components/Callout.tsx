@@ -10,12 +10,17 @@ export type CalloutProps = PropsOf<typeof remote, 'Callout'> & {
 
 const TONES = new Set<CalloutProps['tone']>(['info', 'success', 'warning']);
 const ICONS: Record<CalloutProps['tone'], string> = { info: 'i', success: '✓', warning: '!' };
+/** What its icon says, for a screen reader: the name of its landmark. */
+const NAMES: Record<CalloutProps['tone'], string> = { info: 'Information', success: 'Success', warning: 'Warning' };
 
-/** A toned box around whatever content the server gave the slot. */
+/**
+ * A toned box around whatever content the server gave the slot: a complementary landmark, named after its tone (an
+ * unnamed one is told from the page's other landmarks by nothing).
+ */
 export function Callout({ tone, children }: CalloutProps) {
   const known = TONES.has(tone) ? tone : 'info';
   return (
-    <aside className={`callout callout--${known}`}>
+    <aside className={`callout callout--${known}`} aria-label={NAMES[known]}>
       <span className="callout__icon" aria-hidden="true">
         {ICONS[known]}
       </span>

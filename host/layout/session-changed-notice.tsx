@@ -1,0 +1,72 @@
+import { useEffect, useRef, useState } from 'react';
+import { tenantName, type CurrentUser } from '../../shared';
+import { useSession } from '../core';
+import { useLeaveGuard } from '../app/unsaved-changes';
+import { forgetDraftsExcept } from '../forms/record-draft';
+
+/**
+ * What the page says when another tab changed the session under it: who, or which tenant, it shows now, and what
+ * became of the unsaved changes it held. `before` is the user as the page showed them; `hadUnsaved`, whether the
+ * page held unsaved changes then (a record form kept them as a draft of this tab: see resource-form.tsx).
+ */
+export function sessionChangedMessage(before: CurrentUser, now: CurrentUser, hadUnsaved: boolean): string {
+  if (before.username !== now.username) {
+    const discarded = hadUnsaved ? ` The unsaved changes of ${before.displayName} on this page were discarded.` : '';
+    return `${now.displayName} signed in in another tab: this tab is theirs now.${discarded}`;
+  }
+  const was = tenantName(before, before.currentTenant);
+  const kept = hadUnsaved
+    ? ` Your unsaved changes were kept in this tab: switch back to ${was} and open the same form again to save them.`
+    : '';
+  return `Your session now works in ${tenantName(now, now.currentTenant)}: it was switched from ${was} in another tab.${kept}`;
+}
+
+/**
+ * Says why the page changed when another tab signed in as someone else or switched the tenant (the session store
+ * follows it at once: see session-broadcast.ts), until dismissed or the session changes here. Someone else signed in:
+ * the drafts kept in this tab for others are forgotten, as when they sign in here (sign-in-page.tsx).
+ */
+export function SessionChangedNotice() {
+  const session = useSession();
+  const guard = useLeaveGuard();
+  const { onExpire, user, changedInAnotherTab, revision } = session;
+  const shown = useRef(user);
+  const hadUnsaved = useRef(false);
+  const [message, setMessage] = useState<string | null>(null);
+
+  // Told before the page's forms unmount (and keep their drafts): whether there was anything to keep.
+  useEffect(
+    () =>
+      onExpire(() => {
+        hadUnsaved.current = guard.unsaved();
+      }),
+    [onExpire, guard],
+  );
+
+  useEffect(() => {
+    const before = shown.current;
+    shown.current = user;
+    const unsaved = hadUnsaved.current;
+    hadUnsaved.current = false;
+    // Signed out there: the sign-in page says that the session ended. Signed in there: it moves on, as it does here.
+    if (!changedInAnotherTab || !before || !user) {
+      setMessage(null);
+      return;
+    }
+    if (before.username !== user.username) forgetDraftsExcept(user.username);
+    setMessage(sessionChangedMessage(before, user, unsaved));
+  }, [revision, user, changedInAnotherTab]);
+
+  return (
+    <div className="session-changed-notice" role="status">
+      {message && (
+        <p className="notice notice--info inline">
+          <span>{message}</span>
+          <button type="button" className="button button--ghost button--small" onClick={() => setMessage(null)}>
+            Dismiss
+          </button>
+        </p>
+      )}
+    </div>
+  );
+}

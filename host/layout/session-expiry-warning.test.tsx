@@ -1,0 +1,119 @@
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import type { SessionTimePayload } from '../../shared';
+import { ApiClientProvider, SlotSourceProvider } from '../core';
+import { createFakeApi, type FakeApi } from '../../testing/host/fake-api';
+import { createTestSlotSource } from '../../testing/host/slot-source';
+import { SESSION_WARNING_ANNOUNCEMENTS, SessionExpiryWarning } from './session-expiry-warning';
+
+/** A four-minute idle limit: keep-alives a minute apart at most, the warning a minute before the end. */
+const IDLE_MS = 4 * 60_000;
+const WARNING = { name: 'Your session is about to end' };
+
+/**
+ * The server's two session routes over the faked clock: `POST /session` is use (the idle limit starts again),
+ * `GET /session` only measures; `absoluteAt` is when the session ends however busy.
+ */
+function sessionServer(absoluteAt = 8 * 60 * 60_000): FakeApi {
+  let lastSeen = Date.now();
+  const time = (): SessionTimePayload => ({
+    idleEndsInMs: Math.max(0, lastSeen + IDLE_MS - Date.now()),
+    absoluteEndsInMs: Math.max(0, absoluteAt - Date.now()),
+    idleTimeoutMs: IDLE_MS,
+  });
+  return createFakeApi({
+    'GET /session': () => ({ body: time() }),
+    'POST /session': () => {
+      lastSeen = Date.now();
+      return { body: time() };
+    },
+  });
+}
+
+async function renderSignedIn(api: FakeApi): Promise<HTMLInputElement> {
+  render(
+    <ApiClientProvider client={api.client}>
+      <SlotSourceProvider source={createTestSlotSource(api, { signedIn: true })}>
+        <label>
+          Title <input />
+        </label>
+        <button type="button">Elsewhere</button>
+        <SessionExpiryWarning />
+      </SlotSourceProvider>
+    </ApiClientProvider>,
+  );
+  await act(async () => undefined);
+  return screen.getByRole('textbox', { name: 'Title' }) as HTMLInputElement;
+}
+
+async function wait(ms: number): Promise<void> {
+  await act(async () => {
+    await jest.advanceTimersByTimeAsync(ms);
+  });
+}
+
+describe('SessionExpiryWarning', () => {
+  beforeEach(() => jest.useFakeTimers({ now: 0 }));
+  afterEach(() => jest.useRealTimers());
+
+  it('counts typing in the page as use: someone typing every half second is never warned nor signed out', async () => {
+    const api = sessionServer();
+    const title = await renderSignedIn(api);
+    title.focus();
+    // Six minutes, half again the idle limit, of typing without saving.
+    for (let elapsed = 0; elapsed < 6 * 60_000; elapsed += 500) {
+      fireEvent.keyDown(title, { key: 'a' });
+      fireEvent.input(title, { target: { value: `${title.value}a` } });
+      await wait(500);
+      expect(screen.queryByRole('alertdialog', WARNING)).toBeNull();
+    }
+    // A keep-alive a minute at most, the first a minute after the page's own requests.
+    expect(api.count('POST', '/session')).toBe(5);
+    expect(document.activeElement).toBe(title);
+  });
+
+  it('announces a keyboard way when warned in a text box, and Escape there stays signed in, the focus kept', async () => {
+    const api = sessionServer();
+    const title = await renderSignedIn(api);
+    title.focus();
+    await wait(3 * 60_000 + 1_000);
+    expect(screen.getByRole('alertdialog', WARNING).textContent).toContain(
+      'Press Esc, or go on working, to stay signed in.',
+    );
+    expect(document.activeElement).toBe(title);
+    expect(document.querySelector('[aria-live="assertive"]')?.textContent).toBe(SESSION_WARNING_ANNOUNCEMENTS.idle);
+
+    fireEvent.keyDown(title, { key: 'Escape' });
+    await wait(0);
+    expect(screen.queryByRole('alertdialog', WARNING)).toBeNull();
+    // Escape counted as use and as the shortcut: one request.
+    expect(api.count('POST', '/session')).toBe(1);
+    expect(document.activeElement).toBe(title);
+  });
+
+  it('gives its button the focus when not typing, and it back once the session is kept by a click elsewhere', async () => {
+    const api = sessionServer();
+    await renderSignedIn(api);
+    const elsewhere = screen.getByRole('button', { name: 'Elsewhere' });
+    elsewhere.focus();
+    await wait(3 * 60_000 + 1_000);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Stay signed in' }));
+    fireEvent.pointerDown(document.body);
+    await wait(0);
+    expect(screen.queryByRole('alertdialog', WARNING)).toBeNull();
+    expect(api.count('POST', '/session')).toBe(1);
+    expect(document.activeElement).toBe(elsewhere);
+  });
+
+  it('past the absolute limit, sends no keep-alive and Escape closes the warning', async () => {
+    const api = sessionServer(3 * 60_000);
+    const title = await renderSignedIn(api);
+    title.focus();
+    await wait(2 * 60_000 + 1_000);
+    expect(screen.getByRole('alertdialog', WARNING).textContent).toContain('Press Esc to close.');
+    fireEvent.keyDown(title, { key: 'x' });
+    fireEvent.keyDown(title, { key: 'Escape' });
+    await wait(0);
+    expect(screen.queryByRole('alertdialog', WARNING)).toBeNull();
+    expect(api.count('POST', '/session')).toBe(0);
+  });
+});

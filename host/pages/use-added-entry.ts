@@ -1,0 +1,46 @@
+import { useEffect, useRef, useState, type RefObject } from 'react';
+
+/** The attribute of a placements editor entry (its list item) that holds its key: how an entry just added is found. */
+const ENTRY_KEY_ATTRIBUTE = 'data-entry-key';
+
+export interface AddedEntry {
+  /** What the editor's live region says: the last entry added. */
+  announcement: string;
+  /**
+   * Called as an Add button adds an entry, with how to announce it: once the list shows the new entry (a key that was
+   * not there), its first control gets the focus, so the operator goes on with it rather than looking for it.
+   */
+  adding(announcement: string): void;
+}
+
+/**
+ * Confirms an Add in the placements editor: an entry appears somewhere in a list ordered by priority, and the Add
+ * button is disabled until the next choice, so without it nothing says that it worked and the focus is left behind.
+ * `keys` are the entries' keys, as their elements inside `container` carry them (ENTRY_KEY_ATTRIBUTE).
+ */
+export function useAddedEntry(container: RefObject<HTMLElement | null>, keys: readonly string[]): AddedEntry {
+  const [announcement, setAnnouncement] = useState('');
+  const pending = useRef<{ before: ReadonlySet<string>; announcement: string } | null>(null);
+  const latestKeys = useRef(keys);
+  latestKeys.current = keys;
+  const shown = keys.join('\n');
+
+  useEffect(() => {
+    const expected = pending.current;
+    const added = expected && latestKeys.current.find((key) => !expected.before.has(key));
+    if (!expected || added === undefined) return;
+    pending.current = null;
+    const entry = [...(container.current?.querySelectorAll<HTMLElement>(`[${ENTRY_KEY_ATTRIBUTE}]`) ?? [])].find(
+      (element) => element.getAttribute(ENTRY_KEY_ATTRIBUTE) === added,
+    );
+    entry?.querySelector<HTMLElement>('input, select, textarea, button, summary')?.focus();
+    setAnnouncement(expected.announcement);
+  }, [shown, container]);
+
+  return {
+    announcement,
+    adding: (text) => {
+      pending.current = { before: new Set(latestKeys.current), announcement: text };
+    },
+  };
+}

@@ -1,0 +1,19 @@
+import { render, screen } from '@testing-library/react';
+import { Callout } from './Callout';
+import { LoginSidebarPromo } from './LoginSidebarPromo';
+
+describe('the complementary landmarks of team_marketing', () => {
+  it('are named, so that the sign-in page does not have two landmarks told apart by nothing', () => {
+    render(
+      <>
+        <Callout tone="info">Sign in with admin.</Callout>
+        <LoginSidebarPromo title="New: editorial calendar" body="Plan articles." linkLabel="" href="" />
+      </>,
+    );
+    expect(screen.getAllByRole('complementary')).toHaveLength(2);
+    expect(screen.getByRole('complementary', { name: 'Information' }).textContent).toContain('Sign in with admin.');
+    expect(screen.getByRole('complementary', { name: 'New: editorial calendar' }).textContent).toContain(
+      'Plan articles.',
+    );
+  });
+});
