@@ -59,12 +59,21 @@ export function addCounts(counts: number[], more: readonly number[]): void {
   for (let index = 0; index < counts.length; index++) counts[index]! += more[index] ?? 0;
 }
 
-/** The statistics of a key from its summed counts. */
-export function statsOf(key: SlotLoadKey, counts: readonly number[]): SlotLoadStats {
-  const [counted = 0, failed = 0, timedOut = 0, hidden = 0] = counts;
+/**
+ * The loads that rendered or failed in summed counts (a hidden slot is neither): what failure rates are judged on,
+ * by the stats and by the canary watch alike.
+ */
+export function judgedLoadsOf(counts: readonly number[]): { rendered: number; failures: number; judged: number } {
+  const [counted = 0, failed = 0, timedOut = 0] = counts;
   // Below zero only for a window that holds a late failure but not the render it replaced (counted just before it).
   const rendered = Math.max(0, counted);
-  const judged = rendered + failed + timedOut;
+  return { rendered, failures: failed + timedOut, judged: rendered + failed + timedOut };
+}
+
+/** The statistics of a key from its summed counts. */
+export function statsOf(key: SlotLoadKey, counts: readonly number[]): SlotLoadStats {
+  const [, failed = 0, timedOut = 0, hidden = 0] = counts;
+  const { rendered, failures, judged } = judgedLoadsOf(counts);
   const times = counts.slice(FIRST_MS);
   return {
     ...key,
@@ -73,7 +82,7 @@ export function statsOf(key: SlotLoadKey, counts: readonly number[]): SlotLoadSt
     failed,
     timedOut,
     hidden,
-    failureRate: judged === 0 ? null : (failed + timedOut) / judged,
+    failureRate: judged === 0 ? null : failures / judged,
     p50Ms: loadMsQuantile(times, 0.5),
     p95Ms: loadMsQuantile(times, 0.95),
     phases: Object.fromEntries(
