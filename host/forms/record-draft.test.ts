@@ -1,4 +1,5 @@
-import { forgetDraft, forgetDraftsExcept, keepDraft, readDraft, type DraftOwner } from './record-draft';
+import { forgetDraftsExcept, keepTabDraft, readTabDraft } from '../app/tab-drafts';
+import { forgetDraft, keepDraft, readDraft, type DraftOwner } from './record-draft';
 
 const admin: DraftOwner = { username: 'admin', tenant: 'acme', resource: 'articles', id: 3 };
 const other: DraftOwner = { username: 'editor', tenant: 'acme', resource: 'articles', id: 3 };
@@ -27,8 +28,13 @@ describe('record drafts', () => {
     // A user whose name starts like another's is someone else.
     keepDraft({ ...admin, username: 'admin2' }, draftOf('d'));
     sessionStorage.setItem('unrelated', 'kept');
+    // The placements editor's work is kept by the same rule.
+    keepTabDraft(['admin', 'placements'], { document: {} });
+    keepTabDraft(['editor', 'placements'], { document: {} });
 
     forgetDraftsExcept('admin');
+    expect(readTabDraft(['admin', 'placements'])).toEqual({ document: {} });
+    expect(readTabDraft(['editor', 'placements'])).toBeUndefined();
     expect([readDraft(admin), readDraft({ ...admin, id: 4 }), readDraft(other)]).toEqual([
       draftOf('a'),
       draftOf('b'),
@@ -38,11 +44,12 @@ describe('record drafts', () => {
 
     forgetDraftsExcept(null);
     expect(readDraft(admin)).toBeNull();
+    expect(readTabDraft(['admin', 'placements'])).toBeUndefined();
     expect(sessionStorage.getItem('unrelated')).toBe('kept');
   });
 
   it('ignores what is not a draft, such as the values alone an earlier version kept', () => {
-    const key = `slots:record-draft:${JSON.stringify(['admin', 'acme', 'articles', 3])}`;
+    const key = `slots:draft:${JSON.stringify(['admin', 'record', 'acme', 'articles', 3])}`;
     sessionStorage.setItem(key, '[1,2]');
     expect(readDraft(admin)).toBeNull();
     sessionStorage.setItem(key, JSON.stringify({ title: 'Unsaved title' }));

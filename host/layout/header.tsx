@@ -3,7 +3,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { canSwitchTenant, SIGN_IN_PATH, SlotLocation, type CurrentUser } from '../../shared';
 import { AppSlotRenderer, useSession, useSlotData, useSlotRuntime } from '../core';
 import { useLeaveGuard } from '../app/unsaved-changes';
-import { forgetDraftsExcept } from '../forms/record-draft';
+import { forgetDraftsExcept } from '../app/tab-drafts';
 import { forgetListAddresses } from '../pages/list-return-address';
 import { APP_NAME } from './page-heading';
 import { HostTenantSwitcher } from './tenant-switcher';

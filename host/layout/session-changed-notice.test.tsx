@@ -26,18 +26,23 @@ const admin = (tenant: string): CurrentUser => ({
 
 describe('sessionChangedMessage', () => {
   it('says which tenant the page works in now, and where unsaved changes were kept', () => {
-    expect(sessionChangedMessage(admin('acme'), admin('globex'), false)).toBe(
+    expect(sessionChangedMessage(admin('acme'), admin('globex'), null)).toBe(
       'Your session now works in Globex: it was switched from Acme Corp in another tab.',
     );
-    expect(sessionChangedMessage(admin('acme'), admin('globex'), true)).toBe(
+    expect(sessionChangedMessage(admin('acme'), admin('globex'), 'record')).toBe(
       'Your session now works in Globex: it was switched from Acme Corp in another tab. Your unsaved changes were ' +
         'kept in this tab: switch back to Acme Corp and open the same form again to save them.',
+    );
+    // The placements are the same in every tenant: the editor puts its kept changes back at once.
+    expect(sessionChangedMessage(admin('acme'), admin('globex'), 'placements')).toBe(
+      'Your session now works in Globex: it was switched from Acme Corp in another tab. Your unsaved changes to the ' +
+        'placements were kept in this tab: the editor shows them again.',
     );
   });
 
   it('says who signed in, and that the previous user’s unsaved changes were not kept for them', () => {
     const editor: CurrentUser = { ...admin('acme'), username: 'editor', displayName: 'Edith Editor' };
-    expect(sessionChangedMessage(admin('acme'), editor, true)).toBe(
+    expect(sessionChangedMessage(admin('acme'), editor, 'placements')).toBe(
       'Edith Editor signed in in another tab: this tab is theirs now. The unsaved changes of Admin on this page were ' +
         'discarded.',
     );

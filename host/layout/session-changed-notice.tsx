@@ -1,23 +1,33 @@
 import { useEffect, useRef, useState } from 'react';
-import { tenantName, type CurrentUser } from '../../shared';
+import { useLocation } from 'react-router-dom';
+import { PLACEMENTS_PAGE_PATH, tenantName, type CurrentUser } from '../../shared';
 import { useSession } from '../core';
 import { useLeaveGuard } from '../app/unsaved-changes';
-import { forgetDraftsExcept } from '../forms/record-draft';
+import { forgetDraftsExcept } from '../app/tab-drafts';
+
+/**
+ * Where the page held unsaved changes when the session changed: a record form (kept as a draft of this tab for that
+ * record and tenant: resource-form.tsx), the placements editor (its document kept and shown again at once, whatever
+ * the tenant: placements-kept-edits.ts), or nowhere.
+ */
+export type UnsavedWork = 'record' | 'placements' | null;
 
 /**
  * What the page says when another tab changed the session under it: who, or which tenant, it shows now, and what
- * became of the unsaved changes it held. `before` is the user as the page showed them; `hadUnsaved`, whether the
- * page held unsaved changes then (a record form kept them as a draft of this tab: see resource-form.tsx).
+ * became of the unsaved changes it held. `before` is the user as the page showed them.
  */
-export function sessionChangedMessage(before: CurrentUser, now: CurrentUser, hadUnsaved: boolean): string {
+export function sessionChangedMessage(before: CurrentUser, now: CurrentUser, unsaved: UnsavedWork): string {
   if (before.username !== now.username) {
-    const discarded = hadUnsaved ? ` The unsaved changes of ${before.displayName} on this page were discarded.` : '';
+    const discarded = unsaved ? ` The unsaved changes of ${before.displayName} on this page were discarded.` : '';
     return `${now.displayName} signed in in another tab: this tab is theirs now.${discarded}`;
   }
   const was = tenantName(before, before.currentTenant);
-  const kept = hadUnsaved
-    ? ` Your unsaved changes were kept in this tab: switch back to ${was} and open the same form again to save them.`
-    : '';
+  const kept =
+    unsaved === 'placements'
+      ? ' Your unsaved changes to the placements were kept in this tab: the editor shows them again.'
+      : unsaved === 'record'
+        ? ` Your unsaved changes were kept in this tab: switch back to ${was} and open the same form again to save them.`
+        : '';
   return `Your session now works in ${tenantName(now, now.currentTenant)}: it was switched from ${was} in another tab.${kept}`;
 }
 
@@ -30,15 +40,19 @@ export function SessionChangedNotice() {
   const session = useSession();
   const guard = useLeaveGuard();
   const { onExpire, user, changedInAnotherTab, revision } = session;
+  const { pathname } = useLocation();
+  const page = useRef(pathname);
+  page.current = pathname;
   const shown = useRef(user);
-  const hadUnsaved = useRef(false);
+  const hadUnsaved = useRef<UnsavedWork>(null);
   const [message, setMessage] = useState<string | null>(null);
 
   // Told before the page's forms unmount (and keep their drafts): whether there was anything to keep.
   useEffect(
     () =>
       onExpire(() => {
-        hadUnsaved.current = guard.unsaved();
+        if (!guard.unsaved()) hadUnsaved.current = null;
+        else hadUnsaved.current = page.current === PLACEMENTS_PAGE_PATH ? 'placements' : 'record';
       }),
     [onExpire, guard],
   );
@@ -47,7 +61,7 @@ export function SessionChangedNotice() {
     const before = shown.current;
     shown.current = user;
     const unsaved = hadUnsaved.current;
-    hadUnsaved.current = false;
+    hadUnsaved.current = null;
     // Signed out there: the sign-in page says that the session ended. Signed in there: it moves on, as it does here.
     if (!changedInAnotherTab || !before || !user) {
       setMessage(null);

@@ -8,7 +8,7 @@ import {
   type PlacementsDocument,
   type PlacementsPayload,
 } from '../../shared';
-import { createFakeApi, proxyPage, type FakeApi, type FakeRoute } from '../../testing/host/fake-api';
+import { createFakeApi, proxyPage, UNAUTHENTICATED, type FakeApi, type FakeRoute } from '../../testing/host/fake-api';
 import { demoMe, renderAppAt } from '../../testing/host/render-app';
 import { UNSAVED_CHANGES_MESSAGE } from '../app/unsaved-changes';
 
@@ -171,6 +171,62 @@ describe('the placements page', () => {
     ]);
     expect(slots[0]!.querySelector('[data-placement-problems]')?.textContent).toMatch(/may not fill/);
     expect(slots[1]!.querySelector('[data-placement-problems]')).toBeNull();
+  });
+});
+
+describe('edits not saved when the session ends', () => {
+  afterEach(() => window.sessionStorage.clear());
+
+  /** Edits NewsTicker's priority, then a save finds the session ended: the page goes to the sign-in page. */
+  async function editThenLoseTheSession(): Promise<void> {
+    const { unmount } = renderApp(api([OPERATOR_ROLE], { 'PUT /api/placements/draft': UNAUTHENTICATED }));
+    const section = await locationSection();
+    fireEvent.change(within(section).getByLabelText('Priority of NewsTicker (team_news)'), { target: { value: '70' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'Placements', level: 1 })).toBeNull());
+    unmount();
+  }
+
+  it('are shown again to the same user, on top of the draft they were made from, and saved expecting it', async () => {
+    await editThenLoseTheSession();
+    const fake = api([OPERATOR_ROLE], {
+      'PUT /api/placements/draft': (request) => ({
+        body: overview((request.body as { document: PlacementsDocument }).document),
+      }),
+    });
+    renderApp(fake);
+    const section = await locationSection();
+    expect(within(section).getByLabelText('Priority of NewsTicker (team_news)')).toHaveProperty('value', '70');
+    expect(screen.getByText(/Your unsaved changes from before the session changed are shown again: save them/));
+    expect(screen.getByText(/Unsaved changes\./));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
+    await screen.findByText('Draft saved: no problem.');
+    const saved = fake.requests.find((request) => request.method === 'PUT')?.body as {
+      document: PlacementsDocument;
+      expectedUpdatedAt: string;
+    };
+    expect(saved.expectedUpdatedAt).toBe('2026-11-23T10:00:00.000Z');
+    expect(saved.document.remotes?.[0]?.slots?.[LOCATION]?.[0]).toEqual({ component: 'NewsTicker', priority: 70 });
+    // Taken: a later visit shows the saved draft alone.
+    expect(window.sessionStorage.length).toBe(0);
+  });
+
+  it('say so when the draft was saved elsewhere since, and are not shown to someone else', async () => {
+    await editThenLoseTheSession();
+    const moved = { ...overview(), draft: { ...overview().draft, updatedAt: '2026-11-23T11:00:00.000Z' } };
+    const { unmount } = renderApp(api([OPERATOR_ROLE], { 'GET /api/placements': { body: moved } }));
+    await screen.findByText(/shown again, but the draft was saved elsewhere since: saving them will be refused/);
+    unmount();
+
+    await editThenLoseTheSession();
+    const someoneElse = api([OPERATOR_ROLE], {
+      'GET /me': { body: { user: { ...demoMe([OPERATOR_ROLE]).user!, username: 'ops', displayName: 'Ops' } } },
+    });
+    renderApp(someoneElse);
+    const section = await locationSection();
+    expect(within(section).getByLabelText('Priority of NewsTicker (team_news)')).toHaveProperty('value', '10');
+    expect(screen.queryByText(/shown again/)).toBeNull();
   });
 });
 

@@ -34,6 +34,7 @@ import { PlacementsLocation } from './placements-location';
 import { PlacementsPreview } from './placements-preview';
 import { countOf } from './count-in-words';
 import { useUnsavedChanges } from '../app/unsaved-changes';
+import { keptEditsMessage, takeKeptEdits, useKeepEditsWhenSessionChanges } from './placements-kept-edits';
 
 /**
  * The placements editor, for operators: the draft's slots per location (add, remove, priority, "Shown when", props
@@ -60,7 +61,7 @@ class UnreadInputError extends Error {}
 
 function PlacementsEditor() {
   const client = useApiClient();
-  const { expire } = useSession();
+  const { expire, user } = useSession();
   const overview = useApi<PlacementsPayload>(PLACEMENTS_API_PATH);
   const components = useApi<PlacementComponentsPayload>(`${PLACEMENTS_API_PATH}/components`);
   const [document, setDocument] = useState<PlacementsDocument | null>(null);
@@ -91,15 +92,22 @@ function PlacementsEditor() {
     setRevisions(list.revisions);
   }, [client]);
 
+  useKeepEditsWhenSessionChanges(() => (dirty && document ? { document, basedOn: version } : null));
+
   useEffect(() => {
     if (overview.status !== 'ready' || document !== null) return;
-    setDocument(asDocument(overview.data.draft.document));
-    setBrokenFrame(placementsFrameProblem(overview.data.draft.document));
-    setVersion(overview.data.draft.updatedAt);
+    const saved = overview.data.draft;
+    // Edits kept when the session ended or changed under this page come back on top of the draft they were made from.
+    const kept = user ? takeKeptEdits(user.username) : null;
+    setDocument(kept?.document ?? asDocument(saved.document));
+    setBrokenFrame(kept ? null : placementsFrameProblem(saved.document));
+    setVersion(kept ? kept.basedOn : saved.updatedAt);
+    setDirty(kept !== null);
+    if (kept) setOutcome({ message: keptEditsMessage(kept.basedOn === saved.updatedAt), refused: false, problems: [] });
     setProblems(overview.data.problems);
     setPreview(overview.data.preview);
     loadHistory().catch(() => undefined);
-  }, [overview, document, loadHistory]);
+  }, [overview, document, loadHistory, user]);
 
   useEffect(() => {
     if (outcome?.refused && outcome.focusSummary !== false) alert.current?.focus();

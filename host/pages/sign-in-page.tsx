@@ -4,7 +4,7 @@ import { SIGN_IN_SIDEBAR_MEDIA, SlotLocation } from '../../shared';
 import { ApiError, AppSlotRenderer, HiddenSlotLocation, useSession } from '../core';
 import { internalPath } from '../app/internal-path';
 import { useMediaQuery } from '../app/use-media-query';
-import { forgetDraftsExcept } from '../forms/record-draft';
+import { forgetDraftsExcept } from '../app/tab-drafts';
 import { PageHeading } from '../layout/page-heading';
 import { signInErrorMessage } from './sign-in-messages';
 

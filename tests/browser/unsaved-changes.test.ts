@@ -1,5 +1,5 @@
 import type { Dialog, Page } from 'playwright-core';
-import { RECORD_DRAFT_KEY_PREFIX } from '../../host/forms/record-draft';
+import { TAB_DRAFT_KEY_PREFIX } from '../../host/app/tab-drafts';
 import { UNCHANGED_FIELDS_KEY, type RecordPayload } from '../../shared';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
 import { signIn } from '../../testing/system/sign-in';
@@ -162,6 +162,6 @@ describe('unsaved changes', () => {
     expect(await page.getByText('Your unsaved changes were kept').count()).toBe(0);
     // The tab keeps other things there (the inspector's record of the pages it showed), but no draft.
     const keys = await page.evaluate(() => Object.keys(sessionStorage));
-    expect(keys.filter((key) => key.startsWith(RECORD_DRAFT_KEY_PREFIX))).toEqual([]);
+    expect(keys.filter((key) => key.startsWith(TAB_DRAFT_KEY_PREFIX))).toEqual([]);
   });
 });
