@@ -42,6 +42,7 @@ export {
   type ReleaseProblems,
   type RemoteHistoryPayload,
   type RemoteRelease,
+  type AutomaticRollback,
   type RemoteReleases,
   type RemoteReleasesPayload,
   type RemoteRollout,

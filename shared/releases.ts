@@ -71,6 +71,15 @@ export interface PreviewRequest {
   version: string;
 }
 
+/** A canary the server ended on its own: its slot loads failed more than the stable release's. */
+export interface AutomaticRollback {
+  version: string;
+  /** ISO 8601. */
+  at: string;
+  /** What was measured, as audited (e.g. the two failure rates and their loads). */
+  reason: string;
+}
+
 /** One remote on the operators' page: its rollout, its releases (newest first), and the session's preview. */
 export interface RemoteReleases {
   remote: string;
@@ -78,6 +87,8 @@ export interface RemoteReleases {
   releases: RemoteRelease[];
   /** The version this session previews, if any. */
   preview: string | null;
+  /** The rollout's last change when it was an automatic rollback (until the next change of the rollout), or null. */
+  automaticRollback: AutomaticRollback | null;
 }
 
 /** `GET /api/remotes/releases` (operators). */

@@ -40,6 +40,7 @@ function releases(overrides: Partial<RemoteReleasesPayload['remotes'][number]> =
         rollout: { remote: REMOTE, active: '1.1.0', canary: { version: '1.2.0', percent: 10, tenants: ['globex'] } },
         releases: [release('1.2.0', 20), release('1.1.0', 10), release('1.0.0', 1)],
         preview: null,
+        automaticRollback: null,
         ...overrides,
       },
     ],
@@ -135,11 +136,21 @@ describe('the releases page', () => {
       renderApp(api([OPERATOR_ROLE], { 'GET /api/remotes/releases': () => ({ body: current }) }));
       const section = await remoteSection();
       expect(within(section).getByText(/Active: 1\.1\.0\./).textContent).toContain('Canary: 1.2.0');
-      current = releases({ rollout: { remote: REMOTE, active: '1.1.0', canary: null } });
+      const rollback = {
+        version: '1.2.0',
+        at: '2026-11-24T10:00:00.000Z',
+        reason: 'failure rate 30.0 % over 200 loads against 1.0 % for 1.1.0',
+      };
+      current = releases({ rollout: { remote: REMOTE, active: '1.1.0', canary: null }, automaticRollback: rollback });
       await act(async () => {
         jest.advanceTimersByTime(20_000);
       });
       await waitFor(() => expect(within(section).getByText(/Active: 1\.1\.0\./).textContent).toContain('No canary.'));
+      // Said where the operator looks, and announced once, without taking the focus.
+      const said = `The canary 1.2.0 of ${REMOTE} was rolled back automatically on ${new Date(rollback.at).toLocaleString()}: ${rollback.reason}.`;
+      expect(section.querySelector('[data-automatic-rollback="1.2.0"]')?.textContent).toBe(said);
+      expect(statusText().trim()).toBe(said);
+      expect(document.activeElement).toBe(document.body);
     } finally {
       jest.useRealTimers();
     }

@@ -7,7 +7,7 @@ import { OperatorsOnlyPage } from './operators-only-page';
 import { PageStatus } from './page-status';
 import { RefusalSummary } from './refusal-summary';
 import type { ApplyReleaseChange } from './release-change';
-import { RemoteReleasesSection, remoteHeadingId } from './remote-releases-section';
+import { automaticRollbackMessage, RemoteReleasesSection, remoteHeadingId } from './remote-releases-section';
 import { useSlotLoadStats } from './slot-load-figures';
 
 const RELEASES_API_PATH = '/api/remotes/releases';
@@ -42,6 +42,8 @@ function Releases() {
   const [fresh, setFresh] = useState<RemoteReleasesPayload | null>(null);
   const [revision, setRevision] = useState(0);
   const [result, setResult] = useState<ChangeResult | null>(null);
+  /** What changed by itself while the page was open (a canary rolled back by the server), announced without focus. */
+  const [news, setNews] = useState<string | null>(null);
   const busy = useRef(false);
   const alert = useRef<HTMLDivElement>(null);
 
@@ -72,6 +74,7 @@ function Releases() {
         message += ` The list could not be reloaded (${(error as Error).message}): reload the page.`;
       }
       setRevision((value) => value + 1);
+      setNews(null);
       setResult({ remote, message, refused: false, problems: [] });
       busy.current = false;
       return true;
@@ -89,7 +92,15 @@ function Releases() {
       if (busy.current) return;
       client.get<RemoteReleasesPayload>(RELEASES_API_PATH).then(
         (next) => {
-          if (!busy.current && JSON.stringify(next) !== JSON.stringify(shown.current)) setFresh(next);
+          if (busy.current || JSON.stringify(next) === JSON.stringify(shown.current)) return;
+          const rolledBack = next.remotes.flatMap(({ remote, automaticRollback: rollback }) => {
+            const before = shown.current?.remotes.find((shownRemote) => shownRemote.remote === remote);
+            return rollback && rollback.at !== before?.automaticRollback?.at
+              ? [automaticRollbackMessage(remote, rollback)]
+              : [];
+          });
+          if (rolledBack.length > 0) setNews(rolledBack.join(' '));
+          setFresh(next);
         },
         () => undefined,
       );
@@ -114,6 +125,7 @@ function Releases() {
       </p>
       <p role="status" className="form__status" data-releases-status>
         {result && !result.refused ? result.message : ''}
+        {news && ` ${news}`}
       </p>
       {result?.refused && (
         <RefusalSummary message={result.message} problems={result.problems} ref={alert} mark="data-releases-refused" />

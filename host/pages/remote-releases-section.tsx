@@ -1,9 +1,15 @@
-import type { RemoteReleases, SlotStatsPayload } from '../../shared';
+import type { AutomaticRollback, RemoteReleases, SlotStatsPayload } from '../../shared';
 import { useApiClient } from '../core';
 import { CanaryForm } from './canary-form';
 import { describeCanary, remoteApiPath, type ApplyReleaseChange, type ReleaseChange } from './release-change';
 import { ReleaseHistory } from './release-history';
 import { FailureRate, LoadTime, releaseStats } from './slot-load-figures';
+
+/** What the page says of a canary the server rolled back on its own, and why (as audited). */
+export function automaticRollbackMessage(remote: string, rollback: AutomaticRollback): string {
+  const why = rollback.reason ? `: ${rollback.reason}` : '';
+  return `The canary ${rollback.version} of ${remote} was rolled back automatically on ${new Date(rollback.at).toLocaleString()}${why}.`;
+}
 
 /** The id of a remote's heading on the operators' page: focused after a change of that remote. */
 export function remoteHeadingId(remote: string): string {
@@ -26,7 +32,7 @@ export interface RemoteReleasesSectionProps {
  * one activated.
  */
 export function RemoteReleasesSection({
-  remote: { remote, rollout, releases, preview },
+  remote: { remote, rollout, releases, preview, automaticRollback },
   apply,
   revision,
   stats,
@@ -52,6 +58,12 @@ export function RemoteReleasesSection({
         Active: {rollout.active ?? 'none: the build the server was given is served'}.{' '}
         {canary ? `Canary: ${describeCanary(canary)}.` : 'No canary.'}
       </p>
+      {automaticRollback && (
+        // Until the rollout changes again: an operator arriving later learns why the canary is gone.
+        <div className="callout callout--warning" data-automatic-rollback={automaticRollback.version}>
+          <p className="callout__body">{automaticRollbackMessage(remote, automaticRollback)}</p>
+        </div>
+      )}
       {rollout.active !== null &&
         button(
           "Serve the server's own build",

@@ -29,12 +29,12 @@ export interface NewRelease extends ReleaseDescriptor {
 /** What one change of a rollout records in the audit trail. */
 export type RolloutNext = Omit<RemoteRollout, 'remote'>;
 
+/** The audit actions that change which release is in force. */
+const ROLLOUT_ACTIONS = ['activate', 'rollback', 'deactivate', 'canary', 'canary-end', 'canary-auto-rollback'] as const;
+
 export interface RolloutChange {
   remote: string;
-  action: Extract<
-    AuditAction,
-    'activate' | 'rollback' | 'deactivate' | 'canary' | 'canary-end' | 'canary-auto-rollback'
-  >;
+  action: (typeof ROLLOUT_ACTIONS)[number];
   actor: string;
   /**
    * The rollout it becomes; or how it follows from the rollout in the database, read in the transaction (a change
@@ -219,16 +219,39 @@ export class ReleaseStore {
       .where('remote', '=', remote)
       .orderBy('id', 'desc')
       .execute();
-    return rows.map((row) => ({
-      id: row.id,
-      remote: row.remote,
-      action: row.action as AuditAction,
-      actor: row.actor,
-      at: new Date(Number(row.at)).toISOString(),
-      before: JSON.parse(row.before) as JsonValue,
-      after: JSON.parse(row.after) as JsonValue,
-    }));
+    return rows.map(toAuditEntry);
   }
+
+  /** The last change of each remote's rollout (who put in force what is in force), by remote. */
+  async lastRolloutChanges(): Promise<Map<string, AuditEntry>> {
+    const db = this.engine.db;
+    const rows = await db
+      .selectFrom('remote_audit')
+      .selectAll()
+      .where(
+        'id',
+        'in',
+        db
+          .selectFrom('remote_audit')
+          .select((select) => select.fn.max('id').as('id'))
+          .where('action', 'in', ROLLOUT_ACTIONS)
+          .groupBy('remote'),
+      )
+      .execute();
+    return new Map(rows.map((row) => [row.remote, toAuditEntry(row)]));
+  }
+}
+
+function toAuditEntry(row: Selectable<AppSchema['remote_audit']>): AuditEntry {
+  return {
+    id: row.id,
+    remote: row.remote,
+    action: row.action as AuditAction,
+    actor: row.actor,
+    at: new Date(Number(row.at)).toISOString(),
+    before: JSON.parse(row.before) as JsonValue,
+    after: JSON.parse(row.after) as JsonValue,
+  };
 }
 
 async function audit(

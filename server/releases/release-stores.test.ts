@@ -98,6 +98,19 @@ function storeCases(freshSettings: () => Promise<StorageSettings>): void {
     const rolledBack = (await releases.history('team_billing')).filter(
       (entry) => entry.action === 'canary-auto-rollback',
     );
+    // The last change of each rollout: publications and tokens are not changes of what is in force.
+    await releases.publish({ ...RELEASE, version: '1.3.0' });
+    await releases.record('team_billing', 'token-add', 'cli', null, { id: 'abc' });
+    await releases.changeRollout({
+      remote: 'team_other',
+      action: 'activate',
+      actor: 'ops',
+      next: { active: '2.0.0', canary: null },
+    });
+    const last = await releases.lastRolloutChanges();
+    expect([...last.keys()].sort()).toEqual(['team_billing', 'team_other']);
+    expect(last.get('team_billing')).toEqual(rolledBack[0]);
+    expect(last.get('team_other')).toMatchObject({ action: 'activate', after: { active: '2.0.0', canary: null } });
     expect(rolledBack).toEqual([
       expect.objectContaining({
         after: { active: '1.0.0', canary: null, reason: 'canary 1.1.0 failed 30.0 % of 100 loads' },

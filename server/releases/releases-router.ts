@@ -1,5 +1,13 @@
 import express, { type Request, type RequestHandler, type Router } from 'express';
-import { RELEASES_MANAGE, type ErrorBody, type RemoteHistoryPayload, type RemoteReleasesPayload } from '../../shared';
+import {
+  isPlainObject,
+  RELEASES_MANAGE,
+  type AuditEntry,
+  type AutomaticRollback,
+  type ErrorBody,
+  type RemoteHistoryPayload,
+  type RemoteReleasesPayload,
+} from '../../shared';
 import { requirePermission } from '../auth/require-permission';
 import { HttpError } from '../http/http-error';
 import { jsonRoute } from '../http/json-route';
@@ -56,15 +64,17 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
   jsonRoute(router, '/api/remotes/releases', {
     GET: [
       requireOperator,
-      (req, res) => {
+      async (req, res) => {
         const previews = previewsOf(req) ?? {};
         const names = new Set([...snapshot.releases().map((release) => release.remote)]);
+        const lastChanges = await store.lastRolloutChanges();
         const payload: RemoteReleasesPayload = {
           remotes: [...names].sort().map((remote) => ({
             remote,
             rollout: snapshot.rollout(remote) ?? { remote, active: null, canary: null },
             releases: snapshot.releases().filter((release) => release.remote === remote),
             preview: previews[remote] ?? null,
+            automaticRollback: automaticRollbackOf(lastChanges.get(remote)),
           })),
         };
         res.setHeader('Cache-Control', 'no-store');
@@ -162,4 +172,16 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
 function bodyOf(req: Request): Record<string, unknown> {
   const body: unknown = req.body;
   return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+}
+
+/** The automatic rollback `entry` audited (its canary's version, when, what was measured), if it is one. */
+function automaticRollbackOf(entry: AuditEntry | undefined): AutomaticRollback | null {
+  if (entry?.action !== 'canary-auto-rollback') return null;
+  const canary = isPlainObject(entry.before) && isPlainObject(entry.before.canary) ? entry.before.canary : {};
+  const reason = isPlainObject(entry.after) ? entry.after.reason : undefined;
+  return {
+    version: typeof canary.version === 'string' ? canary.version : '',
+    at: entry.at,
+    reason: typeof reason === 'string' ? reason : '',
+  };
 }

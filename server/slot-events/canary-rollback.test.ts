@@ -5,7 +5,7 @@
  * loads, runs on; so does one whose visitors merely opened the pages of a slot that fails on both releases.
  */
 import pino from 'pino';
-import { SLOT_EVENTS_PATH, type RemoteHistoryPayload } from '../../shared';
+import { SLOT_EVENTS_PATH, type RemoteHistoryPayload, type RemoteReleasesPayload } from '../../shared';
 import {
   placedSlotsOptions,
   publishAndActivate,
@@ -121,6 +121,13 @@ it('rolls back a canary failing 30 % of its loads against 1 % for the stable rel
     }),
   );
   expect(history.entries.filter((entry) => entry.action === 'canary-auto-rollback')).toHaveLength(1);
+  // The operators' page says it where the rollout is shown, until the rollout changes again.
+  const listed = async () =>
+    ((await operator.get('/api/remotes/releases').expect(200)).body as RemoteReleasesPayload).remotes.find(
+      (remote) => remote.remote === 'team_billing',
+    )?.automaticRollback;
+  const audited = latest!.after as { reason: string };
+  expect(await listed()).toEqual({ version: '2.0.0', at: latest!.at, reason: audited.reason });
   expect(logged).toContainEqual(
     expect.objectContaining({ level: 50, msg: expect.stringContaining('CANARY ROLLED BACK AUTOMATICALLY') }),
   );
@@ -134,6 +141,9 @@ it('rolls back a canary failing 30 % of its loads against 1 % for the stable rel
   expect(failed('1.0.0')).toBe(2);
   expect(failed('2.0.0')).toBe(30);
   expect([...(families.get('slots_canary_percent')?.samples ?? [])]).toEqual([]);
+
+  await operator.post('/api/remotes/team_billing/canary').send({ version: '2.0.0', percent: 5 }).expect(200);
+  expect(await listed()).toBeNull();
 });
 
 it('lets a canary run while it has too few loads to judge', async () => {
