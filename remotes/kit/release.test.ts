@@ -206,6 +206,23 @@ describe('parseReleaseArguments', () => {
     expect(() => parseReleaseArguments(['--port', '1'], project, env)).toThrow(/Unknown option --port/);
   });
 
+  it("refuses package.json's version for an entry in another version's folder, and trusts --version", () => {
+    const entry = 'https://cdn.example/team_records/1.3.0/mf-manifest.json';
+    expect(() => parseReleaseArguments(['--entry', entry], project, env)).toThrow(
+      'The entry is in a folder named for version 1.3.0, but the release would be 2.0.0, the version of ' +
+        'package.json (no --version given). Give --version 1.3.0, or set that version in package.json ' +
+        '(npm version 1.3.0) before releasing.',
+    );
+    expect(() =>
+      parseReleaseArguments(['--entry', 'https://cdn.example/v2.0.0/remote/mf-manifest.json'], project, env),
+    ).not.toThrow();
+    // A folder not named like a version says nothing of it; a version given is the team's word.
+    expect(() =>
+      parseReleaseArguments(['--entry', 'https://cdn.example/build-41/mf-manifest.json'], project, env),
+    ).not.toThrow();
+    expect(parseReleaseArguments(['--entry', entry, '--version', '1.3.1'], project, env).version).toBe('1.3.1');
+  });
+
   it('refuses a plain-http server off this machine, which would read the token on the way', () => {
     expect(() => parseReleaseArguments(['--server', 'http://admin.example/'], project, env)).toThrow(
       PLAIN_HTTP_REFUSAL,

@@ -91,6 +91,7 @@ export function parseReleaseArguments(args: readonly string[], cwd: string, env:
   if (entry === undefined) {
     throw new Error(`Give the entry, the URL of mf-manifest.json on your origin: --entry or ${RELEASE_ENTRY_ENV}.`);
   }
+  if (!flags.has('--version')) refuseOtherVersionInEntry(version, entry);
   const server = option(flags, '--server', env, RELEASE_SERVER_ENV);
   if (server === undefined) throw new Error(`Give the product's origin: --server or ${RELEASE_SERVER_ENV}.`);
   const token = env[RELEASE_TOKEN_ENV]?.trim();
@@ -104,6 +105,26 @@ export function parseReleaseArguments(args: readonly string[], cwd: string, env:
   const refused = checkServerOrigin(serverOrigin);
   if (refused !== null) throw new Error(refused);
   return { dir, version, entry, server: serverOrigin, token };
+}
+
+/** A folder of a URL's path named like a version (`1.3.0`, `v2.0.0-rc.1`): the docs deploy each version to one. */
+const VERSION_FOLDER = /^v?(\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]+)?)$/;
+
+/**
+ * Refuses a release whose version was taken from package.json (no --version) while its entry sits in a folder named
+ * for another version: a project whose package.json was never bumped would publish `0.1.0` pointing at the files of
+ * `1.3.0`, and the next deploy could not publish 1.3.0 under its own name (versions are immutable).
+ */
+function refuseOtherVersionInEntry(version: string, entry: string): void {
+  if (!URL.canParse(entry)) return;
+  const folders = new URL(entry).pathname.split('/').slice(0, -1);
+  const named = folders.map((folder) => VERSION_FOLDER.exec(decodeURIComponent(folder))?.[1]).filter(Boolean);
+  if (named.length === 0 || named.some((folderVersion) => folderVersion === version)) return;
+  throw new Error(
+    `The entry is in a folder named for version ${named.join(', ')}, but the release would be ${version}, the ` +
+      `version of package.json (no --version given). Give --version ${named[0]}, or set that version in ` +
+      `package.json (npm version ${named[0]}) before releasing.`,
+  );
 }
 
 /** The project's own version, from its package.json. */
