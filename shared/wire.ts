@@ -208,7 +208,7 @@ export interface InspectedRemote {
   entry: string;
   /**
    * `built`: built into this server's dist/; `listed`: its components are listed in REMOTES_CONFIG; `answered`:
-   * its descriptor was read from its origin; `released`: served from its active release, its origin not asked;
+   * its descriptor was read from its origin; `released`: served from its active release as stored, its origin not polled;
    * `waiting`: not asked yet; `disabled`: `"enabled": false` in REMOTES_CONFIG. Its descriptor could not be read at the last request (see `reason`; asked again every 30 s):
    * `down`: no connection (refused, reset, no such host); `timed-out`: no full answer within the timeout;
    * `bad-answer`: it answered, but not with a usable descriptor (an error status, invalid JSON, another remote's file).

@@ -72,7 +72,7 @@ describe('the slot inspector’s remotes', () => {
     expect(await statusOf('team_bad')).toBe(
       'answered without a usable descriptor: https://team_bad.example/… answered 404',
     );
-    expect(await statusOf('team_kept')).toBe('served from its release (origin not asked)');
+    expect(await statusOf('team_kept')).toBe('served from its stored release (origin not polled)');
   });
 });
 

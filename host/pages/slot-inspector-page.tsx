@@ -19,7 +19,7 @@ export const REMOTE_STATUSES: Record<InspectedRemote['status'], string> = {
   built: 'built',
   listed: 'listed',
   answered: 'answered',
-  released: 'served from its release (origin not asked)',
+  released: 'served from its stored release (origin not polled)',
   waiting: 'waiting (not asked yet)',
   down: 'remote down',
   'timed-out': 'timed out',

@@ -10,7 +10,7 @@ import type { MetricsRegistry } from './metrics-registry';
 export function addRemoteDescriptorMetrics(metrics: MetricsRegistry, remotes: RemoteRegistry): void {
   metrics.gauge({
     name: 'slots_remote_descriptor_status',
-    help: 'Remotes declared by entry: 1 for the status of the last request for the descriptor (answered, down, timed-out, bad-answer; released: served from its release, origin not asked; waiting: not asked yet).',
+    help: 'Remotes declared by entry: 1 for the status of the last request for the descriptor (answered, down, timed-out, bad-answer; released: served from its stored release, origin not polled; waiting: not asked yet).',
     labelNames: ['remote', 'status'] as const,
     collect() {
       // A remote gone from the configuration (SIGHUP) leaves no stale series behind.
