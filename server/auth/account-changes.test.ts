@@ -80,6 +80,8 @@ describe('a change of password', () => {
       await addUser(testApp.app, 'member', PASSWORD, ['north']);
       const first = await signedInAgent(testApp.app, 'member', PASSWORD);
       const second = await signedInAgent(testApp.app, 'member', PASSWORD);
+      // A session that makes no request while the account is disabled (a laptop left shut, a stolen cookie).
+      const idle = await signedInAgent(testApp.app, 'member', PASSWORD);
       expect((await first.get('/me')).status).toBe(200);
 
       // What `npm run user:add -- member` does: a new hash for the same account.
@@ -146,6 +148,8 @@ describe('disabling an account', () => {
       await addUser(testApp.app, 'member', PASSWORD, ['north']);
       const first = await signedInAgent(testApp.app, 'member', PASSWORD);
       const second = await signedInAgent(testApp.app, 'member', PASSWORD);
+      // A session that makes no request while the account is disabled (a laptop left shut, a stolen cookie).
+      const idle = await signedInAgent(testApp.app, 'member', PASSWORD);
       expect((await first.get('/me')).status).toBe(200);
       const wrongPassword = await request(testApp.app.handler)
         .post('/login')
@@ -169,8 +173,10 @@ describe('disabling an account', () => {
       expect(runUserAccess(testApp.databasePath, 'enable', 'member').status).toBe(0);
       const again = await signedInAgent(testApp.app, 'member', PASSWORD);
       expect((await again.get('/me')).status).toBe(200);
-      // The sessions it had before stay ended.
+      // The sessions it had before stay ended, those seen refused while it was disabled and those not seen since.
       expect((await first.get('/me')).status).toBe(401);
+      expect((await idle.get('/me')).status).toBe(401);
+      expect((await again.get('/me')).status).toBe(200);
 
       const missing = runUserAccess(testApp.databasePath, 'disable', 'nobody');
       expect(missing.status).toBe(1);

@@ -7,12 +7,17 @@ import type { StorageEngine } from '../storage/storage-engine';
 import type { StaffRole } from '../../shared/staff-roles';
 import type { StaffUser } from './staff-user';
 
-type UserRow = Pick<
-  Selectable<UsersTable>,
-  'id' | 'username' | 'display_name' | 'password_hash' | 'disabled_at' | 'role'
->;
+const USER_COLUMNS = [
+  'id',
+  'username',
+  'display_name',
+  'password_hash',
+  'disabled_at',
+  'sessions_since',
+  'role',
+] as const;
 
-const USER_COLUMNS = ['id', 'username', 'display_name', 'password_hash', 'disabled_at', 'role'] as const;
+type UserRow = Pick<Selectable<UsersTable>, (typeof USER_COLUMNS)[number]>;
 
 /** Staff accounts in the `users` table, on either engine. Usernames are unique regardless of case. */
 export class UserStore {
@@ -64,7 +69,8 @@ export class UserStore {
           .where('id', '=', existing.id)
           .execute();
         const user = toUser(existing, await this.grantedTo(existing.id, db));
-        return { user: { ...user, credentialStamp: credentialStampOf(passwordHash) }, created: false };
+        const credentialStamp = credentialStampOf(passwordHash, existing.sessions_since);
+        return { user: { ...user, credentialStamp }, created: false };
       }
       const { id } = await db
         .insertInto('users')
@@ -76,7 +82,7 @@ export class UserStore {
           id,
           username,
           displayName,
-          credentialStamp: credentialStampOf(passwordHash),
+          credentialStamp: credentialStampOf(passwordHash, null),
           roles: [],
           grantedPermissions: [],
         },
@@ -101,12 +107,17 @@ export class UserStore {
     return inserted !== undefined;
   }
 
-  /** Disables (or enables again) the account; false when there is no such account. */
+  /**
+   * Disables (or enables again) the account; false when there is no such account. Disabling ends its sessions for
+   * good: enabling it again brings none of them back (`sessions_since`, in its credential stamp).
+   */
   async setDisabled(username: string, disabled: boolean): Promise<boolean> {
     const now = Date.now();
     const result = await this.engine.db
       .updateTable('users')
-      .set({ disabled_at: disabled ? now : null, updated_at: now })
+      .set(
+        disabled ? { disabled_at: now, sessions_since: now, updated_at: now } : { disabled_at: null, updated_at: now },
+      )
       .where(this.engine.dialect.usernameIs(username))
       .executeTakeFirst();
     const changed = Number(result.numUpdatedRows) > 0;
@@ -203,7 +214,7 @@ function toUser(row: UserRow, grantedPermissions: readonly StaffPermission[]): S
     id: row.id,
     username: row.username,
     displayName: row.display_name,
-    credentialStamp: credentialStampOf(row.password_hash),
+    credentialStamp: credentialStampOf(row.password_hash, row.sessions_since),
     roles: row.role === null ? [] : [row.role],
     grantedPermissions: Object.freeze([...grantedPermissions]),
   };
@@ -217,7 +228,14 @@ export class UnknownPermissionError extends Error {
   }
 }
 
-/** Sixteen characters of a SHA-256 of the stored hash: enough to tell two hashes apart, nothing to crack. */
-export function credentialStampOf(passwordHash: string): string {
-  return createHash('sha256').update(passwordHash).digest('base64url').slice(0, 16);
+/**
+ * Sixteen characters of a SHA-256 of the stored hash (and of the time sessions before which are refused, once the
+ * account was disabled): enough to tell two apart, nothing to crack. A session keeps the stamp it signed in with, so
+ * a new password, or disabling the account, ends it even once the account is enabled again.
+ */
+export function credentialStampOf(passwordHash: string, sessionsSince: number | null): string {
+  const hash = createHash('sha256').update(passwordHash);
+  // Without a time the stamp is the hash's alone, as before the column existed: no session is signed out by it.
+  if (sessionsSince !== null) hash.update(`\n${sessionsSince}`);
+  return hash.digest('base64url').slice(0, 16);
 }

@@ -32,6 +32,8 @@ export interface UsersTable {
   updated_at: number;
   /** NULL: enabled. A time: disabled then. */
   disabled_at: number | null;
+  /** A time: sessions opened before it are not the account's (set when it is disabled); NULL: none refused so. */
+  sessions_since: number | null;
   /** NULL: no role (an editor). `viewer`, `editor`, `operator`: shared/staff-roles.ts. */
   role: string | null;
 }

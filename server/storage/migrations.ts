@@ -260,6 +260,14 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       for (const name of names) db.exec(`DROP INDEX IF EXISTS "${name}"`);
     },
   },
+  {
+    version: 12,
+    name: 'sessions opened before an account was disabled stay ended when it is enabled again',
+    // NULL: every session signed in with the current password is the account's. A time: sessions opened before it
+    // are not (its credential stamp says which, user-store.ts): disabling sets it, so enabling again brings back no
+    // session of before, such as one on a lost laptop that made no request while the account was disabled.
+    sql: `ALTER TABLE users ADD COLUMN sessions_since INTEGER;`,
+  },
 ]);
 
 /**
@@ -528,5 +536,10 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = Object.freeze([
         LOOP EXECUTE format('DROP INDEX IF EXISTS %I', name); END LOOP;
       END $drop$;
     `,
+  },
+  {
+    version: 12,
+    name: 'sessions opened before an account was disabled stay ended when it is enabled again',
+    sql: `ALTER TABLE users ADD COLUMN sessions_since BIGINT;`,
   },
 ]);

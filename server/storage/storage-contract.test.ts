@@ -99,6 +99,8 @@ for (const engineUnderTest of ENGINES) {
         expect(await users.findById(user.id)).toBeUndefined();
         expect(await users.setDisabled('member', false)).toBe(true);
         expect((await users.findById(user.id))?.username).toBe('member');
+        // Enabled again, with a stamp of its own: a session kept from before the disabling is not the account's.
+        expect((await users.findById(user.id))?.credentialStamp).not.toBe(user.credentialStamp);
         expect(await users.setDisabled('ghost', true)).toBe(false);
       });
 
