@@ -130,7 +130,13 @@ it('shows a canary failing on 30 % of pages within a minute, rolls it back, and 
       after: expect.objectContaining({ active: '1.0.0', canary: null }),
     }),
   );
-  expect((latest?.after as { reason: string }).reason).toMatch(
+  // The page left open says why the canary went, where the rollout is shown, and announces it once.
+  const reason = (latest?.after as { reason: string }).reason;
+  const notice = page.locator('[data-remote="team_marketing"] [data-automatic-rollback="2.0.0"]');
+  expect(await notice.innerText()).toContain(`The canary 2.0.0 of team_marketing was rolled back automatically on `);
+  expect(await notice.innerText()).toContain(reason);
+  expect(await page.locator('[data-releases-status]').innerText()).toContain('was rolled back automatically');
+  expect(reason).toMatch(
     /^canary 2\.0\.0 failed \d+\.\d % of \d+ loads, where stable 1\.0\.0 fails 0\.0 % on the same slots \(\d+ loads\): more than 5\.0 points worse; most of all \w+ at [a-z-]+ \(\d+ of \d+ failed, (stable 0\.0 %|new with the canary)\)$/,
   );
 });
