@@ -11,6 +11,7 @@ import type { ReadinessCheck } from './health/health-router';
 import { JSON_BODY_LIMIT_BYTES } from './http/require-json-body';
 import { createLogger } from './logger';
 import { DEFAULT_DESCRIPTOR_TIMEOUT_MS } from './remotes/http-descriptor-source';
+import { DEFAULT_DESCRIPTOR_RETRY_MS } from './remotes/descriptor-retry';
 import type { SlotProblemsMode } from './slots/slot-check-reporter';
 import type { StorageSettings } from './storage/open-storage';
 import { slotEventSettingsOf, type SlotEventOptions, type SlotEventSettings } from './slot-events/slot-event-settings';
@@ -77,6 +78,11 @@ export interface AppOptions {
   /** How long reading a remote's descriptor from its origin may take at start-up (default 3 s). */
   remoteDescriptorTimeoutMs?: number;
   /**
+   * How often a remote's origin is asked again: a descriptor not had yet, a REMOTES_CONFIG entry not made a release
+   * yet, the origins of the remotes served (default 30 s).
+   */
+  remoteRetryIntervalMs?: number;
+  /**
    * How often each host reads the releases' rollouts and the newest placements revision again, for changes made
    * elsewhere (default 1000 ms).
    */
@@ -135,6 +141,7 @@ export interface AppSettings {
   allowedOrigins: readonly string[];
   slotProblems: SlotProblemsMode;
   remoteDescriptorTimeoutMs: number;
+  remoteRetryIntervalMs: number;
   releasePollMs: number;
   loginRateLimit: LoginRateLimitSettings;
   slotEvents: SlotEventSettings;
@@ -179,6 +186,7 @@ export function appSettingsOf(options: AppOptions): AppSettings {
     allowedOrigins: options.allowedOrigins ?? [],
     slotProblems: options.slotProblems ?? 'fail',
     remoteDescriptorTimeoutMs: options.remoteDescriptorTimeoutMs ?? DEFAULT_DESCRIPTOR_TIMEOUT_MS,
+    remoteRetryIntervalMs: options.remoteRetryIntervalMs ?? DEFAULT_DESCRIPTOR_RETRY_MS,
     releasePollMs: options.releasePollMs ?? 1000,
     loginRateLimit: options.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT_SETTINGS,
     slotEvents: slotEventSettingsOf(options.slotEvents),

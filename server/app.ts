@@ -31,7 +31,7 @@ import { reloadRemotesConfig } from './remotes/remotes-config-reload';
 import { PlacementsService } from './placements/placements-service';
 import { PlacementsStore } from './placements/placements-store';
 import { readKnownRuleNames, ruleNamesWarner } from './placements/rule-names-check';
-import { importConfigReleases, type ConfigReleaseParts } from './releases/config-releases';
+import { ConfigReleaseImports, type ConfigReleaseParts } from './releases/config-releases';
 import { ReleaseFilesCheck } from './releases/release-files-check';
 import { ReleaseService } from './releases/release-service';
 import { ReleaseSnapshot } from './releases/release-snapshot';
@@ -126,6 +126,8 @@ export class App {
   private readonly descriptorSource: HttpDescriptorSource;
   /** A release's manifest and entry script, asked as it is published (by a team or from REMOTES_CONFIG). */
   private readonly releaseFiles: ReleaseFilesCheck;
+  /** REMOTES_CONFIG's new entries made releases, at start and reload; those not answering asked again. */
+  private readonly configImports: ConfigReleaseImports;
   private readonly logger: Logger;
   private readonly resources: ResourceRegistry;
   private readonly loginRateLimiter: LoginRateLimiter;
@@ -160,6 +162,7 @@ export class App {
       logger: this.logger,
       source: descriptorSource,
       releaseTags,
+      retryIntervalMs: settings.remoteRetryIntervalMs,
     });
 
     this.allowLists = new LocationAllowLists(() => this.remoteRegistry.config);
@@ -196,6 +199,7 @@ export class App {
         onError: repeatedFailureLog(this.logger, 'releases: reading the rollouts failed; asked again'),
       });
       // Remotes with an active release are served (and checked) with the stored descriptor, on every host.
+      this.configImports = new ConfigReleaseImports(this.configReleaseParts(), settings.remoteRetryIntervalMs);
       this.releaseSnapshot.subscribe(() =>
         this.remoteRegistry.useReleases(
           this.releaseSnapshot.activeReleases(),
@@ -400,7 +404,7 @@ export class App {
       await this.records.indexWords();
       // Before the remotes are read: a remote with an active release is never asked its origin at start.
       await this.releaseSnapshot.start();
-      await importConfigReleases(this.remoteRegistry.config.pending, this.configReleaseParts());
+      await this.configImports.run(this.remoteRegistry.config.pending);
       // The placements revision in force joins the file's before the slot check (a revision this host cannot take
       // is logged and left out: the database never stops a start).
       await this.placements.start();
@@ -446,7 +450,7 @@ export class App {
       onTaken: (file) => this.placements.tookFile(file),
     });
     // A changed entry becomes a release and is activated; an unchanged one leaves the rollout as it is.
-    if (taken) await importConfigReleases(this.remoteRegistry.config.pending, this.configReleaseParts());
+    if (taken) await this.configImports.run(this.remoteRegistry.config.pending);
     return taken;
   }
 
@@ -516,6 +520,7 @@ export class App {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.remoteRegistry.close();
+      this.configImports.close();
       this.releaseSnapshot.close();
       this.placements.close();
       this.loginRateLimiter.close();

@@ -207,13 +207,16 @@ export interface InspectedRemote {
   name: string;
   entry: string;
   /**
-   * `built`: built into this server's dist/; `listed`: its components are listed in REMOTES_CONFIG; `answered`:
-   * its descriptor was read from its origin; `released`: served from its active release as stored, its origin not polled;
-   * `waiting`: not asked yet; `disabled`: `"enabled": false` in REMOTES_CONFIG. Its descriptor could not be read at the last request (see `reason`; asked again every 30 s):
-   * `down`: no connection (refused, reset, no such host); `timed-out`: no full answer within the timeout;
-   * `bad-answer`: it answered, but not with a usable descriptor (an error status, invalid JSON, another remote's file).
+   * `built`: built into this server's dist/; `listed`: its components are listed in REMOTES_CONFIG; `disabled`:
+   * `"enabled": false` in REMOTES_CONFIG. A remote served from another origin: what the last request to it (for the
+   * descriptor beside the entry served, every 30 s) came to: `answered`; `down`: no connection (refused, reset, no
+   * such host); `timed-out`: no full answer within the timeout; `bad-answer`: an answer, but not a usable descriptor
+   * (an error status, invalid JSON, another remote's file) — see `reason`. `released`: served from its release in
+   * force, its origin not asked yet; `waiting`: not asked yet.
    */
   status: 'built' | 'listed' | 'answered' | 'released' | 'waiting' | 'down' | 'timed-out' | 'bad-answer' | 'disabled';
+  /** The version of the release in force that serves it, if one does (its entry and components are the release's). */
+  release?: string;
   reason?: string;
   components: string[];
   formComponents: string[];

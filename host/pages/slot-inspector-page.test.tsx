@@ -41,6 +41,7 @@ const INSPECTION: SlotInspectionPayload = {
     remote('team_slow', 'timed-out', 'https://team_slow.example/… did not answer within 3000 ms'),
     remote('team_bad', 'bad-answer', 'https://team_bad.example/… answered 404'),
     remote('team_kept', 'released'),
+    { ...remote('team_gone', 'down', 'https://cdn.example/…: connect ECONNREFUSED 10.0.0.7:443'), release: '2.0.0' },
   ],
 };
 
@@ -72,7 +73,11 @@ describe('the slot inspector’s remotes', () => {
     expect(await statusOf('team_bad')).toBe(
       'answered without a usable descriptor: https://team_bad.example/… answered 404',
     );
-    expect(await statusOf('team_kept')).toBe('served from its stored release (origin not polled)');
+    expect(await statusOf('team_kept')).toBe('served from its release (origin not asked yet)');
+    // Served from its release, whose origin stopped answering.
+    expect(await statusOf('team_gone')).toBe(
+      'remote down (release 2.0.0): https://cdn.example/…: connect ECONNREFUSED 10.0.0.7:443',
+    );
   });
 });
 

@@ -19,7 +19,7 @@ export const REMOTE_STATUSES: Record<InspectedRemote['status'], string> = {
   built: 'built',
   listed: 'listed',
   answered: 'answered',
-  released: 'served from its stored release (origin not polled)',
+  released: 'served from its release (origin not asked yet)',
   waiting: 'waiting (not asked yet)',
   down: 'remote down',
   'timed-out': 'timed out',
@@ -162,6 +162,12 @@ function SlotCells({ slot }: { slot: InspectedSlot }) {
   );
 }
 
+/** A remote's status for staff: what its origin last answered, the release serving it, and why it failed. */
+export function remoteStatusText({ status, release, reason }: InspectedRemote): string {
+  const served = release !== undefined && status !== 'released' ? ` (release ${release})` : '';
+  return `${REMOTE_STATUSES[status]}${served}${reason ? `: ${reason}` : ''}`;
+}
+
 function Remotes({ remotes }: { remotes: InspectedRemote[] }) {
   return (
     <section className="inspector__section">
@@ -174,9 +180,7 @@ function Remotes({ remotes }: { remotes: InspectedRemote[] }) {
           <tr key={remote.name} data-inspected-remote={remote.name}>
             <td>{remote.name}</td>
             <td>{remote.entry || '—'}</td>
-            <td data-remote-status={remote.status}>
-              {remote.reason ? `${REMOTE_STATUSES[remote.status]}: ${remote.reason}` : REMOTE_STATUSES[remote.status]}
-            </td>
+            <td data-remote-status={remote.status}>{remoteStatusText(remote)}</td>
             <td>{remote.components.join(', ') || '—'}</td>
             <td>{remote.schemaComponents.join(', ') || 'none (props checked as JSON only)'}</td>
           </tr>

@@ -21,6 +21,8 @@ let requests = 0;
 let components = ['InvoiceBanner'];
 /** Set: the origin answers as a kit's development server does (its descriptor announces rebuilds). */
 let devEvents: string | undefined;
+/** Set: the origin answers 503 to everything (a deploy half done, a CDN's outage). */
+let unavailable = false;
 let dir: TempDir;
 let configFile: string;
 let testApp: TestApp | null = null;
@@ -29,9 +31,11 @@ beforeEach(async () => {
   requests = 0;
   components = ['InvoiceBanner'];
   devEvents = undefined;
+  unavailable = false;
   server = http.createServer((req, res) => {
     requests++;
-    if (req.url?.endsWith(REMOTE_DESCRIPTOR_FILE))
+    if (unavailable) res.writeHead(503).end();
+    else if (req.url?.endsWith(REMOTE_DESCRIPTOR_FILE))
       res.writeHead(200).end(JSON.stringify({ name: 'team_billing', components, devEvents }));
     else if (req.url?.startsWith('/no-entry/') && req.url.endsWith('/remoteEntry.js')) res.writeHead(404).end();
     else if (req.url?.endsWith('/mf-manifest.json'))
@@ -58,12 +62,13 @@ function writeEntry(version: string): string {
   return entry;
 }
 
-async function start(appDir?: TempDir, logLines?: string[]): Promise<TestApp> {
+async function start(appDir?: TempDir, logLines?: string[], remoteRetryIntervalMs?: number): Promise<TestApp> {
   const logger = logLines ? pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) }) : undefined;
   testApp = await createTestApp({
     env: { REMOTES_CONFIG: configFile },
     ...(appDir ? { dir: appDir } : {}),
     ...(logger ? { logger } : {}),
+    ...(remoteRetryIntervalMs ? { remoteRetryIntervalMs } : {}),
   });
   return testApp;
 }
@@ -155,6 +160,37 @@ it('refuses an entry whose entry script does not load, as a publish does: the re
   const fixed = writeEntry('v2');
   await expect(app.reloadRemotesConfig()).resolves.toBe(true);
   expect(await servedEntry(testApp as TestApp)).toBe(fixed);
+});
+
+it('asks a changed entry whose origin does not answer again, and makes it the release in force once it does', async () => {
+  const v1 = writeEntry('v1');
+  const logLines: string[] = [];
+  const { app } = await start(undefined, logLines, 50);
+  const before = (await app.releases.rollout('team_billing')).active;
+
+  unavailable = true;
+  const v2 = writeEntry('v2');
+  await expect(app.reloadRemotesConfig()).resolves.toBe(true);
+  expect(await servedEntry(testApp as TestApp)).toBe(v1);
+  const warning = logLines
+    .map((line) => JSON.parse(line) as { msg: string })
+    .find((line) => /v2/.test(line.msg) || /not available/.test(line.msg));
+  expect(warning?.msg).toBe(
+    `REMOTES_CONFIG's entry of remote "team_billing" is not available (${originUrl}/v2/${REMOTE_DESCRIPTOR_FILE} ` +
+      `answered 503); release "${before}" stays in force, and the entry is asked again every 0 s: it becomes the ` +
+      'release in force when it answers.',
+  );
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  expect(await servedEntry(testApp as TestApp)).toBe(v1);
+
+  unavailable = false;
+  const until = Date.now() + 5000;
+  while ((await servedEntry(testApp as TestApp)) !== v2 && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  expect(await servedEntry(testApp as TestApp)).toBe(v2);
+  const [latest] = await app.releases.history('team_billing');
+  expect(latest).toMatchObject({ action: 'activate', actor: 'config', before: { active: before } });
 });
 
 it('serves a remote taken out of the file no more, though its release stays active; put back, it is served again', async () => {

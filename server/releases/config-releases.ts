@@ -24,23 +24,28 @@ export interface ConfigReleaseParts {
  * it, and what an operator activated since stays in force. A new entry (a remote added to the file, or its entry
  * changed) is read from its origin once, published as `config-<hash of entry and descriptor>` by `config` and
  * activated: a change of the file wins, an unchanged file never undoes an operator's rollout. An origin that does
- * not answer is left to the remote registry (retried, not a release until the next reload), and so is a kit's
- * development server (`slots-remote dev`), which stays live. An entry whose manifest or entry script does not load
- * is refused as a team's publish is, with an error in the log: the release in force, if any, stays (activated, it
- * would fail every slot of the remote); the next reload asks again.
+ * not answer is returned, for ConfigReleaseImports to ask again (the release in force, if any, stays meanwhile); a
+ * kit's development server (`slots-remote dev`) is left to the remote registry, which keeps it live. An entry whose
+ * manifest or entry script does not load is refused as a team's publish is, with an error in the log: the release in
+ * force, if any, stays (activated, it would fail every slot of the remote); the next reload asks again.
+ * @returns the entries whose origin did not answer
  */
 export async function importConfigReleases(
   pending: readonly PendingRemote[],
   parts: ConfigReleaseParts,
-): Promise<void> {
+): Promise<PendingRemote[]> {
   const { store, snapshot, logger } = parts;
+  const unanswered: PendingRemote[] = [];
   for (const remote of pending) {
     const known = snapshot
       .releases()
       .some((release) => release.remote === remote.name && release.entry === remote.entry);
     if (known) continue;
     const outcome = await parts.source.read(remote);
-    if (outcome.status !== 'ready') continue;
+    if (outcome.status !== 'ready') {
+      unanswered.push(remote);
+      continue;
+    }
     // A kit's development server (its descriptor announces rebuilds) is live, not a release: a stored descriptor
     // would freeze the components it adds and drop the page reloads it announces. The registry reads it as before.
     if (outcome.descriptor.devEvents !== undefined) continue;
@@ -86,4 +91,50 @@ export async function importConfigReleases(
     );
   }
   await snapshot.refresh();
+  return unanswered;
+}
+
+/**
+ * The import of REMOTES_CONFIG's entries as releases (importConfigReleases), with the entries whose origin did not
+ * answer asked again every interval until each answers (and becomes the release in force) or the next import, on a
+ * reload, takes over: a changed entry whose origin was down at the reload would otherwise wait for another reload,
+ * while the log said it was being asked. Every host asks; the first to read it publishes, the others find the release.
+ */
+export class ConfigReleaseImports {
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly parts: ConfigReleaseParts,
+    private readonly intervalMs: number,
+  ) {}
+
+  /** Imports `pending`'s new entries now; those not answering are asked again later. */
+  async run(pending: readonly PendingRemote[]): Promise<void> {
+    this.cancel();
+    this.askAgain(await importConfigReleases(pending, this.parts));
+  }
+
+  close(): void {
+    this.closed = true;
+    this.cancel();
+  }
+
+  private askAgain(unanswered: readonly PendingRemote[]): void {
+    if (this.closed || unanswered.length === 0) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.run(unanswered).catch((error: unknown) => {
+        // A database that does not answer, or another host publishing the same entry at once: asked at the next run.
+        this.parts.logger.warn({ err: error }, "REMOTES_CONFIG's entries could not be made releases; asked again");
+        this.askAgain(unanswered);
+      });
+    }, this.intervalMs);
+    this.timer.unref();
+  }
+
+  private cancel(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
 }

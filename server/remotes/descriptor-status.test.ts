@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
-import { REMOTE_DESCRIPTOR_FILE, type InspectedRemote } from '../../shared';
+import pino from 'pino';
+import { REMOTE_DESCRIPTOR_FILE, type InspectedRemote, type RemotesPayload } from '../../shared';
 import { fakeManifest } from '../../testing/fake-manifest';
 import { parsePrometheusText, sampleValue } from '../../testing/server/prometheus-text';
 import { addUser, createTestApp, signedInAgent, signedInOperator, type TestApp } from '../../testing/server/test-app';
@@ -152,6 +153,82 @@ describe('the status of a remote declared by entry', () => {
     silent = false;
     await app.remoteRegistry.refresh();
     expect(app.remoteRegistry.stateOf('team_flaky').status).toBe('ready');
+  });
+
+  it('follows its origin once served from a release: down, timed out and back, alike on two hosts, and logged', async () => {
+    let answer: 'descriptor' | 'silent' | '404' = 'descriptor';
+    const changing = await startHttpFixtureServer((req, res) => {
+      if (answer === 'silent') return;
+      if (answer === 'descriptor' && req.url === '/team_up/mf-manifest.json') {
+        res.writeHead(200).end(JSON.stringify(fakeManifest('team_up', ['Banner'])));
+      } else if (answer === 'descriptor' && req.url === '/team_up/remoteEntry.js') {
+        res.writeHead(200).end('var team_up = {};');
+      } else if (answer === 'descriptor' && req.url === `/team_up/${REMOTE_DESCRIPTOR_FILE}`) {
+        res.writeHead(200).end(JSON.stringify({ name: 'team_up', components: ['Banner'] }));
+      } else {
+        res.writeHead(404).end();
+      }
+    });
+    origins.push(changing);
+    const logged: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void logged.push(line) });
+    // REMOTES_CONFIG's entry, made a release by the first host; the second finds the release.
+    const first = await startWith([{ name: 'team_up', origin: changing.url }]);
+    const second = await createTestApp({
+      dir,
+      env: { REMOTES_CONFIG: path.join(dir.path, 'remotes.json') },
+      remoteDescriptorTimeoutMs: TIMEOUT_MS,
+      metrics: { token: TOKEN },
+      logger,
+    });
+    try {
+      const statuses = async () =>
+        Promise.all(
+          [first, second].map(async ({ app }) => {
+            const agent = await signedInOperator(app);
+            const inspected = (await agent.get('/api/slots/inspect').expect(200)).body.remotes as InspectedRemote[];
+            const remote = inspected.find((each) => each.name === 'team_up');
+            const metrics = await request(app.handler).get('/metrics').set('Authorization', `Bearer ${TOKEN}`);
+            const measured = (parsePrometheusText(metrics.text).get('slots_remote_descriptor_status')?.samples ?? [])
+              .filter((sample) => sample.labels.remote === 'team_up' && sample.value === 1)
+              .map((sample) => sample.labels.status);
+            return { inspector: remote?.status, release: remote?.release, metrics: measured };
+          }),
+        );
+      const checkBoth = () => Promise.all([first, second].map(({ app }) => app.remoteRegistry.checkOrigins()));
+      const release = first.app.remoteRegistry.releaseOf('team_up')!.version;
+      expect(release).toMatch(/^config-/);
+      await checkBoth();
+      expect(await statuses()).toEqual([
+        { inspector: 'answered', release, metrics: ['answered'] },
+        { inspector: 'answered', release, metrics: ['answered'] },
+      ]);
+
+      answer = 'silent';
+      await checkBoth();
+      const slow = { inspector: 'timed-out', release, metrics: ['timed-out'] };
+      expect(await statuses()).toEqual([slow, slow]);
+      expect(logged.join('')).toContain('Remote \\"team_up\\" stopped answering at its origin');
+
+      answer = 'descriptor';
+      await checkBoth();
+      expect((await statuses()).map((status) => status.inspector)).toEqual(['answered', 'answered']);
+      expect(logged.join('')).toContain('Remote \\"team_up\\" answers at its origin again.');
+
+      answer = '404';
+      await checkBoth();
+      expect((await statuses()).map((status) => status.inspector)).toEqual(['bad-answer', 'bad-answer']);
+
+      await changing.close();
+      await checkBoth();
+      const down = { inspector: 'down', release, metrics: ['down'] };
+      expect(await statuses()).toEqual([down, down]);
+      // Still served from its release: pages meet the outage slot by slot, and load it again once it is back.
+      const served = (await request(second.app.handler).get('/api/remotes').expect(200)).body as RemotesPayload;
+      expect(served.remotes.map((remote) => remote.name)).toContain('team_up');
+    } finally {
+      await second.close();
+    }
   });
 
   it('sends a W3C traceparent with every descriptor request, a new trace for each poll', async () => {

@@ -1,27 +1,26 @@
 import type { RemoteRegistry } from './remote-registry';
-import type { PendingRemote } from './remotes-config';
 
-/** Every status a remote declared by entry can be in: the last request for its descriptor, or none yet. */
+/** Every status a remote declared by entry can be in: the last request to its origin, or none yet. */
 export const DESCRIPTOR_STATUSES = ['answered', 'released', 'waiting', 'down', 'timed-out', 'bad-answer'] as const;
 
 export type DescriptorStatus = (typeof DESCRIPTOR_STATUSES)[number];
 
 /**
  * The status of a remote declared by entry, decided here only, so that the slot inspector and `/metrics` never say
- * two things of one remote: `released` when a release in force serves it (whatever its origin answered before the
- * release was put in force, and whether or not its origin was asked since a restart), except the release
- * REMOTES_CONFIG's entry itself became (same entry), which is shown as the answer its last request got; otherwise
- * `answered`, what the last request for its descriptor failed with (`down`, `timed-out`, `bad-answer`), or `waiting`.
+ * two things of one remote: what the last request to its origin for the entry it is served from came to
+ * (`answered`, `down`, `timed-out`, `bad-answer`), whoever made it — reading its descriptor, the periodic check of
+ * the origins of the remotes served (remote-registry.ts), the import of its entry as a release. `released`: served
+ * from a release in force whose origin was not asked yet since this host started or the release was put in force;
+ * `waiting`: not asked yet.
  */
 export function descriptorStatus(
-  registry: Pick<RemoteRegistry, 'stateOf' | 'isReleased' | 'remotes'>,
-  remote: PendingRemote,
+  registry: Pick<RemoteRegistry, 'stateOf' | 'isReleased' | 'originCheckOf'>,
+  remote: { name: string },
 ): DescriptorStatus {
+  const check = registry.originCheckOf(remote.name);
+  if (check) return check.status;
+  if (registry.isReleased(remote.name)) return 'released';
   const state = registry.stateOf(remote.name);
-  if (registry.isReleased(remote.name)) {
-    const served = registry.remotes().find((each) => each.name === remote.name);
-    if (state.status !== 'ready' || served?.entry !== remote.entry) return 'released';
-  }
   if (state.status === 'ready') return 'answered';
   return state.status === 'failing' ? state.failure : 'waiting';
 }

@@ -19,12 +19,24 @@ export function inspectRemotes(registry: RemoteRegistry): InspectedRemote[] {
   const builtIn = new Set(config.sources.builtIn);
   const contracts = new Map(registry.contractRemotes().known.map((remote) => [remote.name, remote]));
   // The release in force wins, as in GET /api/remotes: what the file or the build says is not what is served.
+  // Its status is what the last request to the release's origin came to, once asked (descriptor-status.ts).
   const released = (name: string): InspectedRemote | null => {
     const release = registry.isReleased(name) && served.get(name);
-    if (!release) return null;
+    const version = registry.releaseOf(name)?.version;
+    if (!release || version === undefined) return null;
     const { entry, components, formComponents } = release;
     const schemaComponents = Object.keys(contracts.get(name)?.props ?? {});
-    return { name, entry, status: 'released', components, formComponents, schemaComponents };
+    const check = registry.originCheckOf(name);
+    return {
+      name,
+      entry,
+      status: check?.status ?? 'released',
+      ...(check?.reason ? { reason: unpublished(check.reason) } : {}),
+      release: version,
+      components,
+      formComponents,
+      schemaComponents,
+    };
   };
   const known = config.remotes.map((remote): InspectedRemote => {
     const release = released(remote.name);
@@ -41,17 +53,20 @@ export function inspectRemotes(registry: RemoteRegistry): InspectedRemote[] {
   });
   const pending = config.pending.map((remote): InspectedRemote => {
     // As /metrics says it (descriptor-status.ts): a release in force before what its entry answered.
-    const status = descriptorStatus(registry, remote);
-    const release = status === 'released' ? released(remote.name) : null;
+    const release = released(remote.name);
     if (release) return release;
+    const status = descriptorStatus(registry, remote);
     const state = registry.stateOf(remote.name);
     if (state.status === 'ready') {
       const { components, formComponents } = state.descriptor;
       const schemaComponents = Object.keys(state.props);
+      const reason = registry.originCheckOf(remote.name)?.reason;
       return {
         name: remote.name,
         entry: remote.entry,
         status,
+        // Served as it answered before; its origin does not answer now.
+        ...(reason ? { reason: unpublished(reason) } : {}),
         components,
         formComponents,
         schemaComponents,

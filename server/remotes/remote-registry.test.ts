@@ -85,7 +85,7 @@ describe('RemoteRegistry', () => {
     expect(remotes.entries()).toEqual([RECORDS.entry, 'https://team_billing.example/mf-manifest.json']);
   });
 
-  it('asks a source that failed again after the retry interval, and stops asking once it answered', async () => {
+  it('asks a source that failed again after the retry interval, then checks its origin without changing what it serves', async () => {
     const source = new ScriptedSource();
     const remotes = registryOf(configOf([pending('team_billing')]), source, 20);
     await remotes.refresh();
@@ -95,9 +95,22 @@ describe('RemoteRegistry', () => {
     const answered = new Promise<void>((resolve) => remotes.subscribe(resolve));
     await answered;
     expect(remotes.stateOf('team_billing').status).toBe('ready');
+    expect(remotes.originCheckOf('team_billing')?.status).toBe('answered');
+
+    // Its origin goes down: the next check says so, and the remote stays served as it answered.
+    source.answers.set('team_billing', { status: 'failing', failure: 'down', reason: 'connect ECONNREFUSED' });
+    const version = remotes.version;
     const asked = source.asked.length;
     await new Promise((resolve) => setTimeout(resolve, 80));
-    expect(source.asked.length).toBe(asked);
+    expect(source.asked.length).toBeGreaterThan(asked);
+    expect(remotes.originCheckOf('team_billing')).toEqual({
+      entry: 'https://team_billing.example/mf-manifest.json',
+      status: 'down',
+      reason: 'connect ECONNREFUSED',
+    });
+    expect(remotes.stateOf('team_billing').status).toBe('ready');
+    expect(remotes.remotes().map((remote) => remote.name)).toEqual(['team_records', 'team_billing']);
+    expect(remotes.version).toBe(version);
   });
 
   it('reads which remotes a configuration declares once, not for every question about its releases', async () => {

@@ -5,14 +5,18 @@ import { placedConfiguredForm, type ConfiguredFormSlot } from './configured-form
 import { placedConfiguredSlots, type ConfiguredSlot } from './configured-slots';
 import { DescriptorRetry } from './descriptor-retry';
 import type { DescriptorOutcome, DescriptorSource } from './descriptor-source';
-import type { PendingRemote, RemotesConfig } from './remotes-config';
+import { OriginChecks, type OriginCheck } from './origin-checks';
+import { descriptorUrlOf, type PendingRemote, type RemotesConfig } from './remotes-config';
 import type { ReleaseTags } from '../releases/release-tags';
 
 export interface RemoteRegistryOptions {
   logger: Logger;
   /** Where the descriptors of remotes declared by entry only come from (over HTTP: HttpDescriptorSource). */
   source: DescriptorSource;
-  /** How often a remote whose descriptor could not be had is asked again (default 30 s). */
+  /**
+   * How often a remote whose descriptor could not be had is asked again, and the origins of the remotes served from
+   * another origin are checked (default 30 s).
+   */
   retryIntervalMs?: number;
   /** Signs the release each released remote is served from (its descriptor's `releaseTag`); none: no tags. */
   releaseTags?: ReleaseTags;
@@ -50,6 +54,8 @@ export class RemoteRegistry {
   private readonly states = new Map<string, RemoteState>();
   private readonly listeners = new Set<() => void>();
   private readonly retry: DescriptorRetry;
+  /** The last answer of each remote's origin: what its status says (descriptor-status.ts). */
+  private readonly origins: OriginChecks;
   /** Remotes with an active release: their stored descriptor, which wins over the file and the build. */
   private released = new Map<string, RemoteRelease>();
   /** The entries of the releases in force (active, canaries): the page's CSP allows their origins. */
@@ -69,7 +75,8 @@ export class RemoteRegistry {
     private readonly options: RemoteRegistryOptions,
   ) {
     this.current = config;
-    this.retry = new DescriptorRetry(() => void this.refresh(), options.retryIntervalMs);
+    this.retry = new DescriptorRetry(() => void this.poll(), options.retryIntervalMs);
+    this.origins = new OriginChecks(options.logger, this.retry.intervalMs);
     for (const remote of config.pending) this.states.set(remote.name, WAITING);
   }
 
@@ -127,6 +134,7 @@ export class RemoteRegistry {
     this.released = released;
     this.releaseEntries = [...entries];
     this.changed();
+    this.retry.schedule(this.somethingToAsk());
   }
 
   /**
@@ -269,7 +277,7 @@ export class RemoteRegistry {
 
   /** Asks the source for the descriptor of every remote not known yet, all at once. */
   async refresh(): Promise<void> {
-    // A remote with an active release is never read from its origin: a restart does not depend on it.
+    // A remote with an active release is never read from its origin here: a restart does not depend on it.
     const releasedNow = this.releasedIn(this.current);
     const waiting = this.current.pending.filter(
       (remote) => this.states.get(remote.name)?.status !== 'ready' && !releasedNow.has(remote.name),
@@ -283,7 +291,56 @@ export class RemoteRegistry {
       if (this.take(remote, outcomes[index]!)) changed = true;
     });
     if (changed) this.changed();
-    this.retry.schedule([...this.states].some(([name, state]) => state.status !== 'ready' && !releasedNow.has(name)));
+    this.retry.schedule(this.somethingToAsk());
+  }
+
+  /**
+   * Asks the origin of every remote served from one (its descriptor known, or its release in force with an absolute
+   * entry) for the descriptor beside the entry served, all at once: what it comes to is the remote's status (down,
+   * timed out, a bad answer, answered), logged when it changes. What is served does not change: a page meets an
+   * origin that is down slot by slot, and loads the remote again once it is back.
+   */
+  async checkOrigins(): Promise<void> {
+    const served = this.servedFromOrigins();
+    const answers = await Promise.all(served.map((remote) => this.options.source.read(remote)));
+    if (this.closed) return;
+    served.forEach((remote, index) => this.origins.record(remote.name, remote.entry, answers[index]!, true));
+  }
+
+  /** The last answer of `name`'s origin for the entry it is served from now, or undefined when none came yet. */
+  originCheckOf(name: string): OriginCheck | undefined {
+    const release = this.releasedIn(this.current).get(name);
+    const entry = release?.entry ?? this.current.pending.find((remote) => remote.name === name)?.entry;
+    return entry === undefined ? undefined : this.origins.of(name, entry);
+  }
+
+  /** The remotes served from another origin, each with the entry served and the descriptor beside it. */
+  private servedFromOrigins(): PendingRemote[] {
+    const releasedNow = this.releasedIn(this.current);
+    const answered = this.current.pending.filter(
+      (remote) => !releasedNow.has(remote.name) && this.states.get(remote.name)?.status === 'ready',
+    );
+    const released = [...releasedNow.values()].flatMap(({ remote: name, entry }) => {
+      // A release of a remote this server builds (a relative entry) is served from here: nothing to ask.
+      const descriptorUrl = descriptorUrlOf(entry);
+      return descriptorUrl === null ? [] : [{ name, entry, descriptorUrl }];
+    });
+    return [...answered, ...released];
+  }
+
+  /** Whether the timer has work: a remote not known yet to ask again, or an origin to check. */
+  private somethingToAsk(): boolean {
+    const releasedNow = this.releasedIn(this.current);
+    const waiting = this.current.pending.some(
+      (remote) => this.states.get(remote.name)?.status !== 'ready' && !releasedNow.has(remote.name),
+    );
+    return waiting || this.servedFromOrigins().length > 0;
+  }
+
+  /** One round of the timer: the remotes not known yet, then the origins of those served. */
+  private async poll(): Promise<void> {
+    await this.refresh();
+    await this.checkOrigins();
   }
 
   /**
@@ -302,18 +359,31 @@ export class RemoteRegistry {
     if (!this.current.pending.includes(remote)) return false; // replaced meanwhile
     const before = this.states.get(remote.name);
     this.states.set(remote.name, outcome);
+    // Logged below when it is not served yet; by the checks when a release serves it from this same entry.
+    const release = this.releasedIn(this.current).get(remote.name);
+    this.origins.record(remote.name, remote.entry, outcome, release?.entry === remote.entry);
     if (outcome.status === 'ready') {
       this.logAnswered(remote.name, outcome.descriptor);
       return true;
     }
     if (before?.status !== 'failing' || before.reason !== outcome.reason) {
+      const every = `every ${Math.round(this.retry.intervalMs / 1000)} s`;
       this.options.logger.warn(
         { remote: remote.name, descriptor: remote.descriptorUrl, failure: outcome.failure },
-        `Remote "${remote.name}" is not available (${outcome.reason}); its slots are left out until it answers ` +
-          `(asked again every ${Math.round(this.retry.intervalMs / 1000)} s).`,
+        release === undefined
+          ? `Remote "${remote.name}" is not available (${outcome.reason}); its slots are left out until it answers ` +
+              `(asked again ${every}).`
+          : `REMOTES_CONFIG's entry of remote "${remote.name}" is not available (${outcome.reason}); release ` +
+              `"${release.version}" stays in force, and the entry is asked again ${every}: it becomes the release ` +
+              'in force when it answers.',
       );
     }
     return false;
+  }
+
+  /** The release in force that serves `name` (active, declared by the configuration), or undefined. */
+  releaseOf(name: string): RemoteRelease | undefined {
+    return this.releasedIn(this.current).get(name);
   }
 
   /** Whether `name` is served from its active release (its origin is then never asked). */
