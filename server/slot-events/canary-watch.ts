@@ -3,7 +3,7 @@ import type { ReleaseService } from '../releases/release-service';
 import type { ReleaseSnapshot } from '../releases/release-snapshot';
 import { canaryVerdict, type JudgedSlot, type SlotLoads } from './canary-verdict';
 import type { SlotLoadAggregator } from './slot-load-aggregator';
-import { judgedLoadsOf } from './slot-load-counts';
+import { codeFailuresOf, judgedLoadsOf } from './slot-load-counts';
 import type { CanaryRollbackSettings } from './slot-event-settings';
 import { SPAN_MS, type SlotLoadStore, type SlotLoadSum } from './slot-load-store';
 
@@ -15,7 +15,8 @@ function slotLoadsOf(sums: readonly SlotLoadSum[], remote: string, release: stri
   for (const sum of sums) {
     if (sum.remote !== remote || sum.release !== release) continue;
     const { judged: loads, failures } = judgedLoadsOf(sum.counts);
-    if (loads > 0) slots.push({ location: sum.location, component: sum.component, loads, failures });
+    const codeFailures = codeFailuresOf(sum.counts);
+    if (loads > 0) slots.push({ location: sum.location, component: sum.component, loads, failures, codeFailures });
   }
   return slots;
 }

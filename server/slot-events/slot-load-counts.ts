@@ -70,6 +70,17 @@ export function judgedLoadsOf(counts: readonly number[]): { rendered: number; fa
   return { rendered, failures: failed + timedOut, judged: rendered + failed + timedOut };
 }
 
+/**
+ * Of the failures in summed counts, those once the release's files had loaded: all but the manifest's and the
+ * entry's (an origin down, slow, or serving broken files), which say more of the origin than of the code.
+ */
+export function codeFailuresOf(counts: readonly number[]): number {
+  const { failures } = judgedLoadsOf(counts);
+  const phase = (name: 'manifest' | 'entry') => counts[FIRST_PHASE + SLOT_LOAD_PHASES.indexOf(name)] ?? 0;
+  const delivery = phase('manifest') + phase('entry');
+  return Math.max(0, failures - delivery);
+}
+
 /** The statistics of a key from its summed counts. */
 export function statsOf(key: SlotLoadKey, counts: readonly number[]): SlotLoadStats {
   const [, failed = 0, timedOut = 0, hidden = 0] = counts;
