@@ -18,6 +18,7 @@ import { MetaBodyCache } from './meta/meta-body-cache';
 import { repeatedFailureLog } from './observability/repeated-failure-log';
 import { ModuleRegistry, type ModuleDefinition } from './meta/module-registry';
 import { addAppMetrics } from './observability/app-metrics';
+import { addOperationsMetrics, type RemotesConfigReloadOutcome } from './observability/operations-metrics';
 import { MetricsRegistry } from './observability/metrics-registry';
 import { ServerLifecycle } from './process/server-lifecycle';
 import {
@@ -126,6 +127,8 @@ export class App {
   private readonly descriptorSource: HttpDescriptorSource;
   /** A release's manifest and entry script, asked as it is published (by a team or from REMOTES_CONFIG). */
   private readonly releaseFiles: ReleaseFilesCheck;
+  /** Counts a re-read of REMOTES_CONFIG in /metrics (when metrics are on). */
+  private countReload: (outcome: RemotesConfigReloadOutcome) => void = () => undefined;
   /** REMOTES_CONFIG's new entries made releases, at start and reload; those not answering asked again. */
   private readonly configImports: ConfigReleaseImports;
   private readonly logger: Logger;
@@ -279,6 +282,10 @@ export class App {
           remoteRegistry: this.remoteRegistry,
           slotEvents: this.slotEvents,
           releaseSnapshot: this.releaseSnapshot,
+          logger: this.logger,
+        });
+        this.countReload = addOperationsMetrics(this.metrics, {
+          readiness: () => this.readinessChecks(),
           logger: this.logger,
         });
       }
@@ -449,6 +456,7 @@ export class App {
       inForce: (file) => this.placements.withFile(file),
       onTaken: (file) => this.placements.tookFile(file),
     });
+    this.countReload(taken ? 'taken' : 'refused');
     // A changed entry becomes a release and is activated; an unchanged one leaves the rollout as it is.
     if (taken) await this.configImports.run(this.remoteRegistry.config.pending);
     return taken;

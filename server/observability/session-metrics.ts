@@ -3,6 +3,7 @@ import { PostgresEngine } from '../storage/postgres-engine';
 import type { SessionStorage } from '../storage/session-storage';
 import type { StorageEngine } from '../storage/storage-engine';
 import type { MetricsRegistry } from './metrics-registry';
+import { withinScrapeDeadline } from './scrape-deadline';
 
 /** A count slower than this is given up: a scrape must answer even when the pool is exhausted. */
 export const SESSION_COUNT_TIMEOUT_MS = 1000;
@@ -27,20 +28,11 @@ export function addSessionMetrics(
     // Labelled so that a count given up leaves no series at all, rather than an unlabelled 0 that would be a lie.
     labelNames: ['store'] as const,
     async collect() {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`no count within ${SESSION_COUNT_TIMEOUT_MS} ms`)),
-          SESSION_COUNT_TIMEOUT_MS,
-        );
-      });
       try {
-        this.set({ store: sessions.kind }, await Promise.race([count(), timeout]));
+        this.set({ store: sessions.kind }, await withinScrapeDeadline(count(), SESSION_COUNT_TIMEOUT_MS));
       } catch (error) {
         this.reset();
         logger.warn({ err: error }, 'metrics: counting the sessions failed');
-      } finally {
-        clearTimeout(timer);
       }
     },
   });

@@ -1,0 +1,62 @@
+/**
+ * `/metrics` says what an operator alerts on besides requests and remotes: each readiness check (a dependency's
+ * outage is a series, not only a 503 of `/readyz`) and the re-reads of REMOTES_CONFIG taken or refused.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import request from 'supertest';
+import { parsePrometheusText, sampleValue } from '../../testing/server/prometheus-text';
+import { createTestApp, type TestApp } from '../../testing/server/test-app';
+import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+
+const TOKEN = 'metrics-token-for-the-tests-0123';
+
+let dir: TempDir;
+let testApp: TestApp;
+let searchIndex: 'ok' | 'failing';
+
+beforeEach(async () => {
+  dir = makeTempDir('slots-operations-metrics-');
+  fs.writeFileSync(path.join(dir.path, 'remotes.json'), JSON.stringify({ remotes: [] }));
+  searchIndex = 'ok';
+  testApp = await createTestApp({
+    env: { REMOTES_CONFIG: path.join(dir.path, 'remotes.json') },
+    metrics: { token: TOKEN },
+    readinessChecks: [async () => ({ search: searchIndex })],
+  });
+});
+afterEach(async () => {
+  await testApp.close();
+  dir.remove();
+});
+
+async function scrape() {
+  const answer = await request(testApp.app.handler).get('/metrics').set('Authorization', `Bearer ${TOKEN}`).expect(200);
+  return parsePrometheusText(answer.text);
+}
+
+it('shows each readiness check, 1 passing and 0 failing, as /readyz asks them', async () => {
+  let families = await scrape();
+  expect(sampleValue(families, 'slots_readiness_check', { check: 'database' })).toBe(1);
+  expect(sampleValue(families, 'slots_readiness_check', { check: 'search' })).toBe(1);
+  searchIndex = 'failing';
+  families = await scrape();
+  expect(sampleValue(families, 'slots_readiness_check', { check: 'search' })).toBe(0);
+  expect(sampleValue(families, 'slots_readiness_check', { check: 'database' })).toBe(1);
+});
+
+it('counts the re-reads of REMOTES_CONFIG taken and refused, from zero', async () => {
+  const reloads = async () => {
+    const families = await scrape();
+    return ['taken', 'refused'].map((outcome) =>
+      sampleValue(families, 'slots_remotes_config_reloads_total', { outcome }),
+    );
+  };
+  expect(await reloads()).toEqual([0, 0]);
+  fs.writeFileSync(path.join(dir.path, 'remotes.json'), '{ "remotes": [');
+  await expect(testApp.app.reloadRemotesConfig()).resolves.toBe(false);
+  fs.writeFileSync(path.join(dir.path, 'remotes.json'), JSON.stringify({ remotes: [] }));
+  await expect(testApp.app.reloadRemotesConfig()).resolves.toBe(true);
+  await expect(testApp.app.reloadRemotesConfig()).resolves.toBe(true);
+  expect(await reloads()).toEqual([2, 1]);
+});

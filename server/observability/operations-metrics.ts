@@ -1,0 +1,61 @@
+import type { Logger } from 'pino';
+import type { MetricsRegistry } from './metrics-registry';
+import { withinScrapeDeadline } from './scrape-deadline';
+
+/** What a re-read of REMOTES_CONFIG (SIGHUP, `npm run remotes:reload`) came to on this host. */
+export type RemotesConfigReloadOutcome = 'taken' | 'refused';
+
+export interface OperationsMetricsParts {
+  /** The readiness checks by name (`GET /readyz`): the database, Redis, draining. */
+  readiness: () => Promise<Record<string, 'ok' | 'failing'>>;
+  logger: Logger;
+}
+
+/** A readiness check slower than this is left out of a scrape, as a count of sessions is. */
+const READINESS_TIMEOUT_MS = 1000;
+
+/**
+ * What an operator alerts on besides requests and remotes:
+ * - `slots_readiness_check{check}`: 1 while a readiness check passes, 0 while it fails (the database, Redis, draining),
+ *   asked when Prometheus scrapes, so a dependency's outage is a series, not only a 503 of `/readyz`;
+ * - `slots_remotes_config_reloads_total{outcome}`: re-reads of REMOTES_CONFIG taken or refused (an invalid file, a
+ *   slot it would break): a refused reload only logs, and the previous configuration stays in use.
+ * Returns what counts a reload.
+ */
+export function addOperationsMetrics(
+  metrics: MetricsRegistry,
+  parts: OperationsMetricsParts,
+): (outcome: RemotesConfigReloadOutcome) => void {
+  metrics.gauge({
+    name: 'slots_readiness_check',
+    help: 'Readiness checks of this host (as GET /readyz asks them): 1 passing, 0 failing, by check.',
+    labelNames: ['check'] as const,
+    async collect() {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`no answer within ${READINESS_TIMEOUT_MS} ms`)),
+          READINESS_TIMEOUT_MS,
+        );
+      });
+      try {
+        const checks = await Promise.race([parts.readiness(), timeout]);
+        this.reset();
+        for (const [check, state] of Object.entries(checks)) this.set({ check }, state === 'ok' ? 1 : 0);
+      } catch (error) {
+        this.reset();
+        parts.logger.warn({ err: error }, 'metrics: the readiness checks did not answer');
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  });
+  const reloads = metrics.counter({
+    name: 'slots_remotes_config_reloads_total',
+    help: 'Re-reads of REMOTES_CONFIG on this host, by outcome: taken, or refused (the previous configuration stays).',
+    labelNames: ['outcome'] as const,
+  });
+  // Both series from the first scrape: an alert on a rate needs the zero before the first refusal.
+  for (const outcome of ['taken', 'refused'] as const) reloads.inc({ outcome }, 0);
+  return (outcome) => reloads.inc({ outcome });
+}
