@@ -468,9 +468,9 @@ export class App {
       snapshot: this.releaseSnapshot,
       // What the import's request came to is the remote's status too: the last request, whoever made it.
       source: {
-        read: async (remote) => {
-          const outcome = await this.descriptorSource.read(remote);
-          this.remoteRegistry.record(remote, outcome);
+        read: async (remote, trace) => {
+          const outcome = await this.descriptorSource.read(remote, trace);
+          this.remoteRegistry.record(remote, outcome, trace);
           return outcome;
         },
       },

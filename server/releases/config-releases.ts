@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
+import { childContextOf } from '../observability/trace-context';
 import type { DescriptorSource } from '../remotes/descriptor-source';
 import type { PendingRemote } from '../remotes/remotes-config';
 import type { ReleaseFilesCheck } from './release-files-check';
@@ -41,7 +42,9 @@ export async function importConfigReleases(
       .releases()
       .some((release) => release.remote === remote.name && release.entry === remote.entry);
     if (known) continue;
-    const outcome = await parts.source.read(remote);
+    // One trace for the remote's import (descriptor, manifest, entry script), named in its log lines.
+    const trace = childContextOf(null);
+    const outcome = await parts.source.read(remote, trace);
     if (outcome.status !== 'ready') {
       unanswered.push(remote);
       continue;
@@ -49,11 +52,11 @@ export async function importConfigReleases(
     // A kit's development server (its descriptor announces rebuilds) is live, not a release: a stored descriptor
     // would freeze the components it adds and drop the page reloads it announces. The registry reads it as before.
     if (outcome.descriptor.devEvents !== undefined) continue;
-    const missing = await parts.files.problem(remote.entry);
+    const missing = await parts.files.problem(remote.entry, trace);
     if (missing !== null) {
       const active = snapshot.rollout(remote.name)?.active ?? null;
       logger.error(
-        { remote: remote.name, entry: remote.entry },
+        { remote: remote.name, entry: remote.entry, trace_id: trace.traceId },
         `REMOTES_CONFIG's entry of remote "${remote.name}" is not made a release: ${missing}. ` +
           (active === null ? 'The entry is served as configured' : `Release "${active}" stays in force`) +
           '; fix the files or the entry, then reload (npm run remotes:reload).',

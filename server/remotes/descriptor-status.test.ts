@@ -242,6 +242,25 @@ describe('the status of a remote declared by entry', () => {
     expect(new Set(sent.map((header) => header!.slice(3, 35))).size).toBe(3);
   });
 
+  it('names in its log line of a failure the trace its request went with, so the origin’s logs can be matched', async () => {
+    const missing = await origin('404', 'team_traced');
+    const logged: string[] = [];
+    const configFile = path.join(dir.path, 'remotes.json');
+    const entry = `${missing.url}/team_traced/mf-manifest.json`;
+    fs.writeFileSync(configFile, JSON.stringify({ remotes: [{ name: 'team_traced', entry }] }));
+    testApp = await createTestApp({
+      env: { REMOTES_CONFIG: configFile },
+      remoteDescriptorTimeoutMs: TIMEOUT_MS,
+      logger: pino({ level: 'info' }, { write: (line: string) => void logged.push(line) }),
+    });
+    const warning = logged
+      .map((line) => JSON.parse(line) as { msg: string; trace_id?: string })
+      .find((line) => line.msg.startsWith('Remote "team_traced" is not available'));
+    const sent = missing.requests.map((asked) => asked.traceparent!.slice(3, 35));
+    expect(warning?.trace_id).toMatch(/^[0-9a-f]{32}$/);
+    expect(sent).toContain(warning?.trace_id);
+  });
+
   it('continues the trace of the request it reads a descriptor for (a release being published)', async () => {
     const versioned = await origin('descriptor', 'v1');
     // Declared, as a release's remote must be: listed, so that nothing asks its origin before the release does.

@@ -29,8 +29,9 @@ export class OriginChecks {
   /**
    * Keeps what asking `entry`'s descriptor for `name` came to. `served`: whether pages are given that remote whatever
    * the answer (logged here when it stops or starts answering); a remote not served yet is the registry's to log.
+   * `traceId`: the trace the request went with (its `traceparent`), logged so the origin's logs can be matched.
    */
-  record(name: string, entry: string, outcome: DescriptorOutcome, served: boolean): void {
+  record(name: string, entry: string, outcome: DescriptorOutcome, served: boolean, traceId?: string): void {
     const check: OriginCheck =
       outcome.status === 'ready'
         ? { entry, status: 'answered' }
@@ -41,7 +42,7 @@ export class OriginChecks {
     const wasAnswering = before?.entry === entry ? before.status === 'answered' : true;
     if (wasAnswering && check.status !== 'answered') {
       this.logger.warn(
-        { remote: name, entry, failure: check.status },
+        { remote: name, entry, failure: check.status, ...(traceId ? { trace_id: traceId } : {}) },
         `Remote "${name}" stopped answering at its origin (${check.reason}): pages cannot load its components ` +
           `until it answers again; its slots stay placed (checked every ${Math.round(this.intervalMs / 1000)} s).`,
       );

@@ -8,6 +8,7 @@ import type { DescriptorOutcome, DescriptorSource } from './descriptor-source';
 import { OriginChecks, type OriginCheck } from './origin-checks';
 import { descriptorUrlOf, type PendingRemote, type RemotesConfig } from './remotes-config';
 import type { ReleaseTags } from '../releases/release-tags';
+import { childContextOf, type TraceContext } from '../observability/trace-context';
 
 export interface RemoteRegistryOptions {
   logger: Logger;
@@ -282,13 +283,15 @@ export class RemoteRegistry {
     const waiting = this.current.pending.filter(
       (remote) => this.states.get(remote.name)?.status !== 'ready' && !releasedNow.has(remote.name),
     );
-    const answers = await Promise.all(waiting.map((remote) => this.options.source.read(remote)));
+    // A trace per request, named in the log line of a failure: the remote's own logs can be matched to ours.
+    const traces = waiting.map(() => childContextOf(null));
+    const answers = await Promise.all(waiting.map((remote, index) => this.options.source.read(remote, traces[index])));
     if (this.closed) return;
     // Against the remotes known before this round, as each answer arrived.
     const outcomes = answers.map((answer, index) => this.refuseClash(waiting[index]!.name, answer));
     let changed = false;
     waiting.forEach((remote, index) => {
-      if (this.take(remote, outcomes[index]!)) changed = true;
+      if (this.take(remote, outcomes[index]!, traces[index])) changed = true;
     });
     if (changed) this.changed();
     this.retry.schedule(this.somethingToAsk());
@@ -302,9 +305,12 @@ export class RemoteRegistry {
    */
   async checkOrigins(): Promise<void> {
     const served = this.servedFromOrigins();
-    const answers = await Promise.all(served.map((remote) => this.options.source.read(remote)));
+    const traces = served.map(() => childContextOf(null));
+    const answers = await Promise.all(served.map((remote, index) => this.options.source.read(remote, traces[index])));
     if (this.closed) return;
-    served.forEach((remote, index) => this.origins.record(remote.name, remote.entry, answers[index]!, true));
+    served.forEach((remote, index) =>
+      this.origins.record(remote.name, remote.entry, answers[index]!, true, traces[index]!.traceId),
+    );
   }
 
   /** The last answer of `name`'s origin for the entry it is served from now, or undefined when none came yet. */
@@ -347,21 +353,21 @@ export class RemoteRegistry {
    * Takes what another reader of `remote`'s descriptor obtained (the import of REMOTES_CONFIG's entries as
    * releases, releases/config-releases.ts), so the status shown is that of the last request, whoever made it.
    */
-  record(remote: PendingRemote, outcome: DescriptorOutcome): void {
+  record(remote: PendingRemote, outcome: DescriptorOutcome, trace?: TraceContext): void {
     if (this.closed) return;
     // Logged as the registry's own requests are: a kit's development server the import leaves live is logged only here.
-    const served = this.take(remote, this.refuseClash(remote.name, outcome));
+    const served = this.take(remote, this.refuseClash(remote.name, outcome), trace);
     if (served && !this.isReleased(remote.name)) this.changed();
   }
 
   /** Keeps `outcome` as `remote`'s state and logs a change; returns whether the remotes served changed. */
-  private take(remote: PendingRemote, outcome: DescriptorOutcome): boolean {
+  private take(remote: PendingRemote, outcome: DescriptorOutcome, trace?: TraceContext): boolean {
     if (!this.current.pending.includes(remote)) return false; // replaced meanwhile
     const before = this.states.get(remote.name);
     this.states.set(remote.name, outcome);
     // Logged below when it is not served yet; by the checks when a release serves it from this same entry.
     const release = this.releasedIn(this.current).get(remote.name);
-    this.origins.record(remote.name, remote.entry, outcome, release?.entry === remote.entry);
+    this.origins.record(remote.name, remote.entry, outcome, release?.entry === remote.entry, trace?.traceId);
     if (outcome.status === 'ready') {
       this.logAnswered(remote.name, outcome.descriptor);
       return true;
@@ -369,7 +375,12 @@ export class RemoteRegistry {
     if (before?.status !== 'failing' || before.reason !== outcome.reason) {
       const every = `every ${Math.round(this.retry.intervalMs / 1000)} s`;
       this.options.logger.warn(
-        { remote: remote.name, descriptor: remote.descriptorUrl, failure: outcome.failure },
+        {
+          remote: remote.name,
+          descriptor: remote.descriptorUrl,
+          failure: outcome.failure,
+          ...(trace ? { trace_id: trace.traceId } : {}),
+        },
         release === undefined
           ? `Remote "${remote.name}" is not available (${outcome.reason}); its slots are left out until it answers ` +
               `(asked again ${every}).`
