@@ -61,15 +61,14 @@ import type { TenantStore } from './tenants/tenant-store';
 
 /**
  * Paths whose requests load the session; the rest (health, /slots, static files) never touch the store. The busiest
- * come first: a router layer tries its paths in order.
+ * come first: a router layer tries its paths in order. Sign-in and sign-out are not among them: only their POSTs
+ * (SIGN_IN_OUT_PATHS) load it, so a browser opening /login gets its page even when the store fails.
  */
 const SESSION_PATHS = [
   '/meta',
   '/api/resources',
   '/me',
   '/tenant',
-  '/login',
-  '/logout',
   SESSION_TIME_PATH,
   '/api/slots',
   '/api/remotes',
@@ -78,6 +77,13 @@ const SESSION_PATHS = [
   '/api/locations',
   PLACEMENTS_API_PATH,
 ];
+
+/**
+ * The API of sign-in and sign-out is their POST. A GET there needs no session of this step: `GET /login` is the
+ * sign-in page (served with the host's pages, and their session step), a browser opening /logout gets the host's
+ * "page not found", an API client a 405.
+ */
+const SIGN_IN_OUT_PATHS = ['/login', '/logout'];
 
 /** What the routes serve: the app's stores, registries and caches. */
 export interface AppRouteParts {
@@ -131,7 +137,7 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ap
   // The part of what every request runs that needs nothing of Express: the public fast path runs it too, but for
   // the request id without LOG_REQUESTS, which it gives itself.
   const startNotice = requestStartNotice(parts.storage);
-  const logging = requestLogging(app, logger, settings.logRequests);
+  const logging = requestLogging(app, logger, settings.logRequests, parts.lifecycle);
   const hopCheck = createTrustProxyHopCheck(settings.trustProxy, logger);
   const plainPrelude = [...startNotice, logging, ...hopCheck];
   // What every request runs, as one router layer (each layer costs every request a few allocations).
@@ -162,7 +168,10 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ap
     absoluteMs: settings.absoluteMs,
     now: settings.now,
   };
-  app.use(SESSION_PATHS, createSessionChain(sessionOptions));
+  const apiSessionChain = createSessionChain(sessionOptions);
+  app.use(SESSION_PATHS, apiSessionChain);
+  // One route per path, so that an answer of the session step (its store down: 503) is named by its own path.
+  for (const path of SIGN_IN_OUT_PATHS) app.post(path, apiSessionChain);
   // Before the auth routes: /meta is what every signed-in page asks for.
   addMetaRoute(app, { body: parts.metaBody, tenants: parts.tenants, flags: parts.flags });
   app.use(
@@ -240,13 +249,12 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ap
   const forRequest = (req: Request) => remotesForRequest(req, parts.remoteRegistry, parts.releaseSnapshot);
   app.use(createRemotesRouter({ distDir, registry: parts.remoteRegistry, sourceMaps, showSlotDetails, forRequest }));
   // The host's pages know their visitor: a signed-in one's page carries their session data and slot data (exact
-  // routes only, so the host's files never load a session).
-  app.get(
-    CLIENT_ROUTES,
-    createSessionChain(sessionOptions, { for: 'page' }),
-    // An operator's previews: their pages' CSP allows the previewed releases' origins too.
-    createPreviewSecurityHeaders(parts.remoteRegistry, parts.releaseSnapshot, policies),
-  );
+  // routes only, so the host's files never load a session). One route per path, as the host's page router has them:
+  // a request is named by its own page's path (`GET /login`), never by all of them joined.
+  const pageSessionChain = createSessionChain(sessionOptions, { for: 'page' });
+  // An operator's previews: their pages' CSP allows the previewed releases' origins too.
+  const previewHeaders = createPreviewSecurityHeaders(parts.remoteRegistry, parts.releaseSnapshot, policies);
+  for (const clientRoute of CLIENT_ROUTES) app.get(clientRoute, pageSessionChain, previewHeaders);
   app.use(
     createHostPageRouter({
       distDir,

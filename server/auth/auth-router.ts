@@ -3,6 +3,7 @@ import type passport from 'passport';
 import { ERROR_MESSAGES, isPlainObject, type TenantSwitchRequest } from '../../shared';
 import { HttpError } from '../http/http-error';
 import { jsonRoute } from '../http/json-route';
+import { isPageNavigation } from '../http/page-navigation';
 import { requireJsonBody } from '../http/require-json-body';
 import { currentTenant, NO_TENANT_MESSAGE, tenantContext } from '../tenants/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
@@ -32,8 +33,9 @@ export const CLEAR_SITE_DATA = '"cookies", "storage"';
 export const TENANT_REQUEST_MESSAGE = 'Send a JSON object: { "tenant": "<tenant id>" }.';
 
 /**
- * `POST /login`, `POST /logout`, `GET /me`, `POST /tenant`, `GET` and `POST /session`. Expects express-session and passport to be mounted
- * before it. `GET /login` is left to the host shell (its sign-in page).
+ * `POST /login`, `POST /logout`, `GET /me`, `POST /tenant`, `GET` and `POST /session`. Expects express-session and
+ * passport to be mounted before it (for `/login` and `/logout`: before their POSTs). `GET /login` is left to the host
+ * shell (its sign-in page), and so is a browser opening `/logout`.
  */
 export function createAuthRouter(options: AuthRouterOptions): Router {
   const router = express.Router();
@@ -116,6 +118,12 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
     { POST: [...json, ...(options.beforeLogin ?? []), login] },
     { passThrough: ['GET', 'HEAD'] },
   );
+  // Sign-out is a POST; a browser opening /logout gets the host's page (its "page not found"), as any address outside
+  // the API does, not a JSON 405 shown raw. API clients still get the 405.
+  router.get('/logout', (req, _res, next) => {
+    if (isPageNavigation(req)) next('router');
+    else next();
+  });
   jsonRoute(router, '/logout', { POST: logout });
   jsonRoute(router, '/me', { GET: [requireSession, me] });
   jsonRoute(router, '/tenant', { POST: [requireSession, ...json, switchTenant] });

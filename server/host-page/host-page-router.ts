@@ -16,6 +16,7 @@ import {
 } from '../../shared';
 import { builtRemoteEntry } from '../remotes/built-remotes';
 import { serveBuildOutput } from '../http/build-output-files';
+import { isPageNavigation } from '../http/page-navigation';
 import { bootData, registeredRemotes, renderBootData } from './boot-data';
 import { bootHints, renderBootHints, replaceHintsMarker } from './boot-hints';
 import { createBuiltRemoteFilesCache } from './built-remote-files-cache';
@@ -140,9 +141,10 @@ export function createHostPageRouter(options: HostPageRouterOptions): Router {
     const data = bootData(registeredRemotes(remotes, filesOf), components, options.showSlotDetails ?? false);
     return `${renderBootHints(hints)}${renderBootData(data)}`;
   }
-  router.get(CLIENT_ROUTES, sendIndex);
+  // One route per path: a route of several paths is named by all of them joined, in the metrics and on spans.
+  for (const clientRoute of CLIENT_ROUTES) router.get(clientRoute, sendIndex);
   router.get('/*splat', (req, res, next) => {
-    if (API_PATHS.test(req.path) || req.accepts(['json', 'html']) !== 'html') {
+    if (API_PATHS.test(req.path) || !isPageNavigation(req)) {
       next();
       return;
     }

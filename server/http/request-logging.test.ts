@@ -2,8 +2,12 @@
  * The app's logs: JSON lines with request ids (echoed as X-Request-Id), and never a password, a cookie or an
  * Authorization header, whatever path a request takes (sign-in, failure, server error, a careless log call).
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { createLogger } from '../logger';
+import { createGracefulShutdown } from '../process/graceful-shutdown';
+import { REQUEST_CUT_MESSAGE } from './request-logging';
 import { createDemoApp, DEMO_PASSWORD, type TestApp } from '../../testing/server/test-app';
 import { LOG_CENSOR } from '../logger';
 
@@ -144,6 +148,60 @@ describe('request logging of the app', () => {
     expect(errors.some((line) => line.req?.method === 'POST' && line.req.url === '/login')).toBe(true);
     expect(logs.lines.join('')).not.toContain(WRONG_PASSWORD);
     expect(logs.lines.join('')).not.toContain(COOKIE_MARKER);
+  });
+
+  it('writes a line for each request the shutdown’s timeout cuts: id, method, URL, trace, and that it was cut', async () => {
+    const logs = await appWithLogs(true);
+    testApp = logs.testApp;
+    const { app } = testApp;
+    const signedIn = await request(app.handler).post('/login').send({ username: 'admin', password: DEMO_PASSWORD });
+    const cookie = String(signedIn.headers['set-cookie']).split(';')[0] ?? '';
+    // A frozen session store (Redis stopped): GET /me waits until the shutdown cuts it.
+    jest.spyOn(app.sessions.store, 'get').mockImplementation(() => undefined);
+    const server = http.createServer(app.handler);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const traceId = 'c'.repeat(32);
+    const cutShort = new Promise<string>((resolve) => {
+      http
+        .get({
+          host: '127.0.0.1',
+          port: (server.address() as AddressInfo).port,
+          path: '/me',
+          agent: false,
+          headers: {
+            Cookie: cookie,
+            'X-Request-Id': 'cut-at-shutdown-1',
+            traceparent: `00-${traceId}-00f067aa0ba902b7-01`,
+          },
+        })
+        .on('response', () => resolve('answered'))
+        .on('error', (error) => resolve(error.message));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const shutdown = createGracefulShutdown({
+      server,
+      lifecycle: app.lifecycle,
+      logger: createLogger('test'),
+      settings: { drainDelayMs: 0, timeoutMs: 100 },
+      closeResources: async () => undefined,
+      exit: () => undefined,
+    });
+    await expect(shutdown('SIGTERM')).resolves.toBe('forced');
+    expect(await cutShort).toMatch(/socket hang up|ECONNRESET/);
+
+    const linesOf = () => parsed(logs.lines).filter((line) => line.req?.id === 'cut-at-shutdown-1');
+    expect(linesOf()).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: REQUEST_CUT_MESSAGE,
+        req: { id: 'cut-at-shutdown-1', method: 'GET', url: '/me' },
+        trace_id: traceId,
+        cut: 'shutdown',
+      }),
+    ]);
+    // Once its connection reports the cut, no second line ("request aborted") for the same request.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(linesOf()).toHaveLength(1);
   });
 
   it('redacts credentials even when code logs them by mistake', () => {

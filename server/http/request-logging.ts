@@ -1,8 +1,10 @@
+import type { IncomingMessage } from 'node:http';
 import type { Express, Request } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { redactUrl } from '../logger';
 import { traceLogFields } from '../observability/request-trace';
+import type { ServerLifecycle } from '../process/server-lifecycle';
 import type { PlainHandler } from './plain-handler';
 import { assignRequestId } from './request-id';
 
@@ -17,21 +19,32 @@ type LazyLogRequest = Request & { [CHILD_LOGGER]?: Logger };
  * Gives every request an id (`X-Request-Id`, echoed) and `req.log`, a child logger that stamps that id and the
  * request's trace (`trace_id`, `span_id`: from its W3C `traceparent`, or a new trace) on every line the request
  * causes (errors included). With `logRequests`, also one line per answered request: id, method, URL,
- * status, time — never headers or bodies, which carry cookies and passwords, and no secret of the query string.
+ * status, time — never headers or bodies, which carry cookies and passwords, and no secret of the query string —
+ * and, given the `lifecycle`, one for each request the shutdown's timeout cuts (`request cut at shutdown`).
  *
  * Both variants need nothing of Express, so the public fast path (public-fast-path.ts) runs the same one.
  *
  * Without `logRequests` most requests log nothing, so pino-http (a child logger and listeners per request) is left
  * out: `req.log` is a getter of the app's request prototype that makes the child logger on first use only.
  */
-export function requestLogging(app: Express, logger: Logger, logRequests: boolean): PlainHandler {
+export function requestLogging(
+  app: Express,
+  logger: Logger,
+  logRequests: boolean,
+  lifecycle?: ServerLifecycle,
+): PlainHandler {
   if (logRequests) {
-    return pinoHttp({
+    /** Requests the shutdown cut, logged as such already: pino-http's own line for them would say "aborted". */
+    const loggedAsCut = new WeakSet<IncomingMessage>();
+    const logging = pinoHttp({
       logger,
       genReqId: assignRequestId,
       customProps: traceLogFields,
       autoLogging: { ignore: (req) => UNLOGGED_PATHS.has(pathOf(req.url)) },
-      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+      customLogLevel: (req, res, error) => {
+        if (loggedAsCut.has(req)) return 'silent';
+        return error || res.statusCode >= 500 ? 'error' : 'info';
+      },
       serializers: {
         req: (req: { id?: unknown; method?: string; url?: string }) => ({
           id: req.id,
@@ -41,6 +54,7 @@ export function requestLogging(app: Express, logger: Logger, logRequests: boolea
         res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
       },
     });
+    return lifecycle === undefined ? logging : logCutRequests(logging, lifecycle, loggedAsCut);
   }
   Object.defineProperty(app.request, 'log', {
     configurable: true,
@@ -59,6 +73,36 @@ export function requestLogging(app: Express, logger: Logger, logRequests: boolea
   return (req, res, next) => {
     req.id = assignRequestId(req, res);
     next();
+  };
+}
+
+/** What the request log says of a request the shutdown's timeout cut (its answer never finished). */
+export const REQUEST_CUT_MESSAGE = 'request cut at shutdown';
+
+/**
+ * `logging`, and a line for each request still in flight when the shutdown's timeout cuts them (level warn, with
+ * its id, method, URL and trace, as every line of it): written before the cut, since the process may end before a
+ * cut connection reports its close, when pino-http would have written its "request aborted" line.
+ */
+function logCutRequests(
+  logging: PlainHandler,
+  lifecycle: ServerLifecycle,
+  loggedAsCut: WeakSet<IncomingMessage>,
+): PlainHandler {
+  /** Each request in flight, with when it arrived. */
+  const inFlight = new Map<IncomingMessage, number>();
+  lifecycle.beforeCut(() => {
+    for (const [req, arrived] of inFlight) {
+      loggedAsCut.add(req);
+      req.log.warn({ responseTime: Date.now() - arrived, cut: 'shutdown' }, REQUEST_CUT_MESSAGE);
+    }
+  });
+  return (req, res, next) => {
+    if (!UNLOGGED_PATHS.has(pathOf(req.url))) {
+      inFlight.set(req, Date.now());
+      res.once('close', () => inFlight.delete(req));
+    }
+    logging(req, res, next);
   };
 }
 

@@ -11,8 +11,9 @@ interface RouterLayer {
 
 /**
  * How a route is labelled in the metrics and named on spans: its pattern under the path its router was reached
- * through (`req.baseUrl`, then `req.route.path`). A route of several paths (the host's pages) is all of them joined
- * by `|`: a bounded label all the same. Undefined for anything that is not a route's path.
+ * through (`req.baseUrl`, then `req.route.path`). A route of several paths is all of them joined by `|`: bounded all
+ * the same, but it tells its paths' requests apart no more (the host's pages are routes of one path each, for that).
+ * Undefined for anything that is not a route's path.
  */
 export function routeLabel(mountPath: string, pattern: unknown): string | undefined {
   if (typeof pattern === 'string') return `${mountPath}${pattern}`;

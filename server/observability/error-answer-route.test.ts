@@ -8,17 +8,18 @@
  * `express` and `node:http` by hand here: Jest loads modules through its own loader, which their hooks do not see.
  */
 import http from 'node:http';
-import { context, propagation, trace } from '@opentelemetry/api';
+import net, { type AddressInfo } from 'node:net';
+import { context, propagation, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { InstrumentationBase } from '@opentelemetry/instrumentation';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import express from 'express';
 import request from 'supertest';
 import { parsePrometheusText, sampleValue } from '../../testing/server/prometheus-text';
-import { createDemoApp, signedInAgent, type DemoTestApp } from '../../testing/server/test-app';
+import { createDemoApp, DEMO_PASSWORD, signedInAgent, type DemoTestApp } from '../../testing/server/test-app';
 import { waitUntil } from '../../testing/server/wait-until';
 import { UNMATCHED_ROUTE } from './http-metrics';
-import { createInstrumentations, traceServerRequests } from './tracing-sdk';
+import { ANSWER_CUT_SHORT, createInstrumentations, traceServerRequests } from './tracing-sdk';
 
 const TOKEN = 'metrics-token-for-the-tests-0123';
 const RECORDS = '/api/resources/articles/records';
@@ -87,6 +88,26 @@ async function durations(app: DemoTestApp['app']) {
   };
 }
 
+/** The session cookie a signed-in agent sends. */
+async function cookieOf(agent: Awaited<ReturnType<typeof signedInAgent>>): Promise<string> {
+  const signedIn = await agent.post('/login').send({ username: 'admin', password: DEMO_PASSWORD }).expect(200);
+  return String(signedIn.headers['set-cookie']).split(';')[0] ?? '';
+}
+
+/**
+ * Sends `GET path` to `server` and hangs up a moment later, before any answer (as a client that gave up does). Over a
+ * bare socket: node:http's client is patched here too, and would send a `traceparent` of its own span.
+ */
+async function abandonedRequest(server: http.Server, path: string, headers: Record<string, string>): Promise<void> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const socket = net.connect(port, '127.0.0.1');
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${lines.join('')}\r\n`);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  socket.destroy();
+}
+
 /** A `traceparent` starting a trace of its own, so that a request's spans can be told from the others'. */
 function traceparent(digit: string): { traceId: string; header: string } {
   const traceId = digit.repeat(32);
@@ -124,6 +145,18 @@ describe('an answer of the session step, its store down', () => {
     expect(series.filter((labels) => labels.status === '503').map((labels) => labels.route)).toEqual(
       expect.not.arrayContaining([UNMATCHED_ROUTE, expect.stringContaining(',')]),
     );
+  });
+
+  it('of a page is counted under that page’s path, never all the pages’ joined', async () => {
+    const { app, agent } = await appWhoseSessionStoreFails();
+    await agent.get('/login').set('Accept', 'text/html');
+    await agent.get('/resources/articles/7/edit').set('Accept', 'text/html');
+    await agent.get('/resources/authors').set('Accept', 'text/html');
+    const { count, series } = await durations(app);
+    // The host is not built here: each page route answers its 503 saying so, as it would the page.
+    expect(count({ method: 'GET', route: '/login', status: '503' })).toBe(1);
+    expect(count({ method: 'GET', route: '/resources/*splat', status: '503' })).toBe(2);
+    expect(series.map((labels) => labels.route)).toEqual(expect.not.arrayContaining([expect.stringContaining('|')]));
   });
 
   it('keeps (other) for a path no route serves', async () => {
@@ -177,6 +210,43 @@ describe('the span of an answer of the session step, its store down', () => {
       expect(span.attributes['http.route']).toBeUndefined();
     });
 
+    it('of a request its client gave up on: named by its route, with no status code it never sent', async () => {
+      testApp = await createDemoApp();
+      const agent = await signedInAgent(testApp.app);
+      const cookie = await cookieOf(agent);
+      // A frozen store (Redis stopped): the session never loads, and the client gives up waiting.
+      jest.spyOn(testApp.app.sessions.store, 'get').mockImplementation(() => undefined);
+      const server = http.createServer(testApp.app.handler);
+      try {
+        const me = traceparent('9');
+        await abandonedRequest(server, '/me', { Cookie: cookie, traceparent: me.header });
+        const span = await serverSpanOf(me.traceId);
+        expect(span.name).toBe('GET /me');
+        expect(span.attributes['http.route']).toBe('/me');
+        expect(span.attributes['http.response.status_code']).toBeUndefined();
+        expect(span.attributes['http.status_code']).toBeUndefined();
+        expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: ANSWER_CUT_SHORT });
+      } finally {
+        server.close();
+      }
+    });
+
+    it('of a page: named by that page’s path, never by all the pages’ joined', async () => {
+      testApp = await createDemoApp();
+      const agent = await signedInAgent(testApp.app);
+      for (const [digit, path, route] of [
+        ['1', '/login', '/login'],
+        ['2', '/resources/articles/7/edit', '/resources/*splat'],
+      ] as const) {
+        const page = traceparent(digit);
+        // The host is not built here: each page route answers its 503 saying so, as it would the page.
+        await agent.get(path).set('Accept', 'text/html').set('traceparent', page.header);
+        const span = await serverSpanOf(page.traceId);
+        expect(span.name).toBe(`GET ${route}`);
+        expect(span.attributes['http.route']).toBe(route);
+      }
+    });
+
     it('leaves the spans of the route’s own answers as the instrumentation names them', async () => {
       testApp = await createDemoApp();
       const agent = await signedInAgent(testApp.app);
@@ -186,6 +256,25 @@ describe('the span of an answer of the session step, its store down', () => {
       expect(span.name).toBe('GET /meta');
       expect(span.attributes['http.route']).toBe('/meta');
     });
+  });
+
+  it('over HTTP/2 (traceServerRequests), its client gone: named by its route, with no status code', async () => {
+    testApp = await createDemoApp();
+    const cookie = await cookieOf(await signedInAgent(testApp.app));
+    jest.spyOn(testApp.app.sessions.store, 'get').mockImplementation(() => undefined);
+    const scope = 'server-spans-under-test';
+    const server = http.createServer(traceServerRequests(provider.getTracer(scope), testApp.app.handler));
+    try {
+      const me = traceparent('5');
+      await abandonedRequest(server, '/me', { Cookie: cookie, traceparent: me.header });
+      const span = await serverSpanOf(me.traceId, scope);
+      expect(span.name).toBe('GET /me');
+      expect(span.attributes['http.route']).toBe('/me');
+      expect(span.attributes['http.status_code']).toBeUndefined();
+      expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: ANSWER_CUT_SHORT });
+    } finally {
+      server.close();
+    }
   });
 
   it('over HTTP/2 (the server’s own span, traceServerRequests): named by the route it was for, if any', async () => {

@@ -21,6 +21,14 @@ interface ExpressRequestParts {
  */
 export function errorAnswerRoute(req: { method?: string; url?: string }, status: number): string | null | undefined {
   if (status < 400) return undefined;
+  return routeOnItsWay(req);
+}
+
+/**
+ * The route that ran for a request, else the route it was on its way to (as errorAnswerRoute gives it, whatever the
+ * status); null for a path no route serves, undefined for a request Express never saw.
+ */
+function routeOnItsWay(req: { method?: string; url?: string }): string | null | undefined {
   const { app, route, baseUrl, originalUrl } = req as ExpressRequestParts;
   if (app === undefined) return undefined;
   const ran = routeLabel(baseUrl ?? '', route?.path);
@@ -35,12 +43,17 @@ export function errorAnswerRoute(req: { method?: string; url?: string }, status:
  * The route a request's span is named by once it is answered: `named` (what Express's instrumentation, or the public
  * fast path, reported last), unless the answer is an error errorAnswerRoute labels: then its route, or none at all
  * for a path no route serves (the span keeps the method alone, as any unrouted request's).
+ *
+ * An answer `cut` short (the client gone, or the shutdown's cut) is named alike by the route that ran or the one it
+ * was on its way to, whatever its status: `named` is then whatever layer last ran, which for a request cut while
+ * the session loaded is that step's mount, all its paths joined.
  */
 export function spanRoute(
   req: { method?: string; url?: string },
   status: number,
   named: string | undefined,
+  cut = false,
 ): string | undefined {
-  const route = errorAnswerRoute(req, status);
+  const route = cut ? routeOnItsWay(req) : errorAnswerRoute(req, status);
   return route === undefined ? named : (route ?? undefined);
 }

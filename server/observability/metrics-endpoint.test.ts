@@ -6,6 +6,7 @@
 import request from 'supertest';
 import { createDemoApp, DEMO_PASSWORD, type TestApp } from '../../testing/server/test-app';
 import { parsePrometheusText, sampleValue } from '../../testing/server/prometheus-text';
+import { listenForMetrics } from './metrics-listener';
 
 const TOKEN = 'metrics-token-for-the-tests-0123';
 
@@ -39,6 +40,24 @@ describe('GET /metrics', () => {
     await http.get('/metrics').set('Authorization', `Bearer ${TOKEN}x`).expect(401);
     await http.get('/metrics').set('Authorization', TOKEN).expect(401);
     await http.get(`/metrics?token=${TOKEN}`).expect(401);
+    await http.get('/metrics').set('Authorization', `Basic ${TOKEN}`).expect(401);
+    await http.get('/metrics').set('Authorization', `Bearer${TOKEN}`).expect(401);
+  });
+
+  it('takes the Bearer scheme in any case (auth schemes are case-insensitive), on its own port too', async () => {
+    testApp = await createDemoApp({ metrics: { token: TOKEN } });
+    const http = request(testApp.app.handler);
+    for (const scheme of ['bearer', 'BEARER', 'bEaReR']) {
+      await http.get('/metrics').set('Authorization', `${scheme} ${TOKEN}`).expect(200);
+    }
+    const listener = await listenForMetrics(testApp.app.metrics, { token: TOKEN, host: '127.0.0.1', port: 0 });
+    try {
+      const own = request(listener.server);
+      await own.get('/metrics').set('Authorization', `bearer ${TOKEN}`).expect(200);
+      await own.get('/metrics').set('Authorization', `bearer ${TOKEN}x`).expect(401);
+    } finally {
+      await listener.close();
+    }
   });
 
   it('gives request durations by route pattern and status, never by URL', async () => {

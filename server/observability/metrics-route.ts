@@ -7,12 +7,12 @@ import type { MetricsRegistry } from './metrics-registry';
 export const METRICS_PATH = '/metrics';
 
 /**
- * `GET /metrics` on the app's port: Prometheus' text format for `Authorization: Bearer <token>`, 401 (with
- * `WWW-Authenticate: Bearer`) for anyone else. Mounted only when METRICS_TOKEN is set: the figures (routes,
+ * `GET /metrics` on the app's port: Prometheus' text format for `Authorization: Bearer <token>` (the scheme in any
+ * case), 401 (with `WWW-Authenticate: Bearer`) for anyone else. Mounted only when METRICS_TOKEN is set: the figures (routes,
  * sign-in failures, remotes) are for operators, never for visitors.
  */
 export function metricsRoute(metrics: MetricsRegistry, token: string): RequestHandler {
-  const expected = Buffer.from(`Bearer ${token}`);
+  const expected = Buffer.from(token);
   return (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       next();
@@ -32,7 +32,7 @@ export function metricsRoute(metrics: MetricsRegistry, token: string): RequestHa
  * for every other path. Not the app: no session, no file, nothing else reachable through it.
  */
 export function createMetricsServer(metrics: MetricsRegistry, token: string | undefined): http.Server {
-  const expected = token === undefined ? null : Buffer.from(`Bearer ${token}`);
+  const expected = token === undefined ? null : Buffer.from(token);
   return http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== METRICS_PATH || (req.method !== 'GET' && req.method !== 'HEAD')) {
@@ -56,8 +56,15 @@ async function sendMetrics(metrics: MetricsRegistry, res: http.ServerResponse): 
   res.end(body);
 }
 
-/** Compared in constant time: the answer's timing says nothing of how much of a guessed token was right. */
-function sameSecret(given: string | undefined, expected: Buffer): boolean {
+/** `Bearer <token>`, the scheme in any case (`bearer`, `BEARER`): auth schemes are case-insensitive (RFC 7235). */
+const BEARER_CREDENTIALS = /^bearer +(.+)$/i;
+
+/**
+ * Whether `authorization` carries the expected token. Compared in constant time: the answer's timing says nothing of
+ * how much of a guessed token was right.
+ */
+function sameSecret(authorization: string | undefined, expected: Buffer): boolean {
+  const given = authorization === undefined ? undefined : BEARER_CREDENTIALS.exec(authorization)?.[1];
   if (given === undefined) return false;
   const actual = Buffer.from(given);
   return actual.length === expected.length && timingSafeEqual(actual, expected);

@@ -35,6 +35,9 @@ export interface TracingSdk {
 /** The name spans are sent under when OTEL_SERVICE_NAME is not set. */
 export const DEFAULT_SERVICE_NAME = 'slots-server';
 
+/** The status message of a request's span whose answer was cut short: the client gone, or the shutdown's cut. */
+export const ANSWER_CUT_SHORT = 'answer cut short';
+
 /** Probes hit these every few seconds, and Prometheus scrapes: a trace for each would drown the others. */
 const UNTRACED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
 
@@ -76,19 +79,30 @@ export function createInstrumentations(): InstrumentationBase[] {
     new HttpInstrumentation({
       ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has(req.url ?? ''),
       // The instrumentation names a span, as its answer closes, by the route Express last reported: that of the last
-      // layer that ran, which for a request the session step refused (its store or the database down) is the step's
-      // mount, all its paths. An error answer is named as the request-duration metric labels it instead: by its
-      // route, the one it was refused on its way to, or no route for a path none serves (the method alone, as any
-      // unrouted request). Set in the reported route itself, not on the span afterwards: an attribute cannot be
-      // removed. This hook runs as the request arrives, before the instrumentation listens for the close: ours runs
-      // first. Outgoing requests (their answer is no ServerResponse) are left alone.
+      // layer that ran, which for a request the session step refused (its store or the database down), or one cut
+      // while it waited for the store, is the step's mount, all its paths. An error answer, and an answer cut short,
+      // are named as the request-duration metric labels an error instead: by its route, the one it was refused on
+      // its way to, or no route for a path none serves (the method alone, as any unrouted request). Set in the
+      // reported route itself, not on the span afterwards: an attribute cannot be removed. This hook runs as the
+      // request arrives, before the instrumentation listens for the close: ours runs first. Outgoing requests (their
+      // answer is no ServerResponse) are left alone.
       responseHook: (_span, response) => {
         if (!(response instanceof ServerResponse)) return;
         const metadata = getRPCMetadata(context.active());
         if (metadata?.type !== RPCType.HTTP) return;
         response.once('close', () => {
-          metadata.route = spanRoute(response.req, response.statusCode, metadata.route);
+          const cut = !response.writableFinished;
+          metadata.route = spanRoute(response.req, response.statusCode, metadata.route, cut);
+          // An answer cut before its headers went out sent no status, but Node's statusCode still says 200, which
+          // the instrumentation would record as the answer's: with none, it records no status code, and an error.
+          if (cut && !response.headersSent) (response as { statusCode: number | undefined }).statusCode = undefined;
         });
+      },
+      // After the instrumentation set the span's status from the answer's: says why (its own error has no message).
+      applyCustomAttributesOnSpan: (span, _request, response) => {
+        if (response instanceof ServerResponse && !response.writableFinished) {
+          span.setStatus({ code: SpanStatusCode.ERROR, message: ANSWER_CUT_SHORT });
+        }
       },
     }),
     // Routers and route handlers, not every middleware: a span per middleware layer cost /slots half its
@@ -128,11 +142,13 @@ export function traceServerRequests(tracer: Tracer, listener: RequestListener): 
     const end = () => {
       if (ended) return;
       ended = true;
-      const route = spanRoute(req, res.statusCode, metadata.type === RPCType.HTTP ? metadata.route : undefined);
+      const cut = !res.writableFinished;
+      const route = spanRoute(req, res.statusCode, metadata.type === RPCType.HTTP ? metadata.route : undefined, cut);
       if (route !== undefined) nameSpanRoute(span, method, route);
-      span.setAttribute('http.status_code', res.statusCode);
-      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-      else if (!res.writableFinished) span.setStatus({ code: SpanStatusCode.ERROR, message: 'answer cut short' });
+      // Only a status that went out: an answer cut before its headers has none (Node's statusCode says 200).
+      if (res.headersSent) span.setAttribute('http.status_code', res.statusCode);
+      if (cut) span.setStatus({ code: SpanStatusCode.ERROR, message: ANSWER_CUT_SHORT });
+      else if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
     };
     res.once('finish', end);

@@ -87,6 +87,7 @@ function get(
 describe('createGracefulShutdown', () => {
   it('turns readiness off, lets the in-flight request finish, then closes resources and exits 0', async () => {
     const h = await harness({ drainDelayMs: 300, timeoutMs: 5_000 });
+    h.lifecycle.beforeCut(() => h.events.push('cutting'));
     const inFlight = get(h.port, '/slow');
     await new Promise((resolve) => setTimeout(resolve, 50));
     const done = h.shutdown('SIGTERM');
@@ -105,6 +106,7 @@ describe('createGracefulShutdown', () => {
     // It arrived before the shutdown, yet its answer also asks the client to reconnect elsewhere.
     expect(answer.connection).toBe('close');
     await expect(done).resolves.toBe('clean');
+    // Nothing was cut: the request log's listener is never told.
     expect(h.events).toEqual(['slow answered', 'resources closed', 'exit 0']);
     await expect(get(h.port, '/readyz')).rejects.toThrow(/ECONNREFUSED/);
   });
@@ -126,9 +128,12 @@ describe('createGracefulShutdown', () => {
       (error: Error) => error.message,
     );
     await new Promise((resolve) => setTimeout(resolve, 50));
+    // What the request log listens for: told while the requests are still there to be logged.
+    h.lifecycle.beforeCut(() => h.events.push('cutting'));
     await expect(h.shutdown('SIGTERM')).resolves.toBe('forced');
     expect(await inFlight).toMatch(/socket hang up|ECONNRESET/);
     expect(h.exits).toEqual([1]);
+    expect(h.events).toEqual(['cutting', 'resources closed', 'exit 1']);
     h.release();
   });
 

@@ -60,6 +60,8 @@ export function createGracefulShutdown(options: GracefulShutdownOptions): (reaso
     const deadline = setTimeout(() => {
       forced = true;
       logger.warn({ timeoutMs: settings.timeoutMs }, 'shutdown timeout: cutting the requests still in flight');
+      // Before the cut: with LOG_REQUESTS, each request gets its line now, while the process is sure to run.
+      lifecycle.cuttingRequests();
       server.closeAllConnections();
     }, settings.timeoutMs);
     await closed;

@@ -12,6 +12,7 @@ export class ServerLifecycle {
   private drainingSince: number | null = null;
   /** Response prototypes whose writeHead already checks this lifecycle. */
   private readonly watched = new WeakSet<object>();
+  private readonly cutListeners: Array<() => void> = [];
 
   get draining(): boolean {
     return this.drainingSince !== null;
@@ -19,6 +20,19 @@ export class ServerLifecycle {
 
   startDraining(now = Date.now()): void {
     this.drainingSince ??= now;
+  }
+
+  /**
+   * Runs `listener` when the shutdown's timeout is reached, just before the requests still in flight are cut (the
+   * request log's line for each of them: once cut, the process may end before their connections report it).
+   */
+  beforeCut(listener: () => void): void {
+    this.cutListeners.push(listener);
+  }
+
+  /** Called by the shutdown as it is about to cut the requests still in flight (process/graceful-shutdown.ts). */
+  cuttingRequests(): void {
+    for (const listener of this.cutListeners) listener();
   }
 
   /**
