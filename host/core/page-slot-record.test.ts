@@ -91,6 +91,109 @@ describe('PageSlotRecord following the slot status (a view of it)', () => {
   });
 });
 
+describe('PageSlotRecord: a page’s record is what its latest visit rendered', () => {
+  const at = (page: string, component: string, location = 'dashboard-before-cards', index = 0): SlotPlace => ({
+    page,
+    location,
+    index,
+    component,
+    remote: 'team_x',
+  });
+  const loaded = (component: string, location = 'dashboard-before-cards', index = 0): PageSlotStatus => ({
+    location,
+    index,
+    component,
+    remote: 'team_x',
+    state: 'loaded',
+  });
+  /** A slot that joins the page and renders; returns what takes it off the page. */
+  const renders = (status: SlotStatus, place: SlotPlace) => {
+    const handle = status.handle();
+    const leave = status.enter(handle, place);
+    status.rendered(handle, place);
+    return leave;
+  };
+  const slotsOf = (record: PageSlotRecord, page: string) =>
+    record.snapshot().find((entry) => entry.page === page)?.slots ?? [];
+
+  afterEach(() => window.sessionStorage.clear());
+
+  it('after a page load, lists only what this load rendered, not what the page loaded before it', () => {
+    // The earlier load of the dashboard: both slots of the remote loaded.
+    const first = new PageSlotRecord(() => window.sessionStorage);
+    const before = new SlotStatus();
+    first.follow(before);
+    renders(before, at('/', 'Stats'));
+    renders(before, at('/', 'WelcomeCard', 'dashboard-before-cards', 1));
+    expect(slotsOf(first, '/')).toEqual([loaded('Stats'), loaded('WelcomeCard', 'dashboard-before-cards', 1)]);
+
+    // The reload, with the remote's origin stopped: one slot failed, the other was not rendered at all.
+    const record = new PageSlotRecord(() => window.sessionStorage);
+    const status = new SlotStatus();
+    record.follow(status);
+    const handle = status.handle();
+    status.enter(handle, at('/', 'Stats'));
+    status.failed(handle, at('/', 'Stats'), 'remote-unavailable', 'Remote "team_x" is down.');
+
+    expect(slotsOf(record, '/')).toEqual([
+      { ...loaded('Stats'), state: 'failed', reason: 'remote-unavailable', detail: 'Remote "team_x" is down.' },
+    ]);
+    expect(JSON.stringify(slotsOf(new PageSlotRecord(() => window.sessionStorage), '/'))).not.toMatch(/WelcomeCard/);
+  });
+
+  it('after navigating back to a page, forgets what only the earlier visit rendered', () => {
+    const record = new PageSlotRecord();
+    const status = new SlotStatus();
+    record.follow(status);
+    const leaveStats = renders(status, at('/', 'Stats'));
+    const leaveWelcome = renders(status, at('/', 'WelcomeCard', 'dashboard-before-cards', 1));
+    leaveStats();
+    leaveWelcome();
+    const leaveList = renders(status, at('/resources/articles', 'ListTools', 'list-toolbar'));
+    leaveList();
+    renders(status, at('/', 'Stats'));
+
+    expect(slotsOf(record, '/')).toEqual([loaded('Stats')]);
+    expect(slotsOf(record, '/resources/articles')).toEqual([loaded('ListTools', 'list-toolbar')]);
+    expect(record.snapshot().map(({ page }) => page)).toEqual(['/', '/resources/articles']);
+  });
+
+  it('keeps every pass of one visit, the slots still on screen and the places hidden in this page load', () => {
+    const record = new PageSlotRecord();
+    const status = new SlotStatus();
+    record.follow(status);
+    // The layout's slot joins the first page and stays through the navigations.
+    renders(status, at('/', 'Banner', 'header-banner'));
+    status.hidden(at('/', 'Promo', 'login-sidebar'), '(min-width: 1024px)');
+    // The slot data arrives: a second pass of the same visit, then the nested content of a slot.
+    const leaveStats = renders(status, at('/', 'Stats'));
+    const leaveNested = renders(status, at('/', 'StatsDetail', 'dashboard-before-cards', 2));
+    const hidden: PageSlotStatus = {
+      location: 'login-sidebar',
+      index: 0,
+      component: 'Promo',
+      remote: 'team_x',
+      state: 'hidden',
+      reason: 'hidden-by-media',
+      detail: '(min-width: 1024px) does not match this window',
+    };
+    expect(slotsOf(record, '/')).toEqual([
+      loaded('Banner', 'header-banner'),
+      hidden,
+      loaded('Stats'),
+      loaded('StatsDetail', 'dashboard-before-cards', 2),
+    ]);
+
+    leaveStats();
+    leaveNested();
+    renders(status, at('/resources/articles', 'ListTools', 'list-toolbar'))();
+    // Back on the dashboard: the slot status does not tell the hidden place again in this page load.
+    status.hidden(at('/', 'Promo', 'login-sidebar'), '(min-width: 1024px)');
+    renders(status, at('/', 'Stats'));
+    expect(slotsOf(record, '/')).toEqual([loaded('Banner', 'header-banner'), hidden, loaded('Stats')]);
+  });
+});
+
 describe('PageSlotRecord kept in the tab’s sessionStorage', () => {
   const fromStorage = () => new PageSlotRecord(() => window.sessionStorage);
   const failed = notice('failed', {

@@ -62,6 +62,16 @@ const REASONS: ReadonlySet<string> = new Set<PageSlotReason>([
 export class PageSlotRecord extends ExternalStore<readonly PageSlots[]> {
   private readonly pages = new Map<string, Map<string, PageSlotStatus>>();
   private storage: Storage | null;
+  /**
+   * The page whose visit slots last joined, in this page load (null before any): a slot joining another page starts
+   * that page's visit, and its record afresh (see `follow`).
+   */
+  private visiting: string | null = null;
+  /**
+   * The slots a media query hid, per page, as told in this page load: the slot status tells a place hidden once per
+   * page load, not again at each visit, so a new visit of the page keeps them.
+   */
+  private readonly hiddenThisLoad = new Map<string, Map<string, PageSlotStatus>>();
 
   constructor(storage: () => Storage | null = () => null) {
     super(Object.freeze([]));
@@ -84,9 +94,28 @@ export class PageSlotRecord extends ExternalStore<readonly PageSlots[]> {
     return () => target.removeEventListener('pagehide', save);
   }
 
-  /** Records every transition the slot status tells from now on; returns what stops it. */
+  /**
+   * Records every transition the slot status tells from now on; returns what stops it. A page's record is what its
+   * latest visit rendered: a slot joining a page other than the one visited last (a full page load, or a navigation
+   * back to a page seen before) starts that page's record afresh, so nothing of an earlier visit (loaded then, not
+   * rendered now) stays listed. Within a visit the slots join in several passes (the slot data arrives, nested
+   * content renders, a remote loads), all kept. Slots of the page still on screen (the layout's, which joined the
+   * page the tab was on when they first rendered) and the places hidden on it in this page load are kept too.
+   */
   follow(status: SlotStatus): () => void {
-    return status.onTransition(({ slot }) => this.set(slot.page, pageSlotStatus(slot)));
+    return status.onTransition(({ slot, previous }) => {
+      const recorded = pageSlotStatus(slot);
+      if (previous === null && slot.page !== this.visiting) {
+        this.visiting = slot.page;
+        this.startVisit(slot.page, status.snapshot());
+      }
+      if (recorded.state === 'hidden') {
+        const hidden = this.hiddenThisLoad.get(slot.page) ?? new Map<string, PageSlotStatus>();
+        hidden.set(keyOf(recorded), Object.freeze(recorded));
+        this.hiddenThisLoad.set(slot.page, hidden);
+      }
+      this.set(slot.page, recorded);
+    });
   }
 
   /** Records the slot's latest state on `page` (a path). */
@@ -110,12 +139,43 @@ export class PageSlotRecord extends ExternalStore<readonly PageSlots[]> {
   /** Forgets every page, in memory and in the storage: on sign-out. */
   clear(): void {
     this.pages.clear();
+    this.visiting = null;
+    this.hiddenThisLoad.clear();
     this.publishPages();
     try {
       this.storage?.removeItem(PAGE_SLOT_RECORD_KEY);
     } catch {
       this.storage = null;
     }
+  }
+
+  /**
+   * A new visit of `page`: its record becomes what of it is still on screen (`onPage`, the slot status's snapshot)
+   * and hidden in this page load; the slot whose joining started the visit is recorded next, by the caller.
+   */
+  private startVisit(page: string, onPage: readonly SlotStatusEntry[]): void {
+    const current = new Map<string, PageSlotStatus>(this.hiddenThisLoad.get(page));
+    for (const slot of onPage) {
+      if (slot.page !== page) continue;
+      const status = pageSlotStatus(slot);
+      current.set(keyOf(status), Object.freeze(status));
+    }
+    const before = this.pages.get(page);
+    // In the order they were first seen, as ever; what the record did not have yet after them.
+    const kept = new Map<string, PageSlotStatus>();
+    for (const key of before?.keys() ?? []) {
+      const status = current.get(key);
+      if (status !== undefined) kept.set(key, status);
+    }
+    for (const [key, status] of current) {
+      if (!kept.has(key) && kept.size < SLOTS_PER_PAGE) kept.set(key, status);
+    }
+    if (before === undefined && kept.size === 0) return;
+    if (before !== undefined && JSON.stringify([...before]) === JSON.stringify([...kept])) return;
+    // In place: the page keeps its position until the slot that follows moves it to the front.
+    this.pages.set(page, kept);
+    this.publishPages();
+    this.write();
   }
 
   private publishPages(): void {

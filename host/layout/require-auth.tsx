@@ -4,6 +4,7 @@ import { SIGN_IN_PATH } from '../../shared';
 import { useSession } from '../core';
 import { listReturnAddress } from '../pages/list-return-address';
 import type { SignInState } from '../pages/sign-in-page';
+import { SessionUnavailable } from './session-unavailable';
 
 /**
  * A resource's list and its records' pages. After a tenant switch a record is not in the current tenant any more,
@@ -13,8 +14,9 @@ import type { SignInState } from '../pages/sign-in-page';
 const RESOURCE_PATHS = ['/resources/:resource', '/resources/:resource/:id', '/resources/:resource/:id/edit'];
 
 /**
- * Guards the signed-in pages: while the session is unknown nothing protected renders; without one the visitor is
- * sent to the sign-in page (with the page to come back to, and whether the session just ended). Pages remount
+ * Guards the signed-in pages: while the session is unknown nothing protected renders (when GET /me failed other than
+ * with a 401, the outage is shown with a way to try again, never the sign-in page: the session may live on); without
+ * one the visitor is sent to the sign-in page (with the page to come back to, and whether the session just ended). Pages remount
  * when the path or the tenant changes, so no data of another record or tenant stays on screen; a list or record
  * page whose tenant was switched away goes to the resource's list in the new tenant (see RESOURCE_PATHS).
  */
@@ -38,6 +40,7 @@ export function RequireAuth() {
       </p>
     );
   }
+  if (session.status === 'unavailable') return <SessionUnavailable />;
   if (session.status === 'anonymous') {
     // The whole address, its #fragment too (a section of the page): what the visitor opened is where they come back.
     const from = `${location.pathname}${location.search}${location.hash}`;

@@ -123,3 +123,98 @@ describe('SessionStore across the tabs of one browser', () => {
     }
   });
 });
+
+describe('SessionStore when GET /me fails other than with a 401 (an outage)', () => {
+  const ADMIN: MePayload = {
+    user: { username: 'admin', displayName: 'Admin', tenants: [{ id: 'acme', name: 'Acme' }], currentTenant: 'acme' },
+  };
+  const UNAVAILABLE = {
+    status: 503,
+    body: { error: { code: 'unavailable', message: 'The service is temporarily unavailable. Try again shortly.' } },
+  };
+  const unreachable = () => {
+    throw new TypeError('Failed to fetch');
+  };
+  let warn: jest.SpyInstance;
+  beforeEach(() => {
+    warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  });
+  afterEach(() => warn.mockRestore());
+
+  it.each([
+    ['answers 503', UNAVAILABLE, 503, 'unavailable'],
+    ['cannot be reached', unreachable, 0, 'network'],
+  ] as const)(
+    'says so at the first load when the server %s, never that nobody is signed in',
+    async (_case, route, status, code) => {
+      const api = createFakeApi({ 'GET /me': route });
+      const store = new SessionStore(api.client, api.client.get<MePayload>('/me'));
+      await store.refresh();
+      expect(store.snapshot()).toMatchObject({
+        status: 'unavailable',
+        user: null,
+        expired: false,
+        outage: { failures: 1, checking: false, error: { status, code } },
+      });
+      expect(store.snapshot().identity).not.toBe('anonymous');
+    },
+  );
+
+  it('is checking while it tries again, counts the failures in a row, and goes on signed in once GET /me answers', async () => {
+    const api = createFakeApi({ 'GET /me': UNAVAILABLE });
+    const store = new SessionStore(api.client);
+    await store.refresh();
+    const asking = store.refresh();
+    expect(store.snapshot()).toMatchObject({ status: 'unavailable', outage: { checking: true, failures: 1 } });
+    await asking;
+    expect(store.snapshot()).toMatchObject({ status: 'unavailable', outage: { checking: false, failures: 2 } });
+
+    api.routes.set('GET /me', { body: ADMIN });
+    await store.refresh();
+    expect(store.snapshot()).toMatchObject({ status: 'authenticated', user: ADMIN.user, outage: null });
+  });
+
+  it('still shows a 401 as signed out, after an outage too', async () => {
+    const api = createFakeApi({ 'GET /me': UNAUTHENTICATED });
+    const store = new SessionStore(api.client);
+    await store.refresh();
+    expect(store.snapshot()).toMatchObject({ status: 'anonymous', outage: null });
+
+    api.routes.set('GET /me', UNAVAILABLE);
+    await store.refresh();
+    expect(store.snapshot().status).toBe('unavailable');
+    api.routes.set('GET /me', UNAUTHENTICATED);
+    await store.refresh();
+    expect(store.snapshot()).toMatchObject({ status: 'anonymous', outage: null });
+  });
+
+  it('forgets the user of a later refresh that fails, keeping the page’s unsaved work first', async () => {
+    const api = createFakeApi({ 'GET /me': { body: ADMIN } });
+    const store = new SessionStore(api.client);
+    await store.refresh();
+    const statusWhenKept: string[] = [];
+    store.onExpire(() => statusWhenKept.push(store.snapshot().status));
+
+    api.routes.set('GET /me', UNAVAILABLE);
+    await store.refresh();
+    expect(statusWhenKept).toEqual(['authenticated']);
+    expect(store.snapshot()).toMatchObject({ status: 'unavailable', user: null, scope: 'unavailable' });
+  });
+
+  it('shows nothing protected on a page restored from the back/forward cache during an outage', async () => {
+    const api = createFakeApi({ 'GET /me': { body: ADMIN } });
+    const store = new SessionStore(api.client);
+    const target = fakeTabWindow();
+    const stop = store.listen(target);
+    try {
+      await store.refresh();
+      api.routes.set('GET /me', unreachable);
+      target.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+      expect(store.snapshot()).toMatchObject({ status: 'loading', user: null });
+      await settle();
+      expect(store.snapshot()).toMatchObject({ status: 'unavailable', user: null, outage: { error: { status: 0 } } });
+    } finally {
+      stop();
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import {
+  API_CLIENT_MESSAGES,
   HOST_REFRESH_EVENT,
   postTenantSwitch,
   type CurrentUser,
@@ -10,7 +11,22 @@ import { ApiError, createApiClient, type ApiClient } from './api-client';
 import { ExternalStore } from './external-store';
 import { openSessionBroadcast, type SessionBroadcast } from './session-broadcast';
 
-export type SessionStatus = 'loading' | 'anonymous' | 'authenticated';
+/**
+ * `unavailable`: GET /me failed other than with a 401 (the server, its session store or database is down, or the
+ * network is): who is signed in is not known, which is not the same as nobody. The page shows the outage and offers
+ * to try again (`refresh`) rather than the sign-in page, which would only fail and hide that the session lives on.
+ */
+export type SessionStatus = 'loading' | 'anonymous' | 'authenticated' | 'unavailable';
+
+/** Why who is signed in is not known (status `unavailable`), for the page to say so and try again. */
+export interface SessionOutage {
+  /** The failure of the last GET /me: status 0 (`network`) when the server could not be reached. */
+  error: ApiError;
+  /** GET /me failed this many times in a row: each try made by itself waits longer than the one before. */
+  failures: number;
+  /** A GET /me is on its way: the page says it is trying, and does not ask twice. */
+  checking: boolean;
+}
 
 /** Who is signed in, as the shell reads it (`useSession()`), with what changes it. */
 export interface Session {
@@ -37,19 +53,24 @@ export interface Session {
    * that answer arrived on this page's clock; null when none did.
    */
   time: SessionTime | null;
+  /** Set while the status is `unavailable`: what failed, and whether it is being tried again; null otherwise. */
+  outage: SessionOutage | null;
   /** POST /login; throws ApiError (e.g. 401 with the server's message) on failure. */
   signIn(credentials: LoginRequest): Promise<CurrentUser>;
   /** POST /logout; the client forgets the session even if the request fails. */
   signOut(): Promise<void>;
   /** POST /tenant; throws ApiError (403 when not a member). */
   switchTenant(tenant: string): Promise<void>;
-  /** GET /me again (e.g. after a remote changed the session), which refreshes everything keyed on the session. */
+  /**
+   * GET /me again (e.g. after a remote changed the session, or to try again after an outage), which refreshes
+   * everything keyed on the session.
+   */
   refresh(): Promise<void>;
   /** The server said the session is gone (401): forget it without a request. */
   expire(): void;
   /**
-   * Calls `listener` when the server says the session is gone, or another tab moved it to another tenant or user,
-   * before anything protected unmounts: the moment to keep what only the page holds (a form's unsaved values).
+   * Calls `listener` when the server says the session is gone, another tab moved it to another tenant or user, or
+   * GET /me failed so that who is signed in is not known any more, before anything protected unmounts: the moment to keep what only the page holds (a form's unsaved values).
    * Returns the unsubscribe function.
    */
   onExpire(listener: () => void): () => void;
@@ -67,6 +88,7 @@ interface State {
   expired: boolean;
   changedInAnotherTab: boolean;
   time: SessionTime | null;
+  outage: SessionOutage | null;
 }
 
 /** Who and in which tenant (Session.scope) for a user, or the status when nobody is signed in. */
@@ -88,6 +110,7 @@ export class SessionStore extends ExternalStore<Session> {
     expired: false,
     changedInAnotherTab: false,
     time: null,
+    outage: null,
   };
   private readonly expiryListeners = new Set<() => void>();
   /** GET /me started with the page (or answered by its session data): it answers the first load only. */
@@ -105,18 +128,25 @@ export class SessionStore extends ExternalStore<Session> {
     this.publishState(this.state);
   }
 
-  /** Loads who is signed in (from the early GET /me the first time). */
+  /**
+   * Loads who is signed in (from the early GET /me the first time). Only a 401 means nobody is: any other failure
+   * makes the session `unavailable` (see SessionStatus), kept so until GET /me answers.
+   */
   readonly refresh = async (): Promise<void> => {
     const initial = this.pendingMe;
     this.pendingMe = null;
+    const { outage } = this.state;
+    if (outage) this.publishState({ ...this.state, outage: { ...outage, checking: true } });
     try {
       const payload = await (initial ?? this.client.get<MePayload>('/me'));
       this.settle(payload.user, false, payload.session);
     } catch (error) {
-      if (!(error instanceof ApiError && error.status === 401)) {
-        console.error('[session] GET /me failed; treating the visitor as signed out.', error);
+      if (error instanceof ApiError && error.status === 401) {
+        this.settle(null);
+        return;
       }
-      this.settle(null);
+      console.warn('[session] GET /me failed; who is signed in is unknown until it answers.', error);
+      this.becomeUnavailable(error);
     }
   };
 
@@ -176,6 +206,7 @@ export class SessionStore extends ExternalStore<Session> {
         expired: false,
         changedInAnotherTab: false,
         time: null,
+        outage: null,
       });
       void this.refresh();
     };
@@ -233,6 +264,30 @@ export class SessionStore extends ExternalStore<Session> {
     }
   }
 
+  /**
+   * GET /me failed other than with a 401: nothing protected may show while who is signed in is unknown, so what only
+   * the page holds is kept first (as at an expiry: a form's unsaved values become a draft offered back once the same
+   * user is signed in again), then the outage is shown.
+   */
+  private becomeUnavailable(error: unknown): void {
+    const previous = this.state;
+    if (previous.status === 'authenticated') this.keepPageWork();
+    this.publishState({
+      status: 'unavailable',
+      user: null,
+      revision: previous.revision + 1,
+      // A session that ended before the outage still has: the sign-in page says so once the server answers 401.
+      expired: previous.expired,
+      changedInAnotherTab: false,
+      time: null,
+      outage: {
+        error: asApiError(error),
+        failures: (previous.outage?.failures ?? 0) + 1,
+        checking: false,
+      },
+    });
+  }
+
   /** The expiry listeners, while protected content is still mounted (the settle that follows unmounts it). */
   private keepPageWork(): void {
     for (const listener of [...this.expiryListeners]) listener();
@@ -253,12 +308,13 @@ export class SessionStore extends ExternalStore<Session> {
       // Only a session this page was using can end; a second 401 of the same ending keeps the flag.
       expired: user === null && expired && (previous.status === 'authenticated' || previous.expired),
       changedInAnotherTab,
+      outage: null,
     });
   }
 
   private publishState(state: State): void {
     this.state = state;
-    const { status, user, revision, expired, changedInAnotherTab, time } = state;
+    const { status, user, revision, expired, changedInAnotherTab, time, outage } = state;
     const identity = user ? `user:${user.username}` : status;
     this.publish(
       Object.freeze({
@@ -270,6 +326,7 @@ export class SessionStore extends ExternalStore<Session> {
         expired,
         changedInAnotherTab,
         time,
+        outage,
         signIn: this.signIn,
         signOut: this.signOut,
         switchTenant: this.switchTenant,
@@ -279,6 +336,15 @@ export class SessionStore extends ExternalStore<Session> {
       }),
     );
   }
+}
+
+/**
+ * What the page says of a failed GET /me. The client rejects with ApiError only; anything else (an answer without a
+ * user) is read as an answer the page could not use.
+ */
+function asApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  return new ApiError(0, 'unreadable', API_CLIENT_MESSAGES.unreadable, {}, null, [], 'GET /me');
 }
 
 /**

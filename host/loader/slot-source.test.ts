@@ -126,6 +126,38 @@ describe('SlotSource: the requests started with the page', () => {
     expect(source.session.snapshot()).toMatchObject({ status: 'authenticated', user: ME.user });
     expect(shownText(source)).toBe('inline');
   });
+
+  it.each(['/', '/login'])(
+    'asks nothing while GET /me fails (an outage) on %s, then the server afresh once it answers',
+    async (pathname) => {
+      jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+      try {
+        const unavailable = { status: 503, body: { error: { code: 'unavailable', message: 'Down.' } } };
+        const fake = createFakeApi({
+          'GET /me': unavailable,
+          'GET /slots': unavailable,
+          'GET /meta': { body: metaWith('after the outage') },
+        });
+        const source = new SlotSource({ client: fake.client, pathname });
+        await settle();
+        await settle();
+        expect(source.session.snapshot().status).toBe('unavailable');
+        expect(source.snapshot().status).toBe('loading');
+        const before = requested(fake);
+        expect(before).toEqual(pathname === '/login' ? ['GET /me', 'GET /slots'] : ['GET /me']);
+
+        // Neither the early GET /meta (never made) nor the early GET /slots (failed) answers the load after it.
+        fake.routes.set('GET /me', { body: ME });
+        await source.session.refresh();
+        await settle();
+        expect(requested(fake)).toEqual([...before, 'GET /me', 'GET /meta']);
+        expect(source.snapshot()).toMatchObject({ status: 'ready', source: 'meta' });
+        expect(shownText(source)).toBe('after the outage');
+      } finally {
+        jest.restoreAllMocks();
+      }
+    },
+  );
 });
 
 describe('SlotSource: following the session', () => {

@@ -79,7 +79,8 @@ function handled<T>(promise: Promise<T>): Promise<T> {
  * requests started with the page (GET /me with GET /slots on the sign-in page, GET /meta after GET /me elsewhere),
  * then GET /meta or GET /slots again whenever the session changes. It follows the {@link SessionStore}: a new
  * identity gives out "loading" at once (nothing of another identity is ever shown); a new tenant or revision keeps
- * the current data until the new data arrives. A 401 on GET /meta expires the session.
+ * the current data until the new data arrives; while who is signed in is unknown (GET /me still on its way, or failed:
+ * `unavailable`) nothing is asked. A 401 on GET /meta expires the session.
  */
 export class SlotSource extends ExternalStore<SlotData> {
   readonly session: SessionStore;
@@ -129,6 +130,11 @@ export class SlotSource extends ExternalStore<SlotData> {
       this.earlyMeta = onSignInPage ? null : handled(me.then(() => client.get<MetaPayload>('/meta')));
     }
     this.pending = { meta: this.earlyMeta, slots: this.earlySlots };
+    // GET /me failed other than with a 401 (an outage): the early GET /meta was never made, and the early GET /slots
+    // most likely failed with it. The load once the session is known again asks the server afresh.
+    me.catch((error: unknown) => {
+      if (!(error instanceof ApiError && error.status === 401)) this.pending = { meta: null, slots: null };
+    });
     this.session = new SessionStore(client, me);
     this.session.subscribe(() => this.sync());
     void this.session.refresh();
@@ -159,7 +165,9 @@ export class SlotSource extends ExternalStore<SlotData> {
   /** Starts the load the session calls for, unless it is the one in flight; then gives out what is current. */
   private sync(): void {
     const session = this.session.snapshot();
-    const ready = session.status !== 'loading' && this.remotesPending === null;
+    // Nothing is loaded while who is signed in is unknown: still loading, or GET /me failed (unavailable).
+    const known = session.status === 'authenticated' || session.status === 'anonymous';
+    const ready = known && this.remotesPending === null;
     const source: SlotDataRequest = session.status === 'authenticated' ? 'meta' : 'slots';
     const identityKey = `${source}|${session.identity}`;
     const key = `${identityKey}|${session.scope}#${session.revision}|${this.revision}`;

@@ -6,6 +6,7 @@ import { internalPath } from '../app/internal-path';
 import { useMediaQuery } from '../app/use-media-query';
 import { forgetDraftsExcept } from '../app/tab-drafts';
 import { PageHeading } from '../layout/page-heading';
+import { SessionUnavailable } from '../layout/session-unavailable';
 import { signInErrorMessage } from './sign-in-messages';
 
 /** What RequireAuth hands the sign-in page: where to return, and whether a session just ended. */
@@ -17,7 +18,8 @@ export interface SignInState {
 /**
  * The sign-in page: login-before-form, the form (`username`, `password`, the API's error message),
  * login-after-form, and login-sidebar on wide screens. An error is tied to both fields for screen readers, and
- * focus goes back to the password to try again.
+ * focus goes back to the password to try again. While GET /me fails other than with a 401 (an outage), the outage
+ * shows in place of the form: the visitor may well be signed in, and signing in would only fail too.
  */
 export function SignInPage() {
   const session = useSession();
@@ -74,6 +76,8 @@ export function SignInPage() {
           <p className="card page-status" role="status">
             Checking your session…
           </p>
+        ) : session.status === 'unavailable' ? (
+          <SessionUnavailable className="card page-error" />
         ) : (
           <form className="card login__form" onSubmit={(event) => void submit(event)}>
             <PageHeading title="Sign in" className="login__title" />

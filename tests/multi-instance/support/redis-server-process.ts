@@ -98,6 +98,7 @@ export class RedisServerProcess {
   /** SIGTERM, then SIGKILL if it has not exited after a grace period. Safe to call twice. */
   async stop(): Promise<void> {
     if (this.exited) return;
+    this.resume();
     this.child.kill('SIGTERM');
     const timer = setTimeout(() => this.child.kill('SIGKILL'), STOP_GRACE_MS);
     await this.exitPromise;
@@ -109,6 +110,18 @@ export class RedisServerProcess {
     if (this.exited) return;
     this.child.kill('SIGKILL');
     await this.exitPromise;
+  }
+
+  /**
+   * SIGSTOP: Redis stops answering but keeps its data and connections, as a server frozen by its host or cut off by
+   * the network does; `resume()` (SIGCONT) brings it back with every session it held.
+   */
+  pause(): void {
+    if (!this.exited) this.child.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    if (!this.exited) this.child.kill('SIGCONT');
   }
 
   private async waitUntilReady(timeoutMs: number): Promise<void> {
