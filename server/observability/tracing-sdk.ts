@@ -18,7 +18,14 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { createLogger } from '../logger';
 import { spanRoute } from './error-answer-route';
+import { ReportingSpanExporter } from './reporting-span-exporter';
+
+/** Where the exporter sends spans, as the OTEL_EXPORTER_OTLP_* variables say (for the log line). */
+function endpointOf(env: NodeJS.ProcessEnv): string {
+  return env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || `${env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() ?? ''}`;
+}
 
 /** A started OpenTelemetry SDK: what stops it (its last spans sent first). */
 export interface TracingSdk {
@@ -50,7 +57,15 @@ const UNTRACED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/me
 export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || DEFAULT_SERVICE_NAME }),
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+    spanProcessors: [
+      new BatchSpanProcessor(
+        new ReportingSpanExporter(
+          new OTLPTraceExporter(),
+          createLogger(env.NODE_ENV ?? 'production', env.LOG_LEVEL),
+          endpointOf(env),
+        ),
+      ),
+    ],
   });
   provider.register();
   const unregister = registerInstrumentations({ tracerProvider: provider, instrumentations: createInstrumentations() });
