@@ -121,7 +121,11 @@ export function hostConfiguration(mode: BuildMode, distDir = DIST_DIR): Configur
         dts: false,
         manifest: false,
         // The remotes run on the host's runtime core (externalRuntime below) instead of bundling one each.
-        runtimePlugins: [path.join(ROOT_DIR, 'host/loader/provide-runtime-core.ts')],
+        // The singleton shares plugin resolves React without the runtime's semver parser when the answer is certain.
+        runtimePlugins: [
+          path.join(ROOT_DIR, 'host/loader/provide-runtime-core.ts'),
+          path.join(ROOT_DIR, 'host/loader/singleton-shares.ts'),
+        ],
       }),
       new HtmlWebpackPlugin({
         template: './host/index.html',

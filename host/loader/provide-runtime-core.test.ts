@@ -1,5 +1,6 @@
 import * as runtimeCore from '@module-federation/runtime-core';
 import provideRuntimeCore, { EXTERNAL_RUNTIME_GLOBAL } from './provide-runtime-core';
+import { SINGLETON_SHARES_PLUGIN_NAME } from './singleton-shares';
 
 describe('provideRuntimeCore', () => {
   afterEach(() => {
@@ -20,5 +21,8 @@ describe('provideRuntimeCore', () => {
     // What a remote entry built with externalRuntime uses from it.
     expect(typeof published.ModuleFederation).toBe('function');
     expect(published.CurrentGlobal).toBe(globalThis);
+    // Every instance made on it from now on (each remote's) resolves React's singletons without the semver parser.
+    const globalPlugins = published.Global.__FEDERATION__.__GLOBAL_PLUGIN__ as Array<{ name: string }>;
+    expect(globalPlugins.map((registered) => registered.name)).toContain(SINGLETON_SHARES_PLUGIN_NAME);
   });
 });
