@@ -14,15 +14,23 @@ const TOKEN = 'metrics-token-for-the-tests-0123';
 let dir: TempDir;
 let testApp: TestApp;
 let searchIndex: 'ok' | 'failing';
+/** How long the search check takes to answer, as a check of a frozen store does before it says failing. */
+let searchDelayMs = 0;
 
 beforeEach(async () => {
   dir = makeTempDir('slots-operations-metrics-');
   fs.writeFileSync(path.join(dir.path, 'remotes.json'), JSON.stringify({ remotes: [] }));
   searchIndex = 'ok';
+  searchDelayMs = 0;
   testApp = await createTestApp({
     env: { REMOTES_CONFIG: path.join(dir.path, 'remotes.json') },
     metrics: { token: TOKEN },
-    readinessChecks: [async () => ({ search: searchIndex })],
+    readinessChecks: [
+      async () => {
+        await new Promise((resolve) => setTimeout(resolve, searchDelayMs));
+        return { search: searchIndex };
+      },
+    ],
   });
 });
 afterEach(async () => {
@@ -43,6 +51,10 @@ it('shows each readiness check, 1 passing and 0 failing, as /readyz asks them', 
   families = await scrape();
   expect(sampleValue(families, 'slots_readiness_check', { check: 'search' })).toBe(0);
   expect(sampleValue(families, 'slots_readiness_check', { check: 'database' })).toBe(1);
+  // A check that says failing after its own deadline (a frozen Redis: about a second) still reads 0, not nothing.
+  searchDelayMs = 1200;
+  families = await scrape();
+  expect(sampleValue(families, 'slots_readiness_check', { check: 'search' })).toBe(0);
 });
 
 it('counts the re-reads of REMOTES_CONFIG taken and refused, from zero', async () => {

@@ -11,13 +11,17 @@ export interface OperationsMetricsParts {
   logger: Logger;
 }
 
-/** A readiness check slower than this is left out of a scrape, as a count of sessions is. */
-const READINESS_TIMEOUT_MS = 1000;
+/**
+ * A readiness check slower than this is left out of a scrape. Above the checks' own deadlines (a frozen Redis is
+ * called failing after about a second), so that an outage reads 0, not a missing series; below Prometheus' default
+ * scrape timeout (10 s).
+ */
+const READINESS_SCRAPE_TIMEOUT_MS = 3000;
 
 /**
  * What an operator alerts on besides requests and remotes:
  * - `slots_readiness_check{check}`: 1 while a readiness check passes, 0 while it fails (the database, Redis, draining),
- *   asked when Prometheus scrapes, so a dependency's outage is a series, not only a 503 of `/readyz`;
+ *   asked when Prometheus scrapes (left out after 3 s), so a dependency's outage is a series, not only a 503 of `/readyz`;
  * - `slots_remotes_config_reloads_total{outcome}`: re-reads of REMOTES_CONFIG taken or refused (an invalid file, a
  *   slot it would break): a refused reload only logs, and the previous configuration stays in use.
  * Returns what counts a reload.
@@ -31,22 +35,13 @@ export function addOperationsMetrics(
     help: 'Readiness checks of this host (as GET /readyz asks them): 1 passing, 0 failing, by check.',
     labelNames: ['check'] as const,
     async collect() {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`no answer within ${READINESS_TIMEOUT_MS} ms`)),
-          READINESS_TIMEOUT_MS,
-        );
-      });
       try {
-        const checks = await Promise.race([parts.readiness(), timeout]);
+        const checks = await withinScrapeDeadline(parts.readiness(), READINESS_SCRAPE_TIMEOUT_MS);
         this.reset();
         for (const [check, state] of Object.entries(checks)) this.set({ check }, state === 'ok' ? 1 : 0);
       } catch (error) {
         this.reset();
         parts.logger.warn({ err: error }, 'metrics: the readiness checks did not answer');
-      } finally {
-        clearTimeout(timer);
       }
     },
   });

@@ -213,7 +213,11 @@ describe('the status of a remote declared by entry', () => {
       answer = 'descriptor';
       await checkBoth();
       expect((await statuses()).map((status) => status.inspector)).toEqual(['answered', 'answered']);
-      expect(logged.join('')).toContain('Remote \\"team_up\\" answers at its origin again.');
+      const again = logged
+        .map((line) => JSON.parse(line) as { msg: string; trace_id?: string })
+        .find((line) => line.msg === 'Remote "team_up" answers at its origin again.');
+      // With the trace its request went with, as the origin received it.
+      expect(changing.requests.map((asked) => asked.traceparent?.slice(3, 35))).toContain(again?.trace_id);
 
       answer = '404';
       await checkBoth();

@@ -47,7 +47,10 @@ export class OriginChecks {
           `until it answers again; its slots stay placed (checked every ${Math.round(this.intervalMs / 1000)} s).`,
       );
     } else if (before?.entry === entry && before.status !== 'answered' && check.status === 'answered') {
-      this.logger.info({ remote: name, entry }, `Remote "${name}" answers at its origin again.`);
+      this.logger.info(
+        { remote: name, entry, ...(traceId ? { trace_id: traceId } : {}) },
+        `Remote "${name}" answers at its origin again.`,
+      );
     }
   }
 
