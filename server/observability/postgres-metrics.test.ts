@@ -49,13 +49,16 @@ describeWithPostgres()('metrics of an app on PostgreSQL', () => {
     apps.push(testApp);
     const engine = testApp.app.storage as PostgresEngine;
     const held = await Promise.all(Array.from({ length: POOL_SIZE }, () => engine.pool.connect()));
-    const queued = engine.pool.query('SELECT 1');
+    // Queued behind the held connections for as long as the scrape takes: it may give up waiting meanwhile.
+    const queued = engine.pool.query('SELECT 1').catch(() => undefined);
     try {
       const families = await scrape(testApp.app);
       expect(sampleValue(families, 'slots_db_pool_connections', { state: 'open' })).toBe(POOL_SIZE);
       expect(sampleValue(families, 'slots_db_pool_connections', { state: 'idle' })).toBe(0);
       expect(sampleValue(families, 'slots_db_pool_connections', { state: 'waiting' })).toBeGreaterThanOrEqual(1);
       expect(families.get('slots_sessions_active')?.samples ?? []).toEqual([]);
+      // The readiness check waited for a connection as long as any query may (its statement timeout): failing.
+      expect(sampleValue(families, 'slots_readiness_check', { check: 'database' })).toBe(0);
     } finally {
       for (const client of held) client.release();
       await queued;

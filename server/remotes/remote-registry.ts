@@ -397,7 +397,7 @@ export class RemoteRegistry {
     return this.releasedIn(this.current).get(name);
   }
 
-  /** Whether `name` is served from its active release (its origin is then never asked). */
+  /** Whether `name` is served from its active release (its descriptor is then the release's; its origin only checked). */
   isReleased(name: string): boolean {
     return this.releasedIn(this.current).has(name);
   }
