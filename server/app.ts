@@ -202,7 +202,11 @@ export class App {
         onError: repeatedFailureLog(this.logger, 'releases: reading the rollouts failed; asked again'),
       });
       // Remotes with an active release are served (and checked) with the stored descriptor, on every host.
-      this.configImports = new ConfigReleaseImports(this.configReleaseParts(), settings.remoteRetryIntervalMs);
+      this.configImports = new ConfigReleaseImports(
+        this.configReleaseParts(),
+        settings.remoteRetryIntervalMs,
+        () => this.remoteRegistry.config.pending,
+      );
       this.releaseSnapshot.subscribe(() =>
         this.remoteRegistry.useReleases(
           this.releaseSnapshot.activeReleases(),

@@ -193,6 +193,20 @@ it('asks a changed entry whose origin does not answer again, and makes it the re
   expect(latest).toMatchObject({ action: 'activate', actor: 'config', before: { active: before } });
 });
 
+it('stops asking an entry a later reload took back: the file in use decides what becomes a release', async () => {
+  const v1 = writeEntry('v1');
+  const { app } = await start(undefined, undefined, 50);
+  unavailable = true;
+  writeEntry('v2');
+  await expect(app.reloadRemotesConfig()).resolves.toBe(true);
+  writeEntry('v1');
+  await expect(app.reloadRemotesConfig()).resolves.toBe(true);
+  unavailable = false;
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(await servedEntry(testApp as TestApp)).toBe(v1);
+  expect((await app.releases.releases()).map((release) => release.entry)).toEqual([v1]);
+});
+
 it('serves a remote taken out of the file no more, though its release stays active; put back, it is served again', async () => {
   const v1 = writeEntry('v1');
   const { app } = await start();

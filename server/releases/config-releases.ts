@@ -106,16 +106,24 @@ export async function importConfigReleases(
 export class ConfigReleaseImports {
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** The import running or last run: imports run one at a time, a reload's after a retry under way. */
+  private last: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly parts: ConfigReleaseParts,
     private readonly intervalMs: number,
+    /** The entries the configuration in use declares: a retry asks only those still there, unchanged. */
+    private readonly declared: () => readonly PendingRemote[],
   ) {}
 
-  /** Imports `pending`'s new entries now; those not answering are asked again later. */
-  async run(pending: readonly PendingRemote[]): Promise<void> {
-    this.cancel();
-    this.askAgain(await importConfigReleases(pending, this.parts));
+  /** Imports `pending`'s new entries, after any import under way; those not answering are asked again later. */
+  run(pending: readonly PendingRemote[]): Promise<void> {
+    const next = this.last.then(async () => {
+      this.cancel();
+      this.askAgain(await importConfigReleases(pending, this.parts));
+    });
+    this.last = next.catch(() => undefined);
+    return next;
   }
 
   close(): void {
@@ -127,10 +135,14 @@ export class ConfigReleaseImports {
     if (this.closed || unanswered.length === 0) return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.run(unanswered).catch((error: unknown) => {
+      // A reload since may have changed or dropped an entry: what the file says now is what is asked.
+      const still = this.declared().filter((remote) =>
+        unanswered.some((asked) => asked.name === remote.name && asked.entry === remote.entry),
+      );
+      this.run(still).catch((error: unknown) => {
         // A database that does not answer, or another host publishing the same entry at once: asked at the next run.
         this.parts.logger.warn({ err: error }, "REMOTES_CONFIG's entries could not be made releases; asked again");
-        this.askAgain(unanswered);
+        this.askAgain(still);
       });
     }, this.intervalMs);
     this.timer.unref();
