@@ -135,6 +135,8 @@ export class RemoteRegistry {
     this.released = released;
     this.releaseEntries = [...entries];
     this.changed();
+    // A release newly in force is asked at once: its status would otherwise say nothing until the next round.
+    void this.checkOrigins((remote) => this.origins.of(remote.name, remote.entry) === undefined);
     this.retry.schedule(this.somethingToAsk());
   }
 
@@ -303,8 +305,9 @@ export class RemoteRegistry {
    * timed out, a bad answer, answered), logged when it changes. What is served does not change: a page meets an
    * origin that is down slot by slot, and loads the remote again once it is back.
    */
-  async checkOrigins(): Promise<void> {
-    const served = this.servedFromOrigins();
+  async checkOrigins(which: (remote: PendingRemote) => boolean = () => true): Promise<void> {
+    const served = this.servedFromOrigins().filter(which);
+    if (served.length === 0) return;
     const traces = served.map(() => childContextOf(null));
     const answers = await Promise.all(served.map((remote, index) => this.options.source.read(remote, traces[index])));
     if (this.closed) return;
