@@ -85,7 +85,8 @@ export function createHostPageRouter(options: HostPageRouterOptions): Router {
   const builtFiles = createBuiltRemoteFilesCache(options.distDir);
   let index: { mtimeMs: number; size: number; html: string } | null = null;
 
-  router.use(serveBuildOutput(hostDir, { sourceMaps: options.sourceMaps }));
+  // The host's scripts and styles: one route, which metrics and spans name them by (`GET /assets/*file`).
+  router.get('/assets/*file', serveBuildOutput(hostDir, { sourceMaps: options.sourceMaps }));
 
   /** index.html as built, re-read when the build changes it (a build made after the start is served at once). */
   function readIndex(): string | null {

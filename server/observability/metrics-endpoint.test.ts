@@ -3,6 +3,8 @@
  * Prometheus' text format as a strict parser reads it, with the figures operators asked for: request durations by
  * route and status, sign-in outcomes and sign-outs, sessions, Node's own figures.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import request from 'supertest';
 import { createDemoApp, DEMO_PASSWORD, type TestApp } from '../../testing/server/test-app';
 import { parsePrometheusText, sampleValue } from '../../testing/server/prometheus-text';
@@ -89,6 +91,26 @@ describe('GET /metrics', () => {
         le: '+Inf',
       }),
     ).toBe(2);
+  });
+
+  it('names the host’s and the remotes’ files by one route each, whatever file was asked for', async () => {
+    testApp = await createDemoApp({ metrics: { token: TOKEN } });
+    const dist = path.join(testApp.dir.path, 'dist');
+    for (const file of ['host/assets/main.0123456789.js', 'remotes/team_x/remoteEntry.0123456789.js']) {
+      fs.mkdirSync(path.dirname(path.join(dist, file)), { recursive: true });
+      fs.writeFileSync(path.join(dist, file), 'console.log(1);');
+    }
+    const http = request(testApp.app.handler);
+    await http.get('/assets/main.0123456789.js').expect(200);
+    await http.get('/remotes/team_x/remoteEntry.0123456789.js').expect(200);
+    await http.head('/remotes/team_x/remoteEntry.0123456789.js').expect(200);
+    const families = await scrape(testApp.app);
+    const count = (method: string, route: string) =>
+      sampleValue(families, 'slots_http_request_duration_seconds_count', { method, route, status: '200' });
+    expect(count('GET', '/assets/*file')).toBe(1);
+    expect(count('GET', '/remotes/*file')).toBe(1);
+    expect(count('HEAD', '/remotes/*file')).toBe(1);
+    expect(JSON.stringify(families.get('slots_http_request_duration_seconds'))).not.toContain('0123456789');
   });
 
   it('counts sign-ins by outcome, sign-outs and the sessions stored', async () => {

@@ -56,15 +56,13 @@ export function createRemotesRouter(options: RemotesRouterOptions): Router {
     }
     res.type('application/json').send(body.json);
   });
-  router.use(
-    '/remotes',
-    (req, res, next) => {
-      if (cors.allowed !== registry.allowedOrigins) {
-        cors = { allowed: registry.allowedOrigins, handler: remotesCors(registry.allowedOrigins) };
-      }
-      cors.handler(req, res, next);
-    },
-    serveBuildOutput(path.join(options.distDir, 'remotes'), { sourceMaps: options.sourceMaps }),
-  );
+  router.use('/remotes', (req, res, next) => {
+    if (cors.allowed !== registry.allowedOrigins) {
+      cors = { allowed: registry.allowedOrigins, handler: remotesCors(registry.allowedOrigins) };
+    }
+    cors.handler(req, res, next);
+  });
+  // A route, not a mount: metrics and spans name every remote file by it (`GET /remotes/*file`).
+  router.get('/remotes/*file', serveBuildOutput(options.distDir, { sourceMaps: options.sourceMaps }));
   return router;
 }

@@ -122,6 +122,16 @@ describe('traces', () => {
     const signInSpan = await receiver.waitForSpan((span) => span.traceId === signInTrace && span.kind === 2);
     expect(signInSpan).toMatchObject({ name: 'POST /login', parentSpanId: PARENT_ID });
 
+    // A file of a remote: named by the route every remote file shares, not by the file nor the router's mount.
+    const fileTrace = '4'.repeat(32);
+    const descriptor = await fetch(`${server.url}/remotes/team_records/slots-remote.json`, {
+      headers: { traceparent: `00-${fileTrace}-${PARENT_ID}-01` },
+    });
+    expect(descriptor.status).toBe(200);
+    const fileSpan = await receiver.waitForSpan((span) => span.traceId === fileTrace && span.kind === 2);
+    expect(fileSpan).toMatchObject({ name: 'GET /remotes/*file', parentSpanId: PARENT_ID });
+    expect(fileSpan.attributes['http.route']).toBe('/remotes/*file');
+
     // Probes are not traced: a probe's trace never arrives, though a request made after it does.
     const probeTrace = '1'.repeat(32);
     const laterTrace = '2'.repeat(32);
