@@ -80,8 +80,8 @@ const SESSION_PATHS = [
 
 /**
  * The API of sign-in and sign-out is their POST. A GET there needs no session of this step: `GET /login` is the
- * sign-in page (served with the host's pages, and their session step), a browser opening /logout gets the host's
- * "page not found", an API client a 405.
+ * sign-in page (served with the host's pages, and their session step), so is a browser's `GET /logout` (the
+ * sign-out page, which asks first); an API client's gets a 405.
  */
 const SIGN_IN_OUT_PATHS = ['/login', '/logout'];
 

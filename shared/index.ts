@@ -119,6 +119,7 @@ export {
 } from './names';
 export {
   SIGN_IN_PATH,
+  SIGN_OUT_PATH,
   SERVICE_STATUS_PATH,
   SLOT_INSPECTOR_PATH,
   LOCATIONS_PAGE_PATH,

@@ -15,6 +15,9 @@ export const LOCATIONS_PAGE_PATH = '/locations';
 /** The sign-in page's path (the host's route). */
 export const SIGN_IN_PATH = '/login';
 
+/** The sign-out page's path (the host's route: a browser opening it is asked to confirm; signing out is a POST). */
+export const SIGN_OUT_PATH = '/logout';
+
 /** The service status page's path (the host's route, open to every visitor, as the footer links to it). */
 export const SERVICE_STATUS_PATH = '/status';
 

@@ -154,6 +154,31 @@ describe('the host routes', () => {
     await screen.findByText('public notice');
   });
 
+  it('asks before signing out at /logout opened in the browser, and says so when nobody is signed in', async () => {
+    const fake = api(true);
+    renderApp(fake, '/logout');
+    await screen.findByRole('heading', { name: 'Sign out' });
+    expect(screen.getByText(/You are signed in as/).textContent).toBe(
+      'You are signed in as Demo administrator (admin).',
+    );
+    // Opening the address signs nobody out: another site could make the browser open it.
+    expect(fake.count('POST', '/logout')).toBe(0);
+    const buttons = screen.getAllByRole('button', { name: 'Sign out' });
+    expect(buttons).toHaveLength(2); // the header's and the page's
+    await act(async () => {
+      fireEvent.click(buttons[1]!);
+    });
+    await screen.findByRole('heading', { name: 'Sign in' });
+    expect(fake.count('POST', '/logout')).toBe(1);
+    expect(screen.queryByText('Demo administrator')).toBeNull();
+  });
+
+  it('tells a visitor opening /logout signed out already that they are, with the way to sign in', async () => {
+    renderApp(api(false), '/logout');
+    await screen.findByText(/You are signed out\./);
+    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe(SIGN_IN_PATH);
+  });
+
   it('puts the slots after the content in the page footer, outside the main content, and skips to it in place', async () => {
     const fake = api(true);
     fake.routes.set('GET /meta', {

@@ -5,6 +5,7 @@ import {
   RELEASES_PAGE_PATH,
   SERVICE_STATUS_PATH,
   SIGN_IN_PATH,
+  SIGN_OUT_PATH,
   SLOT_INSPECTOR_PATH,
 } from '../../shared';
 import { Layout } from '../layout/layout';
@@ -20,7 +21,7 @@ import { ServiceStatusPage } from '../pages/service-status-page';
 import { SignInPage } from '../pages/sign-in-page';
 
 /**
- * The client routes: the sign-in page, the service status, the dashboard, a resource's list, its New page, its
+ * The client routes: the sign-in and sign-out pages, the service status, the dashboard, a resource's list, its New page, its
  * Recently deleted page, record view and record edit pages, the slot inspector, and the operators' releases page.
  * The tool pages (the slot inspector, the location catalogue, the operators' releases and placements pages) are each a chunk of their own, loaded when
  * opened: most staff never open them, so they are budgeted on their own rather than in what every page costs
@@ -37,6 +38,13 @@ export const APP_ROUTES: RouteObject[] = createRoutesFromElements(
     <Route errorElement={<PageErrorPage />}>
       <Route path={SIGN_IN_PATH} element={<SignInPage />} />
       <Route path={SERVICE_STATUS_PATH} element={<ServiceStatusPage />} />
+      {/* Opened by address only, now and then: a chunk of its own, as the tool pages are. */}
+      <Route
+        path={SIGN_OUT_PATH}
+        lazy={async () => ({
+          Component: (await import(/* webpackChunkName: "tool-page-sign-out" */ '../pages/sign-out-page')).SignOutPage,
+        })}
+      />
       <Route element={<RequireAuth />}>
         <Route index element={<DashboardPage />} />
         <Route path="/resources/:resource" element={<ResourceListPage />} />

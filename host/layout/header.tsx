@@ -1,12 +1,9 @@
-import { useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
-import { canSwitchTenant, SIGN_IN_PATH, SlotLocation, type CurrentUser } from '../../shared';
-import { AppSlotRenderer, useSession, useSlotData, useSlotRuntime } from '../core';
-import { useLeaveGuard } from '../app/unsaved-changes';
-import { forgetDraftsExcept } from '../app/tab-drafts';
-import { forgetListAddresses } from '../pages/list-return-address';
+import { Link } from 'react-router-dom';
+import { canSwitchTenant, SlotLocation, type CurrentUser } from '../../shared';
+import { AppSlotRenderer, useSession, useSlotData } from '../core';
 import { APP_NAME } from './page-heading';
 import { HostTenantSwitcher } from './tenant-switcher';
+import { useSignOut } from './use-sign-out';
 
 /**
  * Whether the tenant switcher's row is held open on a phone before anything fills it: when a slot is placed there,
@@ -24,26 +21,8 @@ function tenantRowReserved(user: CurrentUser, placed: number): boolean {
 export function Header() {
   const session = useSession();
   const { slots } = useSlotData();
-  const navigate = useNavigate();
-  const guard = useLeaveGuard();
-  const { pageSlots } = useSlotRuntime();
-  const [signingOut, setSigningOut] = useState(false);
+  const { signOut, signingOut } = useSignOut();
   const { user } = session;
-
-  const signOut = async () => {
-    if (signingOut || !guard.confirmLeave()) return;
-    // Signing out on purpose: no one's unsaved text, list searches, nor the record of the pages seen, stays behind in this tab.
-    forgetDraftsExcept(null);
-    forgetListAddresses();
-    pageSlots.clear();
-    setSigningOut(true);
-    try {
-      await session.signOut();
-    } finally {
-      setSigningOut(false);
-      navigate(SIGN_IN_PATH, { replace: true });
-    }
-  };
 
   return (
     <header className="header">

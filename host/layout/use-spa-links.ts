@@ -2,7 +2,7 @@ import { useCallback, type MouseEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 
 /** Paths the server answers itself: links to them are real page loads. */
-const SERVER_PATHS = /^\/(api|remotes|slots|meta|me|logout|tenant|healthz|readyz)(\/|$)/;
+const SERVER_PATHS = /^\/(api|remotes|slots|meta|me|tenant|healthz|readyz)(\/|$)/;
 
 /**
  * Plain `<a href="/...">` links (in remote components, which know nothing of the host's router) navigate inside

@@ -118,8 +118,8 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
     { POST: [...json, ...(options.beforeLogin ?? []), login] },
     { passThrough: ['GET', 'HEAD'] },
   );
-  // Sign-out is a POST; a browser opening /logout gets the host's page (its "page not found"), as any address outside
-  // the API does, not a JSON 405 shown raw. API clients still get the 405.
+  // Sign-out is a POST; a browser opening /logout gets the host's sign-out page (which asks before signing out), not
+  // a JSON 405 shown raw. API clients still get the 405.
   router.get('/logout', (req, _res, next) => {
     if (isPageNavigation(req)) next('router');
     else next();

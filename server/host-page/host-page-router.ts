@@ -8,6 +8,7 @@ import {
   SLOT_INSPECTOR_PATH,
   LOCATIONS_PAGE_PATH,
   SIGN_IN_PATH,
+  SIGN_OUT_PATH,
   RELEASES_PAGE_PATH,
   PLACEMENTS_PAGE_PATH,
   type ErrorBody,
@@ -51,10 +52,11 @@ export interface HostPageRouterOptions {
   signedIn?: (req: Request) => Promise<SignedInPage | null>;
 }
 
-/** The client routes of the host (sign-in, service status, dashboard, resource pages), answered with index.html. */
+/** The client routes of the host (sign-in, sign-out, service status, dashboard, resource pages), answered with index.html. */
 export const CLIENT_ROUTES = [
   '/',
   SIGN_IN_PATH,
+  SIGN_OUT_PATH,
   SERVICE_STATUS_PATH,
   SLOT_INSPECTOR_PATH,
   LOCATIONS_PAGE_PATH,

@@ -81,4 +81,24 @@ describe('signing out', () => {
     }
     expect(await page.locator(locationSelector('tenant-switcher')).count()).toBe(0);
   });
+
+  it('at /logout opened as an address: asks first, signs out with its button, then says nobody is signed in', async () => {
+    const { page } = await suite.newPage();
+    await signIn(page);
+    await page.goto('/logout');
+    await page.getByRole('heading', { name: 'Sign out' }).waitFor({ timeout: SLOT_TIMEOUT_MS });
+    // Opening it signed nobody out.
+    expect((await fetchInPage<unknown>(page, '/me')).status).toBe(200);
+    const [logout] = await Promise.all([
+      page.waitForResponse(
+        (response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/logout',
+      ),
+      page.locator('main').getByRole('button', { name: 'Sign out' }).click(),
+    ]);
+    expect(logout.status()).toBe(204);
+    await page.waitForURL((url) => url.pathname === '/login', { timeout: SLOT_TIMEOUT_MS });
+    expect((await fetchInPage<unknown>(page, '/me')).status).toBe(401);
+    await page.goto('/logout');
+    await page.getByText('You are signed out.').waitFor({ timeout: SLOT_TIMEOUT_MS });
+  });
 });
