@@ -276,6 +276,27 @@ it('refuses an address over its events per minute with 429, signed in or not', a
   expect(over.status).toBe(429);
 });
 
+it('counts an IPv6 client by its /64: new addresses of the same network buy no more events', async () => {
+  await testApp.close();
+  testApp = await createTestApp({
+    trustProxy: 'loopback',
+    env: { REMOTES_CONFIG: origin.remotesConfig },
+    slotEvents: { eventsPerSessionPerMinute: 120, eventsPerAddressPerMinute: 100, canary: { enabled: false } },
+    ...placedSlotsOptions([SLOT]),
+  });
+  const client = request(testApp.app.handler);
+  const from = (address: string, count: number) =>
+    client
+      .post(SLOT_EVENTS_PATH)
+      .set('X-Forwarded-For', address)
+      .send({ events: slotLoadEvents(SLOT, count) });
+  expect((await from('2001:db8:1:2::1', 50)).status).toBe(204);
+  expect((await from('2001:db8:1:2::2', 50)).status).toBe(204);
+  expect((await from('2001:db8:1:2:ffff::3', 1)).status).toBe(429);
+  // Another network is another client.
+  expect((await from('2001:db8:1:3::1', 50)).status).toBe(204);
+});
+
 it('shows the statistics to signed-in staff only, for a known window', async () => {
   expect((await request(testApp.app.handler).get(SLOT_STATS_PATH)).status).toBe(401);
   const operator = await signedInAgent(testApp.app, 'operator');

@@ -3,7 +3,6 @@
  * account across clients with its slow-down, the addresses an account is known from, and the points given back),
  * counted the same way in each of four stores (Redis, PostgreSQL, SQLite, memory).
  */
-import { isIPv4, isIPv6 } from 'node:net';
 import type { Database } from 'better-sqlite3';
 import type { Pool } from 'pg';
 import {
@@ -18,6 +17,7 @@ import { PostgresEngine } from '../../storage/postgres-engine';
 import { REDIS_ANSWER_DEADLINE_MS } from '../../storage/redis-session-storage';
 import { SqliteEngine } from '../../storage/sqlite-engine';
 import type { StorageEngine } from '../../storage/storage-engine';
+import { clientKey } from '../../http/client-key';
 import { DeadlineLimiter } from './deadline-limiter';
 import {
   DEFAULT_KNOWN_CLIENT_SECONDS,
@@ -225,24 +225,6 @@ function accountKey(username: string): string {
 
 function accountAndIpKey(key: LoginAttemptKey): string {
   return `${clientKey(key.ip)}|${accountKey(key.username)}`;
-}
-
-/**
- * The client a counter counts: an IPv4 address as it is (also when written IPv4-mapped, `::ffff:10.0.0.1`), an
- * IPv6 address as its /64 (`2001:db8:1:2::/64`), anything else as given.
- */
-export function clientKey(ip: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped?.[1] && isIPv4(mapped[1])) return mapped[1];
-  if (!isIPv6(ip)) return ip;
-  const [head = '', tail = ''] = ip.split('%', 1)[0]!.toLowerCase().split('::');
-  const left = head === '' ? [] : head.split(':');
-  const right = ip.includes('::') ? (tail === '' ? [] : tail.split(':')) : [];
-  const groups = ip.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups
-    .slice(0, 4)
-    .map((group) => (Number.parseInt(group, 16) || 0).toString(16))
-    .join(':')}::/64`;
 }
 
 interface LimiterOptions {
