@@ -9,8 +9,10 @@ const SIGNATURE_BYTES = 16;
  * The release a page loads a remote from, signed by the server (`<version>.<signature>`): given with the page's
  * remotes (RemoteDescriptor.releaseTag) and carried back by its slot events, so that an event counts under the release
  * the page runs (a tab opened before a rollback runs the old release until it reloads), not under the one the server
- * serves the visitor now. Only the server can sign one, and it signs only releases it serves, so a visitor can name a
- * release they were served, never one they were not: a forged version or tenant in an event's body is not read.
+ * serves the visitor now. Only the server can sign one, and it signs only releases it serves: a forged version or
+ * tenant in an event's body is not read. A tag is the same for every visitor of a release, so one passed on names a
+ * release its sender may not have been served: events naming the running canary count only from visitors it is
+ * served to (slot-events.ts).
  *
  * Signed with the session secret (the current one; tags of the previous secrets are accepted during a rotation).
  * A tag does not expire: a release is immutable, and what it names stays true for as long as a tab runs it.

@@ -5,6 +5,7 @@
  * loads, runs on; so does one whose visitors merely opened the pages of a slot that fails on both releases.
  */
 import pino from 'pino';
+import request from 'supertest';
 import { SLOT_EVENTS_PATH, type RemoteHistoryPayload, type RemoteReleasesPayload } from '../../shared';
 import {
   placedSlotsOptions,
@@ -144,6 +145,30 @@ it('rolls back a canary failing 30 % of its loads against 1 % for the stable rel
 
   await operator.post('/api/remotes/team_billing/canary').send({ version: '2.0.0', percent: 5 }).expect(200);
   expect(await listed()).toBeNull();
+});
+
+it('counts no failure of the canary from visitors it is not served to, whatever release tag they send', async () => {
+  await start(3_600_000);
+  const { canary, stable } = await startCanary();
+  await send(stable, 200, 2);
+  await send(canary, 100, 0);
+  // The canary's tag, as its visitors' pages carry it: the same for every one of them.
+  const served = (await canary.get('/api/remotes').expect(200)).body as {
+    remotes: { name: string; releaseTag?: string }[];
+  };
+  const releaseTag = served.remotes.find((remote) => remote.name === 'team_billing')?.releaseTag;
+  expect(releaseTag).toMatch(/^2\.0\.0\./);
+  const forged = slotLoadEvents(SLOT, 50, 50).map((event) => ({ ...event, releaseTag }));
+  // Anonymous, and signed in outside the canary: both are left out, not counted under any release.
+  await request(testApp.app.handler).post(SLOT_EVENTS_PATH).send({ events: forged }).expect(204);
+  await stable.post(SLOT_EVENTS_PATH).send({ events: forged }).expect(204);
+  await testApp.app.slotEvents.aggregator.flush();
+  await testApp.app.slotEvents.canaryWatch.check();
+  expect(await canaryRunning()).toBe('2.0.0');
+  // Its own visitors' failures still count: the same tag from the canary's visitor rolls it back.
+  await canary.post(SLOT_EVENTS_PATH).send({ events: forged }).expect(204);
+  await testApp.app.slotEvents.canaryWatch.check();
+  expect(await canaryRunning()).toBeNull();
 });
 
 it('lets a canary run while it has too few loads to judge', async () => {

@@ -24,8 +24,11 @@ export interface SlotEventsRouterOptions {
   servedSlots(req: Request): Promise<ServedSlots>;
   /** The release of `remote` the request's visitor is served now ('' when the remote has none in force). */
   releaseOf(req: Request, remote: string): string;
-  /** The release an event's page runs: the one its signed `releaseTag` names, else releaseOf's. */
-  releaseOfEvent(req: Request, event: SlotLoadEvent): string;
+  /**
+   * The release an event's page runs: the one its signed `releaseTag` names, else releaseOf's; null when the event is
+   * not to be counted (a running canary's tag from a visitor it is not served to).
+   */
+  releaseOfEvent(req: Request, event: SlotLoadEvent): string | null;
 }
 
 /**
@@ -55,7 +58,7 @@ export function createSlotEventsRouter(options: SlotEventsRouterOptions): Router
         const served = await options.servedSlots(req);
         for (const event of events) {
           const release = options.releaseOfEvent(req, event);
-          if (isKnownSlot(event, release, options.subjects, served)) {
+          if (release !== null && isKnownSlot(event, release, options.subjects, served)) {
             options.aggregator.record({ ...event, tenant, release });
           }
         }

@@ -77,9 +77,16 @@ export class SlotEvents {
   /**
    * The release an event's page runs: the one its `releaseTag` names when this server signed it (release-tags.ts),
    * else the one the visitor is served now (an event without a tag: a remote served as configured, or an old page).
+   * Null: the event is left out. A tag is the same for every visitor of a release, so one naming the running canary
+   * counts only from a visitor the canary is served to: passed on, or copied from another's page, it would let
+   * anyone fail a canary into its automatic rollback with a few requests.
    */
-  releaseOfEvent(req: Request, remote: string, releaseTag: string | undefined): string {
-    return this.parts.releaseTags.versionOf(remote, releaseTag) ?? this.releaseOf(req, remote);
+  releaseOfEvent(req: Request, remote: string, releaseTag: string | undefined): string | null {
+    const servedNow = this.releaseOf(req, remote);
+    const tagged = this.parts.releaseTags.versionOf(remote, releaseTag);
+    if (tagged === null) return servedNow;
+    const canary = this.parts.releaseSnapshot.rollout(remote)?.canary?.version;
+    return tagged === canary && tagged !== servedNow ? null : tagged;
   }
 
   /** This host's counters since it started (for its metrics). */
