@@ -1,3 +1,5 @@
+import { boundedText } from '../http/bounded-text';
+import { redirectRefusal } from '../http/redirect-refusal';
 import { outgoingTraceHeaders } from '../observability/request-trace';
 import type { TraceContext } from '../observability/trace-context';
 import { DEFAULT_DESCRIPTOR_TIMEOUT_MS } from '../remotes/http-descriptor-source';
@@ -53,15 +55,19 @@ export class ReleaseFilesCheck {
   }
 
   /**
-   * GET `url`: its text (when `read`), or what went wrong (`<url> answered 404`, did not answer in time, down). The
-   * body of a script is not read: its status is what a page would meet first.
+   * GET `url`: its text (when `read`), or what went wrong (`<url> answered 404`, a redirect, did not answer in time,
+   * down). The body of a script is not read: its status is what a page would meet first.
    */
   private async get(url: string, trace: TraceContext | undefined, read: boolean): Promise<{ text: string } | string> {
     try {
       const response = await fetch(url, {
         signal: AbortSignal.timeout(this.timeoutMs),
         headers: outgoingTraceHeaders(trace),
+        // Read at the address given, never where its origin redirects to (redirectRefusal says why).
+        redirect: 'manual',
       });
+      const redirect = await redirectRefusal(url, response);
+      if (redirect !== null) return redirect;
       if (!response.ok) {
         await response.body?.cancel();
         return `${url} answered ${response.status}`;
@@ -79,27 +85,4 @@ export class ReleaseFilesCheck {
       return `${url}: ${why}`;
     }
   }
-}
-
-/** The body as text, or null (the rest not read) once it exceeds `maxBytes`. */
-async function boundedText(response: Response, maxBytes: number): Promise<string | null> {
-  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
-    await response.body?.cancel();
-    return null;
-  }
-  if (response.body === null) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

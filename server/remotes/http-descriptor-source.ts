@@ -1,4 +1,6 @@
-import type { RemoteDescriptor } from '../../shared';
+import type { RemoteDescriptor, RemoteDescriptorFile } from '../../shared';
+import { boundedText } from '../http/bounded-text';
+import { redirectRefusal } from '../http/redirect-refusal';
 import { outgoingTraceHeaders } from '../observability/request-trace';
 import type { TraceContext } from '../observability/trace-context';
 import type { DescriptorOutcome, DescriptorSource } from './descriptor-source';
@@ -6,6 +8,12 @@ import { parseRemoteDescriptorFile } from './remote-names';
 import type { PendingRemote } from './remotes-config';
 
 export const DEFAULT_DESCRIPTOR_TIMEOUT_MS = 3000;
+
+/**
+ * The largest `slots-remote.json` read (1 MiB, as the manifest): a build's descriptor is component names and their
+ * props schemas, a few KiB, and what a remote's origin answers must not fill the server's memory.
+ */
+export const DESCRIPTOR_MAX_BYTES = 1024 * 1024;
 
 export interface HttpDescriptorSourceOptions {
   /** How long one descriptor request may take; a remote that does not answer in time is retried later. */
@@ -16,8 +24,10 @@ export interface HttpDescriptorSourceOptions {
 
 /**
  * Reads a kit-built remote's descriptor file (`slots-remote.json`, beside its manifest) from the remote's origin,
- * each request bounded by the timeout. Unreachable, timed out, an error status, invalid JSON or a file naming
- * another remote: a failing outcome with the reason, for the log.
+ * each request bounded by the timeout, each answer by its size. Unreachable, timed out, an error status, a redirect
+ * (never followed), too large, invalid JSON or a file naming another remote: a failing outcome with the reason, for
+ * the log and for a team publishing a release. A reason quotes little of what the origin answered: it may come from
+ * anywhere, secrets included.
  */
 export class HttpDescriptorSource implements DescriptorSource {
   private readonly timeoutMs: number;
@@ -32,10 +42,32 @@ export class HttpDescriptorSource implements DescriptorSource {
         signal: AbortSignal.timeout(this.timeoutMs),
         // The trace goes along (W3C traceparent), so the remote's logs can be matched to ours.
         headers: { Accept: 'application/json', ...outgoingTraceHeaders(trace) },
+        // Read at the address given, never where its origin redirects to (redirectRefusal says why).
+        redirect: 'manual',
       });
-      if (!response.ok) return badAnswer(`${remote.descriptorUrl} answered ${response.status}`);
+      const redirect = await redirectRefusal(remote.descriptorUrl, response);
+      if (redirect !== null) return badAnswer(redirect);
+      if (!response.ok) {
+        await response.body?.cancel();
+        return badAnswer(`${remote.descriptorUrl} answered ${response.status}`);
+      }
+      const text = await boundedText(response, DESCRIPTOR_MAX_BYTES);
+      if (text === null) return badAnswer(`${remote.descriptorUrl} is larger than ${DESCRIPTOR_MAX_BYTES} bytes`);
       // Parsed here, not with response.json(): the checks expect plain objects of this realm.
-      const file = parseRemoteDescriptorFile(JSON.parse(await response.text()) as unknown, remote.descriptorUrl);
+      let raw: unknown;
+      try {
+        raw = JSON.parse(text) as unknown;
+      } catch (error) {
+        // Not the parser's message: it quotes the text, which is whatever the origin answered.
+        return badAnswer(`${remote.descriptorUrl} is not valid JSON${placeOfSyntaxError(error as Error)}`);
+      }
+      let file: RemoteDescriptorFile;
+      try {
+        file = parseRemoteDescriptorFile(raw, remote.descriptorUrl);
+      } catch (error) {
+        // Its message names the file already, as a sentence; a reason is no sentence (the refusal ends it).
+        return badAnswer((error as Error).message.replace(/\.$/, ''));
+      }
       if (file.name !== remote.name) {
         return badAnswer(`${remote.descriptorUrl} describes remote "${file.name}", not "${remote.name}"`);
       }
@@ -78,6 +110,13 @@ export class HttpDescriptorSource implements DescriptorSource {
 
 function badAnswer(reason: string): DescriptorOutcome {
   return { status: 'failing', failure: 'bad-answer', reason };
+}
+
+/** Where JSON.parse stopped (` (line 1 column 13)`, ` (position 12)`), or nothing when its message does not say. */
+function placeOfSyntaxError(error: Error): string {
+  const place = /\bline (\d+) column (\d+)/.exec(error.message) ?? /\bat position (\d+)/.exec(error.message);
+  if (place === null) return '';
+  return place.length === 3 ? ` (line ${place[1]} column ${place[2]})` : ` (position ${place[1]})`;
 }
 
 /** fetch's own message is only "fetch failed"; the cause says what happened (`connect ECONNREFUSED 127.0.0.1:1`). */

@@ -5,11 +5,15 @@ import {
   type JsonSchema,
   type RemoteDescriptorFile,
 } from '../../shared';
+import { quotedValue, shortened } from './quoted-value';
 import { RemotesConfigError } from './remotes-config-error';
+
+// The values these checks quote may come from a remote's origin (its slots-remote.json): each is quoted cut short
+// (quotedValue), so a refusal says what was wrong without sending back a huge, or secret, answer whole.
 
 export function checkRemoteName(value: unknown, where: string): string {
   if (typeof value !== 'string' || !REMOTE_NAME_PATTERN.test(value)) {
-    throw new RemotesConfigError(`${where}: "name" must match ${REMOTE_NAME_PATTERN}, got ${JSON.stringify(value)}.`);
+    throw new RemotesConfigError(`${where}: "name" must match ${REMOTE_NAME_PATTERN}, got ${quotedValue(value)}.`);
   }
   return value;
 }
@@ -17,15 +21,13 @@ export function checkRemoteName(value: unknown, where: string): string {
 /** A list of distinct component names, each usable in a slot (shared COMPONENT_NAME_PATTERN). */
 export function checkComponentList(value: unknown, field: string, where: string): string[] {
   if (!Array.isArray(value)) {
-    throw new RemotesConfigError(
-      `${where}: "${field}" must be a list of component names, got ${JSON.stringify(value)}.`,
-    );
+    throw new RemotesConfigError(`${where}: "${field}" must be a list of component names, got ${quotedValue(value)}.`);
   }
   const seen = new Set<string>();
   for (const item of value) {
     if (typeof item !== 'string' || !COMPONENT_NAME_PATTERN.test(item)) {
       throw new RemotesConfigError(
-        `${where}: "${field}" holds ${JSON.stringify(item)}, which is not a component name (${COMPONENT_NAME_PATTERN}).`,
+        `${where}: "${field}" holds ${quotedValue(item)}, which is not a component name (${COMPONENT_NAME_PATTERN}).`,
       );
     }
     if (seen.has(item)) throw new RemotesConfigError(`${where}: "${field}" lists "${item}" twice.`);
@@ -42,7 +44,7 @@ export function checkFormComponents(
   const missing = formComponents.filter((name) => !components.includes(name));
   if (missing.length > 0) {
     throw new RemotesConfigError(
-      `${where}: "formComponents" must be a subset of "components"; not in components: ${missing.join(', ')}.`,
+      `${where}: "formComponents" must be a subset of "components"; not in components: ${shortened(missing.join(', '))}.`,
     );
   }
 }
@@ -73,7 +75,9 @@ function checkPropsSchemas(value: unknown, components: readonly string[], where:
   const schemas: Record<string, JsonSchema> = {};
   for (const [component, schema] of Object.entries(value)) {
     if (!components.includes(component)) {
-      throw new RemotesConfigError(`${where}: "props" has a schema for "${component}", which is not in components.`);
+      throw new RemotesConfigError(
+        `${where}: "props" has a schema for ${quotedValue(component)}, which is not in components.`,
+      );
     }
     if (!isPlainObject(schema)) {
       throw new RemotesConfigError(`${where}: "props"."${component}" must be a JSON Schema object.`);
