@@ -1,23 +1,67 @@
 import type { RequestHandler } from 'express';
 import { PERMISSION_REFUSED, type StaffPermission } from '../../shared';
 import { HttpError } from '../http/http-error';
+import { accessIn } from './staff-access';
+import type { StaffUser } from './staff-user';
 import { currentTenant } from '../tenants/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
 
 /**
  * The guard of a route that needs a permission in the current tenant (shared/staff-permissions.ts): 401 without a
  * session, 403 saying why for staff without it (their role in this tenant, or no tenant at all). Routes name the
- * permission, never a role: which roles grant it is said once, in ROLE_PERMISSIONS.
+ * permission, never a role: which roles grant it is said once, in ROLE_PERMISSIONS. `changesReachEveryTenant` (releases,
+ * placements: what every tenant is served): a change needs the permission in every tenant, reads in the current one.
  */
-export function requirePermission(permission: StaffPermission, tenants: TenantStore): RequestHandler {
+export function requirePermission(
+  permission: StaffPermission,
+  tenants: TenantStore,
+  options: { changesReachEveryTenant?: boolean } = {},
+): RequestHandler {
   return (req, _res, next) => {
     if (!req.user) {
       next(HttpError.unauthenticated());
       return;
     }
-    currentTenant(req, tenants).then((context) => {
-      if (context.access.permissions.includes(permission)) next();
-      else next(new HttpError('forbidden', PERMISSION_REFUSED[permission]));
+    const user = req.user;
+    currentTenant(req, tenants).then(async (context) => {
+      if (!context.access.permissions.includes(permission)) {
+        next(new HttpError('forbidden', PERMISSION_REFUSED[permission]));
+        return;
+      }
+      if (options.changesReachEveryTenant && req.method !== 'GET' && req.method !== 'HEAD') {
+        const lacking = await tenantWithout(permission, user, tenants);
+        if (lacking !== null) {
+          next(
+            new HttpError(
+              'forbidden',
+              `${PERMISSION_REFUSED[permission]} What it changes reaches every tenant, so it needs that permission ` +
+                `in each, and your account does not have it in ${lacking}.`,
+            ),
+          );
+          return;
+        }
+      }
+      next();
     }, next);
   };
+}
+
+/**
+ * A tenant where `user` lacks `permission`, by name, or null: their membership's role there, else (not a member) their
+ * account's own role, with their grants (staff-access.ts). Without this, an operator of one tenant only could change
+ * what every other tenant is served (releases, placements) by switching to the tenant where they are one.
+ */
+async function tenantWithout(
+  permission: StaffPermission,
+  user: StaffUser,
+  tenants: TenantStore,
+): Promise<string | null> {
+  const memberships = await tenants.membershipsOf(user.id);
+  const member = new Set(memberships.tenants.map((tenant) => tenant.id));
+  for (const tenant of memberships.tenants) {
+    if (!accessIn(user, memberships.roles.get(tenant.id)).permissions.includes(permission)) return tenant.name;
+  }
+  const outside = (await tenants.list()).find((tenant) => !member.has(tenant.id));
+  if (outside !== undefined && !accessIn(user, null).permissions.includes(permission)) return outside.name;
+  return null;
 }

@@ -84,7 +84,7 @@ async function calloutsOnMeta(agent: request.Agent): Promise<string[]> {
   );
 }
 
-it('lets an operator of tenant A who is a viewer of tenant B change things in A only, following each switch', async () => {
+it('lets an operator of tenant A who is a viewer of tenant B change records in A only, following each switch', async () => {
   const agent = await member('tess', { acme: OPERATOR_ROLE, globex: VIEWER_ROLE });
   const me = (await agent.get('/me').expect(200)).body as MePayload;
   expect(me.user.currentTenant).toBe('acme');
@@ -108,6 +108,41 @@ it('lets an operator of tenant A who is a viewer of tenant B change things in A 
 
   await switchTo(agent, 'acme');
   expect(await statuses(agent)).toEqual({ save: 200, saveMessage: null, releases: 200, placements: 200 });
+});
+
+it('refuses a change of releases or placements (which reach every tenant) to staff who lack the permission in one', async () => {
+  // An operator of acme who is a viewer of globex: in acme they read releases and placements, and change neither.
+  const tess = await member('tess', { acme: OPERATOR_ROLE, globex: VIEWER_ROLE });
+  expect(await statuses(tess)).toMatchObject({ releases: 200, placements: 200 });
+  const globex = (await host.app.tenants.get('globex'))!.name;
+  for (const [path, permission] of [
+    ['/api/placements/publish', PLACEMENTS_EDIT],
+    ['/api/remotes/team_records/canary', RELEASES_MANAGE],
+    ['/api/remotes/team_records/activate', RELEASES_MANAGE],
+  ] as const) {
+    const refused = await tess.post(path).send({});
+    expect([path, refused.status]).toEqual([path, 403]);
+    expect(refused.body.error.message).toBe(
+      `${PERMISSION_REFUSED[permission]} What it changes reaches every tenant, so it needs that permission in each, ` +
+        `and your account does not have it in ${globex}.`,
+    );
+  }
+  await tess.get('/api/placements/revisions').expect(200);
+
+  // An operator of globex alone, with no role of their own: acme gets its editor's rights.
+  await addUser(host.app, 'gina', PASSWORD, []);
+  const gina = (await host.app.users.findByUsername('gina'))!;
+  await host.app.tenants.setMemberships(gina.id, [{ tenant: 'globex', role: OPERATOR_ROLE }]);
+  const ginaAgent = await signedInAgent(host.app, 'gina', PASSWORD);
+  const acme = (await host.app.tenants.get('acme'))!.name;
+  const refused = await ginaAgent.post('/api/remotes/team_records/canary').send({});
+  expect(refused.status).toBe(403);
+  expect(refused.body.error.message).toContain(`does not have it in ${acme}.`);
+
+  // The account's own operator role reaches the tenants it is no member of: a platform operator.
+  const olga = await member('olga', { account: OPERATOR_ROLE });
+  const allowed = await olga.post('/api/remotes/team_records/canary').send({});
+  expect(allowed.status).toBe(400);
 });
 
 it("applies the account's own role where a membership has none, and a membership's role even when it is lower", async () => {

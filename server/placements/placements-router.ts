@@ -56,7 +56,7 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
   const { service, store } = options;
   const router = express.Router();
   // placements:edit (operators).
-  const requireOperator = requirePermission(PLACEMENTS_EDIT, options.tenants);
+  const requireOperator = requirePermission(PLACEMENTS_EDIT, options.tenants, { changesReachEveryTenant: true });
   const operatorJson = [requireOperator, ...requireJsonBody(PLACEMENTS_BODY_LIMIT_BYTES)];
   const actor = (req: Request): string => (req.user as Express.User).username;
   const at = (path: string) => `${PLACEMENTS_API_PATH}${path}`;

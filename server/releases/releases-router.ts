@@ -39,7 +39,7 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
   const { service, store, snapshot, tokens } = options;
   const router = express.Router();
   // releases:manage (operators): 401 for anonymous visitors, 403 for other staff.
-  const requireOperator = requirePermission(RELEASES_MANAGE, options.tenants);
+  const requireOperator = requirePermission(RELEASES_MANAGE, options.tenants, { changesReachEveryTenant: true });
   const json = requireJsonBody(options.bodyLimitBytes);
   const operator = [requireOperator, ...json];
   const name = (req: Request): string => req.params.name as string;
