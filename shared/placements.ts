@@ -77,7 +77,6 @@ export interface PlacementsPayload {
   published: PlacementRevision | null;
 }
 
-/** `PUT /api/placements/draft`. */
 /** Body of `POST /api/placements/publish`. */
 export interface PlacementsPublishRequest {
   /**
@@ -108,13 +107,21 @@ export interface PlacementsDraftPayload {
 
 /** One change of the draft against the published revision. */
 export interface PlacementChange {
-  /** `forms`: the form slots a remote places in one resource's form, compared as a list (before, after). */
-  change: 'added' | 'removed' | 'changed' | 'allow-list' | 'forms';
+  /**
+   * `forms`: the form slots a remote places in one resource's form, compared as a list (before, after). `order`: the
+   * slots both documents place at a location are served in another order (before, after: every slot's id there, in
+   * the order served, code's and the file's included).
+   */
+  change: 'added' | 'removed' | 'changed' | 'allow-list' | 'forms' | 'order';
   /** The location, or for `forms` the form: `resource form "<resource>"`. */
   location: string;
-  /** The remote whose slot it is (null for an allow-list). */
+  /** The remote whose slot it is (null for an allow-list or an order). */
   remote: string | null;
-  /** The slot's id at its location (given, or derived: component, `component#2`...); null for an allow-list. */
+  /**
+   * The slot's id at its location, as the editor's order names it (`PlacementPreview`): given, or derived from the
+   * component among every slot placed there, code's and the file's first (`Callout`, `Callout#2`...). A removed
+   * slot's is its id in the published revision. Null for an allow-list or an order.
+   */
   id: string | null;
   before: JsonValue;
   after: JsonValue;
@@ -124,7 +131,11 @@ export interface PlacementChange {
 export interface PlacementsDiffPayload {
   /** The published revision compared with (0: none yet). */
   revision: number;
-  changes: PlacementChange[];
+  /**
+   * Null when the saved draft has a shape problem (a slot or form slot that cannot be read, named in the draft's
+   * problems): what publishing it would change is unknown, and publishing it is refused until it is mended.
+   */
+  changes: PlacementChange[] | null;
 }
 
 /** `GET /api/placements/revisions`: newest first. */
@@ -135,6 +146,12 @@ export interface PlacementRevisionsPayload {
 /** `POST /api/placements/rollback`. */
 export interface PlacementRollbackRequest {
   revision: number;
+  /**
+   * The `updatedAt` of the saved draft the editor shows (null: none was saved), as for a publish: a rollback makes
+   * the revision's document the draft, so a draft saved since (whose changes it would replace unseen) refuses it with
+   * 409 (`error.savedDraft`). Left out: the saved draft is replaced whatever it holds.
+   */
+  expectedUpdatedAt?: string | null;
 }
 
 /** One publish or rollback of placements, as audited. */

@@ -1,5 +1,5 @@
 import type { PlacementsDocument } from '../../shared';
-import { addSlot, asDocument, changeSlot, slotsAt } from './placements-draft';
+import { addSlot, asDocument, changeSlot, priorityFromText, slotsAt } from './placements-draft';
 
 const DOCUMENT: PlacementsDocument = {
   remotes: [
@@ -58,6 +58,18 @@ describe('the draft as the editor reads and changes it', () => {
       name: 'team_help',
       slots: { 'header-banner': [{ component: 'Help', props: {} }] },
     });
+  });
+
+  it('takes a whole number typed as the server takes a priority: any safe integer, however many digits', () => {
+    expect(priorityFromText(' ')).toBeUndefined();
+    expect(priorityFromText('-5')).toBe(-5);
+    expect(priorityFromText('10000000000')).toBe(10_000_000_000);
+    expect(priorityFromText(String(Number.MAX_SAFE_INTEGER))).toBe(Number.MAX_SAFE_INTEGER);
+    expect(priorityFromText(`-${Number.MAX_SAFE_INTEGER}`)).toBe(-Number.MAX_SAFE_INTEGER);
+    // Past 2^53 JSON would send another number than the one typed; the server refuses it too.
+    expect(priorityFromText('9007199254740992')).toBeNull();
+    // Not whole numbers written out in digits (yet).
+    for (const text of ['-', '1.5', '1e3', '+3', '0x10', 'ten']) expect(priorityFromText(text)).toBeNull();
   });
 
   it('reads a draft of another shape as an empty document', () => {

@@ -1,38 +1,24 @@
-import { DEFAULT_SLOT_PRIORITY, isPlainObject, type JsonValue, type PlacementsDocument } from '../../shared';
+import { isPlainObject, type JsonValue, type PlacementsDocument } from '../../shared';
+import type { DraftSlot, DraftSlotAt } from '../../shared/placements-listing';
 
-/** A slot of the draft as the document writes it (component, props, placement keys). */
-export type DraftSlot = Record<string, JsonValue>;
-
-/** A slot of the draft where the document holds it: `remotes[name].slots[location][index]`. */
-export interface DraftSlotAt {
-  remote: string;
-  location: string;
-  index: number;
-  slot: DraftSlot;
-}
+// How the editor lists a location's slots is the server's too (a refusal numbers its problems so): shared.
+export { priorityOf, slotsAt, type DraftSlot, type DraftSlotAt } from '../../shared/placements-listing';
 
 /** The draft as the editor reads it: whatever the server holds, seen as a document (an odd shape reads as empty). */
 export function asDocument(value: JsonValue): PlacementsDocument {
   return isPlainObject(value) ? (value as PlacementsDocument) : {};
 }
 
-/** The slots the draft places at `location`, lower priority first, equal ones in document order (as served). */
-export function slotsAt(document: PlacementsDocument, location: string): DraftSlotAt[] {
-  const found: DraftSlotAt[] = [];
-  for (const entry of document.remotes ?? []) {
-    const items = entry.slots?.[location] ?? [];
-    items.forEach((slot, index) => {
-      if (isPlainObject(slot)) found.push({ remote: entry.name, location, index, slot: slot as DraftSlot });
-    });
-  }
-  return found
-    .map((item, order) => ({ item, order }))
-    .sort((a, b) => priorityOf(a.item.slot) - priorityOf(b.item.slot) || a.order - b.order)
-    .map(({ item }) => item);
-}
-
-export function priorityOf(slot: DraftSlot): number {
-  return typeof slot.priority === 'number' ? slot.priority : DEFAULT_SLOT_PRIORITY;
+/**
+ * A priority box's text as the draft takes it: undefined when empty (the default), the number when it is a whole
+ * number the server takes (a safe integer, as checkPlacement in shared/slot-placement.ts requires), else null (not
+ * one yet: a lone minus sign, a fraction, a number past 2^53 that JSON would round).
+ */
+export function priorityFromText(text: string): number | undefined | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  const number = /^-?\d+$/.test(trimmed) ? Number(trimmed) : null;
+  return number !== null && Number.isSafeInteger(number) ? number : null;
 }
 
 /** The document with the slot at `at` changed by `change` (null removes it; an emptied list or entry goes too). */

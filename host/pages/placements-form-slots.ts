@@ -1,28 +1,12 @@
 import { isPlainObject, type JsonValue, type PlacementsDocument } from '../../shared';
-import type { DraftSlot } from './placements-draft';
+import type { DraftFormSlotAt, DraftSlot } from '../../shared/placements-listing';
 
-/** A form slot of the draft where the document holds it: `remotes[name].forms[resource][index]`. */
-export interface DraftFormSlotAt {
-  remote: string;
-  resource: string;
-  index: number;
-  slot: DraftSlot;
-}
+// How the editor lists the form slots is the server's too (a refusal numbers their problems so): shared.
+export { formSlotsOf, type DraftFormSlotAt } from '../../shared/placements-listing';
 
 /** The location a problem of a form slot names (as the server's slot check names a resource's form). */
 export function formLocation(resource: string): string {
   return `resource form "${resource}"`;
-}
-
-/** Every form slot of the draft, in document order (remote entries, then resources, then items). */
-export function formSlotsOf(document: PlacementsDocument): DraftFormSlotAt[] {
-  return (document.remotes ?? []).flatMap((entry) =>
-    Object.entries(entry.forms ?? {}).flatMap(([resource, items]) =>
-      (Array.isArray(items) ? items : []).flatMap((slot, index) =>
-        isPlainObject(slot) ? [{ remote: entry.name, resource, index, slot: slot as DraftSlot }] : [],
-      ),
-    ),
-  );
 }
 
 /**

@@ -6,31 +6,60 @@ export function localTime(iso: string): string {
 }
 
 /**
- * A draft save or a publish refused because the draft was saved since the page loaded it (409 `error.savedDraft`):
- * who saved it, and when in the reader's time, as the revisions say it (the server's own message has the time in UTC).
+ * A draft save, a publish or a rollback refused because the draft was saved since the page loaded it (409
+ * `error.savedDraft`): who saved it, and when in the reader's time, as the revisions say it (the server's own message
+ * has the time in UTC).
  */
 export function draftSavedSinceMessage(
   saved: Pick<PlacementsDraft, 'updatedBy' | 'updatedAt'>,
-  during: 'save' | 'publish' = 'save',
+  during: 'save' | 'publish' | 'rollback' = 'save',
 ): string {
   const when = saved.updatedAt === null ? 'an unknown time' : localTime(saved.updatedAt);
   const since = `The draft was saved by ${saved.updatedBy ?? 'someone'} at ${when} since you loaded it`;
-  return during === 'save'
-    ? `${since}: reload it to see their changes (yours are not saved), then make yours again.`
-    : `${since}, so nothing was published: reload it to see what it holds, then publish again.`;
+  return {
+    save: `${since}: reload it to see their changes (yours are not saved), then make yours again.`,
+    publish: `${since}, so nothing was published: reload it to see what it holds, then publish again.`,
+    rollback:
+      `${since}, so nothing was rolled back (its changes would have been replaced unseen): reload it to see what it ` +
+      'holds, then roll back again.',
+  }[during];
 }
 
-/** What publishing the saved draft would change, one line per change. */
-export function PlacementsDiff({ changes }: { changes: readonly PlacementChange[] }) {
+/**
+ * What a rollback to `revision` asks first. It publishes that revision and makes it the draft: a saved draft that
+ * differs from what is published (changes not published yet) is replaced, its changes lost, and so are the page's
+ * unsaved ones.
+ */
+export function rollbackQuestion(revision: number, draft: { savedChanges: boolean; unsaved: boolean }): string {
+  const lost = [
+    draft.savedChanges
+      ? ' The saved draft differs from what is published: its changes are replaced by those placements and lost.'
+      : '',
+    draft.unsaved ? ' The draft becomes those placements: your unsaved changes are dropped.' : '',
+  ];
+  return `Publish revision ${revision}'s placements again, as a new revision?${lost.join('')}`;
+}
+
+/**
+ * What publishing the saved draft would change, one line per change; null: part of the saved draft cannot be read (a
+ * shape problem), so what it would publish is unknown.
+ */
+export function PlacementsDiff({ changes }: { changes: readonly PlacementChange[] | null }) {
   return (
     <section className="inspector__section" aria-labelledby="placements-diff" data-placements-diff>
       <h2 id="placements-diff">Changes against the published revision</h2>
-      {changes.length === 0 ? (
+      {changes === null ? (
+        <p className="form-error">
+          Not known: part of the saved draft cannot be read (its problem is shown with its slot, or above). Mend it and
+          save; a publish is refused until then.
+        </p>
+      ) : changes.length === 0 ? (
         <p className="empty">The saved draft is what is published.</p>
       ) : (
         <ul>
-          {changes.map((change) => (
-            <li key={`${change.change}|${change.location}|${change.remote ?? ''}|${change.id ?? ''}`}>
+          {changes.map((change, index) => (
+            // The index too: a draft may give two slots one id (a problem it is saved with).
+            <li key={`${index}|${change.change}|${change.location}|${change.remote ?? ''}|${change.id ?? ''}`}>
               {describeChange(change)}
             </li>
           ))}
@@ -44,6 +73,10 @@ function describeChange(change: PlacementChange): string {
   if (change.change === 'allow-list') {
     const list = (value: unknown) => (Array.isArray(value) ? value.join(', ') || 'none' : 'any');
     return `${change.location}: remotes allowed ${list(change.before)} → ${list(change.after)}`;
+  }
+  if (change.change === 'order') {
+    const list = (value: unknown) => (Array.isArray(value) ? value.join(', ') : '');
+    return `order at ${change.location}: ${list(change.before)} → ${list(change.after)}`;
   }
   if (change.change === 'forms') {
     return `form slots of ${change.remote ?? ''} in ${change.location}: ${JSON.stringify(change.before)} → ${JSON.stringify(change.after)}`;

@@ -7,7 +7,7 @@ import type {
   PlacementPreview,
   PlacementProblem,
 } from '../../shared';
-import { priorityOf, slotKey, type DraftSlot, type DraftSlotAt } from './placements-draft';
+import { priorityFromText, priorityOf, slotKey, type DraftSlot, type DraftSlotAt } from './placements-draft';
 import { countOf } from './count-in-words';
 import { useAddedEntry } from './use-added-entry';
 
@@ -86,7 +86,9 @@ export function PlacementsLocation(props: PlacementsLocationProps) {
   );
 }
 
-const PRIORITY_ERROR = 'Not a whole number: type one such as 10 or -5 (empty: 50).';
+const PRIORITY_ERROR =
+  `Not a whole number: type one such as 10 or -5, at most ${Number.MAX_SAFE_INTEGER} either side of 0 ` +
+  '(empty: 50).';
 
 function schemaOf(components: PlacementComponentsPayload, at: DraftSlotAt): JsonSchema | null {
   const remote = components.remotes.find((candidate) => candidate.name === at.remote);
@@ -124,7 +126,7 @@ function SlotEditor({ at, isPublic, schema, problems, change }: SlotEditorProps)
     setPriorityText(priority);
     setPriorityFor(priority);
   }
-  const priorityError = /^-?\d{1,9}$/.test(priorityText.trim()) || priorityText.trim() === '' ? null : PRIORITY_ERROR;
+  const priorityError = priorityFromText(priorityText) === null ? PRIORITY_ERROR : null;
   const setKey = (key: string, value: JsonValue | undefined) =>
     change((current) => {
       const { [key]: _old, ...rest } = current;
@@ -150,9 +152,8 @@ function SlotEditor({ at, isPublic, schema, problems, change }: SlotEditorProps)
           onChange={(event) => {
             const text = event.target.value;
             setPriorityText(text);
-            const whole = /^-?\d{1,9}$/.test(text.trim()) ? Number(text.trim()) : null;
             // Empty: the default; anything not a whole number yet changes nothing but counts as unsaved.
-            const next = text.trim() === '' ? undefined : whole;
+            const next = priorityFromText(text);
             if (next === null) {
               change((unchanged) => unchanged);
               return;

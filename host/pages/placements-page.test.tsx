@@ -62,6 +62,15 @@ function api(roles: string[], routes: Record<string, FakeRoute> = {}): FakeApi {
   });
 }
 
+/** Two revisions published: the second in force, a way back to the first. */
+const REVISIONS = [2, 1].map((number) => ({
+  number,
+  action: 'publish',
+  restored: null,
+  publishedBy: 'admin',
+  publishedAt: `2026-11-23T0${number}:00:00.000Z`,
+}));
+
 function renderApp(fake: FakeApi) {
   return renderAppAt(fake, PLACEMENTS_PAGE_PATH);
 }
@@ -370,6 +379,32 @@ describe('publishing what the page shows', () => {
     expect(saved.document.remotes?.[0]?.slots?.[LOCATION]?.[0]).toEqual({ component: 'NewsTicker', priority: -5 });
   });
 
+  it('takes any priority the server takes, past nine digits, and refuses one past a safe integer', async () => {
+    const big: PlacementsDocument = {
+      remotes: [{ name: 'team_news', slots: { [LOCATION]: [{ component: 'NewsTicker', priority: 10_000_000_000 }] } }],
+    };
+    const fake = api([OPERATOR_ROLE], {
+      'GET /api/placements': { body: overview(big) },
+      'PUT /api/placements/draft': (request) => ({
+        body: overview((request.body as { document: PlacementsDocument }).document),
+      }),
+    });
+    renderApp(fake);
+    const section = await locationSection();
+    const priority = () => within(section).getByLabelText('Priority of NewsTicker (team_news)') as HTMLInputElement;
+    expect(priority().value).toBe('10000000000');
+    expect(priority().getAttribute('aria-invalid')).toBe('false');
+    fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
+    await screen.findByText('Draft saved: no problem.');
+    const saved = fake.requests.find((request) => request.method === 'PUT')?.body as { document: PlacementsDocument };
+    expect(saved.document).toEqual(big);
+
+    fireEvent.change(priority(), { target: { value: '9007199254740993' } });
+    expect(priority().getAttribute('aria-invalid')).toBe('true');
+    fireEvent.change(priority(), { target: { value: '-9007199254740991' } });
+    expect(priority().getAttribute('aria-invalid')).toBe('false');
+  });
+
   it('says when the saved draft cannot be shown, and keeps the import and the revisions to mend it', async () => {
     renderApp(api([OPERATOR_ROLE], { 'GET /api/placements': { body: overview({ remotes: 'x' } as never) } }));
     const broken = await screen.findByText(/^The saved draft cannot be shown here: "remotes" must be a list/);
@@ -378,22 +413,81 @@ describe('publishing what the page shows', () => {
     expect(screen.queryByRole('heading', { name: LOCATION, level: 2 })).toBeNull();
   });
 
+  it('says a rollback replaces the saved draft’s changes, names that draft, and is refused when it moved', async () => {
+    const confirm = jest.spyOn(window, 'confirm').mockReturnValue(true);
+    try {
+      const fake = api([OPERATOR_ROLE], {
+        'GET /api/placements/diff': {
+          body: {
+            revision: 2,
+            changes: [
+              {
+                change: 'added',
+                location: LOCATION,
+                remote: 'team_news',
+                id: 'Welcome',
+                before: null,
+                after: { component: 'Welcome' },
+              },
+            ],
+          },
+        },
+        'GET /api/placements/revisions': { body: { revisions: REVISIONS } },
+        'POST /api/placements/rollback': {
+          status: 409,
+          body: {
+            error: {
+              code: 'conflict',
+              message: 'The draft was saved by ops since you loaded it, so nothing was rolled back.',
+              savedDraft: { updatedBy: 'ops', updatedAt: '2026-11-23T11:00:00.000Z' },
+            },
+          },
+        },
+      });
+      renderApp(fake);
+      await screen.findByText(`added Welcome of team_news at ${LOCATION}`);
+      fireEvent.click(await screen.findByRole('button', { name: /^Roll back to revision 1/ }));
+      expect(confirm).toHaveBeenCalledWith(
+        "Publish revision 1's placements again, as a new revision? The saved draft differs from what is published: " +
+          'its changes are replaced by those placements and lost.',
+      );
+      const refused = await screen.findByText(/^Refused: The draft was saved by ops/);
+      expect(refused.textContent).toMatch(/so nothing was rolled back .*then roll back again\.$/);
+      expect(fake.requests.filter((request) => request.method === 'POST').map((request) => request.body)).toEqual([
+        { revision: 1, expectedUpdatedAt: '2026-11-23T10:00:00.000Z' },
+      ]);
+      expect(screen.getByRole('button', { name: 'Reload the saved draft (drops your changes)' }));
+    } finally {
+      confirm.mockRestore();
+    }
+  });
+
+  it('shows an order change, and says the changes are not known while the saved draft cannot be read', async () => {
+    const order = {
+      change: 'order',
+      location: LOCATION,
+      remote: null,
+      id: null,
+      before: ['NewsTicker', 'Welcome'],
+      after: ['Welcome', 'NewsTicker'],
+    };
+    const { unmount } = renderApp(
+      api([OPERATOR_ROLE], { 'GET /api/placements/diff': { body: { revision: 1, changes: [order] } } }),
+    );
+    await screen.findByText(`order at ${LOCATION}: NewsTicker, Welcome → Welcome, NewsTicker`);
+    unmount();
+
+    renderApp(api([OPERATOR_ROLE], { 'GET /api/placements/diff': { body: { revision: 1, changes: null } } }));
+    await screen.findByText(/^Not known: part of the saved draft cannot be read/);
+    expect(screen.queryByText('The saved draft is what is published.')).toBeNull();
+  });
+
   it('says a rollback drops the unsaved changes when there are some', async () => {
     const confirm = jest.spyOn(window, 'confirm').mockReturnValue(false);
     try {
       renderApp(
         api([OPERATOR_ROLE], {
-          'GET /api/placements/revisions': {
-            body: {
-              revisions: [2, 1].map((number) => ({
-                number,
-                action: 'publish',
-                restored: null,
-                publishedBy: 'admin',
-                publishedAt: `2026-11-23T0${number}:00:00.000Z`,
-              })),
-            },
-          },
+          'GET /api/placements/revisions': { body: { revisions: REVISIONS } },
         }),
       );
       const section = await locationSection();

@@ -5,7 +5,6 @@ import {
   placementsFrameProblem,
   userMay,
   SlotLocation,
-  type PlacementChange,
   type PlacementComponentsPayload,
   type PlacementPreview,
   type PlacementProblem,
@@ -17,6 +16,7 @@ import {
   type PlacementsDraftSaveRequest,
   type PlacementsPayload,
   type PlacementsPublishRequest,
+  type PlacementRollbackRequest,
 } from '../../shared';
 import { ApiError, useApiClient, useSession } from '../core';
 import { useApi } from '../app/use-api';
@@ -28,7 +28,7 @@ import { RefusalSummary } from './refusal-summary';
 import { addSlot, asDocument, changeSlot, slotsAt } from './placements-draft';
 import { addFormSlot, changeFormSlot, formSlotsOf } from './placements-form-slots';
 import { PlacementsForms } from './placements-forms';
-import { draftSavedSinceMessage, PlacementRevisions, PlacementsDiff } from './placements-history';
+import { draftSavedSinceMessage, PlacementRevisions, PlacementsDiff, rollbackQuestion } from './placements-history';
 import { importOutcome, PlacementsImport } from './placements-import';
 import { PlacementsLocation } from './placements-location';
 import { PlacementsPreview } from './placements-preview';
@@ -67,7 +67,8 @@ function PlacementsEditor() {
   const [document, setDocument] = useState<PlacementsDocument | null>(null);
   const [problems, setProblems] = useState<readonly PlacementProblem[]>([]);
   const [preview, setPreview] = useState<PlacementPreview>({});
-  const [changes, setChanges] = useState<readonly PlacementChange[] | null>(null);
+  /** The saved draft against the published revision; null until loaded. */
+  const [diff, setDiff] = useState<PlacementsDiffPayload | null>(null);
   const [revisions, setRevisions] = useState<PlacementRevisionsPayload['revisions']>([]);
   const [dirty, setDirty] = useState(false);
   // Edits not saved into the draft are asked about before a navigation, a reload or a tenant switch drops them.
@@ -84,11 +85,11 @@ function PlacementsEditor() {
   const editor = useRef<HTMLDivElement>(null);
 
   const loadHistory = useCallback(async () => {
-    const [diff, list] = await Promise.all([
+    const [compared, list] = await Promise.all([
       client.get<PlacementsDiffPayload>(`${PLACEMENTS_API_PATH}/diff`),
       client.get<PlacementRevisionsPayload>(`${PLACEMENTS_API_PATH}/revisions`),
     ]);
-    setChanges(diff.changes);
+    setDiff(compared);
     setRevisions(list.revisions);
   }, [client]);
 
@@ -114,7 +115,7 @@ function PlacementsEditor() {
   }, [outcome]);
 
   /** Runs one request at a time; a refusal is announced with its problems, a 401 ends the session. */
-  const act = async (work: () => Promise<string>, during: 'save' | 'publish' = 'save') => {
+  const act = async (work: () => Promise<string>, during: 'save' | 'publish' | 'rollback' = 'save') => {
     if (busy.current) return;
     busy.current = true;
     try {
@@ -290,7 +291,7 @@ function PlacementsEditor() {
           ))}
         </ul>
       )}
-      {changes !== null && <PlacementsDiff changes={changes} />}
+      {diff !== null && <PlacementsDiff changes={diff.changes} />}
       {brokenFrame !== null ? (
         <div className="form-error" role="alert" data-placements-broken>
           <p>The saved draft cannot be shown here: {brokenFrame}</p>
@@ -347,16 +348,20 @@ function PlacementsEditor() {
         revisions={revisions}
         rollback={(number) =>
           void act(async () => {
-            const question =
-              `Publish revision ${number}'s placements again, as a new revision?` +
-              (dirty ? ' The draft becomes those placements: your unsaved changes are dropped.' : '');
-            if (!window.confirm(question)) return '';
-            const revision = await client.post<{ number: number }>(`${PLACEMENTS_API_PATH}/rollback`, {
-              revision: number,
-            });
+            // Changes of the saved draft not published yet (or unreadable ones) go with it: the question names them.
+            const savedChanges = diff !== null && (diff.changes === null || diff.changes.length > 0);
+            if (!window.confirm(rollbackQuestion(number, { savedChanges, unsaved: dirty }))) return '';
+            // The saved draft the question was about: one saved since is not replaced unseen (409, reload offered).
+            const request: PlacementRollbackRequest = { revision: number, expectedUpdatedAt: version };
+            const revision = await client
+              .post<{ number: number }>(`${PLACEMENTS_API_PATH}/rollback`, request)
+              .catch((error: unknown) => {
+                if (error instanceof ApiError && error.savedDraft) setStale(true);
+                throw error;
+              });
             await showDraft(await client.get<PlacementsPayload>(PLACEMENTS_API_PATH));
             return `Rolled back to revision ${number}: revision ${revision.number} is in force.`;
-          })
+          }, 'rollback')
         }
       />
     </div>

@@ -268,10 +268,19 @@ describe('publishing', () => {
   it('refuses a draft with a blocking problem and changes nothing', async () => {
     await saveDraft(DOCUMENT);
     await operator.post('/api/placements/publish').send({}).expect(201);
-    // An id the code's slot has: ids must not clash across code, the file and the database.
+    // An id the code's slot has: ids must not clash across code, the file and the database. Second in the
+    // document, first on the page (priority 50 against 90).
     await saveDraft({
       remotes: [
-        { name: 'team_billing', slots: { 'dashboard-before-cards': [{ component: 'InvoiceNote', id: 'Welcome' }] } },
+        {
+          name: 'team_billing',
+          slots: {
+            'dashboard-before-cards': [
+              { component: 'InvoiceBanner', props: { title: 'Due' }, priority: 90 },
+              { component: 'InvoiceNote', id: 'Welcome' },
+            ],
+          },
+        },
       ],
     });
     const refused = await operator.post('/api/placements/publish').send({}).expect(400);
@@ -281,13 +290,14 @@ describe('publishing', () => {
       expect.objectContaining({
         kind: 'placement-invalid',
         remote: 'team_billing',
-        index: 0,
+        index: 1,
         component: 'InvoiceNote',
       }),
     ]);
-    // Each line says where its problem is: the editor that publishes may not show that slot.
+    // Each line says where its problem is, as the page lists it (the editor that publishes may not show that slot):
+    // the location's first card, whatever its index in the document.
     expect(refused.body.error.problems[0]).toMatch(
-      /^team_billing, dashboard-before-cards #1, InvoiceNote: .*"Welcome"/,
+      /^dashboard-before-cards #1, InvoiceNote \(team_billing\), id "Welcome": .*"Welcome"/,
     );
     expect(await testApp.app.placementsStore.lastNumber()).toBe(1);
     expect((await testApp.app.placementsStore.audit()).length).toBe(1);
@@ -295,20 +305,82 @@ describe('publishing', () => {
   });
 });
 
+describe('the diff', () => {
+  it('names a draft’s slot as its order does, among the file’s; and has none for a draft it cannot read', async () => {
+    // The file places InvoiceNote at the location: the draft's is the second there.
+    const saved = await saveDraft({
+      remotes: [{ name: 'team_billing', slots: { 'dashboard-before-cards': [{ component: 'InvoiceNote' }] } }],
+    });
+    const ids = saved.preview['dashboard-before-cards']!.filter((slot) => slot.source === 'draft').map(
+      (slot) => slot.id,
+    );
+    expect(ids).toEqual(['InvoiceNote#2']);
+    const diff = (await operator.get('/api/placements/diff').expect(200)).body as PlacementsDiffPayload;
+    expect(diff.changes!.map(({ change, id }) => [change, id])).toEqual([['added', 'InvoiceNote#2']]);
+
+    // A priority that is not a number: the slot cannot be read, so what a publish would do is not known.
+    await saveDraft({
+      remotes: [
+        { name: 'team_billing', slots: { 'dashboard-before-cards': [{ component: 'InvoiceNote', priority: '7' }] } },
+      ],
+    });
+    expect((await operator.get('/api/placements/diff').expect(200)).body).toEqual({ revision: 0, changes: null });
+  });
+});
+
+/** Another operator (ops2) saves a draft with a slot nobody else has seen, and does not publish it. */
+async function draftSavedByAnotherOperator() {
+  const other = await signedInOperator(testApp.app, 'ops2', PASSWORD);
+  const unseen = {
+    remotes: [
+      {
+        name: 'team_billing',
+        slots: { 'dashboard-before-cards': [{ component: 'InvoiceBanner', props: { title: 'Unseen' } }] },
+      },
+    ],
+  };
+  await other.put('/api/placements/draft').send({ document: unseen }).expect(200);
+  return { other, unseen };
+}
+
+describe('rolling back over a saved draft', () => {
+  it('refuses a rollback from a page that loaded another draft than the one saved since (409), as a publish', async () => {
+    await saveDraft(DOCUMENT);
+    await operator.post('/api/placements/publish').send({}).expect(201);
+    const loaded = ((await operator.get('/api/placements').expect(200)).body as PlacementsPayload).draft.updatedAt;
+    // Another operator saves changes nobody else has seen, and does not publish them.
+    const { other, unseen } = await draftSavedByAnotherOperator();
+
+    const refused = await operator
+      .post('/api/placements/rollback')
+      .send({ revision: 1, expectedUpdatedAt: loaded })
+      .expect(409);
+    expect(refused.body.error).toMatchObject({ code: 'conflict', savedDraft: { updatedBy: 'ops2' } });
+    expect(refused.body.error.message).toMatch(/so nothing was rolled back/);
+    expect(await testApp.app.placementsStore.lastNumber()).toBe(1);
+    expect((await testApp.app.placementsStore.draft())?.document).toEqual(unseen);
+    const bad = await operator.post('/api/placements/rollback').send({ revision: 1, expectedUpdatedAt: 'x' });
+    expect(bad.status).toBe(400);
+
+    // Naming the draft saved since (the page reloaded it), the rollback replaces it.
+    const { draft } = (await operator.get('/api/placements').expect(200)).body as PlacementsPayload;
+    await operator
+      .post('/api/placements/rollback')
+      .send({ revision: 1, expectedUpdatedAt: draft.updatedAt })
+      .expect(201);
+    expect((await testApp.app.placementsStore.draft())?.document).toEqual(DOCUMENT);
+    // Without it (a script), as a publish without it: the saved draft is replaced whatever it holds.
+    await other.put('/api/placements/draft').send({ document: unseen }).expect(200);
+    await operator.post('/api/placements/rollback').send({ revision: 1 }).expect(201);
+    expect(await testApp.app.placementsStore.lastNumber()).toBe(3);
+  });
+});
+
 describe('publishing what the operator saw', () => {
   it('refuses a publish from a page that loaded another draft than the one saved since, publishing nothing', async () => {
     const loaded = (await saveDraft(DOCUMENT)).draft.updatedAt;
     // Another operator saves a slot nobody else has seen.
-    const other = await signedInOperator(testApp.app, 'ops2', PASSWORD);
-    const unseen = {
-      remotes: [
-        {
-          name: 'team_billing',
-          slots: { 'dashboard-before-cards': [{ component: 'InvoiceBanner', props: { title: 'Unseen' } }] },
-        },
-      ],
-    };
-    await other.put('/api/placements/draft').send({ document: unseen }).expect(200);
+    const { other, unseen } = await draftSavedByAnotherOperator();
 
     const refused = await operator.post('/api/placements/publish').send({ expectedUpdatedAt: loaded }).expect(409);
     expect(refused.body.error).toMatchObject({ code: 'conflict', savedDraft: { updatedBy: 'ops2' } });
@@ -453,7 +525,7 @@ describe('rules that name nothing, or are no rule', () => {
     expect(((await operator.get('/api/placements').expect(200)).body as PlacementsPayload).problems).toEqual(problems);
     const refused = await operator.post('/api/placements/publish').send({}).expect(400);
     expect(refused.body.error.problems).toEqual([
-      'team_billing, dashboard-before-cards #1, InvoiceBanner: "visibleWhen.$any[0].tenants" names the unknown ' +
+      'dashboard-before-cards #1, InvoiceBanner (team_billing): "visibleWhen.$any[0].tenants" names the unknown ' +
         'tenant "acmee"; tenants: acme, globex.',
       expect.stringMatching(/"visibleWhen.\$any\[1\].flags" names the unknown flag "no-such-flag"/),
     ]);

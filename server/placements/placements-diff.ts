@@ -1,31 +1,55 @@
-import type { JsonValue, PlacementChange } from '../../shared';
-import { slotIds } from '../slots/slot-order';
-import type { ParsedPlacements } from './placements-document';
+import type { JsonValue, PlacementChange, Slot, SlotLocation } from '../../shared';
+import type { PlacedSlotInfo } from '../slots/slot-registry';
+import type { DocumentSlot, ParsedPlacements } from './placements-document';
+
+/**
+ * A document read, with every location's slots as they would be served with it published (code's, the file's and
+ * its own: placedWith), which gives each slot its id and its place.
+ */
+export interface PlacedDocument {
+  parsed: ParsedPlacements;
+  placed: ReadonlyMap<SlotLocation, readonly PlacedSlotInfo[]>;
+}
 
 /**
  * What publishing `draft` would change against `published`: per location, the document's slots added, removed or
- * changed (matched by remote and slot id: given, or derived from the component as at the location), the
- * allow-lists that change, and the form slots of each remote and form that change. Both documents are read
- * already; a draft whose shape is wrong has no diff (its problems say why).
+ * changed (pairSlots says which slot of one is which of the other), an order served that changes among the slots
+ * both place, the allow-lists that change, and the form slots of each remote and form that change. A slot is named
+ * by its id as the editor's order names it. A draft whose shape is wrong has no diff (null: its problems say why),
+ * since what it would publish is unknown: a slot that cannot be read is neither kept nor removed, and the publish
+ * is refused.
  */
-export function diffPlacements(published: ParsedPlacements, draft: ParsedPlacements): PlacementChange[] {
-  const before = slotsByKey(published);
-  const after = slotsByKey(draft);
+export function diffPlacements(published: PlacedDocument, draft: PlacedDocument): PlacementChange[] | null {
+  if (draft.parsed.problems.length > 0) return null;
+  const before = slotsByLocation(published);
+  const after = slotsByLocation(draft);
   const changes: PlacementChange[] = [];
-  for (const [key, item] of after) {
-    const old = before.get(key);
-    if (old === undefined) changes.push({ change: 'added', ...item.at, before: null, after: item.json });
-    else if (JSON.stringify(old.json) !== JSON.stringify(item.json)) {
-      changes.push({ change: 'changed', ...item.at, before: old.json, after: item.json });
+  for (const location of new Set([...after.keys(), ...before.keys()])) {
+    const { pairs, removed } = pairSlots(before.get(location) ?? [], after.get(location) ?? []);
+    const at = (slot: NamedSlot) => ({ location, remote: slot.remote, id: slot.id });
+    for (const slot of after.get(location) ?? []) {
+      const old = pairs.get(slot);
+      if (old === undefined) changes.push({ change: 'added', ...at(slot), before: null, after: slot.json });
+      else if (JSON.stringify(old.json) !== JSON.stringify(slot.json)) {
+        changes.push({ change: 'changed', ...at(slot), before: old.json, after: slot.json });
+      }
+    }
+    for (const slot of removed) changes.push({ change: 'removed', ...at(slot), before: slot.json, after: null });
+    if (reordered(pairs)) {
+      changes.push({
+        change: 'order',
+        location,
+        remote: null,
+        id: null,
+        before: idsServedAt(published, location),
+        after: idsServedAt(draft, location),
+      });
     }
   }
-  for (const [key, item] of before) {
-    if (!after.has(key)) changes.push({ change: 'removed', ...item.at, before: item.json, after: null });
-  }
-  const locations = new Set([...published.locationRemotes.keys(), ...draft.locationRemotes.keys()]);
+  const locations = new Set([...published.parsed.locationRemotes.keys(), ...draft.parsed.locationRemotes.keys()]);
   for (const location of locations) {
-    const old = published.locationRemotes.get(location) ?? null;
-    const now = draft.locationRemotes.get(location) ?? null;
+    const old = published.parsed.locationRemotes.get(location) ?? null;
+    const now = draft.parsed.locationRemotes.get(location) ?? null;
     if (JSON.stringify(old) === JSON.stringify(now)) continue;
     changes.push({
       change: 'allow-list',
@@ -36,8 +60,90 @@ export function diffPlacements(published: ParsedPlacements, draft: ParsedPlaceme
       after: now && [...now],
     });
   }
-  changes.push(...diffForms(published, draft));
+  changes.push(...diffForms(published.parsed, draft.parsed));
   return changes;
+}
+
+/** A document slot as the diff sees it: its remote, its id and place as served, and how the document writes it. */
+export interface NamedSlot {
+  remote: string;
+  /** Given, or derived as the editor's order derives it (among code's and the file's slots too). */
+  id: string;
+  /** Whether the document gives the id (`"id"`), rather than the component deriving one. */
+  givenId: boolean;
+  component: string;
+  /** Its place in the order served at its location (code's and the file's slots counted). */
+  served: number;
+  json: JsonValue;
+}
+
+/**
+ * Which slot of the published document is which of the draft, at one location and of one remote: those with the
+ * same given id; then, in document order, those written the same (component, props, content, placement keys);
+ * then the rest of the same component, in order. Without an id a slot has no identity but its place, which moves
+ * when one before it is removed or inserted: pairing the identical ones first reports that one slot alone. What
+ * is left is added or removed.
+ */
+export function pairSlots(
+  before: readonly NamedSlot[],
+  after: readonly NamedSlot[],
+): { pairs: Map<NamedSlot, NamedSlot>; added: NamedSlot[]; removed: NamedSlot[] } {
+  const pairs = new Map<NamedSlot, NamedSlot>();
+  const taken = new Set<NamedSlot>();
+  const pair = (same: (old: NamedSlot, now: NamedSlot) => boolean) => {
+    for (const now of after) {
+      if (pairs.has(now)) continue;
+      const old = before.find(
+        (candidate) => !taken.has(candidate) && candidate.remote === now.remote && same(candidate, now),
+      );
+      if (old === undefined) continue;
+      pairs.set(now, old);
+      taken.add(old);
+    }
+  };
+  pair((old, now) => old.givenId && now.givenId && old.id === now.id);
+  pair((old, now) => JSON.stringify(old.json) === JSON.stringify(now.json));
+  pair((old, now) => old.component === now.component);
+  return {
+    pairs,
+    added: after.filter((now) => !pairs.has(now)),
+    removed: before.filter((old) => !taken.has(old)),
+  };
+}
+
+/** Whether the slots both documents place are served in another order (what is added or removed aside). */
+function reordered(pairs: ReadonlyMap<NamedSlot, NamedSlot>): boolean {
+  const served = [...pairs].sort(([, a], [, b]) => a.served - b.served).map(([now]) => now.served);
+  return served.some((place, index) => index > 0 && place < served[index - 1]!);
+}
+
+/** The document's slots per location (its value), in document order, each named and placed as served. */
+function slotsByLocation(document: PlacedDocument): Map<string, NamedSlot[]> {
+  const served = new Map<Slot, { id: string; place: number }>();
+  for (const infos of document.placed.values()) {
+    infos.forEach((info, place) => served.set(info.slot, { id: info.id, place }));
+  }
+  const byLocation = new Map<string, NamedSlot[]>();
+  for (const item of document.parsed.slots) {
+    const found = served.get(item.slot);
+    const list = byLocation.get(item.location.value) ?? [];
+    list.push({
+      remote: item.remote,
+      id: found?.id ?? item.slot.placement.id ?? item.slot.component,
+      givenId: item.slot.placement.id !== undefined,
+      component: item.slot.component,
+      served: found?.place ?? Number.MAX_SAFE_INTEGER,
+      json: slotJson(item.slot),
+    });
+    byLocation.set(item.location.value, list);
+  }
+  return byLocation;
+}
+
+/** Every slot's id at `location` in the order served (code's, the file's and the document's): an order's before or after. */
+function idsServedAt(document: PlacedDocument, location: string): string[] {
+  for (const [at, infos] of document.placed) if (at.value === location) return infos.map((info) => info.id);
+  return [];
 }
 
 /** The form slots each remote places in each resource's form, as lists: any difference is one change. */
@@ -72,26 +178,11 @@ function formsByKey(parsed: ParsedPlacements): Map<string, JsonValue[]> {
   return keyed;
 }
 
-interface KeyedSlot {
-  at: { location: string; remote: string; id: string };
-  json: JsonValue;
-}
-
-function slotsByKey(parsed: ParsedPlacements): Map<string, KeyedSlot> {
-  const keyed = new Map<string, KeyedSlot>();
-  const locations = new Set(parsed.slots.map((item) => item.location));
-  for (const location of locations) {
-    const here = parsed.slots.filter((item) => item.location === location);
-    const ids = slotIds(here.map((item) => item.slot));
-    here.forEach((item, index) => {
-      const at = { location: location.value, remote: item.remote, id: ids[index]! };
-      keyed.set(JSON.stringify([at.location, at.remote, at.id]), { at, json: slotJson(item.slot) });
-    });
-  }
-  return keyed;
-}
-
 /** A slot as the document writes it (component, props, content, placement), for the diff's before and after. */
-function slotJson(slot: ParsedPlacements['slots'][number]['slot']): JsonValue {
-  return JSON.parse(JSON.stringify({ component: slot.component, props: slot.props, ...slot.placement })) as JsonValue;
+function slotJson(slot: DocumentSlot['slot']): JsonValue {
+  // A document's content is text (configured-slots.ts): nested Slots come from code only.
+  const content = typeof slot.content === 'string' ? { content: slot.content } : {};
+  return JSON.parse(
+    JSON.stringify({ component: slot.component, props: slot.props, ...content, ...slot.placement }),
+  ) as JsonValue;
 }

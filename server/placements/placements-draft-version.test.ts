@@ -1,9 +1,9 @@
 /**
- * The draft's version: a save that names the `updatedAt` of the draft it was made from is refused (409, naming who
- * saved since and when) when the draft was saved since, on this host or another, on SQLite and on PostgreSQL; a save
- * without it still wins as the last.
+ * The draft's version: a save (or a rollback, which replaces the draft) that names the `updatedAt` of the draft it
+ * was made from is refused (409, naming who saved since and when) when the draft was saved since, on this host or
+ * another, on SQLite and on PostgreSQL; a save without it still wins as the last.
  */
-import { type ErrorBody, type PlacementsDraftPayload, type PlacementsPayload } from '../../shared';
+import { type ErrorBody, type JsonValue, type PlacementsDraftPayload, type PlacementsPayload } from '../../shared';
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
 import { addPlacedRemotes, newsTickerAt } from '../../testing/server/placements-fixtures';
 import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
@@ -83,6 +83,29 @@ async function savesRefusedWhenStale(first: TestApp, second: TestApp): Promise<v
     .send({ document: newsTickerAt(70), expectedUpdatedAt: 'yesterday' })
     .expect(400);
   expect((bad.body as ErrorBody).error.message).toMatch(/"expectedUpdatedAt" must be/);
+
+  // A rollback replaces the draft: like a publish, one naming a draft saved since (on the other host) is refused,
+  // in the service and again in the store's write, and the draft saved since stays.
+  const seen = ((await onFirst.get('/api/placements').expect(200)).body as PlacementsPayload).draft.updatedAt;
+  await onSecond
+    .put('/api/placements/draft')
+    .send({ document: newsTickerAt(80) })
+    .expect(200);
+  const rolledOver = await onFirst.post('/api/placements/rollback').send({ revision: 1, expectedUpdatedAt: seen });
+  expect(rolledOver.status).toBe(409);
+  expect((rolledOver.body as ErrorBody).error).toMatchObject({ code: 'conflict', savedDraft: { updatedBy: 'admin' } });
+  const store = first.app.placementsStore;
+  const write = store.publish({
+    document: newsTickerAt(10) as JsonValue,
+    action: 'rollback',
+    restored: 1,
+    actor: 'admin',
+    checkedAgainst: await store.lastNumber(),
+    setDraft: true,
+    draftVersion: seen,
+  });
+  await expect(write).rejects.toThrow(/so nothing was rolled back/);
+  expect((await store.draft())?.document).toEqual(newsTickerAt(80));
 }
 
 function hostOptions(extra: TestAppOptions = {}): TestAppOptions {

@@ -25,7 +25,7 @@ export function previewPlacements(
   parsed: ParsedPlacements,
 ): PlacementPreview {
   const preview: PlacementPreview = {};
-  for (const [location, infos] of slots.withConfigured(withPlacements(file, parsed).slots).placed()) {
+  for (const [location, infos] of placedWith(slots, file, parsed)) {
     preview[location.value] = infos.map((info) => ({
       id: info.id,
       component: info.slot.component,
@@ -34,6 +34,19 @@ export function previewPlacements(
     }));
   }
   return preview;
+}
+
+/**
+ * Every location's slots with `parsed` published, in the order served, each with its id: code's, the file's and the
+ * document's, whatever their rules and whether their remote answers now. The editor's order names each slot by this
+ * id, and the diff does too (placements-diff.ts). Each document slot keeps its Slot, to be found by it.
+ */
+export function placedWith(
+  slots: SlotRegistry,
+  file: RemotesConfig,
+  parsed: ParsedPlacements,
+): ReadonlyMap<SlotLocation, readonly PlacedSlotInfo[]> {
+  return slots.withConfigured(withPlacements(file, parsed).slots).placed();
 }
 
 export interface ViewerPreviewParts {

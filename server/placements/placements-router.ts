@@ -7,7 +7,6 @@ import {
   type ErrorBody,
   type JsonValue,
   type PlacementAuditPayload,
-  type PlacementProblem,
   type PlacementPreviewChoices,
   type PlacementRevisionsPayload,
   type PlacementsDiffPayload,
@@ -23,6 +22,7 @@ import { jsonRoute } from '../http/json-route';
 import { requireJsonBody } from '../http/require-json-body';
 import type { TenantStore } from '../tenants/tenant-store';
 import { placementsOfFile } from './placements-document';
+import { placementProblemLine } from './placement-problem-line';
 import { PlacementsRefusedError, revisionNumber, type PlacementsService } from './placements-service';
 import { DraftMovedError, RevisionMovedError, type PlacementsStore } from './placements-store';
 import { previewViewer, readPreviewRequest } from './preview-request';
@@ -160,8 +160,11 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
     POST: [
       ...operatorJson,
       async (req, res) => {
-        const body = req.body as { revision?: unknown };
-        res.status(201).json(await service.rollback(body?.revision, actor(req)));
+        // As a publish: the draft the page shows, which a rollback replaces (409 when saved since; left out: any).
+        const body = req.body as { revision?: unknown; expectedUpdatedAt?: unknown } | null;
+        res
+          .status(201)
+          .json(await service.rollback(body?.revision, actor(req), expectedVersion(body?.expectedUpdatedAt)));
       },
     ],
   });
@@ -234,8 +237,9 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
     ],
   });
 
-  // A refused publish or rollback: 400 with each problem (404 for a revision that does not exist); a publish that
-  // lost a race with another, or a draft save one with another save: 409. Nothing changed in either case.
+  // A refused publish or rollback: 400 with each problem (404 for a revision that does not exist); a publish or
+  // rollback that lost a race with another, or a save, publish or rollback made from a draft saved since: 409.
+  // Nothing changed in either case.
   router.use(((error, _req, res, next) => {
     if (error instanceof DraftMovedError) {
       const body: ErrorBody = { error: { code: 'conflict', message: error.message, savedDraft: error.saved } };
@@ -253,7 +257,7 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
     const code = error.status === 404 ? 'not_found' : 'invalid_request';
     const body: ErrorBody = { error: { code, message: error.message } };
     if (error.problems.length > 0) {
-      body.error.problems = error.problems.map(problemLine);
+      body.error.problems = error.problems.map((problem) => placementProblemLine(problem, error.document));
       body.error.placementProblems = error.problems;
     }
     res.status(error.status).json(body);
@@ -273,26 +277,16 @@ function shallowEnough(value: unknown): JsonValue {
   return value as JsonValue;
 }
 
-/**
- * A refusal's problem as one line that says where it is (the editor, which shows each problem with its slot, may
- * not show that slot: a draft saved in another tab): `team_billing, dashboard-before-cards #1, InvoiceNote:
- * props.title is required (string)`.
- */
-function problemLine(problem: PlacementProblem): string {
-  const at =
-    problem.location === null ? null : `${problem.location}${problem.index === null ? '' : ` #${problem.index + 1}`}`;
-  const place = [problem.remote, at, problem.component].filter((part) => part !== null).join(', ');
-  const what = `${problem.path === null ? '' : `${problem.path} `}${problem.message}`;
-  return place === '' ? what : `${place}: ${what}`;
-}
-
 /** Refuses (400, nothing saved) a document no editor could open again (placementsFrameProblem). */
 function assertFrame(document: unknown): void {
   const problem = placementsFrameProblem(document);
   if (problem !== null) throw HttpError.invalidRequest(`Not saved: ${problem}`);
 }
 
-/** A draft save's `expectedUpdatedAt`: left out (the last save wins), null (no draft saved yet), or an ISO time. */
+/**
+ * The `expectedUpdatedAt` of a draft save, publish or rollback: left out (the draft is taken as it is), null (no
+ * draft saved yet), or an ISO time.
+ */
 function expectedVersion(value: unknown): string | null | undefined {
   if (value === undefined || value === null) return value;
   if (typeof value === 'string' && !Number.isNaN(Date.parse(value))) return value;

@@ -18,17 +18,21 @@ import type { Viewer } from '../slots/visibility-rule';
 import { checkPlacements } from './placements-check';
 import { diffPlacements } from './placements-diff';
 import { EMPTY_DOCUMENT, parsePlacements, withPlacements, type ParsedPlacements } from './placements-document';
-import { previewForViewer, previewPlacements } from './placements-preview';
+import { placedWith, previewForViewer, previewPlacements } from './placements-preview';
 import { DraftMovedError, type PlacementsStore } from './placements-store';
 import type { KnownRuleNames } from './rule-names-check';
 import { OneReadAtATime } from '../storage/one-read-at-a-time';
 
-/** A publish or rollback refused: nothing changed; `problems` says why, slot by slot (empty for a missing revision). */
+/**
+ * A publish or rollback refused: nothing changed; `problems` says why, slot by slot (empty for a missing revision),
+ * in `document` (the draft's, or the revision's), whose listing on the editor's page names each slot.
+ */
 export class PlacementsRefusedError extends Error {
   constructor(
     message: string,
     readonly problems: PlacementProblem[] = [],
     readonly status: 400 | 404 = 400,
+    readonly document: JsonValue | null = null,
   ) {
     super(message);
     this.name = 'PlacementsRefusedError';
@@ -205,13 +209,14 @@ export class PlacementsService {
     };
   }
 
-  /** The draft against the newest revision. */
-  async diff(): Promise<{ revision: number; changes: PlacementChange[] }> {
+  /** The draft against the newest revision, each slot named as the editor's order names it (with this host's file). */
+  async diff(): Promise<{ revision: number; changes: PlacementChange[] | null }> {
     const [draft, latest] = await Promise.all([this.draft(), this.parts.store.latest()]);
-    const changes = diffPlacements(
-      parsePlacements(latest?.document ?? EMPTY_DOCUMENT),
-      parsePlacements(draft.document),
-    );
+    const placed = (document: JsonValue) => {
+      const parsed = parsePlacements(document);
+      return { parsed, placed: placedWith(this.parts.subjects.slots, this.file, parsed) };
+    };
+    const changes = diffPlacements(placed(latest?.document ?? EMPTY_DOCUMENT), placed(draft.document));
     return { revision: latest?.number ?? 0, changes };
   }
 
@@ -225,8 +230,11 @@ export class PlacementsService {
     return this.publishDocument(draft.document, actor, last, 'publish', null, draft.updatedAt);
   }
 
-  /** Publishes revision `number`'s document again as the next revision (and makes it the draft). */
-  async rollback(number: unknown, actor: string): Promise<PlacementRevision> {
+  /**
+   * Publishes revision `number`'s document again as the next revision, and makes it the draft: refused, as a publish
+   * is, when `expectedUpdatedAt` is given and the draft was saved since, since its changes would go unseen.
+   */
+  async rollback(number: unknown, actor: string, expectedUpdatedAt?: string | null): Promise<PlacementRevision> {
     // The body's revision is a JSON number; a path's (GET /revisions/:number) is text, read by revisionNumber.
     const wanted = typeof number === 'number' ? revisionNumber(number) : null;
     if (wanted === null) {
@@ -234,9 +242,17 @@ export class PlacementsService {
         `"revision" must be the number of a published revision (a whole number from 1), got ${JSON.stringify(number) ?? 'nothing'}.`,
       );
     }
-    const old = await this.parts.store.revision(wanted);
+    const [old, draft, last] = await Promise.all([
+      this.parts.store.revision(wanted),
+      this.draft(),
+      this.parts.store.lastNumber(),
+    ]);
     if (!old) throw new PlacementsRefusedError(`There is no placements revision ${wanted}.`, [], 404);
-    return this.publishDocument(old.document, actor, await this.parts.store.lastNumber(), 'rollback', old.number);
+    // Refused before its check when the caller saw another draft; the store checks again in the write.
+    if (expectedUpdatedAt !== undefined && !sameDraftVersion(draft.updatedAt, expectedUpdatedAt)) {
+      throw new DraftMovedError(draft, 'rollback');
+    }
+    return this.publishDocument(old.document, actor, last, 'rollback', old.number, expectedUpdatedAt);
   }
 
   private async publishDocument(
@@ -250,7 +266,12 @@ export class PlacementsService {
     const blocking = (await this.problemsOf(document)).filter((problem) => problem.blocking);
     if (blocking.length > 0) {
       const what = action === 'publish' ? 'The draft' : `Revision ${restored}`;
-      throw new PlacementsRefusedError(`${what} has ${blocking.length} problem(s); nothing was published.`, blocking);
+      throw new PlacementsRefusedError(
+        `${what} has ${blocking.length} problem(s); nothing was published.`,
+        blocking,
+        400,
+        document,
+      );
     }
     const revision = await this.parts.store.publish({
       document,

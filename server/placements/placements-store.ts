@@ -20,20 +20,27 @@ export class RevisionMovedError extends Error {
   }
 }
 
+/** What a caller was doing when the draft moved under it. */
+export type DraftChange = 'save' | 'publish' | 'rollback';
+
 /**
- * A draft save or publish that lost a race: the draft was saved (by a save, an import or a rollback) since the caller
- * read it. Nothing was saved, or published.
+ * A draft save, publish or rollback that lost a race: the draft was saved (by a save, an import or a rollback) since
+ * the caller read it. Nothing was saved, or published.
  */
 export class DraftMovedError extends Error {
   constructor(
     readonly saved: Pick<PlacementsDraft, 'updatedBy' | 'updatedAt'>,
-    during: 'save' | 'publish' = 'save',
+    during: DraftChange = 'save',
   ) {
     const since = `The draft was saved by ${saved.updatedBy ?? 'someone'} at ${saved.updatedAt ?? 'an unknown time'} since you loaded it`;
     super(
-      during === 'save'
-        ? `${since}: reload it to see their changes (yours are not saved), then make yours again.`
-        : `${since}, so nothing was published: reload it to see what it holds, then publish again.`,
+      {
+        save: `${since}: reload it to see their changes (yours are not saved), then make yours again.`,
+        publish: `${since}, so nothing was published: reload it to see what it holds, then publish again.`,
+        rollback:
+          `${since}, so nothing was rolled back (its changes would have been replaced unseen): reload it to see ` +
+          'what it holds, then roll back again.',
+      }[during],
     );
     this.name = 'DraftMovedError';
   }
@@ -43,7 +50,7 @@ export class DraftMovedError extends Error {
 function assertDraftVersion(
   row: { updated_by: string | null; updated_at: number | string } | undefined,
   expectedUpdatedAt: string | null,
-  during: 'save' | 'publish',
+  during: DraftChange,
 ): void {
   const current = row ? Number(row.updated_at) : null;
   const expected = expectedUpdatedAt === null ? null : Date.parse(expectedUpdatedAt);
@@ -64,8 +71,9 @@ export interface NewRevision {
   /** Also make this the draft (a rollback: the operator goes on from what is in force). */
   setDraft: boolean;
   /**
-   * A publish of the draft: the `updatedAt` of the draft `document` was read from (null: none saved). A draft saved
-   * since refuses it (DraftMovedError), so what is published is exactly a draft someone looked at.
+   * The `updatedAt` of the draft the caller saw (null: none saved): for a publish, the draft `document` was read
+   * from, so what is published is exactly a draft someone looked at; for a rollback, the draft it replaces, so no
+   * saved change is lost unseen. A draft saved since refuses either (DraftMovedError).
    */
   draftVersion?: string | null;
 }
@@ -163,7 +171,7 @@ export class PlacementsStore {
       if (found !== next.checkedAgainst) throw new RevisionMovedError(next.checkedAgainst, found);
       if (next.draftVersion !== undefined) {
         const draft = await db.selectFrom('placement_draft').select(['updated_by', 'updated_at']).executeTakeFirst();
-        assertDraftVersion(draft, next.draftVersion, 'publish');
+        assertDraftVersion(draft, next.draftVersion, next.action);
       }
       const row = {
         number: found + 1,
