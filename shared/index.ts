@@ -98,6 +98,7 @@ export {
   checkVisibilityRule,
   describeRule,
   ruleNeedsUser,
+  type ShownVisibilityRule,
   type SlotPlacement,
   type VisibilityRule,
 } from './slot-placement';

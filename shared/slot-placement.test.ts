@@ -161,4 +161,11 @@ describe('describeRule', () => {
       }),
     ).toBe('((role operator or auditor and flag beta on) or not tenant acme)');
   });
+
+  it('counts the tenants a viewer may not read instead of naming them', () => {
+    expect(describeRule({ tenants: ['acme', 'globex'], otherTenants: 2 })).toBe(
+      'tenant acme or globex or 2 tenants hidden from you',
+    );
+    expect(describeRule({ $not: { tenants: [], otherTenants: 1 } })).toBe('not 1 tenant hidden from you');
+  });
 });

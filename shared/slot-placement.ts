@@ -263,13 +263,33 @@ export function ruleNeedsUser(rule: VisibilityRule): boolean {
   return ruleNeedsUser(rule.$not);
 }
 
+/**
+ * A rule as it is shown to someone who may not read every tenant's id (the inspector and the location catalogue, for
+ * every signed-in member of any tenant): a `tenants` clause lists the tenants they may read and counts the others
+ * (`otherTenants`), whose ids are not theirs to learn. Every VisibilityRule is one, shown whole.
+ */
+export type ShownVisibilityRule =
+  | { readonly roles: readonly string[] }
+  | { readonly permissions: readonly string[] }
+  | { readonly tenants: readonly string[]; readonly otherTenants?: number }
+  | { readonly flags: readonly string[] }
+  | { readonly $all: readonly ShownVisibilityRule[] }
+  | { readonly $any: readonly ShownVisibilityRule[] }
+  | { readonly $not: ShownVisibilityRule };
+
 /** A rule in words, for the inspector and the location catalogue: `role operator and not tenant acme`. */
-export function describeRule(rule: VisibilityRule): string {
-  const group = (parts: readonly VisibilityRule[], word: string) =>
+export function describeRule(rule: ShownVisibilityRule): string {
+  const group = (parts: readonly ShownVisibilityRule[], word: string) =>
     parts.length === 1 ? describeRule(parts[0]!) : `(${parts.map(describeRule).join(` ${word} `)})`;
   if ('roles' in rule) return `role ${rule.roles.join(' or ')}`;
   if ('permissions' in rule) return `permission ${rule.permissions.join(' or ')}`;
-  if ('tenants' in rule) return `tenant ${rule.tenants.join(' or ')}`;
+  if ('tenants' in rule) {
+    const others = rule.otherTenants ?? 0;
+    const hidden = `${others} ${others === 1 ? 'tenant' : 'tenants'} hidden from you`;
+    const named = rule.tenants.length > 0 ? `tenant ${rule.tenants.join(' or ')}` : null;
+    if (others === 0) return named ?? 'no tenant';
+    return named === null ? hidden : `${named} or ${hidden}`;
+  }
   if ('flags' in rule) return `flag ${rule.flags.join(' or ')} on`;
   if ('$all' in rule) return group(rule.$all, 'and');
   if ('$any' in rule) return group(rule.$any, 'or');

@@ -5,7 +5,7 @@
  */
 import type { JsonObject, JsonValue } from './json';
 import type { SlotLocationValue } from './slot-location';
-import type { VisibilityRule } from './slot-placement';
+import type { ShownVisibilityRule } from './slot-placement';
 
 // ---------------------------------------------------------------------------------------------- slots
 
@@ -196,8 +196,8 @@ export interface InspectedSlot {
   problems: string[];
   /** Its id at its location (given, or derived from the component name): what `before`/`after` name. */
   id?: string;
-  /** Its `visibleWhen` rule, when it has one. */
-  visibleWhen?: VisibilityRule;
+  /** Its `visibleWhen` rule, when it has one, as the user asking may read it (ShownVisibilityRule). */
+  visibleWhen?: ShownVisibilityRule;
   /** Why the signed-in user asking does not get this slot: its rule fails for them (its props are then not shown). */
   hiddenByRule?: string;
 }
@@ -263,7 +263,8 @@ export interface CatalogueSlot {
   priority: number;
   before?: string;
   after?: string;
-  visibleWhen?: VisibilityRule;
+  /** As the user asking may read it: other tenants' ids counted, not named (ShownVisibilityRule). */
+  visibleWhen?: ShownVisibilityRule;
   /** Whether the signed-in user asking passes its rule (true without a rule). */
   visibleToYou: boolean;
 }

@@ -51,7 +51,7 @@ export function requirePermission(
  * account's own role, with their grants (staff-access.ts). Without this, an operator of one tenant only could change
  * what every other tenant is served (releases, placements) by switching to the tenant where they are one.
  */
-async function tenantWithout(
+export async function tenantWithout(
   permission: StaffPermission,
   user: StaffUser,
   tenants: TenantStore,

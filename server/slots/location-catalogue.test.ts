@@ -195,14 +195,60 @@ describe('the inspector and visibleWhen', () => {
       ((await agent.get('/api/slots/inspect').expect(200)).body as { locations: Record<string, InspectedSlot[]> })
         .locations['dashboard-after-cards']?.[0];
     const hidden = await inspect(await staff(app, 'ada', 'acme'));
+    // ada belongs to acme only: globex's id is not hers to learn, so the rule counts it instead of naming it.
     expect(hidden).toMatchObject({
       id: 'InvoiceNote',
       props: null,
-      visibleWhen: { $all: [{ roles: [OPERATOR_ROLE] }, { $not: { tenants: ['globex'] } }] },
-      hiddenByRule: 'hidden from you by its rule: shown only for (role operator and not tenant globex)',
+      visibleWhen: { $all: [{ roles: [OPERATOR_ROLE] }, { $not: { tenants: [], otherTenants: 1 } }] },
+      hiddenByRule: 'hidden from you by its rule: shown only for (role operator and not 1 tenant hidden from you)',
     });
     const shown = await inspect(await staff(app, 'grace', 'acme', true));
     expect(shown?.props).toEqual({ secret: 'for-operators' });
     expect(shown?.hiddenByRule).toBeUndefined();
+    // An operator in every tenant writes these rules (the placements editor shows them whole): the rule as it is.
+    expect(shown?.visibleWhen).toEqual({ $all: [{ roles: [OPERATOR_ROLE] }, { $not: { tenants: ['globex'] } }] });
+  });
+});
+
+describe("other tenants' ids in rules", () => {
+  const rule = { $any: [{ tenants: ['acme', 'globex', 'initech'] }, { flags: ['beta'] }] };
+
+  async function startWithTenants() {
+    const started = await start((app) =>
+      app.registerSlots({ 'dashboard-after-cards': [Slot.make('InvoiceNote').placed({ visibleWhen: rule })] }),
+    );
+    for (const id of ['globex', 'initech']) await started.app.tenants.save({ id, name: id.toUpperCase() });
+    return started.app;
+  }
+  const catalogued = async (agent: Awaited<ReturnType<typeof staff>>) =>
+    ((await agent.get('/api/locations').expect(200)).body as LocationsPayload).locations.find(
+      (location) => location.location === 'dashboard-after-cards',
+    )?.slots[0];
+
+  it('reach staff neither in the location catalogue nor in the inspector, counted instead of named', async () => {
+    const app = await startWithTenants();
+    const ada = await staff(app, 'ada', 'acme');
+    const shown = { $any: [{ tenants: ['acme'], otherTenants: 2 }, { flags: ['beta'] }] };
+    const slot = await catalogued(ada);
+    expect(slot).toMatchObject({ visibleWhen: shown, visibleToYou: true });
+    const inspected = (await ada.get('/api/slots/inspect').expect(200)).text;
+    expect(inspected).not.toMatch(/globex|initech/);
+    expect(JSON.stringify(slot)).not.toMatch(/globex|initech/);
+  });
+
+  it('are named for the tenants the user belongs to, and whole for an operator of every tenant', async () => {
+    const app = await startWithTenants();
+    await addUser(app, 'bob', PASSWORD, ['acme', 'globex']);
+    const bob = await signedInAgent(app, 'bob', PASSWORD);
+    expect((await catalogued(bob))?.visibleWhen).toEqual({
+      $any: [{ tenants: ['acme', 'globex'], otherTenants: 1 }, { flags: ['beta'] }],
+    });
+    // An operator of acme only (a viewer's account elsewhere) does not edit placements everywhere: counted too.
+    await addUser(app, 'olga', PASSWORD, ['acme', 'globex']);
+    await app.tenants.setMembershipRole((await app.users.findByUsername('olga'))!.id, 'acme', OPERATOR_ROLE);
+    const olga = await signedInAgent(app, 'olga', PASSWORD);
+    expect((await catalogued(olga))?.visibleWhen).toMatchObject({ $any: [{ otherTenants: 1 }, { flags: ['beta'] }] });
+    const grace = await staff(app, 'grace', 'acme', true);
+    expect((await catalogued(grace))?.visibleWhen).toEqual(rule);
   });
 });

@@ -15,6 +15,7 @@ import type { FeatureFlagStore } from '../flags/feature-flag-store';
 import { requestViewer } from './request-viewer';
 import type { LocationAllowLists } from './location-allow-lists';
 import type { PlacedSlotInfo, SlotRegistry } from './slot-registry';
+import { ruleShowerFor, type ShowRule } from './shown-rule';
 import { ruleHolds, type Viewer } from './visibility-rule';
 
 export interface LocationCatalogueSources {
@@ -27,9 +28,14 @@ export interface LocationCatalogueSources {
 /**
  * Every location (in table order) with its visibility, its context props, the remotes allowed to fill it, and the
  * slots that fill it now in resolved order, each with its placement and rule: the map of the admin interface that
- * staff read before placing a component. Props are never listed (the inspector shows those the user may see).
+ * staff read before placing a component. Props are never listed (the inspector shows those the user may see), nor
+ * the ids of tenants the user may not read in a rule (`showRule`: shown-rule.ts).
  */
-export function locationCatalogue(sources: LocationCatalogueSources, viewer: Viewer): LocationsPayload {
+export function locationCatalogue(
+  sources: LocationCatalogueSources,
+  viewer: Viewer,
+  showRule: ShowRule,
+): LocationsPayload {
   const providers = new Map<string, string>();
   for (const remote of sources.remoteRegistry.contractRemotes().known) {
     for (const component of remote.components) providers.set(component, remote.name);
@@ -41,13 +47,18 @@ export function locationCatalogue(sources: LocationCatalogueSources, viewer: Vie
       visibility: location.isPublic() ? 'public' : 'protected',
       contextProps: [...location.contextProps],
       allowedRemotes: sources.allowLists.allowed(location)?.slice() ?? null,
-      slots: (placed.get(location) ?? []).map((info) => catalogueSlot(info, providers, viewer)),
+      slots: (placed.get(location) ?? []).map((info) => catalogueSlot(info, providers, viewer, showRule)),
     }),
   );
   return { locations };
 }
 
-function catalogueSlot(info: PlacedSlotInfo, providers: ReadonlyMap<string, string>, viewer: Viewer): CatalogueSlot {
+function catalogueSlot(
+  info: PlacedSlotInfo,
+  providers: ReadonlyMap<string, string>,
+  viewer: Viewer,
+  showRule: ShowRule,
+): CatalogueSlot {
   const { slot } = info;
   const { before, after, visibleWhen } = slot.placement;
   return {
@@ -58,7 +69,7 @@ function catalogueSlot(info: PlacedSlotInfo, providers: ReadonlyMap<string, stri
     priority: slot.placement.priority ?? DEFAULT_SLOT_PRIORITY,
     ...(before === undefined ? {} : { before }),
     ...(after === undefined ? {} : { after }),
-    ...(visibleWhen === undefined ? {} : { visibleWhen }),
+    ...(visibleWhen === undefined ? {} : { visibleWhen: showRule(visibleWhen) }),
     visibleToYou: visibleWhen === undefined || ruleHolds(visibleWhen, viewer),
   };
 }
@@ -77,7 +88,8 @@ export function addLocationCatalogueRoute(
       requireSession,
       async (req, res) => {
         const context = await currentTenant(req, tenants);
-        res.json(locationCatalogue(sources, await requestViewer(context, sources.flags)));
+        const showRule = await ruleShowerFor(req, context, tenants);
+        res.json(locationCatalogue(sources, await requestViewer(context, sources.flags), showRule));
       },
     ],
   });

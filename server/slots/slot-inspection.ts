@@ -24,6 +24,7 @@ import { formSlots } from './code-slots';
 import { allowListProblems, type LocationAllowLists } from './location-allow-lists';
 import { placedSlots, type PlacedSlot, type SlotProblem } from './slot-contract';
 import type { SlotRegistry } from './slot-registry';
+import { ruleShowerFor, type ShowRule } from './shown-rule';
 import { ruleHolds, type Viewer } from './visibility-rule';
 
 /**
@@ -36,7 +37,8 @@ import { ruleHolds, type Viewer } from './visibility-rule';
  *
  * It never tells a user more than their own pages carry (the inspector is for every signed-in user, of any tenant):
  * props only of the slots their `/meta` sends (a slot whose `visibleWhen` rule fails for them is listed with its
- * rule, `hiddenByRule` saying why, and `props: null`) and of the form
+ * rule, `hiddenByRule` saying why, and `props: null`; the ids of tenants the user may not read are
+ * counted in its rule, not named: shown-rule.ts) and of the form
  * slots (`GET /api/resources/:name` sends them); a slot left out (a configured slot that cannot render) is listed
  * with `props: null` and its problems without the offending values, which the server's log has. Remotes: see
  * inspectRemotes.
@@ -47,6 +49,7 @@ export function inspectSlots(
   remoteRegistry: RemoteRegistry,
   viewer: Viewer,
   allowLists: LocationAllowLists,
+  showRule: ShowRule,
 ): SlotInspectionPayload {
   const remotes = inspectRemotes(remoteRegistry);
   const unpublished = unpublishedUrls(remoteRegistry);
@@ -78,7 +81,7 @@ export function inspectSlots(
     ];
     const rule = top.slot.placement.visibleWhen;
     return {
-      ...placementOf(top.slot, ids.get(top.slot), rule !== undefined && !holds(top.slot)),
+      ...placementOf(top.slot, ids.get(top.slot), rule !== undefined && !holds(top.slot), showRule),
       component: top.slot.component,
       props: shown ? top.slot.toEntry().props : null,
       remote:
@@ -142,8 +145,10 @@ function placementOf(
   slot: Slot,
   id: string | undefined,
   hidden: boolean,
+  showRule: ShowRule,
 ): Pick<InspectedSlot, 'id' | 'visibleWhen' | 'hiddenByRule'> {
-  const rule = slot.placement.visibleWhen;
+  const placed = slot.placement.visibleWhen;
+  const rule = placed === undefined ? undefined : showRule(placed);
   return {
     ...(id === undefined ? {} : { id }),
     ...(rule === undefined ? {} : { visibleWhen: rule }),
@@ -186,8 +191,10 @@ export function addSlotInspectionRoute(
       requireSession,
       async (req, res) => {
         // The same tenant check as /meta's: the rules are evaluated for the tenant the user works in now.
-        const viewer = await requestViewer(await currentTenant(req, tenants), flags);
-        res.json(inspectSlots(registry, resources, remoteRegistry, viewer, allowLists));
+        const context = await currentTenant(req, tenants);
+        const viewer = await requestViewer(context, flags);
+        const showRule = await ruleShowerFor(req, context, tenants);
+        res.json(inspectSlots(registry, resources, remoteRegistry, viewer, allowLists, showRule));
       },
     ],
   });
