@@ -128,25 +128,28 @@ describe('SlotSource: the requests started with the page', () => {
   });
 
   it.each(['/', '/login'])(
-    'asks nothing while GET /me fails (an outage) on %s, then the server afresh once it answers',
+    'loads only the public slots while GET /me fails (an outage) on %s, then GET /meta once it answers',
     async (pathname) => {
       jest.spyOn(console, 'warn').mockImplementation(() => undefined);
       try {
         const unavailable = { status: 503, body: { error: { code: 'unavailable', message: 'Down.' } } };
         const fake = createFakeApi({
           'GET /me': unavailable,
-          'GET /slots': unavailable,
+          'GET /slots': { body: SLOTS },
           'GET /meta': { body: metaWith('after the outage') },
         });
         const source = new SlotSource({ client: fake.client, pathname });
         await settle();
         await settle();
         expect(source.session.snapshot().status).toBe('unavailable');
-        expect(source.snapshot().status).toBe('loading');
+        // GET /slots reads no database: a store's outage leaves the public slots (a maintenance notice) on screen.
+        expect(source.snapshot()).toMatchObject({ status: 'ready', source: 'slots', meta: null });
+        expect(source.snapshot().slots['login-before-form']?.[0]?.component).toBe('LoginNotice');
+        // The sign-in page's early GET /slots answers it: one request either way.
         const before = requested(fake);
-        expect(before).toEqual(pathname === '/login' ? ['GET /me', 'GET /slots'] : ['GET /me']);
+        expect(before).toEqual(['GET /me', 'GET /slots']);
 
-        // Neither the early GET /meta (never made) nor the early GET /slots (failed) answers the load after it.
+        // The early GET /meta was never made: the load once GET /me answers asks the server.
         fake.routes.set('GET /me', { body: ME });
         await source.session.refresh();
         await settle();
@@ -158,6 +161,33 @@ describe('SlotSource: the requests started with the page', () => {
       }
     },
   );
+
+  it('gives out the failure of GET /slots too when the whole server is down, and loads again once it is back', async () => {
+    jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const unavailable = { status: 503, body: { error: { code: 'unavailable', message: 'Down.' } } };
+      const fake = createFakeApi({ 'GET /me': unavailable, 'GET /slots': unavailable });
+      const source = new SlotSource({ client: fake.client, pathname: '/login' });
+      await settle();
+      await settle();
+      expect(source.snapshot()).toMatchObject({ status: 'error', source: 'slots' });
+      // Each new try of GET /me asks for the public slots again: they come back as soon as the server does.
+      await source.session.refresh();
+      await settle();
+      expect(fake.count('GET', '/slots')).toBe(2);
+
+      fake.routes.set('GET /me', UNAUTHENTICATED);
+      fake.routes.set('GET /slots', { body: SLOTS });
+      await source.session.refresh();
+      await settle();
+      expect(source.session.snapshot().status).toBe('anonymous');
+      expect(source.snapshot()).toMatchObject({ status: 'ready', source: 'slots' });
+      expect(fake.count('GET', '/slots')).toBe(3);
+    } finally {
+      jest.restoreAllMocks();
+    }
+  });
 });
 
 describe('SlotSource: following the session', () => {

@@ -79,8 +79,8 @@ function handled<T>(promise: Promise<T>): Promise<T> {
  * requests started with the page (GET /me with GET /slots on the sign-in page, GET /meta after GET /me elsewhere),
  * then GET /meta or GET /slots again whenever the session changes. It follows the {@link SessionStore}: a new
  * identity gives out "loading" at once (nothing of another identity is ever shown); a new tenant or revision keeps
- * the current data until the new data arrives; while who is signed in is unknown (GET /me still on its way, or failed:
- * `unavailable`) nothing is asked. A 401 on GET /meta expires the session.
+ * the current data until the new data arrives; while who is signed in is unknown nothing is asked, and while GET /me
+ * fails (`unavailable`) the public slots are loaded (GET /slots). A 401 on GET /meta expires the session.
  */
 export class SlotSource extends ExternalStore<SlotData> {
   readonly session: SessionStore;
@@ -130,10 +130,10 @@ export class SlotSource extends ExternalStore<SlotData> {
       this.earlyMeta = onSignInPage ? null : handled(me.then(() => client.get<MetaPayload>('/meta')));
     }
     this.pending = { meta: this.earlyMeta, slots: this.earlySlots };
-    // GET /me failed other than with a 401 (an outage): the early GET /meta was never made, and the early GET /slots
-    // most likely failed with it. The load once the session is known again asks the server afresh.
+    // GET /me failed other than with a 401 (an outage): the early GET /meta was never made. The early GET /slots
+    // answers the public slots shown through the outage (it reads no database, so it may well have answered).
     me.catch((error: unknown) => {
-      if (!(error instanceof ApiError && error.status === 401)) this.pending = { meta: null, slots: null };
+      if (!(error instanceof ApiError && error.status === 401)) this.pending.meta = null;
     });
     this.session = new SessionStore(client, me);
     this.session.subscribe(() => this.sync());
@@ -165,11 +165,13 @@ export class SlotSource extends ExternalStore<SlotData> {
   /** Starts the load the session calls for, unless it is the one in flight; then gives out what is current. */
   private sync(): void {
     const session = this.session.snapshot();
-    // Nothing is loaded while who is signed in is unknown: still loading, or GET /me failed (unavailable).
-    const known = session.status === 'authenticated' || session.status === 'anonymous';
-    const ready = known && this.remotesPending === null;
+    // Nothing is loaded while who is signed in is unknown (GET /me on its way). When GET /me failed (`unavailable`:
+    // an outage of the session store, say) the public slots are: they are the same for everyone, and GET /slots
+    // reads no database, so a maintenance notice in the header banner still shows through the outage.
+    const ready = session.status !== 'loading' && this.remotesPending === null;
     const source: SlotDataRequest = session.status === 'authenticated' ? 'meta' : 'slots';
-    const identityKey = `${source}|${session.identity}`;
+    // Public slots are nobody's in particular: kept from signed out to unavailable and back while asked again.
+    const identityKey = source === 'slots' ? source : `${source}|${session.identity}`;
     const key = `${identityKey}|${session.scope}#${session.revision}|${this.revision}`;
     if (!ready) {
       this.inFlight?.controller.abort();

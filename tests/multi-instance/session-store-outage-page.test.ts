@@ -1,12 +1,13 @@
 /**
  * Staff whose session store stops answering (Redis frozen) are not shown as signed out: a page loaded during the
  * outage says the service is unavailable and tries again by itself, never the sign-in form (signing in would only
- * fail too, and the session lives on); once Redis answers again the same page goes on, signed in, without a sign-in.
+ * fail too, and the session lives on), with the public slots still shown; once Redis answers again the same page goes on, signed in, without a sign-in.
  */
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../../testing/system/chromium';
 import { startAppServer, type AppServer } from '../../testing/system/app-server';
 import { signIn } from '../../testing/system/sign-in';
+import { waitForSlot } from '../../testing/system/slot-page';
 import { RedisServerProcess } from './support/redis-server-process';
 
 jest.setTimeout(120_000);
@@ -47,6 +48,8 @@ it('shows the outage with a retry while Redis is frozen, and the signed-in page 
     expect(new URL(page.url()).pathname).toBe('/resources/articles');
     expect(await page.locator('input[name="password"]').count()).toBe(0);
     expect(await signOut.count()).toBe(0);
+    // The public slots need no session (GET /slots reads no store): the maintenance notice stays on the page.
+    await waitForSlot(page, 'header-banner', 'MaintenanceNotice', { timeout: 10_000 });
 
     redis.resume();
     // Asked again by itself (after about 2 s, then 4 s...): the same page, signed in, without signing in again.
