@@ -5,6 +5,7 @@ import path from 'node:path';
 import { makeTempDir, type TempDir } from '../testing/temp-dir';
 import { slotComponentTypes } from '../build/slot-component-types';
 import { COMPONENT_NAME_PATTERN, REMOTE_NAME_PATTERN } from '../shared';
+import { DESCRIPTOR_MAX_BYTES } from '../server/remotes/http-descriptor-source';
 import { collectDescriptors, configuredDescriptorUrls } from './remotes-types';
 
 /** What a kit build of another team's remote writes beside its manifest. */
@@ -25,6 +26,12 @@ const BILLING_DESCRIPTOR = {
 let folder: TempDir;
 let origin: http.Server;
 let originUrl: string;
+/** Another server, standing for an internal address: a redirect points at it, and it must never be asked. */
+let elsewhere: http.Server;
+let elsewhereUrl: string;
+const elsewhereAsked: string[] = [];
+/** A descriptor over the size cap: its name is a secret that must not come back in a message. */
+const HUGE = JSON.stringify({ name: `secret-${'x'.repeat(DESCRIPTOR_MAX_BYTES)}`, components: [] });
 
 beforeAll(async () => {
   folder = makeTempDir('remotes-types-');
@@ -34,15 +41,38 @@ beforeAll(async () => {
       res.end(JSON.stringify(BILLING_DESCRIPTOR));
       return;
     }
+    if (req.url === '/moved/slots-remote.json') {
+      res.writeHead(302, { Location: `${elsewhereUrl}/billing/slots-remote.json` }).end();
+      return;
+    }
+    if (req.url === '/streamed/slots-remote.json') {
+      // No Content-Length: the cap is met while reading.
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      for (let at = 0; at < HUGE.length; at += 64 * 1024) res.write(HUGE.slice(at, at + 64 * 1024));
+      res.end();
+      return;
+    }
+    if (req.url === '/announced/slots-remote.json') {
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(HUGE);
+      return;
+    }
     res.statusCode = 404;
     res.end();
   });
   await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
   originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
+  elsewhere = http.createServer((req, res) => {
+    elsewhereAsked.push(req.url ?? '');
+    res.setHeader('Content-Type', 'application/json');
+    res.end(JSON.stringify({ ...BILLING_DESCRIPTOR, name: 'team_internal' }));
+  });
+  await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+  elsewhereUrl = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
 });
 
 afterAll(async () => {
   await new Promise((resolve) => origin.close(resolve));
+  await new Promise((resolve) => elsewhere.close(resolve));
   folder.remove();
 });
 
@@ -102,6 +132,28 @@ describe('npm run remotes:types -- --from-config', () => {
     const remotes = await collectDescriptors({ optional: [badName], warn: (message) => warnings.push(message) });
     expect(remotes.map((remote) => remote.name)).not.toContain(injectedName);
     expect(warnings).toEqual([expect.stringContaining(`Not typed: ${badName} (${badName}: "name" must match`)]);
+  });
+
+  it('reads a descriptor at the address given: a redirect is refused, never followed', async () => {
+    const moved = `${originUrl}/moved/slots-remote.json`;
+    const refusal =
+      `${moved} answered 302, a redirect to ${elsewhereUrl}: files are read at the address given, redirects are ` +
+      'not followed';
+    await expect(collectDescriptors({ required: [moved] })).rejects.toThrow(refusal);
+    const warnings: string[] = [];
+    const remotes = await collectDescriptors({ optional: [moved], warn: (message) => warnings.push(message) });
+    expect(warnings).toEqual([`Not typed: ${moved} (${refusal}).`]);
+    expect(remotes.map((remote) => remote.name)).not.toContain('team_internal');
+    expect(elsewhereAsked).toEqual([]);
+  });
+
+  it('reads at most DESCRIPTOR_MAX_BYTES of a descriptor, sent in chunks or announced, and quotes none of it', async () => {
+    for (const file of ['streamed', 'announced']) {
+      const url = `${originUrl}/${file}/slots-remote.json`;
+      const failure = collectDescriptors({ required: [url] });
+      await expect(failure).rejects.toThrow(`${url} is larger than ${DESCRIPTOR_MAX_BYTES} bytes`);
+      await expect(failure).rejects.not.toThrow(/secret/);
+    }
   });
 
   it('needs REMOTES_CONFIG', () => {

@@ -11,6 +11,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { slotComponentTypes } from '../build/slot-component-types';
+import { boundedText } from '../server/http/bounded-text';
+import { redirectRefusal } from '../server/http/redirect-refusal';
+import { DESCRIPTOR_MAX_BYTES } from '../server/remotes/http-descriptor-source';
 import { parseRemoteDescriptorFile } from '../server/remotes/remote-names';
 import { loadRemotesConfig } from '../server/remotes/remotes-config';
 import type { RemoteDescriptorFile } from '../shared';
@@ -31,13 +34,7 @@ const SLOT_MODULE = '../../../shared/slot';
  * names end up in a committed TypeScript file, and it may come from another team's origin.
  */
 async function readDescriptor(source: string): Promise<RemoteDescriptorFile> {
-  const text = /^https?:\/\//.test(source)
-    ? await (async () => {
-        const response = await fetch(source, { signal: AbortSignal.timeout(10_000) });
-        if (!response.ok) throw new Error(`${source} answered ${response.status}`);
-        return response.text();
-      })()
-    : readFileSync(path.resolve(source), 'utf8');
+  const text = /^https?:\/\//.test(source) ? await fetchDescriptor(source) : readFileSync(path.resolve(source), 'utf8');
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -45,6 +42,24 @@ async function readDescriptor(source: string): Promise<RemoteDescriptorFile> {
     throw new Error(`${source} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
   return parseRemoteDescriptorFile(raw, source);
+}
+
+/**
+ * The text of the descriptor at `url`, read as the server reads one (http-descriptor-source.ts): at the address given
+ * (a redirect, which could point the developer's machine at any address of its network, is refused, never followed)
+ * and at most DESCRIPTOR_MAX_BYTES of it (another team's origin must not fill this process's memory).
+ */
+async function fetchDescriptor(url: string): Promise<string> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(10_000), redirect: 'manual' });
+  const redirect = await redirectRefusal(url, response);
+  if (redirect !== null) throw new Error(redirect);
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new Error(`${url} answered ${response.status}`);
+  }
+  const text = await boundedText(response, DESCRIPTOR_MAX_BYTES);
+  if (text === null) throw new Error(`${url} is larger than ${DESCRIPTOR_MAX_BYTES} bytes`);
+  return text;
 }
 
 /**

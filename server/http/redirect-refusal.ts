@@ -3,9 +3,10 @@ import { shortened } from '../remotes/quoted-value';
 /**
  * Why an answer is refused for being a redirect (3xx), or null when it is none; the refused answer's body is
  * cancelled, never read. The files of a team's origin are read only at the address given, the one checked against
- * the entry rules (checkEntryUrl): following a redirect would let an allowed origin send the server's request
- * anywhere, its internal addresses included (server-side request forgery). So every such request is made with
- * `redirect: 'manual'` and its answer goes through here first.
+ * the entry rules (checkEntryUrl) and the origins allowed for the team (releases/release-origin-refusal.ts):
+ * following a redirect would let an allowed origin send the server's request anywhere, its internal addresses
+ * included (server-side request forgery). So every such request is made with `redirect: 'manual'` and its answer
+ * goes through here first (scripts/remotes-types.ts reads descriptors alike).
  */
 export async function redirectRefusal(url: string, response: Response): Promise<string | null> {
   // 'opaqueredirect' (status 0) is what the fetch standard gives for a manual redirect; Node's fetch gives the 3xx.

@@ -12,6 +12,7 @@ import request from 'supertest';
 import { REMOTE_DESCRIPTOR_FILE, type RemotesPayload } from '../../shared';
 import { fakeManifest } from '../../testing/fake-manifest';
 import { runServerCommand } from '../../testing/server/run-server-command';
+import { startHttpFixtureServer } from '../../testing/system/http-fixture-server';
 import { createTestApp, type TestApp } from '../../testing/server/test-app';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 
@@ -23,6 +24,8 @@ let components = ['InvoiceBanner'];
 let devEvents: string | undefined;
 /** Set: the origin answers 503 to everything (a deploy half done, a CDN's outage). */
 let unavailable = false;
+/** Set: the manifests name their entry script after this absolute publicPath. */
+let publicPath: string | undefined;
 let dir: TempDir;
 let configFile: string;
 let testApp: TestApp | null = null;
@@ -32,15 +35,18 @@ beforeEach(async () => {
   components = ['InvoiceBanner'];
   devEvents = undefined;
   unavailable = false;
+  publicPath = undefined;
   server = http.createServer((req, res) => {
     requests++;
     if (unavailable) res.writeHead(503).end();
     else if (req.url?.endsWith(REMOTE_DESCRIPTOR_FILE))
       res.writeHead(200).end(JSON.stringify({ name: 'team_billing', components, devEvents }));
     else if (req.url?.startsWith('/no-entry/') && req.url.endsWith('/remoteEntry.js')) res.writeHead(404).end();
-    else if (req.url?.endsWith('/mf-manifest.json'))
-      res.writeHead(200).end(JSON.stringify(fakeManifest('team_billing', components)));
-    else if (req.url?.endsWith('/remoteEntry.js')) res.writeHead(200).end('var team_billing = {};');
+    else if (req.url?.endsWith('/mf-manifest.json')) {
+      const manifest = fakeManifest('team_billing', components);
+      if (publicPath !== undefined) manifest.metaData.publicPath = publicPath;
+      res.writeHead(200).end(JSON.stringify(manifest));
+    } else if (req.url?.endsWith('/remoteEntry.js')) res.writeHead(200).end('var team_billing = {};');
     else res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -160,6 +166,32 @@ it('refuses an entry whose entry script does not load, as a publish does: the re
   const fixed = writeEntry('v2');
   await expect(app.reloadRemotesConfig()).resolves.toBe(true);
   expect(await servedEntry(testApp as TestApp)).toBe(fixed);
+});
+
+it('refuses an entry whose manifest names its entry script on another origin, without asking there', async () => {
+  const v1 = writeEntry('v1');
+  const logLines: string[] = [];
+  const { app } = await start(undefined, logLines);
+  const before = await app.releases.history('team_billing');
+  const elsewhere = await startHttpFixtureServer((_req, res) => res.writeHead(200).end('var team_billing = {};'));
+  try {
+    publicPath = `${elsewhere.url}/internal/`;
+    writeEntry('v2');
+    await expect(app.reloadRemotesConfig()).resolves.toBe(true);
+    expect(await servedEntry(testApp as TestApp)).toBe(v1);
+    expect(await app.releases.history('team_billing')).toEqual(before);
+    expect(elsewhere.requests).toEqual([]);
+    const refusal = logLines
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+      .find((line) => line.level === 50);
+    expect(refusal?.msg).toContain(
+      `REMOTES_CONFIG's entry of remote "team_billing" is not made a release: its mf-manifest.json names its remote ` +
+        `entry script at ${elsewhere.url}/internal/remoteEntry.js (after metaData.publicPath), on another origin ` +
+        `than the manifest: a page loads this release's scripts from ${originUrl} only`,
+    );
+  } finally {
+    await elsewhere.close();
+  }
 });
 
 it('asks a changed entry whose origin does not answer again, and makes it the release in force once it does', async () => {

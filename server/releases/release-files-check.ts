@@ -4,6 +4,7 @@ import { outgoingTraceHeaders } from '../observability/request-trace';
 import type { TraceContext } from '../observability/trace-context';
 import { DEFAULT_DESCRIPTOR_TIMEOUT_MS } from '../remotes/http-descriptor-source';
 import { manifestRemoteEntry, remoteEntryUrl } from '../remotes/manifest-remote-entry';
+import { quotedValue, shortened } from '../remotes/quoted-value';
 
 /**
  * The largest `mf-manifest.json` read (1 MiB): a build's manifest is a few KiB per exposed component, and the
@@ -19,8 +20,9 @@ export interface ReleaseFilesCheckOptions {
 /**
  * Whether the files a page loads first from a release answer: its `mf-manifest.json` (a federation manifest naming
  * a remote entry script) and that script. A release whose manifest or entry is missing would make every slot of its
- * remote fail once activated, so it is refused when published. CORS on the team's origin is not checked (the server
- * is no browser): a page that may not read the manifest fails as before.
+ * remote fail once activated, so it is refused when published. The script is asked only on the manifest's origin
+ * (the one a page may load it from): one the manifest names elsewhere is refused unasked. CORS on the team's origin
+ * is not checked (the server is no browser): a page that may not read the manifest fails as before.
  */
 export class ReleaseFilesCheck {
   private readonly timeoutMs: number;
@@ -46,8 +48,29 @@ export class ReleaseFilesCheck {
         '(metaData.remoteEntry with a file name)'
       );
     }
-    const entryUrl = remoteEntryUrl(entry, manifestUrl);
-    const script = await this.get(entryUrl, trace, false);
+    let entryUrl: URL;
+    try {
+      entryUrl = new URL(remoteEntryUrl(entry, manifestUrl));
+    } catch {
+      return (
+        'its mf-manifest.json names its remote entry script after a metaData.publicPath that makes no URL with it ' +
+        `(${quotedValue(entry.publicPath)})`
+      );
+    }
+    // Only where a page may load the script from: the origin of the release's entry, the one the page's
+    // Content-Security-Policy allows for the release (security/remote-origins.ts). A script anywhere else would be
+    // refused by every browser, and asking for it would let the manifest send the server's request anywhere, an
+    // internal address included, whose answer the refusal would then tell (server-side request forgery).
+    const allowed = new URL(manifestUrl).origin;
+    if (entryUrl.origin !== allowed) {
+      return (
+        `its mf-manifest.json names its remote entry script at ${shortened(entryUrl.href)} (after ` +
+        `metaData.publicPath), on another origin than the manifest: a page loads this release's scripts from ` +
+        `${allowed} only (the origin of the release's entry, the one its Content-Security-Policy allows), so the ` +
+        `script was not requested; serve it beside the manifest (publicPath "auto") or under ${allowed}`
+      );
+    }
+    const script = await this.get(entryUrl.href, trace, false);
     if (typeof script === 'string') {
       return `the remote entry script "${entry.file}" its mf-manifest.json names cannot be loaded: ${script}`;
     }

@@ -10,6 +10,7 @@ import type { ReleaseSnapshot } from './release-snapshot';
 import type { TenantStore } from '../tenants/tenant-store';
 import { ReleaseExistsError, type ReleaseStore, type RolloutChange } from './release-store';
 import { ReleaseFilesCheck } from './release-files-check';
+import { releaseOriginRefusal } from './release-origin-refusal';
 import type { TraceContext } from '../observability/trace-context';
 
 /** Who an automatic rollback is audited as. */
@@ -77,6 +78,9 @@ export class ReleaseService {
     }
     const refused = checkEntryUrl(url, this.parts.production);
     if (refused) throw new ReleaseRefusedError(refused);
+    // Before anything is asked: the entry names where the server's requests go (release-origin-refusal.ts).
+    const notAllowed = releaseOriginRefusal(this.parts.remoteRegistry.config, remote, url);
+    if (notAllowed) throw new ReleaseRefusedError(notAllowed);
     const descriptorUrl = descriptorUrlOf(url.href);
     if (descriptorUrl === null) throw new ReleaseRefusedError('"entry" must be the URL of an mf-manifest.json.');
     if (await this.parts.store.release(remote, version))

@@ -213,20 +213,34 @@ describe('publishing', () => {
     ]);
   });
 
-  it('looks for the entry script after an absolute publicPath, where the runtime loads it from', async () => {
+  it('looks for the entry script after an absolute publicPath on the entry’s origin, where the runtime loads it from', async () => {
+    origin.descriptors.set('assets', V1);
+    const manifest = fakeManifest('team_billing', ['InvoiceBanner'], { entryFile: 'remoteEntry.0123abcd.js' });
+    manifest.metaData.publicPath = `${origin.url}/assets/`;
+    origin.manifests.set('v1', manifest);
+    const token = await tokenFor('team_billing');
+    const refused = await publish(token, 'v1').expect(400);
+    expect(refused.body.error.message).toContain(`${origin.url}/assets/remoteEntry.0123abcd.js answered 404`);
+    // A manifest naming the file the folder has.
+    manifest.metaData.remoteEntry.name = 'remoteEntry.js';
+    await publish(token, 'v1').expect(201);
+    expect(origin.asked.at(-1)).toBe('/assets/remoteEntry.js');
+  });
+
+  it('refuses, unasked, an entry script after an absolute publicPath on another origin: no page could load it', async () => {
     const cdn = await startOrigin();
     try {
       cdn.descriptors.set('assets', V1);
-      const manifest = fakeManifest('team_billing', ['InvoiceBanner'], { entryFile: 'remoteEntry.0123abcd.js' });
+      const manifest = fakeManifest('team_billing', ['InvoiceBanner']);
       manifest.metaData.publicPath = `${cdn.url}/assets/`;
       origin.manifests.set('v1', manifest);
-      const token = await tokenFor('team_billing');
-      const refused = await publish(token, 'v1').expect(400);
-      expect(refused.body.error.message).toContain(`${cdn.url}/assets/remoteEntry.0123abcd.js answered 404`);
-      // A manifest naming the file the CDN has.
-      manifest.metaData.remoteEntry.name = 'remoteEntry.js';
-      await publish(token, 'v1').expect(201);
-      expect(cdn.asked.at(-1)).toBe('/assets/remoteEntry.js');
+      const refused = await publish(await tokenFor('team_billing'), 'v1').expect(400);
+      expect(refused.body.error.message).toContain(
+        `its mf-manifest.json names its remote entry script at ${cdn.url}/assets/remoteEntry.js (after ` +
+          `metaData.publicPath), on another origin than the manifest: a page loads this release's scripts from ` +
+          `${origin.url} only`,
+      );
+      expect(cdn.asked).toEqual([]);
     } finally {
       await cdn.close();
     }

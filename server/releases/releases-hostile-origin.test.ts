@@ -38,15 +38,22 @@ function redirect(status: number) {
   return (response: http.ServerResponse) => response.writeHead(status, { Location: `${elsewhere.url}/secret` }).end();
 }
 
-/** Publishes v1 with team_billing's token: the refusal's message (400). */
-async function refusal(): Promise<string> {
+/** Publishes v1 (at `entry`) with team_billing's token: the refusal's message (400). */
+async function refusal(entry = urlOf('mf-manifest.json')): Promise<string> {
   const { token } = await testApp.app.teamTokens.create('team_billing', null);
   const refused = await request(testApp.app.handler)
     .post('/api/remotes/team_billing/releases')
     .set('Authorization', `Bearer ${token}`)
-    .send({ version: '1.0.0', entry: urlOf('mf-manifest.json') })
+    .send({ version: '1.0.0', entry })
     .expect(400);
   return refused.body.error.message as string;
+}
+
+/** Declares team_billing anew (its entry `entry`, the origins of `releaseOrigins`) and reloads REMOTES_CONFIG. */
+async function declare(entry: string, releaseOrigins: string[]): Promise<void> {
+  const remotes = [{ name: 'team_billing', entry, releaseOrigins }];
+  fs.writeFileSync(path.join(declared.path, 'remotes.json'), JSON.stringify({ remotes }));
+  expect(await testApp.app.reloadRemotesConfig()).toBe(true);
 }
 
 beforeEach(async () => {
@@ -109,6 +116,77 @@ describe('a file answering with a redirect to another server', () => {
     expect(await refusal()).toBe(`${prefix()}${followed(status)}`);
     expect(elsewhere.requests).toEqual([]);
     expect(testApp.app.releaseSnapshot.releases()).toEqual([]);
+  });
+});
+
+describe('a manifest naming its entry script on another server (metaData.publicPath)', () => {
+  it('refuses the release without asking that server, naming the origin a page may load the release from', async () => {
+    const manifest = fakeManifest('team_billing', ['InvoiceBanner']);
+    manifest.metaData.publicPath = `${elsewhere.url}/admin/`;
+    answers.set('/v1/mf-manifest.json', json(manifest));
+    const message = await refusal();
+    expect(message).toBe(
+      `The release cannot be loaded: its mf-manifest.json names its remote entry script at ${elsewhere.url}/admin/` +
+        `remoteEntry.js (after metaData.publicPath), on another origin than the manifest: a page loads this ` +
+        `release's scripts from ${origin.url} only (the origin of the release's entry, the one its ` +
+        'Content-Security-Policy allows), so the script was not requested; serve it beside the manifest ' +
+        `(publicPath "auto") or under ${origin.url}.`,
+    );
+    // Neither asked nor answered: its status (here 200, with a secret) is nobody's to learn.
+    expect(elsewhere.requests).toEqual([]);
+    expect(testApp.app.releaseSnapshot.releases()).toEqual([]);
+  });
+});
+
+describe('an entry on an origin the operators have not allowed for the team ("releaseOrigins")', () => {
+  const notAllowed = (entry: string, origin: string, allowed: string) =>
+    `"entry" ${JSON.stringify(entry)} is on ${origin}, an origin the operators have not allowed for the releases ` +
+    `of remote "team_billing": they are published from ${allowed} only (the origin of its REMOTES_CONFIG entry ` +
+    'and its "releaseOrigins"), and nothing was asked there. Ask the operators to add the origin to the ' +
+    `remote's "releaseOrigins" in REMOTES_CONFIG.`;
+
+  it('is refused unasked, whatever spelling or name reaches another address, and the allowed origin publishes', async () => {
+    await declare('http://127.0.0.1:1/team_billing/mf-manifest.json', [origin.url]);
+    const allowed = `http://127.0.0.1:1, ${origin.url}`;
+    for (const [entry, entryOrigin] of [
+      // Another server of the same machine (an internal service), and the same one under other spellings.
+      [`${elsewhere.url}/v1/mf-manifest.json`, elsewhere.url],
+      [`http://2130706433:${elsewhere.port}/v1/mf-manifest.json`, elsewhere.url],
+      [`http://0x7f.1:${elsewhere.port}/v1/mf-manifest.json`, elsewhere.url],
+      [`http://[::ffff:127.0.0.1]:${elsewhere.port}/v1/mf-manifest.json`, `http://[::ffff:7f00:1]:${elsewhere.port}`],
+      // A DNS name for the allowed address: another origin, refused before any name is looked up.
+      [`http://localhost:${origin.port}/v1/mf-manifest.json`, `http://localhost:${origin.port}`],
+      [`http://127.0.0.1.nip.io:${origin.port}/v1/mf-manifest.json`, `http://127.0.0.1.nip.io:${origin.port}`],
+      // Link-local (a cloud's metadata service) and private addresses.
+      ['http://169.254.169.254/latest/meta-data/mf-manifest.json', 'http://169.254.169.254'],
+      ['http://10.0.0.5:8080/mf-manifest.json', 'http://10.0.0.5:8080'],
+      ['https://192.168.1.1/mf-manifest.json', 'https://192.168.1.1'],
+    ]) {
+      expect(await refusal(entry)).toBe(notAllowed(new URL(entry!).href, entryOrigin!, allowed));
+    }
+    expect(elsewhere.requests).toEqual([]);
+    expect(origin.requests).toEqual([]);
+    expect(testApp.app.releaseSnapshot.releases()).toEqual([]);
+
+    const { token } = await testApp.app.teamTokens.create('team_billing', null);
+    await request(testApp.app.handler)
+      .post('/api/remotes/team_billing/releases')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ version: '1.0.0', entry: urlOf('mf-manifest.json') })
+      .expect(201);
+  });
+
+  it('allows the origin of the remote’s REMOTES_CONFIG entry without listing it, and no other', async () => {
+    await declare(`${origin.url}/v0/mf-manifest.json`, []);
+    const entry = `${elsewhere.url}/v1/mf-manifest.json`;
+    expect(await refusal(entry)).toBe(notAllowed(entry, elsewhere.url, origin.url));
+    expect(elsewhere.requests).toEqual([]);
+    const { token } = await testApp.app.teamTokens.create('team_billing', null);
+    await request(testApp.app.handler)
+      .post('/api/remotes/team_billing/releases')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ version: '1.0.0', entry: urlOf('mf-manifest.json') })
+      .expect(201);
   });
 });
 

@@ -234,3 +234,83 @@ describe('loadRemotesConfig: entries a browser may be given (the CSP and GET /ap
     expect(load({ allowedOrigins: ['*'] }).allowedOrigins).toBe('*');
   });
 });
+
+describe('loadRemotesConfig: "releaseOrigins", the origins a remote’s team may publish releases from', () => {
+  const billing = (releaseOrigins: unknown, entry = 'https://billing.example.com/1.0.0/mf-manifest.json') => ({
+    remotes: [{ name: 'team_billing', entry, releaseOrigins }],
+  });
+
+  it('keeps the listed origins, each once (a trailing slash dropped), after the origin of the remote’s own entry', () => {
+    const config = load(
+      billing(['https://cdn.example.com', 'https://cdn.example.com/', 'https://billing.example.com']),
+      'production',
+    );
+    expect(config.releaseOrigins).toEqual(
+      new Map([['team_billing', ['https://billing.example.com', 'https://cdn.example.com']]]),
+    );
+  });
+
+  it('keeps an empty list (the entry’s origin alone), a remote on this server, and a disabled one', () => {
+    dist.addRemote(MARKETING);
+    const config = load({
+      remotes: [
+        { name: 'team_billing', entry: 'https://billing.example.com/mf-manifest.json', releaseOrigins: [] },
+        { name: 'team_marketing', releaseOrigins: ['https://marketing-cdn.example.com'] },
+        { name: 'team_old', enabled: false, releaseOrigins: ['https://old.example.com'] },
+        { name: 'team_free', entry: 'https://free.example.com/mf-manifest.json' },
+      ],
+    });
+    expect(config.releaseOrigins).toEqual(
+      new Map([
+        ['team_billing', ['https://billing.example.com']],
+        ['team_marketing', ['https://marketing-cdn.example.com']],
+        ['team_old', ['https://old.example.com']],
+      ]),
+    );
+  });
+
+  it.each([
+    [
+      'no list',
+      'https://cdn.example.com',
+      /"releaseOrigins" must be a list of origins like "https:\/\/cdn\.example\.com"/,
+    ],
+    ['a non-string', [42], /"releaseOrigins" must be a list of origins/],
+    [
+      'a path',
+      ['https://cdn.example.com/billing'],
+      /holds "https:\/\/cdn\.example\.com\/billing", which is not an origin/,
+    ],
+    ['no URL', ['cdn.example.com'], /holds "cdn\.example\.com", which is not an origin/],
+    ['a wildcard', ['https://*.example.com'], /holds "https:\/\/\*\.example\.com", a wildcard pattern/],
+    ['another scheme', ['ftp://cdn.example.com'], /holds "ftp:\/\/cdn\.example\.com", which is not an origin/],
+  ])('refuses %s, naming the file and the remote', (_case, releaseOrigins, message) => {
+    expect(() => load(billing(releaseOrigins))).toThrow(RemotesConfigError);
+    expect(() => load(billing(releaseOrigins))).toThrow(/remotes\[0\] \("team_billing"\)/);
+    expect(() => load(billing(releaseOrigins))).toThrow(message);
+  });
+
+  it('refuses credentials without writing them into the message', () => {
+    let message = '';
+    try {
+      load(billing(['https://deploy:s3cret@cdn.example.com']));
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/"releaseOrigins" holds an origin with credentials/);
+    expect(message).not.toMatch(/s3cret|deploy/);
+  });
+
+  it('refuses plain http off loopback in production, as for an entry, and keeps loopback and development', () => {
+    expect(() => load(billing(['http://cdn.example.com']), 'production')).toThrow(
+      /"releaseOrigins" holds "http:\/\/cdn\.example\.com", plain http on a host other than this machine/,
+    );
+    expect(load(billing(['http://cdn.example.com']), 'development').releaseOrigins?.get('team_billing')).toEqual([
+      'https://billing.example.com',
+      'http://cdn.example.com',
+    ]);
+    expect(load(billing(['http://127.0.0.1:4100']), 'production').releaseOrigins?.get('team_billing')).toContain(
+      'http://127.0.0.1:4100',
+    );
+  });
+});
