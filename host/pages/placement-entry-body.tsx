@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
 import type { JsonSchema, JsonValue, PlacementProblem } from '../../shared';
 
 const PlacementPropsForm = lazy(
@@ -8,8 +8,8 @@ const PlacementPropsForm = lazy(
 export interface PlacementEntryBodyProps {
   /** The entry's element id, the prefix of its form fields' ids. */
   id: string;
-  /** How the entry is named to the operator (the props form's summary, the remove button). */
-  name: string;
+  /** How the entry is named to the operator (the props form's summary, the remove button): unique on the page. */
+  name: ReactNode;
   schema: JsonSchema | null;
   props: JsonValue;
   problems: readonly PlacementProblem[];

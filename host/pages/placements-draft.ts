@@ -1,4 +1,4 @@
-import { isPlainObject, type JsonValue, type PlacementsDocument } from '../../shared';
+import { DEFAULT_SLOT_PRIORITY, isPlainObject, type JsonValue, type PlacementsDocument } from '../../shared';
 import type { DraftSlot, DraftSlotAt } from '../../shared/placements-listing';
 
 // How the editor lists a location's slots is the server's too (a refusal numbers its problems so): shared.
@@ -19,6 +19,32 @@ export function priorityFromText(text: string): number | undefined | null {
   if (trimmed === '') return undefined;
   const number = /^-?\d+$/.test(trimmed) ? Number(trimmed) : null;
   return number !== null && Number.isSafeInteger(number) ? number : null;
+}
+
+/**
+ * A slot's priority as its box shows it: the number (50 when none is given), else what the document writes, as JSON:
+ * `"7"` for a priority written as text, which must not read as 50 (what the list orders it by) without a word.
+ */
+export function priorityText(slot: DraftSlot): string {
+  const { priority } = slot;
+  if (priority === undefined) return String(DEFAULT_SLOT_PRIORITY);
+  return typeof priority === 'number' ? String(priority) : JSON.stringify(priority);
+}
+
+/**
+ * Why the server refuses the priority the document gives (checkPlacement in shared/slot-placement.ts: a safe
+ * integer), or null. The draft is saved with it (a problem of its slot, stopping a publish), as the server saves it.
+ */
+export function priorityProblem(slot: DraftSlot): string | null {
+  const { priority } = slot;
+  if (priority === undefined || (typeof priority === 'number' && Number.isSafeInteger(priority))) return null;
+  const number = typeof priority === 'string' ? priorityFromText(priority) : null;
+  return (
+    `The draft gives ${JSON.stringify(priority)}, ${typeof priority === 'string' ? 'text' : 'not a whole number'}, ` +
+    'where the server takes a whole number only: a publish is refused until it is one. ' +
+    (typeof number === 'number' ? `Type it as a number: ${number}` : 'Type one, such as 10') +
+    ' (empty: 50).'
+  );
 }
 
 /** The document with the slot at `at` changed by `change` (null removes it; an emptied list or entry goes too). */
@@ -44,6 +70,14 @@ export function changeSlot(
   return {
     ...document,
     remotes: remotes.filter((entry) => Object.keys(entry.slots ?? {}).length > 0 || entry.forms !== undefined),
+  };
+}
+
+/** A change of a slot that sets `key` to `value` (undefined: leaves the key out), keeping the others as written. */
+export function withKey(key: string, value: JsonValue | undefined): (slot: DraftSlot) => DraftSlot {
+  return (slot) => {
+    const { [key]: _old, ...rest } = slot;
+    return value === undefined ? rest : { ...rest, [key]: value };
   };
 }
 

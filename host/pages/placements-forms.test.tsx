@@ -71,6 +71,9 @@ async function formsSection(): Promise<HTMLElement> {
 
 const NAME = 'SlugPreview (team_records) in the Notes form';
 
+/** The card numbered `place` among the form slots: its name there, unique on the page. */
+const card = (place: number) => `${NAME} (Form slots #${place})`;
+
 describe('form slots on the placements page', () => {
   it('adds one, moves it, removes both, and saves the draft as edited', async () => {
     const fake = api({
@@ -80,8 +83,9 @@ describe('form slots on the placements page', () => {
     });
     renderAppAt(fake, PLACEMENTS_PAGE_PATH);
     const section = await formsSection();
-    await waitFor(() => expect(section.querySelector('h3')?.textContent).toBe(NAME));
-    const position = await within(section).findByLabelText(`Position of ${NAME}`);
+    // Numbered: two of one component in one form would read alike otherwise.
+    await waitFor(() => expect(section.querySelector('h3')?.textContent).toBe(card(1)));
+    const position = await within(section).findByLabelText(`Position of ${card(1)}`);
     await waitFor(() => expect(position).toHaveProperty('value', 'after:title'));
 
     // Only form components are offered; the position offers the end and each field.
@@ -101,17 +105,17 @@ describe('form slots on the placements page', () => {
     );
     fireEvent.change(where, { target: { value: 'before:slug' } });
     fireEvent.click(within(section).getByRole('button', { name: 'Add the form slot' }));
-    await waitFor(() => expect(within(section).getAllByLabelText(`Position of ${NAME}`)).toHaveLength(2));
+    await waitFor(() => expect(within(section).getAllByLabelText(/^Position of SlugPreview/)).toHaveLength(2));
 
     // The added one moved to the end; props without a schema are kept as written.
     expect(within(section).getAllByText('Its remote declares no props schema: its props are kept as they are.'));
-    const [, added] = within(section).getAllByLabelText(`Position of ${NAME}`);
+    const added = within(section).getByLabelText(`Position of ${card(2)}`);
     // Said, and the new entry has the focus (the Add button, disabled again, would have dropped it).
     expect(within(section).getByRole('status').textContent).toBe(
       'Added SlugPreview (team_records) to the Notes form: 2 form slots there in the draft.',
     );
     expect(document.activeElement).toBe(added);
-    fireEvent.change(added!, { target: { value: 'end' } });
+    fireEvent.change(added, { target: { value: 'end' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
     await screen.findByText('Draft saved: no problem.');
     let saved = fake.requests.filter((request) => request.method === 'PUT').at(-1)?.body as {
@@ -126,10 +130,10 @@ describe('form slots on the placements page', () => {
       },
     ]);
 
-    fireEvent.click(within(section).getAllByRole('button', { name: `Remove ${NAME}` })[0]!);
-    await waitFor(() => expect(within(section).getAllByLabelText(`Position of ${NAME}`)).toHaveLength(1));
-    expect(within(section).getByLabelText(`Position of ${NAME}`)).toHaveProperty('value', 'end');
-    fireEvent.click(within(section).getByRole('button', { name: `Remove ${NAME}` }));
+    fireEvent.click(within(section).getByRole('button', { name: `Remove ${card(1)}` }));
+    await waitFor(() => expect(within(section).getAllByLabelText(/^Position of SlugPreview/)).toHaveLength(1));
+    expect(within(section).getByLabelText(`Position of ${card(1)}`)).toHaveProperty('value', 'end');
+    fireEvent.click(within(section).getByRole('button', { name: `Remove ${card(1)}` }));
     await within(section).findByText('The draft places nothing in a form.');
     fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
     await waitFor(() => expect(fake.requests.filter((request) => request.method === 'PUT')).toHaveLength(2));

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { cardDetails } from './placement-card-name';
 import { PlacementEntryBody } from './placement-entry-body';
 import type {
   JsonSchema,
@@ -10,7 +11,7 @@ import type {
 } from '../../shared';
 import { useApi } from '../app/use-api';
 import { countOf } from './count-in-words';
-import type { DraftSlot } from './placements-draft';
+import { withKey, type DraftSlot } from './placements-draft';
 import { formLocation, positionChoice, positionOf, type DraftFormSlotAt } from './placements-form-slots';
 import { useAddedEntry } from './use-added-entry';
 
@@ -47,10 +48,11 @@ export function PlacementsForms(props: PlacementsFormsProps) {
         <p className="empty">The draft places nothing in a form.</p>
       ) : (
         <ol className="placements__slots">
-          {props.formSlots.map((at) => (
+          {props.formSlots.map((at, index) => (
             <FormSlotEditor
               key={formSlotKey(at)}
               at={at}
+              place={index + 1}
               resourceLabel={labelOf(at.resource)}
               schema={schemaOf(props.components, at.remote, String(at.slot.component))}
               problems={props.problems.filter(
@@ -127,27 +129,26 @@ function PositionSelect(props: {
 
 interface FormSlotEditorProps {
   at: DraftFormSlotAt;
+  /** Its number among the form slots' cards (from 1), as a refused publish names it (`Form slots #1`). */
+  place: number;
   resourceLabel: string;
   schema: JsonSchema | null;
   problems: readonly PlacementProblem[];
   change(change: (slot: DraftSlot) => DraftSlot | null): void;
 }
 
-function FormSlotEditor({ at, resourceLabel, schema, problems, change }: FormSlotEditorProps) {
-  const name = `${String(at.slot.component)} (${at.remote}) in the ${resourceLabel} form`;
+function FormSlotEditor({ at, place, resourceLabel, schema, problems, change }: FormSlotEditorProps) {
+  // Numbered, as two form slots of one component in one form would otherwise read alike (and so would their controls).
+  const name = `${String(at.slot.component)} (${at.remote}) in the ${resourceLabel} form (Form slots #${place})`;
   const id = `placement-form-${at.remote}-${at.resource}-${at.index}`;
-  const setKey = (key: string, value: JsonValue | undefined) =>
-    change((current) => {
-      const { [key]: _old, ...rest } = current;
-      return value === undefined ? rest : { ...rest, [key]: value };
-    });
+  const setKey = (key: string, value: JsonValue | undefined) => change(withKey(key, value));
   return (
     <li
       className="placements__slot"
       data-placement-form-slot={`${at.remote}:${at.resource}:${String(at.slot.component)}`}
       data-entry-key={formSlotKey(at)}
     >
-      <h3 className="placements__slot-title">{name}</h3>
+      <h3 className="placements__slot-title">{[name, ...cardDetails(at.slot)].join(', ')}</h3>
       <PositionSelect
         id={`${id}-position`}
         label={`Position of ${name}`}

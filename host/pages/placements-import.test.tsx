@@ -86,7 +86,7 @@ describe('the import on the placements page', () => {
     expect(fake.requests.find((request) => request.method === 'POST')?.body).toEqual(FILE);
     const location = screen.getByRole('heading', { name: LOCATION, level: 2 }).closest('section') as HTMLElement;
     expect(location.querySelector('[data-placement-slot="team_news:NewsTicker"]')).not.toBeNull();
-    expect(screen.getByText('SlugPreview (team_news) in the Notes form'));
+    expect(screen.getByText('SlugPreview (team_news) in the Notes form (Form slots #1)'));
   });
 
   it('says pasted text is not JSON without sending it, and shows a refusal of the server', async () => {
@@ -116,5 +116,26 @@ describe('the import on the placements page', () => {
     fireEvent.click(within(section).getByRole('button', { name: 'Import into the draft' }));
     await screen.findByText('Refused: The body must be a JSON object.');
     expect(fake.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+  });
+});
+
+describe('a file with a top-level key that is neither placements nor REMOTES_CONFIG’s', () => {
+  it('is refused before it is sent, naming the key', async () => {
+    const fake = api();
+    renderAppAt(fake, PLACEMENTS_PAGE_PATH);
+    const section = await importSection();
+    const text = within(section).getByLabelText(/^JSON to import/);
+    const { locations, ...rest } = FILE;
+    fireEvent.change(text, { target: { value: JSON.stringify({ ...rest, locaitons: locations }) } });
+    fireEvent.click(within(section).getByRole('button', { name: 'Import into the draft' }));
+    expect(
+      within(section).getByText(
+        'Not imported: the top-level key "locaitons" is neither placements (remotes, locations) nor of a ' +
+          'REMOTES_CONFIG file ($schema, allowedOrigins, dropped on import). Correct the name (a misspelt "locations" ' +
+          'would lose its allow-lists) or remove the key, then import again; the draft is unchanged.',
+      ),
+    );
+    expect(text.getAttribute('aria-invalid')).toBe('true');
+    expect(fake.requests.filter((request) => request.method === 'POST')).toHaveLength(0);
   });
 });

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { describe, isPlainObject, type JsonValue, type PlacementsDraftPayload } from '../../shared';
+import { unknownTopKeys, unknownTopKeysMessage } from '../../shared/placements-file-keys';
 import { countOf } from './count-in-words';
 import { asDocument } from './placements-draft';
 
@@ -40,6 +41,12 @@ export function PlacementsImport({ importJson }: PlacementsImportProps) {
       setError(`Not a placements document: a JSON object { "remotes": [...] } is, not ${describe(json)}.`);
       return;
     }
+    // Refused before it is sent, in the server's words (it refuses such a file too: placements-router.ts says why).
+    const unknown = unknownTopKeys(json);
+    if (unknown.length > 0) {
+      setError(unknownTopKeysMessage(unknown));
+      return;
+    }
     setError(null);
     importJson(json);
   };
@@ -49,7 +56,7 @@ export function PlacementsImport({ importJson }: PlacementsImportProps) {
       <h2 id="placements-import">Import</h2>
       <p className="muted">
         A REMOTES_CONFIG file or an exported revision replaces the draft: its placements are kept, the rest (entries,
-        origins…) is dropped and named.
+        origins…) is dropped and named. A file with a top-level key of neither is refused, the draft unchanged.
       </p>
       <div className="form__field">
         <label htmlFor="placements-import-file">JSON file to import</label>

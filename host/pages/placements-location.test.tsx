@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { PlacementComponentsPayload, PlacementsDocument } from '../../shared';
 import { addSlot, slotsAt } from './placements-draft';
 import { PlacementsLocation } from './placements-location';
+import { locationIds } from './placements-slot-ids';
 
 const COMPONENTS: PlacementComponentsPayload = {
   remotes: [
@@ -26,6 +27,7 @@ function Location({ initial }: { initial: PlacementsDocument }) {
       slots={slotsAt(document, 'header-banner')}
       problems={[]}
       preview={undefined}
+      ids={locationIds(document, 'header-banner', undefined)}
       components={COMPONENTS}
       change={() => undefined}
       add={(remote, component) => setDocument((current) => addSlot(current, remote, 'header-banner', component))}
@@ -52,14 +54,19 @@ describe('adding a slot in the placements editor', () => {
     );
     add('Callout');
     expect(screen.getAllByLabelText(/^Priority of /)).toHaveLength(2);
-    expect(document.activeElement).toBe(screen.getByLabelText('Priority of Callout (team_marketing)'));
+    expect(document.activeElement).toBe(
+      screen.getByLabelText('Priority of Callout (team_marketing) #1 at header-banner'),
+    );
     expect(screen.getByRole('status').textContent).toBe(
       'Added Callout (team_marketing) at header-banner: 2 slots there in the draft.',
     );
 
     // The same component again is said again: the count makes the words new for the live region.
     add('Callout');
-    expect(document.activeElement).toBe(screen.getAllByLabelText('Priority of Callout (team_marketing)')[1]);
+    // Priority 50 as the first: after it, the second card of the list (Banner, 90, is third).
+    expect(document.activeElement).toBe(
+      screen.getByLabelText('Priority of Callout (team_marketing) #2 at header-banner'),
+    );
     expect(within(screen.getByRole('status')).getByText(/3 slots there/)).toBeTruthy();
   });
 
@@ -67,6 +74,8 @@ describe('adding a slot in the placements editor', () => {
     render(<Location initial={{}} />);
     expect(screen.getByText('The draft places nothing here.')).toBeTruthy();
     add('Banner');
-    expect(document.activeElement).toBe(screen.getByLabelText('Priority of Banner (team_marketing)'));
+    expect(document.activeElement).toBe(
+      screen.getByLabelText('Priority of Banner (team_marketing) #1 at header-banner'),
+    );
   });
 });

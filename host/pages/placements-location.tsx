@@ -1,13 +1,8 @@
 import { useRef, useState } from 'react';
-import { PlacementEntryBody } from './placement-entry-body';
-import type {
-  JsonSchema,
-  JsonValue,
-  PlacementComponentsPayload,
-  PlacementPreview,
-  PlacementProblem,
-} from '../../shared';
-import { priorityFromText, priorityOf, slotKey, type DraftSlot, type DraftSlotAt } from './placements-draft';
+import type { JsonSchema, PlacementComponentsPayload, PlacementPreview, PlacementProblem } from '../../shared';
+import { SlotEditor } from './placement-slot-editor';
+import { slotKey, type DraftSlot, type DraftSlotAt } from './placements-draft';
+import type { LocationIds } from './placements-slot-ids';
 import { countOf } from './count-in-words';
 import { useAddedEntry } from './use-added-entry';
 
@@ -18,6 +13,8 @@ export interface PlacementsLocationProps {
   problems: readonly PlacementProblem[];
   /** This location's order with the saved draft published (code's, the file's and the draft's slots). */
   preview: PlacementPreview[string] | undefined;
+  /** Every slot placed here with its id, the draft's as edited (locationIds): what ids, before and after name. */
+  ids: LocationIds;
   components: PlacementComponentsPayload;
   change(at: DraftSlotAt, change: (slot: DraftSlot) => DraftSlot | null): void;
   add(remote: string, component: string): void;
@@ -37,16 +34,18 @@ export function PlacementsLocation(props: PlacementsLocationProps) {
       data-placements-location={location}
     >
       <h2 id={headingId}>{location}</h2>
-      <p className="muted">{props.isPublic ? 'public: no "Shown when" rule here' : 'protected'}</p>
+      <p className="muted">{props.isPublic ? 'public: the server refuses a "Shown when" rule here' : 'protected'}</p>
       {slots.length === 0 ? (
         <p className="empty">The draft places nothing here.</p>
       ) : (
         <ol className="placements__slots">
-          {slots.map((at) => (
+          {slots.map((at, index) => (
             <SlotEditor
               key={slotKey(at)}
               at={at}
+              place={index + 1}
               isPublic={props.isPublic}
+              ids={props.ids}
               schema={schemaOf(props.components, at)}
               problems={props.problems.filter(
                 (problem) =>
@@ -86,132 +85,9 @@ export function PlacementsLocation(props: PlacementsLocationProps) {
   );
 }
 
-const PRIORITY_ERROR =
-  `Not a whole number: type one such as 10 or -5, at most ${Number.MAX_SAFE_INTEGER} either side of 0 ` +
-  '(empty: 50).';
-
 function schemaOf(components: PlacementComponentsPayload, at: DraftSlotAt): JsonSchema | null {
   const remote = components.remotes.find((candidate) => candidate.name === at.remote);
   return remote?.components.find((component) => component.name === at.slot.component)?.schema ?? null;
-}
-
-interface SlotEditorProps {
-  at: DraftSlotAt;
-  isPublic: boolean;
-  schema: JsonSchema | null;
-  problems: readonly PlacementProblem[];
-  change(change: (slot: DraftSlot) => DraftSlot | null): void;
-}
-
-function SlotEditor({ at, isPublic, schema, problems, change }: SlotEditorProps) {
-  const { slot } = at;
-  const name = `${String(slot.component)} (${at.remote})`;
-  const id = `placement-${at.remote}-${at.location}-${at.index}`;
-  const current = slot.visibleWhen === undefined ? '' : JSON.stringify(slot.visibleWhen);
-  const [rule, setRule] = useState(current);
-  // The rule the text stands for: when the slot's rule changes otherwise (a slot above removed, a rollback), the
-  // text follows it; while the operator types, it stays as typed.
-  const [ruleFor, setRuleFor] = useState(current);
-  const [ruleError, setRuleError] = useState<string | null>(null);
-  if (ruleFor !== current) {
-    setRule(current);
-    setRuleFor(current);
-    setRuleError(null);
-  }
-  // The priority as typed: an empty box, a lone minus sign or a fraction are steps of typing, not the default (50).
-  const priority = String(priorityOf(slot));
-  const [priorityText, setPriorityText] = useState(priority);
-  const [priorityFor, setPriorityFor] = useState(priority);
-  if (priorityFor !== priority) {
-    setPriorityText(priority);
-    setPriorityFor(priority);
-  }
-  const priorityError = priorityFromText(priorityText) === null ? PRIORITY_ERROR : null;
-  const setKey = (key: string, value: JsonValue | undefined) =>
-    change((current) => {
-      const { [key]: _old, ...rest } = current;
-      return value === undefined ? rest : { ...rest, [key]: value };
-    });
-
-  return (
-    <li
-      className="placements__slot"
-      data-placement-slot={`${at.remote}:${String(slot.component)}`}
-      data-entry-key={slotKey(at)}
-    >
-      <h3 className="placements__slot-title">{name}</h3>
-      <div className="form__field">
-        <label htmlFor={`${id}-priority`}>Priority of {name}</label>
-        <input
-          id={`${id}-priority`}
-          type="text"
-          inputMode="numeric"
-          value={priorityText}
-          aria-invalid={priorityError !== null}
-          aria-describedby={`${id}-priority-hint`}
-          onChange={(event) => {
-            const text = event.target.value;
-            setPriorityText(text);
-            // Empty: the default; anything not a whole number yet changes nothing but counts as unsaved.
-            const next = priorityFromText(text);
-            if (next === null) {
-              change((unchanged) => unchanged);
-              return;
-            }
-            setPriorityFor(String(next ?? priorityOf({})));
-            setKey('priority', next);
-          }}
-        />
-        <p className={priorityError === null ? 'field__help' : 'field__error'} id={`${id}-priority-hint`}>
-          {priorityError ?? 'A whole number, lower first; empty: 50.'}
-        </p>
-      </div>
-      {!isPublic && (
-        <div className="form__field">
-          <label htmlFor={`${id}-rule`}>Shown when rule of {name}</label>
-          <textarea
-            id={`${id}-rule`}
-            rows={2}
-            value={rule}
-            aria-invalid={ruleError !== null}
-            aria-describedby={`${id}-rule-hint`}
-            onChange={(event) => {
-              const text = event.target.value;
-              setRule(text);
-              if (text.trim() === '') {
-                setRuleError(null);
-                setRuleFor('');
-                setKey('visibleWhen', undefined);
-                return;
-              }
-              try {
-                const parsed = JSON.parse(text) as JsonValue;
-                setRuleFor(JSON.stringify(parsed));
-                setKey('visibleWhen', parsed);
-                setRuleError(null);
-              } catch {
-                setRuleError('Not JSON yet, e.g. {"roles": ["editor"]}.');
-                // Nothing the draft can take, but unsaved all the same: leaving asks, saving refuses until fixed.
-                change((unchanged) => unchanged);
-              }
-            }}
-          />
-          <p className={ruleError === null ? 'field__help' : 'field__error'} id={`${id}-rule-hint`}>
-            {ruleError ?? 'A rule in JSON; empty: always.'}
-          </p>
-        </div>
-      )}
-      <PlacementEntryBody
-        id={id}
-        name={name}
-        schema={schema}
-        props={slot.props ?? {}}
-        problems={problems}
-        setProps={(props) => setKey('props', props)}
-        remove={() => change(() => null)}
-      />
-    </li>
-  );
 }
 
 function AddSlot({ location, components, add }: Pick<PlacementsLocationProps, 'location' | 'components' | 'add'>) {

@@ -75,6 +75,14 @@ function renderApp(fake: FakeApi) {
   return renderAppAt(fake, PLACEMENTS_PAGE_PATH);
 }
 
+/**
+ * A control of a slot card of LOCATION, as labelled: `Priority of NewsTicker (team_news) #1 at dashboard-after-cards`
+ * (the card's number among the location's, lower priority first; the location said to screen readers only).
+ */
+function card(field: string, component: string, place: number): string {
+  return `${field} ${component} (team_news) #${place} at ${LOCATION}`;
+}
+
 async function locationSection(): Promise<HTMLElement> {
   const heading = await screen.findByRole('heading', { name: LOCATION, level: 2 });
   return heading.closest('section') as HTMLElement;
@@ -96,13 +104,13 @@ describe('the placements page', () => {
         .map((field) => (field as HTMLTextAreaElement).value);
     expect(rules()).toEqual(['', '{"roles":["editor"]}']);
     // Each box is named after its slot, so a screen reader tells them apart.
-    expect(within(section).getByLabelText('Shown when rule of Welcome (team_news)')).toHaveProperty(
+    expect(within(section).getByLabelText(card('Shown when rule of', 'Welcome', 2))).toHaveProperty(
       'value',
       '{"roles":["editor"]}',
     );
-    fireEvent.click(within(section).getByRole('button', { name: 'Remove NewsTicker (team_news)' }));
+    fireEvent.click(within(section).getByRole('button', { name: card('Remove', 'NewsTicker', 1) }));
     await waitFor(() => expect(rules()).toEqual(['{"roles":["editor"]}']));
-    expect(within(section).getByLabelText('Priority of Welcome (team_news)')).toHaveProperty('value', '20');
+    expect(within(section).getByLabelText(card('Priority of', 'Welcome', 1))).toHaveProperty('value', '20');
   });
 
   it('asks before a navigation drops edits not saved into the draft, and not once they are saved', async () => {
@@ -118,13 +126,13 @@ describe('the placements page', () => {
       const section = await locationSection();
       const dashboardLink = () =>
         screen.getByRole('navigation', { name: 'Main' }).querySelector('a[href="/"]') as HTMLElement;
-      fireEvent.change(within(section).getByLabelText('Priority of NewsTicker (team_news)'), {
+      fireEvent.change(within(section).getByLabelText(card('Priority of', 'NewsTicker', 1)), {
         target: { value: '70' },
       });
       fireEvent.click(dashboardLink());
       await waitFor(() => expect(confirm).toHaveBeenCalledWith(UNSAVED_CHANGES_MESSAGE));
       // Refused: the editor and its edit stay.
-      expect(within(section).getByLabelText('Priority of NewsTicker (team_news)')).toHaveProperty('value', '70');
+      expect(within(section).getByLabelText(card('Priority of', 'NewsTicker', 2))).toHaveProperty('value', '70');
 
       fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
       await screen.findByText('Draft saved: no problem.');
@@ -159,11 +167,11 @@ describe('the placements page', () => {
     });
     renderApp(fake);
     const section = await locationSection();
-    const rule = within(section).getByLabelText('Shown when rule of NewsTicker (team_news)');
+    const rule = within(section).getByLabelText(card('Shown when rule of', 'NewsTicker', 1));
     fireEvent.change(rule, { target: { value: '{"tenants": ' } });
     expect(within(section).getByText('Not JSON yet, e.g. {"roles": ["editor"]}.'));
     fireEvent.change(rule, { target: { value: '{"tenants": ["acme"]}' } });
-    fireEvent.change(within(section).getByLabelText('Priority of NewsTicker (team_news)'), { target: { value: '70' } });
+    fireEvent.change(within(section).getByLabelText(card('Priority of', 'NewsTicker', 1)), { target: { value: '70' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
     await screen.findByText('Draft saved with 1 problem.');
 
@@ -190,7 +198,7 @@ describe('edits not saved when the session ends', () => {
   async function editThenLoseTheSession(): Promise<void> {
     const { unmount } = renderApp(api([OPERATOR_ROLE], { 'PUT /api/placements/draft': UNAUTHENTICATED }));
     const section = await locationSection();
-    fireEvent.change(within(section).getByLabelText('Priority of NewsTicker (team_news)'), { target: { value: '70' } });
+    fireEvent.change(within(section).getByLabelText(card('Priority of', 'NewsTicker', 1)), { target: { value: '70' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
     await waitFor(() => expect(screen.queryByRole('heading', { name: 'Placements', level: 1 })).toBeNull());
     unmount();
@@ -205,7 +213,7 @@ describe('edits not saved when the session ends', () => {
     });
     renderApp(fake);
     const section = await locationSection();
-    expect(within(section).getByLabelText('Priority of NewsTicker (team_news)')).toHaveProperty('value', '70');
+    expect(within(section).getByLabelText(card('Priority of', 'NewsTicker', 2))).toHaveProperty('value', '70');
     expect(screen.getByText(/Your unsaved changes from before the session changed are shown again: save them/));
     expect(screen.getByText(/Unsaved changes\./));
 
@@ -234,7 +242,7 @@ describe('edits not saved when the session ends', () => {
     });
     renderApp(someoneElse);
     const section = await locationSection();
-    expect(within(section).getByLabelText('Priority of NewsTicker (team_news)')).toHaveProperty('value', '10');
+    expect(within(section).getByLabelText(card('Priority of', 'NewsTicker', 1))).toHaveProperty('value', '10');
     expect(screen.queryByText(/shown again/)).toBeNull();
   });
 });
@@ -249,12 +257,12 @@ describe('answers that are a page, not JSON (a proxy’s)', () => {
   it('says a save so answered failed, and keeps the edits on screen', async () => {
     renderApp(api([OPERATOR_ROLE], { 'PUT /api/placements/draft': proxyPage() }));
     const section = await locationSection();
-    const priority = within(section).getByLabelText('Priority of NewsTicker (team_news)');
+    const priority = within(section).getByLabelText(card('Priority of', 'NewsTicker', 1));
     fireEvent.change(priority, { target: { value: '70' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
     expect((await screen.findByRole('alert')).textContent).toContain(API_CLIENT_MESSAGES.unreadableChange);
     expect(screen.queryByText(/^Draft saved/)).toBeNull();
-    expect(within(section).getByLabelText('Priority of NewsTicker (team_news)')).toHaveProperty('value', '70');
+    expect(within(section).getByLabelText(card('Priority of', 'NewsTicker', 2))).toHaveProperty('value', '70');
   });
 });
 
@@ -277,7 +285,7 @@ describe('a draft saved elsewhere since the page loaded it', () => {
     });
     renderApp(fake);
     const section = await locationSection();
-    fireEvent.change(within(section).getByLabelText('Priority of NewsTicker (team_news)'), { target: { value: '70' } });
+    fireEvent.change(within(section).getByLabelText(card('Priority of', 'NewsTicker', 1)), { target: { value: '70' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
     // Said with the time as the revisions show it (the reader's time zone), not the server's UTC timestamp.
     const when = new Date('2026-11-23T11:00:00.000Z').toLocaleString();
@@ -301,8 +309,8 @@ describe('a draft saved elsewhere since the page loaded it', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Reload the saved draft (drops your changes)' }));
     await screen.findByText('The saved draft is shown: make your changes again.');
     expect(screen.queryByRole('button', { name: /^Reload the saved draft/ })).toBeNull();
-    expect(within(section).queryByLabelText('Priority of NewsTicker (team_news)')).toBeNull();
-    expect(within(section).getByLabelText('Priority of Welcome (team_news)'));
+    expect(within(section).queryByLabelText(/^Priority of NewsTicker/)).toBeNull();
+    expect(within(section).getByLabelText(card('Priority of', 'Welcome', 1)));
 
     fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
     await screen.findByText('Draft saved: no problem.');
@@ -341,7 +349,7 @@ describe('publishing what the page shows', () => {
     const fake = api([OPERATOR_ROLE]);
     renderApp(fake);
     const section = await locationSection();
-    const rule = within(section).getByLabelText('Shown when rule of NewsTicker (team_news)');
+    const rule = within(section).getByLabelText(card('Shown when rule of', 'NewsTicker', 1));
     fireEvent.change(rule, { target: { value: '{"roles": ["operator"]' } });
     // Unsaved, though the draft could not take it.
     expect(screen.getByText(/Unsaved changes\./));
@@ -361,7 +369,8 @@ describe('publishing what the page shows', () => {
     });
     renderApp(fake);
     const section = await locationSection();
-    const priority = () => within(section).getByLabelText('Priority of NewsTicker (team_news)') as HTMLInputElement;
+    const priority = () =>
+      within(section).getByLabelText(/^Priority of NewsTicker \(team_news\) #\d at /) as HTMLInputElement;
     fireEvent.change(priority(), { target: { value: '' } });
     expect(priority().value).toBe('');
     fireEvent.change(priority(), { target: { value: '-' } });
@@ -391,7 +400,7 @@ describe('publishing what the page shows', () => {
     });
     renderApp(fake);
     const section = await locationSection();
-    const priority = () => within(section).getByLabelText('Priority of NewsTicker (team_news)') as HTMLInputElement;
+    const priority = () => within(section).getByLabelText(card('Priority of', 'NewsTicker', 1)) as HTMLInputElement;
     expect(priority().value).toBe('10000000000');
     expect(priority().getAttribute('aria-invalid')).toBe('false');
     fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
@@ -491,7 +500,7 @@ describe('publishing what the page shows', () => {
         }),
       );
       const section = await locationSection();
-      fireEvent.change(within(section).getByLabelText('Priority of NewsTicker (team_news)'), {
+      fireEvent.change(within(section).getByLabelText(card('Priority of', 'NewsTicker', 1)), {
         target: { value: '3' },
       });
       fireEvent.click(await screen.findByRole('button', { name: /^Roll back to revision 1/ }));
@@ -501,5 +510,71 @@ describe('publishing what the page shows', () => {
     } finally {
       confirm.mockRestore();
     }
+  });
+});
+
+describe('problems that stop a publish', () => {
+  const problem = (index: number | null, message: string) => ({
+    remote: index === null ? null : 'team_news',
+    location: index === null ? null : LOCATION,
+    index,
+    component: index === null ? null : 'Welcome',
+    kind: index === null ? 'invalid-document' : 'remote-not-allowed',
+    path: null,
+    message,
+    blocking: true,
+  });
+
+  it('says where each is shown: with its slot, or listed under the line when it is not one slot’s', async () => {
+    const withProblems = (problems: ReturnType<typeof problem>[]) =>
+      api([OPERATOR_ROLE], { 'GET /api/placements': { body: { ...overview(), problems } } });
+    const unknownKey = problem(null, 'Unknown key(s) slots; allowed: remotes, locations.');
+    const { unmount } = renderApp(withProblems([unknownKey]));
+    await locationSection();
+    const line = () => document.querySelector('[data-placements-blocking]')?.textContent;
+    expect(line()).toBe(
+      '1 problem of the saved draft stops a publish; it is listed below, as it is not about one slot of the draft.',
+    );
+    expect(document.querySelector('[data-placements-elsewhere]')?.textContent).toBe(unknownKey.message);
+    unmount();
+
+    const mixed = renderApp(withProblems([unknownKey, problem(1, 'may not fill'), problem(0, 'may not fill')]));
+    await locationSection();
+    expect(line()).toBe(
+      '3 problems of the saved draft stop a publish: 2 are shown with their slots, 1 is listed below (not about ' +
+        'one slot of the draft).',
+    );
+    mixed.unmount();
+
+    renderApp(withProblems([problem(1, 'may not fill')]));
+    await locationSection();
+    expect(line()).toBe('1 problem of the saved draft stops a publish; it is shown with its slot.');
+  });
+});
+
+describe('a draft too large for the server', () => {
+  it('is refused naming the limit, from the server’s JSON or a proxy’s page alike', async () => {
+    const fake = api([OPERATOR_ROLE], {
+      'PUT /api/placements/draft': {
+        status: 413,
+        body: { error: { code: 'payload_too_large', message: 'Request body too large.' } },
+      },
+    });
+    renderApp(fake);
+    const section = await locationSection();
+    fireEvent.change(within(section).getByLabelText(card('Priority of', 'NewsTicker', 1)), { target: { value: '5' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
+    const refused = await screen.findByText(/^Refused: Not saved: the draft is larger than 512 KiB of JSON/);
+    expect(refused.textContent).toBe(
+      'Refused: Not saved: the draft is larger than 512 KiB of JSON, the most the server takes in one request. ' +
+        'Make it smaller (fewer slots, shorter props), then try again.',
+    );
+
+    fake.routes.set('PUT /api/placements/draft', { status: 413, text: '<html>413 Request Entity Too Large</html>' });
+    fireEvent.click(screen.getByRole('button', { name: 'Publish' }));
+    await waitFor(() => expect(fake.requests.filter((request) => request.method === 'PUT')).toHaveLength(2));
+    expect((await screen.findByRole('alert')).textContent).toMatch(
+      /^Refused: Not saved: the draft is larger than 512 KiB/,
+    );
   });
 });

@@ -18,6 +18,7 @@ import {
   type PlacementsPublishRequest,
   type PlacementRollbackRequest,
 } from '../../shared';
+import { PLACEMENTS_BODY_LIMIT } from '../../shared/placements-limits';
 import { ApiError, useApiClient, useSession } from '../core';
 import { useApi } from '../app/use-api';
 import { PageHeading } from '../layout/page-heading';
@@ -25,7 +26,11 @@ import { OperatorsOnlyPage } from './operators-only-page';
 import { PageStatus } from './page-status';
 import { PlacementsContents } from './placements-contents';
 import { RefusalSummary } from './refusal-summary';
+import { UNREAD_INPUT_ATTRIBUTE } from './placement-order-fields';
+import { blockingSummary } from './placements-blocking';
 import { addSlot, asDocument, changeSlot, slotsAt } from './placements-draft';
+import { locationIds } from './placements-slot-ids';
+import { useToolbarClearance } from './placements-toolbar-clearance';
 import { addFormSlot, changeFormSlot, formSlotsOf } from './placements-form-slots';
 import { PlacementsForms } from './placements-forms';
 import { draftSavedSinceMessage, PlacementRevisions, PlacementsDiff, rollbackQuestion } from './placements-history';
@@ -37,8 +42,8 @@ import { useUnsavedChanges } from '../app/unsaved-changes';
 import { keptEditsMessage, takeKeptEdits, useKeepEditsWhenSessionChanges } from './placements-kept-edits';
 
 /**
- * The placements editor, for operators: the draft's slots per location (add, remove, priority, "Shown when", props
- * from the component's schema), its form slots per resource (placements-forms.tsx), an import of a REMOTES_CONFIG file into the draft, its problems as the server finds them, the changes publishing would make, a location
+ * The placements editor, for operators: the draft's slots per location (add, remove, priority, id, before and after,
+ * "Shown when", props from the component's schema), its form slots per resource (placements-forms.tsx), an import of a REMOTES_CONFIG file into the draft, its problems as the server finds them, the changes publishing would make, a location
  * rendered as a chosen account would see it (placements-preview.tsx), publishing, and the revisions with a way back
  * to each (docs/operators/placements-editor.md). Staff without placements:edit in the current tenant get "operators
  * only".
@@ -58,6 +63,21 @@ interface Outcome {
 
 /** A save or publish refused by the page itself: a box of the editor holds what the draft cannot take yet. */
 class UnreadInputError extends Error {}
+
+/** What a request of the editor was doing, for the words of its refusal. */
+type During = 'save' | 'publish' | 'rollback' | 'import';
+
+/**
+ * A 413 in the editor's words, naming the server's limit (a proxy's 413, without the server's JSON, is said so too):
+ * only a save (a publish saves first) and an import send a document.
+ */
+function tooLargeMessage(during: During): string {
+  const what = during === 'import' ? 'the file' : 'the draft';
+  return (
+    `Not ${during === 'import' ? 'imported' : 'saved'}: ${what} is larger than ${PLACEMENTS_BODY_LIMIT} of JSON, the ` +
+    'most the server takes in one request. Make it smaller (fewer slots, shorter props), then try again.'
+  );
+}
 
 function PlacementsEditor() {
   const client = useApiClient();
@@ -81,6 +101,7 @@ function PlacementsEditor() {
   const [brokenFrame, setBrokenFrame] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const busy = useRef(false);
+  const toolbar = useToolbarClearance();
   const alert = useRef<HTMLDivElement>(null);
   const editor = useRef<HTMLDivElement>(null);
 
@@ -115,7 +136,7 @@ function PlacementsEditor() {
   }, [outcome]);
 
   /** Runs one request at a time; a refusal is announced with its problems, a 401 ends the session. */
-  const act = async (work: () => Promise<string>, during: 'save' | 'publish' | 'rollback' = 'save') => {
+  const act = async (work: () => Promise<string>, during: During = 'save') => {
     if (busy.current) return;
     busy.current = true;
     try {
@@ -127,7 +148,11 @@ function PlacementsEditor() {
       }
       const refusal = error instanceof ApiError ? error : new ApiError(0, 'network', String(error));
       if (refusal.status === 401) expire();
-      const message = refusal.savedDraft ? draftSavedSinceMessage(refusal.savedDraft, during) : refusal.message;
+      const message = refusal.savedDraft
+        ? draftSavedSinceMessage(refusal.savedDraft, during === 'import' ? 'save' : during)
+        : refusal.status === 413
+          ? tooLargeMessage(during)
+          : refusal.message;
       setOutcome({ message, refused: true, problems: refusal.problems });
     } finally {
       busy.current = false;
@@ -148,10 +173,12 @@ function PlacementsEditor() {
 
   /**
    * A text box of the editor holding what the draft cannot take yet ("Shown when" that is not JSON, a priority that is
-   * not a whole number) refuses a save or publish, with focus on it: saving would drop what it shows without a word.
+   * not a whole number, an id that is none) refuses a save or publish, with focus on it: saving would drop what it
+   * shows without a word. A box showing what the draft holds, refused by the server (a priority written as text), is
+   * marked but not held: the server saves it as a problem of its slot, as it would be saved without this page.
    */
   const refuseUnreadInput = (): void => {
-    const invalid = editor.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    const invalid = editor.current?.querySelector<HTMLElement>(`[${UNREAD_INPUT_ATTRIBUTE}]`);
     if (!invalid) return;
     invalid.focus();
     throw new UnreadInputError(
@@ -192,18 +219,18 @@ function PlacementsEditor() {
     setDocument(next);
     setDirty(true);
   };
-  const blocking = problems.filter((problem) => problem.blocking).length;
+  const blocking = blockingSummary(problems);
   const elsewhere = problems.filter((problem) => problem.index === null);
 
   return (
-    <div className="page">
+    <div className="page placements-page">
       <PageHeading title="Placements" />
       <p className="muted">
         Slots placed by operators, after those of code and of REMOTES_CONFIG at each location. Edit the draft, save it
         to see its problems and changes, then publish: every host serves a revision within seconds.
       </p>
       {/* Kept in view while the page scrolls: the editor is long (every location), its actions are here only. */}
-      <div className="placements__toolbar">
+      <div className="placements__toolbar" ref={toolbar}>
         <div className="placements__actions">
           <button
             type="button"
@@ -277,17 +304,18 @@ function PlacementsEditor() {
           </button>
         </p>
       )}
-      {blocking > 0 && (
+      {blocking !== null && (
         <p className="form-error" data-placements-blocking>
-          {blocking === 1
-            ? '1 problem of the saved draft stops a publish; it is shown with its slot.'
-            : `${countOf(blocking, 'problem')} of the saved draft stop a publish; each is shown with its slot.`}
+          {blocking}
         </p>
       )}
       {elsewhere.length > 0 && (
-        <ul className="form-error">
+        <ul className="form-error" data-placements-elsewhere>
           {elsewhere.map((problem) => (
-            <li key={problem.message}>{problem.message}</li>
+            <li key={problem.message}>
+              {problem.message}
+              {problem.blocking ? '' : ' (a warning: it does not stop a publish)'}
+            </li>
           ))}
         </ul>
       )}
@@ -309,6 +337,7 @@ function PlacementsEditor() {
               slots={slotsAt(document, location.value)}
               problems={problems}
               preview={preview[location.value]}
+              ids={locationIds(document, location.value, preview[location.value])}
               components={components.data}
               change={(at, change) => edit(changeSlot(document, at, change))}
               add={(remote, component) => edit(addSlot(document, remote, location.value, component))}
@@ -341,7 +370,7 @@ function PlacementsEditor() {
               });
             await showDraft(answer);
             return importOutcome(answer);
-          })
+          }, 'import')
         }
       />
       <PlacementRevisions

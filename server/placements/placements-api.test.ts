@@ -180,6 +180,27 @@ describe('the draft', () => {
     expect(await testApp.app.placementsStore.draft()).toBeNull();
   });
 
+  it('refuses a body over 512 KiB with 413, naming the limit and the size, and saves nothing', async () => {
+    await saveDraft(DOCUMENT);
+    const title = 'x'.repeat(600 * 1024);
+    const large = {
+      remotes: [
+        {
+          name: 'team_billing',
+          slots: { 'dashboard-after-cards': [{ component: 'InvoiceBanner', props: { title } }] },
+        },
+      ],
+    };
+    const refused = await operator.put('/api/placements/draft').send({ document: large }).expect(413);
+    expect(refused.body.error.code).toBe('payload_too_large');
+    expect(refused.body.error.message).toMatch(
+      /^Request body too large: a placements request carries at most 512 KiB of JSON \(this one: 60\d KiB\)\./,
+    );
+    const imported = await operator.post('/api/placements/import').send(large).expect(413);
+    expect(imported.body.error.message).toMatch(/at most 512 KiB/);
+    expect((await testApp.app.placementsStore.draft())?.document).toEqual(DOCUMENT);
+  });
+
   it('refuses, saving nothing, a document no editor could open again: its frame is not placements', async () => {
     await saveDraft(DOCUMENT);
     for (const document of [
@@ -679,7 +700,11 @@ describe('export and import', () => {
       $schema: './remotes-config.schema.json',
       allowedOrigins: ['https://admin.example.com'],
       remotes: [
-        { name: 'team_news', entry: '/remotes/team_news/mf-manifest.json' },
+        {
+          name: 'team_news',
+          entry: '/remotes/team_news/mf-manifest.json',
+          releaseOrigins: ['https://cdn.example.com'],
+        },
         {
           name: 'team_billing',
           components: ['InvoiceBanner', 'InvoiceNote'],
@@ -690,7 +715,13 @@ describe('export and import', () => {
     };
     const imported = (await operator.post('/api/placements/import').send(file).expect(200))
       .body as PlacementsDraftPayload;
-    expect(imported.ignored).toEqual(['$schema', 'allowedOrigins', 'remotes[0].entry', 'remotes[1].components']);
+    expect(imported.ignored).toEqual([
+      '$schema',
+      'allowedOrigins',
+      'remotes[0].entry',
+      'remotes[0].releaseOrigins',
+      'remotes[1].components',
+    ]);
     expect(imported.problems).toEqual([]);
     const placed = {
       remotes: [
@@ -705,6 +736,20 @@ describe('export and import', () => {
     expect((await operator.get('/api/placements/export?from=draft').expect(200)).body).toEqual(placed);
     // Importing changed the draft only.
     expect((await operator.get('/api/placements/export').expect(200)).body).toEqual(DOCUMENT);
+  });
+});
+
+describe('importing a file with a top-level key that is neither placements nor REMOTES_CONFIG’s', () => {
+  it('refuses it, naming the key, and leaves the draft as it was', async () => {
+    await saveDraft(DOCUMENT);
+    const file = {
+      allowedOrigins: ['https://admin.example.com'],
+      remotes: [{ name: 'team_billing', slots: { 'dashboard-after-cards': [{ component: 'InvoiceBanner' }] } }],
+      locaitons: { 'dashboard-after-cards': ['team_billing'] },
+    };
+    const refused = await operator.post('/api/placements/import').send(file).expect(400);
+    expect(refused.body.error.message).toMatch(/^Not imported: the top-level key "locaitons" is neither placements/);
+    expect((await testApp.app.placementsStore.draft())?.document).toEqual(DOCUMENT);
   });
 });
 

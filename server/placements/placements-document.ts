@@ -1,4 +1,5 @@
 import { describe, isPlainObject, SlotLocation, type JsonValue, type PlacementProblem } from '../../shared';
+import { FILE_ONLY_TOP_KEYS, PLACEMENTS_TOP_KEYS, unknownTopKeys } from '../../shared/placements-file-keys';
 import { parseConfiguredForms, type ConfiguredFormSlot } from '../remotes/configured-forms';
 import { parseConfiguredSlot, type ConfiguredSlot } from '../remotes/configured-slots';
 import { checkRemoteName } from '../remotes/remote-names';
@@ -25,15 +26,13 @@ export interface ParsedPlacements {
 /** The document with no placement: what is in force before the first publish. */
 export const EMPTY_DOCUMENT: JsonValue = Object.freeze({ remotes: [], locations: {} }) as JsonValue;
 
-const TOP_KEYS = ['remotes', 'locations'];
 /**
  * The keys of a remote entry that place something. The remote's declaration (`entry`, `components`,
  * `formComponents`, `enabled`) stays in the file: the database places components, it does not declare remotes.
  */
 const ENTRY_KEYS = ['name', 'slots', 'forms'];
-/** What an imported REMOTES_CONFIG file may hold besides placements: dropped on import, and said so. */
-const FILE_ONLY_TOP_KEYS = new Set(['$schema', 'allowedOrigins']);
-const FILE_ONLY_ENTRY_KEYS = new Set(['entry', 'components', 'formComponents', 'enabled']);
+/** What an imported REMOTES_CONFIG file's remote entry may hold besides placements: dropped on import, and said so. */
+const FILE_ONLY_ENTRY_KEYS = new Set(['entry', 'components', 'formComponents', 'enabled', 'releaseOrigins']);
 
 /**
  * Reads a placements document with the code that reads REMOTES_CONFIG's `"slots"` (parseConfiguredSlot: known
@@ -63,8 +62,10 @@ export function parsePlacements(document: unknown): ParsedPlacements {
     );
     return { slots, forms, locationRemotes: new Map(), problems };
   }
-  const unknownKeys = Object.keys(document).filter((key) => !TOP_KEYS.includes(key));
-  if (unknownKeys.length > 0) fail(`Unknown key(s) ${unknownKeys.join(', ')}; allowed: ${TOP_KEYS.join(', ')}.`);
+  const unknownKeys = Object.keys(document).filter((key) => !PLACEMENTS_TOP_KEYS.includes(key));
+  if (unknownKeys.length > 0) {
+    fail(`Unknown key(s) ${unknownKeys.join(', ')}; allowed: ${PLACEMENTS_TOP_KEYS.join(', ')}.`);
+  }
   const remotes = document.remotes ?? [];
   if (!Array.isArray(remotes)) fail('"remotes" must be a list of { "name", "slots" }.');
   else {
@@ -176,16 +177,20 @@ export function withPlacements(file: RemotesConfig, placements: ParsedPlacements
 }
 
 /**
- * The placements of a REMOTES_CONFIG file, for the draft: its `"locations"` and each entry's `name`, `"slots"` and `"forms"`.
- * The rest (`allowedOrigins`, an entry's `entry`, `components`...) stays the file's: it is dropped and named in
- * `ignored`. Anything else is kept for the draft's check to name.
+ * The placements of a REMOTES_CONFIG file, for the draft: its `"locations"` and each entry's `name`, `"slots"` and
+ * `"forms"`. The rest of the file (`allowedOrigins`, an entry's `entry`, `components`...) stays the file's: it is
+ * dropped and named in `ignored`. A top-level key that neither placements nor the file have is not carried into the
+ * draft either: it is named in `unknown`, for the import to refuse the file (placements-router.ts says why). What is
+ * wrong inside an entry is kept for the draft's check to name, with its slot.
  */
-export function placementsOfFile(file: unknown): { document: JsonValue; ignored: string[] } {
-  if (!isPlainObject(file)) return { document: file as JsonValue, ignored: [] };
+export function placementsOfFile(file: unknown): { document: JsonValue; ignored: string[]; unknown: string[] } {
+  if (!isPlainObject(file)) return { document: file as JsonValue, ignored: [], unknown: [] };
   const ignored: string[] = [];
+  const unknown = unknownTopKeys(file);
   const document: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(file)) {
-    if (FILE_ONLY_TOP_KEYS.has(key)) ignored.push(key);
+    if (FILE_ONLY_TOP_KEYS.includes(key)) ignored.push(key);
+    else if (unknown.includes(key)) continue;
     else if (key !== 'remotes' || !Array.isArray(value)) document[key] = value;
     else {
       document.remotes = value
@@ -212,5 +217,5 @@ export function placementsOfFile(file: unknown): { document: JsonValue; ignored:
         .filter((entry) => !isPlainObject(entry) || Object.keys(entry).some((key) => key !== 'name'));
     }
   }
-  return { document: document as JsonValue, ignored };
+  return { document: document as JsonValue, ignored, unknown };
 }

@@ -15,6 +15,8 @@ import {
   type PlacementsPublishRequest,
   PLACEMENTS_EDIT,
 } from '../../shared';
+import { PLACEMENTS_BODY_LIMIT, PLACEMENTS_BODY_LIMIT_BYTES } from '../../shared/placements-limits';
+import { unknownTopKeysMessage } from '../../shared/placements-file-keys';
 import { requirePermission } from '../auth/require-permission';
 import type { FeatureFlagStore } from '../flags/feature-flag-store';
 import { HttpError } from '../http/http-error';
@@ -26,9 +28,6 @@ import { placementProblemLine } from './placement-problem-line';
 import { PlacementsRefusedError, revisionNumber, type PlacementsService } from './placements-service';
 import { DraftMovedError, RevisionMovedError, type PlacementsStore } from './placements-store';
 import { previewViewer, readPreviewRequest } from './preview-request';
-
-/** A placements document may be larger than a record: every remote's slots with their props. */
-export const PLACEMENTS_BODY_LIMIT_BYTES = 512 * 1024;
 
 /**
  * The deepest a saved document may nest: a placement is a few levels (document, remotes, entry, slots, list, slot,
@@ -225,7 +224,12 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
     POST: [
       ...operatorJson,
       async (req, res) => {
-        const { document, ignored } = placementsOfFile(shallowEnough(req.body));
+        const { document, ignored, unknown } = placementsOfFile(shallowEnough(req.body));
+        // A top-level key that neither placements nor REMOTES_CONFIG have refuses the whole file, the draft unchanged,
+        // rather than being dropped as the file's own keys are: it is most likely a misspelt "remotes" or "locations"
+        // (whose placements a draft without them would lose, said only in a list of what was dropped), and a
+        // REMOTES_CONFIG load refuses such a file too. An import replaces the whole draft: none beats a partial one.
+        if (unknown.length > 0) throw HttpError.invalidRequest(unknownTopKeysMessage(unknown));
         assertFrame(document);
         // The body is the file: the draft the page shows comes as `?expectedUpdatedAt=` (empty: none was saved).
         const expected = req.query.expectedUpdatedAt;
@@ -241,6 +245,10 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
   // rollback that lost a race with another, or a save, publish or rollback made from a draft saved since: 409.
   // Nothing changed in either case.
   router.use(((error, _req, res, next) => {
+    if (isBodyTooLarge(error)) {
+      next(new HttpError('payload_too_large', tooLargeMessage(error)));
+      return;
+    }
     if (error instanceof DraftMovedError) {
       const body: ErrorBody = { error: { code: 'conflict', message: error.message, savedDraft: error.saved } };
       res.status(409).json(body);
@@ -263,6 +271,26 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
     res.status(error.status).json(body);
   }) as express.ErrorRequestHandler);
   return router;
+}
+
+/** The body parser's refusal of a body over the limit (an http-errors 413 of type `entity.too.large`). */
+function isBodyTooLarge(error: unknown): error is { length?: unknown } {
+  return typeof error === 'object' && error !== null && (error as { type?: unknown }).type === 'entity.too.large';
+}
+
+/**
+ * The 413 of a placements request, naming the limit (the generic "Request body too large." left the operator
+ * guessing how much to cut) and the body's size when it came with a Content-Length.
+ */
+function tooLargeMessage(error: { length?: unknown }): string {
+  const size =
+    typeof error.length === 'number' && error.length > PLACEMENTS_BODY_LIMIT_BYTES
+      ? ` (this one: ${Math.ceil(error.length / 1024)} KiB)`
+      : '';
+  return (
+    `Request body too large: a placements request carries at most ${PLACEMENTS_BODY_LIMIT} of JSON${size}. ` +
+    'Make the document smaller (fewer slots, shorter props), or import a file holding its placements only.'
+  );
 }
 
 /** `value` as a document to save, refused (400) when it nests deeper than MAX_DOCUMENT_DEPTH. */

@@ -1,0 +1,185 @@
+import { useRef, useState } from 'react';
+import type { JsonSchema, JsonValue, PlacementProblem } from '../../shared';
+import { CardName, cardDetails } from './placement-card-name';
+import { PlacementEntryBody } from './placement-entry-body';
+import { OrderFields, UNREAD_INPUT_ATTRIBUTE } from './placement-order-fields';
+import {
+  priorityFromText,
+  priorityOf,
+  priorityProblem,
+  priorityText,
+  slotKey,
+  withKey,
+  type DraftSlot,
+  type DraftSlotAt,
+} from './placements-draft';
+import type { LocationIds } from './placements-slot-ids';
+
+const PRIORITY_ERROR =
+  `Not a whole number: type one such as 10 or -5, at most ${Number.MAX_SAFE_INTEGER} either side of 0 ` +
+  '(empty: 50).';
+
+/**
+ * What the server does with a rule at a public location (server/slots/slot-registry.ts refuseUserRulesInPublic, which
+ * the draft's check runs): it refuses the slot, so the draft cannot be published with it.
+ */
+const PUBLIC_RULE_NOTE =
+  'A public location takes no rule: GET /slots sends one cached answer to every visitor, signed in or not, and ' +
+  'evaluates no rule (not even one over flags). So the server refuses this slot with its rule, and a publish with ' +
+  'it: remove the rule to show the slot to everyone, or place the component at a protected location to keep it.';
+
+export interface SlotEditorProps {
+  at: DraftSlotAt;
+  /** Its number among its location's cards (from 1), as the page lists them and a refused publish names them. */
+  place: number;
+  isPublic: boolean;
+  /** Every slot of its location with its id (code's and the file's too): for its id, `before` and `after`. */
+  ids: LocationIds;
+  schema: JsonSchema | null;
+  problems: readonly PlacementProblem[];
+  change(change: (slot: DraftSlot) => DraftSlot | null): void;
+}
+
+/**
+ * One slot of the draft as a card: its priority, id, `before` and `after`, its "Shown when" rule, its props and
+ * problems, and removal. Each card is named apart from the others of its component (its number, with its id and a
+ * prop that reads as its title in its heading), and so are its controls, on the whole page (CardName).
+ */
+export function SlotEditor({ at, place, isPublic, ids, schema, problems, change }: SlotEditorProps) {
+  const { slot } = at;
+  const title = `${String(slot.component)} (${at.remote}) #${place}`;
+  const name = <CardName name={title} where={`at ${at.location}`} />;
+  const details = cardDetails(slot);
+  const id = `placement-${at.remote}-${at.location}-${at.index}`;
+  const heading = useRef<HTMLHeadingElement>(null);
+  const current = slot.visibleWhen === undefined ? '' : JSON.stringify(slot.visibleWhen);
+  const [rule, setRule] = useState(current);
+  // The rule the text stands for: when the slot's rule changes otherwise (a slot above removed, a rollback), the
+  // text follows it; while the operator types, it stays as typed.
+  const [ruleFor, setRuleFor] = useState(current);
+  const [ruleError, setRuleError] = useState<string | null>(null);
+  if (ruleFor !== current) {
+    setRule(current);
+    setRuleFor(current);
+    setRuleError(null);
+  }
+  // The priority as typed: an empty box, a lone minus sign or a fraction are steps of typing, not the default (50).
+  // One the document writes otherwise (`"7"`, text) is shown as written, with why the server refuses it.
+  const priority = priorityText(slot);
+  const [typedPriority, setTypedPriority] = useState(priority);
+  const [priorityFor, setPriorityFor] = useState(priority);
+  if (priorityFor !== priority) {
+    setTypedPriority(priority);
+    setPriorityFor(priority);
+  }
+  const unreadPriority = typedPriority !== priority && priorityFromText(typedPriority) === null;
+  const priorityError = unreadPriority ? PRIORITY_ERROR : typedPriority === priority ? priorityProblem(slot) : null;
+  const setKey = (key: string, value: JsonValue | undefined) => change(withKey(key, value));
+
+  return (
+    <li
+      className="placements__slot"
+      data-placement-slot={`${at.remote}:${String(slot.component)}`}
+      data-entry-key={slotKey(at)}
+    >
+      <h3 className="placements__slot-title" ref={heading} tabIndex={-1}>
+        {[title, ...details].join(', ')}
+      </h3>
+      <div className="form__field">
+        <label htmlFor={`${id}-priority`}>Priority of {name}</label>
+        <input
+          id={`${id}-priority`}
+          type="text"
+          inputMode="numeric"
+          value={typedPriority}
+          aria-invalid={priorityError !== null}
+          aria-describedby={`${id}-priority-hint`}
+          {...{ [UNREAD_INPUT_ATTRIBUTE]: unreadPriority ? '' : undefined }}
+          onChange={(event) => {
+            const text = event.target.value;
+            setTypedPriority(text);
+            // Empty: the default; anything not a whole number yet changes nothing but counts as unsaved.
+            const next = priorityFromText(text);
+            if (next === null) {
+              change((unchanged) => unchanged);
+              return;
+            }
+            setPriorityFor(String(next ?? priorityOf({})));
+            setKey('priority', next);
+          }}
+        />
+        <p className={priorityError === null ? 'field__help' : 'field__error'} id={`${id}-priority-hint`}>
+          {priorityError ?? 'A whole number, lower first; empty: 50.'}
+        </p>
+      </div>
+      <OrderFields id={id} at={at} name={name} ids={ids} change={change} />
+      {!isPublic ? (
+        <div className="form__field">
+          <label htmlFor={`${id}-rule`}>Shown when rule of {name}</label>
+          <textarea
+            id={`${id}-rule`}
+            rows={2}
+            value={rule}
+            aria-invalid={ruleError !== null}
+            aria-describedby={`${id}-rule-hint`}
+            {...{ [UNREAD_INPUT_ATTRIBUTE]: ruleError === null ? undefined : '' }}
+            onChange={(event) => {
+              const text = event.target.value;
+              setRule(text);
+              if (text.trim() === '') {
+                setRuleError(null);
+                setRuleFor('');
+                setKey('visibleWhen', undefined);
+                return;
+              }
+              try {
+                const parsed = JSON.parse(text) as JsonValue;
+                setRuleFor(JSON.stringify(parsed));
+                setKey('visibleWhen', parsed);
+                setRuleError(null);
+              } catch {
+                setRuleError('Not JSON yet, e.g. {"roles": ["editor"]}.');
+                // Nothing the draft can take, but unsaved all the same: leaving asks, saving refuses until fixed.
+                change((unchanged) => unchanged);
+              }
+            }}
+          />
+          <p className={ruleError === null ? 'field__help' : 'field__error'} id={`${id}-rule-hint`}>
+            {ruleError ?? 'A rule in JSON; empty: always.'}
+          </p>
+        </div>
+      ) : (
+        // None is offered here (the server refuses them), but one the draft has (imported, written by hand) is shown,
+        // with what the server does with it and a way to drop it.
+        slot.visibleWhen !== undefined && (
+          <div className="form__field" data-placement-public-rule>
+            <p>
+              Shown when rule of {name}: <code>{current}</code>
+            </p>
+            <p className="field__error">{PUBLIC_RULE_NOTE}</p>
+            <button
+              type="button"
+              className="button button--secondary"
+              onClick={() => {
+                setKey('visibleWhen', undefined);
+                // The button goes with the rule: the focus stays with the card rather than falling to the page's top.
+                heading.current?.focus();
+              }}
+            >
+              Remove the Shown when rule of {name}
+            </button>
+          </div>
+        )
+      )}
+      <PlacementEntryBody
+        id={id}
+        name={name}
+        schema={schema}
+        props={slot.props ?? {}}
+        problems={problems}
+        setProps={(props) => setKey('props', props)}
+        remove={() => change(() => null)}
+      />
+    </li>
+  );
+}
