@@ -75,6 +75,11 @@ export interface PlacementsPayload {
   problems: PlacementProblem[];
   preview: PlacementPreview;
   published: PlacementRevision | null;
+  /**
+   * Why the user asking may not change placements (save, publish, roll back, import): their account lacks
+   * placements:edit in another tenant, and a revision reaches every tenant. Absent when they may.
+   */
+  changesRefused?: string;
 }
 
 /** Body of `POST /api/placements/publish`. */

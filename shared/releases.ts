@@ -94,6 +94,12 @@ export interface RemoteReleases {
 /** `GET /api/remotes/releases` (operators). */
 export interface RemoteReleasesPayload {
   remotes: RemoteReleases[];
+  /**
+   * Why the user asking may not change rollouts (activate, roll back, a canary): their account lacks releases:manage
+   * in another tenant, and a rollout reaches every tenant. Absent when they may. A preview (their own session only)
+   * needs the permission in the current tenant alone.
+   */
+  changesRefused?: string;
 }
 
 /** `canary-auto-rollback`: the server ended a canary whose failure rate exceeded the stable release's (slot events). */

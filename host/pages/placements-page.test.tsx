@@ -95,6 +95,20 @@ describe('the placements page', () => {
     expect(screen.getByText('Placements are for staff with the operator role. Ask an operator if you need a change.'));
   });
 
+  it('shows an operator of this tenant only the draft and revisions, read only, and says why', async () => {
+    const refusal = 'Only operators may do this: … and your account does not have it in Globex.';
+    renderApp(api([OPERATOR_ROLE], { 'GET /api/placements': { body: { ...overview(), changesRefused: refusal } } }));
+    const section = await locationSection();
+    expect(document.querySelector('[data-placements-read-only]')?.textContent).toContain(refusal);
+    expect(screen.queryByRole('button', { name: 'Save draft' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Publish' })).toBeNull();
+    // The editor is there to read: every control of it is disabled.
+    const controls = within(section).getAllByRole('textbox');
+    expect(controls.length).toBeGreaterThan(0);
+    for (const control of controls) expect(control.matches(':disabled')).toBe(true);
+    expect(screen.getByRole('link', { name: 'Export the published revision' })).toBeTruthy();
+  });
+
   it('keeps each slot’s rule with its slot when a slot above it is removed', async () => {
     renderApp(api([OPERATOR_ROLE]));
     const section = await locationSection();

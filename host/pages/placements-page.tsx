@@ -102,8 +102,10 @@ function PlacementsEditor() {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const busy = useRef(false);
   const toolbar = useToolbarClearance();
+  /** Why this account may not change placements (it lacks placements:edit in another tenant), or null. */
+  const changesRefused = overview.data?.changesRefused ?? null;
   const alert = useRef<HTMLDivElement>(null);
-  const editor = useRef<HTMLDivElement>(null);
+  const editor = useRef<HTMLFieldSetElement>(null);
 
   const loadHistory = useCallback(async () => {
     const [compared, list] = await Promise.all([
@@ -229,9 +231,14 @@ function PlacementsEditor() {
         Slots placed by operators, after those of code and of REMOTES_CONFIG at each location. Edit the draft, save it
         to see its problems and changes, then publish: every host serves a revision within seconds.
       </p>
+      {changesRefused !== null && (
+        <p className="notice notice--info" data-placements-read-only>
+          {changesRefused} You can read the draft, its changes and the revisions here, and export the published one.
+        </p>
+      )}
       {/* Kept in view while the page scrolls: the editor is long (every location), its actions are here only. */}
       <div className="placements__toolbar" ref={toolbar}>
-        <div className="placements__actions">
+        <div className="placements__actions" hidden={changesRefused !== null}>
           <button
             type="button"
             className="button button--secondary"
@@ -326,7 +333,8 @@ function PlacementsEditor() {
           <p>Import a placements document into the draft below, or roll back to a revision.</p>
         </div>
       ) : (
-        <div ref={editor}>
+        // Disabled as a whole for someone who may not change placements (what they would change is refused anyway).
+        <fieldset className="placements__editable" disabled={changesRefused !== null} ref={editor}>
           <PlacementsContents document={document} problems={problems} />
           <PlacementsPreview document={document} />
           {SlotLocation.cases().map((location) => (
@@ -352,47 +360,49 @@ function PlacementsEditor() {
               edit(addFormSlot(document, remote, resource, component, position))
             }
           />
-        </div>
+        </fieldset>
       )}
-      <PlacementsImport
-        importJson={(json) =>
-          void act(async () => {
-            if (dirty && !window.confirm('The import replaces the draft and its unsaved changes. Import?')) return '';
-            // Refused (409, reload offered) when the draft was saved since this page loaded it, as a save is.
-            const answer = await client
-              .post<PlacementsDraftPayload>(
-                `${PLACEMENTS_API_PATH}/import?expectedUpdatedAt=${encodeURIComponent(version ?? '')}`,
-                json,
-              )
-              .catch((error: unknown) => {
-                if (error instanceof ApiError && error.savedDraft) setStale(true);
-                throw error;
-              });
-            await showDraft(answer);
-            return importOutcome(answer);
-          }, 'import')
-        }
-      />
-      <PlacementRevisions
-        revisions={revisions}
-        rollback={(number) =>
-          void act(async () => {
-            // Changes of the saved draft not published yet (or unreadable ones) go with it: the question names them.
-            const savedChanges = diff !== null && (diff.changes === null || diff.changes.length > 0);
-            if (!window.confirm(rollbackQuestion(number, { savedChanges, unsaved: dirty }))) return '';
-            // The saved draft the question was about: one saved since is not replaced unseen (409, reload offered).
-            const request: PlacementRollbackRequest = { revision: number, expectedUpdatedAt: version };
-            const revision = await client
-              .post<{ number: number }>(`${PLACEMENTS_API_PATH}/rollback`, request)
-              .catch((error: unknown) => {
-                if (error instanceof ApiError && error.savedDraft) setStale(true);
-                throw error;
-              });
-            await showDraft(await client.get<PlacementsPayload>(PLACEMENTS_API_PATH));
-            return `Rolled back to revision ${number}: revision ${revision.number} is in force.`;
-          }, 'rollback')
-        }
-      />
+      <fieldset className="placements__editable" disabled={changesRefused !== null}>
+        <PlacementsImport
+          importJson={(json) =>
+            void act(async () => {
+              if (dirty && !window.confirm('The import replaces the draft and its unsaved changes. Import?')) return '';
+              // Refused (409, reload offered) when the draft was saved since this page loaded it, as a save is.
+              const answer = await client
+                .post<PlacementsDraftPayload>(
+                  `${PLACEMENTS_API_PATH}/import?expectedUpdatedAt=${encodeURIComponent(version ?? '')}`,
+                  json,
+                )
+                .catch((error: unknown) => {
+                  if (error instanceof ApiError && error.savedDraft) setStale(true);
+                  throw error;
+                });
+              await showDraft(answer);
+              return importOutcome(answer);
+            }, 'import')
+          }
+        />
+        <PlacementRevisions
+          revisions={revisions}
+          rollback={(number) =>
+            void act(async () => {
+              // Changes of the saved draft not published yet (or unreadable ones) go with it: the question names them.
+              const savedChanges = diff !== null && (diff.changes === null || diff.changes.length > 0);
+              if (!window.confirm(rollbackQuestion(number, { savedChanges, unsaved: dirty }))) return '';
+              // The saved draft the question was about: one saved since is not replaced unseen (409, reload offered).
+              const request: PlacementRollbackRequest = { revision: number, expectedUpdatedAt: version };
+              const revision = await client
+                .post<{ number: number }>(`${PLACEMENTS_API_PATH}/rollback`, request)
+                .catch((error: unknown) => {
+                  if (error instanceof ApiError && error.savedDraft) setStale(true);
+                  throw error;
+                });
+              await showDraft(await client.get<PlacementsPayload>(PLACEMENTS_API_PATH));
+              return `Rolled back to revision ${number}: revision ${revision.number} is in force.`;
+            }, 'rollback')
+          }
+        />
+      </fieldset>
     </div>
   );
 }

@@ -196,6 +196,22 @@ describe('the releases page', () => {
     expect(screen.queryByRole('heading', { name: REMOTE })).toBeNull();
   });
 
+  it('says why a change would be refused to an operator of this tenant only, and offers previews alone', async () => {
+    const refusal = 'Only operators may do this: … and your account does not have it in Globex.';
+    renderApp(
+      api([OPERATOR_ROLE], { 'GET /api/remotes/releases': { body: { ...releases(), changesRefused: refusal } } }),
+    );
+    const section = await remoteSection();
+    expect(document.querySelector('[data-releases-read-only]')?.textContent).toContain(refusal);
+    const buttons = within(section)
+      .queryAllByRole('button')
+      .map((button) => button.textContent);
+    expect(buttons).toEqual(['Preview 1.2.0', 'Preview 1.0.0', 'Show history']);
+    expect(within(section).queryByRole('heading', { name: 'Canary' })).toBeNull();
+    // The rollout stays readable.
+    expect(within(section).getByText(/Active: 1\.1\.0\./)).toBeTruthy();
+  });
+
   it('activates after a confirmation, reloads the list, announces it and focuses the remote', async () => {
     let active = '1.1.0';
     const fake = api([OPERATOR_ROLE], {

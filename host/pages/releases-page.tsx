@@ -127,6 +127,12 @@ function Releases() {
         {result && !result.refused ? result.message : ''}
         {news && ` ${news}`}
       </p>
+      {data.changesRefused !== undefined && (
+        <p className="notice notice--info" data-releases-read-only>
+          {data.changesRefused} You can follow the releases and their loads here, and preview a release in your own
+          session.
+        </p>
+      )}
       {result?.refused && (
         <RefusalSummary message={result.message} problems={result.problems} ref={alert} mark="data-releases-refused" />
       )}
@@ -137,7 +143,14 @@ function Releases() {
         </p>
       ) : (
         data.remotes.map((remote) => (
-          <RemoteReleasesSection key={remote.remote} remote={remote} apply={apply} revision={revision} stats={stats} />
+          <RemoteReleasesSection
+            key={remote.remote}
+            remote={remote}
+            apply={apply}
+            revision={revision}
+            stats={stats}
+            mayChange={data.changesRefused === undefined}
+          />
         ))
       )}
     </div>

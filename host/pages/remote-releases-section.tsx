@@ -23,6 +23,11 @@ export interface RemoteReleasesSectionProps {
   revision: number;
   /** The slot loads of the last hour (null until known): each release's figures, a canary's next to the stable one's. */
   stats: SlotStatsPayload | null;
+  /**
+   * Whether the user may change rollouts (activate, roll back, canary): not when their account lacks releases:manage
+   * in another tenant (the page says why). A preview of their own session stays offered.
+   */
+  mayChange: boolean;
 }
 
 /**
@@ -36,6 +41,7 @@ export function RemoteReleasesSection({
   apply,
   revision,
   stats,
+  mayChange,
 }: RemoteReleasesSectionProps) {
   const client = useApiClient();
   const activeIndex = releases.findIndex((release) => release.version === rollout.active);
@@ -64,7 +70,8 @@ export function RemoteReleasesSection({
           <p className="callout__body">{automaticRollbackMessage(remote, automaticRollback)}</p>
         </div>
       )}
-      {rollout.active !== null &&
+      {mayChange &&
+        rollout.active !== null &&
         button(
           "Serve the server's own build",
           {
@@ -124,7 +131,8 @@ export function RemoteReleasesSection({
                     <LoadTime stats={figures} />
                   </td>
                   <td className="table__actions">
-                    {index !== activeIndex &&
+                    {mayChange &&
+                      index !== activeIndex &&
                       button(rollback ? `Roll back to ${version}` : `Activate ${version}`, {
                         send: post(rollback ? 'rollback' : 'activate', version),
                         confirm: `${verb} ${remote} to ${version} for everyone?${endsCanary}`,
@@ -144,13 +152,17 @@ export function RemoteReleasesSection({
           </tbody>
         </table>
       </div>
-      <h3 className="card__subtitle">Canary</h3>
-      <CanaryForm
-        remote={remote}
-        versions={releases.map((release) => release.version).filter((version) => version !== rollout.active)}
-        canary={canary}
-        apply={apply}
-      />
+      {mayChange && (
+        <>
+          <h3 className="card__subtitle">Canary</h3>
+          <CanaryForm
+            remote={remote}
+            versions={releases.map((release) => release.version).filter((version) => version !== rollout.active)}
+            canary={canary}
+            apply={apply}
+          />
+        </>
+      )}
       <h3 className="card__subtitle">History</h3>
       <ReleaseHistory remote={remote} revision={revision} />
     </section>

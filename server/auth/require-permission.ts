@@ -29,21 +29,33 @@ export function requirePermission(
         return;
       }
       if (options.changesReachEveryTenant && req.method !== 'GET' && req.method !== 'HEAD') {
-        const lacking = await tenantWithout(permission, user, tenants);
-        if (lacking !== null) {
-          next(
-            new HttpError(
-              'forbidden',
-              `${PERMISSION_REFUSED[permission]} What it changes reaches every tenant, so it needs that permission ` +
-                `in each, and your account does not have it in ${lacking}.`,
-            ),
-          );
+        const refusal = await everyTenantRefusal(permission, user, tenants);
+        if (refusal !== null) {
+          next(new HttpError('forbidden', refusal));
           return;
         }
       }
       next();
     }, next);
   };
+}
+
+/**
+ * Why a change that reaches every tenant (releases, placements) is refused to `user`, or null when it is not: the
+ * 403 of such a change, and what the pages say before anything is tried (the GET of releases and of the placements
+ * draft carries it, so a page shows what it can do instead of offering changes it would refuse).
+ */
+export async function everyTenantRefusal(
+  permission: StaffPermission,
+  user: StaffUser,
+  tenants: TenantStore,
+): Promise<string | null> {
+  const lacking = await tenantWithout(permission, user, tenants);
+  if (lacking === null) return null;
+  return (
+    `${PERMISSION_REFUSED[permission]} What it changes reaches every tenant, so it needs that permission in each, ` +
+    `and your account does not have it in ${lacking}.`
+  );
 }
 
 /**

@@ -128,6 +128,14 @@ it('refuses a change of releases or placements (which reach every tenant) to sta
     );
   }
   await tess.get('/api/placements/revisions').expect(200);
+  // The pages learn it before anything is tried: both lists say why a change would be refused, in the 403's words.
+  const readOnly = `${PERMISSION_REFUSED[RELEASES_MANAGE]} What it changes reaches every tenant, so it needs that permission in each, and your account does not have it in ${globex}.`;
+  expect((await tess.get('/api/remotes/releases').expect(200)).body.changesRefused).toBe(readOnly);
+  expect((await tess.get('/api/placements').expect(200)).body.changesRefused).toBe(
+    readOnly.replace(PERMISSION_REFUSED[RELEASES_MANAGE], PERMISSION_REFUSED[PLACEMENTS_EDIT]),
+  );
+  // A preview changes only their own session: the permission here is enough (an unknown version: 404, not 403).
+  expect((await tess.post('/api/remotes/team_records/preview').send({ version: '9.9.9' })).status).toBe(404);
 
   // An operator of globex alone, with no role of their own: acme gets its editor's rights.
   await addUser(host.app, 'gina', PASSWORD, []);
@@ -143,6 +151,8 @@ it('refuses a change of releases or placements (which reach every tenant) to sta
   const olga = await member('olga', { account: OPERATOR_ROLE });
   const allowed = await olga.post('/api/remotes/team_records/canary').send({});
   expect(allowed.status).toBe(400);
+  expect((await olga.get('/api/remotes/releases').expect(200)).body).not.toHaveProperty('changesRefused');
+  expect((await olga.get('/api/placements').expect(200)).body).not.toHaveProperty('changesRefused');
 });
 
 it("applies the account's own role where a membership has none, and a membership's role even when it is lower", async () => {

@@ -11,13 +11,14 @@ import {
   type PlacementRevisionsPayload,
   type PlacementsDiffPayload,
   type PlacementsDraftPayload,
+  type PlacementsPayload,
   type PlacementsPreviewPayload,
   type PlacementsPublishRequest,
   PLACEMENTS_EDIT,
 } from '../../shared';
 import { PLACEMENTS_BODY_LIMIT, PLACEMENTS_BODY_LIMIT_BYTES } from '../../shared/placements-limits';
 import { unknownTopKeysMessage } from '../../shared/placements-file-keys';
-import { requirePermission } from '../auth/require-permission';
+import { everyTenantRefusal, requirePermission } from '../auth/require-permission';
 import type { FeatureFlagStore } from '../flags/feature-flag-store';
 import { HttpError } from '../http/http-error';
 import { jsonRoute } from '../http/json-route';
@@ -64,9 +65,14 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
   jsonRoute(router, at(''), {
     GET: [
       requireOperator,
-      async (_req, res) => {
+      async (req, res) => {
         noStore(res);
-        res.json(await service.overview());
+        const changesRefused = await everyTenantRefusal(PLACEMENTS_EDIT, req.user as Express.User, options.tenants);
+        const payload: PlacementsPayload = {
+          ...(await service.overview()),
+          ...(changesRefused === null ? {} : { changesRefused }),
+        };
+        res.json(payload);
       },
     ],
   });

@@ -8,7 +8,7 @@ import {
   type RemoteHistoryPayload,
   type RemoteReleasesPayload,
 } from '../../shared';
-import { requirePermission } from '../auth/require-permission';
+import { everyTenantRefusal, requirePermission } from '../auth/require-permission';
 import { HttpError } from '../http/http-error';
 import { jsonRoute } from '../http/json-route';
 import { requireJsonBody } from '../http/require-json-body';
@@ -40,6 +40,8 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
   const router = express.Router();
   // releases:manage (operators): 401 for anonymous visitors, 403 for other staff.
   const requireOperator = requirePermission(RELEASES_MANAGE, options.tenants, { changesReachEveryTenant: true });
+  // A preview changes only the operator's own session: the permission in the tenant worked in is enough.
+  const requirePreviewer = requirePermission(RELEASES_MANAGE, options.tenants);
   const json = requireJsonBody(options.bodyLimitBytes);
   const operator = [requireOperator, ...json];
   const name = (req: Request): string => req.params.name as string;
@@ -68,7 +70,9 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
         const previews = previewsOf(req) ?? {};
         const names = new Set([...snapshot.releases().map((release) => release.remote)]);
         const lastChanges = await store.lastRolloutChanges();
+        const changesRefused = await everyTenantRefusal(RELEASES_MANAGE, req.user as Express.User, options.tenants);
         const payload: RemoteReleasesPayload = {
+          ...(changesRefused === null ? {} : { changesRefused }),
           remotes: [...names].sort().map((remote) => ({
             remote,
             rollout: snapshot.rollout(remote) ?? { remote, active: null, canary: null },
@@ -138,7 +142,8 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
   });
   jsonRoute(router, '/api/remotes/:name/preview', {
     POST: [
-      ...operator,
+      requirePreviewer,
+      ...json,
       (req, res) => {
         const release = service.checkedRelease(name(req), bodyOf(req).version);
         req.session.releasePreviews = { ...req.session.releasePreviews, [release.remote]: release.version };
@@ -146,7 +151,7 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
       },
     ],
     DELETE: [
-      requireOperator,
+      requirePreviewer,
       (req, res) => {
         const { [name(req)]: _ended, ...rest } = req.session.releasePreviews ?? {};
         req.session.releasePreviews = rest;
