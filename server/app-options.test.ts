@@ -42,6 +42,10 @@ describe('app options', () => {
   it('refuses what would make the server unsafe or unusable, naming the option', () => {
     expect(() => settingsOf({ sessionSecret: 'short' })).toThrow('sessionSecret must be one or more strings');
     expect(() => settingsOf({ sessionSecret: [] })).toThrow('sessionSecret must be one or more strings');
+    // What `sessionSecret: process.env.SESSION_SECRET!` gives when the variable is not set.
+    expect(() => settingsOf({ sessionSecret: undefined as unknown as string })).toThrow(
+      'sessionSecret must be one or more strings of at least 16 characters, and none was given (is SESSION_SECRET set?).',
+    );
     expect(() => settingsOf({ trustProxy: true as unknown as false })).toThrow('trustProxy must be');
     expect(() => settingsOf({ sessionIdleMs: 0 })).toThrow('sessionIdleMs must be a positive number');
     expect(() => settingsOf({ sessionAbsoluteMs: Number.NaN })).toThrow('sessionAbsoluteMs must be a positive number');

@@ -159,9 +159,14 @@ export function appSettingsOf(options: AppOptions): AppSettings {
   const development = nodeEnv !== 'production';
   const idleMs = positive(options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS, 'sessionIdleMs');
   const absoluteMs = positive(options.sessionAbsoluteMs ?? DEFAULT_SESSION_ABSOLUTE_MS, 'sessionAbsoluteMs');
-  const secrets = typeof options.sessionSecret === 'string' ? [options.sessionSecret] : [...options.sessionSecret];
-  if (secrets.length === 0 || secrets.some((secret) => typeof secret !== 'string' || secret.length < 16)) {
-    throw new Error('sessionSecret must be one or more strings of at least 16 characters.');
+  const given: unknown = options.sessionSecret;
+  // Most often missing because an environment variable is not set (sessionSecret: process.env.SESSION_SECRET!).
+  const secrets: unknown[] = typeof given === 'string' ? [given] : Array.isArray(given) ? [...given] : [];
+  const isSecret = (secret: unknown): secret is string => typeof secret === 'string' && secret.length >= 16;
+  if (secrets.length === 0 || !secrets.every(isSecret)) {
+    throw new Error(
+      `sessionSecret must be one or more strings of at least 16 characters${given === undefined ? ', and none was given (is SESSION_SECRET set?)' : ''}.`,
+    );
   }
   if ((options.trustProxy as unknown) === true) throw new Error(`trustProxy must be ${TRUST_EVERY_HOP_REFUSED}.`);
   return {
@@ -169,7 +174,7 @@ export function appSettingsOf(options: AppOptions): AppSettings {
     development,
     logger: options.logger ?? createLogger(nodeEnv),
     storage: options.storage ?? { kind: 'sqlite', path: requiredDatabasePath(options.databasePath) },
-    secrets,
+    secrets: secrets.filter(isSecret),
     redisUrl: options.redisUrl,
     trustProxy: options.trustProxy ?? false,
     idleMs,

@@ -38,4 +38,16 @@ describe("server/index.ts in a host application's own compile", () => {
     expect(errors[0]?.message).toContain('"LoginNotise"');
     expect(errors[1]?.message).toContain("Type 'string' is not assignable to type 'number'");
   }, 60_000);
+
+  it("brings everything a resource's definition names: its fields, relations and filters", () => {
+    const errors = hostAppErrors(
+      [
+        `import { Field, RecordFilter, Relation, Resource } from ${JSON.stringify(SERVER_DIR)};`,
+        'const fields = [Field.text("title"), Field.text("label"), Field.select("kind", { options: ["a", "b"] })];',
+        'const filters: RecordFilter[] = [RecordFilter.select("kind")];',
+        'void [Resource, Relation, fields, filters];',
+      ].join('\n'),
+    );
+    expect(errors).toEqual([]);
+  }, 60_000);
 });

@@ -14,6 +14,7 @@ export { Resource } from './resources/resource';
 export { Field, type FieldOptions, type SelectFieldOptions } from './resources/field';
 export { Relation, type RelationKind } from './resources/relation';
 export { ResourceDefinitionError } from './resources/resource-definition-error';
+export { RecordFilter, type RecordFilterKind } from './resources/record-filter';
 export type { RecordSource } from './resources/record-source';
 export type { StorageSettings } from './storage/open-storage';
 export type { PostgresSettings } from './storage/postgres-engine';

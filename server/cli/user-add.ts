@@ -82,7 +82,8 @@ async function main(): Promise<number> {
     const memberships =
       memberOf.tenants.length > 0
         ? `tenants: ${memberOf.tenants.map(({ id }) => roleNote(id, memberOf.roles.get(id))).join(', ')}`
-        : 'no tenant yet: it joins the demo tenants on the next server start';
+        : `no tenant yet, so it cannot sign in: create one with npm run tenant:add -- <id>, then npm run user:add -- ` +
+          `${user.username} --keep-password --tenant <id> (the demo's first start adds it to the demo's tenants)`;
     const granted = args.permissions === undefined ? '' : `; granted: ${args.permissions.join(', ') || 'none'}`;
     process.stdout.write(
       `${HEADLINES[outcome]} "${user.username}" (${memberships}` +

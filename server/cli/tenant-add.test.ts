@@ -1,0 +1,44 @@
+import path from 'node:path';
+import { makeTempDir } from '../../testing/temp-dir';
+import { runServerCommand } from '../../testing/server/run-server-command';
+
+jest.setTimeout(60_000);
+
+describe('npm run tenant:add', () => {
+  it('creates a tenant the next user:add can put an account in, and renames it', async () => {
+    const dir = makeTempDir();
+    const env = { DATABASE_PATH: path.join(dir.path, 'app.db') };
+    // Before any tenant, an account cannot sign in: user:add says how to make one.
+    const early = await runServerCommand('user-add.ts', ['ada'], env, 'ada-password-1234\n');
+    expect(early.code).toBe(0);
+    expect(early.stdout).toContain('no tenant yet, so it cannot sign in: create one with npm run tenant:add -- <id>');
+
+    const created = await runServerCommand('tenant-add.ts', ['acme', '--name', 'Acme Corp'], env);
+    expect(created.stderr).toBe('');
+    expect(created.code).toBe(0);
+    expect(created.stdout).toContain('Created tenant "acme" (Acme Corp)');
+    expect(created.stdout).toContain('npm run user:add -- <username> --tenant acme');
+
+    const joined = await runServerCommand('user-add.ts', ['ada', '--keep-password', '--tenant', 'acme'], env);
+    expect(joined.code).toBe(0);
+    expect(joined.stdout).toContain('(tenants: acme)');
+
+    const renamed = await runServerCommand('tenant-add.ts', ['acme', '--name', 'Acme'], env);
+    expect(renamed.stdout).toContain('Renamed tenant "acme" (Acme)');
+    const kept = await runServerCommand('tenant-add.ts', ['acme'], env);
+    expect(kept.stdout).toContain('Kept tenant "acme" (Acme)');
+  });
+
+  it('refuses a bad id or a missing name with the usage and the tenants there are, changing nothing', async () => {
+    const dir = makeTempDir();
+    const env = { DATABASE_PATH: path.join(dir.path, 'app.db') };
+    await runServerCommand('tenant-add.ts', ['globex'], env);
+    for (const args of [['has space'], ['acme', '--name'], [], ['a', 'b']]) {
+      const run = await runServerCommand('tenant-add.ts', args, env);
+      expect([args, run.code]).toEqual([args, 2]);
+      expect(run.stderr).toContain('usage: npm run tenant:add -- <id> [--name "<Name>"]');
+      expect(run.stderr).toContain('Tenants in ');
+      expect(run.stderr).toContain('globex (globex).');
+    }
+  });
+});

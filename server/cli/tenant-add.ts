@@ -1,0 +1,69 @@
+/**
+ * `npm run tenant:add -- <id> [--name "<Name>"]`: creates a tenant, or renames one, in the database (PostgreSQL at
+ * DATABASE_URL when set, else the SQLite file at DATABASE_PATH). Without arguments: the usage and the tenants there
+ * are. The demo creates its own tenants at its first start; an application of one's own starts with none, and an
+ * account of no tenant cannot sign in, so this is the first step before `npm run user:add -- <name> --tenant <id>`.
+ */
+import { storageSettingsFromEnv } from '../config/config';
+import { describeStorage, openMigratedStorage } from '../storage/open-storage';
+import { TenantStore } from '../tenants/tenant-store';
+import { runCommand } from './run-command';
+
+export const TENANT_ADD_USAGE = 'usage: npm run tenant:add -- <id> [--name "<Name>"]';
+
+/**
+ * A tenant id this command creates: a letter or digit, then letters, digits and `_.-`, at most 64 characters. Ids go
+ * into `visibleWhen` rules, the session and the logs: plain words keep them readable and never need quoting.
+ */
+export const TENANT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/** The command line read: the tenant to save, or why not. */
+export function parseTenantAddArgs(args: readonly string[]): { id: string; name: string | null } | { usage: string } {
+  const rest = [...args];
+  let name: string | null = null;
+  const at = rest.indexOf('--name');
+  if (at !== -1) {
+    const value = rest[at + 1];
+    if (value === undefined || value.trim() === '') return { usage: `--name needs a name. ${TENANT_ADD_USAGE}` };
+    name = value.trim();
+    rest.splice(at, 2);
+  }
+  const [id, ...extra] = rest;
+  if (id === undefined || extra.length > 0) return { usage: TENANT_ADD_USAGE };
+  if (!TENANT_ID_PATTERN.test(id)) {
+    return {
+      usage: `"${id}" is not a tenant id: a letter or digit, then letters, digits and _.- (at most 64). ${TENANT_ADD_USAGE}`,
+    };
+  }
+  return { id, name };
+}
+
+async function main(args: readonly string[]): Promise<number> {
+  const parsed = parseTenantAddArgs(args);
+  const settings = storageSettingsFromEnv(process.env);
+  const engine = await openMigratedStorage(settings);
+  const where = describeStorage(settings);
+  try {
+    const tenants = new TenantStore(engine);
+    if ('usage' in parsed) {
+      const known = await tenants.list();
+      const list = known.map((tenant) => `${tenant.id} (${tenant.name})`).join(', ');
+      process.stderr.write(`${parsed.usage}\nTenants in ${where}: ${list || 'none yet'}.\n`);
+      return 2;
+    }
+    const existing = await tenants.get(parsed.id);
+    const name = parsed.name ?? existing?.name ?? parsed.id;
+    await tenants.save({ id: parsed.id, name });
+    process.stdout.write(
+      existing === undefined
+        ? `Created tenant "${parsed.id}" (${name}) in ${where}. Add staff to it: ` +
+            `npm run user:add -- <username> --tenant ${parsed.id}\n`
+        : `${existing.name === name ? 'Kept' : 'Renamed'} tenant "${parsed.id}" (${name}) in ${where}.\n`,
+    );
+    return 0;
+  } finally {
+    await engine.close();
+  }
+}
+
+runCommand('tenant:add', () => main(process.argv.slice(2)));
