@@ -36,6 +36,16 @@ describe('formatStartMessage', () => {
     );
     expect(text).toContain('Reset it with: DATABASE_PATH=/srv/app.db npm run user:add -- admin');
   });
+
+  it('on PostgreSQL names DATABASE_URL in the command, never its value (a start may be the only one given it)', () => {
+    const text = formatStartMessage({
+      url: 'http://127.0.0.1:4000/',
+      account: { username: 'admin', created: false, passwordGenerated: false },
+      databasePathForCommand: undefined,
+      postgres: true,
+    });
+    expect(text).toContain("Reset it with: DATABASE_URL='<this server's DATABASE_URL>' npm run user:add -- admin");
+  });
   it('says what a TRUST_PROXY hop count must be, and says nothing of other settings', () => {
     const base = { url: 'http://127.0.0.1:3000/', account: undefined, databasePathForCommand: undefined };
     const hops = formatStartMessage({ ...base, trustProxy: 2 });

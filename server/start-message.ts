@@ -16,6 +16,12 @@ export interface StartMessageInput {
   account: SignInAccount | undefined;
   /** Put in front of the reset command when the database is not the default one. */
   databasePathForCommand: string | undefined;
+  /**
+   * The database is PostgreSQL (DATABASE_URL): the command needs the same variable, which may have been given to this
+   * start only (`DATABASE_URL=… npm start`); without it the command would change the default SQLite file. The URL
+   * itself, which carries a password, is never printed.
+   */
+  postgres?: boolean;
   /** TRUST_PROXY as read; a hop count gets a reminder of what it must be. */
   trustProxy?: TrustProxySetting;
 }
@@ -36,8 +42,12 @@ export function trustProxyHopCountNotice(trustProxy: TrustProxySetting | undefin
 
 /** What the server prints once it listens: where to open it, how to sign in, and what TRUST_PROXY must be. */
 export function formatStartMessage(input: StartMessageInput): string {
-  const command = (username: string) =>
-    `${input.databasePathForCommand ? `DATABASE_PATH=${input.databasePathForCommand} ` : ''}npm run user:add -- ${username}`;
+  const where = input.postgres
+    ? "DATABASE_URL='<this server's DATABASE_URL>' "
+    : input.databasePathForCommand
+      ? `DATABASE_PATH=${input.databasePathForCommand} `
+      : '';
+  const command = (username: string) => `${where}npm run user:add -- ${username}`;
   const lines = [`Slots platform is ready: open ${input.url}`];
   const account = input.account;
   if (!account) {

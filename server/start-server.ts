@@ -140,14 +140,13 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     'listening',
   );
 
-  // With DATABASE_URL the command finds the database through the same variable, already in the environment.
-  const isDefaultDatabase =
-    config.postgres !== undefined || config.databasePath === path.resolve(DEFAULT_DATABASE_PATH);
+  const isDefaultDatabase = config.databasePath === path.resolve(DEFAULT_DATABASE_PATH);
   process.stdout.write(
     formatStartMessage({
       url,
       account: options.signInAccount?.(),
       databasePathForCommand: isDefaultDatabase ? undefined : config.databasePath,
+      postgres: config.postgres !== undefined,
       trustProxy: config.trustProxy,
     }),
   );

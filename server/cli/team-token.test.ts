@@ -90,6 +90,11 @@ describe('npm run token:add / token:revoke / user:add --role', () => {
           `was created), here: npm run token:revoke -- ${id}. Nothing was changed.\n`,
       );
     }
+    // A token cut short when copied: its id part is not offered as an id.
+    const cut = await run('team-token.ts', ['revoke', `slt_${id.slice(0, 6)}`], testApp.databasePath);
+    expect(cut.code).toBe(2);
+    expect(cut.stderr).toContain(`; "${id.slice(0, 6)}" has 6 of its 12 hex digits. Nothing was changed.`);
+    expect(cut.stderr).not.toContain('here: npm run token:revoke');
     const garbage = await run('team-token.ts', ['revoke', 'not-a-token'], testApp.databasePath);
     expect(garbage.code).toBe(2);
     expect(garbage.stderr).not.toContain('not-a-token');

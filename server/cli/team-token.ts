@@ -22,12 +22,22 @@ const WHOLE_TOKEN = /^slt_([0-9a-f]+)_\S+$/;
 /** What a token id looks like (team-token-store.ts makes 12 hex digits). */
 const TOKEN_ID = /^[0-9a-f]+$/;
 
+/** The length of a token id (team-token-store.ts: 6 random bytes in hex). */
+const TOKEN_ID_LENGTH = 12;
+
 /** Says what a token id is, naming the one `given` starts with when it has one, never the rest (a secret). */
 function notAnId(given: string): string {
   const id = /^(?:slt_)?([0-9a-f]+)(?:_|$)/.exec(given)?.[1];
+  // Part of an id (a token cut short when copied) is not offered as one: revoking it would find nothing.
+  const here =
+    id === undefined
+      ? ''
+      : id.length === TOKEN_ID_LENGTH
+        ? `, here: npm run token:revoke -- ${id}`
+        : `; "${id}" has ${id.length} of its ${TOKEN_ID_LENGTH} hex digits`;
   return (
     'token:revoke takes the token\'s id only: the part between "slt_" and the next "_" (printed when the token was ' +
-    `created)${id === undefined ? '' : `, here: npm run token:revoke -- ${id}`}. Nothing was changed.`
+    `created)${here}. Nothing was changed.`
   );
 }
 

@@ -241,7 +241,7 @@ function readConfigFile(
   const unknownKeys = Object.keys(object).filter((key) => !TOP_KEYS.has(key));
   if (unknownKeys.length > 0) {
     throw new RemotesConfigError(
-      `${where}: unknown key(s) ${unknownKeys.join(', ')}; allowed: remotes, allowedOrigins, locations.`,
+      `${where}: unknown key(s) ${unknownKeys.join(', ')}; allowed: ${[...TOP_KEYS].join(', ')}.`,
     );
   }
   const list = object.remotes ?? [];

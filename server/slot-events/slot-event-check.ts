@@ -30,32 +30,48 @@ export function slotEventsOf(body: unknown): SlotLoadEvent[] {
   }
   return events.map((value: unknown, index) => {
     const event = slotEventOf(value);
-    if (event === null) throw HttpError.invalidRequest(`Event ${index} is not a slot load event.`);
+    if (typeof event === 'string') throw HttpError.invalidRequest(`Event ${index} is not a slot load event: ${event}.`);
     return event;
   });
 }
 
-function slotEventOf(value: unknown): SlotLoadEvent | null {
-  if (!isPlainObject(value)) return null;
+/** The event, or what is wrong with it (the first field found wrong, named as the contract names it). */
+function slotEventOf(value: unknown): SlotLoadEvent | string {
+  if (!isPlainObject(value)) return 'it must be an object';
   const { location, component, remote, outcome, phase, kind, loadMs, startMs, afterRender, releaseTag } = value;
-  if (!isName(location) || !isName(component) || !isName(remote)) return null;
-  if (!SLOT_LOAD_OUTCOMES.includes(outcome as SlotLoadOutcome)) return null;
+  for (const [field, name] of Object.entries({ location, component, remote })) {
+    if (!isName(name)) return `"${field}" must be a name of 1 to 128 characters`;
+  }
+  if (!SLOT_LOAD_OUTCOMES.includes(outcome as SlotLoadOutcome)) {
+    return `"outcome" must be one of ${SLOT_LOAD_OUTCOMES.join(', ')}`;
+  }
   const failed = outcome === 'failed' || outcome === 'timed-out';
-  if (phase !== null && !(failed && SLOT_LOAD_PHASES.includes(phase as SlotLoadPhase))) return null;
-  if (kind !== null && !(failed && typeof kind === 'string' && KIND_PATTERN.test(kind))) return null;
-  if (!isTime(loadMs) || !isTime(startMs)) return null;
+  const onlyWhenFailed = 'null, or for a failed or timed-out load';
+  if (phase !== null && !(failed && SLOT_LOAD_PHASES.includes(phase as SlotLoadPhase))) {
+    return `"phase" must be ${onlyWhenFailed} one of ${SLOT_LOAD_PHASES.join(', ')}`;
+  }
+  if (kind !== null && !(failed && typeof kind === 'string' && KIND_PATTERN.test(kind))) {
+    return `"kind" must be ${onlyWhenFailed} a failure kind in lower-case words (remote-unavailable)`;
+  }
+  for (const [field, time] of Object.entries({ loadMs, startMs })) {
+    if (!isTime(time)) return `"${field}" must be a number of milliseconds, 0 or more`;
+  }
   // Only a render can fail after the render: anything else marked so is not an event the host sends.
-  if (afterRender !== undefined && !(afterRender === true && outcome === 'failed' && phase === 'render')) return null;
-  if (releaseTag !== undefined && !(typeof releaseTag === 'string' && releaseTag.length <= 200)) return null;
+  if (afterRender !== undefined && !(afterRender === true && outcome === 'failed' && phase === 'render')) {
+    return '"afterRender" may only be true, and only for a failed render';
+  }
+  if (releaseTag !== undefined && !(typeof releaseTag === 'string' && releaseTag.length <= 200)) {
+    return '"releaseTag" must be the release tag the server gave (GET /api/remotes)';
+  }
   return {
-    location,
-    component,
-    remote,
+    location: location as string,
+    component: component as string,
+    remote: remote as string,
     outcome: outcome as SlotLoadOutcome,
     phase: phase as SlotLoadPhase | null,
     kind: kind as string | null,
-    loadMs: Math.min(Math.round(loadMs), MAX_MS),
-    startMs: Math.min(Math.round(startMs), MAX_MS),
+    loadMs: Math.min(Math.round(loadMs as number), MAX_MS),
+    startMs: Math.min(Math.round(startMs as number), MAX_MS),
     ...(afterRender === true ? { afterRender: true as const } : {}),
     ...(releaseTag !== undefined ? { releaseTag: releaseTag as string } : {}),
   };

@@ -223,6 +223,17 @@ it('refuses bodies outside the contract with 400', async () => {
     const response = await client.post(SLOT_EVENTS_PATH).send(body);
     expect([response.status, response.body.error?.code]).toEqual([400, 'invalid_request']);
   }
+  // The refusal names the field, so a client sending its own events learns what to mend.
+  const withoutPhase: Record<string, unknown> = { ...valid };
+  delete withoutPhase.phase;
+  for (const [event, message] of [
+    [withoutPhase, 'Event 0 is not a slot load event: "phase" must be null, or for a failed or timed-out load one of'],
+    [{ ...valid, outcome: 'exploded' }, 'Event 0 is not a slot load event: "outcome" must be one of rendered'],
+    [{ ...valid, loadMs: 'slow' }, 'Event 0 is not a slot load event: "loadMs" must be a number of milliseconds'],
+  ] as const) {
+    const response = await client.post(SLOT_EVENTS_PATH).send({ events: [event] });
+    expect(response.body.error?.message).toContain(message);
+  }
 });
 
 it('refuses a request from another site with 403', async () => {

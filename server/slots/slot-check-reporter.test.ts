@@ -43,6 +43,31 @@ describe('SlotCheckReporter', () => {
     expect(lines[1]!.msg).toContain('DownWidget at resource-before-form[1]');
   });
 
+  it('lists the slots of a remote switched off apart: they wait for an operator, not for an answer', () => {
+    const { reporter, lines } = reporterWithLog('fail');
+    const problems = new SlotContract().check(
+      placedSlots('resource-before-form', [Slot.make('OffWidget'), Slot.make('DownWidget')], 'code'),
+      { ...REMOTES, disabled: [{ name: 'team_off', components: ['OffWidget'] }] },
+    );
+    reporter.atStart(problems);
+    expect(lines.map((line) => line.msg.split('\n')[0])).toEqual([
+      'Slots left out while their remote is switched off ("enabled": false in REMOTES_CONFIG):',
+      'Slots checked again when their remote answers:',
+    ]);
+    expect(lines[0]!.msg).toContain('OffWidget at resource-before-form[0]');
+    expect(lines[0]!.msg).not.toContain('DownWidget');
+  });
+
+  it('counts slots, not problems: a slot with two problems is one slot that cannot render', () => {
+    const [unknown] = problemsOf(Slot.make('Nobody'));
+    const error = new SlotContractError([
+      unknown!,
+      { ...unknown!, kind: 'props-invalid', message: 'props.x is wrong' },
+    ]);
+    expect(error.problems).toHaveLength(2);
+    expect(error.message.split('\n')[0]).toContain('1 slot cannot render as registered');
+  });
+
   it('refuses the start on a blocking problem in mode fail, and only logs it in mode log', () => {
     const blocking = new SlotContract().check(placedSlots('resource-before-form', [Slot.make('Nobody')], 'code'), {
       ...REMOTES,

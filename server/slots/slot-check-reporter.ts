@@ -56,7 +56,11 @@ export class SlotCheckReporter {
     });
     const blocking = fresh.filter((problem) => problem.blocking);
     const warnings = fresh.filter((problem) => problem.kind === 'form-component-outside-form');
-    const waiting = fresh.filter((problem) => !problem.blocking && !warnings.includes(problem));
+    // A remote switched off is not asked again: its slots wait for an operator, not for an answer.
+    const switchedOff = fresh.filter((problem) => problem.kind === 'remote-disabled');
+    const waiting = fresh.filter(
+      (problem) => !problem.blocking && !warnings.includes(problem) && !switchedOff.includes(problem),
+    );
     if (blocking.length > 0) {
       // After the start nothing is refused any more: a configured slot that cannot render is left out of the payloads
       // (code's slots stay, and fail in the browser as any unknown component does).
@@ -68,6 +72,13 @@ export class SlotCheckReporter {
       this.logger.warn(
         { slots: warnings.length },
         `Slots that may fail where they are placed:\n${warnings.map((p) => `  - ${formatSlotProblem(p)}`).join('\n')}`,
+      );
+    }
+    if (switchedOff.length > 0) {
+      this.logger.warn(
+        { slots: switchedOff.length },
+        'Slots left out while their remote is switched off ("enabled": false in REMOTES_CONFIG):\n' +
+          switchedOff.map((p) => `  - ${formatSlotProblem(p)}`).join('\n'),
       );
     }
     if (waiting.length > 0) {
