@@ -67,7 +67,7 @@ export { DEFAULT_DIST_DIR, type AppOptions } from './app-options';
  *
  * ```ts
  * const app = createApp({ databasePath, sessionSecret });
- * app.registerSlots({ 'login-before-form': Slot.make('LoginNotice', { title: 'Welcome' }) });
+ * app.registerSlots({ 'login-before-form': Slot.make('LoginNotice', { title: 'Welcome', text: 'Sign in with your staff account.' }) });
  * await app.ready();
  * http.createServer(app.handler).listen(3000);
  * ```
