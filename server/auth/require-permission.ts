@@ -59,9 +59,10 @@ export async function everyTenantRefusal(
 }
 
 /**
- * A tenant where `user` lacks `permission`, by name, or null: their membership's role there, else (not a member) their
- * account's own role, with their grants (staff-access.ts). Without this, an operator of one tenant only could change
- * what every other tenant is served (releases, placements) by switching to the tenant where they are one.
+ * A tenant where `user` lacks `permission` (by name when they belong to it), or null: their membership's role
+ * there, else (not a member) their account's own role, with their grants (staff-access.ts). Without this, an operator
+ * of one tenant only could change what every other tenant is served (releases, placements) by switching to the
+ * tenant where they are one.
  */
 export async function tenantWithout(
   permission: StaffPermission,
@@ -74,6 +75,9 @@ export async function tenantWithout(
     if (!accessIn(user, memberships.roles.get(tenant.id)).permissions.includes(permission)) return tenant.name;
   }
   const outside = (await tenants.list()).find((tenant) => !member.has(tenant.id));
-  if (outside !== undefined && !accessIn(user, null).permissions.includes(permission)) return outside.name;
+  // Not named: which tenants exist beyond one's own is not for a member of one to learn (shown-rule.ts).
+  if (outside !== undefined && !accessIn(user, null).permissions.includes(permission)) {
+    return 'a tenant it does not belong to';
+  }
   return null;
 }

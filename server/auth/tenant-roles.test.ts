@@ -136,6 +136,9 @@ it('refuses a change of releases or placements (which reach every tenant) to sta
   );
   // A preview changes only their own session: the permission here is enough (an unknown version: 404, not 403).
   expect((await tess.post('/api/remotes/team_records/preview').send({ version: '9.9.9' })).status).toBe(404);
+  // The placements preview reads only: the read-only page shows it too.
+  const preview = { context: { roles: ['viewer'], tenant: 'acme' }, location: 'dashboard-after-cards' };
+  expect((await tess.post('/api/placements/preview').send(preview)).status).toBe(200);
 
   // An operator of globex alone, with no role of their own: acme gets its editor's rights.
   await addUser(host.app, 'gina', PASSWORD, []);
@@ -145,7 +148,9 @@ it('refuses a change of releases or placements (which reach every tenant) to sta
   const acme = (await host.app.tenants.get('acme'))!.name;
   const refused = await ginaAgent.post('/api/remotes/team_records/canary').send({});
   expect(refused.status).toBe(403);
-  expect(refused.body.error.message).toContain(`does not have it in ${acme}.`);
+  // acme is not hers to know of: the tenant she lacks it in is not named.
+  expect(refused.body.error.message).toContain('does not have it in a tenant it does not belong to.');
+  expect(refused.body.error.message).not.toContain(acme);
 
   // The account's own operator role reaches the tenants it is no member of: a platform operator.
   const olga = await member('olga', { account: OPERATOR_ROLE });

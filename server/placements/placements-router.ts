@@ -108,9 +108,11 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
         res.json(payload);
       },
     ],
-    // Reads only, but a POST: the document previewed may be as large as a draft.
+    // Reads only, but a POST: the document previewed may be as large as a draft. Changing nothing, it needs the
+    // permission in the current tenant alone (the read-only page of an operator of some tenants previews too).
     POST: [
-      ...operatorJson,
+      requirePermission(PLACEMENTS_EDIT, options.tenants),
+      ...requireJsonBody(PLACEMENTS_BODY_LIMIT_BYTES),
       async (req, res) => {
         const { document, location, context } = readPreviewRequest(req.body);
         const viewer = await previewViewer(context, options.tenants, options.flags);

@@ -115,6 +115,7 @@ export class ReleaseService {
     action: 'activate' | 'rollback',
   ): Promise<RemoteRollout> {
     const release = await this.publishedReleaseNow(remote, version);
+    this.refuseOriginNotAllowed(release);
     this.refuseBreaking(release, `Release "${release.version}" of "${remote}"`);
     return this.change({
       remote,
@@ -254,6 +255,7 @@ export class ReleaseService {
       }
     }
     const canary = { version: release.version, percent, tenants: [...new Set(tenants as string[])] };
+    this.refuseOriginNotAllowed(release);
     this.refuseBreaking(release, `Release "${release.version}" of "${remote}"`);
     return this.change({
       remote,
@@ -341,8 +343,23 @@ export class ReleaseService {
    */
   checkedRelease(remote: string, version: unknown): RemoteRelease {
     const release = this.publishedRelease(remote, version);
+    this.refuseOriginNotAllowed(release);
     this.refuseBreaking(release, `Release "${release.version}" of "${remote}"`);
     return release;
+  }
+
+  /**
+   * Refuses a release published before its remote's `releaseOrigins` left its origin out: put in force, its origin
+   * would be asked every 30 s, which the list is there to prevent (release-origin-refusal.ts).
+   */
+  private refuseOriginNotAllowed(release: RemoteRelease): void {
+    const refused = releaseOriginRefusal(this.parts.remoteRegistry.config, release.remote, new URL(release.entry));
+    if (refused !== null) {
+      throw new ReleaseRefusedError(
+        `Release "${release.version}" of "${release.remote}" was published from an origin the operators allow no ` +
+          `more: ${refused}`,
+      );
+    }
   }
 
   /** {@link publishedRelease}, this host's copy read again first when it lacks it (published on another host). */

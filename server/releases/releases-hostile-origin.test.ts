@@ -9,7 +9,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { REMOTE_DESCRIPTOR_FILE } from '../../shared';
 import { fakeManifest } from '../../testing/fake-manifest';
-import { createTestApp, type TestApp } from '../../testing/server/test-app';
+import { createTestApp, signedInOperator, type TestApp } from '../../testing/server/test-app';
 import { startHttpFixtureServer, type HttpFixtureServer } from '../../testing/system/http-fixture-server';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import { DESCRIPTOR_MAX_BYTES } from '../remotes/http-descriptor-source';
@@ -187,6 +187,29 @@ describe('an entry on an origin the operators have not allowed for the team ("re
       .set('Authorization', `Bearer ${token}`)
       .send({ version: '1.0.0', entry: urlOf('mf-manifest.json') })
       .expect(201);
+  });
+
+  it('keeps a release published before the list left its origin out from being put in force or previewed', async () => {
+    const { token } = await testApp.app.teamTokens.create('team_billing', null);
+    await request(testApp.app.handler)
+      .post('/api/remotes/team_billing/releases')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ version: '1.0.0', entry: urlOf('mf-manifest.json') })
+      .expect(201);
+    await declare('http://127.0.0.1:1/team_billing/mf-manifest.json', []);
+    const operator = await signedInOperator(testApp.app);
+    for (const [action, body] of [
+      ['activate', { version: '1.0.0' }],
+      ['canary', { version: '1.0.0', percent: 10 }],
+      ['preview', { version: '1.0.0' }],
+    ] as const) {
+      const refused = await operator.post(`/api/remotes/team_billing/${action}`).send(body);
+      expect([action, refused.status]).toEqual([action, 400]);
+      expect(refused.body.error.message).toContain(
+        'Release "1.0.0" of "team_billing" was published from an origin the operators allow no more:',
+      );
+    }
+    expect(testApp.app.releaseSnapshot.rollout('team_billing')?.active ?? null).toBeNull();
   });
 });
 
