@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { makeTempDir } from '../../testing/temp-dir';
 import { runServerCommand } from '../../testing/server/run-server-command';
@@ -27,6 +28,15 @@ describe('npm run tenant:add', () => {
     expect(renamed.stdout).toContain('Renamed tenant "acme" (Acme)');
     const kept = await runServerCommand('tenant-add.ts', ['acme'], env);
     expect(kept.stdout).toContain('Kept tenant "acme" (Acme)');
+  });
+
+  it('creates no database for a mistyped command', async () => {
+    const dir = makeTempDir();
+    const database = path.join(dir.path, 'app.db');
+    const run = await runServerCommand('tenant-add.ts', ['has space'], { DATABASE_PATH: database });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`No database at ${database} yet.`);
+    expect(existsSync(database)).toBe(false);
   });
 
   it('refuses a bad id or a missing name with the usage and the tenants there are, changing nothing', async () => {

@@ -4,6 +4,7 @@
  * are. The demo creates its own tenants at its first start; an application of one's own starts with none, and an
  * account of no tenant cannot sign in, so this is the first step before `npm run user:add -- <name> --tenant <id>`.
  */
+import { existsSync } from 'node:fs';
 import { storageSettingsFromEnv } from '../config/config';
 import { describeStorage, openMigratedStorage } from '../storage/open-storage';
 import { TenantStore } from '../tenants/tenant-store';
@@ -41,6 +42,11 @@ export function parseTenantAddArgs(args: readonly string[]): { id: string; name:
 async function main(args: readonly string[]): Promise<number> {
   const parsed = parseTenantAddArgs(args);
   const settings = storageSettingsFromEnv(process.env);
+  // A mistyped command must not create a database where there is none (the default ./data/app.db).
+  if ('usage' in parsed && settings.kind === 'sqlite' && !existsSync(settings.path)) {
+    process.stderr.write(`${parsed.usage}\nNo database at ${settings.path} yet.\n`);
+    return 2;
+  }
   const engine = await openMigratedStorage(settings);
   const where = describeStorage(settings);
   try {

@@ -174,7 +174,7 @@ describe('placement by REMOTES_CONFIG', () => {
       remotes: [billing({ 'global-before-content': [{ component: 'InvoiceBanner' }, { component: 'InvoiceBaner' }] })],
     });
     await expect(start()).rejects.toThrow(
-      '1 slot cannot render as registered (slot at location[position] (source, remote): problem):\n' +
+      'Slots cannot render as registered: 1 problem (slot at location[position] (source, remote): problem):\n' +
         '  - InvoiceBaner at global-before-content[1] (configuration, remote "team_billing"): remote "team_billing" ' +
         'provides no component "InvoiceBaner" (it provides InvoiceBanner, InvoiceField)',
     );
@@ -189,7 +189,7 @@ describe('placement by REMOTES_CONFIG', () => {
         remoteDescriptorTimeoutMs: 300,
         logger: pino({ level: 'info' }, { write: (line: string) => lines.push(line) }),
       }),
-    ).rejects.toThrow('1 slot cannot render as registered');
+    ).rejects.toThrow('Slots cannot render as registered: 1 problem');
     expect(lines.join('')).toContain('Remote \\"team_billing\\" answered');
     expect(lines.join('')).not.toMatch(/left out/);
   });
@@ -296,7 +296,7 @@ describe('the props contract, checked at start and on reload', () => {
       }),
     );
     await expect(started).rejects.toThrow(
-      '3 slots cannot render as registered (slot at location[position] (source, remote): problem):\n' +
+      'Slots cannot render as registered: 3 problems (slot at location[position] (source, remote): problem):\n' +
         '  - InvoiceBanner at dashboard-before-cards[0] (code, remote "team_billing"): props.amountDue must be ' +
         'number, got "lots"\n' +
         '  - InvoiceBaner at dashboard-before-cards[1] (code): no remote provides "InvoiceBaner"\n' +

@@ -58,16 +58,6 @@ describe('SlotCheckReporter', () => {
     expect(lines[0]!.msg).not.toContain('DownWidget');
   });
 
-  it('counts slots, not problems: a slot with two problems is one slot that cannot render', () => {
-    const [unknown] = problemsOf(Slot.make('Nobody'));
-    const error = new SlotContractError([
-      unknown!,
-      { ...unknown!, kind: 'props-invalid', message: 'props.x is wrong' },
-    ]);
-    expect(error.problems).toHaveLength(2);
-    expect(error.message.split('\n')[0]).toContain('1 slot cannot render as registered');
-  });
-
   it('refuses the start on a blocking problem in mode fail, and only logs it in mode log', () => {
     const blocking = new SlotContract().check(placedSlots('resource-before-form', [Slot.make('Nobody')], 'code'), {
       ...REMOTES,

@@ -164,7 +164,7 @@ describe('SlotContract', () => {
       REMOTES,
     );
     expect(new SlotContractError(problems).message).toBe(
-      '2 slots cannot render as registered (slot at location[position] (source, remote): problem):\n' +
+      'Slots cannot render as registered: 2 problems (slot at location[position] (source, remote): problem):\n' +
         '  - Nobody at header-banner[0] (code): no remote provides "Nobody"\n' +
         '  - InvoiceBanner at header-banner[1] (code, remote "team_billing"): props.amountDue is required (number)',
     );

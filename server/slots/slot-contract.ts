@@ -271,10 +271,10 @@ export class SlotContract {
 /** Slots that break the contract at start-up or in a reloaded configuration: every problem, in one message. */
 export class SlotContractError extends Error {
   constructor(readonly problems: readonly SlotProblem[]) {
-    // A slot with two problems (a bad prop and a missing one) is one slot that cannot render.
-    const slots = new Set(problems.map((p) => `${p.location}\u0000${p.position}\u0000${p.source}`)).size;
+    // Problems, not slots: a slot with two (a bad prop and a missing one) is listed twice, and said so.
+    const count = `${problems.length} problem${problems.length === 1 ? '' : 's'}`;
     super(
-      `${slots} slot${slots === 1 ? '' : 's'} cannot render as registered ` +
+      `Slots cannot render as registered: ${count} ` +
         `(slot at location[position] (source, remote): problem):\n${problems.map((p) => `  - ${formatSlotProblem(p)}`).join('\n')}`,
     );
     this.name = 'SlotContractError';
