@@ -3,6 +3,13 @@ import type { CanaryRequest, CanaryRollout } from '../../shared';
 import { useApiClient } from '../core';
 import { describeCanary, remoteApiPath, type ApplyReleaseChange } from './release-change';
 
+/**
+ * Said beside the share and the tenants while the server's refusal of a canary of nobody applies to them (the page's
+ * alert says the server's words): both fields are described by it and marked invalid until either is changed.
+ */
+export const CANARY_OF_NOBODY_FIELDS =
+  'Give a share above 0 % or at least one tenant: as they are, the canary reaches nobody.';
+
 /** Tenant ids typed with commas or spaces between them. */
 export function parseTenants(text: string): string[] {
   return text.split(/[\s,]+/).filter(Boolean);
@@ -14,13 +21,16 @@ export interface CanaryFormProps {
   versions: string[];
   canary: CanaryRollout | null;
   apply: ApplyReleaseChange;
+  /** The share or the tenants were edited: a refusal shown for the last try no longer applies. */
+  onEdit?: () => void;
 }
 
 /**
  * Gives a release to a share of the users (sticky per user) and to named tenants; ends a running canary. The
- * browser checks the share's range; the server refuses a canary of nobody (0 % and no tenant) with its message.
+ * browser checks the share's range; the server refuses a canary of nobody (0 % and no tenant) with its message,
+ * which the page shows (and focuses): the form then marks the share and the tenants as what to correct.
  */
-export function CanaryForm({ remote, versions, canary, apply }: CanaryFormProps) {
+export function CanaryForm({ remote, versions, canary, apply, onEdit }: CanaryFormProps) {
   const client = useApiClient();
   const id = useId();
   const [chosen, setVersion] = useState(canary?.version ?? versions[0] ?? '');
@@ -28,6 +38,11 @@ export function CanaryForm({ remote, versions, canary, apply }: CanaryFormProps)
   const version = versions.includes(chosen) ? chosen : (versions[0] ?? '');
   const [percent, setPercent] = useState(String(canary?.percent ?? 10));
   const [tenants, setTenants] = useState(canary?.tenants.join(', ') ?? '');
+  // The share and tenants as typed when the server refused them as a canary of nobody: the page's `apply` says only
+  // whether a change was accepted, and a refusal of 0 % and no tenant is that one. It applies while they are so.
+  const [refused, setRefused] = useState<string | null>(null);
+  const typed = `${percent}\n${tenants}`;
+  const nobody = refused === typed;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -36,8 +51,12 @@ export function CanaryForm({ remote, versions, canary, apply }: CanaryFormProps)
       remote,
       send: () => client.post(remoteApiPath(remote, 'canary'), request),
       done: `Canary of ${remote}: ${describeCanary(request)}.`,
-    });
+    }).then((accepted) =>
+      setRefused(!accepted && request.percent === 0 && request.tenants.length === 0 ? typed : null),
+    );
   };
+  /** A field's description: its help, and while the refusal applies the refusal first. */
+  const describedBy = (help: string) => (nobody ? `${id}e ${help}` : help);
 
   if (versions.length === 0) return <p className="muted">No other release to give as a canary.</p>;
   return (
@@ -59,9 +78,13 @@ export function CanaryForm({ remote, versions, canary, apply }: CanaryFormProps)
         type="number"
         min={0}
         max={100}
-        aria-describedby={`${id}ph`}
+        aria-invalid={nobody || undefined}
+        aria-describedby={describedBy(`${id}ph`)}
         value={percent}
-        onChange={(event) => setPercent(event.target.value)}
+        onChange={(event) => {
+          setPercent(event.target.value);
+          onEdit?.();
+        }}
       />
       <p className="field__help" id={`${id}ph`}>
         Left empty: none, only the tenants below.
@@ -72,13 +95,22 @@ export function CanaryForm({ remote, versions, canary, apply }: CanaryFormProps)
       <input
         id={`${id}t`}
         className="input"
-        aria-describedby={`${id}h`}
+        aria-invalid={nobody || undefined}
+        aria-describedby={describedBy(`${id}h`)}
         value={tenants}
-        onChange={(event) => setTenants(event.target.value)}
+        onChange={(event) => {
+          setTenants(event.target.value);
+          onEdit?.();
+        }}
       />
       <p className="field__help" id={`${id}h`}>
         Tenant ids, separated by commas: all their users get the canary.
       </p>
+      {nobody && (
+        <p className="field__error" id={`${id}e`}>
+          {CANARY_OF_NOBODY_FIELDS}
+        </p>
+      )}
       <p className="inline">
         <button type="submit" className="button button--primary">
           Start canary

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import type { ResourceRecord } from '../../shared';
 import { useRecordRestore } from '../forms/use-record-restore';
@@ -12,10 +12,8 @@ export interface DeletedRecord {
 
 /** Reads a DeletedRecord out of a navigation's state; null for anything else. */
 export function deletedRecordOf(state: unknown): DeletedRecord | null {
-  if (typeof state !== 'object' || state === null || !('deleted' in state)) return null;
-  const deleted = (state as { deleted: unknown }).deleted;
-  if (typeof deleted !== 'object' || deleted === null) return null;
-  const { resource, record } = deleted as Partial<DeletedRecord>;
+  // A history entry's state may hold anything (another version's, another page's): each part is checked.
+  const { resource, record } = (state as { deleted?: Partial<DeletedRecord> | null } | null)?.deleted ?? {};
   return typeof resource === 'string' && typeof record?.id === 'number' ? { resource, record } : null;
 }
 
@@ -26,22 +24,27 @@ export function deletedRecordOf(state: unknown): DeletedRecord | null {
 export function useDeletedRecord(): [DeletedRecord | null, (deleted: DeletedRecord | null) => void] {
   const location = useLocation();
   const navigate = useNavigate();
-  const [deleted, setDeleted] = useState<DeletedRecord | null>(() => deletedRecordOf(location.state));
-  const fromState = deletedRecordOf(location.state) !== null;
+  const fromState = deletedRecordOf(location.state);
+  const [deleted, setDeleted] = useState(fromState);
   useEffect(() => {
-    if (fromState) void navigate(`${location.pathname}${location.search}`, { replace: true, state: null });
-  }, [fromState, navigate, location.pathname, location.search]);
+    // The same address (its hash too) in place of this entry, without the record. Once per location: `fromState`
+    // is read from it, a new object at each render.
+    if (fromState) void navigate(location, { replace: true, state: null });
+  }, [location, navigate]);
   return [deleted, setDeleted];
 }
 
 /**
  * "Deleted X. Undo": the undo window of a delete. Undo takes the focus when the notice appears (the row or page that
- * held it is gone), and restores the record with its id; `onRestored` then shows it again. The notice goes with the
- * page: it says where the record can be restored from for the rest of the day (Recently deleted).
+ * held it is gone), and restores the record with its id; `onRestored` then shows it again. Undo is described by the
+ * notice's text: a status filled as it appears may go unread, the focused "Undo, button" would then say nothing of
+ * what it undoes. The notice goes with the page: it says where the record can be restored from for the rest of the
+ * day (Recently deleted).
  */
 export function DeletedRecordNotice({ deleted, onRestored }: { deleted: DeletedRecord; onRestored(): void }) {
   const { phase, restore } = useRecordRestore(deleted.resource, deleted.record.id, onRestored);
   const undo = useRef<HTMLButtonElement>(null);
+  const text = useId();
   const name = deleted.record.title || `#${deleted.record.id}`;
 
   useEffect(() => {
@@ -50,7 +53,7 @@ export function DeletedRecordNotice({ deleted, onRestored }: { deleted: DeletedR
 
   return (
     <div className="notice notice--info deleted-notice" data-deleted-record={deleted.record.id}>
-      <p role="status" className="deleted-notice__text">
+      <p role="status" className="deleted-notice__text" id={text}>
         {phase.kind === 'restored' ? `Restored “${name}”.` : `Deleted “${name}”.`}
       </p>
       {phase.kind !== 'restored' && (
@@ -58,6 +61,7 @@ export function DeletedRecordNotice({ deleted, onRestored }: { deleted: DeletedR
           ref={undo}
           type="button"
           className="button button--secondary button--small"
+          aria-describedby={text}
           aria-disabled={phase.kind === 'restoring'}
           onClick={() => void restore()}
         >

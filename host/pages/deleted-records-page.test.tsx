@@ -8,6 +8,7 @@ import {
   type ResourceDefinition,
   type ResourceRecord,
 } from '../../shared';
+import { ARTICLES_DEFINITION } from '../../testing/host/articles-fixture';
 import { createFakeApi, type FakeApi, type FakeRoute } from '../../testing/host/fake-api';
 import { demoMe, renderAppAt } from '../../testing/host/render-app';
 
@@ -15,19 +16,6 @@ import { demoMe, renderAppAt } from '../../testing/host/render-app';
  * Recently deleted, without a browser: what the page lists and says, Restore and its refusals, the viewer's read-only
  * view, the way to it from the list, and the page of a record that was deleted.
  */
-const DEFINITION: ResourceDefinition = {
-  name: 'articles',
-  label: 'Articles',
-  recordLabel: 'article',
-  fields: [{ type: 'field', name: 'title', label: 'Title', input: 'text' }],
-  relations: [],
-  listColumns: ['title', 'label'],
-  sortableColumns: ['title'],
-  searchableColumns: ['title'],
-  filters: [],
-  canCreate: true,
-  canDelete: true,
-};
 const DELETED_AT = Date.UTC(2025, 2, 14, 9, 30);
 
 function entry(id: number, title: string, minutesAgo: number): DeletedRecordEntry {
@@ -43,7 +31,7 @@ function renderAt(
   {
     roles = [],
     deleted = [NEWER, OLDER],
-    definition = DEFINITION,
+    definition = ARTICLES_DEFINITION,
     routes = {},
   }: {
     roles?: string[];
@@ -179,7 +167,7 @@ describe('the ways to Recently deleted', () => {
   });
 
   it('is not linked from the list of a resource without deletes', async () => {
-    renderAt('/resources/articles', { definition: { ...DEFINITION, canDelete: false } });
+    renderAt('/resources/articles', { definition: { ...ARTICLES_DEFINITION, canDelete: false } });
     await screen.findByRole('link', { name: 'Kept article' });
     expect(screen.queryByRole('link', { name: 'Recently deleted' })).toBeNull();
   });

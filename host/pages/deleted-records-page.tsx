@@ -137,7 +137,7 @@ export function DeletedRecordsPage() {
             </p>
           </div>
           {rows.length > 0 && (
-            <RecordTableFrame>
+            <RecordTableFrame label={`Deleted ${nouns.many}`}>
               <table className="table table--records" data-deleted-records={resource}>
                 <thead>
                   <tr>

@@ -99,16 +99,23 @@ describe('the import on the placements page', () => {
     renderAppAt(fake, PLACEMENTS_PAGE_PATH);
     const section = await importSection();
     const text = within(section).getByLabelText(/^JSON to import/);
+    const importButton = within(section).getByRole('button', { name: 'Import into the draft' });
     fireEvent.change(text, { target: { value: '{"remotes": [' } });
-    fireEvent.click(within(section).getByRole('button', { name: 'Import into the draft' }));
+    importButton.focus();
+    fireEvent.click(importButton);
     expect(within(section).getByText(/^Not JSON:/));
     expect(text.getAttribute('aria-invalid')).toBe('true');
+    // The text takes the focus, described by the refusal: read out, not left unsaid on the button.
+    expect(document.activeElement).toBe(text);
+    expect(document.getElementById(text.getAttribute('aria-describedby') ?? '')?.textContent).toMatch(/^Not JSON:/);
 
-    // JSON, but no document: said here too, nothing sent.
-    for (const value of ['[1, 2]', '"text"']) {
+    // JSON, but no document: said here too, nothing sent; the same refusal twice takes the focus twice.
+    for (const value of ['[1, 2]', '"text"', '"text"']) {
       fireEvent.change(text, { target: { value } });
-      fireEvent.click(within(section).getByRole('button', { name: 'Import into the draft' }));
+      importButton.focus();
+      fireEvent.click(importButton);
       expect(within(section).getByText(/^Not a placements document: a JSON object/));
+      expect(document.activeElement).toBe(text);
     }
     expect(fake.requests.filter((request) => request.method === 'POST')).toHaveLength(0);
 

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { describe, isPlainObject, type JsonValue, type PlacementsDraftPayload } from '../../shared';
 import { unknownTopKeys, unknownTopKeysMessage } from '../../shared/placements-file-keys';
 import { countOf } from './count-in-words';
@@ -11,11 +11,22 @@ export interface PlacementsImportProps {
 
 /**
  * Brings a REMOTES_CONFIG file (or an exported revision) into the draft: chosen as a file, whose text is shown
- * before it is sent, or pasted. The server keeps its placements and names what it dropped.
+ * before it is sent, or pasted. The server keeps its placements and names what it dropped. What is refused here (not
+ * JSON, not a document, an unknown key, a file not read) describes the text, which takes the focus to have it read
+ * out: left on Import, nothing would say it.
  */
 export function PlacementsImport({ importJson }: PlacementsImportProps) {
   const [text, setText] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  // An object, new at each refusal: the same refusal twice takes the focus again.
+  const [refusal, setRefusal] = useState<{ message: string } | null>(null);
+  const error = refusal?.message ?? null;
+  const setError = (message: string | null) => setRefusal(message === null ? null : { message });
+  const textArea = useRef<HTMLTextAreaElement>(null);
+
+  useEffect(() => {
+    // After the render that describes the text by the refusal, so that it is read with the field.
+    if (refusal) textArea.current?.focus();
+  }, [refusal]);
 
   const choose = (file: File | undefined) => {
     if (file === undefined) return;
@@ -70,6 +81,7 @@ export function PlacementsImport({ importJson }: PlacementsImportProps) {
       <div className="form__field">
         <label htmlFor="placements-import-text">JSON to import (chosen file or pasted)</label>
         <textarea
+          ref={textArea}
           id="placements-import-text"
           rows={4}
           value={text}

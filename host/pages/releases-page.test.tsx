@@ -14,6 +14,7 @@ import {
   type SlotStatsPayload,
 } from '../../shared';
 import { createFakeApi, proxyPage, type FakeApi, type FakeRoute } from '../../testing/host/fake-api';
+import { CANARY_OF_NOBODY_FIELDS } from './canary-form';
 import { demoMe, renderAppAt } from '../../testing/host/render-app';
 
 const REMOTE = 'team_records';
@@ -430,6 +431,41 @@ describe('the releases page', () => {
       percent: 0,
       tenants: [],
     });
+
+    // The share and the tenants are what to correct: marked invalid, described by why (before their help).
+    const shareHelp = 'Left empty: none, only the tenants below.';
+    const tenantsHelp = 'Tenant ids, separated by commas: all their users get the canary.';
+    await waitFor(() => expect(share.getAttribute('aria-invalid')).toBe('true'));
+    const tenants = within(section).getByRole('textbox', {
+      name: 'Tenants',
+      description: `${CANARY_OF_NOBODY_FIELDS} ${tenantsHelp}`,
+    });
+    expect(tenants.getAttribute('aria-invalid')).toBe('true');
+    expect(
+      within(section).getByRole('spinbutton', {
+        name: 'Share of users (%)',
+        description: `${CANARY_OF_NOBODY_FIELDS} ${shareHelp}`,
+      }),
+    ).toBe(share);
+
+    // Either changed: no longer so.
+    fireEvent.change(tenants, { target: { value: 'globex' } });
+    for (const [field, help] of [
+      [share, shareHelp],
+      [tenants, tenantsHelp],
+    ] as const) {
+      expect(field.getAttribute('aria-invalid')).toBeNull();
+      expect(within(section).getByRole(field === share ? 'spinbutton' : 'textbox', { description: help })).toBe(field);
+    }
+    expect(within(section).queryByText(CANARY_OF_NOBODY_FIELDS)).toBeNull();
+    // The page's refusal of the last try goes with it: it said something of values no longer there.
+    expect(document.querySelector('[data-releases-refused]')).toBeNull();
+
+    // Refused for another reason, a canary that reaches someone marks neither.
+    fireEvent.click(within(section).getByRole('button', { name: 'Start canary' }));
+    await waitFor(() => expect(fake.count('POST', '/api/remotes/team_records/canary')).toBe(2));
+    await screen.findByRole('alert');
+    expect([share, tenants].map((field) => field.getAttribute('aria-invalid'))).toEqual([null, null]);
   });
 
   it('previews a release in this session, says so, and stops the preview', async () => {

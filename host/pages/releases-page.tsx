@@ -150,6 +150,9 @@ function Releases() {
             revision={revision}
             stats={stats}
             mayChange={data.changesRefused === undefined}
+            onCanaryEdit={() =>
+              setResult((current) => (current?.refused && current.remote === remote.remote ? null : current))
+            }
           />
         ))
       )}

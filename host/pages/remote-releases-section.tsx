@@ -28,6 +28,8 @@ export interface RemoteReleasesSectionProps {
    * in another tenant (the page says why). A preview of their own session stays offered.
    */
   mayChange: boolean;
+  /** A field of the canary form was edited (the page's refusal of the last try goes). */
+  onCanaryEdit?: () => void;
 }
 
 /**
@@ -42,6 +44,7 @@ export function RemoteReleasesSection({
   revision,
   stats,
   mayChange,
+  onCanaryEdit,
 }: RemoteReleasesSectionProps) {
   const client = useApiClient();
   const activeIndex = releases.findIndex((release) => release.version === rollout.active);
@@ -160,6 +163,7 @@ export function RemoteReleasesSection({
             versions={releases.map((release) => release.version).filter((version) => version !== rollout.active)}
             canary={canary}
             apply={apply}
+            onEdit={onCanaryEdit}
           />
         </>
       )}

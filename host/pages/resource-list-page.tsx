@@ -168,7 +168,7 @@ export function ResourceListPage() {
         />
       )}
       {rows.length > 0 && (
-        <RecordTableFrame busy={records.status === 'loading'}>
+        <RecordTableFrame label={`${label} records`} busy={records.status === 'loading'}>
           <table className="table table--records">
             <thead>
               <tr>
