@@ -38,15 +38,19 @@ function redirect(status: number) {
   return (response: http.ServerResponse) => response.writeHead(status, { Location: `${elsewhere.url}/secret` }).end();
 }
 
-/** Publishes v1 (at `entry`) with team_billing's token: the refusal's message (400). */
-async function refusal(entry = urlOf('mf-manifest.json')): Promise<string> {
+/** Publishes v1 (at `entry`) with team_billing's token, expecting `status`. */
+async function publish(entry: string, status: number): Promise<request.Response> {
   const { token } = await testApp.app.teamTokens.create('team_billing', null);
-  const refused = await request(testApp.app.handler)
+  return request(testApp.app.handler)
     .post('/api/remotes/team_billing/releases')
     .set('Authorization', `Bearer ${token}`)
     .send({ version: '1.0.0', entry })
-    .expect(400);
-  return refused.body.error.message as string;
+    .expect(status);
+}
+
+/** Publishes v1 (at `entry`) with team_billing's token: the refusal's message (400). */
+async function refusal(entry = urlOf('mf-manifest.json')): Promise<string> {
+  return (await publish(entry, 400)).body.error.message as string;
 }
 
 /** Declares team_billing anew (its entry `entry`, the origins of `releaseOrigins`) and reloads REMOTES_CONFIG. */
@@ -85,12 +89,7 @@ afterEach(async () => {
 });
 
 it('publishes when every file answers at its address (the origin as the tests below spoil it)', async () => {
-  const { token } = await testApp.app.teamTokens.create('team_billing', null);
-  await request(testApp.app.handler)
-    .post('/api/remotes/team_billing/releases')
-    .set('Authorization', `Bearer ${token}`)
-    .send({ version: '1.0.0', entry: urlOf('mf-manifest.json') })
-    .expect(201);
+  await publish(urlOf('mf-manifest.json'), 201);
 });
 
 describe('a file answering with a redirect to another server', () => {
@@ -168,12 +167,7 @@ describe('an entry on an origin the operators have not allowed for the team ("re
     expect(origin.requests).toEqual([]);
     expect(testApp.app.releaseSnapshot.releases()).toEqual([]);
 
-    const { token } = await testApp.app.teamTokens.create('team_billing', null);
-    await request(testApp.app.handler)
-      .post('/api/remotes/team_billing/releases')
-      .set('Authorization', `Bearer ${token}`)
-      .send({ version: '1.0.0', entry: urlOf('mf-manifest.json') })
-      .expect(201);
+    await publish(urlOf('mf-manifest.json'), 201);
   });
 
   it('allows the origin of the remote’s REMOTES_CONFIG entry without listing it, and no other', async () => {
@@ -181,21 +175,11 @@ describe('an entry on an origin the operators have not allowed for the team ("re
     const entry = `${elsewhere.url}/v1/mf-manifest.json`;
     expect(await refusal(entry)).toBe(notAllowed(entry, elsewhere.url, origin.url));
     expect(elsewhere.requests).toEqual([]);
-    const { token } = await testApp.app.teamTokens.create('team_billing', null);
-    await request(testApp.app.handler)
-      .post('/api/remotes/team_billing/releases')
-      .set('Authorization', `Bearer ${token}`)
-      .send({ version: '1.0.0', entry: urlOf('mf-manifest.json') })
-      .expect(201);
+    await publish(urlOf('mf-manifest.json'), 201);
   });
 
   it('keeps a release published before the list left its origin out from being put in force or previewed', async () => {
-    const { token } = await testApp.app.teamTokens.create('team_billing', null);
-    await request(testApp.app.handler)
-      .post('/api/remotes/team_billing/releases')
-      .set('Authorization', `Bearer ${token}`)
-      .send({ version: '1.0.0', entry: urlOf('mf-manifest.json') })
-      .expect(201);
+    await publish(urlOf('mf-manifest.json'), 201);
     await declare('http://127.0.0.1:1/team_billing/mf-manifest.json', []);
     const operator = await signedInOperator(testApp.app);
     for (const [action, body] of [
