@@ -58,8 +58,11 @@ const KIB = 1024;
  * sign-in form was shown to staff still signed in): the outage view, with its retries, must be in the first script,
  * since it shows when the server cannot be reached and no further chunk could load: 153.1 KB, 0.5 KB over (153.4 KB
  * with the runtime plugin resolving React's shares without the semver parser).
+ * Raised from 150 to 151 KiB when a list's two search boxes (any word, and the start of the sorted column, one above
+ * the filters and one below) became one box with a choice of what it matches: staff met two boxes and had to read
+ * two paragraphs to pick one. 153.62 KB, 20 bytes over, after the hints were shortened.
  */
-export const HOST_INITIAL_JS_MAX_GZIP = 150 * KIB;
+export const HOST_INITIAL_JS_MAX_GZIP = 151 * KIB;
 
 /** A remote's container entry is the federation runtime plus its expose map: small, and on every page's path. */
 export const REMOTE_ENTRY_MAX_GZIP = 30 * KIB;

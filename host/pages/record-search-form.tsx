@@ -5,54 +5,56 @@ const WORD_CHARACTER = /[\p{L}\p{N}]/u;
 
 export const NO_WORD_MESSAGE = 'Type at least one word: letters or digits.';
 
+/**
+ * How a list's search matches, named by its parameter in the address: `search`, any word of any text column (listed
+ * by id); `q`, the start of the sorted column (in that column's order).
+ */
+export type RecordSearchKind = 'search' | 'q';
+
+/** The search a list applies now: its kind, and the text ('' for none). */
+export interface AppliedRecordSearch {
+  kind: RecordSearchKind;
+  text: string;
+}
+
 export interface RecordSearchFormProps {
-  /** The resource's label, for the form's name ("Search authors"). */
+  /** The resource's label, for the box's name ("Search authors"). */
   resourceLabel: string;
-  /** The label of the column a search matches (the column sorted by). */
-  columnLabel: string;
-  /**
-   * `prefix` (the default): the start of the sorted column, `q=`. `words`: any word anywhere, `search=`; the form is
-   * then named "Find authors by word".
-   */
-  kind?: 'prefix' | 'words';
+  /** The label of the column a prefix search matches (the column sorted by); null when no column can be searched. */
+  prefixColumnLabel: string | null;
   /** The search applied now. */
-  applied: string;
+  applied: AppliedRecordSearch;
   maxLength: number;
-  onSearch(q: string): void;
+  /** Applies a search of that kind ('' clears it); the list drops the other kind's. */
+  onSearch(kind: RecordSearchKind, text: string): void;
 }
 
 /**
- * The search of a list: what it matches is said next to the box (the start of one column, letters in any case), as
- * the server matches it. The box follows the search applied (Back, a reload) without being replaced, so it keeps
- * the focus while results come.
+ * The one search of a list: a box, and what it matches (any word, or the start of the sorted column) chosen beside
+ * it and said under it, as the server matches it. One box rather than one per kind: staff type where they look, and
+ * the two never apply together. The box follows the search applied (Back, a reload) without being replaced, so it
+ * keeps the focus while results come.
  */
 export function RecordSearchForm({
   resourceLabel,
-  columnLabel,
-  kind = 'prefix',
+  prefixColumnLabel,
   applied,
   maxLength,
   onSearch,
 }: RecordSearchFormProps) {
   const what = resourceLabel.toLowerCase();
-  const texts =
-    kind === 'words'
-      ? {
-          form: `Find ${what} by word`,
-          label: 'Find by any word',
-          hint: `Finds the ${what} having every word you type in any of their texts, a word matching the start of theirs (“note” finds “Notes”); capitals and accents or not. Found ${what} are listed oldest or newest first: clear this search to sort by a column.`,
-        }
-      : {
-          form: `Search ${what}`,
-          label: `Search by ${columnLabel.toLowerCase()}`,
-          hint: `Finds the ${what} whose ${columnLabel.toLowerCase()} starts with what you type, capitals and accents or not (“eclair” finds “Éclair”). Sort by another column to search that one.`,
-        };
-  const [text, setText] = useState(applied);
-  const [shownFor, setShownFor] = useState(applied);
-  if (shownFor !== applied) {
-    setShownFor(applied);
-    setText(applied);
+  const column = prefixColumnLabel?.toLowerCase() ?? null;
+  const [text, setText] = useState(applied.text);
+  const [kind, setKind] = useState(applied.kind);
+  const appliedKey = `${applied.kind}:${applied.text}`;
+  const [shownFor, setShownFor] = useState(appliedKey);
+  if (shownFor !== appliedKey) {
+    setShownFor(appliedKey);
+    setText(applied.text);
+    // A search cleared leaves the choice made; one applied (Back, a link) shows its own kind.
+    if (applied.text) setKind(applied.kind);
   }
+  const shownKind = column === null ? 'search' : kind;
   const input = useRef<HTMLInputElement>(null);
   const inputId = useId();
   const hintId = useId();
@@ -62,18 +64,22 @@ export function RecordSearchForm({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const search = text.trim();
-    if (kind === 'words' && search !== '' && !WORD_CHARACTER.test(search)) {
+    if (shownKind === 'search' && search !== '' && !WORD_CHARACTER.test(search)) {
       setNoWord(true);
       input.current?.focus();
       return;
     }
     setNoWord(false);
-    onSearch(search);
+    onSearch(shownKind, search);
   };
+  const hint =
+    shownKind === 'search'
+      ? `Finds the ${what} with every word you type in their texts, or words starting so (“note” finds “Notes”), capitals and accents or not; oldest or newest first.`
+      : `Finds the ${what} whose ${column} starts with what you type (“eclair” finds “Éclair”); sort by another column to search it.`;
   return (
-    <form role="search" aria-label={texts.form} className="list-search" onSubmit={submit}>
+    <form role="search" aria-label={`Search ${what}`} className="list-search" onSubmit={submit}>
       <label htmlFor={inputId} className="field__label">
-        {texts.label}
+        Search {what}
       </label>
       <div className="list-search__row">
         <input
@@ -81,7 +87,7 @@ export function RecordSearchForm({
           id={inputId}
           className="input"
           type="search"
-          name={kind === 'words' ? 'search' : 'q'}
+          name={shownKind}
           value={text}
           maxLength={maxLength}
           aria-describedby={noWord ? `${errorId} ${hintId}` : hintId}
@@ -91,17 +97,31 @@ export function RecordSearchForm({
             setNoWord(false);
           }}
         />
+        {column !== null && (
+          <select
+            aria-label="Match"
+            className="input list-search__kind"
+            value={shownKind}
+            onChange={(event) => {
+              setKind(event.target.value as RecordSearchKind);
+              setNoWord(false);
+            }}
+          >
+            <option value="search">Any word</option>
+            <option value="q">{prefixColumnLabel} starts with</option>
+          </select>
+        )}
         <button type="submit" className="button button--secondary">
           Search
         </button>
-        {applied && (
+        {applied.text && (
           <button
             type="button"
             className="button button--ghost"
             onClick={() => {
               // The button goes with the search: the focus goes back to the box rather than to the page.
               input.current?.focus();
-              onSearch('');
+              onSearch(applied.kind, '');
             }}
           >
             Clear search
@@ -114,7 +134,7 @@ export function RecordSearchForm({
         </p>
       )}
       <p id={hintId} className="field__help">
-        {texts.hint}
+        {hint}
       </p>
     </form>
   );

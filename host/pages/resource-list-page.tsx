@@ -136,23 +136,13 @@ export function ResourceListPage() {
         <DeletedRecordNotice key={deleted.record.id} deleted={deleted} onRestored={records.reload} />
       )}
       <RecordSearchForm
-        kind="words"
         resourceLabel={label}
-        columnLabel=""
-        applied={page.search}
+        prefixColumnLabel={searchColumn ? columnLabel(searchColumn) : null}
+        applied={page.q ? { kind: 'q', text: page.q } : { kind: 'search', text: page.search }}
         maxLength={RECORD_SEARCH_MAX_LENGTH}
-        onSearch={searchWords}
+        onSearch={(kind, text) => (kind === 'q' ? search(text) : searchWords(text))}
       />
       <RecordFiltersForm resourceLabel={label} filters={filters} applied={page.filters} onApply={applyFilters} />
-      {searchColumn && (
-        <RecordSearchForm
-          resourceLabel={label}
-          columnLabel={columnLabel(searchColumn)}
-          applied={page.q}
-          maxLength={RECORD_SEARCH_MAX_LENGTH}
-          onSearch={search}
-        />
-      )}
       <p className="list-status" role="status">
         {describeRecordPage(page, rows.length, recordNouns(definition.data.resource), columnLabel(page.sort))}
       </p>

@@ -63,7 +63,7 @@ async function filterByKeyboard(suite: BrowserSuite): Promise<void> {
   await waitForSettledPage(page);
 
   // From the word search, Tab reaches the filters; arrow keys choose "Not ticked", digits type the days.
-  await page.getByRole('searchbox', { name: 'Find by any word' }).focus();
+  await page.getByRole('searchbox', { name: 'Search articles' }).focus();
   await tabTo(page, 'filter.featured');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
@@ -116,7 +116,7 @@ async function filterByKeyboard(suite: BrowserSuite): Promise<void> {
   expect(await listStatus(page)).toBe('Showing 2 of 2 articles, filtered, by published on, descending.');
 
   // A word search keeps the range (and lists by id).
-  await page.getByRole('searchbox', { name: 'Find by any word' }).focus();
+  await page.getByRole('searchbox', { name: 'Search articles' }).focus();
   await page.keyboard.type('weekly');
   await page.keyboard.press('Enter');
   await page.waitForURL((url) => url.searchParams.get('search') === 'weekly');

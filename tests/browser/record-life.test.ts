@@ -83,7 +83,7 @@ describe('a record from creation to deletion', () => {
 
     await page.goto('/resources/articles');
     await waitForSettledPage(page);
-    await page.getByRole('searchbox', { name: 'Find by any word' }).focus();
+    await page.getByRole('searchbox', { name: 'Search articles' }).focus();
     await page.keyboard.type('ZEPPEL');
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => url.searchParams.get('search') === 'ZEPPEL');
@@ -192,7 +192,7 @@ describe('a record from creation to deletion', () => {
       page,
       adaNews.map((record) => record.title),
     );
-    await page.getByRole('searchbox', { name: 'Find by any word' }).fill('spring');
+    await page.getByRole('searchbox', { name: 'Search articles' }).fill('spring');
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => url.searchParams.get('search') === 'spring');
     expect(new URL(page.url()).searchParams.get('filter.group')).toBe('news');

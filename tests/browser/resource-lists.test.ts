@@ -127,19 +127,19 @@ describe('a long list', () => {
     expect(await shownTitles(page)).toEqual([...byName].reverse().slice(0, 25));
     await expect(page.locator('th[data-column="title"]').getAttribute('aria-sort')).resolves.toBe('descending');
 
-    // The next page, by the keyboard, from the pager above the rows: a few Tab stops from the search box, not two
-    // per row. The previous button says there is none before.
+    // The next page, by the keyboard, from the pager above the rows: a few Tab stops from the search box (what it
+    // matches, its button, the filters), not two per row. The previous button says there is none before.
     const pager = page.getByRole('navigation', { name: 'Pages of authors', exact: true });
     await expect(pager.getByRole('button', { name: 'Previous page' }).getAttribute('aria-disabled')).resolves.toBe(
       'true',
     );
-    await page.getByRole('searchbox', { name: 'Search by name' }).focus();
+    await page.getByRole('searchbox', { name: 'Search authors' }).focus();
     let tabs = 0;
     while ((await focusedElement(page)).text !== 'Next page →' && tabs < 10) {
       await page.keyboard.press('Tab');
       tabs += 1;
     }
-    expect(tabs).toBeLessThan(6);
+    expect(tabs).toBeLessThan(8);
     await page.keyboard.press('Enter');
     await waitForList(page, (url) => url.searchParams.has('after'));
     const secondPage = [...byName].reverse().slice(25, 50);
@@ -168,8 +168,10 @@ describe('a long list', () => {
     await waitForList(page, (url) => !url.searchParams.has('after'));
     expect(await shownTitles(page)).toEqual([...byName].reverse().slice(0, 25));
 
-    // Search: typed and sent from the box, which keeps the focus; the address holds it.
-    const box = page.getByRole('searchbox', { name: 'Search by name' });
+    // Search: the start of the sorted column chosen beside the box, typed and sent from the box, which keeps the
+    // focus; the address holds it.
+    const box = page.getByRole('searchbox', { name: 'Search authors' });
+    await page.getByRole('combobox', { name: 'Match' }).selectOption({ label: 'Name starts with' });
     await box.focus();
     await page.keyboard.type('SEED 1');
     await page.keyboard.press('Enter');
@@ -183,6 +185,7 @@ describe('a long list', () => {
     await page.reload();
     await waitForSettledPage(page);
     await expect(box.inputValue()).resolves.toBe('SEED 1');
+    await expect(page.getByRole('combobox', { name: 'Match' }).inputValue()).resolves.toBe('q');
     expect(await shownTitles(page)).toEqual(matching);
 
     // A search nothing matches says so.
