@@ -6,12 +6,15 @@
  * ./data/app.db), `--to` to DATABASE_URL; TLS and timeouts as the server reads them (docs/operators/scaling.md).
  */
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { databasePathFromEnv } from '../config/config';
 import { postgresSettingsFromEnv } from '../config/postgres-settings';
 import { StoredRecordSource } from '../resources/stored-record-source';
 import { copySqliteToPostgres, COPIED_TABLES } from '../storage/copy-to-postgres';
 import { describeStorage } from '../storage/open-storage';
 import { PostgresEngine } from '../storage/postgres-engine';
+import { backupSqlite } from '../storage/sqlite-backup';
 import { SqliteEngine } from '../storage/sqlite-engine';
 import { runCommand } from './run-command';
 
@@ -51,8 +54,25 @@ async function main(args: readonly string[]): Promise<number> {
   }
   const settings = { ...to, statementTimeoutMs: Math.max(to.statementTimeoutMs, COPY_STATEMENT_TIMEOUT_MS) };
   const where = describeStorage({ kind: 'postgres', ...settings });
-  // Migrated as a server start would: the source to this release's schema, the target created from nothing.
-  const source = SqliteEngine.open(from);
+  // The copy reads a snapshot, migrated to this release's schema as a server start would migrate it; the file itself
+  // is left exactly as it was, so that it stays a way back to the release that wrote it (opened directly, it was
+  // migrated, even by a copy that then failed, and the older release refused to start on it).
+  const snapshotDir = fs.mkdtempSync(path.join(os.tmpdir(), 'slots-db-copy-'));
+  try {
+    const snapshot = await backupSqlite(from, path.join(snapshotDir, 'source.db'));
+    return await copySnapshot(from, SqliteEngine.open(snapshot.file), settings, where);
+  } finally {
+    fs.rmSync(snapshotDir, { recursive: true, force: true });
+  }
+}
+
+async function copySnapshot(
+  from: string,
+  source: SqliteEngine,
+  settings: ConstructorParameters<typeof PostgresEngine>[0],
+  where: string,
+): Promise<number> {
+  // The target is created from nothing, with this release's schema.
   const target = new PostgresEngine(settings, () => undefined);
   try {
     await target.migrate();
@@ -64,7 +84,7 @@ async function main(args: readonly string[]): Promise<number> {
     );
     const indexed = await new StoredRecordSource(target).indexWords();
     process.stdout.write(`Indexed the words of ${indexed} records for search.\n`);
-    process.stdout.write(`Start the hosts with DATABASE_URL set to it; ${from} keeps its data.\n`);
+    process.stdout.write(`Start the hosts with DATABASE_URL set to it; ${from} keeps its data, unchanged.\n`);
     return 0;
   } finally {
     await target.close();

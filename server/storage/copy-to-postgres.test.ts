@@ -4,6 +4,7 @@
  * and ids, every table row for row.
  */
 import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -21,6 +22,9 @@ import {
 } from '../../testing/server/test-app';
 import { makeTempDir } from '../../testing/temp-dir';
 import { COPIED_TABLES, TABLES_NOT_COPIED } from './copy-to-postgres';
+import { migrate } from './migrate';
+import { MIGRATIONS } from './migrations';
+import { registerSqliteSortFold } from './sort-fold';
 import { BIGINT_AS_NUMBER } from './postgres-engine';
 import { SqliteEngine } from './sqlite-engine';
 
@@ -193,6 +197,49 @@ describeWithPostgres()('npm run db:copy (SQLite to PostgreSQL)', () => {
       }
     } finally {
       sqlite.dir.remove();
+    }
+  });
+
+  it('leaves the file exactly as it was, a way back to the release that wrote it, whether the copy fails or not', async () => {
+    const dir = makeTempDir('slots-copy-older-');
+    try {
+      // A file of the release before this one: every migration but the last.
+      const file = path.join(dir.path, 'older.db');
+      const older = new Database(file);
+      registerSqliteSortFold(older);
+      migrate(older, MIGRATIONS.slice(0, -1));
+      older.close();
+      const schemaOf = () => {
+        const db = new Database(file, { readonly: true });
+        try {
+          return Number(db.prepare('SELECT max(version) FROM schema_version').pluck().get());
+        } finally {
+          db.close();
+        }
+      };
+      const fingerprint = () => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+      const before = { schema: schemaOf(), bytes: fingerprint() };
+      expect(before.schema).toBe(MIGRATIONS.at(-2)!.version);
+
+      const taken = await postgres.create();
+      const first = await createTestApp({ storage: taken });
+      await first.app.tenants.save({ id: 'other', name: 'Other' });
+      await first.close();
+      const refused = await copy(['--from', file, '--to', taken.url]);
+      expect(refused.code).toBe(1);
+      expect({ schema: schemaOf(), bytes: fingerprint() }).toEqual(before);
+
+      // Its snapshot is made in the system's temporary folder, and removed.
+      const temp = path.join(dir.path, 'tmp');
+      fs.mkdirSync(temp);
+      const copied = await copy(['--from', file, '--to', (await postgres.create()).url], { TMPDIR: temp });
+      expect(copied.code).toBe(0);
+      expect(copied.stdout).toContain(`${file} keeps its data, unchanged.`);
+      expect({ schema: schemaOf(), bytes: fingerprint() }).toEqual(before);
+      expect(fs.readdirSync(temp).filter((name) => name.startsWith('slots-db-copy-'))).toEqual([]);
+      expect(fs.readdirSync(dir.path).sort()).toEqual(['older.db', 'tmp']);
+    } finally {
+      dir.remove();
     }
   });
 
