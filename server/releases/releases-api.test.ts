@@ -629,6 +629,26 @@ describe('rollout', () => {
     await operator.delete('/api/remotes/team_billing/preview').expect(200);
     expect(await remotesOf(operator)).toContainEqual(expect.objectContaining({ entry: entryOf('v1') }));
   });
+
+  it('serves a previewed or canary release as itself when it was published at the active one’s address', async () => {
+    await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
+    // The team deployed again in place (an address without a version in it), with a new component, as v3.
+    origin.descriptors.set('v1', V2);
+    await publish(await tokenFor('team_billing'), 'v3', entryOf('v1')).expect(201);
+    const billing = async (agent: { get(path: string): request.Test }) =>
+      (await remotesOf(agent)).find((remote) => remote.name === 'team_billing');
+    const v3 = { entry: entryOf('v1'), components: V2.components, releaseTag: expect.stringMatching(/^v3\./) };
+    await operator.post('/api/remotes/team_billing/preview').send({ version: 'v3' }).expect(200);
+    expect(await billing(operator)).toMatchObject(v3);
+    await operator.delete('/api/remotes/team_billing/preview').expect(200);
+    await operator.post('/api/remotes/team_billing/canary').send({ version: 'v3', percent: 100 }).expect(200);
+    expect(await billing(await signedInAgent(app))).toMatchObject(v3);
+    // Anonymous visitors get the active release, with its own tag.
+    expect(await billing(request(app.handler))).toMatchObject({
+      components: V1.components,
+      releaseTag: expect.stringMatching(/^v1\./),
+    });
+  });
 });
 
 describe("the remote's own build", () => {

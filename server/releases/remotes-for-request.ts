@@ -23,6 +23,10 @@ export function remotesForRequest(
   if (!snapshot.variesFor(audience)) return null;
   return registry.remotes().map((remote) => {
     const chosen = snapshot.choose(remote.name, audience);
-    return chosen && chosen.entry !== remote.entry ? registry.descriptorOfRelease(chosen) : remote;
+    // Told apart by version, not by address: a team deploying in place publishes each release at the same address,
+    // whose components and tag (what its slot events count under) still differ.
+    return chosen && chosen.version !== snapshot.rollout(remote.name)?.active
+      ? registry.descriptorOfRelease(chosen)
+      : remote;
   });
 }
