@@ -1,7 +1,7 @@
 /**
  * `npm run remotes:reload` reads REMOTES_CONFIG as the hosts do before asking them: an invalid file is refused with
- * its problem and exit code 1, and no host is asked (each would only refuse it in its own log); a valid one is
- * asked for as before.
+ * the line a host would log and exit code 1, and no host is asked (each would only refuse it in its own log); a valid
+ * one is asked for, the output saying what was checked and that the hosts' outcome is in their logs.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,12 +22,14 @@ async function hostWithConfigFile() {
   testApp = app;
   const configFile = path.join(app.dir.path, 'remotes.json');
   fs.writeFileSync(configFile, JSON.stringify({ remotes: [] }));
-  const reload = () =>
+  const reload = (env: NodeJS.ProcessEnv = {}) =>
     runServerCommand('remotes-reload.ts', [], {
       DATABASE_PATH: app.databasePath,
       DATABASE_URL: '',
       REMOTES_CONFIG: configFile,
       FRONTEND_DIR: path.join(app.dir.path, 'dist'),
+      NODE_ENV: 'test',
+      ...env,
     });
   return { app: app.app, configFile, reload };
 }
@@ -39,11 +41,14 @@ it('refuses an invalid REMOTES_CONFIG with its problem and exit code 1, without 
   fs.writeFileSync(configFile, JSON.stringify({ remotes: [{ name: 'team_billing', entyr: 'https://x.test/m.json' }] }));
   const unknownKey = await reload();
   expect(unknownKey.code).toBe(1);
-  expect(unknownKey.stderr).toContain('The remotes configuration is invalid: ');
-  expect(unknownKey.stderr).toContain(configFile);
-  expect(unknownKey.stderr).toContain('entyr');
-  expect(unknownKey.stderr).toContain('No host was asked to re-read it');
-  expect(unknownKey.stdout).not.toContain('Asked every host');
+  expect(unknownKey.stderr.split('\n')).toEqual([
+    `Remotes configuration not reloaded, the previous one stays in use: REMOTES_CONFIG ${configFile}, remotes[0]: ` +
+      'unknown key(s) entyr; allowed: name, entry, components, formComponents, enabled, slots, forms, releaseOrigins.',
+    `Checked REMOTES_CONFIG ${configFile}, as NODE_ENV=test, with the built-in remotes of ${path.dirname(configFile)}/dist.`,
+    'No host was asked to re-read it.',
+    '',
+  ]);
+  expect(unknownKey.stdout).toBe('');
 
   fs.writeFileSync(configFile, '{ "remotes": [');
   const notJson = await reload();
@@ -59,6 +64,30 @@ it('asks every host to re-read a valid one, as before', async () => {
   const run = await reload();
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);
-  expect(run.stdout).toMatch(/^Asked every host on .* to re-read REMOTES_CONFIG/);
+  expect(run.stdout.split('\n')).toEqual([
+    expect.stringMatching(
+      /^Checked REMOTES_CONFIG .*remotes\.json, as NODE_ENV=test, with the built-in .* It passes\.$/,
+    ),
+    expect.stringMatching(/^Asked every host on .* to re-read REMOTES_CONFIG \(within about a second\)\.$/),
+    expect.stringMatching(/^Whether each takes it is not known here: .* "Remotes configuration reloaded\." or why/),
+    '',
+  ]);
+  expect(await app.releases.lastConfigReload()).toBeGreaterThan(before);
+});
+
+it('checks as production when NODE_ENV is not set (the hosts of npm start), saying how to check for development', async () => {
+  const { app, configFile, reload } = await hostWithConfigFile();
+  const before = await app.releases.lastConfigReload();
+  const remotes = [{ name: 'team_billing', entry: 'http://billing.example.com/mf-manifest.json' }];
+  fs.writeFileSync(configFile, JSON.stringify({ remotes }));
+
+  const unset = await reload({ NODE_ENV: '' });
+  expect(unset.code).toBe(1);
+  expect(unset.stderr).toContain('uses plain http on "billing.example.com"');
+  expect(unset.stderr).toContain('if yours do, run the command with NODE_ENV=development.');
+  expect(await app.releases.lastConfigReload()).toBe(before);
+
+  const development = await reload({ NODE_ENV: 'development' });
+  expect([development.code, development.stderr]).toEqual([0, '']);
   expect(await app.releases.lastConfigReload()).toBeGreaterThan(before);
 });

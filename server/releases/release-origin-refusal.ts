@@ -1,3 +1,5 @@
+import { domainToUnicode } from 'node:url';
+import { releaseOriginLabel } from '../remotes/release-origins';
 import type { RemotesConfig } from '../remotes/remotes-config';
 
 /**
@@ -7,8 +9,9 @@ import type { RemotesConfig } from '../remotes/remotes-config';
  * back, what the server reaches (server-side request forgery). When REMOTES_CONFIG gives the remote
  * `"releaseOrigins"`, the entry must be on one of them or on the origin of the remote's own entry; origins are
  * compared after URL parsing, so another spelling of an address (`http://2130706433/`) or a DNS name for it
- * (`localhost`) is another origin, refused before any request or name look-up. Without `"releaseOrigins"` any entry
- * the entry rules allow is taken (checkEntryUrl).
+ * (`localhost`) is another origin, refused before any request or name look-up, while another spelling of an allowed
+ * name (`https://CDN.example.com`, `https://bücher.example`) is that origin. Without `"releaseOrigins"` any entry the
+ * entry rules allow is taken (checkEntryUrl).
  */
 export function releaseOriginRefusal(
   config: Pick<RemotesConfig, 'releaseOrigins'>,
@@ -16,18 +19,22 @@ export function releaseOriginRefusal(
   entry: URL,
 ): string | null {
   const allowed = config.releaseOrigins?.get(remote);
-  if (allowed === undefined || allowed.includes(entry.origin)) return null;
-  const ask = `Ask the operators to add the origin to the remote's "releaseOrigins" in REMOTES_CONFIG.`;
-  if (allowed.length === 0) {
-    return (
-      `"entry" ${JSON.stringify(entry.href)} is on ${entry.origin}, but the operators allow the releases of remote ` +
-      `"${remote}" from no origin ("releaseOrigins" is empty and its REMOTES_CONFIG entry is on this server), and ` +
-      `nothing was asked there. ${ask}`
-    );
-  }
+  if (allowed === undefined || allowed.some(({ origin }) => origin === entry.origin)) return null;
+  // The allowed origins as the operators wrote them, since that is what they would look for in REMOTES_CONFIG.
   return (
-    `"entry" ${JSON.stringify(entry.href)} is on ${entry.origin}, an origin the operators have not allowed for the ` +
-    `releases of remote "${remote}": they are published from ${allowed.join(', ')} only (the origin of its ` +
-    `REMOTES_CONFIG entry and its "releaseOrigins"), and nothing was asked there. ${ask}`
+    `"entry" ${JSON.stringify(entry.href)} is on ${readableOrigin(entry)}, an origin the operators have not allowed ` +
+    `for the releases of remote "${remote}": they are published from ${allowed.map(releaseOriginLabel).join(', ')} ` +
+    `only (the origin of its REMOTES_CONFIG entry and its "releaseOrigins"), and nothing was asked there. Ask the ` +
+    `operators to add the origin to the remote's "releaseOrigins" in REMOTES_CONFIG.`
   );
+}
+
+/**
+ * The entry's origin, with its international name beside the punycode the parser turned it into
+ * (`https://xn--bcher-kva.example (https://bücher.example)`): the team wrote the one, the server compares the other.
+ */
+function readableOrigin(entry: URL): string {
+  const name = domainToUnicode(entry.hostname);
+  if (name === '' || name === entry.hostname) return entry.origin;
+  return `${entry.origin} (${entry.protocol}//${name}${entry.port === '' ? '' : `:${entry.port}`})`;
 }

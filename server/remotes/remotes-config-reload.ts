@@ -21,6 +21,14 @@ export interface RemotesConfigReloadOptions {
 }
 
 /**
+ * The line a host logs when it keeps its configuration: `npm run remotes:reload` prints the same one for a file it
+ * refuses before asking the hosts, so the operator reads there what the hosts' logs would have said.
+ */
+export function remotesConfigNotReloaded(problem: string): string {
+  return `Remotes configuration not reloaded, the previous one stays in use: ${problem}`;
+}
+
+/**
  * Re-reads REMOTES_CONFIG (on SIGHUP): remotes, their slots and the allowed origins change for the next request,
  * sessions and requests in flight are untouched. An invalid file, or one that would leave a slot unable to render,
  * keeps the configuration in use and logs why.
@@ -33,15 +41,13 @@ export async function reloadRemotesConfig(options: RemotesConfigReloadOptions): 
     file = loadRemotesConfig(options.load);
   } catch (error) {
     if (!(error instanceof RemotesConfigError)) throw error;
-    logger.error(`Remotes configuration not reloaded, the previous one stays in use: ${error.message}`);
+    logger.error(remotesConfigNotReloaded(error.message));
     return false;
   }
   const config = options.inForce?.(file) ?? file;
   const blocking = options.checkSlots(config).filter((problem) => problem.blocking);
   if (blocking.length > 0) {
-    logger.error(
-      `Remotes configuration not reloaded, the previous one stays in use: ${new SlotContractError(blocking).message}`,
-    );
+    logger.error(remotesConfigNotReloaded(new SlotContractError(blocking).message));
     return false;
   }
   options.onTaken?.(file);

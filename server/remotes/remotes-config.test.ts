@@ -16,6 +16,9 @@ beforeEach(() => {
 });
 afterEach(() => dist.remove());
 
+/** A release origin written as the URL parser writes it. */
+const same = (origin: string) => ({ origin, written: origin });
+
 function load(config?: unknown, nodeEnv?: string) {
   const env: NodeJS.ProcessEnv = nodeEnv === undefined ? {} : { NODE_ENV: nodeEnv };
   if (config !== undefined) {
@@ -246,7 +249,7 @@ describe('loadRemotesConfig: "releaseOrigins", the origins a remote’s team may
       'production',
     );
     expect(config.releaseOrigins).toEqual(
-      new Map([['team_billing', ['https://billing.example.com', 'https://cdn.example.com']]]),
+      new Map([['team_billing', [same('https://billing.example.com'), same('https://cdn.example.com')]]]),
     );
   });
 
@@ -262,11 +265,47 @@ describe('loadRemotesConfig: "releaseOrigins", the origins a remote’s team may
     });
     expect(config.releaseOrigins).toEqual(
       new Map([
-        ['team_billing', ['https://billing.example.com']],
-        ['team_marketing', ['https://marketing-cdn.example.com']],
-        ['team_old', ['https://old.example.com']],
+        ['team_billing', [same('https://billing.example.com')]],
+        ['team_marketing', [same('https://marketing-cdn.example.com')]],
+        ['team_old', [same('https://old.example.com')]],
       ]),
     );
+  });
+
+  it.each([
+    ['a built-in remote', { name: 'team_marketing', releaseOrigins: [] }, 'it gives none'],
+    ['a disabled one', { name: 'team_marketing', enabled: false, releaseOrigins: [] }, 'it gives none'],
+    [
+      'a remote whose entry is on this server',
+      { name: 'team_marketing', entry: '/cdn/team_marketing/mf-manifest.json', releaseOrigins: [] },
+      '"/cdn/team_marketing/mf-manifest.json" is a path on this server',
+    ],
+  ])('refuses an empty list that would allow no origin at all: %s, naming it', (_case, remote, why) => {
+    dist.addRemote(MARKETING);
+    expect(() => load({ remotes: [remote] })).toThrow(
+      new RemotesConfigError(
+        `REMOTES_CONFIG ${path.join(dist.dir, 'remotes.config.json')}, remotes[0] ("team_marketing"): ` +
+          `"releaseOrigins" is empty and the remote has no "entry" on another server whose origin it would allow ` +
+          `(${why}), so no release of it could be published or put in force. List at least one origin its team ` +
+          'publishes from, or remove "releaseOrigins" to allow any origin the entry rules allow (to stop the ' +
+          "team's releases, revoke its token: npm run token:revoke).",
+      ),
+    );
+  });
+
+  it('takes origins written with capitals, an international name or a default port, keeping how they were written', () => {
+    const config = load(
+      billing(
+        ['https://Bücher.Example', 'HTTPS://CDN.Example.com:443/', 'https://xn--bcher-kva.example'],
+        'https://Billing.Example.com/1.0.0/mf-manifest.json',
+      ),
+      'production',
+    );
+    expect(config.releaseOrigins?.get('team_billing')).toEqual([
+      { origin: 'https://billing.example.com', written: 'https://Billing.Example.com' },
+      { origin: 'https://xn--bcher-kva.example', written: 'https://Bücher.Example' },
+      { origin: 'https://cdn.example.com', written: 'HTTPS://CDN.Example.com:443' },
+    ]);
   });
 
   it.each([
@@ -284,6 +323,9 @@ describe('loadRemotesConfig: "releaseOrigins", the origins a remote’s team may
     ['no URL', ['cdn.example.com'], /holds "cdn\.example\.com", which is not an origin/],
     ['a wildcard', ['https://*.example.com'], /holds "https:\/\/\*\.example\.com", a wildcard pattern/],
     ['another scheme', ['ftp://cdn.example.com'], /holds "ftp:\/\/cdn\.example\.com", which is not an origin/],
+    ['a query', ['https://cdn.example.com?'], /holds "https:\/\/cdn\.example\.com\?", which is not an origin/],
+    ['a fragment', ['https://cdn.example.com/#'], /holds "https:\/\/cdn\.example\.com\/#", which is not an origin/],
+    ['a backslash path', ['https://cdn.example.com\\x'], /which is not an origin/],
   ])('refuses %s, naming the file and the remote', (_case, releaseOrigins, message) => {
     expect(() => load(billing(releaseOrigins))).toThrow(RemotesConfigError);
     expect(() => load(billing(releaseOrigins))).toThrow(/remotes\[0\] \("team_billing"\)/);
@@ -305,12 +347,15 @@ describe('loadRemotesConfig: "releaseOrigins", the origins a remote’s team may
     expect(() => load(billing(['http://cdn.example.com']), 'production')).toThrow(
       /"releaseOrigins" holds "http:\/\/cdn\.example\.com", plain http on a host other than this machine/,
     );
+    expect(() => load(billing(['HTTP://CDN.Example.com']), 'production')).toThrow(
+      /"releaseOrigins" holds "HTTP:\/\/CDN\.Example\.com" \(http:\/\/cdn\.example\.com\), plain http on a host/,
+    );
     expect(load(billing(['http://cdn.example.com']), 'development').releaseOrigins?.get('team_billing')).toEqual([
-      'https://billing.example.com',
-      'http://cdn.example.com',
+      same('https://billing.example.com'),
+      same('http://cdn.example.com'),
     ]);
-    expect(load(billing(['http://127.0.0.1:4100']), 'production').releaseOrigins?.get('team_billing')).toContain(
-      'http://127.0.0.1:4100',
+    expect(load(billing(['http://127.0.0.1:4100']), 'production').releaseOrigins?.get('team_billing')).toContainEqual(
+      same('http://127.0.0.1:4100'),
     );
   });
 });

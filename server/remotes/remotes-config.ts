@@ -4,17 +4,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  isLoopbackHost,
-  REMOTE_DESCRIPTOR_FILE,
-  type JsonSchema,
-  type RemoteDescriptor,
-  type SlotLocation,
-} from '../../shared';
+import { REMOTE_DESCRIPTOR_FILE, type JsonSchema, type RemoteDescriptor, type SlotLocation } from '../../shared';
 import { checkAllowLists } from '../slots/location-allow-lists';
 import { findBuiltRemotes } from './built-remotes';
 import { parseConfiguredForms, type ConfiguredFormSlot } from './configured-forms';
 import { parseConfiguredSlots, slotsOutsideRemote, type ConfiguredSlot } from './configured-slots';
+import { parseReleaseOrigins, type ReleaseOrigin } from './release-origins';
 import { checkComponentList, checkFormComponents, checkRemoteName } from './remote-names';
 import { RemotesConfigError } from './remotes-config-error';
 import { parseOrigin } from '../security/parse-origin';
@@ -48,10 +43,11 @@ export interface RemotesConfig {
   /** Origins answered with `Access-Control-Allow-Origin` on `/remotes/*`; `'*'` allows any. */
   allowedOrigins: readonly string[] | '*';
   /**
-   * Remote name -> the only origins its team may publish releases from: its `"releaseOrigins"` and the origin of its
-   * absolute `entry` (release-origin-refusal.ts). A remote the file gives no `"releaseOrigins"` is not in the map.
+   * Remote name -> the only origins its team may publish releases from: the origin of its absolute `entry` and its
+   * `"releaseOrigins"` (release-origin-refusal.ts), never none (release-origins.ts refuses a list that would be
+   * empty). A remote the file gives no `"releaseOrigins"` is not in the map.
    */
-  releaseOrigins?: ReadonlyMap<string, readonly string[]>;
+  releaseOrigins?: ReadonlyMap<string, readonly ReleaseOrigin[]>;
   /** `"locations"`: location -> the remotes whose slots may fill it (replacing code's list for that location). */
   locationRemotes: ReadonlyMap<SlotLocation, readonly string[]>;
   /** Where the list came from, for the start-up log. */
@@ -105,7 +101,7 @@ export function loadRemotesConfig(options: LoadRemotesConfigOptions): RemotesCon
   const pending = new Map<string, PendingRemote>();
   const slots: ConfiguredSlot[] = [];
   const forms: ConfiguredFormSlot[] = [];
-  const releaseOrigins = new Map<string, readonly string[]>();
+  const releaseOrigins = new Map<string, readonly ReleaseOrigin[]>();
   let allowedOrigins: readonly string[] | '*' = [];
   let locationRemotes: ReadonlyMap<SlotLocation, readonly string[]> = new Map();
   let configFile: string | null = null;
@@ -120,9 +116,7 @@ export function loadRemotesConfig(options: LoadRemotesConfigOptions): RemotesCon
     for (const override of file.remotes) {
       const where = `REMOTES_CONFIG ${configFile}, remote "${override.name}"`;
       const base = byName.get(override.name);
-      if (override.releaseOrigins !== undefined) {
-        releaseOrigins.set(override.name, withEntryOrigin(override.releaseOrigins, override.entry));
-      }
+      if (override.releaseOrigins !== undefined) releaseOrigins.set(override.name, override.releaseOrigins);
       if (override.enabled === false) {
         byName.delete(override.name);
         schemas.delete(override.name);
@@ -205,7 +199,8 @@ export function descriptorUrlOf(entry: string): string | null {
 interface RemoteOverride {
   name: string;
   entry?: string;
-  releaseOrigins?: string[];
+  /** With the origin of its absolute `entry` first. */
+  releaseOrigins?: ReleaseOrigin[];
   components?: string[];
   formComponents?: string[];
   enabled?: boolean;
@@ -285,67 +280,11 @@ function parseOverride(item: unknown, where: string, production: boolean): Remot
   if (object.slots !== undefined) override.slots = parseConfiguredSlots(object.slots, override.name, named);
   if (object.forms !== undefined) override.forms = parseConfiguredForms(object.forms, override.name, named);
   if (object.releaseOrigins !== undefined) {
-    override.releaseOrigins = checkReleaseOrigins(object.releaseOrigins, named, production);
+    // The entry as written, checked above: messages show its origin as the operator spelled it.
+    const entry = typeof object.entry === 'string' ? object.entry : undefined;
+    override.releaseOrigins = parseReleaseOrigins(object.releaseOrigins, entry, named, production);
   }
   return override;
-}
-
-/**
- * `"releaseOrigins"`: the origins (`scheme://host[:port]`) the remote's team may publish releases from, besides its
- * entry's. What a release's entry names, the server asks (its descriptor, manifest and entry script) and every page
- * may load once it is activated: a team token must not pick any address, internal ones included. Held to the rules
- * of an entry (no wildcard, no credentials, https off loopback in production).
- */
-function checkReleaseOrigins(value: unknown, where: string, production: boolean): string[] {
-  const wrong = () =>
-    new RemotesConfigError(`${where}: "releaseOrigins" must be a list of origins like "https://cdn.example.com".`);
-  if (!Array.isArray(value)) throw wrong();
-  const origins = (value as unknown[]).map((origin) => {
-    if (typeof origin !== 'string') throw wrong();
-    let url: URL | null = null;
-    try {
-      url = new URL(origin);
-    } catch {
-      // Said below: not an origin.
-    }
-    if (url !== null && (url.username !== '' || url.password !== '')) {
-      throw new RemotesConfigError(
-        `${where}: "releaseOrigins" holds an origin with credentials (user:password@); give the origin alone.`,
-      );
-    }
-    if (hasWildcardHost(origin)) {
-      throw new RemotesConfigError(
-        `${where}: "releaseOrigins" holds ${JSON.stringify(origin)}, a wildcard pattern; list each origin ` +
-          '(scheme://host[:port]) the team publishes from.',
-      );
-    }
-    const parsed = parseOrigin(origin);
-    if (parsed === null || url === null) {
-      throw new RemotesConfigError(
-        `${where}: "releaseOrigins" holds ${JSON.stringify(origin)}, which is not an origin (scheme://host[:port], ` +
-          'no path).',
-      );
-    }
-    if (production && url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-      throw new RemotesConfigError(
-        `${where}: "releaseOrigins" holds ${JSON.stringify(origin)}, plain http on a host other than this machine ` +
-          "(NODE_ENV=production): anyone on the way could replace the remote's code. Serve it over https.",
-      );
-    }
-    return parsed;
-  });
-  return [...new Set(origins)];
-}
-
-/** `origins` with that of `entry` first, when it is an absolute URL (a relative one is this server's own). */
-function withEntryOrigin(origins: readonly string[], entry: string | undefined): readonly string[] {
-  let own: string | null = null;
-  try {
-    own = entry === undefined ? null : new URL(entry).origin;
-  } catch {
-    own = null;
-  }
-  return own === null ? origins : [...new Set([own, ...origins])];
 }
 
 /**

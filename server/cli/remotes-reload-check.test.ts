@@ -1,0 +1,105 @@
+/**
+ * What `npm run remotes:reload` finds in REMOTES_CONFIG before asking the hosts: what a host with the same settings
+ * would refuse, with the very line it logs, and what was checked (the hosts may run with other settings).
+ */
+import path from 'node:path';
+import pino from 'pino';
+import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
+import { createTestApp, type TestApp } from '../../testing/server/test-app';
+import { checkRemotesConfigHere } from './remotes-reload-check';
+
+let dist: FixtureDist;
+let testApp: TestApp | undefined;
+beforeEach(() => {
+  dist = createFixtureDist();
+});
+afterEach(async () => {
+  await testApp?.close();
+  testApp = undefined;
+  dist.remove();
+});
+
+const NOT_RELOADED = 'Remotes configuration not reloaded, the previous one stays in use: ';
+const PLAIN_HTTP = { remotes: [{ name: 'team_billing', entry: 'http://billing.example.com/mf-manifest.json' }] };
+
+it('refuses what a host with the same settings refuses, with the very line that host logs', async () => {
+  const file = dist.write('remotes.json', JSON.stringify({ remotes: [] }));
+  const logged: string[] = [];
+  const host = await createTestApp({
+    env: { REMOTES_CONFIG: file },
+    logger: pino({ level: 'error' }, { write: (line: string) => void logged.push(line) }),
+  });
+  testApp = host;
+  const env = { REMOTES_CONFIG: file, NODE_ENV: 'test', FRONTEND_DIR: path.join(host.dir.path, 'dist') };
+
+  for (const content of [
+    '{ "remotes": [',
+    JSON.stringify({ remotes: [{ name: 'team_billing', entyr: 'https://billing.example.com/mf-manifest.json' }] }),
+    JSON.stringify({ remotes: [{ name: 'team_billing', releaseOrigins: [] }] }),
+  ]) {
+    dist.write('remotes.json', content);
+    logged.length = 0;
+    expect(await host.app.reloadRemotesConfig()).toBe(false);
+    const hostLine = (JSON.parse(logged[0]!) as { msg: string }).msg;
+    expect(hostLine.startsWith(NOT_RELOADED)).toBe(true);
+    expect(checkRemotesConfigHere(env).refusal).toBe(hostLine);
+  }
+
+  dist.write('remotes.json', JSON.stringify({ remotes: [] }));
+  expect(checkRemotesConfigHere(env).refusal).toBeNull();
+  expect(await host.app.reloadRemotesConfig()).toBe(true);
+});
+
+it('says what it checked: the file, the mode and the built-in remotes’ folder', () => {
+  const file = dist.write('remotes.json', JSON.stringify({ remotes: [] }));
+  expect(checkRemotesConfigHere({ REMOTES_CONFIG: file, NODE_ENV: 'production', FRONTEND_DIR: dist.dir })).toEqual({
+    refusal: null,
+    checked: `Checked REMOTES_CONFIG ${file}, as NODE_ENV=production, with the built-in remotes of ${dist.dir}.`,
+  });
+  expect(checkRemotesConfigHere({ NODE_ENV: 'development', FRONTEND_DIR: dist.dir }).checked).toBe(
+    'REMOTES_CONFIG is not set here: checked the built-in remotes alone (a host given one reads its own), as ' +
+      `NODE_ENV=development, with the built-in remotes of ${dist.dir}.`,
+  );
+});
+
+it('reads a relative REMOTES_CONFIG and FRONTEND_DIR from its working folder, and says hosts read theirs', () => {
+  dist.addRemote({ name: 'team_marketing', components: ['Callout'], formComponents: [] });
+  // A built-in remote re-placed without an entry: valid only where that remote is built.
+  dist.write('remotes.json', JSON.stringify({ remotes: [{ name: 'team_marketing', components: ['Callout'] }] }));
+  const check = checkRemotesConfigHere(
+    { REMOTES_CONFIG: 'remotes.json', NODE_ENV: 'production', FRONTEND_DIR: '.' },
+    dist.dir,
+  );
+  expect(check).toEqual({
+    refusal: null,
+    checked:
+      `Checked REMOTES_CONFIG remotes.json as ${path.join(dist.dir, 'remotes.json')} (a relative path: each host ` +
+      `reads it from its own working folder), as NODE_ENV=production, with the built-in remotes of ${dist.dir}.`,
+  });
+  const elsewhere = path.join(dist.dir, 'elsewhere');
+  const refused = checkRemotesConfigHere(
+    { REMOTES_CONFIG: path.join(dist.dir, 'remotes.json'), NODE_ENV: 'production', FRONTEND_DIR: elsewhere },
+    dist.dir,
+  ).refusal;
+  expect(refused).toContain(`it is not built into ${path.join(elsewhere, 'remotes')}, so it needs "entry"`);
+});
+
+it('checks as production when NODE_ENV is not set, saying how to check for hosts running in development', () => {
+  const file = dist.write('remotes.json', JSON.stringify(PLAIN_HTTP));
+  const unset = checkRemotesConfigHere({ REMOTES_CONFIG: file, NODE_ENV: ' ', FRONTEND_DIR: dist.dir });
+  expect(unset.refusal?.split('\n')).toEqual([
+    expect.stringMatching(
+      new RegExp(
+        `^${NOT_RELOADED}REMOTES_CONFIG .*"entry" "http://billing.example.com/mf-manifest.json" uses plain http`,
+      ),
+    ),
+    'A host running in production refuses it; one running with NODE_ENV=development would take it: if yours do, ' +
+      'run the command with NODE_ENV=development.',
+  ]);
+  expect(unset.checked).toContain(
+    ', as NODE_ENV=production (not set here: the mode npm start and npm run serve give the hosts), with the',
+  );
+  expect(checkRemotesConfigHere({ REMOTES_CONFIG: file, NODE_ENV: 'development' }).refusal).toBeNull();
+  // Set to production, it is refused without the hint: the operator said how the hosts run.
+  expect(checkRemotesConfigHere({ REMOTES_CONFIG: file, NODE_ENV: 'production' }).refusal?.split('\n')).toHaveLength(1);
+});

@@ -1,0 +1,65 @@
+import path from 'node:path';
+import { DEFAULT_DIST_DIR } from '../app-options';
+import { loadRemotesConfig, type LoadRemotesConfigOptions } from '../remotes/remotes-config';
+import { RemotesConfigError } from '../remotes/remotes-config-error';
+import { remotesConfigNotReloaded } from '../remotes/remotes-config-reload';
+
+/** What `npm run remotes:reload` can tell of REMOTES_CONFIG before it asks the hosts to re-read it. */
+export interface RemotesConfigCheck {
+  /** The lines a host would log refusing the file, or null when the file passes here. */
+  refusal: string | null;
+  /** What was checked, with what this process's settings may read otherwise than a host's: printed either way. */
+  checked: string;
+}
+
+/**
+ * Reads REMOTES_CONFIG with this process's settings, by the very function and options the hosts use
+ * (loadRemotesConfig, as app.ts's remotesConfigSource gives it): whatever it refuses, a host with the same settings
+ * would refuse with the same message, and keep its configuration. The command runs elsewhere than the hosts, though,
+ * so what it checked is said: the file's absolute path (a relative REMOTES_CONFIG is read from the working folder),
+ * the mode and the built-in remotes' folder.
+ *
+ * NODE_ENV not set here is read as production, the mode `npm start` and `npm run serve` give the hosts: it refuses
+ * more (plain http off this machine), and a file refused only for that says so, with the way to check it for hosts
+ * running in development.
+ */
+export function checkRemotesConfigHere(env: NodeJS.ProcessEnv, cwd: string = process.cwd()): RemotesConfigCheck {
+  const configured = env.REMOTES_CONFIG?.trim();
+  const frontendDir = env.FRONTEND_DIR?.trim();
+  const nodeEnv = env.NODE_ENV?.trim();
+  const distDir = frontendDir ? path.resolve(cwd, frontendDir) : DEFAULT_DIST_DIR;
+  const options = { env, cwd, distDir, production: nodeEnv ? nodeEnv === 'production' : true };
+
+  const what = configured
+    ? path.isAbsolute(configured)
+      ? `Checked REMOTES_CONFIG ${configured}`
+      : `Checked REMOTES_CONFIG ${configured} as ${path.resolve(cwd, configured)} (a relative path: each host reads ` +
+        'it from its own working folder)'
+    : 'REMOTES_CONFIG is not set here: checked the built-in remotes alone (a host given one reads its own)';
+  const mode = nodeEnv
+    ? `as NODE_ENV=${nodeEnv}`
+    : 'as NODE_ENV=production (not set here: the mode npm start and npm run serve give the hosts)';
+  const builtIn = `${distDir}${frontendDir ? '' : ' (FRONTEND_DIR not set here)'}`;
+  const checked = `${what}, ${mode}, with the built-in remotes of ${builtIn}.`;
+
+  const problem = problemOf(options);
+  if (problem === null) return { refusal: null, checked };
+  const lines = [remotesConfigNotReloaded(problem)];
+  if (!nodeEnv && problemOf({ ...options, production: false }) === null) {
+    lines.push(
+      'A host running in production refuses it; one running with NODE_ENV=development would take it: if yours ' +
+        'do, run the command with NODE_ENV=development.',
+    );
+  }
+  return { refusal: lines.join('\n'), checked };
+}
+
+function problemOf(options: LoadRemotesConfigOptions): string | null {
+  try {
+    loadRemotesConfig(options);
+    return null;
+  } catch (error) {
+    if (error instanceof RemotesConfigError) return error.message;
+    throw error;
+  }
+}
