@@ -10,6 +10,10 @@ import { ComponentRegistry } from './component-registry';
 import { HOST_MESSAGES } from '../loader/messages';
 import type { SlotFailure } from './log-slot-failures';
 import { createSlotStatus, SlotRuntimeProvider, type SlotRuntime } from './slot-runtime';
+import { SLOT_LOAD_TIMEOUT_MS } from './slot-item';
+import { isTimeout } from './slot-status';
+import { slotLoadEventOf } from './send-slot-events';
+import type { SlotLoadEvent } from '../../shared';
 import { SlotSourceProvider, useSession, useSlotData } from './slot-source-provider';
 
 function Notice({ title, text }: { title: string; text: string }) {
@@ -442,6 +446,52 @@ describe('AppSlotRenderer', () => {
       await act(async () => resolve({ default: Notice }));
       await screen.findByRole('heading', { name: 'Late' });
       await waitFor(() => expect(seen).toEqual(['loading', 'rendered']));
+    });
+
+    it('gives up a slot still loading after the time limit as timed out, and starts the time again on a retry', async () => {
+      jest.useFakeTimers();
+      try {
+        const { lazy } = await import('react');
+        const h = harness({
+          'header-banner': [
+            { component: 'Notice', props: { title: 'Steady', text: '' } },
+            { component: 'Forever', props: {} },
+          ],
+        });
+        // A component whose module never arrives, or that suspends on a promise that never settles.
+        h.registry.register(
+          'Forever',
+          lazy(() => new Promise<{ default: typeof Notice }>(() => undefined)),
+        );
+        h.runtime.remoteOf = () => 'team_test';
+        const events: (SlotLoadEvent | null)[] = [];
+        h.runtime.slotStatus?.onTransition(({ slot, previous }) => events.push(slotLoadEventOf(slot, previous)));
+        renderPage(h, <AppSlotRenderer location="header-banner" />);
+        await screen.findByText('Steady');
+        await act(async () => jest.advanceTimersByTime(SLOT_LOAD_TIMEOUT_MS - 100));
+        expect(h.runtime.slotStatus?.snapshot().map((slot) => slot.state)).toEqual(['rendered', 'loading']);
+
+        await act(async () => jest.advanceTimersByTime(100));
+        const forever = h.runtime.slotStatus?.snapshot()[1];
+        expect(forever?.state).toBe('failed');
+        expect(forever?.failure?.message).toBe(HOST_MESSAGES.slotTimedOut('Forever', SLOT_LOAD_TIMEOUT_MS));
+        expect(isTimeout(forever?.failure ?? null)).toBe(true);
+        // Counted, so a canary doing this to every visitor is judged as failing.
+        expect(events.at(-1)).toMatchObject({ component: 'Forever', outcome: 'timed-out', phase: 'render' });
+        expect(document.querySelector('[data-slot-component="Forever"]')?.getAttribute('data-slot-failed')).toBe(
+          'render-error',
+        );
+        expect(screen.getByText('Steady')).toBeTruthy();
+
+        fireEvent.click(within(location('header-banner')).getByRole('button', { name: 'Retry' }));
+        expect(h.runtime.slotStatus?.snapshot()[1]?.state).toBe('loading');
+        await act(async () => jest.advanceTimersByTime(SLOT_LOAD_TIMEOUT_MS - 100));
+        expect(h.runtime.slotStatus?.snapshot()[1]?.state).toBe('loading');
+        await act(async () => jest.advanceTimersByTime(100));
+        expect(h.runtime.slotStatus?.snapshot()[1]?.state).toBe('failed');
+      } finally {
+        jest.useRealTimers();
+      }
     });
   });
 

@@ -72,6 +72,29 @@ function RenderedMark({ frame }: { frame: SlotFrame }) {
 const LOADING = <span className="slot-loading" aria-busy="true" />;
 
 /**
+ * How long a slot may stay loading before it is given up as timed out: a component that suspends forever (a lazy
+ * import or a `use` of a promise that never settles) fails no boundary, so without a bound it would show a spinner
+ * for good and count as nothing, and a canary doing so to every visitor would never be rolled back. Above the
+ * loader's own worst case (two manifest and two entry attempts, reliability-plugin.ts), which fails it first.
+ */
+export const SLOT_LOAD_TIMEOUT_MS = 20_000;
+
+/**
+ * A suspended slot's spinner, which fails the slot as timed out once it has shown for {@link SLOT_LOAD_TIMEOUT_MS}.
+ * The fallback of the slot's Suspense, so the slot's boundary catches it, and a retry or a new component (which
+ * mount a new one) starts the time again.
+ */
+function LoadingUntilTimeout({ component }: { component: string }) {
+  const [expired, setExpired] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setExpired(true), SLOT_LOAD_TIMEOUT_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  if (expired) throw new SlotFailureError('render-error', HOST_MESSAGES.slotTimedOut(component, SLOT_LOAD_TIMEOUT_MS));
+  return LOADING;
+}
+
+/**
  * One slot, isolated from its neighbours: wrapper (`data-slot-component`) > error boundary > Suspense > the
  * registered (usually lazy) component. The slot's state goes to the slot status, each transition written where it
  * is seen: the wrapper joins and leaves the page, the mark after the component says it rendered, the boundary
@@ -123,7 +146,7 @@ function IsolatedSlot({
         ) : propsProblem !== null ? (
           <FailSlot kind="props-invalid" message={HOST_MESSAGES.invalidProps(component, propsProblem)} />
         ) : (
-          <Suspense fallback={LOADING}>
+          <Suspense fallback={<LoadingUntilTimeout component={component} />}>
             {render(Component)}
             <RenderedMark frame={frame} />
           </Suspense>

@@ -28,6 +28,9 @@ export const HOST_MESSAGES = {
     `No component named "${component}" is registered in the GlobalComponentRegistry, which form slots resolve through.`,
   invalidProps: (component: string, problem: string) =>
     `The slot's props do not match the props schema of "${component}": ${problem}`,
+  slotTimedOut: (component: string, ms: number) =>
+    `"${component}" timed out: it was still loading after ${ms / 1000} s (a module that never arrived, or a ` +
+    'component that suspends on something that never settles), and is given up until the page reloads.',
   remoteQuarantined: (remote: string) =>
     `Remote "${remote}" failed earlier on this page and is not requested again until the page reloads.`,
   invalidModule: (id: string, found: string) =>
