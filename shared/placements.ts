@@ -4,7 +4,7 @@
  * the newest of which every host serves. Operators only (docs/operators/placements-editor.md).
  */
 import type { JsonValue } from './json';
-import type { VisibilityRule } from './slot-placement';
+import type { ShownVisibilityRule } from './slot-placement';
 import type { JsonSchema, SlotEntry, Tenant } from './wire';
 
 /** The host's page of the editor, for operators. */
@@ -69,7 +69,12 @@ export interface PlacementRevision extends PlacementRevisionSummary {
   document: JsonValue;
 }
 
-/** `GET /api/placements`: the draft with its problems, and the revision in force (null before the first publish). */
+/**
+ * `GET /api/placements`: the draft with its problems, and the revision in force (null before the first publish). To
+ * someone without placements:edit in every tenant (`changesRefused`), every answer of the API shows each document's
+ * rules with the tenants they do not belong to counted (`{ "tenants": ["acme"], "otherTenants": 2 }`,
+ * ShownVisibilityRule), and no message names such a tenant; such a document cannot be saved back (400).
+ */
 export interface PlacementsPayload {
   draft: PlacementsDraft;
   problems: PlacementProblem[];
@@ -209,7 +214,10 @@ export interface PlacementPreviewContext {
    * out: none. Rules over `permissions` see these with the roles' own.
    */
   permissions?: string[];
-  /** The tenant the account works in: the id of a tenant that exists. */
+  /**
+   * The tenant the account works in: the id of a tenant that exists; for someone without placements:edit in every
+   * tenant, one they belong to (what another is served is not theirs to learn).
+   */
   tenant: string;
   /** The feature flags on (names, at most 64); left out: those on for the tenant now, as `/meta` reads them. */
   flags?: string[];
@@ -238,8 +246,15 @@ export interface PreviewedSlot {
    * fail the schema). Left-out slots follow the others: they have no place in the order.
    */
   outcome: 'shown' | 'hidden' | 'left-out';
-  visibleWhen?: VisibilityRule;
-  /** Why it is not shown: its rule in words (`role operator`), or what leaves it out. */
+  /**
+   * Its rule; to someone without placements:edit in every tenant, with the tenants they do not belong to counted
+   * (`otherTenants`), as the location catalogue shows rules.
+   */
+  visibleWhen?: ShownVisibilityRule;
+  /**
+   * Why it is not shown: its rule in words (`role operator`, `tenant acme or 2 tenants hidden from you`), or what
+   * leaves it out.
+   */
   reason?: string;
 }
 
@@ -263,6 +278,7 @@ export interface PlacementsPreviewPayload {
 /** `GET /api/placements/preview`: what a preview's context is picked from. */
 export interface PlacementPreviewChoices {
   roles: string[];
+  /** Every tenant; to someone without placements:edit in every tenant, those they belong to. */
   tenants: Tenant[];
   /** Every flag name set anywhere (on or off, globally or for a tenant). */
   flags: string[];

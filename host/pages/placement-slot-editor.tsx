@@ -3,6 +3,7 @@ import type { JsonSchema, JsonValue, PlacementProblem } from '../../shared';
 import { CardName, cardDetails } from './placement-card-name';
 import { PlacementEntryBody } from './placement-entry-body';
 import { OrderFields, UNREAD_INPUT_ATTRIBUTE } from './placement-order-fields';
+import { COUNTED_RULE_NOTE, countedRuleWords } from './placements-counted-rule';
 import {
   priorityFromText,
   priorityOf,
@@ -53,6 +54,8 @@ export function SlotEditor({ at, place, isPublic, ids, schema, problems, change 
   const id = `placement-${at.remote}-${at.location}-${at.index}`;
   const heading = useRef<HTMLHeadingElement>(null);
   const current = slot.visibleWhen === undefined ? '' : JSON.stringify(slot.visibleWhen);
+  // A rule shown with tenants counted (the page is read only): in words, as no JSON to edit.
+  const counted = countedRuleWords(slot.visibleWhen);
   const [rule, setRule] = useState(current);
   // The rule the text stands for: when the slot's rule changes otherwise (a slot above removed, a rollback), the
   // text follows it; while the operator types, it stays as typed.
@@ -113,7 +116,15 @@ export function SlotEditor({ at, place, isPublic, ids, schema, problems, change 
         </p>
       </div>
       <OrderFields id={id} at={at} name={name} ids={ids} change={change} />
-      {!isPublic ? (
+      {counted !== null ? (
+        <div className="form__field" data-placement-counted-rule>
+          <p>
+            Shown when rule of {name}: {counted}
+          </p>
+          <p className="field__help">{COUNTED_RULE_NOTE}</p>
+          {isPublic && <p className="field__error">{PUBLIC_RULE_NOTE}</p>}
+        </div>
+      ) : !isPublic ? (
         <div className="form__field">
           <label htmlFor={`${id}-rule`}>Shown when rule of {name}</label>
           <textarea

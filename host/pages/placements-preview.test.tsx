@@ -6,13 +6,13 @@ import {
   PLACEMENTS_PAGE_PATH,
   PLACEMENTS_PREVIEW_PATH,
   type PlacementsDocument,
-  type PlacementsPayload,
   type PlacementsPreviewPayload,
   type PlacementsPreviewRequest,
 } from '../../shared';
 import { UNAVAILABLE_TOOLS_MESSAGE } from '../layout/unavailable-tools-notice';
-import { createFakeApi, type FakeApi, type RecordedRequest } from '../../testing/host/fake-api';
-import { demoMe, renderAppAt } from '../../testing/host/render-app';
+import { type FakeApi, type RecordedRequest } from '../../testing/host/fake-api';
+import { placementsPageApi } from '../../testing/host/placements-page-api';
+import { renderAppAt } from '../../testing/host/render-app';
 
 const LOCATION = 'dashboard-after-cards';
 
@@ -59,24 +59,7 @@ function previewAnswer({ body }: RecordedRequest): { body: PlacementsPreviewPayl
 }
 
 function api(): FakeApi {
-  const overview: PlacementsPayload = {
-    draft: { document: DRAFT as never, updatedBy: 'admin', updatedAt: '2026-11-23T10:00:00.000Z' },
-    problems: [],
-    preview: {},
-    published: null,
-  };
-  return createFakeApi({
-    'GET /me': { body: demoMe([OPERATOR_ROLE]) },
-    'GET /meta': { body: { dashboards: [], modules: [], slots: {} } },
-    'GET /api/placements': { body: overview },
-    'GET /api/placements/components': { body: { remotes: [] } },
-    'GET /api/placements/diff': { body: { revision: 0, changes: [] } },
-    'GET /api/placements/revisions': { body: { revisions: [] } },
-    [`GET ${PLACEMENTS_PREVIEW_PATH}`]: {
-      body: { roles: ['viewer', 'editor', 'operator'], tenants: [{ id: 'acme', name: 'Acme Corp' }], flags: [] },
-    },
-    [`POST ${PLACEMENTS_PREVIEW_PATH}`]: previewAnswer,
-  });
+  return placementsPageApi(DRAFT, {}, { [`POST ${PLACEMENTS_PREVIEW_PATH}`]: previewAnswer });
 }
 
 const COMPONENTS = {

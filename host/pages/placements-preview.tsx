@@ -10,6 +10,7 @@ import {
   type PlacementsPreviewRequest,
   type PreviewedSlot,
 } from '../../shared';
+import { documentCountsHiddenTenants } from '../../shared/placements-hidden-tenants';
 import { ApiError, createSlotStatus, LocationSlots, SlotRuntimeProvider, useApiClient, useSession } from '../core';
 import { useApi } from '../app/use-api';
 
@@ -19,7 +20,10 @@ const PREVIEW_DELAY_MS = 300;
 const FAILURE_HINT = 'Shown in the placements preview only: in production, a failing slot shows nothing.';
 
 export interface PlacementsPreviewProps {
-  /** The editor's document, saved or not: the preview follows every change. */
+  /**
+   * The editor's document, saved or not: the preview follows every change. One with rules counting tenants (as the
+   * read-only page shows them) is not sent: the saved draft is previewed.
+   */
   document: PlacementsDocument;
 }
 
@@ -47,8 +51,13 @@ export function PlacementsPreview({ document }: PlacementsPreviewProps) {
   // Its own slot status (no tab record, no events) and placeholders for failures, whatever the server's mode.
   const [runtime] = useState(() => ({ ...createSlotStatus(), showFailures: true, failureHint: FAILURE_HINT }));
 
+  // A document whose rules count tenants (the page is read only, as it was shown) is not the draft's: the saved
+  // draft is previewed instead (no document sent), its rules read whole by the server and answered counted.
+  const sent = documentCountsHiddenTenants(document)
+    ? {}
+    : { document: document as PlacementsPreviewRequest['document'] };
   const request: PlacementsPreviewRequest = {
-    document: document as PlacementsPreviewRequest['document'],
+    ...sent,
     location,
     context: { roles: [role], tenant, ...(flagsByHand ? { flags: flagNames(flagsText) } : {}) },
   };

@@ -1,6 +1,7 @@
 import { SlotLocation, type PlacementProblem } from '../../shared';
 import { describeFormPosition } from '../remotes/configured-forms';
 import type { RemotesConfig } from '../remotes/remotes-config';
+import type { ReadableTenants } from '../slots/shown-rule';
 import { checkSlots, type SlotCheckSubjects } from '../slots/slot-check';
 import type { SlotProblem } from '../slots/slot-contract';
 import { orderSlots, slotIds } from '../slots/slot-order';
@@ -17,15 +18,16 @@ import { unknownRuleNameProblems, type KnownRuleNames } from './rule-names-check
  * With `known` (readKnownRuleNames), a rule naming a tenant or flag that does not exist is a problem too, first.
  * Give it for an edit (a draft saved, an import, a publish, a rollback); leave it out when taking a revision already
  * published, so that a flag unset since, or a tenant this host has not seen yet, never makes one host refuse a
- * revision the others serve.
+ * revision the others serve. `readable`: the tenants whose ids the problems may name (rule-names-check.ts).
  */
 export function checkPlacements(
   subjects: SlotCheckSubjects,
   file: RemotesConfig,
   parsed: ParsedPlacements,
   known?: KnownRuleNames,
+  readable: ReadableTenants = null,
 ): PlacementProblem[] {
-  const unknownNames = known === undefined ? [] : unknownRuleNameProblems(parsed, known);
+  const unknownNames = known === undefined ? [] : unknownRuleNameProblems(parsed, known, readable);
   if (parsed.problems.length > 0) return [...parsed.problems, ...unknownNames];
   const combined = withPlacements(file, parsed);
   const without = new Set(checkSlots(subjects, file).map(keyOf));

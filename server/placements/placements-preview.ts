@@ -8,6 +8,7 @@ import {
 import { configuredSource } from '../remotes/configured-slots';
 import type { RemoteRegistry } from '../remotes/remote-registry';
 import type { RemotesConfig } from '../remotes/remotes-config';
+import type { ShowRule } from '../slots/shown-rule';
 import type { PlacedSlotInfo, SlotRegistry } from '../slots/slot-registry';
 import { SlotsPayloadCache } from '../slots/slots-payload';
 import type { Viewer } from '../slots/visibility-rule';
@@ -61,13 +62,15 @@ export interface ViewerPreviewParts {
  * path of `GET /meta` run on that configuration. The configured slots that can render now (RemoteRegistry's split,
  * as the slots in force are chosen), in a registry with code's registrations (the same ordering), encoded as the
  * payload cache encodes them, and the viewer's part taken by VisibleSlots (the same rules, evaluated the same way).
- * Beside the entries, every slot placed with its outcome: shown, hidden by its rule, or left out and why.
+ * Beside the entries, every slot placed with its outcome: shown, hidden by its rule, or left out and why. Each rule,
+ * and its words in a reason, as `showRule` shows it to the user asking (shown-rule.ts): the rules are evaluated whole.
  */
 export function previewForViewer(
   parts: ViewerPreviewParts,
   parsed: ParsedPlacements,
   viewer: Viewer,
   only: SlotLocation | null,
+  showRule: ShowRule = (rule) => rule,
 ): Record<string, PreviewedLocation> {
   const { renderable, leftOut } = parts.remoteRegistry.renderableSlots(withPlacements(parts.file, parsed));
   const registry = parts.slots.withConfigured(renderable);
@@ -85,7 +88,8 @@ export function previewForViewer(
     previewed.slots = visible[location.value] ?? [];
     // placed() and the encoded entries hold a location's slots in the same (resolved) order.
     previewed.placed = infos.map((info, index): PreviewedSlot => {
-      const { visibleWhen } = info.slot.placement;
+      const placed = info.slot.placement.visibleWhen;
+      const visibleWhen = placed === undefined ? undefined : showRule(placed);
       const slot: PreviewedSlot = {
         id: info.id,
         component: info.slot.component,
@@ -103,7 +107,8 @@ export function previewForViewer(
   for (const { configured, problems } of leftOut) {
     if (only !== null && configured.location !== only) continue;
     const { slot, remote } = configured;
-    const { visibleWhen } = slot.placement;
+    const placed = slot.placement.visibleWhen;
+    const visibleWhen = placed === undefined ? undefined : showRule(placed);
     at(configured.location).placed.push({
       id: slot.placement.id ?? slot.component,
       component: slot.component,

@@ -2,7 +2,6 @@ import express, { type Request, type Router } from 'express';
 import {
   PLACEMENTS_API_PATH,
   PLACEMENTS_PREVIEW_PATH,
-  placementsFrameProblem,
   STAFF_ROLES,
   type ErrorBody,
   type JsonValue,
@@ -16,25 +15,30 @@ import {
   type PlacementsPublishRequest,
   PLACEMENTS_EDIT,
 } from '../../shared';
-import { PLACEMENTS_BODY_LIMIT, PLACEMENTS_BODY_LIMIT_BYTES } from '../../shared/placements-limits';
+import { PLACEMENTS_BODY_LIMIT_BYTES } from '../../shared/placements-limits';
 import { unknownTopKeysMessage } from '../../shared/placements-file-keys';
 import { everyTenantRefusal, requirePermission } from '../auth/require-permission';
 import type { FeatureFlagStore } from '../flags/feature-flag-store';
 import { HttpError } from '../http/http-error';
 import { jsonRoute } from '../http/json-route';
 import { requireJsonBody } from '../http/require-json-body';
+import { readableTenantsFor, type ReadableTenants } from '../slots/shown-rule';
+import { currentTenant } from '../tenants/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
 import { placementsOfFile } from './placements-document';
 import { placementProblemLine } from './placement-problem-line';
-import { PlacementsRefusedError, revisionNumber, type PlacementsService } from './placements-service';
+import { PlacementsRefusedError, type PlacementsService } from './placements-service';
 import { DraftMovedError, RevisionMovedError, type PlacementsStore } from './placements-store';
+import {
+  assertFrame,
+  expectedVersion,
+  isBodyTooLarge,
+  revisionNumber,
+  shallowEnough,
+  tooLargeMessage,
+} from './placements-request-body';
 import { previewViewer, readPreviewRequest } from './preview-request';
-
-/**
- * The deepest a saved document may nest: a placement is a few levels (document, remotes, entry, slots, list, slot,
- * props...) and props hold plain data; far deeper is no placement, and would not survive being written back as JSON.
- */
-const MAX_DOCUMENT_DEPTH = 64;
+import { refuseCountedTenants, shownDocument } from './shown-placements';
 
 export interface PlacementsRouterOptions {
   service: PlacementsService;
@@ -50,7 +54,8 @@ export interface PlacementsRouterOptions {
  * before it, as every write): the draft with its problems, saving it, its diff against the revision in force,
  * publishing it, the revisions, rolling back to one, the audit trail, export and import in REMOTES_CONFIG's JSON, and
  * the preview of a document for a chosen viewer (what their `/meta` would carry, and what it would leave out).
- * Reference: docs/operators/placements-editor.md.
+ * Staff with placements:edit in some tenants only read it all (shown-placements.ts: no id of a tenant they do not
+ * belong to) and change nothing. Reference: docs/operators/placements-editor.md.
  */
 export function createPlacementsRouter(options: PlacementsRouterOptions): Router {
   const { service, store } = options;
@@ -61,6 +66,9 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
   const actor = (req: Request): string => (req.user as Express.User).username;
   const at = (path: string) => `${PLACEMENTS_API_PATH}${path}`;
   const noStore = (res: express.Response) => res.setHeader('Cache-Control', 'no-store');
+  // Whose tenant ids the answers may name: every one for those who may change placements, else their own tenants'.
+  const readableBy = async (req: Request): Promise<ReadableTenants> =>
+    readableTenantsFor(req, await currentTenant(req, options.tenants), options.tenants);
 
   jsonRoute(router, at(''), {
     GET: [
@@ -69,7 +77,7 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
         noStore(res);
         const changesRefused = await everyTenantRefusal(PLACEMENTS_EDIT, req.user as Express.User, options.tenants);
         const payload: PlacementsPayload = {
-          ...(await service.overview()),
+          ...(await service.overview(await readableBy(req))),
           ...(changesRefused === null ? {} : { changesRefused }),
         };
         res.json(payload);
@@ -85,8 +93,10 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
           throw HttpError.invalidRequest('Send { "document": { "remotes": [...], "locations": {...} } }.');
         }
         assertFrame(body.document);
+        const document = shallowEnough(body.document);
+        refuseCountedTenants(document, 'save');
         const payload: PlacementsDraftPayload = await service.saveDraft(
-          shallowEnough(body.document),
+          document,
           actor(req),
           expectedVersion(body.expectedUpdatedAt),
         );
@@ -97,11 +107,16 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
   jsonRoute(router, PLACEMENTS_PREVIEW_PATH, {
     GET: [
       requireOperator,
-      async (_req, res) => {
-        const [tenants, settings] = await Promise.all([options.tenants.list(), options.flags.list()]);
+      async (req, res) => {
+        const [tenants, settings, readable] = await Promise.all([
+          options.tenants.list(),
+          options.flags.list(),
+          readableBy(req),
+        ]);
         const payload: PlacementPreviewChoices = {
           roles: [...STAFF_ROLES],
-          tenants,
+          // The tenants a preview may be for (previewViewer): every one, or the asker's own.
+          tenants: readable === null ? tenants : tenants.filter((tenant) => readable(tenant.id)),
           flags: [...new Set(settings.map((setting) => setting.name))],
         };
         noStore(res);
@@ -115,12 +130,11 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
       ...requireJsonBody(PLACEMENTS_BODY_LIMIT_BYTES),
       async (req, res) => {
         const { document, location, context } = readPreviewRequest(req.body);
-        const viewer = await previewViewer(context, options.tenants, options.flags);
-        const preview = await service.previewFor(
-          document === undefined ? undefined : shallowEnough(document),
-          viewer,
-          location,
-        );
+        const previewed = document === undefined ? undefined : shallowEnough(document);
+        refuseCountedTenants(previewed, 'preview');
+        const readable = await readableBy(req);
+        const viewer = await previewViewer(context, options.tenants, options.flags, readable);
+        const preview = await service.previewFor(previewed, viewer, location, readable);
         const payload: PlacementsPreviewPayload = {
           context: {
             roles: [...viewer.roles],
@@ -147,9 +161,9 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
   jsonRoute(router, at('/diff'), {
     GET: [
       requireOperator,
-      async (_req, res) => {
+      async (req, res) => {
         noStore(res);
-        const payload: PlacementsDiffPayload = await service.diff();
+        const payload: PlacementsDiffPayload = await service.diff(await readableBy(req));
         res.json(payload);
       },
     ],
@@ -198,16 +212,20 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
         const revision = await store.revision(number);
         if (!revision) throw HttpError.notFound(`There is no placements revision ${req.params.number as string}.`);
         noStore(res);
-        res.json(revision);
+        res.json({ ...revision, document: shownDocument(revision.document, await readableBy(req)) });
       },
     ],
   });
   jsonRoute(router, at('/audit'), {
     GET: [
       requireOperator,
-      async (_req, res) => {
+      async (req, res) => {
         noStore(res);
-        const payload: PlacementAuditPayload = { entries: await store.audit() };
+        const [entries, readable] = await Promise.all([store.audit(), readableBy(req)]);
+        const shown = (document: JsonValue) => shownDocument(document, readable);
+        const payload: PlacementAuditPayload = {
+          entries: entries.map((entry) => ({ ...entry, before: shown(entry.before), after: shown(entry.after) })),
+        };
         res.json(payload);
       },
     ],
@@ -217,14 +235,15 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
       requireOperator,
       async (req, res) => {
         // The revision in force by default (what every host serves); `?from=draft` for the draft.
+        // Shown as every answer here is: an export of someone who reads some tenants' ids only counts the others.
         const fromDraft = req.query.from === 'draft';
-        const document = fromDraft ? (await service.draft()).document : (await service.overview()).published?.document;
+        const document = fromDraft ? (await service.draft()).document : (await store.latest())?.document;
         noStore(res);
         res.setHeader(
           'Content-Disposition',
           `attachment; filename="placements-${fromDraft ? 'draft' : 'published'}.json"`,
         );
-        res.json(document ?? { remotes: [], locations: {} });
+        res.json(shownDocument(document ?? { remotes: [], locations: {} }, await readableBy(req)));
       },
     ],
   });
@@ -239,6 +258,7 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
         // REMOTES_CONFIG load refuses such a file too. An import replaces the whole draft: none beats a partial one.
         if (unknown.length > 0) throw HttpError.invalidRequest(unknownTopKeysMessage(unknown));
         assertFrame(document);
+        refuseCountedTenants(document, 'save');
         // The body is the file: the draft the page shows comes as `?expectedUpdatedAt=` (empty: none was saved).
         const expected = req.query.expectedUpdatedAt;
         const version = typeof expected === 'string' ? expectedVersion(expected === '' ? null : expected) : undefined;
@@ -279,54 +299,4 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
     res.status(error.status).json(body);
   }) as express.ErrorRequestHandler);
   return router;
-}
-
-/** The body parser's refusal of a body over the limit (an http-errors 413 of type `entity.too.large`). */
-function isBodyTooLarge(error: unknown): error is { length?: unknown } {
-  return typeof error === 'object' && error !== null && (error as { type?: unknown }).type === 'entity.too.large';
-}
-
-/**
- * The 413 of a placements request, naming the limit (the generic "Request body too large." left the operator
- * guessing how much to cut) and the body's size when it came with a Content-Length.
- */
-function tooLargeMessage(error: { length?: unknown }): string {
-  const size =
-    typeof error.length === 'number' && error.length > PLACEMENTS_BODY_LIMIT_BYTES
-      ? ` (this one: ${Math.ceil(error.length / 1024)} KiB)`
-      : '';
-  return (
-    `Request body too large: a placements request carries at most ${PLACEMENTS_BODY_LIMIT} of JSON${size}. ` +
-    'Make the document smaller (fewer slots, shorter props), or import a file holding its placements only.'
-  );
-}
-
-/** `value` as a document to save, refused (400) when it nests deeper than MAX_DOCUMENT_DEPTH. */
-function shallowEnough(value: unknown): JsonValue {
-  let level: unknown[] = [value];
-  for (let depth = 0; level.length > 0; depth++) {
-    if (depth > MAX_DOCUMENT_DEPTH) {
-      throw HttpError.invalidRequest(`A placements document nests at most ${MAX_DOCUMENT_DEPTH} levels deep.`);
-    }
-    level = level.flatMap((item) => (typeof item === 'object' && item !== null ? Object.values(item) : []));
-  }
-  return value as JsonValue;
-}
-
-/** Refuses (400, nothing saved) a document no editor could open again (placementsFrameProblem). */
-function assertFrame(document: unknown): void {
-  const problem = placementsFrameProblem(document);
-  if (problem !== null) throw HttpError.invalidRequest(`Not saved: ${problem}`);
-}
-
-/**
- * The `expectedUpdatedAt` of a draft save, publish or rollback: left out (the draft is taken as it is), null (no
- * draft saved yet), or an ISO time.
- */
-function expectedVersion(value: unknown): string | null | undefined {
-  if (value === undefined || value === null) return value;
-  if (typeof value === 'string' && !Number.isNaN(Date.parse(value))) return value;
-  throw HttpError.invalidRequest(
-    '"expectedUpdatedAt" must be the updatedAt of the draft you loaded (an ISO 8601 time), or null when none was saved.',
-  );
 }

@@ -14,13 +14,16 @@ import type {
 import { repeatedFailureLog } from '../observability/repeated-failure-log';
 import type { RemotesConfig } from '../remotes/remotes-config';
 import type { SlotCheckSubjects } from '../slots/slot-check';
+import { ruleShowerOf, type ReadableTenants } from '../slots/shown-rule';
 import type { Viewer } from '../slots/visibility-rule';
 import { checkPlacements } from './placements-check';
 import { diffPlacements } from './placements-diff';
 import { EMPTY_DOCUMENT, parsePlacements, withPlacements, type ParsedPlacements } from './placements-document';
 import { placedWith, previewForViewer, previewPlacements } from './placements-preview';
+import { revisionNumber } from './placements-request-body';
 import { DraftMovedError, type PlacementsStore } from './placements-store';
 import type { KnownRuleNames } from './rule-names-check';
+import { shownChanges, shownDocument, shownProblems } from './shown-placements';
 import { OneReadAtATime } from '../storage/one-read-at-a-time';
 
 /**
@@ -133,10 +136,17 @@ export class PlacementsService {
     replacing.catch((error: unknown) => this.parts.logger.warn({ err: error }, 'placements: asking remotes failed'));
   }
 
-  /** The draft (the document in force when none was saved), its problems, and the revision in force. */
-  async overview(): Promise<PlacementsPayload> {
+  /**
+   * The draft (the document in force when none was saved), its problems, and the revision in force, each shown as
+   * `readable` allows (shown-placements.ts).
+   */
+  async overview(readable: ReadableTenants = null): Promise<PlacementsPayload> {
     const [draft, published] = await Promise.all([this.draft(), this.parts.store.latest()]);
-    return { draft, ...(await this.checked(draft.document)), published };
+    return {
+      draft: { ...draft, document: shownDocument(draft.document, readable) },
+      ...(await this.checked(draft.document, readable)),
+      published: published && { ...published, document: shownDocument(published.document, readable) },
+    };
   }
 
   async draft(): Promise<PlacementsDraft> {
@@ -165,30 +175,38 @@ export class PlacementsService {
     return checkPlacements(this.parts.subjects, this.file, parsed, await this.parts.knownRuleNames());
   }
 
-  /** `document`'s problems, and the order of each location with it published (the editor's preview). */
-  private async checked(document: unknown): Promise<{ problems: PlacementProblem[]; preview: PlacementPreview }> {
+  /** `document`'s problems (said as `readable` allows), and each location's order with it published (the preview). */
+  private async checked(
+    document: JsonValue,
+    readable: ReadableTenants = null,
+  ): Promise<{ problems: PlacementProblem[]; preview: PlacementPreview }> {
     const parsed = parsePlacements(document);
     const known = await this.parts.knownRuleNames();
+    const problems = checkPlacements(this.parts.subjects, this.file, parsed, known, readable);
     return {
-      problems: checkPlacements(this.parts.subjects, this.file, parsed, known),
+      problems: shownProblems(problems, document, readable),
       preview: previewPlacements(this.parts.subjects.slots, this.file, parsed),
     };
   }
 
   /**
    * What `viewer` would be sent with `document` published (undefined: the saved draft), at `only` or every location:
-   * the editor's rendered preview. The parts of the document that cannot be read are left out, and named.
+   * the editor's rendered preview, its rules shown to someone who may read `readable`'s tenant ids. The parts of the
+   * document that cannot be read are left out, and named.
    */
   async previewFor(
     document: JsonValue | undefined,
     viewer: Viewer,
     only: SlotLocation | null,
+    readable: ReadableTenants = null,
   ): Promise<{ locations: Record<string, PreviewedLocation>; problems: PlacementProblem[] }> {
-    const parsed = parsePlacements(document === undefined ? (await this.draft()).document : document);
+    const previewed = document === undefined ? (await this.draft()).document : document;
+    const parsed = parsePlacements(previewed);
     const { slots, remoteRegistry } = this.parts.subjects;
+    const parts = { slots, remoteRegistry, file: this.file };
     return {
-      locations: previewForViewer({ slots, remoteRegistry, file: this.file }, parsed, viewer, only),
-      problems: parsed.problems,
+      locations: previewForViewer(parts, parsed, viewer, only, ruleShowerOf(readable)),
+      problems: shownProblems(parsed.problems, previewed, readable),
     };
   }
 
@@ -210,14 +228,14 @@ export class PlacementsService {
   }
 
   /** The draft against the newest revision, each slot named as the editor's order names it (with this host's file). */
-  async diff(): Promise<{ revision: number; changes: PlacementChange[] | null }> {
+  async diff(readable: ReadableTenants = null): Promise<{ revision: number; changes: PlacementChange[] | null }> {
     const [draft, latest] = await Promise.all([this.draft(), this.parts.store.latest()]);
     const placed = (document: JsonValue) => {
       const parsed = parsePlacements(document);
       return { parsed, placed: placedWith(this.parts.subjects.slots, this.file, parsed) };
     };
     const changes = diffPlacements(placed(latest?.document ?? EMPTY_DOCUMENT), placed(draft.document));
-    return { revision: latest?.number ?? 0, changes };
+    return { revision: latest?.number ?? 0, changes: shownChanges(changes, readable) };
   }
 
   /** Publishes the draft as the next revision, unless a problem of it blocks. */
@@ -290,10 +308,4 @@ export class PlacementsService {
 /** Whether two draft versions (ISO times, null for none saved) are the same instant. */
 function sameDraftVersion(a: string | null, b: string | null): boolean {
   return a === null || b === null ? a === b : Date.parse(a) === Date.parse(b);
-}
-
-/** A revision number as given (a JSON number, or a path's text): a whole number the column holds, else null. */
-export function revisionNumber(value: unknown): number | null {
-  const number = typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value;
-  return typeof number === 'number' && Number.isInteger(number) && number >= 1 && number <= 2 ** 31 - 1 ? number : null;
 }

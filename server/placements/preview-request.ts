@@ -16,6 +16,7 @@ import {
 } from '../../shared';
 import type { FeatureFlagStore } from '../flags/feature-flag-store';
 import { HttpError } from '../http/http-error';
+import type { ReadableTenants } from '../slots/shown-rule';
 import type { Viewer } from '../slots/visibility-rule';
 import type { TenantStore } from '../tenants/tenant-store';
 
@@ -84,12 +85,22 @@ export function readPreviewRequest(body: unknown): PreviewRequest {
  * (slots/request-viewer.ts): the permissions its roles grant (and those given on top), roles as rules see them, the
  * tenant (which must exist: 400 otherwise, so a
  * typing error is not previewed as "a tenant no rule names"), and the flags given or those on for that tenant.
+ * Someone who may not read every tenant's id (`readable`, shown-rule.ts) previews as a tenant they belong to only,
+ * refused alike whether another exists or not: a preview as another would say which tenants exist, and which of
+ * the rules' tenants it counts is that one.
  */
 export async function previewViewer(
   context: PlacementPreviewContext,
   tenants: TenantStore,
   flags: FeatureFlagStore,
+  readable: ReadableTenants = null,
 ): Promise<Viewer> {
+  if (readable !== null && !readable(context.tenant)) {
+    throw HttpError.invalidRequest(
+      `"context.tenant" must be a tenant you belong to, got ${describe(context.tenant)}: a preview as another ` +
+        'tenant needs the placements:edit permission in every tenant.',
+    );
+  }
   if ((await tenants.get(context.tenant)) === undefined) {
     const known = (await tenants.list()).map((tenant) => tenant.id);
     throw HttpError.invalidRequest(`"context.tenant" ${unknownNamesMessage('tenants', [context.tenant], known)}`);

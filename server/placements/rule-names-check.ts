@@ -7,6 +7,7 @@ import {
   type VisibilityRule,
 } from '../../shared';
 import type { FeatureFlagStore } from '../flags/feature-flag-store';
+import type { ReadableTenants } from '../slots/shown-rule';
 import type { PlacedSlotInfo } from '../slots/slot-registry';
 import type { TenantStore } from '../tenants/tenant-store';
 import type { ParsedPlacements } from './placements-document';
@@ -29,26 +30,42 @@ export async function readKnownRuleNames(tenants: TenantStore, flags: FeatureFla
   return { tenants: tenantList.map((tenant) => tenant.id), flags: flagNames };
 }
 
-/** `"visibleWhen.tenants" names the unknown tenant "acmee"; tenants: acme, globex.` for each such list of a rule. */
-function unknownNamesIn(rule: VisibilityRule, known: KnownRuleNames): string[] {
+/**
+ * `"visibleWhen.tenants" names the unknown tenant "acmee"; tenants: acme, globex.` for each such list of a rule. To
+ * someone who may not read every tenant's id (`readable`, shown-rule.ts), neither the unknown ids (a tenant that
+ * does not exist is none they belong to) nor the known ones: how many of the list are unknown.
+ */
+function unknownNamesIn(rule: VisibilityRule, known: KnownRuleNames, readable: ReadableTenants = null): string[] {
   return (['tenants', 'flags'] as const).flatMap((key) =>
     namesInRule(rule, key).flatMap(({ path, names }) => {
       const unknown = names.filter((name) => !known[key].includes(name));
-      return unknown.length === 0 ? [] : [`"${path}" ${unknownNamesMessage(key, unknown, known[key])}`];
+      if (unknown.length === 0) return [];
+      if (key === 'tenants' && readable !== null) return [`"${path}" ${unknownHiddenTenantsMessage(unknown.length)}`];
+      return [`"${path}" ${unknownNamesMessage(key, unknown, known[key])}`];
     }),
   );
+}
+
+function unknownHiddenTenantsMessage(count: number): string {
+  const what = count === 1 ? 'a tenant that does not exist' : `${count} tenants that do not exist`;
+  return `names ${what} (not named here: you may read the ids of the tenants you belong to only).`;
 }
 
 /**
  * A blocking problem for each list of a document's rules naming a tenant or flag that does not exist: such a rule
  * never holds for it, so a typo (`acmee`) would hide the slot from everyone, silently. Each names its slot, the list
- * in the rule, the unknown names and the known ones.
+ * in the rule, the unknown names and the known ones (the tenants' only to someone who may read every tenant's id:
+ * `readable`, shown-rule.ts).
  */
-export function unknownRuleNameProblems(parsed: ParsedPlacements, known: KnownRuleNames): PlacementProblem[] {
+export function unknownRuleNameProblems(
+  parsed: ParsedPlacements,
+  known: KnownRuleNames,
+  readable: ReadableTenants = null,
+): PlacementProblem[] {
   return parsed.slots.flatMap(({ remote, location, index, slot }) => {
     const rule = slot.placement.visibleWhen;
     if (rule === undefined) return [];
-    return unknownNamesIn(rule, known).map(
+    return unknownNamesIn(rule, known, readable).map(
       (message): PlacementProblem => ({
         remote,
         location: location.value,

@@ -26,13 +26,32 @@ export function ruleShownTo(rule: VisibilityRule, mayRead: (tenant: string) => b
 }
 
 /**
- * How rules are shown to the signed-in user of `req`: whole to someone who edits placements in every tenant (they
- * write these rules and read every tenant's in the placements editor), otherwise with only the ids of the tenants
- * they belong to.
+ * Which tenants' ids a user may read in rules: every one (null), or those the function accepts.
  */
-export async function ruleShowerFor(req: Request, context: TenantContext, tenants: TenantStore): Promise<ShowRule> {
+export type ReadableTenants = ((tenant: string) => boolean) | null;
+
+/**
+ * The tenants whose ids the signed-in user of `req` may read in rules: every one (null) for someone who edits
+ * placements in every tenant (they write these rules and read every tenant's in the placements editor), otherwise
+ * the tenants they belong to. The placements editor asks this too, for what it shows a partial operator.
+ */
+export async function readableTenantsFor(
+  req: Request,
+  context: TenantContext,
+  tenants: TenantStore,
+): Promise<ReadableTenants> {
   const user = req.user;
-  if (user && (await tenantWithout(PLACEMENTS_EDIT, user, tenants)) === null) return (rule) => rule;
+  if (user && (await tenantWithout(PLACEMENTS_EDIT, user, tenants)) === null) return null;
   const member = new Set(context.tenants.map((tenant) => tenant.id));
-  return (rule) => ruleShownTo(rule, (tenant) => member.has(tenant));
+  return (tenant) => member.has(tenant);
+}
+
+/** How rules are shown to the signed-in user of `req`: whole, or with only the ids readableTenantsFor allows. */
+export async function ruleShowerFor(req: Request, context: TenantContext, tenants: TenantStore): Promise<ShowRule> {
+  return ruleShowerOf(await readableTenantsFor(req, context, tenants));
+}
+
+/** How rules are shown to someone who may read `readable`'s tenant ids. */
+export function ruleShowerOf(readable: ReadableTenants): ShowRule {
+  return readable === null ? (rule) => rule : (rule) => ruleShownTo(rule, readable);
 }

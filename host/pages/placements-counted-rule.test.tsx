@@ -1,0 +1,79 @@
+/**
+ * The read-only placements page of an operator of some tenants only, whose draft the server shows with the tenants
+ * they do not belong to counted in its rules (`otherTenants`): each such rule in words, as the Locations page says
+ * rules, with why it is not JSON to edit; a rule written whole stays JSON; the preview asks for the saved draft
+ * rather than sending rules the server would not read as the draft's.
+ */
+import '../../testing/host/router-globals';
+import { screen, waitFor, within } from '@testing-library/react';
+import { PLACEMENTS_PAGE_PATH, PLACEMENTS_PREVIEW_PATH, type PlacementsDocument } from '../../shared';
+import { placementsPageApi } from '../../testing/host/placements-page-api';
+import { renderAppAt } from '../../testing/host/render-app';
+import { COUNTED_RULE_NOTE, countedRuleWords } from './placements-counted-rule';
+
+const LOCATION = 'dashboard-after-cards';
+
+/** As the server shows it to tess: one rule counting 2 tenants, one whole, one that is no rule yet (counted too). */
+const SHOWN_DRAFT: PlacementsDocument = {
+  remotes: [
+    {
+      name: 'team_news',
+      slots: {
+        [LOCATION]: [
+          {
+            component: 'Welcome',
+            priority: 10,
+            visibleWhen: { $all: [{ roles: ['editor'] }, { tenants: ['acme'], otherTenants: 2 }] },
+          },
+          { component: 'NewsTicker', priority: 20, visibleWhen: { roles: ['operator'] } },
+          { component: 'Notice', priority: 30, visibleWhen: { tenants: [], otherTenants: 1, roles: ['x'] } },
+        ],
+      },
+    },
+  ],
+};
+
+function api() {
+  return placementsPageApi(
+    SHOWN_DRAFT,
+    {
+      draft: { document: SHOWN_DRAFT as never, updatedBy: 'ops', updatedAt: '2026-11-23T10:00:00.000Z' },
+      changesRefused: 'Only operators may do this: … and your account does not have it in Globex.',
+    },
+    {
+      [`POST ${PLACEMENTS_PREVIEW_PATH}`]: {
+        body: { context: { roles: [], permissions: [], tenant: 'acme', flags: [] }, problems: [], locations: {} },
+      },
+    },
+  );
+}
+
+describe('a rule counting tenants hidden from the reader', () => {
+  it('is shown in words on its card, a whole rule as JSON, and the preview is of the saved draft', async () => {
+    const fake = api();
+    renderAppAt(fake, PLACEMENTS_PAGE_PATH);
+    const heading = await screen.findByRole('heading', { name: LOCATION, level: 2 });
+    const section = heading.closest('section') as HTMLElement;
+    const counted = [...section.querySelectorAll('[data-placement-counted-rule]')];
+    expect(counted.map((rule) => rule.querySelector('p')?.textContent)).toEqual([
+      `Shown when rule of Welcome (team_news) #1 at ${LOCATION}: (role editor and tenant acme or 2 tenants hidden ` +
+        'from you)',
+      `Shown when rule of Notice (team_news) #3 at ${LOCATION}: {"tenants":[],"otherTenants":1,"roles":["x"]}`,
+    ]);
+    expect(within(counted[0] as HTMLElement).getByText(COUNTED_RULE_NOTE)).toBeTruthy();
+    // Only the rule written whole is a box (disabled, as the whole editor is on this page).
+    const boxes = within(section).getAllByLabelText(/^Shown when rule of/);
+    expect(boxes.map((box) => (box as HTMLTextAreaElement).value)).toEqual(['{"roles":["operator"]}']);
+
+    await waitFor(() => expect(fake.count('POST', PLACEMENTS_PREVIEW_PATH)).toBeGreaterThan(0));
+    const asked = fake.requests.find((request) => request.method === 'POST')?.body as Record<string, unknown>;
+    expect(asked).not.toHaveProperty('document');
+    expect(asked).toMatchObject({ location: LOCATION, context: { tenant: 'acme' } });
+  });
+
+  it('is said as the Locations page says rules; a rule written whole is not', () => {
+    expect(countedRuleWords({ $not: { tenants: [], otherTenants: 1 } })).toBe('not 1 tenant hidden from you');
+    expect(countedRuleWords({ tenants: ['acme', 'globex'] })).toBeNull();
+    expect(countedRuleWords(undefined)).toBeNull();
+  });
+});
