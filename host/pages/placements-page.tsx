@@ -28,7 +28,8 @@ import { PlacementsContents } from './placements-contents';
 import { RefusalSummary } from './refusal-summary';
 import { UNREAD_INPUT_ATTRIBUTE } from './placement-order-fields';
 import { blockingSummary } from './placements-blocking';
-import { addSlot, asDocument, changeSlot, slotsAt } from './placements-draft';
+import { addSlot, asDocument, slotsAt } from './placements-draft';
+import { changeSlotFollowingId } from './placements-renamed-id';
 import { locationIds } from './placements-slot-ids';
 import { useToolbarClearance } from './placements-toolbar-clearance';
 import { addFormSlot, changeFormSlot, formSlotsOf } from './placements-form-slots';
@@ -338,20 +339,23 @@ function PlacementsEditor() {
         <fieldset className="placements__editable" disabled={changesRefused !== null} ref={editor}>
           <PlacementsContents document={document} problems={problems} />
           <PlacementsPreview document={document} />
-          {SlotLocation.cases().map((location) => (
-            <PlacementsLocation
-              key={location.value}
-              location={location.value}
-              isPublic={location.isPublic()}
-              slots={slotsAt(document, location.value)}
-              problems={problems}
-              preview={preview[location.value]}
-              ids={locationIds(document, location.value, preview[location.value])}
-              components={components.data}
-              change={(at, change) => edit(changeSlot(document, at, change))}
-              add={(remote, component) => edit(addSlot(document, remote, location.value, component))}
-            />
-          ))}
+          {SlotLocation.cases().map((location) => {
+            const ids = locationIds(document, location.value, preview[location.value]);
+            return (
+              <PlacementsLocation
+                key={location.value}
+                location={location.value}
+                isPublic={location.isPublic()}
+                slots={slotsAt(document, location.value)}
+                problems={problems}
+                preview={preview[location.value]}
+                ids={ids}
+                components={components.data}
+                change={(at, change) => edit(changeSlotFollowingId(document, at, change, ids))}
+                add={(remote, component) => edit(addSlot(document, remote, location.value, component))}
+              />
+            );
+          })}
           <PlacementsForms
             formSlots={formSlotsOf(document)}
             problems={problems}
