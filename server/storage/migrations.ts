@@ -268,6 +268,32 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     // session of before, such as one on a lost laptop that made no request while the account was disabled.
     sql: `ALTER TABLE users ADD COLUMN sessions_since INTEGER;`,
   },
+  {
+    version: 13,
+    name: 'sessions by account and credential stamp, for counting those that can still be used',
+    // passport's entry of a session (create-passport.ts: a whole account id and a text credential stamp) as columns
+    // computed from the stored JSON, both NULL unless both are so (text that is not JSON included: nobody's session,
+    // never an error), and an index on them with the expiry: `slots_sessions_active` (observability/
+    // sqlite-session-count.ts) counts from the index alone instead of parsing every stored session on each scrape.
+    // VIRTUAL: nothing is stored in the table, the index keeps the values; every writer of the table fills them.
+    sql: `
+      ALTER TABLE sessions ADD COLUMN user_id INTEGER GENERATED ALWAYS AS (
+        CASE WHEN json_valid(sess) THEN
+          CASE WHEN json_type(sess, '$.passport.user.id') = 'integer'
+                AND json_type(sess, '$.passport.user.credentials') = 'text'
+            THEN json_extract(sess, '$.passport.user.id') END
+        END
+      ) VIRTUAL;
+      ALTER TABLE sessions ADD COLUMN credentials TEXT GENERATED ALWAYS AS (
+        CASE WHEN json_valid(sess) THEN
+          CASE WHEN json_type(sess, '$.passport.user.id') = 'integer'
+                AND json_type(sess, '$.passport.user.credentials') = 'text'
+            THEN json_extract(sess, '$.passport.user.credentials') END
+        END
+      ) VIRTUAL;
+      CREATE INDEX sessions_signed_in ON sessions (user_id, credentials, expires_at) WHERE user_id IS NOT NULL;
+    `,
+  },
 ]);
 
 /**
@@ -541,5 +567,27 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = Object.freeze([
     version: 12,
     name: 'sessions opened before an account was disabled stay ended when it is enabled again',
     sql: `ALTER TABLE users ADD COLUMN sessions_since BIGINT;`,
+  },
+  {
+    version: 13,
+    name: 'sessions by account and credential stamp, for counting those that can still be used',
+    // As SQLite's, STORED (PostgreSQL has no virtual columns; adding them rewrites the table once): the same values,
+    // an id only when it is a whole JSON number that fits BIGINT. connect-pg-simple writes sid, sess and expire only.
+    sql: `
+      ALTER TABLE sessions
+        ADD COLUMN user_id BIGINT GENERATED ALWAYS AS (
+          CASE WHEN json_typeof(sess -> 'passport' -> 'user' -> 'id') = 'number'
+                AND json_typeof(sess -> 'passport' -> 'user' -> 'credentials') = 'string'
+                AND (sess -> 'passport' -> 'user' ->> 'id') ~ '^-?[0-9]{1,18}$'
+            THEN (sess -> 'passport' -> 'user' ->> 'id')::bigint END
+        ) STORED,
+        ADD COLUMN credentials TEXT GENERATED ALWAYS AS (
+          CASE WHEN json_typeof(sess -> 'passport' -> 'user' -> 'id') = 'number'
+                AND json_typeof(sess -> 'passport' -> 'user' -> 'credentials') = 'string'
+                AND (sess -> 'passport' -> 'user' ->> 'id') ~ '^-?[0-9]{1,18}$'
+            THEN sess -> 'passport' -> 'user' ->> 'credentials' END
+        ) STORED;
+      CREATE INDEX sessions_signed_in ON sessions (user_id, credentials, expire) WHERE user_id IS NOT NULL;
+    `,
   },
 ]);
