@@ -294,6 +294,14 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       CREATE INDEX sessions_signed_in ON sessions (user_id, credentials, expires_at) WHERE user_id IS NOT NULL;
     `,
   },
+  {
+    version: 14,
+    name: 'accounts disabled before sessions_since existed keep their sessions of before ended',
+    // Step 12 added the column empty, so an account disabled before it got its sessions of before back once enabled,
+    // which step 12 is there to prevent: such an account's time is when it was disabled. (One enabled meanwhile has
+    // them back already: nothing here can tell them apart.)
+    sql: `UPDATE users SET sessions_since = disabled_at WHERE disabled_at IS NOT NULL AND sessions_since IS NULL;`,
+  },
 ]);
 
 /**
@@ -589,5 +597,10 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = Object.freeze([
         ) STORED;
       CREATE INDEX sessions_signed_in ON sessions (user_id, credentials, expire) WHERE user_id IS NOT NULL;
     `,
+  },
+  {
+    version: 14,
+    name: 'accounts disabled before sessions_since existed keep their sessions of before ended',
+    sql: `UPDATE users SET sessions_since = disabled_at WHERE disabled_at IS NOT NULL AND sessions_since IS NULL;`,
   },
 ]);
