@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import webpack, { type Configuration, type Stats } from 'webpack';
-import { BundleBudgetPlugin, budgetMeasurementsOf } from './bundle-budget-plugin';
+import { BundleBudgetPlugin, budgetMeasurementsOf, HOST_BUDGET_ADVICE } from './bundle-budget-plugin';
 import { EXPOSED_COMPONENT_MAX_GZIP, hostBudgets, remoteBudgets, type BundleBudget } from './bundle-budgets';
 
 jest.setTimeout(60_000);
@@ -24,15 +24,26 @@ function compile(config: Configuration): Promise<Stats> {
   });
 }
 
-function baseConfig(dir: string, budgets: BundleBudget[]): Configuration {
+function baseConfig(dir: string, budgets: BundleBudget[], advice?: string): Configuration {
   return {
     mode: 'production',
     context: dir,
     target: 'web',
     devtool: false,
     output: { path: path.join(dir, 'dist'), publicPath: 'auto', clean: true },
-    plugins: [new BundleBudgetPlugin(budgets)],
+    plugins: [new BundleBudgetPlugin(budgets, advice === undefined ? {} : { advice })],
     infrastructureLogging: { level: 'error' },
+  };
+}
+
+/** Each module whose file name matches a key goes into a chunk of that name, whichever chunks import it. */
+function chunksOf(names: string[]): NonNullable<Configuration['optimization']> {
+  return {
+    splitChunks: {
+      cacheGroups: Object.fromEntries(
+        names.map((name) => [name, { test: new RegExp(`${name}\\.js$`), name, chunks: 'async', enforce: true }]),
+      ),
+    },
   };
 }
 
@@ -47,13 +58,31 @@ describe('BundleBudgetPlugin', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function buildRemote(components: Record<string, string>): Promise<Stats> {
+  async function buildRemote(
+    components: Record<string, string>,
+    options: { modules?: Record<string, string>; advice?: string; oneComponentsChunk?: boolean } = {},
+  ): Promise<Stats> {
     const exposes: Record<string, string> = {};
     for (const [name, source] of Object.entries(components)) {
       await writeFile(path.join(dir, `${name}.js`), source);
       exposes[`./${name}`] = `./${name}.js`;
     }
-    const config = baseConfig(dir, remoteBudgets('fixture_remote'));
+    // Modules the components import, each in a chunk of its own name.
+    const modules = options.modules ?? {};
+    for (const [name, source] of Object.entries(modules)) await writeFile(path.join(dir, `${name}.js`), source);
+    const config = baseConfig(dir, remoteBudgets('fixture_remote'), options.advice);
+    config.optimization = chunksOf(Object.keys(modules));
+    if (options.oneComponentsChunk) {
+      // As the remote kit does: the components' own modules in one chunk, which every exposed component loads.
+      const test = new RegExp(`[\\\\/](${Object.keys(components).join('|')})\\.js$`);
+      Object.assign(config.optimization.splitChunks as object, {
+        cacheGroups: {
+          ...(config.optimization.splitChunks as { cacheGroups: object }).cacheGroups,
+          components: { test, name: 'components', chunks: 'async', enforce: true },
+        },
+      });
+    }
+    config.output = { ...config.output, chunkFilename: '[name].js' };
     config.entry = {};
     config.plugins?.push(
       new ModuleFederationPlugin({ name: 'fixture_remote', filename: 'remoteEntry.js', exposes, dts: false }),
@@ -84,6 +113,61 @@ describe('BundleBudgetPlugin', () => {
     expect(big?.files.length).toBeGreaterThan(0);
     // Production builds do not emit on errors: an over-budget build leaves no deployable output behind.
     expect(existsSync(path.join(dir, 'dist', 'remoteEntry.js'))).toBe(false);
+  });
+
+  it('names the largest modules and ends with the advice given (the host gives its own by default)', async () => {
+    const big = { Big: "import { rows } from './rows';\nexport default function Big() { return rows; }\n" };
+    const rows = { rows: incompressibleModule(30).replace('export default', 'export const rows =') };
+    const host = await buildRemote(big, { modules: rows });
+    const [message] = host.compilation.errors.map((error) => error.message);
+    expect(message).toMatch(
+      /^Bundle budget exceeded: fixture_remote exposed component Big is \d+\.\d KB gzip, over its budget of 20\.0 KB \(files: __federation_expose_Big\.js \d+\.\d KB, rows\.js \d+\.\d KB\)\. Largest modules \(source size, before minification and gzip\): \.\/rows\.js 41\.\d KB, /,
+    );
+    expect(message?.endsWith(` ${HOST_BUDGET_ADVICE}`)).toBe(true);
+
+    const remote = await buildRemote(big, { modules: rows, advice: 'Split it.' });
+    const [remoteMessage] = remote.compilation.errors.map((error) => error.message);
+    expect(remoteMessage?.endsWith('. Split it.')).toBe(true);
+    expect(remoteMessage).not.toContain('build/bundle-budgets.ts');
+  });
+
+  it('reports once a file that several exposed components load and that is over the budget by itself', async () => {
+    const importing = (name: string) =>
+      `import { rows } from './rows';\nexport default function ${name}() { return rows; }\n`;
+    const stats = await buildRemote(
+      { Alerter: importing('Alerter'), Badge: importing('Badge'), Card: importing('Card') },
+      { modules: { rows: incompressibleModule(30).replace('export default', 'export const rows =') } },
+    );
+
+    const messages = stats.compilation.errors.map((error) => error.message);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatch(
+      /^Bundle budget exceeded: rows\.js alone is \d+\.\d KB gzip, over the 20\.0 KB budget of fixture_remote exposed component Alerter and of the 2 others that load it \(Badge, Card\): one message for all 3\. Largest modules in it \(source size, before minification and gzip\): \.\/rows\.js 41\.\d KB\. /,
+    );
+    // Every part is still measured, and over its budget.
+    const over = budgetMeasurementsOf(stats.compilation).filter((item) => item.gzipBytes > item.maxGzipBytes);
+    expect(over.map((item) => item.label)).toEqual([
+      'fixture_remote exposed component Alerter',
+      'fixture_remote exposed component Badge',
+      'fixture_remote exposed component Card',
+    ]);
+  });
+
+  it('reports together the parts over their budget with the same files, none of them over it alone', async () => {
+    const importing = (name: string) =>
+      `import { first } from './first';\nimport { second } from './second';\n` +
+      `export default function ${name}() { return first + second; }\n`;
+    const half = (name: string) => incompressibleModule(12).replace('export default', `export const ${name} =`);
+    const stats = await buildRemote(
+      { Alerter: importing('Alerter'), Badge: importing('Badge'), Small: 'export default () => "small";\n' },
+      { modules: { first: half('first'), second: half('second') }, oneComponentsChunk: true },
+    );
+
+    const messages = stats.compilation.errors.map((error) => error.message);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatch(
+      /^Bundle budget exceeded: fixture_remote exposed component Alerter is \d+\.\d KB gzip, over its budget of 20\.0 KB, and so is Badge, which loads the same files \(files: components\.js \d+\.\d KB, first\.js \d+\.\d KB, second\.js \d+\.\d KB\)\./,
+    );
   });
 
   it('passes a build whose every part is within budget, and reports the sizes', async () => {
@@ -159,6 +243,9 @@ describe('BundleBudgetPlugin', () => {
     // Over its own 20 KiB: the build fails for the tool page, not for every page.
     const messages = stats.compilation.errors.map((error) => error.message);
     expect(messages).toEqual([expect.stringMatching(/^Bundle budget exceeded: host tool page inspector is/)]);
+    // The host's own advice, and the module to look at.
+    expect(messages[0]).toContain(' Largest modules (source size, before minification and gzip): ./inspector.js ');
+    expect(messages[0]?.endsWith(HOST_BUDGET_ADVICE)).toBe(true);
   });
 
   it('measures a library a tool page loads by its own budget, outside the tool page and the initial JavaScript', async () => {

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import webpack, { type Stats } from 'webpack';
-import { missingComponentExportMessage } from './component-exports-plugin';
+import { literalComponentExportMessage, missingComponentExportMessage } from './component-exports-plugin';
 import { remoteWebpackConfig, type BuildMode } from './webpack';
 
 jest.setTimeout(120_000);
@@ -27,6 +27,17 @@ const SOURCES = {
   Forwarded: "export { default } from '../lib/forwarded';\n",
   // CommonJS: webpack cannot tell its exports, so the build leaves it to run time.
   Legacy: 'module.exports = { Legacy: () => null };\n',
+  // The tester's second case: an export of the component's name, but an object no page can render.
+  NotAComponent: "export const NotAComponent = { title: 'Not a component' };\n",
+  // Literals under both names the host looks at, one through a local constant.
+  Titled: "const Titled = ['a', 'b'] as const;\nexport { Titled };\nexport default `Titled`;\n",
+  // A literal under the name, a component by default: the host falls back to the default export.
+  Mixed: 'export const Mixed = { size: 2 };\nexport default function MixedComponent() { return null; }\n',
+  // React's own objects: memo from a call, and an object carrying `$$typeof`.
+  Memo: "import { memo } from 'react';\nexport const Memo = memo(() => null);\n",
+  Tagged: "export const Tagged = { $$typeof: Symbol.for('react.memo'), type: () => null, compare: null };\n",
+  // A variable that may change: left to run time.
+  Reassigned: 'export let Reassigned: unknown = {};\nReassigned = () => null;\n',
 } as const;
 
 let project: string;
@@ -67,9 +78,13 @@ describe('a remote build (remote kit preset)', () => {
     expect(stats.hasErrors()).toBe(true);
     expect(errorsOf(stats)).toEqual([
       missingComponentExportMessage('Empty', 'components/Empty.tsx', []),
+      literalComponentExportMessage('NotAComponent', 'components/NotAComponent.tsx', {
+        NotAComponent: 'an object literal',
+      }),
+      literalComponentExportMessage('Titled', 'components/Titled.tsx', { Titled: 'an array', default: 'a string' }),
       missingComponentExportMessage('Widget', 'components/Widget.tsx', ['helper', 'something']),
     ]);
-    expect(errorsOf(stats)[1]).toBe(
+    expect(errorsOf(stats).at(-1)).toBe(
       'Component "Widget" has no export to render in components/Widget.tsx: the host renders its default export ' +
         'or its named export "Widget", and it exports only "helper", "something". Export the component as ' +
         '`export default` or `export function Widget`, or remove "Widget" from remote.ts.',
@@ -78,16 +93,41 @@ describe('a remote build (remote kit preset)', () => {
     expect(stats.toString('errors-only')).toMatch(/ERROR in \.\/components\/Widget\.tsx/);
   });
 
+  it('says what the export is when it is a literal the host cannot render', () => {
+    expect(
+      literalComponentExportMessage('NotAComponent', 'components/NotAComponent.tsx', {
+        NotAComponent: 'an object literal',
+      }),
+    ).toBe(
+      'Component "NotAComponent" has no export to render in components/NotAComponent.tsx: the host renders its ' +
+        'named export "NotAComponent", else its default export, when it is a component (a function, a class, or ' +
+        'React\'s memo, forwardRef or lazy), and "NotAComponent" is an object literal. Export the component itself ' +
+        'as `export default` or `export function NotAComponent`, or remove "NotAComponent" from remote.ts.',
+    );
+  });
+
   it('builds components exported by default, by their name, re-exported, or whose exports webpack cannot tell', async () => {
-    const stats = await build(['Plain', 'Named', 'Renamed', 'Forwarded', 'Legacy'], 'production');
+    const components = ['Plain', 'Named', 'Renamed', 'Forwarded', 'Legacy', 'Mixed', 'Memo', 'Tagged', 'Reassigned'];
+    const stats = await build(components, 'production');
     expect(errorsOf(stats)).toEqual([]);
   });
 
-  it('fails a development build too (slots-remote dev)', async () => {
-    const stats = await build(['Named', 'Widget'], 'development');
-    expect(errorsOf(stats)).toEqual([
+  it('fails a development build too (slots-remote dev), again when its modules come from the cache', async () => {
+    const expected = [
+      literalComponentExportMessage('NotAComponent', 'components/NotAComponent.tsx', {
+        NotAComponent: 'an object literal',
+      }),
       missingComponentExportMessage('Widget', 'components/Widget.tsx', ['helper', 'something']),
-    ]);
+    ];
+    const first = await build(['Named', 'NotAComponent', 'Widget'], 'development');
+    expect(errorsOf(first)).toEqual(expected);
+    // A new compiler on the same filesystem cache, as `slots-remote dev` restarted: the file is not parsed again.
+    const second = await build(['Named', 'NotAComponent', 'Widget'], 'development');
+    const file = path.join(project, 'components', 'NotAComponent.tsx');
+    const module = [...second.compilation.modules].find((candidate) => candidate.nameForCondition() === file);
+    expect(module).toBeDefined();
+    expect(second.compilation.builtModules.has(module!)).toBe(false);
+    expect(errorsOf(second)).toEqual(expected);
   });
 });
 

@@ -4,7 +4,8 @@
  * against the schema declared in remote.ts, the location's context given, the error boundary in place. A wrong
  * prop, a missing context or a throwing component fails the test with the message the product would show.
  */
-import { act, createElement, useState } from 'react';
+import { act, createElement, useState, version as reactVersion } from 'react';
+import { version as reactDomVersion } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import type { JsonObject, JsonValue } from '../../shared';
 import { reportCaughtError } from '../../host/core/slot-boundary';
@@ -21,6 +22,7 @@ import {
   type EmulatedContext,
   type EmulatedLocation,
 } from './emulated-slot';
+import { sharedReactMismatch } from './shared-react';
 
 export { FORM_LOCATION, SAMPLE_CONTEXT, type EmulatedContext, type EmulatedLocation } from './emulated-slot';
 
@@ -43,7 +45,10 @@ export interface RenderedSlot {
   unmount(): void;
 }
 
-/** The slot did not render: why (`props-invalid`, `render-error`, `not-a-form-component`, …) and the message. */
+/**
+ * The slot did not render: why (`props-invalid`, `render-error`, `not-a-form-component`, …) and the message. Also
+ * `react-version`: the project's React is not the one the product renders with, so no slot test can pass.
+ */
 export class SlotTestFailure extends Error {
   constructor(
     readonly kind: string,
@@ -82,7 +87,9 @@ function modulesOf(
 
 /**
  * Renders `component` of `remote` (the default export of remote.ts) at `options.location`; resolves once it has
- * rendered, rejects with a {@link SlotTestFailure} once its boundary caught a failure.
+ * rendered, rejects with a {@link SlotTestFailure} once its boundary caught a failure. Rejects before rendering when
+ * the React the test runs on (the project's) is not in the range the host shares, as the build fails then: a test
+ * passing on that React would say nothing of the product, which renders with its own.
  */
 export async function renderSlot(
   remote: RemoteDeclaration,
@@ -90,6 +97,8 @@ export async function renderSlot(
   implementation: ComponentOrModule,
   options: RenderSlotOptions,
 ): Promise<RenderedSlot> {
+  const mismatch = sharedReactMismatch({ react: reactVersion, 'react-dom': reactDomVersion });
+  if (mismatch !== undefined) throw new SlotTestFailure('react-version', mismatch);
   if (!remote.components.includes(component)) {
     throw new SlotTestFailure(
       'unknown-component',

@@ -1,7 +1,8 @@
 /**
  * The one way a remote is built, inside this repository and outside it: Module Federation with a manifest, React
- * shared as the host's singleton, the descriptor (`slots-remote.json`) written beside the manifest, bundle budgets,
- * no eval in any mode (the host's Content-Security-Policy forbids it), and `publicPath: 'auto'`, so the same files
+ * shared as the host's singleton (the project's own React checked against the host's range), the descriptor
+ * (`slots-remote.json`) written beside the manifest, the components' exports checked, bundle budgets, no eval in any
+ * mode (the host's Content-Security-Policy forbids it), and `publicPath: 'auto'`, so the same files
  * work from any origin and folder.
  */
 import { existsSync } from 'node:fs';
@@ -10,19 +11,20 @@ import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import type { Configuration, Module, RuleSetRule } from 'webpack';
 import { BuildPathPlugin } from '../../build/build-path-plugin';
 import { BundleBudgetPlugin } from '../../build/bundle-budget-plugin';
-import { remoteBudgets } from '../../build/bundle-budgets';
+import { FEDERATION_EXPOSE_PREFIX, remoteBudgets } from '../../build/bundle-budgets';
 import { ExposeAssetsPlugin } from '../../build/expose-assets-plugin';
 import { RemoteDescriptorPlugin } from '../../build/remote-descriptor-plugin';
 import type { RemoteDescriptorFile } from '../../shared';
 import { ComponentExportsPlugin } from './component-exports-plugin';
+import { SHARED_REACT_RANGE } from './shared-react';
+import { SharedReactVersionPlugin } from './shared-react-plugin';
 
 export type BuildMode = 'production' | 'development';
 
 /** The file a remote's folder declares itself in; its default export is `defineRemote(...)`'s result. */
 export const REMOTE_DECLARATION_FILE = 'remote.ts';
 
-/** React's version range host and remotes agree on; the host provides it, a remote never loads its own copy. */
-export const SHARED_REACT_RANGE = '^19.2.0';
+export { SHARED_REACT_RANGE } from './shared-react';
 
 /** The one React both sides use: singletons, so hooks and context work across the federation boundary. */
 export function sharedReact(eager: boolean) {
@@ -163,14 +165,17 @@ export const COMPONENTS_CHUNK_NAME = 'components';
  * (over HTTP/1.1's six connections, each file was one more request in line behind the others). A remote's
  * components are small (each one's budget is 20 KB, and the built-in remotes' are 0.3 to 2 KB), so a page that renders
  * one of them pays little for the rest. Packages from node_modules stay apart: React is the host's (shared), and
- * a large library a single component uses is not loaded by every page of the remote.
+ * a large library a single component uses is not loaded by every page of the remote. So does what a component loads
+ * with `import()`: only the exposed components' chunks are gathered, so a large module one component needs can be
+ * left out of every page that does not render it (with `chunks: 'async'` the lazy chunk was gathered too, and its
+ * module counted in every component's budget).
  */
 function componentsTogether(): NonNullable<NonNullable<Configuration['optimization']>['splitChunks']> {
   return {
     cacheGroups: {
       [COMPONENTS_CHUNK_NAME]: {
         name: COMPONENTS_CHUNK_NAME,
-        chunks: 'async',
+        chunks: (chunk) => chunk.name?.startsWith(FEDERATION_EXPOSE_PREFIX) ?? false,
         enforce: true,
         priority: 10,
         test: (module: Module) => {
@@ -181,6 +186,18 @@ function componentsTogether(): NonNullable<NonNullable<Configuration['optimizati
     },
   };
 }
+
+/**
+ * What a remote's team can do about a budget exceeded (BundleBudgetPlugin's advice in a remote's build). It never
+ * points at build/bundle-budgets.ts alone: a standalone project has no such file (the kit carries it compiled).
+ */
+export const REMOTE_BUDGET_ADVICE =
+  `Every component's own code is in one chunk (${COMPONENTS_CHUNK_NAME}.<hash>.js) that each component's budget ` +
+  'counts whole, so a large module any component imports is paid by every page that shows any of them. When one ' +
+  'component needs it, load it from that component with `import()` (it becomes a chunk of its own, outside the ' +
+  'budgets, fetched only when that component asks for it); fetch large data at run time rather than bundling it; or ' +
+  "make the module smaller. The budgets are the product's: the kit has no setting for them (in the product's " +
+  'repository, build/bundle-budgets.ts).';
 
 /** The webpack configuration of a remote. */
 export function remoteWebpackConfig(options: RemoteWebpackOptions): Configuration {
@@ -221,10 +238,14 @@ export function remoteWebpackConfig(options: RemoteWebpackOptions): Configuratio
       new RemoteDescriptorPlugin(remote),
       // A declared component whose file exports no component fails here, not on the pages that show it.
       new ComponentExportsPlugin(componentFilesOf(remote, dir)),
+      // A project on another React than the host's builds and tests green, then fails on every page.
+      new SharedReactVersionPlugin(),
       new ExposeAssetsPlugin(),
       new BuildPathPlugin(options.rootDir ?? dir),
       // Budgets apply to what ships: unminified development builds would exceed them by design.
-      ...(mode === 'production' ? [new BundleBudgetPlugin(remoteBudgets(remote.name))] : []),
+      ...(mode === 'production'
+        ? [new BundleBudgetPlugin(remoteBudgets(remote.name), { advice: REMOTE_BUDGET_ADVICE })]
+        : []),
     ],
   };
 }

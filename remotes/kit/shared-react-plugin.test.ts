@@ -1,0 +1,77 @@
+/**
+ * @jest-environment node
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import webpack, { type Stats } from 'webpack';
+import { sharedReactMismatch } from './shared-react';
+import { remoteWebpackConfig, type BuildMode } from './webpack';
+
+jest.setTimeout(120_000);
+
+const ROOT = path.join(__dirname, '../..');
+
+let project: string;
+
+/** A package as npm installs it: its package.json and an entry file, enough for webpack to resolve it. */
+function installPackage(name: string, version: string): void {
+  const dir = path.join(project, 'node_modules', name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, version, main: 'index.js' }));
+  writeFileSync(path.join(dir, 'index.js'), 'module.exports = {};\n');
+}
+
+beforeEach(() => {
+  project = mkdtempSync(path.join(os.tmpdir(), 'slots-shared-react-'));
+  mkdirSync(path.join(project, 'components'));
+  writeFileSync(path.join(project, 'components', 'Hello.tsx'), 'export function Hello() { return null; }\n');
+});
+afterEach(() => rmSync(project, { recursive: true, force: true }));
+
+function build(mode: BuildMode): Promise<Stats> {
+  const config = remoteWebpackConfig({
+    remote: { name: 'fixture_react', components: ['Hello'], formComponents: [] },
+    dir: project,
+    mode,
+    outputPath: path.join(project, `dist-${mode}`),
+    // The repository's packages come after the project's own node_modules, as a standalone project's would not.
+    extraModuleFolders: [path.join(ROOT, 'node_modules')],
+  });
+  // No cache: each test installs another React under the same folder name.
+  config.cache = false;
+  return new Promise((resolve, reject) => {
+    webpack(config, (error, stats) => {
+      if (error || !stats) reject(error ?? new Error('webpack gave no stats'));
+      else resolve(stats);
+    });
+  });
+}
+
+const errorsOf = (stats: Stats) => stats.compilation.errors.map((error) => error.message);
+
+describe('a remote build on another React than the host shares', () => {
+  it.each<BuildMode>(['production', 'development'])(
+    'fails (%s), naming the installed and required versions and the command to fix it',
+    async (mode) => {
+      installPackage('react', '18.3.1');
+      installPackage('react-dom', '18.3.1');
+      const stats = await build(mode);
+      expect(errorsOf(stats)).toEqual([sharedReactMismatch({ react: '18.3.1', 'react-dom': '18.3.1' })]);
+      expect(errorsOf(stats)[0]).toContain('npm install react@^19.2.0 react-dom@^19.2.0');
+    },
+  );
+
+  it("reads each package from the project's own folder: a react-dom of another major fails too", async () => {
+    installPackage('react', '19.2.0');
+    installPackage('react-dom', '18.3.1');
+    const stats = await build('production');
+    expect(errorsOf(stats)).toEqual([sharedReactMismatch({ react: '19.2.0', 'react-dom': '18.3.1' })]);
+  });
+
+  it('builds with a React in the range', async () => {
+    installPackage('react', '19.2.4');
+    installPackage('react-dom', '19.2.4');
+    expect(errorsOf(await build('production'))).toEqual([]);
+  });
+});
