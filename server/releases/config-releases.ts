@@ -52,7 +52,7 @@ export async function importConfigReleases(
     // A kit's development server (its descriptor announces rebuilds) is live, not a release: a stored descriptor
     // would freeze the components it adds and drop the page reloads it announces. The registry reads it as before.
     if (outcome.descriptor.devEvents !== undefined) continue;
-    const missing = await parts.files.problem(remote.entry, trace);
+    const missing = await parts.files.problem(remote.name, remote.entry, trace);
     if (missing !== null) {
       const active = snapshot.rollout(remote.name)?.active ?? null;
       logger.error(

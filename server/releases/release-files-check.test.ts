@@ -7,14 +7,20 @@ import { startHttpFixtureServer, type HttpFixtureServer } from '../../testing/sy
 import { MANIFEST_MAX_BYTES, ReleaseFilesCheck } from './release-files-check';
 
 let origin: HttpFixtureServer;
-/** How the origin answers: path -> status and body; a path it does not list is never answered. */
-let answers: Map<string, { status: number; body: string }>;
+/**
+ * How the origin answers: path -> status, body and headers; `open` leaves the body unfinished (a script that never
+ * ends). A path it does not list is never answered.
+ */
+let answers: Map<string, { status: number; body: string; headers?: Record<string, string>; open?: boolean }>;
 
 beforeEach(async () => {
   answers = new Map();
   origin = await startHttpFixtureServer((req, res) => {
     const answer = answers.get(req.url ?? '');
-    if (answer !== undefined) res.writeHead(answer.status).end(answer.body);
+    if (answer === undefined) return;
+    res.writeHead(answer.status, answer.headers ?? {});
+    if (answer.open) res.write(answer.body);
+    else res.end(answer.body);
   });
 });
 afterEach(() => origin.close());
@@ -25,18 +31,18 @@ const MANIFEST = JSON.stringify(fakeManifest('team_billing', ['InvoiceBanner']))
 it('is satisfied when the manifest and its entry script answer, asking each once with the trace', async () => {
   answers.set('/1.0.0/mf-manifest.json', { status: 200, body: MANIFEST });
   answers.set('/1.0.0/remoteEntry.js', { status: 200, body: 'var team_billing = {};' });
-  expect(await new ReleaseFilesCheck({ timeoutMs: 500 }).problem(manifestUrl())).toBeNull();
+  expect(await new ReleaseFilesCheck({ timeoutMs: 500 }).problem('team_billing', manifestUrl())).toBeNull();
   expect(origin.requests.map((request) => request.url)).toEqual(['/1.0.0/mf-manifest.json', '/1.0.0/remoteEntry.js']);
   expect(origin.requests.every((request) => request.traceparent !== undefined)).toBe(true);
 });
 
 it('says which request did not answer within the timeout', async () => {
   const check = new ReleaseFilesCheck({ timeoutMs: 200 });
-  expect(await check.problem(manifestUrl())).toBe(
+  expect(await check.problem('team_billing', manifestUrl())).toBe(
     `its mf-manifest.json cannot be read: ${manifestUrl()} did not answer within 200 ms`,
   );
   answers.set('/1.0.0/mf-manifest.json', { status: 200, body: MANIFEST });
-  expect(await check.problem(manifestUrl())).toBe(
+  expect(await check.problem('team_billing', manifestUrl())).toBe(
     'the remote entry script "remoteEntry.js" its mf-manifest.json names cannot be loaded: ' +
       `${origin.url}/1.0.0/remoteEntry.js did not answer within 200 ms`,
   );
@@ -45,18 +51,39 @@ it('says which request did not answer within the timeout', async () => {
 it('says when the origin is down, and refuses a manifest that is not JSON or too large', async () => {
   answers.set('/1.0.0/mf-manifest.json', { status: 200, body: '<html>Not found</html>' });
   const check = new ReleaseFilesCheck({ timeoutMs: 500 });
-  expect(await check.problem(manifestUrl())).toBe(`its mf-manifest.json at ${manifestUrl()} is not JSON`);
+  expect(await check.problem('team_billing', manifestUrl())).toBe(
+    `its mf-manifest.json at ${manifestUrl()} is not JSON`,
+  );
   answers.set('/1.0.0/mf-manifest.json', { status: 200, body: ' '.repeat(MANIFEST_MAX_BYTES + 1) });
-  expect(await check.problem(manifestUrl())).toBe(
+  expect(await check.problem('team_billing', manifestUrl())).toBe(
     `its mf-manifest.json cannot be read: ${manifestUrl()} is larger than ${MANIFEST_MAX_BYTES} bytes`,
   );
   // A port nothing listens on (a server's, closed before it was asked).
   const dead = await startHttpFixtureServer(() => undefined);
   await dead.close();
   const url = `${dead.url}/1.0.0/mf-manifest.json`;
-  expect(await check.problem(url)).toBe(
+  expect(await check.problem('team_billing', url)).toBe(
     `its mf-manifest.json cannot be read: ${url}: connect ECONNREFUSED 127.0.0.1:${dead.port}`,
   );
+});
+
+it('tells an origin that did not answer (in time, or at all) from one that answered wrong', async () => {
+  const check = new ReleaseFilesCheck({ timeoutMs: 200 });
+  expect(await check.check('team_billing', manifestUrl())).toEqual({
+    message: `its mf-manifest.json cannot be read: ${manifestUrl()} did not answer within 200 ms`,
+    unanswered: true,
+  });
+  const dead = await startHttpFixtureServer(() => undefined);
+  await dead.close();
+  expect(await check.check('team_billing', `${dead.url}/mf-manifest.json`)).toMatchObject({ unanswered: true });
+  answers.set('/1.0.0/mf-manifest.json', { status: 404, body: '' });
+  expect(await check.check('team_billing', manifestUrl())).toEqual({
+    message: `its mf-manifest.json cannot be read: ${manifestUrl()} answered 404`,
+    unanswered: false,
+  });
+  answers.set('/1.0.0/mf-manifest.json', { status: 200, body: MANIFEST });
+  answers.set('/1.0.0/remoteEntry.js', { status: 200, body: '<html></html>' });
+  expect(await check.check('team_billing', manifestUrl())).toMatchObject({ unanswered: false });
 });
 
 describe('a manifest naming its entry script on another origin (an absolute metaData.publicPath)', () => {
@@ -89,7 +116,7 @@ describe('a manifest naming its entry script on another origin (an absolute meta
       ['https://169.254.169.254/latest/', 'https://169.254.169.254/latest/remoteEntry.js'],
     ]) {
       withPublicPath(publicPath!);
-      expect(await check.problem(manifestUrl())).toBe(refusal(entryUrl!));
+      expect(await check.problem('team_billing', manifestUrl())).toBe(refusal(entryUrl!));
     }
     expect(elsewhere.requests).toEqual([]);
     expect(origin.requests.map((request) => request.url)).toEqual(Array(4).fill('/1.0.0/mf-manifest.json'));
@@ -97,7 +124,7 @@ describe('a manifest naming its entry script on another origin (an absolute meta
 
   it('quotes a long publicPath cut short', async () => {
     withPublicPath(`${elsewhere.url}/${'a'.repeat(100_000)}/`);
-    const problem = await new ReleaseFilesCheck({ timeoutMs: 500 }).problem(manifestUrl());
+    const problem = await new ReleaseFilesCheck({ timeoutMs: 500 }).problem('team_billing', manifestUrl());
     expect(problem).toMatch(/^its mf-manifest\.json names its remote entry script at http:\/\/127\.0\.0\.1:\d+\/a+… /);
     expect(problem!.length).toBeLessThan(700);
     expect(elsewhere.requests).toEqual([]);
@@ -105,7 +132,7 @@ describe('a manifest naming its entry script on another origin (an absolute meta
 
   it('refuses a publicPath that makes no URL with the file name, asking nothing more', async () => {
     withPublicPath('http://[');
-    expect(await new ReleaseFilesCheck({ timeoutMs: 500 }).problem(manifestUrl())).toBe(
+    expect(await new ReleaseFilesCheck({ timeoutMs: 500 }).problem('team_billing', manifestUrl())).toBe(
       'its mf-manifest.json names its remote entry script after a metaData.publicPath that makes no URL with it ' +
         '("http://[")',
     );
@@ -115,10 +142,106 @@ describe('a manifest naming its entry script on another origin (an absolute meta
   it('asks an absolute publicPath on the manifest’s own origin, where the runtime loads the script from', async () => {
     withPublicPath(`${origin.url}/assets/`);
     answers.set('/assets/remoteEntry.js', { status: 200, body: 'var team_billing = {};' });
-    expect(await new ReleaseFilesCheck({ timeoutMs: 500 }).problem(manifestUrl())).toBeNull();
+    expect(await new ReleaseFilesCheck({ timeoutMs: 500 }).problem('team_billing', manifestUrl())).toBeNull();
     expect(origin.requests.map((request) => request.url)).toEqual([
       '/1.0.0/mf-manifest.json',
       '/assets/remoteEntry.js',
     ]);
+  });
+});
+
+describe('an entry script that is an HTML page (an origin answering a file it lacks with its index page)', () => {
+  const script = (body: string, headers?: Record<string, string>, open?: boolean) => {
+    answers.set('/1.0.0/mf-manifest.json', { status: 200, body: MANIFEST });
+    answers.set('/1.0.0/remoteEntry.js', {
+      status: 200,
+      body,
+      ...(headers ? { headers } : {}),
+      ...(open ? { open } : {}),
+    });
+  };
+  const refusal = (what: string) =>
+    `the remote entry script "remoteEntry.js" its mf-manifest.json names cannot be loaded: ${origin.url}/1.0.0/` +
+    `remoteEntry.js answered 200 with ${what}, not a script (is it missing from the folder, answered by the ` +
+    "origin's fallback page?)";
+
+  it('is refused by its Content-Type, whatever its body', async () => {
+    const check = new ReleaseFilesCheck({ timeoutMs: 500 });
+    for (const type of ['text/html', 'text/html; charset=utf-8', 'Text/HTML;charset=UTF-8', 'application/xhtml+xml']) {
+      script('var team_billing = {};', { 'Content-Type': type });
+      expect(await check.problem('team_billing', manifestUrl())).toBe(
+        refusal(`Content-Type ${type.split(';')[0]!.toLowerCase()}: a page`),
+      );
+    }
+  });
+
+  it('is refused by how its body starts, after whitespace and a byte order mark, when its type does not say', async () => {
+    const check = new ReleaseFilesCheck({ timeoutMs: 500 });
+    for (const [body, type] of [
+      ['<!DOCTYPE html><html><body>app</body></html>', 'text/plain'],
+      ['\uFEFF\n  \t<!doctype html>\n<html lang="en">', undefined],
+      ['\r\n<html>\n<head></head></html>', 'application/octet-stream'],
+      [`${' '.repeat(900)}<HTML lang="en">`, 'application/javascript'],
+    ] as const) {
+      script(body, type === undefined ? undefined : { 'Content-Type': type });
+      expect(await check.problem('team_billing', manifestUrl())).toBe(refusal('an HTML document'));
+    }
+  });
+
+  it('takes a script, however it starts and whatever its type, reading only its start', async () => {
+    const check = new ReleaseFilesCheck({ timeoutMs: 500 });
+    for (const body of ['var team_billing;(()=>{})()', '<!-- an HTML-like comment a script may start with -->', '']) {
+      script(body, { 'Content-Type': 'text/javascript; charset=utf-8' });
+      expect(await check.problem('team_billing', manifestUrl())).toBeNull();
+    }
+    // A script whose body never ends: its start is enough, the check does not wait for the rest.
+    script(`var team_billing;${' '.repeat(4096)}`, { 'Content-Type': 'text/javascript' }, true);
+    expect(await check.problem('team_billing', manifestUrl())).toBeNull();
+    // An HTML-looking text past the start read is not looked for.
+    script(`${' '.repeat(2048)}<html>`);
+    expect(await check.problem('team_billing', manifestUrl())).toBeNull();
+  });
+});
+
+describe('a manifest that is not the build of the remote released', () => {
+  function manifestOf(name: unknown, globalName?: unknown): void {
+    const manifest: Record<string, unknown> & { metaData: Record<string, unknown> } = fakeManifest('team_billing', [
+      'InvoiceBanner',
+    ]);
+    if (name === undefined) delete manifest.name;
+    else manifest.name = name;
+    if (globalName === undefined) delete manifest.metaData.globalName;
+    else manifest.metaData.globalName = globalName;
+    answers.set('/1.0.0/mf-manifest.json', { status: 200, body: JSON.stringify(manifest) });
+    answers.set('/1.0.0/remoteEntry.js', { status: 200, body: 'var team_billing = {};' });
+  }
+  const refusal = (found: string) =>
+    `its mf-manifest.json at ${manifestUrl()} is not the build of remote "team_billing": it has ${found}, while ` +
+    `pages load the remote's container by its name: none could load this one (the browser's "Failed to get ` +
+    `remoteEntry exports"). Build the release with the remote's name, as the kit does, and publish its manifest ` +
+    'unedited';
+
+  it('is refused naming what it has and the remote, before its entry script is asked', async () => {
+    const check = new ReleaseFilesCheck({ timeoutMs: 500 });
+    for (const [name, globalName, found] of [
+      ['team_other', 'team_other', '"name" "team_other" and "metaData.globalName" "team_other"'],
+      ['team_other', 'team_billing', '"name" "team_other"'],
+      ['team_billing', 'team_other', '"metaData.globalName" "team_other"'],
+      [undefined, 'team_billing', 'no "name"'],
+      [42, undefined, '"name" 42'],
+      ['x'.repeat(500), undefined, `"name" "${'x'.repeat(159)}…"`],
+    ] as const) {
+      manifestOf(name, globalName);
+      expect(await check.problem('team_billing', manifestUrl())).toBe(refusal(found));
+    }
+    expect(origin.requests.map((request) => request.url)).not.toContain('/1.0.0/remoteEntry.js');
+  });
+
+  it('is taken with the remote’s name, its metaData.globalName absent or the same', async () => {
+    const check = new ReleaseFilesCheck({ timeoutMs: 500 });
+    manifestOf('team_billing');
+    expect(await check.problem('team_billing', manifestUrl())).toBeNull();
+    manifestOf('team_billing', 'team_billing');
+    expect(await check.problem('team_billing', manifestUrl())).toBeNull();
   });
 });

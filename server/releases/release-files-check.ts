@@ -3,8 +3,10 @@ import { redirectRefusal } from '../http/redirect-refusal';
 import { outgoingTraceHeaders } from '../observability/request-trace';
 import type { TraceContext } from '../observability/trace-context';
 import { DEFAULT_DESCRIPTOR_TIMEOUT_MS } from '../remotes/http-descriptor-source';
-import { manifestRemoteEntry, remoteEntryUrl } from '../remotes/manifest-remote-entry';
+import { manifestRemoteEntry, remoteEntryUrl, type ManifestRemoteEntry } from '../remotes/manifest-remote-entry';
 import { quotedValue, shortened } from '../remotes/quoted-value';
+import { htmlInsteadOfScript } from './html-instead-of-script';
+import { manifestRemoteNameProblem } from './manifest-remote-name';
 
 /**
  * The largest `mf-manifest.json` read (1 MiB): a build's manifest is a few KiB per exposed component, and the
@@ -12,17 +14,25 @@ import { quotedValue, shortened } from '../remotes/quoted-value';
  */
 export const MANIFEST_MAX_BYTES = 1024 * 1024;
 
+/** What is wrong with a release's files: `unanswered` when its origin did not answer (in time, or at all). */
+export interface ReleaseFilesProblem {
+  message: string;
+  unanswered: boolean;
+}
+
 export interface ReleaseFilesCheckOptions {
   /** How long each request may take (the descriptor's timeout, REMOTE_DESCRIPTOR_TIMEOUT_MS). */
   timeoutMs?: number;
 }
 
 /**
- * Whether the files a page loads first from a release answer: its `mf-manifest.json` (a federation manifest naming
- * a remote entry script) and that script. A release whose manifest or entry is missing would make every slot of its
- * remote fail once activated, so it is refused when published. The script is asked only on the manifest's origin
- * (the one a page may load it from): one the manifest names elsewhere is refused unasked. CORS on the team's origin
- * is not checked (the server is no browser): a page that may not read the manifest fails as before.
+ * Whether the files a page loads first from a release answer: its `mf-manifest.json` (a federation manifest of the
+ * remote, naming a remote entry script) and that script (not an HTML page). A release whose manifest or entry is
+ * missing or wrong would make every slot of its remote fail once in force, so it is refused when published, and
+ * again when put in force (release-files-refusal.ts), as files deleted since fail alike. The script is asked only on
+ * the manifest's origin (the one a page may load it from): one the manifest names elsewhere is refused unasked. CORS
+ * on the team's origin is not checked (the server is no browser): a page that may not read the manifest fails as
+ * before.
  */
 export class ReleaseFilesCheck {
   private readonly timeoutMs: number;
@@ -31,13 +41,48 @@ export class ReleaseFilesCheck {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_DESCRIPTOR_TIMEOUT_MS;
   }
 
-  /** Null when both answer; otherwise which file is missing and where it was looked for, for the team. */
-  async problem(manifestUrl: string, trace?: TraceContext): Promise<string | null> {
-    const manifest = await this.get(manifestUrl, trace, true);
-    if (typeof manifest === 'string') return `its mf-manifest.json cannot be read: ${manifest}`;
+  /**
+   * Null when both answer, as files of `remote`; otherwise which file is missing or wrong and where it was looked
+   * for, for the team.
+   */
+  async problem(remote: string, manifestUrl: string, trace?: TraceContext): Promise<string | null> {
+    return (await this.check(remote, manifestUrl, trace))?.message ?? null;
+  }
+
+  /** {@link problem}, saying also whether the origin answered at all (release-files-refusal.ts tells them apart). */
+  async check(remote: string, manifestUrl: string, trace?: TraceContext): Promise<ReleaseFilesProblem | null> {
+    const manifest = await this.get(manifestUrl, trace, async (response) => {
+      const text = await boundedText(response, MANIFEST_MAX_BYTES);
+      return text === null ? `${manifestUrl} is larger than ${MANIFEST_MAX_BYTES} bytes` : { text };
+    });
+    if ('failed' in manifest) {
+      return { message: `its mf-manifest.json cannot be read: ${manifest.failed}`, unanswered: manifest.unanswered };
+    }
+    const problem = this.manifestProblem(remote, manifestUrl, manifest.read.text);
+    if (typeof problem === 'string') return { message: problem, unanswered: false };
+    const { entry, entryUrl } = problem;
+    const script = await this.get(entryUrl, trace, async (response) => {
+      return (await htmlInsteadOfScript(entryUrl, response)) ?? {};
+    });
+    if ('failed' in script) {
+      return {
+        message:
+          `the remote entry script "${entry.file}" its mf-manifest.json names cannot be loaded: ` + script.failed,
+        unanswered: script.unanswered,
+      };
+    }
+    return null;
+  }
+
+  /** What is wrong with the manifest `text` read at `manifestUrl`, or the entry script it names and where to ask it. */
+  private manifestProblem(
+    remote: string,
+    manifestUrl: string,
+    text: string,
+  ): string | { entry: ManifestRemoteEntry; entryUrl: string } {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(manifest.text) as unknown;
+      parsed = JSON.parse(text) as unknown;
     } catch {
       return `its mf-manifest.json at ${manifestUrl} is not JSON`;
     }
@@ -48,6 +93,8 @@ export class ReleaseFilesCheck {
         '(metaData.remoteEntry with a file name)'
       );
     }
+    const named = manifestRemoteNameProblem(parsed, remote, manifestUrl);
+    if (named !== null) return named;
     let entryUrl: URL;
     try {
       entryUrl = new URL(remoteEntryUrl(entry, manifestUrl));
@@ -70,18 +117,19 @@ export class ReleaseFilesCheck {
         `script was not requested; serve it beside the manifest (publicPath "auto") or under ${allowed}`
       );
     }
-    const script = await this.get(entryUrl.href, trace, false);
-    if (typeof script === 'string') {
-      return `the remote entry script "${entry.file}" its mf-manifest.json names cannot be loaded: ${script}`;
-    }
-    return null;
+    return { entry, entryUrl: entryUrl.href };
   }
 
   /**
-   * GET `url`: its text (when `read`), or what went wrong (`<url> answered 404`, a redirect, did not answer in time,
-   * down). The body of a script is not read: its status is what a page would meet first.
+   * GET `url`: what `read` makes of a 200 (within the timeout too), or what went wrong: what the origin answered
+   * (`<url> answered 404`, a redirect, what `read` refused), or that it did not answer (in time, or at all).
    */
-  private async get(url: string, trace: TraceContext | undefined, read: boolean): Promise<{ text: string } | string> {
+  private async get<T extends object>(
+    url: string,
+    trace: TraceContext | undefined,
+    read: (response: Response) => Promise<T | string>,
+  ): Promise<{ read: T } | { failed: string; unanswered: boolean }> {
+    const answered = (failed: string) => ({ failed, unanswered: false });
     try {
       const response = await fetch(url, {
         signal: AbortSignal.timeout(this.timeoutMs),
@@ -90,22 +138,20 @@ export class ReleaseFilesCheck {
         redirect: 'manual',
       });
       const redirect = await redirectRefusal(url, response);
-      if (redirect !== null) return redirect;
+      if (redirect !== null) return answered(redirect);
       if (!response.ok) {
         await response.body?.cancel();
-        return `${url} answered ${response.status}`;
+        return answered(`${url} answered ${response.status}`);
       }
-      if (!read) {
-        await response.body?.cancel();
-        return { text: '' };
-      }
-      const text = await boundedText(response, MANIFEST_MAX_BYTES);
-      return text === null ? `${url} is larger than ${MANIFEST_MAX_BYTES} bytes` : { text };
+      const body = await read(response);
+      return typeof body === 'string' ? answered(body) : { read: body };
     } catch (error) {
-      if ((error as Error).name === 'TimeoutError') return `${url} did not answer within ${this.timeoutMs} ms`;
+      if ((error as Error).name === 'TimeoutError') {
+        return { failed: `${url} did not answer within ${this.timeoutMs} ms`, unanswered: true };
+      }
       const { cause } = error as Error & { cause?: { message?: unknown } };
       const why = typeof cause?.message === 'string' && cause.message !== '' ? cause.message : (error as Error).message;
-      return `${url}: ${why}`;
+      return { failed: `${url}: ${why}`, unanswered: true };
     }
   }
 }

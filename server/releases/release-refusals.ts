@@ -7,4 +7,9 @@ export const RELEASE_REFUSALS = {
   versionRequired: '"version" is required: the version of one of the remote\'s releases, as a string.',
   /** 0 % and no tenant: the canary would reach nobody, and an operator would believe it runs. */
   canaryOfNobody: 'A canary needs a share above 0 % or a tenant: 0 % and no tenant gives it to nobody.',
+  /**
+   * What to do about a release whose files its origin answers cannot load (release-files-refusal.ts), after what
+   * was asked, what it answered and what stays in force.
+   */
+  unloadableRelease: "Put the release's files back on its origin as they were published, or choose another release.",
 } as const;

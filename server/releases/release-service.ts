@@ -10,6 +10,7 @@ import type { ReleaseSnapshot } from './release-snapshot';
 import type { TenantStore } from '../tenants/tenant-store';
 import { ReleaseExistsError, type ReleaseStore, type RolloutChange } from './release-store';
 import { ReleaseFilesCheck } from './release-files-check';
+import { releaseFilesVerdict } from './release-files-refusal';
 import { releaseOriginRefusal } from './release-origin-refusal';
 import type { TraceContext } from '../observability/trace-context';
 
@@ -89,7 +90,7 @@ export class ReleaseService {
     if (outcome.status !== 'ready')
       throw new ReleaseRefusedError(`The release's descriptor cannot be read: ${outcome.reason}.`);
     // The descriptor alone says nothing of the files a page loads: a release without them fails every slot.
-    const missing = await this.files.problem(url.href, trace);
+    const missing = await this.files.problem(remote, url.href, trace);
     if (missing !== null) throw new ReleaseRefusedError(`The release cannot be loaded: ${missing}.`);
     const { components, formComponents = [] } = outcome.descriptor;
     const candidate = { remote, components, formComponents, props: { ...outcome.props } };
@@ -106,21 +107,28 @@ export class ReleaseService {
 
   /**
    * Puts `version` in force for everyone (ends a canary). A `rollback` is audited as one, so it must go back: to a
-   * release published before the active one (the order of the releases everywhere, newest first).
+   * release published before the active one (the order of the releases everywhere, newest first). `trace`: the
+   * operator's request's, continued by the requests for the release's files.
    */
   async activate(
     remote: string,
     version: unknown,
     actor: string,
     action: 'activate' | 'rollback',
+    trace?: TraceContext,
   ): Promise<RemoteRollout> {
     const release = await this.publishedReleaseNow(remote, version);
     this.refuseOriginNotAllowed(release);
     this.refuseBreaking(release, `Release "${release.version}" of "${remote}"`);
+    // Refused by the rollout now before its files are asked (a while, on a slow origin); again in the transaction.
+    const now = await this.parts.store.rollout(remote);
+    if (action === 'rollback') this.refuseForwardRollback(release, now);
+    const reason = await this.filesReason(release, now, trace);
     return this.change({
       remote,
       action,
       actor,
+      reason,
       next: (before) => {
         // Again against the database: another host may have moved the rollout since this one's copy was read.
         if (action === 'rollback') this.refuseForwardRollback(release, before);
@@ -230,7 +238,12 @@ export class ReleaseService {
   }
 
   /** Gives `version` to `percent` % of the users (sticky) and to every user of `tenants`. */
-  async canary(remote: string, body: Record<string, unknown>, actor: string): Promise<RemoteRollout> {
+  async canary(
+    remote: string,
+    body: Record<string, unknown>,
+    actor: string,
+    trace?: TraceContext,
+  ): Promise<RemoteRollout> {
     const release = await this.publishedReleaseNow(remote, body.version);
     const { percent } = body;
     const tenants = body.tenants ?? [];
@@ -257,16 +270,34 @@ export class ReleaseService {
     const canary = { version: release.version, percent, tenants: [...new Set(tenants as string[])] };
     this.refuseOriginNotAllowed(release);
     this.refuseBreaking(release, `Release "${release.version}" of "${remote}"`);
+    const now = await this.parts.store.rollout(remote);
+    this.refuseCanaryOf(release, now.active);
+    const reason = await this.filesReason(release, now, trace);
     return this.change({
       remote,
       action: 'canary',
       actor,
+      reason,
       // The active release kept is the database's: another host may have activated one within the last poll.
       next: (before) => {
         this.refuseCanaryOf(release, before.active);
         return { active: before.active, canary };
       },
     });
+  }
+
+  /**
+   * Refuses putting `release` in force over `rollout` when its origin answers that its files do not load
+   * (releaseFilesVerdict); resolves to the reason the audit trail records (files its origin left unconfirmed).
+   */
+  private async filesReason(
+    release: RemoteRelease,
+    rollout: RemoteRollout,
+    trace: TraceContext | undefined,
+  ): Promise<string | undefined> {
+    const verdict = await releaseFilesVerdict(this.files, release, rollout, trace);
+    if ('refused' in verdict) throw new ReleaseRefusedError(verdict.refused);
+    return verdict.reason;
   }
 
   /** Refuses a canary of `release` over `active`: with no release in force, or of the release in force itself. */

@@ -105,7 +105,7 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
     POST: [
       ...operator,
       async (req, res) => {
-        res.json(await service.activate(name(req), bodyOf(req).version, actor(req), 'activate'));
+        res.json(await service.activate(name(req), bodyOf(req).version, actor(req), 'activate', traceOf(req)));
       },
     ],
   });
@@ -113,7 +113,7 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
     POST: [
       ...operator,
       async (req, res) => {
-        res.json(await service.activate(name(req), bodyOf(req).version, actor(req), 'rollback'));
+        res.json(await service.activate(name(req), bodyOf(req).version, actor(req), 'rollback', traceOf(req)));
       },
     ],
   });
@@ -130,7 +130,7 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
     POST: [
       ...operator,
       async (req, res) => {
-        res.json(await service.canary(name(req), bodyOf(req), actor(req)));
+        res.json(await service.canary(name(req), bodyOf(req), actor(req), traceOf(req)));
       },
     ],
     DELETE: [
