@@ -107,6 +107,11 @@ describe('readConfig', () => {
     });
   });
 
+  it('reads ALLOWED_ORIGINS in any spelling of an origin as the origin a browser sends', () => {
+    const config = readConfig({ ALLOWED_ORIGINS: 'https://Admin.Example.com:443/, https://bücher.example' });
+    expect(config.allowedOrigins).toEqual(['https://admin.example.com', 'https://xn--bcher-kva.example']);
+  });
+
   it.each<[Record<string, string>, RegExp]>([
     [{ PORT: 'http' }, /PORT="http" is not a port number/],
     [{ PORT: '70000' }, /PORT/],

@@ -1,4 +1,5 @@
 import { isLoopbackHost } from '../../shared';
+import { parseOrigin } from '../security/parse-origin';
 import { RemotesConfigError } from './remotes-config-error';
 
 /**
@@ -18,8 +19,6 @@ export function releaseOriginLabel({ origin, written }: ReleaseOrigin): string {
   return written === origin ? origin : `${written} (${origin})`;
 }
 
-/** `scheme://host[:port]` and at most a trailing slash, as written: the URL parser alone would drop a `?` or a `#`. */
-const ORIGIN_SPELLING = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\\]+\/?$/i;
 /** The `scheme://host[:port]` part of an absolute URL, as written. */
 const ORIGIN_PART = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\\]+/i;
 
@@ -78,22 +77,15 @@ function checkOrigin(written: string, where: string, production: boolean): Relea
         '(scheme://host[:port]) the team publishes from.',
     );
   }
-  // Any spelling the URL parser reads as an origin is one (uppercase, an international name, a default port): the
-  // comparison is of parsed origins, so refusing them would only refuse what the operator meant.
-  const isOrigin =
-    url !== null &&
-    ORIGIN_SPELLING.test(written) &&
-    (url.protocol === 'http:' || url.protocol === 'https:') &&
-    url.pathname === '/' &&
-    url.search === '' &&
-    url.hash === '';
-  if (url === null || !isOrigin) {
+  // Any spelling the URL parser reads as an origin is one (parseOrigin): uppercase, an international name, a default port.
+  const parsed = parseOrigin(written);
+  if (url === null || parsed === null) {
     throw new RemotesConfigError(
       `${where}: "releaseOrigins" holds ${JSON.stringify(written)}, which is not an origin (scheme://host[:port], ` +
         'no path).',
     );
   }
-  const origin: ReleaseOrigin = { origin: url.origin, written: written.replace(/\/$/, '') };
+  const origin: ReleaseOrigin = { origin: parsed, written: written.replace(/\/$/, '') };
   if (production && url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     throw new RemotesConfigError(
       `${where}: "releaseOrigins" holds ${quotedLabel(origin)}, plain http on a host other than this ` +

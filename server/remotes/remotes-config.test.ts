@@ -108,6 +108,10 @@ describe('loadRemotesConfig: REMOTES_CONFIG', () => {
     });
     expect(config.allowedOrigins).toEqual(['https://admin.example.com', 'http://127.0.0.1:5000']);
     expect(load({ allowedOrigins: '*' }).allowedOrigins).toBe('*');
+    // Compared with a browser's Origin header, which is lowercase, punycode and without a default port.
+    expect(
+      load({ allowedOrigins: ['https://Admin.Example.com:443', 'https://bücher.example/'] }).allowedOrigins,
+    ).toEqual(['https://admin.example.com', 'https://xn--bcher-kva.example']);
   });
 
   it.each([
