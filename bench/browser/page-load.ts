@@ -48,6 +48,29 @@ async function openContext(browser: Browser, visit: PageVisit): Promise<BrowserC
 }
 
 /**
+ * A new browser context as openContext makes it, in which the visit's page has been loaded once, untimed, when the
+ * visit is a warm one: a page opened next finds the host's and the remotes' files in the browser cache.
+ */
+export async function openWarmedContext(
+  browser: Browser,
+  visit: PageVisit,
+  timeoutMs: number,
+): Promise<BrowserContext> {
+  const context = await openContext(browser, visit);
+  if (visit.warm) {
+    try {
+      const warmUp = await context.newPage();
+      await warmUp.goto(visit.url, { waitUntil: 'networkidle', timeout: timeoutMs });
+      await warmUp.close();
+    } catch (error) {
+      await context.close();
+      throw error;
+    }
+  }
+  return context;
+}
+
+/**
  * One load of the visit's page in a new browser context (signed in first, and warmed by an untimed load of the same
  * page, when the visit says so): navigation, then the time at which the probe saw every expected slot rendered, and
  * the traffic of the timed load.
@@ -58,14 +81,9 @@ export async function measurePageLoad(
   expected: ExpectedSlots,
   timeoutMs = 30_000,
 ): Promise<PageLoad> {
-  const context = await openContext(browser, visit);
+  const context = await openWarmedContext(browser, visit, timeoutMs);
   const url = visit.url;
   try {
-    if (visit.warm) {
-      const warmUp = await context.newPage();
-      await warmUp.goto(url, { waitUntil: 'networkidle', timeout: timeoutMs });
-      await warmUp.close();
-    }
     const page = await context.newPage();
     const requests: Request[] = [];
     page.on('request', (request) => requests.push(request));
@@ -95,7 +113,7 @@ const POLL_MS = 25;
  * enter the figure. `page.evaluate` of a string runs through the DevTools protocol, which the page's
  * Content-Security-Policy (no 'unsafe-eval') does not block, unlike a string predicate of `waitForFunction`.
  */
-async function waitForReadyTime(page: Page, timeoutMs: number): Promise<number> {
+export async function waitForReadyTime(page: Page, timeoutMs: number): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await page.evaluate<unknown>(`window.${READY_GLOBAL}`);

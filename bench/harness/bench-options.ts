@@ -22,7 +22,7 @@ export interface BenchOptions {
   example: boolean;
   /** Skip the front-end build and use what dist/ holds (faster reruns of the server benchmarks). */
   skipBuild: boolean;
-  /** Target servers run with `--cpu-prof`; profiles go beside the logs. */
+  /** Target servers run with `--cpu-prof`, and the pages are profiled in Chromium; profiles go beside the logs. */
   cpuProfile: boolean;
   plans: { main: LoadPlan; sizes: LoadPlan };
   pages: PageSuitePlan;
@@ -67,7 +67,8 @@ export const BENCH_USAGE = `npm run bench [-- options]
   --page-runs=<n>  runs of the page suite in a row; a page goal is met only when every run meets it (default ${DEFAULT_PAGE_PLAN.runs})
   --page-protocols=<list>  what the pages are loaded over, comma-separated: http1 (plain HTTP/1.1, default), h2
                    (HTTPS with HTTP/2 from the server itself), https1 (the same HTTPS, HTTP/2 off in Chromium)
-  --cpu-prof       run the target servers with node --cpu-prof (profiles in the run's log folder)`;
+  --cpu-prof       run the target servers with node --cpu-prof, and profile each page in Chromium after its timed
+                   loads, by package, federated against bundled (both in the run's log folder)`;
 
 /** Parses `process.argv.slice(2)`; throws with the usage on anything unknown. */
 export function parseBenchOptions(args: readonly string[]): BenchOptions {

@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import type { RecordListPayload } from '../../shared';
 import { makeSelfSignedCert, type SelfSignedCert } from '../../testing/server/self-signed-cert';
@@ -11,6 +13,12 @@ import {
   type PageLoad,
   type PageVisit,
 } from '../browser/page-load';
+import {
+  mainThreadTimeByPackage,
+  profilePageLoad,
+  sourceMapResolver,
+  type ProfiledLoad,
+} from '../browser/page-profile';
 import type { ExpectedSlots } from '../browser/slots-ready-probe';
 import type { BenchContext } from '../harness/bench-context';
 import { DEFAULT_PAGE_PLAN, type PageProtocol, type PageSuitePlan } from '../harness/bench-options';
@@ -18,6 +26,8 @@ import { median } from '../harness/median';
 import { percentile } from '../harness/percentile';
 import { BENCH_DEMO_PASSWORD, BENCH_DEMO_USERNAME, startRealServer } from '../harness/real-server';
 import type { PageLoadResult, PageLoadSide } from '../report/bench-results';
+import { renderPageProfile } from '../report/render-page-profile';
+import { REPOSITORY_REMOTES } from '../../webpack.config';
 import { BUNDLED_DIST_DIR, PRODUCT_DIST_DIR } from './front-end-build';
 
 /** Federated / bundled: the price of loading the components at run time, for every page and cache state. */
@@ -153,6 +163,15 @@ export async function benchPageLoads(
           results.push(await benchPage(setup, page, slots, plan.loadsPerRun, run));
         }
       }
+      if (context.cpuProfileDir) {
+        const folder = path.join(context.cpuProfileDir, 'pages');
+        await mkdir(folder, { recursive: true });
+        for (const page of resolved) {
+          const name = `${setup.protocol}-${page.name}-${page.cache}-events-${page.slotEvents}`.replace(/ /g, '-');
+          const report = await profilePage(setup, page, expected.get(page) as ExpectedSlots);
+          await writeFile(path.join(folder, `${name.toLowerCase()}.txt`), report);
+        }
+      }
     }
     return results;
   } finally {
@@ -241,6 +260,36 @@ async function benchPage(
     ratio: federatedSide.medianMs / bundledSide.medianMs,
     maximumRatio: PAGE_LOAD_MAX_RATIO,
   };
+}
+
+/** Profiled loads per page and side: after the timed ones, since the profiler slows the page it watches. */
+const PROFILED_LOADS = 6;
+
+/**
+ * Where each variant of the page spends its main thread until every slot is rendered, by package or repository
+ * folder (bench/browser/page-profile.ts), federated and bundled loads alternating: `--cpu-prof` writes it beside the
+ * servers' profiles, so what a page's ratio is made of can be read from any run instead of from a profile by hand.
+ */
+async function profilePage(setup: ProtocolSetup, page: BenchedPage, expected: ExpectedSlots): Promise<string> {
+  const remoteFolders = Object.fromEntries(REPOSITORY_REMOTES.map((remote) => [remote.descriptor.name, remote.folder]));
+  const federated = { visit: visitOf(page, setup.federatedOrigin), loads: [] as ProfiledLoad[] };
+  const bundled = { visit: visitOf(page, setup.bundledOrigin), loads: [] as ProfiledLoad[] };
+  for (let index = 0; index < PROFILED_LOADS; index += 1) {
+    for (const side of index % 2 === 0 ? [federated, bundled] : [bundled, federated]) {
+      side.loads.push(await profilePageLoad(setup.browser, side.visit, expected));
+    }
+  }
+  const summary = (loads: ProfiledLoad[], distDir: string) => ({
+    msByPackage: mainThreadTimeByPackage(
+      loads.map((load) => load.profile),
+      sourceMapResolver(distDir, remoteFolders),
+    ),
+    readyMs: loads.map((load) => load.readyMs),
+  });
+  const title =
+    `${page.name} (${page.path}), ${page.cache}, slot events ${page.slotEvents}, ${setup.protocol}: ` +
+    `${PROFILED_LOADS} profiled loads a side`;
+  return renderPageProfile(title, summary(federated.loads, PRODUCT_DIST_DIR), summary(bundled.loads, BUNDLED_DIST_DIR));
 }
 
 /** Through the browser: it accepts the run's own certificate when the servers speak HTTPS. */
