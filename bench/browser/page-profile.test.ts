@@ -64,9 +64,12 @@ describe('sourceMapResolver', () => {
     expect(resolve('http://127.0.0.1:1/remotes/team_marketing/components.1234567890.js', 0, 15)).toBe('remotes/common');
   });
 
-  it('names a script it has no map of by its path', () => {
+  it('names a script it has no map of, or code its map does not cover, by its path without the content hash', () => {
     const resolve = sourceMapResolver(dist, {});
-    expect(resolve('http://127.0.0.1:1/assets/other.js', 0, 0)).toBe('/assets/other.js (no source map)');
+    expect(resolve('http://127.0.0.1:1/assets/other.0123456789.js', 0, 0)).toBe('/assets/other.js (no source map)');
+    expect(resolve('http://127.0.0.1:1/assets/main.1234567890.js', 3, 0)).toBe(
+      '/assets/main.js (code the map does not cover)',
+    );
   });
 });
 

@@ -106,6 +106,8 @@ export function sourceMapResolver(
   };
   return (url, line, column) => {
     const { pathname } = new URL(url);
+    // Named without its content hash, so that the same file of both variants is one row.
+    const file = pathname.replace(/\.[0-9a-f]{8,}\.js$/, '.js');
     let entry = maps.get(url);
     if (entry === undefined) {
       const script = served(pathname);
@@ -115,10 +117,10 @@ export function sourceMapResolver(
           : null;
       maps.set(url, entry);
     }
-    if (entry === null) return `${pathname} (no source map)`;
+    if (entry === null) return `${file} (no source map)`;
     // The profile's positions are 0-based; a source map's lines are 1-based, its columns 0-based.
     const { source } = originalPositionFor(entry.map, { line: line + 1, column });
-    if (source === null) return `${pathname} (unmapped)`;
+    if (source === null) return `${file} (code the map does not cover)`;
     // As the map writes it: the resolved source has lost a leading `../` (code from beside a remote's folder).
     const written = entry.map.sources[entry.map.resolvedSources.indexOf(source)] ?? source;
     return packageOfSource(written, entry.folder);
