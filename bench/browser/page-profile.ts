@@ -82,7 +82,7 @@ export function packageOfSource(source: string, folder: string): string {
 }
 
 /** Where a page's script URL path was built from: the served file, and the build's folder in the repository. */
-export interface ServedScript {
+interface ServedScript {
   file: string;
   folder: string;
 }
