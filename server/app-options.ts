@@ -19,8 +19,11 @@ import { slotEventSettingsOf, type SlotEventOptions, type SlotEventSettings } fr
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
 export const DEFAULT_SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 const DEFAULT_SESSION_CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
-/** `<repo>/dist`: this file sits in `<repo>/server/`. */
-export const DEFAULT_DIST_DIR = path.resolve(__dirname, '..', 'dist');
+/**
+ * `<repo>/dist`: this file sits in `<repo>/server/`, or, compiled (`npm run build`, scripts/compile-server.ts), in
+ * `<repo>/dist/server/`, whose parent is dist/ itself.
+ */
+export const DEFAULT_DIST_DIR = path.resolve(__dirname, __filename.endsWith('.js') ? '..' : path.join('..', 'dist'));
 
 export interface AppOptions {
   /** The SQLite file; created and migrated when missing. Ignored when `storage` is given. */

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { createApp, type App } from './app';
-import { DEFAULT_DATABASE_PATH, readConfig, storageSettingsOf, type ServerConfig } from './config/config';
+import { DEFAULT_DATABASE_PATH, readConfig, storageSettingsOf, type ServerConfig } from './env-config';
 import { createGracefulShutdown, shutdownOnSignals, type ShutdownOutcome } from './process/graceful-shutdown';
 import { createHttpServer } from './process/http-server';
 import { createSecureServer, type SecureServer } from './process/secure-server';

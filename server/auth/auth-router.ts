@@ -5,7 +5,7 @@ import { HttpError } from '../http/http-error';
 import { jsonRoute } from '../http/json-route';
 import { isPageNavigation } from '../http/page-navigation';
 import { requireJsonBody } from '../http/require-json-body';
-import { currentTenant, NO_TENANT_MESSAGE, tenantContext } from '../tenants/current-tenant';
+import { currentTenant, NO_TENANT_MESSAGE, tenantContext } from './current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
 import { LOCAL_STRATEGY } from './create-passport';
 import { parseLoginRequest } from './login-request';

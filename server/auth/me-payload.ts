@@ -1,5 +1,5 @@
 import type { MePayload, SessionTimePayload } from '../../shared';
-import type { TenantContext } from '../tenants/current-tenant';
+import type { TenantContext } from './current-tenant';
 import type { StaffUser } from './staff-user';
 
 export function mePayload(user: StaffUser, context: TenantContext, session: SessionTimePayload): MePayload {

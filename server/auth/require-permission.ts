@@ -3,7 +3,7 @@ import { PERMISSION_REFUSED, type StaffPermission } from '../../shared';
 import { HttpError } from '../http/http-error';
 import { accessIn } from './staff-access';
 import type { StaffUser } from './staff-user';
-import { currentTenant } from '../tenants/current-tenant';
+import { currentTenant } from './current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
 
 /**

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { makeSelfSignedCert, type SelfSignedCert } from '../../testing/server/self-signed-cert';
-import { readConfig } from './config';
+import { readConfig } from '../env-config';
 import { tlsSettingsFromEnv } from './tls-settings';
 
 describe('tlsSettingsFromEnv', () => {

@@ -4,7 +4,7 @@ import { sessionTimeOf, type SessionLimits } from '../auth/session-time';
 import type { MetaBodyCache } from '../meta/meta-body-cache';
 import type { FeatureFlagStore } from '../flags/feature-flag-store';
 import { requestViewer } from '../slots/request-viewer';
-import { currentTenant } from '../tenants/current-tenant';
+import { currentTenant } from '../auth/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
 import type { SignedInPage } from './session-boot-data';
 

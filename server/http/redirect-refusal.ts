@@ -1,4 +1,4 @@
-import { shortened } from '../remotes/quoted-value';
+import { shortened } from './quoted-value';
 
 /**
  * Why an answer is refused for being a redirect (3xx), or null when it is none; the refused answer's body is

@@ -4,7 +4,7 @@ import { jsonRoute } from '../http/json-route';
 import { sendJsonBytes } from '../http/send-json';
 import type { FeatureFlagStore } from '../flags/feature-flag-store';
 import { requestViewer } from '../slots/request-viewer';
-import { currentTenant } from '../tenants/current-tenant';
+import { currentTenant } from '../auth/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
 import type { MetaBodyCache } from './meta-body-cache';
 

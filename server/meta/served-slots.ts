@@ -3,7 +3,7 @@ import type { SlotMap } from '../../shared';
 import type { FeatureFlagStore } from '../flags/feature-flag-store';
 import { requestViewer } from '../slots/request-viewer';
 import type { SlotsPayloadCache } from '../slots/slots-payload';
-import { currentTenant } from '../tenants/current-tenant';
+import { currentTenant } from '../auth/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
 import type { MetaBodyCache } from './meta-body-cache';
 

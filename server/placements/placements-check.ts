@@ -1,8 +1,8 @@
 import { SlotLocation, type PlacementProblem } from '../../shared';
-import { describeFormPosition } from '../remotes/configured-forms';
+import { describeFormPosition } from '../slots/configured-forms';
 import type { RemotesConfig } from '../remotes/remotes-config';
 import type { ReadableTenants } from '../slots/shown-rule';
-import { checkSlots, type SlotCheckSubjects } from '../slots/slot-check';
+import { checkSlots, type SlotCheckSubjects } from '../slot-check/slot-check';
 import type { SlotProblem } from '../slots/slot-contract';
 import { orderSlots, slotIds } from '../slots/slot-order';
 import { withPlacements, type DocumentSlot, type ParsedPlacements } from './placements-document';

@@ -1,10 +1,10 @@
 import { describe, isPlainObject, SlotLocation, type JsonValue, type PlacementProblem } from '../../shared';
 import { FILE_ONLY_TOP_KEYS, PLACEMENTS_TOP_KEYS, unknownTopKeys } from '../../shared/placements-file-keys';
-import { parseConfiguredForms, type ConfiguredFormSlot } from '../remotes/configured-forms';
-import { parseConfiguredSlot, type ConfiguredSlot } from '../remotes/configured-slots';
+import { parseConfiguredForms, type ConfiguredFormSlot } from '../slots/configured-forms';
+import { parseConfiguredSlot, type ConfiguredSlot } from '../slots/configured-slots';
 import { checkRemoteName } from '../remotes/remote-names';
 import type { RemotesConfig } from '../remotes/remotes-config';
-import { RemotesConfigError } from '../remotes/remotes-config-error';
+import { RemotesConfigError } from '../config/remotes-config-error';
 import { checkAllowLists } from '../slots/location-allow-lists';
 
 /** A slot of the document: where it is written (remote entry, location, index in that list). */

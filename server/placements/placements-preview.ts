@@ -5,7 +5,7 @@ import {
   type PreviewedSlot,
   type SlotLocation,
 } from '../../shared';
-import { configuredSource } from '../remotes/configured-slots';
+import { configuredSource } from '../slots/configured-slots';
 import type { RemoteRegistry } from '../remotes/remote-registry';
 import type { RemotesConfig } from '../remotes/remotes-config';
 import type { ShowRule } from '../slots/shown-rule';

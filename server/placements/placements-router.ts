@@ -23,7 +23,7 @@ import { HttpError } from '../http/http-error';
 import { jsonRoute } from '../http/json-route';
 import { requireJsonBody } from '../http/require-json-body';
 import { readableTenantsFor, type ReadableTenants } from '../slots/shown-rule';
-import { currentTenant } from '../tenants/current-tenant';
+import { currentTenant } from '../auth/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
 import { placementsOfFile } from './placements-document';
 import { placementProblemLine } from './placement-problem-line';

@@ -13,7 +13,7 @@ import type {
 } from '../../shared';
 import { repeatedFailureLog } from '../observability/repeated-failure-log';
 import type { RemotesConfig } from '../remotes/remotes-config';
-import type { SlotCheckSubjects } from '../slots/slot-check';
+import type { SlotCheckSubjects } from '../slot-check/slot-check';
 import { ruleShowerOf, type ReadableTenants } from '../slots/shown-rule';
 import type { Viewer } from '../slots/visibility-rule';
 import { checkPlacements } from './placements-check';

@@ -10,7 +10,7 @@ import { createFixtureDist, type FixtureDist } from '../../testing/server/fixtur
 import { addPlacedRemotes } from '../../testing/server/placements-fixtures';
 import { createTestApp, type TestApp } from '../../testing/server/test-app';
 import { ResourceRegistry } from '../resources/resource-registry';
-import type { SlotCheckSubjects } from '../slots/slot-check';
+import type { SlotCheckSubjects } from '../slot-check/slot-check';
 import { checkPlacements } from './placements-check';
 import { parsePlacements } from './placements-document';
 import {

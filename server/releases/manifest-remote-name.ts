@@ -1,4 +1,4 @@
-import { quotedValue } from '../remotes/quoted-value';
+import { quotedValue } from '../http/quoted-value';
 
 function record(value: unknown): Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};

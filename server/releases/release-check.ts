@@ -1,9 +1,9 @@
 import type { RemoteRelease } from '../../shared';
-import { placedConfiguredForm } from '../remotes/configured-forms';
-import { placedConfiguredSlots } from '../remotes/configured-slots';
+import { placedConfiguredForm } from '../slots/configured-forms';
+import { placedConfiguredSlots } from '../slots/configured-slots';
 import type { RemoteRegistry } from '../remotes/remote-registry';
 import type { ResourceRegistry } from '../resources/resource-registry';
-import { codeSlots } from '../slots/code-slots';
+import { codeSlots } from '../slot-check/code-slots';
 import { allowListProblems, type LocationAllowLists } from '../slots/location-allow-lists';
 import { formatSlotProblemsByPlacement, type ContractRemotes } from '../slots/slot-contract';
 import type { SlotRegistry } from '../slots/slot-registry';

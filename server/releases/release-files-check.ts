@@ -4,7 +4,7 @@ import { outgoingTraceHeaders } from '../observability/request-trace';
 import type { TraceContext } from '../observability/trace-context';
 import { DEFAULT_DESCRIPTOR_TIMEOUT_MS } from '../remotes/http-descriptor-source';
 import { manifestRemoteEntry, remoteEntryUrl, type ManifestRemoteEntry } from '../remotes/manifest-remote-entry';
-import { quotedValue, shortened } from '../remotes/quoted-value';
+import { quotedValue, shortened } from '../http/quoted-value';
 import { htmlInsteadOfScript } from './html-instead-of-script';
 import { manifestRemoteNameProblem } from './manifest-remote-name';
 

@@ -13,7 +13,7 @@ import { createTestApp, signedInOperator, type TestApp } from '../../testing/ser
 import { startHttpFixtureServer, type HttpFixtureServer } from '../../testing/system/http-fixture-server';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import { DESCRIPTOR_MAX_BYTES } from '../remotes/http-descriptor-source';
-import { QUOTED_MAX_CHARS } from '../remotes/quoted-value';
+import { QUOTED_MAX_CHARS } from '../http/quoted-value';
 
 const DESCRIPTOR = { name: 'team_billing', components: ['InvoiceBanner'] };
 /** What the other server answers: it must never reach the team (nor be asked at all). */

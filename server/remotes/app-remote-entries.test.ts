@@ -12,7 +12,7 @@ import request from 'supertest';
 import { REMOTE_DESCRIPTOR_FILE } from '../../shared';
 import { createTestApp, type TestApp } from '../../testing/server/test-app';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
-import { RemotesConfigError } from './remotes-config-error';
+import { RemotesConfigError } from '../config/remotes-config-error';
 
 let dir: TempDir;
 let configFile: string;

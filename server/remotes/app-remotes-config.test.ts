@@ -20,7 +20,7 @@ import {
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import { Field } from '../resources/field';
 import { Resource } from '../resources/resource';
-import { RemotesConfigError } from './remotes-config-error';
+import { RemotesConfigError } from '../config/remotes-config-error';
 
 /** A remote's origin: serves its slots-remote.json (or an error, or nothing at all) over real HTTP. */
 interface RemoteOrigin {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { REMOTE_DESCRIPTOR_FILE, type JsonSchema, type RemoteDescriptor } from '../../shared';
 import { parseRemoteDescriptorFile } from './remote-names';
-import { RemotesConfigError } from './remotes-config-error';
+import { RemotesConfigError } from '../config/remotes-config-error';
 
 /** The manifest every remote build writes; the host loads the remote from it. */
 export const MANIFEST_FILE = 'mf-manifest.json';

@@ -9,7 +9,7 @@ export { loadRemotesConfig, type RemotesConfig, type LoadRemotesConfigOptions } 
 export { RemoteRegistry, type RemoteRegistryOptions, type RemoteState } from './remote-registry';
 export type { DescriptorSource, DescriptorOutcome } from './descriptor-source';
 export { HttpDescriptorSource, type HttpDescriptorSourceOptions } from './http-descriptor-source';
-export { RemotesConfigError } from './remotes-config-error';
+export { RemotesConfigError } from '../config/remotes-config-error';
 export { findBuiltRemotes, builtRemoteEntry, MANIFEST_FILE, type BuiltRemote } from './built-remotes';
 
 export interface RemotesRouterOptions {

@@ -1,6 +1,6 @@
 import { isLoopbackHost } from '../../shared';
 import { parseOrigin } from '../security/parse-origin';
-import { RemotesConfigError } from './remotes-config-error';
+import { RemotesConfigError } from '../config/remotes-config-error';
 
 /**
  * One origin a remote's releases may be published from (release-origin-refusal.ts). It is compared as the URL parser

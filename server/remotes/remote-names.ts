@@ -5,8 +5,8 @@ import {
   type JsonSchema,
   type RemoteDescriptorFile,
 } from '../../shared';
-import { quotedValue, shortened } from './quoted-value';
-import { RemotesConfigError } from './remotes-config-error';
+import { quotedValue, shortened } from '../http/quoted-value';
+import { RemotesConfigError } from '../config/remotes-config-error';
 
 // The values these checks quote may come from a remote's origin (its slots-remote.json): each is quoted cut short
 // (quotedValue), so a refusal says what was wrong without sending back a huge, or secret, answer whole.

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { Slot, SlotLocation } from '../../shared';
-import type { ConfiguredSlot } from './configured-slots';
+import type { ConfiguredSlot } from '../slots/configured-slots';
 import type { DescriptorOutcome, DescriptorSource } from './descriptor-source';
 import { RemoteRegistry } from './remote-registry';
 import type { PendingRemote, RemotesConfig } from './remotes-config';

@@ -1,13 +1,13 @@
 import type { RemoteDescriptor, RemoteRelease } from '../../shared';
 import type { Logger } from 'pino';
 import { formatSlotProblem, SlotContract, type ContractRemotes, type SlotProblem } from '../slots/slot-contract';
-import { placedConfiguredForm, type ConfiguredFormSlot } from './configured-forms';
-import { placedConfiguredSlots, type ConfiguredSlot } from './configured-slots';
+import { placedConfiguredForm, type ConfiguredFormSlot } from '../slots/configured-forms';
+import { placedConfiguredSlots, type ConfiguredSlot } from '../slots/configured-slots';
 import { DescriptorRetry } from './descriptor-retry';
 import type { DescriptorOutcome, DescriptorSource } from './descriptor-source';
 import { OriginChecks, type OriginCheck } from './origin-checks';
 import { descriptorUrlOf, type PendingRemote, type RemotesConfig } from './remotes-config';
-import type { ReleaseTags } from '../releases/release-tags';
+import type { ReleaseTags } from './release-tags';
 import { childContextOf, type TraceContext } from '../observability/trace-context';
 
 export interface RemoteRegistryOptions {

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { SlotContractError, type SlotProblem } from '../slots/slot-contract';
 import type { RemoteRegistry } from './remote-registry';
 import { loadRemotesConfig, type LoadRemotesConfigOptions, type RemotesConfig } from './remotes-config';
-import { RemotesConfigError } from './remotes-config-error';
+import { RemotesConfigError } from '../config/remotes-config-error';
 
 export interface RemotesConfigReloadOptions {
   /** Where REMOTES_CONFIG and the built-in remotes are read from, as at start-up. */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
 import { loadRemotesConfig } from './remotes-config';
-import { RemotesConfigError } from './remotes-config-error';
+import { RemotesConfigError } from '../config/remotes-config-error';
 
 const MARKETING = { name: 'team_marketing', components: ['Callout', 'LoginNotice'], formComponents: [] };
 const RECORDS = {

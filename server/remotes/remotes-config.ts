@@ -7,11 +7,11 @@ import path from 'node:path';
 import { REMOTE_DESCRIPTOR_FILE, type JsonSchema, type RemoteDescriptor, type SlotLocation } from '../../shared';
 import { checkAllowLists } from '../slots/location-allow-lists';
 import { findBuiltRemotes } from './built-remotes';
-import { parseConfiguredForms, type ConfiguredFormSlot } from './configured-forms';
-import { parseConfiguredSlots, slotsOutsideRemote, type ConfiguredSlot } from './configured-slots';
+import { parseConfiguredForms, type ConfiguredFormSlot } from '../slots/configured-forms';
+import { parseConfiguredSlots, slotsOutsideRemote, type ConfiguredSlot } from '../slots/configured-slots';
 import { parseReleaseOrigins, type ReleaseOrigin } from './release-origins';
 import { checkComponentList, checkFormComponents, checkRemoteName } from './remote-names';
-import { RemotesConfigError } from './remotes-config-error';
+import { RemotesConfigError } from '../config/remotes-config-error';
 import { parseOrigin } from '../security/parse-origin';
 import { checkEntryUrl } from './remote-entry-url';
 

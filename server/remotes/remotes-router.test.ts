@@ -4,7 +4,7 @@ import { createHostPageRouter } from '../host-page/host-page-router';
 import { createFixtureDist, exposeChunk, type FixtureDist } from '../../testing/server/fixture-dist';
 import pino from 'pino';
 import { createRemotesRouter, HttpDescriptorSource, loadRemotesConfig, RemoteRegistry } from './index';
-import { RemotesConfigError } from './remotes-config-error';
+import { RemotesConfigError } from '../config/remotes-config-error';
 
 const RECORDS = {
   name: 'team_records',

@@ -1,5 +1,5 @@
 import type { FormItem } from '../../shared';
-import { placedConfiguredForm, type ConfiguredFormSlot } from '../remotes/configured-forms';
+import { placedConfiguredForm, type ConfiguredFormSlot } from '../slots/configured-forms';
 import type { SlotProblem } from '../slots/slot-contract';
 import { Field } from './field';
 import type { RegisteredResource, RegisteredResources } from './registered-resource';

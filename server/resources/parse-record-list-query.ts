@@ -15,7 +15,7 @@ import type {
   RecordFilterCondition,
   RecordPageQuery,
   RecordPosition,
-} from './record-page-query';
+} from '../storage/record-page-query';
 import { splitWords } from './record-words';
 import type { RegisteredResource } from './registered-resource';
 

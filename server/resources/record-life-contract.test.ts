@@ -8,7 +8,7 @@ import { MIGRATIONS, POSTGRES_MIGRATIONS } from '../storage/migrations';
 import { openMigratedStorage, type StorageSettings } from '../storage/open-storage';
 import type { StorageEngine } from '../storage/storage-engine';
 import { TenantStore } from '../tenants/tenant-store';
-import type { RecordDayRangeCondition, RecordFilterCondition, RecordPageQuery } from './record-page-query';
+import type { RecordDayRangeCondition, RecordFilterCondition, RecordPageQuery } from '../storage/record-page-query';
 import { scopeWord, splitWords, valueWord } from './record-words';
 import { StoredRecordSource } from './stored-record-source';
 

@@ -1,4 +1,4 @@
-import type { RecordPosition } from './record-page-query';
+import type { RecordPosition } from '../storage/record-page-query';
 import { hasLoneSurrogate } from './lone-surrogate';
 import { isRecordId } from './record-id';
 

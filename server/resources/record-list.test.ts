@@ -8,7 +8,7 @@ import {
 } from '../../shared';
 import { createDemoApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
 import { RECORD_LIST_MESSAGES } from './parse-record-list-query';
-import type { RecordPosition } from './record-page-query';
+import type { RecordPosition } from '../storage/record-page-query';
 
 /** Names whose order depends on ignoring case, with ties, a missing email and letters outside ASCII. */
 const EXTRA_AUTHORS = Array.from({ length: 57 }, (_, index) => ({

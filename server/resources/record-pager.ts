@@ -2,7 +2,7 @@ import { sql, type Expression, type RawBuilder } from 'kysely';
 import type { ResourceRecord } from '../../shared';
 import type { ListSortKey, StorageEngine } from '../storage/storage-engine';
 import { FIELD_NAME_PATTERN } from './field';
-import type { RecordPage, RecordPageQuery, RecordPosition, RecordSortKey } from './record-page-query';
+import type { RecordPage, RecordPageQuery, RecordPosition, RecordSortKey } from '../storage/record-page-query';
 import { recordWordIndexFor, scopeWord, valueWord, type RecordWordIndex, type WordCondition } from './record-words';
 
 interface PageRow {

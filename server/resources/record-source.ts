@@ -1,5 +1,5 @@
 import type { DeletedRecordEntry, JsonObject, ResourceRecord } from '../../shared';
-import type { RecordPage, RecordPageQuery } from './record-page-query';
+import type { RecordPage, RecordPageQuery } from '../storage/record-page-query';
 
 /** A record a write points at (the value of a relation field): the write lands only while that record exists. */
 export interface RecordReference {

@@ -1,7 +1,7 @@
 import type { RecordFilterDefinition, ResourceDefinition, Slot } from '../../shared';
-import type { ConfiguredFormSlot } from '../remotes/configured-forms';
+import type { ConfiguredFormSlot } from '../slots/configured-forms';
 import type { Field } from './field';
-import type { SortKeyKind } from './record-page-query';
+import type { SortKeyKind } from '../storage/record-page-query';
 import type { Relation } from './relation';
 import type { Resource } from './resource';
 

@@ -6,12 +6,12 @@ import {
   type ResourceDefinition,
   type ResourceSummary,
 } from '../../shared';
-import type { ConfiguredFormSlot } from '../remotes/configured-forms';
+import type { ConfiguredFormSlot } from '../slots/configured-forms';
 import { formItemsWith } from './configured-form-items';
 import type { RegisteredFilter, RegisteredResource } from './registered-resource';
 import { Field } from './field';
 import { RecordFilter } from './record-filter';
-import type { SortKeyKind } from './record-page-query';
+import type { SortKeyKind } from '../storage/record-page-query';
 import { Relation } from './relation';
 import { Resource } from './resource';
 import { ResourceDefinitionError } from './resource-definition-error';

@@ -4,7 +4,7 @@ import { HttpError } from '../http/http-error';
 import type { AppSchema } from '../storage/app-schema';
 import type { StorageEngine } from '../storage/storage-engine';
 import { FIELD_NAME_PATTERN } from './field';
-import type { RecordPage, RecordPageQuery } from './record-page-query';
+import type { RecordPage, RecordPageQuery } from '../storage/record-page-query';
 import { RecordPager } from './record-pager';
 import {
   MissingReferencesError,

@@ -3,7 +3,7 @@
  * SERVE_SOURCE_MAPS says so; outside production they are served, for debugging.
  */
 import request from 'supertest';
-import { readConfig } from '../config/config';
+import { readConfig } from '../env-config';
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
 import { createTestApp, type TestApp } from '../../testing/server/test-app';
 

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { RemoteRegistry } from '../remotes/remote-registry';
 import type { ReleaseService } from '../releases/release-service';
 import type { ReleaseSnapshot } from '../releases/release-snapshot';
-import type { ReleaseTags } from '../releases/release-tags';
+import type { ReleaseTags } from '../remotes/release-tags';
 import { audienceOf } from '../releases/remotes-for-request';
 import type { ResourceRegistry } from '../resources/resource-registry';
 import type { StorageEngine } from '../storage/storage-engine';

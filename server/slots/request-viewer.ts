@@ -1,6 +1,6 @@
 import { rolesForRules } from '../../shared';
 import type { FeatureFlagStore } from '../flags/feature-flag-store';
-import type { TenantContext } from '../tenants/current-tenant';
+import type { TenantContext } from '../auth/current-tenant';
 import type { Viewer } from './visibility-rule';
 
 /**

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { PLACEMENTS_EDIT, type ShownVisibilityRule, type VisibilityRule } from '../../shared';
 import { tenantWithout } from '../auth/require-permission';
-import type { TenantContext } from '../tenants/current-tenant';
+import type { TenantContext } from '../auth/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
 
 /** How a rule is shown to the user asking: see ruleShownTo. */

@@ -15,7 +15,7 @@ import {
   type TestApp,
   type TestAppOptions,
 } from '../../testing/server/test-app';
-import { RemotesConfigError } from '../remotes/remotes-config-error';
+import { RemotesConfigError } from '../config/remotes-config-error';
 import { SlotContractError } from './slot-contract';
 import { SlotRegistrationError } from './slot-registry';
 

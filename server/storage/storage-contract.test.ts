@@ -8,7 +8,7 @@ import type { ResourceRecord } from '../../shared';
 import { ENGINES } from '../../testing/server/engines-under-test';
 import { LoginRateLimiter, rateLimitStoreIn } from '../auth/login-rate-limit/login-rate-limiter';
 import { UserStore } from '../auth/user-store';
-import type { RecordPageQuery } from '../resources/record-page-query';
+import type { RecordPageQuery } from './record-page-query';
 import { StoredRecordSource } from '../resources/stored-record-source';
 import { TenantStore } from '../tenants/tenant-store';
 import { createSessionStorage } from './create-session-storage';

@@ -1,5 +1,5 @@
 import type { Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
-import type { SortKeyKind } from '../resources/record-page-query';
+import type { SortKeyKind } from './record-page-query';
 import type { AppSchema } from './app-schema';
 
 /** Which database holds the server's data: the embedded SQLite file, or a PostgreSQL server shared by many hosts. */

@@ -1,5 +1,5 @@
 import type { Dialog, Page } from 'playwright-core';
-import { TAB_DRAFT_KEY_PREFIX } from '../../host/app/tab-drafts';
+import { TAB_DRAFT_KEY_PREFIX } from '../../host/hooks/tab-drafts';
 import { UNCHANGED_FIELDS_KEY, type RecordPayload } from '../../shared';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
 import { signIn } from '../../testing/system/sign-in';

@@ -3,10 +3,10 @@ import type { Logger } from 'pino';
 import type { SessionStorage } from '../storage/session-storage';
 import { SqliteEngine } from '../storage/sqlite-engine';
 import type { StorageEngine } from '../storage/storage-engine';
-import type { MetricsRegistry } from './metrics-registry';
+import type { MetricsRegistry } from '../observability/metrics-registry';
 import { postgresSessionCount } from './postgres-session-count';
 import { redisSessionCount } from './redis-session-count';
-import { withinScrapeDeadline } from './scrape-deadline';
+import { withinScrapeDeadline } from '../observability/scrape-deadline';
 import { sqliteSessionCount } from './sqlite-session-count';
 
 /** A count slower than this is given up: a scrape must answer even when the pool is exhausted. */

@@ -10,7 +10,7 @@ import type { RedisClientType } from 'redis';
 import { describeWithCommand } from '../../testing/describe-with-command';
 import { startRedisServer, type RedisServer } from '../../testing/server/redis-server';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
-import { credentialStampOf } from '../auth/user-store';
+import { credentialStampOf } from './user-store';
 import { createRedisSessionStorage } from '../storage/redis-session-storage';
 import type { SessionStorage } from '../storage/session-storage';
 import { SqliteEngine } from '../storage/sqlite-engine';

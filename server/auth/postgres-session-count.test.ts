@@ -5,7 +5,7 @@
 import { sql } from 'kysely';
 import { Client } from 'pg';
 import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
-import { credentialStampOf } from '../auth/user-store';
+import { credentialStampOf } from './user-store';
 import { POSTGRES_MIGRATIONS } from '../storage/migrations';
 import { openMigratedStorage } from '../storage/open-storage';
 import { migratePostgres } from '../storage/postgres-migrate';

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { MetricsRegistry } from './metrics-registry';
+import type { MetricsRegistry } from '../observability/metrics-registry';
 
 /** What a `POST /login` came to, by its answer's status (shared/errors.ts gives each refusal its status). */
 export const SIGN_IN_OUTCOMES: Readonly<Record<number, string>> = Object.freeze({

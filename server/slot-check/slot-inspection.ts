@@ -10,22 +10,22 @@ import {
 } from '../../shared';
 import { requireSession } from '../auth/require-session';
 import { jsonRoute } from '../http/json-route';
-import { placedConfiguredForm } from '../remotes/configured-forms';
-import { configuredSource } from '../remotes/configured-slots';
+import { placedConfiguredForm } from '../slots/configured-forms';
+import { configuredSource } from '../slots/configured-slots';
 import { inspectRemotes, unpublishedUrls } from '../remotes/inspect-remotes';
 import { configuredFormPlaceProblems } from '../resources/configured-form-items';
 import type { RemoteRegistry } from '../remotes/remote-registry';
 import type { ResourceRegistry } from '../resources/resource-registry';
-import { currentTenant } from '../tenants/current-tenant';
+import { currentTenant } from '../auth/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
 import type { FeatureFlagStore } from '../flags/feature-flag-store';
-import { requestViewer } from './request-viewer';
+import { requestViewer } from '../slots/request-viewer';
 import { formSlots } from './code-slots';
-import { allowListProblems, type LocationAllowLists } from './location-allow-lists';
-import { placedSlots, type PlacedSlot, type SlotProblem } from './slot-contract';
-import type { SlotRegistry } from './slot-registry';
-import { ruleShowerFor, type ShowRule } from './shown-rule';
-import { ruleHolds, type Viewer } from './visibility-rule';
+import { allowListProblems, type LocationAllowLists } from '../slots/location-allow-lists';
+import { placedSlots, type PlacedSlot, type SlotProblem } from '../slots/slot-contract';
+import type { SlotRegistry } from '../slots/slot-registry';
+import { ruleShowerFor, type ShowRule } from '../slots/shown-rule';
+import { ruleHolds, type Viewer } from '../slots/visibility-rule';
 
 /**
  * "Why is my component not on the page?", answered by the server: every slot of every location with where it

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { PlainHandler } from '../http/plain-handler';
+import type { PlainHandler } from './plain-handler';
 
 /**
  * The warning for a `TRUST_PROXY` hop count above the proxies a request came through: Express then takes an

@@ -1,20 +1,20 @@
 import path from 'node:path';
-import { readList } from './env-values';
-import { shutdownSettingsFromEnv, type ShutdownSettings } from '../process/graceful-shutdown';
-import { serverTimeoutSettingsFromEnv, type ServerTimeoutSettings } from '../process/http-server';
+import { readList } from './config/env-values';
+import { shutdownSettingsFromEnv, type ShutdownSettings } from './process/graceful-shutdown';
+import { serverTimeoutSettingsFromEnv, type ServerTimeoutSettings } from './process/http-server';
 import {
   loginRateLimitSettingsFromEnv,
   type LoginRateLimitSettings,
-} from '../auth/login-rate-limit/login-rate-limit-settings';
-import { trustProxyFromEnv, type TrustProxySetting } from './trust-proxy';
-import type { PostgresSettings } from '../storage/postgres-engine';
-import type { StorageSettings } from '../storage/open-storage';
-import { postgresSettingsFromEnv } from './postgres-settings';
-import { ConfigError } from './config-error';
-import { parseOrigin } from '../security/parse-origin';
-import { slotEventSettingsFromEnv, type SlotEventSettings } from '../slot-events/slot-event-settings';
-import { metricsSettingsFromEnv, type MetricsSettings } from '../observability/metrics-settings';
-import { tlsSettingsFromEnv, type TlsSettings } from './tls-settings';
+} from './auth/login-rate-limit/login-rate-limit-settings';
+import { trustProxyFromEnv, type TrustProxySetting } from './config/trust-proxy';
+import type { PostgresSettings } from './storage/postgres-engine';
+import type { StorageSettings } from './storage/open-storage';
+import { postgresSettingsFromEnv } from './config/postgres-settings';
+import { ConfigError } from './config/config-error';
+import { parseOrigin } from './security/parse-origin';
+import { slotEventSettingsFromEnv, type SlotEventSettings } from './slot-events/slot-event-settings';
+import { metricsSettingsFromEnv, type MetricsSettings } from './observability/metrics-settings';
+import { tlsSettingsFromEnv, type TlsSettings } from './config/tls-settings';
 
 /** Where the database lives when DATABASE_PATH is not set (relative to the working directory). */
 export const DEFAULT_DATABASE_PATH = './data/app.db';

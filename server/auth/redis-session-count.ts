@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RedisStore } from 'connect-redis';
 import type { RedisClientType } from 'redis';
-import { credentialStampOf } from '../auth/user-store';
+import { credentialStampOf } from './user-store';
 import type { StorageEngine } from '../storage/storage-engine';
 
 /** Session keys read per SCAN and MGET: the server parses one batch between two answers of Redis. */

@@ -19,7 +19,7 @@ import {
   type TestApp,
   type TestAppOptions,
 } from '../../testing/server/test-app';
-import { credentialStampOf } from '../auth/user-store';
+import { credentialStampOf } from './user-store';
 import type { SqliteEngine } from '../storage/sqlite-engine';
 import { SESSIONS_ACTIVE_HELP } from './session-metrics';
 

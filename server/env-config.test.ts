@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ConfigError, readConfig } from './config';
+import { ConfigError, readConfig } from './env-config';
 
 const SECRET = 'a-shared-secret-0123456789';
 

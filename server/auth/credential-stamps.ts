@@ -1,4 +1,4 @@
-import { credentialStampOf } from '../auth/user-store';
+import { credentialStampOf } from './user-store';
 
 /** An account's stamp, with what it was computed from and the last count that used it. */
 interface KnownStamp {

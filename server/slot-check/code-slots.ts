@@ -1,8 +1,8 @@
 import type { RegisteredResource } from '../resources/registered-resource';
 import type { ResourceRegistry } from '../resources/resource-registry';
 import { Slot } from '../../shared';
-import { placedSlots, type PlacedSlot } from './slot-contract';
-import type { SlotRegistry } from './slot-registry';
+import { placedSlots, type PlacedSlot } from '../slots/slot-contract';
+import type { SlotRegistry } from '../slots/slot-registry';
 
 /**
  * Every slot placed by code, as the slot check takes them: those of `registerSlots` per location (with their

@@ -1,7 +1,7 @@
-import { DESCRIPTOR_STATUSES, descriptorStatus } from '../remotes/descriptor-status';
-import type { RemoteRegistry } from '../remotes/remote-registry';
-import { descriptorUrlOf } from '../remotes/remotes-config';
-import type { MetricsRegistry } from './metrics-registry';
+import { DESCRIPTOR_STATUSES, descriptorStatus } from './descriptor-status';
+import type { RemoteRegistry } from './remote-registry';
+import { descriptorUrlOf } from './remotes-config';
+import type { MetricsRegistry } from '../observability/metrics-registry';
 
 /**
  * `slots_remote_descriptor_status{remote, status}`: 1 for the status each remote served from another origin is in

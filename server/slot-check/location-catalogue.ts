@@ -9,14 +9,14 @@ import {
 import { requireSession } from '../auth/require-session';
 import { jsonRoute } from '../http/json-route';
 import type { RemoteRegistry } from '../remotes/remote-registry';
-import { currentTenant } from '../tenants/current-tenant';
+import { currentTenant } from '../auth/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
 import type { FeatureFlagStore } from '../flags/feature-flag-store';
-import { requestViewer } from './request-viewer';
-import type { LocationAllowLists } from './location-allow-lists';
-import type { PlacedSlotInfo, SlotRegistry } from './slot-registry';
-import { ruleShowerFor, type ShowRule } from './shown-rule';
-import { ruleHolds, type Viewer } from './visibility-rule';
+import { requestViewer } from '../slots/request-viewer';
+import type { LocationAllowLists } from '../slots/location-allow-lists';
+import type { PlacedSlotInfo, SlotRegistry } from '../slots/slot-registry';
+import { ruleShowerFor, type ShowRule } from '../slots/shown-rule';
+import { ruleHolds, type Viewer } from '../slots/visibility-rule';
 
 export interface LocationCatalogueSources {
   slots: SlotRegistry;

@@ -12,8 +12,8 @@ import {
   type TestApp,
   type TestAppOptions,
 } from '../../testing/server/test-app';
-import { SlotContractError } from './slot-contract';
-import { SlotRegistrationError } from './slot-registry';
+import { SlotContractError } from '../slots/slot-contract';
+import { SlotRegistrationError } from '../slots/slot-registry';
 
 const PASSWORD = 'correct horse battery';
 

@@ -1,7 +1,7 @@
 import { describe, InvalidSlotError, isPlainObject, Slot, SlotLocation, type SlotPlacedBy } from '../../shared';
-import { RemotesConfigError } from './remotes-config-error';
-import { placedSlots, type PlacedSlot } from '../slots/slot-contract';
-import { refuseUserRulesInPublic, SlotRegistrationError } from '../slots/slot-registry';
+import { RemotesConfigError } from '../config/remotes-config-error';
+import { placedSlots, type PlacedSlot } from './slot-contract';
+import { refuseUserRulesInPublic, SlotRegistrationError } from './slot-registry';
 
 /** A slot placed by REMOTES_CONFIG (a remote entry's `"slots"`), for one of that remote's components. */
 export interface ConfiguredSlot {

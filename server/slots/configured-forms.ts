@@ -1,7 +1,7 @@
 import { describe, InvalidSlotError, isPlainObject, Slot, SLUG_PATTERN } from '../../shared';
-import type { PlacedSlot } from '../slots/slot-contract';
+import type { PlacedSlot } from './slot-contract';
 import type { ConfiguredSlot } from './configured-slots';
-import { RemotesConfigError } from './remotes-config-error';
+import { RemotesConfigError } from '../config/remotes-config-error';
 
 /**
  * Where a configured form slot goes among a resource form's items: at an index of the items as code lists them

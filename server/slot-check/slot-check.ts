@@ -2,13 +2,13 @@ import type { RemoteRegistry } from '../remotes/remote-registry';
 import type { RemotesConfig } from '../remotes/remotes-config';
 import type { ResourceRegistry } from '../resources/resource-registry';
 import type { SlotLocation, Slot } from '../../shared';
-import { placedConfiguredSlots } from '../remotes/configured-slots';
+import { placedConfiguredSlots } from '../slots/configured-slots';
 import { configuredFormPlaceProblems } from '../resources/configured-form-items';
 import { codeSlots } from './code-slots';
-import { allowListProblems, type LocationAllowLists } from './location-allow-lists';
-import type { SlotProblem } from './slot-contract';
-import { orderSlots } from './slot-order';
-import type { SlotRegistry } from './slot-registry';
+import { allowListProblems, type LocationAllowLists } from '../slots/location-allow-lists';
+import type { SlotProblem } from '../slots/slot-contract';
+import { orderSlots } from '../slots/slot-order';
+import type { SlotRegistry } from '../slots/slot-registry';
 
 /** What the slot check reads: the slots of code and of resource forms, and the remotes that provide components. */
 export interface SlotCheckSubjects {

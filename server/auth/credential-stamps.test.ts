@@ -2,7 +2,7 @@
  * The stamps kept between session counts are the accounts' current ones: computed again once the password hash or
  * `sessions_since` changed, forgotten once a count no longer needs them.
  */
-import { credentialStampOf } from '../auth/user-store';
+import { credentialStampOf } from './user-store';
 import { CredentialStamps } from './credential-stamps';
 
 describe('CredentialStamps', () => {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { SessionData } from 'express-session';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
-import { credentialStampOf } from '../auth/user-store';
+import { credentialStampOf } from './user-store';
 import { AppDatabase } from '../storage/app-database';
 import { migrate } from '../storage/migrate';
 import { MIGRATIONS } from '../storage/migrations';

@@ -1,14 +1,14 @@
 import type { Logger } from 'pino';
-import type { ReleaseSnapshot } from '../releases/release-snapshot';
-import type { RemoteRegistry } from '../remotes/remote-registry';
-import type { SlotEvents } from '../slot-events/slot-events';
-import type { SessionStorage } from '../storage/session-storage';
-import type { StorageEngine } from '../storage/storage-engine';
-import { addDatabasePoolMetrics } from './database-pool-metrics';
-import type { MetricsRegistry } from './metrics-registry';
-import { addRemoteDescriptorMetrics } from './remote-descriptor-metrics';
-import { addSessionMetrics } from './session-metrics';
-import { addSlotEventMetrics } from './slot-event-metrics';
+import type { ReleaseSnapshot } from './releases/release-snapshot';
+import type { RemoteRegistry } from './remotes/remote-registry';
+import type { SlotEvents } from './slot-events/slot-events';
+import type { SessionStorage } from './storage/session-storage';
+import type { StorageEngine } from './storage/storage-engine';
+import { addDatabasePoolMetrics } from './observability/database-pool-metrics';
+import type { MetricsRegistry } from './observability/metrics-registry';
+import { addRemoteDescriptorMetrics } from './remotes/remote-descriptor-metrics';
+import { addSessionMetrics } from './auth/session-metrics';
+import { addSlotEventMetrics } from './slot-events/slot-event-metrics';
 
 export interface AppMetricsParts {
   sessions: SessionStorage;

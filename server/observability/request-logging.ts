@@ -3,10 +3,10 @@ import type { Express, Request } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { redactUrl } from '../logger';
-import { traceLogFields } from '../observability/request-trace';
+import { traceLogFields } from './request-trace';
 import type { ServerLifecycle } from '../process/server-lifecycle';
-import type { PlainHandler } from './plain-handler';
-import { assignRequestId } from './request-id';
+import type { PlainHandler } from '../http/plain-handler';
+import { assignRequestId } from '../http/request-id';
 
 /** Probes hit these every few seconds; a line for each would drown everything else. */
 const UNLOGGED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz']);

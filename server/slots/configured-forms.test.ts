@@ -1,7 +1,7 @@
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
 import { describeFormPosition, parseConfiguredForms } from './configured-forms';
-import { loadRemotesConfig } from './remotes-config';
-import { RemotesConfigError } from './remotes-config-error';
+import { loadRemotesConfig } from '../remotes/remotes-config';
+import { RemotesConfigError } from '../config/remotes-config-error';
 
 const WHERE = 'REMOTES_CONFIG f.json, remotes[0] ("team_billing")';
 

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { askClientToReconnect, type ServerLifecycle } from '../process/server-lifecycle';
-import { answerSlotsAtOnce, SLOTS_PATH } from '../slots/slots-router';
-import type { EncodedSlots, SlotsPayloadCache } from '../slots/slots-payload';
-import type { PlainHandler } from './plain-handler';
-import { requestIdOf } from './request-id';
+import { answerSlotsAtOnce, SLOTS_PATH } from './slots-router';
+import type { EncodedSlots, SlotsPayloadCache } from './slots-payload';
+import type { PlainHandler } from '../http/plain-handler';
+import { requestIdOf } from '../http/request-id';
 
 /** Express's compiled `trust proxy` setting (`app.get('trust proxy fn')`): whether the hop at `address` is trusted. */
 export type TrustProxyFn = (address: string | undefined, hop: number) => boolean;

@@ -1,6 +1,6 @@
 import type { ReleaseSnapshot } from '../releases/release-snapshot';
-import type { SlotEvents } from '../slot-events/slot-events';
-import type { MetricsRegistry } from './metrics-registry';
+import type { SlotEvents } from './slot-events';
+import type { MetricsRegistry } from '../observability/metrics-registry';
 
 /** The `release` label of a remote served without a release (built into the server, or a kit's dev server). */
 export const NO_RELEASE_LABEL = 'none';

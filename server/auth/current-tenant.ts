@@ -1,9 +1,9 @@
 import type { Request } from 'express';
 import { PAGE_TENANT_HEADER, type Tenant } from '../../shared';
-import { accessIn, type StaffAccess } from '../auth/staff-access';
-import type { StaffUser } from '../auth/staff-user';
+import { accessIn, type StaffAccess } from './staff-access';
+import type { StaffUser } from './staff-user';
 import { HttpError } from '../http/http-error';
-import type { Memberships, TenantStore } from './tenant-store';
+import type { Memberships, TenantStore } from '../tenants/tenant-store';
 
 /** Message when an account is a member of no tenant at all. */
 export const NO_TENANT_MESSAGE = 'Your account belongs to no tenant. Ask an administrator to add you to one.';
