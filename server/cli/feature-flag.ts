@@ -4,10 +4,10 @@
  * else the SQLite file at DATABASE_PATH). Without `--tenant` the setting is global; a tenant's own setting overrides
  * it. Every host sees a change at its next request.
  */
-import { storageSettingsFromEnv } from '../config/config';
+import { storageSettingsFromEnv } from '../env-config';
 import { FeatureFlagStore, InvalidFlagError } from '../flags/feature-flag-store';
-import { describeStorage, openMigratedStorage } from '../storage/open-storage';
 import { runCommand } from './run-command';
+import { withStorage } from './with-storage';
 
 export const FEATURE_FLAG_USAGE =
   'usage: npm run flag -- set <name> on|off [--tenant <id>]   |   npm run flag -- unset <name> [--tenant <id>]   |   ' +
@@ -44,38 +44,36 @@ async function main(args: readonly string[]): Promise<number> {
     process.stderr.write(`${FEATURE_FLAG_USAGE}\n`);
     return 2;
   }
-  const settings = storageSettingsFromEnv(process.env);
-  const engine = await openMigratedStorage(settings);
-  const flags = new FeatureFlagStore(engine);
   const scope = (tenant: string | null) => (tenant === null ? 'globally' : `for tenant "${tenant}"`);
-  try {
-    if (command.action === 'list') {
-      const all = await flags.list();
-      if (all.length === 0) process.stdout.write(`No feature flag is set in ${describeStorage(settings)}.\n`);
-      for (const flag of all)
-        process.stdout.write(`${flag.name}\t${flag.enabled ? 'on' : 'off'}\t${scope(flag.tenant)}\n`);
+  return withStorage(storageSettingsFromEnv(process.env), async (engine, where) => {
+    const flags = new FeatureFlagStore(engine);
+    try {
+      if (command.action === 'list') {
+        const all = await flags.list();
+        if (all.length === 0) process.stdout.write(`No feature flag is set in ${where}.\n`);
+        for (const flag of all)
+          process.stdout.write(`${flag.name}\t${flag.enabled ? 'on' : 'off'}\t${scope(flag.tenant)}\n`);
+        return 0;
+      }
+      if (command.action === 'set') {
+        await flags.set(command.name, command.enabled, command.tenant);
+        process.stdout.write(`Flag "${command.name}" is ${command.enabled ? 'on' : 'off'} ${scope(command.tenant)}.\n`);
+        return 0;
+      }
+      if (!(await flags.unset(command.name, command.tenant))) {
+        process.stderr.write(`Flag "${command.name}" was not set ${scope(command.tenant)}. Nothing was changed.\n`);
+        return 1;
+      }
+      process.stdout.write(`Flag "${command.name}" is no longer set ${scope(command.tenant)}.\n`);
       return 0;
+    } catch (error) {
+      if (error instanceof InvalidFlagError) {
+        process.stderr.write(`${error.message}\n`);
+        return 2;
+      }
+      throw error;
     }
-    if (command.action === 'set') {
-      await flags.set(command.name, command.enabled, command.tenant);
-      process.stdout.write(`Flag "${command.name}" is ${command.enabled ? 'on' : 'off'} ${scope(command.tenant)}.\n`);
-      return 0;
-    }
-    if (!(await flags.unset(command.name, command.tenant))) {
-      process.stderr.write(`Flag "${command.name}" was not set ${scope(command.tenant)}. Nothing was changed.\n`);
-      return 1;
-    }
-    process.stdout.write(`Flag "${command.name}" is no longer set ${scope(command.tenant)}.\n`);
-    return 0;
-  } catch (error) {
-    if (error instanceof InvalidFlagError) {
-      process.stderr.write(`${error.message}\n`);
-      return 2;
-    }
-    throw error;
-  } finally {
-    await engine.close();
-  }
+  });
 }
 
 runCommand('feature flag change', () => main(process.argv.slice(2)));

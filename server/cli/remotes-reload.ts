@@ -9,11 +9,11 @@
  * ran the command never sees). What passes here is not known to be taken: each host reads its own file with its own
  * settings, and checks its slots against the slots its code registers; the output says so rather than claim more.
  */
-import { storageSettingsFromEnv } from '../config/config';
+import { storageSettingsFromEnv } from '../env-config';
 import { ReleaseStore } from '../releases/release-store';
-import { describeStorage, openMigratedStorage } from '../storage/open-storage';
 import { checkRemotesConfigHere } from './remotes-reload-check';
 import { runCommand } from './run-command';
+import { withStorage } from './with-storage';
 
 async function main(): Promise<number> {
   if (process.argv.length > 2) {
@@ -25,21 +25,17 @@ async function main(): Promise<number> {
     process.stderr.write(`${check.refusal}\n${check.checked}\nNo host was asked to re-read it.\n`);
     return 1;
   }
-  const settings = storageSettingsFromEnv(process.env);
-  const engine = await openMigratedStorage(settings);
-  try {
+  return withStorage(storageSettingsFromEnv(process.env), async (engine, where) => {
     await new ReleaseStore(engine).requestConfigReload();
     process.stdout.write(
       `${check.checked} It passes.\n` +
-        `Asked every host on ${describeStorage(settings)} to re-read REMOTES_CONFIG (within about a second).\n` +
+        `Asked every host on ${where} to re-read REMOTES_CONFIG (within about a second).\n` +
         'Whether each takes it is not known here: a host reads its own REMOTES_CONFIG with its own settings and ' +
         `also checks the file's slots against its code's. Each logs "Remotes configuration reloaded." or why it ` +
         'kept the previous configuration (slots_remotes_config_reloads_total{outcome} counts both).\n',
     );
     return 0;
-  } finally {
-    await engine.close();
-  }
+  });
 }
 
 runCommand('remotes:reload', main);

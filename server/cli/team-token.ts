@@ -9,13 +9,13 @@
  */
 import path from 'node:path';
 import { DEFAULT_DIST_DIR } from '../app-options';
-import { storageSettingsFromEnv } from '../config/config';
+import { storageSettingsFromEnv } from '../env-config';
 import { ReleaseStore } from '../releases/release-store';
 import { TeamTokenStore } from '../releases/team-token-store';
 import { loadRemotesConfig } from '../remotes/remotes-config';
-import { describeStorage, openMigratedStorage } from '../storage/open-storage';
 import { parseTeamTokenArgs, TEAM_TOKEN_USAGE, type TeamTokenArgs } from './team-token-args';
 import { runCommand } from './run-command';
+import { withStorage } from './with-storage';
 
 /** A whole token, `slt_<id>_<secret>`: revoking it needs only its id. */
 const WHOLE_TOKEN = /^slt_([0-9a-f]+)_\S+$/;
@@ -75,9 +75,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const settings = storageSettingsFromEnv(process.env);
-  const engine = await openMigratedStorage(settings);
-  const where = describeStorage(settings);
-  try {
+  return withStorage(settings, async (engine, where) => {
     const tokens = new TeamTokenStore(engine);
     const audit = new ReleaseStore(engine);
     if (args.action === 'revoke') {
@@ -109,9 +107,7 @@ async function main(argv: readonly string[]): Promise<number> {
         `secret (revoke: npm run token:revoke -- ${created.id}):\n${created.token}\n`,
     );
     return 0;
-  } finally {
-    await engine.close();
-  }
+  });
 }
 
 runCommand('token change', () => main(process.argv.slice(2)));

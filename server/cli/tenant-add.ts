@@ -5,10 +5,10 @@
  * account of no tenant cannot sign in, so this is the first step before `npm run user:add -- <name> --tenant <id>`.
  */
 import { existsSync } from 'node:fs';
-import { storageSettingsFromEnv } from '../config/config';
-import { describeStorage, openMigratedStorage } from '../storage/open-storage';
+import { storageSettingsFromEnv } from '../env-config';
 import { TenantStore } from '../tenants/tenant-store';
 import { runCommand } from './run-command';
+import { withStorage } from './with-storage';
 
 export const TENANT_ADD_USAGE = 'usage: npm run tenant:add -- <id> [--name "<Name>"]';
 
@@ -47,9 +47,7 @@ async function main(args: readonly string[]): Promise<number> {
     process.stderr.write(`${parsed.usage}\nNo database at ${settings.path} yet.\n`);
     return 2;
   }
-  const engine = await openMigratedStorage(settings);
-  const where = describeStorage(settings);
-  try {
+  return withStorage(settings, async (engine, where) => {
     const tenants = new TenantStore(engine);
     if ('usage' in parsed) {
       const known = await tenants.list();
@@ -67,9 +65,7 @@ async function main(args: readonly string[]): Promise<number> {
         : `${existing.name === name ? 'Kept' : 'Renamed'} tenant "${parsed.id}" (${name}) in ${where}.\n`,
     );
     return 0;
-  } finally {
-    await engine.close();
-  }
+  });
 }
 
 runCommand('tenant:add', () => main(process.argv.slice(2)));

@@ -4,10 +4,10 @@
  * store) or gives it back, in the database (PostgreSQL at DATABASE_URL, else the SQLite file at DATABASE_PATH).
  * Nothing else of the account changes.
  */
-import { storageSettingsFromEnv } from '../config/config';
+import { storageSettingsFromEnv } from '../env-config';
 import { UserStore } from '../auth/user-store';
-import { describeStorage, openMigratedStorage } from '../storage/open-storage';
 import { runCommand } from './run-command';
+import { withStorage } from './with-storage';
 
 export const USER_ACCESS_USAGE = 'usage: npm run user:disable -- <username>   |   npm run user:enable -- <username>';
 
@@ -18,9 +18,7 @@ async function main(args: readonly string[]): Promise<number> {
     return 2;
   }
   const settings = storageSettingsFromEnv(process.env);
-  const engine = await openMigratedStorage(settings);
-  const where = describeStorage(settings);
-  try {
+  return withStorage(settings, async (engine, where) => {
     const users = new UserStore(engine);
     if (!(await users.setDisabled(username, action === 'disable'))) {
       process.stderr.write(`There is no account "${username}" in ${where}. Nothing was changed.\n`);
@@ -32,9 +30,7 @@ async function main(args: readonly string[]): Promise<number> {
         : `Enabled "${username}" again: it can sign in with its password.\n`,
     );
     return 0;
-  } finally {
-    await engine.close();
-  }
+  });
 }
 
 runCommand('user access change', () => main(process.argv.slice(2)));

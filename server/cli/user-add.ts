@@ -15,16 +15,16 @@
  * Tenants: the --tenant flags replace the account's tenants and their roles. Without them a new account joins every
  * tenant, and an existing one keeps its tenants with their roles (or joins every tenant when it has none).
  */
-import { storageSettingsFromEnv } from '../config/config';
+import { storageSettingsFromEnv } from '../env-config';
 import { hashPassword, verifyPassword } from '../auth/password-hash';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/username';
 import type { StaffUser } from '../auth/staff-user';
 import { UserStore } from '../auth/user-store';
-import { describeStorage, openMigratedStorage } from '../storage/open-storage';
 import { TenantStore } from '../tenants/tenant-store';
 import { parseUserAddArgs, UsageError } from './user-add-args';
 import { readPassword } from './read-password';
 import { runCommand } from './run-command';
+import { withStorage } from './with-storage';
 
 export const PASSWORD_TOO_SHORT = `The password is too short: use at least ${PASSWORD_MIN_LENGTH} characters. Nothing was changed.`;
 export const PASSWORD_TOO_LONG = `The password is too long: use at most ${PASSWORD_MAX_LENGTH} characters. Nothing was changed.`;
@@ -42,9 +42,7 @@ async function main(): Promise<number> {
   }
 
   const settings = storageSettingsFromEnv(process.env);
-  const engine = await openMigratedStorage(settings);
-  const where = describeStorage(settings);
-  try {
+  return withStorage(settings, async (engine, where) => {
     const users = new UserStore(engine);
     const tenants = new TenantStore(engine);
     const known = await tenants.list();
@@ -90,9 +88,7 @@ async function main(): Promise<number> {
         `${args.role === undefined ? '' : `; role: ${args.role ?? 'none'}`}${granted}) in ${where}${TAILS[outcome]}\n`,
     );
     return 0;
-  } finally {
-    await engine.close();
-  }
+  });
 }
 
 /** What became of the password: a new account's, a new one for an existing account, or the stored one kept. */

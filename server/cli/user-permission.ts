@@ -8,10 +8,10 @@
 import { STAFF_PERMISSIONS } from '../../shared';
 import { accessIn } from '../auth/staff-access';
 import { UnknownPermissionError, UserStore } from '../auth/user-store';
-import { storageSettingsFromEnv } from '../config/config';
-import { describeStorage, openMigratedStorage } from '../storage/open-storage';
+import { storageSettingsFromEnv } from '../env-config';
 import { TenantStore } from '../tenants/tenant-store';
 import { runCommand } from './run-command';
+import { withStorage } from './with-storage';
 
 export const USER_PERMISSION_USAGE =
   'usage: npm run user:permission -- grant|revoke <username> <permission>...   |   ' +
@@ -28,44 +28,43 @@ async function main(args: readonly string[]): Promise<number> {
     return 2;
   }
   const settings = storageSettingsFromEnv(process.env);
-  const engine = await openMigratedStorage(settings);
-  const where = describeStorage(settings);
-  try {
-    const users = new UserStore(engine);
-    if (action !== 'show') {
-      const changed =
-        action === 'grant' ? await users.grant(username, permissions) : await users.revoke(username, permissions);
-      if (!changed) {
-        process.stderr.write(`There is no account "${username}" in ${where}. Nothing was changed.\n`);
+  return withStorage(settings, async (engine, where) => {
+    try {
+      const users = new UserStore(engine);
+      if (action !== 'show') {
+        const changed =
+          action === 'grant' ? await users.grant(username, permissions) : await users.revoke(username, permissions);
+        if (!changed) {
+          process.stderr.write(`There is no account "${username}" in ${where}. Nothing was changed.\n`);
+          return 1;
+        }
+      }
+      const user = await users.findByUsername(username);
+      if (!user) {
+        process.stderr.write(`There is no account "${username}" in ${where}.\n`);
         return 1;
       }
+      const memberships = await new TenantStore(engine).membershipsOf(user.id);
+      const lines = [
+        `"${user.username}": role ${user.roles[0] ?? 'none (an editor)'}; granted: ${user.grantedPermissions.join(', ') || 'none'}`,
+        ...memberships.tenants.map((tenant) => {
+          const role = memberships.roles.get(tenant.id);
+          const access = accessIn(user, role);
+          const roleThere =
+            role === undefined ? `${access.roles[0] ?? 'none'} (the account's)` : `${role} (membership)`;
+          return `  ${tenant.id}: role ${roleThere}; may ${access.permissions.join(', ')}`;
+        }),
+      ];
+      process.stdout.write(`${lines.join('\n')}\n`);
+      return 0;
+    } catch (error) {
+      if (error instanceof UnknownPermissionError) {
+        process.stderr.write(`${error.message} Nothing was changed.\n`);
+        return 1;
+      }
+      throw error;
     }
-    const user = await users.findByUsername(username);
-    if (!user) {
-      process.stderr.write(`There is no account "${username}" in ${where}.\n`);
-      return 1;
-    }
-    const memberships = await new TenantStore(engine).membershipsOf(user.id);
-    const lines = [
-      `"${user.username}": role ${user.roles[0] ?? 'none (an editor)'}; granted: ${user.grantedPermissions.join(', ') || 'none'}`,
-      ...memberships.tenants.map((tenant) => {
-        const role = memberships.roles.get(tenant.id);
-        const access = accessIn(user, role);
-        const roleThere = role === undefined ? `${access.roles[0] ?? 'none'} (the account's)` : `${role} (membership)`;
-        return `  ${tenant.id}: role ${roleThere}; may ${access.permissions.join(', ')}`;
-      }),
-    ];
-    process.stdout.write(`${lines.join('\n')}\n`);
-    return 0;
-  } catch (error) {
-    if (error instanceof UnknownPermissionError) {
-      process.stderr.write(`${error.message} Nothing was changed.\n`);
-      return 1;
-    }
-    throw error;
-  } finally {
-    await engine.close();
-  }
+  });
 }
 
 runCommand('user:permission', () => main(process.argv.slice(2)));
