@@ -2,7 +2,7 @@
  * `npm run db:backup -- <file>`: a consistent backup of the SQLite database at DATABASE_PATH (else ./data/app.db),
  * made while the server runs. On PostgreSQL (DATABASE_URL set) backups are pg_dump's (docs/operators/scaling.md).
  */
-import { databasePathFromEnv } from '../config/config';
+import { databasePathFromEnv } from '../env-config';
 import { backupSqlite, BackupRefused } from '../storage/sqlite-backup';
 import { runCommand } from './run-command';
 

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { databasePathFromEnv } from '../config/config';
+import { databasePathFromEnv } from '../env-config';
 import { postgresSettingsFromEnv } from '../config/postgres-settings';
 import { StoredRecordSource } from '../resources/stored-record-source';
 import { copySqliteToPostgres, COPIED_TABLES } from '../storage/copy-to-postgres';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_DIST_DIR } from '../app-options';
 import { loadRemotesConfig, type LoadRemotesConfigOptions } from '../remotes/remotes-config';
-import { RemotesConfigError } from '../remotes/remotes-config-error';
+import { RemotesConfigError } from '../config/remotes-config-error';
 import { remotesConfigNotReloaded } from '../remotes/remotes-config-reload';
 
 /** What `npm run remotes:reload` can tell of REMOTES_CONFIG before it asks the hosts to re-read it. */
