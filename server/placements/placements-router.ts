@@ -1,3 +1,8 @@
+/*
+ * Above 300 lines for one reason: the placements editor's API is one set of routes (draft, preview, components,
+ * diff, publish, rollback, revisions, audit, export, import) behind one permission check, each answer shown to the
+ * user asking as shown-placements.ts decides.
+ */
 import express, { type Request, type Router } from 'express';
 import {
   PLACEMENTS_API_PATH,

@@ -1,3 +1,8 @@
+/*
+ * Above 300 lines for one reason: the draft, its check and diff, publish, rollback and taking the newest revision
+ * on this host all work on the same revision in force and the same file; HTTP is placements-router.ts's, storage
+ * placements-store.ts's.
+ */
 import type { Logger } from 'pino';
 import type {
   JsonValue,

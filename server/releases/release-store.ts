@@ -1,3 +1,8 @@
+/*
+ * Above 300 lines for one reason: every table of releases (releases, rollouts, audit, reload requests) is read and
+ * written here on either engine, so a rollout change is checked against the database and audited in one
+ * transaction.
+ */
 import type { Kysely, Selectable } from 'kysely';
 import type {
   AuditAction,

@@ -1,3 +1,7 @@
+/*
+ * Above 300 lines for one reason: a keyset page is one statement, built for every sort key, search and range of
+ * days on either engine, and its bounded count walks the same way; split, the parts of one query would be apart.
+ */
 import { sql, type Expression, type RawBuilder } from 'kysely';
 import type { ResourceRecord } from '../../shared';
 import type { ListSortKey, StorageEngine } from '../storage/storage-engine';

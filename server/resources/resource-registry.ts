@@ -1,3 +1,8 @@
+/*
+ * Above 300 lines for one reason: a resource is checked whole when it is registered (fields and slots, list
+ * columns, relations, filters), each check with a message naming the resource, so a bad definition stops the
+ * start instead of failing a request.
+ */
 import {
   deepFreeze,
   Slot,

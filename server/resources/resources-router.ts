@@ -1,3 +1,8 @@
+/*
+ * Above 300 lines for one reason: a resource's records API is one set of routes (resources, list and count, create,
+ * bulk, deleted and restore, read, save and delete) sharing one lookup of the resource, one permission check and
+ * one set of messages (RESOURCE_MESSAGES).
+ */
 import express, { type Request, type Router } from 'express';
 import {
   RECORD_RESTORE_WINDOW_MS,

@@ -1,3 +1,8 @@
+/*
+ * Above 300 lines for one reason: each write of a record (insert, save, delete, restore) keeps the record, its
+ * deleted copy, its words and its references consistent in one transaction, on either engine, and these share the
+ * row mapping and locking; paging is record-pager.ts's, splitting into words record-words.ts's.
+ */
 import { sql, type Kysely } from 'kysely';
 import { RECORD_RESTORE_WINDOW_MS, type DeletedRecordEntry, type JsonObject, type ResourceRecord } from '../../shared';
 import { HttpError } from '../http/http-error';
