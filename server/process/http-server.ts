@@ -31,24 +31,34 @@ export function serverTimeoutSettingsFromEnv(env: NodeJS.ProcessEnv): ServerTime
   return settings;
 }
 
+/** The timeouts as Node's HTTP/1.1 server reads them, in its constructor's options or as its properties. */
+export interface Http1Timeouts {
+  headersTimeout: number;
+  requestTimeout: number;
+  keepAliveTimeout: number;
+  connectionsCheckingInterval: number;
+}
+
 /**
- * The HTTP server for the app, with its timeouts. Node checks the header and request deadlines only every
- * `connectionsCheckingInterval` (30 s by default), which would let a stalled client outstay a short deadline, so
- * the check runs at least twice per deadline.
+ * The settings as Node's HTTP/1.1 server takes them, for the plain server and the HTTP/1.1 side of the secure one.
+ * Node checks the header and request deadlines only every `connectionsCheckingInterval` (30 s by default), which
+ * would let a stalled client outstay a short deadline, so the check runs at least twice per deadline.
  */
+export function http1Timeouts(settings: ServerTimeoutSettings): Http1Timeouts {
+  return {
+    headersTimeout: settings.headersTimeoutMs,
+    requestTimeout: settings.requestTimeoutMs,
+    keepAliveTimeout: settings.keepAliveTimeoutMs,
+    connectionsCheckingInterval: Math.max(
+      50,
+      Math.min(1_000, Math.floor(Math.min(settings.headersTimeoutMs, settings.requestTimeoutMs) / 2)),
+    ),
+  };
+}
+
+/** The HTTP server for the app, with its timeouts (http1Timeouts). */
 export function createHttpServer(listener: RequestListener, settings: ServerTimeoutSettings): http.Server {
-  const server = http.createServer(
-    {
-      headersTimeout: settings.headersTimeoutMs,
-      requestTimeout: settings.requestTimeoutMs,
-      keepAliveTimeout: settings.keepAliveTimeoutMs,
-      connectionsCheckingInterval: Math.max(
-        50,
-        Math.min(1_000, Math.floor(Math.min(settings.headersTimeoutMs, settings.requestTimeoutMs) / 2)),
-      ),
-    },
-    listener,
-  );
+  const server = http.createServer(http1Timeouts(settings), listener);
   // Older typings and some Node versions ignore the constructor option; set the property as well.
   server.keepAliveTimeout = settings.keepAliveTimeoutMs;
   return server;

@@ -2,7 +2,7 @@ import http, { type RequestListener } from 'node:http';
 import http2 from 'node:http2';
 import type { Http2SecureServer, Http2Session, ServerHttp2Stream } from 'node:http2';
 import type { TlsSettings } from '../config/tls-settings';
-import type { ServerTimeoutSettings } from './http-server';
+import { http1Timeouts, type ServerTimeoutSettings } from './http-server';
 
 /** Streams one HTTP/2 connection may have open at once (Node's default is unlimited; nginx and h2o use 128). */
 export const MAX_CONCURRENT_STREAMS = 128;
@@ -41,15 +41,7 @@ export function createSecureServer(
     listener as unknown as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void,
   ) as SecureServer;
   // The HTTP/1.1 side reads these as http.Server does; set before listen(), which starts their checks.
-  Object.assign(server, {
-    headersTimeout: settings.headersTimeoutMs,
-    requestTimeout: settings.requestTimeoutMs,
-    keepAliveTimeout: settings.keepAliveTimeoutMs,
-    connectionsCheckingInterval: Math.max(
-      50,
-      Math.min(1_000, Math.floor(Math.min(settings.headersTimeoutMs, settings.requestTimeoutMs) / 2)),
-    ),
-  });
+  Object.assign(server, http1Timeouts(settings));
 
   const sessions = new Set<Http2Session>();
   server.on('session', (session: Http2Session) => {
