@@ -13,12 +13,12 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
-import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import type { Configuration } from 'webpack';
 import { BuildPathPlugin } from './build/build-path-plugin';
 import { BootPreloadPlugin } from './build/boot-preload-plugin';
 import { BundleBudgetPlugin } from './build/bundle-budget-plugin';
 import { hostBudgets } from './build/bundle-budgets';
+import { hostFederationPlugin } from './build/host-federation-plugin';
 import type { RemoteDeclaration } from './remotes/kit';
 import {
   baseConfiguration,
@@ -109,27 +109,7 @@ export function hostConfiguration(mode: BuildMode, distDir = DIST_DIR): Configur
       ],
     },
     plugins: [
-      new ModuleFederationPlugin({
-        name: HOST_NAME,
-        remotes: {},
-        // Eager: React is in the entry chunk, so the async boundary loads only the shell (two chunks, preloaded by
-        // BootPreloadPlugin) instead of one chunk per shared package. The host provides React either way.
-        shared: sharedReact(true),
-        // The host's own React is the one every remote uses. The default ('version-first') would load the entry of
-        // every registered remote to compare React versions whenever sharing is set up after they are registered.
-        shareStrategy: 'loaded-first',
-        dts: false,
-        manifest: false,
-        // The host runs in browsers only: the runtime's Node paths (loading entries with Node's vm, its environment
-        // checks) are left out of the entry every page parses first (about 5 KB of it).
-        experiments: { optimization: { target: 'web' } },
-        // The remotes run on the host's runtime core (externalRuntime below) instead of bundling one each.
-        // The singleton shares plugin resolves React without the runtime's semver parser when the answer is certain.
-        runtimePlugins: [
-          path.join(ROOT_DIR, 'host/loader/provide-runtime-core.ts'),
-          path.join(ROOT_DIR, 'host/loader/singleton-shares.ts'),
-        ],
-      }),
+      hostFederationPlugin({ rootDir: ROOT_DIR, sharedReact }),
       new HtmlWebpackPlugin({
         template: './host/index.html',
         filename: 'index.html',

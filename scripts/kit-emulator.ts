@@ -7,11 +7,10 @@
  */
 import path from 'node:path';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
-import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import webpack, { type Configuration } from 'webpack';
+import { hostFederationPlugin } from '../build/host-federation-plugin';
 import { EMULATOR_PATH } from '../remotes/kit/dev-server';
 import { baseConfiguration, sharedReact } from '../remotes/kit/webpack';
-import { HOST_NAME } from '../shared';
 
 const ROOT_DIR = path.resolve(__dirname, '..');
 
@@ -34,17 +33,8 @@ export function emulatorConfiguration(outputPath: string): Configuration {
       clean: true,
     },
     plugins: [
-      // As the product's host (webpack.config.ts): React provided eagerly as the singleton every remote uses, the
-      // host's React first, and the runtime core published for remotes built with `externalRuntime`.
-      new ModuleFederationPlugin({
-        name: HOST_NAME,
-        remotes: {},
-        shared: sharedReact(true),
-        shareStrategy: 'loaded-first',
-        dts: false,
-        manifest: false,
-        runtimePlugins: [path.join(ROOT_DIR, 'host/loader/provide-runtime-core.ts')],
-      }),
+      // The product's host's own federation settings (webpack.config.ts uses the same): a remote meets the same host.
+      hostFederationPlugin({ rootDir: ROOT_DIR, sharedReact }),
       new HtmlWebpackPlugin({
         template: './remotes/kit/emulator/index.html',
         filename: 'index.html',
