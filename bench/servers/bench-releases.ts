@@ -10,7 +10,7 @@ export async function seedBenchReleases(app: App, releasesPerRemote = 2): Promis
   if (!Number.isInteger(releasesPerRemote) || releasesPerRemote < 2) {
     throw new Error(`A canary needs two releases per remote at least, not ${releasesPerRemote}.`);
   }
-  for (const remote of app.remoteRegistry.remotes()) {
+  for (const remote of app.remotes.registry.remotes()) {
     const descriptor = {
       remote: remote.name,
       components: remote.components,
@@ -20,9 +20,9 @@ export async function seedBenchReleases(app: App, releasesPerRemote = 2): Promis
     };
     for (let release = 1; release <= releasesPerRemote; release += 1) {
       const entry = release === 1 ? remote.entry : `${remote.entry}?release=${release}`;
-      await app.releases.publish({ ...descriptor, version: `bench-${release}`, entry });
+      await app.releases.store.publish({ ...descriptor, version: `bench-${release}`, entry });
     }
-    await app.releases.changeRollout({
+    await app.releases.store.changeRollout({
       remote: remote.name,
       action: 'canary',
       actor: 'bench',
@@ -32,5 +32,5 @@ export async function seedBenchReleases(app: App, releasesPerRemote = 2): Promis
       },
     });
   }
-  await app.releaseSnapshot.refresh();
+  await app.releases.snapshot.refresh();
 }

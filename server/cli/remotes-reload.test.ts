@@ -36,7 +36,7 @@ async function hostWithConfigFile() {
 
 it('refuses an invalid REMOTES_CONFIG with its problem and exit code 1, without asking the hosts', async () => {
   const { app, configFile, reload } = await hostWithConfigFile();
-  const before = await app.releases.lastConfigReload();
+  const before = await app.releases.store.lastConfigReload();
 
   fs.writeFileSync(configFile, JSON.stringify({ remotes: [{ name: 'team_billing', entyr: 'https://x.test/m.json' }] }));
   const unknownKey = await reload();
@@ -55,12 +55,12 @@ it('refuses an invalid REMOTES_CONFIG with its problem and exit code 1, without 
   expect(notJson.code).toBe(1);
   expect(notJson.stderr).toContain(configFile);
 
-  expect(await app.releases.lastConfigReload()).toBe(before);
+  expect(await app.releases.store.lastConfigReload()).toBe(before);
 });
 
 it('asks every host to re-read a valid one, as before', async () => {
   const { app, reload } = await hostWithConfigFile();
-  const before = await app.releases.lastConfigReload();
+  const before = await app.releases.store.lastConfigReload();
   const run = await reload();
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);
@@ -72,12 +72,12 @@ it('asks every host to re-read a valid one, as before', async () => {
     expect.stringMatching(/^Whether each takes it is not known here: .* "Remotes configuration reloaded\." or why/),
     '',
   ]);
-  expect(await app.releases.lastConfigReload()).toBeGreaterThan(before);
+  expect(await app.releases.store.lastConfigReload()).toBeGreaterThan(before);
 });
 
 it('checks as production when NODE_ENV is not set (the hosts of npm start), saying how to check for development', async () => {
   const { app, configFile, reload } = await hostWithConfigFile();
-  const before = await app.releases.lastConfigReload();
+  const before = await app.releases.store.lastConfigReload();
   const remotes = [{ name: 'team_billing', entry: 'http://billing.example.com/mf-manifest.json' }];
   fs.writeFileSync(configFile, JSON.stringify({ remotes }));
 
@@ -85,9 +85,9 @@ it('checks as production when NODE_ENV is not set (the hosts of npm start), sayi
   expect(unset.code).toBe(1);
   expect(unset.stderr).toContain('uses plain http on "billing.example.com"');
   expect(unset.stderr).toContain('if yours do, run the command with NODE_ENV=development.');
-  expect(await app.releases.lastConfigReload()).toBe(before);
+  expect(await app.releases.store.lastConfigReload()).toBe(before);
 
   const development = await reload({ NODE_ENV: 'development' });
   expect([development.code, development.stderr]).toEqual([0, '']);
-  expect(await app.releases.lastConfigReload()).toBeGreaterThan(before);
+  expect(await app.releases.store.lastConfigReload()).toBeGreaterThan(before);
 });

@@ -40,16 +40,16 @@ describe('npm run token:add / token:revoke / user:add --role', () => {
     expect(added.code).toBe(0);
     const token = added.stdout.trimEnd().split('\n').at(-1) as string;
     expect(token).toMatch(/^slt_[0-9a-f]+_\S+$/);
-    const checked = await testApp.app.teamTokens.check(token);
+    const checked = await testApp.app.releases.teamTokens.check(token);
     expect(checked).toMatchObject({ status: 'valid', remote: 'team_billing' });
     const id = checked.status === 'valid' ? checked.id : '';
 
     const revoked = await run('team-token.ts', ['revoke', id], testApp.databasePath);
     expect(revoked.code).toBe(0);
-    expect(await testApp.app.teamTokens.check(token)).toEqual({ status: 'invalid' });
+    expect(await testApp.app.releases.teamTokens.check(token)).toEqual({ status: 'invalid' });
     expect((await run('team-token.ts', ['revoke', id], testApp.databasePath)).code).toBe(1);
 
-    const history = await testApp.app.releases.history('team_billing');
+    const history = await testApp.app.releases.store.history('team_billing');
     expect(history.map((entry) => [entry.action, entry.actor, entry.before, entry.after])).toEqual([
       ['token-revoke', 'cli', { id }, null],
       ['token-add', 'cli', null, { id, expiresAt: expect.any(String) }],
@@ -64,11 +64,11 @@ describe('npm run token:add / token:revoke / user:add --role', () => {
       'Remote "team_nonexist" is not known: neither in REMOTES_CONFIG, nor built in, nor released in',
     );
     expect(refused.stderr).toContain('Known remotes: team_billing.');
-    expect(await testApp.app.releases.history('team_nonexist')).toEqual([]);
+    expect(await testApp.app.releases.store.history('team_nonexist')).toEqual([]);
 
     // A remote served by a release (its REMOTES_CONFIG entry gone since) still gets a token.
     const release = { remote: 'team_legacy', components: ['Old'], formComponents: [], props: {} };
-    await testApp.app.releases.publish({
+    await testApp.app.releases.store.publish({
       ...release,
       version: '1',
       entry: 'https://x.example/mf-manifest.json',
@@ -79,7 +79,7 @@ describe('npm run token:add / token:revoke / user:add --role', () => {
   });
 
   it('revokes by the id, or by a whole token, and refuses part of a token without echoing its secret', async () => {
-    const { id, token } = await testApp.app.teamTokens.create('team_billing', null);
+    const { id, token } = await testApp.app.releases.teamTokens.create('team_billing', null);
     const secret = token.slice(`slt_${id}_`.length);
 
     for (const given of [token.slice('slt_'.length), `${id}_`, `slt_${id}`]) {
@@ -98,13 +98,13 @@ describe('npm run token:add / token:revoke / user:add --role', () => {
     const garbage = await run('team-token.ts', ['revoke', 'not-a-token'], testApp.databasePath);
     expect(garbage.code).toBe(2);
     expect(garbage.stderr).not.toContain('not-a-token');
-    expect(await testApp.app.teamTokens.check(token)).toMatchObject({ status: 'valid' });
+    expect(await testApp.app.releases.teamTokens.check(token)).toMatchObject({ status: 'valid' });
 
     const revoked = await run('team-token.ts', ['revoke', token], testApp.databasePath);
     expect(revoked.code).toBe(0);
     expect(revoked.stdout).toBe(`Revoked token ${id} of "team_billing": it publishes nothing any more.\n`);
     expect(`${revoked.stdout}${revoked.stderr}`).not.toContain(secret);
-    expect(await testApp.app.teamTokens.check(token)).toEqual({ status: 'invalid' });
+    expect(await testApp.app.releases.teamTokens.check(token)).toEqual({ status: 'invalid' });
   });
 
   it('refuses a malformed command with its usage', async () => {

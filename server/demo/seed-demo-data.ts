@@ -74,7 +74,7 @@ async function ensureDemoAccount(app: App, options: DemoOptions): Promise<DemoAc
     throw new Error(`DEMO_PASSWORD must be at least ${PASSWORD_MIN_LENGTH} characters long.`);
   }
   const password = given ?? randomBytes(12).toString('base64url');
-  const hash = await hashPassword(password, app.passwordHashParams);
+  const hash = await hashPassword(password, app.auth.passwordHashParams);
   if (!(await app.users.createIfMissing(DEMO_USERNAME, hash, 'Demo administrator'))) {
     // Another process created it meanwhile; its password stands.
     return { username: DEMO_USERNAME, created: false, passwordGenerated: false };

@@ -166,16 +166,16 @@ describe('GET /meta', () => {
   it('reuses cached parts: slots JSON per registry version, dashboards until records change', async () => {
     const agent = await signedInAgent(testApp.app);
     await agent.get('/meta');
-    const slotBuilds = testApp.app.slotsPayload.builds;
-    const dashboardBuilds = testApp.app.dashboards.builds;
+    const slotBuilds = testApp.app.slots.payload.builds;
+    const dashboardBuilds = testApp.app.meta.dashboards.builds;
     for (let i = 0; i < 4; i++) expect((await agent.get('/meta')).status).toBe(200);
-    expect(testApp.app.slotsPayload.builds).toBe(slotBuilds);
-    expect(testApp.app.dashboards.builds).toBe(dashboardBuilds);
+    expect(testApp.app.slots.payload.builds).toBe(slotBuilds);
+    expect(testApp.app.meta.dashboards.builds).toBe(dashboardBuilds);
 
     await testApp.app.records.insert('acme', 'authors', { title: 'New author', label: 'New' });
     const after = (await agent.get('/meta')).body as MetaPayload;
     expect(after.dashboards[0]?.cards[1]).toEqual({ title: 'Authors', value: 4 });
-    expect(testApp.app.dashboards.builds).toBe(dashboardBuilds + 1);
+    expect(testApp.app.meta.dashboards.builds).toBe(dashboardBuilds + 1);
 
     testApp.app.registerSlots({ 'tenant-switcher': Slot.make('SecondSwitcher') });
     const withSlot = (await agent.get('/meta')).body as MetaPayload;
@@ -183,7 +183,7 @@ describe('GET /meta', () => {
       'TenantSwitcher',
       'SecondSwitcher',
     ]);
-    expect(testApp.app.slotsPayload.builds).toBe(slotBuilds + 1);
+    expect(testApp.app.slots.payload.builds).toBe(slotBuilds + 1);
   });
 
   it('answers 405 for other methods', async () => {

@@ -19,17 +19,11 @@ export interface OperationsMetricsParts {
 const READINESS_SCRAPE_TIMEOUT_MS = 3000;
 
 /**
- * What an operator alerts on besides requests and remotes:
- * - `slots_readiness_check{check}`: 1 while a readiness check passes, 0 while it fails (the database, Redis, draining),
- *   asked when Prometheus scrapes (left out after 3 s), so a dependency's outage is a series, not only a 503 of `/readyz`;
- * - `slots_remotes_config_reloads_total{outcome}`: re-reads of REMOTES_CONFIG taken or refused (an invalid file, a
- *   slot it would break): a refused reload only logs, and the previous configuration stays in use.
- * Returns what counts a reload.
+ * `slots_readiness_check{check}`: 1 while a readiness check passes, 0 while it fails (the database, Redis, draining),
+ * asked when Prometheus scrapes (left out after 3 s), so a dependency's outage is a series, not only a 503 of
+ * `/readyz`.
  */
-export function addOperationsMetrics(
-  metrics: MetricsRegistry,
-  parts: OperationsMetricsParts,
-): (outcome: RemotesConfigReloadOutcome) => void {
+export function addReadinessMetrics(metrics: MetricsRegistry, parts: OperationsMetricsParts): void {
   metrics.gauge({
     name: 'slots_readiness_check',
     help: 'Readiness checks of this host (as GET /readyz asks them): 1 passing, 0 failing, by check.',
@@ -45,6 +39,14 @@ export function addOperationsMetrics(
       }
     },
   });
+}
+
+/**
+ * `slots_remotes_config_reloads_total{outcome}`: re-reads of REMOTES_CONFIG taken or refused (an invalid file, a slot
+ * it would break): a refused reload only logs, and the previous configuration stays in use. Returns what counts a
+ * reload.
+ */
+export function addConfigReloadMetrics(metrics: MetricsRegistry): (outcome: RemotesConfigReloadOutcome) => void {
   const reloads = metrics.counter({
     name: 'slots_remotes_config_reloads_total',
     help: 'Re-reads of REMOTES_CONFIG on this host, by outcome: taken, or refused (the previous configuration stays).',

@@ -87,7 +87,7 @@ describe('who may use the placements API', () => {
       expect(response.body.error).toEqual({ code: 'forbidden', message: PERMISSION_REFUSED[PLACEMENTS_EDIT] });
     }
     await viewer.put('/api/placements/draft').send({ document: DOCUMENT }).expect(403);
-    expect(await testApp.app.placementsStore.draft()).toBeNull();
+    expect(await testApp.app.placements.store.draft()).toBeNull();
   });
 
   it('refuses a cross-site write of an operator', async () => {
@@ -97,7 +97,7 @@ describe('who may use the placements API', () => {
       .send({})
       .expect(403);
     expect(response.body.error.message).toBe('Cross-site request refused.');
-    expect(await testApp.app.placementsStore.lastNumber()).toBe(0);
+    expect(await testApp.app.placements.store.lastNumber()).toBe(0);
   });
 });
 
@@ -177,7 +177,7 @@ describe('the draft', () => {
       .post('/api/placements/import')
       .send({ remotes: [deep] })
       .expect(400);
-    expect(await testApp.app.placementsStore.draft()).toBeNull();
+    expect(await testApp.app.placements.store.draft()).toBeNull();
   });
 
   it('refuses a body over 512 KiB with 413, naming the limit and the size, and saves nothing', async () => {
@@ -198,7 +198,7 @@ describe('the draft', () => {
     );
     const imported = await operator.post('/api/placements/import').send(large).expect(413);
     expect(imported.body.error.message).toMatch(/at most 512 KiB/);
-    expect((await testApp.app.placementsStore.draft())?.document).toEqual(DOCUMENT);
+    expect((await testApp.app.placements.store.draft())?.document).toEqual(DOCUMENT);
   });
 
   it('refuses, saving nothing, a document no editor could open again: its frame is not placements', async () => {
@@ -218,7 +218,7 @@ describe('the draft', () => {
       // The same file imported (a primitive is no JSON body: refused before it).
       if (typeof document === 'object') await operator.post('/api/placements/import').send(document).expect(400);
     }
-    expect((await testApp.app.placementsStore.draft())?.document).toEqual(DOCUMENT);
+    expect((await testApp.app.placements.store.draft())?.document).toEqual(DOCUMENT);
   });
 });
 
@@ -320,8 +320,8 @@ describe('publishing', () => {
     expect(refused.body.error.problems[0]).toMatch(
       /^dashboard-before-cards #1, InvoiceNote \(team_billing\), id "Welcome": .*"Welcome"/,
     );
-    expect(await testApp.app.placementsStore.lastNumber()).toBe(1);
-    expect((await testApp.app.placementsStore.audit()).length).toBe(1);
+    expect(await testApp.app.placements.store.lastNumber()).toBe(1);
+    expect((await testApp.app.placements.store.audit()).length).toBe(1);
     expect(await dashboardSlots()).toEqual(['InvoiceBanner', 'Welcome', 'InvoiceNote']);
   });
 });
@@ -378,8 +378,8 @@ describe('rolling back over a saved draft', () => {
       .expect(409);
     expect(refused.body.error).toMatchObject({ code: 'conflict', savedDraft: { updatedBy: 'ops2' } });
     expect(refused.body.error.message).toMatch(/so nothing was rolled back/);
-    expect(await testApp.app.placementsStore.lastNumber()).toBe(1);
-    expect((await testApp.app.placementsStore.draft())?.document).toEqual(unseen);
+    expect(await testApp.app.placements.store.lastNumber()).toBe(1);
+    expect((await testApp.app.placements.store.draft())?.document).toEqual(unseen);
     const bad = await operator.post('/api/placements/rollback').send({ revision: 1, expectedUpdatedAt: 'x' });
     expect(bad.status).toBe(400);
 
@@ -389,11 +389,11 @@ describe('rolling back over a saved draft', () => {
       .post('/api/placements/rollback')
       .send({ revision: 1, expectedUpdatedAt: draft.updatedAt })
       .expect(201);
-    expect((await testApp.app.placementsStore.draft())?.document).toEqual(DOCUMENT);
+    expect((await testApp.app.placements.store.draft())?.document).toEqual(DOCUMENT);
     // Without it (a script), as a publish without it: the saved draft is replaced whatever it holds.
     await other.put('/api/placements/draft').send({ document: unseen }).expect(200);
     await operator.post('/api/placements/rollback').send({ revision: 1 }).expect(201);
-    expect(await testApp.app.placementsStore.lastNumber()).toBe(3);
+    expect(await testApp.app.placements.store.lastNumber()).toBe(3);
   });
 });
 
@@ -406,14 +406,14 @@ describe('publishing what the operator saw', () => {
     const refused = await operator.post('/api/placements/publish').send({ expectedUpdatedAt: loaded }).expect(409);
     expect(refused.body.error).toMatchObject({ code: 'conflict', savedDraft: { updatedBy: 'ops2' } });
     expect(refused.body.error.message).toMatch(/nothing was published/);
-    expect(await testApp.app.placementsStore.lastNumber()).toBe(0);
+    expect(await testApp.app.placements.store.lastNumber()).toBe(0);
     const bad = await operator.post('/api/placements/publish').send({ expectedUpdatedAt: 'yesterday' }).expect(400);
     expect(bad.body.error.code).toBe('invalid_request');
 
     // Seen (the page reloaded the draft): published.
     const { draft } = (await operator.get('/api/placements').expect(200)).body as PlacementsPayload;
     await operator.post('/api/placements/publish').send({ expectedUpdatedAt: draft.updatedAt }).expect(201);
-    expect((await testApp.app.placementsStore.latest())?.document).toEqual(unseen);
+    expect((await testApp.app.placements.store.latest())?.document).toEqual(unseen);
   });
 });
 
@@ -430,11 +430,11 @@ describe('importing over a draft saved since', () => {
     const stale = `/api/placements/import?expectedUpdatedAt=${encodeURIComponent(loaded)}`;
     const refused = await operator.post(stale).send(file).expect(409);
     expect(refused.body.error.savedDraft).toMatchObject({ updatedBy: 'ops2' });
-    expect((await testApp.app.placementsStore.draft())?.document).toEqual({ remotes: [] });
+    expect((await testApp.app.placements.store.draft())?.document).toEqual({ remotes: [] });
     // Empty: no draft saved yet, which is not so either.
     await operator.post('/api/placements/import?expectedUpdatedAt=').send(file).expect(409);
 
-    const current = (await testApp.app.placementsStore.draft())!.updatedAt!;
+    const current = (await testApp.app.placements.store.draft())!.updatedAt!;
     await operator
       .post(`/api/placements/import?expectedUpdatedAt=${encodeURIComponent(current)}`)
       .send(file)
@@ -509,7 +509,7 @@ describe('rules that name nothing, or are no rule', () => {
     ]);
     const refused = await operator.post('/api/placements/publish').send({}).expect(400);
     expect(refused.body.error.placementProblems).toEqual(problems);
-    expect(await testApp.app.placementsStore.lastNumber()).toBe(0);
+    expect(await testApp.app.placements.store.lastNumber()).toBe(0);
     // The same rule imported from a file.
     const imported = (
       await operator
@@ -553,7 +553,7 @@ describe('rules that name nothing, or are no rule', () => {
     const imported = (await operator.post('/api/placements/import').send(ruled(rule)).expect(200))
       .body as PlacementsDraftPayload;
     expect(imported.problems).toEqual(problems);
-    expect(await testApp.app.placementsStore.lastNumber()).toBe(0);
+    expect(await testApp.app.placements.store.lastNumber()).toBe(0);
 
     // Once the flag is set (off is enough) and the tenant is spelt right, it publishes.
     await testApp.app.flags.set('no-such-flag', false);
@@ -573,7 +573,7 @@ describe('rules that name nothing, or are no rule', () => {
     // ...but the revision in force stays, here and on a host that starts now.
     const again = await createTestApp({ dir: testApp.dir, distDir: dist.dir, env: remotesEnv() });
     try {
-      expect(again.app.placements.revision).toBe(1);
+      expect(again.app.placements.service.revision).toBe(1);
     } finally {
       await again.close({ keepData: true });
     }
@@ -646,7 +646,7 @@ describe('revisions, rollback and the audit trail', () => {
     expect((await operator.get('/api/placements/revisions/abc').expect(400)).body.error.code).toBe('invalid_request');
     expect((await operator.get('/api/placements/revisions/99').expect(404)).body.error.code).toBe('not_found');
     // A revision written when InvoiceBanner took other props (straight into the store: the API would refuse it).
-    await testApp.app.placementsStore.publish({
+    await testApp.app.placements.store.publish({
       document: {
         remotes: [{ name: 'team_billing', slots: { 'dashboard-after-cards': [{ component: 'InvoiceBanner' }] } }],
       },
@@ -660,7 +660,7 @@ describe('revisions, rollback and the audit trail', () => {
     await operator.post('/api/placements/publish').send({}).expect(201);
     const refused = await operator.post('/api/placements/rollback').send({ revision: 1 }).expect(400);
     expect(refused.body.error.placementProblems[0]).toMatchObject({ kind: 'props-invalid', index: 0 });
-    expect(await testApp.app.placementsStore.lastNumber()).toBe(2);
+    expect(await testApp.app.placements.store.lastNumber()).toBe(2);
   });
 });
 
@@ -749,7 +749,7 @@ describe('importing a file with a top-level key that is neither placements nor R
     };
     const refused = await operator.post('/api/placements/import').send(file).expect(400);
     expect(refused.body.error.message).toMatch(/^Not imported: the top-level key "locaitons" is neither placements/);
-    expect((await testApp.app.placementsStore.draft())?.document).toEqual(DOCUMENT);
+    expect((await testApp.app.placements.store.draft())?.document).toEqual(DOCUMENT);
   });
 });
 

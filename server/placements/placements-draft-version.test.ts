@@ -94,7 +94,7 @@ async function savesRefusedWhenStale(first: TestApp, second: TestApp): Promise<v
   const rolledOver = await onFirst.post('/api/placements/rollback').send({ revision: 1, expectedUpdatedAt: seen });
   expect(rolledOver.status).toBe(409);
   expect((rolledOver.body as ErrorBody).error).toMatchObject({ code: 'conflict', savedDraft: { updatedBy: 'admin' } });
-  const store = first.app.placementsStore;
+  const store = first.app.placements.store;
   const write = store.publish({
     document: newsTickerAt(10) as JsonValue,
     action: 'rollback',

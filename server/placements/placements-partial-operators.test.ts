@@ -209,7 +209,7 @@ describe('a document that counts tenants', () => {
       .put('/api/placements/draft')
       .send({ document: bannerWith(DRAFT_RULE) })
       .expect(200);
-    const before = await testApp.app.placementsStore.draft();
+    const before = await testApp.app.placements.store.draft();
     await tess.put('/api/placements/draft').send({ document: counted }).expect(403);
     await tess.post('/api/placements/import').send(counted).expect(403);
     await tess.post('/api/placements/publish').send({}).expect(403);
@@ -224,7 +224,7 @@ describe('a document that counts tenants', () => {
         /^Not saved: a rule of the document counts tenants \("otherTenants"\)/,
       );
     }
-    expect(await testApp.app.placementsStore.draft()).toEqual(before);
+    expect(await testApp.app.placements.store.draft()).toEqual(before);
   });
 
   it('is not previewed, since its rules are not those of the draft', async () => {

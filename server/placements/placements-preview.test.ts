@@ -113,7 +113,7 @@ describe('the preview of a document for a chosen account', () => {
     });
     expect(placed[5]!.reason).toBe('left out: props.title is required (string)');
     // Previewing saves nothing: neither the draft nor what is served.
-    expect(await testApp.app.placementsStore.draft()).toBeNull();
+    expect(await testApp.app.placements.store.draft()).toBeNull();
   });
 
   it('hides other slots for a viewer in globex, and applies the flags the operator gives', async () => {

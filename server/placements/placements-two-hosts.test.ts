@@ -69,7 +69,7 @@ async function publishSeenAcross(first: TestApp, second: TestApp): Promise<numbe
     () => onFirst.post('/api/placements/rollback').send({ revision: 1 }).expect(201),
     ['Welcome', 'NewsTicker'],
   );
-  expect(second.app.placements.revision).toBe(3);
+  expect(second.app.placements.service.revision).toBe(3);
   // The draft, revisions and audit are the database's: the second host answers them alike.
   const operatorOnSecond = await signedInAgent(second.app);
   const audit = (await operatorOnSecond.get('/api/placements/audit').expect(200)).body as { entries: unknown[] };
@@ -95,8 +95,8 @@ describe('two hosts on one SQLite file', () => {
       await publishSeenAcross(...hosts);
       const third = await createTestApp(hostOptions({ dir: hosts[0].dir }));
       try {
-        expect(third.app.placements.revision).toBe(3);
-        const slots = third.app.slots.snapshot();
+        expect(third.app.placements.service.revision).toBe(3);
+        const slots = third.app.slots.registry.snapshot();
         const here = [...slots].find(([location]) => location.value === 'dashboard-before-cards')?.[1];
         expect(here?.map((slot) => slot.component)).toEqual(['Welcome', 'NewsTicker']);
       } finally {
@@ -131,9 +131,9 @@ describe('a host that cannot take a revision', () => {
       await operator.put('/api/placements/draft').send({ document }).expect(200);
       await operator.post('/api/placements/publish').send({}).expect(201);
       await new Promise((resolve) => setTimeout(resolve, 1500));
-      expect(first.app.placements.revision).toBe(1);
-      expect(second.app.placements.revision).toBe(0);
-      const here = [...second.app.slots.snapshot()].find(([location]) => location.value === 'dashboard-before-cards');
+      expect(first.app.placements.service.revision).toBe(1);
+      expect(second.app.placements.service.revision).toBe(0);
+      const here = [...second.app.slots.registry.snapshot()].find(([location]) => location.value === 'dashboard-before-cards');
       expect(here?.[1].map((slot) => slot.component)).toEqual(['Welcome']);
     } finally {
       await second.close({ keepData: true });
@@ -165,13 +165,13 @@ describe('a host whose file kept it from a revision', () => {
       };
       await operator.put('/api/placements/draft').send({ document }).expect(200);
       await operator.post('/api/placements/publish').send({}).expect(201);
-      await second.app.placements.refresh();
-      expect(second.app.placements.revision).toBe(0);
+      await second.app.placements.service.refresh();
+      expect(second.app.placements.service.revision).toBe(0);
 
       env.REMOTES_CONFIG = placedFile('welcome');
       expect(await second.app.reloadRemotesConfig()).toBe(true);
-      await second.app.placements.refresh();
-      expect(second.app.placements.revision).toBe(1);
+      await second.app.placements.service.refresh();
+      expect(second.app.placements.service.revision).toBe(1);
     } finally {
       await second.close({ keepData: true });
       await first.close();

@@ -92,10 +92,10 @@ describe('with the app', () => {
     const { app } = testApp;
     // No resource: the document places no form slot.
     subjects = {
-      slots: app.slots,
+      slots: app.slots.registry,
       resources: new ResourceRegistry(),
-      remoteRegistry: app.remoteRegistry,
-      allowLists: app.allowLists,
+      remoteRegistry: app.remotes.registry,
+      allowLists: app.remotes.allowLists,
     };
   });
   afterEach(async () => {
@@ -119,7 +119,7 @@ describe('with the app', () => {
   });
 
   it('reports unknown names before the slot check, blocking, when given the names there are', () => {
-    const file = testApp.app.remoteRegistry.config;
+    const file = testApp.app.remotes.registry.config;
     const untitled = copyOf(DOCUMENT);
     delete (untitled.remotes[0]!.slots[LOCATION][0] as { props?: unknown }).props;
     const problems = checkPlacements(subjects, file, parsePlacements(untitled), KNOWN);
@@ -132,7 +132,7 @@ describe('with the app', () => {
   });
 
   it('reports them beside the shape problems of a document whose shape is wrong', () => {
-    const file = testApp.app.remoteRegistry.config;
+    const file = testApp.app.remotes.registry.config;
     const misshapen = copyOf(DOCUMENT) as { remotes: Array<{ slots: Record<string, unknown[]> }> };
     misshapen.remotes[0]!.slots[LOCATION]!.push({ component: 'InvoiceNote', id: 'late', priority: 'high' });
     const problems = checkPlacements(subjects, file, parsePlacements(misshapen), KNOWN);
@@ -144,7 +144,7 @@ describe('with the app', () => {
   });
 
   it('leaves the names unchecked without them: a revision already published is taken as it is', () => {
-    const problems = checkPlacements(subjects, testApp.app.remoteRegistry.config, parsePlacements(DOCUMENT));
+    const problems = checkPlacements(subjects, testApp.app.remotes.registry.config, parsePlacements(DOCUMENT));
     expect(problems).toEqual([]);
   });
 });

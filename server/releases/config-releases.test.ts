@@ -88,12 +88,12 @@ it('publishes and activates a new entry as config, and restarts from the stored 
   const v1 = writeEntry('v1');
   const first = await start();
   expect(await servedEntry(first)).toBe(v1);
-  const history = await first.app.releases.history('team_billing');
+  const history = await first.app.releases.store.history('team_billing');
   expect(history.map((entry) => [entry.action, entry.actor])).toEqual([
     ['activate', 'config'],
     ['publish', 'config'],
   ]);
-  const version = (await first.app.releases.rollout('team_billing')).active as string;
+  const version = (await first.app.releases.store.rollout('team_billing')).active as string;
   expect(version).toMatch(/^config-[0-9a-f]{12}$/);
 
   const appDir = first.dir;
@@ -111,14 +111,14 @@ it('publishes and activates a new entry as config, and restarts from the stored 
     formComponents: [],
     releaseTag: expect.stringMatching(new RegExp(`^${version}\\.`)),
   });
-  expect((await again.app.releases.rollout('team_billing')).active).toBe(version);
+  expect((await again.app.releases.store.rollout('team_billing')).active).toBe(version);
 });
 
 it('leaves a kit development server live: no release, its rebuilds announced to the host', async () => {
   devEvents = '/__slots_dev_events';
   const entry = writeEntry('dev');
   const { app } = await start();
-  expect(await app.releases.history('team_billing')).toEqual([]);
+  expect(await app.releases.store.history('team_billing')).toEqual([]);
   const body = (await request(app.handler).get('/api/remotes').expect(200)).body as RemotesPayload;
   expect(body.remotes).toContainEqual(
     expect.objectContaining({ name: 'team_billing', entry, devEvents: `${originUrl}/__slots_dev_events` }),
@@ -128,14 +128,14 @@ it('leaves a kit development server live: no release, its rebuilds announced to 
 it('keeps an operator’s rollout on a reload of an unchanged file, and activates a changed entry', async () => {
   writeEntry('v1');
   const { app } = await start();
-  const token = (await app.teamTokens.create('team_billing', null)).token;
+  const token = (await app.releases.teamTokens.create('team_billing', null)).token;
   const team = `${originUrl}/team2/mf-manifest.json`;
   await request(app.handler)
     .post('/api/remotes/team_billing/releases')
     .set('Authorization', `Bearer ${token}`)
     .send({ version: '2.0.0', entry: team })
     .expect(201);
-  await app.releaseService.activate('team_billing', '2.0.0', 'ops', 'activate');
+  await app.releases.service.activate('team_billing', '2.0.0', 'ops', 'activate');
 
   await expect(app.reloadRemotesConfig()).resolves.toBe(true);
   expect(await servedEntry(testApp as TestApp)).toBe(team);
@@ -149,12 +149,12 @@ it('refuses an entry whose entry script does not load, as a publish does: the re
   const v1 = writeEntry('v1');
   const logLines: string[] = [];
   const { app } = await start(undefined, logLines);
-  const before = await app.releases.history('team_billing');
+  const before = await app.releases.store.history('team_billing');
 
   writeEntry('no-entry');
   await expect(app.reloadRemotesConfig()).resolves.toBe(true);
   expect(await servedEntry(testApp as TestApp)).toBe(v1);
-  expect(await app.releases.history('team_billing')).toEqual(before);
+  expect(await app.releases.store.history('team_billing')).toEqual(before);
   const refusal = logLines
     .map((line) => JSON.parse(line) as { level: number; msg: string })
     .find((line) => line.level === 50);
@@ -172,14 +172,14 @@ it('refuses an entry whose manifest names its entry script on another origin, wi
   const v1 = writeEntry('v1');
   const logLines: string[] = [];
   const { app } = await start(undefined, logLines);
-  const before = await app.releases.history('team_billing');
+  const before = await app.releases.store.history('team_billing');
   const elsewhere = await startHttpFixtureServer((_req, res) => res.writeHead(200).end('var team_billing = {};'));
   try {
     publicPath = `${elsewhere.url}/internal/`;
     writeEntry('v2');
     await expect(app.reloadRemotesConfig()).resolves.toBe(true);
     expect(await servedEntry(testApp as TestApp)).toBe(v1);
-    expect(await app.releases.history('team_billing')).toEqual(before);
+    expect(await app.releases.store.history('team_billing')).toEqual(before);
     expect(elsewhere.requests).toEqual([]);
     const refusal = logLines
       .map((line) => JSON.parse(line) as { level: number; msg: string })
@@ -198,7 +198,7 @@ it('asks a changed entry whose origin does not answer again, and makes it the re
   const v1 = writeEntry('v1');
   const logLines: string[] = [];
   const { app } = await start(undefined, logLines, 50);
-  const before = (await app.releases.rollout('team_billing')).active;
+  const before = (await app.releases.store.rollout('team_billing')).active;
 
   unavailable = true;
   const v2 = writeEntry('v2');
@@ -221,7 +221,7 @@ it('asks a changed entry whose origin does not answer again, and makes it the re
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   expect(await servedEntry(testApp as TestApp)).toBe(v2);
-  const [latest] = await app.releases.history('team_billing');
+  const [latest] = await app.releases.store.history('team_billing');
   expect(latest).toMatchObject({ action: 'activate', actor: 'config', before: { active: before } });
 });
 
@@ -236,18 +236,18 @@ it('stops asking an entry a later reload took back: the file in use decides what
   unavailable = false;
   await new Promise((resolve) => setTimeout(resolve, 300));
   expect(await servedEntry(testApp as TestApp)).toBe(v1);
-  expect((await app.releases.releases()).map((release) => release.entry)).toEqual([v1]);
+  expect((await app.releases.store.releases()).map((release) => release.entry)).toEqual([v1]);
 });
 
 it('serves a remote taken out of the file no more, though its release stays active; put back, it is served again', async () => {
   const v1 = writeEntry('v1');
   const { app } = await start();
-  const version = (await app.releases.rollout('team_billing')).active;
+  const version = (await app.releases.store.rollout('team_billing')).active;
 
   fs.writeFileSync(configFile, JSON.stringify({ remotes: [] }));
   await expect(app.reloadRemotesConfig()).resolves.toBe(true);
   expect(await servedEntry(testApp as TestApp)).toBeUndefined();
-  expect((await app.releases.rollout('team_billing')).active).toBe(version);
+  expect((await app.releases.store.rollout('team_billing')).active).toBe(version);
 
   writeEntry('v1');
   const asked = requests;

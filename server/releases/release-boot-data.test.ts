@@ -24,7 +24,7 @@ beforeEach(async () => {
     slotProblems: 'log',
     configure: (app) => app.registerSlots({ 'dashboard-after-cards': Slot.make('ProtectedNote', {}) }),
   });
-  const { releases, releaseSnapshot } = testApp.app;
+  const { store: releases, snapshot: releaseSnapshot } = testApp.app.releases;
   const release = {
     remote: 'team_records',
     components: ['ProtectedNote', 'TenantSwitcher'],

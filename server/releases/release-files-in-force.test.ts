@@ -78,7 +78,7 @@ afterEach(async () => {
 });
 
 async function publish(version: string, status = 201, entry = entryOf(version)): Promise<request.Response> {
-  const { token } = await testApp.app.teamTokens.create('team_billing', null);
+  const { token } = await testApp.app.releases.teamTokens.create('team_billing', null);
   return request(testApp.app.handler)
     .post('/api/remotes/team_billing/releases')
     .set('Authorization', `Bearer ${token}`)
@@ -105,8 +105,8 @@ const filesAsked = (from: number) =>
     .filter((url) => !url.endsWith(REMOTE_DESCRIPTOR_FILE));
 
 /** The release in force, in the database (not this host's copy). */
-const inDatabase = () => testApp.app.releases.rollout('team_billing');
-const history = () => testApp.app.releases.history('team_billing');
+const inDatabase = () => testApp.app.releases.store.rollout('team_billing');
+const history = () => testApp.app.releases.store.history('team_billing');
 
 describe('putting a release in force', () => {
   beforeEach(async () => {
@@ -222,7 +222,7 @@ describe('publishing', () => {
     expect((await publish('1.0.0', 400)).body.error.message).toContain(
       `${origin.url}/1.0.0/remoteEntry.js answered 200 with an HTML document, not a script`,
     );
-    expect(testApp.app.releaseSnapshot.releases()).toEqual([]);
+    expect(testApp.app.releases.snapshot.releases()).toEqual([]);
     entryAnswers.clear();
     await publish('1.0.0');
   });

@@ -30,7 +30,7 @@ function declare(remotes: unknown[]): Promise<boolean> {
 
 /** Publishes `version` of team_billing at `entry` with its token. */
 async function publish(version: string, entry: string): Promise<request.Response> {
-  const { token } = await testApp.app.teamTokens.create('team_billing', null);
+  const { token } = await testApp.app.releases.teamTokens.create('team_billing', null);
   return request(testApp.app.handler)
     .post('/api/remotes/team_billing/releases')
     .set('Authorization', `Bearer ${token}`)

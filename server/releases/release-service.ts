@@ -1,3 +1,8 @@
+/*
+ * Above 300 lines for one reason: publish, activate, canary, preview and roll back are one set of rules that every
+ * caller (the API, REMOTES_CONFIG, the canary watch) goes through, each change checked against the same placements
+ * and files; the checks themselves live in release-check.ts, release-files-check.ts and release-origin-refusal.ts.
+ */
 import { RELEASE_VERSION_PATTERN, type RemoteRelease, type RemoteRollout } from '../../shared';
 import type { DescriptorSource } from '../remotes/descriptor-source';
 import type { RemoteRegistry } from '../remotes/remote-registry';

@@ -103,7 +103,7 @@ async function start(dir?: TestApp['dir']): Promise<void> {
 }
 
 async function tokenFor(remote: string): Promise<string> {
-  return (await app.teamTokens.create(remote, null)).token;
+  return (await app.releases.teamTokens.create(remote, null)).token;
 }
 
 function publish(token: string | null, version: string, entry = entryOf(version)) {
@@ -140,10 +140,10 @@ describe('publishing', () => {
     await publish(null, 'v1').expect(401);
     await publish('slt_nothing_here', 'v1').expect(401);
     await publish(await tokenFor('team_other'), 'v1').expect(403);
-    const revoked = await app.teamTokens.create('team_billing', null);
-    await app.teamTokens.revoke(revoked.id);
+    const revoked = await app.releases.teamTokens.create('team_billing', null);
+    await app.releases.teamTokens.revoke(revoked.id);
     await publish(revoked.token, 'v1').expect(401);
-    const expired = await app.teamTokens.create('team_billing', -1);
+    const expired = await app.releases.teamTokens.create('team_billing', -1);
     await publish(expired.token, 'v1').expect(401);
 
     const published = await publish(token, 'v1').expect(201);
@@ -174,7 +174,7 @@ describe('publishing', () => {
         "new version of a remote the product knows. Ask the operators to add the remote's REMOTES_CONFIG entry first.",
     });
     expect(origin.asked).toEqual([]);
-    expect(app.releaseSnapshot.releases()).toEqual([]);
+    expect(app.releases.snapshot.releases()).toEqual([]);
   });
 
   it('refuses a release whose manifest or entry script is missing, saying which file and where it was looked for', async () => {
@@ -201,8 +201,8 @@ describe('publishing', () => {
       `The release cannot be loaded: its mf-manifest.json at ${origin.url}/v1/mf-manifest.json is not a federation ` +
         'manifest naming a remote entry script (metaData.remoteEntry with a file name).',
     );
-    expect(app.releaseSnapshot.releases()).toEqual([]);
-    expect(await app.releases.history('team_billing')).toEqual([]);
+    expect(app.releases.snapshot.releases()).toEqual([]);
+    expect(await app.releases.store.history('team_billing')).toEqual([]);
 
     origin.manifests.clear();
     await publish(token, 'v1').expect(201);
@@ -444,9 +444,9 @@ describe('rollout', () => {
   });
 
   it('works out the rollout of each change once, in the transaction that writes it, and answers that rollout', async () => {
-    const changeRollout = app.releases.changeRollout.bind(app.releases);
+    const changeRollout = app.releases.store.changeRollout.bind(app.releases.store);
     let computed = 0;
-    jest.spyOn(app.releases, 'changeRollout').mockImplementation((change) => {
+    jest.spyOn(app.releases.store, 'changeRollout').mockImplementation((change) => {
       const next = change.next;
       // Counted on the change the service holds: working it out again after the store wrote it counts too.
       if (typeof next === 'function')
@@ -487,12 +487,12 @@ describe('rollout', () => {
         expect(refused.body).toEqual({ error: { code: 'invalid_request', message: RELEASE_REFUSALS.versionRequired } });
       }
     }
-    expect(app.releaseSnapshot.rollout('team_billing')).toEqual({ remote: 'team_billing', active: 'v1', canary: null });
+    expect(app.releases.snapshot.rollout('team_billing')).toEqual({ remote: 'team_billing', active: 'v1', canary: null });
   });
 
   it('refuses a canary that reaches nobody, or gives the release already active for everyone, and changes nothing', async () => {
     await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
-    const entriesBefore = (await app.releases.history('team_billing')).length;
+    const entriesBefore = (await app.releases.store.history('team_billing')).length;
     for (const body of [
       { version: 'v2', percent: 0 },
       { version: 'v2', percent: 0, tenants: [] },
@@ -509,8 +509,8 @@ describe('rollout', () => {
       message:
         'Release "v1" of "team_billing" is already active for everyone: a canary gives another release to some users.',
     });
-    expect(app.releaseSnapshot.rollout('team_billing')?.canary).toBeNull();
-    expect(await app.releases.history('team_billing')).toHaveLength(entriesBefore);
+    expect(app.releases.snapshot.rollout('team_billing')?.canary).toBeNull();
+    expect(await app.releases.store.history('team_billing')).toHaveLength(entriesBefore);
     // A tenant alone is someone: 0 % with a tenant runs.
     await app.tenants.save({ id: 'beta', name: 'Beta' });
     await operator
@@ -534,28 +534,28 @@ describe('rollout', () => {
           'to a release published before it; use activate for a newer one.',
       });
     }
-    expect(app.releaseSnapshot.rollout('team_billing')?.active).toBe('v1');
-    expect((await app.releases.history('team_billing')).map((entry) => entry.action)).not.toContain('rollback');
+    expect(app.releases.snapshot.rollout('team_billing')?.active).toBe('v1');
+    expect((await app.releases.store.history('team_billing')).map((entry) => entry.action)).not.toContain('rollback');
 
     // A canary running: a rollback to the active release rolls the canary back.
     await operator.post('/api/remotes/team_billing/canary').send({ version: 'v2', percent: 10 }).expect(200);
-    await app.releaseSnapshot.refresh();
+    await app.releases.snapshot.refresh();
     const back = await operator.post('/api/remotes/team_billing/rollback').send({ version: 'v1' }).expect(200);
     expect(back.body).toMatchObject({ active: 'v1', canary: null });
   });
 
   it('ends no canary when none runs: answers the rollout unchanged and records nothing', async () => {
     await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
-    const entriesBefore = await app.releases.history('team_billing');
+    const entriesBefore = await app.releases.store.history('team_billing');
     const ended = await operator.delete('/api/remotes/team_billing/canary').expect(200);
     expect(ended.body).toEqual({ remote: 'team_billing', active: 'v1', canary: null });
-    expect(await app.releases.history('team_billing')).toEqual(entriesBefore);
+    expect(await app.releases.store.history('team_billing')).toEqual(entriesBefore);
 
     // Ended twice (two operators, or after the automatic rollback): one entry, the second DELETE changes nothing.
     await operator.post('/api/remotes/team_billing/canary').send({ version: 'v2', percent: 10 }).expect(200);
     await operator.delete('/api/remotes/team_billing/canary').expect(200);
     await operator.delete('/api/remotes/team_billing/canary').expect(200);
-    const actions = (await app.releases.history('team_billing')).map((entry) => entry.action);
+    const actions = (await app.releases.store.history('team_billing')).map((entry) => entry.action);
     expect(actions.filter((action) => action === 'canary-end')).toHaveLength(1);
   });
 
@@ -569,7 +569,7 @@ describe('rollout', () => {
     });
     // Published releases make a trail; a token alone does too (a team about to publish its first release).
     expect((await operator.get('/api/remotes/team_billing/history').expect(200)).body.entries).toHaveLength(2);
-    await app.releases.record('team_new', 'token-add', 'cli', null, { id: 'abc', expiresAt: null });
+    await app.releases.store.record('team_new', 'token-add', 'cli', null, { id: 'abc', expiresAt: null });
     await operator.get('/api/remotes/team_new/history').expect(200);
   });
 
@@ -579,7 +579,7 @@ describe('rollout', () => {
     expect(refused.body.error.message).toMatch(
       /^The own build of "team_billing" \(its REMOTES_CONFIG entry http:\/\/127\.0\.0\.1:\d+\/team_billing\/mf-manifest\.json\) does not answer \(down: .*ECONNREFUSED.*\): only a release can serve it now\./,
     );
-    expect(app.releaseSnapshot.rollout('team_billing')?.active).toBe('v1');
+    expect(app.releases.snapshot.rollout('team_billing')?.active).toBe('v1');
   });
 
   it('gives a canary to its share of users within a few percent, sticky per user, and to listed tenants', async () => {
@@ -590,7 +590,7 @@ describe('rollout', () => {
       .send({ version: 'v2', percent: 10, tenants: ['beta'] })
       .expect(200);
     const chose = (userId: number, tenant = 'acme') =>
-      app.releaseSnapshot.choose('team_billing', { userId, tenant })?.version;
+      app.releases.snapshot.choose('team_billing', { userId, tenant })?.version;
     const users = Array.from({ length: 1000 }, (_, index) => index + 1);
     const inCanary = users.filter((userId) => chose(userId) === 'v2');
     expect(inCanary.length).toBeGreaterThanOrEqual(70);
@@ -598,7 +598,7 @@ describe('rollout', () => {
     // Sticky: the same answer on every ask (every page, every host: the hash depends on nothing else).
     expect(users.filter((userId) => chose(userId) === 'v2')).toEqual(inCanary);
     expect(users.every((userId) => chose(userId, 'beta') === 'v2')).toBe(true);
-    expect(app.releaseSnapshot.choose('team_billing', {})?.version).toBe('v1');
+    expect(app.releases.snapshot.choose('team_billing', {})?.version).toBe('v1');
   });
 
   it('refuses a canary naming a tenant that does not exist, saying which, and changes nothing', async () => {
@@ -608,7 +608,7 @@ describe('rollout', () => {
       .send({ version: 'v2', percent: 0, tenants: ['acme', 'acme-typo'] })
       .expect(400);
     expect(refused.body.error.message).toBe('No tenant "acme-typo"; tenants: acme.');
-    expect(app.releaseSnapshot.rollout('team_billing')?.canary).toBeNull();
+    expect(app.releases.snapshot.rollout('team_billing')?.canary).toBeNull();
     // Many tenants: the first ten are named, the others counted.
     for (let index = 1; index <= 11; index++) await app.tenants.save({ id: `t${index}`, name: `T${index}` });
     const many = await operator
@@ -716,7 +716,7 @@ describe("the remote's own build", () => {
       await testApp.close({ keepData: true });
       await startOwn(appDir);
       // Served from the release: the entry was not asked at this start.
-      expect(app.remoteRegistry.stateOf('team_billing')).toEqual({ status: 'waiting' });
+      expect(app.remotes.registry.stateOf('team_billing')).toEqual({ status: 'waiting' });
       return signedInAgent(app);
     };
 

@@ -40,7 +40,7 @@ function redirect(status: number) {
 
 /** Publishes v1 (at `entry`) with team_billing's token, expecting `status`. */
 async function publish(entry: string, status: number): Promise<request.Response> {
-  const { token } = await testApp.app.teamTokens.create('team_billing', null);
+  const { token } = await testApp.app.releases.teamTokens.create('team_billing', null);
   return request(testApp.app.handler)
     .post('/api/remotes/team_billing/releases')
     .set('Authorization', `Bearer ${token}`)
@@ -114,7 +114,7 @@ describe('a file answering with a redirect to another server', () => {
     answers.set(`/v1/${file}`, redirect(status));
     expect(await refusal()).toBe(`${prefix()}${followed(status)}`);
     expect(elsewhere.requests).toEqual([]);
-    expect(testApp.app.releaseSnapshot.releases()).toEqual([]);
+    expect(testApp.app.releases.snapshot.releases()).toEqual([]);
   });
 });
 
@@ -133,7 +133,7 @@ describe('a manifest naming its entry script on another server (metaData.publicP
     );
     // Neither asked nor answered: its status (here 200, with a secret) is nobody's to learn.
     expect(elsewhere.requests).toEqual([]);
-    expect(testApp.app.releaseSnapshot.releases()).toEqual([]);
+    expect(testApp.app.releases.snapshot.releases()).toEqual([]);
   });
 });
 
@@ -165,7 +165,7 @@ describe('an entry on an origin the operators have not allowed for the team ("re
     }
     expect(elsewhere.requests).toEqual([]);
     expect(origin.requests).toEqual([]);
-    expect(testApp.app.releaseSnapshot.releases()).toEqual([]);
+    expect(testApp.app.releases.snapshot.releases()).toEqual([]);
 
     await publish(urlOf('mf-manifest.json'), 201);
   });
@@ -193,7 +193,7 @@ describe('an entry on an origin the operators have not allowed for the team ("re
         'Release "1.0.0" of "team_billing" was published from an origin the operators allow no more:',
       );
     }
-    expect(testApp.app.releaseSnapshot.rollout('team_billing')?.active ?? null).toBeNull();
+    expect(testApp.app.releases.snapshot.rollout('team_billing')?.active ?? null).toBeNull();
   });
 });
 

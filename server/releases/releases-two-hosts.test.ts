@@ -56,7 +56,7 @@ afterAll(async () => {
 
 /** Publishes `versions` of team_billing through `host`, as its team does (a token of its own each time). */
 async function publishReleases(host: TestApp, versions: readonly string[]): Promise<void> {
-  const token = (await host.app.teamTokens.create('team_billing', null)).token;
+  const token = (await host.app.releases.teamTokens.create('team_billing', null)).token;
   for (const version of versions) {
     await request(host.app.handler)
       .post('/api/remotes/team_billing/releases')
@@ -108,7 +108,7 @@ describe('two hosts whose copies of the rollout are behind the database', () => 
     const second = await createTestApp({ ...options, dir: first.dir });
     try {
       const two = await signedInAgent(second.app);
-      const inDatabase = () => first.app.releases.rollout('team_billing');
+      const inDatabase = () => first.app.releases.store.rollout('team_billing');
 
       // The second host's copy still says v1 is active: its canary must keep v2, which the first just activated.
       await one.post('/api/remotes/team_billing/activate').send({ version: 'v2' }).expect(200);
@@ -128,7 +128,7 @@ describe('two hosts whose copies of the rollout are behind the database', () => 
       const forward = await two.post('/api/remotes/team_billing/rollback').send({ version: 'v2' }).expect(400);
       expect(forward.body.error.message).toMatch(/"v2" of "team_billing" is not earlier than the active release "v1"/);
       expect(await inDatabase()).toMatchObject({ active: 'v1', canary: null });
-      const trail = await first.app.releases.history('team_billing');
+      const trail = await first.app.releases.store.history('team_billing');
       expect(trail.slice(0, 4).map((entry) => [entry.action, entry.before, entry.after])).toEqual([
         ['rollback', { active: 'v2', canary: null }, { active: 'v1', canary: null }],
         ['rollback', { active: 'v3', canary: null }, { active: 'v2', canary: null }],

@@ -56,7 +56,7 @@ async function start(dir?: TestApp['dir']): Promise<TestApp> {
 it('warns at the start and on a reload, once per entry, that the release in force is served instead', async () => {
   // The built-in remote with a release in force, the file leaving its entry alone: as it should be, no warning.
   const first = await start();
-  const { releases, releaseSnapshot } = first.app;
+  const { store: releases, snapshot: releaseSnapshot } = first.app.releases;
   const descriptor = { remote: 'team_news', components: ['NewsTicker'], formComponents: [], props: {} };
   await releases.publish({ ...descriptor, version: 'r1', entry: RELEASED_ENTRY, publishedBy: 'test' });
   await releases.changeRollout({
@@ -66,7 +66,7 @@ it('warns at the start and on a reload, once per entry, that the release in forc
     next: { active: 'r1', canary: null },
   });
   await releaseSnapshot.refresh();
-  expect(first.app.remoteRegistry.isReleased('team_news')).toBe(true);
+  expect(first.app.remotes.registry.isReleased('team_news')).toBe(true);
   expect(unservedWarnings()).toEqual([]);
   await first.app.close();
 

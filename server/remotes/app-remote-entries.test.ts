@@ -134,8 +134,8 @@ describe("a kit dev server's devEvents URL", () => {
       remoteDescriptorTimeoutMs: 1000,
     });
     const { app } = testApp;
-    await app.remoteRegistry.refresh();
-    expect(app.remoteRegistry.stateOf('team_billing')).toEqual({
+    await app.remotes.registry.refresh();
+    expect(app.remotes.registry.stateOf('team_billing')).toEqual({
       status: 'failing',
       failure: 'bad-answer',
       reason: expect.stringMatching(/gives a devEvents URL with credentials/),

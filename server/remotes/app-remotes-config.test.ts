@@ -163,7 +163,7 @@ describe('placement by REMOTES_CONFIG', () => {
     expect(lines.join('')).toMatch(/Remote \\"team_billing\\" is not available \(.*did not answer within 200 ms\)/);
 
     origin.answer = 'descriptor';
-    await app.remoteRegistry.refresh();
+    await app.remotes.registry.refresh();
     expect((await request(app.handler).get('/slots')).body.slots['global-before-content']).toEqual([
       { component: 'InvoiceBanner', props: {} },
     ]);
@@ -210,7 +210,7 @@ describe('placement by REMOTES_CONFIG', () => {
       logger: pino({ level: 'info' }, { write: (line: string) => lines.push(line) }),
     });
     origin.answer = 'descriptor';
-    await testApp.app.remoteRegistry.refresh();
+    await testApp.app.remotes.registry.refresh();
     const slots = await request(testApp.app.handler).get('/slots').expect(200);
     expect(slots.body.slots['global-before-content'].map((slot: Slot) => slot.component)).toEqual(['InvoiceBanner']);
     expect(lines.join('')).toContain(
@@ -358,7 +358,7 @@ describe('the props contract, checked at start and on reload', () => {
     ]);
 
     origin.answer = 'descriptor';
-    await app.remoteRegistry.refresh();
+    await app.remotes.registry.refresh();
     expect((await request(app.handler).get('/slots').expect(200)).body.slots['global-before-content']).toEqual([
       { component: 'InvoiceBanner', props: { amountDue: 3 } },
     ]);
@@ -481,7 +481,7 @@ describe('GET /api/slots/inspect', () => {
         .registerResource(new InvoicesResource()),
     );
     origin.answer = 'descriptor';
-    await app.remoteRegistry.refresh();
+    await app.remotes.registry.refresh();
     await request(app.handler).get('/api/slots/inspect').expect(401);
 
     await addUser(app, 'ada', 'correct horse battery', ['acme']);

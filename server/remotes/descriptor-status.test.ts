@@ -129,7 +129,7 @@ describe('the status of a remote declared by entry', () => {
     };
     expect(await statuses()).toEqual({ inspector: 'answered', metrics: ['answered'] });
 
-    const { token } = await app.teamTokens.create('team_up', null);
+    const { token } = await app.releases.teamTokens.create('team_up', null);
     await request(app.handler)
       .post('/api/remotes/team_up/releases')
       .set('Authorization', `Bearer ${token}`)
@@ -138,7 +138,7 @@ describe('the status of a remote declared by entry', () => {
     // The release's origin stops answering before it is put in force: REMOTES_CONFIG's entry still answers.
     await releasing.close();
     await operator.post('/api/remotes/team_up/activate').send({ version: '2.0.0' }).expect(200);
-    expect(app.remoteRegistry.stateOf('team_up').status).toBe('ready');
+    expect(app.remotes.registry.stateOf('team_up').status).toBe('ready');
     // Asked at once, not at the next round of checks (30 s here): the status is the release's origin's.
     const deadline = Date.now() + 2_000;
     let seen = await statuses();
@@ -157,10 +157,10 @@ describe('the status of a remote declared by entry', () => {
     });
     origins.push(flaky);
     const { app } = await startWith([{ name: 'team_flaky', origin: flaky.url }]);
-    expect(app.remoteRegistry.stateOf('team_flaky')).toMatchObject({ status: 'failing', failure: 'timed-out' });
+    expect(app.remotes.registry.stateOf('team_flaky')).toMatchObject({ status: 'failing', failure: 'timed-out' });
     silent = false;
-    await app.remoteRegistry.refresh();
-    expect(app.remoteRegistry.stateOf('team_flaky').status).toBe('ready');
+    await app.remotes.registry.refresh();
+    expect(app.remotes.registry.stateOf('team_flaky').status).toBe('ready');
   });
 
   it('follows its origin once served from a release: down, timed out and back, alike on two hosts, and logged', async () => {
@@ -203,8 +203,8 @@ describe('the status of a remote declared by entry', () => {
             return { inspector: remote?.status, release: remote?.release, metrics: measured };
           }),
         );
-      const checkBoth = () => Promise.all([first, second].map(({ app }) => app.remoteRegistry.checkOrigins()));
-      const release = first.app.remoteRegistry.releaseOf('team_up')!.version;
+      const checkBoth = () => Promise.all([first, second].map(({ app }) => app.remotes.registry.checkOrigins()));
+      const release = first.app.remotes.registry.releaseOf('team_up')!.version;
       expect(release).toMatch(/^config-/);
       await checkBoth();
       expect(await statuses()).toEqual([
@@ -246,7 +246,7 @@ describe('the status of a remote declared by entry', () => {
   it('sends a W3C traceparent with every descriptor request, a new trace for each poll', async () => {
     const answering = await origin('404', 'team_traced');
     const { app } = await startWith([{ name: 'team_traced', origin: answering.url }]);
-    await app.remoteRegistry.refresh();
+    await app.remotes.registry.refresh();
     // Asked by the import of REMOTES_CONFIG, by the start's refresh, then by this one.
     const sent = answering.requests.map((one) => one.traceparent);
     expect(sent).toHaveLength(3);
@@ -280,7 +280,7 @@ describe('the status of a remote declared by entry', () => {
     const listed = { name: 'v1', entry: `${versioned.url}/listed/remoteEntry.js`, components: ['Banner'] };
     fs.writeFileSync(configFile, JSON.stringify({ remotes: [listed] }));
     testApp = await createTestApp({ env: { REMOTES_CONFIG: configFile }, remoteDescriptorTimeoutMs: TIMEOUT_MS });
-    const { token } = await testApp.app.teamTokens.create('v1', null);
+    const { token } = await testApp.app.releases.teamTokens.create('v1', null);
     const traceId = '5d8f0a7b3c2e41f6a9b8c7d6e5f40312';
     const published = await request(testApp.app.handler)
       .post('/api/remotes/v1/releases')

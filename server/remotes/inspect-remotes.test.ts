@@ -55,7 +55,7 @@ async function publishAndActivate(remote: string, version: string): Promise<void
   const { app } = testApp;
   await request(app.handler)
     .post(`/api/remotes/${remote}/releases`)
-    .set('Authorization', `Bearer ${(await app.teamTokens.create(remote, null)).token}`)
+    .set('Authorization', `Bearer ${(await app.releases.teamTokens.create(remote, null)).token}`)
     .send({ version, entry: `${origin.url}/${version}/mf-manifest.json` })
     .expect(201);
   await (await signedInAgent(app)).post(`/api/remotes/${remote}/activate`).send({ version }).expect(200);

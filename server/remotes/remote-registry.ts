@@ -1,3 +1,9 @@
+/*
+ * Above 300 lines for one reason: the remotes served are one state (the configuration's remotes, their descriptors'
+ * answers, the releases in force, the origins' checks) that every read must see at one version, so its parts share a
+ * class. The rules live beside it: origin checks in origin-checks.ts, retries in descriptor-retry.ts, the slot
+ * contract in slots/slot-contract.ts.
+ */
 import type { RemoteDescriptor, RemoteRelease } from '../../shared';
 import type { Logger } from 'pino';
 import { formatSlotProblem, SlotContract, type ContractRemotes, type SlotProblem } from '../slots/slot-contract';

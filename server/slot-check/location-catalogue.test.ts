@@ -161,7 +161,7 @@ describe('allow-lists of locations', () => {
     // A reload that narrows it again is refused, and the configuration in use stays.
     dist.write('remotes.json', JSON.stringify(config({ 'dashboard-after-cards': ['team_news'] })));
     expect(await app.reloadRemotesConfig()).toBe(false);
-    expect(app.allowLists.allowed(SlotLocation.DASHBOARD_AFTER_CARDS)).toEqual(['team_billing']);
+    expect(app.remotes.allowLists.allowed(SlotLocation.DASHBOARD_AFTER_CARDS)).toEqual(['team_billing']);
   });
 
   it('is shown by the inspector under a slot a release or late remote put outside its list', async () => {

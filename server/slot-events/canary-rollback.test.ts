@@ -65,8 +65,8 @@ async function send(
 }
 
 async function canaryRunning(): Promise<string | null> {
-  await testApp.app.releaseSnapshot.refresh();
-  return testApp.app.releaseSnapshot.rollout('team_billing')?.canary?.version ?? null;
+  await testApp.app.releases.snapshot.refresh();
+  return testApp.app.releases.snapshot.rollout('team_billing')?.canary?.version ?? null;
 }
 
 async function startCanary() {
@@ -99,7 +99,7 @@ it('rolls back a canary failing 30 % of its loads against 1 % for the stable rel
   await send(canary, 100, 30);
   await waitFor(async () => (await canaryRunning()) === null, 5000);
 
-  expect(testApp.app.releaseSnapshot.rollout('team_billing')).toEqual({
+  expect(testApp.app.releases.snapshot.rollout('team_billing')).toEqual({
     remote: 'team_billing',
     active: '1.0.0',
     canary: null,

@@ -40,7 +40,7 @@ it('counts the slot loads by remote, release and outcome, and shows a running ca
     .expect(204);
   await operator.post('/api/remotes/team_billing/canary').send({ version: '2.0.0', percent: 20 }).expect(200);
   // The snapshot every host reads follows the store within its poll.
-  await testApp.app.releaseSnapshot.refresh();
+  await testApp.app.releases.snapshot.refresh();
 
   const scrape = async () =>
     parsePrometheusText((await operator.get('/metrics').set('Authorization', `Bearer ${TOKEN}`).expect(200)).text);
@@ -57,7 +57,7 @@ it('counts the slot loads by remote, release and outcome, and shows a running ca
   );
 
   await operator.post('/api/remotes/team_billing/rollback').send({ version: '1.0.0' }).expect(200);
-  await testApp.app.releaseSnapshot.refresh();
+  await testApp.app.releases.snapshot.refresh();
   families = await scrape();
   expect(() => sampleValue(families, 'slots_canary_percent', { remote: 'team_billing', version: '2.0.0' })).toThrow(
     /0 samples/,

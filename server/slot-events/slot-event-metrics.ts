@@ -1,5 +1,6 @@
 import type { ReleaseSnapshot } from '../releases/release-snapshot';
-import type { SlotEvents } from './slot-events';
+import type { CanaryWatch } from './canary-watch';
+import type { SlotLoadAggregator } from './slot-load-aggregator';
 import type { MetricsRegistry } from '../observability/metrics-registry';
 
 /** The `release` label of a remote served without a release (built into the server, or a kit's dev server). */
@@ -15,7 +16,11 @@ export const NO_RELEASE_LABEL = 'none';
  * - `slots_canary_auto_rollbacks_total{remote}`: canaries this host rolled back for failing more than their stable
  *   release (docs/operators/slot-events.md). Alert on any increase.
  */
-export function addSlotEventMetrics(metrics: MetricsRegistry, slotEvents: SlotEvents, snapshot: ReleaseSnapshot): void {
+export function addSlotEventMetrics(
+  metrics: MetricsRegistry,
+  slotEvents: { aggregator: SlotLoadAggregator; canaryWatch: CanaryWatch },
+  snapshot: ReleaseSnapshot,
+): void {
   const loads = metrics.counter({
     name: 'slots_slot_loads_total',
     help: 'Slot loads reported by visitors’ browsers and counted by this host, by remote, release and outcome.',
@@ -28,7 +33,7 @@ export function addSlotEventMetrics(metrics: MetricsRegistry, slotEvents: SlotEv
     name: 'slots_slot_events_dropped',
     help: 'Slot events this host could not count since it started, because its rows waiting for the next write were at their bound.',
     collect() {
-      this.set(slotEvents.counters().dropped);
+      this.set(slotEvents.aggregator.snapshot().dropped);
     },
   });
   metrics.gauge({

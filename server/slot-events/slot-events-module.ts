@@ -1,44 +1,50 @@
-import type { Request } from 'express';
+import type { Express, Request } from 'express';
 import type { Logger } from 'pino';
-import type { RemoteRegistry } from '../remotes/remote-registry';
-import type { ReleaseService } from '../releases/release-service';
-import type { ReleaseSnapshot } from '../releases/release-snapshot';
-import type { ReleaseTags } from '../remotes/release-tags';
+import type { AppModule } from '../app-module';
+import type { MetaModule } from '../meta/meta-module';
+import type { MetricsRegistry } from '../observability/metrics-registry';
+import type { ReleasesModule } from '../releases/releases-module';
 import { audienceOf } from '../releases/remotes-for-request';
-import type { ResourceRegistry } from '../resources/resource-registry';
+import type { RemotesModule } from '../remotes/remotes-module';
+import type { ResourcesModule } from '../resources/resources-module';
 import type { StorageEngine } from '../storage/storage-engine';
 import { CanaryWatch } from './canary-watch';
 import type { SlotEventSubjects } from './slot-event-check';
 import { SlotEventLimits } from './slot-event-limits';
+import { addSlotEventMetrics } from './slot-event-metrics';
 import type { SlotEventSettings } from './slot-event-settings';
+import { createSlotEventsRouter } from './slot-events-router';
 import { SlotLoadAggregator, type SlotEventCounters } from './slot-load-aggregator';
 import { SlotLoadStore } from './slot-load-store';
 
-export interface SlotEventsParts {
+export interface SlotEventsModuleParts {
   storage: StorageEngine;
-  remoteRegistry: RemoteRegistry;
-  resources: ResourceRegistry;
-  releaseSnapshot: ReleaseSnapshot;
-  releaseService: ReleaseService;
-  /** Reads the release an event's page runs (its `releaseTag`). */
-  releaseTags: ReleaseTags;
   logger: Logger;
-  settings: SlotEventSettings;
+  metrics: MetricsRegistry | undefined;
+  settings: { slotEvents: SlotEventSettings };
+  resources: ResourcesModule;
+  remotes: RemotesModule;
+  releases: ReleasesModule;
+  meta: MetaModule;
 }
 
 /**
- * What slot events are made of on the server, built once by the app: the counts in the database, this host's
- * aggregator and limits, and the canary watch. Started by `app.ready()`, closed by `app.close()`.
+ * Slot events from the pages (`POST` of slot loads, `GET` of their figures for operators): the counts in the database
+ * (shared by every host), this host's aggregator and limits, their metrics, and the canary watch that rolls a failing
+ * canary back.
  */
-export class SlotEvents {
+export class SlotEventsModule implements AppModule {
   readonly store: SlotLoadStore;
   readonly aggregator: SlotLoadAggregator;
   readonly limits: SlotEventLimits;
   readonly canaryWatch: CanaryWatch;
   readonly subjects: SlotEventSubjects;
 
-  constructor(private readonly parts: SlotEventsParts) {
-    const { settings, logger } = parts;
+  constructor(private readonly parts: SlotEventsModuleParts) {
+    const { logger, metrics } = parts;
+    const settings = parts.settings.slotEvents;
+    const { snapshot, service } = parts.releases;
+    const registry = parts.remotes.registry;
     this.store = new SlotLoadStore(parts.storage);
     this.aggregator = new SlotLoadAggregator({
       store: this.store,
@@ -49,8 +55,8 @@ export class SlotEvents {
     });
     this.limits = new SlotEventLimits(settings.eventsPerSessionPerMinute, settings.eventsPerAddressPerMinute);
     this.canaryWatch = new CanaryWatch({
-      snapshot: parts.releaseSnapshot,
-      service: parts.releaseService,
+      snapshot,
+      service,
       aggregator: this.aggregator,
       store: this.store,
       logger,
@@ -59,19 +65,20 @@ export class SlotEvents {
     this.subjects = {
       componentsOf: (remote, release) =>
         release === ''
-          ? (parts.remoteRegistry.remotes().find((descriptor) => descriptor.name === remote)?.components ?? null)
-          : (parts.releaseSnapshot.release(remote, release)?.components ?? null),
+          ? (registry.remotes().find((descriptor) => descriptor.name === remote)?.components ?? null)
+          : (snapshot.release(remote, release)?.components ?? null),
       formSlotsOf: (name) => {
-        const resource = parts.resources.get(name);
+        const resource = parts.resources.resources.get(name);
         if (resource === undefined) return null;
         return new Set(resource.definition.fields.flatMap((item) => (item.type === 'slot' ? [item.component] : [])));
       },
     };
+    if (metrics) addSlotEventMetrics(metrics, this, snapshot);
   }
 
   /** The release of `remote` a request's visitor is served now: its preview, its canary, else the active one. */
   releaseOf(req: Request, remote: string): string {
-    return this.parts.releaseSnapshot.choose(remote, audienceOf(req))?.version ?? '';
+    return this.parts.releases.snapshot.choose(remote, audienceOf(req))?.version ?? '';
   }
 
   /**
@@ -83,15 +90,28 @@ export class SlotEvents {
    */
   releaseOfEvent(req: Request, remote: string, releaseTag: string | undefined): string | null {
     const servedNow = this.releaseOf(req, remote);
-    const tagged = this.parts.releaseTags.versionOf(remote, releaseTag);
+    const tagged = this.parts.remotes.releaseTags.versionOf(remote, releaseTag);
     if (tagged === null) return servedNow;
-    const canary = this.parts.releaseSnapshot.rollout(remote)?.canary?.version;
+    const canary = this.parts.releases.snapshot.rollout(remote)?.canary?.version;
     return tagged === canary && tagged !== servedNow ? null : tagged;
   }
 
   /** This host's counters since it started (for its metrics). */
   counters(): SlotEventCounters {
     return this.aggregator.snapshot();
+  }
+
+  mountRoutes(app: Express): void {
+    app.use(
+      createSlotEventsRouter({
+        aggregator: this.aggregator,
+        limits: this.limits,
+        subjects: this.subjects,
+        servedSlots: (req) => this.parts.meta.servedSlots(req),
+        releaseOf: (req, remote) => this.releaseOf(req, remote),
+        releaseOfEvent: (req, event) => this.releaseOfEvent(req, event.remote, event.releaseTag),
+      }),
+    );
   }
 
   start(): void {
@@ -101,6 +121,11 @@ export class SlotEvents {
 
   async close(): Promise<void> {
     this.canaryWatch.close();
-    await this.aggregator.close();
+    try {
+      // Before the database closes (modules close in reverse): what this host counted last is written.
+      await this.aggregator.close();
+    } catch (error) {
+      this.parts.logger.warn({ err: error }, 'slot events: the last counts could not be written');
+    }
   }
 }

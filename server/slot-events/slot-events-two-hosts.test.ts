@@ -40,7 +40,7 @@ async function sumOfTwoHosts(options: TestAppOptions): Promise<SlotStatsPayload[
     const [first, second] = hosts;
     await publishAndActivate(first.app, 'team_billing', origin.url, ['1.0.0']);
     // The second host serves the release once its snapshot has read it.
-    await second.app.releaseSnapshot.refresh();
+    await second.app.releases.snapshot.refresh();
     const onFirst = await signedInAgent(first.app, 'operator');
     const onSecond = await signedInAgent(second.app, 'operator');
     await onFirst

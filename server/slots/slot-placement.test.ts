@@ -116,7 +116,7 @@ describe('the order of a location', () => {
         'header-banner': [Slot.make('Banner').placed({ id: 'x' }), Slot.make('Notice').placed({ id: 'x' })],
       });
     expect(duplicate).toThrow(/two slots at "header-banner" have the id "x"/);
-    expect(app.slots.snapshot().size).toBe(0);
+    expect(app.slots.registry.snapshot().size).toBe(0);
   });
 
   it('refuses the start when a slot is placed before or after an id no slot of its location has', async () => {
@@ -242,13 +242,13 @@ describe('visibleWhen', () => {
   it('keeps /meta cached: one body part per outcome of the rules, shared by the viewers with that outcome', async () => {
     const { app } = await startWithRules();
     const acme = { id: 'acme', name: 'ACME' };
-    const first = await app.metaBody.body(acme, { roles: [], permissions: [], flags: NO_FLAGS });
-    expect(await app.metaBody.body(acme, { roles: [], permissions: [], flags: NO_FLAGS })).toBe(first);
-    expect(await app.metaBody.body(acme, { roles: ['someone-else'], permissions: [], flags: NO_FLAGS })).toBe(first);
-    const operator = await app.metaBody.body(acme, { roles: [OPERATOR_ROLE], permissions: [], flags: NO_FLAGS });
+    const first = await app.meta.body.body(acme, { roles: [], permissions: [], flags: NO_FLAGS });
+    expect(await app.meta.body.body(acme, { roles: [], permissions: [], flags: NO_FLAGS })).toBe(first);
+    expect(await app.meta.body.body(acme, { roles: ['someone-else'], permissions: [], flags: NO_FLAGS })).toBe(first);
+    const operator = await app.meta.body.body(acme, { roles: [OPERATOR_ROLE], permissions: [], flags: NO_FLAGS });
     expect(operator[1]).not.toBe(first[1]);
     expect(operator[0]).toBe(first[0]);
-    const globexOperator = await app.metaBody.body(
+    const globexOperator = await app.meta.body.body(
       { id: 'globex', name: 'GLOBEX' },
       { roles: [OPERATOR_ROLE], permissions: [], flags: NO_FLAGS },
     );

@@ -41,7 +41,7 @@ describe('slot props at registerSlots', () => {
     expect(() => testApp.app.registerSlots({ 'header-banner': Slot.make('MaintenanceNotice', props()) })).toThrow(
       InvalidSlotError,
     );
-    expect(testApp.app.slots.snapshot().size).toBe(0);
+    expect(testApp.app.slots.registry.snapshot().size).toBe(0);
   });
 
   it('refuses props that are themselves a class instance or an array', () => {

@@ -130,13 +130,13 @@ describe('GET /slots', () => {
   it('builds the body once per registration change, not per request', async () => {
     const { app } = testApp;
     app.registerSlots({ 'login-sidebar': Slot.make('Promo') });
-    const buildsBefore = app.slotsPayload.builds;
+    const buildsBefore = app.slots.payload.builds;
     for (let i = 0; i < 5; i++) expect((await request(app.handler).get('/slots')).status).toBe(200);
-    expect(app.slotsPayload.builds).toBe(buildsBefore + 1);
+    expect(app.slots.payload.builds).toBe(buildsBefore + 1);
 
     app.registerSlots({ 'header-banner': Slot.make('Banner') });
     for (let i = 0; i < 3; i++) await request(app.handler).get('/slots');
-    expect(app.slotsPayload.builds).toBe(buildsBefore + 2);
+    expect(app.slots.payload.builds).toBe(buildsBefore + 2);
   });
 
   it('answers HEAD with the headers only', async () => {

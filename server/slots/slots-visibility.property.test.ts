@@ -183,7 +183,7 @@ describe('GET /slots under random registrations', () => {
             }
 
             // The viewer's /meta: every slot whose rule holds for them, in order, and none whose rule fails.
-            const body = await testApp.app.metaBody.body({ id: who.tenant, name: who.tenant }, who);
+            const body = await testApp.app.meta.body.body({ id: who.tenant, name: who.tenant }, who);
             const meta = JSON.parse(Buffer.concat(body).toString('utf8')) as MetaPayload;
             for (const location of SlotLocation.cases()) {
               const expected = expectedOrder(registrations, location).filter((index) => {
@@ -196,7 +196,7 @@ describe('GET /slots under random registrations', () => {
 
             // Not vacuous: the protected slots were registered (the full view used by /meta carries them).
             if (registrations.some((registration) => !registration.location.isPublic())) {
-              expect(testApp.app.slotsPayload.current().allSlots).toContain(MARKER);
+              expect(testApp.app.slots.payload.current().allSlots).toContain(MARKER);
             }
             expect(({} as Record<string, unknown>).polluted).toBeUndefined();
           } finally {

@@ -61,7 +61,7 @@ export async function publishAndActivate(
 ): Promise<ReturnType<typeof signedInAgent>> {
   await addUser(app, 'operator', DEMO_PASSWORD, ['acme']);
   await app.users.setRole('operator', OPERATOR_ROLE);
-  const token = (await app.teamTokens.create(remote, null)).token;
+  const token = (await app.releases.teamTokens.create(remote, null)).token;
   for (const version of versions) {
     await request(app.handler)
       .post(`/api/remotes/${remote}/releases`)

@@ -1,0 +1,27 @@
+import type { Express } from 'express';
+
+/** A readiness report by check name, as `GET /readyz` answers it. */
+export type Readiness = Record<string, 'ok' | 'failing'>;
+
+/**
+ * One server concept's part in the app (slots, records, remotes, releases, ...): the module builds its parts from
+ * what it is given, and the app calls these in the order of its module list (server/app.ts), closing in reverse.
+ *
+ * Starting has two steps so that one list order serves both: every module `load`s what this host serves from the
+ * database first (releases in force, placements), then every module `start`s talking to the outside and working in
+ * the background (remotes asked, the slot check run against their answers, timers). Events between concepts go
+ * through what a module declares (its `onChange`, its hooks), never through the app relaying them.
+ */
+export interface AppModule {
+  /** Routes every visitor reaches before the session step (`GET /slots`, sign-in counters). */
+  mountPublic?(app: Express): void;
+  /** The module's API routes, after the session step. */
+  mountRoutes?(app: Express): void;
+  /** Documents and files, after every API route and the documents' security headers. */
+  mountFiles?(app: Express): void;
+  load?(): Promise<void>;
+  start?(): Promise<void> | void;
+  close?(): Promise<void> | void;
+  /** Checks of this module that `/readyz` joins to the others. */
+  readiness?(): Promise<Readiness>;
+}

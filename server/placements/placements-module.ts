@@ -1,0 +1,116 @@
+import type { Express } from 'express';
+import type { Logger } from 'pino';
+import type { AppModule } from '../app-module';
+import type { FeatureFlagStore } from '../flags/feature-flag-store';
+import type { RemotesModule } from '../remotes/remotes-module';
+import type { SlotCheckModule } from '../slot-check/slot-check-module';
+import type { SlotsModule } from '../slots/slots-module';
+import type { StorageEngine } from '../storage/storage-engine';
+import type { TenantStore } from '../tenants/tenant-store';
+import { createPlacementsRouter } from './placements-router';
+import { PlacementsService } from './placements-service';
+import { PlacementsStore } from './placements-store';
+import { readKnownRuleNames, ruleNamesWarner } from './rule-names-check';
+
+export interface PlacementsModuleParts {
+  storage: StorageEngine;
+  tenants: TenantStore;
+  flags: FeatureFlagStore;
+  logger: Logger;
+  settings: { releasePollMs: number };
+  slots: SlotsModule;
+  remotes: RemotesModule;
+  slotCheck: SlotCheckModule;
+}
+
+/**
+ * Placements as data: the draft, the revisions and the one in force on this host (polled from the database), joined
+ * to REMOTES_CONFIG's placements; the operators' editor API; and the watch that warns of rules naming tenants or
+ * flags that do not exist (rule-names-check.ts).
+ */
+export class PlacementsModule implements AppModule {
+  readonly store: PlacementsStore;
+  readonly service: PlacementsService;
+  private readonly warnOfRuleNames: () => Promise<void>;
+  /** Set once the start is over: the slots in force are those of the start. */
+  private started = false;
+  /** Set once the rule names were first checked: from then on every change of the slots in force is checked too. */
+  private watching = false;
+  private closing = false;
+  /** The rule-name checks under way: close() lets them end before the database closes. */
+  private readonly checks = new Set<Promise<void>>();
+
+  constructor(private readonly parts: PlacementsModuleParts) {
+    const { storage, tenants, flags, logger, remotes } = parts;
+    this.store = new PlacementsStore(storage);
+    const knownRuleNames = () => readKnownRuleNames(tenants, flags);
+    this.service = new PlacementsService({
+      store: this.store,
+      subjects: parts.slotCheck.subjects,
+      logger,
+      knownRuleNames,
+      pollMs: parts.settings.releasePollMs,
+    });
+    this.warnOfRuleNames = ruleNamesWarner({
+      known: knownRuleNames,
+      placed: () => parts.slots.registry.placed(),
+      logger,
+    });
+    remotes.judgeReloadsWith({
+      inForce: (file) => this.service.withFile(file),
+      onTaken: (file) => this.service.tookFile(file),
+    });
+    remotes.onChange(() => {
+      if (this.watching) this.warnAboutRuleNames();
+    });
+  }
+
+  /** The placements revision in force joins the file's before the slot check (the database never stops a start). */
+  load(): Promise<void> {
+    return this.service.start();
+  }
+
+  start(): void {
+    this.started = true;
+  }
+
+  /**
+   * Warns, in the log, of the slots in force whose rules name tenants or feature flags that do not exist (each once),
+   * and from then on after every change of the slots in force. Holds nothing up: the check reads the database in the
+   * background.
+   */
+  watchRuleNames(): void {
+    if (!this.started) {
+      throw new Error('checkRuleNames() before app.ready() has finished: the slots in force are not known yet.');
+    }
+    this.watching = true;
+    this.warnAboutRuleNames();
+  }
+
+  /** An app used directly (not through startServer) checks on its first request, against what it seeded. */
+  noteRequest(): void {
+    if (this.started && !this.watching) this.watchRuleNames();
+  }
+
+  mountRoutes(app: Express): void {
+    const { tenants, flags } = this.parts;
+    app.use(createPlacementsRouter({ service: this.service, store: this.store, tenants, flags }));
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    this.service.close();
+    await Promise.all(this.checks);
+  }
+
+  /** Never holds up the start or a reload: a database that does not answer only loses the warning. */
+  private warnAboutRuleNames(): void {
+    const check = this.warnOfRuleNames().catch((error: unknown) => {
+      // Closed meanwhile: the database it read went away on purpose, which is nothing to warn of.
+      if (!this.closing)
+        this.parts.logger.warn({ err: error }, 'The tenants and flags that slot rules name could not be checked');
+    });
+    this.checks.add(check);
+    void check.finally(() => this.checks.delete(check));
+  }
+}

@@ -1,0 +1,146 @@
+import type { Express, RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import type { AppModule } from '../app-module';
+import { repeatedFailureLog } from '../observability/repeated-failure-log';
+import type { RemotesModule } from '../remotes/remotes-module';
+import type { SlotCheckModule } from '../slot-check/slot-check-module';
+import type { StorageEngine } from '../storage/storage-engine';
+import type { TenantStore } from '../tenants/tenant-store';
+import { ConfigReleaseImports, type ConfigReleaseParts } from './config-releases';
+import { createPreviewSecurityHeaders } from './preview-security-headers';
+import { ReleaseFilesCheck } from './release-files-check';
+import { ReleaseService } from './release-service';
+import { ReleaseSnapshot } from './release-snapshot';
+import { ReleaseStore } from './release-store';
+import { createReleasesRouter } from './releases-router';
+import { remotesForRequest } from './remotes-for-request';
+import { TeamTokenStore } from './team-token-store';
+import { unservedEntriesWarner } from './unserved-config-entries';
+
+export interface ReleasesSettings {
+  development: boolean;
+  releasePollMs: number;
+  remoteDescriptorTimeoutMs: number;
+  remoteRetryIntervalMs: number;
+  bodyLimitBytes: number;
+}
+
+export interface ReleasesModuleParts {
+  storage: StorageEngine;
+  tenants: TenantStore;
+  logger: Logger;
+  settings: ReleasesSettings;
+  remotes: RemotesModule;
+  slotCheck: SlotCheckModule;
+}
+
+/**
+ * Releases of remotes: published by their team's token (or made from REMOTES_CONFIG's entries), activated, put in
+ * canary, previewed and rolled back by operators. Every host polls the rollouts (the snapshot) and serves what they
+ * say: this module pushes them into the remotes served, chooses a canary's or a preview's remotes per request, and
+ * answers `npm run remotes:reload`'s signal, which reaches every host through the database.
+ */
+export class ReleasesModule implements AppModule {
+  readonly store: ReleaseStore;
+  readonly teamTokens: TeamTokenStore;
+  /** The rollouts and releases in memory, kept current (polled) on every host. */
+  readonly snapshot: ReleaseSnapshot;
+  readonly service: ReleaseService;
+  /** REMOTES_CONFIG's new entries made releases, at start and reload; those not answering asked again. */
+  private readonly configImports: ConfigReleaseImports;
+
+  constructor(private readonly parts: ReleasesModuleParts) {
+    const { storage, tenants, logger, settings, remotes, slotCheck } = parts;
+    const registry = remotes.registry;
+    this.store = new ReleaseStore(storage);
+    this.teamTokens = new TeamTokenStore(storage);
+    this.snapshot = new ReleaseSnapshot(this.store, {
+      pollMs: settings.releasePollMs,
+      onError: repeatedFailureLog(logger, 'releases: reading the rollouts failed; asked again'),
+    });
+    // A release's manifest and entry script, asked as it is published (by a team or from REMOTES_CONFIG), within the
+    // descriptor's timeout too.
+    const files = new ReleaseFilesCheck({ timeoutMs: settings.remoteDescriptorTimeoutMs });
+    this.configImports = new ConfigReleaseImports(
+      this.configReleaseParts(files),
+      settings.remoteRetryIntervalMs,
+      () => registry.config.pending,
+    );
+    this.service = new ReleaseService({
+      store: this.store,
+      snapshot: this.snapshot,
+      source: remotes.descriptors,
+      files,
+      production: !settings.development,
+      tenants,
+      ...slotCheck.subjects,
+    });
+    // Remotes with an active release are served (and checked) with the stored descriptor, on every host.
+    this.snapshot.subscribe(() =>
+      registry.useReleases(
+        this.snapshot.activeReleases(),
+        this.snapshot.servedReleases().map((release) => release.entry),
+      ),
+    );
+    // `npm run remotes:reload`, on any machine with the database settings: every host re-reads its file.
+    this.snapshot.onConfigReload(() => {
+      remotes
+        .reloadConfig()
+        .catch((error: unknown) => logger.error({ err: error }, 'Remotes configuration reload failed'));
+    });
+    // A changed entry becomes a release and is activated; an unchanged one leaves the rollout as it is.
+    remotes.judgeReloadsWith({ afterTaken: () => this.configImports.run(registry.config.pending) });
+    // At the start (the releases read), on a reload, on an activation: each time the remotes served change.
+    const warnOfUnservedEntries = unservedEntriesWarner(logger);
+    remotes.onChange(() => warnOfUnservedEntries(registry.config, this.snapshot.activeReleases()));
+    // Per request: a visitor in a canary, or an operator previewing, gets their release's entry.
+    remotes.chooseForRequestWith((req) => remotesForRequest(req, registry, this.snapshot));
+  }
+
+  /** Before the remotes are read: a remote with an active release is never asked its origin at start. */
+  async load(): Promise<void> {
+    await this.snapshot.start();
+    await this.configImports.run(this.parts.remotes.registry.config.pending);
+  }
+
+  /** An operator's previews: their pages' CSP allows the previewed releases' origins too. */
+  previewHeaders(): RequestHandler {
+    return createPreviewSecurityHeaders(this.parts.remotes.registry, this.snapshot, this.parts.remotes.policies);
+  }
+
+  mountRoutes(app: Express): void {
+    app.use(
+      createReleasesRouter({
+        service: this.service,
+        store: this.store,
+        snapshot: this.snapshot,
+        tokens: this.teamTokens,
+        tenants: this.parts.tenants,
+        bodyLimitBytes: this.parts.settings.bodyLimitBytes,
+      }),
+    );
+  }
+
+  close(): void {
+    this.configImports.close();
+    this.snapshot.close();
+  }
+
+  private configReleaseParts(files: ReleaseFilesCheck): ConfigReleaseParts {
+    const { remotes, logger } = this.parts;
+    return {
+      store: this.store,
+      snapshot: this.snapshot,
+      // What the import's request came to is the remote's status too: the last request, whoever made it.
+      source: {
+        read: async (remote, trace) => {
+          const outcome = await remotes.descriptors.read(remote, trace);
+          remotes.registry.record(remote, outcome, trace);
+          return outcome;
+        },
+      },
+      files,
+      logger,
+    };
+  }
+}

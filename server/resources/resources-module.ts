@@ -1,0 +1,56 @@
+import type { Express } from 'express';
+import type { AppModule } from '../app-module';
+import type { StorageEngine } from '../storage/storage-engine';
+import type { TenantStore } from '../tenants/tenant-store';
+import type { Resource } from './resource';
+import { ResourceDefinitionError } from './resource-definition-error';
+import { ResourceRegistry } from './resource-registry';
+import { createResourcesRouter } from './resources-router';
+import { StoredRecordSource } from './stored-record-source';
+
+export interface ResourcesModuleParts {
+  storage: StorageEngine;
+  tenants: TenantStore;
+  settings: { bodyLimitBytes: number };
+}
+
+/** The resources a host application registers and their records: `/api/resources/<name>/...`. */
+export class ResourcesModule implements AppModule {
+  readonly resources = new ResourceRegistry();
+  readonly records: StoredRecordSource;
+  private loaded = false;
+
+  constructor(private readonly parts: ResourcesModuleParts) {
+    this.records = new StoredRecordSource(parts.storage);
+  }
+
+  register(resource: Resource): void {
+    if (this.loaded) {
+      // The start checks what needs every resource (relations, form slots against the remotes): a later one would
+      // skip it.
+      throw new ResourceDefinitionError(
+        `registerResource(${JSON.stringify(String(resource.name))}) after app.ready(): register resources before it (in the entry's ` +
+          '`configure`), so that their relations and form slots are checked with the rest.',
+      );
+    }
+    this.resources.register(resource);
+  }
+
+  async load(): Promise<void> {
+    this.loaded = true;
+    this.resources.assertRelationsResolve();
+    // Records without words, or all of them when this server splits words differently, get their words.
+    await this.records.indexWords();
+  }
+
+  mountRoutes(app: Express): void {
+    app.use(
+      createResourcesRouter({
+        resources: this.resources,
+        records: this.records,
+        tenants: this.parts.tenants,
+        bodyLimitBytes: this.parts.settings.bodyLimitBytes,
+      }),
+    );
+  }
+}

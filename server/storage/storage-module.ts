@@ -1,0 +1,46 @@
+import type { Logger } from 'pino';
+import type { AppModule, Readiness } from '../app-module';
+import type { AppDatabase } from './app-database';
+import { openStorage, type StorageSettings } from './open-storage';
+import { SqliteEngine } from './sqlite-engine';
+import type { StorageEngine } from './storage-engine';
+
+/**
+ * The database every other module keeps its data in: first of the app's modules, so it is migrated before any
+ * loads and closed after every one has closed (the last slot counts are written to it as its neighbours close).
+ */
+export class StorageModule implements AppModule {
+  readonly engine: StorageEngine;
+
+  constructor(settings: StorageSettings, logger: Logger) {
+    this.engine = openStorage(settings, (error) =>
+      logger.warn({ err: error }, 'database: an idle connection or a background index build failed'),
+    );
+  }
+
+  /** The SQLite file, when the data lives in one (not with DATABASE_URL). */
+  get sqliteFile(): AppDatabase {
+    if (!(this.engine instanceof SqliteEngine)) {
+      throw new Error('The data lives in PostgreSQL (DATABASE_URL): there is no SQLite file.');
+    }
+    return this.engine.file;
+  }
+
+  /** PostgreSQL: the migrations, under the advisory lock (SQLite was migrated when the file was opened). */
+  load(): Promise<void> {
+    return this.engine.migrate();
+  }
+
+  async readiness(): Promise<Readiness> {
+    try {
+      await this.engine.check();
+      return { database: 'ok' };
+    } catch {
+      return { database: 'failing' };
+    }
+  }
+
+  close(): Promise<void> {
+    return this.engine.close();
+  }
+}
