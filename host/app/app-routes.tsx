@@ -10,15 +10,15 @@ import {
 } from '../../shared';
 import { Layout } from '../layout/layout';
 import { RequireAuth } from '../layout/require-auth';
-import { DashboardPage } from '../pages/dashboard-page';
-import { NotFoundPage } from '../pages/not-found-page';
-import { PageErrorPage } from '../pages/page-error-page';
-import { RecordCreatePage } from '../pages/record-create-page';
-import { RecordEditPage } from '../pages/record-edit-page';
-import { RecordViewPage } from '../pages/record-view-page';
-import { ResourceListPage } from '../pages/resource-list-page';
-import { ServiceStatusPage } from '../pages/service-status-page';
-import { SignInPage } from '../pages/sign-in-page';
+import { DashboardPage } from '../pages/dashboard/dashboard-page';
+import { NotFoundPage } from '../pages/errors/not-found-page';
+import { PageErrorPage } from '../pages/errors/page-error-page';
+import { RecordCreatePage } from '../pages/records/record-create-page';
+import { RecordEditPage } from '../pages/records/record-edit-page';
+import { RecordViewPage } from '../pages/records/record-view-page';
+import { ResourceListPage } from '../pages/records/resource-list-page';
+import { ServiceStatusPage } from '../pages/errors/service-status-page';
+import { SignInPage } from '../pages/sign-in/sign-in-page';
 
 /**
  * The client routes: the sign-in and sign-out pages, the service status, the dashboard, a resource's list, its New page, its
@@ -42,7 +42,8 @@ export const APP_ROUTES: RouteObject[] = createRoutesFromElements(
       <Route
         path={SIGN_OUT_PATH}
         lazy={async () => ({
-          Component: (await import(/* webpackChunkName: "tool-page-sign-out" */ '../pages/sign-out-page')).SignOutPage,
+          Component: (await import(/* webpackChunkName: "tool-page-sign-out" */ '../pages/sign-in/sign-out-page'))
+            .SignOutPage,
         })}
       />
       <Route element={<RequireAuth />}>
@@ -55,7 +56,7 @@ export const APP_ROUTES: RouteObject[] = createRoutesFromElements(
           path="/resources/:resource/deleted"
           lazy={async () => ({
             Component: (
-              await import(/* webpackChunkName: "tool-page-recently-deleted" */ '../pages/deleted-records-page')
+              await import(/* webpackChunkName: "tool-page-recently-deleted" */ '../pages/records/deleted-records-page')
             ).DeletedRecordsPage,
           })}
         />
@@ -64,28 +65,30 @@ export const APP_ROUTES: RouteObject[] = createRoutesFromElements(
         <Route
           path={SLOT_INSPECTOR_PATH}
           lazy={async () => ({
-            Component: (await import(/* webpackChunkName: "tool-page-slot-inspector" */ '../pages/slot-inspector-page'))
-              .SlotInspectorPage,
+            Component: (
+              await import(/* webpackChunkName: "tool-page-slot-inspector" */ '../pages/inspector/slot-inspector-page')
+            ).SlotInspectorPage,
           })}
         />
         <Route
           path={RELEASES_PAGE_PATH}
           lazy={async () => ({
-            Component: (await import(/* webpackChunkName: "tool-page-releases" */ '../pages/releases-page'))
+            Component: (await import(/* webpackChunkName: "tool-page-releases" */ '../pages/releases/releases-page'))
               .ReleasesPage,
           })}
         />
         <Route
           path={PLACEMENTS_PAGE_PATH}
           lazy={async () => ({
-            Component: (await import(/* webpackChunkName: "tool-page-placements" */ '../pages/placements-page'))
-              .PlacementsPage,
+            Component: (
+              await import(/* webpackChunkName: "tool-page-placements" */ '../pages/placements/placements-page')
+            ).PlacementsPage,
           })}
         />
         <Route
           path={LOCATIONS_PAGE_PATH}
           lazy={async () => ({
-            Component: (await import(/* webpackChunkName: "tool-page-locations" */ '../pages/locations-page'))
+            Component: (await import(/* webpackChunkName: "tool-page-locations" */ '../pages/inspector/locations-page'))
               .LocationsPage,
           })}
         />

@@ -9,7 +9,7 @@ import {
   type SlotSource,
 } from '../core';
 import { APP_ROUTES } from './app-routes';
-import { UnsavedChangesProvider } from './unsaved-changes';
+import { UnsavedChangesProvider } from '../hooks/unsaved-changes';
 
 export interface HostAppProps {
   client: ApiClient;

@@ -1,4 +1,4 @@
-import { forgetDraftsExcept, keepTabDraft, readTabDraft } from '../app/tab-drafts';
+import { forgetDraftsExcept, keepTabDraft, readTabDraft } from '../hooks/tab-drafts';
 import { forgetDraft, keepDraft, readDraft, type DraftOwner } from './record-draft';
 
 const admin: DraftOwner = { username: 'admin', tenant: 'acme', resource: 'articles', id: 3 };

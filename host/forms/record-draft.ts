@@ -1,5 +1,5 @@
 import type { JsonValue } from '../../shared';
-import { forgetTabDraft, keepTabDraft, readTabDraft, type DraftKey } from '../app/tab-drafts';
+import { forgetTabDraft, keepTabDraft, readTabDraft, type DraftKey } from '../hooks/tab-drafts';
 
 /** Whose draft of which record: a draft is only ever offered back to the same user, tenant and record. */
 export interface DraftOwner {

@@ -12,7 +12,7 @@ import {
   SlotRuntimeProvider,
   SlotSourceProvider,
 } from '../core';
-import { UnsavedChangesProvider } from '../app/unsaved-changes';
+import { UnsavedChangesProvider } from '../hooks/unsaved-changes';
 import { createFakeApi, type FakeApi } from '../../testing/host/fake-api';
 import { createTestSlotSource } from '../../testing/host/slot-source';
 import { PICKER_CHOICES, UNCHOSEN_MESSAGE } from './related-record-picker';

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { RecordListPayload, RecordPayload, ResourceRecord } from '../../shared';
-import { useApi } from '../app/use-api';
+import { useApi } from '../hooks/use-api';
 
 export interface RelatedRecordPickerProps {
   /** The input's id, which its label names. */

@@ -17,7 +17,7 @@ import {
   type SlotFailure,
 } from '../core';
 import { HOST_MESSAGES } from '../loader/messages';
-import { UnsavedChangesProvider } from '../app/unsaved-changes';
+import { UnsavedChangesProvider } from '../hooks/unsaved-changes';
 import { createFakeApi, proxyPage, type FakeApi } from '../../testing/host/fake-api';
 import { createTestSlotSource } from '../../testing/host/slot-source';
 import { ResourceForm } from './resource-form';

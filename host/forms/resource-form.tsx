@@ -12,7 +12,7 @@ import type {
 } from '../../shared';
 import { UNCHANGED_FIELDS_KEY } from '../../shared';
 import { ApiError, FormSlot, useApiClient, useSession } from '../core';
-import { useUnsavedChanges } from '../app/unsaved-changes';
+import { useUnsavedChanges } from '../hooks/unsaved-changes';
 import { DeletedMeanwhileNotice } from './deleted-meanwhile-notice';
 import { FieldControl } from './field-control';
 import { forgetDraft, keepDraft, readDraft, type DraftOwner } from './record-draft';

@@ -1,5 +1,11 @@
 import { SIGN_IN_PATH } from '../../shared';
 
+/** What RequireAuth hands the sign-in page: where to return, and whether a session just ended. */
+export interface SignInState {
+  from?: unknown;
+  sessionEnded?: unknown;
+}
+
 /**
  * Where to go after signing in: the page the visitor was sent away from, if it is a page of this app. Anything else
  * (another origin, `//host`, the sign-in page itself) falls back to the dashboard.

@@ -2,8 +2,8 @@ import { Fragment, useRef } from 'react';
 import { matchPath, Navigate, Outlet, useLocation } from 'react-router-dom';
 import { SIGN_IN_PATH } from '../../shared';
 import { useSession } from '../core';
-import { listReturnAddress } from '../pages/list-return-address';
-import type { SignInState } from '../pages/sign-in-page';
+import { listReturnAddress } from '../hooks/list-return-address';
+import type { SignInState } from '../hooks/internal-path';
 import { SessionUnavailable } from './session-unavailable';
 
 /**

@@ -2,8 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { PLACEMENTS_PAGE_PATH, tenantName, type CurrentUser } from '../../shared';
 import { useSession } from '../core';
-import { useLeaveGuard } from '../app/unsaved-changes';
-import { forgetDraftsExcept } from '../app/tab-drafts';
+import { useLeaveGuard } from '../hooks/unsaved-changes';
+import { forgetDraftsExcept } from '../hooks/tab-drafts';
 
 /**
  * Where the page held unsaved changes when the session changed: a record form (kept as a draft of this tab for that

@@ -7,7 +7,7 @@ import {
   TENANT_SWITCH_IDLE,
 } from '../../shared';
 import { useSession } from '../core';
-import { useLeaveGuard } from '../app/unsaved-changes';
+import { useLeaveGuard } from '../hooks/unsaved-changes';
 
 /**
  * The host's own tenant switcher, shown where the tenant-switcher slot renders nothing (its remote is off,

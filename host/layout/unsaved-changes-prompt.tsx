@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useBlocker } from 'react-router-dom';
-import { UNSAVED_CHANGES_MESSAGE, useLeaveGuard } from '../app/unsaved-changes';
+import { UNSAVED_CHANGES_MESSAGE, useLeaveGuard } from '../hooks/unsaved-changes';
 
 /**
  * Holds back a navigation to another page of the app while changes are unsaved, and asks the user. A change of

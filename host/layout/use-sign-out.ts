@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { SIGN_IN_PATH } from '../../shared';
 import { useSession, useSlotRuntime } from '../core';
-import { useLeaveGuard } from '../app/unsaved-changes';
-import { forgetDraftsExcept } from '../app/tab-drafts';
-import { forgetListAddresses } from '../pages/list-return-address';
+import { useLeaveGuard } from '../hooks/unsaved-changes';
+import { forgetDraftsExcept } from '../hooks/tab-drafts';
+import { forgetListAddresses } from '../hooks/list-return-address';
 
 /**
  * Signing out on purpose, from the header's button or the sign-out page: asks first when a form has unsaved

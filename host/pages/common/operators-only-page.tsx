@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { PageHeading } from '../layout/page-heading';
+import { PageHeading } from '../../layout/page-heading';
 
 /** What staff without the operator role see at an operators' page: what it is for, and a way on. */
 export function OperatorsOnlyPage({ what = 'The releases of remotes are' }: { what?: string }) {

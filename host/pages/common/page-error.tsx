@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
-import type { ApiError } from '../core';
-import { PageHeading } from '../layout/page-heading';
+import type { ApiError } from '../../core';
+import { PageHeading } from '../../layout/page-heading';
 import { deletedRecordsAddress } from './deleted-records-address';
 
 /**

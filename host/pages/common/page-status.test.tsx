@@ -1,7 +1,7 @@
-import '../../testing/host/router-globals';
+import '../../../testing/host/router-globals';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import { ApiError } from '../core';
+import { ApiError } from '../../core';
 import { PageStatus } from './page-status';
 
 describe('PageStatus', () => {

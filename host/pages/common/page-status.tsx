@@ -1,4 +1,4 @@
-import type { ApiError } from '../core';
+import type { ApiError } from '../../core';
 import { PageError } from './page-error';
 
 /** A page whose data is not ready: still loading, or failed (with what to do to try again). */

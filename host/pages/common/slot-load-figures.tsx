@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { SLOT_STATS_PATH, type SlotLoadStats, type SlotStatsPayload } from '../../shared';
-import { useApiClient } from '../core';
+import { SLOT_STATS_PATH, type SlotLoadStats, type SlotStatsPayload } from '../../../shared';
+import { useApiClient } from '../../core';
 
 /** How often an open page asks for the figures again: a new failure shows within a minute. */
 const REFRESH_MS = 20_000;

@@ -1,6 +1,6 @@
-import { SlotLocation } from '../../shared';
-import { AppSlotRenderer, useSlotData } from '../core';
-import { PageHeading } from '../layout/page-heading';
+import { SlotLocation } from '../../../shared';
+import { AppSlotRenderer, useSlotData } from '../../core';
+import { PageHeading } from '../../layout/page-heading';
 
 /** The dashboard: the cards of GET /meta between dashboard-before-cards and dashboard-after-cards. */
 export function DashboardPage() {

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { PageHeading } from '../layout/page-heading';
+import { PageHeading } from '../../layout/page-heading';
 
 export function NotFoundPage() {
   return (

@@ -1,9 +1,9 @@
-import '../../testing/host/router-globals';
+import '../../../testing/host/router-globals';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { createMemoryRouter, Outlet, RouterProvider } from 'react-router-dom';
-import { SLOT_INSPECTOR_PATH } from '../../shared';
-import { createFakeApi } from '../../testing/host/fake-api';
-import { demoMe, renderAppAt } from '../../testing/host/render-app';
+import { SLOT_INSPECTOR_PATH } from '../../../shared';
+import { createFakeApi } from '../../../testing/host/fake-api';
+import { demoMe, renderAppAt } from '../../../testing/host/render-app';
 import {
   isMissingFileError,
   MISSING_FILE_RELOAD_GUARD_MS,
@@ -12,7 +12,7 @@ import {
 } from './page-error-page';
 
 // The slot inspector's file "cannot be fetched", as after a deploy removed the old build's chunk.
-jest.mock('./slot-inspector-page', () => {
+jest.mock('../inspector/slot-inspector-page', () => {
   const error = new Error('Loading chunk 318 failed.\n(missing: http://localhost/assets/tool-page-slot-inspector.js)');
   error.name = 'ChunkLoadError';
   throw error;

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useRouteError } from 'react-router-dom';
-import { PageHeading } from '../layout/page-heading';
+import { PageHeading } from '../../layout/page-heading';
 
 /** Within this time after a reload for a missing file, the same address does not reload again: the file stays missing. */
 export const MISSING_FILE_RELOAD_GUARD_MS = 60_000;

@@ -1,6 +1,6 @@
-import type { HealthPayload } from '../../shared';
-import { useApi } from '../app/use-api';
-import { PageHeading } from '../layout/page-heading';
+import type { HealthPayload } from '../../../shared';
+import { useApi } from '../../hooks/use-api';
+import { PageHeading } from '../../layout/page-heading';
 
 /** How each readiness check reads for staff. */
 const CHECK_STATES: Record<'ok' | 'failing', string> = { ok: 'Working', failing: 'Not working' };

@@ -1,7 +1,7 @@
-import type { CatalogueLocation, CatalogueSlot, LocationsPayload } from '../../shared';
-import { describeRule } from '../../shared';
-import { useApi } from '../app/use-api';
-import { PageHeading } from '../layout/page-heading';
+import type { CatalogueLocation, CatalogueSlot, LocationsPayload } from '../../../shared';
+import { describeRule } from '../../../shared';
+import { useApi } from '../../hooks/use-api';
+import { PageHeading } from '../../layout/page-heading';
 import { ServerAnswerStatus, ToolTable } from './tool-table';
 
 /**

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { useSlotRuntime, type PageSlotReason, type PageSlots, type PageSlotStatus } from '../core';
+import { useSlotRuntime, type PageSlotReason, type PageSlots, type PageSlotStatus } from '../../core';
 import { ToolTable } from './tool-table';
 
 /** How each reason a slot is not on screen reads for staff. */

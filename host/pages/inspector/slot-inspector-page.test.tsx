@@ -1,4 +1,4 @@
-import '../../testing/host/router-globals';
+import '../../../testing/host/router-globals';
 import { screen } from '@testing-library/react';
 import {
   API_CLIENT_MESSAGES,
@@ -6,9 +6,9 @@ import {
   type InspectedRemote,
   type MePayload,
   type SlotInspectionPayload,
-} from '../../shared';
-import { createFakeApi, proxyPage, type FakeResponse } from '../../testing/host/fake-api';
-import { renderAppAt } from '../../testing/host/render-app';
+} from '../../../shared';
+import { createFakeApi, proxyPage, type FakeResponse } from '../../../testing/host/fake-api';
+import { renderAppAt } from '../../../testing/host/render-app';
 
 const ME: MePayload = {
   user: {

@@ -4,12 +4,12 @@ import type {
   InspectedSlot,
   SlotInspectionPayload,
   SlotStatsPayload,
-} from '../../shared';
-import { useApi } from '../app/use-api';
-import { PageHeading } from '../layout/page-heading';
+} from '../../../shared';
+import { useApi } from '../../hooks/use-api';
+import { PageHeading } from '../../layout/page-heading';
 import { PagesSeen } from './pages-seen';
 import { ServerAnswerStatus, ToolTable } from './tool-table';
-import { currentSlotStats, FailureRate, LoadTime, useSlotLoadStats } from './slot-load-figures';
+import { currentSlotStats, FailureRate, LoadTime, useSlotLoadStats } from '../common/slot-load-figures';
 
 /**
  * How each status of a remote reads for staff: what the server's last request for its descriptor came to. A timeout

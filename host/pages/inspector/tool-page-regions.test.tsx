@@ -2,7 +2,7 @@
  * The tool pages' landmarks: a screen reader's region list holds their tables (which a keyboard scrolls), not one
  * more region per section (a <section> with a name is a region).
  */
-import '../../testing/host/router-globals';
+import '../../../testing/host/router-globals';
 import { screen } from '@testing-library/react';
 import {
   LOCATIONS_PAGE_PATH,
@@ -10,9 +10,9 @@ import {
   type CatalogueLocation,
   type LocationsPayload,
   type SlotInspectionPayload,
-} from '../../shared';
-import { createFakeApi } from '../../testing/host/fake-api';
-import { demoMe, renderAppAt } from '../../testing/host/render-app';
+} from '../../../shared';
+import { createFakeApi } from '../../../testing/host/fake-api';
+import { demoMe, renderAppAt } from '../../../testing/host/render-app';
 
 function location(name: CatalogueLocation['location'], filled: boolean): CatalogueLocation {
   return {

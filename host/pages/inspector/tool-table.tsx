@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { ApiState } from '../app/use-api';
+import type { ApiState } from '../../hooks/use-api';
 
 /**
  * The tables of the tool pages (inspector, locations): a captioned table in a keyboard-scrollable region, since

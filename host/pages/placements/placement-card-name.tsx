@@ -1,4 +1,4 @@
-import { isPlainObject } from '../../shared';
+import { isPlainObject } from '../../../shared';
 import type { DraftSlot } from './placements-draft';
 
 /** Props whose text reads as what a component shows (a banner's title): shown in its card's heading. */

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
-import type { JsonSchema, JsonValue, PlacementProblem } from '../../shared';
+import type { JsonSchema, JsonValue, PlacementProblem } from '../../../shared';
 
 const PlacementPropsForm = lazy(
   () => import(/* webpackChunkName: "tool-library-props-form" */ './placement-props-form'),

@@ -4,7 +4,7 @@
  */
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { deserialize, serialize } from 'node:v8';
-import type { JsonSchema } from '../../shared';
+import type { JsonSchema } from '../../../shared';
 import PlacementPropsForm from './placement-props-form';
 import { propsFormSchema } from './props-form-schema';
 

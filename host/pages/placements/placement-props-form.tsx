@@ -2,7 +2,7 @@
 import Form from '@rjsf/core/lib/components/Form.js';
 import type { Experimental_DefaultFormStateBehavior, RJSFSchema, UiSchema } from '@rjsf/utils';
 import { useMemo } from 'react';
-import type { JsonSchema, JsonValue } from '../../shared';
+import type { JsonSchema, JsonValue } from '../../../shared';
 import { propsFormSchema } from './props-form-schema';
 import { schemaFormValidator } from './schema-form-validator';
 

@@ -3,7 +3,7 @@
  * its controls), its id, `before` and `after` edited and checked as the server checks them, a rule at a public
  * location shown with what the server does with it, and a priority the document writes as text.
  */
-import '../../testing/host/router-globals';
+import '../../../testing/host/router-globals';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
   OPERATOR_ROLE,
@@ -12,9 +12,9 @@ import {
   type PlacementPreview,
   type PlacementsDocument,
   type PlacementsPayload,
-} from '../../shared';
-import { createFakeApi, type FakeApi, type FakeRoute } from '../../testing/host/fake-api';
-import { demoMe, renderAppAt } from '../../testing/host/render-app';
+} from '../../../shared';
+import { createFakeApi, type FakeApi, type FakeRoute } from '../../../testing/host/fake-api';
+import { demoMe, renderAppAt } from '../../../testing/host/render-app';
 
 const LOCATION = 'dashboard-after-cards';
 const PUBLIC = 'header-banner';

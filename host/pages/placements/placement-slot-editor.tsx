@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import type { JsonSchema, JsonValue, PlacementProblem } from '../../shared';
+import type { JsonSchema, JsonValue, PlacementProblem } from '../../../shared';
 import { CardName, cardDetails } from './placement-card-name';
 import { PlacementEntryBody } from './placement-entry-body';
 import { OrderFields, UNREAD_INPUT_ATTRIBUTE } from './placement-order-fields';

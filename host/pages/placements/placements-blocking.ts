@@ -1,5 +1,5 @@
-import type { PlacementProblem } from '../../shared';
-import { countOf } from './count-in-words';
+import type { PlacementProblem } from '../../../shared';
+import { countOf } from '../common/count-in-words';
 
 /**
  * What the editor says above the draft when problems stop a publish, and where each is shown: a problem of one slot

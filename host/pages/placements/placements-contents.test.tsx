@@ -1,5 +1,5 @@
 import { render, screen, within } from '@testing-library/react';
-import { SlotLocation, type PlacementProblem, type PlacementsDocument } from '../../shared';
+import { SlotLocation, type PlacementProblem, type PlacementsDocument } from '../../../shared';
 import { PlacementsContents } from './placements-contents';
 
 const DOCUMENT: PlacementsDocument = {

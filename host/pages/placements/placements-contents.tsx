@@ -1,5 +1,5 @@
-import { SlotLocation, type PlacementProblem, type PlacementsDocument } from '../../shared';
-import { countOf } from './count-in-words';
+import { SlotLocation, type PlacementProblem, type PlacementsDocument } from '../../../shared';
+import { countOf } from '../common/count-in-words';
 import { slotsAt } from './placements-draft';
 import { formLocation, formSlotsOf } from './placements-form-slots';
 

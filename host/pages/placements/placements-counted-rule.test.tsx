@@ -4,11 +4,11 @@
  * rules, with why it is not JSON to edit; a rule written whole stays JSON; the preview asks for the saved draft
  * rather than sending rules the server would not read as the draft's.
  */
-import '../../testing/host/router-globals';
+import '../../../testing/host/router-globals';
 import { screen, waitFor, within } from '@testing-library/react';
-import { PLACEMENTS_PAGE_PATH, PLACEMENTS_PREVIEW_PATH, type PlacementsDocument } from '../../shared';
-import { placementsPageApi } from '../../testing/host/placements-page-api';
-import { renderAppAt } from '../../testing/host/render-app';
+import { PLACEMENTS_PAGE_PATH, PLACEMENTS_PREVIEW_PATH, type PlacementsDocument } from '../../../shared';
+import { placementsPageApi } from '../../../testing/host/placements-page-api';
+import { renderAppAt } from '../../../testing/host/render-app';
 import { COUNTED_RULE_NOTE, countedRuleWords } from './placements-counted-rule';
 
 const LOCATION = 'dashboard-after-cards';

@@ -1,5 +1,5 @@
-import { describeRule, isPlainObject, type JsonValue, type ShownVisibilityRule } from '../../shared';
-import { ruleCountsHiddenTenants } from '../../shared/placements-hidden-tenants';
+import { describeRule, isPlainObject, type JsonValue, type ShownVisibilityRule } from '../../../shared';
+import { ruleCountsHiddenTenants } from '../../../shared/placements-hidden-tenants';
 
 /**
  * Why a rule is shown in words, not as JSON to edit: the server counts the tenants the reader does not belong to

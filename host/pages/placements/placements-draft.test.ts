@@ -1,4 +1,4 @@
-import type { PlacementsDocument } from '../../shared';
+import type { PlacementsDocument } from '../../../shared';
 import { addSlot, asDocument, changeSlot, priorityFromText, slotsAt } from './placements-draft';
 
 const DOCUMENT: PlacementsDocument = {

@@ -1,8 +1,8 @@
-import { DEFAULT_SLOT_PRIORITY, isPlainObject, type JsonValue, type PlacementsDocument } from '../../shared';
-import type { DraftSlot, DraftSlotAt } from '../../shared/placements-listing';
+import { DEFAULT_SLOT_PRIORITY, isPlainObject, type JsonValue, type PlacementsDocument } from '../../../shared';
+import type { DraftSlot, DraftSlotAt } from '../../../shared/placements-listing';
 
 // How the editor lists a location's slots is the server's too (a refusal numbers its problems so): shared.
-export { priorityOf, slotsAt, type DraftSlot, type DraftSlotAt } from '../../shared/placements-listing';
+export { priorityOf, slotsAt, type DraftSlot, type DraftSlotAt } from '../../../shared/placements-listing';
 
 /** The draft as the editor reads it: whatever the server holds, seen as a document (an odd shape reads as empty). */
 export function asDocument(value: JsonValue): PlacementsDocument {

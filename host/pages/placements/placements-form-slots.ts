@@ -1,8 +1,8 @@
-import { isPlainObject, type JsonValue, type PlacementsDocument } from '../../shared';
-import type { DraftFormSlotAt, DraftSlot } from '../../shared/placements-listing';
+import { isPlainObject, type JsonValue, type PlacementsDocument } from '../../../shared';
+import type { DraftFormSlotAt, DraftSlot } from '../../../shared/placements-listing';
 
 // How the editor lists the form slots is the server's too (a refusal numbers their problems so): shared.
-export { formSlotsOf, type DraftFormSlotAt } from '../../shared/placements-listing';
+export { formSlotsOf, type DraftFormSlotAt } from '../../../shared/placements-listing';
 
 /** The location a problem of a form slot names (as the server's slot check names a resource's form). */
 export function formLocation(resource: string): string {

@@ -2,7 +2,7 @@
  * The placements page's form slots: listed per remote and resource with their position and problems, added from a
  * resource, a form component and a field, moved, removed, and saved.
  */
-import '../../testing/host/router-globals';
+import '../../../testing/host/router-globals';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
   OPERATOR_ROLE,
@@ -11,9 +11,9 @@ import {
   type PlacementsDocument,
   type PlacementsPayload,
   type ResourceDefinition,
-} from '../../shared';
-import { createFakeApi, type FakeApi, type FakeRoute } from '../../testing/host/fake-api';
-import { demoMe, renderAppAt } from '../../testing/host/render-app';
+} from '../../../shared';
+import { createFakeApi, type FakeApi, type FakeRoute } from '../../../testing/host/fake-api';
+import { demoMe, renderAppAt } from '../../../testing/host/render-app';
 
 const FORM_SLOT = { component: 'SlugPreview', props: { source: 'title' }, position: { after: 'title' } };
 const DRAFT: PlacementsDocument = { remotes: [{ name: 'team_records', forms: { notes: [FORM_SLOT] } }] };

@@ -8,9 +8,9 @@ import type {
   PlacementProblem,
   ResourceListPayload,
   ResourcePayload,
-} from '../../shared';
-import { useApi } from '../app/use-api';
-import { countOf } from './count-in-words';
+} from '../../../shared';
+import { useApi } from '../../hooks/use-api';
+import { countOf } from '../common/count-in-words';
 import { withKey, type DraftSlot } from './placements-draft';
 import { formLocation, positionChoice, positionOf, type DraftFormSlotAt } from './placements-form-slots';
 import { useAddedEntry } from './use-added-entry';

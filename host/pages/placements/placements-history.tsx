@@ -1,4 +1,4 @@
-import type { PlacementChange, PlacementRevisionSummary, PlacementsDraft } from '../../shared';
+import type { PlacementChange, PlacementRevisionSummary, PlacementsDraft } from '../../../shared';
 
 /** A time the server sent (ISO 8601) as the reader's browser writes one, in their time zone. */
 export function localTime(iso: string): string {

@@ -2,7 +2,7 @@
  * The placements page's import: a file chosen or JSON pasted is sent to the import route, the page says what was
  * kept and what the server dropped, and the draft shown is the imported one.
  */
-import '../../testing/host/router-globals';
+import '../../../testing/host/router-globals';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
   OPERATOR_ROLE,
@@ -10,9 +10,9 @@ import {
   type PlacementsDocument,
   type PlacementsDraftPayload,
   type PlacementsPayload,
-} from '../../shared';
-import { createFakeApi, type FakeApi, type FakeRoute } from '../../testing/host/fake-api';
-import { demoMe, renderAppAt } from '../../testing/host/render-app';
+} from '../../../shared';
+import { createFakeApi, type FakeApi, type FakeRoute } from '../../../testing/host/fake-api';
+import { demoMe, renderAppAt } from '../../../testing/host/render-app';
 
 const LOCATION = 'dashboard-after-cards';
 

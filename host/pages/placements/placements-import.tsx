@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import { describe, isPlainObject, type JsonValue, type PlacementsDraftPayload } from '../../shared';
-import { unknownTopKeys, unknownTopKeysMessage } from '../../shared/placements-file-keys';
-import { countOf } from './count-in-words';
+import { describe, isPlainObject, type JsonValue, type PlacementsDraftPayload } from '../../../shared';
+import { unknownTopKeys, unknownTopKeysMessage } from '../../../shared/placements-file-keys';
+import { countOf } from '../common/count-in-words';
 import { asDocument } from './placements-draft';
 
 export interface PlacementsImportProps {

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
-import { isPlainObject, type JsonValue, type PlacementsDocument } from '../../shared';
-import { useSession } from '../core';
-import { forgetTabDraft, keepTabDraft, readTabDraft, type DraftKey } from '../app/tab-drafts';
+import { isPlainObject, type JsonValue, type PlacementsDocument } from '../../../shared';
+import { useSession } from '../../core';
+import { forgetTabDraft, keepTabDraft, readTabDraft, type DraftKey } from '../../hooks/tab-drafts';
 import { asDocument } from './placements-draft';
 
 /**

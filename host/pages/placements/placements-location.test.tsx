@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { useState } from 'react';
-import type { PlacementComponentsPayload, PlacementsDocument } from '../../shared';
+import type { PlacementComponentsPayload, PlacementsDocument } from '../../../shared';
 import { addSlot, slotsAt } from './placements-draft';
 import { PlacementsLocation } from './placements-location';
 import { locationIds } from './placements-slot-ids';

@@ -1,9 +1,9 @@
 import { useRef, useState } from 'react';
-import type { JsonSchema, PlacementComponentsPayload, PlacementPreview, PlacementProblem } from '../../shared';
+import type { JsonSchema, PlacementComponentsPayload, PlacementPreview, PlacementProblem } from '../../../shared';
 import { SlotEditor } from './placement-slot-editor';
 import { slotKey, type DraftSlot, type DraftSlotAt } from './placements-draft';
 import type { LocationIds } from './placements-slot-ids';
-import { countOf } from './count-in-words';
+import { countOf } from '../common/count-in-words';
 import { useAddedEntry } from './use-added-entry';
 
 export interface PlacementsLocationProps {

@@ -1,4 +1,4 @@
-import '../../testing/host/router-globals';
+import '../../../testing/host/router-globals';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
   API_CLIENT_MESSAGES,
@@ -7,10 +7,16 @@ import {
   type PlacementComponentsPayload,
   type PlacementsDocument,
   type PlacementsPayload,
-} from '../../shared';
-import { createFakeApi, proxyPage, UNAUTHENTICATED, type FakeApi, type FakeRoute } from '../../testing/host/fake-api';
-import { demoMe, renderAppAt } from '../../testing/host/render-app';
-import { UNSAVED_CHANGES_MESSAGE } from '../app/unsaved-changes';
+} from '../../../shared';
+import {
+  createFakeApi,
+  proxyPage,
+  UNAUTHENTICATED,
+  type FakeApi,
+  type FakeRoute,
+} from '../../../testing/host/fake-api';
+import { demoMe, renderAppAt } from '../../../testing/host/render-app';
+import { UNSAVED_CHANGES_MESSAGE } from '../../hooks/unsaved-changes';
 
 const LOCATION = 'dashboard-after-cards';
 

@@ -1,4 +1,4 @@
-import '../../testing/host/router-globals';
+import '../../../testing/host/router-globals';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
   HOST_TOOLS_UNAVAILABLE_ATTRIBUTE,
@@ -8,11 +8,11 @@ import {
   type PlacementsDocument,
   type PlacementsPreviewPayload,
   type PlacementsPreviewRequest,
-} from '../../shared';
-import { UNAVAILABLE_TOOLS_MESSAGE } from '../layout/unavailable-tools-notice';
-import { type FakeApi, type RecordedRequest } from '../../testing/host/fake-api';
-import { placementsPageApi } from '../../testing/host/placements-page-api';
-import { renderAppAt } from '../../testing/host/render-app';
+} from '../../../shared';
+import { UNAVAILABLE_TOOLS_MESSAGE } from '../../layout/unavailable-tools-notice';
+import { type FakeApi, type RecordedRequest } from '../../../testing/host/fake-api';
+import { placementsPageApi } from '../../../testing/host/placements-page-api';
+import { renderAppAt } from '../../../testing/host/render-app';
 
 const LOCATION = 'dashboard-after-cards';
 

@@ -9,10 +9,10 @@ import {
   type PlacementsPreviewPayload,
   type PlacementsPreviewRequest,
   type PreviewedSlot,
-} from '../../shared';
-import { documentCountsHiddenTenants } from '../../shared/placements-hidden-tenants';
-import { ApiError, createSlotStatus, LocationSlots, SlotRuntimeProvider, useApiClient, useSession } from '../core';
-import { useApi } from '../app/use-api';
+} from '../../../shared';
+import { documentCountsHiddenTenants } from '../../../shared/placements-hidden-tenants';
+import { ApiError, createSlotStatus, LocationSlots, SlotRuntimeProvider, useApiClient, useSession } from '../../core';
+import { useApi } from '../../hooks/use-api';
 
 /** How long the editor waits after the last change before asking for a preview: typing asks once, not per key. */
 const PREVIEW_DELAY_MS = 300;

@@ -1,4 +1,4 @@
-import type { PlacementPreview, PlacementsDocument } from '../../shared';
+import type { PlacementPreview, PlacementsDocument } from '../../../shared';
 import { slotsAt, withKey, type DraftSlot } from './placements-draft';
 import { changeSlotFollowingId } from './placements-renamed-id';
 import { locationIds } from './placements-slot-ids';

@@ -1,4 +1,4 @@
-import { isPlainObject, type JsonValue, type PlacementsDocument } from '../../shared';
+import { isPlainObject, type JsonValue, type PlacementsDocument } from '../../../shared';
 import { changeSlot, type DraftSlot, type DraftSlotAt } from './placements-draft';
 import { isSlotId, type LocationIds } from './placements-slot-ids';
 

@@ -1,4 +1,4 @@
-import type { PlacementPreview, PlacementsDocument } from '../../shared';
+import type { PlacementPreview, PlacementsDocument } from '../../../shared';
 import { slotsAt, type DraftSlot } from './placements-draft';
 import { locationIds, orderFieldProblems, targetChoices } from './placements-slot-ids';
 

@@ -1,4 +1,4 @@
-import { isPlainObject, SLOT_ID_PATTERN, type PlacementPreview, type PlacementsDocument } from '../../shared';
+import { isPlainObject, SLOT_ID_PATTERN, type PlacementPreview, type PlacementsDocument } from '../../../shared';
 import { slotKey, slotsAt, type DraftSlot, type DraftSlotAt } from './placements-draft';
 
 /** A slot placed at a location, as the editor's `before`/`after` choices offer it. */

@@ -43,7 +43,7 @@ describe('the clearance of the placements editor’s sticky toolbar', () => {
   });
 
   it('is the document’s scroll padding while the editor is shown, so focus and headings land below the toolbar', () => {
-    const css = readFileSync(path.join(__dirname, '..', 'styles.css'), 'utf8');
+    const css = readFileSync(path.join(__dirname, 'placements.css'), 'utf8');
     const rule = /html:has\(\.placements__toolbar\)\s*\{([^}]*)\}/.exec(css);
     expect(rule?.[1]).toContain(`scroll-padding-top: calc(var(${TOOLBAR_HEIGHT_PROPERTY},`);
     // No fixed clearance left that the toolbar, taller on a phone, outgrows.

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 
 /**
  * The custom property of the document's root that holds the height of the placements editor's sticky toolbar while
- * the editor is shown: host/styles.css makes it the document's scroll padding, so that what gets the focus (Tab,
+ * the editor is shown: placements.css makes it the document's scroll padding, so that what gets the focus (Tab,
  * Shift+Tab) or is reached from the contents is scrolled into view below the toolbar, not under it.
  */
 export const TOOLBAR_HEIGHT_PROPERTY = '--placements-toolbar-height';

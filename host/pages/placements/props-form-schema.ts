@@ -1,4 +1,4 @@
-import type { JsonSchema, JsonValue } from '../../shared';
+import type { JsonSchema, JsonValue } from '../../../shared';
 
 /** Keywords whose value is one sub-schema. */
 const SCHEMA_KEYWORDS = ['items', 'additionalProperties', 'additionalItems', 'contains', 'not', 'if', 'then', 'else'];

@@ -1,9 +1,15 @@
 import { useId, useState } from 'react';
-import type { BulkRecordPayload, BulkRecordRequest, FieldItem, ResourceDefinition, ResourceRecord } from '../../shared';
-import { ApiError, useApiClient, useSession } from '../core';
-import { ConfirmDialog, useConfirmDialog } from '../layout/confirm-dialog';
-import { useMayChangeRecords } from '../forms/read-only-role';
-import { countOf } from './count-in-words';
+import type {
+  BulkRecordPayload,
+  BulkRecordRequest,
+  FieldItem,
+  ResourceDefinition,
+  ResourceRecord,
+} from '../../../shared';
+import { ApiError, useApiClient, useSession } from '../../core';
+import { ConfirmDialog, useConfirmDialog } from '../../layout/confirm-dialog';
+import { useMayChangeRecords } from '../../forms/read-only-role';
+import { countOf } from '../common/count-in-words';
 import { recordNouns } from './describe-record-page';
 
 export interface BulkActionsProps {

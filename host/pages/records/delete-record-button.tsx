@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import type { RecordDeletedPayload, ResourceDefinition, ResourceRecord } from '../../shared';
-import { ApiError, useApiClient, useSession } from '../core';
-import { ConfirmDialog, useConfirmDialog } from '../layout/confirm-dialog';
-import { useMayChangeRecords } from '../forms/read-only-role';
+import type { RecordDeletedPayload, ResourceDefinition, ResourceRecord } from '../../../shared';
+import { ApiError, useApiClient, useSession } from '../../core';
+import { ConfirmDialog, useConfirmDialog } from '../../layout/confirm-dialog';
+import { useMayChangeRecords } from '../../forms/read-only-role';
 
 export interface DeleteRecordButtonProps {
   definition: ResourceDefinition;

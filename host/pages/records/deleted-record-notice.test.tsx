@@ -1,10 +1,10 @@
-import '../../testing/host/router-globals';
+import '../../../testing/host/router-globals';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import type { RecordDeletedPayload, ResourceRecord } from '../../shared';
-import { ARTICLES_DEFINITION, articlesPage } from '../../testing/host/articles-fixture';
-import { createFakeApi, type FakeApi } from '../../testing/host/fake-api';
-import { demoMe, renderAppAt } from '../../testing/host/render-app';
+import type { RecordDeletedPayload, ResourceRecord } from '../../../shared';
+import { ARTICLES_DEFINITION, articlesPage } from '../../../testing/host/articles-fixture';
+import { createFakeApi, type FakeApi } from '../../../testing/host/fake-api';
+import { demoMe, renderAppAt } from '../../../testing/host/render-app';
 import { deletedRecordOf, useDeletedRecord } from './deleted-record-notice';
 
 /**

@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import type { ResourceRecord } from '../../shared';
-import { useRecordRestore } from '../forms/use-record-restore';
-import { deletedRecordsAddress } from './deleted-records-address';
+import type { ResourceRecord } from '../../../shared';
+import { useRecordRestore } from '../../forms/use-record-restore';
+import { deletedRecordsAddress } from '../common/deleted-records-address';
 
 /** A record just deleted, as the list page is told of it (from the record page: in the navigation's state). */
 export interface DeletedRecord {

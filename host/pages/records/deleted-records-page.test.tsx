@@ -1,4 +1,4 @@
-import '../../testing/host/router-globals';
+import '../../../testing/host/router-globals';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
   RECORD_RESTORE_WINDOW_MS,
@@ -7,10 +7,10 @@ import {
   type DeletedRecordsPayload,
   type ResourceDefinition,
   type ResourceRecord,
-} from '../../shared';
-import { ARTICLES_DEFINITION } from '../../testing/host/articles-fixture';
-import { createFakeApi, type FakeApi, type FakeRoute } from '../../testing/host/fake-api';
-import { demoMe, renderAppAt } from '../../testing/host/render-app';
+} from '../../../shared';
+import { ARTICLES_DEFINITION } from '../../../testing/host/articles-fixture';
+import { createFakeApi, type FakeApi, type FakeRoute } from '../../../testing/host/fake-api';
+import { demoMe, renderAppAt } from '../../../testing/host/render-app';
 
 /**
  * Recently deleted, without a browser: what the page lists and says, Restore and its refusals, the viewer's read-only

@@ -1,4 +1,4 @@
-import type { RecordListPage } from '../../shared';
+import type { RecordListPage } from '../../../shared';
 import { describeRecordPage } from './describe-record-page';
 
 const nouns = { one: 'article', many: 'articles' };

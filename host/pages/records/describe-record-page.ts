@@ -1,5 +1,5 @@
-import type { RecordListPage, ResourceDefinition } from '../../shared';
-import { countOf } from './count-in-words';
+import type { RecordListPage, ResourceDefinition } from '../../../shared';
+import { countOf } from '../common/count-in-words';
 
 /** What a list's records are called: one (`article`) and several (the resource's label, `articles`). */
 export interface RecordNouns {

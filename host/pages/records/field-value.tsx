@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import type { FieldItem, JsonValue, ResourceRecord } from '../../shared';
+import type { FieldItem, JsonValue, ResourceRecord } from '../../../shared';
 
 export interface FieldValueProps {
   field?: FieldItem | undefined;

@@ -1,8 +1,8 @@
-import '../../testing/host/router-globals';
+import '../../../testing/host/router-globals';
 import { screen } from '@testing-library/react';
-import type { MePayload, ResourceActionSlotProps, ResourceRecord } from '../../shared';
-import { createFakeApi } from '../../testing/host/fake-api';
-import { renderAppAt } from '../../testing/host/render-app';
+import type { MePayload, ResourceActionSlotProps, ResourceRecord } from '../../../shared';
+import { createFakeApi } from '../../../testing/host/fake-api';
+import { renderAppAt } from '../../../testing/host/render-app';
 
 /**
  * What the record pages hand to the resource-action slots, checked without a browser: the resource name, the id,

@@ -1,13 +1,13 @@
 import { useCallback } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { SlotLocation, type RecordPayload, type ResourcePayload } from '../../shared';
-import { AppSlotRenderer } from '../core';
-import { useApi } from '../app/use-api';
-import { ReadOnlyRoleNotice, useMayChangeRecords } from '../forms/read-only-role';
-import { ResourceForm } from '../forms/resource-form';
-import { Breadcrumbs } from '../layout/breadcrumbs';
-import { PageHeading } from '../layout/page-heading';
-import { PageStatus } from './page-status';
+import { SlotLocation, type RecordPayload, type ResourcePayload } from '../../../shared';
+import { AppSlotRenderer } from '../../core';
+import { useApi } from '../../hooks/use-api';
+import { ReadOnlyRoleNotice, useMayChangeRecords } from '../../forms/read-only-role';
+import { ResourceForm } from '../../forms/resource-form';
+import { Breadcrumbs } from '../../layout/breadcrumbs';
+import { PageHeading } from '../../layout/page-heading';
+import { PageStatus } from '../common/page-status';
 
 /**
  * A new record: the resource's form, empty, its form slots with `formContext.mode` 'create'; resource-before-form

@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { SlotLocation, type RecordPayload, type ResourceActionContext, type ResourceRecord } from '../../shared';
-import { AppSlotRenderer } from '../core';
-import { ResourceForm } from '../forms/resource-form';
-import { Breadcrumbs } from '../layout/breadcrumbs';
-import { PageHeading } from '../layout/page-heading';
-import { listReturnAddress, useListOwner } from './list-return-address';
-import { PageStatus } from './page-status';
+import { SlotLocation, type RecordPayload, type ResourceActionContext, type ResourceRecord } from '../../../shared';
+import { AppSlotRenderer } from '../../core';
+import { ResourceForm } from '../../forms/resource-form';
+import { Breadcrumbs } from '../../layout/breadcrumbs';
+import { PageHeading } from '../../layout/page-heading';
+import { listReturnAddress, useListOwner } from '../../hooks/list-return-address';
+import { PageStatus } from '../common/page-status';
 import { useRecordPage } from './use-record-page';
 
 /**

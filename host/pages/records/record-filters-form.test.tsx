@@ -1,5 +1,5 @@
 import { fireEvent, render, screen } from '@testing-library/react';
-import type { RecordFilterDefinition } from '../../shared';
+import type { RecordFilterDefinition } from '../../../shared';
 import { RecordFiltersForm } from './record-filters-form';
 
 const FILTERS: RecordFilterDefinition[] = [

@@ -1,6 +1,6 @@
 import { Fragment, useId, useState, type FormEvent, type ReactNode } from 'react';
-import { dayRangeEnds, formatDayRange, type RecordFilterDefinition } from '../../shared';
-import { focusUnchosenPicker, RelatedRecordPicker } from '../forms/related-record-picker';
+import { dayRangeEnds, formatDayRange, type RecordFilterDefinition } from '../../../shared';
+import { focusUnchosenPicker, RelatedRecordPicker } from '../../forms/related-record-picker';
 
 export interface RecordFiltersFormProps {
   resourceLabel: string;

@@ -1,4 +1,4 @@
-import type { RecordListPage, SortOrder } from '../../shared';
+import type { RecordListPage, SortOrder } from '../../../shared';
 
 /**
  * The state of a list page, kept in the address (`?q=&search=&sort=&order=&after=&before=`) so that a reload, a shared link

@@ -1,10 +1,10 @@
-import '../../testing/host/router-globals';
+import '../../../testing/host/router-globals';
 import { render, screen, within } from '@testing-library/react';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ARTICLES_DEFINITION, articlesPage } from '../../testing/host/articles-fixture';
-import { createFakeApi } from '../../testing/host/fake-api';
-import { demoMe, renderAppAt } from '../../testing/host/render-app';
+import { ARTICLES_DEFINITION, articlesPage } from '../../../testing/host/articles-fixture';
+import { createFakeApi } from '../../../testing/host/fake-api';
+import { demoMe, renderAppAt } from '../../../testing/host/render-app';
 import { RecordTableFrame } from './record-table-frame';
 
 /**
@@ -44,7 +44,7 @@ describe('the frame of a record list', () => {
   });
 
   it('scrolls what takes the focus clear of the pinned actions column, on a phone too', () => {
-    const css = readFileSync(path.join(__dirname, '..', 'styles.css'), 'utf8');
+    const css = readFileSync(path.join(__dirname, '..', 'common', 'pages.css'), 'utf8');
     const paddings = [
       ...css.matchAll(/\.table-wrap\[data-overflowing\]\s*\{\s*scroll-padding-inline-end: ([\d.]+)rem;/g),
     ];

@@ -1,15 +1,15 @@
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { SlotLocation, type FieldItem, type ResourceActionContext } from '../../shared';
-import { AppSlotRenderer } from '../core';
-import { Breadcrumbs } from '../layout/breadcrumbs';
+import { SlotLocation, type FieldItem, type ResourceActionContext } from '../../../shared';
+import { AppSlotRenderer } from '../../core';
+import { Breadcrumbs } from '../../layout/breadcrumbs';
 import { DeleteRecordButton } from './delete-record-button';
 import type { DeletedRecord } from './deleted-record-notice';
-import { PageHeading } from '../layout/page-heading';
+import { PageHeading } from '../../layout/page-heading';
 import { FieldValue } from './field-value';
-import { listReturnAddress, useListOwner } from './list-return-address';
-import { PageStatus } from './page-status';
+import { listReturnAddress, useListOwner } from '../../hooks/list-return-address';
+import { PageStatus } from '../common/page-status';
 import { useRecordPage } from './use-record-page';
-import { useMayChangeRecords } from '../forms/read-only-role';
+import { useMayChangeRecords } from '../../forms/read-only-role';
 
 /**
  * A record: breadcrumbs with resource-page-actions at their right (context `{ resource, resourceId, record }`),

@@ -1,19 +1,24 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
-import { RECORD_SEARCH_MAX_LENGTH, type FieldItem, type RecordListPayload, type ResourcePayload } from '../../shared';
-import { reloadFailed, useApi } from '../app/use-api';
-import { Breadcrumbs } from '../layout/breadcrumbs';
-import { PageHeading } from '../layout/page-heading';
-import { ReadOnlyRoleNotice, useMayChangeRecords } from '../forms/read-only-role';
+import {
+  RECORD_SEARCH_MAX_LENGTH,
+  type FieldItem,
+  type RecordListPayload,
+  type ResourcePayload,
+} from '../../../shared';
+import { reloadFailed, useApi } from '../../hooks/use-api';
+import { Breadcrumbs } from '../../layout/breadcrumbs';
+import { PageHeading } from '../../layout/page-heading';
+import { ReadOnlyRoleNotice, useMayChangeRecords } from '../../forms/read-only-role';
 import { BulkActions } from './bulk-actions';
 import { DeleteRecordButton } from './delete-record-button';
 import { DeletedRecordNotice, useDeletedRecord, type DeletedRecord } from './deleted-record-notice';
-import { deletedRecordsAddress } from './deleted-records-address';
+import { deletedRecordsAddress } from '../common/deleted-records-address';
 import { describeRecordPage, recordNouns } from './describe-record-page';
 import { FieldValue } from './field-value';
-import { keepListAddress, useListOwner } from './list-return-address';
+import { keepListAddress, useListOwner } from '../../hooks/list-return-address';
 import { ListPager } from './list-pager';
-import { PageStatus } from './page-status';
+import { PageStatus } from '../common/page-status';
 import { neighbourPage, recordListApiPath, recordListSearch, type RecordListLocation } from './record-list-location';
 import { RecordFiltersForm } from './record-filters-form';
 import { RecordTableFrame } from './record-table-frame';

@@ -1,8 +1,8 @@
-import '../../testing/host/router-globals';
+import '../../../testing/host/router-globals';
 import { fireEvent, screen } from '@testing-library/react';
-import { API_CLIENT_MESSAGES, type ResourceRecord } from '../../shared';
-import { createFakeApi, proxyPage, type FakeRoute } from '../../testing/host/fake-api';
-import { demoMe, renderAppAt } from '../../testing/host/render-app';
+import { API_CLIENT_MESSAGES, type ResourceRecord } from '../../../shared';
+import { createFakeApi, proxyPage, type FakeRoute } from '../../../testing/host/fake-api';
+import { demoMe, renderAppAt } from '../../../testing/host/render-app';
 
 /**
  * A page that asks for two things (the resource's definition and its records) loses both when the server is

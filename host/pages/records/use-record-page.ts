@@ -1,6 +1,6 @@
-import { ERROR_MESSAGES, type RecordPayload, type ResourceDefinition } from '../../shared';
-import { ApiError } from '../core';
-import { reloadFailed, useApi } from '../app/use-api';
+import { ERROR_MESSAGES, type RecordPayload, type ResourceDefinition } from '../../../shared';
+import { ApiError } from '../../core';
+import { reloadFailed, useApi } from '../../hooks/use-api';
 
 export type RecordPageData =
   | { status: 'loading' }

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { CanaryRequest, CanaryRollout } from '../../shared';
-import { useApiClient } from '../core';
+import type { CanaryRequest, CanaryRollout } from '../../../shared';
+import { useApiClient } from '../../core';
 import { describeCanary, remoteApiPath, type ApplyReleaseChange } from './release-change';
 
 /**

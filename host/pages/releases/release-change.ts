@@ -1,4 +1,4 @@
-import type { CanaryRollout } from '../../shared';
+import type { CanaryRollout } from '../../../shared';
 
 /** One change to a remote's rollout the operators' page makes: what is sent, asked and announced. */
 export interface ReleaseChange {

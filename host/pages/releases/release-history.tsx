@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
-import type { AuditAction, JsonValue, RemoteHistoryPayload, RemoteRollout } from '../../shared';
-import { useApi } from '../app/use-api';
+import type { AuditAction, JsonValue, RemoteHistoryPayload, RemoteRollout } from '../../../shared';
+import { useApi } from '../../hooks/use-api';
 import { describeCanary, remoteApiPath } from './release-change';
 
 const ACTIONS: Record<AuditAction, string> = {

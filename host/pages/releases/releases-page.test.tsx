@@ -1,4 +1,4 @@
-import '../../testing/host/router-globals';
+import '../../../testing/host/router-globals';
 import axe from 'axe-core';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
@@ -12,10 +12,10 @@ import {
   type RemoteRelease,
   type RemoteReleasesPayload,
   type SlotStatsPayload,
-} from '../../shared';
-import { createFakeApi, proxyPage, type FakeApi, type FakeRoute } from '../../testing/host/fake-api';
+} from '../../../shared';
+import { createFakeApi, proxyPage, type FakeApi, type FakeRoute } from '../../../testing/host/fake-api';
 import { CANARY_OF_NOBODY_FIELDS } from './canary-form';
-import { demoMe, renderAppAt } from '../../testing/host/render-app';
+import { demoMe, renderAppAt } from '../../../testing/host/render-app';
 
 const REMOTE = 'team_records';
 

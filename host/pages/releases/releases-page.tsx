@@ -1,14 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { RELEASES_MANAGE, userMay, type RemoteReleasesPayload } from '../../shared';
-import { ApiError, useApiClient, useSession } from '../core';
-import { useApi } from '../app/use-api';
-import { PageHeading } from '../layout/page-heading';
-import { OperatorsOnlyPage } from './operators-only-page';
-import { PageStatus } from './page-status';
-import { RefusalSummary } from './refusal-summary';
+import { RELEASES_MANAGE, userMay, type RemoteReleasesPayload } from '../../../shared';
+import { ApiError, useApiClient, useSession } from '../../core';
+import { useApi } from '../../hooks/use-api';
+import { PageHeading } from '../../layout/page-heading';
+import { OperatorsOnlyPage } from '../common/operators-only-page';
+import { PageStatus } from '../common/page-status';
+import { RefusalSummary } from '../common/refusal-summary';
 import type { ApplyReleaseChange } from './release-change';
 import { automaticRollbackMessage, RemoteReleasesSection, remoteHeadingId } from './remote-releases-section';
-import { useSlotLoadStats } from './slot-load-figures';
+import { useSlotLoadStats } from '../common/slot-load-figures';
 
 const RELEASES_API_PATH = '/api/remotes/releases';
 /** How often an open page reads the rollouts again: the server may end a failing canary on its own. */

@@ -1,9 +1,9 @@
-import type { AutomaticRollback, RemoteReleases, SlotStatsPayload } from '../../shared';
-import { useApiClient } from '../core';
+import type { AutomaticRollback, RemoteReleases, SlotStatsPayload } from '../../../shared';
+import { useApiClient } from '../../core';
 import { CanaryForm } from './canary-form';
 import { describeCanary, remoteApiPath, type ApplyReleaseChange, type ReleaseChange } from './release-change';
 import { ReleaseHistory } from './release-history';
-import { FailureRate, LoadTime, releaseStats } from './slot-load-figures';
+import { FailureRate, LoadTime, releaseStats } from '../common/slot-load-figures';
 
 /** What the page says of a canary the server rolled back on its own, and why (as audited). */
 export function automaticRollbackMessage(remote: string, rollback: AutomaticRollback): string {

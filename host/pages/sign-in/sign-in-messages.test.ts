@@ -1,4 +1,4 @@
-import { ApiError } from '../core';
+import { ApiError } from '../../core';
 import { signInErrorMessage, waitInWords } from './sign-in-messages';
 
 describe('sign-in messages', () => {

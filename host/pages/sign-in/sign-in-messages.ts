@@ -1,5 +1,5 @@
-import type { ApiError } from '../core';
-import { countOf } from './count-in-words';
+import type { ApiError } from '../../core';
+import { countOf } from '../common/count-in-words';
 
 /** A wait in words, rounded up to what a person would say: "45 seconds", "1 minute", "15 minutes", "2 hours". */
 export function waitInWords(seconds: number): string {

@@ -1,19 +1,13 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
-import { SIGN_IN_SIDEBAR_MEDIA, SlotLocation } from '../../shared';
-import { ApiError, AppSlotRenderer, HiddenSlotLocation, useSession } from '../core';
-import { internalPath } from '../app/internal-path';
-import { useMediaQuery } from '../app/use-media-query';
-import { forgetDraftsExcept } from '../app/tab-drafts';
-import { PageHeading } from '../layout/page-heading';
-import { SessionUnavailable } from '../layout/session-unavailable';
+import { SIGN_IN_SIDEBAR_MEDIA, SlotLocation } from '../../../shared';
+import { ApiError, AppSlotRenderer, HiddenSlotLocation, useSession } from '../../core';
+import { internalPath, type SignInState } from '../../hooks/internal-path';
+import { useMediaQuery } from '../../hooks/use-media-query';
+import { forgetDraftsExcept } from '../../hooks/tab-drafts';
+import { PageHeading } from '../../layout/page-heading';
+import { SessionUnavailable } from '../../layout/session-unavailable';
 import { signInErrorMessage } from './sign-in-messages';
-
-/** What RequireAuth hands the sign-in page: where to return, and whether a session just ended. */
-export interface SignInState {
-  from?: unknown;
-  sessionEnded?: unknown;
-}
 
 /**
  * The sign-in page: login-before-form, the form (`username`, `password`, the API's error message),

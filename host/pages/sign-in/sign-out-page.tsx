@@ -1,9 +1,9 @@
 import { Link } from 'react-router-dom';
-import { SIGN_IN_PATH } from '../../shared';
-import { useSession } from '../core';
-import { PageHeading } from '../layout/page-heading';
-import { SessionUnavailable } from '../layout/session-unavailable';
-import { useSignOut } from '../layout/use-sign-out';
+import { SIGN_IN_PATH } from '../../../shared';
+import { useSession } from '../../core';
+import { PageHeading } from '../../layout/page-heading';
+import { SessionUnavailable } from '../../layout/session-unavailable';
+import { useSignOut } from '../../layout/use-sign-out';
 
 /**
  * `/logout` opened in the browser (a bookmark, a typed address, a link from another tool): signing out is a POST, so
