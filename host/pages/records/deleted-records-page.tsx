@@ -1,15 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import type { DeletedRecordsPayload, RecordPayload, ResourcePayload, ResourceRecord } from '../../shared';
-import { reloadFailed, useApi } from '../app/use-api';
-import { ApiError, useApiClient, useSession } from '../core';
-import { ReadOnlyRoleNotice, useMayChangeRecords } from '../forms/read-only-role';
-import { Breadcrumbs } from '../layout/breadcrumbs';
-import { PageHeading } from '../layout/page-heading';
-import { countOf } from './count-in-words';
+import type { DeletedRecordsPayload, ResourcePayload, ResourceRecord } from '../../../shared';
+import { reloadFailed, useApi } from '../../hooks/use-api';
+import { ReadOnlyRoleNotice, useMayChangeRecords } from '../../forms/read-only-role';
+import { useRestoreRecord } from '../../forms/use-record-restore';
+import { Breadcrumbs } from '../../layout/breadcrumbs';
+import { PageHeading } from '../../layout/page-heading';
+import { countOf } from '../common/count-in-words';
 import { recordNouns } from './describe-record-page';
-import { listReturnAddress, useListOwner } from './list-return-address';
-import { PageStatus } from './page-status';
+import { listReturnAddress, useListOwner } from '../../hooks/list-return-address';
+import { PageStatus } from '../common/page-status';
 import { RecordTableFrame } from './record-table-frame';
 
 /** What a restore on this page ended in: the record back, or (per row) why not. */
@@ -34,8 +34,7 @@ function Moment({ at }: { at: number }) {
 export function DeletedRecordsPage() {
   const { resource = '' } = useParams();
   const name = encodeURIComponent(resource);
-  const client = useApiClient();
-  const { expire } = useSession();
+  const restoreRecord = useRestoreRecord();
   const mayChange = useMayChangeRecords();
   const owner = useListOwner(resource);
   const definition = useApi<ResourcePayload>(`/api/resources/${name}`);
@@ -72,27 +71,19 @@ export function DeletedRecordsPage() {
     if (restoring !== null) return;
     setRestoring(record.id);
     try {
-      await client.post<RecordPayload>(`/api/resources/${name}/records/${record.id}/restore`);
+      const result = await restoreRecord(resource, record.id);
+      if (result.kind === 'session-ended') return;
+      if (result.kind === 'refused' && !result.gone) {
+        setOutcome({ kind: 'failed', id: record.id, message: result.message });
+        return;
+      }
+      // Back (here or elsewhere) or past its day: the row goes either way, with what happened to it.
       setRestoredIds((ids) => new Set(ids).add(record.id));
-      setOutcome({ kind: 'restored', record, elsewhere: false });
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) {
-        expire();
-        return;
-      }
-      if (error instanceof ApiError && error.status === 404) {
-        // Not restorable any more: restored meanwhile (another tab, another person), or its day is over. Which one
-        // is asked, so the row goes either way with what happened to it, not a refusal that cannot say.
-        const back = await client
-          .get<RecordPayload>(`/api/resources/${name}/records/${record.id}`)
-          .then(() => true)
-          .catch(() => false);
-        setRestoredIds((ids) => new Set(ids).add(record.id));
-        setOutcome(back ? { kind: 'restored', record, elsewhere: true } : { kind: 'expired', record });
-        return;
-      }
-      const message = error instanceof ApiError ? error.message : 'Could not restore.';
-      setOutcome({ kind: 'failed', id: record.id, message });
+      setOutcome(
+        result.kind === 'restored'
+          ? { kind: 'restored', record, elsewhere: result.elsewhere }
+          : { kind: 'expired', record },
+      );
     } finally {
       setRestoring(null);
     }
