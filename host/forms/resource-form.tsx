@@ -1,3 +1,4 @@
+// Over 300 lines: one form and its form slots, whose state (values, errors, draft, save, conflicts) is read by all of it.
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import type {
   FieldItem,

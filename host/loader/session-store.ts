@@ -1,3 +1,4 @@
+// Over 300 lines: one state machine (signed in, expiring, ended in another tab, the server unreachable) read as a whole.
 import {
   API_CLIENT_MESSAGES,
   HOST_REFRESH_EVENT,

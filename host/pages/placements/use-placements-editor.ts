@@ -1,0 +1,279 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  PLACEMENTS_API_PATH,
+  placementsFrameProblem,
+  type PlacementComponentsPayload,
+  type PlacementPreview,
+  type PlacementProblem,
+  type PlacementRevisionsPayload,
+  type PlacementsDiffPayload,
+  type PlacementsDocument,
+  type JsonValue,
+  type PlacementsDraftPayload,
+  type PlacementsDraftSaveRequest,
+  type PlacementsPayload,
+  type PlacementsPublishRequest,
+  type PlacementRollbackRequest,
+} from '../../../shared';
+import { PLACEMENTS_BODY_LIMIT } from '../../../shared/placements-limits';
+import { ApiError, useApiClient, useSession } from '../../core';
+import { useApi } from '../../hooks/use-api';
+import { useUnsavedChanges } from '../../hooks/unsaved-changes';
+import { countOf } from '../common/count-in-words';
+import { UNREAD_INPUT_ATTRIBUTE } from './placement-order-fields';
+import { asDocument } from './placements-draft';
+import { draftSavedSinceMessage, rollbackQuestion } from './placements-history';
+import { importOutcome } from './placements-import';
+import { keptEditsMessage, takeKeptEdits, useKeepEditsWhenSessionChanges } from './placements-kept-edits';
+import { useToolbarClearance } from './placements-toolbar-clearance';
+
+export interface Outcome {
+  message: string;
+  refused: boolean;
+  problems: readonly string[];
+  /** Where focus goes with a refusal: its summary, or the box to fix (refuseUnreadInput focused it). */
+  focusSummary?: boolean;
+}
+
+/** A save or publish refused by the page itself: a box of the editor holds what the draft cannot take yet. */
+class UnreadInputError extends Error {}
+
+/** What a request of the editor was doing, for the words of its refusal. */
+type During = 'save' | 'publish' | 'rollback' | 'import';
+
+/**
+ * A 413 in the editor's words, naming the server's limit (a proxy's 413, without the server's JSON, is said so too):
+ * only a save (a publish saves first) and an import send a document.
+ */
+function tooLargeMessage(during: During): string {
+  const what = during === 'import' ? 'the file' : 'the draft';
+  return (
+    `Not ${during === 'import' ? 'imported' : 'saved'}: ${what} is larger than ${PLACEMENTS_BODY_LIMIT} of JSON, the ` +
+    'most the server takes in one request. Make it smaller (fewer slots, shorter props), then try again.'
+  );
+}
+
+/**
+ * The placements editor's state and what it asks the server (PlacementsPage lays it out): the draft being edited,
+ * its problems, preview, changes and revisions, and the save, publish, reload, import and rollback, one request at a
+ * time, each ending in an outcome the page announces.
+ */
+export function usePlacementsEditor() {
+  const client = useApiClient();
+  const { expire, user } = useSession();
+  const overview = useApi<PlacementsPayload>(PLACEMENTS_API_PATH);
+  const components = useApi<PlacementComponentsPayload>(`${PLACEMENTS_API_PATH}/components`);
+  const [document, setDocument] = useState<PlacementsDocument | null>(null);
+  const [problems, setProblems] = useState<readonly PlacementProblem[]>([]);
+  const [preview, setPreview] = useState<PlacementPreview>({});
+  /** The saved draft against the published revision; null until loaded. */
+  const [diff, setDiff] = useState<PlacementsDiffPayload | null>(null);
+  const [revisions, setRevisions] = useState<PlacementRevisionsPayload['revisions']>([]);
+  const [dirty, setDirty] = useState(false);
+  // Edits not saved into the draft are asked about before a navigation, a reload or a tenant switch drops them.
+  useUnsavedChanges(dirty);
+  /** The saved draft's `updatedAt` the editor's draft is made from: a save says it, and is refused if it moved. */
+  const [version, setVersion] = useState<string | null>(null);
+  /** A save was refused because the draft was saved elsewhere since: the page offers to reload it. */
+  const [stale, setStale] = useState(false);
+  /** Why the saved draft cannot be edited (saved before the server refused such frames), or null. */
+  const [brokenFrame, setBrokenFrame] = useState<string | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const busy = useRef(false);
+  const toolbar = useToolbarClearance();
+  /** Why this account may not change placements (it lacks placements:edit in another tenant), or null. */
+  const changesRefused = overview.data?.changesRefused ?? null;
+  const alert = useRef<HTMLDivElement>(null);
+  const editor = useRef<HTMLFieldSetElement>(null);
+
+  const loadHistory = useCallback(async () => {
+    const [compared, list] = await Promise.all([
+      client.get<PlacementsDiffPayload>(`${PLACEMENTS_API_PATH}/diff`),
+      client.get<PlacementRevisionsPayload>(`${PLACEMENTS_API_PATH}/revisions`),
+    ]);
+    setDiff(compared);
+    setRevisions(list.revisions);
+  }, [client]);
+
+  useKeepEditsWhenSessionChanges(() => (dirty && document ? { document, basedOn: version } : null));
+
+  useEffect(() => {
+    if (overview.status !== 'ready' || document !== null) return;
+    const saved = overview.data.draft;
+    // Edits kept when the session ended or changed under this page come back on top of the draft they were made from.
+    const kept = user ? takeKeptEdits(user.username) : null;
+    setDocument(kept?.document ?? asDocument(saved.document));
+    setBrokenFrame(kept ? null : placementsFrameProblem(saved.document));
+    setVersion(kept ? kept.basedOn : saved.updatedAt);
+    setDirty(kept !== null);
+    if (kept) setOutcome({ message: keptEditsMessage(kept.basedOn === saved.updatedAt), refused: false, problems: [] });
+    setProblems(overview.data.problems);
+    setPreview(overview.data.preview);
+    loadHistory().catch(() => undefined);
+  }, [overview, document, loadHistory, user]);
+
+  useEffect(() => {
+    if (outcome?.refused && outcome.focusSummary !== false) alert.current?.focus();
+  }, [outcome]);
+
+  /** Runs one request at a time; a refusal is announced with its problems, a 401 ends the session. */
+  const act = async (work: () => Promise<string>, during: During = 'save') => {
+    if (busy.current) return;
+    busy.current = true;
+    try {
+      setOutcome({ message: await work(), refused: false, problems: [] });
+    } catch (error) {
+      if (error instanceof UnreadInputError) {
+        setOutcome({ message: error.message, refused: true, problems: [], focusSummary: false });
+        return;
+      }
+      const refusal = error instanceof ApiError ? error : new ApiError(0, 'network', String(error));
+      if (refusal.status === 401) expire();
+      const message = refusal.savedDraft
+        ? draftSavedSinceMessage(refusal.savedDraft, during === 'import' ? 'save' : during)
+        : refusal.status === 413
+          ? tooLargeMessage(during)
+          : refusal.message;
+      setOutcome({ message, refused: true, problems: refusal.problems });
+    } finally {
+      busy.current = false;
+    }
+  };
+
+  /** Shows a draft the server answered (loaded, imported, rolled back to) in place of the editor's. */
+  const showDraft = async (answer: PlacementsDraftPayload) => {
+    setDocument(asDocument(answer.draft.document));
+    setBrokenFrame(placementsFrameProblem(answer.draft.document));
+    setVersion(answer.draft.updatedAt);
+    setProblems(answer.problems);
+    setPreview(answer.preview);
+    setDirty(false);
+    setStale(false);
+    await loadHistory();
+  };
+
+  /**
+   * A text box of the editor holding what the draft cannot take yet ("Shown when" that is not JSON, a priority that is
+   * not a whole number, an id that is none) refuses a save or publish, with focus on it: saving would drop what it
+   * shows without a word. A box showing what the draft holds, refused by the server (a priority written as text), is
+   * marked but not held: the server saves it as a problem of its slot, as it would be saved without this page.
+   */
+  const refuseUnreadInput = (): void => {
+    const invalid = editor.current?.querySelector<HTMLElement>(`[${UNREAD_INPUT_ATTRIBUTE}]`);
+    if (!invalid) return;
+    invalid.focus();
+    throw new UnreadInputError(
+      'Not saved: a box of the editor holds what the draft cannot take yet (marked beside it). Fix it or empty it, ' +
+        'then save again.',
+    );
+  };
+
+  const save = async (
+    next: PlacementsDocument,
+  ): Promise<{ problems: readonly PlacementProblem[]; version: string | null }> => {
+    refuseUnreadInput();
+    const request: PlacementsDraftSaveRequest = { document: next as JsonValue, expectedUpdatedAt: version };
+    const saved = await client
+      .put<PlacementsDraftPayload>(`${PLACEMENTS_API_PATH}/draft`, request)
+      .catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 409) setStale(true);
+        throw error;
+      });
+    setVersion(saved.draft.updatedAt);
+    setProblems(saved.problems);
+    setPreview(saved.preview);
+    setDirty(false);
+    await loadHistory();
+    return { problems: saved.problems, version: saved.draft.updatedAt };
+  };
+
+  const edit = (next: PlacementsDocument) => {
+    setDocument(next);
+    setDirty(true);
+  };
+
+  const saveDraft = (current: PlacementsDocument) =>
+    void act(async () => {
+      const { problems: found } = await save(current);
+      return found.length === 0 ? 'Draft saved: no problem.' : `Draft saved with ${countOf(found.length, 'problem')}.`;
+    });
+
+  const publish = (current: PlacementsDocument) =>
+    void act(async () => {
+      refuseUnreadInput();
+      // The draft this page shows, and nothing saved since by anyone else (409 otherwise: reload it).
+      const request: PlacementsPublishRequest = {
+        expectedUpdatedAt: dirty ? (await save(current)).version : version,
+      };
+      const revision = await client
+        .post<{ number: number }>(`${PLACEMENTS_API_PATH}/publish`, request)
+        .catch((error: unknown) => {
+          if (error instanceof ApiError && error.savedDraft) setStale(true);
+          throw error;
+        });
+      await loadHistory();
+      return `Revision ${revision.number} published.`;
+    }, 'publish');
+
+  const reloadSavedDraft = () =>
+    void act(async () => {
+      await showDraft(await client.get<PlacementsPayload>(PLACEMENTS_API_PATH));
+      return 'The saved draft is shown: make your changes again.';
+    });
+
+  const importJson = (json: JsonValue) =>
+    void act(async () => {
+      if (dirty && !window.confirm('The import replaces the draft and its unsaved changes. Import?')) return '';
+      // Refused (409, reload offered) when the draft was saved since this page loaded it, as a save is.
+      const answer = await client
+        .post<PlacementsDraftPayload>(
+          `${PLACEMENTS_API_PATH}/import?expectedUpdatedAt=${encodeURIComponent(version ?? '')}`,
+          json,
+        )
+        .catch((error: unknown) => {
+          if (error instanceof ApiError && error.savedDraft) setStale(true);
+          throw error;
+        });
+      await showDraft(answer);
+      return importOutcome(answer);
+    }, 'import');
+
+  const rollback = (number: number) =>
+    void act(async () => {
+      // Changes of the saved draft not published yet (or unreadable ones) go with it: the question names them.
+      const savedChanges = diff !== null && (diff.changes === null || diff.changes.length > 0);
+      if (!window.confirm(rollbackQuestion(number, { savedChanges, unsaved: dirty }))) return '';
+      // The saved draft the question was about: one saved since is not replaced unseen (409, reload offered).
+      const request: PlacementRollbackRequest = { revision: number, expectedUpdatedAt: version };
+      const revision = await client
+        .post<{ number: number }>(`${PLACEMENTS_API_PATH}/rollback`, request)
+        .catch((error: unknown) => {
+          if (error instanceof ApiError && error.savedDraft) setStale(true);
+          throw error;
+        });
+      await showDraft(await client.get<PlacementsPayload>(PLACEMENTS_API_PATH));
+      return `Rolled back to revision ${number}: revision ${revision.number} is in force.`;
+    }, 'rollback');
+
+  return {
+    overview,
+    components,
+    document,
+    problems,
+    preview,
+    diff,
+    revisions,
+    dirty,
+    stale,
+    brokenFrame,
+    outcome,
+    changesRefused,
+    refs: { toolbar, alert, editor },
+    edit,
+    saveDraft,
+    publish,
+    reloadSavedDraft,
+    importJson,
+    rollback,
+  };
+}
