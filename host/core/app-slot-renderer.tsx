@@ -7,23 +7,15 @@ import { useSlotData } from './slot-source-provider';
 import type { SlotStatusEntry } from './slot-status';
 
 /**
- * The two locations whose slots receive the record on the page as `{ resource, resourceId, record }`: the actions
- * of the record view and of the record edit page.
- */
-const CONTEXT_LOCATIONS: ReadonlySet<SlotLocation> = new Set([
-  SlotLocation.RESOURCE_PAGE_ACTIONS,
-  SlotLocation.RESOURCE_EDIT_ACTIONS,
-]);
-
-/**
- * The context a slot at `location` receives: the record's for the action locations, none elsewhere (a component
- * that needs one fails there). The kit's host emulator and slot tests apply the same rule.
+ * The context a slot at `location` receives: the record on the page (`{ resource, resourceId, record }`) where the
+ * location declares context props (the actions of the record view and edit pages, shared/slot-location.ts), none
+ * elsewhere (a component that needs one fails there). The kit's host emulator and slot tests apply the same rule.
  */
 export function slotContextAt(
   location: SlotLocation,
   context: ResourceActionContext | undefined,
 ): ResourceActionContext | undefined {
-  return CONTEXT_LOCATIONS.has(location) ? context : undefined;
+  return location.contextProps.length > 0 ? context : undefined;
 }
 
 export interface AppSlotRendererProps {
