@@ -1,12 +1,20 @@
 /**
- * `npm run build`: the host and every remote, for production, with a progress line per build. Exits non-zero on any
- * compilation error, printing the errors.
+ * `npm run build`: the host and every remote, for production, with a progress line per build, and the server as
+ * JavaScript (dist/server/, scripts/compile-server.ts). Exits non-zero on any compilation error, printing the errors.
  *
- *   npm run build                      everything
- *   npm run build -- team_records      only the named builds (webpack.config.ts configuration names: host, a remote's name)
+ *   npm run build                          everything
+ *   npm run build -- team_records          only the named builds (webpack.config.ts configuration names: host, a
+ *                                          remote's name; `server` for the server)
+ *   npm run build -- --entry myapp.ts      the server with an application's own entry (dist/entry.js starts it;
+ *                                          server/main.ts, the demo, by default)
  */
+import path from 'node:path';
 import webpack, { type Configuration, type MultiStats } from 'webpack';
 import { createConfigurations } from '../webpack.config';
+import { compileServer } from './compile-server';
+
+const ROOT = path.resolve(__dirname, '..');
+const SERVER_BUILD = 'server';
 
 const PROGRESS_STEP = 10;
 
@@ -34,17 +42,40 @@ function run(configs: Configuration[]): Promise<MultiStats> {
   });
 }
 
-async function main(): Promise<void> {
-  const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
-  const all = createConfigurations('production');
-  const unknown = wanted.filter((name) => !all.some((config) => config.name === name));
-  if (unknown.length > 0) {
-    throw new Error(`Unknown build ${unknown.join(', ')}. Builds: ${all.map((config) => config.name).join(', ')}.`);
+/** The command line: the builds named (none: all of them) and the server's entry, if given. */
+function parseArgs(args: readonly string[]): { wanted: string[]; entry: string | undefined } {
+  const rest = [...args];
+  let entry: string | undefined;
+  const at = rest.indexOf('--entry');
+  if (at !== -1) {
+    entry = rest[at + 1];
+    if (entry === undefined || entry.startsWith('-')) throw new Error('--entry needs a file, e.g. --entry myapp.ts');
+    rest.splice(at, 2);
   }
+  return { wanted: rest.filter((arg) => !arg.startsWith('-')), entry };
+}
+
+async function main(): Promise<void> {
+  const { wanted, entry } = parseArgs(process.argv.slice(2));
+  const all = createConfigurations('production');
+  const names = [...all.map((config) => config.name), SERVER_BUILD];
+  const unknown = wanted.filter((name) => !names.includes(name));
+  if (unknown.length > 0) throw new Error(`Unknown build ${unknown.join(', ')}. Builds: ${names.join(', ')}.`);
+  const buildServer = wanted.length === 0 || wanted.includes(SERVER_BUILD);
   const configs = (wanted.length > 0 ? all.filter((config) => wanted.includes(config.name ?? '')) : all).map(
     withProgress,
   );
   const started = Date.now();
+  if (buildServer) {
+    // Before webpack's builds, which take a minute: a server that does not compile fails the build at once.
+    const serverStarted = Date.now();
+    const compiled = await compileServer({ root: ROOT, outDir: path.join(ROOT, 'dist'), entry });
+    console.log(
+      `[${SERVER_BUILD}] compiled ${compiled.files.length} files into dist/ (entry dist/${compiled.entry}) in ` +
+        `${((Date.now() - serverStarted) / 1000).toFixed(1)} s`,
+    );
+  }
+  if (configs.length === 0) return;
   console.log(`Building ${configs.map((config) => config.name).join(', ')} for production…`);
   const stats = await run(configs);
 
