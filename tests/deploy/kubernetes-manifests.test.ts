@@ -1,0 +1,234 @@
+/**
+ * deploy/kubernetes/: every manifest validated against the Kubernetes API's own schemas (kubernetes-models, generated
+ * from the OpenAPI definitions of Kubernetes 1.x: types, required fields, enums), then what issue 49 asks of them and
+ * what holds them together (selectors, ports, the Secret's keys, the ConfigMap's file, the shutdown budget), and that
+ * the server itself accepts the environment the Deployment gives it. No cluster needed.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
+import { Secret } from 'kubernetes-models/v1/Secret';
+import { Service } from 'kubernetes-models/v1/Service';
+import type { IContainer } from 'kubernetes-models/v1/Container';
+import { readConfig } from '../../server/env-config';
+import { loadRemotesConfig } from '../../server/remotes/remotes-config';
+import { REPO_ROOT } from '../../testing/system/repo-root';
+
+const DIR = path.join(REPO_ROOT, 'deploy', 'kubernetes');
+
+/** The kinds the folder may hold, each with the model generated from the API schema of its group and version. */
+const MODELS: Readonly<Record<string, new (data: never) => { validate(): void }>> = {
+  'apps/v1/Deployment': Deployment,
+  'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
+  'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
+  'v1/ConfigMap': ConfigMap,
+  'v1/Secret': Secret,
+  'v1/Service': Service,
+};
+
+interface Manifest {
+  file: string;
+  apiVersion: string;
+  kind: string;
+  body: any;
+}
+
+const manifestFiles = fs
+  .readdirSync(DIR)
+  .filter((file) => /\.ya?ml$/.test(file) && file !== 'kustomization.yaml')
+  .sort();
+
+const manifests: Manifest[] = manifestFiles.flatMap((file) =>
+  parseAllDocuments(fs.readFileSync(path.join(DIR, file), 'utf8'))
+    .filter((document) => document.contents !== null)
+    .map((document) => {
+      if (document.errors.length > 0) throw new Error(`${file}: ${document.errors.map(String).join('; ')}`);
+      const body = document.toJS() as { apiVersion: string; kind: string };
+      return { file, apiVersion: body.apiVersion, kind: body.kind, body };
+    }),
+);
+
+function one(kind: string): Manifest['body'] {
+  const found = manifests.filter((manifest) => manifest.kind === kind);
+  expect(found).toHaveLength(1);
+  return found[0]!.body;
+}
+
+function validate(apiVersion: string, kind: string, body: unknown): void {
+  const Model = MODELS[`${apiVersion}/${kind}`];
+  if (!Model) throw new Error(`No schema model for ${apiVersion} ${kind}: add it to MODELS`);
+  new Model(body as never).validate();
+}
+
+describe('deploy/kubernetes/ manifests', () => {
+  it('holds the six kinds issue 49 names, one file each', () => {
+    expect(manifests.map(({ kind }) => kind).sort()).toEqual([
+      'ConfigMap',
+      'Deployment',
+      'HorizontalPodAutoscaler',
+      'PodDisruptionBudget',
+      'Secret',
+      'Service',
+    ]);
+  });
+
+  it.each(manifestFiles)('%s is valid against the Kubernetes API schema of its kind', (file) => {
+    for (const manifest of manifests.filter((one) => one.file === file)) {
+      expect(() => validate(manifest.apiVersion, manifest.kind, manifest.body)).not.toThrow();
+    }
+  });
+
+  it('the schema validation is real: a wrong type or a missing required field is refused', () => {
+    const deployment = structuredClone(one('Deployment'));
+    expect(() =>
+      validate('apps/v1', 'Deployment', { ...deployment, spec: { ...deployment.spec, replicas: 'two' } }),
+    ).toThrow(/replicas must be integer/);
+    const nameless = structuredClone(deployment);
+    delete nameless.spec.template.spec.containers[0].name;
+    expect(() => validate('apps/v1', 'Deployment', nameless)).toThrow(/name/);
+    const hpa = structuredClone(one('HorizontalPodAutoscaler'));
+    delete hpa.spec.scaleTargetRef;
+    expect(() => validate('autoscaling/v2', 'HorizontalPodAutoscaler', hpa)).toThrow(/scaleTargetRef/);
+  });
+
+  it('kustomization.yaml lists every manifest', () => {
+    const kustomization = parseAllDocuments(fs.readFileSync(path.join(DIR, 'kustomization.yaml'), 'utf8'))[0]!.toJS();
+    expect([...kustomization.resources].sort()).toEqual(manifestFiles);
+  });
+
+  describe('the Deployment', () => {
+    const deployment = one('Deployment');
+    const pod = deployment.spec.template.spec;
+    const container: IContainer = pod.containers[0];
+    const podLabels = deployment.spec.template.metadata.labels;
+
+    it('runs two hosts or more, replacing them one at a time with none missing', () => {
+      expect(deployment.spec.replicas).toBeGreaterThanOrEqual(2);
+      expect(deployment.spec.strategy.rollingUpdate.maxUnavailable).toBe(0);
+      expect(deployment.spec.selector.matchLabels).toEqual(podLabels);
+      expect(pod.containers).toHaveLength(1);
+    });
+
+    it('is ready on /readyz and alive on /healthz, on the port it listens on', () => {
+      const port = container.ports!.find(({ name }) => name === 'http')!;
+      expect(port.containerPort).toBe(Number(envOf(container).PORT));
+      expect(container.readinessProbe!.httpGet).toEqual({ path: '/readyz', port: 'http' });
+      expect(container.livenessProbe!.httpGet).toEqual({ path: '/healthz', port: 'http' });
+      // A database outage makes a pod unready; liveness must not restart it for that.
+      expect(container.livenessProbe!.httpGet!.path).not.toBe('/readyz');
+    });
+
+    it('asks for resources and sets limits', () => {
+      expect(container.resources!.requests).toEqual({ cpu: expect.any(String), memory: expect.any(String) });
+      expect(container.resources!.limits).toEqual(expect.objectContaining({ memory: expect.any(String) }));
+    });
+
+    it('runs as non-root on a read-only root file system, every capability dropped, /tmp an emptyDir', () => {
+      expect(pod.securityContext.runAsNonRoot).toBe(true);
+      expect(pod.securityContext.runAsUser).toBeGreaterThan(0);
+      expect(container.securityContext).toEqual(
+        expect.objectContaining({
+          runAsNonRoot: true,
+          readOnlyRootFilesystem: true,
+          allowPrivilegeEscalation: false,
+          capabilities: { drop: ['ALL'] },
+        }),
+      );
+      const tmp = container.volumeMounts!.find(({ mountPath }) => mountPath === '/tmp')!;
+      expect(pod.volumes.find(({ name }: { name: string }) => name === tmp.name).emptyDir).toBeDefined();
+    });
+
+    it('gives a stopping host time to drain: grace period above SHUTDOWN_DELAY_MS + SHUTDOWN_TIMEOUT_MS', () => {
+      const env = envOf(container);
+      const drainMs = Number(env.SHUTDOWN_DELAY_MS) + Number(env.SHUTDOWN_TIMEOUT_MS);
+      expect(drainMs).toBeGreaterThan(0);
+      expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThan(drainMs);
+    });
+
+    it('takes the session secret, database URL, Redis URL and metrics token from the Secret, which holds each', () => {
+      const secret = one('Secret');
+      const fromSecret = Object.fromEntries(
+        container
+          .env!.filter(({ valueFrom }) => valueFrom?.secretKeyRef)
+          .map(({ name, valueFrom }) => [name, valueFrom!.secretKeyRef!]),
+      );
+      expect(Object.keys(fromSecret).sort()).toEqual(['DATABASE_URL', 'METRICS_TOKEN', 'REDIS_URL', 'SESSION_SECRET']);
+      for (const [name, ref] of Object.entries(fromSecret)) {
+        expect(ref.name).toBe(secret.metadata.name);
+        expect(Object.keys(secret.stringData)).toContain(ref.key);
+        expect(ref.key).toBe(name);
+      }
+      // Example values only, and saying so.
+      expect(secret.stringData.SESSION_SECRET).toMatch(/PLACEHOLDER/);
+      expect(secret.stringData.DATABASE_URL).toMatch(/PLACEHOLDER/);
+      expect(secret.stringData.METRICS_TOKEN).toMatch(/PLACEHOLDER/);
+      expect(fs.readFileSync(path.join(DIR, 'secret.example.yaml'), 'utf8')).toMatch(/^# PLACEHOLDERS ONLY/);
+    });
+
+    it('names REMOTES_CONFIG as a file of the mounted ConfigMap, which the server accepts', () => {
+      const configMap = one('ConfigMap');
+      const file = envOf(container).REMOTES_CONFIG!;
+      const mount = container.volumeMounts!.find(({ mountPath }) => file.startsWith(`${mountPath}/`))!;
+      const volume = pod.volumes.find(({ name }: { name: string }) => name === mount.name);
+      expect(volume.configMap.name).toBe(configMap.metadata.name);
+      const key = file.slice(mount.mountPath.length + 1);
+      expect(Object.keys(configMap.data)).toContain(key);
+
+      const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'slots-k8s-remotes-'));
+      try {
+        fs.writeFileSync(path.join(folder, key), configMap.data[key]);
+        fs.mkdirSync(path.join(folder, 'dist'));
+        const env = { REMOTES_CONFIG: path.join(folder, key), NODE_ENV: 'production' };
+        expect(() => loadRemotesConfig({ env, distDir: path.join(folder, 'dist') })).not.toThrow();
+      } finally {
+        fs.rmSync(folder, { recursive: true, force: true });
+      }
+    });
+
+    it("gives the server an environment it accepts (the Secret's example values filled in)", () => {
+      const secret = one('Secret');
+      const env = { ...envOf(container), ...secret.stringData };
+      const config = readConfig(env);
+      expect(config.port).toBe(3000);
+      expect(config.host).toBe('0.0.0.0');
+      expect(config.postgres).toBeDefined();
+      expect(config.redisUrl).toBeDefined();
+      expect(config.trustProxy).not.toBe(false);
+    });
+  });
+
+  it('the Service, the PodDisruptionBudget and the autoscaler all point at the Deployment', () => {
+    const deployment = one('Deployment');
+    const podLabels = deployment.spec.template.metadata.labels;
+    const service = one('Service');
+    expect(podLabels).toEqual(expect.objectContaining(service.spec.selector));
+    expect(service.spec.ports.map(({ targetPort }: { targetPort: string }) => targetPort)).toEqual(['http']);
+    expect(service.spec.sessionAffinity ?? 'None').toBe('None');
+
+    const budget = one('PodDisruptionBudget');
+    expect(podLabels).toEqual(expect.objectContaining(budget.spec.selector.matchLabels));
+    expect(budget.spec.minAvailable).toBeGreaterThanOrEqual(1);
+    expect(budget.spec.minAvailable).toBeLessThan(deployment.spec.replicas);
+
+    const hpa = one('HorizontalPodAutoscaler');
+    expect(hpa.apiVersion).toBe('autoscaling/v2');
+    expect(hpa.spec.scaleTargetRef).toEqual({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      name: deployment.metadata.name,
+    });
+    expect(hpa.spec.minReplicas).toBeGreaterThanOrEqual(2);
+    expect(hpa.spec.maxReplicas).toBeGreaterThan(hpa.spec.minReplicas);
+  });
+});
+
+function envOf(container: IContainer): Record<string, string> {
+  return Object.fromEntries(
+    (container.env ?? []).flatMap(({ name, value }) => (value === undefined ? [] : [[name, value]])),
+  );
+}
