@@ -2,8 +2,8 @@ import '../../testing/host/router-globals';
 import { act, fireEvent, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import type { CurrentUser, MePayload, ResourceDefinition } from '../../shared';
-import { AppProviders } from '../app/host-app';
-import { APP_ROUTES } from '../app/app-routes';
+import { AppProviders } from './host-app';
+import { APP_ROUTES } from './app-routes';
 import { createSlotStatus, ComponentRegistry } from '../core';
 import { readDraft } from '../forms/record-draft';
 import { SessionStore } from '../loader/session-store';
@@ -11,7 +11,7 @@ import { SlotSource } from '../loader/slot-source';
 import { createFakeApi, type FakeApi } from '../../testing/host/fake-api';
 import { fakeTabWindow } from '../../testing/host/fake-broadcast-channel';
 import { renderWithSlotBoundaries } from '../../testing/host/render-slots';
-import { sessionChangedMessage } from './session-changed-notice';
+import { sessionChangedMessage } from '../layout/session-changed-notice';
 
 const TENANTS = [
   { id: 'acme', name: 'Acme Corp' },
