@@ -23,6 +23,7 @@ import { benchObservabilityOverhead } from './suites/observability-overhead';
 import { benchPayloadSize, REGISTRY_SIZES } from './suites/payload-sizes';
 import { benchReleasesThroughput } from './suites/releases-throughput';
 import { benchRulesThroughput } from './suites/rules-throughput';
+import { benchServerStartup } from './suites/server-startup';
 import { benchSlotRegistration } from './suites/slot-registration';
 import { benchSlotsThroughput } from './suites/slots-throughput';
 
@@ -49,6 +50,7 @@ async function main(): Promise<number> {
     throughput: [],
     payloadSizes: [],
     registration: [],
+    startup: [],
     pageLoads: [],
     bundles: [],
     failures: [],
@@ -134,6 +136,15 @@ async function main(): Promise<number> {
     if (wanted('registration')) {
       await step('registerSlots at 500 and 5,000 slots', async () => {
         results.registration = benchSlotRegistration();
+      });
+    }
+    if (wanted('startup')) {
+      await step('server start to ready and idle memory, compiled vs tsx', async () => {
+        // The product's build when the bench made one; else whatever dist/ holds (the start does not need it).
+        const frontendDir = existsSync(path.join(PRODUCT_DIST_DIR, 'host'))
+          ? PRODUCT_DIST_DIR
+          : path.join(__dirname, '..', 'dist');
+        results.startup = await benchServerStartup(context, frontendDir);
       });
     }
     if (wanted('lists')) {

@@ -11,6 +11,7 @@ export const BENCHMARK_NAMES = [
   'observability',
   'sizes',
   'registration',
+  'startup',
   'lists',
   'pages',
 ] as const;

@@ -1,5 +1,6 @@
 import type { Comparison, LoadGeneratorName, LoadPlan } from '../harness/compare-alternating';
 import type { PageProtocol } from '../harness/bench-options';
+import type { StartupResult } from './startup-result';
 
 /** Where the example run came from: its notes in bench/results/ quote it with the hardware. */
 export interface MachineInfo {
@@ -106,6 +107,8 @@ export interface BenchResults {
   throughput: ThroughputResult[];
   payloadSizes: PayloadSizeResult[];
   registration: RegistrationResult[];
+  /** Absent in results written before the start-up benchmark existed. */
+  startup?: StartupResult[];
   pageLoads: PageLoadResult[];
   bundles: BundleSizeResult[];
   failures: BenchFailure[];

@@ -1,6 +1,7 @@
 import type { BenchResults } from './bench-results';
 import { formatBytes, formatCount, formatMBps, formatMs, formatRatio, verdict } from './format';
 import { renderPageLoads } from './render-page-loads';
+import { renderStartup } from './render-startup';
 
 /** The Markdown report of one run: one table per benchmark family, goals and verdicts beside the ratios. */
 export function renderMarkdown(results: BenchResults): string {
@@ -89,6 +90,8 @@ export function renderMarkdown(results: BenchResults): string {
     }
     lines.push('');
   }
+
+  if (results.startup && results.startup.length > 0) lines.push(...renderStartup(results.startup));
 
   if (results.pageLoads.length > 0) lines.push(...renderPageLoads(results.pageLoads));
 

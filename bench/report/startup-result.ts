@@ -1,0 +1,14 @@
+/** The server's start to ready and its idle memory, per way of running it (bench/suites/server-startup.ts). */
+export interface StartupResult {
+  name: string;
+  /** Starts measured (after one untimed start that made the database). */
+  starts: number;
+  /** Median time from spawning `node` to the first 200 of `/healthz`. */
+  readyMs: number;
+  /** The slowest of those starts. */
+  readyMsMax: number;
+  /** Median resident memory once idle. */
+  idleRssMiB: number;
+  /** The goals this way of running it has to meet; null for the baseline. */
+  goals: { readyMs: number; idleRssMiB: number } | null;
+}

@@ -1,0 +1,123 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { compileServer } from '../../scripts/compile-server';
+import { getFreePort } from '../../testing/system/free-port';
+import type { BenchContext } from '../harness/bench-context';
+import { median } from '../harness/median';
+import type { StartupResult } from '../report/startup-result';
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+/** Starts per variant, alternating: enough for a median that one slow start does not move. */
+const STARTS = 5;
+/** How long a started server sits unused before its memory is read: start-up's garbage gets collected meanwhile. */
+const IDLE_MS = 3_000;
+const READY_POLL_MS = 10;
+const READY_TIMEOUT_MS = 30_000;
+/** Issue 49's goals for the compiled server (tsx, measured from outside then: 1.7 to 3.0 s, 139 MiB). */
+export const STARTUP_GOALS = Object.freeze({ readyMs: 1_000, idleRssMiB: 100 });
+
+interface Variant {
+  name: string;
+  args: (compiledDir: string) => string[];
+  goals: boolean;
+}
+
+const VARIANTS: readonly Variant[] = [
+  {
+    name: 'compiled (node dist/server/main.js)',
+    args: (compiledDir) => ['--enable-source-maps', path.join(compiledDir, 'server', 'main.js')],
+    goals: true,
+  },
+  {
+    name: 'tsx (server/main.ts)',
+    args: () => ['--import', 'tsx', path.join(REPO_ROOT, 'server', 'main.ts')],
+    goals: false,
+  },
+];
+
+/**
+ * The demo server's start, as an operator restarts it (the database already made and seeded by an untimed first
+ * start): time from spawning `node` to the first 200 of `/healthz`, and the resident memory after IDLE_MS of no
+ * requests. Compiled (what `npm run serve` and the image run) against tsx (what they ran before), in turns.
+ */
+export async function benchServerStartup(context: BenchContext, frontendDir: string): Promise<StartupResult[]> {
+  // Inside the repository, so the compiled files find node_modules/ as dist/server/ does.
+  const compiledDir = path.join(REPO_ROOT, '.tsbuild', 'bench-compiled-server');
+  await compileServer({ root: REPO_ROOT, outDir: compiledDir });
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    FRONTEND_DIR: frontendDir,
+    DATABASE_PATH: path.join(context.workDir, 'startup.db'),
+    DEMO_PASSWORD: 'bench-startup-password',
+  };
+  // Untimed: migrations and the demo's seeding happen once, on the first start only.
+  await startOnce(VARIANTS[0]!.args(compiledDir), env, 0);
+
+  const samples = VARIANTS.map(() => ({ readyMs: [] as number[], rssMiB: [] as number[] }));
+  for (let round = 0; round < STARTS; round++) {
+    for (const [index, variant] of VARIANTS.entries()) {
+      const sample = await startOnce(variant.args(compiledDir), env, IDLE_MS);
+      samples[index]!.readyMs.push(sample.readyMs);
+      samples[index]!.rssMiB.push(sample.rssMiB);
+    }
+  }
+  return VARIANTS.map((variant, index) => {
+    const { readyMs, rssMiB } = samples[index]!;
+    const result: StartupResult = {
+      name: variant.name,
+      starts: STARTS,
+      readyMs: median(readyMs),
+      readyMsMax: Math.max(...readyMs),
+      idleRssMiB: median(rssMiB),
+      goals: variant.goals ? STARTUP_GOALS : null,
+    };
+    return result;
+  });
+}
+
+/** One start: spawned, polled until /healthz answers, left idle, its RSS read, then stopped with SIGTERM. */
+async function startOnce(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  idleMs: number,
+): Promise<{ readyMs: number; rssMiB: number }> {
+  const port = await getFreePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, args, {
+    cwd: REPO_ROOT,
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4_000)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`The server exited before it was ready:\n${stderr}`);
+      if (performance.now() - started > READY_TIMEOUT_MS) throw new Error(`Not ready in ${READY_TIMEOUT_MS} ms.`);
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200) break;
+      } catch {
+        // Not listening yet.
+      }
+      await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
+    }
+    const readyMs = performance.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, idleMs));
+    return { readyMs, rssMiB: residentMiB(child.pid!) };
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+/** VmRSS of a process (Linux), in MiB. */
+function residentMiB(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = /^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1];
+  if (kib === undefined) throw new Error(`No VmRSS for process ${pid}.`);
+  return Number(kib) / 1024;
+}
