@@ -1,9 +1,19 @@
 import type { FieldInput, FieldItem } from '../../shared';
-import type { Relation } from './relation';
 import { ResourceDefinitionError } from './resource-definition-error';
 
 /** Field names: identifiers, so they are safe as JSON keys and in SQL JSON paths. `id` belongs to the record. */
 export const FIELD_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+
+/**
+ * What a relation field is bound to: the parts of a `Relation` (relation.ts) it reads. Declared here, not imported,
+ * because relation.ts imports this file (FIELD_NAME_PATTERN): a relation is named like a field, not the reverse.
+ */
+export interface FieldRelation {
+  readonly name: string;
+  readonly label: string;
+  readonly resource: string;
+  readonly foreignKey: string;
+}
 
 export interface FieldOptions {
   label?: string;
@@ -98,7 +108,7 @@ export class Field {
   }
 
   /** This relation field as it stands in its resource: named by the relation's key, labelled by it unless given. */
-  boundTo(relation: Relation): Field {
+  boundTo(relation: FieldRelation): Field {
     return new Field(
       relation.foreignKey,
       'relation',

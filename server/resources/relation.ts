@@ -1,5 +1,5 @@
 import type { RelationDefinition } from '../../shared';
-import { FIELD_NAME_PATTERN } from './field';
+import { FIELD_NAME_PATTERN, type FieldRelation } from './field';
 import { ResourceDefinitionError } from './resource-definition-error';
 
 export type RelationKind = 'belongsTo' | 'hasMany';
@@ -9,7 +9,7 @@ export type RelationKind = 'belongsTo' | 'hasMany';
  * - belongsTo: this record's `foreignKey` holds the id of one related record;
  * - hasMany: the related records' `foreignKey` holds this record's id.
  */
-export class Relation {
+export class Relation implements FieldRelation {
   private constructor(
     readonly kind: RelationKind,
     readonly name: string,
