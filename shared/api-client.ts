@@ -1,6 +1,6 @@
 import { isErrorBody, type ErrorCode } from './errors';
 import type { PlacementsDraft } from './placements';
-import type { ResourceRecord, RestorableRecord } from './resource-wire';
+import type { ResourceRecord, RestorableRecord } from './resource-record';
 
 /**
  * The one JSON client of the product's API, for the host and for remote components (the remote kit ships it).

@@ -1,5 +1,5 @@
 import type { PlacementProblem, PlacementsDraft } from './placements';
-import type { ResourceRecord, RestorableRecord } from './resource-wire';
+import type { ResourceRecord, RestorableRecord } from './resource-record';
 
 /** Error codes and statuses of every JSON error the server sends. */
 export const ERROR_STATUS = {

@@ -100,8 +100,8 @@ export {
   ruleNeedsUser,
   type ShownVisibilityRule,
   type SlotPlacement,
-  type VisibilityRule,
 } from './slot-placement';
+export type { VisibilityRule } from './visibility-rule';
 export {
   FLAG_EXISTS_ONCE_SET,
   FLAG_NAME_RULE,
@@ -222,7 +222,6 @@ export type {
   RelationDefinition,
   ResourceSummary,
   ResourceDefinition,
-  ResourceRecord,
   RelationBlock,
   ResourceListPayload,
   ResourcePayload,
@@ -235,7 +234,6 @@ export type {
   RecordDeletedPayload,
   DeletedRecordEntry,
   DeletedRecordsPayload,
-  RestorableRecord,
   BulkRecordRequest,
   BulkRecordResult,
   BulkRecordPayload,
@@ -244,6 +242,7 @@ export type {
   ResourceActionContext,
   ResourceActionSlotProps,
 } from './resource-wire';
+export type { ResourceRecord, RestorableRecord } from './resource-record';
 export {
   REMOTE_DESCRIPTOR_FILE,
   REMOTE_HINTS_MARKER,

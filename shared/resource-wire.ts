@@ -4,6 +4,7 @@
  */
 import type { JsonObject, JsonValue } from './json';
 import type { ErrorBody } from './errors';
+import type { ResourceRecord } from './resource-record';
 
 /**
  * `date`: a calendar day, `YYYY-MM-DD` (see isCalendarDay). `relation`: the id of one record of the field's
@@ -82,15 +83,6 @@ export interface RecordFilterDefinition {
   kind: 'select' | 'checkbox' | 'relation' | 'dateRange';
   options?: string[];
   resource?: string;
-}
-
-/** A record as the API returns it. `title` and `label` always; `group` when the record has one. */
-export interface ResourceRecord {
-  id: number;
-  title: string;
-  label: string;
-  group?: string;
-  [field: string]: JsonValue | undefined;
 }
 
 export interface RelationBlock extends RelationDefinition {
@@ -241,16 +233,6 @@ export interface DeletedRecordsPayload {
   limit: number;
   /** Whether older deletions, still restorable, were left out to keep to `limit`. */
   more: boolean;
-}
-
-/**
- * The record a request named was deleted and can still be restored: sent in the error body of the 404 that a read
- * or a save of it answers (ErrorBody `deletedRecord`), so a page can lead to the resource's deleted records.
- */
-export interface RestorableRecord {
-  resource: string;
-  id: number;
-  restorableUntil: number;
 }
 
 /** Most records one bulk request may name: a page of a list at its largest. */

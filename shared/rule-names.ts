@@ -1,5 +1,5 @@
 import { describe } from './names';
-import type { VisibilityRule } from './slot-placement';
+import type { VisibilityRule } from './visibility-rule';
 
 /**
  * The keys of a `visibleWhen` rule that list names. Each names a closed set: roles and permissions are fixed in code

@@ -3,6 +3,7 @@ import { describe } from './names';
 import { invalidFlagNamesMessage, unknownNamesMessage } from './rule-names';
 import { STAFF_PERMISSIONS } from './staff-permissions';
 import { STAFF_ROLES } from './staff-roles';
+import type { VisibilityRule } from './visibility-rule';
 
 /**
  * Where a slot stands among the others of its location, and for whom it is shown: the placement a registration (code
@@ -33,22 +34,6 @@ export const SLOT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:#/-]{0,127}$/;
 
 /** A feature flag's name (`new-billing`): lower-case kebab-case, at most 64 characters (in words: FLAG_NAME_RULE). */
 export const FLAG_NAME_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
-
-/**
- * Who sees a slot, as data: `{ "roles": [...] }` (the user has one of them in the current tenant: staff-roles.ts),
- * `{ "permissions": [...] }` (the user has one of them there: staff-permissions.ts), `{ "tenants": [...] }` (the
- * current tenant is one of them), `{ "flags": [...] }` (one of these feature flags is on, for the tenant or
- * globally), and `$all`, `$any`, `$not` around them. Every name must name something that exists (rule-names.ts):
- * roles and permissions are checked here, tenants and flags against the database by the placements check.
- */
-export type VisibilityRule =
-  | { readonly roles: readonly string[] }
-  | { readonly permissions: readonly string[] }
-  | { readonly tenants: readonly string[] }
-  | { readonly flags: readonly string[] }
-  | { readonly $all: readonly VisibilityRule[] }
-  | { readonly $any: readonly VisibilityRule[] }
-  | { readonly $not: VisibilityRule };
 
 /** The rule's keys; a rule object has exactly one. */
 export const VISIBILITY_RULE_KEYS = ['roles', 'permissions', 'tenants', 'flags', '$all', '$any', '$not'] as const;
