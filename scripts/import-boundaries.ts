@@ -2,6 +2,14 @@ import { builtinModules } from 'node:module';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import ts from 'typescript';
+import { FOLDER_ORDERS, type FolderOrder } from './folder-order';
+import {
+  checkFolderOrder,
+  findImportCircles,
+  findRoomCycles,
+  type GraphFile,
+  type ResolvedImport,
+} from './import-order';
 
 /**
  * What each product folder may import, checked on the source text: the compiler's per-layer projects keep the
@@ -10,8 +18,8 @@ import ts from 'typescript';
  * - `shared/` (the contract, run by browsers and Node alike) imports nothing outside `shared/`, no package either.
  * - `server/` imports `server/`, `shared/`, npm packages and Node's modules.
  * - `host/` imports `host/`, `shared/` and npm packages. `host/startup/` and `host/loader/` run before the async
- *   boundary and stay free of React: no `react`, `react-dom`, `react-router-dom`, no `host/core`, `host/app`,
- *   `host/pages`, `host/layout` or `host/forms`, no `.tsx` file (JSX compiles to an import of React). A dynamic
+ *   boundary and stay free of React: no `react`, `react-dom`, `react-router-dom`, no `host/core`, `host/hooks`,
+ *   `host/app`, `host/pages`, `host/layout` or `host/forms`, no `.tsx` file (JSX compiles to an import of React). A dynamic
  *   `import()` is that boundary, so it may load React code.
  * - `remotes/<team>/` imports its own folder, `remotes/common/`, the remote kit (`remotes/kit/`), `shared/` and npm
  *   packages. Never the host or the server: a remote ships on its own.
@@ -23,15 +31,28 @@ import ts from 'typescript';
  *   by its own tooling, not here; neither is anything in a `node_modules` folder or a declaration file.
  * - `build/` (webpack plugins) imports `build/`, `shared/`, npm packages and Node's modules.
  * - No product file imports a test file or test support; tests and test support are exempt from the rules above.
+ * - `server/` and `host/` keep their declared folder order (scripts/folder-order.ts), no sibling folders at any level
+ *   below import each other in a cycle, and no files anywhere import each other in a circle, type-only imports
+ *   included (scripts/import-order.ts).
  */
 
+export type ViolationKind = 'boundary' | 'order' | 'undeclared-room' | 'room-cycle' | 'circle';
+
 export interface BoundaryViolation {
-  /** Repository-relative path, with `/`. */
+  /** Which rule: a folder's import rules (`boundary`), or the graph's (scripts/import-order.ts). */
+  kind: ViolationKind;
+  /** Repository-relative path, with `/`: a file, or a room the folder order does not name (`server/health/`). */
   file: string;
-  line: number;
-  /** The import as written. */
-  specifier: string;
+  /** Where the import is; absent for an undeclared room. */
+  line?: number;
+  /** The import as written; absent for an undeclared room. */
+  specifier?: string;
   reason: string;
+}
+
+export interface CheckOptions {
+  /** The folder orders to keep: scripts/folder-order.ts's unless given (a test may give its own, or none). */
+  orders?: readonly FolderOrder[];
 }
 
 export interface BoundaryReport {
@@ -62,7 +83,7 @@ const SOURCE_FILE = /\.(ts|tsx|mts|cts)$/;
 const TEST_FILE = /\.test(\.tsx?)?$/;
 const REACT_PACKAGES = new Set(['react', 'react-dom', 'react-router-dom']);
 const PRE_BOUNDARY_FOLDERS = ['host/startup/', 'host/loader/'];
-const REACT_HOST_FOLDERS = ['host/core/', 'host/app/', 'host/pages/', 'host/layout/', 'host/forms/'];
+const REACT_HOST_FOLDERS = ['host/core/', 'host/hooks/', 'host/app/', 'host/pages/', 'host/layout/', 'host/forms/'];
 const NODE_BUILTINS = new Set(builtinModules);
 
 /** Test files and test helpers: wherever they live, they may import anything, and no product file imports them. */
@@ -224,34 +245,63 @@ async function sourceFilesUnder(rootDir: string, folder: string): Promise<string
     .sort();
 }
 
+const RESOLVED_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '/index.ts', '/index.tsx'];
+
+/** The source file an import loads, as TypeScript resolves a relative path (with or without `.js`), if it is one. */
+function resolvedFile(file: string, specifier: string, sourceFiles: ReadonlySet<string>): string | undefined {
+  const target = targetOf(file, specifier);
+  if (target.kind !== 'file') return undefined;
+  const bare = target.path.replace(/\.(js|jsx|mjs|cjs)$/, '');
+  if (bare === target.path && sourceFiles.has(target.path)) return target.path;
+  return RESOLVED_EXTENSIONS.map((extension) => `${bare}${extension}`).find((candidate) => sourceFiles.has(candidate));
+}
+
 /** Checks every product file of the repository at `rootDir`. */
-export async function checkImportBoundaries(rootDir: string): Promise<BoundaryReport> {
+export async function checkImportBoundaries(rootDir: string, options: CheckOptions = {}): Promise<BoundaryReport> {
+  const orders = options.orders ?? FOLDER_ORDERS;
   const violations: BoundaryViolation[] = [];
   let checkedFiles = 0;
   const remoteFolders = await subFoldersOf(path.join(rootDir, 'remotes'));
+  const filesOf = new Map<Layer, string[]>();
+  for (const folder of PRODUCT_FOLDERS) filesOf.set(folder, await sourceFilesUnder(rootDir, folder));
+  const sourceFiles = new Set([...filesOf.values()].flat());
+  const graph: GraphFile[] = [];
   for (const folder of PRODUCT_FOLDERS) {
-    for (const file of await sourceFilesUnder(rootDir, folder)) {
+    for (const file of filesOf.get(folder)!) {
+      const text = await readFile(path.join(rootDir, file), 'utf8');
+      const imports = findImports(file, text);
+      const resolved = imports.map((found): ResolvedImport => {
+        const target = targetOf(file, found.specifier);
+        return {
+          ...found,
+          target: resolvedFile(file, found.specifier, sourceFiles),
+          path: target.kind === 'file' ? target.path : undefined,
+        };
+      });
+      graph.push({ file, isTest: isTestCode(file), imports: resolved });
       if (isTestCode(file)) continue;
       checkedFiles++;
       const preBoundary = PRE_BOUNDARY_FOLDERS.find((pre) => file.startsWith(pre));
       if (preBoundary && file.endsWith('.tsx')) {
         violations.push({
+          kind: 'boundary',
           file,
           line: 1,
           specifier: 'react/jsx-runtime',
           reason: `${preBoundary} runs before the async boundary: no .tsx file there, its JSX would import React`,
         });
       }
-      const text = await readFile(path.join(rootDir, file), 'utf8');
-      for (const found of findImports(file, text)) {
+      for (const found of imports) {
         const reason = violationOf(file, folder, found, remoteFolders);
-        if (reason) violations.push({ file, line: found.line, specifier: found.specifier, reason });
+        if (reason) violations.push({ kind: 'boundary', file, line: found.line, specifier: found.specifier, reason });
       }
     }
   }
+  violations.push(...checkFolderOrder(graph, orders), ...findRoomCycles(graph, orders), ...findImportCircles(graph));
   return { checkedFiles, violations };
 }
 
 export function formatViolation(violation: BoundaryViolation): string {
+  if (violation.specifier === undefined) return `${violation.file}: ${violation.reason}.`;
   return `${violation.file}:${violation.line}: imports ${JSON.stringify(violation.specifier)}: ${violation.reason}.`;
 }
