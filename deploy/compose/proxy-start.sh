@@ -12,4 +12,29 @@ if [ ! -s "$dir/tls.crt" ] || [ ! -s "$dir/tls.key" ]; then
     -keyout "$dir/tls.key" -out "$dir/tls.crt" 2>/dev/null
   chmod 600 "$dir/tls.key"
 fi
+
+# nginx refuses to start on an upstream name that does not resolve: wait (bounded) for both hosts' containers.
+hosts="${PROXY_UPSTREAM_HOSTS:-host-a host-b}"
+addresses() {
+  # One line per host, or nothing unless every host resolves.
+  found="$(getent hosts $hosts | awk '{ print $1 }' | sort)" || return 0
+  [ "$(printf '%s\n' "$found" | grep -c .)" -eq "$(echo $hosts | wc -w)" ] && printf '%s' "$found"
+  return 0
+}
+waited=0
+while [ -z "$(addresses)" ] && [ "$waited" -lt 120 ]; do sleep 1; waited=$((waited + 1)); done
+
+# A host that comes back on another address: reload nginx, which re-resolves the upstream (graceful: requests in
+# flight finish on the old workers).
+(
+  last="$(addresses)"
+  while sleep 2; do
+    now="$(addresses)"
+    if [ -n "$now" ] && [ "$now" != "$last" ]; then
+      echo "proxy: the hosts' addresses changed, reloading nginx"
+      nginx -s reload && last="$now"
+    fi
+  done
+) &
+
 exec nginx -g 'daemon off;'
