@@ -315,3 +315,32 @@ it('shows the statistics to signed-in staff only, for a known window', async () 
   expect((await operator.get(`${SLOT_STATS_PATH}?window=constructor`)).status).toBe(400);
   expect(((await operator.get(SLOT_STATS_PATH).expect(200)).body as SlotStatsPayload).window).toBe('1h');
 });
+
+it("leaves out a running canary's tag sent by a visitor the canary is not served to", async () => {
+  await addUser(testApp.app, 'canary-user', DEMO_PASSWORD, ['beta']);
+  const operator = await signedInAgent(testApp.app, 'operator');
+  await operator
+    .post('/api/remotes/team_billing/canary')
+    .send({ version: '2.0.0', percent: 0, tenants: ['beta'] })
+    .expect(200);
+  const visitor = await signedInAgent(testApp.app, 'canary-user');
+  const remotes = (await visitor.get('/api/remotes').expect(200)).body as {
+    remotes: { name: string; releaseTag?: string }[];
+  };
+  const canaryTag = remotes.remotes.find((remote) => remote.name === 'team_billing')?.releaseTag;
+  expect(canaryTag).toMatch(/^2\.0\.0\./);
+  // The canary's own visitor counts under it; the same tag from the operator (served 1.0.0: tenant acme is not in the
+  // canary) is left out, or anyone could fail the canary into its rollback with a tag copied from another's page.
+  const tagged = (count: number) =>
+    slotLoadEvents(SLOT, count, count).map((event) => ({ ...event, releaseTag: canaryTag }));
+  await visitor
+    .post(SLOT_EVENTS_PATH)
+    .send({ events: tagged(2) })
+    .expect(204);
+  await operator
+    .post(SLOT_EVENTS_PATH)
+    .send({ events: tagged(5) })
+    .expect(204);
+  const { stats: rows } = await stats(operator);
+  expect(rows.map((row) => [row.release, row.loads, row.failed])).toEqual([['2.0.0', 2, 2]]);
+});
