@@ -1,0 +1,157 @@
+/**
+ * The Dockerfile, built for real with podman on the stand-in for node:20-bookworm-slim (testing/containers/), run as
+ * an operator runs it: a read-only root, a volume for the SQLite file, configuration by environment. The first run on
+ * a machine also builds the stand-in base (1 to 14 minutes, then kept).
+ */
+import { describeWithCommand } from '../../testing/describe-with-command';
+import { buildAppImage, imageSizeAbove } from '../../testing/containers/app-image';
+import { startContainer, type Container } from '../../testing/containers/container';
+import { NODE_BASE_IMAGE } from '../../testing/containers/node-base-image';
+import { podman } from '../../testing/containers/podman';
+import { slowJsonPost } from './slow-request';
+
+const DEMO_PASSWORD = 'image-demo-password';
+const MIB = 1024 * 1024;
+/** The goal of issue 49 for what the image adds to its base. */
+const MAX_SIZE_ABOVE_BASE = 150 * MIB;
+
+const describeWithPodman = describeWithCommand('podman', ['--version'], 'podman runc debootstrap');
+
+function log(line: string): void {
+  process.stderr.write(`[container image] ${line}\n`);
+}
+
+async function waitForHealth(url: string, container: Container, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/healthz`)).status === 200) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > until) throw new Error(`No /healthz within ${timeoutMs} ms.\n${await container.logs()}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+async function signIn(url: string, username: string, password: string): Promise<Response> {
+  return fetch(`${url}/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+}
+
+describeWithPodman('the container image (Dockerfile)', () => {
+  let image: string;
+  let container: Container;
+  let url: string;
+  const volume = `slots-test-data-${process.pid}`;
+
+  beforeAll(async () => {
+    const started = Date.now();
+    image = await buildAppImage({ log });
+    log(`built ${image} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    container = await startContainer({
+      image,
+      namePrefix: 'slots-image-test',
+      readOnly: true,
+      volumes: [`${volume}:/data`],
+      env: { DEMO_PASSWORD },
+      publish: [3000],
+    });
+    url = `http://127.0.0.1:${container.hostPort(3000)}`;
+    await waitForHealth(url, container);
+  }, 40 * 60_000);
+
+  afterAll(async () => {
+    await container?.remove();
+    await podman(['volume', 'rm', '--force', volume], { allowFailure: true });
+  }, 60_000);
+
+  it('runs as a user other than root, on a read-only root, writing only to its volume', async () => {
+    expect(await container.inspect('{{.HostConfig.ReadonlyRootfs}}')).toBe('true');
+    // PID 1 is the server itself (no shell, no init between), as the base's user node.
+    const status = await container.exec(['cat', '/proc/1/status']);
+    expect(status.stdout).toMatch(/^Uid:\s+1000\s+1000\s/m);
+    expect((await container.exec(['cat', '/proc/1/cmdline'])).stdout.split('\0')).toEqual([
+      'node',
+      '--enable-source-maps',
+      'dist/entry.js',
+      '',
+    ]);
+    expect((await container.exec(['touch', '/app/dist/written'])).code).not.toBe(0);
+    expect((await container.exec(['ls', '/data'])).stdout.split('\n')).toEqual(
+      expect.arrayContaining(['app.db', 'session-secret']),
+    );
+  });
+
+  it('holds the built server, host and remotes with production dependencies only: no TypeScript, no tsx', async () => {
+    expect((await container.exec(['ls', '/app'])).stdout.trim().split('\n')).toEqual(['dist', 'node_modules']);
+    const found = await container.exec(['sh', '-c', 'ls dist/host/index.html dist/remotes dist/server/main.js']);
+    expect(found.code).toBe(0);
+    expect((await container.exec(['sh', '-c', 'find /app/dist -name "*.ts*" | head -5'])).stdout).toBe('');
+    expect((await container.exec(['node', '-e', 'require.resolve("tsx")'])).code).not.toBe(0);
+    expect((await container.exec(['node', '-e', 'require.resolve("webpack")'])).code).not.toBe(0);
+  });
+
+  it('answers /healthz and its HEALTHCHECK, and serves the host page', async () => {
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    // podman runs a HEALTHCHECK only when asked (no systemd timers here); 0 is healthy.
+    expect((await podman(['healthcheck', 'run', container.name], { allowFailure: true })).code).toBe(0);
+    const page = await fetch(`${url}/login`, { headers: { Accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/<div id="?root"?>/);
+  });
+
+  it('signs in the demo account DEMO_PASSWORD made on first start', async () => {
+    const login = await signIn(url, 'admin', DEMO_PASSWORD);
+    expect(login.status).toBe(200);
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';', 1)[0] ?? '';
+    const me = await fetch(`${url}/me`, { headers: { Cookie: cookie } });
+    expect(me.status).toBe(200);
+  });
+
+  it("runs the operators' commands compiled, inside the container: tenant:add, user:add", async () => {
+    const tenant = await container.exec(['node', 'dist/server/cli/tenant-add.js', 'initech', '--name', 'Initech']);
+    expect([tenant.code, tenant.stderr]).toEqual([0, '']);
+    const user = await container.exec(['node', 'dist/server/cli/user-add.js', 'ann', '--tenant', 'initech'], {
+      input: 'ann-password-in-image\n',
+    });
+    expect([user.code, user.stderr]).toEqual([0, '']);
+    expect((await signIn(url, 'ann', 'ann-password-in-image')).status).toBe(200);
+  }, 60_000);
+
+  it('is labelled, and adds less than 150 MiB to its base', async () => {
+    const labels = JSON.parse(await container.inspect('{{json .Config.Labels}}')) as Record<string, string>;
+    expect(labels).toMatchObject({
+      'org.opencontainers.image.title': 'slots-platform',
+      'org.opencontainers.image.licenses': 'MIT',
+    });
+    expect(labels['org.opencontainers.image.revision']).toMatch(/^[0-9a-f]{40}$|^unknown$/);
+    const above = await imageSizeAbove(image, NODE_BASE_IMAGE);
+    log(`size above the base: ${(above / MIB).toFixed(1)} MiB`);
+    expect(above).toBeLessThan(MAX_SIZE_ABOVE_BASE);
+  });
+
+  // Last: it ends the container.
+  it('on SIGTERM finishes the request in flight, then exits 0 within 10 s', async () => {
+    const slow = slowJsonPost(container.hostPort(3000), '/login', { username: 'admin', password: DEMO_PASSWORD });
+    await slow.started;
+    const signalled = Date.now();
+    await container.signal('SIGTERM');
+    // The request's body is still awaited: the shutdown must wait for it rather than cut it.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await container.inspect('{{.State.Running}}')).toBe('true');
+    slow.finish();
+    const answer = await slow.answer;
+    expect(answer.status).toBe(200);
+    expect(answer.raw).toMatch(/^connection: close$/im);
+    const code = await container.waitForExit();
+    const seconds = (Date.now() - signalled) / 1000;
+    log(`exited ${code} ${seconds.toFixed(1)} s after SIGTERM`);
+    expect(code).toBe(0);
+    expect(seconds).toBeLessThan(10);
+    expect(await container.logs()).toMatch(/"outcome":"clean"/);
+  }, 30_000);
+});
