@@ -21,6 +21,7 @@ import {
   type VisibilityRule,
 } from '../../shared';
 import { createTestApp } from '../../testing/server/test-app';
+import { documentedRuleHolds } from '../../testing/server/visibility-oracle';
 import { ruleHolds, type Viewer } from './visibility-rule';
 
 const MARKER = `PROTECTED-${randomUUID()}`;
@@ -182,13 +183,14 @@ describe('GET /slots under random registrations', () => {
               expect(payload.slots[location.value] ?? []).toEqual(expected);
             }
 
-            // The viewer's /meta: every slot whose rule holds for them, in order, and none whose rule fails.
+            // The viewer's /meta: every slot whose rule holds for them, in order, and none whose rule fails (as the
+            // documented rules say, not as the product's own evaluator computes it).
             const body = await testApp.app.meta.body.body({ id: who.tenant, name: who.tenant }, who);
             const meta = JSON.parse(Buffer.concat(body).toString('utf8')) as MetaPayload;
             for (const location of SlotLocation.cases()) {
               const expected = expectedOrder(registrations, location).filter((index) => {
                 const visibleWhen = registrations[index]!.rule;
-                return visibleWhen === undefined || ruleHolds(visibleWhen, who);
+                return visibleWhen === undefined || documentedRuleHolds(visibleWhen, who);
               });
               const carried = (meta.slots[location.value] ?? []).map((entry) => entry.props.registration);
               expect(carried).toEqual(expected);
@@ -207,4 +209,36 @@ describe('GET /slots under random registrations', () => {
       { numRuns: 60 },
     );
   }, 60_000);
+});
+
+describe('visibleWhen as documented (docs/reference/placements.md#visibility-rules)', () => {
+  it('agrees with the documented rules on random rules and viewers', () => {
+    fc.assert(
+      fc.property(rule, viewer, (visibleWhen, who) => {
+        expect(ruleHolds(visibleWhen, who)).toBe(documentedRuleHolds(visibleWhen, who));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('sends a slot whose $any holds by one part only, not one whose $all fails by one part', async () => {
+    const acme = { tenants: ['acme'] };
+    const beta = { flags: ['beta'] };
+    const testApp = await createTestApp();
+    try {
+      testApp.app.registerSlots({
+        [PROTECTED[0]!.value]: [
+          Slot.make('AnyShown', {}).placed({ visibleWhen: { $any: [acme, beta] } }),
+          Slot.make('AllHidden', {}).placed({ visibleWhen: { $all: [acme, beta] } }),
+          Slot.make('NotShown', {}).placed({ visibleWhen: { $not: beta } }),
+        ],
+      });
+      const who: Viewer = { roles: [], permissions: [], tenant: 'acme', flags: new Set() };
+      const body = await testApp.app.meta.body.body({ id: 'acme', name: 'acme' }, who);
+      const meta = JSON.parse(Buffer.concat(body).toString('utf8')) as MetaPayload;
+      expect((meta.slots[PROTECTED[0]!.value] ?? []).map((entry) => entry.component)).toEqual(['AnyShown', 'NotShown']);
+    } finally {
+      await testApp.close();
+    }
+  });
 });
