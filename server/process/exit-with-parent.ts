@@ -1,5 +1,5 @@
 /**
- * Preloaded by `npm start` and `npm run serve` (`node --import tsx --import ./server/process/exit-with-parent.ts ...`): ends
+ * Preloaded, compiled, by `npm start` and `npm run serve` (`node --require ./dist/server/process/exit-with-parent.js ...`): ends
  * the server gracefully, with a SIGTERM to itself, once the process that started it is gone. npm forwards SIGTERM
  * and SIGINT to the server but not SIGHUP: a `kill -HUP` sent to npm's own pid ends npm, and the server would run
  * on, orphaned, under init, with the old configuration. Started directly by a supervisor, its parent stays and
