@@ -36,6 +36,12 @@ const common = {
   setupFilesAfterEnv: ['<rootDir>/testing/retry-in-ci.ts'],
 };
 
+/** The unit projects: a generous time limit per test (testing/unit-test-timeout.ts says why). */
+const unit = {
+  ...common,
+  setupFilesAfterEnv: [...common.setupFilesAfterEnv, '<rootDir>/testing/unit-test-timeout.ts'],
+};
+
 module.exports = {
   // A fresh worker for every test file: a suite that leaves a connection attempt or timer behind (a PostgreSQL pool's
   // connect timing out after its suite ended was seen in CI) cannot fail whichever test runs next in that worker.
@@ -43,13 +49,13 @@ module.exports = {
   workerIdleMemoryLimit: '1KB',
   projects: [
     {
-      ...common,
+      ...unit,
       displayName: 'server',
       testEnvironment: 'node',
       testMatch: ['<rootDir>/shared/**/*.test.ts', '<rootDir>/server/**/*.test.ts'],
     },
     {
-      ...common,
+      ...unit,
       displayName: 'host',
       testEnvironment: 'jsdom',
       testMatch: ['<rootDir>/host/**/*.test.{ts,tsx}', '<rootDir>/remotes/**/*.test.{ts,tsx}'],
