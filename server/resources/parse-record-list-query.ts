@@ -55,7 +55,6 @@ export const RECORD_LIST_MESSAGES = {
   searchNul: 'q cannot contain the character U+0000.',
   wordsTooLong: `search can be at most ${RECORD_SEARCH_MAX_LENGTH} characters long.`,
   wordsWithPrefix: 'Give either q (the start of the sorted column) or search (words anywhere), not both.',
-  wordsNeedIdSort: 'A word search lists its records by id: leave sort out or give sort=id.',
   noWords: 'search needs at least one word: letters or digits.',
   searchNeedsTextSort: (resource: string, searchable: readonly string[]) =>
     searchable.length === 0
@@ -117,9 +116,8 @@ export function parseRecordListQuery(
   const words = search === '' ? undefined : splitWords(search);
   if (words && q !== '') throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.wordsWithPrefix);
   if (words && words.length === 0) throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.noWords);
-  if (words && (values.get('sort') ?? 'id') !== 'id') {
-    throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.wordsNeedIdSort);
-  }
+  // A word search sorted by a column walks that column's index, each record checked in the word index (RecordPager):
+  // the same keyset cursor as any sorted list, so its pages neither skip nor repeat a match.
 
   const sortable = ['id', ...resource.sortKeys.keys()];
   const sort = values.get('sort') ?? (q === '' ? 'id' : (searchableColumns[0] ?? 'id'));

@@ -33,6 +33,7 @@ import { assertNotReferred, RECORD_DELETE_MESSAGES } from './record-delete-guard
 import { isRecordId } from './record-id';
 import { listRelatedRecords } from './list-related-records';
 import { missingReferencesRefusal, missingRelatedRecords, relatedReferences } from './missing-related-records';
+import { RECORD_CSV_FORMAT, writeRecordsCsv } from './record-csv';
 import { encodeRecordCursor } from './record-list-cursor';
 import type { RecordPage } from '../storage/record-page-query';
 import { MissingReferencesError, ReferredRecordError, type RecordSource } from './record-source';
@@ -52,6 +53,7 @@ export const RESOURCE_MESSAGES = {
   unknownResource: (name: string) => `There is no resource "${name}".`,
   unknownRecord: (resource: string, id: string) => `There is no ${resource} record ${id}.`,
   createNotAllowed: (label: string) => `${label} records cannot be created.`,
+  format: `format must be "${RECORD_CSV_FORMAT}" (a list in CSV) or left out (a page in JSON).`,
 } as const;
 
 /**
@@ -174,7 +176,15 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
     GET: async (req, res) => {
       const resource = resourceOf(req);
       const tenant = (await currentTenant(req, tenants)).current.id;
-      const query = parseRecordListQuery(resource, req.query as Record<string, unknown>);
+      const { format, ...listQuery } = req.query as Record<string, unknown>;
+      if (format !== undefined && format !== RECORD_CSV_FORMAT) {
+        throw HttpError.invalidRequest(RESOURCE_MESSAGES.format);
+      }
+      const query = parseRecordListQuery(resource, listQuery);
+      if (format === RECORD_CSV_FORMAT) {
+        await writeRecordsCsv(res, records, tenant, resource, query.source);
+        return;
+      }
       const [found, counted] = await Promise.all([
         records.page(tenant, resource.name, query.source),
         records.countPage(tenant, resource.name, query.source, RECORD_TOTAL_BOUND),
