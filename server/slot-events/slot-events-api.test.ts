@@ -44,6 +44,17 @@ async function stats(agent: ReturnType<typeof request.agent>): Promise<SlotStats
   return (await agent.get(`${SLOT_STATS_PATH}?window=5m`).expect(200)).body as SlotStatsPayload;
 }
 
+/** 2.0.0 as a canary for tenant beta only: the operator who started it (tenant acme) and a visitor of beta. */
+async function canaryForBeta() {
+  await addUser(testApp.app, 'canary-user', DEMO_PASSWORD, ['beta']);
+  const operator = await signedInAgent(testApp.app, 'operator');
+  await operator
+    .post('/api/remotes/team_billing/canary')
+    .send({ version: '2.0.0', percent: 0, tenants: ['beta'] })
+    .expect(200);
+  return { operator, visitor: await signedInAgent(testApp.app, 'canary-user') };
+}
+
 it('takes a batch of the contract shape with 204 and counts it under the release the server serves', async () => {
   const operator = await signedInAgent(testApp.app, 'operator');
   await operator
@@ -74,13 +85,7 @@ it('takes a batch of the contract shape with 204 and counts it under the release
 });
 
 it('ignores a tenant and a release forged in the body: the session and the rollout decide', async () => {
-  await addUser(testApp.app, 'canary-user', DEMO_PASSWORD, ['beta']);
-  const operator = await signedInAgent(testApp.app, 'operator');
-  await operator
-    .post('/api/remotes/team_billing/canary')
-    .send({ version: '2.0.0', percent: 0, tenants: ['beta'] })
-    .expect(200);
-  const visitor = await signedInAgent(testApp.app, 'canary-user');
+  const { operator, visitor } = await canaryForBeta();
   const recorded: unknown[] = [];
   const record = testApp.app.slotEvents.aggregator.record.bind(testApp.app.slotEvents.aggregator);
   jest.spyOn(testApp.app.slotEvents.aggregator, 'record').mockImplementation((event) => {
@@ -317,13 +322,7 @@ it('shows the statistics to signed-in staff only, for a known window', async () 
 });
 
 it("leaves out a running canary's tag sent by a visitor the canary is not served to", async () => {
-  await addUser(testApp.app, 'canary-user', DEMO_PASSWORD, ['beta']);
-  const operator = await signedInAgent(testApp.app, 'operator');
-  await operator
-    .post('/api/remotes/team_billing/canary')
-    .send({ version: '2.0.0', percent: 0, tenants: ['beta'] })
-    .expect(200);
-  const visitor = await signedInAgent(testApp.app, 'canary-user');
+  const { operator, visitor } = await canaryForBeta();
   const remotes = (await visitor.get('/api/remotes').expect(200)).body as {
     remotes: { name: string; releaseTag?: string }[];
   };
