@@ -133,7 +133,9 @@ describe('a host that cannot take a revision', () => {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(first.app.placements.service.revision).toBe(1);
       expect(second.app.placements.service.revision).toBe(0);
-      const here = [...second.app.slots.registry.snapshot()].find(([location]) => location.value === 'dashboard-before-cards');
+      const here = [...second.app.slots.registry.snapshot()].find(
+        ([location]) => location.value === 'dashboard-before-cards',
+      );
       expect(here?.[1].map((slot) => slot.component)).toEqual(['Welcome']);
     } finally {
       await second.close({ keepData: true });

@@ -487,7 +487,11 @@ describe('rollout', () => {
         expect(refused.body).toEqual({ error: { code: 'invalid_request', message: RELEASE_REFUSALS.versionRequired } });
       }
     }
-    expect(app.releases.snapshot.rollout('team_billing')).toEqual({ remote: 'team_billing', active: 'v1', canary: null });
+    expect(app.releases.snapshot.rollout('team_billing')).toEqual({
+      remote: 'team_billing',
+      active: 'v1',
+      canary: null,
+    });
   });
 
   it('refuses a canary that reaches nobody, or gives the release already active for everyone, and changes nothing', async () => {
