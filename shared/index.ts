@@ -32,6 +32,7 @@ export {
   OPERATOR_ROLE,
   RELEASE_VERSION_PATTERN,
   RELEASES_PAGE_PATH,
+  ROLLOUT_PLAN_ACTIONS,
   type ActivateReleaseRequest,
   type AuditAction,
   type AuditEntry,
@@ -46,6 +47,11 @@ export {
   type RemoteReleases,
   type RemoteReleasesPayload,
   type RemoteRollout,
+  type RolloutPlan,
+  type RolloutPlanAction,
+  type RolloutPlanState,
+  type RolloutStep,
+  type StartRolloutRequest,
 } from './releases';
 export { EDITOR_ROLE, isStaffRole, STAFF_ROLES, VIEWER_ROLE, type StaffRole } from './staff-roles';
 export {
@@ -69,6 +75,7 @@ export {
   SLOT_EVENTS_MAX_PER_BATCH,
   SLOT_EVENTS_MAX_BODY_BYTES,
   SLOT_LOAD_OUTCOMES,
+  SLOT_LOAD_DELIVERY_PHASES,
   SLOT_LOAD_PHASES,
   SLOT_STATS_WINDOWS,
   type SlotEventsBatch,

@@ -89,7 +89,56 @@ export interface RemoteReleases {
   preview: string | null;
   /** The rollout's last change when it was an automatic rollback (until the next change of the rollout), or null. */
   automaticRollback: AutomaticRollback | null;
+  /** The remote's progressive rollout plan, the last one started (running, paused or ended), or null. */
+  plan: RolloutPlan | null;
 }
+
+/** One step of a progressive rollout: the canary's share, held at least `minutes` and until `visitors` saw it. */
+export interface RolloutStep {
+  /** 1 to 100, above the step before; the last step is 100 (the release is activated). */
+  share: number;
+  /** The least time at this share before the next step (0 to 10080; fractions allowed). */
+  minutes: number;
+  /** The least distinct visitors of the canary at this step before the next one (default 0). */
+  visitors?: number;
+}
+
+/** `POST /api/remotes/<name>/rollouts`: an operator's session, or the remote's team token where allowed. */
+export interface StartRolloutRequest {
+  version: string;
+  steps: RolloutStep[];
+}
+
+/**
+ * Where a plan is: `running` (advanced by the server while the canary is no worse), `paused` (held at its step),
+ * `done` (its last step activated the release), `promoted` (activated at once by an operator), `aborted` (rolled back
+ * to the stable release by an operator), `rolled-back` (the canary was worse), `stopped` (the rollout was changed by
+ * other means: an activation, a canary ended or changed, the canary's automatic rollback).
+ */
+export type RolloutPlanState = 'running' | 'paused' | 'done' | 'promoted' | 'aborted' | 'rolled-back' | 'stopped';
+
+/** `GET /api/remotes/<name>/rollouts/current`, and the answer of every change of a plan. */
+export interface RolloutPlan {
+  remote: string;
+  version: string;
+  steps: RolloutStep[];
+  /** The index in `steps` of the step in force (the last one reached, once ended). */
+  step: number;
+  /** The canary's share at that step (the step's share). */
+  share: number;
+  state: RolloutPlanState;
+  /** ISO 8601: when the step in force began (or was resumed). */
+  stepStartedAt: string;
+  startedBy: string;
+  /** ISO 8601. */
+  startedAt: string;
+  /** Why it ended or what holds it, when the server says (e.g. the verdict on a worse canary). */
+  reason: string | null;
+}
+
+/** `POST /api/remotes/<name>/rollouts/current/<action>`. */
+export const ROLLOUT_PLAN_ACTIONS = ['pause', 'resume', 'promote', 'abort'] as const;
+export type RolloutPlanAction = (typeof ROLLOUT_PLAN_ACTIONS)[number];
 
 /** `GET /api/remotes/releases` (operators). */
 export interface RemoteReleasesPayload {
@@ -112,6 +161,17 @@ export type AuditAction =
   | 'canary'
   | 'canary-end'
   | 'canary-auto-rollback'
+  /** A progressive rollout: started (its first share), advanced a step, held, let go, activated now, rolled back. */
+  | 'rollout-start'
+  | 'rollout-step'
+  | 'rollout-pause'
+  | 'rollout-resume'
+  | 'rollout-promote'
+  | 'rollout-abort'
+  /** The plan's canary was worse than its stable release: the server ended it. */
+  | 'rollout-rolled-back'
+  /** The plan's rollout was changed by other means (an activation, a canary ended): the plan stops, as it is. */
+  | 'rollout-stop'
   | 'token-add'
   | 'token-revoke';
 

@@ -32,7 +32,14 @@ export const EMPTY_DOCUMENT: JsonValue = Object.freeze({ remotes: [], locations:
  */
 const ENTRY_KEYS = ['name', 'slots', 'forms'];
 /** What an imported REMOTES_CONFIG file's remote entry may hold besides placements: dropped on import, and said so. */
-const FILE_ONLY_ENTRY_KEYS = new Set(['entry', 'components', 'formComponents', 'enabled', 'releaseOrigins']);
+const FILE_ONLY_ENTRY_KEYS = new Set([
+  'entry',
+  'components',
+  'formComponents',
+  'enabled',
+  'releaseOrigins',
+  'teamRollouts',
+]);
 
 /**
  * Reads a placements document with the code that reads REMOTES_CONFIG's `"slots"` (parseConfiguredSlot: known

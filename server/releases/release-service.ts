@@ -305,8 +305,32 @@ export class ReleaseService {
     return verdict.reason;
   }
 
+  /**
+   * The release a progressive rollout gives `version` of `remote` a canary of, checked as a canary is (placements,
+   * clashes, origin, files), with the reason its files leave unconfirmed. An unknown version is a 400 here: a plan
+   * names what it rolls out in its body, as a publish does.
+   */
+  async rolloutCandidate(
+    remote: string,
+    version: unknown,
+    trace?: TraceContext,
+  ): Promise<{ release: RemoteRelease; reason: string | undefined }> {
+    let release: RemoteRelease;
+    try {
+      release = await this.publishedReleaseNow(remote, version);
+    } catch (error) {
+      if (error instanceof ReleaseRefusedError && error.status === 404) throw new ReleaseRefusedError(error.message);
+      throw error;
+    }
+    this.refuseOriginNotAllowed(release);
+    this.refuseBreaking(release, `Release "${release.version}" of "${remote}"`);
+    const now = await this.parts.store.rollout(remote);
+    this.refuseCanaryOf(release, now.active);
+    return { release, reason: await this.filesReason(release, now, trace) };
+  }
+
   /** Refuses a canary of `release` over `active`: with no release in force, or of the release in force itself. */
-  private refuseCanaryOf(release: RemoteRelease, active: string | null): void {
+  refuseCanaryOf(release: RemoteRelease, active: string | null): void {
     const { remote } = release;
     if (active === null)
       throw new ReleaseRefusedError(`Remote "${remote}" has no active release yet: activate one first.`);

@@ -1,6 +1,7 @@
 import type { RemoteRelease, RemoteRollout } from '../../shared';
 import { canaryBucket } from './canary-bucket';
 import type { ReleaseStore } from './release-store';
+import type { RolloutPlanStore, StoredRolloutPlan } from './rollout-plan-store';
 import { OneReadAtATime } from '../storage/one-read-at-a-time';
 
 /** Who asks for a page: what the choice of a release depends on. */
@@ -16,6 +17,8 @@ export interface ReleaseSnapshotOptions {
   /** How often the database is read again for changes made elsewhere (other hosts, the CLI); default 1 s. */
   pollMs?: number;
   onError?: (error: unknown) => void;
+  /** The progressive rollout plans, read with the rollouts (their steps are read by every host's metrics and check). */
+  plans?: Pick<RolloutPlanStore, 'plans'>;
 }
 
 const DEFAULT_POLL_MS = 1000;
@@ -32,6 +35,7 @@ export class ReleaseSnapshot {
   private releaseList: RemoteRelease[] = [];
   private lastReleaseId = -1;
   private rolloutsJson = '';
+  private plans: StoredRolloutPlan[] = [];
   private version = 0;
   private timer: NodeJS.Timeout | null = null;
   private readonly reads = new OneReadAtATime();
@@ -65,15 +69,16 @@ export class ReleaseSnapshot {
   }
 
   private async read(): Promise<void> {
-    const [rollouts, lastReleaseId, lastConfigReload] = await Promise.all([
+    const [rollouts, lastReleaseId, lastConfigReload, plans] = await Promise.all([
       this.store.rollouts(),
       this.store.lastReleaseId(),
       this.store.lastConfigReload(),
+      this.options.plans?.plans() ?? [],
     ]);
     const reloadAsked = this.lastConfigReload !== null && lastConfigReload !== this.lastConfigReload;
     this.lastConfigReload = lastConfigReload;
     if (reloadAsked) for (const listener of this.reloadListeners) listener();
-    const rolloutsJson = JSON.stringify(rollouts);
+    const rolloutsJson = JSON.stringify([rollouts, plans]);
     if (rolloutsJson === this.rolloutsJson && lastReleaseId === this.lastReleaseId) return;
     if (lastReleaseId !== this.lastReleaseId) {
       this.releaseList = await this.store.releases();
@@ -83,6 +88,7 @@ export class ReleaseSnapshot {
       this.lastReleaseId = lastReleaseId;
     }
     this.rolloutsByRemote = new Map(rollouts.map((rollout) => [rollout.remote, rollout]));
+    this.plans = plans;
     this.rolloutsJson = rolloutsJson;
     this.version++;
     for (const listener of this.listeners) listener();
@@ -102,6 +108,11 @@ export class ReleaseSnapshot {
   /** Every remote's rollout. */
   rollouts(): RemoteRollout[] {
     return [...this.rolloutsByRemote.values()];
+  }
+
+  /** Every remote's progressive rollout plan (the last started: running, paused or ended), as last read. */
+  rolloutPlans(): readonly StoredRolloutPlan[] {
+    return this.plans;
   }
 
   rollout(remote: string): RemoteRollout | undefined {

@@ -35,7 +35,19 @@ export interface NewRelease extends ReleaseDescriptor {
 export type RolloutNext = Omit<RemoteRollout, 'remote'>;
 
 /** The audit actions that change which release is in force. */
-const ROLLOUT_ACTIONS = ['activate', 'rollback', 'deactivate', 'canary', 'canary-end', 'canary-auto-rollback'] as const;
+const ROLLOUT_ACTIONS = [
+  'activate',
+  'rollback',
+  'deactivate',
+  'canary',
+  'canary-end',
+  'canary-auto-rollback',
+  'rollout-start',
+  'rollout-step',
+  'rollout-promote',
+  'rollout-abort',
+  'rollout-rolled-back',
+] as const;
 
 export interface RolloutChange {
   remote: string;
@@ -179,36 +191,7 @@ export class ReleaseStore {
    * no longer runs (nothing changed).
    */
   async changeRollout(change: RolloutChange): Promise<RolloutChanged | null> {
-    const now = Date.now();
-    return this.engine.exclusive(async (db) => {
-      const row = await db
-        .selectFrom('remote_rollouts')
-        .selectAll()
-        .where('remote', '=', change.remote)
-        .executeTakeFirst();
-      const before = row ? toRollout(row) : NO_ROLLOUT(change.remote);
-      if (change.onlyIfCanary !== undefined && before.canary?.version !== change.onlyIfCanary) return null;
-      const next: RemoteRollout = {
-        remote: change.remote,
-        ...(typeof change.next === 'function' ? change.next(before) : change.next),
-      };
-      const values = {
-        active_version: next.active,
-        canary_version: next.canary?.version ?? null,
-        canary_percent: next.canary?.percent ?? 0,
-        canary_tenants: JSON.stringify(next.canary?.tenants ?? []),
-        updated_at: now,
-      };
-      if (row) await db.updateTable('remote_rollouts').set(values).where('remote', '=', change.remote).execute();
-      else
-        await db
-          .insertInto('remote_rollouts')
-          .values({ remote: change.remote, ...values })
-          .execute();
-      const after = change.reason === undefined ? rolloutJson(next) : { ...rolloutJson(next), reason: change.reason };
-      await audit(db, change.remote, change.action, change.actor, now, rolloutJson(before), after);
-      return { before, after: next };
-    });
+    return this.engine.exclusive((db) => changeRolloutIn(db, change, Date.now()));
   }
 
   /** Records a change that is not a release's or a rollout's (a token created or revoked). */
@@ -247,6 +230,40 @@ export class ReleaseStore {
   }
 }
 
+/**
+ * {@link ReleaseStore.changeRollout} inside a transaction the caller holds (exclusive): a rollout plan's change
+ * writes its plan in the same one (rollout-plan-store.ts).
+ */
+export async function changeRolloutIn(
+  db: Kysely<AppSchema>,
+  change: RolloutChange,
+  now: number,
+): Promise<RolloutChanged | null> {
+  const row = await db.selectFrom('remote_rollouts').selectAll().where('remote', '=', change.remote).executeTakeFirst();
+  const before = row ? toRollout(row) : NO_ROLLOUT(change.remote);
+  if (change.onlyIfCanary !== undefined && before.canary?.version !== change.onlyIfCanary) return null;
+  const next: RemoteRollout = {
+    remote: change.remote,
+    ...(typeof change.next === 'function' ? change.next(before) : change.next),
+  };
+  const values = {
+    active_version: next.active,
+    canary_version: next.canary?.version ?? null,
+    canary_percent: next.canary?.percent ?? 0,
+    canary_tenants: JSON.stringify(next.canary?.tenants ?? []),
+    updated_at: now,
+  };
+  if (row) await db.updateTable('remote_rollouts').set(values).where('remote', '=', change.remote).execute();
+  else
+    await db
+      .insertInto('remote_rollouts')
+      .values({ remote: change.remote, ...values })
+      .execute();
+  const after = change.reason === undefined ? rolloutJson(next) : { ...rolloutJson(next), reason: change.reason };
+  await audit(db, change.remote, change.action, change.actor, now, rolloutJson(before), after);
+  return { before, after: next };
+}
+
 function toAuditEntry(row: Selectable<AppSchema['remote_audit']>): AuditEntry {
   return {
     id: row.id,
@@ -259,7 +276,8 @@ function toAuditEntry(row: Selectable<AppSchema['remote_audit']>): AuditEntry {
   };
 }
 
-async function audit(
+/** Writes one audit entry (in the caller's transaction, or alone). */
+export async function audit(
   db: Kysely<AppSchema>,
   remote: string,
   action: AuditAction,

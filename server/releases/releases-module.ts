@@ -1,6 +1,7 @@
 import type { Express, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { AppModule } from '../app-module';
+import type { MetricsRegistry } from '../observability/metrics-registry';
 import { repeatedFailureLog } from '../observability/repeated-failure-log';
 import type { RemotesModule } from '../remotes/remotes-module';
 import type { SlotCheckModule } from '../slot-check/slot-check-module';
@@ -14,6 +15,9 @@ import { ReleaseSnapshot } from './release-snapshot';
 import { ReleaseStore } from './release-store';
 import { createReleasesRouter } from './releases-router';
 import { remotesForRequest } from './remotes-for-request';
+import { addRolloutMetrics } from './rollout-metrics';
+import { RolloutPlanStore } from './rollout-plan-store';
+import { RolloutPlans, type RolloutJudge } from './rollout-plans';
 import { TeamTokenStore } from './team-token-store';
 import { unservedEntriesWarner } from './unserved-config-entries';
 
@@ -32,6 +36,7 @@ export interface ReleasesModuleParts {
   settings: ReleasesSettings;
   remotes: RemotesModule;
   slotCheck: SlotCheckModule;
+  metrics?: MetricsRegistry | undefined;
 }
 
 /**
@@ -46,6 +51,8 @@ export class ReleasesModule implements AppModule {
   /** The rollouts and releases in memory, kept current (polled) on every host. */
   readonly snapshot: ReleaseSnapshot;
   readonly service: ReleaseService;
+  /** Progressive rollouts: their plans, advanced by every host's check, made once through the database. */
+  readonly rollouts: RolloutPlans;
   /** REMOTES_CONFIG's new entries made releases, at start and reload; those not answering asked again. */
   private readonly configImports: ConfigReleaseImports;
 
@@ -54,7 +61,9 @@ export class ReleasesModule implements AppModule {
     const registry = remotes.registry;
     this.store = new ReleaseStore(storage);
     this.teamTokens = new TeamTokenStore(storage);
+    const plans = new RolloutPlanStore(storage);
     this.snapshot = new ReleaseSnapshot(this.store, {
+      plans,
       pollMs: settings.releasePollMs,
       onError: repeatedFailureLog(logger, 'releases: reading the rollouts failed; asked again'),
     });
@@ -75,6 +84,14 @@ export class ReleasesModule implements AppModule {
       tenants,
       ...slotCheck.subjects,
     });
+    this.rollouts = new RolloutPlans({
+      plans,
+      service: this.service,
+      snapshot: this.snapshot,
+      logger,
+      checkMs: settings.releasePollMs,
+    });
+    if (parts.metrics) addRolloutMetrics(parts.metrics, this.snapshot);
     // Remotes with an active release are served (and checked) with the stored descriptor, on every host.
     this.snapshot.subscribe(() =>
       registry.useReleases(
@@ -103,6 +120,19 @@ export class ReleasesModule implements AppModule {
     await this.configImports.run(this.parts.remotes.registry.config.pending);
   }
 
+  /** Every host looks for a rollout step due, once the rollouts are read. */
+  start(): void {
+    this.rollouts.start();
+  }
+
+  /**
+   * The verdict on a plan's canary that lets it advance or rolls it back: the slot events module's (above this one in
+   * the folder order). Until one is given, plans hold at their step.
+   */
+  judgeRolloutsWith(judge: RolloutJudge): void {
+    this.rollouts.judgeWith(judge);
+  }
+
   /** An operator's previews: their pages' CSP allows the previewed releases' origins too. */
   previewHeaders(): RequestHandler {
     return createPreviewSecurityHeaders(this.parts.remotes.registry, this.snapshot, this.parts.remotes.policies);
@@ -117,11 +147,14 @@ export class ReleasesModule implements AppModule {
         tokens: this.teamTokens,
         tenants: this.parts.tenants,
         bodyLimitBytes: this.parts.settings.bodyLimitBytes,
+        rollouts: this.rollouts,
+        teamRollouts: (remote) => this.parts.remotes.registry.config.teamRollouts?.has(remote) ?? false,
       }),
     );
   }
 
   close(): void {
+    this.rollouts.close();
     this.configImports.close();
     this.snapshot.close();
   }

@@ -2,11 +2,13 @@ import express, { type Request, type RequestHandler, type Router } from 'express
 import {
   isPlainObject,
   RELEASES_MANAGE,
+  ROLLOUT_PLAN_ACTIONS,
   type AuditEntry,
   type AutomaticRollback,
   type ErrorBody,
   type RemoteHistoryPayload,
   type RemoteReleasesPayload,
+  type RolloutPlanAction,
 } from '../../shared';
 import { everyTenantRefusal, requirePermission } from '../auth/require-permission';
 import { HttpError } from '../http/http-error';
@@ -16,6 +18,8 @@ import { previewsOf } from './release-preview';
 import { ReleaseRefusedError, type ReleaseService } from './release-service';
 import type { ReleaseSnapshot } from './release-snapshot';
 import type { ReleaseStore } from './release-store';
+import { planOnWire } from './rollout-plan-store';
+import type { RolloutPlans } from './rollout-plans';
 import type { TeamTokenStore } from './team-token-store';
 import type { TenantStore } from '../tenants/tenant-store';
 import { traceOf } from '../observability/request-trace';
@@ -28,6 +32,9 @@ export interface ReleasesRouterOptions {
   /** Whose permissions the session's routes check, in the current tenant. */
   tenants: TenantStore;
   bodyLimitBytes: number;
+  rollouts: RolloutPlans;
+  /** Whether the operators let the remote's team token start and steer its rollouts (`"teamRollouts"`). */
+  teamRollouts: (remote: string) => boolean;
 }
 
 /**
@@ -36,7 +43,7 @@ export interface ReleasesRouterOptions {
  * history, activating, rolling back, the canary, and a preview of their own session only (not audited).
  */
 export function createReleasesRouter(options: ReleasesRouterOptions): Router {
-  const { service, store, snapshot, tokens } = options;
+  const { service, store, snapshot, tokens, rollouts } = options;
   const router = express.Router();
   // releases:manage (operators): 401 for anonymous visitors, 403 for other staff.
   const requireOperator = requirePermission(RELEASES_MANAGE, options.tenants, { changesReachEveryTenant: true });
@@ -79,6 +86,7 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
             releases: snapshot.releases().filter((release) => release.remote === remote),
             preview: previews[remote] ?? null,
             automaticRollback: automaticRollbackOf(lastChanges.get(remote)),
+            plan: planOf(remote),
           })),
         };
         res.setHeader('Cache-Control', 'no-store');
@@ -156,6 +164,80 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
         const { [name(req)]: _ended, ...rest } = req.session.releasePreviews ?? {};
         req.session.releasePreviews = rest;
         res.json({ remote: name(req), preview: null });
+      },
+    ],
+  });
+
+  // Progressive rollouts: an operator's session, or the remote's team token where the operators allow it.
+  const rolloutActor: RequestHandler = (req, res, next) => {
+    const header = req.get('authorization');
+    if (header === undefined) {
+      requireOperator(req, res, (error?: unknown) => {
+        if (error === undefined) res.locals.rolloutActor = actor(req);
+        next(error);
+      });
+      return;
+    }
+    const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+    (token === undefined ? Promise.resolve({ status: 'invalid' as const }) : tokens.check(token)).then((checked) => {
+      if (checked.status !== 'valid') {
+        next(new HttpError('unauthenticated', 'A valid team token is needed (Authorization: Bearer <token>).'));
+      } else if (checked.remote !== name(req)) {
+        next(new HttpError('forbidden', `This token steers rollouts of "${checked.remote}" only.`));
+      } else if (!options.teamRollouts(name(req))) {
+        next(
+          new HttpError(
+            'forbidden',
+            `The operators have not let the team of "${checked.remote}" roll it out with its token ("teamRollouts" ` +
+              'in its REMOTES_CONFIG entry): an operator starts and steers its rollouts.',
+          ),
+        );
+      } else {
+        res.locals.rolloutActor = `token:${checked.id}`;
+        next();
+      }
+    }, next);
+  };
+  const rolloutActorOf = (res: express.Response): string => res.locals.rolloutActor as string;
+  const planOf = (remote: string) => {
+    const plan = snapshot.rolloutPlans().find((each) => each.remote === remote);
+    return plan === undefined ? null : planOnWire(plan);
+  };
+
+  jsonRoute(router, '/api/remotes/:name/rollouts', {
+    POST: [
+      rolloutActor,
+      ...json,
+      async (req, res) => {
+        const plan = await rollouts.startPlan(name(req), bodyOf(req), rolloutActorOf(res), traceOf(req));
+        res.status(201).json(plan);
+      },
+    ],
+  });
+  jsonRoute(router, '/api/remotes/:name/rollouts/current', {
+    GET: [
+      rolloutActor,
+      async (req, res) => {
+        const plan = await rollouts.current(name(req));
+        if (plan === undefined) {
+          service.refuseUnknownRemote(name(req));
+          throw new HttpError('not_found', `Remote "${name(req)}" has no rollout plan.`);
+        }
+        res.setHeader('Cache-Control', 'no-store');
+        res.json(plan);
+      },
+    ],
+  });
+  jsonRoute(router, '/api/remotes/:name/rollouts/current/:action', {
+    // No body: the path says everything.
+    POST: [
+      rolloutActor,
+      async (req, res) => {
+        const action = req.params.action as RolloutPlanAction;
+        if (!ROLLOUT_PLAN_ACTIONS.includes(action)) {
+          throw new HttpError('not_found', `No rollout action "${action}": ${ROLLOUT_PLAN_ACTIONS.join(', ')}.`);
+        }
+        res.json(await rollouts.act(name(req), action, rolloutActorOf(res)));
       },
     ],
   });

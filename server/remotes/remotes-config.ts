@@ -48,6 +48,8 @@ export interface RemotesConfig {
    * empty). A remote the file gives no `"releaseOrigins"` is not in the map.
    */
   releaseOrigins?: ReadonlyMap<string, readonly ReleaseOrigin[]>;
+  /** Remotes whose team token may start and steer progressive rollouts (`"teamRollouts": true`); others need an operator. */
+  teamRollouts?: ReadonlySet<string>;
   /** `"locations"`: location -> the remotes whose slots may fill it (replacing code's list for that location). */
   locationRemotes: ReadonlyMap<SlotLocation, readonly string[]>;
   /** Where the list came from, for the start-up log. */
@@ -75,6 +77,7 @@ const REMOTE_KEYS = new Set([
   'slots',
   'forms',
   'releaseOrigins',
+  'teamRollouts',
 ]);
 const TOP_KEYS = new Set(['$schema', 'remotes', 'allowedOrigins', 'locations']);
 
@@ -102,6 +105,7 @@ export function loadRemotesConfig(options: LoadRemotesConfigOptions): RemotesCon
   const slots: ConfiguredSlot[] = [];
   const forms: ConfiguredFormSlot[] = [];
   const releaseOrigins = new Map<string, readonly ReleaseOrigin[]>();
+  const teamRollouts = new Set<string>();
   let allowedOrigins: readonly string[] | '*' = [];
   let locationRemotes: ReadonlyMap<SlotLocation, readonly string[]> = new Map();
   let configFile: string | null = null;
@@ -117,6 +121,7 @@ export function loadRemotesConfig(options: LoadRemotesConfigOptions): RemotesCon
       const where = `REMOTES_CONFIG ${configFile}, remote "${override.name}"`;
       const base = byName.get(override.name);
       if (override.releaseOrigins !== undefined) releaseOrigins.set(override.name, override.releaseOrigins);
+      if (override.teamRollouts === true) teamRollouts.add(override.name);
       if (override.enabled === false) {
         byName.delete(override.name);
         schemas.delete(override.name);
@@ -176,6 +181,7 @@ export function loadRemotesConfig(options: LoadRemotesConfigOptions): RemotesCon
     disabled,
     allowedOrigins,
     releaseOrigins,
+    teamRollouts,
     locationRemotes,
     sources: { builtIn: builtIn.map(({ descriptor }) => descriptor.name), configFile },
   };
@@ -201,6 +207,7 @@ interface RemoteOverride {
   entry?: string;
   /** With the origin of its absolute `entry` first. */
   releaseOrigins?: ReleaseOrigin[];
+  teamRollouts?: boolean;
   components?: string[];
   formComponents?: string[];
   enabled?: boolean;
@@ -279,6 +286,12 @@ function parseOverride(item: unknown, where: string, production: boolean): Remot
   }
   if (object.slots !== undefined) override.slots = parseConfiguredSlots(object.slots, override.name, named);
   if (object.forms !== undefined) override.forms = parseConfiguredForms(object.forms, override.name, named);
+  if (object.teamRollouts !== undefined) {
+    if (typeof object.teamRollouts !== 'boolean') {
+      throw new RemotesConfigError(`${named}: "teamRollouts" must be true or false.`);
+    }
+    override.teamRollouts = object.teamRollouts;
+  }
   if (object.releaseOrigins !== undefined) {
     // The entry as written, checked above: messages show its origin as the operator spelled it.
     const entry = typeof object.entry === 'string' ? object.entry : undefined;

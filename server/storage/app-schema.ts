@@ -13,6 +13,7 @@ export interface AppSchema {
   deleted_records: DeletedRecordsTable;
   remote_releases: RemoteReleasesTable;
   remote_rollouts: RemoteRolloutsTable;
+  remote_rollout_plans: RemoteRolloutPlansTable;
   remote_tokens: RemoteTokensTable;
   remote_audit: RemoteAuditTable;
   remote_config_reloads: RemoteConfigReloadsTable;
@@ -95,6 +96,23 @@ export interface RemoteRolloutsTable {
   canary_percent: number;
   canary_tenants: string;
   updated_at: number;
+}
+
+/**
+ * A remote's progressive rollout plan, the last one started: its steps (JSON), the step in force and its state.
+ * `revision` moves with every change, so a change is made only from the revision read (one host advances a step).
+ */
+export interface RemoteRolloutPlansTable {
+  remote: string;
+  version: string;
+  steps: string;
+  step: number;
+  state: string;
+  step_started_at: number;
+  started_by: string;
+  started_at: number;
+  reason: string | null;
+  revision: number;
 }
 
 /** A team token of one remote: only its SHA-256 hash is kept. */

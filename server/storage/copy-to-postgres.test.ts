@@ -48,6 +48,7 @@ const ORDER_KEYS: Record<(typeof COPIED_TABLES)[number], string> = {
   deleted_records: 'id',
   remote_releases: 'id',
   remote_rollouts: 'remote',
+  remote_rollout_plans: 'remote',
   remote_tokens: 'id',
   remote_audit: 'id',
   remote_config_reloads: 'id',

@@ -17,6 +17,7 @@ export const COPIED_TABLES = Object.freeze([
   'deleted_records',
   'remote_releases',
   'remote_rollouts',
+  'remote_rollout_plans',
   'remote_tokens',
   'remote_audit',
   'remote_config_reloads',

@@ -548,6 +548,39 @@ const STEPS: readonly SchemaStep[] = [
     // them back already: nothing here can tell them apart.)
     sql: `UPDATE users SET sessions_since = disabled_at WHERE disabled_at IS NOT NULL AND sessions_since IS NULL;`,
   },
+  {
+    // 16, not 15: step 15 is taken by the slot events' distinct visitors (issue 50, built alongside).
+    version: 16,
+    name: 'progressive rollout plans, one per remote',
+    sqlite: `
+      CREATE TABLE remote_rollout_plans (
+        remote TEXT PRIMARY KEY,
+        version TEXT NOT NULL,
+        steps TEXT NOT NULL,
+        step INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        step_started_at INTEGER NOT NULL,
+        started_by TEXT NOT NULL,
+        started_at INTEGER NOT NULL,
+        reason TEXT,
+        revision INTEGER NOT NULL
+      );
+    `,
+    postgres: `
+      CREATE TABLE remote_rollout_plans (
+        remote TEXT PRIMARY KEY,
+        version TEXT NOT NULL,
+        steps TEXT NOT NULL,
+        step INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        step_started_at BIGINT NOT NULL,
+        started_by TEXT NOT NULL,
+        started_at BIGINT NOT NULL,
+        reason TEXT,
+        revision INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 /** The steps as SQLite runs them (migrate.ts). */

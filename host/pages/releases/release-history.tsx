@@ -11,6 +11,14 @@ const ACTIONS: Record<AuditAction, string> = {
   canary: 'Canary set',
   'canary-end': 'Canary ended',
   'canary-auto-rollback': 'Canary rolled back automatically',
+  'rollout-start': 'Rollout started',
+  'rollout-step': 'Rollout advanced',
+  'rollout-pause': 'Rollout paused',
+  'rollout-resume': 'Rollout resumed',
+  'rollout-promote': 'Rollout promoted',
+  'rollout-abort': 'Rollout aborted',
+  'rollout-rolled-back': 'Rollout rolled back automatically',
+  'rollout-stop': 'Rollout stopped',
   'token-add': 'Token created',
   'token-revoke': 'Token revoked',
 };
@@ -24,6 +32,11 @@ export function describeAuditState(value: JsonValue): string {
     // An automatic rollback says why next to the rollout it left.
     const reason = 'reason' in value && typeof value.reason === 'string' ? ` (${value.reason})` : '';
     return `active ${active ?? 'none'}${canary ? `, canary ${describeCanary(canary)}` : ''}${reason}`;
+  }
+  // A rollout plan paused, resumed or stopped: where it stood.
+  if ('state' in value && typeof value.step === 'number') {
+    const reason = typeof value.reason === 'string' ? ` (${value.reason})` : '';
+    return `plan ${String(value.state)} at step ${value.step} (${String(value.share)} %)${reason}`;
   }
   // A publish: the version and where its files are.
   if ('version' in value && typeof value.version === 'string') {

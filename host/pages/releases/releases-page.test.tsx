@@ -42,6 +42,7 @@ function releases(overrides: Partial<RemoteReleasesPayload['remotes'][number]> =
         releases: [release('1.2.0', 20), release('1.1.0', 10), release('1.0.0', 1)],
         preview: null,
         automaticRollback: null,
+        plan: null,
         ...overrides,
       },
     ],

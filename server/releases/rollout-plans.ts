@@ -1,0 +1,316 @@
+import type { Logger } from 'pino';
+import type { RemoteRollout, RolloutPlan, RolloutPlanAction, RolloutStep } from '../../shared';
+import type { TraceContext } from '../observability/trace-context';
+import { AUTO_ROLLBACK_ACTOR, ReleaseRefusedError, type ReleaseService } from './release-service';
+import type { ReleaseSnapshot } from './release-snapshot';
+import {
+  planOnWire,
+  type PlanChange,
+  type PlanFields,
+  type RolloutPlanStore,
+  type StoredRolloutPlan,
+} from './rollout-plan-store';
+import { parseRolloutSteps } from './rollout-steps';
+
+/** What the slot events say of a canary against its stable release, since a step began. */
+export type CanaryHealth = 'worse' | 'no-worse' | 'unknown';
+
+/**
+ * Judges a plan's canary: `worse` rolls it back, `no-worse` lets it advance once its step's time is up, `unknown` (too
+ * few distinct visitors since `since`, fewer than `minVisitors`, or nothing to say yet) holds it at its step. The slot
+ * events module gives it (it sits above releases/ in the folder order): until it does, plans hold at their step.
+ */
+export interface RolloutJudge {
+  canaryHealth(
+    remote: string,
+    version: string,
+    step: { since: number; minVisitors: number },
+  ): CanaryHealth | Promise<CanaryHealth>;
+}
+
+/** Who the server's own changes of a plan (a step, a stop) are audited as; a rollback for a worse canary is `auto-rollback`. */
+export const ROLLOUT_ACTOR = 'rollout';
+
+export interface RolloutPlansParts {
+  plans: RolloutPlanStore;
+  service: ReleaseService;
+  snapshot: ReleaseSnapshot;
+  logger: Logger;
+  /** How often every host looks for a step due (the snapshot's poll, by default). */
+  checkMs: number;
+  now?: () => number;
+}
+
+const iso = (at: number) => new Date(at).toISOString();
+const live = (plan: RolloutPlan | undefined): plan is StoredRolloutPlan =>
+  plan?.state === 'running' || plan?.state === 'paused';
+
+/** Whether the rollout is still the plan's: its canary is the plan's release at the step's share. */
+function rolloutIsThePlans(plan: RolloutPlan, rollout: RemoteRollout | undefined): boolean {
+  return rollout?.canary?.version === plan.version && rollout.canary.percent === plan.share;
+}
+
+function fieldsOf(plan: StoredRolloutPlan): PlanFields {
+  const { remote: _remote, share: _share, revision: _revision, ...fields } = plan;
+  return fields;
+}
+
+function stepLabel(steps: readonly RolloutStep[], step: number): string {
+  return `step ${step + 1} of ${steps.length} (${steps[step]!.share} %)`;
+}
+
+/**
+ * Progressive rollouts: a plan gives a release as a canary to a growing share of the users, step by step, and
+ * activates it at its last step (100 %). Every host looks every `checkMs` for a step that is due (its time is up and
+ * the judge says the canary is no worse) on the plans of the snapshot; the change is made in the database from the
+ * plan's revision, so one host makes it and audits it, and every host serves the new share at its next poll.
+ */
+export class RolloutPlans {
+  private judge: RolloutJudge | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private checking: Promise<void> | null = null;
+  private readonly now: () => number;
+
+  constructor(private readonly parts: RolloutPlansParts) {
+    this.now = parts.now ?? Date.now;
+  }
+
+  /** The slot events module's verdict on a canary (set once it is built). */
+  judgeWith(judge: RolloutJudge): void {
+    this.judge = judge;
+  }
+
+  start(): void {
+    this.timer ??= setInterval(() => {
+      this.check().catch((error: unknown) =>
+        this.parts.logger.warn({ err: error }, 'rollouts: looking for a step due failed; tried again'),
+      );
+    }, this.parts.checkMs);
+    this.timer.unref();
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** The remote's plan as the database holds it (the last started), or undefined. */
+  async current(remote: string): Promise<RolloutPlan | undefined> {
+    const plan = await this.parts.plans.plan(remote);
+    return plan && planOnWire(plan);
+  }
+
+  /** Starts a plan: its first step's share is given the release as a canary at once (audited `rollout-start`). */
+  async startPlan(
+    remote: string,
+    body: Record<string, unknown>,
+    actor: string,
+    trace?: TraceContext,
+  ): Promise<RolloutPlan> {
+    const steps = parseRolloutSteps(body.steps);
+    if (typeof steps === 'string') throw new ReleaseRefusedError(steps);
+    const { release, reason } = await this.parts.service.rolloutCandidate(remote, body.version, trace);
+    const at = this.now();
+    const plan = await this.parts.plans.change(remote, (before, rollout) => {
+      if (live(before)) {
+        throw new ReleaseRefusedError(
+          `Remote "${remote}" has a rollout plan of "${before.version}" ${before.state} at ${stepLabel(before.steps, before.step)}: promote or abort it first.`,
+        );
+      }
+      // The database's active release: another host may have activated one since the candidate was checked.
+      this.parts.service.refuseCanaryOf(release, rollout.active);
+      const plan: PlanFields = {
+        version: release.version,
+        steps,
+        step: 0,
+        state: 'running',
+        stepStartedAt: iso(at),
+        startedBy: actor,
+        startedAt: iso(at),
+        reason: null,
+      };
+      const label = `plan of ${steps.map((step) => `${step.share} %`).join(', ')}: ${stepLabel(steps, 0)}`;
+      return {
+        plan,
+        rollout: {
+          action: 'rollout-start',
+          actor,
+          next: { active: rollout.active, canary: { version: release.version, percent: steps[0]!.share, tenants: [] } },
+          reason: reason === undefined ? label : `${label}; ${reason}`,
+        },
+      };
+    });
+    await this.parts.snapshot.refresh();
+    return planOnWire(plan!);
+  }
+
+  /**
+   * An operator's (or a team's, where allowed) change of the running plan: pause (held at its step), resume (its
+   * step's time starts again), promote (the release activated now), abort (everyone back on the stable release). A
+   * pause of a paused plan, or a resume of a running one, changes and records nothing.
+   */
+  async act(remote: string, action: RolloutPlanAction, actor: string): Promise<RolloutPlan> {
+    const known = await this.parts.plans.plan(remote);
+    if (known === undefined) throw new ReleaseRefusedError(`Remote "${remote}" has no rollout plan.`, [], 404);
+    // Promoting activates the release: checked against the placements and other remotes as they are now.
+    if (action === 'promote' && live(known)) this.parts.service.checkedRelease(remote, known.version);
+    const at = this.now();
+    const changed = await this.parts.plans.change(remote, (plan) => {
+      if (!live(plan)) {
+        const ended = plan as StoredRolloutPlan | undefined;
+        throw new ReleaseRefusedError(
+          `The rollout plan of "${ended?.version ?? ''}" of "${remote}" is ${ended?.state ?? 'gone'}: nothing to ${action}.`,
+        );
+      }
+      return this.actionChange(plan, action, actor, at);
+    });
+    await this.parts.snapshot.refresh();
+    return planOnWire(changed ?? (await this.parts.plans.plan(remote))!);
+  }
+
+  private actionChange(
+    plan: StoredRolloutPlan,
+    action: RolloutPlanAction,
+    actor: string,
+    at: number,
+  ): PlanChange | null {
+    const fields = fieldsOf(plan);
+    const where = { state: plan.state, step: plan.step + 1, share: plan.share };
+    switch (action) {
+      case 'pause':
+        if (plan.state === 'paused') return null;
+        return {
+          plan: { ...fields, state: 'paused' },
+          audit: { action: 'rollout-pause', actor, before: where, after: { ...where, state: 'paused' } },
+        };
+      case 'resume':
+        if (plan.state === 'running') return null;
+        return {
+          plan: { ...fields, state: 'running', stepStartedAt: iso(at) },
+          audit: { action: 'rollout-resume', actor, before: where, after: { ...where, state: 'running' } },
+        };
+      case 'promote':
+        return {
+          plan: { ...fields, state: 'promoted' },
+          rollout: {
+            action: 'rollout-promote',
+            actor,
+            next: { active: plan.version, canary: null },
+            reason: `promoted at ${stepLabel(plan.steps, plan.step)}`,
+          },
+        };
+      case 'abort':
+        return {
+          plan: { ...fields, state: 'aborted' },
+          rollout: {
+            action: 'rollout-abort',
+            actor,
+            // The plan's canary ends; another one started by other means meanwhile is not this plan's to end.
+            next: (rollout) => ({
+              active: rollout.active,
+              canary: rollout.canary?.version === plan.version ? null : rollout.canary,
+            }),
+            reason: `aborted at ${stepLabel(plan.steps, plan.step)}`,
+          },
+        };
+    }
+  }
+
+  /** Looks once for what is due on every live plan (one look at a time); `at`: the time it is (tests give theirs). */
+  check(at?: number): Promise<void> {
+    this.checking ??= this.look(at ?? this.now()).finally(() => {
+      this.checking = null;
+    });
+    return this.checking;
+  }
+
+  private async look(at: number): Promise<void> {
+    for (const plan of this.parts.snapshot.rolloutPlans()) {
+      if (!live(plan)) continue;
+      if (!rolloutIsThePlans(plan, this.parts.snapshot.rollout(plan.remote))) {
+        await this.stop(plan);
+        continue;
+      }
+      if (plan.state !== 'running') continue;
+      const step = plan.steps[plan.step]!;
+      const since = Date.parse(plan.stepStartedAt);
+      const health =
+        this.judge === null
+          ? 'unknown'
+          : await this.judge.canaryHealth(plan.remote, plan.version, { since, minVisitors: step.visitors ?? 0 });
+      if (health === 'worse') await this.rollBack(plan);
+      else if (health === 'no-worse' && at - since >= step.minutes * 60_000) await this.advance(plan, at);
+    }
+  }
+
+  /** Only from the revision this host saw, and while the rollout is still the plan's: made once. */
+  private change(plan: StoredRolloutPlan, decide: () => PlanChange): Promise<StoredRolloutPlan | null> {
+    return this.parts.plans.change(plan.remote, (now, rollout) =>
+      now?.revision === plan.revision && rolloutIsThePlans(plan, rollout) ? decide() : null,
+    );
+  }
+
+  private async advance(plan: StoredRolloutPlan, at: number): Promise<void> {
+    const next = plan.step + 1;
+    const last = next === plan.steps.length - 1;
+    const share = plan.steps[next]!.share;
+    const label = stepLabel(plan.steps, next);
+    const changed = await this.change(plan, () => ({
+      plan: { ...fieldsOf(plan), step: next, stepStartedAt: iso(at), state: last ? 'done' : 'running' },
+      rollout: {
+        action: 'rollout-step',
+        actor: ROLLOUT_ACTOR,
+        next: (rollout) =>
+          last
+            ? { active: plan.version, canary: null }
+            : { active: rollout.active, canary: { version: plan.version, percent: share, tenants: [] } },
+        reason: last ? `${label}: the release activated` : label,
+      },
+    }));
+    if (changed === null) return;
+    await this.parts.snapshot.refresh();
+    this.parts.logger.info(
+      { remote: plan.remote, version: plan.version, step: next + 1, share },
+      `rollout of "${plan.remote}" ${plan.version}: ${last ? `${label}, activated` : label}`,
+    );
+  }
+
+  private async rollBack(plan: StoredRolloutPlan): Promise<void> {
+    const reason = `the canary was worse than its stable release at ${stepLabel(plan.steps, plan.step)}`;
+    const changed = await this.change(plan, () => ({
+      plan: { ...fieldsOf(plan), state: 'rolled-back', reason },
+      rollout: {
+        action: 'rollout-rolled-back',
+        actor: AUTO_ROLLBACK_ACTOR,
+        next: (rollout) => ({ active: rollout.active, canary: null }),
+        reason,
+      },
+    }));
+    if (changed === null) return;
+    await this.parts.snapshot.refresh();
+    this.parts.logger.error(
+      { remote: plan.remote, version: plan.version, step: plan.step + 1 },
+      `ROLLOUT ROLLED BACK AUTOMATICALLY: remote "${plan.remote}" ${plan.version}: ${reason}`,
+    );
+  }
+
+  /** The rollout was changed by other means (an activation, the canary ended or changed): the plan stops there. */
+  private async stop(plan: StoredRolloutPlan): Promise<void> {
+    const changed = await this.parts.plans.change(plan.remote, (now, rollout) => {
+      if (now?.revision !== plan.revision || rolloutIsThePlans(plan, rollout)) return null;
+      const canary = rollout.canary ? `canary ${rollout.canary.version} at ${rollout.canary.percent} %` : 'no canary';
+      const reason = `the rollout was changed by other means at ${stepLabel(plan.steps, plan.step)}: now active ${rollout.active ?? 'none'}, ${canary}`;
+      const where = { state: plan.state, step: plan.step + 1, share: plan.share };
+      return {
+        plan: { ...fieldsOf(plan), state: 'stopped', reason },
+        audit: {
+          action: 'rollout-stop',
+          actor: ROLLOUT_ACTOR,
+          before: where,
+          after: { ...where, state: 'stopped', reason },
+        },
+      };
+    });
+    if (changed !== null) await this.parts.snapshot.refresh();
+  }
+}

@@ -1,0 +1,316 @@
+/**
+ * Progressive rollouts through the whole app over HTTP: starting a plan (who may, what is refused), the plan advanced
+ * by the server while the judge says the canary is no worse (with a clock the test gives, and with short steps in
+ * real time), rolled back when it is worse, stopped by a change made by other means, and an operator's pause,
+ * resume, promote and abort, each audited once.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import request from 'supertest';
+import { REMOTE_DESCRIPTOR_FILE, VIEWER_ROLE, type AuditEntry, type RolloutPlan } from '../../shared';
+import { addOperator, addUser, createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
+import { waitUntil } from '../../testing/server/wait-until';
+import { fakeManifest } from '../../testing/fake-manifest';
+import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+import type { CanaryHealth } from './rollout-plans';
+
+jest.setTimeout(60_000);
+
+const DESCRIPTOR = { name: 'team_billing', components: ['InvoiceBanner'] };
+const MINUTE = 60_000;
+
+let origin: http.Server;
+let originUrl: string;
+let declared: TempDir;
+let testApp: TestApp;
+/** What the test's judge says of every canary; set per test. */
+let health: CanaryHealth;
+const judged: Array<{ remote: string; version: string; since: number; minVisitors: number }> = [];
+
+beforeAll(async () => {
+  origin = http.createServer((req, res) => {
+    if (req.url?.endsWith(REMOTE_DESCRIPTOR_FILE)) res.writeHead(200).end(JSON.stringify(DESCRIPTOR));
+    else if (req.url?.endsWith('/mf-manifest.json'))
+      res.writeHead(200).end(JSON.stringify(fakeManifest(DESCRIPTOR.name, DESCRIPTOR.components)));
+    else if (req.url?.endsWith('/remoteEntry.js')) res.writeHead(200).end('var team_billing = {};');
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+  originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
+  declared = makeTempDir('slots-rollouts-declared-');
+  // Entries on a port nothing answers: declared, never made releases; team_billing's team may roll it out.
+  const down = 'http://127.0.0.1:9';
+  const remotes = [
+    { name: 'team_billing', entry: `${down}/team_billing/mf-manifest.json`, teamRollouts: true },
+    { name: 'team_other', entry: `${down}/team_other/remoteEntry.js`, components: ['OtherWidget'] },
+  ];
+  fs.writeFileSync(path.join(declared.path, 'remotes.json'), JSON.stringify({ remotes }));
+});
+afterAll(async () => {
+  declared.remove();
+  await new Promise<void>((resolve) => origin.close(() => resolve()));
+});
+
+/** An app whose team_billing has v1 active and v2 published; `pollMs` is also how often it looks for a step due. */
+async function start(pollMs = 600_000): Promise<TestApp> {
+  const started = await createTestApp({
+    env: { REMOTES_CONFIG: path.join(declared.path, 'remotes.json') },
+    remoteDescriptorTimeoutMs: 500,
+    releasePollMs: pollMs,
+  });
+  await addOperator(started.app);
+  const token = (await started.app.releases.teamTokens.create('team_billing', null)).token;
+  for (const version of ['v1', 'v2']) {
+    await request(started.app.handler)
+      .post('/api/remotes/team_billing/releases')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ version, entry: `${originUrl}/${version}/mf-manifest.json` })
+      .expect(201);
+  }
+  await started.app.releases.service.activate('team_billing', 'v1', 'admin', 'activate');
+  started.app.releases.judgeRolloutsWith({
+    canaryHealth: (remote, version, step) => {
+      judged.push({ remote, version, ...step });
+      return health;
+    },
+  });
+  return started;
+}
+
+beforeEach(() => {
+  health = 'no-worse';
+  judged.length = 0;
+});
+afterEach(async () => {
+  await testApp?.close();
+});
+
+const PLAN = {
+  version: 'v2',
+  steps: [
+    { share: 5, minutes: 10 },
+    { share: 25, minutes: 10, visitors: 40 },
+    { share: 100, minutes: 0 },
+  ],
+};
+
+async function planNow(): Promise<RolloutPlan> {
+  return (await testApp.app.releases.rollouts.current('team_billing'))!;
+}
+
+async function rolloutTrail(): Promise<Array<[string, string]>> {
+  const trail: AuditEntry[] = await testApp.app.releases.store.history('team_billing');
+  return trail
+    .filter((entry) => entry.action.startsWith('rollout-'))
+    .reverse()
+    .map((entry) => [entry.action, entry.actor]);
+}
+
+describe('starting a rollout plan', () => {
+  it('answers 201 to an operator, 401 without a session or token, 403 to a viewer, 400 naming the problem', async () => {
+    testApp = await start();
+    const { app } = testApp;
+    await request(app.handler).post('/api/remotes/team_billing/rollouts').send(PLAN).expect(401);
+    await request(app.handler).get('/api/remotes/team_billing/rollouts/current').expect(401);
+    await addUser(app, 'watcher', 'watcher-password-1', ['acme']);
+    await app.users.setRole('watcher', VIEWER_ROLE);
+    const viewer = await signedInAgent(app, 'watcher', 'watcher-password-1');
+    await viewer.post('/api/remotes/team_billing/rollouts').send(PLAN).expect(403);
+
+    const operator = await signedInAgent(app);
+    const unknown = await operator
+      .post('/api/remotes/team_billing/rollouts')
+      .send({ ...PLAN, version: 'v9' })
+      .expect(400);
+    expect(unknown.body.error.message).toBe('Remote "team_billing" has no release "v9"; its releases: v2, v1.');
+    const badStep = await operator
+      .post('/api/remotes/team_billing/rollouts')
+      .send({
+        version: 'v2',
+        steps: [
+          { share: 50, minutes: 10 },
+          { share: 20, minutes: 10 },
+        ],
+      })
+      .expect(400);
+    expect(badStep.body.error.message).toMatch(/^steps\[1\]\.share must be a whole number above 50/);
+    const notLast = await operator
+      .post('/api/remotes/team_billing/rollouts')
+      .send({
+        version: 'v2',
+        steps: [
+          { share: 5, minutes: 10 },
+          { share: 50, minutes: -1 },
+        ],
+      })
+      .expect(400);
+    expect(notLast.body.error.message).toMatch(/^steps\[1\]\.minutes must be a number from 0/);
+    await operator.post('/api/remotes/team_billing/rollouts').send({ version: 'v1', steps: PLAN.steps }).expect(400);
+    expect(await app.releases.store.rollout('team_billing')).toMatchObject({ active: 'v1', canary: null });
+
+    const started = await operator.post('/api/remotes/team_billing/rollouts').send(PLAN).expect(201);
+    expect(started.body).toMatchObject({ version: 'v2', step: 0, share: 5, state: 'running', startedBy: 'admin' });
+    const current = await operator.get('/api/remotes/team_billing/rollouts/current').expect(200);
+    expect(current.body).toEqual(started.body);
+    // The first step's share is the canary's at once, served by this host.
+    expect(await app.releases.store.rollout('team_billing')).toMatchObject({
+      active: 'v1',
+      canary: { version: 'v2', percent: 5, tenants: [] },
+    });
+    expect(app.releases.snapshot.rollout('team_billing')?.canary?.percent).toBe(5);
+    // One plan at a time.
+    const second = await operator.post('/api/remotes/team_billing/rollouts').send(PLAN).expect(400);
+    expect(second.body.error.message).toMatch(/has a rollout plan of "v2" running at step 1 of 3 \(5 %\)/);
+    expect(await rolloutTrail()).toEqual([['rollout-start', 'admin']]);
+  });
+
+  it('takes the team token of a remote whose REMOTES_CONFIG entry says "teamRollouts": true, and no other', async () => {
+    testApp = await start();
+    const { app } = testApp;
+    const post = (remote: string, token: string) =>
+      request(app.handler).post(`/api/remotes/${remote}/rollouts`).set('Authorization', `Bearer ${token}`).send(PLAN);
+    const billing = (await app.releases.teamTokens.create('team_billing', null)).token;
+    const other = (await app.releases.teamTokens.create('team_other', null)).token;
+    await post('team_billing', 'slt_nothing_here').expect(401);
+    await post('team_billing', other).expect(403);
+    const refused = await post('team_other', other).expect(403);
+    expect(refused.body.error.message).toMatch(/"teamRollouts"/);
+    const started = await post('team_billing', billing).expect(201);
+    expect(started.body.startedBy).toMatch(/^token:/);
+    await request(app.handler)
+      .post('/api/remotes/team_billing/rollouts/current/pause')
+      .set('Authorization', `Bearer ${billing}`)
+      .expect(200);
+    expect((await planNow()).state).toBe('paused');
+  });
+});
+
+describe('a running plan', () => {
+  it('advances a step once its time is up and the canary is no worse, and activates the release at 100 %', async () => {
+    testApp = await start();
+    const { app } = testApp;
+    const operator = await signedInAgent(app);
+    await operator.post('/api/remotes/team_billing/rollouts').send(PLAN).expect(201);
+    const begun = Date.parse((await planNow()).stepStartedAt);
+    const rollouts = app.releases.rollouts;
+
+    // Before its ten minutes: held, though no worse.
+    await rollouts.check(begun + 9 * MINUTE);
+    expect(await planNow()).toMatchObject({ step: 0, share: 5 });
+    // Worse is not the verdict while unknown (too few visitors): held past its time.
+    health = 'unknown';
+    await rollouts.check(begun + 11 * MINUTE);
+    expect(await planNow()).toMatchObject({ step: 0, state: 'running' });
+    health = 'no-worse';
+    await rollouts.check(begun + 11 * MINUTE);
+    expect(await planNow()).toMatchObject({ step: 1, share: 25, state: 'running' });
+    expect(app.releases.snapshot.rollout('team_billing')?.canary?.percent).toBe(25);
+    // The judge is asked for the step's visitors, since the step began.
+    await rollouts.check(begun + 12 * MINUTE);
+    const stepBegun = Date.parse((await planNow()).stepStartedAt);
+    expect(judged.at(-1)).toEqual({ remote: 'team_billing', version: 'v2', since: stepBegun, minVisitors: 40 });
+    await rollouts.check(stepBegun + 10 * MINUTE);
+    expect(await planNow()).toMatchObject({ step: 2, share: 100, state: 'done' });
+    expect(await app.releases.store.rollout('team_billing')).toMatchObject({ active: 'v2', canary: null });
+    expect(await rolloutTrail()).toEqual([
+      ['rollout-start', 'admin'],
+      ['rollout-step', 'rollout'],
+      ['rollout-step', 'rollout'],
+    ]);
+    const [last] = await app.releases.store.history('team_billing');
+    expect(last?.after).toMatchObject({ active: 'v2', reason: 'step 3 of 3 (100 %): the release activated' });
+  });
+
+  it('advances by itself in real time with short steps, on the timer every host runs', async () => {
+    testApp = await start(50);
+    const operator = await signedInAgent(testApp.app);
+    const steps = [
+      { share: 10, minutes: 0.002 },
+      { share: 50, minutes: 0.002 },
+      { share: 100, minutes: 0 },
+    ];
+    await operator.post('/api/remotes/team_billing/rollouts').send({ version: 'v2', steps }).expect(201);
+    await waitUntil(async () => (await planNow()).state === 'done', 20_000);
+    expect(await testApp.app.releases.store.rollout('team_billing')).toMatchObject({ active: 'v2', canary: null });
+    expect((await rolloutTrail()).map(([action]) => action)).toEqual(['rollout-start', 'rollout-step', 'rollout-step']);
+  });
+
+  it('is rolled back when the judge says the canary is worse, audited once as auto-rollback', async () => {
+    testApp = await start(50);
+    const operator = await signedInAgent(testApp.app);
+    await operator.post('/api/remotes/team_billing/rollouts').send(PLAN).expect(201);
+    health = 'worse';
+    await waitUntil(async () => (await planNow()).state === 'rolled-back', 20_000);
+    expect(await testApp.app.releases.store.rollout('team_billing')).toMatchObject({ active: 'v1', canary: null });
+    await testApp.app.releases.rollouts.check();
+    expect(await rolloutTrail()).toEqual([
+      ['rollout-start', 'admin'],
+      ['rollout-rolled-back', 'auto-rollback'],
+    ]);
+    expect((await planNow()).reason).toMatch(/worse than its stable release at step 1 of 3/);
+  });
+
+  it('stops when its rollout is changed by other means (the canary ended by an operator)', async () => {
+    testApp = await start();
+    const operator = await signedInAgent(testApp.app);
+    await operator.post('/api/remotes/team_billing/rollouts').send(PLAN).expect(201);
+    await operator.delete('/api/remotes/team_billing/canary').expect(200);
+    await testApp.app.releases.rollouts.check(Date.now() + 60 * MINUTE);
+    await testApp.app.releases.rollouts.check(Date.now() + 60 * MINUTE);
+    expect(await planNow()).toMatchObject({ state: 'stopped', step: 0 });
+    expect(await testApp.app.releases.store.rollout('team_billing')).toMatchObject({ active: 'v1', canary: null });
+    expect(await rolloutTrail()).toEqual([
+      ['rollout-start', 'admin'],
+      ['rollout-stop', 'rollout'],
+    ]);
+  });
+});
+
+describe("an operator's actions on the plan", () => {
+  it('pause holds it, resume lets it go, promote activates at once, each audited once', async () => {
+    testApp = await start();
+    const { app } = testApp;
+    const operator = await signedInAgent(app);
+    await operator.post('/api/remotes/team_billing/rollouts').send(PLAN).expect(201);
+    const action = (name: string) => operator.post(`/api/remotes/team_billing/rollouts/current/${name}`);
+    expect((await action('pause').expect(200)).body).toMatchObject({ state: 'paused', step: 0 });
+    await action('pause').expect(200);
+    // Paused: held however long it has been.
+    await app.releases.rollouts.check(Date.now() + 60 * MINUTE);
+    expect(await planNow()).toMatchObject({ state: 'paused', step: 0 });
+    expect((await action('resume').expect(200)).body).toMatchObject({ state: 'running', step: 0 });
+    await action('resume').expect(200);
+    await action('jump').expect(404);
+    expect((await action('promote').expect(200)).body).toMatchObject({ state: 'promoted', step: 0 });
+    expect(await app.releases.store.rollout('team_billing')).toMatchObject({ active: 'v2', canary: null });
+    const again = await action('promote').expect(400);
+    expect(again.body.error.message).toMatch(/is promoted: nothing to promote/);
+    expect(await rolloutTrail()).toEqual([
+      ['rollout-start', 'admin'],
+      ['rollout-pause', 'admin'],
+      ['rollout-resume', 'admin'],
+      ['rollout-promote', 'admin'],
+    ]);
+  });
+
+  it('abort gives everyone the stable release back, audited once; a remote with no plan answers 404', async () => {
+    testApp = await start();
+    const operator = await signedInAgent(testApp.app);
+    await operator.get('/api/remotes/team_billing/rollouts/current').expect(404);
+    await operator.post('/api/remotes/team_billing/rollouts/current/abort').expect(404);
+    await operator.post('/api/remotes/team_billing/rollouts').send(PLAN).expect(201);
+    expect((await operator.post('/api/remotes/team_billing/rollouts/current/abort').expect(200)).body).toMatchObject({
+      state: 'aborted',
+    });
+    await operator.post('/api/remotes/team_billing/rollouts/current/abort').expect(400);
+    expect(await testApp.app.releases.store.rollout('team_billing')).toMatchObject({ active: 'v1', canary: null });
+    expect(await rolloutTrail()).toEqual([
+      ['rollout-start', 'admin'],
+      ['rollout-abort', 'admin'],
+    ]);
+    // A new plan may start once the last one ended.
+    await operator.post('/api/remotes/team_billing/rollouts').send(PLAN).expect(201);
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * Two hosts on one database look for the same rollout step at the same moment: the step is made, and audited, once,
+ * and both serve its share. On one SQLite file and on one PostgreSQL.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import request from 'supertest';
+import { REMOTE_DESCRIPTOR_FILE } from '../../shared';
+import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
+import {
+  addOperator,
+  closeTwoHosts,
+  createTestApp,
+  createTwoHosts,
+  signedInAgent,
+  type TestApp,
+  type TestAppOptions,
+} from '../../testing/server/test-app';
+import { fakeManifest } from '../../testing/fake-manifest';
+import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+
+jest.setTimeout(60_000);
+
+const DESCRIPTOR = { name: 'team_billing', components: ['InvoiceBanner'] };
+
+let origin: http.Server;
+let originUrl: string;
+let declared: TempDir;
+let hostOptions: TestAppOptions;
+
+beforeAll(async () => {
+  origin = http.createServer((req, res) => {
+    if (req.url?.endsWith(REMOTE_DESCRIPTOR_FILE)) res.writeHead(200).end(JSON.stringify(DESCRIPTOR));
+    else if (req.url?.endsWith('/mf-manifest.json'))
+      res.writeHead(200).end(JSON.stringify(fakeManifest(DESCRIPTOR.name, DESCRIPTOR.components)));
+    else if (req.url?.endsWith('/remoteEntry.js')) res.writeHead(200).end('var team_billing = {};');
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+  originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
+  declared = makeTempDir('slots-rollouts-two-hosts-');
+  const configFile = path.join(declared.path, 'remotes.json');
+  const remotes = [{ name: 'team_billing', entry: 'http://127.0.0.1:9/team_billing/mf-manifest.json' }];
+  fs.writeFileSync(configFile, JSON.stringify({ remotes }));
+  // No poll during the test: each host looks for a step when the test says, from its own copy.
+  hostOptions = { env: { REMOTES_CONFIG: configFile }, releasePollMs: 600_000, remoteDescriptorTimeoutMs: 500 };
+});
+afterAll(async () => {
+  declared.remove();
+  await new Promise<void>((resolve) => origin.close(() => resolve()));
+});
+
+async function stepsMadeOnce([first, second]: [TestApp, TestApp], concurrent: boolean): Promise<void> {
+  await addOperator(first.app);
+  const token = (await first.app.releases.teamTokens.create('team_billing', null)).token;
+  for (const version of ['v1', 'v2']) {
+    await request(first.app.handler)
+      .post('/api/remotes/team_billing/releases')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ version, entry: `${originUrl}/${version}/mf-manifest.json` })
+      .expect(201);
+  }
+  await first.app.releases.service.activate('team_billing', 'v1', 'admin', 'activate');
+  for (const host of [first, second]) host.app.releases.judgeRolloutsWith({ canaryHealth: () => 'no-worse' });
+  const operator = await signedInAgent(first.app);
+  const steps = [
+    { share: 5, minutes: 1 },
+    { share: 50, minutes: 1 },
+    { share: 100, minutes: 0 },
+  ];
+  await operator.post('/api/remotes/team_billing/rollouts').send({ version: 'v2', steps }).expect(201);
+
+  let at = Date.now();
+  for (const share of [50, 100]) {
+    at += 2 * 60_000;
+    // Both copies say the same step is due; both look.
+    await Promise.all([first.app.releases.snapshot.refresh(), second.app.releases.snapshot.refresh()]);
+    const looks = [first.app.releases.rollouts, second.app.releases.rollouts].map(
+      (rollouts) => () => rollouts.check(at),
+    );
+    // On PostgreSQL at the same moment. Two SQLite apps in one process cannot: better-sqlite3 waits for the file's
+    // lock synchronously, blocking the event loop of the app holding it; so one after the other, the second deciding
+    // from the same copy as the first (as a host whose check began before the first's change).
+    if (concurrent) await Promise.all(looks.map((look) => look()));
+    else for (const look of looks) await look();
+    const plan = await second.app.releases.rollouts.current('team_billing');
+    expect(plan?.share).toBe(share);
+    await second.app.releases.snapshot.refresh();
+    const served = second.app.releases.snapshot.rollout('team_billing');
+    expect(share === 100 ? served?.active : served?.canary?.percent).toBe(share === 100 ? 'v2' : share);
+  }
+  const trail = await first.app.releases.store.history('team_billing');
+  expect(
+    trail
+      .filter((entry) => entry.action.startsWith('rollout-'))
+      .map((entry) => entry.action)
+      .reverse(),
+  ).toEqual(['rollout-start', 'rollout-step', 'rollout-step']);
+}
+
+describe('two hosts on one SQLite file', () => {
+  it('make a rollout step due on both once, and audit it once', async () => {
+    const hosts = await createTwoHosts(createTestApp, hostOptions);
+    try {
+      await stepsMadeOnce(hosts, false);
+    } finally {
+      await closeTwoHosts(hosts);
+    }
+  });
+});
+
+describeWithPostgres()('two hosts on one PostgreSQL', () => {
+  const databases = usePostgresDatabases('rollouts_hosts', { poolSize: 4, statementTimeoutMs: 5000 });
+
+  it('make a rollout step due on both once, and audit it once', async () => {
+    const hosts = await createTwoHosts(createTestApp, { ...hostOptions, storage: await databases.create() });
+    try {
+      await stepsMadeOnce(hosts, true);
+    } finally {
+      await closeTwoHosts(hosts);
+    }
+  });
+});
