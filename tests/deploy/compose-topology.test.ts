@@ -1,0 +1,246 @@
+/**
+ * deploy/compose.yaml run for real with podman-compose: the image of this checkout (its Dockerfile on the stand-in
+ * base) as both hosts, and stand-ins of the public PostgreSQL, Redis and nginx images (no registry is reachable
+ * here), each passed through the variable the file reads. Shows the topology issue 49 promises: HTTPS with HTTP/2
+ * through the proxy (its self-signed certificate made at start), a sign-in through it, the session answering /meta
+ * on either host, migrations applied once, a host stopped mid-request finishing it, PostgreSQL restarted: 503s, then
+ * recovery. Each wait is polled with a bound. tests/deploy/fixtures/compose.test-ports.yaml publishes the hosts on
+ * loopback ports for the test alone.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import http2 from 'node:http2';
+import path from 'node:path';
+import { buildAppImage } from '../../testing/containers/app-image';
+import { podman, PODMAN_RUNTIME } from '../../testing/containers/podman';
+import { ensureStandinImage } from '../../testing/containers/standin-images';
+import { ensureStandinProxyImage } from '../../testing/containers/standin-proxy';
+import { describeWithCommand } from '../../testing/describe-with-command';
+import { getFreePort } from '../../testing/system/free-port';
+import { REPO_ROOT } from '../../testing/system/repo-root';
+import { slowJsonPost } from './slow-request';
+
+const describeWithPodmanCompose = describeWithCommand('podman-compose', ['version'], 'podman-compose');
+const log = (line: string): void => void process.stdout.write(`[compose] ${line}\n`);
+
+const PROJECT = `slots-topology-${randomBytes(3).toString('hex')}`;
+const DEMO_PASSWORD = 'compose-demo-password';
+const FILES = [
+  path.join(REPO_ROOT, 'deploy', 'compose.yaml'),
+  path.join(REPO_ROOT, 'tests', 'deploy', 'fixtures', 'compose.test-ports.yaml'),
+];
+
+function compose(args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      'podman-compose',
+      [`--podman-args=--runtime ${PODMAN_RUNTIME}`, '-p', PROJECT, ...FILES.flatMap((file) => ['-f', file]), ...args],
+      { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, output }));
+  });
+}
+
+interface Answer {
+  status: number;
+  protocol: string;
+  headers: http2.IncomingHttpHeaders;
+  body: string;
+}
+
+/** One request through the proxy over HTTPS and HTTP/2 (the certificate is the proxy's self-signed one). */
+function throughProxy(
+  port: number,
+  requestPath: string,
+  options: { method?: string; body?: unknown; cookie?: string } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const session = http2.connect(`https://localhost:${port}`, { rejectUnauthorized: false });
+    session.once('error', reject);
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const stream = session.request({
+      ':method': options.method ?? 'GET',
+      ':path': requestPath,
+      origin: `https://localhost:${port}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(options.cookie ? { cookie: options.cookie } : {}),
+    });
+    stream.setTimeout(10_000, () => stream.close(http2.constants.NGHTTP2_CANCEL));
+    let text = '';
+    let headers: http2.IncomingHttpHeaders = {};
+    stream.on('response', (received) => (headers = received));
+    stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    stream.once('error', (error) => {
+      session.close();
+      reject(error);
+    });
+    stream.once('end', () => {
+      session.close();
+      resolve({ status: Number(headers[':status']), protocol: session.alpnProtocol ?? '', headers, body: text });
+    });
+    stream.end(body);
+  });
+}
+
+async function hostGet(port: number, requestPath: string, cookie?: string): Promise<number> {
+  const response = await fetch(`http://127.0.0.1:${port}${requestPath}`, {
+    headers: cookie ? { cookie } : {},
+    signal: AbortSignal.timeout(10_000),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+/** Polls `probe` every 500 ms until it returns true, failing with `what` after `timeoutMs`. */
+async function waitUntil(what: string, timeoutMs: number, probe: () => Promise<boolean>): Promise<number> {
+  const started = Date.now();
+  let last: unknown;
+  while (Date.now() - started < timeoutMs) {
+    try {
+      if (await probe()) return Date.now() - started;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+}
+
+const container = (service: string): string => `${PROJECT}_${service}_1`;
+
+async function podmanInspect(name: string, format: string): Promise<string> {
+  return (await podman(['inspect', '--format', format, name])).stdout.trim();
+}
+
+describeWithPodmanCompose('deploy/compose.yaml run with podman-compose', () => {
+  const env: NodeJS.ProcessEnv = {};
+  let httpsPort = 0;
+  let hostPorts: Record<'host-a' | 'host-b', number> = { 'host-a': 0, 'host-b': 0 };
+  let started = false;
+
+  beforeAll(async () => {
+    const began = Date.now();
+    const [slots, postgres, redis, proxy] = [
+      await buildAppImage({ log }),
+      await ensureStandinImage('postgres', { log }),
+      await ensureStandinImage('redis', { log }),
+      await ensureStandinProxyImage({ log }),
+    ];
+    log(`images ready in ${((Date.now() - began) / 1000).toFixed(0)} s`);
+    httpsPort = await getFreePort();
+    hostPorts = { 'host-a': await getFreePort(), 'host-b': await getFreePort() };
+    Object.assign(env, {
+      SLOTS_IMAGE: slots,
+      POSTGRES_IMAGE: postgres,
+      REDIS_IMAGE: redis,
+      PROXY_IMAGE: proxy,
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+      POSTGRES_PASSWORD: randomBytes(16).toString('hex'),
+      DEMO_PASSWORD,
+      HTTPS_PORT: String(httpsPort),
+      HTTP_PORT: String(await getFreePort()),
+      HOST_A_PORT: String(hostPorts['host-a']),
+      HOST_B_PORT: String(hostPorts['host-b']),
+    });
+    const up = Date.now();
+    started = true;
+    const run = await compose(['up', '-d'], env);
+    if (run.code !== 0) throw new Error(`podman-compose up exited ${run.code}\n${run.output.slice(-4000)}`);
+    // Both hosts ready (one may have exited and been started again while PostgreSQL was starting), then the proxy
+    // answering on four polls in a row: it reloads within 2 s when a restarted host came back on a new address.
+    for (const port of Object.values(hostPorts)) {
+      await waitUntil(`the host on ${port} ready`, 180_000, async () => (await hostGet(port, '/readyz')) === 200);
+    }
+    let inARow = 0;
+    await waitUntil('/readyz through the proxy, 4 times in a row', 60_000, async () => {
+      inARow = (await throughProxy(httpsPort, '/readyz')).status === 200 ? inARow + 1 : 0;
+      return inARow >= 4;
+    });
+    const restarts = await Promise.all(
+      ['host-a', 'host-b'].map(async (name) => podmanInspect(container(name), '{{.RestartCount}}')),
+    );
+    log(
+      `up and ready through the proxy in ${((Date.now() - up) / 1000).toFixed(0)} s (hosts restarted ${restarts.join(', ')} times at start)`,
+    );
+  }, 40 * 60_000);
+
+  afterAll(async () => {
+    if (!started) return;
+    const down = await compose(['down', '-v'], env);
+    if (down.code !== 0) log(`podman-compose down exited ${down.code}: ${down.output.slice(-2000)}`);
+    // podman-compose 1.0 leaves the project's network behind.
+    await podman(['network', 'rm', '--force', `${PROJECT}_default`], { allowFailure: true });
+  }, 180_000);
+
+  it('answers /healthz through the proxy over HTTPS with HTTP/2, the certificate made by the proxy at start', async () => {
+    const health = await throughProxy(httpsPort, '/healthz');
+    expect(health.status).toBe(200);
+    expect(health.protocol).toBe('h2');
+    const made = await podman(['logs', container('proxy')], { allowFailure: true });
+    expect(`${made.stdout}${made.stderr}`).toContain('making a self-signed one for localhost');
+  });
+
+  it('signs in through the proxy, and the session answers /meta on each host', async () => {
+    const signIn = await throughProxy(httpsPort, '/login', {
+      method: 'POST',
+      body: { username: 'admin', password: DEMO_PASSWORD },
+    });
+    expect(signIn.status).toBe(200);
+    const setCookie = [signIn.headers['set-cookie'] ?? []].flat();
+    // Secure: the hosts believe the proxy's X-Forwarded-Proto (TRUST_PROXY).
+    expect(setCookie.join('\n')).toMatch(/;\s*Secure/i);
+    const cookie = setCookie.map((line) => line.split(';')[0]).join('; ');
+
+    expect(await hostGet(hostPorts['host-a'], '/meta', cookie)).toBe(200);
+    expect(await hostGet(hostPorts['host-b'], '/meta', cookie)).toBe(200);
+    expect(await hostGet(hostPorts['host-b'], '/meta')).toBe(401);
+    expect((await throughProxy(httpsPort, '/meta', { cookie })).status).toBe(200);
+  });
+
+  it('applied each migration once, though both hosts started together on an empty database', async () => {
+    const rows = await podman([
+      'exec',
+      container('postgres'),
+      'psql',
+      '-U',
+      'slots',
+      '-d',
+      'slots',
+      '-Atc',
+      "SELECT count(*) || ',' || count(DISTINCT version) FROM schema_version",
+    ]);
+    const [count, distinct] = rows.stdout.trim().split(',').map(Number);
+    expect(count).toBeGreaterThan(0);
+    expect(count).toBe(distinct);
+  });
+
+  it('a host stopped with SIGTERM in the middle of a request finishes it, exits 0, and the proxy serves on', async () => {
+    const request = slowJsonPost(hostPorts['host-a'], '/login', { username: 'admin', password: DEMO_PASSWORD });
+    await request.started;
+    // `podman stop` sends the image's STOPSIGNAL (SIGTERM), as an operator stops a host; unlike `podman kill`, the
+    // restart policy then leaves it stopped.
+    const stopped = podman(['stop', '--time', '20', container('host-a')]);
+    // Draining: /readyz answers 503 before the listener closes (SHUTDOWN_DELAY_MS).
+    await waitUntil('host-a unready', 5_000, async () => (await hostGet(hostPorts['host-a'], '/readyz')) === 503);
+    request.finish();
+    expect((await request.answer).status).toBe(200);
+    await stopped;
+    expect(await podmanInspect(container('host-a'), '{{.State.ExitCode}}')).toBe('0');
+    expect((await throughProxy(httpsPort, '/healthz')).status).toBe(200);
+
+    await podman(['start', container('host-a')]);
+    await waitUntil('host-a ready again', 60_000, async () => (await hostGet(hostPorts['host-a'], '/readyz')) === 200);
+  }, 120_000);
+
+  it('PostgreSQL stopped: 503s through the proxy; started again: ready with no host restarted', async () => {
+    await podman(['stop', '--time', '20', container('postgres')]);
+    await waitUntil('503 on /readyz', 20_000, async () => (await throughProxy(httpsPort, '/readyz')).status === 503);
+    await podman(['start', container('postgres')]);
+    await waitUntil('200 on /readyz', 60_000, async () => (await throughProxy(httpsPort, '/readyz')).status === 200);
+    for (const port of Object.values(hostPorts)) expect(await hostGet(port, '/readyz')).toBe(200);
+  }, 120_000);
+});
