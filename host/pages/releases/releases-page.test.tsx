@@ -241,7 +241,7 @@ describe('the releases page', () => {
     expect(document.activeElement).toBe(screen.getByRole('heading', { name: REMOTE }));
     // The canary's version was 1.2.0, active now: the canary offers the others, and sends what it shows.
     expect(
-      within(section)
+      within(within(section).getByRole('form', { name: `Canary of ${REMOTE}` }))
         .getAllByRole('option')
         .map((option) => option.textContent),
     ).toEqual(['1.1.0', '1.0.0']);
@@ -384,7 +384,7 @@ describe('the releases page', () => {
     const section = await remoteSection();
     expect(within(section).queryByRole('button', { name: 'End canary' })).toBeNull();
     expect(
-      within(section)
+      within(within(section).getByRole('form', { name: `Canary of ${REMOTE}` }))
         .getAllByRole('option')
         .map((option) => option.textContent),
     ).toEqual(['1.2.0', '1.0.0']);

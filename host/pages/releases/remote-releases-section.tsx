@@ -3,6 +3,7 @@ import { useApiClient } from '../../core';
 import { CanaryForm } from './canary-form';
 import { describeCanary, remoteApiPath, type ApplyReleaseChange, type ReleaseChange } from './release-change';
 import { ReleaseHistory } from './release-history';
+import { RolloutPlanPanel } from './rollout-plan-panel';
 import { FailureRate, LoadTime, releaseStats } from '../common/slot-load-figures';
 
 /** What the page says of a canary the server rolled back on its own, and why (as audited). */
@@ -39,7 +40,7 @@ export interface RemoteReleasesSectionProps {
  * one activated.
  */
 export function RemoteReleasesSection({
-  remote: { remote, rollout, releases, preview, automaticRollback },
+  remote: { remote, rollout, releases, preview, automaticRollback, plan },
   apply,
   revision,
   stats,
@@ -167,6 +168,14 @@ export function RemoteReleasesSection({
           />
         </>
       )}
+      <h3 className="card__subtitle">Progressive rollout</h3>
+      <RolloutPlanPanel
+        remote={remote}
+        plan={plan}
+        versions={releases.map((release) => release.version).filter((version) => version !== rollout.active)}
+        mayChange={mayChange}
+        apply={apply}
+      />
       <h3 className="card__subtitle">History</h3>
       <ReleaseHistory remote={remote} revision={revision} />
     </section>

@@ -1,0 +1,225 @@
+import '../../../testing/host/router-globals';
+import axe from 'axe-core';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import {
+  OPERATOR_ROLE,
+  RELEASES_PAGE_PATH,
+  type RemoteRelease,
+  type RemoteReleasesPayload,
+  type RolloutPlan,
+} from '../../../shared';
+import { createFakeApi, type FakeApi, type FakeRoute } from '../../../testing/host/fake-api';
+import { demoMe, renderAppAt } from '../../../testing/host/render-app';
+import { parseShares } from './rollout-plan-panel';
+
+/**
+ * The progressive rollout on the releases page: the plan and its current step, Pause / Resume / Promote now / Abort
+ * asked again in the app's confirm dialog (opening on Cancel), where the focus goes after, and the form that starts
+ * a plan.
+ */
+const REMOTE = 'team_records';
+
+// jsdom has no modal dialogs: the confirmation only needs to open and close.
+const dialogPrototype = HTMLDialogElement.prototype as Partial<Pick<HTMLDialogElement, 'showModal' | 'close'>>;
+beforeAll(() => {
+  dialogPrototype.showModal = function (this: HTMLDialogElement) {
+    this.open = true;
+  };
+  dialogPrototype.close = function (this: HTMLDialogElement) {
+    this.open = false;
+  };
+});
+afterAll(() => {
+  delete dialogPrototype.showModal;
+  delete dialogPrototype.close;
+});
+
+function release(version: string): RemoteRelease {
+  return {
+    remote: REMOTE,
+    version,
+    entry: `https://cdn.example/${version}/mf-manifest.json`,
+    components: ['Hello'],
+    formComponents: [],
+    props: {},
+    publishedBy: 'token:7',
+    publishedAt: '2026-11-20T10:00:00.000Z',
+  };
+}
+
+function plan(overrides: Partial<RolloutPlan> = {}): RolloutPlan {
+  return {
+    remote: REMOTE,
+    version: '1.2.0',
+    steps: [
+      { share: 5, minutes: 10, visitors: 0 },
+      { share: 25, minutes: 10, visitors: 40 },
+      { share: 100, minutes: 0, visitors: 0 },
+    ],
+    step: 1,
+    share: 25,
+    state: 'running',
+    stepStartedAt: '2026-11-25T10:00:00.000Z',
+    startedBy: 'admin',
+    startedAt: '2026-11-25T09:50:00.000Z',
+    reason: null,
+    ...overrides,
+  };
+}
+
+function releases(current: RolloutPlan | null, changesRefused?: string): RemoteReleasesPayload {
+  const canary =
+    current && current.state === 'running' ? { version: '1.2.0', percent: current.share, tenants: [] } : null;
+  return {
+    ...(changesRefused === undefined ? {} : { changesRefused }),
+    remotes: [
+      {
+        remote: REMOTE,
+        rollout: { remote: REMOTE, active: '1.1.0', canary },
+        releases: [release('1.2.0'), release('1.1.0')],
+        preview: null,
+        automaticRollback: null,
+        plan: current,
+      },
+    ],
+  };
+}
+
+function api(current: RolloutPlan | null, routes: Record<string, FakeRoute> = {}, changesRefused?: string): FakeApi {
+  return createFakeApi({
+    'GET /me': { body: demoMe([OPERATOR_ROLE]) },
+    'GET /slots': { body: { slots: {} } },
+    'GET /meta': { body: { dashboards: [], modules: [], slots: {} } },
+    'GET /api/remotes/releases': { body: releases(current, changesRefused) },
+    ...routes,
+  });
+}
+
+async function remoteSection(): Promise<HTMLElement> {
+  const heading = await screen.findByRole('heading', { name: REMOTE, level: 2 });
+  return heading.closest('section') as HTMLElement;
+}
+
+function statusText(): string {
+  return document.querySelector('[data-releases-status]')?.textContent ?? '';
+}
+
+describe('parseShares', () => {
+  it('reads shares typed with commas, spaces or percent signs', () => {
+    expect(parseShares('5, 25 50%,100')).toEqual([5, 25, 50, 100]);
+    expect(parseShares('5, x')).toEqual([5, NaN]);
+  });
+});
+
+describe('the progressive rollout on the releases page', () => {
+  it('shows the plan with its steps and the current one', async () => {
+    renderAppAt(api(plan()), RELEASES_PAGE_PATH);
+    const section = await remoteSection();
+    expect(within(section).getByText(/^Rollout of 1\.2\.0/).textContent).toMatch(
+      /^Rollout of 1\.2\.0: running, at step 2 of 3 \(25 %\), since .+; started by admin\.$/,
+    );
+    const steps = within(section).getByRole('list', { name: `Steps of the rollout of ${REMOTE} 1.2.0` });
+    const items = within(steps).getAllByRole('listitem');
+    expect(items.map((item) => item.textContent)).toEqual([
+      '5 % for 10 min',
+      '25 % for 10 min and 40 visitors (current)',
+      '100 %: the release activated',
+    ]);
+    expect(items[1]?.getAttribute('aria-current')).toBe('step');
+    expect(within(section).getByRole('button', { name: 'Pause' })).toBeTruthy();
+    expect(within(section).queryByRole('button', { name: 'Resume' })).toBeNull();
+    // No second plan while one runs.
+    expect(within(section).queryByRole('form', { name: `Start a rollout of ${REMOTE}` })).toBeNull();
+  });
+
+  it('asks again in the confirm dialog, opening on Cancel; Cancel sends nothing', async () => {
+    const fake = api(plan());
+    renderAppAt(fake, RELEASES_PAGE_PATH);
+    const section = await remoteSection();
+    fireEvent.click(within(section).getByRole('button', { name: 'Abort' }));
+    const dialog = screen.getByRole('dialog', { name: `Abort the rollout of ${REMOTE} 1.2.0?` });
+    expect(dialog.textContent).toContain('every user gets the stable release again');
+    expect(dialog.textContent).toContain('It stands at step 2 of 3 (25 %).');
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(fake.requests.filter((request) => request.method === 'POST')).toEqual([]);
+  });
+
+  it.each([
+    ['Pause', 'pause', `Pause the rollout of ${REMOTE} 1.2.0?`, 'paused'],
+    ['Promote now', 'promote', `Activate now, for everyone, ${REMOTE} 1.2.0?`, 'promoted'],
+    ['Abort', 'abort', `Abort the rollout of ${REMOTE} 1.2.0?`, 'aborted'],
+  ])('%s, once confirmed, is sent, announced, and the focus goes to the remote', async (label, action, title, said) => {
+    const fake = api(plan(), { [`POST /api/remotes/${REMOTE}/rollouts/current/${action}`]: { body: plan() } });
+    renderAppAt(fake, RELEASES_PAGE_PATH);
+    const section = await remoteSection();
+    fireEvent.click(within(section).getByRole('button', { name: label }));
+    const dialog = screen.getByRole('dialog', { name: title });
+    fireEvent.click(within(dialog).getByRole('button', { name: label }));
+    await waitFor(() => expect(statusText()).toContain(`Rollout of ${REMOTE} 1.2.0 ${said}`));
+    expect(fake.count('POST', `/api/remotes/${REMOTE}/rollouts/current/${action}`)).toBe(1);
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: REMOTE, level: 2 }));
+    expect((dialog as HTMLDialogElement).open).toBe(false);
+  });
+
+  it('offers Resume for a paused plan, and shows a refusal as the page’s alert, focused', async () => {
+    const fake = api(plan({ state: 'paused' }), {
+      [`POST /api/remotes/${REMOTE}/rollouts/current/resume`]: {
+        status: 400,
+        body: { error: { code: 'invalid_request', message: 'The rollout plan is aborted: nothing to resume.' } },
+      },
+    });
+    renderAppAt(fake, RELEASES_PAGE_PATH);
+    const section = await remoteSection();
+    expect(within(section).queryByRole('button', { name: 'Pause' })).toBeNull();
+    fireEvent.click(within(section).getByRole('button', { name: 'Resume' }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Resume' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('nothing to resume');
+    expect(document.activeElement).toBe(alert);
+  });
+
+  it('starts a plan from the form with its shares, minutes and visitors', async () => {
+    const fake = api(plan({ state: 'aborted', reason: null }), {
+      [`POST /api/remotes/${REMOTE}/rollouts`]: { status: 201, body: plan({ step: 0, share: 5 }) },
+    });
+    renderAppAt(fake, RELEASES_PAGE_PATH);
+    const section = await remoteSection();
+    expect(within(section).getByText(/^Last rollout of 1\.2\.0: aborted/)).toBeTruthy();
+    const form = within(section).getByRole('form', { name: `Start a rollout of ${REMOTE}` });
+    fireEvent.change(within(form).getByLabelText('Shares of users (%)'), { target: { value: '10, 50, 100' } });
+    fireEvent.change(within(form).getByLabelText('Minutes per step (at least)'), { target: { value: '30' } });
+    fireEvent.change(within(form).getByLabelText('Visitors per step (at least)'), { target: { value: '100' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Start rollout' }));
+    await waitFor(() => expect(statusText()).toContain(`Rollout of ${REMOTE} 1.2.0 started at 10 %.`));
+    const sent = fake.requests.find((request) => request.path === `/api/remotes/${REMOTE}/rollouts`);
+    expect(sent?.body).toEqual({
+      version: '1.2.0',
+      steps: [
+        { share: 10, minutes: 30, visitors: 100 },
+        { share: 50, minutes: 30, visitors: 100 },
+        { share: 100, minutes: 30, visitors: 100 },
+      ],
+    });
+  });
+
+  it('shows the plan without its buttons or form to an account that may not change rollouts', async () => {
+    renderAppAt(api(plan(), {}, 'Refused in another tenant.'), RELEASES_PAGE_PATH);
+    const section = await remoteSection();
+    expect(within(section).getByText(/^Rollout of 1\.2\.0/)).toBeTruthy();
+    expect(within(section).queryByRole('button', { name: 'Pause' })).toBeNull();
+    expect(within(section).queryByRole('button', { name: 'Abort' })).toBeNull();
+  });
+
+  it('passes axe-core (WCAG 2.1 A and AA) with a plan and its confirmation open', async () => {
+    renderAppAt(api(plan()), RELEASES_PAGE_PATH);
+    const section = await remoteSection();
+    fireEvent.click(within(section).getByRole('button', { name: 'Promote now' }));
+    screen.getByRole('dialog');
+    const results = await axe.run(document.body, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      resultTypes: ['violations'],
+    });
+    expect(results.violations.map((violation) => [violation.id, violation.nodes.map((node) => node.html)])).toEqual([]);
+  });
+});
