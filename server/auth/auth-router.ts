@@ -9,6 +9,7 @@ import { currentTenant, NO_TENANT_MESSAGE, tenantContext } from './current-tenan
 import type { TenantStore } from '../tenants/tenant-store';
 import { LOCAL_STRATEGY } from './create-passport';
 import { parseLoginRequest } from './login-request';
+import { reportPasswordCheck } from './login-rate-limit/login-throttle';
 import { mePayload } from './me-payload';
 import { requireSession } from './require-session';
 import { addSessionTimeRoutes, sessionTimeOf } from './session-time';
@@ -51,6 +52,9 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
           next(error);
           return;
         }
+        // The sign-in limits learn the outcome now, not from the answer: a client that gives up meanwhile changes
+        // nothing (a correct password is never counted as a failure).
+        reportPasswordCheck(res, Boolean(user));
         // One answer for an unknown account and a wrong password.
         if (!user) {
           next(new HttpError('unauthenticated', ERROR_MESSAGES.invalidCredentials));

@@ -1,8 +1,12 @@
 /**
  * Brute force against the real sign-in route: attempts are limited per account+IP and per IP, refused with 429
  * JSON and Retry-After, the counters survive a restart (SQLite), and a client cannot escape them by claiming
- * another IP unless a proxy is trusted.
+ * another IP unless a proxy is trusted. A correct password is never counted as a failure, even when its client gives
+ * up while the password is being checked.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { RequestHandler } from 'express';
 import request from 'supertest';
 import { ERROR_MESSAGES } from '../../../shared';
 import { createDemoApp, DEMO_PASSWORD, type TestApp } from '../../../testing/server/test-app';
@@ -40,6 +44,59 @@ describe('sign-in rate limits of the app', () => {
     for (let i = 0; i < 3; i++) expect((await attempt(`wrong-again-${i}`)).status).toBe(401);
     expect((await attempt('one-more')).status).toBe(429);
   });
+
+  it('never counts a correct password as a failure when its client gives up while the password is checked', async () => {
+    // Each held sign-in reaches its password check only once its client has gone (two `curl -m 2` while the checks
+    // are slow): the check then finds the password right, with nobody left to answer.
+    const held: Array<() => void> = [];
+    const holdUntilClientLeaves: RequestHandler = (_req, res, next) => {
+      const arrived = held.shift();
+      if (arrived === undefined) return next();
+      res.once('close', () => next());
+      arrived();
+    };
+    testApp = await createDemoApp({ loginRateLimit: LIMITS, middleware: { beforeLogin: [holdUntilClientLeaves] } });
+    const limiter = testApp.app.auth.loginRateLimiter;
+    const givenBack: Promise<void>[] = [];
+    const succeeded = limiter.succeeded.bind(limiter);
+    jest.spyOn(limiter, 'succeeded').mockImplementation((key, verdict) => {
+      const done = succeeded(key, verdict);
+      givenBack.push(done);
+      return done;
+    });
+    const server = http.createServer(testApp.app.handler);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      for (let i = 0; i < 2; i++) {
+        const arrived = new Promise<void>((resolve) => held.push(resolve));
+        const client = http.request({
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/login',
+          headers: { 'content-type': 'application/json' },
+        });
+        client.on('error', () => undefined);
+        client.end(JSON.stringify({ username: 'admin', password: DEMO_PASSWORD }));
+        await arrived;
+        client.destroy();
+      }
+      // Both checks ended and gave their points back (no fixed wait: until the limiter was told).
+      const until = Date.now() + 30_000;
+      while (givenBack.length < 2 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+      await Promise.all(givenBack);
+      expect(givenBack).toHaveLength(2);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    // Had they counted as failures, the second wrong password would be refused already.
+    jest.restoreAllMocks();
+    const direct = (password: string) =>
+      request(testApp.app.handler).post('/login').send({ username: 'admin', password });
+    for (let i = 0; i < 3; i++) expect((await direct(`wrong-${i}`)).status).toBe(401);
+    expect((await direct('one-more')).status).toBe(429);
+  }, 90_000);
 
   it('caps one IP across accounts (password spraying)', async () => {
     testApp = await createDemoApp({ loginRateLimit: LIMITS });

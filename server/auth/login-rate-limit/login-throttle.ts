@@ -1,13 +1,27 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { ERROR_MESSAGES } from '../../../shared';
 import type { LoginAttemptKey, LoginRateLimiter } from './login-rate-limiter';
 import { HttpError } from '../../http/http-error';
 
+/** What the password check of a let-through attempt reports to its throttle (reportPasswordCheck). */
+const passwordChecks = new WeakMap<Response, (correct: boolean) => void>();
+
+/**
+ * Called by the sign-in handler as soon as the password is checked, before it answers: a correct password gives the
+ * attempt's points back there and then, whatever the client does next. (Settling on the answer's `finish` counted a
+ * correct sign-in whose client gave up while the check ran, two `curl -m 2` say, as a failure: a response whose
+ * connection is gone never finishes.)
+ */
+export function reportPasswordCheck(res: Response, correct: boolean): void {
+  passwordChecks.get(res)?.(correct);
+}
+
 /**
  * Guards the sign-in route: mount it after the JSON body parser and before the handler that checks the password.
- * Over the limit: 429 `too_many_requests` with `Retry-After`. Only failures count: a 2xx answer from the handler is
- * a successful sign-in (its points are given back, the account+IP count starts again and the client is remembered
- * as the account's own), and a 503 never reached the password check.
+ * Over the limit: 429 `too_many_requests` with `Retry-After`. Only failures count: a correct password (reported by
+ * the handler with reportPasswordCheck, or a 2xx answer) is a successful sign-in (its points are given back, the
+ * account+IP count starts again and the client is remembered as the account's own), and a 503 never reached the
+ * password check. Each attempt is settled once.
  */
 export function createLoginThrottle(limiter: LoginRateLimiter): RequestHandler {
   if (limiter.disabled) return (_req, _res, next) => next();
@@ -27,15 +41,26 @@ export function createLoginThrottle(limiter: LoginRateLimiter): RequestHandler {
       next(new HttpError('too_many_requests', ERROR_MESSAGES.tooManyAttempts));
       return;
     }
-    res.once('finish', () => {
-      const status = res.statusCode;
-      let settle: Promise<void> | undefined;
-      if (status >= 200 && status < 300) settle = limiter.succeeded(key, verdict);
-      // 503: turned away before the password was checked (the checks were busy); not a failure either.
-      else if (status === 503) settle = limiter.unchecked(key, verdict);
-      settle?.catch((error: unknown) => {
+    let settled = false;
+    const settle = (how: 'succeeded' | 'unchecked' | 'failed') => {
+      if (settled) return;
+      settled = true;
+      passwordChecks.delete(res);
+      if (how === 'failed') return;
+      const giveBack = how === 'succeeded' ? limiter.succeeded(key, verdict) : limiter.unchecked(key, verdict);
+      giveBack.catch((error: unknown) => {
         req.log?.warn({ err: error }, 'could not give back the login rate limit points of an attempt');
       });
+    };
+    passwordChecks.set(res, (correct) => settle(correct ? 'succeeded' : 'failed'));
+    // 'close' comes after 'finish', and also when the client went away first. A client gone while the password is
+    // still being checked leaves the attempt open: the check's report settles it when it ends.
+    res.once('close', () => {
+      if (!res.writableFinished) return;
+      const status = res.statusCode;
+      if (status >= 200 && status < 300) settle('succeeded');
+      // 503: turned away before the password was checked (the checks were busy); not a failure either.
+      else if (status === 503) settle('unchecked');
     });
     next();
   };
