@@ -56,6 +56,7 @@ module.exports = {
     },
     {
       ...unit,
+      setupFilesAfterEnv: [...unit.setupFilesAfterEnv, '<rootDir>/testing/host/dom-wait-timeout.ts'],
       displayName: 'host',
       testEnvironment: 'jsdom',
       testMatch: ['<rootDir>/host/**/*.test.{ts,tsx}', '<rootDir>/remotes/**/*.test.{ts,tsx}'],
