@@ -18,6 +18,8 @@ import {
   type TestApp,
   type TestAppOptions,
 } from '../../testing/server/test-app';
+import { parsePrometheusText, sampleValue } from '../../testing/server/prometheus-text';
+import { waitUntil } from '../../testing/server/wait-until';
 import { fakeManifest } from '../../testing/fake-manifest';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 
@@ -107,6 +109,52 @@ describe('two hosts on one SQLite file', () => {
       await stepsMadeOnce(hosts, false);
     } finally {
       await closeTwoHosts(hosts);
+    }
+  });
+});
+
+describe('the rollout gauges', () => {
+  it('show a plan started through one host on the other, within two seconds, and no series once it ends', async () => {
+    const TOKEN = 'a-metrics-token-long-enough';
+    const options: TestAppOptions = { ...hostOptions, releasePollMs: 1000, metrics: { token: TOKEN } };
+    const [first, second] = await createTwoHosts(createTestApp, options);
+    try {
+      await addOperator(first.app);
+      const token = (await first.app.releases.teamTokens.create('team_billing', null)).token;
+      for (const version of ['v1', 'v2']) {
+        await request(first.app.handler)
+          .post('/api/remotes/team_billing/releases')
+          .set('Authorization', `Bearer ${token}`)
+          .send({ version, entry: `${originUrl}/${version}/mf-manifest.json` })
+          .expect(201);
+      }
+      await first.app.releases.service.activate('team_billing', 'v1', 'admin', 'activate');
+      const gauges = async (host: TestApp) =>
+        parsePrometheusText(
+          (await request(host.app.handler).get('/metrics').set('Authorization', `Bearer ${TOKEN}`).expect(200)).text,
+        );
+      const labels = { remote: 'team_billing', version: 'v2', state: 'running' };
+      const operator = await signedInAgent(first.app);
+      const steps = [
+        { share: 5, minutes: 60 },
+        { share: 100, minutes: 0 },
+      ];
+      await operator.post('/api/remotes/team_billing/rollouts').send({ version: 'v2', steps }).expect(201);
+      const started = Date.now();
+      expect(sampleValue(await gauges(first), 'slots_rollout_share', labels)).toBe(5);
+      await waitUntil(async () => {
+        const families = await gauges(second);
+        return families.get('slots_rollout_share')?.samples.length === 1;
+      }, 2000);
+      expect(Date.now() - started).toBeLessThan(2000);
+      const seen = await gauges(second);
+      expect(sampleValue(seen, 'slots_rollout_share', labels)).toBe(5);
+      expect(sampleValue(seen, 'slots_rollout_step', labels)).toBe(1);
+
+      await operator.post('/api/remotes/team_billing/rollouts/current/abort').expect(200);
+      await waitUntil(async () => (await gauges(second)).get('slots_rollout_share')?.samples.length === 0, 2000);
+    } finally {
+      await closeTwoHosts([first, second]);
     }
   });
 });

@@ -99,6 +99,10 @@ describeWithPostgres()('npm run db:copy (SQLite to PostgreSQL)', () => {
           VALUES ('team_records', '1.2.0', 'https://cdn.example/remoteEntry.js', '{"components":[]}', 'ci', 1700000000000);
         INSERT INTO remote_rollouts (remote, active_version, canary_version, canary_percent, canary_tenants, updated_at)
           VALUES ('team_records', '1.2.0', NULL, 0, '[]', 1700000000001);
+        INSERT INTO remote_rollout_plans (remote, version, steps, step, state, step_started_at, started_by, started_at,
+            reason, revision)
+          VALUES ('team_records', '1.2.0', '[{"share":5,"minutes":10,"visitors":0},{"share":100,"minutes":0,"visitors":0}]',
+            1, 'done', 1700000000009, 'admin', 1700000000001, NULL, 2);
         INSERT INTO remote_tokens (id, remote, hash, created_at, expires_at, revoked_at)
           VALUES ('tok1', 'team_records', 'abc123', 1700000000002, NULL, NULL);
         INSERT INTO remote_audit (remote, action, actor, at, before, after)
