@@ -9,6 +9,7 @@ import { createLogger } from '../logger';
 import { createGracefulShutdown } from '../process/graceful-shutdown';
 import { REQUEST_CUT_MESSAGE } from './request-logging';
 import { createDemoApp, DEMO_PASSWORD, type TestApp } from '../../testing/server/test-app';
+import { waitUntil } from '../../testing/server/wait-until';
 import { LOG_CENSOR } from '../logger';
 
 const WRONG_PASSWORD = 'wrong-pw-MARKER-5d1e77';
@@ -157,7 +158,7 @@ describe('request logging of the app', () => {
     const signedIn = await request(app.handler).post('/login').send({ username: 'admin', password: DEMO_PASSWORD });
     const cookie = String(signedIn.headers['set-cookie']).split(';')[0] ?? '';
     // A frozen session store (Redis stopped): GET /me waits until the shutdown cuts it.
-    jest.spyOn(app.sessions.store, 'get').mockImplementation(() => undefined);
+    const sessionRead = jest.spyOn(app.sessions.store, 'get').mockImplementation(() => undefined);
     const server = http.createServer(app.handler);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const traceId = 'c'.repeat(32);
@@ -177,7 +178,8 @@ describe('request logging of the app', () => {
         .on('response', () => resolve('answered'))
         .on('error', (error) => resolve(error.message));
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // In flight once it waits for its session, whatever the machine's speed.
+    await waitUntil(async () => sessionRead.mock.calls.length > 0, 10_000);
     const shutdown = createGracefulShutdown({
       server,
       lifecycle: app.lifecycle,

@@ -13,6 +13,8 @@ interface Harness {
   shutdown: ReturnType<typeof createGracefulShutdown>;
   /** Lets the pending /slow requests answer. */
   release: () => void;
+  /** Resolves once a /slow request has reached its handler: it is in flight from then on. */
+  slowStarted: Promise<void>;
   server: http.Server;
 }
 
@@ -30,12 +32,15 @@ async function harness(settings = { drainDelayMs: 0, timeoutMs: 5_000 }): Promis
   const exits: number[] = [];
   let releaseSlow!: () => void;
   const slowGate = new Promise<void>((resolve) => (releaseSlow = resolve));
+  let startedSlow!: () => void;
+  const slowStarted = new Promise<void>((resolve) => (startedSlow = resolve));
   const app = express();
   app.use(lifecycle.connectionCloser);
   app.get('/readyz', (_req, res) => {
     res.status(lifecycle.draining ? 503 : 200).json({ status: lifecycle.draining ? 'unavailable' : 'ok' });
   });
   app.get('/slow', async (_req, res) => {
+    startedSlow();
     await slowGate;
     events.push('slow answered');
     res.json({ done: true });
@@ -63,6 +68,7 @@ async function harness(settings = { drainDelayMs: 0, timeoutMs: 5_000 }): Promis
     exits,
     shutdown,
     release: releaseSlow,
+    slowStarted,
     server,
   };
 }
@@ -89,7 +95,7 @@ describe('createGracefulShutdown', () => {
     const h = await harness({ drainDelayMs: 300, timeoutMs: 5_000 });
     h.lifecycle.beforeCut(() => h.events.push('cutting'));
     const inFlight = get(h.port, '/slow');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await h.slowStarted;
     const done = h.shutdown('SIGTERM');
     expect(h.lifecycle.draining).toBe(true);
 
@@ -127,7 +133,7 @@ describe('createGracefulShutdown', () => {
       () => 'answered',
       (error: Error) => error.message,
     );
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await h.slowStarted;
     // What the request log listens for: told while the requests are still there to be logged.
     h.lifecycle.beforeCut(() => h.events.push('cutting'));
     await expect(h.shutdown('SIGTERM')).resolves.toBe('forced');
