@@ -363,3 +363,22 @@ describe('loadRemotesConfig: "releaseOrigins", the origins a remote’s team may
     );
   });
 });
+
+describe('loadRemotesConfig: "teamRollouts", the remotes whose team token may steer their progressive rollouts', () => {
+  it('lists the remotes that say true, and no other', () => {
+    const config = load({
+      remotes: [
+        { name: 'team_billing', entry: 'https://billing.example.com/mf-manifest.json', teamRollouts: true },
+        { name: 'team_marketing', entry: 'https://marketing.example.com/mf-manifest.json', teamRollouts: false },
+        { name: 'team_other', entry: 'https://other.example.com/mf-manifest.json' },
+      ],
+    });
+    expect([...(config.teamRollouts ?? [])]).toEqual(['team_billing']);
+  });
+
+  it('refuses anything but true or false, naming the file and the remote', () => {
+    const config = { remotes: [{ name: 'team_marketing', teamRollouts: 'yes' }] };
+    expect(() => load(config)).toThrow(RemotesConfigError);
+    expect(() => load(config)).toThrow(/remotes\[0\] \("team_marketing"\): "teamRollouts" must be true or false\./);
+  });
+});
