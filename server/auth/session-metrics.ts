@@ -1,4 +1,4 @@
-import { RedisStore } from 'connect-redis';
+import type { RedisStore } from 'connect-redis';
 import type { Logger } from 'pino';
 import type { SessionStorage } from '../storage/session-storage';
 import { SqliteEngine } from '../storage/sqlite-engine';
@@ -71,6 +71,6 @@ function sessionCount(
   // Sessions kept in the app's own database: the sessions table is in the same database as the accounts.
   if (sessions.kind === 'sqlite' && storage instanceof SqliteEngine) return sqliteSessionCount(storage.file.db);
   if (sessions.kind === 'postgres' && storage.kind === 'postgres') return postgresSessionCount(storage.db);
-  if (sessions.store instanceof RedisStore) return redisSessionCount(sessions.store, storage);
+  if (sessions.kind === 'redis') return redisSessionCount(sessions.store as RedisStore, storage);
   return null;
 }

@@ -1,4 +1,4 @@
-import { PostgresEngine } from '../storage/postgres-engine';
+import type { PostgresEngine } from '../storage/postgres-engine';
 import type { StorageEngine } from '../storage/storage-engine';
 import type { MetricsRegistry } from './metrics-registry';
 
@@ -8,8 +8,8 @@ import type { MetricsRegistry } from './metrics-registry';
  * connection while `open` equals the maximum: DATABASE_POOL_SIZE is too small for the load. SQLite has no pool: none.
  */
 export function addDatabasePoolMetrics(metrics: MetricsRegistry, storage: StorageEngine): void {
-  if (!(storage instanceof PostgresEngine)) return;
-  const { pool } = storage;
+  if (storage.kind !== 'postgres') return;
+  const { pool } = storage as PostgresEngine;
   metrics.gauge({
     name: 'slots_db_pool_connections',
     help: 'PostgreSQL pool: open connections, idle ones, and queries waiting for one.',

@@ -1,7 +1,5 @@
 import type { Logger } from 'pino';
-import { PostgresEngine } from './postgres-engine';
-import { createPostgresSessionStorage } from './postgres-session-storage';
-import { createRedisSessionStorage } from './redis-session-storage';
+import type { PostgresEngine } from './postgres-engine';
 import { sessionStorageInDatabase, type SessionStorage } from './session-storage';
 import { SqliteSessionStore } from './sqlite-session-store';
 import { SqliteEngine } from './sqlite-engine';
@@ -22,12 +20,18 @@ export interface SessionStorageOptions {
 /** The one place that chooses where sessions live: Redis when configured, otherwise the storage engine's database. */
 export function createSessionStorage(options: SessionStorageOptions): SessionStorage {
   const { engine } = options;
+  // The Redis and PostgreSQL stores (and their clients) load only when chosen: a server on SQLite alone starts
+  // without paying for them.
   if (options.redisUrl) {
+    const { createRedisSessionStorage } =
+      require('./redis-session-storage') as typeof import('./redis-session-storage');
     return createRedisSessionStorage({ url: options.redisUrl, logger: options.logger });
   }
-  if (engine instanceof PostgresEngine) {
+  if (engine.kind === 'postgres') {
+    const { createPostgresSessionStorage } =
+      require('./postgres-session-storage') as typeof import('./postgres-session-storage');
     return createPostgresSessionStorage({
-      engine,
+      engine: engine as PostgresEngine,
       fallbackTtlMs: options.fallbackTtlMs,
       cleanupIntervalMs: options.cleanupIntervalMs,
       logger: options.logger,

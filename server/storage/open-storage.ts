@@ -1,4 +1,4 @@
-import { PostgresEngine, type PostgresSettings } from './postgres-engine';
+import type { PostgresSettings } from './postgres-engine';
 import { SqliteEngine } from './sqlite-engine';
 import type { StorageEngine } from './storage-engine';
 
@@ -10,7 +10,10 @@ export type StorageSettings = { kind: 'sqlite'; path: string } | ({ kind: 'postg
  * and migrates in `engine.migrate()`.
  */
 export function openStorage(settings: StorageSettings, onIdleError: (error: Error) => void): StorageEngine {
-  return settings.kind === 'sqlite' ? SqliteEngine.open(settings.path) : new PostgresEngine(settings, onIdleError);
+  if (settings.kind === 'sqlite') return SqliteEngine.open(settings.path);
+  // Loaded only here: pg and Kysely's PostgreSQL dialect cost a SQLite server's start a third of a second for nothing.
+  const { PostgresEngine } = require('./postgres-engine') as typeof import('./postgres-engine');
+  return new PostgresEngine(settings, onIdleError);
 }
 
 /** Where the settings point, for messages (a PostgreSQL URL without its password). */

@@ -2,6 +2,7 @@ import { RedisStore } from 'connect-redis';
 import type { Logger } from 'pino';
 import { createClient } from 'redis';
 import type { SessionStorage } from './session-storage';
+import { REDIS_ANSWER_DEADLINE_MS } from './redis-answer-deadline';
 
 export interface RedisSessionStorageOptions {
   url: string;
@@ -20,12 +21,6 @@ export interface RedisSessionStorageOptions {
   /** How long close() lets the commands in flight finish before dropping the connection. */
   closeTimeoutMs?: number;
 }
-
-/**
- * How long a request waits for Redis's answer before it gets a 503 `unavailable`, Redis connected or not: the
- * session store and the sign-in counters share one client, so they give up after the same time.
- */
-export const REDIS_ANSWER_DEADLINE_MS = 2_000;
 
 /**
  * Sessions in Redis (connect-redis 9 with the redis 5 client), so several server instances share them.

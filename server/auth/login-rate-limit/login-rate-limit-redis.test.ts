@@ -11,7 +11,7 @@ import { describeWithCommand } from '../../../testing/describe-with-command';
 import { waitUntil } from '../../../testing/server/wait-until';
 import { startRedisServer, type RedisServer } from '../../../testing/server/redis-server';
 import { createDemoApp, DEMO_PASSWORD, sessionCookieOf, type TestApp } from '../../../testing/server/test-app';
-import { REDIS_ANSWER_DEADLINE_MS } from '../../storage/redis-session-storage';
+import { REDIS_ANSWER_DEADLINE_MS } from '../../storage/redis-answer-deadline';
 import { LoginRateLimiter } from './login-rate-limiter';
 
 const UNAVAILABLE = { error: { code: 'unavailable', message: ERROR_MESSAGES.unavailable } };

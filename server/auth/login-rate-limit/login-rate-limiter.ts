@@ -13,8 +13,8 @@ import {
   RateLimiterSQLite,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import { PostgresEngine } from '../../storage/postgres-engine';
-import { REDIS_ANSWER_DEADLINE_MS } from '../../storage/redis-session-storage';
+import type { PostgresEngine } from '../../storage/postgres-engine';
+import { REDIS_ANSWER_DEADLINE_MS } from '../../storage/redis-answer-deadline';
 import { SqliteEngine } from '../../storage/sqlite-engine';
 import type { StorageEngine } from '../../storage/storage-engine';
 import { clientKey } from '../../http/client-key';
@@ -38,7 +38,7 @@ export type RateLimitStore =
 
 /** The counters in the app's own database: PostgreSQL's pool, or the SQLite connection. */
 export function rateLimitStoreIn(engine: StorageEngine): RateLimitStore {
-  if (engine instanceof PostgresEngine) return { kind: 'postgres', pool: engine.pool };
+  if (engine.kind === 'postgres') return { kind: 'postgres', pool: (engine as PostgresEngine).pool };
   if (engine instanceof SqliteEngine) return { kind: 'sqlite', db: engine.file.db };
   throw new Error(`No sign-in counters for the ${engine.kind} engine.`);
 }
