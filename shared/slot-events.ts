@@ -18,10 +18,14 @@ export const SLOT_LOAD_OUTCOMES: readonly SlotLoadOutcome[] = ['rendered', 'fail
 
 /**
  * Where a failed load stopped: the remote's manifest or entry script (the remote as a whole), the share scope's
- * init, the component module's factory, or the component's render.
+ * init, the component module's factory, or the component's render; `load`: a manifest, entry or chunk that timed out
+ * or whose request failed on the network (slowness and outages are not the code's failures).
  */
-export type SlotLoadPhase = 'manifest' | 'entry' | 'init' | 'factory' | 'render';
-export const SLOT_LOAD_PHASES: readonly SlotLoadPhase[] = ['manifest', 'entry', 'init', 'factory', 'render'];
+export type SlotLoadPhase = 'manifest' | 'entry' | 'init' | 'factory' | 'render' | 'load';
+export const SLOT_LOAD_PHASES: readonly SlotLoadPhase[] = ['manifest', 'entry', 'init', 'factory', 'render', 'load'];
+
+/** The phases of a release's files not arriving (its origin down, slow, or the network), not of its code. */
+export const SLOT_LOAD_DELIVERY_PHASES: readonly SlotLoadPhase[] = ['manifest', 'entry', 'load'];
 
 /** One slot load, as the host sends it. */
 export interface SlotLoadEvent {
@@ -82,6 +86,13 @@ export interface SlotLoadStats {
   p95Ms: number | null;
   /** Failures per phase. */
   phases: Record<SlotLoadPhase, number>;
+  /**
+   * Distinct visitors (accounts; for anonymous figures, client addresses) who loaded it in the window, and of them
+   * those who saw at least one failure: what a canary is judged on. Each visitor counts once however many events it
+   * sent (bounded: at most 1,000 new visitors per slot and minute per host are recorded).
+   */
+  visitors: number;
+  failedVisitors: number;
 }
 
 /** `GET /api/slot-stats?window=5m|1h|1d` (default 1h): every key with loads in the window. */
@@ -93,4 +104,9 @@ export interface SlotStatsPayload {
   releases: SlotLoadStats[];
   /** Remote -> the release the asking session is served now ('' as configured): the inspector's "current". */
   served: Record<string, string>;
+  /**
+   * The loads of visitors not signed in, apart (`stats` and `releases` are the signed-in staff's only): anyone can send
+   * these, so they are never a release's health figures nor part of a canary's verdict.
+   */
+  anonymous: { stats: SlotLoadStats[]; releases: SlotLoadStats[] };
 }

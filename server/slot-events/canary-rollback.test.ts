@@ -1,12 +1,18 @@
 /**
- * A canary that fails rolls itself back, driven by real events through POST /api/slot-events: its visitors' loads
- * fail 30 % of the time, the stable release's 1 %; within a few checks the canary is ended, audited as
- * `canary-auto-rollback` with the numbers, and logged at error level. A canary within the margin, or with too few
- * loads, runs on; so does one whose visitors merely opened the pages of a slot that fails on both releases.
+ * A canary that fails rolls itself back, driven by real events through POST /api/slot-events: half of its signed-in
+ * visitors see failures, none of the stable release's; within a few checks the canary is ended, audited as
+ * `canary-auto-rollback` with the numbers, and logged at error level. Visitors are judged, not events: one member
+ * forging 60 failures is one failing visitor and cannot end a canary alone, and 1,000 forged anonymous failures of
+ * the stable release change neither the verdict nor the stable release's figures.
  */
 import pino from 'pino';
 import request from 'supertest';
-import { SLOT_EVENTS_PATH, type RemoteHistoryPayload, type RemoteReleasesPayload } from '../../shared';
+import {
+  SLOT_EVENTS_PATH,
+  type RemoteHistoryPayload,
+  type RemoteReleasesPayload,
+  type SlotStatsPayload,
+} from '../../shared';
 import {
   placedSlotsOptions,
   publishAndActivate,
@@ -41,7 +47,7 @@ async function start(checkMs: number): Promise<void> {
   testApp = await createTestApp({
     env: { REMOTES_CONFIG: origin.remotesConfig },
     logger,
-    slotEvents: { flushMs: 100, canary: { checkMs, minLoads: 50, margin: 0.05 } },
+    slotEvents: { flushMs: 100, canary: { checkMs, minLoads: 50, minVisitors: 10, margin: 0.05 } },
     metrics: { token: METRICS_TOKEN },
     ...placedSlotsOptions([SLOT, OTHER_SLOT]),
   });
@@ -69,19 +75,33 @@ async function canaryRunning(): Promise<string | null> {
   return testApp.app.releases.snapshot.rollout('team_billing')?.canary?.version ?? null;
 }
 
+type Agent = Awaited<ReturnType<typeof signedInAgent>>;
+
+/** `count` signed-in visitors (accounts) of the tenant `tenant`, each its own agent. */
+async function visitors(tenant: 'canary' | 'stable', count: number): Promise<Agent[]> {
+  const agents: Agent[] = [];
+  for (let index = 0; index < count; index++) {
+    const name = `${tenant}-visitor-${index}`;
+    await addUser(testApp.app, name, DEMO_PASSWORD, [tenant]);
+    agents.push(await signedInAgent(testApp.app, name));
+  }
+  return agents;
+}
+
+/** The canary 2.0.0 given to the tenant `canary`; 10 visitors of each release. */
 async function startCanary() {
   const operator = await publishAndActivate(testApp.app, 'team_billing', origin.url, ['1.0.0', '2.0.0']);
-  await addUser(testApp.app, 'canary-visitor', DEMO_PASSWORD, ['canary']);
-  await addUser(testApp.app, 'stable-visitor', DEMO_PASSWORD, ['stable']);
+  const [canary, stable] = [await visitors('canary', 10), await visitors('stable', 10)];
   await operator
     .post('/api/remotes/team_billing/canary')
     .send({ version: '2.0.0', percent: 0, tenants: ['canary'] })
     .expect(200);
-  return {
-    operator,
-    canary: await signedInAgent(testApp.app, 'canary-visitor'),
-    stable: await signedInAgent(testApp.app, 'stable-visitor'),
-  };
+  return { operator, canary, stable };
+}
+
+/** Each visitor sends `loads` loads of its release, the first `failingVisitors` of them `failing` failed. */
+async function sendEach(group: Agent[], loads: number, failingVisitors: number, failing = loads, slot = SLOT) {
+  for (const [index, agent] of group.entries()) await send(agent, loads, index < failingVisitors ? failing : 0, slot);
 }
 
 async function waitFor(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
@@ -92,37 +112,37 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs: number): Pr
   }
 }
 
-it('rolls back a canary failing 30 % of its loads against 1 % for the stable release, audited and logged', async () => {
+async function slotStats(agent: Agent): Promise<SlotStatsPayload> {
+  await testApp.app.slotEvents.aggregator.flush();
+  return (await agent.get('/api/slot-stats?window=5m').expect(200)).body as SlotStatsPayload;
+}
+
+it('rolls back a canary half of whose visitors see failures, none of the stable release, audited and logged', async () => {
   await start(200);
   const { operator, canary, stable } = await startCanary();
-  await send(stable, 200, 2);
-  await send(canary, 100, 30);
-  await waitFor(async () => (await canaryRunning()) === null, 5000);
+  await sendEach(stable, 10, 0);
+  await sendEach(canary, 10, 5, 3);
+  await waitFor(async () => (await canaryRunning()) === null, 10_000);
 
-  expect(testApp.app.releases.snapshot.rollout('team_billing')).toEqual({
-    remote: 'team_billing',
-    active: '1.0.0',
-    canary: null,
-  });
+  expect(testApp.app.releases.snapshot.rollout('team_billing')).toEqual(
+    expect.objectContaining({ remote: 'team_billing', active: '1.0.0', canary: null }),
+  );
   const history = (await operator.get('/api/remotes/team_billing/history').expect(200)).body as RemoteHistoryPayload;
   const [latest] = history.entries;
   expect(latest).toEqual(
     expect.objectContaining({
       action: 'canary-auto-rollback',
       actor: AUTO_ROLLBACK_ACTOR,
-      before: { active: '1.0.0', canary: { version: '2.0.0', percent: 0, tenants: ['canary'] } },
-      after: {
+      after: expect.objectContaining({
         active: '1.0.0',
         canary: null,
-        // Judged as soon as it had 50 loads in the window: a check may come before the last batches.
         reason: expect.stringMatching(
-          /^canary 2\.0\.0 failed \d+\.\d % of (50|100) loads, where stable 1\.0\.0 fails 1\.0 % on the same slots \(200 loads\): more than 5\.0 points worse; most of all InvoiceBanner at header-banner \(\d+ of (50|100) failed, stable 1\.0 %\)$/,
+          /^canary 2\.0\.0: 5 of 10 visitors \(50\.0 %\) saw a failure, where stable 1\.0\.0: 0 of 10 \(0\.0 %\) on the same slots: more than 5\.0 points worse at 99 % confidence \(z = \d+\.\d\d\); most of all InvoiceBanner at header-banner \(5 of 10 visitors failed\)$/,
         ),
-      },
+      }),
     }),
   );
   expect(history.entries.filter((entry) => entry.action === 'canary-auto-rollback')).toHaveLength(1);
-  // The operators' page says it where the rollout is shown, until the rollout changes again.
   const listed = async () =>
     ((await operator.get('/api/remotes/releases').expect(200)).body as RemoteReleasesPayload).remotes.find(
       (remote) => remote.remote === 'team_billing',
@@ -132,28 +152,79 @@ it('rolls back a canary failing 30 % of its loads against 1 % for the stable rel
   expect(logged).toContainEqual(
     expect.objectContaining({ level: 50, msg: expect.stringContaining('CANARY ROLLED BACK AUTOMATICALLY') }),
   );
-  // And /metrics says so: the rollback counted, both releases' failed loads, no canary left.
+  // The figures operators read: loads as before, and the distinct visitors beside them.
+  const figures = await slotStats(operator);
+  const release = (version: string) => figures.releases.find((row) => row.release === version);
+  expect(release('2.0.0')).toEqual(
+    expect.objectContaining({ loads: 100, failed: 15, visitors: 10, failedVisitors: 5 }),
+  );
+  expect(release('1.0.0')).toEqual(expect.objectContaining({ loads: 100, failed: 0, visitors: 10, failedVisitors: 0 }));
+  expect(figures.stats.find((row) => row.release === '2.0.0')).toEqual(
+    expect.objectContaining({ ...SLOT, visitors: 10, failedVisitors: 5 }),
+  );
   const families = parsePrometheusText(
     (await operator.get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`).expect(200)).text,
   );
   expect(sampleValue(families, 'slots_canary_auto_rollbacks_total', { remote: 'team_billing' })).toBe(1);
-  const failed = (release: string) =>
-    sampleValue(families, 'slots_slot_loads_total', { remote: 'team_billing', release, outcome: 'failed' });
-  expect(failed('1.0.0')).toBe(2);
-  expect(failed('2.0.0')).toBe(30);
   expect([...(families.get('slots_canary_percent')?.samples ?? [])]).toEqual([]);
 
+  // Put in canary again (the watch stopped: the window still holds its failures, which would end it again).
+  testApp.app.slotEvents.canaryWatch.close();
   await operator.post('/api/remotes/team_billing/canary').send({ version: '2.0.0', percent: 5 }).expect(200);
   expect(await listed()).toBeNull();
+});
+
+it('does not let one member end a canary alone: 60 forged failures from one session are one failing visitor', async () => {
+  await start(3_600_000);
+  const { operator, canary, stable } = await startCanary();
+  await sendEach(stable, 10, 0);
+  await sendEach(canary, 10, 0);
+  // 60 failures in two requests, well within a session's limit, from one member of the canary.
+  await send(canary[0]!, 60, 60);
+  await testApp.app.slotEvents.canaryWatch.check();
+  expect(await canaryRunning()).toBe('2.0.0');
+  const figures = await slotStats(operator);
+  expect(figures.releases.find((row) => row.release === '2.0.0')).toEqual(
+    expect.objectContaining({ failed: 60, visitors: 10, failedVisitors: 1 }),
+  );
+});
+
+it('takes no forged anonymous failure into the verdict or into the stable release figures', async () => {
+  await start(3_600_000);
+  const { operator, canary, stable } = await startCanary();
+  await sendEach(stable, 10, 0);
+  const before = await slotStats(operator);
+  // 1,000 failures of the stable release at a public location, from one address without signing in.
+  const anonymous = request.agent(testApp.app.handler);
+  for (let batch = 0; batch < 20; batch++) {
+    await anonymous
+      .post(SLOT_EVENTS_PATH)
+      .send({ events: slotLoadEvents(SLOT, 50, 50) })
+      .expect(204);
+  }
+  const after = await slotStats(operator);
+  // The stable release's health figures are the staff's: unchanged. The forged loads are shown apart, one address.
+  expect(after.releases.find((row) => row.release === '1.0.0')).toEqual(
+    before.releases.find((row) => row.release === '1.0.0'),
+  );
+  expect(after.stats).toEqual(before.stats);
+  expect(after.anonymous.releases.find((row) => row.release === '1.0.0')).toEqual(
+    expect.objectContaining({ failed: 1000, visitors: 1, failedVisitors: 1 }),
+  );
+  // And a canary failing for half its visitors is still rolled back, the stable release judged healthy.
+  await sendEach(canary, 10, 5, 3);
+  await testApp.app.slotEvents.canaryWatch.check();
+  expect(await canaryRunning()).toBeNull();
+  const history = (await operator.get('/api/remotes/team_billing/history').expect(200)).body as RemoteHistoryPayload;
+  expect((history.entries[0]?.after as { reason: string }).reason).toContain('where stable 1.0.0: 0 of 10 (0.0 %)');
 });
 
 it('counts no failure of the canary from visitors it is not served to, whatever release tag they send', async () => {
   await start(3_600_000);
   const { canary, stable } = await startCanary();
-  await send(stable, 200, 2);
-  await send(canary, 100, 0);
-  // The canary's tag, as its visitors' pages carry it: the same for every one of them.
-  const served = (await canary.get('/api/remotes').expect(200)).body as {
+  await sendEach(stable, 10, 0);
+  await sendEach(canary, 10, 0);
+  const served = (await canary[0]!.get('/api/remotes').expect(200)).body as {
     remotes: { name: string; releaseTag?: string }[];
   };
   const releaseTag = served.remotes.find((remote) => remote.name === 'team_billing')?.releaseTag;
@@ -161,79 +232,65 @@ it('counts no failure of the canary from visitors it is not served to, whatever 
   const forged = slotLoadEvents(SLOT, 50, 50).map((event) => ({ ...event, releaseTag }));
   // Anonymous, and signed in outside the canary: both are left out, not counted under any release.
   await request(testApp.app.handler).post(SLOT_EVENTS_PATH).send({ events: forged }).expect(204);
-  await stable.post(SLOT_EVENTS_PATH).send({ events: forged }).expect(204);
+  for (const agent of stable) await agent.post(SLOT_EVENTS_PATH).send({ events: forged }).expect(204);
   await testApp.app.slotEvents.aggregator.flush();
   await testApp.app.slotEvents.canaryWatch.check();
   expect(await canaryRunning()).toBe('2.0.0');
-  // Its own visitors' failures still count: the same tag from the canary's visitor rolls it back.
-  await canary.post(SLOT_EVENTS_PATH).send({ events: forged }).expect(204);
+  // Its own visitors' failures still count: the same tag from half of the canary's visitors rolls it back.
+  for (const agent of canary.slice(0, 5)) await agent.post(SLOT_EVENTS_PATH).send({ events: forged }).expect(204);
   await testApp.app.slotEvents.canaryWatch.check();
   expect(await canaryRunning()).toBeNull();
 });
 
-it('lets a canary run while it has too few loads to judge', async () => {
-  // No timer in the way: each comparison is the test's.
+it('lets a canary run while it has too few visitors to judge, however bad', async () => {
   await start(3_600_000);
   const { canary, stable } = await startCanary();
-  await send(stable, 200, 20);
-  await send(canary, 49, 49);
+  await sendEach(stable, 10, 0);
+  await sendEach(canary.slice(0, 9), 10, 9);
   await testApp.app.slotEvents.canaryWatch.check();
   expect(await canaryRunning()).toBe('2.0.0');
 });
 
-it('lets a canary run while it fails within the margin of the stable release', async () => {
+it('lets a canary run while its share of failing visitors is within the margin', async () => {
   await start(3_600_000);
   const { canary, stable } = await startCanary();
-  await send(stable, 200, 20);
-  // 14 % against 10 %: within 5 points.
-  await send(canary, 100, 14);
+  await sendEach(stable, 10, 2, 1);
+  // 3 of 10 against 2 of 10: 10 points more, not significant at 99 %.
+  await sendEach(canary, 10, 3, 1);
   await testApp.app.slotEvents.canaryWatch.check();
   expect(await canaryRunning()).toBe('2.0.0');
-  // 20 % of 200 now: over the margin, rolled back at the next comparison.
-  await send(canary, 100, 26);
-  await testApp.app.slotEvents.canaryWatch.check();
-  expect(await canaryRunning()).toBeNull();
 });
 
-it('lets an unchanged canary run whose visitors opened the page of a slot failing on both releases more often', async () => {
+it('lets an unchanged canary run whose visitors opened the page of a slot failing on both releases', async () => {
   await start(3_600_000);
   const { canary, stable } = await startCanary();
-  // InvoiceBanner fails half the time on both releases; InvoiceNote never. The canary's visitors saw mostly the
-  // first (pooled: 45 % of the canary's loads failed, 9 % of the stable release's), the same release slot by slot.
-  await send(canary, 90, 45);
-  await send(canary, 10, 0, OTHER_SLOT);
-  await send(stable, 10, 5);
-  await send(stable, 90, 0, OTHER_SLOT);
+  // InvoiceBanner fails for most visitors on both releases; the canary's visitors saw it, the stable ones too.
+  await sendEach(canary, 10, 8, 5);
+  await sendEach(stable, 10, 8, 5);
+  await sendEach(stable, 10, 0, 0, OTHER_SLOT);
   await testApp.app.slotEvents.canaryWatch.check();
   expect(await canaryRunning()).toBe('2.0.0');
-  // InvoiceNote now fails a third of the time on the canary alone: rolled back, and the reason names it.
-  await send(canary, 30, 10, OTHER_SLOT);
-  await testApp.app.slotEvents.canaryWatch.check();
-  expect(await canaryRunning()).toBeNull();
-  expect(logged).toContainEqual(
-    expect.objectContaining({
-      level: 50,
-      msg: expect.stringContaining('most of all InvoiceNote at dashboard-before-cards (10 of 40 failed, stable 0.0 %)'),
-    }),
-  );
 });
 
-it('judges a slot the stable release had no load of in the window by its loads over the last day', async () => {
+it('judges slots the stable release had no visitor of in the window by its visitors over the last day', async () => {
   await start(3_600_000);
   const { canary } = await startCanary();
-  // Two hours ago, InvoiceBanner failed half the time on the stable release; in the window only the canary loaded it
+  // Two hours ago, all ten stable visitors of InvoiceBanner failed on it; in the window only the canary's loaded it
   // (a canary at 100 %), failing as often: nothing new.
   const hour = 3_600_000;
-  await testApp.app.slotEvents.store.add([
-    {
+  await testApp.app.slotEvents.visitorStore.add(
+    Array.from({ length: 10 }, (_, index) => ({
       ...SLOT,
       release: '1.0.0',
-      span: 'hour',
+      span: 'hour' as const,
       startAt: Math.floor(Date.now() / hour) * hour - 2 * hour,
-      counts: [50, 50],
-    },
-  ]);
-  await send(canary, 100, 50);
+      audience: 'staff' as const,
+      visitor: `stable-${index}`,
+      failed: true,
+      codeFailed: true,
+    })),
+  );
+  await sendEach(canary, 10, 10, 5);
   await testApp.app.slotEvents.canaryWatch.check();
   expect(await canaryRunning()).toBe('2.0.0');
 });

@@ -1,81 +1,62 @@
-import { canaryVerdict, type JudgedSlot } from './canary-verdict';
+import { canaryVerdict, excessZ, Z_99, type CanaryEvidence } from './canary-verdict';
 
 const VERSIONS = { canary: '2.0.0', stable: '1.0.0' };
-const SETTINGS = { minLoads: 50, margin: 0.05 };
+const SETTINGS = { minVisitors: 10, margin: 0.05 };
 
-/**
- * A slot of the canary: its loads and failures, and the stable release's on the same slot (null: never loaded);
- * the failures are its code's unless a third number says how many of them were (the rest: its files not loading).
- */
-function slot(
-  component: string,
-  canary: [loads: number, failures: number, codeFailures?: number],
-  stable: [loads: number, failures: number, codeFailures?: number] | null,
-): JudgedSlot {
-  return {
-    location: 'header-banner',
-    component,
-    loads: canary[0],
-    failures: canary[1],
-    codeFailures: canary[2] ?? canary[1],
-    stable: stable && { loads: stable[0], failures: stable[1], codeFailures: stable[2] ?? stable[1] },
-  };
+/** Visitors of each release: [visitors, failed, codeFailed (default: failed)]. */
+function evidence(
+  canary: [number, number, number?],
+  stable: [number, number, number?],
+  worstSlot = 'Banner at header-banner (1 of 1 visitors failed)',
+): CanaryEvidence {
+  const share = ([visitors, failed, codeFailed]: [number, number, number?]) => ({
+    visitors,
+    failed,
+    codeFailed: codeFailed ?? failed,
+  });
+  return { canary: share(canary), stable: share(stable), worstSlot };
 }
 
-it('says nothing below the minimum number of canary loads, however bad', () => {
-  expect(canaryVerdict(VERSIONS, [slot('Banner', [49, 49], [1000, 0])], SETTINGS)).toEqual({ rollBack: false });
+it('says nothing below the minimum number of distinct canary visitors, however bad', () => {
+  expect(canaryVerdict(VERSIONS, evidence([9, 9], [100, 0]), SETTINGS)).toEqual({ rollBack: false });
 });
 
-it('keeps a canary within the margin of the stable release', () => {
-  expect(canaryVerdict(VERSIONS, [slot('Banner', [100, 14], [1000, 100])], SETTINGS)).toEqual({ rollBack: false });
-  expect(canaryVerdict(VERSIONS, [slot('Banner', [100, 15], [1000, 100])], SETTINGS).rollBack).toBe(false);
+it('never lets one visitor end a canary alone, even with no minimum: 1 failing of 1 is not significant at 99 %', () => {
+  expect(excessZ({ visitors: 1, failed: 1 }, { visitors: 1000, failed: 0 }, 0.05)).toBeLessThan(Z_99);
+  expect(excessZ({ visitors: 1, failed: 1 }, { visitors: 0, failed: 0 }, 0)).toBeLessThan(Z_99);
+  expect(canaryVerdict(VERSIONS, evidence([1, 1], [100, 0]), { minVisitors: 1, margin: 0 })).toEqual({
+    rollBack: false,
+  });
 });
 
-it('rolls back a canary over the margin, saying what it measured and which slot fails most', () => {
+it('keeps a canary whose excess is within the margin or not significant', () => {
+  // 14 % against 10 %: within 5 points, however many visitors.
+  expect(canaryVerdict(VERSIONS, evidence([1000, 140], [1000, 100]), SETTINGS)).toEqual({ rollBack: false });
+  // 3 of 10 against 0 of 10: 30 points more, but ten visitors each do not show it at 99 %.
+  expect(canaryVerdict(VERSIONS, evidence([10, 3], [10, 0]), SETTINGS)).toEqual({ rollBack: false });
+});
+
+it('rolls back a canary significantly worse, saying what it measured and which slot fails most', () => {
   expect(
-    canaryVerdict(VERSIONS, [slot('Banner', [100, 30], [400, 4]), slot('Note', [100, 2], [100, 2])], SETTINGS),
+    canaryVerdict(VERSIONS, evidence([20, 8], [40, 1], 'Banner at header-banner (8 of 20 visitors failed)'), SETTINGS),
   ).toEqual({
     rollBack: true,
     reason:
-      'canary 2.0.0 failed 16.0 % of 200 loads, where stable 1.0.0 fails 1.5 % on the same slots (500 loads): ' +
-      'more than 5.0 points worse; most of all Banner at header-banner (30 of 100 failed, stable 1.0 %)',
+      'canary 2.0.0: 8 of 20 visitors (40.0 %) saw a failure, where stable 1.0.0: 1 of 40 (2.5 %) on the same ' +
+      'slots: more than 5.0 points worse at 99 % confidence (z = 2.83); most of all Banner at header-banner ' +
+      '(8 of 20 visitors failed)',
   });
 });
 
-it('judges the same slots, weighted as the canary loads them: not which pages each group opened', () => {
-  // A slot failing half the time on both releases, opened mostly by the canary's visitors, and one that never
-  // fails, opened mostly by the stable release's: pooled, 45 % against 9 %; slot by slot, the same release.
-  const unchanged = [slot('Broken', [90, 45], [10, 5]), slot('Fine', [10, 0], [90, 0])];
-  expect(canaryVerdict(VERSIONS, unchanged, SETTINGS)).toEqual({ rollBack: false });
-  // The same mix, the canary's Fine now failing a third of the time: worse on the same slots.
-  const worse = [slot('Broken', [90, 45], [10, 5]), slot('Fine', [30, 10], [90, 0])];
-  expect(canaryVerdict(VERSIONS, worse, SETTINGS).rollBack).toBe(true);
+it('compares the failures of the code alone too: an outage of the stable origin hides no broken canary', () => {
+  // The stable release's origin was down for most of its visitors; the canary throws in its code for half of its own.
+  const verdict = canaryVerdict(VERSIONS, evidence([20, 10, 10], [20, 15, 0]), SETTINGS);
+  expect(verdict.rollBack).toBe(true);
+  expect(verdict.rollBack && verdict.reason).toContain('saw a failure in its code');
 });
 
-it('counts a slot the stable release never loaded as never failing there: its failures are the canary’s', () => {
-  const verdict = canaryVerdict(VERSIONS, [slot('NewCard', [50, 5], null)], SETTINGS);
-  expect(verdict).toEqual({
-    rollBack: true,
-    reason:
-      'canary 2.0.0 failed 10.0 % of 50 loads, where stable 1.0.0 fails 0.0 % on the same slots (0 loads): ' +
-      'more than 5.0 points worse; most of all NewCard at header-banner (5 of 50 failed, new with the canary)',
-  });
-});
-
-it('rolls back a canary failing in its code while an outage of the stable release’s origin raised its rate', () => {
-  // The stable release: 30 of 76 failed, all of them its manifest not loading (its origin down for a minute).
-  const masked = [slot('SystemStatus', [60, 12], [76, 30, 0])];
-  expect(canaryVerdict(VERSIONS, masked, SETTINGS)).toEqual({
-    rollBack: true,
-    reason:
-      'canary 2.0.0 failed 20.0 % of 60 loads in its code (init, factory, render; its files loading left aside), ' +
-      'where stable 1.0.0 fails 0.0 % on the same slots (76 loads): more than 5.0 points worse; most of all ' +
-      'SystemStatus at header-banner (12 of 60 failed, stable 0.0 %)',
-  });
-  // An outage both releases share (the same origin) is neither's fault: nothing to roll back.
-  expect(canaryVerdict(VERSIONS, [slot('SystemStatus', [60, 24, 0], [76, 30, 0])], SETTINGS)).toEqual({
-    rollBack: false,
-  });
-  // A canary whose own files do not load is rolled back on all its failures, as before.
-  expect(canaryVerdict(VERSIONS, [slot('SystemStatus', [60, 30, 0], [76, 1, 1])], SETTINGS).rollBack).toBe(true);
+it('judges slots new with the canary against no failure', () => {
+  expect(canaryVerdict(VERSIONS, evidence([10, 5], [0, 0]), SETTINGS)).toEqual(
+    expect.objectContaining({ rollBack: true, reason: expect.stringContaining('had no visitor of these slots') }),
+  );
 });

@@ -1,28 +1,42 @@
 import type { Logger } from 'pino';
 import type { ReleaseService } from '../releases/release-service';
 import type { ReleaseSnapshot } from '../releases/release-snapshot';
-import { canaryVerdict, type JudgedSlot, type SlotLoads } from './canary-verdict';
+import { canaryVerdict, type CanaryEvidence, type VisitorShare } from './canary-verdict';
 import type { SlotLoadAggregator } from './slot-load-aggregator';
-import { codeFailuresOf, judgedLoadsOf } from './slot-load-counts';
+import { judgedLoadsOf } from './slot-load-counts';
 import type { CanaryRollbackSettings } from './slot-event-settings';
-import { SPAN_MS, type SlotLoadStore, type SlotLoadSum } from './slot-load-store';
+import { SPAN_MS, type SlotLoadStore } from './slot-load-store';
+import type { SlotVisitorOfWindow, SlotVisitorStore } from './slot-visitor-store';
 
 const DAY_MS = 24 * SPAN_MS.hour;
 
-/** A release's judged loads and failures per slot (location and component), from summed counts. */
-function slotLoadsOf(sums: readonly SlotLoadSum[], remote: string, release: string): SlotLoads[] {
-  const slots: SlotLoads[] = [];
-  for (const sum of sums) {
-    if (sum.remote !== remote || sum.release !== release) continue;
-    const { judged: loads, failures } = judgedLoadsOf(sum.counts);
-    const codeFailures = codeFailuresOf(sum.counts);
-    if (loads > 0) slots.push({ location: sum.location, component: sum.component, loads, failures, codeFailures });
+const slotOf = (row: { location: string; component: string }) => `${row.component} at ${row.location}`;
+
+/** Distinct visitors over rows (one per visitor and slot): a visitor failed when it failed on any of them. */
+function shareOf(rows: readonly SlotVisitorOfWindow[]): VisitorShare {
+  const worst = new Map<string, { failed: boolean; codeFailed: boolean }>();
+  for (const row of rows) {
+    const seen = worst.get(row.visitor) ?? { failed: false, codeFailed: false };
+    worst.set(row.visitor, { failed: seen.failed || row.failed, codeFailed: seen.codeFailed || row.codeFailed });
   }
-  return slots;
+  const all = [...worst.values()];
+  return {
+    visitors: all.length,
+    failed: all.filter((visitor) => visitor.failed).length,
+    codeFailed: all.filter((visitor) => visitor.codeFailed).length,
+  };
 }
 
-function sameSlot(a: SlotLoads, b: SlotLoads): boolean {
-  return a.location === b.location && a.component === b.component;
+/** `InvoiceBanner at header-banner (3 of 4 visitors failed)`: the canary's slot with the largest failing share. */
+function worstSlotOf(rows: readonly SlotVisitorOfWindow[]): string {
+  const perSlot = new Map<string, SlotVisitorOfWindow[]>();
+  for (const row of rows) perSlot.set(slotOf(row), [...(perSlot.get(slotOf(row)) ?? []), row]);
+  let worst = { slot: '', failed: -1, visitors: 1 };
+  for (const [slot, slotRows] of perSlot) {
+    const share = shareOf(slotRows);
+    if (share.failed / share.visitors > worst.failed / worst.visitors) worst = { slot, ...share };
+  }
+  return `${worst.slot} (${worst.failed} of ${worst.visitors} visitors failed)`;
 }
 
 export interface CanaryWatchParts {
@@ -30,14 +44,16 @@ export interface CanaryWatchParts {
   service: ReleaseService;
   aggregator: SlotLoadAggregator;
   store: SlotLoadStore;
+  visitorStore: SlotVisitorStore;
   logger: Logger;
   settings: CanaryRollbackSettings;
   now?: () => number;
 }
 
 /**
- * Rolls back, on its own, a canary whose slot loads fail clearly more often than its stable release's on the same
- * slots (canary-verdict.ts). Every host
+ * Rolls back, on its own, a canary whose signed-in visitors see failures clearly more often than the stable release's
+ * on the same slots (canary-verdict.ts: distinct visitors, a one-sided test at 99 %). Visitors not signed in are not
+ * judged (anyone can send their events). Every host
  * runs it every `checkMs` on the counts every host shares (the database): the first to decide ends the canary,
  * audited as `canary-auto-rollback` with the numbers, and logs it at error level; the others find it ended.
  */
@@ -87,24 +103,16 @@ export class CanaryWatch {
     await this.parts.aggregator.flush();
     const since = Math.floor(this.now() / SPAN_MS.minute) * SPAN_MS.minute - (settings.windowMs - SPAN_MS.minute);
     const sums = await this.parts.store.sums('minute', since);
-    // Only read when a canary's slot had no stable load in the window (a canary at 100 %, say).
-    let daySums: Promise<SlotLoadSum[]> | null = null;
-    const lastDay = () => (daySums ??= this.parts.store.sums('hour', this.now() - DAY_MS));
     for (const rollout of canaries) {
       if (rollout.canary === null || rollout.active === null) continue;
       const versions = { canary: rollout.canary.version, stable: rollout.active };
-      const canarySlots = slotLoadsOf(sums, rollout.remote, versions.canary);
-      if (canarySlots.reduce((total, slot) => total + slot.loads, 0) < settings.minLoads) continue;
-      const stableNow = slotLoadsOf(sums, rollout.remote, versions.stable);
-      const judged: JudgedSlot[] = [];
-      for (const slot of canarySlots) {
-        let stable = stableNow.find((other) => sameSlot(other, slot)) ?? null;
-        if (stable === null) {
-          stable = slotLoadsOf(await lastDay(), rollout.remote, versions.stable).find((o) => sameSlot(o, slot)) ?? null;
-        }
-        judged.push({ ...slot, stable });
-      }
-      const verdict = canaryVerdict(versions, judged, settings);
+      const canaryLoads = sums
+        .filter((sum) => sum.remote === rollout.remote && sum.release === versions.canary)
+        .reduce((total, sum) => total + judgedLoadsOf(sum.counts).judged, 0);
+      if (canaryLoads < settings.minLoads) continue;
+      const evidence = await this.evidence(rollout.remote, versions, since);
+      if (evidence === null) continue;
+      const verdict = canaryVerdict(versions, evidence, settings);
       if (!verdict.rollBack) continue;
       const rolledBack = await this.parts.service.autoRollback(rollout.remote, versions.canary, verdict.reason);
       if (rolledBack) {
@@ -115,5 +123,28 @@ export class CanaryWatch {
         );
       }
     }
+  }
+
+  /**
+   * The canary's signed-in visitors in the window, and the stable release's on the same slots (in the window, else
+   * over the last day); null when the canary has none.
+   */
+  private async evidence(
+    remote: string,
+    versions: { canary: string; stable: string },
+    since: number,
+  ): Promise<CanaryEvidence | null> {
+    const { visitorStore } = this.parts;
+    const rows = await visitorStore.staffVisitorsOf('minute', since, remote, [versions.canary, versions.stable]);
+    const canaryRows = rows.filter((row) => row.release === versions.canary);
+    if (canaryRows.length === 0) return null;
+    const slots = new Set(canaryRows.map(slotOf));
+    const onSlots = (all: readonly SlotVisitorOfWindow[]) =>
+      all.filter((row) => row.release === versions.stable && slots.has(slotOf(row)));
+    let stableRows = onSlots(rows);
+    if (stableRows.length === 0) {
+      stableRows = onSlots(await visitorStore.staffVisitorsOf('hour', this.now() - DAY_MS, remote, [versions.stable]));
+    }
+    return { canary: shareOf(canaryRows), stable: shareOf(stableRows), worstSlot: worstSlotOf(canaryRows) };
   }
 }

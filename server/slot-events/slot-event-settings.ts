@@ -23,7 +23,15 @@ export interface CanaryRollbackSettings {
   windowMs: number;
   /** Loads of the canary (not hidden) in the window before it is judged at all; default 50. */
   minLoads: number;
-  /** How much higher the canary's failure rate may be than the stable release's (0.05 = 5 points); default 0.05. */
+  /**
+   * Distinct signed-in visitors of the canary in the window before it is judged at all; default 10. Whatever it says,
+   * one member alone never ends a canary: 1 failing visitor of 1 is not significant at 99 % (canary-verdict.ts).
+   */
+  minVisitors: number;
+  /**
+   * How much higher the canary's share of failing visitors may be than the stable release's (0.05 = 5 points) before
+   * the one-sided test at 99 % is asked whether it is; default 0.05.
+   */
   margin: number;
 }
 
@@ -32,7 +40,14 @@ export const DEFAULT_SLOT_EVENT_SETTINGS: SlotEventSettings = Object.freeze({
   eventsPerAddressPerMinute: 3000,
   flushMs: 1000,
   maxPendingRows: 10_000,
-  canary: Object.freeze({ enabled: true, checkMs: 10_000, windowMs: 5 * 60_000, minLoads: 50, margin: 0.05 }),
+  canary: Object.freeze({
+    enabled: true,
+    checkMs: 10_000,
+    windowMs: 5 * 60_000,
+    minLoads: 50,
+    minVisitors: 10,
+    margin: 0.05,
+  }),
 });
 
 /** What AppOptions.slotEvents may set: any field, the others keep their defaults. */
@@ -55,6 +70,7 @@ export function slotEventSettingsOf(options: SlotEventOptions = {}): SlotEventSe
     'canary.checkMs': settings.canary.checkMs,
     'canary.windowMs': settings.canary.windowMs,
     'canary.minLoads': settings.canary.minLoads,
+    'canary.minVisitors': settings.canary.minVisitors,
   };
   for (const [name, value] of Object.entries(counts)) {
     if (!Number.isInteger(value) || value <= 0) throw new Error(`slotEvents.${name} must be a positive whole number.`);
@@ -68,7 +84,8 @@ export function slotEventSettingsOf(options: SlotEventOptions = {}): SlotEventSe
 
 /**
  * The settings operators give in the environment: SLOT_EVENTS_PER_SESSION_PER_MINUTE, SLOT_EVENTS_PER_ADDRESS_PER_MINUTE,
- * CANARY_AUTO_ROLLBACK (`off` switches it off), CANARY_ROLLBACK_MIN_LOADS, CANARY_ROLLBACK_MARGIN_POINTS (whole
+ * CANARY_AUTO_ROLLBACK (`off` switches it off), CANARY_ROLLBACK_MIN_LOADS, CANARY_ROLLBACK_MIN_VISITORS,
+ * CANARY_ROLLBACK_MARGIN_POINTS (whole
  * percentage points) and CANARY_ROLLBACK_WINDOW_MINUTES (1 to 60: the minute rows are kept an hour).
  */
 export function slotEventSettingsFromEnv(env: NodeJS.ProcessEnv): SlotEventSettings {
@@ -98,6 +115,7 @@ export function slotEventSettingsFromEnv(env: NodeJS.ProcessEnv): SlotEventSetti
     canary: {
       enabled: !switchedOff,
       minLoads: readInteger(env, 'CANARY_ROLLBACK_MIN_LOADS', defaults.canary.minLoads, 1),
+      minVisitors: readInteger(env, 'CANARY_ROLLBACK_MIN_VISITORS', defaults.canary.minVisitors, 1),
       margin: marginPoints / 100,
       windowMs: windowMinutes * 60_000,
     },

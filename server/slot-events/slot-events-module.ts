@@ -16,12 +16,14 @@ import type { SlotEventSettings } from './slot-event-settings';
 import { createSlotEventsRouter } from './slot-events-router';
 import { SlotLoadAggregator, type SlotEventCounters } from './slot-load-aggregator';
 import { SlotLoadStore } from './slot-load-store';
+import { SlotVisitorStore } from './slot-visitor-store';
+import { visitorIdFactory, type SlotVisitor } from './visitor-id';
 
 export interface SlotEventsModuleParts {
   storage: StorageEngine;
   logger: Logger;
   metrics: MetricsRegistry | undefined;
-  settings: { slotEvents: SlotEventSettings };
+  settings: { slotEvents: SlotEventSettings; secrets: readonly string[] };
   resources: ResourcesModule;
   remotes: RemotesModule;
   releases: ReleasesModule;
@@ -35,10 +37,14 @@ export interface SlotEventsModuleParts {
  */
 export class SlotEventsModule implements AppModule {
   readonly store: SlotLoadStore;
+  readonly anonymousStore: SlotLoadStore;
+  readonly visitorStore: SlotVisitorStore;
   readonly aggregator: SlotLoadAggregator;
   readonly limits: SlotEventLimits;
   readonly canaryWatch: CanaryWatch;
   readonly subjects: SlotEventSubjects;
+  /** Who a request's visitor is, as a hash shared by every host (same secret). */
+  readonly visitorOf: (req: Request) => SlotVisitor;
 
   constructor(private readonly parts: SlotEventsModuleParts) {
     const { logger, metrics } = parts;
@@ -46,8 +52,13 @@ export class SlotEventsModule implements AppModule {
     const { snapshot, service } = parts.releases;
     const registry = parts.remotes.registry;
     this.store = new SlotLoadStore(parts.storage);
+    this.anonymousStore = new SlotLoadStore(parts.storage, 'slot_load_anonymous_stats');
+    this.visitorStore = new SlotVisitorStore(parts.storage);
+    this.visitorOf = visitorIdFactory(parts.settings.secrets[0] ?? '');
     this.aggregator = new SlotLoadAggregator({
       store: this.store,
+      anonymousStore: this.anonymousStore,
+      visitorStore: this.visitorStore,
       flushMs: settings.flushMs,
       maxPendingRows: settings.maxPendingRows,
       onError: (error) =>
@@ -59,6 +70,7 @@ export class SlotEventsModule implements AppModule {
       service,
       aggregator: this.aggregator,
       store: this.store,
+      visitorStore: this.visitorStore,
       logger,
       settings: settings.canary,
     });
@@ -110,6 +122,7 @@ export class SlotEventsModule implements AppModule {
         servedSlots: (req) => this.parts.meta.servedSlots(req),
         releaseOf: (req, remote) => this.releaseOf(req, remote),
         releaseOfEvent: (req, event) => this.releaseOfEvent(req, event.remote, event.releaseTag),
+        visitorOf: this.visitorOf,
       }),
     );
   }

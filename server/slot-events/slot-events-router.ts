@@ -15,6 +15,7 @@ import type { ServedSlots } from '../meta/served-slots';
 import { isKnownSlot, slotEventsOf, type SlotEventSubjects } from './slot-event-check';
 import type { SlotEventLimits } from './slot-event-limits';
 import type { SlotLoadAggregator } from './slot-load-aggregator';
+import type { SlotVisitor } from './visitor-id';
 
 export interface SlotEventsRouterOptions {
   aggregator: SlotLoadAggregator;
@@ -29,6 +30,8 @@ export interface SlotEventsRouterOptions {
    * not to be counted (a running canary's tag from a visitor it is not served to).
    */
   releaseOfEvent(req: Request, event: SlotLoadEvent): string | null;
+  /** Who the request's visitor is: its account when signed in, else its address (visitor-id.ts). */
+  visitorOf(req: Request): SlotVisitor;
 }
 
 /**
@@ -40,7 +43,8 @@ export interface SlotEventsRouterOptions {
  * have made are counted (slot-event-check.ts `isKnownSlot`): the others are left out without a word.
  *
  * `GET /api/slot-stats?window=5m|1h|1d`: the load statistics of every remote release, location and component, for
- * signed-in staff (the inspector, the releases page).
+ * signed-in staff (the inspector, the releases page): the signed-in staff's loads and distinct visitors as the
+ * health figures, those of visitors not signed in apart (`anonymous`: anyone can send them).
  */
 export function createSlotEventsRouter(options: SlotEventsRouterOptions): Router {
   const router = express.Router();
@@ -55,11 +59,12 @@ export function createSlotEventsRouter(options: SlotEventsRouterOptions): Router
           throw new HttpError('too_many_requests', 'Too many slot events from this client. Try again later.');
         }
         const tenant = req.session?.tenant ?? null;
+        const visitor = options.visitorOf(req);
         const served = await options.servedSlots(req);
         for (const event of events) {
           const release = options.releaseOfEvent(req, event);
           if (release !== null && isKnownSlot(event, release, options.subjects, served)) {
-            options.aggregator.record({ ...event, tenant, release });
+            options.aggregator.record({ ...event, tenant, release, visitor });
           }
         }
         res.status(204).end();
@@ -73,11 +78,17 @@ export function createSlotEventsRouter(options: SlotEventsRouterOptions): Router
       if (typeof window !== 'string' || !Object.hasOwn(SLOT_STATS_WINDOWS, window)) {
         throw HttpError.invalidRequest(`"window" must be one of ${Object.keys(SLOT_STATS_WINDOWS).join(', ')}.`);
       }
-      const { stats, releases } = await options.aggregator.stats(window as SlotStatsWindow);
+      const [{ stats, releases }, anonymous] = await Promise.all([
+        options.aggregator.stats(window as SlotStatsWindow, 'staff'),
+        options.aggregator.stats(window as SlotStatsWindow, 'anonymous'),
+      ]);
       const served = Object.fromEntries(
-        [...new Set(stats.map((row) => row.remote))].map((remote) => [remote, options.releaseOf(req, remote)]),
+        [...new Set([...stats, ...anonymous.stats].map((row) => row.remote))].map((remote) => [
+          remote,
+          options.releaseOf(req, remote),
+        ]),
       );
-      const payload: SlotStatsPayload = { window: window as SlotStatsWindow, stats, releases, served };
+      const payload: SlotStatsPayload = { window: window as SlotStatsWindow, stats, releases, served, anonymous };
       res.setHeader('Cache-Control', 'no-store');
       res.json(payload);
     },

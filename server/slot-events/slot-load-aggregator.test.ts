@@ -4,8 +4,9 @@
  */
 import { slotLoadEvents } from '../../testing/server/released-remote';
 import { createTestApp, type TestApp } from '../../testing/server/test-app';
-import { SlotLoadAggregator, type TaggedSlotLoadEvent } from './slot-load-aggregator';
+import { MAX_VISITORS_PER_BUCKET, SlotLoadAggregator, type TaggedSlotLoadEvent } from './slot-load-aggregator';
 import { ROWS_PER_KEY, SlotLoadStore } from './slot-load-store';
+import { SlotVisitorStore } from './slot-visitor-store';
 
 let testApp: TestApp;
 let clock: number;
@@ -17,9 +18,20 @@ beforeEach(async () => {
 });
 afterEach(() => testApp.close());
 
-function tagged(component: string, count: number, failing = 0): TaggedSlotLoadEvent[] {
+/** Events of one component, `failing` of them failed, each from the visitor `visitorOf(index)` says. */
+function tagged(
+  component: string,
+  count: number,
+  failing = 0,
+  visitorOf: (index: number) => string = () => 'one-visitor',
+): TaggedSlotLoadEvent[] {
   return slotLoadEvents({ remote: 'team_billing', component, location: 'header-banner' }, count, failing).map(
-    (event) => ({ ...event, tenant: 'acme', release: '1.0.0' }),
+    (event, index) => ({
+      ...event,
+      tenant: 'acme',
+      release: '1.0.0',
+      visitor: { audience: 'staff' as const, id: visitorOf(index) },
+    }),
   );
 }
 
@@ -74,4 +86,24 @@ it('sums each window over its own buckets only', async () => {
   expect(await loads('1h')).toEqual([]);
   expect(await loads('1d')).toEqual([[20, 0.5]]);
   await aggregator.close();
+});
+
+it('counts each visitor once per slot and bucket, and keeps at most MAX_VISITORS_PER_BUCKET of them per host', async () => {
+  const store = new SlotLoadStore(testApp.app.storage);
+  const visitorStore = new SlotVisitorStore(testApp.app.storage);
+  const aggregator = new SlotLoadAggregator({ store, visitorStore, flushMs: 1000, maxPendingRows: 100, now });
+  // One visitor sending 60 failures, then 5,000 visitors in the same minute.
+  for (const event of tagged('A', 60, 60)) aggregator.record(event);
+  for (const event of tagged('A', 5000, 0, (index) => `visitor-${index}`)) aggregator.record(event);
+  await aggregator.flush();
+  const [row] = (await aggregator.stats('5m')).stats;
+  expect(row).toEqual(expect.objectContaining({ loads: 5060, failed: 60, failedVisitors: 1 }));
+  expect(row?.visitors).toBe(MAX_VISITORS_PER_BUCKET);
+  // The minute's and the hour's bucket each hold at most the bound; the others were counted, not kept.
+  const rows = await testApp.app.storage.db
+    .selectFrom('slot_load_visitors')
+    .select((eb) => eb.fn.countAll<number>().as('rows'))
+    .executeTakeFirstOrThrow();
+  expect(Number(rows.rows)).toBe(2 * MAX_VISITORS_PER_BUCKET);
+  expect(aggregator.snapshot().droppedVisitors).toBe(2 * (5001 - MAX_VISITORS_PER_BUCKET));
 });

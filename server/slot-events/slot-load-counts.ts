@@ -1,4 +1,4 @@
-import { SLOT_LOAD_PHASES, type SlotLoadEvent, type SlotLoadStats } from '../../shared';
+import { SLOT_LOAD_DELIVERY_PHASES, SLOT_LOAD_PHASES, type SlotLoadEvent, type SlotLoadStats } from '../../shared';
 import { LOAD_MS_COLUMNS, loadMsBucket, loadMsQuantile } from './load-histogram';
 
 /** The counted columns of a `slot_load_stats` row, in one fixed order (outcomes, phases, load-time buckets). */
@@ -12,6 +12,7 @@ export const COUNT_COLUMNS = [
   'phase_init',
   'phase_factory',
   'phase_render',
+  'phase_load',
   ...LOAD_MS_COLUMNS,
 ] as const;
 
@@ -71,18 +72,37 @@ export function judgedLoadsOf(counts: readonly number[]): { rendered: number; fa
 }
 
 /**
- * Of the failures in summed counts, those once the release's files had loaded: all but the manifest's and the
- * entry's (an origin down, slow, or serving broken files), which say more of the origin than of the code.
+ * Of the failures in summed counts, those once the release's files had loaded: all but the manifest's, the entry's
+ * and those of files that did not arrive (`load`: an origin down or slow, a network failing), which say more of the
+ * origin than of the code.
  */
 export function codeFailuresOf(counts: readonly number[]): number {
   const { failures } = judgedLoadsOf(counts);
-  const phase = (name: 'manifest' | 'entry') => counts[FIRST_PHASE + SLOT_LOAD_PHASES.indexOf(name)] ?? 0;
-  const delivery = phase('manifest') + phase('entry');
+  const delivery = SLOT_LOAD_DELIVERY_PHASES.reduce(
+    (sum, name) => sum + (counts[FIRST_PHASE + SLOT_LOAD_PHASES.indexOf(name)] ?? 0),
+    0,
+  );
   return Math.max(0, failures - delivery);
 }
 
-/** The statistics of a key from its summed counts. */
-export function statsOf(key: SlotLoadKey, counts: readonly number[]): SlotLoadStats {
+/** Whether one event is a failure of the release's code (failed or timed out, in no delivery phase). */
+export function isCodeFailure(event: SlotLoadEvent): boolean {
+  if (event.outcome !== 'failed' && event.outcome !== 'timed-out') return false;
+  return event.phase === null || !SLOT_LOAD_DELIVERY_PHASES.includes(event.phase);
+}
+
+/** Distinct visitors of a key over a window, and those who saw a failure. */
+export interface VisitorCounts {
+  visitors: number;
+  failedVisitors: number;
+}
+
+/** The statistics of a key from its summed counts and its distinct visitors. */
+export function statsOf(
+  key: SlotLoadKey,
+  counts: readonly number[],
+  visitors: VisitorCounts = { visitors: 0, failedVisitors: 0 },
+): SlotLoadStats {
   const [, failed = 0, timedOut = 0, hidden = 0] = counts;
   const { rendered, failures, judged } = judgedLoadsOf(counts);
   const times = counts.slice(FIRST_MS);
@@ -99,5 +119,7 @@ export function statsOf(key: SlotLoadKey, counts: readonly number[]): SlotLoadSt
     phases: Object.fromEntries(
       SLOT_LOAD_PHASES.map((phase, index) => [phase, counts[FIRST_PHASE + index] ?? 0]),
     ) as SlotLoadStats['phases'],
+    visitors: visitors.visitors,
+    failedVisitors: visitors.failedVisitors,
   };
 }

@@ -30,8 +30,14 @@ export interface SlotLoadSum extends SlotLoadKey {
 }
 
 const KEY_COLUMNS = ['span', 'start_at', 'remote', 'release', 'location', 'component'] as const;
-/** Rows per INSERT: SQLite allows 32 766 parameters per statement; each row takes 23. */
+/** Rows per INSERT: SQLite allows 32 766 parameters per statement; each row takes 24. */
 const ROWS_PER_INSERT = 500;
+
+/**
+ * The tables of counts: the signed-in staff's (a release's health figures, the canary's verdict) and, apart, those of
+ * visitors who are not signed in (anyone can send these: they are shown apart and never judged).
+ */
+export type SlotLoadTable = 'slot_load_stats' | 'slot_load_anonymous_stats';
 
 /**
  * The slot load counts in the database (SQLite or the PostgreSQL every host shares): each write adds to its rows
@@ -39,14 +45,17 @@ const ROWS_PER_INSERT = 500;
  * buckets of a window.
  */
 export class SlotLoadStore {
-  constructor(private readonly engine: StorageEngine) {}
+  constructor(
+    private readonly engine: StorageEngine,
+    private readonly table: SlotLoadTable = 'slot_load_stats',
+  ) {}
 
   /** Adds the deltas to their rows (created at zero when missing). */
   async add(deltas: readonly SlotLoadDelta[]): Promise<void> {
     for (let start = 0; start < deltas.length; start += ROWS_PER_INSERT) {
       const rows = deltas.slice(start, start + ROWS_PER_INSERT).map(toRow);
       await this.engine.db
-        .insertInto('slot_load_stats')
+        .insertInto(this.table)
         .values(rows)
         .onConflict((conflict) =>
           conflict
@@ -55,7 +64,7 @@ export class SlotLoadStore {
               Object.fromEntries(
                 COUNT_COLUMNS.map((column) => [
                   column,
-                  sql<number>`${sql.ref(`slot_load_stats.${column}`)} + ${sql.ref(`excluded.${column}`)}`,
+                  sql<number>`${sql.ref(`${this.table}.${column}`)} + ${sql.ref(`excluded.${column}`)}`,
                 ]),
               ),
             ),
@@ -67,7 +76,7 @@ export class SlotLoadStore {
   /** Every key's counts summed over the `span` buckets that start at or after `since`. */
   async sums(span: SlotLoadSpan, since: number): Promise<SlotLoadSum[]> {
     const rows = await this.engine.db
-      .selectFrom('slot_load_stats')
+      .selectFrom(this.table)
       .select(['remote', 'release', 'location', 'component'])
       .select((eb) => COUNT_COLUMNS.map((column) => eb.fn.sum<number>(column).as(column)))
       .where('span', '=', span)
@@ -87,7 +96,7 @@ export class SlotLoadStore {
   async prune(now: number): Promise<void> {
     for (const span of ['minute', 'hour'] as const) {
       await this.engine.db
-        .deleteFrom('slot_load_stats')
+        .deleteFrom(this.table)
         .where('span', '=', span)
         .where('start_at', '<', now - KEEP_MS[span])
         .execute();
@@ -97,7 +106,7 @@ export class SlotLoadStore {
   /** How many rows the table holds (the bound is checked against it). */
   async rowCount(): Promise<number> {
     const row = await this.engine.db
-      .selectFrom('slot_load_stats')
+      .selectFrom(this.table)
       .select((eb) => eb.fn.countAll<number>().as('rows'))
       .executeTakeFirst();
     return Number(row?.rows ?? 0);

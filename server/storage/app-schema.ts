@@ -18,6 +18,8 @@ export interface AppSchema {
   remote_audit: RemoteAuditTable;
   remote_config_reloads: RemoteConfigReloadsTable;
   slot_load_stats: SlotLoadStatsTable;
+  slot_load_anonymous_stats: SlotLoadStatsTable;
+  slot_load_visitors: SlotLoadVisitorsTable;
   feature_flags: FeatureFlagsTable;
   placement_revisions: PlacementRevisionsTable;
   placement_draft: PlacementDraftTable;
@@ -162,6 +164,7 @@ export interface SlotLoadStatsTable {
   phase_init: number;
   phase_factory: number;
   phase_render: number;
+  phase_load: number;
   ms_100: number;
   ms_250: number;
   ms_500: number;
@@ -170,6 +173,24 @@ export interface SlotLoadStatsTable {
   ms_5000: number;
   ms_10000: number;
   ms_over: number;
+}
+
+/**
+ * One visitor of one slot (remote, release, location, component) in one bucket: `visitor` is a hash of the account (signed
+ * in, `audience` `staff`) or of the client address (`anonymous`), never the id itself; `failed` and `code_failed` are
+ * 1 once any of its loads there failed (in its code, for the latter).
+ */
+export interface SlotLoadVisitorsTable {
+  span: 'minute' | 'hour';
+  start_at: number;
+  remote: string;
+  release: string;
+  location: string;
+  component: string;
+  audience: 'staff' | 'anonymous';
+  visitor: string;
+  failed: number;
+  code_failed: number;
 }
 
 /** A feature flag's setting: global (`tenant` empty) or for one tenant, which overrides the global one. */

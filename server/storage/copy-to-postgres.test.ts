@@ -53,6 +53,8 @@ const ORDER_KEYS: Record<(typeof COPIED_TABLES)[number], string> = {
   remote_audit: 'id',
   remote_config_reloads: 'id',
   slot_load_stats: 'span, start_at, remote',
+  slot_load_anonymous_stats: 'span, start_at, remote',
+  slot_load_visitors: 'span, start_at, visitor',
   feature_flags: 'name, tenant',
   placement_revisions: 'number',
   placement_draft: 'only_row',
@@ -109,7 +111,11 @@ describeWithPostgres()('npm run db:copy (SQLite to PostgreSQL)', () => {
           VALUES ('team_records', 'activate', 'admin', 1700000000003, 'null', '{"active":"1.2.0"}');
         INSERT INTO remote_config_reloads (requested_at) VALUES (1700000000004);
         INSERT INTO slot_load_stats VALUES ('minute', 1700000000000, 'team_records', '1.2.0', 'dashboard.widgets',
-          'Chart', 5, 1, 0, 0, 0, 0, 0, 0, 1, 3, 2, 0, 0, 0, 0, 0, 1);
+          'Chart', 5, 1, 0, 0, 0, 0, 0, 0, 1, 3, 2, 0, 0, 0, 0, 0, 1, 0);
+        INSERT INTO slot_load_anonymous_stats (span, start_at, remote, release, location, component, rendered)
+          VALUES ('minute', 1700000000000, 'team_records', '1.2.0', 'header-banner', 'Chart', 2);
+        INSERT INTO slot_load_visitors VALUES ('minute', 1700000000000, 'team_records', '1.2.0', 'dashboard.widgets',
+          'Chart', 'staff', '0123456789abcdef', 1, 1);
         INSERT INTO feature_flags (name, tenant, enabled, updated_at) VALUES ('beta', 'acme', 1, 1700000000005);
         INSERT INTO placement_revisions (number, document, action, restored, published_by, published_at)
           VALUES (1, '{"slots":[]}', 'publish', NULL, 'admin', 1700000000006);

@@ -22,6 +22,8 @@ export const COPIED_TABLES = Object.freeze([
   'remote_audit',
   'remote_config_reloads',
   'slot_load_stats',
+  'slot_load_anonymous_stats',
+  'slot_load_visitors',
   'feature_flags',
   'placement_revisions',
   'placement_draft',

@@ -549,6 +549,102 @@ const STEPS: readonly SchemaStep[] = [
     sql: `UPDATE users SET sessions_since = disabled_at WHERE disabled_at IS NOT NULL AND sessions_since IS NULL;`,
   },
   {
+    version: 15,
+    name: 'slot loads: distinct visitors, anonymous loads apart, and the load phase',
+    // Issue 50. A canary is judged on distinct visitors, not events (one visitor sending 60 failures is one visitor):
+    // one row per visitor (a hash) and slot and bucket, its worst outcome kept. Loads of visitors who are not signed in
+    // are counted in a table of their own, so forged anonymous failures never enter a release's health figures.
+    // `phase_load`: a manifest, entry or chunk that timed out or whose network failed (the origin's, not the code's).
+    sqlite: `
+      ALTER TABLE slot_load_stats ADD COLUMN phase_load INTEGER NOT NULL DEFAULT 0;
+      CREATE TABLE slot_load_anonymous_stats (
+        span TEXT NOT NULL,
+        start_at INTEGER NOT NULL,
+        remote TEXT NOT NULL,
+        release TEXT NOT NULL,
+        location TEXT NOT NULL,
+        component TEXT NOT NULL,
+        rendered INTEGER NOT NULL DEFAULT 0,
+        failed INTEGER NOT NULL DEFAULT 0,
+        timed_out INTEGER NOT NULL DEFAULT 0,
+        hidden INTEGER NOT NULL DEFAULT 0,
+        phase_manifest INTEGER NOT NULL DEFAULT 0,
+        phase_entry INTEGER NOT NULL DEFAULT 0,
+        phase_init INTEGER NOT NULL DEFAULT 0,
+        phase_factory INTEGER NOT NULL DEFAULT 0,
+        phase_render INTEGER NOT NULL DEFAULT 0,
+        ms_100 INTEGER NOT NULL DEFAULT 0,
+        ms_250 INTEGER NOT NULL DEFAULT 0,
+        ms_500 INTEGER NOT NULL DEFAULT 0,
+        ms_1000 INTEGER NOT NULL DEFAULT 0,
+        ms_2500 INTEGER NOT NULL DEFAULT 0,
+        ms_5000 INTEGER NOT NULL DEFAULT 0,
+        ms_10000 INTEGER NOT NULL DEFAULT 0,
+        ms_over INTEGER NOT NULL DEFAULT 0,
+        phase_load INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (span, start_at, remote, release, location, component)
+      );
+      CREATE TABLE slot_load_visitors (
+        span TEXT NOT NULL,
+        start_at INTEGER NOT NULL,
+        remote TEXT NOT NULL,
+        release TEXT NOT NULL,
+        location TEXT NOT NULL,
+        component TEXT NOT NULL,
+        audience TEXT NOT NULL,
+        visitor TEXT NOT NULL,
+        failed INTEGER NOT NULL DEFAULT 0,
+        code_failed INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (span, start_at, remote, release, location, component, visitor)
+      );
+      CREATE INDEX slot_load_visitors_window ON slot_load_visitors (span, remote, start_at);
+    `,
+    postgres: `
+      ALTER TABLE slot_load_stats ADD COLUMN phase_load INTEGER NOT NULL DEFAULT 0;
+      CREATE TABLE slot_load_anonymous_stats (
+        span TEXT NOT NULL,
+        start_at BIGINT NOT NULL,
+        remote TEXT NOT NULL,
+        release TEXT NOT NULL,
+        location TEXT NOT NULL,
+        component TEXT NOT NULL,
+        rendered INTEGER NOT NULL DEFAULT 0,
+        failed INTEGER NOT NULL DEFAULT 0,
+        timed_out INTEGER NOT NULL DEFAULT 0,
+        hidden INTEGER NOT NULL DEFAULT 0,
+        phase_manifest INTEGER NOT NULL DEFAULT 0,
+        phase_entry INTEGER NOT NULL DEFAULT 0,
+        phase_init INTEGER NOT NULL DEFAULT 0,
+        phase_factory INTEGER NOT NULL DEFAULT 0,
+        phase_render INTEGER NOT NULL DEFAULT 0,
+        ms_100 INTEGER NOT NULL DEFAULT 0,
+        ms_250 INTEGER NOT NULL DEFAULT 0,
+        ms_500 INTEGER NOT NULL DEFAULT 0,
+        ms_1000 INTEGER NOT NULL DEFAULT 0,
+        ms_2500 INTEGER NOT NULL DEFAULT 0,
+        ms_5000 INTEGER NOT NULL DEFAULT 0,
+        ms_10000 INTEGER NOT NULL DEFAULT 0,
+        ms_over INTEGER NOT NULL DEFAULT 0,
+        phase_load INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (span, start_at, remote, release, location, component)
+      );
+      CREATE TABLE slot_load_visitors (
+        span TEXT NOT NULL,
+        start_at BIGINT NOT NULL,
+        remote TEXT NOT NULL,
+        release TEXT NOT NULL,
+        location TEXT NOT NULL,
+        component TEXT NOT NULL,
+        audience TEXT NOT NULL,
+        visitor TEXT NOT NULL,
+        failed INTEGER NOT NULL DEFAULT 0,
+        code_failed INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (span, start_at, remote, release, location, component, visitor)
+      );
+      CREATE INDEX slot_load_visitors_window ON slot_load_visitors (span, remote, start_at);
+    `,
+  },
+  {
     // 16, not 15: step 15 is taken by the slot events' distinct visitors (issue 50, built alongside).
     version: 16,
     name: 'progressive rollout plans, one per remote',

@@ -114,13 +114,16 @@ describe('the releases page', () => {
       failureRate: failed / (rendered + failed),
       p50Ms: 90,
       p95Ms,
-      phases: { manifest: 0, entry: 0, init: 0, factory: 0, render: failed },
+      phases: { manifest: 0, entry: 0, init: 0, factory: 0, render: failed, load: 0 },
+      visitors: 10,
+      failedVisitors: failed > 0 ? 1 : 0,
     });
     const stats: SlotStatsPayload = {
       window: '1h',
       stats: [],
       releases: [figures('1.1.0', 396, 4, 240), figures('1.2.0', 70, 30, 480)],
       served: { [REMOTE]: '1.1.0' },
+      anonymous: { stats: [], releases: [] },
     };
     renderApp(api([OPERATOR_ROLE], { 'GET /api/slot-stats?window=1h': { body: stats } }));
     const section = await remoteSection();
