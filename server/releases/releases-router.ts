@@ -263,7 +263,8 @@ function bodyOf(req: Request): Record<string, unknown> {
 
 /** The automatic rollback `entry` audited (its canary's version, when, what was measured), if it is one. */
 function automaticRollbackOf(entry: AuditEntry | undefined): AutomaticRollback | null {
-  if (entry?.action !== 'canary-auto-rollback') return null;
+  // A progressive rollout's canary rolled back for being worse is one too (its plan says so as well).
+  if (entry?.action !== 'canary-auto-rollback' && entry?.action !== 'rollout-rolled-back') return null;
   const canary = isPlainObject(entry.before) && isPlainObject(entry.before.canary) ? entry.before.canary : {};
   const reason = isPlainObject(entry.after) ? entry.after.reason : undefined;
   return {

@@ -227,20 +227,31 @@ export class RolloutPlans {
   private async look(at: number): Promise<void> {
     for (const plan of this.parts.snapshot.rolloutPlans()) {
       if (!live(plan)) continue;
-      if (!rolloutIsThePlans(plan, this.parts.snapshot.rollout(plan.remote))) {
-        await this.stop(plan);
-        continue;
-      }
-      if (plan.state !== 'running') continue;
-      const step = plan.steps[plan.step]!;
-      const since = Date.parse(plan.stepStartedAt);
-      const health =
-        this.judge === null
-          ? 'unknown'
-          : await this.judge.canaryHealth(plan.remote, plan.version, { since, minVisitors: step.visitors ?? 0 });
-      if (health === 'worse') await this.rollBack(plan);
-      else if (health === 'no-worse' && at - since >= step.minutes * 60_000) await this.advance(plan, at);
+      // One plan's trouble (its judge throwing, a write failing) holds that plan alone, until the next look.
+      await this.lookAt(plan, at).catch((error: unknown) =>
+        this.parts.logger.warn(
+          { err: error, remote: plan.remote, version: plan.version },
+          'rollouts: a plan could not be looked at; tried again',
+        ),
+      );
     }
+  }
+
+  private async lookAt(plan: StoredRolloutPlan, at: number): Promise<void> {
+    if (!rolloutIsThePlans(plan, this.parts.snapshot.rollout(plan.remote))) {
+      await this.stop(plan);
+      return;
+    }
+    if (plan.state !== 'running') return;
+    const step = plan.steps[plan.step]!;
+    const since = Date.parse(plan.stepStartedAt);
+    // Asked outside the transaction (the judge reads the slot events); the step is then made from this revision only.
+    const health: CanaryHealth =
+      this.judge === null
+        ? 'unknown'
+        : await this.judge.canaryHealth(plan.remote, plan.version, { since, minVisitors: step.visitors ?? 0 });
+    if (health === 'worse') await this.rollBack(plan);
+    else if (health === 'no-worse' && at - since >= step.minutes * 60_000) await this.advance(plan, at);
   }
 
   /** Only from the revision this host saw, and while the rollout is still the plan's: made once. */

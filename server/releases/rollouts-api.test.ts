@@ -9,7 +9,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
-import { REMOTE_DESCRIPTOR_FILE, VIEWER_ROLE, type AuditEntry, type RolloutPlan } from '../../shared';
+import {
+  REMOTE_DESCRIPTOR_FILE,
+  VIEWER_ROLE,
+  type AuditEntry,
+  type RemoteReleasesPayload,
+  type RolloutPlan,
+} from '../../shared';
 import { addOperator, addUser, createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
 import { waitUntil } from '../../testing/server/wait-until';
 import { fakeManifest } from '../../testing/fake-manifest';
@@ -250,6 +256,30 @@ describe('a running plan', () => {
       ['rollout-rolled-back', 'auto-rollback'],
     ]);
     expect((await planNow()).reason).toMatch(/worse than its stable release at step 1 of 3/);
+    // The page's notice of an automatic rollback, and the plan as it ended, in the releases list.
+    const listed = (await operator.get('/api/remotes/releases').expect(200)).body as RemoteReleasesPayload;
+    const billing = listed.remotes.find((remote) => remote.remote === 'team_billing');
+    expect(billing?.automaticRollback).toMatchObject({ version: 'v2', reason: expect.stringMatching(/worse/) });
+    expect(billing?.plan).toMatchObject({ version: 'v2', state: 'rolled-back' });
+  });
+
+  it('holds a plan whose judge throws, and advances it once the judge answers', async () => {
+    testApp = await start();
+    const operator = await signedInAgent(testApp.app);
+    await operator.post('/api/remotes/team_billing/rollouts').send(PLAN).expect(201);
+    const { rollouts } = testApp.app.releases;
+    let broken = true;
+    rollouts.judgeWith({
+      canaryHealth: () => {
+        if (broken) throw new Error('the slot events cannot be read');
+        return 'no-worse';
+      },
+    });
+    await rollouts.check(Date.now() + 11 * MINUTE);
+    expect(await planNow()).toMatchObject({ step: 0, state: 'running' });
+    broken = false;
+    await rollouts.check(Date.now() + 11 * MINUTE);
+    expect(await planNow()).toMatchObject({ step: 1, state: 'running' });
   });
 
   it('stops when its rollout is changed by other means (the canary ended by an operator)', async () => {
