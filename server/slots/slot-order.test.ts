@@ -58,6 +58,32 @@ describe('orderSlots', () => {
     expect(ids(chain)).toEqual(['A', 'X', 'Y', 'B']);
   });
 
+  // docs/reference/placements.md, Order, rule 3: several next to one target keep their registration order, and a
+  // chain stays together. Written by hand from that rule, not from the code.
+  it('keeps a chain together when it leads one of several slots next to one target (Z after X, X and Y after T)', () => {
+    const slots = [
+      Slot.make('T'),
+      Slot.make('X').placed({ after: 'T' }),
+      Slot.make('Y').placed({ after: 'T' }),
+      Slot.make('Z').placed({ after: 'X' }),
+      Slot.make('U'),
+    ];
+    expect(ids(slots)).toEqual(['T', 'X', 'Z', 'Y', 'U']);
+    expect(orderSlots('header-banner', slots).problems).toEqual([]);
+  });
+
+  it('keeps a chain together before its target too (Z before X, X and Y before T)', () => {
+    const slots = [
+      Slot.make('U'),
+      Slot.make('T'),
+      Slot.make('X').placed({ before: 'T' }),
+      Slot.make('Y').placed({ before: 'T' }),
+      Slot.make('Z').placed({ before: 'X' }),
+    ];
+    expect(ids(slots)).toEqual(['U', 'Z', 'X', 'Y', 'T']);
+    expect(orderSlots('header-banner', slots).problems).toEqual([]);
+  });
+
   it('reports a missing target, naming the slot and the target, and orders the rest', () => {
     const result = orderSlots('header-banner', [Slot.make('A').placed({ after: 'Ghost' }), Slot.make('B')]);
     expect(result.ids).toEqual(['A', 'B']);
@@ -113,7 +139,7 @@ describe('orderSlots', () => {
 
 /**
  * The order as its definition gives it, step by step: of the slots whose every predecessor is placed, the earliest
- * (its target's priority, then its target's registration index, then its own); when none is free, the rest in that
+ * (its target's priority, then its target's registration index, then its place in the walk of its group); when none is free, the rest in that
  * order. orderSlots picks the same with a heap.
  */
 function orderByScanning(slots: readonly Slot[]): string[] {
@@ -143,8 +169,22 @@ function orderByScanning(slots: readonly Slot[]): string[] {
     if (before !== undefined) predecessors[before]!.add(index);
     if (after !== undefined) predecessors[index]!.add(after);
   });
+  // A slot's place in its group: its target's `before` slots (each with its own), the target, then its `after` slots
+  // (each with its own), in registration order; the slots of a cycle are not reached and go last.
+  const walk: number[] = [];
+  const visit = (index: number) => {
+    const next = slots.map((_, other) => other).filter((other) => targetOf(other) === index);
+    const isBefore = (other: number) => slots[other]!.placement.before !== undefined;
+    next.filter(isBefore).forEach(visit);
+    walk.push(index);
+    next.filter((other) => !isBefore(other)).forEach(visit);
+  };
+  slots.forEach((_, index) => {
+    if (targetOf(index) === undefined) visit(index);
+  });
+  const place = (index: number) => (walk.includes(index) ? walk.indexOf(index) : slots.length + index);
   const priority = (index: number) => slots[rank[index]!]!.placement.priority ?? DEFAULT_SLOT_PRIORITY;
-  const earlier = (a: number, b: number) => priority(a) - priority(b) || rank[a]! - rank[b]! || a - b;
+  const earlier = (a: number, b: number) => priority(a) - priority(b) || rank[a]! - rank[b]! || place(a) - place(b);
   const placed: number[] = [];
   let left = slots.map((_, index) => index);
   while (left.length > 0) {

@@ -65,7 +65,7 @@ function indexIds(
  * Orders one location's slots (given in registration order: code's, then the configuration's): by priority, lower
  * first ({@link DEFAULT_SLOT_PRIORITY} when none is given), equal priorities in registration order; a slot with
  * `before` or `after` goes right next to its target, whatever its own priority (several next to one target keep
- * their registration order). The order is a topological sort that always picks the lowest rank among the slots free
+ * their registration order, each with the chain that follows or precedes it: {@link placesInGroups}). The order is a topological sort that always picks the lowest rank among the slots free
  * to go next, so a location without placements keeps its registration order exactly.
  *
  * A target not at the location is a problem (unless `elsewhere` holds it: a slot left out for now, such as one of a
@@ -119,8 +119,9 @@ export function orderSlots(location: string, slots: readonly Slot[], elsewhere?:
     }
     rank[index] = at;
   });
+  const place = placesInGroups(slots, targetOf);
   const priority = (index: number) => slots[rank[index]!]!.placement.priority ?? DEFAULT_SLOT_PRIORITY;
-  const earlier = (a: number, b: number) => priority(a) - priority(b) || rank[a]! - rank[b]! || a - b;
+  const earlier = (a: number, b: number) => priority(a) - priority(b) || rank[a]! - rank[b]! || place[a]! - place[b]!;
   const order: number[] = [];
   const free = new FreeSlots(earlier);
   incoming.forEach((count, index) => {
@@ -144,6 +145,38 @@ export function orderSlots(location: string, slots: readonly Slot[], elsewhere?:
     ids: Object.freeze(order.map((index) => ids[index]!)),
     problems,
   };
+}
+
+/**
+ * Each slot's place in a walk of the placements as a tree: from each slot next to no target (in registration order),
+ * the slots placed before it (each followed by its own), then the slot, then the slots placed after it (each with its
+ * own), those next to one target in registration order. So a chain stays together: with Z after X, X and Y after T,
+ * the walk gives T X Z Y, as Z asked to be right after X and Y only after T (with what is attached to T ahead of
+ * it); mirrored, Z before X, X and Y before T gives Z X Y T. A slot that names both goes next to its `before`
+ * target, as its rank does. The slots of a cycle (and those placed next to them) are not reached: they come after
+ * every other, in registration order. Iterative, as a chain may be as long as the location.
+ */
+function placesInGroups(slots: readonly Slot[], targetOf: (index: number) => number | undefined): number[] {
+  const placedBefore = slots.map((): number[] => []);
+  const placedAfter = slots.map((): number[] => []);
+  const roots: number[] = [];
+  slots.forEach((slot, index) => {
+    const target = targetOf(index);
+    if (target === undefined) roots.push(index);
+    else (slot.placement.before !== undefined ? placedBefore : placedAfter)[target]!.push(index);
+  });
+  const place = slots.map((_, index) => slots.length + index);
+  let next = 0;
+  // A step either walks a slot's tree (a number) or gives the slot its place (its index as `{ at }`).
+  const steps: Array<number | { at: number }> = [...roots].reverse();
+  for (let step = steps.pop(); step !== undefined; step = steps.pop()) {
+    if (typeof step !== 'number') {
+      place[step.at] = next++;
+      continue;
+    }
+    steps.push(...[...placedAfter[step]!].reverse(), { at: step }, ...[...placedBefore[step]!].reverse());
+  }
+  return place;
 }
 
 /**
