@@ -136,6 +136,29 @@ it('tells a timed-out remote, and the phase of each failure, from the loader’s
   expect(phaseOf('render-error', 'boom')).toBe('render');
 });
 
+it('reports files that did not arrive with a loading phase, never as a failure of the code', () => {
+  const loading = [
+    // The runtime's manifest timeout, as Chromium's pages logged it (issue 50): once reported as `factory`.
+    '[ Federation Runtime ]: Failed to get manifest. #RUNTIME-003 args: {"manifestUrl":"http://x/mf-manifest.json","moduleName":"team_a"} TimeoutError: signal timed out',
+    'Loading chunk 512 failed. (timeout: http://x/512.js)',
+    'ChunkLoadError: Loading chunk 77 failed.',
+    'TypeError: Failed to fetch',
+    '[ Federation Runtime ]: Failed to load script resources. #RUNTIME-008 net::ERR_CONNECTION_REFUSED',
+  ];
+  for (const message of loading) expect([message, phaseOf('load-error', message)]).toEqual([message, 'load']);
+  // Not a timeout, but still the origin's files: a manifest or entry the runtime could not get.
+  expect(phaseOf('load-error', '[ Federation Runtime ]: Failed to get manifest. #RUNTIME-003 404')).toBe('manifest');
+  expect(phaseOf('load-error', '[ Federation Runtime ]: Failed to get remoteEntry exports. #RUNTIME-001')).toBe(
+    'entry',
+  );
+  // The code's own failures stay the code's.
+  expect(phaseOf('load-error', 'Module ./A of x threw')).toBe('factory');
+  expect(phaseOf('render-error', 'boom')).toBe('render');
+  expect(phaseOf('render-error', 'The slot was still loading after 20 s: timed out')).toBe('render');
+  // A chunk its component imported while it rendered, which never arrived.
+  expect(phaseOf('render-error', 'ChunkLoadError: Loading chunk 9 failed.')).toBe('load');
+});
+
 it('counts a slot that breaks after it rendered as a failed load: in place of its render not sent yet, else marked', () => {
   const { status, advance } = statusAt();
   const fake = fakeChannel();

@@ -130,12 +130,30 @@ function outcomeOf(slot: SlotStatusEntry): SlotLoadOutcome {
   return slot.state === 'hidden' ? 'hidden' : 'rendered';
 }
 
+/** A file that did not arrive over the network (the browsers' and webpack's own words). */
+const NETWORK_FAILED =
+  /Failed to fetch|NetworkError|Load failed|net::ERR_|ChunkLoadError|Loading (CSS )?chunk \S+ failed/i;
+/** A request that did not complete in time, or over the network. */
+const NOT_ARRIVED = new RegExp(`timed? ?out|TimeoutError|${NETWORK_FAILED.source}`, 'i');
+/** The federation runtime's failures to fetch a remote's files (manifest, entry script): its origin, not its code. */
+const FILES_NOT_LOADED = /#RUNTIME-00[138]\b|Failed to get manifest|Failed to load script|ScriptExternalLoadError/i;
+
 /**
  * Where a failure stopped, from its kind and the loader's message (read here, never sent): a quarantined remote's
  * message names the manifest or the entry (reliability-plugin.ts), a module that failed its share scope says so.
+ * Files that did not arrive are never the code's failure, whichever step asked for them: a timeout or a network
+ * failure of a manifest, entry or chunk (`Failed to get manifest. #RUNTIME-003 TimeoutError`, a `ChunkLoadError`)
+ * is `load`, and a manifest or entry the runtime could not get otherwise (a 404) is `manifest` or `entry`; only
+ * then `init` or `factory`.
  */
 export function phaseOf(kind: SlotFailureKind, message: string): SlotLoadPhase {
   if (kind === 'remote-unavailable') return /: entry /.test(message) ? 'entry' : 'manifest';
-  if (kind === 'load-error') return /\binit|share scope|shared/i.test(message) ? 'init' : 'factory';
-  return 'render';
+  if (kind === 'load-error') {
+    if (NOT_ARRIVED.test(message)) return 'load';
+    if (FILES_NOT_LOADED.test(message)) return /RUNTIME-003|manifest/i.test(message) ? 'manifest' : 'entry';
+    return /\binit|share scope|shared/i.test(message) ? 'init' : 'factory';
+  }
+  // A chunk a component imports while it renders. (Not a timeout: a slot still loading after 20 s is given up as a
+  // render that never settled, which is how a component suspending for ever is counted.)
+  return NETWORK_FAILED.test(message) ? 'load' : 'render';
 }
