@@ -1,5 +1,5 @@
 /**
- * REMOTES_CONFIG entries as releases: published and activated by `config` on start and reload when the file's entry
+ * REMOTES_CONFIG entries as releases: published and activated by `REMOTES_CONFIG` on start and reload when the file's entry
  * is new, left alone (without asking the origin) when it is not, so an operator's rollout survives an unchanged
  * file and a restart never depends on the origin.
  */
@@ -15,6 +15,12 @@ import { runServerCommand } from '../../testing/server/run-server-command';
 import { startHttpFixtureServer } from '../../testing/system/http-fixture-server';
 import { createTestApp, type TestApp } from '../../testing/server/test-app';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+import { childContextOf } from '../observability/trace-context';
+import type { DescriptorSource } from '../remotes/descriptor-source';
+import type { PendingRemote } from '../remotes/remotes-config';
+import { importConfigReleases } from './config-releases';
+import type { ReleaseFilesCheck } from './release-files-check';
+import type { ReleaseSnapshot } from './release-snapshot';
 
 let server: http.Server;
 let originUrl: string;
@@ -90,8 +96,8 @@ it('publishes and activates a new entry as config, and restarts from the stored 
   expect(await servedEntry(first)).toBe(v1);
   const history = await first.app.releases.store.history('team_billing');
   expect(history.map((entry) => [entry.action, entry.actor])).toEqual([
-    ['activate', 'config'],
-    ['publish', 'config'],
+    ['activate', 'REMOTES_CONFIG'],
+    ['publish', 'REMOTES_CONFIG'],
   ]);
   const version = (await first.app.releases.store.rollout('team_billing')).active as string;
   expect(version).toMatch(/^config-[0-9a-f]{12}$/);
@@ -222,7 +228,32 @@ it('asks a changed entry whose origin does not answer again, and makes it the re
   }
   expect(await servedEntry(testApp as TestApp)).toBe(v2);
   const [latest] = await app.releases.store.history('team_billing');
-  expect(latest).toMatchObject({ action: 'activate', actor: 'config', before: { active: before } });
+  expect(latest).toMatchObject({ action: 'activate', actor: 'REMOTES_CONFIG', before: { active: before } });
+});
+
+it('writes one activate when two hosts import the same entry at once: no no-op entry in the audit', async () => {
+  const v1 = writeEntry('v1');
+  const { app } = await start();
+  const once = await app.releases.store.history('team_billing');
+  // A second host whose snapshot had not seen the release yet: it reads the origin, finds the release published,
+  // and finds it in force in the rollout's transaction.
+  const stale = { releases: () => [], rollout: () => null, refresh: async () => undefined };
+  const source = { read: (remote: PendingRemote) => app.remotes.descriptors.read(remote, childContextOf(null)) };
+  const files = { problem: async () => null };
+  const pending = app.remotes.registry.config.pending;
+  expect(pending.map((remote) => remote.entry)).toEqual([v1]);
+  const parts = {
+    store: app.releases.store,
+    snapshot: stale as unknown as ReleaseSnapshot,
+    source: source as unknown as DescriptorSource,
+    files: files as unknown as ReleaseFilesCheck,
+    logger: pino({ level: 'silent' }),
+  };
+  await Promise.all([importConfigReleases(pending, parts), importConfigReleases(pending, parts)]);
+  expect(await app.releases.store.history('team_billing')).toEqual(once);
+  expect(once.map((entry) => entry.action)).toEqual(['activate', 'publish']);
+  const version = (await app.releases.store.rollout('team_billing')).active as string;
+  expect((await app.releases.store.release('team_billing', version))?.publishedBy).toBe('REMOTES_CONFIG');
 });
 
 it('stops asking an entry a later reload took back: the file in use decides what becomes a release', async () => {

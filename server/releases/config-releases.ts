@@ -7,8 +7,14 @@ import type { ReleaseFilesCheck } from './release-files-check';
 import type { ReleaseSnapshot } from './release-snapshot';
 import type { ReleaseStore } from './release-store';
 
-/** Who publishes and activates the releases REMOTES_CONFIG declares. */
-export const CONFIG_ACTOR = 'config';
+/**
+ * Who publishes and activates the releases REMOTES_CONFIG declares: the audit and a release's `publishedBy` name the
+ * file, so an operator reading `config-<hash>` among the releases knows where it came from.
+ */
+export const CONFIG_ACTOR = 'REMOTES_CONFIG';
+
+/** Thrown inside the rollout's transaction when the release is already in force: nothing to write, nothing to audit. */
+class AlreadyInForce extends Error {}
 
 export interface ConfigReleaseParts {
   store: ReleaseStore;
@@ -23,8 +29,9 @@ export interface ConfigReleaseParts {
  * REMOTES_CONFIG's kit-built remotes (declared by entry) as releases, on start and on reload (GitOps). An entry
  * that some release of that remote already has is left alone, without asking its origin: the file did not change
  * it, and what an operator activated since stays in force. A new entry (a remote added to the file, or its entry
- * changed) is read from its origin once, published as `config-<hash of entry and descriptor>` by `config` and
- * activated: a change of the file wins, an unchanged file never undoes an operator's rollout. An origin that does
+ * changed) is read from its origin once, published as `config-<hash of entry and descriptor>` by `REMOTES_CONFIG`
+ * and activated (unless another host importing the same entry at once activated it first: no second, no-op entry in
+ * the audit): a change of the file wins, an unchanged file never undoes an operator's rollout. An origin that does
  * not answer is returned, for ConfigReleaseImports to ask again (the release in force, if any, stays meanwhile); a
  * kit's development server (`slots-remote dev`) is left to the remote registry, which keeps it live. An entry whose
  * manifest or entry script does not load is refused as a team's publish is, with an error in the log: the release in
@@ -80,13 +87,22 @@ export async function importConfigReleases(
         publishedBy: CONFIG_ACTOR,
       });
     }
-    const before = await store.rollout(remote.name);
-    await store.changeRollout({
-      remote: remote.name,
-      action: 'activate',
-      actor: CONFIG_ACTOR,
-      next: { active: version, canary: before.canary?.version === version ? null : before.canary },
-    });
+    try {
+      // Decided on the rollout read in the transaction: two hosts importing the same entry at once both get here,
+      // and the second finds it in force already.
+      await store.changeRollout({
+        remote: remote.name,
+        action: 'activate',
+        actor: CONFIG_ACTOR,
+        next: (before) => {
+          if (before.active === version && before.canary?.version !== version) throw new AlreadyInForce();
+          return { active: version, canary: before.canary?.version === version ? null : before.canary };
+        },
+      });
+    } catch (error) {
+      if (!(error instanceof AlreadyInForce)) throw error;
+      continue;
+    }
     logger.info(
       { remote: remote.name, components, version },
       `Remote "${remote.name}" answered: ${components.length} component(s); its REMOTES_CONFIG entry is now ` +

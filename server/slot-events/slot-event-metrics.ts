@@ -1,4 +1,5 @@
 import type { ReleaseSnapshot } from '../releases/release-snapshot';
+import type { AutoRollbackObserver } from './auto-rollback-observer';
 import type { CanaryWatch } from './canary-watch';
 import type { SlotLoadAggregator } from './slot-load-aggregator';
 import type { MetricsRegistry } from '../observability/metrics-registry';
@@ -14,11 +15,13 @@ export const NO_RELEASE_LABEL = 'none';
  * - `slots_slot_events_dropped`: events this host could not count (its pending rows at their bound);
  * - `slots_canary_percent{remote, version}`: the share of users each running canary gets (read at scrape);
  * - `slots_canary_auto_rollbacks_total{remote}`: canaries this host rolled back for failing more than their stable
- *   release (docs/operators/slot-events.md). Alert on any increase.
+ *   release (docs/operators/slot-events.md);
+ * - `slots_canary_auto_rollbacks_seen_total{remote}`: automatic rollbacks this host saw in the release snapshot,
+ *   whichever host decided them: every host counts each one. Alert on any increase of this one.
  */
 export function addSlotEventMetrics(
   metrics: MetricsRegistry,
-  slotEvents: { aggregator: SlotLoadAggregator; canaryWatch: CanaryWatch },
+  slotEvents: { aggregator: SlotLoadAggregator; canaryWatch: CanaryWatch; rollbackObserver: AutoRollbackObserver },
   snapshot: ReleaseSnapshot,
 ): void {
   const loads = metrics.counter({
@@ -55,4 +58,10 @@ export function addSlotEventMetrics(
     labelNames: ['remote'] as const,
   });
   slotEvents.canaryWatch.onRollBack((remote) => rollbacks.inc({ remote }));
+  const seen = metrics.counter({
+    name: 'slots_canary_auto_rollbacks_seen_total',
+    help: 'Automatic canary rollbacks this host saw in the release snapshot, whichever host decided them.',
+    labelNames: ['remote'] as const,
+  });
+  slotEvents.rollbackObserver.onSeen(({ remote }) => seen.inc({ remote }));
 }

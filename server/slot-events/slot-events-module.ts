@@ -8,6 +8,7 @@ import { audienceOf } from '../releases/remotes-for-request';
 import type { RemotesModule } from '../remotes/remotes-module';
 import type { ResourcesModule } from '../resources/resources-module';
 import type { StorageEngine } from '../storage/storage-engine';
+import { AutoRollbackObserver } from './auto-rollback-observer';
 import { CanaryWatch } from './canary-watch';
 import type { SlotEventSubjects } from './slot-event-check';
 import { SlotEventLimits } from './slot-event-limits';
@@ -42,6 +43,7 @@ export class SlotEventsModule implements AppModule {
   readonly aggregator: SlotLoadAggregator;
   readonly limits: SlotEventLimits;
   readonly canaryWatch: CanaryWatch;
+  readonly rollbackObserver: AutoRollbackObserver;
   readonly subjects: SlotEventSubjects;
   /** Who a request's visitor is, as a hash shared by every host (same secret). */
   readonly visitorOf: (req: Request) => SlotVisitor;
@@ -74,6 +76,7 @@ export class SlotEventsModule implements AppModule {
       logger,
       settings: settings.canary,
     });
+    this.rollbackObserver = new AutoRollbackObserver({ snapshot, store: parts.releases.store, logger });
     this.subjects = {
       componentsOf: (remote, release) =>
         release === ''
@@ -130,10 +133,12 @@ export class SlotEventsModule implements AppModule {
   start(): void {
     this.aggregator.start();
     this.canaryWatch.start();
+    this.rollbackObserver.start();
   }
 
   async close(): Promise<void> {
     this.canaryWatch.close();
+    this.rollbackObserver.close();
     try {
       // Before the database closes (modules close in reverse): what this host counted last is written.
       await this.aggregator.close();

@@ -116,7 +116,10 @@ export function RemoteReleasesSection({
                 <tr key={version} data-release={version}>
                   <th scope="row">{version}</th>
                   <td>
-                    {new Date(publishedAt).toLocaleString()} by {publishedBy}
+                    {new Date(publishedAt).toLocaleString()} by{' '}
+                    {/^(config|REMOTES_CONFIG)$/.test(publishedBy)
+                      ? 'REMOTES_CONFIG (the entry the file declares)'
+                      : publishedBy}
                   </td>
                   <td>
                     {[
