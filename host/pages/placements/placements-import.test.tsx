@@ -1,12 +1,15 @@
 /**
  * The placements page's import: a file chosen or JSON pasted is sent to the import route, the page says what was
  * kept and what the server dropped, and the draft shown is the imported one.
+ * The live preview's POST (a read, sent once the page is still for 300 ms) is left out of what is counted: whether
+ * it comes before an assertion depends on the machine's speed.
  */
 import '../../../testing/host/router-globals';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
   OPERATOR_ROLE,
   PLACEMENTS_PAGE_PATH,
+  PLACEMENTS_PREVIEW_PATH,
   type PlacementsDocument,
   type PlacementsDraftPayload,
   type PlacementsPayload,
@@ -83,7 +86,9 @@ describe('the import on the placements page', () => {
       'Imported into the draft: 1 slot, 1 form slot, 1 allow-list kept; dropped as not placements: ' +
         'allowedOrigins, remotes[0].entry.',
     );
-    expect(fake.requests.find((request) => request.method === 'POST')?.body).toEqual(FILE);
+    expect(
+      fake.requests.find((request) => request.method === 'POST' && request.path !== PLACEMENTS_PREVIEW_PATH)?.body,
+    ).toEqual(FILE);
     const location = screen.getByRole('heading', { name: LOCATION, level: 2 }).closest('section') as HTMLElement;
     expect(location.querySelector('[data-placement-slot="team_news:NewsTicker"]')).not.toBeNull();
     expect(screen.getByText('SlugPreview (team_news) in the Notes form (Form slots #1)'));
@@ -117,12 +122,16 @@ describe('the import on the placements page', () => {
       expect(within(section).getByText(/^Not a placements document: a JSON object/));
       expect(document.activeElement).toBe(text);
     }
-    expect(fake.requests.filter((request) => request.method === 'POST')).toHaveLength(0);
+    expect(
+      fake.requests.filter((request) => request.method === 'POST' && request.path !== PLACEMENTS_PREVIEW_PATH),
+    ).toHaveLength(0);
 
     fireEvent.change(text, { target: { value: '{"remotes": "x"}' } });
     fireEvent.click(within(section).getByRole('button', { name: 'Import into the draft' }));
     await screen.findByText('Refused: The body must be a JSON object.');
-    expect(fake.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+    expect(
+      fake.requests.filter((request) => request.method === 'POST' && request.path !== PLACEMENTS_PREVIEW_PATH),
+    ).toHaveLength(1);
   });
 });
 
@@ -143,6 +152,8 @@ describe('a file with a top-level key that is neither placements nor REMOTES_CON
       ),
     );
     expect(text.getAttribute('aria-invalid')).toBe('true');
-    expect(fake.requests.filter((request) => request.method === 'POST')).toHaveLength(0);
+    expect(
+      fake.requests.filter((request) => request.method === 'POST' && request.path !== PLACEMENTS_PREVIEW_PATH),
+    ).toHaveLength(0);
   });
 });
