@@ -35,6 +35,8 @@ export interface ConfirmDialogProps {
   children: ReactNode;
   /** The action's button, e.g. "Delete" (or "Deleting…" while busy). */
   confirmLabel: string;
+  /** The action's button's look: `danger` (the default) for what takes something away, `primary` otherwise. */
+  tone?: 'danger' | 'primary';
   busy?: boolean;
   onConfirm(): void;
   onClose?(): void;
@@ -50,6 +52,7 @@ export function ConfirmDialog({
   title,
   children,
   confirmLabel,
+  tone = 'danger',
   busy = false,
   onConfirm,
   onClose,
@@ -62,7 +65,12 @@ export function ConfirmDialog({
       </h2>
       {children}
       <div className="dialog__actions">
-        <button type="button" className="button button--danger" aria-disabled={busy || undefined} onClick={onConfirm}>
+        <button
+          type="button"
+          className={`button button--${tone}`}
+          aria-disabled={busy || undefined}
+          onClick={onConfirm}
+        >
           {confirmLabel}
         </button>
         <button ref={control.cancelRef} type="button" className="button button--secondary" onClick={control.close}>

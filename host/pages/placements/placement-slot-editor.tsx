@@ -39,6 +39,8 @@ export interface SlotEditorProps {
   schema: JsonSchema | null;
   problems: readonly PlacementProblem[];
   change(change: (slot: DraftSlot) => DraftSlot | null): void;
+  /** Called once the slot is removed, with how it was named (its title), so the location moves focus and says so. */
+  removed?(title: string): void;
 }
 
 /**
@@ -46,7 +48,7 @@ export interface SlotEditorProps {
  * problems, and removal. Each card is named apart from the others of its component (its number, with its id and a
  * prop that reads as its title in its heading), and so are its controls, on the whole page (CardName).
  */
-export function SlotEditor({ at, place, isPublic, ids, schema, problems, change }: SlotEditorProps) {
+export function SlotEditor({ at, place, isPublic, ids, schema, problems, change, removed }: SlotEditorProps) {
   const { slot } = at;
   const title = `${String(slot.component)} (${at.remote}) #${place}`;
   const name = <CardName name={title} where={`at ${at.location}`} />;
@@ -189,7 +191,10 @@ export function SlotEditor({ at, place, isPublic, ids, schema, problems, change 
         props={slot.props ?? {}}
         problems={problems}
         setProps={(props) => setKey('props', props)}
-        remove={() => change(() => null)}
+        remove={() => {
+          change(() => null);
+          removed?.(title);
+        }}
       />
     </li>
   );

@@ -39,10 +39,13 @@ export function PlacementsForms(props: PlacementsFormsProps) {
       ? resources.data.resources.find((resource) => resource.name === name)?.label
       : null) ?? name;
   const section = useRef<HTMLElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
   const added = useAddedEntry(section, props.formSlots.map(formSlotKey));
   return (
     <section ref={section} className="inspector__section" aria-labelledby="placements-forms" data-placements-forms>
-      <h2 id="placements-forms">Form slots</h2>
+      <h2 id="placements-forms" ref={heading} tabIndex={-1}>
+        Form slots
+      </h2>
       <p className="muted">Components of a remote placed among the fields of a resource’s form.</p>
       {props.formSlots.length === 0 ? (
         <p className="empty">The draft places nothing in a form.</p>
@@ -62,6 +65,12 @@ export function PlacementsForms(props: PlacementsFormsProps) {
                   problem.index === at.index,
               )}
               change={(change) => props.change(at, change)}
+              removed={(name) =>
+                added.removed(
+                  `Removed ${name}: ${countOf(props.formSlots.length - 1, 'form slot')} in the draft.`,
+                  heading.current,
+                )
+              }
             />
           ))}
         </ol>
@@ -135,9 +144,11 @@ interface FormSlotEditorProps {
   schema: JsonSchema | null;
   problems: readonly PlacementProblem[];
   change(change: (slot: DraftSlot) => DraftSlot | null): void;
+  /** Called once the form slot is removed, with how it was named, so the list moves focus and says so. */
+  removed(name: string): void;
 }
 
-function FormSlotEditor({ at, place, resourceLabel, schema, problems, change }: FormSlotEditorProps) {
+function FormSlotEditor({ at, place, resourceLabel, schema, problems, change, removed }: FormSlotEditorProps) {
   // Numbered, as two form slots of one component in one form would otherwise read alike (and so would their controls).
   const name = `${String(at.slot.component)} (${at.remote}) in the ${resourceLabel} form (Form slots #${place})`;
   const id = `placement-form-${at.remote}-${at.resource}-${at.index}`;
@@ -163,7 +174,10 @@ function FormSlotEditor({ at, place, resourceLabel, schema, problems, change }: 
         props={at.slot.props ?? {}}
         problems={problems}
         setProps={(props) => setKey('props', props)}
-        remove={() => change(() => null)}
+        remove={() => {
+          change(() => null);
+          removed(name);
+        }}
       />
     </li>
   );

@@ -25,6 +25,7 @@ export function PlacementsLocation(props: PlacementsLocationProps) {
   const { location, slots } = props;
   const headingId = `placements-${location}`;
   const section = useRef<HTMLElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
   const added = useAddedEntry(section, slots.map(slotKey));
   return (
     <section
@@ -33,7 +34,9 @@ export function PlacementsLocation(props: PlacementsLocationProps) {
       aria-labelledby={headingId}
       data-placements-location={location}
     >
-      <h2 id={headingId}>{location}</h2>
+      <h2 id={headingId} ref={heading} tabIndex={-1}>
+        {location}
+      </h2>
       <p className="muted">{props.isPublic ? 'public: the server refuses a "Shown when" rule here' : 'protected'}</p>
       {slots.length === 0 ? (
         <p className="empty">The draft places nothing here.</p>
@@ -52,6 +55,12 @@ export function PlacementsLocation(props: PlacementsLocationProps) {
                   problem.remote === at.remote && problem.location === location && problem.index === at.index,
               )}
               change={(change) => props.change(at, change)}
+              removed={(title) =>
+                added.removed(
+                  `Removed ${title} from ${location}: ${countOf(slots.length - 1, 'slot')} there in the draft.`,
+                  heading.current,
+                )
+              }
             />
           ))}
         </ol>

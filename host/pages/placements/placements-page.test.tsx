@@ -98,6 +98,31 @@ function card(field: string, component: string, place: number): string {
   return `${field} ${component} (team_news) #${place} at ${LOCATION}`;
 }
 
+// jsdom has no modal dialogs: the Publish confirmation only needs to open and close (and say it closed).
+const dialogPrototype = HTMLDialogElement.prototype as Partial<Pick<HTMLDialogElement, 'showModal' | 'close'>>;
+beforeAll(() => {
+  dialogPrototype.showModal = function (this: HTMLDialogElement) {
+    this.open = true;
+  };
+  dialogPrototype.close = function (this: HTMLDialogElement) {
+    this.open = false;
+    this.dispatchEvent(new Event('close'));
+  };
+});
+afterAll(() => {
+  delete dialogPrototype.showModal;
+  delete dialogPrototype.close;
+});
+
+/** Publish from the toolbar, then confirm it in the app's dialog; returns what the dialog asked. */
+async function publishConfirmed(): Promise<string> {
+  fireEvent.click(screen.getByRole('button', { name: 'Publish' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Publish the draft?' });
+  const question = dialog.textContent ?? '';
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Publish' }));
+  return question;
+}
+
 async function locationSection(): Promise<HTMLElement> {
   const heading = await screen.findByRole('heading', { name: LOCATION, level: 2 });
   return heading.closest('section') as HTMLElement;
@@ -140,6 +165,22 @@ describe('the placements page', () => {
     fireEvent.click(within(section).getByRole('button', { name: card('Remove', 'NewsTicker', 1) }));
     await waitFor(() => expect(rules()).toEqual(['{"roles":["editor"]}']));
     expect(within(section).getByLabelText(card('Priority of', 'Welcome', 1))).toHaveProperty('value', '20');
+  });
+
+  it('moves the focus to the location’s heading after a Remove and says what was removed', async () => {
+    renderApp(api([OPERATOR_ROLE]));
+    const section = await locationSection();
+    const remove = within(section).getByRole('button', { name: card('Remove', 'NewsTicker', 1) });
+    remove.focus();
+    fireEvent.click(remove);
+    await waitFor(() => expect(within(section).queryAllByRole('listitem')).toHaveLength(1));
+    // Not on the next slot's Remove button (it took the removed one's place): a second Enter would remove it too.
+    expect(document.activeElement).toBe(within(section).getByRole('heading', { name: LOCATION, level: 2 }));
+    expect(
+      within(section)
+        .getAllByRole('status')
+        .map((status) => status.textContent),
+    ).toContain(`Removed NewsTicker (team_news) #1 from ${LOCATION}: 1 slot there in the draft.`);
   });
 
   it('asks before a navigation drops edits not saved into the draft, and not once they are saved', async () => {
@@ -363,7 +404,7 @@ describe('publishing what the page shows', () => {
     });
     renderApp(fake);
     await locationSection();
-    fireEvent.click(screen.getByRole('button', { name: 'Publish' }));
+    await publishConfirmed();
     const refused = await screen.findByText(/^Refused: The draft was saved by ops/);
     expect(refused.textContent).toMatch(
       /so nothing was published: reload it to see what it holds, then publish again\.$/,
@@ -372,6 +413,43 @@ describe('publishing what the page shows', () => {
       { expectedUpdatedAt: '2026-11-23T10:00:00.000Z' },
     ]);
     expect(screen.getByRole('button', { name: 'Reload the saved draft (drops your changes)' }));
+  });
+
+  it('asks first in the app’s dialog, counting the changes, and leaves the focus on Publish after either answer', async () => {
+    const fake = api([OPERATOR_ROLE], {
+      'GET /api/placements/diff': {
+        body: {
+          revision: 1,
+          changes: [
+            { change: 'added', location: LOCATION, remote: 'team_news', id: 'Welcome', before: null, after: {} },
+            { change: 'order', location: LOCATION, remote: null, id: null, before: [], after: [] },
+          ],
+        },
+      },
+      'POST /api/placements/publish': { body: { number: 2 } },
+    });
+    renderApp(fake);
+    await locationSection();
+    await screen.findByText(/order at dashboard-after-cards/);
+    const publish = screen.getByRole('button', { name: 'Publish' });
+    publish.focus();
+    fireEvent.click(publish);
+    const dialog = await screen.findByRole('dialog', { name: 'Publish the draft?' });
+    expect(dialog.querySelector('[data-placements-publish-question]')?.textContent).toBe(
+      'It makes 2 changes: 1 slot added, 1 location in another order. Every host serves the new revision within ' +
+        'seconds.',
+    );
+    // Opens on Cancel, so a slip of Enter publishes nothing.
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect((dialog as HTMLDialogElement).open).toBe(false);
+    expect(document.activeElement).toBe(publish);
+    expect(changesAsked(fake)).toEqual([]);
+
+    await publishConfirmed();
+    await screen.findByText(/Revision 2 published\./);
+    expect(changesAsked(fake).map((request) => request.path)).toEqual(['/api/placements/publish']);
+    expect(document.activeElement).toBe(publish);
   });
 
   it('refuses to save or publish while a box holds what the draft cannot take, with focus on it', async () => {
@@ -600,7 +678,7 @@ describe('a draft too large for the server', () => {
     );
 
     fake.routes.set('PUT /api/placements/draft', { status: 413, text: '<html>413 Request Entity Too Large</html>' });
-    fireEvent.click(screen.getByRole('button', { name: 'Publish' }));
+    await publishConfirmed();
     await waitFor(() => expect(fake.requests.filter((request) => request.method === 'PUT')).toHaveLength(2));
     expect((await screen.findByRole('alert')).textContent).toMatch(
       /^Refused: Not saved: the draft is larger than 512 KiB/,

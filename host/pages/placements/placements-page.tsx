@@ -1,5 +1,7 @@
+import { useRef } from 'react';
 import { PLACEMENTS_API_PATH, PLACEMENTS_EDIT, userMay, SlotLocation } from '../../../shared';
 import { useSession } from '../../core';
+import { ConfirmDialog, useConfirmDialog } from '../../layout/confirm-dialog';
 import { PageHeading } from '../../layout/page-heading';
 import { OperatorsOnlyPage } from '../common/operators-only-page';
 import { PageStatus } from '../common/page-status';
@@ -13,6 +15,7 @@ import { PlacementRevisions, PlacementsDiff } from './placements-history';
 import { PlacementsImport } from './placements-import';
 import { PlacementsLocation } from './placements-location';
 import { PlacementsPreview } from './placements-preview';
+import { publishQuestion } from './placements-publish-question';
 import { changeSlotFollowingId } from './placements-renamed-id';
 import { locationIds } from './placements-slot-ids';
 import { usePlacementsEditor } from './use-placements-editor';
@@ -47,10 +50,13 @@ function PlacementsEditor() {
     edit,
     saveDraft,
     publish,
+    refusedForUnreadInput,
     reloadSavedDraft,
     importJson,
     rollback,
   } = usePlacementsEditor();
+  const publishDialog = useConfirmDialog();
+  const publishButton = useRef<HTMLButtonElement>(null);
 
   if ([overview, components].some((state) => state.status === 'error' && state.error.status === 403)) {
     return <OperatorsOnlyPage what="Placements are" />;
@@ -83,7 +89,14 @@ function PlacementsEditor() {
           <button type="button" className="button button--secondary" onClick={() => saveDraft(document)}>
             Save draft
           </button>
-          <button type="button" className="button button--primary" onClick={() => publish(document)}>
+          <button
+            type="button"
+            className="button button--primary"
+            ref={publishButton}
+            onClick={() => {
+              if (!refusedForUnreadInput()) publishDialog.open();
+            }}
+          >
             Publish
           </button>
         </div>
@@ -170,6 +183,22 @@ function PlacementsEditor() {
         <PlacementsImport importJson={importJson} />
         <PlacementRevisions revisions={revisions} rollback={rollback} />
       </fieldset>
+      <ConfirmDialog
+        control={publishDialog}
+        title="Publish the draft?"
+        confirmLabel="Publish"
+        tone="primary"
+        onConfirm={() => {
+          publishDialog.close();
+          publish(document);
+        }}
+        // Back on Publish after either answer (the browser does so too; jsdom and older engines do not): the outcome
+        // is announced from the toolbar beside it, and a refusal takes the focus to its summary.
+        onClose={() => publishButton.current?.focus()}
+      >
+        <p data-placements-publish-question>{publishQuestion(diff === null ? undefined : diff.changes, dirty)}</p>
+        {blocking !== null && <p className="form-error">{blocking}</p>}
+      </ConfirmDialog>
     </div>
   );
 }

@@ -11,10 +11,16 @@ export interface AddedEntry {
    * not there), its first control gets the focus, so the operator goes on with it rather than looking for it.
    */
   adding(announcement: string): void;
+  /**
+   * Called as a Remove button removes an entry: the focus goes to `landing` (the list's heading) and the removal is
+   * announced. Left where it was, the focus would sit on the next entry's Remove button (it takes the removed one's
+   * place), and a second Enter would remove that entry too.
+   */
+  removed(announcement: string, landing: HTMLElement | null): void;
 }
 
 /**
- * Confirms an Add in the placements editor: an entry appears somewhere in a list ordered by priority, and the Add
+ * Confirms an Add or a Remove in the placements editor: an entry appears somewhere in a list ordered by priority, and the Add
  * button is disabled until the next choice, so without it nothing says that it worked and the focus is left behind.
  * `keys` are the entries' keys, as their elements inside `container` carry them (ENTRY_KEY_ATTRIBUTE).
  */
@@ -41,6 +47,11 @@ export function useAddedEntry(container: RefObject<HTMLElement | null>, keys: re
     announcement,
     adding: (text) => {
       pending.current = { before: new Set(latestKeys.current), announcement: text };
+    },
+    removed: (text, landing) => {
+      pending.current = null;
+      landing?.focus();
+      setAnnouncement(text);
     },
   };
 }

@@ -168,6 +168,21 @@ export function usePlacementsEditor() {
     );
   };
 
+  /**
+   * What Publish checks before it asks for confirmation: a box the draft cannot take yet refuses it at once, with
+   * focus on that box, rather than after a question whose answer could only be refused. True when so refused.
+   */
+  const refusedForUnreadInput = (): boolean => {
+    try {
+      refuseUnreadInput();
+      return false;
+    } catch (error) {
+      if (!(error instanceof UnreadInputError)) throw error;
+      setOutcome({ message: error.message, refused: true, problems: [], focusSummary: false });
+      return true;
+    }
+  };
+
   const save = async (
     next: PlacementsDocument,
   ): Promise<{ problems: readonly PlacementProblem[]; version: string | null }> => {
@@ -272,6 +287,7 @@ export function usePlacementsEditor() {
     edit,
     saveDraft,
     publish,
+    refusedForUnreadInput,
     reloadSavedDraft,
     importJson,
     rollback,
