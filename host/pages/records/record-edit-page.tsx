@@ -8,12 +8,23 @@ import { PageHeading } from '../../layout/page-heading';
 import { listReturnAddress, useListOwner } from '../../hooks/list-return-address';
 import { PageStatus } from '../common/page-status';
 import { useRecordPage } from './use-record-page';
+import { useMayChangeRecords } from '../../forms/read-only-role';
+import { RecordViewPage } from './record-view-page';
+
+/**
+ * A record's edit address: its form for those who may change records; for a viewer, the record's read view with a
+ * line saying why (a form of disabled fields titled "Edit" looked editable, its reason far below).
+ */
+export function RecordEditPage() {
+  const mayChange = useMayChangeRecords();
+  return mayChange ? <RecordEditForm /> : <RecordViewPage editRefused />;
+}
 
 /**
  * Editing a record: breadcrumbs with resource-edit-actions (same context as the view page's actions),
  * resource-before-form, the form, resource-after-form.
  */
-export function RecordEditPage() {
+function RecordEditForm() {
   const { resource = '', id = '' } = useParams();
   const data = useRecordPage(resource, id);
   const owner = useListOwner(resource);

@@ -1,5 +1,10 @@
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { SlotLocation, type FieldItem, type ResourceActionContext } from '../../../shared';
+import {
+  SlotLocation,
+  VIEWER_CANNOT_CHANGE_RECORDS,
+  type FieldItem,
+  type ResourceActionContext,
+} from '../../../shared';
 import { AppSlotRenderer } from '../../core';
 import { Breadcrumbs } from '../../layout/breadcrumbs';
 import { DeleteRecordButton } from './delete-record-button';
@@ -11,11 +16,15 @@ import { PageStatus } from '../common/page-status';
 import { useRecordPage } from './use-record-page';
 import { useMayChangeRecords } from '../../forms/read-only-role';
 
+/** Said above the fields when a viewer opened the record's edit address and got its read view instead. */
+export const EDIT_REFUSED_TO_VIEWER = `This is the record's read view rather than its edit page. ${VIEWER_CANNOT_CHANGE_RECORDS}`;
+
 /**
  * A record: breadcrumbs with resource-page-actions at their right (context `{ resource, resourceId, record }`),
- * its fields, then resource-before-relations, the relations, resource-after-relations.
+ * its fields, then resource-before-relations, the relations, resource-after-relations. `editRefused`: shown at an
+ * edit address to someone who may not edit (RecordEditPage), with a line saying why.
  */
-export function RecordViewPage() {
+export function RecordViewPage({ editRefused = false }: { editRefused?: boolean } = {}) {
   const { resource = '', id = '' } = useParams();
   const data = useRecordPage(resource, id);
   const owner = useListOwner(resource);
@@ -61,6 +70,11 @@ export function RecordViewPage() {
         }
       />
       <PageHeading title={`${record.title} · ${definition.label}`}>{record.title}</PageHeading>
+      {editRefused && (
+        <p className="notice notice--info" data-edit-refused="">
+          {EDIT_REFUSED_TO_VIEWER}
+        </p>
+      )}
       <section className="card record" aria-label="Fields">
         <dl className="record__fields">
           {fields.map((field) => (
