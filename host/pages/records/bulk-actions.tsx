@@ -1,8 +1,9 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type {
   BulkRecordPayload,
   BulkRecordRequest,
   FieldItem,
+  JsonValue,
   ResourceDefinition,
   ResourceRecord,
 } from '../../../shared';
@@ -22,7 +23,23 @@ export interface BulkActionsProps {
   onDone(): void;
 }
 
-type Outcome = { text: string; failures: string[]; restorable: ResourceRecord[] } | null;
+/** How a bulk action is undone: the deleted records restored, or the field set back to each record's own value. */
+type Undo =
+  | { kind: 'restore'; records: ResourceRecord[] }
+  | { kind: 'revert'; field: string; label: string; previous: ReadonlyMap<number, JsonValue> };
+
+type Outcome = { text: string; failures: string[]; undo: Undo | null; key: number } | null;
+
+/** The value a field is set back to: a value never set becomes "empty" (null), or not ticked for a checkbox. */
+function storedValue(field: FieldItem | undefined, value: JsonValue | undefined): JsonValue {
+  if (value !== undefined) return value;
+  return field?.input === 'checkbox' ? false : null;
+}
+
+/** Whether a list offers bulk actions at all (a field to set or a delete), so rows and the page can be selected. */
+export function hasBulkActions(definition: ResourceDefinition): boolean {
+  return definition.canDelete || settableFields(definition).length > 0;
+}
 
 /** The fields a bulk change can set: those whose values are a short list (select options, ticked or not). */
 function settableFields(definition: ResourceDefinition): FieldItem[] {
@@ -32,9 +49,11 @@ function settableFields(definition: ResourceDefinition): FieldItem[] {
 }
 
 /**
- * Acting on the selected rows of a page: select all of them, set one field on all, or delete all (asked again in a
- * dialog), in one request. What became of each is said in a live region, naming the records refused and why;
- * deleted ones can be brought back with Undo.
+ * Acting on the selected rows of a page (selected in the table, its header selecting the whole page): set one field
+ * on all, or delete all, each asked again in the app's dialog, in one request. The bar shows only while rows are
+ * selected, so it does not push the rows down. What became of each is said in a live region, naming the records
+ * refused and why; both can be undone (deleted records restored, the field set back to each record's own value),
+ * and the focus goes to Undo, as the bar it was in has gone with the selection.
  */
 export function BulkActions({ definition, rows, selected, onSelect, onDone }: BulkActionsProps) {
   const client = useApiClient();
@@ -46,6 +65,14 @@ export function BulkActions({ definition, rows, selected, onSelect, onDone }: Bu
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [busy, setBusy] = useState(false);
   const dialog = useConfirmDialog();
+  const setDialog = useConfirmDialog();
+  const undoButton = useRef<HTMLButtonElement>(null);
+  const outcomeRegion = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!outcome) return;
+    if (undoButton.current) undoButton.current.focus();
+    else outcomeRegion.current?.focus();
+  }, [outcome?.key]);
   const ids = rows.filter((row) => selected.has(row.id)).map((row) => row.id);
   const nouns = recordNouns(definition);
   const what = nouns.many;
@@ -59,7 +86,7 @@ export function BulkActions({ definition, rows, selected, onSelect, onDone }: Bu
     return row?.title || `#${id}`;
   };
 
-  const send = async (request: BulkRecordRequest, done: string) => {
+  const send = async (request: BulkRecordRequest, done: string, revert?: Omit<Undo & { kind: 'revert' }, 'kind'>) => {
     if (busy) return;
     setBusy(true);
     try {
@@ -71,10 +98,23 @@ export function BulkActions({ definition, rows, selected, onSelect, onDone }: Bu
         result.ok ? [] : [`“${titleOf(result.id)}”: ${result.error.message}`],
       );
       const succeeded = payload.results.flatMap((result) => (result.ok ? [result.record] : []));
+      const changed = new Set(succeeded.map((record) => record.id));
       setOutcome({
         text: `${done} ${succeeded.length} of ${counted(payload.results.length)}.`,
         failures,
-        restorable: request.action === 'delete' ? succeeded : [],
+        undo:
+          succeeded.length === 0
+            ? null
+            : request.action === 'delete'
+              ? { kind: 'restore', records: succeeded }
+              : revert
+                ? {
+                    kind: 'revert',
+                    ...revert,
+                    previous: new Map([...revert.previous].filter(([id]) => changed.has(id))),
+                  }
+                : null,
+        key: Date.now(),
       });
       onSelect(new Set(payload.results.filter((result) => !result.ok).map((result) => result.id)));
       onDone();
@@ -86,11 +126,46 @@ export function BulkActions({ definition, rows, selected, onSelect, onDone }: Bu
       setOutcome({
         text: error instanceof ApiError ? error.message : 'Could not apply.',
         failures: [],
-        restorable: [],
+        undo: null,
+        key: Date.now(),
       });
     } finally {
       setBusy(false);
     }
+  };
+
+  /** The field set back: one bulk request per value the records had (most often one or two). */
+  const revert = async ({ field: name, label, previous }: Undo & { kind: 'revert' }) => {
+    const byValue = new Map<string, { value: JsonValue; ids: number[] }>();
+    for (const [id, value] of previous) {
+      const key = JSON.stringify(value);
+      const group = byValue.get(key) ?? { value, ids: [] };
+      group.ids.push(id);
+      byValue.set(key, group);
+    }
+    const failures: string[] = [];
+    let restored = 0;
+    try {
+      for (const { value, ids: group } of byValue.values()) {
+        const payload = await client.post<BulkRecordPayload>(
+          `/api/resources/${encodeURIComponent(definition.name)}/records/bulk`,
+          { action: 'update', ids: group, values: { [name]: value } } satisfies BulkRecordRequest,
+        );
+        for (const result of payload.results) {
+          if (result.ok) restored++;
+          else failures.push(`“${titleOf(result.id)}”: ${result.error.message}`);
+        }
+      }
+    } catch (error) {
+      failures.push(error instanceof ApiError ? error.message : 'Could not set the values back.');
+    }
+    setOutcome({
+      text: `Set ${label} back on ${restored} of ${counted(previous.size)}.`,
+      failures,
+      undo: null,
+      key: Date.now(),
+    });
+    onDone();
   };
 
   const undo = async (records: ResourceRecord[]) => {
@@ -107,84 +182,80 @@ export function BulkActions({ definition, rows, selected, onSelect, onDone }: Bu
     setOutcome({
       text: `Restored ${records.length - failures.length} of ${counted(records.length)}.`,
       failures,
-      restorable: [],
+      undo: null,
+      key: Date.now(),
     });
     onDone();
   };
 
   // A viewer is told why on the list page (ReadOnlyRoleNotice), not offered actions the server would refuse.
   if (!mayChange || (!definition.canDelete && fields.length === 0)) return null;
-  const allSelected = rows.length > 0 && ids.length === rows.length;
+  const newValue = field?.input === 'checkbox' ? value === 'true' : value === '' ? null : value;
+  const valueWords =
+    field?.input === 'checkbox' ? (value === 'true' ? 'ticked' : 'not ticked') : value === '' ? '(empty)' : value;
   return (
-    <section className="bulk-actions" aria-label={`Act on selected ${what}`}>
-      <label className="bulk-actions__all">
-        <input
-          type="checkbox"
-          checked={allSelected}
-          onChange={() => onSelect(allSelected ? new Set() : new Set(rows.map((row) => row.id)))}
-        />{' '}
-        Select all {rows.length} on this page
-      </label>
-      <p className="bulk-actions__count">{ids.length} selected</p>
-      {fields.length > 0 && (
-        <div className="bulk-actions__set">
-          <label htmlFor={fieldId} className="field__label">
-            Field to set
-          </label>
-          <select
-            id={fieldId}
-            className="input"
-            value={fieldName}
-            onChange={(event) => {
-              setFieldName(event.target.value);
-              setValue('');
-            }}
-          >
-            {fields.map((each) => (
-              <option key={each.name} value={each.name}>
-                {each.label}
-              </option>
-            ))}
-          </select>
-          <label htmlFor={valueId} className="field__label">
-            New value
-          </label>
-          <select id={valueId} className="input" value={value} onChange={(event) => setValue(event.target.value)}>
-            <option value="">(empty)</option>
-            {choices.map((choice) => (
-              <option key={choice} value={choice}>
-                {field?.input === 'checkbox' ? (choice === 'true' ? 'Ticked' : 'Not ticked') : choice}
-              </option>
-            ))}
-          </select>
-          <button
-            type="button"
-            className="button button--secondary"
-            aria-disabled={ids.length === 0 || busy}
-            onClick={() => {
-              if (ids.length === 0) return;
-              const newValue = field?.input === 'checkbox' ? value === 'true' : value === '' ? null : value;
-              void send({ action: 'update', ids, values: { [fieldName]: newValue } }, 'Changed');
-            }}
-          >
-            Set on selected
-          </button>
-        </div>
+    <>
+      {ids.length > 0 && (
+        <section className="bulk-actions" aria-label={`Act on selected ${what}`}>
+          <p className="bulk-actions__count">{ids.length} selected</p>
+          {fields.length > 0 && (
+            <div className="bulk-actions__set">
+              <label htmlFor={fieldId} className="field__label">
+                Field to set
+              </label>
+              <select
+                id={fieldId}
+                className="input"
+                value={fieldName}
+                onChange={(event) => {
+                  setFieldName(event.target.value);
+                  setValue('');
+                }}
+              >
+                {fields.map((each) => (
+                  <option key={each.name} value={each.name}>
+                    {each.label}
+                  </option>
+                ))}
+              </select>
+              <label htmlFor={valueId} className="field__label">
+                New value
+              </label>
+              <select id={valueId} className="input" value={value} onChange={(event) => setValue(event.target.value)}>
+                <option value="">(empty)</option>
+                {choices.map((choice) => (
+                  <option key={choice} value={choice}>
+                    {field?.input === 'checkbox' ? (choice === 'true' ? 'Ticked' : 'Not ticked') : choice}
+                  </option>
+                ))}
+              </select>
+              <button
+                type="button"
+                className="button button--secondary"
+                aria-disabled={busy}
+                onClick={() => {
+                  if (!busy) setDialog.open();
+                }}
+              >
+                Set on selected
+              </button>
+            </div>
+          )}
+          {definition.canDelete && (
+            <button
+              type="button"
+              className="button button--danger"
+              aria-disabled={busy}
+              onClick={() => {
+                if (!busy) dialog.open();
+              }}
+            >
+              Delete selected
+            </button>
+          )}
+        </section>
       )}
-      {definition.canDelete && (
-        <button
-          type="button"
-          className="button button--danger"
-          aria-disabled={ids.length === 0 || busy}
-          onClick={() => {
-            if (ids.length === 0) return;
-            dialog.open();
-          }}
-        >
-          Delete selected
-        </button>
-      )}
-      <div role="status" className="bulk-actions__outcome">
+      <div role="status" className="bulk-actions__outcome" ref={outcomeRegion} tabIndex={-1}>
         {outcome && (
           <>
             <p>{outcome.text}</p>
@@ -198,15 +269,38 @@ export function BulkActions({ definition, rows, selected, onSelect, onDone }: Bu
           </>
         )}
       </div>
-      {outcome && outcome.restorable.length > 0 && (
+      {outcome?.undo && (
         <button
+          ref={undoButton}
           type="button"
-          className="button button--secondary button--small"
-          onClick={() => void undo(outcome.restorable)}
+          className="button button--secondary button--small bulk-actions__undo"
+          onClick={() => {
+            const { undo: what } = outcome;
+            if (what?.kind === 'restore') void undo(what.records);
+            else if (what?.kind === 'revert') void revert(what);
+          }}
         >
-          Undo delete
+          {outcome.undo.kind === 'restore' ? 'Undo delete' : `Undo: set ${outcome.undo.label} back`}
         </button>
       )}
+      <ConfirmDialog
+        control={setDialog}
+        title={`Set ${field?.label ?? fieldName} to ${valueWords} on ${counted(ids.length)}?`}
+        confirmLabel="Set"
+        onConfirm={() => {
+          setDialog.close();
+          const previous = new Map(
+            ids.map((id) => [id, storedValue(field, rows.find((row) => row.id === id)?.[fieldName])] as const),
+          );
+          void send({ action: 'update', ids, values: { [fieldName]: newValue } }, 'Changed', {
+            field: fieldName,
+            label: field?.label ?? fieldName,
+            previous,
+          });
+        }}
+      >
+        <p>Each record's own value is kept until then: you can undo this right after.</p>
+      </ConfirmDialog>
       <ConfirmDialog
         control={dialog}
         title={`Delete ${counted(ids.length)}?`}
@@ -218,6 +312,6 @@ export function BulkActions({ definition, rows, selected, onSelect, onDone }: Bu
       >
         <p>You can undo this, or restore them one by one from Recently deleted for a day.</p>
       </ConfirmDialog>
-    </section>
+    </>
   );
 }

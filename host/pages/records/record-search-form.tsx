@@ -74,7 +74,7 @@ export function RecordSearchForm({
   };
   const hint =
     shownKind === 'search'
-      ? `Finds the ${what} with every word you type in their texts, or words starting so (“note” finds “Notes”), capitals and accents or not; oldest or newest first.`
+      ? `Every word you type, or a word starting so (“note” finds “Notes”), in any text; capitals and accents ignored.`
       : `Finds the ${what} whose ${column} starts with what you type (“eclair” finds “Éclair”); sort by another column to search it.`;
   return (
     <form role="search" aria-label={`Search ${what}`} className="list-search" onSubmit={submit}>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import {
+  RECORD_LIST_LIMIT,
   RECORD_SEARCH_MAX_LENGTH,
   type FieldItem,
   type RecordListPayload,
@@ -10,7 +11,7 @@ import { reloadFailed, useApi } from '../../hooks/use-api';
 import { Breadcrumbs } from '../../layout/breadcrumbs';
 import { PageHeading } from '../../layout/page-heading';
 import { ReadOnlyRoleNotice, useMayChangeRecords } from '../../forms/read-only-role';
-import { BulkActions } from './bulk-actions';
+import { BulkActions, hasBulkActions } from './bulk-actions';
 import { DeleteRecordButton } from './delete-record-button';
 import { DeletedRecordNotice, useDeletedRecord, type DeletedRecord } from './deleted-record-notice';
 import { deletedRecordsAddress } from '../common/deleted-records-address';
@@ -21,6 +22,9 @@ import { ListPager } from './list-pager';
 import { PageStatus } from '../common/page-status';
 import { neighbourPage, recordListApiPath, recordListSearch, type RecordListLocation } from './record-list-location';
 import { RecordFiltersForm } from './record-filters-form';
+import { FiltersDisclosure } from './filters-disclosure';
+import { ListSettings } from './list-settings';
+import { readListPreferences, saveListPreferences, type ListPreferences } from './list-preferences';
 import { RecordTableFrame } from './record-table-frame';
 import { RecordSearchForm } from './record-search-form';
 
@@ -35,8 +39,23 @@ export function ResourceListPage() {
   const [params, setParams] = useSearchParams();
   const mayChange = useMayChangeRecords();
   const definition = useApi<ResourcePayload>(`/api/resources/${name}`);
-  const records = useApi<RecordListPayload>(recordListApiPath(resource, params));
   const owner = useListOwner(resource);
+  // Rows per page and columns shown: the user's own, remembered in this browser (list-preferences.ts says why).
+  const [preferences, setPreferences] = useState<{ key: string; value: ListPreferences } | null>(null);
+  const preferencesKey = owner ? `${owner.username}\n${resource}` : '';
+  const chosen =
+    preferences?.key === preferencesKey ? preferences.value : readListPreferences(owner?.username ?? '', resource);
+  const choose = (value: ListPreferences) => {
+    if (owner) saveListPreferences(owner.username, resource, value);
+    setPreferences({ key: preferencesKey, value });
+  };
+  const apiPath = recordListApiPath(resource, params);
+  // The default size is left out, as the address leaves defaults out.
+  const records = useApi<RecordListPayload>(
+    chosen.pageSize === RECORD_LIST_LIMIT.default
+      ? apiPath
+      : `${apiPath}${apiPath.includes('?') ? '&' : '?'}limit=${chosen.pageSize}`,
+  );
   const listSearch = params.toString();
   useEffect(() => {
     if (owner) keepListAddress(owner, listSearch ? `?${listSearch}` : '');
@@ -79,7 +98,9 @@ export function ResourceListPage() {
     fields.filter((item): item is FieldItem => item.type === 'field').map((field) => [field.name, field]),
   );
   const columnLabel = (column: string) => fieldsByName.get(column)?.label ?? column;
-  const columns = listColumns.map((column) => ({ name: column, field: fieldsByName.get(column) }));
+  const columns = listColumns
+    .filter((column, index) => index === 0 || !chosen.hiddenColumns.includes(column))
+    .map((column) => ({ name: column, field: fieldsByName.get(column) }));
   const { records: rows, page } = shown;
   // Sorting and searching keep the filters applied; applying filters keeps the search and the sort.
   const go = (location: RecordListLocation) => setParams(recordListSearch({ filters: page.filters, ...location }));
@@ -95,8 +116,9 @@ export function ResourceListPage() {
 
   const sortBy = (column: string) => {
     const order = page.sort === column && page.order === 'asc' ? 'desc' : 'asc';
-    // A search matches the sorted column: it goes on with a searchable column and is dropped otherwise.
-    go({ q: searchableColumns.includes(column) ? page.q : '', sort: column, order });
+    // A prefix search matches the sorted column: it goes on with a searchable column and is dropped otherwise. A word
+    // search matches every text column: it stays whatever the sort.
+    go({ q: searchableColumns.includes(column) ? page.q : '', search: page.search, sort: column, order });
   };
   const search = (q: string) =>
     go({ q, sort: q && searchColumn ? searchColumn : page.sort === 'id' ? '' : page.sort, order: page.order });
@@ -104,9 +126,16 @@ export function ResourceListPage() {
     onPrevious: page.previous ? () => setParams(neighbourPage(page, { before: page.previous ?? '' })) : undefined,
     onNext: page.next ? () => setParams(neighbourPage(page, { after: page.next ?? '' })) : undefined,
   };
-  // A word search lists by id (see RecordListQuery): it leaves the prefix search and the column sort.
+  // A word search keeps the list's sort (any column, or by id: oldest or newest first); it leaves the prefix search.
   const searchWords = (words: string) =>
-    go({ q: '', search: words, sort: '', order: page.sort === 'id' ? page.order : 'asc' });
+    go({ q: '', search: words, sort: page.sort === 'id' ? '' : page.sort, order: page.order });
+  const bulk = mayChange && hasBulkActions(definition.data.resource);
+  const allSelected = rows.length > 0 && rows.every((row) => selected.has(row.id));
+  const csvQuery = new URLSearchParams(recordListApiPath(resource, params).split('?')[1] ?? '');
+  csvQuery.delete('after');
+  csvQuery.delete('before');
+  csvQuery.set('format', 'csv');
+  const csvAddress = `/api/resources/${name}/records?${csvQuery.toString()}`;
   const onDeleted = (record: DeletedRecord['record']) => {
     setDeleted({ resource, record });
     records.reload();
@@ -147,12 +176,27 @@ export function ResourceListPage() {
         maxLength={RECORD_SEARCH_MAX_LENGTH}
         onSearch={(kind, text) => (kind === 'q' ? search(text) : searchWords(text))}
       />
-      <RecordFiltersForm resourceLabel={label} filters={filters} applied={page.filters} onApply={applyFilters} />
-      <p className="list-status" role="status">
-        {describeRecordPage(page, rows.length, recordNouns(definition.data.resource), columnLabel(page.sort))}
-      </p>
-      {/* Also above the rows: below, it is two Tab stops per row away. */}
-      <ListPager position="above" label={label} {...pagerMoves} />
+      {filters.length > 0 && (
+        <FiltersDisclosure filters={filters} applied={page.filters}>
+          <RecordFiltersForm resourceLabel={label} filters={filters} applied={page.filters} onApply={applyFilters} />
+        </FiltersDisclosure>
+      )}
+      <div className="list-bar">
+        <p className="list-status" role="status">
+          {describeRecordPage(page, rows.length, recordNouns(definition.data.resource), columnLabel(page.sort))}
+        </p>
+        {/* The query as shown, every page of it, streamed by the server with the list's permissions. */}
+        <a className="button button--ghost button--small" href={csvAddress} download data-csv-export="">
+          Download CSV
+        </a>
+        <ListSettings
+          columns={listColumns.map((column) => ({ name: column, label: columnLabel(column) }))}
+          preferences={chosen}
+          onChange={choose}
+        />
+        {/* Also above the rows: below, it is two Tab stops per row away. */}
+        <ListPager position="above" label={label} {...pagerMoves} />
+      </div>
       {rows.length > 0 && (
         <BulkActions
           definition={definition.data.resource}
@@ -168,8 +212,7 @@ export function ResourceListPage() {
             <thead>
               <tr>
                 {columns.map((column) => {
-                  // A word search lists by id only (RecordListQuery): a column's sort would drop it unseen.
-                  const sortable = sortableColumns.includes(column.name) && !page.search;
+                  const sortable = sortableColumns.includes(column.name);
                   const current = page.sort === column.name;
                   return (
                     <th
@@ -190,6 +233,15 @@ export function ResourceListPage() {
                 })}
                 <th scope="col" className="table__actions">
                   <span className="visually-hidden">Actions</span>
+                  {bulk && (
+                    <input
+                      type="checkbox"
+                      className="table__select"
+                      aria-label={`Select all ${rows.length} on this page`}
+                      checked={allSelected}
+                      onChange={() => setSelected(allSelected ? new Set() : new Set(rows.map((row) => row.id)))}
+                    />
+                  )}
                 </th>
               </tr>
             </thead>
@@ -215,17 +267,19 @@ export function ResourceListPage() {
                     {/* A viewer may change nothing here: no selection for bulk actions, no way to the edit form. */}
                     {mayChange && (
                       <>
-                        <input
-                          type="checkbox"
-                          className="table__select"
-                          aria-label={`Select ${String(record.title || `#${record.id}`)}`}
-                          checked={selected.has(record.id)}
-                          onChange={() => {
-                            const next = new Set(selected);
-                            if (!next.delete(record.id)) next.add(record.id);
-                            setSelected(next);
-                          }}
-                        />
+                        {bulk && (
+                          <input
+                            type="checkbox"
+                            className="table__select"
+                            aria-label={`Select ${String(record.title || `#${record.id}`)}`}
+                            checked={selected.has(record.id)}
+                            onChange={() => {
+                              const next = new Set(selected);
+                              if (!next.delete(record.id)) next.add(record.id);
+                              setSelected(next);
+                            }}
+                          />
+                        )}
                         <Link
                           to={`/resources/${name}/${record.id}/edit`}
                           className="button button--ghost button--small"

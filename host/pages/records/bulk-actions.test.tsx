@@ -1,0 +1,102 @@
+import '../../../testing/host/router-globals';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { BulkRecordPayload, BulkRecordRequest, ResourceDefinition, ResourceRecord } from '../../../shared';
+import { ARTICLES_DEFINITION, articlesPage } from '../../../testing/host/articles-fixture';
+import { createFakeApi, type FakeApi } from '../../../testing/host/fake-api';
+import { demoMe, renderAppAt } from '../../../testing/host/render-app';
+import { describeAppliedFilter } from './filters-disclosure';
+
+/**
+ * Bulk actions on the list: the bar only while rows are selected; "Set on selected" asked again in the app's dialog,
+ * then undone by setting each record's own earlier value back, the focus on Undo.
+ */
+const DEFINITION: ResourceDefinition = {
+  ...ARTICLES_DEFINITION,
+  fields: [
+    ...ARTICLES_DEFINITION.fields,
+    { type: 'field', name: 'group', label: 'Group', input: 'select', options: ['news', 'guides'] },
+  ],
+};
+
+// jsdom has no modal dialogs: the confirmation only needs to open and close.
+const dialog = HTMLDialogElement.prototype as Partial<Pick<HTMLDialogElement, 'showModal' | 'close'>>;
+beforeAll(() => {
+  dialog.showModal = function (this: HTMLDialogElement) {
+    this.open = true;
+  };
+  dialog.close = function (this: HTMLDialogElement) {
+    this.open = false;
+  };
+});
+afterAll(() => {
+  delete dialog.showModal;
+  delete dialog.close;
+});
+
+function renderList(records: ResourceRecord[]): { api: FakeApi; bulk: BulkRecordRequest[] } {
+  const bulk: BulkRecordRequest[] = [];
+  const api = createFakeApi({
+    'GET /me': { body: demoMe([]) },
+    'GET /meta': { body: { dashboards: [], modules: [], slots: {} } },
+    'GET /api/resources/articles': { body: { resource: DEFINITION } },
+    'GET /api/resources/articles/records': () => ({ body: articlesPage(records) }),
+    'POST /api/resources/articles/records/bulk': (request) => {
+      const body = request.body as BulkRecordRequest & { action: 'update' };
+      bulk.push(body);
+      const payload: BulkRecordPayload = {
+        results: body.ids.map((id) => {
+          const record = records.find((each) => each.id === id) as ResourceRecord;
+          Object.assign(record, body.values);
+          return { id, ok: true, record: { ...record } };
+        }),
+      };
+      return { body: payload };
+    },
+  });
+  renderAppAt(api, '/resources/articles');
+  return { api, bulk };
+}
+
+describe('setting a field on the selected rows', () => {
+  it('shows the bar only with a selection, asks first, and undoes to each record’s own value', async () => {
+    const records: ResourceRecord[] = [
+      { id: 1, title: 'One', label: 'A', group: 'news' },
+      { id: 2, title: 'Two', label: 'B' },
+    ];
+    const { bulk } = renderList(records);
+    const all = await screen.findByRole('checkbox', { name: 'Select all 2 on this page' });
+    expect(screen.queryByRole('button', { name: 'Set on selected' })).toBeNull();
+    fireEvent.click(all);
+    fireEvent.change(screen.getByRole('combobox', { name: 'New value' }), { target: { value: 'guides' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Set on selected' }));
+    const confirmation = screen.getByRole('dialog', { name: 'Set Group to guides on 2 articles?' });
+    expect(bulk).toEqual([]);
+    fireEvent.click(within(confirmation).getByRole('button', { name: 'Set' }));
+
+    const undo = await screen.findByRole('button', { name: 'Undo: set Group back' });
+    await waitFor(() => expect(document.activeElement).toBe(undo));
+    expect(bulk).toEqual([{ action: 'update', ids: [1, 2], values: { group: 'guides' } }]);
+    fireEvent.click(undo);
+    await screen.findByText('Set Group back on 2 of 2 articles.');
+    // Each record its own value again: one request per value they had (a value never set becomes empty).
+    expect(bulk.slice(1)).toEqual([
+      { action: 'update', ids: [1], values: { group: 'news' } },
+      { action: 'update', ids: [2], values: { group: null } },
+    ]);
+  });
+});
+
+describe('the filters applied, in words', () => {
+  it('names each kind of filter with its value', () => {
+    expect(describeAppliedFilter({ name: 'group', label: 'Group', kind: 'select', options: ['news'] }, 'news')).toBe(
+      'Group: news',
+    );
+    expect(describeAppliedFilter({ name: 'featured', label: 'Featured', kind: 'checkbox' }, 'false')).toBe(
+      'Featured: not ticked',
+    );
+    const days = { name: 'published', label: 'Published on', kind: 'dateRange' } as const;
+    expect(describeAppliedFilter(days, '2024-01-01..2024-06-30')).toBe('Published on: 2024-01-01 to 2024-06-30');
+    expect(describeAppliedFilter(days, '2024-01-01..')).toBe('Published on: from 2024-01-01');
+    expect(describeAppliedFilter(days, '..2024-06-30')).toBe('Published on: until 2024-06-30');
+  });
+});
