@@ -4,13 +4,14 @@
  * here), each passed through the variable the file reads. Shows the topology issue 49 promises: HTTPS with HTTP/2
  * through the proxy (its self-signed certificate made at start), a sign-in through it, the session answering /meta
  * on either host, migrations applied once, a host stopped mid-request finishing it, PostgreSQL restarted: 503s, then
- * recovery. Each wait is polled with a bound. tests/deploy/fixtures/compose.test-ports.yaml publishes the hosts on
- * loopback ports for the test alone.
+ * recovery, and a release published and activated on one host served by the other. Each wait is polled with a
+ * bound. tests/deploy/fixtures/compose.test-ports.yaml publishes the hosts on loopback ports for the test alone.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http2 from 'node:http2';
 import path from 'node:path';
+import type { RemoteHistoryPayload, RemotesPayload } from '../../shared';
 import { buildAppImage } from '../../testing/containers/app-image';
 import { podman, PODMAN_RUNTIME } from '../../testing/containers/podman';
 import { ensureStandinImage } from '../../testing/containers/standin-images';
@@ -25,6 +26,8 @@ const log = (line: string): void => void process.stdout.write(`[compose] ${line}
 
 const PROJECT = `slots-topology-${randomBytes(3).toString('hex')}`;
 const DEMO_PASSWORD = 'compose-demo-password';
+/** A remote built into the image: its files are served by every host at /remotes/<name>/. */
+const REMOTE = 'team_marketing';
 const FILES = [
   path.join(REPO_ROOT, 'deploy', 'compose.yaml'),
   path.join(REPO_ROOT, 'tests', 'deploy', 'fixtures', 'compose.test-ports.yaml'),
@@ -86,6 +89,33 @@ function throughProxy(
   });
 }
 
+/** A JSON request straight to a host on its test-published port. */
+async function hostJson(
+  port: number,
+  requestPath: string,
+  options: { method?: string; body?: unknown; cookie?: string; authorization?: string } = {},
+): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`http://127.0.0.1:${port}${requestPath}`, {
+    method: options.method ?? 'GET',
+    headers: {
+      accept: 'application/json',
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(options.cookie ? { cookie: options.cookie } : {}),
+      ...(options.authorization ? { authorization: options.authorization } : {}),
+    },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    signal: AbortSignal.timeout(20_000),
+  });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text) as unknown;
+  } catch {
+    // Not JSON: kept as text, for the failure's message.
+  }
+  return { status: response.status, body };
+}
+
 async function hostGet(port: number, requestPath: string, cookie?: string): Promise<number> {
   const response = await fetch(`http://127.0.0.1:${port}${requestPath}`, {
     headers: cookie ? { cookie } : {},
@@ -111,6 +141,19 @@ async function waitUntil(what: string, timeoutMs: number, probe: () => Promise<b
 }
 
 const container = (service: string): string => `${PROJECT}_${service}_1`;
+
+/** The session cookie of the demo admin, signed in through the proxy. */
+async function signInThroughProxy(port: number): Promise<string> {
+  const signIn = await throughProxy(port, '/login', {
+    method: 'POST',
+    body: { username: 'admin', password: DEMO_PASSWORD },
+  });
+  if (signIn.status !== 200) throw new Error(`sign-in through the proxy answered ${signIn.status}: ${signIn.body}`);
+  return [signIn.headers['set-cookie'] ?? []]
+    .flat()
+    .map((line) => line.split(';')[0])
+    .join('; ');
+}
 
 async function podmanInspect(name: string, format: string): Promise<string> {
   return (await podman(['inspect', '--format', format, name])).stdout.trim();
@@ -243,4 +286,44 @@ describeWithPodmanCompose('deploy/compose.yaml run with podman-compose', () => {
     await waitUntil('200 on /readyz', 60_000, async () => (await throughProxy(httpsPort, '/readyz')).status === 200);
     for (const port of Object.values(hostPorts)) expect(await hostGet(port, '/readyz')).toBe(200);
   }, 120_000);
+
+  it('a release published and activated on one host is served by the other', async () => {
+    // A team token made by the operators' command inside host-a, on the database both hosts share.
+    const added = await podman(['exec', container('host-a'), 'node', 'dist/server/cli/team-token.js', 'add', REMOTE]);
+    const token = added.stdout.trimEnd().split('\n').at(-1) as string;
+    expect(token).toMatch(/^slt_/);
+
+    // The release's files: the built-in remote's own, as each host serves them on its own loopback (a plain-http
+    // entry must be on a loopback host in production), so whichever host checks them asks itself.
+    const entry = `http://127.0.0.1:3000/remotes/${REMOTE}/mf-manifest.json`;
+    const version = `compose-${randomBytes(3).toString('hex')}`;
+    const published = await hostJson(hostPorts['host-a'], `/api/remotes/${REMOTE}/releases`, {
+      method: 'POST',
+      authorization: `Bearer ${token}`,
+      body: { version, entry },
+    });
+    expect([published.status, published.body]).toEqual([201, expect.anything()]);
+
+    const cookie = await signInThroughProxy(httpsPort);
+    const activated = await hostJson(hostPorts['host-a'], `/api/remotes/${REMOTE}/activate`, {
+      method: 'POST',
+      cookie,
+      body: { version },
+    });
+    expect([activated.status, activated.body]).toEqual([200, expect.anything()]);
+
+    const servedIn = await waitUntil('host-b serving the release', 15_000, async () => {
+      const remotes = (await hostJson(hostPorts['host-b'], '/api/remotes')).body as RemotesPayload;
+      return remotes.remotes.some((remote) => remote.name === REMOTE && remote.entry === entry);
+    });
+    log(`release ${version} of ${REMOTE} served by host-b ${servedIn} ms after it was activated on host-a`);
+    const history = (await hostJson(hostPorts['host-b'], `/api/remotes/${REMOTE}/history`, { cookie }))
+      .body as RemoteHistoryPayload;
+    expect(history.entries.slice(0, 2).map((item) => [item.action, item.actor])).toEqual([
+      ['activate', 'admin'],
+      ['publish', expect.stringMatching(/^token:/)],
+    ]);
+    const throughTheProxy = JSON.parse((await throughProxy(httpsPort, '/api/remotes')).body) as RemotesPayload;
+    expect(throughTheProxy.remotes.find((remote) => remote.name === REMOTE)?.entry).toBe(entry);
+  }, 60_000);
 });
