@@ -1,54 +1,111 @@
-import { SlotLocation, type PlacementProblem, type PlacementsDocument } from '../../../shared';
+import { Link } from 'react-router-dom';
+import { SlotLocation, type PlacementPreview, type PlacementProblem, type PlacementsDocument } from '../../../shared';
 import { countOf } from '../common/count-in-words';
+import { FORM_SLOTS, LOCATION_PARAM } from './placements-chosen-location';
 import { slotsAt } from './placements-draft';
 import { formLocation, formSlotsOf } from './placements-form-slots';
 
 export interface PlacementsContentsProps {
   document: PlacementsDocument;
   problems: readonly PlacementProblem[];
+  /** Each location's order with the saved draft published: what code and the file place there is counted from it. */
+  preview: PlacementPreview;
+  /** The location shown (or FORM_SLOTS). */
+  chosen: string;
+  /** Called as a location is picked, before the address changes. */
+  onChoose?(location: string): void;
 }
 
-/** `2 in the draft, 1 problem` / `none in the draft`: what a link says of its section (code's slots are not counted). */
-function summary(slots: number, problems: number): string {
-  if (slots === 0 && problems === 0) return 'none in the draft';
-  const parts = [`${slots} in the draft`];
-  if (problems > 0) parts.push(countOf(problems, 'problem'));
-  return parts.join(', ');
+/** Where each location is in the admin, by its name's first word: the map's areas, in this order. */
+const AREAS: ReadonlyArray<[prefix: string, area: string]> = [
+  ['login', 'Sign-in page'],
+  ['dashboard', 'Dashboard'],
+  ['resource', 'Record pages'],
+  ['', 'Every page (header, around the content, tenant switcher)'],
+];
+
+interface Entry {
+  value: string;
+  label: string;
+  summary: string;
+  problems: number;
 }
 
 /**
- * The editor's contents: a link to each location's section (and the form slots'), with what the draft places there
- * and its problems. The editor has a section per location, some 7,000 px on a desktop: without it an operator
- * scrolls past every empty location to find the one to change.
+ * `2 in the draft, 1 of code or the file, 1 problem` / `empty`: what a link says of its location. The draft's slots
+ * are counted as edited; code's and the file's from the saved draft's preview.
  */
-export function PlacementsContents({ document, problems }: PlacementsContentsProps) {
+export function locationSummary(draft: number, others: number, problems: number): string {
+  const parts = [];
+  if (draft > 0) parts.push(`${draft} in the draft`);
+  if (others > 0) parts.push(`${others} of code or the file`);
+  if (problems > 0) parts.push(countOf(problems, 'problem'));
+  return parts.length === 0 ? 'empty' : parts.join(', ');
+}
+
+/**
+ * The map of the admin's locations the editor shows one at a time: each location under the part of the admin it is
+ * in, with the slots placed there (the draft's, code's and the file's) and the draft's problems, a link that shows
+ * it (the address keeps it: `?location=`), and the form slots apart. The one shown is marked as the current page.
+ */
+export function PlacementsContents({ document, problems, preview, chosen, onChoose }: PlacementsContentsProps) {
   const formSlots = formSlotsOf(document);
   const formLocations = new Set(formSlots.map((at) => formLocation(at.resource)));
-  const entries = [
-    ...SlotLocation.cases().map((location) => ({
-      id: `placements-${location.value}`,
-      label: location.value,
-      slots: slotsAt(document, location.value).length,
-      problems: problems.filter((problem) => problem.location === location.value).length,
-    })),
-    {
-      id: 'placements-forms',
-      label: 'Form slots',
-      slots: formSlots.length,
-      problems: problems.filter((problem) => problem.location !== null && formLocations.has(problem.location)).length,
-    },
-  ];
+  const entryOf = (value: string): Entry => ({
+    value,
+    label: value,
+    summary: locationSummary(
+      slotsAt(document, value).length,
+      (preview[value] ?? []).filter((slot) => slot.source !== 'draft').length,
+      problems.filter((problem) => problem.location === value).length,
+    ),
+    problems: problems.filter((problem) => problem.location === value).length,
+  });
+  const remaining = new Set(SlotLocation.cases().map((location) => location.value as string));
+  const areas = AREAS.map(([prefix, area]) => {
+    const values = [...remaining].filter((value) => prefix === '' || value.startsWith(`${prefix}-`));
+    for (const value of values) remaining.delete(value);
+    return { area, entries: values.map(entryOf) };
+  });
+  const formProblems = problems.filter(
+    (problem) => problem.location !== null && formLocations.has(problem.location),
+  ).length;
+  areas.push({
+    area: 'Resource forms',
+    entries: [
+      {
+        value: FORM_SLOTS,
+        label: 'Form slots',
+        summary: locationSummary(formSlots.length, 0, formProblems),
+        problems: formProblems,
+      },
+    ],
+  });
   return (
     <nav aria-labelledby="placements-contents" className="placements__contents">
-      <h2 id="placements-contents">Locations of the draft</h2>
-      <ul>
-        {entries.map((entry) => (
-          <li key={entry.id} className={entry.problems > 0 ? 'placements__contents-problem' : undefined}>
-            <a href={`#${entry.id}`}>{entry.label}</a>{' '}
-            <span className="muted">({summary(entry.slots, entry.problems)})</span>
-          </li>
+      <h2 id="placements-contents">Locations</h2>
+      <p className="muted">Pick the location to edit: one is shown at a time.</p>
+      <div className="placements__map">
+        {areas.map(({ area, entries }) => (
+          <div key={area} className="placements__area">
+            <h3>{area}</h3>
+            <ul>
+              {entries.map((entry) => (
+                <li key={entry.value} className={entry.problems > 0 ? 'placements__contents-problem' : undefined}>
+                  <Link
+                    to={`?${LOCATION_PARAM}=${encodeURIComponent(entry.value)}`}
+                    aria-current={entry.value === chosen ? 'page' : undefined}
+                    onClick={() => onChoose?.(entry.value)}
+                  >
+                    {entry.label}
+                  </Link>{' '}
+                  <span className="muted">({entry.summary})</span>
+                </li>
+              ))}
+            </ul>
+          </div>
         ))}
-      </ul>
+      </div>
     </nav>
   );
 }

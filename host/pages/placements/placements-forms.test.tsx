@@ -81,7 +81,7 @@ describe('form slots on the placements page', () => {
         body: overview((request.body as { document: PlacementsDocument }).document),
       }),
     });
-    renderAppAt(fake, PLACEMENTS_PAGE_PATH);
+    renderAppAt(fake, `${PLACEMENTS_PAGE_PATH}?location=forms`);
     const section = await formsSection();
     // Numbered: two of one component in one form would read alike otherwise.
     await waitFor(() => expect(section.querySelector('h3')?.textContent).toBe(card(1)));
@@ -164,7 +164,7 @@ describe('form slots on the placements page', () => {
           },
         },
       }),
-      PLACEMENTS_PAGE_PATH,
+      `${PLACEMENTS_PAGE_PATH}?location=forms`,
     );
     const section = await formsSection();
     const slot = section.querySelector('[data-placement-form-slot="team_records:notes:SlugPreview"]') as HTMLElement;

@@ -21,6 +21,8 @@ function formSlotKey(at: DraftFormSlotAt): string {
 }
 
 export interface PlacementsFormsProps {
+  /** Not what the editor shows (it shows one location at a time): kept rendered, so what is typed in it stays. */
+  hidden?: boolean;
   formSlots: readonly DraftFormSlotAt[];
   problems: readonly PlacementProblem[];
   components: PlacementComponentsPayload;
@@ -42,7 +44,13 @@ export function PlacementsForms(props: PlacementsFormsProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   const added = useAddedEntry(section, props.formSlots.map(formSlotKey));
   return (
-    <section ref={section} className="inspector__section" aria-labelledby="placements-forms" data-placements-forms>
+    <section
+      ref={section}
+      className="inspector__section"
+      aria-labelledby="placements-forms"
+      data-placements-forms
+      hidden={props.hidden}
+    >
       <h2 id="placements-forms" ref={heading} tabIndex={-1}>
         Form slots
       </h2>

@@ -8,6 +8,8 @@ import { useAddedEntry } from './use-added-entry';
 
 export interface PlacementsLocationProps {
   location: string;
+  /** Not the location shown (the editor shows one at a time): kept rendered, so what is typed in it stays. */
+  hidden?: boolean;
   isPublic: boolean;
   slots: readonly DraftSlotAt[];
   problems: readonly PlacementProblem[];
@@ -33,11 +35,16 @@ export function PlacementsLocation(props: PlacementsLocationProps) {
       className="inspector__section"
       aria-labelledby={headingId}
       data-placements-location={location}
+      hidden={props.hidden}
     >
       <h2 id={headingId} ref={heading} tabIndex={-1}>
         {location}
       </h2>
       <p className="muted">{props.isPublic ? 'public: the server refuses a "Shown when" rule here' : 'protected'}</p>
+      <p>
+        <a href="#placements-preview-heading">See {location} as a chosen account would</a> (the preview below, with this
+        draft and its unsaved changes).
+      </p>
       {slots.length === 0 ? (
         <p className="empty">The draft places nothing here.</p>
       ) : (

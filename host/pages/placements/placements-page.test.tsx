@@ -261,6 +261,59 @@ describe('the placements page', () => {
   });
 });
 
+describe('one location at a time', () => {
+  const shownLocations = () =>
+    [...document.querySelectorAll<HTMLElement>('[data-placements-location]')]
+      .filter((section) => !section.hidden)
+      .map((section) => section.dataset.placementsLocation);
+
+  it('shows the first location the draft places a slot at, the others picked from the map', async () => {
+    renderApp(api([OPERATOR_ROLE]));
+    await locationSection();
+    expect(shownLocations()).toEqual([LOCATION]);
+    const map = screen.getByRole('navigation', { name: 'Locations' });
+    expect(within(map).getByRole('link', { name: LOCATION }).getAttribute('aria-current')).toBe('page');
+    expect(within(map).getByRole('link', { name: LOCATION }).parentElement?.textContent).toBe(
+      `${LOCATION} (2 in the draft)`,
+    );
+
+    // Picked from the map: shown alone, its heading focused; the preview follows it.
+    fireEvent.click(within(map).getByRole('link', { name: 'header-banner' }));
+    const heading = await screen.findByRole('heading', { name: 'header-banner', level: 2 });
+    expect(shownLocations()).toEqual(['header-banner']);
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+    expect(within(map).getByRole('link', { name: 'header-banner' }).getAttribute('aria-current')).toBe('page');
+    expect(screen.getByLabelText('Location previewed')).toHaveProperty('value', 'header-banner');
+    expect(
+      within(heading.closest('section')!).getByRole('link', { name: 'See header-banner as a chosen account would' }),
+    ).toHaveProperty('hash', '#placements-preview-heading');
+  });
+
+  it('opens the location the address names, and keeps what was typed at one while another is shown', async () => {
+    const fake = api([OPERATOR_ROLE]);
+    renderAppAt(fake, `${PLACEMENTS_PAGE_PATH}?location=header-banner`);
+    await screen.findByRole('heading', { name: 'header-banner', level: 2 });
+    expect(shownLocations()).toEqual(['header-banner']);
+    const map = screen.getByRole('navigation', { name: 'Locations' });
+
+    fireEvent.click(within(map).getByRole('link', { name: LOCATION }));
+    const section = await locationSection();
+    await waitFor(() => expect(shownLocations()).toEqual([LOCATION]));
+    const rule = within(section).getByLabelText(card('Shown when rule of', 'NewsTicker', 1));
+    fireEvent.change(rule, { target: { value: '{"roles": ["operator"]' } });
+    fireEvent.click(within(map).getByRole('link', { name: 'header-banner' }));
+    await waitFor(() => expect(shownLocations()).toEqual(['header-banner']));
+
+    // The save is refused for the box the draft cannot take: its location is shown again, the focus on it.
+    fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
+    await screen.findByText(/^Refused: Not saved: a box of the editor holds what the draft cannot take yet/);
+    await waitFor(() => expect(shownLocations()).toEqual([LOCATION]));
+    await waitFor(() => expect(document.activeElement).toBe(rule));
+    expect(rule).toHaveProperty('value', '{"roles": ["operator"]');
+    expect(changesAsked(fake)).toEqual([]);
+  });
+});
+
 describe('edits not saved when the session ends', () => {
   afterEach(() => window.sessionStorage.clear());
 

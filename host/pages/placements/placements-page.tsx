@@ -1,4 +1,5 @@
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { PLACEMENTS_API_PATH, PLACEMENTS_EDIT, userMay, SlotLocation } from '../../../shared';
 import { useSession } from '../../core';
 import { ConfirmDialog, useConfirmDialog } from '../../layout/confirm-dialog';
@@ -7,6 +8,7 @@ import { OperatorsOnlyPage } from '../common/operators-only-page';
 import { PageStatus } from '../common/page-status';
 import { RefusalSummary } from '../common/refusal-summary';
 import { blockingSummary } from './placements-blocking';
+import { chosenLocation, FORM_SLOTS, LOCATION_PARAM } from './placements-chosen-location';
 import { PlacementsContents } from './placements-contents';
 import { addSlot, slotsAt } from './placements-draft';
 import { addFormSlot, changeFormSlot, formSlotsOf } from './placements-form-slots';
@@ -54,7 +56,28 @@ function PlacementsEditor() {
     reloadSavedDraft,
     importJson,
     rollback,
-  } = usePlacementsEditor();
+  } = usePlacementsEditor({ reveal: (element) => revealAndFocus(element) });
+  const [params, setParams] = useSearchParams();
+  const chosen = document === null ? null : chosenLocation(params.get(LOCATION_PARAM), document);
+  // What takes the focus once the location shown changes: its heading when picked from the map, or a box a save
+  // refused at a location not shown (usePlacementsEditor's reveal).
+  const focusOnShow = useRef<HTMLElement | string | null>(null);
+  useEffect(() => {
+    const target = focusOnShow.current;
+    if (target === null || chosen === null) return;
+    focusOnShow.current = null;
+    (typeof target === 'string' ? window.document.getElementById(target) : target)?.focus();
+  }, [chosen]);
+  const revealAndFocus = (element: HTMLElement) => {
+    const section = element.closest<HTMLElement>('[data-placements-location], [data-placements-forms]');
+    const location = section?.dataset.placementsLocation ?? FORM_SLOTS;
+    if (!section?.hidden) {
+      element.focus();
+      return;
+    }
+    focusOnShow.current = element;
+    setParams({ [LOCATION_PARAM]: location });
+  };
   const publishDialog = useConfirmDialog();
   const publishButton = useRef<HTMLButtonElement>(null);
 
@@ -149,14 +172,22 @@ function PlacementsEditor() {
       ) : (
         // Disabled as a whole for someone who may not change placements (what they would change is refused anyway).
         <fieldset className="placements__editable" disabled={changesRefused !== null} ref={refs.editor}>
-          <PlacementsContents document={document} problems={problems} />
-          <PlacementsPreview document={document} />
+          <PlacementsContents
+            document={document}
+            problems={problems}
+            preview={preview}
+            chosen={chosen ?? ''}
+            onChoose={(location) => {
+              focusOnShow.current = location === FORM_SLOTS ? 'placements-forms' : `placements-${location}`;
+            }}
+          />
           {SlotLocation.cases().map((location) => {
             const ids = locationIds(document, location.value, preview[location.value]);
             return (
               <PlacementsLocation
                 key={location.value}
                 location={location.value}
+                hidden={location.value !== chosen}
                 isPublic={location.isPublic()}
                 slots={slotsAt(document, location.value)}
                 problems={problems}
@@ -169,6 +200,7 @@ function PlacementsEditor() {
             );
           })}
           <PlacementsForms
+            hidden={chosen !== FORM_SLOTS}
             formSlots={formSlotsOf(document)}
             problems={problems}
             components={components.data}
@@ -177,6 +209,7 @@ function PlacementsEditor() {
               edit(addFormSlot(document, remote, resource, component, position))
             }
           />
+          <PlacementsPreview document={document} location={chosen === FORM_SLOTS ? undefined : (chosen ?? undefined)} />
         </fieldset>
       )}
       <fieldset className="placements__editable" disabled={changesRefused !== null}>

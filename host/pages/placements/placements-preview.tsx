@@ -13,6 +13,7 @@ import {
 import { documentCountsHiddenTenants } from '../../../shared/placements-hidden-tenants';
 import { ApiError, createSlotStatus, LocationSlots, SlotRuntimeProvider, useApiClient, useSession } from '../../core';
 import { useApi } from '../../hooks/use-api';
+import { firstPlacedLocation } from './placements-chosen-location';
 
 /** How long the editor waits after the last change before asking for a preview: typing asks once, not per key. */
 const PREVIEW_DELAY_MS = 300;
@@ -25,6 +26,8 @@ export interface PlacementsPreviewProps {
    * read-only page shows them) is not sent: the saved draft is previewed.
    */
   document: PlacementsDocument;
+  /** The location the editor shows: the preview follows it when it changes (its own choice stays free between). */
+  location?: string;
 }
 
 type PreviewState =
@@ -38,11 +41,16 @@ type PreviewState =
  * left out and why). The server computes it as it computes `/meta` (POST /api/placements/preview); the slots render
  * with their own slot status, so they never count in the page's failed-slots notice, inspector or slot events.
  */
-export function PlacementsPreview({ document }: PlacementsPreviewProps) {
+export function PlacementsPreview({ document, location: shown }: PlacementsPreviewProps) {
   const client = useApiClient();
   const { user, expire } = useSession();
   const choices = useApi<PlacementPreviewChoices>(PLACEMENTS_PREVIEW_PATH);
-  const [location, setLocation] = useState(() => firstPlacedLocation(document));
+  const [location, setLocation] = useState(() => shown ?? firstPlacedLocation(document));
+  const [followed, setFollowed] = useState(shown);
+  if (followed !== shown) {
+    setFollowed(shown);
+    if (shown !== undefined) setLocation(shown);
+  }
   const [role, setRole] = useState<string>(OPERATOR_ROLE);
   const [tenant, setTenant] = useState(user?.currentTenant ?? '');
   const [flagsByHand, setFlagsByHand] = useState(false);
@@ -87,7 +95,9 @@ export function PlacementsPreview({ document }: PlacementsPreviewProps) {
 
   return (
     <section className="inspector__section placements__live-preview" aria-labelledby="placements-preview-heading">
-      <h2 id="placements-preview-heading">Preview</h2>
+      <h2 id="placements-preview-heading" tabIndex={-1}>
+        Preview
+      </h2>
       <p className="muted">
         A location as one account would see it with this draft published (unsaved changes included): its slots rendered
         with the remotes&apos; components, and every slot placed there with whether that account sees it.
@@ -187,15 +197,6 @@ export function PlacementsPreview({ document }: PlacementsPreviewProps) {
       )}
     </section>
   );
-}
-
-/** The first location the document places a slot at (where an operator most likely works), else the dashboard's. */
-function firstPlacedLocation(document: PlacementsDocument): string {
-  for (const entry of document.remotes ?? []) {
-    const placed = Object.keys(entry.slots ?? {}).find((location) => SlotLocation.tryFrom(location) !== undefined);
-    if (placed !== undefined) return placed;
-  }
-  return SlotLocation.DASHBOARD_BEFORE_CARDS.value;
 }
 
 function flagNames(text: string): string[] {

@@ -58,7 +58,15 @@ function tooLargeMessage(during: During): string {
  * its problems, preview, changes and revisions, and the save, publish, reload, import and rollback, one request at a
  * time, each ending in an outcome the page announces.
  */
-export function usePlacementsEditor() {
+export interface PlacementsEditorOptions {
+  /**
+   * Gives the focus to a box of the editor that refused a save, showing its location first when another is shown
+   * (the page shows one at a time). Without it, the box is focused where it is.
+   */
+  reveal?(element: HTMLElement): void;
+}
+
+export function usePlacementsEditor({ reveal }: PlacementsEditorOptions = {}) {
   const client = useApiClient();
   const { expire, user } = useSession();
   const overview = useApi<PlacementsPayload>(PLACEMENTS_API_PATH);
@@ -161,7 +169,8 @@ export function usePlacementsEditor() {
   const refuseUnreadInput = (): void => {
     const invalid = editor.current?.querySelector<HTMLElement>(`[${UNREAD_INPUT_ATTRIBUTE}]`);
     if (!invalid) return;
-    invalid.focus();
+    if (reveal) reveal(invalid);
+    else invalid.focus();
     throw new UnreadInputError(
       'Not saved: a box of the editor holds what the draft cannot take yet (marked beside it). Fix it or empty it, ' +
         'then save again.',

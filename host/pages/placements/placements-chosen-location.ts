@@ -1,0 +1,26 @@
+import { SlotLocation, type PlacementsDocument } from '../../../shared';
+
+/** The address's key for the part of the draft the editor shows: `/placements?location=dashboard-before-cards`. */
+export const LOCATION_PARAM = 'location';
+
+/** The value of LOCATION_PARAM that shows the form slots (no location has that name). */
+export const FORM_SLOTS = 'forms';
+
+/**
+ * What the editor shows, one at a time: the location (or FORM_SLOTS) the address names, else the first location the
+ * draft places a slot at (where an operator most likely works), else the dashboard's first. An unknown name in the
+ * address falls back the same way, so an old or mistyped link still opens the editor.
+ */
+export function chosenLocation(asked: string | null, document: PlacementsDocument): string {
+  if (asked === FORM_SLOTS || (asked !== null && SlotLocation.tryFrom(asked) !== undefined)) return asked;
+  return firstPlacedLocation(document);
+}
+
+/** The first location the document places a slot at, else the dashboard's first. */
+export function firstPlacedLocation(document: PlacementsDocument): string {
+  for (const entry of document.remotes ?? []) {
+    const placed = Object.keys(entry.slots ?? {}).find((location) => SlotLocation.tryFrom(location) !== undefined);
+    if (placed !== undefined) return placed;
+  }
+  return SlotLocation.DASHBOARD_BEFORE_CARDS.value;
+}
