@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
 import type { JsonSchema, JsonValue, PlacementProblem } from '../../../shared';
+import { problemInWords } from './prop-words';
 
 const PlacementPropsForm = lazy(
   () => import(/* webpackChunkName: "tool-library-props-form" */ './placement-props-form'),
@@ -44,8 +45,7 @@ export function PlacementEntryBody({ id, name, schema, props, problems, setProps
         <ul className="form-error placements__problems" data-placement-problems>
           {problems.map((problem) => (
             <li key={`${problem.kind}|${problem.path ?? ''}|${problem.message}`}>
-              {problem.path === null ? '' : `${problem.path}: `}
-              {problem.message}
+              {problemInWords(problem, schema)}
               {problem.blocking ? '' : ' (a warning: it does not stop a publish)'}
             </li>
           ))}
