@@ -43,7 +43,12 @@ it('places a component with its props form, reorders it by priority, publishes a
     await signIn(page);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Placements' }).click();
     await page.getByRole('heading', { name: 'Placements', level: 1 }).waitFor();
+    // One location at a time, picked from the map; the address keeps it.
+    await page.getByRole('navigation', { name: 'Locations' }).getByRole('link', { name: LOCATION }).click();
+    await page.waitForURL(`**/placements?location=${LOCATION}`);
     const section = page.locator(`[data-placements-location="${LOCATION}"]`);
+    await waitForFocus(page, `[id="placements-${LOCATION}"]`);
+    expect(await page.locator('[data-placements-location]:not([hidden])').count()).toBe(1);
 
     await section.getByLabel(`Add a slot at ${LOCATION}`).selectOption('team_marketing:WelcomeCard');
     await section.getByRole('button', { name: 'Add' }).click();
@@ -67,13 +72,13 @@ it('places a component with its props form, reorders it by priority, publishes a
     expect(await axeViolations(page)).toEqual([]);
     expect(await dashboardOrder(page)).toEqual(['WelcomeCard', 'ShortcutLinks']);
 
-    await page.goto('/placements');
+    await page.goto(`/placements?location=${LOCATION}`);
     await section.getByLabel(`Priority of ${name}`).fill('90');
     await publishAndWait(page, /Revision 2 published/);
     await expect(page.locator('[data-placements-diff]').innerText()).resolves.toMatch(/is what is published/);
     expect(await dashboardOrder(page)).toEqual(['ShortcutLinks', 'WelcomeCard']);
 
-    await page.goto('/placements');
+    await page.goto(`/placements?location=${LOCATION}`);
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Roll back to revision 1' }).click();
     await page.getByRole('status').filter({ hasText: 'revision 3 is in force' }).waitFor();
@@ -87,7 +92,7 @@ it('places a component with its props form, reorders it by priority, publishes a
 it("fits a phone's width, and moves the focus to a slot just added, saying it was added", async () => {
   const { page, log } = await suite.newPage({ viewport: { width: 390, height: 844 } });
   await signIn(page);
-  await page.goto('/placements');
+  await page.goto(`/placements?location=${LOCATION}`);
   const section = page.locator(`[data-placements-location="${LOCATION}"]`);
   const chooser = section.getByLabel(`Add a slot at ${LOCATION}`);
   await chooser.selectOption('team_marketing:WelcomeCard');
@@ -108,7 +113,7 @@ it("fits a phone's width, and moves the focus to a slot just added, saying it wa
 it('places a form slot with its props form and publishes it: the resource form shows the component', async () => {
   const { page, log } = await suite.newPage();
   await signIn(page);
-  await page.goto('/placements');
+  await page.goto('/placements?location=forms');
   const forms = page.locator('[data-placements-forms]');
   await forms.getByLabel('Form of the resource').selectOption('authors');
   await forms.getByLabel('Form component').selectOption('team_records:SlugPreview');
@@ -134,7 +139,7 @@ describe.each([1280, 390])('by keyboard at %i px', (width) => {
   it('removes one slot per Enter, the focus on the location after it, and publishes only once confirmed', async () => {
     const { page, log } = await suite.newPage({ viewport: { width, height: 844 } });
     await signIn(page);
-    await page.goto('/placements');
+    await page.goto(`/placements?location=${LOCATION}`);
     const section = page.locator(`[data-placements-location="${LOCATION}"]`);
     const cards = section.locator('li[data-placement-slot]');
     const countIs = (count: number) =>
@@ -209,7 +214,7 @@ it('shows other staff neither the link nor the editor, and the API refuses them'
   await signIn(page, { username: 'clerk', password });
   await page.getByRole('navigation', { name: 'Main' }).waitFor();
   expect(await page.getByRole('link', { name: 'Placements' }).count()).toBe(0);
-  await page.goto('/placements');
+  await page.goto(`/placements?location=${LOCATION}`);
   await page.getByRole('heading', { name: 'Operators only', level: 1 }).waitFor();
   await expect(page.getByText('Placements are for staff with the operator role.').count()).resolves.toBe(1);
   expect((await page.request.get('/api/placements')).status()).toBe(403);

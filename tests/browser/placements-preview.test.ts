@@ -18,7 +18,7 @@ const NAME = 'WelcomeCard (team_marketing)';
 it('renders the draft’s slots with the remotes’ components, follows a props edit before publish, names a hidden slot’s rule', async () => {
   const { page, log } = await suite.newPage();
   await signIn(page);
-  await page.goto('/placements');
+  await page.goto(`/placements?location=${LOCATION}`);
   await page.getByRole('heading', { name: 'Placements', level: 1 }).waitFor();
   const section = page.locator(`[data-placements-location="${LOCATION}"]`);
   const preview = page.getByRole('region', { name: 'Preview' });
