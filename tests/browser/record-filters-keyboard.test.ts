@@ -46,9 +46,17 @@ async function tabTo(page: Page, name: string): Promise<void> {
   for (let stop = 0; stop < 16; stop++) {
     const focused = await focusedElement(page);
     if (focused.name === name || (focused.tag === 'button' && focused.text === name)) return;
+    if (focused.tag === 'summary' && focused.text.startsWith(name)) return;
     await page.keyboard.press('Tab');
   }
   throw new Error(`Tab never reached ${name}; focus is on ${JSON.stringify(await focusedElement(page))}.`);
+}
+
+/** Opens the filters folded under "Filters (n)" with Enter, as a keyboard user does. */
+async function openFilters(page: Page): Promise<void> {
+  await page.locator('main details.list-filters-disclosure > summary').focus();
+  await page.keyboard.press('Enter');
+  await page.locator('main details.list-filters-disclosure[open]').waitFor();
 }
 
 /**
@@ -64,6 +72,8 @@ async function filterByKeyboard(suite: BrowserSuite): Promise<void> {
 
   // From the word search, Tab reaches the filters; arrow keys choose "Not ticked", digits type the days.
   await page.getByRole('searchbox', { name: 'Search articles' }).focus();
+  await tabTo(page, 'Filters');
+  await page.keyboard.press('Enter');
   await tabTo(page, 'filter.featured');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
@@ -89,6 +99,8 @@ async function filterByKeyboard(suite: BrowserSuite): Promise<void> {
   // A reload shows the same list, the form showing the filters the address holds.
   await page.reload();
   await waitForTitles(page, [WEEKLY]);
+  expect(await page.locator('main details.list-filters-disclosure > summary').innerText()).toMatch(/^Filters \(2\)/);
+  await openFilters(page);
   expect(await days.getByLabel('From').inputValue()).toBe('2024-01-01');
   expect(await days.getByLabel('To').inputValue()).toBe('2025-12-31');
   expect(await page.getByRole('combobox', { name: 'Featured' }).inputValue()).toBe('false');
@@ -115,7 +127,7 @@ async function filterByKeyboard(suite: BrowserSuite): Promise<void> {
   expect(addressOf(page).get('filter.published')).toBe('2024-01-01..2025-12-31');
   expect(await listStatus(page)).toBe('Showing 2 of 2 articles, filtered, by published on, descending.');
 
-  // A word search keeps the range (and lists by id).
+  // A word search keeps the range (and the sort).
   await page.getByRole('searchbox', { name: 'Search articles' }).focus();
   await page.keyboard.type('weekly');
   await page.keyboard.press('Enter');
@@ -148,6 +160,7 @@ describe('filtering a list by the keyboard, on SQLite', () => {
     }
     await page.goto('/resources/articles');
     await waitForSettledPage(page);
+    await openFilters(page);
     await page.getByRole('group', { name: 'Published on' }).getByLabel('To').focus();
     await page.keyboard.type('12312020');
     await page.keyboard.press('Enter');
@@ -182,6 +195,7 @@ describe('filtering a list by the keyboard, on SQLite', () => {
 
     await page.goto('/resources/articles');
     await waitForSettledPage(page);
+    await openFilters(page);
     const days = page.getByRole('group', { name: 'Published on' });
     for (const end of ['From', 'To']) {
       await days.getByLabel(end).focus();
