@@ -36,6 +36,28 @@ function options(select: HTMLElement): string[] {
 }
 
 describe('the placements editor’s props form', () => {
+  it('labels each prop by its title or its name in words, says "(required)", and words an error', async () => {
+    const schema: JsonSchema = {
+      type: 'object',
+      required: ['title', 'linkLabel'],
+      properties: {
+        title: { type: 'string', title: 'Heading', description: 'Shown in bold at the top.' },
+        linkLabel: { type: 'string' },
+        count: { type: 'integer' },
+      },
+    };
+    render(<PlacementPropsForm schema={schema} props={{ title: 'x' }} idPrefix="card" onChange={jest.fn()} />);
+    const heading = screen.getByRole('textbox', { name: 'Heading (required)' });
+    expect(screen.getByRole('textbox', { name: 'Link label (required)' }));
+    expect(screen.getByRole('spinbutton', { name: 'Count' }));
+    expect(screen.getByText('Shown in bold at the top.'));
+    expect(document.body.textContent).not.toContain('*');
+
+    fireEvent.change(heading, { target: { value: '' } });
+    await screen.findByText('Heading is required');
+    expect(document.body.textContent).not.toMatch(/Instance|property "/);
+  });
+
   it('offers an enum without a type as a drop-down, unchosen while it is required, and gives the chosen value', async () => {
     const schema: JsonSchema = {
       type: 'object',
@@ -46,7 +68,7 @@ describe('the placements editor’s props form', () => {
     render(<PlacementPropsForm schema={schema} props={{}} idPrefix="callout" onChange={onChange} />);
 
     expect(screen.queryByText(/Unsupported field schema/)).toBeNull();
-    const tone = screen.getByRole('combobox', { name: /tone/ });
+    const tone = screen.getByRole('combobox', { name: /tone/i });
     expect(options(tone)).toEqual(['', '0', '1', '2']);
     expect([...(tone as HTMLSelectElement).options].map((option) => option.textContent)).toEqual([
       '',
@@ -81,7 +103,7 @@ describe('the placements editor’s props form', () => {
       <PlacementPropsForm schema={schema} props={{ message: 'Down at noon' }} idPrefix="notice" onChange={onChange} />,
     );
 
-    const severity = screen.getByRole('combobox', { name: /severity/ });
+    const severity = screen.getByRole('combobox', { name: /severity/i });
     expect(screen.queryByText(/Unsupported field schema/)).toBeNull();
     expect([...(severity as HTMLSelectElement).options].map((option) => option.textContent)).toEqual([
       '',
@@ -103,7 +125,7 @@ describe('the placements editor’s props form', () => {
         onChange={onChange}
       />,
     );
-    expect(screen.getByRole('combobox', { name: /severity/ })).toHaveProperty('value', '0');
+    expect(screen.getByRole('combobox', { name: /severity/i })).toHaveProperty('value', '0');
   });
 });
 

@@ -4,6 +4,7 @@ import type { Experimental_DefaultFormStateBehavior, RJSFSchema, UiSchema } from
 import { useMemo } from 'react';
 import type { JsonSchema, JsonValue } from '../../../shared';
 import { propsFormSchema } from './props-form-schema';
+import { PropsFieldTemplate, PropsTitleFieldTemplate } from './props-form-templates';
 import { schemaFormValidator } from './schema-form-validator';
 
 export interface PlacementPropsFormProps {
@@ -17,6 +18,9 @@ export interface PlacementPropsFormProps {
 
 /** The form's own button is not wanted: the props are part of the draft, saved with it. */
 const UI_SCHEMA: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
+
+/** Labels in words with "(required)" rather than `title*` (props-form-templates.tsx). */
+const TEMPLATES = { FieldTemplate: PropsFieldTemplate, TitleFieldTemplate: PropsTitleFieldTemplate };
 
 /**
  * A choice of constants (`anyOf: [{ const: 'info' }, …]`) starts unchosen: the library would otherwise fill a
@@ -36,6 +40,7 @@ export default function PlacementPropsForm({ schema, props, idPrefix, onChange }
     <Form
       schema={formSchema as RJSFSchema}
       uiSchema={UI_SCHEMA}
+      templates={TEMPLATES}
       experimental_defaultFormStateBehavior={DEFAULTS}
       formData={props}
       validator={schemaFormValidator}
