@@ -68,7 +68,9 @@ export class AutoRollbackObserver {
     const changes = await this.parts.store.lastRolloutChanges();
     for (const [remote, version] of ended) {
       const change = changes.get(remote);
-      if (change === undefined || change.action !== 'canary-auto-rollback' || this.told.has(change.id)) continue;
+      // A canary the watch rolled back, or a progressive rollout's step that found its canary worse.
+      const automatic = change?.action === 'canary-auto-rollback' || change?.action === 'rollout-rolled-back';
+      if (change === undefined || !automatic || this.told.has(change.id)) continue;
       this.told.add(change.id);
       const reason = (change.after as { reason?: unknown } | null)?.reason;
       const seen = { remote, canary: version, reason: typeof reason === 'string' ? reason : '' };

@@ -294,3 +294,21 @@ it('judges slots the stable release had no visitor of in the window by its visit
   await testApp.app.slotEvents.canaryWatch.check();
   expect(await canaryRunning()).toBe('2.0.0');
 });
+
+it("judges a progressive rollout's step by the same rule: unknown until it has its visitors, then no worse or worse", async () => {
+  // A long check interval: the watch itself rolls nothing back while the step is asked.
+  await start(600_000);
+  const { canary, stable } = await startCanary();
+  const watch = testApp.app.slotEvents.canaryWatch;
+  const step = { since: Date.now() - 60_000, minVisitors: 10 };
+  expect(await watch.canaryHealth('team_billing', '2.0.0', step)).toBe('unknown');
+  await sendEach(stable, 5, 0);
+  await sendEach(canary.slice(0, 5), 5, 0);
+  // Five of the ten visitors the step asks for.
+  expect(await watch.canaryHealth('team_billing', '2.0.0', step)).toBe('unknown');
+  await sendEach(canary.slice(5), 5, 0);
+  expect(await watch.canaryHealth('team_billing', '2.0.0', step)).toBe('no-worse');
+  // Half of them now see failures, none of the stable release's visitors: the step would roll the canary back.
+  await sendEach(canary.slice(0, 5), 5, 5);
+  expect(await watch.canaryHealth('team_billing', '2.0.0', step)).toBe('worse');
+});

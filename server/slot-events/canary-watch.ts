@@ -7,6 +7,7 @@ import { judgedLoadsOf } from './slot-load-counts';
 import type { CanaryRollbackSettings } from './slot-event-settings';
 import { SPAN_MS, type SlotLoadStore } from './slot-load-store';
 import type { SlotVisitorOfWindow, SlotVisitorStore } from './slot-visitor-store';
+import type { CanaryHealth, RolloutJudge } from '../releases/rollout-plans';
 
 const DAY_MS = 24 * SPAN_MS.hour;
 
@@ -57,7 +58,7 @@ export interface CanaryWatchParts {
  * runs it every `checkMs` on the counts every host shares (the database): the first to decide ends the canary,
  * audited as `canary-auto-rollback` with the numbers, and logs it at error level; the others find it ended.
  */
-export class CanaryWatch {
+export class CanaryWatch implements RolloutJudge {
   private timer: NodeJS.Timeout | null = null;
   private checking: Promise<void> | null = null;
   private readonly now: () => number;
@@ -94,6 +95,28 @@ export class CanaryWatch {
   close(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+  }
+
+  /**
+   * A progressive rollout's step asks this before it advances (releases/rollout-plans.ts): the canary's signed-in
+   * visitors since the step began against the stable release's, by the same rule that rolls a canary back. `worse`
+   * when it would be rolled back, `no-worse` once the step has its visitors (and the watch's minimum) without that,
+   * `unknown` until then.
+   */
+  async canaryHealth(
+    remote: string,
+    version: string,
+    step: { since: number; minVisitors: number },
+  ): Promise<CanaryHealth> {
+    const { snapshot, aggregator, settings } = this.parts;
+    const stable = snapshot.rollout(remote)?.active;
+    if (!stable) return 'unknown';
+    await aggregator.flush();
+    const versions = { canary: version, stable };
+    const evidence = await this.evidence(remote, versions, Math.floor(step.since / SPAN_MS.minute) * SPAN_MS.minute);
+    if (evidence === null) return 'unknown';
+    if (canaryVerdict(versions, evidence, settings).rollBack) return 'worse';
+    return evidence.canary.visitors >= Math.max(step.minVisitors, settings.minVisitors) ? 'no-worse' : 'unknown';
   }
 
   private async compare(): Promise<void> {

@@ -76,6 +76,8 @@ export class SlotEventsModule implements AppModule {
       logger,
       settings: settings.canary,
     });
+    // A progressive rollout advances only while its canary is no worse, by the watch's rule.
+    parts.releases.judgeRolloutsWith(this.canaryWatch);
     this.rollbackObserver = new AutoRollbackObserver({ snapshot, store: parts.releases.store, logger });
     this.subjects = {
       componentsOf: (remote, release) =>
