@@ -110,7 +110,8 @@ export class CanaryWatch implements RolloutJudge {
   ): Promise<CanaryHealth> {
     const { snapshot, aggregator, settings } = this.parts;
     const stable = snapshot.rollout(remote)?.active;
-    if (!stable) return 'unknown';
+    // Switched off (CANARY_AUTO_ROLLBACK=off), the server judges no canary: a plan holds until an operator acts.
+    if (!settings.enabled || !stable) return 'unknown';
     await aggregator.flush();
     const versions = { canary: version, stable };
     const evidence = await this.evidence(remote, versions, Math.floor(step.since / SPAN_MS.minute) * SPAN_MS.minute);
