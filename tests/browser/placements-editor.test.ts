@@ -56,7 +56,8 @@ it('places a component with its props form, reorders it by priority, publishes a
     // Without its required title, the saved draft names the problem at the slot, before any publish.
     await page.getByRole('button', { name: 'Save draft' }).click();
     await page.getByRole('status').filter({ hasText: 'Draft saved with 1 problem.' }).waitFor();
-    await expect(section.locator('[data-placement-problems]').innerText()).resolves.toMatch(/title/);
+    // In words, by the prop's label, as its field says it.
+    await expect(section.locator('[data-placement-problems]').innerText()).resolves.toBe('Title is required');
 
     // The preview: where the saved draft's slot lands among the code's.
     await expect(section.locator(`[data-placements-preview="${LOCATION}"] li`).allInnerTexts()).resolves.toEqual([
@@ -65,7 +66,7 @@ it('places a component with its props form, reorders it by priority, publishes a
     ]);
 
     // The props form opened with the problem of its title.
-    await section.getByRole('textbox', { name: /title/i }).fill('Placed by an operator');
+    await section.getByRole('textbox', { name: 'Title (required)', exact: true }).fill('Placed by an operator');
     await section.getByLabel(`Priority of ${name}`).fill('10');
     await publishAndWait(page, /Revision 1 published/);
     expect(await section.locator('[data-placement-problems]').count()).toBe(0);
