@@ -4,6 +4,7 @@ import { CardName, cardDetails } from './placement-card-name';
 import { PlacementEntryBody } from './placement-entry-body';
 import { OrderFields, UNREAD_INPUT_ATTRIBUTE } from './placement-order-fields';
 import { COUNTED_RULE_NOTE, countedRuleWords } from './placements-counted-rule';
+import { ruleReading } from './placements-rule-reading';
 import {
   priorityFromText,
   priorityOf,
@@ -63,6 +64,8 @@ export function SlotEditor({ at, place, isPublic, ids, schema, problems, change,
   // text follows it; while the operator types, it stays as typed.
   const [ruleFor, setRuleFor] = useState(current);
   const [ruleError, setRuleError] = useState<string | null>(null);
+  // The rule the draft holds, read back in words (or what is wrong with it) under its box.
+  const reading = slot.visibleWhen === undefined ? null : ruleReading(slot.visibleWhen);
   if (ruleFor !== current) {
     setRule(current);
     setRuleFor(current);
@@ -157,8 +160,11 @@ export function SlotEditor({ at, place, isPublic, ids, schema, problems, change,
               }
             }}
           />
-          <p className={ruleError === null ? 'field__help' : 'field__error'} id={`${id}-rule-hint`}>
-            {ruleError ?? 'A rule in JSON; empty: always.'}
+          <p
+            className={ruleError === null && reading?.problem === undefined ? 'field__help' : 'field__error'}
+            id={`${id}-rule-hint`}
+          >
+            {ruleError ?? reading?.problem ?? reading?.words ?? 'A rule in JSON; empty: always.'}
           </p>
         </div>
       ) : (

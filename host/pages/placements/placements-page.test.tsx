@@ -167,6 +167,21 @@ describe('the placements page', () => {
     expect(within(section).getByLabelText(card('Priority of', 'Welcome', 1))).toHaveProperty('value', '20');
   });
 
+  it('reads each slot’s rule back in words under its box, or says what the server will refuse in it', async () => {
+    renderApp(api([OPERATOR_ROLE]));
+    const section = await locationSection();
+    const rule = within(section).getByLabelText(card('Shown when rule of', 'Welcome', 2));
+    const hint = () => document.getElementById(rule.getAttribute('aria-describedby')!)!;
+    expect(hint().textContent).toBe('Shown to: role editor.');
+    fireEvent.change(rule, { target: { value: '{"roles": "editor"}' } });
+    await waitFor(() =>
+      expect(hint().textContent).toMatch(/^Shown when: "visibleWhen.roles" must be a non-empty list/),
+    );
+    expect(hint().className).toBe('field__error');
+    fireEvent.change(rule, { target: { value: '' } });
+    await waitFor(() => expect(hint().textContent).toBe('A rule in JSON; empty: always.'));
+  });
+
   it('moves the focus to the location’s heading after a Remove and says what was removed', async () => {
     renderApp(api([OPERATOR_ROLE]));
     const section = await locationSection();
