@@ -47,6 +47,8 @@ it('renders the draft’s slots with the remotes’ components, follows a props 
 
   // Shown to operators only: previewed as a viewer, the slot is gone from the stage and named with its rule.
   await section.getByLabel(`Shown when rule of ${NAME}`).fill('{"roles": ["operator"]}');
+  // Read back in words under its box.
+  await section.getByText('Shown to: role operator.').waitFor();
   await preview.getByLabel('As role').selectOption('viewer');
   const hidden = preview.locator('[data-preview-slot="WelcomeCard"][data-preview-outcome="hidden"]');
   await hidden.waitFor();
