@@ -1,3 +1,4 @@
+import '../../../testing/host/router-globals';
 import { render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { SlotLocation, type PlacementProblem, type PlacementsDocument } from '../../../shared';
