@@ -43,7 +43,7 @@ it('refuses an invalid REMOTES_CONFIG with its problem and exit code 1, without 
   expect(unknownKey.code).toBe(1);
   expect(unknownKey.stderr.split('\n')).toEqual([
     `Remotes configuration not reloaded, the previous one stays in use: REMOTES_CONFIG ${configFile}, remotes[0]: ` +
-      'unknown key(s) entyr; allowed: name, entry, components, formComponents, enabled, slots, forms, releaseOrigins.',
+      'unknown key(s) entyr; allowed: name, entry, components, formComponents, enabled, slots, forms, releaseOrigins, teamRollouts.',
     `Checked REMOTES_CONFIG ${configFile}, as NODE_ENV=test, with the built-in remotes of ${path.dirname(configFile)}/dist.`,
     'No host was asked to re-read it.',
     '',
