@@ -76,12 +76,14 @@ async function eventually(check: () => boolean, timeoutMs: number): Promise<bool
   return check();
 }
 
-/** The one process npm started: the server itself, node with tsx preloaded. */
+/** The one process npm started: the server itself, the compiled entry run by node (`npm run serve`). */
 function serverUnder(npm: ServerProcess): number {
   const children = childrenOf(npm.pid);
   expect(children).toHaveLength(1);
   const server = children[0]!;
-  expect(commandLine(server)).toMatch(/^\S*node --import tsx .*server\/main\.ts$/);
+  expect(commandLine(server)).toMatch(
+    /^\S*node --enable-source-maps --require \S*exit-with-parent\.js \S*dist\/server\/main\.js$/,
+  );
   return server;
 }
 
