@@ -1,3 +1,8 @@
+/*
+ * Above 300 lines for one reason: a plan's every change (start, step, pause, resume, promote, abort, stop, roll back)
+ * is one transaction over the plan, the rollout and its audit entry, read again at the revision this host saw, so the
+ * steps share one writer; the judge and the metrics stay outside (slot-events/canary-watch.ts, releases-module.ts).
+ */
 import type { Logger } from 'pino';
 import type { RemoteRollout, RolloutPlan, RolloutPlanAction, RolloutStep } from '../../shared';
 import type { TraceContext } from '../observability/trace-context';

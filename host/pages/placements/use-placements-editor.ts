@@ -1,3 +1,7 @@
+/*
+ * Above 300 lines for one reason: the editor's state is one draft (load, edit, save, publish, import, roll back) whose
+ * actions must see the same version and unsaved edits; the page's layout reads it (placements-page.tsx).
+ */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   PLACEMENTS_API_PATH,

@@ -1,3 +1,8 @@
+/*
+ * Above 300 lines for one reason: the bulk bar is one flow (choose, confirm in the app's dialog, send, announce, undo
+ * with the focus placed after each step) shared by delete and "Set on selected", whose undo restores each record's own
+ * earlier value.
+ */
 import { useEffect, useId, useRef, useState } from 'react';
 import type {
   BulkRecordPayload,

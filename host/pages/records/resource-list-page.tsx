@@ -1,3 +1,7 @@
+/*
+ * Above 300 lines for one reason: the list page keeps one address (search, filters, sort, page, page size, columns)
+ * that its search, filters, pager, CSV link and table all read and write; the parts are components of their own.
+ */
 import { useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import {
