@@ -5,20 +5,12 @@
  * resume, promote and abort, each audited once.
  */
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
-import {
-  REMOTE_DESCRIPTOR_FILE,
-  VIEWER_ROLE,
-  type AuditEntry,
-  type RemoteReleasesPayload,
-  type RolloutPlan,
-} from '../../shared';
+import { VIEWER_ROLE, type AuditEntry, type RemoteReleasesPayload, type RolloutPlan } from '../../shared';
 import { addOperator, addUser, createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
+import { startDescriptorOrigin, type DescriptorOrigin } from '../../testing/server/released-remote';
 import { waitUntil } from '../../testing/server/wait-until';
-import { fakeManifest } from '../../testing/fake-manifest';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import type { CanaryHealth } from './rollout-plans';
 
@@ -27,7 +19,7 @@ jest.setTimeout(60_000);
 const DESCRIPTOR = { name: 'team_billing', components: ['InvoiceBanner'] };
 const MINUTE = 60_000;
 
-let origin: http.Server;
+let origin: DescriptorOrigin;
 let originUrl: string;
 let declared: TempDir;
 let testApp: TestApp;
@@ -36,15 +28,9 @@ let health: CanaryHealth;
 const judged: Array<{ remote: string; version: string; since: number; minVisitors: number }> = [];
 
 beforeAll(async () => {
-  origin = http.createServer((req, res) => {
-    if (req.url?.endsWith(REMOTE_DESCRIPTOR_FILE)) res.writeHead(200).end(JSON.stringify(DESCRIPTOR));
-    else if (req.url?.endsWith('/mf-manifest.json'))
-      res.writeHead(200).end(JSON.stringify(fakeManifest(DESCRIPTOR.name, DESCRIPTOR.components)));
-    else if (req.url?.endsWith('/remoteEntry.js')) res.writeHead(200).end('var team_billing = {};');
-    else res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
-  originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
+  // The releases' files; the hosts' REMOTES_CONFIG below is this test's own, not the origin's.
+  origin = await startDescriptorOrigin(DESCRIPTOR);
+  originUrl = origin.url;
   declared = makeTempDir('slots-rollouts-declared-');
   // Entries on a port nothing answers: declared, never made releases; team_billing's team may roll it out.
   const down = 'http://127.0.0.1:9';
@@ -56,7 +42,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   declared.remove();
-  await new Promise<void>((resolve) => origin.close(() => resolve()));
+  await origin.close();
 });
 
 /** An app whose team_billing has v1 active and v2 published; `pollMs` is also how often it looks for a step due. */

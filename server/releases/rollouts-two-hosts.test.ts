@@ -3,11 +3,8 @@
  * and both serve its share. On one SQLite file and on one PostgreSQL.
  */
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
-import { REMOTE_DESCRIPTOR_FILE } from '../../shared';
 import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
 import {
   addOperator,
@@ -19,29 +16,23 @@ import {
   type TestAppOptions,
 } from '../../testing/server/test-app';
 import { parsePrometheusText, sampleValue } from '../../testing/server/prometheus-text';
+import { startDescriptorOrigin, type DescriptorOrigin } from '../../testing/server/released-remote';
 import { waitUntil } from '../../testing/server/wait-until';
-import { fakeManifest } from '../../testing/fake-manifest';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 
 jest.setTimeout(60_000);
 
 const DESCRIPTOR = { name: 'team_billing', components: ['InvoiceBanner'] };
 
-let origin: http.Server;
+let origin: DescriptorOrigin;
 let originUrl: string;
 let declared: TempDir;
 let hostOptions: TestAppOptions;
 
 beforeAll(async () => {
-  origin = http.createServer((req, res) => {
-    if (req.url?.endsWith(REMOTE_DESCRIPTOR_FILE)) res.writeHead(200).end(JSON.stringify(DESCRIPTOR));
-    else if (req.url?.endsWith('/mf-manifest.json'))
-      res.writeHead(200).end(JSON.stringify(fakeManifest(DESCRIPTOR.name, DESCRIPTOR.components)));
-    else if (req.url?.endsWith('/remoteEntry.js')) res.writeHead(200).end('var team_billing = {};');
-    else res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
-  originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
+  // The releases' files; the hosts' REMOTES_CONFIG below is this test's own, not the origin's.
+  origin = await startDescriptorOrigin(DESCRIPTOR);
+  originUrl = origin.url;
   declared = makeTempDir('slots-rollouts-two-hosts-');
   const configFile = path.join(declared.path, 'remotes.json');
   const remotes = [{ name: 'team_billing', entry: 'http://127.0.0.1:9/team_billing/mf-manifest.json' }];
@@ -51,7 +42,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   declared.remove();
-  await new Promise<void>((resolve) => origin.close(() => resolve()));
+  await origin.close();
 });
 
 async function stepsMadeOnce([first, second]: [TestApp, TestApp], concurrent: boolean): Promise<void> {
