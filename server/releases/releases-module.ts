@@ -17,6 +17,7 @@ import { createReleasesRouter } from './releases-router';
 import { remotesForRequest } from './remotes-for-request';
 import { addRolloutMetrics } from './rollout-metrics';
 import { RolloutPlanStore } from './rollout-plan-store';
+import { logRolloutPlansSeen } from './rollout-plan-log';
 import { RolloutPlans, type RolloutJudge } from './rollout-plans';
 import { TeamTokenStore } from './team-token-store';
 import { unservedEntriesWarner } from './unserved-config-entries';
@@ -92,6 +93,7 @@ export class ReleasesModule implements AppModule {
       checkMs: settings.releasePollMs,
     });
     if (parts.metrics) addRolloutMetrics(parts.metrics, this.snapshot);
+    logRolloutPlansSeen(this.snapshot, logger);
     // Remotes with an active release are served (and checked) with the stored descriptor, on every host.
     this.snapshot.subscribe(() =>
       registry.useReleases(
