@@ -22,6 +22,34 @@ export async function buildAppImage(options: AppImageOptions = {}): Promise<stri
   const base = await ensureNodeBaseImage(options);
   const name = options.name ?? APP_IMAGE;
   const args = [
+    ...buildArguments(base),
+    ...(options.entry ? ['--build-arg', `APP_ENTRY=${options.entry}`] : []),
+    '--tag',
+    name,
+    REPO_ROOT,
+  ];
+  options.log?.(`podman build ${name}${options.entry ? ` (APP_ENTRY=${options.entry})` : ''}`);
+  // Step lines only: the build's own output (npm, webpack) is kept for the error if it fails.
+  await podman(args, { onOutput: (line) => (/^\[\d+\/\d+\] STEP /.test(line) ? options.log?.(line) : undefined) });
+  return name;
+}
+
+/**
+ * Builds the Dockerfile's stages up to the production dependencies (apt-get, `npm ci`, better-sqlite3 compiled) into
+ * podman's layer cache, with the same arguments as buildAppImage, so that its build starts from them. They depend on
+ * package.json and its lock file alone: build-images-ahead.ts makes them while the checkout is still being tested.
+ */
+export async function buildAppDependencies(options: BaseImageOptions = {}): Promise<void> {
+  const base = await ensureNodeBaseImage(options);
+  options.log?.("podman build --target production-dependencies (the app image's dependency layers)");
+  await podman([...buildArguments(base), '--target', 'production-dependencies', REPO_ROOT], {
+    onOutput: (line) => (/^\[\d+\/\d+\] STEP /.test(line) ? options.log?.(line) : undefined),
+  });
+}
+
+/** What every build of the Dockerfile here is given (its layer cache matches only builds given the same). */
+function buildArguments(base: string): string[] {
+  return [
     'build',
     // Docker's image format, as `docker build` writes: the OCI format has no HEALTHCHECK, and podman drops it.
     '--format',
@@ -32,15 +60,7 @@ export async function buildAppImage(options: AppImageOptions = {}): Promise<stri
     `BASE_IMAGE=${base}`,
     '--build-arg',
     `REVISION=${currentRevision()}`,
-    ...(options.entry ? ['--build-arg', `APP_ENTRY=${options.entry}`] : []),
-    '--tag',
-    name,
-    REPO_ROOT,
   ];
-  options.log?.(`podman build ${name}${options.entry ? ` (APP_ENTRY=${options.entry})` : ''}`);
-  // Step lines only: the build's own output (npm, webpack) is kept for the error if it fails.
-  await podman(args, { onOutput: (line) => (/^\[\d+\/\d+\] STEP /.test(line) ? options.log?.(line) : undefined) });
-  return name;
 }
 
 function currentRevision(): string {

@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { waitForImagesBuiltAhead } from './images-built-ahead';
 import { imageExists } from './podman';
 
 /**
@@ -19,8 +20,12 @@ export interface BaseImageOptions {
   log?: (line: string) => void;
 }
 
-/** Builds the stand-in base unless the store already holds it; resolves to its name. */
+/**
+ * Builds the stand-in base unless the store already holds it; resolves to its name. Under `.ci/run`, first waits for
+ * the images it builds in the background (images-built-ahead.ts), which every image here starts from.
+ */
 export async function ensureNodeBaseImage(options: BaseImageOptions = {}): Promise<string> {
+  await waitForImagesBuiltAhead(options);
   if (await imageExists(NODE_BASE_IMAGE)) return NODE_BASE_IMAGE;
   const log = options.log ?? (() => undefined);
   // Not under /tmp: a tmpfs there would hold the whole root file system in memory.
