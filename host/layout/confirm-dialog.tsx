@@ -4,6 +4,8 @@ import { useId, useMemo, useRef, type ReactNode, type RefObject } from 'react';
 export interface ConfirmDialogControl {
   readonly dialogRef: RefObject<HTMLDialogElement | null>;
   readonly cancelRef: RefObject<HTMLButtonElement | null>;
+  /** What had the focus when the dialog opened (the asking button): it gets it back when the dialog closes. */
+  readonly openerRef: RefObject<HTMLElement | null>;
   /** Shows the dialog, the focus on Cancel. */
   open(): void;
   close(): void;
@@ -12,11 +14,15 @@ export interface ConfirmDialogControl {
 export function useConfirmDialog(): ConfirmDialogControl {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
+  const openerRef = useRef<HTMLElement>(null);
   return useMemo(
     () => ({
       dialogRef,
       cancelRef,
+      openerRef,
       open: () => {
+        const active = document.activeElement;
+        openerRef.current = active instanceof HTMLElement && active !== document.body ? active : null;
         dialogRef.current?.showModal();
         // Cancel rather than the action takes the focus, so that a slip of Enter changes nothing.
         cancelRef.current?.focus();
@@ -27,11 +33,23 @@ export function useConfirmDialog(): ConfirmDialogControl {
   );
 }
 
+/**
+ * Gives the focus back to what opened the dialog, unless the focus is already elsewhere on the page (the browser
+ * restores it itself; an onClose may have placed it): only focus left in the closed dialog or on nothing moves. An
+ * opener since removed or disabled is skipped: the page's own focus (a status, a heading) comes after.
+ */
+function returnFocus(dialog: HTMLDialogElement | null, opener: HTMLElement | null): void {
+  const active = document.activeElement;
+  const lost = active === null || active === document.body || (dialog !== null && dialog.contains(active));
+  if (!lost || opener === null || !opener.isConnected || opener.matches(':disabled')) return;
+  opener.focus();
+}
+
 export interface ConfirmDialogProps {
   control: ConfirmDialogControl;
   /** The question, e.g. `Delete “Spring launch”?`; it names the dialog. */
   title: ReactNode;
-  /** What confirming does, and a problem to read out if the action was refused. */
+  /** What confirming does, and a problem to read out if the action was refused; it describes the dialog. */
   children: ReactNode;
   /** The action's button, e.g. "Delete" (or "Deleting…" while busy). */
   confirmLabel: string;
@@ -43,9 +61,10 @@ export interface ConfirmDialogProps {
 }
 
 /**
- * Asks again before an action that takes something away (a delete): a modal dialog, the browser's own, so it keeps
- * the focus inside, Escape closes it, and the focus goes back to the button that opened it. It opens on Cancel; the
- * action's button comes first, Shift+Tab away.
+ * Asks again before an action (a delete, a publish, an activation, a rollback): a modal dialog, the browser's own, so
+ * it keeps the focus inside and the page behind inert. It opens on Cancel; the action's button comes first, Shift+Tab
+ * away. Escape cancels (handled here, the same in every engine), and a cancel gives the focus back to the button that
+ * opened it; after a confirmed action the page places it where its outcome is (its status, the changed row).
  */
 export function ConfirmDialog({
   control,
@@ -58,12 +77,27 @@ export function ConfirmDialog({
   onClose,
 }: ConfirmDialogProps) {
   const titleId = useId();
+  const bodyId = useId();
   return (
-    <dialog ref={control.dialogRef} className="dialog" aria-labelledby={titleId} onClose={onClose}>
+    <dialog
+      ref={control.dialogRef}
+      className="dialog"
+      aria-labelledby={titleId}
+      aria-describedby={bodyId}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return;
+        event.preventDefault();
+        control.close();
+      }}
+      onClose={() => {
+        onClose?.();
+        returnFocus(control.dialogRef.current, control.openerRef.current);
+      }}
+    >
       <h2 id={titleId} className="dialog__title">
         {title}
       </h2>
-      {children}
+      <div id={bodyId}>{children}</div>
       <div className="dialog__actions">
         <button
           type="button"

@@ -16,6 +16,7 @@ import {
 } from '../../../shared';
 import { createFakeApi, type FakeApi, type FakeRoute } from '../../../testing/host/fake-api';
 import { demoMe, renderAppAt } from '../../../testing/host/render-app';
+import { fakeModalDialogs } from '../../../testing/host/modal-dialogs';
 
 const LOCATION = 'dashboard-after-cards';
 
@@ -132,6 +133,50 @@ describe('the import on the placements page', () => {
     expect(
       fake.requests.filter((request) => request.method === 'POST' && request.path !== PLACEMENTS_PREVIEW_PATH),
     ).toHaveLength(1);
+  });
+});
+
+describe('an import over unsaved changes', () => {
+  fakeModalDialogs();
+
+  it('asks first in the app’s dialog: Escape sends nothing, focus back on Import; confirmed, the status takes it', async () => {
+    const saved = { remotes: [{ name: 'team_news', slots: { [LOCATION]: [{ component: 'NewsTicker' }] } }] };
+    const fake = api({
+      'GET /api/placements': { body: { draft: draftOf(saved), problems: [], preview: {}, published: null } },
+      'GET /api/placements/components': {
+        body: { remotes: [{ name: 'team_news', components: [{ name: 'NewsTicker', schema: null, form: false }] }] },
+      },
+    });
+    renderAppAt(fake, PLACEMENTS_PAGE_PATH);
+    fireEvent.change(await screen.findByLabelText(`Priority of NewsTicker (team_news) #1 at ${LOCATION}`), {
+      target: { value: '3' },
+    });
+    const section = await importSection();
+    fireEvent.change(within(section).getByLabelText(/^JSON to import/), { target: { value: JSON.stringify(FILE) } });
+    const importButton = within(section).getByRole('button', { name: 'Import into the draft' });
+    const sent = () =>
+      fake.requests.filter((request) => request.method === 'POST' && request.path !== PLACEMENTS_PREVIEW_PATH);
+
+    importButton.focus();
+    fireEvent.click(importButton);
+    const dialog = await screen.findByRole('dialog', { name: 'Import over your unsaved changes?' });
+    expect(document.getElementById(dialog.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+      'The import replaces the draft: your unsaved changes are dropped.',
+    );
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    fireEvent.keyDown(document.activeElement as HTMLElement, { key: 'Escape' });
+    expect((dialog as HTMLDialogElement).open).toBe(false);
+    expect(document.activeElement).toBe(importButton);
+    await waitFor(() => expect(dialog.getAttribute('aria-labelledby')).not.toBeNull());
+    expect(sent()).toHaveLength(0);
+
+    fireEvent.click(importButton);
+    await waitFor(() => expect((dialog as HTMLDialogElement).open).toBe(true));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Import' }));
+    const status = document.querySelector<HTMLElement>('[data-placements-status]');
+    await waitFor(() => expect(status?.textContent).toMatch(/^Imported into the draft: 1 slot/));
+    expect(sent()).toHaveLength(1);
+    await waitFor(() => expect(document.activeElement).toBe(status));
   });
 });
 

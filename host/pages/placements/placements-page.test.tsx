@@ -1,5 +1,5 @@
 import '../../../testing/host/router-globals';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
   API_CLIENT_MESSAGES,
   OPERATOR_ROLE,
@@ -18,6 +18,7 @@ import {
 } from '../../../testing/host/fake-api';
 import { demoMe, renderAppAt } from '../../../testing/host/render-app';
 import { UNSAVED_CHANGES_MESSAGE } from '../../hooks/unsaved-changes';
+import { fakeModalDialogs } from '../../../testing/host/modal-dialogs';
 
 const LOCATION = 'dashboard-after-cards';
 
@@ -98,21 +99,7 @@ function card(field: string, component: string, place: number): string {
   return `${field} ${component} (team_news) #${place} at ${LOCATION}`;
 }
 
-// jsdom has no modal dialogs: the Publish confirmation only needs to open and close (and say it closed).
-const dialogPrototype = HTMLDialogElement.prototype as Partial<Pick<HTMLDialogElement, 'showModal' | 'close'>>;
-beforeAll(() => {
-  dialogPrototype.showModal = function (this: HTMLDialogElement) {
-    this.open = true;
-  };
-  dialogPrototype.close = function (this: HTMLDialogElement) {
-    this.open = false;
-    this.dispatchEvent(new Event('close'));
-  };
-});
-afterAll(() => {
-  delete dialogPrototype.showModal;
-  delete dialogPrototype.close;
-});
+fakeModalDialogs();
 
 /** Publish from the toolbar, then confirm it in the app's dialog; returns what the dialog asked. */
 async function publishConfirmed(): Promise<string> {
@@ -121,6 +108,18 @@ async function publishConfirmed(): Promise<string> {
   const question = dialog.textContent ?? '';
   fireEvent.click(within(dialog).getByRole('button', { name: 'Publish' }));
   return question;
+}
+
+/** Presses a button that asks in the app's dialog, and answers it; returns the dialog's description. */
+async function pressAndAnswer(button: HTMLElement, title: string, confirm: boolean): Promise<string> {
+  button.focus();
+  fireEvent.click(button);
+  const dialog = await screen.findByRole('dialog', { name: title });
+  expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+  const described = document.getElementById(dialog.getAttribute('aria-describedby') ?? '')?.textContent ?? '';
+  fireEvent.click(within(dialog).getAllByRole('button')[confirm ? 0 : 1] as HTMLElement);
+  expect((dialog as HTMLDialogElement).open).toBe(false);
+  return described;
 }
 
 async function locationSection(): Promise<HTMLElement> {
@@ -598,8 +597,7 @@ describe('publishing what the page shows', () => {
   });
 
   it('says a rollback replaces the saved draft’s changes, names that draft, and is refused when it moved', async () => {
-    const confirm = jest.spyOn(window, 'confirm').mockReturnValue(true);
-    try {
+    {
       const fake = api([OPERATOR_ROLE], {
         'GET /api/placements/diff': {
           body: {
@@ -630,8 +628,12 @@ describe('publishing what the page shows', () => {
       });
       renderApp(fake);
       await screen.findByText(`added Welcome of team_news at ${LOCATION}`);
-      fireEvent.click(await screen.findByRole('button', { name: /^Roll back to revision 1/ }));
-      expect(confirm).toHaveBeenCalledWith(
+      const asked = await pressAndAnswer(
+        await screen.findByRole('button', { name: /^Roll back to revision 1/ }),
+        'Roll back to revision 1?',
+        true,
+      );
+      expect(asked).toBe(
         "Publish revision 1's placements again, as a new revision? The saved draft differs from what is published: " +
           'its changes are replaced by those placements and lost.',
       );
@@ -641,9 +643,33 @@ describe('publishing what the page shows', () => {
         { revision: 1, expectedUpdatedAt: '2026-11-23T10:00:00.000Z' },
       ]);
       expect(screen.getByRole('button', { name: 'Reload the saved draft (drops your changes)' }));
-    } finally {
-      confirm.mockRestore();
     }
+  });
+
+  it('rolls back after the app’s dialog, then focuses the status saying what is in force; a cancel sends nothing', async () => {
+    let revisions: object[] = REVISIONS;
+    const fake = api([OPERATOR_ROLE], {
+      'GET /api/placements/revisions': () => ({ body: { revisions } }),
+      'POST /api/placements/rollback': () => {
+        const restored = { number: 3, action: 'rollback', restored: 1, publishedBy: 'admin' };
+        revisions = [{ ...restored, publishedAt: '2026-11-23T03:00:00.000Z' }, ...REVISIONS];
+        return { body: { number: 3 } };
+      },
+    });
+    renderApp(fake);
+    const button = await screen.findByRole('button', { name: /^Roll back to revision 1/ });
+    await pressAndAnswer(button, 'Roll back to revision 1?', false);
+    expect(document.activeElement).toBe(button);
+    // The declined rollback ends (its answer is awaited) before the button is pressed again.
+    await act(async () => undefined);
+    expect(changesAsked(fake)).toEqual([]);
+
+    await pressAndAnswer(button, 'Roll back to revision 1?', true);
+    const status = document.querySelector<HTMLElement>('[data-placements-status]');
+    await waitFor(() => expect(status?.textContent).toBe('Rolled back to revision 1: revision 3 is in force.'));
+    expect(changesAsked(fake).map((request) => request.path)).toEqual(['/api/placements/rollback']);
+    await waitFor(() => expect(document.activeElement).toBe(status));
+    expect(screen.getByText('rollback to 1 (in force)')).toBeTruthy();
   });
 
   it('shows an order change, and says the changes are not known while the saved draft cannot be read', async () => {
@@ -667,8 +693,7 @@ describe('publishing what the page shows', () => {
   });
 
   it('says a rollback drops the unsaved changes when there are some', async () => {
-    const confirm = jest.spyOn(window, 'confirm').mockReturnValue(false);
-    try {
+    {
       renderApp(
         api([OPERATOR_ROLE], {
           'GET /api/placements/revisions': { body: { revisions: REVISIONS } },
@@ -678,12 +703,14 @@ describe('publishing what the page shows', () => {
       fireEvent.change(within(section).getByLabelText(card('Priority of', 'NewsTicker', 1)), {
         target: { value: '3' },
       });
-      fireEvent.click(await screen.findByRole('button', { name: /^Roll back to revision 1/ }));
-      expect(confirm).toHaveBeenCalledWith(
+      const asked = await pressAndAnswer(
+        await screen.findByRole('button', { name: /^Roll back to revision 1/ }),
+        'Roll back to revision 1?',
+        false,
+      );
+      expect(asked).toBe(
         "Publish revision 1's placements again, as a new revision? The draft becomes those placements: your unsaved changes are dropped.",
       );
-    } finally {
-      confirm.mockRestore();
     }
   });
 });

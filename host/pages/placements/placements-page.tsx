@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router-dom';
 import { PLACEMENTS_API_PATH, PLACEMENTS_EDIT, userMay, SlotLocation } from '../../../shared';
 import { useSession } from '../../core';
 import { ConfirmDialog, useConfirmDialog } from '../../layout/confirm-dialog';
+import { useConfirmQuestion } from '../../layout/confirm-question';
 import { PageHeading } from '../../layout/page-heading';
 import { OperatorsOnlyPage } from '../common/operators-only-page';
 import { PageStatus } from '../common/page-status';
@@ -35,6 +36,7 @@ export function PlacementsPage() {
 }
 
 function PlacementsEditor() {
+  const question = useConfirmQuestion();
   const {
     overview,
     components,
@@ -56,7 +58,7 @@ function PlacementsEditor() {
     reloadSavedDraft,
     importJson,
     rollback,
-  } = usePlacementsEditor({ reveal: (element) => revealAndFocus(element) });
+  } = usePlacementsEditor({ reveal: (element) => revealAndFocus(element), ask: question.ask });
   const [params, setParams] = useSearchParams();
   const chosen = document === null ? null : chosenLocation(params.get(LOCATION_PARAM), document);
   // What takes the focus once the location shown changes: its heading when picked from the map, or a box a save
@@ -123,7 +125,7 @@ function PlacementsEditor() {
             Publish
           </button>
         </div>
-        <p role="status" className="form__status" data-placements-status>
+        <p role="status" className="form__status" data-placements-status ref={refs.status} tabIndex={-1}>
           {outcome && !outcome.refused ? outcome.message : ''}
           {dirty ? ' Unsaved changes.' : ''}
         </p>
@@ -232,6 +234,7 @@ function PlacementsEditor() {
         <p data-placements-publish-question>{publishQuestion(diff === null ? undefined : diff.changes, dirty)}</p>
         {blocking !== null && <p className="form-error">{blocking}</p>}
       </ConfirmDialog>
+      {question.dialog}
     </div>
   );
 }

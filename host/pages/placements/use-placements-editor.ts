@@ -23,6 +23,7 @@ import { PLACEMENTS_BODY_LIMIT } from '../../../shared/placements-limits';
 import { ApiError, useApiClient, useSession } from '../../core';
 import { useApi } from '../../hooks/use-api';
 import { useUnsavedChanges } from '../../hooks/unsaved-changes';
+import type { ConfirmQuestion } from '../../layout/confirm-question';
 import { countOf } from '../common/count-in-words';
 import { UNREAD_INPUT_ATTRIBUTE } from './placement-order-fields';
 import { asDocument } from './placements-draft';
@@ -37,6 +38,11 @@ export interface Outcome {
   problems: readonly string[];
   /** Where focus goes with a refusal: its summary, or the box to fix (refuseUnreadInput focused it). */
   focusSummary?: boolean;
+  /**
+   * The page's status takes the focus: after a confirmed rollback or import, whose button's table or text was
+   * replaced under it, the keyboard user is told what is in force now and goes on from there.
+   */
+  focusStatus?: boolean;
 }
 
 /** A save or publish refused by the page itself: a box of the editor holds what the draft cannot take yet. */
@@ -68,9 +74,11 @@ export interface PlacementsEditorOptions {
    * (the page shows one at a time). Without it, the box is focused where it is.
    */
   reveal?(element: HTMLElement): void;
+  /** Asks before a rollback, or an import over unsaved changes, in the app's dialog; resolves to the answer. */
+  ask(question: ConfirmQuestion): Promise<boolean>;
 }
 
-export function usePlacementsEditor({ reveal }: PlacementsEditorOptions = {}) {
+export function usePlacementsEditor({ reveal, ask }: PlacementsEditorOptions) {
   const client = useApiClient();
   const { expire, user } = useSession();
   const overview = useApi<PlacementsPayload>(PLACEMENTS_API_PATH);
@@ -96,6 +104,7 @@ export function usePlacementsEditor({ reveal }: PlacementsEditorOptions = {}) {
   /** Why this account may not change placements (it lacks placements:edit in another tenant), or null. */
   const changesRefused = overview.data?.changesRefused ?? null;
   const alert = useRef<HTMLDivElement>(null);
+  const status = useRef<HTMLParagraphElement>(null);
   const editor = useRef<HTMLFieldSetElement>(null);
 
   const loadHistory = useCallback(async () => {
@@ -126,14 +135,17 @@ export function usePlacementsEditor({ reveal }: PlacementsEditorOptions = {}) {
 
   useEffect(() => {
     if (outcome?.refused && outcome.focusSummary !== false) alert.current?.focus();
+    else if (outcome?.focusStatus) status.current?.focus();
   }, [outcome]);
 
   /** Runs one request at a time; a refusal is announced with its problems, a 401 ends the session. */
-  const act = async (work: () => Promise<string>, during: During = 'save') => {
+  const act = async (work: () => Promise<string>, during: During = 'save', focusStatus = false) => {
     if (busy.current) return;
     busy.current = true;
     try {
-      setOutcome({ message: await work(), refused: false, problems: [] });
+      const message = await work();
+      // Nothing done (the question was declined): the focus is back on the button that asked.
+      setOutcome({ message, refused: false, problems: [], focusStatus: focusStatus && message !== '' });
     } catch (error) {
       if (error instanceof UnreadInputError) {
         setOutcome({ message: error.message, refused: true, problems: [], focusSummary: false });
@@ -250,38 +262,56 @@ export function usePlacementsEditor({ reveal }: PlacementsEditorOptions = {}) {
     });
 
   const importJson = (json: JsonValue) =>
-    void act(async () => {
-      if (dirty && !window.confirm('The import replaces the draft and its unsaved changes. Import?')) return '';
-      // Refused (409, reload offered) when the draft was saved since this page loaded it, as a save is.
-      const answer = await client
-        .post<PlacementsDraftPayload>(
-          `${PLACEMENTS_API_PATH}/import?expectedUpdatedAt=${encodeURIComponent(version ?? '')}`,
-          json,
-        )
-        .catch((error: unknown) => {
-          if (error instanceof ApiError && error.savedDraft) setStale(true);
-          throw error;
-        });
-      await showDraft(answer);
-      return importOutcome(answer);
-    }, 'import');
+    void act(
+      async () => {
+        const question: ConfirmQuestion = {
+          title: 'Import over your unsaved changes?',
+          body: 'The import replaces the draft: your unsaved changes are dropped.',
+          confirmLabel: 'Import',
+        };
+        if (dirty && !(await ask(question))) return '';
+        // Refused (409, reload offered) when the draft was saved since this page loaded it, as a save is.
+        const answer = await client
+          .post<PlacementsDraftPayload>(
+            `${PLACEMENTS_API_PATH}/import?expectedUpdatedAt=${encodeURIComponent(version ?? '')}`,
+            json,
+          )
+          .catch((error: unknown) => {
+            if (error instanceof ApiError && error.savedDraft) setStale(true);
+            throw error;
+          });
+        await showDraft(answer);
+        return importOutcome(answer);
+      },
+      'import',
+      true,
+    );
 
   const rollback = (number: number) =>
-    void act(async () => {
-      // Changes of the saved draft not published yet (or unreadable ones) go with it: the question names them.
-      const savedChanges = diff !== null && (diff.changes === null || diff.changes.length > 0);
-      if (!window.confirm(rollbackQuestion(number, { savedChanges, unsaved: dirty }))) return '';
-      // The saved draft the question was about: one saved since is not replaced unseen (409, reload offered).
-      const request: PlacementRollbackRequest = { revision: number, expectedUpdatedAt: version };
-      const revision = await client
-        .post<{ number: number }>(`${PLACEMENTS_API_PATH}/rollback`, request)
-        .catch((error: unknown) => {
-          if (error instanceof ApiError && error.savedDraft) setStale(true);
-          throw error;
-        });
-      await showDraft(await client.get<PlacementsPayload>(PLACEMENTS_API_PATH));
-      return `Rolled back to revision ${number}: revision ${revision.number} is in force.`;
-    }, 'rollback');
+    void act(
+      async () => {
+        // Changes of the saved draft not published yet (or unreadable ones) go with it: the question names them.
+        const savedChanges = diff !== null && (diff.changes === null || diff.changes.length > 0);
+        const question: ConfirmQuestion = {
+          title: `Roll back to revision ${number}?`,
+          body: rollbackQuestion(number, { savedChanges, unsaved: dirty }),
+          confirmLabel: 'Roll back',
+        };
+        if (!(await ask(question))) return '';
+        // The saved draft the question was about: one saved since is not replaced unseen (409, reload offered).
+        const request: PlacementRollbackRequest = { revision: number, expectedUpdatedAt: version };
+        const revision = await client
+          .post<{ number: number }>(`${PLACEMENTS_API_PATH}/rollback`, request)
+          .catch((error: unknown) => {
+            if (error instanceof ApiError && error.savedDraft) setStale(true);
+            throw error;
+          });
+        await showDraft(await client.get<PlacementsPayload>(PLACEMENTS_API_PATH));
+        return `Rolled back to revision ${number}: revision ${revision.number} is in force.`;
+      },
+      'rollback',
+      true,
+    );
 
   return {
     overview,
@@ -296,7 +326,7 @@ export function usePlacementsEditor({ reveal }: PlacementsEditorOptions = {}) {
     brokenFrame,
     outcome,
     changesRefused,
-    refs: { toolbar, alert, editor },
+    refs: { toolbar, alert, status, editor },
     edit,
     saveDraft,
     publish,

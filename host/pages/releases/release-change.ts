@@ -1,12 +1,13 @@
 import type { CanaryRollout } from '../../../shared';
+import type { ConfirmQuestion } from '../../layout/confirm-question';
 
 /** One change to a remote's rollout the operators' page makes: what is sent, asked and announced. */
 export interface ReleaseChange {
   remote: string;
   /** Sends the change; rejects with the server's ApiError when it is refused. */
   send(): Promise<unknown>;
-  /** Asked with `window.confirm` before sending (activate, roll back); none: sent at once. */
-  confirm?: string;
+  /** Asked in the app's confirmation dialog before sending (activate, roll back); none: sent at once. */
+  confirm?: ConfirmQuestion;
   /** Announced once the server accepted it. */
   done: string;
 }

@@ -16,6 +16,7 @@ import {
 import { createFakeApi, proxyPage, type FakeApi, type FakeRoute } from '../../../testing/host/fake-api';
 import { CANARY_OF_NOBODY_FIELDS } from './canary-form';
 import { demoMe, renderAppAt } from '../../../testing/host/render-app';
+import { fakeModalDialogs } from '../../../testing/host/modal-dialogs';
 
 const REMOTE = 'team_records';
 
@@ -73,11 +74,23 @@ function statusText(): string {
   return document.querySelector('[data-releases-status]')?.textContent ?? '';
 }
 
-let confirmSpy: jest.SpyInstance;
-beforeEach(() => {
-  confirmSpy = jest.spyOn(window, 'confirm').mockReturnValue(true);
-});
-afterEach(() => confirmSpy.mockRestore());
+fakeModalDialogs();
+
+/**
+ * Presses a release action and answers its question in the app's dialog (its action's button, or Cancel); returns
+ * what it asked (title and description), and checks that it opened on Cancel and names and describes itself.
+ */
+async function pressAndAnswer(button: HTMLElement, confirm = true): Promise<string> {
+  fireEvent.click(button);
+  const dialog = await screen.findByRole('dialog');
+  expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+  const described = document.getElementById(dialog.getAttribute('aria-describedby') ?? '');
+  const asked = `${document.getElementById(dialog.getAttribute('aria-labelledby') ?? '')?.textContent ?? ''} ${described?.textContent ?? ''}`;
+  const answer = within(dialog).getAllByRole('button')[confirm ? 0 : 1] as HTMLElement;
+  fireEvent.click(answer);
+  expect((dialog as HTMLDialogElement).open).toBe(false);
+  return asked;
+}
 
 describe('the releases page', () => {
   it('lists each remote with its releases, newest first, who published them, and the rollout', async () => {
@@ -230,11 +243,11 @@ describe('the releases page', () => {
     });
     renderApp(fake);
     const section = await remoteSection();
-    fireEvent.click(within(section).getByRole('button', { name: 'Activate 1.2.0' }));
+    const asked = await pressAndAnswer(within(section).getByRole('button', { name: 'Activate 1.2.0' }));
 
     await waitFor(() => expect(statusText()).toBe('Activated team_records to 1.2.0.'));
     // No canary runs: the confirmation mentions none.
-    expect(confirmSpy).toHaveBeenCalledWith('Activate team_records to 1.2.0 for everyone?');
+    expect(asked).toBe('Activate team_records to 1.2.0? Every host serves it from the next page load, to everyone.');
     expect(fake.requests.filter((request) => request.method === 'POST')).toEqual([
       { method: 'POST', path: '/api/remotes/team_records/activate', body: { version: '1.2.0' } },
     ]);
@@ -268,7 +281,7 @@ describe('the releases page', () => {
     renderApp(fake);
     const section = await remoteSection();
     fake.routes.set('GET /api/remotes/releases', proxyPage());
-    fireEvent.click(within(section).getByRole('button', { name: 'Activate 1.2.0' }));
+    await pressAndAnswer(within(section).getByRole('button', { name: 'Activate 1.2.0' }));
     await waitFor(() =>
       expect(statusText()).toBe(
         `Activated team_records to 1.2.0. The list could not be reloaded (${API_CLIENT_MESSAGES.unreadable}): reload the page.`,
@@ -284,42 +297,50 @@ describe('the releases page', () => {
     });
     renderApp(fake);
     const section = await remoteSection();
-    const ends = ' This ends the canary of 1.2.0 to 10 % and globex.';
+    const ends =
+      ' Every host serves it from the next page load, to everyone. This ends the canary of 1.2.0 to 10 % and globex.';
     // The list read again after each change still shows the canary: each button asks with it.
     for (const [button, confirmation, done] of [
-      ['Activate 1.2.0', `Activate team_records to 1.2.0 for everyone?${ends}`, 'Activated team_records to 1.2.0.'],
-      [
-        'Roll back to 1.0.0',
-        `Roll back team_records to 1.0.0 for everyone?${ends}`,
-        'Rolled back team_records to 1.0.0.',
-      ],
+      ['Activate 1.2.0', `Activate team_records to 1.2.0?${ends}`, 'Activated team_records to 1.2.0.'],
+      ['Roll back to 1.0.0', `Roll back team_records to 1.0.0?${ends}`, 'Rolled back team_records to 1.0.0.'],
       [
         "Serve the server's own build",
-        `Take team_records 1.1.0 out of force and serve the build the server was given, for everyone?${ends}`,
+        "Serve the server's own build of team_records? 1.1.0 goes out of force: the build the server was given is " +
+          `served.${ends}`,
         'team_records serves the build the server was given again.',
       ],
     ] as const) {
-      confirmSpy.mockClear();
-      fireEvent.click(within(section).getByRole('button', { name: button }));
-      expect(confirmSpy).toHaveBeenCalledWith(confirmation);
+      expect(await pressAndAnswer(within(section).getByRole('button', { name: button }))).toBe(confirmation);
       await waitFor(() => expect(statusText()).toBe(done));
+      // After the change the focus is on the remote's heading, above its new state (the button may be gone).
+      expect(document.activeElement).toBe(screen.getByRole('heading', { name: REMOTE }));
     }
   });
 
-  it('sends nothing when the confirmation is declined', async () => {
-    confirmSpy.mockReturnValue(false);
+  it('sends nothing when the confirmation is declined, and gives the focus back to the button that asked', async () => {
     const fake = api([OPERATOR_ROLE]);
     renderApp(fake);
-    fireEvent.click(within(await remoteSection()).getByRole('button', { name: 'Roll back to 1.0.0' }));
-    expect(confirmSpy).toHaveBeenCalledTimes(1);
+    const button = within(await remoteSection()).getByRole('button', { name: 'Roll back to 1.0.0' });
+    button.focus();
+    await pressAndAnswer(button, false);
     await act(async () => undefined);
     expect(fake.requests.filter((request) => request.method !== 'GET')).toEqual([]);
+    expect(document.activeElement).toBe(button);
+    // Escape cancels too, and so gives the focus back.
+    fireEvent.click(button);
+    const dialog = await screen.findByRole('dialog', { name: 'Roll back team_records to 1.0.0?' });
+    fireEvent.keyDown(document.activeElement as HTMLElement, { key: 'Escape' });
+    expect((dialog as HTMLDialogElement).open).toBe(false);
+    expect(document.activeElement).toBe(button);
+    await act(async () => undefined);
+    expect(fake.requests.filter((request) => request.method !== 'GET')).toEqual([]);
+    expect(statusText()).toBe('');
   });
 
   it('rolls back to an earlier release', async () => {
     const fake = api([OPERATOR_ROLE], { 'POST /api/remotes/team_records/rollback': { body: {} } });
     renderApp(fake);
-    fireEvent.click(within(await remoteSection()).getByRole('button', { name: 'Roll back to 1.0.0' }));
+    await pressAndAnswer(within(await remoteSection()).getByRole('button', { name: 'Roll back to 1.0.0' }));
     await waitFor(() => expect(statusText()).toBe('Rolled back team_records to 1.0.0.'));
     expect(fake.requests.find((request) => request.method === 'POST')).toEqual({
       method: 'POST',
@@ -340,9 +361,9 @@ describe('the releases page', () => {
     });
     renderApp(fake);
     const section = await remoteSection();
-    fireEvent.click(within(section).getByRole('button', { name: "Serve the server's own build" }));
+    const asked = await pressAndAnswer(within(section).getByRole('button', { name: "Serve the server's own build" }));
     await waitFor(() => expect(statusText()).toBe('team_records serves the build the server was given again.'));
-    expect(confirmSpy).toHaveBeenCalledWith(expect.stringContaining('Take team_records 1.1.0 out of force'));
+    expect(asked).toContain('1.1.0 goes out of force');
     expect(fake.requests.filter((request) => request.method === 'POST').map((request) => request.path)).toEqual([
       '/api/remotes/team_records/deactivate',
     ]);
@@ -363,7 +384,7 @@ describe('the releases page', () => {
       },
     });
     renderApp(fake);
-    fireEvent.click(within(await remoteSection()).getByRole('button', { name: 'Activate 1.2.0' }));
+    await pressAndAnswer(within(await remoteSection()).getByRole('button', { name: 'Activate 1.2.0' }));
 
     const alert = await screen.findByRole('alert');
     expect(alert.querySelector('p')?.textContent).toBe('Refused: Release 1.2.0 would break 2 placements.');
@@ -396,7 +417,7 @@ describe('the releases page', () => {
     fireEvent.click(within(section).getByRole('button', { name: 'Start canary' }));
 
     await waitFor(() => expect(statusText()).toBe('Canary of team_records: 1.2.0 to 25 % and globex, initech.'));
-    expect(confirmSpy).not.toHaveBeenCalled();
+    expect(screen.queryByRole('dialog')).toBeNull();
     expect(fake.requests.find((request) => request.method === 'POST')).toEqual({
       method: 'POST',
       path: '/api/remotes/team_records/canary',
@@ -551,7 +572,7 @@ describe('the releases page', () => {
       ['token:7', 'Published', 'none → 1.2.0'],
     ]);
 
-    fireEvent.click(within(section).getByRole('button', { name: 'Roll back to 1.0.0' }));
+    await pressAndAnswer(within(section).getByRole('button', { name: 'Roll back to 1.0.0' }));
     await waitFor(() => expect(fake.count('GET', '/api/remotes/team_records/history')).toBe(2));
     fireEvent.click(within(section).getByRole('button', { name: 'Hide history' }));
     expect(within(section).queryByRole('region', { name: 'History of team_records' })).toBeNull();
@@ -570,7 +591,7 @@ describe('the releases page', () => {
     const section = await remoteSection();
     fireEvent.click(within(section).getByRole('button', { name: 'Show history' }));
     await within(section).findByText('No change recorded yet.');
-    fireEvent.click(within(section).getByRole('button', { name: 'Roll back to 1.0.0' }));
+    await pressAndAnswer(within(section).getByRole('button', { name: 'Roll back to 1.0.0' }));
     await screen.findByRole('alert');
 
     const results = await axe.run(document.body, {

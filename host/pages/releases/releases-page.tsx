@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { RELEASES_MANAGE, userMay, type RemoteReleasesPayload } from '../../../shared';
 import { ApiError, useApiClient, useSession } from '../../core';
 import { useApi } from '../../hooks/use-api';
+import { useConfirmQuestion } from '../../layout/confirm-question';
 import { PageHeading } from '../../layout/page-heading';
 import { OperatorsOnlyPage } from '../common/operators-only-page';
 import { PageStatus } from '../common/page-status';
@@ -46,6 +47,7 @@ function Releases() {
   const [news, setNews] = useState<string | null>(null);
   const busy = useRef(false);
   const alert = useRef<HTMLDivElement>(null);
+  const { ask, dialog } = useConfirmQuestion();
 
   useEffect(() => {
     // After a change the button pressed may be gone: the focus goes to the refusal, or to the remote's heading.
@@ -55,8 +57,13 @@ function Releases() {
 
   const apply = useCallback<ApplyReleaseChange>(
     async (change) => {
-      if (busy.current || (change.confirm && !window.confirm(change.confirm))) return false;
+      if (busy.current) return false;
+      // Busy while asked too: the list is not read again under the question.
       busy.current = true;
+      if (change.confirm && !(await ask(change.confirm))) {
+        busy.current = false;
+        return false;
+      }
       const { remote } = change;
       try {
         await change.send();
@@ -79,7 +86,7 @@ function Releases() {
       busy.current = false;
       return true;
     },
-    [client, expire],
+    [client, expire, ask],
   );
 
   const data = fresh ?? initial.data;
@@ -156,6 +163,7 @@ function Releases() {
           />
         ))
       )}
+      {dialog}
     </div>
   );
 }

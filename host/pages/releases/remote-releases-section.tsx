@@ -52,6 +52,7 @@ export function RemoteReleasesSection({
   const { canary } = rollout;
   // Activating, rolling back and serving the own build all end a running canary: the confirmation says so.
   const endsCanary = canary ? ` This ends the canary of ${describeCanary(canary)}.` : '';
+  const forEveryone = `Every host serves it from the next page load, to everyone.${endsCanary}`;
   const post = (action: string, version: string) => () => client.post(remoteApiPath(remote, action), { version });
   const button = (label: string, change: Omit<ReleaseChange, 'remote'>, kind = 'secondary') => (
     <button type="button" className={`button button--${kind}`} onClick={() => void apply({ remote, ...change })}>
@@ -80,7 +81,11 @@ export function RemoteReleasesSection({
           "Serve the server's own build",
           {
             send: () => client.post(remoteApiPath(remote, 'deactivate')),
-            confirm: `Take ${remote} ${rollout.active} out of force and serve the build the server was given, for everyone?${endsCanary}`,
+            confirm: {
+              title: `Serve the server's own build of ${remote}?`,
+              body: `${rollout.active} goes out of force: the build the server was given is served. ${forEveryone}`,
+              confirmLabel: "Serve the server's own build",
+            },
             done: `${remote} serves the build the server was given again.`,
           },
           'ghost',
@@ -142,7 +147,12 @@ export function RemoteReleasesSection({
                       index !== activeIndex &&
                       button(rollback ? `Roll back to ${version}` : `Activate ${version}`, {
                         send: post(rollback ? 'rollback' : 'activate', version),
-                        confirm: `${verb} ${remote} to ${version} for everyone?${endsCanary}`,
+                        confirm: {
+                          title: `${verb} ${remote} to ${version}?`,
+                          body: forEveryone,
+                          confirmLabel: verb,
+                          tone: rollback ? 'danger' : 'primary',
+                        },
                         done: `${rollback ? 'Rolled back' : 'Activated'} ${remote} to ${version}.`,
                       })}
                     {index !== activeIndex &&

@@ -11,6 +11,7 @@ import {
 import { createFakeApi, type FakeApi, type FakeRoute } from '../../../testing/host/fake-api';
 import { demoMe, renderAppAt } from '../../../testing/host/render-app';
 import { parseShares } from './rollout-plan-panel';
+import { fakeModalDialogs } from '../../../testing/host/modal-dialogs';
 
 /**
  * The progressive rollout on the releases page: the plan and its current step, Pause / Resume / Promote now / Abort
@@ -19,20 +20,7 @@ import { parseShares } from './rollout-plan-panel';
  */
 const REMOTE = 'team_records';
 
-// jsdom has no modal dialogs: the confirmation only needs to open and close.
-const dialogPrototype = HTMLDialogElement.prototype as Partial<Pick<HTMLDialogElement, 'showModal' | 'close'>>;
-beforeAll(() => {
-  dialogPrototype.showModal = function (this: HTMLDialogElement) {
-    this.open = true;
-  };
-  dialogPrototype.close = function (this: HTMLDialogElement) {
-    this.open = false;
-  };
-});
-afterAll(() => {
-  delete dialogPrototype.showModal;
-  delete dialogPrototype.close;
-});
+fakeModalDialogs();
 
 function release(version: string): RemoteRelease {
   return {
