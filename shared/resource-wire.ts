@@ -113,18 +113,31 @@ export const RECORD_SEARCH_MAX_LENGTH = 200;
  */
 export const RECORD_TOTAL_BOUND = 1000;
 
+/**
+ * The sort of a word search by how well each record matches its words (only with `search`; a 400 without it). Each
+ * word of the search scores the best of: 4 when a word of the list's first text column is that word, 3 when one
+ * starts with it, 2 when a word of another text value is that word, 1 when one starts with it; a record's relevance
+ * is the sum, the highest first, ties newest first. `order` does not apply. The server ranks the newest
+ * RELEVANCE_RANKED_MAX matches; the older ones of a larger result follow them, newest first.
+ */
+export const RELEVANCE_SORT = 'relevance';
+
+/** How many matches of a word search the relevance sort ranks (see RELEVANCE_SORT). */
+export const RELEVANCE_RANKED_MAX = 1000;
+
 /** How long a deleted record can be restored (`POST .../records/:id/restore`), in milliseconds: a day. */
 export const RECORD_RESTORE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Query of `GET /api/resources/:name/records`, every parameter optional (a bad one is answered 400):
  * - `sort`: `id` or one of the resource's `sortableColumns`; `id` by default, or the first searchable column when
- *   `q` is given.
+ *   `q` is given. With `search`, also `relevance` (RELEVANCE_SORT), the default then: the best matches first.
  * - `order`: `asc` (default) or `desc`.
  * - `q`: keeps the records whose sorted column starts with it, ignoring the case of ASCII letters. It needs the list
  *   sorted by a searchable column, so that an index serves both the match and the order.
  * - `search`: keeps the records that have every word of it, anywhere in any text value (a word matches the start of
- *   a word: "note" finds "Notes", not "footnote"; letters in any case). The list is then sorted by `id`; not with `q`.
+ *   a word: "note" finds "Notes", not "footnote"; letters in any case). Sorted by relevance unless `sort` says
+ *   otherwise; not with `q`.
  * - `filter.<name>`: keeps the records the resource's filter `<name>` lets through (RecordFilterDefinition), with
  *   any other filter, search and sort; not part of this type's keys, as its names are the resource's.
  * - `limit`: records per page (see RECORD_LIST_LIMIT).
@@ -239,23 +252,49 @@ export interface DeletedRecordsPayload {
 export const RECORD_BULK_MAX = 100;
 
 /**
+ * Most records a bulk request addressing a list's query (BulkRecordQuery) may reach: as many as a list's total counts
+ * exactly (RECORD_TOTAL_BOUND), so that the number staff confirm is always the exact one.
+ */
+export const RECORD_BULK_QUERY_MAX = RECORD_TOTAL_BOUND;
+
+/**
+ * "Every record this list matches", in a bulk request instead of ids: the list's `q`, `search` and `filter.<name>`
+ * parameters as its address gives them (RecordListQuery; its sort, order, limit and cursors have no place here), and
+ * `count`, how many records staff were told they act on. The server finds the matches itself, in the session's
+ * tenant, with the list's own checks; it refuses (409 `conflict`) when they are no longer `count`, and (400) when
+ * they are more than RECORD_BULK_QUERY_MAX.
+ */
+export interface BulkRecordQuery {
+  list: Record<string, string>;
+  count: number;
+}
+
+/**
  * Body of `POST /api/resources/:name/records/bulk`: one action on many records, each changed on its own (atomic per
- * record, never all or nothing). `delete`: as `DELETE .../records/:id` each; `update`: as `PUT .../records/:id`
- * with `values` each.
+ * record, never all or nothing), named by `ids` or, for delete and update, by the `query` they match. `delete`: as
+ * `DELETE .../records/:id` each; `update`: as `PUT .../records/:id` with `values` each; `restore`: as
+ * `POST .../records/:id/restore` each (the undo of a delete).
  */
 export type BulkRecordRequest =
   | { action: 'delete'; ids: number[] }
-  | { action: 'update'; ids: number[]; values: RecordUpdateRequest };
+  | { action: 'delete'; query: BulkRecordQuery }
+  | { action: 'update'; ids: number[]; values: RecordUpdateRequest }
+  | { action: 'update'; query: BulkRecordQuery; values: RecordUpdateRequest }
+  | { action: 'restore'; ids: number[] };
 
-/** What became of one record of a bulk request: done (the record as it is now, or as deleted), or why not. */
+/**
+ * What became of one record of a bulk request: done (the record as it is now, or as deleted), or why not. A record
+ * an update changed also carries `previous`: the values the fields set held before (absent ones as null), so that the
+ * change can be undone even for records the client never loaded.
+ */
 export type BulkRecordResult =
-  | { id: number; ok: true; record: ResourceRecord }
+  | { id: number; ok: true; record: ResourceRecord; previous?: Record<string, JsonValue> }
   | { id: number; ok: false; error: ErrorBody['error'] };
 
-/** Answer of a bulk request (200 whatever the results): one result per id, in the order given. */
+/** Answer of a bulk request (200 whatever the results): one result per id, in the order given (by id for a query). */
 export interface BulkRecordPayload {
   results: BulkRecordResult[];
-  /** For a delete: until when the deleted records can be restored, one by one. */
+  /** For a delete: until when the deleted records can be restored (action `restore`, or one by one). */
   restorableUntil?: number;
 }
 

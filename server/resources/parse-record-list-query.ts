@@ -3,6 +3,7 @@ import {
   parseDayRange,
   RECORD_LIST_LIMIT,
   RECORD_SEARCH_MAX_LENGTH,
+  RELEVANCE_SORT,
   type RecordListQuery,
   type SortOrder,
 } from '../../shared';
@@ -50,7 +51,8 @@ export const RECORD_LIST_MESSAGES = {
   limit: `limit must be a whole number from 1 to ${RECORD_LIST_LIMIT.max}.`,
   order: 'order must be "asc" or "desc".',
   sort: (resource: string, allowed: readonly string[]) =>
-    `${resource} records can be sorted by: ${allowed.join(', ')}.`,
+    `${resource} records can be sorted by: ${allowed.join(', ')} (and ${RELEVANCE_SORT} during a word search).`,
+  relevanceNeedsWords: `sort=${RELEVANCE_SORT} orders a word search by how well records match its words: give search too, or sort by a column.`,
   searchTooLong: `q can be at most ${RECORD_SEARCH_MAX_LENGTH} characters long.`,
   searchNul: 'q cannot contain the character U+0000.',
   wordsTooLong: `search can be at most ${RECORD_SEARCH_MAX_LENGTH} characters long.`,
@@ -120,9 +122,13 @@ export function parseRecordListQuery(
   // the same keyset cursor as any sorted list, so its pages neither skip nor repeat a match.
 
   const sortable = ['id', ...resource.sortKeys.keys()];
-  const sort = values.get('sort') ?? (q === '' ? 'id' : (searchableColumns[0] ?? 'id'));
-  const kind = resource.sortKeys.get(sort);
-  if (sort !== 'id' && !kind) throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.sort(resource.name, sortable));
+  const sort = values.get('sort') ?? (words ? RELEVANCE_SORT : q === '' ? 'id' : (searchableColumns[0] ?? 'id'));
+  const byRelevance = sort === RELEVANCE_SORT;
+  if (byRelevance && !words) throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.relevanceNeedsWords);
+  const kind = byRelevance ? undefined : resource.sortKeys.get(sort);
+  if (sort !== 'id' && !kind && !byRelevance) {
+    throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.sort(resource.name, sortable));
+  }
   if (q !== '' && kind !== 'text') {
     throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.searchNeedsTextSort(resource.name, searchableColumns));
   }
@@ -137,7 +143,8 @@ export function parseRecordListQuery(
     if (decoded.list.sort !== sort || decoded.list.q !== q || decoded.list.search !== search) {
       throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.otherList(name));
     }
-    if ((kind === undefined) !== (decoded.position.key === undefined)) {
+    // A position in a sort by a column or by relevance has a key (the score for relevance); one by id has none.
+    if ((kind === undefined && !byRelevance) !== (decoded.position.key === undefined)) {
       throw HttpError.invalidRequest(RECORD_LIST_MESSAGES.badCursor(name));
     }
     cursorOffset = decoded.offset;
@@ -154,6 +161,8 @@ export function parseRecordListQuery(
     limit,
     ...(q === '' ? {} : { prefix: foldForSort(q) }),
     ...(words ? { words: [...new Set(words)] } : {}),
+    // The first list column names the record (it links to it): its words weigh most.
+    ...(byRelevance ? { relevance: { primary: resource.definition.listColumns[0] ?? 'title' } } : {}),
     ...(filters.length > 0 ? { filters } : {}),
     ...(dayRanges.length > 0 ? { dayRanges } : {}),
     ...(after ? { after } : {}),

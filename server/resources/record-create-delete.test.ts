@@ -86,7 +86,7 @@ function lifeCases(open: () => Promise<DemoTestApp>): void {
     ).toEqual(record);
     const found = await demo.list('search=ZEPPEL');
     expect(found.records.map((each) => each.id)).toEqual([record.id]);
-    expect(found.page).toMatchObject({ search: 'ZEPPEL', sort: 'id', total: { count: 1, exact: true } });
+    expect(found.page).toMatchObject({ search: 'ZEPPEL', sort: 'relevance', total: { count: 1, exact: true } });
     expect((await demo.list('search=airships%20quarterly')).records.map((each) => each.id)).toEqual([record.id]);
     expect((await demo.list('')).page.total).toEqual({ count: before.count + 1, exact: true });
   });

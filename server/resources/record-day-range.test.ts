@@ -49,7 +49,7 @@ const CASES: readonly ListCase[] = [
     keep: (record) => within(record, '0001-01-01', '2022-06-30') && record.featured === true,
   },
   {
-    query: 'filter.published=2022-01-01..2025-12-31&filter.group=news&search=alpha',
+    query: 'filter.published=2022-01-01..2025-12-31&filter.group=news&search=alpha&sort=id',
     keep: (record) =>
       within(record, '2022-01-01', '2025-12-31') && record.group === 'news' && record.title.includes('alpha'),
   },

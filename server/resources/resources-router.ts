@@ -5,11 +5,14 @@
  */
 import express, { type Request, type Router } from 'express';
 import {
+  RECORD_BULK_QUERY_MAX,
   RECORD_RESTORE_WINDOW_MS,
   RECORD_TOTAL_BOUND,
   RECORDS_READ,
   RECORDS_WRITE,
   type BulkRecordPayload,
+  type BulkRecordQuery,
+  type JsonValue,
   type DeletedRecordsPayload,
   type RecordDeletedPayload,
   type RecordListPayload,
@@ -28,7 +31,7 @@ import type { TenantStore } from '../tenants/tenant-store';
 import { DeletedRecordError } from './deleted-record-error';
 import { parseDeletedRecordsQuery } from './parse-deleted-records-query';
 import { parseRecordListQuery, type ParsedRecordListQuery } from './parse-record-list-query';
-import { parseBulkRequest, runBulk } from './record-bulk';
+import { parseBulkRequest, RECORD_BULK_MESSAGES, runBulk } from './record-bulk';
 import { assertNotReferred, RECORD_DELETE_MESSAGES } from './record-delete-guard';
 import { isRecordId } from './record-id';
 import { listRelatedRecords } from './list-related-records';
@@ -158,6 +161,25 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
     return { deleted, restorableUntil: deletedAt + RECORD_RESTORE_WINDOW_MS };
   };
 
+  /** Brings back a record deleted within the window; what `.../restore` and a bulk restore do for each record. */
+  const restoreRecord = async (tenant: string, resource: RegisteredResource, id: number): Promise<ResourceRecord> => {
+    let title = '';
+    const referencesOf = (record: ResourceRecord) => {
+      title = record.title || `#${record.id}`;
+      return relatedReferences(resource, record);
+    };
+    const restored = await records.restore(tenant, resource.name, id, { referencesOf }).catch((error: unknown) => {
+      if (!(error instanceof MissingReferencesError)) throw error;
+      // Restored, it would point at a record that is gone: what a delete is refused for, the other way round.
+      const gone = error.references.map(
+        (reference) => `${resources.get(reference.resource)?.definition.recordLabel ?? 'record'} #${reference.id}`,
+      );
+      throw new HttpError('conflict', RECORD_DELETE_MESSAGES.relatedGone(title, gone));
+    });
+    if (!restored) throw HttpError.notFound(RECORD_DELETE_MESSAGES.notRestorable(resource.name, id));
+    return restored;
+  };
+
   jsonRoute(router, '/api/resources', {
     GET: (_req, res) => {
       const payload: ResourceListPayload = { resources: resources.summaries() };
@@ -237,7 +259,8 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
 
   /**
    * An update of one record, merged again if another write lands meanwhile; what PUT saves. `missing`: the relation
-   * fields of `body` whose record is not there (missingRelatedRecords, asked once for a bulk update).
+   * fields of `body` whose record is not there (missingRelatedRecords, asked once for a bulk update). `changedFrom`
+   * is given the record as it was before the change (a bulk update answers its earlier values, for its undo).
    */
   const updateRecord = async (
     tenant: string,
@@ -246,6 +269,7 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
     body: unknown,
     missing: Readonly<Record<string, string>>,
     unchanged: UnchangedFields | null = null,
+    changedFrom?: (current: ResourceRecord) => void,
   ): Promise<ResourceRecord> => {
     const saved = await records
       .update(
@@ -254,6 +278,8 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
         id,
         (current) => {
           if (unchanged) assertUnchanged(resource.fields, unchanged, current);
+          // Called on each attempt: the last call is of the record the write that landed replaced.
+          changedFrom?.(current);
           return validateRecordUpdate(resource.fields, id, body, current, missing);
         },
         relatedReferences(resource, body),
@@ -263,26 +289,60 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
     return saved;
   };
 
+  /**
+   * The ids of every record of `tenant` a list with `query`'s search and filters shows, found here with the list's
+   * own parser and walk (so its checks and tenant), by id; refused past RECORD_BULK_QUERY_MAX, and when they are no
+   * longer as many as staff confirmed.
+   */
+  const idsMatching = async (tenant: string, resource: RegisteredResource, query: BulkRecordQuery) => {
+    const {
+      after: _after,
+      before: _before,
+      relevance: _relevance,
+      ...list
+    } = parseRecordListQuery(resource, query.list).source;
+    const found = await records.page(tenant, resource.name, { ...list, limit: RECORD_BULK_QUERY_MAX + 1 });
+    if (found.records.length > RECORD_BULK_QUERY_MAX) {
+      throw HttpError.invalidRequest(RECORD_BULK_MESSAGES.tooMany(`more than ${RECORD_BULK_QUERY_MAX}`));
+    }
+    if (found.records.length !== query.count) {
+      throw new HttpError('conflict', RECORD_BULK_MESSAGES.countChanged(query.count, found.records.length));
+    }
+    return found.records.map((record) => record.id).sort((a, b) => a - b);
+  };
+
   jsonRoute(router, '/api/resources/:name/records/bulk', {
     POST: [
       ...requireJsonBody(options.bodyLimitBytes),
       async (req, res) => {
         const resource = resourceOf(req);
         const bulk = parseBulkRequest(req.body);
-        if (bulk.action === 'delete' && !resource.definition.canDelete) {
+        if (bulk.action !== 'update' && !resource.definition.canDelete) {
           throw new HttpError('method_not_allowed', RECORD_DELETE_MESSAGES.notAllowed(resource.label));
         }
         const tenant = (await currentTenant(req, tenants)).current.id;
+        const ids = 'ids' in bulk.named ? bulk.named.ids : await idsMatching(tenant, resource, bulk.named.query);
         let payload: BulkRecordPayload;
         if (bulk.action === 'delete') {
           payload = {
-            results: await runBulk(bulk.ids, async (id) => (await deleteRecord(tenant, resource, id)).deleted),
+            results: await runBulk(ids, async (id) => ({ record: (await deleteRecord(tenant, resource, id)).deleted })),
             restorableUntil: Date.now() + RECORD_RESTORE_WINDOW_MS,
           };
-        } else {
-          const missing = await missingRelatedRecords(resources, records, tenant, resource, bulk.values);
+        } else if (bulk.action === 'restore') {
           payload = {
-            results: await runBulk(bulk.ids, (id) => updateRecord(tenant, resource, id, bulk.values, missing)),
+            results: await runBulk(ids, async (id) => ({ record: await restoreRecord(tenant, resource, id) })),
+          };
+        } else {
+          const { values } = bulk;
+          const missing = await missingRelatedRecords(resources, records, tenant, resource, values);
+          payload = {
+            results: await runBulk(ids, async (id) => {
+              const previous: Record<string, JsonValue> = {};
+              const record = await updateRecord(tenant, resource, id, values, missing, null, (current) => {
+                for (const name of Object.keys(values)) previous[name] = current[name] ?? null;
+              });
+              return { record, previous };
+            }),
           };
         }
         res.json(payload);
@@ -314,21 +374,7 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
         throw new HttpError('method_not_allowed', RECORD_DELETE_MESSAGES.notAllowed(resource.label));
       }
       const tenant = (await currentTenant(req, tenants)).current.id;
-      let title = '';
-      const referencesOf = (record: ResourceRecord) => {
-        title = record.title || `#${record.id}`;
-        return relatedReferences(resource, record);
-      };
-      const restored = await records.restore(tenant, resource.name, id, { referencesOf }).catch((error: unknown) => {
-        if (!(error instanceof MissingReferencesError)) throw error;
-        // Restored, it would point at a record that is gone: what a delete is refused for, the other way round.
-        const gone = error.references.map(
-          (reference) => `${resources.get(reference.resource)?.definition.recordLabel ?? 'record'} #${reference.id}`,
-        );
-        throw new HttpError('conflict', RECORD_DELETE_MESSAGES.relatedGone(title, gone));
-      });
-      if (!restored) throw HttpError.notFound(RECORD_DELETE_MESSAGES.notRestorable(resource.name, id));
-      res.json(await recordPayload(tenant, resource, restored));
+      res.json(await recordPayload(tenant, resource, await restoreRecord(tenant, resource, id)));
     },
   });
 

@@ -11,6 +11,7 @@ import type { StorageEngine } from '../storage/storage-engine';
 import { FIELD_NAME_PATTERN } from './field';
 import type { RecordPage, RecordPageQuery } from '../storage/record-page-query';
 import { RecordPager } from './record-pager';
+import { relevancePage } from './record-relevance';
 import {
   MissingReferencesError,
   ReferredRecordError,
@@ -41,12 +42,15 @@ export class StoredRecordSource implements RecordSource {
   private readonly pager: RecordPager;
   private readonly words: RecordWordIndex;
 
-  /** `fewDaysRecords`: see RecordPager (tests lower it). */
+  private readonly relevanceRanked: number | undefined;
+
+  /** `fewDaysRecords`: see RecordPager; `relevanceRanked`: see relevancePage (tests lower both). */
   constructor(
     private readonly engine: StorageEngine,
-    { fewDaysRecords }: { fewDaysRecords?: number } = {},
+    { fewDaysRecords, relevanceRanked }: { fewDaysRecords?: number; relevanceRanked?: number } = {},
   ) {
     this.pager = new RecordPager(engine, toRecord, fewDaysRecords);
+    this.relevanceRanked = relevanceRanked;
     this.words = recordWordIndexFor(engine.kind);
   }
 
@@ -68,6 +72,9 @@ export class StoredRecordSource implements RecordSource {
   }
 
   page(tenant: string, resource: string, query: RecordPageQuery): Promise<RecordPage> {
+    if (query.relevance) {
+      return relevancePage(query, (byId) => this.pager.page(tenant, resource, byId), this.relevanceRanked);
+    }
     return this.pager.page(tenant, resource, query);
   }
 

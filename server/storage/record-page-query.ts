@@ -29,6 +29,11 @@ export interface RecordPageQuery {
    * the sort by id: the word index yields records in id order.
    */
   words?: readonly string[];
+  /**
+   * Order by relevance to `words` instead of `sort` (see RELEVANCE_SORT and record-relevance.ts): `primary` is the
+   * field whose words weigh most. Only with `words`; `sort` is then by id and `descending` is not read.
+   */
+  relevance?: { primary: string };
   /** Keep the records whose field `key` equals `value` (or, `negated`, does not), every one of these. */
   filters?: readonly RecordFilterCondition[];
   /** Keep the records whose date field `key` lies in each of these ranges of days. */

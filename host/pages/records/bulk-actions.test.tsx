@@ -41,7 +41,7 @@ function renderList(records: ResourceRecord[]): { api: FakeApi; bulk: BulkRecord
     'GET /api/resources/articles': { body: { resource: DEFINITION } },
     'GET /api/resources/articles/records': () => ({ body: articlesPage(records) }),
     'POST /api/resources/articles/records/bulk': (request) => {
-      const body = request.body as BulkRecordRequest & { action: 'update' };
+      const body = request.body as Extract<BulkRecordRequest, { action: 'update'; ids: number[] }>;
       bulk.push(body);
       const payload: BulkRecordPayload = {
         results: body.ids.map((id) => {

@@ -1,0 +1,151 @@
+/**
+ * Bulk actions on every record a list matches (a query instead of ids), and their undo, on SQLite and on a real
+ * PostgreSQL: the server finds the matches itself, in the session's tenant, on every page.
+ */
+import {
+  RECORD_BULK_QUERY_MAX,
+  type BulkRecordPayload,
+  type BulkRecordRequest,
+  type ErrorBody,
+  type ResourceRecord,
+} from '../../shared';
+import { withNotes } from '../../testing/server/notes-resource';
+import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
+import { useSignedInDemo } from '../../testing/server/signed-in-demo';
+import { createDemoApp, type DemoTestApp } from '../../testing/server/test-app';
+import { RECORD_LIST_MESSAGES } from './parse-record-list-query';
+import { RECORD_BULK_MESSAGES } from './record-bulk';
+
+describe('bulk actions on every match of a list, on SQLite', () => {
+  bulkQueryCases(() => createDemoApp(withNotes));
+});
+
+describeWithPostgres()('bulk actions on every match of a list, on PostgreSQL', () => {
+  const postgres = usePostgresDatabases('record_bulk_query', { poolSize: 4, statementTimeoutMs: 5000 });
+  bulkQueryCases(async () => createDemoApp({ ...withNotes, storage: await postgres.create() }));
+});
+
+function bulkQueryCases(open: () => Promise<DemoTestApp>): void {
+  const demo = useSignedInDemo(open);
+
+  /** 130 matches of `search=crate&filter.group=news` in acme (more than a page, more than RECORD_BULK_MAX). */
+  const seed = async (): Promise<ResourceRecord[]> => {
+    const { records } = demo.host.app;
+    const inserted: ResourceRecord[] = [];
+    for (let index = 0; index < 150; index++) {
+      const group = index % 15 === 0 ? 'guides' : 'news';
+      const record = await records.insert('acme', 'articles', { title: `Crate ${index}`, label: 'C', group });
+      if (group === 'news') inserted.push(record);
+    }
+    await records.insert('acme', 'articles', { title: 'Crate of guides', label: 'C', group: 'guides' });
+    await records.insert('globex', 'articles', { title: 'Crate', label: 'Globex', group: 'news' });
+    return inserted;
+  };
+  const list = { search: 'crate', 'filter.group': 'news' };
+  const bulk = (body: BulkRecordRequest | Record<string, unknown>) =>
+    demo.agent.post('/api/resources/articles/records/bulk').send(body);
+
+  it('sets a field on every match, answering each earlier value, and sets them back', async () => {
+    const matches = await seed();
+    expect(matches).toHaveLength(140);
+    const page = await demo.list('search=crate&filter.group=news');
+    expect(page.page.total).toEqual({ count: 140, exact: true });
+    // Some had a value of their own before: the undo must give each its own back.
+    await demo.host.app.records.update('acme', 'articles', matches[3]?.id ?? 0, (current) => ({
+      ...current,
+      featured: true,
+    }));
+
+    const changed = await bulk({ action: 'update', query: { list, count: 140 }, values: { featured: false } });
+    expect(changed.status).toBe(200);
+    const { results } = changed.body as BulkRecordPayload;
+    expect(results.map((result) => result.id)).toEqual(matches.map((each) => each.id));
+    expect(results.every((result) => result.ok && result.record.featured === false)).toBe(true);
+    const previous = results.map((result) => (result.ok ? result.previous?.featured : 'refused'));
+    expect(previous[3]).toBe(true);
+    expect(previous.filter((value) => value === null)).toHaveLength(139);
+    // The other tenant and the records outside the filter were not reached.
+    expect((await demo.list('search=crate&filter.featured=true')).page.total).toEqual({ count: 0, exact: true });
+    const globex = await demo.host.app.records.list('globex', 'articles');
+    expect(globex.find((each) => each.title === 'Crate')?.featured).toBeUndefined();
+
+    // The undo: one update per earlier value, by ids, at most RECORD_BULK_MAX each.
+    const back = await bulk({ action: 'update', ids: [matches[3]?.id ?? 0], values: { featured: true } });
+    expect((back.body as BulkRecordPayload).results[0]).toMatchObject({ ok: true, previous: { featured: false } });
+    expect((await demo.list('search=crate&filter.featured=true')).records.map((each) => each.id)).toEqual([
+      matches[3]?.id,
+    ]);
+  }, 60_000);
+
+  it('deletes every match, and restores them all', async () => {
+    const matches = await seed();
+    const deleted = await bulk({ action: 'delete', query: { list, count: 140 } });
+    expect(deleted.status).toBe(200);
+    const payload = deleted.body as BulkRecordPayload;
+    expect(payload.results.filter((result) => result.ok)).toHaveLength(140);
+    expect(payload.restorableUntil).toBeGreaterThan(Date.now());
+    expect((await demo.list('search=crate')).records.map((each) => each.title)).toEqual(
+      expect.arrayContaining(['Crate of guides', 'Crate 0']),
+    );
+    expect((await demo.list('search=crate')).page.total).toEqual({ count: 11, exact: true });
+
+    const ids = matches.map((each) => each.id);
+    for (let start = 0; start < ids.length; start += 100) {
+      const restored = await bulk({ action: 'restore', ids: ids.slice(start, start + 100) });
+      expect(restored.status).toBe(200);
+      expect((restored.body as BulkRecordPayload).results.every((result) => result.ok)).toBe(true);
+    }
+    expect((await demo.list('search=crate&filter.group=news')).page.total).toEqual({ count: 140, exact: true });
+    // Restored already: said per record.
+    const again = await bulk({ action: 'restore', ids: [ids[0] ?? 0] });
+    expect((again.body as BulkRecordPayload).results[0]).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  }, 60_000);
+
+  it('changes nothing when the matches are no longer those confirmed, or too many', async () => {
+    await seed();
+    const stale = await bulk({ action: 'delete', query: { list, count: 139 } });
+    expect(stale.status).toBe(409);
+    expect((stale.body as ErrorBody).error.message).toBe(RECORD_BULK_MESSAGES.countChanged(139, 140));
+    expect((await demo.list('search=crate&filter.group=news')).page.total).toEqual({ count: 140, exact: true });
+
+    for (let index = 0; index <= RECORD_BULK_QUERY_MAX - 140; index++) {
+      await demo.host.app.records.insert('acme', 'articles', {
+        title: `Crate extra ${index}`,
+        label: 'C',
+        group: 'news',
+      });
+    }
+    const tooMany = await bulk({ action: 'update', query: { list, count: 1000 }, values: { featured: true } });
+    expect(tooMany.status).toBe(400);
+    expect((tooMany.body as ErrorBody).error.message).toBe(
+      RECORD_BULK_MESSAGES.tooMany(`more than ${RECORD_BULK_QUERY_MAX}`),
+    );
+    expect((await demo.list('search=crate&filter.featured=true')).page.total).toEqual({ count: 0, exact: true });
+  }, 120_000);
+
+  it('refuses a malformed query with a message saying what it takes', async () => {
+    const refusals: Array<[Record<string, unknown>, string]> = [
+      [{ action: 'delete', query: { list, count: 1 }, ids: [1] }, RECORD_BULK_MESSAGES.idsOrQuery],
+      [{ action: 'restore', query: { list, count: 1 } }, RECORD_BULK_MESSAGES.restoreByIds],
+      [
+        { action: 'delete', query: { list: { ...list, sort: 'title' }, count: 1 } },
+        RECORD_BULK_MESSAGES.queryParameter('sort'),
+      ],
+      [{ action: 'delete', query: { list } }, RECORD_BULK_MESSAGES.queryShape],
+      [{ action: 'delete', query: { list, count: RECORD_BULK_QUERY_MAX + 1 } }, RECORD_BULK_MESSAGES.queryShape],
+      [{ action: 'delete', query: { list: { search: 3 }, count: 1 } }, RECORD_BULK_MESSAGES.queryShape],
+      [
+        { action: 'delete', query: { list: { 'filter.body': 'x' }, count: 1 } },
+        RECORD_LIST_MESSAGES.unknownFilter('articles', 'body', ['group', 'author', 'featured', 'published']),
+      ],
+    ];
+    for (const [body, message] of refusals) {
+      const refused = await bulk(body);
+      expect([refused.status, (refused.body as ErrorBody).error.message]).toEqual([400, message]);
+    }
+    const notes = await demo.agent
+      .post('/api/resources/notes/records/bulk')
+      .send({ action: 'delete', query: { list: {}, count: 1 } });
+    expect(notes.status).toBe(405);
+  });
+}
