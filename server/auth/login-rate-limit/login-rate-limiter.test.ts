@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { stopTheClock, type TestClock } from '../../../testing/server/test-clock';
 import { LoginRateLimiter } from './login-rate-limiter';
 import { loginRateLimitSettingsFromEnv } from './login-rate-limit-settings';
 
@@ -14,6 +15,11 @@ async function attempts(limiter: LoginRateLimiter, username: string, ip: string,
 }
 
 describe('LoginRateLimiter (memory store)', () => {
+  // Time moves when a test moves it: no window ends early on a loaded machine, and none is slept through.
+  let clock: TestClock;
+  beforeEach(() => (clock = stopTheClock({ timers: true })));
+  afterEach(() => jest.useRealTimers());
+
   it('allows the configured number of attempts per account+IP, then refuses with a retry delay', async () => {
     const limiter = LoginRateLimiter.create(settings, { kind: 'memory' });
     expect(await attempts(limiter, 'admin', '10.0.0.1', 3)).toEqual([true, true, true]);
@@ -50,7 +56,7 @@ describe('LoginRateLimiter (memory store)', () => {
     expect((await fromAnywhere(5)).allowed).toBe(true);
     const tooSoon = await fromAnywhere(6);
     expect(tooSoon).toEqual({ allowed: false, retryAfterSeconds: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    clock.advance(1_100);
     // The owner, from a fresh address, still gets an attempt after the short wait.
     expect((await fromAnywhere(7)).allowed).toBe(true);
   });
@@ -121,7 +127,7 @@ describe('LoginRateLimiter (memory store)', () => {
     await limiter.succeeded(owner);
     for (let i = 1; i <= 4; i++) await limiter.attempt({ username: 'alice', ip: `198.51.100.${i}` });
     expect((await limiter.attempt(owner)).allowed).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    clock.advance(1_100);
     expect((await limiter.attempt(owner)).allowed).toBe(false);
   });
 
@@ -134,7 +140,7 @@ describe('LoginRateLimiter (memory store)', () => {
     // Slowed down far more often than the client's own limits (3 per account, 5 per client) would allow.
     const stranger = { username: 'alice', ip: '203.0.113.20' };
     for (let i = 0; i < 8; i++) expect((await limiter.attempt(stranger)).allowed).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    clock.advance(1_100);
     // None of those refusals counted: once the interval has passed, the client gets its attempt.
     expect((await limiter.attempt(stranger)).allowed).toBe(true);
     // Refusals by the client's own limit do not add up either: its count stays at the limit, not beyond.
