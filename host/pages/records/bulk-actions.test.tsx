@@ -86,6 +86,111 @@ describe('setting a field on the selected rows', () => {
   });
 });
 
+describe('acting on every match of the list, across pages', () => {
+  /** A page of 2 of the 140 articles with the word "crate" in group news; the server's answers kept in `bulk`. */
+  function renderMatches(total: { count: number; exact: boolean }) {
+    const bulk: BulkRecordRequest[] = [];
+    const rows: ResourceRecord[] = [
+      { id: 1, title: 'Crate one', label: 'A', group: 'news' },
+      { id: 2, title: 'Crate two', label: 'B', group: 'news' },
+    ];
+    const ids = Array.from({ length: 140 }, (_, index) => index + 1);
+    const api = createFakeApi({
+      'GET /me': { body: demoMe([]) },
+      'GET /meta': { body: { dashboards: [], modules: [], slots: {} } },
+      'GET /api/resources/articles': { body: { resource: DEFINITION } },
+      'GET /api/resources/articles/records': () => {
+        const payload = articlesPage(rows);
+        payload.page = { ...payload.page, search: 'crate', filters: { group: 'news' }, total, next: 'n' };
+        return { body: payload };
+      },
+      'POST /api/resources/articles/records/bulk': (request) => {
+        const body = request.body as BulkRecordRequest;
+        bulk.push(body);
+        const reached = 'query' in body ? ids : body.ids;
+        const payload: BulkRecordPayload = {
+          results: reached.map((id) => ({
+            id,
+            ok: true,
+            record: { id, title: `Crate ${id}`, label: 'L' },
+            // Record 7 had a group of its own, the others none.
+            ...(body.action === 'update' && 'query' in body ? { previous: { group: id === 7 ? 'guides' : null } } : {}),
+          })),
+        };
+        return { body: payload };
+      },
+    });
+    // The page says which list it is (as the server applied it), whatever address asked for it.
+    renderAppAt(api, '/resources/articles');
+    return bulk;
+  }
+
+  it('offers every match once the page is selected, says the count when asking, and undoes on every record', async () => {
+    const bulk = renderMatches({ count: 140, exact: true });
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Select all 2 on this page' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Select all 140 articles this list matches' }));
+    expect(screen.getByText('All 140 articles this list matches are selected')).toBeTruthy();
+
+    fireEvent.change(screen.getByRole('combobox', { name: 'New value' }), { target: { value: 'news' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Set on selected' }));
+    const confirmation = screen.getByRole('dialog', {
+      name: 'Set Group to news on all 140 articles this list matches?',
+    });
+    fireEvent.click(within(confirmation).getByRole('button', { name: 'Set' }));
+    const undo = await screen.findByRole('button', { name: 'Undo: set Group back' });
+    expect(bulk[0]).toEqual({
+      action: 'update',
+      query: { list: { search: 'crate', 'filter.group': 'news' }, count: 140 },
+      values: { group: 'news' },
+    });
+    await screen.findByText('Changed 140 of 140 articles.');
+    fireEvent.click(undo);
+    await screen.findByText('Set Group back on 140 of 140 articles.');
+    // Each its own earlier value, as the server answered it, by ids at most 100 a request.
+    expect(
+      bulk
+        .slice(1)
+        .map((request) => ['ids' in request ? request.ids.length : 0, 'values' in request && request.values]),
+    ).toEqual([
+      [100, { group: null }],
+      [39, { group: null }],
+      [1, { group: 'guides' }],
+    ]);
+  });
+
+  it('deletes every match and restores them all in bulk requests of at most 100', async () => {
+    const bulk = renderMatches({ count: 140, exact: true });
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Select all 2 on this page' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Select all 140 articles this list matches' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Delete selected' }));
+    const confirmation = screen.getByRole('dialog', { name: 'Delete all 140 articles this list matches?' });
+    fireEvent.click(within(confirmation).getByRole('button', { name: 'Delete' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Undo delete' }));
+    await screen.findByText('Restored 140 of 140 articles.');
+    expect(bulk.map((request) => [request.action, 'ids' in request ? request.ids.length : 'query'])).toEqual([
+      ['delete', 'query'],
+      ['restore', 100],
+      ['restore', 40],
+    ]);
+  });
+
+  it('goes back to the page alone on request, and past the bound says to narrow the list', async () => {
+    renderMatches({ count: 140, exact: true });
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Select all 2 on this page' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Select all 140 articles this list matches' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Only the 2 articles on this page' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Delete selected' }));
+    expect(screen.getByRole('dialog', { name: 'Delete 2 articles?' })).toBeTruthy();
+  });
+
+  it('past what one action may reach, says to narrow the list instead', async () => {
+    renderMatches({ count: 1000, exact: false });
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Select all 2 on this page' }));
+    expect(screen.queryByRole('button', { name: /this list matches/ })).toBeNull();
+    expect(screen.getByText(/This list matches more than 1,000 articles: narrow it/)).toBeTruthy();
+  });
+});
+
 describe('the filters applied, in words', () => {
   it('names each kind of filter with its value', () => {
     expect(describeAppliedFilter({ name: 'group', label: 'Group', kind: 'select', options: ['news'] }, 'news')).toBe(

@@ -1,7 +1,7 @@
 /*
- * Above 300 lines for one reason: the bulk bar is one flow (choose, confirm in the app's dialog, send, announce, undo
- * with the focus placed after each step) shared by delete and "Set on selected", whose undo restores each record's own
- * earlier value.
+ * Above 300 lines for one reason: the bulk bar is one flow (choose the selected rows or every match, confirm in the
+ * app's dialog, send, announce, undo with the focus placed after each step) shared by delete and "Set on selected",
+ * whose undo restores each record's own earlier value (the requests of the undo are bulk-undo.ts's).
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import type {
@@ -9,6 +9,7 @@ import type {
   BulkRecordRequest,
   FieldItem,
   JsonValue,
+  RecordListPage,
   ResourceDefinition,
   ResourceRecord,
 } from '../../../shared';
@@ -16,12 +17,16 @@ import { ApiError, useApiClient, useSession } from '../../core';
 import { ConfirmDialog, useConfirmDialog } from '../../layout/confirm-dialog';
 import { useMayChangeRecords } from '../../forms/read-only-role';
 import { countOf } from '../common/count-in-words';
+import { restoreRecords, revertField, type UndoOutcome } from './bulk-undo';
 import { recordNouns } from './describe-record-page';
+import { EveryMatchOffer, listQuery, listQueryKey } from './every-match-offer';
 
 export interface BulkActionsProps {
   definition: ResourceDefinition;
   /** The records of the page shown, and which of them are selected. */
   rows: readonly ResourceRecord[];
+  /** The list's page as the server answered it: its search, filters and total (for "every match"). */
+  page: RecordListPage;
   selected: ReadonlySet<number>;
   onSelect(ids: ReadonlySet<number>): void;
   /** After a bulk request: the list shows the records as they are now. */
@@ -31,13 +36,20 @@ export interface BulkActionsProps {
 /** How a bulk action is undone: the deleted records restored, or the field set back to each record's own value. */
 type Undo =
   | { kind: 'restore'; records: ResourceRecord[] }
-  | { kind: 'revert'; field: string; label: string; previous: ReadonlyMap<number, JsonValue> };
+  | {
+      kind: 'revert';
+      field: string;
+      /** The field's definition: a checkbox never ticked is set back to not ticked. */
+      fieldItem?: FieldItem;
+      label: string;
+      previous: ReadonlyMap<number, JsonValue>;
+    };
 
 type Outcome = { text: string; failures: string[]; undo: Undo | null; key: number } | null;
 
 /** The value a field is set back to: a value never set becomes "empty" (null), or not ticked for a checkbox. */
 function storedValue(field: FieldItem | undefined, value: JsonValue | undefined): JsonValue {
-  if (value !== undefined) return value;
+  if (value !== undefined && value !== null) return value;
   return field?.input === 'checkbox' ? false : null;
 }
 
@@ -58,9 +70,10 @@ function settableFields(definition: ResourceDefinition): FieldItem[] {
  * on all, or delete all, each asked again in the app's dialog, in one request. The bar shows only while rows are
  * selected, so it does not push the rows down. What became of each is said in a live region, naming the records
  * refused and why; both can be undone (deleted records restored, the field set back to each record's own value),
- * and the focus goes to Undo, as the bar it was in has gone with the selection.
+ * and the focus goes to Undo, as the bar it was in has gone with the selection. With the whole page selected, the bar
+ * offers every match of the list (its search and filters, on every page), which the server then finds itself.
  */
-export function BulkActions({ definition, rows, selected, onSelect, onDone }: BulkActionsProps) {
+export function BulkActions({ definition, rows, page, selected, onSelect, onDone }: BulkActionsProps) {
   const client = useApiClient();
   const { expire } = useSession();
   const mayChange = useMayChangeRecords();
@@ -79,6 +92,13 @@ export function BulkActions({ definition, rows, selected, onSelect, onDone }: Bu
     else outcomeRegion.current?.focus();
   }, [outcome?.key]);
   const ids = rows.filter((row) => selected.has(row.id)).map((row) => row.id);
+  const listKey = listQueryKey(page);
+  const [everyMatchOf, setEveryMatchOf] = useState<string | null>(null);
+  const pageSelected = rows.length > 0 && ids.length === rows.length;
+  const moreThanPage = page.total.count > rows.length || !page.total.exact;
+  // "Every match": chosen for this very list, and the page still wholly selected.
+  const everyMatch = everyMatchOf === listKey && pageSelected && page.total.exact;
+  const reached = everyMatch ? page.total.count : ids.length;
   const nouns = recordNouns(definition);
   const what = nouns.many;
   const counted = (count: number) => countOf(count, nouns.one, nouns.many);
@@ -90,6 +110,10 @@ export function BulkActions({ definition, rows, selected, onSelect, onDone }: Bu
     const row = rows.find((each) => each.id === id);
     return row?.title || `#${id}`;
   };
+  const target = (): { ids: number[] } | { query: { list: Record<string, string>; count: number } } =>
+    everyMatch ? { query: { list: listQuery(page), count: page.total.count } } : { ids };
+  /** "on 3 articles", "on all 140 articles this list matches" */
+  const reachedWords = everyMatch ? `all ${counted(reached)} this list matches` : counted(reached);
 
   const send = async (request: BulkRecordRequest, done: string, revert?: Omit<Undo & { kind: 'revert' }, 'kind'>) => {
     if (busy) return;
@@ -103,7 +127,14 @@ export function BulkActions({ definition, rows, selected, onSelect, onDone }: Bu
         result.ok ? [] : [`“${titleOf(result.id)}”: ${result.error.message}`],
       );
       const succeeded = payload.results.flatMap((result) => (result.ok ? [result.record] : []));
-      const changed = new Set(succeeded.map((record) => record.id));
+      // Each record's earlier value as the server found it when changing it (the rows shown, from an older server).
+      const before = new Map<number, JsonValue>();
+      for (const result of payload.results) {
+        if (!result.ok || !revert) continue;
+        const { previous } = result;
+        const value = previous && revert.field in previous ? previous[revert.field] : revert.previous.get(result.id);
+        if (value !== undefined) before.set(result.id, value);
+      }
       setOutcome({
         text: `${done} ${succeeded.length} of ${counted(payload.results.length)}.`,
         failures,
@@ -116,11 +147,12 @@ export function BulkActions({ definition, rows, selected, onSelect, onDone }: Bu
                 ? {
                     kind: 'revert',
                     ...revert,
-                    previous: new Map([...revert.previous].filter(([id]) => changed.has(id))),
+                    previous: new Map([...before].map(([id, value]) => [id, storedValue(revert.fieldItem, value)])),
                   }
                 : null,
         key: Date.now(),
       });
+      setEveryMatchOf(null);
       onSelect(new Set(payload.results.filter((result) => !result.ok).map((result) => result.id)));
       onDone();
     } catch (error) {
@@ -134,63 +166,25 @@ export function BulkActions({ definition, rows, selected, onSelect, onDone }: Bu
         undo: null,
         key: Date.now(),
       });
+      // The matches changed since they were counted: the list shows them as they are now, to be confirmed anew.
+      if (error instanceof ApiError && error.status === 409) onDone();
     } finally {
       setBusy(false);
     }
   };
 
-  /** The field set back: one bulk request per value the records had (most often one or two). */
-  const revert = async ({ field: name, label, previous }: Undo & { kind: 'revert' }) => {
-    const byValue = new Map<string, { value: JsonValue; ids: number[] }>();
-    for (const [id, value] of previous) {
-      const key = JSON.stringify(value);
-      const group = byValue.get(key) ?? { value, ids: [] };
-      group.ids.push(id);
-      byValue.set(key, group);
-    }
-    const failures: string[] = [];
-    let restored = 0;
-    try {
-      for (const { value, ids: group } of byValue.values()) {
-        const payload = await client.post<BulkRecordPayload>(
-          `/api/resources/${encodeURIComponent(definition.name)}/records/bulk`,
-          { action: 'update', ids: group, values: { [name]: value } } satisfies BulkRecordRequest,
-        );
-        for (const result of payload.results) {
-          if (result.ok) restored++;
-          else failures.push(`“${titleOf(result.id)}”: ${result.error.message}`);
-        }
-      }
-    } catch (error) {
-      failures.push(error instanceof ApiError ? error.message : 'Could not set the values back.');
-    }
-    setOutcome({
-      text: `Set ${label} back on ${restored} of ${counted(previous.size)}.`,
-      failures,
-      undo: null,
-      key: Date.now(),
-    });
+  const undone = (text: (outcome: UndoOutcome) => string, outcome: UndoOutcome) => {
+    setOutcome({ text: text(outcome), failures: outcome.failures, undo: null, key: Date.now() });
     onDone();
   };
-
+  /** The field set back: one bulk request per value the records had (most often one or two). */
+  const revert = async ({ field: name, label, previous }: Undo & { kind: 'revert' }) => {
+    const done = await revertField(client, definition.name, name, previous, titleOf);
+    undone((outcome) => `Set ${label} back on ${outcome.done} of ${counted(previous.size)}.`, done);
+  };
   const undo = async (records: ResourceRecord[]) => {
-    const failures: string[] = [];
-    for (const record of records) {
-      try {
-        await client.post(`/api/resources/${encodeURIComponent(definition.name)}/records/${record.id}/restore`);
-      } catch (error) {
-        failures.push(
-          `“${record.title || `#${record.id}`}”: ${error instanceof ApiError ? error.message : 'not restored.'}`,
-        );
-      }
-    }
-    setOutcome({
-      text: `Restored ${records.length - failures.length} of ${counted(records.length)}.`,
-      failures,
-      undo: null,
-      key: Date.now(),
-    });
-    onDone();
+    const done = await restoreRecords(client, definition.name, records);
+    undone((outcome) => `Restored ${outcome.done} of ${counted(records.length)}.`, done);
   };
 
   // A viewer is told why on the list page (ReadOnlyRoleNotice), not offered actions the server would refuse.
@@ -202,7 +196,17 @@ export function BulkActions({ definition, rows, selected, onSelect, onDone }: Bu
     <>
       {ids.length > 0 && (
         <section className="bulk-actions" aria-label={`Act on selected ${what}`}>
-          <p className="bulk-actions__count">{ids.length} selected</p>
+          <p className="bulk-actions__count">
+            {everyMatch ? `All ${counted(reached)} this list matches are selected` : `${ids.length} selected`}
+          </p>
+          {pageSelected && moreThanPage && !everyMatch && (
+            <EveryMatchOffer page={page} nouns={nouns} onChoose={() => setEveryMatchOf(listKey)} />
+          )}
+          {everyMatch && (
+            <button type="button" className="button button--ghost button--small" onClick={() => setEveryMatchOf(null)}>
+              Only the {counted(ids.length)} on this page
+            </button>
+          )}
           {fields.length > 0 && (
             <div className="bulk-actions__set">
               <label htmlFor={fieldId} className="field__label">
@@ -290,15 +294,16 @@ export function BulkActions({ definition, rows, selected, onSelect, onDone }: Bu
       )}
       <ConfirmDialog
         control={setDialog}
-        title={`Set ${field?.label ?? fieldName} to ${valueWords} on ${counted(ids.length)}?`}
+        title={`Set ${field?.label ?? fieldName} to ${valueWords} on ${reachedWords}?`}
         confirmLabel="Set"
         onConfirm={() => {
           setDialog.close();
           const previous = new Map(
             ids.map((id) => [id, storedValue(field, rows.find((row) => row.id === id)?.[fieldName])] as const),
           );
-          void send({ action: 'update', ids, values: { [fieldName]: newValue } }, 'Changed', {
+          void send({ action: 'update', ...target(), values: { [fieldName]: newValue } }, 'Changed', {
             field: fieldName,
+            fieldItem: field,
             label: field?.label ?? fieldName,
             previous,
           });
@@ -308,11 +313,11 @@ export function BulkActions({ definition, rows, selected, onSelect, onDone }: Bu
       </ConfirmDialog>
       <ConfirmDialog
         control={dialog}
-        title={`Delete ${counted(ids.length)}?`}
+        title={`Delete ${reachedWords}?`}
         confirmLabel="Delete"
         onConfirm={() => {
           dialog.close();
-          void send({ action: 'delete', ids }, 'Deleted');
+          void send({ action: 'delete', ...target() }, 'Deleted');
         }}
       >
         <p>You can undo this, or restore them one by one from Recently deleted for a day.</p>

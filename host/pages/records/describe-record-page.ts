@@ -1,4 +1,4 @@
-import type { RecordListPage, ResourceDefinition } from '../../../shared';
+import { RELEVANCE_SORT, type RecordListPage, type ResourceDefinition } from '../../../shared';
 import { countOf } from '../common/count-in-words';
 
 /** What a list's records are called: one (`article`) and several (the resource's label, `articles`). */
@@ -35,11 +35,13 @@ export function describeRecordPage(page: RecordListPage, count: number, nouns: R
     return page.next || page.previous ? `No more ${what}.` : `No ${what} in this tenant yet.`;
   }
   const order =
-    page.sort === 'id'
-      ? page.order === 'asc'
-        ? 'oldest first'
-        : 'newest first'
-      : `by ${sortLabel.toLowerCase()}, ${page.order === 'asc' ? 'ascending' : 'descending'}`;
+    page.sort === RELEVANCE_SORT
+      ? 'best matches first'
+      : page.sort === 'id'
+        ? page.order === 'asc'
+          ? 'oldest first'
+          : 'newest first'
+        : `by ${sortLabel.toLowerCase()}, ${page.order === 'asc' ? 'ascending' : 'descending'}`;
   // Past the first page, which of them: "26 to 31 of 31" (page 2 read "6 of 31", as if five records were missing).
   const shown =
     page.offset !== undefined && page.offset > 0

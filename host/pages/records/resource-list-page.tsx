@@ -7,6 +7,7 @@ import { Link, useParams, useSearchParams } from 'react-router-dom';
 import {
   RECORD_LIST_LIMIT,
   RECORD_SEARCH_MAX_LENGTH,
+  RELEVANCE_SORT,
   type FieldItem,
   type RecordListPayload,
   type ResourcePayload,
@@ -124,15 +125,18 @@ export function ResourceListPage() {
     // search matches every text column: it stays whatever the sort.
     go({ q: searchableColumns.includes(column) ? page.q : '', search: page.search, sort: column, order });
   };
-  const search = (q: string) =>
-    go({ q, sort: q && searchColumn ? searchColumn : page.sort === 'id' ? '' : page.sort, order: page.order });
+  // The sort a list keeps when its search changes: a column's (by id or relevance are the server's defaults).
+  const columnSort = page.sort === 'id' || page.sort === RELEVANCE_SORT ? '' : page.sort;
+  const search = (q: string) => go({ q, sort: q && searchColumn ? searchColumn : columnSort, order: page.order });
   const pagerMoves = {
     onPrevious: page.previous ? () => setParams(neighbourPage(page, { before: page.previous ?? '' })) : undefined,
     onNext: page.next ? () => setParams(neighbourPage(page, { after: page.next ?? '' })) : undefined,
   };
-  // A word search keeps the list's sort (any column, or by id: oldest or newest first); it leaves the prefix search.
+  // New words list the best matches first (the server's default for a word search); the same words, a column's sort
+  // chosen meanwhile, keep it. It leaves the prefix search.
   const searchWords = (words: string) =>
-    go({ q: '', search: words, sort: page.sort === 'id' ? '' : page.sort, order: page.order });
+    go({ q: '', search: words, sort: words === page.search ? columnSort : '', order: page.order });
+  const byRelevance = page.sort === RELEVANCE_SORT;
   const bulk = mayChange && hasBulkActions(definition.data.resource);
   const allSelected = rows.length > 0 && rows.every((row) => selected.has(row.id));
   const csvQuery = new URLSearchParams(recordListApiPath(resource, params).split('?')[1] ?? '');
@@ -193,6 +197,17 @@ export function ResourceListPage() {
         <a className="button button--ghost button--small" href={csvAddress} download data-csv-export="">
           Download CSV
         </a>
+        {page.search && (
+          // The sort control of a word search: its best matches first, or (the headings) by a column.
+          <button
+            type="button"
+            className="button button--ghost button--small"
+            aria-pressed={byRelevance}
+            onClick={() => go({ q: '', search: page.search, sort: RELEVANCE_SORT, order: 'asc' })}
+          >
+            Best matches first
+          </button>
+        )}
         <ListSettings
           columns={listColumns.map((column) => ({ name: column, label: columnLabel(column) }))}
           preferences={chosen}
@@ -205,6 +220,7 @@ export function ResourceListPage() {
         <BulkActions
           definition={definition.data.resource}
           rows={rows}
+          page={page}
           selected={selected}
           onSelect={setSelected}
           onDone={records.reload}

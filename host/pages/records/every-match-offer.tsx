@@ -1,0 +1,45 @@
+import { RECORD_BULK_QUERY_MAX, type RecordListPage } from '../../../shared';
+import { countOf } from '../common/count-in-words';
+import { describeTotal, type RecordNouns } from './describe-record-page';
+
+/** The list's search and filters as a bulk request names them (BulkRecordQuery.list): what the server applied. */
+export function listQuery(page: RecordListPage): Record<string, string> {
+  const list: Record<string, string> = {};
+  if (page.q) list.q = page.q;
+  if (page.search) list.search = page.search;
+  for (const [name, value] of Object.entries(page.filters)) list[`filter.${name}`] = value;
+  return list;
+}
+
+/** Which list "every match" was chosen for: another search or filter is another list. */
+export function listQueryKey(page: RecordListPage): string {
+  return JSON.stringify(listQuery(page));
+}
+
+/**
+ * With the whole page selected, the offer to reach every record the list matches, on every page; past what one bulk
+ * action may reach (RECORD_BULK_QUERY_MAX), what to do instead.
+ */
+export function EveryMatchOffer({
+  page,
+  nouns,
+  onChoose,
+}: {
+  page: RecordListPage;
+  nouns: RecordNouns;
+  onChoose(): void;
+}) {
+  if (!page.total.exact || page.total.count > RECORD_BULK_QUERY_MAX) {
+    return (
+      <p className="bulk-actions__every">
+        This list matches {describeTotal(page, nouns)}: narrow it with a search or a filter to act on every match at
+        once.
+      </p>
+    );
+  }
+  return (
+    <button type="button" className="button button--secondary button--small" onClick={onChoose}>
+      Select all {countOf(page.total.count, nouns.one, nouns.many)} this list matches
+    </button>
+  );
+}
