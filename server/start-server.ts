@@ -100,9 +100,8 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
   }
 
   const server = config.tls
-    ? // node:http2's server is not seen by the HTTP instrumentation: its requests get their server spans here.
-      createSecureServer(tracedRequestListener(app.handler), config.serverTimeouts, config.tls)
-    : createHttpServer(app.handler, config.serverTimeouts);
+    ? createSecureServer(tracedRequestListener(app.handler, 'http2'), config.serverTimeouts, config.tls)
+    : createHttpServer(tracedRequestListener(app.handler, 'http'), config.serverTimeouts);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -4,30 +4,38 @@
  * span (its name and `http.route`), never by the session step's mount paths; a path no route serves stays `(other)`,
  * and its span is named as any request no route answers (the method alone, no `http.route`).
  *
- * The spans come from the SDK's own instrumentations (createInstrumentations), with an in-memory exporter. They patch
- * `express` and `node:http` by hand here: Jest loads modules through its own loader, which their hooks do not see.
+ * The spans come from the server's own server spans (traceServerRequests, as start-server.ts wraps the listener) and
+ * the SDK's Express instrumentation (createInstrumentations), with an in-memory exporter. It patches `express` by hand
+ * here: Jest loads modules through its own loader, which its hooks do not see.
  */
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { context, propagation, SpanStatusCode, trace } from '@opentelemetry/api';
+import { SpanStatusCode } from '@opentelemetry/api';
 import type { InstrumentationBase } from '@opentelemetry/instrumentation';
-import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import express from 'express';
 import request from 'supertest';
+import { registerInMemoryTracing } from '../../testing/server/in-memory-tracing';
 import { parsePrometheusText, sampleValue } from '../../testing/server/prometheus-text';
 import { createDemoApp, DEMO_PASSWORD, signedInAgent, type DemoTestApp } from '../../testing/server/test-app';
 import { waitUntil } from '../../testing/server/wait-until';
 import { UNMATCHED_ROUTE } from './http-metrics';
-import { ANSWER_CUT_SHORT, createInstrumentations, traceServerRequests } from './tracing-sdk';
+import {
+  ANSWER_CUT_SHORT,
+  createInstrumentations,
+  HTTP2_SPAN_ATTRIBUTES,
+  HTTP_SPAN_ATTRIBUTES,
+  traceServerRequests,
+  type ServerSpanAttributes,
+} from './tracing-sdk';
 
 const TOKEN = 'metrics-token-for-the-tests-0123';
 const RECORDS = '/api/resources/articles/records';
 const PARENT_ID = '00f067aa0ba902b7';
 const SERVER_SPAN = 1;
+const SCOPE = 'server-spans-under-test';
 
-const exporter = new InMemorySpanExporter();
-const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const { provider, exporter } = registerInMemoryTracing();
 let instrumentations: InstrumentationBase[] = [];
 
 /** Applies the instrumentations' patches of `name` to `exports` (or removes them). */
@@ -40,7 +48,6 @@ function patch(name: string, exports: unknown, how: 'patch' | 'unpatch'): void {
 }
 
 beforeAll(() => {
-  provider.register();
   instrumentations = createInstrumentations();
   for (const instrumentation of instrumentations) instrumentation.setTracerProvider(provider);
   // Before any app is made: the instrumentation wraps the layers as they are added.
@@ -49,10 +56,6 @@ beforeAll(() => {
 afterAll(async () => {
   patch('express', express, 'unpatch');
   for (const instrumentation of instrumentations) instrumentation.disable();
-  await provider.shutdown();
-  trace.disable();
-  context.disable();
-  propagation.disable();
 });
 
 let testApp: DemoTestApp | undefined;
@@ -86,6 +89,11 @@ async function durations(app: DemoTestApp['app']) {
       .filter((sample) => sample.name === name)
       .map((sample) => sample.labels),
   };
+}
+
+/** node:http's server for `handler`, with the server span of each request as start-server.ts gives it. */
+function tracedServer(handler: http.RequestListener, attributes: ServerSpanAttributes = HTTP_SPAN_ATTRIBUTES) {
+  return http.createServer(traceServerRequests(provider.getTracer(SCOPE), handler, attributes));
 }
 
 /** The session cookie a signed-in agent sends. */
@@ -168,12 +176,10 @@ describe('an answer of the session step, its store down', () => {
 });
 
 describe('the span of an answer of the session step, its store down', () => {
-  describe('over node:http (the HTTP instrumentation’s span)', () => {
-    beforeAll(() => patch('http', http, 'patch'));
-    afterAll(() => patch('http', http, 'unpatch'));
-
+  describe('over node:http (traceServerRequests, with the HTTP instrumentation’s attributes)', () => {
     it('is named by the route it was for, with that route as http.route', async () => {
-      const { agent } = await appWhoseSessionStoreFails();
+      const { app } = await appWhoseSessionStoreFails();
+      const agent = await signedInAgent(tracedServer(app.handler));
       const meta = traceparent('a');
       await agent.get('/meta').set('traceparent', meta.header).expect(503);
       const metaSpan = await serverSpanOf(meta.traceId);
@@ -195,7 +201,8 @@ describe('the span of an answer of the session step, its store down', () => {
     });
 
     it('is named as other unrouted requests are for a path no route serves, without http.route', async () => {
-      const { agent } = await appWhoseSessionStoreFails();
+      const { app } = await appWhoseSessionStoreFails();
+      const agent = await signedInAgent(tracedServer(app.handler));
       // Not under a path of the session step: how the instrumentation names a request no route answers.
       const elsewhere = traceparent('6');
       await agent.post('/nothing-here').set('traceparent', elsewhere.header).expect(404);
@@ -216,7 +223,7 @@ describe('the span of an answer of the session step, its store down', () => {
       const cookie = await cookieOf(agent);
       // A frozen store (Redis stopped): the session never loads, and the client gives up waiting.
       jest.spyOn(testApp.app.sessions.store, 'get').mockImplementation(() => undefined);
-      const server = http.createServer(testApp.app.handler);
+      const server = tracedServer(testApp.app.handler);
       try {
         const me = traceparent('9');
         await abandonedRequest(server, '/me', { Cookie: cookie, traceparent: me.header });
@@ -233,7 +240,7 @@ describe('the span of an answer of the session step, its store down', () => {
 
     it('of a page: named by that page’s path, never by all the pages’ joined', async () => {
       testApp = await createDemoApp();
-      const agent = await signedInAgent(testApp.app);
+      const agent = await signedInAgent(tracedServer(testApp.app.handler));
       for (const [digit, path, route] of [
         ['1', '/login', '/login'],
         ['2', '/resources/articles/7/edit', '/resources/*splat'],
@@ -249,7 +256,7 @@ describe('the span of an answer of the session step, its store down', () => {
 
     it('leaves the spans of the route’s own answers as the instrumentation names them', async () => {
       testApp = await createDemoApp();
-      const agent = await signedInAgent(testApp.app);
+      const agent = await signedInAgent(tracedServer(testApp.app.handler));
       const meta = traceparent('d');
       await agent.get('/meta').set('traceparent', meta.header).expect(200);
       const span = await serverSpanOf(meta.traceId);
@@ -262,12 +269,11 @@ describe('the span of an answer of the session step, its store down', () => {
     testApp = await createDemoApp();
     const cookie = await cookieOf(await signedInAgent(testApp.app));
     jest.spyOn(testApp.app.sessions.store, 'get').mockImplementation(() => undefined);
-    const scope = 'server-spans-under-test';
-    const server = http.createServer(traceServerRequests(provider.getTracer(scope), testApp.app.handler));
+    const server = tracedServer(testApp.app.handler, HTTP2_SPAN_ATTRIBUTES);
     try {
       const me = traceparent('5');
       await abandonedRequest(server, '/me', { Cookie: cookie, traceparent: me.header });
-      const span = await serverSpanOf(me.traceId, scope);
+      const span = await serverSpanOf(me.traceId, SCOPE);
       expect(span.name).toBe('GET /me');
       expect(span.attributes['http.route']).toBe('/me');
       expect(span.attributes['http.status_code']).toBeUndefined();
@@ -279,18 +285,16 @@ describe('the span of an answer of the session step, its store down', () => {
 
   it('over HTTP/2 (the server’s own span, traceServerRequests): named by the route it was for, if any', async () => {
     const { app } = await appWhoseSessionStoreFails();
-    const scope = 'server-spans-under-test';
-    const server = http.createServer(traceServerRequests(provider.getTracer(scope), app.handler));
-    const agent = await signedInAgent(server);
+    const agent = await signedInAgent(tracedServer(app.handler, HTTP2_SPAN_ATTRIBUTES));
     const meta = traceparent('e');
     await agent.get('/meta').set('traceparent', meta.header).expect(503);
-    const span = await serverSpanOf(meta.traceId, scope);
+    const span = await serverSpanOf(meta.traceId, SCOPE);
     expect(span.name).toBe('GET /meta');
     expect(span.attributes['http.route']).toBe('/meta');
 
     const me = traceparent('8');
     await agent.post('/me/nothing-here').set('traceparent', me.header).expect(503);
-    const unrouted = await serverSpanOf(me.traceId, scope);
+    const unrouted = await serverSpanOf(me.traceId, SCOPE);
     expect(unrouted.name).toBe('POST');
     expect(unrouted.attributes['http.route']).toBeUndefined();
   });

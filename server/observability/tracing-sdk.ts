@@ -1,19 +1,24 @@
-import { ServerResponse, type IncomingMessage, type RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener } from 'node:http';
 import {
   context,
+  diag,
   propagation,
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
   trace,
+  type Attributes,
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
-import { getRPCMetadata, RPCType, setRPCMetadata, type RPCMetadata } from '@opentelemetry/core';
+import { getRPCMetadata, RPCType, setRPCMetadata, suppressTracing, type RPCMetadata } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations, type InstrumentationBase } from '@opentelemetry/instrumentation';
 import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+// The instrumentation's own attributes of a server span, for the spans traceServerRequests records (the version is
+// pinned in package.json: this module is not part of its public interface).
+import { getIncomingRequestAttributes } from '@opentelemetry/instrumentation-http/build/src/utils';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -34,8 +39,8 @@ export interface TracingSdk {
    * instrumentation names its routes: the request's HTTP span gets `http.route` and is called `GET <route>`.
    */
   nameRoute(route: string): void;
-  /** `listener` with a server span per request, for a server the HTTP instrumentation does not see (node:http2's). */
-  traceRequests(listener: RequestListener): RequestListener;
+  /** `listener` with a server span per request (traceServerRequests), with the attributes of its protocol. */
+  traceRequests(listener: RequestListener, protocol: 'http' | 'http2'): RequestListener;
   shutdown(): Promise<void>;
 }
 
@@ -70,13 +75,10 @@ export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
   provider.register();
   const unregister = registerInstrumentations({ tracerProvider: provider, instrumentations: createInstrumentations() });
   return {
-    nameRoute(route) {
-      // What Express's instrumentation does for its routes: the HTTP instrumentation reads it when the answer ends.
-      const metadata = getRPCMetadata(context.active());
-      if (metadata?.type === RPCType.HTTP) metadata.route = route;
-    },
-    traceRequests(listener) {
-      return traceServerRequests(provider.getTracer('slots-server'), listener);
+    nameRoute: nameRequestRoute,
+    traceRequests(listener, protocol) {
+      const attributes = protocol === 'http' ? HTTP_SPAN_ATTRIBUTES : HTTP2_SPAN_ATTRIBUTES;
+      return traceServerRequests(provider.getTracer('slots-server'), listener, attributes);
     },
     async shutdown() {
       unregister();
@@ -91,35 +93,13 @@ export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
  */
 export function createInstrumentations(): InstrumentationBase[] {
   return [
-    new HttpInstrumentation({
-      ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has(req.url ?? ''),
-      // The instrumentation names a span, as its answer closes, by the route Express last reported: that of the last
-      // layer that ran, which for a request the session step refused (its store or the database down), or one cut
-      // while it waited for the store, is the step's mount, all its paths. An error answer, and an answer cut short,
-      // are named as the request-duration metric labels an error instead: by its route, the one it was refused on
-      // its way to, or no route for a path none serves (the method alone, as any unrouted request). Set in the
-      // reported route itself, not on the span afterwards: an attribute cannot be removed. This hook runs as the
-      // request arrives, before the instrumentation listens for the close: ours runs first. Outgoing requests (their
-      // answer is no ServerResponse) are left alone.
-      responseHook: (_span, response) => {
-        if (!(response instanceof ServerResponse)) return;
-        const metadata = getRPCMetadata(context.active());
-        if (metadata?.type !== RPCType.HTTP) return;
-        response.once('close', () => {
-          const cut = !response.writableFinished;
-          metadata.route = spanRoute(response.req, response.statusCode, metadata.route, cut);
-          // An answer cut before its headers went out sent no status, but Node's statusCode still says 200, which
-          // the instrumentation would record as the answer's: with none, it records no status code, and an error.
-          if (cut && !response.headersSent) (response as { statusCode: number | undefined }).statusCode = undefined;
-        });
-      },
-      // After the instrumentation set the span's status from the answer's: says why (its own error has no message).
-      applyCustomAttributesOnSpan: (span, _request, response) => {
-        if (response instanceof ServerResponse && !response.writableFinished) {
-          span.setStatus({ code: SpanStatusCode.ERROR, message: ANSWER_CUT_SHORT });
-        }
-      },
-    }),
+    // Outgoing requests only (a remote's descriptor, a release's files): the server's own requests get their spans
+    // from traceServerRequests, which decides whether a request is sampled before it does any other work. The
+    // instrumentation's incoming side worked out every attribute of the span (the URL parsed, the host and
+    // forwarding headers read), bound the request's and the answer's event emitters to its context and wrapped its
+    // hooks, sampled or not: most of what one request in ten sampled still cost GET /slots
+    // (docs/operators/performance.md).
+    new HttpInstrumentation({ disableIncomingRequestInstrumentation: true }),
     // Routers and route handlers, not every middleware: a span per middleware layer cost /slots half its
     // throughput in the benchmark (npm run bench -- --only=observability), for spans that say little.
     new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
@@ -129,6 +109,50 @@ export function createInstrumentations(): InstrumentationBase[] {
   ];
 }
 
+/** The attributes of a request's span: those known when it arrives, and those of its answer once it ended. */
+export interface ServerSpanAttributes {
+  request(req: IncomingMessage): Attributes;
+  status(statusCode: number): Attributes;
+}
+
+/**
+ * What the HTTP instrumentation puts on a node:http request's span (its stable HTTP semantic conventions:
+ * `http.request.method`, `url.path`, `url.query` with its signatures redacted, `server.address`, `client.address`,
+ * `user_agent.original`, `http.response.status_code`…), worked out by its own function, for sampled requests only.
+ */
+export const HTTP_SPAN_ATTRIBUTES: ServerSpanAttributes = {
+  request: (req) =>
+    getIncomingRequestAttributes(req, { component: 'http', enableSyntheticSourceDetection: false }, diag),
+  status: (statusCode) => ({ 'http.response.status_code': statusCode }),
+};
+
+/** The older HTTP attributes node:http2's spans have carried since they were traced (`http.method`, `http.flavor`). */
+export const HTTP2_SPAN_ATTRIBUTES: ServerSpanAttributes = {
+  request: (req) => {
+    const host = req.headers[':authority'] ?? req.headers.host;
+    const agent = req.headers['user-agent'];
+    return {
+      'http.method': req.method ?? 'GET',
+      'http.target': req.url ?? '/',
+      'http.scheme': 'https',
+      'http.flavor': req.httpVersion,
+      ...(typeof host === 'string' ? { 'http.host': host } : {}),
+      ...(agent === undefined ? {} : { 'http.user_agent': agent }),
+      ...(req.socket.remoteAddress === undefined ? {} : { 'net.peer.ip': req.socket.remoteAddress }),
+    };
+  },
+  status: (statusCode) => ({ 'http.status_code': statusCode }),
+};
+
+/**
+ * TracingSdk.nameRoute: what Express's instrumentation does for its routes, read by traceServerRequests when the
+ * answer ends. Nothing for a request sampled out (it has no RPC metadata).
+ */
+export function nameRequestRoute(route: string): void {
+  const metadata = getRPCMetadata(context.active());
+  if (metadata?.type === RPCType.HTTP) metadata.route = route;
+}
+
 /** A request's span named by its route, as the HTTP instrumentation names it: `GET /meta`, `http.route`. */
 function nameSpanRoute(span: Span, method: string | undefined, route: string): void {
   span.updateName(`${method ?? 'GET'} ${route}`);
@@ -136,22 +160,35 @@ function nameSpanRoute(span: Span, method: string | undefined, route: string): v
 }
 
 /**
- * A server span for each request `listener` answers, for servers the HTTP instrumentation does not see: node:http2's
- * (HTTPS from the server itself: HTTP/2, and HTTP/1.1 on the same port). The same span as the instrumentation's for
- * node:http: the caller's `traceparent` as parent, the route named by Express (or by the public fast path) through
- * the RPC metadata (an error answer by the route spanRoute gives, as over node:http), `GET /route` as its name
- * once known, the old HTTP attributes the instrumentation sets by default, an error status for a 5xx or an answer cut
- * short. Exported for the tests.
+ * A server span for each request `listener` answers, on node:http (behind a proxy) and node:http2 (HTTPS from the
+ * server itself: HTTP/2, and HTTP/1.1 on the same port): the caller's `traceparent` as parent, the route named by
+ * Express (or by the public fast path) through the RPC metadata (an error answer by the route spanRoute gives),
+ * `GET /route` as its name once known, `attributes` on it, an error status for a 5xx or an answer cut short.
+ *
+ * The sampler decides first, from the parent and the trace id alone (ParentBased(TraceIdRatioBased) reads nothing
+ * else): a request sampled out gets the SDK's non-recording span, carrying the trace into the logs and on to the
+ * remotes, and nothing more: no attributes worked out, no listener on its answer, no route named. Exported for the
+ * tests.
  */
-export function traceServerRequests(tracer: Tracer, listener: RequestListener): RequestListener {
+export function traceServerRequests(
+  tracer: Tracer,
+  listener: RequestListener,
+  attributes: ServerSpanAttributes,
+): RequestListener {
   return (req, res) => {
     if (UNTRACED_PATHS.has(req.url ?? '')) {
-      listener(req, res);
+      // Nothing a probe or a scrape does is traced, a request it sends on included.
+      context.with(suppressTracing(ROOT_CONTEXT), listener, undefined, req, res);
       return;
     }
     const method = req.method ?? 'GET';
     const parent = propagation.extract(ROOT_CONTEXT, req.headers);
-    const span = tracer.startSpan(method, { kind: SpanKind.SERVER, attributes: requestAttributes(req) }, parent);
+    const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
+    if (!span.isRecording()) {
+      context.with(trace.setSpan(parent, span), listener, undefined, req, res);
+      return;
+    }
+    span.setAttributes(attributes.request(req));
     const metadata: RPCMetadata = { type: RPCType.HTTP, span };
     let ended = false;
     const end = () => {
@@ -161,27 +198,13 @@ export function traceServerRequests(tracer: Tracer, listener: RequestListener): 
       const route = spanRoute(req, res.statusCode, metadata.type === RPCType.HTTP ? metadata.route : undefined, cut);
       if (route !== undefined) nameSpanRoute(span, method, route);
       // Only a status that went out: an answer cut before its headers has none (Node's statusCode says 200).
-      if (res.headersSent) span.setAttribute('http.status_code', res.statusCode);
+      if (res.headersSent) span.setAttributes(attributes.status(res.statusCode));
       if (cut) span.setStatus({ code: SpanStatusCode.ERROR, message: ANSWER_CUT_SHORT });
       else if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
     };
     res.once('finish', end);
     res.once('close', end);
-    context.with(setRPCMetadata(trace.setSpan(parent, span), metadata), () => listener(req, res));
-  };
-}
-
-function requestAttributes(req: IncomingMessage): Record<string, string | number> {
-  const host = req.headers[':authority'] ?? req.headers.host;
-  const agent = req.headers['user-agent'];
-  return {
-    'http.method': req.method ?? 'GET',
-    'http.target': req.url ?? '/',
-    'http.scheme': 'https',
-    'http.flavor': req.httpVersion,
-    ...(typeof host === 'string' ? { 'http.host': host } : {}),
-    ...(agent === undefined ? {} : { 'http.user_agent': agent }),
-    ...(req.socket.remoteAddress === undefined ? {} : { 'net.peer.ip': req.socket.remoteAddress }),
+    context.with(setRPCMetadata(trace.setSpan(parent, span), metadata), listener, undefined, req, res);
   };
 }

@@ -31,9 +31,12 @@ export function nameTracedRoute(route: string): void {
   started?.nameRoute(route);
 }
 
-/** TracingSdk.traceRequests of the SDK running in this process; `listener` itself when tracing is off. */
-export function tracedRequestListener(listener: RequestListener): RequestListener {
-  return started?.traceRequests(listener) ?? listener;
+/**
+ * TracingSdk.traceRequests of the SDK running in this process: every server's listener goes through it, node:http's
+ * and node:http2's (the HTTP instrumentation traces outgoing requests only). `listener` itself when tracing is off.
+ */
+export function tracedRequestListener(listener: RequestListener, protocol: 'http' | 'http2'): RequestListener {
+  return started?.traceRequests(listener, protocol) ?? listener;
 }
 
 /** Sends the spans not sent yet and stops the SDK; nothing when tracing is off. Called by the graceful shutdown. */

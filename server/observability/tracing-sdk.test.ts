@@ -1,0 +1,140 @@
+/**
+ * The server span of each request (traceServerRequests), as start-server.ts wraps the app's listener with traces
+ * sent: a sampled request's span carries its route, its status and the HTTP instrumentation's attributes; a request
+ * the sampler leaves out is exported as nothing and costs no attribute work, yet its trace is in its log lines.
+ *
+ * The SDK's tracer provider with an in-memory exporter; no module is patched (the server span is the server's own).
+ */
+import http from 'node:http';
+import {
+  InMemorySpanExporter,
+  ParentBasedSampler,
+  SimpleSpanProcessor,
+  TraceIdRatioBasedSampler,
+  type ReadableSpan,
+} from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import request from 'supertest';
+import { createLogger } from '../logger';
+import { registerInMemoryTracing } from '../../testing/server/in-memory-tracing';
+import { createDemoApp, type DemoTestApp } from '../../testing/server/test-app';
+import { waitUntil } from '../../testing/server/wait-until';
+import { HTTP_SPAN_ATTRIBUTES, nameRequestRoute, traceServerRequests, type ServerSpanAttributes } from './tracing-sdk';
+
+const PARENT_ID = '00f067aa0ba902b7';
+const SERVER_SPAN = 1;
+
+const { provider, exporter } = registerInMemoryTracing();
+
+let testApp: DemoTestApp | undefined;
+afterEach(async () => {
+  await testApp?.close();
+  testApp = undefined;
+  exporter.reset();
+});
+
+/** A `traceparent` of a trace of its own, its caller's span sampled (`01`) or not (`00`). */
+function traceparent(digit: string, sampled: boolean): { traceId: string; header: string } {
+  const traceId = digit.repeat(32);
+  return { traceId, header: `00-${traceId}-${PARENT_ID}-${sampled ? '01' : '00'}` };
+}
+
+/** The demo app (LOG_REQUESTS, its lines kept) behind node:http's server, with a server span per request. */
+async function tracedServer(attributes: ServerSpanAttributes, tracer = provider.getTracer('server-spans')) {
+  const lines: Array<{ trace_id?: string; req?: { url?: string } }> = [];
+  const logger = createLogger('production', 'info', { write: (line: string) => void lines.push(JSON.parse(line)) });
+  testApp = await createDemoApp({ logger, logRequests: true, nameTracedRoute: nameRequestRoute });
+  return { server: http.createServer(traceServerRequests(tracer, testApp.app.handler, attributes)), lines };
+}
+
+async function serverSpanOf(traceId: string): Promise<ReadableSpan> {
+  const find = () =>
+    exporter.getFinishedSpans().find((span) => span.spanContext().traceId === traceId && span.kind === SERVER_SPAN);
+  await waitUntil(async () => find() !== undefined);
+  return find()!;
+}
+
+/** Every attribute function called, counted. */
+function countedAttributes(): ServerSpanAttributes & { calls: { request: number; status: number } } {
+  const calls = { request: 0, status: 0 };
+  return {
+    calls,
+    request: (req) => (calls.request++, HTTP_SPAN_ATTRIBUTES.request(req)),
+    status: (code) => (calls.status++, HTTP_SPAN_ATTRIBUTES.status(code)),
+  };
+}
+
+describe('a sampled request’s span', () => {
+  it('answered before Express’s router (GET /slots): named by its route, with its status and request attributes', async () => {
+    const { server } = await tracedServer(HTTP_SPAN_ATTRIBUTES);
+    const slots = traceparent('a', true);
+    await request(server).get('/slots?view=full').set('traceparent', slots.header).expect(200);
+    const span = await serverSpanOf(slots.traceId);
+    expect(span.name).toBe('GET /slots');
+    expect(span.parentSpanContext?.spanId).toBe(PARENT_ID);
+    expect(span.attributes).toMatchObject({
+      'http.route': '/slots',
+      'http.response.status_code': 200,
+      'http.request.method': 'GET',
+      'url.path': '/slots',
+      'url.query': 'view=full',
+      'url.scheme': 'http',
+    });
+  });
+
+  it('of an Express route: named by its route, with the status it answered', async () => {
+    const { server } = await tracedServer(HTTP_SPAN_ATTRIBUTES);
+    const meta = traceparent('b', true);
+    // Signed out: the route answers 401.
+    await request(server).get('/meta').set('traceparent', meta.header).expect(401);
+    const span = await serverSpanOf(meta.traceId);
+    expect(span.name).toBe('GET /meta');
+    expect(span.attributes['http.route']).toBe('/meta');
+    expect(span.attributes['http.response.status_code']).toBe(401);
+  });
+});
+
+describe('a request sampled out', () => {
+  it('its caller’s span not sampled: no span exported, no attribute worked out, its trace id still logged', async () => {
+    const attributes = countedAttributes();
+    const { server, lines } = await tracedServer(attributes);
+    const left = traceparent('c', false);
+    await request(server).get('/slots').set('traceparent', left.header).expect(200);
+    await request(server).get('/meta').set('traceparent', left.header).expect(401);
+    // A sampled request after them: once its span is exported, theirs would have been too.
+    const taken = traceparent('d', true);
+    await request(server).get('/slots').set('traceparent', taken.header).expect(200);
+    await serverSpanOf(taken.traceId);
+
+    expect(exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === left.traceId)).toEqual([]);
+    expect(attributes.calls).toEqual({ request: 1, status: 1 });
+    const logged = lines.filter((line) => line.trace_id === left.traceId).map((line) => line.req?.url);
+    expect(logged).toEqual(['/slots', '/meta']);
+  });
+
+  it('by the ratio at the root (no traceparent, parentbased_traceidratio at 0): no span exported', async () => {
+    const sampler = new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(0) });
+    const exported = new InMemorySpanExporter();
+    const rationed = new NodeTracerProvider({ sampler, spanProcessors: [new SimpleSpanProcessor(exported)] });
+    const attributes = countedAttributes();
+    const { server, lines } = await tracedServer(attributes, rationed.getTracer('server-spans'));
+    for (let sent = 0; sent < 5; sent++) await request(server).get('/slots').expect(200);
+    await rationed.forceFlush();
+    expect(exported.getFinishedSpans()).toEqual([]);
+    expect(attributes.calls).toEqual({ request: 0, status: 0 });
+    // Each still has a trace of its own in its log line.
+    const traces = new Set(lines.filter((line) => line.req?.url === '/slots').map((line) => line.trace_id));
+    expect(traces.size).toBe(5);
+    await rationed.shutdown();
+  });
+});
+
+it('traces neither a probe nor a scrape, whatever its caller sampled', async () => {
+  const { server } = await tracedServer(HTTP_SPAN_ATTRIBUTES);
+  const probe = traceparent('e', true);
+  await request(server).get('/healthz').set('traceparent', probe.header).expect(200);
+  const later = traceparent('f', true);
+  await request(server).get('/slots').set('traceparent', later.header).expect(200);
+  await serverSpanOf(later.traceId);
+  expect(exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === probe.traceId)).toEqual([]);
+});
