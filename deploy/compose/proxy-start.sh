@@ -1,6 +1,7 @@
 #!/bin/sh
 # The proxy's command in deploy/compose.yaml: a self-signed certificate for PROXY_HOSTNAME when /etc/slots-tls holds
-# none (kept in the proxy-tls volume, so browsers see the same one after a restart), then nginx in the foreground.
+# none (kept in the proxy-tls volume, so browsers see the same one after a restart), then nginx in the foreground,
+# with a watcher that keeps nginx's upstream to the hosts that are ready.
 # An operator's own certificate: tls.crt (full chain) and tls.key in the folder TLS_DIR names; nothing is made then.
 set -eu
 dir=/etc/slots-tls
@@ -13,26 +14,76 @@ if [ ! -s "$dir/tls.crt" ] || [ ! -s "$dir/tls.key" ]; then
   chmod 600 "$dir/tls.key"
 fi
 
-# nginx refuses to start on an upstream name that does not resolve: wait (bounded) for both hosts' containers.
+# Why a watcher: open-source nginx resolves the hosts' names once, and only learns a host is down by failing requests
+# to it, then leaves it out for fail_timeout. In a rolling restart a host comes back on another address, and the
+# second host may be stopped within seconds of the first coming back: nginx must know the first is ready by then.
+# So every second this script asks each host's /readyz (as a Kubernetes Service does with its endpoints) and, when the
+# set of ready hosts changes, writes their addresses into the upstream (nginx.conf includes the file) and reloads
+# nginx, which starts new workers with fresh state; requests in flight finish on the old ones. A draining host
+# answers 503 on /readyz for SHUTDOWN_DELAY_MS before it closes its listener, so it leaves the upstream before it
+# refuses anything. When no host is ready, every host that resolves stays in, and their own answers (503) go through.
 hosts="${PROXY_UPSTREAM_HOSTS:-host-a host-b}"
-addresses() {
-  # One line per host, or nothing unless every host resolves.
-  found="$(getent hosts $hosts | awk '{ print $1 }' | sort)" || return 0
-  [ "$(printf '%s\n' "$found" | grep -c .)" -eq "$(echo $hosts | wc -w)" ] && printf '%s' "$found"
-  return 0
-}
-waited=0
-while [ -z "$(addresses)" ] && [ "$waited" -lt 120 ]; do sleep 1; waited=$((waited + 1)); done
+port="${PROXY_UPSTREAM_PORT:-3000}"
+servers=/run/slots-proxy/servers.conf
+mkdir -p "$(dirname "$servers")"
 
-# A host that comes back on another address: reload nginx, which re-resolves the upstream (graceful: requests in
-# flight finish on the old workers).
+if command -v curl >/dev/null 2>&1; then
+  is_ready() { curl -fsS -o /dev/null --max-time 1 "http://$1:$port/readyz" 2>/dev/null; }
+else
+  echo "proxy: no curl in this image, every host that resolves stays in the upstream (nginx alone notices failures)"
+  is_ready() { return 0; }
+fi
+
+# The upstream's server lines, in the order of $hosts: the ready hosts, or every resolved one when none is ready.
+# Empty while no host resolves.
+upstream_servers() {
+  resolved="$(for host in $hosts; do
+    address="$(getent hosts "$host" | awk '{ print $1; exit }')" || true
+    if [ -n "$address" ]; then echo "$host $address"; fi
+  done)"
+  [ -n "$resolved" ] || return 0
+  ready="$(echo "$resolved" | while read -r host address; do
+    if is_ready "$address"; then echo "server $address:$port max_fails=3 fail_timeout=5s; # $host"; fi
+  done)"
+  if [ -n "$ready" ]; then
+    echo "$ready"
+  else
+    echo "$resolved" | while read -r host address; do
+      echo "server $address:$port max_fails=3 fail_timeout=5s; # $host (not ready)"
+    done
+  fi
+}
+
+# The hosts in the upstream file, for the log: "host-a, host-b" or "host-a (not ready), host-b (not ready)".
+upstream_names() { sed 's/.*# //' "$servers" | paste -sd, - | sed 's/,/, /g'; }
+
+# nginx refuses to start with an empty upstream: wait (bounded) for a host's container to resolve.
+waited=0
+current="$(upstream_servers)"
+while [ -z "$current" ] && [ "$waited" -lt 120 ]; do
+  sleep 1
+  waited=$((waited + 1))
+  current="$(upstream_servers)"
+done
+if [ -z "$current" ]; then
+  echo "proxy: none of the hosts ($hosts) resolves after 120 s" >&2
+  exit 1
+fi
+echo "$current" >"$servers"
+echo "proxy: upstream: $(upstream_names)"
+
 (
-  last="$(addresses)"
-  while sleep 2; do
-    now="$(addresses)"
-    if [ -n "$now" ] && [ "$now" != "$last" ]; then
-      echo "proxy: the hosts' addresses changed, reloading nginx"
-      nginx -s reload && last="$now"
+  # A turn that fails (a name that stops resolving, nginx not started yet) must not end the watcher.
+  set +e
+  while sleep 1; do
+    next="$(upstream_servers)"
+    if [ -n "$next" ] && [ "$next" != "$current" ]; then
+      echo "$next" >"$servers"
+      # Until the reload succeeds (nginx not started yet, say), the next turn tries again.
+      if nginx -s reload 2>/dev/null; then
+        current="$next"
+        echo "proxy: upstream now: $(upstream_names); nginx reloaded"
+      fi
     fi
   done
 ) &

@@ -3,9 +3,10 @@
  * base) as both hosts, and stand-ins of the public PostgreSQL, Redis and nginx images (no registry is reachable
  * here), each passed through the variable the file reads. Shows the topology issue 49 promises: HTTPS with HTTP/2
  * through the proxy (its self-signed certificate made at start), a sign-in through it, the session answering /meta
- * on either host, migrations applied once, a host stopped mid-request finishing it, PostgreSQL restarted: 503s, then
- * recovery, and a release published and activated on one host served by the other. Each wait is polled with a
- * bound. tests/deploy/fixtures/compose.test-ports.yaml publishes the hosts on loopback ports for the test alone.
+ * on either host, migrations applied once, a host stopped mid-request finishing it, a rolling restart of the hosts
+ * under a bounded load failing no request, PostgreSQL restarted: 503s, then recovery, and a release published and
+ * activated on one host served by the other. Each wait is polled with a bound. tests/deploy/fixtures/compose.test-ports.yaml publishes the hosts on
+ * loopback ports for the test alone.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -13,6 +14,7 @@ import http2 from 'node:http2';
 import path from 'node:path';
 import type { RemoteHistoryPayload, RemotesPayload } from '../../shared';
 import { buildAppImage } from '../../testing/containers/app-image';
+import { startBoundedLoad, type LoadRequest, type LoadResult } from '../../testing/containers/bounded-load';
 import { podman, PODMAN_RUNTIME } from '../../testing/containers/podman';
 import { ensureStandinImage } from '../../testing/containers/standin-images';
 import { ensureStandinProxyImage } from '../../testing/containers/standin-proxy';
@@ -155,6 +157,18 @@ async function signInThroughProxy(port: number): Promise<string> {
     .join('; ');
 }
 
+/** The hosts in the proxy's upstream, as its start script last logged them ("host-a, host-b"), or null. */
+async function proxyUpstream(): Promise<string | null> {
+  const logs = await podman(['logs', container('proxy')], { allowFailure: true });
+  const lines = [
+    ...`${logs.stdout}${logs.stderr}`.matchAll(/^proxy: upstream(?: now)?: (.*?)(?:; nginx reloaded)?$/gm),
+  ];
+  return lines.at(-1)?.[1] ?? null;
+}
+
+const addressOf = (name: string): Promise<string> =>
+  podmanInspect(name, '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}');
+
 async function podmanInspect(name: string, format: string): Promise<string> {
   return (await podman(['inspect', '--format', format, name])).stdout.trim();
 }
@@ -278,6 +292,89 @@ describeWithPodmanCompose('deploy/compose.yaml run with podman-compose', () => {
     await podman(['start', container('host-a')]);
     await waitUntil('host-a ready again', 60_000, async () => (await hostGet(hostPorts['host-a'], '/readyz')) === 200);
   }, 120_000);
+
+  it('a rolling restart of the hosts, one at a time, under a bounded load through the proxy fails 0 requests', async () => {
+    const cookie = await signInThroughProxy(httpsPort);
+    // A stream the proxy refused (REFUSED_STREAM: RFC 9113 section 8.7 says it was not processed) is sent once more,
+    // as browsers do: nginx refuses new streams on a connection its old worker accepted just as it reloaded.
+    const status = async (requestPath: string, signedIn: boolean): Promise<number> => {
+      const send = async () => (await throughProxy(httpsPort, requestPath, signedIn ? { cookie } : {})).status;
+      try {
+        return await send();
+      } catch (error) {
+        if (!String(error).includes('NGHTTP2_REFUSED_STREAM')) throw error;
+        return send();
+      }
+    };
+    const requests: LoadRequest[] = [
+      { name: 'GET /login', send: () => status('/login', false), expected: 200 },
+      { name: 'GET / signed in', send: () => status('/', true), expected: 200 },
+      { name: 'GET /meta signed in', send: () => status('/meta', true), expected: 200 },
+    ];
+    // 4 clients with 50 ms between two requests of each: some 40 to 60 requests a second through the proxy, within
+    // caps (6000 requests, 150 s) the restart stays well under; reaching one fails the test below.
+    const load = startBoundedLoad({ clients: 4, requests, pauseMs: 50, maxRequests: 6000, maxMs: 150_000 });
+    let ended: LoadResult;
+    try {
+      for (const name of ['host-a', 'host-b'] as const) {
+        const began = Date.now();
+        const sentBefore = load.sent();
+        const addressBefore = await addressOf(container(name));
+        // As an operator restarts a host: SIGTERM (podman stop), the host drains, exits 0, then starts again.
+        await podman(['stop', '--time', '20', container(name)]);
+        expect(await podmanInspect(container(name), '{{.State.ExitCode}}')).toBe('0');
+        const sentWhileDown = load.sent();
+        await podman(['start', container(name)]);
+        // As an operator waits for the host to be healthy before the next one (compose's healthcheck asks /readyz
+        // every 10 s; the proxy asks every second, so it sends to the host again well before).
+        await waitUntil(`${name} ready again`, 60_000, async () => (await hostGet(hostPorts[name], '/readyz')) === 200);
+        await waitUntil(`the proxy sends to ${name} again`, 15_000, async () => {
+          return (await proxyUpstream()) === 'host-a, host-b';
+        }).catch(async (error: unknown) => {
+          // What the proxy sees of the host: its name's address, the upstream file, the host's own /readyz.
+          const seen = await podman(
+            [
+              'exec',
+              container('proxy'),
+              'sh',
+              '-c',
+              `getent hosts ${name}; cat /run/slots-proxy/servers.conf; curl -sS -m 2 http://${name}:3000/readyz`,
+            ],
+            { allowFailure: true },
+          );
+          log(`${name} is at ${await addressOf(container(name))}; the proxy sees: ${seen.stdout} ${seen.stderr}`);
+          throw error;
+        });
+        const addressAfter = await addressOf(container(name));
+        log(
+          `${name} restarted in ${((Date.now() - began) / 1000).toFixed(1)} s (address ${addressBefore} -> ` +
+            `${addressAfter}), ${load.sent() - sentBefore} requests meanwhile, ${load.sent() - sentWhileDown} of ` +
+            `them after it stopped, ${load.failures()} failed so far`,
+        );
+        // Requests went through the proxy while this host was down and starting.
+        expect(load.sent()).toBeGreaterThan(sentWhileDown);
+      }
+    } finally {
+      const result = await load.stop();
+      log(
+        `rolling restart load: ${result.sent} requests in ${(result.durationMs / 1000).toFixed(1)} s, ended ` +
+          `${result.ended}, failed: ${JSON.stringify(result.failures.slice(0, 20))}`,
+      );
+      ended = result;
+      // The proxy's own lines (the upstream it kept) and nginx's errors, without its access log.
+      const proxyLog = await podman(['logs', container('proxy')], { allowFailure: true });
+      const lines = `${proxyLog.stdout}${proxyLog.stderr}`.split('\n');
+      const wanted = result.failures.length > 0 ? /proxy:|\[(error|warn|crit|alert|emerg)\]/ : /proxy:/;
+      log(
+        `proxy log:\n${lines
+          .filter((line) => wanted.test(line))
+          .slice(-60)
+          .join('\n')}`,
+      );
+    }
+    expect(ended.failures).toEqual([]);
+    expect(ended.ended).toBe('stopped');
+  }, 240_000);
 
   it('PostgreSQL stopped: 503s through the proxy; started again: ready with no host restarted', async () => {
     await podman(['stop', '--time', '20', container('postgres')]);
