@@ -49,6 +49,9 @@ module.exports = {
   // their source (a300751), and CI retries a failed test once (testing/retry-in-ci.ts). A fresh worker and jsdom per
   // file cost the host project's files about 1.5 s each: 22 of them took 62 to 74 s that way, 32 to 37 s with this.
   workerIdleMemoryLimit: '768MB',
+  // A worker per core. Jest's default leaves one core to its main process, which mostly waits: on CI's two cores that
+  // ran the unit suites in one worker, one file after another. (`npm run test:system` runs in band all the same.)
+  maxWorkers: '100%',
   projects: [
     {
       ...unit,
