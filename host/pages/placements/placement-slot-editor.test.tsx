@@ -110,7 +110,7 @@ describe('cards of the same component', () => {
     const names = [...document.querySelectorAll('[data-placement-slot] :is(input, select, textarea, button)')].map(
       (control) =>
         control.tagName === 'BUTTON'
-          ? control.textContent
+          ? (control.getAttribute('aria-label') ?? control.textContent)
           : document.querySelector(`label[for="${control.id}"]`)?.textContent,
     );
     expect(names.length).toBeGreaterThan(10);

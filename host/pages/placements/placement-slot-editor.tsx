@@ -4,7 +4,7 @@ import { CardName, cardDetails } from './placement-card-name';
 import { PlacementEntryBody } from './placement-entry-body';
 import { OrderFields, UNREAD_INPUT_ATTRIBUTE } from './placement-order-fields';
 import { COUNTED_RULE_NOTE, countedRuleWords } from './placements-counted-rule';
-import { ruleReading } from './placements-rule-reading';
+import { RuleField } from './placements-rule-field';
 import {
   priorityFromText,
   priorityOf,
@@ -59,18 +59,6 @@ export function SlotEditor({ at, place, isPublic, ids, schema, problems, change,
   const current = slot.visibleWhen === undefined ? '' : JSON.stringify(slot.visibleWhen);
   // A rule shown with tenants counted (the page is read only): in words, as no JSON to edit.
   const counted = countedRuleWords(slot.visibleWhen);
-  const [rule, setRule] = useState(current);
-  // The rule the text stands for: when the slot's rule changes otherwise (a slot above removed, a rollback), the
-  // text follows it; while the operator types, it stays as typed.
-  const [ruleFor, setRuleFor] = useState(current);
-  const [ruleError, setRuleError] = useState<string | null>(null);
-  // The rule the draft holds, read back in words (or what is wrong with it) under its box.
-  const reading = slot.visibleWhen === undefined ? null : ruleReading(slot.visibleWhen);
-  if (ruleFor !== current) {
-    setRule(current);
-    setRuleFor(current);
-    setRuleError(null);
-  }
   // The priority as typed: an empty box, a lone minus sign or a fraction are steps of typing, not the default (50).
   // One the document writes otherwise (`"7"`, text) is shown as written, with why the server refuses it.
   const priority = priorityText(slot);
@@ -130,43 +118,14 @@ export function SlotEditor({ at, place, isPublic, ids, schema, problems, change,
           {isPublic && <p className="field__error">{PUBLIC_RULE_NOTE}</p>}
         </div>
       ) : !isPublic ? (
-        <div className="form__field">
-          <label htmlFor={`${id}-rule`}>Shown when rule of {name}</label>
-          <textarea
-            id={`${id}-rule`}
-            rows={2}
-            value={rule}
-            aria-invalid={ruleError !== null}
-            aria-describedby={`${id}-rule-hint`}
-            {...{ [UNREAD_INPUT_ATTRIBUTE]: ruleError === null ? undefined : '' }}
-            onChange={(event) => {
-              const text = event.target.value;
-              setRule(text);
-              if (text.trim() === '') {
-                setRuleError(null);
-                setRuleFor('');
-                setKey('visibleWhen', undefined);
-                return;
-              }
-              try {
-                const parsed = JSON.parse(text) as JsonValue;
-                setRuleFor(JSON.stringify(parsed));
-                setKey('visibleWhen', parsed);
-                setRuleError(null);
-              } catch {
-                setRuleError('Not JSON yet, e.g. {"roles": ["editor"]}.');
-                // Nothing the draft can take, but unsaved all the same: leaving asks, saving refuses until fixed.
-                change((unchanged) => unchanged);
-              }
-            }}
-          />
-          <p
-            className={ruleError === null && reading?.problem === undefined ? 'field__help' : 'field__error'}
-            id={`${id}-rule-hint`}
-          >
-            {ruleError ?? reading?.problem ?? reading?.words ?? 'A rule in JSON; empty: always.'}
-          </p>
-        </div>
+        <RuleField
+          id={id}
+          name={name}
+          label={`${title} at ${at.location}`}
+          rule={slot.visibleWhen}
+          setRule={(rule) => setKey('visibleWhen', rule)}
+          touch={() => change((unchanged) => unchanged)}
+        />
       ) : (
         // None is offered here (the server refuses them), but one the draft has (imported, written by hand) is shown,
         // with what the server does with it and a way to drop it.

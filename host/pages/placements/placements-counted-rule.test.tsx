@@ -61,9 +61,11 @@ describe('a rule counting tenants hidden from the reader', () => {
       `Shown when rule of Notice (team_news) #3 at ${LOCATION}: {"tenants":[],"otherTenants":1,"roles":["x"]}`,
     ]);
     expect(within(counted[0] as HTMLElement).getByText(COUNTED_RULE_NOTE)).toBeTruthy();
-    // Only the rule written whole is a box (disabled, as the whole editor is on this page).
-    const boxes = within(section).getAllByLabelText(/^Shown when rule of/);
-    expect(boxes.map((box) => (box as HTMLTextAreaElement).value)).toEqual(['{"roles":["operator"]}']);
+    // Only the rule written whole is in the builder (disabled, as the whole editor is on this page).
+    const rules = within(section).getAllByRole('group', { name: /^Shown when rule of/ });
+    expect(rules).toHaveLength(1);
+    const operator = within(rules[0] as HTMLElement).getByRole('checkbox', { name: 'operator' }) as HTMLInputElement;
+    expect([operator.checked, operator.matches(':disabled')]).toEqual([true, true]);
 
     await waitFor(() => expect(fake.count('POST', PLACEMENTS_PREVIEW_PATH)).toBeGreaterThan(0));
     const asked = fake.requests.find((request) => request.method === 'POST')?.body as Record<string, unknown>;

@@ -110,6 +110,17 @@ async function publishConfirmed(): Promise<string> {
   return question;
 }
 
+/**
+ * A card's "Shown when" rule as JSON: its "Edit as JSON" toggle pressed (the builder is shown first), its box
+ * returned.
+ */
+function jsonRuleBox(section: HTMLElement, component: string, place: number): HTMLTextAreaElement {
+  const name = card('Shown when rule of', component, place);
+  const toggle = within(section).getByRole('button', { name: `Edit as JSON: ${name}` });
+  if (toggle.getAttribute('aria-pressed') !== 'true') fireEvent.click(toggle);
+  return within(section).getByLabelText(`JSON of the ${name}`) as HTMLTextAreaElement;
+}
+
 /** Presses a button that asks in the app's dialog, and answers it; returns the dialog's description. */
 async function pressAndAnswer(button: HTMLElement, title: string, confirm: boolean): Promise<string> {
   button.focus();
@@ -153,14 +164,12 @@ describe('the placements page', () => {
     const section = await locationSection();
     const rules = () =>
       within(section)
-        .getAllByLabelText(/^Shown when/)
+        .getAllByLabelText(/^JSON of the Shown when/)
         .map((field) => (field as HTMLTextAreaElement).value);
-    expect(rules()).toEqual(['', '{"roles":["editor"]}']);
+    jsonRuleBox(section, 'NewsTicker', 1);
     // Each box is named after its slot, so a screen reader tells them apart.
-    expect(within(section).getByLabelText(card('Shown when rule of', 'Welcome', 2))).toHaveProperty(
-      'value',
-      '{"roles":["editor"]}',
-    );
+    expect(jsonRuleBox(section, 'Welcome', 2)).toHaveProperty('value', '{"roles":["editor"]}');
+    expect(rules()).toEqual(['', '{"roles":["editor"]}']);
     fireEvent.click(within(section).getByRole('button', { name: card('Remove', 'NewsTicker', 1) }));
     await waitFor(() => expect(rules()).toEqual(['{"roles":["editor"]}']));
     expect(within(section).getByLabelText(card('Priority of', 'Welcome', 1))).toHaveProperty('value', '20');
@@ -169,7 +178,7 @@ describe('the placements page', () => {
   it('reads each slot’s rule back in words under its box, or says what the server will refuse in it', async () => {
     renderApp(api([OPERATOR_ROLE]));
     const section = await locationSection();
-    const rule = within(section).getByLabelText(card('Shown when rule of', 'Welcome', 2));
+    const rule = jsonRuleBox(section, 'Welcome', 2);
     const hint = () => document.getElementById(rule.getAttribute('aria-describedby')!)!;
     expect(hint().textContent).toBe('Shown to: role editor.');
     fireEvent.change(rule, { target: { value: '{"roles": "editor"}' } });
@@ -178,7 +187,7 @@ describe('the placements page', () => {
     );
     expect(hint().className).toBe('field__error');
     fireEvent.change(rule, { target: { value: '' } });
-    await waitFor(() => expect(hint().textContent).toBe('A rule in JSON; empty: always.'));
+    await waitFor(() => expect(hint().textContent).toBe('No rule: shown to everyone who sees the location.'));
   });
 
   it('moves the focus to the location’s heading after a Remove and says what was removed', async () => {
@@ -187,7 +196,7 @@ describe('the placements page', () => {
     const remove = within(section).getByRole('button', { name: card('Remove', 'NewsTicker', 1) });
     remove.focus();
     fireEvent.click(remove);
-    await waitFor(() => expect(within(section).queryAllByRole('listitem')).toHaveLength(1));
+    await waitFor(() => expect(section.querySelectorAll('li[data-placement-slot]')).toHaveLength(1));
     // Not on the next slot's Remove button (it took the removed one's place): a second Enter would remove it too.
     expect(document.activeElement).toBe(within(section).getByRole('heading', { name: LOCATION, level: 2 }));
     expect(
@@ -251,7 +260,7 @@ describe('the placements page', () => {
     });
     renderApp(fake);
     const section = await locationSection();
-    const rule = within(section).getByLabelText(card('Shown when rule of', 'NewsTicker', 1));
+    const rule = jsonRuleBox(section, 'NewsTicker', 1);
     fireEvent.change(rule, { target: { value: '{"tenants": ' } });
     expect(within(section).getByText('Not JSON yet, e.g. {"roles": ["editor"]}.'));
     fireEvent.change(rule, { target: { value: '{"tenants": ["acme"]}' } });
@@ -313,7 +322,7 @@ describe('one location at a time', () => {
     fireEvent.click(within(map).getByRole('link', { name: LOCATION }));
     const section = await locationSection();
     await waitFor(() => expect(shownLocations()).toEqual([LOCATION]));
-    const rule = within(section).getByLabelText(card('Shown when rule of', 'NewsTicker', 1));
+    const rule = jsonRuleBox(section, 'NewsTicker', 1);
     fireEvent.change(rule, { target: { value: '{"roles": ["operator"]' } });
     fireEvent.click(within(map).getByRole('link', { name: 'header-banner' }));
     await waitFor(() => expect(shownLocations()).toEqual(['header-banner']));
@@ -523,7 +532,7 @@ describe('publishing what the page shows', () => {
     const fake = api([OPERATOR_ROLE]);
     renderApp(fake);
     const section = await locationSection();
-    const rule = within(section).getByLabelText(card('Shown when rule of', 'NewsTicker', 1));
+    const rule = jsonRuleBox(section, 'NewsTicker', 1);
     fireEvent.change(rule, { target: { value: '{"roles": ["operator"]' } });
     // Unsaved, though the draft could not take it.
     expect(screen.getByText(/Unsaved changes\./));

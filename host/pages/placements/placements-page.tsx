@@ -1,7 +1,15 @@
 import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { PLACEMENTS_API_PATH, PLACEMENTS_EDIT, userMay, SlotLocation } from '../../../shared';
+import {
+  PLACEMENTS_API_PATH,
+  PLACEMENTS_EDIT,
+  PLACEMENTS_PREVIEW_PATH,
+  userMay,
+  SlotLocation,
+  type PlacementPreviewChoices,
+} from '../../../shared';
 import { useSession } from '../../core';
+import { useApi } from '../../hooks/use-api';
 import { ConfirmDialog, useConfirmDialog } from '../../layout/confirm-dialog';
 import { useConfirmQuestion } from '../../layout/confirm-question';
 import { PageHeading } from '../../layout/page-heading';
@@ -19,6 +27,7 @@ import { PlacementsImport } from './placements-import';
 import { PlacementsLocation } from './placements-location';
 import { PlacementsPreview } from './placements-preview';
 import { publishQuestion } from './placements-publish-question';
+import { RuleChoicesContext } from './placements-rule-choices';
 import { changeSlotFollowingId } from './placements-renamed-id';
 import { locationIds } from './placements-slot-ids';
 import { usePlacementsEditor } from './use-placements-editor';
@@ -80,6 +89,8 @@ function PlacementsEditor() {
     focusOnShow.current = element;
     setParams({ [LOCATION_PARAM]: location });
   };
+  // The tenants and flags the rule builders offer: the preview's choices, read once for every card.
+  const choices = useApi<PlacementPreviewChoices>(PLACEMENTS_PREVIEW_PATH);
   const publishDialog = useConfirmDialog();
   const publishButton = useRef<HTMLButtonElement>(null);
 
@@ -173,46 +184,51 @@ function PlacementsEditor() {
         </div>
       ) : (
         // Disabled as a whole for someone who may not change placements (what they would change is refused anyway).
-        <fieldset className="placements__editable" disabled={changesRefused !== null} ref={refs.editor}>
-          <PlacementsContents
-            document={document}
-            problems={problems}
-            preview={preview}
-            chosen={chosen ?? ''}
-            onChoose={(location) => {
-              focusOnShow.current = location === FORM_SLOTS ? 'placements-forms' : `placements-${location}`;
-            }}
-          />
-          {SlotLocation.cases().map((location) => {
-            const ids = locationIds(document, location.value, preview[location.value]);
-            return (
-              <PlacementsLocation
-                key={location.value}
-                location={location.value}
-                hidden={location.value !== chosen}
-                isPublic={location.isPublic()}
-                slots={slotsAt(document, location.value)}
-                problems={problems}
-                preview={preview[location.value]}
-                ids={ids}
-                components={components.data}
-                change={(at, change) => edit(changeSlotFollowingId(document, at, change, ids))}
-                add={(remote, component) => edit(addSlot(document, remote, location.value, component))}
-              />
-            );
-          })}
-          <PlacementsForms
-            hidden={chosen !== FORM_SLOTS}
-            formSlots={formSlotsOf(document)}
-            problems={problems}
-            components={components.data}
-            change={(at, change) => edit(changeFormSlot(document, at, change))}
-            add={(remote, resource, component, position) =>
-              edit(addFormSlot(document, remote, resource, component, position))
-            }
-          />
-          <PlacementsPreview document={document} location={chosen === FORM_SLOTS ? undefined : (chosen ?? undefined)} />
-        </fieldset>
+        <RuleChoicesContext.Provider value={choices.data}>
+          <fieldset className="placements__editable" disabled={changesRefused !== null} ref={refs.editor}>
+            <PlacementsContents
+              document={document}
+              problems={problems}
+              preview={preview}
+              chosen={chosen ?? ''}
+              onChoose={(location) => {
+                focusOnShow.current = location === FORM_SLOTS ? 'placements-forms' : `placements-${location}`;
+              }}
+            />
+            {SlotLocation.cases().map((location) => {
+              const ids = locationIds(document, location.value, preview[location.value]);
+              return (
+                <PlacementsLocation
+                  key={location.value}
+                  location={location.value}
+                  hidden={location.value !== chosen}
+                  isPublic={location.isPublic()}
+                  slots={slotsAt(document, location.value)}
+                  problems={problems}
+                  preview={preview[location.value]}
+                  ids={ids}
+                  components={components.data}
+                  change={(at, change) => edit(changeSlotFollowingId(document, at, change, ids))}
+                  add={(remote, component) => edit(addSlot(document, remote, location.value, component))}
+                />
+              );
+            })}
+            <PlacementsForms
+              hidden={chosen !== FORM_SLOTS}
+              formSlots={formSlotsOf(document)}
+              problems={problems}
+              components={components.data}
+              change={(at, change) => edit(changeFormSlot(document, at, change))}
+              add={(remote, resource, component, position) =>
+                edit(addFormSlot(document, remote, resource, component, position))
+              }
+            />
+            <PlacementsPreview
+              document={document}
+              location={chosen === FORM_SLOTS ? undefined : (chosen ?? undefined)}
+            />
+          </fieldset>
+        </RuleChoicesContext.Provider>
       )}
       <fieldset className="placements__editable" disabled={changesRefused !== null}>
         <PlacementsImport importJson={importJson} />

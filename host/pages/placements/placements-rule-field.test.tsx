@@ -1,0 +1,131 @@
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { useState } from 'react';
+import type { JsonValue } from '../../../shared';
+import { RuleChoicesContext } from './placements-rule-choices';
+import { RuleField } from './placements-rule-field';
+
+const CHOICES = { tenants: [{ id: 'acme', name: 'Acme' }], flags: ['beta'] };
+const NAME = 'Banner #1';
+
+/** One card's rule field, over a draft of one rule; the rule the draft holds is shown beside it. */
+function Field({ initial, choices = CHOICES }: { initial?: JsonValue; choices?: typeof CHOICES | null }) {
+  const [rule, setRule] = useState<JsonValue | undefined>(initial);
+  return (
+    <RuleChoicesContext.Provider value={choices}>
+      <RuleField id="card" name={NAME} label={NAME} rule={rule} setRule={setRule} touch={() => undefined} />
+      <output data-rule>{rule === undefined ? 'null' : JSON.stringify(rule)}</output>
+    </RuleChoicesContext.Provider>
+  );
+}
+
+const held = () => JSON.parse(document.querySelector('[data-rule]')?.textContent ?? 'null') as JsonValue;
+const reading = () => document.getElementById('card-rule-hint')?.textContent;
+const field = () => screen.getByRole('group', { name: `Shown when rule of ${NAME}` });
+const button = (name: string) =>
+  within(field()).getByRole('button', { name: `${name} in the Shown when rule of ${NAME}` });
+const control = (name: string) => within(field()).getByLabelText(`${name} in the Shown when rule of ${NAME}`);
+const toggle = () => screen.getByRole('button', { name: `Edit as JSON: Shown when rule of ${NAME}` });
+
+describe('the Shown when rule builder', () => {
+  it('builds a rule from conditions, a group and a not, reads it back in words, the focus on what was added', () => {
+    render(<Field />);
+    expect(reading()).toBe('No rule: shown to everyone who sees the location.');
+    fireEvent.click(button('Add a condition'));
+    // The new condition's first control takes the focus.
+    expect(document.activeElement).toBe(control('Condition 1 is about'));
+    fireEvent.change(control('Condition 1 is about'), { target: { value: 'tenants' } });
+    // A known tenant is a box; another is typed.
+    fireEvent.click(within(field()).getByRole('checkbox', { name: 'Acme (acme)' }));
+    fireEvent.change(control('Other tenants of condition 1, separated by commas'), {
+      target: { value: 'globex, initech' },
+    });
+    expect(held()).toEqual({ tenants: ['acme', 'globex', 'initech'] });
+
+    fireEvent.click(button('Add a group'));
+    expect(document.activeElement).toBe(control('Group 2: shown when'));
+    fireEvent.change(control('Group 2: shown when'), { target: { value: '$any' } });
+    fireEvent.change(control('Condition 2.1 is about'), { target: { value: 'flags' } });
+    fireEvent.change(control('Test of condition 2.1'), { target: { value: 'not' } });
+    fireEvent.click(within(field()).getByRole('checkbox', { name: 'beta' }));
+    fireEvent.click(button('Add a condition to group 2'));
+    fireEvent.click(within(field()).getAllByRole('checkbox', { name: 'operator' })[0]!);
+    fireEvent.click(control('Not: shown when group 2 does not hold'));
+    expect(held()).toEqual({
+      $all: [
+        { tenants: ['acme', 'globex', 'initech'] },
+        { $not: { $any: [{ $not: { flags: ['beta'] } }, { roles: ['operator'] }] } },
+      ],
+    });
+    expect(reading()).toBe('Shown to: (tenant acme or globex or initech and not (not flag beta on or role operator)).');
+
+    // Removed: the focus on its group's Add, never on a button gone.
+    fireEvent.click(button('Remove condition 2.2'));
+    expect(document.activeElement).toBe(button('Add a condition to group 2'));
+    fireEvent.click(button('Remove group 2'));
+    expect(document.activeElement).toBe(button('Add a condition'));
+    expect(held()).toEqual({ $all: [{ tenants: ['acme', 'globex', 'initech'] }] });
+    fireEvent.click(button('Remove condition 1'));
+    // The last condition gone: no rule at all, not an empty group the server refuses.
+    expect(held()).toBeNull();
+    expect(document.activeElement).toBe(button('Add a condition'));
+  });
+
+  it('takes names typed alone while the server’s tenants and flags are unknown', () => {
+    render(<Field initial={{ flags: ['beta'] }} choices={null} />);
+    const flags = control('Flags of condition 1, separated by commas') as HTMLInputElement;
+    expect(flags.value).toBe('beta');
+    fireEvent.change(flags, { target: { value: 'beta, new-nav,' } });
+    expect(held()).toEqual({ flags: ['beta', 'new-nav'] });
+    // As typed, the trailing comma too: the box is not rewritten under the cursor.
+    expect(flags.value).toBe('beta, new-nav,');
+  });
+
+  it('switches to the JSON and back keeping the rule, an edit in JSON shown by the builder', () => {
+    const rule: JsonValue = { $any: [{ roles: ['editor'] }, { $not: { tenants: ['acme'] } }] };
+    render(<Field initial={rule} />);
+    expect(toggle().getAttribute('aria-pressed')).toBe('false');
+    fireEvent.click(toggle());
+    expect(toggle().getAttribute('aria-pressed')).toBe('true');
+    const box = within(field()).getByLabelText(`JSON of the Shown when rule of ${NAME}`) as HTMLTextAreaElement;
+    expect(JSON.parse(box.value)).toEqual(rule);
+    fireEvent.change(box, { target: { value: '{"$all": [{"roles": ["viewer"]}, {"flags": ["beta"]}]}' } });
+    fireEvent.click(toggle());
+    expect(toggle().getAttribute('aria-pressed')).toBe('false');
+    expect((control('Shown when') as HTMLSelectElement).value).toBe('$all');
+    expect((within(field()).getAllByRole('checkbox', { name: 'viewer' })[0] as HTMLInputElement).checked).toBe(true);
+    expect((within(field()).getByRole('checkbox', { name: 'beta' }) as HTMLInputElement).checked).toBe(true);
+    expect(held()).toEqual({ $all: [{ roles: ['viewer'] }, { flags: ['beta'] }] });
+    expect(reading()).toBe('Shown to: (role viewer and flag beta on).');
+  });
+
+  it('keeps text that is not JSON in the JSON, said in words, and loses nothing', () => {
+    render(<Field initial={{ roles: ['editor'] }} />);
+    fireEvent.click(toggle());
+    const box = within(field()).getByLabelText(`JSON of the Shown when rule of ${NAME}`) as HTMLTextAreaElement;
+    fireEvent.change(box, { target: { value: '{"roles": ["operator"]' } });
+    expect(reading()).toBe('Not JSON yet, e.g. {"roles": ["editor"]}.');
+    expect(box.getAttribute('aria-invalid')).toBe('true');
+    fireEvent.click(toggle());
+    // Still the JSON, as typed, with why; the draft keeps the rule it had.
+    expect(toggle().getAttribute('aria-pressed')).toBe('true');
+    expect(box.value).toBe('{"roles": ["operator"]');
+    expect(within(field()).getByRole('status').textContent).toMatch(/^It stays in JSON until the text is JSON/);
+    expect(held()).toEqual({ roles: ['editor'] });
+    fireEvent.change(box, { target: { value: '{"roles": ["operator"]}' } });
+    fireEvent.click(toggle());
+    expect((within(field()).getByRole('checkbox', { name: 'operator' }) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it('opens a rule the builder cannot show in the JSON, saying why', () => {
+    render(<Field initial={{ $not: { $not: { roles: ['editor'] } } }} />);
+    expect(toggle().getAttribute('aria-pressed')).toBe('true');
+    expect(within(field()).getByRole('status').textContent).toMatch(
+      /^The builder cannot show this rule: .*a not of a not/,
+    );
+    fireEvent.click(toggle());
+    expect(toggle().getAttribute('aria-pressed')).toBe('true');
+    expect(
+      (within(field()).getByLabelText(`JSON of the Shown when rule of ${NAME}`) as HTMLTextAreaElement).value,
+    ).toBe('{"$not":{"$not":{"roles":["editor"]}}}');
+  });
+});

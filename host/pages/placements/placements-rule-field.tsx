@@ -1,0 +1,125 @@
+import { useState, type ReactNode } from 'react';
+import type { JsonValue } from '../../../shared';
+import { UNREAD_INPUT_ATTRIBUTE } from './placement-order-fields';
+import { RuleBuilder } from './placements-rule-builder';
+import { ruleReading } from './placements-rule-reading';
+import { treeOfRule } from './placements-rule-tree';
+
+export interface RuleFieldProps {
+  /** The card's id: the field's controls take theirs from it. */
+  id: string;
+  /** The card's name, as its other controls' labels give it (CardName). */
+  name: ReactNode;
+  /** The same as text (`Banner (team_marketing) #2 at header-banner`), for the toggle's name. */
+  label: string;
+  /** The slot's rule in the draft; undefined: none (always shown). */
+  rule: JsonValue | undefined;
+  /** Puts a rule (undefined: none) into the draft. */
+  setRule(rule: JsonValue | undefined): void;
+  /** Counts the field as unsaved without changing the draft (JSON typed that is not JSON yet). */
+  touch(): void;
+}
+
+/**
+ * A slot's "Shown when" rule: built from a form (conditions on roles, tenants, flags and permissions, combined with
+ * "all of" or "any of", negated with "not", groups nested), or written as JSON by whoever prefers it. Either way the
+ * rule is read back in words under it. Both show the one rule the draft holds, so switching keeps it; a rule the
+ * builder cannot show, or text that is not JSON yet, stays in JSON with a sentence saying why, nothing lost.
+ */
+export function RuleField({ id, name, label, rule, setRule, touch }: RuleFieldProps) {
+  const current = rule === undefined ? '' : JSON.stringify(rule);
+  const reading = treeOfRule(rule);
+  const [text, setText] = useState(current);
+  // The rule the text stands for: when the slot's rule changes otherwise (the builder, a slot above removed, a
+  // rollback), the text follows it; while the operator types, it stays as typed.
+  const [textFor, setTextFor] = useState(current);
+  const [textError, setTextError] = useState<string | null>(null);
+  if (textFor !== current) {
+    setText(current);
+    setTextFor(current);
+    setTextError(null);
+  }
+  const [asJson, setAsJson] = useState(reading.unshown !== undefined);
+  /** Why a switch to the builder was refused, said until the text changes. */
+  const [stays, setStays] = useState<string | null>(null);
+  const json = asJson || reading.unshown !== undefined || textError !== null;
+  const words = rule === undefined ? null : ruleReading(rule);
+  const hintId = `${id}-rule-hint`;
+  const why = stays ?? (reading.unshown === undefined ? null : `The builder cannot show this rule: ${reading.unshown}`);
+
+  const toggle = () => {
+    if (!json) {
+      setAsJson(true);
+      return;
+    }
+    if (textError !== null) {
+      setStays('It stays in JSON until the text is JSON: mend it, or empty it for no rule. Nothing is lost.');
+    } else if (reading.unshown === undefined) {
+      setAsJson(false);
+      setStays(null);
+    }
+  };
+
+  return (
+    <fieldset className="form__field rule-field" data-placement-rule>
+      <legend>Shown when rule of {name}</legend>
+      <p className="rule-field__mode">
+        <button
+          type="button"
+          className="button button--ghost"
+          aria-pressed={json}
+          // Its name starts with what it shows, and says whose rule it switches (unique on the page).
+          aria-label={`Edit as JSON: Shown when rule of ${label}`}
+          aria-describedby={why === null ? undefined : `${id}-rule-why`}
+          onClick={toggle}
+        >
+          Edit as JSON
+        </button>
+      </p>
+      {why !== null && (
+        <p className="field__error" id={`${id}-rule-why`} role="status">
+          {why}
+        </p>
+      )}
+      {json ? (
+        <>
+          <label htmlFor={`${id}-rule`}>JSON of the Shown when rule of {name}</label>
+          <textarea
+            id={`${id}-rule`}
+            rows={3}
+            value={text}
+            aria-invalid={textError !== null}
+            aria-describedby={hintId}
+            {...{ [UNREAD_INPUT_ATTRIBUTE]: textError === null ? undefined : '' }}
+            onChange={(event) => {
+              const typed = event.target.value;
+              setText(typed);
+              setStays(null);
+              if (typed.trim() === '') {
+                setTextError(null);
+                setTextFor('');
+                setRule(undefined);
+                return;
+              }
+              try {
+                const parsed = JSON.parse(typed) as JsonValue;
+                setTextFor(JSON.stringify(parsed));
+                setRule(parsed);
+                setTextError(null);
+              } catch (error) {
+                setTextError('Not JSON yet, e.g. {"roles": ["editor"]}.');
+                // Nothing the draft can take, but unsaved all the same: leaving asks, saving refuses until fixed.
+                touch();
+              }
+            }}
+          />
+        </>
+      ) : (
+        <RuleBuilder id={id} name={name} tree={reading.tree ?? null} hintId={hintId} setRule={setRule} />
+      )}
+      <p className={textError === null && words?.problem === undefined ? 'field__help' : 'field__error'} id={hintId}>
+        {textError ?? words?.problem ?? words?.words ?? 'No rule: shown to everyone who sees the location.'}
+      </p>
+    </fieldset>
+  );
+}
