@@ -27,6 +27,12 @@ export interface ThroughputResult {
   /** The client that made the load; each throughput benchmark is run with every load generator. */
   generator: LoadGeneratorName;
   comparison: Comparison;
+  /**
+   * The server processes' CPU time (user + system) per answer, median of the rounds of each side, where a suite
+   * reads it (observability): what the target's extra work costs, which the machine's other load moves less than
+   * it moves req/s.
+   */
+  serverCpu?: { targetMicroseconds: number; baselineMicroseconds: number };
 }
 
 /** One endpoint at one registry size against a bare route sending the same bytes. */

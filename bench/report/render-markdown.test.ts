@@ -64,6 +64,16 @@ const results: BenchResults = {
       comparison: comparison(9600, 10000),
     },
     {
+      name: '`GET /slots` traced',
+      target: 'server with traces',
+      baseline: 'the same server, traces off',
+      bodyBytes: 1234,
+      minimumRatio: 0.5,
+      generator: 'wrk',
+      comparison: comparison(6000, 10000),
+      serverCpu: { targetMicroseconds: 40.04, baselineMicroseconds: 24 },
+    },
+    {
       name: '`GET /meta` SQLite',
       target: 'server',
       baseline: 'bare session route',
@@ -135,6 +145,11 @@ describe('renderMarkdown', () => {
     );
     expect(markdown).toContain('| 0.80 | >= 0.90 | **missed** |');
     expect(markdown).toContain('| `GET /slots` | 10,000 | 859.4 KiB | 1,500 | 1.5 MB/s |');
+  });
+
+  it('prints the servers’ CPU per answer where a suite measured it, and nothing for the others', () => {
+    expect(markdown).toContain('- `GET /slots` traced, wrk: 40.0 µs against 24.0 µs (0.60)');
+    expect(markdown.match(/ µs against /g)).toHaveLength(1);
   });
 
   it('prints the registration figures per slot, with a goal only where one is set', () => {

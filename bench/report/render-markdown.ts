@@ -42,6 +42,18 @@ export function renderMarkdown(results: BenchResults): string {
     }
     const baselines = [...new Set(results.throughput.map((entry) => `- ${entry.name}: ${entry.baseline}.`))];
     lines.push('', 'Baselines:', ...baselines, '');
+    const priced = results.throughput.filter((entry) => entry.serverCpu !== undefined);
+    if (priced.length > 0) {
+      lines.push(
+        'Server CPU per answer (user + system time of each server process over the answers of a round, median of ' +
+          'the rounds; baseline ÷ target, higher is better):',
+        ...priced.map(({ name, generator, serverCpu }) => {
+          const { targetMicroseconds: target, baselineMicroseconds: baseline } = serverCpu!;
+          return `- ${name}, ${generator}: ${target.toFixed(1)} µs against ${baseline.toFixed(1)} µs (${formatRatio(baseline / target)})`;
+        }),
+        '',
+      );
+    }
   }
 
   if (results.payloadSizes.length > 0) {
