@@ -58,15 +58,18 @@ export function runSideBySide(
   );
 }
 
-async function main(): Promise<number> {
-  const results = await runSideBySide(LINT_STEPS, path.resolve(__dirname, '..'), (result) => {
+/** Runs the steps side by side, printing each one's output whole, under its name, as it ends; 1 if any failed. */
+export async function runAndReport(steps: readonly LintStep[], label: string, cwd: string): Promise<number> {
+  const results = await runSideBySide(steps, cwd, (result) => {
     const verdict = result.code === 0 ? 'passed' : `FAILED (exit code ${result.code})`;
     console.log(`── ${result.name}: ${verdict} in ${result.seconds.toFixed(0)} s`);
     if (result.output.trim() !== '') console.log(result.output.trimEnd());
   });
   const failed = results.filter((result) => result.code !== 0).map((result) => result.name);
-  if (failed.length > 0) console.error(`lint: ${failed.join(', ')} failed`);
+  if (failed.length > 0) console.error(`${label}: ${failed.join(', ')} failed`);
   return failed.length > 0 ? 1 : 0;
 }
 
-if (require.main === module) void main().then((code) => (process.exitCode = code));
+if (require.main === module) {
+  void runAndReport(LINT_STEPS, 'lint', path.resolve(__dirname, '..')).then((code) => (process.exitCode = code));
+}
