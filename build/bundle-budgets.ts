@@ -61,8 +61,10 @@ const KIB = 1024;
  * Raised from 150 to 151 KiB when a list's two search boxes (any word, and the start of the sorted column, one above
  * the filters and one below) became one box with a choice of what it matches: staff met two boxes and had to read
  * two paragraphs to pick one. 153.62 KB, 20 bytes over, after the hints were shortened.
+ * Raised from 151 to 152 KiB when the list's bulk bar could reach every match of its search across pages (with an
+ * undo of records never loaded) and a word search got its relevance order (issue 51): 154.6 KB, a few bytes over.
  */
-export const HOST_INITIAL_JS_MAX_GZIP = 151 * KIB;
+export const HOST_INITIAL_JS_MAX_GZIP = 152 * KIB;
 
 /** A remote's container entry is the federation runtime plus its expose map: small, and on every page's path. */
 export const REMOTE_ENTRY_MAX_GZIP = 30 * KIB;

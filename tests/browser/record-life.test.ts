@@ -89,7 +89,7 @@ describe('a record from creation to deletion', () => {
     await page.waitForURL((url) => url.searchParams.get('search') === 'ZEPPEL');
     await waitForTitles(page, [TITLE]);
     await expect(page.getByRole('status').filter({ hasText: 'Showing' }).textContent()).resolves.toBe(
-      'Showing 1 of 1 article with the words “ZEPPEL”, oldest first.',
+      'Showing 1 of 1 article with the words “ZEPPEL”, best matches first.',
     );
     // The found records can be sorted by a column heading too: the search stays (record-list-tools.test.ts).
     expect(await page.locator('table thead button.table__sort').count()).toBe(4);
@@ -221,7 +221,8 @@ describe('a record from creation to deletion', () => {
       expect(created.status()).toBe(201);
     }
     await page.goto('/resources/authors?search=bulk');
-    await waitForTitles(page, ['Bulk one', 'Bulk two']);
+    // Best matches first: both have the word in their name, the newer first.
+    await waitForTitles(page, ['Bulk two', 'Bulk one']);
     await page.getByRole('checkbox', { name: 'Select all 2 on this page' }).focus();
     await page.keyboard.press('Space');
     await page.getByText('2 selected').waitFor();

@@ -10,9 +10,9 @@ import { firstRecord, focusedElement, scrollsSideways, waitForSettledPage } from
 
 /**
  * The record lists of issue 51, at a laptop's and a phone's size: the first row within the first screen (filters
- * folded, the bulk bar only with a selection), a word search sorted by a column, rows per page and columns
- * remembered, a bulk field change confirmed and undone, the CSV export, and a viewer's edit address. One browser
- * for the file, a fresh server per test (useBrowserSuite).
+ * folded, the bulk bar only with a selection), a word search sorted by a column and by relevance, rows per page and
+ * columns remembered, a bulk field change confirmed and undone, bulk actions on every match across pages, the CSV
+ * export, and a viewer's edit address. One browser for the file, a fresh server per test (useBrowserSuite).
  */
 jest.setTimeout(120_000);
 
@@ -49,14 +49,27 @@ async function waitForTitles(page: Page, titles: readonly string[]): Promise<voi
   );
 }
 
-async function addAuthors(page: Page, titles: readonly string[]): Promise<void> {
-  for (const title of titles) {
-    const created = await page.request.post('/api/resources/authors/records', {
-      data: { title, label: 'Tools', group: 'staff' },
+async function addRecords(page: Page, resource: string, records: ReadonlyArray<Record<string, string>>): Promise<void> {
+  for (const data of records) {
+    const created = await page.request.post(`/api/resources/${resource}/records`, {
+      data,
       headers: { Origin: new URL(page.url()).origin },
     });
     expect(created.status()).toBe(201);
   }
+}
+
+async function addAuthors(page: Page, titles: readonly string[]): Promise<void> {
+  await addRecords(
+    page,
+    'authors',
+    titles.map((title) => ({ title, label: 'Tools', group: 'staff' })),
+  );
+}
+
+/** How many authors of `query` the API counts (the list's total). */
+async function authorsCounted(page: Page, query: string): Promise<number> {
+  return (await fetchInPage<RecordListPayload>(page, `/api/resources/authors/records?${query}`)).body.page.total.count;
 }
 
 describe.each(WIDTHS)('a record list at the $name width', ({ viewport }) => {
@@ -107,6 +120,96 @@ describe.each(WIDTHS)('a record list at the $name width', ({ viewport }) => {
     expect(await axeViolations(page)).toEqual([]);
   });
 
+  it('lists the results of a word search best matches first, offered only with words, and by a column', async () => {
+    const { page } = await suite.newPage({ viewport });
+    await signIn(page);
+    await addRecords(page, 'articles', [
+      { title: 'Mood lighting', label: 'lamp' },
+      { title: 'Lamp repairs', label: 'L' },
+      { title: 'Lampshades', label: 'L' },
+      { title: 'Desk', label: 'L', body: 'Lamps everywhere.' },
+    ]);
+    const best = ['Lamp repairs', 'Lampshades', 'Mood lighting', 'Desk'];
+    await page.goto('/resources/articles');
+    await waitForSettledPage(page);
+    expect(await page.getByRole('button', { name: 'Best matches first' }).count()).toBe(0);
+
+    await page.goto('/resources/articles?search=lamp');
+    await waitForTitles(page, best);
+    const relevance = page.getByRole('button', { name: 'Best matches first' });
+    expect(await relevance.getAttribute('aria-pressed')).toBe('true');
+    await page
+      .locator('.list-status')
+      .getByText(/best matches first\.$/)
+      .waitFor();
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Title', exact: true }).click();
+    await waitForTitles(page, ['Desk', 'Lamp repairs', 'Lampshades', 'Mood lighting']);
+    expect(await relevance.getAttribute('aria-pressed')).toBe('false');
+    await relevance.click();
+    await page.waitForURL((url) => url.searchParams.get('sort') === 'relevance');
+    await waitForTitles(page, best);
+    expect(await page.locator('th[aria-sort]').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Relevance needs words: the API says so; a prefix search sorted by title still answers (a fixed point).
+    const refused = await fetchInPage<{ error: { message: string } }>(
+      page,
+      '/api/resources/articles/records?sort=relevance',
+    );
+    expect([refused.status, refused.body.error.message]).toEqual([400, expect.stringMatching(/give search too/)]);
+    const prefix = await fetchInPage<RecordListPayload>(page, '/api/resources/articles/records?q=lamp&sort=title');
+    expect(prefix.body.records.map((record) => record.title)).toEqual(['Lamp repairs', 'Lampshades']);
+  });
+
+  it('acts on every match of a search across pages: set a field and undo, delete and undo, the count said', async () => {
+    const { page } = await suite.newPage({ viewport });
+    await signIn(page);
+    // 30 matches: two pages of 25.
+    await addAuthors(
+      page,
+      Array.from({ length: 30 }, (_, index) => `Crate ${String(index).padStart(2, '0')}`),
+    );
+    await page.goto('/resources/authors?search=crate');
+    await waitForSettledPage(page);
+    const selectEvery = async () => {
+      await page.getByRole('checkbox', { name: 'Select all 25 on this page' }).check();
+      await page.getByRole('button', { name: 'Select all 30 authors this list matches' }).click();
+      await page.getByText('All 30 authors this list matches are selected').waitFor();
+    };
+    await selectEvery();
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('combobox', { name: 'Field to set' }).selectOption({ label: 'Group' });
+    await page.getByRole('combobox', { name: 'New value' }).selectOption('guest');
+    await page.getByRole('button', { name: 'Set on selected' }).click();
+    const asked = page.getByRole('dialog', { name: 'Set Group to guest on all 30 authors this list matches?' });
+    await asked.waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await asked.getByRole('button', { name: 'Set', exact: true }).click();
+    await page.getByRole('status').getByText('Changed 30 of 30 authors.').waitFor();
+    // The five on the second page, never loaded here, were changed too.
+    expect(await authorsCounted(page, 'search=crate&filter.group=guest')).toBe(30);
+    expect((await focusedElement(page)).text).toBe('Undo: set Group back');
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').getByText('Set Group back on 30 of 30 authors.').waitFor();
+    expect(await authorsCounted(page, 'search=crate&filter.group=staff')).toBe(30);
+
+    await selectEvery();
+    await page.getByRole('button', { name: 'Delete selected' }).click();
+    const deleting = page.getByRole('dialog', { name: 'Delete all 30 authors this list matches?' });
+    await deleting.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByRole('status').getByText('Deleted 30 of 30 authors.').waitFor();
+    expect(await authorsCounted(page, 'search=crate')).toBe(0);
+    expect((await focusedElement(page)).text).toBe('Undo delete');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').getByText('Restored 30 of 30 authors.').waitFor();
+    expect(await authorsCounted(page, 'search=crate')).toBe(30);
+  });
+
   it('remembers the rows per page and the columns chosen, for this user', async () => {
     const { page } = await suite.newPage({ viewport });
     await signIn(page);
@@ -133,7 +236,8 @@ describe.each(WIDTHS)('a record list at the $name width', ({ viewport }) => {
     await signIn(page);
     await addAuthors(page, ['Tools one', 'Tools two']);
     await page.goto('/resources/authors?search=tools');
-    await waitForTitles(page, ['Tools one', 'Tools two']);
+    // Best matches first: both have the word in their name, the newer first.
+    await waitForTitles(page, ['Tools two', 'Tools one']);
     await page.getByRole('checkbox', { name: 'Select all 2 on this page' }).check();
     await page.getByText('2 selected').waitFor();
     await page.getByRole('combobox', { name: 'Field to set' }).selectOption({ label: 'Group' });

@@ -216,16 +216,15 @@ export function ResourceListPage() {
         {/* Also above the rows: below, it is two Tab stops per row away. */}
         <ListPager position="above" label={label} {...pagerMoves} />
       </div>
-      {rows.length > 0 && (
-        <BulkActions
-          definition={definition.data.resource}
-          rows={rows}
-          page={page}
-          selected={selected}
-          onSelect={setSelected}
-          onDone={records.reload}
-        />
-      )}
+      {/* Kept when the list empties: a delete of every match leaves its outcome and Undo. */}
+      <BulkActions
+        definition={definition.data.resource}
+        rows={rows}
+        page={page}
+        selected={selected}
+        onSelect={setSelected}
+        onDone={records.reload}
+      />
       {rows.length > 0 && (
         <RecordTableFrame label={`${label} records`} busy={records.status === 'loading'}>
           <table className="table table--records">
