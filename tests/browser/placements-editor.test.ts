@@ -51,7 +51,7 @@ it('places a component with its props form, reorders it by priority, publishes a
     expect(await page.locator('[data-placements-location]:not([hidden])').count()).toBe(1);
 
     await section.getByLabel(`Add a slot at ${LOCATION}`).selectOption('team_marketing:WelcomeCard');
-    await section.getByRole('button', { name: 'Add' }).click();
+    await section.getByRole('button', { name: 'Add', exact: true }).click();
     const name = 'WelcomeCard (team_marketing)';
     // Without its required title, the saved draft names the problem at the slot, before any publish.
     await page.getByRole('button', { name: 'Save draft' }).click();
@@ -80,9 +80,14 @@ it('places a component with its props form, reorders it by priority, publishes a
     expect(await dashboardOrder(page)).toEqual(['ShortcutLinks', 'WelcomeCard']);
 
     await page.goto(`/placements?location=${LOCATION}`);
-    page.once('dialog', (dialog) => void dialog.accept());
+    // Asked in the app's dialog too; once done, the status saying what is in force has the focus.
     await page.getByRole('button', { name: 'Roll back to revision 1' }).click();
+    const rollback = page.getByRole('dialog', { name: 'Roll back to revision 1?' });
+    await rollback.waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await rollback.getByRole('button', { name: 'Roll back' }).click();
     await page.getByRole('status').filter({ hasText: 'revision 3 is in force' }).waitFor();
+    await waitForFocus(page, '[data-placements-status]');
     await expect(section.getByLabel(`Priority of ${name}`).inputValue()).resolves.toBe('10');
     expect(await axeViolations(page)).toEqual([]);
     expect(await dashboardOrder(page)).toEqual(['WelcomeCard', 'ShortcutLinks']);
@@ -97,7 +102,7 @@ it("fits a phone's width, and moves the focus to a slot just added, saying it wa
   const section = page.locator(`[data-placements-location="${LOCATION}"]`);
   const chooser = section.getByLabel(`Add a slot at ${LOCATION}`);
   await chooser.selectOption('team_marketing:WelcomeCard');
-  await section.getByRole('button', { name: 'Add' }).click();
+  await section.getByRole('button', { name: 'Add', exact: true }).click();
   const added = section.locator('[data-placement-slot="team_marketing:WelcomeCard"]');
   await added.waitFor();
   // The focus goes on with the new entry (its first control), and the live region says what was added.
@@ -154,7 +159,7 @@ describe.each([1280, 390])('by keyboard at %i px', (width) => {
     const before = await cards.count();
     for (const count of [before + 1, before + 2]) {
       await section.getByLabel(`Add a slot at ${LOCATION}`).selectOption('team_marketing:WelcomeCard');
-      await section.getByRole('button', { name: 'Add' }).click();
+      await section.getByRole('button', { name: 'Add', exact: true }).click();
       await countIs(count);
     }
     const first = `WelcomeCard (team_marketing) #${before + 1}`;
@@ -204,6 +209,87 @@ describe.each([1280, 390])('by keyboard at %i px', (width) => {
     expect(await revisions()).toBe(published + 1);
     expect(await axeViolations(page)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    expect(log.pageErrors).toEqual([]);
+  });
+});
+
+describe.each([
+  [1280, 800],
+  [390, 844],
+])('the Shown when rule builder at %i px', (width, height) => {
+  it('builds a rule by keyboard that the server applies once published, the same rule in the JSON view', async () => {
+    const { page, log } = await suite.newPage({ viewport: { width, height } });
+    await signIn(page);
+    await page.goto(`/placements?location=${LOCATION}`);
+    const section = page.locator(`[data-placements-location="${LOCATION}"]`);
+    const title = `Built with the rule builder at ${width}`;
+    await section.getByLabel(`Add a slot at ${LOCATION}`).selectOption('team_marketing:WelcomeCard');
+    await section.getByRole('button', { name: 'Add', exact: true }).click();
+    // The card just added (the focus is on it), found again by its title once given.
+    await page.waitForFunction(() => document.activeElement?.closest('li[data-placement-slot]') !== null);
+    const added = section.locator('li[data-placement-slot]').last();
+    await added.getByText(/^Props of WelcomeCard/).click();
+    await added.getByRole('textbox', { name: /title/i }).fill(title);
+    const card = section.locator('li[data-placement-slot]', { hasText: title });
+    const rule = card.getByRole('group', { name: /^Shown when rule of/ });
+    /** Waits until the operator's own /meta (the server's answer) places the card at the location, or not. */
+    const servedToOperatorBecomes = async (expected: boolean) => {
+      const deadline = Date.now() + SLOT_TIMEOUT_MS;
+      for (;;) {
+        const meta = (await (await page.request.get('/meta')).json()) as { slots: Record<string, unknown> };
+        if (JSON.stringify(meta.slots[LOCATION] ?? []).includes(title) === expected) return;
+        if (Date.now() > deadline) throw new Error(`/meta still ${expected ? 'leaves out' : 'sends'} "${title}"`);
+        await page.waitForTimeout(250);
+      }
+    };
+
+    // By keyboard: Add a condition, the focus on what it is about (a role); its test "is none of"; operator ticked.
+    await rule.getByRole('button', { name: /^Add a condition in the Shown when rule of/ }).focus();
+    await page.keyboard.press('Enter');
+    const about = rule.getByLabel(/^Condition 1 is about/);
+    await page.waitForFunction(() => document.activeElement?.id.endsWith('-rule-1-key') === true);
+    await expect(about.inputValue()).resolves.toBe('roles');
+    await page.keyboard.press('Tab');
+    await page.waitForFunction(() => document.activeElement?.id.endsWith('-rule-1-not') === true);
+    await rule.getByLabel(/^Test of condition 1/).selectOption('not');
+    const operator = rule.getByRole('checkbox', { name: 'operator', exact: true });
+    for (const role of ['viewer', 'editor', 'operator']) {
+      await page.keyboard.press('Tab');
+      await page.waitForFunction((name) => document.activeElement?.parentElement?.textContent === name, role);
+    }
+    await page.keyboard.press('Space');
+    await expect(operator.isChecked()).resolves.toBe(true);
+    await rule.getByText('Shown to: not role operator.').waitFor();
+    // Its boxes are targets of 24 x 24 px at least (WCAG 2.2).
+    const box = await operator.boundingBox();
+    expect([box!.width >= 24, box!.height >= 24]).toEqual([true, true]);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+
+    // The JSON view shows the same rule, and the builder comes back with it.
+    const toggle = rule.getByRole('button', { name: /^Edit as JSON/ });
+    await toggle.click();
+    await expect(rule.getByLabel(/^JSON of the Shown when rule of/).inputValue()).resolves.toBe(
+      '{"$not":{"roles":["operator"]}}',
+    );
+    await toggle.click();
+    await expect(operator.isChecked()).resolves.toBe(true);
+
+    // "is one of" operator: published, the server places it for the operator (within seconds: every host takes the
+    // revision from the database), and the dashboard shows it.
+    await rule.getByLabel(/^Test of condition 1/).selectOption('holds');
+    await rule.getByText('Shown to: role operator.').waitFor();
+    await publishAndWait(page, /Revision \d+ published/);
+    await servedToOperatorBecomes(true);
+    await page.goto('/');
+    await waitForSlot(page, LOCATION, 'WelcomeCard', { hasText: title });
+
+    // "is none of" operator again, as built by keyboard: published, the server no longer sends it to the operator.
+    await page.goto(`/placements?location=${LOCATION}`);
+    await rule.getByLabel(/^Test of condition 1/).selectOption('not');
+    await rule.getByText('Shown to: not role operator.').waitFor();
+    await publishAndWait(page, /Revision \d+ published/);
+    await servedToOperatorBecomes(false);
     expect(log.pageErrors).toEqual([]);
   });
 });

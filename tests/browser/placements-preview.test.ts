@@ -26,7 +26,7 @@ it('renders the draft’s slots with the remotes’ components, follows a props 
   const welcome = stage.locator('[data-slot-component="WelcomeCard"]');
 
   await section.getByLabel(`Add a slot at ${LOCATION}`).selectOption('team_marketing:WelcomeCard');
-  await section.getByRole('button', { name: 'Add' }).click();
+  await section.getByRole('button', { name: 'Add', exact: true }).click();
   await section.getByText(`Props of ${NAME}`).click();
   await section.getByRole('textbox', { name: /title/i }).fill('Placed by an operator');
   await preview.getByLabel('Location previewed').selectOption(LOCATION);
@@ -46,7 +46,10 @@ it('renders the draft’s slots with the remotes’ components, follows a props 
   expect(await revisions.json()).toEqual({ revisions: [] });
 
   // Shown to operators only: previewed as a viewer, the slot is gone from the stage and named with its rule.
-  await section.getByLabel(`Shown when rule of ${NAME}`).fill('{"roles": ["operator"]}');
+  // Built in the rule builder: one condition, a role, operator chosen.
+  const rule = section.getByRole('group', { name: `Shown when rule of ${NAME}` });
+  await rule.getByRole('button', { name: 'Add a condition in the Shown when rule of' }).click();
+  await rule.getByRole('checkbox', { name: 'operator', exact: true }).check();
   // Read back in words under its box.
   await section.getByText('Shown to: role operator.').waitFor();
   await preview.getByLabel('As role').selectOption('viewer');

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { BOOT_DATA_ELEMENT_ID, type BootData, type RemoteHistoryPayload } from '../../shared';
 import type { AppServer } from '../../testing/system/app-server';
+import { axeViolations } from '../../testing/system/axe';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
 import type { HttpFixtureServer } from '../../testing/system/http-fixture-server';
 import { addToken, runCommand } from '../../testing/system/npm-command';
@@ -40,23 +41,38 @@ async function marketingEntry(page: Page): Promise<string | undefined> {
   return boot.remotes.find((remote) => remote.name === 'team_marketing')?.entry;
 }
 
-/** Accepts the confirmation the releases page asks before a change, then waits for its announcement. */
+/**
+ * Accepts the confirmation the releases page asks in its own dialog before a change (the action's button, first in
+ * it), then waits for its announcement. The browser's own dialog would fail the test: none is accepted.
+ */
 async function confirmAndWait(page: Page, button: string, announcement: string): Promise<void> {
-  page.once('dialog', (dialog) => void dialog.accept());
   await page.getByRole('button', { name: button }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  await dialog.getByRole('button').first().click();
   await page.getByRole('status').filter({ hasText: announcement }).waitFor();
+}
+
+/** Whether the element the selector finds has the focus, waited for. */
+async function waitForFocus(page: Page, selector: string): Promise<void> {
+  await page.waitForFunction((found) => document.activeElement === document.querySelector(found), selector);
+}
+
+/** Two releases of team_marketing, from two origins serving its build: 1.0.0 and 2.0.0, none active yet. */
+async function publishTwo(server: AppServer): Promise<[HttpFixtureServer, HttpFixtureServer]> {
+  const builtMarketing = path.join(DIST_DIR, 'remotes', 'team_marketing');
+  const first = await startStaticServer(builtMarketing);
+  const second = await startStaticServer(builtMarketing);
+  origins.push(first, second);
+  const token = await addToken(server, 'team_marketing');
+  await publish(server, token, '1.0.0', `${first.url}/mf-manifest.json`);
+  await publish(server, token, '2.0.0', `${second.url}/mf-manifest.json`);
+  return [first, second];
 }
 
 describe('releases of a remote, from the operators’ page', () => {
   it('activates a release and rolls it back; each is seen on the next page load, and the history shows both', async () => {
-    const builtMarketing = path.join(DIST_DIR, 'remotes', 'team_marketing');
-    const first = await startStaticServer(builtMarketing);
-    const second = await startStaticServer(builtMarketing);
-    origins.push(first, second);
-    const token = await addToken(suite.server, 'team_marketing');
-    await publish(suite.server, token, '1.0.0', `${first.url}/mf-manifest.json`);
-    await publish(suite.server, token, '2.0.0', `${second.url}/mf-manifest.json`);
-
+    const [first, second] = await publishTwo(suite.server);
     const { page, log } = await suite.newPage();
     await signIn(page);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Releases' }).click();
@@ -101,6 +117,63 @@ describe('releases of a remote, from the operators’ page', () => {
     expect(await marketingEntry(page)).toMatch(/^\/remotes\/team_marketing\//);
     expect(log.requests.filter((request) => request.origin === first.url || request.origin === second.url)).toEqual([]);
   });
+
+  it.each([1280, 390])(
+    'asks in the app’s dialog by keyboard at %i px: Escape changes nothing, a confirmation lands on the remote',
+    async (width) => {
+      await publishTwo(suite.server);
+      const { page, log } = await suite.newPage({ viewport: { width, height: width === 390 ? 844 : 800 } });
+      // The browser's own dialog is not the page's: one would be a failure (and is dismissed so as not to hang).
+      const browserDialogs: string[] = [];
+      page.on('dialog', (dialog) => {
+        browserDialogs.push(dialog.message());
+        void dialog.dismiss();
+      });
+      await signIn(page);
+      await page.goto('/releases');
+      const heading = page.getByRole('heading', { name: 'team_marketing', level: 2 });
+      await heading.waitFor();
+      const active = () =>
+        page
+          .locator('[data-remote="team_marketing"] [data-rollout]')
+          .innerText()
+          .then((text) => /^Active: (.*?)\. /.exec(text)?.[1]);
+
+      for (const [button, title, done] of [
+        ['Activate 2.0.0', 'Activate team_marketing to 2.0.0?', 'Activated team_marketing to 2.0.0.'],
+        ['Roll back to 1.0.0', 'Roll back team_marketing to 1.0.0?', 'Rolled back team_marketing to 1.0.0.'],
+      ] as const) {
+        const asking = page.getByRole('button', { name: button });
+        await asking.focus();
+        await page.keyboard.press('Enter');
+        const dialog = page.getByRole('dialog', { name: title });
+        await dialog.waitFor();
+        await page.waitForFunction(() => document.activeElement?.textContent === 'Cancel');
+        await expect(dialog.getByText('Every host serves it from the next page load').count()).resolves.toBe(1);
+        expect(await axeViolations(page)).toEqual([]);
+        const before = await active();
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'hidden' });
+        await page.waitForFunction((name) => document.activeElement?.textContent === name, button);
+        expect(await active()).toBe(before);
+
+        // Again, confirmed from its action's button (Shift+Tab from Cancel): done, the focus on the remote's heading,
+        // above the rollout it changed (the button that asked is gone with the change).
+        await page.keyboard.press('Enter');
+        await dialog.waitFor();
+        await page.waitForFunction(() => document.activeElement?.textContent === 'Cancel');
+        await page.keyboard.press('Shift+Tab');
+        await page.keyboard.press('Enter');
+        await page.getByRole('status').filter({ hasText: done }).waitFor();
+        await waitForFocus(page, '[id="releases-team_marketing"]');
+        expect(await active()).not.toBe(before);
+        expect(await axeViolations(page)).toEqual([]);
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      expect(browserDialogs).toEqual([]);
+      expect(log.pageErrors).toEqual([]);
+    },
+  );
 
   it('shows other staff neither the link nor the page, and the API refuses them', async () => {
     const password = 'a clerk password of some length';

@@ -22,12 +22,11 @@ export interface RuleBuilderProps {
   id: string;
   name: ReactNode;
   tree: RuleNode | null;
-  hintId: string;
   setRule(rule: JsonValue | undefined): void;
 }
 
 /** The builder's form of a tree; the focus follows what is added (its first control) and removed (its group's Add). */
-export function RuleBuilder({ id, name, tree, hintId, setRule }: RuleBuilderProps) {
+export function RuleBuilder({ id, name, tree, setRule }: RuleBuilderProps) {
   const focusNext = useRef<string | null>(null);
   useEffect(() => {
     if (focusNext.current === null) return;
@@ -44,7 +43,7 @@ export function RuleBuilder({ id, name, tree, hintId, setRule }: RuleBuilderProp
 
   if (tree === null) {
     return (
-      <div className="rule-builder" aria-describedby={hintId}>
+      <div className="rule-builder">
         <p className="muted">No condition: the slot is shown to everyone who sees the location.</p>
         <button
           type="button"

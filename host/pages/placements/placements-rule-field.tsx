@@ -61,7 +61,8 @@ export function RuleField({ id, name, label, rule, setRule, touch }: RuleFieldPr
   };
 
   return (
-    <fieldset className="form__field rule-field" data-placement-rule>
+    // Described by the rule in words (or what is wrong with it): read with the group as the focus enters it.
+    <fieldset className="form__field rule-field" data-placement-rule aria-describedby={hintId}>
       <legend>Shown when rule of {name}</legend>
       <p className="rule-field__mode">
         <button
@@ -115,7 +116,7 @@ export function RuleField({ id, name, label, rule, setRule, touch }: RuleFieldPr
           />
         </>
       ) : (
-        <RuleBuilder id={id} name={name} tree={reading.tree ?? null} hintId={hintId} setRule={setRule} />
+        <RuleBuilder id={id} name={name} tree={reading.tree ?? null} setRule={setRule} />
       )}
       <p className={textError === null && words?.problem === undefined ? 'field__help' : 'field__error'} id={hintId}>
         {textError ?? words?.problem ?? words?.words ?? 'No rule: shown to everyone who sees the location.'}
