@@ -1,4 +1,4 @@
-import { fileTimings, folderTimings, report, type JestJson } from './test-timings';
+import { fileTimings, folderTimings, report, runFromPerfCache, type JestJson } from './test-timings';
 
 const run: JestJson = {
   startTime: 1_000,
@@ -22,4 +22,13 @@ it('lists the files slowest first and sums them per folder', () => {
   const text = report(run, '/repo');
   expect(text).toContain('3 files in 7 s; their durations add up to 11 s');
   expect(text).toContain('     7.0 s  host/pages/b.test.tsx (failed)');
+});
+
+it("reads Jest's own record of a project's last run, which has no run time", () => {
+  const cached = runFromPerfCache({ '/repo/tests/a.test.ts': [1, 2_500], '/repo/tests/b.test.ts': [0, 500] });
+  expect(fileTimings(cached, '/repo')).toEqual([
+    { file: 'tests/a.test.ts', seconds: 2.5, status: 'passed' },
+    { file: 'tests/b.test.ts', seconds: 0.5, status: 'failed' },
+  ]);
+  expect(report(cached, '/repo')).toContain('2 files; their durations add up to 3 s');
 });

@@ -3,6 +3,7 @@
  *
  *   npx tsx scripts/test-timings.ts --selectProjects host        # runs Jest with these arguments, then reports
  *   npx tsx scripts/test-timings.ts run.json                     # reports a run saved by `jest --json --outputFile`
+ *   npx tsx scripts/test-timings.ts /tmp/jest_0/perf-cache-…     # reports the last run of a project, from Jest's cache
  *
  * Durations are wall-clock times of each file in its worker, from its setup files to its end: the worker's start and
  * the test environment's (jsdom's) load are outside them, so the run's time times its workers minus their sum is
@@ -16,7 +17,8 @@ import path from 'node:path';
 
 /** The part of `jest --json` read here. */
 export interface JestJson {
-  startTime: number;
+  /** Unknown for a run read from Jest's cache. */
+  startTime?: number;
   testResults: { name: string; startTime: number; endTime: number; status: string }[];
 }
 
@@ -24,6 +26,24 @@ export interface FileTiming {
   file: string;
   seconds: number;
   status: string;
+}
+
+/**
+ * Jest's own record of a project's last run (`perf-cache-*` in its cacheDirectory, which it keeps to run the slowest
+ * files first): each file's path, its result (1 passed, 0 failed) and duration in ms. A CI run's per-file times, when
+ * it saved no `--json`; its files ran at unknown times, so no run time.
+ */
+export type JestPerfCache = Record<string, [number, number]>;
+
+export function runFromPerfCache(cache: JestPerfCache): JestJson {
+  return {
+    testResults: Object.entries(cache).map(([name, [result, ms]]) => ({
+      name,
+      startTime: 0,
+      endTime: ms,
+      status: result === 1 ? 'passed' : 'failed',
+    })),
+  };
 }
 
 /** Each file's duration, the slowest first; `file` relative to `root`. */
@@ -54,11 +74,14 @@ export function folderTimings(
 /** The report: run time, the summed file times, the folders, then the `top` slowest files. */
 export function report(run: JestJson, root: string, top = 30): string {
   const files = fileTimings(run, root);
-  const wall = (Math.max(...run.testResults.map((result) => result.endTime)) - run.startTime) / 1000;
   const summed = files.reduce((sum, file) => sum + file.seconds, 0);
   const seconds = (value: number) => value.toFixed(1).padStart(8);
+  const wall =
+    run.startTime === undefined
+      ? ''
+      : ` in ${((Math.max(...run.testResults.map((result) => result.endTime)) - run.startTime) / 1000).toFixed(0)} s`;
   return [
-    `${files.length} files in ${wall.toFixed(0)} s; their durations add up to ${summed.toFixed(0)} s`,
+    `${files.length} files${wall}; their durations add up to ${summed.toFixed(0)} s`,
     '',
     'per folder (summed):',
     ...folderTimings(files).map((folder) => `${seconds(folder.seconds)} s  ${folder.folder} (${folder.files} files)`),
@@ -81,8 +104,9 @@ function commonFolder(run: JestJson): string {
 
 function main(args: string[]): number {
   const root = path.resolve(__dirname, '..');
-  if (args.length === 1 && args[0]!.endsWith('.json') && fs.existsSync(args[0]!)) {
-    const run = JSON.parse(fs.readFileSync(args[0]!, 'utf8')) as JestJson;
+  if (args.length === 1 && /\.json$|(^|\/)perf-cache-[^/]*$/.test(args[0]!) && fs.existsSync(args[0]!)) {
+    const saved = JSON.parse(fs.readFileSync(args[0]!, 'utf8')) as JestJson | JestPerfCache;
+    const run = 'testResults' in saved ? (saved as JestJson) : runFromPerfCache(saved as JestPerfCache);
     console.log(report(run, commonFolder(run)));
     return 0;
   }
