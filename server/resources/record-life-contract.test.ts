@@ -9,6 +9,7 @@ import { openMigratedStorage, type StorageSettings } from '../storage/open-stora
 import type { StorageEngine } from '../storage/storage-engine';
 import { TenantStore } from '../tenants/tenant-store';
 import type { RecordDayRangeCondition, RecordFilterCondition, RecordPageQuery } from '../storage/record-page-query';
+import { relevanceOf } from './record-relevance';
 import { scopeWord, splitWords, valueWord } from './record-words';
 import { StoredRecordSource } from './stored-record-source';
 
@@ -195,6 +196,57 @@ for (const engineUnderTest of ENGINES) {
           await records.countPage('acme', 'articles', { ...base, sort: { column: 'id' }, descending: false }, 100),
         ).toBe(matching.length);
       }
+    });
+
+    it('lists a word search in relevance order: every match once, the ranked ones best first, then the older ones, both ways', async () => {
+      // Six matches are ranked (the newest), the 17 older ones follow newest first.
+      const ranking = new StoredRecordSource(engine, { relevanceRanked: 6 });
+      const titles = ['Lamp', 'Lamp shade', 'Desk lamps', 'Red', 'Lamp lamp', 'Blue'];
+      for (let index = 0; index < 23; index++) {
+        const title = titles[index % titles.length] ?? '';
+        await ranking.insert('acme', 'articles', { title, label: title === 'Red' ? 'lamp' : 'L', body: 'lamplight' });
+      }
+      await ranking.insert('acme', 'articles', { title: 'Chair', label: 'C' });
+      await ranking.insert('globex', 'articles', { title: 'Lamp', label: 'G', body: 'lamplight' });
+      const all = await ranking.list('acme', 'articles');
+      const matches = all.filter((each) => each.title !== 'Chair');
+      const newest = [...matches].sort((a, b) => b.id - a.id);
+      const ranked = newest
+        .slice(0, 6)
+        .sort((a, b) => relevanceOf(b, ['lamp'], 'title') - relevanceOf(a, ['lamp'], 'title') || b.id - a.id);
+      const expected = [...ranked, ...newest.slice(6)].map((each) => each.id);
+      expect(ranked.map((each) => relevanceOf(each, ['lamp'], 'title'))).toEqual([4, 4, 4, 3, 2, 1]);
+
+      const query: RecordPageQuery = {
+        sort: { column: 'id' },
+        descending: false,
+        limit: 4,
+        words: ['lamp'],
+        relevance: { primary: 'title' },
+      };
+      const forward: number[] = [];
+      const pages = [];
+      for (let page = await ranking.page('acme', 'articles', query); ; ) {
+        pages.push(page);
+        forward.push(...page.records.map((each) => each.id));
+        if (!page.next) break;
+        page = await ranking.page('acme', 'articles', { ...query, after: page.next });
+      }
+      expect(forward).toEqual(expected);
+      expect(pages[0]?.previous).toBeUndefined();
+
+      const backward: number[] = [];
+      const last = pages.at(-1);
+      if (!last?.previous) throw new Error('the last page has a previous one');
+      backward.unshift(...last.records.map((each) => each.id));
+      for (let page = await ranking.page('acme', 'articles', { ...query, before: last.previous }); ; ) {
+        backward.unshift(...page.records.map((each) => each.id));
+        if (!page.previous) break;
+        page = await ranking.page('acme', 'articles', { ...query, before: page.previous });
+      }
+      expect(backward).toEqual(expected);
+      // The count ignores the order: every match of the tenant.
+      expect(await ranking.countPage('acme', 'articles', query, 100)).toBe(23);
     });
 
     it('filters by ranges of days the same whether it reads the range in its index or checks each record', async () => {
