@@ -44,7 +44,9 @@ export interface RecordSource {
    * every number. `next` / `previous` are set only when a record exists beyond the page on that side.
    *
    * The cost must not grow with the table: the filter, the order and the cursor are served by one index on
-   * (tenant, resource, sort key, id), so a page reads about `limit` index entries, never counts or skips rows.
+   * (tenant, resource, sort key, id), so a page reads about `limit` index entries, never counts or skips rows. With
+   * `query.relevance`, the words' matches in relevance order instead (relevancePage): a page then reads at most
+   * RELEVANCE_RANKED_MAX matches, whatever the table holds.
    */
   page(tenant: string, resource: string, query: RecordPageQuery): Promise<RecordPage>;
   get(tenant: string, resource: string, id: number): Promise<ResourceRecord | undefined>;
