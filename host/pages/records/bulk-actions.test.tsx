@@ -95,12 +95,13 @@ describe('acting on every match of the list, across pages', () => {
       { id: 2, title: 'Crate two', label: 'B', group: 'news' },
     ];
     const ids = Array.from({ length: 140 }, (_, index) => index + 1);
+    let shown = rows;
     const api = createFakeApi({
       'GET /me': { body: demoMe([]) },
       'GET /meta': { body: { dashboards: [], modules: [], slots: {} } },
       'GET /api/resources/articles': { body: { resource: DEFINITION } },
       'GET /api/resources/articles/records': () => {
-        const payload = articlesPage(rows);
+        const payload = articlesPage(shown);
         payload.page = { ...payload.page, search: 'crate', filters: { group: 'news' }, total, next: 'n' };
         return { body: payload };
       },
@@ -108,6 +109,9 @@ describe('acting on every match of the list, across pages', () => {
         const body = request.body as BulkRecordRequest;
         bulk.push(body);
         const reached = 'query' in body ? ids : body.ids;
+        // Every match deleted: the list is empty until they are restored.
+        if (body.action === 'delete') shown = [];
+        if (body.action === 'restore') shown = rows;
         const payload: BulkRecordPayload = {
           results: reached.map((id) => ({
             id,
@@ -165,7 +169,9 @@ describe('acting on every match of the list, across pages', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Delete selected' }));
     const confirmation = screen.getByRole('dialog', { name: 'Delete all 140 articles this list matches?' });
     fireEvent.click(within(confirmation).getByRole('button', { name: 'Delete' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Undo delete' }));
+    // The list left empty keeps the outcome and its Undo.
+    await screen.findByText('No articles with the words “crate”, filtered.');
+    fireEvent.click(screen.getByRole('button', { name: 'Undo delete' }));
     await screen.findByText('Restored 140 of 140 articles.');
     expect(bulk.map((request) => [request.action, 'ids' in request ? request.ids.length : 'query'])).toEqual([
       ['delete', 'query'],
