@@ -52,6 +52,8 @@ module.exports = {
   // A worker per core. Jest's default leaves one core to its main process, which mostly waits: on CI's two cores that
   // ran the unit suites in one worker, one file after another. (`npm run test:system` runs in band all the same.)
   maxWorkers: '100%',
+  // The container tests last, so the images .ci/run builds in the background have the whole run before them.
+  testSequencer: path.join(__dirname, 'testing/system/containers-last-sequencer.js'),
   projects: [
     {
       ...unit,
