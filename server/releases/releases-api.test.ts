@@ -93,7 +93,9 @@ async function start(dir?: TestApp['dir']): Promise<void> {
   testApp = await createTestApp({
     ...(dir ? { dir } : {}),
     env: { REMOTES_CONFIG: path.join(declared.path, 'remotes.json') },
-    remoteDescriptorTimeoutMs: 500,
+    // The declared entries refuse at once; a release published fetches its manifest from the test's origin, which a
+    // busy machine can take longer than 500 ms to answer (rollouts-api.test.ts failed so).
+    remoteDescriptorTimeoutMs: 5_000,
     configure: (app) => app.registerSlots({ 'global-before-content': Slot.make('InvoiceBanner', { amountDue: 3 }) }),
   });
   app = testApp.app;
@@ -667,7 +669,7 @@ describe("the remote's own build", () => {
     fs.writeFileSync(configFile, JSON.stringify({ remotes: [{ name: 'team_billing', entry: entryOf('v1') }] }));
     testApp = await createTestApp({
       env: { REMOTES_CONFIG: configFile },
-      remoteDescriptorTimeoutMs: 500,
+      remoteDescriptorTimeoutMs: 5_000,
       configure: (app) => app.registerSlots({ 'global-before-content': Slot.make('InvoiceBanner', { amountDue: 3 }) }),
     });
     app = testApp.app;
@@ -707,7 +709,7 @@ describe("the remote's own build", () => {
       testApp = await createTestApp({
         ...(appDir ? { dir: appDir } : {}),
         env: { REMOTES_CONFIG: configFile },
-        remoteDescriptorTimeoutMs: 500,
+        remoteDescriptorTimeoutMs: 5_000,
       });
       app = testApp.app;
     };

@@ -49,7 +49,8 @@ afterAll(async () => {
 async function start(pollMs = 600_000): Promise<TestApp> {
   const started = await createTestApp({
     env: { REMOTES_CONFIG: path.join(declared.path, 'remotes.json') },
-    remoteDescriptorTimeoutMs: 500,
+    // Publishing fetches each release's manifest from the origin: generous, for a busy machine (500 ms failed there).
+    remoteDescriptorTimeoutMs: 10_000,
     releasePollMs: pollMs,
   });
   await addOperator(started.app);
