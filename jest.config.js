@@ -43,7 +43,7 @@ const unit = {
 };
 
 module.exports = {
-  // A worker is replaced once it holds this much after a file: no limit on a leak, without a fresh worker per file.
+  // A worker is replaced once it holds this much after a file: a leak stays bounded, and no file pays for a new worker.
   // A fresh one per file ('1KB' until issue 53) guarded against a suite's stray rejection failing the next file in its
   // worker (a PostgreSQL pool's connect timing out after its suite ended); the rejections it was for were fixed at
   // their source (a300751), and CI retries a failed test once (testing/retry-in-ci.ts). A fresh worker and jsdom per
