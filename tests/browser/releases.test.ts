@@ -139,6 +139,10 @@ describe('releases of a remote, from the operators’ page', () => {
           .innerText()
           .then((text) => /^Active: (.*?)\. /.exec(text)?.[1]);
 
+      // The actions show without scrolling the table sideways (on phones they sat past its last column).
+      const activate = await page.getByRole('button', { name: 'Activate 2.0.0' }).boundingBox();
+      expect(activate!.x + activate!.width).toBeLessThanOrEqual(width);
+
       for (const [button, title, done] of [
         ['Activate 2.0.0', 'Activate team_marketing to 2.0.0?', 'Activated team_marketing to 2.0.0.'],
         ['Roll back to 1.0.0', 'Roll back team_marketing to 1.0.0?', 'Rolled back team_marketing to 1.0.0.'],

@@ -100,7 +100,7 @@ export function RemoteReleasesSection({
         </div>
       )}
       <div className="table-wrap" role="region" aria-label={`Releases of ${remote}`} tabIndex={0}>
-        <table className="table">
+        <table className="table table--releases">
           <thead>
             <tr>
               <th scope="col">Version</th>
@@ -109,7 +109,9 @@ export function RemoteReleasesSection({
               <th scope="col">Loads (1 h)</th>
               <th scope="col">Failed</th>
               <th scope="col">Load time p95</th>
-              <th scope="col">Actions</th>
+              <th scope="col" className="table__actions">
+                Actions
+              </th>
             </tr>
           </thead>
           <tbody>
