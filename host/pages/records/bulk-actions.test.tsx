@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { BulkRecordPayload, BulkRecordRequest, ResourceDefinition, ResourceRecord } from '../../../shared';
 import { ARTICLES_DEFINITION, articlesPage } from '../../../testing/host/articles-fixture';
 import { createFakeApi, type FakeApi } from '../../../testing/host/fake-api';
+import { fakeModalDialogs } from '../../../testing/host/modal-dialogs';
 import { demoMe, renderAppAt } from '../../../testing/host/render-app';
 import { describeAppliedFilter } from './filters-disclosure';
 
@@ -18,20 +19,7 @@ const DEFINITION: ResourceDefinition = {
   ],
 };
 
-// jsdom has no modal dialogs: the confirmation only needs to open and close.
-const dialog = HTMLDialogElement.prototype as Partial<Pick<HTMLDialogElement, 'showModal' | 'close'>>;
-beforeAll(() => {
-  dialog.showModal = function (this: HTMLDialogElement) {
-    this.open = true;
-  };
-  dialog.close = function (this: HTMLDialogElement) {
-    this.open = false;
-  };
-});
-afterAll(() => {
-  delete dialog.showModal;
-  delete dialog.close;
-});
+fakeModalDialogs();
 
 function renderList(records: ResourceRecord[]): { api: FakeApi; bulk: BulkRecordRequest[] } {
   const bulk: BulkRecordRequest[] = [];

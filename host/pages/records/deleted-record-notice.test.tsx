@@ -4,6 +4,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import type { RecordDeletedPayload, ResourceRecord } from '../../../shared';
 import { ARTICLES_DEFINITION, articlesPage } from '../../../testing/host/articles-fixture';
 import { createFakeApi, type FakeApi } from '../../../testing/host/fake-api';
+import { fakeModalDialogs } from '../../../testing/host/modal-dialogs';
 import { demoMe, renderAppAt } from '../../../testing/host/render-app';
 import { deletedRecordOf, useDeletedRecord } from './deleted-record-notice';
 
@@ -14,20 +15,7 @@ import { deletedRecordOf, useDeletedRecord } from './deleted-record-notice';
  */
 const RECORD: ResourceRecord = { id: 7, title: 'Winter sale', label: 'W' };
 
-// jsdom has no modal dialogs: the delete's confirmation only needs to open and close.
-const dialog = HTMLDialogElement.prototype as Partial<Pick<HTMLDialogElement, 'showModal' | 'close'>>;
-beforeAll(() => {
-  dialog.showModal = function (this: HTMLDialogElement) {
-    this.open = true;
-  };
-  dialog.close = function (this: HTMLDialogElement) {
-    this.open = false;
-  };
-});
-afterAll(() => {
-  delete dialog.showModal;
-  delete dialog.close;
-});
+fakeModalDialogs();
 
 function renderList(): FakeApi {
   let deleted = false;
