@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { HostApp } from './app/host-app';
 import { connectRegistries, createPropsCheck, reportCaughtError, type SlotRuntime } from './core';
+import { applyFederationDebugSwitch } from './loader/federation-debug';
 import type { HostStartup } from './startup/start-host';
 
 /**
@@ -12,6 +13,12 @@ import type { HostStartup } from './startup/start-host';
  * no more than this.
  */
 const SHELL_WAITS_FOR_MODULES_MS = 150;
+
+/** Runs `work` once the browser has nothing else to do (after the frame that shows the shell). */
+function whenIdle(work: () => void): void {
+  if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(() => work(), { timeout: 2000 });
+  else setTimeout(work, 0);
+}
 
 /**
  * Renders the shell once the page's remote modules are loaded (or after SHELL_WAITS_FOR_MODULES_MS), over the slot
@@ -44,6 +51,8 @@ export function renderHost(startup: HostStartup): void {
   const moduleWait = new Promise<void>((resolve) => setTimeout(resolve, SHELL_WAITS_FOR_MODULES_MS));
   void Promise.race([startup.pageModulesLoaded(), moduleWait]).then(() => {
     render(startup.showSlotDetails);
+    // The federation runtime's debug switch is a storage read: once the page is shown, not on its way.
+    whenIdle(applyFederationDebugSwitch);
     // Without boot data the server says it with GET /api/remotes: render again once, if that changes anything.
     void startup.remotesReady?.then(() => {
       if (startup.showSlotDetails) render(true);
