@@ -220,6 +220,47 @@ describe('remote module loader (real Module Federation runtime, fake containers)
     expect(s.warnings).toEqual(['[slots] A listener of loaded remote modules failed: listener bug']);
   });
 
+  it('loads a remote registered by its hashed entry script (the boot data) without any manifest request', async () => {
+    const a = uniqueName('team_a');
+    const remotes = [{ ...descriptor(a, ['Greeting']), entry: `/remotes/${a}/remoteEntry.0123abcd.js` }];
+    const s = setup(remotes);
+    const greeting = { default: () => null };
+    const container = fakeContainer({ Greeting: greeting });
+    s.containers.set(a, container);
+    s.modules.registerRemotes(remotes);
+
+    expect(await s.modules.load(a, 'Greeting')).toBe(greeting);
+    expect(container.init).toHaveBeenCalledTimes(1);
+    expect(s.fetchCalls).toEqual([]);
+  });
+
+  it("fails only the slots of a remote whose hashed entry script is missing; another remote's load", async () => {
+    const broken = uniqueName('team_broken');
+    const working = uniqueName('team_working');
+    // No fake container for `broken`: the runtime inserts its script, which never loads (a file gone with a rebuild).
+    const remotes = [broken, working].map((name) => ({
+      ...descriptor(name, name === broken ? ['Greeting'] : ['Farewell']),
+      entry: `/remotes/${name}/remoteEntry.0123abcd.js`,
+    }));
+    const s = setup(remotes);
+    const farewell = { default: () => null };
+    s.containers.set(working, fakeContainer({ Farewell: farewell }));
+    s.modules.registerRemotes(remotes);
+
+    const [greeting, loadedFarewell] = await Promise.all([
+      s.modules.load(broken, 'Greeting'),
+      s.modules.load(working, 'Farewell'),
+    ]);
+    expect(greeting).toEqual({ default: expect.any(Function), fallbackFor: 'Greeting' });
+    expect(loadedFarewell).toBe(farewell);
+    expect(s.modules.isQuarantined(broken)).toBe(true);
+    expect(s.modules.isQuarantined(working)).toBe(false);
+    expect(s.fallbacks.map((request) => [request.remote, request.component, request.quarantined])).toEqual([
+      [broken, 'Greeting', true],
+    ]);
+    expect(s.fetchCalls).toEqual([]);
+  });
+
   it('resolves an unloadable remote to its fallback module, then answers from quarantine without a request', async () => {
     const broken = uniqueName('team_broken');
     const remotes = [descriptor(broken, ['Greeting', 'Farewell'])];
