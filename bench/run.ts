@@ -15,7 +15,13 @@ import { summariseProfiles } from './harness/cpu-profile-summary';
 import type { BenchResults } from './report/bench-results';
 import { renderMarkdown } from './report/render-markdown';
 import { currentLoadAverage, describeMachine, writeResults } from './report/write-results';
-import { BENCH_DIST_DIR, BUNDLED_DIST_DIR, buildFrontEnd, PRODUCT_DIST_DIR } from './suites/front-end-build';
+import {
+  BENCH_DIST_DIR,
+  BUNDLED_DIST_DIR,
+  buildFrontEnd,
+  PLAIN_DIST_DIR,
+  PRODUCT_DIST_DIR,
+} from './suites/front-end-build';
 import { benchListScaling } from './suites/list-scaling';
 import { benchPageLoads } from './suites/page-loads';
 import { benchMetaThroughput } from './suites/meta-throughput';
@@ -79,7 +85,8 @@ async function main(): Promise<number> {
     let built =
       options.skipBuild &&
       existsSync(path.join(PRODUCT_DIST_DIR, 'host', 'index.html')) &&
-      existsSync(path.join(BUNDLED_DIST_DIR, 'host', 'index.html'));
+      existsSync(path.join(BUNDLED_DIST_DIR, 'host', 'index.html')) &&
+      existsSync(path.join(PLAIN_DIST_DIR, 'host', 'index.html'));
     if (!options.skipBuild && (wanted('bundles') || wanted('pages'))) {
       built = await step('front-end build with bundle budgets', async () => {
         const build = await buildFrontEnd();

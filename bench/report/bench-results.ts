@@ -71,6 +71,14 @@ export interface PageLoadSide {
   bytes: number;
 }
 
+/** The product against the plain Module Federation setup (bench/plain-federation) in the same run. */
+export interface PlainFederationComparison {
+  side: PageLoadSide;
+  /** federated median / plain median; lower is better. */
+  ratio: number;
+  maximumRatio: number;
+}
+
 /** One page in one cache state, federated against the same components bundled into the host; lower is better. */
 export interface PageLoadResult {
   name: string;
@@ -90,6 +98,8 @@ export interface PageLoadResult {
   /** federated median / bundled median. */
   ratio: number;
   maximumRatio: number;
+  /** Absent in results written before the plain Module Federation side was measured. */
+  plain?: PlainFederationComparison;
 }
 
 export interface BundleSizeResult {

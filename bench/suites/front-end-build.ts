@@ -5,6 +5,7 @@ import { createConfigurations, DIST_DIR, REPOSITORY_REMOTES, ROOT_DIR } from '..
 import { budgetMeasurementsOf } from '../../build/bundle-budget-plugin';
 import { writeBundledEntry } from '../bundled-host/bundled-entry';
 import { bundledHostConfiguration } from '../bundled-host/webpack.config';
+import { plainConfigurations, writePlainEntry } from '../plain-federation/webpack.config';
 import { compilationErrors, runWebpack } from '../harness/run-webpack';
 import type { BundleSizeResult } from '../report/bench-results';
 
@@ -17,6 +18,8 @@ export const BENCH_DIST_DIR = path.join(DIST_DIR, 'bench');
 export const PRODUCT_DIST_DIR = path.join(BENCH_DIST_DIR, 'product');
 /** The bundled host in `host/`; `remotes/` links to the product's, so the server's remote list stays valid. */
 export const BUNDLED_DIST_DIR = path.join(BENCH_DIST_DIR, 'bundled');
+/** The plain Module Federation setup (bench/plain-federation): its host in `host/`, its own remotes in `remotes/`. */
+export const PLAIN_DIST_DIR = path.join(BENCH_DIST_DIR, 'plain');
 
 export interface FrontEndBuild {
   bundles: BundleSizeResult[];
@@ -26,7 +29,7 @@ export interface FrontEndBuild {
 
 /**
  * `npm run build`'s configurations (webpack.config.ts, whose production builds carry the bundle budgets), and the
- * bundled host of the sign-in page benchmark.
+ * two baselines of the page benchmark: the bundled host, and the plain Module Federation setup (host and remotes).
  */
 export async function buildFrontEnd(): Promise<FrontEndBuild> {
   const product = createConfigurations('production').map(intoProductDir);
@@ -36,12 +39,19 @@ export async function buildFrontEnd(): Promise<FrontEndBuild> {
     outputFile: path.join(BUNDLED_DIST_DIR, 'src', 'entry.ts'),
   });
   const bundled = bundledHostConfiguration({ entryFile, outputDir: BUNDLED_DIST_DIR });
-  const stats = await runWebpack([...product, bundled]);
+  const plainEntry = await writePlainEntry({
+    rootDir: ROOT_DIR,
+    remotes: REPOSITORY_REMOTES,
+    outputFile: path.join(PLAIN_DIST_DIR, 'src', 'entry.ts'),
+  });
+  const plain = plainConfigurations({ entryFile: plainEntry, outputDir: PLAIN_DIST_DIR, remotes: REPOSITORY_REMOTES });
+  const baselines = new Set([bundled, ...plain].map((config) => config.name));
+  const stats = await runWebpack([...product, bundled, ...plain]);
   await rm(path.join(BUNDLED_DIST_DIR, 'remotes'), { recursive: true, force: true });
   await symlink(path.join(PRODUCT_DIST_DIR, 'remotes'), path.join(BUNDLED_DIST_DIR, 'remotes'), 'dir');
 
   const bundles: BundleSizeResult[] = stats
-    .filter((child) => child.compilation.name !== bundled.name)
+    .filter((child) => !baselines.has(child.compilation.name))
     .flatMap((child) =>
       budgetMeasurementsOf(child.compilation).map((measurement) => ({
         name: measurement.label,
