@@ -18,7 +18,8 @@
  * host/index.ts, host/startup/, host/loader/):
  * - BootPreloadPlugin: no `<link rel=preload>` for the boot chunks, no `fetchpriority` on the entry, and no marker
  *   for the server's hints, so the server writes neither preloads of the page's remote files (boot-hints.ts) nor the
- *   boot data that lists the remotes (the signed-in page's session data it still writes: that is the shell's);
+ *   boot data that lists the remotes (which registers each by its hashed entry, no manifest on the page's path; the
+ *   signed-in page's session data it still writes: that is the shell's);
  * - the start-up code before the async boundary (API requests and the page's remote modules started ahead);
  * - the host's runtime plugins (provide-runtime-core.ts: the remotes' `externalRuntime`; singleton-shares.ts),
  *   `shareStrategy: 'loaded-first'`, eager React, `experiments.optimization.target: 'web'`;
