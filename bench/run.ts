@@ -161,12 +161,12 @@ async function main(): Promise<number> {
     }
     if (wanted('pages')) {
       if (built) {
-        await step('pages in Chromium, federated and bundled', async () => {
+        await step('pages in Chromium: the product, bundled and plain Module Federation', async () => {
           results.pageLoads = await benchPageLoads(context, undefined, options.pages);
         });
       } else {
         results.failures.push({
-          benchmark: 'pages in Chromium, federated and bundled',
+          benchmark: 'pages in Chromium: the product, bundled and plain Module Federation',
           message: options.skipBuild
             ? `skipped: no previous bench build in ${path.relative(process.cwd(), BENCH_DIST_DIR)} (run without --skip-build once)`
             : 'skipped: the front-end build failed',
