@@ -4,9 +4,16 @@
  */
 import { sql, type Expression, type RawBuilder } from 'kysely';
 import type { ResourceRecord } from '../../shared';
+import { StampedCache } from '../storage/stamped-cache';
 import type { ListSortKey, StorageEngine } from '../storage/storage-engine';
 import { FIELD_NAME_PATTERN } from './field';
-import type { RecordPage, RecordPageQuery, RecordPosition, RecordSortKey } from '../storage/record-page-query';
+import type {
+  RecordDayRangeCondition,
+  RecordPage,
+  RecordPageQuery,
+  RecordPosition,
+  RecordSortKey,
+} from '../storage/record-page-query';
 import { recordWordIndexFor, scopeWord, valueWord, type RecordWordIndex, type WordCondition } from './record-words';
 
 interface PageRow {
@@ -43,6 +50,13 @@ type PageSort = { byId: true } | { byId: false; key: ListSortKey; expression: Ra
  */
 export class RecordPager {
   private readonly words: RecordWordIndex;
+  /**
+   * Bounded counts (a list's total, a range of days' size for its walk), kept while the data stays the same (the
+   * engine's change stamp: any committed write of a record, by this process or another, drops them all). A count
+   * does not depend on the cursor, so every page of a list and every reload asks the same one: at 100,000 records
+   * it walks up to `bound + 1` index entries, which now happens once per list and change, not once per page.
+   */
+  private readonly counts: StampedCache<string, number>;
 
   constructor(
     private readonly engine: StorageEngine,
@@ -51,13 +65,26 @@ export class RecordPager {
     private readonly fewDaysRecords = FEW_DAYS_RECORDS,
   ) {
     this.words = recordWordIndexFor(engine.kind);
+    this.counts = new StampedCache(() => engine.changeStamp());
   }
 
   /**
    * How many records the list of `query` holds (its search, not its cursor), exactly up to `bound`, else
    * `bound + 1`: the same walk as a page, stopped after `bound + 1` entries, so never a scan of the table.
    */
-  async count(tenant: string, resource: string, query: RecordPageQuery, bound: number): Promise<number> {
+  count(tenant: string, resource: string, query: RecordPageQuery, bound: number): Promise<number> {
+    // What the count depends on: not the cursor, the page's size, the direction nor relevance (the same records).
+    const { sort, prefix, words, filters, dayRanges } = query;
+    const days = dayRanges?.length === 1 ? dayRanges[0] : undefined;
+    if (days && prefix === undefined && wordCondition(query) === undefined) {
+      // A range of days alone: the very walk that chooses how its pages go (dayWalk), shared with it.
+      return this.rangeSize(tenant, resource, days, bound + 1);
+    }
+    const key = JSON.stringify(['list', tenant, resource, bound, sort, prefix, words, filters, dayRanges]);
+    return this.counts.get(key, () => this.countNow(tenant, resource, query, bound));
+  }
+
+  private async countNow(tenant: string, resource: string, query: RecordPageQuery, bound: number): Promise<number> {
     // The order does not change a count: a filtered list is counted in the word index, by id, whatever its sort.
     const byWords = wordCondition(query) !== undefined && query.prefix === undefined;
     // A range of days is counted in its day's index, which holds the range's records side by side (bound + 1 at
@@ -120,19 +147,29 @@ export class RecordPager {
   private async dayWalk(tenant: string, resource: string, query: RecordPageQuery): Promise<DayWalk> {
     const days = query.dayRanges?.[0];
     if (!days) return 'check';
-    const sortKey = { column: days.key, kind: 'text' } as const;
     if ('kind' in query.sort && query.sort.column === days.key) return 'index';
-    const inRange = await this.fetch(
-      tenant,
-      resource,
-      await this.indexedSort(sortKey),
-      { sort: sortKey, descending: false, limit: 1, dayRanges: [days] },
-      'forward',
-      undefined,
-      this.fewDaysRecords + 1,
-      { idsOnly: true, dayWalk: 'index' },
-    );
-    return inRange.length <= this.fewDaysRecords ? 'index' : 'check';
+    return (await this.rangeSize(tenant, resource, days, this.fewDaysRecords + 1)) <= this.fewDaysRecords
+      ? 'index'
+      : 'check';
+  }
+
+  /** How many records the range of days holds, counted in its day's index up to `limit` (kept as `counts` says). */
+  private rangeSize(tenant: string, resource: string, days: RecordDayRangeCondition, limit: number): Promise<number> {
+    const key = JSON.stringify(['days', tenant, resource, days.key, days.from, days.to, limit]);
+    return this.counts.get(key, async () => {
+      const sortKey = { column: days.key, kind: 'text' } as const;
+      const inRange = await this.fetch(
+        tenant,
+        resource,
+        await this.indexedSort(sortKey),
+        { sort: sortKey, descending: false, limit: 1, dayRanges: [days] },
+        'forward',
+        undefined,
+        limit,
+        { idsOnly: true, dayWalk: 'index' },
+      );
+      return inRange.length;
+    });
   }
 
   /** The sort key's expression, its index made on first use. */

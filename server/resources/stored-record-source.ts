@@ -284,6 +284,8 @@ export class StoredRecordSource implements RecordSource {
       await sql`UPDATE record_words_state SET words_version = ${WORDS_VERSION}
         WHERE words_version < ${WORDS_VERSION}`.execute(this.engine.db);
     }
+    // Lists counted before (RecordPager's counts) counted with the words replaced here.
+    if (indexed > 0) this.engine.noteWrite();
     return indexed;
   }
 
