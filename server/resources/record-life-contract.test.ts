@@ -49,12 +49,14 @@ for (const engineUnderTest of ENGINES) {
   engineUnderTest.describeFor(`record life on ${engineUnderTest.name}`, () => {
     let engine: StorageEngine;
     let records: StoredRecordSource;
+    let databaseSettings: StorageSettings;
 
     beforeAll(() => engineUnderTest.setUp(), 60_000);
     afterAll(() => engineUnderTest.tearDown(), 30_000);
 
     beforeEach(async () => {
-      engine = await openMigratedStorage(await engineUnderTest.freshDatabase());
+      databaseSettings = await engineUnderTest.freshDatabase();
+      engine = await openMigratedStorage(databaseSettings);
       await new TenantStore(engine).save({ id: 'acme', name: 'Acme' });
       await new TenantStore(engine).save({ id: 'globex', name: 'Globex' });
       records = new StoredRecordSource(engine);
@@ -147,6 +149,39 @@ for (const engineUnderTest of ENGINES) {
       const title = { column: 'title', kind: 'text' } as const;
       expect(await records.countPage('acme', 'articles', { ...byId, sort: title, prefix: 'item 1' }, 100)).toBe(3);
       expect(await records.countPage('globex', 'articles', byId, 100)).toBe(0);
+    });
+
+    it("keeps a list's count until a record is written, by this host at once or by another from its next request", async () => {
+      const byId: RecordPageQuery = { sort: { column: 'id' }, descending: false, limit: 5 };
+      const inMay: RecordPageQuery = {
+        ...byId,
+        dayRanges: [{ key: 'published', from: '2026-05-01', to: '2026-05-31' }],
+      };
+      const counts = async () => [
+        await records.countPage('acme', 'articles', byId, 100),
+        await records.countPage('acme', 'articles', inMay, 100),
+        await records.countPage('acme', 'articles', { ...byId, words: ['may'] }, 100),
+      ];
+      await records.insert('acme', 'articles', { title: 'May one', label: 'L', published: '2026-05-02' });
+      expect(await counts()).toEqual([1, 1, 1]);
+      const other = await openMigratedStorage(databaseSettings);
+      try {
+        await new StoredRecordSource(other).insert('acme', 'articles', {
+          title: 'May two',
+          label: 'L',
+          published: '2026-05-03',
+        });
+      } finally {
+        await other.close();
+      }
+      // The next request: a turn of the event loop later (SQLite's stamp), after its start is noted (PostgreSQL's).
+      await new Promise(setImmediate);
+      engine.noteRequestStart();
+      expect(await counts()).toEqual([2, 2, 2]);
+      const third = await records.insert('acme', 'articles', { title: 'June', label: 'L', published: '2026-06-01' });
+      expect(await counts()).toEqual([3, 2, 2]);
+      await records.delete('acme', 'articles', third.id);
+      expect(await counts()).toEqual([2, 2, 2]);
     });
 
     it('filters by equal values and unticked boxes, with words and either sort, the same on every walk', async () => {
