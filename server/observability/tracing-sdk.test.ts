@@ -19,7 +19,14 @@ import { createLogger } from '../logger';
 import { registerInMemoryTracing } from '../../testing/server/in-memory-tracing';
 import { createDemoApp, type DemoTestApp } from '../../testing/server/test-app';
 import { waitUntil } from '../../testing/server/wait-until';
-import { HTTP_SPAN_ATTRIBUTES, nameRequestRoute, traceServerRequests, type ServerSpanAttributes } from './tracing-sdk';
+import {
+  HTTP_SPAN_ATTRIBUTES,
+  nameRequestRoute,
+  rootSamplingOf,
+  traceServerRequests,
+  type RootSampling,
+  type ServerSpanAttributes,
+} from './tracing-sdk';
 
 const PARENT_ID = '00f067aa0ba902b7';
 const SERVER_SPAN = 1;
@@ -40,11 +47,16 @@ function traceparent(digit: string, sampled: boolean): { traceId: string; header
 }
 
 /** The demo app (LOG_REQUESTS, its lines kept) behind node:http's server, with a server span per request. */
-async function tracedServer(attributes: ServerSpanAttributes, tracer = provider.getTracer('server-spans')) {
+async function tracedServer(
+  attributes: ServerSpanAttributes,
+  tracer = provider.getTracer('server-spans'),
+  rootSampling?: RootSampling,
+) {
   const lines: Array<{ trace_id?: string; req?: { url?: string } }> = [];
   const logger = createLogger('production', 'info', { write: (line: string) => void lines.push(JSON.parse(line)) });
   testApp = await createDemoApp({ logger, logRequests: true, nameTracedRoute: nameRequestRoute });
-  return { server: http.createServer(traceServerRequests(tracer, testApp.app.handler, attributes)), lines };
+  const listener = traceServerRequests(tracer, testApp.app.handler, attributes, rootSampling);
+  return { server: http.createServer(listener), lines };
 }
 
 async function serverSpanOf(traceId: string): Promise<ReadableSpan> {
@@ -137,4 +149,78 @@ it('traces neither a probe nor a scrape, whatever its caller sampled', async () 
   await request(server).get('/slots').set('traceparent', later.header).expect(200);
   await serverSpanOf(later.traceId);
   expect(exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === probe.traceId)).toEqual([]);
+});
+
+describe('rootSamplingOf (parentbased_traceidratio decided before any id)', () => {
+  const ratio = (arg: string) => ({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: arg });
+
+  /** A provider with the sampler of `rootSampling`, its spans kept in memory. */
+  function rootSampled(rootSampling: RootSampling) {
+    const exported = new InMemorySpanExporter();
+    const sampled = new NodeTracerProvider({
+      sampler: rootSampling.sampler,
+      spanProcessors: [new SimpleSpanProcessor(exported)],
+    });
+    return { exported, tracer: sampled.getTracer('server-spans'), sampled };
+  }
+
+  it('leaves any other sampler, and a ratio the SDK would refuse, to the SDK', () => {
+    expect(rootSamplingOf({})).toBeUndefined();
+    expect(rootSamplingOf({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' })).toBeUndefined();
+    expect(rootSamplingOf({ OTEL_TRACES_SAMPLER: 'parentbased_always_on' })).toBeUndefined();
+    for (const arg of ['', 'a tenth', '-0.1', '1.5']) expect(rootSamplingOf(ratio(arg))).toBeUndefined();
+    expect(rootSamplingOf(ratio(' 0.1 '))).toBeDefined();
+  });
+
+  it('a request sampled out at the root: no span, its ids made once and only when read', () => {
+    const made: string[] = [];
+    const rootSampling = rootSamplingOf(ratio('0'), {
+      generateTraceId: () => (made.push('trace'), 'a'.repeat(32)),
+      generateSpanId: () => (made.push('span'), 'b'.repeat(16)),
+    })!;
+    expect(rootSampling.sampled()).toBe(false);
+    const span = rootSampling.sampledOut();
+    expect(span.isRecording()).toBe(false);
+    expect(made).toEqual([]);
+    expect(span.spanContext().traceId).toBe('a'.repeat(32));
+    expect(span.spanContext().spanId).toBe('b'.repeat(16));
+    expect(span.spanContext().traceId).toBe('a'.repeat(32));
+    expect(made).toEqual(['trace', 'span']);
+    expect(span.spanContext().traceFlags).toBe(0);
+  });
+
+  it('at 0: no span exported, no attribute worked out, each request a trace of its own in its log line', async () => {
+    const rootSampling = rootSamplingOf(ratio('0'))!;
+    const { exported, tracer, sampled } = rootSampled(rootSampling);
+    const attributes = countedAttributes();
+    const { server, lines } = await tracedServer(attributes, tracer, rootSampling);
+    for (let sent = 0; sent < 5; sent++) await request(server).get('/slots').expect(200);
+    await request(server).get('/meta').expect(401);
+    await sampled.forceFlush();
+    expect(exported.getFinishedSpans()).toEqual([]);
+    expect(attributes.calls).toEqual({ request: 0, status: 0 });
+    const traces = new Set(lines.filter((line) => line.req?.url === '/slots').map((line) => line.trace_id));
+    expect(traces.size).toBe(5);
+    expect([...traces].every((traceId) => /^[0-9a-f]{32}$/.test(traceId ?? ''))).toBe(true);
+    await sampled.shutdown();
+  });
+
+  it('at 1: every new trace recorded as before; a caller’s decision still followed', async () => {
+    const rootSampling = rootSamplingOf(ratio('1'))!;
+    const { exported, tracer, sampled } = rootSampled(rootSampling);
+    const { server, lines } = await tracedServer(HTTP_SPAN_ATTRIBUTES, tracer, rootSampling);
+    await request(server).get('/slots?view=full').expect(200);
+    const left = traceparent('1', false);
+    await request(server).get('/slots').set('traceparent', left.header).expect(200);
+    await sampled.forceFlush();
+
+    const spans = exported.getFinishedSpans();
+    expect(spans).toHaveLength(1);
+    expect(spans[0]!.name).toBe('GET /slots');
+    expect(spans[0]!.parentSpanContext).toBeUndefined();
+    expect(spans[0]!.attributes).toMatchObject({ 'http.route': '/slots', 'url.query': 'view=full' });
+    expect(lines.find((line) => line.req?.url === '/slots?view=full')?.trace_id).toBe(spans[0]!.spanContext().traceId);
+    expect(lines.filter((line) => line.trace_id === left.traceId)).toHaveLength(1);
+    await sampled.shutdown();
+  });
 });

@@ -1,15 +1,20 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import {
   context,
+  createContextKey,
   diag,
   propagation,
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
   trace,
+  TraceFlags,
   type Attributes,
+  type Context,
   type Span,
+  type SpanContext,
   type Tracer,
+  type TracerProvider,
 } from '@opentelemetry/api';
 import { getRPCMetadata, RPCType, setRPCMetadata, suppressTracing, type RPCMetadata } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -21,7 +26,15 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { getIncomingRequestAttributes } from '@opentelemetry/instrumentation-http/build/src/utils';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  RandomIdGenerator,
+  SamplingDecision,
+  TraceIdRatioBasedSampler,
+  type IdGenerator,
+  type Sampler,
+} from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { createLogger } from '../logger';
 import { spanRoute } from './error-answer-route';
@@ -60,7 +73,10 @@ const UNTRACED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/me
  * instrumentations. Incoming `traceparent` headers become the parents of the requests' spans.
  */
 export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
+  const rootSampling = rootSamplingOf(env);
   const provider = new NodeTracerProvider({
+    // Unless the sampler is one rootSamplingOf decides for, the SDK's own, from OTEL_TRACES_SAMPLER.
+    ...(rootSampling === undefined ? {} : { sampler: rootSampling.sampler }),
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || DEFAULT_SERVICE_NAME }),
     spanProcessors: [
       new BatchSpanProcessor(
@@ -78,7 +94,7 @@ export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
     nameRoute: nameRequestRoute,
     traceRequests(listener, protocol) {
       const attributes = protocol === 'http' ? HTTP_SPAN_ATTRIBUTES : HTTP2_SPAN_ATTRIBUTES;
-      return traceServerRequests(provider.getTracer('slots-server'), listener, attributes);
+      return traceServerRequests(provider.getTracer('slots-server'), listener, attributes, rootSampling);
     },
     async shutdown() {
       unregister();
@@ -92,7 +108,7 @@ export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
  * themselves: Jest's module loader is not the one the instrumentations hook).
  */
 export function createInstrumentations(): InstrumentationBase[] {
-  return [
+  return sparingSampledOut([
     // Outgoing requests only (a remote's descriptor, a release's files): the server's own requests get their spans
     // from traceServerRequests, which decides whether a request is sampled before it does any other work. The
     // instrumentation's incoming side worked out every attribute of the span (the URL parsed, the host and
@@ -106,7 +122,102 @@ export function createInstrumentations(): InstrumentationBase[] {
     // Queries of a request (or another traced operation) only: the releases poll, every second on every host,
     // would otherwise send a trace of its own each time.
     new PgInstrumentation({ requireParentSpan: true }),
-  ];
+  ]);
+}
+
+/**
+ * `instrumentations`, each given its tracer through sparingTracer (whatever provider it is given, by
+ * registerInstrumentations or by hand).
+ */
+function sparingSampledOut(instrumentations: InstrumentationBase[]): InstrumentationBase[] {
+  for (const instrumentation of instrumentations) {
+    const setTracerProvider = instrumentation.setTracerProvider.bind(instrumentation);
+    instrumentation.setTracerProvider = (provider: TracerProvider) =>
+      setTracerProvider({ getTracer: (...args) => sparingTracer(provider.getTracer(...args)) });
+  }
+  return instrumentations;
+}
+
+/**
+ * `tracer`, except that a span started under a span that records nothing (a request sampled out) is that span itself.
+ * The SDK would make a new one that records nothing either (its parent-based samplers, the default and the one the
+ * guide suggests, follow the parent; a ratio sampler decides the same for the same trace id), but only after making
+ * its ids and asking the sampler, and Express's instrumentation would then bind a context of its own to the layer's
+ * callbacks: for every router and route handler layer, every query and every request sent on of a request sampled out.
+ * With the request's own span, they still carry its trace into the log lines and on in `traceparent`. Exported for
+ * the tests.
+ */
+export function sparingTracer(tracer: Tracer): Tracer {
+  return {
+    startSpan(name, options, spanContext = context.active()) {
+      const parent = trace.getSpan(spanContext);
+      if (parent !== undefined && !parent.isRecording() && options?.root !== true) return parent;
+      return tracer.startSpan(name, options, spanContext);
+    },
+    // Not used by these instrumentations; the SDK's own, unchanged.
+    startActiveSpan: tracer.startActiveSpan.bind(tracer) as Tracer['startActiveSpan'],
+  };
+}
+
+/** In the context a request's span is started from: rootSampling sampled it, the sampler records it. */
+const SAMPLED_AT_ROOT = createContextKey('slots-server sampled at the root');
+
+/**
+ * The root decision of `parentbased_traceidratio`, made for a request with no caller's trace before the SDK makes
+ * any id: a request sampled out gets a span whose ids are made only if something reads them (a log line, a request
+ * sent on), and the SDK is not asked at all.
+ */
+export interface RootSampling {
+  /** The tracer provider's sampler: the SDK's, except that a request sampledAtRoot decided for is recorded as it is. */
+  readonly sampler: Sampler;
+  /** Whether a request with no caller's trace is sampled: the ratio, drawn at random. */
+  sampled(): boolean;
+  /** The span of a request sampled out at the root (a new trace, not sampled), its ids made on first read. */
+  sampledOut(): Span;
+}
+
+/**
+ * The RootSampling of `OTEL_TRACES_SAMPLER=parentbased_traceidratio` with a ratio in [0, 1] in
+ * `OTEL_TRACES_SAMPLER_ARG`; undefined for any other sampler (or a ratio the SDK would refuse), which the SDK decides
+ * for alone, as it reads them. The same proportion of new traces is sampled, a caller's decision followed as before;
+ * only the draw differs: at random rather than from the trace id (which the SDK made first, for every request).
+ */
+export function rootSamplingOf(
+  env: NodeJS.ProcessEnv,
+  ids: IdGenerator = new RandomIdGenerator(),
+): RootSampling | undefined {
+  if (env.OTEL_TRACES_SAMPLER?.trim() !== 'parentbased_traceidratio') return undefined;
+  const arg = env.OTEL_TRACES_SAMPLER_ARG?.trim();
+  const ratio = arg ? Number(arg) : NaN;
+  if (!(ratio >= 0 && ratio <= 1)) return undefined;
+  // Root spans not started by traceServerRequests (none today) are still decided by their trace id.
+  const byTraceId = new TraceIdRatioBasedSampler(ratio);
+  const root: Sampler = {
+    shouldSample: (spanContext: Context, traceId: string) =>
+      spanContext.getValue(SAMPLED_AT_ROOT) === true
+        ? { decision: SamplingDecision.RECORD_AND_SAMPLED }
+        : byTraceId.shouldSample(spanContext, traceId),
+    toString: () => `SampledAtRoot{${byTraceId.toString()}}`,
+  };
+  return {
+    sampler: new ParentBasedSampler({ root }),
+    sampled: () => Math.random() < ratio,
+    sampledOut: () => trace.wrapSpanContext(new SampledOutContext(ids)),
+  };
+}
+
+/** The span context of a new trace sampled out: its ids made on first read (IdGenerator's, as the SDK's). */
+class SampledOutContext implements SpanContext {
+  readonly traceFlags = TraceFlags.NONE;
+  #traceId: string | undefined;
+  #spanId: string | undefined;
+  constructor(private readonly ids: IdGenerator) {}
+  get traceId(): string {
+    return (this.#traceId ??= this.ids.generateTraceId());
+  }
+  get spanId(): string {
+    return (this.#spanId ??= this.ids.generateSpanId());
+  }
 }
 
 /** The attributes of a request's span: those known when it arrives, and those of its answer once it ended. */
@@ -167,14 +278,19 @@ function nameSpanRoute(span: Span, method: string | undefined, route: string): v
  *
  * The sampler decides first, from the parent and the trace id alone (ParentBased(TraceIdRatioBased) reads nothing
  * else): a request sampled out gets the SDK's non-recording span, carrying the trace into the logs and on to the
- * remotes, and nothing more: no attributes worked out, no listener on its answer, no route named. Exported for the
- * tests.
+ * remotes, and nothing more: no attributes worked out, no listener on its answer, no route named. With
+ * `rootSampling` (parentbased_traceidratio), a request with no caller's trace is decided before the SDK is asked:
+ * sampled out, its span's ids are made only if read. The caller's headers are read only when it sent one the
+ * propagators read. Exported for the tests.
  */
 export function traceServerRequests(
   tracer: Tracer,
   listener: RequestListener,
   attributes: ServerSpanAttributes,
+  rootSampling?: RootSampling,
 ): RequestListener {
+  // The headers the registered propagators read (`traceparent`, `tracestate`, `baggage`): most requests carry none.
+  const fields = propagation.fields();
   return (req, res) => {
     if (UNTRACED_PATHS.has(req.url ?? '')) {
       // Nothing a probe or a scrape does is traced, a request it sends on included.
@@ -182,8 +298,19 @@ export function traceServerRequests(
       return;
     }
     const method = req.method ?? 'GET';
-    const parent = propagation.extract(ROOT_CONTEXT, req.headers);
-    const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
+    const parent = fields.some((field) => req.headers[field] !== undefined)
+      ? propagation.extract(ROOT_CONTEXT, req.headers)
+      : ROOT_CONTEXT;
+    let startFrom = parent;
+    if (rootSampling !== undefined && trace.getSpan(parent) === undefined) {
+      // No caller's trace: the root decision first, and for most requests nothing more.
+      if (!rootSampling.sampled()) {
+        context.with(trace.setSpan(parent, rootSampling.sampledOut()), listener, undefined, req, res);
+        return;
+      }
+      startFrom = parent.setValue(SAMPLED_AT_ROOT, true);
+    }
+    const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, startFrom);
     if (!span.isRecording()) {
       context.with(trace.setSpan(parent, span), listener, undefined, req, res);
       return;
