@@ -1,4 +1,4 @@
-import { useId, useMemo, useRef, type ReactNode, type RefObject } from 'react';
+import { useEffect, useId, useMemo, useRef, type ReactNode, type RefObject } from 'react';
 
 /** What opens and closes a ConfirmDialog: made by useConfirmDialog in the component holding the asking button. */
 export interface ConfirmDialogControl {
@@ -6,20 +6,32 @@ export interface ConfirmDialogControl {
   readonly cancelRef: RefObject<HTMLButtonElement | null>;
   /** What had the focus when the dialog opened (the asking button): it gets it back when the dialog closes. */
   readonly openerRef: RefObject<HTMLElement | null>;
+  /** What a closing does (the dialog's onClose, the focus given back): set by the ConfirmDialog it controls. */
+  readonly whenClosedRef: RefObject<(() => void) | null>;
   /** Shows the dialog, the focus on Cancel. */
   open(): void;
+  /** Closes the dialog and does what a closing does, at once. */
   close(): void;
+  /**
+   * Whether a close event is one that close() above already acted on. The browser fires it in a task of its own, after
+   * close() returns: by then the page may have asked again (Enter on the asking button right after Escape, on a busy
+   * page), and acting on it then would end the new question.
+   */
+  tookCloseEvent(): boolean;
 }
 
 export function useConfirmDialog(): ConfirmDialogControl {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
   const openerRef = useRef<HTMLElement>(null);
+  const whenClosedRef = useRef<(() => void) | null>(null);
+  const closeEventsDue = useRef(0);
   return useMemo(
     () => ({
       dialogRef,
       cancelRef,
       openerRef,
+      whenClosedRef,
       open: () => {
         const active = document.activeElement;
         openerRef.current = active instanceof HTMLElement && active !== document.body ? active : null;
@@ -27,7 +39,18 @@ export function useConfirmDialog(): ConfirmDialogControl {
         // Cancel rather than the action takes the focus, so that a slip of Enter changes nothing.
         cancelRef.current?.focus();
       },
-      close: () => dialogRef.current?.close(),
+      close: () => {
+        const dialog = dialogRef.current;
+        if (!dialog?.open) return;
+        closeEventsDue.current += 1;
+        dialog.close();
+        whenClosedRef.current?.();
+      },
+      tookCloseEvent: () => {
+        if (closeEventsDue.current === 0) return false;
+        closeEventsDue.current -= 1;
+        return true;
+      },
     }),
     [],
   );
@@ -78,6 +101,12 @@ export function ConfirmDialog({
 }: ConfirmDialogProps) {
   const titleId = useId();
   const bodyId = useId();
+  useEffect(() => {
+    control.whenClosedRef.current = () => {
+      onClose?.();
+      returnFocus(control.dialogRef.current, control.openerRef.current);
+    };
+  });
   return (
     <dialog
       ref={control.dialogRef}
@@ -90,8 +119,9 @@ export function ConfirmDialog({
         control.close();
       }}
       onClose={() => {
-        onClose?.();
-        returnFocus(control.dialogRef.current, control.openerRef.current);
+        // Closed by close() (already acted on), or by the browser itself while open again: nothing more to do.
+        if (control.tookCloseEvent() || control.dialogRef.current?.open) return;
+        control.whenClosedRef.current?.();
       }}
     >
       <h2 id={titleId} className="dialog__title">

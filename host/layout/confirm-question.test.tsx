@@ -73,6 +73,23 @@ describe('the app’s confirmation dialog', () => {
     expect(answers()).toBe('false,false');
   });
 
+  it('asks again at once after Escape: the first closing’s close event, which comes later, ends nothing', async () => {
+    render(<Page />);
+    const button = screen.getByRole('button', { name: 'Activate 1.2.0' });
+    const dialog = await openFrom(button);
+    fireEvent.keyDown(within(dialog).getByRole('button', { name: 'Cancel' }), { key: 'Escape' });
+    expect(document.activeElement).toBe(button);
+    // Enter on the asking button before the browser has fired the close event of the closing (a busy page).
+    fireEvent.click(button);
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 0)));
+    const again = await screen.findByRole('dialog', { name: 'Activate 1.2.0?' });
+    expect((again as HTMLDialogElement).open).toBe(true);
+    expect(document.activeElement).toBe(within(again).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(within(again).getByRole('button', { name: 'Activate' }));
+    await act(async () => undefined);
+    expect(answers()).toBe('false,true');
+  });
+
   it('answers yes when confirmed, and leaves a focus the page placed (or a button since gone) alone', async () => {
     render(<Page />);
     const dialog = await openFrom(screen.getByRole('button', { name: 'Activate 1.2.0' }));
