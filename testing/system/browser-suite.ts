@@ -33,17 +33,26 @@ export interface BrowserSuiteOptions {
    * use the fixture server, a second origin, or a special REMOTES_CONFIG.
    */
   startServer?: () => Promise<AppServer>;
+  /**
+   * Starts the next test's server while the current test runs, so no test waits for a server to start (about a
+   * second each): on by default with the default server, and for a `startServer` that makes the same kind of server
+   * every time (one that reads nothing a test sets). The last one made is stopped unused.
+   */
+  prestart?: boolean;
 }
 
 /**
- * Wires a browser test file: asserts the build exists and launches Chromium once (beforeAll), starts a fresh server
- * on a free port with a fresh database for each test (beforeEach), gives each test new contexts, and stops and
- * deletes everything after. The server's output and each page's console and failed requests go to
- * `artifacts/browser-logs/<test>.log` for diagnosis.
+ * Wires a browser test file: asserts the build exists and launches Chromium once (beforeAll), gives each test a fresh
+ * server on a free port with a fresh database (beforeEach; started ahead, see `prestart`), gives each test new
+ * contexts, and stops and deletes everything after. The server's output and each page's console and failed requests
+ * go to `artifacts/browser-logs/<test>.log` for diagnosis.
  */
 export function useBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite {
+  const startServer = options.startServer ?? (() => startAppServer());
+  const prestart = options.prestart ?? options.startServer === undefined;
   let browser: Browser | undefined;
   let server: AppServer | undefined;
+  let nextServer: Promise<AppServer> | undefined;
   let contexts: BrowserContext[] = [];
   let pages: TrackedPage[] = [];
 
@@ -53,11 +62,25 @@ export function useBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite
   });
 
   afterAll(async () => {
+    const unused = nextServer;
+    nextServer = undefined;
+    await unused?.then(
+      (spare) => spare.stop(),
+      () => undefined,
+    );
     await browser?.close();
   });
 
   beforeEach(async () => {
-    server = await (options.startServer ?? (() => startAppServer()))();
+    const started = nextServer;
+    nextServer = undefined;
+    // A server started ahead that failed is started again here, so a failure to start is reported by this test.
+    server = await (started?.catch(() => startServer()) ?? startServer());
+    if (prestart) {
+      nextServer = startServer();
+      // Awaited by the next test or by afterAll; until then its failure is not an unhandled rejection.
+      nextServer.catch(() => undefined);
+    }
   });
 
   afterEach(async () => {

@@ -7,7 +7,7 @@ import { waitForSlot } from '../../testing/system/slot-page';
 jest.setTimeout(60_000);
 
 /** The server logs one line per request (LOG_REQUESTS=1): what reached it, whatever the browser says it loaded. */
-const suite = useBrowserSuite({ startServer: () => startAppServer({ env: { LOG_REQUESTS: '1' } }) });
+const suite = useBrowserSuite({ startServer: () => startAppServer({ env: { LOG_REQUESTS: '1' } }), prestart: true });
 
 interface Served {
   url: string;

@@ -8,7 +8,10 @@ jest.setTimeout(60_000);
 /** Few attempts, so that the lock-out comes quickly; the window is the default (15 minutes). */
 const ATTEMPTS = 3;
 
-const suite = useBrowserSuite({ startServer: () => startAppServer({ env: { LOGIN_RATE_LIMIT: String(ATTEMPTS) } }) });
+const suite = useBrowserSuite({
+  startServer: () => startAppServer({ env: { LOGIN_RATE_LIMIT: String(ATTEMPTS) } }),
+  prestart: true,
+});
 
 async function attempt(page: Page, password: string): Promise<string> {
   await page.locator('input[name="username"]').fill(DEMO_USERNAME);

@@ -13,7 +13,6 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { SlotLoadEvent, SlotLoadStats, SlotStatsPayload } from '../../shared';
-import { startAppServer } from '../../testing/system/app-server';
 import {
   BREAK_COMPONENT_EVENT,
   BREAK_ON_MOUNT_FLAG,
@@ -38,7 +37,7 @@ const LOCATION = 'dashboard-before-cards';
 const CALLOUT = 'Callout';
 const WELCOME = 'WelcomeCard';
 
-const suite = useBrowserSuite({ startServer: () => startAppServer() });
+const suite = useBrowserSuite();
 const origins: HttpFixtureServer[] = [];
 const folders: TempDir[] = [];
 afterEach(async () => {
