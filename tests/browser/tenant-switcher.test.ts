@@ -19,6 +19,8 @@ describe('the tenant switcher', () => {
     await select.focus();
     await page.keyboard.press('ArrowDown');
     expect(await select.inputValue()).toBe('globex');
+    // What is shown is that nothing happens: no condition to wait for, so a window in which a switch on change (or
+    // after a debounce) would have been sent. A slow machine can only make it miss that bug, never fail on its own.
     await page.waitForTimeout(500);
     expect(log.requestsTo('POST', '/tenant')).toEqual([]);
     expect((await focusedElement(page)).name).toBe('tenant');

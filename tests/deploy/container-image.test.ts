@@ -34,6 +34,17 @@ async function waitForHealth(url: string, container: Container, timeoutMs = 60_0
   }
 }
 
+/** Waits for the container to log `line` (its logs read every 100 ms), failing with them after `timeoutMs`. */
+async function waitForLog(container: Container, line: string, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const logs = await container.logs();
+    if (logs.includes(line)) return;
+    if (Date.now() > until) throw new Error(`No "${line}" in the container's logs within ${timeoutMs} ms.\n${logs}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 async function signIn(url: string, username: string, password: string): Promise<Response> {
   return fetch(`${url}/login`, {
     method: 'POST',
@@ -140,8 +151,9 @@ describeWithPodman('the container image (Dockerfile)', () => {
     await slow.started;
     const signalled = Date.now();
     await container.signal('SIGTERM');
-    // The request's body is still awaited: the shutdown must wait for it rather than cut it.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // The request's body is still awaited: once the shutdown has begun (the server stops listening when it logs it,
+    // SHUTDOWN_DELAY_MS being 0), it must wait for that request rather than cut it.
+    await waitForLog(container, 'shutting down: no longer ready');
     expect(await container.inspect('{{.State.Running}}')).toBe('true');
     slow.finish();
     const answer = await slow.answer;

@@ -11,8 +11,8 @@ import { DEFAULT_SCRYPT_PARAMS } from '../../server/auth/password-hash';
  * once kept libuv's thread pool busy with password hashes, and the host's and remotes' files took up to 20 s).
  * Password checks run two at a time with a short queue (the excess is answered 503 at once), and build output is
  * served from memory, off that pool. While 100 failed sign-ins arrive at once, a browser's worth of files is
- * fetched again and again: their p99 stays under 250 ms, the server's memory stays bounded, and a correct sign-in
- * afterwards succeeds.
+ * fetched again and again: their p99 stays under 250 ms (or ten times their p99 at rest on a busy machine), the
+ * server's memory stays bounded, and a correct sign-in afterwards succeeds.
  */
 jest.setTimeout(120_000);
 
@@ -73,11 +73,34 @@ async function postLogin(username: string, password: string): Promise<Response> 
   });
 }
 
+/**
+ * A browser's worth of files fetched over six connections (as a browser opens per origin), every file at least
+ * `rounds` times and for as long as `busy()` says: each fetch's time in ms.
+ */
+async function fetchAssetsWhile(assets: readonly string[], rounds: number, busy: () => boolean): Promise<number[]> {
+  const latencies: number[] = [];
+  await Promise.all(
+    Array.from({ length: 6 }, async (_, lane) => {
+      for (let round = 0; busy() || round < rounds; round++) {
+        for (let index = lane; index < assets.length; index += 6) {
+          latencies.push(await timedFetch(`${server.url}${assets[index]}`));
+        }
+      }
+    }),
+  );
+  return latencies;
+}
+
 it('keeps serving the front end while 100 failed sign-ins arrive at once, and signs in afterwards', async () => {
   const assets = browserSizedAssets();
   expect(assets.length).toBeGreaterThan(10);
   // Warm: the first read of each file is not what is measured.
   for (const asset of assets) await timedFetch(`${server.url}${asset}`);
+  // The same fetches without a burst, just before it: what this machine takes at this moment. The limit is 250 ms,
+  // or ten times that when the machine is busy with other work (a stalled front end takes seconds, as in the outside
+  // test: hundreds of times its time at rest).
+  const atRestP99 = percentile(await fetchAssetsWhile(assets, 3, () => false), 0.99);
+  const p99Limit = Math.max(ASSET_P99_LIMIT_MS, 10 * atRestP99);
 
   const atRest = residentBytes(server.process.pid) ?? 0;
   const memory = sampleMemory(server.process.pid, 50);
@@ -89,17 +112,7 @@ it('keeps serving the front end while 100 failed sign-ins arrive at once, and si
   ).finally(() => {
     bursting = false;
   });
-  const latencies: number[] = [];
-  // Six connections, as a browser opens per origin.
-  await Promise.all(
-    Array.from({ length: 6 }, async (_, lane) => {
-      for (let round = 0; bursting || round < 3; round++) {
-        for (let index = lane; index < assets.length; index += 6) {
-          latencies.push(await timedFetch(`${server.url}${assets[index]}`));
-        }
-      }
-    }),
-  );
+  const latencies = await fetchAssetsWhile(assets, 3, () => bursting);
   const statuses = await burst;
   const samples = memory.stop();
 
@@ -109,11 +122,11 @@ it('keeps serving the front end while 100 failed sign-ins arrive at once, and si
   const peak = Math.max(...samples.map((sample) => sample.rssBytes));
   console.log(
     `sign-in burst: ${latencies.length} asset requests, p50 ${percentile(latencies, 0.5).toFixed(1)} ms, ` +
-      `p99 ${p99.toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms; ` +
+      `p99 ${p99.toFixed(1)} ms (at rest ${atRestP99.toFixed(1)} ms), max ${Math.max(...latencies).toFixed(1)} ms; ` +
       `${statuses.filter((status) => status === 503).length} of ${BURST} sign-ins turned away (503); ` +
       `RSS ${(atRest / 1024 / 1024).toFixed(0)} MiB at rest, peak ${(peak / 1024 / 1024).toFixed(0)} MiB`,
   );
-  expect(p99).toBeLessThan(ASSET_P99_LIMIT_MS);
+  expect(p99).toBeLessThan(p99Limit);
   expect(peak - atRest).toBeLessThan(RSS_GROWTH_LIMIT_BYTES);
 
   // A real sign-in after the burst gets through (waiting as Retry-After says if the checks are still busy).

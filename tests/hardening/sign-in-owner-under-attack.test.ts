@@ -13,6 +13,7 @@ jest.setTimeout(120_000);
 
 const SLOWDOWN_SECONDS = 10;
 const ATTACK_MS = 16_000;
+const ATTACK_GUESSES = 24;
 const OWNER_ADDRESS = '203.0.113.10';
 const TRAVELLING_OWNER_ADDRESS = '203.0.113.77';
 
@@ -48,31 +49,37 @@ it('lets the owner sign in from their usual address during a guessing attack fro
   for (let i = 0; i < 12; i++) travelling.push((await signIn(TRAVELLING_OWNER_ADDRESS, DEMO_PASSWORD)).status);
   expect(travelling).toEqual(Array(12).fill(429));
 
-  // Steady guesses from new addresses; the owner signs in every 5 s from their usual address.
-  const started = Date.now();
+  // Steady guesses from new addresses; the owner signs in every 5 s from their usual address. The attack lasts
+  // ATTACK_MS and at least ATTACK_GUESSES guesses, however slowly a busy machine answers them, and what it may get
+  // through is counted from the time it really lasted: the pacing is the scenario, not a bet on the machine's speed.
   const guesses: number[] = [];
   const owner: number[] = [];
+  const started = Date.now();
+  const attacking = () => Date.now() - started < ATTACK_MS || guesses.length < ATTACK_GUESSES;
   await Promise.all([
     (async () => {
-      for (let i = 0; Date.now() - started < ATTACK_MS; i++) {
+      for (let i = 0; attacking(); i++) {
         guesses.push((await signIn(`192.0.2.${i % 250}`, `guess-${i}`)).status);
         await sleep(500);
       }
     })(),
     (async () => {
-      while (Date.now() - started < ATTACK_MS) {
+      while (attacking()) {
         owner.push((await signIn(OWNER_ADDRESS, DEMO_PASSWORD)).status);
         await sleep(5_000);
       }
     })(),
   ]);
+  const attackSeconds = (Date.now() - started) / 1000;
   expect(owner.length).toBeGreaterThanOrEqual(3);
   expect(owner).toEqual(Array(owner.length).fill(200));
   // The attacker stays slowed down: one guess per interval reaches the password check, the rest are refused.
   const checked = guesses.filter((status) => status === 401).length;
-  expect(checked).toBeLessThanOrEqual(Math.ceil(ATTACK_MS / 1000 / SLOWDOWN_SECONDS) + 1);
+  expect(checked).toBeLessThanOrEqual(Math.ceil(attackSeconds / SLOWDOWN_SECONDS) + 1);
   expect(guesses.filter((status) => status === 429)).toHaveLength(guesses.length - checked);
-  expect(guesses.length - checked).toBeGreaterThanOrEqual(20);
+  expect(guesses.length - checked).toBeGreaterThanOrEqual(
+    ATTACK_GUESSES - Math.ceil(attackSeconds / SLOWDOWN_SECONDS) - 1,
+  );
 
   // Afterwards the owner is not locked: from their usual address at once...
   for (let i = 0; i < 3; i++) expect((await signIn(OWNER_ADDRESS, DEMO_PASSWORD)).status).toBe(200);
