@@ -50,9 +50,12 @@ module.exports = {
   // file cost the host project's files about 1.5 s each: 22 of them took 62 to 74 s that way, 32 to 37 s with this.
   workerIdleMemoryLimit: '768MB',
   // A worker per core. Jest's default leaves one core to its main process, which mostly waits: on CI's two cores that
-  // ran the unit suites in one worker, one file after another. (`npm run test:system` runs in band all the same.)
+  // ran the unit suites in one worker, one file after another. The system suites too: most of their time is spent
+  // waiting (for a server to start, a page to load, a webpack build), and no test may depend on the machine's speed.
+  // (`npm run test:system` then runs the `containers` project one file at a time.)
   maxWorkers: '100%',
-  // The container tests last, so the images .ci/run builds in the background have the whole run before them.
+  // In a run of every project at once (`npx jest`), the container tests last, so the images .ci/run builds in the
+  // background have the whole run before them (`npm run test:system` runs them last by itself).
   testSequencer: path.join(__dirname, 'testing/system/containers-last-sequencer.js'),
   projects: [
     {
@@ -72,6 +75,8 @@ module.exports = {
       ...common,
       displayName: 'system',
       testEnvironment: 'node',
+      // The deployable artifact's tests are the `containers` project below.
+      testPathIgnorePatterns: [...common.testPathIgnorePatterns, '<rootDir>/tests/deploy/'],
       testMatch: [
         '<rootDir>/tests/**/*.test.ts',
         '<rootDir>/testing/**/*.test.ts',
@@ -81,6 +86,15 @@ module.exports = {
         // The build's webpack plugins, each tested by compiling small fixture apps: slow, as the other suites here.
         '<rootDir>/build/**/*.test.ts',
       ],
+    },
+    {
+      // The container image and the compose topology, built and run with podman: one file at a time (two would
+      // build the same image tags at once), after the other system suites (`npm run test:system`), so the images
+      // `.ci/run` builds in the background have the whole run before them.
+      ...common,
+      displayName: 'containers',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/tests/deploy/**/*.test.ts'],
     },
   ],
 };
