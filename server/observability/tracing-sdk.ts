@@ -1,3 +1,9 @@
+/**
+ * The tracing SDK as this server runs it: its start from the environment, the instrumentations, and the sampling
+ * decided at the root of each request before any id is made (a sampled-out request's span, and the instrumentations
+ * kept from making spans under it). Above 300 lines for one reason: those parts are one path, which every request
+ * takes when tracing is on, and its cost is measured as one (docs/operators/performance.md).
+ */
 import type { IncomingMessage, RequestListener } from 'node:http';
 import {
   context,
