@@ -451,7 +451,85 @@ for (const engineUnderTest of ENGINES) {
         early.id,
       ]);
     });
+
+    it('leaves the word index compact after a start-up backfill of several batches', async () => {
+      // Three batches of the backfill (500 records each): three transactions' worth of words.
+      for (let index = 0; index < 1_001; index++) {
+        await records.insert('acme', 'articles', { title: `Backfilled ${index}`, label: 'B' });
+      }
+      await sql`DELETE FROM record_words`.execute(engine.db);
+      expect(await records.indexWords()).toBe(1_001);
+      if (engine.kind === 'sqlite') {
+        // One segment, as FTS5's optimize leaves it (each batch's transaction had left one of its own).
+        expect(await fts5Segments(engine)).toBe(1);
+      } else {
+        // Nothing left in the GIN index's pending list: this call finds no page to merge.
+        const cleaned = await sql<{ pages: number }>`
+          SELECT gin_clean_pending_list('record_words_words'::regclass) AS pages`.execute(engine.db);
+        expect(Number(cleaned.rows[0]?.pages)).toBe(0);
+      }
+      expect(
+        await idsOf({ sort: { column: 'id' }, descending: false, limit: 5, words: ['backfilled', '1000'] }),
+      ).toHaveLength(1);
+    });
+
+    (engineUnderTest.name === 'PostgreSQL' ? it : it.skip)(
+      'backfills as a role that does not own the word index, leaving its merge to autovacuum',
+      async () => {
+        const early = await records.insert('acme', 'articles', { title: 'Owned elsewhere', label: 'O' });
+        for (let index = 0; index < 600; index++) {
+          await records.insert('acme', 'articles', { title: `Backfilled ${index}`, label: 'B' });
+        }
+        await sql`DELETE FROM record_words`.execute(engine.db);
+        // A server that signs in as a role of its own, with rights on the tables but owning none of them.
+        const role = `words_writer_${process.pid}_${Date.now()}`;
+        await sql`CREATE ROLE ${sql.id(role)} LOGIN`.execute(engine.db);
+        // (Its migrations' CREATE TABLE IF NOT EXISTS needs CREATE on the schema, even with every table there.)
+        await sql`GRANT USAGE, CREATE ON SCHEMA public TO ${sql.id(role)}`.execute(engine.db);
+        await sql`GRANT ALL ON ALL TABLES IN SCHEMA public TO ${sql.id(role)}`.execute(engine.db);
+        await sql`GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO ${sql.id(role)}`.execute(engine.db);
+        const url = new URL((databaseSettings as { url: string }).url);
+        url.username = role;
+        url.password = '';
+        const storage = await openMigratedStorage({ ...databaseSettings, url: url.toString() } as StorageSettings);
+        try {
+          const source = new StoredRecordSource(storage);
+          expect(await source.indexWords()).toBe(601);
+          const found = await source.page('acme', 'articles', {
+            sort: { column: 'id' },
+            descending: false,
+            limit: 5,
+            words: ['owned'],
+          });
+          expect(found.records.map((record) => record.id)).toEqual([early.id]);
+        } finally {
+          await storage.close();
+        }
+      },
+    );
   });
+}
+
+/**
+ * How many segments SQLite's FTS5 word index is in: its structure record (row 10 of record_words_data) holds a
+ * 4-byte cookie, then the number of levels and the number of segments as SQLite varints.
+ */
+async function fts5Segments(engine: StorageEngine): Promise<number> {
+  const result = await sql<{ block: Uint8Array }>`SELECT block FROM record_words_data WHERE id = 10`.execute(engine.db);
+  const block = result.rows[0]!.block;
+  let at = 4;
+  const varint = (): number => {
+    let value = 0;
+    for (let byte = 0; byte < 9; byte++) {
+      const next = block[at++]!;
+      if (byte === 8) return value * 256 + next;
+      value = value * 128 + (next & 0x7f);
+      if ((next & 0x80) === 0) return value;
+    }
+    return value;
+  };
+  varint(); // levels
+  return varint();
 }
 
 /** Writes tenant acme, one article and its words straight into a database at migration 8, as a server did then. */

@@ -96,6 +96,14 @@ export interface RecordWordIndex {
   writeMany(db: Kysely<AppSchema>, records: readonly IndexedWords[]): Promise<void>;
   /** Forgets the words of record `id` (PostgreSQL's rows go with their record). */
   remove(db: Kysely<AppSchema>, id: number): Promise<void>;
+  /**
+   * Puts the index in the layout its reads are fastest on, after many records were written in a few large
+   * transactions (the start-up backfill). SQLite: FTS5 leaves a segment per transaction, merged only as later writes
+   * come, and a read goes through every one (at 100,000 records written 500 at a time, 8 segments and a word read
+   * about 25 % slower); `optimize` merges them into one. PostgreSQL: the GIN index's pending list (its fast update),
+   * which every read scans until a vacuum merges it, is merged now.
+   */
+  compact(db: Kysely<AppSchema>): Promise<void>;
 }
 
 const SQLITE_WORDS: RecordWordIndex = {
@@ -119,7 +127,13 @@ const SQLITE_WORDS: RecordWordIndex = {
   remove: async (db, id) => {
     await sql`DELETE FROM record_words WHERE rowid = ${id}`.execute(db);
   },
+  compact: async (db) => {
+    await sql`INSERT INTO record_words (record_words) VALUES ('optimize')`.execute(db);
+  },
 };
+
+/** PostgreSQL's SQLSTATE for a statement the role may not run. */
+const INSUFFICIENT_PRIVILEGE = '42501';
 
 const POSTGRES_WORDS: RecordWordIndex = {
   recordId: sql`record_words.record_id`,
@@ -143,6 +157,15 @@ const POSTGRES_WORDS: RecordWordIndex = {
   },
   remove: async (db, id) => {
     await sql`DELETE FROM record_words WHERE record_id = ${id}`.execute(db);
+  },
+  compact: async (db) => {
+    try {
+      await sql`SELECT gin_clean_pending_list('record_words_words'::regclass)`.execute(db);
+    } catch (error) {
+      // Only the index's owner may merge it now: a server signed in as another role leaves it to autovacuum, which
+      // merges it as well, later. The backfill is done either way; start-up must not fail for this.
+      if ((error as { code?: unknown }).code !== INSUFFICIENT_PRIVILEGE) throw error;
+    }
   },
 };
 
