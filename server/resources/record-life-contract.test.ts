@@ -473,9 +473,9 @@ for (const engineUnderTest of ENGINES) {
       ).toHaveLength(1);
     });
 
-    (engineUnderTest.name === 'PostgreSQL' ? it : it.skip)(
-      'backfills as a role that does not own the word index, leaving its merge to autovacuum',
-      async () => {
+    // Roles and index owners are PostgreSQL's: SQLite's index belongs to whoever can open the file.
+    if (engineUnderTest.name === 'PostgreSQL') {
+      it('backfills as a role that does not own the word index, leaving its merge to autovacuum', async () => {
         const early = await records.insert('acme', 'articles', { title: 'Owned elsewhere', label: 'O' });
         for (let index = 0; index < 600; index++) {
           await records.insert('acme', 'articles', { title: `Backfilled ${index}`, label: 'B' });
@@ -505,8 +505,8 @@ for (const engineUnderTest of ENGINES) {
         } finally {
           await storage.close();
         }
-      },
-    );
+      });
+    }
   });
 }
 
