@@ -1,4 +1,4 @@
-import { BENCHMARK_NAMES, parseBenchOptions } from './bench-options';
+import { BENCHED_PAGE_NAMES, BENCHMARK_NAMES, parseBenchOptions } from './bench-options';
 
 describe('parseBenchOptions', () => {
   it('runs everything with the full plans by default', () => {
@@ -8,7 +8,7 @@ describe('parseBenchOptions', () => {
     expect(options.example).toBe(false);
     expect(options.skipBuild).toBe(false);
     expect(options.cpuProfile).toBe(false);
-    expect(options.pages).toEqual({ loadsPerRun: 20, runs: 2, protocols: ['http1'] });
+    expect(options.pages).toEqual({ loadsPerRun: 20, runs: 2, protocols: ['http1'], pages: [...BENCHED_PAGE_NAMES] });
   });
 
   it('reads a subset, the example flag, --skip-build, --cpu-prof and --quick', () => {
@@ -20,7 +20,7 @@ describe('parseBenchOptions', () => {
     expect(options.plans.main.rounds).toBe(1);
     expect(options.plans.sizes.rounds).toBe(1);
     // Still two runs: the smoke run goes through the two-run verdict too.
-    expect(options.pages).toEqual({ loadsPerRun: 1, runs: 2, protocols: ['http1'] });
+    expect(options.pages).toEqual({ loadsPerRun: 1, runs: 2, protocols: ['http1'], pages: [...BENCHED_PAGE_NAMES] });
   });
 
   it('reads the page plan, over --quick whatever the order', () => {
@@ -28,11 +28,13 @@ describe('parseBenchOptions', () => {
       loadsPerRun: 30,
       runs: 3,
       protocols: ['http1'],
+      pages: [...BENCHED_PAGE_NAMES],
     });
     expect(parseBenchOptions(['--page-runs=1', '--quick']).pages).toEqual({
       loadsPerRun: 1,
       runs: 1,
       protocols: ['http1'],
+      pages: [...BENCHED_PAGE_NAMES],
     });
     expect(() => parseBenchOptions(['--page-loads=0'])).toThrow(/--page-loads=0: give a whole number of 1 or more/);
     expect(() => parseBenchOptions(['--page-runs=two'])).toThrow(/give a whole number/);
@@ -44,6 +46,16 @@ describe('parseBenchOptions', () => {
     expect(() => parseBenchOptions(['--page-protocols=http3'])).toThrow(/give distinct names among http1, h2, https1/);
     expect(() => parseBenchOptions(['--page-protocols=h2,h2'])).toThrow(/give distinct names/);
     expect(() => parseBenchOptions(['--page-protocols='])).toThrow(/give distinct names/);
+  });
+
+  it('reads the pages to measure, in the suite order whatever the order given', () => {
+    expect(parseBenchOptions(['--pages=list,dashboard']).pages.pages).toEqual(['dashboard', 'list']);
+    expect(parseBenchOptions(['--quick', '--pages=new']).pages).toMatchObject({ loadsPerRun: 1, pages: ['new'] });
+    expect(() => parseBenchOptions(['--pages=home'])).toThrow(
+      /--pages=home: give distinct names among login, dashboard/,
+    );
+    expect(() => parseBenchOptions(['--pages=list,list'])).toThrow(/give distinct names/);
+    expect(() => parseBenchOptions(['--pages='])).toThrow(/give distinct names/);
   });
 
   it('refuses an unknown benchmark or option with the usage', () => {

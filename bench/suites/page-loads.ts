@@ -21,7 +21,12 @@ import {
 } from '../browser/page-profile';
 import type { ExpectedSlots } from '../browser/slots-ready-probe';
 import type { BenchContext } from '../harness/bench-context';
-import { DEFAULT_PAGE_PLAN, type PageProtocol, type PageSuitePlan } from '../harness/bench-options';
+import {
+  DEFAULT_PAGE_PLAN,
+  type BenchedPageName,
+  type PageProtocol,
+  type PageSuitePlan,
+} from '../harness/bench-options';
 import { median } from '../harness/median';
 import { percentile } from '../harness/percentile';
 import { BENCH_DEMO_PASSWORD, BENCH_DEMO_USERNAME, startRealServer } from '../harness/real-server';
@@ -40,6 +45,8 @@ export const PLAIN_PAGE_LOAD_MAX_RATIO = 0.85;
 
 /** A page the benchmark loads, and how. */
 export interface BenchedPage {
+  /** What `--pages` calls it. */
+  key: BenchedPageName;
   name: string;
   /** `{article}` stands for the id of the first article of the demo admin's tenant (ids depend on the seeding). */
   path: string;
@@ -56,14 +63,19 @@ export interface BenchedPage {
 
 /** A page without its cache state and events switch. */
 type PageTemplate = Omit<BenchedPage, 'cache' | 'slotEvents'>;
-const signedInPage = (name: string, path: string): PageTemplate => ({ name, path, signedIn: true });
+const signedInPage = (key: BenchedPageName, name: string, path: string): PageTemplate => ({
+  key,
+  name,
+  path,
+  signedIn: true,
+});
 
-const SIGN_IN: PageTemplate = { name: 'Sign-in page', path: '/login', signedIn: false };
-const DASHBOARD = signedInPage('Dashboard', '/');
-const RECORD_LIST = signedInPage('Record list', '/resources/articles');
-const RECORD_VIEW = signedInPage('Record page', '/resources/articles/{article}');
-const RECORD_EDIT = signedInPage('Record edit page', '/resources/articles/{article}/edit');
-const NEW_RECORD = signedInPage('New record page', '/resources/articles/new');
+const SIGN_IN: PageTemplate = { key: 'login', name: 'Sign-in page', path: '/login', signedIn: false };
+const DASHBOARD = signedInPage('dashboard', 'Dashboard', '/');
+const RECORD_LIST = signedInPage('list', 'Record list', '/resources/articles');
+const RECORD_VIEW = signedInPage('record', 'Record page', '/resources/articles/{article}');
+const RECORD_EDIT = signedInPage('edit', 'Record edit page', '/resources/articles/{article}/edit');
+const NEW_RECORD = signedInPage('new', 'New record page', '/resources/articles/new');
 
 export const BENCHED_PAGES: readonly BenchedPage[] = [
   { ...SIGN_IN, cache: 'cold', slotEvents: 'on' },
@@ -104,9 +116,10 @@ interface ProtocolSetup extends Origins {
  * and the same host and components as a plain Module Federation setup (bench/plain-federation: the plugin's
  * defaults, none of the product's loading work). All three are served by the same server entry, each from the
  * bench's own build folder, so the build is the only difference; loads of the three alternate, each side first in
- * turn, so they share the machine's moments. The whole list is measured `plan.runs` times in a row (same servers and browser), so a
- * goal can be counted only when consecutive runs agree; and all of it over each protocol of the plan: plain
- * HTTP/1.1, and HTTPS with HTTP/2 (or HTTP/1.1) from servers given a certificate made for the run.
+ * turn, so they share the machine's moments. The whole list (the plan's pages of it) is measured `plan.runs` times in
+ * a row (same servers and browser), so a goal can be counted only when consecutive runs agree; and all of it over each
+ * protocol of the plan: plain HTTP/1.1, and HTTPS with HTTP/2 (or HTTP/1.1) from servers given a certificate made for
+ * the run.
  */
 export async function benchPageLoads(
   context: BenchContext,
@@ -160,7 +173,9 @@ export async function benchPageLoads(
     if (!first) throw new Error('The page suite was given no protocol to load the pages over.');
     // Every server seeds the same demo data into a fresh database, so the same ids.
     const article = await firstArticleId(first.browser, first.federatedOrigin);
-    const resolved = pages.map((page) => ({ ...page, path: page.path.replace('{article}', String(article)) }));
+    const resolved = pages
+      .filter((page) => plan.pages.includes(page.key))
+      .map((page) => ({ ...page, path: page.path.replace('{article}', String(article)) }));
     const results: PageLoadResult[] = [];
     for (const setup of setups) {
       const expected = new Map<BenchedPage, ExpectedSlots>();
