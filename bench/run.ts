@@ -36,7 +36,8 @@ import { benchSlotsThroughput } from './suites/slots-throughput';
 const RESULTS_DIR = path.join(__dirname, 'results');
 
 async function main(): Promise<number> {
-  const options = parseBenchOptions(process.argv.slice(2));
+  const args = process.argv.slice(2);
+  const options = parseBenchOptions(args);
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const logDir = path.join(RESULTS_DIR, 'logs', startedAt.replace(/[:.]/g, '-'));
@@ -51,6 +52,7 @@ async function main(): Promise<number> {
   const results: BenchResults = {
     startedAt,
     durationSeconds: 0,
+    args,
     machine: describeMachine(),
     plans: options.plans,
     throughput: [],

@@ -118,6 +118,8 @@ export interface BenchFailure {
 export interface BenchResults {
   startedAt: string;
   durationSeconds: number;
+  /** The options the run was given (`--only=pages --page-loads=20`); absent in results written before it was kept. */
+  args?: readonly string[];
   machine: MachineInfo;
   plans: { main: LoadPlan; sizes: LoadPlan };
   throughput: ThroughputResult[];

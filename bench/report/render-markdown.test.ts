@@ -141,6 +141,12 @@ describe('renderMarkdown', () => {
     expect(markdown).toContain('3 s warm-up per side, then 3 rounds of 5 s per side');
   });
 
+  it('names the command with the options the run was given', () => {
+    expect(markdown).toContain('took 412 s (`npm run bench`).');
+    const focused = renderMarkdown({ ...results, args: ['--only=pages', '--pages=dashboard,list'] });
+    expect(focused).toContain('took 412 s (`npm run bench -- --only=pages --pages=dashboard,list`).');
+  });
+
   it('prints each ratio beside its goal with a verdict', () => {
     expect(markdown).toContain(
       '| `GET /slots` | autocannon | 1.2 KiB | 9,600 | <1 ms | 12.0 ms | 10,000 | <1 ms | 12.0 ms | 0.96 | >= 0.95 | met |',

@@ -9,7 +9,7 @@ export function renderMarkdown(results: BenchResults): string {
   const lines: string[] = [
     `# Benchmark results, ${results.startedAt.slice(0, 10)}`,
     '',
-    `Run started ${results.startedAt}, took ${Math.round(results.durationSeconds)} s (\`npm run bench\`).`,
+    `Run started ${results.startedAt}, took ${Math.round(results.durationSeconds)} s (\`${benchCommand(results.args)}\`).`,
     `Machine: ${machine.cpus} cores (${machine.cpuModel}), ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.platform}; ` +
       `load average ${machine.loadAverage.start} at the start, ${machine.loadAverage.end ?? 'n/a'} at the end ` +
       '(other work on the machine makes every figure noisier; compare ratios, not absolute req/s).',
@@ -133,4 +133,9 @@ export function renderMarkdown(results: BenchResults): string {
     );
   }
   return lines.join('\n');
+}
+
+/** The command that made the run, as typed: which suites and plans a committed example stands for. */
+function benchCommand(args: readonly string[] | undefined): string {
+  return args && args.length > 0 ? `npm run bench -- ${args.join(' ')}` : 'npm run bench';
 }
