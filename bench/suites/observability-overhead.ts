@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { ServerProcess } from '../../testing/system/server-process';
-import type { BenchContext } from '../harness/bench-context';
+import { logPath, type BenchContext } from '../harness/bench-context';
+import { startBenchProcess } from '../harness/bench-process';
 import {
   compareAlternating,
   LOAD_GENERATORS,
@@ -35,11 +34,16 @@ export async function benchObservabilityOverhead(context: BenchContext): Promise
   let metrics: ServerProcess | undefined;
   let tracing: ServerProcess | undefined;
   let sampled: ServerProcess | undefined;
-  let receiver: DiscardingReceiver | undefined;
+  let receiver: ServerProcess | undefined;
   try {
     off = await startRealServer(context, { name: 'observability-off' });
     metrics = await startRealServer(context, { name: 'observability-metrics', env: { METRICS_TOKEN } });
-    receiver = await startDiscardingReceiver();
+    receiver = await startBenchProcess({
+      name: 'OTLP receiver',
+      entry: 'bench/servers/discarding-otlp-receiver.ts',
+      env: {},
+      logFile: logPath(context, 'observability-receiver'),
+    });
     tracing = await startRealServer(context, {
       name: 'observability-tracing',
       env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
@@ -99,13 +103,14 @@ export async function benchObservabilityOverhead(context: BenchContext): Promise
         });
       }
     }
+    const took = (await (await fetch(`${receiver.url}/stats`)).json()) as { exports: number; bytes: number };
     process.stderr.write(
-      `[bench] observability: the receiver took ${receiver.exports} exports, ${receiver.megabytes()} MB\n`,
+      `[bench] observability: the receiver took ${took.exports} exports, ${(took.bytes / 1e6).toFixed(1)} MB\n`,
     );
     return results;
   } finally {
     await Promise.all([off?.stop(), metrics?.stop(), tracing?.stop(), sampled?.stop()]);
-    await receiver?.close();
+    await receiver?.stop();
   }
 }
 
@@ -132,38 +137,4 @@ async function cpuMicroseconds(pid: number): Promise<number> {
   // After the command's name in parentheses (which may hold spaces): state is field 3, utime 14 and stime 15.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * MICROSECONDS_PER_TICK;
-}
-
-interface DiscardingReceiver {
-  readonly url: string;
-  readonly exports: number;
-  megabytes(): string;
-  close(): Promise<void>;
-}
-
-/**
- * An OTLP/HTTP endpoint that takes every export and answers as a collector does, keeping nothing: the servers' cost
- * of sending spans is measured, not a receiver's in the bench process, which also runs autocannon. (The tests'
- * receiver parses and keeps every span: at thousands of spans a second its parsing and its heap slowed the load
- * generator under the traced side only.)
- */
-async function startDiscardingReceiver(): Promise<DiscardingReceiver> {
-  let exports = 0;
-  let bytes = 0;
-  const server = http.createServer((req, res) => {
-    req.on('data', (chunk: Buffer) => (bytes += chunk.length));
-    req.on('end', () => {
-      exports += 1;
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    get exports() {
-      return exports;
-    },
-    megabytes: () => (bytes / 1e6).toFixed(1),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
 }
