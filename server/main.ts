@@ -5,9 +5,7 @@
 // First: the OpenTelemetry SDK, when configured, must patch express, pg and http before anything loads them.
 import './observability/start-tracing';
 import { withDemo } from './demo';
+import { refuseStart } from './process/start-refused';
 import { startServer } from './start-server';
 
-startServer(process.env, withDemo()).catch((error: unknown) => {
-  process.stderr.write(`The server could not start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+startServer(process.env, withDemo()).catch(refuseStart);

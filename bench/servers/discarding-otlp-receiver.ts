@@ -20,7 +20,12 @@ const server = http.createServer((req, res) => {
   req.on('data', (chunk: Buffer) => (bytes += chunk.length));
   req.on('end', () => {
     exports += 1;
-    res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+    // An empty ExportTraceServiceResponse in the encoding the export came in (OTLP/HTTP JSON or protobuf).
+    if (req.headers['content-type'] === 'application/x-protobuf') {
+      res.writeHead(200, { 'Content-Type': 'application/x-protobuf' }).end();
+    } else {
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+    }
   });
 });
 

@@ -23,7 +23,6 @@ import {
   type TracerProvider,
 } from '@opentelemetry/api';
 import { getRPCMetadata, RPCType, setRPCMetadata, suppressTracing, type RPCMetadata } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations, type InstrumentationBase } from '@opentelemetry/instrumentation';
 import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
@@ -44,6 +43,7 @@ import {
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { createLogger } from '../logger';
 import { spanRoute } from './error-answer-route';
+import { otlpTraceExporter, otlpTraceProtocolOf } from './otlp-trace-exporter';
 import { ReportingSpanExporter } from './reporting-span-exporter';
 
 /** Where the exporter sends spans, as the OTEL_EXPORTER_OTLP_* variables say (for the log line). */
@@ -87,7 +87,7 @@ export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
     spanProcessors: [
       new BatchSpanProcessor(
         new ReportingSpanExporter(
-          new OTLPTraceExporter(),
+          otlpTraceExporter(otlpTraceProtocolOf(env)),
           createLogger(env.NODE_ENV ?? 'production', env.LOG_LEVEL),
           endpointOf(env),
         ),

@@ -78,6 +78,8 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
         METRICS_PORT: undefined,
         OTEL_EXPORTER_OTLP_ENDPOINT: undefined,
         OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined,
+        OTEL_EXPORTER_OTLP_PROTOCOL: undefined,
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: undefined,
         TLS_CERT_FILE: options.tls?.certFile,
         TLS_KEY_FILE: options.tls?.keyFile,
         ...options.env,

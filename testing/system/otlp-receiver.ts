@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { decodeOtlpTraceExport, type OtlpJsonAttribute, type OtlpJsonExport } from './otlp-protobuf';
 
-/** One span as an OTLP/HTTP JSON export carries it (the fields the tests read). */
+/** One span as an OTLP/HTTP export carries it (the fields the tests read, as its JSON encoding names them). */
 export interface ReceivedSpan {
   traceId: string;
   spanId: string;
@@ -25,29 +26,11 @@ export interface OtlpReceiver {
   close(): Promise<void>;
 }
 
-interface OtlpValue {
-  stringValue?: string;
-  intValue?: number | string;
-  boolValue?: boolean;
-  doubleValue?: number;
-}
-interface OtlpAttribute {
-  key: string;
-  value: OtlpValue;
-}
-interface OtlpExport {
-  resourceSpans?: Array<{
-    resource?: { attributes?: OtlpAttribute[] };
-    scopeSpans?: Array<{
-      spans?: Array<Omit<ReceivedSpan, 'attributes' | 'service'> & { attributes?: OtlpAttribute[] }>;
-    }>;
-  }>;
-}
-
 /**
  * A real OTLP/HTTP receiver (what an OpenTelemetry Collector listens with on 4318), on a free port of 127.0.0.1: it
- * takes JSON exports at `/v1/traces`, answers as a collector does, and keeps the spans for the test to read. An
- * export in any other encoding is answered 415 and recorded, so a test sees it rather than waiting in vain.
+ * takes exports at `/v1/traces` in both OTLP/HTTP encodings (JSON, and protobuf read by otlp-protobuf.ts), answers
+ * each as a collector does, in its own encoding, and keeps the spans for the test to read. An export in any other
+ * encoding is answered 415 and recorded, so a test sees it rather than waiting in vain.
  */
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
@@ -63,11 +46,14 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         res.writeHead(404).end();
         return;
       }
-      if (!contentType?.startsWith('application/json')) {
+      const protobuf = contentType === 'application/x-protobuf';
+      if (!protobuf && !contentType?.startsWith('application/json')) {
         res.writeHead(415).end();
         return;
       }
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpExport;
+      const body = protobuf
+        ? decodeOtlpTraceExport(Buffer.concat(chunks))
+        : (JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpJsonExport);
       for (const resourceSpans of body.resourceSpans ?? []) {
         const resource = attributesOf(resourceSpans.resource?.attributes);
         const service = typeof resource['service.name'] === 'string' ? resource['service.name'] : undefined;
@@ -77,7 +63,9 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
           }
         }
       }
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+      // An empty ExportTraceServiceResponse: `{}` in JSON, no bytes at all in protobuf.
+      if (protobuf) res.writeHead(200, { 'Content-Type': 'application/x-protobuf' }).end();
+      else res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
       for (const wake of waiters) wake();
     });
   });
@@ -117,7 +105,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   };
 }
 
-function attributesOf(attributes: OtlpAttribute[] | undefined): Record<string, unknown> {
+function attributesOf(attributes: OtlpJsonAttribute[] | undefined): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const { key, value } of attributes ?? []) {
     values[key] = value.stringValue ?? value.intValue ?? value.boolValue ?? value.doubleValue;

@@ -23,6 +23,18 @@ jest.setTimeout(90_000);
 
 let server: AppServer | undefined;
 let receiver: OtlpReceiver | undefined;
+/** The server sending its spans to `to` as `slots-system-test`, a batch every 100 ms, with `env` besides. */
+function startTracedServer(to: OtlpReceiver, env: Record<string, string> = {}): Promise<AppServer> {
+  return startAppServer({
+    env: {
+      OTEL_EXPORTER_OTLP_ENDPOINT: to.url,
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+      OTEL_SERVICE_NAME: 'slots-system-test',
+      ...env,
+    },
+  });
+}
+
 afterEach(async () => {
   await server?.stop();
   server = undefined;
@@ -81,14 +93,7 @@ describe('traces', () => {
 
   it('with OTEL_EXPORTER_OTLP_ENDPOINT: the request’s spans reach the receiver under its trace, its log line too', async () => {
     receiver = await startOtlpReceiver();
-    server = await startAppServer({
-      env: {
-        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-        OTEL_BSP_SCHEDULE_DELAY: '100',
-        OTEL_SERVICE_NAME: 'slots-system-test',
-        LOG_REQUESTS: '1',
-      },
-    });
+    server = await startTracedServer(receiver, { LOG_REQUESTS: '1' });
     const response = await fetch(`${server.url}/slots`, { headers: { traceparent: TRACEPARENT } });
     expect(response.status).toBe(200);
 
@@ -139,6 +144,39 @@ describe('traces', () => {
     await fetch(`${server.url}/slots`, { headers: { traceparent: `00-${laterTrace}-${PARENT_ID}-01` } });
     await receiver.waitForSpan((span) => span.traceId === laterTrace && span.kind === 2);
     expect(receiver.spans.filter((span) => span.traceId === probeTrace)).toEqual([]);
+  });
+});
+
+describe('traces as OTLP/HTTP protobuf', () => {
+  it('with OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf: the same spans reach the receiver, encoded as protobuf', async () => {
+    receiver = await startOtlpReceiver();
+    server = await startTracedServer(receiver, { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' });
+    expect((await fetch(`${server.url}/slots`, { headers: { traceparent: TRACEPARENT } })).status).toBe(200);
+    const serverSpan = await receiver.waitForSpan((span) => span.traceId === TRACE_ID && span.kind === 2);
+    expect(serverSpan).toMatchObject({ parentSpanId: PARENT_ID, service: 'slots-system-test', name: 'GET /slots' });
+    expect(serverSpan.attributes).toMatchObject({ 'http.route': '/slots', 'http.response.status_code': 200 });
+    expect(receiver.exports.length).toBeGreaterThan(0);
+    expect(receiver.exports.every((one) => one.contentType === 'application/x-protobuf')).toBe(true);
+    // The traces-only variable wins over the general one, as the specification orders them.
+    await server.stop();
+    server = await startTracedServer(receiver, {
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+    });
+    const jsonTrace = '5'.repeat(32);
+    await fetch(`${server.url}/slots`, { headers: { traceparent: `00-${jsonTrace}-${PARENT_ID}-01` } });
+    await receiver.waitForSpan((span) => span.traceId === jsonTrace && span.kind === 2);
+    expect(receiver.exports.at(-1)?.contentType).toBe('application/json');
+  });
+
+  it('refuses to start with a protocol it cannot send in (grpc), naming the variable', async () => {
+    receiver = await startOtlpReceiver();
+    await expect(
+      startAppServer({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' } }),
+    ).rejects.toThrow(
+      'The server could not start: OTEL_EXPORTER_OTLP_PROTOCOL="grpc" is not valid: expected "http/protobuf" or ' +
+        '"http/json" (gRPC is not supported).',
+    );
   });
 });
 
