@@ -67,6 +67,7 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "const t=require(process.env.TLS_CERT_FILE?'https':'http');t.get({host:'127.0.0.1',port:process.env.PORT||3000,path:'/healthz',rejectUnauthorized:false,timeout:4000},r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1))"]
 # Node is PID 1 and handles SIGTERM itself (server/process/graceful-shutdown.ts): readiness off, requests in flight
-# finished, stores closed, exit 0. Source maps: stack traces name the TypeScript lines.
+# finished, stores closed, exit 0. Source maps: stack traces name the TypeScript lines. The young generation's size:
+# why in server/process/server-node-flags.ts, which lists the flags every launcher gives.
 STOPSIGNAL SIGTERM
-CMD ["node", "--enable-source-maps", "dist/entry.js"]
+CMD ["node", "--enable-source-maps", "--max-semi-space-size=32", "dist/entry.js"]

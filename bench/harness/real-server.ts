@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { SERVER_NODE_FLAGS } from '../../server/process/server-node-flags';
 import type { ServerProcess } from '../../testing/system/server-process';
 import { logPath, workPath, type BenchContext } from './bench-context';
 import { startBenchProcess } from './bench-process';
@@ -29,9 +30,13 @@ export async function startRealServer(context: BenchContext, options: RealServer
     https: options.https ?? false,
     entry: options.entry ?? 'server/main.ts',
     logFile: logPath(context, options.name),
-    nodeArgs: context.cpuProfileDir
-      ? ['--cpu-prof', `--cpu-prof-dir=${path.join(context.cpuProfileDir, options.name)}`]
-      : [],
+    // The flags the server ships with (its young generation's size among them), as every launcher gives them.
+    nodeArgs: [
+      ...SERVER_NODE_FLAGS,
+      ...(context.cpuProfileDir
+        ? ['--cpu-prof', `--cpu-prof-dir=${path.join(context.cpuProfileDir, options.name)}`]
+        : []),
+    ],
     env: {
       DATABASE_PATH: `${dataDir}/app.db`,
       DEMO_PASSWORD: BENCH_DEMO_PASSWORD,

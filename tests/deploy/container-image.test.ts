@@ -9,6 +9,7 @@ import { startContainer, type Container } from '../../testing/containers/contain
 import { NODE_BASE_IMAGE } from '../../testing/containers/node-base-image';
 import { podman } from '../../testing/containers/podman';
 import { slowJsonPost } from './slow-request';
+import { SERVER_NODE_FLAGS } from '../../server/process/server-node-flags';
 
 const DEMO_PASSWORD = 'image-demo-password';
 const MIB = 1024 * 1024;
@@ -87,7 +88,7 @@ describeWithPodman('the container image (Dockerfile)', () => {
     expect(status.stdout).toMatch(/^Uid:\s+1000\s+1000\s/m);
     expect((await container.exec(['cat', '/proc/1/cmdline'])).stdout.split('\0')).toEqual([
       'node',
-      '--enable-source-maps',
+      ...SERVER_NODE_FLAGS,
       'dist/entry.js',
       '',
     ]);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { SERVER_NODE_FLAGS } from '../../server/process/server-node-flags';
 import { DEMO_PASSWORD } from '../../testing/system/app-server';
 import { startServerProcess, type ServerProcess } from '../../testing/system/server-process';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
@@ -82,7 +83,9 @@ function serverUnder(npm: ServerProcess): number {
   expect(children).toHaveLength(1);
   const server = children[0]!;
   expect(commandLine(server)).toMatch(
-    /^\S*node --enable-source-maps --require \S*exit-with-parent\.js \S*dist\/server\/main\.js$/,
+    new RegExp(
+      `^\\S*node ${SERVER_NODE_FLAGS.join(' ')} --require \\S*exit-with-parent\\.js \\S*dist/server/main\\.js$`,
+    ),
   );
   return server;
 }
