@@ -23,17 +23,22 @@ const SAMPLED_TRACING_ENV = { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', O
 
 const METRICS_TOKEN = 'bench-metrics-token-0123456789';
 
+/** The encoding spans are sent in when the operator picks protobuf: the cheaper one (docs/operators/performance.md). */
+const PROTOBUF_ENV = { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' };
+
 /**
  * What observability costs `GET /slots`, the cheapest route: the server with `/metrics` on (METRICS_TOKEN: a
  * histogram observation per request) and with traces sent to a local OTLP/HTTP endpoint (every request traced, and
- * one in ten), each against the same server with both off (the default), measured alternately with each load
- * generator.
+ * one in ten; in JSON, the default, and in protobuf), each against the same server with both off (the default),
+ * measured alternately with each load generator.
  */
 export async function benchObservabilityOverhead(context: BenchContext): Promise<ThroughputResult[]> {
   let off: ServerProcess | undefined;
   let metrics: ServerProcess | undefined;
   let tracing: ServerProcess | undefined;
   let sampled: ServerProcess | undefined;
+  let protobuf: ServerProcess | undefined;
+  let sampledProtobuf: ServerProcess | undefined;
   let receiver: ServerProcess | undefined;
   try {
     off = await startRealServer(context, { name: 'observability-off' });
@@ -52,6 +57,14 @@ export async function benchObservabilityOverhead(context: BenchContext): Promise
       name: 'observability-tracing-sampled',
       env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, ...SAMPLED_TRACING_ENV },
     });
+    protobuf = await startRealServer(context, {
+      name: 'observability-tracing-protobuf',
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, ...PROTOBUF_ENV },
+    });
+    sampledProtobuf = await startRealServer(context, {
+      name: 'observability-tracing-sampled-protobuf',
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, ...SAMPLED_TRACING_ENV, ...PROTOBUF_ENV },
+    });
     const bodyBytes = Buffer.byteLength(await (await fetch(`${off.url}/slots`)).text());
     const results: ThroughputResult[] = [];
     const sides = [
@@ -63,15 +76,27 @@ export async function benchObservabilityOverhead(context: BenchContext): Promise
       },
       {
         server: tracing,
-        name: '`GET /slots` with traces sent (OTLP)',
+        name: '`GET /slots` with traces sent (OTLP/HTTP JSON, the default)',
         minimumRatio: TRACING_MIN_RATIO,
         env: 'OTEL_EXPORTER_OTLP_ENDPOINT (a local receiver)',
       },
       {
         server: sampled,
-        name: '`GET /slots` with traces sent (OTLP), one request in ten sampled',
+        name: '`GET /slots` with traces sent (OTLP/HTTP JSON), one request in ten sampled',
         minimumRatio: SAMPLED_TRACING_MIN_RATIO,
         env: 'OTEL_EXPORTER_OTLP_ENDPOINT (a local receiver), OTEL_TRACES_SAMPLER=parentbased_traceidratio and OTEL_TRACES_SAMPLER_ARG=0.1',
+      },
+      {
+        server: protobuf,
+        name: '`GET /slots` with traces sent (OTLP/HTTP protobuf)',
+        minimumRatio: TRACING_MIN_RATIO,
+        env: 'OTEL_EXPORTER_OTLP_ENDPOINT (a local receiver) and OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf',
+      },
+      {
+        server: sampledProtobuf,
+        name: '`GET /slots` with traces sent (OTLP/HTTP protobuf), one request in ten sampled',
+        minimumRatio: SAMPLED_TRACING_MIN_RATIO,
+        env: 'OTEL_EXPORTER_OTLP_ENDPOINT (a local receiver), OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf, OTEL_TRACES_SAMPLER=parentbased_traceidratio and OTEL_TRACES_SAMPLER_ARG=0.1',
       },
     ];
     for (const side of sides) {
@@ -109,7 +134,7 @@ export async function benchObservabilityOverhead(context: BenchContext): Promise
     );
     return results;
   } finally {
-    await Promise.all([off?.stop(), metrics?.stop(), tracing?.stop(), sampled?.stop()]);
+    await Promise.all([off, metrics, tracing, sampled, protobuf, sampledProtobuf].map((server) => server?.stop()));
     await receiver?.stop();
   }
 }
