@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { SERVER_NODE_FLAGS } from '../../server/process/server-node-flags';
 import { compileServer } from '../../scripts/compile-server';
 import { getFreePort } from '../../testing/system/free-port';
 import type { BenchContext } from '../harness/bench-context';
@@ -26,7 +27,8 @@ interface Variant {
 const VARIANTS: readonly Variant[] = [
   {
     name: 'compiled (node dist/server/main.js)',
-    args: (compiledDir) => ['--enable-source-maps', path.join(compiledDir, 'server', 'main.js')],
+    // With the flags every launcher gives it: the start measured is the one that ships.
+    args: (compiledDir) => [...SERVER_NODE_FLAGS, path.join(compiledDir, 'server', 'main.js')],
     goals: true,
   },
   {
