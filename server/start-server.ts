@@ -16,6 +16,7 @@ import { createGracefulShutdown, shutdownOnSignals, type ShutdownOutcome } from 
 import { createHttpServer } from './process/http-server';
 import { createSecureServer, type SecureServer } from './process/secure-server';
 import { installProcessErrorHandlers } from './process/process-error-handlers';
+import { keepTickShapesAlive } from './process/tick-shapes';
 import { createLogger } from './logger';
 import { listenForMetrics, type MetricsListener } from './observability/metrics-listener';
 import { metricsEnabled } from './observability/metrics-settings';
@@ -58,6 +59,8 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
   const config = readConfig(env);
   const logger = createLogger(config.nodeEnv, config.logLevel);
   installProcessErrorHandlers(logger);
+  // Before any request: an idle period must not cost every later request its optimized ticks (tick-shapes.ts).
+  keepTickShapesAlive();
   // With DATABASE_URL, readConfig insists on SESSION_SECRET: no file is written in the working folder.
   const sessionSecret = config.sessionSecret ?? [loadOrCreateSessionSecret(config.databasePath).secret];
 
