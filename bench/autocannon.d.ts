@@ -11,6 +11,8 @@ declare module 'autocannon' {
       connections?: number;
       /** Seconds. */
       duration?: number;
+      /** Requests to send in all, then stop (duration is then ignored). */
+      amount?: number;
       method?: string;
       headers?: Record<string, string>;
       body?: string | Buffer;
