@@ -46,7 +46,12 @@ function tracing(receiver: string, ratio: string): Record<string, string> {
 }
 
 async function main(): Promise<void> {
-  const requests = Number(/^--requests=(\d+)$/.exec(process.argv[2] ?? '')?.[1] ?? 20_000);
+  const argument = process.argv[2];
+  const given = argument === undefined ? undefined : /^--requests=([1-9]\d*)$/.exec(argument)?.[1];
+  if (argument !== undefined && given === undefined) {
+    throw new Error(`unknown argument ${argument}: the only one is --requests=<answers counted per server>`);
+  }
+  const requests = Number(given ?? 20_000);
   await assertValgrind();
   const work = await mkdtemp(path.join(os.tmpdir(), 'slots-instructions-'));
   await compileServer({ root: REPO_ROOT, outDir: path.join(REPO_ROOT, 'dist') });
