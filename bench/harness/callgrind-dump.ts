@@ -25,41 +25,49 @@ export function summaryOf(text: string): number {
  * callgrind writes one file per thread, `<outFile>.<part>-<thread>` (thread 01 first).
  */
 export async function readThreadInstructions(outFile: string, part: number): Promise<ThreadInstructions> {
-  const prefix = `${path.basename(outFile)}.${part}-`;
-  const names = (await readdir(path.dirname(outFile))).filter((name) => name.startsWith(prefix));
-  if (names.length === 0) throw new Error(`no callgrind dump ${prefix}* next to ${outFile}`);
+  const files = await dumpFiles(outFile, part);
+  if (files.length === 0) throw new Error(`no callgrind dump ${dumpPrefix(outFile, part)}* next to ${outFile}`);
   let main = 0;
   let background = 0;
-  for (const name of names) {
-    const count = summaryOf(await readFile(path.join(path.dirname(outFile), name), 'utf8'));
-    if (Number(name.slice(prefix.length)) === 1) main += count;
+  for (const file of files) {
+    const count = summaryOf(await readFile(file.path, 'utf8'));
+    if (file.thread === 1) main += count;
     else background += count;
   }
   return { main, background };
 }
 
 /**
- * Resolves once the dump numbered `part` of `outFile` is written: `callgrind_control --dump` returns when it has
- * asked, and Valgrind writes the files when its process next runs code and looks for commands (a server waiting for
- * connections runs none: `poke`, called every half second until then, gives it some). Written means every thread's
- * file there, each ending with its `totals:` line, and no new one after a further half second.
+ * Resolves once the dump numbered `part` of `outFile` is written: `callgrind_control --dump` returns once it has
+ * asked, and Valgrind writes the files a moment later. Written means every thread's file there, each ending with its
+ * `totals:` line, and no new one after a further half second.
  */
-export async function waitForDump(
-  outFile: string,
-  part: number,
-  poke: () => Promise<void> = async () => {},
-  timeoutMs = 60_000,
-): Promise<void> {
-  const prefix = `${path.basename(outFile)}.${part}-`;
+export async function waitForDump(outFile: string, part: number, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let seen = -1;
   for (;;) {
-    const names = (await readdir(path.dirname(outFile))).filter((name) => name.startsWith(prefix));
-    const texts = await Promise.all(names.map((name) => readFile(path.join(path.dirname(outFile), name), 'utf8')));
-    const complete = names.length > 0 && texts.every((text) => /^totals:/m.test(text));
-    if (complete && names.length === seen) return;
-    seen = complete ? names.length : -1;
-    if (Date.now() > deadline) throw new Error(`callgrind did not write ${prefix}* within ${timeoutMs} ms`);
-    await Promise.all([poke(), sleep(500)]);
+    const files = await dumpFiles(outFile, part);
+    const texts = await Promise.all(files.map((file) => readFile(file.path, 'utf8')));
+    const complete = files.length > 0 && texts.every((text) => /^totals:/m.test(text));
+    if (complete && files.length === seen) return;
+    seen = complete ? files.length : -1;
+    if (Date.now() > deadline) {
+      throw new Error(`callgrind did not write ${dumpPrefix(outFile, part)}* within ${timeoutMs} ms`);
+    }
+    await sleep(500);
   }
+}
+
+/** The files of one dump: `<outFile>.<part>-<thread>` with `--separate-threads=yes`, thread 01 the main one. */
+async function dumpFiles(outFile: string, part: number): Promise<{ path: string; thread: number }[]> {
+  const prefix = dumpPrefix(outFile, part);
+  const names = (await readdir(path.dirname(outFile))).filter((name) => name.startsWith(prefix));
+  return names.map((name) => ({
+    path: path.join(path.dirname(outFile), name),
+    thread: Number(name.slice(prefix.length)),
+  }));
+}
+
+function dumpPrefix(outFile: string, part: number): string {
+  return `${path.basename(outFile)}.${part}-`;
 }
