@@ -1,39 +1,177 @@
-import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as ProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { otlpTraceExporter, otlpTraceProtocolOf } from './otlp-trace-exporter';
+/**
+ * The server's OTLP exporter against a real OTLP/HTTP receiver: batches encoded here reach it from the export thread,
+ * in both encodings, where the given environment says; its failures come back as the SDK's exporters give them; a
+ * lost thread fails what waited on it and the next batch starts another; the thread holds a process open only while
+ * a batch waits.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from '@opentelemetry/sdk-trace-base';
+import { startOtlpReceiver, type OtlpReceiver } from '../../testing/system/otlp-receiver';
+import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+import { OtlpTraceExporter } from './otlp-trace-exporter';
 
-describe('otlpTraceProtocolOf', () => {
-  it('is JSON, as the server has always sent, when no variable names a protocol', () => {
-    expect(otlpTraceProtocolOf({})).toBe('http/json');
-    expect(otlpTraceProtocolOf({ OTEL_EXPORTER_OTLP_PROTOCOL: ' ' })).toBe('http/json');
-  });
+jest.setTimeout(30_000);
 
-  it('reads OTEL_EXPORTER_OTLP_PROTOCOL, and OTEL_EXPORTER_OTLP_TRACES_PROTOCOL before it', () => {
-    expect(otlpTraceProtocolOf({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' })).toBe('http/protobuf');
-    expect(otlpTraceProtocolOf({ OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' })).toBe('http/protobuf');
-    expect(
-      otlpTraceProtocolOf({
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
-        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
-      }),
-    ).toBe('http/json');
-  });
+/** Finished spans named `names`, as the batch processor hands them to an exporter. */
+function finishedSpans(...names: string[]): ReadableSpan[] {
+  const memory = new InMemorySpanExporter();
+  const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(memory)] }).getTracer('test');
+  for (const name of names) tracer.startSpan(name).end();
+  return memory.getFinishedSpans();
+}
 
-  it('refuses a protocol it cannot send in, naming the variable that holds it', () => {
-    expect(() => otlpTraceProtocolOf({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(
-      'OTEL_EXPORTER_OTLP_PROTOCOL="grpc" is not valid: expected "http/protobuf" or "http/json" (gRPC is not supported).',
-    );
-    // A bad traces-only value is refused even when the general one is good.
-    expect(() =>
-      otlpTraceProtocolOf({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'json' }),
-    ).toThrow('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL="json" is not valid');
-  });
+function send(exporter: OtlpTraceExporter, spans: ReadableSpan[]): Promise<ExportResult> {
+  return new Promise((resolve) => exporter.export(spans, resolve));
+}
+
+let receiver: OtlpReceiver;
+let temp: TempDir;
+const exporters: OtlpTraceExporter[] = [];
+
+function exporterTo(protocol: 'http/json' | 'http/protobuf', env: NodeJS.ProcessEnv): OtlpTraceExporter {
+  const exporter = new OtlpTraceExporter(protocol, env);
+  exporters.push(exporter);
+  return exporter;
+}
+
+beforeAll(async () => {
+  receiver = await startOtlpReceiver();
+  temp = makeTempDir('slots-otlp-exporter-');
 });
 
-it('gives the exporter of each protocol', async () => {
-  const json = otlpTraceExporter('http/json');
-  const protobuf = otlpTraceExporter('http/protobuf');
-  expect(json).toBeInstanceOf(JsonTraceExporter);
-  expect(protobuf).toBeInstanceOf(ProtobufTraceExporter);
-  await Promise.all([json.shutdown(), protobuf.shutdown()]);
+afterEach(async () => {
+  await Promise.all(exporters.splice(0).map((exporter) => exporter.shutdown()));
+});
+
+afterAll(async () => {
+  temp.remove();
+  await receiver.close();
+});
+
+it.each([
+  ['http/json', 'application/json'],
+  ['http/protobuf', 'application/x-protobuf'],
+] as const)('sends each batch in %s to the endpoint of the environment it is given', async (protocol, contentType) => {
+  const exporter = exporterTo(protocol, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+  const before = receiver.exports.length;
+  expect(await send(exporter, finishedSpans(`${protocol} one`, `${protocol} two`))).toEqual({
+    code: ExportResultCode.SUCCESS,
+  });
+  expect(receiver.exports.slice(before)).toEqual([{ path: '/v1/traces', contentType }]);
+  expect(receiver.spans.map((span) => span.name)).toEqual(
+    expect.arrayContaining([`${protocol} one`, `${protocol} two`]),
+  );
+});
+
+it('gives a failed send as the SDK does: its message, and the HTTP status as code', async () => {
+  const exporter = exporterTo('http/json', { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/elsewhere` });
+  const result = await send(exporter, finishedSpans('refused'));
+  expect(result.code).toBe(ExportResultCode.FAILED);
+  expect(receiver.exports.at(-1)?.path).toBe('/elsewhere');
+  expect(result.error).toMatchObject({ code: 404, message: expect.stringContaining('Not Found') });
+
+  // The SDK retries a refused connection until its timeout, which the environment sets too.
+  const unreachable = exporterTo('http/json', {
+    OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:1',
+    OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: '1000',
+  });
+  const started = Date.now();
+  const refused = await send(unreachable, finishedSpans('unreachable'));
+  expect(refused.code).toBe(ExportResultCode.FAILED);
+  expect(refused.error?.message).toMatch(/ECONNREFUSED/);
+  expect(Date.now() - started).toBeLessThan(5_000);
+});
+
+it('flushes what it was handed, and fails batches after its shutdown', async () => {
+  // A receiver that answers after 300 ms: the flush must wait for it.
+  const slow = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => setTimeout(() => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}'), 300));
+  });
+  await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+  try {
+    const exporter = exporterTo('http/json', {
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(slow.address() as AddressInfo).port}`,
+    });
+    const results: ExportResult[] = [];
+    exporter.export(finishedSpans('flushed'), (result) => results.push(result));
+    await exporter.forceFlush();
+    expect(results).toEqual([{ code: ExportResultCode.SUCCESS }]);
+    await exporter.shutdown();
+    const late = await send(exporter, finishedSpans('late'));
+    expect(late.code).toBe(ExportResultCode.FAILED);
+    expect(late.error?.message).toBe('the exporter is shut down');
+  } finally {
+    slow.closeAllConnections();
+    await new Promise((resolve) => slow.close(resolve));
+  }
+});
+
+it('fails what waited on a thread that died, and starts another for the next batch', async () => {
+  // A receiver that never answers: the batch is still waiting when the thread dies.
+  const silent = http.createServer(() => undefined);
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  try {
+    const exporter = exporterTo('http/json', {
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+      OTEL_EXPORTER_OTLP_TIMEOUT: '1000',
+    });
+    const waiting = send(exporter, finishedSpans('lost'));
+    // The thread is private: nothing outside the exporter should stop it, which is what this test does.
+    const thread = (exporter as unknown as { thread: Worker }).thread;
+    await thread.terminate();
+    const lost = await waiting;
+    expect(lost.code).toBe(ExportResultCode.FAILED);
+    expect(lost.error?.message).toMatch(/the OTLP export thread stopped/);
+
+    // A new thread takes the next batch (which waits as the first did, and fails at the shutdown).
+    const next = send(exporter, finishedSpans('next'));
+    const second = (exporter as unknown as { thread: Worker | undefined }).thread;
+    expect(second).toBeDefined();
+    expect(second).not.toBe(thread);
+    await exporter.shutdown();
+    expect((await next).code).toBe(ExportResultCode.FAILED);
+  } finally {
+    silent.closeAllConnections();
+    await new Promise((resolve) => silent.close(resolve));
+  }
+});
+
+it("holds a process open while a batch waits, and not after; runs none of the process's preloads", async () => {
+  // A process that hands one batch over and does nothing else: it must live until the answer, then end by itself.
+  // Its preload says which thread runs it (as exit-with-parent.ts, it belongs to the process, not to the thread).
+  // TypeScript through tsx's CommonJS loader, as the export thread loads it: `--import tsx` has a thread of its own.
+  const script = `
+    require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register();
+    const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace-base');
+    const { OtlpTraceExporter } = require(${JSON.stringify(path.join(__dirname, 'otlp-trace-exporter.ts'))});
+    const memory = new InMemorySpanExporter();
+    const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(memory)] }).getTracer('child');
+    tracer.startSpan('from the child').end();
+    new OtlpTraceExporter('http/json', { OTEL_EXPORTER_OTLP_ENDPOINT: process.argv[1] })
+      .export(memory.getFinishedSpans(), (result) => console.log('result', result.code));
+  `;
+  const preload = path.join(temp.path, 'preload.js');
+  fs.writeFileSync(preload, "console.log('preload in thread', require('node:worker_threads').threadId);\n");
+  // Not spawnSync: the receiver answering the child runs in this process.
+  const child = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const run = execFile(
+      process.execPath,
+      ['--require', preload, '-e', script, receiver.url],
+      { cwd: path.join(__dirname, '..', '..'), timeout: 20_000 },
+      (_error, stdout, stderr) => resolve({ code: run.exitCode, stdout, stderr }),
+    );
+  });
+  expect(child).toEqual({ code: 0, stdout: `preload in thread 0\nresult ${ExportResultCode.SUCCESS}\n`, stderr: '' });
 });

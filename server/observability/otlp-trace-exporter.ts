@@ -1,39 +1,125 @@
-import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as ProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { InvalidSettingError } from '../config/env-values';
-
-/** The OTLP encodings spans can be sent in, as `OTEL_EXPORTER_OTLP_PROTOCOL` names them (both over HTTP). */
-export type OtlpTraceProtocol = 'http/json' | 'http/protobuf';
-
-/**
- * What the server sends when neither variable names a protocol: JSON, which it has sent since tracing came, so an
- * endpoint set up for it keeps its spans (the specification's default is `http/protobuf`; every OpenTelemetry
- * Collector takes both on its OTLP/HTTP port).
- */
-export const DEFAULT_OTLP_TRACE_PROTOCOL: OtlpTraceProtocol = 'http/json';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { ExportThreadData, ExportThreadReply, ExportThreadRequest } from './otlp-export-thread';
+import { OTLP_ENCODINGS, type OtlpTraceProtocol } from './otlp-trace-protocol';
 
 /**
- * The protocol `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL` names, else `OTEL_EXPORTER_OTLP_PROTOCOL`, else the default. A
- * value the server cannot send in (`grpc`, a typo) stops the start, naming the variable: silently sending another
- * encoding would leave the operator with no spans and no reason.
+ * The OTLP/HTTP span exporter of this server: each batch is encoded here (spans live on this thread), and sent by a
+ * thread of its own (otlp-export-thread.ts) with the SDK's OTLP/HTTP delegate, which reads the OTEL_EXPORTER_OTLP_*
+ * variables of `env` as the SDK's exporters do. The exporter's requests then no longer share Node's HTTP code with the
+ * server's answers, which cost every answer of a traced server (docs/operators/performance.md, "Eighth round").
+ *
+ * The thread starts with the first batch, so a server that records nothing has none. It holds the process open only
+ * while a batch, a flush or a shutdown waits for it. Should it die, what waited on it fails with its error (the
+ * spans are dropped, as when the receiver is down, and ReportingSpanExporter says so) and the next batch starts a new
+ * one.
  */
-export function otlpTraceProtocolOf(env: NodeJS.ProcessEnv): OtlpTraceProtocol {
-  for (const name of ['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', 'OTEL_EXPORTER_OTLP_PROTOCOL']) {
-    const value = env[name]?.trim();
-    if (!value) continue;
-    if (value === 'http/json' || value === 'http/protobuf') return value;
-    throw new InvalidSettingError(name, value, '"http/protobuf" or "http/json" (gRPC is not supported)');
+export class OtlpTraceExporter implements SpanExporter {
+  private thread: Worker | undefined;
+  private nextId = 0;
+  /** What waits for the thread's answer, by request id. */
+  private readonly waiting = new Map<number, (reply: ExportThreadReply) => void>();
+  private stopped = false;
+
+  constructor(
+    private readonly protocol: OtlpTraceProtocol,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
+    if (this.stopped) {
+      resultCallback({ code: ExportResultCode.FAILED, error: new Error('the exporter is shut down') });
+      return;
+    }
+    const bytes = OTLP_ENCODINGS[this.protocol].serializer.serializeRequest(spans);
+    if (bytes === undefined) {
+      resultCallback({ code: ExportResultCode.FAILED, error: new Error('the spans could not be encoded') });
+      return;
+    }
+    this.ask({ kind: 'export', id: 0, batch: { bytes, spans: spans.length } }, (reply) =>
+      resultCallback(
+        reply.kind === 'failed'
+          ? { code: ExportResultCode.FAILED, error: errorOf(reply.error) }
+          : { code: ExportResultCode.SUCCESS },
+      ),
+    );
   }
-  return DEFAULT_OTLP_TRACE_PROTOCOL;
+
+  /** Resolves once every batch handed over so far has been sent, or has failed. */
+  forceFlush(): Promise<void> {
+    return this.thread === undefined ? Promise.resolve() : this.askDone('flush');
+  }
+
+  /** Waits for the batches handed over, then stops the thread; later batches fail. */
+  async shutdown(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    const thread = this.thread;
+    if (thread === undefined) return;
+    await this.askDone('shutdown').catch(() => undefined);
+    this.thread = undefined;
+    await thread.terminate();
+  }
+
+  private askDone(kind: 'flush' | 'shutdown'): Promise<void> {
+    return new Promise((resolve, reject) =>
+      this.ask({ kind, id: 0 }, (reply) => (reply.kind === 'failed' ? reject(errorOf(reply.error)) : resolve())),
+    );
+  }
+
+  /** Sends `request` (under a fresh id) to the thread, started if need be; `onReply` gets its answer. */
+  private ask(request: ExportThreadRequest, onReply: (reply: ExportThreadReply) => void): void {
+    const thread = (this.thread ??= this.startThread());
+    const id = ++this.nextId;
+    if (this.waiting.size === 0) thread.ref();
+    this.waiting.set(id, onReply);
+    thread.postMessage({ ...request, id } satisfies ExportThreadRequest);
+  }
+
+  private startThread(): Worker {
+    const data: ExportThreadData = { protocol: this.protocol };
+    const thread = spawnExportThread({ workerData: data, env: this.env });
+    thread.on('message', (reply: ExportThreadReply) => this.answer(reply));
+    const lost = (error: Error) => {
+      if (this.thread !== thread) return;
+      this.thread = undefined;
+      const waiting = [...this.waiting];
+      this.waiting.clear();
+      for (const [id, onReply] of waiting) {
+        onReply({ kind: 'failed', id, error: { name: error.name, message: error.message } });
+      }
+    };
+    thread.on('error', lost);
+    thread.on('exit', (code) => lost(new Error(`the OTLP export thread stopped (exit code ${code})`)));
+    thread.unref();
+    return thread;
+  }
+
+  private answer(reply: ExportThreadReply): void {
+    const onReply = this.waiting.get(reply.id);
+    if (onReply === undefined) return;
+    this.waiting.delete(reply.id);
+    if (this.waiting.size === 0) this.thread?.unref();
+    onReply(reply);
+  }
+}
+
+/** The thread's error as an Error again (its HTTP status as `code`, as the SDK's exporters give it). */
+function errorOf(error: { name: string; message: string; code?: number }): Error {
+  return Object.assign(new Error(error.message), error);
 }
 
 /**
- * The OTLP/HTTP exporter of `protocol`; both read the other OTEL_EXPORTER_OTLP_* variables themselves (endpoint,
- * headers, timeout, compression). Protobuf is the cheaper to send: its encoder writes each span's bytes directly, where
- * JSON builds an object per span and field and then stringifies the whole batch, about twice the bytes
- * (docs/operators/performance.md).
+ * The export thread: compiled (dist/), its JavaScript beside this file; from source (tsx, Jest), its TypeScript,
+ * compiled as it loads by tsx's loader for CommonJS. None of the process's Node options: a thread inherits them, and
+ * with them the modules they preload, such as exit-with-parent.ts, which would then signal the process a second time.
  */
-export function otlpTraceExporter(protocol: OtlpTraceProtocol): SpanExporter {
-  return protocol === 'http/protobuf' ? new ProtobufTraceExporter() : new JsonTraceExporter();
+function spawnExportThread(settings: { workerData: ExportThreadData; env: NodeJS.ProcessEnv }): Worker {
+  const options = { ...settings, execArgv: [] };
+  if (__filename.endsWith('.js')) return new Worker(path.join(__dirname, 'otlp-export-thread.js'), options);
+  const loader = JSON.stringify(require.resolve('tsx/cjs/api'));
+  const source = JSON.stringify(path.join(__dirname, 'otlp-export-thread.ts'));
+  return new Worker(`require(${loader}).register();\nrequire(${source});`, { ...options, eval: true });
 }

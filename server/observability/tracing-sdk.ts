@@ -43,7 +43,8 @@ import {
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { createLogger } from '../logger';
 import { spanRoute } from './error-answer-route';
-import { otlpTraceExporter, otlpTraceProtocolOf } from './otlp-trace-exporter';
+import { OtlpTraceExporter } from './otlp-trace-exporter';
+import { otlpTraceProtocolOf } from './otlp-trace-protocol';
 import { ReportingSpanExporter } from './reporting-span-exporter';
 
 /** Where the exporter sends spans, as the OTEL_EXPORTER_OTLP_* variables say (for the log line). */
@@ -74,9 +75,9 @@ const UNTRACED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/me
 
 /**
  * The SDK itself (only tracing.ts loads this file, and only with an OTLP endpoint): a tracer provider with the
- * W3C trace context propagator and an AsyncLocalStorage context, spans batched to the OTLP/HTTP exporter (which
- * reads the standard OTEL_EXPORTER_OTLP_* variables: endpoint, headers, timeout), and the HTTP, Express and pg
- * instrumentations. Incoming `traceparent` headers become the parents of the requests' spans.
+ * W3C trace context propagator and an AsyncLocalStorage context, spans batched to the OTLP/HTTP exporter (sending
+ * from a thread of its own, as the standard OTEL_EXPORTER_OTLP_* variables say: endpoint, headers, timeout), and the
+ * HTTP, Express and pg instrumentations. Incoming `traceparent` headers become the parents of the requests' spans.
  */
 export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
   const rootSampling = rootSamplingOf(env);
@@ -87,7 +88,7 @@ export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
     spanProcessors: [
       new BatchSpanProcessor(
         new ReportingSpanExporter(
-          otlpTraceExporter(otlpTraceProtocolOf(env)),
+          new OtlpTraceExporter(otlpTraceProtocolOf(env), env),
           createLogger(env.NODE_ENV ?? 'production', env.LOG_LEVEL),
           endpointOf(env),
         ),

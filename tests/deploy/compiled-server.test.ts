@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { compileServer } from '../../scripts/compile-server';
+import { startOtlpReceiver } from '../../testing/system/otlp-receiver';
 import { REPO_ROOT } from '../../testing/system/repo-root';
 import { startServerProcess, type ServerProcess } from '../../testing/system/server-process';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
@@ -36,6 +37,28 @@ describe('the compiled server (dist/server/)', () => {
     await compileServer({ root: REPO_ROOT, outDir: out.path });
   }, 60_000);
 
+  /** dist/server/main.js run by node alone, with the fixed environment, a database of its own and `env`. */
+  function startCompiledServer(
+    name: string,
+    database: string,
+    env: Record<string, string> = {},
+  ): Promise<ServerProcess> {
+    return startServerProcess({
+      name,
+      args: ['--enable-source-maps', path.join(out.path, 'server', 'main.js')],
+      // PORT and HOST are set by the helper; nothing else of the parent's (a stray NODE_OPTIONS loader) helps.
+      env: {
+        DATABASE_PATH: path.join(data.path, database),
+        DEMO_PASSWORD,
+        NODE_ENV: 'production',
+        NODE_OPTIONS: undefined,
+        ...env,
+      },
+      readyPath: '/healthz',
+      readyTimeoutMs: 20_000,
+    });
+  }
+
   afterEach(async () => {
     await server?.stop();
     server = undefined;
@@ -63,19 +86,7 @@ describe('the compiled server (dist/server/)', () => {
   });
 
   it('serves /healthz and a sign-in with node alone and the fixed environment', async () => {
-    server = await startServerProcess({
-      name: 'compiled server',
-      args: ['--enable-source-maps', path.join(out.path, 'server', 'main.js')],
-      // PORT and HOST are set by the helper; nothing else of the parent's (a stray NODE_OPTIONS loader) helps.
-      env: {
-        DATABASE_PATH: path.join(data.path, 'app.db'),
-        DEMO_PASSWORD,
-        NODE_ENV: 'production',
-        NODE_OPTIONS: undefined,
-      },
-      readyPath: '/healthz',
-      readyTimeoutMs: 20_000,
-    });
+    server = await startCompiledServer('compiled server', 'app.db');
     const health = await fetch(`${server.url}/healthz`);
     expect(health.status).toBe(200);
 
@@ -91,6 +102,25 @@ describe('the compiled server (dist/server/)', () => {
     expect(await me.json()).toMatchObject({ user: { username: 'admin' } });
 
     expect(await server.stop()).toEqual({ code: 0, signal: null });
+  }, 40_000);
+
+  it("sends its spans from the export thread's compiled file (protobuf), node alone", async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      server = await startCompiledServer('compiled traced server', 'traced.db', {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+      });
+      expect((await fetch(`${server.url}/slots`)).status).toBe(200);
+      const span = await receiver.waitForSpan((received) => received.name === 'GET /slots');
+      expect(span.service).toBe('slots-server');
+      expect(receiver.exports.at(-1)).toEqual({ path: '/v1/traces', contentType: 'application/x-protobuf' });
+      expect(await server.stop()).toEqual({ code: 0, signal: null });
+      expect(server.stderr()).toBe('');
+    } finally {
+      await receiver.close();
+    }
   }, 40_000);
 
   it('names the TypeScript file and line in a stack trace', () => {

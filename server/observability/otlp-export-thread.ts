@@ -1,0 +1,83 @@
+/**
+ * The thread that sends the server's spans to the OTLP receiver (started by otlp-trace-exporter.ts, never imported):
+ * it takes each batch already encoded, and sends it with the OpenTelemetry SDK's own OTLP/HTTP delegate, which reads
+ * the OTEL_EXPORTER_OTLP_* variables as the SDK's exporters do (endpoint, headers, timeout, compression) and keeps
+ * their retries, their timeout and their limit on concurrent exports.
+ *
+ * Why a thread: the exporter's requests went through the same Node HTTP and stream code as the server's answers, and
+ * V8 then optimized that code for both, which cost every answer of a traced server (docs/operators/performance.md,
+ * "Eighth round"). Here they run in an isolate of their own.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
+import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
+import type { ISerializer } from '@opentelemetry/otlp-transformer';
+import { OTLP_ENCODINGS, type OtlpTraceProtocol } from './otlp-trace-protocol';
+
+/** What the server's thread asks: a batch to send, or every batch sent so far finished (flush, then shutdown). */
+export type ExportThreadRequest =
+  | { kind: 'export'; id: number; batch: EncodedBatch }
+  | { kind: 'flush' | 'shutdown'; id: number };
+
+/** What this thread answers, once per request, with the request's id. */
+export type ExportThreadReply =
+  | { kind: 'exported'; id: number }
+  | { kind: 'failed'; id: number; error: { name: string; message: string; code?: number } }
+  | { kind: 'done'; id: number };
+
+/** A batch of spans as the server's thread encoded it: the request's body, and how many spans it carries. */
+export interface EncodedBatch {
+  bytes: Uint8Array;
+  spans: number;
+}
+
+/** What the thread is started with. */
+export interface ExportThreadData {
+  protocol: OtlpTraceProtocol;
+}
+
+/** The SDK's error for an answer other than 2xx carries its HTTP status as `code`: kept for the log line. */
+function replyOf(id: number, result: ExportResult): ExportThreadReply {
+  if (result.code === ExportResultCode.SUCCESS) return { kind: 'exported', id };
+  const error = result.error ?? new Error('export failed');
+  const code = (error as { code?: unknown }).code;
+  return {
+    kind: 'failed',
+    id,
+    error: { name: error.name, message: error.message, ...(typeof code === 'number' ? { code } : {}) },
+  };
+}
+
+function serve(port: NonNullable<typeof parentPort>, { protocol }: ExportThreadData): void {
+  const encoding = OTLP_ENCODINGS[protocol];
+  // Sends the bytes as they came; reads the receiver's answer (a partial success is logged by the SDK) as the
+  // protocol's own serializer does.
+  const passThrough: ISerializer<EncodedBatch, unknown> = {
+    serializeRequest: (batch) => batch.bytes,
+    deserializeResponse: (data) => encoding.serializer.deserializeResponse(data),
+  };
+  const delegate = createOtlpHttpExportDelegate(
+    convertLegacyHttpOptions({}, 'TRACES', 'v1/traces', { 'Content-Type': encoding.contentType }),
+    passThrough,
+    'otlp_http_span_exporter',
+    { name: 'span', countItems: (batch) => batch.spans },
+    undefined,
+  );
+  port.on('message', (request: ExportThreadRequest) => {
+    switch (request.kind) {
+      case 'export':
+        delegate.export(request.batch, (result) => port.postMessage(replyOf(request.id, result)));
+        return;
+      case 'flush':
+      case 'shutdown':
+        (request.kind === 'flush' ? delegate.forceFlush() : delegate.shutdown()).then(
+          () => port.postMessage({ kind: 'done', id: request.id } satisfies ExportThreadReply),
+          (error: unknown) =>
+            port.postMessage(replyOf(request.id, { code: ExportResultCode.FAILED, error: error as Error })),
+        );
+        return;
+    }
+  });
+}
+
+if (parentPort !== null) serve(parentPort, workerData as ExportThreadData);
