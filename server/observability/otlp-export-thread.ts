@@ -22,8 +22,17 @@ export type ExportThreadRequest =
 /** What this thread answers, once per request, with the request's id. */
 export type ExportThreadReply =
   | { kind: 'exported'; id: number }
-  | { kind: 'failed'; id: number; error: { name: string; message: string; code?: number } }
+  | { kind: 'failed'; id: number; error: ExportThreadError }
   | { kind: 'done'; id: number };
+
+/** An error of this thread, as a message carries it: the SDK's `code` (an HTTP status) and `data` (the answer) kept. */
+export interface ExportThreadError {
+  name: string;
+  message: string;
+  stack?: string;
+  code?: number;
+  data?: string;
+}
 
 /** A batch of spans as the server's thread encoded it: the request's body, and how many spans it carries. */
 export interface EncodedBatch {
@@ -36,15 +45,20 @@ export interface ExportThreadData {
   protocol: OtlpTraceProtocol;
 }
 
-/** The SDK's error for an answer other than 2xx carries its HTTP status as `code`: kept for the log line. */
 function replyOf(id: number, result: ExportResult): ExportThreadReply {
   if (result.code === ExportResultCode.SUCCESS) return { kind: 'exported', id };
   const error = result.error ?? new Error('export failed');
-  const code = (error as { code?: unknown }).code;
+  const { code, data } = error as { code?: unknown; data?: unknown };
   return {
     kind: 'failed',
     id,
-    error: { name: error.name, message: error.message, ...(typeof code === 'number' ? { code } : {}) },
+    error: {
+      name: error.name,
+      message: error.message,
+      ...(error.stack === undefined ? {} : { stack: error.stack }),
+      ...(typeof code === 'number' ? { code } : {}),
+      ...(typeof data === 'string' ? { data } : {}),
+    },
   };
 }
 

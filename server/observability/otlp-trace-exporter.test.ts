@@ -80,6 +80,8 @@ it('gives a failed send as the SDK does: its message, and the HTTP status as cod
   expect(result.code).toBe(ExportResultCode.FAILED);
   expect(receiver.exports.at(-1)?.path).toBe('/elsewhere');
   expect(result.error).toMatchObject({ code: 404, message: expect.stringContaining('Not Found') });
+  // The stack is the thread's, where the SDK made the error.
+  expect(result.error?.stack).toMatch(/otlp-exporter-base/);
 
   // The SDK retries a refused connection until its timeout, which the environment sets too.
   const unreachable = exporterTo('http/json', {
@@ -93,7 +95,7 @@ it('gives a failed send as the SDK does: its message, and the HTTP status as cod
   expect(Date.now() - started).toBeLessThan(5_000);
 });
 
-it('flushes what it was handed, and fails batches after its shutdown', async () => {
+it('flushes what it was handed, and fails batches after its shutdown (a flush during it waits for it)', async () => {
   // A receiver that answers after 300 ms: the flush must wait for it.
   const slow = http.createServer((req, res) => {
     req.resume();
@@ -108,7 +110,10 @@ it('flushes what it was handed, and fails batches after its shutdown', async () 
     exporter.export(finishedSpans('flushed'), (result) => results.push(result));
     await exporter.forceFlush();
     expect(results).toEqual([{ code: ExportResultCode.SUCCESS }]);
-    await exporter.shutdown();
+    exporter.export(finishedSpans('flushed at the shutdown'), (result) => results.push(result));
+    await Promise.all([exporter.shutdown(), exporter.forceFlush()]);
+    expect(results).toEqual([{ code: ExportResultCode.SUCCESS }, { code: ExportResultCode.SUCCESS }]);
+    await exporter.forceFlush();
     const late = await send(exporter, finishedSpans('late'));
     expect(late.code).toBe(ExportResultCode.FAILED);
     expect(late.error?.message).toBe('the exporter is shut down');
@@ -150,8 +155,9 @@ it('fails what waited on a thread that died, and starts another for the next bat
 
 it("holds a process open while a batch waits, and not after; runs none of the process's preloads", async () => {
   // A process that hands one batch over and does nothing else: it must live until the answer, then end by itself.
-  // Its preload says which thread runs it (as exit-with-parent.ts, it belongs to the process, not to the thread).
-  // TypeScript through tsx's CommonJS loader, as the export thread loads it: `--import tsx` has a thread of its own.
+  // Its preloads say which thread runs them (as exit-with-parent.ts, they belong to the process, not to the thread),
+  // given on the command line and in NODE_OPTIONS, which the process's environment, the exporter's, carries.
+  // TypeScript through tsx's CommonJS loader, as the export thread loads it.
   const script = `
     require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register();
     const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace-base');
@@ -159,19 +165,41 @@ it("holds a process open while a batch waits, and not after; runs none of the pr
     const memory = new InMemorySpanExporter();
     const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(memory)] }).getTracer('child');
     tracer.startSpan('from the child').end();
-    new OtlpTraceExporter('http/json', { OTEL_EXPORTER_OTLP_ENDPOINT: process.argv[1] })
+    new OtlpTraceExporter('http/json', { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: process.argv[1] })
       .export(memory.getFinishedSpans(), (result) => console.log('result', result.code));
   `;
-  const preload = path.join(temp.path, 'preload.js');
-  fs.writeFileSync(preload, "console.log('preload in thread', require('node:worker_threads').threadId);\n");
+  const preloads = ['command line', 'NODE_OPTIONS'].map((where) => {
+    const file = path.join(temp.path, `${where.replace(' ', '-')}.js`);
+    // tsx's loader may have a thread of its own: the export thread is the one started with a protocol.
+    fs.writeFileSync(
+      file,
+      `const { isMainThread, workerData } = require('node:worker_threads');\n` +
+        `if (isMainThread) console.log('${where} preload in the main thread');\n` +
+        `else if (workerData?.protocol) console.log('${where} preload in the export thread');\n`,
+    );
+    return file;
+  });
   // Not spawnSync: the receiver answering the child runs in this process.
   const child = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const run = execFile(
       process.execPath,
-      ['--require', preload, '-e', script, receiver.url],
-      { cwd: path.join(__dirname, '..', '..'), timeout: 20_000 },
+      ['--require', preloads[0]!, '-e', script, receiver.url],
+      {
+        cwd: path.join(__dirname, '..', '..'),
+        env: { ...process.env, NODE_OPTIONS: `--require ${preloads[1]!}` },
+        timeout: 20_000,
+      },
       (_error, stdout, stderr) => resolve({ code: run.exitCode, stdout, stderr }),
     );
   });
-  expect(child).toEqual({ code: 0, stdout: `preload in thread 0\nresult ${ExportResultCode.SUCCESS}\n`, stderr: '' });
+  expect({ ...child, stdout: child.stdout.split('\n').sort() }).toEqual({
+    code: 0,
+    stdout: [
+      '',
+      'NODE_OPTIONS preload in the main thread',
+      'command line preload in the main thread',
+      `result ${ExportResultCode.SUCCESS}`,
+    ],
+    stderr: '',
+  });
 });

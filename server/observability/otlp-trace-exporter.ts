@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
-import type { ExportThreadData, ExportThreadReply, ExportThreadRequest } from './otlp-export-thread';
+import type { ExportThreadData, ExportThreadError, ExportThreadReply, ExportThreadRequest } from './otlp-export-thread';
 import { OTLP_ENCODINGS, type OtlpTraceProtocol } from './otlp-trace-protocol';
 
 /**
@@ -21,7 +21,8 @@ export class OtlpTraceExporter implements SpanExporter {
   private nextId = 0;
   /** What waits for the thread's answer, by request id. */
   private readonly waiting = new Map<number, (reply: ExportThreadReply) => void>();
-  private stopped = false;
+  /** The shutdown, once asked for: a flush asked during or after it waits for it. */
+  private stopping: Promise<void> | undefined;
 
   constructor(
     private readonly protocol: OtlpTraceProtocol,
@@ -29,7 +30,7 @@ export class OtlpTraceExporter implements SpanExporter {
   ) {}
 
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
-    if (this.stopped) {
+    if (this.stopping !== undefined) {
       resultCallback({ code: ExportResultCode.FAILED, error: new Error('the exporter is shut down') });
       return;
     }
@@ -49,18 +50,23 @@ export class OtlpTraceExporter implements SpanExporter {
 
   /** Resolves once every batch handed over so far has been sent, or has failed. */
   forceFlush(): Promise<void> {
+    if (this.stopping !== undefined) return this.stopping;
     return this.thread === undefined ? Promise.resolve() : this.askDone('flush');
   }
 
   /** Waits for the batches handed over, then stops the thread; later batches fail. */
-  async shutdown(): Promise<void> {
-    if (this.stopped) return;
-    this.stopped = true;
+  shutdown(): Promise<void> {
+    return (this.stopping ??= this.stop());
+  }
+
+  private async stop(): Promise<void> {
     const thread = this.thread;
     if (thread === undefined) return;
     await this.askDone('shutdown').catch(() => undefined);
     this.thread = undefined;
     await thread.terminate();
+    // Nothing is asked after the shutdown (the flushes wait for it), but say so rather than leave a caller waiting.
+    this.failWaiting(new Error('the exporter is shut down'));
   }
 
   private askDone(kind: 'flush' | 'shutdown'): Promise<void> {
@@ -80,21 +86,28 @@ export class OtlpTraceExporter implements SpanExporter {
 
   private startThread(): Worker {
     const data: ExportThreadData = { protocol: this.protocol };
-    const thread = spawnExportThread({ workerData: data, env: this.env });
+    // The settings without NODE_OPTIONS: a thread given an environment applies the Node options in it (below).
+    const env = { ...this.env };
+    delete env.NODE_OPTIONS;
+    const thread = spawnExportThread({ workerData: data, env });
     thread.on('message', (reply: ExportThreadReply) => this.answer(reply));
     const lost = (error: Error) => {
       if (this.thread !== thread) return;
       this.thread = undefined;
-      const waiting = [...this.waiting];
-      this.waiting.clear();
-      for (const [id, onReply] of waiting) {
-        onReply({ kind: 'failed', id, error: { name: error.name, message: error.message } });
-      }
+      this.failWaiting(error);
     };
     thread.on('error', lost);
     thread.on('exit', (code) => lost(new Error(`the OTLP export thread stopped (exit code ${code})`)));
     thread.unref();
     return thread;
+  }
+
+  private failWaiting(error: Error): void {
+    const waiting = [...this.waiting];
+    this.waiting.clear();
+    for (const [id, onReply] of waiting) {
+      onReply({ kind: 'failed', id, error: { name: error.name, message: error.message } });
+    }
   }
 
   private answer(reply: ExportThreadReply): void {
@@ -106,15 +119,19 @@ export class OtlpTraceExporter implements SpanExporter {
   }
 }
 
-/** The thread's error as an Error again (its HTTP status as `code`, as the SDK's exporters give it). */
-function errorOf(error: { name: string; message: string; code?: number }): Error {
+/**
+ * The thread's error as an Error again, with its stack there, and as the SDK's exporters give it: the HTTP status as
+ * `code`, the collector's answer as `data`.
+ */
+function errorOf(error: ExportThreadError): Error {
   return Object.assign(new Error(error.message), error);
 }
 
 /**
  * The export thread: compiled (dist/), its JavaScript beside this file; from source (tsx, Jest), its TypeScript,
  * compiled as it loads by tsx's loader for CommonJS. None of the process's Node options: a thread inherits them, and
- * with them the modules they preload, such as exit-with-parent.ts, which would then signal the process a second time.
+ * with them the modules they preload, such as exit-with-parent.ts, which would then signal the process a second time
+ * (NODE_OPTIONS, which would bring them back, is left out of its environment by the caller).
  */
 function spawnExportThread(settings: { workerData: ExportThreadData; env: NodeJS.ProcessEnv }): Worker {
   const options = { ...settings, execArgv: [] };
