@@ -64,8 +64,8 @@ function replyOf(id: number, result: ExportResult): ExportThreadReply {
 
 function serve(port: NonNullable<typeof parentPort>, { protocol }: ExportThreadData): void {
   const encoding = OTLP_ENCODINGS[protocol];
-  // Sends the bytes as they came; reads the receiver's answer (a partial success is logged by the SDK) as the
-  // protocol's own serializer does.
+  // Sends the bytes as they came; reads the receiver's answer as the protocol's own serializer does (a partial
+  // success goes to the SDK's diagnostic logger, as it did when the SDK's exporter ran on the main thread).
   const passThrough: ISerializer<EncodedBatch, unknown> = {
     serializeRequest: (batch) => batch.bytes,
     deserializeResponse: (data) => encoding.serializer.deserializeResponse(data),
