@@ -8,10 +8,11 @@
  * Each server is the compiled one (`dist/server/main.js`, compiled first, with the flags it ships with) on its own
  * SQLite file, under callgrind with one output file per thread. It answers 2 x N requests to warm up, then its
  * counters are zeroed, it answers N more and callgrind dumps them: the main thread (JavaScript and the event loop)
- * apart from the others (V8's background compilation and garbage collection). The main thread's count is the one to
- * compare: under callgrind the process runs some fifty times slower, and V8 decides some collections and compilations
- * by time (its memory reducer starts full collections when it sees little allocation per second), so the
- * background threads of a traced server do work they would not do at full speed.
+ * apart from the others (V8's background compilation and garbage collection, and a traced server's OTLP export
+ * thread). The main thread's count is the one to compare: under callgrind the process runs some fifty times slower,
+ * and V8 decides some collections and compilations by time (its memory reducer starts full collections when it sees
+ * little allocation per second), so the background threads of a traced server do work they would not do at full
+ * speed.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
