@@ -68,7 +68,7 @@ function serve(port: NonNullable<typeof parentPort>, { protocol }: ExportThreadD
   // success goes to the SDK's diagnostic logger, as it did when the SDK's exporter ran on the main thread).
   const passThrough: ISerializer<EncodedBatch, unknown> = {
     serializeRequest: (batch) => batch.bytes,
-    deserializeResponse: (data) => encoding.serializer.deserializeResponse(data),
+    deserializeResponse: encoding.readResponse,
   };
   const delegate = createOtlpHttpExportDelegate(
     convertLegacyHttpOptions({}, 'TRACES', 'v1/traces', { 'Content-Type': encoding.contentType }),

@@ -34,12 +34,14 @@ export class OtlpTraceExporter implements SpanExporter {
       resultCallback({ code: ExportResultCode.FAILED, error: new Error('the exporter is shut down') });
       return;
     }
-    const bytes = OTLP_ENCODINGS[this.protocol].serializer.serializeRequest(spans);
+    const encoding = OTLP_ENCODINGS[this.protocol];
+    const bytes = encoding.encode(spans);
     if (bytes === undefined) {
       resultCallback({ code: ExportResultCode.FAILED, error: new Error('the spans could not be encoded') });
       return;
     }
-    this.ask({ kind: 'export', id: 0, batch: { bytes, spans: spans.length } }, (reply) =>
+    const handedOver = encoding.ownsMemory ? [bytes.buffer as ArrayBuffer] : [];
+    this.ask({ kind: 'export', id: 0, batch: { bytes, spans: spans.length } }, handedOver, (reply) =>
       resultCallback(
         reply.kind === 'failed'
           ? { code: ExportResultCode.FAILED, error: errorOf(reply.error) }
@@ -71,17 +73,24 @@ export class OtlpTraceExporter implements SpanExporter {
 
   private askDone(kind: 'flush' | 'shutdown'): Promise<void> {
     return new Promise((resolve, reject) =>
-      this.ask({ kind, id: 0 }, (reply) => (reply.kind === 'failed' ? reject(errorOf(reply.error)) : resolve())),
+      this.ask({ kind, id: 0 }, [], (reply) => (reply.kind === 'failed' ? reject(errorOf(reply.error)) : resolve())),
     );
   }
 
-  /** Sends `request` (under a fresh id) to the thread, started if need be; `onReply` gets its answer. */
-  private ask(request: ExportThreadRequest, onReply: (reply: ExportThreadReply) => void): void {
+  /**
+   * Sends `request` (under a fresh id) to the thread, started if need be, the memory in `handedOver` moved rather
+   * than copied; `onReply` gets its answer.
+   */
+  private ask(
+    request: ExportThreadRequest,
+    handedOver: ArrayBuffer[],
+    onReply: (reply: ExportThreadReply) => void,
+  ): void {
     const thread = (this.thread ??= this.startThread());
     const id = ++this.nextId;
     if (this.waiting.size === 0) thread.ref();
     this.waiting.set(id, onReply);
-    thread.postMessage({ ...request, id } satisfies ExportThreadRequest);
+    thread.postMessage({ ...request, id } satisfies ExportThreadRequest, handedOver);
   }
 
   private startThread(): Worker {

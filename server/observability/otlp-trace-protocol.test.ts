@@ -1,4 +1,5 @@
 import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { OTLP_ENCODINGS, otlpTraceProtocolOf } from './otlp-trace-protocol';
 
 describe('otlpTraceProtocolOf', () => {
@@ -29,10 +30,35 @@ describe('otlpTraceProtocolOf', () => {
   });
 });
 
-it('sends each protocol in its encoding, under its content type', () => {
-  expect(OTLP_ENCODINGS['http/json']).toEqual({ serializer: JsonTraceSerializer, contentType: 'application/json' });
-  expect(OTLP_ENCODINGS['http/protobuf']).toEqual({
-    serializer: ProtobufTraceSerializer,
-    contentType: 'application/x-protobuf',
+describe('OTLP_ENCODINGS', () => {
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  provider
+    .getTracer('protocol')
+    .startSpan('GET /slots', { attributes: { 'http.route': '/slots' } })
+    .end();
+  const spans = exporter.getFinishedSpans();
+
+  it('sends JSON as the SDK encodes it, under its content type, and reads its answers', () => {
+    const json = OTLP_ENCODINGS['http/json'];
+    expect(json.contentType).toBe('application/json');
+    expect(Buffer.from(json.encode(spans)!).equals(Buffer.from(JsonTraceSerializer.serializeRequest(spans)!))).toBe(
+      true,
+    );
+    const answer = JSON.stringify({ partialSuccess: { rejectedSpans: 3, errorMessage: 'too old' } });
+    expect(json.readResponse(Buffer.from(answer))).toEqual({
+      partialSuccess: { rejectedSpans: 3, errorMessage: 'too old' },
+    });
+  });
+
+  it('sends protobuf in the bytes the SDK writes, under its content type, and reads its answers', () => {
+    const protobuf = OTLP_ENCODINGS['http/protobuf'];
+    expect(protobuf.contentType).toBe('application/x-protobuf');
+    expect(protobuf.ownsMemory).toBe(true);
+    const bytes = protobuf.encode(spans)!;
+    expect(Buffer.from(bytes).equals(Buffer.from(ProtobufTraceSerializer.serializeRequest(spans)!))).toBe(true);
+    // ExportTraceServiceResponse { partial_success (1) { rejected_spans (1): 3, error_message (2): "too old" } }
+    const answer = Buffer.from([0x0a, 0x0b, 0x08, 0x03, 0x12, 0x07, ...Buffer.from('too old')]);
+    expect(protobuf.readResponse(answer)).toEqual({ partialSuccess: { rejectedSpans: 3, errorMessage: 'too old' } });
   });
 });
