@@ -20,6 +20,8 @@
  */
 import type { Attributes, HrTime, Link, SpanContext } from '@opentelemetry/api';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
+import { BatchOutput, BatchSizeGuess } from './batch-output';
+import { groupByResourceAndScope, spanFlagsOf } from './otlp-batch-structure';
 
 type Resource = ReadableSpan['resource'];
 type Scope = ReadableSpan['instrumentationScope'];
@@ -39,47 +41,13 @@ function varintSize(value: number): number {
   return size;
 }
 
-/** Span flags (trace.proto): whether the parent's remoteness is known (always, here) and whether it is remote. */
-const FLAGS_HAS_IS_REMOTE = 0x100;
-const FLAGS_IS_REMOTE = 0x200;
-
 /** The room kept for a message's length before it: a span weighs some hundreds of bytes, a batch some hundred KB. */
 const BATCH_LENGTH_ROOM = 3;
 const SPAN_LENGTH_ROOM = 2;
 const SMALL_LENGTH_ROOM = 1;
 
-/**
- * The output of one batch: a buffer of its own (never one of Buffer's shared pool, so that its memory can be handed
- * to the export thread rather than copied), grown if the batch outweighs the guess it was made with.
- */
-class ProtobufOutput {
-  private bytes: Buffer;
-  private pos = 0;
-
-  constructor(size: number) {
-    this.bytes = Buffer.allocUnsafeSlow(size);
-  }
-
-  /** What was written: a view of the output's own memory, from its start. */
-  finish(): Uint8Array {
-    return new Uint8Array(this.bytes.buffer, this.bytes.byteOffset, this.pos);
-  }
-
-  private room(more: number): void {
-    const needed = this.pos + more;
-    if (needed <= this.bytes.length) return;
-    let size = this.bytes.length * 2;
-    while (size < needed) size *= 2;
-    const larger = Buffer.allocUnsafeSlow(size);
-    this.bytes.copy(larger, 0, 0, this.pos);
-    this.bytes = larger;
-  }
-
-  byte(value: number): void {
-    this.room(1);
-    this.bytes[this.pos++] = value;
-  }
-
+/** A batch's bytes as protobuf writes them: varints, fixed-width numbers, length-delimited strings and messages. */
+class ProtobufOutput extends BatchOutput {
   /** A varint of a whole number in [0, 2^32) (lengths, counts, enums, keys). */
   uint32(value: number): void {
     this.room(5);
@@ -223,16 +191,15 @@ function nibble(code: number): number {
   return code <= 0x39 ? code - 0x30 : (code | 0x20) - 0x57;
 }
 
-/** What the last batch weighed per span: the next one's output is made that size, with some room, from the start. */
-let bytesPerSpan = 512;
+const sizes = new BatchSizeGuess(512);
 
 /**
  * The `ExportTraceServiceRequest` of `spans`, in OTLP/protobuf: a view from the start of memory of its own (its
  * `buffer` can be transferred to another thread).
  */
 export function encodeSpansAsProtobuf(spans: readonly ReadableSpan[]): Uint8Array {
-  const output = new ProtobufOutput(Math.ceil(spans.length * bytesPerSpan * 1.25) + 1024);
-  for (const [resource, scopes] of groupByResourceAndScope(spans)) {
+  const output = new ProtobufOutput(sizes.sizeFor(spans.length));
+  for (const [resource, scopes] of groupByResourceAndScope(spans, (scope) => scope)) {
     output.byte(key(1, 2)); // resource_spans
     const start = output.begin(BATCH_LENGTH_ROOM);
     writeResource(output, resource);
@@ -254,21 +221,8 @@ export function encodeSpansAsProtobuf(spans: readonly ReadableSpan[]): Uint8Arra
     output.end(start, BATCH_LENGTH_ROOM);
   }
   const bytes = output.finish();
-  if (spans.length > 0) bytesPerSpan = Math.ceil(bytes.length / spans.length);
+  sizes.learn(bytes.length, spans.length);
   return bytes;
-}
-
-/** The spans by resource, then by scope (each the same object for the spans of one tracer), in order of appearance. */
-function groupByResourceAndScope(spans: readonly ReadableSpan[]): Map<Resource, Map<Scope, ReadableSpan[]>> {
-  const resources = new Map<Resource, Map<Scope, ReadableSpan[]>>();
-  for (const span of spans) {
-    let scopes = resources.get(span.resource);
-    if (scopes === undefined) resources.set(span.resource, (scopes = new Map()));
-    const scopeSpans = scopes.get(span.instrumentationScope);
-    if (scopeSpans === undefined) scopes.set(span.instrumentationScope, [span]);
-    else scopeSpans.push(span);
-  }
-  return resources;
 }
 
 function writeResource(output: ProtobufOutput, resource: Resource): void {
@@ -340,7 +294,7 @@ function writeSpan(output: ProtobufOutput, span: ReadableSpan): void {
   output.uint32(span.status.code);
   output.end(status, SMALL_LENGTH_ROOM);
   output.uint32(key(16, 5));
-  output.fixed32(flagsOf(context, span.parentSpanContext?.isRemote));
+  output.fixed32(spanFlagsOf(context, span.parentSpanContext?.isRemote));
   output.end(start, SPAN_LENGTH_ROOM);
 }
 
@@ -355,10 +309,6 @@ function writeIds(output: ProtobufOutput, context: SpanContext, traceStateKey: n
     output.byte(traceStateKey);
     output.string(traceState);
   }
-}
-
-function flagsOf(context: SpanContext, remote: boolean | undefined): number {
-  return (context.traceFlags & 0xff) | FLAGS_HAS_IS_REMOTE | (remote ? FLAGS_IS_REMOTE : 0);
 }
 
 function writeEvent(output: ProtobufOutput, event: TimedEvent): void {
@@ -382,7 +332,7 @@ function writeLink(output: ProtobufOutput, link: Link & { droppedAttributesCount
   output.byte(key(5, 0));
   output.uint32(link.droppedAttributesCount || 0);
   output.byte(key(6, 5));
-  output.fixed32(flagsOf(link.context, link.context.isRemote));
+  output.fixed32(spanFlagsOf(link.context, link.context.isRemote));
   output.end(start, SMALL_LENGTH_ROOM);
 }
 

@@ -74,6 +74,21 @@ it.each([
   );
 });
 
+it('fails a batch it cannot encode, saying why, and sends the next', async () => {
+  const exporter = exporterTo('http/protobuf', { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+  const [span] = finishedSpans('unencodable');
+  const broken = Object.defineProperty({ ...span!, spanContext: () => span!.spanContext() }, 'attributes', {
+    get: () => {
+      throw new Error('attributes gone');
+    },
+  }) as ReadableSpan;
+  const failed = await send(exporter, [broken]);
+  expect(failed.code).toBe(ExportResultCode.FAILED);
+  expect(failed.error?.message).toBe('the spans could not be encoded: attributes gone');
+  expect(await send(exporter, finishedSpans('encodable'))).toEqual({ code: ExportResultCode.SUCCESS });
+  expect(receiver.spans.map((received) => received.name)).toContain('encodable');
+});
+
 it('gives a failed send as the SDK does: its message, and the HTTP status as code', async () => {
   const exporter = exporterTo('http/json', { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/elsewhere` });
   const result = await send(exporter, finishedSpans('refused'));

@@ -34,14 +34,16 @@ export class OtlpTraceExporter implements SpanExporter {
       resultCallback({ code: ExportResultCode.FAILED, error: new Error('the exporter is shut down') });
       return;
     }
-    const encoding = OTLP_ENCODINGS[this.protocol];
-    const bytes = encoding.encode(spans);
-    if (bytes === undefined) {
-      resultCallback({ code: ExportResultCode.FAILED, error: new Error('the spans could not be encoded') });
+    let bytes: Uint8Array;
+    try {
+      bytes = OTLP_ENCODINGS[this.protocol].encode(spans);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      resultCallback({ code: ExportResultCode.FAILED, error: new Error(`the spans could not be encoded: ${reason}`) });
       return;
     }
-    const handedOver = encoding.ownsMemory ? [bytes.buffer as ArrayBuffer] : [];
-    this.ask({ kind: 'export', id: 0, batch: { bytes, spans: spans.length } }, handedOver, (reply) =>
+    // The batch's memory is its own (OtlpTraceEncoding.encode): moved to the thread, not copied.
+    this.ask({ kind: 'export', id: 0, batch: { bytes, spans: spans.length } }, [bytes.buffer as ArrayBuffer], (reply) =>
       resultCallback(
         reply.kind === 'failed'
           ? { code: ExportResultCode.FAILED, error: errorOf(reply.error) }

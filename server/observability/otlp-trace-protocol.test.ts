@@ -42,7 +42,7 @@ describe('OTLP_ENCODINGS', () => {
   it('sends JSON as the SDK encodes it, under its content type, and reads its answers', () => {
     const json = OTLP_ENCODINGS['http/json'];
     expect(json.contentType).toBe('application/json');
-    expect(Buffer.from(json.encode(spans)!).equals(Buffer.from(JsonTraceSerializer.serializeRequest(spans)!))).toBe(
+    expect(Buffer.from(json.encode(spans)).equals(Buffer.from(JsonTraceSerializer.serializeRequest(spans)!))).toBe(
       true,
     );
     const answer = JSON.stringify({ partialSuccess: { rejectedSpans: 3, errorMessage: 'too old' } });
@@ -54,11 +54,28 @@ describe('OTLP_ENCODINGS', () => {
   it('sends protobuf in the bytes the SDK writes, under its content type, and reads its answers', () => {
     const protobuf = OTLP_ENCODINGS['http/protobuf'];
     expect(protobuf.contentType).toBe('application/x-protobuf');
-    expect(protobuf.ownsMemory).toBe(true);
-    const bytes = protobuf.encode(spans)!;
+    const bytes = protobuf.encode(spans);
     expect(Buffer.from(bytes).equals(Buffer.from(ProtobufTraceSerializer.serializeRequest(spans)!))).toBe(true);
     // ExportTraceServiceResponse { partial_success (1) { rejected_spans (1): 3, error_message (2): "too old" } }
     const answer = Buffer.from([0x0a, 0x0b, 0x08, 0x03, 0x12, 0x07, ...Buffer.from('too old')]);
     expect(protobuf.readResponse(answer)).toEqual({ partialSuccess: { rejectedSpans: 3, errorMessage: 'too old' } });
   });
+
+  it.each(['http/json', 'http/protobuf'] as const)(
+    'gives each %s batch memory of its own, from its start, so that it can be moved to the export thread',
+    (protocol) => {
+      const { encode } = OTLP_ENCODINGS[protocol];
+      const neighbour = Buffer.from('a small Buffer, from the shared pool');
+      const first = encode(spans);
+      const second = encode(spans);
+      expect(first.byteOffset).toBe(0);
+      expect(second.buffer).not.toBe(first.buffer);
+      expect(first.buffer).not.toBe(neighbour.buffer);
+      // Moved, not copied: Node copies a slice of Buffer's shared pool instead (or refuses it, in later versions).
+      const moved = structuredClone(first, { transfer: [first.buffer] });
+      expect(first.byteLength).toBe(0);
+      expect(Buffer.from(moved).equals(Buffer.from(second))).toBe(true);
+      expect(neighbour.toString()).toBe('a small Buffer, from the shared pool');
+    },
+  );
 });
