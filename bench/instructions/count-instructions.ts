@@ -1,7 +1,7 @@
 /**
- * Instructions per `GET /slots` answer, counted by Valgrind's callgrind, for the server with tracing off and three
+ * Instructions per `GET /slots` answer, counted by Valgrind's callgrind, for the server with tracing off and four
  * ways of tracing it: `npx tsx bench/instructions/count-instructions.ts [--requests=20000]` (Linux, with the
- * `valgrind` package; a few minutes). Not part of `npm run bench`, which times servers: a count of instructions does
+ * `valgrind` package; about eight minutes). Not part of `npm run bench`, which times servers: a count of instructions does
  * not move with the machine's load, where CPU time per answer moves by 5 to 10 % between two runs on a shared
  * machine, more than the costs the tracing work prices (docs/operators/performance.md, "Seventh round").
  *
@@ -29,12 +29,19 @@ import { startBenchProcess } from '../harness/bench-process';
 
 const run = promisify(execFile);
 
-/** The servers counted: tracing off (the baseline) and the sampling the traces guide discusses, sent as protobuf. */
+/**
+ * The servers counted: tracing off (the baseline) and the sampling the traces guide discusses, sent as protobuf, then
+ * every request sent as JSON (the default encoding).
+ */
 const SERVERS: readonly { name: string; env: (receiver: string) => Record<string, string> }[] = [
   { name: 'tracing off', env: () => ({}) },
   { name: 'traced, every request sampled out', env: (receiver) => tracing(receiver, '0') },
   { name: 'traced, one request in ten sampled', env: (receiver) => tracing(receiver, '0.1') },
   { name: 'traced, every request sampled', env: (receiver) => tracing(receiver, '1') },
+  {
+    name: 'traced, every request sampled, sent as JSON',
+    env: (receiver) => ({ ...tracing(receiver, '1'), OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }),
+  },
 ];
 
 function tracing(receiver: string, ratio: string): Record<string, string> {
