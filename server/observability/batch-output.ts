@@ -16,10 +16,14 @@ export class BatchOutput {
     return new Uint8Array(this.bytes.buffer, this.bytes.byteOffset, this.pos);
   }
 
-  /** Makes room for `more` bytes after those written. */
+  /**
+   * Makes room for `more` bytes after those written. A size that is not a whole number (a length read from something
+   * that was not a string) is refused at once: doubling towards it would allocate until memory runs out.
+   */
   protected room(more: number): void {
     const needed = this.pos + more;
     if (needed <= this.bytes.length) return;
+    if (!Number.isSafeInteger(needed)) throw new RangeError(`cannot make room for ${more} more bytes`);
     let size = this.bytes.length * 2;
     while (size < needed) size *= 2;
     const larger = Buffer.allocUnsafeSlow(size);
@@ -34,19 +38,29 @@ export class BatchOutput {
 }
 
 /**
- * What an encoder's last batch weighed per span: the next batch's output is made that size, with a quarter more, so
- * that it is seldom grown.
+ * The largest output a batch starts with. A batch that needs more grows, by doubling: a guess from a batch of a few
+ * outsized spans (a query's text of megabytes) must not ask the next 512 spans for gigabytes, past what a Buffer can
+ * hold.
  */
-export class BatchSizeGuess {
+const LARGEST_FIRST_SIZE = 4 * 1024 * 1024;
+
+/**
+ * The size of an encoder's batches: each batch's output is made the size the last batch weighed per span, with a
+ * quarter more, so that it is seldom grown.
+ */
+export class BatchSizes {
   constructor(private bytesPerSpan: number) {}
 
-  /** The size to start the output of a batch of `spans` with. */
-  sizeFor(spans: number): number {
-    return Math.ceil(spans * this.bytesPerSpan * 1.25) + 1024;
-  }
-
-  /** Learns from a batch of `spans` that weighed `bytes`. */
-  learn(bytes: number, spans: number): void {
-    if (spans > 0) this.bytesPerSpan = Math.ceil(bytes / spans);
+  /** The batch of `spans`, written by `write` into the output `create` makes of the size guessed for it. */
+  write<Output extends BatchOutput>(
+    spans: number,
+    create: (size: number) => Output,
+    write: (output: Output) => void,
+  ): Uint8Array {
+    const output = create(Math.min(Math.ceil(spans * this.bytesPerSpan * 1.25) + 1024, LARGEST_FIRST_SIZE));
+    write(output);
+    const bytes = output.finish();
+    if (spans > 0) this.bytesPerSpan = Math.ceil(bytes.length / spans);
+    return bytes;
   }
 }

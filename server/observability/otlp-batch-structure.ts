@@ -2,8 +2,17 @@
  * What both OTLP encodings of a batch share (otlp-json-spans.ts, otlp-protobuf-spans.ts): its spans grouped by
  * resource and then by instrumentation scope, and the flags of a span or a link.
  */
-import type { SpanContext } from '@opentelemetry/api';
+import type { Attributes, SpanContext } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+
+/**
+ * A span's instrumentation scope, with the attributes OTLP gives a scope: the SDK's serializers write them when a
+ * scope has them, though this SDK's type does not declare them.
+ */
+export type OtlpScope = ReadableSpan['instrumentationScope'] & {
+  attributes?: Attributes;
+  droppedAttributesCount?: number;
+};
 
 /**
  * The spans by resource (the same object for the spans of one provider), then by what `scopeKey` gives their scope,

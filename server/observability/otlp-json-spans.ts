@@ -18,12 +18,14 @@
  */
 import type { Attributes, HrTime, Link, SpanContext } from '@opentelemetry/api';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
-import { BatchOutput, BatchSizeGuess } from './batch-output';
-import { groupByResourceAndScope, spanFlagsOf } from './otlp-batch-structure';
-
-type Scope = ReadableSpan['instrumentationScope'] & { attributes?: Attributes; droppedAttributesCount?: number };
+import { BatchOutput, BatchSizes } from './batch-output';
+import { groupByResourceAndScope, spanFlagsOf, type OtlpScope } from './otlp-batch-structure';
 
 const COMMA = 0x2c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
 
 /** A batch's bytes as JSON writes them: the text around the values, strings, numbers. */
 class JsonOutput extends BatchOutput {
@@ -40,8 +42,14 @@ class JsonOutput extends BatchOutput {
   /**
    * `value` as a JSON string. A string of printable ASCII without a quote or a backslash is copied between its
    * quotes; any other goes through JSON.stringify, whose escapes the SDK's bytes have, and is written as UTF-8.
+   * Something else where a string belongs (a span named with a number: the SDK does not check) is written as
+   * JSON.stringify writes it, as in the SDK's bytes (`null` for what it would leave out).
    */
   string(value: string): void {
+    if (typeof value !== 'string') {
+      this.ascii(JSON.stringify(value) ?? 'null');
+      return;
+    }
     const length = value.length;
     this.room(length + 2);
     const bytes = this.bytes;
@@ -88,11 +96,18 @@ class JsonOutput extends BatchOutput {
   }
 }
 
-const sizes = new BatchSizeGuess(1024);
+const sizes = new BatchSizes(1024);
 
 /** The `ExportTraceServiceRequest` of `spans`, in OTLP/JSON: UTF-8 in memory of its own, from its start. */
 export function encodeSpansAsJson(spans: readonly ReadableSpan[]): Uint8Array {
-  const output = new JsonOutput(sizes.sizeFor(spans.length));
+  return sizes.write(
+    spans.length,
+    (size) => new JsonOutput(size),
+    (output) => writeRequest(output, spans),
+  );
+}
+
+function writeRequest(output: JsonOutput, spans: readonly ReadableSpan[]): void {
   output.ascii('{"resourceSpans":[');
   let resourceCount = 0;
   for (const [resource, scopes] of groupByResourceAndScope(spans, scopeNameVersionAndSchema)) {
@@ -105,7 +120,7 @@ export function encodeSpansAsJson(spans: readonly ReadableSpan[]): Uint8Array {
     let scopeCount = 0;
     for (const group of scopes.values()) {
       if (scopeCount++ > 0) output.byte(COMMA);
-      const scope: Scope = group[0]!.instrumentationScope;
+      const scope: OtlpScope = group[0]!.instrumentationScope;
       output.ascii('{"scope":');
       writeScope(output, scope);
       output.ascii(',"spans":[');
@@ -113,22 +128,19 @@ export function encodeSpansAsJson(spans: readonly ReadableSpan[]): Uint8Array {
         if (i > 0) output.byte(COMMA);
         writeSpan(output, group[i]!);
       }
-      output.byte(0x5d);
+      output.byte(CLOSE_BRACKET);
       if (scope.schemaUrl !== undefined) writeField(output, ',"schemaUrl":', scope.schemaUrl);
-      output.byte(0x7d);
+      output.byte(CLOSE_BRACE);
     }
-    output.byte(0x5d);
+    output.byte(CLOSE_BRACKET);
     if (resource.schemaUrl) writeField(output, ',"schemaUrl":', resource.schemaUrl);
-    output.byte(0x7d);
+    output.byte(CLOSE_BRACE);
   }
   output.ascii(']}');
-  const bytes = output.finish();
-  sizes.learn(bytes.length, spans.length);
-  return bytes;
 }
 
 /** A scope as the SDK's JSON serializer tells scopes apart. */
-function scopeNameVersionAndSchema(scope: Scope): string {
+function scopeNameVersionAndSchema(scope: OtlpScope): string {
   return `${scope.name}@${scope.version || ''}:${scope.schemaUrl || ''}`;
 }
 
@@ -138,7 +150,7 @@ function writeField(output: JsonOutput, name: string, value: string): void {
   output.string(value);
 }
 
-function writeScope(output: JsonOutput, scope: Scope): void {
+function writeScope(output: JsonOutput, scope: OtlpScope): void {
   writeField(output, '{"name":', scope.name);
   if (scope.version !== undefined) writeField(output, ',"version":', scope.version);
   if (scope.attributes && Object.keys(scope.attributes).length > 0) {
@@ -147,7 +159,7 @@ function writeScope(output: JsonOutput, scope: Scope): void {
     output.ascii(',"droppedAttributesCount":');
     output.number(scope.droppedAttributesCount ?? 0);
   }
-  output.byte(0x7d);
+  output.byte(CLOSE_BRACE);
 }
 
 function writeSpan(output: JsonOutput, span: ReadableSpan): void {
@@ -172,21 +184,28 @@ function writeSpan(output: JsonOutput, span: ReadableSpan): void {
     if (i > 0) output.byte(COMMA);
     writeEvent(output, span.events[i]!);
   }
-  output.byte(0x5d);
+  output.byte(CLOSE_BRACKET);
   writeCount(output, ',"droppedEventsCount":', span.droppedEventsCount);
-  output.ascii(',"status":{"code":');
-  output.number(span.status.code);
-  if (span.status.message !== undefined) writeField(output, ',"message":', span.status.message);
+  output.ascii(',"status":{');
+  // Each field left out when undefined, as JSON.stringify leaves it.
+  const code = span.status.code as number | undefined;
+  if (code !== undefined) {
+    output.ascii('"code":');
+    output.number(code);
+  }
+  if (span.status.message !== undefined) {
+    writeField(output, code === undefined ? '"message":' : ',"message":', span.status.message);
+  }
   output.ascii('},"links":[');
   for (let i = 0; i < span.links.length; i++) {
     if (i > 0) output.byte(COMMA);
     writeLink(output, span.links[i]!);
   }
-  output.byte(0x5d);
+  output.byte(CLOSE_BRACKET);
   writeCount(output, ',"droppedLinksCount":', span.droppedLinksCount);
   output.ascii(',"flags":');
   output.number(spanFlagsOf(context, span.parentSpanContext?.isRemote));
-  output.byte(0x7d);
+  output.byte(CLOSE_BRACE);
 }
 
 /** A count under `name`, or nothing when it is undefined (JSON.stringify leaves such a field out). */
@@ -209,10 +228,10 @@ function writeEvent(output: JsonOutput, event: TimedEvent): void {
   output.time(event.time);
   output.ascii(',"droppedAttributesCount":');
   output.number(event.droppedAttributesCount || 0);
-  output.byte(0x7d);
+  output.byte(CLOSE_BRACE);
 }
 
-function writeLink(output: JsonOutput, link: Link & { droppedAttributesCount?: number }): void {
+function writeLink(output: JsonOutput, link: Link): void {
   const context = link.context;
   output.ascii('{"attributes":');
   writeAttributes(output, link.attributes ?? {});
@@ -223,22 +242,22 @@ function writeLink(output: JsonOutput, link: Link & { droppedAttributesCount?: n
   output.number(link.droppedAttributesCount || 0);
   output.ascii(',"flags":');
   output.number(spanFlagsOf(context, context.isRemote));
-  output.byte(0x7d);
+  output.byte(CLOSE_BRACE);
 }
 
 /** Attributes as a list of KeyValues, in the object's own order. */
 function writeAttributes(output: JsonOutput, attributes: Attributes): void {
   const names = Object.keys(attributes);
-  output.byte(0x5b);
+  output.byte(OPEN_BRACKET);
   for (let i = 0; i < names.length; i++) {
     if (i > 0) output.byte(COMMA);
     const name = names[i]!;
     writeField(output, '{"key":', name);
     output.ascii(',"value":');
     writeAnyValue(output, attributes[name]);
-    output.byte(0x7d);
+    output.byte(CLOSE_BRACE);
   }
-  output.byte(0x5d);
+  output.byte(CLOSE_BRACKET);
 }
 
 /** An AnyValue: one field by the value's type; `{}` for a value it has no field for (`undefined`, `null`, a function). */
@@ -256,7 +275,7 @@ function writeAnyValue(output: JsonOutput, value: unknown): void {
       break;
     case 'object':
       if (value === null) {
-        output.byte(0x7b);
+        output.byte(OPEN_BRACE);
       } else if (value instanceof Uint8Array) {
         writeField(output, '{"bytesValue":', Buffer.from(value).toString('base64'));
       } else if (Array.isArray(value)) {
@@ -269,11 +288,11 @@ function writeAnyValue(output: JsonOutput, value: unknown): void {
       } else {
         output.ascii('{"kvlistValue":{"values":');
         writeAttributes(output, value as Attributes);
-        output.byte(0x7d);
+        output.byte(CLOSE_BRACE);
       }
       break;
     default:
-      output.byte(0x7b);
+      output.byte(OPEN_BRACE);
   }
-  output.byte(0x7d);
+  output.byte(CLOSE_BRACE);
 }

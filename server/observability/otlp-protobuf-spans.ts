@@ -16,15 +16,15 @@
  *
  * The bytes are those the SDK's serializer writes for the same spans (otlp-protobuf-spans.test.ts compares them on
  * every kind of span and value): the same fields written when empty (dropped counts, a status's code), the same
- * spans grouped by resource and then by instrumentation scope, in the order they first appear.
+ * spans grouped by resource and then by instrumentation scope, in the order they first appear. One exception: a time
+ * before 1970, which the field cannot hold (ProtobufOutput.time; docs/decisions/0019-spans-encoded-by-the-server.md).
  */
 import type { Attributes, HrTime, Link, SpanContext } from '@opentelemetry/api';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
-import { BatchOutput, BatchSizeGuess } from './batch-output';
-import { groupByResourceAndScope, spanFlagsOf } from './otlp-batch-structure';
+import { BatchOutput, BatchSizes } from './batch-output';
+import { groupByResourceAndScope, spanFlagsOf, type OtlpScope } from './otlp-batch-structure';
 
 type Resource = ReadableSpan['resource'];
-type Scope = ReadableSpan['instrumentationScope'];
 
 /** A field's key byte: its number and wire type (0 varint, 1 fixed64, 2 length-delimited, 5 fixed32). */
 function key(field: number, wireType: 0 | 1 | 2 | 5): number {
@@ -41,9 +41,12 @@ function varintSize(value: number): number {
   return size;
 }
 
-/** The room kept for a message's length before it: a span weighs some hundreds of bytes, a batch some hundred KB. */
+/**
+ * The room kept for a message's length before it, by what the message usually weighs: a batch and its groups some
+ * hundred KB (3 bytes, up to 2 MiB), a span or a resource some hundreds of bytes (2), the rest less than 128 (1).
+ */
 const BATCH_LENGTH_ROOM = 3;
-const SPAN_LENGTH_ROOM = 2;
+const MEDIUM_LENGTH_ROOM = 2;
 const SMALL_LENGTH_ROOM = 1;
 
 /** A batch's bytes as protobuf writes them: varints, fixed-width numbers, length-delimited strings and messages. */
@@ -88,18 +91,29 @@ class ProtobufOutput extends BatchOutput {
   /**
    * An OpenTelemetry time (seconds, nanoseconds) as fixed64 nanoseconds. Seconds times 10^9 passes 2^53, where a
    * double loses units: the seconds are multiplied by 10^9's two 16-bit halves apart, each product exact, and the
-   * 64-bit sum is carried through two 32-bit words.
+   * 64-bit sum is carried through two 32-bit words. A time the SDK does not make from its clock (a fraction of a
+   * second, nanoseconds past a second, before 1970 from a Date) goes through BigInt: its whole parts, and before 1970
+   * the 64 bits of a negative count, which this unsigned field cannot mean (the SDK's serializer wraps it otherwise;
+   * neither drops the batch).
    */
   time([seconds, nanos]: HrTime): void {
-    const byLowHalf = seconds * 0xca00 + nanos; // 10^9 = 0x3b9a * 2^16 + 0xca00
-    const byHighHalf = seconds * 0x3b9a; // to be shifted left by 16 bits
-    const highHalfTop = Math.floor(byHighHalf / 0x10000);
-    const lowSum = (byHighHalf - highHalfTop * 0x10000) * 0x10000 + (byLowHalf % 0x100000000);
-    const low = lowSum % 0x100000000;
-    const high = highHalfTop + Math.floor(byLowHalf / 0x100000000) + Math.floor(lowSum / 0x100000000);
+    let low: number;
+    let high: number;
+    if (Number.isSafeInteger(seconds) && seconds >= 0 && Number.isInteger(nanos) && nanos >= 0 && nanos < 1e9) {
+      const byLowHalf = seconds * 0xca00 + nanos; // 10^9 = 0x3b9a * 2^16 + 0xca00
+      const byHighHalf = seconds * 0x3b9a; // to be shifted left by 16 bits
+      const highHalfTop = Math.floor(byHighHalf / 0x10000);
+      const lowSum = (byHighHalf - highHalfTop * 0x10000) * 0x10000 + (byLowHalf % 0x100000000);
+      low = lowSum % 0x100000000;
+      high = (highHalfTop + Math.floor(byLowHalf / 0x100000000) + Math.floor(lowSum / 0x100000000)) >>> 0;
+    } else {
+      const total = BigInt.asUintN(64, BigInt(Math.trunc(seconds)) * 1_000_000_000n + BigInt(Math.trunc(nanos)));
+      low = Number(total & 0xffffffffn);
+      high = Number(total >> 32n);
+    }
     this.room(8);
     this.bytes.writeUInt32LE(low, this.pos);
-    this.bytes.writeUInt32LE(high >>> 0, this.pos + 4);
+    this.bytes.writeUInt32LE(high, this.pos + 4);
     this.pos += 8;
   }
 
@@ -111,9 +125,11 @@ class ProtobufOutput extends BatchOutput {
 
   /**
    * Length-delimited UTF-8. Under 16 characters a loop costs less than a call into Buffer's native code; at any
-   * length, a character past ASCII sends the string there.
+   * length, a character past ASCII sends the string there. Something else where a string belongs (a span named with
+   * a number: the SDK does not check) is written as the empty string, as the SDK's serializer writes it.
    */
-  string(value: string): void {
+  string(text: string): void {
+    const value = typeof text === 'string' ? text : '';
     const length = value.length;
     if (length < 16) {
       this.room(length + 1);
@@ -131,8 +147,9 @@ class ProtobufOutput extends BatchOutput {
         return;
       }
     }
-    // At most three bytes a character: written after one byte kept for the length, moved if it needs more.
-    this.room(3 * length + 5);
+    // At most three bytes a character (counted exactly for a long string, whose room would otherwise be three times
+    // its size): written after one byte kept for the length, moved if it needs more.
+    this.room((length > 4096 ? Buffer.byteLength(value, 'utf8') : 3 * length) + 5);
     const start = this.pos;
     const size = this.bytes.write(value, start + 1, 'utf8');
     this.pos = start + 1 + size;
@@ -186,58 +203,62 @@ class ProtobufOutput extends BatchOutput {
   }
 }
 
-/** A hex digit's value (either case). */
+/**
+ * A hex digit's value: a digit, a lower-case letter from a to f, anything else read as an upper-case letter (the SDK
+ * checks the ids it makes and takes; a link's are the caller's, and decode here as the SDK's serializer decodes them).
+ */
 function nibble(code: number): number {
-  return code <= 0x39 ? code - 0x30 : (code | 0x20) - 0x57;
+  if (code >= 0x30 && code <= 0x39) return code - 0x30;
+  if (code >= 0x61 && code <= 0x66) return code - 0x57;
+  return code - 0x37;
 }
 
-const sizes = new BatchSizeGuess(512);
+const sizes = new BatchSizes(512);
 
 /**
  * The `ExportTraceServiceRequest` of `spans`, in OTLP/protobuf: a view from the start of memory of its own (its
  * `buffer` can be transferred to another thread).
  */
 export function encodeSpansAsProtobuf(spans: readonly ReadableSpan[]): Uint8Array {
-  const output = new ProtobufOutput(sizes.sizeFor(spans.length));
-  for (const [resource, scopes] of groupByResourceAndScope(spans, (scope) => scope)) {
-    output.byte(key(1, 2)); // resource_spans
-    const start = output.begin(BATCH_LENGTH_ROOM);
-    writeResource(output, resource);
-    for (const [scope, scopeSpans] of scopes) {
-      output.byte(key(2, 2)); // scope_spans
-      const scopeStart = output.begin(BATCH_LENGTH_ROOM);
-      writeScope(output, scope);
-      for (const span of scopeSpans) writeSpan(output, span);
-      if (scope.schemaUrl) {
-        output.byte(key(3, 2));
-        output.string(scope.schemaUrl);
+  return sizes.write(
+    spans.length,
+    (size) => new ProtobufOutput(size),
+    (output) => {
+      for (const [resource, scopes] of groupByResourceAndScope(spans, (scope) => scope)) {
+        output.byte(key(1, 2)); // resource_spans
+        const start = output.begin(BATCH_LENGTH_ROOM);
+        writeResource(output, resource);
+        for (const [scope, scopeSpans] of scopes) {
+          output.byte(key(2, 2)); // scope_spans
+          const scopeStart = output.begin(BATCH_LENGTH_ROOM);
+          writeScope(output, scope);
+          for (const span of scopeSpans) writeSpan(output, span);
+          if (scope.schemaUrl) {
+            output.byte(key(3, 2));
+            output.string(scope.schemaUrl);
+          }
+          output.end(scopeStart, BATCH_LENGTH_ROOM);
+        }
+        if (resource.schemaUrl) {
+          output.byte(key(3, 2));
+          output.string(resource.schemaUrl);
+        }
+        output.end(start, BATCH_LENGTH_ROOM);
       }
-      output.end(scopeStart, BATCH_LENGTH_ROOM);
-    }
-    if (resource.schemaUrl) {
-      output.byte(key(3, 2));
-      output.string(resource.schemaUrl);
-    }
-    output.end(start, BATCH_LENGTH_ROOM);
-  }
-  const bytes = output.finish();
-  sizes.learn(bytes.length, spans.length);
-  return bytes;
+    },
+  );
 }
 
 function writeResource(output: ProtobufOutput, resource: Resource): void {
   output.byte(key(1, 2));
-  const start = output.begin(SPAN_LENGTH_ROOM);
+  const start = output.begin(MEDIUM_LENGTH_ROOM);
   writeAttributes(output, resource.attributes, key(1, 2));
   output.byte(key(2, 0)); // dropped_attributes_count: none known
   output.byte(0);
-  output.end(start, SPAN_LENGTH_ROOM);
+  output.end(start, MEDIUM_LENGTH_ROOM);
 }
 
-function writeScope(
-  output: ProtobufOutput,
-  scope: Scope & { attributes?: Attributes; droppedAttributesCount?: number },
-): void {
+function writeScope(output: ProtobufOutput, scope: OtlpScope): void {
   output.byte(key(1, 2));
   const start = output.begin(SMALL_LENGTH_ROOM);
   output.byte(key(1, 2));
@@ -249,14 +270,14 @@ function writeScope(
   if (scope.attributes) writeAttributes(output, scope.attributes, key(3, 2));
   if (scope.droppedAttributesCount) {
     output.byte(key(4, 0));
-    output.uint32(scope.droppedAttributesCount);
+    output.int64(scope.droppedAttributesCount);
   }
   output.end(start, SMALL_LENGTH_ROOM);
 }
 
 function writeSpan(output: ProtobufOutput, span: ReadableSpan): void {
   output.byte(key(2, 2)); // ScopeSpans.spans
-  const start = output.begin(SPAN_LENGTH_ROOM);
+  const start = output.begin(MEDIUM_LENGTH_ROOM);
   const context = span.spanContext();
   writeIds(output, context, key(3, 2));
   const parentId = span.parentSpanContext?.spanId;
@@ -266,10 +287,11 @@ function writeSpan(output: ProtobufOutput, span: ReadableSpan): void {
   }
   output.byte(key(5, 2));
   output.string(span.name);
-  // The API's kinds start at INTERNAL = 0, the protocol's at UNSPECIFIED = 0.
-  if (span.kind != null) {
+  // The API's kinds start at INTERNAL = 0, the protocol's at UNSPECIFIED = 0, which is left out.
+  const kind = span.kind == null ? 0 : span.kind + 1;
+  if (kind !== 0) {
     output.byte(key(6, 0));
-    output.uint32(span.kind + 1);
+    output.int64(kind);
   }
   output.byte(key(7, 1));
   output.time(span.startTime);
@@ -277,13 +299,13 @@ function writeSpan(output: ProtobufOutput, span: ReadableSpan): void {
   output.time(span.endTime);
   writeAttributes(output, span.attributes, key(9, 2));
   output.byte(key(10, 0));
-  output.uint32(span.droppedAttributesCount);
+  output.int64(span.droppedAttributesCount);
   for (const event of span.events) writeEvent(output, event);
   output.byte(key(12, 0));
-  output.uint32(span.droppedEventsCount);
+  output.int64(span.droppedEventsCount);
   for (const link of span.links) writeLink(output, link);
   output.byte(key(14, 0));
-  output.uint32(span.droppedLinksCount);
+  output.int64(span.droppedLinksCount);
   output.byte(key(15, 2));
   const status = output.begin(SMALL_LENGTH_ROOM);
   if (span.status.message) {
@@ -291,11 +313,11 @@ function writeSpan(output: ProtobufOutput, span: ReadableSpan): void {
     output.string(span.status.message);
   }
   output.byte(key(3, 0));
-  output.uint32(span.status.code);
+  output.int64(span.status.code);
   output.end(status, SMALL_LENGTH_ROOM);
   output.uint32(key(16, 5));
   output.fixed32(spanFlagsOf(context, span.parentSpanContext?.isRemote));
-  output.end(start, SPAN_LENGTH_ROOM);
+  output.end(start, MEDIUM_LENGTH_ROOM);
 }
 
 /** A span's or a link's trace id, span id (fields 1 and 2) and trace state (field 3, under `traceStateKey`). */
@@ -320,17 +342,17 @@ function writeEvent(output: ProtobufOutput, event: TimedEvent): void {
   output.string(event.name);
   if (event.attributes) writeAttributes(output, event.attributes, key(3, 2));
   output.byte(key(4, 0));
-  output.uint32(event.droppedAttributesCount || 0);
+  output.int64(event.droppedAttributesCount || 0);
   output.end(start, SMALL_LENGTH_ROOM);
 }
 
-function writeLink(output: ProtobufOutput, link: Link & { droppedAttributesCount?: number }): void {
+function writeLink(output: ProtobufOutput, link: Link): void {
   output.byte(key(13, 2));
   const start = output.begin(SMALL_LENGTH_ROOM);
   writeIds(output, link.context, key(3, 2));
   if (link.attributes) writeAttributes(output, link.attributes, key(4, 2));
   output.byte(key(5, 0));
-  output.uint32(link.droppedAttributesCount || 0);
+  output.int64(link.droppedAttributesCount || 0);
   output.byte(key(6, 5));
   output.fixed32(spanFlagsOf(link.context, link.context.isRemote));
   output.end(start, SMALL_LENGTH_ROOM);

@@ -20,6 +20,7 @@ import {
 import { startOtlpReceiver, type OtlpReceiver } from '../../testing/system/otlp-receiver';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import { OtlpTraceExporter } from './otlp-trace-exporter';
+import { OTLP_ENCODINGS } from './otlp-trace-protocol';
 
 jest.setTimeout(30_000);
 
@@ -72,6 +73,20 @@ it.each([
   expect(receiver.spans.map((span) => span.name)).toEqual(
     expect.arrayContaining([`${protocol} one`, `${protocol} two`]),
   );
+});
+
+it('moves each batch it encoded to the thread, not a copy', async () => {
+  const encode = jest.spyOn(OTLP_ENCODINGS['http/protobuf'], 'encode');
+  try {
+    const exporter = exporterTo('http/protobuf', { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+    expect(await send(exporter, finishedSpans('moved'))).toEqual({ code: ExportResultCode.SUCCESS });
+    const encoded = encode.mock.results[0]?.value as Uint8Array;
+    // Its memory went with the message: what is left here is detached.
+    expect(encoded.byteLength).toBe(0);
+    expect(receiver.spans.map((span) => span.name)).toContain('moved');
+  } finally {
+    encode.mockRestore();
+  }
 });
 
 it('fails a batch it cannot encode, saying why, and sends the next', async () => {

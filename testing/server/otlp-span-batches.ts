@@ -5,7 +5,7 @@
  * interleaved across resources and scopes, and values the SDK itself never records on a span (bytes, key-value
  * lists). The server's encoders are tested on them against the SDK's serializers, byte for byte.
  */
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace, type Link } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace, type HrTime, type Link } from '@opentelemetry/api';
 import { TraceState } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
@@ -146,27 +146,62 @@ function interleavedSpans(): ReadableSpan[] {
   return [a1!, g1!, b1!, a2!, g2!, b2!];
 }
 
+/**
+ * A span recorded by the SDK, then given `fields` it would not record itself: what an encoder may still be handed (a
+ * ReadableSpan is an interface, and the SDK checks little of what it records).
+ */
+function spanRecordedThenGiven(fields: Record<string, unknown>): ReadableSpan[] {
+  const { provider, spans } = spanRecorder();
+  provider.getTracer('hand-made').startSpan('hand-made').end();
+  const [span] = spans();
+  return [{ ...span!, spanContext: () => span!.spanContext(), ...fields } as unknown as ReadableSpan];
+}
+
 /** A span whose attributes hold what a log record can and a span cannot: bytes, key-value lists, a function. */
 function spanWithObjects(): ReadableSpan[] {
+  return spanRecordedThenGiven({
+    attributes: {
+      bytes: new Uint8Array([0, 1, 2, 255]),
+      nested: { inner: 'value', deeper: { list: [1, 'two', { three: 3 }] }, nothing: null },
+      listOfLists: [
+        [1, 2],
+        ['a', new Uint8Array([9])],
+      ],
+      aFunction: () => undefined,
+      inheriting: Object.assign(Object.create({ inherited: 'left out' }) as object, { own: 'kept' }),
+    },
+  });
+}
+
+/**
+ * A span with what the SDK lets through unchecked: a number as its name and status message, no status code, a kind
+ * the API does not have, counts past 32 bits and below zero, a scope whose version and schema are null, times in
+ * fractions of a second, a link's ids that are not hex.
+ */
+function spanWithUncheckedFields(): ReadableSpan[] {
+  return spanRecordedThenGiven({
+    name: 7,
+    status: { message: 42 },
+    kind: -1,
+    startTime: [1_700_000_000.5, 250.75],
+    endTime: [1_700_000_001, 1_500_000_000],
+    droppedAttributesCount: 2 ** 33,
+    droppedEventsCount: -1,
+    instrumentationScope: { name: 'unchecked', version: null, schemaUrl: null },
+    links: [{ context: { traceId: '0g'.repeat(16), spanId: 'zZ'.repeat(8), traceFlags: 1 }, attributes: {} }],
+  });
+}
+
+/**
+ * A span whose times are given by a Date before 1970, which the SDK turns into negative seconds and nanoseconds: JSON
+ * writes the negative count; protobuf's field is unsigned, and the SDK's serializer and the server's wrap it apart.
+ */
+export function spanBefore1970(startTime: HrTime | Date = new Date(-1500)): ReadableSpan[] {
   const { provider, spans } = spanRecorder();
-  provider.getTracer('objects').startSpan('objects').end();
-  const [span] = spans();
-  return [
-    {
-      ...span!,
-      spanContext: () => span!.spanContext(),
-      attributes: {
-        bytes: new Uint8Array([0, 1, 2, 255]),
-        nested: { inner: 'value', deeper: { list: [1, 'two', { three: 3 }] }, nothing: null },
-        listOfLists: [
-          [1, 2],
-          ['a', new Uint8Array([9])],
-        ],
-        aFunction: () => undefined,
-        inheriting: Object.assign(Object.create({ inherited: 'left out' }) as object, { own: 'kept' }),
-      },
-    } as unknown as ReadableSpan,
-  ];
+  const span = provider.getTracer('old').startSpan('old', { startTime });
+  span.addEvent('older', new Date(-1));
+  span.end(new Date(-1));
+  return spans();
 }
 
 /** The batches, by what each is for. */
@@ -175,5 +210,9 @@ export const SPAN_BATCHES: readonly (readonly [string, () => ReadableSpan[]])[] 
   ['dropped attributes, events and links, as the SDK counts them', spansOverTheirLimits],
   ['spans grouped by resource and by scope in the order they first appear', interleavedSpans],
   ['values the SDK itself never records on a span: bytes, key-value lists', spanWithObjects],
+  [
+    'fields the SDK lets through unchecked: a number as a name, times in fractions of a second',
+    spanWithUncheckedFields,
+  ],
   ['an empty batch', () => []],
 ];
