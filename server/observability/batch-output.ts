@@ -51,14 +51,14 @@ const LARGEST_FIRST_SIZE = 4 * 1024 * 1024;
 export class BatchSizes {
   constructor(private bytesPerSpan: number) {}
 
-  /** The batch of `spans`, written by `write` into the output `create` makes of the size guessed for it. */
+  /** The batch of `spans`, written by `fill` into the output `create` makes of the size guessed for it. */
   write<Output extends BatchOutput>(
     spans: number,
     create: (size: number) => Output,
-    write: (output: Output) => void,
+    fill: (output: Output) => void,
   ): Uint8Array {
     const output = create(Math.min(Math.ceil(spans * this.bytesPerSpan * 1.25) + 1024, LARGEST_FIRST_SIZE));
-    write(output);
+    fill(output);
     const bytes = output.finish();
     if (spans > 0) this.bytesPerSpan = Math.ceil(bytes.length / spans);
     return bytes;

@@ -47,7 +47,7 @@ class JsonOutput extends BatchOutput {
    */
   string(value: string): void {
     if (typeof value !== 'string') {
-      this.ascii(JSON.stringify(value) ?? 'null');
+      this.utf8(JSON.stringify(value) ?? 'null');
       return;
     }
     const length = value.length;
@@ -58,15 +58,19 @@ class JsonOutput extends BatchOutput {
     for (let i = 0; i < length; i++) {
       const code = value.charCodeAt(i);
       if (code < 0x20 || code === 0x22 || code === 0x5c || code >= 0x80) {
-        const json = JSON.stringify(value);
-        this.room(3 * json.length);
-        this.pos += this.bytes.write(json, this.pos, 'utf8');
+        this.utf8(JSON.stringify(value));
         return;
       }
       bytes[start + 1 + i] = code;
     }
     bytes[start + 1 + length] = 0x22;
     this.pos = start + 2 + length;
+  }
+
+  /** Any text, as UTF-8 (at most three bytes a character; counted exactly for a long text). */
+  private utf8(text: string): void {
+    this.room(text.length > 4096 ? Buffer.byteLength(text, 'utf8') : 3 * text.length);
+    this.pos += this.bytes.write(text, this.pos, 'utf8');
   }
 
   /** A number as JSON writes it: NaN and the infinities as null. */

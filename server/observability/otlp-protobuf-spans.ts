@@ -18,6 +18,8 @@
  * every kind of span and value): the same fields written when empty (dropped counts, a status's code), the same
  * spans grouped by resource and then by instrumentation scope, in the order they first appear. One exception: a time
  * before 1970, which the field cannot hold (ProtobufOutput.time; docs/decisions/0019-spans-encoded-by-the-server.md).
+ * Above 300 lines for one reason: the request's messages and the writer of their wire format are one encoder, tested
+ * as one against the SDK's.
  */
 import type { Attributes, HrTime, Link, SpanContext } from '@opentelemetry/api';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';

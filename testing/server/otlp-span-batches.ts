@@ -174,14 +174,14 @@ function spanWithObjects(): ReadableSpan[] {
 }
 
 /**
- * A span with what the SDK lets through unchecked: a number as its name and status message, no status code, a kind
- * the API does not have, counts past 32 bits and below zero, a scope whose version and schema are null, times in
- * fractions of a second, a link's ids that are not hex.
+ * A span with what the SDK lets through unchecked: a number as its name, an object as its status message, no status
+ * code, a kind the API does not have, counts past 32 bits and below zero, a scope whose version and schema are null,
+ * times in fractions of a second, a link's ids that are not hex.
  */
 function spanWithUncheckedFields(): ReadableSpan[] {
   return spanRecordedThenGiven({
     name: 7,
-    status: { message: 42 },
+    status: { message: { reason: 'naïve' } },
     kind: -1,
     startTime: [1_700_000_000.5, 250.75],
     endTime: [1_700_000_001, 1_500_000_000],
