@@ -53,7 +53,12 @@ export async function compileServer(options: CompileServerOptions): Promise<Comp
   while (queue.length > 0) {
     const batch = queue.splice(0).filter((file) => !seen.has(file));
     for (const file of batch) seen.add(file);
-    const outputs = await Promise.all(batch.map((file) => compileFile(root, outDir, file)));
+    // Every file of the batch settled before a failure is thrown: a refused file must not leave the others still
+    // writing into the output after the caller has given up on it (and removed it).
+    const settled = await Promise.allSettled(batch.map((file) => compileFile(root, outDir, file)));
+    const failed = settled.find((result) => result.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+    const outputs = settled.map((result) => (result as PromiseFulfilledResult<CompiledFile>).value);
     for (const output of outputs) {
       written.push(output.outFile);
       for (const specifier of output.relativeRequires) {

@@ -179,6 +179,10 @@ describe('the compiled server (dist/server/)', () => {
       await expect(compileServer({ root: REPO_ROOT, outDir: refused.path, entry: 'host/index.ts' })).rejects.toThrow(
         /among the front-end build's files/,
       );
+      // Nothing still being written once it refused: the folder removed now stays removed.
+      refused.remove();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(fs.existsSync(refused.path)).toBe(false);
     } finally {
       refused.remove();
     }
