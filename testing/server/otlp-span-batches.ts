@@ -66,6 +66,8 @@ const EVERY_VALUE = {
   exactly127: LONG,
   exactly128: `${LONG}y`,
   longNonAscii: 'é'.repeat(200),
+  // Past ASCII after many characters: a copy begun one byte at a time goes to UTF-8 (here 128 bytes, two of length).
+  lateNonAscii: `${'x'.repeat(126)}é`,
   veryLong: 'z'.repeat(20_000),
   yes: true,
   no: false,
