@@ -1,13 +1,18 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { makeTempDir } from '../../testing/temp-dir';
+import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import { runServerCommand } from '../../testing/server/run-server-command';
 
 jest.setTimeout(60_000);
 
 describe('npm run tenant:add', () => {
+  let dir: TempDir;
+  beforeEach(() => {
+    dir = makeTempDir('slots-tenant-add-');
+  });
+  afterEach(() => dir.remove());
+
   it('creates a tenant the next user:add can put an account in, and renames it', async () => {
-    const dir = makeTempDir();
     const env = { DATABASE_PATH: path.join(dir.path, 'app.db') };
     // Before any tenant, an account cannot sign in: user:add says how to make one.
     const early = await runServerCommand('user-add.ts', ['ada'], env, 'ada-password-1234\n');
@@ -31,7 +36,6 @@ describe('npm run tenant:add', () => {
   });
 
   it('creates no database for a mistyped command', async () => {
-    const dir = makeTempDir();
     const database = path.join(dir.path, 'app.db');
     const run = await runServerCommand('tenant-add.ts', ['has space'], { DATABASE_PATH: database });
     expect(run.code).toBe(2);
@@ -40,7 +44,6 @@ describe('npm run tenant:add', () => {
   });
 
   it('refuses a bad id or a missing name with the usage and the tenants there are, changing nothing', async () => {
-    const dir = makeTempDir();
     const env = { DATABASE_PATH: path.join(dir.path, 'app.db') };
     await runServerCommand('tenant-add.ts', ['globex'], env);
     for (const args of [['has space'], ['acme', '--name'], [], ['a', 'b']]) {

@@ -18,12 +18,15 @@ export interface TestApp {
   app: App;
   dir: TempDir;
   databasePath: string;
-  /** Closes the app; removes the folder unless `keepData`. */
+  /** Closes the app; removes the folder unless `keepData`, a folder given as `dir` too. */
   close(options?: { keepData?: boolean }): Promise<void>;
 }
 
 export interface TestAppOptions extends Partial<AppOptions> {
-  /** The folder of the database: a fresh temporary one by default; give an earlier app's to reopen its database. */
+  /**
+   * The folder of the database: a fresh temporary one by default; give an earlier app's to reopen its database.
+   * A given folder is this app's to remove on `close()` (unless `keepData`), but stays when the start is refused.
+   */
   dir?: TempDir;
   /** Registrations before `ready()`, as an entry's `configure` makes them. */
   configure?: (app: App) => void;
@@ -37,23 +40,28 @@ export async function createTestApp(overrides: TestAppOptions = {}): Promise<Tes
   const { dir: givenDir, configure, ...options } = overrides;
   const dir = givenDir ?? makeTempDir('slots-server-test-');
   const databasePath = path.join(dir.path, 'app.db');
-  const app = createApp({
-    databasePath,
-    sessionSecret: TEST_SECRET,
-    nodeEnv: 'test',
-    logger: pino({ level: 'silent' }),
-    passwordHashParams: FAST_HASH,
-    distDir: path.join(dir.path, 'dist'),
-    sessionCleanupIntervalMs: 0,
-    ...options,
-  });
+  let app: App | undefined;
   try {
+    // In the try: createApp itself refuses some starts (a bad REMOTES_CONFIG throws there).
+    app = createApp({
+      databasePath,
+      sessionSecret: TEST_SECRET,
+      nodeEnv: 'test',
+      logger: pino({ level: 'silent' }),
+      passwordHashParams: FAST_HASH,
+      distDir: path.join(dir.path, 'dist'),
+      sessionCleanupIntervalMs: 0,
+      ...options,
+    });
     configure?.(app);
     await app.ready();
   } catch (error) {
-    // A start refused (e.g. slots that break the props contract) leaves nothing open behind the test.
-    await app.close();
-    if (!givenDir) dir.remove();
+    // A start refused (e.g. slots that break the props contract) leaves nothing open or on disk behind the test.
+    try {
+      await app?.close();
+    } finally {
+      if (!givenDir) dir.remove();
+    }
     throw error;
   }
   return {
@@ -61,8 +69,11 @@ export async function createTestApp(overrides: TestAppOptions = {}): Promise<Tes
     dir,
     databasePath,
     close: async ({ keepData = false } = {}) => {
-      await app.close();
-      if (!keepData) dir.remove();
+      try {
+        await app.close();
+      } finally {
+        if (!keepData) dir.remove();
+      }
     },
   };
 }
