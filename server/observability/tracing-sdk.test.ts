@@ -6,11 +6,15 @@
  * The SDK's tracer provider with an in-memory exporter; no module is patched (the server span is the server's own).
  */
 import http from 'node:http';
+import { ROOT_CONTEXT } from '@opentelemetry/api';
+import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   InMemorySpanExporter,
   ParentBasedSampler,
+  RandomIdGenerator,
   SimpleSpanProcessor,
   TraceIdRatioBasedSampler,
+  type IdGenerator,
   type ReadableSpan,
 } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
@@ -19,6 +23,7 @@ import { createLogger } from '../logger';
 import { registerInMemoryTracing } from '../../testing/server/in-memory-tracing';
 import { createDemoApp, type DemoTestApp } from '../../testing/server/test-app';
 import { waitUntil } from '../../testing/server/wait-until';
+import { spanLimitsOf, type RequestSpanSink } from './request-span';
 import {
   HTTP_SPAN_ATTRIBUTES,
   nameRequestRoute,
@@ -154,32 +159,46 @@ it('traces neither a probe nor a scrape, whatever its caller sampled', async () 
 describe('rootSamplingOf (parentbased_traceidratio decided before any id)', () => {
   const ratio = (arg: string) => ({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: arg });
 
-  /** A provider with the sampler of `rootSampling`, its spans kept in memory. */
-  function rootSampled(rootSampling: RootSampling) {
+  /** Where the spans rootSamplingOf records go: kept in memory, as a provider with its sampler keeps the SDK's. */
+  function requestSpans(ids: IdGenerator = new RandomIdGenerator()) {
     const exported = new InMemorySpanExporter();
-    const sampled = new NodeTracerProvider({
-      sampler: rootSampling.sampler,
-      spanProcessors: [new SimpleSpanProcessor(exported)],
-    });
-    return { exported, tracer: sampled.getTracer('server-spans'), sampled };
+    const processor = new SimpleSpanProcessor(exported);
+    const sink: RequestSpanSink = {
+      resource: resourceFromAttributes({ 'service.name': 'slots-server' }),
+      scope: { name: 'slots-server' },
+      processor,
+      limits: spanLimitsOf({}),
+      ids,
+    };
+    return { exported, sink, processor };
+  }
+
+  /** The server's spans of `rootSampling`, its requests' recorded into `exported`. */
+  function rootSampled(arg: string) {
+    const { exported, sink, processor } = requestSpans();
+    const rootSampling = rootSamplingOf(ratio(arg), sink)!;
+    const sampled = new NodeTracerProvider({ sampler: rootSampling.sampler, spanProcessors: [processor] });
+    return { exported, tracer: sampled.getTracer('server-spans'), sampled, rootSampling };
   }
 
   it('leaves any other sampler, and a ratio the SDK would refuse, to the SDK', () => {
-    expect(rootSamplingOf({})).toBeUndefined();
-    expect(rootSamplingOf({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' })).toBeUndefined();
-    expect(rootSamplingOf({ OTEL_TRACES_SAMPLER: 'parentbased_always_on' })).toBeUndefined();
-    for (const arg of ['', 'a tenth', '-0.1', '1.5']) expect(rootSamplingOf(ratio(arg))).toBeUndefined();
-    expect(rootSamplingOf(ratio(' 0.1 '))).toBeDefined();
+    const { sink } = requestSpans();
+    expect(rootSamplingOf({}, sink)).toBeUndefined();
+    expect(
+      rootSamplingOf({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' }, sink),
+    ).toBeUndefined();
+    expect(rootSamplingOf({ OTEL_TRACES_SAMPLER: 'parentbased_always_on' }, sink)).toBeUndefined();
+    for (const arg of ['', 'a tenth', '-0.1', '1.5']) expect(rootSamplingOf(ratio(arg), sink)).toBeUndefined();
+    expect(rootSamplingOf(ratio(' 0.1 '), sink)).toBeDefined();
   });
 
   it('a request sampled out at the root: no span, its ids made once and only when read', () => {
     const made: string[] = [];
-    const rootSampling = rootSamplingOf(ratio('0'), {
+    const { sink } = requestSpans({
       generateTraceId: () => (made.push('trace'), 'a'.repeat(32)),
       generateSpanId: () => (made.push('span'), 'b'.repeat(16)),
-    })!;
-    expect(rootSampling.sampled()).toBe(false);
-    const span = rootSampling.sampledOut();
+    });
+    const span = rootSamplingOf(ratio('0'), sink)!.spanOf('GET', ROOT_CONTEXT);
     expect(span.isRecording()).toBe(false);
     expect(made).toEqual([]);
     expect(span.spanContext().traceId).toBe('a'.repeat(32));
@@ -190,8 +209,7 @@ describe('rootSamplingOf (parentbased_traceidratio decided before any id)', () =
   });
 
   it('at 0: no span exported, no attribute worked out, each request a trace of its own in its log line', async () => {
-    const rootSampling = rootSamplingOf(ratio('0'))!;
-    const { exported, tracer, sampled } = rootSampled(rootSampling);
+    const { exported, tracer, sampled, rootSampling } = rootSampled('0');
     const attributes = countedAttributes();
     const { server, lines } = await tracedServer(attributes, tracer, rootSampling);
     for (let sent = 0; sent < 5; sent++) await request(server).get('/slots').expect(200);
@@ -206,8 +224,7 @@ describe('rootSamplingOf (parentbased_traceidratio decided before any id)', () =
   });
 
   it('at 1: every new trace recorded as before; a caller’s decision still followed', async () => {
-    const rootSampling = rootSamplingOf(ratio('1'))!;
-    const { exported, tracer, sampled } = rootSampled(rootSampling);
+    const { exported, tracer, sampled, rootSampling } = rootSampled('1');
     const { server, lines } = await tracedServer(HTTP_SPAN_ATTRIBUTES, tracer, rootSampling);
     await request(server).get('/slots?view=full').expect(200);
     const left = traceparent('1', false);
@@ -217,10 +234,28 @@ describe('rootSamplingOf (parentbased_traceidratio decided before any id)', () =
     const spans = exported.getFinishedSpans();
     expect(spans).toHaveLength(1);
     expect(spans[0]!.name).toBe('GET /slots');
+    expect(spans[0]!.kind).toBe(SERVER_SPAN);
     expect(spans[0]!.parentSpanContext).toBeUndefined();
     expect(spans[0]!.attributes).toMatchObject({ 'http.route': '/slots', 'url.query': 'view=full' });
     expect(lines.find((line) => line.req?.url === '/slots?view=full')?.trace_id).toBe(spans[0]!.spanContext().traceId);
     expect(lines.filter((line) => line.trace_id === left.traceId)).toHaveLength(1);
+    await sampled.shutdown();
+  });
+
+  it('at 0: a caller’s sampled trace still recorded, under its span, with its trace state', async () => {
+    const { exported, tracer, sampled, rootSampling } = rootSampled('0');
+    const { server } = await tracedServer(HTTP_SPAN_ATTRIBUTES, tracer, rootSampling);
+    const caller = traceparent('2', true);
+    await request(server).get('/slots').set('traceparent', caller.header).set('tracestate', 'vendor=value').expect(200);
+    await sampled.forceFlush();
+
+    const [span] = exported.getFinishedSpans();
+    expect(span?.spanContext()).toMatchObject({ traceId: caller.traceId, traceFlags: 1 });
+    expect(span?.spanContext().traceState?.serialize()).toBe('vendor=value');
+    expect(span?.parentSpanContext).toMatchObject({ traceId: caller.traceId, spanId: PARENT_ID, isRemote: true });
+    expect(span?.spanContext().spanId).not.toBe(PARENT_ID);
+    expect(span?.name).toBe('GET /slots');
+    expect(span?.attributes).toMatchObject({ 'http.route': '/slots', 'http.response.status_code': 200 });
     await sampled.shutdown();
   });
 });

@@ -1,14 +1,15 @@
 /**
  * The tracing SDK as this server runs it: its start from the environment, the instrumentations, and the sampling
- * decided at the root of each request before any id is made (a sampled-out request's span, and the instrumentations
- * kept from making spans under it). Above 300 lines for one reason: those parts are one path, which every request
- * takes when tracing is on, and its cost is measured as one (docs/operators/performance.md).
+ * decided for each request before any id is made (a sampled-out request's span, a recorded one made by the server
+ * itself: request-span.ts, and the instrumentations kept from making spans under a span that records nothing). Above
+ * 300 lines for one reason: those parts are one path, which every request takes when tracing is on, and its cost is
+ * measured as one (docs/operators/performance.md).
  */
 import type { IncomingMessage, RequestListener } from 'node:http';
 import {
   context,
-  createContextKey,
   diag,
+  isSpanContextValid,
   propagation,
   ROOT_CONTEXT,
   SpanKind,
@@ -35,7 +36,6 @@ import {
   BatchSpanProcessor,
   ParentBasedSampler,
   RandomIdGenerator,
-  SamplingDecision,
   TraceIdRatioBasedSampler,
   type IdGenerator,
   type Sampler,
@@ -46,6 +46,7 @@ import { spanRoute } from './error-answer-route';
 import { OtlpTraceExporter } from './otlp-trace-exporter';
 import { otlpTraceProtocolOf } from './otlp-trace-protocol';
 import { ReportingSpanExporter } from './reporting-span-exporter';
+import { RequestSpan, spanLimitsOf, type RequestSpanSink } from './request-span';
 
 /** Where the exporter sends spans, as the OTEL_EXPORTER_OTLP_* variables say (for the log line). */
 function endpointOf(env: NodeJS.ProcessEnv): string {
@@ -80,20 +81,27 @@ const UNTRACED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/me
  * HTTP, Express and pg instrumentations. Incoming `traceparent` headers become the parents of the requests' spans.
  */
 export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
-  const rootSampling = rootSamplingOf(env);
+  const requestSpans: RequestSpanSink = {
+    resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || DEFAULT_SERVICE_NAME }),
+    scope: { name: 'slots-server' },
+    processor: new BatchSpanProcessor(
+      new ReportingSpanExporter(
+        new OtlpTraceExporter(otlpTraceProtocolOf(env), env),
+        createLogger(env.NODE_ENV ?? 'production', env.LOG_LEVEL),
+        endpointOf(env),
+      ),
+    ),
+    limits: spanLimitsOf(env),
+    ids: new RandomIdGenerator(),
+  };
+  const rootSampling = rootSamplingOf(env, requestSpans);
   const provider = new NodeTracerProvider({
     // Unless the sampler is one rootSamplingOf decides for, the SDK's own, from OTEL_TRACES_SAMPLER.
     ...(rootSampling === undefined ? {} : { sampler: rootSampling.sampler }),
-    resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || DEFAULT_SERVICE_NAME }),
-    spanProcessors: [
-      new BatchSpanProcessor(
-        new ReportingSpanExporter(
-          new OtlpTraceExporter(otlpTraceProtocolOf(env), env),
-          createLogger(env.NODE_ENV ?? 'production', env.LOG_LEVEL),
-          endpointOf(env),
-        ),
-      ),
-    ],
+    resource: requestSpans.resource,
+    spanProcessors: [requestSpans.processor],
+    spanLimits: requestSpans.limits,
+    idGenerator: requestSpans.ids,
   });
   provider.register();
   const unregister = registerInstrumentations({ tracerProvider: provider, instrumentations: createInstrumentations() });
@@ -166,50 +174,51 @@ export function sparingTracer(tracer: Tracer): Tracer {
   };
 }
 
-/** In the context a request's span is started from: rootSampling sampled it, the sampler records it. */
-const SAMPLED_AT_ROOT = createContextKey('slots-server sampled at the root');
-
 /**
- * The root decision of `parentbased_traceidratio`, made for a request with no caller's trace before the SDK makes
- * any id: a request sampled out gets a span whose ids are made only if something reads them (a log line, a request
- * sent on), and the SDK is not asked at all.
+ * The sampling of `parentbased_traceidratio`, decided for each request by the server before any id is made, and the
+ * span it gives: a request sampled out gets a span whose ids are made only if something reads them (a log line, a
+ * request sent on); a recorded one a RequestSpan, made without the SDK's tracer.
  */
 export interface RootSampling {
-  /** The tracer provider's sampler: the SDK's, except that a request sampledAtRoot decided for is recorded as it is. */
+  /** The tracer provider's sampler, for the spans the SDK starts at the root (none today): the same decision. */
   readonly sampler: Sampler;
-  /** Whether a request with no caller's trace is sampled: the ratio, drawn at random. */
-  sampled(): boolean;
-  /** The span of a request sampled out at the root (a new trace, not sampled), its ids made on first read. */
-  sampledOut(): Span;
+  /**
+   * The span of a request named `name`, its caller's trace (if any) in `parent`, as ParentBased(TraceIdRatioBased)
+   * decides it: with no caller's trace, the ratio (drawn at random rather than from the trace id, which the SDK made
+   * first for every request); with one, whether the caller sampled it.
+   */
+  spanOf(name: string, parent: Context): Span;
 }
 
 /**
  * The RootSampling of `OTEL_TRACES_SAMPLER=parentbased_traceidratio` with a ratio in [0, 1] in
- * `OTEL_TRACES_SAMPLER_ARG`; undefined for any other sampler (or a ratio the SDK would refuse), which the SDK decides
- * for alone, as it reads them. The same proportion of new traces is sampled, a caller's decision followed as before;
- * only the draw differs: at random rather than from the trace id (which the SDK made first, for every request).
+ * `OTEL_TRACES_SAMPLER_ARG`, its recorded spans made for `sink`; undefined for any other sampler (or a ratio the SDK
+ * would refuse), which the SDK decides for alone, as it reads them. The same proportion of new traces is sampled, a
+ * caller's decision followed as before.
  */
-export function rootSamplingOf(
-  env: NodeJS.ProcessEnv,
-  ids: IdGenerator = new RandomIdGenerator(),
-): RootSampling | undefined {
+export function rootSamplingOf(env: NodeJS.ProcessEnv, sink: RequestSpanSink): RootSampling | undefined {
   if (env.OTEL_TRACES_SAMPLER?.trim() !== 'parentbased_traceidratio') return undefined;
   const arg = env.OTEL_TRACES_SAMPLER_ARG?.trim();
   const ratio = arg ? Number(arg) : NaN;
   if (!(ratio >= 0 && ratio <= 1)) return undefined;
-  // Root spans not started by traceServerRequests (none today) are still decided by their trace id.
-  const byTraceId = new TraceIdRatioBasedSampler(ratio);
-  const root: Sampler = {
-    shouldSample: (spanContext: Context, traceId: string) =>
-      spanContext.getValue(SAMPLED_AT_ROOT) === true
-        ? { decision: SamplingDecision.RECORD_AND_SAMPLED }
-        : byTraceId.shouldSample(spanContext, traceId),
-    toString: () => `SampledAtRoot{${byTraceId.toString()}}`,
-  };
   return {
-    sampler: new ParentBasedSampler({ root }),
-    sampled: () => Math.random() < ratio,
-    sampledOut: () => trace.wrapSpanContext(new SampledOutContext(ids)),
+    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) }),
+    spanOf(name, parent) {
+      const caller = trace.getSpanContext(parent);
+      if (caller === undefined || !isSpanContextValid(caller)) {
+        return Math.random() < ratio
+          ? new RequestSpan(sink, name, parent)
+          : trace.wrapSpanContext(new SampledOutContext(sink.ids));
+      }
+      if ((caller.traceFlags & TraceFlags.SAMPLED) !== 0) return new RequestSpan(sink, name, parent, caller);
+      // As the SDK's tracer gives it: the caller's trace, a span id of its own, not sampled.
+      return trace.wrapSpanContext({
+        traceId: caller.traceId,
+        spanId: sink.ids.generateSpanId(),
+        traceFlags: TraceFlags.NONE,
+        traceState: caller.traceState,
+      });
+    },
   };
 }
 
@@ -284,11 +293,11 @@ function nameSpanRoute(span: Span, method: string | undefined, route: string): v
  * `GET /route` as its name once known, `attributes` on it, an error status for a 5xx or an answer cut short.
  *
  * The sampler decides first, from the parent and the trace id alone (ParentBased(TraceIdRatioBased) reads nothing
- * else): a request sampled out gets the SDK's non-recording span, carrying the trace into the logs and on to the
+ * else): a request sampled out gets a span that records nothing, carrying the trace into the logs and on to the
  * remotes, and nothing more: no attributes worked out, no listener on its answer, no route named. With
- * `rootSampling` (parentbased_traceidratio), a request with no caller's trace is decided before the SDK is asked:
- * sampled out, its span's ids are made only if read. The caller's headers are read only when it sent one the
- * propagators read. Exported for the tests.
+ * `rootSampling` (parentbased_traceidratio) the server decides and makes the span itself, the SDK's tracer not asked
+ * (RootSampling.spanOf); otherwise `tracer` does. The caller's headers are read only when it sent one the propagators
+ * read. Exported for the tests.
  */
 export function traceServerRequests(
   tracer: Tracer,
@@ -308,21 +317,17 @@ export function traceServerRequests(
     const parent = fields.some((field) => req.headers[field] !== undefined)
       ? propagation.extract(ROOT_CONTEXT, req.headers)
       : ROOT_CONTEXT;
-    let startFrom = parent;
-    if (rootSampling !== undefined && trace.getSpan(parent) === undefined) {
-      // No caller's trace: the root decision first, and for most requests nothing more.
-      if (!rootSampling.sampled()) {
-        context.with(trace.setSpan(parent, rootSampling.sampledOut()), listener, undefined, req, res);
-        return;
-      }
-      startFrom = parent.setValue(SAMPLED_AT_ROOT, true);
-    }
-    const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, startFrom);
+    const span =
+      rootSampling === undefined
+        ? tracer.startSpan(method, { kind: SpanKind.SERVER }, parent)
+        : rootSampling.spanOf(method, parent);
     if (!span.isRecording()) {
       context.with(trace.setSpan(parent, span), listener, undefined, req, res);
       return;
     }
-    span.setAttributes(attributes.request(req));
+    // A RequestSpan keeps the object the attribute function made as its own.
+    if (span instanceof RequestSpan) span.setRequestAttributes(attributes.request(req));
+    else span.setAttributes(attributes.request(req));
     const metadata: RPCMetadata = { type: RPCType.HTTP, span };
     let ended = false;
     const end = () => {

@@ -180,6 +180,48 @@ describe('traces as OTLP/HTTP protobuf', () => {
   });
 });
 
+describe('traces sampled by the server (parentbased_traceidratio)', () => {
+  it('every new trace recorded by the server itself, as the SDK records it; a caller’s sampled trace followed', async () => {
+    receiver = await startOtlpReceiver();
+    server = await startTracedServer(receiver, {
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '1',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+    });
+    // A new trace: its server span a root, with its request's attributes, route and status.
+    const slots = await fetch(`${server.url}/slots?view=full`);
+    expect(slots.status).toBe(200);
+    const root = await receiver.waitForSpan((span) => span.kind === 2 && span.attributes['url.query'] === 'view=full');
+    expect(root).toMatchObject({ name: 'GET /slots', service: 'slots-system-test' });
+    expect(root.parentSpanId ?? '').toBe('');
+    expect(root.attributes).toMatchObject({
+      'http.request.method': 'GET',
+      'url.path': '/slots',
+      'http.route': '/slots',
+      'http.response.status_code': 200,
+    });
+
+    // A route of Express's router in a new trace: its handler's span (the SDK's) under the server's span.
+    const signIn = await fetch(`${server.url}/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'nobody', password: 'not the password' }),
+    });
+    expect(signIn.status).toBe(401);
+    const signInSpan = await receiver.waitForSpan((span) => span.kind === 2 && span.name === 'POST /login');
+    const handler = await receiver.waitForSpan(
+      (span) => span.traceId === signInSpan.traceId && span.attributes['express.type'] === 'request_handler',
+    );
+    expect(handler.parentSpanId).toBe(signInSpan.spanId);
+    expect(signInSpan.attributes['http.response.status_code']).toBe(401);
+
+    // A caller's sampled trace: the server span its child.
+    await fetch(`${server.url}/slots`, { headers: { traceparent: TRACEPARENT } });
+    const child = await receiver.waitForSpan((span) => span.traceId === TRACE_ID && span.kind === 2);
+    expect(child).toMatchObject({ parentSpanId: PARENT_ID, name: 'GET /slots' });
+  });
+});
+
 describe('traces over HTTP/2', () => {
   let cert: SelfSignedCert | undefined;
   afterEach(() => {
