@@ -1,5 +1,5 @@
 /**
- * The span of a request this server records itself (traceServerRequests, with parentbased_traceidratio): a span as
+ * The span of a request this server records itself (traceServerRequests, with a parent-based sampler): a span as
  * the SDK's would be for the same calls, its ids, times, attributes, events, links, status and limits, handed to the
  * same span processor when it ends, without the SDK's tracer and span classes.
  *

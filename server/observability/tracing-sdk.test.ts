@@ -181,15 +181,18 @@ describe('rootSamplingOf (parentbased_traceidratio decided before any id)', () =
     return { exported, tracer: sampled.getTracer('server-spans'), sampled, rootSampling };
   }
 
-  it('leaves any other sampler, and a ratio the SDK would refuse, to the SDK', () => {
+  it('decides for the parent-based samplers, the default one included; leaves the others to the SDK', () => {
     const { sink } = requestSpans();
-    expect(rootSamplingOf({}, sink)).toBeUndefined();
-    expect(
-      rootSamplingOf({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' }, sink),
-    ).toBeUndefined();
-    expect(rootSamplingOf({ OTEL_TRACES_SAMPLER: 'parentbased_always_on' }, sink)).toBeUndefined();
+    for (const sampler of ['always_on', 'always_off', 'traceidratio', 'jaeger_remote']) {
+      expect(rootSamplingOf({ OTEL_TRACES_SAMPLER: sampler, OTEL_TRACES_SAMPLER_ARG: '0.1' }, sink)).toBeUndefined();
+    }
     for (const arg of ['', 'a tenth', '-0.1', '1.5']) expect(rootSamplingOf(ratio(arg), sink)).toBeUndefined();
     expect(rootSamplingOf(ratio(' 0.1 '), sink)).toBeDefined();
+    const recorded = (env: NodeJS.ProcessEnv) => rootSamplingOf(env, sink)!.spanOf('GET', ROOT_CONTEXT).isRecording();
+    for (const env of [{}, { OTEL_TRACES_SAMPLER: ' ' }, { OTEL_TRACES_SAMPLER: 'parentbased_always_on' }]) {
+      expect(recorded(env)).toBe(true);
+    }
+    expect(recorded({ OTEL_TRACES_SAMPLER: 'parentbased_always_off' })).toBe(false);
   });
 
   it('a request sampled out at the root: no span, its ids made once and only when read', () => {

@@ -33,6 +33,8 @@ import { getIncomingRequestAttributes } from '@opentelemetry/instrumentation-htt
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
   BatchSpanProcessor,
   ParentBasedSampler,
   RandomIdGenerator,
@@ -175,34 +177,43 @@ export function sparingTracer(tracer: Tracer): Tracer {
 }
 
 /**
- * The sampling of `parentbased_traceidratio`, decided for each request by the server before any id is made, and the
- * span it gives: a request sampled out gets a span whose ids are made only if something reads them (a log line, a
- * request sent on); a recorded one a RequestSpan, made without the SDK's tracer.
+ * The sampling of the parent-based samplers (`parentbased_traceidratio`, and `parentbased_always_on`, the default, and
+ * `parentbased_always_off`), decided for each request by the server before any id is made, and the span it gives: a
+ * request sampled out gets a span whose ids are made only if something reads them (a log line, a request sent on); a
+ * recorded one a RequestSpan, made without the SDK's tracer.
  */
 export interface RootSampling {
   /** The tracer provider's sampler, for the spans the SDK starts at the root (none today): the same decision. */
   readonly sampler: Sampler;
   /**
-   * The span of a request named `name`, its caller's trace (if any) in `parent`, as ParentBased(TraceIdRatioBased)
-   * decides it: with no caller's trace, the ratio (drawn at random rather than from the trace id, which the SDK made
-   * first for every request); with one, whether the caller sampled it.
+   * The span of a request named `name`, its caller's trace (if any) in `parent`, as the ParentBased sampler decides
+   * it: with no caller's trace, the root's ratio (drawn at random rather than from the trace id, which the SDK made
+   * first for every request; always or never for the other two); with one, whether the caller sampled it.
    */
   spanOf(name: string, parent: Context): Span;
 }
 
 /**
- * The RootSampling of `OTEL_TRACES_SAMPLER=parentbased_traceidratio` with a ratio in [0, 1] in
- * `OTEL_TRACES_SAMPLER_ARG`, its recorded spans made for `sink`; undefined for any other sampler (or a ratio the SDK
- * would refuse), which the SDK decides for alone, as it reads them. The same proportion of new traces is sampled, a
- * caller's decision followed as before.
+ * The RootSampling of `OTEL_TRACES_SAMPLER` (unset: `parentbased_always_on`, as the SDK reads it), its recorded spans
+ * made for `sink`: for `parentbased_traceidratio` with a ratio in [0, 1] in `OTEL_TRACES_SAMPLER_ARG`,
+ * `parentbased_always_on` and `parentbased_always_off`; undefined for any other sampler (or a ratio the SDK would
+ * refuse), which the SDK decides for alone, as it reads them. The same proportion of new traces is sampled, a caller's
+ * decision followed as before.
  */
 export function rootSamplingOf(env: NodeJS.ProcessEnv, sink: RequestSpanSink): RootSampling | undefined {
-  if (env.OTEL_TRACES_SAMPLER?.trim() !== 'parentbased_traceidratio') return undefined;
-  const arg = env.OTEL_TRACES_SAMPLER_ARG?.trim();
-  const ratio = arg ? Number(arg) : NaN;
-  if (!(ratio >= 0 && ratio <= 1)) return undefined;
+  const name = env.OTEL_TRACES_SAMPLER?.trim() || 'parentbased_always_on';
+  let ratio: number;
+  let root: Sampler;
+  if (name === 'parentbased_always_on') [ratio, root] = [1, new AlwaysOnSampler()];
+  else if (name === 'parentbased_always_off') [ratio, root] = [0, new AlwaysOffSampler()];
+  else if (name === 'parentbased_traceidratio') {
+    const arg = env.OTEL_TRACES_SAMPLER_ARG?.trim();
+    ratio = arg ? Number(arg) : NaN;
+    if (!(ratio >= 0 && ratio <= 1)) return undefined;
+    root = new TraceIdRatioBasedSampler(ratio);
+  } else return undefined;
   return {
-    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) }),
+    sampler: new ParentBasedSampler({ root }),
     spanOf(name, parent) {
       const caller = trace.getSpanContext(parent);
       if (caller === undefined || !isSpanContextValid(caller)) {
