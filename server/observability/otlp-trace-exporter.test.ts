@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { Worker } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import {
   BasicTracerProvider,
@@ -19,7 +19,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { startOtlpReceiver, type OtlpReceiver } from '../../testing/system/otlp-receiver';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
-import { OtlpTraceExporter } from './otlp-trace-exporter';
+import { OtlpTraceExporter, spawnExportThread } from './otlp-trace-exporter';
 import { OTLP_ENCODINGS } from './otlp-trace-protocol';
 
 jest.setTimeout(30_000);
@@ -181,6 +181,54 @@ it('fails what waited on a thread that died, and starts another for the next bat
     silent.closeAllConnections();
     await new Promise((resolve) => silent.close(resolve));
   }
+});
+
+it('starts threads that keep dying before they answer after growing pauses, failing the batches meanwhile', async () => {
+  let now = Date.parse('2026-11-26T12:00:00Z');
+  // Each start takes the next way a thread begins: one that cannot load, or the real one.
+  const starts: Array<'broken' | 'real'> = ['broken', 'broken', 'broken', 'broken', 'real', 'broken'];
+  let started = 0;
+  const exporter = new OtlpTraceExporter(
+    'http/json',
+    { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
+    (settings) =>
+      starts[started++] === 'real'
+        ? spawnExportThread(settings)
+        : new Worker('throw new Error("the thread cannot load")', { eval: true }),
+    () => now,
+  );
+  exporters.push(exporter);
+  const attempt = async (name: string) => (await send(exporter, finishedSpans(name))).error?.message;
+
+  expect(await attempt('one')).toMatch(/the thread cannot load/);
+  // Lost once: the next batch starts another at once.
+  expect(await attempt('two')).toMatch(/the thread cannot load/);
+  expect(started).toBe(2);
+  // Lost twice in a row: a second's pause, in which batches fail without a start.
+  expect(await attempt('paused')).toBe(
+    'the OTLP export thread stopped 2 times in a row (last: the thread cannot load); ' +
+      'the next starts at 2026-11-26T12:00:01.000Z',
+  );
+  expect(started).toBe(2);
+  now += 1_000;
+  expect(await attempt('three')).toMatch(/the thread cannot load/);
+  expect(started).toBe(3);
+  // Three in a row: two seconds.
+  now += 1_999;
+  expect(await attempt('paused again')).toMatch(/3 times in a row/);
+  now += 1;
+  expect(await attempt('four')).toMatch(/the thread cannot load/);
+  expect(started).toBe(4);
+
+  // A thread that answers: the count starts again, so the next lost is replaced at once.
+  now += 4_000;
+  expect(await send(exporter, finishedSpans('sent'))).toEqual({ code: ExportResultCode.SUCCESS });
+  expect(started).toBe(5);
+  const working = (exporter as unknown as { thread: Worker }).thread;
+  expect(working.resourceLimits?.maxOldGenerationSizeMb).toBe(256);
+  await working.terminate();
+  expect(await attempt('after')).toMatch(/the thread cannot load/);
+  expect(started).toBe(6);
 });
 
 it("holds a process open while a batch waits, and not after; runs none of the process's preloads", async () => {

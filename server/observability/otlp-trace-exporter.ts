@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { ExportThreadData, ExportThreadError, ExportThreadReply, ExportThreadRequest } from './otlp-export-thread';
@@ -14,10 +14,17 @@ import { OTLP_ENCODINGS, type OtlpTraceProtocol } from './otlp-trace-protocol';
  * The thread starts with the first batch, so a server that records nothing has none. It holds the process open only
  * while a batch, a flush or a shutdown waits for it. Should it die, what waited on it fails with its error (the
  * spans are dropped, as when the receiver is down, and ReportingSpanExporter says so) and the next batch starts a new
- * one.
+ * one; should threads keep dying before they answer anything (a thread that cannot load, its memory limit reached at
+ * once), each next one waits longer before it is started (RESTART_PAUSES), and the batches meanwhile fail at once:
+ * starting a thread costs tens of milliseconds of CPU and about 20 MiB, which a busy server would otherwise pay for
+ * every batch.
  */
 export class OtlpTraceExporter implements SpanExporter {
   private thread: Worker | undefined;
+  /** Threads lost in a row, none of them having answered since; and when the next may start. */
+  private lostInARow = 0;
+  private lastLoss = '';
+  private noStartBefore = 0;
   private nextId = 0;
   /** What waits for the thread's answer, by request id. */
   private readonly waiting = new Map<number, (reply: ExportThreadReply) => void>();
@@ -27,11 +34,23 @@ export class OtlpTraceExporter implements SpanExporter {
   constructor(
     private readonly protocol: OtlpTraceProtocol,
     private readonly env: NodeJS.ProcessEnv,
+    /** The thread's start and the clock of its pauses: the tests give their own. */
+    private readonly start: typeof spawnExportThread = spawnExportThread,
+    private readonly now: () => number = Date.now,
   ) {}
 
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
     if (this.stopping !== undefined) {
       resultCallback({ code: ExportResultCode.FAILED, error: new Error('the exporter is shut down') });
+      return;
+    }
+    // In a pause between threads that keep dying: failed before any encoding.
+    if (this.thread === undefined && this.now() < this.noStartBefore) {
+      const until = new Date(this.noStartBefore).toISOString();
+      const message =
+        `the OTLP export thread stopped ${this.lostInARow} times in a row (last: ${this.lastLoss}); ` +
+        `the next starts at ${until}`;
+      resultCallback({ code: ExportResultCode.FAILED, error: new Error(message) });
       return;
     }
     let bytes: Uint8Array;
@@ -100,11 +119,15 @@ export class OtlpTraceExporter implements SpanExporter {
     // The settings without NODE_OPTIONS: a thread given an environment applies the Node options in it (below).
     const env = { ...this.env };
     delete env.NODE_OPTIONS;
-    const thread = spawnExportThread({ workerData: data, env });
+    const thread = this.start({ workerData: data, env, resourceLimits: EXPORT_THREAD_LIMITS });
     thread.on('message', (reply: ExportThreadReply) => this.answer(reply));
     const lost = (error: Error) => {
       if (this.thread !== thread) return;
       this.thread = undefined;
+      this.lostInARow++;
+      this.lastLoss = error.message;
+      const pause = RESTART_PAUSES[Math.min(this.lostInARow, RESTART_PAUSES.length) - 1]!;
+      this.noStartBefore = this.now() + pause;
       this.failWaiting(error);
     };
     thread.on('error', lost);
@@ -122,6 +145,8 @@ export class OtlpTraceExporter implements SpanExporter {
   }
 
   private answer(reply: ExportThreadReply): void {
+    // A thread that answers works: the next one lost is started again at once.
+    this.lostInARow = 0;
     const onReply = this.waiting.get(reply.id);
     if (onReply === undefined) return;
     this.waiting.delete(reply.id);
@@ -129,6 +154,18 @@ export class OtlpTraceExporter implements SpanExporter {
     onReply(reply);
   }
 }
+
+/**
+ * How long the next thread waits after threads lost in a row (the first, the second…, then the last pause for each):
+ * none after one, which a thread that worked may be (terminated, its memory limit reached by a burst).
+ */
+const RESTART_PAUSES: readonly number[] = [0, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 60_000];
+
+/**
+ * The thread's memory: its batches (up to 30 sent at once by the SDK's delegate, each a few MB at most) fit many
+ * times over; a thread that outgrows it dies with ERR_WORKER_OUT_OF_MEMORY rather than taking the server's memory.
+ */
+const EXPORT_THREAD_LIMITS = { maxOldGenerationSizeMb: 256 };
 
 /**
  * The thread's error as an Error again, with its stack there, and as the SDK's exporters give it: the HTTP status as
@@ -144,7 +181,11 @@ function errorOf(error: ExportThreadError): Error {
  * with them the modules they preload, such as exit-with-parent.ts, which would then signal the process a second time
  * (NODE_OPTIONS, which would bring them back, is left out of its environment by the caller).
  */
-function spawnExportThread(settings: { workerData: ExportThreadData; env: NodeJS.ProcessEnv }): Worker {
+export function spawnExportThread(settings: {
+  workerData: ExportThreadData;
+  env: NodeJS.ProcessEnv;
+  resourceLimits: ResourceLimits;
+}): Worker {
   const options = { ...settings, execArgv: [] };
   if (__filename.endsWith('.js')) return new Worker(path.join(__dirname, 'otlp-export-thread.js'), options);
   const loader = JSON.stringify(require.resolve('tsx/cjs/api'));
