@@ -184,7 +184,7 @@ it('fails what waited on a thread that died, and starts another for the next bat
 });
 
 it('starts threads that keep dying before they answer after growing pauses, failing the batches meanwhile', async () => {
-  let now = Date.parse('2026-11-26T12:00:00Z');
+  let now = 5_000;
   // Each start takes the next way a thread begins: one that cannot load, or the real one.
   const starts: Array<'broken' | 'real'> = ['broken', 'broken', 'broken', 'broken', 'real', 'broken'];
   let started = 0;
@@ -206,8 +206,7 @@ it('starts threads that keep dying before they answer after growing pauses, fail
   expect(started).toBe(2);
   // Lost twice in a row: a second's pause, in which batches fail without a start.
   expect(await attempt('paused')).toBe(
-    'the OTLP export thread stopped 2 times in a row (last: the thread cannot load); ' +
-      'the next starts at 2026-11-26T12:00:01.000Z',
+    'the OTLP export thread stopped 2 times in a row (last: the thread cannot load); the next starts in 1 s',
   );
   expect(started).toBe(2);
   now += 1_000;
@@ -229,6 +228,26 @@ it('starts threads that keep dying before they answer after growing pauses, fail
   await working.terminate();
   expect(await attempt('after')).toMatch(/the thread cannot load/);
   expect(started).toBe(6);
+});
+
+it('counts a thread that cannot even be made as one lost at once', async () => {
+  let made = 0;
+  const exporter = new OtlpTraceExporter(
+    'http/json',
+    { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
+    () => {
+      made++;
+      throw new RangeError('resource limits refused');
+    },
+    () => 0,
+  );
+  exporters.push(exporter);
+  for (const name of ['one', 'two', 'paused']) {
+    const result = await send(exporter, finishedSpans(name));
+    expect(result.code).toBe(ExportResultCode.FAILED);
+    expect(result.error?.message).toMatch(name === 'paused' ? /2 times in a row/ : /resource limits refused/);
+  }
+  expect(made).toBe(2);
 });
 
 it("holds a process open while a batch waits, and not after; runs none of the process's preloads", async () => {

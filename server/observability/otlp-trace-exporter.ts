@@ -34,9 +34,12 @@ export class OtlpTraceExporter implements SpanExporter {
   constructor(
     private readonly protocol: OtlpTraceProtocol,
     private readonly env: NodeJS.ProcessEnv,
-    /** The thread's start and the clock of its pauses: the tests give their own. */
+    /**
+     * The thread's start and the clock of its pauses, in milliseconds (the performance clock: the wall clock may be set
+     * back): the tests give their own.
+     */
     private readonly start: typeof spawnExportThread = spawnExportThread,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
@@ -45,11 +48,11 @@ export class OtlpTraceExporter implements SpanExporter {
       return;
     }
     // In a pause between threads that keep dying: failed before any encoding.
-    if (this.thread === undefined && this.now() < this.noStartBefore) {
-      const until = new Date(this.noStartBefore).toISOString();
+    const paused = this.thread === undefined ? this.noStartBefore - this.now() : 0;
+    if (paused > 0) {
       const message =
         `the OTLP export thread stopped ${this.lostInARow} times in a row (last: ${this.lastLoss}); ` +
-        `the next starts at ${until}`;
+        `the next starts in ${Math.ceil(paused / 1000)} s`;
       resultCallback({ code: ExportResultCode.FAILED, error: new Error(message) });
       return;
     }
@@ -107,7 +110,16 @@ export class OtlpTraceExporter implements SpanExporter {
     handedOver: ArrayBuffer[],
     onReply: (reply: ExportThreadReply) => void,
   ): void {
-    const thread = (this.thread ??= this.startThread());
+    let thread: Worker;
+    try {
+      thread = this.thread ??= this.startThread();
+    } catch (error) {
+      // A thread that cannot even be made (its options refused): lost as one that died at once.
+      const refused = error instanceof Error ? error : new Error(String(error));
+      this.lose(refused);
+      onReply({ kind: 'failed', id: 0, error: { name: refused.name, message: refused.message } });
+      return;
+    }
     const id = ++this.nextId;
     if (this.waiting.size === 0) thread.ref();
     this.waiting.set(id, onReply);
@@ -124,16 +136,20 @@ export class OtlpTraceExporter implements SpanExporter {
     const lost = (error: Error) => {
       if (this.thread !== thread) return;
       this.thread = undefined;
-      this.lostInARow++;
-      this.lastLoss = error.message;
-      const pause = RESTART_PAUSES[Math.min(this.lostInARow, RESTART_PAUSES.length) - 1]!;
-      this.noStartBefore = this.now() + pause;
+      this.lose(error);
       this.failWaiting(error);
     };
     thread.on('error', lost);
     thread.on('exit', (code) => lost(new Error(`the OTLP export thread stopped (exit code ${code})`)));
     thread.unref();
     return thread;
+  }
+
+  /** One more thread lost in a row: when the next may start. */
+  private lose(error: Error): void {
+    this.lostInARow++;
+    this.lastLoss = error.message;
+    this.noStartBefore = this.now() + RESTART_PAUSES[Math.min(this.lostInARow, RESTART_PAUSES.length) - 1]!;
   }
 
   private failWaiting(error: Error): void {

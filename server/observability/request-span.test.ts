@@ -3,7 +3,7 @@
  * compared (every field but the ids, and the times the clock gives). The limits of spanLimitsOf against those the
  * SDK's provider reads from the same variables.
  */
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, type Span } from '@opentelemetry/api';
+import { diag, DiagLogLevel, ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, type Span } from '@opentelemetry/api';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   BasicTracerProvider,
@@ -18,11 +18,41 @@ import { RequestSpan, spanLimitsOf } from './request-span';
 const DEFAULT_LIMITS = spanLimitsOf({});
 const resource = resourceFromAttributes({ 'service.name': 'slots-server' });
 
-/** A span of each kind, with `limits`, `calls` made on both; what each exported. */
+/**
+ * What `run` tells the diagnostic logger, a line per call: its level, its message (ids as `<id>`) and what it gives
+ * besides (an Error by its message).
+ */
+function diagnosticsOf(run: () => void): string[] {
+  const lines: string[] = [];
+  const ids = (text: string) => text.replace(/\b[0-9a-f]{32}\b|\b[0-9a-f]{16}\b/g, '<id>');
+  const line =
+    (level: string) =>
+    (message: string, ...args: unknown[]) =>
+      lines.push(
+        [
+          level,
+          ids(message),
+          ...args.map((arg) => (arg instanceof Error ? `Error: ${ids(arg.message)}` : typeof arg)),
+        ].join(' | '),
+      );
+  const levels = ['error', 'warn', 'info', 'debug', 'verbose'] as const;
+  diag.setLogger(Object.fromEntries(levels.map((level) => [level, line(level)])) as never, {
+    logLevel: DiagLogLevel.ALL,
+    suppressOverrideMessage: true,
+  });
+  try {
+    run();
+  } finally {
+    diag.disable();
+  }
+  return lines;
+}
+
+/** A span of each kind, with `limits`, `calls` made on both; what each exported, and told the diagnostic logger. */
 function bothAfter(
   calls: (span: Span, kind: 'sdk' | 'request') => void,
   limits: Partial<SpanLimits> = {},
-): { sdk: ReadableSpan[]; request: ReadableSpan[] } {
+): { sdk: ReadableSpan[]; request: ReadableSpan[]; diagnostics: { sdk: string[]; request: string[] } } {
   const all = { ...DEFAULT_LIMITS, ...limits } as Required<SpanLimits>;
   const sdkExported = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({
@@ -43,9 +73,11 @@ function bothAfter(
     'GET',
     ROOT_CONTEXT,
   );
-  calls(sdkSpan, 'sdk');
-  calls(requestSpan, 'request');
-  return { sdk: sdkExported.getFinishedSpans(), request: requestExported.getFinishedSpans() };
+  const diagnostics = {
+    sdk: diagnosticsOf(() => calls(sdkSpan, 'sdk')),
+    request: diagnosticsOf(() => calls(requestSpan, 'request')),
+  };
+  return { sdk: sdkExported.getFinishedSpans(), request: requestExported.getFinishedSpans(), diagnostics };
 }
 
 /**
@@ -73,9 +105,10 @@ function comparable(span: ReadableSpan, times = false) {
 }
 
 function expectSame(calls: (span: Span, kind: 'sdk' | 'request') => void, limits?: Partial<SpanLimits>, times = false) {
-  const { sdk, request } = bothAfter(calls, limits);
+  const { sdk, request, diagnostics } = bothAfter(calls, limits);
   expect(request.map((span) => comparable(span, times))).toEqual(sdk.map((span) => comparable(span, times)));
   expect(request).toHaveLength(sdk.length);
+  expect(diagnostics.request).toEqual(diagnostics.sdk);
 }
 
 const LINKED = { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), traceFlags: TraceFlags.SAMPLED };
@@ -126,6 +159,22 @@ describe('RequestSpan, the same calls as on the SDK’s span', () => {
         span.end();
       }, limits);
     }
+  });
+
+  it('a request’s attributes kept as the span’s own object only when each is there and within the limits', () => {
+    const given = { 'http.request.method': 'GET', 'url.path': '/slots' };
+    const adopted = bothAfter((span, kind) => {
+      if (kind === 'request') (span as RequestSpan).setRequestAttributes(given);
+      span.end();
+    });
+    expect(adopted.request[0]!.attributes).toBe(given);
+    const withHole = { ...given, 'user_agent.original': undefined };
+    const copied = bothAfter((span, kind) => {
+      if (kind === 'request') (span as RequestSpan).setRequestAttributes(withHole);
+      span.end();
+    });
+    expect(copied.request[0]!.attributes).not.toBe(withHole);
+    expect(copied.request[0]!.attributes).toEqual(given);
   });
 
   it('events: with attributes, times of every kind, past their limits', () => {

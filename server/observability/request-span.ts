@@ -41,6 +41,7 @@ import {
   sanitizeAttributes,
 } from '@opentelemetry/core';
 import type { IdGenerator, ReadableSpan, SpanLimits, SpanProcessor, TimedEvent } from '@opentelemetry/sdk-trace-base';
+import type { inspect, InspectOptions } from 'node:util';
 
 /** Where a request's span comes from and goes: the provider's resource, limits and span processor, a scope, ids. */
 export interface RequestSpanSink {
@@ -92,9 +93,9 @@ export class RequestSpan implements Span, ReadableSpan {
   readonly instrumentationScope: ReadableSpan['instrumentationScope'];
   private readonly context: SpanContext;
   private attributeCount = 0;
-  /** The clock of the span's times: the performance clock's reading when it started, and its offset to the epoch's. */
+  /** When it started: the performance clock's reading, and the epoch's (from which a reading of that clock is dated). */
   private readonly startedAt: number;
-  private readonly clockOffset: number;
+  private readonly startedAtEpoch: number;
 
   constructor(
     private readonly sink: RequestSpanSink,
@@ -102,12 +103,12 @@ export class RequestSpan implements Span, ReadableSpan {
     startedFrom: Context,
     readonly parentSpanContext?: SpanContext,
   ) {
-    const now = Date.now();
+    this.startedAtEpoch = Date.now();
     this.startedAt = performance.now();
-    this.clockOffset = now - (this.startedAt + performance.timeOrigin);
-    this.startTime = millisToHrTime(now);
-    const traceId = parentSpanContext?.traceId ?? sink.ids.generateTraceId();
+    this.startTime = millisToHrTime(this.startedAtEpoch);
+    // The span id first, as the SDK's tracer makes them (an IdGenerator of the caller's sees the same order).
     const spanId = sink.ids.generateSpanId();
+    const traceId = parentSpanContext?.traceId ?? sink.ids.generateTraceId();
     const traceState = parentSpanContext?.traceState;
     this.context =
       traceState === undefined
@@ -127,8 +128,10 @@ export class RequestSpan implements Span, ReadableSpan {
   }
 
   /**
-   * The request's attributes, an object made for this span: kept as the span's own when none is dropped or cut (the
-   * common case), or set one by one as setAttributes sets them.
+   * The request's attributes, an object made for this span alone (nothing else keeps or changes it): kept as the
+   * span's own when none is dropped or cut, or set one by one as setAttributes sets them. A value left undefined (a
+   * request without a `User-Agent`: the instrumentation's function still writes its key) is dropped, so that object
+   * goes the second way.
    */
   setRequestAttributes(attributes: Attributes): void {
     const { attributeCountLimit, attributeValueLengthLimit } = this.sink.limits;
@@ -250,7 +253,7 @@ export class RequestSpan implements Span, ReadableSpan {
   }
 
   end(endTime?: TimeInput): void {
-    if (this.ended) {
+    if (this.endedWarning()) {
       diag.error(
         `${this.name} ${this.context.traceId}-${this.context.spanId} - You can only call end() on a span once.`,
       );
@@ -259,7 +262,12 @@ export class RequestSpan implements Span, ReadableSpan {
     this.endTime = this.timeOf(endTime);
     this.duration = hrTimeDuration(this.startTime, this.endTime);
     if (this.duration[0] < 0) {
-      diag.warn('Inconsistent start and end time, startTime > endTime. Setting span duration to 0ms.');
+      const [startTime, givenEnd] = [this.startTime, this.endTime];
+      diag.warn(
+        'Inconsistent start and end time, startTime > endTime. Setting span duration to 0ms.',
+        startTime,
+        givenEnd,
+      );
       this.endTime = [this.startTime[0], this.startTime[1]];
       this.duration = [0, 0];
     }
@@ -271,11 +279,42 @@ export class RequestSpan implements Span, ReadableSpan {
     this.sink.processor.onEnd(this);
   }
 
+  /**
+   * What `util.inspect` shows, as for the SDK's span: the span's own fields, not the sink (its processor, its exporter
+   * and the other spans waiting for their batch).
+   */
+  [Symbol.for('nodejs.util.inspect.custom')](depth: number, options: InspectOptions, show: typeof inspect): string {
+    const payload = {
+      name: this.name,
+      kind: this.kind,
+      spanContext: this.context,
+      parentSpanContext: this.parentSpanContext,
+      status: this.status,
+      startTime: this.startTime,
+      endTime: this.endTime,
+      duration: this.duration,
+      ended: this.ended,
+      attributes: this.attributes,
+      events: this.events,
+      links: this.links,
+      droppedAttributesCount: this.droppedAttributesCount,
+      droppedEventsCount: this.droppedEventsCount,
+      droppedLinksCount: this.droppedLinksCount,
+      instrumentationScope: this.instrumentationScope,
+      resource: { attributes: this.resource.attributes },
+    };
+    return `RequestSpan ${show(payload, { ...options, depth })}`;
+  }
+
   /** Whether the span has ended, which any change after is told to the diagnostic logger (the SDK's warning). */
   private endedWarning(): boolean {
     if (this.ended) {
       const { traceId, spanId } = this.context;
-      diag.warn(`Cannot execute the operation on ended Span {traceId: ${traceId}, spanId: ${spanId}}`);
+      const ids = `{traceId: ${traceId}, spanId: ${spanId}}`;
+      diag.warn(
+        `Cannot execute the operation on ended Span ${ids}`,
+        new Error(`Operation attempted on ended Span ${ids}`),
+      );
     }
     return this.ended;
   }
@@ -329,7 +368,8 @@ export class RequestSpan implements Span, ReadableSpan {
    */
   private timeOf(input: TimeInput | undefined): HrTime {
     if (typeof input === 'number') {
-      return input <= performance.now() ? hrTime(input + this.clockOffset) : millisToHrTime(input);
+      if (input > performance.now()) return millisToHrTime(input);
+      return hrTime(input + this.startedAtEpoch - (this.startedAt + performance.timeOrigin));
     }
     if (input instanceof Date) return millisToHrTime(input.getTime());
     if (isTimeInputHrTime(input)) return input;

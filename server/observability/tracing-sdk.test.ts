@@ -183,7 +183,7 @@ describe('rootSamplingOf (parentbased_traceidratio decided before any id)', () =
 
   it('decides for the parent-based samplers, the default one included; leaves the others to the SDK', () => {
     const { sink } = requestSpans();
-    for (const sampler of ['always_on', 'always_off', 'traceidratio', 'jaeger_remote']) {
+    for (const sampler of ['always_on', 'always_off', 'traceidratio', 'jaeger_remote', 'parentbased_always_off ']) {
       expect(rootSamplingOf({ OTEL_TRACES_SAMPLER: sampler, OTEL_TRACES_SAMPLER_ARG: '0.1' }, sink)).toBeUndefined();
     }
     for (const arg of ['', 'a tenth', '-0.1', '1.5']) expect(rootSamplingOf(ratio(arg), sink)).toBeUndefined();

@@ -201,7 +201,9 @@ export interface RootSampling {
  * decision followed as before.
  */
 export function rootSamplingOf(env: NodeJS.ProcessEnv, sink: RequestSpanSink): RootSampling | undefined {
-  const name = env.OTEL_TRACES_SAMPLER?.trim() || 'parentbased_always_on';
+  // As the SDK reads it: a blank value is the default, any other taken as it is (with spaces around, unknown to both).
+  const given = env.OTEL_TRACES_SAMPLER;
+  const name = given === undefined || given.trim() === '' ? 'parentbased_always_on' : given;
   let ratio: number;
   let root: Sampler;
   if (name === 'parentbased_always_on') [ratio, root] = [1, new AlwaysOnSampler()];
@@ -306,7 +308,7 @@ function nameSpanRoute(span: Span, method: string | undefined, route: string): v
  * The sampler decides first, from the parent and the trace id alone (ParentBased(TraceIdRatioBased) reads nothing
  * else): a request sampled out gets a span that records nothing, carrying the trace into the logs and on to the
  * remotes, and nothing more: no attributes worked out, no listener on its answer, no route named. With
- * `rootSampling` (parentbased_traceidratio) the server decides and makes the span itself, the SDK's tracer not asked
+ * `rootSampling` (a parent-based sampler) the server decides and makes the span itself, the SDK's tracer not asked
  * (RootSampling.spanOf); otherwise `tracer` does. The caller's headers are read only when it sent one the propagators
  * read. Exported for the tests.
  */
