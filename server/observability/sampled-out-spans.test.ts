@@ -3,24 +3,32 @@
  * handler layers under it start no span in the SDK (no ids made, no sampler asked), yet a request the handler sends
  * on still carries the request's trace in `traceparent`, marked not sampled. A sampled request keeps its layer spans.
  *
+ * A request sampled out that brought no trace of its own runs without a context while nothing holds one
+ * (held-context.ts): its trace still reaches its log fields and what it sends on.
+ *
  * The server's own server spans (traceServerRequests) and the SDK's Express instrumentation (createInstrumentations),
  * given a provider that counts the spans the SDK is asked for; Express is patched by hand (Jest's module loader is
  * not the one the instrumentation hooks).
  */
 import http from 'node:http';
-import { ROOT_CONTEXT, SpanKind, trace, type TracerProvider } from '@opentelemetry/api';
+import type { AddressInfo } from 'node:net';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { context, ROOT_CONTEXT, SpanKind, trace, type TracerProvider } from '@opentelemetry/api';
+import { isTracingSuppressed } from '@opentelemetry/core';
 import type { InstrumentationBase } from '@opentelemetry/instrumentation';
+import { AlwaysOffSampler, ParentBasedSampler, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import express from 'express';
 import request from 'supertest';
 import { registerInMemoryTracing } from '../../testing/server/in-memory-tracing';
 import { waitUntil } from '../../testing/server/wait-until';
-import { outgoingTraceHeaders, traceLogFields } from './request-trace';
+import { outgoingTraceHeaders, traceLogFields, traceOf } from './request-trace';
 import { parseTraceparent } from './trace-context';
 import { createInstrumentations, HTTP_SPAN_ATTRIBUTES, sparingTracer, traceServerRequests } from './tracing-sdk';
 
 const PARENT_ID = '00f067aa0ba902b7';
 
-const { provider, exporter } = registerInMemoryTracing();
+const { provider, exporter, heldContext } = registerInMemoryTracing();
 let instrumentations: InstrumentationBase[] = [];
 /** The spans Express's instrumentation asked the SDK for, by name. */
 let started: string[] = [];
@@ -129,5 +137,112 @@ describe('sparingTracer', () => {
     const root = tracer.startSpan('root', { root: true }, under);
     expect(root).not.toBe(unsampled);
     root.end();
+  });
+});
+
+describe('a request sampled out with no trace of its own, AsyncLocalStorage off while nothing holds it', () => {
+  /** New traces sampled out, a caller's sampled trace recorded. */
+  const sampledOut = new NodeTracerProvider({
+    sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }),
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+  });
+  let server: http.Server;
+  let base: string;
+  /** Opens what `GET /api/wait` and `GET /healthz` wait for; how many wait for it. */
+  let open: () => void = () => undefined;
+  let gate = Promise.resolve();
+  let waiting = 0;
+
+  type Seen = { active: string | null; headers: { traceparent: string }; log: { trace_id: string; span_id: string } };
+
+  /** The active span's id after an asynchronous step (null for none), and the request's trace as the server has it. */
+  function seen(req: express.Request): Seen {
+    return {
+      active: trace.getSpan(context.active())?.spanContext().spanId ?? null,
+      headers: outgoingTraceHeaders(traceOf(req)) as Seen['headers'],
+      log: traceLogFields(req),
+    };
+  }
+
+  /** Waits for the gate, after an asynchronous step of its own. */
+  async function held(): Promise<void> {
+    await nextTurn();
+    waiting += 1;
+    await gate;
+    waiting -= 1;
+  }
+
+  beforeAll(async () => {
+    const app = express();
+    app.get('/api/seen', async (req, res) => {
+      await nextTurn();
+      res.json(seen(req));
+    });
+    app.get('/api/wait', async (req, res) => {
+      await held();
+      res.json(seen(req));
+    });
+    app.get('/healthz', async (_req, res) => {
+      await held();
+      res.json({ suppressed: isTracingSuppressed(context.active()) });
+    });
+    const listener = traceServerRequests(sampledOut.getTracer('server-spans'), app, HTTP_SPAN_ATTRIBUTES, {
+      heldContext,
+    });
+    server = http.createServer(listener);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await sampledOut.shutdown();
+  });
+  beforeEach(() => {
+    gate = new Promise((resolve) => (open = resolve));
+  });
+  afterEach(() => open());
+
+  async function get(path: string, header?: string): Promise<Seen> {
+    const sent = request(base).get(path);
+    return (await (header === undefined ? sent : sent.set('traceparent', header)).expect(200)).body as Seen;
+  }
+
+  it('runs without a context; its trace, not sampled, in its log fields and in what it sends on', async () => {
+    const [one, two] = [await get('/api/seen'), await get('/api/seen')];
+    for (const answer of [one, two]) {
+      expect(answer.active).toBeNull();
+      expect(parseTraceparent(answer.headers.traceparent)).toEqual({
+        traceId: answer.log.trace_id,
+        spanId: expect.any(String),
+        sampled: false,
+      });
+    }
+    expect(one.log.trace_id).not.toBe(two.log.trace_id);
+  });
+
+  it('runs in its own context while a recorded request holds it; the recorded one keeps its own', async () => {
+    const recorded = traceparent('d', true);
+    const answered = get('/api/wait', recorded.header);
+    await waitUntil(async () => waiting === 1);
+    const during = await get('/api/seen');
+    expect(during.active).toBe(during.log.span_id);
+    open();
+    const answer = await answered;
+    // The handler's span (Express's), under the request's: still active after the steps it waited through.
+    const spans = () => exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === recorded.traceId);
+    await waitUntil(async () => spans().some((span) => span.kind === SpanKind.SERVER));
+    expect(spans().map((span) => span.spanContext().spanId)).toContain(answer.active);
+    // Released once answered: the next runs without a context again.
+    expect((await get('/api/seen')).active).toBeNull();
+  });
+
+  it('runs in its own context while a probe holds it; the probe’s tracing stays suppressed', async () => {
+    const probe = request(base).get('/healthz').expect(200);
+    const answered = new Promise<request.Response>((resolve, reject) => void probe.then(resolve, reject));
+    await waitUntil(async () => waiting === 1);
+    const during = await get('/api/seen');
+    expect(during.active).toBe(during.log.span_id);
+    open();
+    expect((await answered).body).toEqual({ suppressed: true });
   });
 });

@@ -36,7 +36,7 @@ import {
 const PARENT_ID = '00f067aa0ba902b7';
 const SERVER_SPAN = 1;
 
-const { provider, exporter } = registerInMemoryTracing();
+const { provider, exporter, heldContext } = registerInMemoryTracing();
 
 let testApp: DemoTestApp | undefined;
 afterEach(async () => {
@@ -60,7 +60,7 @@ async function tracedServer(
   const lines: Array<{ trace_id?: string; req?: { url?: string } }> = [];
   const logger = createLogger('production', 'info', { write: (line: string) => void lines.push(JSON.parse(line)) });
   testApp = await createDemoApp({ logger, logRequests: true, nameTracedRoute: nameRequestRoute });
-  const listener = traceServerRequests(tracer, testApp.app.handler, attributes, rootSampling);
+  const listener = traceServerRequests(tracer, testApp.app.handler, attributes, { rootSampling, heldContext });
   return { server: http.createServer(listener), lines };
 }
 

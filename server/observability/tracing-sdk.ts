@@ -5,7 +5,7 @@
  * 300 lines for one reason: those parts are one path, which every request takes when tracing is on, and its cost is
  * measured as one (docs/operators/performance.md).
  */
-import type { IncomingMessage, RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import {
   context,
   diag,
@@ -48,6 +48,8 @@ import { spanRoute } from './error-answer-route';
 import { OtlpTraceExporter } from './otlp-trace-exporter';
 import { otlpTraceProtocolOf } from './otlp-trace-protocol';
 import { ReportingSpanExporter } from './reporting-span-exporter';
+import { HeldContextManager } from './held-context';
+import { keepSpanOf } from './request-trace';
 import { RequestSpan, spanLimitsOf, type RequestSpanSink } from './request-span';
 
 /** Where the exporter sends spans, as the OTEL_EXPORTER_OTLP_* variables say (for the log line). */
@@ -78,9 +80,9 @@ const UNTRACED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/me
 
 /**
  * The SDK itself (only tracing.ts loads this file, and only with an OTLP endpoint): a tracer provider with the
- * W3C trace context propagator and an AsyncLocalStorage context, spans batched to the OTLP/HTTP exporter (sending
- * from a thread of its own, as the standard OTEL_EXPORTER_OTLP_* variables say: endpoint, headers, timeout), and the
- * HTTP, Express and pg instrumentations. Incoming `traceparent` headers become the parents of the requests' spans.
+ * W3C trace context propagator and an AsyncLocalStorage context held by what needs it (held-context.ts), spans
+ * batched to the OTLP/HTTP exporter (sending from a thread of its own, as the standard OTEL_EXPORTER_OTLP_* variables
+ * say: endpoint, headers, timeout), and the HTTP, Express and pg instrumentations. Incoming `traceparent` headers become the parents of the requests' spans.
  */
 export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
   const requestSpans: RequestSpanSink = {
@@ -105,13 +107,17 @@ export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
     spanLimits: requestSpans.limits,
     idGenerator: requestSpans.ids,
   });
-  provider.register();
+  const heldContext = new HeldContextManager();
+  provider.register({ contextManager: heldContext });
   const unregister = registerInstrumentations({ tracerProvider: provider, instrumentations: createInstrumentations() });
   return {
     nameRoute: nameRequestRoute,
     traceRequests(listener, protocol) {
       const attributes = protocol === 'http' ? HTTP_SPAN_ATTRIBUTES : HTTP2_SPAN_ATTRIBUTES;
-      return traceServerRequests(provider.getTracer('slots-server'), listener, attributes, rootSampling);
+      return traceServerRequests(provider.getTracer('slots-server'), listener, attributes, {
+        rootSampling,
+        heldContext,
+      });
     },
     async shutdown() {
       unregister();
@@ -310,19 +316,22 @@ function nameSpanRoute(span: Span, method: string | undefined, route: string): v
  * remotes, and nothing more: no attributes worked out, no listener on its answer, no route named. With
  * `rootSampling` (a parent-based sampler) the server decides and makes the span itself, the SDK's tracer not asked
  * (RootSampling.spanOf); otherwise `tracer` does. The caller's headers are read only when it sent one the propagators
- * read. Exported for the tests.
+ * read. With `heldContext` (the registered context manager), a request that records holds its context until its
+ * span ends, and a request sampled out that brought no trace of its own runs without one while nothing holds it
+ * (held-context.ts). Exported for the tests.
  */
 export function traceServerRequests(
   tracer: Tracer,
   listener: RequestListener,
   attributes: ServerSpanAttributes,
-  rootSampling?: RootSampling,
+  { rootSampling, heldContext }: { rootSampling?: RootSampling; heldContext?: HeldContextManager } = {},
 ): RequestListener {
   // The headers the registered propagators read (`traceparent`, `tracestate`, `baggage`): most requests carry none.
   const fields = propagation.fields();
   return (req, res) => {
     if (UNTRACED_PATHS.has(req.url ?? '')) {
-      // Nothing a probe or a scrape does is traced, a request it sends on included.
+      // Nothing a probe or a scrape does is traced, a request it sends on included: held until it is answered.
+      if (heldContext !== undefined) releaseOnEnd(res, heldContext.hold());
       context.with(suppressTracing(ROOT_CONTEXT), listener, undefined, req, res);
       return;
     }
@@ -335,7 +344,12 @@ export function traceServerRequests(
         ? tracer.startSpan(method, { kind: SpanKind.SERVER }, parent)
         : rootSampling.spanOf(method, parent);
     if (!span.isRecording()) {
-      context.with(trace.setSpan(parent, span), listener, undefined, req, res);
+      // A request sampled out that brought no context of its own (no trace, no baggage to send on) needs none
+      // carried: its trace goes through the request (keepSpanOf), AsyncLocalStorage off (held-context.ts).
+      if (parent === ROOT_CONTEXT && heldContext?.offUnlessHeld() === true) {
+        keepSpanOf(req, span);
+        listener(req, res);
+      } else context.with(trace.setSpan(parent, span), listener, undefined, req, res);
       return;
     }
     // A RequestSpan keeps the object the attribute function made as its own.
@@ -354,9 +368,18 @@ export function traceServerRequests(
       if (cut) span.setStatus({ code: SpanStatusCode.ERROR, message: ANSWER_CUT_SHORT });
       else if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
+      release?.();
     };
+    // Its context carried until its span ends (work it leaves running after its answer may lose it).
+    const release = heldContext?.hold();
     res.once('finish', end);
     res.once('close', end);
     context.with(setRPCMetadata(trace.setSpan(parent, span), metadata), listener, undefined, req, res);
   };
+}
+
+/** Calls `release` once `res` is done: its answer sent, or cut short. */
+function releaseOnEnd(res: ServerResponse, release: () => void): void {
+  res.once('finish', release);
+  res.once('close', release);
 }
