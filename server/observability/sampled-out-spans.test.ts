@@ -16,7 +16,12 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { context, ROOT_CONTEXT, SpanKind, trace, type TracerProvider } from '@opentelemetry/api';
 import { isTracingSuppressed } from '@opentelemetry/core';
 import type { InstrumentationBase } from '@opentelemetry/instrumentation';
-import { AlwaysOffSampler, ParentBasedSampler, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  AlwaysOffSampler,
+  ParentBasedSampler,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import express from 'express';
 import request from 'supertest';
@@ -80,6 +85,13 @@ function tracedApp(): http.Server {
   return http.createServer(traceServerRequests(provider.getTracer('server-spans'), app, HTTP_SPAN_ATTRIBUTES));
 }
 
+/** The spans exported of trace `traceId`, once its server span (which ends last) is among them. */
+async function spansOnceServerEnded(traceId: string): Promise<ReadableSpan[]> {
+  const spans = () => exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === traceId);
+  await waitUntil(async () => spans().some((span) => span.kind === SpanKind.SERVER));
+  return spans();
+}
+
 function traceparent(digit: string, sampled: boolean): { traceId: string; header: string } {
   const traceId = digit.repeat(32);
   return { traceId, header: `00-${traceId}-${PARENT_ID}-${sampled ? '01' : '00'}` };
@@ -106,10 +118,9 @@ describe('Express’s layers', () => {
     const sent = parseTraceparent((answer.body as { headers: { traceparent: string } }).headers.traceparent);
 
     expect(started).toEqual(['router - /remote/:name', 'request handler']);
-    const spans = () => exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === taken.traceId);
-    await waitUntil(async () => spans().some((span) => span.kind === SpanKind.SERVER));
-    const server = spans().find((span) => span.kind === SpanKind.SERVER)!;
-    const handler = spans().find((span) => span.name === 'request handler')!;
+    const spans = await spansOnceServerEnded(taken.traceId);
+    const server = spans.find((span) => span.kind === SpanKind.SERVER)!;
+    const handler = spans.find((span) => span.name === 'request handler')!;
     expect(server.name).toBe('GET /api/remote/:name');
     expect(handler.parentSpanContext?.spanId).toBe(server.spanContext().spanId);
     // Sent on from inside the handler: its span is the parent the remote sees, sampled.
@@ -229,9 +240,8 @@ describe('a request sampled out with no trace of its own, AsyncLocalStorage off 
     open();
     const answer = await answered;
     // The handler's span (Express's), under the request's: still active after the steps it waited through.
-    const spans = () => exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === recorded.traceId);
-    await waitUntil(async () => spans().some((span) => span.kind === SpanKind.SERVER));
-    expect(spans().map((span) => span.spanContext().spanId)).toContain(answer.active);
+    const spans = await spansOnceServerEnded(recorded.traceId);
+    expect(spans.map((span) => span.spanContext().spanId)).toContain(answer.active);
     // Released once answered: the next runs without a context again.
     expect((await get('/api/seen')).active).toBeNull();
   });
