@@ -90,6 +90,9 @@ const EVERY_VALUE = {
   booleans: [true, false],
   withHoles: ['a', null, undefined, 'b'],
   emptyArray: [],
+  // Keys past ASCII and with what JSON escapes: the JSON encoder keeps each key's text once written.
+  'clé.naïve': 'key past ASCII',
+  'a "quoted" key': 'key with quotes',
 };
 
 /** Spans of every kind under a remote parent with every value, events, a link and each status; then local ones. */
