@@ -74,8 +74,8 @@ class JsonText {
 
   /**
    * A KeyValue. The first KEPT_KEYS keys are kept with their JSON (`{"key":…,"value":`) and the whole KeyValue of
-   * the last string, number or boolean they were written with: a request's attributes mostly repeat from one span to
-   * the next (its method, scheme, route, address, status), and then cost a lookup and a comparison.
+   * the last string, number or boolean they were written with, when short: a request's attributes mostly repeat from
+   * one span to the next (its method, scheme, route, address, status), and then cost a lookup and a comparison.
    */
   private keyValue(name: string, value: unknown): string {
     let kept = keptKeys.get(name);
@@ -94,7 +94,7 @@ class JsonText {
     this.ascii = kept.openingAscii;
     const text = `${kept.opening}${this.anyValue(value)}}`;
     const type = typeof value;
-    if (type === 'string' || type === 'number' || type === 'boolean') {
+    if ((type === 'string' || type === 'number' || type === 'boolean') && text.length <= KEPT_TEXT_LENGTH) {
       kept.value = value as string | number | boolean;
       kept.text = text;
       kept.textAscii = this.ascii;
@@ -103,7 +103,7 @@ class JsonText {
     return text;
   }
 
-  /** An AnyValue: one field by the value's type; `{}` for a value it has no field for (`undefined`, `null`, a function). */
+  /** An AnyValue: one field by the value's type; `{}` for one it has no field for (`undefined`, `null`, a function). */
   anyValue(value: unknown): string {
     switch (typeof value) {
       case 'string':
@@ -216,6 +216,12 @@ interface KeptKey {
 /** The keys kept (JsonText.keyValue), and how many at most: a server's keys are a few dozen. */
 const keptKeys = new Map<string, KeptKey>();
 const KEPT_KEYS = 512;
+/**
+ * The longest KeyValue text kept with its value: the values that repeat are short (a method, a route, an address),
+ * and a long one (a query's text, with no length limit by default) would otherwise stay in memory until its key's
+ * next value.
+ */
+const KEPT_TEXT_LENGTH = 512;
 
 /** A number as JSON writes it: NaN and the infinities as null. */
 function number(value: number): string {
