@@ -30,9 +30,15 @@ export interface ThroughputResult {
   /**
    * The server processes' CPU time (user + system) per answer, median of the rounds of each side, where a suite
    * reads it (observability): what the target's extra work costs, which the machine's other load moves less than
-   * it moves req/s.
+   * it moves req/s. Also of their main threads alone (JavaScript and the event loop), where the answers are made:
+   * the rest is the process's other threads (V8's compilers and collector, a traced server's OTLP export thread).
    */
-  serverCpu?: { targetMicroseconds: number; baselineMicroseconds: number };
+  serverCpu?: {
+    targetMicroseconds: number;
+    baselineMicroseconds: number;
+    targetMainThreadMicroseconds?: number;
+    baselineMainThreadMicroseconds?: number;
+  };
 }
 
 /** One endpoint at one registry size against a bare route sending the same bytes. */

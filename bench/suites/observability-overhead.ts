@@ -101,7 +101,7 @@ export async function benchObservabilityOverhead(context: BenchContext): Promise
     ];
     for (const side of sides) {
       for (const generator of Object.keys(LOAD_GENERATORS) as LoadGeneratorName[]) {
-        const cpu = new Map<string, number[]>();
+        const cpu = new Map<string, ProcessCpu[]>();
         const pids = new Map([
           [`${side.server.url}/slots`, side.server.pid],
           [`${off.url}/slots`, off.pid],
@@ -112,6 +112,9 @@ export async function benchObservabilityOverhead(context: BenchContext): Promise
           context.plans.main,
           withServerCpu(LOAD_GENERATORS[generator], pids, cpu),
         );
+        // The warm-up is the first run of each side: left out, as compareAlternating leaves it out.
+        const target = cpu.get(`${side.server.url}/slots`)!.slice(1);
+        const baseline = cpu.get(`${off.url}/slots`)!.slice(1);
         results.push({
           name: side.name,
           target: `the server (\`server/main.ts\`), SQLite, with ${side.env}`,
@@ -121,9 +124,10 @@ export async function benchObservabilityOverhead(context: BenchContext): Promise
           generator,
           comparison,
           serverCpu: {
-            // The warm-up is the first run of each side: left out, as compareAlternating leaves it out.
-            targetMicroseconds: median(cpu.get(`${side.server.url}/slots`)!.slice(1)),
-            baselineMicroseconds: median(cpu.get(`${off.url}/slots`)!.slice(1)),
+            targetMicroseconds: median(target.map((round) => round.process)),
+            baselineMicroseconds: median(baseline.map((round) => round.process)),
+            targetMainThreadMicroseconds: median(target.map((round) => round.mainThread)),
+            baselineMainThreadMicroseconds: median(baseline.map((round) => round.mainThread)),
           },
         });
       }
@@ -139,26 +143,47 @@ export async function benchObservabilityOverhead(context: BenchContext): Promise
   }
 }
 
+/** CPU time per answer over one run, in microseconds: the whole server process, and its main thread alone. */
+interface ProcessCpu {
+  process: number;
+  mainThread: number;
+}
+
 /**
- * `runner` that also reads each server's CPU time (user + system, /proc/<pid>/stat) over the run and records it per
- * answer, by URL, in `into`. Linux only, as the bench is.
+ * `runner` that also reads each server's CPU time (user + system) over the run, of the process (/proc/<pid>/stat) and
+ * of its main thread (/proc/<pid>/task/<pid>/stat), and records it per answer, by URL, in `into`. Linux only, as the
+ * bench is.
  */
-function withServerCpu(runner: LoadRunner, pids: ReadonlyMap<string, number>, into: Map<string, number[]>): LoadRunner {
+function withServerCpu(
+  runner: LoadRunner,
+  pids: ReadonlyMap<string, number>,
+  into: Map<string, ProcessCpu[]>,
+): LoadRunner {
   return async (target, options) => {
     const pid = pids.get(target.url)!;
-    const before = await cpuMicroseconds(pid);
+    const before = await Promise.all([cpuMicroseconds(`/proc/${pid}/stat`), cpuMicroseconds(mainThreadStat(pid))]);
     const sample = await runner(target, options);
-    const spent = (await cpuMicroseconds(pid)) - before;
-    into.set(target.url, [...(into.get(target.url) ?? []), spent / sample.requests]);
+    const after = await Promise.all([cpuMicroseconds(`/proc/${pid}/stat`), cpuMicroseconds(mainThreadStat(pid))]);
+    const spent = {
+      process: (after[0] - before[0]) / sample.requests,
+      mainThread: (after[1] - before[1]) / sample.requests,
+    };
+    into.set(target.url, [...(into.get(target.url) ?? []), spent]);
     return sample;
   };
 }
 
-/** Clock ticks of /proc/<pid>/stat (USER_HZ, 100 on Linux) in microseconds. */
+/** The main thread's own statistics: on Linux, the thread whose id is the process's. */
+function mainThreadStat(pid: number): string {
+  return `/proc/${pid}/task/${pid}/stat`;
+}
+
+/** Clock ticks of /proc's stat files (USER_HZ, 100 on Linux) in microseconds. */
 const MICROSECONDS_PER_TICK = 10_000;
 
-async function cpuMicroseconds(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+/** The user + system CPU time a /proc stat file (a process's or a thread's) counts, in microseconds. */
+async function cpuMicroseconds(statFile: string): Promise<number> {
+  const stat = await readFile(statFile, 'utf8');
   // After the command's name in parentheses (which may hold spaces): state is field 3, utime 14 and stime 15.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * MICROSECONDS_PER_TICK;
