@@ -167,6 +167,18 @@ describe('renderMarkdown', () => {
     expect(markdown.match(/^- .* µs against /gm)).toHaveLength(1);
   });
 
+  it('prints the process’s CPU alone for a result saved before the main thread was measured', () => {
+    const older = renderMarkdown({
+      ...results,
+      throughput: results.throughput.map((entry) =>
+        entry.serverCpu === undefined
+          ? entry
+          : { ...entry, serverCpu: { targetMicroseconds: 40.04, baselineMicroseconds: 24 } },
+      ),
+    });
+    expect(older).toMatch(/^- `GET \/slots` traced, wrk: 40\.0 µs against 24\.0 µs \(0\.60\)$/m);
+  });
+
   it('prints the registration figures per slot, with a goal only where one is set', () => {
     expect(markdown).toContain('| public slots, one call | 5,000 | 21.5 ms | 500 | 1.8 ms | 0.84 | >= 0.50 | met |');
     expect(markdown).toContain('| public slots, one call each | 5,000 | 5600 ms | 500 | 80.0 ms | 0.14 | none |  |');

@@ -49,8 +49,12 @@ export function renderMarkdown(results: BenchResults): string {
           'the rounds; baseline ÷ target, higher is better), then of its main thread alone (where the answers are ' +
           "made; the rest is V8's compilers and collector and a traced server's export thread):",
         ...priced.map(({ name, generator, serverCpu }) => {
-          const { targetMicroseconds: target, baselineMicroseconds: baseline } = serverCpu!;
-          const { targetMainThreadMicroseconds: mainTarget, baselineMainThreadMicroseconds: mainBaseline } = serverCpu!;
+          const {
+            targetMicroseconds: target,
+            baselineMicroseconds: baseline,
+            targetMainThreadMicroseconds: mainTarget,
+            baselineMainThreadMicroseconds: mainBaseline,
+          } = serverCpu!;
           const mainThread =
             mainTarget === undefined || mainBaseline === undefined
               ? ''

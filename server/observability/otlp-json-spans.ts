@@ -9,14 +9,14 @@
  * with every request traced, that cost about as much as the protobuf serializer's 50,000 instructions per span on the
  * server's main thread (docs/operators/performance.md, "Ninth round").
  *
- * How: each span is written as one string (template literals, which V8 joins without copying) and that string into
- * the batch's memory in one native call, as Latin-1 when it is all ASCII. A span's JSON is about 900 bytes, 2.5 times
- * its protobuf: copied a byte at a time in a loop, as this file did before, they cost 1.8 µs per span against 1.3 now
- * (docs/operators/performance.md, "Twelfth round"). Building the whole batch as one string is slower still (V8 then
- * flattens a tree of thousands of pieces). A string is checked for what JSON escapes (and for anything past ASCII)
- * with one regular expression; one that has any goes through `JSON.stringify`. Each attribute's key is kept with the
- * text of its whole KeyValue for the last value it had: a request's attributes mostly repeat from one span to the
- * next.
+ * How: each span is written as one string (template literals: V8 joins the longer pieces without copying them) and
+ * that string into the batch's memory in one native call, as Latin-1 when it is all ASCII. A span's JSON is about 900
+ * bytes, 2.5 times its protobuf: copied a byte at a time in a loop, as this file did before, they cost 1.8 µs per span
+ * against 1.3 now (docs/operators/performance.md, "Twelfth round"). Building the whole batch as one string is slower
+ * still (V8 then flattens a tree of thousands of pieces). A string is checked for what JSON escapes (and for anything
+ * past ASCII) with one regular expression; one that has any goes through `JSON.stringify`. Each attribute's key is
+ * kept with the text of its whole KeyValue for the last value it had: a request's attributes mostly repeat from one
+ * span to the next.
  *
  * The bytes are those the SDK's serializer writes for the same spans (otlp-json-spans.test.ts compares them on every
  * kind of span and value): the same fields in the same order, the same fields left out when undefined, spans grouped
