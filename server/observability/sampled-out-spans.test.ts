@@ -246,6 +246,24 @@ describe('a request sampled out with no trace of its own, AsyncLocalStorage off 
     expect((await get('/api/seen')).active).toBeNull();
   });
 
+  it('runs in its own context while a request sampled out that brought its caller’s trace holds it', async () => {
+    const caller = traceparent('e', false);
+    const answered = get('/api/wait', caller.header);
+    await waitUntil(async () => waiting === 1);
+    const during = await get('/api/seen');
+    expect(during.active).toBe(during.log.span_id);
+    open();
+    // Its caller's trace still active after the steps it waited through, and sent on as not sampled.
+    const answer = await answered;
+    expect(answer.active).toBe(answer.log.span_id);
+    expect(answer.log.trace_id).toBe(caller.traceId);
+    expect(parseTraceparent(answer.headers.traceparent)).toEqual({
+      traceId: caller.traceId,
+      spanId: answer.log.span_id,
+      sampled: false,
+    });
+  });
+
   it('runs in its own context while a probe holds it; the probe’s tracing stays suppressed', async () => {
     const probe = request(base).get('/healthz').expect(200);
     const answered = new Promise<request.Response>((resolve, reject) => void probe.then(resolve, reject));

@@ -317,8 +317,8 @@ function nameSpanRoute(span: Span, method: string | undefined, route: string): v
  * `rootSampling` (a parent-based sampler) the server decides and makes the span itself, the SDK's tracer not asked
  * (RootSampling.spanOf); otherwise `tracer` does. The caller's headers are read only when it sent one the propagators
  * read. With `heldContext` (the registered context manager), a request that records holds its context until its
- * span ends, and a request sampled out that brought no trace of its own runs without one while nothing holds it
- * (held-context.ts). Exported for the tests.
+ * span ends, one sampled out that brought its caller's until answered, and one sampled out that brought no trace of
+ * its own runs without one while nothing holds it (held-context.ts). Exported for the tests.
  */
 export function traceServerRequests(
   tracer: Tracer,
@@ -349,7 +349,11 @@ export function traceServerRequests(
       if (parent === ROOT_CONTEXT && heldContext?.offUnlessHeld() === true) {
         keepSpanOf(req, span);
         listener(req, res);
-      } else context.with(trace.setSpan(parent, span), listener, undefined, req, res);
+        return;
+      }
+      // One that brought its caller's holds it until answered: its trace state and baggage go on with what it sends.
+      if (parent !== ROOT_CONTEXT && heldContext !== undefined) releaseOnEnd(res, heldContext.hold());
+      context.with(trace.setSpan(parent, span), listener, undefined, req, res);
       return;
     }
     // A RequestSpan keeps the object the attribute function made as its own.
