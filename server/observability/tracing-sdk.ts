@@ -8,7 +8,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import {
   context,
-  diag,
   isSpanContextValid,
   propagation,
   ROOT_CONTEXT,
@@ -27,9 +26,6 @@ import { getRPCMetadata, RPCType, setRPCMetadata, suppressTracing, type RPCMetad
 import { registerInstrumentations, type InstrumentationBase } from '@opentelemetry/instrumentation';
 import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-// The instrumentation's own attributes of a server span, for the spans traceServerRequests records (the version is
-// pinned in package.json: this module is not part of its public interface).
-import { getIncomingRequestAttributes } from '@opentelemetry/instrumentation-http/build/src/utils';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
@@ -49,6 +45,7 @@ import { OtlpTraceExporter } from './otlp-trace-exporter';
 import { otlpTraceProtocolOf } from './otlp-trace-protocol';
 import { ReportingSpanExporter } from './reporting-span-exporter';
 import { HeldContextManager } from './held-context';
+import { httpRequestAttributes } from './http-request-attributes';
 import { keepSpanOf } from './request-trace';
 import { RequestSpan, spanLimitsOf, type RequestSpanSink } from './request-span';
 
@@ -264,11 +261,10 @@ export interface ServerSpanAttributes {
 /**
  * What the HTTP instrumentation puts on a node:http request's span (its stable HTTP semantic conventions:
  * `http.request.method`, `url.path`, `url.query` with its signatures redacted, `server.address`, `client.address`,
- * `user_agent.original`, `http.response.status_code`…), worked out by its own function, for sampled requests only.
+ * `user_agent.original`, `http.response.status_code`…), for sampled requests only: http-request-attributes.ts.
  */
 export const HTTP_SPAN_ATTRIBUTES: ServerSpanAttributes = {
-  request: (req) =>
-    getIncomingRequestAttributes(req, { component: 'http', enableSyntheticSourceDetection: false }, diag),
+  request: httpRequestAttributes,
   status: (statusCode) => ({ 'http.response.status_code': statusCode }),
 };
 
