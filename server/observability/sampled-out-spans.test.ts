@@ -218,6 +218,17 @@ describe('a request sampled out with no trace of its own, AsyncLocalStorage off 
     return (await (header === undefined ? sent : sent.set('traceparent', header)).expect(200)).body as Seen;
   }
 
+  /**
+   * Once one request waits at the gate (holding the context, or not), a request with no trace of its own runs in its
+   * own context, its span active; then the gate opens.
+   */
+  async function expectOwnContextWhileOneWaits(): Promise<void> {
+    await waitUntil(async () => waiting === 1);
+    const during = await get('/api/seen');
+    expect(during.active).toBe(during.log.span_id);
+    open();
+  }
+
   it('runs without a context; its trace, not sampled, in its log fields and in what it sends on', async () => {
     const [one, two] = [await get('/api/seen'), await get('/api/seen')];
     for (const answer of [one, two]) {
@@ -234,10 +245,7 @@ describe('a request sampled out with no trace of its own, AsyncLocalStorage off 
   it('runs in its own context while a recorded request holds it; the recorded one keeps its own', async () => {
     const recorded = traceparent('d', true);
     const answered = get('/api/wait', recorded.header);
-    await waitUntil(async () => waiting === 1);
-    const during = await get('/api/seen');
-    expect(during.active).toBe(during.log.span_id);
-    open();
+    await expectOwnContextWhileOneWaits();
     const answer = await answered;
     // The handler's span (Express's), under the request's: still active after the steps it waited through.
     const spans = await spansOnceServerEnded(recorded.traceId);
@@ -249,10 +257,7 @@ describe('a request sampled out with no trace of its own, AsyncLocalStorage off 
   it('runs in its own context while a request sampled out that brought its caller’s trace holds it', async () => {
     const caller = traceparent('e', false);
     const answered = get('/api/wait', caller.header);
-    await waitUntil(async () => waiting === 1);
-    const during = await get('/api/seen');
-    expect(during.active).toBe(during.log.span_id);
-    open();
+    await expectOwnContextWhileOneWaits();
     // Its caller's trace still active after the steps it waited through, and sent on as not sampled.
     const answer = await answered;
     expect(answer.active).toBe(answer.log.span_id);
@@ -267,10 +272,7 @@ describe('a request sampled out with no trace of its own, AsyncLocalStorage off 
   it('runs in its own context while a probe holds it; the probe’s tracing stays suppressed', async () => {
     const probe = request(base).get('/healthz').expect(200);
     const answered = new Promise<request.Response>((resolve, reject) => void probe.then(resolve, reject));
-    await waitUntil(async () => waiting === 1);
-    const during = await get('/api/seen');
-    expect(during.active).toBe(during.log.span_id);
-    open();
+    await expectOwnContextWhileOneWaits();
     expect((await answered).body).toEqual({ suppressed: true });
   });
 });
