@@ -1,9 +1,11 @@
 /**
- * Instructions per `GET /slots` answer, counted by Valgrind's callgrind, for the server with tracing off and four
- * ways of tracing it: `npx tsx bench/instructions/count-instructions.ts [--requests=20000]` (Linux, with the
- * `valgrind` package; about eight minutes). Not part of `npm run bench`, which times servers: a count of instructions does
- * not move with the machine's load, where CPU time per answer moves by 5 to 10 % between two runs on a shared
- * machine, more than the costs the tracing work prices (docs/operators/performance.md, "Seventh round").
+ * Instructions per `GET /slots` answer, counted by Valgrind's callgrind, for the server with tracing and metrics off,
+ * with `/metrics` on, and with four ways of tracing it:
+ * `npx tsx bench/instructions/count-instructions.ts [--requests=20000] [--only=off,metrics]` (Linux, with the
+ * `valgrind` package; about ten minutes for the six servers). Not part of `npm run bench`, which times servers: a
+ * count of instructions does not move with the machine's load, where CPU time per answer moves by 5 to 10 % between
+ * two runs on a shared machine, more than the costs the tracing work prices (docs/operators/performance.md, "Seventh
+ * round").
  *
  * Each server is the compiled one (`dist/server/main.js`, compiled first, with the flags it ships with) on its own
  * SQLite file, under callgrind with one output file per thread. It answers 2 x N requests to warm up, then its
@@ -30,15 +32,22 @@ import { startBenchProcess } from '../harness/bench-process';
 const run = promisify(execFile);
 
 /**
- * The servers counted: tracing off (the baseline) and the sampling the traces guide discusses, sent as protobuf, then
- * every request sent as JSON (the default encoding).
+ * The servers counted: tracing and metrics off (the baseline), `/metrics` on (each answer timed into its histogram),
+ * and the sampling the traces guide discusses, sent as protobuf, then every request sent as JSON (the default
+ * encoding).
  */
-const SERVERS: readonly { name: string; env: (receiver: string) => Record<string, string> }[] = [
-  { name: 'tracing off', env: () => ({}) },
-  { name: 'traced, every request sampled out', env: (receiver) => tracing(receiver, '0') },
-  { name: 'traced, one request in ten sampled', env: (receiver) => tracing(receiver, '0.1') },
-  { name: 'traced, every request sampled', env: (receiver) => tracing(receiver, '1') },
+const SERVERS: readonly { key: string; name: string; env: (receiver: string) => Record<string, string> }[] = [
+  { key: 'off', name: 'tracing off', env: () => ({}) },
   {
+    key: 'metrics',
+    name: '/metrics on',
+    env: () => ({ METRICS_TOKEN: 'instructions-metrics-token-0123456789' }),
+  },
+  { key: 'sampled-out', name: 'traced, every request sampled out', env: (receiver) => tracing(receiver, '0') },
+  { key: 'one-in-ten', name: 'traced, one request in ten sampled', env: (receiver) => tracing(receiver, '0.1') },
+  { key: 'every', name: 'traced, every request sampled', env: (receiver) => tracing(receiver, '1') },
+  {
+    key: 'every-json',
     name: 'traced, every request sampled, sent as JSON',
     env: (receiver) => ({ ...tracing(receiver, '1'), OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }),
   },
@@ -53,13 +62,27 @@ function tracing(receiver: string, ratio: string): Record<string, string> {
   };
 }
 
-async function main(): Promise<void> {
-  const argument = process.argv[2];
-  const given = argument === undefined ? undefined : /^--requests=([1-9]\d*)$/.exec(argument)?.[1];
-  if (argument !== undefined && given === undefined) {
-    throw new Error(`unknown argument ${argument}: the only one is --requests=<answers counted per server>`);
+const USAGE = `the arguments are --requests=<answers counted per server> and --only=<${SERVERS.map((server) => server.key).join('|')},…>`;
+
+/** `--requests=N` (20,000 when not given) and `--only=off,metrics` (every server when not given). */
+function readArguments(argv: readonly string[]): { requests: number; servers: typeof SERVERS } {
+  let requests = 20_000;
+  let servers = SERVERS;
+  for (const argument of argv) {
+    const [, name, value] = /^--(requests|only)=(.+)$/.exec(argument) ?? [];
+    if (name === 'requests' && /^[1-9]\d*$/.test(value!)) requests = Number(value);
+    else if (name === 'only') {
+      const keys = value!.split(',');
+      const unknown = keys.filter((key) => !SERVERS.some((server) => server.key === key));
+      if (unknown.length > 0) throw new Error(`unknown server ${unknown.join(', ')}: ${USAGE}`);
+      servers = SERVERS.filter((server) => keys.includes(server.key));
+    } else throw new Error(`unknown argument ${argument}: ${USAGE}`);
   }
-  const requests = Number(given ?? 20_000);
+  return { requests, servers };
+}
+
+async function main(): Promise<void> {
+  const { requests, servers: chosen } = readArguments(process.argv.slice(2));
   await assertValgrind();
   const work = await mkdtemp(path.join(os.tmpdir(), 'slots-instructions-'));
   await compileServer({ root: REPO_ROOT, outDir: path.join(REPO_ROOT, 'dist') });
@@ -74,7 +97,7 @@ async function main(): Promise<void> {
   try {
     // Started together (each takes tens of seconds under callgrind), counted one after the other.
     const servers = await Promise.all(
-      SERVERS.map(async (server, index) => {
+      chosen.map(async (server, index) => {
         const outFile = path.join(work, `server-${index}.out`);
         const child = await startUnderCallgrind(work, index, outFile, server.env(receiver.url));
         started.push(child);
