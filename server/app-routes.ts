@@ -127,12 +127,8 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ap
   // An embedding application's own middleware may do anything to any request: then every request goes through it.
   if (!settings.publicFastPath || settings.beforeRoutes.length > 0) return { express: app, listener: app };
   const fastPath = createPublicFastPath({
-    prelude: [
-      ...(httpMetrics ? [httpMetrics.timeAs(SLOTS_PATH)] : []),
-      ...startNotice,
-      ...(settings.logRequests ? [logging] : []),
-      ...hopCheck,
-    ],
+    prelude: [...startNotice, ...(settings.logRequests ? [logging] : []), ...hopCheck],
+    timer: httpMetrics?.answerTimer(SLOTS_PATH) ?? null,
     trustProxy: app.get('trust proxy fn') as TrustProxyFn,
     lifecycle: parts.lifecycle,
     slots: parts.slots.payload,

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
-import type { PlainHandler } from '../http/plain-handler';
 import { routeLabel } from './declared-route';
 import { errorAnswerRoute } from './error-answer-route';
 import type { MetricsRegistry } from './metrics-registry';
@@ -25,22 +24,21 @@ export function createHttpMetrics(metrics: MetricsRegistry): HttpMetrics {
       DURATION_BUCKETS,
     ),
   );
-  const time = (req: IncomingMessage, res: ServerResponse, route: () => string): void => {
-    const started = process.hrtime.bigint();
-    res.once('finish', () => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      durations.observe(req.method ?? '', route(), res.statusCode, seconds);
-    });
+  const observeSince = (req: IncomingMessage, res: ServerResponse, route: string, started: bigint): void => {
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    durations.observe(req.method ?? '', route, res.statusCode, seconds);
   };
   return {
     middleware: (req, res, next) => {
-      time(req, res, () => routeOf(req, res.statusCode));
+      const started = process.hrtime.bigint();
+      // `on`: an answer finishes once, and a `once` wrapper costs more than the measure (traceServerRequests).
+      res.on('finish', () => observeSince(req, res, routeOf(req, res.statusCode), started));
       next();
     },
-    timeAs: (route) => (req, res, next) => {
-      time(req, res, () => route);
-      next();
-    },
+    answerTimer: (route) => ({
+      start: () => process.hrtime.bigint(),
+      answered: (req, res, started) => observeSince(req, res, route, started),
+    }),
   };
 }
 
@@ -48,8 +46,19 @@ export function createHttpMetrics(metrics: MetricsRegistry): HttpMetrics {
 export interface HttpMetrics {
   /** First of the app's middleware: its clock covers everything the request runs; labelled by the matched route. */
   readonly middleware: RequestHandler;
-  /** The same measure for an answer whose route is known before any router ran (http/public-fast-path.ts). */
-  timeAs(route: string): PlainHandler;
+  /**
+   * The same measure for an answer given at once, its route known before any router ran (slots/public-fast-path.ts).
+   * It reads the clock when the answer's `end()` returned, which handed its last byte to the socket, rather than at
+   * the `finish` event a tick later: a listener on every answer (Node's own `finish` listener made into an array,
+   * copied at the emit, a `once` wrapper bound and removed) cost more than the rest of the measure together.
+   */
+  answerTimer(route: string): AnswerTimer;
+}
+
+/** Times an answer given synchronously: `start()` before the request's first step, `answered` once it is ended. */
+export interface AnswerTimer {
+  start(): bigint;
+  answered(req: IncomingMessage, res: ServerResponse, started: bigint): void;
 }
 
 /**

@@ -243,23 +243,30 @@ describe('the public fast path (GET /slots before Express)', () => {
     });
   });
 
-  it('times its answers under the route /slots, as the Express route is labelled', async () => {
+  it('times its answers under the route /slots, by status, as the Express route is labelled', async () => {
     pair = await makePair({ metrics: {} });
+    const etag = (await send(pair.plain, { method: 'GET', path: '/slots' })).headers.etag as string;
+    await send(pair.fast, { method: 'GET', path: '/slots' });
     for (const probe of [
       { method: 'GET', path: '/slots' },
       { method: 'HEAD', path: '/slots?a=1' },
+      { method: 'GET', path: '/slots', headers: { 'If-None-Match': etag } },
     ] as Probe[]) {
       await expectSameAnswer(pair, probe);
     }
-    const counts = async (testApp: TestApp) =>
+    const lines = async (testApp: TestApp, series: 'count' | 'sum') =>
       (await testApp.app.metrics.text())
         .split('\n')
-        .filter((line) => line.startsWith('slots_http_request_duration_seconds_count'));
-    expect(await counts(pair.fast)).toEqual([
-      'slots_http_request_duration_seconds_count{method="GET",route="/slots",status="200"} 1',
+        .filter((line) => line.startsWith(`slots_http_request_duration_seconds_${series}`));
+    expect(await lines(pair.fast, 'count')).toEqual([
+      'slots_http_request_duration_seconds_count{method="GET",route="/slots",status="200"} 2',
       'slots_http_request_duration_seconds_count{method="HEAD",route="/slots",status="200"} 1',
+      'slots_http_request_duration_seconds_count{method="GET",route="/slots",status="304"} 1',
     ]);
-    expect(await counts(pair.fast)).toEqual(await counts(pair.plain));
+    expect(await lines(pair.fast, 'count')).toEqual(await lines(pair.plain, 'count'));
+    // Each answer's time is measured: above nothing, and far below the seconds a test waits.
+    for (const line of await lines(pair.fast, 'sum')) expect(Number(line.split(' ')[1])).toBeGreaterThan(0);
+    for (const line of await lines(pair.fast, 'sum')) expect(Number(line.split(' ')[1])).toBeLessThan(1);
     expect(pair.expressCalls()).toBe(0);
   });
 

@@ -5,6 +5,7 @@ import { answerSlotsAtOnce, SLOTS_PATH } from './slots-router';
 import type { EncodedSlots, SlotsPayloadCache } from './slots-payload';
 import type { PlainHandler } from '../http/plain-handler';
 import { requestIdOf } from '../http/request-id';
+import type { AnswerTimer } from '../observability/http-metrics';
 
 /** Express's compiled `trust proxy` setting (`app.get('trust proxy fn')`): whether the hop at `address` is trusted. */
 export type TrustProxyFn = (address: string | undefined, hop: number) => boolean;
@@ -12,12 +13,14 @@ export type TrustProxyFn = (address: string | undefined, hop: number) => boolean
 export interface PublicFastPathParts {
   /**
    * The middleware Express runs first on every request that concern a public `GET`, the same instances in the same
-   * order (app-routes.ts): request timing, the request's log line (LOG_REQUESTS), the proxy hop check. Each must
+   * order (app-routes.ts): the request's log line (LOG_REQUESTS), the proxy hop check. Each must
    * call `next()` before it returns and never with an error. Left out: the cross-site guard, which passes every
    * `GET`; the API's security headers and the request id without LOG_REQUESTS, which the fast path gives itself in
    * the one `writeHead` of its answer (answerSlotsAtOnce).
    */
   prelude: readonly PlainHandler[];
+  /** With `/metrics` on: the request-duration measure, its clock started before the prelude (as Express's is first). */
+  timer: AnswerTimer | null;
   trustProxy: TrustProxyFn;
   lifecycle: ServerLifecycle;
   slots: SlotsPayloadCache;
@@ -38,7 +41,7 @@ export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
  * Express's loose matching also serves), goes to Express. public-fast-path.test.ts compares both ways.
  */
 export function createPublicFastPath(parts: PublicFastPathParts): FastPath {
-  const { prelude, trustProxy, lifecycle, slots, nameTracedRoute } = parts;
+  const { prelude, timer, trustProxy, lifecycle, slots, nameTracedRoute } = parts;
   return (req, res) => {
     if (!isSlotsRequest(req)) return false;
     let json: EncodedSlots;
@@ -48,12 +51,14 @@ export function createPublicFastPath(parts: PublicFastPathParts): FastPath {
       // Before anything was done to the request: Express answers it, through its error handler.
       return false;
     }
+    const started = timer?.start();
     for (const handler of prelude) runSynchronously(handler, req, res);
     nameTracedRoute?.(SLOTS_PATH);
     // With LOG_REQUESTS, pino-http (in the prelude) gave the request its id already.
     req.id ??= requestIdOf(req);
     if (lifecycle.draining) askClientToReconnect(res);
     answerSlotsAtOnce(req, res, json, { requestId: String(req.id), secure: isSecure(req, trustProxy) });
+    if (started !== undefined) timer!.answered(req, res, started);
     return true;
   };
 }
