@@ -13,10 +13,10 @@ export type TrustProxyFn = (address: string | undefined, hop: number) => boolean
 export interface PublicFastPathParts {
   /**
    * The middleware Express runs first on every request that concern a public `GET`, the same instances in the same
-   * order (app-routes.ts): the request's log line (LOG_REQUESTS), the proxy hop check. Each must
-   * call `next()` before it returns and never with an error. Left out: the cross-site guard, which passes every
-   * `GET`; the API's security headers and the request id without LOG_REQUESTS, which the fast path gives itself in
-   * the one `writeHead` of its answer (answerSlotsAtOnce).
+   * order (app-routes.ts): the request's log line (LOG_REQUESTS), the proxy hop check. Each must call `next()` before
+   * it returns and never with an error. Left out: the cross-site guard, which passes every `GET`; the API's security
+   * headers and the request id without LOG_REQUESTS, which the fast path gives itself in the one `writeHead` of its
+   * answer (answerSlotsAtOnce); the request timing, which is `timer`.
    */
   prelude: readonly PlainHandler[];
   /** With `/metrics` on: the request-duration measure, its clock started before the prelude (as Express's is first). */
@@ -51,14 +51,14 @@ export function createPublicFastPath(parts: PublicFastPathParts): FastPath {
       // Before anything was done to the request: Express answers it, through its error handler.
       return false;
     }
-    const started = timer?.start();
+    const started = timer === null ? 0n : timer.start();
     for (const handler of prelude) runSynchronously(handler, req, res);
     nameTracedRoute?.(SLOTS_PATH);
     // With LOG_REQUESTS, pino-http (in the prelude) gave the request its id already.
     req.id ??= requestIdOf(req);
     if (lifecycle.draining) askClientToReconnect(res);
     answerSlotsAtOnce(req, res, json, { requestId: String(req.id), secure: isSecure(req, trustProxy) });
-    if (started !== undefined) timer!.answered(req, res, started);
+    timer?.answered(req, res, started);
     return true;
   };
 }
