@@ -100,7 +100,8 @@ function logCutRequests(
   return (req, res, next) => {
     if (!UNLOGGED_PATHS.has(pathOf(req.url))) {
       inFlight.set(req, Date.now());
-      res.once('close', () => inFlight.delete(req));
+      // `on`: an answer closes once, and a `once` wrapper is bound and removed per answer (tracing-sdk.ts, releaseOnEnd).
+      res.on('close', () => inFlight.delete(req));
     }
     logging(req, res, next);
   };
