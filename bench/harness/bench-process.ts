@@ -1,10 +1,9 @@
-import path from 'node:path';
-import { REPO_ROOT } from '../../testing/system/repo-root';
 import { startServerProcess, type ServerProcess } from '../../testing/system/server-process';
+import { compiledEntry } from './compiled-entry';
 
 export interface BenchProcessOptions {
   name: string;
-  /** TypeScript entry that listens on PORT/HOST, relative to the repository root. */
+  /** TypeScript entry that listens on PORT/HOST, relative to the repository root; compiled before it starts. */
   entry: string;
   env: Readonly<Record<string, string | undefined>>;
   /** Where the process's stdout and stderr go. */
@@ -16,19 +15,19 @@ export interface BenchProcessOptions {
 }
 
 /**
- * A server under load as its own production Node process (`node --import tsx <entry>`), started and awaited by the
- * shared test helper. Its output goes to a log file rather than back through a pipe: the bench process also runs
- * the load generator, and reading tens of megabytes of request logs would steal its CPU and skew every figure.
- * `sh -c exec` only redirects: the server replaces the shell, so the pid and signals are the server's own.
+ * A server under load as its own production Node process (`node <the entry compiled>`; compiled-entry.ts says why not
+ * tsx), started and awaited by the shared test helper. Its output goes to a log file rather than back through a pipe:
+ * the bench process also runs the load generator, and reading tens of megabytes of request logs would steal its CPU
+ * and skew every figure. `sh -c exec` only redirects: the server replaces the shell, so the pid and signals are the
+ * server's own.
  */
-export function startBenchProcess(options: BenchProcessOptions): Promise<ServerProcess> {
+export async function startBenchProcess(options: BenchProcessOptions): Promise<ServerProcess> {
+  const { file } = await compiledEntry(options.entry);
   const command = [
     'exec',
     shellQuote(process.execPath),
     ...(options.nodeArgs ?? []).map(shellQuote),
-    '--import',
-    'tsx',
-    shellQuote(path.join(REPO_ROOT, options.entry)),
+    shellQuote(file),
     `>>${shellQuote(options.logFile)}`,
     '2>&1',
   ].join(' ');

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { SERVER_NODE_FLAGS } from '../../server/process/server-node-flags';
+import { DIST_DIR } from '../../testing/system/repo-root';
 import type { ServerProcess } from '../../testing/system/server-process';
 import { logPath, workPath, type BenchContext } from './bench-context';
 import { startBenchProcess } from './bench-process';
@@ -38,6 +39,9 @@ export async function startRealServer(context: BenchContext, options: RealServer
         : []),
     ],
     env: {
+      // The front end `npm run build` wrote, as the server run from source finds it: compiled into a folder of its
+      // own (compiled-entry.ts), it would look beside itself.
+      FRONTEND_DIR: DIST_DIR,
       DATABASE_PATH: `${dataDir}/app.db`,
       DEMO_PASSWORD: BENCH_DEMO_PASSWORD,
       SESSION_SECRET: 'bench-session-secret-0123456789abcdef',

@@ -20,7 +20,7 @@ export function renderMarkdown(results: BenchResults): string {
       `baseline alternating; figures are the medians of the rounds (registry sizes: ${plans.sizes.warmupSeconds} s ` +
       `warm-up, ${plans.sizes.rounds} x ${plans.sizes.roundSeconds} s). Every run ended with zero non-2xx answers, ` +
       'errors and timeouts, or it is listed under failures. Each server is its own production process ' +
-      '(NODE_ENV=production) with its own temporary database.',
+      '(NODE_ENV=production), compiled as the image runs it (node alone, no tsx), with its own temporary database.',
     '',
   ];
 

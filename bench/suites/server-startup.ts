@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SERVER_NODE_FLAGS } from '../../server/process/server-node-flags';
-import { compileServer } from '../../scripts/compile-server';
 import { getFreePort } from '../../testing/system/free-port';
 import type { BenchContext } from '../harness/bench-context';
+import { compiledEntry } from '../harness/compiled-entry';
 import { median } from '../harness/median';
 import type { StartupResult } from '../report/startup-result';
 
@@ -44,9 +44,7 @@ const VARIANTS: readonly Variant[] = [
  * requests. Compiled (what `npm run serve` and the image run) against tsx (what they ran before), in turns.
  */
 export async function benchServerStartup(context: BenchContext, frontendDir: string): Promise<StartupResult[]> {
-  // Inside the repository, so the compiled files find node_modules/ as dist/server/ does.
-  const compiledDir = path.join(REPO_ROOT, '.tsbuild', 'bench-compiled-server');
-  await compileServer({ root: REPO_ROOT, outDir: compiledDir });
+  const { dir: compiledDir } = await compiledEntry('server/main.ts');
   const env = {
     ...process.env,
     NODE_ENV: 'production',
