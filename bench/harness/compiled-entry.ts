@@ -6,7 +6,7 @@ import { REPO_ROOT } from '../../testing/system/repo-root';
  * Inside the repository, so the compiled files find node_modules/ as dist/server/ does; git-ignored with the rest of
  * .tsbuild/.
  */
-const COMPILED_ROOT = path.join(REPO_ROOT, '.tsbuild', 'bench-compiled');
+export const COMPILED_ROOT = path.join(REPO_ROOT, '.tsbuild', 'bench-compiled');
 
 export interface CompiledEntry {
   /** The folder it was compiled into: `<dir>/server/`, `<dir>/shared/` and the entry's own folder. */
@@ -25,8 +25,8 @@ const compiled = new Map<string, Promise<CompiledEntry>>();
  * through the tsx loader: tsx compiles with esbuild's `keepNames`, which wraps each named function and class in a call
  * that sets its `name`, so a closure made for each request also costs a `defineProperty` each time it is made. A
  * server run from source spent more per answer than the artifact operators run (every request traced, by hand: CPU per
- * answer about 12 % higher, in five rounds of six), and the baselines are compiled the same way so that neither side of a
- * ratio carries that cost.
+ * answer about 12 % higher, in five rounds of six), and the baselines are compiled the same way so that neither side
+ * of a ratio carries that cost. A failed compile stays failed for the process: the bench cannot time that entry.
  */
 export function compiledEntry(entry: string): Promise<CompiledEntry> {
   let done = compiled.get(entry);
