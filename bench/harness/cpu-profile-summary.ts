@@ -1,5 +1,6 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { COMPILED_ROOT } from './compiled-entry';
 
 /** The part of a V8 `.cpuprofile` (node --cpu-prof) this summary reads. */
 interface CpuProfile {
@@ -15,15 +16,23 @@ export interface ProfileLine {
   frame: string;
 }
 
-/** The functions with the most self time, heaviest first: where a target server spends its CPU under load. */
-export function topSelfTime(profile: CpuProfile, limit = 25): ProfileLine[] {
+/**
+ * The functions with the most self time, heaviest first: where a target server spends its CPU under load. A file of
+ * the compiled server is named from the repository (`server/http/send-json.js:7`, the compiled file's line), without
+ * the folder compiled-entry.ts compiled its entry into.
+ */
+export function topSelfTime(profile: CpuProfile, limit = 25, compiledRoot = COMPILED_ROOT): ProfileLine[] {
+  const compiledFile = new RegExp(`^${escapeRegExp(compiledRoot)}/[^/]+/`);
   const byFrame = new Map<string, number>();
   let total = 0;
   for (const node of profile.nodes) {
     const hits = node.hitCount ?? 0;
     total += hits;
     const { functionName, url, lineNumber } = node.callFrame;
-    const where = url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, 'node_modules/');
+    const where = url
+      .replace(/^file:\/\//, '')
+      .replace(/^.*\/node_modules\//, 'node_modules/')
+      .replace(compiledFile, '');
     const frame = `${functionName || '(anonymous)'} ${where}${where ? `:${lineNumber + 1}` : ''}`;
     byFrame.set(frame, (byFrame.get(frame) ?? 0) + hits);
   }
@@ -51,4 +60,8 @@ export async function summariseProfiles(directory: string): Promise<string[]> {
     written.push(file);
   }
   return written;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
