@@ -22,17 +22,16 @@ export interface ProfileLine {
  * the folder compiled-entry.ts compiled its entry into.
  */
 export function topSelfTime(profile: CpuProfile, limit = 25, compiledRoot = COMPILED_ROOT): ProfileLine[] {
-  const compiledFile = new RegExp(`^${escapeRegExp(compiledRoot)}/[^/]+/`);
   const byFrame = new Map<string, number>();
   let total = 0;
   for (const node of profile.nodes) {
     const hits = node.hitCount ?? 0;
     total += hits;
     const { functionName, url, lineNumber } = node.callFrame;
-    const where = url
-      .replace(/^file:\/\//, '')
-      .replace(/^.*\/node_modules\//, 'node_modules/')
-      .replace(compiledFile, '');
+    const where = fromCompiledEntry(
+      url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, 'node_modules/'),
+      compiledRoot,
+    );
     const frame = `${functionName || '(anonymous)'} ${where}${where ? `:${lineNumber + 1}` : ''}`;
     byFrame.set(frame, (byFrame.get(frame) ?? 0) + hits);
   }
@@ -62,6 +61,8 @@ export async function summariseProfiles(directory: string): Promise<string[]> {
   return written;
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** `<compiledRoot>/<entry>/server/x.js` → `server/x.js`; any other path as it is. */
+function fromCompiledEntry(file: string, compiledRoot: string): string {
+  if (!file.startsWith(`${compiledRoot}/`)) return file;
+  return file.slice(compiledRoot.length + 1).replace(/^[^/]+\//, '');
 }
