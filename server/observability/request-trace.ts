@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { context, propagation, trace, type Span, type SpanContext } from '@opentelemetry/api';
+import { context, trace, type Context, type Span, type SpanContext } from '@opentelemetry/api';
+import { isTracingSuppressed } from '@opentelemetry/core';
 import {
   childContextOf,
   formatTraceparent,
@@ -45,15 +46,25 @@ export function traceLogFields(req: IncomingMessage): { trace_id: string; span_i
 }
 
 /**
- * The headers that carry the current trace on to a request the server sends (a remote's descriptor), so the remote's
- * logs can be matched to ours: the active span's context with tracing on; else `parent`'s trace (the request it is
- * sent for, see traceOf), or a new trace.
+ * The headers that carry the trace on to a request the server sends with fetch (a remote's descriptor, a release's
+ * files), so that the remote's logs can be matched to ours, where fetch's instrumentation (fetch-spans.ts) does not
+ * carry it: under an active span with tracing on, the instrumentation sends the trace of the span it starts (or of
+ * the request's own, sampled out) and the context's baggage, and this gives nothing (a second `traceparent` would
+ * make the pair invalid for the remote); else `parent`'s trace (the request it is sent for, see traceOf), or a new
+ * trace.
  */
 export function outgoingTraceHeaders(parent?: TraceContext): Record<string, string> {
-  const headers: Record<string, string> = {};
-  propagation.inject(context.active(), headers);
-  headers[TRACEPARENT_HEADER] ??= formatTraceparent(childContextOf(parent ?? null));
-  return headers;
+  if (fetchSendsTrace(context.active())) return {};
+  return { [TRACEPARENT_HEADER]: formatTraceparent(childContextOf(parent ?? null)) };
+}
+
+/**
+ * Whether fetch's instrumentation sends the trace of `active` itself: it does under a valid span unless tracing is
+ * suppressed there (a probe's context). With tracing off, the API's context is always the empty root one.
+ */
+function fetchSendsTrace(active: Context): boolean {
+  const span = trace.getSpanContext(active);
+  return span !== undefined && trace.isSpanContextValid(span) && !isTracingSuppressed(active);
 }
 
 /** Undefined for no span (with no SDK registered, the API's context is always the empty root one). */

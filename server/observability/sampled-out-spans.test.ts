@@ -1,14 +1,16 @@
 /**
  * A request sampled out costs the instrumentations no span of their own (sparingTracer): Express's router and route
- * handler layers under it start no span in the SDK (no ids made, no sampler asked), yet a request the handler sends
- * on still carries the request's trace in `traceparent`, marked not sampled. A sampled request keeps its layer spans.
+ * handler layers under it, and the request its handler sends on with fetch, start no span in the SDK (no ids made, no
+ * sampler asked), yet that request still carries the request's trace in `traceparent`, marked not sampled. A sampled
+ * request keeps its layer spans, and the request it sends on gets one.
  *
  * A request sampled out that brought no trace of its own runs without a context while nothing holds one
  * (held-context.ts): its trace still reaches its log fields and what it sends on.
  *
- * The server's own server spans (traceServerRequests) and the SDK's Express instrumentation (createInstrumentations),
- * given a provider that counts the spans the SDK is asked for; Express is patched by hand (Jest's module loader is
- * not the one the instrumentation hooks).
+ * The server's own server spans (traceServerRequests) and the SDK's instrumentations (createInstrumentations), given
+ * a provider that counts the spans the SDK is asked for; Express is patched by hand (Jest's module loader is not the
+ * one the instrumentation hooks), fetch is seen through Node's diagnostics channels; the requests sent on reach a real
+ * origin, which records the headers they came with.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,17 +18,12 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { context, ROOT_CONTEXT, SpanKind, trace, type TracerProvider } from '@opentelemetry/api';
 import { isTracingSuppressed } from '@opentelemetry/core';
 import type { InstrumentationBase } from '@opentelemetry/instrumentation';
-import {
-  AlwaysOffSampler,
-  ParentBasedSampler,
-  SimpleSpanProcessor,
-  type ReadableSpan,
-} from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import express from 'express';
 import request from 'supertest';
-import { registerInMemoryTracing } from '../../testing/server/in-memory-tracing';
+import { newTracesSampledOut, registerInMemoryTracing } from '../../testing/server/in-memory-tracing';
 import { waitUntil } from '../../testing/server/wait-until';
+import { startHttpFixtureServer, type HttpFixtureServer } from '../../testing/system/http-fixture-server';
 import { outgoingTraceHeaders, traceLogFields, traceOf } from './request-trace';
 import { parseTraceparent } from './trace-context';
 import { createInstrumentations, HTTP_SPAN_ATTRIBUTES, sparingTracer, traceServerRequests } from './tracing-sdk';
@@ -35,6 +32,9 @@ const PARENT_ID = '00f067aa0ba902b7';
 
 const { provider, exporter, heldContext } = registerInMemoryTracing();
 let instrumentations: InstrumentationBase[] = [];
+/** The origin the handlers send on to, as the server asks a remote's. */
+let origin: HttpFixtureServer;
+let sentCount = 0;
 /** The spans Express's instrumentation asked the SDK for, by name. */
 let started: string[] = [];
 
@@ -57,14 +57,16 @@ function patchExpress(how: 'patch' | 'unpatch'): void {
   }
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   instrumentations = createInstrumentations();
   for (const instrumentation of instrumentations) instrumentation.setTracerProvider(countingProvider);
   patchExpress('patch');
+  origin = await startHttpFixtureServer((_req, res) => res.end('{}'));
 });
-afterAll(() => {
+afterAll(async () => {
   patchExpress('unpatch');
   for (const instrumentation of instrumentations) instrumentation.disable();
+  await origin.close();
 });
 afterEach(() => {
   exporter.reset();
@@ -72,14 +74,26 @@ afterEach(() => {
 });
 
 /**
- * An Express app behind the server's own span per request: a router, and in it a route whose handler answers the
- * headers it would send on (outgoingTraceHeaders) and its log fields.
+ * Sends a request on to the origin with fetch, as the server asks a remote's (outgoingTraceHeaders, fetch's
+ * instrumentation): the trace headers the origin received.
+ */
+async function sendOn(req: http.IncomingMessage): Promise<{ traceparent?: string }> {
+  const path = `/remote/${(sentCount += 1)}`;
+  const answer = await fetch(`${origin.url}${path}`, { headers: outgoingTraceHeaders(traceOf(req)) });
+  await answer.body?.cancel();
+  const received = origin.requests.find((one) => one.url === path)!;
+  return received.traceparent === undefined ? {} : { traceparent: received.traceparent };
+}
+
+/**
+ * An Express app behind the server's own span per request: a router, and in it a route whose handler sends a request
+ * on and answers the trace headers it was sent with, and its log fields.
  */
 function tracedApp(): http.Server {
   const app = express();
   const router = express.Router();
-  router.get('/remote/:name', (req, res) => {
-    res.json({ headers: outgoingTraceHeaders(), log: traceLogFields(req) });
+  router.get('/remote/:name', async (req, res) => {
+    res.json({ headers: await sendOn(req), log: traceLogFields(req) });
   });
   app.use('/api', router);
   return http.createServer(traceServerRequests(provider.getTracer('server-spans'), app, HTTP_SPAN_ATTRIBUTES));
@@ -117,14 +131,17 @@ describe('Express’s layers', () => {
     const answer = await request(tracedApp()).get('/api/remote/one').set('traceparent', taken.header).expect(200);
     const sent = parseTraceparent((answer.body as { headers: { traceparent: string } }).headers.traceparent);
 
-    expect(started).toEqual(['router - /remote/:name', 'request handler']);
+    // The request sent on has a span of its own (fetch's instrumentation), named by its method.
+    expect(started).toEqual(['router - /remote/:name', 'request handler', 'GET']);
     const spans = await spansOnceServerEnded(taken.traceId);
     const server = spans.find((span) => span.kind === SpanKind.SERVER)!;
     const handler = spans.find((span) => span.name === 'request handler')!;
+    const client = spans.find((span) => span.kind === SpanKind.CLIENT)!;
     expect(server.name).toBe('GET /api/remote/:name');
     expect(handler.parentSpanContext?.spanId).toBe(server.spanContext().spanId);
-    // Sent on from inside the handler: its span is the parent the remote sees, sampled.
-    expect(sent).toEqual({ traceId: taken.traceId, spanId: handler.spanContext().spanId, sampled: true });
+    // Sent on from inside the handler: under its span, the request's own span is the parent the remote sees, sampled.
+    expect(client.parentSpanContext?.spanId).toBe(handler.spanContext().spanId);
+    expect(sent).toEqual({ traceId: taken.traceId, spanId: client.spanContext().spanId, sampled: true });
   });
 });
 
@@ -153,10 +170,7 @@ describe('sparingTracer', () => {
 
 describe('a request sampled out with no trace of its own, AsyncLocalStorage off while nothing holds it', () => {
   /** New traces sampled out, a caller's sampled trace recorded. */
-  const sampledOut = new NodeTracerProvider({
-    sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }),
-    spanProcessors: [new SimpleSpanProcessor(exporter)],
-  });
+  const sampledOut = newTracesSampledOut(exporter);
   let server: http.Server;
   let base: string;
   /** Opens what `GET /api/wait` and `GET /healthz` wait for; how many wait for it. */
@@ -167,12 +181,9 @@ describe('a request sampled out with no trace of its own, AsyncLocalStorage off 
   type Seen = { active: string | null; headers: { traceparent: string }; log: { trace_id: string; span_id: string } };
 
   /** The active span's id after an asynchronous step (null for none), and the request's trace as the server has it. */
-  function seen(req: express.Request): Seen {
-    return {
-      active: trace.getSpan(context.active())?.spanContext().spanId ?? null,
-      headers: outgoingTraceHeaders(traceOf(req)) as Seen['headers'],
-      log: traceLogFields(req),
-    };
+  async function seen(req: express.Request): Promise<Seen> {
+    const active = trace.getSpan(context.active())?.spanContext().spanId ?? null;
+    return { active, headers: (await sendOn(req)) as Seen['headers'], log: traceLogFields(req) };
   }
 
   /** Waits for the gate, after an asynchronous step of its own. */
@@ -187,11 +198,11 @@ describe('a request sampled out with no trace of its own, AsyncLocalStorage off 
     const app = express();
     app.get('/api/seen', async (req, res) => {
       await nextTurn();
-      res.json(seen(req));
+      res.json(await seen(req));
     });
     app.get('/api/wait', async (req, res) => {
       await held();
-      res.json(seen(req));
+      res.json(await seen(req));
     });
     app.get('/healthz', async (_req, res) => {
       await held();

@@ -40,6 +40,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { createLogger } from '../logger';
+import { createFetchInstrumentation } from './fetch-spans';
 import { spanRoute } from './error-answer-route';
 import { OtlpTraceExporter } from './otlp-trace-exporter';
 import { otlpTraceProtocolOf } from './otlp-trace-protocol';
@@ -79,7 +80,8 @@ const UNTRACED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/me
  * The SDK itself (only tracing.ts loads this file, and only with an OTLP endpoint): a tracer provider with the
  * W3C trace context propagator and an AsyncLocalStorage context held by what needs it (held-context.ts), spans
  * batched to the OTLP/HTTP exporter (sending from a thread of its own, as the standard OTEL_EXPORTER_OTLP_* variables
- * say: endpoint, headers, timeout), and the HTTP, Express and pg instrumentations. Incoming `traceparent` headers become the parents of the requests' spans.
+ * say: endpoint, headers, timeout), and the HTTP, fetch, Express and pg instrumentations. Incoming `traceparent`
+ * headers become the parents of the requests' spans.
  */
 export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
   const requestSpans: RequestSpanSink = {
@@ -129,13 +131,15 @@ export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
  */
 export function createInstrumentations(): InstrumentationBase[] {
   return sparingSampledOut([
-    // Outgoing requests only (a remote's descriptor, a release's files): the server's own requests get their spans
-    // from traceServerRequests, which decides whether a request is sampled before it does any other work. The
-    // instrumentation's incoming side worked out every attribute of the span (the URL parsed, the host and
-    // forwarding headers read), bound the request's and the answer's event emitters to its context and wrapped its
-    // hooks, sampled or not: most of what one request in ten sampled still cost GET /slots
+    // Outgoing node:http requests only (those of a library that uses it; the server's own go through fetch, below):
+    // the server's own requests get their spans from traceServerRequests, which decides whether a request is sampled
+    // before it does any other work. The instrumentation's incoming side worked out every attribute of the span (the
+    // URL parsed, the host and forwarding headers read), bound the request's and the answer's event emitters to its
+    // context and wrapped its hooks, sampled or not: most of what one request in ten sampled still cost GET /slots
     // (docs/operators/performance.md).
     new HttpInstrumentation({ disableIncomingRequestInstrumentation: true }),
+    // The requests the server sends with fetch (a remote's descriptor, a release's files), under a span only.
+    createFetchInstrumentation(),
     // Routers and route handlers, not every middleware: a span per middleware layer cost /slots half its
     // throughput in the benchmark (npm run bench -- --only=observability), for spans that say little.
     new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),

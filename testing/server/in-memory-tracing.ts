@@ -1,5 +1,10 @@
 import { context, propagation, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  AlwaysOffSampler,
+  InMemorySpanExporter,
+  ParentBasedSampler,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { HeldContextManager } from '../../server/observability/held-context';
 
@@ -24,4 +29,15 @@ export function registerInMemoryTracing(): {
     propagation.disable();
   });
   return { provider, exporter, heldContext };
+}
+
+/**
+ * A tracer provider that samples every new trace out and follows a caller's sampled one (a parent-based sampler with
+ * an always-off root), its spans exported at once to `exporter`: requests with no trace of their own record nothing.
+ */
+export function newTracesSampledOut(exporter: InMemorySpanExporter): NodeTracerProvider {
+  return new NodeTracerProvider({
+    sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }),
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+  });
 }

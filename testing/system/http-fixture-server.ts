@@ -6,6 +6,8 @@ export interface RecordedRequest {
   url: string;
   /** The W3C `traceparent` it came with, if any (the server passes its trace on to the remotes it asks). */
   traceparent?: string;
+  /** The W3C `baggage` it came with, if any. */
+  baggage?: string;
 }
 
 export interface HttpFixtureServer {
@@ -27,11 +29,13 @@ export type FixtureHandler = (request: http.IncomingMessage, response: http.Serv
 export function startHttpFixtureServer(handler: FixtureHandler): Promise<HttpFixtureServer> {
   const requests: RecordedRequest[] = [];
   const server = http.createServer((request, response) => {
-    const { traceparent } = request.headers;
+    // Node joins a header sent twice with ", ": two traceparents read as no valid one.
+    const { traceparent, baggage } = request.headers;
     requests.push({
       method: request.method ?? 'GET',
       url: request.url ?? '/',
       ...(typeof traceparent === 'string' ? { traceparent } : {}),
+      ...(typeof baggage === 'string' ? { baggage } : {}),
     });
     handler(request, response);
   });

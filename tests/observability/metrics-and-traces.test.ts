@@ -1,15 +1,20 @@
 /**
  * The real server as operators run it (`server/main.ts`, one process): `/metrics` guarded by METRICS_TOKEN or on
  * METRICS_PORT's own listener, and never served without either; a request's `traceparent` in its log line with
- * LOG_REQUESTS; with OTEL_EXPORTER_OTLP_ENDPOINT, its spans (HTTP, Express, pg) exported to a real OTLP/HTTP
- * receiver under the caller's trace id.
+ * LOG_REQUESTS; with OTEL_EXPORTER_OTLP_ENDPOINT, its spans (HTTP, Express, pg, the requests it sends with fetch)
+ * exported to a real OTLP/HTTP receiver under the caller's trace id.
  */
 import http2 from 'node:http2';
 import https from 'node:https';
+import path from 'node:path';
+import { REMOTE_DESCRIPTOR_FILE } from '../../shared';
 import { h2Request } from '../../testing/server/http2-client';
 import { makeSelfSignedCert, type SelfSignedCert } from '../../testing/server/self-signed-cert';
 import { startAppServer, type AppServer } from '../../testing/system/app-server';
 import { getFreePort } from '../../testing/system/free-port';
+import { addToken } from '../../testing/system/npm-command';
+import { DIST_DIR } from '../../testing/system/repo-root';
+import { startStaticServer } from '../../testing/system/static-server';
 import { startOtlpReceiver, type OtlpReceiver } from '../../testing/system/otlp-receiver';
 import { parsePrometheusText, sampleValue } from '../../testing/server/prometheus-text';
 import { describeWithPostgres, PostgresServer } from '../../testing/server/postgres-server';
@@ -144,6 +149,48 @@ describe('traces', () => {
     await fetch(`${server.url}/slots`, { headers: { traceparent: `00-${laterTrace}-${PARENT_ID}-01` } });
     await receiver.waitForSpan((span) => span.traceId === laterTrace && span.kind === 2);
     expect(receiver.spans.filter((span) => span.traceId === probeTrace)).toEqual([]);
+  });
+});
+
+describe('traces of the requests the server sends', () => {
+  it('a release published: its files asked under CLIENT spans of its trace, each sent on with its own span', async () => {
+    receiver = await startOtlpReceiver();
+    // An origin serving team_marketing's build, as a team serves a release of it.
+    const origin = await startStaticServer(path.join(DIST_DIR, 'remotes', 'team_marketing'));
+    try {
+      server = await startTracedServer(receiver);
+      const token = await addToken(server, 'team_marketing');
+      const published = await fetch(`${server.url}/api/remotes/team_marketing/releases`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', traceparent: TRACEPARENT },
+        body: JSON.stringify({ version: '1.0.0', entry: `${origin.url}/mf-manifest.json` }),
+      });
+      expect(published.status).toBe(201);
+
+      // Its descriptor, its manifest and the entry script the manifest names.
+      const asked = origin.requests;
+      expect(asked.map((one) => one.url)).toEqual([
+        `/${REMOTE_DESCRIPTOR_FILE}`,
+        '/mf-manifest.json',
+        expect.stringMatching(/^\/remoteEntry[.\w]*\.js$/),
+      ]);
+      const request = await receiver.waitForSpan((span) => span.traceId === TRACE_ID && span.kind === 2);
+      expect(request.parentSpanId).toBe(PARENT_ID);
+      for (const one of asked) {
+        const client = await receiver.waitForSpan(
+          (span) => span.kind === 3 && span.attributes['url.full'] === `${origin.url}${one.url}`,
+        );
+        expect(client).toMatchObject({ traceId: TRACE_ID, name: 'GET', service: 'slots-system-test' });
+        expect(client.attributes).toMatchObject({ 'http.request.method': 'GET', 'http.response.status_code': 200 });
+        // Under the request's span, or a span of its (Express's handler): in its trace, never a trace of its own.
+        const parent = await receiver.waitForSpan((span) => span.spanId === client.parentSpanId);
+        expect(parent.traceId).toBe(TRACE_ID);
+        // The origin saw the client span as its caller, once, sampled.
+        expect(one.traceparent).toBe(`00-${TRACE_ID}-${client.spanId}-01`);
+      }
+    } finally {
+      await origin.close();
+    }
   });
 });
 
