@@ -27,6 +27,7 @@ import { registerInstrumentations, type InstrumentationBase } from '@opentelemet
 import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { RedisInstrumentation } from '@opentelemetry/instrumentation-redis';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
@@ -80,8 +81,8 @@ const UNTRACED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/me
  * The SDK itself (only tracing.ts loads this file, and only with an OTLP endpoint): a tracer provider with the
  * W3C trace context propagator and an AsyncLocalStorage context held by what needs it (held-context.ts), spans
  * batched to the OTLP/HTTP exporter (sending from a thread of its own, as the standard OTEL_EXPORTER_OTLP_* variables
- * say: endpoint, headers, timeout), and the HTTP, fetch, Express and pg instrumentations. Incoming `traceparent`
- * headers become the parents of the requests' spans.
+ * say: endpoint, headers, timeout), and the HTTP, fetch, Express, pg and Redis instrumentations. Incoming
+ * `traceparent` headers become the parents of the requests' spans.
  */
 export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
   const requestSpans: RequestSpanSink = {
@@ -146,6 +147,10 @@ export function createInstrumentations(): InstrumentationBase[] {
     // Queries of a request (or another traced operation) only: the releases poll, every second on every host,
     // would otherwise send a trace of its own each time.
     new PgInstrumentation({ requireParentSpan: true }),
+    // Redis's commands (sessions, sign-in throttling with REDIS_URL) of a request only, as pg's queries. A command is
+    // written as its name alone: the instrumentation's default keeps its key, and the keys hold session ids (a
+    // session is its bearer's credential) and the usernames and addresses sign-ins are throttled by.
+    new RedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
   ]);
 }
 

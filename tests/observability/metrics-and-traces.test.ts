@@ -10,7 +10,7 @@ import path from 'node:path';
 import { REMOTE_DESCRIPTOR_FILE } from '../../shared';
 import { h2Request } from '../../testing/server/http2-client';
 import { makeSelfSignedCert, type SelfSignedCert } from '../../testing/server/self-signed-cert';
-import { startAppServer, type AppServer } from '../../testing/system/app-server';
+import { DEMO_PASSWORD, DEMO_USERNAME, startAppServer, type AppServer } from '../../testing/system/app-server';
 import { getFreePort } from '../../testing/system/free-port';
 import { addToken } from '../../testing/system/npm-command';
 import { DIST_DIR } from '../../testing/system/repo-root';
@@ -18,6 +18,7 @@ import { startStaticServer } from '../../testing/system/static-server';
 import { startOtlpReceiver, type OtlpReceiver } from '../../testing/system/otlp-receiver';
 import { parsePrometheusText, sampleValue } from '../../testing/server/prometheus-text';
 import { describeWithPostgres, PostgresServer } from '../../testing/server/postgres-server';
+import { startRedisServer } from '../../testing/server/redis-server';
 
 const TOKEN = 'a-metrics-token-of-the-system-test';
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
@@ -365,6 +366,66 @@ describe('traces at shutdown', () => {
     const exit = await server.process.stop({ graceMs: 10_000 });
     expect(exit.code).toBe(0);
     expect(receiver.spans.some((span) => span.traceId === TRACE_ID && span.kind === 2)).toBe(true);
+  });
+});
+
+describe('traces with Redis', () => {
+  it('exports the Redis commands a request makes as spans of its trace, each written as its name alone', async () => {
+    const redis = await startRedisServer();
+    try {
+      receiver = await startOtlpReceiver();
+      server = await startTracedServer(receiver, { REDIS_URL: redis.url });
+      // A sign-in keeps its session in Redis.
+      const signedIn = await fetch(`${server.url}/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', traceparent: TRACEPARENT, Origin: server.url },
+        body: JSON.stringify({ username: DEMO_USERNAME, password: DEMO_PASSWORD }),
+      });
+      expect(signedIn.status).toBe(200);
+      const cookie = signedIn.headers.getSetCookie().find((one) => one.startsWith('slots.sid='))!;
+      const sessionId = decodeURIComponent(cookie.split(';')[0]!.split('=')[1]!).slice(2).split('.')[0]!;
+      expect(sessionId.length).toBeGreaterThan(16);
+
+      const command = await receiver.waitForSpan(
+        (span) => span.traceId === TRACE_ID && span.attributes['db.system.name'] === 'redis',
+      );
+      expect(command.kind).toBe(3); // client
+      const parent = await receiver.waitForSpan((span) => span.spanId === command.parentSpanId);
+      expect(parent.traceId).toBe(TRACE_ID);
+      await receiver.waitForSpan((span) => span.traceId === TRACE_ID && span.kind === 2);
+      const redisSpans = receiver.spans.filter((span) => span.attributes['db.system.name'] === 'redis');
+      const commands = redisSpans.filter((span) => span.name !== 'redis-connect');
+      expect(commands.map((span) => span.name)).toEqual(expect.arrayContaining(['redis-GET', 'redis-SET']));
+      // The command's name alone: never its key (a session id), its value (the session) or a username.
+      for (const one of redisSpans) {
+        expect(JSON.stringify(one)).not.toContain(sessionId);
+        expect(JSON.stringify(one)).not.toContain(DEMO_USERNAME);
+      }
+      // A pipeline's text is its commands' names, a line each.
+      for (const one of commands) expect(one.attributes['db.query.text']).toMatch(/^[A-Z]+(\n[A-Z]+)*$/);
+      // A request sampled out reads its session without a span; a recorded one after it has its own.
+      const unsampled = '6'.repeat(32);
+      const later = '7'.repeat(32);
+      const session = { Cookie: cookie.split(';')[0]! };
+      for (const [trace, flags] of [
+        [unsampled, '00'],
+        [later, '01'],
+      ]) {
+        const meta = await fetch(`${server.url}/meta`, {
+          headers: { ...session, traceparent: `00-${trace}-${PARENT_ID}-${flags}` },
+        });
+        expect(meta.status).toBe(200);
+      }
+      await receiver.waitForSpan((span) => span.traceId === later && span.attributes['db.system.name'] === 'redis');
+      expect(receiver.spans.filter((span) => span.traceId === unsampled)).toEqual([]);
+      // Commands outside any request (the sessions counted for the metrics) start no trace; the client's connection,
+      // made once at the start, is the one span of its own.
+      expect(commands.filter((span) => !span.parentSpanId)).toEqual([]);
+    } finally {
+      await server?.stop();
+      server = undefined;
+      await redis.stop();
+    }
   });
 });
 
