@@ -26,8 +26,8 @@ export function createFetchInstrumentation(): UndiciInstrumentation {
 
 /** `url.full` and `url.query` with the signatures of the query redacted; nothing for a request without a query. */
 export function redactedUrlAttributes(request: Pick<UndiciRequest, 'origin' | 'path'>): Attributes {
+  if (!request.path.includes('?')) return {};
   const url = new URL(request.path, request.origin);
-  if (url.search === '') return {};
   const query = redactQueryString(url.searchParams, [...DEFAULT_QUERY_STRINGS_TO_REDACT]);
   url.search = query;
   // Without its `?`, as the semantic conventions and the incoming requests' spans write it (the instrumentation's
