@@ -43,6 +43,7 @@ import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { createLogger } from '../logger';
 import { createFetchInstrumentation } from './fetch-spans';
 import { spanRoute } from './error-answer-route';
+import { SqliteInstrumentation } from './sqlite-spans';
 import { OtlpTraceExporter } from './otlp-trace-exporter';
 import { otlpTraceProtocolOf } from './otlp-trace-protocol';
 import { ReportingSpanExporter } from './reporting-span-exporter';
@@ -81,7 +82,7 @@ const UNTRACED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/me
  * The SDK itself (only tracing.ts loads this file, and only with an OTLP endpoint): a tracer provider with the
  * W3C trace context propagator and an AsyncLocalStorage context held by what needs it (held-context.ts), spans
  * batched to the OTLP/HTTP exporter (sending from a thread of its own, as the standard OTEL_EXPORTER_OTLP_* variables
- * say: endpoint, headers, timeout), and the HTTP, fetch, Express, pg and Redis instrumentations. Incoming
+ * say: endpoint, headers, timeout), and the HTTP, fetch, Express, pg, Redis and SQLite instrumentations. Incoming
  * `traceparent` headers become the parents of the requests' spans.
  */
 export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
@@ -151,6 +152,9 @@ export function createInstrumentations(): InstrumentationBase[] {
     // written as its name alone: the instrumentation's default keeps its key, and the keys hold session ids (a
     // session is its bearer's credential) and the usernames and addresses sign-ins are throttled by.
     new RedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
+    // The statements on the embedded SQLite file, under a span only, as pg's queries (OpenTelemetry has no
+    // instrumentation for better-sqlite3: sqlite-spans.ts).
+    new SqliteInstrumentation(),
   ]);
 }
 

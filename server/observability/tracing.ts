@@ -6,8 +6,9 @@ let started: TracingSdk | null = null;
 
 /**
  * Starts the OpenTelemetry SDK when `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set:
- * spans of every HTTP request (Express's routers and route handlers in them) and every `pg` query, sent over OTLP/HTTP.
- * Must run before `express`, `pg` and `http` are first loaded, since the instrumentations patch them as they load:
+ * spans of every HTTP request (Express's routers and route handlers in them), and of the queries, Redis commands and
+ * requests sent on that it makes, sent over OTLP/HTTP. Must run before `express`, `pg`, `redis`, `better-sqlite3` and
+ * `http` are first loaded, since the instrumentations patch them as they load:
  * entries import start-tracing.ts first. Unset, nothing is loaded and nothing is patched: tracing costs nothing.
  * @returns whether the SDK was started
  */

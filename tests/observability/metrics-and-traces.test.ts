@@ -1,7 +1,7 @@
 /**
  * The real server as operators run it (`server/main.ts`, one process): `/metrics` guarded by METRICS_TOKEN or on
  * METRICS_PORT's own listener, and never served without either; a request's `traceparent` in its log line with
- * LOG_REQUESTS; with OTEL_EXPORTER_OTLP_ENDPOINT, its spans (HTTP, Express, pg, the requests it sends with fetch)
+ * LOG_REQUESTS; with OTEL_EXPORTER_OTLP_ENDPOINT, its spans (HTTP, Express, pg, SQLite, Redis, the requests it sends)
  * exported to a real OTLP/HTTP receiver under the caller's trace id.
  */
 import http2 from 'node:http2';
@@ -369,6 +369,23 @@ describe('traces at shutdown', () => {
   });
 });
 
+/** Signs the demo user in to `app` under TRACEPARENT: the session's cookie (`name=value`) and its id. */
+async function signInTraced(app: AppServer): Promise<{ cookie: string; sessionId: string }> {
+  const signedIn = await fetch(`${app.url}/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', traceparent: TRACEPARENT, Origin: app.url },
+    body: JSON.stringify({ username: DEMO_USERNAME, password: DEMO_PASSWORD }),
+  });
+  expect(signedIn.status).toBe(200);
+  const cookie = signedIn.headers
+    .getSetCookie()
+    .find((one) => one.startsWith('slots.sid='))!
+    .split(';')[0]!;
+  const sessionId = decodeURIComponent(cookie.split('=')[1]!).slice(2).split('.')[0]!;
+  expect(sessionId.length).toBeGreaterThan(16);
+  return { cookie, sessionId };
+}
+
 describe('traces with Redis', () => {
   it('exports the Redis commands a request makes as spans of its trace, each written as its name alone', async () => {
     const redis = await startRedisServer();
@@ -376,15 +393,7 @@ describe('traces with Redis', () => {
       receiver = await startOtlpReceiver();
       server = await startTracedServer(receiver, { REDIS_URL: redis.url });
       // A sign-in keeps its session in Redis.
-      const signedIn = await fetch(`${server.url}/login`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', traceparent: TRACEPARENT, Origin: server.url },
-        body: JSON.stringify({ username: DEMO_USERNAME, password: DEMO_PASSWORD }),
-      });
-      expect(signedIn.status).toBe(200);
-      const cookie = signedIn.headers.getSetCookie().find((one) => one.startsWith('slots.sid='))!;
-      const sessionId = decodeURIComponent(cookie.split(';')[0]!.split('=')[1]!).slice(2).split('.')[0]!;
-      expect(sessionId.length).toBeGreaterThan(16);
+      const { cookie, sessionId } = await signInTraced(server);
 
       const command = await receiver.waitForSpan(
         (span) => span.traceId === TRACE_ID && span.attributes['db.system.name'] === 'redis',
@@ -406,7 +415,7 @@ describe('traces with Redis', () => {
       // A request sampled out reads its session without a span; a recorded one after it has its own.
       const unsampled = '6'.repeat(32);
       const later = '7'.repeat(32);
-      const session = { Cookie: cookie.split(';')[0]! };
+      const session = { Cookie: cookie };
       for (const [trace, flags] of [
         [unsampled, '00'],
         [later, '01'],
@@ -426,6 +435,51 @@ describe('traces with Redis', () => {
       server = undefined;
       await redis.stop();
     }
+  });
+});
+
+describe('traces with SQLite', () => {
+  it('exports the statements a request runs on the embedded file as spans of its trace, no value in them', async () => {
+    receiver = await startOtlpReceiver();
+    server = await startTracedServer(receiver);
+    // A sign-in reads the user and writes the session, both on the SQLite file.
+    const { cookie, sessionId } = await signInTraced(server);
+
+    const write = await receiver.waitForSpan(
+      (span) =>
+        span.traceId === TRACE_ID && span.name === 'INSERT sessions' && span.attributes['db.system.name'] === 'sqlite',
+    );
+    expect(write.kind).toBe(3); // client
+    expect(write.attributes['db.query.text']).toMatch(
+      /^INSERT INTO sessions \(sid, sess, expires_at\) VALUES \(\?, \?, \?\)/,
+    );
+    const parent = await receiver.waitForSpan((span) => span.spanId === write.parentSpanId);
+    expect(parent.traceId).toBe(TRACE_ID);
+    await receiver.waitForSpan((span) => span.traceId === TRACE_ID && span.kind === 2);
+    const statements = receiver.spans.filter((span) => span.attributes['db.system.name'] === 'sqlite');
+    expect(statements.map((span) => span.name)).toEqual(expect.arrayContaining(['SELECT users', 'INSERT sessions']));
+    // Values are bound, never in the text: no session id, username or password in any span.
+    for (const one of statements) {
+      for (const secret of [sessionId, DEMO_USERNAME, DEMO_PASSWORD]) expect(JSON.stringify(one)).not.toContain(secret);
+    }
+    // A request sampled out reads its session without a span; a recorded one after it has its own.
+    const unsampled = '6'.repeat(32);
+    const later = '7'.repeat(32);
+    for (const [trace, flags] of [
+      [unsampled, '00'],
+      [later, '01'],
+    ]) {
+      const meta = await fetch(`${server.url}/meta`, {
+        headers: { Cookie: cookie, traceparent: `00-${trace}-${PARENT_ID}-${flags}` },
+      });
+      expect(meta.status).toBe(200);
+    }
+    await receiver.waitForSpan((span) => span.traceId === later && span.name === 'SELECT sessions');
+    expect(receiver.spans.filter((span) => span.traceId === unsampled)).toEqual([]);
+    // Statements outside any request (migrations at the start, the sessions counted for the metrics) start no trace.
+    expect(
+      receiver.spans.filter((span) => span.attributes['db.system.name'] === 'sqlite' && !span.parentSpanId),
+    ).toEqual([]);
   });
 });
 
