@@ -20,7 +20,7 @@ import type { RemotesModule } from './remotes/remotes-module';
 import { createApiSecurityHeaders } from './security/api-security-headers';
 import { createCrossSiteGuard } from './security/cross-site-guard';
 import { createSecurityHeadersFollowing } from './security/security-headers';
-import { createPublicFastPath, type TrustProxyFn } from './slots/public-fast-path';
+import { createPublicFastPath, type FastPath, type TrustProxyFn } from './slots/public-fast-path';
 import { SLOTS_PATH } from './slots/slots-router';
 import type { SlotsModule } from './slots/slots-module';
 import type { StorageEngine } from './storage/storage-engine';
@@ -139,6 +139,7 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ap
     listener: (req, res) => {
       if (!fastPath(req, res)) app(req, res);
     },
+    fastPath,
   };
 }
 
@@ -147,6 +148,8 @@ export interface AppRoutes {
   /** What the HTTP server calls: the public fast path (when on), then Express for everything it did not answer. */
   listener: RequestListener;
   express: Express;
+  /** The public fast path alone, when on: what `listener` answers before it returns (FastPath). */
+  fastPath?: FastPath;
 }
 
 /**

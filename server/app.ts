@@ -23,6 +23,7 @@ import type { StoredRecordSource } from './resources/stored-record-source';
 import { SlotCheckModule } from './slot-check/slot-check-module';
 import { SlotEventsModule } from './slot-events/slot-events-module';
 import type { AllowListMap } from './slots/location-allow-lists';
+import type { FastPath } from './slots/public-fast-path';
 import type { SlotRegistrationMap } from './slots/slot-registry';
 import { SlotsModule } from './slots/slots-module';
 import type { AppDatabase } from './storage/app-database';
@@ -43,6 +44,11 @@ export { DEFAULT_DIST_DIR, type AppOptions } from './app-options';
 export class App {
   /** The request listener: the public fast path for `GET /slots`, then `express` (app-routes.ts). */
   readonly handler: RequestListener;
+  /**
+   * The part of `handler` that answers a request before it returns, when on (the public fast path: FastPath): the
+   * tracing runs it without carrying its context (tracedRequestListener).
+   */
+  readonly answerAtOnce: FastPath | undefined;
   readonly express: Express;
   readonly storage: StorageEngine;
   readonly tenants: TenantStore;
@@ -101,6 +107,13 @@ export class App {
       this.placements.noteRequest();
       routes.listener(req, res);
     };
+    const fastPath = routes.fastPath;
+    this.answerAtOnce =
+      fastPath &&
+      ((req, res) => {
+        this.placements.noteRequest();
+        return fastPath(req, res);
+      });
     this.express = routes.express;
   }
 

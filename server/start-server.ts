@@ -103,8 +103,12 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
   }
 
   const server = config.tls
-    ? createSecureServer(tracedRequestListener(app.handler, 'http2'), config.serverTimeouts, config.tls)
-    : createHttpServer(tracedRequestListener(app.handler, 'http'), config.serverTimeouts);
+    ? createSecureServer(
+        tracedRequestListener(app.handler, 'http2', app.answerAtOnce),
+        config.serverTimeouts,
+        config.tls,
+      )
+    : createHttpServer(tracedRequestListener(app.handler, 'http', app.answerAtOnce), config.serverTimeouts);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -79,3 +79,64 @@ it('keeps a context attached while held, as `with` does', async () => {
   expect(await read).toBe(second);
   release();
 });
+
+describe('runSynchronously', () => {
+  /** What `manager` gives as active in a callback of the next turn, the callback scheduled now. */
+  function activeNextTurn(): Promise<Context> {
+    return new Promise((resolve) => setImmediate(() => resolve(manager.active())));
+  }
+
+  it('makes a context active until the call returns, and carries it into nothing the call starts', async () => {
+    expect(manager.offUnlessHeld()).toBe(true);
+    let during: Context | undefined;
+    let later!: Promise<Context>;
+    const answer = manager.runSynchronously(
+      first,
+      (a: number, b: number) => {
+        during = manager.active();
+        later = activeNextTurn();
+        return a + b;
+      },
+      2,
+      3,
+    );
+    expect(answer).toBe(5);
+    expect(during).toBe(first);
+    expect(manager.active()).toBe(ROOT_CONTEXT);
+    // AsyncLocalStorage was not entered: what the call started runs with no context.
+    expect(await later).toBe(ROOT_CONTEXT);
+  });
+
+  it('leaves what the call starts in the context it would have run in otherwise, and restores it after a throw', async () => {
+    const release = manager.hold();
+    const later = manager.with(second, () => {
+      let started!: Promise<Context>;
+      expect(() =>
+        manager.runSynchronously(first, () => {
+          started = activeNextTurn();
+          throw new Error('the call failed');
+        }),
+      ).toThrow('the call failed');
+      expect(manager.active()).toBe(second);
+      return started;
+    });
+    expect(await later).toBe(second);
+    release();
+  });
+
+  it('gives way to a context entered inside the call, which is carried as usual, and is back once it returns', async () => {
+    const seen: Context[] = [];
+    let carried!: Promise<Context>;
+    manager.runSynchronously(first, () => {
+      manager.with(second, () => {
+        seen.push(manager.active());
+        carried = activeNextTurn();
+      });
+      seen.push(manager.active());
+      manager.runSynchronously(second, () => seen.push(manager.active()));
+      seen.push(manager.active());
+    });
+    expect(seen).toEqual([second, first, second, first]);
+    expect(await carried).toBe(second);
+  });
+});

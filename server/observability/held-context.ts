@@ -20,12 +20,23 @@ import type { Context } from '@opentelemetry/api';
  *
  * Releasing the last hold leaves it on: turned off and on again at every recorded request, it cost more than the hooks
  * it spared (docs/operators/performance.md, thirteenth round).
+ *
+ * Work known to be done before it returns (the public fast path's answer to a recorded `GET /slots`) needs its context
+ * while it runs and carried into nothing: `runSynchronously` makes the context active for the call alone, without
+ * entering AsyncLocalStorage, which stays as it was (off, at one recorded request in ten, where entering it at each
+ * recorded request kept it on for the requests sampled out around it; sixteenth round of the performance guide).
  */
 export class HeldContextManager extends AsyncLocalStorageContextManager {
   /** What holds the context now (requests recording, probes in progress). */
   #holds = 0;
   /** Whether a context was entered since AsyncLocalStorage was last turned off (its hook may be running). */
   #entered = false;
+  /** The context of the synchronous call running now (runSynchronously), active over AsyncLocalStorage's. */
+  #synchronous: Context | undefined = undefined;
+
+  override active(): Context {
+    return this.#synchronous ?? super.active();
+  }
 
   override with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
     context: Context,
@@ -34,11 +45,36 @@ export class HeldContextManager extends AsyncLocalStorageContextManager {
     ...args: A
   ): ReturnType<F> {
     this.#entered = true;
-    return super.with(context, fn, thisArg, ...args);
+    const synchronous = this.#synchronous;
+    if (synchronous === undefined) return super.with(context, fn, thisArg, ...args);
+    // Entered inside a synchronous call: `context` is the active one until `fn` returns, and carried as usual.
+    this.#synchronous = undefined;
+    try {
+      return super.with(context, fn, thisArg, ...args);
+    } finally {
+      this.#synchronous = synchronous;
+    }
+  }
+
+  /**
+   * `fn(...args)`, with `context` active until it returns and carried into nothing it starts: AsyncLocalStorage is
+   * not entered, and a callback, promise or timer started meanwhile runs in the context it would have run in
+   * otherwise (none, while AsyncLocalStorage is off). For work whose every use of its context is done when it returns.
+   */
+  runSynchronously<A extends unknown[], T>(context: Context, fn: (...args: A) => T, ...args: A): T {
+    const outer = this.#synchronous;
+    this.#synchronous = context;
+    try {
+      return fn(...args);
+    } finally {
+      this.#synchronous = outer;
+    }
   }
 
   override attach(context: Context): ReturnType<AsyncLocalStorageContextManager['attach']> {
     this.#entered = true;
+    // Inside a synchronous call, what is attached is active from now on (its context is back once the call returns).
+    this.#synchronous = undefined;
     return super.attach(context);
   }
 

@@ -6,7 +6,7 @@
  * The SDK's tracer provider with an in-memory exporter; no module is patched (the server span is the server's own).
  */
 import http from 'node:http';
-import { ROOT_CONTEXT } from '@opentelemetry/api';
+import { ROOT_CONTEXT, trace, type Span } from '@opentelemetry/api';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   InMemorySpanExporter,
@@ -24,6 +24,7 @@ import { registerInMemoryTracing } from '../../testing/server/in-memory-tracing'
 import { createDemoApp, type DemoTestApp } from '../../testing/server/test-app';
 import { waitUntil } from '../../testing/server/wait-until';
 import { spanLimitsOf, type RequestSpanSink } from './request-span';
+import { traceOf } from './request-trace';
 import {
   HTTP_SPAN_ATTRIBUTES,
   nameRequestRoute,
@@ -60,7 +61,12 @@ async function tracedServer(
   const lines: Array<{ trace_id?: string; req?: { url?: string } }> = [];
   const logger = createLogger('production', 'info', { write: (line: string) => void lines.push(JSON.parse(line)) });
   testApp = await createDemoApp({ logger, logRequests: true, nameTracedRoute: nameRequestRoute });
-  const listener = traceServerRequests(tracer, testApp.app.handler, attributes, { rootSampling, heldContext });
+  // As start-server.ts wraps it: the public fast path is the part answered at once.
+  const listener = traceServerRequests(tracer, testApp.app.handler, attributes, {
+    rootSampling,
+    heldContext,
+    answerAtOnce: testApp.app.answerAtOnce,
+  });
   return { server: http.createServer(listener), lines };
 }
 
@@ -143,6 +149,72 @@ describe('a request sampled out', () => {
     const traces = new Set(lines.filter((line) => line.req?.url === '/slots').map((line) => line.trace_id));
     expect(traces.size).toBe(5);
     await rationed.shutdown();
+  });
+});
+
+describe('a recorded request the listener answers at once (answerAtOnce)', () => {
+  /** What the part answered at once saw of its request's span: while it ran, a turn later, and at the answer's end. */
+  interface Seen {
+    during?: Span;
+    nextTurn?: Span;
+    logged?: string;
+  }
+
+  /**
+   * A listener whose part answered at once takes `/at-once` and declines anything else (the rest of the listener
+   * answers it a turn later), each recording what it saw.
+   */
+  function atOnceServer(seen: Record<string, Seen>): http.Server {
+    const sawFor = (req: http.IncomingMessage): Seen => (seen[req.url!] = {});
+    const answerAtOnce = (req: http.IncomingMessage, res: http.ServerResponse): boolean => {
+      if (req.url !== '/at-once') return false;
+      const saw = sawFor(req);
+      saw.during = trace.getActiveSpan();
+      setImmediate(() => (saw.nextTurn = trace.getActiveSpan()));
+      res.on('finish', () => (saw.logged = traceOf(req).spanId));
+      res.end('at once');
+      return true;
+    };
+    const listener: http.RequestListener = (req, res) => {
+      if (answerAtOnce(req, res)) return;
+      const saw = sawFor(req);
+      saw.during = trace.getActiveSpan();
+      setImmediate(() => {
+        saw.nextTurn = trace.getActiveSpan();
+        res.end('later');
+      });
+    };
+    const tracer = provider.getTracer('server-spans');
+    return http.createServer(
+      traceServerRequests(tracer, listener, HTTP_SPAN_ATTRIBUTES, { heldContext, answerAtOnce }),
+    );
+  }
+
+  it('has its span active while it is answered, carried into nothing after, and its trace in its log line', async () => {
+    const seen: Record<string, Seen> = {};
+    const server = atOnceServer(seen);
+    // As after a request sampled out: AsyncLocalStorage off, nothing holding it.
+    expect(heldContext.offUnlessHeld()).toBe(true);
+    const atOnce = traceparent('1', true);
+    await request(server).get('/at-once').set('traceparent', atOnce.header).expect(200, 'at once');
+    const span = await serverSpanOf(atOnce.traceId);
+    await waitUntil(async () => 'nextTurn' in seen['/at-once']!);
+    expect(seen['/at-once']!.during?.spanContext()).toEqual(span.spanContext());
+    // AsyncLocalStorage was not entered for it: the callback it left for the next turn runs in no context.
+    expect(seen['/at-once']!.nextTurn).toBeUndefined();
+    expect(seen['/at-once']!.logged).toBe(span.spanContext().spanId);
+    expect(span.status.code).toBe(0);
+  });
+
+  it('one it declines is answered by the listener, its context carried across its asynchronous steps', async () => {
+    const seen: Record<string, Seen> = {};
+    const server = atOnceServer(seen);
+    const later = traceparent('2', true);
+    await request(server).get('/later').set('traceparent', later.header).expect(200, 'later');
+    const span = await serverSpanOf(later.traceId);
+    expect(seen['/later']!.during?.spanContext()).toEqual(span.spanContext());
+    expect(seen['/later']!.nextTurn?.spanContext()).toEqual(span.spanContext());
+    expect(seen['/at-once']).toBeUndefined();
   });
 });
 

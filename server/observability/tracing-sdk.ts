@@ -64,10 +64,20 @@ export interface TracingSdk {
    * instrumentation names its routes: the request's HTTP span gets `http.route` and is called `GET <route>`.
    */
   nameRoute(route: string): void;
-  /** `listener` with a server span per request (traceServerRequests), with the attributes of its protocol. */
-  traceRequests(listener: RequestListener, protocol: 'http' | 'http2'): RequestListener;
+  /**
+   * `listener` with a server span per request (traceServerRequests), with the attributes of its protocol;
+   * `answerAtOnce`, the part of it that answers some requests before it returns (the public fast path).
+   */
+  traceRequests(listener: RequestListener, protocol: 'http' | 'http2', answerAtOnce?: AnswerAtOnce): RequestListener;
   shutdown(): Promise<void>;
 }
+
+/**
+ * A part of a request listener that answers a request entirely before it returns and says so, or does nothing to it
+ * and returns false (the public fast path for `GET /slots`): all its use of the request's context is over when it
+ * returns.
+ */
+export type AnswerAtOnce = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 /** The name spans are sent under when OTEL_SERVICE_NAME is not set. */
 export const DEFAULT_SERVICE_NAME = 'slots-server';
@@ -113,11 +123,12 @@ export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
   const unregister = registerInstrumentations({ tracerProvider: provider, instrumentations: createInstrumentations() });
   return {
     nameRoute: nameRequestRoute,
-    traceRequests(listener, protocol) {
+    traceRequests(listener, protocol, answerAtOnce) {
       const attributes = protocol === 'http' ? HTTP_SPAN_ATTRIBUTES : HTTP2_SPAN_ATTRIBUTES;
       return traceServerRequests(provider.getTracer('slots-server'), listener, attributes, {
         rootSampling,
         heldContext,
+        answerAtOnce,
       });
     },
     async shutdown() {
@@ -327,13 +338,20 @@ function nameSpanRoute(span: Span, method: string | undefined, route: string): v
  * (RootSampling.spanOf); otherwise `tracer` does. The caller's headers are read only when it sent one the propagators
  * read. With `heldContext` (the registered context manager), a request that records holds its context until its
  * span ends, one sampled out that brought its caller's until answered, and one sampled out that brought no trace of
- * its own runs without one while nothing holds it (held-context.ts). Exported for the tests.
+ * its own runs without one while nothing holds it (held-context.ts). A recorded request that `answerAtOnce` answers
+ * has its context active while it does, and neither held nor carried after (runSynchronously): at one request in ten
+ * recorded, the recorded `GET /slots` no longer turns AsyncLocalStorage on for the requests sampled out around it.
+ * Exported for the tests.
  */
 export function traceServerRequests(
   tracer: Tracer,
   listener: RequestListener,
   attributes: ServerSpanAttributes,
-  { rootSampling, heldContext }: { rootSampling?: RootSampling; heldContext?: HeldContextManager } = {},
+  {
+    rootSampling,
+    heldContext,
+    answerAtOnce,
+  }: { rootSampling?: RootSampling; heldContext?: HeldContextManager; answerAtOnce?: AnswerAtOnce } = {},
 ): RequestListener {
   // The headers the registered propagators read (`traceparent`, `tracestate`, `baggage`): most requests carry none.
   const fields = propagation.fields();
@@ -370,6 +388,7 @@ export function traceServerRequests(
     else span.setAttributes(attributes.request(req));
     const metadata: RPCMetadata = { type: RPCType.HTTP, span };
     let ended = false;
+    let release: (() => void) | undefined;
     const end = () => {
       if (ended) return;
       ended = true;
@@ -383,11 +402,17 @@ export function traceServerRequests(
       span.end();
       release?.();
     };
-    // Its context carried until its span ends (work it leaves running after its answer may lose it).
-    const release = heldContext?.hold();
     res.on('finish', end);
     res.on('close', end);
-    context.with(setRPCMetadata(trace.setSpan(parent, span), metadata), listener, undefined, req, res);
+    const active = setRPCMetadata(trace.setSpan(parent, span), metadata);
+    if (answerAtOnce !== undefined && heldContext !== undefined) {
+      // Its log line, written once the answer is finished, finds the span through the request (traceOf).
+      keepSpanOf(req, span);
+      if (heldContext.runSynchronously(active, answerAtOnce, req, res)) return;
+    }
+    // Its context carried until its span ends (work it leaves running after its answer may lose it).
+    release = heldContext?.hold();
+    context.with(active, listener, undefined, req, res);
   };
 }
 

@@ -1,6 +1,6 @@
 import type { RequestListener } from 'node:http';
 // Types only: the SDK's module is loaded below, and only when tracing is on.
-import type { TracingSdk } from './tracing-sdk';
+import type { AnswerAtOnce, TracingSdk } from './tracing-sdk';
 
 let started: TracingSdk | null = null;
 
@@ -35,9 +35,14 @@ export function nameTracedRoute(route: string): void {
 /**
  * TracingSdk.traceRequests of the SDK running in this process: every server's listener goes through it, node:http's
  * and node:http2's (the HTTP instrumentation traces outgoing requests only). `listener` itself when tracing is off.
+ * `answerAtOnce`: the part of `listener` that answers some requests before it returns (the public fast path).
  */
-export function tracedRequestListener(listener: RequestListener, protocol: 'http' | 'http2'): RequestListener {
-  return started?.traceRequests(listener, protocol) ?? listener;
+export function tracedRequestListener(
+  listener: RequestListener,
+  protocol: 'http' | 'http2',
+  answerAtOnce?: AnswerAtOnce,
+): RequestListener {
+  return started?.traceRequests(listener, protocol, answerAtOnce) ?? listener;
 }
 
 /** Sends the spans not sent yet and stops the SDK; nothing when tracing is off. Called by the graceful shutdown. */
