@@ -15,7 +15,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { context, ROOT_CONTEXT, SpanKind, trace, type TracerProvider } from '@opentelemetry/api';
+import { context, INVALID_TRACEID, ROOT_CONTEXT, SpanKind, trace, type TracerProvider } from '@opentelemetry/api';
 import { isTracingSuppressed } from '@opentelemetry/core';
 import type { InstrumentationBase } from '@opentelemetry/instrumentation';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -26,7 +26,13 @@ import { waitUntil } from '../../testing/server/wait-until';
 import { startHttpFixtureServer, type HttpFixtureServer } from '../../testing/system/http-fixture-server';
 import { outgoingTraceHeaders, traceLogFields, traceOf } from './request-trace';
 import { parseTraceparent } from './trace-context';
-import { createInstrumentations, HTTP_SPAN_ATTRIBUTES, sparingTracer, traceServerRequests } from './tracing-sdk';
+import {
+  createInstrumentations,
+  HTTP_SPAN_ATTRIBUTES,
+  parentRequiringTracer,
+  sparingTracer,
+  traceServerRequests,
+} from './tracing-sdk';
 
 const PARENT_ID = '00f067aa0ba902b7';
 
@@ -165,6 +171,33 @@ describe('sparingTracer', () => {
     const root = tracer.startSpan('root', { root: true }, under);
     expect(root).not.toBe(unsampled);
     root.end();
+  });
+});
+
+describe('parentRequiringTracer', () => {
+  const tracer = parentRequiringTracer(provider.getTracer('requiring'));
+
+  it('starts nothing without a parent span: a span that records nothing, with no ids, never exported', () => {
+    for (const span of [tracer.startSpan('no parent', {}, ROOT_CONTEXT), tracer.startSpan('active none')]) {
+      expect(span.isRecording()).toBe(false);
+      expect(span.spanContext().traceId).toBe(INVALID_TRACEID);
+      span.end();
+    }
+    const parent = provider.getTracer('requiring').startSpan('parent');
+    const root = tracer.startSpan('root asked for', { root: true }, trace.setSpan(ROOT_CONTEXT, parent));
+    expect(root.isRecording()).toBe(false);
+    root.end();
+    parent.end();
+    expect(exporter.getFinishedSpans().map((span) => span.name)).toEqual(['parent']);
+  });
+
+  it('starts a span of its own under a span', () => {
+    const parent = provider.getTracer('requiring').startSpan('parent');
+    const child = tracer.startSpan('child', {}, trace.setSpan(ROOT_CONTEXT, parent));
+    expect(child.isRecording()).toBe(true);
+    expect(child.spanContext().traceId).toBe(parent.spanContext().traceId);
+    child.end();
+    parent.end();
   });
 });
 

@@ -8,6 +8,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import {
   context,
+  INVALID_SPAN_CONTEXT,
   isSpanContextValid,
   propagation,
   ROOT_CONTEXT,
@@ -143,7 +144,7 @@ export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
  * themselves: Jest's module loader is not the one the instrumentations hook).
  */
 export function createInstrumentations(): InstrumentationBase[] {
-  return sparingSampledOut([
+  const instrumentations = [
     // Outgoing node:http requests only (those of a library that uses it; the server's own go through fetch, below):
     // the server's own requests get their spans from traceServerRequests, which decides whether a request is sampled
     // before it does any other work. The instrumentation's incoming side worked out every attribute of the span (the
@@ -161,25 +162,46 @@ export function createInstrumentations(): InstrumentationBase[] {
     new PgInstrumentation({ requireParentSpan: true }),
     // Redis's commands (sessions, sign-in throttling with REDIS_URL) of a request only, as pg's queries. A command is
     // written as its name alone: the instrumentation's default keeps its key, and the keys hold session ids (a
-    // session is its bearer's credential) and the usernames and addresses sign-ins are throttled by.
-    new RedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
+    // session is its bearer's credential) and the usernames and addresses sign-ins are throttled by. Its client's
+    // connection, made at the start, would be a trace of its own: the instrumentation spans it whatever
+    // `requireParentSpan` says, so its tracer starts nothing without a parent.
+    withTracersWrapped(
+      new RedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
+      parentRequiringTracer,
+    ),
     // The statements on the embedded SQLite file, under a span only, as pg's queries (OpenTelemetry has no
     // instrumentation for better-sqlite3: sqlite-spans.ts).
     new SqliteInstrumentation(),
-  ]);
+  ];
+  return instrumentations.map((instrumentation) => withTracersWrapped(instrumentation, sparingTracer));
 }
 
 /**
- * `instrumentations`, each given its tracer through sparingTracer (whatever provider it is given, by
- * registerInstrumentations or by hand).
+ * `instrumentation`, each tracer it gets wrapped by `wrap`, whatever provider it is given (by registerInstrumentations
+ * or by hand). Wrapped again, the first wrap stays the outer one.
  */
-function sparingSampledOut(instrumentations: InstrumentationBase[]): InstrumentationBase[] {
-  for (const instrumentation of instrumentations) {
-    const setTracerProvider = instrumentation.setTracerProvider.bind(instrumentation);
-    instrumentation.setTracerProvider = (provider: TracerProvider) =>
-      setTracerProvider({ getTracer: (...args) => sparingTracer(provider.getTracer(...args)) });
-  }
-  return instrumentations;
+function withTracersWrapped<T extends InstrumentationBase>(instrumentation: T, wrap: (tracer: Tracer) => Tracer): T {
+  const setTracerProvider = instrumentation.setTracerProvider.bind(instrumentation);
+  instrumentation.setTracerProvider = (provider: TracerProvider) =>
+    setTracerProvider({ getTracer: (...args) => wrap(provider.getTracer(...args)) });
+  return instrumentation;
+}
+
+/**
+ * `tracer`, except that a span with no parent span (none in its context, or a root asked for) is a span that records
+ * nothing: no ids made, the sampler not asked, nothing exported. Exported for the tests.
+ */
+export function parentRequiringTracer(tracer: Tracer): Tracer {
+  return {
+    startSpan(name, options, spanContext = context.active()) {
+      if (options?.root === true || trace.getSpan(spanContext) === undefined) {
+        return trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+      }
+      return tracer.startSpan(name, options, spanContext);
+    },
+    // Not used by the instrumentations; the SDK's own, unchanged.
+    startActiveSpan: tracer.startActiveSpan.bind(tracer) as Tracer['startActiveSpan'],
+  };
 }
 
 /**
