@@ -111,6 +111,8 @@ describe('under a recorded request', () => {
       'server.port': origin.port,
       'http.response.status_code': 200,
     });
+    // No query, no `url.query` (the instrumentation's own is an empty string).
+    expect(Object.keys(client.attributes)).not.toContain('url.query');
     expect(client.endTime[0] + client.endTime[1] / 1e9).toBeGreaterThan(
       client.startTime[0] + client.startTime[1] / 1e9,
     );
@@ -190,8 +192,15 @@ it('outside any request (the descriptor poll): no span, a new trace sent each ti
 });
 
 describe('redactedUrlAttributes', () => {
-  it('leaves an address without a query to the instrumentation', () => {
-    expect(redactedUrlAttributes({ origin: 'https://cdn.example', path: '/team/remoteEntry.js' })).toEqual({});
+  it('leaves an address without a query to the instrumentation, but for its empty `url.query`', () => {
+    // Given as undefined, so that the span does not get the instrumentation's empty one.
+    expect(Object.entries(redactedUrlAttributes({ origin: 'https://cdn.example', path: '/team/entry.js' }))).toEqual([
+      ['url.query', undefined],
+    ]);
+    expect(Object.entries(redactedUrlAttributes({ origin: 'https://cdn.example', path: '/team/entry.js?' }))).toEqual([
+      ['url.full', 'https://cdn.example/team/entry.js?'],
+      ['url.query', undefined],
+    ]);
   });
 
   it('redacts the keys the incoming spans redact, keeps the others and the order', () => {

@@ -24,11 +24,18 @@ export function createFetchInstrumentation(): UndiciInstrumentation {
   return new UndiciInstrumentation({ requireParentforSpans: true, startSpanHook: redactedUrlAttributes });
 }
 
-/** `url.full` and `url.query` with the signatures of the query redacted; nothing for a request without a query. */
+/**
+ * No `url.query` for a request without a query: the instrumentation writes an empty one, where the semantic conventions
+ * and the incoming requests' spans leave it out (an attribute given as undefined is not set).
+ */
+const NO_QUERY: Attributes = { 'url.query': undefined };
+
+/** `url.full` and `url.query` with the signatures of the query redacted; no `url.query` for a request without one. */
 export function redactedUrlAttributes(request: Pick<UndiciRequest, 'origin' | 'path'>): Attributes {
-  if (!request.path.includes('?')) return {};
+  if (!request.path.includes('?')) return NO_QUERY;
   const url = new URL(request.path, request.origin);
   const query = redactQueryString(url.searchParams, [...DEFAULT_QUERY_STRINGS_TO_REDACT]);
+  if (query === '') return { 'url.full': url.href, ...NO_QUERY };
   url.search = query;
   // Without its `?`, as the semantic conventions and the incoming requests' spans write it (the instrumentation's
   // own keeps it).
