@@ -16,6 +16,7 @@ import type { MetricsRegistry } from './observability/metrics-registry';
 import { METRICS_PATH, metricsRoute } from './observability/metrics-route';
 import { requestLogging } from './observability/request-logging';
 import type { ServerLifecycle } from './process/server-lifecycle';
+import type { PlacementsModule } from './placements/placements-module';
 import type { RemotesModule } from './remotes/remotes-module';
 import { createApiSecurityHeaders } from './security/api-security-headers';
 import { createCrossSiteGuard } from './security/cross-site-guard';
@@ -65,6 +66,8 @@ export interface AppRouteParts {
   slots: SlotsModule;
   /** The CSP of documents follows the remotes served. */
   remotes: RemotesModule;
+  /** Told of every request first: its watch of the rules' names starts with the first (PlacementsModule). */
+  placements: PlacementsModule;
   /** GET /readyz's checks by name. */
   readinessChecks: () => Promise<Readiness>;
 }
@@ -124,8 +127,17 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ap
   // HTTP/2 requests (TLS_CERT_FILE) get Express's additions on node:http2's own objects; the drain applies to them too.
   parts.lifecycle.closeConnectionsOf(serveHttp2Through(app).response as ServerResponse);
 
+  const { placements } = parts;
   // An embedding application's own middleware may do anything to any request: then every request goes through it.
-  if (!settings.publicFastPath || settings.beforeRoutes.length > 0) return { express: app, listener: app };
+  if (!settings.publicFastPath || settings.beforeRoutes.length > 0) {
+    return {
+      express: app,
+      listener: (req, res) => {
+        placements.noteRequest();
+        app(req, res);
+      },
+    };
+  }
   const fastPath = createPublicFastPath({
     prelude: [...startNotice, ...(settings.logRequests ? [logging] : []), ...hopCheck],
     timer: httpMetrics?.answerTimer(SLOTS_PATH) ?? null,
@@ -137,9 +149,13 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ap
   return {
     express: app,
     listener: (req, res) => {
+      placements.noteRequest();
       if (!fastPath(req, res)) app(req, res);
     },
-    fastPath,
+    answerAtOnce: (req, res) => {
+      placements.noteRequest();
+      return fastPath(req, res);
+    },
   };
 }
 
@@ -148,8 +164,11 @@ export interface AppRoutes {
   /** What the HTTP server calls: the public fast path (when on), then Express for everything it did not answer. */
   listener: RequestListener;
   express: Express;
-  /** The public fast path alone, when on: what `listener` answers before it returns (FastPath). */
-  fastPath?: FastPath;
+  /**
+   * The public fast path alone, when on: the part of `listener` that answers a request before it returns (FastPath),
+   * which the tracing runs without carrying its context (tracedRequestListener).
+   */
+  answerAtOnce?: FastPath;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { RequestListener } from 'node:http';
 import type { Express } from 'express';
 import type { AppModule, Readiness } from './app-module';
 import { appSettingsOf, type AppOptions, type AppSettings } from './app-options';
-import { createAppRoutes } from './app-routes';
+import { createAppRoutes, type AppRoutes } from './app-routes';
 import { AuthModule } from './auth/auth-module';
 import type { UserStore } from './auth/user-store';
 import { FeatureFlagStore } from './flags/feature-flag-store';
@@ -23,7 +23,6 @@ import type { StoredRecordSource } from './resources/stored-record-source';
 import { SlotCheckModule } from './slot-check/slot-check-module';
 import { SlotEventsModule } from './slot-events/slot-events-module';
 import type { AllowListMap } from './slots/location-allow-lists';
-import type { FastPath } from './slots/public-fast-path';
 import type { SlotRegistrationMap } from './slots/slot-registry';
 import { SlotsModule } from './slots/slots-module';
 import type { AppDatabase } from './storage/app-database';
@@ -44,11 +43,8 @@ export { DEFAULT_DIST_DIR, type AppOptions } from './app-options';
 export class App {
   /** The request listener: the public fast path for `GET /slots`, then `express` (app-routes.ts). */
   readonly handler: RequestListener;
-  /**
-   * The part of `handler` that answers a request before it returns, when on (the public fast path: FastPath): the
-   * tracing runs it without carrying its context (tracedRequestListener).
-   */
-  readonly answerAtOnce: FastPath | undefined;
+  /** The part of `handler` that answers a request before it returns: the public fast path, when on (app-routes.ts). */
+  readonly answerAtOnce: AppRoutes['answerAtOnce'];
   readonly express: Express;
   readonly storage: StorageEngine;
   readonly tenants: TenantStore;
@@ -103,17 +99,8 @@ export class App {
       throw error;
     }
     const routes = createAppRoutes(this, settings);
-    this.handler = (req, res) => {
-      this.placements.noteRequest();
-      routes.listener(req, res);
-    };
-    const fastPath = routes.fastPath;
-    this.answerAtOnce =
-      fastPath &&
-      ((req, res) => {
-        this.placements.noteRequest();
-        return fastPath(req, res);
-      });
+    this.handler = routes.listener;
+    this.answerAtOnce = routes.answerAtOnce;
     this.express = routes.express;
   }
 
