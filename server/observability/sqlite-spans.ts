@@ -1,4 +1,4 @@
-import { context, SpanKind, SpanStatusCode, trace, type Attributes } from '@opentelemetry/api';
+import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
 import { isTracingSuppressed } from '@opentelemetry/core';
 import { InstrumentationBase, InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
 import type BetterSqlite3 from 'better-sqlite3';
@@ -76,40 +76,49 @@ export class SqliteInstrumentation extends InstrumentationBase {
   }
 
   private readonly traceStatementCall = (original: StatementCall): StatementCall => {
-    const traced = this.traced.bind(this);
+    const instrumentation = this;
+    const kind = original.name === 'run' ? 'write' : 'read';
     return function statementCall(this: BetterSqlite3.Statement, ...parameters: unknown[]): unknown {
-      return traced(this.source, () => original.apply(this, parameters), original.name === 'run' ? 'write' : 'read');
+      const span = instrumentation.statementSpanOf(this.source);
+      if (span === undefined) return original.apply(this, parameters);
+      return endedAround(span, kind, () => original.apply(this, parameters));
     };
   };
 
   private readonly traceExec = (original: ExecCall): ExecCall => {
-    const traced = this.traced.bind(this);
+    const instrumentation = this;
     return function exec(this: BetterSqlite3.Database, source: string): BetterSqlite3.Database {
-      return traced(source, () => original.call(this, source), 'write');
+      const span = instrumentation.statementSpanOf(source);
+      if (span === undefined) return original.call(this, source);
+      return endedAround(span, 'write', () => original.call(this, source));
     };
   };
 
-  /** `run()`'s answer, under a span of `source` when the active span records (and the statement is not a PRAGMA). */
-  private traced<T>(source: string, run: () => T, kind: 'read' | 'write'): T {
+  /** A span for `source` when the active span records and the statement is not a PRAGMA; else undefined. */
+  private statementSpanOf(source: string): Span | undefined {
     const active = context.active();
     const parent = trace.getSpan(active);
-    if (parent === undefined || !parent.isRecording() || isTracingSuppressed(active)) return run();
+    if (parent === undefined || !parent.isRecording() || isTracingSuppressed(active)) return undefined;
     const attributes = statementAttributes(source);
-    if (attributes === undefined) return run();
-    const span = this.tracer.startSpan(spanNameOf(attributes), { kind: SpanKind.CLIENT, attributes }, active);
-    try {
-      const answer = run();
-      if (kind === 'read') span.setAttribute('db.response.returned_rows', returnedRows(answer));
-      return answer;
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      span.setAttribute('error.type', typeof code === 'string' ? code : (error as Error).name);
-      span.recordException(error as Error);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
-      throw error;
-    } finally {
-      span.end();
-    }
+    if (attributes === undefined) return undefined;
+    return this.tracer.startSpan(spanNameOf(attributes), { kind: SpanKind.CLIENT, attributes }, active);
+  }
+}
+
+/** `run()`'s answer, `span` ended once it answered or failed: its rows for a read, SQLite's code for a failure. */
+function endedAround<T>(span: Span, kind: 'read' | 'write', run: () => T): T {
+  try {
+    const answer = run();
+    if (kind === 'read') span.setAttribute('db.response.returned_rows', returnedRows(answer));
+    return answer;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    span.setAttribute('error.type', typeof code === 'string' ? code : (error as Error).name);
+    span.recordException(error as Error);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+    throw error;
+  } finally {
+    span.end();
   }
 }
 
