@@ -386,6 +386,28 @@ async function signInTraced(app: AppServer): Promise<{ cookie: string; sessionId
   return { cookie, sessionId };
 }
 
+/**
+ * Asks `app` for `GET /meta` with the session `cookie`, once in a trace its caller sampled out, then once in a
+ * sampled one: their trace ids.
+ */
+async function askMetaSampledOutThenRecorded(
+  app: AppServer,
+  cookie: string,
+): Promise<{ unsampled: string; later: string }> {
+  const unsampled = '6'.repeat(32);
+  const later = '7'.repeat(32);
+  for (const [trace, flags] of [
+    [unsampled, '00'],
+    [later, '01'],
+  ]) {
+    const meta = await fetch(`${app.url}/meta`, {
+      headers: { Cookie: cookie, traceparent: `00-${trace}-${PARENT_ID}-${flags}` },
+    });
+    expect(meta.status).toBe(200);
+  }
+  return { unsampled, later };
+}
+
 describe('traces with Redis', () => {
   it('exports the Redis commands a request makes as spans of its trace, each written as its name alone', async () => {
     const redis = await startRedisServer();
@@ -412,18 +434,7 @@ describe('traces with Redis', () => {
       // A pipeline's text is its commands' names, a line each.
       for (const one of commands) expect(one.attributes['db.query.text']).toMatch(/^[A-Z]+(\n[A-Z]+)*$/);
       // A request sampled out reads its session without a span; a recorded one after it has its own.
-      const unsampled = '6'.repeat(32);
-      const later = '7'.repeat(32);
-      const session = { Cookie: cookie };
-      for (const [trace, flags] of [
-        [unsampled, '00'],
-        [later, '01'],
-      ]) {
-        const meta = await fetch(`${server.url}/meta`, {
-          headers: { ...session, traceparent: `00-${trace}-${PARENT_ID}-${flags}` },
-        });
-        expect(meta.status).toBe(200);
-      }
+      const { unsampled, later } = await askMetaSampledOutThenRecorded(server, cookie);
       await receiver.waitForSpan((span) => span.traceId === later && span.attributes['db.system.name'] === 'redis');
       expect(receiver.spans.filter((span) => span.traceId === unsampled)).toEqual([]);
       // Nothing outside a request starts a trace: not the client's connection at the start, not the commands of the
@@ -464,17 +475,7 @@ describe('traces with SQLite', () => {
       for (const secret of [sessionId, DEMO_USERNAME, DEMO_PASSWORD]) expect(JSON.stringify(one)).not.toContain(secret);
     }
     // A request sampled out reads its session without a span; a recorded one after it has its own.
-    const unsampled = '6'.repeat(32);
-    const later = '7'.repeat(32);
-    for (const [trace, flags] of [
-      [unsampled, '00'],
-      [later, '01'],
-    ]) {
-      const meta = await fetch(`${server.url}/meta`, {
-        headers: { Cookie: cookie, traceparent: `00-${trace}-${PARENT_ID}-${flags}` },
-      });
-      expect(meta.status).toBe(200);
-    }
+    const { unsampled, later } = await askMetaSampledOutThenRecorded(server, cookie);
     await receiver.waitForSpan((span) => span.traceId === later && span.name === 'SELECT sessions');
     expect(receiver.spans.filter((span) => span.traceId === unsampled)).toEqual([]);
     // Statements outside any request (migrations at the start, the sessions counted for the metrics) start no trace.
