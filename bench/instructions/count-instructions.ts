@@ -3,7 +3,8 @@
  * with `/metrics` on, and with four ways of tracing it; and per signed-in `GET /meta` answer on SQLite sessions, for
  * the server against the bench's bare express-session + passport route (bench/baselines/session-meta-server.ts):
  * `npx tsx bench/instructions/count-instructions.ts [--requests=20000] [--only=off,metrics,meta]` (Linux, with the
- * `valgrind` package; about fifteen minutes for everything). Not part of `npm run bench`, which times servers: a
+ * `valgrind` package; at 10,000 answers, two to three minutes a `/slots` server and a quarter of an hour for `/meta`,
+ * whose answers cost fifteen times as much). Not part of `npm run bench`, which times servers: a
  * count of instructions does not move with the machine's load, where CPU time per answer moves by 5 to 10 % between
  * two runs on a shared machine, more than the costs the tracing work prices (docs/operators/performance.md, "Seventh
  * round").
