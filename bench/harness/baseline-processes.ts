@@ -74,6 +74,9 @@ export interface SessionBaseline {
   cookie: string;
 }
 
+/** The bench's bare express-session + passport app, whose `/meta` is the baseline of the server's. */
+export const SESSION_BASELINE_ENTRY = 'bench/baselines/session-meta-server.ts';
+
 /** The bare express-session + passport app of bench/baselines/session-meta-server.ts, signed in once. */
 export async function startSessionBaseline(
   context: BenchContext,
@@ -85,7 +88,7 @@ export async function startSessionBaseline(
   await mkdir(dataDir, { recursive: true });
   const baseline = await startBenchProcess({
     name: `baseline (${name})`,
-    entry: 'bench/baselines/session-meta-server.ts',
+    entry: SESSION_BASELINE_ENTRY,
     logFile: logPath(context, name),
     env: {
       SESSION_STORE: store.kind,
@@ -95,14 +98,19 @@ export async function startSessionBaseline(
     },
   });
   try {
-    const response = await fetch(`${baseline.url}/login`, { method: 'POST' });
-    const cookie = sessionCookieFrom(response.headers);
-    if (response.status !== 200 || cookie === null) {
-      throw new Error(`The ${baseline.name} refused the bench sign-in (${response.status}).`);
-    }
-    return { process: baseline, cookie };
+    return { process: baseline, cookie: await signInToSessionBaseline(baseline) };
   } catch (error) {
     await baseline.stop();
     throw error;
   }
+}
+
+/** The `Cookie` header of a session signed in on the bare session app (its `POST /login` takes no credentials). */
+export async function signInToSessionBaseline(baseline: ServerProcess): Promise<string> {
+  const response = await fetch(`${baseline.url}/login`, { method: 'POST' });
+  const cookie = sessionCookieFrom(response.headers);
+  if (response.status !== 200 || cookie === null) {
+    throw new Error(`The ${baseline.name} refused the bench sign-in (${response.status}).`);
+  }
+  return cookie;
 }

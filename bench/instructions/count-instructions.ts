@@ -32,13 +32,13 @@ import { readThreadInstructions, waitForDump, type ThreadInstructions } from '..
 import { startBenchProcess } from '../harness/bench-process';
 import { captureBody } from '../harness/captured-body';
 import { compiledEntry } from '../harness/compiled-entry';
-import { signIn, sessionCookieFrom } from '../../tests/multi-instance/support/session-client';
+import { signIn } from '../../tests/multi-instance/support/session-client';
+import { SESSION_BASELINE_ENTRY, signInToSessionBaseline } from '../harness/baseline-processes';
 
 const run = promisify(execFile);
 
 /** The compiled server every `GET /slots` count and the `GET /meta` count run. */
 const SERVER_SCRIPT = path.join(REPO_ROOT, 'dist', 'server', 'main.js');
-const META_BASELINE_ENTRY = 'bench/baselines/session-meta-server.ts';
 /** The demo data's administrator, signed in for `GET /meta`. */
 const DEMO_USERNAME = 'admin';
 const DEMO_PASSWORD = 'instructions-demo-password';
@@ -194,17 +194,10 @@ async function countMeta(
 ): Promise<{ name: string; perRequest: ThreadInstructions }[]> {
   const cookie = await signIn(server.process.url, DEMO_USERNAME, DEMO_PASSWORD);
   const body = await captureBody(`${server.process.url}/meta`, { Cookie: cookie }, path.join(work, 'meta-body.json'));
-  const { file } = await compiledEntry(META_BASELINE_ENTRY);
-  const baseline = await start('the bare session route', file, {
-    SESSION_STORE: 'sqlite',
-    DATABASE_PATH: path.join(work, 'meta-baseline.db'),
-    BODY_FILE: body.file,
-  });
-  const signedIn = await fetch(`${baseline.process.url}/login`, { method: 'POST' });
-  const baselineCookie = sessionCookieFrom(signedIn.headers);
-  if (signedIn.status !== 200 || baselineCookie === null) {
-    throw new Error(`The bare session route refused the sign-in (${signedIn.status}).`);
-  }
+  const { file } = await compiledEntry(SESSION_BASELINE_ENTRY);
+  // On a SQLite file of its own (startUnderCallgrind gives each process one).
+  const baseline = await start('the bare session route', file, { SESSION_STORE: 'sqlite', BODY_FILE: body.file });
+  const baselineCookie = await signInToSessionBaseline(baseline.process);
   const bare = await countAnswers(baseline, '/meta', requests, { Cookie: baselineCookie });
   process.stderr.write('[instructions] the bare session route: counted\n');
   const product = await countAnswers(server, '/meta', requests, { Cookie: cookie });
