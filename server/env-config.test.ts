@@ -122,7 +122,7 @@ describe('readConfig', () => {
     [{ DEMO_PASSWORD: 'too-short' }, /DEMO_PASSWORD must be at least 12 characters/],
     [{ SESSION_IDLE_MINUTES: '0' }, /SESSION_IDLE_MINUTES="0" must be a positive number/],
     [{ SESSION_ABSOLUTE_HOURS: 'soon' }, /SESSION_ABSOLUTE_HOURS/],
-    [{ LOG_REQUESTS: 'maybe' }, /LOG_REQUESTS/],
+    [{ LOG_REQUESTS: 'maybe' }, /LOG_REQUESTS="maybe" is not valid: expected true or false/],
     [{ ALLOWED_ORIGINS: 'https://admin.example.com/path' }, /ALLOWED_ORIGINS/],
     [{ LOGIN_RATE_LIMIT: 'lots' }, /LOGIN_RATE_LIMIT/],
     [
@@ -130,6 +130,13 @@ describe('readConfig', () => {
       /CANARY_ROLLBACK_WINDOW_MINUTES="90" is not valid: expected from 1 to 60/,
     ],
     [{ CANARY_ROLLBACK_MARGIN_POINTS: '5.5' }, /CANARY_ROLLBACK_MARGIN_POINTS/],
+    [
+      { CANARY_ROLLBACK_MARGIN_POINTS: '100' },
+      /CANARY_ROLLBACK_MARGIN_POINTS="100" is not valid: expected from 0 to 99/,
+    ],
+    // A misspelt "off" must not leave the automatic rollback on without a word.
+    [{ CANARY_AUTO_ROLLBACK: 'disabled' }, /CANARY_AUTO_ROLLBACK="disabled" is not valid: expected true or false/],
+    [{ TRUST_PROXY: 'every proxy' }, /TRUST_PROXY="every proxy" is not valid: expected false, a hop count, or/],
     [{ SLOT_EVENTS_PER_SESSION_PER_MINUTE: '0' }, /SLOT_EVENTS_PER_SESSION_PER_MINUTE/],
     [{ HEADERS_TIMEOUT_MS: '60000', REQUEST_TIMEOUT_MS: '1000' }, /HEADERS_TIMEOUT_MS/],
     [{ SHUTDOWN_TIMEOUT_MS: '0' }, /SHUTDOWN_TIMEOUT_MS/],

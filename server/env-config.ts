@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { readList } from './config/env-values';
+import { readBoolean, readList } from './config/env-values';
 import { shutdownSettingsFromEnv, type ShutdownSettings } from './process/graceful-shutdown';
 import { serverTimeoutSettingsFromEnv, type ServerTimeoutSettings } from './process/http-server';
 import {
@@ -182,12 +182,4 @@ function readPositive(env: NodeJS.ProcessEnv, name: string, fallback: number): n
     throw new ConfigError(`${name}=${JSON.stringify(env[name])} must be a positive number.`);
   }
   return number;
-}
-
-function readBoolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const value = nonEmpty(env[name])?.toLowerCase();
-  if (value === undefined) return fallback;
-  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
-  if (['0', 'false', 'no', 'off'].includes(value)) return false;
-  throw new ConfigError(`${name}=${JSON.stringify(env[name])} must be true or false.`);
 }

@@ -14,6 +14,19 @@ if [ ! -s "$dir/tls.crt" ] || [ ! -s "$dir/tls.key" ]; then
   chmod 600 "$dir/tls.key"
 fi
 
+# The redirect from plain HTTP names the HTTPS port the browser reaches, which is the one compose publishes (8443 by
+# default), not the proxy's own 443: `$host` carries no port, so a bare https://$host/ would go where nothing listens.
+https_port="${PUBLIC_HTTPS_PORT:-443}"
+case "$https_port" in
+  '' | *[!0-9]*)
+    echo "proxy: PUBLIC_HTTPS_PORT must be a port number, not '$https_port'" >&2
+    exit 1
+    ;;
+esac
+if [ "$https_port" = 443 ]; then authority='$host'; else authority="\$host:$https_port"; fi
+mkdir -p /run/slots-proxy
+echo "return 301 https://$authority\$request_uri;" >/run/slots-proxy/https-redirect.conf
+
 # Why a watcher: open-source nginx resolves the hosts' names once, and only learns a host is down by failing requests
 # to it, then leaves it out for fail_timeout. In a rolling restart a host comes back on another address, and the
 # second host may be stopped within seconds of the first coming back: nginx must know the first is ready by then.

@@ -19,6 +19,16 @@ export function readInteger(env: NodeJS.ProcessEnv, name: string, fallback: numb
   return value;
 }
 
+/** `true`/`false` in any of its spellings (`on`/`off`, `yes`/`no`, `1`/`0`), or `fallback` when unset or empty. */
+export function readBoolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const value = raw.toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['0', 'false', 'no', 'off'].includes(value)) return false;
+  throw new InvalidSettingError(name, raw, 'true or false (also on/off, yes/no, 1/0)');
+}
+
 /** Like readInteger, but `off` (or `0`, `false`, `none`) means "no limit": null. */
 export function readLimit(env: NodeJS.ProcessEnv, name: string, fallback: number): number | null {
   const raw = env[name]?.trim().toLowerCase();

@@ -30,7 +30,7 @@ export function trustProxyFromEnv(env: NodeJS.ProcessEnv): TrustProxySetting {
     throw new InvalidSettingError(
       'TRUST_PROXY',
       raw,
-      'false, true, a hop count, or a comma-separated list of addresses, subnets or loopback/linklocal/uniquelocal',
+      'false, a hop count, or a comma-separated list of addresses, subnets or loopback/linklocal/uniquelocal',
     );
   }
   return list;

@@ -1,4 +1,4 @@
-import { InvalidSettingError, readInteger } from '../config/env-values';
+import { InvalidSettingError, readBoolean, readInteger } from '../config/env-values';
 
 /** How slot events are taken in, aggregated and acted on (AppOptions.slotEvents); every field has a default. */
 export interface SlotEventSettings {
@@ -83,14 +83,13 @@ export function slotEventSettingsOf(options: SlotEventOptions = {}): SlotEventSe
 }
 
 /**
- * The settings operators give in the environment: SLOT_EVENTS_PER_SESSION_PER_MINUTE, SLOT_EVENTS_PER_ADDRESS_PER_MINUTE,
- * CANARY_AUTO_ROLLBACK (`off` switches it off), CANARY_ROLLBACK_MIN_LOADS, CANARY_ROLLBACK_MIN_VISITORS,
- * CANARY_ROLLBACK_MARGIN_POINTS (whole
- * percentage points) and CANARY_ROLLBACK_WINDOW_MINUTES (1 to 60: the minute rows are kept an hour).
+ * The settings operators give in the environment: SLOT_EVENTS_PER_SESSION_PER_MINUTE,
+ * SLOT_EVENTS_PER_ADDRESS_PER_MINUTE, CANARY_AUTO_ROLLBACK (`off` switches it off; a value neither true nor false stops
+ * the start), CANARY_ROLLBACK_MIN_LOADS, CANARY_ROLLBACK_MIN_VISITORS, CANARY_ROLLBACK_MARGIN_POINTS (whole percentage
+ * points) and CANARY_ROLLBACK_WINDOW_MINUTES (1 to 60: the minute rows are kept an hour).
  */
 export function slotEventSettingsFromEnv(env: NodeJS.ProcessEnv): SlotEventSettings {
   const defaults = DEFAULT_SLOT_EVENT_SETTINGS;
-  const switchedOff = ['off', 'false', 'no', '0'].includes(env.CANARY_AUTO_ROLLBACK?.trim().toLowerCase() ?? '');
   const windowMinutes = readInteger(env, 'CANARY_ROLLBACK_WINDOW_MINUTES', defaults.canary.windowMs / 60_000, 1);
   if (windowMinutes > 60) {
     throw new InvalidSettingError('CANARY_ROLLBACK_WINDOW_MINUTES', String(windowMinutes), 'from 1 to 60 minutes');
@@ -113,7 +112,7 @@ export function slotEventSettingsFromEnv(env: NodeJS.ProcessEnv): SlotEventSetti
       1,
     ),
     canary: {
-      enabled: !switchedOff,
+      enabled: readBoolean(env, 'CANARY_AUTO_ROLLBACK', true),
       minLoads: readInteger(env, 'CANARY_ROLLBACK_MIN_LOADS', defaults.canary.minLoads, 1),
       minVisitors: readInteger(env, 'CANARY_ROLLBACK_MIN_VISITORS', defaults.canary.minVisitors, 1),
       margin: marginPoints / 100,

@@ -155,6 +155,8 @@ describe('deploy/compose.yaml', () => {
     expect(tls).toBe('${TLS_DIR:-proxy-tls}:/etc/slots-tls');
     expect(Object.keys(compose.volumes)).toContain('proxy-tls');
     expect(proxy.ports).toContain('${HTTPS_PORT:-8443}:443');
+    // Plain HTTP is redirected to that published port, not to the proxy's own 443 (proxy-start.sh writes the rule).
+    expect(proxy.environment?.PUBLIC_HTTPS_PORT).toBe('${HTTPS_PORT:-8443}');
 
     const nginx = fs.readFileSync(path.join(DEPLOY, 'compose', 'nginx.conf'), 'utf8');
     expect(nginx).toMatch(/^\s*listen 443 ssl http2;/m);

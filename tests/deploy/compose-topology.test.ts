@@ -176,6 +176,7 @@ async function podmanInspect(name: string, format: string): Promise<string> {
 describeWithPodmanCompose('deploy/compose.yaml run with podman-compose', () => {
   const env: NodeJS.ProcessEnv = {};
   let httpsPort = 0;
+  let httpPort = 0;
   let hostPorts: Record<'host-a' | 'host-b', number> = { 'host-a': 0, 'host-b': 0 };
   let started = false;
 
@@ -199,7 +200,7 @@ describeWithPodmanCompose('deploy/compose.yaml run with podman-compose', () => {
       POSTGRES_PASSWORD: randomBytes(16).toString('hex'),
       DEMO_PASSWORD,
       HTTPS_PORT: String(httpsPort),
-      HTTP_PORT: String(await getFreePort()),
+      HTTP_PORT: String((httpPort = await getFreePort())),
       HOST_A_PORT: String(hostPorts['host-a']),
       HOST_B_PORT: String(hostPorts['host-b']),
     });
@@ -239,6 +240,16 @@ describeWithPodmanCompose('deploy/compose.yaml run with podman-compose', () => {
     expect(health.protocol).toBe('h2');
     const made = await podman(['logs', container('proxy')], { allowFailure: true });
     expect(`${made.stdout}${made.stderr}`).toContain('making a self-signed one for localhost');
+  });
+
+  it('redirects plain HTTP to HTTPS on the port compose publishes, keeping the path and query', async () => {
+    const response = await fetch(`http://127.0.0.1:${httpPort}/records/articles?page=2`, {
+      redirect: 'manual',
+      signal: AbortSignal.timeout(10_000),
+    });
+    await response.arrayBuffer();
+    expect(response.status).toBe(301);
+    expect(response.headers.get('location')).toBe(`https://127.0.0.1:${httpsPort}/records/articles?page=2`);
   });
 
   it('signs in through the proxy, and the session answers /meta on each host', async () => {
