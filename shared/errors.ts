@@ -51,6 +51,8 @@ export const ERROR_MESSAGES = {
   payloadTooLarge: 'Request body too large.',
   unsupportedMediaType: 'Send JSON with Content-Type: application/json.',
   malformedJson: 'Request body is not valid JSON.',
+  jsonNotObject: 'Request body must be a JSON object.',
+  undecodablePath: 'The request path is not valid percent-encoding.',
   unavailable: 'The service is temporarily unavailable. Try again shortly.',
   signInBusy: 'Too many sign-ins at this moment. Try again in a few seconds.',
 } as const;

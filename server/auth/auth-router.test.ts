@@ -157,6 +157,12 @@ describe('sign-in, session and tenants', () => {
       expect(response.body).toEqual({ error: { code: 'invalid_request', message: ERROR_MESSAGES.malformedJson } });
     });
 
+    it.each(['null', '"admin"', '42'])('refuses the JSON value %s, which is no object, saying so', async (body) => {
+      const response = await http().post('/login').set('Content-Type', 'application/json').send(body);
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ error: { code: 'invalid_request', message: ERROR_MESSAGES.jsonNotObject } });
+    });
+
     it('refuses a body over 16 KB with 413', async () => {
       const response = await http()
         .post('/login')

@@ -43,7 +43,17 @@ export function toHttpError(error: unknown): HttpError {
   if (error !== null && typeof error === 'object') {
     const { type, status } = error as { type?: unknown; status?: unknown };
     const known = typeof type === 'string' ? BODY_PARSER_ERRORS[type] : undefined;
-    if (known) return new HttpError(known.code, known.message);
+    if (known) {
+      // Valid JSON that is neither an object nor an array (`null`, `"text"`, `3`): the parser's strict mode refuses
+      // it as a syntax error, which would tell the client its JSON is broken when it is only of the wrong kind.
+      if (type === 'entity.parse.failed' && parsesAsJson((error as { body?: unknown }).body)) {
+        return new HttpError('invalid_request', ERROR_MESSAGES.jsonNotObject);
+      }
+      return new HttpError(known.code, known.message);
+    }
+    // The router could not decode a path parameter (`%E0%A4%A`): say so, not only that the request was refused.
+    if (error instanceof URIError && status === 400)
+      return new HttpError('invalid_request', ERROR_MESSAGES.undecodablePath);
     if (typeof status === 'number' && status >= 400 && status < 500) {
       const code = codeForStatus(status);
       if (code) return new HttpError(code, defaultMessage(code));
@@ -70,5 +80,15 @@ function defaultMessage(code: ErrorCode): string {
       return ERROR_MESSAGES.unauthenticated;
     default:
       return 'The request was refused.';
+  }
+}
+
+function parsesAsJson(text: unknown): boolean {
+  if (typeof text !== 'string') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }

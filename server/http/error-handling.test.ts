@@ -52,6 +52,13 @@ describe('errors as JSON', () => {
     }
   });
 
+  it('a path parameter that is not valid percent-encoding: 400 saying so', async () => {
+    const agent = await signedInAgent(testApp.app);
+    const response = await agent.get('/api/resources/%E0%A4%A');
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: { code: 'invalid_request', message: ERROR_MESSAGES.undecodablePath } });
+  });
+
   it('unknown route with another method: 404 JSON too', async () => {
     const response = await http().post('/nope').send({});
     expect(response.status).toBe(404);
@@ -65,6 +72,8 @@ describe('errors as JSON', () => {
     ['/logout', 'get', 'POST'],
     ['/tenant', 'get', 'POST'],
     ['/api/resources', 'patch', 'GET, HEAD'],
+    ['/api/remotes', 'post', 'GET, HEAD'],
+    ['/api/remotes', 'delete', 'GET, HEAD'],
   ])('wrong method on %s (%s): 405 JSON with Allow', async (path, method, allow) => {
     const agent = await signedInAgent(testApp.app);
     const response = await agent[method](path);

@@ -736,6 +736,16 @@ describe('export and import', () => {
     expect((await operator.get('/api/placements/export?from=draft').expect(200)).body).toEqual(placed);
     // Importing changed the draft only.
     expect((await operator.get('/api/placements/export').expect(200)).body).toEqual(DOCUMENT);
+    expect((await operator.get('/api/placements/export?from=published').expect(200)).body).toEqual(DOCUMENT);
+    // A misspelt `draft` is refused rather than answered with the published document.
+    for (const from of ['Draft', 'drafts', '']) {
+      const refused = await operator.get(`/api/placements/export?from=${from}`).expect(400);
+      expect(refused.body.error).toEqual({
+        code: 'invalid_request',
+        message: 'The parameter "from" must be "draft" or "published" (the default).',
+      });
+      expect(refused.headers['content-disposition']).toBeUndefined();
+    }
   });
 });
 

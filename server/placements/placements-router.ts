@@ -239,9 +239,14 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
     GET: [
       requireOperator,
       async (req, res) => {
-        // The revision in force by default (what every host serves); `?from=draft` for the draft.
+        // The revision in force by default (what every host serves); `?from=draft` for the draft. Any other `from`
+        // is refused: a misspelt `draft` would otherwise download the published document under the wrong belief.
         // Shown as every answer here is: an export of someone who reads some tenants' ids only counts the others.
-        const fromDraft = req.query.from === 'draft';
+        const from = req.query.from ?? 'published';
+        if (from !== 'draft' && from !== 'published') {
+          throw HttpError.invalidRequest('The parameter "from" must be "draft" or "published" (the default).');
+        }
+        const fromDraft = from === 'draft';
         const document = fromDraft ? (await service.draft()).document : (await store.latest())?.document;
         noStore(res);
         res.setHeader(

@@ -4,6 +4,7 @@ import type { RemoteDescriptor, RemotesPayload } from '../../shared';
 import type { RemoteRegistry } from './remote-registry';
 import { remotesCors } from './remotes-cors';
 import { serveBuildOutput } from '../http/build-output-files';
+import { jsonRoute } from '../http/json-route';
 
 export { loadRemotesConfig, type RemotesConfig, type LoadRemotesConfigOptions } from './remotes-config';
 export { RemoteRegistry, type RemoteRegistryOptions, type RemoteState } from './remote-registry';
@@ -37,24 +38,27 @@ export function createRemotesRouter(options: RemotesRouterOptions): Router {
   let cors = { allowed: registry.allowedOrigins, handler: remotesCors(registry.allowedOrigins) };
 
   const router = express.Router();
-  router.get('/api/remotes', (req, res) => {
-    res.setHeader('Cache-Control', 'no-cache');
-    const own = options.forRequest?.(req) ?? null;
-    if (own !== null) {
-      // This visitor's canary or preview: private, and encoded for them alone.
-      res.setHeader('Cache-Control', 'private, no-cache');
-      const payload: RemotesPayload = { remotes: own, showSlotDetails: options.showSlotDetails ?? false };
-      res.json(payload);
-      return;
-    }
-    if (body.version !== registry.version) {
-      const payload: RemotesPayload = {
-        remotes: registry.remotes(),
-        showSlotDetails: options.showSlotDetails ?? false,
-      };
-      body = { version: registry.version, json: JSON.stringify(payload) };
-    }
-    res.type('application/json').send(body.json);
+  // Any other method: a JSON 405 naming GET and HEAD, as on every path of the API.
+  jsonRoute(router, '/api/remotes', {
+    GET: (req, res) => {
+      res.setHeader('Cache-Control', 'no-cache');
+      const own = options.forRequest?.(req) ?? null;
+      if (own !== null) {
+        // This visitor's canary or preview: private, and encoded for them alone.
+        res.setHeader('Cache-Control', 'private, no-cache');
+        const payload: RemotesPayload = { remotes: own, showSlotDetails: options.showSlotDetails ?? false };
+        res.json(payload);
+        return;
+      }
+      if (body.version !== registry.version) {
+        const payload: RemotesPayload = {
+          remotes: registry.remotes(),
+          showSlotDetails: options.showSlotDetails ?? false,
+        };
+        body = { version: registry.version, json: JSON.stringify(payload) };
+      }
+      res.type('application/json').send(body.json);
+    },
   });
   router.use('/remotes', (req, res, next) => {
     if (cors.allowed !== registry.allowedOrigins) {
