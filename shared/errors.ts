@@ -8,11 +8,15 @@ export const ERROR_STATUS = {
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  /** The request did not arrive whole within REQUEST_TIMEOUT_MS (or its headers within HEADERS_TIMEOUT_MS). */
+  request_timeout: 408,
   conflict: 409,
   /** A change asked by a page that shows another tenant than the session's now (PAGE_TENANT_HEADER). */
   tenant_changed: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  /** The request's headers are larger than the server reads (Node's limit, 16 KiB by default). */
+  headers_too_large: 431,
   too_many_requests: 429,
   internal: 500,
   unavailable: 503,
@@ -53,6 +57,9 @@ export const ERROR_MESSAGES = {
   malformedJson: 'Request body is not valid JSON.',
   jsonNotObject: 'Request body must be a JSON object.',
   undecodablePath: 'The request path is not valid percent-encoding.',
+  notHttp: 'The request is not valid HTTP/1.1.',
+  requestTimeout: 'The request did not arrive in time.',
+  headersTooLarge: 'The request headers are too large.',
   unavailable: 'The service is temporarily unavailable. Try again shortly.',
   signInBusy: 'Too many sign-ins at this moment. Try again in a few seconds.',
 } as const;

@@ -78,6 +78,10 @@ function defaultMessage(code: ErrorCode): string {
       return ERROR_MESSAGES.notFound;
     case 'unauthenticated':
       return ERROR_MESSAGES.unauthenticated;
+    case 'request_timeout':
+      return ERROR_MESSAGES.requestTimeout;
+    case 'headers_too_large':
+      return ERROR_MESSAGES.headersTooLarge;
     default:
       return 'The request was refused.';
   }

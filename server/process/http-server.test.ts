@@ -1,6 +1,7 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type http from 'node:http';
+import { ERROR_MESSAGES } from '../../shared';
 import { createHttpServer, serverTimeoutSettingsFromEnv } from './http-server';
 
 const open: http.Server[] = [];
@@ -46,6 +47,13 @@ function rawClient(
   });
 }
 
+/** The JSON error of a raw answer: its body, parsed, checked against its Content-Length. */
+function jsonErrorOf(received: string): unknown {
+  const [head = '', body = ''] = received.split('\r\n\r\n');
+  expect(Number(/\r\nContent-Length: (\d+)/i.exec(head)?.[1])).toBe(Buffer.byteLength(body));
+  return (JSON.parse(body) as { error: unknown }).error;
+}
+
 describe('createHttpServer', () => {
   it('cuts a client that sends its headers too slowly (slowloris) with 408', async () => {
     const port = await listen({ headersTimeoutMs: 500, requestTimeoutMs: 2_000, keepAliveTimeoutMs: 1_000 });
@@ -59,7 +67,28 @@ describe('createHttpServer', () => {
     });
     clearInterval(timer);
     expect(result.received).toMatch(/^HTTP\/1\.1 408/);
+    expect(jsonErrorOf(result.received)).toEqual({ code: 'request_timeout', message: ERROR_MESSAGES.requestTimeout });
     expect(result.closedAfterMs).toBeLessThan(2_000);
+  });
+
+  it('answers headers over the limit with 431 and a JSON error, as every other refusal', async () => {
+    const port = await listen({ headersTimeoutMs: 2_000, requestTimeoutMs: 4_000, keepAliveTimeoutMs: 1_000 });
+    const result = await rawClient(port, (socket) => {
+      socket.write(`GET / HTTP/1.1\r\nHost: x\r\nCookie: ${'a'.repeat(20 * 1024)}\r\n\r\n`);
+    });
+    expect(result.received).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+    expect(result.received).toMatch(/\r\nContent-Type: application\/json; charset=utf-8\r\n/);
+    expect(jsonErrorOf(result.received)).toEqual({
+      code: 'headers_too_large',
+      message: ERROR_MESSAGES.headersTooLarge,
+    });
+  });
+
+  it('answers bytes that are not HTTP with 400 and a JSON error', async () => {
+    const port = await listen({ headersTimeoutMs: 2_000, requestTimeoutMs: 4_000, keepAliveTimeoutMs: 1_000 });
+    const result = await rawClient(port, (socket) => socket.write('HELLO THERE\r\n\r\n'));
+    expect(result.received).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(jsonErrorOf(result.received)).toEqual({ code: 'invalid_request', message: ERROR_MESSAGES.notHttp });
   });
 
   it('cuts a client that sends its body too slowly', async () => {

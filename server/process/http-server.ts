@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { RequestListener } from 'node:http';
 import { InvalidSettingError, readInteger } from '../config/env-values';
+import { answerUnreadableRequestsInJson } from './unreadable-requests';
 
 /** How long a client may take, so slow or stalled clients cannot hold connections open (slowloris). */
 export interface ServerTimeoutSettings {
@@ -56,10 +57,11 @@ export function http1Timeouts(settings: ServerTimeoutSettings): Http1Timeouts {
   };
 }
 
-/** The HTTP server for the app, with its timeouts (http1Timeouts). */
+/** The HTTP server for the app, with its timeouts (http1Timeouts), answering what it cannot read in JSON. */
 export function createHttpServer(listener: RequestListener, settings: ServerTimeoutSettings): http.Server {
   const server = http.createServer(http1Timeouts(settings), listener);
   // Older typings and some Node versions ignore the constructor option; set the property as well.
   server.keepAliveTimeout = settings.keepAliveTimeoutMs;
+  answerUnreadableRequestsInJson(server);
   return server;
 }

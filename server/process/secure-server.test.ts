@@ -3,7 +3,7 @@ import type tls from 'node:tls';
 import http2, { type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import type { MetaPayload } from '../../shared';
+import { ERROR_MESSAGES, type MetaPayload } from '../../shared';
 import { tlsSettingsFromEnv } from '../config/tls-settings';
 import { createLogger } from '../logger';
 import { createFixtureDist, exposeChunk, type FixtureDist } from '../../testing/server/fixture-dist';
@@ -244,6 +244,15 @@ describe('createSecureServer', () => {
     expect(cookie).toMatch(/;\s*Secure/i);
     const meta = await h1Request(port, { path: '/meta', headers: { Cookie: cookie.split(';')[0] } });
     expect(meta.status).toBe(200);
+  });
+
+  it('answers HTTP/1.1 headers over the limit with 431 and the JSON error, as the plain server does', async () => {
+    const answer = await h1Request(port, { path: '/slots', headers: { Cookie: 'a'.repeat(20 * 1024) } });
+    expect(answer.status).toBe(431);
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(answer.body)).toEqual({
+      error: { code: 'headers_too_large', message: ERROR_MESSAGES.headersTooLarge },
+    });
   });
 
   it('once draining, answers over HTTP/2 with a GOAWAY instead of a Connection header', async () => {

@@ -3,6 +3,7 @@ import http2 from 'node:http2';
 import type { Http2SecureServer, Http2Session, ServerHttp2Stream } from 'node:http2';
 import type { TlsSettings } from '../config/tls-settings';
 import { http1Timeouts, type ServerTimeoutSettings } from './http-server';
+import { answerUnreadableRequestsInJson } from './unreadable-requests';
 
 /** Streams one HTTP/2 connection may have open at once (Node's default is unlimited; nginx and h2o use 128). */
 export const MAX_CONCURRENT_STREAMS = 128;
@@ -42,6 +43,7 @@ export function createSecureServer(
   ) as SecureServer;
   // The HTTP/1.1 side reads these as http.Server does; set before listen(), which starts their checks.
   Object.assign(server, http1Timeouts(settings));
+  answerUnreadableRequestsInJson(server);
 
   const sessions = new Set<Http2Session>();
   server.on('session', (session: Http2Session) => {
