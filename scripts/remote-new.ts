@@ -33,7 +33,8 @@ function main(): void {
     (name) => path.join(ROOT_DIR, 'remotes', name),
     USAGE,
   );
-  console.log(nextSteps(options, createRemoteProject(options, repositoryProjectSource()), process.cwd()));
+  // Relative to the folder the command was typed in (npm runs the script from the repository's root).
+  console.log(nextSteps(options, createRemoteProject(options, repositoryProjectSource()), cwd));
 }
 
 if (require.main === module) {

@@ -59,6 +59,19 @@ export function fillTemplate(text: string, name: string): string {
   return text.replaceAll(REMOTE_NAME_PLACEHOLDER, name);
 }
 
+/**
+ * Template files stored under another name than the project's: `npm pack` leaves every `.gitignore` out of a
+ * package, so the kit's template keeps it as `gitignore` and a new project gets it under its real name.
+ */
+const PROJECT_FILE_NAMES: Readonly<Record<string, string>> = { gitignore: '.gitignore' };
+
+/** The name a template file has in a new project (`gitignore` becomes `.gitignore`), relative to the project. */
+export function projectFileName(templateFile: string): string {
+  const base = path.posix.basename(templateFile);
+  const renamed = PROJECT_FILE_NAMES[base];
+  return renamed === undefined ? templateFile : path.posix.join(path.posix.dirname(templateFile), renamed);
+}
+
 /** The template's files, relative to the template folder. */
 export function templateFiles(dir: string, prefix = ''): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -156,7 +169,7 @@ export function createRemoteProject(options: NewProjectOptions, source: ProjectS
   };
   write('package.json', `${JSON.stringify(packageJson, null, 2)}\n`);
   for (const file of templateFiles(source.templateDir)) {
-    write(file, fillTemplate(readFileSync(path.join(source.templateDir, file), 'utf8'), name));
+    write(projectFileName(file), fillTemplate(readFileSync(path.join(source.templateDir, file), 'utf8'), name));
   }
   return written;
 }

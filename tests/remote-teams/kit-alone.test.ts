@@ -85,6 +85,10 @@ describe('a project scaffolded from the kit tarball alone', () => {
     expect(kitDependency).toMatch(/^file:\.\/slots-platform-remote-kit-\d+\.\d+\.\d+\.tgz$/);
     expect(existsSync(path.join(projectDir, kitDependency.slice('file:./'.length)))).toBe(true);
     expect(readFileSync(path.join(projectDir, 'README.md'), 'utf8').split('\n')[0]).toBe(`# ${REMOTE}`);
+    // npm pack leaves every .gitignore out of the kit: the template's comes as `gitignore`, renamed in the project.
+    expect(readFileSync(path.join(projectDir, '.gitignore'), 'utf8').split('\n')).toEqual(
+      expect.arrayContaining(['node_modules/', 'dist/', 'dev-dist/']),
+    );
   });
 
   it("passes its slot tests, and a slot test given a wrong prop fails npm test with the schema's message", () => {

@@ -50,6 +50,7 @@ describe('the kit package', () => {
       expect(listed).toEqual(
         expect.arrayContaining([
           'package/template/remote.ts',
+          'package/template/gitignore',
           'package/template/components/Hello.test.tsx',
           'package/emulator/index.html',
           'package/emulator/emulator.js',

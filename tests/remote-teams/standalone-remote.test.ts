@@ -29,6 +29,8 @@ const REMOTE = 'team_billing';
 let projectDir: TempDir;
 let origin: HttpFixtureServer | undefined;
 let configFile = '';
+/** What `npm run remote:new` printed, typed in the repository's docs/ folder. */
+let created = '';
 
 function inProject(command: string, args: string[]): string {
   return runInProject(projectDir.path, command, args);
@@ -49,10 +51,17 @@ const PLACED = {
 
 beforeAll(() => {
   projectDir = makeTempDir('slots-remote-project-');
-  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/remote-new.ts', REMOTE, '--dir', projectDir.path], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  // npm runs the script from the repository's root, and says in INIT_CWD where the command was typed.
+  created = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/remote-new.ts', REMOTE, '--dir', projectDir.path],
+    {
+      cwd: REPO_ROOT,
+      env: { ...process.env, INIT_CWD: path.join(REPO_ROOT, 'docs') },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   // The project's own dependencies, from the registry (or npm's cache): nothing of this repository's node_modules.
   inProject('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline']);
   expect(inProject('npm', ['test'])).toBeDefined();
@@ -196,6 +205,13 @@ describe('releasing version 2 from the project, as the team and an operator live
 describe("the project's own commands", () => {
   it('names the README after the remote', () => {
     expect(inProjectFile('README.md').split('\n')[0]).toBe(`# ${REMOTE}`);
+  });
+
+  it('keeps node_modules and the builds out of git, and says how to reach it from where the command was typed', () => {
+    expect(inProjectFile('.gitignore').split('\n')).toEqual(
+      expect.arrayContaining(['node_modules/', 'dist/', 'dev-dist/']),
+    );
+    expect(created).toContain(`Next:\n  cd ${path.relative(path.join(REPO_ROOT, 'docs'), projectDir.path)}\n`);
   });
 
   it('type-checks in npm run build and npm test: a type error fails both', () => {
