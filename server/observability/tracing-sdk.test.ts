@@ -222,10 +222,14 @@ it('traces neither a probe nor a scrape, whatever its caller sampled', async () 
   const { server } = await tracedServer(HTTP_SPAN_ATTRIBUTES);
   const probe = traceparent('e', true);
   await request(server).get('/healthz').set('traceparent', probe.header).expect(200);
+  const queried = traceparent('d', true);
+  await request(server).get('/healthz?from=balancer').set('traceparent', queried.header).expect(200);
   const later = traceparent('f', true);
   await request(server).get('/slots').set('traceparent', later.header).expect(200);
   await serverSpanOf(later.traceId);
-  expect(exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === probe.traceId)).toEqual([]);
+  for (const untraced of [probe, queried]) {
+    expect(exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === untraced.traceId)).toEqual([]);
+  }
 });
 
 describe('rootSamplingOf (parentbased_traceidratio decided before any id)', () => {
