@@ -38,6 +38,22 @@ describe('createCrossSiteGuard', () => {
     },
   );
 
+  it("lets a bearer token through (a team's CI publishing a release), but not with a cookie riding along", async () => {
+    const ci = await request(app)
+      .post('/api/remotes/team_billing/releases')
+      .set('Host', 'app.test')
+      .set('Origin', 'https://ci.example.com')
+      .set('Authorization', 'Bearer slt_0123456789');
+    expect(ci.status).toBe(200);
+    const withCookie = await request(app)
+      .post('/api/remotes/team_billing/activate')
+      .set('Host', 'app.test')
+      .set('Sec-Fetch-Site', 'cross-site')
+      .set('Authorization', 'Bearer anything')
+      .set('Cookie', 'slots.sid=s%3Aabc');
+    await expectRefused(withCookie);
+  });
+
   it('refuses a cross-site request even when it names this server as its origin', async () => {
     const response = await request(app)
       .post('/logout')

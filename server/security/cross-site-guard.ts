@@ -21,8 +21,9 @@ export function createCrossSiteGuard(options: CrossSiteGuardOptions): RequestHan
   const allowed = new Set(options.allowedOrigins.map(originOf).filter((origin): origin is string => origin !== null));
   return (req, _res, next) => {
     // A bearer token (a team's CI publishing a release) is no ambient credential: a page of another site cannot
-    // send one it does not know, and those routes never read the session.
-    if (SAFE_METHODS.has(req.method) || isBearerRequest(req) || !isCrossSiteRequest(req, allowed)) {
+    // send one it does not know, and those routes never read the session. Only without a cookie: with one, a route
+    // that does read the session would take the request as its user's, whatever the bearer was.
+    if (SAFE_METHODS.has(req.method) || isBearerOnlyRequest(req) || !isCrossSiteRequest(req, allowed)) {
       next();
       return;
     }
@@ -30,11 +31,12 @@ export function createCrossSiteGuard(options: CrossSiteGuardOptions): RequestHan
   };
 }
 
-/** True when an unsafe request must be refused. Exported for the unit tests of each rule. */
-function isBearerRequest(req: Request): boolean {
-  return /^Bearer\s/i.test(req.get('authorization') ?? '');
+/** A request that authenticates with a bearer token alone: no cookie rides on it. */
+function isBearerOnlyRequest(req: Request): boolean {
+  return /^Bearer\s/i.test(req.get('authorization') ?? '') && req.get('cookie') === undefined;
 }
 
+/** True when an unsafe request must be refused. Exported for the unit tests of each rule. */
 export function isCrossSiteRequest(req: Request, allowedOrigins: ReadonlySet<string>): boolean {
   const fetchSite = req.get('sec-fetch-site')?.toLowerCase();
   if (fetchSite === 'cross-site') return true;
