@@ -636,6 +636,24 @@ describe('rollout', () => {
     expect(await remotesOf(operator)).toContainEqual(expect.objectContaining({ entry: entryOf('v1') }));
   });
 
+  it('keeps a preview to the tenant it was set in, where the account may preview: not in another one', async () => {
+    await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
+    // An operator in acme only: in globex the account may not manage releases, so previews nothing there.
+    await addUser(app, 'olive', 'olive-password-123', ['acme', 'globex']);
+    const olive = (await app.users.findByUsername('olive'))!;
+    await app.tenants.setMemberships(olive.id, [{ tenant: 'acme', role: 'operator' }, 'globex']);
+    const agent = await signedInAgent(app, 'olive', 'olive-password-123');
+    const switchTo = (tenant: string) => agent.post('/tenant').send({ tenant }).expect(200);
+    await agent.post('/api/remotes/team_billing/preview').send({ version: 'v2' }).expect(200);
+    expect(await remotesOf(agent)).toContainEqual(expect.objectContaining({ entry: entryOf('v2') }));
+    await switchTo('globex');
+    expect(await remotesOf(agent)).toContainEqual(expect.objectContaining({ entry: entryOf('v1') }));
+    await agent.post('/api/remotes/team_billing/preview').send({ version: 'v2' }).expect(403);
+    // Back where it was set, the preview counts again.
+    await switchTo('acme');
+    expect(await remotesOf(agent)).toContainEqual(expect.objectContaining({ entry: entryOf('v2') }));
+  });
+
   it('serves a previewed or canary release as itself when it was published at the active one’s address', async () => {
     await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
     // The team deployed again in place (an address without a version in it), with a new component, as v3.

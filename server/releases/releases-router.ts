@@ -14,7 +14,7 @@ import { everyTenantRefusal, requirePermission } from '../auth/require-permissio
 import { HttpError } from '../http/http-error';
 import { jsonRoute } from '../http/json-route';
 import { requireJsonBody } from '../http/require-json-body';
-import { previewsOf } from './release-preview';
+import { previewsOf, setPreview } from './release-preview';
 import { ReleaseRefusedError, type ReleaseService } from './release-service';
 import type { ReleaseSnapshot } from './release-snapshot';
 import type { ReleaseStore } from './release-store';
@@ -154,15 +154,14 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
       ...json,
       (req, res) => {
         const release = service.checkedRelease(name(req), bodyOf(req).version);
-        req.session.releasePreviews = { ...req.session.releasePreviews, [release.remote]: release.version };
+        setPreview(req, release.remote, release.version);
         res.json({ remote: release.remote, preview: release.version });
       },
     ],
     DELETE: [
       requirePreviewer,
       (req, res) => {
-        const { [name(req)]: _ended, ...rest } = req.session.releasePreviews ?? {};
-        req.session.releasePreviews = rest;
+        setPreview(req, name(req), null);
         res.json({ remote: name(req), preview: null });
       },
     ],
