@@ -147,6 +147,13 @@ describe('publishing', () => {
     await publish(revoked.token, 'v1').expect(401);
     const expired = await app.releases.teamTokens.create('team_billing', -1);
     await publish(expired.token, 'v1').expect(401);
+    // The token is checked before the body is read: without one, whatever is sent is a 401, not a 415.
+    const unread = await request(app.handler)
+      .post('/api/remotes/team_billing/releases')
+      .set('Content-Type', 'text/plain')
+      .send('version=v1');
+    expect(unread.status).toBe(401);
+    expect(unread.body.error.code).toBe('unauthenticated');
 
     const published = await publish(token, 'v1').expect(201);
     expect(published.body).toMatchObject({

@@ -54,7 +54,9 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
   const name = (req: Request): string => req.params.name as string;
   const actor = (req: Request): string => (req.user as Express.User).username;
 
-  const publish: RequestHandler = async (req, res) => {
+  // The token first, the body after: a request without a valid token is answered 401 (or 403) whatever it sends,
+  // and its body is not read.
+  const requireTeamToken: RequestHandler = async (req, res, next) => {
     const header = req.get('authorization') ?? '';
     const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
     const checked = token === undefined ? { status: 'invalid' as const } : await tokens.check(token);
@@ -64,11 +66,16 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
     if (checked.remote !== name(req)) {
       throw new HttpError('forbidden', `This token publishes releases of "${checked.remote}" only.`);
     }
+    res.locals.publisher = `token:${checked.id}`;
+    next();
+  };
+  const publish: RequestHandler = async (req, res) => {
     const body = req.body as Record<string, unknown>;
-    const release = await service.publish(name(req), body.version, body.entry, `token:${checked.id}`, traceOf(req));
+    const publisher = res.locals.publisher as string;
+    const release = await service.publish(name(req), body.version, body.entry, publisher, traceOf(req));
     res.status(201).json(release);
   };
-  jsonRoute(router, '/api/remotes/:name/releases', { POST: [...json, publish] });
+  jsonRoute(router, '/api/remotes/:name/releases', { POST: [requireTeamToken, ...json, publish] });
 
   jsonRoute(router, '/api/remotes/releases', {
     GET: [
