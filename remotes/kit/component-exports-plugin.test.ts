@@ -2,7 +2,7 @@
  * @jest-environment node
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -128,6 +128,16 @@ describe('a remote build (remote kit preset)', () => {
     expect(module).toBeDefined();
     expect(second.compilation.builtModules.has(module!)).toBe(false);
     expect(errorsOf(second)).toEqual(expected);
+  });
+  it('writes nothing when a development build fails: the last good build stays served (slots-remote dev)', async () => {
+    const served = (file: string) => readFileSync(path.join(project, 'dist-development', file), 'utf8');
+    expect(errorsOf(await build(['Named'], 'development'))).toEqual([]);
+    const good = { manifest: served('mf-manifest.json'), descriptor: served('slots-remote.json') };
+    expect(good.descriptor).not.toContain('Widget');
+    const failed = await build(['Named', 'Widget'], 'development');
+    expect(errorsOf(failed)).toHaveLength(1);
+    // A page loaded now would otherwise be told of a component that cannot load.
+    expect({ manifest: served('mf-manifest.json'), descriptor: served('slots-remote.json') }).toEqual(good);
   });
 });
 

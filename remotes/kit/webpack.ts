@@ -223,7 +223,10 @@ export function remoteWebpackConfig(options: RemoteWebpackOptions): Configuratio
       uniqueName: remote.name,
       clean: true,
     },
-    optimization: { splitChunks: componentsTogether() },
+    // A build with errors writes nothing (webpack writes anyway in development): the last good build stays served,
+    // as `slots-remote dev` tells pages of good builds only, and a page loaded meanwhile would otherwise be told of a
+    // component that cannot load.
+    optimization: { splitChunks: componentsTogether(), emitOnErrors: false },
     plugins: [
       new ModuleFederationPlugin({
         name: remote.name,
