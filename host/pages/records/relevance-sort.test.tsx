@@ -29,7 +29,7 @@ function answer(path: string): RecordListPayload {
   return payload;
 }
 
-function renderList() {
+function renderList(at = '/resources/articles') {
   const api = createFakeApi({
     'GET /me': { body: demoMe([]) },
     'GET /meta': { body: { dashboards: [], modules: [], slots: {} } },
@@ -40,10 +40,13 @@ function renderList() {
     '/api/resources/articles/records?search=lamp',
     '/api/resources/articles/records?search=lamp&sort=title',
     '/api/resources/articles/records?search=lamp&sort=relevance',
+    '/api/resources/articles/records?sort=title&order=desc',
+    '/api/resources/articles/records?search=lamp&order=desc',
+    '/api/resources/articles/records?order=desc',
   ]) {
     api.routes.set(`GET ${path}`, () => ({ body: answer(path) }));
   }
-  renderAppAt(api, '/resources/articles');
+  renderAppAt(api, at);
   return api;
 }
 
@@ -74,6 +77,29 @@ describe('sorting a word search', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Clear search' }));
     await waitFor(() => expect(relevanceButton()).toBeNull());
     expect(api.count('GET', '/api/resources/articles/records')).toBe(2);
+  });
+
+  it('drops a column’s order with its column when a word search starts: cleared, the list is not newest first', async () => {
+    const api = renderList('/resources/articles?sort=title&order=desc');
+    await screen.findByRole('link', { name: 'Lamp' });
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search articles' }), { target: { value: 'lamp' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(relevanceButton()?.getAttribute('aria-pressed')).toBe('true'));
+    expect(api.count('GET', '/api/resources/articles/records?search=lamp')).toBe(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Clear search' }));
+    await waitFor(() => expect(relevanceButton()).toBeNull());
+    expect(api.count('GET', '/api/resources/articles/records')).toBe(1);
+    expect(api.count('GET', '/api/resources/articles/records?order=desc')).toBe(0);
+  });
+
+  it('keeps newest first (the id sort’s own order) across a word search and its clearing', async () => {
+    const api = renderList('/resources/articles?order=desc');
+    await screen.findByRole('link', { name: 'Lamp' });
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search articles' }), { target: { value: 'lamp' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(api.count('GET', '/api/resources/articles/records?search=lamp&order=desc')).toBe(1));
+    fireEvent.click(screen.getByRole('button', { name: 'Clear search' }));
+    await waitFor(() => expect(api.count('GET', '/api/resources/articles/records?order=desc')).toBe(2));
   });
 
   it('says the relevance order in words', () => {

@@ -133,9 +133,14 @@ export function ResourceListPage() {
     onNext: page.next ? () => setParams(neighbourPage(page, { after: page.next ?? '' })) : undefined,
   };
   // New words list the best matches first (the server's default for a word search); the same words, a column's sort
-  // chosen meanwhile, keep it. It leaves the prefix search.
-  const searchWords = (words: string) =>
-    go({ q: '', search: words, sort: words === page.search ? columnSort : '', order: page.order });
+  // chosen meanwhile, keep it. It leaves the prefix search. A column's order goes with its column: kept, once the
+  // words are cleared the list would be sorted by id that way ("newest first"), which nobody chose. The id sort's own
+  // order (no column) stays.
+  const searchWords = (words: string) => {
+    const keepsSort = words === page.search;
+    const order = keepsSort || columnSort === '' ? page.order : 'asc';
+    go({ q: '', search: words, sort: keepsSort ? columnSort : '', order });
+  };
   const byRelevance = page.sort === RELEVANCE_SORT;
   const bulk = mayChange && hasBulkActions(definition.data.resource);
   const allSelected = rows.length > 0 && rows.every((row) => selected.has(row.id));
