@@ -33,7 +33,17 @@ import { SignInPage } from '../pages/sign-in/sign-in-page';
  * (createBrowserRouter) can hold a navigation back while a form has unsaved changes.
  */
 export const APP_ROUTES: RouteObject[] = createRoutesFromElements(
-  <Route element={<Layout />} errorElement={<PageErrorPage />}>
+  // Opened by its address, a page of a chunk of its own renders once that chunk is there: until then, the boot status
+  // of index.html again, not a blank page (and React Router has a fallback to render, so it warns of nothing).
+  <Route
+    element={<Layout />}
+    errorElement={<PageErrorPage />}
+    hydrateFallbackElement={
+      <p className="boot" role="status">
+        Loading the admin…
+      </p>
+    }
+  >
     {/* A page that fails to load or render shows its error inside the layout; the layout's own goes to the root. */}
     <Route errorElement={<PageErrorPage />}>
       <Route path={SIGN_IN_PATH} element={<SignInPage />} />

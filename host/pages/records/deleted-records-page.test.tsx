@@ -65,6 +65,21 @@ const rowOf = (title: string) => {
 };
 
 describe('the Recently deleted page', () => {
+  it('opened by its address, says the admin is loading while its chunk loads, and React Router warns of nothing', async () => {
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      renderAt('/resources/articles/deleted');
+      // Before the page's own chunk is there, not a blank page: the boot status of index.html, kept.
+      expect(screen.getByRole('status').textContent).toBe('Loading the admin…');
+      await screen.findByRole('cell', { name: 'Spring catalogue' });
+      expect(warn.mock.calls.map((call) => String(call[0]))).not.toContainEqual(
+        expect.stringMatching(/HydrateFallback/),
+      );
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it('lists the deleted records newest first, with when deleted and until when each can be restored', async () => {
     renderAt('/resources/articles/deleted');
     expect(await screen.findByRole('heading', { level: 1, name: 'Recently deleted' })).toBeTruthy();
