@@ -1,3 +1,4 @@
+import { pathOf } from '../http/request-path';
 import { declaredRouteFor, routeLabel } from './declared-route';
 
 /** What Express adds to a request it handles (its prototype, then its router), read here without loading Express. */
@@ -34,9 +35,7 @@ function routeOnItsWay(req: { method?: string; url?: string }): string | null | 
   const ran = routeLabel(baseUrl ?? '', route?.path);
   if (ran !== undefined) return ran;
   // The path Express routed: its `originalUrl`, which no mount path has trimmed.
-  const url = originalUrl ?? req.url ?? '/';
-  const query = url.indexOf('?');
-  return declaredRouteFor(app.router, req.method ?? 'GET', query === -1 ? url : url.slice(0, query)) ?? null;
+  return declaredRouteFor(app.router, req.method ?? 'GET', pathOf(originalUrl ?? req.url)) ?? null;
 }
 
 /**

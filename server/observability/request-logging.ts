@@ -7,6 +7,7 @@ import { traceLogFields } from './request-trace';
 import type { ServerLifecycle } from '../process/server-lifecycle';
 import type { PlainHandler } from '../http/plain-handler';
 import { assignRequestId } from '../http/request-id';
+import { pathOf } from '../http/request-path';
 
 /** Probes hit these every few seconds; a line for each would drown everything else. */
 const UNLOGGED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
@@ -105,10 +106,4 @@ function logCutRequests(
     }
     logging(req, res, next);
   };
-}
-
-function pathOf(url: string | undefined): string {
-  const path = url ?? '/';
-  const query = path.indexOf('?');
-  return query === -1 ? path : path.slice(0, query);
 }

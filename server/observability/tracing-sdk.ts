@@ -52,6 +52,7 @@ import { HeldContextManager } from './held-context';
 import { httpRequestAttributes } from './http-request-attributes';
 import { keepSpanOf } from './request-trace';
 import { RequestSpan, spanLimitsOf, type RequestSpanSink } from './request-span';
+import { pathOf } from '../http/request-path';
 
 /** Where the exporter sends spans, as the OTEL_EXPORTER_OTLP_* variables say (for the log line). */
 function endpointOf(env: NodeJS.ProcessEnv): string {
@@ -88,12 +89,6 @@ export const ANSWER_CUT_SHORT = 'answer cut short';
 
 /** Probes hit these every few seconds, and Prometheus scrapes: a trace for each would drown the others. */
 const UNTRACED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
-
-/** A request target's path: a probe or a scrape with a query (`/healthz?from=lb`) is one still. */
-function pathOf(url: string): string {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
-}
 
 /**
  * The SDK itself (only tracing.ts loads this file, and only with an OTLP endpoint): a tracer provider with the
@@ -384,7 +379,8 @@ export function traceServerRequests(
   // The headers the registered propagators read (`traceparent`, `tracestate`, `baggage`): most requests carry none.
   const fields = propagation.fields();
   return (req, res) => {
-    if (UNTRACED_PATHS.has(pathOf(req.url ?? ''))) {
+    // By its path: a probe or a scrape with a query (`/healthz?from=lb`) is one still.
+    if (UNTRACED_PATHS.has(pathOf(req.url))) {
       // Nothing a probe or a scrape does is traced, a request it sends on included: held until it is answered.
       if (heldContext !== undefined) releaseOnEnd(res, heldContext.hold());
       context.with(suppressTracing(ROOT_CONTEXT), listener, undefined, req, res);
