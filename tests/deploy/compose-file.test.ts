@@ -100,11 +100,13 @@ describe('deploy/compose.yaml', () => {
     });
   });
 
-  it('runs the hosts on a read-only root with /tmp in memory, every capability dropped, publishing no port', () => {
+  it('runs the hosts on a read-only root with /tmp and /data in memory, every capability dropped, publishing no port', () => {
     for (const name of ['host-a', 'host-b']) {
       const host = services[name]!;
       expect(host.read_only).toBe(true);
       expect(host.tmpfs).toContain('/tmp');
+      // The image's VOLUME for SQLite: on PostgreSQL nothing goes there, and an anonymous volume would outlive `down`.
+      expect(host.tmpfs).toContain('/data');
       expect(host.cap_drop).toEqual(['ALL']);
       expect(host.ports).toBeUndefined();
     }

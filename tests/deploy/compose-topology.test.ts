@@ -242,6 +242,13 @@ describeWithPodmanCompose('deploy/compose.yaml run with podman-compose', () => {
     expect(`${made.stdout}${made.stderr}`).toContain('making a self-signed one for localhost');
   });
 
+  it('gives the hosts no volume of their own: their /data is in memory, so `down` leaves no anonymous volume', async () => {
+    for (const name of ['host-a', 'host-b']) {
+      const mounts = await podmanInspect(container(name), '{{range .Mounts}}{{.Type}}:{{.Destination}} {{end}}');
+      expect(mounts).not.toMatch(/volume:\/data\b/);
+    }
+  });
+
   it('redirects plain HTTP to HTTPS on the port compose publishes, keeping the path and query', async () => {
     const response = await fetch(`http://127.0.0.1:${httpPort}/records/articles?page=2`, {
       redirect: 'manual',
