@@ -11,7 +11,7 @@ import path from 'node:path';
 import { databasePathFromEnv } from '../env-config';
 import { postgresSettingsFromEnv } from '../config/postgres-settings';
 import { StoredRecordSource } from '../resources/stored-record-source';
-import { copySqliteToPostgres, COPIED_TABLES } from '../storage/copy-to-postgres';
+import { assertUnusedTarget, copySqliteToPostgres, COPIED_TABLES } from '../storage/copy-to-postgres';
 import { describeStorage } from '../storage/open-storage';
 import { PostgresEngine } from '../storage/postgres-engine';
 import { backupSqlite } from '../storage/sqlite-backup';
@@ -72,9 +72,10 @@ async function copySnapshot(
   settings: ConstructorParameters<typeof PostgresEngine>[0],
   where: string,
 ): Promise<number> {
-  // The target is created from nothing, with this release's schema.
+  // The target is created from nothing, with this release's schema: one anything uses is refused before it is touched.
   const target = new PostgresEngine(settings, () => undefined);
   try {
+    await assertUnusedTarget(target);
     await target.migrate();
     const report = await copySqliteToPostgres(source, target);
     const counts = COPIED_TABLES.map((table) => `${table} ${report.rows[table]}`).join(', ');

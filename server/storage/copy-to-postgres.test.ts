@@ -25,7 +25,7 @@ import { COPIED_TABLES, TABLES_NOT_COPIED } from './copy-to-postgres';
 import { migrate } from './migrate';
 import { MIGRATIONS } from './migrations';
 import { registerSqliteSortFold } from './sort-fold';
-import { BIGINT_AS_NUMBER } from './postgres-engine';
+import { BIGINT_AS_NUMBER, PostgresEngine } from './postgres-engine';
 import { SqliteEngine } from './sqlite-engine';
 
 jest.setTimeout(120_000);
@@ -206,6 +206,85 @@ describeWithPostgres()('npm run db:copy (SQLite to PostgreSQL)', () => {
       } finally {
         await client.end();
       }
+    } finally {
+      sqlite.dir.remove();
+    }
+  });
+
+  it('refuses, before migrating it, a database of an older release that holds data', async () => {
+    const sqlite = await createDemoApp();
+    const storage = await postgres.create();
+    const hosts = await createTestApp({ storage });
+    await hosts.app.tenants.save({ id: 'other', name: 'Other' });
+    await hosts.close();
+    const client = new Client({ connectionString: storage.url });
+    await client.connect();
+    try {
+      await sqlite.close({ keepData: true });
+      // As an older release left it: its last migration not applied (its objects stay: a rerun of it would fail,
+      // and a copy must not try).
+      const latest = async () =>
+        (await client.query<{ v: number }>('SELECT max(version)::int AS v FROM schema_version')).rows[0]!.v;
+      await client.query('DELETE FROM schema_version WHERE version = (SELECT max(version) FROM schema_version)');
+      const older = await latest();
+      const run = await copy(['--from', sqlite.databasePath], { DATABASE_URL: storage.url });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/already holds data \(.*tenants 1.*\).*Nothing was copied/);
+      expect(await latest()).toBe(older);
+    } finally {
+      await client.end();
+      sqlite.dir.remove();
+    }
+  });
+
+  it("refuses another application's database, whatever its tables are called, and adds nothing to it", async () => {
+    const sqlite = await createDemoApp();
+    await sqlite.close({ keepData: true });
+    const tablesOf = async (client: Client) =>
+      (
+        await client.query<{ name: string }>(
+          'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1',
+        )
+      ).rows.map((row) => row.name);
+    try {
+      for (const [table, refusal] of [
+        ['customers', /holds tables this server does not make \(customers\): it belongs to something else/],
+        ['users', /already holds data \(users 1\)/],
+      ] as const) {
+        const storage = await postgres.create();
+        const client = new Client({ connectionString: storage.url });
+        await client.connect();
+        try {
+          await client.query(`CREATE TABLE ${table} (id int, email text)`);
+          await client.query(`INSERT INTO ${table} VALUES (1, 'a@example.com')`);
+          const run = await copy(['--from', sqlite.databasePath], { DATABASE_URL: storage.url });
+          expect(run.code).toBe(1);
+          expect(run.stderr).toMatch(refusal);
+          expect(run.stderr).toContain('Nothing was copied.');
+          expect(await tablesOf(client)).toEqual([table]);
+        } finally {
+          await client.end();
+        }
+      }
+    } finally {
+      sqlite.dir.remove();
+    }
+  });
+
+  it('takes a database migrated and left empty (a copy that failed, run again)', async () => {
+    const sqlite = await createDemoApp();
+    await sqlite.close({ keepData: true });
+    const storage = await postgres.create();
+    const migrated = new PostgresEngine(storage, () => undefined);
+    try {
+      await migrated.migrate();
+    } finally {
+      await migrated.close();
+    }
+    try {
+      const run = await copy(['--from', sqlite.databasePath], { DATABASE_URL: storage.url });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
     } finally {
       sqlite.dir.remove();
     }

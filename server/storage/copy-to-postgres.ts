@@ -92,9 +92,36 @@ export async function copySqliteToPostgres(
   }
 }
 
-async function assertEmpty(trx: Kysely<AppSchema>): Promise<void> {
+/**
+ * The tables a PostgreSQL database of this server may hold (every release's: a database another release migrated may
+ * be copied into while its tables are empty); any other table belongs to something else.
+ */
+const OWN_TABLES: ReadonlySet<string> = new Set([...COPIED_TABLES, ...Object.keys(TABLES_NOT_COPIED), 'data_version']);
+
+/**
+ * Refuses a target that anything uses, before anything is written to it (the migration to this release's schema
+ * included): a table of another application (its database, named by mistake), or a table of this server's holding
+ * rows (a database hosts run on: migrated by a newer release's copy, older hosts would refuse to start on it). A
+ * database that a failed copy left migrated and empty is used by nothing, and taken.
+ */
+export async function assertUnusedTarget(target: PostgresEngine): Promise<void> {
+  const present = await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables
+    WHERE table_schema = current_schema() ORDER BY table_name`.execute(target.db);
+  const tables = present.rows.map((row) => row.name);
+  const foreign = tables.filter((table) => !OWN_TABLES.has(table));
+  if (foreign.length > 0) {
+    throw new CopyRefused(
+      `the PostgreSQL database holds tables this server does not make (${foreign.join(', ')}): it belongs to ` +
+        'something else. Copy into a new database (CREATE DATABASE ...). Nothing was copied.',
+    );
+  }
+  await assertEmpty(target.db, new Set(tables));
+}
+
+async function assertEmpty(trx: Kysely<AppSchema>, present?: ReadonlySet<string>): Promise<void> {
   const filled: string[] = [];
   for (const table of [...COPIED_TABLES, 'sessions']) {
+    if (present !== undefined && !present.has(table)) continue;
     const result = await sql<{ count: number }>`SELECT count(*)::int AS count FROM ${sql.table(table)}`.execute(trx);
     const count = result.rows[0]?.count ?? 0;
     if (count > 0) filled.push(`${table} ${count}`);
