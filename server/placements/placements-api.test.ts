@@ -433,6 +433,20 @@ describe('importing over a draft saved since', () => {
     expect((await testApp.app.placements.store.draft())?.document).toEqual({ remotes: [] });
     // Empty: no draft saved yet, which is not so either.
     await operator.post('/api/placements/import?expectedUpdatedAt=').send(file).expect(409);
+    // Given twice, or misspelt: no time to check against, refused rather than the check skipped.
+    const at = encodeURIComponent(loaded);
+    for (const [query, message] of [
+      [`expectedUpdatedAt=${at}&expectedUpdatedAt=${at}`, /"expectedUpdatedAt" must be given once/],
+      [
+        `expectedUpdateAt=${at}`,
+        /Unknown query parameter "expectedUpdateAt": an import takes only "expectedUpdatedAt"/,
+      ],
+      ['expectedUpdatedAt[a]=2020', /Unknown query parameter "expectedUpdatedAt\[a\]"/],
+    ] as const) {
+      const refusedQuery = await operator.post(`/api/placements/import?${query}`).send(file).expect(400);
+      expect(refusedQuery.body.error.message).toMatch(message);
+    }
+    expect((await testApp.app.placements.store.draft())?.document).toEqual({ remotes: [] });
 
     const current = (await testApp.app.placements.store.draft())!.updatedAt!;
     await operator

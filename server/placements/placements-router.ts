@@ -261,6 +261,13 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
     POST: [
       ...operatorJson,
       async (req, res) => {
+        // Misspelt, `expectedUpdatedAt` would be no time to check against: refused, not the check skipped.
+        const otherParameters = Object.keys(req.query).filter((key) => key !== 'expectedUpdatedAt');
+        if (otherParameters.length > 0) {
+          throw HttpError.invalidRequest(
+            `Unknown query parameter "${otherParameters[0]}": an import takes only "expectedUpdatedAt".`,
+          );
+        }
         const { document, ignored, unknown } = placementsOfFile(shallowEnough(req.body));
         // A top-level key that neither placements nor REMOTES_CONFIG have refuses the whole file, the draft unchanged,
         // rather than being dropped as the file's own keys are: it is most likely a misspelt "remotes" or "locations"
@@ -270,8 +277,15 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
         assertFrame(document);
         refuseCountedTenants(document, 'save');
         // The body is the file: the draft the page shows comes as `?expectedUpdatedAt=` (empty: none was saved).
+        // Given twice, it is no one time to check against either.
         const expected = req.query.expectedUpdatedAt;
-        const version = typeof expected === 'string' ? expectedVersion(expected === '' ? null : expected) : undefined;
+        if (expected !== undefined && typeof expected !== 'string') {
+          throw HttpError.invalidRequest(
+            'The query parameter "expectedUpdatedAt" must be given once: the updatedAt of the draft you loaded ' +
+              '(empty when none was saved).',
+          );
+        }
+        const version = expected === undefined ? undefined : expectedVersion(expected === '' ? null : expected);
         const saved = await service.saveDraft(document, actor(req), version);
         const payload: PlacementsDraftPayload = { ...saved, ignored };
         res.json(payload);
