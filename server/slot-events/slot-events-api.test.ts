@@ -12,6 +12,7 @@ import {
   startDescriptorOrigin,
   type DescriptorOrigin,
 } from '../../testing/server/released-remote';
+import { NO_TENANT_MESSAGE } from '../auth/current-tenant';
 import { addUser, createTestApp, DEMO_PASSWORD, signedInAgent, type TestApp } from '../../testing/server/test-app';
 
 const SLOT = { remote: 'team_billing', component: 'InvoiceBanner', location: 'header-banner' };
@@ -320,6 +321,11 @@ it('shows the statistics to signed-in staff only, for a known window', async () 
   expect((await operator.get(`${SLOT_STATS_PATH}?window=1w`)).status).toBe(400);
   expect((await operator.get(`${SLOT_STATS_PATH}?window=constructor`)).status).toBe(400);
   expect(((await operator.get(SLOT_STATS_PATH).expect(200)).body as SlotStatsPayload).window).toBe('1h');
+  // An account that no longer belongs to any tenant is refused them, as everything else a member reads.
+  const user = await testApp.app.users.findByUsername('operator');
+  await testApp.app.tenants.setMemberships(user!.id, []);
+  const refused = await operator.get(SLOT_STATS_PATH).expect(403);
+  expect(refused.body.error.message).toBe(NO_TENANT_MESSAGE);
 });
 
 it("leaves out a running canary's tag sent by a visitor the canary is not served to", async () => {

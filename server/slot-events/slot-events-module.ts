@@ -8,6 +8,7 @@ import { audienceOf } from '../releases/remotes-for-request';
 import type { RemotesModule } from '../remotes/remotes-module';
 import type { ResourcesModule } from '../resources/resources-module';
 import type { StorageEngine } from '../storage/storage-engine';
+import type { TenantStore } from '../tenants/tenant-store';
 import { AutoRollbackObserver } from './auto-rollback-observer';
 import { CanaryWatch } from './canary-watch';
 import type { SlotEventSubjects } from './slot-event-check';
@@ -29,6 +30,7 @@ export interface SlotEventsModuleParts {
   remotes: RemotesModule;
   releases: ReleasesModule;
   meta: MetaModule;
+  tenants: TenantStore;
 }
 
 /**
@@ -128,6 +130,7 @@ export class SlotEventsModule implements AppModule {
         releaseOf: (req, remote) => this.releaseOf(req, remote),
         releaseOfEvent: (req, event) => this.releaseOfEvent(req, event.remote, event.releaseTag),
         visitorOf: this.visitorOf,
+        tenants: this.parts.tenants,
       }),
     );
   }

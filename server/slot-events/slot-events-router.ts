@@ -8,10 +8,12 @@ import {
   type SlotStatsPayload,
   type SlotStatsWindow,
 } from '../../shared';
+import { currentTenant } from '../auth/current-tenant';
 import { HttpError } from '../http/http-error';
 import { jsonRoute } from '../http/json-route';
 import { requireJsonBody } from '../http/require-json-body';
 import type { ServedSlots } from '../meta/served-slots';
+import type { TenantStore } from '../tenants/tenant-store';
 import { isKnownSlot, slotEventsOf, type SlotEventSubjects } from './slot-event-check';
 import type { SlotEventLimits } from './slot-event-limits';
 import type { SlotLoadAggregator } from './slot-load-aggregator';
@@ -32,6 +34,8 @@ export interface SlotEventsRouterOptions {
   releaseOfEvent(req: Request, event: SlotLoadEvent): string | null;
   /** Who the request's visitor is: its account when signed in, else its address (visitor-id.ts). */
   visitorOf(req: Request): SlotVisitor;
+  /** The statistics are staff's: an account of no tenant is refused them, as everything a member reads. */
+  tenants: TenantStore;
 }
 
 /**
@@ -73,7 +77,7 @@ export function createSlotEventsRouter(options: SlotEventsRouterOptions): Router
   });
   jsonRoute(router, SLOT_STATS_PATH, {
     GET: async (req, res) => {
-      if (!req.user) throw HttpError.unauthenticated();
+      await currentTenant(req, options.tenants);
       const window = req.query.window ?? '1h';
       if (typeof window !== 'string' || !Object.hasOwn(SLOT_STATS_WINDOWS, window)) {
         throw HttpError.invalidRequest(`"window" must be one of ${Object.keys(SLOT_STATS_WINDOWS).join(', ')}.`);
