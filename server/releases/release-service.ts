@@ -177,8 +177,10 @@ export class ReleaseService {
   async serveOwnBuild(remote: string, actor: string): Promise<RemoteRollout> {
     // The database, not this host's copy: a release activated on another host within the last poll is in force.
     const rollout = await this.parts.store.rollout(remote);
-    if (!rollout.active)
+    if (!rollout.active) {
+      this.refuseUnknownRemote(remote);
       throw new ReleaseRefusedError(`Remote "${remote}" has no release in force: its own build is served.`);
+    }
     const own = await this.ownBuild(remote);
     this.refuseBreaking(
       {
@@ -349,7 +351,11 @@ export class ReleaseService {
   async endCanary(remote: string, actor: string): Promise<RemoteRollout> {
     // The database, not the snapshot: another host may have started or ended the canary within the last second.
     const rollout = await this.parts.store.rollout(remote);
-    if (!rollout.canary) return rollout;
+    if (!rollout.canary) {
+      // Nothing to end: said so for a name this server knows nothing of (a typo), not answered as a remote of its own.
+      if (!rollout.active) this.refuseUnknownRemote(remote);
+      return rollout;
+    }
     // Only while that canary still runs, checked in the transaction (see autoRollback): the active release cannot
     // have moved meanwhile, and a canary ended at the same moment by another host is not recorded twice.
     const changed = await this.parts.store.changeRollout({

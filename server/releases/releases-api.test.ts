@@ -586,6 +586,19 @@ describe('rollout', () => {
     await operator.get('/api/remotes/team_new/history').expect(200);
   });
 
+  it('answers 404 for ending the canary of, or deactivating, a remote it knows nothing of', async () => {
+    for (const name of ['nope', '__proto__']) {
+      const ended = await operator.delete(`/api/remotes/${name}/canary`).expect(404);
+      expect(ended.body.error.message).toBe(
+        `Remote "${name}" has no release, no history and no build on this server: is its name right?`,
+      );
+      await operator.post(`/api/remotes/${name}/deactivate`).expect(404);
+    }
+    // A known remote with no canary to end answers its rollout, as ever.
+    const known = await operator.delete('/api/remotes/team_billing/canary').expect(200);
+    expect(known.body).toMatchObject({ remote: 'team_billing', canary: null });
+  });
+
   it('refuses to take the release in force away when its REMOTES_CONFIG entry does not answer, saying what it got', async () => {
     await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
     const refused = await operator.post('/api/remotes/team_billing/deactivate').expect(400);
