@@ -9,8 +9,15 @@ export type TeamTokenArgs =
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Parses `add <remote> [--expires <days>d]` or `revoke <token id>`; null when the arguments are not one of them. */
-export function parseTeamTokenArgs(argv: readonly string[]): TeamTokenArgs | null {
+/** The refusal of an `--expires` value that is not a number of days. */
+export const expiresRefusal = (value: string): string =>
+  `--expires takes a whole number of days from 1 to 99999 followed by "d" (for example 90d), not "${value}".`;
+
+/**
+ * Parses `add <remote> [--expires <days>d]` or `revoke <token id>`; a refusal saying why for an `--expires` value
+ * that is no number of days; null when the arguments are not one of them.
+ */
+export function parseTeamTokenArgs(argv: readonly string[]): TeamTokenArgs | { refused: string } | null {
   const [action, subject, ...rest] = argv;
   if (action === 'revoke')
     return subject && rest.length === 0 && /^[0-9a-f]+$/.test(subject) ? { action, id: subject } : null;
@@ -22,6 +29,9 @@ export function parseTeamTokenArgs(argv: readonly string[]): TeamTokenArgs | nul
       : rest.length === 1
         ? /^--expires=(.*)$/.exec(rest[0] ?? '')?.[1]
         : undefined;
-  const days = /^([1-9][0-9]{0,4})d$/.exec(expires ?? '')?.[1];
-  return days === undefined ? null : { action, remote: subject, expiresInMs: Number(days) * DAY_MS };
+  if (expires === undefined) return null;
+  const days = /^([1-9][0-9]{0,4})d$/.exec(expires)?.[1];
+  return days === undefined
+    ? { refused: expiresRefusal(expires) }
+    : { action, remote: subject, expiresInMs: Number(days) * DAY_MS };
 }

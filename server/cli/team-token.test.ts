@@ -111,7 +111,14 @@ describe('npm run token:add / token:revoke / user:add --role', () => {
     const refused = await run('team-token.ts', ['add', 'Not A Remote'], testApp.databasePath);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/usage: npm run token:add/);
-    expect((await run('team-token.ts', ['add', 'team_x', '--expires', 'soon'], testApp.databasePath)).code).toBe(2);
+    // An expiry that is no number of days says so, rather than the usage alone.
+    for (const expires of ['soon', '0d', '30']) {
+      const badExpiry = await run('team-token.ts', ['add', 'team_x', '--expires', expires], testApp.databasePath);
+      expect(badExpiry.code).toBe(2);
+      expect(badExpiry.stderr).toBe(
+        `--expires takes a whole number of days from 1 to 99999 followed by "d" (for example 90d), not "${expires}".\n`,
+      );
+    }
   });
 
   it('gives an account the operator role with user:add --role operator', async () => {
