@@ -43,6 +43,12 @@ export interface CanaryRollout {
   percent: number;
   /** Tenants whose every user gets the canary, whatever the percentage. */
   tenants: string[];
+  /**
+   * Shown to an operator who lacks releases:manage in some tenant (and so may read but not change releases): how many
+   * of the canary's tenants are not theirs, left out of `tenants`, as which tenants exist beyond one's own is not for
+   * them to learn. Absent when there are none.
+   */
+  otherTenants?: number;
 }
 
 /** Which release of a remote is in force. */

@@ -8,7 +8,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
-import { REMOTE_DESCRIPTOR_FILE, Slot, type AuditEntry, type RemoteDescriptor } from '../../shared';
+import {
+  REMOTE_DESCRIPTOR_FILE,
+  Slot,
+  type AuditEntry,
+  type RemoteDescriptor,
+  type RemoteHistoryPayload,
+  type RemoteReleasesPayload,
+} from '../../shared';
 import { addOperator, addUser, createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
 import { fakeManifest } from '../../testing/fake-manifest';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
@@ -672,6 +679,37 @@ describe('rollout', () => {
     // Back where it was set, the preview counts again.
     await switchTo('acme');
     expect(await remotesOf(agent)).toContainEqual(expect.objectContaining({ entry: entryOf('v2') }));
+  });
+
+  it("shows an operator who may only read releases the canary's tenants of their own, counting the others", async () => {
+    await app.tenants.save({ id: 'initech', name: 'Initech' });
+    await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
+    await operator
+      .post('/api/remotes/team_billing/canary')
+      .send({ version: 'v2', percent: 0, tenants: ['acme', 'initech'] })
+      .expect(200);
+    // An operator in acme only (not in globex, no member of initech): reads releases, changes nothing.
+    await addUser(app, 'pat', 'pat-password-1234', ['acme', 'globex']);
+    const pat = (await app.users.findByUsername('pat'))!;
+    await app.tenants.setMemberships(pat.id, [{ tenant: 'acme', role: 'operator' }, 'globex']);
+    const reader = await signedInAgent(app, 'pat', 'pat-password-1234');
+    const canaryOf = async (agent: { get(path: string): request.Test }) =>
+      ((await agent.get('/api/remotes/releases').expect(200)).body as RemoteReleasesPayload).remotes.find(
+        (remote) => remote.remote === 'team_billing',
+      )?.rollout.canary;
+
+    const shown = { version: 'v2', percent: 0, tenants: ['acme'], otherTenants: 1 };
+    expect(await canaryOf(reader)).toEqual(shown);
+    const history = (await reader.get('/api/remotes/team_billing/history').expect(200)).body as RemoteHistoryPayload;
+    expect(history.entries[0]?.after).toEqual({ active: 'v1', canary: shown });
+    expect(JSON.stringify(history)).not.toContain('initech');
+    // The operator who may change releases (everywhere) reads every tenant of it.
+    expect(await canaryOf(operator)).toEqual({ version: 'v2', percent: 0, tenants: ['acme', 'initech'] });
+    const whole = (await operator.get('/api/remotes/team_billing/history').expect(200)).body as RemoteHistoryPayload;
+    expect(whole.entries[0]?.after).toEqual({
+      active: 'v1',
+      canary: { version: 'v2', percent: 0, tenants: ['acme', 'initech'] },
+    });
   });
 
   it('serves a previewed or canary release as itself when it was published at the active one’s address', async () => {

@@ -10,6 +10,7 @@ import {
   type RemoteReleasesPayload,
   type RolloutPlanAction,
 } from '../../shared';
+import { currentTenant } from '../auth/current-tenant';
 import { everyTenantRefusal, requirePermission } from '../auth/require-permission';
 import { HttpError } from '../http/http-error';
 import { jsonRoute } from '../http/json-route';
@@ -19,6 +20,8 @@ import { ReleaseRefusedError, type ReleaseService } from './release-service';
 import type { ReleaseSnapshot } from './release-snapshot';
 import type { ReleaseStore } from './release-store';
 import { planOnWire } from './rollout-plan-store';
+import { auditEntryShownTo, rolloutShownTo } from './shown-releases';
+import { readableTenantsFor, type ReadableTenants } from '../slots/shown-rule';
 import type { RolloutPlans } from './rollout-plans';
 import type { TeamTokenStore } from './team-token-store';
 import type { TenantStore } from '../tenants/tenant-store';
@@ -53,6 +56,9 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
   const operator = [requireOperator, ...json];
   const name = (req: Request): string => req.params.name as string;
   const actor = (req: Request): string => (req.user as Express.User).username;
+  // Which tenants' ids the operator reads in a canary (shown-releases.ts).
+  const readableBy = async (req: Request): Promise<ReadableTenants> =>
+    readableTenantsFor(req, await currentTenant(req, options.tenants), options.tenants, RELEASES_MANAGE);
 
   // The token first, the body after: a request without a valid token is answered 401 (or 403) whatever it sends,
   // and its body is not read.
@@ -85,11 +91,12 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
         const names = new Set([...snapshot.releases().map((release) => release.remote)]);
         const lastChanges = await store.lastRolloutChanges();
         const changesRefused = await everyTenantRefusal(RELEASES_MANAGE, req.user as Express.User, options.tenants);
+        const readable = await readableBy(req);
         const payload: RemoteReleasesPayload = {
           ...(changesRefused === null ? {} : { changesRefused }),
           remotes: [...names].sort().map((remote) => ({
             remote,
-            rollout: snapshot.rollout(remote) ?? { remote, active: null, canary: null },
+            rollout: rolloutShownTo(snapshot.rollout(remote) ?? { remote, active: null, canary: null }, readable),
             releases: snapshot.releases().filter((release) => release.remote === remote),
             preview: previews[remote] ?? null,
             automaticRollback: automaticRollbackOf(lastChanges.get(remote)),
@@ -109,7 +116,11 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
         const entries = await store.history(name(req));
         // Empty: a remote nobody changed yet, or a name this server knows nothing of (a typo), refused as a change is.
         if (entries.length === 0) service.refuseUnknownRemote(name(req));
-        const payload: RemoteHistoryPayload = { remote: name(req), entries };
+        const readable = await readableBy(req);
+        const payload: RemoteHistoryPayload = {
+          remote: name(req),
+          entries: entries.map((entry) => auditEntryShownTo(entry, readable)),
+        };
         res.setHeader('Cache-Control', 'no-store');
         res.json(payload);
       },

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { PLACEMENTS_EDIT, type ShownVisibilityRule, type VisibilityRule } from '../../shared';
+import { PLACEMENTS_EDIT, type ShownVisibilityRule, type StaffPermission, type VisibilityRule } from '../../shared';
 import { tenantWithout } from '../auth/require-permission';
 import type { TenantContext } from '../auth/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
@@ -33,15 +33,17 @@ export type ReadableTenants = ((tenant: string) => boolean) | null;
 /**
  * The tenants whose ids the signed-in user of `req` may read in rules: every one (null) for someone who edits
  * placements in every tenant (they write these rules and read every tenant's in the placements editor), otherwise
- * the tenants they belong to. The placements editor asks this too, for what it shows a partial operator.
+ * the tenants they belong to. The placements editor asks this too, for what it shows a partial operator, and the
+ * releases API with its own permission, for the tenants of a canary.
  */
 export async function readableTenantsFor(
   req: Request,
   context: TenantContext,
   tenants: TenantStore,
+  permission: StaffPermission = PLACEMENTS_EDIT,
 ): Promise<ReadableTenants> {
   const user = req.user;
-  if (user && (await tenantWithout(PLACEMENTS_EDIT, user, tenants)) === null) return null;
+  if (user && (await tenantWithout(permission, user, tenants)) === null) return null;
   const member = new Set(context.tenants.map((tenant) => tenant.id));
   return (tenant) => member.has(tenant);
 }

@@ -20,7 +20,13 @@ export function remoteApiPath(remote: string, action: string): string {
   return `/api/remotes/${encodeURIComponent(remote)}/${action}`;
 }
 
-/** A canary in words, the same in the rollout, the releases' states and the history: `1.2.0 to 10 % and globex`. */
-export function describeCanary({ version, percent, tenants }: CanaryRollout): string {
-  return `${version} to ${percent} %${tenants.length > 0 ? ` and ${tenants.join(', ')}` : ''}`;
+/**
+ * A canary in words, the same in the rollout, the releases' states and the history: `1.2.0 to 10 % and globex`
+ * (`and acme, 2 tenants hidden from you` for an operator who reads only their own tenants' ids).
+ */
+export function describeCanary({ version, percent, tenants, otherTenants = 0 }: CanaryRollout): string {
+  const hidden =
+    otherTenants > 0 ? [`${otherTenants} ${otherTenants === 1 ? 'tenant' : 'tenants'} hidden from you`] : [];
+  const named = [...tenants, ...hidden];
+  return `${version} to ${percent} %${named.length > 0 ? ` and ${named.join(', ')}` : ''}`;
 }

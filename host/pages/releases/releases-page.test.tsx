@@ -216,8 +216,13 @@ describe('the releases page', () => {
 
   it('says why a change would be refused to an operator of this tenant only, and offers previews alone', async () => {
     const refusal = 'Only operators may do this: … and your account does not have it in Globex.';
+    // The canary's tenants as the server shows them to such an operator: their own named, the others counted.
+    const canary = { version: '1.2.0', percent: 10, tenants: ['acme'], otherTenants: 2 };
+    const rollout = { remote: REMOTE, active: '1.1.0', canary };
     renderApp(
-      api([OPERATOR_ROLE], { 'GET /api/remotes/releases': { body: { ...releases(), changesRefused: refusal } } }),
+      api([OPERATOR_ROLE], {
+        'GET /api/remotes/releases': { body: { ...releases({ rollout }), changesRefused: refusal } },
+      }),
     );
     const section = await remoteSection();
     expect(document.querySelector('[data-releases-read-only]')?.textContent).toContain(refusal);
@@ -228,6 +233,7 @@ describe('the releases page', () => {
     expect(within(section).queryByRole('heading', { name: 'Canary' })).toBeNull();
     // The rollout stays readable.
     expect(within(section).getByText(/Active: 1\.1\.0\./)).toBeTruthy();
+    expect(within(section).getByText(/Canary: 1\.2\.0 to 10 % and acme, 2 tenants hidden from you\./)).toBeTruthy();
   });
 
   it('activates after a confirmation, reloads the list, announces it and focuses the remote', async () => {
