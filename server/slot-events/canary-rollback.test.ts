@@ -272,6 +272,31 @@ it('lets an unchanged canary run whose visitors opened the page of a slot failin
   expect(await canaryRunning()).toBe('2.0.0');
 });
 
+it('rolls back a canary that breaks a slot beside one failing for everyone on both releases', async () => {
+  await start(3_600_000);
+  const { operator, canary, stable } = await startCanary();
+  // InvoiceNote fails for every visitor of both releases: every visitor of the remote failed somewhere, on both.
+  // InvoiceBanner works on the stable release and fails for every canary visitor.
+  await sendEach(stable, 5, 10, 5, OTHER_SLOT);
+  await sendEach(canary, 5, 10, 5, OTHER_SLOT);
+  await sendEach(stable, 5, 0);
+  await sendEach(canary, 5, 10, 5);
+  await testApp.app.slotEvents.canaryWatch.check();
+  expect(await canaryRunning()).toBeNull();
+  const [latest] = ((await operator.get('/api/remotes/team_billing/history').expect(200)).body as RemoteHistoryPayload)
+    .entries;
+  expect(latest).toEqual(
+    expect.objectContaining({
+      action: 'canary-auto-rollback',
+      after: expect.objectContaining({
+        reason: expect.stringMatching(
+          /^canary 2\.0\.0: on InvoiceBanner at header-banner, 10 of 10 visitors \(100\.0 %\) saw a failure, where stable 1\.0\.0: 0 of 10 \(0\.0 %\) on it: .* over the 2 slots judged one by one/,
+        ),
+      }),
+    }),
+  );
+});
+
 it('judges slots the stable release had no visitor of in the window by its visitors over the last day', async () => {
   await start(3_600_000);
   const { canary } = await startCanary();

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { ReleaseService } from '../releases/release-service';
 import type { ReleaseSnapshot } from '../releases/release-snapshot';
-import { canaryVerdict, type CanaryEvidence, type VisitorShare } from './canary-verdict';
+import { canaryVerdict, type CanaryEvidence, type SlotEvidence, type VisitorShare } from './canary-verdict';
 import type { SlotLoadAggregator } from './slot-load-aggregator';
 import { judgedLoadsOf } from './slot-load-counts';
 import type { CanaryRollbackSettings } from './slot-event-settings';
@@ -28,14 +28,23 @@ function shareOf(rows: readonly SlotVisitorOfWindow[]): VisitorShare {
   };
 }
 
-/** `InvoiceBanner at header-banner (3 of 4 visitors failed)`: the canary's slot with the largest failing share. */
-function worstSlotOf(rows: readonly SlotVisitorOfWindow[]): string {
+/** The rows of each slot (`Component at location`), in the order first seen. */
+function bySlot(rows: readonly SlotVisitorOfWindow[]): Map<string, SlotVisitorOfWindow[]> {
   const perSlot = new Map<string, SlotVisitorOfWindow[]>();
-  for (const row of rows) perSlot.set(slotOf(row), [...(perSlot.get(slotOf(row)) ?? []), row]);
+  for (const row of rows) {
+    const slot = slotOf(row);
+    const slotRows = perSlot.get(slot);
+    if (slotRows) slotRows.push(row);
+    else perSlot.set(slot, [row]);
+  }
+  return perSlot;
+}
+
+/** `InvoiceBanner at header-banner (3 of 4 visitors failed)`: the canary's slot with the largest failing share. */
+function worstSlotOf(slots: readonly SlotEvidence[]): string {
   let worst = { slot: '', failed: -1, visitors: 1 };
-  for (const [slot, slotRows] of perSlot) {
-    const share = shareOf(slotRows);
-    if (share.failed / share.visitors > worst.failed / worst.visitors) worst = { slot, ...share };
+  for (const { slot, canary } of slots) {
+    if (canary.failed / canary.visitors > worst.failed / worst.visitors) worst = { slot, ...canary };
   }
   return `${worst.slot} (${worst.failed} of ${worst.visitors} visitors failed)`;
 }
@@ -162,13 +171,25 @@ export class CanaryWatch implements RolloutJudge {
     const rows = await visitorStore.staffVisitorsOf('minute', since, remote, [versions.canary, versions.stable]);
     const canaryRows = rows.filter((row) => row.release === versions.canary);
     if (canaryRows.length === 0) return null;
-    const slots = new Set(canaryRows.map(slotOf));
+    const canarySlots = bySlot(canaryRows);
     const onSlots = (all: readonly SlotVisitorOfWindow[]) =>
-      all.filter((row) => row.release === versions.stable && slots.has(slotOf(row)));
-    let stableRows = onSlots(rows);
-    if (stableRows.length === 0) {
-      stableRows = onSlots(await visitorStore.staffVisitorsOf('hour', this.now() - DAY_MS, remote, [versions.stable]));
+      all.filter((row) => row.release === versions.stable && canarySlots.has(slotOf(row)));
+    const stableInWindow = onSlots(rows);
+    let lastDay: Promise<SlotVisitorOfWindow[]> | null = null;
+    const stableOfLastDay = () =>
+      (lastDay ??= visitorStore
+        .staffVisitorsOf('hour', this.now() - DAY_MS, remote, [versions.stable])
+        .then((dayRows) => onSlots(dayRows)));
+    const stableRows = stableInWindow.length > 0 ? stableInWindow : await stableOfLastDay();
+    // Each slot against the stable release's visitors of it in the window, else over the last day, as the whole.
+    const stableSlots = bySlot(stableInWindow);
+    let stableSlotsOfLastDay: Map<string, SlotVisitorOfWindow[]> | null = null;
+    const slots: SlotEvidence[] = [];
+    for (const [slot, slotRows] of canarySlots) {
+      const stableOfSlot =
+        stableSlots.get(slot) ?? (stableSlotsOfLastDay ??= bySlot(await stableOfLastDay())).get(slot) ?? [];
+      slots.push({ slot, canary: shareOf(slotRows), stable: shareOf(stableOfSlot) });
     }
-    return { canary: shareOf(canaryRows), stable: shareOf(stableRows), worstSlot: worstSlotOf(canaryRows) };
+    return { canary: shareOf(canaryRows), stable: shareOf(stableRows), worstSlot: worstSlotOf(slots), slots };
   }
 }
