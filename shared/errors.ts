@@ -64,6 +64,16 @@ export const ERROR_MESSAGES = {
   signInBusy: 'Too many sign-ins at this moment. Try again in a few seconds.',
 } as const;
 
+/**
+ * A 413's message naming the route's limit and, when known, the body's size (both in KiB, rounded up):
+ * `Request body too large: this request carries at most 16 KiB of JSON (this one: 20 KiB).`
+ */
+export function payloadTooLargeMessage(limitBytes: number, sizeBytes?: number): string {
+  const kib = (bytes: number) => `${Math.ceil(bytes / 1024)} KiB`;
+  const size = sizeBytes !== undefined && sizeBytes > limitBytes ? ` (this one: ${kib(sizeBytes)})` : '';
+  return `Request body too large: this request carries at most ${kib(limitBytes)} of JSON${size}.`;
+}
+
 export function isErrorBody(value: unknown): value is ErrorBody {
   if (value === null || typeof value !== 'object') return false;
   const error = (value as { error?: unknown }).error;

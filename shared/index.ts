@@ -156,7 +156,14 @@ export {
   type DayRange,
   type DayRangeProblem,
 } from './day-range';
-export { ERROR_STATUS, ERROR_MESSAGES, isErrorBody, type ErrorCode, type ErrorBody } from './errors';
+export {
+  ERROR_STATUS,
+  ERROR_MESSAGES,
+  isErrorBody,
+  payloadTooLargeMessage,
+  type ErrorCode,
+  type ErrorBody,
+} from './errors';
 export {
   API_CLIENT_MESSAGES,
   ApiError,

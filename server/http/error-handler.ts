@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { ERROR_MESSAGES, ERROR_STATUS, type ErrorCode } from '../../shared';
+import { ERROR_MESSAGES, ERROR_STATUS, payloadTooLargeMessage, type ErrorCode } from '../../shared';
 import { isDatabaseUnavailable } from '../storage/database-unavailable';
 import { HttpError } from './http-error';
 import { JSON_BODY_MESSAGES } from './require-json-body';
@@ -49,6 +49,7 @@ export function toHttpError(error: unknown): HttpError {
       if (type === 'entity.parse.failed' && parsesAsJson((error as { body?: unknown }).body)) {
         return new HttpError('invalid_request', ERROR_MESSAGES.jsonNotObject);
       }
+      if (type === 'entity.too.large') return new HttpError(known.code, tooLargeMessage(error));
       return new HttpError(known.code, known.message);
     }
     // The router could not decode a path parameter (`%E0%A4%A`): say so, not only that the request was refused.
@@ -85,6 +86,16 @@ function defaultMessage(code: ErrorCode): string {
     default:
       return 'The request was refused.';
   }
+}
+
+/**
+ * The 413 of a body over its route's limit, naming the limit and, when its Content-Length said it, the body's size:
+ * "too large" alone leaves the client guessing how much to cut.
+ */
+function tooLargeMessage(error: object): string {
+  const { limit, length } = error as { limit?: unknown; length?: unknown };
+  if (typeof limit !== 'number') return ERROR_MESSAGES.payloadTooLarge;
+  return payloadTooLargeMessage(limit, typeof length === 'number' ? length : undefined);
 }
 
 function parsesAsJson(text: unknown): boolean {

@@ -1,4 +1,4 @@
-import express, { type RequestHandler } from 'express';
+import express, { type Request, type RequestHandler } from 'express';
 import { ERROR_MESSAGES } from '../../shared';
 import { HttpError } from './http-error';
 
@@ -37,9 +37,11 @@ function isJsonBodyCoding(coding: string): coding is JsonBodyCoding {
  * For routes that take a JSON body: a request of any other content type is 415 (which also keeps HTML forms of
  * other sites from posting here), as is one in another charset than UTF-8 (RFC 8259) or another content coding than
  * JSON_BODY_CODINGS, each with its own message; one over the limit (decompressed) 413, malformed JSON 400. The parsed
- * body is in `req.body`.
+ * body is in `req.body`. The limit may depend on the request (a record's, on its resource's fields).
  */
-export function requireJsonBody(limitBytes: number = JSON_BODY_LIMIT_BYTES): RequestHandler[] {
+export function requireJsonBody(
+  limitBytes: number | ((req: Request) => number) = JSON_BODY_LIMIT_BYTES,
+): RequestHandler[] {
   const checkType: RequestHandler = (req, _res, next) => {
     const type = req.headers['content-type'];
     if (typeof type !== 'string' || !JSON_CONTENT_TYPE.test(type)) {
@@ -58,8 +60,14 @@ export function requireJsonBody(limitBytes: number = JSON_BODY_LIMIT_BYTES): Req
     }
     next();
   };
-  const parser = express.json({ limit: limitBytes, strict: true, type: () => true });
+  const parsers = new Map<number, RequestHandler>();
+  const parserFor = (limit: number): RequestHandler => {
+    let parser = parsers.get(limit);
+    if (!parser) parsers.set(limit, (parser = express.json({ limit, strict: true, type: () => true })));
+    return parser;
+  };
   const parse: RequestHandler = (req, res, next) => {
+    const parser = parserFor(typeof limitBytes === 'number' ? limitBytes : limitBytes(req));
     parser(req, res, (error?: unknown) => {
       // A body that does not decompress fails in zlib, whose errors carry no body-parser `type`: without this it
       // was a bare 400 that did not say the Content-Encoding header and the bytes disagree.

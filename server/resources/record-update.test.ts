@@ -56,6 +56,36 @@ function recordCases(twoHosts: () => Promise<[DemoTestApp, DemoTestApp]>): void 
 
   const url = (id: number | string) => `/api/resources/articles/records/${id}`;
 
+  it('takes a record as long as its fields may be, edited with the values its form loaded, and names the limit beyond', async () => {
+    // The articles' body at its maxLength (20,000), each character as long in JSON as one gets (`\u0001`, 6 bytes).
+    const longest = `${'\u0001'.repeat(19_999)}é`;
+    const created = await agent
+      .post('/api/resources/articles/records')
+      .send({ title: 'Long', label: 'Long', body: longest });
+    expect(created.status).toBe(201);
+    const record = (created.body as RecordPayload).record;
+    // Sent twice by an edit: the new value, and the loaded one to find still stored.
+    const edited = '😀'.repeat(20_000);
+    const saved = await agent.put(url(record.id)).send({ body: edited, [UNCHANGED_FIELDS_KEY]: { body: longest } });
+    expect(saved.status).toBe(200);
+    expect((saved.body as RecordPayload).record.body).toBe(edited);
+    // Beyond what any articles record needs: 413, naming the limit and the size.
+    const huge = await agent
+      .put(url(record.id))
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ title: 'x'.repeat(300 * 1024) }));
+    expect(huge.status).toBe(413);
+    const message = (huge.body as ErrorBody).error.message;
+    expect(message).toMatch(
+      /^Request body too large: this request carries at most \d+ KiB of JSON \(this one: 301 KiB\)\.$/,
+    );
+    expect(Number(/at most (\d+) KiB/.exec(message)?.[1])).toBeGreaterThan(240);
+    // Another route keeps the API's usual limit.
+    const login = await agent.post('/tenant').send({ tenant: 'x'.repeat(17 * 1024) });
+    expect(login.status).toBe(413);
+    expect((login.body as ErrorBody).error.message).toMatch(/at most 16 KiB of JSON/);
+  });
+
   it('refuses U+0000 in a text field with a message on that field, and keeps the record', async () => {
     const response = await agent.put(url(article.id)).send({ title: 'Nul\u0000here', body: '\u0000' });
     expect(response.status).toBe(400);

@@ -26,6 +26,7 @@ import { requirePermission } from '../auth/require-permission';
 import { HttpError } from '../http/http-error';
 import { jsonRoute } from '../http/json-route';
 import { requireJsonBody } from '../http/require-json-body';
+import { recordBodyLimitBytes } from './record-body-limit';
 import { currentTenant } from '../auth/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
 import { DeletedRecordError } from './deleted-record-error';
@@ -81,6 +82,12 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
     if (!found) throw HttpError.notFound(RESOURCE_MESSAGES.unknownResource(name));
     return found;
   };
+
+  // A record's body may be larger than the API's usual limit: as large as its resource's long text fields need.
+  const recordBody = requireJsonBody((req) => {
+    const resource = resources.get(String(req.params.name));
+    return resource ? recordBodyLimitBytes(resource, options.bodyLimitBytes) : options.bodyLimitBytes;
+  });
 
   const recordIdOf = (req: Request, resource: RegisteredResource): number => {
     const raw = String(req.params.id);
@@ -240,7 +247,7 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
       res.json(payload);
     },
     POST: [
-      ...requireJsonBody(options.bodyLimitBytes),
+      ...recordBody,
       async (req, res) => {
         const resource = resourceOf(req);
         if (!resource.definition.canCreate) {
@@ -313,7 +320,7 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
 
   jsonRoute(router, '/api/resources/:name/records/bulk', {
     POST: [
-      ...requireJsonBody(options.bodyLimitBytes),
+      ...recordBody,
       async (req, res) => {
         const resource = resourceOf(req);
         const bulk = parseBulkRequest(req.body);
@@ -388,7 +395,7 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
       res.json(await recordPayload(tenant, resource, record));
     },
     PUT: [
-      ...requireJsonBody(options.bodyLimitBytes),
+      ...recordBody,
       async (req, res) => {
         const resource = resourceOf(req);
         const id = recordIdOf(req, resource);
