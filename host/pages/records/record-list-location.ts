@@ -1,4 +1,4 @@
-import type { RecordListPage, SortOrder } from '../../../shared';
+import { RELEVANCE_SORT, type RecordListPage, type SortOrder } from '../../../shared';
 
 /**
  * The state of a list page, kept in the address (`?q=&search=&sort=&order=&after=&before=`) so that a reload, a shared link
@@ -60,13 +60,22 @@ export function recordListSearch(location: RecordListLocation): URLSearchParams 
   return query;
 }
 
+/**
+ * The sort of a list page as its address names it: none for the server's default (by id, or by relevance during a
+ * word search), the column otherwise. By id during a word search is a choice, not the default: left out, the next
+ * page's address asked for relevance with the cursor of a list by id, which the server refuses.
+ */
+export function addressSort(page: Pick<RecordListPage, 'sort' | 'search'>): string {
+  return page.sort === (page.search ? RELEVANCE_SORT : 'id') ? '' : page.sort;
+}
+
 /** The address of a neighbouring page: the list as the server applied it, with the cursor. */
 export function neighbourPage(page: RecordListPage, cursor: { after: string } | { before: string }): URLSearchParams {
   return recordListSearch({
     q: page.q,
     search: page.search,
     filters: page.filters,
-    sort: page.sort === 'id' ? '' : page.sort,
+    sort: addressSort(page),
     order: page.order,
     ...cursor,
   });

@@ -5,6 +5,7 @@ import { ARTICLES_DEFINITION, articlesPage } from '../../../testing/host/article
 import { createFakeApi } from '../../../testing/host/fake-api';
 import { demoMe, renderAppAt } from '../../../testing/host/render-app';
 import { describeRecordPage } from './describe-record-page';
+import { addressSort } from './record-list-location';
 
 /**
  * The order of a word search: best matches first by default (the server's), offered beside the list only while a
@@ -100,6 +101,26 @@ describe('sorting a word search', () => {
     await waitFor(() => expect(api.count('GET', '/api/resources/articles/records?search=lamp&order=desc')).toBe(1));
     fireEvent.click(screen.getByRole('button', { name: 'Clear search' }));
     await waitFor(() => expect(api.count('GET', '/api/resources/articles/records?order=desc')).toBe(2));
+  });
+
+  it('keeps a word search sorted by id on its next page (by relevance is the default)', async () => {
+    const api = renderList('/resources/articles?search=lamp&sort=id');
+    const first = '/api/resources/articles/records?search=lamp&sort=id';
+    const next = '/api/resources/articles/records?search=lamp&sort=id&after=c1';
+    api.routes.set(`GET ${first}`, () => {
+      const payload = answer(first);
+      payload.page = { ...payload.page, next: 'c1' };
+      return { body: payload };
+    });
+    api.routes.set(`GET ${next}`, () => ({ body: answer(next) }));
+    await screen.findByRole('link', { name: 'Lamp' });
+    // The pager above the list and the one below: either.
+    fireEvent.click(screen.getAllByRole('button', { name: 'Next page' })[0]!);
+    await waitFor(() => expect(api.count('GET', next)).toBe(1));
+    expect(addressSort({ search: 'lamp', sort: 'id' })).toBe('id');
+    expect(addressSort({ search: 'lamp', sort: 'relevance' })).toBe('');
+    expect(addressSort({ search: '', sort: 'id' })).toBe('');
+    expect(addressSort({ search: '', sort: 'title' })).toBe('title');
   });
 
   it('says the relevance order in words', () => {

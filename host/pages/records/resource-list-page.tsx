@@ -25,7 +25,13 @@ import { FieldValue } from './field-value';
 import { keepListAddress, useListOwner } from '../../hooks/list-return-address';
 import { ListPager } from './list-pager';
 import { PageStatus } from '../common/page-status';
-import { neighbourPage, recordListApiPath, recordListSearch, type RecordListLocation } from './record-list-location';
+import {
+  addressSort,
+  neighbourPage,
+  recordListApiPath,
+  recordListSearch,
+  type RecordListLocation,
+} from './record-list-location';
 import { RecordFiltersForm } from './record-filters-form';
 import { FiltersDisclosure } from './filters-disclosure';
 import { ListSettings } from './list-settings';
@@ -113,7 +119,7 @@ export function ResourceListPage() {
     go({
       q: page.q,
       search: page.search,
-      sort: page.sort === 'id' ? '' : page.sort,
+      sort: addressSort(page),
       order: page.order,
       filters: chosen,
     });
