@@ -237,8 +237,9 @@ export interface DeletedRecordEntry {
 export const DELETED_RECORDS_LIMIT = Object.freeze({ default: 100, max: 100 });
 
 /**
- * `GET /api/resources/:name/records/deleted` (query: `limit`, see DELETED_RECORDS_LIMIT): the tenant's records of the
- * resource that can still be restored, the newest deletion first, at most `limit` of them.
+ * `GET /api/resources/:name/records/deleted` (query: `limit`, see DELETED_RECORDS_LIMIT, and `before`, a page's
+ * `next`): the tenant's records of the resource that can still be restored, the newest deletion first, at most
+ * `limit` of them.
  */
 export interface DeletedRecordsPayload {
   deleted: DeletedRecordEntry[];
@@ -246,6 +247,8 @@ export interface DeletedRecordsPayload {
   limit: number;
   /** Whether older deletions, still restorable, were left out to keep to `limit`. */
   more: boolean;
+  /** With `more`: the `before` of the page of those older deletions. */
+  next?: string;
 }
 
 /** Most records one bulk request may name: a page of a list at its largest. */

@@ -42,12 +42,20 @@ describe('recently deleted records on SQLite', () => {
     }) as typeof db.prepare);
     try {
       await demo.host.app.records.listDeleted('acme', 'articles', { limit: 3 });
+      // A later page too: a range between the window's start and the last deletion shown.
+      await demo.host.app.records.listDeleted('acme', 'articles', {
+        limit: 3,
+        before: { deletedAt: Date.now(), id: 9 },
+      });
     } finally {
       spy.mockRestore();
     }
     expect(plans).toEqual([
       expect.stringMatching(
         /^SEARCH deleted_records USING INDEX deleted_records_tenant_resource \(tenant_id=\? AND resource=\? AND deleted_at>\?\)$/,
+      ),
+      expect.stringMatching(
+        /^SEARCH deleted_records USING INDEX deleted_records_tenant_resource \(tenant_id=\? AND resource=\? AND deleted_at>\? AND deleted_at<\?\)$/,
       ),
     ]);
   });
@@ -129,10 +137,15 @@ function deletedCases(open: () => Promise<DemoTestApp>): SignedInDemo {
   it('lists at most the limit asked for, 100 by default, saying that more were left out', async () => {
     const made = await newArticles(DELETED_RECORDS_LIMIT.max + 1);
     const now = Date.now();
+    // Two by two at the same moment (a bulk delete's): the later id first among them.
+    const deletedAt = (index: number) => now - 1000 * Math.floor((made.length - index) / 2);
     for (const [index, record] of made.entries()) {
-      await demo.host.app.records.delete('acme', 'articles', record.id, { now: now - 1000 * (made.length - index) });
+      await demo.host.app.records.delete('acme', 'articles', record.id, { now: deletedAt(index) });
     }
-    const newestFirst = made.map((record) => record.id).reverse();
+    const newestFirst = made
+      .map((record, index) => ({ id: record.id, at: deletedAt(index) }))
+      .sort((a, b) => b.at - a.at || b.id - a.id)
+      .map((entry) => entry.id);
 
     const all = await deletedList();
     expect([all.deleted.length, all.limit, all.more]).toEqual([
@@ -146,6 +159,22 @@ function deletedCases(open: () => Promise<DemoTestApp>): SignedInDemo {
       newestFirst.slice(0, 2),
       2,
       true,
+    ]);
+
+    // Page after page with `before`, every deletion once, in order, the last page without a next.
+    const paged: number[] = [];
+    let next: string | undefined = '';
+    for (let pages = 0; next !== undefined && pages < 20; pages++) {
+      const page: DeletedRecordsPayload = await deletedList(`?limit=7${next ? `&before=${next}` : ''}`);
+      paged.push(...page.deleted.map((entry) => entry.record.id));
+      expect(page.next === undefined).toBe(!page.more);
+      next = page.next;
+    }
+    expect(paged).toEqual(newestFirst);
+    const refusedCursor = await demo.agent.get(`${DELETED}?before=yesterday`);
+    expect([refusedCursor.status, (refusedCursor.body as ErrorBody).error.message]).toEqual([
+      400,
+      DELETED_RECORDS_MESSAGES.before,
     ]);
 
     for (const bad of ['?limit=0', '?limit=101', '?limit=ten', '?limit=1&limit=2']) {

@@ -97,12 +97,13 @@ export interface RecordSource {
   ): Promise<ResourceRecord | undefined>;
   /**
    * The records of `tenant` and `resource` deleted within RECORD_RESTORE_WINDOW_MS of `now` (what `restore` can bring
-   * back), the newest deletion first (then the highest id), at most `limit`. Reads about `limit` index entries.
+   * back), the newest deletion first (then the highest id), at most `limit`, those after `before` (older, or as old
+   * with a lower id) when given. Reads about `limit` index entries.
    */
   listDeleted(
     tenant: string,
     resource: string,
-    options: { limit: number; now?: number },
+    options: { limit: number; before?: { deletedAt: number; id: number }; now?: number },
   ): Promise<DeletedRecordEntry[]>;
   /** The record `restore` would bring back (deleted within RECORD_RESTORE_WINDOW_MS of `now`); undefined for none. */
   getDeleted(

@@ -30,7 +30,7 @@ import { recordBodyLimitBytes } from './record-body-limit';
 import { currentTenant } from '../auth/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
 import { DeletedRecordError } from './deleted-record-error';
-import { parseDeletedRecordsQuery } from './parse-deleted-records-query';
+import { deletedRecordsCursor, parseDeletedRecordsQuery } from './parse-deleted-records-query';
 import { parseRecordListQuery, type ParsedRecordListQuery } from './parse-record-list-query';
 import { parseBulkRequest, RECORD_BULK_MESSAGES, runBulk } from './record-bulk';
 import { assertNotReferred, RECORD_DELETE_MESSAGES } from './record-delete-guard';
@@ -364,11 +364,22 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
       if (!resource.definition.canDelete) {
         throw new HttpError('method_not_allowed', RECORD_DELETE_MESSAGES.notAllowed(resource.label));
       }
-      const { limit } = parseDeletedRecordsQuery(req.query as Record<string, unknown>);
+      const { limit, before } = parseDeletedRecordsQuery(req.query as Record<string, unknown>);
       const tenant = (await currentTenant(req, tenants)).current.id;
       // One more than shown: whether older deletions were left out.
-      const found = await records.listDeleted(tenant, resource.name, { limit: limit + 1 });
-      const payload: DeletedRecordsPayload = { deleted: found.slice(0, limit), limit, more: found.length > limit };
+      const found = await records.listDeleted(tenant, resource.name, {
+        limit: limit + 1,
+        ...(before ? { before } : {}),
+      });
+      const deleted = found.slice(0, limit);
+      const last = deleted.at(-1);
+      const more = found.length > limit;
+      const payload: DeletedRecordsPayload = {
+        deleted,
+        limit,
+        more,
+        ...(more && last ? { next: deletedRecordsCursor({ deletedAt: last.deletedAt, id: last.record.id }) } : {}),
+      };
       res.json(payload);
     },
   });

@@ -211,14 +211,15 @@ export class StoredRecordSource implements RecordSource {
   async listDeleted(
     tenant: string,
     resource: string,
-    { limit, now = Date.now() }: { limit: number; now?: number },
+    { limit, before, now = Date.now() }: { limit: number; before?: { deletedAt: number; id: number }; now?: number },
   ): Promise<DeletedRecordEntry[]> {
-    // Served by deleted_records_tenant_resource (migration 10), read backwards from the newest deletion.
-    const rows = await this.restorable(tenant, resource, now)
-      .orderBy('deleted_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute();
+    // Served by deleted_records_tenant_resource (migration 10), read backwards from the newest deletion (or `before`).
+    let older = this.restorable(tenant, resource, now);
+    if (before) {
+      // A row-value comparison: both engines bound the index range by it (an OR of its two halves is a filter).
+      older = older.where((eb) => eb(eb.refTuple('deleted_at', 'id'), '<', eb.tuple(before.deletedAt, before.id)));
+    }
+    const rows = await older.orderBy('deleted_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
     return rows.map(toDeletedEntry);
   }
 

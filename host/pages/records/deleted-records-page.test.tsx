@@ -99,6 +99,32 @@ describe('the Recently deleted page', () => {
     expect(screen.getAllByRole('button', { name: /^Restore / })).toHaveLength(2);
   });
 
+  it('pages to older deletions past the first hundred, by an address of their own, and back to the newest', async () => {
+    const cursor = `${OLDER.deletedAt}.7`;
+    const oldest = entry(3, 'Autumn fair', 600);
+    renderAt('/resources/articles/deleted', {
+      routes: {
+        'GET /api/resources/articles/records/deleted': {
+          body: { deleted: [NEWER, OLDER], limit: 2, more: true, next: cursor },
+        },
+        [`GET /api/resources/articles/records/deleted?before=${encodeURIComponent(cursor)}`]: {
+          body: { deleted: [oldest], limit: 2, more: false },
+        },
+      },
+    });
+    await screen.findByRole('cell', { name: 'Spring catalogue' });
+    expect(screen.getByText('2 articles deleted, newest first. Older deletions are on the next page.')).toBeTruthy();
+    const older = screen.getByRole('link', { name: /Older deletions/ });
+    expect(older.getAttribute('href')).toBe(`/resources/articles/deleted?before=${encodeURIComponent(cursor)}`);
+    fireEvent.click(older);
+    await screen.findByRole('cell', { name: 'Autumn fair' });
+    expect(screen.queryByRole('cell', { name: 'Spring catalogue' })).toBeNull();
+    expect(screen.getByText('1 article deleted earlier, newest first.')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: /Older deletions/ })).toBeNull();
+    fireEvent.click(screen.getByRole('link', { name: /Newest deletions/ }));
+    await screen.findByRole('cell', { name: 'Spring catalogue' });
+  });
+
   it('restores a record: its row goes, and the status says so with a link to it, which takes the focus', async () => {
     const api = renderAt('/resources/articles/deleted', {
       routes: {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
 import type { DeletedRecordsPayload, ResourcePayload, ResourceRecord } from '../../../shared';
 import { reloadFailed, useApi } from '../../hooks/use-api';
 import { ReadOnlyRoleNotice, useMayChangeRecords } from '../../forms/read-only-role';
@@ -38,7 +38,11 @@ export function DeletedRecordsPage() {
   const mayChange = useMayChangeRecords();
   const owner = useListOwner(resource);
   const definition = useApi<ResourcePayload>(`/api/resources/${name}`);
-  const deleted = useApi<DeletedRecordsPayload>(`/api/resources/${name}/records/deleted`);
+  // A later page (older deletions) is in the address, so Back and a reload show the same one.
+  const before = useSearchParams()[0].get('before') ?? '';
+  const deleted = useApi<DeletedRecordsPayload>(
+    `/api/resources/${name}/records/deleted${before ? `?before=${encodeURIComponent(before)}` : ''}`,
+  );
   // Restored here: their rows go at once, without asking for the list again (which would move the focus).
   const [restoredIds, setRestoredIds] = useState<ReadonlySet<number>>(() => new Set());
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -66,6 +70,7 @@ export function DeletedRecordsPage() {
   const rows =
     deleted.status === 'ready' ? deleted.data.deleted.filter(({ record }) => !restoredIds.has(record.id)) : [];
   const titleOf = (record: ResourceRecord) => record.title || `#${record.id}`;
+  const next = deleted.status === 'ready' ? deleted.data.next : undefined;
 
   const restore = async (record: ResourceRecord) => {
     if (restoring !== null) return;
@@ -122,9 +127,9 @@ export function DeletedRecordsPage() {
             )}
             <p>
               {rows.length === 0
-                ? `No deleted ${nouns.many} to restore.`
-                : `${countOf(rows.length, nouns.one, nouns.many)} deleted, newest first.`}
-              {deleted.status === 'ready' && deleted.data.more && ` Only the ${deleted.data.limit} newest are listed.`}
+                ? `No ${before ? 'older ' : ''}deleted ${nouns.many} to restore.`
+                : `${countOf(rows.length, nouns.one, nouns.many)} deleted${before ? ' earlier' : ''}, newest first.`}
+              {next && ` Older deletions are on the next page.`}
             </p>
           </div>
           {rows.length > 0 && (
@@ -175,6 +180,20 @@ export function DeletedRecordsPage() {
                 </tbody>
               </table>
             </RecordTableFrame>
+          )}
+          {(next || before) && (
+            <nav className="list-pager list-pager--below" aria-label={`Pages of deleted ${nouns.many}`}>
+              {before && (
+                <Link className="button button--secondary" to="?">
+                  <span aria-hidden="true">←</span> Newest deletions
+                </Link>
+              )}
+              {next && (
+                <Link className="button button--secondary" to={`?before=${encodeURIComponent(next)}`}>
+                  Older deletions <span aria-hidden="true">→</span>
+                </Link>
+              )}
+            </nav>
           )}
         </>
       )}
