@@ -57,6 +57,28 @@ describe('resource lists', () => {
     await page.locator('main tbody').getByRole('link', { name: first?.title, exact: true }).click();
     await page.waitForURL((url) => url.pathname === `/resources/${resource}/${first?.id}`);
   });
+
+  it('breaks a value without spaces (a URL, a hash) inside its cell: a desktop list does not widen past its frame', async () => {
+    const { page } = await suite.newPage();
+    await signIn(page);
+    const title = `Long${'x'.repeat(196)}`;
+    const label = `https://example.com/${'a'.repeat(80)}`;
+    const created = await fetchInPage(page, '/api/resources/articles/records', {
+      method: 'POST',
+      body: { title, label },
+    });
+    expect(created.status).toBe(201);
+    await page.goto('/resources/articles?order=desc');
+    await waitForSettledPage(page);
+    expect(await page.locator('.table-wrap').evaluate((wrap) => wrap.scrollWidth <= wrap.clientWidth)).toBe(true);
+    // Whole, over several lines, and the row's actions on screen beside it.
+    const row = page.locator('main tbody tr').filter({ hasText: title });
+    expect(await row.locator('td').first().textContent()).toBe(title);
+    const frame = await page.locator('.table-wrap').boundingBox();
+    const edit = await row.getByRole('link', { name: 'Edit' }).boundingBox();
+    if (!frame || !edit) throw new Error('The list or its new row is not shown.');
+    expect(edit.x + edit.width).toBeLessThanOrEqual(frame.x + frame.width);
+  });
 });
 
 /** Adds authors straight into the server's database file, as many as it takes to fill more than one page. */
