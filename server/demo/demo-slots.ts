@@ -6,19 +6,16 @@ import type { SlotRegistrationMap } from '../slots/slot-registry';
  * from the two demo remotes, `team_marketing` (sign-in page and global chrome) and `team_records` (signed-in pages).
  * A host application registers its own the same way: `app.registerSlots({ [location]: Slot | Slot[] })`.
  */
-export interface DemoSlotOptions {
-  /** The server was started with DEMO_PASSWORD: the sign-in hint points there rather than at a printed password. */
-  passwordFromEnvironment?: boolean;
-}
+/**
+ * What the sign-in page tells demo visitors about the password of `admin`. The same whatever this start was given:
+ * the password is the one the database was made with, at a start this one cannot know of (DEMO_PASSWORD set now
+ * says nothing of a database made before without it, nor the reverse).
+ */
+export const DEMO_SIGN_IN_HINT =
+  'Demo: sign in as admin with the password the database was made with: DEMO_PASSWORD if it was set at the ' +
+  'first start, else the one the server printed then.';
 
-/** What the sign-in page tells demo visitors about the password of `admin`, true for how the server started. */
-export function demoSignInHint({ passwordFromEnvironment = false }: DemoSlotOptions = {}): string {
-  return passwordFromEnvironment
-    ? 'Demo: sign in as admin with the password set in DEMO_PASSWORD when the server first started.'
-    : 'Demo: sign in as admin with the password the server printed when it first started.';
-}
-
-export function demoSlots(options: DemoSlotOptions = {}): SlotRegistrationMap {
+export function demoSlots(): SlotRegistrationMap {
   return {
     [SlotLocation.HEADER_BANNER.value]: Slot.make('MaintenanceNotice', {
       message: 'Planned maintenance on Sunday from 02:00 to 03:00 UTC: sign-in may be briefly unavailable.',
@@ -39,7 +36,7 @@ export function demoSlots(options: DemoSlotOptions = {}): SlotRegistrationMap {
     // A list: several slots at one location render in this order.
     [SlotLocation.LOGIN_BEFORE_FORM.value]: [
       Slot.make('LoginNotice', { title: 'Welcome back', text: 'Sign in with your staff account to manage content.' }),
-      Slot.make('Callout', { tone: 'info' }, demoSignInHint(options)),
+      Slot.make('Callout', { tone: 'info' }, DEMO_SIGN_IN_HINT),
     ],
     [SlotLocation.LOGIN_AFTER_FORM.value]: Slot.make('AccountHelp', {
       topics: [

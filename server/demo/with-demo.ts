@@ -12,7 +12,7 @@ export function withDemo(options: StartServerOptions = {}): StartServerOptions {
   return {
     ...options,
     configure: async (app, config) => {
-      registerDemoContent(app, { passwordFromEnvironment: config.demoPassword !== undefined });
+      registerDemoContent(app);
       await options.configure?.(app, config);
     },
     afterReady: async (app, config) => {
