@@ -401,7 +401,27 @@ describe('the releases page', () => {
     ).toEqual(['dashboard-before-cards: Hello: props.name is required', 'form articles: Rating is gone']);
     expect(document.activeElement).toBe(alert);
     expect(statusText()).toBe('');
-    expect(fake.count('GET', '/api/remotes/releases')).toBe(1);
+    // Read again after the refusal: what moved meanwhile shows (below).
+    await waitFor(() => expect(fake.count('GET', '/api/remotes/releases')).toBe(2));
+    expect(document.activeElement).toBe(alert);
+  });
+
+  it('reads the list again after a refusal, so a rollout changed by another operator shows at once', async () => {
+    let active = '1.1.0';
+    const fake = api([OPERATOR_ROLE], {
+      'GET /api/remotes/releases': () => ({ body: releases({ rollout: { remote: REMOTE, active, canary: null } }) }),
+      'POST /api/remotes/team_records/activate': () => {
+        // Another operator activated 1.2.0 a moment before this one's request.
+        active = '1.2.0';
+        return { status: 409, body: { error: { code: 'conflict', message: 'The rollout moved meanwhile.' } } };
+      },
+    });
+    renderApp(fake);
+    const section = await remoteSection();
+    expect(within(section).getByText(/Active: 1\.1\.0\./)).toBeTruthy();
+    await pressAndAnswer(within(section).getByRole('button', { name: 'Activate 1.2.0' }));
+    await screen.findByRole('alert');
+    await waitFor(() => expect(within(section).getByText(/Active: 1\.2\.0\./)).toBeTruthy());
   });
 
   it('starts a canary with the share and tenants typed, and ends it', async () => {

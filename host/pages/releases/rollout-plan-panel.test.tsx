@@ -10,7 +10,7 @@ import {
 } from '../../../shared';
 import { createFakeApi, type FakeApi, type FakeRoute } from '../../../testing/host/fake-api';
 import { demoMe, renderAppAt } from '../../../testing/host/render-app';
-import { parseShares } from './rollout-plan-panel';
+import { parseShares, sharesProblem } from './rollout-plan-panel';
 import { fakeModalDialogs } from '../../../testing/host/modal-dialogs';
 
 /**
@@ -96,6 +96,17 @@ describe('parseShares', () => {
   it('reads shares typed with commas, spaces or percent signs', () => {
     expect(parseShares('5, 25 50%,100')).toEqual([5, 25, 50, 100]);
     expect(parseShares('5, x')).toEqual([5, NaN]);
+  });
+
+  it('says what is wrong with the shares as typed, in the words of the field', () => {
+    expect(sharesProblem('5, 25 50%,100')).toBeNull();
+    expect(sharesProblem(' ')).toBe('Give one share per step, the last 100.');
+    expect(sharesProblem('10, 5O, 100')).toBe('"5O" is not a share: give whole numbers from 1 to 100.');
+    expect(sharesProblem('10, 0.5, 100')).toBe('"0.5" is not a share: give whole numbers from 1 to 100.');
+    expect(sharesProblem('50, 20, 100')).toBe('20 must be above 50, the share before it, and at most 100.');
+    expect(sharesProblem('0, 100')).toBe('0 must be above 0 and at most 100.');
+    expect(sharesProblem('10, 150')).toBe('150 must be above 10, the share before it, and at most 100.');
+    expect(sharesProblem('10, 50')).toBe('The last share is 100: the step that activates the release.');
   });
 });
 
@@ -189,6 +200,35 @@ describe('the progressive rollout on the releases page', () => {
         { share: 100, minutes: 30, visitors: 100 },
       ],
     });
+  });
+
+  it('says a typo in the shares at the field, focused, and sends nothing; takes minutes with a fraction', async () => {
+    const fake = api(plan({ state: 'aborted', reason: null }), {
+      [`POST /api/remotes/${REMOTE}/rollouts`]: { status: 201, body: plan({ step: 0, share: 10 }) },
+    });
+    renderAppAt(fake, RELEASES_PAGE_PATH);
+    const form = within(await remoteSection()).getByRole('form', { name: `Start a rollout of ${REMOTE}` });
+    const shares = within(form).getByLabelText('Shares of users (%)');
+    fireEvent.change(shares, { target: { value: '10, 5O, 100' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Start rollout' }));
+    await waitFor(() => expect(document.activeElement).toBe(shares));
+    expect(shares.getAttribute('aria-invalid')).toBe('true');
+    const described = (shares.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .map((id) => document.getElementById(id));
+    expect(described[0]?.textContent).toBe('"5O" is not a share: give whole numbers from 1 to 100.');
+    expect(fake.count('POST', `/api/remotes/${REMOTE}/rollouts`)).toBe(0);
+
+    fireEvent.change(shares, { target: { value: '10, 50, 100' } });
+    const minutes = within(form).getByLabelText('Minutes per step (at least)') as HTMLInputElement;
+    fireEvent.change(minutes, { target: { value: '0.5' } });
+    // The browser's own check of the field lets a fraction through (`step="any"`).
+    expect(minutes.validity.valid).toBe(true);
+    fireEvent.click(within(form).getByRole('button', { name: 'Start rollout' }));
+    await waitFor(() => expect(fake.count('POST', `/api/remotes/${REMOTE}/rollouts`)).toBe(1));
+    const sent = fake.requests.find((request) => request.path === `/api/remotes/${REMOTE}/rollouts`);
+    expect((sent?.body as { steps: { minutes: number }[] }).steps[0]?.minutes).toBe(0.5);
+    expect(shares.getAttribute('aria-invalid')).toBeNull();
   });
 
   it('shows the plan without its buttons or form to an account that may not change rollouts', async () => {

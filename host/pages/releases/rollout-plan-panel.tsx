@@ -1,15 +1,37 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import type { RolloutPlan, RolloutPlanAction, RolloutStep, StartRolloutRequest } from '../../../shared';
 import { useApiClient } from '../../core';
 import { ConfirmDialog, useConfirmDialog } from '../../layout/confirm-dialog';
 import { remoteApiPath, type ApplyReleaseChange } from './release-change';
 
+/** The shares as typed, split at commas, spaces and `%` (`5, 25, 50, 100`). */
+function shareWords(text: string): string[] {
+  return text.split(/[\s,%]+/).filter(Boolean);
+}
+
 /** Shares typed with commas or spaces between them (`5, 25, 50, 100`), as numbers; NaN where one is not a number. */
 export function parseShares(text: string): number[] {
-  return text
-    .split(/[\s,%]+/)
-    .filter(Boolean)
-    .map(Number);
+  return shareWords(text).map(Number);
+}
+
+/**
+ * What is wrong with the shares as typed, in the words of the field, or null: a typo (`5O`) would otherwise reach the
+ * server as `null` and come back as `steps[1].share … got null`, naming neither the field nor what was typed. The
+ * server checks them again, and whatever else (a release, the minutes).
+ */
+export function sharesProblem(text: string): string | null {
+  const words = shareWords(text);
+  if (words.length === 0) return 'Give one share per step, the last 100.';
+  const typo = words.find((word) => !/^\d{1,3}$/.test(word));
+  if (typo !== undefined) return `"${typo}" is not a share: give whole numbers from 1 to 100.`;
+  const shares = words.map(Number);
+  for (const [index, share] of shares.entries()) {
+    const before = shares[index - 1] ?? 0;
+    if (share <= before || share > 100) {
+      return `${share} must be above ${before === 0 ? '0' : `${before}, the share before it,`} and at most 100.`;
+    }
+  }
+  return shares.at(-1) === 100 ? null : 'The last share is 100: the step that activates the release.';
 }
 
 const STATES: Record<RolloutPlan['state'], string> = {
@@ -169,10 +191,19 @@ function StartRolloutForm({ remote, versions, apply }: StartRolloutFormProps) {
   const [shares, setShares] = useState('5, 25, 50, 100');
   const [minutes, setMinutes] = useState('10');
   const [visitors, setVisitors] = useState('0');
+  const [problem, setProblem] = useState<string | null>(null);
+  const sharesInput = useRef<HTMLInputElement>(null);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    // The server checks the steps and names the one at fault; the page shows its words.
+    // The shares are checked here first, the problem said at the field; the server checks the steps again and names
+    // the one at fault, which the page shows in its words.
+    const found = sharesProblem(shares);
+    setProblem(found);
+    if (found !== null) {
+      sharesInput.current?.focus();
+      return;
+    }
     const request: StartRolloutRequest = {
       version,
       steps: parseShares(shares).map((share) => ({ share, minutes: Number(minutes), visitors: Number(visitors) })),
@@ -200,11 +231,18 @@ function StartRolloutForm({ remote, versions, apply }: StartRolloutFormProps) {
       </label>
       <input
         id={`${id}s`}
+        ref={sharesInput}
         className="input"
-        aria-describedby={`${id}sh`}
+        aria-invalid={problem !== null || undefined}
+        aria-describedby={problem === null ? `${id}sh` : `${id}se ${id}sh`}
         value={shares}
         onChange={(event) => setShares(event.target.value)}
       />
+      {problem !== null && (
+        <p className="form-error" id={`${id}se`}>
+          {problem}
+        </p>
+      )}
       <p className="field__help" id={`${id}sh`}>
         One share per step, rising, separated by commas; the last is 100 and activates the release.
       </p>
@@ -216,6 +254,8 @@ function StartRolloutForm({ remote, versions, apply }: StartRolloutFormProps) {
         className="input"
         type="number"
         min={0}
+        max={10080}
+        step="any"
         value={minutes}
         onChange={(event) => setMinutes(event.target.value)}
       />
