@@ -54,7 +54,13 @@ describe('when the remote of the tenant switcher does not load', () => {
     expect(shownAtMs).toBeLessThan(SHELL_SHOWN_WITHIN_MS);
     expect(held.length).toBeGreaterThan(0);
     // Its slot is still loading: the shell did not wait for it.
-    expect(await page.locator(`${locationSelector('tenant-switcher')} .slot-loading`).count()).toBe(1);
+    const placeholder = page.locator(`${locationSelector('tenant-switcher')} .slot-loading`);
+    expect(await placeholder.count()).toBe(1);
+    // Its placeholder shimmers, unless the person asked for less motion.
+    const animation = () => placeholder.evaluate((element) => getComputedStyle(element).animationName);
+    expect(await animation()).toBe('slot-shimmer');
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    expect(await animation()).toBe('none');
     // The public slots of the other remote are there as usual.
     await waitForSlot(page, 'global-before-content', 'SystemStatus');
   });
