@@ -183,7 +183,7 @@ describe('filtering a list by the keyboard, on SQLite', () => {
     await signIn(page);
     await page.goto('/resources/articles?search=relocation');
     await waitForTitles(page, ['Office relocation']);
-    await page.getByRole('link', { name: 'Edit', exact: true }).focus();
+    await page.getByRole('link', { name: 'Edit Office relocation', exact: true }).focus();
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => url.pathname.endsWith('/edit'));
     const form = page.locator('form[data-resource-form="articles"]');

@@ -314,7 +314,8 @@ export function ResourceListPage() {
                           to={`/resources/${name}/${record.id}/edit`}
                           className="button button--ghost button--small"
                         >
-                          Edit
+                          {/* Named by its record, as Delete beside it: a list of links read out is not "Edit" 25 times. */}
+                          Edit<span className="visually-hidden"> {String(record.title || `#${record.id}`)}</span>
                         </Link>
                       </>
                     )}
