@@ -100,7 +100,7 @@ describe.each([
   ['desktop', 1280],
   ['phone', 390],
 ])('every page at %s width (%i px)', (_label, width) => {
-  it('has no WCAG 2.1 A/AA violation (axe-core) and does not scroll sideways', async () => {
+  it('has no WCAG 2.2 A/AA violation (axe-core) and does not scroll sideways', async () => {
     const { page } = await suite.newPage({ viewport: { width, height: 900 } });
 
     await page.goto('/login');
