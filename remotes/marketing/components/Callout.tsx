@@ -10,21 +10,22 @@ export type CalloutProps = PropsOf<typeof remote, 'Callout'> & {
 
 const TONES = new Set<CalloutProps['tone']>(['info', 'success', 'warning']);
 const ICONS: Record<CalloutProps['tone'], string> = { info: 'i', success: '✓', warning: '!' };
-/** What its icon says, for a screen reader: the name of its landmark. */
+/** What its icon says, for a screen reader: the name of the note. */
 const NAMES: Record<CalloutProps['tone'], string> = { info: 'Information', success: 'Success', warning: 'Warning' };
 
 /**
- * A toned box around whatever content the server gave the slot: a complementary landmark, named after its tone (an
- * unnamed one is told from the page's other landmarks by nothing).
+ * A toned box around whatever content the server gave the slot: a note named after its tone, not a landmark. As a
+ * landmark it sat among the page's own (named "Success" on the dashboard, which says nothing of where it leads), and
+ * inside the placements editor's preview among the editor's.
  */
 export function Callout({ tone, children }: CalloutProps) {
   const known = TONES.has(tone) ? tone : 'info';
   return (
-    <aside className={`callout callout--${known}`} aria-label={NAMES[known]}>
+    <div className={`callout callout--${known}`} role="note" aria-label={NAMES[known]}>
       <span className="callout__icon" aria-hidden="true">
         {ICONS[known]}
       </span>
       <div className="callout__body">{children}</div>
-    </aside>
+    </div>
   );
 }
