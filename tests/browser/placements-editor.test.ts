@@ -9,7 +9,7 @@ import { componentsAt, SLOT_TIMEOUT_MS, waitForSlot } from '../../testing/system
  * The placements editor in Chromium, on a real server, as the demo operator: a component placed from the page
  * with its props filled in the form its schema makes, published, moved by its priority and published again, then
  * rolled back; the dashboard shows each order on the next load. A form slot placed from the page and published
- * shows in the resource's form. The page passes axe-core (WCAG 2.1 AA), its
+ * shows in the resource's form. The page passes axe-core (WCAG 2.2 AA), its
  * schema forms run under the page's Content-Security-Policy, and other staff are told it is for operators.
  */
 jest.setTimeout(180_000);
@@ -113,6 +113,10 @@ it("fits a phone's width, and moves the focus to a slot just added, saying it wa
   await section.getByText(/^Added WelcomeCard \(team_marketing\)/).waitFor({ state: 'attached' });
   // No card wider than the screen: the page does not scroll sideways.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // Nor at 320 px (WCAG 1.4.10), its order fields' long labels and choices included.
+  await page.setViewportSize({ width: 320, height: 640 });
+  await expect(added.getByLabel(/goes right before/).isVisible()).resolves.toBe(true);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
   expect(log.pageErrors).toEqual([]);
 });
 

@@ -37,7 +37,13 @@ export function PlacementEntryBody({ id, name, schema, props, problems, setProps
         <details className="placements__props" ref={propsForm}>
           <summary>Props of {name}</summary>
           <Suspense fallback={<p role="status">Loading the form…</p>}>
-            <PlacementPropsForm schema={schema} props={props} idPrefix={`${id}-props`} onChange={setProps} />
+            <PlacementPropsForm
+              schema={schema}
+              props={props}
+              idPrefix={`${id}-props`}
+              owner={name}
+              onChange={setProps}
+            />
           </Suspense>
         </details>
       )}

@@ -58,6 +58,31 @@ describe('the placements editor’s props form', () => {
     expect(document.body.textContent).not.toMatch(/Instance|property "/);
   });
 
+  it("names each field and group after the entry it is of, out of sight: two slots' props are not one name twice", () => {
+    const schema: JsonSchema = {
+      type: 'object',
+      required: ['title'],
+      properties: {
+        title: { type: 'string' },
+        links: { type: 'array', title: 'Links', items: { type: 'object', properties: { href: { type: 'string' } } } },
+      },
+    };
+    for (const owner of ['WelcomeCard (team_marketing) #1', 'WelcomeCard (team_marketing) #2']) {
+      render(
+        <PlacementPropsForm schema={schema} props={{}} idPrefix={owner.slice(-1)} owner={owner} onChange={jest.fn()} />,
+      );
+    }
+    // Each name once on the page.
+    for (const number of [1, 2]) {
+      const name = new RegExp(`^Title \\(required\\) — WelcomeCard \\(team_marketing\\) #${number}$`);
+      expect(screen.getAllByRole('textbox', { name })).toHaveLength(1);
+    }
+    expect(screen.getAllByText('Links').map((text) => text.closest('legend')?.textContent)).toEqual([
+      'Links — WelcomeCard (team_marketing) #1',
+      'Links — WelcomeCard (team_marketing) #2',
+    ]);
+  });
+
   it('offers an enum without a type as a drop-down, unchosen while it is required, and gives the chosen value', async () => {
     const schema: JsonSchema = {
       type: 'object',

@@ -1,10 +1,10 @@
 // The component alone: the package's index also exports its test registry, which imports the ajv validator.
 import Form from '@rjsf/core/lib/components/Form.js';
 import type { Experimental_DefaultFormStateBehavior, RJSFSchema, UiSchema } from '@rjsf/utils';
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import type { JsonSchema, JsonValue } from '../../../shared';
 import { propsFormSchema } from './props-form-schema';
-import { PropsFieldTemplate, PropsTitleFieldTemplate } from './props-form-templates';
+import { PropsFieldTemplate, PropsTitleFieldTemplate, type PropsFormContext } from './props-form-templates';
 import { schemaFormValidator } from './schema-form-validator';
 
 export interface PlacementPropsFormProps {
@@ -13,6 +13,11 @@ export interface PlacementPropsFormProps {
   props: JsonValue;
   /** Unique on the page: the ids of the form's fields start with it. */
   idPrefix: string;
+  /**
+   * The entry the props are of, as the page names it (unique): said after each field's label, out of sight, so that
+   * two slots' "Title" boxes are not two controls of one name to a screen reader.
+   */
+  owner?: ReactNode;
   onChange(props: JsonValue): void;
 }
 
@@ -33,9 +38,10 @@ const DEFAULTS: Experimental_DefaultFormStateBehavior = { constAsDefaults: 'neve
  * operator types (schema-form-validator.ts) (the server checks them again when the draft is saved and published). A chunk of its own, loaded
  * by the placements page only: the library is larger than every other tool page together.
  */
-export default function PlacementPropsForm({ schema, props, idPrefix, onChange }: PlacementPropsFormProps) {
+export default function PlacementPropsForm({ schema, props, idPrefix, owner, onChange }: PlacementPropsFormProps) {
   // Choices declared without a type get their values' (props-form-schema.ts): the form has a field for them.
   const formSchema = useMemo(() => propsFormSchema(schema), [schema]);
+  const formContext: PropsFormContext = useMemo(() => ({ owner }), [owner]);
   return (
     <Form
       schema={formSchema as RJSFSchema}
@@ -45,6 +51,7 @@ export default function PlacementPropsForm({ schema, props, idPrefix, onChange }
       formData={props}
       validator={schemaFormValidator}
       idPrefix={idPrefix}
+      formContext={formContext}
       liveValidate="onChange"
       showErrorList={false}
       noHtml5Validate

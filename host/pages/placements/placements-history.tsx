@@ -100,7 +100,7 @@ export function PlacementRevisions({ revisions, rollback }: PlacementRevisionsPr
       {revisions.length === 0 ? (
         <p className="empty">Nothing was published yet.</p>
       ) : (
-        <div className="table-wrap" role="region" aria-label="Revisions" tabIndex={0}>
+        <div className="table-wrap" role="region" aria-label="Revisions table" tabIndex={0}>
           <table className="table">
             <caption className="inspector__caption">Published revisions, newest first</caption>
             <thead>

@@ -1,5 +1,17 @@
 import { getTemplate, getUiOptions, type FieldTemplateProps, type RJSFSchema, type TitleFieldProps } from '@rjsf/utils';
+import type { ReactNode } from 'react';
 import { humanName } from './prop-words';
+
+/** What the props form tells its templates: the entry its props are of (placement-props-form.tsx). */
+export interface PropsFormContext {
+  owner?: ReactNode;
+}
+
+/** ` — WelcomeCard (team_marketing) #1` after a label, heard and not seen: the name is unique on the page. */
+function Owner({ context }: { context: unknown }) {
+  const owner = (context as PropsFormContext | undefined)?.owner;
+  return owner === undefined ? null : <span className="visually-hidden"> — {owner}</span>;
+}
 
 /** A field's label: its schema's `title`, else its prop name in words (`linkLabel` -> `Link label`). */
 function labelOf(label: string, schema: RJSFSchema): string {
@@ -27,6 +39,7 @@ export function PropsFieldTemplate(props: FieldTemplateProps) {
         <label className="control-label" htmlFor={id}>
           {labelOf(label, props.schema as RJSFSchema)}
           {required && <Required />}
+          <Owner context={registry.formContext} />
         </label>
       )}
       {displayLabel && description ? description : null}
@@ -38,11 +51,19 @@ export function PropsFieldTemplate(props: FieldTemplateProps) {
 }
 
 /** The title of a group of props (an object, a list): as a field's, in words, "(required)" for core's asterisk. */
-export function PropsTitleFieldTemplate({ id, title, required, schema, optionalDataControl }: TitleFieldProps) {
+export function PropsTitleFieldTemplate({
+  id,
+  title,
+  required,
+  schema,
+  optionalDataControl,
+  registry,
+}: TitleFieldProps) {
   return (
     <legend id={id}>
       {labelOf(title, schema as RJSFSchema)}
       {required && <Required />}
+      <Owner context={registry.formContext} />
       {optionalDataControl && <span className="pull-right">{optionalDataControl}</span>}
     </legend>
   );
