@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { CanaryRequest, CanaryRollout } from '../../../shared';
 import { useApiClient } from '../../core';
-import { describeCanary, remoteApiPath, type ApplyReleaseChange } from './release-change';
+import { describeCanary, remoteApiPath, replaceCanaryQuestion, type ApplyReleaseChange } from './release-change';
 
 /**
  * Said beside the share and the tenants while the server's refusal of a canary of nobody applies to them (the page's
@@ -50,6 +50,8 @@ export function CanaryForm({ remote, versions, canary, apply, onEdit }: CanaryFo
     void apply({
       remote,
       send: () => client.post(remoteApiPath(remote, 'canary'), request),
+      // A running canary is replaced whole (its share and its tenants): asked first, as an activation is.
+      ...(canary ? { confirm: replaceCanaryQuestion(remote, canary, describeCanary(request)) } : {}),
       done: `Canary of ${remote}: ${describeCanary(request)}.`,
     }).then((accepted) =>
       setRefused(!accepted && request.percent === 0 && request.tenants.length === 0 ? typed : null),

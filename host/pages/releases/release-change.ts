@@ -30,3 +30,15 @@ export function describeCanary({ version, percent, tenants, otherTenants = 0 }: 
   const named = [...tenants, ...hidden];
   return `${version} to ${percent} %${named.length > 0 ? ` and ${named.join(', ')}` : ''}`;
 }
+
+/**
+ * The question before a change that replaces a running canary (a new canary, a progressive rollout): what runs now
+ * (its share and tenants) goes, for `instead`.
+ */
+export function replaceCanaryQuestion(remote: string, running: CanaryRollout, instead: string): ConfirmQuestion {
+  return {
+    title: `Replace the canary of ${remote}?`,
+    body: `The canary running now, ${describeCanary(running)}, ends: ${instead} instead.`,
+    confirmLabel: 'Replace the canary',
+  };
+}

@@ -473,7 +473,11 @@ describe('the releases page', () => {
     expect([share.type, share.min, share.max, share.required]).toEqual(['number', '0', '100', false]);
     fireEvent.change(share, { target: { value: '' } });
     fireEvent.change(within(section).getByLabelText('Tenants'), { target: { value: '' } });
-    fireEvent.click(within(section).getByRole('button', { name: 'Start canary' }));
+    // A canary runs (1.2.0 to 10 % and globex): replacing it is asked first, saying what ends.
+    expect(await pressAndAnswer(within(section).getByRole('button', { name: 'Start canary' }))).toBe(
+      'Replace the canary of team_records? The canary running now, 1.2.0 to 10 % and globex, ends: 1.2.0 to 0 % ' +
+        'instead.',
+    );
 
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toBe('Refused: A canary needs a share above 0 or a tenant.');
@@ -513,7 +517,7 @@ describe('the releases page', () => {
     expect(document.querySelector('[data-releases-refused]')).toBeNull();
 
     // Refused for another reason, a canary that reaches someone marks neither.
-    fireEvent.click(within(section).getByRole('button', { name: 'Start canary' }));
+    await pressAndAnswer(within(section).getByRole('button', { name: 'Start canary' }));
     await waitFor(() => expect(fake.count('POST', '/api/remotes/team_records/canary')).toBe(2));
     await screen.findByRole('alert');
     expect([share, tenants].map((field) => field.getAttribute('aria-invalid'))).toEqual([null, null]);

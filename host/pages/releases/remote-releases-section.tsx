@@ -189,6 +189,7 @@ export function RemoteReleasesSection({
         plan={plan}
         versions={releases.map((release) => release.version).filter((version) => version !== rollout.active)}
         mayChange={mayChange}
+        canary={rollout.canary}
         apply={apply}
       />
       <h3 className="card__subtitle">History</h3>

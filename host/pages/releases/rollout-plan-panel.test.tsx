@@ -231,6 +231,22 @@ describe('the progressive rollout on the releases page', () => {
     expect(shares.getAttribute('aria-invalid')).toBeNull();
   });
 
+  it('asks before a rollout replaces a canary running without a plan, saying what ends; Cancel sends nothing', async () => {
+    const payload = releases(null);
+    payload.remotes[0]!.rollout.canary = { version: '1.2.0', percent: 30, tenants: ['globex'] };
+    const fake = api(null, { 'GET /api/remotes/releases': { body: payload } });
+    renderAppAt(fake, RELEASES_PAGE_PATH);
+    const form = within(await remoteSection()).getByRole('form', { name: `Start a rollout of ${REMOTE}` });
+    fireEvent.click(within(form).getByRole('button', { name: 'Start rollout' }));
+    const dialog = await screen.findByRole('dialog', { name: `Replace the canary of ${REMOTE}?` });
+    expect(dialog.textContent).toContain(
+      'The canary running now, 1.2.0 to 30 % and globex, ends: a rollout of 1.2.0 from 5 % instead.',
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect((dialog as HTMLDialogElement).open).toBe(false));
+    expect(fake.count('POST', `/api/remotes/${REMOTE}/rollouts`)).toBe(0);
+  });
+
   it('shows the plan without its buttons or form to an account that may not change rollouts', async () => {
     renderAppAt(api(plan(), {}, 'Refused in another tenant.'), RELEASES_PAGE_PATH);
     const section = await remoteSection();

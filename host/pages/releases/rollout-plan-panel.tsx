@@ -1,8 +1,8 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import type { RolloutPlan, RolloutPlanAction, RolloutStep, StartRolloutRequest } from '../../../shared';
+import type { CanaryRollout, RolloutPlan, RolloutPlanAction, RolloutStep, StartRolloutRequest } from '../../../shared';
 import { useApiClient } from '../../core';
 import { ConfirmDialog, useConfirmDialog } from '../../layout/confirm-dialog';
-import { remoteApiPath, type ApplyReleaseChange } from './release-change';
+import { remoteApiPath, replaceCanaryQuestion, type ApplyReleaseChange } from './release-change';
 
 /** The shares as typed, split at commas, spaces and `%` (`5, 25, 50, 100`). */
 function shareWords(text: string): string[] {
@@ -89,6 +89,8 @@ export interface RolloutPlanPanelProps {
   versions: string[];
   /** Whether the user may change rollouts: the plan is shown either way. */
   mayChange: boolean;
+  /** The canary running now, which a plan started replaces (asked first); null for none. */
+  canary: CanaryRollout | null;
   apply: ApplyReleaseChange;
 }
 
@@ -97,7 +99,7 @@ export interface RolloutPlanPanelProps {
  * Abort (each asked again in the app's confirm dialog, which opens on Cancel), and the form that starts a plan when
  * none runs. After an action the page moves the focus (the remote's heading, or its refusal).
  */
-export function RolloutPlanPanel({ remote, plan, versions, mayChange, apply }: RolloutPlanPanelProps) {
+export function RolloutPlanPanel({ remote, plan, versions, mayChange, canary, apply }: RolloutPlanPanelProps) {
   const client = useApiClient();
   const dialog = useConfirmDialog();
   const [asked, setAsked] = useState<RolloutPlanAction | null>(null);
@@ -171,7 +173,7 @@ export function RolloutPlanPanel({ remote, plan, versions, mayChange, apply }: R
           </p>
         </ConfirmDialog>
       )}
-      {mayChange && !live && <StartRolloutForm remote={remote} versions={versions} apply={apply} />}
+      {mayChange && !live && <StartRolloutForm remote={remote} versions={versions} canary={canary} apply={apply} />}
     </div>
   );
 }
@@ -179,11 +181,12 @@ export function RolloutPlanPanel({ remote, plan, versions, mayChange, apply }: R
 interface StartRolloutFormProps {
   remote: string;
   versions: string[];
+  canary: CanaryRollout | null;
   apply: ApplyReleaseChange;
 }
 
 /** Starts a plan: a release, its shares (the last 100), and each step's least minutes and visitors. */
-function StartRolloutForm({ remote, versions, apply }: StartRolloutFormProps) {
+function StartRolloutForm({ remote, versions, canary, apply }: StartRolloutFormProps) {
   const client = useApiClient();
   const id = useId();
   const [chosen, setVersion] = useState(versions[0] ?? '');
@@ -211,6 +214,15 @@ function StartRolloutForm({ remote, versions, apply }: StartRolloutFormProps) {
     void apply({
       remote,
       send: () => client.post(remoteApiPath(remote, 'rollouts'), request),
+      ...(canary
+        ? {
+            confirm: replaceCanaryQuestion(
+              remote,
+              canary,
+              `a rollout of ${version} from ${request.steps[0]?.share ?? 0} %`,
+            ),
+          }
+        : {}),
       done: `Rollout of ${remote} ${version} started at ${request.steps[0]?.share ?? 0} %.`,
     });
   };
