@@ -172,6 +172,33 @@ function contrastRatio(one: string, other: string): number {
   return (light + 0.05) / (dark + 0.05);
 }
 
+describe('text fields and choices', () => {
+  it('are told apart from white and from the page by a border of 3:1 at least (WCAG 1.4.11), the header’s too', async () => {
+    const { page } = await suite.newPage({ viewport: { width: 1280, height: 900 } });
+    await signIn(page);
+    await page.goto('/resources/articles/new');
+    await waitForSettledPage(page);
+    const colours = await page.evaluate(() => {
+      const input = document.querySelector('form .input') as HTMLElement;
+      const select = document.querySelector('header select') as HTMLElement | null;
+      return {
+        input: getComputedStyle(input).borderTopColor,
+        inputBackground: getComputedStyle(input).backgroundColor,
+        page: getComputedStyle(document.body).backgroundColor,
+        select: select && getComputedStyle(select).borderTopColor,
+        selectBackground: select && getComputedStyle(select).backgroundColor,
+        header: getComputedStyle(document.querySelector('header') as HTMLElement).backgroundColor,
+      };
+    });
+    expect(contrastRatio(colours.input, colours.inputBackground)).toBeGreaterThanOrEqual(3);
+    expect(contrastRatio(colours.input, colours.page)).toBeGreaterThanOrEqual(3);
+    // The tenant switcher of the demo's acme admin (two tenants): its select on the dark header.
+    expect(colours.select).not.toBeNull();
+    expect(contrastRatio(colours.select ?? '', colours.selectBackground ?? '')).toBeGreaterThanOrEqual(3);
+    expect(contrastRatio(colours.select ?? '', colours.header)).toBeGreaterThanOrEqual(3);
+  });
+});
+
 describe('focus rings', () => {
   it('stand out from the dark header by at least 3:1 when a header control has the keyboard focus', async () => {
     const { page } = await suite.newPage({ viewport: { width: 1280, height: 900 } });
