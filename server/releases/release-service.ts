@@ -28,6 +28,8 @@ export class ReleaseRefusedError extends Error {
     message: string,
     readonly problems: string[] = [],
     readonly status: 400 | 404 = 400,
+    /** The request's fields at fault, each with why (the error body's `fields`): a form marks them. */
+    readonly fields: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'ReleaseRefusedError';
@@ -254,13 +256,15 @@ export class ReleaseService {
     const release = await this.publishedReleaseNow(remote, body.version);
     const { percent } = body;
     const tenants = body.tenants ?? [];
+    const refused = (message: string, ...fields: string[]): ReleaseRefusedError =>
+      new ReleaseRefusedError(message, [], 400, Object.fromEntries(fields.map((field) => [field, message])));
     if (typeof percent !== 'number' || !Number.isInteger(percent) || percent < 0 || percent > 100) {
-      throw new ReleaseRefusedError('"percent" must be a whole number from 0 to 100.');
+      throw refused('"percent" must be a whole number from 0 to 100.', 'percent');
     }
     if (!Array.isArray(tenants) || !tenants.every((tenant) => typeof tenant === 'string')) {
-      throw new ReleaseRefusedError('"tenants" must be a list of tenant ids.');
+      throw refused('"tenants" must be a list of tenant ids.', 'tenants');
     }
-    if (percent === 0 && tenants.length === 0) throw new ReleaseRefusedError(RELEASE_REFUSALS.canaryOfNobody);
+    if (percent === 0 && tenants.length === 0) throw refused(RELEASE_REFUSALS.canaryOfNobody, 'percent', 'tenants');
     if (tenants.length > 0) {
       const known = (await this.parts.tenants.list()).map((tenant) => tenant.id);
       const unknown = (tenants as string[]).filter((tenant) => !known.includes(tenant));
@@ -268,9 +272,10 @@ export class ReleaseService {
         // The existing ones help spot a typo; a deployment with many tenants gets the first few and a count.
         const shown = known.slice(0, TENANTS_NAMED);
         const more = known.length > shown.length ? ` and ${known.length - shown.length} more` : '';
-        throw new ReleaseRefusedError(
+        throw refused(
           `No tenant ${unknown.map((tenant) => JSON.stringify(tenant)).join(', ')}; ` +
             `tenants: ${shown.join(', ') || 'none'}${more}.`,
+          'tenants',
         );
       }
     }

@@ -518,7 +518,10 @@ describe('rollout', () => {
       { version: 'v2', percent: 0, tenants: [] },
     ]) {
       const nobody = await operator.post('/api/remotes/team_billing/canary').send(body).expect(400);
-      expect(nobody.body).toEqual({ error: { code: 'invalid_request', message: RELEASE_REFUSALS.canaryOfNobody } });
+      const message = RELEASE_REFUSALS.canaryOfNobody;
+      expect(nobody.body).toEqual({
+        error: { code: 'invalid_request', message, fields: { percent: message, tenants: message } },
+      });
     }
     const active = await operator
       .post('/api/remotes/team_billing/canary')
@@ -641,6 +644,8 @@ describe('rollout', () => {
       .send({ version: 'v2', percent: 0, tenants: ['acme', 'acme-typo'] })
       .expect(400);
     expect(refused.body.error.message).toBe('No tenant "acme-typo"; tenants: acme.');
+    // The field at fault, for a form to mark.
+    expect(refused.body.error.fields).toEqual({ tenants: 'No tenant "acme-typo"; tenants: acme.' });
     expect(app.releases.snapshot.rollout('team_billing')?.canary).toBeNull();
     // Many tenants: the first ten are named, the others counted.
     for (let index = 1; index <= 11; index++) await app.tenants.save({ id: `t${index}`, name: `T${index}` });

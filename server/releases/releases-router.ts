@@ -268,6 +268,7 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
     const code = error.status === 404 ? 'not_found' : 'invalid_request';
     const body: ErrorBody = { error: { code, message: error.message } };
     if (error.problems.length > 0) body.error.problems = error.problems;
+    if (Object.keys(error.fields).length > 0) body.error.fields = { ...error.fields };
     res.status(error.status).json(body);
   }) as express.ErrorRequestHandler);
   return router;

@@ -27,8 +27,9 @@ export interface CanaryFormProps {
 
 /**
  * Gives a release to a share of the users (sticky per user) and to named tenants; ends a running canary. The
- * browser checks the share's range; the server refuses a canary of nobody (0 % and no tenant) with its message,
- * which the page shows (and focuses): the form then marks the share and the tenants as what to correct.
+ * browser checks the share's range; the server refuses a canary of nobody (0 % and no tenant), or of a tenant that
+ * does not exist, with its message, which the page shows (and focuses): the form then marks the fields the refusal
+ * names (its `fields`) as what to correct, until they change.
  */
 export function CanaryForm({ remote, versions, canary, apply, onEdit }: CanaryFormProps) {
   const client = useApiClient();
@@ -38,11 +39,13 @@ export function CanaryForm({ remote, versions, canary, apply, onEdit }: CanaryFo
   const version = versions.includes(chosen) ? chosen : (versions[0] ?? '');
   const [percent, setPercent] = useState(String(canary?.percent ?? 10));
   const [tenants, setTenants] = useState(canary?.tenants.join(', ') ?? '');
-  // The share and tenants as typed when the server refused them as a canary of nobody: the page's `apply` says only
-  // whether a change was accepted, and a refusal of 0 % and no tenant is that one. It applies while they are so.
-  const [refused, setRefused] = useState<string | null>(null);
+  // The fields the server's last refusal named, with why, and the share and tenants as they were typed then: it
+  // applies while they are so (a canary of nobody names both; an unknown tenant, the tenants).
+  const [refused, setRefused] = useState<{ typed: string; fields: Readonly<Record<string, string>> } | null>(null);
   const typed = `${percent}\n${tenants}`;
-  const nobody = refused === typed;
+  const atFault = refused?.typed === typed ? refused.fields : {};
+  const nobody = atFault.percent !== undefined && atFault.tenants !== undefined;
+  const tenantsProblem = nobody ? undefined : atFault.tenants;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -53,12 +56,14 @@ export function CanaryForm({ remote, versions, canary, apply, onEdit }: CanaryFo
       // A running canary is replaced whole (its share and its tenants): asked first, as an activation is.
       ...(canary ? { confirm: replaceCanaryQuestion(remote, canary, describeCanary(request)) } : {}),
       done: `Canary of ${remote}: ${describeCanary(request)}.`,
-    }).then((accepted) =>
-      setRefused(!accepted && request.percent === 0 && request.tenants.length === 0 ? typed : null),
-    );
+      onRefused: (refusal) => setRefused({ typed, fields: refusal.fields }),
+    }).then((accepted) => {
+      if (accepted) setRefused(null);
+    });
   };
-  /** A field's description: its help, and while the refusal applies the refusal first. */
-  const describedBy = (help: string) => (nobody ? `${id}e ${help}` : help);
+  /** A field's description: its help, and while a refusal of it applies the refusal first. */
+  const describedBy = (help: string, problem: boolean, problemId = `${id}e`) =>
+    problem ? `${problemId} ${help}` : help;
 
   if (versions.length === 0) return <p className="muted">No other release to give as a canary.</p>;
   return (
@@ -81,7 +86,7 @@ export function CanaryForm({ remote, versions, canary, apply, onEdit }: CanaryFo
         min={0}
         max={100}
         aria-invalid={nobody || undefined}
-        aria-describedby={describedBy(`${id}ph`)}
+        aria-describedby={describedBy(`${id}ph`, nobody)}
         value={percent}
         onChange={(event) => {
           setPercent(event.target.value);
@@ -97,8 +102,8 @@ export function CanaryForm({ remote, versions, canary, apply, onEdit }: CanaryFo
       <input
         id={`${id}t`}
         className="input"
-        aria-invalid={nobody || undefined}
-        aria-describedby={describedBy(`${id}h`)}
+        aria-invalid={nobody || tenantsProblem !== undefined || undefined}
+        aria-describedby={describedBy(`${id}h`, nobody || tenantsProblem !== undefined, nobody ? `${id}e` : `${id}te`)}
         value={tenants}
         onChange={(event) => {
           setTenants(event.target.value);
@@ -108,6 +113,11 @@ export function CanaryForm({ remote, versions, canary, apply, onEdit }: CanaryFo
       <p className="field__help" id={`${id}h`}>
         Tenant ids, separated by commas: all their users get the canary.
       </p>
+      {tenantsProblem !== undefined && (
+        <p className="field__error" id={`${id}te`}>
+          {tenantsProblem}
+        </p>
+      )}
       {nobody && (
         <p className="field__error" id={`${id}e`}>
           {CANARY_OF_NOBODY_FIELDS}

@@ -1,4 +1,5 @@
 import type { CanaryRollout } from '../../../shared';
+import type { ApiError } from '../../core';
 import type { ConfirmQuestion } from '../../layout/confirm-question';
 
 /** One change to a remote's rollout the operators' page makes: what is sent, asked and announced. */
@@ -10,6 +11,8 @@ export interface ReleaseChange {
   confirm?: ConfirmQuestion;
   /** Announced once the server accepted it. */
   done: string;
+  /** Told the server's refusal (the page's alert says it too): a form marks the fields it names. */
+  onRefused?(refusal: ApiError): void;
 }
 
 /** The operators' page's way to make a change; resolves to whether it was accepted. */

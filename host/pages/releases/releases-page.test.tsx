@@ -463,7 +463,14 @@ describe('the releases page', () => {
     const fake = api([OPERATOR_ROLE], {
       'POST /api/remotes/team_records/canary': {
         status: 400,
-        body: { error: { code: 'invalid_request', message: 'A canary needs a share above 0 or a tenant.' } },
+        body: {
+          error: {
+            code: 'invalid_request',
+            message: 'A canary needs a share above 0 or a tenant.',
+            // The fields at fault, as the server names them.
+            fields: { percent: 'A canary needs a share above 0 or a tenant.', tenants: 'A canary needs …' },
+          },
+        },
       },
     });
     renderApp(fake);
@@ -516,11 +523,23 @@ describe('the releases page', () => {
     // The page's refusal of the last try goes with it: it said something of values no longer there.
     expect(document.querySelector('[data-releases-refused]')).toBeNull();
 
-    // Refused for another reason, a canary that reaches someone marks neither.
+    // Refused for a tenant that does not exist: that field alone, described by the server's words.
+    const noTenant = 'No tenant "globex"; tenants: acme.';
+    fake.routes.set('POST /api/remotes/team_records/canary', {
+      status: 400,
+      body: { error: { code: 'invalid_request', message: noTenant, fields: { tenants: noTenant } } },
+    });
     await pressAndAnswer(within(section).getByRole('button', { name: 'Start canary' }));
     await waitFor(() => expect(fake.count('POST', '/api/remotes/team_records/canary')).toBe(2));
     await screen.findByRole('alert');
-    expect([share, tenants].map((field) => field.getAttribute('aria-invalid'))).toEqual([null, null]);
+    await waitFor(() => expect(tenants.getAttribute('aria-invalid')).toBe('true'));
+    expect(share.getAttribute('aria-invalid')).toBeNull();
+    expect(within(section).getByRole('textbox', { name: 'Tenants', description: `${noTenant} ${tenantsHelp}` })).toBe(
+      tenants,
+    );
+    // Changed, it is no longer so.
+    fireEvent.change(tenants, { target: { value: 'acme' } });
+    expect(tenants.getAttribute('aria-invalid')).toBeNull();
   });
 
   it('previews a release in this session, says so, and stops the preview', async () => {

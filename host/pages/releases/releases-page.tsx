@@ -71,6 +71,7 @@ function Releases() {
         const refusal = error instanceof ApiError ? error : new ApiError(0, 'network', String(error));
         if (refusal.status === 401) expire();
         setResult({ remote, message: refusal.message, refused: true, problems: refusal.problems });
+        change.onRefused?.(refusal);
         // A refusal often means the rollout moved meanwhile (another operator promoted the plan this one aborts):
         // the list is read again, so the page shows what is now rather than offer the same refused change.
         if (refusal.status !== 401 && refusal.status !== 0) {
