@@ -121,7 +121,7 @@ describe('the host routes', () => {
 
     fireEvent.change(password, { target: { value: 'secret' } });
     fireEvent.submit(username.form as HTMLFormElement);
-    await screen.findByText('First article');
+    await screen.findByRole('link', { name: 'First article' });
     await screen.findByText('tenant switcher');
     expect(fake.count('GET', '/meta')).toBe(1);
     expect(screen.getByRole('link', { name: 'Articles' })).toBeTruthy();
