@@ -21,7 +21,7 @@ import type { ReleaseSnapshot } from './release-snapshot';
 import type { ReleaseStore } from './release-store';
 import { planOnWire } from './rollout-plan-store';
 import { auditEntryShownTo, rolloutShownTo } from './shown-releases';
-import { readableTenantsFor, type ReadableTenants } from '../slots/shown-rule';
+import { memberTenantsOf, readableTenantsFor, type ReadableTenants } from '../slots/shown-rule';
 import type { RolloutPlans } from './rollout-plans';
 import type { TeamTokenStore } from './team-token-store';
 import type { TenantStore } from '../tenants/tenant-store';
@@ -59,6 +59,9 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
   // Which tenants' ids the operator reads in a canary (shown-releases.ts).
   const readableBy = async (req: Request): Promise<ReadableTenants> =>
     readableTenantsFor(req, await currentTenant(req, options.tenants), options.tenants, RELEASES_MANAGE);
+  // The same from the refusal of changes the releases list reads anyway: one who may change releases reads every id.
+  const readableWith = async (req: Request, changesRefused: string | null): Promise<ReadableTenants> =>
+    changesRefused === null ? null : memberTenantsOf(await currentTenant(req, options.tenants));
 
   // The token first, the body after: a request without a valid token is answered 401 (or 403) whatever it sends,
   // and its body is not read.
@@ -91,7 +94,7 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
         const names = new Set([...snapshot.releases().map((release) => release.remote)]);
         const lastChanges = await store.lastRolloutChanges();
         const changesRefused = await everyTenantRefusal(RELEASES_MANAGE, req.user as Express.User, options.tenants);
-        const readable = await readableBy(req);
+        const readable = await readableWith(req, changesRefused);
         const payload: RemoteReleasesPayload = {
           ...(changesRefused === null ? {} : { changesRefused }),
           remotes: [...names].sort().map((remote) => ({

@@ -44,6 +44,11 @@ export async function readableTenantsFor(
 ): Promise<ReadableTenants> {
   const user = req.user;
   if (user && (await tenantWithout(permission, user, tenants)) === null) return null;
+  return memberTenantsOf(context);
+}
+
+/** The tenants of `context`'s user, as readable ids: someone who may not read every tenant's reads these. */
+export function memberTenantsOf(context: TenantContext): (tenant: string) => boolean {
   const member = new Set(context.tenants.map((tenant) => tenant.id));
   return (tenant) => member.has(tenant);
 }
