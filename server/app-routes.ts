@@ -19,6 +19,7 @@ import type { ServerLifecycle } from './process/server-lifecycle';
 import type { PlacementsModule } from './placements/placements-module';
 import type { RemotesModule } from './remotes/remotes-module';
 import { createApiSecurityHeaders } from './security/api-security-headers';
+import { requireHostHeader } from './http/host-header';
 import { createCrossSiteGuard } from './security/cross-site-guard';
 import { createSecurityHeadersFollowing } from './security/security-headers';
 import { createPublicFastPath, type FastPath, type TrustProxyFn } from './slots/public-fast-path';
@@ -105,6 +106,7 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ap
       ...plainPrelude,
       // The API answers JSON: a small header set. Documents and files get helmet's full set, below.
       createApiSecurityHeaders(),
+      requireHostHeader,
       createCrossSiteGuard({ allowedOrigins: settings.allowedOrigins }),
       ...settings.beforeRoutes,
     ]),

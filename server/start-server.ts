@@ -14,6 +14,7 @@ import { createApp, type App } from './app';
 import { DEFAULT_DATABASE_PATH, readConfig, storageSettingsOf, type ServerConfig } from './env-config';
 import { createGracefulShutdown, shutdownOnSignals, type ShutdownOutcome } from './process/graceful-shutdown';
 import { createHttpServer } from './process/http-server';
+import { API_SECURITY_HEADERS } from './security/api-security-headers';
 import { createSecureServer, type SecureServer } from './process/secure-server';
 import { installProcessErrorHandlers } from './process/process-error-handlers';
 import { keepTickShapesAlive } from './process/tick-shapes';
@@ -102,13 +103,19 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     throw error;
   }
 
+  // What Node cannot read is answered before the app, with the headers of every JSON answer.
   const server = config.tls
     ? createSecureServer(
         tracedRequestListener(app.handler, 'http2', app.answerAtOnce),
         config.serverTimeouts,
         config.tls,
+        API_SECURITY_HEADERS,
       )
-    : createHttpServer(tracedRequestListener(app.handler, 'http', app.answerAtOnce), config.serverTimeouts);
+    : createHttpServer(
+        tracedRequestListener(app.handler, 'http', app.answerAtOnce),
+        config.serverTimeouts,
+        API_SECURITY_HEADERS,
+      );
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -58,6 +58,7 @@ export const ERROR_MESSAGES = {
   jsonNotObject: 'Request body must be a JSON object.',
   undecodablePath: 'The request path is not valid percent-encoding.',
   notHttp: 'The request is not valid HTTP/1.1.',
+  noHost: 'An HTTP/1.1 request needs a Host header.',
   requestTimeout: 'The request did not arrive in time.',
   headersTooLarge: 'The request headers are too large.',
   unavailable: 'The service is temporarily unavailable. Try again shortly.',

@@ -2,6 +2,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type http from 'node:http';
 import { ERROR_MESSAGES } from '../../shared';
+import { API_SECURITY_HEADERS } from '../security/api-security-headers';
 import { createHttpServer, serverTimeoutSettingsFromEnv } from './http-server';
 
 const open: http.Server[] = [];
@@ -19,13 +20,17 @@ afterEach(async () => {
 
 async function listen(settings: Parameters<typeof createHttpServer>[1]): Promise<number> {
   // Like a JSON route: the answer comes once the whole body has arrived.
-  const server = createHttpServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.setHeader('Content-Type', 'application/json');
-      res.end('{"ok":true}');
-    });
-  }, settings);
+  const server = createHttpServer(
+    (req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.setHeader('Content-Type', 'application/json');
+        res.end('{"ok":true}');
+      });
+    },
+    settings,
+    API_SECURITY_HEADERS,
+  );
   open.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return (server.address() as AddressInfo).port;
@@ -78,6 +83,10 @@ describe('createHttpServer', () => {
     });
     expect(result.received).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
     expect(result.received).toMatch(/\r\nContent-Type: application\/json; charset=utf-8\r\n/);
+    // The headers of every JSON answer, as a route's error would have them.
+    for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) {
+      expect(result.received).toContain(`\r\n${name}: ${value}\r\n`);
+    }
     expect(jsonErrorOf(result.received)).toEqual({
       code: 'headers_too_large',
       message: ERROR_MESSAGES.headersTooLarge,

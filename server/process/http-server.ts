@@ -57,11 +57,19 @@ export function http1Timeouts(settings: ServerTimeoutSettings): Http1Timeouts {
   };
 }
 
-/** The HTTP server for the app, with its timeouts (http1Timeouts), answering what it cannot read in JSON. */
-export function createHttpServer(listener: RequestListener, settings: ServerTimeoutSettings): http.Server {
-  const server = http.createServer(http1Timeouts(settings), listener);
+/**
+ * The HTTP server for the app, with its timeouts (http1Timeouts), answering what it cannot read in JSON with
+ * `answerHeaders` (every JSON answer's). An HTTP/1.1 request without a Host header reaches the app, which refuses it
+ * in JSON as well (http/host-header.ts): Node's own refusal is an empty 400 written where nothing can add to it.
+ */
+export function createHttpServer(
+  listener: RequestListener,
+  settings: ServerTimeoutSettings,
+  answerHeaders: Readonly<Record<string, string>>,
+): http.Server {
+  const server = http.createServer({ ...http1Timeouts(settings), requireHostHeader: false }, listener);
   // Older typings and some Node versions ignore the constructor option; set the property as well.
   server.keepAliveTimeout = settings.keepAliveTimeoutMs;
-  answerUnreadableRequestsInJson(server);
+  answerUnreadableRequestsInJson(server, answerHeaders);
   return server;
 }

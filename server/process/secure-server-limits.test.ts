@@ -4,6 +4,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { tlsSettingsFromEnv } from '../config/tls-settings';
 import { h2Request } from '../../testing/server/http2-client';
 import { makeSelfSignedCert, type SelfSignedCert } from '../../testing/server/self-signed-cert';
+import { API_SECURITY_HEADERS } from '../security/api-security-headers';
 import { createSecureServer, type SecureServer } from './secure-server';
 
 type Timeouts = Parameters<typeof createSecureServer>[1];
@@ -41,6 +42,7 @@ describe('createSecureServer limits on HTTP/2', () => {
       },
       settings,
       tls,
+      API_SECURITY_HEADERS,
     );
     await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
     return (server.address() as AddressInfo).port;

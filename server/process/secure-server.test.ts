@@ -1,7 +1,7 @@
 import https from 'node:https';
-import type tls from 'node:tls';
 import http2, { type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
 import type { AddressInfo } from 'node:net';
+import tls from 'node:tls';
 import pino from 'pino';
 import { ERROR_MESSAGES, type MetaPayload } from '../../shared';
 import { tlsSettingsFromEnv } from '../config/tls-settings';
@@ -11,6 +11,7 @@ import { makeSelfSignedCert, type SelfSignedCert } from '../../testing/server/se
 import { createDemoApp, DEMO_PASSWORD, type DemoTestApp } from '../../testing/server/test-app';
 import { h2Request, type Answer } from '../../testing/server/http2-client';
 import { createGracefulShutdown } from './graceful-shutdown';
+import { API_SECURITY_HEADERS } from '../security/api-security-headers';
 import { createSecureServer, type SecureServer } from './secure-server';
 
 const TIMEOUTS = { headersTimeoutMs: 15_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 };
@@ -94,7 +95,7 @@ describe('createSecureServer', () => {
     });
     const tls = tlsSettingsFromEnv({ TLS_CERT_FILE: cert.certFile, TLS_KEY_FILE: cert.keyFile });
     if (!tls) throw new Error('no TLS settings');
-    server = createSecureServer(host.app.handler, TIMEOUTS, tls);
+    server = createSecureServer(host.app.handler, TIMEOUTS, tls, API_SECURITY_HEADERS);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
     origin = `https://127.0.0.1:${port}`;
@@ -252,6 +253,26 @@ describe('createSecureServer', () => {
     expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(JSON.parse(answer.body)).toEqual({
       error: { code: 'headers_too_large', message: ERROR_MESSAGES.headersTooLarge },
+    });
+  });
+
+  it('refuses an HTTP/1.1 request without a Host header in JSON, as the plain server does', async () => {
+    const received = await new Promise<string>((resolve, reject) => {
+      const socket = tls.connect(
+        { host: '127.0.0.1', port, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] },
+        () => socket.write('GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n'),
+      );
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(received).toMatch(/^HTTP\/1\.1 400 /);
+    expect(received.toLowerCase()).toContain(
+      "\r\ncontent-security-policy: default-src 'none'; frame-ancestors 'none'\r\n",
+    );
+    expect(JSON.parse(received.split('\r\n\r\n')[1] ?? '')).toEqual({
+      error: { code: 'invalid_request', message: ERROR_MESSAGES.noHost },
     });
   });
 

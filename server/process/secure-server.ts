@@ -29,6 +29,7 @@ export function createSecureServer(
   listener: RequestListener,
   settings: ServerTimeoutSettings,
   tls: TlsSettings,
+  answerHeaders: Readonly<Record<string, string>>,
 ): SecureServer {
   const server = http2.createSecureServer(
     {
@@ -43,7 +44,7 @@ export function createSecureServer(
   ) as SecureServer;
   // The HTTP/1.1 side reads these as http.Server does; set before listen(), which starts their checks.
   Object.assign(server, http1Timeouts(settings));
-  answerUnreadableRequestsInJson(server);
+  answerUnreadableRequestsInJson(server, answerHeaders);
 
   const sessions = new Set<Http2Session>();
   server.on('session', (session: Http2Session) => {

@@ -11,8 +11,11 @@ const UNREADABLE: Readonly<Record<string, { code: ErrorCode; message: string }>>
 };
 const NOT_HTTP = { code: 'invalid_request', message: ERROR_MESSAGES.notHttp } as const;
 
-/** The whole answer, as bytes for the socket: no Express, no response object, the connection closed after it. */
-function rawAnswer(error: NodeJS.ErrnoException): string {
+/**
+ * The whole answer, as bytes for the socket: no Express, no response object, the connection closed after it, with
+ * `headers` (every JSON answer's: the app's API_SECURITY_HEADERS, given by who starts the server).
+ */
+function rawAnswer(error: NodeJS.ErrnoException, headers: Readonly<Record<string, string>>): string {
   const { code, message } = UNREADABLE[error.code ?? ''] ?? NOT_HTTP;
   const status = ERROR_STATUS[code];
   const body: ErrorBody = { error: { code, message } };
@@ -21,8 +24,7 @@ function rawAnswer(error: NodeJS.ErrnoException): string {
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
     'Content-Type: application/json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(json)}`,
-    'Cache-Control: no-store',
-    'X-Content-Type-Options: nosniff',
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
     'Connection: close',
     '',
     json,
@@ -36,11 +38,14 @@ function rawAnswer(error: NodeJS.ErrnoException): string {
  * answers only while nothing of a response went out on the connection (else the client would read a corrupt answer),
  * then closes it.
  */
-export function answerUnreadableRequestsInJson(server: HttpServer | Http2SecureServer): void {
+export function answerUnreadableRequestsInJson(
+  server: HttpServer | Http2SecureServer,
+  headers: Readonly<Record<string, string>>,
+): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
     if (socket.writable && inFlight?.headersSent !== true && error.code !== 'ECONNRESET')
-      socket.write(rawAnswer(error));
+      socket.write(rawAnswer(error, headers));
     socket.destroy(error);
   });
 }

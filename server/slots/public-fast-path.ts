@@ -65,6 +65,8 @@ export function createPublicFastPath(parts: PublicFastPathParts): FastPath {
 
 function isSlotsRequest(req: IncomingMessage): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  // Without a Host header, HTTP/1.1's request goes to the app, which refuses it (http/host-header.ts).
+  if (req.headers.host === undefined && req.httpVersionMajor === 1) return false;
   const url = req.url ?? '';
   return url.startsWith(SLOTS_PATH) && (url.length === SLOTS_PATH.length || url[SLOTS_PATH.length] === '?');
 }
