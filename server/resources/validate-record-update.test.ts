@@ -95,6 +95,7 @@ describe('validateRecordUpdate', () => {
     ['a number for text', { title: 5 }, { title: FIELD_MESSAGES.notText }],
     ['an object for text', { body: { html: '<p>' } }, { body: FIELD_MESSAGES.notText }],
     ['text for a number', { rank: '5' }, { rank: FIELD_MESSAGES.notNumber }],
+    ['a blank for a number', { rank: ' ' }, { rank: FIELD_MESSAGES.notNumber }],
     ['text for a checkbox', { pinned: 'yes' }, { pinned: FIELD_MESSAGES.notBoolean }],
     ['a bad email', { email: 'not-an-email' }, { email: FIELD_MESSAGES.notEmail }],
     ['an unknown field', { color: 'red' }, { color: FIELD_MESSAGES.unknown }],
@@ -102,6 +103,22 @@ describe('validateRecordUpdate', () => {
     ['another id', { id: 8 }, { id: FIELD_MESSAGES.idChange }],
   ])('refuses %s, naming the field', (_what, body, expected) => {
     expect(problems(body)).toEqual(expected);
+  });
+
+  it('takes a number left empty ("") as none, and says so of a required one', () => {
+    // A new record's form sends a number field left empty as its control's empty value.
+    expect(validateRecordUpdate(fields, null, { title: 'T', label: 'L', rank: '' }, {})).toEqual({
+      title: 'T',
+      label: 'L',
+    });
+    expect(validateRecordUpdate(fields, 7, { rank: '' }, { ...current, rank: 4 })).not.toHaveProperty('rank');
+    const required = new Map([['count', Field.number('count', { required: true })]]);
+    try {
+      validateRecordUpdate(required, null, { count: '' }, {});
+      throw new Error('not refused');
+    } catch (error) {
+      expect((error as HttpError).fields).toEqual({ count: FIELD_MESSAGES.required });
+    }
   });
 
   it('lists every problem at once', () => {

@@ -29,6 +29,9 @@ export const RECORD_BODY_MESSAGE = 'Send the field values as a JSON object.';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** The kinds whose value is no text, for which '' (a control left empty) is taken as none, as null is. */
+const EMPTIED_AS_TEXT: ReadonlySet<Field['input']> = new Set(['date', 'number']);
+
 /**
  * Checks the body of `PUT .../records/:id` against the resource's fields and returns the new record data: the
  * current data with the given fields replaced (`null` clears an optional field). Throws 400 `invalid_request` with
@@ -68,8 +71,9 @@ export function validateRecordUpdate(
       problems[key] = problem;
       continue;
     }
-    // An emptied day is no day, as null is: the record does not keep a '' that lists would have to read as none.
-    if (value === null || value === undefined || (field.input === 'date' && value === '')) delete next[key];
+    // An emptied day or number is none, as null is: the record does not keep a '' that lists would have to read as
+    // none (a form sends a field left empty as its control's empty value).
+    if (value === null || value === undefined || (EMPTIED_AS_TEXT.has(field.input) && value === '')) delete next[key];
     else next[key] = value;
   }
 
@@ -104,6 +108,8 @@ function checkValue(field: Field, value: unknown): string | null {
       return null;
     }
     case 'number':
+      // '' is an empty number, as a new record's form sends a number left empty; judged against `required` afterwards.
+      if (value === '') return null;
       return typeof value === 'number' && Number.isFinite(value) ? null : FIELD_MESSAGES.notNumber;
     case 'checkbox':
       return typeof value === 'boolean' ? null : FIELD_MESSAGES.notBoolean;
