@@ -106,7 +106,10 @@ function build(options: CliOptions): Promise<boolean> {
 }
 
 /** What the build takes from a declaration: a change of it means a new webpack configuration. */
-function declarationKey(remote: RemoteDeclaration): string {
+/** What a build takes from a declaration: two declarations of one key build the same remote. */
+export function declarationKey(
+  remote: Pick<RemoteDeclaration, 'name' | 'components' | 'formComponents'> & { props?: RemoteDeclaration['props'] },
+): string {
   return JSON.stringify({
     name: remote.name,
     components: remote.components,
