@@ -7,14 +7,19 @@
  * schema changed) is read again when it changes, and the builds start over with it, as `slots-remote dev` does for
  * a standalone remote; the server then restarts on the new slots-remote.json. Ctrl-C stops both.
  *
+ * `npm run dev -- --entry myapp.ts` runs an application's own entry instead of the demo's (server/main.ts), with
+ * the same loop.
+ *
  * Environment: as for `npm start` (PORT, DATABASE_PATH, DEMO_PASSWORD, REMOTES_CONFIG, ...); NODE_ENV defaults to
  * `development`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import webpack, { type MultiStats } from 'webpack';
 import { declarationKey, loadRemoteDeclaration } from '../remotes/kit/cli';
 import { watchDeclaration } from '../remotes/kit/declaration-watcher';
+import { takeEntryArgument } from './entry-argument';
 import {
   DEV_DIST_DIR,
   hostConfiguration,
@@ -26,22 +31,67 @@ import {
 
 const TSX_CLI = require.resolve('tsx/cli');
 
+/** The server's entry: an application's own (`--entry`), else the demo's. */
+const ENTRY = entryFromArguments(process.argv.slice(2));
+
+function entryFromArguments(args: readonly string[]): string {
+  try {
+    const { entry = 'server/main.ts' } = takeEntryArgument(args);
+    if (!existsSync(path.resolve(ROOT_DIR, entry))) throw new Error(`--entry: there is no file ${entry}.`);
+    return entry;
+  } catch (error) {
+    console.error(`[dev] ${(error as Error).message}`);
+    process.exit(2);
+  }
+}
+
 function startServer(): ChildProcess {
-  const descriptors = path.relative(ROOT_DIR, path.join(DEV_DIST_DIR, 'remotes', '*', 'slots-remote.json'));
-  const child = spawn(
-    process.execPath,
-    [TSX_CLI, 'watch', '--clear-screen=false', '--include', descriptors, 'server/main.ts'],
-    {
-      cwd: ROOT_DIR,
-      stdio: 'inherit',
-      env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'development', FRONTEND_DIR: DEV_DIST_DIR },
-    },
-  );
+  const child = spawn(process.execPath, [TSX_CLI, 'watch', '--clear-screen=false', ENTRY], {
+    cwd: ROOT_DIR,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'development', FRONTEND_DIR: DEV_DIST_DIR },
+  });
   child.on('exit', (code, signal) => {
+    if (child === retiring) return;
     if (!stopping) console.error(`[dev] the server watcher exited (${signal ?? code}); stopping.`);
     stop(code ?? 1);
   });
   return child;
+}
+
+/** The server watcher being stopped to start again: its exit stops nothing. */
+let retiring: ChildProcess | null = null;
+
+/**
+ * Starts the server again, for a remote's new slots-remote.json: the server reads what the remotes declare at start.
+ * Not left to `tsx watch --include`, which ignores every file under a folder whose name starts with a dot (`.dev/`).
+ */
+function restartServer(why: string): void {
+  const old = server;
+  if (!old || old.exitCode !== null || retiring) return;
+  console.log(`[dev] ${why}: restarting the server.`);
+  retiring = old;
+  old.once('exit', () => {
+    retiring = null;
+    if (!stopping) server = startServer();
+  });
+  old.kill('SIGTERM');
+}
+
+/** Each remote's slots-remote.json as last built, to see when a build changed what the remote declares. */
+const declared = new Map<string, string>();
+
+/** The remotes whose slots-remote.json a build changed (none at the first build, which reads them all). */
+function changedDeclarations(): string[] {
+  const changed: string[] = [];
+  for (const remote of remotes) {
+    const name = remote.descriptor.name;
+    const file = path.join(DEV_DIST_DIR, 'remotes', name, 'slots-remote.json');
+    const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    if (declared.has(name) && declared.get(name) !== text) changed.push(name);
+    declared.set(name, text);
+  }
+  return changed;
 }
 
 let stopping = false;
@@ -80,9 +130,12 @@ function reportBuilds(error: Error | null, stats: MultiStats | undefined): void 
       console.log(`[${name}] built in ${seconds} s${child.hasWarnings() ? ' (with warnings)' : ''}`);
     }
   }
+  const changed = changedDeclarations();
   if (!server && !stats.hasErrors()) {
-    console.log('[dev] first build done; starting the server (tsx watch server/main.ts).');
+    console.log(`[dev] first build done; starting the server (tsx watch ${ENTRY}).`);
     server = startServer();
+  } else if (changed.length > 0) {
+    restartServer(`${changed.join(', ')} declare${changed.length === 1 ? 's' : ''} other components or props`);
   }
 }
 
