@@ -12,6 +12,7 @@ import path from 'node:path';
 import webpack, { type Configuration, type MultiStats } from 'webpack';
 import { createConfigurations } from '../webpack.config';
 import { compileServer } from './compile-server';
+import { takeEntryArgument } from './entry-argument';
 
 const ROOT = path.resolve(__dirname, '..');
 const SERVER_BUILD = 'server';
@@ -44,14 +45,7 @@ function run(configs: Configuration[]): Promise<MultiStats> {
 
 /** The command line: the builds named (none: all of them) and the server's entry, if given. */
 function parseArgs(args: readonly string[]): { wanted: string[]; entry: string | undefined } {
-  const rest = [...args];
-  let entry: string | undefined;
-  const at = rest.indexOf('--entry');
-  if (at !== -1) {
-    entry = rest[at + 1];
-    if (entry === undefined || entry.startsWith('-')) throw new Error('--entry needs a file, e.g. --entry myapp.ts');
-    rest.splice(at, 2);
-  }
+  const { entry, rest } = takeEntryArgument(args);
   return { wanted: rest.filter((arg) => !arg.startsWith('-')), entry };
 }
 
