@@ -65,8 +65,10 @@ it('places a component with its props form, reorders it by priority, publishes a
       'WelcomeCard (draft, team_marketing)',
     ]);
 
-    // The props form opened with the problem of its title.
-    await section.getByRole('textbox', { name: 'Title (required)', exact: true }).fill('Placed by an operator');
+    // The props form opened with the problem of its title, named after its card too (to screen readers only).
+    await section
+      .getByRole('textbox', { name: /^Title \(required\) — WelcomeCard \(team_marketing\)/ })
+      .fill('Placed by an operator');
     await section.getByLabel(`Priority of ${name}`).fill('10');
     await publishAndWait(page, /Revision 1 published/);
     expect(await section.locator('[data-placement-problems]').count()).toBe(0);
