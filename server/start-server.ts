@@ -172,8 +172,10 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     closeResources: async () => {
       await metricsListener?.close();
       await app.close();
-      // The last spans (this shutdown's requests among them) are sent before the process ends.
-      await stopTracing();
+      // The last spans (this shutdown's requests among them) are sent before the process ends, if the collector
+      // answers in time: otherwise they are lost, said, and the stop is still clean.
+      const lastSpans = await stopTracing();
+      if (!lastSpans.sent) logger.warn({ reason: lastSpans.reason }, 'shutdown: the last spans were not sent');
     },
   });
   shutdownOnSignals(shutdown);

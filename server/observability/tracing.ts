@@ -14,8 +14,17 @@ let started: TracingSdk | null = null;
  */
 export function startTracing(env: NodeJS.ProcessEnv): boolean {
   if (started !== null) return true;
-  const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  const variable = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim()
+    ? 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'
+    : 'OTEL_EXPORTER_OTLP_ENDPOINT';
+  const endpoint = env[variable]?.trim();
   if (!endpoint) return false;
+  // The exporter would take anything else for a path on its default collector, and send there without a word.
+  if (!/^https?:\/\/[^/]/i.test(endpoint) || !URL.canParse(endpoint)) {
+    throw new Error(
+      `${variable} must be an http:// or https:// address, like http://collector:4318 (got "${endpoint}").`,
+    );
+  }
   // Loaded here, not imported above: with tracing off the SDK is never loaded.
   const sdk = require('./tracing-sdk') as typeof import('./tracing-sdk');
   started = sdk.startTracingSdk(env);
@@ -45,9 +54,35 @@ export function tracedRequestListener(
   return started?.traceRequests(listener, protocol, answerAtOnce) ?? listener;
 }
 
-/** Sends the spans not sent yet and stops the SDK; nothing when tracing is off. Called by the graceful shutdown. */
-export async function stopTracing(): Promise<void> {
+/**
+ * The longest a shutdown waits for its last spans to be sent. A collector that does not answer (or refuses the
+ * connection, which the exporter retries) must not hold a stop past the grace its orchestrator gives it, nor make a
+ * stop that closed every store a failure.
+ */
+export const LAST_SPANS_WAIT_MS = 2_000;
+
+/** How sending the last spans ended: sent (or tracing off), or not sent, and why. */
+export type LastSpans = { sent: true } | { sent: false; reason: string };
+
+/**
+ * Sends the spans not sent yet and stops the SDK, waiting `waitMs` at the most; nothing when tracing is off. Called
+ * by the graceful shutdown, which logs spans left unsent and still exits 0: telemetry lost is not a store left open.
+ */
+export async function stopTracing(waitMs = LAST_SPANS_WAIT_MS): Promise<LastSpans> {
   const sdk = started;
   started = null;
-  await sdk?.shutdown();
+  if (sdk === null) return { sent: true };
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<LastSpans>((resolve) => {
+    timer = setTimeout(() => resolve({ sent: false, reason: `no answer within ${waitMs} ms` }), waitMs);
+  });
+  const stopped = sdk.shutdown().then(
+    (): LastSpans => ({ sent: true }),
+    (error: unknown): LastSpans => ({ sent: false, reason: error instanceof Error ? error.message : String(error) }),
+  );
+  try {
+    return await Promise.race([stopped, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

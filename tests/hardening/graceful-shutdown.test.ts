@@ -5,6 +5,7 @@
 import type { HealthPayload, MePayload } from '../../shared';
 import { DEMO_PASSWORD, DEMO_USERNAME, startAppServer, type AppServer } from '../../testing/system/app-server';
 import { waitUntil } from '../../testing/server/wait-until';
+import { getFreePort } from '../../testing/system/free-port';
 import { openRawConnection, parseRawResponse, sleep } from './support/raw-http';
 
 jest.setTimeout(60_000);
@@ -81,5 +82,18 @@ describe('graceful shutdown of server/main.ts', () => {
     const exit = await server.process.exited;
     expect(exit).toEqual({ code: 0, signal: null });
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('exits 0 when the trace collector does not answer, once the last spans had their time', async () => {
+    // Nothing listens there: the exporter's connections are refused, and it tries again until it is given up on.
+    const collector = `http://127.0.0.1:${await getFreePort()}`;
+    server = await startAppServer({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector } });
+    for (let n = 0; n < 3; n++) expect((await fetch(`${server.url}/slots`)).status).toBe(200);
+    process.kill(server.process.pid, 'SIGTERM');
+    const exit = await server.process.exited;
+    expect(exit).toEqual({ code: 0, signal: null });
+    const stdout = server.process.stdout();
+    expect(stdout).toMatch(/"reason":"no answer within 2000 ms","msg":"shutdown: the last spans were not sent"/);
+    expect(stdout).toMatch(/"outcome":"clean","msg":"stopped"/);
   });
 });
