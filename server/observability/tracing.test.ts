@@ -1,0 +1,20 @@
+import { startTracing, tracingStarted } from './tracing';
+
+describe('startTracing', () => {
+  it('starts nothing without an OTLP endpoint', () => {
+    expect(startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: '  ' })).toBe(false);
+    expect(tracingStarted()).toBe(false);
+  });
+
+  it.each([
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'notaurl'],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector:4318'],
+    ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'ftp://collector/v1/traces'],
+    ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'http://'],
+  ])('refuses %s=%s, naming the setting, rather than send to a default collector', (variable, value) => {
+    expect(() => startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', [variable]: value })).toThrow(
+      `${variable} must be an http:// or https:// address, like http://collector:4318 (got "${value}").`,
+    );
+    expect(tracingStarted()).toBe(false);
+  });
+});
