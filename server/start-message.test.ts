@@ -1,3 +1,4 @@
+import { commandLineFor } from './process/operator-commands';
 import { formatStartMessage } from './start-message';
 
 describe('formatStartMessage', () => {
@@ -35,6 +36,17 @@ describe('formatStartMessage', () => {
       'the password it got when this database was made (DEMO_PASSWORD then, else the one printed by that first start)',
     );
     expect(text).toContain('Reset it with: DATABASE_PATH=/srv/app.db npm run user:add -- admin');
+  });
+
+  it('writes the reset command as it runs where the server is installed: the compiled file in the image', () => {
+    // The image's working folder: dist/ and node_modules/, no package.json for npm to read.
+    const text = formatStartMessage({
+      url: 'http://127.0.0.1:4000/',
+      account: { username: 'admin', created: true, password: 'generated-password', passwordGenerated: true },
+      databasePathForCommand: '/data/app.db',
+      commands: commandLineFor('/app', '/app'),
+    });
+    expect(text).toContain('To change it later: DATABASE_PATH=/data/app.db node dist/server/cli/user-add.js admin');
   });
 
   it('on PostgreSQL names DATABASE_URL in the command, never its value (a start may be the only one given it)', () => {

@@ -1,4 +1,5 @@
 import type { TrustProxySetting } from './config/trust-proxy';
+import { commandLine, type CommandLine } from './process/operator-commands';
 
 /** An account the start message tells the operator about (the demo's `admin`). */
 export interface SignInAccount {
@@ -24,6 +25,8 @@ export interface StartMessageInput {
   postgres?: boolean;
   /** TRUST_PROXY as read; a hop count gets a reminder of what it must be. */
   trustProxy?: TrustProxySetting;
+  /** How commands are written where the server is installed (operator-commands.ts); this installation's by default. */
+  commands?: CommandLine;
 }
 
 /**
@@ -47,7 +50,7 @@ export function formatStartMessage(input: StartMessageInput): string {
     : input.databasePathForCommand
       ? `DATABASE_PATH=${input.databasePathForCommand} `
       : '';
-  const command = (username: string) => `${where}npm run user:add -- ${username}`;
+  const command = (username: string) => `${where}${(input.commands ?? commandLine)('user:add', username)}`;
   const lines = [`Slots platform is ready: open ${input.url}`];
   const account = input.account;
   if (!account) {

@@ -5,8 +5,9 @@
 import { databasePathFromEnv } from '../env-config';
 import { backupSqlite, BackupRefused } from '../storage/sqlite-backup';
 import { runCommand } from './run-command';
+import { commandLine } from '../process/operator-commands';
 
-export const DB_BACKUP_USAGE = 'usage: npm run db:backup -- <new file>';
+export const DB_BACKUP_USAGE = `usage: ${commandLine('db:backup', '<new file>')}`;
 
 async function main(args: readonly string[]): Promise<number> {
   const [destination, ...extra] = args;

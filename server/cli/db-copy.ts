@@ -17,8 +17,9 @@ import { PostgresEngine } from '../storage/postgres-engine';
 import { backupSqlite } from '../storage/sqlite-backup';
 import { SqliteEngine } from '../storage/sqlite-engine';
 import { runCommand } from './run-command';
+import { commandLine } from '../process/operator-commands';
 
-export const DB_COPY_USAGE = 'usage: npm run db:copy -- --to <postgres://...> [--from <sqlite file>]';
+export const DB_COPY_USAGE = `usage: ${commandLine('db:copy', '--to <postgres://...> [--from <sqlite file>]')}`;
 
 /** A copy's statements are bigger than a request's: the server's statement timeout, but at least this. */
 const COPY_STATEMENT_TIMEOUT_MS = 120_000;

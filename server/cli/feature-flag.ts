@@ -8,10 +8,11 @@ import { storageSettingsFromEnv } from '../env-config';
 import { FeatureFlagStore, InvalidFlagError } from '../flags/feature-flag-store';
 import { runCommand } from './run-command';
 import { withStorage } from './with-storage';
+import { commandLine } from '../process/operator-commands';
 
 export const FEATURE_FLAG_USAGE =
-  'usage: npm run flag -- set <name> on|off [--tenant <id>]   |   npm run flag -- unset <name> [--tenant <id>]   |   ' +
-  'npm run flag -- list';
+  `usage: ${commandLine('flag', 'set <name> on|off [--tenant <id>]')}   |   ` +
+  `${commandLine('flag', 'unset <name> [--tenant <id>]')}   |   ${commandLine('flag', 'list')}`;
 
 type FlagCommand =
   | { action: 'set'; name: string; enabled: boolean; tenant: string | null }

@@ -14,10 +14,11 @@ import { ReleaseStore } from '../releases/release-store';
 import { checkRemotesConfigHere } from './remotes-reload-check';
 import { runCommand } from './run-command';
 import { withStorage } from './with-storage';
+import { commandLine } from '../process/operator-commands';
 
 async function main(): Promise<number> {
   if (process.argv.length > 2) {
-    process.stderr.write('usage: npm run remotes:reload\n');
+    process.stderr.write(`usage: ${commandLine('remotes:reload')}\n`);
     return 2;
   }
   const check = checkRemotesConfigHere(process.env);

@@ -1,7 +1,9 @@
 import { REMOTE_NAME_PATTERN } from '../../shared';
+import { commandLine } from '../process/operator-commands';
 
 export const TEAM_TOKEN_USAGE =
-  'usage: npm run token:add -- <remote> [--expires <days>d]   |   npm run token:revoke -- <token id>';
+  `usage: ${commandLine('token:add', '<remote> [--expires <days>d]')}   |   ` +
+  `${commandLine('token:revoke', '<token id>')}`;
 
 export type TeamTokenArgs =
   | { action: 'add'; remote: string; expiresInMs: number | null }

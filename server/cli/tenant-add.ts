@@ -9,8 +9,9 @@ import { storageSettingsFromEnv } from '../env-config';
 import { TenantStore } from '../tenants/tenant-store';
 import { runCommand } from './run-command';
 import { withStorage } from './with-storage';
+import { commandLine } from '../process/operator-commands';
 
-export const TENANT_ADD_USAGE = 'usage: npm run tenant:add -- <id> [--name "<Name>"]';
+export const TENANT_ADD_USAGE = `usage: ${commandLine('tenant:add', '<id> [--name "<Name>"]')}`;
 
 /**
  * A tenant id this command creates: a letter or digit, then letters, digits and `_.-`, at most 64 characters. Ids go
@@ -61,7 +62,7 @@ async function main(args: readonly string[]): Promise<number> {
     process.stdout.write(
       existing === undefined
         ? `Created tenant "${parsed.id}" (${name}) in ${where}. Add staff to it: ` +
-            `npm run user:add -- <username> --tenant ${parsed.id}\n`
+            `${commandLine('user:add', `<username> --tenant ${parsed.id}`)}\n`
         : `${existing.name === name ? 'Kept' : 'Renamed'} tenant "${parsed.id}" (${name}) in ${where}.\n`,
     );
     return 0;

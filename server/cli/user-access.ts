@@ -8,8 +8,9 @@ import { storageSettingsFromEnv } from '../env-config';
 import { UserStore } from '../auth/user-store';
 import { runCommand } from './run-command';
 import { withStorage } from './with-storage';
+import { commandLine } from '../process/operator-commands';
 
-export const USER_ACCESS_USAGE = 'usage: npm run user:disable -- <username>   |   npm run user:enable -- <username>';
+export const USER_ACCESS_USAGE = `usage: ${commandLine('user:disable', '<username>')}   |   ${commandLine('user:enable', '<username>')}`;
 
 async function main(args: readonly string[]): Promise<number> {
   const [action, username, ...extra] = args;

@@ -7,9 +7,10 @@ import {
   type StaffRole,
 } from '../../shared';
 import { USERNAME_PATTERN } from '../auth/username';
+import { commandLine } from '../process/operator-commands';
 
 export const USER_ADD_USAGE =
-  'Usage: npm run user:add -- <username> [--role viewer|editor|operator|none] ' +
+  `Usage: ${commandLine('user:add', '<username>')} [--role viewer|editor|operator|none] ` +
   '[--tenant <tenant id> [--role viewer|editor|operator|none]]... [--permission <permission>|none]... ' +
   '[--keep-password]';
 

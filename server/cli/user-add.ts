@@ -25,6 +25,7 @@ import { parseUserAddArgs, UsageError } from './user-add-args';
 import { readPassword } from './read-password';
 import { runCommand } from './run-command';
 import { withStorage } from './with-storage';
+import { commandLine } from '../process/operator-commands';
 
 export const PASSWORD_TOO_SHORT = `The password is too short: use at least ${PASSWORD_MIN_LENGTH} characters. Nothing was changed.`;
 export const PASSWORD_TOO_LONG = `The password is too long: use at most ${PASSWORD_MAX_LENGTH} characters. Nothing was changed.`;
@@ -80,8 +81,9 @@ async function main(): Promise<number> {
     const memberships =
       memberOf.tenants.length > 0
         ? `tenants: ${memberOf.tenants.map(({ id }) => roleNote(id, memberOf.roles.get(id))).join(', ')}`
-        : `no tenant yet, so it cannot sign in: create one with npm run tenant:add -- <id>, then npm run user:add -- ` +
-          `${user.username} --keep-password --tenant <id> (the demo's first start adds it to the demo's tenants)`;
+        : `no tenant yet, so it cannot sign in: create one with ${commandLine('tenant:add', '<id>')}, then ` +
+          `${commandLine('user:add', `${user.username} --keep-password --tenant <id>`)} (the demo's first start adds ` +
+          "it to the demo's tenants)";
     const granted = args.permissions === undefined ? '' : `; granted: ${args.permissions.join(', ') || 'none'}`;
     process.stdout.write(
       `${HEADLINES[outcome]} "${user.username}" (${memberships}` +

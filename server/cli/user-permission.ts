@@ -12,10 +12,11 @@ import { storageSettingsFromEnv } from '../env-config';
 import { TenantStore } from '../tenants/tenant-store';
 import { runCommand } from './run-command';
 import { withStorage } from './with-storage';
+import { commandLine } from '../process/operator-commands';
 
 export const USER_PERMISSION_USAGE =
-  'usage: npm run user:permission -- grant|revoke <username> <permission>...   |   ' +
-  `npm run user:permission -- show <username>\npermissions: ${STAFF_PERMISSIONS.join(', ')}`;
+  `usage: ${commandLine('user:permission', 'grant|revoke <username> <permission>...')}   |   ` +
+  `${commandLine('user:permission', 'show <username>')}\npermissions: ${STAFF_PERMISSIONS.join(', ')}`;
 
 async function main(args: readonly string[]): Promise<number> {
   const [action, username, ...permissions] = args;

@@ -1,0 +1,48 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+import { commandLine, commandLineFor } from './operator-commands';
+
+let root: TempDir;
+beforeEach(() => {
+  root = makeTempDir('slots-operator-commands-');
+});
+afterEach(() => root.remove());
+
+describe('commandLineFor', () => {
+  it('writes npm scripts where a package.json beside dist/ has them (a checkout, an unpacked release)', () => {
+    writeFileSync(
+      path.join(root.path, 'package.json'),
+      JSON.stringify({ scripts: { 'user:add': 'node dist/server/cli/user-add.js', 'token:revoke': '...' } }),
+    );
+    const command = commandLineFor(root.path, root.path);
+    expect(command('user:add', 'ann --tenant acme')).toBe('npm run user:add -- ann --tenant acme');
+    expect(command('token:revoke', '0123456789ab')).toBe('npm run token:revoke -- 0123456789ab');
+    // A script the package.json does not have is written as its compiled file.
+    expect(command('db:backup', '<new file>')).toBe('node dist/server/cli/db-backup.js <new file>');
+  });
+
+  it('writes the compiled files where there is no package.json (the image), from where the operator stands', () => {
+    expect(commandLineFor(root.path, root.path)('user:add', 'ann')).toBe('node dist/server/cli/user-add.js ann');
+    expect(commandLineFor(root.path, root.path)('token:add', '<remote>')).toBe(
+      'node dist/server/cli/team-token.js add <remote>',
+    );
+    expect(commandLineFor(root.path, root.path)('remotes:reload')).toBe('node dist/server/cli/remotes-reload.js');
+    // Elsewhere, the path that works from anywhere.
+    expect(commandLineFor(root.path, '/')('user:disable', 'ann')).toBe(
+      `node ${path.join(root.path, 'dist/server/cli/user-access.js')} disable ann`,
+    );
+  });
+
+  it('takes a package.json it cannot read for none', () => {
+    writeFileSync(path.join(root.path, 'package.json'), '{ not json');
+    expect(commandLineFor(root.path, root.path)('flag', 'list')).toBe('node dist/server/cli/feature-flag.js list');
+  });
+});
+
+describe('commandLine', () => {
+  it("writes this checkout's npm scripts", () => {
+    expect(commandLine('tenant:add', 'acme')).toBe('npm run tenant:add -- acme');
+    expect(commandLine('remotes:reload')).toBe('npm run remotes:reload');
+  });
+});

@@ -1,0 +1,61 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** The operators' commands, by their npm script's name, and the compiled file (and first argument) each runs. */
+const COMMAND_FILES = {
+  'user:add': 'user-add.js',
+  'user:disable': 'user-access.js disable',
+  'user:enable': 'user-access.js enable',
+  'user:permission': 'user-permission.js',
+  'tenant:add': 'tenant-add.js',
+  'token:add': 'team-token.js add',
+  'token:revoke': 'team-token.js revoke',
+  'remotes:reload': 'remotes-reload.js',
+  'db:copy': 'db-copy.js',
+  'db:backup': 'db-backup.js',
+  flag: 'feature-flag.js',
+} as const;
+
+export type OperatorCommand = keyof typeof COMMAND_FILES;
+
+/** Writes `command` with `args` as an operator types it where this server is installed. */
+export type CommandLine = (command: OperatorCommand, args?: string) => string;
+
+/**
+ * The folder the product is installed in: `<root>/server/process/` in a checkout run from source,
+ * `<root>/dist/server/process/` compiled (scripts/compile-server.ts).
+ */
+const INSTALL_ROOT = path.resolve(__dirname, __filename.endsWith('.js') ? '../../..' : '../..');
+
+/**
+ * How an operator runs the product's commands in the installation at `root`, seen from `cwd`: `npm run user:add --
+ * ann` where a package.json beside `dist/` has the scripts (a checkout, an unpacked release), else the compiled file
+ * itself, `node dist/server/cli/user-add.js ann` (the image holds `dist/` and `node_modules/` only, and npm finds no
+ * package.json there). What the start message and the commands' usage and hints print, so each can be pasted.
+ */
+export function commandLineFor(root: string, cwd: string = process.cwd()): CommandLine {
+  const scripts = npmScriptsIn(root);
+  // Relative when the operator stands in the installation (the image's working folder), absolute otherwise.
+  const cliFolder = path.join(path.resolve(cwd) === path.resolve(root) ? '' : root, 'dist', 'server', 'cli');
+  return (command, args = '') => {
+    const rest = args === '' ? '' : ` ${args}`;
+    if (scripts.has(command)) return `npm run ${command}${rest === '' ? '' : ` --${rest}`}`;
+    return `node ${path.join(cliFolder, COMMAND_FILES[command])}${rest}`;
+  };
+}
+
+function npmScriptsIn(root: string): ReadonlySet<string> {
+  const file = path.join(root, 'package.json');
+  if (!existsSync(file)) return new Set();
+  try {
+    const { scripts } = JSON.parse(readFileSync(file, 'utf8')) as { scripts?: Record<string, unknown> };
+    return new Set(Object.keys(scripts ?? {}));
+  } catch {
+    return new Set();
+  }
+}
+
+let installed: CommandLine | undefined;
+
+/** commandLineFor this installation, from the process's working folder (read once). */
+export const commandLine: CommandLine = (command, args) => (installed ??= commandLineFor(INSTALL_ROOT))(command, args);
