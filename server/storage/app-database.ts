@@ -24,7 +24,11 @@ export class AppDatabase {
     this.turnDataVersion = null;
   };
 
-  private constructor(db: BetterSqlite3.Database) {
+  private constructor(
+    db: BetterSqlite3.Database,
+    /** The schema's steps opening the file applied (none when it was up to date), for the start's log. */
+    readonly appliedSteps: readonly number[],
+  ) {
     this.db = db;
     this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   }
@@ -47,12 +51,11 @@ export class AppDatabase {
       db.pragma('busy_timeout = 5000');
       // Before any statement: indexes on text sort keys call it.
       registerSqliteSortFold(db);
-      migrate(db, MIGRATIONS);
+      return new AppDatabase(db, migrate(db, MIGRATIONS));
     } catch (error) {
       db.close();
       throw error;
     }
-    return new AppDatabase(db);
   }
 
   /** Call after committing a change that cached views (dashboards, navigation) may depend on. */

@@ -156,7 +156,7 @@ export class PostgresEngine implements StorageEngine {
   }
 
   /** On a connection of its own, without the pool's timeouts (waiting for another instance's migration is fine). */
-  async migrate(): Promise<void> {
+  async migrate(): Promise<readonly number[]> {
     const client = new Client({
       connectionString: this.settings.url,
       connectionTimeoutMillis: this.settings.statementTimeoutMs,
@@ -166,7 +166,7 @@ export class PostgresEngine implements StorageEngine {
     client.on('error', this.onIdleError);
     await client.connect();
     try {
-      await migratePostgres(client, POSTGRES_MIGRATIONS);
+      return await migratePostgres(client, POSTGRES_MIGRATIONS);
     } finally {
       await client.end();
     }

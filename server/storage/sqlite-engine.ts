@@ -65,9 +65,9 @@ export class SqliteEngine implements StorageEngine {
   /** SQLite's stamp is read once per event-loop turn (AppDatabase.turnChangeStamp), whatever the requests. */
   noteRequestStart(): void {}
 
-  /** Opening migrated the file already. */
-  migrate(): Promise<void> {
-    return Promise.resolve();
+  /** Opening migrated the file already: the steps it applied. */
+  migrate(): Promise<readonly number[]> {
+    return Promise.resolve(this.file.appliedSteps);
   }
 
   check(): Promise<void> {

@@ -34,8 +34,11 @@ export interface StorageEngine {
    * PostgreSQL's stamp needs it; SQLite's follows the event-loop turn.
    */
   noteRequestStart(): void;
-  /** Brings the schema up to date (a no-op when opening did it already). */
-  migrate(): Promise<void>;
+  /**
+   * Brings the schema up to date (SQLite: opening did it already). Resolves to the steps applied, by this call or by
+   * the opening, none when the schema was up to date (or another instance brought it up to date first).
+   */
+  migrate(): Promise<readonly number[]>;
   /** Rejects when the database does not answer. */
   check(): Promise<void>;
   /**

@@ -12,7 +12,10 @@ import type { StorageEngine } from './storage-engine';
 export class StorageModule implements AppModule {
   readonly engine: StorageEngine;
 
-  constructor(settings: StorageSettings, logger: Logger) {
+  constructor(
+    settings: StorageSettings,
+    private readonly logger: Logger,
+  ) {
     this.engine = openStorage(settings, (error) =>
       logger.warn({ err: error }, 'database: an idle connection or a background index build failed'),
     );
@@ -26,9 +29,19 @@ export class StorageModule implements AppModule {
     return this.engine.file;
   }
 
-  /** PostgreSQL: the migrations, under the advisory lock (SQLite was migrated when the file was opened). */
-  load(): Promise<void> {
-    return this.engine.migrate();
+  /**
+   * PostgreSQL: the migrations, under the advisory lock (SQLite was migrated when the file was opened). The steps
+   * applied are logged: an upgrade that changed the schema says so (its backup is the one taken before).
+   */
+  async load(): Promise<void> {
+    const applied = await this.engine.migrate();
+    if (applied.length === 0) return;
+    const from = Math.min(...applied) - 1;
+    const to = Math.max(...applied);
+    this.logger.info(
+      { from, to, steps: applied.length },
+      from === 0 ? 'database schema created' : 'database schema migrated',
+    );
   }
 
   async readiness(): Promise<Readiness> {
