@@ -38,6 +38,11 @@ export interface Dashboard {
   name: string;
   label: string;
   cards: DashboardCard[];
+  /**
+   * Its cards could not be worked out this time (the application's `cards()` failed or took too long; the server
+   * logged why): no cards, and the page says so. Asked for again a few seconds later.
+   */
+  unavailable?: true;
 }
 
 export interface NavigationLink {

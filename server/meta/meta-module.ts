@@ -1,4 +1,5 @@
 import type { Express, Request } from 'express';
+import type { Logger } from 'pino';
 import type { AppModule } from '../app-module';
 import type { FeatureFlagStore } from '../flags/feature-flag-store';
 import type { ResourcesModule } from '../resources/resources-module';
@@ -11,6 +12,7 @@ import { ModuleRegistry } from './module-registry';
 import { servedSlots, type ServedSlots } from './served-slots';
 
 export interface MetaModuleParts {
+  logger: Logger;
   tenants: TenantStore;
   flags: FeatureFlagStore;
   slots: SlotsModule;
@@ -29,7 +31,7 @@ export class MetaModule implements AppModule {
 
   constructor(private readonly parts: MetaModuleParts) {
     this.navigation = new ModuleRegistry(parts.resources.resources);
-    this.dashboards = new DashboardRegistry(parts.resources.records);
+    this.dashboards = new DashboardRegistry(parts.resources.records, { logger: parts.logger });
     this.body = new MetaBodyCache({
       slots: parts.slots.payload,
       modules: this.navigation,

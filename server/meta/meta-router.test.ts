@@ -12,6 +12,7 @@ import {
   TEST_SECRET,
   type TestApp,
 } from '../../testing/server/test-app';
+import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
 
 const UNAUTHENTICATED = { error: { code: 'unauthenticated', message: ERROR_MESSAGES.unauthenticated } };
 
@@ -223,5 +224,42 @@ describe('GET /meta with exactly what was registered', () => {
         'resource-page-actions': [{ component: 'CopyLinkAction', props: {} }],
       },
     });
+  });
+});
+
+describe("GET /meta with an application's dashboards failing", () => {
+  let testApp: TestApp;
+  let dist: FixtureDist;
+
+  afterEach(async () => {
+    await testApp.close();
+    dist.remove();
+  });
+
+  it('answers the navigation, the slots and the other dashboards, those failing unavailable', async () => {
+    dist = createFixtureDist();
+    dist.addHost({ remoteHints: true });
+    // No remote is built here: the demo's slots are logged, not refused.
+    testApp = await createDemoApp({ distDir: dist.dir, slotProblems: 'log' });
+    const { app } = testApp;
+    app.registerDashboard({ name: 'warehouse', label: 'Warehouse', cards: () => new Promise(() => undefined) });
+    app.registerDashboard({ name: 'billing', label: 'Billing', cards: () => Promise.reject(new Error('down')) });
+    const agent = await signedInAgent(app);
+
+    const meta = await agent.get('/meta');
+    expect(meta.status).toBe(200);
+    const payload = meta.body as MetaPayload;
+    expect(payload.modules.length).toBeGreaterThan(0);
+    expect(Object.keys(payload.slots).length).toBeGreaterThan(0);
+    const byName = new Map(payload.dashboards.map((dashboard) => [dashboard.name, dashboard]));
+    expect(byName.get('warehouse')).toEqual({ name: 'warehouse', label: 'Warehouse', cards: [], unavailable: true });
+    expect(byName.get('billing')).toEqual({ name: 'billing', label: 'Billing', cards: [], unavailable: true });
+    // The demo's own dashboard still has its cards.
+    expect(payload.dashboards.some((dashboard) => !dashboard.unavailable && dashboard.cards.length > 0)).toBe(true);
+
+    // A signed-in page, which carries the same data, is answered too.
+    const page = await agent.get('/resources/articles').set('Accept', 'text/html');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('{"name":"warehouse","label":"Warehouse","cards":[],"unavailable":true}');
   });
 });

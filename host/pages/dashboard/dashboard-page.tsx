@@ -28,6 +28,11 @@ export function DashboardPage() {
           data-dashboard={dashboard.name}
         >
           <h2 className="section-title">{dashboard.label}</h2>
+          {dashboard.unavailable && (
+            <p className="muted" data-dashboard-unavailable="">
+              These figures could not be worked out just now. Reload the page in a moment to try again.
+            </p>
+          )}
           <div className="stat-cards">
             {dashboard.cards.map((card) => (
               <article className="stat-card" key={card.title}>
