@@ -121,6 +121,8 @@ describe('readConfig', () => {
     [{ SESSION_SECRET: 'short' }, /SESSION_SECRET must be at least 16 characters/],
     [{ DEMO_PASSWORD: 'too-short' }, /DEMO_PASSWORD must be at least 12 characters/],
     [{ SESSION_IDLE_MINUTES: '0' }, /SESSION_IDLE_MINUTES="0" must be a positive number/],
+    [{ SESSION_IDLE_MINUTES: '1e12' }, /SESSION_IDLE_MINUTES="1e12" must be at most 43200\./],
+    [{ SESSION_ABSOLUTE_HOURS: '8761' }, /SESSION_ABSOLUTE_HOURS="8761" must be at most 8760\./],
     [{ SESSION_ABSOLUTE_HOURS: 'soon' }, /SESSION_ABSOLUTE_HOURS/],
     [{ LOG_REQUESTS: 'maybe' }, /LOG_REQUESTS="maybe" is not valid: expected true or false/],
     [{ ALLOWED_ORIGINS: 'https://admin.example.com/path' }, /ALLOWED_ORIGINS/],

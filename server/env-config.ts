@@ -79,8 +79,8 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
     sessionSecret,
     demoPassword: readDemoPassword(env.DEMO_PASSWORD),
     trustProxy: trustProxyFromEnv(env),
-    sessionIdleMs: readPositive(env, 'SESSION_IDLE_MINUTES', 30) * 60 * 1000,
-    sessionAbsoluteMs: readPositive(env, 'SESSION_ABSOLUTE_HOURS', 12) * 60 * 60 * 1000,
+    sessionIdleMs: readPositive(env, 'SESSION_IDLE_MINUTES', 30, MAX_SESSION_IDLE_MINUTES) * 60 * 1000,
+    sessionAbsoluteMs: readPositive(env, 'SESSION_ABSOLUTE_HOURS', 12, MAX_SESSION_ABSOLUTE_HOURS) * 60 * 60 * 1000,
     logRequests: readBoolean(env, 'LOG_REQUESTS', false),
     logLevel: nonEmpty(env.LOG_LEVEL),
     serveSourceMaps: env.SERVE_SOURCE_MAPS?.trim() ? readBoolean(env, 'SERVE_SOURCE_MAPS', false) : undefined,
@@ -174,12 +174,20 @@ function readDemoPassword(raw: string | undefined): string | undefined {
   return raw;
 }
 
-function readPositive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+/**
+ * The longest session lifetimes taken: a month unused, a year in all. Beyond some point a cookie's expiry is no date
+ * at all (`SESSION_IDLE_MINUTES=1e12`: every sign-in answered 200 without a cookie), and no admin wants more.
+ */
+const MAX_SESSION_IDLE_MINUTES = 30 * 24 * 60;
+const MAX_SESSION_ABSOLUTE_HOURS = 365 * 24;
+
+function readPositive(env: NodeJS.ProcessEnv, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   const value = nonEmpty(env[name]);
   if (value === undefined) return fallback;
   const number = Number(value);
   if (!Number.isFinite(number) || number <= 0) {
     throw new ConfigError(`${name}=${JSON.stringify(env[name])} must be a positive number.`);
   }
+  if (number > max) throw new ConfigError(`${name}=${JSON.stringify(env[name])} must be at most ${max}.`);
   return number;
 }
