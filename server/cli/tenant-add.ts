@@ -48,25 +48,30 @@ async function main(args: readonly string[]): Promise<number> {
     process.stderr.write(`${parsed.usage}\nNo database at ${settings.path} yet.\n`);
     return 2;
   }
-  return withStorage(settings, async (engine, where) => {
-    const tenants = new TenantStore(engine);
-    if ('usage' in parsed) {
-      const known = await tenants.list();
-      const list = known.map((tenant) => `${tenant.id} (${tenant.name})`).join(', ');
-      process.stderr.write(`${parsed.usage}\nTenants in ${where}: ${list || 'none yet'}.\n`);
-      return 2;
-    }
-    const existing = await tenants.get(parsed.id);
-    const name = parsed.name ?? existing?.name ?? parsed.id;
-    await tenants.save({ id: parsed.id, name });
-    process.stdout.write(
-      existing === undefined
-        ? `Created tenant "${parsed.id}" (${name}) in ${where}. Add staff to it: ` +
-            `${commandLine('user:add', `<username> --tenant ${parsed.id}`)}\n`
-        : `${existing.name === name ? 'Kept' : 'Renamed'} tenant "${parsed.id}" (${name}) in ${where}.\n`,
-    );
-    return 0;
-  });
+  return withStorage(
+    settings,
+    async (engine, where) => {
+      const tenants = new TenantStore(engine);
+      if ('usage' in parsed) {
+        const known = await tenants.list();
+        const list = known.map((tenant) => `${tenant.id} (${tenant.name})`).join(', ');
+        process.stderr.write(`${parsed.usage}\nTenants in ${where}: ${list || 'none yet'}.\n`);
+        return 2;
+      }
+      const existing = await tenants.get(parsed.id);
+      const name = parsed.name ?? existing?.name ?? parsed.id;
+      await tenants.save({ id: parsed.id, name });
+      process.stdout.write(
+        existing === undefined
+          ? `Created tenant "${parsed.id}" (${name}) in ${where}. Add staff to it: ` +
+              `${commandLine('user:add', `<username> --tenant ${parsed.id}`)}\n`
+          : `${existing.name === name ? 'Kept' : 'Renamed'} tenant "${parsed.id}" (${name}) in ${where}.\n`,
+      );
+      return 0;
+    },
+    // Before the first start, an installation is set up with these two: they may make its database.
+    { mayCreate: true },
+  );
 }
 
 runCommand('tenant:add', () => main(process.argv.slice(2)));

@@ -43,54 +43,60 @@ async function main(): Promise<number> {
   }
 
   const settings = storageSettingsFromEnv(process.env);
-  return withStorage(settings, async (engine, where) => {
-    const users = new UserStore(engine);
-    const tenants = new TenantStore(engine);
-    const known = await tenants.list();
-    const unknown = args.tenants.filter((id) => !known.some((tenant) => tenant.id === id));
-    if (unknown.length > 0) {
-      const valid = known.length > 0 ? known.map((tenant) => tenant.id).join(', ') : 'none yet (start the server once)';
-      process.stderr.write(`Unknown tenant ${unknown.map((id) => `"${id}"`).join(', ')}. Tenants: ${valid}.\n`);
-      return 1;
-    }
+  return withStorage(
+    settings,
+    async (engine, where) => {
+      const users = new UserStore(engine);
+      const tenants = new TenantStore(engine);
+      const known = await tenants.list();
+      const unknown = args.tenants.filter((id) => !known.some((tenant) => tenant.id === id));
+      if (unknown.length > 0) {
+        const valid =
+          known.length > 0 ? known.map((tenant) => tenant.id).join(', ') : 'none yet (start the server once)';
+        process.stderr.write(`Unknown tenant ${unknown.map((id) => `"${id}"`).join(', ')}. Tenants: ${valid}.\n`);
+        return 1;
+      }
 
-    const existing = await users.findByUsername(args.username);
-    const settled = await settlePassword(users, args.username, existing, args.keepPassword === true, where);
-    if ('refused' in settled) {
-      process.stderr.write(`${settled.refused}\n`);
-      return 1;
-    }
-    const { user, outcome } = settled;
-    if (args.role !== undefined) await users.setRole(user.username, args.role);
-    if (args.permissions !== undefined) await users.setGrantedPermissions(user.username, args.permissions);
-    const current = await tenants.tenantsOf(user.id);
-    if (args.tenants.length > 0) {
-      const roles = args.tenantRoles ?? {};
-      await tenants.setMemberships(
-        user.id,
-        args.tenants.map((tenant) => ({ tenant, role: roles[tenant] ?? null })),
-      );
-    } else if (current.length === 0)
-      await tenants.setMemberships(
-        user.id,
-        known.map((tenant) => tenant.id),
-      );
-    const memberOf = await tenants.membershipsOf(user.id);
+      const existing = await users.findByUsername(args.username);
+      const settled = await settlePassword(users, args.username, existing, args.keepPassword === true, where);
+      if ('refused' in settled) {
+        process.stderr.write(`${settled.refused}\n`);
+        return 1;
+      }
+      const { user, outcome } = settled;
+      if (args.role !== undefined) await users.setRole(user.username, args.role);
+      if (args.permissions !== undefined) await users.setGrantedPermissions(user.username, args.permissions);
+      const current = await tenants.tenantsOf(user.id);
+      if (args.tenants.length > 0) {
+        const roles = args.tenantRoles ?? {};
+        await tenants.setMemberships(
+          user.id,
+          args.tenants.map((tenant) => ({ tenant, role: roles[tenant] ?? null })),
+        );
+      } else if (current.length === 0)
+        await tenants.setMemberships(
+          user.id,
+          known.map((tenant) => tenant.id),
+        );
+      const memberOf = await tenants.membershipsOf(user.id);
 
-    // Each tenant with the role in force there, so a --role bound to another tenant than meant shows at once.
-    const memberships =
-      memberOf.tenants.length > 0
-        ? `tenants: ${memberOf.tenants.map(({ id }) => roleNote(id, memberOf.roles.get(id))).join(', ')}`
-        : `no tenant yet, so it cannot sign in: create one with ${commandLine('tenant:add', '<id>')}, then ` +
-          `${commandLine('user:add', `${user.username} --keep-password --tenant <id>`)} (the demo's first start adds ` +
-          "it to the demo's tenants)";
-    const granted = args.permissions === undefined ? '' : `; granted: ${args.permissions.join(', ') || 'none'}`;
-    process.stdout.write(
-      `${HEADLINES[outcome]} "${user.username}" (${memberships}` +
-        `${args.role === undefined ? '' : `; role: ${args.role ?? 'none'}`}${granted}) in ${where}${TAILS[outcome]}\n`,
-    );
-    return 0;
-  });
+      // Each tenant with the role in force there, so a --role bound to another tenant than meant shows at once.
+      const memberships =
+        memberOf.tenants.length > 0
+          ? `tenants: ${memberOf.tenants.map(({ id }) => roleNote(id, memberOf.roles.get(id))).join(', ')}`
+          : `no tenant yet, so it cannot sign in: create one with ${commandLine('tenant:add', '<id>')}, then ` +
+            `${commandLine('user:add', `${user.username} --keep-password --tenant <id>`)} (the demo's first start adds ` +
+            "it to the demo's tenants)";
+      const granted = args.permissions === undefined ? '' : `; granted: ${args.permissions.join(', ') || 'none'}`;
+      process.stdout.write(
+        `${HEADLINES[outcome]} "${user.username}" (${memberships}` +
+          `${args.role === undefined ? '' : `; role: ${args.role ?? 'none'}`}${granted}) in ${where}${TAILS[outcome]}\n`,
+      );
+      return 0;
+    },
+    // Before the first start, an installation is set up with these two: they may make its database.
+    { mayCreate: true },
+  );
 }
 
 /** What became of the password: a new account's, a new one for an existing account, or the stored one kept. */

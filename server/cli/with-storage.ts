@@ -1,16 +1,40 @@
+import { existsSync } from 'node:fs';
 import { describeStorage, openMigratedStorage, type StorageSettings } from '../storage/open-storage';
 import type { StorageEngine } from '../storage/storage-engine';
+
+/** A command pointed at a SQLite file that does not exist: it changes the server's database, never makes one. */
+export class NoDatabaseError extends Error {
+  constructor(file: string) {
+    super(
+      `There is no SQLite database at ${file}: the server makes it at its first start. Set DATABASE_PATH to the ` +
+        "server's file (or DATABASE_URL for PostgreSQL). Nothing was changed.",
+    );
+    this.name = 'NoDatabaseError';
+  }
+}
 
 /**
  * Opens and migrates the storage the settings point at, as a server start does, runs `use` with it and where it is
  * (for messages: a PostgreSQL URL without its password), and closes it however `use` ends, so a command that
- * fails or returns early never leaves the database open behind it.
+ * fails or returns early never leaves the database open behind it. A SQLite file that is not there is refused: a
+ * mistyped or forgotten DATABASE_PATH would otherwise get a new empty database, changed in place of the server's
+ * (an account, a tenant or a token no server knows), and the command would say it succeeded. `mayCreate`: the
+ * commands that set an installation up before its first start (user:add, tenant:add) make it, and say so.
  */
 export async function withStorage<T>(
   settings: StorageSettings,
   use: (engine: StorageEngine, where: string) => Promise<T>,
+  { mayCreate = false }: { mayCreate?: boolean } = {},
 ): Promise<T> {
+  const missing = settings.kind === 'sqlite' && !existsSync(settings.path);
+  if (missing && !mayCreate) throw new NoDatabaseError(settings.path);
   const engine = await openMigratedStorage(settings);
+  if (missing) {
+    process.stderr.write(
+      `Made a new database at ${describeStorage(settings)}: no server has used it yet. If the server's is ` +
+        'elsewhere, set DATABASE_PATH to it.\n',
+    );
+  }
   try {
     return await use(engine, describeStorage(settings));
   } finally {
