@@ -223,6 +223,7 @@ export type {
   HostRefreshDetail,
   HostBeforeLeaveDetail,
   HostToolsDetail,
+  HostSessionDetail,
   BootComponent,
   BootData,
   SessionBootData,
@@ -267,6 +268,7 @@ export {
   HOST_BEFORE_LEAVE_EVENT,
   HOST_TOOLS_UNAVAILABLE_ATTRIBUTE,
   HOST_TOOLS_EVENT,
+  HOST_SESSION_EVENT,
   SESSION_TIME_PATH,
 } from './wire';
 export {

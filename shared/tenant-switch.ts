@@ -41,6 +41,8 @@ export type TenantSwitchEvent =
   | { type: 'chosen'; tenant: string }
   /** The person kept their unsaved changes: the list goes back to the current tenant. */
   | { type: 'kept' }
+  /** The session changed under the switcher (another tab switched it): the list shows the session's tenant. */
+  | { type: 'session-changed' }
   | { type: 'started' }
   | { type: 'switched'; announcement: string }
   | { type: 'failed'; error: string };
@@ -51,6 +53,7 @@ export function tenantSwitchReducer(state: TenantSwitchState, event: TenantSwitc
     case 'chosen':
       return { ...state, choice: event.tenant };
     case 'kept':
+    case 'session-changed':
       return { ...state, choice: null };
     case 'started':
       return { ...state, switching: true, error: null, announcement: '' };

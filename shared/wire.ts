@@ -418,3 +418,16 @@ export const HOST_TOOLS_EVENT = 'slots:tools';
 export interface HostToolsDetail {
   unavailable: boolean;
 }
+
+/**
+ * Name of the window `CustomEvent` the host dispatches when the session it shows changed: a sign-in, another tenant
+ * (switched in this tab or in another: the tabs of a browser share one session), a sign-out (`user: null`). A
+ * component that keeps what `GET /me` said, such as a tenant switcher, takes the user from it: otherwise it goes on
+ * naming the tenant the session no longer works in, and what is created there lands in the other one.
+ */
+export const HOST_SESSION_EVENT = 'slots:session';
+
+/** `detail` of a {@link HOST_SESSION_EVENT}: the signed-in user as `GET /me` gives it now, or null. */
+export interface HostSessionDetail {
+  user: CurrentUser | null;
+}

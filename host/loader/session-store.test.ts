@@ -1,4 +1,10 @@
-import { HOST_REFRESH_EVENT, type CurrentUser, type MePayload } from '../../shared';
+import {
+  HOST_REFRESH_EVENT,
+  HOST_SESSION_EVENT,
+  type CurrentUser,
+  type HostSessionDetail,
+  type MePayload,
+} from '../../shared';
 import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../../testing/host/fake-api';
 import { fakeTabWindow } from '../../testing/host/fake-broadcast-channel';
 import { SessionStore } from './session-store';
@@ -47,10 +53,11 @@ async function twoTabs() {
   const apiB = session.tab();
   const a = new SessionStore(apiA.client);
   const b = new SessionStore(apiB.client);
+  const windowA = fakeTabWindow();
   const windowB = fakeTabWindow();
-  const stops = [a.listen(fakeTabWindow()), b.listen(windowB)];
+  const stops = [a.listen(windowA), b.listen(windowB)];
   await Promise.all([a.refresh(), b.refresh()]);
-  return { session, a, b, apiA, apiB, windowB, stop: () => stops.forEach((stop) => stop()) };
+  return { session, a, b, apiA, apiB, windowA, windowB, stop: () => stops.forEach((stop) => stop()) };
 }
 
 /** Lets the other tab hear the message, ask the server and settle. */
@@ -80,6 +87,25 @@ describe('SessionStore across the tabs of one browser', () => {
       await followed();
       expect(apiB.count('GET', '/me')).toBe(1);
       expect(b.snapshot().changedInAnotherTab).toBe(false);
+    } finally {
+      stop();
+    }
+  });
+
+  it("tells its window's remotes of the session it follows (HOST_SESSION_EVENT), once per change", async () => {
+    const { a, b, windowA, stop } = await twoTabs();
+    try {
+      const told: (string | null)[] = [];
+      windowA.addEventListener(HOST_SESSION_EVENT, (event) => {
+        const { user } = (event as CustomEvent<HostSessionDetail>).detail;
+        told.push(user === null ? null : `${user.username}@${user.currentTenant}`);
+      });
+      await b.switchTenant('globex');
+      await followed();
+      await a.refresh();
+      await b.signOut();
+      await followed();
+      expect(told).toEqual(['admin@globex', null]);
     } finally {
       stop();
     }

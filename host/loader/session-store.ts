@@ -2,7 +2,9 @@
 import {
   API_CLIENT_MESSAGES,
   HOST_REFRESH_EVENT,
+  HOST_SESSION_EVENT,
   postTenantSwitch,
+  type HostSessionDetail,
   type CurrentUser,
   type LoginRequest,
   type MePayload,
@@ -118,6 +120,10 @@ export class SessionStore extends ExternalStore<Session> {
   private pendingMe: Promise<MePayload> | null;
   /** The line to the other tabs while the store follows the window (`listen`); null otherwise. */
   private broadcast: SessionBroadcast | null = null;
+  /** The window followed (`listen`), told of each new session (HOST_SESSION_EVENT); null otherwise. */
+  private window: Window | null = null;
+  /** The session's scope (who, in which tenant) last told to the window's remotes. */
+  private announcedScope: string | null = null;
 
   constructor(
     private readonly client: ApiClient,
@@ -215,11 +221,13 @@ export class SessionStore extends ExternalStore<Session> {
     target.addEventListener('pageshow', onPageShow);
     const broadcast = openSessionBroadcast(target, () => void this.followOtherTab());
     this.broadcast = broadcast;
+    this.window = target;
     return () => {
       target.removeEventListener(HOST_REFRESH_EVENT, onRefresh);
       target.removeEventListener('pageshow', onPageShow);
       broadcast.close();
       if (this.broadcast === broadcast) this.broadcast = null;
+      if (this.window === target) this.window = null;
     };
   }
 
@@ -317,6 +325,7 @@ export class SessionStore extends ExternalStore<Session> {
     this.state = state;
     const { status, user, revision, expired, changedInAnotherTab, time, outage } = state;
     const identity = user ? `user:${user.username}` : status;
+    this.announce(status, user);
     this.publish(
       Object.freeze({
         status,
@@ -336,6 +345,20 @@ export class SessionStore extends ExternalStore<Session> {
         onExpire: this.onExpire,
       }),
     );
+  }
+
+  /**
+   * Tells the components of the window followed when who is signed in, or in which tenant, changed
+   * (HOST_SESSION_EVENT): a remote's tenant switcher that read GET /me once would otherwise go on naming the tenant
+   * the session left, here after a switch in another tab. Known states only: loading or an outage says nothing new.
+   */
+  private announce(status: SessionStatus, user: CurrentUser | null): void {
+    if (status !== 'authenticated' && status !== 'anonymous') return;
+    const scope = scopeOf(status, user);
+    if (this.window === null || scope === this.announcedScope) return;
+    this.announcedScope = scope;
+    const detail: HostSessionDetail = { user };
+    this.window.dispatchEvent(new CustomEvent(HOST_SESSION_EVENT, { detail }));
   }
 }
 

@@ -1,5 +1,12 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { API_CLIENT_MESSAGES, HOST_BEFORE_LEAVE_EVENT, HOST_REFRESH_EVENT, type MePayload } from '../../kit';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import {
+  API_CLIENT_MESSAGES,
+  HOST_BEFORE_LEAVE_EVENT,
+  HOST_REFRESH_EVENT,
+  HOST_SESSION_EVENT,
+  type HostSessionDetail,
+  type MePayload,
+} from '../../kit';
 import { TenantSwitcher } from './TenantSwitcher';
 
 const me = (currentTenant: string): MePayload => ({
@@ -33,6 +40,31 @@ describe('TenantSwitcher', () => {
   });
   afterEach(() => {
     globalThis.fetch = original;
+  });
+
+  it("follows the host's word on the session: a switch in another tab shows here, and switching back works", async () => {
+    fetchMock.mockImplementation(async (url: string, init: RequestInit) => {
+      if (url === '/me') return answer(200, me('acme'));
+      if (url === '/tenant' && init.method === 'POST') return answer(200, me(JSON.parse(String(init.body)).tenant));
+      return answer(404, {});
+    });
+    render(<TenantSwitcher />);
+    const select = (await screen.findByLabelText('Tenant')) as HTMLSelectElement;
+    expect(select.value).toBe('acme');
+
+    // Another tab switched the one session to Globex; the host found out and says so.
+    const detail: HostSessionDetail = { user: me('globex').user };
+    act(() => {
+      window.dispatchEvent(new CustomEvent(HOST_SESSION_EVENT, { detail }));
+    });
+    expect(select.value).toBe('globex');
+
+    fireEvent.change(select, { target: { value: 'acme' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Switch' }));
+    await waitFor(() =>
+      expect(fetchMock).toHaveBeenCalledWith('/tenant', expect.objectContaining({ body: '{"tenant":"acme"}' })),
+    );
+    await waitFor(() => expect(select.value).toBe('acme'));
   });
 
   it('lists the tenants of GET /me, switches with POST /tenant, then asks the host to refresh', async () => {

@@ -4,6 +4,7 @@ import {
   chosenTenant,
   HOST_BEFORE_LEAVE_EVENT,
   HOST_REFRESH_EVENT,
+  HOST_SESSION_EVENT,
   postTenantSwitch,
   submitTenantSwitch,
   tenantName,
@@ -12,6 +13,7 @@ import {
   type CurrentUser,
   type HostBeforeLeaveDetail,
   type HostRefreshDetail,
+  type HostSessionDetail,
   type MePayload,
   type TenantSwitchSteps,
 } from '../../kit';
@@ -53,6 +55,19 @@ export function TenantSwitcher() {
       },
     );
     return () => controller.abort();
+  }, []);
+
+  useEffect(() => {
+    // The host's word on the session: a switch in another tab (one session for all tabs) is shown here too, so this
+    // never names a tenant the session left, and switching back from here works.
+    const onSession = (event: Event) => {
+      const { user } = (event as CustomEvent<HostSessionDetail>).detail;
+      if (user === null) return;
+      setState({ phase: 'ready', me: user });
+      dispatch({ type: 'session-changed' });
+    };
+    window.addEventListener(HOST_SESSION_EVENT, onSession);
+    return () => window.removeEventListener(HOST_SESSION_EVENT, onSession);
   }, []);
 
   if (state.phase === 'loading')
