@@ -146,4 +146,33 @@ describe('the tenant switcher', () => {
     expect(kept.body.record.title).toBe(article.title);
     expect(log.pageErrors).toEqual([]);
   });
+
+  it("follows a switch made in another tab, so that this tab's switcher names the session's tenant and switches back", async () => {
+    const { page, log } = await suite.newPage();
+    await signIn(page);
+    await waitForSlot(page, 'tenant-switcher', 'TenantSwitcher', { hasText: 'Acme Corp' });
+    const select = tenantSwitcher(page).locator('select[name="tenant"]');
+    expect(await select.inputValue()).toBe('acme');
+
+    // A second tab of the same browser (one session) switches to Globex with its switcher.
+    const other = await page.context().newPage();
+    await other.goto('/');
+    await waitForSlot(other, 'tenant-switcher', 'TenantSwitcher', { hasText: 'Acme Corp' });
+    expect((await switchTenantByKeyboard(other)).status()).toBe(200);
+    await other.close();
+
+    // This tab hears of it and says Globex, as the session does.
+    await page.waitForFunction(
+      () => document.querySelector<HTMLSelectElement>('form.tenant-switcher select[name="tenant"]')?.value === 'globex',
+      undefined,
+      { timeout: SLOT_TIMEOUT_MS },
+    );
+    // Switching back from here switches.
+    await select.selectOption('acme');
+    const answer = tenantSwitchAnswer(page);
+    await tenantSwitcher(page).getByRole('button', { name: 'Switch' }).click();
+    expect((await answer).status()).toBe(200);
+    await tenantSwitcher(page).getByRole('status').getByText('Switched to Acme Corp.').waitFor();
+    expect(log.pageErrors).toEqual([]);
+  });
 });
