@@ -151,6 +151,12 @@ export interface PlacementsDiffPayload {
 /** `GET /api/placements/revisions`: newest first. */
 export interface PlacementRevisionsPayload {
   revisions: PlacementRevisionSummary[];
+  /**
+   * The revision in force on the host answering (0: none). Behind the newest when this host could not take it (its
+   * check fails here, e.g. after an upgrade removed a location it uses: the log names the problems); the revision
+   * in force before stays until a newer one passes.
+   */
+  inForce: number;
 }
 
 /** `POST /api/placements/rollback`. */

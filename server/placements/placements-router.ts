@@ -199,7 +199,7 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
       requireOperator,
       async (_req, res) => {
         noStore(res);
-        const payload: PlacementRevisionsPayload = { revisions: await store.revisions() };
+        const payload: PlacementRevisionsPayload = { revisions: await store.revisions(), inForce: service.revision };
         res.json(payload);
       },
     ],

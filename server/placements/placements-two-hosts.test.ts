@@ -3,7 +3,7 @@
  * two seconds, without a signal or a restart, and so is a rollback: two apps on one SQLite file and on one
  * PostgreSQL. The store is exercised on both engines through it (draft, revisions, audit).
  */
-import { OPERATOR_ROLE, Slot, type MetaPayload } from '../../shared';
+import { OPERATOR_ROLE, Slot, type MetaPayload, type PlacementRevisionsPayload } from '../../shared';
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
 import { addPlacedRemotes, newsTickerAt } from '../../testing/server/placements-fixtures';
 import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
@@ -169,6 +169,10 @@ describe('a host whose file kept it from a revision', () => {
       await operator.post('/api/placements/publish').send({}).expect(201);
       await second.app.placements.service.refresh();
       expect(second.app.placements.service.revision).toBe(0);
+      // Its editor says which revision is in force there: not the newest, published but refused on this host.
+      const onSecond = await signedInAgent(second.app);
+      const listed = (await onSecond.get('/api/placements/revisions').expect(200)).body as PlacementRevisionsPayload;
+      expect([listed.revisions.map((revision) => revision.number), listed.inForce]).toEqual([[1], 0]);
 
       env.REMOTES_CONFIG = placedFile('welcome');
       expect(await second.app.reloadRemotesConfig()).toBe(true);

@@ -26,7 +26,7 @@ export function placementsPageApi(
     'GET /api/placements': { body: payload },
     'GET /api/placements/components': { body: { remotes: [] } },
     'GET /api/placements/diff': { body: { revision: 0, changes: [] } },
-    'GET /api/placements/revisions': { body: { revisions: [] } },
+    'GET /api/placements/revisions': { body: { revisions: [], inForce: 0 } },
     [`GET ${PLACEMENTS_PREVIEW_PATH}`]: {
       body: { roles: ['viewer', 'editor', 'operator'], tenants: [{ id: 'acme', name: 'Acme Corp' }], flags: [] },
     },

@@ -53,7 +53,7 @@ function api(document: PlacementsDocument, routes: Record<string, FakeRoute> = {
     'GET /api/placements': { body: overview(document) },
     'GET /api/placements/components': { body: COMPONENTS },
     'GET /api/placements/diff': { body: { revision: 0, changes: [] } },
-    'GET /api/placements/revisions': { body: { revisions: [] } },
+    'GET /api/placements/revisions': { body: { revisions: [], inForce: 0 } },
     'PUT /api/placements/draft': (request) => ({
       body: overview((request.body as { document: PlacementsDocument }).document),
     }),

@@ -57,7 +57,7 @@ function api(routes: Record<string, FakeRoute> = {}): FakeApi {
     'GET /api/placements': { body: overview() },
     'GET /api/placements/components': { body: COMPONENTS },
     'GET /api/placements/diff': { body: { revision: 0, changes: [] } },
-    'GET /api/placements/revisions': { body: { revisions: [] } },
+    'GET /api/placements/revisions': { body: { revisions: [], inForce: 0 } },
     'GET /api/resources': { body: { resources: [{ name: 'notes', label: 'Notes' }] } },
     'GET /api/resources/notes': { body: NOTES },
     ...routes,

@@ -89,14 +89,27 @@ function describeChange(change: PlacementChange): string {
 
 export interface PlacementRevisionsProps {
   revisions: readonly PlacementRevisionSummary[];
+  /** The revision in force on the host that answered (0: none): the newest, unless this host could not take it. */
+  inForce: number;
   rollback(revision: number): void;
 }
 
-/** The published revisions, newest first (the first is in force), each older one with a way back to it. */
-export function PlacementRevisions({ revisions, rollback }: PlacementRevisionsProps) {
+/**
+ * The published revisions, newest first, the one in force marked, each older one with a way back to it. When the
+ * newest is not the one in force (this host's check refused it: an upgrade that removed a location it uses), says so.
+ */
+export function PlacementRevisions({ revisions, inForce, rollback }: PlacementRevisionsProps) {
+  const newest = revisions[0]?.number;
   return (
     <section className="inspector__section" aria-labelledby="placements-revisions" data-placements-revisions>
       <h2 id="placements-revisions">Revisions</h2>
+      {newest !== undefined && newest !== inForce && (
+        <p className="form-error" data-placements-not-in-force>
+          Revision {newest} is published but not in force on this host: its check fails here (the host&apos;s log names
+          the problems), so {inForce === 0 ? 'no revision is' : `revision ${inForce} stays`} in force. Mend the draft
+          (its problems are listed above) and publish it, or roll back to a revision that passes.
+        </p>
+      )}
       {revisions.length === 0 ? (
         <p className="empty">Nothing was published yet.</p>
       ) : (
@@ -118,7 +131,7 @@ export function PlacementRevisions({ revisions, rollback }: PlacementRevisionsPr
                   <td>{revision.number}</td>
                   <td>
                     {revision.action === 'rollback' ? `rollback to ${revision.restored ?? '?'}` : 'publish'}
-                    {index === 0 ? ' (in force)' : ''}
+                    {revision.number === inForce ? ' (in force)' : ''}
                   </td>
                   <td>{revision.publishedBy}</td>
                   <td>{localTime(revision.publishedAt)}</td>

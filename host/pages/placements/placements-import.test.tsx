@@ -59,7 +59,7 @@ function api(routes: Record<string, FakeRoute> = {}): FakeApi {
     'GET /api/placements': { body: { draft: draftOf({}), problems: [], preview: {}, published: null } },
     'GET /api/placements/components': { body: { remotes: [] } },
     'GET /api/placements/diff': { body: { revision: 0, changes: [] } },
-    'GET /api/placements/revisions': { body: { revisions: [] } },
+    'GET /api/placements/revisions': { body: { revisions: [], inForce: 0 } },
     'GET /api/resources': { body: { resources: [{ name: 'notes', label: 'Notes' }] } },
     'GET /api/resources/notes': { body: { resource: { name: 'notes', label: 'Notes', fields: [] } } },
     [IMPORT]: { body: imported },

@@ -65,7 +65,7 @@ function api(roles: string[], routes: Record<string, FakeRoute> = {}): FakeApi {
     'GET /api/placements': { body: overview() },
     'GET /api/placements/components': { body: COMPONENTS },
     'GET /api/placements/diff': { body: { revision: 0, changes: [] } },
-    'GET /api/placements/revisions': { body: { revisions: [] } },
+    'GET /api/placements/revisions': { body: { revisions: [], inForce: 0 } },
     ...routes,
   });
 }
@@ -623,7 +623,7 @@ describe('publishing what the page shows', () => {
             ],
           },
         },
-        'GET /api/placements/revisions': { body: { revisions: REVISIONS } },
+        'GET /api/placements/revisions': { body: { revisions: REVISIONS, inForce: 2 } },
         'POST /api/placements/rollback': {
           status: 409,
           body: {
@@ -655,10 +655,23 @@ describe('publishing what the page shows', () => {
     }
   });
 
+  it('says when the newest revision is not in force on this host, and marks the one that is', async () => {
+    const fake = api([OPERATOR_ROLE], {
+      'GET /api/placements/revisions': { body: { revisions: REVISIONS, inForce: 1 } },
+    });
+    renderApp(fake);
+    const notice = await screen.findByText(/^Revision 2 is published but not in force on this host/);
+    expect(notice.textContent).toContain('so revision 1 stays in force.');
+    const rows = screen.getAllByRole('row').map((row) => row.textContent ?? '');
+    expect(rows.filter((row) => row.includes('(in force)'))).toEqual([expect.stringMatching(/^1publish \(in force\)/)]);
+  });
+
   it('rolls back after the app’s dialog, then focuses the status saying what is in force; a cancel sends nothing', async () => {
     let revisions: object[] = REVISIONS;
     const fake = api([OPERATOR_ROLE], {
-      'GET /api/placements/revisions': () => ({ body: { revisions } }),
+      'GET /api/placements/revisions': () => ({
+        body: { revisions, inForce: (revisions[0] as { number: number }).number },
+      }),
       'POST /api/placements/rollback': () => {
         const restored = { number: 3, action: 'rollback', restored: 1, publishedBy: 'admin' };
         revisions = [{ ...restored, publishedAt: '2026-11-23T03:00:00.000Z' }, ...REVISIONS];
@@ -705,7 +718,7 @@ describe('publishing what the page shows', () => {
     {
       renderApp(
         api([OPERATOR_ROLE], {
-          'GET /api/placements/revisions': { body: { revisions: REVISIONS } },
+          'GET /api/placements/revisions': { body: { revisions: REVISIONS, inForce: 2 } },
         }),
       );
       const section = await locationSection();

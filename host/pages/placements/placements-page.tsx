@@ -54,6 +54,7 @@ function PlacementsEditor() {
     preview,
     diff,
     revisions,
+    inForce,
     dirty,
     stale,
     brokenFrame,
@@ -232,7 +233,7 @@ function PlacementsEditor() {
       )}
       <fieldset className="placements__editable" disabled={changesRefused !== null}>
         <PlacementsImport importJson={importJson} />
-        <PlacementRevisions revisions={revisions} rollback={rollback} />
+        <PlacementRevisions revisions={revisions} inForce={inForce} rollback={rollback} />
       </fieldset>
       <ConfirmDialog
         control={publishDialog}

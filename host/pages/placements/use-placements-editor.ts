@@ -89,6 +89,7 @@ export function usePlacementsEditor({ reveal, ask }: PlacementsEditorOptions) {
   /** The saved draft against the published revision; null until loaded. */
   const [diff, setDiff] = useState<PlacementsDiffPayload | null>(null);
   const [revisions, setRevisions] = useState<PlacementRevisionsPayload['revisions']>([]);
+  const [inForce, setInForce] = useState(0);
   const [dirty, setDirty] = useState(false);
   // Edits not saved into the draft are asked about before a navigation, a reload or a tenant switch drops them.
   useUnsavedChanges(dirty);
@@ -114,6 +115,7 @@ export function usePlacementsEditor({ reveal, ask }: PlacementsEditorOptions) {
     ]);
     setDiff(compared);
     setRevisions(list.revisions);
+    setInForce(list.inForce);
   }, [client]);
 
   useKeepEditsWhenSessionChanges(() => (dirty && document ? { document, basedOn: version } : null));
@@ -321,6 +323,7 @@ export function usePlacementsEditor({ reveal, ask }: PlacementsEditorOptions) {
     preview,
     diff,
     revisions,
+    inForce,
     dirty,
     stale,
     brokenFrame,
