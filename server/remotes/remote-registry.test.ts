@@ -59,8 +59,18 @@ function configOf(remotes: PendingRemote[], slots: ConfiguredSlot[] = []): Remot
 let registry: RemoteRegistry | null = null;
 afterEach(() => registry?.close());
 
-function registryOf(config: RemotesConfig, source: DescriptorSource, retryIntervalMs = 60_000): RemoteRegistry {
-  registry = new RemoteRegistry(config, { logger: pino({ level: 'silent' }), source, retryIntervalMs });
+function registryOf(
+  config: RemotesConfig,
+  source: DescriptorSource,
+  retryIntervalMs = 60_000,
+  followDescriptorChanges = false,
+): RemoteRegistry {
+  registry = new RemoteRegistry(config, {
+    logger: pino({ level: 'silent' }),
+    source,
+    retryIntervalMs,
+    followDescriptorChanges,
+  });
   return registry;
 }
 
@@ -111,6 +121,36 @@ describe('RemoteRegistry', () => {
     expect(remotes.stateOf('team_billing').status).toBe('ready');
     expect(remotes.remotes().map((remote) => remote.name)).toEqual(['team_records', 'team_billing']);
     expect(remotes.version).toBe(version);
+  });
+
+  it('in development, takes the new descriptor a dev server answers at a later check (a component added)', async () => {
+    const source = new ScriptedSource();
+    const remotes = registryOf(configOf([pending('team_billing')]), source, 60_000, true);
+    source.answer('team_billing', ['InvoiceBanner']);
+    await remotes.refresh();
+    const version = remotes.version;
+
+    // The same answer again changes nothing.
+    await remotes.checkOrigins();
+    expect(remotes.version).toBe(version);
+
+    source.answer('team_billing', ['InvoiceBanner', 'Reminder']);
+    await remotes.checkOrigins();
+    expect(remotes.version).toBeGreaterThan(version);
+    expect(remotes.remotes().find((remote) => remote.name === 'team_billing')?.components).toEqual([
+      'InvoiceBanner',
+      'Reminder',
+    ]);
+  });
+
+  it('in production, keeps what a remote declared by entry answered first (a release changes it)', async () => {
+    const source = new ScriptedSource();
+    const remotes = registryOf(configOf([pending('team_billing')]), source, 60_000, false);
+    source.answer('team_billing', ['InvoiceBanner']);
+    await remotes.refresh();
+    source.answer('team_billing', ['InvoiceBanner', 'Reminder']);
+    await remotes.checkOrigins();
+    expect(remotes.remotes().find((remote) => remote.name === 'team_billing')?.components).toEqual(['InvoiceBanner']);
   });
 
   it('reads which remotes a configuration declares once, not for every question about its releases', async () => {

@@ -27,6 +27,12 @@ export interface RemoteRegistryOptions {
   retryIntervalMs?: number;
   /** Signs the release each released remote is served from (its descriptor's `releaseTag`); none: no tags. */
   releaseTags?: ReleaseTags;
+  /**
+   * Development: a remote declared by entry whose origin answers another descriptor at a later check (a team's dev
+   * server rebuilt with a component added, or a props schema changed) is taken with it, as a restart would. Off in
+   * production, where what a remote provides changes by a release, checked before it is in force.
+   */
+  followDescriptorChanges?: boolean;
 }
 
 /** What the registry knows of a remote declared by entry only: nothing yet, or what its source last answered. */
@@ -40,6 +46,12 @@ type KnownRemote = ContractRemotes['known'][number];
 function describedContract(config: RemotesConfig, remote: RemoteDescriptor): KnownRemote {
   const { name, components, formComponents } = remote;
   return { name, components, formComponents, props: config.schemas.get(name) ?? {} };
+}
+
+/** What a remote declared by entry provides, as a key: two answers of one key change nothing. */
+function contractKey(state: Extract<RemoteState, { status: 'ready' }>): string {
+  const { components, formComponents } = state.descriptor;
+  return JSON.stringify([components, formComponents, state.props]);
 }
 
 /** The contract of a remote declared by entry, from what its origin answered. */
@@ -320,6 +332,25 @@ export class RemoteRegistry {
     served.forEach((remote, index) =>
       this.origins.record(remote.name, remote.entry, answers[index]!, true, traces[index]!.traceId),
     );
+    if (this.options.followDescriptorChanges) this.followDescriptorChanges(served, answers, traces);
+  }
+
+  /** Takes the new descriptors of remotes declared by entry (not released) whose origin now answers another one. */
+  private followDescriptorChanges(
+    served: readonly PendingRemote[],
+    answers: readonly DescriptorOutcome[],
+    traces: readonly TraceContext[],
+  ): void {
+    let changed = false;
+    served.forEach((remote, index) => {
+      const answer = answers[index]!;
+      const known = this.states.get(remote.name);
+      if (answer.status !== 'ready' || known?.status !== 'ready' || this.isReleased(remote.name)) return;
+      if (contractKey(answer) === contractKey(known)) return;
+      const outcome = this.refuseClash(remote.name, answer);
+      if (this.take(remote, outcome, traces[index])) changed = true;
+    });
+    if (changed) this.changed();
   }
 
   /** The last answer of `name`'s origin for the entry it is served from now, or undefined when none came yet. */

@@ -80,6 +80,7 @@ export class RemotesModule implements AppModule {
       source: this.descriptors,
       releaseTags: this.releaseTags,
       retryIntervalMs: settings.remoteRetryIntervalMs,
+      followDescriptorChanges: settings.development,
     });
     this.allowLists = new LocationAllowLists(() => this.registry.config);
     const place = () => {
