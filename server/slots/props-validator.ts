@@ -1,4 +1,5 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
 import type { JsonSchema, JsonValue } from '../../shared';
 
 /** One way a slot's props fail their component's schema: where (`props.amountDue`) and what was expected. */
@@ -18,9 +19,11 @@ export interface PropsViolation {
  * Validates slot props against the JSON Schemas of the remotes' descriptors with Ajv, each schema compiled once and
  * kept (schemas change only when a descriptor does, slots are checked at every start and reload). Every violation is
  * reported, not only the first, in the words a registration error needs: the JSON path and the expected type.
+ * Formats (`date`, `email`, `uri`, ...) are checked, as the host and the kit's slot tests check them
+ * (@cfworker/json-schema): props the kit refuses are not taken here, nor the other way round.
  */
 export class PropsValidator {
-  private readonly ajv = new Ajv({ allErrors: true, verbose: true, strict: false, logger: false });
+  private readonly ajv = addFormats(new Ajv({ allErrors: true, verbose: true, strict: false, logger: false }));
   private readonly compiled = new Map<string, ValidateFunction | Error>();
 
   /** The violations of `props` against `schema`; empty when they conform. Throws when the schema is no schema. */

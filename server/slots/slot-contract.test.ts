@@ -77,6 +77,25 @@ describe('SlotContract', () => {
     ]);
   });
 
+  it("checks the formats a schema names, as the host and the kit's slot tests do", () => {
+    const due: JsonSchema = {
+      type: 'object',
+      additionalProperties: false,
+      properties: { dueOn: { type: 'string', format: 'date' }, contact: { type: 'string', format: 'email' } },
+    };
+    const remotes: ContractRemotes = {
+      ...REMOTES,
+      known: [{ name: 'team_billing', components: ['Due'], formComponents: [], props: { Due: due } }],
+    };
+    expect(problemsOf(Slot.make('Due', { dueOn: '2026-11-27', contact: 'ann@example.com' }), remotes)).toEqual([]);
+    expect(problemsOf(Slot.make('Due', { dueOn: 'yesterday', contact: 'ann' }), remotes)).toEqual([
+      'Due at global-before-content[0] (code, remote "team_billing"): props.dueOn must match format "date", got ' +
+        '"yesterday"',
+      'Due at global-before-content[0] (code, remote "team_billing"): props.contact must match format "email", got ' +
+        '"ann"',
+    ]);
+  });
+
   it('reports a missing prop with the type it must have', () => {
     expect(problemsOf(Slot.make('InvoiceBanner', {}))).toEqual([
       'InvoiceBanner at global-before-content[0] (code, remote "team_billing"): props.amountDue is required (number)',

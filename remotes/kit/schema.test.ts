@@ -1,0 +1,34 @@
+import { propsSchema, Type } from './schema';
+
+describe('propsSchema', () => {
+  it('is an object of the given props and no other', () => {
+    expect(propsSchema({ name: Type.String(), count: Type.Optional(Type.Integer()) })).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      properties: { name: { type: 'string' }, count: { type: 'integer' } },
+      required: ['name'],
+    });
+  });
+
+  it.each([
+    ['a prop', () => propsSchema({ dueOn: Type.Date() }), 'props.dueOn is of type "Date"'],
+    [
+      'a list item',
+      () => propsSchema({ rows: Type.Array(Type.Object({ at: Type.Date() })) }),
+      'props.rows[].at is of type "Date"',
+    ],
+    [
+      'a union branch',
+      () => propsSchema({ id: Type.Union([Type.String(), Type.BigInt()]) }),
+      'props.id is of type "bigint"',
+    ],
+    [
+      'an optional prop',
+      () => propsSchema({ blob: Type.Optional(Type.Uint8Array()) }),
+      'props.blob is of type "Uint8Array"',
+    ],
+  ])('refuses a type JSON cannot carry in %s, which the product would refuse at every placement', (_, make, named) => {
+    expect(make).toThrow(named);
+    expect(make).toThrow("Use a JSON type instead (a date: Type.String({ format: 'date' })");
+  });
+});
