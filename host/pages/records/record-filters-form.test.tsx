@@ -11,6 +11,17 @@ const pendingNote = () => document.querySelector('[data-filters-pending]');
 const applyButton = () => screen.getByRole('button', { name: 'Apply filters' });
 
 describe('RecordFiltersForm', () => {
+  // First: React says a warning once per component, so a later test would not hear it.
+  it('renders its choices without a warning from React (a key spread into JSX with the props)', () => {
+    const warnings = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      render(<RecordFiltersForm resourceLabel="Articles" filters={FILTERS} applied={{}} onApply={jest.fn()} />);
+      expect(warnings).not.toHaveBeenCalled();
+    } finally {
+      warnings.mockRestore();
+    }
+  });
+
   it('says when a choice is not applied yet, and stops saying it once applied or chosen back', () => {
     const onApply = jest.fn();
     const view = render(

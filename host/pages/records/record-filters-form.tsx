@@ -36,18 +36,18 @@ export function RecordFiltersForm({ resourceLabel, filters, applied, onApply }: 
   return (
     <form className="list-filters" aria-label={`Filter ${resourceLabel.toLowerCase()}`} onSubmit={submit}>
       {filters.map((filter) => {
+        // The key given apart: React warns of a key spread into JSX with the other props.
         const props = {
-          key: filter.name,
           filter,
           value: chosen[filter.name] ?? '',
           onChange: (value: string) => setChosen((current) => ({ ...current, [filter.name]: value })),
         };
         return filter.kind === 'dateRange' ? (
-          <DayRangeChoice {...props} />
+          <DayRangeChoice key={filter.name} {...props} />
         ) : filter.kind === 'relation' ? (
-          <RelationChoice {...props} />
+          <RelationChoice key={filter.name} {...props} />
         ) : (
-          <FilterChoice {...props} />
+          <FilterChoice key={filter.name} {...props} />
         );
       })}
       <div className="list-filters__actions">
