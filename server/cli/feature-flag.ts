@@ -6,6 +6,7 @@
  */
 import { storageSettingsFromEnv } from '../env-config';
 import { FeatureFlagStore, InvalidFlagError } from '../flags/feature-flag-store';
+import { TenantStore } from '../tenants/tenant-store';
 import { runCommand } from './run-command';
 import { withStorage } from './with-storage';
 import { commandLine } from '../process/operator-commands';
@@ -57,6 +58,13 @@ async function main(args: readonly string[]): Promise<number> {
         return 0;
       }
       if (command.action === 'set') {
+        // A mistyped tenant would get a flag no tenant ever sees, said to be on.
+        const known = command.tenant === null ? [] : await new TenantStore(engine).list();
+        if (command.tenant !== null && !known.some((tenant) => tenant.id === command.tenant)) {
+          const valid = known.map((tenant) => tenant.id).join(', ') || 'none yet';
+          process.stderr.write(`Unknown tenant "${command.tenant}". Tenants: ${valid}. Nothing was changed.\n`);
+          return 1;
+        }
         await flags.set(command.name, command.enabled, command.tenant);
         process.stdout.write(`Flag "${command.name}" is ${command.enabled ? 'on' : 'off'} ${scope(command.tenant)}.\n`);
         return 0;
