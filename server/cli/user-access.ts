@@ -14,13 +14,22 @@ export const USER_ACCESS_USAGE = `usage: ${commandLine('user:disable', '<usernam
 
 async function main(args: readonly string[]): Promise<number> {
   const [action, username, ...extra] = args;
-  if ((action !== 'disable' && action !== 'enable') || !username || extra.length > 0) {
+  if ((action !== 'disable' && action !== 'enable') || !username || username.startsWith('-') || extra.length > 0) {
     process.stderr.write(`${USER_ACCESS_USAGE}\n`);
     return 2;
   }
   const settings = storageSettingsFromEnv(process.env);
   return withStorage(settings, async (engine, where) => {
     const users = new UserStore(engine);
+    const wasDisabled = await users.isDisabled(username);
+    if (wasDisabled === (action === 'disable') && (await users.findByUsername(username))) {
+      // Nothing to do: said as it is, not as a change (enabling an account that was never disabled is no news).
+      process.stdout.write(
+        `"${username}" is already ${wasDisabled ? 'disabled' : 'enabled: it can sign in with its password'}. ` +
+          'Nothing was changed.\n',
+      );
+      return 0;
+    }
     if (!(await users.setDisabled(username, action === 'disable'))) {
       process.stderr.write(`There is no account "${username}" in ${where}. Nothing was changed.\n`);
       return 1;

@@ -88,9 +88,14 @@ async function main(): Promise<number> {
             `${commandLine('user:add', `${user.username} --keep-password --tenant <id>`)} (the demo's first start adds ` +
             "it to the demo's tenants)";
       const granted = args.permissions === undefined ? '' : `; granted: ${args.permissions.join(', ') || 'none'}`;
+      // A new password does not give a disabled account its access back: said, or the operator believes it can sign in.
+      const disabled = (await users.isDisabled(user.username))
+        ? ` It is disabled: it cannot sign in until ${commandLine('user:enable', user.username)}.`
+        : '';
       process.stdout.write(
         `${HEADLINES[outcome]} "${user.username}" (${memberships}` +
-          `${args.role === undefined ? '' : `; role: ${args.role ?? 'none'}`}${granted}) in ${where}${TAILS[outcome]}\n`,
+          `${args.role === undefined ? '' : `; role: ${args.role ?? 'none'}`}${granted}) in ${where}${TAILS[outcome]}` +
+          `${disabled}\n`,
       );
       return 0;
     },

@@ -46,8 +46,11 @@ async function main(args: readonly string[]): Promise<number> {
         return 1;
       }
       const memberships = await new TenantStore(engine).membershipsOf(user.id);
+      const disabled = (await users.isDisabled(user.username))
+        ? `; disabled: it cannot sign in (${commandLine('user:enable', user.username)} gives it back)`
+        : '';
       const lines = [
-        `"${user.username}": role ${user.roles[0] ?? 'none (an editor)'}; granted: ${user.grantedPermissions.join(', ') || 'none'}`,
+        `"${user.username}": role ${user.roles[0] ?? 'none (an editor)'}; granted: ${user.grantedPermissions.join(', ') || 'none'}${disabled}`,
         ...memberships.tenants.map((tenant) => {
           const role = memberships.roles.get(tenant.id);
           const access = accessIn(user, role);

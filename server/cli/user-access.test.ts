@@ -1,0 +1,44 @@
+import path from 'node:path';
+import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+import { runServerCommand } from '../../testing/server/run-server-command';
+
+jest.setTimeout(90_000);
+
+describe('npm run user:disable / user:enable', () => {
+  let dir: TempDir;
+  beforeEach(() => {
+    dir = makeTempDir('slots-user-access-');
+  });
+  afterEach(() => dir.remove());
+
+  it('say what an account is: disabled in user:add and user:permission show, and no change when there is none', async () => {
+    const env = { DATABASE_PATH: path.join(dir.path, 'app.db') };
+    const run = (script: string, args: string[], input?: string) => runServerCommand(script, args, env, input);
+    expect((await run('tenant-add.ts', ['acme'])).code).toBe(0);
+    expect((await run('user-add.ts', ['ann', '--tenant', 'acme'], 'ann-password-1234\n')).code).toBe(0);
+
+    expect((await run('user-access.ts', ['disable', 'ann'])).stdout).toMatch(/^Disabled "ann": it cannot sign in/);
+    expect((await run('user-access.ts', ['disable', 'ann'])).stdout).toBe(
+      '"ann" is already disabled. Nothing was changed.\n',
+    );
+    // A new password does not give the access back, and the operator is told.
+    const reset = await run('user-add.ts', ['ann'], 'ann-new-password-5678\n');
+    expect(reset.stdout).toMatch(
+      /^Set a new password for "ann" .* It is disabled: it cannot sign in until npm run user:enable -- ann\.\n$/,
+    );
+    expect((await run('user-permission.ts', ['show', 'ann'])).stdout).toContain(
+      '; disabled: it cannot sign in (npm run user:enable -- ann gives it back)',
+    );
+
+    expect((await run('user-access.ts', ['enable', 'ann'])).stdout).toBe(
+      'Enabled "ann" again: it can sign in with its password.\n',
+    );
+    expect((await run('user-access.ts', ['enable', 'ann'])).stdout).toBe(
+      '"ann" is already enabled: it can sign in with its password. Nothing was changed.\n',
+    );
+    expect((await run('user-permission.ts', ['show', 'ann'])).stdout).not.toContain('disabled');
+
+    const help = await run('user-access.ts', ['disable', '--help']);
+    expect([help.code, help.stderr]).toEqual([2, expect.stringMatching(/^usage: npm run user:disable -- <username>/)]);
+  });
+});
