@@ -20,6 +20,19 @@ describe('loadOrCreateSessionSecret', () => {
     }
   });
 
+  it('takes group and world access away from a secret file found readable by others', () => {
+    const dir = makeTempDir();
+    try {
+      const databasePath = path.join(dir.path, 'app.db');
+      const { file, secret } = loadOrCreateSessionSecret(databasePath);
+      fs.chmodSync(file, 0o644);
+      expect(loadOrCreateSessionSecret(databasePath).secret).toBe(secret);
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    } finally {
+      dir.remove();
+    }
+  });
+
   it('refuses an empty secret file with a message saying what to do', () => {
     const dir = makeTempDir();
     try {

@@ -7,7 +7,8 @@ export const SESSION_SECRET_FILE = 'session-secret';
 
 /**
  * The secret that signs session cookies when SESSION_SECRET is not set: generated once and kept (mode 600) beside
- * the database, so sessions survive restarts. Created with `wx`, so two processes starting at once agree on one.
+ * the database, so sessions survive restarts. Created with `wx`, so two processes starting at once agree on one; one
+ * found readable by others (copied in, restored from a backup) is made 600 again.
  */
 export function loadOrCreateSessionSecret(databasePath: string): { secret: string; created: boolean; file: string } {
   const file = path.join(path.dirname(databasePath), SESSION_SECRET_FILE);
@@ -19,6 +20,8 @@ export function loadOrCreateSessionSecret(databasePath: string): { secret: strin
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
+  // Whoever can read it can sign any session cookie: group and world access go, as they do from the database file.
+  if ((fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
   const secret = fs.readFileSync(file, 'utf8').trim();
   if (secret.length < 16) {
     throw new Error(
