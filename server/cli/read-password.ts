@@ -13,8 +13,24 @@ export async function readPassword(prompt: string): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of input) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
   const text = Buffer.concat(chunks).toString('utf8');
-  return text.split(/\r?\n/, 1)[0] ?? '';
+  const line = text.split(/\r?\n/, 1)[0] ?? '';
+  // Nothing piped (`docker exec` without -i gives an empty stdin): said as such, not as a password too short.
+  if (line === '') throw new NoPasswordGivenError();
+  return line;
 }
+
+export class NoPasswordGivenError extends Error {
+  constructor() {
+    super(
+      'No password came on stdin: pipe one (printf \'%s\\n\' "$PASSWORD" | ...), or run the command in a terminal ' +
+        '(docker exec -it, kubectl exec -it) to be asked for it. Nothing was changed.',
+    );
+    this.name = 'NoPasswordGivenError';
+  }
+}
+
+/** What was typed after the line a prompt took (typed ahead, or pasted with both lines): the next prompt's start. */
+let typedAhead = '';
 
 export class PromptCancelledError extends Error {
   constructor() {
@@ -36,9 +52,14 @@ function promptHidden(prompt: string): Promise<string> {
       output.write('\n');
     };
     const onData = (chunk: Buffer | string) => {
-      for (const char of chunk.toString()) {
+      const chars = [...chunk.toString()];
+      for (const [index, char] of chars.entries()) {
         if (char === '\r' || char === '\n') {
           finish();
+          // "\r\n" is one end of line; what follows it belongs to the next prompt.
+          const rest = chars.slice(index + 1);
+          if (char === '\r' && rest[0] === '\n') rest.shift();
+          typedAhead = rest.join('');
           resolve(value);
           return;
         }
@@ -61,5 +82,10 @@ function promptHidden(prompt: string): Promise<string> {
     input.resume();
     input.on('data', onData);
     output.write(prompt);
+    if (typedAhead !== '') {
+      const ahead = typedAhead;
+      typedAhead = '';
+      onData(ahead);
+    }
   });
 }

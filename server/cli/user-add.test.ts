@@ -62,6 +62,13 @@ describe('npm run user:add', () => {
     expect(await testApp.app.users.findByUsername('shorty')).toBeUndefined();
   });
 
+  it('says that no password came when stdin is empty (docker exec without -i), and creates nothing', async () => {
+    const run = await runUserAdd(testApp.databasePath, ['silent'], '');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('No password came on stdin: pipe one');
+    expect(await testApp.app.users.findByUsername('silent')).toBeUndefined();
+  });
+
   it('resets the password of an existing account: the old one stops working', async () => {
     const run = await runUserAdd(testApp.databasePath, ['admin'], 'a-brand-new-admin-password\n');
     expect(run.code).toBe(0);
@@ -183,6 +190,39 @@ describe('npm run user:add before the first start', () => {
   });
 });
 
+/** `npm run user:add -- <username>` on a terminal (`script` gives it one): what it wrote, and a way to type. */
+function userAddInTerminal(databasePath: string, username: string) {
+  const command = `${process.execPath} --import tsx ${CLI} ${username}`;
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, DATABASE_PATH: databasePath },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const waitFor = (text: string) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no "${text}" in:\n${output}`)), 20_000);
+      const check = () => {
+        if (output.includes(text)) {
+          clearTimeout(timer);
+          child.stdout.off('data', check);
+          resolve();
+        }
+      };
+      child.stdout.on('data', check);
+      check();
+    });
+  const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+  return {
+    waitFor,
+    type: (text: string) => child.stdin.write(text),
+    end: () => child.stdin.end(),
+    closed,
+    output: () => output,
+  };
+}
+
 describeWithCommand(
   'script',
   ['--version'],
@@ -191,38 +231,31 @@ describeWithCommand(
   it('asks twice without echoing the password', async () => {
     const testApp = await createDemoApp();
     try {
-      const command = `${process.execPath} --import tsx ${CLI} ttyuser`;
-      const child = spawn('script', ['-qec', command, '/dev/null'], {
-        cwd: REPO_ROOT,
-        env: { ...process.env, DATABASE_PATH: testApp.databasePath },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      let output = '';
-      const waitFor = (text: string) =>
-        new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`no "${text}" in:\n${output}`)), 20_000);
-          const check = () => {
-            if (output.includes(text)) {
-              clearTimeout(timer);
-              child.stdout.off('data', check);
-              resolve();
-            }
-          };
-          child.stdout.on('data', check);
-          check();
-        });
-      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
-
-      await waitFor('Password for the new account "ttyuser"');
-      child.stdin.write('terminal-password-1\r');
-      await waitFor('Repeat the password');
-      child.stdin.write('terminal-password-1\r');
-      await waitFor('Created the staff account "ttyuser"');
-      child.stdin.end();
-      expect(await closed).toBe(0);
-      expect(output).not.toContain('terminal-password-1');
+      const terminal = userAddInTerminal(testApp.databasePath, 'ttyuser');
+      await terminal.waitFor('Password for the new account "ttyuser"');
+      terminal.type('terminal-password-1\r');
+      await terminal.waitFor('Repeat the password');
+      terminal.type('terminal-password-1\r');
+      await terminal.waitFor('Created the staff account "ttyuser"');
+      terminal.end();
+      expect(await terminal.closed).toBe(0);
+      expect(terminal.output()).not.toContain('terminal-password-1');
       expect((await signIn(testApp, 'ttyuser', 'terminal-password-1')).status).toBe(200);
+    } finally {
+      await testApp.close();
+    }
+  });
+
+  it('keeps what is typed ahead (both lines pasted at once) for the second question', async () => {
+    const testApp = await createDemoApp();
+    try {
+      const terminal = userAddInTerminal(testApp.databasePath, 'paster');
+      await terminal.waitFor('Password for the new account "paster"');
+      terminal.type('pasted-password-12\rpasted-password-12\r');
+      await terminal.waitFor('Created the staff account "paster"');
+      terminal.end();
+      expect(await terminal.closed).toBe(0);
+      expect((await signIn(testApp, 'paster', 'pasted-password-12')).status).toBe(200);
     } finally {
       await testApp.close();
     }
