@@ -24,6 +24,8 @@ import { metricsEnabled } from './observability/metrics-settings';
 import { nameTracedRoute, stopTracing, tracedRequestListener, tracingStarted } from './observability/tracing';
 import { loadOrCreateSessionSecret } from './config/session-secret';
 import { formatStartMessage, type SignInAccount } from './start-message';
+import { DEFAULT_DIST_DIR } from './app-options';
+import { missingHostWarning } from './host-page/host-page-module';
 
 export interface StartServerOptions {
   /** Registrations of the entry (slots, resources, modules, dashboards), made before `app.ready()`. */
@@ -98,6 +100,8 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     // After the entry's seeding (the demo's tenants): a tenant it creates is no unknown name, and the warnings of
     // names still unknown come with the start's log, before it listens.
     app.checkRuleNames();
+    const missingHost = missingHostWarning(options.distDir ?? config.frontendDir ?? DEFAULT_DIST_DIR);
+    if (missingHost) logger.warn({ frontendDir: config.frontendDir }, missingHost);
   } catch (error) {
     await app.close();
     throw error;

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { Express } from 'express';
 import type { AppModule } from '../app-module';
 import type { AuthModule } from '../auth/auth-module';
@@ -20,6 +22,20 @@ export interface HostPageModuleParts {
   meta: MetaModule;
   remotes: RemotesModule;
   releases: ReleasesModule;
+}
+
+/**
+ * What a server starting on the build at `distDir` should log when there is no host in it (undefined when there is):
+ * every page would answer 503 while the API and /readyz look fine, and nothing would say that the build is missing
+ * or that FRONTEND_DIR names another folder.
+ */
+export function missingHostWarning(distDir: string): string | undefined {
+  const index = path.join(distDir, 'host', 'index.html');
+  if (existsSync(index)) return undefined;
+  return (
+    `No admin interface to serve: ${index} is missing, so every page answers 503 until it is there. Build it ` +
+    '(npm run build), or set FRONTEND_DIR to the folder the build wrote (dist/).'
+  );
 }
 
 /**

@@ -66,7 +66,8 @@ export const CLIENT_ROUTES = [
 ];
 
 export const HOST_NOT_BUILT_MESSAGE =
-  'The admin interface has not been built yet. Run `npm run build` (or `npm start`, which builds first), then reload.';
+  'The admin interface has not been built yet, or the server is not pointed at its build (FRONTEND_DIR). Run ' +
+  '`npm run build` (or `npm start`, which builds first), then reload.';
 
 /** Paths that belong to machines: an unknown one is a JSON 404 even when a browser opens it. */
 const API_PATHS = /^\/(api|remotes)(\/|$)/;
