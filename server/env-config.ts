@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { readBoolean, readList } from './config/env-values';
 import { shutdownSettingsFromEnv, type ShutdownSettings } from './process/graceful-shutdown';
@@ -68,10 +69,19 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
         "same secret, and a generated one would live in one host's folder only.",
     );
   }
+  const port = readPort(env.PORT);
+  const metrics = metricsSettingsFromEnv(env);
+  // Two listeners on one port: the second start would fail with a bare EADDRINUSE.
+  if (metrics.port !== undefined && metrics.port !== 0 && metrics.port === port) {
+    throw new ConfigError(
+      `METRICS_PORT=${metrics.port} is the app's PORT too: give /metrics a port of its own, or unset METRICS_PORT ` +
+        "to serve it on the app's port (with METRICS_TOKEN).",
+    );
+  }
   return {
-    port: readPort(env.PORT),
+    port,
     host: nonEmpty(env.HOST) ?? '127.0.0.1',
-    databasePath: databasePathFromEnv(env),
+    databasePath: readDatabasePath(env, postgres !== undefined),
     postgres,
     redisUrl: readRedisUrl(env.REDIS_URL),
     frontendDir: nonEmpty(env.FRONTEND_DIR) === undefined ? undefined : path.resolve(env.FRONTEND_DIR as string),
@@ -82,14 +92,14 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
     sessionIdleMs: readPositive(env, 'SESSION_IDLE_MINUTES', 30, MAX_SESSION_IDLE_MINUTES) * 60 * 1000,
     sessionAbsoluteMs: readPositive(env, 'SESSION_ABSOLUTE_HOURS', 12, MAX_SESSION_ABSOLUTE_HOURS) * 60 * 60 * 1000,
     logRequests: readBoolean(env, 'LOG_REQUESTS', false),
-    logLevel: nonEmpty(env.LOG_LEVEL),
+    logLevel: readLogLevel(env.LOG_LEVEL),
     serveSourceMaps: env.SERVE_SOURCE_MAPS?.trim() ? readBoolean(env, 'SERVE_SOURCE_MAPS', false) : undefined,
     allowedOrigins: readAllowedOrigins(env),
     loginRateLimit: loginRateLimitSettingsFromEnv(env),
     slotEvents: slotEventSettingsFromEnv(env),
     serverTimeouts: serverTimeoutSettingsFromEnv(env),
     shutdown: shutdownSettingsFromEnv(env),
-    metrics: metricsSettingsFromEnv(env),
+    metrics,
     tls: tlsSettingsFromEnv(env),
   };
 }
@@ -129,6 +139,27 @@ function nonEmpty(value: string | undefined): string | undefined {
   return trimmed ? trimmed : undefined;
 }
 
+/** pino's levels, from the most to the least said. */
+const LOG_LEVELS: readonly string[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+
+function readLogLevel(raw: string | undefined): string | undefined {
+  const value = nonEmpty(raw);
+  if (value === undefined || LOG_LEVELS.includes(value)) return value;
+  throw new ConfigError(`LOG_LEVEL=${JSON.stringify(raw)} is not a level: one of ${LOG_LEVELS.join(', ')}.`);
+}
+
+/** DATABASE_PATH; a folder there is refused with what to write instead (SQLite would say only EISDIR). */
+function readDatabasePath(env: NodeJS.ProcessEnv, postgres: boolean): string {
+  const file = databasePathFromEnv(env);
+  if (!postgres && fs.existsSync(file) && fs.statSync(file).isDirectory()) {
+    throw new ConfigError(
+      `DATABASE_PATH=${JSON.stringify(env.DATABASE_PATH)} is a folder: name the database file, e.g. ` +
+        `${path.join(file, 'app.db')}.`,
+    );
+  }
+  return file;
+}
+
 function readPort(raw: string | undefined): number {
   const value = nonEmpty(raw);
   if (value === undefined) return 3000;
@@ -161,6 +192,7 @@ function readSecrets(raw: string | undefined): string[] | undefined {
     .split(',')
     .map((secret) => secret.trim())
     .filter((secret) => secret !== '');
+  if (secrets.length === 0) throw new ConfigError('SESSION_SECRET holds no secret, only commas and spaces.');
   if (secrets.some((secret) => secret.length < 16)) {
     throw new ConfigError('SESSION_SECRET must be at least 16 characters (several secrets: separate with commas).');
   }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import http2 from 'node:http2';
+import net from 'node:net';
 import path from 'node:path';
 import type { SlotsPayload } from '../shared';
 import { makeSelfSignedCert } from '../testing/server/self-signed-cert';
@@ -135,6 +136,22 @@ describe('startServer', () => {
     expect(await started.exited).toBe(1);
     expect(started.output()).toContain('TLS_CERT_FILE is set but TLS_KEY_FILE is not');
     expect(started.output()).not.toContain('Slots platform is ready');
+  });
+
+  it('refuses a port taken, or a HOST that is no address here, naming the setting to change', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as net.AddressInfo;
+    try {
+      const started = run({ DATABASE_PATH: path.join(dir.path, 'app.db'), PORT: String(port) });
+      expect(await started.exited).toBe(1);
+      expect(started.output()).toContain(`PORT=${port} is taken on 127.0.0.1: another process listens there.`);
+    } finally {
+      taken.close();
+    }
+    const elsewhere = run({ DATABASE_PATH: path.join(dir.path, 'app.db'), HOST: '192.0.2.1' });
+    expect(await elsewhere.exited).toBe(1);
+    expect(elsewhere.output()).toContain('HOST=192.0.2.1 is not an address of this machine');
   });
 
   it('fails the start when a registration throws, with nothing left running', async () => {

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { createApp, type App } from './app';
-import { DEFAULT_DATABASE_PATH, readConfig, storageSettingsOf, type ServerConfig } from './env-config';
+import { ConfigError, DEFAULT_DATABASE_PATH, readConfig, storageSettingsOf, type ServerConfig } from './env-config';
 import { createGracefulShutdown, shutdownOnSignals, type ShutdownOutcome } from './process/graceful-shutdown';
 import { createHttpServer } from './process/http-server';
 import { API_SECURITY_HEADERS } from './security/api-security-headers';
@@ -130,7 +130,7 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     });
   } catch (error) {
     await app.close();
-    throw error;
+    throw listenRefused(error, { host: 'HOST', port: 'PORT' }, config.host, config.port);
   }
   const metricsPort = config.metrics.port;
   let metricsListener: MetricsListener | undefined;
@@ -141,7 +141,7 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
   } catch (error) {
     server.close();
     await app.close();
-    throw error;
+    throw listenRefused(error, { host: 'METRICS_HOST', port: 'METRICS_PORT' }, config.metrics.host, metricsPort);
   }
   const { port } = server.address() as AddressInfo;
   const url = `${config.tls ? 'https' : 'http'}://${displayHost(config.host)}:${port}/`;
@@ -188,6 +188,28 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     app.reloadRemotesConfig().catch((error: unknown) => logger.error({ err: error }, 'Remotes reload failed.'));
   });
   return { app, server, config, logger, port, url, metricsPort: metricsListener?.port, shutdown };
+}
+
+/**
+ * A listener that could not start, said with the settings to change (Node says only `EADDRINUSE`, `ENOTFOUND`):
+ * anything else as it came.
+ */
+function listenRefused(
+  error: unknown,
+  names: { host: string; port: string },
+  host: string | undefined,
+  port: number | undefined,
+): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const where = `${names.host}=${host ?? ''}`;
+  const reasons: Record<string, string> = {
+    EADDRINUSE: `${names.port}=${port} is taken on ${host}: another process listens there. Stop it, or choose another ${names.port}.`,
+    EACCES: `${names.port}=${port} needs privileges this process does not have: choose a port above 1023.`,
+    ENOTFOUND: `${where} is no name this machine can resolve: give an address of it (127.0.0.1, 0.0.0.0, ::).`,
+    EAI_AGAIN: `${where} could not be resolved now (DNS): give an address of this machine (127.0.0.1, 0.0.0.0, ::).`,
+    EADDRNOTAVAIL: `${where} is not an address of this machine: give one of its own (127.0.0.1, 0.0.0.0, ::).`,
+  };
+  return code !== undefined && reasons[code] ? new ConfigError(reasons[code]) : error;
 }
 
 function displayHost(host: string): string {

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { InvalidSettingError } from './env-values';
 
 /** The value of Express's `trust proxy` setting. */
@@ -26,7 +27,7 @@ export function trustProxyFromEnv(env: NodeJS.ProcessEnv): TrustProxySetting {
     .split(',')
     .map((item) => item.trim())
     .filter((item) => item !== '');
-  if (list.some((item) => !/^[0-9A-Za-z.:/]+$/.test(item))) {
+  if (list.some((item) => !isProxyAddress(item))) {
     throw new InvalidSettingError(
       'TRUST_PROXY',
       raw,
@@ -34,4 +35,15 @@ export function trustProxyFromEnv(env: NodeJS.ProcessEnv): TrustProxySetting {
     );
   }
   return list;
+}
+
+/** Express's names for address ranges, which TRUST_PROXY takes beside addresses and subnets. */
+const RANGE_NAMES: ReadonlySet<string> = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address (`10.0.0.5`, `::1`), a subnet (`10.0.0.0/8`, `fd00::/8`, `10.0.0.0/255.0.0.0`) or a range's name. */
+function isProxyAddress(item: string): boolean {
+  if (RANGE_NAMES.has(item)) return true;
+  const [address = '', prefix, extra] = item.split('/');
+  if (extra !== undefined || isIP(address) === 0) return false;
+  return prefix === undefined || /^\d{1,3}$/.test(prefix) || isIP(prefix) === 4;
 }
