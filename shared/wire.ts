@@ -118,6 +118,11 @@ export const SESSION_TIME_PATH = '/session';
 export interface LoginRequest {
   username: string;
   password: string;
+  /**
+   * The tenant to work in, when the account belongs to it (else its first, as without it): a page signing in again
+   * after its session ended asks for the tenant it showed, so its work comes back where it was.
+   */
+  tenant?: string;
 }
 
 export interface TenantSwitchRequest {

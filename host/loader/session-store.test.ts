@@ -111,6 +111,36 @@ describe('SessionStore across the tabs of one browser', () => {
     }
   });
 
+  it('signs in again in the tenant the page showed when its session ended; not after a sign-out, nor as another', async () => {
+    const { session, a, apiA, stop } = await twoTabs();
+    try {
+      const loginBodies = () =>
+        apiA.requests
+          .filter((request) => request.method === 'POST' && request.path === '/login')
+          .map((request) => request.body);
+      await a.switchTenant('globex');
+      // The session ends under the page (its idle limit): the server forgets its tenant.
+      session.state.tenant = 'acme';
+      a.expire();
+      await followed();
+      await a.signIn({ username: 'Admin', password: 'x' });
+      expect(loginBodies()).toEqual([{ username: 'Admin', password: 'x', tenant: 'globex' }]);
+
+      await a.signOut();
+      await a.signIn({ username: 'admin', password: 'x' });
+      await a.switchTenant('globex');
+      a.expire();
+      await followed();
+      await a.signIn({ username: 'editor', password: 'x' });
+      expect(loginBodies().slice(1)).toEqual([
+        { username: 'admin', password: 'x' },
+        { username: 'editor', password: 'x' },
+      ]);
+    } finally {
+      stop();
+    }
+  });
+
   it('ends the session of the other tabs at a sign-out, and follows a sign-in as someone else', async () => {
     const { a, b, stop } = await twoTabs();
     try {

@@ -124,6 +124,12 @@ export class SessionStore extends ExternalStore<Session> {
   private window: Window | null = null;
   /** The session's scope (who, in which tenant) last told to the window's remotes. */
   private announcedScope: string | null = null;
+  /**
+   * Who was signed in, and in which tenant, when the session ended under the page (expired, ended in another tab):
+   * signing in again as them asks for that tenant, so the page comes back where its work was rather than in their
+   * first tenant. A sign-out forgets it.
+   */
+  private endedIn: { username: string; tenant: string } | null = null;
 
   constructor(
     private readonly client: ApiClient,
@@ -159,7 +165,10 @@ export class SessionStore extends ExternalStore<Session> {
 
   readonly signIn = (credentials: LoginRequest): Promise<CurrentUser> =>
     this.changedHere(async () => {
-      const payload = await this.client.post<MePayload>('/login', credentials);
+      const ended = this.endedIn;
+      const again = ended !== null && sameUsername(ended.username, credentials.username);
+      const request: LoginRequest = again ? { ...credentials, tenant: ended.tenant } : credentials;
+      const payload = await this.client.post<MePayload>('/login', request);
       this.settle(payload.user, false, payload.session);
       return payload.user;
     });
@@ -309,6 +318,10 @@ export class SessionStore extends ExternalStore<Session> {
     changedInAnotherTab = false,
   ): void {
     const previous = this.state;
+    if (user !== null) this.endedIn = null;
+    else if (expired && previous.user !== null) {
+      this.endedIn = { username: previous.user.username, tenant: previous.user.currentTenant };
+    } else if (!expired) this.endedIn = null;
     this.publishState({
       time: user && time ? { payload: time, receivedAt: Date.now() } : null,
       status: user ? 'authenticated' : 'anonymous',
@@ -360,6 +373,11 @@ export class SessionStore extends ExternalStore<Session> {
     const detail: HostSessionDetail = { user };
     this.window.dispatchEvent(new CustomEvent(HOST_SESSION_EVENT, { detail }));
   }
+}
+
+/** Usernames are one account whatever their case (the server folds them alike). */
+function sameUsername(a: string, b: string): boolean {
+  return a.normalize('NFKC').toLowerCase() === b.trim().normalize('NFKC').toLowerCase();
 }
 
 /**

@@ -34,6 +34,25 @@ describe('sign-in, session and tenants', () => {
   const http = () => request(testApp.app.handler);
 
   describe('POST /login', () => {
+    it('starts in the tenant the page asks for when the account is in it, else in its first', async () => {
+      const asked = await http().post('/login').send({ username: 'admin', password: DEMO_PASSWORD, tenant: 'globex' });
+      expect((asked.body as MePayload).user.currentTenant).toBe('globex');
+      const agent = request.agent(testApp.app.handler);
+      await agent.post('/login').send({ username: 'admin', password: DEMO_PASSWORD, tenant: 'globex' }).expect(200);
+      expect(((await agent.get('/me').expect(200)).body as MePayload).user.currentTenant).toBe('globex');
+
+      const notAMember = await http()
+        .post('/login')
+        .send({ username: 'admin', password: DEMO_PASSWORD, tenant: 'initech' });
+      expect((notAMember.body as MePayload).user.currentTenant).toBe('acme');
+
+      const notAnId = await http().post('/login').send({ username: 'admin', password: DEMO_PASSWORD, tenant: 7 });
+      expect(notAnId.status).toBe(400);
+      expect(notAnId.body.error.fields).toEqual({
+        tenant: 'The tenant must be a tenant id (a string of at most 64 characters).',
+      });
+    });
+
     it('signs in with the right password: MePayload and a session cookie named slots.sid, HttpOnly, SameSite=Lax', async () => {
       const response = await http().post('/login').send({ username: 'admin', password: DEMO_PASSWORD });
       expect(response.status).toBe(200);

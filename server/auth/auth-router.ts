@@ -61,7 +61,8 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
           return;
         }
         options.tenants.membershipsOf(user.id).then((memberships) => {
-          const context = tenantContext(user, memberships, undefined);
+          // The tenant the page asks for (it showed it when its session ended), if the account is in it.
+          const context = tenantContext(user, memberships, credentials.tenant);
           if (!context) {
             next(new HttpError('forbidden', NO_TENANT_MESSAGE));
             return;
