@@ -1,3 +1,5 @@
+import http from 'node:http';
+import net from 'node:net';
 import zlib from 'node:zlib';
 import type request from 'supertest';
 import { ERROR_MESSAGES } from '../../shared';
@@ -97,5 +99,45 @@ describe('requireJsonBody: charset and content coding', () => {
     );
     expect(response.status).toBe(413);
     expect(response.body.error.code).toBe('payload_too_large');
+  });
+});
+
+describe('requireJsonBody: a body declared over the limit', () => {
+  let testApp: TestApp;
+  let server: http.Server;
+
+  beforeAll(async () => {
+    testApp = await createDemoApp();
+    server = http.createServer(testApp.app.handler);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await testApp.close();
+  });
+
+  it('is refused with 413 before it is read, and the connection closes (a client announcing more than it sends)', async () => {
+    const { port } = server.address() as net.AddressInfo;
+    const socket = net.connect(port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    // Announces 95 MiB and sends seven bytes: without the early refusal the server waits for the rest.
+    socket.write(
+      'POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
+        'Content-Length: 99999999\r\n\r\n{"a":1}',
+    );
+    await closed;
+    expect(received).toMatch(/^HTTP\/1\.1 413 /);
+    expect(received).toMatch(/\r\nconnection: close\r\n/i);
+    const body = JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4)) as {
+      error: { code: string; message: string };
+    };
+    expect(body.error.code).toBe('payload_too_large');
+    expect(body.error.message).toMatch(
+      /^Request body too large: this request carries at most 16 KiB of JSON \(this one: 97657 KiB\)\.$/,
+    );
   });
 });

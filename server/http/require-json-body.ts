@@ -67,7 +67,24 @@ export function requireJsonBody(
     return parser;
   };
   const parse: RequestHandler = (req, res, next) => {
-    const parser = parserFor(typeof limitBytes === 'number' ? limitBytes : limitBytes(req));
+    const limit = typeof limitBytes === 'number' ? limitBytes : limitBytes(req);
+    // A body declared over the limit is refused before a byte of it is read: the parser would read (or wait for) all
+    // of it first, up to the request's deadline for a client that announces more than it sends. The connection
+    // closes after the answer (HTTP/1.1), so the rest is never read. Compressed, only the decoded size counts.
+    const declared = Number(req.headers['content-length']);
+    if (contentCodingOf(req.headers['content-encoding']) === 'identity' && declared > limit) {
+      if (req.httpVersionMajor === 1) res.setHeader('Connection', 'close');
+      // As the parser says it (its `type`, `limit`, `length`): each route words its 413 as for one it read.
+      const tooLarge = Object.assign(new Error('request entity too large'), {
+        type: 'entity.too.large',
+        status: 413,
+        limit,
+        length: declared,
+      });
+      next(tooLarge);
+      return;
+    }
+    const parser = parserFor(limit);
     parser(req, res, (error?: unknown) => {
       // A body that does not decompress fails in zlib, whose errors carry no body-parser `type`: without this it
       // was a bare 400 that did not say the Content-Encoding header and the bytes disagree.
