@@ -121,8 +121,17 @@ export class App {
     return this;
   }
 
-  /** Which remotes' slots may fill a location: `{ 'header-banner': ['team_billing'] }`. Call before `ready()`. */
+  /**
+   * Which remotes' slots may fill a location: `{ 'header-banner': ['team_billing'] }`. Call before `ready()`: the
+   * start checks the slots already registered against it, which a later call would skip (so it throws).
+   */
   allowRemotes(map: AllowListMap): this {
+    if (this.readying !== null) {
+      throw new TypeError(
+        "allowRemotes() after app.ready(): call it before (in the entry's `configure`), so that the slots registered " +
+          'are checked against it with the rest.',
+      );
+    }
     this.remotes.allowLists.set(map);
     return this;
   }

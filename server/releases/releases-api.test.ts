@@ -96,14 +96,17 @@ let declared: TempDir;
 const entryOf = (version: string) => `${origin.url}/${version}/mf-manifest.json`;
 
 /** An app placing the billing remote's InvoiceBanner in code, with the operator `admin`. */
-async function start(dir?: TestApp['dir']): Promise<void> {
+async function start(dir?: TestApp['dir'], allowed?: Parameters<App['allowRemotes']>[0]): Promise<void> {
   testApp = await createTestApp({
     ...(dir ? { dir } : {}),
     env: { REMOTES_CONFIG: path.join(declared.path, 'remotes.json') },
     // The declared entries refuse at once; a release published fetches its manifest from the test's origin, which a
     // busy machine can take longer than 500 ms to answer (rollouts-api.test.ts failed so).
     remoteDescriptorTimeoutMs: 5_000,
-    configure: (app) => app.registerSlots({ 'global-before-content': Slot.make('InvoiceBanner', { amountDue: 3 }) }),
+    configure: (app) => {
+      app.registerSlots({ 'global-before-content': Slot.make('InvoiceBanner', { amountDue: 3 }) });
+      if (allowed) app.allowRemotes(allowed);
+    },
   });
   app = testApp.app;
   if (!dir) {
@@ -316,7 +319,9 @@ describe('publishing', () => {
   });
 
   it("refuses a release whose remote would fill a location that does not allow it (the location's allow-list)", async () => {
-    app.allowRemotes({ 'global-before-content': ['team_other'] });
+    // Started again with the location's allow-list (set before ready, as an entry does).
+    await testApp.close();
+    await start(undefined, { 'global-before-content': ['team_other'] });
     const refused = await publish(await tokenFor('team_billing'), 'v1').expect(400);
     expect(refused.body.error.problems).toEqual([
       expect.stringMatching(

@@ -137,10 +137,23 @@ describe('allow-lists of locations', () => {
     );
   });
 
-  it('refuses an unknown location or a bad remote name in allowRemotes', async () => {
-    const { app } = await start(undefined);
-    expect(() => app.allowRemotes({ nowhere: ['team_news'] } as never)).toThrow(SlotRegistrationError);
-    expect(() => app.allowRemotes({ 'header-banner': ['not a name'] })).toThrow(/must be a list of remote names/);
+  it('refuses an unknown location or a bad remote name in allowRemotes, and a call after ready()', async () => {
+    const refusals: unknown[] = [];
+    const { app } = await start((app) => {
+      for (const map of [{ nowhere: ['team_news'] }, { 'header-banner': ['not a name'] }]) {
+        try {
+          app.allowRemotes(map as never);
+        } catch (error) {
+          refusals.push(error);
+        }
+      }
+    });
+    expect(refusals).toEqual([expect.any(SlotRegistrationError), expect.any(Error)]);
+    expect(String(refusals[1])).toMatch(/must be a list of remote names/);
+    // After the start, the slots registered would not be checked against it: refused.
+    expect(() => app.allowRemotes({ 'header-banner': ['team_news'] })).toThrow(
+      /^allowRemotes\(\) after app\.ready\(\)/,
+    );
   });
 
   it("refuses a configured slot of another remote; the configuration's list replaces code's", async () => {
@@ -168,8 +181,9 @@ describe('allow-lists of locations', () => {
     const { app } = await start(undefined, {
       remotes: [{ name: 'team_billing', slots: { 'dashboard-after-cards': [{ component: 'InvoiceNote' }] } }],
     });
-    // Code narrows the list after the start (the slot check ran already): the inspector says what is wrong.
-    app.allowRemotes({ 'dashboard-after-cards': ['team_news'] });
+    // The list narrowed under a slot in force after the start's check (as a release or a late remote leaves it; an
+    // entry's allowRemotes() is refused after ready()): the inspector says what is wrong.
+    app.remotes.allowLists.set({ 'dashboard-after-cards': ['team_news'] });
     const agent = await staff(app, 'ada', 'acme');
     const inspection = (await agent.get('/api/slots/inspect').expect(200)).body as {
       locations: Record<string, InspectedSlot[]>;
