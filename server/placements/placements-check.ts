@@ -89,7 +89,7 @@ function attribution(
     const ofDocument = (configuredIndex: number) =>
       configuredIndex < fileCount ? null : (documentHere[configuredIndex - fileCount] ?? null);
     if (problem.kind !== 'placement-invalid') {
-      return problem.source === 'configuration' ? ofDocument(Number(at[1])) : null;
+      return problem.source !== 'code' ? ofDocument(Number(at[1])) : null;
     }
     // The slot named is the first holder of its id: a duplicate id is the document's slot holding it too.
     const inputs = [

@@ -115,7 +115,8 @@ export function placedConfiguredSlots(
     const index = counts.get(configured.location.value) ?? 0;
     counts.set(configured.location.value, index + 1);
     const location = configured.location.value;
-    const placed = placedSlots(location, [configured.slot], 'configuration', configured.remote, '', index);
+    // Said as placed: an editor's slot named as the file's sends a remote team to REMOTES_CONFIG to mend it.
+    const placed = placedSlots(location, [configured.slot], configuredSource(configured), configured.remote, '', index);
     return { configured, placed };
   });
 }

@@ -64,7 +64,7 @@ export class SlotCheckReporter {
     if (blocking.length > 0) {
       // After the start nothing is refused any more: a configured slot that cannot render is left out of the payloads
       // (code's slots stay, and fail in the browser as any unknown component does).
-      const leftOut = this.started && blocking.some((problem) => problem.source === 'configuration');
+      const leftOut = this.started && blocking.some((problem) => problem.source !== 'code');
       const consequence = leftOut ? '\nThe REMOTES_CONFIG slots among them are left out until that changes.' : '';
       this.logger.error({ slots: blocking.length }, `${new SlotContractError(blocking).message}${consequence}`);
     }

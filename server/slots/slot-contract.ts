@@ -1,4 +1,4 @@
-import { RESERVED_PROP_NAMES, Slot, type JsonSchema } from '../../shared';
+import { RESERVED_PROP_NAMES, Slot, type JsonSchema, type SlotPlacedBy } from '../../shared';
 import { PropsValidator } from './props-validator';
 
 /** A slot where it is placed: its location, its position there, and who placed it. */
@@ -11,7 +11,7 @@ export interface PlacedSlot {
   position: string;
   slot: Slot;
   /** `code`: `registerSlots`; `configuration`: the `"slots"` of a REMOTES_CONFIG entry. */
-  source: 'code' | 'configuration';
+  source: SlotPlacedBy;
   /** The remote a configured slot is placed for; code names only the component. */
   remote: string | null;
 }
