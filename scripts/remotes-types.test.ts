@@ -6,7 +6,7 @@ import { makeTempDir, type TempDir } from '../testing/temp-dir';
 import { slotComponentTypes } from '../build/slot-component-types';
 import { COMPONENT_NAME_PATTERN, REMOTE_NAME_PATTERN } from '../shared';
 import { DESCRIPTOR_MAX_BYTES } from '../server/remotes/http-descriptor-source';
-import { collectDescriptors, configuredDescriptorUrls } from './remotes-types';
+import { collectDescriptors, configuredDescriptorUrls, typedRemotesIn } from './remotes-types';
 
 /** What a kit build of another team's remote writes beside its manifest. */
 const BILLING_DESCRIPTOR = {
@@ -110,6 +110,21 @@ describe('npm run remotes:types -- --from-config', () => {
     await expect(collectDescriptors({ required: [`${originUrl}/gone/slots-remote.json`] })).rejects.toThrow(
       'answered 404',
     );
+  });
+
+  it('says why a descriptor could not be fetched, with its address (not only "fetch failed")', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/slots-remote.json`;
+    await new Promise((resolve) => closed.close(resolve));
+    await expect(collectDescriptors({ required: [url] })).rejects.toThrow(
+      new RegExp(`^${url.replace(/[.]/g, '\\.')} could not be read \\(.*ECONNREFUSED.*\\)$`),
+    );
+  });
+
+  it('knows the remotes a generated file types, to say which a run no longer types', () => {
+    const source = slotComponentTypes([BILLING_DESCRIPTOR], '../../../shared/slot');
+    expect([...typedRemotesIn(source)]).toEqual(['team_billing']);
   });
 
   it('refuses a descriptor whose name or components could write code into the generated file', async () => {

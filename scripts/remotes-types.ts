@@ -50,7 +50,13 @@ async function readDescriptor(source: string): Promise<RemoteDescriptorFile> {
  * and at most DESCRIPTOR_MAX_BYTES of it (another team's origin must not fill this process's memory).
  */
 async function fetchDescriptor(url: string): Promise<string> {
-  const response = await fetch(url, { signal: AbortSignal.timeout(10_000), redirect: 'manual' });
+  const response = await fetch(url, { signal: AbortSignal.timeout(10_000), redirect: 'manual' }).catch(
+    (error: unknown) => {
+      // fetch says only "fetch failed": the reason is its cause (refused, unknown host, timed out).
+      const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
+      throw new Error(`${url} could not be read (${cause})`);
+    },
+  );
   const redirect = await redirectRefusal(url, response);
   if (redirect !== null) throw new Error(redirect);
   if (!response.ok) {
@@ -113,8 +119,23 @@ export async function knownSlotComponentsSource(options: KnownSlotComponentsOpti
   return prettier.format(slotComponentTypes(remotes, SLOT_MODULE), { ...formatting, parser: 'typescript' });
 }
 
+/** What the command takes besides descriptors; anything else starting with `--` is a mistake, not a file. */
+const OPTIONS: ReadonlySet<string> = new Set(['--check', '--from-config']);
+const USAGE = 'usage: npm run remotes:types [-- <slots-remote.json file or URL>...] [--from-config]';
+
+/** The remotes a generated file types (its `/** Remote \`<name>\`. *\/` comments). */
+export function typedRemotesIn(source: string): Set<string> {
+  return new Set([...source.matchAll(/\/\*\* Remote `([^`]+)`\. \*\//g)].map((match) => match[1] ?? ''));
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
+  const unknown = args.filter((arg) => arg.startsWith('-') && !OPTIONS.has(arg));
+  if (unknown.length > 0) {
+    console.error(`Unknown option ${unknown.join(', ')}. ${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
   const check = args.includes('--check');
   const source = await knownSlotComponentsSource({
     required: args.filter((arg) => !arg.startsWith('--')),
@@ -134,6 +155,21 @@ async function main(): Promise<void> {
   if (existsSync(KNOWN_SLOT_COMPONENTS_FILE) && readFileSync(KNOWN_SLOT_COMPONENTS_FILE, 'utf8') === source) {
     console.log(`${file} is current.`);
     return;
+  }
+  // A remote typed from a descriptor given before (another team's) is gone from this run's file: said, as the
+  // build runs this without one and the application's own type check would then fail on its Slot.make calls.
+  if (existsSync(KNOWN_SLOT_COMPONENTS_FILE)) {
+    const now = typedRemotesIn(source);
+    const dropped = [...typedRemotesIn(readFileSync(KNOWN_SLOT_COMPONENTS_FILE, 'utf8'))].filter(
+      (name) => !now.has(name),
+    );
+    if (dropped.length > 0) {
+      console.warn(
+        `No longer typed: ${dropped.join(', ')} (typed from a descriptor given to an earlier run). Give its ` +
+          'descriptor again to keep it: npm run remotes:types -- <slots-remote.json file or URL> (npm run build ' +
+          'runs this without one).',
+      );
+    }
   }
   writeFileSync(KNOWN_SLOT_COMPONENTS_FILE, source);
   console.log(`Wrote ${file}.`);
