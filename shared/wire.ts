@@ -333,6 +333,8 @@ export type RemoteDescriptorFile = Omit<RemoteDescriptor, 'entry'> & {
  */
 export interface SlotSchemasPayload {
   schemas: Record<string, JsonSchema>;
+  /** Signed out: only the schemas of the components the public slots name (a sign-in brings the others). */
+  partial?: true;
 }
 
 // ---------------------------------------------------------------------------------------------- host page boot

@@ -112,6 +112,23 @@ describe('the development props check', () => {
     expect(api.count('GET', '/api/slots/schemas')).toBe(2);
   });
 
+  it("checks the public slots' components signed out, and asks again for a component it has no schema of", async () => {
+    let signedIn = false;
+    const api = createFakeApi({
+      'GET /api/slots/schemas': () =>
+        signedIn
+          ? { body: { schemas: { InvoiceBanner: INVOICE_BANNER, LoginNotice: { type: 'object' } } } }
+          : { body: { schemas: { LoginNotice: { type: 'object', required: ['title'] } }, partial: true } },
+    });
+    const check = createPropsCheck(api.client);
+    // The sign-in page's own slot is checked before anyone signs in.
+    await expect(check.check('LoginNotice', {})).resolves.toMatch(/required property "title"/);
+    await expect(check.check('InvoiceBanner', { amountDue: 'lots' })).resolves.toBeNull();
+    signedIn = true;
+    await expect(check.check('InvoiceBanner', { amountDue: 'lots' })).resolves.toMatch(/props\.amountDue/);
+    expect(api.count('GET', '/api/slots/schemas')).toBe(2);
+  });
+
   it('loads no schema and checks nothing when the server runs in production', async () => {
     const { api, pageSlots } = renderSlots(
       { 'global-before-content': [{ component: 'InvoiceBanner', props: { amountDue: 3 } }] },

@@ -30,21 +30,35 @@ export function createPropsCheck(client: ApiClient): PropsCheck {
       // A development-only chunk (build/bundle-budgets.ts): never part of what a production page loads.
       import(/* webpackChunkName: "dev-only-props-check" */ '@cfworker/json-schema'),
     ]).then(
-      ([payload, { Validator }]) => ({ schemas: payload.schemas, validate: validatorOf(Validator) }),
-      // No schemas (signed out: 401; an older server; a network error): slots render unchecked, as in production,
-      // and the next check asks again (after a sign-in in this page, the schemas are there).
+      ([payload, { Validator }]) => ({
+        schemas: payload.schemas,
+        validate: validatorOf(Validator),
+        partial: payload.partial === true,
+      }),
+      // No schemas (an older server; a network error): slots render unchecked, as in production, and the next
+      // check asks again.
       () => {
         loading = null;
         return null;
       },
     ));
-  return propsCheckWith(load);
+  return {
+    async check(component, props) {
+      const loaded = await load();
+      // Signed out, only the public slots' schemas came: a component without one here is asked for again at the next
+      // check (after a sign-in in this page, every schema is there).
+      if (loaded?.partial && loaded.schemas[component] === undefined) loading = null;
+      return propsCheckWith(() => Promise.resolve(loaded)).check(component, props);
+    },
+  };
 }
 
 /** The schemas of the components known, and the validator that checks props against one of them. */
 export interface LoadedSchemas {
   schemas: Readonly<Record<string, JsonSchema>>;
   validate: Validate;
+  /** Only the public slots' components (signed out): a component missing may have a schema a signed-in load gets. */
+  partial?: boolean;
 }
 
 /**

@@ -380,10 +380,16 @@ describe('the props contract, checked at start and on reload', () => {
   });
 
   it('serves the schemas to a development host at GET /api/slots/schemas, and not at all in production', async () => {
-    writeConfig({ remotes: [billing({})] });
+    writeConfig({
+      remotes: [billing({ 'global-before-content': [{ component: 'InvoiceBanner', props: { amountDue: 3 } }] })],
+    });
     const { app } = await start();
-    const anonymous = await request(app.handler).get('/api/slots/schemas').expect(401);
-    expect(anonymous.body.error.code).toBe('unauthenticated');
+    // Signed out: the schemas of the components the public slots name (the sign-in page's are checked too), no other.
+    const anonymous = await request(app.handler).get('/api/slots/schemas').expect(200);
+    expect(anonymous.body).toEqual({
+      schemas: { InvoiceBanner: BILLING_WITH_SCHEMAS.props.InvoiceBanner },
+      partial: true,
+    });
     await addUser(app, 'ada', 'correct horse battery', ['acme']);
     const agent = await signedInAgent(app, 'ada', 'correct horse battery');
     const schemas = await agent.get('/api/slots/schemas').expect(200);

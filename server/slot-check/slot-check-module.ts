@@ -77,6 +77,8 @@ export class SlotCheckModule implements AppModule {
     addSlotInspectionRoute(app, slots, resources, remoteRegistry, tenants, allowLists, flags);
     addLocationCatalogueRoute(app, { slots, remoteRegistry, allowLists, flags }, tenants);
     // Development servers only: the schemas the host checks props against before rendering a slot.
-    if (settings.development) addSlotSchemasRoute(app, remoteRegistry);
+    if (settings.development) {
+      addSlotSchemasRoute(app, remoteRegistry, () => this.parts.slots.payload.current().publicSlots);
+    }
   }
 }
