@@ -95,6 +95,12 @@ describe('npm run token:add / token:revoke / user:add --role', () => {
     expect(cut.code).toBe(2);
     expect(cut.stderr).toContain(`; "${id.slice(0, 6)}" has 6 of its 12 hex digits. Nothing was changed.`);
     expect(cut.stderr).not.toContain('here: npm run token:revoke');
+    // An id cut short, given alone, says the same rather than "There is no live token".
+    const shortId = await run('team-token.ts', ['revoke', id.slice(0, 8)], testApp.databasePath);
+    expect([shortId.code, shortId.stderr]).toEqual([
+      2,
+      expect.stringContaining(`; "${id.slice(0, 8)}" has 8 of its 12 hex digits. Nothing was changed.`),
+    ]);
     const garbage = await run('team-token.ts', ['revoke', 'not-a-token'], testApp.databasePath);
     expect(garbage.code).toBe(2);
     expect(garbage.stderr).not.toContain('not-a-token');

@@ -52,7 +52,8 @@ function argsOf(argv: readonly string[]): TeamTokenArgs | { refused: string } {
   if (action === 'revoke' && subject !== undefined && rest.length === 0) {
     const whole = WHOLE_TOKEN.exec(subject);
     if (whole?.[1] !== undefined) return { action, id: whole[1] };
-    if (!TOKEN_ID.test(subject)) return { refused: notAnId(subject) };
+    // An id cut short (hex, but not all of it) would only find no token: said, with how many digits are missing.
+    if (!TOKEN_ID.test(subject) || subject.length !== TOKEN_ID_LENGTH) return { refused: notAnId(subject) };
   }
   return parseTeamTokenArgs(argv) ?? { refused: TEAM_TOKEN_USAGE };
 }
