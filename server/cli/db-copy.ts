@@ -29,7 +29,10 @@ function parseArgs(args: readonly string[]): { from?: string; to?: string } | nu
   for (let index = 0; index < args.length; index += 2) {
     const [flag, value] = [args[index], args[index + 1]];
     if ((flag !== '--from' && flag !== '--to') || value === undefined || value.startsWith('--')) return null;
-    parsed[flag === '--from' ? 'from' : 'to'] = value;
+    const key = flag === '--from' ? 'from' : 'to';
+    // Given twice, which one was meant is not this command's to guess (the last would win silently).
+    if (parsed[key] !== undefined) return null;
+    parsed[key] = value;
   }
   return parsed;
 }
@@ -40,7 +43,17 @@ async function main(args: readonly string[]): Promise<number> {
     process.stderr.write(`${DB_COPY_USAGE}\n`);
     return 2;
   }
-  const to = postgresSettingsFromEnv({ ...process.env, DATABASE_URL: parsed.to ?? process.env.DATABASE_URL });
+  let to: ReturnType<typeof postgresSettingsFromEnv>;
+  try {
+    to = postgresSettingsFromEnv({ ...process.env, DATABASE_URL: parsed.to ?? process.env.DATABASE_URL });
+  } catch (error) {
+    // The setting's own message names DATABASE_URL; given with --to, the address came from there.
+    if (parsed.to === undefined) throw error;
+    process.stderr.write(
+      `--to must be a PostgreSQL address (postgres:// or postgresql://), got "${redacted(parsed.to)}".\n`,
+    );
+    return 2;
+  }
   if (!to) {
     process.stderr.write(
       `db:copy needs the PostgreSQL database to copy into: --to or DATABASE_URL.\n${DB_COPY_USAGE}\n`,
@@ -51,6 +64,12 @@ async function main(args: readonly string[]): Promise<number> {
   // Opening a missing file would create an empty database and copy nothing, as if it had worked.
   if (!fs.existsSync(from)) {
     process.stderr.write(`There is no SQLite database at ${from} (--from, else DATABASE_PATH). Nothing was copied.\n`);
+    return 1;
+  }
+  if (fs.statSync(from).isDirectory()) {
+    process.stderr.write(
+      `${from} is a folder, not a SQLite database file (--from, else DATABASE_PATH). Nothing was copied.\n`,
+    );
     return 1;
   }
   const settings = { ...to, statementTimeoutMs: Math.max(to.statementTimeoutMs, COPY_STATEMENT_TIMEOUT_MS) };
@@ -91,6 +110,17 @@ async function copySnapshot(
   } finally {
     await target.close();
     await source.close();
+  }
+}
+
+/** An address as said back: its password, if any, left out. */
+function redacted(address: string): string {
+  try {
+    const url = new URL(address);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return address.replace(/:[^:@/]*@/, ':***@');
   }
 }
 

@@ -348,6 +348,19 @@ describeWithPostgres()('npm run db:copy (SQLite to PostgreSQL)', () => {
       const bad = await copy(['--to']);
       expect(bad.code).toBe(2);
       expect(bad.stderr).toMatch(/^usage: npm run db:copy/);
+      // Given twice, neither is guessed; not a PostgreSQL address, --to is named; a folder is no database file.
+      const twice = await copy(['--to', storage.url, '--to', storage.url]);
+      expect([twice.code, twice.stderr]).toEqual([2, expect.stringMatching(/^usage: npm run db:copy/)]);
+      const mysql = await copy(['--from', missing, '--to', 'mysql://admin:secret@db/app']);
+      expect([mysql.code, mysql.stderr]).toEqual([
+        2,
+        '--to must be a PostgreSQL address (postgres:// or postgresql://), got "mysql://admin:***@db/app".\n',
+      ]);
+      const folder = await copy(['--from', dir.path, '--to', storage.url]);
+      expect([folder.code, folder.stderr]).toEqual([
+        1,
+        `${dir.path} is a folder, not a SQLite database file (--from, else DATABASE_PATH). Nothing was copied.\n`,
+      ]);
     } finally {
       dir.remove();
     }
