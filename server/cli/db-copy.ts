@@ -18,6 +18,7 @@ import { backupSqlite } from '../storage/sqlite-backup';
 import { SqliteEngine } from '../storage/sqlite-engine';
 import { runCommand } from './run-command';
 import { commandLine } from '../process/operator-commands';
+import { hidePassword } from '../storage/hidden-password';
 
 export const DB_COPY_USAGE = `usage: ${commandLine('db:copy', '--to <postgres://...> [--from <sqlite file>]')}`;
 
@@ -50,7 +51,7 @@ async function main(args: readonly string[]): Promise<number> {
     // The setting's own message names DATABASE_URL; given with --to, the address came from there.
     if (parsed.to === undefined) throw error;
     process.stderr.write(
-      `--to must be a PostgreSQL address (postgres:// or postgresql://), got "${redacted(parsed.to)}".\n`,
+      `--to must be a PostgreSQL address (postgres:// or postgresql://), got "${hidePassword(parsed.to, 'an address that is no URL')}".\n`,
     );
     return 2;
   }
@@ -110,17 +111,6 @@ async function copySnapshot(
   } finally {
     await target.close();
     await source.close();
-  }
-}
-
-/** An address as said back: its password, if any, left out. */
-function redacted(address: string): string {
-  try {
-    const url = new URL(address);
-    if (url.password) url.password = '***';
-    return url.toString();
-  } catch {
-    return address.replace(/:[^:@/]*@/, ':***@');
   }
 }
 

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { createClient } from 'redis';
 import type { SessionStorage } from './session-storage';
 import { REDIS_ANSWER_DEADLINE_MS } from './redis-answer-deadline';
+import { hidePassword } from './hidden-password';
 
 export interface RedisSessionStorageOptions {
   url: string;
@@ -65,7 +66,7 @@ export function createRedisSessionStorage(options: RedisSessionStorageOptions): 
     ready: () =>
       withTimeout(connecting, options.connectTimeoutMs ?? 10_000).catch((error: unknown) => {
         throw new Error(
-          `Could not connect to Redis at ${redactUrl(options.url)}: ${error instanceof Error ? error.message : String(error)}`,
+          `Could not connect to Redis at ${hidePassword(options.url, 'the configured REDIS_URL')}: ${error instanceof Error ? error.message : String(error)}`,
         );
       }),
     check: async () => {
@@ -158,15 +159,4 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
       },
     );
   });
-}
-
-/** The URL without its password, for messages and logs. */
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'the configured REDIS_URL';
-  }
 }
