@@ -29,8 +29,12 @@ describe('npm run tenant:add', () => {
     expect(joined.code).toBe(0);
     expect(joined.stdout).toContain('(tenants: acme)');
 
-    const renamed = await runServerCommand('tenant-add.ts', ['acme', '--name', 'Acme'], env);
+    const renamed = await runServerCommand('tenant-add.ts', ['acme', '--name=Acme'], env);
     expect(renamed.stdout).toContain('Renamed tenant "acme" (Acme)');
+    // Another tenant whose id differs in case only is refused: one was meant.
+    const alike = await runServerCommand('tenant-add.ts', ['ACME'], env);
+    expect([alike.code, alike.stderr]).toEqual([1, expect.stringContaining('There is a tenant "acme" (Acme) in ')]);
+    expect(alike.stderr).toContain(': "ACME" differs from it in case only. Use "acme", or an id of other letters.');
     const kept = await runServerCommand('tenant-add.ts', ['acme'], env);
     expect(kept.stdout).toContain('Kept tenant "acme" (Acme)');
   });

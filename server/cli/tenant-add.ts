@@ -21,7 +21,8 @@ export const TENANT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 /** The command line read: the tenant to save, or why not. */
 export function parseTenantAddArgs(args: readonly string[]): { id: string; name: string | null } | { usage: string } {
-  const rest = [...args];
+  // `--name=Acme` as `--name Acme`, as user:add takes its options.
+  const rest = args.flatMap((arg) => (arg.startsWith('--name=') ? ['--name', arg.slice('--name='.length)] : [arg]));
   let name: string | null = null;
   const at = rest.indexOf('--name');
   if (at !== -1) {
@@ -38,6 +39,10 @@ export function parseTenantAddArgs(args: readonly string[]): { id: string; name:
     };
   }
   return { id, name };
+}
+
+function sameLetters(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
 }
 
 async function main(args: readonly string[]): Promise<number> {
@@ -59,6 +64,15 @@ async function main(args: readonly string[]): Promise<number> {
         return 2;
       }
       const existing = await tenants.get(parsed.id);
+      // Ids differ in case only: a second tenant beside the first is rarely what was meant (usernames ignore case).
+      const alike = existing ? undefined : (await tenants.list()).find((tenant) => sameLetters(tenant.id, parsed.id));
+      if (alike) {
+        process.stderr.write(
+          `There is a tenant "${alike.id}" (${alike.name}) in ${where}: "${parsed.id}" differs from it in case only. ` +
+            `Use "${alike.id}", or an id of other letters. Nothing was changed.\n`,
+        );
+        return 1;
+      }
       const name = parsed.name ?? existing?.name ?? parsed.id;
       await tenants.save({ id: parsed.id, name });
       process.stdout.write(
