@@ -57,6 +57,12 @@ describe('npm run user:add --tenant --role / user:permission', () => {
 
     expect((await run('user-permission.ts', ['revoke', 'gus', 'releases:manage'], testApp.databasePath)).code).toBe(0);
     expect((await testApp.app.users.findByUsername('gus'))?.grantedPermissions).toEqual([]);
+    // Revoking what was never granted is said, not passed over.
+    const again = await run('user-permission.ts', ['revoke', 'gus', 'releases:manage'], testApp.databasePath);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(
+      /^"gus" had no grant of releases:manage: nothing to revoke there \(a role may give it\)\.\n/,
+    );
     expect((await run('user-permission.ts', ['grant', 'nobody', 'records:read'], testApp.databasePath)).code).toBe(1);
     expect((await run('user-permission.ts', ['grant', 'gus'], testApp.databasePath)).stderr).toMatch(
       /usage: npm run user:permission/,

@@ -32,6 +32,17 @@ async function main(args: readonly string[]): Promise<number> {
   return withStorage(settings, async (engine, where) => {
     try {
       const users = new UserStore(engine);
+      if (action === 'revoke') {
+        // Revoking what was never granted changes nothing: said, as the permission may come from a role instead.
+        const account = await users.findByUsername(username);
+        const granted: readonly string[] = account?.grantedPermissions ?? [];
+        const notGranted = permissions.filter((permission) => !granted.includes(permission));
+        if (account && notGranted.length > 0) {
+          process.stdout.write(
+            `"${username}" had no grant of ${notGranted.join(', ')}: nothing to revoke there (a role may give it).\n`,
+          );
+        }
+      }
       if (action !== 'show') {
         const changed =
           action === 'grant' ? await users.grant(username, permissions) : await users.revoke(username, permissions);
