@@ -103,3 +103,25 @@ it('checks as production when NODE_ENV is not set, saying how to check for hosts
   // Set to production, it is refused without the hint: the operator said how the hosts run.
   expect(checkRemotesConfigHere({ REMOTES_CONFIG: file, NODE_ENV: 'production' }).refusal?.split('\n')).toHaveLength(1);
 });
+
+it("refuses a slot of a built-in remote whose props its component's schema refuses, as every host would", async () => {
+  const tone = { type: 'object', properties: { tone: { enum: ['info', 'warning'] } }, additionalProperties: false };
+  dist.addRemote({ name: 'team_marketing', components: ['Callout'], formComponents: [], props: { Callout: tone } });
+  const placing = (props: object) =>
+    JSON.stringify({
+      remotes: [{ name: 'team_marketing', slots: { 'global-before-content': [{ component: 'Callout', props }] } }],
+    });
+  const file = dist.write('remotes.json', placing({ tone: 'info' }));
+  const env = { REMOTES_CONFIG: file, NODE_ENV: 'production', FRONTEND_DIR: dist.dir };
+  expect(checkRemotesConfigHere(env).refusal).toBeNull();
+  testApp = await createTestApp({ distDir: dist.dir, env: { REMOTES_CONFIG: file } });
+
+  dist.write('remotes.json', placing({ tone: 'loud' }));
+  const { refusal } = checkRemotesConfigHere(env);
+  expect(refusal?.startsWith(NOT_RELOADED)).toBe(true);
+  expect(refusal).toMatch(
+    /Callout at global-before-content\[0\] \(configuration, remote "team_marketing"\): props\.tone must be/,
+  );
+  // A host with this build refuses it too.
+  expect(await testApp.app.reloadRemotesConfig()).toBe(false);
+});

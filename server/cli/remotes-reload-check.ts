@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { DEFAULT_DIST_DIR } from '../app-options';
-import { loadRemotesConfig, type LoadRemotesConfigOptions } from '../remotes/remotes-config';
+import { loadRemotesConfig, type LoadRemotesConfigOptions, type RemotesConfig } from '../remotes/remotes-config';
+import { placedConfiguredSlots } from '../slots/configured-slots';
+import { SlotContract, SlotContractError } from '../slots/slot-contract';
 import { RemotesConfigError } from '../config/remotes-config-error';
 import { remotesConfigNotReloaded } from '../remotes/remotes-config-reload';
 
@@ -56,10 +58,31 @@ export function checkRemotesConfigHere(env: NodeJS.ProcessEnv, cwd: string = pro
 
 function problemOf(options: LoadRemotesConfigOptions): string | null {
   try {
-    loadRemotesConfig(options);
-    return null;
+    return slotProblemsOf(loadRemotesConfig(options));
   } catch (error) {
     if (error instanceof RemotesConfigError) return error.message;
     throw error;
   }
+}
+
+/**
+ * The file's slots for remotes whose components and schemas are known here (the built-in ones, and those the file
+ * describes), checked as a host checks them: a prop its component's schema refuses makes every host refuse the file,
+ * so it is said before they are asked. The slots of remotes read over HTTP are the hosts' to check.
+ */
+function slotProblemsOf(config: RemotesConfig): string | null {
+  const known = config.remotes.map(({ name, components, formComponents }) => ({
+    name,
+    components,
+    formComponents,
+    props: config.schemas.get(name) ?? {},
+  }));
+  const names = new Set(known.map((remote) => remote.name));
+  const placed = placedConfiguredSlots(config.slots)
+    .flatMap(({ placed: slots }) => slots)
+    .filter((slot) => slot.remote !== null && names.has(slot.remote));
+  const problems = new SlotContract()
+    .check(placed, { known, disabled: config.disabled, waiting: [] })
+    .filter((problem) => problem.blocking);
+  return problems.length === 0 ? null : new SlotContractError(problems).message;
 }
