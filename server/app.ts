@@ -22,7 +22,7 @@ import type { Resource } from './resources/resource';
 import type { StoredRecordSource } from './resources/stored-record-source';
 import { SlotCheckModule } from './slot-check/slot-check-module';
 import { SlotEventsModule } from './slot-events/slot-events-module';
-import type { AllowListMap } from './slots/location-allow-lists';
+import { ALLOW_REMOTES_AFTER_READY, type AllowListMap } from './slots/location-allow-lists';
 import type { SlotRegistrationMap } from './slots/slot-registry';
 import { SlotsModule } from './slots/slots-module';
 import type { AppDatabase } from './storage/app-database';
@@ -121,17 +121,9 @@ export class App {
     return this;
   }
 
-  /**
-   * Which remotes' slots may fill a location: `{ 'header-banner': ['team_billing'] }`. Call before `ready()`: the
-   * start checks the slots already registered against it, which a later call would skip (so it throws).
-   */
+  /** Which remotes' slots may fill a location: `{ 'header-banner': ['team_billing'] }`. Before `ready()` only. */
   allowRemotes(map: AllowListMap): this {
-    if (this.readying !== null) {
-      throw new TypeError(
-        "allowRemotes() after app.ready(): call it before (in the entry's `configure`), so that the slots registered " +
-          'are checked against it with the rest.',
-      );
-    }
+    if (this.readying !== null) throw new TypeError(ALLOW_REMOTES_AFTER_READY);
     this.remotes.allowLists.set(map);
     return this;
   }
