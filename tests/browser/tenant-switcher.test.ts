@@ -4,6 +4,7 @@ import { signIn } from '../../testing/system/sign-in';
 import { fetchInPage, SLOT_TIMEOUT_MS, waitForSlot } from '../../testing/system/slot-page';
 import { firstRecord, focusedElement, waitForSettledPage } from '../../testing/system/staff-pages';
 import { switchTenantByKeyboard, tenantSwitchAnswer, tenantSwitcher } from '../../testing/system/tenant-switch';
+import { waitUntil } from '../../testing/server/wait-until';
 
 jest.setTimeout(60_000);
 
@@ -162,10 +163,10 @@ describe('the tenant switcher', () => {
     await other.close();
 
     // This tab hears of it and says Globex, as the session does.
-    await page.waitForFunction(
-      () => document.querySelector<HTMLSelectElement>('form.tenant-switcher select[name="tenant"]')?.value === 'globex',
-      undefined,
-      { timeout: SLOT_TIMEOUT_MS },
+    await waitUntil(
+      async () => (await select.inputValue()) === 'globex',
+      SLOT_TIMEOUT_MS,
+      'the switcher saying globex',
     );
     // Switching back from here switches.
     await select.selectOption('acme');
