@@ -43,7 +43,7 @@ it('renders the draft’s slots with the remotes’ components, follows a props 
   await welcome.getByRole('heading', { name: 'Edited before publishing' }).waitFor({ timeout: SLOT_TIMEOUT_MS });
   await expect(page.locator('[data-placements-status]').innerText()).resolves.toMatch(/Unsaved changes/);
   const revisions = await page.request.get('/api/placements/revisions');
-  expect(await revisions.json()).toEqual({ revisions: [] });
+  expect(await revisions.json()).toEqual({ revisions: [], inForce: 0 });
 
   // Shown to operators only: previewed as a viewer, the slot is gone from the stage and named with its rule.
   // Built in the rule builder: one condition, a role, operator chosen.
