@@ -42,13 +42,24 @@ export function createPropsCheck(client: ApiClient): PropsCheck {
         return null;
       },
     ));
+  // Signed out, only the public slots' schemas come: a component without one there (a protected location's, met
+  // after a sign-in in this page) has them asked for again, once per component; checks meanwhile share that load.
+  const askedAgain = new Set<string>();
+  let reloadedAfter: LoadedSchemas | null = null;
   return {
     async check(component, props) {
-      const loaded = await load();
-      // Signed out, only the public slots' schemas came: a component without one here is asked for again at the next
-      // check (after a sign-in in this page, every schema is there).
-      if (loaded?.partial && loaded.schemas[component] === undefined) loading = null;
-      return propsCheckWith(() => Promise.resolve(loaded)).check(component, props);
+      let loaded = await load();
+      if (loaded?.partial && loaded.schemas[component] === undefined) {
+        if (reloadedAfter !== loaded && !askedAgain.has(component)) {
+          reloadedAfter = loaded;
+          loading = null;
+        }
+        askedAgain.add(component);
+        // The load started for this answer (by this check or one beside it) is the one to wait for.
+        if (reloadedAfter === loaded) loaded = await load();
+      }
+      const schemas = loaded;
+      return propsCheckWith(() => Promise.resolve(schemas)).check(component, props);
     },
   };
 }
