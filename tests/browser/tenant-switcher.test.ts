@@ -160,14 +160,15 @@ describe('the tenant switcher', () => {
     await other.goto('/');
     await waitForSlot(other, 'tenant-switcher', 'TenantSwitcher', { hasText: 'Acme Corp' });
     expect((await switchTenantByKeyboard(other)).status()).toBe(200);
-    await other.close();
 
-    // This tab hears of it and says Globex, as the session does.
+    // This tab hears of it and says Globex, as the session does. The other tab stays open meanwhile: it tells the
+    // others once it has read the session again, after the switch's answer.
     await waitUntil(
       async () => (await select.inputValue()) === 'globex',
       SLOT_TIMEOUT_MS,
       'the switcher saying globex',
     );
+    await other.close();
     // Switching back from here switches.
     await select.selectOption('acme');
     const answer = tenantSwitchAnswer(page);

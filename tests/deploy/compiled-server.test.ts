@@ -141,7 +141,12 @@ describe('the compiled server (dist/server/)', () => {
     const env = { ...process.env, DATABASE_PATH: path.join(data.path, 'cli.db') };
     const command = path.join(out.path, 'server', 'cli', 'tenant-add.js');
     const add = spawnSync(process.execPath, [command, 'initech', '--name', 'Initech'], { env, encoding: 'utf8' });
-    expect([add.status, add.stderr]).toEqual([0, '']);
+    // Before any start there is no database: tenant:add (which sets an installation up) makes it, and says so.
+    expect([add.status, add.stderr]).toEqual([
+      0,
+      `Made a new database at ${env.DATABASE_PATH}: no server has used it yet. If the server's is elsewhere, set ` +
+        'DATABASE_PATH to it.\n',
+    ]);
     const list = spawnSync(process.execPath, [command], { env, encoding: 'utf8' });
     expect(list.stdout + list.stderr).toContain('initech');
   });
