@@ -63,8 +63,11 @@ const KIB = 1024;
  * two paragraphs to pick one. 153.62 KB, 20 bytes over, after the hints were shortened.
  * Raised from 151 to 152 KiB when the list's bulk bar could reach every match of its search across pages (with an
  * undo of records never loaded) and a word search got its relevance order (issue 51): 154.6 KB, a few bytes over.
+ * Raised from 152 to 153 KiB when the page's client refused reads answered in another tenant than the page shows
+ * (an account removed from it saw the other tenant's records under its name) and the session followed: 155.8 KB,
+ * 0.2 KB over; it must be in the first script, which reads the first list.
  */
-export const HOST_INITIAL_JS_MAX_GZIP = 152 * KIB;
+export const HOST_INITIAL_JS_MAX_GZIP = 153 * KIB;
 
 /** A remote's container entry is the federation runtime plus its expose map: small, and on every page's path. */
 export const REMOTE_ENTRY_MAX_GZIP = 30 * KIB;

@@ -3,6 +3,7 @@ import {
   ApiError,
   createApiClient,
   PAGE_TENANT_HEADER,
+  SESSION_TENANT_HEADER,
   type RequestInitLike,
   type ResponseLike,
 } from './api-client';
@@ -68,6 +69,59 @@ describe('createApiClient', () => {
       ['DELETE', 'acme'],
       ['POST', null],
     ]);
+  });
+
+  it('refuses a read answered in another tenant than the page shows, and says the session moved', async () => {
+    let shown: string | null = 'acme';
+    let moved = 0;
+    const answers: Record<string, ResponseLike> = {
+      '/api/resources/articles/records': answer(
+        200,
+        { records: ['a globex record'] },
+        { [SESSION_TENANT_HEADER]: 'globex' },
+      ),
+      '/api/resources/articles/records/7': answer(
+        404,
+        { error: { code: 'not_found', message: 'Not found.' } },
+        { [SESSION_TENANT_HEADER]: 'globex' },
+      ),
+      '/api/resources/articles': answer(200, { resource: 'articles' }, { [SESSION_TENANT_HEADER]: 'acme' }),
+      '/api/remotes': answer(200, { remotes: [] }),
+    };
+    const client = createApiClient(async (url) => answers[url]!, {
+      pageTenant: () => shown,
+      onTenantMoved: () => moved++,
+    });
+
+    // Answered in globex while the page shows acme: neither the records nor globex's "not found" reach the page.
+    for (const path of ['/api/resources/articles/records', '/api/resources/articles/records/7']) {
+      const refused = await client.get(path).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(ApiError);
+      expect(refused).toMatchObject({
+        status: 409,
+        code: 'tenant_changed',
+        message: API_CLIENT_MESSAGES.tenantMoved,
+        request: `GET ${path}`,
+      });
+    }
+    expect(moved).toBe(2);
+
+    // The page's own tenant, an answer made in no tenant, and a page that shows none are handed over.
+    await expect(client.get('/api/resources/articles')).resolves.toEqual({ resource: 'articles' });
+    await expect(client.get('/api/remotes')).resolves.toEqual({ remotes: [] });
+    shown = null;
+    await expect(client.get('/api/resources/articles/records')).resolves.toEqual({ records: ['a globex record'] });
+    expect(moved).toBe(2);
+  });
+
+  it('checks no change by the tenant it was answered in: the server refused those made elsewhere', async () => {
+    let moved = 0;
+    const client = createApiClient(async () => answer(200, { saved: true }, { [SESSION_TENANT_HEADER]: 'globex' }), {
+      pageTenant: () => 'acme',
+      onTenantMoved: () => moved++,
+    });
+    await expect(client.post('/tenant', { tenant: 'globex' })).resolves.toEqual({ saved: true });
+    expect(moved).toBe(0);
   });
 
   it('sends a POST without a body as no body and no Content-Type, and reads a 204 as nothing', async () => {

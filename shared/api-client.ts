@@ -1,4 +1,4 @@
-import { isErrorBody, type ErrorCode } from './errors';
+import { ERROR_STATUS, isErrorBody, type ErrorCode } from './errors';
 import type { PlacementsDraft } from './placements';
 import type { ResourceRecord, RestorableRecord } from './resource-record';
 
@@ -27,7 +27,7 @@ export interface RequestInitLike {
 export interface ResponseLike {
   ok: boolean;
   status: number;
-  /** Read for `Retry-After` only; absent in tests that do not need it. */
+  /** Read for `Retry-After` and SESSION_TENANT_HEADER only; absent in tests that do not need them. */
   headers?: { get(name: string): string | null };
   /** The body as JSON; rejects for a body that is none (empty, not JSON, cut off), as `Response.json()` does. */
   json(): Promise<unknown>;
@@ -42,6 +42,14 @@ export type FetchLike = (url: string, init: RequestInitLike) => Promise<Response
  */
 export const PAGE_TENANT_HEADER = 'X-Page-Tenant';
 
+/**
+ * The header of every answer the server made in a signed-in session's tenant: that tenant's id. A page's read
+ * answered in another tenant than the one it shows (switched in another tab, or the account was removed from the
+ * page's tenant, when the server falls back to the account's first) would show that tenant's data under the page's
+ * name: the client refuses it instead (ApiClientOptions.onTenantMoved).
+ */
+export const SESSION_TENANT_HEADER = 'X-Session-Tenant';
+
 /** What a failed request says when the server gave no error of its own (staff read it on the page). */
 export const API_CLIENT_MESSAGES = {
   unreachable: 'Could not reach the server: check the connection, then try again.',
@@ -52,11 +60,20 @@ export const API_CLIENT_MESSAGES = {
   unreadableChange:
     'The answer of the server was cut off or was not JSON: the change may have been made. Reload to check before ' +
     'trying again.',
+  /** A read answered in another tenant than the page shows (SESSION_TENANT_HEADER): the page follows the session. */
+  tenantMoved: 'Your session works in another tenant now: this page is following it.',
 } as const;
 
 export interface ApiClientOptions {
   /** The tenant the page shows, sent as PAGE_TENANT_HEADER with each change; null or absent: not sent. */
   pageTenant?: () => string | null;
+  /**
+   * Called when a read was answered in another tenant than `pageTenant` said when it was asked
+   * (SESSION_TENANT_HEADER): the session works elsewhere now. The answer is not handed over (it rejects with a 409
+   * `tenant_changed`, API_CLIENT_MESSAGES.tenantMoved), so no other tenant's data shows under the page's name; the
+   * page follows the session, and what it shows is read again in the session's tenant.
+   */
+  onTenantMoved?: () => void;
 }
 
 /**
@@ -174,8 +191,9 @@ const globalFetch: FetchLike = (url, init) => (globalThis as unknown as { fetch:
 export function createApiClient(fetchImpl: FetchLike = globalFetch, options: ApiClientOptions = {}): ApiClient {
   async function request<T>(method: string, path: string, body: unknown, signal?: AbortSignalLike): Promise<T> {
     const headers: Record<string, string> = { Accept: 'application/json' };
-    const pageTenant = method === 'GET' ? null : (options.pageTenant?.() ?? null);
-    if (pageTenant !== null) headers[PAGE_TENANT_HEADER] = pageTenant;
+    const read = method === 'GET' || method === 'HEAD';
+    const pageTenant = options.pageTenant?.() ?? null;
+    if (pageTenant !== null && !read) headers[PAGE_TENANT_HEADER] = pageTenant;
     const init: RequestInitLike = { method, credentials: 'same-origin', headers, cache: 'no-store' };
     if (body !== undefined) {
       headers['Content-Type'] = 'application/json';
@@ -193,6 +211,12 @@ export function createApiClient(fetchImpl: FetchLike = globalFetch, options: Api
     } catch (error) {
       if (signal?.aborted) throw error;
       throw failure(0, 'network', API_CLIENT_MESSAGES.unreachable);
+    }
+    // Errors too: a record of the page's tenant is "not found" in the one the session fell back to.
+    const answeredIn = response.headers?.get(SESSION_TENANT_HEADER) ?? null;
+    if (read && pageTenant !== null && answeredIn !== null && answeredIn !== pageTenant) {
+      options.onTenantMoved?.();
+      throw failure(ERROR_STATUS.tenant_changed, 'tenant_changed', API_CLIENT_MESSAGES.tenantMoved);
     }
     const payload = await readBody(response, signal);
     if (!response.ok) {
@@ -219,11 +243,10 @@ export function createApiClient(fetchImpl: FetchLike = globalFetch, options: Api
       );
     }
     if (payload === UNREADABLE) {
-      const change = method !== 'GET' && method !== 'HEAD';
       throw failure(
         response.status,
         'unreadable',
-        change ? API_CLIENT_MESSAGES.unreadableChange : API_CLIENT_MESSAGES.unreadable,
+        read ? API_CLIENT_MESSAGES.unreadable : API_CLIENT_MESSAGES.unreadableChange,
       );
     }
     return payload as T;

@@ -169,6 +169,7 @@ export {
   ApiError,
   createApiClient,
   PAGE_TENANT_HEADER,
+  SESSION_TENANT_HEADER,
   type ApiClient,
   type ApiClientOptions,
   type AbortSignalLike,

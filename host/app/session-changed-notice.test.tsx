@@ -40,6 +40,17 @@ describe('sessionChangedMessage', () => {
     );
   });
 
+  it('says that the account left the tenant the page showed, when it is not one of theirs any more', () => {
+    const removed: CurrentUser = { ...admin('globex'), tenants: [TENANTS[1]!] };
+    expect(sessionChangedMessage(admin('acme'), removed, null)).toBe(
+      'Your account no longer belongs to Acme Corp: your session now works in Globex.',
+    );
+    expect(sessionChangedMessage(admin('acme'), removed, 'record')).toBe(
+      'Your account no longer belongs to Acme Corp: your session now works in Globex. Your unsaved changes were kept ' +
+        'in this tab, for when your account works in Acme Corp again.',
+    );
+  });
+
   it('says who signed in, and that the previous user’s unsaved changes were not kept for them', () => {
     const editor: CurrentUser = { ...admin('acme'), username: 'editor', displayName: 'Edith Editor' };
     expect(sessionChangedMessage(admin('acme'), editor, 'placements')).toBe(

@@ -13,8 +13,8 @@ import { forgetDraftsExcept } from '../hooks/tab-drafts';
 export type UnsavedWork = 'record' | 'placements' | null;
 
 /**
- * What the page says when another tab changed the session under it: who, or which tenant, it shows now, and what
- * became of the unsaved changes it held. `before` is the user as the page showed them.
+ * What the page says when the session changed under it, outside this page: who, or which tenant, it shows now, why,
+ * and what became of the unsaved changes it held. `before` is the user as the page showed them.
  */
 export function sessionChangedMessage(before: CurrentUser, now: CurrentUser, unsaved: UnsavedWork): string {
   if (before.username !== now.username) {
@@ -22,24 +22,31 @@ export function sessionChangedMessage(before: CurrentUser, now: CurrentUser, uns
     return `${now.displayName} signed in in another tab: this tab is theirs now.${discarded}`;
   }
   const was = tenantName(before, before.currentTenant);
+  const is = tenantName(now, now.currentTenant);
+  // Not a tenant of theirs any more: an administrator removed the account from it, and the server fell back.
+  const removed = !now.tenants.some((tenant) => tenant.id === before.currentTenant);
   const kept =
     unsaved === 'placements'
       ? ' Your unsaved changes to the placements were kept in this tab: the editor shows them again.'
-      : unsaved === 'record'
-        ? ` Your unsaved changes were kept in this tab: switch back to ${was} and open the same form again to save them.`
-        : '';
-  return `Your session now works in ${tenantName(now, now.currentTenant)}: it was switched from ${was} in another tab.${kept}`;
+      : unsaved === 'record' && removed
+        ? ` Your unsaved changes were kept in this tab, for when your account works in ${was} again.`
+        : unsaved === 'record'
+          ? ` Your unsaved changes were kept in this tab: switch back to ${was} and open the same form again to save them.`
+          : '';
+  if (removed) return `Your account no longer belongs to ${was}: your session now works in ${is}.${kept}`;
+  return `Your session now works in ${is}: it was switched from ${was} in another tab.${kept}`;
 }
 
 /**
  * Says why the page changed when another tab signed in as someone else or switched the tenant (the session store
- * follows it at once: see session-broadcast.ts), until dismissed or the session changes here. Someone else signed in:
+ * follows it at once: see session-broadcast.ts), or the account was removed from the page's tenant (the session
+ * store follows at the first read answered in another: createPageClient), until dismissed or the session changes here. Someone else signed in:
  * the drafts kept in this tab for others are forgotten, as when they sign in here (sign-in-page.tsx).
  */
 export function SessionChangedNotice() {
   const session = useSession();
   const guard = useLeaveGuard();
-  const { onExpire, user, changedInAnotherTab, revision } = session;
+  const { onExpire, user, changedElsewhere, revision } = session;
   const { pathname } = useLocation();
   const page = useRef(pathname);
   page.current = pathname;
@@ -63,13 +70,13 @@ export function SessionChangedNotice() {
     const unsaved = hadUnsaved.current;
     hadUnsaved.current = null;
     // Signed out there: the sign-in page says that the session ended. Signed in there: it moves on, as it does here.
-    if (!changedInAnotherTab || !before || !user) {
+    if (!changedElsewhere || !before || !user) {
       setMessage(null);
       return;
     }
     if (before.username !== user.username) forgetDraftsExcept(user.username);
     setMessage(sessionChangedMessage(before, user, unsaved));
-  }, [revision, user, changedInAnotherTab]);
+  }, [revision, user, changedElsewhere]);
 
   return (
     <div className="session-changed-notice" role="status">

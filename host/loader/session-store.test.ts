@@ -4,10 +4,14 @@ import {
   type CurrentUser,
   type HostSessionDetail,
   type MePayload,
+  SESSION_TENANT_HEADER,
+  type RequestInitLike,
+  type ResponseLike,
 } from '../../shared';
 import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../../testing/host/fake-api';
 import { fakeTabWindow } from '../../testing/host/fake-broadcast-channel';
-import { SessionStore } from './session-store';
+import { ApiError } from './api-client';
+import { createPageClient, SessionStore } from './session-store';
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -80,13 +84,13 @@ describe('SessionStore across the tabs of one browser', () => {
       expect(seenByKeepers).toEqual(['user:admin@acme']);
       expect(a.snapshot()).toMatchObject({
         scope: 'user:admin@globex',
-        changedInAnotherTab: true,
+        changedElsewhere: true,
         expired: false,
       });
       // Following is not a change of this tab's own: nothing is announced back.
       await followed();
       expect(apiB.count('GET', '/me')).toBe(1);
-      expect(b.snapshot().changedInAnotherTab).toBe(false);
+      expect(b.snapshot().changedElsewhere).toBe(false);
     } finally {
       stop();
     }
@@ -146,14 +150,14 @@ describe('SessionStore across the tabs of one browser', () => {
     try {
       await b.signOut();
       await followed();
-      expect(a.snapshot()).toMatchObject({ status: 'anonymous', expired: true, changedInAnotherTab: true });
+      expect(a.snapshot()).toMatchObject({ status: 'anonymous', expired: true, changedElsewhere: true });
 
       await b.signIn({ username: 'editor', password: 'x' });
       await followed();
       expect(a.snapshot()).toMatchObject({
         status: 'authenticated',
         identity: 'user:editor',
-        changedInAnotherTab: true,
+        changedElsewhere: true,
       });
     } finally {
       stop();
@@ -173,7 +177,7 @@ describe('SessionStore across the tabs of one browser', () => {
       windowB.dispatchEvent(new CustomEvent(HOST_REFRESH_EVENT));
       await followed();
       expect(apiA.count('GET', '/me')).toBe(2);
-      expect(a.snapshot()).toMatchObject({ scope: 'user:admin@globex', changedInAnotherTab: true });
+      expect(a.snapshot()).toMatchObject({ scope: 'user:admin@globex', changedElsewhere: true });
     } finally {
       stop();
     }
@@ -272,5 +276,91 @@ describe('SessionStore when GET /me fails other than with a 401 (an outage)', ()
     } finally {
       stop();
     }
+  });
+});
+
+describe("SessionStore and the page's client when the account leaves the tenant the page shows", () => {
+  const TENANTS = [
+    { id: 'acme', name: 'Acme Corp' },
+    { id: 'globex', name: 'Globex' },
+  ];
+  /** The server: the account's tenants, the session's choice, and a fallback to the first when it leaves that one. */
+  const server = { memberships: ['acme', 'globex'], chosen: 'acme' };
+  const requests: string[] = [];
+  const realFetch = globalThis.fetch;
+
+  function current(): string {
+    if (!server.memberships.includes(server.chosen)) server.chosen = server.memberships[0]!;
+    return server.chosen;
+  }
+  /** An answer as the page's fetch gives it (jsdom has no Response): made in `tenant`, as the server says. */
+  function reply(body: unknown, tenant: string): ResponseLike {
+    const headers: Record<string, string> = { [SESSION_TENANT_HEADER]: tenant };
+    return { ok: true, status: 200, headers: { get: (name) => headers[name] ?? null }, json: async () => body };
+  }
+
+  beforeEach(() => {
+    server.memberships = ['acme', 'globex'];
+    server.chosen = 'acme';
+    requests.length = 0;
+    globalThis.fetch = (async (url: string, init: RequestInitLike) => {
+      requests.push(`${init.method} ${url}`);
+      const tenant = current();
+      if (url === '/me') {
+        const user: CurrentUser = {
+          username: 'admin',
+          displayName: 'Admin',
+          tenants: TENANTS.filter(({ id }) => server.memberships.includes(id)),
+          currentTenant: tenant,
+        };
+        return reply({ user }, tenant);
+      }
+      return reply({ records: [`a record of ${tenant}`] }, tenant);
+    }) as unknown as typeof fetch;
+  });
+  afterEach(() => {
+    globalThis.fetch = realFetch;
+  });
+
+  it('refuses the reads answered in the tenant the server fell back to, follows the session once, and reads again there', async () => {
+    const page = createPageClient();
+    const session = new SessionStore(page.sessionClient);
+    page.follow(session);
+    await session.refresh();
+    await expect(page.client.get('/api/resources/articles/records')).resolves.toEqual({
+      records: ['a record of acme'],
+    });
+    let kept = 0;
+    session.onExpire(() => kept++);
+
+    // An administrator removes the account from acme: the server answers in globex, which the page does not show.
+    server.memberships = ['globex'];
+    const reads = await Promise.all(
+      ['/api/resources/articles/records', '/api/resources/articles/records?page=2'].map((path) =>
+        page.client.get(path).catch((error: unknown) => error),
+      ),
+    );
+    for (const refused of reads) {
+      expect(refused).toBeInstanceOf(ApiError);
+      expect(refused).toMatchObject({ status: 409, code: 'tenant_changed' });
+    }
+    await followed();
+    // One GET /me for both refusals; the page's work kept before it moved; the session as the server has it.
+    expect(requests.filter((request) => request === 'GET /me')).toHaveLength(2);
+    expect(kept).toBe(1);
+    expect(session.snapshot()).toMatchObject({ scope: 'user:admin@globex', changedElsewhere: true });
+    await expect(page.client.get('/api/resources/articles/records')).resolves.toEqual({
+      records: ['a record of globex'],
+    });
+  });
+
+  it("asks the session's own requests in any tenant: GET /me answered in another is the session, not refused", async () => {
+    const page = createPageClient();
+    const session = new SessionStore(page.sessionClient);
+    page.follow(session);
+    await session.refresh();
+    server.memberships = ['globex'];
+    await session.refresh();
+    expect(session.snapshot()).toMatchObject({ status: 'authenticated', scope: 'user:admin@globex' });
   });
 });

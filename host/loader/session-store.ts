@@ -47,10 +47,11 @@ export interface Session {
    */
   expired: boolean;
   /**
-   * True when the session as it is now was brought by another tab's change (a tenant switch, a sign-in or sign-out
-   * there), so the page can say why it changed under the user; false after any change made or loaded here.
+   * True when the session as it is now was brought by a change made outside this page (a tenant switch, a sign-in or
+   * sign-out in another tab, or the account removed from the tenant the page showed), so the page can say why it
+   * changed under the user; false after any change made or loaded here.
    */
-  changedInAnotherTab: boolean;
+  changedElsewhere: boolean;
   /**
    * How long the session had left at the last answer that said so (`GET /me`, sign-in, tenant switch), and when
    * that answer arrived on this page's clock; null when none did.
@@ -89,7 +90,7 @@ interface State {
   user: CurrentUser | null;
   revision: number;
   expired: boolean;
-  changedInAnotherTab: boolean;
+  changedElsewhere: boolean;
   time: SessionTime | null;
   outage: SessionOutage | null;
 }
@@ -111,7 +112,7 @@ export class SessionStore extends ExternalStore<Session> {
     user: null,
     revision: 0,
     expired: false,
-    changedInAnotherTab: false,
+    changedElsewhere: false,
     time: null,
     outage: null,
   };
@@ -130,6 +131,8 @@ export class SessionStore extends ExternalStore<Session> {
    * first tenant. A sign-out forgets it.
    */
   private endedIn: { username: string; tenant: string } | null = null;
+  /** The GET /me of followSessionChange on its way, shared by the calls made meanwhile; null otherwise. */
+  private following: Promise<void> | null = null;
 
   constructor(
     private readonly client: ApiClient,
@@ -207,7 +210,7 @@ export class SessionStore extends ExternalStore<Session> {
 
   /**
    * Follows the window: HOST_REFRESH_EVENT loads the session again (a remote switched the tenant: the other tabs are
-   * told), a change announced by another tab of the origin is followed (`followOtherTab`), and a page restored from
+   * told), a change announced by another tab of the origin is followed (`followSessionChange`), and a page restored from
    * the back/forward cache, which may show a session that has since ended (signed out in this or another tab),
    * forgets it at once, so nothing protected shows, and asks the server again. Returns what stops following.
    */
@@ -220,7 +223,7 @@ export class SessionStore extends ExternalStore<Session> {
         user: null,
         revision: this.state.revision + 1,
         expired: false,
-        changedInAnotherTab: false,
+        changedElsewhere: false,
         time: null,
         outage: null,
       });
@@ -228,7 +231,7 @@ export class SessionStore extends ExternalStore<Session> {
     };
     target.addEventListener(HOST_REFRESH_EVENT, onRefresh);
     target.addEventListener('pageshow', onPageShow);
-    const broadcast = openSessionBroadcast(target, () => void this.followOtherTab());
+    const broadcast = openSessionBroadcast(target, () => void this.followSessionChange());
     this.broadcast = broadcast;
     this.window = target;
     return () => {
@@ -241,13 +244,23 @@ export class SessionStore extends ExternalStore<Session> {
   }
 
   /**
-   * Another tab changed the session this one shares: asks the server who is signed in now and, when that is not
-   * who and where this page shows, keeps what only the page holds (as when the session ends: a record form's unsaved
-   * values become a draft of this tab, offered back in that record, user and tenant) and then shows the session as it
-   * is (pages keyed on the scope load again; RequireAuth moves a record page of the old tenant to the new one's list).
-   * Signed out there, this page's session has ended. Told nothing new (both tabs already agree), nothing changes.
+   * The session changed outside this page: another tab announced a change of the session they share, or a read was
+   * answered in another tenant than the page shows (the account was removed from it: ApiClientOptions.onTenantMoved).
+   * Asks the server who is signed in now and, when that is not who and where this page shows, keeps what only the
+   * page holds (as when the session ends: a record form's unsaved values become a draft of this tab, offered back in
+   * that record, user and tenant) and then shows the session as it is (pages keyed on the scope load again;
+   * RequireAuth moves a record page of the old tenant to the new one's list). Signed out there, this page's session
+   * has ended. Told nothing new (the page already agrees), nothing changes. Asked again while it asks, it answers
+   * with the same request: every read of a page refused at once asks once.
    */
-  private async followOtherTab(): Promise<void> {
+  readonly followSessionChange = (): Promise<void> => {
+    this.following ??= this.readSessionAgain().finally(() => {
+      this.following = null;
+    });
+    return this.following;
+  };
+
+  private async readSessionAgain(): Promise<void> {
     // The first load is on its way: it asks the server after the change, or the change is announced again.
     if (this.state.status === 'loading') return;
     let payload: MePayload | null;
@@ -256,7 +269,7 @@ export class SessionStore extends ExternalStore<Session> {
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 401)) {
         console.warn(
-          '[session] Another tab changed the session, and GET /me failed; this tab follows at its next request.',
+          '[session] The session changed outside this page, and GET /me failed; this page follows at its next request.',
           error,
         );
         return;
@@ -296,7 +309,7 @@ export class SessionStore extends ExternalStore<Session> {
       revision: previous.revision + 1,
       // A session that ended before the outage still has: the sign-in page says so once the server answers 401.
       expired: previous.expired,
-      changedInAnotherTab: false,
+      changedElsewhere: false,
       time: null,
       outage: {
         error: asApiError(error),
@@ -311,12 +324,7 @@ export class SessionStore extends ExternalStore<Session> {
     for (const listener of [...this.expiryListeners]) listener();
   }
 
-  private settle(
-    user: CurrentUser | null,
-    expired = false,
-    time?: SessionTimePayload,
-    changedInAnotherTab = false,
-  ): void {
+  private settle(user: CurrentUser | null, expired = false, time?: SessionTimePayload, changedElsewhere = false): void {
     const previous = this.state;
     if (user !== null) this.endedIn = null;
     else if (expired && previous.user !== null) {
@@ -329,14 +337,14 @@ export class SessionStore extends ExternalStore<Session> {
       revision: previous.revision + 1,
       // Only a session this page was using can end; a second 401 of the same ending keeps the flag.
       expired: user === null && expired && (previous.status === 'authenticated' || previous.expired),
-      changedInAnotherTab,
+      changedElsewhere,
       outage: null,
     });
   }
 
   private publishState(state: State): void {
     this.state = state;
-    const { status, user, revision, expired, changedInAnotherTab, time, outage } = state;
+    const { status, user, revision, expired, changedElsewhere, time, outage } = state;
     const identity = user ? `user:${user.username}` : status;
     this.announce(status, user);
     this.publish(
@@ -347,7 +355,7 @@ export class SessionStore extends ExternalStore<Session> {
         scope: scopeOf(status, user),
         revision,
         expired,
-        changedInAnotherTab,
+        changedElsewhere,
         time,
         outage,
         signIn: this.signIn,
@@ -390,15 +398,27 @@ function asApiError(error: unknown): ApiError {
 }
 
 /**
- * The page's API client, its changes marked with the tenant the page shows (PAGE_TENANT_HEADER: the server refuses
- * a change once the session works in another tenant, switched in another tab). The session is made with the client,
- * so it is handed over once it exists (`follow`); until then, and while nobody is signed in, nothing is sent.
+ * The page's API clients. The one for the page's components marks each change with the tenant the page shows
+ * (PAGE_TENANT_HEADER: the server refuses a change once the session works in another tenant, switched in another
+ * tab), and refuses a read answered in another tenant (the account removed from the page's, or switched in another
+ * tab), which makes the session follow the server (ApiClientOptions.onTenantMoved). The session's own requests
+ * (GET /me, sign-in, the slots of the page) are about the session itself, whatever tenant the page shows: they go
+ * through a client that checks neither. The session is made with its client, so it is handed over once it exists
+ * (`follow`); until then, and while nobody is signed in, nothing is sent or checked.
  */
-export function createPageClient(): { client: ApiClient; follow(session: SessionStore): void } {
+export function createPageClient(): {
+  client: ApiClient;
+  sessionClient: ApiClient;
+  follow(session: SessionStore): void;
+} {
   let followed: SessionStore | null = null;
-  const client = createApiClient(undefined, { pageTenant: () => followed?.snapshot().user?.currentTenant ?? null });
+  const client = createApiClient(undefined, {
+    pageTenant: () => followed?.snapshot().user?.currentTenant ?? null,
+    onTenantMoved: () => void followed?.followSessionChange(),
+  });
   return {
     client,
+    sessionClient: createApiClient(),
     follow: (session) => {
       followed = session;
     },

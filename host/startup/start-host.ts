@@ -92,9 +92,10 @@ function windowMatchesMedia(query: string): boolean {
 export function startHost(options: StartHostOptions): HostStartup {
   const page = options.client ? null : createPageClient();
   const client = options.client ?? page!.client;
+  const sessionClient = options.client ?? page!.sessionClient;
   const pathname = options.pathname ?? window.location.pathname;
   const sessionData = options.sessionData !== undefined ? options.sessionData : readSessionData();
-  const source = new SlotSource({ client, pathname, sessionData });
+  const source = new SlotSource({ client: sessionClient, pathname, sessionData });
   page?.follow(source.session);
   source.session.listen(window);
   const instance = options.instance ?? getInstance() ?? createInstance({ name: HOST_NAME, remotes: [] });

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { PAGE_TENANT_HEADER, type Tenant } from '../../shared';
+import { PAGE_TENANT_HEADER, SESSION_TENANT_HEADER, type Tenant } from '../../shared';
 import { accessIn, type StaffAccess } from './staff-access';
 import type { StaffUser } from './staff-user';
 import { HttpError } from '../http/http-error';
@@ -19,7 +19,8 @@ export interface TenantContext {
 
 /**
  * The tenants of the signed-in user and the current one: the session's choice while the user still belongs to it,
- * otherwise the first of their tenants (which the session then remembers).
+ * otherwise the first of their tenants (which the session then remembers). The answer says which
+ * (SESSION_TENANT_HEADER): a page showing another tenant does not take it for its own (shared/api-client.ts).
  */
 export async function currentTenant(req: Request, store: TenantStore): Promise<TenantContext> {
   const user = req.user;
@@ -29,6 +30,7 @@ export async function currentTenant(req: Request, store: TenantStore): Promise<T
   const context = tenantContext(user, memberships, chosen);
   if (!context) throw new HttpError('forbidden', NO_TENANT_MESSAGE);
   if (context.current.id !== chosen) req.session.tenant = context.current.id;
+  req.res?.setHeader(SESSION_TENANT_HEADER, context.current.id);
   refuseChangeForAnotherTenant(req, context);
   return context;
 }
@@ -37,8 +39,9 @@ export async function currentTenant(req: Request, store: TenantStore): Promise<T
  * A change asked by a page that shows another tenant than the session works in now: the tenant was switched in
  * another tab (one session for all of a browser's tabs), or the account left the page's tenant. Made, it would land
  * in a tenant the person does not see (a new record created in the other one, an update refused as "no such
- * record"); refused, nothing changes and the message says what happened. Reads are answered as ever; a request
- * without the header (a remote's own client, a script) is not checked.
+ * record"); refused, nothing changes and the message says what happened. Reads are answered, saying in which tenant
+ * (the page's client refuses one made in another); a request without the header (a remote's own client, a script)
+ * is not checked.
  */
 function refuseChangeForAnotherTenant(req: Request, context: TenantContext): void {
   if (req.method === 'GET' || req.method === 'HEAD') return;

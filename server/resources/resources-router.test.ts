@@ -1,6 +1,7 @@
 import request from 'supertest';
 import {
   PAGE_TENANT_HEADER,
+  SESSION_TENANT_HEADER,
   type FormItem,
   type MetaPayload,
   type RecordListPayload,
@@ -292,6 +293,28 @@ describe('resource API', () => {
         .set(PAGE_TENANT_HEADER, 'acme')
         .send({ title: 'Edited in the acme tab' })
         .expect(200);
+    });
+
+    it('says in which tenant each answer was made, also after the account left the one the session had', async () => {
+      const agent = await signedInAgent(testApp.app);
+      const article = await firstRecord(agent, 'articles');
+      const list = await agent.get('/api/resources/articles/records').expect(200);
+      expect(list.get(SESSION_TENANT_HEADER)).toBe('acme');
+
+      // Removed from acme: the server falls back to globex, and says so, on a list and on acme's record alike.
+      const admin = (await testApp.app.users.findByUsername('admin'))!;
+      await testApp.app.tenants.setMemberships(admin.id, ['globex']);
+      const fallen = await agent.get('/api/resources/articles/records').expect(200);
+      expect(fallen.get(SESSION_TENANT_HEADER)).toBe('globex');
+      const gone = await agent.get(`/api/resources/articles/records/${article.id}`).expect(404);
+      expect(gone.get(SESSION_TENANT_HEADER)).toBe('globex');
+      // A refused change says it too.
+      const refused = await agent
+        .put(`/api/resources/articles/records/${article.id}`)
+        .set(PAGE_TENANT_HEADER, 'acme')
+        .send({ title: 'Edited after leaving acme' })
+        .expect(409);
+      expect(refused.get(SESSION_TENANT_HEADER)).toBe('globex');
     });
 
     it('keeps a user of one tenant out of the other: 403 on switching, 404 on its records', async () => {

@@ -5,6 +5,7 @@ import { fetchInPage, SLOT_TIMEOUT_MS, waitForSlot } from '../../testing/system/
 import { firstRecord, focusedElement, waitForSettledPage } from '../../testing/system/staff-pages';
 import { switchTenantByKeyboard, tenantSwitchAnswer, tenantSwitcher } from '../../testing/system/tenant-switch';
 import { waitUntil } from '../../testing/server/wait-until';
+import { runCommand } from '../../testing/system/npm-command';
 
 jest.setTimeout(60_000);
 
@@ -175,6 +176,31 @@ describe('the tenant switcher', () => {
     await tenantSwitcher(page).getByRole('button', { name: 'Switch' }).click();
     expect((await answer).status()).toBe(200);
     await tenantSwitcher(page).getByRole('status').getByText('Switched to Acme Corp.').waitFor();
+    expect(log.pageErrors).toEqual([]);
+  });
+  it("follows the account's removal from the tenant the page shows, never listing another tenant's records under its name", async () => {
+    const { page, log } = await suite.newPage();
+    await signIn(page);
+    const acmeArticle = await firstRecord(page, 'articles');
+    await page.goto('/resources/articles');
+    await waitForSettledPage(page);
+    await page.getByRole('link', { name: acmeArticle.title, exact: true }).waitFor();
+
+    // An operator takes the account out of Acme Corp while the page shows its articles.
+    await runCommand(suite.server, ['user:add', '--', 'admin', '--keep-password', '--tenant', 'globex']);
+    const reads = log.requestsTo('GET', '/api/resources/articles/records').length;
+
+    // The next read (sorting the list) is answered in Globex, where the server fell back: the page follows the
+    // session and says why, rather than show Globex's articles under Acme Corp's name.
+    await page.getByRole('button', { name: 'Title', exact: true }).click();
+    await page
+      .getByRole('status')
+      .getByText('Your account no longer belongs to Acme Corp: your session now works in Globex.')
+      .waitFor();
+    await page.getByRole('link', { name: 'Globex quarterly results', exact: true }).waitFor();
+    expect(await page.getByRole('link', { name: acmeArticle.title, exact: true }).count()).toBe(0);
+    await waitForSlot(page, 'tenant-switcher', 'TenantSwitcher', { hasText: 'Globex' });
+    expect(log.requestsTo('GET', '/api/resources/articles/records').length).toBeGreaterThan(reads);
     expect(log.pageErrors).toEqual([]);
   });
 });
