@@ -173,8 +173,12 @@ describe('deploy/compose.yaml', () => {
     const upstream = /upstream slots_app \{([^}]*)\}/.exec(nginx)?.[1] ?? '';
     const servers = /^servers=(\S+)$/m.exec(start)?.[1];
     expect(upstream).toContain(`include ${servers};`);
+    // The file names its hosts to the proxy (a host added must be named there), and the script's defaults agree.
+    const appHosts = Object.keys(services).filter((name) => name.startsWith('host-'));
+    expect(proxy.environment?.PROXY_UPSTREAM_HOSTS?.split(' ')).toEqual(appHosts);
+    expect(proxy.environment?.PROXY_UPSTREAM_PORT).toBe(services['host-a']!.environment!.PORT);
     const hosts = /PROXY_UPSTREAM_HOSTS:-([^}]*)\}/.exec(start)?.[1]?.split(' ');
-    expect(hosts).toEqual(Object.keys(services).filter((name) => name.startsWith('host-')));
+    expect(hosts).toEqual(appHosts);
     expect(/PROXY_UPSTREAM_PORT:-(\d+)\}/.exec(start)?.[1]).toBe(services['host-a']!.environment!.PORT);
   });
 });
