@@ -262,6 +262,7 @@ export type {
 export type { ResourceRecord, RestorableRecord } from './resource-record';
 export {
   REMOTE_DESCRIPTOR_FILE,
+  KIT_VERSION_PATTERN,
   REMOTE_HINTS_MARKER,
   BOOT_DATA_ELEMENT_ID,
   SESSION_DATA_ELEMENT_ID,

@@ -30,6 +30,8 @@ export interface RemoteRelease {
   components: string[];
   formComponents: string[];
   props: Record<string, JsonSchema>;
+  /** The remote kit that built it (RemoteDescriptorFile `kit`); absent when its descriptor did not say. */
+  kit?: string;
   /** Who published it: `token:<id>` (a team token), a username, or `config` (a REMOTES_CONFIG entry). */
   publishedBy: string;
   /** ISO 8601. */

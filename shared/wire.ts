@@ -325,7 +325,16 @@ export type JsonSchema = { [keyword: string]: JsonValue };
 export type RemoteDescriptorFile = Omit<RemoteDescriptor, 'entry'> & {
   /** Component name -> JSON Schema of the props a slot gives it (its own props, not the host's context props). */
   props?: Record<string, JsonSchema>;
+  /**
+   * The version of the remote kit whose build wrote the file (`1.2.3`, {@link KIT_VERSION_PATTERN}): a release keeps
+   * it, so operators and teams know which contract a build was made and tested against. Absent in files written by
+   * kits before 0.8.1 or by other tooling.
+   */
+  kit?: string;
 };
+
+/** What {@link RemoteDescriptorFile}'s `kit` must look like: a semantic version, a pre-release part allowed. */
+export const KIT_VERSION_PATTERN = /^\d{1,9}\.\d{1,9}\.\d{1,9}(-[0-9A-Za-z.-]{1,40})?$/;
 
 /**
  * `GET /api/slots/schemas` (development servers only; 404 in production): the props schema of every component known

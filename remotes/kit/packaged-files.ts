@@ -27,6 +27,12 @@ function kitPackageRoot(from = __dirname): string {
   }
 }
 
+/** The kit's version (its package.json's), written into each build's descriptor: releases keep which kit built them. */
+export function kitVersion(): string {
+  const manifest = path.join(kitPackageRoot(), 'package.json');
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+}
+
 /** The host emulator's build in the kit's package (`slots-remote dev` serves it); undefined in the kit's sources. */
 export function packagedEmulatorDir(): string | undefined {
   const dir = path.join(kitPackageRoot(), PACKAGED_EMULATOR_FOLDER);

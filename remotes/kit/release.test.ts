@@ -79,6 +79,7 @@ function startFakeServer(): Promise<{ server: Server; origin: string; received: 
         components: ['Hello'],
         formComponents: [],
         props: {},
+        kit: '0.8.1',
         publishedBy: 'token:1',
         publishedAt: new Date().toISOString(),
       };
@@ -263,7 +264,7 @@ describe('publishRelease against an HTTP server', () => {
       },
     ]);
     expect(outcome.ok).toBe(true);
-    expect(outcome.lines[0]).toBe(`Published team_records 2.0.0 (entry ${ENTRY}).`);
+    expect(outcome.lines[0]).toBe(`Published team_records 2.0.0 (entry ${ENTRY}, built with remote kit 0.8.1).`);
     expect(outcome.lines[1]).toMatch(/^It is not active yet: an operator activates it/);
     expect(outcome.lines[1]).toContain(`${fake.origin}/releases`);
   });
@@ -371,7 +372,9 @@ describe('slots-remote release', () => {
   it("publishes the project's version under the name remote.ts declares, and exits 0", async () => {
     const result = await runCli([], env());
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(result.stdout).toContain(`Published team_records 2.0.0 (entry ${ENTRY}).\nIt is not active yet`);
+    expect(result.stdout).toContain(
+      `Published team_records 2.0.0 (entry ${ENTRY}, built with remote kit 0.8.1).\nIt is not active yet`,
+    );
     expect(fake.received.map((request) => request.body)).toEqual([{ version: '2.0.0', entry: ENTRY }]);
   });
 

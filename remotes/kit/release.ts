@@ -206,7 +206,8 @@ export async function publishRelease(remote: string, options: ReleaseOptions): P
     return {
       ok: true,
       lines: [
-        `Published ${name} (entry ${release.entry ?? options.entry}).`,
+        `Published ${name} (entry ${release.entry ?? options.entry}` +
+          `${release.kit ? `, built with remote kit ${release.kit}` : ''}).`,
         `It is not active yet: an operator activates it, or gives it to a share of users as a canary, on the ` +
           `product's releases page (${options.server}${RELEASES_PAGE_PATH}).`,
       ],

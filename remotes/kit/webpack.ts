@@ -16,6 +16,7 @@ import { ExposeAssetsPlugin } from '../../build/expose-assets-plugin';
 import { RemoteDescriptorPlugin } from '../../build/remote-descriptor-plugin';
 import type { RemoteDescriptorFile } from '../../shared';
 import { ComponentExportsPlugin } from './component-exports-plugin';
+import { kitVersion } from './packaged-files';
 import { SHARED_REACT_RANGE } from './shared-react';
 import { SharedReactVersionPlugin } from './shared-react-plugin';
 
@@ -240,7 +241,7 @@ export function remoteWebpackConfig(options: RemoteWebpackOptions): Configuratio
         // like the host's, the runtime's Node paths (a remote runs in the host's page only).
         experiments: { externalRuntime: true, optimization: { target: 'web', disableRemote: true } },
       }),
-      new RemoteDescriptorPlugin(remote),
+      new RemoteDescriptorPlugin({ ...remote, kit: kitVersion() }),
       // A declared component whose file exports no component fails here, not on the pages that show it.
       new ComponentExportsPlugin(componentFilesOf(remote, dir)),
       // A project on another React than the host's builds and tests green, then fails on every page.

@@ -84,6 +84,7 @@ export async function importConfigReleases(
         components,
         formComponents,
         props,
+        ...(outcome.kit === undefined ? {} : { kit: outcome.kit }),
         publishedBy: CONFIG_ACTOR,
       });
     }

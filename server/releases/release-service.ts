@@ -102,8 +102,9 @@ export class ReleaseService {
     const { components, formComponents = [] } = outcome.descriptor;
     const candidate = { remote, components, formComponents, props: { ...outcome.props } };
     this.refuseBreaking(candidate, `Release "${version}" of "${remote}"`);
+    const kit = outcome.kit === undefined ? {} : { kit: outcome.kit };
     try {
-      const release = await this.parts.store.publish({ ...candidate, version, entry: url.href, publishedBy });
+      const release = await this.parts.store.publish({ ...candidate, ...kit, version, entry: url.href, publishedBy });
       await this.parts.snapshot.refresh();
       return release;
     } catch (error) {

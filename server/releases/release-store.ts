@@ -21,6 +21,8 @@ export interface ReleaseDescriptor {
   components: string[];
   formComponents: string[];
   props: Record<string, JsonSchema>;
+  /** The remote kit that built it, when its descriptor said (kept in the same JSON: no column of its own). */
+  kit?: string;
 }
 
 /** A release about to be published (its time is the store's). */
@@ -107,6 +109,7 @@ export class ReleaseStore {
         components: release.components,
         formComponents: release.formComponents,
         props: release.props,
+        ...(release.kit === undefined ? {} : { kit: release.kit }),
       };
       await db
         .insertInto('remote_releases')
@@ -308,6 +311,7 @@ function toRelease(row: Selectable<RemoteReleasesTable>): RemoteRelease {
     components: descriptor.components,
     formComponents: descriptor.formComponents,
     props: descriptor.props,
+    ...(descriptor.kit === undefined ? {} : { kit: descriptor.kit }),
     publishedBy: row.published_by,
     publishedAt: new Date(Number(row.published_at)).toISOString(),
   };

@@ -13,6 +13,7 @@ import {
   Slot,
   type AuditEntry,
   type RemoteDescriptor,
+  type RemoteRelease,
   type RemoteHistoryPayload,
   type RemoteReleasesPayload,
 } from '../../shared';
@@ -177,6 +178,26 @@ describe('publishing', () => {
     // Immutable: the same version again is refused; publishing activates nothing.
     await publish(token, 'v1').expect(400);
     expect((await remotesOf(request(app.handler))).map((remote) => remote.name)).not.toContain('team_billing');
+  });
+
+  it('keeps the version of the remote kit that built a release, and refuses a descriptor whose kit is no version', async () => {
+    origin.descriptors.set('v7', { ...V1, kit: '0.8.1' }).set('v8', { ...V1, kit: 'latest' });
+    const token = await tokenFor('team_billing');
+    expect((await publish(token, 'v7').expect(201)).body.kit).toBe('0.8.1');
+    const refused = await publish(token, 'v8').expect(400);
+    expect(refused.body.error.message).toBe(
+      `The release's descriptor cannot be read: ${origin.url}/v8/slots-remote.json: "kit" must be the version of ` +
+        'the remote kit that built it, like "0.8.1", not "latest".',
+    );
+    // Published without one (a kit before 0.8.1), a release has none; the list gives each its own.
+    await publish(token, 'v1').expect(201);
+    const operator = await signedInAgent(app);
+    const listed = (await operator.get('/api/remotes/releases').expect(200)).body.remotes[0]
+      .releases as RemoteRelease[];
+    expect(listed.map(({ version, kit }) => [version, kit ?? null])).toEqual([
+      ['v1', null],
+      ['v7', '0.8.1'],
+    ]);
   });
 
   it('refuses a release of a remote the operators have not declared (neither REMOTES_CONFIG nor built in)', async () => {

@@ -10,9 +10,12 @@ import type { PendingRemote } from './remotes-config';
  */
 export type DescriptorFailure = 'down' | 'timed-out' | 'bad-answer';
 
-/** What a source answered for a remote declared by entry: its descriptor and props schemas, or why not. */
+/**
+ * What a source answered for a remote declared by entry: its descriptor, props schemas and the kit that built it
+ * (when its file said), or why not.
+ */
 export type DescriptorOutcome =
-  | { status: 'ready'; descriptor: RemoteDescriptor; props: Readonly<Record<string, JsonSchema>> }
+  | { status: 'ready'; descriptor: RemoteDescriptor; props: Readonly<Record<string, JsonSchema>>; kit?: string }
   | { status: 'failing'; failure: DescriptorFailure; reason: string };
 
 /**

@@ -87,7 +87,7 @@ export class HttpDescriptorSource implements DescriptorSource {
         }
         descriptor.devEvents = devEvents.href;
       }
-      return { status: 'ready', descriptor, props: file.props ?? {} };
+      return { status: 'ready', descriptor, props: file.props ?? {}, ...(file.kit ? { kit: file.kit } : {}) };
     } catch (error) {
       if ((error as Error).name === 'TimeoutError') {
         return {

@@ -1,6 +1,7 @@
 import {
   COMPONENT_NAME_PATTERN,
   isPlainObject,
+  KIT_VERSION_PATTERN,
   REMOTE_NAME_PATTERN,
   type JsonSchema,
   type RemoteDescriptorFile,
@@ -64,7 +65,18 @@ export function parseRemoteDescriptorFile(raw: unknown, where: string): RemoteDe
   const descriptor: RemoteDescriptorFile = { name, components, formComponents };
   if (raw.props !== undefined) descriptor.props = checkPropsSchemas(raw.props, components, where);
   if (typeof raw.devEvents === 'string') descriptor.devEvents = raw.devEvents;
+  if (raw.kit !== undefined) descriptor.kit = checkKitVersion(raw.kit, where);
   return descriptor;
+}
+
+/** `"kit"`: the version of the remote kit that wrote the file, shown with each release made of it. */
+function checkKitVersion(value: unknown, where: string): string {
+  if (typeof value !== 'string' || !KIT_VERSION_PATTERN.test(value)) {
+    throw new RemotesConfigError(
+      `${where}: "kit" must be the version of the remote kit that built it, like "0.8.1", not ${quotedValue(value)}.`,
+    );
+  }
+  return value;
 }
 
 /** `"props"`: component -> JSON Schema (an object), for components the descriptor lists. */

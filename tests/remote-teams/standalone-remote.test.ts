@@ -162,7 +162,16 @@ describe('releasing version 2 from the project, as the team and an operator live
         child.once('error', reject);
         child.once('close', (status) => resolve({ status, output }));
       });
-      expect(released).toEqual({ status: 0, output: expect.stringContaining('Published team_billing') });
+      // The release keeps which kit built it: the one the project installed, this repository's.
+      const kit = (
+        JSON.parse(readFileSync(path.join(REPO_ROOT, 'remotes', 'kit', 'package.json'), 'utf8')) as {
+          version: string;
+        }
+      ).version;
+      expect(released).toEqual({
+        status: 0,
+        output: expect.stringContaining(`Published team_billing 2.0.0 (entry ${entry}, built with remote kit ${kit}).`),
+      });
 
       const { page } = await suite.newPage();
       await signIn(page);

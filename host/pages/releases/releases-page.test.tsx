@@ -40,7 +40,12 @@ function releases(overrides: Partial<RemoteReleasesPayload['remotes'][number]> =
       {
         remote: REMOTE,
         rollout: { remote: REMOTE, active: '1.1.0', canary: { version: '1.2.0', percent: 10, tenants: ['globex'] } },
-        releases: [release('1.2.0', 20), release('1.1.0', 10), release('1.0.0', 1)],
+        // 1.0.0 came from a kit before releases kept which kit built them.
+        releases: [
+          { ...release('1.2.0', 20), kit: '0.8.2' },
+          { ...release('1.1.0', 10), kit: '0.8.1' },
+          release('1.0.0', 1),
+        ],
         preview: null,
         automaticRollback: null,
         plan: null,
@@ -102,7 +107,9 @@ describe('the releases page', () => {
     );
     const rows = within(section).getAllByRole('row').slice(1);
     expect(rows.map((row) => row.getAttribute('data-release'))).toEqual(['1.2.0', '1.1.0', '1.0.0']);
-    expect(rows[0]?.textContent).toContain('by token:7');
+    expect(rows[0]?.textContent).toContain('by token:7, built with remote kit 0.8.2');
+    expect(rows[1]?.textContent).toContain('by token:7, built with remote kit 0.8.1');
+    expect(rows[2]?.textContent).not.toContain('remote kit');
     expect(rows[0]?.textContent).toContain('Canary (1.2.0 to 10 % and globex)');
     expect(rows[1]?.textContent).toContain('Active');
     // The active release has no action; a newer one is activated, an older one rolled back to.

@@ -115,7 +115,7 @@ export function RemoteReleasesSection({
             </tr>
           </thead>
           <tbody>
-            {releases.map(({ version, publishedAt, publishedBy }, index) => {
+            {releases.map(({ version, publishedAt, publishedBy, kit }, index) => {
               const rollback = activeIndex >= 0 && index > activeIndex;
               const verb = rollback ? 'Roll back' : 'Activate';
               const figures = releaseStats(stats, remote, version);
@@ -127,6 +127,8 @@ export function RemoteReleasesSection({
                     {/^(config|REMOTES_CONFIG)$/.test(publishedBy)
                       ? 'REMOTES_CONFIG (the entry the file declares)'
                       : publishedBy}
+                    {/* Which contract the team built and tested against: the kit's changelog says what changed since. */}
+                    {kit && `, built with remote kit ${kit}`}
                   </td>
                   <td>
                     {[
