@@ -1,4 +1,8 @@
-import type { Request } from 'express';
+import type { Request, RequestHandler } from 'express';
+import { RELEASES_MANAGE } from '../../shared';
+import { currentTenant } from '../auth/current-tenant';
+import { HttpError } from '../http/http-error';
+import type { TenantStore } from '../tenants/tenant-store';
 
 declare module 'express-session' {
   interface SessionData {
@@ -30,4 +34,37 @@ export function setPreview(req: Request, remote: string, version: string | null)
   const { [remote]: _ended, ...others } = previewsOf(req) ?? {};
   req.session.releasePreviews = version === null ? others : { ...others, [remote]: version };
   if (req.session.tenant !== undefined) req.session.releasePreviewsTenant = req.session.tenant;
+}
+
+/**
+ * Ends the session's previews once its account may no longer preview in the tenant the session works in (its role,
+ * a membership's role or a grant taken away since it set them, or the account left that tenant). Previewing takes
+ * releases:manage, and a preview loads code no other page does (its origin allowed by this session's CSP alone), so
+ * it lasts no longer than the permission: role changes count at the account's next request, previews with them.
+ * Mounted before what reads the previews (the pages and their CSP, `GET /api/remotes`); costs nothing without one.
+ */
+export function endPreviewsNoLongerAllowed(tenants: TenantStore): RequestHandler {
+  const end = (req: Request) => {
+    delete req.session.releasePreviews;
+    delete req.session.releasePreviewsTenant;
+  };
+  return (req, _res, next) => {
+    if (previewsOf(req) === undefined) return next();
+    if (!req.user) {
+      end(req);
+      return next();
+    }
+    currentTenant(req, tenants).then(
+      (context) => {
+        if (!context.access.permissions.includes(RELEASES_MANAGE)) end(req);
+        next();
+      },
+      (error: unknown) => {
+        // A member of no tenant any more: no permission anywhere; the page's own requests say the rest.
+        if (!(error instanceof HttpError && error.code === 'forbidden')) return next(error);
+        end(req);
+        next();
+      },
+    );
+  };
 }

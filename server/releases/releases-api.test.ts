@@ -712,6 +712,32 @@ describe('rollout', () => {
     expect(await remotesOf(agent)).toContainEqual(expect.objectContaining({ entry: entryOf('v2') }));
   });
 
+  it('ends a preview once the account may no longer preview, which may still end its own preview', async () => {
+    await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
+    await addUser(app, 'otto', 'otto-password-123', ['acme']);
+    const otto = (await app.users.findByUsername('otto'))!;
+    const roleInAcme = (role: 'operator' | 'viewer') => app.tenants.setMemberships(otto.id, [{ tenant: 'acme', role }]);
+    await roleInAcme('operator');
+    const agent = await signedInAgent(app, 'otto', 'otto-password-123');
+    await agent.post('/api/remotes/team_billing/preview').send({ version: 'v2' }).expect(200);
+    expect(await remotesOf(agent)).toContainEqual(expect.objectContaining({ entry: entryOf('v2') }));
+
+    // Made a viewer: at the next request the page loads what everyone gets, and the preview is over for good.
+    await roleInAcme('viewer');
+    expect(await remotesOf(agent)).toContainEqual(expect.objectContaining({ entry: entryOf('v1') }));
+    await roleInAcme('operator');
+    expect(await remotesOf(agent)).toContainEqual(expect.objectContaining({ entry: entryOf('v1') }));
+
+    // Ending one's own preview changes nothing for anyone else: it takes no permission.
+    await agent.post('/api/remotes/team_billing/preview').send({ version: 'v2' }).expect(200);
+    await roleInAcme('viewer');
+    await agent.post('/api/remotes/team_billing/preview').send({ version: 'v2' }).expect(403);
+    expect((await agent.delete('/api/remotes/team_billing/preview').expect(200)).body).toEqual({
+      remote: 'team_billing',
+      preview: null,
+    });
+  });
+
   it("shows an operator who may only read releases the canary's tenants of their own, counting the others", async () => {
     await app.tenants.save({ id: 'initech', name: 'Initech' });
     await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);

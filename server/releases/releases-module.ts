@@ -3,12 +3,14 @@ import type { Logger } from 'pino';
 import type { AppModule } from '../app-module';
 import type { MetricsRegistry } from '../observability/metrics-registry';
 import { repeatedFailureLog } from '../observability/repeated-failure-log';
+import { inSeries } from '../http/in-series';
 import type { RemotesModule } from '../remotes/remotes-module';
 import type { SlotCheckModule } from '../slot-check/slot-check-module';
 import type { StorageEngine } from '../storage/storage-engine';
 import type { TenantStore } from '../tenants/tenant-store';
 import { ConfigReleaseImports, type ConfigReleaseParts } from './config-releases';
 import { createPreviewSecurityHeaders } from './preview-security-headers';
+import { endPreviewsNoLongerAllowed } from './release-preview';
 import { ReleaseFilesCheck } from './release-files-check';
 import { ReleaseService } from './release-service';
 import { ReleaseSnapshot } from './release-snapshot';
@@ -56,9 +58,12 @@ export class ReleasesModule implements AppModule {
   readonly rollouts: RolloutPlans;
   /** REMOTES_CONFIG's new entries made releases, at start and reload; those not answering asked again. */
   private readonly configImports: ConfigReleaseImports;
+  /** A session's previews end with its account's permission to preview (release-preview.ts). */
+  private readonly endPreviewsNoLongerAllowed: RequestHandler;
 
   constructor(private readonly parts: ReleasesModuleParts) {
     const { storage, tenants, logger, settings, remotes, slotCheck } = parts;
+    this.endPreviewsNoLongerAllowed = endPreviewsNoLongerAllowed(tenants);
     const registry = remotes.registry;
     this.store = new ReleaseStore(storage);
     this.teamTokens = new TeamTokenStore(storage);
@@ -135,12 +140,20 @@ export class ReleasesModule implements AppModule {
     this.rollouts.judgeWith(judge);
   }
 
-  /** An operator's previews: their pages' CSP allows the previewed releases' origins too. */
+  /**
+   * An operator's previews: their pages' CSP allows the previewed releases' origins too, while the account may still
+   * preview.
+   */
   previewHeaders(): RequestHandler {
-    return createPreviewSecurityHeaders(this.parts.remotes.registry, this.snapshot, this.parts.remotes.policies);
+    return inSeries([
+      this.endPreviewsNoLongerAllowed,
+      createPreviewSecurityHeaders(this.parts.remotes.registry, this.snapshot, this.parts.remotes.policies),
+    ]);
   }
 
   mountRoutes(app: Express): void {
+    // Before the remotes router (mounted with the files) reads the previews of the request's session.
+    app.get('/api/remotes', this.endPreviewsNoLongerAllowed);
     app.use(
       createReleasesRouter({
         service: this.service,

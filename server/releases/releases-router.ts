@@ -12,6 +12,7 @@ import {
 } from '../../shared';
 import { currentTenant } from '../auth/current-tenant';
 import { everyTenantRefusal, requirePermission } from '../auth/require-permission';
+import { requireSession } from '../auth/require-session';
 import { HttpError } from '../http/http-error';
 import { jsonRoute } from '../http/json-route';
 import { requireJsonBody } from '../http/require-json-body';
@@ -179,8 +180,9 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
         res.json({ remote: release.remote, preview: release.version });
       },
     ],
+    // Ending one's own preview changes nothing for anyone else: any signed-in account may, its permission gone too.
     DELETE: [
-      requirePreviewer,
+      requireSession,
       (req, res) => {
         setPreview(req, name(req), null);
         res.json({ remote: name(req), preview: null });
