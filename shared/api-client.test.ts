@@ -4,6 +4,7 @@ import {
   createApiClient,
   PAGE_TENANT_HEADER,
   SESSION_TENANT_HEADER,
+  BACKGROUND_READ_HEADER,
   type RequestInitLike,
   type ResponseLike,
 } from './api-client';
@@ -122,6 +123,18 @@ describe('createApiClient', () => {
     });
     await expect(client.post('/tenant', { tenant: 'globex' })).resolves.toEqual({ saved: true });
     expect(moved).toBe(0);
+  });
+
+  it('marks a read the page makes by itself, so that it keeps no session alive, and no other', async () => {
+    const sent: Array<string | null> = [];
+    const client = createApiClient(async (_url, init) => {
+      sent.push(init.headers[BACKGROUND_READ_HEADER] ?? null);
+      return answer(200, {});
+    });
+    await client.get('/api/slot-stats?window=1h', undefined, { background: true });
+    await client.get('/api/slot-stats?window=1h');
+    await client.get('/api/slot-stats?window=1h', undefined, { background: false });
+    expect(sent).toEqual(['1', null, null]);
   });
 
   it('sends a POST without a body as no body and no Content-Type, and reads a 204 as nothing', async () => {

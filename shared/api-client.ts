@@ -50,6 +50,18 @@ export const PAGE_TENANT_HEADER = 'X-Page-Tenant';
  */
 export const SESSION_TENANT_HEADER = 'X-Session-Tenant';
 
+/**
+ * The header of a read the page makes by itself (a timer's refresh of what it shows), not for the person using it
+ * (ReadOptions.background): the server does not count it as use of the session, so a page left open is signed out at
+ * the idle limit like any other, after the usual warning.
+ */
+export const BACKGROUND_READ_HEADER = 'X-Background-Read';
+
+export interface ReadOptions {
+  /** A read made by the page itself, not by the person (BACKGROUND_READ_HEADER): it does not keep the session alive. */
+  background?: boolean;
+}
+
 /** What a failed request says when the server gave no error of its own (staff read it on the page). */
 export const API_CLIENT_MESSAGES = {
   unreachable: 'Could not reach the server: check the connection, then try again.',
@@ -108,7 +120,7 @@ export class ApiError extends Error {
 }
 
 export interface ApiClient {
-  get<T>(path: string, signal?: AbortSignalLike): Promise<T>;
+  get<T>(path: string, signal?: AbortSignalLike, options?: ReadOptions): Promise<T>;
   post<T>(path: string, body?: unknown, signal?: AbortSignalLike): Promise<T>;
   put<T>(path: string, body: unknown, signal?: AbortSignalLike): Promise<T>;
   delete<T>(path: string, signal?: AbortSignalLike): Promise<T>;
@@ -189,8 +201,15 @@ const globalFetch: FetchLike = (url, init) => (globalThis as unknown as { fetch:
  * remotes) are also checked where they are used.
  */
 export function createApiClient(fetchImpl: FetchLike = globalFetch, options: ApiClientOptions = {}): ApiClient {
-  async function request<T>(method: string, path: string, body: unknown, signal?: AbortSignalLike): Promise<T> {
+  async function request<T>(
+    method: string,
+    path: string,
+    body: unknown,
+    signal?: AbortSignalLike,
+    readOptions: ReadOptions = {},
+  ): Promise<T> {
     const headers: Record<string, string> = { Accept: 'application/json' };
+    if (readOptions.background) headers[BACKGROUND_READ_HEADER] = '1';
     const read = method === 'GET' || method === 'HEAD';
     const pageTenant = options.pageTenant?.() ?? null;
     if (pageTenant !== null && !read) headers[PAGE_TENANT_HEADER] = pageTenant;
@@ -253,7 +272,7 @@ export function createApiClient(fetchImpl: FetchLike = globalFetch, options: Api
   }
 
   return {
-    get: (path, signal) => request('GET', path, undefined, signal),
+    get: (path, signal, options) => request('GET', path, undefined, signal, options),
     post: (path, body, signal) => request('POST', path, body, signal),
     put: (path, body, signal) => request('PUT', path, body, signal),
     delete: (path, signal) => request('DELETE', path, undefined, signal),

@@ -66,6 +66,18 @@ export const ERROR_MESSAGES = {
 } as const;
 
 /**
+ * The 503 of a sign-out whose session could not be ended on the server (its session store not answering): the
+ * browser forgot it (the answer clears the cookie), and the stored session ends once unused for the idle limit.
+ */
+export function signOutNotEndedMessage(idleMinutes: number): string {
+  const unused = idleMinutes === 1 ? 'a minute' : `${idleMinutes} minutes`;
+  return (
+    'This browser is signed out, but the server could not end your session now (where sessions are kept is not ' +
+    `answering). It ends on its own after ${unused} unused.`
+  );
+}
+
+/**
  * A 413's message naming the route's limit and, when known, the body's size (both in KiB, rounded up):
  * `Request body too large: this request carries at most 16 KiB of JSON (this one: 20 KiB).`
  */

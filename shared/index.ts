@@ -161,6 +161,7 @@ export {
   ERROR_MESSAGES,
   isErrorBody,
   payloadTooLargeMessage,
+  signOutNotEndedMessage,
   type ErrorCode,
   type ErrorBody,
 } from './errors';
@@ -170,6 +171,8 @@ export {
   createApiClient,
   PAGE_TENANT_HEADER,
   SESSION_TENANT_HEADER,
+  BACKGROUND_READ_HEADER,
+  type ReadOptions,
   type ApiClient,
   type ApiClientOptions,
   type AbortSignalLike,

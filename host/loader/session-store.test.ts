@@ -220,6 +220,34 @@ describe('SessionStore when GET /me fails other than with a 401 (an outage)', ()
     },
   );
 
+  it('shows the sign-in page at a failed sign-out, saying why the session may live on, until the next change', async () => {
+    const NOT_ENDED = { status: 503, body: { error: { code: 'unavailable', message: 'The session lives on.' } } };
+    const api = createFakeApi({
+      'GET /me': { body: ADMIN },
+      'POST /logout': NOT_ENDED,
+      'POST /login': { body: ADMIN },
+    });
+    const store = new SessionStore(api.client);
+    await store.refresh();
+    await store.signOut();
+    expect(store.snapshot()).toMatchObject({
+      status: 'anonymous',
+      user: null,
+      signOutFailure: { status: 503, code: 'unavailable', message: 'The session lives on.' },
+    });
+    await store.signIn({ username: 'admin', password: 'secret' });
+    expect(store.snapshot().signOutFailure).toBeNull();
+
+    // Unreachable, the same; a sign-out that worked says nothing.
+    api.routes.set('POST /logout', unreachable);
+    await store.signOut();
+    expect(store.snapshot().signOutFailure).toMatchObject({ status: 0, code: 'network' });
+    await store.signIn({ username: 'admin', password: 'secret' });
+    api.routes.set('POST /logout', { status: 204 });
+    await store.signOut();
+    expect(store.snapshot()).toMatchObject({ status: 'anonymous', signOutFailure: null });
+  });
+
   it('is checking while it tries again, counts the failures in a row, and goes on signed in once GET /me answers', async () => {
     const api = createFakeApi({ 'GET /me': UNAVAILABLE });
     const store = new SessionStore(api.client);

@@ -59,6 +59,11 @@ export interface Session {
   time: SessionTime | null;
   /** Set while the status is `unavailable`: what failed, and whether it is being tried again; null otherwise. */
   outage: SessionOutage | null;
+  /**
+   * Why the last sign-out of this page may not have ended the session on the server (POST /logout failed: the server
+   * or its session store not answering), for the sign-in page to say so; null otherwise, and after any later change.
+   */
+  signOutFailure: ApiError | null;
   /** POST /login; throws ApiError (e.g. 401 with the server's message) on failure. */
   signIn(credentials: LoginRequest): Promise<CurrentUser>;
   /** POST /logout; the client forgets the session even if the request fails. */
@@ -93,6 +98,7 @@ interface State {
   changedElsewhere: boolean;
   time: SessionTime | null;
   outage: SessionOutage | null;
+  signOutFailure: ApiError | null;
 }
 
 /** Who and in which tenant (Session.scope) for a user, or the status when nobody is signed in. */
@@ -115,6 +121,7 @@ export class SessionStore extends ExternalStore<Session> {
     changedElsewhere: false,
     time: null,
     outage: null,
+    signOutFailure: null,
   };
   private readonly expiryListeners = new Set<() => void>();
   /** GET /me started with the page (or answered by its session data): it answers the first load only. */
@@ -183,7 +190,10 @@ export class SessionStore extends ExternalStore<Session> {
       try {
         await this.client.post<void>('/logout');
       } catch (error) {
-        console.warn('[session] POST /logout failed; the session cookie may outlive this page.', error);
+        // Said on the sign-in page: on a shared computer the next person could otherwise find this session.
+        console.warn('[session] POST /logout failed; the session may outlive this page.', error);
+        if (this.state.user === null)
+          this.publishState({ ...this.state, signOutFailure: asApiError(error, 'POST /logout') });
       }
     });
 
@@ -226,6 +236,7 @@ export class SessionStore extends ExternalStore<Session> {
         changedElsewhere: false,
         time: null,
         outage: null,
+        signOutFailure: null,
       });
       void this.refresh();
     };
@@ -316,6 +327,7 @@ export class SessionStore extends ExternalStore<Session> {
         failures: (previous.outage?.failures ?? 0) + 1,
         checking: false,
       },
+      signOutFailure: null,
     });
   }
 
@@ -339,12 +351,13 @@ export class SessionStore extends ExternalStore<Session> {
       expired: user === null && expired && (previous.status === 'authenticated' || previous.expired),
       changedElsewhere,
       outage: null,
+      signOutFailure: null,
     });
   }
 
   private publishState(state: State): void {
     this.state = state;
-    const { status, user, revision, expired, changedElsewhere, time, outage } = state;
+    const { status, user, revision, expired, changedElsewhere, time, outage, signOutFailure } = state;
     const identity = user ? `user:${user.username}` : status;
     this.announce(status, user);
     this.publish(
@@ -358,6 +371,7 @@ export class SessionStore extends ExternalStore<Session> {
         changedElsewhere,
         time,
         outage,
+        signOutFailure,
         signIn: this.signIn,
         signOut: this.signOut,
         switchTenant: this.switchTenant,
@@ -389,12 +403,12 @@ function sameUsername(a: string, b: string): boolean {
 }
 
 /**
- * What the page says of a failed GET /me. The client rejects with ApiError only; anything else (an answer without a
- * user) is read as an answer the page could not use.
+ * What the page says of a failed request (GET /me unless named). The client rejects with ApiError only; anything
+ * else (an answer without a user) is read as an answer the page could not use.
  */
-function asApiError(error: unknown): ApiError {
+function asApiError(error: unknown, request = 'GET /me'): ApiError {
   if (error instanceof ApiError) return error;
-  return new ApiError(0, 'unreadable', API_CLIENT_MESSAGES.unreadable, {}, null, [], 'GET /me');
+  return new ApiError(0, 'unreadable', API_CLIENT_MESSAGES.unreadable, {}, null, [], request);
 }
 
 /**

@@ -13,7 +13,7 @@ import { reportPasswordCheck } from './login-rate-limit/login-throttle';
 import { mePayload } from './me-payload';
 import { requireSession } from './require-session';
 import { addSessionTimeRoutes, sessionTimeOf } from './session-time';
-import { CLEAR_SESSION_COOKIE, SESSION_COOKIE_NAME } from './session-cookie';
+import { forgetSessionInBrowser } from './session-cookie';
 import type { StaffUser } from './staff-user';
 
 export interface AuthRouterOptions {
@@ -27,9 +27,6 @@ export interface AuthRouterOptions {
   /** Run after the body is parsed and before the password is checked (e.g. a sign-in rate limit). */
   beforeLogin?: readonly RequestHandler[];
 }
-
-/** Sent by `POST /logout`. */
-export const CLEAR_SITE_DATA = '"cookies", "storage"';
 
 export const TENANT_REQUEST_MESSAGE = 'Send a JSON object: { "tenant": "<tenant id>" }.';
 
@@ -87,9 +84,7 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
 
   const logout: RequestHandler = (req, res, next) => {
     const done = () => {
-      res.clearCookie(SESSION_COOKIE_NAME, { ...CLEAR_SESSION_COOKIE, secure: req.secure });
-      // Also drops whatever else the browser keeps for the site (other cookies, storage a remote may have used).
-      res.setHeader('Clear-Site-Data', CLEAR_SITE_DATA);
+      forgetSessionInBrowser(req, res);
       res.status(204).end();
     };
     if (!req.session) {

@@ -1,12 +1,12 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import session, { type Store } from 'express-session';
 import type passport from 'passport';
-import { ERROR_MESSAGES } from '../../shared';
+import { ERROR_MESSAGES, signOutNotEndedMessage } from '../../shared';
 import { HttpError } from '../http/http-error';
 import { inSeries } from '../http/in-series';
-import { SESSION_COOKIE_NAME, sessionCookieOptions } from './session-cookie';
+import { forgetSessionInBrowser, SESSION_COOKIE_NAME, sessionCookieOptions } from './session-cookie';
 import { SessionStoreWithoutTouch } from './session-store-without-touch';
-import { isSessionTimePeek } from './session-time';
+import { isSessionPeek } from './session-time';
 import { enforceSessionTimeouts } from './session-timeouts';
 
 export interface SessionChainOptions {
@@ -51,6 +51,13 @@ export function createSessionChain(options: SessionChainOptions, mode: SessionCh
     sessionMiddleware(req, res, (error?: unknown) => {
       if (error) {
         req.log.error({ err: error }, 'session store failed');
+        if (isSignOut(req)) {
+          // The stored session cannot be ended now; the browser forgets it at least, so the next person at it is
+          // not signed in as this one once the store answers again.
+          forgetSessionInBrowser(req, res);
+          next(new HttpError('unavailable', signOutNotEndedMessage(Math.max(1, Math.round(options.idleMs / 60_000)))));
+          return;
+        }
         next(new HttpError('unavailable', ERROR_MESSAGES.unavailable));
         return;
       }
@@ -69,7 +76,7 @@ export function createSessionChain(options: SessionChainOptions, mode: SessionCh
       idleMs: options.idleMs,
       absoluteMs: options.absoluteMs,
       now: options.now,
-      isPeek: isSessionTimePeek,
+      isPeek: isSessionPeek,
     }),
     // No passport.initialize(): it only adds compatibility fields for strategies of passport 0.4 and older; the
     // session and local strategies set up req.logIn and the session manager themselves.
@@ -83,4 +90,9 @@ export function createSessionChain(options: SessionChainOptions, mode: SessionCh
       next();
     });
   };
+}
+
+/** `POST /logout`: its answer clears the cookie whatever the store did. */
+function isSignOut(req: Request): boolean {
+  return req.method === 'POST' && req.originalUrl.split('?')[0] === '/logout';
 }

@@ -1,4 +1,4 @@
-import type { CookieOptions } from 'express';
+import type { CookieOptions, Request, Response } from 'express';
 
 /** Name of the session cookie (not express-session's default `connect.sid`, which names the software). */
 export const SESSION_COOKIE_NAME = 'slots.sid';
@@ -19,3 +19,15 @@ export function sessionCookieOptions(idleMs: number) {
 
 /** Options that make `res.clearCookie` match the cookie the session set. */
 export const CLEAR_SESSION_COOKIE: CookieOptions = { httpOnly: true, sameSite: 'lax', path: '/' };
+
+/** Sent with a sign-out: what the browser keeps for the site goes too (other cookies, storage a remote may have used). */
+export const CLEAR_SITE_DATA = '"cookies", "storage"';
+
+/**
+ * Makes the browser forget the session (its cookie, and the site's data): every sign-out does, the one whose stored
+ * session could not be ended too (the store not answering), so the next person at that browser is not signed in.
+ */
+export function forgetSessionInBrowser(req: Request, res: Response): void {
+  res.clearCookie(SESSION_COOKIE_NAME, { ...CLEAR_SESSION_COOKIE, secure: req.secure });
+  res.setHeader('Clear-Site-Data', CLEAR_SITE_DATA);
+}

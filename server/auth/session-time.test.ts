@@ -1,5 +1,5 @@
 import request from 'supertest';
-import type { SessionTimePayload } from '../../shared';
+import { BACKGROUND_READ_HEADER, type SessionTimePayload } from '../../shared';
 import { createDemoApp, DEMO_PASSWORD, type TestApp } from '../../testing/server/test-app';
 
 const MINUTE = 60_000;
@@ -41,6 +41,29 @@ describe('GET and POST /session: how long a session has left, and staying signed
     clock += MINUTE;
     expect((await agent.get('/me')).status).toBe(401);
     expect((await agent.get('/session')).status).toBe(401);
+  });
+
+  it("counts no background read (a page's own refresh) as use, and any other read as use", async () => {
+    const agent = await signIn();
+    const background = (path: string) => agent.get(path).set(BACKGROUND_READ_HEADER, '1');
+    // A page left open refreshes its figures every 20 s by itself: 29 minutes of that keep nothing alive.
+    for (let minute = 1; minute <= 29; minute += 1) {
+      clock += MINUTE;
+      expect((await background('/api/remotes/releases')).status).toBe(200);
+    }
+    expect(((await agent.get('/session')).body as SessionTimePayload).idleEndsInMs).toBe(MINUTE);
+    clock += MINUTE;
+    expect((await background('/api/remotes/releases')).status).toBe(401);
+    expect((await agent.get('/me')).status).toBe(401);
+
+    // The same read made for the person is use; a change always is, whatever the header says.
+    const other = await signIn();
+    clock += 20 * MINUTE;
+    expect((await other.get('/api/remotes/releases')).status).toBe(200);
+    expect(((await other.get('/session')).body as SessionTimePayload).idleEndsInMs).toBe(30 * MINUTE);
+    clock += 20 * MINUTE;
+    expect((await other.post('/tenant').set(BACKGROUND_READ_HEADER, '1').send({ tenant: 'acme' })).status).toBe(200);
+    expect(((await other.get('/session')).body as SessionTimePayload).idleEndsInMs).toBe(30 * MINUTE);
   });
 
   it('gives back the whole idle time on POST, but never moves the absolute limit', async () => {

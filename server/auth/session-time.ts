@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Router } from 'express';
-import { SESSION_TIME_PATH, type SessionTimePayload } from '../../shared';
+import { BACKGROUND_READ_HEADER, SESSION_TIME_PATH, type SessionTimePayload } from '../../shared';
 import { jsonRoute } from '../http/json-route';
 import { requireSession } from './require-session';
 
@@ -24,10 +24,18 @@ export function sessionTimeOf(req: Request, limits: SessionLimits): SessionTimeP
   };
 }
 
-/** `GET /session` only measures: the session chain must not count it as use (see enforceSessionTimeouts). */
-export function isSessionTimePeek(req: Request): boolean {
-  return req.method === 'GET' && req.originalUrl.split('?')[0] === SESSION_TIME_PATH;
+/**
+ * A request that is no use of the session, which the session chain must not count as such (enforceSessionTimeouts):
+ * `GET /session` only measures, and a read the page makes by itself (BACKGROUND_READ_HEADER: the releases page and
+ * the slot inspector refresh their figures every 20 s) would otherwise keep an unattended page signed in for ever.
+ * Only reads: a change is always someone's use.
+ */
+export function isSessionPeek(req: Request): boolean {
+  if (req.method !== 'GET') return false;
+  return req.headers[BACKGROUND_READ_HEADER_LOWER] === '1' || req.originalUrl.split('?')[0] === SESSION_TIME_PATH;
 }
+
+const BACKGROUND_READ_HEADER_LOWER = BACKGROUND_READ_HEADER.toLowerCase();
 
 /**
  * How long the signed-in session has left (`GET /session`), and "stay signed in" (`POST /session`), so the shell can

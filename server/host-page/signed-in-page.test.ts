@@ -1,5 +1,12 @@
 import request from 'supertest';
-import { BOOT_DATA_ELEMENT_ID, SESSION_DATA_ELEMENT_ID, Slot, type BootData, type SessionBootData } from '../../shared';
+import {
+  BOOT_DATA_ELEMENT_ID,
+  SESSION_DATA_ELEMENT_ID,
+  signOutNotEndedMessage,
+  Slot,
+  type BootData,
+  type SessionBootData,
+} from '../../shared';
 import { createFixtureDist, exposeChunk, type FixtureDist } from '../../testing/server/fixture-dist';
 import { createDemoApp, signedInAgent, type DemoTestApp } from '../../testing/server/test-app';
 
@@ -127,12 +134,16 @@ describe('a page requested by anyone else', () => {
     expect(signOutPage.text).not.toContain(SESSION_DATA_ELEMENT_ID);
     await agent.head('/login').set('Accept', html).expect(200);
     // The API answers stay JSON: the store's failure is a 503.
-    expect((await agent.post('/logout').expect(503)).body.error.code).toBe('unavailable');
     expect((await agent.post('/login').send({ username: 'admin', password: 'x' }).expect(503)).body.error.code).toBe(
       'unavailable',
     );
     expect((await agent.get('/me').set('Accept', html).expect(503)).body.error.code).toBe('unavailable');
     await agent.get('/logout').expect(405);
+    // A sign-out cannot end the stored session, but the browser forgets it: the next person there is not signed in.
+    const signOut = await agent.post('/logout').expect(503);
+    expect(signOut.body.error).toEqual({ code: 'unavailable', message: signOutNotEndedMessage(30) });
+    expect(signOut.headers['set-cookie']?.[0]).toMatch(/^slots\.sid=; Path=\/; Expires=Thu, 01 Jan 1970/);
+    expect(signOut.headers['clear-site-data']).toBe('"cookies", "storage"');
   });
 
   it('after sign-out, the same cookie gets the public page', async () => {

@@ -1,3 +1,4 @@
+import { BACKGROUND_READ_HEADER } from '../../shared';
 import { createApiClient, type ApiClient, type ResponseLike } from '../../host/loader/api-client';
 
 export interface FakeResponse {
@@ -16,6 +17,8 @@ export interface RecordedRequest {
   method: string;
   path: string;
   body: unknown;
+  /** Present (true) for a read the page made by itself (BACKGROUND_READ_HEADER): it keeps no session alive. */
+  background?: true;
 }
 
 export interface FakeApi {
@@ -36,7 +39,8 @@ export function createFakeApi(routes: Record<string, FakeRoute> = {}): FakeApi {
   const client = createApiClient(async (url, init) => {
     const method = init.method ?? 'GET';
     const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
-    const request = { method, path: url, body };
+    const request: RecordedRequest = { method, path: url, body };
+    if (init.headers[BACKGROUND_READ_HEADER] === '1') request.background = true;
     requests.push(request);
     const route = table.get(`${method} ${url}`);
     const answer: FakeResponse =

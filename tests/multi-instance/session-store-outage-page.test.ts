@@ -3,11 +3,12 @@
  * outage says the service is unavailable and tries again by itself, never the sign-in form (signing in would only
  * fail too, and the session lives on), with the public slots still shown; once Redis answers again the same page goes on, signed in, without a sign-in.
  */
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { launchChromium } from '../../testing/system/chromium';
 import { startAppServer, type AppServer } from '../../testing/system/app-server';
 import { signIn } from '../../testing/system/sign-in';
 import { waitForSlot } from '../../testing/system/slot-page';
+import { signOutNotEndedMessage } from '../../shared';
 import { RedisServerProcess } from './support/redis-server-process';
 
 jest.setTimeout(120_000);
@@ -24,6 +25,16 @@ beforeAll(async () => {
   browser = await launchChromium();
 });
 
+/** A page of `context` signed in on the articles list, and its Sign out button. */
+async function signedInOnArticles(context: BrowserContext) {
+  const page = await context.newPage();
+  await signIn(page);
+  await page.goto('/resources/articles');
+  const signOut = page.getByRole('button', { name: 'Sign out' });
+  await signOut.waitFor();
+  return { page, signOut };
+}
+
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
@@ -33,12 +44,7 @@ afterAll(async () => {
 it('shows the outage with a retry while Redis is frozen, and the signed-in page again once it answers', async () => {
   const context = await browser.newContext({ baseURL: server.url });
   try {
-    const page = await context.newPage();
-    await signIn(page);
-    await page.goto('/resources/articles');
-    const signOut = page.getByRole('button', { name: 'Sign out' });
-    await signOut.waitFor();
-
+    const { page, signOut } = await signedInOnArticles(context);
     redis.pause();
     await page.reload();
     const outage = page.locator('[data-session-status="unavailable"]');
@@ -56,6 +62,27 @@ it('shows the outage with a retry while Redis is frozen, and the signed-in page 
     await signOut.waitFor({ timeout: 60_000 });
     expect(new URL(page.url()).pathname).toBe('/resources/articles');
     expect(await outage.count()).toBe(0);
+  } finally {
+    redis.resume();
+    await context.close();
+  }
+});
+
+it('signs this browser out when Redis is frozen at a sign-out, and says the session ends on its own', async () => {
+  const context = await browser.newContext({ baseURL: server.url });
+  try {
+    const { page, signOut } = await signedInOnArticles(context);
+    redis.pause();
+    await signOut.click();
+    // The default idle limit is 30 minutes: the stored session ends that long after its last use.
+    await page.getByRole('alert').getByText(signOutNotEndedMessage(30)).waitFor({ timeout: 30_000 });
+    expect((await context.cookies()).map((cookie) => cookie.name)).not.toContain('slots.sid');
+
+    // Once Redis answers again, this browser is not signed in: the next person at it finds the sign-in form.
+    redis.resume();
+    await page.goto('/resources/articles');
+    await page.locator('input[name="password"]').waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
   } finally {
     redis.resume();
     await context.close();

@@ -13,9 +13,13 @@ export function useSlotLoadStats(): SlotStatsPayload | null {
   const client = useApiClient();
   const [stats, setStats] = useState<SlotStatsPayload | null>(null);
   useEffect(() => {
-    const read = () => void client.get<SlotStatsPayload>(`${SLOT_STATS_PATH}?window=1h`).then(setStats, () => {});
-    read();
-    const timer = setInterval(read, REFRESH_MS);
+    const read = (background: boolean) =>
+      void client
+        .get<SlotStatsPayload>(`${SLOT_STATS_PATH}?window=1h`, undefined, { background })
+        .then(setStats, () => {});
+    read(false);
+    // The refreshes are the page's, not the person's: they must not keep an unattended page signed in.
+    const timer = setInterval(() => read(true), REFRESH_MS);
     return () => clearInterval(timer);
   }, [client]);
   return stats;

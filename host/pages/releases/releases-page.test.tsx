@@ -158,7 +158,8 @@ describe('the releases page', () => {
     jest.useFakeTimers();
     try {
       let current = releases();
-      renderApp(api([OPERATOR_ROLE], { 'GET /api/remotes/releases': () => ({ body: current }) }));
+      const fake = api([OPERATOR_ROLE], { 'GET /api/remotes/releases': () => ({ body: current }) });
+      renderApp(fake);
       const section = await remoteSection();
       expect(within(section).getByText(/Active: 1\.1\.0\./).textContent).toContain('Canary: 1.2.0');
       const rollback = {
@@ -176,6 +177,11 @@ describe('the releases page', () => {
       expect(section.querySelector('[data-automatic-rollback="1.2.0"]')?.textContent).toBe(said);
       expect(statusText().trim()).toBe(said);
       expect(document.activeElement).toBe(document.body);
+      // The page's refreshes are its own: they keep no session alive (a page left open is signed out when idle).
+      const reads = fake.requests.filter((request) => request.path === '/api/remotes/releases');
+      expect(reads.map((request) => request.background ?? false)).toEqual([false, true]);
+      const statsReads = fake.requests.filter((request) => request.path.startsWith('/api/slot-stats'));
+      expect(statsReads.map((request) => request.background ?? false)).toEqual([false, true]);
     } finally {
       jest.useRealTimers();
     }

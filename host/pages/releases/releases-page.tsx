@@ -107,7 +107,8 @@ function Releases() {
     // list is not replaced, so nothing on the page moves under the operator.
     const timer = setInterval(() => {
       if (busy.current) return;
-      client.get<RemoteReleasesPayload>(RELEASES_API_PATH).then(
+      // By itself, not for the operator: it must not keep an unattended page signed in.
+      client.get<RemoteReleasesPayload>(RELEASES_API_PATH, undefined, { background: true }).then(
         (next) => {
           if (busy.current || JSON.stringify(next) === JSON.stringify(shown.current)) return;
           const rolledBack = next.remotes.flatMap(({ remote, automaticRollback: rollback }) => {

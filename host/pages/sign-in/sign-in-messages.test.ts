@@ -1,5 +1,6 @@
 import { ApiError } from '../../core';
-import { signInErrorMessage, waitInWords } from './sign-in-messages';
+import { signOutNotEndedMessage } from '../../../shared';
+import { signInErrorMessage, signOutFailureMessage, waitInWords } from './sign-in-messages';
 
 describe('sign-in messages', () => {
   it('says a wait the way a person would, rounded up', () => {
@@ -21,5 +22,21 @@ describe('sign-in messages', () => {
       'Invalid username or password.',
     );
     expect(signInErrorMessage(null)).toBe('Could not sign in. Try again.');
+  });
+
+  it("says after a failed sign-out whether this browser forgot the session (the server's words) or it may live on", () => {
+    const notEnded = new ApiError(503, 'unavailable', signOutNotEndedMessage(30));
+    expect(signOutFailureMessage(notEnded)).toBe(
+      'This browser is signed out, but the server could not end your session now (where sessions are kept is not ' +
+        'answering). It ends on its own after 30 minutes unused.',
+    );
+    expect(signOutFailureMessage(new ApiError(0, 'network', 'Could not reach the server.'))).toBe(
+      'The server could not be reached, so your session may not have ended: once the connection is back, reload ' +
+        'this page and sign out again.',
+    );
+    // A proxy's 502 page: the server never saw the sign-out.
+    expect(signOutFailureMessage(new ApiError(502, 'internal', 'The server could not answer (status 502).'))).toBe(
+      'The server could not end your session (status 502): reload this page and sign out again.',
+    );
   });
 });

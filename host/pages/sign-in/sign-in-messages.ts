@@ -19,3 +19,19 @@ export function signInErrorMessage(error: ApiError | null): string {
   }
   return error.message;
 }
+
+/**
+ * What the sign-in page says after a sign-out whose `POST /logout` failed: the server's own words when it answered
+ * (its session store not answering: this browser forgot the session, which then ends on its own), else that the
+ * session may live on and how to end it. On a shared computer the next person would otherwise find it signed in.
+ */
+export function signOutFailureMessage(error: ApiError): string {
+  if (error.status === 503 && error.code === 'unavailable') return error.message;
+  if (error.code === 'network') {
+    return (
+      'The server could not be reached, so your session may not have ended: once the connection is back, reload ' +
+      'this page and sign out again.'
+    );
+  }
+  return `The server could not end your session (status ${error.status}): reload this page and sign out again.`;
+}

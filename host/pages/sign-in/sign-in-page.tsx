@@ -7,7 +7,7 @@ import { useMediaQuery } from '../../hooks/use-media-query';
 import { forgetDraftsExcept } from '../../hooks/tab-drafts';
 import { PageHeading } from '../../layout/page-heading';
 import { SessionUnavailable } from '../../layout/session-unavailable';
-import { signInErrorMessage } from './sign-in-messages';
+import { signInErrorMessage, signOutFailureMessage } from './sign-in-messages';
 
 /**
  * The sign-in page: login-before-form, the form (`username`, `password`, the API's error message),
@@ -76,6 +76,11 @@ export function SignInPage() {
           <form className="card login__form" onSubmit={(event) => void submit(event)}>
             <PageHeading title="Sign in" className="login__title" />
             <p className="muted">Use your staff account.</p>
+            {session.signOutFailure && !invalid && (
+              <p className="notice notice--warning" role="alert">
+                {signOutFailureMessage(session.signOutFailure)}
+              </p>
+            )}
             {sessionEnded && !invalid && (
               <p className="notice notice--info" role="status">
                 Your session has ended. Sign in again to continue where you left off.
