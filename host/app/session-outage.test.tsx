@@ -1,5 +1,5 @@
 import '../../testing/host/router-globals';
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { API_CLIENT_MESSAGES, HOST_REFRESH_EVENT, type MePayload } from '../../shared';
 import { ComponentRegistry, createSlotStatus, type SlotRuntime } from '../core';
@@ -83,6 +83,8 @@ async function expectOutage(title: string, message: string) {
   expect(screen.getByRole('heading', { name: title })).toBeTruthy();
   expect(alert.textContent).toContain(message);
   expect(screen.getByRole('button', { name: SESSION_UNAVAILABLE_MESSAGES.retry })).toBeTruthy();
+  // Outside the alert: its "Trying again…" at each retry would have the whole alert read out again every time.
+  expect(within(alert).queryByRole('button')).toBeNull();
   expect(screen.queryByRole('heading', { name: 'Sign in' })).toBeNull();
   expect(screen.queryByLabelText('Password')).toBeNull();
   expect(screen.queryByText('protected')).toBeNull();
@@ -146,11 +148,16 @@ describe('the outage of GET /me, over time', () => {
     });
     expect(screen.getByRole('heading', { name: SESSION_UNAVAILABLE_MESSAGES.unavailableTitle })).toBeTruthy();
     expect(fake.count('GET', '/me')).toBe(1);
+    const alert = screen.getByRole('alert');
+    const said = alert.textContent;
 
     await act(async () => {
       await jest.advanceTimersByTimeAsync(2_500);
     });
     expect(fake.count('GET', '/me')).toBe(2);
+    // The same alert, its words unchanged by the retry: nothing is read out again.
+    expect(screen.getByRole('alert')).toBe(alert);
+    expect(alert.textContent).toBe(said);
     fake.routes.set('GET /me', { body: ME });
     await act(async () => {
       await jest.advanceTimersByTimeAsync(2_500);

@@ -34,15 +34,20 @@ export function SessionUnavailable({ className = 'page-error' }: { className?: s
     // The button stays enabled (disabling it would drop the keyboard focus), so a press while asking is ignored.
     if (!outage.checking) void session.refresh();
   };
+  // The alert holds what happened only: the button's "Trying again…" at every retry (by itself, every few seconds
+  // up to a minute) would make screen readers read the whole alert again each time, interrupting whatever the person
+  // is doing. A new failure (unreachable, then unavailable) changes the words, and is said again.
   return (
-    <div className={className} role="alert" data-session-status="unavailable">
-      <PageHeading
-        title={
-          unreachable ? SESSION_UNAVAILABLE_MESSAGES.unreachableTitle : SESSION_UNAVAILABLE_MESSAGES.unavailableTitle
-        }
-      />
-      <p>{outage.error.message}</p>
-      <p className="muted">{SESSION_UNAVAILABLE_MESSAGES.explanation}</p>
+    <div className={className} data-session-status="unavailable">
+      <div role="alert">
+        <PageHeading
+          title={
+            unreachable ? SESSION_UNAVAILABLE_MESSAGES.unreachableTitle : SESSION_UNAVAILABLE_MESSAGES.unavailableTitle
+          }
+        />
+        <p>{outage.error.message}</p>
+        <p className="muted">{SESSION_UNAVAILABLE_MESSAGES.explanation}</p>
+      </div>
       <p className="inline">
         <button type="button" className="button button--secondary" onClick={retry} aria-disabled={outage.checking}>
           {outage.checking ? SESSION_UNAVAILABLE_MESSAGES.retrying : SESSION_UNAVAILABLE_MESSAGES.retry}

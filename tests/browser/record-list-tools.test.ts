@@ -7,6 +7,7 @@ import { runCommand } from '../../testing/system/npm-command';
 import { signIn } from '../../testing/system/sign-in';
 import { fetchInPage, SLOT_TIMEOUT_MS } from '../../testing/system/slot-page';
 import { firstRecord, focusedElement, scrollsSideways, waitForSettledPage } from '../../testing/system/staff-pages';
+import { waitUntil } from '../../testing/server/wait-until';
 
 /**
  * The record lists of issue 51, at a laptop's and a phone's size: the first row within the first screen (filters
@@ -208,6 +209,13 @@ describe.each(WIDTHS)('a record list at the $name width', ({ viewport }) => {
     await page.keyboard.press('Enter');
     await page.getByRole('status').getByText('Restored 30 of 30 authors.').waitFor();
     expect(await authorsCounted(page, 'search=crate')).toBe(30);
+    // Undo gone, the focus is on the page's heading (with its ring), not on the status it would have said twice.
+    await waitUntil(
+      async () => (await focusedElement(page)).tag === 'h1',
+      SLOT_TIMEOUT_MS,
+      'the focus on the heading after the undo',
+    );
+    expect((await focusedElement(page)).text).toBe('Authors');
   });
 
   it('remembers the rows per page and the columns chosen, for this user', async () => {

@@ -85,11 +85,11 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
   const dialog = useConfirmDialog();
   const setDialog = useConfirmDialog();
   const undoButton = useRef<HTMLButtonElement>(null);
-  const outcomeRegion = useRef<HTMLDivElement>(null);
+  // An outcome without Undo (an undo's own, or one that failed) takes no focus: its status is said once by the live
+  // region, and focusing that region would say it twice, with no ring to see. The control that had the focus, gone
+  // with the bar or Undo, hands it to the page's heading (RouteFocusProvider), as a single record's undo does.
   useEffect(() => {
-    if (!outcome) return;
-    if (undoButton.current) undoButton.current.focus();
-    else outcomeRegion.current?.focus();
+    if (outcome) undoButton.current?.focus();
   }, [outcome?.key]);
   const ids = rows.filter((row) => selected.has(row.id)).map((row) => row.id);
   const listKey = listQueryKey(page);
@@ -264,7 +264,7 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
           )}
         </section>
       )}
-      <div role="status" className="bulk-actions__outcome" ref={outcomeRegion} tabIndex={-1}>
+      <div role="status" className="bulk-actions__outcome">
         {outcome && (
           <>
             <p>{outcome.text}</p>
