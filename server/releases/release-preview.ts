@@ -60,8 +60,11 @@ export function endPreviewsNoLongerAllowed(tenants: TenantStore): RequestHandler
         next();
       },
       (error: unknown) => {
-        // A member of no tenant any more: no permission anywhere; the page's own requests say the rest.
-        if (!(error instanceof HttpError && error.code === 'forbidden')) return next(error);
+        // A member of no tenant any more: no permission anywhere; the page's own requests say the rest. Unknown (the
+        // database not answering): ended too, rather than have the page or the remotes list fail for it.
+        if (!(error instanceof HttpError && error.code === 'forbidden')) {
+          req.log.warn({ err: error }, 'release previews ended: whether the account may still preview is unknown');
+        }
         end(req);
         next();
       },

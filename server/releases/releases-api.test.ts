@@ -738,6 +738,18 @@ describe('rollout', () => {
     });
   });
 
+  it('ends a preview rather than fail the remotes list when whether the account may preview cannot be read', async () => {
+    await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
+    await operator.post('/api/remotes/team_billing/preview').send({ version: 'v2' }).expect(200);
+    const memberships = jest.spyOn(app.tenants, 'membershipsOf').mockRejectedValueOnce(new Error('database down'));
+    try {
+      expect(await remotesOf(operator)).toContainEqual(expect.objectContaining({ entry: entryOf('v1') }));
+    } finally {
+      memberships.mockRestore();
+    }
+    expect(await remotesOf(operator)).toContainEqual(expect.objectContaining({ entry: entryOf('v1') }));
+  });
+
   it("shows an operator who may only read releases the canary's tenants of their own, counting the others", async () => {
     await app.tenants.save({ id: 'initech', name: 'Initech' });
     await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
