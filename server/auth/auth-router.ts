@@ -13,7 +13,7 @@ import { reportPasswordCheck } from './login-rate-limit/login-throttle';
 import { mePayload } from './me-payload';
 import { requireSession } from './require-session';
 import { addSessionTimeRoutes, sessionTimeOf } from './session-time';
-import { forgetSessionInBrowser } from './session-cookie';
+import { forgetSessionInBrowser, signOutNotEnded } from './session-cookie';
 import type { StaffUser } from './staff-user';
 
 export interface AuthRouterOptions {
@@ -91,7 +91,11 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
       done();
       return;
     }
-    req.session.destroy((error: unknown) => (error ? next(error) : done()));
+    req.session.destroy((error: unknown) => {
+      if (!error) return done();
+      req.log.error({ err: error }, 'sign-out could not end the stored session');
+      next(signOutNotEnded(req, res, options.idleMs));
+    });
   };
 
   const me: RequestHandler = async (req, res) => {

@@ -1,10 +1,10 @@
 import type { Request, RequestHandler } from 'express';
 import session, { type Store } from 'express-session';
 import type passport from 'passport';
-import { ERROR_MESSAGES, signOutNotEndedMessage } from '../../shared';
+import { ERROR_MESSAGES } from '../../shared';
 import { HttpError } from '../http/http-error';
 import { inSeries } from '../http/in-series';
-import { forgetSessionInBrowser, SESSION_COOKIE_NAME, sessionCookieOptions } from './session-cookie';
+import { SESSION_COOKIE_NAME, sessionCookieOptions, signOutNotEnded } from './session-cookie';
 import { SessionStoreWithoutTouch } from './session-store-without-touch';
 import { isSessionPeek } from './session-time';
 import { enforceSessionTimeouts } from './session-timeouts';
@@ -51,13 +51,6 @@ export function createSessionChain(options: SessionChainOptions, mode: SessionCh
     sessionMiddleware(req, res, (error?: unknown) => {
       if (error) {
         req.log.error({ err: error }, 'session store failed');
-        if (isSignOut(req)) {
-          // The stored session cannot be ended now; the browser forgets it at least, so the next person at it is
-          // not signed in as this one once the store answers again.
-          forgetSessionInBrowser(req, res);
-          next(new HttpError('unavailable', signOutNotEndedMessage(Math.max(1, Math.round(options.idleMs / 60_000)))));
-          return;
-        }
         next(new HttpError('unavailable', ERROR_MESSAGES.unavailable));
         return;
       }
@@ -82,7 +75,17 @@ export function createSessionChain(options: SessionChainOptions, mode: SessionCh
     // session and local strategies set up req.logIn and the session manager themselves.
     options.authenticator.session(),
   ]);
-  if (!forPage) return chain;
+  if (!forPage) {
+    // A sign-out that failed here (the store, or the database loading its user) still signs the browser out.
+    return (req, res, next) => {
+      if (!isSignOut(req)) return chain(req, res, next);
+      chain(req, res, (error?: unknown) => {
+        if (error === undefined || error === null || error === 'route' || error === 'router') return next(error);
+        req.log.error({ err: error }, 'sign-out could not load the session');
+        next(signOutNotEnded(req, res, options.idleMs));
+      });
+    };
+  }
   // A page is served whatever happened (logged above when the store failed): without a user, as to anyone.
   return (req, res, next) => {
     chain(req, res, (error?: unknown) => {

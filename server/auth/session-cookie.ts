@@ -1,4 +1,6 @@
 import type { CookieOptions, Request, Response } from 'express';
+import { signOutNotEndedMessage } from '../../shared';
+import { HttpError } from '../http/http-error';
 
 /** Name of the session cookie (not express-session's default `connect.sid`, which names the software). */
 export const SESSION_COOKIE_NAME = 'slots.sid';
@@ -30,4 +32,14 @@ export const CLEAR_SITE_DATA = '"cookies", "storage"';
 export function forgetSessionInBrowser(req: Request, res: Response): void {
   res.clearCookie(SESSION_COOKIE_NAME, { ...CLEAR_SESSION_COOKIE, secure: req.secure });
   res.setHeader('Clear-Site-Data', CLEAR_SITE_DATA);
+}
+
+/**
+ * The answer to a sign-out whose stored session could not be ended (the session store or the database not answering,
+ * whether loading the session, its user, or destroying it): the browser forgets it all the same, so the next person
+ * at it is not signed in as this one once they answer again, and the 503 says when the stored session ends by itself.
+ */
+export function signOutNotEnded(req: Request, res: Response, idleMs: number): HttpError {
+  forgetSessionInBrowser(req, res);
+  return new HttpError('unavailable', signOutNotEndedMessage(Math.max(1, Math.round(idleMs / 60_000))));
 }
