@@ -125,6 +125,21 @@ describe('createApiClient', () => {
     expect(moved).toBe(0);
   });
 
+  it('follows the session when a change is refused for being asked in a tenant the session has left', async () => {
+    let moved = 0;
+    const refusal = { error: { code: 'tenant_changed', message: 'Nothing was changed: your account no longer…' } };
+    const client = createApiClient(async () => answer(409, refusal, { [SESSION_TENANT_HEADER]: 'globex' }), {
+      pageTenant: () => 'acme',
+      onTenantMoved: () => moved++,
+    });
+    await expect(client.put('/api/resources/articles/records/4', { title: 'T' })).rejects.toMatchObject({
+      status: 409,
+      code: 'tenant_changed',
+      message: 'Nothing was changed: your account no longer…',
+    });
+    expect(moved).toBe(1);
+  });
+
   it('marks a read the page makes by itself, so that it keeps no session alive, and no other', async () => {
     const sent: Array<string | null> = [];
     const client = createApiClient(async (_url, init) => {

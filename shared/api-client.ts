@@ -81,9 +81,10 @@ export interface ApiClientOptions {
   pageTenant?: () => string | null;
   /**
    * Called when a read was answered in another tenant than `pageTenant` said when it was asked
-   * (SESSION_TENANT_HEADER): the session works elsewhere now. The answer is not handed over (it rejects with a 409
-   * `tenant_changed`, API_CLIENT_MESSAGES.tenantMoved), so no other tenant's data shows under the page's name; the
-   * page follows the session, and what it shows is read again in the session's tenant.
+   * (SESSION_TENANT_HEADER), or a change was refused for it (409 `tenant_changed`): the session works elsewhere now.
+   * Such a read is not handed over (it rejects with a 409 `tenant_changed`, API_CLIENT_MESSAGES.tenantMoved), so no
+   * other tenant's data shows under the page's name; the page follows the session, and what it shows is read again
+   * in the session's tenant.
    */
   onTenantMoved?: () => void;
 }
@@ -241,6 +242,9 @@ export function createApiClient(fetchImpl: FetchLike = globalFetch, options: Api
     if (!response.ok) {
       if (isErrorBody(payload)) {
         const { code, message, fields } = payload.error;
+        // A change refused for being asked in a tenant the session has left: the page follows the session too (its
+        // unsaved work kept), as after a read answered in another tenant.
+        if (code === 'tenant_changed' && !read) options.onTenantMoved?.();
         throw new ApiError(
           response.status,
           code,

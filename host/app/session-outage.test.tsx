@@ -168,6 +168,9 @@ describe('the outage of GET /me, over time', () => {
     });
     expect(fake.count('GET', '/me')).toBe(3);
     expect(screen.getByText('protected')).toBeTruthy();
+    // The retries were the page's own: they do not count as the person using the session.
+    const asked = fake.requests.filter((request) => request.path === '/me');
+    expect(asked.map((request) => request.background ?? false)).toEqual([false, true, true]);
   });
 
   it('tries again as soon as the browser is back online', async () => {

@@ -15,7 +15,8 @@ export function useSessionRetry(session: Session): void {
 
   useEffect(() => {
     if (failures === 0 || checking) return undefined;
-    const retry = () => void refresh();
+    // By itself, not for the person: the outage's end must not restart the idle clock of an unattended page.
+    const retry = () => void refresh({ background: true });
     const timer = window.setTimeout(retry, sessionRetryDelayMs(failures, retryAfterSeconds));
     window.addEventListener('online', retry);
     return () => {

@@ -8,6 +8,7 @@ import {
   type CurrentUser,
   type LoginRequest,
   type MePayload,
+  type ReadOptions,
   type SessionTimePayload,
 } from '../../shared';
 import { ApiError, createApiClient, type ApiClient } from './api-client';
@@ -72,9 +73,10 @@ export interface Session {
   switchTenant(tenant: string): Promise<void>;
   /**
    * GET /me again (e.g. after a remote changed the session, or to try again after an outage), which refreshes
-   * everything keyed on the session.
+   * everything keyed on the session. `background`: asked by the page itself (its automatic retries during an
+   * outage), not by the person: it does not count as use of the session (BACKGROUND_READ_HEADER).
    */
-  refresh(): Promise<void>;
+  refresh(read?: ReadOptions): Promise<void>;
   /** The server said the session is gone (401): forget it without a request. */
   expire(): void;
   /**
@@ -155,13 +157,13 @@ export class SessionStore extends ExternalStore<Session> {
    * Loads who is signed in (from the early GET /me the first time). Only a 401 means nobody is: any other failure
    * makes the session `unavailable` (see SessionStatus), kept so until GET /me answers.
    */
-  readonly refresh = async (): Promise<void> => {
+  readonly refresh = async (read: ReadOptions = {}): Promise<void> => {
     const initial = this.pendingMe;
     this.pendingMe = null;
     const { outage } = this.state;
     if (outage) this.publishState({ ...this.state, outage: { ...outage, checking: true } });
     try {
-      const payload = await (initial ?? this.client.get<MePayload>('/me'));
+      const payload = await (initial ?? this.client.get<MePayload>('/me', undefined, read));
       this.settle(payload.user, false, payload.session);
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) {

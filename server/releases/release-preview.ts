@@ -51,6 +51,8 @@ export function endPreviewsNoLongerAllowed(tenants: TenantStore): RequestHandler
   return (req, _res, next) => {
     if (previewsOf(req) === undefined) return next();
     if (!req.user) {
+      // Its user could not be loaded (a page is served even then: the database not answering), or is gone.
+      req.log.warn('release previews ended: the session has no user now');
       end(req);
       return next();
     }

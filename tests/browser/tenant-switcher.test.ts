@@ -132,12 +132,13 @@ describe('the tenant switcher', () => {
     expect((await fetchInPage(other, '/tenant', { method: 'POST', body: { tenant: 'globex' } })).status).toBe(200);
     await other.close();
 
+    // Refused (409 tenant_changed): the page follows the session to Globex, keeping the edit as a draft of this tab.
     await page.getByRole('button', { name: 'Save' }).click();
     await page
-      .locator('form[data-resource-form] [role="alert"]')
+      .getByRole('status')
       .getByText(
-        'Nothing was changed: this page works in Acme Corp, but your session now works in Globex (switched in ' +
-          'another tab). Reload the page to work in Globex, or switch back to Acme Corp first.',
+        'Your session now works in Globex: it was switched from Acme Corp in another tab. Your unsaved changes were ' +
+          'kept in this tab: switch back to Acme Corp and open the same form again to save them.',
       )
       .waitFor();
     expect(log.requestsTo('PUT', `/api/resources/articles/records/${article.id}`)).toHaveLength(1);
@@ -146,6 +147,16 @@ describe('the tenant switcher', () => {
     expect((await fetchInPage(page, '/tenant', { method: 'POST', body: { tenant: 'acme' } })).status).toBe(200);
     const kept = await fetchInPage<RecordPayload>(page, `/api/resources/articles/records/${article.id}`);
     expect(kept.body.record.title).toBe(article.title);
+    // Back in Acme Corp, the same form gives the kept edit back.
+    await page.goto(`/resources/articles/${article.id}/edit`);
+    await waitForSettledPage(page);
+    await waitUntil(
+      async () =>
+        (await page.locator('form[data-resource-form] [name="title"]').inputValue()) ===
+        `${article.title} (edited in the acme tab)`,
+      SLOT_TIMEOUT_MS,
+      'the kept edit in the form',
+    );
     expect(log.pageErrors).toEqual([]);
   });
 
