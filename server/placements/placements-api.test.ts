@@ -166,6 +166,33 @@ describe('the draft', () => {
     expect(again.problems).toHaveLength(4);
   });
 
+  it('names each slot at a location this version does not have (an upgrade renamed or removed it)', async () => {
+    const { problems } = await saveDraft({
+      remotes: [
+        {
+          name: 'team_billing',
+          slots: { 'dashboard-after-old-cards': [{ component: 'InvoiceBanner' }, { component: 'InvoiceNote' }] },
+        },
+      ],
+    });
+    expect(
+      problems.map(({ remote, location, index, component, kind }) => ({ remote, location, index, component, kind })),
+    ).toEqual(
+      [0, 1].map((index) => ({
+        remote: 'team_billing',
+        location: 'dashboard-after-old-cards',
+        index,
+        component: ['InvoiceBanner', 'InvoiceNote'][index],
+        kind: 'invalid-document',
+      })),
+    );
+    expect(problems[1]!.message).toBe(
+      'remotes[0] ("team_billing"): slots["dashboard-after-old-cards"][1] (InvoiceNote) is at ' +
+        '"dashboard-after-old-cards", which is no location of this version (renamed or removed by an upgrade): ' +
+        'remove it, or place it at another location.',
+    );
+  });
+
   it('refuses a body without a document, a non-JSON body, and a document nested too deep', async () => {
     await operator.put('/api/placements/draft').send({ remotes: [] }).expect(400);
     await operator.put('/api/placements/draft').set('Content-Type', 'text/plain').send('{}').expect(415);
@@ -377,6 +404,7 @@ describe('rolling back over a saved draft', () => {
       .send({ revision: 1, expectedUpdatedAt: loaded })
       .expect(409);
     expect(refused.body.error).toMatchObject({ code: 'conflict', savedDraft: { updatedBy: 'ops2' } });
+    expect(Object.keys(refused.body.error.savedDraft).sort()).toEqual(['updatedAt', 'updatedBy']);
     expect(refused.body.error.message).toMatch(/so nothing was rolled back/);
     expect(await testApp.app.placements.store.lastNumber()).toBe(1);
     expect((await testApp.app.placements.store.draft())?.document).toEqual(unseen);
@@ -405,6 +433,8 @@ describe('publishing what the operator saw', () => {
 
     const refused = await operator.post('/api/placements/publish').send({ expectedUpdatedAt: loaded }).expect(409);
     expect(refused.body.error).toMatchObject({ code: 'conflict', savedDraft: { updatedBy: 'ops2' } });
+    // Who and when, as a refused save says: not the draft itself.
+    expect(Object.keys(refused.body.error.savedDraft).sort()).toEqual(['updatedAt', 'updatedBy']);
     expect(refused.body.error.message).toMatch(/nothing was published/);
     expect(await testApp.app.placements.store.lastNumber()).toBe(0);
     const bad = await operator.post('/api/placements/publish').send({ expectedUpdatedAt: 'yesterday' }).expect(400);

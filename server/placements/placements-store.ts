@@ -28,10 +28,10 @@ export type DraftChange = 'save' | 'publish' | 'rollback';
  * the caller read it. Nothing was saved, or published.
  */
 export class DraftMovedError extends Error {
-  constructor(
-    readonly saved: Pick<PlacementsDraft, 'updatedBy' | 'updatedAt'>,
-    during: DraftChange = 'save',
-  ) {
+  /** Who saved it since, and when: all the 409 says (`error.savedDraft`), never the draft's document. */
+  readonly saved: Pick<PlacementsDraft, 'updatedBy' | 'updatedAt'>;
+
+  constructor(saved: Pick<PlacementsDraft, 'updatedBy' | 'updatedAt'>, during: DraftChange = 'save') {
     const since = `The draft was saved by ${saved.updatedBy ?? 'someone'} at ${saved.updatedAt ?? 'an unknown time'} since you loaded it`;
     super(
       {
@@ -43,6 +43,8 @@ export class DraftMovedError extends Error {
       }[during],
     );
     this.name = 'DraftMovedError';
+    // A publish or rollback hands over the whole draft it read: only these two fields are the answer's.
+    this.saved = { updatedBy: saved.updatedBy, updatedAt: saved.updatedAt };
   }
 }
 
