@@ -137,11 +137,21 @@ function parseEntrySlots(
   const slots: DocumentSlot[] = [];
   for (const [key, items] of Object.entries(value)) {
     const location = SlotLocation.tryFrom(key);
+    const list: unknown[] = Array.isArray(items) ? items : [items];
     if (!location) {
-      fail(`${where}: "slots" names the unknown location "${key}".`, { remote, location: key });
+      // Each slot named, so that the editor shows its problem on its card (a location an upgrade renamed or removed:
+      // the operator removes the slot there and places it again).
+      list.forEach((item, index) => {
+        const component = isPlainObject(item) && typeof item.component === 'string' ? item.component : null;
+        fail(
+          `${where}: slots["${key}"][${index}]${component === null ? '' : ` (${component})`} is at "${key}", which is ` +
+            'no location of this version (renamed or removed by an upgrade): remove it, or place it at another location.',
+          { remote, location: key, index, component },
+        );
+      });
+      if (list.length === 0) fail(`${where}: "slots" names the unknown location "${key}".`, { remote, location: key });
       continue;
     }
-    const list: unknown[] = Array.isArray(items) ? items : [items];
     list.forEach((item, index) => {
       try {
         slots.push({ ...parseConfiguredSlot(item, location, remote, `${where}, slots["${key}"][${index}]`), index });

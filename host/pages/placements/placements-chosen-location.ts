@@ -13,7 +13,23 @@ export const FORM_SLOTS = 'forms';
  */
 export function chosenLocation(asked: string | null, document: PlacementsDocument): string {
   if (asked === FORM_SLOTS || (asked !== null && SlotLocation.tryFrom(asked) !== undefined)) return asked;
+  // A location of the draft this version does not have (an upgrade renamed or removed it): shown, to mend it.
+  if (asked !== null && goneLocationsOf(document).includes(asked)) return asked;
   return firstPlacedLocation(document);
+}
+
+/**
+ * The locations the document places slots at that this version of the product does not have (an upgrade renamed or
+ * removed them), in document order: the editor lists them apart, so their slots can be removed and placed again.
+ */
+export function goneLocationsOf(document: PlacementsDocument): string[] {
+  const gone = new Set<string>();
+  for (const entry of document.remotes ?? []) {
+    for (const location of Object.keys(entry.slots ?? {})) {
+      if (SlotLocation.tryFrom(location) === undefined) gone.add(location);
+    }
+  }
+  return [...gone];
 }
 
 /** The first location the document places a slot at, else the dashboard's first. */

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { SlotLocation, type PlacementPreview, type PlacementProblem, type PlacementsDocument } from '../../../shared';
 import { countOf } from '../common/count-in-words';
-import { FORM_SLOTS, LOCATION_PARAM } from './placements-chosen-location';
+import { FORM_SLOTS, goneLocationsOf, LOCATION_PARAM } from './placements-chosen-location';
 import { slotsAt } from './placements-draft';
 import { formLocation, formSlotsOf } from './placements-form-slots';
 
@@ -67,6 +67,9 @@ export function PlacementsContents({ document, problems, preview, chosen, onChoo
     for (const value of values) remaining.delete(value);
     return { area, entries: values.map(entryOf) };
   });
+  const gone = goneLocationsOf(document);
+  if (gone.length > 0)
+    areas.push({ area: 'No longer locations (renamed or removed by an upgrade)', entries: gone.map(entryOf) });
   const formProblems = problems.filter(
     (problem) => problem.location !== null && formLocations.has(problem.location),
   ).length;

@@ -19,7 +19,10 @@ export interface PlacementsLocationProps {
   ids: LocationIds;
   components: PlacementComponentsPayload;
   change(at: DraftSlotAt, change: (slot: DraftSlot) => DraftSlot | null): void;
-  add(remote: string, component: string): void;
+  /** Absent for a location this version does not have (`gone`): nothing is added there. */
+  add?(remote: string, component: string): void;
+  /** No location of this version (an upgrade renamed or removed it): its slots are shown to be removed. */
+  gone?: boolean;
 }
 
 /** One location of the draft: its slots in order, each editable, their problems, and a way to add one. */
@@ -40,11 +43,23 @@ export function PlacementsLocation(props: PlacementsLocationProps) {
       <h2 id={headingId} ref={heading} tabIndex={-1}>
         {location}
       </h2>
-      <p className="muted">{props.isPublic ? 'public: the server refuses a "Shown when" rule here' : 'protected'}</p>
-      <p>
-        <a href="#placements-preview-heading">See {location} as a chosen account would</a> (the preview below, with this
-        draft and its unsaved changes).
-      </p>
+      {props.gone ? (
+        <p className="notice notice--warning">
+          This version of the product has no location named {location} (an upgrade renamed or removed it): nothing
+          placed here is shown, and the draft cannot be published with it. Remove each slot below, then add it again
+          where it belongs, with the props its card shows.
+        </p>
+      ) : (
+        <>
+          <p className="muted">
+            {props.isPublic ? 'public: the server refuses a "Shown when" rule here' : 'protected'}
+          </p>
+          <p>
+            <a href="#placements-preview-heading">See {location} as a chosen account would</a> (the preview below, with
+            this draft and its unsaved changes).
+          </p>
+        </>
+      )}
       {slots.length === 0 ? (
         <p className="empty">The draft places nothing here.</p>
       ) : (
@@ -72,16 +87,18 @@ export function PlacementsLocation(props: PlacementsLocationProps) {
           ))}
         </ol>
       )}
-      <AddSlot
-        location={location}
-        components={props.components}
-        add={(remote, component) => {
-          added.adding(
-            `Added ${component} (${remote}) at ${location}: ${countOf(slots.length + 1, 'slot')} there in the draft.`,
-          );
-          props.add(remote, component);
-        }}
-      />
+      {props.add && (
+        <AddSlot
+          location={location}
+          components={props.components}
+          add={(remote, component) => {
+            added.adding(
+              `Added ${component} (${remote}) at ${location}: ${countOf(slots.length + 1, 'slot')} there in the draft.`,
+            );
+            props.add?.(remote, component);
+          }}
+        />
+      )}
       <p className="visually-hidden" role="status">
         {added.announcement}
       </p>
@@ -106,7 +123,11 @@ function schemaOf(components: PlacementComponentsPayload, at: DraftSlotAt): Json
   return remote?.components.find((component) => component.name === at.slot.component)?.schema ?? null;
 }
 
-function AddSlot({ location, components, add }: Pick<PlacementsLocationProps, 'location' | 'components' | 'add'>) {
+function AddSlot({
+  location,
+  components,
+  add,
+}: Pick<PlacementsLocationProps, 'location' | 'components'> & { add(remote: string, component: string): void }) {
   const options = components.remotes.flatMap((remote) =>
     remote.components.map((component) => `${remote.name}:${component.name}`),
   );

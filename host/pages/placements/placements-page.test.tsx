@@ -284,6 +284,50 @@ describe('the placements page', () => {
   });
 });
 
+describe('a location an upgrade renamed', () => {
+  const OLD = 'dashboard-after-old-cards';
+  const ORPHANED: PlacementsDocument = {
+    remotes: [{ name: 'team_news', slots: { [OLD]: [{ component: 'NewsTicker', props: { limit: 3 } }] } }],
+  };
+  const PROBLEM = {
+    remote: 'team_news',
+    location: OLD,
+    index: 0,
+    component: 'NewsTicker',
+    kind: 'invalid-document' as const,
+    path: null,
+    message: `slots["${OLD}"][0] (NewsTicker) is at "${OLD}", which is no location of this version`,
+    blocking: true,
+  };
+
+  it('lists it apart, shows its slots with their problems, and lets them be removed', async () => {
+    const fake = api([OPERATOR_ROLE], {
+      'GET /api/placements': { body: { ...overview(ORPHANED), problems: [PROBLEM] } },
+      'PUT /api/placements/draft': (request) => ({
+        body: overview((request.body as { document: PlacementsDocument }).document),
+      }),
+    });
+    renderAppAt(fake, `${PLACEMENTS_PAGE_PATH}?location=${OLD}`);
+    const heading = await screen.findByRole('heading', { name: OLD, level: 2 });
+    const section = heading.closest('section') as HTMLElement;
+    expect(section.hidden).toBe(false);
+    expect(within(section).getByText(/This version of the product has no location named/)).toBeTruthy();
+    // Nothing can be added there; the slot's card says what is wrong with it.
+    expect(within(section).queryByRole('button', { name: 'Add' })).toBeNull();
+    const slot = section.querySelector('[data-placement-slot="team_news:NewsTicker"]');
+    expect(slot?.querySelector('[data-placement-problems]')?.textContent).toContain('no location of this version');
+    const map = screen.getByRole('navigation', { name: 'Locations' });
+    const gone = within(map).getByRole('heading', { name: 'No longer locations (renamed or removed by an upgrade)' });
+    expect(gone.parentElement?.textContent).toContain(`${OLD} (1 in the draft, 1 problem)`);
+
+    fireEvent.click(within(section).getByRole('button', { name: `Remove NewsTicker (team_news) #1 at ${OLD}` }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
+    await screen.findByText('Draft saved: no problem.');
+    const saved = fake.requests.find((request) => request.method === 'PUT')?.body as { document: PlacementsDocument };
+    expect(saved.document.remotes?.[0]?.slots?.[OLD] ?? []).toEqual([]);
+  });
+});
+
 describe('one location at a time', () => {
   const shownLocations = () =>
     [...document.querySelectorAll<HTMLElement>('[data-placements-location]')]

@@ -17,7 +17,7 @@ import { OperatorsOnlyPage } from '../common/operators-only-page';
 import { PageStatus } from '../common/page-status';
 import { RefusalSummary } from '../common/refusal-summary';
 import { blockingSummary } from './placements-blocking';
-import { chosenLocation, FORM_SLOTS, LOCATION_PARAM } from './placements-chosen-location';
+import { chosenLocation, FORM_SLOTS, goneLocationsOf, LOCATION_PARAM } from './placements-chosen-location';
 import { PlacementsContents } from './placements-contents';
 import { addSlot, slotsAt } from './placements-draft';
 import { addFormSlot, changeFormSlot, formSlotsOf } from './placements-form-slots';
@@ -214,6 +214,23 @@ function PlacementsEditor() {
                 />
               );
             })}
+            {goneLocationsOf(document).map((location) => (
+              <PlacementsLocation
+                key={`gone:${location}`}
+                location={location}
+                hidden={location !== chosen}
+                isPublic={false}
+                gone
+                slots={slotsAt(document, location)}
+                problems={problems}
+                preview={undefined}
+                ids={locationIds(document, location, undefined)}
+                components={components.data}
+                change={(at, change) =>
+                  edit(changeSlotFollowingId(document, at, change, locationIds(document, location, undefined)))
+                }
+              />
+            ))}
             <PlacementsForms
               hidden={chosen !== FORM_SLOTS}
               formSlots={formSlotsOf(document)}
