@@ -70,7 +70,9 @@ export interface PlacementRevision extends PlacementRevisionSummary {
 }
 
 /**
- * `GET /api/placements`: the draft with its problems, and the revision in force (null before the first publish). To
+ * `GET /api/placements`: the draft with its problems, and the newest revision (null before the first publish): the one
+ * every host takes, and the one the diff and a publish start from (`PlacementRevisionsPayload.inForce` says whether this
+ * host serves it: a host whose check fails on it keeps the one before). To
  * someone without placements:edit in every tenant (`changesRefused`), every answer of the API shows each document's
  * rules with the tenants they do not belong to counted (`{ "tenants": ["acme"], "otherTenants": 2 }`,
  * ShownVisibilityRule), and no message names such a tenant; such a document cannot be saved back (400).

@@ -152,4 +152,20 @@ describe('the diff of a draft against the published revision', () => {
     // The published revision compared with a readable draft is diffed as ever.
     expect(summary(diff(published, news()))).toEqual(['removed Notice']);
   });
+
+  it('names a slot at a location an upgrade removed as removed once the draft moves it, so the publish counts it', () => {
+    // The revision places a Notice at a location this version renamed (`dashboard-top`, say): it cannot be served.
+    const notice = { component: 'Notice', props: { text: 'Closed on Monday' } };
+    const published = { remotes: [{ name: 'team_news', slots: { 'dashboard-top': [notice] } }] };
+    const changes = diff(published, news(notice));
+    expect(changes).toEqual([
+      { change: 'added', location: AT, remote: 'team_news', id: 'Notice', before: null, after: notice },
+      { change: 'removed', location: 'dashboard-top', remote: 'team_news', id: 'Notice', before: notice, after: null },
+    ]);
+    // Dropped altogether, or named by its id: removed all the same.
+    const named = { ...notice, id: 'closing' };
+    expect(summary(diff({ remotes: [{ name: 'team_news', slots: { 'dashboard-top': [named] } }] }, news()))).toEqual([
+      'removed closing',
+    ]);
+  });
 });

@@ -1,4 +1,4 @@
-import type { JsonValue, PlacementChange, Slot, SlotLocation } from '../../shared';
+import { isPlainObject, type JsonValue, type PlacementChange, type Slot, type SlotLocation } from '../../shared';
 import type { PlacedSlotInfo } from '../slots/slot-registry';
 import type { DocumentSlot, ParsedPlacements } from './placements-document';
 
@@ -46,6 +46,7 @@ export function diffPlacements(published: PlacedDocument, draft: PlacedDocument)
       });
     }
   }
+  changes.push(...removedFromGoneLocations(published.parsed));
   const locations = new Set([...published.parsed.locationRemotes.keys(), ...draft.parsed.locationRemotes.keys()]);
   for (const location of locations) {
     const old = published.parsed.locationRemotes.get(location) ?? null;
@@ -62,6 +63,25 @@ export function diffPlacements(published: PlacedDocument, draft: PlacedDocument)
   }
   changes.push(...diffForms(published.parsed, draft.parsed));
   return changes;
+}
+
+/**
+ * The published document's items at locations an upgrade renamed or removed, each removed: a draft with a diff has
+ * none (each is a blocking problem), so publishing it takes them out, and the Publish question counts them.
+ */
+function removedFromGoneLocations(published: ParsedPlacements): PlacementChange[] {
+  return published.atGoneLocations.map(({ remote, location, item }) => {
+    const written = isPlainObject(item) ? item : {};
+    const named = [written.id, written.component].find((name) => typeof name === 'string');
+    return {
+      change: 'removed',
+      location,
+      remote,
+      id: (named as string | undefined) ?? null,
+      before: item,
+      after: null,
+    };
+  });
 }
 
 /** A document slot as the diff sees it: its remote, its id and place as served, and how the document writes it. */

@@ -19,8 +19,21 @@ export interface ParsedPlacements {
   /** Each entry's `"forms"`, read by the code that reads REMOTES_CONFIG's (configured-forms.ts), in document order. */
   forms: ConfiguredFormSlot[];
   locationRemotes: ReadonlyMap<SlotLocation, readonly string[]>;
+  /**
+   * The items at a location this version does not know (an upgrade renamed or removed it), as written: each is a
+   * problem too, and what a draft leaving them out removes (the diff names them).
+   */
+  atGoneLocations: GoneLocationSlot[];
   /** Shape problems (always blocking): every item is read, so each bad item is named, not only the first. */
   problems: PlacementProblem[];
+}
+
+/** An item of a remote entry's `"slots"` at a location this version does not know. */
+export interface GoneLocationSlot {
+  remote: string;
+  location: string;
+  index: number;
+  item: JsonValue;
 }
 
 /** The document with no placement: what is in force before the first publish. */
@@ -51,6 +64,7 @@ export function parsePlacements(document: unknown): ParsedPlacements {
   const problems: PlacementProblem[] = [];
   const slots: DocumentSlot[] = [];
   const forms: ConfiguredFormSlot[] = [];
+  const atGoneLocations: GoneLocationSlot[] = [];
   const fail = (message: string, at: Partial<PlacementProblem> = {}) =>
     problems.push({
       remote: null,
@@ -67,7 +81,7 @@ export function parsePlacements(document: unknown): ParsedPlacements {
     fail(
       `The placements document must be an object { "remotes": [...], "locations": {...} }, got ${describe(document)}.`,
     );
-    return { slots, forms, locationRemotes: new Map(), problems };
+    return { slots, forms, locationRemotes: new Map(), atGoneLocations, problems };
   }
   const unknownKeys = Object.keys(document).filter((key) => !PLACEMENTS_TOP_KEYS.includes(key));
   if (unknownKeys.length > 0) {
@@ -97,7 +111,9 @@ export function parsePlacements(document: unknown): ParsedPlacements {
           { remote: name },
         );
       }
-      slots.push(...parseEntrySlots(object.slots ?? {}, name, `${where} ("${name}")`, fail));
+      const entrySlots = parseEntrySlots(object.slots ?? {}, name, `${where} ("${name}")`, fail);
+      slots.push(...entrySlots.slots);
+      atGoneLocations.push(...entrySlots.atGoneLocations);
       if (object.forms !== undefined) {
         try {
           forms.push(...parseConfiguredForms(object.forms, name, `${where} ("${name}")`));
@@ -119,7 +135,7 @@ export function parsePlacements(document: unknown): ParsedPlacements {
       fail(messageOf(error));
     }
   }
-  return { slots, forms, locationRemotes, problems };
+  return { slots, forms, locationRemotes, atGoneLocations, problems };
 }
 
 function parseEntrySlots(
@@ -127,14 +143,15 @@ function parseEntrySlots(
   remote: string,
   where: string,
   fail: (message: string, at?: Partial<PlacementProblem>) => void,
-): DocumentSlot[] {
+): { slots: DocumentSlot[]; atGoneLocations: GoneLocationSlot[] } {
+  const slots: DocumentSlot[] = [];
+  const atGoneLocations: GoneLocationSlot[] = [];
   if (!isPlainObject(value)) {
     fail(`${where}: "slots" must map locations to lists of { "component", "props" }, got ${describe(value)}.`, {
       remote,
     });
-    return [];
+    return { slots, atGoneLocations };
   }
-  const slots: DocumentSlot[] = [];
   for (const [key, items] of Object.entries(value)) {
     const location = SlotLocation.tryFrom(key);
     const list: unknown[] = Array.isArray(items) ? items : [items];
@@ -142,6 +159,7 @@ function parseEntrySlots(
       // Each slot named, so that the editor shows its problem on its card (a location an upgrade renamed or removed:
       // the operator removes the slot there and places it again).
       list.forEach((item, index) => {
+        atGoneLocations.push({ remote, location: key, index, item: item as JsonValue });
         const component = isPlainObject(item) && typeof item.component === 'string' ? item.component : null;
         fail(
           `${where}: slots["${key}"][${index}]${component === null ? '' : ` (${component})`} is at "${key}", which is ` +
@@ -161,7 +179,7 @@ function parseEntrySlots(
       }
     });
   }
-  return slots;
+  return { slots, atGoneLocations };
 }
 
 function messageOf(error: unknown): string {

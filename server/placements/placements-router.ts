@@ -56,7 +56,7 @@ export interface PlacementsRouterOptions {
 
 /**
  * The placements API, an operator's only (401 without a session, 403 for other staff; a cross-site write is refused
- * before it, as every write): the draft with its problems, saving it, its diff against the revision in force,
+ * before it, as every write): the draft with its problems, saving it, its diff against the newest revision,
  * publishing it, the revisions, rolling back to one, the audit trail, export and import in REMOTES_CONFIG's JSON, and
  * the preview of a document for a chosen viewer (what their `/meta` would carry, and what it would leave out).
  * Staff with placements:edit in some tenants only read it all (shown-placements.ts: no id of a tenant they do not

@@ -142,7 +142,8 @@ export class PlacementsService {
   }
 
   /**
-   * The draft (the document in force when none was saved), its problems, and the revision in force, each shown as
+   * The draft (the newest revision's document when none was saved), its problems, and the newest revision (which
+   * this host may not have in force: take()), each shown as
    * `readable` allows (shown-placements.ts).
    */
   async overview(readable: ReadableTenants = null): Promise<PlacementsPayload> {
