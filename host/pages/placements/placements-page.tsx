@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import {
   PLACEMENTS_API_PATH,
@@ -25,12 +25,18 @@ import { PlacementsForms } from './placements-forms';
 import { PlacementRevisions, PlacementsDiff } from './placements-history';
 import { PlacementsImport } from './placements-import';
 import { PlacementsLocation } from './placements-location';
-import { PlacementsPreview } from './placements-preview';
 import { publishQuestion } from './placements-publish-question';
 import { RuleChoicesContext } from './placements-rule-choices';
 import { changeSlotFollowingId } from './placements-renamed-id';
 import { locationIds } from './placements-slot-ids';
 import { usePlacementsEditor } from './use-placements-editor';
+
+// Its own chunk: the editor's part that renders remotes, below the locations, loaded after them.
+const PlacementsPreview = lazy(() =>
+  import(/* webpackChunkName: "tool-page-placements-preview" */ './placements-preview').then((module) => ({
+    default: module.PlacementsPreview,
+  })),
+);
 
 /**
  * The placements editor, for operators: the draft's slots per location (add, remove, priority, id, before and after,
@@ -196,41 +202,33 @@ function PlacementsEditor() {
                 focusOnShow.current = location === FORM_SLOTS ? 'placements-forms' : `placements-${location}`;
               }}
             />
-            {SlotLocation.cases().map((location) => {
-              const ids = locationIds(document, location.value, preview[location.value]);
+            {[
+              ...SlotLocation.cases().map((location) => ({
+                at: location.value,
+                isPublic: location.isPublic(),
+                gone: false,
+              })),
+              // Where an upgrade renamed or removed a location the draft still places slots: listed apart, to mend.
+              ...goneLocationsOf(document).map((at) => ({ at, isPublic: false, gone: true })),
+            ].map(({ at, isPublic, gone }) => {
+              const ids = locationIds(document, at, preview[at]);
               return (
                 <PlacementsLocation
-                  key={location.value}
-                  location={location.value}
-                  hidden={location.value !== chosen}
-                  isPublic={location.isPublic()}
-                  slots={slotsAt(document, location.value)}
+                  key={gone ? `gone:${at}` : at}
+                  location={at}
+                  hidden={at !== chosen}
+                  isPublic={isPublic}
+                  gone={gone}
+                  slots={slotsAt(document, at)}
                   problems={problems}
-                  preview={preview[location.value]}
+                  preview={preview[at]}
                   ids={ids}
                   components={components.data}
-                  change={(at, change) => edit(changeSlotFollowingId(document, at, change, ids))}
-                  add={(remote, component) => edit(addSlot(document, remote, location.value, component))}
+                  change={(index, change) => edit(changeSlotFollowingId(document, index, change, ids))}
+                  add={gone ? undefined : (remote, component) => edit(addSlot(document, remote, at, component))}
                 />
               );
             })}
-            {goneLocationsOf(document).map((location) => (
-              <PlacementsLocation
-                key={`gone:${location}`}
-                location={location}
-                hidden={location !== chosen}
-                isPublic={false}
-                gone
-                slots={slotsAt(document, location)}
-                problems={problems}
-                preview={undefined}
-                ids={locationIds(document, location, undefined)}
-                components={components.data}
-                change={(at, change) =>
-                  edit(changeSlotFollowingId(document, at, change, locationIds(document, location, undefined)))
-                }
-              />
-            ))}
             <PlacementsForms
               hidden={chosen !== FORM_SLOTS}
               formSlots={formSlotsOf(document)}
@@ -241,10 +239,12 @@ function PlacementsEditor() {
                 edit(addFormSlot(document, remote, resource, component, position))
               }
             />
-            <PlacementsPreview
-              document={document}
-              location={chosen === FORM_SLOTS ? undefined : (chosen ?? undefined)}
-            />
+            <Suspense fallback={<p role="status">Loading the preview…</p>}>
+              <PlacementsPreview
+                document={document}
+                location={chosen === FORM_SLOTS ? undefined : (chosen ?? undefined)}
+              />
+            </Suspense>
           </fieldset>
         </RuleChoicesContext.Provider>
       )}
