@@ -333,8 +333,11 @@ export type RemoteDescriptorFile = Omit<RemoteDescriptor, 'entry'> & {
   kit?: string;
 };
 
-/** What {@link RemoteDescriptorFile}'s `kit` must look like: a semantic version, a pre-release part allowed. */
-export const KIT_VERSION_PATTERN = /^\d{1,9}\.\d{1,9}\.\d{1,9}(-[0-9A-Za-z.-]{1,40})?$/;
+/**
+ * What {@link RemoteDescriptorFile}'s `kit` must look like: a semantic version, with a pre-release part
+ * (`0.9.0-rc.1`) and build metadata (`0.9.0+3f2a1c`) allowed, as a kit built from a branch names itself.
+ */
+export const KIT_VERSION_PATTERN = /^\d{1,9}\.\d{1,9}\.\d{1,9}(-[0-9A-Za-z.-]{1,40})?(\+[0-9A-Za-z.-]{1,40})?$/;
 
 /**
  * `GET /api/slots/schemas` (development servers only; 404 in production): the props schema of every component known

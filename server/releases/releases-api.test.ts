@@ -181,9 +181,14 @@ describe('publishing', () => {
   });
 
   it('keeps the version of the remote kit that built a release, and refuses a descriptor whose kit is no version', async () => {
-    origin.descriptors.set('v7', { ...V1, kit: '0.8.1' }).set('v8', { ...V1, kit: 'latest' });
+    origin.descriptors
+      .set('v7', { ...V1, kit: '0.8.1' })
+      .set('v8', { ...V1, kit: 'latest' })
+      .set('v9', { ...V1, kit: '0.9.0-rc.1+branch.3f2a1c' });
     const token = await tokenFor('team_billing');
     expect((await publish(token, 'v7').expect(201)).body.kit).toBe('0.8.1');
+    // A kit built from a branch: a pre-release part and build metadata, as semantic versions allow.
+    expect((await publish(token, 'v9').expect(201)).body.kit).toBe('0.9.0-rc.1+branch.3f2a1c');
     const refused = await publish(token, 'v8').expect(400);
     expect(refused.body.error.message).toBe(
       `The release's descriptor cannot be read: ${origin.url}/v8/slots-remote.json: "kit" must be the version of ` +
@@ -196,6 +201,7 @@ describe('publishing', () => {
       .releases as RemoteRelease[];
     expect(listed.map(({ version, kit }) => [version, kit ?? null])).toEqual([
       ['v1', null],
+      ['v9', '0.9.0-rc.1+branch.3f2a1c'],
       ['v7', '0.8.1'],
     ]);
   });
