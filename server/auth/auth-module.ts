@@ -104,7 +104,10 @@ export class AuthModule implements AppModule {
         idleMs: settings.idleMs,
         absoluteMs: settings.absoluteMs,
         bodyLimitBytes: settings.bodyLimitBytes,
-        beforeLogin: [createLoginThrottle(this.loginRateLimiter), ...settings.beforeLogin],
+        beforeLogin: [
+          createLoginThrottle(this.loginRateLimiter, (username) => this.users.passwordGeneration(username)),
+          ...settings.beforeLogin,
+        ],
       }),
     );
   }

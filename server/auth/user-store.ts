@@ -6,6 +6,7 @@ import { StampedCache } from '../storage/stamped-cache';
 import type { StorageEngine } from '../storage/storage-engine';
 import type { StaffRole } from '../../shared/staff-roles';
 import type { StaffUser } from './staff-user';
+import { USERNAME_MAX_LENGTH } from './username';
 
 const USER_COLUMNS = [
   'id',
@@ -51,6 +52,21 @@ export class UserStore {
   async findByUsername(username: string): Promise<StaffUser | undefined> {
     const row = await this.rowByUsername(username);
     return row ? toUser(row, await this.grantedTo(row.id)) : undefined;
+  }
+
+  /**
+   * Which password the account has now, as a short digest of its hash ('' for no such account): the sign-in counters
+   * of an account are kept per password (login-rate-limiter.ts), so a new one set by user:add starts them again.
+   * Reads the hash alone: it runs before every sign-in attempt is counted.
+   */
+  async passwordGeneration(username: string): Promise<string> {
+    if (username === '' || username.length > USERNAME_MAX_LENGTH) return '';
+    const row = await this.engine.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where(this.engine.dialect.usernameIs(username))
+      .executeTakeFirst();
+    return row ? createHash('sha256').update(row.password_hash).digest('base64url').slice(0, 12) : '';
   }
 
   /** Creates the account with `passwordHash`, or sets the hash of the existing one. */

@@ -165,7 +165,9 @@ describe('npm run user:add on an account that is signed in', () => {
     const run = await runUserAdd(testApp.databasePath, ['pat', '--role', 'viewer'], 'another-pat-password\n');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Set a new password for "pat" (tenants: acme, globex; role: viewer)');
-    expect(run.stdout).toContain('Its open sessions end at their next request.');
+    expect(run.stdout).toContain(
+      'Its open sessions end at their next request; its failed sign-ins are no longer counted against it',
+    );
     expect(await me(pat)).toEqual({ status: 401 });
     expect((await signIn(testApp, 'pat', PASSWORD)).status).toBe(401);
     expect((await signIn(testApp, 'pat', 'another-pat-password')).status).toBe(200);

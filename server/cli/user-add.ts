@@ -113,10 +113,15 @@ const HEADLINES: Readonly<Record<PasswordOutcome, string>> = {
   kept: 'Kept the password of',
 };
 
-/** How the summary line ends: whether the account's open sessions survive (each keeps a fingerprint of the hash). */
+/**
+ * How the summary line ends: whether the account's open sessions survive (each keeps a fingerprint of the hash), and
+ * for a new password that the sign-in limits start again (they are counted per password).
+ */
 const TAILS: Readonly<Record<PasswordOutcome, string>> = {
   created: '.',
-  replaced: '. Its open sessions end at their next request.',
+  replaced:
+    '. Its open sessions end at their next request; its failed sign-ins are no longer counted against it, so it ' +
+    'signs in with the new password at once.',
   kept: '. Its open sessions stay signed in.',
 };
 

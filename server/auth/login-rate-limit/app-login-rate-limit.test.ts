@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import type { RequestHandler } from 'express';
 import request from 'supertest';
 import { ERROR_MESSAGES } from '../../../shared';
-import { createDemoApp, DEMO_PASSWORD, type TestApp } from '../../../testing/server/test-app';
+import { hashPassword } from '../password-hash';
+import { createDemoApp, DEMO_PASSWORD, FAST_HASH, type TestApp } from '../../../testing/server/test-app';
 import { stopTheClock } from '../../../testing/server/test-clock';
 
 const TOO_MANY = { error: { code: 'too_many_requests', message: ERROR_MESSAGES.tooManyAttempts } };
@@ -45,6 +46,28 @@ describe('sign-in rate limits of the app', () => {
     expect((await attempt(DEMO_PASSWORD)).status).toBe(200);
     for (let i = 0; i < 3; i++) expect((await attempt(`wrong-again-${i}`)).status).toBe(401);
     expect((await attempt('one-more')).status).toBe(429);
+  });
+
+  it('lets the owner sign in with a password an operator set after the limit was reached (user:add)', async () => {
+    testApp = await createDemoApp({
+      loginRateLimit: { ...LIMITS, perAccount: 4, accountSlowdownSeconds: 600 },
+      trustProxy: 1,
+    });
+    const from = (ip: string) => ({ 'X-Forwarded-For': ip });
+    // The owner forgot the password: three failures from their address, and more from elsewhere past the account's
+    // limit, into its slow-down.
+    for (let i = 0; i < 3; i++) expect((await attempt(`forgot-${i}`, 'admin', from('203.0.113.10'))).status).toBe(401);
+    expect((await attempt('guess', 'admin', from('198.51.100.1'))).status).toBe(401);
+    expect((await attempt('guess', 'admin', from('198.51.100.2'))).status).toBe(401);
+    expect((await attempt('guess', 'admin', from('198.51.100.3'))).status).toBe(429);
+    expect((await attempt(DEMO_PASSWORD, 'admin', from('203.0.113.10'))).status).toBe(429);
+    // The operator sets a new one, as user:add does: its counts start again, from the owner's address too.
+    await testApp.app.users.upsert('admin', await hashPassword('a-new-password-1', FAST_HASH));
+    expect((await attempt('a-new-password-1', 'admin', from('203.0.113.10'))).status).toBe(200);
+    expect((await attempt('a-new-password-1', 'admin', from('198.51.100.3'))).status).toBe(200);
+    // And they count again from there: a new password is no licence to guess.
+    for (let i = 0; i < 3; i++) expect((await attempt(`wrong-${i}`, 'admin', from('192.0.2.1'))).status).toBe(401);
+    expect((await attempt('a-new-password-1', 'admin', from('192.0.2.1'))).status).toBe(429);
   });
 
   it('never counts a correct password as a failure when its client gives up while the password is checked', async () => {

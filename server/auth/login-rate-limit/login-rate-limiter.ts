@@ -59,6 +59,12 @@ export interface AccountCharge {
 export interface LoginAttemptKey {
   username: string;
   ip: string;
+  /**
+   * Which password the account has now (UserStore.passwordGeneration; '' or absent for no such account): the
+   * account's counts are kept per password, so an operator who sets a new one lets its owner sign in at once, from the
+   * address that ran into the limit too. The clients an account is known from stay known across it.
+   */
+  passwordGeneration?: string;
 }
 
 /** Longest username kept in a counter key; longer ones are refused by the sign-in route anyway. */
@@ -147,7 +153,7 @@ export class LoginRateLimiter {
     }
     let accountCharged = false;
     if (this.perAccount && retryAfterMs === 0 && !(await this.isKnownClient(this.perAccount, key))) {
-      const account = accountKey(key.username);
+      const account = countedAccountKey(key);
       accountCharged = true;
       if ((await take(this.perAccount.limit, account, charges)) > 0) {
         // Over the account's limit: slowed down, not locked out — one attempt per interval, from any new client.
@@ -170,29 +176,29 @@ export class LoginRateLimiter {
    * points back, and the client is remembered as the account's own.
    */
   async succeeded(key: LoginAttemptKey, verdict: AccountCharge = {}): Promise<void> {
-    if (this.perAccountAndIp) await this.perAccountAndIp.delete(accountAndIpKey(key));
+    if (this.perAccountAndIp) await this.perAccountAndIp.delete(countedAccountAndIpKey(key));
     if (this.perIp) await this.perIp.reward(clientKey(key.ip), 1);
     if (this.perAccount) {
-      if (verdict.accountCharged) await this.perAccount.limit.reward(accountKey(key.username), 1);
-      await this.perAccount.known.set(accountAndIpKey(key), 1, this.perAccount.knownSeconds);
+      if (verdict.accountCharged) await this.perAccount.limit.reward(countedAccountKey(key), 1);
+      await this.perAccount.known.set(knownClientKey(key), 1, this.perAccount.knownSeconds);
     }
   }
 
   /** An attempt let through that never had its password checked (the checks were busy): it gives its points back. */
   async unchecked(key: LoginAttemptKey, verdict: AccountCharge): Promise<void> {
     const charges = this.counters(key);
-    if (this.perAccount && verdict.accountCharged) charges.push([this.perAccount.limit, accountKey(key.username)]);
+    if (this.perAccount && verdict.accountCharged) charges.push([this.perAccount.limit, countedAccountKey(key)]);
     await giveBack(charges);
   }
 
   private async isKnownClient(perAccount: PerAccountCounters, key: LoginAttemptKey): Promise<boolean> {
-    const remembered = await perAccount.known.get(accountAndIpKey(key));
+    const remembered = await perAccount.known.get(knownClientKey(key));
     return remembered !== null && remembered.consumedPoints > 0;
   }
 
   private counters(key: LoginAttemptKey): Charge[] {
     const counters: Charge[] = [];
-    if (this.perAccountAndIp) counters.push([this.perAccountAndIp, accountAndIpKey(key)]);
+    if (this.perAccountAndIp) counters.push([this.perAccountAndIp, countedAccountAndIpKey(key)]);
     if (this.perIp) counters.push([this.perIp, clientKey(key.ip)]);
     return counters;
   }
@@ -223,8 +229,18 @@ function accountKey(username: string): string {
   return username.normalize('NFKC').toLowerCase().slice(0, KEY_USERNAME_MAX);
 }
 
-function accountAndIpKey(key: LoginAttemptKey): string {
+/** A client the account signed in from: known whatever its password now. */
+function knownClientKey(key: LoginAttemptKey): string {
   return `${clientKey(key.ip)}|${accountKey(key.username)}`;
+}
+
+/** The account's failures are counted per password: `#` is no character of a username (username.ts). */
+function countedAccountKey(key: LoginAttemptKey): string {
+  return key.passwordGeneration ? `${accountKey(key.username)}#${key.passwordGeneration}` : accountKey(key.username);
+}
+
+function countedAccountAndIpKey(key: LoginAttemptKey): string {
+  return `${clientKey(key.ip)}|${countedAccountKey(key)}`;
 }
 
 interface LimiterOptions {

@@ -23,15 +23,22 @@ export function reportPasswordCheck(res: Response, correct: boolean): void {
  * account+IP count starts again and the client is remembered as the account's own), and a 503 never reached the
  * password check. Each attempt is settled once.
  */
-export function createLoginThrottle(limiter: LoginRateLimiter): RequestHandler {
+export function createLoginThrottle(
+  limiter: LoginRateLimiter,
+  /** Which password the account has now (UserStore.passwordGeneration): its counts are kept per password. */
+  passwordGeneration: (username: string) => Promise<string> = async () => '',
+): RequestHandler {
   if (limiter.disabled) return (_req, _res, next) => next();
   return async (req, res, next) => {
-    const key = attemptKey(req);
+    let key: LoginAttemptKey;
     let verdict;
     try {
+      const { username, ip } = attemptKey(req);
+      key = { username, ip, passwordGeneration: await passwordGeneration(username) };
       verdict = await limiter.attempt(key);
     } catch (error) {
-      // The counter store is unreachable: refusing is safer than letting unlimited guesses through.
+      // The counter store (or the database, for the account's password) is unreachable: refusing is safer than
+      // letting unlimited guesses through.
       req.log?.error({ err: error }, 'login rate limiter store failed');
       next(new HttpError('unavailable', ERROR_MESSAGES.unavailable));
       return;
