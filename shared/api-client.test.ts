@@ -115,6 +115,39 @@ describe('createApiClient', () => {
     expect(moved).toBe(2);
   });
 
+  it('asks a read again, once, when the page following the session finds it back in the page’s tenant', async () => {
+    // A switch to globex and back in another tab: the read was answered in between.
+    const answeredIn = ['globex', 'acme'];
+    const asked: string[] = [];
+    let shown = 'acme';
+    const follow = jest.fn(async () => undefined);
+    const client = createApiClient(
+      async (url) => {
+        asked.push(url);
+        return answer(
+          200,
+          { records: [`an ${answeredIn[0]} record`] },
+          { [SESSION_TENANT_HEADER]: answeredIn.shift()! },
+        );
+      },
+      { pageTenant: () => shown, onTenantMoved: follow },
+    );
+    await expect(client.get('/api/resources/articles/records')).resolves.toEqual({ records: ['an acme record'] });
+    expect(asked).toHaveLength(2);
+    expect(follow).toHaveBeenCalledTimes(1);
+
+    // Answered in globex again: refused the second time, not asked for ever.
+    answeredIn.push('globex', 'globex', 'globex');
+    await expect(client.get('/api/resources/articles/records')).rejects.toMatchObject({ code: 'tenant_changed' });
+    expect(asked).toHaveLength(4);
+    // The session did move (the page follows it to globex): refused at once, the page reads again there.
+    follow.mockImplementationOnce(async () => {
+      shown = 'globex';
+    });
+    await expect(client.get('/api/resources/articles/records')).rejects.toMatchObject({ code: 'tenant_changed' });
+    expect(asked).toHaveLength(5);
+  });
+
   it('checks no change by the tenant it was answered in: the server refused those made elsewhere', async () => {
     let moved = 0;
     const client = createApiClient(async () => answer(200, { saved: true }, { [SESSION_TENANT_HEADER]: 'globex' }), {

@@ -84,7 +84,9 @@ export interface ApiClientOptions {
    * (SESSION_TENANT_HEADER), or a change was refused for it (409 `tenant_changed`): the session works elsewhere now.
    * Such a read is not handed over (it rejects with a 409 `tenant_changed`, API_CLIENT_MESSAGES.tenantMoved), so no
    * other tenant's data shows under the page's name; the page follows the session, and what it shows is read again
-   * in the session's tenant.
+   * in the session's tenant. When it returns a promise (the page asking who is signed in, and where), the read waits
+   * for it: if `pageTenant` is then the tenant it was asked in (a switch there and back in another tab, answered in
+   * between), it is asked once again instead of failing.
    */
   onTenantMoved?: () => void;
 }
@@ -208,6 +210,7 @@ export function createApiClient(fetchImpl: FetchLike = globalFetch, options: Api
     body: unknown,
     signal?: AbortSignalLike,
     readOptions: ReadOptions = {},
+    askedAgain = false,
   ): Promise<T> {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (readOptions.background) headers[BACKGROUND_READ_HEADER] = '1';
@@ -235,7 +238,15 @@ export function createApiClient(fetchImpl: FetchLike = globalFetch, options: Api
     // Errors too: a record of the page's tenant is "not found" in the one the session fell back to.
     const answeredIn = response.headers?.get(SESSION_TENANT_HEADER) ?? null;
     if (read && pageTenant !== null && answeredIn !== null && answeredIn !== pageTenant) {
-      options.onTenantMoved?.();
+      const followed: unknown = options.onTenantMoved?.();
+      // Still the page's tenant once the page has followed the session: the session is back there (or never left it
+      // for long), so what was asked is asked again, once.
+      if (followed instanceof Promise && !askedAgain) {
+        await followed;
+        if (!signal?.aborted && (options.pageTenant?.() ?? null) === pageTenant) {
+          return request(method, path, body, signal, readOptions, true);
+        }
+      }
       throw failure(ERROR_STATUS.tenant_changed, 'tenant_changed', API_CLIENT_MESSAGES.tenantMoved);
     }
     const payload = await readBody(response, signal);

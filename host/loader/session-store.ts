@@ -430,7 +430,7 @@ export function createPageClient(): {
   let followed: SessionStore | null = null;
   const client = createApiClient(undefined, {
     pageTenant: () => followed?.snapshot().user?.currentTenant ?? null,
-    onTenantMoved: () => void followed?.followSessionChange(),
+    onTenantMoved: () => followed?.followSessionChange(),
   });
   return {
     client,
