@@ -7,10 +7,11 @@ export type Readiness = Record<string, 'ok' | 'failing'>;
  * One server concept's part in the app (slots, records, remotes, releases, ...): the module builds its parts from
  * what it is given, and the app calls these in the order of its module list (server/app.ts), closing in reverse.
  *
- * Starting has two steps so that one list order serves both: every module `load`s what this host serves from the
- * database first (releases in force, placements), then every module `start`s talking to the outside and working in
- * the background (remotes asked, the slot check run against their answers, timers). Events between concepts go
- * through what a module declares (its `onChange`, its hooks), never through the app relaying them.
+ * Starting has three steps so that one list order serves them all: every module `load`s what this host serves from
+ * the database first (releases in force, placements), then every module `start`s talking to the outside and working
+ * in the background (remotes asked, the slot check run against their answers, timers), and last writes what the start
+ * changes for every host (`afterStart`), once nothing can refuse it. Events between concepts go through what a
+ * module declares (its `onChange`, its hooks), never through the app relaying them.
  */
 export interface AppModule {
   /** Routes every visitor reaches before the session step (`GET /slots`, sign-in counters). */
@@ -21,6 +22,11 @@ export interface AppModule {
   mountFiles?(app: Express): void;
   load?(): Promise<void>;
   start?(): Promise<void> | void;
+  /**
+   * Once every module started and the start's slot check passed: what this host's start changes for every host (a
+   * new REMOTES_CONFIG entry made the release in force), so that a start refused for its slots changes nothing shared.
+   */
+  afterStart?(): Promise<void>;
   close?(): Promise<void> | void;
   /** Checks of this module that `/readyz` joins to the others. */
   readiness?(): Promise<Readiness>;

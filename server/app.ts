@@ -156,6 +156,7 @@ export class App {
     this.readying ??= (async () => {
       for (const module of this.modules) await module.load?.();
       for (const module of this.modules) await module.start?.();
+      for (const module of this.modules) await module.afterStart?.();
     })();
     return this.readying;
   }

@@ -120,6 +120,53 @@ it('publishes and activates a new entry as config, and restarts from the stored 
   expect((await again.app.releases.store.rollout('team_billing')).active).toBe(version);
 });
 
+it('changes no host’s releases when a start is refused for the file’s slots, though its entry changed too', async () => {
+  const v1 = writeEntry('v1');
+  const running = await start();
+  const before = await running.app.releases.store.history('team_billing');
+  // The file's next version: a new entry, and a slot whose props the component does not take.
+  components = ['InvoiceBanner', 'InvoiceNote'];
+  const v2 = `${originUrl}/v2/mf-manifest.json`;
+  fs.writeFileSync(
+    configFile,
+    JSON.stringify({
+      remotes: [
+        {
+          name: 'team_billing',
+          entry: v2,
+          slots: { 'dashboard-after-cards': [{ component: 'InvoiceMissing' }] },
+        },
+      ],
+    }),
+  );
+  // A second host starts with it on the same database: its slot check refuses the start...
+  await expect(createTestApp({ env: { REMOTES_CONFIG: configFile }, dir: running.dir })).rejects.toThrow(
+    /InvoiceMissing/,
+  );
+  // ...and the host running serves what it served: nothing was published or activated for every host.
+  expect(await running.app.releases.store.history('team_billing')).toEqual(before);
+  await running.app.releases.snapshot.refresh();
+  expect(await servedEntry(running)).toBe(v1);
+
+  // Mended (the slot names a component the new entry has), a start takes the entry, for every host.
+  fs.writeFileSync(
+    configFile,
+    JSON.stringify({
+      remotes: [
+        { name: 'team_billing', entry: v2, slots: { 'dashboard-after-cards': [{ component: 'InvoiceNote' }] } },
+      ],
+    }),
+  );
+  const second = await createTestApp({ env: { REMOTES_CONFIG: configFile }, dir: running.dir });
+  try {
+    expect(await servedEntry(second)).toBe(v2);
+    await running.app.releases.snapshot.refresh();
+    expect(await servedEntry(running)).toBe(v2);
+  } finally {
+    await second.close({ keepData: true });
+  }
+});
+
 it('leaves a kit development server live: no release, its rebuilds announced to the host', async () => {
   devEvents = '/__slots_dev_events';
   const entry = writeEntry('dev');

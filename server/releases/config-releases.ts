@@ -5,7 +5,7 @@ import type { DescriptorSource } from '../remotes/descriptor-source';
 import type { PendingRemote } from '../remotes/remotes-config';
 import type { ReleaseFilesCheck } from './release-files-check';
 import type { ReleaseSnapshot } from './release-snapshot';
-import type { ReleaseStore } from './release-store';
+import type { NewRelease, ReleaseStore } from './release-store';
 
 /**
  * Who publishes and activates the releases REMOTES_CONFIG declares: the audit and a release's `publishedBy` name the
@@ -42,7 +42,24 @@ export async function importConfigReleases(
   pending: readonly PendingRemote[],
   parts: ConfigReleaseParts,
 ): Promise<PendingRemote[]> {
-  const { store, snapshot, logger } = parts;
+  const { releases, unanswered } = await readConfigReleases(pending, parts);
+  await takeConfigReleases(releases, parts);
+  return unanswered;
+}
+
+/** What a new REMOTES_CONFIG entry would be published as: read, not written yet. */
+export type ConfigRelease = NewRelease;
+
+/**
+ * The releases REMOTES_CONFIG's new entries make (importConfigReleases), read from their origins and checked, with
+ * nothing written: a start serves them for its slot check before any host is told (ReleasesModule).
+ */
+export async function readConfigReleases(
+  pending: readonly PendingRemote[],
+  parts: ConfigReleaseParts,
+): Promise<{ releases: ConfigRelease[]; unanswered: PendingRemote[] }> {
+  const { snapshot, logger } = parts;
+  const releases: ConfigRelease[] = [];
   const unanswered: PendingRemote[] = [];
   for (const remote of pending) {
     const known = snapshot
@@ -76,23 +93,31 @@ export async function importConfigReleases(
       .update(JSON.stringify([remote.entry, components, formComponents, props]))
       .digest('hex')
       .slice(0, 12)}`;
-    if (!(await store.release(remote.name, version))) {
-      await store.publish({
-        remote: remote.name,
-        version,
-        entry: remote.entry,
-        components,
-        formComponents,
-        props,
-        ...(outcome.kit === undefined ? {} : { kit: outcome.kit }),
-        publishedBy: CONFIG_ACTOR,
-      });
-    }
+    releases.push({
+      remote: remote.name,
+      version,
+      entry: remote.entry,
+      components,
+      formComponents,
+      props,
+      ...(outcome.kit === undefined ? {} : { kit: outcome.kit }),
+      publishedBy: CONFIG_ACTOR,
+    });
+  }
+  return { releases, unanswered };
+}
+
+/** Publishes (unless published already) and activates each release readConfigReleases made, for every host. */
+export async function takeConfigReleases(releases: readonly ConfigRelease[], parts: ConfigReleaseParts): Promise<void> {
+  const { store, snapshot, logger } = parts;
+  for (const release of releases) {
+    const { remote, version, components } = release;
+    if (!(await store.release(remote, version))) await store.publish(release);
     try {
       // Decided on the rollout read in the transaction: two hosts importing the same entry at once both get here,
       // and the second finds it in force already.
       await store.changeRollout({
-        remote: remote.name,
+        remote,
         action: 'activate',
         actor: CONFIG_ACTOR,
         next: (before) => {
@@ -105,13 +130,12 @@ export async function importConfigReleases(
       continue;
     }
     logger.info(
-      { remote: remote.name, components, version },
-      `Remote "${remote.name}" answered: ${components.length} component(s); its REMOTES_CONFIG entry is now ` +
+      { remote, components, version },
+      `Remote "${remote}" answered: ${components.length} component(s); its REMOTES_CONFIG entry is now ` +
         `release "${version}", activated.`,
     );
   }
-  await snapshot.refresh();
-  return unanswered;
+  if (releases.length > 0) await snapshot.refresh();
 }
 
 /**
@@ -135,9 +159,29 @@ export class ConfigReleaseImports {
 
   /** Imports `pending`'s new entries, after any import under way; those not answering are asked again later. */
   run(pending: readonly PendingRemote[]): Promise<void> {
+    return this.inTurn(async () => this.askAgain(await importConfigReleases(pending, this.parts)));
+  }
+
+  /**
+   * The start's import, first step: the new entries read, nothing written (the host serves them for its slot check).
+   * `take` writes them once the check passed, so a start that fails changes no host's releases.
+   */
+  read(pending: readonly PendingRemote[]): Promise<{ releases: ConfigRelease[]; unanswered: PendingRemote[] }> {
+    return readConfigReleases(pending, this.parts);
+  }
+
+  /** The start's import, second step: what `read` found published and activated; those not answering asked again. */
+  take({ releases, unanswered }: { releases: readonly ConfigRelease[]; unanswered: readonly PendingRemote[] }) {
+    return this.inTurn(async () => {
+      await takeConfigReleases(releases, this.parts);
+      this.askAgain(unanswered);
+    });
+  }
+
+  private inTurn(work: () => Promise<void>): Promise<void> {
     const next = this.last.then(async () => {
       this.cancel();
-      this.askAgain(await importConfigReleases(pending, this.parts));
+      await work();
     });
     this.last = next.catch(() => undefined);
     return next;

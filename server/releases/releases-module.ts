@@ -4,11 +4,12 @@ import type { AppModule } from '../app-module';
 import type { MetricsRegistry } from '../observability/metrics-registry';
 import { repeatedFailureLog } from '../observability/repeated-failure-log';
 import { inSeries } from '../http/in-series';
+import type { PendingRemote } from '../remotes/remotes-config';
 import type { RemotesModule } from '../remotes/remotes-module';
 import type { SlotCheckModule } from '../slot-check/slot-check-module';
 import type { StorageEngine } from '../storage/storage-engine';
 import type { TenantStore } from '../tenants/tenant-store';
-import { ConfigReleaseImports, type ConfigReleaseParts } from './config-releases';
+import { ConfigReleaseImports, type ConfigRelease, type ConfigReleaseParts } from './config-releases';
 import { createPreviewSecurityHeaders } from './preview-security-headers';
 import { endPreviewsNoLongerAllowed } from './release-preview';
 import { ReleaseFilesCheck } from './release-files-check';
@@ -58,6 +59,8 @@ export class ReleasesModule implements AppModule {
   readonly rollouts: RolloutPlans;
   /** REMOTES_CONFIG's new entries made releases, at start and reload; those not answering asked again. */
   private readonly configImports: ConfigReleaseImports;
+  /** REMOTES_CONFIG's new entries read at the start, until its slot check passed (then made releases). */
+  private startImport: { releases: ConfigRelease[]; unanswered: PendingRemote[] } | null = null;
   /** A session's previews end with its account's permission to preview (release-preview.ts). */
   private readonly endPreviewsNoLongerAllowed: RequestHandler;
 
@@ -100,12 +103,7 @@ export class ReleasesModule implements AppModule {
     if (parts.metrics) addRolloutMetrics(parts.metrics, this.snapshot);
     logRolloutPlansSeen(this.snapshot, logger);
     // Remotes with an active release are served (and checked) with the stored descriptor, on every host.
-    this.snapshot.subscribe(() =>
-      registry.useReleases(
-        this.snapshot.activeReleases(),
-        this.snapshot.servedReleases().map((release) => release.entry),
-      ),
-    );
+    this.snapshot.subscribe(() => this.serveReleases());
     // `npm run remotes:reload`, on any machine with the database settings: every host re-reads its file.
     this.snapshot.onConfigReload(() => {
       remotes
@@ -121,10 +119,38 @@ export class ReleasesModule implements AppModule {
     remotes.chooseForRequestWith((req) => remotesForRequest(req, registry, this.snapshot));
   }
 
-  /** Before the remotes are read: a remote with an active release is never asked its origin at start. */
+  /**
+   * Before the remotes are read: a remote with an active release is never asked its origin at start. REMOTES_CONFIG's
+   * new entries are read and served on this host (its slot check judges the file with them), and made releases for
+   * every host only once that check passed (afterStart): a start refused for a mistake in the file leaves every host's
+   * releases as they were, as a refused reload does.
+   */
   async load(): Promise<void> {
     await this.snapshot.start();
-    await this.configImports.run(this.parts.remotes.registry.config.pending);
+    this.startImport = await this.configImports.read(this.parts.remotes.registry.config.pending);
+    this.serveReleases();
+  }
+
+  /** The start's slot check passed: REMOTES_CONFIG's new entries become releases, activated. */
+  async afterStart(): Promise<void> {
+    const { startImport } = this;
+    if (startImport === null) return;
+    await this.configImports.take(startImport);
+    this.startImport = null;
+    this.serveReleases();
+  }
+
+  /** The active releases, and until the start's import is taken, REMOTES_CONFIG's new entries as this host's own. */
+  private serveReleases(): void {
+    const starting = (this.startImport?.releases ?? []).map((release) => ({
+      ...release,
+      publishedAt: new Date().toISOString(),
+    }));
+    const replaced = new Set(starting.map((release) => release.remote));
+    this.parts.remotes.registry.useReleases(
+      [...this.snapshot.activeReleases().filter((release) => !replaced.has(release.remote)), ...starting],
+      [...this.snapshot.servedReleases(), ...starting].map((release) => release.entry),
+    );
   }
 
   /** Every host looks for a rollout step due, once the rollouts are read. */
