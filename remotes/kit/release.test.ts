@@ -338,6 +338,37 @@ describe('publishRelease against an HTTP server', () => {
     }
   });
 
+  it('says the server is not the product when it answers without the product’s error, a 200 page included', async () => {
+    const answers: Array<[number, string, string]> = [
+      [200, 'text/html', '<!doctype html><p>The remote’s fallback page</p>'],
+      [404, 'text/plain', 'Not found'],
+      [405, 'application/json', '{"message":"Method not allowed"}'],
+    ];
+    const origin = createServer((_request, response) => {
+      const [status, type, text] = answers[0]!;
+      response.writeHead(status, { 'Content-Type': type }).end(text);
+    });
+    await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+    const server = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
+    try {
+      while (answers.length > 0) {
+        const [status, type] = answers[0]!;
+        const outcome = await publishRelease(REMOTE, options({ server }));
+        expect(outcome).toEqual({
+          ok: false,
+          lines: [
+            `${server} did not answer as the product does (HTTP ${status}, ${type}): check --server or ` +
+              "SLOTS_RELEASE_SERVER. It is the address where staff sign in to the product, not where the remote's " +
+              'files are served.',
+          ],
+        });
+        answers.shift();
+      }
+    } finally {
+      await close(origin);
+    }
+  });
+
   it('says which server could not be reached', async () => {
     const closed = await startFakeServer();
     await new Promise((resolve) => closed.server.close(resolve));

@@ -145,14 +145,26 @@ export interface ReleaseOutcome {
   lines: string[];
 }
 
-/** The server's error body, as far as it is one: its message and the problems it listed. */
-function readError(body: unknown): { message: string; problems: string[] } {
+/** The server's error body, as far as it is one: its message (null: no error of the product's) and its problems. */
+function readError(body: unknown): { message: string | null; problems: string[] } {
   const value = (body ?? {}) as { error?: { message?: unknown; problems?: unknown }; problems?: unknown };
   const problems = Array.isArray(value.problems) ? value.problems : value.error?.problems;
   return {
-    message: typeof value.error?.message === 'string' ? value.error.message : 'no message',
+    message: typeof value.error?.message === 'string' ? value.error.message : null,
     problems: Array.isArray(problems) ? problems.map(String) : [],
   };
+}
+
+/**
+ * An answer without the product's error (`{ "error": { "message" } }`): whatever answered is not the product's API,
+ * most often the remote's own origin or development server given as --server.
+ */
+export function notTheProductMessage(server: string, status: number, contentType: string | null): string {
+  return (
+    `${server} did not answer as the product does (HTTP ${status}, ${contentType ?? 'no Content-Type'}): check ` +
+    `--server or ${RELEASE_SERVER_ENV}. It is the address where staff sign in to the product, not where the ` +
+    "remote's files are served."
+  );
 }
 
 /** What a redirect of the release's request is reported as; `location` is its Location, made absolute. */
@@ -214,6 +226,12 @@ export async function publishRelease(remote: string, options: ReleaseOptions): P
     };
   }
   const { message, problems } = readError(body);
+  if (message === null) {
+    return {
+      ok: false,
+      lines: [notTheProductMessage(options.server, response.status, response.headers.get('content-type'))],
+    };
+  }
   if (response.status === 401) {
     return {
       ok: false,
