@@ -69,6 +69,14 @@ it('says where invalid JSON went wrong when the parser says so, without quoting 
   });
 });
 
+it('says a page answered instead of the descriptor, as an origin’s fallback page does for a missing file', async () => {
+  const page = `${descriptorUrl()} answered 200 with an HTML page, not the descriptor (is slots-remote.json missing from the folder, answered by the origin's fallback page?)`;
+  answer = (res) => res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end('<p>Welcome</p>');
+  expect(await read()).toMatchObject({ failure: 'bad-answer', reason: page });
+  answer = (res) => res.writeHead(200, { 'Content-Type': 'text/plain' }).end('\n  <!DOCTYPE html><html></html>');
+  expect(await read()).toMatchObject({ failure: 'bad-answer', reason: page });
+});
+
 it('gives the reason of a failed check once, naming the file once', async () => {
   answer = (res) => res.writeHead(200).end(JSON.stringify({ name: 'team_billing', components: 'InvoiceBanner' }));
   expect(await read()).toMatchObject({

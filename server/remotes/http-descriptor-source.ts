@@ -1,4 +1,4 @@
-import type { RemoteDescriptor, RemoteDescriptorFile } from '../../shared';
+import { REMOTE_DESCRIPTOR_FILE, type RemoteDescriptor, type RemoteDescriptorFile } from '../../shared';
 import { boundedText } from '../http/bounded-text';
 import { redirectRefusal } from '../http/redirect-refusal';
 import { outgoingTraceHeaders } from '../observability/request-trace';
@@ -58,6 +58,9 @@ export class HttpDescriptorSource implements DescriptorSource {
       try {
         raw = JSON.parse(text) as unknown;
       } catch (error) {
+        // An origin serving a single-page app answers a file it lacks with its index page, status 200: said as such.
+        const page = pageInsteadOfFile(response, text);
+        if (page !== null) return badAnswer(`${remote.descriptorUrl} ${page}`);
         // Not the parser's message: it quotes the text, which is whatever the origin answered.
         return badAnswer(`${remote.descriptorUrl} is not valid JSON${placeOfSyntaxError(error as Error)}`);
       }
@@ -123,4 +126,18 @@ function placeOfSyntaxError(error: Error): string {
 function connectionFailure(error: Error): string {
   const { cause } = error as Error & { cause?: { message?: unknown } };
   return typeof cause?.message === 'string' && cause.message !== '' ? cause.message : error.message;
+}
+
+/**
+ * Why a descriptor that is no JSON is an HTML page (its Content-Type, or how it starts), or null: most often the file
+ * is missing from the folder and the origin answered with its fallback page. Nothing of the page is quoted.
+ */
+function pageInsteadOfFile(response: Response, text: string): string | null {
+  const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const html = mediaType === 'text/html' || /^<(?:!doctype|html)[\s>]/i.test(text.trimStart());
+  if (!html) return null;
+  return (
+    `answered ${response.status} with an HTML page, not the descriptor (is ${REMOTE_DESCRIPTOR_FILE} missing from the ` +
+    "folder, answered by the origin's fallback page?)"
+  );
 }

@@ -139,7 +139,12 @@ describe('loadRemotesConfig: REMOTES_CONFIG', () => {
     [
       'a plain remoteEntry.js remote without components',
       { remotes: [{ name: 'team_new', entry: 'https://x.example/remoteEntry.js' }] },
-      /"team_new".*not the absolute URL of an mf-manifest.json.*list its "components"/,
+      /"team_new".*not the absolute URL of an mf-manifest.json, so .*list its "components"/,
+    ],
+    [
+      'a folder’s URL, the mf-manifest.json left out',
+      { remotes: [{ name: 'team_new', entry: 'http://127.0.0.1:4001/' }] },
+      /"http:\/\/127\.0\.0\.1:4001\/" is not the absolute URL of an mf-manifest\.json \(for a remote built with the kit: "http:\/\/127\.0\.0\.1:4001\/mf-manifest\.json"\)/,
     ],
     [
       'form components outside components',

@@ -140,10 +140,14 @@ export function loadRemotesConfig(options: LoadRemotesConfigOptions): RemotesCon
       if (components === undefined) {
         const descriptorUrl = descriptorUrlOf(entry);
         if (descriptorUrl === null) {
+          // A folder's URL (a kit's dev server, a deploy folder) is most often a kit-built remote's, short of its file.
+          const folder = /^https?:\/\/\S+\/$/.test(entry)
+            ? ` (for a remote built with the kit: "${entry}mf-manifest.json")`
+            : '';
           throw new RemotesConfigError(
-            `${where}: "entry" ${JSON.stringify(entry)} is not the absolute URL of an mf-manifest.json, so the ` +
-              `remote's ${REMOTE_DESCRIPTOR_FILE} cannot be read: list its "components" (a plain remoteEntry.js ` +
-              'remote must).',
+            `${where}: "entry" ${JSON.stringify(entry)} is not the absolute URL of an mf-manifest.json${folder}, so ` +
+              `the remote's ${REMOTE_DESCRIPTOR_FILE} cannot be read: give the URL of its mf-manifest.json, or list ` +
+              'its "components" (a plain remoteEntry.js remote must).',
           );
         }
         byName.delete(override.name);
