@@ -15,6 +15,18 @@ function text(value: JsonValue | undefined): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
+/**
+ * `typed` cut to `max` characters, as the server counts them (code points: an emoji is one), where the browser's
+ * `maxlength` counts UTF-16 units (an emoji two) and stopped short of what the server takes. A value already longer
+ * (saved before the limit was lowered) is left as it is, as `maxlength` leaves one: shortened by the person, not cut.
+ */
+function withinLength(typed: string, before: string, max: number | undefined): string {
+  if (max === undefined || typed.length <= max) return typed;
+  const characters = [...typed];
+  if (characters.length <= max || [...before].length > max) return typed;
+  return characters.slice(0, max).join('');
+}
+
 /** The id of a field's control, which its label, help, error and the error summary refer to. */
 export function fieldControlId(name: string): string {
   return `field-${name}`;
@@ -42,9 +54,8 @@ export function FieldControl({ field, value, error, related, onChange }: FieldCo
           {...common}
           className="input input--textarea"
           rows={6}
-          maxLength={field.maxLength}
           value={text(value)}
-          onChange={(event) => onChange(event.target.value)}
+          onChange={(event) => onChange(withinLength(event.target.value, text(value), field.maxLength))}
         />
       );
       break;
@@ -106,9 +117,8 @@ export function FieldControl({ field, value, error, related, onChange }: FieldCo
           {...common}
           type={field.input === 'email' || field.input === 'date' ? field.input : 'text'}
           className="input"
-          maxLength={field.maxLength}
           value={text(value)}
-          onChange={(event) => onChange(event.target.value)}
+          onChange={(event) => onChange(withinLength(event.target.value, text(value), field.maxLength))}
         />
       );
   }

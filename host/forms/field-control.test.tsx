@@ -1,0 +1,39 @@
+/**
+ * A text field's length as the server counts it: characters (code points), so an emoji is one, where the browser's
+ * own `maxlength` counts it as two and stopped short of what the server takes.
+ */
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { useState } from 'react';
+import type { FieldItem, JsonValue } from '../../shared';
+import { FieldControl } from './field-control';
+
+afterEach(cleanup);
+
+function Field({ field, initial }: { field: FieldItem; initial: string }) {
+  const [value, setValue] = useState<JsonValue>(initial);
+  return <FieldControl field={field} value={value} onChange={setValue} />;
+}
+
+const TITLE: FieldItem = { type: 'field', name: 'title', label: 'Title', input: 'text', maxLength: 5 };
+const NOTES: FieldItem = { type: 'field', name: 'notes', label: 'Notes', input: 'textarea', maxLength: 5 };
+
+describe('a text field with a maximum length', () => {
+  it.each([TITLE, NOTES])('takes as many characters as the server does, emoji counted once ($input)', (field) => {
+    render(<Field field={field} initial="" />);
+    const box = screen.getByLabelText(field.label) as HTMLInputElement;
+    // Five emoji are ten UTF-16 units: the browser's maxlength would have stopped at two and a half.
+    expect(box.hasAttribute('maxlength')).toBe(false);
+    fireEvent.change(box, { target: { value: '🎉🎉🎉🎉🎉' } });
+    expect(box.value).toBe('🎉🎉🎉🎉🎉');
+    // More is cut at the limit, as maxlength cuts a paste.
+    fireEvent.change(box, { target: { value: '🎉🎉🎉🎉🎉🎉x' } });
+    expect(box.value).toBe('🎉🎉🎉🎉🎉');
+  });
+
+  it('leaves a value saved longer than the limit as it is, for the person to shorten', () => {
+    render(<Field field={TITLE} initial="longer than five" />);
+    const box = screen.getByLabelText('Title') as HTMLInputElement;
+    fireEvent.change(box, { target: { value: 'longer than five!' } });
+    expect(box.value).toBe('longer than five!');
+  });
+});
