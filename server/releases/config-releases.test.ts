@@ -167,6 +167,30 @@ it('changes no host’s releases when a start is refused for the file’s slots,
   }
 });
 
+it('judges a reload with the file’s changed entry: a component only it has may be placed at once', async () => {
+  writeEntry('v1');
+  const { app } = await start();
+  const before = await app.releases.store.history('team_billing');
+  components = ['InvoiceBanner', 'InvoiceNote'];
+  const v2 = `${originUrl}/v2/mf-manifest.json`;
+  const withSlot = (component: string) =>
+    fs.writeFileSync(
+      configFile,
+      JSON.stringify({
+        remotes: [{ name: 'team_billing', entry: v2, slots: { 'dashboard-after-cards': [{ component }] } }],
+      }),
+    );
+  // A slot no entry provides: refused, and nothing written for every host.
+  withSlot('InvoiceMissing');
+  await expect(app.reloadRemotesConfig()).resolves.toBe(false);
+  expect(await app.releases.store.history('team_billing')).toEqual(before);
+  // The new entry's own component: taken, and the entry made the release in force.
+  withSlot('InvoiceNote');
+  await expect(app.reloadRemotesConfig()).resolves.toBe(true);
+  expect(await servedEntry(testApp as TestApp)).toBe(v2);
+  expect(app.remotes.registry.slots().map(({ slot }) => slot.component)).toEqual(['InvoiceNote']);
+});
+
 it('leaves a kit development server live: no release, its rebuilds announced to the host', async () => {
   devEvents = '/__slots_dev_events';
   const entry = writeEntry('dev');

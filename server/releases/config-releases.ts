@@ -50,6 +50,12 @@ export async function importConfigReleases(
 /** What a new REMOTES_CONFIG entry would be published as: read, not written yet. */
 export type ConfigRelease = NewRelease;
 
+/** REMOTES_CONFIG's new entries read: the releases they make, and those whose origin did not answer. */
+export interface ConfigReleasesRead {
+  releases: ConfigRelease[];
+  unanswered: PendingRemote[];
+}
+
 /**
  * The releases REMOTES_CONFIG's new entries make (importConfigReleases), read from their origins and checked, with
  * nothing written: a start serves them for its slot check before any host is told (ReleasesModule).
@@ -57,7 +63,7 @@ export type ConfigRelease = NewRelease;
 export async function readConfigReleases(
   pending: readonly PendingRemote[],
   parts: ConfigReleaseParts,
-): Promise<{ releases: ConfigRelease[]; unanswered: PendingRemote[] }> {
+): Promise<ConfigReleasesRead> {
   const { snapshot, logger } = parts;
   const releases: ConfigRelease[] = [];
   const unanswered: PendingRemote[] = [];
@@ -166,12 +172,12 @@ export class ConfigReleaseImports {
    * The start's import, first step: the new entries read, nothing written (the host serves them for its slot check).
    * `take` writes them once the check passed, so a start that fails changes no host's releases.
    */
-  read(pending: readonly PendingRemote[]): Promise<{ releases: ConfigRelease[]; unanswered: PendingRemote[] }> {
+  read(pending: readonly PendingRemote[]): Promise<ConfigReleasesRead> {
     return readConfigReleases(pending, this.parts);
   }
 
   /** The start's import, second step: what `read` found published and activated; those not answering asked again. */
-  take({ releases, unanswered }: { releases: readonly ConfigRelease[]; unanswered: readonly PendingRemote[] }) {
+  take({ releases, unanswered }: ConfigReleasesRead): Promise<void> {
     return this.inTurn(async () => {
       await takeConfigReleases(releases, this.parts);
       this.askAgain(unanswered);

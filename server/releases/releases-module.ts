@@ -1,15 +1,20 @@
 import type { Express, RequestHandler } from 'express';
+import type { RemoteRelease } from '../../shared';
 import type { Logger } from 'pino';
 import type { AppModule } from '../app-module';
 import type { MetricsRegistry } from '../observability/metrics-registry';
 import { repeatedFailureLog } from '../observability/repeated-failure-log';
 import { inSeries } from '../http/in-series';
-import type { PendingRemote } from '../remotes/remotes-config';
 import type { RemotesModule } from '../remotes/remotes-module';
 import type { SlotCheckModule } from '../slot-check/slot-check-module';
 import type { StorageEngine } from '../storage/storage-engine';
 import type { TenantStore } from '../tenants/tenant-store';
-import { ConfigReleaseImports, type ConfigRelease, type ConfigReleaseParts } from './config-releases';
+import {
+  ConfigReleaseImports,
+  type ConfigRelease,
+  type ConfigReleaseParts,
+  type ConfigReleasesRead,
+} from './config-releases';
 import { createPreviewSecurityHeaders } from './preview-security-headers';
 import { endPreviewsNoLongerAllowed } from './release-preview';
 import { ReleaseFilesCheck } from './release-files-check';
@@ -60,7 +65,11 @@ export class ReleasesModule implements AppModule {
   /** REMOTES_CONFIG's new entries made releases, at start and reload; those not answering asked again. */
   private readonly configImports: ConfigReleaseImports;
   /** REMOTES_CONFIG's new entries read at the start, until its slot check passed (then made releases). */
-  private startImport: { releases: ConfigRelease[]; unanswered: PendingRemote[] } | null = null;
+  private startImport: ConfigReleasesRead | null = null;
+  /** The same for the reload being considered, made releases once it is taken. */
+  private reloadImport: ConfigReleasesRead | null = null;
+  /** What the reload's reads came to, for the remotes' status once it is taken (then its remotes are in use). */
+  private unrecorded: Array<() => void> = [];
   /** A session's previews end with its account's permission to preview (release-preview.ts). */
   private readonly endPreviewsNoLongerAllowed: RequestHandler;
 
@@ -110,8 +119,21 @@ export class ReleasesModule implements AppModule {
         .reloadConfig()
         .catch((error: unknown) => logger.error({ err: error }, 'Remotes configuration reload failed'));
     });
-    // A changed entry becomes a release and is activated; an unchanged one leaves the rollout as it is.
-    remotes.judgeReloadsWith({ afterTaken: () => this.configImports.run(registry.config.pending) });
+    // A changed entry is read before the reload's check, which judges the file with it; once the file is taken it
+    // becomes a release and is activated. An unchanged one leaves the rollout as it is.
+    remotes.judgeReloadsWith({
+      consider: async (file) => {
+        this.unrecorded = [];
+        this.reloadImport = await this.configImports.read(file.pending);
+        return asServed(this.reloadImport.releases);
+      },
+      afterTaken: () => {
+        const read = this.reloadImport;
+        this.reloadImport = null;
+        for (const record of this.unrecorded.splice(0)) record();
+        return read === null ? this.configImports.run(registry.config.pending) : this.configImports.take(read);
+      },
+    });
     // At the start (the releases read), on a reload, on an activation: each time the remotes served change.
     const warnOfUnservedEntries = unservedEntriesWarner(logger);
     remotes.onChange(() => warnOfUnservedEntries(registry.config, this.snapshot.activeReleases()));
@@ -142,10 +164,7 @@ export class ReleasesModule implements AppModule {
 
   /** The active releases, and until the start's import is taken, REMOTES_CONFIG's new entries as this host's own. */
   private serveReleases(): void {
-    const starting = (this.startImport?.releases ?? []).map((release) => ({
-      ...release,
-      publishedAt: new Date().toISOString(),
-    }));
+    const starting = asServed(this.startImport?.releases ?? []);
     const replaced = new Set(starting.map((release) => release.remote));
     this.parts.remotes.registry.useReleases(
       [...this.snapshot.activeReleases().filter((release) => !replaced.has(release.remote)), ...starting],
@@ -205,11 +224,13 @@ export class ReleasesModule implements AppModule {
     return {
       store: this.store,
       snapshot: this.snapshot,
-      // What the import's request came to is the remote's status too: the last request, whoever made it.
+      // What the import's request came to is the remote's status too: the last request, whoever made it. A reload
+      // being considered is not in use yet: its outcomes are recorded once it is taken.
       source: {
         read: async (remote, trace) => {
           const outcome = await remotes.descriptors.read(remote, trace);
-          remotes.registry.record(remote, outcome, trace);
+          if (!remotes.registry.record(remote, outcome, trace))
+            this.unrecorded.push(() => remotes.registry.record(remote, outcome, trace));
           return outcome;
         },
       },
@@ -217,4 +238,10 @@ export class ReleasesModule implements AppModule {
       logger,
     };
   }
+}
+
+/** Releases read and not written yet, as this host serves them meanwhile (for its own slot check). */
+function asServed(releases: readonly ConfigRelease[]): RemoteRelease[] {
+  const now = new Date().toISOString();
+  return releases.map((release) => ({ ...release, publishedAt: now }));
 }

@@ -79,6 +79,8 @@ export class RemoteRegistry {
   private released = new Map<string, RemoteRelease>();
   /** The entries of the releases in force (active, canaries): the page's CSP allows their origins. */
   private releaseEntries: string[] = [];
+  /** What a reload being considered would make releases (its file's changed entries, read): its check sees them. */
+  private considered: ReadonlyMap<string, RemoteRelease> = new Map();
   /**
    * The names each configuration declares (built in, or in REMOTES_CONFIG), made once per configuration: every
    * request asks whether its remotes are released. A configuration is never changed in place, only replaced.
@@ -165,8 +167,20 @@ export class RemoteRegistry {
    */
   private releasedIn(config: RemotesConfig): ReadonlyMap<string, RemoteRelease> {
     const declared = this.declaredIn(config);
-    if ([...this.released.keys()].every((name) => declared.has(name))) return this.released;
-    return new Map([...this.released].filter(([name]) => declared.has(name)));
+    const released =
+      config === this.current || this.considered.size === 0
+        ? this.released
+        : new Map([...this.released, ...this.considered]);
+    if ([...released.keys()].every((name) => declared.has(name))) return released;
+    return new Map([...released].filter(([name]) => declared.has(name)));
+  }
+
+  /**
+   * The releases a reload being considered would make of its file's changed entries (read from their origins, not
+   * written yet), for the check of that configuration only: what is served stays as it is. Empty: none considered.
+   */
+  consider(releases: readonly RemoteRelease[]): void {
+    this.considered = new Map(releases.map((release) => [release.remote, release]));
   }
 
   private declaredIn(config: RemotesConfig): ReadonlySet<string> {
@@ -392,12 +406,15 @@ export class RemoteRegistry {
   /**
    * Takes what another reader of `remote`'s descriptor obtained (the import of REMOTES_CONFIG's entries as
    * releases, releases/config-releases.ts), so the status shown is that of the last request, whoever made it.
+   * @returns false for a remote of another configuration than the one in use (a reload being considered)
    */
-  record(remote: PendingRemote, outcome: DescriptorOutcome, trace?: TraceContext): void {
-    if (this.closed) return;
+  record(remote: PendingRemote, outcome: DescriptorOutcome, trace?: TraceContext): boolean {
+    if (this.closed) return false;
+    if (!this.current.pending.includes(remote)) return false; // of a configuration not (or no longer) in use
     // Logged as the registry's own requests are: a kit's development server the import leaves live is logged only here.
     const served = this.take(remote, this.refuseClash(remote.name, outcome), trace);
     if (served && !this.isReleased(remote.name)) this.changed();
+    return true;
   }
 
   /** Keeps `outcome` as `remote`'s state and logs a change; returns whether the remotes served changed. */

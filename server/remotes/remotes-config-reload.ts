@@ -18,6 +18,11 @@ export interface RemotesConfigReloadOptions {
   inForce?: (file: RemotesConfig) => RemotesConfig;
   /** Told the file's configuration when it is taken. */
   onTaken?: (file: RemotesConfig) => void;
+  /**
+   * Before the check: what the file would change beyond itself is read (its changed entries, which become releases
+   * once it is taken), for the check to judge the file with them.
+   */
+  consider?: (file: RemotesConfig) => Promise<void>;
 }
 
 /**
@@ -44,6 +49,7 @@ export async function reloadRemotesConfig(options: RemotesConfigReloadOptions): 
     logger.error(remotesConfigNotReloaded(error.message));
     return false;
   }
+  await options.consider?.(file);
   const config = options.inForce?.(file) ?? file;
   const blocking = options.checkSlots(config).filter((problem) => problem.blocking);
   if (blocking.length > 0) {

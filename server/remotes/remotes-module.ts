@@ -1,6 +1,6 @@
 import type { Express, Request } from 'express';
 import type { Logger } from 'pino';
-import type { RemoteDescriptor } from '../../shared';
+import type { RemoteDescriptor, RemoteRelease } from '../../shared';
 import type { AppModule } from '../app-module';
 import type { MetricsRegistry } from '../observability/metrics-registry';
 import { addConfigReloadMetrics } from '../observability/operations-metrics';
@@ -47,6 +47,8 @@ export interface ConfigReloadHooks {
   inForce(file: RemotesConfig): RemotesConfig;
   onTaken(file: RemotesConfig): void;
   afterTaken(): Promise<void>;
+  /** Before the check: the releases the file's changed entries would become, for the registry to consider. */
+  consider(file: RemotesConfig): Promise<readonly RemoteRelease[]>;
 }
 
 /**
@@ -127,14 +129,23 @@ export class RemotesModule implements AppModule {
    */
   async reloadConfig(): Promise<boolean> {
     const { hooks } = this;
-    const taken = await reloadRemotesConfig({
-      load: this.configSource(),
-      remoteRegistry: this.registry,
-      checkSlots: (config) => hooks.problems?.(config) ?? [],
-      logger: this.parts.logger,
-      ...(hooks.inForce ? { inForce: hooks.inForce } : {}),
-      ...(hooks.onTaken ? { onTaken: hooks.onTaken } : {}),
-    });
+    let taken: boolean;
+    try {
+      taken = await reloadRemotesConfig({
+        load: this.configSource(),
+        remoteRegistry: this.registry,
+        checkSlots: (config) => hooks.problems?.(config) ?? [],
+        logger: this.parts.logger,
+        ...(hooks.inForce ? { inForce: hooks.inForce } : {}),
+        ...(hooks.onTaken ? { onTaken: hooks.onTaken } : {}),
+        ...(hooks.consider
+          ? { consider: async (file) => this.registry.consider((await hooks.consider?.(file)) ?? []) }
+          : {}),
+      });
+    } finally {
+      // Taken, the releases are made next (afterTaken) and served from the database; refused, never.
+      this.registry.consider([]);
+    }
     this.countReload(taken ? 'taken' : 'refused');
     if (taken) await hooks.afterTaken?.();
     return taken;
