@@ -101,6 +101,34 @@ function bulkQueryCases(open: () => Promise<DemoTestApp>): void {
     expect((again.body as BulkRecordPayload).results[0]).toMatchObject({ ok: false, error: { code: 'not_found' } });
   }, 60_000);
 
+  it('reaches the list shown when its q starts the sorted column, and reads a q without sort as the list does', async () => {
+    // "wr" starts 30 titles and 30 other records' labels: which 30 a list shows depends on its sort.
+    const { records } = demo.host.app;
+    const byTitle: number[] = [];
+    const byLabel: number[] = [];
+    for (let index = 0; index < 30; index++) {
+      byTitle.push((await records.insert('acme', 'articles', { title: `Wrongly hit ${index}`, label: 'ok' })).id);
+      byLabel.push((await records.insert('acme', 'articles', { title: `Meant ${index}`, label: `wr${index}` })).id);
+    }
+    const shown = await demo.list('sort=label&q=wr');
+    expect(shown.page.total).toEqual({ count: 30, exact: true });
+
+    const closed = await bulk({
+      action: 'update',
+      query: { list: { q: 'wr', sort: 'label' }, count: 30 },
+      values: { group: 'opinion' },
+    });
+    expect(closed.status).toBe(200);
+    expect((closed.body as BulkRecordPayload).results.map((result) => result.id)).toEqual(byLabel);
+    expect((await demo.list('sort=label&q=wr&filter.group=opinion')).page.total).toEqual({ count: 30, exact: true });
+    expect((await demo.list('q=wr&filter.group=opinion')).page.total).toEqual({ count: 0, exact: true });
+
+    // An older client's q alone: the column a list without sort searches (the first text column, the title).
+    const deleted = await bulk({ action: 'delete', query: { list: { q: 'wr' }, count: 30 } });
+    expect((deleted.body as BulkRecordPayload).results.map((result) => result.id)).toEqual(byTitle);
+    expect((await demo.list('sort=label&q=wr')).page.total).toEqual({ count: 30, exact: true });
+  });
+
   it('changes nothing when the matches are no longer those confirmed, or too many', async () => {
     await seed();
     const stale = await bulk({ action: 'delete', query: { list, count: 139 } });
@@ -128,8 +156,8 @@ function bulkQueryCases(open: () => Promise<DemoTestApp>): void {
       [{ action: 'delete', query: { list, count: 1 }, ids: [1] }, RECORD_BULK_MESSAGES.idsOrQuery],
       [{ action: 'restore', query: { list, count: 1 } }, RECORD_BULK_MESSAGES.restoreByIds],
       [
-        { action: 'delete', query: { list: { ...list, sort: 'title' }, count: 1 } },
-        RECORD_BULK_MESSAGES.queryParameter('sort'),
+        { action: 'delete', query: { list: { ...list, order: 'desc' }, count: 1 } },
+        RECORD_BULK_MESSAGES.queryParameter('order'),
       ],
       [{ action: 'delete', query: { list } }, RECORD_BULK_MESSAGES.queryShape],
       [{ action: 'delete', query: { list, count: RECORD_BULK_QUERY_MAX + 1 } }, RECORD_BULK_MESSAGES.queryShape],

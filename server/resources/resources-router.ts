@@ -297,9 +297,9 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
   };
 
   /**
-   * The ids of every record of `tenant` a list with `query`'s search and filters shows, found here with the list's
-   * own parser and walk (so its checks and tenant), by id; refused past RECORD_BULK_QUERY_MAX, and when they are no
-   * longer as many as staff confirmed.
+   * The ids of every record of `tenant` a list with `query`'s search, sort and filters shows, found here with the
+   * list's own parser and walk (so its checks and tenant, and the column its `q` starts), by id; refused past
+   * RECORD_BULK_QUERY_MAX, and when they are no longer as many as staff confirmed.
    */
   const idsMatching = async (tenant: string, resource: RegisteredResource, query: BulkRecordQuery) => {
     const {

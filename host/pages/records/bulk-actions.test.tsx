@@ -1,6 +1,12 @@
 import '../../../testing/host/router-globals';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { BulkRecordPayload, BulkRecordRequest, ResourceDefinition, ResourceRecord } from '../../../shared';
+import type {
+  BulkRecordPayload,
+  BulkRecordRequest,
+  RecordListPage,
+  ResourceDefinition,
+  ResourceRecord,
+} from '../../../shared';
 import { ARTICLES_DEFINITION, articlesPage } from '../../../testing/host/articles-fixture';
 import { createFakeApi, type FakeApi } from '../../../testing/host/fake-api';
 import { fakeModalDialogs } from '../../../testing/host/modal-dialogs';
@@ -76,7 +82,7 @@ describe('setting a field on the selected rows', () => {
 
 describe('acting on every match of the list, across pages', () => {
   /** A page of 2 of the 140 articles with the word "crate" in group news; the server's answers kept in `bulk`. */
-  function renderMatches(total: { count: number; exact: boolean }) {
+  function renderMatches(total: { count: number; exact: boolean }, list: Partial<RecordListPage> = {}) {
     const bulk: BulkRecordRequest[] = [];
     const rows: ResourceRecord[] = [
       { id: 1, title: 'Crate one', label: 'A', group: 'news' },
@@ -90,7 +96,7 @@ describe('acting on every match of the list, across pages', () => {
       'GET /api/resources/articles': { body: { resource: DEFINITION } },
       'GET /api/resources/articles/records': () => {
         const payload = articlesPage(shown);
-        payload.page = { ...payload.page, search: 'crate', filters: { group: 'news' }, total, next: 'n' };
+        payload.page = { ...payload.page, search: 'crate', filters: { group: 'news' }, total, next: 'n', ...list };
         return { body: payload };
       },
       'POST /api/resources/articles/records/bulk': (request) => {
@@ -166,6 +172,20 @@ describe('acting on every match of the list, across pages', () => {
       ['restore', 100],
       ['restore', 40],
     ]);
+  });
+
+  it('names the sort with a starts-with search, as q matches the start of the sorted column', async () => {
+    const bulk = renderMatches({ count: 140, exact: true }, { q: 'cr', search: '', sort: 'label' });
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Select all 2 on this page' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Select all 140 articles this list matches' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Delete selected' }));
+    const confirmation = screen.getByRole('dialog', { name: 'Delete all 140 articles this list matches?' });
+    fireEvent.click(within(confirmation).getByRole('button', { name: 'Delete' }));
+    await screen.findByRole('button', { name: 'Undo delete' });
+    expect(bulk[0]).toEqual({
+      action: 'delete',
+      query: { list: { q: 'cr', sort: 'label', 'filter.group': 'news' }, count: 140 },
+    });
   });
 
   it('goes back to the page alone on request, and past the bound says to narrow the list', async () => {
