@@ -276,8 +276,8 @@ export interface BulkRecordQuery {
 /**
  * Body of `POST /api/resources/:name/records/bulk`: one action on many records, each changed on its own (atomic per
  * record, never all or nothing), named by `ids` or, for delete and update, by the `query` they match. `delete`: as
- * `DELETE .../records/:id` each; `update`: as `PUT .../records/:id` with `values` each; `restore`: as
- * `POST .../records/:id/restore` each (the undo of a delete).
+ * `DELETE .../records/:id` each; `update`: as `PUT .../records/:id` with `values` each (UNCHANGED_FIELDS_KEY too,
+ * checked on each record); `restore`: as `POST .../records/:id/restore` each (the undo of a delete).
  */
 export type BulkRecordRequest =
   | { action: 'delete'; ids: number[] }

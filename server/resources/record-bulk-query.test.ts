@@ -4,6 +4,7 @@
  */
 import {
   RECORD_BULK_QUERY_MAX,
+  UNCHANGED_FIELDS_KEY,
   type BulkRecordPayload,
   type BulkRecordRequest,
   type ErrorBody,
@@ -15,6 +16,7 @@ import { useSignedInDemo } from '../../testing/server/signed-in-demo';
 import { createDemoApp, type DemoTestApp } from '../../testing/server/test-app';
 import { RECORD_LIST_MESSAGES } from './parse-record-list-query';
 import { RECORD_BULK_MESSAGES } from './record-bulk';
+import { UNCHANGED_FIELDS_MESSAGES } from './unchanged-fields';
 
 describe('bulk actions on every match of a list, on SQLite', () => {
   bulkQueryCases(() => createDemoApp(withNotes));
@@ -127,6 +129,52 @@ function bulkQueryCases(open: () => Promise<DemoTestApp>): void {
     const deleted = await bulk({ action: 'delete', query: { list: { q: 'wr' }, count: 30 } });
     expect((deleted.body as BulkRecordPayload).results.map((result) => result.id)).toEqual(byTitle);
     expect((await demo.list('sort=label&q=wr')).page.total).toEqual({ count: 30, exact: true });
+  });
+
+  it('sets a field back only on the records still holding the value set, when the update says so ($ifUnchanged)', async () => {
+    const { records } = demo.host.app;
+    const ids: number[] = [];
+    for (const title of ['Ann’s one', 'Ann’s two']) {
+      ids.push((await records.insert('acme', 'articles', { title, label: 'L', group: 'guides' })).id);
+    }
+    const set = await bulk({ action: 'update', ids, values: { group: 'news' } });
+    expect((set.body as BulkRecordPayload).results.every((result) => result.ok)).toBe(true);
+    // Bob saves another group on the second since, as his form does.
+    const bob = await demo.agent
+      .put(`/api/resources/articles/records/${ids[1]}`)
+      .send({ group: 'opinion', [UNCHANGED_FIELDS_KEY]: { group: 'news' } });
+    expect(bob.status).toBe(200);
+
+    const undo = await bulk({
+      action: 'update',
+      ids,
+      values: { group: 'guides', [UNCHANGED_FIELDS_KEY]: { group: 'news' } },
+    });
+    expect(undo.status).toBe(200);
+    const [first, second] = (undo.body as BulkRecordPayload).results;
+    expect(first).toMatchObject({ id: ids[0], ok: true, record: { group: 'guides' }, previous: { group: 'news' } });
+    expect(second).toMatchObject({
+      id: ids[1],
+      ok: false,
+      error: {
+        code: 'conflict',
+        fields: { group: UNCHANGED_FIELDS_MESSAGES.field },
+        storedRecord: { group: 'opinion' },
+      },
+    });
+    expect((await records.get('acme', 'articles', ids[1] ?? 0))?.group).toBe('opinion');
+
+    // A precondition naming no field of the resource is a 400 for the whole request, changing nothing.
+    const refused = await bulk({
+      action: 'update',
+      ids,
+      values: { group: 'news', [UNCHANGED_FIELDS_KEY]: { nope: 1 } },
+    });
+    expect([refused.status, (refused.body as ErrorBody).error.message]).toEqual([
+      400,
+      UNCHANGED_FIELDS_MESSAGES.unknownFields(['nope']),
+    ]);
+    expect((await records.get('acme', 'articles', ids[0] ?? 0))?.group).toBe('guides');
   });
 
   it('changes nothing when the matches are no longer those confirmed, or too many', async () => {

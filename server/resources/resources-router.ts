@@ -17,6 +17,7 @@ import {
   type RecordDeletedPayload,
   type RecordListPayload,
   type RecordPayload,
+  type RecordUpdateRequest,
   type RelationBlock,
   type ResourceListPayload,
   type ResourcePayload,
@@ -340,12 +341,16 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
             results: await runBulk(ids, async (id) => ({ record: await restoreRecord(tenant, resource, id) })),
           };
         } else {
-          const { values } = bulk;
+          // As for PUT, each record is changed only while its fields of `$ifUnchanged` hold those values (an undo's
+          // guard against replacing a colleague's later save).
+          const taken = takeUnchangedFields(resource.fields, bulk.values);
+          // What parseBulkRequest found an object of field values, less its precondition.
+          const values = taken.values as RecordUpdateRequest;
           const missing = await missingRelatedRecords(resources, records, tenant, resource, values);
           payload = {
             results: await runBulk(ids, async (id) => {
               const previous: Record<string, JsonValue> = {};
-              const record = await updateRecord(tenant, resource, id, values, missing, null, (current) => {
+              const record = await updateRecord(tenant, resource, id, values, missing, taken.unchanged, (current) => {
                 for (const name of Object.keys(values)) previous[name] = current[name] ?? null;
               });
               return { record, previous };

@@ -1,11 +1,12 @@
 import '../../../testing/host/router-globals';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type {
-  BulkRecordPayload,
-  BulkRecordRequest,
-  RecordListPage,
-  ResourceDefinition,
-  ResourceRecord,
+import {
+  UNCHANGED_FIELDS_KEY,
+  type BulkRecordPayload,
+  type BulkRecordRequest,
+  type RecordListPage,
+  type ResourceDefinition,
+  type ResourceRecord,
 } from '../../../shared';
 import { ARTICLES_DEFINITION, articlesPage } from '../../../testing/host/articles-fixture';
 import { createFakeApi, type FakeApi } from '../../../testing/host/fake-api';
@@ -37,10 +38,15 @@ function renderList(records: ResourceRecord[]): { api: FakeApi; bulk: BulkRecord
     'POST /api/resources/articles/records/bulk': (request) => {
       const body = request.body as Extract<BulkRecordRequest, { action: 'update'; ids: number[] }>;
       bulk.push(body);
+      // As the server does: a record whose fields of the precondition hold other values now is left as it is.
+      const { [UNCHANGED_FIELDS_KEY]: unchanged = {}, ...values } = body.values;
       const payload: BulkRecordPayload = {
         results: body.ids.map((id) => {
           const record = records.find((each) => each.id === id) as ResourceRecord;
-          Object.assign(record, body.values);
+          if (Object.entries(unchanged as object).some(([name, value]) => (record[name] ?? null) !== value)) {
+            return { id, ok: false, error: { code: 'conflict', message: 'Not saved.', storedRecord: { ...record } } };
+          }
+          Object.assign(record, values);
           return { id, ok: true, record: { ...record } };
         }),
       };
@@ -73,10 +79,32 @@ describe('setting a field on the selected rows', () => {
     fireEvent.click(undo);
     await screen.findByText('Set Group back on 2 of 2 articles.');
     // Each record its own value again: one request per value they had (a value never set becomes empty).
+    // Only where the field still holds the value set ($ifUnchanged).
     expect(bulk.slice(1)).toEqual([
-      { action: 'update', ids: [1], values: { group: 'news' } },
-      { action: 'update', ids: [2], values: { group: null } },
+      { action: 'update', ids: [1], values: { group: 'news', [UNCHANGED_FIELDS_KEY]: { group: 'guides' } } },
+      { action: 'update', ids: [2], values: { group: null, [UNCHANGED_FIELDS_KEY]: { group: 'guides' } } },
     ]);
+  });
+
+  it('leaves a record someone changed since as it is, naming it with its value now, when undoing', async () => {
+    const records: ResourceRecord[] = [
+      { id: 1, title: 'One', label: 'A', group: 'news' },
+      { id: 2, title: 'Two', label: 'B', group: 'news' },
+    ];
+    renderList(records);
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Select all 2 on this page' }));
+    fireEvent.change(screen.getByRole('combobox', { name: 'New value' }), { target: { value: 'guides' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Set on selected' }));
+    const confirmation = screen.getByRole('dialog', { name: 'Set Group to guides on 2 articles?' });
+    fireEvent.click(within(confirmation).getByRole('button', { name: 'Set' }));
+    const undo = await screen.findByRole('button', { name: 'Undo: set Group back' });
+    // A colleague saves the second with no group since.
+    delete records[1]?.group;
+
+    fireEvent.click(undo);
+    await screen.findByText('Set Group back on 1 of 2 articles.');
+    expect(screen.getByText('“Two”: not set back, as its Group was changed since, to (empty).')).toBeTruthy();
+    expect(records.map((record) => record.group)).toEqual(['news', undefined]);
   });
 });
 
@@ -150,9 +178,9 @@ describe('acting on every match of the list, across pages', () => {
         .slice(1)
         .map((request) => ['ids' in request ? request.ids.length : 0, 'values' in request && request.values]),
     ).toEqual([
-      [100, { group: null }],
-      [39, { group: null }],
-      [1, { group: 'guides' }],
+      [100, { group: null, [UNCHANGED_FIELDS_KEY]: { group: 'news' } }],
+      [39, { group: null, [UNCHANGED_FIELDS_KEY]: { group: 'news' } }],
+      [1, { group: 'guides', [UNCHANGED_FIELDS_KEY]: { group: 'news' } }],
     ]);
   });
 

@@ -42,6 +42,8 @@ type Undo =
       /** The field's definition: a checkbox never ticked is set back to not ticked. */
       fieldItem?: FieldItem;
       label: string;
+      /** The value the action set: a record holding another one now was changed since, and is left as it is. */
+      setTo: JsonValue;
       previous: ReadonlyMap<number, JsonValue>;
     };
 
@@ -51,6 +53,12 @@ type Outcome = { text: string; failures: string[]; undo: Undo | null; key: numbe
 function storedValue(field: FieldItem | undefined, value: JsonValue | undefined): JsonValue {
   if (value !== undefined && value !== null) return value;
   return field?.input === 'checkbox' ? false : null;
+}
+
+/** A field's value as the bar's messages say it: "(empty)", ticked or not, or the value itself. */
+function inWords(field: FieldItem | undefined, value: JsonValue): string {
+  if (field?.input === 'checkbox') return value ? 'ticked' : 'not ticked';
+  return value === null || value === '' ? '(empty)' : String(value);
 }
 
 /** Whether a list offers bulk actions at all (a field to set or a delete), so rows and the page can be selected. */
@@ -178,8 +186,15 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
     onDone();
   };
   /** The field set back: one bulk request per value the records had (most often one or two). */
-  const revert = async ({ field: name, label, previous }: Undo & { kind: 'revert' }) => {
-    const done = await revertField(client, definition.name, name, previous, titleOf);
+  const revert = async (undo: Undo & { kind: 'revert' }) => {
+    const { label, previous, fieldItem } = undo;
+    const done = await revertField(
+      client,
+      definition.name,
+      undo,
+      titleOf,
+      (now) => `not set back, as its ${label} was changed since, to ${inWords(fieldItem, now)}.`,
+    );
     undone((outcome) => `Set ${label} back on ${outcome.done} of ${counted(previous.size)}.`, done);
   };
   const undo = async (records: ResourceRecord[]) => {
@@ -190,8 +205,6 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
   // A viewer is told why on the list page (ReadOnlyRoleNotice), not offered actions the server would refuse.
   if (!mayChange || (!definition.canDelete && fields.length === 0)) return null;
   const newValue = field?.input === 'checkbox' ? value === 'true' : value === '' ? null : value;
-  const valueWords =
-    field?.input === 'checkbox' ? (value === 'true' ? 'ticked' : 'not ticked') : value === '' ? '(empty)' : value;
   return (
     <>
       {ids.length > 0 && (
@@ -294,7 +307,7 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
       )}
       <ConfirmDialog
         control={setDialog}
-        title={`Set ${field?.label ?? fieldName} to ${valueWords} on ${reachedWords}?`}
+        title={`Set ${field?.label ?? fieldName} to ${inWords(field, newValue)} on ${reachedWords}?`}
         confirmLabel="Set"
         onConfirm={() => {
           setDialog.close();
@@ -305,6 +318,7 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
             field: fieldName,
             fieldItem: field,
             label: field?.label ?? fieldName,
+            setTo: newValue,
             previous,
           });
         }}
