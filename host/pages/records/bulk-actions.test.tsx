@@ -108,6 +108,57 @@ describe('setting a field on the selected rows', () => {
   });
 });
 
+describe('setting a required field', () => {
+  it('offers its values alone, and names the field’s own message for a record refused', async () => {
+    const definition: ResourceDefinition = {
+      ...ARTICLES_DEFINITION,
+      fields: [
+        ...ARTICLES_DEFINITION.fields,
+        {
+          type: 'field',
+          name: 'status',
+          label: 'Status',
+          input: 'select',
+          options: ['open', 'closed'],
+          required: true,
+        },
+      ],
+    };
+    const bulk: BulkRecordRequest[] = [];
+    const api = createFakeApi({
+      'GET /me': { body: demoMe([]) },
+      'GET /meta': { body: { dashboards: [], modules: [], slots: {} } },
+      'GET /api/resources/articles': { body: { resource: definition } },
+      'GET /api/resources/articles/records': () => ({
+        body: articlesPage([{ id: 1, title: 'One', label: 'A', status: 'open' }]),
+      }),
+      'POST /api/resources/articles/records/bulk': (request) => {
+        bulk.push(request.body as BulkRecordRequest);
+        // Refused as the server refuses a record whose title, required, was never set.
+        const error = { code: 'invalid_request', message: 'Some fields are not valid.' } as const;
+        const payload: BulkRecordPayload = {
+          results: [{ id: 1, ok: false, error: { ...error, fields: { title: 'This field is required.' } } }],
+        };
+        return { body: payload };
+      },
+    });
+    renderAppAt(api, '/resources/articles');
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Select all 1 on this page' }));
+    const values = screen.getByRole('combobox', { name: 'New value' });
+    expect(
+      within(values)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['open', 'closed']);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Set on selected' }));
+    const confirmation = screen.getByRole('dialog', { name: 'Set Status to open on 1 article?' });
+    fireEvent.click(within(confirmation).getByRole('button', { name: 'Set' }));
+    await screen.findByText('“One”: Title: This field is required.');
+    expect(bulk).toEqual([{ action: 'update', ids: [1], values: { status: 'open' } }]);
+  });
+});
+
 describe('acting on every match of the list, across pages', () => {
   /** A page of 2 of the 140 articles with the word "crate" in group news; the server's answers kept in `bulk`. */
   function renderMatches(total: { count: number; exact: boolean }, list: Partial<RecordListPage> = {}) {

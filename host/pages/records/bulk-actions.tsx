@@ -7,6 +7,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type {
   BulkRecordPayload,
   BulkRecordRequest,
+  ErrorBody,
   FieldItem,
   JsonValue,
   RecordListPage,
@@ -87,7 +88,7 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
   const mayChange = useMayChangeRecords();
   const fields = settableFields(definition);
   const [fieldName, setFieldName] = useState(fields[0]?.name ?? '');
-  const [value, setValue] = useState('');
+  const [picked, setPicked] = useState('');
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [busy, setBusy] = useState(false);
   const dialog = useConfirmDialog();
@@ -114,6 +115,16 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
   const valueId = useId();
   const field = fields.find((each) => each.name === fieldName);
   const choices = field?.input === 'checkbox' ? ['true', 'false'] : (field?.options ?? []);
+  // A required field cannot be emptied (the server refuses each record): it offers its values alone, the first shown.
+  const value = field?.required && !picked ? (choices[0] ?? '') : picked;
+  /** Why a record was refused: each field's own message when the server names fields, else its message. */
+  const refusal = ({ fields: refused = {}, message }: ErrorBody['error']) =>
+    Object.entries(refused)
+      .map(([name, why]) => {
+        const item = definition.fields.find((each): each is FieldItem => each.type === 'field' && each.name === name);
+        return `${item?.label ?? name}: ${why}`;
+      })
+      .join(' ') || message;
   const titleOf = (id: number) => {
     const row = rows.find((each) => each.id === id);
     return row?.title || `#${id}`;
@@ -132,7 +143,7 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
         request,
       );
       const failures = payload.results.flatMap((result) =>
-        result.ok ? [] : [`“${titleOf(result.id)}”: ${result.error.message}`],
+        result.ok ? [] : [`“${titleOf(result.id)}”: ${refusal(result.error)}`],
       );
       const succeeded = payload.results.flatMap((result) => (result.ok ? [result.record] : []));
       // Each record's earlier value as the server found it when changing it (the rows shown, from an older server).
@@ -231,7 +242,7 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
                 value={fieldName}
                 onChange={(event) => {
                   setFieldName(event.target.value);
-                  setValue('');
+                  setPicked('');
                 }}
               >
                 {fields.map((each) => (
@@ -243,8 +254,8 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
               <label htmlFor={valueId} className="field__label">
                 New value
               </label>
-              <select id={valueId} className="input" value={value} onChange={(event) => setValue(event.target.value)}>
-                <option value="">(empty)</option>
+              <select id={valueId} className="input" value={value} onChange={(event) => setPicked(event.target.value)}>
+                {!field?.required && <option value="">(empty)</option>}
                 {choices.map((choice) => (
                   <option key={choice} value={choice}>
                     {field?.input === 'checkbox' ? (choice === 'true' ? 'Ticked' : 'Not ticked') : choice}
