@@ -184,7 +184,9 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
       );
       throw new HttpError('conflict', RECORD_DELETE_MESSAGES.relatedGone(title, gone));
     });
-    if (!restored) throw HttpError.notFound(RECORD_DELETE_MESSAGES.notRestorable(resource.name, id));
+    if (!restored) {
+      throw HttpError.notFound(RECORD_DELETE_MESSAGES.notRestorable(resource.definition.recordLabel ?? 'record', id));
+    }
     return restored;
   };
 
