@@ -261,8 +261,9 @@ export const RECORD_BULK_MAX = 100;
 export const RECORD_BULK_QUERY_MAX = RECORD_TOTAL_BOUND;
 
 /**
- * "Every record this list matches", in a bulk request instead of ids: the list's `q`, `search` and `filter.<name>`
- * parameters as its address gives them (RecordListQuery; its sort, order, limit and cursors have no place here), and
+ * "Every record this list matches", in a bulk request instead of ids: the list's `q`, `search`, `sort` and
+ * `filter.<name>` parameters as the list's page applied them (RecordListQuery; `sort` is the column `q` starts, and
+ * without it `q` applies to the column a list without sort takes; order, limit and cursors have no place here), and
  * `count`, how many records staff were told they act on. The server finds the matches itself, in the session's
  * tenant, with the list's own checks; it refuses (409 `conflict`) when they are no longer `count`, and (400) when
  * they are more than RECORD_BULK_QUERY_MAX.
@@ -275,8 +276,8 @@ export interface BulkRecordQuery {
 /**
  * Body of `POST /api/resources/:name/records/bulk`: one action on many records, each changed on its own (atomic per
  * record, never all or nothing), named by `ids` or, for delete and update, by the `query` they match. `delete`: as
- * `DELETE .../records/:id` each; `update`: as `PUT .../records/:id` with `values` each; `restore`: as
- * `POST .../records/:id/restore` each (the undo of a delete).
+ * `DELETE .../records/:id` each; `update`: as `PUT .../records/:id` with `values` each (UNCHANGED_FIELDS_KEY too,
+ * checked on each record); `restore`: as `POST .../records/:id/restore` each (the undo of a delete).
  */
 export type BulkRecordRequest =
   | { action: 'delete'; ids: number[] }

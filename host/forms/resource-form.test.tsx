@@ -43,6 +43,7 @@ function PageOnly() {
 const definition: ResourceDefinition = {
   name: 'articles',
   label: 'Articles',
+  recordLabel: 'article',
   relations: [],
   listColumns: ['title', 'label'],
   sortableColumns: ['title', 'label'],
@@ -314,7 +315,7 @@ describe('ResourceForm', () => {
     expect(notice.textContent).toContain('It was deleted meanwhile.');
     expect(document.activeElement).toBe(notice);
     fireEvent.click(within(notice).getByRole('button', { name: 'Restore it' }));
-    expect(await screen.findByText('The record is back. Save to keep your changes.')).toBeTruthy();
+    expect(await screen.findByText('The article is back. Save to keep your changes.')).toBeTruthy();
     expect((screen.getByLabelText(/Title/) as HTMLInputElement).value).toBe('Kept');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Saved.')).toBeTruthy();
@@ -332,14 +333,14 @@ describe('ResourceForm', () => {
     });
     api.routes.set('POST /api/resources/articles/records/3/restore', {
       status: 404,
-      body: { error: { code: 'not_found', message: 'There is no deleted articles record 3 to restore.' } },
+      body: { error: { code: 'not_found', message: 'There is no deleted article 3 to restore.' } },
     });
     api.routes.set('GET /api/resources/articles/records/3', { body: { record, relations: [] } });
     await renderForm(api);
     fireEvent.change(screen.getByLabelText(/Title/), { target: { value: 'Kept' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     fireEvent.click(within(await screen.findByRole('alert')).getByRole('button', { name: 'Restore it' }));
-    expect(await screen.findByText('The record is back. Save to keep your changes.')).toBeTruthy();
+    expect(await screen.findByText('The article is back. Save to keep your changes.')).toBeTruthy();
     expect(screen.queryByText(/There is no deleted/)).toBeNull();
     expect((screen.getByLabelText(/Title/) as HTMLInputElement).value).toBe('Kept');
   });

@@ -289,7 +289,8 @@ export function ResourceForm({ definition, record, relations, onSaved, onStored 
         )}
         <p className="form__status" role="status">
           {status.kind === 'saved' && (mode === 'create' ? 'Created.' : 'Saved.')}
-          {status.kind === 'restored' && 'The record is back. Save to keep your changes.'}
+          {status.kind === 'restored' &&
+            `The ${definition.recordLabel ?? 'record'} is back. Save to keep your changes.`}
         </p>
         {status.kind === 'conflict' && (
           <SaveConflictNotice

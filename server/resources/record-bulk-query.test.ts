@@ -4,6 +4,7 @@
  */
 import {
   RECORD_BULK_QUERY_MAX,
+  UNCHANGED_FIELDS_KEY,
   type BulkRecordPayload,
   type BulkRecordRequest,
   type ErrorBody,
@@ -15,6 +16,7 @@ import { useSignedInDemo } from '../../testing/server/signed-in-demo';
 import { createDemoApp, type DemoTestApp } from '../../testing/server/test-app';
 import { RECORD_LIST_MESSAGES } from './parse-record-list-query';
 import { RECORD_BULK_MESSAGES } from './record-bulk';
+import { UNCHANGED_FIELDS_MESSAGES } from './unchanged-fields';
 
 describe('bulk actions on every match of a list, on SQLite', () => {
   bulkQueryCases(() => createDemoApp(withNotes));
@@ -101,6 +103,80 @@ function bulkQueryCases(open: () => Promise<DemoTestApp>): void {
     expect((again.body as BulkRecordPayload).results[0]).toMatchObject({ ok: false, error: { code: 'not_found' } });
   }, 60_000);
 
+  it('reaches the list shown when its q starts the sorted column, and reads a q without sort as the list does', async () => {
+    // "wr" starts 30 titles and 30 other records' labels: which 30 a list shows depends on its sort.
+    const { records } = demo.host.app;
+    const byTitle: number[] = [];
+    const byLabel: number[] = [];
+    for (let index = 0; index < 30; index++) {
+      byTitle.push((await records.insert('acme', 'articles', { title: `Wrongly hit ${index}`, label: 'ok' })).id);
+      byLabel.push((await records.insert('acme', 'articles', { title: `Meant ${index}`, label: `wr${index}` })).id);
+    }
+    const shown = await demo.list('sort=label&q=wr');
+    expect(shown.page.total).toEqual({ count: 30, exact: true });
+
+    const closed = await bulk({
+      action: 'update',
+      query: { list: { q: 'wr', sort: 'label' }, count: 30 },
+      values: { group: 'opinion' },
+    });
+    expect(closed.status).toBe(200);
+    expect((closed.body as BulkRecordPayload).results.map((result) => result.id)).toEqual(byLabel);
+    expect((await demo.list('sort=label&q=wr&filter.group=opinion')).page.total).toEqual({ count: 30, exact: true });
+    expect((await demo.list('q=wr&filter.group=opinion')).page.total).toEqual({ count: 0, exact: true });
+
+    // An older client's q alone: the column a list without sort searches (the first text column, the title).
+    const deleted = await bulk({ action: 'delete', query: { list: { q: 'wr' }, count: 30 } });
+    expect((deleted.body as BulkRecordPayload).results.map((result) => result.id)).toEqual(byTitle);
+    expect((await demo.list('sort=label&q=wr')).page.total).toEqual({ count: 30, exact: true });
+  });
+
+  it('sets a field back only on the records still holding the value set, when the update says so ($ifUnchanged)', async () => {
+    const { records } = demo.host.app;
+    const ids: number[] = [];
+    for (const title of ['Ann’s one', 'Ann’s two']) {
+      ids.push((await records.insert('acme', 'articles', { title, label: 'L', group: 'guides' })).id);
+    }
+    const set = await bulk({ action: 'update', ids, values: { group: 'news' } });
+    expect((set.body as BulkRecordPayload).results.every((result) => result.ok)).toBe(true);
+    // Bob saves another group on the second since, as his form does.
+    const bob = await demo.agent
+      .put(`/api/resources/articles/records/${ids[1]}`)
+      .send({ group: 'opinion', [UNCHANGED_FIELDS_KEY]: { group: 'news' } });
+    expect(bob.status).toBe(200);
+
+    const undo = await bulk({
+      action: 'update',
+      ids,
+      values: { group: 'guides', [UNCHANGED_FIELDS_KEY]: { group: 'news' } },
+    });
+    expect(undo.status).toBe(200);
+    const [first, second] = (undo.body as BulkRecordPayload).results;
+    expect(first).toMatchObject({ id: ids[0], ok: true, record: { group: 'guides' }, previous: { group: 'news' } });
+    expect(second).toMatchObject({
+      id: ids[1],
+      ok: false,
+      error: {
+        code: 'conflict',
+        fields: { group: UNCHANGED_FIELDS_MESSAGES.field },
+        storedRecord: { group: 'opinion' },
+      },
+    });
+    expect((await records.get('acme', 'articles', ids[1] ?? 0))?.group).toBe('opinion');
+
+    // A precondition naming no field of the resource is a 400 for the whole request, changing nothing.
+    const refused = await bulk({
+      action: 'update',
+      ids,
+      values: { group: 'news', [UNCHANGED_FIELDS_KEY]: { nope: 1 } },
+    });
+    expect([refused.status, (refused.body as ErrorBody).error.message]).toEqual([
+      400,
+      UNCHANGED_FIELDS_MESSAGES.unknownFields(['nope']),
+    ]);
+    expect((await records.get('acme', 'articles', ids[0] ?? 0))?.group).toBe('guides');
+  });
+
   it('changes nothing when the matches are no longer those confirmed, or too many', async () => {
     await seed();
     const stale = await bulk({ action: 'delete', query: { list, count: 139 } });
@@ -128,8 +204,8 @@ function bulkQueryCases(open: () => Promise<DemoTestApp>): void {
       [{ action: 'delete', query: { list, count: 1 }, ids: [1] }, RECORD_BULK_MESSAGES.idsOrQuery],
       [{ action: 'restore', query: { list, count: 1 } }, RECORD_BULK_MESSAGES.restoreByIds],
       [
-        { action: 'delete', query: { list: { ...list, sort: 'title' }, count: 1 } },
-        RECORD_BULK_MESSAGES.queryParameter('sort'),
+        { action: 'delete', query: { list: { ...list, order: 'desc' }, count: 1 } },
+        RECORD_BULK_MESSAGES.queryParameter('order'),
       ],
       [{ action: 'delete', query: { list } }, RECORD_BULK_MESSAGES.queryShape],
       [{ action: 'delete', query: { list, count: RECORD_BULK_QUERY_MAX + 1 } }, RECORD_BULK_MESSAGES.queryShape],

@@ -15,15 +15,17 @@ import { isRecordId } from './record-id';
 export const RECORD_BULK_MESSAGES = {
   body:
     `Send { "action": "delete" | "update" | "restore", "ids": [record ids] or, for delete and update, "query": ` +
-    `{ "list": {the list's q, search and filter.<name>}, "count": matches confirmed }, "values": {…} for update }.`,
+    `{ "list": {the list's q, search, sort and filter.<name>}, "count": matches confirmed }, "values": {…} for update }.`,
   ids: `ids must list from 1 to ${RECORD_BULK_MAX} distinct record ids.`,
   idsOrQuery: 'Give either ids or query, not both.',
   restoreByIds: 'restore takes ids (those of the records a delete answered), not a query.',
   values: 'An update needs values: an object of field values.',
   queryShape:
-    'query must be { "list": { its q, search and filter.<name> as strings }, "count": the number of matches confirmed }.',
+    'query must be { "list": { its q, search, sort and filter.<name> as strings }, "count": the number of matches ' +
+    'confirmed }.',
   queryParameter: (name: string) =>
-    `query.list takes the list's q, search and filter.<name>, not "${name}": a bulk action reaches every match, on every page.`,
+    `query.list takes the list's q, search, sort and filter.<name>, not "${name}": a bulk action reaches every match, ` +
+    `on every page.`,
   tooMany: (found: string) =>
     `This list matches ${found} records: one bulk action reaches at most ${RECORD_BULK_QUERY_MAX}. Narrow the list ` +
     `with a search or a filter, or act on the selected records.`,
@@ -69,7 +71,16 @@ export function parseBulkRequest(body: unknown): ParsedBulkRequest {
   return { action, named, values: values as RecordUpdateRequest };
 }
 
-/** The `query` of a bulk request: the list's search and filters (checked by the list's own parser later), a count. */
+/**
+ * The list parameters a bulk query takes: those that decide which records match. `sort` is one, as `q` keeps the
+ * records whose sorted column starts with it; order, limit and cursors only page the same matches.
+ */
+const MATCHING_PARAMETERS: ReadonlySet<string> = new Set(['q', 'search', 'sort']);
+
+/**
+ * The `query` of a bulk request: the list's search, sort and filters (checked by the list's own parser later), a
+ * count.
+ */
 function parseBulkQuery(query: unknown): BulkRecordQuery {
   if (!isPlainObject(query) || !isPlainObject(query.list)) {
     throw HttpError.invalidRequest(RECORD_BULK_MESSAGES.queryShape);
@@ -80,7 +91,7 @@ function parseBulkQuery(query: unknown): BulkRecordQuery {
   }
   const parameters: Record<string, string> = {};
   for (const [name, value] of Object.entries(list)) {
-    if (name !== 'q' && name !== 'search' && !name.startsWith(FILTER_PREFIX)) {
+    if (!MATCHING_PARAMETERS.has(name) && !name.startsWith(FILTER_PREFIX)) {
       throw HttpError.invalidRequest(RECORD_BULK_MESSAGES.queryParameter(name));
     }
     if (typeof value !== 'string') throw HttpError.invalidRequest(RECORD_BULK_MESSAGES.queryShape);

@@ -17,6 +17,7 @@ import { describeWithPostgres, usePostgresDatabases } from '../../testing/server
 import { useSignedInDemo } from '../../testing/server/signed-in-demo';
 import { createDemoApp, type DemoTestApp } from '../../testing/server/test-app';
 import { RECORD_LIST_MESSAGES } from './parse-record-list-query';
+import { RECORD_DELETE_MESSAGES } from './record-delete-guard';
 import { FIELD_MESSAGES, INVALID_RECORD_MESSAGE } from './validate-record-update';
 
 describe('creating and deleting records through the API on SQLite', () => {
@@ -119,7 +120,12 @@ function lifeCases(open: () => Promise<DemoTestApp>): void {
     expect(restored.status).toBe(200);
     expect((restored.body as RecordPayload).record).toEqual(article);
     expect((await demo.list('search=headline')).records).toEqual([article]);
-    expect((await demo.agent.post(`/api/resources/articles/records/${article.id}/restore`)).status).toBe(404);
+    // Restored already: said in the words of the resource's records.
+    const again = await demo.agent.post(`/api/resources/articles/records/${article.id}/restore`);
+    expect([again.status, (again.body as ErrorBody).error.message]).toEqual([
+      404,
+      RECORD_DELETE_MESSAGES.notRestorable('article', article.id),
+    ]);
   });
 
   it('refuses to delete an author that articles still refer to, naming them', async () => {

@@ -13,8 +13,8 @@ export const RECORD_DELETE_MESSAGES = {
     `“${title}” cannot be restored: it refers to ${gone.join(' and ')}, deleted since. Restore ${
       gone.length === 1 ? 'that record' : 'those records'
     } first.`,
-  notRestorable: (resource: string, id: number) =>
-    `There is no deleted ${resource} record ${id} to restore: it was restored already, or deleted too long ago.`,
+  notRestorable: (recordLabel: string, id: number) =>
+    `There is no deleted ${recordLabel} ${id} to restore: it was restored already, or deleted too long ago.`,
   /** A read of a record deleted within the window (404). */
   deleted: (recordLabel: string, title: string, listLabel: string, restorableUntil: number) =>
     `The ${recordLabel} “${title}” was deleted. It can be restored until ${restoreDeadline(restorableUntil)} ` +

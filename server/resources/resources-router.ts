@@ -17,6 +17,7 @@ import {
   type RecordDeletedPayload,
   type RecordListPayload,
   type RecordPayload,
+  type RecordUpdateRequest,
   type RelationBlock,
   type ResourceListPayload,
   type ResourcePayload,
@@ -183,7 +184,9 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
       );
       throw new HttpError('conflict', RECORD_DELETE_MESSAGES.relatedGone(title, gone));
     });
-    if (!restored) throw HttpError.notFound(RECORD_DELETE_MESSAGES.notRestorable(resource.name, id));
+    if (!restored) {
+      throw HttpError.notFound(RECORD_DELETE_MESSAGES.notRestorable(resource.definition.recordLabel ?? 'record', id));
+    }
     return restored;
   };
 
@@ -297,9 +300,9 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
   };
 
   /**
-   * The ids of every record of `tenant` a list with `query`'s search and filters shows, found here with the list's
-   * own parser and walk (so its checks and tenant), by id; refused past RECORD_BULK_QUERY_MAX, and when they are no
-   * longer as many as staff confirmed.
+   * The ids of every record of `tenant` a list with `query`'s search, sort and filters shows, found here with the
+   * list's own parser and walk (so its checks and tenant, and the column its `q` starts), by id; refused past
+   * RECORD_BULK_QUERY_MAX, and when they are no longer as many as staff confirmed.
    */
   const idsMatching = async (tenant: string, resource: RegisteredResource, query: BulkRecordQuery) => {
     const {
@@ -340,12 +343,16 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
             results: await runBulk(ids, async (id) => ({ record: await restoreRecord(tenant, resource, id) })),
           };
         } else {
-          const { values } = bulk;
+          // As for PUT, each record is changed only while its fields of `$ifUnchanged` hold those values (an undo's
+          // guard against replacing a colleague's later save).
+          const taken = takeUnchangedFields(resource.fields, bulk.values);
+          // What parseBulkRequest found an object of field values, less its precondition.
+          const values = taken.values as RecordUpdateRequest;
           const missing = await missingRelatedRecords(resources, records, tenant, resource, values);
           payload = {
             results: await runBulk(ids, async (id) => {
               const previous: Record<string, JsonValue> = {};
-              const record = await updateRecord(tenant, resource, id, values, missing, null, (current) => {
+              const record = await updateRecord(tenant, resource, id, values, missing, taken.unchanged, (current) => {
                 for (const name of Object.keys(values)) previous[name] = current[name] ?? null;
               });
               return { record, previous };

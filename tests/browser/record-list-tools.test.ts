@@ -12,8 +12,8 @@ import { waitUntil } from '../../testing/server/wait-until';
 /**
  * The record lists of issue 51, at a laptop's and a phone's size: the first row within the first screen (filters
  * folded, the bulk bar only with a selection), a word search sorted by a column and by relevance, rows per page and
- * columns remembered, a bulk field change confirmed and undone, bulk actions on every match across pages, the CSV
- * export, and a viewer's edit address. One browser for the file, a fresh server per test (useBrowserSuite).
+ * columns remembered, a bulk field change confirmed and undone, bulk actions on every match across pages (of a
+ * search by the start of the sorted column too), the CSV export, and a viewer's edit address. One browser for the file, a fresh server per test (useBrowserSuite).
  */
 jest.setTimeout(120_000);
 
@@ -309,5 +309,30 @@ describe.each(WIDTHS)('a record list at the $name width', ({ viewport }) => {
     expect(await page.locator('form[data-resource-form]').count()).toBe(0);
     expect(await page.locator('main input:disabled, main textarea:disabled').count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
+  });
+});
+
+describe('every match of a list searched by the start of its sorted column', () => {
+  it('reaches the records the list shows, not those whose first text column starts the same', async () => {
+    const { page } = await suite.newPage({ viewport: WIDTHS[0].viewport });
+    await signIn(page);
+    // "wr" starts 30 names and 30 other authors' emails: which 30 the list shows depends on its sort.
+    const numbers = Array.from({ length: 30 }, (_, index) => String(index).padStart(2, '0'));
+    await addRecords(page, 'authors', [
+      ...numbers.map((n) => ({ title: `Wrongly hit ${n}`, label: 'L', group: 'staff', email: `ok${n}@example.com` })),
+      ...numbers.map((n) => ({ title: `Meant ${n}`, label: 'L', group: 'staff', email: `wr${n}@example.com` })),
+    ]);
+    await page.goto('/resources/authors?sort=email&q=wr');
+    await page.getByText(/^Showing 25 of 30 authors whose email starts with “wr”/).waitFor();
+    await page.getByRole('checkbox', { name: 'Select all 25 on this page' }).check();
+    await page.getByRole('button', { name: 'Select all 30 authors this list matches' }).click();
+    await page.getByRole('combobox', { name: 'Field to set' }).selectOption({ label: 'Group' });
+    await page.getByRole('combobox', { name: 'New value' }).selectOption('guest');
+    await page.getByRole('button', { name: 'Set on selected' }).click();
+    const asked = page.getByRole('dialog', { name: 'Set Group to guest on all 30 authors this list matches?' });
+    await asked.getByRole('button', { name: 'Set', exact: true }).click();
+    await page.getByRole('status').getByText('Changed 30 of 30 authors.').waitFor();
+    expect(await authorsCounted(page, 'sort=email&q=wr&filter.group=guest')).toBe(30);
+    expect(await authorsCounted(page, 'q=wr&filter.group=guest')).toBe(0);
   });
 });

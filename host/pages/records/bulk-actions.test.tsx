@@ -1,6 +1,13 @@
 import '../../../testing/host/router-globals';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { BulkRecordPayload, BulkRecordRequest, ResourceDefinition, ResourceRecord } from '../../../shared';
+import {
+  UNCHANGED_FIELDS_KEY,
+  type BulkRecordPayload,
+  type BulkRecordRequest,
+  type RecordListPage,
+  type ResourceDefinition,
+  type ResourceRecord,
+} from '../../../shared';
 import { ARTICLES_DEFINITION, articlesPage } from '../../../testing/host/articles-fixture';
 import { createFakeApi, type FakeApi } from '../../../testing/host/fake-api';
 import { fakeModalDialogs } from '../../../testing/host/modal-dialogs';
@@ -31,10 +38,15 @@ function renderList(records: ResourceRecord[]): { api: FakeApi; bulk: BulkRecord
     'POST /api/resources/articles/records/bulk': (request) => {
       const body = request.body as Extract<BulkRecordRequest, { action: 'update'; ids: number[] }>;
       bulk.push(body);
+      // As the server does: a record whose fields of the precondition hold other values now is left as it is.
+      const { [UNCHANGED_FIELDS_KEY]: unchanged = {}, ...values } = body.values;
       const payload: BulkRecordPayload = {
         results: body.ids.map((id) => {
           const record = records.find((each) => each.id === id) as ResourceRecord;
-          Object.assign(record, body.values);
+          if (Object.entries(unchanged as object).some(([name, value]) => (record[name] ?? null) !== value)) {
+            return { id, ok: false, error: { code: 'conflict', message: 'Not saved.', storedRecord: { ...record } } };
+          }
+          Object.assign(record, values);
           return { id, ok: true, record: { ...record } };
         }),
       };
@@ -67,16 +79,89 @@ describe('setting a field on the selected rows', () => {
     fireEvent.click(undo);
     await screen.findByText('Set Group back on 2 of 2 articles.');
     // Each record its own value again: one request per value they had (a value never set becomes empty).
+    // Only where the field still holds the value set ($ifUnchanged).
     expect(bulk.slice(1)).toEqual([
-      { action: 'update', ids: [1], values: { group: 'news' } },
-      { action: 'update', ids: [2], values: { group: null } },
+      { action: 'update', ids: [1], values: { group: 'news', [UNCHANGED_FIELDS_KEY]: { group: 'guides' } } },
+      { action: 'update', ids: [2], values: { group: null, [UNCHANGED_FIELDS_KEY]: { group: 'guides' } } },
     ]);
+  });
+
+  it('leaves a record someone changed since as it is, naming it with its value now, when undoing', async () => {
+    const records: ResourceRecord[] = [
+      { id: 1, title: 'One', label: 'A', group: 'news' },
+      { id: 2, title: 'Two', label: 'B', group: 'news' },
+    ];
+    renderList(records);
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Select all 2 on this page' }));
+    fireEvent.change(screen.getByRole('combobox', { name: 'New value' }), { target: { value: 'guides' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Set on selected' }));
+    const confirmation = screen.getByRole('dialog', { name: 'Set Group to guides on 2 articles?' });
+    fireEvent.click(within(confirmation).getByRole('button', { name: 'Set' }));
+    const undo = await screen.findByRole('button', { name: 'Undo: set Group back' });
+    // A colleague saves the second with no group since.
+    delete records[1]?.group;
+
+    fireEvent.click(undo);
+    await screen.findByText('Set Group back on 1 of 2 articles.');
+    expect(screen.getByText('“Two”: not set back, as its Group was changed since, to (empty).')).toBeTruthy();
+    expect(records.map((record) => record.group)).toEqual(['news', undefined]);
+  });
+});
+
+describe('setting a required field', () => {
+  it('offers its values alone, and names the field’s own message for a record refused', async () => {
+    const definition: ResourceDefinition = {
+      ...ARTICLES_DEFINITION,
+      fields: [
+        ...ARTICLES_DEFINITION.fields,
+        {
+          type: 'field',
+          name: 'status',
+          label: 'Status',
+          input: 'select',
+          options: ['open', 'closed'],
+          required: true,
+        },
+      ],
+    };
+    const bulk: BulkRecordRequest[] = [];
+    const api = createFakeApi({
+      'GET /me': { body: demoMe([]) },
+      'GET /meta': { body: { dashboards: [], modules: [], slots: {} } },
+      'GET /api/resources/articles': { body: { resource: definition } },
+      'GET /api/resources/articles/records': () => ({
+        body: articlesPage([{ id: 1, title: 'One', label: 'A', status: 'open' }]),
+      }),
+      'POST /api/resources/articles/records/bulk': (request) => {
+        bulk.push(request.body as BulkRecordRequest);
+        // Refused as the server refuses a record whose title, required, was never set.
+        const error = { code: 'invalid_request', message: 'Some fields are not valid.' } as const;
+        const payload: BulkRecordPayload = {
+          results: [{ id: 1, ok: false, error: { ...error, fields: { title: 'This field is required.' } } }],
+        };
+        return { body: payload };
+      },
+    });
+    renderAppAt(api, '/resources/articles');
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Select all 1 on this page' }));
+    const values = screen.getByRole('combobox', { name: 'New value' });
+    expect(
+      within(values)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['open', 'closed']);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Set on selected' }));
+    const confirmation = screen.getByRole('dialog', { name: 'Set Status to open on 1 article?' });
+    fireEvent.click(within(confirmation).getByRole('button', { name: 'Set' }));
+    await screen.findByText('“One”: Title: This field is required.');
+    expect(bulk).toEqual([{ action: 'update', ids: [1], values: { status: 'open' } }]);
   });
 });
 
 describe('acting on every match of the list, across pages', () => {
   /** A page of 2 of the 140 articles with the word "crate" in group news; the server's answers kept in `bulk`. */
-  function renderMatches(total: { count: number; exact: boolean }) {
+  function renderMatches(total: { count: number; exact: boolean }, list: Partial<RecordListPage> = {}) {
     const bulk: BulkRecordRequest[] = [];
     const rows: ResourceRecord[] = [
       { id: 1, title: 'Crate one', label: 'A', group: 'news' },
@@ -90,7 +175,7 @@ describe('acting on every match of the list, across pages', () => {
       'GET /api/resources/articles': { body: { resource: DEFINITION } },
       'GET /api/resources/articles/records': () => {
         const payload = articlesPage(shown);
-        payload.page = { ...payload.page, search: 'crate', filters: { group: 'news' }, total, next: 'n' };
+        payload.page = { ...payload.page, search: 'crate', filters: { group: 'news' }, total, next: 'n', ...list };
         return { body: payload };
       },
       'POST /api/resources/articles/records/bulk': (request) => {
@@ -144,9 +229,9 @@ describe('acting on every match of the list, across pages', () => {
         .slice(1)
         .map((request) => ['ids' in request ? request.ids.length : 0, 'values' in request && request.values]),
     ).toEqual([
-      [100, { group: null }],
-      [39, { group: null }],
-      [1, { group: 'guides' }],
+      [100, { group: null, [UNCHANGED_FIELDS_KEY]: { group: 'news' } }],
+      [39, { group: null, [UNCHANGED_FIELDS_KEY]: { group: 'news' } }],
+      [1, { group: 'guides', [UNCHANGED_FIELDS_KEY]: { group: 'news' } }],
     ]);
   });
 
@@ -166,6 +251,20 @@ describe('acting on every match of the list, across pages', () => {
       ['restore', 100],
       ['restore', 40],
     ]);
+  });
+
+  it('names the sort with a starts-with search, as q matches the start of the sorted column', async () => {
+    const bulk = renderMatches({ count: 140, exact: true }, { q: 'cr', search: '', sort: 'label' });
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Select all 2 on this page' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Select all 140 articles this list matches' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Delete selected' }));
+    const confirmation = screen.getByRole('dialog', { name: 'Delete all 140 articles this list matches?' });
+    fireEvent.click(within(confirmation).getByRole('button', { name: 'Delete' }));
+    await screen.findByRole('button', { name: 'Undo delete' });
+    expect(bulk[0]).toEqual({
+      action: 'delete',
+      query: { list: { q: 'cr', sort: 'label', 'filter.group': 'news' }, count: 140 },
+    });
   });
 
   it('goes back to the page alone on request, and past the bound says to narrow the list', async () => {

@@ -7,6 +7,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type {
   BulkRecordPayload,
   BulkRecordRequest,
+  ErrorBody,
   FieldItem,
   JsonValue,
   RecordListPage,
@@ -42,6 +43,8 @@ type Undo =
       /** The field's definition: a checkbox never ticked is set back to not ticked. */
       fieldItem?: FieldItem;
       label: string;
+      /** The value the action set: a record holding another one now was changed since, and is left as it is. */
+      setTo: JsonValue;
       previous: ReadonlyMap<number, JsonValue>;
     };
 
@@ -51,6 +54,12 @@ type Outcome = { text: string; failures: string[]; undo: Undo | null; key: numbe
 function storedValue(field: FieldItem | undefined, value: JsonValue | undefined): JsonValue {
   if (value !== undefined && value !== null) return value;
   return field?.input === 'checkbox' ? false : null;
+}
+
+/** A field's value as the bar's messages say it: "(empty)", ticked or not, or the value itself. */
+function inWords(field: FieldItem | undefined, value: JsonValue): string {
+  if (field?.input === 'checkbox') return value ? 'ticked' : 'not ticked';
+  return value === null || value === '' ? '(empty)' : String(value);
 }
 
 /** Whether a list offers bulk actions at all (a field to set or a delete), so rows and the page can be selected. */
@@ -79,7 +88,7 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
   const mayChange = useMayChangeRecords();
   const fields = settableFields(definition);
   const [fieldName, setFieldName] = useState(fields[0]?.name ?? '');
-  const [value, setValue] = useState('');
+  const [picked, setPicked] = useState('');
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [busy, setBusy] = useState(false);
   const dialog = useConfirmDialog();
@@ -106,6 +115,16 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
   const valueId = useId();
   const field = fields.find((each) => each.name === fieldName);
   const choices = field?.input === 'checkbox' ? ['true', 'false'] : (field?.options ?? []);
+  // A required field cannot be emptied (the server refuses each record): it offers its values alone, the first shown.
+  const value = field?.required && !picked ? (choices[0] ?? '') : picked;
+  /** Why a record was refused: each field's own message when the server names fields, else its message. */
+  const refusal = ({ fields: refused = {}, message }: ErrorBody['error']) =>
+    Object.entries(refused)
+      .map(([name, why]) => {
+        const item = definition.fields.find((each): each is FieldItem => each.type === 'field' && each.name === name);
+        return `${item?.label ?? name}: ${why}`;
+      })
+      .join(' ') || message;
   const titleOf = (id: number) => {
     const row = rows.find((each) => each.id === id);
     return row?.title || `#${id}`;
@@ -124,7 +143,7 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
         request,
       );
       const failures = payload.results.flatMap((result) =>
-        result.ok ? [] : [`“${titleOf(result.id)}”: ${result.error.message}`],
+        result.ok ? [] : [`“${titleOf(result.id)}”: ${refusal(result.error)}`],
       );
       const succeeded = payload.results.flatMap((result) => (result.ok ? [result.record] : []));
       // Each record's earlier value as the server found it when changing it (the rows shown, from an older server).
@@ -178,8 +197,15 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
     onDone();
   };
   /** The field set back: one bulk request per value the records had (most often one or two). */
-  const revert = async ({ field: name, label, previous }: Undo & { kind: 'revert' }) => {
-    const done = await revertField(client, definition.name, name, previous, titleOf);
+  const revert = async (undo: Undo & { kind: 'revert' }) => {
+    const { label, previous, fieldItem } = undo;
+    const done = await revertField(
+      client,
+      definition.name,
+      undo,
+      titleOf,
+      (now) => `not set back, as its ${label} was changed since, to ${inWords(fieldItem, now)}.`,
+    );
     undone((outcome) => `Set ${label} back on ${outcome.done} of ${counted(previous.size)}.`, done);
   };
   const undo = async (records: ResourceRecord[]) => {
@@ -190,8 +216,6 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
   // A viewer is told why on the list page (ReadOnlyRoleNotice), not offered actions the server would refuse.
   if (!mayChange || (!definition.canDelete && fields.length === 0)) return null;
   const newValue = field?.input === 'checkbox' ? value === 'true' : value === '' ? null : value;
-  const valueWords =
-    field?.input === 'checkbox' ? (value === 'true' ? 'ticked' : 'not ticked') : value === '' ? '(empty)' : value;
   return (
     <>
       {ids.length > 0 && (
@@ -218,7 +242,7 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
                 value={fieldName}
                 onChange={(event) => {
                   setFieldName(event.target.value);
-                  setValue('');
+                  setPicked('');
                 }}
               >
                 {fields.map((each) => (
@@ -230,8 +254,8 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
               <label htmlFor={valueId} className="field__label">
                 New value
               </label>
-              <select id={valueId} className="input" value={value} onChange={(event) => setValue(event.target.value)}>
-                <option value="">(empty)</option>
+              <select id={valueId} className="input" value={value} onChange={(event) => setPicked(event.target.value)}>
+                {!field?.required && <option value="">(empty)</option>}
                 {choices.map((choice) => (
                   <option key={choice} value={choice}>
                     {field?.input === 'checkbox' ? (choice === 'true' ? 'Ticked' : 'Not ticked') : choice}
@@ -294,7 +318,7 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
       )}
       <ConfirmDialog
         control={setDialog}
-        title={`Set ${field?.label ?? fieldName} to ${valueWords} on ${reachedWords}?`}
+        title={`Set ${field?.label ?? fieldName} to ${inWords(field, newValue)} on ${reachedWords}?`}
         confirmLabel="Set"
         onConfirm={() => {
           setDialog.close();
@@ -305,6 +329,7 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
             field: fieldName,
             fieldItem: field,
             label: field?.label ?? fieldName,
+            setTo: newValue,
             previous,
           });
         }}

@@ -1,7 +1,9 @@
 import {
   RECORD_BULK_MAX,
+  UNCHANGED_FIELDS_KEY,
   type BulkRecordPayload,
   type BulkRecordRequest,
+  type ErrorBody,
   type JsonValue,
   type ResourceRecord,
 } from '../../../shared';
@@ -15,7 +17,8 @@ export interface UndoOutcome {
 
 /**
  * Sends `request` for `ids` in bulk requests of at most RECORD_BULK_MAX ids each (an action on every match of a list
- * may have reached up to RECORD_BULK_QUERY_MAX records), counting what came back done and saying why the rest did not.
+ * may have reached up to RECORD_BULK_QUERY_MAX records), counting what came back done and saying why the rest did not
+ * (`why`: the server's message unless told otherwise).
  */
 async function inChunks(
   client: ApiClient,
@@ -24,6 +27,7 @@ async function inChunks(
   request: (ids: number[]) => BulkRecordRequest,
   titleOf: (id: number) => string,
   failed: string,
+  why: (error: ErrorBody['error']) => string = (error) => error.message,
 ): Promise<UndoOutcome> {
   const outcome: UndoOutcome = { done: 0, failures: [] };
   for (let start = 0; start < ids.length; start += RECORD_BULK_MAX) {
@@ -34,7 +38,8 @@ async function inChunks(
       );
       for (const result of payload.results) {
         if (result.ok) outcome.done++;
-        else outcome.failures.push(`“${titleOf(result.id)}”: ${result.error.message}`);
+        // A record changed since comes back as stored: named even when the page never showed it.
+        else outcome.failures.push(`“${result.error.storedRecord?.title || titleOf(result.id)}”: ${why(result.error)}`);
       }
     } catch (error) {
       outcome.failures.push(error instanceof ApiError ? error.message : failed);
@@ -60,13 +65,17 @@ export function restoreRecords(
   );
 }
 
-/** Field `field` set back on each record to its own earlier value: one update per value they had (most often one). */
+/**
+ * Field `field` set back on each record to its own earlier value: one update per value they had (most often one), each
+ * only where the field still holds `setTo`, the value the action set (UNCHANGED_FIELDS_KEY, as the edit form saves):
+ * a record someone changed since is left as it is, and said so with `changedTo`, given the value it holds now.
+ */
 export async function revertField(
   client: ApiClient,
   resource: string,
-  field: string,
-  previous: ReadonlyMap<number, JsonValue>,
+  { field, setTo, previous }: { field: string; setTo: JsonValue; previous: ReadonlyMap<number, JsonValue> },
   titleOf: (id: number) => string,
+  changedTo: (now: JsonValue) => string,
 ): Promise<UndoOutcome> {
   const byValue = new Map<string, { value: JsonValue; ids: number[] }>();
   for (const [id, value] of previous) {
@@ -81,9 +90,14 @@ export async function revertField(
       client,
       resource,
       ids,
-      (chunk) => ({ action: 'update', ids: chunk, values: { [field]: value } }),
+      (chunk) => ({
+        action: 'update',
+        ids: chunk,
+        values: { [field]: value, [UNCHANGED_FIELDS_KEY]: { [field]: setTo } },
+      }),
       titleOf,
       'Could not set the values back.',
+      (error) => (error.storedRecord ? changedTo(error.storedRecord[field] ?? null) : error.message),
     );
     outcome.done += part.done;
     outcome.failures.push(...part.failures);

@@ -162,7 +162,7 @@ describe('the Recently deleted page', () => {
   it('says a record restored elsewhere meanwhile is back, with a link, and one past its day that it is gone', async () => {
     const gone = {
       status: 404,
-      body: { error: { code: 'not_found', message: 'There is no deleted articles record.' } },
+      body: { error: { code: 'not_found', message: 'There is no deleted article.' } },
     };
     renderAt('/resources/articles/deleted', {
       routes: {

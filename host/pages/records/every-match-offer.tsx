@@ -2,10 +2,13 @@ import { RECORD_BULK_QUERY_MAX, type RecordListPage } from '../../../shared';
 import { countOf } from '../common/count-in-words';
 import { describeTotal, type RecordNouns } from './describe-record-page';
 
-/** The list's search and filters as a bulk request names them (BulkRecordQuery.list): what the server applied. */
+/**
+ * The list's search and filters as a bulk request names them (BulkRecordQuery.list): what the server applied. With
+ * `q`, the sort too: `q` matches the start of the sorted column, so another sort is another list.
+ */
 export function listQuery(page: RecordListPage): Record<string, string> {
   const list: Record<string, string> = {};
-  if (page.q) list.q = page.q;
+  if (page.q) Object.assign(list, { q: page.q, sort: page.sort });
   if (page.search) list.search = page.search;
   for (const [name, value] of Object.entries(page.filters)) list[`filter.${name}`] = value;
   return list;

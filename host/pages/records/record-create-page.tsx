@@ -8,6 +8,7 @@ import { ResourceForm } from '../../forms/resource-form';
 import { Breadcrumbs } from '../../layout/breadcrumbs';
 import { PageHeading } from '../../layout/page-heading';
 import { PageStatus } from '../common/page-status';
+import { recordNouns } from './describe-record-page';
 
 /**
  * A new record: the resource's form, empty, its form slots with `formContext.mode` 'create'; resource-before-form
@@ -34,10 +35,11 @@ export function RecordCreatePage() {
     );
   }
   const { label, canCreate } = definition.data.resource;
+  const { one } = recordNouns(definition.data.resource);
   return (
     <div className="page">
       <Breadcrumbs trail={[{ label: 'Dashboard', to: '/' }, { label, to: base }, { label: 'New' }]} />
-      <PageHeading title={`New · ${label}`}>New record in {label}</PageHeading>
+      <PageHeading title={`New ${one} · ${label}`}>New {one}</PageHeading>
       {canCreate && !mayChange ? (
         <ReadOnlyRoleNotice />
       ) : canCreate ? (
