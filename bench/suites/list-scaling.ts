@@ -59,6 +59,17 @@ const LIST_REQUESTS: readonly ListRequest[] = [
     path: () => `${AUTHORS}?search=00005`,
   },
   {
+    // The same word sorted by name: its ten matches read from the word index and sorted, in both tables.
+    name: 'rare word sorted by name',
+    path: () => `${AUTHORS}?search=00005&sort=title`,
+  },
+  {
+    // A word of half the table (every other author is staff) sorted by name: the name's index walked at 100,000
+    // records, each author it reaches looked up in the word's matches; the 50 matches read and sorted at 100.
+    name: 'common word sorted by name',
+    path: () => `${AUTHORS}?search=staff&sort=title`,
+  },
+  {
     // A filter half the table passes (every other author is staff): a page by id from the word index.
     name: 'filtered page (group)',
     path: () => `${AUTHORS}?filter.group=staff`,

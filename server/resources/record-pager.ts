@@ -2,8 +2,9 @@
  * Above 300 lines for one reason: a keyset page is one statement, built for every sort key, search and range of
  * days on either engine, and its bounded count walks the same way; split, the parts of one query would be apart.
  */
-import { sql, type Expression, type RawBuilder } from 'kysely';
+import { sql, type Expression, type RawBuilder, type Selectable } from 'kysely';
 import type { ResourceRecord } from '../../shared';
+import type { RecordsTable } from '../storage/app-schema';
 import { StampedCache } from '../storage/stamped-cache';
 import type { ListSortKey, StorageEngine } from '../storage/storage-engine';
 import { FIELD_NAME_PATTERN } from './field';
@@ -15,6 +16,9 @@ import type {
   RecordSortKey,
 } from '../storage/record-page-query';
 import { recordWordIndexFor, scopeWord, valueWord, type RecordWordIndex, type WordCondition } from './record-words';
+
+/** A row of `records`, as read from the table or from its rows matching a search (see RecordPager.fetch). */
+type RecordsRow = Selectable<RecordsTable>;
 
 interface PageRow {
   id: number;
@@ -34,6 +38,12 @@ type DayWalk = 'index' | 'check';
 
 /** A range holding at most this many records is read in its day index (DayWalk `index`). */
 export const FEW_DAYS_RECORDS = 1000;
+
+/**
+ * A search or filter matching at most this many records of the resource is listed from the word index (see
+ * RecordPager.fetch): its matches read and sorted, so a rare word costs its matches, not the sorted column's walk.
+ */
+export const FEW_MATCHES = 1000;
 
 /** The first and last days a date field can hold (isCalendarDay): the open ends of a range of days. */
 const FIRST_DAY = '0001-01-01';
@@ -63,6 +73,8 @@ export class RecordPager {
     private readonly toRecord: (row: { id: number; data: string }) => ResourceRecord,
     /** Tests lower it to walk small ranges of days as large ones are. */
     private readonly fewDaysRecords = FEW_DAYS_RECORDS,
+    /** Tests lower it to walk the sorted column for few matches as for many. */
+    private readonly fewMatches = FEW_MATCHES,
   ) {
     this.words = recordWordIndexFor(engine.kind);
     this.counts = new StampedCache(() => engine.changeStamp());
@@ -88,9 +100,12 @@ export class RecordPager {
     // The order does not change a count: a filtered list is counted in the word index, by id, whatever its sort.
     const byWords = wordCondition(query) !== undefined && query.prefix === undefined;
     // A range of days is counted in its day's index, which holds the range's records side by side (bound + 1 at
-    // most), unless words or filters come with a range too wide for that: the word index then drives.
+    // most), unless words or filters come with a range too wide for that: the word index then drives. Wide is
+    // the range's size alone (rangeWalk): a list sorted by the day walks its index (dayWalk), which a count by the
+    // word index need not, so as not to read all of a wide range for a few matches.
     const days = query.prefix === undefined ? query.dayRanges?.[0] : undefined;
-    const dayWalk = days && (!byWords || (await this.dayWalk(tenant, resource, query)) === 'index') ? 'index' : 'check';
+    const dayWalk =
+      days && (!byWords || (await this.rangeWalk(tenant, resource, days)) === 'index') ? 'index' : 'check';
     const sort = await this.indexedSort(
       days && dayWalk === 'index' ? { column: days.key, kind: 'text' } : byWords ? { column: 'id' } : query.sort,
     );
@@ -148,6 +163,11 @@ export class RecordPager {
     const days = query.dayRanges?.[0];
     if (!days) return 'check';
     if ('kind' in query.sort && query.sort.column === days.key) return 'index';
+    return this.rangeWalk(tenant, resource, days);
+  }
+
+  /** `index` when the range of days holds at most `fewDaysRecords` records, else `check`. */
+  private async rangeWalk(tenant: string, resource: string, days: RecordDayRangeCondition): Promise<DayWalk> {
     return (await this.rangeSize(tenant, resource, days, this.fewDaysRecords + 1)) <= this.fewDaysRecords
       ? 'index'
       : 'check';
@@ -169,6 +189,22 @@ export class RecordPager {
         { idsOnly: true, dayWalk: 'index' },
       );
       return inRange.length;
+    });
+  }
+
+  /**
+   * How many records of the resource `condition` matches in the word index alone, up to `fewMatches + 1` (kept as
+   * `counts` says): whether a list is read from its matches (see fetch).
+   */
+  private matchCount(tenant: string, resource: string, condition: WordCondition): Promise<number> {
+    const limit = this.fewMatches + 1;
+    const key = JSON.stringify(['matches', tenant, resource, condition, limit]);
+    return this.counts.get(key, async () => {
+      const matches = this.words.matches(scopeWord(tenant, resource), condition);
+      const found = await this.counted(
+        sql`SELECT ${this.words.recordId} FROM record_words WHERE ${matches} LIMIT ${limit}`,
+      );
+      return found.length;
     });
   }
 
@@ -233,8 +269,24 @@ export class RecordPager {
          LIMIT ${limit}`.execute(this.engine.db);
       return result.rows;
     }
+    // Few matches (counted in the word index alone): they are the rows read, looked up by id and sorted here,
+    // whatever the sort, so a rare word costs its matches and not a walk of the sorted column. Many: the walk goes as
+    // without a search or filter, each record it reaches checked against them. Words are checked in their list of
+    // matches, read once per statement (`+` keeps that list from driving the walk instead): FTS5, asked about one
+    // record, still reads every posting of a word's prefix, so a record-by-record check cost all of a word's postings
+    // per record reached (seconds a page at 100,000 records). Filters alone are still asked about each record: a
+    // value word is no prefix, and FTS5 seeks the record in its postings, where their list would cost every match
+    // of a common filter (half the table) on each statement.
+    const { recordId } = this.words;
+    const matches = condition && this.words.matches(scopeWord(tenant, resource), condition);
+    const matchesFirst =
+      condition !== undefined && (await this.matchCount(tenant, resource, condition)) <= this.fewMatches;
+    const rows = matchesFirst
+      ? sql<RecordsRow>`(SELECT records.* FROM record_words CROSS JOIN records
+          WHERE records.id = ${recordId} AND ${matches})`
+      : sql<RecordsRow>`records`;
     let select = this.engine.db
-      .selectFrom('records')
+      .selectFrom(rows.as('records'))
       .select('id')
       // A count needs no data: the walk then stays in the index.
       .select(idsOnly ? sql<string>`''`.as('data') : sql<string>`data`.as('data'))
@@ -242,12 +294,11 @@ export class RecordPager {
       .select(sort.byId || idsOnly ? sql<unknown>`id`.as('sort_key') : sql<unknown>`${sort.expression}`.as('sort_key'))
       .where('tenant_id', '=', tenant)
       .where('resource', '=', resource);
-    if (condition) {
-      // Filters on a list sorted by a column: the sort's index walks, each record checked in the word index by id.
-      const scope = scopeWord(tenant, resource);
+    if (matches && !matchesFirst) {
       select = select.where(
-        sql<boolean>`EXISTS (SELECT 1 FROM record_words WHERE ${this.words.recordId} = records.id
-          AND ${this.words.matches(scope, condition)})`,
+        condition.prefixes.length > 0
+          ? sql<boolean>`+records.id IN (SELECT ${recordId} FROM record_words WHERE ${matches})`
+          : sql<boolean>`EXISTS (SELECT 1 FROM record_words WHERE ${recordId} = records.id AND ${matches})`,
       );
     }
     if (days) select = select.where(days);

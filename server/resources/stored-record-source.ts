@@ -44,12 +44,16 @@ export class StoredRecordSource implements RecordSource {
 
   private readonly relevanceRanked: number | undefined;
 
-  /** `fewDaysRecords`: see RecordPager; `relevanceRanked`: see relevancePage (tests lower both). */
+  /** `fewDaysRecords`, `fewMatches`: see RecordPager; `relevanceRanked`: see relevancePage (tests lower them). */
   constructor(
     private readonly engine: StorageEngine,
-    { fewDaysRecords, relevanceRanked }: { fewDaysRecords?: number; relevanceRanked?: number } = {},
+    {
+      fewDaysRecords,
+      fewMatches,
+      relevanceRanked,
+    }: { fewDaysRecords?: number; fewMatches?: number; relevanceRanked?: number } = {},
   ) {
-    this.pager = new RecordPager(engine, toRecord, fewDaysRecords);
+    this.pager = new RecordPager(engine, toRecord, fewDaysRecords, fewMatches);
     this.relevanceRanked = relevanceRanked;
     this.words = recordWordIndexFor(engine.kind);
   }

@@ -25,8 +25,9 @@ export interface RecordPageQuery {
   /** Keep the records whose (text) sort key starts with this; already folded like the key (foldForSort). */
   prefix?: string;
   /**
-   * Keep the records having, for each of these, a word that starts with it (already split by splitWords). Only with
-   * the sort by id: the word index yields records in id order.
+   * Keep the records having, for each of these, a word that starts with it (already split by splitWords). With any
+   * sort: by id the word index yields its matches in order; by a column, RecordPager reads and sorts few matches or
+   * walks the column for many.
    */
   words?: readonly string[];
   /**
