@@ -30,6 +30,22 @@ describe('a text field with a maximum length', () => {
     expect(box.value).toBe('🎉🎉🎉🎉🎉');
   });
 
+  it.each([TITLE, NOTES])(
+    'keeps the text around a character typed into a full field, and the caret ($input)',
+    (field) => {
+      render(<Field field={field} initial="A🎉bcZ" />);
+      const box = screen.getByLabelText(field.label) as HTMLInputElement;
+      // X typed after the A: no room, so nothing is inserted; the Z stays, the caret after the A.
+      fireEvent.change(box, { target: { value: 'AX🎉bcZ' } });
+      expect(box.value).toBe('A🎉bcZ');
+      expect(box.selectionStart).toBe(1);
+      // A paste over "bc": as much of it as there is room for, the rest of the text kept.
+      fireEvent.change(box, { target: { value: 'A🎉xyzwZ' } });
+      expect(box.value).toBe('A🎉xyZ');
+      expect(box.selectionStart).toBe('A🎉xy'.length);
+    },
+  );
+
   it('leaves a value saved longer than the limit as it is, for the person to shorten', () => {
     render(<Field field={TITLE} initial="longer than five" />);
     const box = screen.getByLabelText('Title') as HTMLInputElement;

@@ -16,15 +16,35 @@ function text(value: JsonValue | undefined): string {
 }
 
 /**
- * `typed` cut to `max` characters, as the server counts them (code points: an emoji is one), where the browser's
- * `maxlength` counts UTF-16 units (an emoji two) and stopped short of what the server takes. A value already longer
- * (saved before the limit was lowered) is left as it is, as `maxlength` leaves one: shortened by the person, not cut.
+ * What a text box holds once `typed` replaced `before` within `max` characters as the server counts them (code
+ * points: an emoji is one), where the browser's `maxlength` counts UTF-16 units (an emoji two) and stopped short of
+ * what the server takes. As `maxlength` does: what was inserted is cut to the room left (the text around it kept, the
+ * caret after what was kept), and a value already longer (saved before the limit was lowered) is left to be shortened.
  */
-function withinLength(typed: string, before: string, max: number | undefined): string {
-  if (max === undefined || typed.length <= max) return typed;
-  const characters = [...typed];
-  if (characters.length <= max || [...before].length > max) return typed;
-  return characters.slice(0, max).join('');
+function withinLength(typed: string, before: string, max: number | undefined): { value: string; caret: number } | null {
+  if (max === undefined || typed.length <= max || [...typed].length <= max || [...before].length > max) return null;
+  let start = 0;
+  while (start < before.length && start < typed.length && before[start] === typed[start]) start++;
+  let end = 0;
+  while (end < before.length - start && end < typed.length - start && before.at(-1 - end) === typed.at(-1 - end)) end++;
+  // Never between the two halves of a character outside the BMP.
+  if (start > 0 && /[\uD800-\uDBFF]/.test(typed[start - 1]!)) start--;
+  if (end > 0 && /[\uDC00-\uDFFF]/.test(typed.at(-end)!)) end--;
+  const head = typed.slice(0, start);
+  const tail = typed.slice(typed.length - end);
+  const room = Math.max(0, max - [...head].length - [...tail].length);
+  const kept = [...typed.slice(start, typed.length - end)].slice(0, room).join('');
+  return { value: head + kept + tail, caret: head.length + kept.length };
+}
+
+/** A text box's change, kept within the field's maximum length (withinLength), its caret where the person typed. */
+function fitted(box: HTMLInputElement | HTMLTextAreaElement, before: string, max: number | undefined): string {
+  const fit = withinLength(box.value, before, max);
+  if (fit === null) return box.value;
+  // Set here, as the browser's own refusal would: React then finds the box as it is and leaves the caret alone.
+  box.value = fit.value;
+  box.setSelectionRange(fit.caret, fit.caret);
+  return fit.value;
 }
 
 /** The id of a field's control, which its label, help, error and the error summary refer to. */
@@ -55,7 +75,7 @@ export function FieldControl({ field, value, error, related, onChange }: FieldCo
           className="input input--textarea"
           rows={6}
           value={text(value)}
-          onChange={(event) => onChange(withinLength(event.target.value, text(value), field.maxLength))}
+          onChange={(event) => onChange(fitted(event.target, text(value), field.maxLength))}
         />
       );
       break;
@@ -118,7 +138,7 @@ export function FieldControl({ field, value, error, related, onChange }: FieldCo
           type={field.input === 'email' || field.input === 'date' ? field.input : 'text'}
           className="input"
           value={text(value)}
-          onChange={(event) => onChange(withinLength(event.target.value, text(value), field.maxLength))}
+          onChange={(event) => onChange(fitted(event.target, text(value), field.maxLength))}
         />
       );
   }
