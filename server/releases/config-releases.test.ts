@@ -18,7 +18,7 @@ import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import { childContextOf } from '../observability/trace-context';
 import type { DescriptorSource } from '../remotes/descriptor-source';
 import type { PendingRemote } from '../remotes/remotes-config';
-import { importConfigReleases } from './config-releases';
+import { importConfigReleases, readConfigReleases, takeConfigReleases } from './config-releases';
 import type { ReleaseFilesCheck } from './release-files-check';
 import type { ReleaseSnapshot } from './release-snapshot';
 
@@ -167,9 +167,42 @@ it('changes no host’s releases when a start is refused for the file’s slots,
   }
 });
 
-it('judges a reload with the file’s changed entry: a component only it has may be placed at once', async () => {
+it('gives way to a release activated since its entry was read (a reload, another host’s start, an operator)', async () => {
   writeEntry('v1');
   const { app } = await start();
+  const logLines: string[] = [];
+  const parts = {
+    store: app.releases.store,
+    snapshot: app.releases.snapshot,
+    source: { read: (remote: PendingRemote) => app.remotes.descriptors.read(remote, childContextOf(null)) },
+    files: { problem: async () => null } as unknown as ReleaseFilesCheck,
+    logger: pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) }),
+  };
+  // A start (or a reload) reads the file's v2 while v1 is in force...
+  const v2 = { name: 'team_billing', entry: `${originUrl}/v2/mf-manifest.json` };
+  const read = await readConfigReleases([{ ...v2, descriptorUrl: `${originUrl}/v2/${REMOTE_DESCRIPTOR_FILE}` }], parts);
+  expect(read.releases.map((release) => release.entry)).toEqual([v2.entry]);
+  // ...and before it writes, another decision is made: the team's 2.0.0 activated.
+  const token = (await app.releases.teamTokens.create('team_billing', null)).token;
+  await request(app.handler)
+    .post('/api/remotes/team_billing/releases')
+    .set('Authorization', `Bearer ${token}`)
+    .send({ version: '2.0.0', entry: `${originUrl}/team2/mf-manifest.json` })
+    .expect(201);
+  await app.releases.service.activate('team_billing', '2.0.0', 'ops', 'activate');
+  await takeConfigReleases(read, parts);
+  expect((await app.releases.store.rollout('team_billing')).active).toBe('2.0.0');
+  expect((await app.releases.store.releases()).map((release) => release.entry)).not.toContain(v2.entry);
+  expect(logLines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toContain(
+    `REMOTES_CONFIG's entry of remote "team_billing" (${v2.entry}) is not made a release: release "2.0.0" was ` +
+      'activated since it was read, and stays in force.',
+  );
+});
+
+it('judges a reload with the file’s changed entry: a component only it has may be placed at once', async () => {
+  writeEntry('v1');
+  const logLines: string[] = [];
+  const { app } = await start(undefined, logLines);
   const before = await app.releases.store.history('team_billing');
   components = ['InvoiceBanner', 'InvoiceNote'];
   const v2 = `${originUrl}/v2/mf-manifest.json`;
@@ -184,9 +217,15 @@ it('judges a reload with the file’s changed entry: a component only it has may
   withSlot('InvoiceMissing');
   await expect(app.reloadRemotesConfig()).resolves.toBe(false);
   expect(await app.releases.store.history('team_billing')).toEqual(before);
-  // The new entry's own component: taken, and the entry made the release in force.
+  // The new entry's own component: taken, and the entry made the release in force, with no slot said unable to
+  // render while it was being written.
   withSlot('InvoiceNote');
+  logLines.length = 0;
   await expect(app.reloadRemotesConfig()).resolves.toBe(true);
+  const errors = logLines
+    .map((line) => JSON.parse(line) as { level: number; msg: string })
+    .filter((line) => line.level >= 50);
+  expect(errors).toEqual([]);
   expect(await servedEntry(testApp as TestApp)).toBe(v2);
   expect(app.remotes.registry.slots().map(({ slot }) => slot.component)).toEqual(['InvoiceNote']);
 });

@@ -16,6 +16,13 @@ export const CONFIG_ACTOR = 'REMOTES_CONFIG';
 /** Thrown inside the rollout's transaction when the release is already in force: nothing to write, nothing to audit. */
 class AlreadyInForce extends Error {}
 
+/** Thrown inside the rollout's transaction when another release was activated since the entry was read. */
+class Superseded extends Error {
+  constructor(readonly active: string | null) {
+    super(`release "${active}" was activated since`);
+  }
+}
+
 export interface ConfigReleaseParts {
   store: ReleaseStore;
   snapshot: ReleaseSnapshot;
@@ -42,9 +49,9 @@ export async function importConfigReleases(
   pending: readonly PendingRemote[],
   parts: ConfigReleaseParts,
 ): Promise<PendingRemote[]> {
-  const { releases, unanswered } = await readConfigReleases(pending, parts);
-  await takeConfigReleases(releases, parts);
-  return unanswered;
+  const read = await readConfigReleases(pending, parts);
+  await takeConfigReleases(read, parts);
+  return read.unanswered;
 }
 
 /** What a new REMOTES_CONFIG entry would be published as: read, not written yet. */
@@ -54,6 +61,8 @@ export type ConfigRelease = NewRelease;
 export interface ConfigReleasesRead {
   releases: ConfigRelease[];
   unanswered: PendingRemote[];
+  /** The release in force of each remote read (null: none), when it was read: a later activation wins over it. */
+  activeWhenRead: ReadonlyMap<string, string | null>;
 }
 
 /**
@@ -67,6 +76,7 @@ export async function readConfigReleases(
   const { snapshot, logger } = parts;
   const releases: ConfigRelease[] = [];
   const unanswered: PendingRemote[] = [];
+  const activeWhenRead = new Map<string, string | null>();
   for (const remote of pending) {
     const known = snapshot
       .releases()
@@ -99,6 +109,7 @@ export async function readConfigReleases(
       .update(JSON.stringify([remote.entry, components, formComponents, props]))
       .digest('hex')
       .slice(0, 12)}`;
+    activeWhenRead.set(remote.name, snapshot.rollout(remote.name)?.active ?? null);
     releases.push({
       remote: remote.name,
       version,
@@ -110,14 +121,34 @@ export async function readConfigReleases(
       publishedBy: CONFIG_ACTOR,
     });
   }
-  return { releases, unanswered };
+  return { releases, unanswered, activeWhenRead };
 }
 
-/** Publishes (unless published already) and activates each release readConfigReleases made, for every host. */
-export async function takeConfigReleases(releases: readonly ConfigRelease[], parts: ConfigReleaseParts): Promise<void> {
+/**
+ * Publishes (unless published already) and activates each release readConfigReleases made, for every host, unless
+ * another release was made the one in force since it was read (a reload, a team's or an operator's activation,
+ * another host's start while this one checked its slots): the later decision stands, and the log says so.
+ */
+export async function takeConfigReleases(
+  { releases, activeWhenRead }: Pick<ConfigReleasesRead, 'releases' | 'activeWhenRead'>,
+  parts: ConfigReleaseParts,
+): Promise<void> {
   const { store, snapshot, logger } = parts;
   for (const release of releases) {
     const { remote, version, components } = release;
+    const was = activeWhenRead.get(remote) ?? null;
+    const superseded = (active: string | null) => {
+      logger.info(
+        { remote, entry: release.entry, active },
+        `REMOTES_CONFIG's entry of remote "${remote}" (${release.entry}) is not made a release: release ` +
+          `"${active}" was activated since it was read, and stays in force.`,
+      );
+    };
+    const now = (await store.rollout(remote)).active;
+    if (now !== was && now !== version) {
+      superseded(now);
+      continue;
+    }
     if (!(await store.release(remote, version))) await store.publish(release);
     try {
       // Decided on the rollout read in the transaction: two hosts importing the same entry at once both get here,
@@ -128,11 +159,13 @@ export async function takeConfigReleases(releases: readonly ConfigRelease[], par
         actor: CONFIG_ACTOR,
         next: (before) => {
           if (before.active === version && before.canary?.version !== version) throw new AlreadyInForce();
+          if (before.active !== was && before.active !== version) throw new Superseded(before.active);
           return { active: version, canary: before.canary?.version === version ? null : before.canary };
         },
       });
     } catch (error) {
-      if (!(error instanceof AlreadyInForce)) throw error;
+      if (error instanceof Superseded) superseded(error.active);
+      else if (!(error instanceof AlreadyInForce)) throw error;
       continue;
     }
     logger.info(
@@ -177,9 +210,9 @@ export class ConfigReleaseImports {
   }
 
   /** The start's import, second step: what `read` found published and activated; those not answering asked again. */
-  take({ releases, unanswered }: ConfigReleasesRead): Promise<void> {
+  take({ releases, unanswered, activeWhenRead }: ConfigReleasesRead): Promise<void> {
     return this.inTurn(async () => {
-      await takeConfigReleases(releases, this.parts);
+      await takeConfigReleases({ releases, activeWhenRead }, this.parts);
       this.askAgain(unanswered);
     });
   }

@@ -66,6 +66,9 @@ export class ReleasesModule implements AppModule {
   private readonly configImports: ConfigReleaseImports;
   /** REMOTES_CONFIG's new entries read at the start, until its slot check passed (then made releases). */
   private startImport: ConfigReleasesRead | null = null;
+  /** Settled once the start's import is taken (afterStart), or the app closes: reloads read after it. */
+  private readonly startTaken: Promise<void>;
+  private startIsTaken: () => void = () => undefined;
   /** The same for the reload being considered, made releases once it is taken. */
   private reloadImport: ConfigReleasesRead | null = null;
   /** What the reload's reads came to, for the remotes' status once it is taken (then its remotes are in use). */
@@ -74,6 +77,9 @@ export class ReleasesModule implements AppModule {
   private readonly endPreviewsNoLongerAllowed: RequestHandler;
 
   constructor(private readonly parts: ReleasesModuleParts) {
+    this.startTaken = new Promise((resolve) => {
+      this.startIsTaken = resolve;
+    });
     const { storage, tenants, logger, settings, remotes, slotCheck } = parts;
     this.endPreviewsNoLongerAllowed = endPreviewsNoLongerAllowed(tenants);
     const registry = remotes.registry;
@@ -123,6 +129,9 @@ export class ReleasesModule implements AppModule {
     // becomes a release and is activated. An unchanged one leaves the rollout as it is.
     remotes.judgeReloadsWith({
       consider: async (file) => {
+        // A reload asked while this host starts (every host is asked) reads after the start's import is taken: the
+        // start's read is older, and its import would otherwise undo the reload's.
+        await this.startTaken;
         this.unrecorded = [];
         this.reloadImport = await this.configImports.read(file.pending);
         return asServed(this.reloadImport.releases);
@@ -156,15 +165,32 @@ export class ReleasesModule implements AppModule {
   /** The start's slot check passed: REMOTES_CONFIG's new entries become releases, activated. */
   async afterStart(): Promise<void> {
     const { startImport } = this;
-    if (startImport === null) return;
-    await this.configImports.take(startImport);
-    this.startImport = null;
-    this.serveReleases();
+    try {
+      if (startImport === null) return;
+      await this.configImports.take(startImport);
+      this.startImport = null;
+      this.serveReleases();
+    } finally {
+      this.startIsTaken();
+    }
   }
 
-  /** The active releases, and until the start's import is taken, REMOTES_CONFIG's new entries as this host's own. */
+  /**
+   * The active releases, and until the start's import is taken, REMOTES_CONFIG's new entries as this host's own: those
+   * the file in use still declares, of remotes whose release in force has not changed since (a reload taken while
+   * the start runs, another activation: the later decision is served, and takeConfigReleases keeps it).
+   */
   private serveReleases(): void {
-    const starting = asServed(this.startImport?.releases ?? []);
+    const read = this.startImport;
+    const { pending } = this.parts.remotes.registry.config;
+    const starting = asServed(
+      (read?.releases ?? []).filter(
+        (release) =>
+          pending.some((remote) => remote.name === release.remote && remote.entry === release.entry) &&
+          (this.snapshot.rollout(release.remote)?.active ?? null) ===
+            (read?.activeWhenRead.get(release.remote) ?? null),
+      ),
+    );
     const replaced = new Set(starting.map((release) => release.remote));
     this.parts.remotes.registry.useReleases(
       [...this.snapshot.activeReleases().filter((release) => !replaced.has(release.remote)), ...starting],
@@ -214,6 +240,8 @@ export class ReleasesModule implements AppModule {
   }
 
   close(): void {
+    // A start that failed never takes its import: a reload waiting for it ends with the app.
+    this.startIsTaken();
     this.rollouts.close();
     this.configImports.close();
     this.snapshot.close();

@@ -81,6 +81,8 @@ export class RemoteRegistry {
   private releaseEntries: string[] = [];
   /** What a reload being considered would make releases (its file's changed entries, read): its check sees them. */
   private considered: ReadonlyMap<string, RemoteRelease> = new Map();
+  /** Once that reload is taken, until its releases are written: served here too (serveConsidered). */
+  private servingConsidered = false;
   /**
    * The names each configuration declares (built in, or in REMOTES_CONFIG), made once per configuration: every
    * request asks whether its remotes are released. A configuration is never changed in place, only replaced.
@@ -167,10 +169,8 @@ export class RemoteRegistry {
    */
   private releasedIn(config: RemotesConfig): ReadonlyMap<string, RemoteRelease> {
     const declared = this.declaredIn(config);
-    const released =
-      config === this.current || this.considered.size === 0
-        ? this.released
-        : new Map([...this.released, ...this.considered]);
+    const withConsidered = config === this.current ? this.servingConsidered : this.considered.size > 0;
+    const released = withConsidered ? new Map([...this.released, ...this.considered]) : this.released;
     if ([...released.keys()].every((name) => declared.has(name))) return released;
     return new Map([...released].filter(([name]) => declared.has(name)));
   }
@@ -181,6 +181,19 @@ export class RemoteRegistry {
    */
   consider(releases: readonly RemoteRelease[]): void {
     this.considered = new Map(releases.map((release) => [release.remote, release]));
+    if (!this.servingConsidered) return;
+    // Written since (or given up): what the database holds is served again.
+    this.servingConsidered = false;
+    this.changed();
+  }
+
+  /**
+   * The reload considered is taken: its releases are served here from now on, as its check judged the file with
+   * them, until they are written and read back (consider([]) ends it). Between the two, the file's slots of a
+   * component only the new entry has would otherwise be left out, and logged as unable to render.
+   */
+  serveConsidered(): void {
+    this.servingConsidered = this.considered.size > 0;
   }
 
   private declaredIn(config: RemotesConfig): ReadonlySet<string> {

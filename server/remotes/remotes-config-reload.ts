@@ -57,6 +57,7 @@ export async function reloadRemotesConfig(options: RemotesConfigReloadOptions): 
     return false;
   }
   options.onTaken?.(file);
+  remoteRegistry.serveConsidered();
   await remoteRegistry.replace(config);
   logger.info(
     { remotes: remoteRegistry.remotes().map((remote) => remote.name), slots: config.slots.length },

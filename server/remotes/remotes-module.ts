@@ -129,9 +129,8 @@ export class RemotesModule implements AppModule {
    */
   async reloadConfig(): Promise<boolean> {
     const { hooks } = this;
-    let taken: boolean;
     try {
-      taken = await reloadRemotesConfig({
+      const taken = await reloadRemotesConfig({
         load: this.configSource(),
         remoteRegistry: this.registry,
         checkSlots: (config) => hooks.problems?.(config) ?? [],
@@ -142,13 +141,14 @@ export class RemotesModule implements AppModule {
           ? { consider: async (file) => this.registry.consider((await hooks.consider?.(file)) ?? []) }
           : {}),
       });
+      this.countReload(taken ? 'taken' : 'refused');
+      if (taken) await hooks.afterTaken?.();
+      return taken;
     } finally {
-      // Taken, the releases are made next (afterTaken) and served from the database; refused, never.
+      // Taken, its releases are written by now and served from the database (this host served them meanwhile);
+      // refused, they never were.
       this.registry.consider([]);
     }
-    this.countReload(taken ? 'taken' : 'refused');
-    if (taken) await hooks.afterTaken?.();
-    return taken;
   }
 
   mountFiles(app: Express): void {
