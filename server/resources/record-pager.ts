@@ -271,12 +271,11 @@ export class RecordPager {
     }
     // Few matches (counted in the word index alone): they are the rows read, looked up by id and sorted here,
     // whatever the sort, so a rare word costs its matches and not a walk of the sorted column. Many: the walk goes as
-    // without a search or filter, each record it reaches checked against them. Words are checked in their list of
-    // matches, read once per statement (`+` keeps that list from driving the walk instead): FTS5, asked about one
-    // record, still reads every posting of a word's prefix, so a record-by-record check cost all of a word's postings
-    // per record reached (seconds a page at 100,000 records). Filters alone are still asked about each record: a
-    // value word is no prefix, and FTS5 seeks the record in its postings, where their list would cost every match
-    // of a common filter (half the table) on each statement.
+    // without a search or filter, each record it reaches checked against them. FTS5, asked about one record, reads
+    // every posting of a word's prefix (seconds a page at 100,000 records): a page's walk reads each record's own
+    // words instead (RecordWordIndex.holds, by id), and a count, which reaches many, their list of matches once per
+    // statement (`+` keeps that list from driving the walk instead). Filters alone are still asked of FTS5 record by
+    // record: a value word is no prefix, and FTS5 seeks the record in its postings.
     const { recordId } = this.words;
     const matches = condition && this.words.matches(scopeWord(tenant, resource), condition);
     const matchesFirst =
@@ -296,9 +295,11 @@ export class RecordPager {
       .where('resource', '=', resource);
     if (matches && !matchesFirst) {
       select = select.where(
-        condition.prefixes.length > 0
-          ? sql<boolean>`+records.id IN (SELECT ${recordId} FROM record_words WHERE ${matches})`
-          : sql<boolean>`EXISTS (SELECT 1 FROM record_words WHERE ${recordId} = records.id AND ${matches})`,
+        condition.prefixes.length === 0
+          ? sql<boolean>`EXISTS (SELECT 1 FROM record_words WHERE ${recordId} = records.id AND ${matches})`
+          : idsOnly
+            ? sql<boolean>`+records.id IN (SELECT ${recordId} FROM record_words WHERE ${matches})`
+            : this.words.holds(sql`records.id`, condition),
       );
     }
     if (days) select = select.where(days);

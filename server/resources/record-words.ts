@@ -90,6 +90,11 @@ export interface RecordWordIndex {
   readonly recordId: RawBuilder<unknown>;
   /** The condition "has the scope word and meets `condition`" (SQL). */
   matches(scope: string, condition: WordCondition): RawBuilder<boolean>;
+  /**
+   * The condition "record `record` (an id, SQL) meets `condition`", asked of one record at a time as a walk of a
+   * sorted column reaches it: its own words read by id, never a word's postings.
+   */
+  holds(record: RawBuilder<unknown>, condition: WordCondition): RawBuilder<boolean>;
   /** Replaces the words of record `id`. */
   write(db: Kysely<AppSchema>, id: number, words: readonly string[]): Promise<void>;
   /** Replaces the words of several records at once (a few hundred: two statements, whatever the count). */
@@ -114,6 +119,18 @@ const SQLITE_WORDS: RecordWordIndex = {
       [`"${scope}"`, ...prefixes.map((prefix) => `"${prefix}"*`), ...required.map((word) => `"${word}"`)].join(' AND '),
       ...excluded.map((word) => `"${word}"`),
     ].join(' NOT ')}`,
+  // FTS5 asked about one record (rowid = ? AND MATCH) still reads every posting of a prefix: its content table holds
+  // the record's words as written, space-separated, so a word starts a token where a space precedes it.
+  holds: (record, { prefixes, required, excluded }) => {
+    const spaced = sql`' ' || c0 || ' '`;
+    const tests = [
+      sql`id = ${record}`,
+      ...prefixes.map((prefix) => sql`instr(${spaced}, ${` ${prefix}`}) > 0`),
+      ...required.map((word) => sql`instr(${spaced}, ${` ${word} `}) > 0`),
+      ...excluded.map((word) => sql`instr(${spaced}, ${` ${word} `}) = 0`),
+    ];
+    return sql<boolean>`EXISTS (SELECT 1 FROM record_words_content WHERE ${sql.join(tests, sql` AND `)})`;
+  },
   write: async (db, id, words) => {
     await sql`DELETE FROM record_words WHERE rowid = ${id}`.execute(db);
     await sql`INSERT INTO record_words (rowid, words) VALUES (${id}, ${words.join(' ')})`.execute(db);
@@ -145,6 +162,16 @@ const POSTGRES_WORDS: RecordWordIndex = {
       ...required.map((word) => `'${word}'`),
       ...excluded.map((word) => `!'${word}'`),
     ].join(' & ')}::tsquery`,
+  // The record's tsvector, read by id: PostgreSQL checks one record's words, not a word's postings.
+  holds: (record, { prefixes, required, excluded }) => {
+    const query = [
+      ...prefixes.map((prefix) => `'${prefix}':*`),
+      ...required.map((word) => `'${word}'`),
+      ...excluded.map((word) => `!'${word}'`),
+    ].join(' & ');
+    const words = query === '' ? sql`` : sql` AND record_words.words @@ ${query}::tsquery`;
+    return sql<boolean>`EXISTS (SELECT 1 FROM record_words WHERE record_id = ${record}${words})`;
+  },
   write: async (db, id, words) => {
     await sql`INSERT INTO record_words (record_id, words) VALUES (${id}, array_to_tsvector(${[...words]}::text[]))
       ON CONFLICT (record_id) DO UPDATE SET words = excluded.words`.execute(db);
