@@ -171,25 +171,32 @@ it('gives way to a release activated since its entry was read (a reload, another
   writeEntry('v1');
   const { app } = await start();
   const logLines: string[] = [];
+  const token = (await app.releases.teamTokens.create('team_billing', null)).token;
+  // Another decision made while the file's entry is read (its origin is the slow part): the team's 2.0.0 activated.
+  const activateTeamRelease = async () => {
+    await request(app.handler)
+      .post('/api/remotes/team_billing/releases')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ version: '2.0.0', entry: `${originUrl}/team2/mf-manifest.json` })
+      .expect(201);
+    await app.releases.service.activate('team_billing', '2.0.0', 'ops', 'activate');
+  };
   const parts = {
     store: app.releases.store,
     snapshot: app.releases.snapshot,
-    source: { read: (remote: PendingRemote) => app.remotes.descriptors.read(remote, childContextOf(null)) },
+    source: {
+      read: async (remote: PendingRemote) => {
+        await activateTeamRelease();
+        return app.remotes.descriptors.read(remote, childContextOf(null));
+      },
+    },
     files: { problem: async () => null } as unknown as ReleaseFilesCheck,
     logger: pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) }),
   };
-  // A start (or a reload) reads the file's v2 while v1 is in force...
+  // A start (or a reload) reads the file's v2 while v1 is in force, and writes it after the team's decision.
   const v2 = { name: 'team_billing', entry: `${originUrl}/v2/mf-manifest.json` };
   const read = await readConfigReleases([{ ...v2, descriptorUrl: `${originUrl}/v2/${REMOTE_DESCRIPTOR_FILE}` }], parts);
   expect(read.releases.map((release) => release.entry)).toEqual([v2.entry]);
-  // ...and before it writes, another decision is made: the team's 2.0.0 activated.
-  const token = (await app.releases.teamTokens.create('team_billing', null)).token;
-  await request(app.handler)
-    .post('/api/remotes/team_billing/releases')
-    .set('Authorization', `Bearer ${token}`)
-    .send({ version: '2.0.0', entry: `${originUrl}/team2/mf-manifest.json` })
-    .expect(201);
-  await app.releases.service.activate('team_billing', '2.0.0', 'ops', 'activate');
   await takeConfigReleases(read, parts);
   expect((await app.releases.store.rollout('team_billing')).active).toBe('2.0.0');
   expect((await app.releases.store.releases()).map((release) => release.entry)).not.toContain(v2.entry);

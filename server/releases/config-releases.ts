@@ -82,6 +82,8 @@ export async function readConfigReleases(
       .releases()
       .some((release) => release.remote === remote.name && release.entry === remote.entry);
     if (known) continue;
+    // Before the origin is asked (the slow part): a release activated while it answers is a later decision.
+    const wasActive = snapshot.rollout(remote.name)?.active ?? null;
     // One trace for the remote's import (descriptor, manifest, entry script), named in its log lines.
     const trace = childContextOf(null);
     const outcome = await parts.source.read(remote, trace);
@@ -109,7 +111,7 @@ export async function readConfigReleases(
       .update(JSON.stringify([remote.entry, components, formComponents, props]))
       .digest('hex')
       .slice(0, 12)}`;
-    activeWhenRead.set(remote.name, snapshot.rollout(remote.name)?.active ?? null);
+    activeWhenRead.set(remote.name, wasActive);
     releases.push({
       remote: remote.name,
       version,
