@@ -17,6 +17,14 @@ function Field({ field, initial }: { field: FieldItem; initial: string }) {
 const TITLE: FieldItem = { type: 'field', name: 'title', label: 'Title', input: 'text', maxLength: 5 };
 const NOTES: FieldItem = { type: 'field', name: 'notes', label: 'Notes', input: 'textarea', maxLength: 5 };
 
+/** What the browser does as a key or a paste lands: the new value, the caret after what was inserted. */
+function type(box: HTMLInputElement | HTMLTextAreaElement, value: string, caret: number) {
+  const prototype = box instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+  Object.getOwnPropertyDescriptor(prototype, 'value')!.set!.call(box, value);
+  box.setSelectionRange(caret, caret);
+  fireEvent.input(box);
+}
+
 describe('a text field with a maximum length', () => {
   it.each([TITLE, NOTES])('takes as many characters as the server does, emoji counted once ($input)', (field) => {
     render(<Field field={field} initial="" />);
@@ -36,15 +44,31 @@ describe('a text field with a maximum length', () => {
       render(<Field field={field} initial="A🎉bcZ" />);
       const box = screen.getByLabelText(field.label) as HTMLInputElement;
       // X typed after the A: no room, so nothing is inserted; the Z stays, the caret after the A.
-      fireEvent.change(box, { target: { value: 'AX🎉bcZ' } });
+      type(box, 'AX🎉bcZ', 2);
       expect(box.value).toBe('A🎉bcZ');
       expect(box.selectionStart).toBe(1);
       // A paste over "bc": as much of it as there is room for, the rest of the text kept.
-      fireEvent.change(box, { target: { value: 'A🎉xyzwZ' } });
+      type(box, 'A🎉xyzwZ', 'A🎉xyzw'.length);
       expect(box.value).toBe('A🎉xyZ');
       expect(box.selectionStart).toBe('A🎉xy'.length);
     },
   );
+
+  it('refuses a letter typed beside the same letter where it was typed, and cuts a paste there', () => {
+    render(<Field field={TITLE} initial="hello" />);
+    const box = screen.getByLabelText('Title') as HTMLInputElement;
+    // "l" typed after "he": the caret stays after "he", not after "hell".
+    type(box, 'helllo', 3);
+    expect(box.value).toBe('hello');
+    expect(box.selectionStart).toBe(2);
+    cleanup();
+    render(<Field field={TITLE} initial="abc" />);
+    const other = screen.getByLabelText('Title') as HTMLInputElement;
+    // "bcd" pasted after "a": as much of it as there is room for, where it was pasted.
+    type(other, 'abcdbc', 4);
+    expect(other.value).toBe('abcbc');
+    expect(other.selectionStart).toBe(3);
+  });
 
   it('leaves a value saved longer than the limit as it is, for the person to shorten', () => {
     render(<Field field={TITLE} initial="longer than five" />);

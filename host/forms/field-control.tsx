@@ -21,15 +21,22 @@ function text(value: JsonValue | undefined): string {
  * what the server takes. As `maxlength` does: what was inserted is cut to the room left (the text around it kept, the
  * caret after what was kept), and a value already longer (saved before the limit was lowered) is left to be shortened.
  */
-function withinLength(typed: string, before: string, max: number | undefined): { value: string; caret: number } | null {
+function withinLength(
+  typed: string,
+  before: string,
+  max: number | undefined,
+  caret: number,
+): { value: string; caret: number } | null {
   if (max === undefined || typed.length <= max || [...typed].length <= max || [...before].length > max) return null;
+  // The browser leaves the caret after what was inserted: what follows it is the end of the text before.
+  let end = typed.length - caret;
+  if (end < 0 || end > before.length || !before.endsWith(typed.slice(caret))) end = 0;
+  // The insertion starts where the text before stops being the same, at most where that end began (a letter typed
+  // beside the same letter is inserted where the person typed it, not where the two texts first differ).
   let start = 0;
-  while (start < before.length && start < typed.length && before[start] === typed[start]) start++;
-  let end = 0;
-  while (end < before.length - start && end < typed.length - start && before.at(-1 - end) === typed.at(-1 - end)) end++;
+  while (start < before.length - end && start < typed.length - end && before[start] === typed[start]) start++;
   // Never between the two halves of a character outside the BMP.
   if (start > 0 && /[\uD800-\uDBFF]/.test(typed[start - 1]!)) start--;
-  if (end > 0 && /[\uDC00-\uDFFF]/.test(typed.at(-end)!)) end--;
   const head = typed.slice(0, start);
   const tail = typed.slice(typed.length - end);
   const room = Math.max(0, max - [...head].length - [...tail].length);
@@ -39,7 +46,7 @@ function withinLength(typed: string, before: string, max: number | undefined): {
 
 /** A text box's change, kept within the field's maximum length (withinLength), its caret where the person typed. */
 function fitted(box: HTMLInputElement | HTMLTextAreaElement, before: string, max: number | undefined): string {
-  const fit = withinLength(box.value, before, max);
+  const fit = withinLength(box.value, before, max, box.selectionEnd ?? box.value.length);
   if (fit === null) return box.value;
   // Set here, as the browser's own refusal would: React then finds the box as it is and leaves the caret alone.
   box.value = fit.value;
