@@ -75,6 +75,27 @@ async function createArticle(page: Page): Promise<number> {
   return record.id;
 }
 
+describe('a text field at its maximum length', () => {
+  it('takes characters as the server counts them, and refuses one typed into it where it was typed', async () => {
+    const { page } = await suite.newPage();
+    await signIn(page);
+    await page.goto('/resources/articles/new');
+    const label = page.locator(`${FORM} [name="label"]`);
+    await label.waitFor();
+    // Label takes 100 characters: 100 emoji are 200 UTF-16 units, which a browser's own maxlength would stop at 50.
+    await label.fill('🎉'.repeat(99));
+    await label.press('End');
+    await page.keyboard.type('🎉x');
+    expect(await label.inputValue()).toBe('🎉'.repeat(100));
+    // Full: a letter typed after the first character is refused, the last one kept, the caret where it was.
+    await label.fill(`A${'b'.repeat(98)}Z`);
+    await label.evaluate((box: HTMLInputElement) => box.setSelectionRange(1, 1));
+    await page.keyboard.type('XY');
+    expect(await label.inputValue()).toBe(`A${'b'.repeat(98)}Z`);
+    expect(await label.evaluate((box: HTMLInputElement) => box.selectionStart)).toBe(1);
+  });
+});
+
 describe('a record from creation to deletion', () => {
   it('is created with a form slot, found by a middle word, deleted from the list and restored, by keyboard', async () => {
     const { page } = await suite.newPage();
