@@ -152,24 +152,23 @@ const SQLITE_WORDS: RecordWordIndex = {
 /** PostgreSQL's SQLSTATE for a statement the role may not run. */
 const INSUFFICIENT_PRIVILEGE = '42501';
 
+/** A condition's lexemes as tsquery terms, verbatim (no parser, no lower-casing), as array_to_tsvector stores them. */
+function tsqueryTerms({ prefixes, required, excluded }: WordCondition): string[] {
+  return [
+    ...prefixes.map((prefix) => `'${prefix}':*`),
+    ...required.map((word) => `'${word}'`),
+    ...excluded.map((word) => `!'${word}'`),
+  ];
+}
+
 const POSTGRES_WORDS: RecordWordIndex = {
   recordId: sql`record_words.record_id`,
-  // A tsquery literal takes its lexemes verbatim (no parser, no lower-casing), as array_to_tsvector stores them.
-  matches: (scope, { prefixes, required, excluded }) =>
-    sql<boolean>`record_words.words @@ ${[
-      `'${scope}'`,
-      ...prefixes.map((prefix) => `'${prefix}':*`),
-      ...required.map((word) => `'${word}'`),
-      ...excluded.map((word) => `!'${word}'`),
-    ].join(' & ')}::tsquery`,
+  matches: (scope, condition) =>
+    sql<boolean>`record_words.words @@ ${[`'${scope}'`, ...tsqueryTerms(condition)].join(' & ')}::tsquery`,
   // The record's tsvector, read by id: PostgreSQL checks one record's words, not a word's postings.
-  holds: (record, { prefixes, required, excluded }) => {
-    const query = [
-      ...prefixes.map((prefix) => `'${prefix}':*`),
-      ...required.map((word) => `'${word}'`),
-      ...excluded.map((word) => `!'${word}'`),
-    ].join(' & ');
-    const words = query === '' ? sql`` : sql` AND record_words.words @@ ${query}::tsquery`;
+  holds: (record, condition) => {
+    const terms = tsqueryTerms(condition);
+    const words = terms.length === 0 ? sql`` : sql` AND record_words.words @@ ${terms.join(' & ')}::tsquery`;
     return sql<boolean>`EXISTS (SELECT 1 FROM record_words WHERE record_id = ${record}${words})`;
   },
   write: async (db, id, words) => {
