@@ -1,3 +1,5 @@
+import { useRef } from 'react';
+import type { ChangeEvent, CompositionEvent } from 'react';
 import type { FieldItem, JsonValue, ResourceRecord } from '../../shared';
 import { RelatedRecordPicker } from './related-record-picker';
 
@@ -44,14 +46,39 @@ function withinLength(
   return { value: head + kept + tail, caret: head.length + kept.length };
 }
 
+type TextBox = HTMLInputElement | HTMLTextAreaElement;
+
 /** A text box's change, kept within the field's maximum length (withinLength), its caret where the person typed. */
-function fitted(box: HTMLInputElement | HTMLTextAreaElement, before: string, max: number | undefined): string {
+function fitted(box: TextBox, before: string, max: number | undefined): string {
   const fit = withinLength(box.value, before, max, box.selectionEnd ?? box.value.length);
   if (fit === null) return box.value;
   // Set here, as the browser's own refusal would: React then finds the box as it is and leaves the caret alone.
   box.value = fit.value;
   box.setSelectionRange(fit.caret, fit.caret);
   return fit.value;
+}
+
+/**
+ * A text box's handlers, its changes kept within the field's maximum length (fitted), except while an input method
+ * composes: the person sees what they type (the pinyin "nihao" for 你好) and chooses, and a box cut under the input
+ * method would stop the pinyin at the room left and lose the choice. What it commits is fitted against the text from
+ * before the composition, as the browser's own `maxlength` cuts a composition once it ends.
+ */
+function useFittedText(value: string, max: number | undefined, onChange: (value: JsonValue) => void) {
+  const beforeComposition = useRef<string | null>(null);
+  return {
+    value,
+    onCompositionStart: (event: CompositionEvent<TextBox>) => {
+      beforeComposition.current = event.currentTarget.value;
+    },
+    onChange: (event: ChangeEvent<TextBox>) =>
+      onChange(beforeComposition.current === null ? fitted(event.target, value, max) : event.target.value),
+    onCompositionEnd: (event: CompositionEvent<TextBox>) => {
+      const before = beforeComposition.current;
+      beforeComposition.current = null;
+      if (before !== null) onChange(fitted(event.currentTarget, before, max));
+    },
+  };
 }
 
 /** The id of a field's control, which its label, help, error and the error summary refer to. */
@@ -65,6 +92,7 @@ export function FieldControl({ field, value, error, related, onChange }: FieldCo
   const helpId = field.help ? `${id}-help` : undefined;
   const errorId = error ? `${id}-error` : undefined;
   const describedBy = [helpId, errorId].filter(Boolean).join(' ') || undefined;
+  const textBox = useFittedText(text(value), field.maxLength, onChange);
   const common = {
     id,
     name: field.name,
@@ -76,15 +104,7 @@ export function FieldControl({ field, value, error, related, onChange }: FieldCo
   let control;
   switch (field.input) {
     case 'textarea':
-      control = (
-        <textarea
-          {...common}
-          className="input input--textarea"
-          rows={6}
-          value={text(value)}
-          onChange={(event) => onChange(fitted(event.target, text(value), field.maxLength))}
-        />
-      );
+      control = <textarea {...common} className="input input--textarea" rows={6} {...textBox} />;
       break;
     case 'select':
       control = (
@@ -144,8 +164,7 @@ export function FieldControl({ field, value, error, related, onChange }: FieldCo
           {...common}
           type={field.input === 'email' || field.input === 'date' ? field.input : 'text'}
           className="input"
-          value={text(value)}
-          onChange={(event) => onChange(fitted(event.target, text(value), field.maxLength))}
+          {...textBox}
         />
       );
   }

@@ -94,6 +94,43 @@ describe('a text field at its maximum length', () => {
     expect(await label.inputValue()).toBe(`A${'b'.repeat(98)}Z`);
     expect(await label.evaluate((box: HTMLInputElement) => box.selectionStart)).toBe(1);
   });
+
+  it('lets an input method compose beyond the room left, and keeps what it commits within the maximum', async () => {
+    const { page } = await suite.newPage();
+    await signIn(page);
+    await page.goto('/resources/articles/new');
+    const label = page.locator(`${FORM} [name="label"]`);
+    await label.waitFor();
+    // Room for two characters: a Chinese input method shows the pinyin "nihao" (five letters) while the person
+    // chooses, then commits 你好 (two). Cut while composing, the pinyin stopped at "ni" and the choice was lost.
+    await label.fill('b'.repeat(98));
+    await label.press('End');
+    const ime = await page.context().newCDPSession(page);
+    for (const pinyin of ['n', 'ni', 'nih', 'niha', 'nihao']) {
+      await ime.send('Input.imeSetComposition', {
+        text: pinyin,
+        selectionStart: pinyin.length,
+        selectionEnd: pinyin.length,
+      });
+    }
+    expect(await label.inputValue()).toBe(`${'b'.repeat(98)}nihao`);
+    await ime.send('Input.insertText', { text: '你好' });
+    expect(await label.inputValue()).toBe(`${'b'.repeat(98)}你好`);
+    // A commit longer than the room left is cut to it, as the browser's own maxlength cuts a composition.
+    await label.fill('b'.repeat(98));
+    await label.press('End');
+    await ime.send('Input.imeSetComposition', { text: 'nihaoma', selectionStart: 7, selectionEnd: 7 });
+    await ime.send('Input.insertText', { text: '你好吗' });
+    expect(await label.inputValue()).toBe(`${'b'.repeat(98)}你好`);
+    // What the form holds is what the box shows: the record is saved with it.
+    await page.locator(`${FORM} [name="title"]`).fill('Composed');
+    const [created] = await Promise.all([
+      page.waitForResponse((response) => response.request().method() === 'POST' && response.url().endsWith('/records')),
+      label.press('Enter'),
+    ]);
+    expect(created.status()).toBe(201);
+    expect(((await created.json()) as RecordPayload).record.label).toBe(`${'b'.repeat(98)}你好`);
+  });
 });
 
 describe('a record from creation to deletion', () => {
