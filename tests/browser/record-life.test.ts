@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { RecordListPayload, RecordPayload } from '../../shared';
 import { axeViolations } from '../../testing/system/axe';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
@@ -76,12 +76,18 @@ async function createArticle(page: Page): Promise<number> {
 }
 
 describe('a text field at its maximum length', () => {
-  it('takes characters as the server counts them, and refuses one typed into it where it was typed', async () => {
+  /** A signed-in page on a new article, and its Label field (100 characters at most). */
+  async function newArticleLabel(): Promise<{ page: Page; label: Locator }> {
     const { page } = await suite.newPage();
     await signIn(page);
     await page.goto('/resources/articles/new');
     const label = page.locator(`${FORM} [name="label"]`);
     await label.waitFor();
+    return { page, label };
+  }
+
+  it('takes characters as the server counts them, and refuses one typed into it where it was typed', async () => {
+    const { page, label } = await newArticleLabel();
     // Label takes 100 characters: 100 emoji are 200 UTF-16 units, which a browser's own maxlength would stop at 50.
     await label.fill('🎉'.repeat(99));
     await label.press('End');
@@ -96,11 +102,7 @@ describe('a text field at its maximum length', () => {
   });
 
   it('lets an input method compose beyond the room left, and keeps what it commits within the maximum', async () => {
-    const { page } = await suite.newPage();
-    await signIn(page);
-    await page.goto('/resources/articles/new');
-    const label = page.locator(`${FORM} [name="label"]`);
-    await label.waitFor();
+    const { page, label } = await newArticleLabel();
     // Room for two characters: a Chinese input method shows the pinyin "nihao" (five letters) while the person
     // chooses, then commits 你好 (two). Cut while composing, the pinyin stopped at "ni" and the choice was lost.
     await label.fill('b'.repeat(98));
