@@ -7,13 +7,19 @@ export type SearchSnippetPreviewProps = FormSlotProps<PropsOf<typeof remote, 'Se
 export const TITLE_LIMIT = 60;
 export const DESCRIPTION_LIMIT = 160;
 
-/** Whitespace collapsed, cut at a word boundary before `limit` characters with an ellipsis. */
+/** A text's length in characters as the server counts them (code points: an emoji is one, not two UTF-16 units). */
+export function characterCount(text: string): number {
+  return [...text].length;
+}
+
+/** Whitespace collapsed, cut at a word boundary before `limit` characters (never inside one) with an ellipsis. */
 export function truncate(text: string, limit: number): string {
   const clean = text.replace(/\s+/g, ' ').trim();
-  if (clean.length <= limit) return clean;
-  const cut = clean.slice(0, limit - 1);
+  const characters = [...clean];
+  if (characters.length <= limit) return clean;
+  const cut = characters.slice(0, limit - 1).join('');
   const lastSpace = cut.lastIndexOf(' ');
-  return `${(lastSpace > limit * 0.6 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
+  return `${(lastSpace > cut.length * 0.6 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
 }
 
 /** How the record would look as a search result, with the length budget of its title and description. */
@@ -23,6 +29,7 @@ export function SearchSnippetPreview({ resource, formContext, titleField, bodyFi
   const title = typeof rawTitle === 'string' ? rawTitle : '';
   const body = typeof rawBody === 'string' ? rawBody : '';
   const slug = formContext.values.slug;
+  const titleLength = characterCount(title.trim());
 
   return (
     <div className="form-widget snippet">
@@ -36,8 +43,8 @@ export function SearchSnippetPreview({ resource, formContext, titleField, bodyFi
         <p className="snippet__body">{truncate(body, DESCRIPTION_LIMIT) || 'Add a body to get a description.'}</p>
       </div>
       <p className="muted snippet__budget">
-        Title {title.trim().length}/{TITLE_LIMIT}
-        {title.trim().length > TITLE_LIMIT ? ' (will be cut)' : ''} · Description {Math.min(body.trim().length, 9999)}/
+        Title {titleLength}/{TITLE_LIMIT}
+        {titleLength > TITLE_LIMIT ? ' (will be cut)' : ''} · Description {Math.min(characterCount(body.trim()), 9999)}/
         {DESCRIPTION_LIMIT}
       </p>
     </div>
