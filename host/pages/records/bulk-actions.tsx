@@ -205,11 +205,12 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
       undo,
       titleOf,
       (now) => `not set back, as its ${label} was changed since, to ${inWords(fieldItem, now)}.`,
+      refusal,
     );
     undone((outcome) => `Set ${label} back on ${outcome.done} of ${counted(previous.size)}.`, done);
   };
   const undo = async (records: ResourceRecord[]) => {
-    const done = await restoreRecords(client, definition.name, records);
+    const done = await restoreRecords(client, definition.name, records, refusal);
     undone((outcome) => `Restored ${outcome.done} of ${counted(records.length)}.`, done);
   };
 

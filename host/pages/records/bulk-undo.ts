@@ -18,7 +18,7 @@ export interface UndoOutcome {
 /**
  * Sends `request` for `ids` in bulk requests of at most RECORD_BULK_MAX ids each (an action on every match of a list
  * may have reached up to RECORD_BULK_QUERY_MAX records), counting what came back done and saying why the rest did not
- * (`why`: the server's message unless told otherwise).
+ * (`why`).
  */
 async function inChunks(
   client: ApiClient,
@@ -27,7 +27,7 @@ async function inChunks(
   request: (ids: number[]) => BulkRecordRequest,
   titleOf: (id: number) => string,
   failed: string,
-  why: (error: ErrorBody['error']) => string = (error) => error.message,
+  why: Refusal,
 ): Promise<UndoOutcome> {
   const outcome: UndoOutcome = { done: 0, failures: [] };
   for (let start = 0; start < ids.length; start += RECORD_BULK_MAX) {
@@ -48,11 +48,15 @@ async function inChunks(
   return outcome;
 }
 
-/** The deleted records brought back (bulk `restore`), each with its id. */
+/** Why the server refused a record: each field's own message when it names fields, else its message. */
+export type Refusal = (error: ErrorBody['error']) => string;
+
+/** The deleted records brought back (bulk `restore`), each with its id; `refusal` says why one was not. */
 export function restoreRecords(
   client: ApiClient,
   resource: string,
   records: readonly ResourceRecord[],
+  refusal: Refusal,
 ): Promise<UndoOutcome> {
   const titles = new Map(records.map((record) => [record.id, record.title || `#${record.id}`]));
   return inChunks(
@@ -62,13 +66,15 @@ export function restoreRecords(
     (ids) => ({ action: 'restore', ids }),
     (id) => titles.get(id) ?? `#${id}`,
     'Could not restore them.',
+    refusal,
   );
 }
 
 /**
  * Field `field` set back on each record to its own earlier value: one update per value they had (most often one), each
  * only where the field still holds `setTo`, the value the action set (UNCHANGED_FIELDS_KEY, as the edit form saves):
- * a record someone changed since is left as it is, and said so with `changedTo`, given the value it holds now.
+ * a record someone changed since is left as it is, and said so with `changedTo`, given the value it holds now; one
+ * refused for another reason (a required field it lacks) is said so with `refusal`.
  */
 export async function revertField(
   client: ApiClient,
@@ -76,6 +82,7 @@ export async function revertField(
   { field, setTo, previous }: { field: string; setTo: JsonValue; previous: ReadonlyMap<number, JsonValue> },
   titleOf: (id: number) => string,
   changedTo: (now: JsonValue) => string,
+  refusal: Refusal,
 ): Promise<UndoOutcome> {
   const byValue = new Map<string, { value: JsonValue; ids: number[] }>();
   for (const [id, value] of previous) {
@@ -97,7 +104,7 @@ export async function revertField(
       }),
       titleOf,
       'Could not set the values back.',
-      (error) => (error.storedRecord ? changedTo(error.storedRecord[field] ?? null) : error.message),
+      (error) => (error.storedRecord ? changedTo(error.storedRecord[field] ?? null) : refusal(error)),
     );
     outcome.done += part.done;
     outcome.failures.push(...part.failures);
