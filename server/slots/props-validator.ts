@@ -1,5 +1,6 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv, { type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { RE2JS } from 're2js';
 import type { JsonSchema, JsonValue } from '../../shared';
 
 /** One way a slot's props fail their component's schema: where (`props.amountDue`) and what was expected. */
@@ -16,14 +17,38 @@ export interface PropsViolation {
 }
 
 /**
+ * A schema's `pattern` (and `patternProperties`) run by RE2, in time linear in the text: the schemas are a remote
+ * team's, which the product does not trust, and JavaScript's own engine backtracks, so a pattern such as
+ * `^([a-z ]+)*$` held the server's one thread for hours on a placed prop of a few dozen characters (a release's check,
+ * every start's, every placements save). RE2 has no lookaround and no backreferences: a schema using them is no valid
+ * schema here, refused with the pattern named when its release is published.
+ */
+const linearTimeRegExp: NonNullable<NonNullable<Options['code']>['regExp']> = Object.assign(
+  (pattern: string) => {
+    try {
+      return RE2JS.compile(pattern);
+    } catch (error) {
+      throw new Error(
+        `pattern ${JSON.stringify(pattern)} is not one the product runs: ${(error as Error).message}` +
+          ' (patterns run in linear time, without lookaround or backreferences)',
+      );
+    }
+  },
+  { code: 'RE2JS.compile' },
+);
+
+/**
  * Validates slot props against the JSON Schemas of the remotes' descriptors with Ajv, each schema compiled once and
  * kept (schemas change only when a descriptor does, slots are checked at every start and reload). Every violation is
  * reported, not only the first, in the words a registration error needs: the JSON path and the expected type.
  * Formats (`date`, `email`, `uri`, ...) are checked, as the host and the kit's slot tests check them
- * (@cfworker/json-schema): props the kit refuses are not taken here, nor the other way round.
+ * (@cfworker/json-schema): props the kit refuses are not taken here, nor the other way round (patterns aside: a
+ * pattern the kit runs with JavaScript's engine is run here by RE2, whose `\s` knows ASCII spaces alone).
  */
 export class PropsValidator {
-  private readonly ajv = addFormats(new Ajv({ allErrors: true, verbose: true, strict: false, logger: false }));
+  private readonly ajv = addFormats(
+    new Ajv({ allErrors: true, verbose: true, strict: false, logger: false, code: { regExp: linearTimeRegExp } }),
+  );
   private readonly compiled = new Map<string, ValidateFunction | Error>();
 
   /** The violations of `props` against `schema`; empty when they conform. Throws when the schema is no schema. */

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { Slot, type JsonSchema } from '../../shared';
 import { formatSlotProblem, placedSlots, SlotContract, SlotContractError, type ContractRemotes } from './slot-contract';
 
@@ -175,6 +176,55 @@ describe('SlotContract', () => {
     expect(problemsOf(Slot.make('Broken'), broken)[0]).toMatch(
       /^Broken at global-before-content\[0\] \(code, remote "team_x"\): its props schema is not a valid JSON Schema/,
     );
+  });
+
+  describe("a team's patterns", () => {
+    const withPattern = (pattern: string): ContractRemotes => ({
+      known: [
+        {
+          name: 'team_x',
+          components: ['Notice'],
+          props: { Notice: { type: 'object', properties: { message: { type: 'string', pattern } } } },
+        },
+      ],
+      disabled: [],
+      waiting: [],
+    });
+
+    it('checks a prop against its pattern', () => {
+      const colour = withPattern('^#[0-9a-f]{6}$');
+      expect(problemsOf(Slot.make('Notice', { message: '#00ff7f' }), colour)).toEqual([]);
+      expect(problemsOf(Slot.make('Notice', { message: 'green' }), colour)).toEqual([
+        'Notice at global-before-content[0] (code, remote "team_x"): props.message must match pattern ' +
+          '"^#[0-9a-f]{6}$", got "green"',
+      ]);
+    });
+
+    it('runs a pattern that backtracks without end in JavaScript in linear time', () => {
+      // JavaScript's engine tries 2^40 ways of splitting these letters before it refuses the text: hours of the
+      // server's only thread, every request waiting. Checked in a child process, stopped if it has not answered.
+      const script = `
+        const { Slot } = require(${JSON.stringify(require.resolve('../../shared'))});
+        const { SlotContract, placedSlots, formatSlotProblem } = require(${JSON.stringify(require.resolve('./slot-contract'))});
+        const slot = Slot.make('Notice', { message: 'a'.repeat(40) + '!' });
+        const remotes = ${JSON.stringify(withPattern('^([a-z ]+)*$'))};
+        const problems = new SlotContract().check(placedSlots('global-before-content', [slot], 'code', null), remotes);
+        process.stdout.write(problems.map(formatSlotProblem).join('\\n'));`;
+      const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], {
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(child.stderr).toBe('');
+      expect(child.signal).toBeNull();
+      expect(child.stdout).toContain('props.message must match pattern "^([a-z ]+)*$"');
+      expect(problemsOf(Slot.make('Notice', { message: 'all is well' }), withPattern('^([a-z ]+)*$'))).toEqual([]);
+    });
+
+    it('refuses a pattern it cannot run in linear time, naming it', () => {
+      expect(problemsOf(Slot.make('Notice', { message: 'x' }), withPattern('^(?!admin).*$'))[0]).toMatch(
+        /its props schema is not a valid JSON Schema \(pattern "\^\(\?!admin\)\.\*\$" is not one the product runs: .*without lookaround or backreferences\)/,
+      );
+    });
   });
 
   it('lists every problem in one start-up error', () => {
