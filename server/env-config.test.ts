@@ -160,6 +160,10 @@ describe('readConfig', () => {
     [{ DATABASE_URL: 'mysql://db/slots', SESSION_SECRET: SECRET }, /DATABASE_URL must start with postgres:\/\//],
     [{ DATABASE_URL: 'postgres://db:port/x', SESSION_SECRET: SECRET }, /DATABASE_URL is not a URL/],
     [{ DATABASE_URL: 'postgres://db/slots' }, /SESSION_SECRET must be set with DATABASE_URL/],
+    [
+      { DATABASE_URL: 'postgres://db/slots?sslmode=disabled', SESSION_SECRET: SECRET },
+      /DATABASE_URL's sslmode "disabled" is not one the driver knows: use disable, prefer, require, verify-ca, verify-full, no-verify/,
+    ],
     [{ DATABASE_URL: 'postgres://db/slots', SESSION_SECRET: SECRET, DATABASE_POOL_SIZE: '0' }, /DATABASE_POOL_SIZE/],
     [
       { DATABASE_URL: 'postgres://db/slots', SESSION_SECRET: SECRET, DATABASE_STATEMENT_TIMEOUT_MS: 'soon' },

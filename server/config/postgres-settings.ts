@@ -5,6 +5,9 @@ import { readInteger } from './env-values';
 export const DEFAULT_DATABASE_POOL_SIZE = 10;
 export const DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS = 5000;
 
+/** The `sslmode` values the `pg` driver reads (its meaning: docs/operators/scaling.md, TLS). */
+const SSL_MODES: readonly string[] = ['disable', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify'];
+
 /**
  * DATABASE_URL (postgres:// or postgresql://), DATABASE_POOL_SIZE and DATABASE_STATEMENT_TIMEOUT_MS; undefined when
  * DATABASE_URL is not set (the SQLite file at DATABASE_PATH then holds everything). TLS and the other connection
@@ -22,6 +25,15 @@ export function postgresSettingsFromEnv(env: NodeJS.ProcessEnv): PostgresSetting
   }
   if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
     throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql:// (unset it to use DATABASE_PATH).');
+  }
+  // The driver takes any other value for TLS with verification: `disabled` failed as "the server does not support
+  // SSL connections".
+  const sslmode = parsed.searchParams.get('sslmode');
+  if (sslmode !== null && !SSL_MODES.includes(sslmode)) {
+    throw new ConfigError(
+      `DATABASE_URL's sslmode ${JSON.stringify(sslmode)} is not one the driver knows: use ${SSL_MODES.join(', ')} ` +
+        '(docs/operators/scaling.md, TLS).',
+    );
   }
   return {
     url,

@@ -73,6 +73,32 @@ describe('AppDatabase', () => {
     }
   });
 
+  it("refuses another application's database file without changing it: its mode, its journal, its tables", () => {
+    const file = path.join(dir.path, 'invoices.db');
+    const other = new Database(file);
+    other.exec('CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)');
+    other.close();
+    fs.chmodSync(file, 0o644);
+    const before = fs.readFileSync(file);
+    expect(() => AppDatabase.open(file)).toThrow(
+      `The database ${file} holds tables this server does not make (invoices) and none of its own: it belongs to ` +
+        'something else. Nothing was written to it. Point DATABASE_PATH at a file of its own (a new path); the ' +
+        'server creates its tables there.',
+    );
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
+    expect((fs.statSync(file).mode & 0o777).toString(8)).toBe('644');
+    expect(fs.existsSync(`${file}-wal`)).toBe(false);
+  });
+
+  it('names the file and DATABASE_PATH when the file is no database', () => {
+    const file = path.join(dir.path, 'notes.txt');
+    fs.writeFileSync(file, 'not a database, but long enough to be read as one '.repeat(20));
+    expect(() => AppDatabase.open(file)).toThrow(
+      `The file ${file} is not a SQLite database (file is not a database): point DATABASE_PATH at this server's ` +
+        'database, or at a new path to start afresh. Nothing was written to it.',
+    );
+  });
+
   it('refuses a database whose schema is newer than the server', () => {
     const file = path.join(dir.path, 'app.db');
     AppDatabase.open(file).close();

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
-import { migrate } from './migrate';
+import { assertOwnSqliteDatabase, migrate } from './migrate';
 import { MIGRATIONS } from './migrations';
 import { registerSqliteSortFold } from './sort-fold';
 
@@ -41,19 +41,30 @@ export class AppDatabase {
   static open(file: string): AppDatabase {
     const resolved = path.resolve(file);
     fs.mkdirSync(path.dirname(resolved), { recursive: true, mode: 0o700 });
-    restrictToOwner(resolved);
+    const existed = fs.existsSync(resolved);
+    if (!existed) restrictToOwner(resolved);
     const db = new Database(file);
     try {
+      // Several processes may share the file (instances, the CLI): wait for a writer instead of failing at once.
+      db.pragma('busy_timeout = 5000');
+      // Another application's file, or no database at all, is refused before anything is written to it (its mode,
+      // its journal).
+      assertOwnSqliteDatabase(db);
+      if (existed) restrictToOwner(resolved);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
-      // Several processes may share the file (instances, the CLI): wait for a writer instead of failing at once.
-      db.pragma('busy_timeout = 5000');
       // Before any statement: indexes on text sort keys call it.
       registerSqliteSortFold(db);
       return new AppDatabase(db, migrate(db, MIGRATIONS));
     } catch (error) {
       db.close();
+      if ((error as { code?: unknown }).code === 'SQLITE_NOTADB') {
+        throw new Error(
+          `The file ${resolved} is not a SQLite database (${(error as Error).message}): point DATABASE_PATH at ` +
+            "this server's database, or at a new path to start afresh. Nothing was written to it.",
+        );
+      }
       throw error;
     }
   }

@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Client, Pool, types, type CustomTypesConfig } from 'pg';
 import type { AppSchema } from './app-schema';
 import { POSTGRES_MIGRATIONS } from './migrations';
+import { hidePassword } from './hidden-password';
 import { migratePostgres } from './postgres-migrate';
 import { SORT_FOLD_FUNCTION } from './sort-fold';
 import type { EngineDialect, StorageEngine } from './storage-engine';
@@ -164,7 +165,17 @@ export class PostgresEngine implements StorageEngine {
     });
     // A PostgreSQL going away mid-migration fails the awaited query; the connection's own error must not crash.
     client.on('error', this.onIdleError);
-    await client.connect();
+    try {
+      await client.connect();
+    } catch (error) {
+      // The first connection of a start: a bare "connect ECONNREFUSED 127.0.0.1:5432" named neither the database
+      // nor the setting to look at.
+      throw new Error(
+        `Could not connect to PostgreSQL at ${hidePassword(this.settings.url, 'the configured DATABASE_URL')}: ` +
+          String((error as { message?: unknown } | null)?.message ?? error),
+        { cause: error },
+      );
+    }
     try {
       return await migratePostgres(client, POSTGRES_MIGRATIONS);
     } finally {

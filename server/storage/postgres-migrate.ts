@@ -1,5 +1,5 @@
 import type { Client } from 'pg';
-import { assertOrdered, SchemaTooNewError } from './migrate';
+import { assertOrdered, ForeignDatabaseError, SchemaTooNewError } from './migrate';
 import type { Migration } from './migrations';
 
 /** The advisory lock every instance takes to migrate (any 64-bit number no other application uses on the server). */
@@ -20,6 +20,19 @@ export async function migratePostgres(client: Client, migrations: readonly Migra
   const known = migrations.at(-1)?.version ?? 0;
   await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
   try {
+    // From the catalogue, not information_schema, which lists only the tables the account has rights on.
+    const present = await client.query<{ name: string }>(
+      `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+       WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm', 'f') ORDER BY c.relname`,
+    );
+    const tables = present.rows.map((row) => row.name);
+    if (tables.length > 0 && !tables.includes('schema_version')) {
+      throw new ForeignDatabaseError(
+        `"${client.database ?? ''}" on ${client.host}:${client.port}`,
+        tables,
+        'Point DATABASE_URL at a database of its own (CREATE DATABASE ...)',
+      );
+    }
     await client.query(`CREATE TABLE IF NOT EXISTS schema_version (
       version INTEGER PRIMARY KEY,
       name TEXT NOT NULL,

@@ -578,6 +578,15 @@ for (const engineUnderTest of ENGINES) {
         expect(await engineUnderTest.applySteps(fresh, fixed)).toEqual([3]);
       });
 
+      it("refuses a database holding another application's tables, writing nothing to it", async () => {
+        const foreign = await engineUnderTest.freshDatabase();
+        await engineUnderTest.execute(foreign, 'CREATE TABLE invoices (id INTEGER); CREATE TABLE users (id INTEGER)');
+        expect(await messageOfRejection(openMigratedStorage(foreign))).toMatch(
+          /^The database .+ holds tables this server does not make \(invoices, users\) and none of its own: it belongs to something else\. Nothing was written to it\. Point DATABASE_(PATH|URL) at /,
+        );
+        expect(await engineUnderTest.tablesIn(foreign)).toEqual(['invoices', 'users']);
+      });
+
       it('refuses a database newer than the code, naming both versions', async () => {
         await sql`INSERT INTO schema_version (version, name, applied_at) VALUES (999, 'from the future', 0)`.execute(
           engine.db,

@@ -21,6 +21,33 @@ export interface EngineUnderTest {
   freshDatabase(): Promise<StorageSettings>;
   /** Runs the engine's migration function with these steps; resolves to the versions it applied. */
   applySteps(settings: StorageSettings, steps: readonly Migration[]): Promise<number[]>;
+  /** Runs SQL on the database as another application would, outside the server's engine. */
+  execute(settings: StorageSettings, statement: string): Promise<void>;
+  /** The names of the tables the database holds, sorted. */
+  tablesIn(settings: StorageSettings): Promise<string[]>;
+}
+
+/** A connection of its own to a SQLite file, closed once `use` is done with it. */
+function withSqlite<T>(settings: StorageSettings, use: (db: Database.Database) => T): Promise<T> {
+  const db = new Database(settings.kind === 'sqlite' ? settings.path : '');
+  try {
+    return Promise.resolve(use(db));
+  } catch (error) {
+    return Promise.reject(error as Error);
+  } finally {
+    db.close();
+  }
+}
+
+/** A client of its own to a PostgreSQL database, ended once `use` is done with it. */
+async function withPostgres<T>(settings: StorageSettings, use: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: settings.kind === 'postgres' ? settings.url : '' });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
 }
 
 let folder: TempDir;
@@ -40,16 +67,12 @@ export const ENGINES: EngineUnderTest[] = [
       return Promise.resolve();
     },
     freshDatabase: () => Promise.resolve({ kind: 'sqlite', path: path.join(folder.path, `db${++databases}.db`) }),
-    applySteps: (settings, steps) => {
-      const db = new Database(settings.kind === 'sqlite' ? settings.path : '');
-      try {
-        return Promise.resolve(migrate(db, steps));
-      } catch (error) {
-        return Promise.reject(error as Error);
-      } finally {
-        db.close();
-      }
-    },
+    applySteps: (settings, steps) => withSqlite(settings, (db) => migrate(db, steps)),
+    execute: (settings, statement) => withSqlite(settings, (db) => void db.exec(statement)),
+    tablesIn: (settings) =>
+      withSqlite(settings, (db) =>
+        db.prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all(),
+      ),
   },
   {
     name: 'PostgreSQL',
@@ -66,14 +89,14 @@ export const ENGINES: EngineUnderTest[] = [
       poolSize: 4,
       statementTimeoutMs: 5000,
     }),
-    applySteps: async (settings, steps) => {
-      const client = new Client({ connectionString: settings.kind === 'postgres' ? settings.url : '' });
-      await client.connect();
-      try {
-        return await migratePostgres(client, steps);
-      } finally {
-        await client.end();
-      }
-    },
+    applySteps: (settings, steps) => withPostgres(settings, (client) => migratePostgres(client, steps)),
+    execute: (settings, statement) => withPostgres(settings, async (client) => void (await client.query(statement))),
+    tablesIn: (settings) =>
+      withPostgres(settings, async (client) => {
+        const { rows } = await client.query<{ name: string }>(
+          'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1',
+        );
+        return rows.map((row) => row.name);
+      }),
   },
 ];
