@@ -12,6 +12,40 @@ export function createLogger(nodeEnv: string, level?: string, destination?: Dest
   return destination ? pino(options, destination) : pino(options);
 }
 
+/** The part of pino's stdout stream (sonic-boom) that ending the log needs. */
+interface EndableStream {
+  end(): void;
+  once(event: 'close', listener: () => void): unknown;
+  destroyed: boolean;
+}
+
+function isEndable(stream: unknown): stream is EndableStream {
+  const candidate = stream as Partial<EndableStream> | null;
+  return typeof candidate?.end === 'function' && typeof candidate.once === 'function' && 'destroyed' in candidate;
+}
+
+/**
+ * Resolves once every line logged so far is written and the log closed (at most `withinMs` later), for the moment
+ * before the process exits. stdout is written asynchronously: exiting right after the last line wrote the lines still
+ * queued at once, while the one being written was still on its way, so the log ended with lines out of order
+ * (`stopped` before `shutting down`) or without them. Nothing logged after is kept.
+ */
+export function endLog(logger: Logger, withinMs = 2000): Promise<void> {
+  const stream: unknown = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym];
+  if (!isEndable(stream) || stream.destroyed) {
+    logger.flush();
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, withinMs);
+    stream.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    stream.end();
+  });
+}
+
 /** Names of values that are secrets wherever they appear: in a logged object, a body, a query string. */
 export const SECRET_KEYS: readonly string[] = Object.freeze(['password', 'newPassword', 'secret']);
 

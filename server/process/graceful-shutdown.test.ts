@@ -1,6 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import fs from 'node:fs';
+import path from 'node:path';
+import pino, { type Logger } from 'pino';
+import { makeTempDir } from '../../testing/temp-dir';
 import { createGracefulShutdown, shutdownSettingsFromEnv } from './graceful-shutdown';
 import { createLogger } from '../logger';
 import { ServerLifecycle } from './server-lifecycle';
@@ -26,7 +30,10 @@ afterEach(() => {
   }
 });
 
-async function harness(settings = { drainDelayMs: 0, timeoutMs: 5_000 }): Promise<Harness> {
+async function harness(
+  settings = { drainDelayMs: 0, timeoutMs: 5_000 },
+  { logger = createLogger('test'), atExit }: { logger?: Logger; atExit?: () => void } = {},
+): Promise<Harness> {
   const lifecycle = new ServerLifecycle();
   const events: string[] = [];
   const exits: number[] = [];
@@ -51,12 +58,13 @@ async function harness(settings = { drainDelayMs: 0, timeoutMs: 5_000 }): Promis
   const shutdown = createGracefulShutdown({
     server,
     lifecycle,
-    logger: createLogger('test'),
+    logger,
     settings,
     closeResources: async () => {
       events.push('resources closed');
     },
     exit: (code) => {
+      atExit?.();
       events.push(`exit ${code}`);
       exits.push(code);
     },
@@ -115,6 +123,30 @@ describe('createGracefulShutdown', () => {
     // Nothing was cut: the request log's listener is never told.
     expect(h.events).toEqual(['slow answered', 'resources closed', 'exit 0']);
     await expect(get(h.port, '/readyz')).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it('exits once every line it logged is written, in order', async () => {
+    const folder = makeTempDir();
+    const file = path.join(folder.path, 'server.log');
+    // The server's own stdout stream (sonic-boom), which writes asynchronously.
+    const logger = createLogger('production', 'info', pino.destination({ dest: file, sync: false }));
+    let linesAtExit: string[] = [];
+    const h = await harness(undefined, {
+      logger,
+      atExit: () => {
+        linesAtExit = fs
+          .readFileSync(file, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => (JSON.parse(line) as { msg: string }).msg);
+      },
+    });
+    try {
+      await expect(h.shutdown('SIGTERM')).resolves.toBe('clean');
+      expect(linesAtExit).toEqual(['shutting down: no longer ready', 'stopped']);
+    } finally {
+      folder.remove();
+    }
   });
 
   it('is not held open by an idle keep-alive connection', async () => {

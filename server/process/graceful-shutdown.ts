@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { readInteger } from '../config/env-values';
+import { endLog } from '../logger';
 import type { ServerLifecycle } from './server-lifecycle';
 
 export interface ShutdownSettings {
@@ -75,7 +76,7 @@ export function createGracefulShutdown(options: GracefulShutdownOptions): (reaso
       logger.error({ err: error }, 'shutdown: closing resources failed');
     }
     logger.info({ outcome }, 'stopped');
-    logger.flush();
+    await endLog(logger);
     exit(outcome === 'clean' ? 0 : 1);
     return outcome;
   };

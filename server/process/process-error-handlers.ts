@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { endLog } from '../logger';
 
 /**
  * A promise rejection nobody handled is a bug to fix, not a reason to drop every user's in-flight request: it is
@@ -14,8 +15,8 @@ export function installProcessErrorHandlers(
   };
   const onException = (error: Error) => {
     logger.fatal({ err: error }, 'uncaught exception: exiting');
-    logger.flush();
-    exit(1);
+    // The line that says why must reach the log: the exit waits for it (endLog), briefly.
+    void endLog(logger).then(() => exit(1));
   };
   process.on('unhandledRejection', onRejection);
   process.on('uncaughtException', onException);
