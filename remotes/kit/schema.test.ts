@@ -31,4 +31,17 @@ describe('propsSchema', () => {
     expect(make).toThrow(named);
     expect(make).toThrow("Use a JSON type instead (a date: Type.String({ format: 'date' })");
   });
+
+  it('takes a pattern the product runs, and refuses one it does not (lookaround, backreferences), naming it', () => {
+    expect(propsSchema({ colour: Type.String({ pattern: '^#[0-9a-f]{6}$' }) }).properties.colour).toMatchObject({
+      pattern: '^#[0-9a-f]{6}$',
+    });
+    expect(() => propsSchema({ user: Type.String({ pattern: '^(?!admin$).+$' }) })).toThrow(
+      'propsSchema: props.user has the pattern "^(?!admin$).+$", which the product does not run: it checks props ' +
+        'against patterns in linear time (RE2), without lookaround or backreferences',
+    );
+    expect(() =>
+      propsSchema({ rows: Type.Array(Type.Object({ code: Type.String({ pattern: '^(a)\\1$' }) })) }),
+    ).toThrow('props.rows[].code has the pattern "^(a)\\\\1$"');
+  });
 });

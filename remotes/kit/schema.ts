@@ -4,6 +4,7 @@
  * components import in the browser: the schema library never reaches a remote's bundles, whatever they import.
  */
 import { Type, type ObjectOptions, type TObject, type TProperties } from '@sinclair/typebox';
+import { RE2JS } from 're2js';
 
 export { Type, type Static, type TSchema } from '@sinclair/typebox';
 
@@ -25,7 +26,60 @@ export function propsSchema<Properties extends TProperties>(
         "(a date: Type.String({ format: 'date' }) or { format: 'date-time' }).",
     );
   }
+  const notRun = patternsNotRun(schema, 'props');
+  if (notRun.length > 0) {
+    throw new Error(
+      `propsSchema: ${notRun.map(({ path, pattern }) => `${path} has the pattern ${JSON.stringify(pattern)}`).join(', ')}, ` +
+        'which the product does not run: it checks props against patterns in linear time (RE2), without lookaround ' +
+        'or backreferences, and refuses such a schema. Write the pattern without them.',
+    );
+  }
   return schema;
+}
+
+/** Every sub-schema of `schema`, with the path of props it applies to. */
+function eachSubschema(
+  schema: unknown,
+  path: string,
+  visit: (node: Record<string, unknown>, path: string) => void,
+): void {
+  if (schema === null || typeof schema !== 'object') return;
+  const node = schema as Record<string, unknown>;
+  visit(node, path);
+  for (const [key, at] of [
+    ['properties', (name: string) => `${path}.${name}`],
+    ['patternProperties', () => `${path}[]`],
+  ] as const) {
+    const children = node[key];
+    if (children !== null && typeof children === 'object') {
+      for (const [name, child] of Object.entries(children)) eachSubschema(child, at(name), visit);
+    }
+  }
+  for (const key of ['items', 'additionalProperties', 'not']) eachSubschema(node[key], `${path}[]`, visit);
+  for (const key of ['anyOf', 'allOf', 'oneOf']) {
+    const branches = node[key];
+    if (Array.isArray(branches)) for (const branch of branches) eachSubschema(branch, path, visit);
+  }
+}
+
+/**
+ * The patterns (`pattern`, and `patternProperties`' names) RE2 cannot compile: the product runs a team's patterns in
+ * linear time, as JavaScript's backtracking engine could hold its server for hours on one, and refuses these.
+ */
+function patternsNotRun(schema: unknown, path: string): { path: string; pattern: string }[] {
+  const found: { path: string; pattern: string }[] = [];
+  eachSubschema(schema, path, (node, at) => {
+    const patterns = [node.pattern, ...Object.keys((node.patternProperties as object | undefined) ?? {})];
+    for (const pattern of patterns) {
+      if (typeof pattern !== 'string') continue;
+      try {
+        RE2JS.compile(pattern);
+      } catch {
+        found.push({ path: at, pattern });
+      }
+    }
+  });
+  return found;
 }
 
 /** JSON Schema's types: TypeBox also writes `Date`, `Uint8Array`, `undefined`, `bigint`, `Function`..., which no JSON is. */
@@ -33,23 +87,11 @@ const JSON_TYPES: ReadonlySet<string> = new Set(['string', 'number', 'integer', 
 
 /** Where in `schema` a `type` names no JSON type (a TypeBox JavaScript type), with the path of props it is at. */
 function typesJsonCannotCarry(schema: unknown, path: string): { path: string; type: string }[] {
-  if (schema === null || typeof schema !== 'object') return [];
-  const node = schema as Record<string, unknown>;
   const found: { path: string; type: string }[] = [];
-  for (const type of [node.type].flat()) {
-    if (typeof type === 'string' && !JSON_TYPES.has(type)) found.push({ path, type });
-  }
-  const properties = node.properties;
-  if (properties !== null && typeof properties === 'object') {
-    for (const [name, property] of Object.entries(properties)) {
-      found.push(...typesJsonCannotCarry(property, `${path}.${name}`));
+  eachSubschema(schema, path, (node, at) => {
+    for (const type of [node.type].flat()) {
+      if (typeof type === 'string' && !JSON_TYPES.has(type)) found.push({ path: at, type });
     }
-  }
-  for (const key of ['items', 'additionalProperties', 'not'])
-    found.push(...typesJsonCannotCarry(node[key], `${path}[]`));
-  for (const key of ['anyOf', 'allOf', 'oneOf']) {
-    const branches = node[key];
-    if (Array.isArray(branches)) for (const branch of branches) found.push(...typesJsonCannotCarry(branch, path));
-  }
+  });
   return found;
 }
