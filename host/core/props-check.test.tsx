@@ -136,6 +136,20 @@ describe('the development props check', () => {
     expect(api.count('GET', '/api/slots/schemas')).toBe(2);
   });
 
+  it("checks a component's patterns, leaving to the server one that may backtrack without end in the browser", async () => {
+    const notice = {
+      type: 'object',
+      properties: {
+        code: { type: 'string', pattern: '^[A-Z]{3}$' },
+        message: { type: 'string', pattern: '^([a-z ]+)*$' },
+      },
+    };
+    const api = createFakeApi({ 'GET /api/slots/schemas': { body: { schemas: { Notice: notice } } } });
+    const check = createPropsCheck(api.client);
+    await expect(check.check('Notice', { code: 'abc' })).resolves.toMatch(/props\.code/);
+    await expect(check.check('Notice', { code: 'ABC', message: `${'a'.repeat(20)}!` })).resolves.toBeNull();
+  });
+
   it('loads no schema and checks nothing when the server runs in production', async () => {
     const { api, pageSlots } = renderSlots(
       { 'global-before-content': [{ component: 'InvoiceBanner', props: { amountDue: 3 } }] },

@@ -29,10 +29,12 @@ export function createPropsCheck(client: ApiClient): PropsCheck {
       client.get<SlotSchemasPayload>('/api/slots/schemas'),
       // A development-only chunk (build/bundle-budgets.ts): never part of what a production page loads.
       import(/* webpackChunkName: "dev-only-props-check" */ '@cfworker/json-schema'),
+      import(/* webpackChunkName: "dev-only-props-check" */ './backtracking-patterns'),
     ]).then(
-      ([payload, { Validator }]) => ({
+      ([payload, { Validator }, { withoutBacktrackingPatterns }]) => ({
         schemas: payload.schemas,
-        validate: validatorOf(Validator),
+        // A remote team's patterns that may backtrack without end in the browser are left to the server's check.
+        validate: (schema, props) => validatorOf(Validator)(withoutBacktrackingPatterns(schema), props),
         partial: payload.partial === true,
       }),
       // No schemas (an older server; a network error): slots render unchecked, as in production, and the next

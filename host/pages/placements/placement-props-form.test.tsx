@@ -14,19 +14,8 @@ import { propsFormSchema } from './props-form-schema';
 // no `allOf`, so a merger that refuses to merge stands for it.
 jest.mock('@rjsf/core/lib/components/Form.js', () => jest.requireActual('@rjsf/core'), { virtual: true });
 jest.mock('@rjsf/validator-ajv8', () => ({}), { virtual: true });
-jest.mock('@x0k/json-schema-merge', () => ({
-  createComparator: () => ({ compareSchemaDefinitions: noMerge, compareSchemaValues: noMerge }),
-  createMerger: () => ({ mergeArrayOfSchemaDefinitions: noMerge }),
-  createShallowAllOfMerge: () => noMerge,
-}));
-jest.mock('@x0k/json-schema-merge/lib/array', () => ({
-  createIntersector: () => noMerge,
-  createDeduplicator: () => noMerge,
-}));
-
-function noMerge(): never {
-  throw new Error('No allOf merging under Jest: the merger is ES modules only.');
-}
+jest.mock('@x0k/json-schema-merge', () => jest.requireActual('../../../testing/host/schema-merger-stub'));
+jest.mock('@x0k/json-schema-merge/lib/array', () => jest.requireActual('../../../testing/host/schema-merger-stub'));
 
 // The form copies its data with structuredClone, which Jest's jsdom environment does not give.
 globalThis.structuredClone ??= ((value: unknown) => deserialize(serialize(value))) as typeof structuredClone;

@@ -9,6 +9,7 @@ import {
   type ValidatorType,
 } from '@rjsf/utils';
 import type { JsonSchema, JsonValue } from '../../../shared';
+import { withoutBacktrackingPatterns } from '../../core/backtracking-patterns';
 import { propLabel } from './prop-words';
 
 /** Keywords whose error only says that something below failed: the error below says what. */
@@ -44,8 +45,10 @@ export const schemaFormValidator: ValidatorType = {
   },
 };
 
+/** The schema's errors for `data`, the patterns that may backtrack without end in the browser left to the server. */
 function outputOf(schema: RJSFSchema, data: unknown): OutputUnit[] {
-  return new Validator(schema as never, '2020-12', false).validate(data).errors;
+  const checked = withoutBacktrackingPatterns(schema as JsonSchema);
+  return new Validator(checked as never, '2020-12', false).validate(data).errors;
 }
 
 /** A JSON Schema type in the operator's words. */
