@@ -141,6 +141,23 @@ describe('the placements editor’s props form', () => {
     );
     expect(screen.getByRole('combobox', { name: /severity/i })).toHaveProperty('value', '0');
   });
+
+  it('names each list item’s buttons with the item, so that three Remove buttons are told apart', async () => {
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: { links: { type: 'array', items: { type: 'string' } } },
+    };
+    const onChange = jest.fn();
+    render(
+      <PlacementPropsForm schema={schema} props={{ links: ['a', 'b', 'c'] }} idPrefix="card" onChange={onChange} />,
+    );
+    expect(
+      screen.getAllByRole('button', { name: /^Remove item/ }).map((button) => button.getAttribute('aria-label')),
+    ).toEqual(['Remove item 1 of 3', 'Remove item 2 of 3', 'Remove item 3 of 3']);
+    expect((screen.getByRole('button', { name: 'Move up item 1 of 3' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Move down item 1 of 3' }));
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ links: ['b', 'a', 'c'] }));
+  });
 });
 
 describe('the props schema as the form is given it', () => {

@@ -4,7 +4,12 @@ import type { Experimental_DefaultFormStateBehavior, RJSFSchema, UiSchema } from
 import { useMemo, type ReactNode } from 'react';
 import type { JsonSchema, JsonValue } from '../../../shared';
 import { propsFormSchema } from './props-form-schema';
-import { PropsFieldTemplate, PropsTitleFieldTemplate, type PropsFormContext } from './props-form-templates';
+import {
+  PropsArrayItemButtons,
+  PropsFieldTemplate,
+  PropsTitleFieldTemplate,
+  type PropsFormContext,
+} from './props-form-templates';
 import { schemaFormValidator } from './schema-form-validator';
 
 export interface PlacementPropsFormProps {
@@ -24,8 +29,12 @@ export interface PlacementPropsFormProps {
 /** The form's own button is not wanted: the props are part of the draft, saved with it. */
 const UI_SCHEMA: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
 
-/** Labels in words with "(required)" rather than `title*` (props-form-templates.tsx). */
-const TEMPLATES = { FieldTemplate: PropsFieldTemplate, TitleFieldTemplate: PropsTitleFieldTemplate };
+/** Labels in words with "(required)" rather than `title*`, list buttons named with their item (props-form-templates.tsx). */
+const TEMPLATES = {
+  FieldTemplate: PropsFieldTemplate,
+  TitleFieldTemplate: PropsTitleFieldTemplate,
+  ArrayFieldItemButtonsTemplate: PropsArrayItemButtons,
+};
 
 /**
  * A choice of constants (`anyOf: [{ const: 'info' }, …]`) starts unchosen: the library would otherwise fill a

@@ -1,4 +1,13 @@
-import { getTemplate, getUiOptions, type FieldTemplateProps, type RJSFSchema, type TitleFieldProps } from '@rjsf/utils';
+import {
+  buttonId,
+  getTemplate,
+  getUiOptions,
+  TranslatableString,
+  type ArrayFieldItemButtonsTemplateProps,
+  type FieldTemplateProps,
+  type RJSFSchema,
+  type TitleFieldProps,
+} from '@rjsf/utils';
 import type { ReactNode } from 'react';
 import { humanName } from './prop-words';
 
@@ -66,5 +75,52 @@ export function PropsTitleFieldTemplate({
       <Owner context={registry.formContext} />
       {optionalDataControl && <span className="pull-right">{optionalDataControl}</span>}
     </legend>
+  );
+}
+
+/**
+ * A list item's buttons, as core's, each named with its item (`Remove item 2 of 3`): core's are named by their title
+ * alone, so a list of three gave three "Remove" buttons a screen reader could not tell apart. The list's own label is
+ * its group's (PropsTitleFieldTemplate).
+ */
+export function PropsArrayItemButtons(props: ArrayFieldItemButtonsTemplateProps) {
+  const { disabled, readonly, hasCopy, hasMoveDown, hasMoveUp, hasRemove, fieldPathId, index, totalItems } = props;
+  const { registry, uiSchema } = props;
+  const { CopyButton, MoveDownButton, MoveUpButton, RemoveButton } = registry.templates.ButtonTemplates;
+  const moves = hasMoveUp || hasMoveDown;
+  const off = disabled || readonly;
+  // In core's order: shown, the button, its id's and class's name, its title, disabled, what it does.
+  const buttons = [
+    [moves, MoveUpButton, 'moveUp', 'move-up', TranslatableString.MoveUpButton, off || !hasMoveUp, props.onMoveUpItem],
+    [
+      moves,
+      MoveDownButton,
+      'moveDown',
+      'move-down',
+      TranslatableString.MoveDownButton,
+      off || !hasMoveDown,
+      props.onMoveDownItem,
+    ],
+    [hasCopy, CopyButton, 'copy', 'copy', TranslatableString.CopyButton, off, props.onCopyItem],
+    [hasRemove, RemoveButton, 'remove', 'remove', TranslatableString.RemoveButton, off, props.onRemoveItem],
+  ] as const;
+  return (
+    <>
+      {buttons.map(
+        ([shown, Button, id, className, title, isDisabled, onClick]) =>
+          shown && (
+            <Button
+              key={id}
+              id={buttonId(fieldPathId, id)}
+              className={`rjsf-array-item-${className}`}
+              aria-label={`${registry.translateString(title)} item ${index + 1} of ${totalItems}`}
+              disabled={isDisabled}
+              onClick={onClick}
+              uiSchema={uiSchema}
+              registry={registry}
+            />
+          ),
+      )}
+    </>
   );
 }
