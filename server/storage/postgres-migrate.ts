@@ -20,10 +20,14 @@ export async function migratePostgres(client: Client, migrations: readonly Migra
   const known = migrations.at(-1)?.version ?? 0;
   await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
   try {
-    // From the catalogue, not information_schema, which lists only the tables the account has rights on.
+    // From the catalogue, not information_schema, which lists only the tables the account has rights on; an
+    // extension's own (pg_stat_statements', PostGIS's spatial_ref_sys), installed with the database, are no one's.
     const present = await client.query<{ name: string }>(
       `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-       WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm', 'f') ORDER BY c.relname`,
+       WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+         AND NOT EXISTS (SELECT 1 FROM pg_depend d
+           WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e')
+       ORDER BY c.relname`,
     );
     const tables = present.rows.map((row) => row.name);
     if (tables.length > 0 && !tables.includes('schema_version')) {

@@ -587,6 +587,15 @@ for (const engineUnderTest of ENGINES) {
         expect(await engineUnderTest.tablesIn(foreign)).toEqual(['invoices', 'users']);
       });
 
+      if (engineUnderTest.name === 'PostgreSQL') {
+        it("takes a new database an extension's tables came with (pg_stat_statements)", async () => {
+          const fresh = await engineUnderTest.freshDatabase();
+          await engineUnderTest.execute(fresh, 'CREATE EXTENSION pg_stat_statements');
+          opened.push(await openMigratedStorage(fresh));
+          expect(await engineUnderTest.tablesIn(fresh)).toEqual(expect.arrayContaining(['records', 'schema_version']));
+        });
+      }
+
       it('refuses a database newer than the code, naming both versions', async () => {
         await sql`INSERT INTO schema_version (version, name, applied_at) VALUES (999, 'from the future', 0)`.execute(
           engine.db,
