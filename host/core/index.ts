@@ -28,6 +28,7 @@ export type { FailedSlot } from './failed-slots';
 export type { PageSlots, PageSlotStatus, PageSlotReason } from './page-slot-record';
 export type { SlotFailure } from './log-slot-failures';
 export { tabStorage } from './tab-storage';
-export { createPropsCheck, describePropsErrors, type PropsCheck } from './props-check';
+export { createPropsCheck } from './dev-props-check';
+export { describePropsErrors, type PropsCheck } from './props-check';
 export { HiddenSlotLocation } from './hidden-slot-location';
 export { componentFromModule, connectRegistries } from './connect-registries';

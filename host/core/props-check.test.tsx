@@ -7,7 +7,8 @@ import { AppSlotRenderer } from './app-slot-renderer';
 import { ComponentRegistry } from './component-registry';
 import { createTestSlotSource } from '../../testing/host/slot-source';
 import type { SlotFailure } from './log-slot-failures';
-import { createPropsCheck, describePropsErrors } from './props-check';
+import { createPropsCheck } from './dev-props-check';
+import { describePropsErrors } from './props-check';
 import { createSlotStatus, SlotRuntimeProvider, type SlotRuntime } from './slot-runtime';
 import { SlotSourceProvider } from './slot-source-provider';
 
