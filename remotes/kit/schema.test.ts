@@ -36,12 +36,22 @@ describe('propsSchema', () => {
     expect(propsSchema({ colour: Type.String({ pattern: '^#[0-9a-f]{6}$' }) }).properties.colour).toMatchObject({
       pattern: '^#[0-9a-f]{6}$',
     });
+    // JavaScript's own syntax, which the product writes for RE2.
+    expect(() => propsSchema({ name: Type.String({ pattern: '^[\\u0020-\\u007E]*$|^\\p{Letter}+$' }) })).not.toThrow();
     expect(() => propsSchema({ user: Type.String({ pattern: '^(?!admin$).+$' }) })).toThrow(
-      'propsSchema: props.user has the pattern "^(?!admin$).+$", which the product does not run: it checks props ' +
-        'against patterns in linear time (RE2), without lookaround or backreferences',
+      'propsSchema: props.user has the pattern "^(?!admin$).+$", which the product does not run: lookaround ' +
+        '((?=…), (?!…), (?<=…), (?<!…)) cannot be run in linear time. The product checks props against patterns in ' +
+        'linear time (RE2), and refuses such a schema.',
     );
     expect(() =>
       propsSchema({ rows: Type.Array(Type.Object({ code: Type.String({ pattern: '^(a)\\1$' }) })) }),
-    ).toThrow('props.rows[].code has the pattern "^(a)\\\\1$"');
+    ).toThrow('props.rows[].code has the pattern "^(a)\\\\1$", which the product does not run: a backreference');
+    // A tuple's items, each at its place.
+    expect(() =>
+      propsSchema({ pair: Type.Tuple([Type.String({ pattern: '^(?!admin$).+$' }), Type.Number()]) }),
+    ).toThrow('props.pair[0] has the pattern');
+    expect(() => propsSchema({ pair: Type.Tuple([Type.Date(), Type.Number()]) })).toThrow(
+      'props.pair[0] is of type "Date"',
+    );
   });
 });

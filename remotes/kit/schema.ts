@@ -4,6 +4,7 @@
  * components import in the browser: the schema library never reaches a remote's bundles, whatever they import.
  */
 import { Type, type ObjectOptions, type TObject, type TProperties } from '@sinclair/typebox';
+import { compileLinearPattern, patternsIn, PATTERNS_PER_SCHEMA_MAX } from '../../shared/linear-patterns';
 import { RE2JS } from 're2js';
 
 export { Type, type Static, type TSchema } from '@sinclair/typebox';
@@ -26,12 +27,17 @@ export function propsSchema<Properties extends TProperties>(
         "(a date: Type.String({ format: 'date' }) or { format: 'date-time' }).",
     );
   }
+  const patterns = patternsIn(schema).length;
+  if (patterns > PATTERNS_PER_SCHEMA_MAX) {
+    throw new Error(
+      `propsSchema: ${patterns} patterns, over the ${PATTERNS_PER_SCHEMA_MAX} the product checks in one component's props.`,
+    );
+  }
   const notRun = patternsNotRun(schema, 'props');
   if (notRun.length > 0) {
     throw new Error(
-      `propsSchema: ${notRun.map(({ path, pattern }) => `${path} has the pattern ${JSON.stringify(pattern)}`).join(', ')}, ` +
-        'which the product does not run: it checks props against patterns in linear time (RE2), without lookaround ' +
-        'or backreferences, and refuses such a schema. Write the pattern without them.',
+      `propsSchema: ${notRun.map(({ path, pattern, reason }) => `${path} has the pattern ${JSON.stringify(pattern)}, which the product does not run: ${reason}`).join('; ')}. ` +
+        'The product checks props against patterns in linear time (RE2), and refuses such a schema.',
     );
   }
   return schema;
@@ -43,7 +49,7 @@ function eachSubschema(
   path: string,
   visit: (node: Record<string, unknown>, path: string) => void,
 ): void {
-  if (schema === null || typeof schema !== 'object') return;
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return;
   const node = schema as Record<string, unknown>;
   visit(node, path);
   for (const [key, at] of [
@@ -56,26 +62,28 @@ function eachSubschema(
     }
   }
   for (const key of ['items', 'additionalProperties', 'not']) eachSubschema(node[key], `${path}[]`, visit);
+  // A tuple's items (TypeBox writes them as `items: [...]`, a later draft as `prefixItems`), each at its place.
+  for (const key of ['items', 'prefixItems']) {
+    const places = node[key];
+    if (Array.isArray(places)) places.forEach((place, index) => eachSubschema(place, `${path}[${index}]`, visit));
+  }
   for (const key of ['anyOf', 'allOf', 'oneOf']) {
     const branches = node[key];
     if (Array.isArray(branches)) for (const branch of branches) eachSubschema(branch, path, visit);
   }
 }
 
-/**
- * The patterns (`pattern`, and `patternProperties`' names) RE2 cannot compile: the product runs a team's patterns in
- * linear time, as JavaScript's backtracking engine could hold its server for hours on one, and refuses these.
- */
-function patternsNotRun(schema: unknown, path: string): { path: string; pattern: string }[] {
-  const found: { path: string; pattern: string }[] = [];
+/** The patterns (`pattern`, and `patternProperties`' names) the product does not run, and why (shared/linear-patterns.ts). */
+function patternsNotRun(schema: unknown, path: string): { path: string; pattern: string; reason: string }[] {
+  const found: { path: string; pattern: string; reason: string }[] = [];
   eachSubschema(schema, path, (node, at) => {
     const patterns = [node.pattern, ...Object.keys((node.patternProperties as object | undefined) ?? {})];
     for (const pattern of patterns) {
       if (typeof pattern !== 'string') continue;
       try {
-        RE2JS.compile(pattern);
-      } catch {
-        found.push({ path: at, pattern });
+        compileLinearPattern(pattern, (source) => RE2JS.compile(source));
+      } catch (error) {
+        found.push({ path: at, pattern, reason: (error as Error).message });
       }
     }
   });

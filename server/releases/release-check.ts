@@ -54,9 +54,11 @@ export function releaseProblems(subjects: ReleaseCheckSubjects, release: Release
     ...allowListProblems(placed, withRelease, allowed),
   ].filter(
     (problem) =>
-      problem.blocking &&
-      (problem.remote === release.remote ||
-        (problem.kind === 'unknown-component' && providedNow.has(problem.component))),
+      // A pattern the product does not run is left unchecked in a release already in force; a new one is refused.
+      (problem.kind === 'pattern-not-checked' && problem.remote === release.remote) ||
+      (problem.blocking &&
+        (problem.remote === release.remote ||
+          (problem.kind === 'unknown-component' && providedNow.has(problem.component)))),
   );
   return formatSlotProblemsByPlacement(problems);
 }

@@ -345,6 +345,24 @@ describe('publishing', () => {
     ]);
   });
 
+  it('refuses a release whose placed component has a pattern the product does not run, naming it', async () => {
+    origin.descriptors.set('lookahead', {
+      name: 'team_billing',
+      components: ['InvoiceBanner'],
+      props: {
+        InvoiceBanner: {
+          type: 'object',
+          properties: { amountDue: { type: 'number' }, currency: { type: 'string', pattern: '^(?!XXX)[A-Z]{3}$' } },
+        },
+      },
+    });
+    const refused = await publish(await tokenFor('team_billing'), 'lookahead').expect(400);
+    expect(refused.body.error.problems).toEqual([
+      'InvoiceBanner at global-before-content[0] (code, remote "team_billing"): its props schema\'s pattern ' +
+        '"^(?!XXX)[A-Z]{3}$" is not checked: lookaround ((?=…), (?!…), (?<=…), (?<!…)) cannot be run in linear time',
+    ]);
+  });
+
   it("refuses a release whose remote would fill a location that does not allow it (the location's allow-list)", async () => {
     // Started again with the location's allow-list (set before ready, as an entry does).
     await testApp.close();

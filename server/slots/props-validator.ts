@@ -1,5 +1,6 @@
 import Ajv, { type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { compileLinearPattern, patternsIn, PATTERNS_PER_SCHEMA_MAX } from '../../shared/linear-patterns';
 import { RE2JS } from 're2js';
 import type { JsonSchema, JsonValue } from '../../shared';
 
@@ -17,39 +18,47 @@ export interface PropsViolation {
 }
 
 /**
- * A schema's `pattern` (and `patternProperties`) run by RE2, in time linear in the text: the schemas are a remote
- * team's, which the product does not trust, and JavaScript's own engine backtracks, so a pattern such as
- * `^([a-z ]+)*$` held the server's one thread for hours on a placed prop of a few dozen characters (a release's check,
- * every start's, every placements save). RE2 has no lookaround and no backreferences: a schema using them is no valid
- * schema here, refused with the pattern named when its release is published.
- */
-const linearTimeRegExp: NonNullable<NonNullable<Options['code']>['regExp']> = Object.assign(
-  (pattern: string) => {
-    try {
-      return RE2JS.compile(pattern);
-    } catch (error) {
-      throw new Error(
-        `pattern ${JSON.stringify(pattern)} is not one the product runs: ${(error as Error).message}` +
-          ' (patterns run in linear time, without lookaround or backreferences)',
-      );
-    }
-  },
-  { code: 'RE2JS.compile' },
-);
-
-/**
  * Validates slot props against the JSON Schemas of the remotes' descriptors with Ajv, each schema compiled once and
  * kept (schemas change only when a descriptor does, slots are checked at every start and reload). Every violation is
  * reported, not only the first, in the words a registration error needs: the JSON path and the expected type.
  * Formats (`date`, `email`, `uri`, ...) are checked, as the host and the kit's slot tests check them
- * (@cfworker/json-schema): props the kit refuses are not taken here, nor the other way round (patterns aside: a
- * pattern the kit runs with JavaScript's engine is run here by RE2, whose `\s` knows ASCII spaces alone).
+ * (@cfworker/json-schema): props the kit refuses are not taken here, nor the other way round.
  */
 export class PropsValidator {
+  /** The patterns met that the product does not run, and why (Ajv compiles each pattern once per instance). */
+  private readonly patternsNotRun = new Map<string, string>();
+  /**
+   * A schema's `pattern` (and `patternProperties`) run in linear time, with JavaScript's meaning
+   * (shared/linear-patterns.ts): the schemas are a remote team's, which the product does not trust, and JavaScript's
+   * own engine backtracks, so a pattern such as `^([a-z ]+)*$` held the server's one thread for hours on a placed prop
+   * of a few dozen characters (a release's check, every start's, every placements save). One it cannot run
+   * (lookaround, backreferences, a counted repetition too large) is left unchecked and said (notCheckedIn): a release
+   * already in force keeps its slots after an upgrade, and a release published with one is refused (release-check.ts).
+   */
+  private readonly linearTimeRegExp: NonNullable<NonNullable<Options['code']>['regExp']> = Object.assign(
+    (pattern: string) => {
+      try {
+        return compileLinearPattern(pattern, (source) => RE2JS.compile(source));
+      } catch (error) {
+        this.patternsNotRun.set(pattern, (error as Error).message);
+        return { test: () => true };
+      }
+    },
+    { code: 'compileLinearPattern' },
+  );
   private readonly ajv = addFormats(
-    new Ajv({ allErrors: true, verbose: true, strict: false, logger: false, code: { regExp: linearTimeRegExp } }),
+    new Ajv({ allErrors: true, verbose: true, strict: false, logger: false, code: { regExp: this.linearTimeRegExp } }),
   );
   private readonly compiled = new Map<string, ValidateFunction | Error>();
+
+  /** The patterns of `schema` left unchecked, and why; empty when every one is checked. */
+  notCheckedIn(schema: JsonSchema): { pattern: string; reason: string }[] {
+    this.compile(schema);
+    return [...new Set(patternsIn(schema))].flatMap((pattern) => {
+      const reason = this.patternsNotRun.get(pattern);
+      return reason === undefined ? [] : [{ pattern, reason }];
+    });
+  }
 
   /** The violations of `props` against `schema`; empty when they conform. Throws when the schema is no schema. */
   validate(schema: JsonSchema, props: JsonValue, component: string): PropsViolation[] {
@@ -62,7 +71,11 @@ export class PropsValidator {
     const key = JSON.stringify(schema);
     let validator = this.compiled.get(key);
     if (validator === undefined) {
+      const patterns = patternsIn(schema).length;
       try {
+        if (patterns > PATTERNS_PER_SCHEMA_MAX) {
+          throw new Error(`it has ${patterns} patterns, over the ${PATTERNS_PER_SCHEMA_MAX} a schema may have`);
+        }
         validator = this.ajv.compile(schema);
       } catch (error) {
         validator = new Error(`its props schema is not a valid JSON Schema (${(error as Error).message})`);

@@ -220,9 +220,34 @@ describe('SlotContract', () => {
       expect(problemsOf(Slot.make('Notice', { message: 'all is well' }), withPattern('^([a-z ]+)*$'))).toEqual([]);
     });
 
-    it('refuses a pattern it cannot run in linear time, naming it', () => {
-      expect(problemsOf(Slot.make('Notice', { message: 'x' }), withPattern('^(?!admin).*$'))[0]).toMatch(
-        /its props schema is not a valid JSON Schema \(pattern "\^\(\?!admin\)\.\*\$" is not one the product runs: .*without lookaround or backreferences\)/,
+    it('leaves a pattern it cannot run in linear time unchecked, saying so without refusing the slot', () => {
+      const lookahead = withPattern('^(?!admin).*$');
+      const [problem, ...others] = new SlotContract().check(
+        placedSlots('global-before-content', [Slot.make('Notice', { message: 'admin' })], 'code'),
+        lookahead,
+      );
+      expect(others).toEqual([]);
+      expect(problem).toMatchObject({ kind: 'pattern-not-checked', blocking: false, remote: 'team_x' });
+      expect(formatSlotProblem(problem!)).toMatch(
+        /^Notice at global-before-content\[0\] \(code, remote "team_x"\): its props schema's pattern "\^\(\?!admin\)\.\*\$" is not checked: lookaround \(.*\) cannot be run in linear time$/,
+      );
+      // The rest of the schema is checked as ever.
+      expect(problemsOf(Slot.make('Notice', { message: 3 }), lookahead)).toContainEqual(
+        expect.stringContaining('props.message must be string'),
+      );
+    });
+
+    it('refuses a schema of more patterns than it checks', () => {
+      const properties = Object.fromEntries(
+        Array.from({ length: 101 }, (_, index) => [`p${index}`, { type: 'string', pattern: `^${index}$` }]),
+      );
+      const many: ContractRemotes = {
+        known: [{ name: 'team_x', components: ['Notice'], props: { Notice: { type: 'object', properties } } }],
+        disabled: [],
+        waiting: [],
+      };
+      expect(problemsOf(Slot.make('Notice', {}), many)[0]).toMatch(
+        /its props schema is not a valid JSON Schema \(it has 101 patterns, over the 100 a schema may have\)/,
       );
     });
   });

@@ -21,6 +21,7 @@ export type SlotProblemKind =
   | 'remote-disabled'
   | 'remote-not-available'
   | 'props-invalid'
+  | 'pattern-not-checked'
   | 'reserved-prop'
   | 'not-form-component'
   | 'form-component-outside-form'
@@ -211,6 +212,11 @@ export class SlotContract {
     for (const violation of violations) {
       const found = problem('props-invalid', provider.name, violation.message, violation.path);
       problems.push(violation.quoted === undefined ? found : { ...found, quoted: violation.quoted });
+    }
+    // Said, not refused: the slot renders as it did before the product ran patterns in linear time.
+    for (const { pattern, reason } of this.validator.notCheckedIn(schema)) {
+      const message = `its props schema's pattern ${JSON.stringify(pattern)} is not checked: ${reason}`;
+      problems.push(problem('pattern-not-checked', provider.name, message, null, false));
     }
     return problems;
   }
