@@ -17,6 +17,7 @@ interface EndableStream {
   end(): void;
   once(event: 'close', listener: () => void): unknown;
   destroyed: boolean;
+  write(data: string): boolean;
 }
 
 function isEndable(stream: unknown): stream is EndableStream {
@@ -28,7 +29,7 @@ function isEndable(stream: unknown): stream is EndableStream {
  * Resolves once every line logged so far is written and the log closed (at most `withinMs` later), for the moment
  * before the process exits. stdout is written asynchronously: exiting right after the last line wrote the lines still
  * queued at once, while the one being written was still on its way, so the log ended with lines out of order
- * (`stopped` before `shutting down`) or without them. Nothing logged after is kept.
+ * (`stopped` before `shutting down`) or without them. A line logged after it is dropped, by every logger on the stream.
  */
 export function endLog(logger: Logger, withinMs = 2000): Promise<void> {
   const stream: unknown = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym];
@@ -36,13 +37,19 @@ export function endLog(logger: Logger, withinMs = 2000): Promise<void> {
     logger.flush();
     return Promise.resolve();
   }
+  // Once closed, a line logged (a request ending, a second exception) is dropped: the stream would throw.
+  const dropLater = () => {
+    stream.write = () => true;
+  };
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, withinMs);
     stream.once('close', () => {
+      dropLater();
       clearTimeout(timer);
       resolve();
     });
     stream.end();
+    if (stream.destroyed) dropLater();
   });
 }
 
