@@ -17,6 +17,8 @@ describe('truncate', () => {
     const cut = truncate('🎉'.repeat(61), TITLE_LIMIT);
     expect(cut).toBe(`${'🎉'.repeat(59)}…`);
     expect(cut).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+    // A flag is two code points: never one of them alone.
+    expect(truncate('🇫🇷'.repeat(31), TITLE_LIMIT)).toBe(`${'🇫🇷'.repeat(29)}…`);
   });
 });
 

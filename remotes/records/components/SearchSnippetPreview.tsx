@@ -12,12 +12,20 @@ export function characterCount(text: string): number {
   return [...text].length;
 }
 
-/** Whitespace collapsed, cut at a word boundary before `limit` characters (never inside one) with an ellipsis. */
+/**
+ * Whitespace collapsed, cut at a word boundary before `limit` characters (code points, as the server counts them) with
+ * an ellipsis, never inside a character as a person sees it (an emoji, a flag of two code points).
+ */
 export function truncate(text: string, limit: number): string {
   const clean = text.replace(/\s+/g, ' ').trim();
-  const characters = [...clean];
-  if (characters.length <= limit) return clean;
-  const cut = characters.slice(0, limit - 1).join('');
+  if (characterCount(clean) <= limit) return clean;
+  let cut = '';
+  let counted = 0;
+  for (const { segment } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(clean)) {
+    counted += characterCount(segment);
+    if (counted > limit - 1) break;
+    cut += segment;
+  }
   const lastSpace = cut.lastIndexOf(' ');
   return `${(lastSpace > cut.length * 0.6 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
 }
