@@ -94,6 +94,7 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
   const dialog = useConfirmDialog();
   const setDialog = useConfirmDialog();
   const undoButton = useRef<HTMLButtonElement>(null);
+  const undoing = useRef(false);
   // An outcome without Undo (an undo's own, or one that failed) takes no focus: its status is said once by the live
   // region, and focusing that region would say it twice, with no ring to see. The control that had the focus, gone
   // with the bar or Undo, hands it to the page's heading (RouteFocusProvider), as a single record's undo does.
@@ -309,9 +310,12 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
           type="button"
           className="button button--secondary button--small bulk-actions__undo"
           onClick={() => {
+            // A second press while the first is on its way would undo again, and say the first's work failed.
+            if (undoing.current) return;
+            undoing.current = true;
             const { undo: what } = outcome;
-            if (what?.kind === 'restore') void undo(what.records);
-            else if (what?.kind === 'revert') void revert(what);
+            const done = what?.kind === 'restore' ? undo(what.records) : what?.kind === 'revert' ? revert(what) : null;
+            void done?.finally(() => (undoing.current = false));
           }}
         >
           {outcome.undo.kind === 'restore' ? 'Undo delete' : `Undo: set ${outcome.undo.label} back`}
