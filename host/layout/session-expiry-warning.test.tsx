@@ -116,4 +116,15 @@ describe('SessionExpiryWarning', () => {
     expect(screen.queryByRole('alertdialog', WARNING)).toBeNull();
     expect(api.count('POST', '/session')).toBe(0);
   });
+
+  it('asks again as soon as the connection is back, before anything is typed', async () => {
+    const api = sessionServer();
+    await renderSignedIn(api);
+    const asked = api.count('GET', '/session');
+    await act(async () => {
+      window.dispatchEvent(new Event('online'));
+    });
+    await wait(0);
+    expect(api.count('GET', '/session')).toBe(asked + 1);
+  });
 });

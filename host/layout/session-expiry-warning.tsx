@@ -95,12 +95,19 @@ export function SessionExpiryWarning() {
     // The session's answers carry the time left (a signed-in page's data too): no request at load.
     if (time) setDeadline(deadlineOf(time.payload, time.receivedAt));
     else void ask(false);
-    // Timers sleep in a hidden tab: ask again when it shows.
+    // Timers sleep in a hidden tab: ask again when it shows. A check that failed offline is made again as soon as the
+    // connection is back, before the person types on: a session that ended meanwhile is said at once, not by a
+    // keystroke's keep-alive whose switch to the sign-in page takes the keys typed after it.
     const onVisible = () => {
       if (document.visibilityState === 'visible') void ask(false);
     };
+    const onOnline = () => void ask(false);
     document.addEventListener('visibilitychange', onVisible);
-    return () => document.removeEventListener('visibilitychange', onVisible);
+    window.addEventListener('online', onOnline);
+    return () => {
+      document.removeEventListener('visibilitychange', onVisible);
+      window.removeEventListener('online', onOnline);
+    };
   }, [signedIn, time, ask]);
 
   const showing = deadline !== null && now >= deadline.endsAt - deadline.leadMs && acknowledged !== deadline.endsAt;
