@@ -66,8 +66,13 @@ const KIB = 1024;
  * Raised from 152 to 153 KiB when the page's client refused reads answered in another tenant than the page shows
  * (an account removed from it saw the other tenant's records under its name) and the session followed: 155.8 KB,
  * 0.2 KB over; it must be in the first script, which reads the first list.
+ * Raised from 153 to 154 KiB for fixes of staff's work on the pages of the first script: a text field near its maximum
+ * length lets an input method compose (a Chinese input method's pinyin was cut at the room left), a bulk Undo pressed
+ * twice undoes once (it said the undo had failed), an undo's refusals name the field, and a page asks whether its
+ * session holds as soon as the connection is back (the keys typed after a session ended offline were lost): 156.7 KB,
+ * a few bytes over.
  */
-export const HOST_INITIAL_JS_MAX_GZIP = 153 * KIB;
+export const HOST_INITIAL_JS_MAX_GZIP = 154 * KIB;
 
 /** A remote's container entry is the federation runtime plus its expose map: small, and on every page's path. */
 export const REMOTE_ENTRY_MAX_GZIP = 30 * KIB;
