@@ -63,6 +63,21 @@ function renderList(records: ResourceRecord[]): { api: FakeApi; bulk: BulkRecord
   return { api, bulk };
 }
 
+/** Two articles of the news group, both set to guides from the bar: the records as the server holds them, and Undo. */
+async function twoArticlesSetToGuides(): Promise<{ records: ResourceRecord[]; undo: HTMLElement }> {
+  const records: ResourceRecord[] = [
+    { id: 1, title: 'One', label: 'A', group: 'news' },
+    { id: 2, title: 'Two', label: 'B', group: 'news' },
+  ];
+  renderList(records);
+  fireEvent.click(await screen.findByRole('checkbox', { name: 'Select all 2 on this page' }));
+  fireEvent.change(screen.getByRole('combobox', { name: 'New value' }), { target: { value: 'guides' } });
+  fireEvent.click(screen.getByRole('button', { name: 'Set on selected' }));
+  const confirmation = screen.getByRole('dialog', { name: 'Set Group to guides on 2 articles?' });
+  fireEvent.click(within(confirmation).getByRole('button', { name: 'Set' }));
+  return { records, undo: await screen.findByRole('button', { name: 'Undo: set Group back' }) };
+}
+
 describe('setting a field on the selected rows', () => {
   it('shows the bar only with a selection, asks first, and undoes to each record’s own value', async () => {
     const records: ResourceRecord[] = [
@@ -95,17 +110,7 @@ describe('setting a field on the selected rows', () => {
   });
 
   it('leaves a record someone changed since as it is, naming it with its value now, when undoing', async () => {
-    const records: ResourceRecord[] = [
-      { id: 1, title: 'One', label: 'A', group: 'news' },
-      { id: 2, title: 'Two', label: 'B', group: 'news' },
-    ];
-    renderList(records);
-    fireEvent.click(await screen.findByRole('checkbox', { name: 'Select all 2 on this page' }));
-    fireEvent.change(screen.getByRole('combobox', { name: 'New value' }), { target: { value: 'guides' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Set on selected' }));
-    const confirmation = screen.getByRole('dialog', { name: 'Set Group to guides on 2 articles?' });
-    fireEvent.click(within(confirmation).getByRole('button', { name: 'Set' }));
-    const undo = await screen.findByRole('button', { name: 'Undo: set Group back' });
+    const { records, undo } = await twoArticlesSetToGuides();
     // A colleague saves the second with no group since.
     delete records[1]?.group;
 
@@ -116,17 +121,7 @@ describe('setting a field on the selected rows', () => {
   });
 
   it('says why a record refused when undoing is, by the field the server names', async () => {
-    const records: ResourceRecord[] = [
-      { id: 1, title: 'One', label: 'A', group: 'news' },
-      { id: 2, title: 'Two', label: 'B', group: 'news' },
-    ];
-    renderList(records);
-    fireEvent.click(await screen.findByRole('checkbox', { name: 'Select all 2 on this page' }));
-    fireEvent.change(screen.getByRole('combobox', { name: 'New value' }), { target: { value: 'guides' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Set on selected' }));
-    const confirmation = screen.getByRole('dialog', { name: 'Set Group to guides on 2 articles?' });
-    fireEvent.click(within(confirmation).getByRole('button', { name: 'Set' }));
-    const undo = await screen.findByRole('button', { name: 'Undo: set Group back' });
+    const { records, undo } = await twoArticlesSetToGuides();
     // The second lost its label since (an import, or a field made required after it was saved).
     if (records[1]) records[1].label = '';
 
