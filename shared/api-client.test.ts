@@ -8,6 +8,7 @@ import {
   type RequestInitLike,
   type ResponseLike,
 } from './api-client';
+import { RECORD_CREATION_KEY_HEADER } from './resource-wire';
 
 function answer(status: number, body?: unknown, headers: Record<string, string> = {}): ResponseLike {
   return {
@@ -183,6 +184,18 @@ describe('createApiClient', () => {
     await client.get('/api/slot-stats?window=1h');
     await client.get('/api/slot-stats?window=1h', undefined, { background: false });
     expect(sent).toEqual(['1', null, null]);
+  });
+
+  it('sends the key of a create made once with that create, and with no other request', async () => {
+    const sent: Array<string | null> = [];
+    const client = createApiClient(async (_url, init) => {
+      sent.push(init.headers[RECORD_CREATION_KEY_HEADER] ?? null);
+      return answer(201, {});
+    });
+    await client.post('/api/resources/articles/records', { title: 'x' }, undefined, { idempotencyKey: 'k-1' });
+    await client.post('/api/resources/articles/records', { title: 'x' });
+    await client.put('/api/resources/articles/records/1', { title: 'x' });
+    expect(sent).toEqual(['k-1', null, null]);
   });
 
   it('sends a POST without a body as no body and no Content-Type, and reads a 204 as nothing', async () => {

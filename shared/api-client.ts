@@ -1,6 +1,7 @@
 import { ERROR_STATUS, isErrorBody, type ErrorCode } from './errors';
 import type { PlacementsDraft } from './placements';
 import type { ResourceRecord, RestorableRecord } from './resource-record';
+import { RECORD_CREATION_KEY_HEADER } from './resource-wire';
 
 /**
  * The one JSON client of the product's API, for the host and for remote components (the remote kit ships it).
@@ -60,6 +61,15 @@ export const BACKGROUND_READ_HEADER = 'X-Background-Read';
 export interface ReadOptions {
   /** A read made by the page itself, not by the person (BACKGROUND_READ_HEADER): it does not keep the session alive. */
   background?: boolean;
+}
+
+export interface CreateOptions {
+  /**
+   * Makes the create once (RECORD_CREATION_KEY_HEADER): the same key sent again with the same body answers what the
+   * first made, so a create whose answer was lost can be sent again safely. A new key (crypto.randomUUID()) per thing
+   * to create, kept until its create answers.
+   */
+  idempotencyKey?: string;
 }
 
 /** What a failed request says when the server gave no error of its own (staff read it on the page). */
@@ -124,7 +134,7 @@ export class ApiError extends Error {
 
 export interface ApiClient {
   get<T>(path: string, signal?: AbortSignalLike, options?: ReadOptions): Promise<T>;
-  post<T>(path: string, body?: unknown, signal?: AbortSignalLike): Promise<T>;
+  post<T>(path: string, body?: unknown, signal?: AbortSignalLike, options?: CreateOptions): Promise<T>;
   put<T>(path: string, body: unknown, signal?: AbortSignalLike): Promise<T>;
   delete<T>(path: string, signal?: AbortSignalLike): Promise<T>;
 }
@@ -209,11 +219,12 @@ export function createApiClient(fetchImpl: FetchLike = globalFetch, options: Api
     path: string,
     body: unknown,
     signal?: AbortSignalLike,
-    readOptions: ReadOptions = {},
+    readOptions: ReadOptions & CreateOptions = {},
     askedAgain = false,
   ): Promise<T> {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (readOptions.background) headers[BACKGROUND_READ_HEADER] = '1';
+    if (readOptions.idempotencyKey !== undefined) headers[RECORD_CREATION_KEY_HEADER] = readOptions.idempotencyKey;
     const read = method === 'GET' || method === 'HEAD';
     const pageTenant = options.pageTenant?.() ?? null;
     if (pageTenant !== null && !read) headers[PAGE_TENANT_HEADER] = pageTenant;
@@ -288,7 +299,7 @@ export function createApiClient(fetchImpl: FetchLike = globalFetch, options: Api
 
   return {
     get: (path, signal, options) => request('GET', path, undefined, signal, options),
-    post: (path, body, signal) => request('POST', path, body, signal),
+    post: (path, body, signal, options) => request('POST', path, body, signal, options),
     put: (path, body, signal) => request('PUT', path, body, signal),
     delete: (path, signal) => request('DELETE', path, undefined, signal),
   };

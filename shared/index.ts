@@ -173,6 +173,7 @@ export {
   SESSION_TENANT_HEADER,
   BACKGROUND_READ_HEADER,
   type ReadOptions,
+  type CreateOptions,
   type ApiClient,
   type ApiClientOptions,
   type AbortSignalLike,
@@ -287,6 +288,8 @@ export {
   RECORD_RESTORE_WINDOW_MS,
   DELETED_RECORDS_LIMIT,
   UNCHANGED_FIELDS_KEY,
+  RECORD_CREATION_KEY_HEADER,
+  RECORD_CREATION_REPLAYED_HEADER,
 } from './resource-wire';
 export { spellUndecomposedLetters, UNDECOMPOSED_LETTERS } from './undecomposed-letters';
 export { isLoopbackHost } from './loopback-host';

@@ -215,6 +215,17 @@ export type RecordUpdateRequest = Record<string, JsonValue>;
 export const UNCHANGED_FIELDS_KEY = '$ifUnchanged';
 
 /**
+ * The header of a `POST /api/resources/:name/records` that is made once: a key (1 to 200 visible ASCII characters, a
+ * new UUID per record to create) that the same account sends again, within a day, with the same values when it cannot
+ * tell whether the create was made (its answer lost). Sent again, the create writes nothing and answers the record
+ * the key made (201, with RECORD_CREATION_REPLAYED_HEADER); with other values, 409 `conflict`.
+ */
+export const RECORD_CREATION_KEY_HEADER = 'Idempotency-Key';
+
+/** The header (`true`) of a create's answer that is the record an earlier create with the same key made. */
+export const RECORD_CREATION_REPLAYED_HEADER = 'Idempotent-Replayed';
+
+/**
  * `DELETE /api/resources/:name/records/:id`: the record as it was, and until when (epoch milliseconds)
  * `POST /api/resources/:name/records/:id/restore` brings it back with the same id.
  */

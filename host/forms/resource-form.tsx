@@ -17,6 +17,7 @@ import { useUnsavedChanges } from '../hooks/unsaved-changes';
 import { DeletedMeanwhileNotice } from './deleted-meanwhile-notice';
 import { FieldControl } from './field-control';
 import { forgetDraft, keepDraft, readDraft, type DraftOwner } from './record-draft';
+import { CREATE_UNANSWERED_MESSAGE, useCreationKey } from './creation-key';
 import { FieldErrorSummary } from './field-error-summary';
 import { focusUnchosenPicker, UNCHOSEN_MESSAGE } from './related-record-picker';
 import { ReadOnlyRoleNotice, useMayChangeRecords } from './read-only-role';
@@ -110,6 +111,7 @@ export function ResourceForm({ definition, record, relations, onSaved, onStored 
   const [focusFirstError, setFocusFirstError] = useState(0);
   const formRef = useRef<HTMLFormElement>(null);
   const saving = useRef(false);
+  const creationKeyOf = useCreationKey();
   const unsaved = !sameValues(fields, values, saved);
   // A viewer has nothing to save: leaving is never held back for what it typed.
   useUnsavedChanges(unsaved && mayChange);
@@ -187,7 +189,7 @@ export function ResourceForm({ definition, record, relations, onSaved, onStored 
     try {
       const payload = record
         ? await client.put<RecordPayload>(`${records}/${record.id}`, body)
-        : await client.post<RecordPayload>(records, body);
+        : await client.post<RecordPayload>(records, body, undefined, { idempotencyKey: creationKeyOf(body) });
       setErrors({});
       setLoaded(payload.record);
       setValues(formValues(fields, payload.record));
@@ -218,7 +220,10 @@ export function ResourceForm({ definition, record, relations, onSaved, onStored 
       const fieldErrors = error instanceof ApiError ? error.fields : {};
       setErrors(fieldErrors);
       const count = Object.keys(fieldErrors).length;
-      const message = error instanceof ApiError ? (count > 0 ? null : error.message) : 'Could not save.';
+      const unanswered = error instanceof ApiError && (error.code === 'network' || error.code === 'unreadable');
+      let message: string | null = error instanceof ApiError ? error.message : 'Could not save.';
+      if (count > 0) message = null;
+      else if (unanswered && !record) message = CREATE_UNANSWERED_MESSAGE;
       setStatus({ kind: 'failed', message });
       if (count > 0) setFocusFirstError((value) => value + 1);
     }

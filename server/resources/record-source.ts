@@ -9,6 +9,20 @@ export interface RecordReference {
   id: number;
 }
 
+/** Whose create, under which key. Keys are per account (record-creations.ts): one account's key never answers another's record. */
+export interface CreationKey {
+  userId: number;
+  key: string;
+}
+
+/** The outcome of a keyed create: the record made now, or (`replayed`) the one made earlier under the key. */
+export interface KeyedCreation {
+  id: number;
+  replayed: boolean;
+  /** Undefined when the record made earlier is not there any more (deleted since). */
+  record: ResourceRecord | undefined;
+}
+
 /** Records of `resource` hold the id of a record in `foreignKey` (a relation): its delete lands only when none does. */
 export interface ReferringRelation {
   resource: string;
@@ -60,6 +74,18 @@ export interface RecordSource {
     data: JsonObject,
     references?: readonly RecordReference[],
   ): Promise<ResourceRecord>;
+  /**
+   * `insert`, once per account and key: the same `creation` again within RECORD_CREATION_KEY_MS answers the record it
+   * made (`replayed`; `record` undefined when deleted since) and writes nothing. Throws CreationKeyReusedError, writing
+   * nothing, when the key made a record of other values.
+   */
+  insertOnce(
+    tenant: string,
+    resource: string,
+    data: JsonObject,
+    references: readonly RecordReference[],
+    creation: CreationKey,
+  ): Promise<KeyedCreation>;
   /** Replaces the data of a record; undefined when the tenant has no such record. */
   replace(tenant: string, resource: string, id: number, data: JsonObject): Promise<ResourceRecord | undefined>;
   /**

@@ -6,6 +6,8 @@
 import express, { type Request, type Router } from 'express';
 import {
   RECORD_BULK_QUERY_MAX,
+  RECORD_CREATION_KEY_HEADER,
+  RECORD_CREATION_REPLAYED_HEADER,
   RECORD_RESTORE_WINDOW_MS,
   RECORD_TOTAL_BOUND,
   RECORDS_READ,
@@ -35,6 +37,7 @@ import { deletedRecordsCursor, parseDeletedRecordsQuery } from './parse-deleted-
 import { parseRecordListQuery, type ParsedRecordListQuery } from './parse-record-list-query';
 import { parseBulkRequest, RECORD_BULK_MESSAGES, runBulk } from './record-bulk';
 import { assertNotReferred, RECORD_DELETE_MESSAGES } from './record-delete-guard';
+import { CreationKeyReusedError, creationKeyOf, RECORD_CREATION_MESSAGES } from './record-creations';
 import { isRecordId } from './record-id';
 import { listRelatedRecords } from './list-related-records';
 import { missingReferencesRefusal, missingRelatedRecords, relatedReferences } from './missing-related-records';
@@ -256,13 +259,27 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
         if (!resource.definition.canCreate) {
           throw new HttpError('method_not_allowed', RESOURCE_MESSAGES.createNotAllowed(resource.label));
         }
+        const key = creationKeyOf(req.get(RECORD_CREATION_KEY_HEADER));
+        if (key === null) throw HttpError.invalidRequest(RECORD_CREATION_MESSAGES.invalidKey);
         const tenant = (await currentTenant(req, tenants)).current.id;
         const missing = await missingRelatedRecords(resources, records, tenant, resource, req.body);
         const data = validateRecordUpdate(resource.fields, null, req.body, {}, missing);
-        const created = await records
-          .insert(tenant, resource.name, data, relatedReferences(resource, req.body))
-          .catch(refusedReferences);
-        res.status(201).json(await recordPayload(tenant, resource, created));
+        const references = relatedReferences(resource, req.body);
+        if (key === undefined) {
+          const created = await records.insert(tenant, resource.name, data, references).catch(refusedReferences);
+          res.status(201).json(await recordPayload(tenant, resource, created));
+          return;
+        }
+        const creation = { userId: req.user!.id, key };
+        const made = await records
+          .insertOnce(tenant, resource.name, data, references, creation)
+          .catch(refusedReferences)
+          .catch((error: unknown) => {
+            throw error instanceof CreationKeyReusedError ? new HttpError('conflict', error.message) : error;
+          });
+        if (!made.record) throw await missingRecord(tenant, resource, made.id, 'read');
+        if (made.replayed) res.set(RECORD_CREATION_REPLAYED_HEADER, 'true');
+        res.status(201).json(await recordPayload(tenant, resource, made.record));
       },
     ],
   });

@@ -1,5 +1,5 @@
 /*
- * Above 300 lines for one reason: each write of a record (insert, save, delete, restore) keeps the record, its
+ * Above 300 lines for one reason: each write of a record (insert, keyed insert, save, delete, restore) keeps the record, its
  * deleted copy, its words and its references consistent in one transaction, on either engine, and these share the
  * row mapping and locking; paging is record-pager.ts's, splitting into words record-words.ts's.
  */
@@ -10,11 +10,14 @@ import type { AppSchema } from '../storage/app-schema';
 import type { StorageEngine } from '../storage/storage-engine';
 import { FIELD_NAME_PATTERN } from './field';
 import type { RecordPage, RecordPageQuery } from '../storage/record-page-query';
+import { createOnce } from './record-creations';
 import { RecordPager } from './record-pager';
 import { relevancePage } from './record-relevance';
 import {
   MissingReferencesError,
   ReferredRecordError,
+  type CreationKey,
+  type KeyedCreation,
   type RecordReference,
   type RecordSource,
   type ReferringRelation,
@@ -128,6 +131,31 @@ export class StoredRecordSource implements RecordSource {
     });
     this.engine.noteWrite();
     return toRecord({ id, data: stored });
+  }
+
+  async insertOnce(
+    tenant: string,
+    resource: string,
+    data: JsonObject,
+    references: readonly RecordReference[],
+    creation: CreationKey,
+  ): Promise<KeyedCreation> {
+    const made = await this.engine.db.transaction().execute((trx) =>
+      createOnce(
+        trx,
+        { tenant, resource },
+        creation,
+        { data, references },
+        () => this.insert(tenant, resource, data, references, trx),
+        async (id) => {
+          const row = await this.scoped(tenant, resource, trx).where('id', '=', id).executeTakeFirst();
+          return row ? toRecord(row) : undefined;
+        },
+      ),
+    );
+    // insert noted its write inside the transaction: noted again once it is committed, for the caches.
+    if (!made.replayed) this.engine.noteWrite();
+    return made;
   }
 
   /**

@@ -11,6 +11,7 @@ export interface AppSchema {
   user_permissions: UserPermissionsTable;
   records: RecordsTable;
   deleted_records: DeletedRecordsTable;
+  record_creations: RecordCreationsTable;
   remote_releases: RemoteReleasesTable;
   remote_rollouts: RemoteRolloutsTable;
   remote_rollout_plans: RemoteRolloutPlansTable;
@@ -77,6 +78,21 @@ export interface DeletedRecordsTable {
   created_at: number;
   updated_at: number;
   deleted_at: number;
+}
+
+/**
+ * A record created by a request that carried an Idempotency-Key: the same key from the same account answers this
+ * record again rather than creating another (record-creations.ts). `record_id` is set in the creating transaction.
+ */
+export interface RecordCreationsTable {
+  tenant_id: string;
+  resource: string;
+  user_id: number;
+  key: string;
+  /** A digest of the validated values created, so that the key sent again with other values is refused. */
+  request_hash: string;
+  record_id: number | null;
+  created_at: number;
 }
 
 /** One immutable release of a remote; `descriptor` is the JSON of its components, form components and props. */

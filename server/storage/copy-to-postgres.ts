@@ -43,6 +43,8 @@ export const TABLES_NOT_COPIED: Readonly<Record<string, string>> = Object.freeze
   record_words_idx: 'part of SQLite’s full-text index',
   record_words_state: 'says which words each engine’s own index holds',
   login_rate_limits: 'passing counters of failed sign-ins',
+  record_creations:
+    'a day of keys of creates sent with an Idempotency-Key: a create sent again across the copy is made again',
   schema_version: 'each engine migrates its own schema',
   sqlite_sequence: 'SQLite’s id counters: PostgreSQL’s identity sequences are set from them',
 });

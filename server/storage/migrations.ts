@@ -677,6 +677,36 @@ const STEPS: readonly SchemaStep[] = [
       );
     `,
   },
+  {
+    version: 17,
+    name: 'record creations by Idempotency-Key, kept a day',
+    sqlite: `
+      CREATE TABLE record_creations (
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        resource TEXT NOT NULL,
+        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        key TEXT NOT NULL,
+        request_hash TEXT NOT NULL,
+        record_id INTEGER,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, resource, user_id, key)
+      );
+      CREATE INDEX record_creations_age ON record_creations (created_at);
+    `,
+    postgres: `
+      CREATE TABLE record_creations (
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        resource TEXT NOT NULL,
+        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        key TEXT NOT NULL,
+        request_hash TEXT NOT NULL,
+        record_id INTEGER,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (tenant_id, resource, user_id, key)
+      );
+      CREATE INDEX record_creations_age ON record_creations (created_at);
+    `,
+  },
 ];
 
 /** The steps as SQLite runs them (migrate.ts). */

@@ -1,5 +1,7 @@
 import type { Page } from 'playwright-core';
+import type { RecordListPayload } from '../../shared';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
+import { fetchInPage } from '../../testing/system/slot-page';
 import { signIn } from '../../testing/system/sign-in';
 import { firstRecord, focusedElement, waitForSettledPage } from '../../testing/system/staff-pages';
 
@@ -59,5 +61,42 @@ describe('the record form', () => {
     await page.keyboard.press('Enter');
     await page.locator(`${FORM} [role="status"]`).getByText('Saved.').waitFor();
     expect(await focusedElement(page)).toEqual({ tag: 'button', text: 'Save', name: null });
+  });
+
+  it('creates a record once when the answer of its create was lost and Create is pressed again', async () => {
+    const { page } = await suite.newPage();
+    await signIn(page);
+    const title = `Lost answer ${Date.now()}`;
+    await page.goto('/resources/articles/new');
+    await waitForSettledPage(page);
+    await page.locator(`${FORM} [name="title"]`).fill(title);
+    await page.locator(`${FORM} [name="label"]`).fill('Lost');
+
+    // The first create reaches the server, which makes the record; its answer never reaches the page.
+    const keys: (string | undefined)[] = [];
+    await page.route('**/api/resources/articles/records', async (route) => {
+      if (route.request().method() !== 'POST') return route.fallback();
+      keys.push(route.request().headers()['idempotency-key']);
+      if (keys.length > 1) return route.fallback();
+      expect((await route.fetch()).status()).toBe(201);
+      return route.abort('connectionreset');
+    });
+    await page.locator(`${FORM} button[type="submit"]`).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText(/the record may or may not be created.+press Create again/).waitFor();
+
+    // Pressed again: the same create, answered with the record the first made; the page moves on to it.
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => /^\/resources\/articles\/\d+$/.test(url.pathname));
+    await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys[1]).toBe(keys[0]);
+    const found = await fetchInPage<RecordListPayload>(
+      page,
+      `/api/resources/articles/records?search=${encodeURIComponent(title)}`,
+    );
+    expect(found.body.records.map((record) => record.title)).toEqual([title]);
+    expect(new URL(page.url()).pathname).toBe(`/resources/articles/${found.body.records[0]!.id}`);
   });
 });
