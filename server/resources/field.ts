@@ -140,6 +140,14 @@ export class Field {
         `Field name ${JSON.stringify(name)} is not valid: use a letter then letters, digits or "_" (and not "id").`,
       );
     }
+    // Every object has these names (`constructor`, `toString`…): a record without the field would seem to hold a
+    // function, in the server's checks (a required field passing empty) and in every page that reads it.
+    if (name in Object.prototype) {
+      throw new ResourceDefinitionError(
+        `Field name ${JSON.stringify(name)} is not valid: every JavaScript object has a "${name}", so a record ` +
+          'without the field would seem to hold one. Choose another name.',
+      );
+    }
     const { maxLength } = options;
     if (maxLength !== undefined && (!Number.isSafeInteger(maxLength) || maxLength < 1)) {
       throw new ResourceDefinitionError(`Field "${name}": maxLength must be a whole number of at least 1.`);

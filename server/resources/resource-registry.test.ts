@@ -187,6 +187,14 @@ describe('Field', () => {
     expect(() => Field.text(name)).toThrow(ResourceDefinitionError);
   });
 
+  it.each([['constructor'], ['toString'], ['valueOf'], ['hasOwnProperty']])(
+    'refuses %j, a name every object has (a record without it would seem to hold a function)',
+    (name) => {
+      expect(() => Field.text(name, { required: true })).toThrow(/every JavaScript object has a/);
+      expect(() => Field.number(name)).toThrow(ResourceDefinitionError);
+    },
+  );
+
   it('refuses a select without options and a bad maxLength', () => {
     expect(() => Field.select('group', { options: [] })).toThrow(/non-empty list/);
     expect(() => Field.text('title', { maxLength: 0 })).toThrow(/maxLength/);
