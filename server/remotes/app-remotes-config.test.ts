@@ -180,6 +180,30 @@ describe('placement by REMOTES_CONFIG', () => {
     );
   });
 
+  it.each([
+    [
+      'two of its slots share an id',
+      [
+        { component: 'InvoiceBanner', id: 'x' },
+        { component: 'InvoiceField', id: 'x' },
+      ],
+      1,
+      'x',
+    ],
+    ["its slot takes the id of code's", [{ component: 'InvoiceField', id: 'InvoiceBanner' }], 0, 'InvoiceBanner'],
+  ])(
+    'blames the file when %s at a location code registers at too, not the code',
+    async (_case, slots, position, id) => {
+      writeConfig({ remotes: [billing({ 'dashboard-before-cards': slots })] });
+      const started = start((app) => app.registerSlots({ 'dashboard-before-cards': [Slot.make('InvoiceBanner')] }));
+      await expect(started).rejects.toThrow(
+        `  - ${slots[position]!.component} at dashboard-before-cards[${position + 1}] (configuration, remote ` +
+          `"team_billing"): two slots at "dashboard-before-cards" have the id "${id}"`,
+      );
+      await expect(started).rejects.not.toThrow(/registerSlots/);
+    },
+  );
+
   it('does not log that a slot is left out when that slot stops the start', async () => {
     writeConfig({ remotes: [billing({ 'global-before-content': [{ component: 'InvoiceBaner' }] })] });
     const lines: string[] = [];

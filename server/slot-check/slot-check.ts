@@ -64,7 +64,8 @@ function placementProblems(registry: SlotRegistry, config: RemotesConfig): SlotP
       placed.map((item) => item.slot),
     );
     return ordered.problems.map((problem): SlotProblem => {
-      const at = ordered.ids.indexOf(problem.id);
+      // A duplicate id is the later slot's fault (the configuration's, when it takes an id of code's).
+      const at = problem.index === undefined ? ordered.ids.indexOf(problem.id) : ordered.order.indexOf(problem.index);
       const item = placed[ordered.order[at]!]!;
       return {
         kind: 'placement-invalid',

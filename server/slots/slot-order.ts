@@ -5,6 +5,8 @@ export interface OrderProblem {
   kind: 'duplicate-id' | 'missing-target' | 'order-cycle';
   /** The slot whose placement is at fault (for a cycle: one of the slots in it). */
   id: string;
+  /** A duplicate id's: the registration index of the later slot, the one at fault (code's come before the configuration's). */
+  index?: number;
   message: string;
 }
 
@@ -54,6 +56,7 @@ function indexIds(
       problems.push({
         kind: 'duplicate-id',
         id,
+        index,
         message: `two slots at "${location}" have the id "${id}"; give one of them another "id"`,
       });
     } else indexOf.set(id, index);

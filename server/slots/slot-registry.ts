@@ -79,10 +79,16 @@ export class SlotRegistry {
       next.set(location, Object.freeze([...(next.get(location) ?? []), ...slots]));
     }
     for (const [location] of additions) {
-      const slots = [...(next.get(location) ?? []), ...(this.configured.get(location) ?? []).map((item) => item.slot)];
+      const byCode = next.get(location) ?? [];
+      const slots = [...byCode, ...(this.configured.get(location) ?? []).map((item) => item.slot)];
       // A duplicate id or a cycle cannot be mended by a later registration: refused now, nothing of the call kept.
       // A missing target may be registered later (or come from REMOTES_CONFIG): the slot check reports it at ready().
-      const fatal = placementProblems(location.value, slots).filter((problem) => problem.kind !== 'missing-target');
+      // A duplicate id whose later slot is the configuration's is the configuration's fault, not this call's: the
+      // slot check reports it naming the file and the remote.
+      const fatal = placementProblems(location.value, slots).filter(
+        (problem) =>
+          problem.kind !== 'missing-target' && !(problem.index !== undefined && problem.index >= byCode.length),
+      );
       if (fatal.length > 0) throw new SlotRegistrationError(`registerSlots: ${fatal[0]!.message}.`);
     }
     this.registered = Object.freeze(next);
