@@ -129,6 +129,40 @@ describe('a remote build (remote kit preset)', () => {
     expect(second.compilation.builtModules.has(module!)).toBe(false);
     expect(errorsOf(second)).toEqual(expected);
   });
+  it('reports a file saved with a typo under watch by its syntax error alone, not as one that exports nothing', async () => {
+    const file = path.join(project, 'components', 'Typo.tsx');
+    writeFileSync(
+      file,
+      'export default function Typo({ name }: { name: string }) {\n  return <p>Hello, {name}</p>;\n}\n',
+    );
+    const compiler = webpack(
+      remoteWebpackConfig({
+        remote: { name: 'fixture_watch', components: ['Typo'], formComponents: [] },
+        dir: project,
+        mode: 'development',
+        outputPath: path.join(project, 'dist-watch'),
+        extraModuleFolders: [path.join(ROOT, 'node_modules')],
+      }),
+    );
+    const builds: Stats[] = [];
+    const watching = await new Promise<ReturnType<typeof compiler.watch>>((resolve, reject) => {
+      const watcher = compiler.watch({ aggregateTimeout: 50 }, (error, stats) => {
+        if (error || !stats) return reject(error ?? new Error('webpack gave no stats'));
+        builds.push(stats);
+        // As a team saves a file with a typo in it, once the first build is there.
+        if (builds.length === 1)
+          writeFileSync(file, 'export default function Typo() {\n  return <p>Hello, {name!</p>;\n}\n');
+        if (builds.length === 2) resolve(watcher);
+      });
+    });
+    await new Promise<void>((resolve) => watching.close(() => resolve()));
+    expect(errorsOf(builds[0]!)).toEqual([]);
+    const errors = errorsOf(builds[1]!);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/Typo\.tsx/);
+    expect(errors[0]).not.toMatch(/has no export to render/);
+  });
+
   it('writes nothing when a development build fails: the last good build stays served (slots-remote dev)', async () => {
     const served = (file: string) => readFileSync(path.join(project, 'dist-development', file), 'utf8');
     expect(errorsOf(await build(['Named'], 'development'))).toEqual([]);

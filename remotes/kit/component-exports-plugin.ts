@@ -85,8 +85,9 @@ export class ComponentExportsPlugin {
         }
         for (const [component, file] of Object.entries(this.components)) {
           const module = modulesByFile.get(file);
-          // A missing file is webpack's own "Module not found" error already.
-          if (module === undefined) continue;
+          // A missing file is webpack's own "Module not found" error already; so is a file that cannot be parsed,
+          // whose exports webpack then gives as none (under watch, once an earlier build had them).
+          if (module === undefined || module.getNumberOfErrors() > 0) continue;
           const exported = compilation.moduleGraph.getProvidedExports(module);
           if (!Array.isArray(exported)) continue;
           const shown = path.relative(compiler.context, file) || file;
