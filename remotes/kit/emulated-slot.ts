@@ -92,6 +92,8 @@ export function emulatedRuntime(
     remoteOf: (component) => (remote.components.includes(component) ? remote.name : null),
     ...createSlotStatus(log ? { log } : {}),
     showFailures: true,
+    // The product's own hint speaks of its server, which the emulator has none of.
+    failureHint: 'Shown in the emulator; in the product, only while its server runs in development.',
     propsCheck: propsCheckWith(async () => ({ schemas, validate })),
   };
 }
