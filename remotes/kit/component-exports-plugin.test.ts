@@ -145,14 +145,14 @@ describe('a remote build (remote kit preset)', () => {
       }),
     );
     const builds: Stats[] = [];
-    const watching = await new Promise<ReturnType<typeof compiler.watch>>((resolve, reject) => {
+    const watching = await new Promise<NonNullable<ReturnType<typeof compiler.watch>>>((resolve, reject) => {
       const watcher = compiler.watch({ aggregateTimeout: 50 }, (error, stats) => {
         if (error || !stats) return reject(error ?? new Error('webpack gave no stats'));
         builds.push(stats);
         // As a team saves a file with a typo in it, once the first build is there.
         if (builds.length === 1)
           writeFileSync(file, 'export default function Typo() {\n  return <p>Hello, {name!</p>;\n}\n');
-        if (builds.length === 2) resolve(watcher);
+        if (builds.length === 2 && watcher) resolve(watcher);
       });
     });
     await new Promise<void>((resolve) => watching.close(() => resolve()));

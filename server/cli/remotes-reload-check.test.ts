@@ -125,3 +125,34 @@ it("refuses a slot of a built-in remote whose props its component's schema refus
   // A host with this build refuses it too.
   expect(await testApp.app.reloadRemotesConfig()).toBe(false);
 });
+
+it('refuses two of the file’s slots with one id, and a form slot of a component that is no form component', async () => {
+  dist.addRemote({ name: 'team_marketing', components: ['Callout'], formComponents: [], props: {} });
+  const file = dist.write('remotes.json', JSON.stringify({ remotes: [{ name: 'team_marketing' }] }));
+  const env = { REMOTES_CONFIG: file, NODE_ENV: 'production', FRONTEND_DIR: dist.dir };
+  testApp = await createTestApp({ distDir: dist.dir, env: { REMOTES_CONFIG: file } });
+  const callouts = [
+    { component: 'Callout', id: 'x' },
+    { component: 'Callout', id: 'x' },
+  ];
+  dist.write(
+    'remotes.json',
+    JSON.stringify({ remotes: [{ name: 'team_marketing', slots: { 'global-before-content': callouts } }] }),
+  );
+  const duplicate = checkRemotesConfigHere(env).refusal;
+  expect(duplicate?.startsWith(NOT_RELOADED)).toBe(true);
+  expect(duplicate).toContain(
+    'Callout at global-before-content[1] (configuration, remote "team_marketing"): two slots at ' +
+      '"global-before-content" have the id "x"',
+  );
+  // A host with this build refuses it too.
+  expect(await testApp.app.reloadRemotesConfig()).toBe(false);
+
+  dist.write(
+    'remotes.json',
+    JSON.stringify({ remotes: [{ name: 'team_marketing', forms: { articles: [{ component: 'Callout' }] } }] }),
+  );
+  const notAFormComponent = checkRemotesConfigHere(env).refusal;
+  expect(notAFormComponent?.startsWith(NOT_RELOADED)).toBe(true);
+  expect(notAFormComponent).toMatch(/Callout at .*articles.* \(configuration, remote "team_marketing"\): .*form/);
+});

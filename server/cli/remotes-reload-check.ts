@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { DEFAULT_DIST_DIR } from '../app-options';
 import { loadRemotesConfig, type LoadRemotesConfigOptions, type RemotesConfig } from '../remotes/remotes-config';
+import { placedConfiguredForm } from '../slots/configured-forms';
 import { placedConfiguredSlots } from '../slots/configured-slots';
+import { placementProblems } from '../slot-check/slot-check';
 import { SlotContract, SlotContractError } from '../slots/slot-contract';
 import { RemotesConfigError } from '../config/remotes-config-error';
 import { remotesConfigNotReloaded } from '../remotes/remotes-config-reload';
@@ -66,9 +68,11 @@ function problemOf(options: LoadRemotesConfigOptions): string | null {
 }
 
 /**
- * The file's slots for remotes whose components and schemas are known here (the built-in ones, and those the file
- * describes), checked as a host checks them: a prop its component's schema refuses makes every host refuse the file,
- * so it is said before they are asked. The slots of remotes read over HTTP are the hosts' to check.
+ * The file's slots and form slots for remotes whose components and schemas are known here (the built-in ones, and
+ * those the file describes), checked as a host checks them: a prop its component's schema refuses, or a form slot's
+ * component that is no form component, makes every host refuse the file, so it is said before they are asked. The
+ * slots of remotes read over HTTP are the hosts' to check. So is the order of the file's slots among code's, but two
+ * of the file's slots with one id, or a cycle among them, are refused whatever code places there.
  */
 function slotProblemsOf(config: RemotesConfig): string | null {
   const known = config.remotes.map(({ name, components, formComponents }) => ({
@@ -81,8 +85,10 @@ function slotProblemsOf(config: RemotesConfig): string | null {
   const placed = placedConfiguredSlots(config.slots)
     .flatMap(({ placed: slots }) => slots)
     .filter((slot) => slot.remote !== null && names.has(slot.remote));
-  const problems = new SlotContract()
-    .check(placed, { known, disabled: config.disabled, waiting: [] })
-    .filter((problem) => problem.blocking);
+  const forms = config.forms.map(placedConfiguredForm).filter((slot) => slot.remote !== null && names.has(slot.remote));
+  const problems = [
+    ...placementProblems(new Map(), config, (problem) => problem.kind !== 'missing-target'),
+    ...new SlotContract().check([...placed, ...forms], { known, disabled: config.disabled, waiting: [] }),
+  ].filter((problem) => problem.blocking);
   return problems.length === 0 ? null : new SlotContractError(problems).message;
 }

@@ -7,7 +7,7 @@ import { configuredFormPlaceProblems } from '../resources/configured-form-items'
 import { codeSlots } from './code-slots';
 import { allowListProblems, type LocationAllowLists } from '../slots/location-allow-lists';
 import type { SlotProblem } from '../slots/slot-contract';
-import { orderSlots } from '../slots/slot-order';
+import { orderSlots, type OrderProblem } from '../slots/slot-order';
 import type { SlotRegistry } from '../slots/slot-registry';
 
 /** What the slot check reads: the slots of code and of resource forms, and the remotes that provide components. */
@@ -26,7 +26,7 @@ export interface SlotCheckSubjects {
 export function checkSlots(subjects: SlotCheckSubjects, config?: RemotesConfig): SlotProblem[] {
   const { remoteRegistry } = subjects;
   const placement = [
-    ...placementProblems(subjects.slots, config ?? remoteRegistry.config),
+    ...placementProblems(subjects.slots.registeredByCode(), config ?? remoteRegistry.config),
     ...configuredFormPlaceProblems(subjects.resources, (config ?? remoteRegistry.config).forms),
   ];
   const remotes = remoteRegistry.contractRemotes(config);
@@ -43,13 +43,17 @@ export function checkSlots(subjects: SlotCheckSubjects, config?: RemotesConfig):
 }
 
 /**
- * The order of every location, with all the slots code and the configuration place there (also those of a remote
- * not answering now): a duplicate id, a `before`/`after` naming no slot of the location, a cycle. Each refuses the
- * start or the reload, whichever remote answers.
+ * The order of every location, with all the slots code (`byCode`) and the configuration place there (also those of a
+ * remote not answering now): a duplicate id, a `before`/`after` naming no slot of the location, a cycle. Each refuses
+ * the start or the reload, whichever remote answers. `only` keeps some kinds (what can be told without code's slots).
  */
-function placementProblems(registry: SlotRegistry, config: RemotesConfig): SlotProblem[] {
+export function placementProblems(
+  byCode: ReadonlyMap<SlotLocation, readonly Slot[]>,
+  config: RemotesConfig,
+  only: (problem: OrderProblem) => boolean = () => true,
+): SlotProblem[] {
   const byLocation = new Map<SlotLocation, Array<{ slot: Slot; remote: string | null }>>();
-  for (const [location, slots] of registry.registeredByCode()) {
+  for (const [location, slots] of byCode) {
     byLocation.set(
       location,
       slots.map((slot) => ({ slot, remote: null })),
@@ -63,7 +67,7 @@ function placementProblems(registry: SlotRegistry, config: RemotesConfig): SlotP
       location.value,
       placed.map((item) => item.slot),
     );
-    return ordered.problems.map((problem): SlotProblem => {
+    return ordered.problems.filter(only).map((problem): SlotProblem => {
       // A duplicate id is the later slot's fault (the configuration's, when it takes an id of code's).
       const at = problem.index === undefined ? ordered.ids.indexOf(problem.id) : ordered.order.indexOf(problem.index);
       const item = placed[ordered.order[at]!]!;
