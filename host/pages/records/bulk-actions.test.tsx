@@ -198,7 +198,16 @@ describe('acting on every match of the list, across pages', () => {
       'GET /api/resources/articles': { body: { resource: DEFINITION } },
       'GET /api/resources/articles/records': () => {
         const payload = articlesPage(shown);
-        payload.page = { ...payload.page, search: 'crate', filters: { group: 'news' }, total, next: 'n', ...list };
+        // Every match deleted, the server counts none.
+        const counted = shown.length === 0 ? { count: 0, exact: true } : total;
+        payload.page = {
+          ...payload.page,
+          search: 'crate',
+          filters: { group: 'news' },
+          total: counted,
+          next: 'n',
+          ...list,
+        };
         return { body: payload };
       },
       'POST /api/resources/articles/records/bulk': (request) => {

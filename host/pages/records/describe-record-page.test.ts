@@ -31,4 +31,18 @@ describe('describeRecordPage', () => {
       'Showing 6 of 31 articles, by title, ascending.',
     );
   });
+
+  it('says an empty page holds none where the list holds others (its records deleted since), not that none exist', () => {
+    const none = { count: 0, exact: true };
+    expect(describeRecordPage(page({ offset: 25, total: { count: 25, exact: true } }), 0, nouns, 'Title')).toBe(
+      'No articles on this page; the list holds 25 articles.',
+    );
+    expect(describeRecordPage(page({ search: 'crate', total: { count: 3, exact: true } }), 0, nouns, 'Title')).toBe(
+      'No articles with the words “crate” on this page; the list holds 3 articles.',
+    );
+    expect(describeRecordPage(page({ total: none }), 0, nouns, 'Title')).toBe('No articles in this tenant yet.');
+    expect(describeRecordPage(page({ search: 'crate', total: none }), 0, nouns, 'Title')).toBe(
+      'No articles with the words “crate”.',
+    );
+  });
 });

@@ -31,6 +31,9 @@ export function describeRecordPage(page: RecordListPage, count: number, nouns: R
       : '';
   const matching = `${searched}${Object.keys(page.filters).length > 0 ? ', filtered' : ''}`;
   if (count === 0) {
+    // A page reached by a cursor whose records were deleted since: the list still holds others, elsewhere.
+    if (page.total.count > 0)
+      return `No ${what}${matching} on this page; the list holds ${describeTotal(page, nouns)}.`;
     if (matching) return `No ${what}${matching}.`;
     return page.next || page.previous ? `No more ${what}.` : `No ${what} in this tenant yet.`;
   }

@@ -134,9 +134,15 @@ export function ResourceListPage() {
   // The sort a list keeps when its search changes: a column's (by id or relevance are the server's defaults).
   const columnSort = page.sort === 'id' || page.sort === RELEVANCE_SORT ? '' : page.sort;
   const search = (q: string) => go({ q, sort: q && searchColumn ? searchColumn : columnSort, order: page.order });
+  // A page reached by a cursor whose records are all gone (deleted since) has no neighbour: the server pages from a
+  // shown record. The list's first page is the way back.
+  const stranded = rows.length === 0 && !page.previous && !page.next && (params.has('after') || params.has('before'));
   const pagerMoves = {
     onPrevious: page.previous ? () => setParams(neighbourPage(page, { before: page.previous ?? '' })) : undefined,
     onNext: page.next ? () => setParams(neighbourPage(page, { after: page.next ?? '' })) : undefined,
+    onFirst: stranded
+      ? () => go({ q: page.q, search: page.search, sort: addressSort(page), order: page.order })
+      : undefined,
   };
   // New words list the best matches first (the server's default for a word search); the same words, a column's sort
   // chosen meanwhile, keep it. It leaves the prefix search. A column's order goes with its column: kept, once the

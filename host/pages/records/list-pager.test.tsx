@@ -1,0 +1,63 @@
+import '../../../testing/host/router-globals';
+import { fireEvent, screen } from '@testing-library/react';
+import type { RecordListPayload, ResourceRecord } from '../../../shared';
+import { createFakeApi } from '../../../testing/host/fake-api';
+import { demoMe, renderAppAt } from '../../../testing/host/render-app';
+
+/**
+ * A list page reached by a cursor whose records were all deleted since (by this person, or by another while it was
+ * bookmarked): the server has no record to page back from, so the page must neither say the tenant has no records
+ * nor leave its reader without a way back.
+ */
+const DEFINITION = {
+  resource: {
+    name: 'articles',
+    label: 'Articles',
+    fields: [{ type: 'field', name: 'title', label: 'Title', input: 'text', required: true }],
+    relations: [],
+    listColumns: ['title'],
+    sortableColumns: ['title'],
+    searchableColumns: ['title'],
+    canCreate: true,
+    canDelete: true,
+    filters: [],
+  },
+};
+const FIRST: ResourceRecord = { id: 1, title: 'Launching the spring catalogue' };
+
+function list(records: ResourceRecord[], page: Partial<RecordListPayload['page']>): { body: RecordListPayload } {
+  return {
+    body: {
+      records,
+      page: {
+        sort: 'title',
+        order: 'asc',
+        limit: 25,
+        q: '',
+        search: '',
+        filters: {},
+        total: { count: 25, exact: true },
+        ...page,
+      },
+    },
+  };
+}
+
+it('says where the records are and offers the first page, on a page past the end of the list', async () => {
+  const api = createFakeApi({
+    'GET /me': { body: demoMe([]) },
+    'GET /meta': { body: { dashboards: [], modules: [], slots: {} } },
+    'GET /api/resources/articles': { body: DEFINITION },
+    'GET /api/resources/articles/records?sort=title&after=gone': list([], { offset: 25 }),
+    'GET /api/resources/articles/records?sort=title': list([FIRST], { offset: 0, next: 'n' }),
+  });
+  renderAppAt(api, '/resources/articles?sort=title&after=gone');
+  await screen.findByText('No articles on this page; the list holds 25 articles.');
+  expect(screen.queryByText(/in this tenant yet/)).toBeNull();
+  const first = screen.getAllByRole('button', { name: /First page/ });
+  expect(first).toHaveLength(2);
+  fireEvent.click(first[0]!);
+  await screen.findByRole('link', { name: FIRST.title });
+  expect(api.count('GET', '/api/resources/articles/records?sort=title')).toBe(1);
+  expect(screen.queryByRole('button', { name: /First page/ })).toBeNull();
+});
