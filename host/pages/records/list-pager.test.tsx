@@ -23,7 +23,7 @@ const DEFINITION = {
     filters: [],
   },
 };
-const FIRST: ResourceRecord = { id: 1, title: 'Launching the spring catalogue' };
+const FIRST: ResourceRecord = { id: 1, title: 'Launching the spring catalogue', label: 'Spring launch' };
 
 function list(records: ResourceRecord[], page: Partial<RecordListPayload['page']>): { body: RecordListPayload } {
   return {
