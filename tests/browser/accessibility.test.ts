@@ -86,9 +86,25 @@ async function staffPages(page: Page): Promise<StaffPage[]> {
   ];
 }
 
+/** The level of the page's first visible heading: its title (h1) opens the outline, before any slot's heading. */
+function firstHeadingLevel(page: Page): Promise<number | null> {
+  return page.evaluate(() => {
+    const headings = [...document.querySelectorAll<HTMLElement>('h1, h2, h3, h4, h5, h6, [role="heading"]')];
+    // A dialog's heading titles the dialog, not the page.
+    const first = headings.find((heading) => heading.getClientRects().length > 0 && !heading.closest('dialog'));
+    if (!first) return null;
+    return Number(first.getAttribute('aria-level') ?? first.tagName.slice(1));
+  });
+}
+
 async function check(page: Page, name: string, width: number) {
   await waitForSettledPage(page);
   expect({ page: name, width, violations: await axeViolations(page) }).toEqual({ page: name, width, violations: [] });
+  expect({ page: name, width, firstHeading: await firstHeadingLevel(page) }).toEqual({
+    page: name,
+    width,
+    firstHeading: 1,
+  });
   expect({ page: name, width, scrollsSideways: await scrollsSideways(page) }).toEqual({
     page: name,
     width,
