@@ -160,6 +160,12 @@ describe('the id, before and after of a slot', () => {
 
     fireEvent.change(id, { target: { value: 'welcome' } });
     expect(id.getAttribute('aria-invalid')).toBe('false');
+    // Fixed, the box no longer holds the save back: the refusal that blamed it goes.
+    await waitFor(() =>
+      expect(
+        screen.queryByText(/^Refused: Not saved: a box of the editor holds what the draft cannot take/),
+      ).toBeNull(),
+    );
     // Its own id is no choice; the other slots' are, the draft's by their cards.
     expect([...before.options].map((option) => option.value)).toEqual(['', 'ShortcutLinks', 'promo', 'gone']);
     fireEvent.change(before, { target: { value: 'promo' } });

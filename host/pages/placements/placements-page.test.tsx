@@ -378,6 +378,14 @@ describe('one location at a time', () => {
     await waitFor(() => expect(document.activeElement).toBe(rule));
     expect(rule).toHaveProperty('value', '{"roles": ["operator"]');
     expect(changesAsked(fake)).toEqual([]);
+
+    // Its slot removed, the box is gone: the refusal that blamed it goes too.
+    fireEvent.click(within(section).getByRole('button', { name: card('Remove', 'NewsTicker', 1) }));
+    await waitFor(() =>
+      expect(
+        screen.queryByText(/^Refused: Not saved: a box of the editor holds what the draft cannot take/),
+      ).toBeNull(),
+    );
   });
 });
 

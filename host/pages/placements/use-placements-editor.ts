@@ -43,6 +43,8 @@ export interface Outcome {
    * replaced under it, the keyboard user is told what is in force now and goes on from there.
    */
   focusStatus?: boolean;
+  /** Refused for a box the draft cannot take yet (UnreadInputError): said until no such box is left. */
+  unreadInput?: boolean;
 }
 
 /** A save or publish refused by the page itself: a box of the editor holds what the draft cannot take yet. */
@@ -150,7 +152,7 @@ export function usePlacementsEditor({ reveal, ask }: PlacementsEditorOptions) {
       setOutcome({ message, refused: false, problems: [], focusStatus: focusStatus && message !== '' });
     } catch (error) {
       if (error instanceof UnreadInputError) {
-        setOutcome({ message: error.message, refused: true, problems: [], focusSummary: false });
+        setOutcome({ message: error.message, refused: true, problems: [], focusSummary: false, unreadInput: true });
         return;
       }
       const refusal = error instanceof ApiError ? error : new ApiError(0, 'network', String(error));
@@ -205,7 +207,7 @@ export function usePlacementsEditor({ reveal, ask }: PlacementsEditorOptions) {
       return false;
     } catch (error) {
       if (!(error instanceof UnreadInputError)) throw error;
-      setOutcome({ message: error.message, refused: true, problems: [], focusSummary: false });
+      setOutcome({ message: error.message, refused: true, problems: [], focusSummary: false, unreadInput: true });
       return true;
     }
   };
@@ -228,6 +230,12 @@ export function usePlacementsEditor({ reveal, ask }: PlacementsEditorOptions) {
     await loadHistory();
     return { problems: saved.problems, version: saved.draft.updatedAt };
   };
+
+  // The refusal for a box the draft could not take goes once no such box is left (fixed, emptied, or its slot removed):
+  // it would blame a box that is not there.
+  useEffect(() => {
+    if (outcome?.unreadInput && !editor.current?.querySelector(`[${UNREAD_INPUT_ATTRIBUTE}]`)) setOutcome(null);
+  }, [document, outcome]);
 
   const edit = (next: PlacementsDocument) => {
     setDocument(next);
