@@ -71,7 +71,7 @@ const record: ResourceRecord = {
 };
 
 /** `shown` null: the New page's form, for a record not created yet. */
-async function renderForm(api: FakeApi, shown: ResourceRecord | null = record) {
+async function renderForm(api: FakeApi, shown: ResourceRecord | null = record, form: ResourceDefinition = definition) {
   const slotRegistry = new ComponentRegistry('SlotComponentRegistry');
   const globalRegistry = new ComponentRegistry('GlobalComponentRegistry');
   // TitleTools is a form component (both registries); PageOnly only a page slot component.
@@ -92,7 +92,7 @@ async function renderForm(api: FakeApi, shown: ResourceRecord | null = record) {
       >
         <SlotSourceProvider source={createTestSlotSource(api)}>
           <UnsavedChangesProvider>
-            <ResourceForm definition={definition} record={shown ?? undefined} onSaved={onSaved} onStored={onStored} />
+            <ResourceForm definition={form} record={shown ?? undefined} onSaved={onSaved} onStored={onStored} />
           </UnsavedChangesProvider>
         </SlotSourceProvider>
       </SlotRuntimeProvider>
@@ -147,6 +147,33 @@ describe('ResourceForm', () => {
     expect(tools.textContent).toBe('articles|edit|New title|');
     fireEvent.click(screen.getByRole('button', { name: 'Copy upper-case' }));
     expect((screen.getByLabelText('Slug') as HTMLInputElement).value).toBe('NEW TITLE');
+  });
+
+  it('warns once when a form slot writes a field the form does not have, which would not be saved', async () => {
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      await renderForm(meApi());
+      fireEvent.click(await screen.findByRole('button', { name: 'Copy upper-case' }));
+      expect(warn).not.toHaveBeenCalled();
+      cleanup();
+      const misnamed = definition.fields.map((item) =>
+        item.type === 'slot' && item.component === 'TitleTools'
+          ? { ...item, props: { source: 'title', target: 'slugg' } }
+          : item,
+      );
+      await renderForm(meApi(), record, { ...definition, fields: misnamed });
+      const copy = await screen.findByRole('button', { name: 'Copy upper-case' });
+      fireEvent.click(copy);
+      fireEvent.click(copy);
+      expect(warn.mock.calls).toEqual([
+        [
+          '[slots] A form slot set "slugg" in the articles form, which has no such field: it is not saved. Check the ' +
+            "slot's props (the field it writes) against the resource's fields.",
+        ],
+      ]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('resolves form slots only through the global registry: a page-only component does not render, and says why', async () => {

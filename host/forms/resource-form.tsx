@@ -18,6 +18,7 @@ import { DeletedMeanwhileNotice } from './deleted-meanwhile-notice';
 import { FieldControl } from './field-control';
 import { forgetDraft, keepDraft, readDraft, type DraftOwner } from './record-draft';
 import { CREATE_UNANSWERED_MESSAGE, useCreationKey } from './creation-key';
+import { warnUnknownField } from './unknown-field-warning';
 import { FieldErrorSummary } from './field-error-summary';
 import { focusUnchosenPicker, UNCHOSEN_MESSAGE } from './related-record-picker';
 import { ReadOnlyRoleNotice, useMayChangeRecords } from './read-only-role';
@@ -154,15 +155,19 @@ export function ResourceForm({ definition, record, relations, onSaved, onStored 
     formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [focusFirstError]);
 
-  const setValue = useCallback((name: string, value: JsonValue) => {
-    setValues((current) => ({ ...current, [name]: value }));
-    setErrors((current) => {
-      if (!(name in current)) return current;
-      const { [name]: _cleared, ...rest } = current;
-      return rest;
-    });
-    setStatus((current) => (current.kind === 'saved' ? { kind: 'idle' } : current));
-  }, []);
+  const setValue = useCallback(
+    (name: string, value: JsonValue) => {
+      if (!fields.some((field) => field.name === name)) warnUnknownField(definition.name, name);
+      setValues((current) => ({ ...current, [name]: value }));
+      setErrors((current) => {
+        if (!(name in current)) return current;
+        const { [name]: _cleared, ...rest } = current;
+        return rest;
+      });
+      setStatus((current) => (current.kind === 'saved' ? { kind: 'idle' } : current));
+    },
+    [fields, definition.name],
+  );
 
   const formContext = useMemo<FormContext>(
     () => ({ mode, values, errors, setValue }),
