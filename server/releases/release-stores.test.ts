@@ -133,11 +133,17 @@ function storeCases(freshSettings: () => Promise<StorageSettings>): void {
     expect(JSON.stringify(rows)).not.toContain(created.token.slice(-20));
     expect(await tokens.check(created.token)).toEqual({ status: 'valid', id: created.id, remote: 'team_billing' });
     expect(await tokens.check(`${created.token}x`)).toEqual({ status: 'invalid' });
+    const beforeRevoke = Date.now();
     expect(await tokens.revoke(created.id)).toBe('team_billing');
     expect(await tokens.revoke(created.id)).toBeNull();
-    expect(await tokens.check(created.token)).toEqual({ status: 'invalid' });
+    // The whole token, secret included, says which of the team's tokens it was and when it stopped; a near miss, nothing.
+    const revoked = await tokens.check(created.token);
+    expect(revoked).toEqual({ status: 'revoked', id: created.id, at: expect.any(Number) });
+    expect((revoked as { at: number }).at).toBeGreaterThanOrEqual(beforeRevoke);
+    expect(await tokens.check(`${created.token}x`)).toEqual({ status: 'invalid' });
     const expired = await tokens.create('team_billing', -1000);
-    expect(await tokens.check(expired.token)).toEqual({ status: 'invalid' });
+    expect(await tokens.check(expired.token)).toEqual({ status: 'expired', id: expired.id, at: expired.expiresAt });
+    expect(await tokens.check(`${expired.token.slice(0, -1)}A`)).toEqual({ status: 'invalid' });
   });
 }
 

@@ -155,9 +155,22 @@ describe('publishing', () => {
     await publish(await tokenFor('team_other'), 'v1').expect(403);
     const revoked = await app.releases.teamTokens.create('team_billing', null);
     await app.releases.teamTokens.revoke(revoked.id);
-    await publish(revoked.token, 'v1').expect(401);
+    const refusedRevoked = await publish(revoked.token, 'v1').expect(401);
+    expect(refusedRevoked.body.error.message).toMatch(
+      new RegExp(
+        `^This team token \\(id ${revoked.id}\\) was revoked at \\d{4}-\\d\\d-\\d\\dT.+Ask an operator for a new one`,
+      ),
+    );
     const expired = await app.releases.teamTokens.create('team_billing', -1);
-    await publish(expired.token, 'v1').expect(401);
+    const refusedExpired = await publish(expired.token, 'v1').expect(401);
+    expect(refusedExpired.body.error.message).toContain(
+      `This team token (id ${expired.id}) expired at ${new Date(expired.expiresAt!).toISOString()}.`,
+    );
+    // A token that is not one of ours, even with a known id, is told nothing more.
+    const guessed = `slt_${expired.id}_${'A'.repeat(43)}`;
+    expect((await publish(guessed, 'v1').expect(401)).body.error.message).toBe(
+      'A valid team token is needed (Authorization: Bearer <token>).',
+    );
     // The token is checked before the body is read: without one, whatever is sent is a 401, not a 415.
     const unread = await request(app.handler)
       .post('/api/remotes/team_billing/releases')

@@ -24,7 +24,7 @@ import { planOnWire } from './rollout-plan-store';
 import { auditEntryShownTo, rolloutShownTo } from './shown-releases';
 import { memberTenantsOf, readableTenantsFor, type ReadableTenants } from '../slots/shown-rule';
 import type { RolloutPlans } from './rollout-plans';
-import type { TeamTokenStore } from './team-token-store';
+import { tokenRefusalMessage, type TeamTokenStore } from './team-token-store';
 import type { TenantStore } from '../tenants/tenant-store';
 import { traceOf } from '../observability/request-trace';
 
@@ -70,9 +70,7 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
     const header = req.get('authorization') ?? '';
     const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
     const checked = token === undefined ? { status: 'invalid' as const } : await tokens.check(token);
-    if (checked.status !== 'valid') {
-      throw new HttpError('unauthenticated', 'A valid team token is needed (Authorization: Bearer <token>).');
-    }
+    if (checked.status !== 'valid') throw new HttpError('unauthenticated', tokenRefusalMessage(checked));
     if (checked.remote !== name(req)) {
       throw new HttpError('forbidden', `This token publishes releases of "${checked.remote}" only.`);
     }
@@ -203,7 +201,7 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
     const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
     (token === undefined ? Promise.resolve({ status: 'invalid' as const }) : tokens.check(token)).then((checked) => {
       if (checked.status !== 'valid') {
-        next(new HttpError('unauthenticated', 'A valid team token is needed (Authorization: Bearer <token>).'));
+        next(new HttpError('unauthenticated', tokenRefusalMessage(checked)));
       } else if (checked.remote !== name(req)) {
         next(new HttpError('forbidden', `This token steers rollouts of "${checked.remote}" only.`));
       } else if (!options.teamRollouts(name(req))) {

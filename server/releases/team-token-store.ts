@@ -9,8 +9,27 @@ export interface CreatedTeamToken {
   expiresAt: number | null;
 }
 
-/** What a presented token proves: the remote it may publish for, or why not. */
-export type TokenCheck = { status: 'valid'; id: string; remote: string } | { status: 'invalid' };
+/**
+ * What a presented token proves: the remote it may publish for, or why not. A token whose whole text matches a stored
+ * one (its secret included) that is expired or revoked says so, with when: the caller holds that token, so this tells
+ * a team which of its tokens to replace without telling anyone else anything.
+ */
+export type TokenCheck =
+  | { status: 'valid'; id: string; remote: string }
+  | { status: 'expired' | 'revoked'; id: string; at: number }
+  | { status: 'invalid' };
+
+/** What the API answers a request whose token does not hold (401). */
+export function tokenRefusalMessage(checked: Exclude<TokenCheck, { status: 'valid' }>): string {
+  const needed = 'A valid team token is needed (Authorization: Bearer <token>).';
+  if (checked.status === 'invalid') return needed;
+  const when = new Date(checked.at).toISOString();
+  return (
+    `This team token (id ${checked.id}) ${checked.status === 'expired' ? 'expired' : 'was revoked'} at ${when}. ` +
+    'Ask an operator for a new one (npm run token:add). ' +
+    needed
+  );
+}
 
 /** The prefix of every team token: a scanner (or a person) can tell what leaked. */
 const TOKEN_PREFIX = 'slt_';
@@ -55,8 +74,11 @@ export class TeamTokenStore {
       .select(['id', 'remote', 'expires_at', 'revoked_at'])
       .where('hash', '=', hashOf(token))
       .executeTakeFirst();
-    if (!row || row.revoked_at !== null) return { status: 'invalid' };
-    if (row.expires_at !== null && Number(row.expires_at) <= Date.now()) return { status: 'invalid' };
+    if (!row) return { status: 'invalid' };
+    if (row.revoked_at !== null) return { status: 'revoked', id: row.id, at: Number(row.revoked_at) };
+    if (row.expires_at !== null && Number(row.expires_at) <= Date.now()) {
+      return { status: 'expired', id: row.id, at: Number(row.expires_at) };
+    }
     return { status: 'valid', id: row.id, remote: row.remote };
   }
 }
