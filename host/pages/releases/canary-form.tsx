@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { CanaryRequest, CanaryRollout } from '../../../shared';
 import { useApiClient } from '../../core';
+import { useUnsavedChanges } from '../../hooks/unsaved-changes';
 import { describeCanary, remoteApiPath, replaceCanaryQuestion, type ApplyReleaseChange } from './release-change';
 
 /**
@@ -46,6 +47,10 @@ export function CanaryForm({ remote, versions, canary, apply, onEdit }: CanaryFo
   const atFault = refused?.typed === typed ? refused.fields : {};
   const nobody = atFault.percent !== undefined && atFault.tenants !== undefined;
   const tenantsProblem = nobody ? undefined : atFault.tenants;
+  // A share or tenants typed and not given yet (the form's first values, or the last it gave): leaving the page asks
+  // first, as a record form does.
+  const [given, setGiven] = useState(typed);
+  useUnsavedChanges(versions.length > 0 && typed !== given);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -58,7 +63,9 @@ export function CanaryForm({ remote, versions, canary, apply, onEdit }: CanaryFo
       done: `Canary of ${remote}: ${describeCanary(request)}.`,
       onRefused: (refusal) => setRefused({ typed, fields: refusal.fields }),
     }).then((accepted) => {
-      if (accepted) setRefused(null);
+      if (!accepted) return;
+      setRefused(null);
+      setGiven(typed);
     });
   };
   /** A field's description: its help, and while a refusal of it applies the refusal first. */

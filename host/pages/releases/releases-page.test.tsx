@@ -15,6 +15,7 @@ import {
 } from '../../../shared';
 import { createFakeApi, proxyPage, type FakeApi, type FakeRoute } from '../../../testing/host/fake-api';
 import { CANARY_OF_NOBODY_FIELDS } from './canary-form';
+import { UNSAVED_CHANGES_MESSAGE } from '../../hooks/unsaved-changes';
 import { demoMe, renderAppAt } from '../../../testing/host/render-app';
 import { fakeModalDialogs } from '../../../testing/host/modal-dialogs';
 
@@ -470,6 +471,45 @@ describe('the releases page', () => {
     fireEvent.click(await within(section).findByRole('button', { name: 'End canary' }));
     await waitFor(() => expect(statusText()).toBe('Canary of team_records ended.'));
     expect(fake.count('DELETE', '/api/remotes/team_records/canary')).toBe(1);
+  });
+
+  it('asks before leaving a canary or a rollout typed and not given, and not once it is given', async () => {
+    const confirm = jest.spyOn(window, 'confirm').mockReturnValue(false);
+    try {
+      const fake = api([OPERATOR_ROLE], {
+        'GET /api/remotes/releases': { body: releases({ rollout: { remote: REMOTE, active: '1.1.0', canary: null } }) },
+        'POST /api/remotes/team_records/canary': { body: {} },
+      });
+      renderApp(fake);
+      const section = await remoteSection();
+      const dashboardLink = () =>
+        screen.getByRole('navigation', { name: 'Main' }).querySelector('a[href="/"]') as HTMLElement;
+      const share = within(section).getByLabelText('Share of users (%)');
+      fireEvent.change(share, { target: { value: '25' } });
+      fireEvent.click(dashboardLink());
+      await waitFor(() => expect(confirm).toHaveBeenCalledWith(UNSAVED_CHANGES_MESSAGE));
+      expect(share).toHaveProperty('value', '25');
+
+      // Typed back as it was: nothing to lose.
+      fireEvent.change(share, { target: { value: '10' } });
+      const shares = within(section).getByLabelText('Shares of users (%)');
+      fireEvent.change(shares, { target: { value: '10, 100' } });
+      confirm.mockClear();
+      fireEvent.click(dashboardLink());
+      await waitFor(() => expect(confirm).toHaveBeenCalledWith(UNSAVED_CHANGES_MESSAGE));
+      fireEvent.change(shares, { target: { value: '5, 25, 50, 100' } });
+
+      // Given: the canary's share is what the server has now, nothing is left unsaved.
+      fireEvent.change(share, { target: { value: '25' } });
+      fireEvent.click(within(section).getByRole('button', { name: 'Start canary' }));
+      await waitFor(() => expect(statusText()).toBe('Canary of team_records: 1.2.0 to 25 %.'));
+      confirm.mockClear();
+      fireEvent.click(dashboardLink());
+      await waitFor(() => expect(screen.queryByRole('heading', { name: 'Releases', level: 1 })).toBeNull());
+      expect(confirm).not.toHaveBeenCalled();
+    } finally {
+      confirm.mockRestore();
+    }
   });
 
   it("bounds the share in the browser and shows the server's refusal of a canary of nobody", async () => {

@@ -1,6 +1,7 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import type { CanaryRollout, RolloutPlan, RolloutPlanAction, RolloutStep, StartRolloutRequest } from '../../../shared';
 import { useApiClient } from '../../core';
+import { useUnsavedChanges } from '../../hooks/unsaved-changes';
 import { ConfirmDialog, useConfirmDialog } from '../../layout/confirm-dialog';
 import { remoteApiPath, replaceCanaryQuestion, type ApplyReleaseChange } from './release-change';
 
@@ -185,15 +186,23 @@ interface StartRolloutFormProps {
   apply: ApplyReleaseChange;
 }
 
+const DEFAULT_SHARES = '5, 25, 50, 100';
+const DEFAULT_MINUTES = '10';
+const DEFAULT_VISITORS = '0';
+
 /** Starts a plan: a release, its shares (the last 100), and each step's least minutes and visitors. */
 function StartRolloutForm({ remote, versions, canary, apply }: StartRolloutFormProps) {
   const client = useApiClient();
   const id = useId();
   const [chosen, setVersion] = useState(versions[0] ?? '');
   const version = versions.includes(chosen) ? chosen : (versions[0] ?? '');
-  const [shares, setShares] = useState('5, 25, 50, 100');
-  const [minutes, setMinutes] = useState('10');
-  const [visitors, setVisitors] = useState('0');
+  const [shares, setShares] = useState(DEFAULT_SHARES);
+  const [minutes, setMinutes] = useState(DEFAULT_MINUTES);
+  const [visitors, setVisitors] = useState(DEFAULT_VISITORS);
+  // A plan typed and not started: leaving the page asks first, as a record form does.
+  useUnsavedChanges(
+    versions.length > 0 && (shares !== DEFAULT_SHARES || minutes !== DEFAULT_MINUTES || visitors !== DEFAULT_VISITORS),
+  );
   const [problem, setProblem] = useState<string | null>(null);
   const sharesInput = useRef<HTMLInputElement>(null);
 
