@@ -47,6 +47,36 @@ describe('the placements editor’s props form', () => {
     expect(document.body.textContent).not.toMatch(/Instance|property "/);
   });
 
+  it('points every field’s description at elements that are there, with an error or without', async () => {
+    const schema: JsonSchema = {
+      type: 'object',
+      required: ['tone', 'title'],
+      properties: {
+        tone: { enum: ['info', 'warning'] },
+        title: { type: 'string', description: 'Shown in bold.' },
+        tags: { type: 'array', items: { type: 'string' } },
+      },
+    };
+    const { container } = render(
+      <PlacementPropsForm schema={schema} props={{ tags: ['a'] }} idPrefix="card" onChange={jest.fn()} />,
+    );
+    const dangling = () =>
+      [...container.querySelectorAll('[aria-describedby]')].flatMap((element) =>
+        (element.getAttribute('aria-describedby') ?? '')
+          .split(/\s+/)
+          .filter((id) => id !== '' && document.getElementById(id) === null)
+          .map((id) => `${element.id}: ${id}`),
+      );
+    expect(container.querySelectorAll('[aria-describedby]').length).toBeGreaterThan(2);
+    expect(dangling()).toEqual([]);
+    // With an error shown, its id is the error's, once.
+    fireEvent.change(screen.getByRole('textbox', { name: /^Title/ }), { target: { value: 'x' } });
+    fireEvent.change(screen.getByRole('textbox', { name: /^Title/ }), { target: { value: '' } });
+    await screen.findByText('Title is required');
+    expect(dangling()).toEqual([]);
+    expect(container.querySelectorAll('[id="card_title__error"]')).toHaveLength(1);
+  });
+
   it("names each field and group after the entry it is of, out of sight: two slots' props are not one name twice", () => {
     const schema: JsonSchema = {
       type: 'object',

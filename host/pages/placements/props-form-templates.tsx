@@ -1,6 +1,9 @@
 import {
   buttonId,
+  descriptionId,
+  errorId,
   getTemplate,
+  helpId,
   getUiOptions,
   TranslatableString,
   type ArrayFieldItemButtonsTemplateProps,
@@ -38,6 +41,7 @@ function Required() {
  */
 export function PropsFieldTemplate(props: FieldTemplateProps) {
   const { id, label, children, errors, help, description, hidden, required, displayLabel, registry, uiSchema } = props;
+  const { rawErrors, rawHelp, rawDescription } = props;
   const uiOptions = getUiOptions(uiSchema);
   const WrapIfAdditionalTemplate = getTemplate('WrapIfAdditionalTemplate', registry, uiOptions);
   if (hidden) return <div className="hidden">{children}</div>;
@@ -55,6 +59,11 @@ export function PropsFieldTemplate(props: FieldTemplateProps) {
       {children}
       {errors}
       {help}
+      {/* The widget's aria-describedby names its error, description and help whether or not they are shown: an
+          absent one would be an id pointing nowhere, which screen-reader checks refuse. Empty, they say nothing. */}
+      {!rawErrors?.length && <span id={errorId(id)} hidden />}
+      {!(displayLabel && rawDescription) && <span id={descriptionId(id)} hidden />}
+      {!rawHelp && <span id={helpId(id)} hidden />}
     </WrapIfAdditionalTemplate>
   );
 }
