@@ -46,7 +46,7 @@ describe('npm run token:add / token:revoke / user:add --role', () => {
 
     const revoked = await run('team-token.ts', ['revoke', id], testApp.databasePath);
     expect(revoked.code).toBe(0);
-    expect(await testApp.app.releases.teamTokens.check(token)).toEqual({ status: 'invalid' });
+    expect(await testApp.app.releases.teamTokens.check(token)).toMatchObject({ status: 'revoked', id });
     expect((await run('team-token.ts', ['revoke', id], testApp.databasePath)).code).toBe(1);
 
     const history = await testApp.app.releases.store.history('team_billing');
@@ -110,7 +110,7 @@ describe('npm run token:add / token:revoke / user:add --role', () => {
     expect(revoked.code).toBe(0);
     expect(revoked.stdout).toBe(`Revoked token ${id} of "team_billing": it publishes nothing any more.\n`);
     expect(`${revoked.stdout}${revoked.stderr}`).not.toContain(secret);
-    expect(await testApp.app.releases.teamTokens.check(token)).toEqual({ status: 'invalid' });
+    expect(await testApp.app.releases.teamTokens.check(token)).toMatchObject({ status: 'revoked', id });
   });
 
   it('refuses a malformed command with its usage', async () => {
