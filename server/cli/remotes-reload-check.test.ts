@@ -131,9 +131,10 @@ it('refuses two of the file’s slots with one id, and a form slot of a componen
   const file = dist.write('remotes.json', JSON.stringify({ remotes: [{ name: 'team_marketing' }] }));
   const env = { REMOTES_CONFIG: file, NODE_ENV: 'production', FRONTEND_DIR: dist.dir };
   testApp = await createTestApp({ distDir: dist.dir, env: { REMOTES_CONFIG: file } });
+  // The later in the file is at fault, named by its place in the file (first in the order: its priority is lower).
   const callouts = [
-    { component: 'Callout', id: 'x' },
-    { component: 'Callout', id: 'x' },
+    { component: 'Callout', id: 'x', priority: 90 },
+    { component: 'Callout', id: 'x', priority: 10 },
   ];
   dist.write(
     'remotes.json',

@@ -197,7 +197,7 @@ describe('placement by REMOTES_CONFIG', () => {
       writeConfig({ remotes: [billing({ 'dashboard-before-cards': slots })] });
       const started = start((app) => app.registerSlots({ 'dashboard-before-cards': [Slot.make('InvoiceBanner')] }));
       await expect(started).rejects.toThrow(
-        `  - ${slots[position]!.component} at dashboard-before-cards[${position + 1}] (configuration, remote ` +
+        `  - ${slots[position]!.component} at dashboard-before-cards[${position}] (configuration, remote ` +
           `"team_billing"): two slots at "dashboard-before-cards" have the id "${id}"`,
       );
       await expect(started).rejects.not.toThrow(/registerSlots/);

@@ -1,8 +1,8 @@
 import type { RemoteRegistry } from '../remotes/remote-registry';
 import type { RemotesConfig } from '../remotes/remotes-config';
 import type { ResourceRegistry } from '../resources/resource-registry';
-import type { SlotLocation, Slot } from '../../shared';
-import { placedConfiguredSlots } from '../slots/configured-slots';
+import type { SlotLocation, Slot, SlotPlacedBy } from '../../shared';
+import { configuredSource, placedConfiguredSlots } from '../slots/configured-slots';
 import { configuredFormPlaceProblems } from '../resources/configured-form-items';
 import { codeSlots } from './code-slots';
 import { allowListProblems, type LocationAllowLists } from '../slots/location-allow-lists';
@@ -52,15 +52,21 @@ export function placementProblems(
   config: RemotesConfig,
   only: (problem: OrderProblem) => boolean = () => true,
 ): SlotProblem[] {
-  const byLocation = new Map<SlotLocation, Array<{ slot: Slot; remote: string | null }>>();
+  // Each slot with who placed it and its position as its other problems give it: code's among code's slots of the
+  // location, a configured one among the configuration's (placedConfiguredSlots), in the order each gave them.
+  type Placed = { slot: Slot; remote: string | null; source: SlotPlacedBy; position: number };
+  const byLocation = new Map<SlotLocation, Placed[]>();
   for (const [location, slots] of byCode) {
     byLocation.set(
       location,
-      slots.map((slot) => ({ slot, remote: null })),
+      slots.map((slot, position) => ({ slot, remote: null, source: 'code', position })),
     );
   }
-  for (const { location, slot, remote } of config.slots) {
-    byLocation.set(location, [...(byLocation.get(location) ?? []), { slot, remote }]);
+  for (const configured of config.slots) {
+    const placed = byLocation.get(configured.location) ?? [];
+    const position = placed.filter((item) => item.source !== 'code').length;
+    const { slot, remote } = configured;
+    byLocation.set(configured.location, [...placed, { slot, remote, source: configuredSource(configured), position }]);
   }
   return [...byLocation].flatMap(([location, placed]) => {
     const ordered = orderSlots(
@@ -69,13 +75,13 @@ export function placementProblems(
     );
     return ordered.problems.filter(only).map((problem): SlotProblem => {
       // A duplicate id is the later slot's fault (the configuration's, when it takes an id of code's).
-      const at = problem.index === undefined ? ordered.ids.indexOf(problem.id) : ordered.order.indexOf(problem.index);
-      const item = placed[ordered.order[at]!]!;
+      const index = problem.index ?? ordered.order[ordered.ids.indexOf(problem.id)]!;
+      const item = placed[index]!;
       return {
         kind: 'placement-invalid',
         location: location.value,
-        position: `[${at}]`,
-        source: item.remote === null ? 'code' : 'configuration',
+        position: `[${item.position}]`,
+        source: item.source,
         component: item.slot.component,
         remote: item.remote,
         path: null,
