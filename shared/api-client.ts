@@ -66,8 +66,9 @@ export interface ReadOptions {
 export interface CreateOptions {
   /**
    * Makes the create once (RECORD_CREATION_KEY_HEADER): the same key sent again with the same body answers what the
-   * first made, so a create whose answer was lost can be sent again safely. A new key (crypto.randomUUID()) per thing
-   * to create, kept until its create answers.
+   * first made, so a create whose answer was lost can be sent again safely. A new random key per thing to create
+   * (128 bits from crypto.getRandomValues, in hex: crypto.randomUUID is missing from a page served over plain HTTP
+   * from another address than localhost), kept until its create answers.
    */
   idempotencyKey?: string;
 }

@@ -20,6 +20,7 @@ import { HOST_MESSAGES } from '../loader/messages';
 import { UnsavedChangesProvider } from '../hooks/unsaved-changes';
 import { createFakeApi, proxyPage, type FakeApi } from '../../testing/host/fake-api';
 import { createTestSlotSource } from '../../testing/host/slot-source';
+import { CREATE_UNANSWERED_MESSAGE } from './creation-key';
 import { ResourceForm } from './resource-form';
 
 /** A form slot: shows what it receives and writes into the form through formContext. */
@@ -242,6 +243,19 @@ describe('ResourceForm', () => {
     expect(screen.queryByText('Saved.')).toBeNull();
     expect(screen.getByLabelText(/Title/)).toHaveProperty('value', 'Changed');
     expect(onSaved).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['a proxy’s page for a host gone (502)', proxyPage(502)],
+    ['a success cut off', proxyPage(201)],
+  ])('says a create answered by %s may be made, and that pressing Create again is safe', async (_case, answer) => {
+    const api = meApi();
+    api.routes.set('POST /api/resources/articles/records', answer);
+    await renderForm(api, null);
+    fireEvent.change(screen.getByLabelText(/Title/), { target: { value: 'New one' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(CREATE_UNANSWERED_MESSAGE);
+    expect(screen.getByLabelText(/Title/)).toHaveProperty('value', 'New one');
   });
 
   /** A PUT route that refuses, as the server does, a save whose `$ifUnchanged` no longer holds (409 `storedRecord`). */

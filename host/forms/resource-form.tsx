@@ -225,7 +225,8 @@ export function ResourceForm({ definition, record, relations, onSaved, onStored 
       const fieldErrors = error instanceof ApiError ? error.fields : {};
       setErrors(fieldErrors);
       const count = Object.keys(fieldErrors).length;
-      const unanswered = error instanceof ApiError && (error.code === 'network' || error.code === 'unreadable');
+      // No answer of the server's own (unreachable, cut off, a proxy's page for a host gone): the create may be made.
+      const unanswered = error instanceof ApiError && error.request !== null;
       let message: string | null = error instanceof ApiError ? error.message : 'Could not save.';
       if (count > 0) message = null;
       else if (unanswered && !record) message = CREATE_UNANSWERED_MESSAGE;
