@@ -1,7 +1,8 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import type { CanaryRequest, CanaryRollout } from '../../../shared';
 import { useApiClient } from '../../core';
 import { useUnsavedChanges } from '../../hooks/unsaved-changes';
+import { useKeptOverSignIn, type FormNow } from './kept-release-forms';
 import { describeCanary, remoteApiPath, replaceCanaryQuestion, type ApplyReleaseChange } from './release-change';
 
 /**
@@ -38,8 +39,12 @@ export function CanaryForm({ remote, versions, canary, apply, onEdit }: CanaryFo
   const [chosen, setVersion] = useState(canary?.version ?? versions[0] ?? '');
   // The choice may have become the active release since (the list is reloaded after each change): then the newest.
   const version = versions.includes(chosen) ? chosen : (versions[0] ?? '');
-  const [percent, setPercent] = useState(String(canary?.percent ?? 10));
-  const [tenants, setTenants] = useState(canary?.tenants.join(', ') ?? '');
+  const now = useRef<FormNow>({ typed: {}, unsaved: false });
+  // What was typed when the session ended, given back after signing in again.
+  const kept = useKeptOverSignIn('canary', remote, now);
+  const shown = { percent: String(canary?.percent ?? 10), tenants: canary?.tenants.join(', ') ?? '' };
+  const [percent, setPercent] = useState(kept?.percent ?? shown.percent);
+  const [tenants, setTenants] = useState(kept?.tenants ?? shown.tenants);
   // The fields the server's last refusal named, with why, and the share and tenants as they were typed then: it
   // applies while they are so (a canary of nobody names both; an unknown tenant, the tenants).
   const [refused, setRefused] = useState<{ typed: string; fields: Readonly<Record<string, string>> } | null>(null);
@@ -49,8 +54,10 @@ export function CanaryForm({ remote, versions, canary, apply, onEdit }: CanaryFo
   const tenantsProblem = nobody ? undefined : atFault.tenants;
   // A share or tenants typed and not given yet (the form's first values, or the last it gave): leaving the page asks
   // first, as a record form does.
-  const [given, setGiven] = useState(typed);
-  useUnsavedChanges(versions.length > 0 && typed !== given);
+  const [given, setGiven] = useState(`${shown.percent}\n${shown.tenants}`);
+  const unsaved = versions.length > 0 && typed !== given;
+  useUnsavedChanges(unsaved);
+  now.current = { typed: { percent, tenants }, unsaved };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -13,7 +13,13 @@ import {
   type RemoteReleasesPayload,
   type SlotStatsPayload,
 } from '../../../shared';
-import { createFakeApi, proxyPage, type FakeApi, type FakeRoute } from '../../../testing/host/fake-api';
+import {
+  createFakeApi,
+  proxyPage,
+  UNAUTHENTICATED,
+  type FakeApi,
+  type FakeRoute,
+} from '../../../testing/host/fake-api';
 import { CANARY_OF_NOBODY_FIELDS } from './canary-form';
 import { UNSAVED_CHANGES_MESSAGE } from '../../hooks/unsaved-changes';
 import { demoMe, renderAppAt } from '../../../testing/host/render-app';
@@ -509,6 +515,40 @@ describe('the releases page', () => {
       expect(confirm).not.toHaveBeenCalled();
     } finally {
       confirm.mockRestore();
+    }
+  });
+
+  it('gives a canary and a plan typed when the session ended back after signing in again, once, to the same user', async () => {
+    try {
+      const rollout = { rollout: { remote: REMOTE, active: '1.1.0', canary: null } };
+      const { unmount } = renderApp(
+        api([OPERATOR_ROLE], {
+          'GET /api/remotes/releases': { body: releases(rollout) },
+          'POST /api/remotes/team_records/canary': UNAUTHENTICATED,
+        }),
+      );
+      let section = await remoteSection();
+      fireEvent.change(within(section).getByLabelText('Shares of users (%)'), { target: { value: '10, 100' } });
+      fireEvent.change(within(section).getByLabelText('Share of users (%)'), { target: { value: '25' } });
+      fireEvent.change(within(section).getByLabelText('Tenants'), { target: { value: 'globex' } });
+      fireEvent.click(within(section).getByRole('button', { name: 'Start canary' }));
+      await waitFor(() => expect(screen.queryByRole('heading', { name: 'Releases', level: 1 })).toBeNull());
+      unmount();
+
+      const again = renderApp(api([OPERATOR_ROLE], { 'GET /api/remotes/releases': { body: releases(rollout) } }));
+      section = await remoteSection();
+      expect(within(section).getByLabelText('Share of users (%)')).toHaveProperty('value', '25');
+      expect(within(section).getByLabelText('Tenants')).toHaveProperty('value', 'globex');
+      expect(within(section).getByLabelText('Shares of users (%)')).toHaveProperty('value', '10, 100');
+      again.unmount();
+
+      // Given back once: the next visit starts from the form's own values.
+      renderApp(api([OPERATOR_ROLE], { 'GET /api/remotes/releases': { body: releases(rollout) } }));
+      section = await remoteSection();
+      expect(within(section).getByLabelText('Share of users (%)')).toHaveProperty('value', '10');
+      expect(window.sessionStorage.length).toBe(0);
+    } finally {
+      window.sessionStorage.clear();
     }
   });
 

@@ -2,6 +2,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import type { CanaryRollout, RolloutPlan, RolloutPlanAction, RolloutStep, StartRolloutRequest } from '../../../shared';
 import { useApiClient } from '../../core';
 import { useUnsavedChanges } from '../../hooks/unsaved-changes';
+import { useKeptOverSignIn, type FormNow } from './kept-release-forms';
 import { ConfirmDialog, useConfirmDialog } from '../../layout/confirm-dialog';
 import { remoteApiPath, replaceCanaryQuestion, type ApplyReleaseChange } from './release-change';
 
@@ -196,13 +197,17 @@ function StartRolloutForm({ remote, versions, canary, apply }: StartRolloutFormP
   const id = useId();
   const [chosen, setVersion] = useState(versions[0] ?? '');
   const version = versions.includes(chosen) ? chosen : (versions[0] ?? '');
-  const [shares, setShares] = useState(DEFAULT_SHARES);
-  const [minutes, setMinutes] = useState(DEFAULT_MINUTES);
-  const [visitors, setVisitors] = useState(DEFAULT_VISITORS);
+  const now = useRef<FormNow>({ typed: {}, unsaved: false });
+  // What was typed when the session ended, given back after signing in again.
+  const kept = useKeptOverSignIn('rollout', remote, now);
+  const [shares, setShares] = useState(kept?.shares ?? DEFAULT_SHARES);
+  const [minutes, setMinutes] = useState(kept?.minutes ?? DEFAULT_MINUTES);
+  const [visitors, setVisitors] = useState(kept?.visitors ?? DEFAULT_VISITORS);
   // A plan typed and not started: leaving the page asks first, as a record form does.
-  useUnsavedChanges(
-    versions.length > 0 && (shares !== DEFAULT_SHARES || minutes !== DEFAULT_MINUTES || visitors !== DEFAULT_VISITORS),
-  );
+  const unsaved =
+    versions.length > 0 && (shares !== DEFAULT_SHARES || minutes !== DEFAULT_MINUTES || visitors !== DEFAULT_VISITORS);
+  useUnsavedChanges(unsaved);
+  now.current = { typed: { shares, minutes, visitors }, unsaved };
   const [problem, setProblem] = useState<string | null>(null);
   const sharesInput = useRef<HTMLInputElement>(null);
 
