@@ -1,6 +1,7 @@
 import '../../../testing/host/router-globals';
 import { fireEvent, screen } from '@testing-library/react';
 import type { RecordListPayload, ResourceRecord } from '../../../shared';
+import { articlesPage, ARTICLES_DEFINITION } from '../../../testing/host/articles-fixture';
 import { createFakeApi } from '../../../testing/host/fake-api';
 import { demoMe, renderAppAt } from '../../../testing/host/render-app';
 
@@ -9,45 +10,19 @@ import { demoMe, renderAppAt } from '../../../testing/host/render-app';
  * bookmarked): the server has no record to page back from, so the page must neither say the tenant has no records
  * nor leave its reader without a way back.
  */
-const DEFINITION = {
-  resource: {
-    name: 'articles',
-    label: 'Articles',
-    fields: [{ type: 'field', name: 'title', label: 'Title', input: 'text', required: true }],
-    relations: [],
-    listColumns: ['title'],
-    sortableColumns: ['title'],
-    searchableColumns: ['title'],
-    canCreate: true,
-    canDelete: true,
-    filters: [],
-  },
-};
 const FIRST: ResourceRecord = { id: 1, title: 'Launching the spring catalogue', label: 'Spring launch' };
 
+/** A page of the articles sorted by title, as the server answers it: 25 counted in all. */
 function list(records: ResourceRecord[], page: Partial<RecordListPayload['page']>): { body: RecordListPayload } {
-  return {
-    body: {
-      records,
-      page: {
-        sort: 'title',
-        order: 'asc',
-        limit: 25,
-        q: '',
-        search: '',
-        filters: {},
-        total: { count: 25, exact: true },
-        ...page,
-      },
-    },
-  };
+  const answer = articlesPage(records);
+  return { body: { ...answer, page: { ...answer.page, sort: 'title', total: { count: 25, exact: true }, ...page } } };
 }
 
 it('says where the records are and offers the first page, on a page past the end of the list', async () => {
   const api = createFakeApi({
     'GET /me': { body: demoMe([]) },
     'GET /meta': { body: { dashboards: [], modules: [], slots: {} } },
-    'GET /api/resources/articles': { body: DEFINITION },
+    'GET /api/resources/articles': { body: { resource: ARTICLES_DEFINITION } },
     'GET /api/resources/articles/records?sort=title&after=gone': list([], { offset: 25 }),
     'GET /api/resources/articles/records?sort=title': list([FIRST], { offset: 0, next: 'n' }),
   });
