@@ -1,3 +1,8 @@
+/*
+ * Above 300 lines for one reason: one client, whose request (its headers: the page's tenant, a background read, a
+ * create's key) and whose reading of every answer (a payload, the server's error, or one the client tells itself)
+ * share the request's context, and whose contract (ApiError's fields, the headers) the host and the remote kit read.
+ */
 import { ERROR_STATUS, isErrorBody, type ErrorCode } from './errors';
 import type { PlacementsDraft } from './placements';
 import type { ResourceRecord, RestorableRecord } from './resource-record';

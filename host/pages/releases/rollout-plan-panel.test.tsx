@@ -10,7 +10,7 @@ import {
 } from '../../../shared';
 import { createFakeApi, type FakeApi, type FakeRoute } from '../../../testing/host/fake-api';
 import { demoMe, renderAppAt } from '../../../testing/host/render-app';
-import { parseShares, sharesProblem } from './rollout-plan-panel';
+import { parseShares, sharesProblem } from './start-rollout-form';
 import { fakeModalDialogs } from '../../../testing/host/modal-dialogs';
 
 /**
