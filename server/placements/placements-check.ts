@@ -4,7 +4,6 @@ import type { RemotesConfig } from '../remotes/remotes-config';
 import type { ReadableTenants } from '../slots/shown-rule';
 import { checkSlots, type SlotCheckSubjects } from '../slot-check/slot-check';
 import type { SlotProblem } from '../slots/slot-contract';
-import { orderSlots, slotIds } from '../slots/slot-order';
 import { withPlacements, type DocumentSlot, type ParsedPlacements } from './placements-document';
 import { unknownRuleNameProblems, type KnownRuleNames } from './rule-names-check';
 
@@ -31,7 +30,7 @@ export function checkPlacements(
   if (parsed.problems.length > 0) return [...parsed.problems, ...unknownNames];
   const combined = withPlacements(file, parsed);
   const without = new Set(checkSlots(subjects, file).map(keyOf));
-  const slotOf = attribution(subjects, file, combined, parsed);
+  const slotOf = attribution(file, parsed);
   const formSlotOf = formAttribution(parsed);
   const slotProblems = checkSlots(subjects, combined).flatMap((problem): PlacementProblem[] => {
     const documentSlot = slotOf(problem);
@@ -69,37 +68,18 @@ function keyOf(problem: SlotProblem): string {
 
 /**
  * Which of the document's slots a problem of the combined configuration is about, from its position: the configured
- * slots of a location are numbered file first, then the document's (placedConfiguredSlots); an order problem is
- * numbered in resolved order, so that order is computed again from the same slots.
+ * slots of a location are numbered file first, then the document's (placedConfiguredSlots), and an order problem (a
+ * duplicate id: the later holder; a cycle) names its slot the same way (slot-check.ts).
  */
-function attribution(
-  subjects: SlotCheckSubjects,
-  file: RemotesConfig,
-  combined: RemotesConfig,
-  parsed: ParsedPlacements,
-): (problem: SlotProblem) => DocumentSlot | null {
-  const code = subjects.slots.registeredByCode();
+function attribution(file: RemotesConfig, parsed: ParsedPlacements): (problem: SlotProblem) => DocumentSlot | null {
   return (problem) => {
     const location = SlotLocation.tryFrom(problem.location);
     const at = /^\[(\d+)\]/.exec(problem.position);
-    if (location === undefined || at === null) return null;
-    const codeHere = code.get(location) ?? [];
+    if (location === undefined || at === null || problem.source === 'code') return null;
     const fileCount = file.slots.filter((item) => item.location === location).length;
     const documentHere = parsed.slots.filter((item) => item.location === location);
-    const ofDocument = (configuredIndex: number) =>
-      configuredIndex < fileCount ? null : (documentHere[configuredIndex - fileCount] ?? null);
-    if (problem.kind !== 'placement-invalid') {
-      return problem.source !== 'code' ? ofDocument(Number(at[1])) : null;
-    }
-    // The slot named is the first holder of its id: a duplicate id is the document's slot holding it too.
-    const inputs = [
-      ...codeHere,
-      ...combined.slots.filter((item) => item.location === location).map((item) => item.slot),
-    ];
-    const ordered = orderSlots(location.value, inputs);
-    const id = ordered.ids[Number(at[1])];
-    const holders = slotIds(inputs).flatMap((slotId, input) => (slotId === id ? [input - codeHere.length] : []));
-    return holders.map(ofDocument).find((slot) => slot !== null) ?? null;
+    const configuredIndex = Number(at[1]);
+    return configuredIndex < fileCount ? null : (documentHere[configuredIndex - fileCount] ?? null);
   };
 }
 
