@@ -19,6 +19,7 @@ import {
 import { demoMe, renderAppAt } from '../../../testing/host/render-app';
 import { UNSAVED_CHANGES_MESSAGE } from '../../hooks/unsaved-changes';
 import { fakeModalDialogs } from '../../../testing/host/modal-dialogs';
+import { refuseLeaving } from '../../../testing/host/leaving-refused';
 
 const LOCATION = 'dashboard-after-cards';
 
@@ -207,7 +208,7 @@ describe('the placements page', () => {
   });
 
   it('asks before a navigation drops edits not saved into the draft, and not once they are saved', async () => {
-    const confirm = jest.spyOn(window, 'confirm').mockReturnValue(false);
+    const { confirm, goToDashboard } = refuseLeaving();
     try {
       renderApp(
         api([OPERATOR_ROLE], {
@@ -217,12 +218,10 @@ describe('the placements page', () => {
         }),
       );
       const section = await locationSection();
-      const dashboardLink = () =>
-        screen.getByRole('navigation', { name: 'Main' }).querySelector('a[href="/"]') as HTMLElement;
       fireEvent.change(within(section).getByLabelText(card('Priority of', 'NewsTicker', 1)), {
         target: { value: '70' },
       });
-      fireEvent.click(dashboardLink());
+      goToDashboard();
       await waitFor(() => expect(confirm).toHaveBeenCalledWith(UNSAVED_CHANGES_MESSAGE));
       // Refused: the editor and its edit stay.
       expect(within(section).getByLabelText(card('Priority of', 'NewsTicker', 2))).toHaveProperty('value', '70');
@@ -230,7 +229,7 @@ describe('the placements page', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
       await screen.findByText('Draft saved: no problem.');
       confirm.mockClear();
-      fireEvent.click(dashboardLink());
+      goToDashboard();
       await waitFor(() => expect(screen.queryByRole('heading', { name: 'Placements', level: 1 })).toBeNull());
       expect(confirm).not.toHaveBeenCalled();
     } finally {

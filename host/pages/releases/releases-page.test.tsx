@@ -24,6 +24,7 @@ import { CANARY_OF_NOBODY_FIELDS } from './canary-form';
 import { UNSAVED_CHANGES_MESSAGE } from '../../hooks/unsaved-changes';
 import { demoMe, renderAppAt } from '../../../testing/host/render-app';
 import { fakeModalDialogs } from '../../../testing/host/modal-dialogs';
+import { refuseLeaving } from '../../../testing/host/leaving-refused';
 
 const REMOTE = 'team_records';
 
@@ -480,7 +481,7 @@ describe('the releases page', () => {
   });
 
   it('asks before leaving a canary or a rollout typed and not given, and not once it is given', async () => {
-    const confirm = jest.spyOn(window, 'confirm').mockReturnValue(false);
+    const { confirm, goToDashboard } = refuseLeaving();
     try {
       const fake = api([OPERATOR_ROLE], {
         'GET /api/remotes/releases': { body: releases({ rollout: { remote: REMOTE, active: '1.1.0', canary: null } }) },
@@ -488,11 +489,9 @@ describe('the releases page', () => {
       });
       renderApp(fake);
       const section = await remoteSection();
-      const dashboardLink = () =>
-        screen.getByRole('navigation', { name: 'Main' }).querySelector('a[href="/"]') as HTMLElement;
       const share = within(section).getByLabelText('Share of users (%)');
       fireEvent.change(share, { target: { value: '25' } });
-      fireEvent.click(dashboardLink());
+      goToDashboard();
       await waitFor(() => expect(confirm).toHaveBeenCalledWith(UNSAVED_CHANGES_MESSAGE));
       expect(share).toHaveProperty('value', '25');
 
@@ -501,7 +500,7 @@ describe('the releases page', () => {
       const shares = within(section).getByLabelText('Shares of users (%)');
       fireEvent.change(shares, { target: { value: '10, 100' } });
       confirm.mockClear();
-      fireEvent.click(dashboardLink());
+      goToDashboard();
       await waitFor(() => expect(confirm).toHaveBeenCalledWith(UNSAVED_CHANGES_MESSAGE));
       fireEvent.change(shares, { target: { value: '5, 25, 50, 100' } });
 
@@ -510,7 +509,7 @@ describe('the releases page', () => {
       fireEvent.click(within(section).getByRole('button', { name: 'Start canary' }));
       await waitFor(() => expect(statusText()).toBe('Canary of team_records: 1.2.0 to 25 %.'));
       confirm.mockClear();
-      fireEvent.click(dashboardLink());
+      goToDashboard();
       await waitFor(() => expect(screen.queryByRole('heading', { name: 'Releases', level: 1 })).toBeNull());
       expect(confirm).not.toHaveBeenCalled();
     } finally {
