@@ -49,42 +49,63 @@ export class PropsValidator {
   private readonly ajv = addFormats(
     new Ajv({ allErrors: true, verbose: true, strict: false, logger: false, code: { regExp: this.linearTimeRegExp } }),
   );
-  private readonly compiled = new Map<string, ValidateFunction | Error>();
+  private readonly compiled = new Map<string, CompiledSchema | Error>();
 
   /** The patterns of `schema` left unchecked, and why; empty when every one is checked. */
-  notCheckedIn(schema: JsonSchema): { pattern: string; reason: string }[] {
-    this.compile(schema);
-    return [...new Set(patternsIn(schema))].flatMap((pattern) => {
-      const reason = this.patternsNotRun.get(pattern);
-      return reason === undefined ? [] : [{ pattern, reason }];
-    });
+  notCheckedIn(schema: JsonSchema): readonly PatternNotChecked[] {
+    return this.compile(schema).notCheckedIn;
   }
 
   /** The violations of `props` against `schema`; empty when they conform. Throws when the schema is no schema. */
   validate(schema: JsonSchema, props: JsonValue, component: string): PropsViolation[] {
-    const validator = this.compile(schema);
+    const { validator } = this.compile(schema);
     if (validator(props)) return [];
     return describeErrors(validator.errors ?? [], component);
   }
 
-  private compile(schema: JsonSchema): ValidateFunction {
+  /**
+   * The schema compiled, with its patterns left unchecked: both found once per schema, as a slot check asks for both
+   * for every slot.
+   */
+  private compile(schema: JsonSchema): CompiledSchema {
     const key = JSON.stringify(schema);
-    let validator = this.compiled.get(key);
-    if (validator === undefined) {
-      const patterns = patternsIn(schema).length;
+    let compiled = this.compiled.get(key);
+    if (compiled === undefined) {
+      const patterns = patternsIn(schema);
       try {
-        if (patterns > PATTERNS_PER_SCHEMA_MAX) {
-          throw new Error(`it has ${patterns} patterns, over the ${PATTERNS_PER_SCHEMA_MAX} a schema may have`);
+        if (patterns.length > PATTERNS_PER_SCHEMA_MAX) {
+          throw new Error(`it has ${patterns.length} patterns, over the ${PATTERNS_PER_SCHEMA_MAX} a schema may have`);
         }
-        validator = this.ajv.compile(schema);
+        const validator = this.ajv.compile(schema);
+        // Read after compiling: Ajv compiles a pattern met in an earlier schema once, and said then why it is not run.
+        const notCheckedIn = [...new Set(patterns)].flatMap((pattern) => {
+          const reason = this.patternsNotRun.get(pattern);
+          return reason === undefined ? [] : [{ pattern, reason }];
+        });
+        compiled = { validator, notCheckedIn };
       } catch (error) {
-        validator = new Error(`its props schema is not a valid JSON Schema (${(error as Error).message})`);
+        compiled = new Error(`its props schema is not a valid JSON Schema (${(error as Error).message})`);
       }
-      this.compiled.set(key, validator);
+      this.compiled.set(key, compiled);
     }
-    if (validator instanceof Error) throw validator;
-    return validator;
+    return unlessFailed(compiled);
   }
+}
+
+/** A pattern of a schema that the product does not run, and why. */
+export interface PatternNotChecked {
+  pattern: string;
+  reason: string;
+}
+
+interface CompiledSchema {
+  validator: ValidateFunction;
+  notCheckedIn: readonly PatternNotChecked[];
+}
+
+function unlessFailed(compiled: CompiledSchema | Error): CompiledSchema {
+  if (compiled instanceof Error) throw compiled;
+  return compiled;
 }
 
 /** Ajv's errors as violations, without the per-branch noise of a union (`anyOf`): the union's own error says it. */

@@ -237,6 +237,34 @@ describe('SlotContract', () => {
       );
     });
 
+    it('says a pattern it cannot run for every schema that holds it, and every check', () => {
+      // Ajv compiles one pattern once: the second schema's and the second check's must still say it.
+      const lookahead = '^(?!admin).*$';
+      const twoSchemas: ContractRemotes = {
+        known: [
+          {
+            name: 'team_x',
+            components: ['Notice', 'Banner'],
+            props: {
+              Notice: { type: 'object', properties: { message: { type: 'string', pattern: lookahead } } },
+              Banner: { type: 'object', properties: { title: { type: 'string', pattern: lookahead } } },
+            },
+          },
+        ],
+        disabled: [],
+        waiting: [],
+      };
+      const contract = new SlotContract();
+      const slots = [Slot.make('Notice', { message: 'hi' }), Slot.make('Banner', { title: 'hi' })];
+      for (let check = 0; check < 2; check++) {
+        const problems = contract.check(placedSlots('global-before-content', slots, 'code'), twoSchemas);
+        expect(problems.map((problem) => [problem.kind, formatSlotProblem(problem).split(' (')[0]])).toEqual([
+          ['pattern-not-checked', 'Notice at global-before-content[0]'],
+          ['pattern-not-checked', 'Banner at global-before-content[1]'],
+        ]);
+      }
+    });
+
     it('refuses a schema of more patterns than it checks', () => {
       const properties = Object.fromEntries(
         Array.from({ length: 101 }, (_, index) => [`p${index}`, { type: 'string', pattern: `^${index}$` }]),
