@@ -33,6 +33,7 @@ export {
   RELEASE_VERSION_PATTERN,
   RELEASES_PAGE_PATH,
   ROLLOUT_PLAN_ACTIONS,
+  ROLLOUT_SEEN_PARAMETERS,
   type ActivateReleaseRequest,
   type AuditAction,
   type AuditEntry,
@@ -50,6 +51,7 @@ export {
   type RolloutPlan,
   type RolloutPlanAction,
   type RolloutPlanState,
+  type RolloutSeen,
   type RolloutStep,
   type StartRolloutRequest,
 } from './releases';

@@ -61,6 +61,21 @@ export interface RemoteRollout {
   canary: CanaryRollout | null;
 }
 
+/**
+ * The rollout a caller saw when it chose a change (`?active=<version>&canary=<version>` on activate, rollback,
+ * deactivate, canary and its end; an empty value for none): given, the change is refused with 409 (`conflict`) and
+ * nothing is changed once the rollout has moved since (another operator, a rollout plan's step, an automatic
+ * rollback), rather than made over what the caller never saw. Not given, the change is made whatever is in force.
+ */
+export interface RolloutSeen {
+  active: string | null;
+  /** The canary's version; its share and tenants are not compared. */
+  canary: string | null;
+}
+
+/** The query parameters that carry a {@link RolloutSeen}, given together. */
+export const ROLLOUT_SEEN_PARAMETERS = { active: 'active', canary: 'canary' } as const;
+
 /** `POST /api/remotes/<name>/activate` and `POST /api/remotes/<name>/rollback` (operators). */
 export interface ActivateReleaseRequest {
   version: string;

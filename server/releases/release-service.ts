@@ -3,7 +3,7 @@
  * caller (the API, REMOTES_CONFIG, the canary watch) goes through, each change checked against the same placements
  * and files; the checks themselves live in release-check.ts, release-files-check.ts and release-origin-refusal.ts.
  */
-import { RELEASE_VERSION_PATTERN, type RemoteRelease, type RemoteRollout } from '../../shared';
+import { RELEASE_VERSION_PATTERN, type RemoteRelease, type RemoteRollout, type RolloutSeen } from '../../shared';
 import type { DescriptorSource } from '../remotes/descriptor-source';
 import type { RemoteRegistry } from '../remotes/remote-registry';
 import { checkEntryUrl } from '../remotes/remote-entry-url';
@@ -18,6 +18,7 @@ import { ReleaseFilesCheck } from './release-files-check';
 import { releaseFilesVerdict } from './release-files-refusal';
 import { releaseOriginRefusal } from './release-origin-refusal';
 import type { TraceContext } from '../observability/trace-context';
+import { rolloutIsAsSeen, rolloutMovedMessage } from './rollout-seen';
 
 /** Who an automatic rollback is audited as. */
 export const AUTO_ROLLBACK_ACTOR = 'auto-rollback';
@@ -27,7 +28,7 @@ export class ReleaseRefusedError extends Error {
   constructor(
     message: string,
     readonly problems: string[] = [],
-    readonly status: 400 | 404 = 400,
+    readonly status: 400 | 404 | 409 = 400,
     /** The request's fields at fault, each with why (the error body's `fields`): a form marks them. */
     readonly fields: Record<string, string> = {},
   ) {
@@ -124,12 +125,14 @@ export class ReleaseService {
     actor: string,
     action: 'activate' | 'rollback',
     trace?: TraceContext,
+    seen?: RolloutSeen,
   ): Promise<RemoteRollout> {
     const release = await this.publishedReleaseNow(remote, version);
     this.refuseOriginNotAllowed(release);
     this.refuseBreaking(release, `Release "${release.version}" of "${remote}"`);
     // Refused by the rollout now before its files are asked (a while, on a slow origin); again in the transaction.
     const now = await this.parts.store.rollout(remote);
+    await this.refuseMovedSince(remote, seen, now);
     if (action === 'rollback') this.refuseForwardRollback(release, now);
     const reason = await this.filesReason(release, now, trace);
     return this.change({
@@ -139,6 +142,7 @@ export class ReleaseService {
       reason,
       next: (before) => {
         // Again against the database: another host may have moved the rollout since this one's copy was read.
+        refuseMoved(remote, seen, before);
         if (action === 'rollback') this.refuseForwardRollback(release, before);
         return { active: release.version, canary: null };
       },
@@ -177,9 +181,10 @@ export class ReleaseService {
    * (REMOTES_CONFIG or built in), is served again, after the same check a release gets. Refused when there is no
    * release in force, or no own build to serve (a remote only releases serve, or whose origin does not answer).
    */
-  async serveOwnBuild(remote: string, actor: string): Promise<RemoteRollout> {
+  async serveOwnBuild(remote: string, actor: string, seen?: RolloutSeen): Promise<RemoteRollout> {
     // The database, not this host's copy: a release activated on another host within the last poll is in force.
     const rollout = await this.parts.store.rollout(remote);
+    await this.refuseMovedSince(remote, seen, rollout);
     if (!rollout.active) {
       this.refuseUnknownRemote(remote);
       throw new ReleaseRefusedError(`Remote "${remote}" has no release in force: its own build is served.`);
@@ -199,6 +204,7 @@ export class ReleaseService {
       action: 'deactivate',
       actor,
       next: (before) => {
+        refuseMoved(remote, seen, before);
         if (!before.active)
           throw new ReleaseRefusedError(`Remote "${remote}" has no release in force: its own build is served.`);
         return { active: null, canary: null };
@@ -253,6 +259,7 @@ export class ReleaseService {
     body: Record<string, unknown>,
     actor: string,
     trace?: TraceContext,
+    seen?: RolloutSeen,
   ): Promise<RemoteRollout> {
     const release = await this.publishedReleaseNow(remote, body.version);
     const { percent } = body;
@@ -284,6 +291,7 @@ export class ReleaseService {
     this.refuseOriginNotAllowed(release);
     this.refuseBreaking(release, `Release "${release.version}" of "${remote}"`);
     const now = await this.parts.store.rollout(remote);
+    await this.refuseMovedSince(remote, seen, now);
     this.refuseCanaryOf(release, now.active);
     const reason = await this.filesReason(release, now, trace);
     return this.change({
@@ -293,6 +301,7 @@ export class ReleaseService {
       reason,
       // The active release kept is the database's: another host may have activated one within the last poll.
       next: (before) => {
+        refuseMoved(remote, seen, before);
         this.refuseCanaryOf(release, before.active);
         return { active: before.active, canary };
       },
@@ -354,9 +363,10 @@ export class ReleaseService {
    * Ends the running canary. With none running (never started, or ended meanwhile by an operator or the automatic
    * rollback) nothing changes and nothing is audited: the rollout as it is answers, as a repeated DELETE would.
    */
-  async endCanary(remote: string, actor: string): Promise<RemoteRollout> {
+  async endCanary(remote: string, actor: string, seen?: RolloutSeen): Promise<RemoteRollout> {
     // The database, not the snapshot: another host may have started or ended the canary within the last second.
     const rollout = await this.parts.store.rollout(remote);
+    await this.refuseMovedSince(remote, seen, rollout);
     if (!rollout.canary) {
       // Nothing to end: said so for a name this server knows nothing of (a typo), not answered as a remote of its own.
       if (!rollout.active) this.refuseUnknownRemote(remote);
@@ -372,7 +382,18 @@ export class ReleaseService {
       onlyIfCanary: rollout.canary.version,
     });
     await this.parts.snapshot.refresh();
-    return changed === null ? this.parts.store.rollout(remote) : changed.after;
+    if (changed !== null) return changed.after;
+    // Ended or replaced by another host since it was read: the caller who named the canary it saw is told.
+    const after = await this.parts.store.rollout(remote);
+    await this.refuseMovedSince(remote, seen, after);
+    return after;
+  }
+
+  /** Refuses (409) a change chosen on a rollout that has moved since, naming who moved it (rollout-seen.ts). */
+  private async refuseMovedSince(remote: string, seen: RolloutSeen | undefined, now: RemoteRollout): Promise<void> {
+    if (seen === undefined || rolloutIsAsSeen(now, seen)) return;
+    const lastChange = (await this.parts.store.lastRolloutChanges()).get(remote);
+    throw new ReleaseRefusedError(rolloutMovedMessage(remote, seen, now, lastChange), [], 409);
   }
 
   /**
@@ -481,4 +502,10 @@ export class ReleaseService {
       throw new ReleaseRefusedError(`${what} would break ${broken.length} current placement(s).`, broken);
     }
   }
+}
+
+/** The same in a change's transaction, where the database's rollout is read (a host may have moved it just now). */
+function refuseMoved(remote: string, seen: RolloutSeen | undefined, before: RemoteRollout): void {
+  if (seen === undefined || rolloutIsAsSeen(before, seen)) return;
+  throw new ReleaseRefusedError(rolloutMovedMessage(remote, seen, before, undefined), [], 409);
 }

@@ -548,6 +548,50 @@ describe('rollout', () => {
     }
   });
 
+  it('refuses a change chosen on a rollout that has moved since it was seen (409), changing nothing', async () => {
+    await operator.post('/api/remotes/team_billing/activate?active=&canary=').send({ version: 'v2' }).expect(200);
+    // Another operator starts a canary; this operator's page still shows v2 alone.
+    await operator.post('/api/remotes/team_billing/canary').send({ version: 'v1', percent: 50 }).expect(200);
+    const trail = await app.releases.store.history('team_billing');
+    const moved =
+      /^The rollout of "team_billing" moved since it was shown \(v2 active, no canary\): now v2 active, a canary of v1 to 50 % \(changed by admin at \d{4}-[^)]+\)\. Nothing was changed: look at it again before choosing\.$/;
+    const stale = '?active=v2&canary=';
+    const changes = [
+      () => operator.post(`/api/remotes/team_billing/activate${stale}`).send({ version: 'v1' }),
+      () => operator.post(`/api/remotes/team_billing/rollback${stale}`).send({ version: 'v1' }),
+      () => operator.post(`/api/remotes/team_billing/canary${stale}`).send({ version: 'v1', percent: 10 }),
+      () => operator.post(`/api/remotes/team_billing/deactivate${stale}`),
+      () => operator.delete(`/api/remotes/team_billing/canary${stale}`),
+    ];
+    for (const change of changes) {
+      const refused = await change().expect(409);
+      expect(refused.body.error).toEqual({ code: 'conflict', message: expect.stringMatching(moved) });
+    }
+    expect(await app.releases.store.history('team_billing')).toEqual(trail);
+
+    // Moved by another host between this one's read and its transaction: refused there too.
+    jest
+      .spyOn(app.releases.store, 'rollout')
+      .mockResolvedValueOnce({ remote: 'team_billing', active: 'v2', canary: null });
+    const raced = await operator.post(`/api/remotes/team_billing/activate${stale}`).send({ version: 'v1' }).expect(409);
+    expect(raced.body.error.message).toMatch(/^The rollout of "team_billing" moved since it was shown/);
+    expect(await app.releases.store.history('team_billing')).toEqual(trail);
+
+    // Half a rollout is no check: refused as such.
+    const half = await operator
+      .post('/api/remotes/team_billing/activate?active=v1')
+      .send({ version: 'v2' })
+      .expect(400);
+    expect(half.body.error.message).toMatch(/^"active" and "canary" are given together, once each/);
+
+    // Chosen on the rollout as it is: made, the canary ended by it.
+    const made = await operator
+      .post('/api/remotes/team_billing/activate?active=v2&canary=v1')
+      .send({ version: 'v1' })
+      .expect(200);
+    expect(made.body).toEqual({ remote: 'team_billing', active: 'v1', canary: null });
+  });
+
   it('names the releases there are when asked for one that is not, and says when a remote has none', async () => {
     const missing = await operator.post('/api/remotes/team_billing/activate').send({ version: 'v9' }).expect(404);
     expect(missing.body.error.message).toBe('Remote "team_billing" has no release "v9"; its releases: v2, v1.');

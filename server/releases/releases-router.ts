@@ -27,6 +27,7 @@ import type { RolloutPlans } from './rollout-plans';
 import { tokenRefusalMessage, type TeamTokenStore } from './team-token-store';
 import type { TenantStore } from '../tenants/tenant-store';
 import { traceOf } from '../observability/request-trace';
+import { rolloutSeenOf } from './rollout-seen';
 
 export interface ReleasesRouterOptions {
   service: ReleaseService;
@@ -133,7 +134,16 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
     POST: [
       ...operator,
       async (req, res) => {
-        res.json(await service.activate(name(req), bodyOf(req).version, actor(req), 'activate', traceOf(req)));
+        res.json(
+          await service.activate(
+            name(req),
+            bodyOf(req).version,
+            actor(req),
+            'activate',
+            traceOf(req),
+            rolloutSeenOf(req),
+          ),
+        );
       },
     ],
   });
@@ -141,7 +151,16 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
     POST: [
       ...operator,
       async (req, res) => {
-        res.json(await service.activate(name(req), bodyOf(req).version, actor(req), 'rollback', traceOf(req)));
+        res.json(
+          await service.activate(
+            name(req),
+            bodyOf(req).version,
+            actor(req),
+            'rollback',
+            traceOf(req),
+            rolloutSeenOf(req),
+          ),
+        );
       },
     ],
   });
@@ -150,7 +169,7 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
     POST: [
       requireOperator,
       async (req, res) => {
-        res.json(await service.serveOwnBuild(name(req), actor(req)));
+        res.json(await service.serveOwnBuild(name(req), actor(req), rolloutSeenOf(req)));
       },
     ],
   });
@@ -158,13 +177,13 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
     POST: [
       ...operator,
       async (req, res) => {
-        res.json(await service.canary(name(req), bodyOf(req), actor(req), traceOf(req)));
+        res.json(await service.canary(name(req), bodyOf(req), actor(req), traceOf(req), rolloutSeenOf(req)));
       },
     ],
     DELETE: [
       requireOperator,
       async (req, res) => {
-        res.json(await service.endCanary(name(req), actor(req)));
+        res.json(await service.endCanary(name(req), actor(req), rolloutSeenOf(req)));
       },
     ],
   });
@@ -268,7 +287,7 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
       next(error);
       return;
     }
-    const code = error.status === 404 ? 'not_found' : 'invalid_request';
+    const code = error.status === 404 ? 'not_found' : error.status === 409 ? 'conflict' : 'invalid_request';
     const body: ErrorBody = { error: { code, message: error.message } };
     if (error.problems.length > 0) body.error.problems = error.problems;
     if (Object.keys(error.fields).length > 0) body.error.fields = { ...error.fields };

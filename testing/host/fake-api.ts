@@ -24,7 +24,10 @@ export interface RecordedRequest {
 export interface FakeApi {
   client: ApiClient;
   requests: RecordedRequest[];
-  /** `METHOD /path` -> answer; replaced or added at any time. */
+  /**
+   * `METHOD /path` -> answer; replaced or added at any time. `METHOD /path?*` answers that path whatever its query,
+   * where the query is not what a test is about (the request's `path` keeps it, for a test that is).
+   */
   routes: Map<string, FakeRoute>;
   count(method: string, path: string): number;
 }
@@ -42,7 +45,7 @@ export function createFakeApi(routes: Record<string, FakeRoute> = {}): FakeApi {
     const request: RecordedRequest = { method, path: url, body };
     if (init.headers[BACKGROUND_READ_HEADER] === '1') request.background = true;
     requests.push(request);
-    const route = table.get(`${method} ${url}`);
+    const route = table.get(`${method} ${url}`) ?? table.get(`${method} ${url.split('?')[0]}?*`);
     const answer: FakeResponse =
       route === undefined
         ? { status: 404, body: { error: { code: 'not_found', message: 'Not found.' } } }

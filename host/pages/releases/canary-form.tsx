@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import type { CanaryRequest, CanaryRollout } from '../../../shared';
+import type { CanaryRequest, RemoteRollout } from '../../../shared';
 import { useApiClient } from '../../core';
 import { useUnsavedChanges } from '../../hooks/unsaved-changes';
 import { useKeptOverSignIn, type FormNow } from './kept-release-forms';
@@ -21,7 +21,8 @@ export interface CanaryFormProps {
   remote: string;
   /** The releases a canary may give (every one but the active), newest first. */
   versions: string[];
-  canary: CanaryRollout | null;
+  /** The rollout shown: its canary is the one the form replaces or ends, and a change names it (refused once moved). */
+  rollout: RemoteRollout;
   apply: ApplyReleaseChange;
   /** The share or the tenants were edited: a refusal shown for the last try no longer applies. */
   onEdit?: () => void;
@@ -33,7 +34,8 @@ export interface CanaryFormProps {
  * does not exist, with its message, which the page shows (and focuses): the form then marks the fields the refusal
  * names (its `fields`) as what to correct, until they change.
  */
-export function CanaryForm({ remote, versions, canary, apply, onEdit }: CanaryFormProps) {
+export function CanaryForm({ remote, versions, rollout, apply, onEdit }: CanaryFormProps) {
+  const { canary } = rollout;
   const client = useApiClient();
   const id = useId();
   const [chosen, setVersion] = useState(canary?.version ?? versions[0] ?? '');
@@ -64,7 +66,7 @@ export function CanaryForm({ remote, versions, canary, apply, onEdit }: CanaryFo
     const request: Required<CanaryRequest> = { version, percent: Number(percent), tenants: parseTenants(tenants) };
     void apply({
       remote,
-      send: () => client.post(remoteApiPath(remote, 'canary'), request),
+      send: () => client.post(remoteApiPath(remote, 'canary', rollout), request),
       // A running canary is replaced whole (its share and its tenants): asked first, as an activation is.
       ...(canary ? { confirm: replaceCanaryQuestion(remote, canary, describeCanary(request)) } : {}),
       done: `Canary of ${remote}: ${describeCanary(request)}.`,
@@ -148,7 +150,7 @@ export function CanaryForm({ remote, versions, canary, apply, onEdit }: CanaryFo
             onClick={() =>
               void apply({
                 remote,
-                send: () => client.delete(remoteApiPath(remote, 'canary')),
+                send: () => client.delete(remoteApiPath(remote, 'canary', rollout)),
                 done: `Canary of ${remote} ended.`,
               })
             }

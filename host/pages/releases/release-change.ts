@@ -1,4 +1,4 @@
-import type { CanaryRollout } from '../../../shared';
+import { ROLLOUT_SEEN_PARAMETERS, type CanaryRollout, type RemoteRollout } from '../../../shared';
 import type { ApiError } from '../../core';
 import type { ConfirmQuestion } from '../../layout/confirm-question';
 
@@ -18,9 +18,19 @@ export interface ReleaseChange {
 /** The operators' page's way to make a change; resolves to whether it was accepted. */
 export type ApplyReleaseChange = (change: ReleaseChange) => Promise<boolean>;
 
-/** The API path of an action on one remote (`activate`, `canary`, `history`, ...). */
-export function remoteApiPath(remote: string, action: string): string {
-  return `/api/remotes/${encodeURIComponent(remote)}/${action}`;
+/**
+ * The API path of an action on one remote (`activate`, `canary`, `history`, ...). A change names the rollout the page
+ * shows (`seen`): the server refuses it (409) once another operator, a plan or an automatic rollback moved it since,
+ * rather than end or replace what this operator was never shown; the page then reads the list again.
+ */
+export function remoteApiPath(remote: string, action: string, seen?: RemoteRollout): string {
+  const path = `/api/remotes/${encodeURIComponent(remote)}/${action}`;
+  if (seen === undefined) return path;
+  const query = new URLSearchParams({
+    [ROLLOUT_SEEN_PARAMETERS.active]: seen.active ?? '',
+    [ROLLOUT_SEEN_PARAMETERS.canary]: seen.canary?.version ?? '',
+  });
+  return `${path}?${query}`;
 }
 
 /**

@@ -263,7 +263,7 @@ describe('the releases page', () => {
       'GET /api/remotes/releases': () => ({
         body: releases({ rollout: { remote: REMOTE, active, canary: null } }),
       }),
-      'POST /api/remotes/team_records/activate': (request) => {
+      'POST /api/remotes/team_records/activate?*': (request) => {
         active = (request.body as { version: string }).version;
         return { body: { remote: REMOTE, active, canary: null } };
       },
@@ -276,7 +276,7 @@ describe('the releases page', () => {
     // No canary runs: the confirmation mentions none.
     expect(asked).toBe('Activate team_records to 1.2.0? Every host serves it from the next page load, to everyone.');
     expect(fake.requests.filter((request) => request.method === 'POST')).toEqual([
-      { method: 'POST', path: '/api/remotes/team_records/activate', body: { version: '1.2.0' } },
+      { method: 'POST', path: '/api/remotes/team_records/activate?active=1.1.0&canary=', body: { version: '1.2.0' } },
     ]);
     expect(fake.count('GET', '/api/remotes/releases')).toBe(2);
     expect(within(section).getByText(/^Active:/).textContent).toBe('Active: 1.2.0. No canary.');
@@ -289,10 +289,12 @@ describe('the releases page', () => {
         .map((option) => option.textContent),
     ).toEqual(['1.1.0', '1.0.0']);
     expect((within(section).getByLabelText('Canary version') as HTMLSelectElement).value).toBe('1.1.0');
-    fake.routes.set('POST /api/remotes/team_records/canary', { body: {} });
+    fake.routes.set('POST /api/remotes/team_records/canary?*', { body: {} });
     fireEvent.click(within(section).getByRole('button', { name: 'Start canary' }));
-    await waitFor(() => expect(fake.count('POST', '/api/remotes/team_records/canary')).toBe(1));
-    expect(fake.requests.find((request) => request.path.endsWith('/canary'))?.body).toMatchObject({ version: '1.1.0' });
+    await waitFor(() => expect(fake.count('POST', '/api/remotes/team_records/canary?active=1.2.0&canary=')).toBe(1));
+    expect(fake.requests.find((request) => request.path.includes('/canary?'))?.body).toMatchObject({
+      version: '1.1.0',
+    });
   });
 
   it('says the list could not be loaded when its answer is a page that is not JSON (a proxy’s)', async () => {
@@ -303,7 +305,7 @@ describe('the releases page', () => {
 
   it('says the list on screen is not the new one when its reload after a change answers a page that is not JSON', async () => {
     const fake = api([OPERATOR_ROLE], {
-      'POST /api/remotes/team_records/activate': { body: { remote: REMOTE, active: '1.2.0', canary: null } },
+      'POST /api/remotes/team_records/activate?*': { body: { remote: REMOTE, active: '1.2.0', canary: null } },
     });
     renderApp(fake);
     const section = await remoteSection();
@@ -318,9 +320,9 @@ describe('the releases page', () => {
 
   it('says in the confirmation that activating, rolling back or serving the own build ends the running canary', async () => {
     const fake = api([OPERATOR_ROLE], {
-      'POST /api/remotes/team_records/activate': { body: {} },
-      'POST /api/remotes/team_records/rollback': { body: {} },
-      'POST /api/remotes/team_records/deactivate': { body: {} },
+      'POST /api/remotes/team_records/activate?*': { body: {} },
+      'POST /api/remotes/team_records/rollback?*': { body: {} },
+      'POST /api/remotes/team_records/deactivate?*': { body: {} },
     });
     renderApp(fake);
     const section = await remoteSection();
@@ -365,13 +367,13 @@ describe('the releases page', () => {
   });
 
   it('rolls back to an earlier release', async () => {
-    const fake = api([OPERATOR_ROLE], { 'POST /api/remotes/team_records/rollback': { body: {} } });
+    const fake = api([OPERATOR_ROLE], { 'POST /api/remotes/team_records/rollback?*': { body: {} } });
     renderApp(fake);
     await pressAndAnswer(within(await remoteSection()).getByRole('button', { name: 'Roll back to 1.0.0' }));
     await waitFor(() => expect(statusText()).toBe('Rolled back team_records to 1.0.0.'));
     expect(fake.requests.find((request) => request.method === 'POST')).toEqual({
       method: 'POST',
-      path: '/api/remotes/team_records/rollback',
+      path: '/api/remotes/team_records/rollback?active=1.1.0&canary=1.2.0',
       body: { version: '1.0.0' },
     });
     expect(fake.count('GET', '/api/remotes/releases')).toBe(2);
@@ -381,7 +383,7 @@ describe('the releases page', () => {
     let active: string | null = '1.1.0';
     const fake = api([OPERATOR_ROLE], {
       'GET /api/remotes/releases': () => ({ body: releases({ rollout: { remote: REMOTE, active, canary: null } }) }),
-      'POST /api/remotes/team_records/deactivate': () => {
+      'POST /api/remotes/team_records/deactivate?*': () => {
         active = null;
         return { body: { remote: REMOTE, active, canary: null } };
       },
@@ -392,7 +394,7 @@ describe('the releases page', () => {
     await waitFor(() => expect(statusText()).toBe('team_records serves the build the server was given again.'));
     expect(asked).toContain('1.1.0 goes out of force');
     expect(fake.requests.filter((request) => request.method === 'POST').map((request) => request.path)).toEqual([
-      '/api/remotes/team_records/deactivate',
+      '/api/remotes/team_records/deactivate?active=1.1.0&canary=',
     ]);
     expect(within(section).getByText(/^Active:/).textContent).toBe(
       'Active: none: the build the server was given is served. No canary.',
@@ -402,7 +404,7 @@ describe('the releases page', () => {
 
   it("shows a refused activation's message and every problem, in an alert that takes the focus", async () => {
     const fake = api([OPERATOR_ROLE], {
-      'POST /api/remotes/team_records/activate': {
+      'POST /api/remotes/team_records/activate?*': {
         status: 400,
         body: {
           error: { code: 'invalid_request', message: 'Release 1.2.0 would break 2 placements.' },
@@ -431,7 +433,7 @@ describe('the releases page', () => {
     let active = '1.1.0';
     const fake = api([OPERATOR_ROLE], {
       'GET /api/remotes/releases': () => ({ body: releases({ rollout: { remote: REMOTE, active, canary: null } }) }),
-      'POST /api/remotes/team_records/activate': () => {
+      'POST /api/remotes/team_records/activate?*': () => {
         // Another operator activated 1.2.0 a moment before this one's request.
         active = '1.2.0';
         return { status: 409, body: { error: { code: 'conflict', message: 'The rollout moved meanwhile.' } } };
@@ -448,8 +450,8 @@ describe('the releases page', () => {
   it('starts a canary with the share and tenants typed, and ends it', async () => {
     const fake = api([OPERATOR_ROLE], {
       'GET /api/remotes/releases': { body: releases({ rollout: { remote: REMOTE, active: '1.1.0', canary: null } }) },
-      'POST /api/remotes/team_records/canary': { body: {} },
-      'DELETE /api/remotes/team_records/canary': { status: 204 },
+      'POST /api/remotes/team_records/canary?*': { body: {} },
+      'DELETE /api/remotes/team_records/canary?*': { status: 204 },
     });
     renderApp(fake);
     const section = await remoteSection();
@@ -467,7 +469,7 @@ describe('the releases page', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(fake.requests.find((request) => request.method === 'POST')).toEqual({
       method: 'POST',
-      path: '/api/remotes/team_records/canary',
+      path: '/api/remotes/team_records/canary?active=1.1.0&canary=',
       body: { version: '1.2.0', percent: 25, tenants: ['globex', 'initech'] },
     });
     expect(fake.count('GET', '/api/remotes/releases')).toBe(2);
@@ -477,7 +479,9 @@ describe('the releases page', () => {
     await waitFor(() => expect(fake.count('GET', '/api/remotes/releases')).toBe(3));
     fireEvent.click(await within(section).findByRole('button', { name: 'End canary' }));
     await waitFor(() => expect(statusText()).toBe('Canary of team_records ended.'));
-    expect(fake.count('DELETE', '/api/remotes/team_records/canary')).toBe(1);
+    expect(fake.requests.filter((request) => request.method === 'DELETE').map((request) => request.path)).toEqual([
+      '/api/remotes/team_records/canary?active=1.1.0&canary=1.2.0',
+    ]);
   });
 
   it('asks before leaving a canary or a rollout typed and not given, and not once it is given', async () => {
@@ -485,7 +489,7 @@ describe('the releases page', () => {
     try {
       const fake = api([OPERATOR_ROLE], {
         'GET /api/remotes/releases': { body: releases({ rollout: { remote: REMOTE, active: '1.1.0', canary: null } }) },
-        'POST /api/remotes/team_records/canary': { body: {} },
+        'POST /api/remotes/team_records/canary?*': { body: {} },
       });
       renderApp(fake);
       const section = await remoteSection();
@@ -523,7 +527,7 @@ describe('the releases page', () => {
       const { unmount } = renderApp(
         api([OPERATOR_ROLE], {
           'GET /api/remotes/releases': { body: releases(rollout) },
-          'POST /api/remotes/team_records/canary': UNAUTHENTICATED,
+          'POST /api/remotes/team_records/canary?*': UNAUTHENTICATED,
         }),
       );
       let section = await remoteSection();
@@ -553,7 +557,7 @@ describe('the releases page', () => {
 
   it("bounds the share in the browser and shows the server's refusal of a canary of nobody", async () => {
     const fake = api([OPERATOR_ROLE], {
-      'POST /api/remotes/team_records/canary': {
+      'POST /api/remotes/team_records/canary?*': {
         status: 400,
         body: {
           error: {
@@ -617,12 +621,16 @@ describe('the releases page', () => {
 
     // Refused for a tenant that does not exist: that field alone, described by the server's words.
     const noTenant = 'No tenant "globex"; tenants: acme.';
-    fake.routes.set('POST /api/remotes/team_records/canary', {
+    fake.routes.set('POST /api/remotes/team_records/canary?*', {
       status: 400,
       body: { error: { code: 'invalid_request', message: noTenant, fields: { tenants: noTenant } } },
     });
     await pressAndAnswer(within(section).getByRole('button', { name: 'Start canary' }));
-    await waitFor(() => expect(fake.count('POST', '/api/remotes/team_records/canary')).toBe(2));
+    await waitFor(() =>
+      expect(
+        fake.requests.filter((request) => request.path.startsWith('/api/remotes/team_records/canary?')),
+      ).toHaveLength(2),
+    );
     await screen.findByRole('alert');
     await waitFor(() => expect(tenants.getAttribute('aria-invalid')).toBe('true'));
     expect(share.getAttribute('aria-invalid')).toBeNull();
@@ -691,7 +699,7 @@ describe('the releases page', () => {
     };
     const fake = api([OPERATOR_ROLE], {
       'GET /api/remotes/team_records/history': { body: history },
-      'POST /api/remotes/team_records/rollback': { body: {} },
+      'POST /api/remotes/team_records/rollback?*': { body: {} },
     });
     renderApp(fake);
     const section = await remoteSection();
@@ -723,7 +731,7 @@ describe('the releases page', () => {
     const fake = api([OPERATOR_ROLE], {
       'GET /api/remotes/releases': { body: releases({ preview: '1.2.0' }) },
       'GET /api/remotes/team_records/history': { body: { remote: REMOTE, entries: [] } },
-      'POST /api/remotes/team_records/rollback': {
+      'POST /api/remotes/team_records/rollback?*': {
         status: 400,
         body: { error: { code: 'invalid_request', message: 'Refused.' }, problems: ['a placement breaks'] },
       },

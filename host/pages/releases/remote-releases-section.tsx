@@ -53,7 +53,10 @@ export function RemoteReleasesSection({
   // Activating, rolling back and serving the own build all end a running canary: the confirmation says so.
   const endsCanary = canary ? ` This ends the canary of ${describeCanary(canary)}.` : '';
   const forEveryone = `Every host serves it from the next page load, to everyone.${endsCanary}`;
-  const post = (action: string, version: string) => () => client.post(remoteApiPath(remote, action), { version });
+  // A change of the rollout names the one shown, refused once it has moved; a preview is this session's alone.
+  const change = (action: string, version: string) => () =>
+    client.post(remoteApiPath(remote, action, rollout), { version });
+  const previewOf = (version: string) => () => client.post(remoteApiPath(remote, 'preview'), { version });
   const button = (label: string, change: Omit<ReleaseChange, 'remote'>, kind = 'secondary') => (
     <button type="button" className={`button button--${kind}`} onClick={() => void apply({ remote, ...change })}>
       {label}
@@ -80,7 +83,7 @@ export function RemoteReleasesSection({
         button(
           "Serve the server's own build",
           {
-            send: () => client.post(remoteApiPath(remote, 'deactivate')),
+            send: () => client.post(remoteApiPath(remote, 'deactivate', rollout)),
             confirm: {
               title: `Serve the server's own build of ${remote}?`,
               body: `${rollout.active} goes out of force: the build the server was given is served. ${forEveryone}`,
@@ -150,7 +153,7 @@ export function RemoteReleasesSection({
                     {mayChange &&
                       index !== activeIndex &&
                       button(rollback ? `Roll back to ${version}` : `Activate ${version}`, {
-                        send: post(rollback ? 'rollback' : 'activate', version),
+                        send: change(rollback ? 'rollback' : 'activate', version),
                         confirm: {
                           title: `${verb} ${remote} to ${version}?`,
                           body: forEveryone,
@@ -163,7 +166,7 @@ export function RemoteReleasesSection({
                       version !== preview &&
                       button(
                         `Preview ${version}`,
-                        { send: post('preview', version), done: `Previewing ${remote} ${version} in this session.` },
+                        { send: previewOf(version), done: `Previewing ${remote} ${version} in this session.` },
                         'ghost',
                       )}
                   </td>
@@ -179,7 +182,7 @@ export function RemoteReleasesSection({
           <CanaryForm
             remote={remote}
             versions={releases.map((release) => release.version).filter((version) => version !== rollout.active)}
-            canary={canary}
+            rollout={rollout}
             apply={apply}
             onEdit={onCanaryEdit}
           />
