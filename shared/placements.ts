@@ -97,6 +97,12 @@ export interface PlacementsPublishRequest {
    * draft they have not seen. Left out: the saved draft is published as it is.
    */
   expectedUpdatedAt?: string | null;
+  /**
+   * The newest published revision the editor shows (0: none yet): one published since (the same draft by another
+   * operator, a rollback) refuses the publish with 409, naming it, rather than publish a revision nobody compared
+   * with what is in force. Left out: any.
+   */
+  expectedRevision?: number;
 }
 
 export interface PlacementsDraftSaveRequest {
@@ -170,6 +176,8 @@ export interface PlacementRollbackRequest {
    * 409 (`error.savedDraft`). Left out: the saved draft is replaced whatever it holds.
    */
   expectedUpdatedAt?: string | null;
+  /** As for a publish: the newest revision the editor shows (0: none); one published since refuses it (409). */
+  expectedRevision?: number;
 }
 
 /** One publish or rollback of placements, as audited. */

@@ -445,6 +445,40 @@ describe('publishing what the operator saw', () => {
     await operator.post('/api/placements/publish').send({ expectedUpdatedAt: draft.updatedAt }).expect(201);
     expect((await testApp.app.placements.store.latest())?.document).toEqual(unseen);
   });
+
+  it('refuses a publish or rollback from a page that saw an older revision, naming who published since', async () => {
+    const saved = (await saveDraft(DOCUMENT)).draft.updatedAt;
+    // Two operators have the same draft open against no revision; the other publishes it first.
+    const other = await signedInOperator(testApp.app, 'ops2', PASSWORD);
+    await other.post('/api/placements/publish').send({ expectedUpdatedAt: saved, expectedRevision: 0 }).expect(201);
+
+    const twice = await operator
+      .post('/api/placements/publish')
+      .send({ expectedUpdatedAt: saved, expectedRevision: 0 })
+      .expect(409);
+    expect(twice.body.error.code).toBe('conflict');
+    expect(twice.body.error.message).toMatch(
+      /^Revision 1 was published by ops2 at \d{4}-\S+ since this change was checked against revision 0, so nothing was published/,
+    );
+    const rolledBack = await operator
+      .post('/api/placements/rollback')
+      .send({ revision: 1, expectedUpdatedAt: saved, expectedRevision: 0 })
+      .expect(409);
+    expect(rolledBack.body.error.message).toMatch(/^Revision 1 was published by ops2/);
+    expect(await testApp.app.placements.store.lastNumber()).toBe(1);
+
+    for (const wrong of [-1, 1.5, '1', null]) {
+      const bad = await operator.post('/api/placements/publish').send({ expectedRevision: wrong }).expect(400);
+      expect(bad.body.error.message).toMatch(/^"expectedRevision" must be the number of the newest published revision/);
+    }
+    // A revision that is not there yet (a database restored under the page) is no revision seen.
+    const ahead = await operator.post('/api/placements/publish').send({ expectedRevision: 7 }).expect(409);
+    expect(ahead.body.error.message).toMatch(/^The newest revision is 1, not 7, so nothing was published/);
+
+    // Seen: published.
+    await operator.post('/api/placements/publish').send({ expectedUpdatedAt: saved, expectedRevision: 1 }).expect(201);
+    expect(await testApp.app.placements.store.lastNumber()).toBe(2);
+  });
 });
 
 describe('importing over a draft saved since', () => {

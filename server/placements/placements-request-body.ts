@@ -60,6 +60,16 @@ export function expectedVersion(value: unknown): string | null | undefined {
   );
 }
 
+/** `expectedRevision` as given: the newest revision the caller saw (0: none), or undefined when not given. */
+export function expectedRevision(value: unknown): number | undefined {
+  if (value === undefined || value === 0) return value;
+  const number = revisionNumber(value);
+  if (typeof value === 'number' && number !== null) return number;
+  throw HttpError.invalidRequest(
+    '"expectedRevision" must be the number of the newest published revision you saw (0 when none was published).',
+  );
+}
+
 /** A revision number as given (a JSON number, or a path's text): a whole number the column holds, else null. */
 export function revisionNumber(value: unknown): number | null {
   const number = typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value;

@@ -36,6 +36,7 @@ import { PlacementsRefusedError, type PlacementsService } from './placements-ser
 import { DraftMovedError, RevisionMovedError, type PlacementsStore } from './placements-store';
 import {
   assertFrame,
+  expectedRevision,
   expectedVersion,
   isBodyTooLarge,
   revisionNumber,
@@ -178,7 +179,15 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
       ...operatorJson,
       async (req, res) => {
         const body = req.body as PlacementsPublishRequest | null;
-        res.status(201).json(await service.publish(actor(req), expectedVersion(body?.expectedUpdatedAt)));
+        res
+          .status(201)
+          .json(
+            await service.publish(
+              actor(req),
+              expectedVersion(body?.expectedUpdatedAt),
+              expectedRevision(body?.expectedRevision),
+            ),
+          );
       },
     ],
   });
@@ -187,10 +196,17 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
       ...operatorJson,
       async (req, res) => {
         // As a publish: the draft the page shows, which a rollback replaces (409 when saved since; left out: any).
-        const body = req.body as { revision?: unknown; expectedUpdatedAt?: unknown } | null;
+        const body = req.body as { revision?: unknown; expectedUpdatedAt?: unknown; expectedRevision?: unknown } | null;
         res
           .status(201)
-          .json(await service.rollback(body?.revision, actor(req), expectedVersion(body?.expectedUpdatedAt)));
+          .json(
+            await service.rollback(
+              body?.revision,
+              actor(req),
+              expectedVersion(body?.expectedUpdatedAt),
+              expectedRevision(body?.expectedRevision),
+            ),
+          );
       },
     ],
   });

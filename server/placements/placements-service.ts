@@ -26,7 +26,7 @@ import { diffPlacements } from './placements-diff';
 import { EMPTY_DOCUMENT, parsePlacements, withPlacements, type ParsedPlacements } from './placements-document';
 import { placedWith, previewForViewer, previewPlacements } from './placements-preview';
 import { revisionNumber } from './placements-request-body';
-import { DraftMovedError, type PlacementsStore } from './placements-store';
+import { DraftMovedError, RevisionMovedError, type PlacementsStore } from './placements-store';
 import type { KnownRuleNames } from './rule-names-check';
 import { shownChanges, shownDocument, shownProblems } from './shown-placements';
 import { OneReadAtATime } from '../storage/one-read-at-a-time';
@@ -245,12 +245,17 @@ export class PlacementsService {
   }
 
   /** Publishes the draft as the next revision, unless a problem of it blocks. */
-  async publish(actor: string, expectedUpdatedAt?: string | null): Promise<PlacementRevision> {
+  async publish(
+    actor: string,
+    expectedUpdatedAt?: string | null,
+    expectedRevision?: number,
+  ): Promise<PlacementRevision> {
     const [draft, last] = await Promise.all([this.draft(), this.parts.store.lastNumber()]);
-    // Refused before its check when the caller saw another draft; the store checks again in the write.
+    // Refused before its check when the caller saw another draft or revision; the store checks again in the write.
     if (expectedUpdatedAt !== undefined && !sameDraftVersion(draft.updatedAt, expectedUpdatedAt)) {
       throw new DraftMovedError(draft, 'publish');
     }
+    await this.refuseRevisionMoved(expectedRevision, last);
     return this.publishDocument(draft.document, actor, last, 'publish', null, draft.updatedAt);
   }
 
@@ -258,7 +263,12 @@ export class PlacementsService {
    * Publishes revision `number`'s document again as the next revision, and makes it the draft: refused, as a publish
    * is, when `expectedUpdatedAt` is given and the draft was saved since, since its changes would go unseen.
    */
-  async rollback(number: unknown, actor: string, expectedUpdatedAt?: string | null): Promise<PlacementRevision> {
+  async rollback(
+    number: unknown,
+    actor: string,
+    expectedUpdatedAt?: string | null,
+    expectedRevision?: number,
+  ): Promise<PlacementRevision> {
     // The body's revision is a JSON number; a path's (GET /revisions/:number) is text, read by revisionNumber.
     const wanted = typeof number === 'number' ? revisionNumber(number) : null;
     if (wanted === null) {
@@ -276,7 +286,18 @@ export class PlacementsService {
     if (expectedUpdatedAt !== undefined && !sameDraftVersion(draft.updatedAt, expectedUpdatedAt)) {
       throw new DraftMovedError(draft, 'rollback');
     }
+    await this.refuseRevisionMoved(expectedRevision, last);
     return this.publishDocument(old.document, actor, last, 'rollback', old.number, expectedUpdatedAt);
+  }
+
+  /**
+   * Refuses a publish or rollback chosen while the caller saw an older revision than the newest (`last`), naming
+   * who published the newest: the same draft published twice made a second revision, credited to the second operator.
+   */
+  private async refuseRevisionMoved(expected: number | undefined, last: number): Promise<void> {
+    if (expected === undefined || expected === last) return;
+    const newest = await this.parts.store.revision(last);
+    throw new RevisionMovedError(expected, last, newest);
   }
 
   private async publishDocument(

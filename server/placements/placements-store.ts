@@ -11,10 +11,15 @@ import type { StorageEngine } from '../storage/storage-engine';
 
 /** A publish that lost a race: another revision was published since the caller checked. */
 export class RevisionMovedError extends Error {
-  constructor(expected: number, found: number) {
+  /** @param newest the newest revision, when known: who published it and when are said */
+  constructor(expected: number, found: number, newest?: Pick<PlacementRevision, 'publishedBy' | 'publishedAt'>) {
+    const by = newest ? ` by ${newest.publishedBy} at ${newest.publishedAt}` : '';
     super(
-      `Revision ${found} was published since this change was checked against revision ${expected}: look at it, ` +
-        'then publish again.',
+      found > expected
+        ? `Revision ${found} was published${by} since this change was checked against revision ${expected}, so ` +
+            'nothing was published: look at it, then publish again.'
+        : `The newest revision is ${found}, not ${expected}, so nothing was published: look at the revisions, then ` +
+            'publish again.',
     );
     this.name = 'RevisionMovedError';
   }

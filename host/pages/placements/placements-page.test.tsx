@@ -537,9 +537,29 @@ describe('publishing what the page shows', () => {
       /so nothing was published: reload it to see what it holds, then publish again\.$/,
     );
     expect(changesAsked(fake).map((request) => request.body)).toEqual([
-      { expectedUpdatedAt: '2026-11-23T10:00:00.000Z' },
+      { expectedUpdatedAt: '2026-11-23T10:00:00.000Z', expectedRevision: 0 },
     ]);
     expect(screen.getByRole('button', { name: 'Reload the saved draft (drops your changes)' }));
+  });
+
+  it('names the revision it compares with, and reads the revisions again when one was published since', async () => {
+    const moved =
+      'Revision 1 was published by ops since this change was checked against revision 0, so nothing was published.';
+    const fake = api([OPERATOR_ROLE], {
+      'POST /api/placements/publish': { status: 409, body: { error: { code: 'conflict', message: moved } } },
+    });
+    renderApp(fake);
+    await locationSection();
+    await waitFor(() => expect(fake.count('GET', '/api/placements/revisions')).toBe(1));
+    await publishConfirmed();
+    await screen.findByText(`Refused: ${moved}`);
+    expect(changesAsked(fake).map((request) => request.body)).toEqual([
+      { expectedUpdatedAt: '2026-11-23T10:00:00.000Z', expectedRevision: 0 },
+    ]);
+    // Not a draft saved elsewhere: no reload of the draft offered, the revisions shown again instead.
+    expect(screen.queryByRole('button', { name: /^Reload the saved draft/ })).toBeNull();
+    await waitFor(() => expect(fake.count('GET', '/api/placements/revisions')).toBe(2));
+    expect(fake.count('GET', '/api/placements/diff')).toBe(2);
   });
 
   it('asks first in the app’s dialog, counting the changes, and leaves the focus on Publish after either answer', async () => {
@@ -700,7 +720,7 @@ describe('publishing what the page shows', () => {
       const refused = await screen.findByText(/^Refused: The draft was saved by ops/);
       expect(refused.textContent).toMatch(/so nothing was rolled back .*then roll back again\.$/);
       expect(changesAsked(fake).map((request) => request.body)).toEqual([
-        { revision: 1, expectedUpdatedAt: '2026-11-23T10:00:00.000Z' },
+        { revision: 1, expectedUpdatedAt: '2026-11-23T10:00:00.000Z', expectedRevision: 2 },
       ]);
       expect(screen.getByRole('button', { name: 'Reload the saved draft (drops your changes)' }));
     }

@@ -248,19 +248,28 @@ export function usePlacementsEditor({ reveal, ask }: PlacementsEditorOptions) {
       return found.length === 0 ? 'Draft saved: no problem.' : `Draft saved with ${countOf(found.length, 'problem')}.`;
     });
 
+  /**
+   * A publish or rollback refused for what moved since this page read it: a draft saved elsewhere (reload offered),
+   * or a revision published since (the comparison and the revisions are read again, so the page shows it).
+   */
+  const refusedAsMoved = (error: unknown): never => {
+    if (error instanceof ApiError && error.savedDraft) setStale(true);
+    else if (error instanceof ApiError && error.status === 409) loadHistory().catch(() => undefined);
+    throw error;
+  };
+
   const publish = (current: PlacementsDocument) =>
     void act(async () => {
       refuseUnreadInput();
       // The draft this page shows, and nothing saved since by anyone else (409 otherwise: reload it).
+      // And against the revision it compares the draft with: one published since is named, not published over.
       const request: PlacementsPublishRequest = {
         expectedUpdatedAt: dirty ? (await save(current)).version : version,
+        ...(diff ? { expectedRevision: diff.revision } : {}),
       };
       const revision = await client
         .post<{ number: number }>(`${PLACEMENTS_API_PATH}/publish`, request)
-        .catch((error: unknown) => {
-          if (error instanceof ApiError && error.savedDraft) setStale(true);
-          throw error;
-        });
+        .catch(refusedAsMoved);
       await loadHistory();
       return `Revision ${revision.number} published.`;
     }, 'publish');
@@ -309,13 +318,14 @@ export function usePlacementsEditor({ reveal, ask }: PlacementsEditorOptions) {
         };
         if (!(await ask(question))) return '';
         // The saved draft the question was about: one saved since is not replaced unseen (409, reload offered).
-        const request: PlacementRollbackRequest = { revision: number, expectedUpdatedAt: version };
+        const request: PlacementRollbackRequest = {
+          revision: number,
+          expectedUpdatedAt: version,
+          ...(diff ? { expectedRevision: diff.revision } : {}),
+        };
         const revision = await client
           .post<{ number: number }>(`${PLACEMENTS_API_PATH}/rollback`, request)
-          .catch((error: unknown) => {
-            if (error instanceof ApiError && error.savedDraft) setStale(true);
-            throw error;
-          });
+          .catch(refusedAsMoved);
         await showDraft(await client.get<PlacementsPayload>(PLACEMENTS_API_PATH));
         return `Rolled back to revision ${number}: revision ${revision.number} is in force.`;
       },
