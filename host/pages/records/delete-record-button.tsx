@@ -10,13 +10,18 @@ export interface DeleteRecordButtonProps {
   /** The button's look: `small` in a list row, larger on the record page. */
   small?: boolean;
   onDeleted(payload: RecordDeletedPayload): void;
+  /**
+   * The record was deleted already (by someone else, another tab) when Delete was confirmed: the dialog closes, as
+   * there is nothing left to delete, and the page shows the record as it is now, with the server's words.
+   */
+  onGone(message: string): void;
 }
 
 /**
  * Delete, asked for again in a ConfirmDialog (starting on Cancel); a refusal (records still referring to this one)
  * is read out in it. Only shown where the resource allows deletes.
  */
-export function DeleteRecordButton({ definition, record, small = false, onDeleted }: DeleteRecordButtonProps) {
+export function DeleteRecordButton({ definition, record, small = false, onDeleted, onGone }: DeleteRecordButtonProps) {
   const client = useApiClient();
   const { expire } = useSession();
   const mayChange = useMayChangeRecords();
@@ -37,6 +42,11 @@ export function DeleteRecordButton({ definition, record, small = false, onDelete
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) {
         expire();
+        return;
+      }
+      if (error instanceof ApiError && error.deletedRecord) {
+        dialog.close();
+        onGone(error.message);
         return;
       }
       setProblem(error instanceof ApiError ? error.message : 'Could not delete.');

@@ -105,3 +105,57 @@ describe('a record deleted on its page, in the navigation to the list', () => {
     expect(seen.at(-1)).toBe('Winter sale');
   });
 });
+
+describe('a Delete confirmed after someone else deleted the record', () => {
+  const GONE = 'The article “Winter sale” was deleted. It can be restored until 23:00 from Recently deleted.';
+  const goneAnswer = {
+    status: 404,
+    body: {
+      error: {
+        code: 'not_found',
+        message: GONE,
+        deletedRecord: { resource: 'articles', id: 7, restorableUntil: Date.now() + 60_000 },
+      },
+    },
+  };
+
+  function renderAt(path: string): { api: FakeApi; goneNow(): void } {
+    let gone = false;
+    const api = createFakeApi({
+      'GET /me': { body: demoMe([]) },
+      'GET /meta': { body: { dashboards: [], modules: [], slots: {} } },
+      'GET /api/resources/articles': { body: { resource: ARTICLES_DEFINITION } },
+      'GET /api/resources/articles/records': () => ({ body: articlesPage(gone ? [] : [RECORD]) }),
+      'GET /api/resources/articles/records/7': () => (gone ? goneAnswer : { body: { record: RECORD, relations: [] } }),
+      'DELETE /api/resources/articles/records/7': goneAnswer,
+    });
+    renderAppAt(api, path);
+    return { api, goneNow: () => (gone = true) };
+  }
+
+  it('closes the question on the list, says so in the server’s words and reads the list again', async () => {
+    const { api, goneNow } = renderAt('/resources/articles');
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete Winter sale' }));
+    goneNow();
+    fireEvent.click(
+      within(screen.getByRole('dialog', { name: 'Delete “Winter sale”?' })).getByRole('button', { name: 'Delete' }),
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect((await screen.findByText(GONE)).getAttribute('role')).toBe('status');
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Delete Winter sale' })).toBeNull());
+    expect(api.count('GET', '/api/resources/articles/records')).toBe(2);
+    expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
+  });
+
+  it('closes the question on the record page, which then shows the record deleted', async () => {
+    const { goneNow } = renderAt('/resources/articles/7');
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete Winter sale' }));
+    goneNow();
+    fireEvent.click(
+      within(screen.getByRole('dialog', { name: 'Delete “Winter sale”?' })).getByRole('button', { name: 'Delete' }),
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await screen.findByText(GONE);
+    expect(screen.queryByRole('button', { name: 'Delete Winter sale' })).toBeNull();
+  });
+});

@@ -65,6 +65,8 @@ export function RecordViewPage({ editRefused = false }: { editRefused?: boolean 
                 const state: { deleted: DeletedRecord } = { deleted: { resource: definition.name, record: deleted } };
                 void navigate(owner ? listReturnAddress(owner) : base, { state });
               }}
+              // Read again: the page then says it was deleted, and where to restore it from.
+              onGone={data.reload}
             />
           </>
         }

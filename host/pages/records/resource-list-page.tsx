@@ -73,6 +73,8 @@ export function ResourceListPage() {
   }, [owner?.username, owner?.tenant, resource, listSearch]);
   // A delete made here, or on the record's page just left: offered back until the next.
   const [deleted, setDeleted] = useDeletedRecord();
+  /** The server's words for a record deleted by someone else before this page's Delete was confirmed. */
+  const [gone, setGone] = useState<string | null>(null);
   // Rows selected for a bulk action, by id; only those of the page shown count.
   const [selected, setSelected] = useState<ReadonlySet<number>>(() => new Set());
   const lastShown = useRef<{ resource: string; payload: RecordListPayload } | null>(null);
@@ -162,7 +164,13 @@ export function ResourceListPage() {
   csvQuery.set('format', 'csv');
   const csvAddress = `/api/resources/${name}/records?${csvQuery.toString()}`;
   const onDeleted = (record: DeletedRecord['record']) => {
+    setGone(null);
     setDeleted({ resource, record });
+    records.reload();
+  };
+  // Deleted by someone else before this Delete was confirmed: said (where to restore it), and the list read again.
+  const onGone = (message: string) => {
+    setGone(message);
     records.reload();
   };
 
@@ -193,6 +201,11 @@ export function ResourceListPage() {
       {!mayChange && (canCreate || canDelete || fields.some((item) => item.type === 'field')) && <ReadOnlyRoleNotice />}
       {deleted?.resource === resource && (
         <DeletedRecordNotice key={deleted.record.id} deleted={deleted} onRestored={records.reload} />
+      )}
+      {gone && (
+        <p className="notice notice--info" role="status" data-deleted-since="">
+          {gone}
+        </p>
       )}
       <RecordSearchForm
         resourceLabel={label}
@@ -330,6 +343,7 @@ export function ResourceListPage() {
                       record={record}
                       small
                       onDeleted={(payload) => onDeleted(payload.deleted)}
+                      onGone={onGone}
                     />
                   </td>
                 </tr>
