@@ -143,6 +143,8 @@ export {
 export {
   findNonJson,
   isPlainObject,
+  JSON_DEPTH_MAX,
+  nestsDeeperThan,
   deepFreeze,
   frozenJsonCopy,
   type JsonValue,

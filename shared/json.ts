@@ -66,3 +66,23 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/**
+ * How deep JSON from outside may nest (a request's body, a remote's `slots-remote.json`): far beyond any document or
+ * props schema of the product (a dozen levels), and far below what the recursive code that reads it (serializing,
+ * schema walks, validation) can take: 20,000 levels of `{"a": …}` fit in under 1 MiB, and a release's descriptor
+ * that deep overflowed the stack where the server stored it, a 500.
+ */
+export const JSON_DEPTH_MAX = 100;
+
+/** Whether `value` nests deeper than `max` arrays and objects; read without recursion, so any depth is measured. */
+export function nestsDeeperThan(value: unknown, max: number = JSON_DEPTH_MAX): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
+    const [next, depth] = item;
+    if (next === null || typeof next !== 'object') continue;
+    if (depth + 1 > max) return true;
+    for (const child of Object.values(next)) pending.push([child, depth + 1]);
+  }
+  return false;
+}

@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import zlib from 'node:zlib';
 import type request from 'supertest';
-import { ERROR_MESSAGES } from '../../shared';
+import { ERROR_MESSAGES, JSON_DEPTH_MAX } from '../../shared';
 import { createDemoApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
 import { JSON_BODY_MESSAGES, type JsonBodyCoding } from './require-json-body';
 
@@ -34,6 +34,27 @@ describe('requireJsonBody: charset and content coding', () => {
       .set(headers)
       .serialize((raw: unknown) => raw as string)
       .send(body);
+
+  it('refuses a body nested deeper than JSON_DEPTH_MAX with 400 saying so, and reads one at the limit', async () => {
+    // `{"a":{"a":…1}}`, `depth` objects deep.
+    const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    const slot = (props: string) =>
+      `{"document":{"remotes":[{"name":"team_marketing","slots":{"dashboard-after-cards":[{"component":"Welcome","props":${props}}]}}]}}`;
+    // Twenty thousand levels fit in 120 KB: refused before any route's code reads them (recursively, most of it).
+    const deep = await agent
+      .put('/api/placements/draft')
+      .type('json')
+      .send(slot(nested(20_000)));
+    expect(deep.status).toBe(400);
+    expect(deep.body.error).toEqual({ code: 'invalid_request', message: JSON_BODY_MESSAGES.tooDeep });
+    // At the limit (the document's own levels counted), the route reads it and answers for itself.
+    const atLimit = await agent
+      .put('/api/placements/draft')
+      .type('json')
+      .send(slot(nested(JSON_DEPTH_MAX - 7)));
+    expect(atLimit.body.error?.message).not.toBe(JSON_BODY_MESSAGES.tooDeep);
+    expect(atLimit.status).toBeLessThan(500);
+  });
 
   it.each(['latin1', 'ISO-8859-1', 'utf-16', 'utf8', '"windows-1252"'])(
     'refuses JSON in charset %s with 415 saying only UTF-8 is accepted',

@@ -1,5 +1,5 @@
 import express, { type Request, type RequestHandler } from 'express';
-import { ERROR_MESSAGES } from '../../shared';
+import { ERROR_MESSAGES, JSON_DEPTH_MAX, nestsDeeperThan } from '../../shared';
 import { HttpError } from './http-error';
 
 /** `application/json` or a `+json` type, with any parameters (charset). */
@@ -24,6 +24,7 @@ export const JSON_BODY_MESSAGES = {
   unsupportedCoding:
     'Content-Encoding not supported: send the JSON body uncompressed, or compressed with ' +
     `${JSON_BODY_CODINGS.slice(0, -1).join(', ')} or ${JSON_BODY_CODINGS.at(-1)}.`,
+  tooDeep: `The JSON body nests more than ${JSON_DEPTH_MAX} arrays and objects deep: no request of this API needs that.`,
   undecodable: (coding: JsonBodyCoding) =>
     `The request body is not valid ${coding} data, as its Content-Encoding says: ` +
     `compress it with ${coding}, or send it uncompressed without Content-Encoding.`,
@@ -92,6 +93,11 @@ export function requireJsonBody(
       const typed = error !== null && typeof error === 'object' && 'type' in error;
       if (error && !typed && isJsonBodyCoding(coding)) {
         next(HttpError.invalidRequest(JSON_BODY_MESSAGES.undecodable(coding)));
+        return;
+      }
+      // Refused here once for every route: deeper JSON overflowed the stack of the code that reads it (a 500).
+      if (!error && nestsDeeperThan(req.body)) {
+        next(HttpError.invalidRequest(JSON_BODY_MESSAGES.tooDeep));
         return;
       }
       next(error);

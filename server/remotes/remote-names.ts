@@ -1,7 +1,9 @@
 import {
   COMPONENT_NAME_PATTERN,
   isPlainObject,
+  JSON_DEPTH_MAX,
   KIT_VERSION_PATTERN,
+  nestsDeeperThan,
   REMOTE_NAME_PATTERN,
   type JsonSchema,
   type RemoteDescriptorFile,
@@ -93,6 +95,13 @@ function checkPropsSchemas(value: unknown, components: readonly string[], where:
     }
     if (!isPlainObject(schema)) {
       throw new RemotesConfigError(`${where}: "props"."${component}" must be a JSON Schema object.`);
+    }
+    // A team's file: deeper schemas overflowed the stack of the code that stores and checks them.
+    if (nestsDeeperThan(schema)) {
+      throw new RemotesConfigError(
+        `${where}: "props"."${component}" nests more than ${JSON_DEPTH_MAX} arrays and objects deep; ` +
+          'a props schema needs a few levels per level of its props.',
+      );
     }
     schemas[component] = schema as JsonSchema;
   }
