@@ -1,3 +1,8 @@
+/*
+ * Above 300 lines for one reason: the releases API is one surface with one set of guards (the team token for
+ * publishing, releases:manage for the rest, the refusals' one JSON shape), which its routes share; each route is a
+ * few lines that hand over to the release service, the rollout plans or the stores.
+ */
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import {
   isPlainObject,
