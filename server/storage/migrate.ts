@@ -12,6 +12,50 @@ export class SchemaTooNewError extends Error {
 }
 
 /**
+ * A database whose `schema_version` names, for a version this server knows, another step than this server's: made
+ * by a release whose steps are numbered otherwise (a side branch's step 4 became step 5 on main). Refused before
+ * anything is written, where running the steps from `MAX(version)` on would have stopped halfway on a table of the
+ * same name ("table deleted_records already exists") or, worse, skipped a step the database never had.
+ */
+export class SchemaStepMismatchError extends Error {
+  constructor(database: string, version: number, recorded: string, ours: string | undefined) {
+    super(
+      `The database ${database} records schema step ${version} as "${recorded}", but this server's step ${version} ` +
+        `is ${ours === undefined ? 'none' : `"${ours}"`}: the database was made by a release whose schema steps are ` +
+        "not this server's. Nothing was written to it. Run the server release that made this database, or restore " +
+        'a backup made before it.',
+    );
+    this.name = 'SchemaStepMismatchError';
+  }
+}
+
+/** A step as a database records it in `schema_version`. */
+export interface RecordedStep {
+  version: number;
+  name: string;
+}
+
+/**
+ * The first recorded step, among the versions this server knows, whose name is neither this server's name of that
+ * step nor one of its former names (a name edited on main after databases recorded it). Versions above the last
+ * known are for SchemaTooNewError. Names compare exactly.
+ */
+export function firstForeignStep(
+  recorded: readonly RecordedStep[],
+  migrations: readonly Migration[],
+): { version: number; recorded: string; ours: string | undefined } | undefined {
+  const known = migrations.at(-1)?.version ?? 0;
+  const byVersion = new Map(migrations.map((migration) => [migration.version, migration]));
+  for (const step of [...recorded].sort((a, b) => a.version - b.version)) {
+    if (step.version > known) break;
+    const ours = byVersion.get(step.version);
+    if (ours && (step.name === ours.name || ours.formerNames?.includes(step.name))) continue;
+    return { version: step.version, recorded: step.name, ours: ours?.name };
+  }
+  return undefined;
+}
+
+/**
  * A database that holds tables but none of this server's (no `schema_version`): another application's, named by
  * mistake. Refused before anything is written, where taking it would have mixed this server's tables, demo data and a
  * new `admin` account into it, or stopped halfway on a table of the same name.
@@ -39,28 +83,41 @@ export function assertOwnSqliteDatabase(db: BetterSqlite3.Database): void {
 }
 
 /**
- * Brings the schema up to the last migration. Each step runs in an IMMEDIATE transaction that re-reads the version,
- * so two processes starting on the same file at once apply every step exactly once.
+ * Brings the schema up to the last migration: every step whose version the database has not recorded. Each step runs
+ * in an IMMEDIATE transaction that re-reads the recorded versions, so two processes starting on the same file at once
+ * apply every step exactly once. A database whose recorded steps are not this server's (SchemaStepMismatchError) or
+ * newer than it (SchemaTooNewError) is refused before anything is written.
  * @returns the versions applied by this call
  */
 export function migrate(db: BetterSqlite3.Database, migrations: readonly Migration[]): number[] {
   assertOrdered(migrations);
   assertOwnSqliteDatabase(db);
+  const known = migrations.at(-1)?.version ?? 0;
+  const hasTable = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")
+    .pluck()
+    .get();
+  if (hasTable) {
+    const recorded = db.prepare('SELECT version, name FROM schema_version ORDER BY version').all() as RecordedStep[];
+    const foreign = firstForeignStep(recorded, migrations);
+    if (foreign) throw new SchemaStepMismatchError(db.name, foreign.version, foreign.recorded, foreign.ours);
+    const found = recorded.at(-1)?.version ?? 0;
+    if (found > known) throw new SchemaTooNewError(found, known);
+  }
   db.exec(`CREATE TABLE IF NOT EXISTS schema_version (
     version INTEGER PRIMARY KEY,
     name TEXT NOT NULL,
     applied_at INTEGER NOT NULL
   )`);
-  const currentVersion = db.prepare('SELECT COALESCE(MAX(version), 0) FROM schema_version').pluck();
+  const isRecorded = db.prepare('SELECT 1 FROM schema_version WHERE version = ?').pluck();
   const record = db.prepare('INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)');
-  const known = migrations.at(-1)?.version ?? 0;
-  const found = currentVersion.get() as number;
-  if (found > known) throw new SchemaTooNewError(found, known);
 
   const applied: number[] = [];
   for (const migration of migrations) {
     const step = db.transaction(() => {
-      if ((currentVersion.get() as number) >= migration.version) return;
+      // By version, not below MAX(version): main once recorded step 16 before step 15 existed (3ce81f8), and a
+      // database made then still needs 15.
+      if (isRecorded.get(migration.version) !== undefined) return;
       db.exec(migration.sql);
       migration.sqliteWork?.(db);
       record.run(migration.version, migration.name, Date.now());

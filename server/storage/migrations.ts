@@ -9,6 +9,13 @@ import { postgresSortFoldFunction } from './sort-fold';
 export interface Migration {
   version: number;
   name: string;
+  /**
+   * Names this step had before on main, still recorded in `schema_version` by the databases made then: migrate takes
+   * a database whose recorded name is the current one or one of these, and refuses any other (another release's
+   * step of that number). Edit a released step's `name` only by moving the old name here. None so far: every step
+   * has kept the name it was released with (checked over main's first-parent history up to step 17).
+   */
+  formerNames?: readonly string[];
   sql: string;
   /** SQLite only, after `sql` in the same transaction: what SQLite's SQL cannot say (a loop over its indexes). */
   sqliteWork?: (db: BetterSqlite3.Database) => void;
@@ -19,10 +26,8 @@ export interface Migration {
  * Each engine's SQL is written out whole rather than built from shared pieces, so a released step's text can never
  * change by editing something another step also uses.
  */
-type SchemaStep = { version: number; name: string } & (
-  | { sql: string }
-  | { sqlite: string; sqliteWork?: Migration['sqliteWork']; postgres: string }
-);
+type SchemaStep = Pick<Migration, 'version' | 'name' | 'formerNames'> &
+  ({ sql: string } | { sqlite: string; sqliteWork?: Migration['sqliteWork']; postgres: string });
 
 /** The indexes of text sort keys before they were folded (record-pager.ts names them), dropped by step 11. */
 const UNFOLDED_SORT_INDEX_PREFIX = 'records_list_text_';
@@ -713,13 +718,21 @@ const STEPS: readonly SchemaStep[] = [
 export const MIGRATIONS: readonly Migration[] = Object.freeze(
   STEPS.map((step): Migration => {
     const { version, name } = step;
-    if ('sql' in step) return { version, name, sql: step.sql };
+    const former = step.formerNames ? { formerNames: step.formerNames } : {};
+    if ('sql' in step) return { version, name, ...former, sql: step.sql };
     const { sqlite: sql, sqliteWork } = step;
-    return sqliteWork ? { version, name, sql, sqliteWork } : { version, name, sql };
+    return sqliteWork ? { version, name, ...former, sql, sqliteWork } : { version, name, ...former, sql };
   }),
 );
 
 /** The same steps as PostgreSQL runs them (postgres-migrate.ts): the same versions and names. */
 export const POSTGRES_MIGRATIONS: readonly Migration[] = Object.freeze(
-  STEPS.map(({ version, name, ...sql }): Migration => ({ version, name, sql: 'sql' in sql ? sql.sql : sql.postgres })),
+  STEPS.map(
+    ({ version, name, formerNames, ...sql }): Migration => ({
+      version,
+      name,
+      ...(formerNames ? { formerNames } : {}),
+      sql: 'sql' in sql ? sql.sql : sql.postgres,
+    }),
+  ),
 );

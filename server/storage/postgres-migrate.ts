@@ -1,5 +1,11 @@
 import type { Client } from 'pg';
-import { assertOrdered, ForeignDatabaseError, SchemaTooNewError } from './migrate';
+import {
+  assertOrdered,
+  firstForeignStep,
+  ForeignDatabaseError,
+  SchemaStepMismatchError,
+  SchemaTooNewError,
+} from './migrate';
 import type { Migration } from './migrations';
 
 /** The advisory lock every instance takes to migrate (any 64-bit number no other application uses on the server). */
@@ -8,8 +14,9 @@ export const MIGRATION_LOCK_KEY = 0x5107_5d8a;
 /**
  * Brings a PostgreSQL database up to the last migration. The whole run holds a session-level advisory lock, so
  * instances starting together (on one host or many) wait for each other: the first applies the steps, the others
- * find them applied. Each step commits on its own with its `schema_version` row. A database newer than the code
- * is refused before anything changes.
+ * find them applied. Each step whose version the database has not recorded commits on its own with its
+ * `schema_version` row. A database newer than the code, or whose recorded steps are not this server's, is refused
+ * before anything changes.
  *
  * `client` is a connected client of its own, without the pool's statement and query timeouts: a step may take long,
  * and so may waiting for another instance's steps.
@@ -30,24 +37,36 @@ export async function migratePostgres(client: Client, migrations: readonly Migra
        ORDER BY c.relname`,
     );
     const tables = present.rows.map((row) => row.name);
+    const database = `"${client.database ?? ''}" on ${client.host}:${client.port}`;
     if (tables.length > 0 && !tables.includes('schema_version')) {
       throw new ForeignDatabaseError(
-        `"${client.database ?? ''}" on ${client.host}:${client.port}`,
+        database,
         tables,
         'Point DATABASE_URL at a database of its own (CREATE DATABASE ...)',
       );
+    }
+    const recorded = new Set<number>();
+    if (tables.includes('schema_version')) {
+      const { rows } = await client.query<{ version: number; name: string }>(
+        'SELECT version, name FROM schema_version ORDER BY version',
+      );
+      const steps = rows.map((row) => ({ version: Number(row.version), name: row.name }));
+      const foreign = firstForeignStep(steps, migrations);
+      if (foreign) throw new SchemaStepMismatchError(database, foreign.version, foreign.recorded, foreign.ours);
+      const found = steps.at(-1)?.version ?? 0;
+      if (found > known) throw new SchemaTooNewError(found, known, 'point DATABASE_URL at another database');
+      for (const step of steps) recorded.add(step.version);
     }
     await client.query(`CREATE TABLE IF NOT EXISTS schema_version (
       version INTEGER PRIMARY KEY,
       name TEXT NOT NULL,
       applied_at BIGINT NOT NULL
     )`);
-    const { rows } = await client.query<{ v: number }>('SELECT COALESCE(MAX(version), 0) AS v FROM schema_version');
-    const found = Number(rows[0]?.v);
-    if (found > known) throw new SchemaTooNewError(found, known, 'point DATABASE_URL at another database');
     const applied: number[] = [];
     for (const migration of migrations) {
-      if (migration.version <= found) continue;
+      // By version, not below MAX(version): main once recorded step 16 before step 15 existed (3ce81f8), and a
+      // database made then still needs 15. The lock keeps other instances from recording steps meanwhile.
+      if (recorded.has(migration.version)) continue;
       await client.query('BEGIN');
       try {
         await client.query(migration.sql);

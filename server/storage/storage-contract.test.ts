@@ -12,7 +12,7 @@ import type { RecordPageQuery } from './record-page-query';
 import { StoredRecordSource } from '../resources/stored-record-source';
 import { TenantStore } from '../tenants/tenant-store';
 import { createSessionStorage } from './create-session-storage';
-import { migrate, SchemaTooNewError } from './migrate';
+import { firstForeignStep, migrate, SchemaStepMismatchError, SchemaTooNewError } from './migrate';
 import { MIGRATIONS, POSTGRES_MIGRATIONS, type Migration } from './migrations';
 import { openMigratedStorage, type StorageSettings } from './open-storage';
 import { migratePostgres } from './postgres-migrate';
@@ -595,6 +595,121 @@ for (const engineUnderTest of ENGINES) {
           expect(await engineUnderTest.tablesIn(fresh)).toEqual(expect.arrayContaining(['records', 'schema_version']));
         });
       }
+
+      /** The steps a database records, read outside the server. */
+      const recordedSteps = async (at: StorageSettings): Promise<{ version: number; name: string }[]> => {
+        const query = 'SELECT version, name FROM schema_version ORDER BY version';
+        if (at.kind === 'sqlite') {
+          const db = new Database(at.path, { readonly: true });
+          try {
+            return db.prepare<[], { version: number; name: string }>(query).all();
+          } finally {
+            db.close();
+          }
+        }
+        const client = new Client({ connectionString: at.url });
+        await client.connect();
+        try {
+          return (await client.query<{ version: number; name: string }>(query)).rows;
+        } finally {
+          await client.end();
+        }
+      };
+
+      it("refuses a database whose step 4 is another release's (a side branch's), naming both and writing nothing", async () => {
+        // As commit 040720a made it: its step 4 was what main (after the merge 9dd87f2) numbers step 5, and main's
+        // step 4 (slot load statistics) never ran. Going on from MAX(version) failed on "table deleted_records
+        // already exists", or would have skipped main's step 4.
+        const branch = await engineUnderTest.freshDatabase();
+        const steps = branch.kind === 'sqlite' ? MIGRATIONS : POSTGRES_MIGRATIONS;
+        const theirs = steps.find((step) => step.version === 5) as Migration;
+        expect(await engineUnderTest.applySteps(branch, [...steps.slice(0, 3), { ...theirs, version: 4 }])).toEqual([
+          1, 2, 3, 4,
+        ]);
+        const before = { tables: await engineUnderTest.tablesIn(branch), steps: await recordedSteps(branch) };
+
+        const refusal = await messageOfRejection(openMigratedStorage(branch));
+        expect(refusal).toMatch(/^The database .+ records schema step 4 as /);
+        expect(refusal).toContain(
+          'records schema step 4 as "deleted records kept for restoring, and the word index of records", but this ' +
+            'server\'s step 4 is "slot load statistics per remote release, location and component": the database ' +
+            "was made by a release whose schema steps are not this server's. Nothing was written to it. Run the " +
+            'server release that made this database, or restore a backup made before it.',
+        );
+        await expect(engineUnderTest.applySteps(branch, steps)).rejects.toThrow(SchemaStepMismatchError);
+        expect({ tables: await engineUnderTest.tablesIn(branch), steps: await recordedSteps(branch) }).toEqual(before);
+      });
+
+      it('takes a database that recorded a step under a former name of it, and refuses any other name', async () => {
+        const fresh = await engineUnderTest.freshDatabase();
+        const first = { version: 1, name: 'a', sql: 'CREATE TABLE a (x INTEGER)' };
+        const before = { version: 2, name: 'b as it was named', sql: 'CREATE TABLE b (y INTEGER)' };
+        expect(await engineUnderTest.applySteps(fresh, [first, before])).toEqual([1, 2]);
+        const renamed: Migration[] = [
+          first,
+          { ...before, name: 'b', formerNames: ['b as it was named'] },
+          { version: 3, name: 'c', sql: 'CREATE TABLE c (z INTEGER)' },
+        ];
+        expect(await messageOfRejection(engineUnderTest.applySteps(fresh, [first, { ...before, name: 'b' }]))).toMatch(
+          /records schema step 2 as "b as it was named", but this server's step 2 is "b":.* Nothing was written/,
+        );
+        // Exact names: another case is another name.
+        expect(
+          await messageOfRejection(
+            engineUnderTest.applySteps(fresh, [first, { ...renamed[1]!, formerNames: ['B as it was named'] }]),
+          ),
+        ).toMatch(/step 2 as "b as it was named"/);
+        expect(await engineUnderTest.applySteps(fresh, renamed)).toEqual([3]);
+        expect(await recordedSteps(fresh)).toEqual([
+          { version: 1, name: 'a' },
+          { version: 2, name: 'b as it was named' },
+          { version: 3, name: 'c' },
+        ]);
+      });
+
+      it('takes every name a step has had on main (its first-parent history), for both engines', () => {
+        // Read from `git log --first-parent -p server/storage/migrations.ts`: no released step has been renamed yet.
+        // A renamed step keeps its old name in `formerNames`, and the old name is added here.
+        const namesOnMain: Record<number, string[]> = {
+          1: ['users, tenants, memberships, sessions, records'],
+          2: ['accounts can be disabled'],
+          3: ['releases of remotes, their rollout, team tokens, audit, roles'],
+          4: ['slot load statistics per remote release, location and component'],
+          5: ['deleted records kept for restoring, and the word index of records'],
+          6: ['feature flags'],
+          7: ['placements: a draft, numbered revisions, the audit of publishes'],
+          8: ['roles per tenant membership, permissions granted to accounts'],
+          9: ['the version of the words records are indexed with'],
+          10: ['deleted records by tenant and resource, newest deletion first'],
+          11: ['text sort keys folded: the unfolded indexes go'],
+          12: ['sessions opened before an account was disabled stay ended when it is enabled again'],
+          13: ['sessions by account and credential stamp, for counting those that can still be used'],
+          14: ['accounts disabled before sessions_since existed keep their sessions of before ended'],
+          15: ['slot loads: distinct visitors, anonymous loads apart, and the load phase'],
+          16: ['progressive rollout plans, one per remote'],
+          17: ['record creations by Idempotency-Key, kept a day'],
+        };
+        for (const steps of [MIGRATIONS, POSTGRES_MIGRATIONS]) {
+          for (const [version, names] of Object.entries(namesOnMain)) {
+            for (const name of names) {
+              expect(firstForeignStep([{ version: Number(version), name }], steps)).toBeUndefined();
+            }
+          }
+        }
+      });
+
+      it('applies a step below the last recorded one that the database lacks (main recorded 16 before 15)', async () => {
+        const fresh = await engineUnderTest.freshDatabase();
+        const steps: Migration[] = [
+          { version: 1, name: 'a', sql: 'CREATE TABLE a (x INTEGER)' },
+          { version: 2, name: 'b', sql: 'CREATE TABLE b (y INTEGER)' },
+          { version: 3, name: 'c', sql: 'CREATE TABLE c (z INTEGER)' },
+        ];
+        expect(await engineUnderTest.applySteps(fresh, [steps[0]!, steps[2]!])).toEqual([1, 3]);
+        expect(await engineUnderTest.applySteps(fresh, steps)).toEqual([2]);
+        expect(await engineUnderTest.applySteps(fresh, steps)).toEqual([]);
+        expect(await engineUnderTest.tablesIn(fresh)).toEqual(['a', 'b', 'c', 'schema_version']);
+      });
 
       it('refuses a database newer than the code, naming both versions', async () => {
         await sql`INSERT INTO schema_version (version, name, applied_at) VALUES (999, 'from the future', 0)`.execute(
