@@ -138,7 +138,16 @@ export interface StartRolloutRequest {
  * to the stable release by an operator), `rolled-back` (the canary was worse), `stopped` (the rollout was changed by
  * other means: an activation, a canary ended or changed, the canary's automatic rollback).
  */
-export type RolloutPlanState = 'running' | 'paused' | 'done' | 'promoted' | 'aborted' | 'rolled-back' | 'stopped';
+export const ROLLOUT_PLAN_STATES = [
+  'running',
+  'paused',
+  'done',
+  'promoted',
+  'aborted',
+  'rolled-back',
+  'stopped',
+] as const;
+export type RolloutPlanState = (typeof ROLLOUT_PLAN_STATES)[number];
 
 /** `GET /api/remotes/<name>/rollouts/current`, and the answer of every change of a plan. */
 export interface RolloutPlan {
@@ -162,6 +171,18 @@ export interface RolloutPlan {
 /** `POST /api/remotes/<name>/rollouts/current/<action>`. */
 export const ROLLOUT_PLAN_ACTIONS = ['pause', 'resume', 'promote', 'abort'] as const;
 export type RolloutPlanAction = (typeof ROLLOUT_PLAN_ACTIONS)[number];
+
+/**
+ * The plan a caller saw when it chose an action (`?version=<version>&startedAt=<ISO 8601>&state=<state>`, given
+ * together): once another plan was started since, or this one was paused, resumed or ended, the action is refused
+ * with 409 (`conflict`) and nothing is changed, rather than promote a release the operator never saw rolling out or
+ * over a colleague's pause. Its step is not compared: the server advances a running plan by itself. Not given, the
+ * action is made on whatever plan is current.
+ */
+export type RolloutPlanSeen = Pick<RolloutPlan, 'version' | 'startedAt' | 'state'>;
+
+/** The query parameters that carry a {@link RolloutPlanSeen}, given together. */
+export const ROLLOUT_PLAN_SEEN_PARAMETERS = { version: 'version', startedAt: 'startedAt', state: 'state' } as const;
 
 /** `GET /api/remotes/releases` (operators). */
 export interface RemoteReleasesPayload {

@@ -392,8 +392,11 @@ export class ReleaseService {
   /** Refuses (409) a change chosen on a rollout that has moved since, naming who moved it (rollout-seen.ts). */
   private async refuseMovedSince(remote: string, seen: RolloutSeen | undefined, now: RemoteRollout): Promise<void> {
     if (seen === undefined || rolloutIsAsSeen(now, seen)) return;
-    const lastChange = (await this.parts.store.lastRolloutChanges()).get(remote);
-    throw new ReleaseRefusedError(rolloutMovedMessage(remote, seen, now, lastChange), [], 409);
+    throw new ReleaseRefusedError(
+      rolloutMovedMessage(remote, seen, now, await this.parts.store.lastChangeOf(remote)),
+      [],
+      409,
+    );
   }
 
   /**

@@ -231,6 +231,25 @@ export class ReleaseStore {
       .execute();
     return new Map(rows.map((row) => [row.remote, toAuditEntry(row)]));
   }
+
+  /**
+   * The last change of `remote` among `actions` (by default those that change its rollout), or undefined: who moved
+   * what a refused change was chosen on. One remote's rows, newest first, by the audit's index.
+   */
+  async lastChangeOf(
+    remote: string,
+    actions: readonly AuditAction[] = ROLLOUT_ACTIONS,
+  ): Promise<AuditEntry | undefined> {
+    const row = await this.engine.db
+      .selectFrom('remote_audit')
+      .selectAll()
+      .where('remote', '=', remote)
+      .where('action', 'in', actions)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row && toAuditEntry(row);
+  }
 }
 
 /**

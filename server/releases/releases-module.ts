@@ -110,6 +110,7 @@ export class ReleasesModule implements AppModule {
     });
     this.rollouts = new RolloutPlans({
       plans,
+      audit: this.store,
       service: this.service,
       snapshot: this.snapshot,
       logger,

@@ -32,7 +32,7 @@ import type { RolloutPlans } from './rollout-plans';
 import { tokenRefusalMessage, type TeamTokenStore } from './team-token-store';
 import type { TenantStore } from '../tenants/tenant-store';
 import { traceOf } from '../observability/request-trace';
-import { rolloutSeenOf } from './rollout-seen';
+import { rolloutPlanSeenOf, rolloutSeenOf } from './rollout-seen';
 
 export interface ReleasesRouterOptions {
   service: ReleaseService;
@@ -281,7 +281,7 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
         if (!ROLLOUT_PLAN_ACTIONS.includes(action)) {
           throw new HttpError('not_found', `No rollout action "${action}": ${ROLLOUT_PLAN_ACTIONS.join(', ')}.`);
         }
-        res.json(await rollouts.act(name(req), action, rolloutActorOf(res)));
+        res.json(await rollouts.act(name(req), action, rolloutActorOf(res), rolloutPlanSeenOf(req)));
       },
     ],
   });

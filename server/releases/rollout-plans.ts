@@ -4,10 +4,18 @@
  * steps share one writer; the judge and the metrics stay outside (slot-events/canary-watch.ts, releases-module.ts).
  */
 import type { Logger } from 'pino';
-import type { RemoteRollout, RolloutPlan, RolloutPlanAction, RolloutStep } from '../../shared';
+import type {
+  AuditAction,
+  RemoteRollout,
+  RolloutPlan,
+  RolloutPlanAction,
+  RolloutPlanSeen,
+  RolloutStep,
+} from '../../shared';
 import type { TraceContext } from '../observability/trace-context';
 import { AUTO_ROLLBACK_ACTOR, ReleaseRefusedError, type ReleaseService } from './release-service';
 import type { ReleaseSnapshot } from './release-snapshot';
+import type { ReleaseStore } from './release-store';
 import {
   planOnWire,
   type PlanChange,
@@ -15,6 +23,7 @@ import {
   type RolloutPlanStore,
   type StoredRolloutPlan,
 } from './rollout-plan-store';
+import { planIsAsSeen, planMovedMessage } from './rollout-seen';
 import { parseRolloutSteps } from './rollout-steps';
 
 /** What the slot events say of a canary against its stable release, since a step began. */
@@ -38,6 +47,8 @@ export const ROLLOUT_ACTOR = 'rollout';
 
 export interface RolloutPlansParts {
   plans: RolloutPlanStore;
+  /** Who changed a plan last, named when an action chosen on another state of it is refused. */
+  audit: Pick<ReleaseStore, 'lastChangeOf'>;
   service: ReleaseService;
   snapshot: ReleaseSnapshot;
   logger: Logger;
@@ -47,6 +58,17 @@ export interface RolloutPlansParts {
 }
 
 const iso = (at: number) => new Date(at).toISOString();
+/** The audit entries of a plan's changes: the last one says who moved it. */
+const PLAN_CHANGES: readonly AuditAction[] = [
+  'rollout-start',
+  'rollout-step',
+  'rollout-pause',
+  'rollout-resume',
+  'rollout-promote',
+  'rollout-abort',
+  'rollout-rolled-back',
+  'rollout-stop',
+];
 const live = (plan: RolloutPlan | undefined): plan is StoredRolloutPlan =>
   plan?.state === 'running' || plan?.state === 'paused';
 
@@ -152,15 +174,24 @@ export class RolloutPlans {
   /**
    * An operator's (or a team's, where allowed) change of the running plan: pause (held at its step), resume (its
    * step's time starts again), promote (the release activated now), abort (everyone back on the stable release). A
-   * pause of a paused plan, or a resume of a running one, changes and records nothing.
+   * pause of a paused plan, or a resume of a running one, changes and records nothing. Given the plan the caller
+   * `seen`, an action on another plan or another state of it is refused (409), nothing changed.
    */
-  async act(remote: string, action: RolloutPlanAction, actor: string): Promise<RolloutPlan> {
+  async act(remote: string, action: RolloutPlanAction, actor: string, seen?: RolloutPlanSeen): Promise<RolloutPlan> {
     const known = await this.parts.plans.plan(remote);
     if (known === undefined) throw new ReleaseRefusedError(`Remote "${remote}" has no rollout plan.`, [], 404);
+    if (seen !== undefined && !planIsAsSeen(known, seen)) {
+      const lastChange = await this.parts.audit.lastChangeOf(remote, PLAN_CHANGES);
+      throw new ReleaseRefusedError(planMovedMessage(remote, seen, known, lastChange), [], 409);
+    }
     // Promoting activates the release: checked against the placements and other remotes as they are now.
     if (action === 'promote' && live(known)) this.parts.service.checkedRelease(remote, known.version);
     const at = this.now();
     const changed = await this.parts.plans.change(remote, (plan) => {
+      // Read again in the transaction: another host may have moved it since.
+      if (plan !== undefined && seen !== undefined && !planIsAsSeen(plan, seen)) {
+        throw new ReleaseRefusedError(planMovedMessage(remote, seen, plan, undefined), [], 409);
+      }
       if (!live(plan)) {
         const ended = plan as StoredRolloutPlan | undefined;
         throw new ReleaseRefusedError(

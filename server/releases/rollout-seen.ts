@@ -1,5 +1,15 @@
 import type { Request } from 'express';
-import { ROLLOUT_SEEN_PARAMETERS, type AuditEntry, type RemoteRollout, type RolloutSeen } from '../../shared';
+import {
+  ROLLOUT_PLAN_SEEN_PARAMETERS,
+  ROLLOUT_PLAN_STATES,
+  ROLLOUT_SEEN_PARAMETERS,
+  type AuditEntry,
+  type RemoteRollout,
+  type RolloutPlan,
+  type RolloutPlanSeen,
+  type RolloutPlanState,
+  type RolloutSeen,
+} from '../../shared';
 import { HttpError } from '../http/http-error';
 
 /**
@@ -21,10 +31,14 @@ export function rolloutSeenOf(req: Request): RolloutSeen | undefined {
   return { active: seenActive || null, canary: seenCanary || null };
 }
 
-/** Whether `rollout` is still the one `seen` describes (no `seen`: nothing to compare, it is). */
-export function rolloutIsAsSeen(rollout: RemoteRollout, seen: RolloutSeen | undefined): boolean {
-  return seen === undefined || (seen.active === rollout.active && seen.canary === (rollout.canary?.version ?? null));
+/** Whether `rollout` is still the one `seen` describes. */
+export function rolloutIsAsSeen(rollout: RemoteRollout, seen: RolloutSeen): boolean {
+  return seen.active === rollout.active && seen.canary === (rollout.canary?.version ?? null);
 }
+
+/** Who moved it when (an audit entry), as the refusals say it. */
+const changedBy = (lastChange: AuditEntry | undefined): string =>
+  lastChange === undefined ? '' : ` (changed by ${lastChange.actor} at ${lastChange.at})`;
 
 /**
  * Why a change chosen on `seen` was not made over `now`, and who moved it when known (the rollout's last change):
@@ -39,10 +53,51 @@ export function rolloutMovedMessage(
   const state = (active: string | null, canary: string | null, percent?: number) =>
     `${active === null ? 'no release active' : `${active} active`}, ` +
     (canary === null ? 'no canary' : `a canary of ${canary}${percent === undefined ? '' : ` to ${percent} %`}`);
-  const by = lastChange === undefined ? '' : ` (changed by ${lastChange.actor} at ${lastChange.at})`;
   return (
     `The rollout of "${remote}" moved since it was shown (${state(seen.active, seen.canary)}): now ` +
-    `${state(now.active, now.canary?.version ?? null, now.canary?.percent)}${by}. Nothing was changed: look at it ` +
-    'again before choosing.'
+    `${state(now.active, now.canary?.version ?? null, now.canary?.percent)}${changedBy(lastChange)}. Nothing was ` +
+    'changed: look at it again before choosing.'
+  );
+}
+
+/**
+ * The rollout plan the caller saw (`?version=…&startedAt=…&state=…`, shared/releases.ts), or undefined when it names
+ * none. Some of the three without the others, one given twice, or an unknown state is a 400.
+ */
+export function rolloutPlanSeenOf(req: Request): RolloutPlanSeen | undefined {
+  const names = Object.values(ROLLOUT_PLAN_SEEN_PARAMETERS);
+  const given = names.map((parameter) => req.query[parameter]);
+  if (given.every((value) => value === undefined)) return undefined;
+  const [version, startedAt, state] = given;
+  if (
+    typeof version !== 'string' ||
+    typeof startedAt !== 'string' ||
+    !ROLLOUT_PLAN_STATES.includes(state as RolloutPlanState)
+  ) {
+    throw new HttpError(
+      'invalid_request',
+      `${names.map((parameter) => `"${parameter}"`).join(', ')} are given together, once each: the plan's version, ` +
+        `when it started and its state when the action was chosen (${ROLLOUT_PLAN_STATES.join(', ')}).`,
+    );
+  }
+  return { version, startedAt, state: state as RolloutPlanState };
+}
+
+/** Whether `plan` is still the plan `seen` describes, in the same state. Its step is not compared: a running plan moves on by itself. */
+export function planIsAsSeen(plan: RolloutPlanSeen, seen: RolloutPlanSeen): boolean {
+  return plan.version === seen.version && plan.startedAt === seen.startedAt && plan.state === seen.state;
+}
+
+/** Why an action chosen on the plan `seen` was not made on `now`, and who changed it when (the plan's last change). */
+export function planMovedMessage(
+  remote: string,
+  seen: RolloutPlanSeen,
+  now: Pick<RolloutPlan, 'version' | 'startedAt' | 'state'>,
+  lastChange: AuditEntry | undefined,
+): string {
+  const plan = ({ version, startedAt, state }: RolloutPlanSeen) => `${version} started at ${startedAt}, ${state}`;
+  return (
+    `The rollout plan of "${remote}" moved since it was shown (${plan(seen)}): now ${plan(now)}` +
+    `${changedBy(lastChange)}. Nothing was changed: look at it again before choosing.`
   );
 }

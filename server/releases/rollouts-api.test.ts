@@ -13,6 +13,7 @@ import { startDescriptorOrigin, type DescriptorOrigin } from '../../testing/serv
 import { waitUntil } from '../../testing/server/wait-until';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import type { CanaryHealth } from './rollout-plans';
+import { RolloutPlanStore } from './rollout-plan-store';
 
 jest.setTimeout(60_000);
 
@@ -329,5 +330,74 @@ describe("an operator's actions on the plan", () => {
     ]);
     // A new plan may start once the last one ended.
     await operator.post('/api/remotes/team_billing/rollouts').send(PLAN).expect(201);
+  });
+
+  it('names the plan it was chosen on: another plan or state since is refused (409), nothing changed', async () => {
+    testApp = await start();
+    const { app } = testApp;
+    await addOperator(app, 'bea');
+    const ana = await signedInAgent(app);
+    const bea = await signedInAgent(app, 'bea');
+    const shown = (await ana.post('/api/remotes/team_billing/rollouts').send(PLAN).expect(201)).body as RolloutPlan;
+    const seen = (plan: RolloutPlan) => ({ version: plan.version, startedAt: plan.startedAt, state: plan.state });
+    const act = (agent: typeof ana, action: string, plan: Record<string, string>) =>
+      agent.post(`/api/remotes/team_billing/rollouts/current/${action}`).query(plan);
+
+    // A step the server made meanwhile is not a move: the plan advances by itself.
+    await app.releases.rollouts.check(Date.now() + 11 * MINUTE);
+    expect(await planNow()).toMatchObject({ step: 1, state: 'running' });
+    // Bea pauses it (she saw it running); Ana's page still shows it running and she promotes.
+    await act(bea, 'pause', seen(shown)).expect(200);
+    const paused = await planNow();
+    const refused = await act(ana, 'promote', seen(shown)).expect(409);
+    expect(refused.body.error.code).toBe('conflict');
+    expect(refused.body.error.message).toMatch(
+      new RegExp(
+        `^The rollout plan of "team_billing" moved since it was shown \\(v2 started at ${shown.startedAt}, ` +
+          `running\\): now v2 started at ${shown.startedAt}, paused \\(changed by bea at [^)]+\\)\\. Nothing was ` +
+          'changed: look at it again before choosing\\.$',
+      ),
+    );
+    expect(await planNow()).toEqual(paused);
+    expect(await app.releases.store.rollout('team_billing')).toMatchObject({ active: 'v1', canary: { version: 'v2' } });
+    // Paused by another host between this one's read (still running) and its transaction: refused there too.
+    const read = RolloutPlanStore.prototype.plan;
+    const stale = jest.spyOn(RolloutPlanStore.prototype, 'plan').mockImplementationOnce(async function (
+      this: RolloutPlanStore,
+      remote: string,
+    ) {
+      const plan = await read.call(this, remote);
+      return plan && { ...plan, state: 'running' };
+    });
+    const raced = await act(ana, 'promote', seen(shown)).expect(409);
+    stale.mockRestore();
+    expect(raced.body.error.message).toMatch(
+      /^The rollout plan of "team_billing" moved since it was shown .* paused\. /,
+    );
+    expect(await planNow()).toEqual(paused);
+
+    // Bea aborts it and starts another plan of the same release: Ana's page shows the first, paused.
+    await act(bea, 'abort', seen(paused)).expect(200);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = (await bea.post('/api/remotes/team_billing/rollouts').send(PLAN).expect(201)).body as RolloutPlan;
+    expect((await act(ana, 'abort', seen(paused)).expect(409)).body.error.message).toContain(
+      `now v2 started at ${second.startedAt}, running (changed by bea at`,
+    );
+    expect(await planNow()).toMatchObject({ startedAt: second.startedAt, state: 'running' });
+    // On the plan shown now, the action is made.
+    expect((await act(ana, 'promote', seen(second)).expect(200)).body).toMatchObject({ state: 'promoted' });
+
+    // Half of the plan seen is refused, as is a state that is none.
+    const half = await act(ana, 'pause', { version: 'v2', startedAt: second.startedAt }).expect(400);
+    expect(half.body.error.message).toMatch(/"version", "startedAt", "state" are given together/);
+    await act(ana, 'pause', { ...seen(second), state: 'sleeping' }).expect(400);
+    expect(await rolloutTrail()).toEqual([
+      ['rollout-start', 'admin'],
+      ['rollout-step', 'rollout'],
+      ['rollout-pause', 'bea'],
+      ['rollout-abort', 'bea'],
+      ['rollout-start', 'bea'],
+      ['rollout-promote', 'admin'],
+    ]);
   });
 });

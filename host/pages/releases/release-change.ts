@@ -1,4 +1,11 @@
-import { ROLLOUT_SEEN_PARAMETERS, type CanaryRollout, type RemoteRollout } from '../../../shared';
+import {
+  ROLLOUT_PLAN_SEEN_PARAMETERS,
+  ROLLOUT_SEEN_PARAMETERS,
+  type CanaryRollout,
+  type RemoteRollout,
+  type RolloutPlanAction,
+  type RolloutPlanSeen,
+} from '../../../shared';
 import type { ApiError } from '../../core';
 import type { ConfirmQuestion } from '../../layout/confirm-question';
 
@@ -31,6 +38,20 @@ export function remoteApiPath(remote: string, action: string, seen?: RemoteRollo
     [ROLLOUT_SEEN_PARAMETERS.canary]: seen.canary?.version ?? '',
   });
   return `${path}?${query}`;
+}
+
+/**
+ * The API path of an action on a remote's rollout plan, naming the plan the page shows (`seen`): the server refuses it
+ * (409) once another plan was started or this one paused, resumed or ended since, rather than promote or abort what
+ * this operator was never shown; the page then reads the list again.
+ */
+export function rolloutPlanActionPath(remote: string, action: RolloutPlanAction, seen: RolloutPlanSeen): string {
+  const query = new URLSearchParams({
+    [ROLLOUT_PLAN_SEEN_PARAMETERS.version]: seen.version,
+    [ROLLOUT_PLAN_SEEN_PARAMETERS.startedAt]: seen.startedAt,
+    [ROLLOUT_PLAN_SEEN_PARAMETERS.state]: seen.state,
+  });
+  return `${remoteApiPath(remote, `rollouts/current/${action}`)}?${query}`;
 }
 
 /**

@@ -149,21 +149,23 @@ describe('the progressive rollout on the releases page', () => {
     ['Promote now', 'promote', `Activate now, for everyone, ${REMOTE} 1.2.0?`, 'promoted'],
     ['Abort', 'abort', `Abort the rollout of ${REMOTE} 1.2.0?`, 'aborted'],
   ])('%s, once confirmed, is sent, announced, and the focus goes to the remote', async (label, action, title, said) => {
-    const fake = api(plan(), { [`POST /api/remotes/${REMOTE}/rollouts/current/${action}`]: { body: plan() } });
+    const fake = api(plan(), { [`POST /api/remotes/${REMOTE}/rollouts/current/${action}?*`]: { body: plan() } });
     renderAppAt(fake, RELEASES_PAGE_PATH);
     const section = await remoteSection();
     fireEvent.click(within(section).getByRole('button', { name: label }));
     const dialog = screen.getByRole('dialog', { name: title });
     fireEvent.click(within(dialog).getByRole('button', { name: label }));
     await waitFor(() => expect(statusText()).toContain(`Rollout of ${REMOTE} 1.2.0 ${said}`));
-    expect(fake.count('POST', `/api/remotes/${REMOTE}/rollouts/current/${action}`)).toBe(1);
+    // It names the plan shown, which the server compares with the plan it holds.
+    const shown = 'version=1.2.0&startedAt=2026-11-25T09%3A50%3A00.000Z&state=running';
+    expect(fake.count('POST', `/api/remotes/${REMOTE}/rollouts/current/${action}?${shown}`)).toBe(1);
     expect(document.activeElement).toBe(screen.getByRole('heading', { name: REMOTE, level: 2 }));
     expect((dialog as HTMLDialogElement).open).toBe(false);
   });
 
   it('offers Resume for a paused plan, and shows a refusal as the page’s alert, focused', async () => {
     const fake = api(plan({ state: 'paused' }), {
-      [`POST /api/remotes/${REMOTE}/rollouts/current/resume`]: {
+      [`POST /api/remotes/${REMOTE}/rollouts/current/resume?*`]: {
         status: 400,
         body: { error: { code: 'invalid_request', message: 'The rollout plan is aborted: nothing to resume.' } },
       },
@@ -176,6 +178,26 @@ describe('the progressive rollout on the releases page', () => {
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('nothing to resume');
     expect(document.activeElement).toBe(alert);
+  });
+
+  it('shows the plan as it is now when an action was refused for a plan that moved (409)', async () => {
+    let current = plan();
+    const fake = api(null, {
+      'GET /api/remotes/releases': () => ({ body: releases(current) }),
+      [`POST /api/remotes/${REMOTE}/rollouts/current/promote?*`]: () => {
+        // A colleague paused it a moment before this operator's Promote.
+        current = plan({ state: 'paused' });
+        const message = `The rollout plan of "${REMOTE}" moved since it was shown: now paused (changed by bea).`;
+        return { status: 409, body: { error: { code: 'conflict', message } } };
+      },
+    });
+    renderAppAt(fake, RELEASES_PAGE_PATH);
+    const section = await remoteSection();
+    fireEvent.click(within(section).getByRole('button', { name: 'Promote now' }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Promote now' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('now paused (changed by bea)');
+    await waitFor(() => expect(within(section).getByText(/^Rollout of 1\.2\.0: paused/)).toBeTruthy());
+    expect(within(section).getByRole('button', { name: 'Resume' })).toBeTruthy();
   });
 
   it('starts a plan from the form with its shares, minutes and visitors', async () => {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { CanaryRollout, RolloutPlan, RolloutPlanAction, RolloutStep } from '../../../shared';
 import { useApiClient } from '../../core';
 import { ConfirmDialog, useConfirmDialog } from '../../layout/confirm-dialog';
-import { remoteApiPath, type ApplyReleaseChange } from './release-change';
+import { rolloutPlanActionPath, type ApplyReleaseChange } from './release-change';
 import { StartRolloutForm } from './start-rollout-form';
 
 const STATES: Record<RolloutPlan['state'], string> = {
@@ -86,7 +86,8 @@ export function RolloutPlanPanel({ remote, plan, versions, mayChange, canary, ap
     dialog.close();
     void apply({
       remote,
-      send: () => client.post(remoteApiPath(remote, `rollouts/current/${action}`)),
+      // The plan shown when confirmed (the question shows it as the page last read it).
+      send: () => client.post(rolloutPlanActionPath(remote, action, plan)),
       done: `Rollout of ${remote} ${plan.version} ${ACTIONS[action].done}.`,
     });
   };
