@@ -150,6 +150,11 @@ export interface PlacementsDiffPayload {
   /** The published revision compared with (0: none yet). */
   revision: number;
   /**
+   * The saved draft compared: who saved it, when. A page whose draft is another (`updatedAt`) is behind a colleague's
+   * save: its publish would be refused, and these changes are not the ones it shows.
+   */
+  draft: Pick<PlacementsDraft, 'updatedBy' | 'updatedAt'>;
+  /**
    * Null when the saved draft has a shape problem (a slot or form slot that cannot be read, named in the draft's
    * problems): what publishing it would change is unknown, and publishing it is refused until it is mended.
    */

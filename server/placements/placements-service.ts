@@ -12,6 +12,7 @@ import type {
   PlacementProblem,
   PlacementRevision,
   PlacementsDraft,
+  PlacementsDiffPayload,
   PlacementsPayload,
   PreviewedLocation,
   SlotLocation,
@@ -234,14 +235,18 @@ export class PlacementsService {
   }
 
   /** The draft against the newest revision, each slot named as the editor's order names it (with this host's file). */
-  async diff(readable: ReadableTenants = null): Promise<{ revision: number; changes: PlacementChange[] | null }> {
+  async diff(readable: ReadableTenants = null): Promise<PlacementsDiffPayload> {
     const [draft, latest] = await Promise.all([this.draft(), this.parts.store.latest()]);
     const placed = (document: JsonValue) => {
       const parsed = parsePlacements(document);
       return { parsed, placed: placedWith(this.parts.subjects.slots, this.file, parsed) };
     };
     const changes = diffPlacements(placed(latest?.document ?? EMPTY_DOCUMENT), placed(draft.document));
-    return { revision: latest?.number ?? 0, changes: shownChanges(changes, readable) };
+    return {
+      revision: latest?.number ?? 0,
+      draft: { updatedBy: draft.updatedBy, updatedAt: draft.updatedAt },
+      changes: shownChanges(changes, readable),
+    };
   }
 
   /** Publishes the draft as the next revision, unless a problem of it blocks. */

@@ -1,5 +1,5 @@
 import '../../../testing/host/router-globals';
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
   API_CLIENT_MESSAGES,
   OPERATOR_ROLE,
@@ -559,7 +559,60 @@ describe('publishing what the page shows', () => {
     // Not a draft saved elsewhere: no reload of the draft offered, the revisions shown again instead.
     expect(screen.queryByRole('button', { name: /^Reload the saved draft/ })).toBeNull();
     await waitFor(() => expect(fake.count('GET', '/api/placements/revisions')).toBe(2));
-    expect(fake.count('GET', '/api/placements/diff')).toBe(2);
+    // Read when the page loaded, as the question opened, and after the refusal.
+    expect(fake.count('GET', '/api/placements/diff')).toBe(3);
+  });
+
+  it('reads the changes again as it asks, so a revision a colleague published since shows in its counts', async () => {
+    const saved = { updatedBy: 'admin', updatedAt: '2026-11-23T10:00:00.000Z' };
+    let compared: object = { revision: 0, draft: saved, changes: [] };
+    const fake = api([OPERATOR_ROLE], {
+      'GET /api/placements/diff': () => ({ body: compared }),
+      'POST /api/placements/publish': { body: { number: 2 } },
+    });
+    renderApp(fake);
+    await locationSection();
+    await waitFor(() => expect(fake.count('GET', '/api/placements/diff')).toBe(1));
+    // A colleague published revision 1 without NewsTicker: the saved draft now adds it back.
+    const added = {
+      change: 'added',
+      location: LOCATION,
+      remote: 'team_news',
+      id: 'NewsTicker',
+      before: null,
+      after: {},
+    };
+    compared = { revision: 1, draft: saved, changes: [added] };
+    fireEvent.click(screen.getByRole('button', { name: 'Publish' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Publish the draft?' });
+    const question = () => dialog.querySelector('[data-placements-publish-question]')?.textContent;
+    await waitFor(() =>
+      expect(question()).toBe('It makes 1 change: 1 slot added. Every host serves the new revision within seconds.'),
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Publish' }));
+    await screen.findByText(/Revision 2 published\./);
+    expect(changesAsked(fake).map((request) => request.body)).toEqual([
+      { expectedUpdatedAt: saved.updatedAt, expectedRevision: 1 },
+    ]);
+  });
+
+  it('closes the question when the draft was saved since, saying so with the reload offered; nothing sent', async () => {
+    const loaded = { updatedBy: 'admin', updatedAt: '2026-11-23T10:00:00.000Z' };
+    let compared: object = { revision: 0, draft: loaded, changes: [] };
+    const fake = api([OPERATOR_ROLE], { 'GET /api/placements/diff': () => ({ body: compared }) });
+    renderApp(fake);
+    await locationSection();
+    await waitFor(() => expect(fake.count('GET', '/api/placements/diff')).toBe(1));
+    compared = { revision: 0, draft: { updatedBy: 'ops', updatedAt: '2026-11-23T11:00:00.000Z' }, changes: [] };
+    fireEvent.click(screen.getByRole('button', { name: 'Publish' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Publish the draft?' });
+    const refused = await screen.findByText(/^Refused: The draft was saved by ops at /);
+    expect(refused.textContent).toMatch(
+      /since you loaded it, so nothing was published: reload it to see what it holds, then publish again\.$/,
+    );
+    expect((dialog as HTMLDialogElement).open).toBe(false);
+    expect(screen.getByRole('button', { name: 'Reload the saved draft (drops your changes)' }));
+    expect(changesAsked(fake)).toEqual([]);
   });
 
   it('asks first in the app’s dialog, counting the changes, and leaves the focus on Publish after either answer', async () => {
@@ -723,6 +776,22 @@ describe('publishing what the page shows', () => {
         { revision: 1, expectedUpdatedAt: '2026-11-23T10:00:00.000Z', expectedRevision: 2 },
       ]);
       expect(screen.getByRole('button', { name: 'Reload the saved draft (drops your changes)' }));
+    }
+    {
+      // Saved by a colleague before the question: said at once, nothing asked or sent.
+      const fake = api([OPERATOR_ROLE], {
+        'GET /api/placements/diff': {
+          body: { revision: 2, draft: { updatedBy: 'ops', updatedAt: '2026-11-23T11:00:00.000Z' }, changes: [] },
+        },
+        'GET /api/placements/revisions': { body: { revisions: REVISIONS, inForce: 2 } },
+      });
+      cleanup();
+      renderApp(fake);
+      fireEvent.click(await screen.findByRole('button', { name: /^Roll back to revision 1/ }));
+      const refused = await screen.findByText(/^Refused: The draft was saved by ops at /);
+      expect(refused.textContent).toMatch(/so nothing was rolled back .*then roll back again\.$/);
+      expect(screen.queryByRole('dialog')).toBeNull();
+      expect(changesAsked(fake)).toEqual([]);
     }
   });
 

@@ -59,6 +59,7 @@ function PlacementsEditor() {
     problems,
     preview,
     diff,
+    comparing,
     revisions,
     inForce,
     dirty,
@@ -70,6 +71,7 @@ function PlacementsEditor() {
     edit,
     saveDraft,
     publish,
+    compareBeforePublish,
     refusedForUnreadInput,
     reloadSavedDraft,
     importJson,
@@ -137,7 +139,9 @@ function PlacementsEditor() {
             className="button button--primary"
             ref={publishButton}
             onClick={() => {
-              if (!refusedForUnreadInput()) publishDialog.open();
+              if (refusedForUnreadInput()) return;
+              publishDialog.open();
+              void compareBeforePublish(publishDialog.close);
             }}
           >
             Publish
@@ -265,7 +269,9 @@ function PlacementsEditor() {
         // is announced from the toolbar beside it, and a refusal takes the focus to its summary.
         onClose={() => publishButton.current?.focus()}
       >
-        <p data-placements-publish-question>{publishQuestion(diff === null ? undefined : diff.changes, dirty)}</p>
+        <p data-placements-publish-question>
+          {publishQuestion(diff === null || comparing ? undefined : diff.changes, dirty)}
+        </p>
         {blocking !== null && <p className="form-error">{blocking}</p>}
       </ConfirmDialog>
       {question.dialog}

@@ -97,6 +97,8 @@ export function usePlacementsEditor({ reveal, ask }: PlacementsEditorOptions) {
   useUnsavedChanges(dirty);
   /** The saved draft's `updatedAt` the editor's draft is made from: a save says it, and is refused if it moved. */
   const [version, setVersion] = useState<string | null>(null);
+  /** The comparison is being read again for the Publish question, which says so meanwhile. */
+  const [comparing, setComparing] = useState(false);
   /** A save was refused because the draft was saved elsewhere since: the page offers to reload it. */
   const [stale, setStale] = useState(false);
   /** Why the saved draft cannot be edited (saved before the server refused such frames), or null. */
@@ -258,6 +260,40 @@ export function usePlacementsEditor({ reveal, ask }: PlacementsEditorOptions) {
     throw error;
   };
 
+  /**
+   * Reads the saved draft's comparison again, so a question about it counts what is saved and published now (the page
+   * does not poll): a colleague's publish since shows in its counts. A draft saved since this page read it throws the
+   * refusal a publish or rollback would get (409, the reload offered): its changes are not those the page shows. A
+   * host of an older release answers without `draft`: nothing to compare, the server checks the change anyway.
+   */
+  const compareAgain = async (): Promise<PlacementsDiffPayload> => {
+    const compared = await client.get<PlacementsDiffPayload>(`${PLACEMENTS_API_PATH}/diff`);
+    setDiff(compared);
+    const saved = (compared as Partial<PlacementsDiffPayload>).draft;
+    if (saved !== undefined && !sameSavedDraft(saved.updatedAt, version)) {
+      setStale(true);
+      throw new ApiError(409, 'conflict', 'The draft was saved since.', {}, null, [], null, null, saved);
+    }
+    return compared;
+  };
+
+  /**
+   * As the Publish question opens: its counts read again (it says they load meanwhile); a draft saved since closes it
+   * (`close`) and says so, as the publish would be refused. A failed read leaves the question as it was.
+   */
+  const compareBeforePublish = async (close: () => void): Promise<void> => {
+    setComparing(true);
+    try {
+      await compareAgain();
+    } catch (error) {
+      if (!(error instanceof ApiError && error.savedDraft)) return;
+      close();
+      setOutcome({ message: draftSavedSinceMessage(error.savedDraft, 'publish'), refused: true, problems: [] });
+    } finally {
+      setComparing(false);
+    }
+  };
+
   const publish = (current: PlacementsDocument) =>
     void act(async () => {
       refuseUnreadInput();
@@ -309,8 +345,10 @@ export function usePlacementsEditor({ reveal, ask }: PlacementsEditorOptions) {
   const rollback = (number: number) =>
     void act(
       async () => {
-        // Changes of the saved draft not published yet (or unreadable ones) go with it: the question names them.
-        const savedChanges = diff !== null && (diff.changes === null || diff.changes.length > 0);
+        // Changes of the saved draft not published yet (or unreadable ones) go with it: the question names them, as
+        // saved now.
+        const compared = await compareAgain();
+        const savedChanges = compared.changes === null || compared.changes.length > 0;
         const question: ConfirmQuestion = {
           title: `Roll back to revision ${number}?`,
           body: rollbackQuestion(number, { savedChanges, unsaved: dirty }),
@@ -321,7 +359,7 @@ export function usePlacementsEditor({ reveal, ask }: PlacementsEditorOptions) {
         const request: PlacementRollbackRequest = {
           revision: number,
           expectedUpdatedAt: version,
-          ...(diff ? { expectedRevision: diff.revision } : {}),
+          expectedRevision: compared.revision,
         };
         const revision = await client
           .post<{ number: number }>(`${PLACEMENTS_API_PATH}/rollback`, request)
@@ -340,6 +378,7 @@ export function usePlacementsEditor({ reveal, ask }: PlacementsEditorOptions) {
     problems,
     preview,
     diff,
+    comparing,
     revisions,
     inForce,
     dirty,
@@ -351,9 +390,15 @@ export function usePlacementsEditor({ reveal, ask }: PlacementsEditorOptions) {
     edit,
     saveDraft,
     publish,
+    compareBeforePublish,
     refusedForUnreadInput,
     reloadSavedDraft,
     importJson,
     rollback,
   };
+}
+
+/** Whether two saved drafts' `updatedAt` are the same moment (null: never saved), as the server compares them. */
+function sameSavedDraft(a: string | null, b: string | null): boolean {
+  return a === null || b === null ? a === b : Date.parse(a) === Date.parse(b);
 }
