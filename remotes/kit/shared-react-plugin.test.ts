@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import webpack, { type Stats } from 'webpack';
 import { sharedReactMismatch } from './shared-react';
+import { unsharedReactDomMessage } from './shared-react-plugin';
 import { remoteWebpackConfig, type BuildMode } from './webpack';
 
 jest.setTimeout(120_000);
@@ -72,6 +73,32 @@ describe('a remote build on another React than the host shares', () => {
   it('builds with a React in the range', async () => {
     installPackage('react', '19.2.4');
     installPackage('react-dom', '19.2.4');
+    expect(errorsOf(await build('production'))).toEqual([]);
+  });
+});
+
+describe('a remote importing a React DOM renderer the host does not share', () => {
+  it.each([
+    ["import { createRoot } from 'react-dom/client';\nexport function Hello() { void createRoot; return null; }\n"],
+    ["export function Hello() { void import('react-dom/client'); return null; }\n"],
+  ])('fails, naming the file and what to do instead: %s', async (source) => {
+    installPackage('react', '19.2.4');
+    installPackage('react-dom', '19.2.4');
+    const client = path.join(project, 'node_modules', 'react-dom', 'client.js');
+    writeFileSync(client, 'module.exports = { createRoot() {} };\n');
+    writeFileSync(path.join(project, 'components', 'Hello.tsx'), source);
+    const errors = errorsOf(await build('production'));
+    expect(errors).toEqual([unsharedReactDomMessage('react-dom/client', path.join('components', 'Hello.tsx'))]);
+    expect(errors[0]).toMatch(/^components\/Hello\.tsx imports "react-dom\/client", which the host does not share/);
+  });
+
+  it('builds with createPortal from react-dom, which the host shares', async () => {
+    installPackage('react', '19.2.4');
+    installPackage('react-dom', '19.2.4');
+    writeFileSync(
+      path.join(project, 'components', 'Hello.tsx'),
+      "import { createPortal } from 'react-dom';\nexport function Hello() { void createPortal; return null; }\n",
+    );
     expect(errorsOf(await build('production'))).toEqual([]);
   });
 });

@@ -9,16 +9,55 @@ import {
 } from './shared-react';
 
 /**
+ * React DOM's entry points the host does not share (only `react-dom` itself is): each holds a renderer of its own,
+ * which a remote importing it would bundle (react-dom/client: some 60 KB gzip) and run against the host's React.
+ */
+const UNSHARED_REACT_DOM = /^react-dom\/(client|server|static|profiling|test-utils)(\.[a-z]+)?$/;
+
+/**
+ * Why importing `request` from `issuer` cannot work in the product, for the team: a second React DOM, which fails
+ * against the host's React (`Minified React error #527` once the two versions differ, as a team's `npm install` of
+ * the range soon makes them) and, even when it loads, renders a tree of its own that the host's context, error
+ * boundary and portals do not reach.
+ */
+export function unsharedReactDomMessage(request: string, issuer: string): string {
+  return (
+    `${issuer} imports "${request}", which the host does not share: it would bundle a second React DOM that runs ` +
+    "against the host's React and fails there (Minified React error #527 once their versions differ), whether " +
+    "imported statically or with import(). A slot component renders inside the host's React tree: return its " +
+    'elements instead of creating a root, and use createPortal from "react-dom" (shared) to render elsewhere on the ' +
+    'page.'
+  );
+}
+
+/**
  * Fails a remote's build (production and development alike) when the React its project installed is not in the range
  * the host shares: such a build and its tests pass on the team's React, but the product renders the components with
  * its own, and they fail on every page. Each package is resolved as the build resolves it (the project's folder, then
- * the configuration's `resolve.modules`), and its version read from the package.json found there.
+ * the configuration's `resolve.modules`), and its version read from the package.json found there. An import of one
+ * of React DOM's renderers the host does not share (`react-dom/client`) fails it too, naming the file importing it.
  */
 export class SharedReactVersionPlugin {
   constructor(private readonly range = SHARED_REACT_RANGE) {}
 
   apply(compiler: Compiler): void {
     const { webpack } = compiler;
+    compiler.hooks.thisCompilation.tap(SharedReactVersionPlugin.name, (compilation, { normalModuleFactory }) => {
+      const said = new Set<string>();
+      normalModuleFactory.hooks.beforeResolve.tap(SharedReactVersionPlugin.name, (data) => {
+        if (!UNSHARED_REACT_DOM.test(data.request)) return;
+        const issuer = data.contextInfo.issuer
+          ? path.relative(compiler.context, data.contextInfo.issuer) || data.contextInfo.issuer
+          : '(the build)';
+        const message = unsharedReactDomMessage(data.request, issuer);
+        if (said.has(message)) return;
+        said.add(message);
+        const error = new webpack.WebpackError(message);
+        error.name = 'UnsharedReactDomError';
+        error.hideStack = true;
+        compilation.errors.push(error);
+      });
+    });
     compiler.hooks.make.tapPromise(SharedReactVersionPlugin.name, async (compilation) => {
       const entries = await Promise.all(
         SHARED_REACT_PACKAGES.map(async (name) => [name, await installedVersion(compilation, name)] as const),

@@ -94,7 +94,8 @@ export async function readConfigReleases(
     // A kit's development server (its descriptor announces rebuilds) is live, not a release: a stored descriptor
     // would freeze the components it adds and drop the page reloads it announces. The registry reads it as before.
     if (outcome.descriptor.devEvents !== undefined) continue;
-    const missing = await parts.files.problem(remote.name, remote.entry, trace);
+    const { components, formComponents = [] } = outcome.descriptor;
+    const missing = await parts.files.problem(remote.name, remote.entry, trace, [...components, ...formComponents]);
     if (missing !== null) {
       const active = snapshot.rollout(remote.name)?.active ?? null;
       logger.error(
@@ -105,7 +106,6 @@ export async function readConfigReleases(
       );
       continue;
     }
-    const { components, formComponents = [] } = outcome.descriptor;
     const props = { ...outcome.props };
     const version = `config-${createHash('sha256')
       .update(JSON.stringify([remote.entry, components, formComponents, props]))

@@ -36,6 +36,26 @@ it('is satisfied when the manifest and its entry script answer, asking each once
   expect(origin.requests.every((request) => request.traceparent !== undefined)).toBe(true);
 });
 
+it('refuses a manifest that exposes no module for a component the descriptor names, saying which', async () => {
+  answers.set('/1.0.0/mf-manifest.json', {
+    status: 200,
+    body: JSON.stringify(fakeManifest('team_billing', ['InvoiceBanner', 'Hello'])),
+  });
+  answers.set('/1.0.0/remoteEntry.js', { status: 200, body: 'var team_billing = {};' });
+  const check = new ReleaseFilesCheck({ timeoutMs: 500 });
+  expect(await check.problem('team_billing', manifestUrl(), undefined, ['Hello', 'Ghost', 'Phantom'])).toBe(
+    'its mf-manifest.json exposes no module for "Ghost", "Phantom", which its slots-remote.json names (it exposes ' +
+      "InvoiceBanner, Hello): the descriptor is not this build's; publish the slots-remote.json built with the bundle",
+  );
+  // Every one exposed: satisfied, whatever else the build exposes.
+  expect(await check.problem('team_billing', manifestUrl(), undefined, ['Hello'])).toBeNull();
+  // A manifest without an exposes list says nothing either way.
+  const bare: Record<string, unknown> = fakeManifest('team_billing', []);
+  delete bare.exposes;
+  answers.set('/1.0.0/mf-manifest.json', { status: 200, body: JSON.stringify(bare) });
+  expect(await check.problem('team_billing', manifestUrl(), undefined, ['Ghost'])).toBeNull();
+});
+
 it('says which request did not answer within the timeout', async () => {
   const check = new ReleaseFilesCheck({ timeoutMs: 200 });
   expect(await check.problem('team_billing', manifestUrl())).toBe(

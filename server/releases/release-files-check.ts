@@ -45,12 +45,25 @@ export class ReleaseFilesCheck {
    * Null when both answer, as files of `remote`; otherwise which file is missing or wrong and where it was looked
    * for, for the team.
    */
-  async problem(remote: string, manifestUrl: string, trace?: TraceContext): Promise<string | null> {
-    return (await this.check(remote, manifestUrl, trace))?.message ?? null;
+  async problem(
+    remote: string,
+    manifestUrl: string,
+    trace?: TraceContext,
+    components?: readonly string[],
+  ): Promise<string | null> {
+    return (await this.check(remote, manifestUrl, trace, components))?.message ?? null;
   }
 
-  /** {@link problem}, saying also whether the origin answered at all (release-files-refusal.ts tells them apart). */
-  async check(remote: string, manifestUrl: string, trace?: TraceContext): Promise<ReleaseFilesProblem | null> {
+  /**
+   * {@link problem}, saying also whether the origin answered at all (release-files-refusal.ts tells them apart).
+   * `components`: the components the release's descriptor names, each of which the manifest must expose.
+   */
+  async check(
+    remote: string,
+    manifestUrl: string,
+    trace?: TraceContext,
+    components?: readonly string[],
+  ): Promise<ReleaseFilesProblem | null> {
     const manifest = await this.get(manifestUrl, trace, async (response) => {
       const text = await boundedText(response, MANIFEST_MAX_BYTES);
       return text === null ? `${manifestUrl} is larger than ${MANIFEST_MAX_BYTES} bytes` : { text };
@@ -58,7 +71,7 @@ export class ReleaseFilesCheck {
     if ('failed' in manifest) {
       return { message: `its mf-manifest.json cannot be read: ${manifest.failed}`, unanswered: manifest.unanswered };
     }
-    const problem = this.manifestProblem(remote, manifestUrl, manifest.read.text);
+    const problem = this.manifestProblem(remote, manifestUrl, manifest.read.text, components);
     if (typeof problem === 'string') return { message: problem, unanswered: false };
     const { entry, entryUrl } = problem;
     const script = await this.get(entryUrl, trace, async (response) => {
@@ -79,6 +92,7 @@ export class ReleaseFilesCheck {
     remote: string,
     manifestUrl: string,
     text: string,
+    components: readonly string[] = [],
   ): string | { entry: ManifestRemoteEntry; entryUrl: string } {
     let parsed: unknown;
     try {
@@ -95,6 +109,8 @@ export class ReleaseFilesCheck {
     }
     const named = manifestRemoteNameProblem(parsed, remote, manifestUrl);
     if (named !== null) return named;
+    const unexposed = unexposedComponentsProblem(parsed, components);
+    if (unexposed !== null) return unexposed;
     let entryUrl: URL;
     try {
       entryUrl = new URL(remoteEntryUrl(entry, manifestUrl));
@@ -154,4 +170,26 @@ export class ReleaseFilesCheck {
       return { failed: `${url}: ${why}`, unanswered: true };
     }
   }
+}
+
+/**
+ * The components the descriptor names that the manifest exposes no module for (`./<component>`, what a page asks the
+ * runtime for), said for the team, or null. A descriptor edited by hand or copied from another build would otherwise
+ * pass every check and fail its slots only in the browser (`Module "./Ghost" does not exist in container`). A
+ * manifest without an `exposes` list says nothing either way.
+ */
+function unexposedComponentsProblem(manifest: unknown, components: readonly string[]): string | null {
+  const exposes = (manifest as { exposes?: unknown }).exposes;
+  if (!Array.isArray(exposes) || components.length === 0) return null;
+  const paths = new Set(
+    exposes.map((exposed) => (exposed as { path?: unknown } | null)?.path).filter((path) => typeof path === 'string'),
+  );
+  const missing = components.filter((component) => !paths.has(`./${component}`));
+  if (missing.length === 0) return null;
+  const exposed = [...paths].map((path) => path.replace(/^\.\//, ''));
+  return (
+    `its mf-manifest.json exposes no module for ${missing.map((name) => `"${name}"`).join(', ')}, which its ` +
+    `slots-remote.json names (it exposes ${exposed.length === 0 ? 'none' : exposed.join(', ')}): the descriptor is ` +
+    "not this build's; publish the slots-remote.json built with the bundle"
+  );
 }

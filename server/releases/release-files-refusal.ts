@@ -29,7 +29,10 @@ export async function releaseFilesVerdict(
   trace?: TraceContext,
 ): Promise<ReleaseFilesVerdict> {
   if (before.active === release.version) return { reason: undefined };
-  const problem = await files.check(release.remote, release.entry, trace);
+  const problem = await files.check(release.remote, release.entry, trace, [
+    ...release.components,
+    ...release.formComponents,
+  ]);
   if (problem === null) return { reason: undefined };
   if (problem.unanswered) return { reason: `${FILES_UNCONFIRMED}: ${problem.message}` };
   const canary = before.canary === null ? '' : `, with its canary "${before.canary.version}"`;

@@ -97,10 +97,11 @@ export class ReleaseService {
     const outcome = await this.parts.source.read({ name: remote, entry: url.href, descriptorUrl }, trace);
     if (outcome.status !== 'ready')
       throw new ReleaseRefusedError(`The release's descriptor cannot be read: ${outcome.reason}.`);
-    // The descriptor alone says nothing of the files a page loads: a release without them fails every slot.
-    const missing = await this.files.problem(remote, url.href, trace);
-    if (missing !== null) throw new ReleaseRefusedError(`The release cannot be loaded: ${missing}.`);
+    // The descriptor alone says nothing of the files a page loads: a release without them fails every slot, as does
+    // a component its manifest does not expose.
     const { components, formComponents = [] } = outcome.descriptor;
+    const missing = await this.files.problem(remote, url.href, trace, [...components, ...formComponents]);
+    if (missing !== null) throw new ReleaseRefusedError(`The release cannot be loaded: ${missing}.`);
     const candidate = { remote, components, formComponents, props: { ...outcome.props } };
     this.refuseBreaking(candidate, `Release "${version}" of "${remote}"`);
     const kit = outcome.kit === undefined ? {} : { kit: outcome.kit };

@@ -260,6 +260,14 @@ describe('publishing', () => {
       `The release cannot be loaded: its mf-manifest.json at ${origin.url}/v1/mf-manifest.json is not a federation ` +
         'manifest naming a remote entry script (metaData.remoteEntry with a file name).',
     );
+    // A descriptor naming a component the build does not expose (edited by hand, or another build's).
+    const components = origin.descriptors.get('v1')?.components as string[];
+    origin.manifests.set('v1', fakeManifest('team_billing', components.slice(1)));
+    expect(await refusal('v1')).toBe(
+      `The release cannot be loaded: its mf-manifest.json exposes no module for "${components[0]}", which its ` +
+        `slots-remote.json names (it exposes ${components.slice(1).join(', ') || 'none'}): the descriptor is not ` +
+        "this build's; publish the slots-remote.json built with the bundle.",
+    );
     expect(app.releases.snapshot.releases()).toEqual([]);
     expect(await app.releases.store.history('team_billing')).toEqual([]);
 
