@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { RemoteRelease } from '../../shared';
 import { DEFAULT_DIST_DIR } from '../app-options';
 import { loadRemotesConfig, type LoadRemotesConfigOptions, type RemotesConfig } from '../remotes/remotes-config';
 import { placedConfiguredForm } from '../slots/configured-forms';
@@ -27,7 +28,11 @@ export interface RemotesConfigCheck {
  * more (plain http off this machine), and a file refused only for that says so, with the way to check it for hosts
  * running in development.
  */
-export function checkRemotesConfigHere(env: NodeJS.ProcessEnv, cwd: string = process.cwd()): RemotesConfigCheck {
+export function checkRemotesConfigHere(
+  env: NodeJS.ProcessEnv,
+  cwd: string = process.cwd(),
+  inForce?: readonly RemoteRelease[],
+): RemotesConfigCheck {
   const configured = env.REMOTES_CONFIG?.trim();
   const frontendDir = env.FRONTEND_DIR?.trim();
   const nodeEnv = env.NODE_ENV?.trim();
@@ -44,12 +49,18 @@ export function checkRemotesConfigHere(env: NodeJS.ProcessEnv, cwd: string = pro
     ? `as NODE_ENV=${nodeEnv}`
     : 'as NODE_ENV=production (not set here: the mode npm start and npm run serve give the hosts)';
   const builtIn = `${distDir}${frontendDir ? '' : ' (FRONTEND_DIR not set here)'}`;
-  const checked = `${what}, ${mode}, with the built-in remotes of ${builtIn}.`;
+  const releases =
+    inForce === undefined
+      ? ''
+      : inForce.length === 0
+        ? ', and no release in force in the database'
+        : `, and the releases in force in the database (${inForce.map(({ remote, version }) => `${remote} ${version}`).join(', ')})`;
+  const checked = `${what}, ${mode}, with the built-in remotes of ${builtIn}${releases}.`;
 
-  const problem = problemOf(options);
+  const problem = problemOf(options, inForce ?? []);
   if (problem === null) return { refusal: null, checked };
   const lines = [remotesConfigNotReloaded(problem)];
-  if (!nodeEnv && problemOf({ ...options, production: false }) === null) {
+  if (!nodeEnv && problemOf({ ...options, production: false }, inForce ?? []) === null) {
     lines.push(
       'A host running in production refuses it; one running with NODE_ENV=development would take it: if yours ' +
         'do, run the command with NODE_ENV=development.',
@@ -58,9 +69,9 @@ export function checkRemotesConfigHere(env: NodeJS.ProcessEnv, cwd: string = pro
   return { refusal: lines.join('\n'), checked };
 }
 
-function problemOf(options: LoadRemotesConfigOptions): string | null {
+function problemOf(options: LoadRemotesConfigOptions, inForce: readonly RemoteRelease[]): string | null {
   try {
-    return slotProblemsOf(loadRemotesConfig(options));
+    return slotProblemsOf(loadRemotesConfig(options), inForce);
   } catch (error) {
     if (error instanceof RemotesConfigError) return error.message;
     throw error;
@@ -68,19 +79,30 @@ function problemOf(options: LoadRemotesConfigOptions): string | null {
 }
 
 /**
- * The file's slots and form slots for remotes whose components and schemas are known here (the built-in ones, and
- * those the file describes), checked as a host checks them: a prop its component's schema refuses, or a form slot's
- * component that is no form component, makes every host refuse the file, so it is said before they are asked. The
- * slots of remotes read over HTTP are the hosts' to check. So is the order of the file's slots among code's, but two
- * of the file's slots with one id, or a cycle among them, are refused whatever code places there.
+ * The file's slots and form slots for remotes whose components and schemas are known here (the built-in ones, those
+ * the file describes, and those with a release in force, `inForce`, which every host serves with the release's stored
+ * descriptor), checked as a host checks them: a prop its component's schema refuses, or a form slot's component that
+ * is no form component, makes every host refuse the file, so it is said before they are asked. The slots of other
+ * remotes read over HTTP are the hosts' to check. So is the order of the file's slots among code's, but two of the
+ * file's slots with one id, or a cycle among them, are refused whatever code places there.
  */
-function slotProblemsOf(config: RemotesConfig): string | null {
-  const known = config.remotes.map(({ name, components, formComponents }) => ({
-    name,
-    components,
-    formComponents,
-    props: config.schemas.get(name) ?? {},
-  }));
+function slotProblemsOf(config: RemotesConfig, inForce: readonly RemoteRelease[]): string | null {
+  const released = new Map(inForce.map((release) => [release.remote, release]));
+  const configured = config.remotes.filter(({ name }) => !released.has(name));
+  const known = [
+    ...configured.map(({ name, components, formComponents }) => ({
+      name,
+      components,
+      formComponents,
+      props: config.schemas.get(name) ?? {},
+    })),
+    ...inForce.map(({ remote, components, formComponents, props }) => ({
+      name: remote,
+      components,
+      formComponents,
+      props,
+    })),
+  ];
   const names = new Set(known.map((remote) => remote.name));
   const placed = placedConfiguredSlots(config.slots)
     .flatMap(({ placed: slots }) => slots)

@@ -91,3 +91,48 @@ it('checks as production when NODE_ENV is not set (the hosts of npm start), sayi
   expect([development.code, development.stderr]).toEqual([0, '']);
   expect(await app.releases.store.lastConfigReload()).toBeGreaterThan(before);
 });
+
+it("checks the file's slots of a remote with a release in force against that release's schemas, as the hosts do", async () => {
+  const { app, configFile, reload } = await hostWithConfigFile();
+  const before = await app.releases.store.lastConfigReload();
+  const amountDue = { type: 'object', properties: { amountDue: { type: 'number' } }, required: ['amountDue'] };
+  await app.releases.store.publish({
+    remote: 'team_billing',
+    version: '0.2.0',
+    entry: 'https://billing.example.com/0.2.0/mf-manifest.json',
+    components: ['InvoiceBanner'],
+    formComponents: [],
+    props: { InvoiceBanner: amountDue },
+    publishedBy: 'token:1',
+  });
+  await app.releases.store.changeRollout({
+    remote: 'team_billing',
+    action: 'activate',
+    actor: 'admin',
+    next: { active: '0.2.0', canary: null },
+  });
+  // The file says nothing of the remote's components: only the release in force knows them.
+  const placing = (props: object) =>
+    JSON.stringify({
+      remotes: [
+        {
+          name: 'team_billing',
+          entry: 'https://billing.example.com/0.2.0/mf-manifest.json',
+          slots: { 'dashboard-before-cards': [{ component: 'InvoiceBanner', props }] },
+        },
+      ],
+    });
+  fs.writeFileSync(configFile, placing({ amountDue: '12.50' }));
+  const refused = await reload();
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toMatch(
+    /^Remotes configuration not reloaded, the previous one stays in use: [\s\S]*\n {2}- InvoiceBanner at dashboard-before-cards\[0\] \(configuration, remote "team_billing"\): props\.amountDue must be number, got "12\.50"\n/,
+  );
+  expect(refused.stderr).toContain(', and the releases in force in the database (team_billing 0.2.0).\n');
+  expect(await app.releases.store.lastConfigReload()).toBe(before);
+
+  fs.writeFileSync(configFile, placing({ amountDue: 12.5 }));
+  const taken = await reload();
+  expect([taken.code, taken.stderr]).toEqual([0, '']);
+  expect(await app.releases.store.lastConfigReload()).toBeGreaterThan(before);
+});

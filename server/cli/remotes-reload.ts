@@ -9,6 +9,7 @@
  * ran the command never sees). What passes here is not known to be taken: each host reads its own file with its own
  * settings, and checks its slots against the slots its code registers; the output says so rather than claim more.
  */
+import type { RemoteRelease } from '../../shared';
 import { storageSettingsFromEnv } from '../env-config';
 import { ReleaseStore } from '../releases/release-store';
 import { checkRemotesConfigHere } from './remotes-reload-check';
@@ -27,9 +28,17 @@ async function main(): Promise<number> {
     return 1;
   }
   return withStorage(storageSettingsFromEnv(process.env), async (engine, where) => {
-    await new ReleaseStore(engine).requestConfigReload();
+    const store = new ReleaseStore(engine);
+    // Checked again with the releases in force: every host checks the file's slots of such a remote against the
+    // release's stored descriptor, not against what the file says of it.
+    const withReleases = checkRemotesConfigHere(process.env, process.cwd(), await releasesInForce(store));
+    if (withReleases.refusal !== null) {
+      process.stderr.write(`${withReleases.refusal}\n${withReleases.checked}\nNo host was asked to re-read it.\n`);
+      return 1;
+    }
+    await store.requestConfigReload();
     process.stdout.write(
-      `${check.checked} It passes.\n` +
+      `${withReleases.checked} It passes.\n` +
         `Asked every host on ${where} to re-read REMOTES_CONFIG (within about a second).\n` +
         'Whether each takes it is not known here: a host reads its own REMOTES_CONFIG with its own settings and ' +
         `also checks the file's slots against its code's. Each logs "Remotes configuration reloaded." or why it ` +
@@ -37,6 +46,15 @@ async function main(): Promise<number> {
     );
     return 0;
   });
+}
+
+/** Each remote's release in force (its active one) as the database holds it. */
+async function releasesInForce(store: ReleaseStore): Promise<RemoteRelease[]> {
+  const [rollouts, releases] = await Promise.all([store.rollouts(), store.releases()]);
+  const active = new Set(
+    rollouts.flatMap(({ remote, active: version }) => (version === null ? [] : [`${remote}\0${version}`])),
+  );
+  return releases.filter(({ remote, version }) => active.has(`${remote}\0${version}`));
 }
 
 runCommand('remotes:reload', main);
