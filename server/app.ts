@@ -66,6 +66,8 @@ export class App {
   readonly modules: readonly AppModule[];
   private readonly settings: AppSettings;
   private readying: Promise<void> | null = null;
+  /** Whether `ready()` finished: until then `/readyz` says `started: failing`. */
+  private started = false;
   private closing: Promise<void> | null = null;
 
   constructor(options: AppOptions) {
@@ -99,7 +101,17 @@ export class App {
       throw error;
     }
     const routes = createAppRoutes(this, settings);
-    this.handler = routes.listener;
+    // Served before `ready()` was called (an entry that forgot it), nothing it does has run: the slot check, the
+    // releases and placements in force, the remotes' descriptors. Said once in the log, and /readyz answers 503.
+    let warned = false;
+    const { listener } = routes;
+    this.handler = (req, res) => {
+      if (this.readying === null && !warned) {
+        warned = true;
+        logger.warn(APP_NOT_READY);
+      }
+      listener(req, res);
+    };
     this.answerAtOnce = routes.answerAtOnce;
     this.express = routes.express;
   }
@@ -157,6 +169,7 @@ export class App {
       for (const module of this.modules) await module.load?.();
       for (const module of this.modules) await module.start?.();
       for (const module of this.modules) await module.afterStart?.();
+      this.started = true;
     })();
     return this.readying;
   }
@@ -180,7 +193,8 @@ export class App {
   readonly readinessChecks = async (): Promise<Readiness> => {
     const checks = [...this.modules, ...this.settings.readinessChecks.map((check) => ({ readiness: check }))];
     const draining = this.lifecycle.draining ? { draining: 'failing' as const } : {};
-    return Object.assign({}, ...(await Promise.all(checks.map((module) => module.readiness?.()))), draining);
+    const starting = this.started ? {} : { started: 'failing' as const };
+    return Object.assign({}, ...(await Promise.all(checks.map((module) => module.readiness?.()))), starting, draining);
   };
 
   /** Closes the modules in reverse order (the database last); one that fails does not keep the others open. */
@@ -194,6 +208,12 @@ export class App {
     return this.closing;
   }
 }
+/** Logged once when the handler answers before `ready()` was called. */
+export const APP_NOT_READY =
+  'A request was served before app.ready() was called: the slot check, the releases and placements in force and ' +
+  "the remotes' descriptors have not been loaded, and /readyz answers 503 until ready() has finished. Call " +
+  '`await app.ready()` once registrations are done, before serving app.handler.';
+
 export function createApp(options: AppOptions): App {
   return new App(options);
 }

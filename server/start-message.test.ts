@@ -72,4 +72,19 @@ describe('formatStartMessage', () => {
     expect(formatStartMessage({ ...base, trustProxy: ['loopback'] })).not.toContain('TRUST_PROXY');
     expect(formatStartMessage(base)).not.toContain('TRUST_PROXY');
   });
+
+  it('says a server not running in production is in another mode, and what that mode serves', () => {
+    const base = { url: 'http://127.0.0.1:3000/', account: undefined, databasePathForCommand: undefined };
+    expect(
+      formatStartMessage({ ...base, nodeEnv: 'development' })
+        .split('\n')
+        .at(-2),
+    ).toBe(
+      'Running with NODE_ENV=development, not production: failed slots show placeholders naming what failed, source ' +
+        'maps and the slot schemas are served, and remote entries over plain http are accepted. Set ' +
+        'NODE_ENV=production to run as the image does.',
+    );
+    expect(formatStartMessage({ ...base, nodeEnv: 'production' })).not.toContain('NODE_ENV');
+    expect(formatStartMessage(base)).not.toContain('NODE_ENV');
+  });
 });

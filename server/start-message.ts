@@ -27,6 +27,22 @@ export interface StartMessageInput {
   trustProxy?: TrustProxySetting;
   /** How commands are written where the server is installed (operator-commands.ts); this installation's by default. */
   commands?: CommandLine;
+  /** NODE_ENV as read (`development` when not set); any other than `production` is said, with what it changes. */
+  nodeEnv?: string;
+}
+
+/**
+ * What the start message says of a server not running in production: what that mode serves that production does not,
+ * for whoever ran an entry by hand (`node dist/entry.js`) without the NODE_ENV the image, `npm start` and `npm run
+ * serve` give it.
+ */
+export function developmentModeNotice(nodeEnv: string | undefined): string | undefined {
+  if (nodeEnv === undefined || nodeEnv === 'production') return undefined;
+  return (
+    `Running with NODE_ENV=${nodeEnv}, not production: failed slots show placeholders naming what failed, source ` +
+    'maps and the slot schemas are served, and remote entries over plain http are accepted. Set NODE_ENV=production ' +
+    'to run as the image does.'
+  );
 }
 
 /**
@@ -72,5 +88,7 @@ export function formatStartMessage(input: StartMessageInput): string {
   }
   const hopCountNotice = trustProxyHopCountNotice(input.trustProxy);
   if (hopCountNotice) lines.push(hopCountNotice);
+  const modeNotice = developmentModeNotice(input.nodeEnv);
+  if (modeNotice) lines.push(modeNotice);
   return `${lines.join('\n')}\n`;
 }

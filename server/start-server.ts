@@ -165,6 +165,7 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
       databasePathForCommand: isDefaultDatabase ? undefined : config.databasePath,
       postgres: config.postgres !== undefined,
       trustProxy: config.trustProxy,
+      nodeEnv: config.nodeEnv,
     }),
   );
 

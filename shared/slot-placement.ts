@@ -78,7 +78,8 @@ export function checkPlacement(value: unknown, where: string): Readonly<SlotPlac
   }
   if (value.priority !== undefined) {
     if (typeof value.priority !== 'number' || !Number.isSafeInteger(value.priority)) {
-      throw new InvalidPlacementError(`${where}: "priority" must be an integer, got ${describe(value.priority)}.`);
+      const got = typeof value.priority === 'number' ? String(value.priority) : describe(value.priority);
+      throw new InvalidPlacementError(`${where}: "priority" must be an integer, got ${got}.`);
     }
     placement.priority = value.priority;
   }

@@ -72,6 +72,12 @@ function startFakeServer(): Promise<{ server: Server; origin: string; received: 
       if (body?.version === '3.0.0') {
         return error(400, 'invalid_request', 'Release 3.0.0 would break 2 placements.', { problems: PROBLEMS });
       }
+      if (body?.version === '1.9.0') {
+        // Published already: from this entry it is answered as it is, from another it is refused.
+        const publishedAt = '2026-11-20T10:00:00.000Z';
+        if (body.entry !== ENTRY) return error(409, 'conflict', 'Remote "team_records" already has a release "1.9.0".');
+        return answer(200, { remote: REMOTE, version: '1.9.0', entry: ENTRY, components: ['Hello'], publishedAt });
+      }
       const release: RemoteRelease = {
         remote: REMOTE,
         version: body?.version ?? '',
@@ -267,6 +273,24 @@ describe('publishRelease against an HTTP server', () => {
     expect(outcome.lines[0]).toBe(`Published team_records 2.0.0 (entry ${ENTRY}, built with remote kit 0.8.1).`);
     expect(outcome.lines[1]).toMatch(/^It is not active yet: an operator activates it/);
     expect(outcome.lines[1]).toContain(`${fake.origin}/releases`);
+  });
+
+  it('says a version published already from this entry changed nothing (a retry), and refuses it from another', async () => {
+    expect(await publishRelease(REMOTE, options({ version: '1.9.0' }))).toEqual({
+      ok: true,
+      lines: [
+        'team_records 1.9.0 was published already from this entry (at 2026-11-20T10:00:00.000Z): nothing changed.',
+      ],
+    });
+    expect(
+      await publishRelease(
+        REMOTE,
+        options({ version: '1.9.0', entry: 'https://cdn.example/team_records/2.0.0/x.json' }),
+      ),
+    ).toEqual({
+      ok: false,
+      lines: ['The server refused team_records 1.9.0 (409): Remote "team_records" already has a release "1.9.0".'],
+    });
   });
 
   it("prints a refused release's problems one per line", async () => {

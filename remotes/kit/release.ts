@@ -225,6 +225,18 @@ export async function publishRelease(remote: string, options: ReleaseOptions): P
       ],
     };
   }
+  const known = body as Partial<RemoteRelease> | undefined;
+  if (response.status === 200 && known?.remote === remote && known.version === options.version) {
+    // The server had it already, from this entry: an earlier run's answer was lost (a CI retry).
+    const release = known;
+    return {
+      ok: true,
+      lines: [
+        `${name} was published already from this entry${release.publishedAt ? ` (at ${release.publishedAt})` : ''}: ` +
+          'nothing changed.',
+      ],
+    };
+  }
   const { message, problems } = readError(body);
   if (message === null) {
     return {

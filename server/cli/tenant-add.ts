@@ -6,18 +6,12 @@
  */
 import { existsSync } from 'node:fs';
 import { storageSettingsFromEnv } from '../env-config';
-import { TenantStore } from '../tenants/tenant-store';
+import { notATenantId, TENANT_ID_PATTERN, TenantStore } from '../tenants/tenant-store';
 import { runCommand } from './run-command';
 import { withStorage } from './with-storage';
 import { commandLine } from '../process/operator-commands';
 
 export const TENANT_ADD_USAGE = `usage: ${commandLine('tenant:add', '<id> [--name "<Name>"]')}`;
-
-/**
- * A tenant id this command creates: a letter or digit, then letters, digits and `_.-`, at most 64 characters. Ids go
- * into `visibleWhen` rules, the session and the logs: plain words keep them readable and never need quoting.
- */
-export const TENANT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 /** The command line read: the tenant to save, or why not. */
 export function parseTenantAddArgs(args: readonly string[]): { id: string; name: string | null } | { usage: string } {
@@ -33,11 +27,7 @@ export function parseTenantAddArgs(args: readonly string[]): { id: string; name:
   }
   const [id, ...extra] = rest;
   if (id === undefined || extra.length > 0) return { usage: TENANT_ADD_USAGE };
-  if (!TENANT_ID_PATTERN.test(id)) {
-    return {
-      usage: `"${id}" is not a tenant id: a letter or digit, then letters, digits and _.- (at most 64). ${TENANT_ADD_USAGE}`,
-    };
-  }
+  if (!TENANT_ID_PATTERN.test(id)) return { usage: `${notATenantId(id)} ${TENANT_ADD_USAGE}` };
   return { id, name };
 }
 

@@ -1,6 +1,10 @@
+import path from 'node:path';
+import pino from 'pino';
 import request from 'supertest';
 import { isErrorBody } from '../../shared';
-import { createTestApp, type TestApp } from '../../testing/server/test-app';
+import { createTestApp, FAST_HASH, TEST_SECRET, type TestApp } from '../../testing/server/test-app';
+import { makeTempDir } from '../../testing/temp-dir';
+import { APP_NOT_READY, createApp } from '../app';
 
 describe('GET /healthz and /readyz', () => {
   let testApp: TestApp;
@@ -56,6 +60,38 @@ describe('GET /healthz and /readyz', () => {
       const response = await request(testApp.app.handler).delete(path);
       expect(response.status).toBe(405);
       expect(response.body.error.code).toBe('method_not_allowed');
+    }
+  });
+});
+
+describe('an app served before ready()', () => {
+  it('says so once in the log, and /readyz answers 503 (started: failing) until ready() has finished', async () => {
+    const dir = makeTempDir('slots-not-ready-');
+    const warnings: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(line) });
+    const app = createApp({
+      databasePath: path.join(dir.path, 'app.db'),
+      sessionSecret: TEST_SECRET,
+      nodeEnv: 'test',
+      logger,
+      passwordHashParams: FAST_HASH,
+      distDir: path.join(dir.path, 'dist'),
+      sessionCleanupIntervalMs: 0,
+    });
+    try {
+      // An entry that forgot `await app.ready()`: its slots were never checked, nothing in force was loaded.
+      const early = await request(app.handler).get('/readyz');
+      expect(early.status).toBe(503);
+      expect(early.body.checks).toMatchObject({ started: 'failing' });
+      await request(app.handler).get('/slots');
+      expect(warnings.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual([APP_NOT_READY]);
+
+      await app.ready();
+      const ready = await request(app.handler).get('/readyz');
+      expect([ready.status, ready.body.checks]).toEqual([200, { database: 'ok' }]);
+    } finally {
+      await app.close();
+      dir.remove();
     }
   });
 });

@@ -9,6 +9,7 @@ import {
   PERMISSION_REFUSED,
   PLACEMENTS_EDIT,
   Slot,
+  SlotLocation,
   type LocationsPayload,
   type MetaPayload,
   type PlacementAuditPayload,
@@ -188,8 +189,11 @@ describe('the draft', () => {
     );
     expect(problems[1]!.message).toBe(
       'remotes[0] ("team_billing"): slots["dashboard-after-old-cards"][1] (InvoiceNote) is at ' +
-        '"dashboard-after-old-cards", which is no location of this version (renamed or removed by an upgrade): ' +
-        'remove it, or place it at another location.',
+        '"dashboard-after-old-cards", which is no location of this version (misspelt, or renamed or removed by an ' +
+        'upgrade): remove it, or place it at another location. Locations: ' +
+        `${SlotLocation.cases()
+          .map((location) => location.value)
+          .join(', ')}.`,
     );
   });
 

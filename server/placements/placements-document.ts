@@ -163,7 +163,10 @@ function parseEntrySlots(
         const component = isPlainObject(item) && typeof item.component === 'string' ? item.component : null;
         fail(
           `${where}: slots["${key}"][${index}]${component === null ? '' : ` (${component})`} is at "${key}", which is ` +
-            'no location of this version (renamed or removed by an upgrade): remove it, or place it at another location.',
+            'no location of this version (misspelt, or renamed or removed by an upgrade): remove it, or place it at ' +
+            `another location. Locations: ${SlotLocation.cases()
+              .map((known) => known.value)
+              .join(', ')}.`,
           { remote, location: key, index, component },
         );
       });

@@ -66,14 +66,18 @@ export class ReleaseService {
     this.files = parts.files ?? new ReleaseFilesCheck();
   }
 
-  /** `trace`: the publishing request's, continued by the request for the release's descriptor. */
+  /**
+   * `trace`: the publishing request's, continued by the request for the release's descriptor. A version published
+   * already at the same entry is answered as it is (`created` false: a retry after a lost answer, from CI say); at
+   * another entry it is refused with 409, releases being immutable.
+   */
   async publish(
     remote: string,
     version: unknown,
     entry: unknown,
     publishedBy: string,
     trace?: TraceContext,
-  ): Promise<RemoteRelease> {
+  ): Promise<{ release: RemoteRelease; created: boolean }> {
     this.refuseUndeclaredRemote(remote);
     if (typeof version !== 'string' || !RELEASE_VERSION_PATTERN.test(version)) {
       throw new ReleaseRefusedError(`"version" must match ${RELEASE_VERSION_PATTERN}, got ${JSON.stringify(version)}.`);
@@ -92,8 +96,9 @@ export class ReleaseService {
     if (notAllowed) throw new ReleaseRefusedError(notAllowed);
     const descriptorUrl = descriptorUrlOf(url.href);
     if (descriptorUrl === null) throw new ReleaseRefusedError('"entry" must be the URL of an mf-manifest.json.');
-    if (await this.parts.store.release(remote, version))
-      throw new ReleaseRefusedError(new ReleaseExistsError(remote, version).message);
+    const existing = await this.parts.store.release(remote, version);
+    if (existing?.entry === url.href) return { release: existing, created: false };
+    if (existing) throw new ReleaseRefusedError(releaseExistsMessage(existing, url.href), [], 409);
     const outcome = await this.parts.source.read({ name: remote, entry: url.href, descriptorUrl }, trace);
     if (outcome.status !== 'ready')
       throw new ReleaseRefusedError(`The release's descriptor cannot be read: ${outcome.reason}.`);
@@ -108,10 +113,13 @@ export class ReleaseService {
     try {
       const release = await this.parts.store.publish({ ...candidate, ...kit, version, entry: url.href, publishedBy });
       await this.parts.snapshot.refresh();
-      return release;
+      return { release, created: true };
     } catch (error) {
-      if (error instanceof ReleaseExistsError) throw new ReleaseRefusedError(error.message);
-      throw error;
+      // Published by another request meanwhile (the same retry sent twice at once): as above.
+      if (!(error instanceof ReleaseExistsError)) throw error;
+      const stored = await this.parts.store.release(remote, version);
+      if (stored?.entry === url.href) return { release: stored, created: false };
+      throw new ReleaseRefusedError(stored ? releaseExistsMessage(stored, url.href) : error.message, [], 409);
     }
   }
 
@@ -506,6 +514,14 @@ export class ReleaseService {
       throw new ReleaseRefusedError(`${what} would break ${broken.length} current placement(s).`, broken);
     }
   }
+}
+
+/** Why `existing` is not published again from `entry`: releases are immutable. */
+function releaseExistsMessage(existing: RemoteRelease, entry: string): string {
+  return (
+    `${new ReleaseExistsError(existing.remote, existing.version).message} It was published from ${existing.entry} ` +
+    `(by ${existing.publishedBy} at ${existing.publishedAt}), not ${entry}.`
+  );
 }
 
 /** The same in a change's transaction, where the database's rollout is read (a host may have moved it just now). */

@@ -188,8 +188,21 @@ describe('publishing', () => {
       props: { InvoiceBanner: BANNER_SCHEMA },
       publishedBy: expect.stringMatching(/^token:/),
     });
-    // Immutable: the same version again is refused; publishing activates nothing.
-    await publish(token, 'v1').expect(400);
+    // Sent again as it was (a retry after a lost answer): answered as published, 200, nothing recorded again.
+    const asked = origin.asked.length;
+    expect((await publish(token, 'v1').expect(200)).body).toEqual(published.body);
+    expect(origin.asked.length).toBe(asked);
+    // Immutable: the same version from another entry is refused (409), naming the one it was published from.
+    const other = await publish(token, 'v1', entryOf('v2')).expect(409);
+    expect(other.body.error).toEqual({
+      code: 'conflict',
+      message:
+        'Remote "team_billing" already has a release "v1": releases are immutable, publish another version. It was ' +
+        `published from ${entryOf('v1')} (by ${published.body.publishedBy} at ${published.body.publishedAt}), not ` +
+        `${entryOf('v2')}.`,
+    });
+    expect((await app.releases.store.history('team_billing')).map((entry) => entry.action)).toEqual(['publish']);
+    // Publishing activates nothing.
     expect((await remotesOf(request(app.handler))).map((remote) => remote.name)).not.toContain('team_billing');
   });
 

@@ -86,8 +86,8 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
   const publish: RequestHandler = async (req, res) => {
     const body = req.body as Record<string, unknown>;
     const publisher = res.locals.publisher as string;
-    const release = await service.publish(name(req), body.version, body.entry, publisher, traceOf(req));
-    res.status(201).json(release);
+    const { release, created } = await service.publish(name(req), body.version, body.entry, publisher, traceOf(req));
+    res.status(created ? 201 : 200).json(release);
   };
   jsonRoute(router, '/api/remotes/:name/releases', { POST: [requireTeamToken, ...json, publish] });
 

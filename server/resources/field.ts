@@ -148,6 +148,18 @@ export class Field {
           'without the field would seem to hold one. Choose another name.',
       );
     }
+    // The types say which options each kind takes, but only of a literal: options built in a variable pass any key.
+    const allowed = OPTIONS_OF[input];
+    const refused = Object.keys(options).filter(
+      (key) => !allowed.includes(key) && options[key as keyof FieldOptions] !== undefined,
+    );
+    if (refused.length > 0) {
+      throw new ResourceDefinitionError(
+        `Field "${name}": a ${input} field takes no ${refused.map((key) => `"${key}"`).join(', ')}` +
+          `${input === 'checkbox' && refused.includes('required') ? ' (unticked is a value: false)' : ''}; it takes ` +
+          `${allowed.map((key) => `"${key}"`).join(', ')}.`,
+      );
+    }
     const { maxLength } = options;
     if (maxLength !== undefined && (!Number.isSafeInteger(maxLength) || maxLength < 1)) {
       throw new ResourceDefinitionError(`Field "${name}": maxLength must be a whole number of at least 1.`);
@@ -163,6 +175,18 @@ export class Field {
     );
   }
 }
+
+/** The options each kind of field takes, as its helper's type says. */
+const OPTIONS_OF: Readonly<Record<FieldInput, readonly string[]>> = {
+  text: ['label', 'required', 'maxLength', 'help'],
+  textarea: ['label', 'required', 'maxLength', 'help'],
+  email: ['label', 'required', 'maxLength', 'help'],
+  select: ['label', 'required', 'maxLength', 'help', 'options'],
+  number: ['label', 'required', 'help'],
+  date: ['label', 'required', 'help'],
+  relation: ['label', 'required', 'help'],
+  checkbox: ['label', 'help'],
+};
 
 function humanize(name: string): string {
   const spaced = name.replace(/_/g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2');

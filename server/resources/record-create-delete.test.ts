@@ -57,6 +57,28 @@ function lifeCases(open: () => Promise<DemoTestApp>): void {
     expect((await demo.agent.delete('/api/resources/notes/records/1')).status).toBe(405);
   });
 
+  it("says in every 405's Allow what this resource allows: not the create or delete it refuses", async () => {
+    const allowOf = async (made: Promise<{ status: number; headers: Record<string, string> }>) => {
+      const response = await made;
+      return [response.status, response.headers.allow];
+    };
+    // Notes: neither created nor deleted.
+    expect(await allowOf(demo.agent.delete('/api/resources/notes/records/1'))).toEqual([405, 'GET, PUT, HEAD']);
+    expect(await allowOf(demo.agent.patch('/api/resources/notes/records/1').send({}))).toEqual([405, 'GET, PUT, HEAD']);
+    expect(await allowOf(demo.agent.post('/api/resources/notes/records').send({ title: 'x' }))).toEqual([
+      405,
+      'GET, HEAD',
+    ]);
+    expect(await allowOf(demo.agent.get('/api/resources/notes/records/deleted'))).toEqual([405, '']);
+    expect(await allowOf(demo.agent.post('/api/resources/notes/records/1/restore'))).toEqual([405, '']);
+    // Articles: both.
+    expect(await allowOf(demo.agent.patch('/api/resources/articles/records/1').send({}))).toEqual([
+      405,
+      'GET, PUT, DELETE, HEAD',
+    ]);
+    expect(await allowOf(demo.agent.put('/api/resources/articles/records').send({}))).toEqual([405, 'GET, POST, HEAD']);
+  });
+
   it('creates a record checked as an edit is, then finds it by a word in the middle of its title', async () => {
     const before = (await demo.list('')).page.total;
     const refused = await demo.agent.post('/api/resources/articles/records').send({ id: 5, title: '', group: 'nope' });

@@ -65,6 +65,11 @@ describe('ResourceRegistry', () => {
       /Resource "things" has no "label" field/,
     ],
     [
+      'a title that is a relation field',
+      () => new TestResource('things', [Field.relation('title'), Field.text('label')]),
+      /^Resource "things": its "title" field is a relation field \(Field\.relation\); every record carries a "title" of its own: make it an ordinary field/,
+    ],
+    [
       'a field listed twice',
       () => new TestResource('things', [...base, Field.text('title')]),
       /field "title" is listed twice/,
@@ -198,6 +203,28 @@ describe('Field', () => {
   it('refuses a select without options and a bad maxLength', () => {
     expect(() => Field.select('group', { options: [] })).toThrow(/non-empty list/);
     expect(() => Field.text('title', { maxLength: 0 })).toThrow(/maxLength/);
+  });
+
+  it('refuses an option its kind of field takes none of, also when the options come in a variable', () => {
+    // A variable's excess keys pass the types: `Field.checkbox('featured', { required: true })` would not compile.
+    const required: { label: string; required: boolean } = { label: 'Featured', required: true };
+    expect(() => Field.checkbox('featured', required)).toThrow(
+      new ResourceDefinitionError(
+        'Field "featured": a checkbox field takes no "required" (unticked is a value: false); it takes "label", "help".',
+      ),
+    );
+    const long = { maxLength: 5 } as { label?: string };
+    expect(() => Field.number('views', long)).toThrow(
+      'Field "views": a number field takes no "maxLength"; it takes "label", "required", "help".',
+    );
+    const misspelt = { requird: true } as { label?: string };
+    expect(() => Field.text('summary', misspelt)).toThrow(
+      /a text field takes no "requird"; it takes "label", "required"/,
+    );
+    // Undefined options are no option.
+    expect(Field.checkbox('featured', { label: 'Featured', required: undefined } as { label: string }).label).toBe(
+      'Featured',
+    );
   });
 
   it('derives a label from the name when none is given', () => {

@@ -55,9 +55,14 @@ export class ResourceRegistry {
     const fields = new Map<string, Field>();
     for (const item of listed) if (item instanceof Field && item.input !== 'relation') fields.set(item.name, item);
     for (const required of ['title', 'label']) {
-      if (!fields.has(required)) {
-        throw new ResourceDefinitionError(`Resource "${name}" has no "${required}" field; every record carries one.`);
+      if (fields.has(required)) continue;
+      if (listed.some((item) => item instanceof Field && item.name === required)) {
+        throw new ResourceDefinitionError(
+          `Resource "${name}": its "${required}" field is a relation field (Field.relation); every record carries ` +
+            `a "${required}" of its own: make it an ordinary field (Field.text, for one).`,
+        );
       }
+      throw new ResourceDefinitionError(`Resource "${name}" has no "${required}" field; every record carries one.`);
     }
     const relations = checkRelations(name, resource.relations(), fields);
     const items = bindRelationFields(name, listed, relations, fields);

@@ -27,7 +27,7 @@ import {
 } from '../../shared';
 import { requirePermission } from '../auth/require-permission';
 import { HttpError } from '../http/http-error';
-import { jsonRoute } from '../http/json-route';
+import { jsonRoute, type HttpMethod } from '../http/json-route';
 import { requireJsonBody } from '../http/require-json-body';
 import { recordBodyLimitBytes } from './record-body-limit';
 import { currentTenant } from '../auth/current-tenant';
@@ -86,6 +86,17 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
     if (!found) throw HttpError.notFound(RESOURCE_MESSAGES.unknownResource(name));
     return found;
   };
+
+  /** The methods a path refuses for its resource, as `refuse` says of it (json-route.ts's refusedFor). */
+  const refusedBy =
+    (refuse: (definition: RegisteredResource['definition']) => readonly HttpMethod[]) =>
+    (req: Request): readonly HttpMethod[] => {
+      const resource = resources.get(String(req.params.name));
+      return resource ? refuse(resource.definition) : [];
+    };
+  const refusedUnlessCreatable = refusedBy((definition) => (definition.canCreate ? [] : ['POST']));
+  const refusedUnlessDeletable = (...methods: HttpMethod[]) =>
+    refusedBy((definition) => (definition.canDelete ? [] : methods));
 
   // A record's body may be larger than the API's usual limit: as large as its resource's long text fields need.
   const recordBody = requireJsonBody((req) => {
@@ -207,82 +218,87 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
     },
   });
 
-  jsonRoute(router, '/api/resources/:name/records', {
-    GET: async (req, res) => {
-      const resource = resourceOf(req);
-      const tenant = (await currentTenant(req, tenants)).current.id;
-      const { format, ...listQuery } = req.query as Record<string, unknown>;
-      if (format !== undefined && format !== RECORD_CSV_FORMAT) {
-        throw HttpError.invalidRequest(RESOURCE_MESSAGES.format);
-      }
-      const query = parseRecordListQuery(resource, listQuery);
-      if (format === RECORD_CSV_FORMAT) {
-        await writeRecordsCsv(res, records, tenant, resource, query.source);
-        return;
-      }
-      const [found, counted] = await Promise.all([
-        records.page(tenant, resource.name, query.source),
-        records.countPage(tenant, resource.name, query.source, RECORD_TOTAL_BOUND),
-      ]);
-      const offset = pageOffset(query, found, counted);
-      const related = await listRelatedRecords(records, tenant, resource, found.records);
-      const payload: RecordListPayload = {
-        records: found.records,
-        page: {
-          sort: query.sort,
-          order: query.order,
-          limit: query.source.limit,
-          q: query.q,
-          search: query.search,
-          filters: query.filters,
-          total: { count: Math.min(counted, RECORD_TOTAL_BOUND), exact: counted <= RECORD_TOTAL_BOUND },
-          ...(offset === undefined ? {} : { offset }),
-          ...(found.next
-            ? {
-                next: encodeRecordCursor(
-                  query,
-                  found.next,
-                  offset === undefined ? offset : offset + found.records.length,
-                ),
-              }
-            : {}),
-          ...(found.previous ? { previous: encodeRecordCursor(query, found.previous, offset) } : {}),
-        },
-        ...(related ? { related } : {}),
-      };
-      res.json(payload);
-    },
-    POST: [
-      ...recordBody,
-      async (req, res) => {
+  jsonRoute(
+    router,
+    '/api/resources/:name/records',
+    {
+      GET: async (req, res) => {
         const resource = resourceOf(req);
-        if (!resource.definition.canCreate) {
-          throw new HttpError('method_not_allowed', RESOURCE_MESSAGES.createNotAllowed(resource.label));
-        }
-        const key = creationKeyOf(req.get(RECORD_CREATION_KEY_HEADER));
-        if (key === null) throw HttpError.invalidRequest(RECORD_CREATION_MESSAGES.invalidKey);
         const tenant = (await currentTenant(req, tenants)).current.id;
-        const missing = await missingRelatedRecords(resources, records, tenant, resource, req.body);
-        const data = validateRecordUpdate(resource.fields, null, req.body, {}, missing);
-        const references = relatedReferences(resource, req.body);
-        if (key === undefined) {
-          const created = await records.insert(tenant, resource.name, data, references).catch(refusedReferences);
-          res.status(201).json(await recordPayload(tenant, resource, created));
+        const { format, ...listQuery } = req.query as Record<string, unknown>;
+        if (format !== undefined && format !== RECORD_CSV_FORMAT) {
+          throw HttpError.invalidRequest(RESOURCE_MESSAGES.format);
+        }
+        const query = parseRecordListQuery(resource, listQuery);
+        if (format === RECORD_CSV_FORMAT) {
+          await writeRecordsCsv(res, records, tenant, resource, query.source);
           return;
         }
-        const creation = { userId: req.user!.id, key };
-        const made = await records
-          .insertOnce(tenant, resource.name, data, references, creation)
-          .catch(refusedReferences)
-          .catch((error: unknown) => {
-            throw error instanceof CreationKeyReusedError ? new HttpError('conflict', error.message) : error;
-          });
-        if (!made.record) throw await missingRecord(tenant, resource, made.id, 'read');
-        if (made.replayed) res.set(RECORD_CREATION_REPLAYED_HEADER, 'true');
-        res.status(201).json(await recordPayload(tenant, resource, made.record));
+        const [found, counted] = await Promise.all([
+          records.page(tenant, resource.name, query.source),
+          records.countPage(tenant, resource.name, query.source, RECORD_TOTAL_BOUND),
+        ]);
+        const offset = pageOffset(query, found, counted);
+        const related = await listRelatedRecords(records, tenant, resource, found.records);
+        const payload: RecordListPayload = {
+          records: found.records,
+          page: {
+            sort: query.sort,
+            order: query.order,
+            limit: query.source.limit,
+            q: query.q,
+            search: query.search,
+            filters: query.filters,
+            total: { count: Math.min(counted, RECORD_TOTAL_BOUND), exact: counted <= RECORD_TOTAL_BOUND },
+            ...(offset === undefined ? {} : { offset }),
+            ...(found.next
+              ? {
+                  next: encodeRecordCursor(
+                    query,
+                    found.next,
+                    offset === undefined ? offset : offset + found.records.length,
+                  ),
+                }
+              : {}),
+            ...(found.previous ? { previous: encodeRecordCursor(query, found.previous, offset) } : {}),
+          },
+          ...(related ? { related } : {}),
+        };
+        res.json(payload);
       },
-    ],
-  });
+      POST: [
+        ...recordBody,
+        async (req, res) => {
+          const resource = resourceOf(req);
+          if (!resource.definition.canCreate) {
+            throw new HttpError('method_not_allowed', RESOURCE_MESSAGES.createNotAllowed(resource.label));
+          }
+          const key = creationKeyOf(req.get(RECORD_CREATION_KEY_HEADER));
+          if (key === null) throw HttpError.invalidRequest(RECORD_CREATION_MESSAGES.invalidKey);
+          const tenant = (await currentTenant(req, tenants)).current.id;
+          const missing = await missingRelatedRecords(resources, records, tenant, resource, req.body);
+          const data = validateRecordUpdate(resource.fields, null, req.body, {}, missing);
+          const references = relatedReferences(resource, req.body);
+          if (key === undefined) {
+            const created = await records.insert(tenant, resource.name, data, references).catch(refusedReferences);
+            res.status(201).json(await recordPayload(tenant, resource, created));
+            return;
+          }
+          const creation = { userId: req.user!.id, key };
+          const made = await records
+            .insertOnce(tenant, resource.name, data, references, creation)
+            .catch(refusedReferences)
+            .catch((error: unknown) => {
+              throw error instanceof CreationKeyReusedError ? new HttpError('conflict', error.message) : error;
+            });
+          if (!made.record) throw await missingRecord(tenant, resource, made.id, 'read');
+          if (made.replayed) res.set(RECORD_CREATION_REPLAYED_HEADER, 'true');
+          res.status(201).json(await recordPayload(tenant, resource, made.record));
+        },
+      ],
+    },
+    { refusedFor: refusedUnlessCreatable },
+  );
 
   /**
    * An update of one record, merged again if another write lands meanwhile; what PUT saves. `missing`: the relation
@@ -382,76 +398,91 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
   });
 
   // Before `/records/:id`, which would read `deleted` as a record id.
-  jsonRoute(router, '/api/resources/:name/records/deleted', {
-    GET: async (req, res) => {
-      const resource = resourceOf(req);
-      if (!resource.definition.canDelete) {
-        throw new HttpError('method_not_allowed', RECORD_DELETE_MESSAGES.notAllowed(resource.label));
-      }
-      const { limit, before } = parseDeletedRecordsQuery(req.query as Record<string, unknown>);
-      const tenant = (await currentTenant(req, tenants)).current.id;
-      // One more than shown: whether older deletions were left out.
-      const found = await records.listDeleted(tenant, resource.name, {
-        limit: limit + 1,
-        ...(before ? { before } : {}),
-      });
-      const deleted = found.slice(0, limit);
-      const last = deleted.at(-1);
-      const more = found.length > limit;
-      const payload: DeletedRecordsPayload = {
-        deleted,
-        limit,
-        more,
-        ...(more && last ? { next: deletedRecordsCursor({ deletedAt: last.deletedAt, id: last.record.id }) } : {}),
-      };
-      res.json(payload);
+  jsonRoute(
+    router,
+    '/api/resources/:name/records/deleted',
+    {
+      GET: async (req, res) => {
+        const resource = resourceOf(req);
+        if (!resource.definition.canDelete) {
+          throw new HttpError('method_not_allowed', RECORD_DELETE_MESSAGES.notAllowed(resource.label));
+        }
+        const { limit, before } = parseDeletedRecordsQuery(req.query as Record<string, unknown>);
+        const tenant = (await currentTenant(req, tenants)).current.id;
+        // One more than shown: whether older deletions were left out.
+        const found = await records.listDeleted(tenant, resource.name, {
+          limit: limit + 1,
+          ...(before ? { before } : {}),
+        });
+        const deleted = found.slice(0, limit);
+        const last = deleted.at(-1);
+        const more = found.length > limit;
+        const payload: DeletedRecordsPayload = {
+          deleted,
+          limit,
+          more,
+          ...(more && last ? { next: deletedRecordsCursor({ deletedAt: last.deletedAt, id: last.record.id }) } : {}),
+        };
+        res.json(payload);
+      },
     },
-  });
+    { refusedFor: refusedUnlessDeletable('GET') },
+  );
 
-  jsonRoute(router, '/api/resources/:name/records/:id/restore', {
-    POST: async (req, res) => {
-      const resource = resourceOf(req);
-      const id = recordIdOf(req, resource);
-      if (!resource.definition.canDelete) {
-        throw new HttpError('method_not_allowed', RECORD_DELETE_MESSAGES.notAllowed(resource.label));
-      }
-      const tenant = (await currentTenant(req, tenants)).current.id;
-      res.json(await recordPayload(tenant, resource, await restoreRecord(tenant, resource, id)));
-    },
-  });
-
-  jsonRoute(router, '/api/resources/:name/records/:id', {
-    GET: async (req, res) => {
-      const resource = resourceOf(req);
-      const id = recordIdOf(req, resource);
-      const tenant = (await currentTenant(req, tenants)).current.id;
-      const record = await records.get(tenant, resource.name, id);
-      if (!record) throw await missingRecord(tenant, resource, id, 'read');
-      res.json(await recordPayload(tenant, resource, record));
-    },
-    PUT: [
-      ...recordBody,
-      async (req, res) => {
+  jsonRoute(
+    router,
+    '/api/resources/:name/records/:id/restore',
+    {
+      POST: async (req, res) => {
         const resource = resourceOf(req);
         const id = recordIdOf(req, resource);
-        const { values, unchanged } = takeUnchangedFields(resource.fields, req.body);
+        if (!resource.definition.canDelete) {
+          throw new HttpError('method_not_allowed', RECORD_DELETE_MESSAGES.notAllowed(resource.label));
+        }
         const tenant = (await currentTenant(req, tenants)).current.id;
-        const missing = await missingRelatedRecords(resources, records, tenant, resource, values);
-        const saved = await updateRecord(tenant, resource, id, values, missing, unchanged);
-        res.json(await recordPayload(tenant, resource, saved));
+        res.json(await recordPayload(tenant, resource, await restoreRecord(tenant, resource, id)));
       },
-    ],
-    DELETE: async (req, res) => {
-      const resource = resourceOf(req);
-      const id = recordIdOf(req, resource);
-      if (!resource.definition.canDelete) {
-        throw new HttpError('method_not_allowed', RECORD_DELETE_MESSAGES.notAllowed(resource.label));
-      }
-      const tenant = (await currentTenant(req, tenants)).current.id;
-      const payload = await deleteRecord(tenant, resource, id);
-      res.json(payload);
     },
-  });
+    { refusedFor: refusedUnlessDeletable('POST') },
+  );
+
+  jsonRoute(
+    router,
+    '/api/resources/:name/records/:id',
+    {
+      GET: async (req, res) => {
+        const resource = resourceOf(req);
+        const id = recordIdOf(req, resource);
+        const tenant = (await currentTenant(req, tenants)).current.id;
+        const record = await records.get(tenant, resource.name, id);
+        if (!record) throw await missingRecord(tenant, resource, id, 'read');
+        res.json(await recordPayload(tenant, resource, record));
+      },
+      PUT: [
+        ...recordBody,
+        async (req, res) => {
+          const resource = resourceOf(req);
+          const id = recordIdOf(req, resource);
+          const { values, unchanged } = takeUnchangedFields(resource.fields, req.body);
+          const tenant = (await currentTenant(req, tenants)).current.id;
+          const missing = await missingRelatedRecords(resources, records, tenant, resource, values);
+          const saved = await updateRecord(tenant, resource, id, values, missing, unchanged);
+          res.json(await recordPayload(tenant, resource, saved));
+        },
+      ],
+      DELETE: async (req, res) => {
+        const resource = resourceOf(req);
+        const id = recordIdOf(req, resource);
+        if (!resource.definition.canDelete) {
+          throw new HttpError('method_not_allowed', RECORD_DELETE_MESSAGES.notAllowed(resource.label));
+        }
+        const tenant = (await currentTenant(req, tenants)).current.id;
+        const payload = await deleteRecord(tenant, resource, id);
+        res.json(payload);
+      },
+    },
+    { refusedFor: refusedUnlessDeletable('DELETE') },
+  );
 
   return router;
 }

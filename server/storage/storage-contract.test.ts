@@ -134,6 +134,15 @@ for (const engineUnderTest of ENGINES) {
         ]);
         expect(await tenants.get('alpha')).toEqual({ id: 'alpha', name: 'Alpha' });
         expect(await tenants.get('nope')).toBeUndefined();
+        // A new tenant's id is refused as tenant:add refuses it; one saved before the check may still be renamed.
+        await expect(tenants.save({ id: 'Acme Corp', name: 'Acme' })).rejects.toThrow(
+          '"Acme Corp" is not a tenant id: a letter or digit, then letters, digits and _.- (at most 64).',
+        );
+        expect(await tenants.get('Acme Corp')).toBeUndefined();
+        await engine.db.insertInto('tenants').values({ id: 'Old Id', name: 'Old' }).execute();
+        await tenants.save({ id: 'Old Id', name: 'Old, renamed' });
+        expect(await tenants.get('Old Id')).toEqual({ id: 'Old Id', name: 'Old, renamed' });
+        await engine.db.deleteFrom('tenants').where('id', '=', 'Old Id').execute();
 
         const { user } = await users.upsert('member', 'hash');
         const { user: loner } = await users.upsert('loner', 'hash');

@@ -18,6 +18,17 @@ export interface MembershipChoice {
   role?: StaffRole | null;
 }
 
+/**
+ * A tenant id a tenant is created with: a letter or digit, then letters, digits and `_.-`, at most 64 characters. Ids
+ * go into `visibleWhen` rules, the session and the logs: plain words keep them readable and never need quoting.
+ */
+export const TENANT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/** Why `id` makes no tenant, as `tenant:add` and `app.tenants.save` say it. */
+export function notATenantId(id: string): string {
+  return `${JSON.stringify(id)} is not a tenant id: a letter or digit, then letters, digits and _.- (at most 64).`;
+}
+
 /** Tenants and who belongs to them, on either engine. Lists come in the order the tenants were created. */
 export class TenantStore {
   /** Memberships by user id, as every signed-in request reads them. */
@@ -35,8 +46,14 @@ export class TenantStore {
     return db.selectFrom('tenants').select(['id', 'name']).where('id', '=', id).executeTakeFirst();
   }
 
-  /** Creates the tenant, or renames it. */
+  /**
+   * Creates the tenant, or renames it. A new id must be a tenant id (TENANT_ID_PATTERN), as `tenant:add` requires;
+   * a tenant saved before this was checked keeps its id and may still be renamed.
+   */
   async save(tenant: Tenant, db: Kysely<AppSchema> = this.engine.db): Promise<void> {
+    if (!TENANT_ID_PATTERN.test(tenant.id) && (await this.get(tenant.id, db)) === undefined) {
+      throw new TypeError(notATenantId(tenant.id));
+    }
     await db
       .insertInto('tenants')
       .values({ id: tenant.id, name: tenant.name })
