@@ -101,6 +101,36 @@ describe.each(WIDTHS)('a record list at the $name width', ({ viewport }) => {
     expect(await axeViolations(page)).toEqual([]);
   });
 
+  it('keeps the bulk bar in view when a row far down the list is ticked, above the row, not over it', async () => {
+    const { page } = await suite.newPage({ viewport });
+    await signIn(page);
+    await addAuthors(
+      page,
+      Array.from({ length: 24 }, (_, index) => `Kept in view ${String(index + 1).padStart(2, '0')}`),
+    );
+    await page.goto('/resources/authors?q=kept&sort=title&order=asc');
+    await waitForTitles(
+      page,
+      Array.from({ length: 24 }, (_, index) => `Kept in view ${String(index + 1).padStart(2, '0')}`),
+    );
+    const rowBox = page.locator('main tbody tr').nth(19).locator('input[type="checkbox"]');
+    await rowBox.scrollIntoViewIfNeeded();
+    await rowBox.check();
+    await page.locator('section.bulk-actions').waitFor();
+    const where = await page.evaluate(() => {
+      const bar = document.querySelector('section.bulk-actions')!.getBoundingClientRect();
+      const ticked = document.querySelectorAll('main tbody tr')[19]!.querySelector('input')!.getBoundingClientRect();
+      return { scrolled: window.scrollY, bar: { top: bar.top, bottom: bar.bottom }, ticked: ticked.top };
+    });
+    // Scrolled down to the row, the bar is at the top of the window (it was a screen or two above), clear of the row.
+    expect(where.scrolled).toBeGreaterThan(0);
+    expect(where.bar.top).toBeGreaterThanOrEqual(0);
+    expect(where.bar.bottom).toBeLessThan(viewport.height / 2);
+    expect(where.ticked).toBeGreaterThanOrEqual(where.bar.bottom);
+    expect(await page.getByRole('button', { name: 'Delete selected' }).isVisible()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
   it('sorts the results of a word search by a column, both ways, the search kept', async () => {
     const { page } = await suite.newPage({ viewport });
     await signIn(page);
