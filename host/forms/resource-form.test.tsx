@@ -357,6 +357,8 @@ describe('ResourceForm', () => {
     expect(document.activeElement).toBe(notice);
     fireEvent.click(within(notice).getByRole('button', { name: 'Restore it' }));
     expect(await screen.findByText('The article is back. Save to keep your changes.')).toBeTruthy();
+    // The notice that had the focus is gone: Save, beside that status, has it.
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Save' }));
     expect((screen.getByLabelText(/Title/) as HTMLInputElement).value).toBe('Kept');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Saved.')).toBeTruthy();

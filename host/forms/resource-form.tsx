@@ -111,6 +111,7 @@ export function ResourceForm({ definition, record, relations, onSaved, onStored 
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const [focusFirstError, setFocusFirstError] = useState(0);
   const formRef = useRef<HTMLFormElement>(null);
+  const submitButton = useRef<HTMLButtonElement>(null);
   const saving = useRef(false);
   const creationKeyOf = useCreationKey();
   const unsaved = !sameValues(fields, values, saved);
@@ -291,7 +292,12 @@ export function ResourceForm({ definition, record, relations, onSaved, onStored 
       </fieldset>
       <div className="form__footer">
         {mayChange ? (
-          <button type="submit" className="button button--primary" aria-disabled={status.kind === 'saving'}>
+          <button
+            type="submit"
+            ref={submitButton}
+            className="button button--primary"
+            aria-disabled={status.kind === 'saving'}
+          >
             {status.kind === 'saving' ? 'Saving…' : mode === 'create' ? 'Create' : 'Save'}
           </button>
         ) : (
@@ -318,7 +324,11 @@ export function ResourceForm({ definition, record, relations, onSaved, onStored 
           <DeletedMeanwhileNotice
             message={status.message}
             deleted={status.deleted}
-            onRestored={() => setStatus({ kind: 'restored' })}
+            onRestored={() => {
+              setStatus({ kind: 'restored' });
+              // The notice that had the focus goes: Save, beside the status saying what is left to do, takes it.
+              submitButton.current?.focus();
+            }}
           />
         )}
         {status.kind === 'failed' && status.message !== null && (

@@ -58,7 +58,7 @@ describe('form slots', () => {
       { timeout: SLOT_TIMEOUT_MS },
     );
     expect(await timeline.isVisible()).toBe(false);
-    expect(await page.locator(FORM).getByText('Recent activity').count()).toBe(0);
+    expect(await page.locator(FORM).getByText('Newest in').count()).toBe(0);
     expect(await page.locator(`${FORM} ${componentSelector('ActivityTimeline')} .timeline`).count()).toBe(0);
 
     const failures = [];

@@ -94,7 +94,7 @@ describe('record view page', () => {
     expect(await page.locator(componentSelector('CopyLinkAction')).count()).toBe(1);
 
     // before-relations, the relations block, after-relations.
-    await waitForSlot(page, 'resource-before-relations', 'ActivityTimeline', { hasText: 'Recent activity' });
+    await waitForSlot(page, 'resource-before-relations', 'ActivityTimeline', { hasText: 'Newest in' });
     await waitForSlot(page, 'resource-after-relations', 'RelatedHint');
     const related = relations.find((relation) => relation.records.length > 0);
     await page

@@ -35,9 +35,10 @@ type State =
   | { phase: 'failed'; message: string };
 
 /**
- * What happened lately in the resource of the record being viewed: its most recently changed records in the current
- * tenant (newest first when records carry no `updatedAt`), the current one marked, each a link. The location gives
- * no context, so the component reads the page's route.
+ * The newest records of the resource of the record being viewed, in the current tenant, the current one marked, each
+ * a link; by `updatedAt` when records carry one. The records API gives no time of change, so it says "newest", not
+ * "recent activity": an edit does not bring a record up (a staff review read it as activity and missed its edits).
+ * The location gives no context, so the component reads the page's route.
  */
 export function ActivityTimeline({ limit }: ActivityTimelineProps) {
   const [route] = useState(() => recordRoute(window.location.pathname));
@@ -58,7 +59,7 @@ export function ActivityTimeline({ limit }: ActivityTimelineProps) {
           if (!controller.signal.aborted) {
             setState({
               phase: 'failed',
-              message: reason instanceof Error ? reason.message : 'Could not load activity.',
+              message: reason instanceof Error ? reason.message : 'Could not load the newest records.',
             });
           }
         },
@@ -68,11 +69,11 @@ export function ActivityTimeline({ limit }: ActivityTimelineProps) {
 
   if (!route) return null;
   return (
-    <section className="card timeline" aria-label="Recent activity">
-      <h2 className="card__title">Recent activity in {route.resource}</h2>
-      {state.phase === 'loading' && <p className="muted">Loading activity…</p>}
+    <section className="card timeline" aria-label="Newest records">
+      <h2 className="card__title">Newest in {route.resource}</h2>
+      {state.phase === 'loading' && <p className="muted">Loading the newest records…</p>}
       {state.phase === 'failed' && <p className="muted">{state.message}</p>}
-      {state.phase === 'ready' && state.records.length === 0 && <p className="muted">No activity yet.</p>}
+      {state.phase === 'ready' && state.records.length === 0 && <p className="muted">No records yet.</p>}
       {state.phase === 'ready' && state.records.length > 0 && (
         <ol className="timeline__list">
           {state.records.map((record) => {
