@@ -23,6 +23,7 @@ import type { StoredRecordSource } from './resources/stored-record-source';
 import { SlotCheckModule } from './slot-check/slot-check-module';
 import { SlotEventsModule } from './slot-events/slot-events-module';
 import { ALLOW_REMOTES_AFTER_READY, type AllowListMap } from './slots/location-allow-lists';
+import { warnedBeforeReady } from './health/served-before-ready';
 import type { SlotRegistrationMap } from './slots/slot-registry';
 import { SlotsModule } from './slots/slots-module';
 import type { AppDatabase } from './storage/app-database';
@@ -101,17 +102,7 @@ export class App {
       throw error;
     }
     const routes = createAppRoutes(this, settings);
-    // Served before `ready()` was called (an entry that forgot it), nothing it does has run: the slot check, the
-    // releases and placements in force, the remotes' descriptors. Said once in the log, and /readyz answers 503.
-    let warned = false;
-    const { listener } = routes;
-    this.handler = (req, res) => {
-      if (this.readying === null && !warned) {
-        warned = true;
-        logger.warn(APP_NOT_READY);
-      }
-      listener(req, res);
-    };
+    this.handler = warnedBeforeReady(routes.listener, () => this.readying !== null, logger);
     this.answerAtOnce = routes.answerAtOnce;
     this.express = routes.express;
   }
@@ -208,12 +199,6 @@ export class App {
     return this.closing;
   }
 }
-/** Logged once when the handler answers before `ready()` was called. */
-export const APP_NOT_READY =
-  'A request was served before app.ready() was called: the slot check, the releases and placements in force and ' +
-  "the remotes' descriptors have not been loaded, and /readyz answers 503 until ready() has finished. Call " +
-  '`await app.ready()` once registrations are done, before serving app.handler.';
-
 export function createApp(options: AppOptions): App {
   return new App(options);
 }

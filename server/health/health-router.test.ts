@@ -4,7 +4,8 @@ import request from 'supertest';
 import { isErrorBody } from '../../shared';
 import { createTestApp, FAST_HASH, TEST_SECRET, type TestApp } from '../../testing/server/test-app';
 import { makeTempDir } from '../../testing/temp-dir';
-import { APP_NOT_READY, createApp } from '../app';
+import { createApp } from '../app';
+import { APP_NOT_READY } from './served-before-ready';
 
 describe('GET /healthz and /readyz', () => {
   let testApp: TestApp;
