@@ -4,6 +4,7 @@ export {
   PLACEMENTS_API_PATH,
   PLACEMENTS_PAGE_PATH,
   PLACEMENTS_PREVIEW_PATH,
+  sameDraftVersion,
   type PlacementAuditEntry,
   type PlacementAuditPayload,
   type PlacementChange,

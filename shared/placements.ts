@@ -47,6 +47,14 @@ export interface PlacementProblem {
   blocking: boolean;
 }
 
+/**
+ * Whether two drafts' `updatedAt` (ISO times, null for none saved) are the same instant: the draft's version, as the
+ * server checks a save or publish against it and the page knows a colleague's save.
+ */
+export function sameDraftVersion(a: string | null, b: string | null): boolean {
+  return a === null || b === null ? a === b : Date.parse(a) === Date.parse(b);
+}
+
 export interface PlacementsDraft {
   document: JsonValue;
   /** Null before anyone saved a draft (the draft is then the published document). */

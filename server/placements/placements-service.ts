@@ -4,18 +4,19 @@
  * placements-store.ts's.
  */
 import type { Logger } from 'pino';
-import type {
-  JsonValue,
-  PlacementChange,
-  PlacementComponentsPayload,
-  PlacementPreview,
-  PlacementProblem,
-  PlacementRevision,
-  PlacementsDraft,
-  PlacementsDiffPayload,
-  PlacementsPayload,
-  PreviewedLocation,
-  SlotLocation,
+import {
+  sameDraftVersion,
+  type JsonValue,
+  type PlacementChange,
+  type PlacementComponentsPayload,
+  type PlacementPreview,
+  type PlacementProblem,
+  type PlacementRevision,
+  type PlacementsDraft,
+  type PlacementsDiffPayload,
+  type PlacementsPayload,
+  type PreviewedLocation,
+  type SlotLocation,
 } from '../../shared';
 import { repeatedFailureLog } from '../observability/repeated-failure-log';
 import type { RemotesConfig } from '../remotes/remotes-config';
@@ -335,9 +336,4 @@ export class PlacementsService {
     await this.refresh();
     return revision;
   }
-}
-
-/** Whether two draft versions (ISO times, null for none saved) are the same instant. */
-function sameDraftVersion(a: string | null, b: string | null): boolean {
-  return a === null || b === null ? a === b : Date.parse(a) === Date.parse(b);
 }

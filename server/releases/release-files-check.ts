@@ -3,7 +3,12 @@ import { redirectRefusal } from '../http/redirect-refusal';
 import { outgoingTraceHeaders } from '../observability/request-trace';
 import type { TraceContext } from '../observability/trace-context';
 import { DEFAULT_DESCRIPTOR_TIMEOUT_MS } from '../remotes/http-descriptor-source';
-import { manifestRemoteEntry, remoteEntryUrl, type ManifestRemoteEntry } from '../remotes/manifest-remote-entry';
+import {
+  manifestExposeNames,
+  manifestRemoteEntry,
+  remoteEntryUrl,
+  type ManifestRemoteEntry,
+} from '../remotes/manifest-remote-entry';
 import { quotedValue, shortened } from '../http/quoted-value';
 import { htmlInsteadOfScript } from './html-instead-of-script';
 import { manifestRemoteNameProblem } from './manifest-remote-name';
@@ -179,17 +184,13 @@ export class ReleaseFilesCheck {
  * manifest without an `exposes` list says nothing either way.
  */
 function unexposedComponentsProblem(manifest: unknown, components: readonly string[]): string | null {
-  const exposes = (manifest as { exposes?: unknown }).exposes;
-  if (!Array.isArray(exposes) || components.length === 0) return null;
-  const paths = new Set(
-    exposes.map((exposed) => (exposed as { path?: unknown } | null)?.path).filter((path) => typeof path === 'string'),
-  );
-  const missing = components.filter((component) => !paths.has(`./${component}`));
+  const exposed = manifestExposeNames(manifest);
+  if (exposed === null || components.length === 0) return null;
+  const missing = components.filter((component) => !exposed.has(component));
   if (missing.length === 0) return null;
-  const exposed = [...paths].map((path) => path.replace(/^\.\//, ''));
   return (
     `its mf-manifest.json exposes no module for ${missing.map((name) => `"${name}"`).join(', ')}, which its ` +
-    `slots-remote.json names (it exposes ${exposed.length === 0 ? 'none' : exposed.join(', ')}): the descriptor is ` +
+    `slots-remote.json names (it exposes ${exposed.size === 0 ? 'none' : [...exposed].join(', ')}): the descriptor is ` +
     "not this build's; publish the slots-remote.json built with the bundle"
   );
 }

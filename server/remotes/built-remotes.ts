@@ -1,3 +1,4 @@
+import { manifestExposeNames } from './manifest-remote-entry';
 import fs from 'node:fs';
 import path from 'node:path';
 import { REMOTE_DESCRIPTOR_FILE, type JsonSchema, type RemoteDescriptor } from '../../shared';
@@ -28,15 +29,8 @@ function readJson(file: string, what: string): unknown {
 
 /** The expose names (`Callout`, not `./Callout`) of a federation manifest. */
 function manifestExposes(manifest: unknown, file: string): Set<string> {
-  const exposes = (manifest as { exposes?: unknown } | null)?.exposes;
-  if (!Array.isArray(exposes))
-    throw new RemotesConfigError(`${file} has no "exposes" list; is it a federation manifest?`);
-  const names = new Set<string>();
-  for (const expose of exposes) {
-    const { name, path: exposePath } = (expose ?? {}) as { name?: unknown; path?: unknown };
-    if (typeof name === 'string') names.add(name.replace(/^\.\//, ''));
-    if (typeof exposePath === 'string') names.add(exposePath.replace(/^\.\//, ''));
-  }
+  const names = manifestExposeNames(manifest);
+  if (names === null) throw new RemotesConfigError(`${file} has no "exposes" list; is it a federation manifest?`);
   return names;
 }
 

@@ -47,3 +47,19 @@ export function remoteEntryUrl(entry: ManifestRemoteEntry, manifestUrl: string):
   }
   return new URL(entry.file, manifestUrl).href;
 }
+
+/**
+ * The module names a federation manifest exposes (`Callout`, not `./Callout`: each entry's `name` and `path`), or
+ * null when it has no `exposes` list.
+ */
+export function manifestExposeNames(manifest: unknown): Set<string> | null {
+  const exposes = (manifest as { exposes?: unknown } | null)?.exposes;
+  if (!Array.isArray(exposes)) return null;
+  const names = new Set<string>();
+  for (const expose of exposes) {
+    const { name, path } = (expose ?? {}) as { name?: unknown; path?: unknown };
+    if (typeof name === 'string') names.add(name.replace(/^\.\//, ''));
+    if (typeof path === 'string') names.add(path.replace(/^\.\//, ''));
+  }
+  return names;
+}

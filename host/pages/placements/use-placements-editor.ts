@@ -6,6 +6,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   PLACEMENTS_API_PATH,
   placementsFrameProblem,
+  sameDraftVersion,
   type PlacementComponentsPayload,
   type PlacementPreview,
   type PlacementProblem,
@@ -270,7 +271,7 @@ export function usePlacementsEditor({ reveal, ask }: PlacementsEditorOptions) {
     const compared = await client.get<PlacementsDiffPayload>(`${PLACEMENTS_API_PATH}/diff`);
     setDiff(compared);
     const saved = (compared as Partial<PlacementsDiffPayload>).draft;
-    if (saved !== undefined && !sameSavedDraft(saved.updatedAt, version)) {
+    if (saved !== undefined && !sameDraftVersion(saved.updatedAt, version)) {
       setStale(true);
       throw new ApiError(409, 'conflict', 'The draft was saved since.', {}, null, [], null, null, saved);
     }
@@ -396,9 +397,4 @@ export function usePlacementsEditor({ reveal, ask }: PlacementsEditorOptions) {
     importJson,
     rollback,
   };
-}
-
-/** Whether two saved drafts' `updatedAt` are the same moment (null: never saved), as the server compares them. */
-function sameSavedDraft(a: string | null, b: string | null): boolean {
-  return a === null || b === null ? a === b : Date.parse(a) === Date.parse(b);
 }
