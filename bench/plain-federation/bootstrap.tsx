@@ -7,7 +7,7 @@ import {
   type RegistrableComponent,
 } from '../../host/core';
 import { startBaselineShell } from '../baseline-shell/start-baseline-shell';
-import type { PlainRemote } from './start-plain-host';
+import type { PlainRemote } from './plain-remote';
 
 /**
  * The plain host's application, behind its async boundary: the product's own shell and slot source, as the bundled

@@ -1,12 +1,5 @@
 import { registerRemotes } from '@module-federation/enhanced/runtime';
-
-/** A remote of the plain side: its container name and the components it exposes (`./<Component>`). */
-export interface PlainRemote {
-  name: string;
-  components: readonly string[];
-  /** Those of its components a resource form may show too (the global registry). */
-  formComponents: readonly string[];
-}
+import type { PlainRemote } from './plain-remote';
 
 /** Where the bench server serves a remote of the build folder it is given (server/remotes/built-remotes.ts). */
 export function plainManifestUrl(remote: string, pageUrl: string): string {

@@ -39,7 +39,7 @@ import { BuildPathPlugin } from '../../build/build-path-plugin';
 import { RemoteDescriptorPlugin } from '../../build/remote-descriptor-plugin';
 import { baseConfiguration, exposesOf, scriptRule } from '../../remotes/kit/webpack';
 import { hostConfiguration, ROOT_DIR, type RepositoryRemote } from '../../webpack.config';
-import type { PlainRemote } from './start-plain-host';
+import type { PlainRemote } from './plain-remote';
 
 /** The plain host's federation name (the product's host is `host`). */
 export const PLAIN_HOST_NAME = 'plain_host';
