@@ -3,7 +3,6 @@ import type { Logger } from 'pino';
 import { ERROR_MESSAGES, ERROR_STATUS, payloadTooLargeMessage, type ErrorCode } from '../../shared';
 import { isDatabaseUnavailable } from '../storage/database-unavailable';
 import { HttpError } from './http-error';
-import { ALLOW_LOCAL } from './json-route';
 import { JSON_BODY_MESSAGES } from './require-json-body';
 
 /**
@@ -24,11 +23,6 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
     }
     const retryAfter = (httpError as { retryAfterSeconds?: unknown }).retryAfterSeconds;
     if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
-    // A 405 says what is allowed: a route that refuses methods per request left its `Allow` (json-route.ts).
-    const allow: unknown = res.locals[ALLOW_LOCAL];
-    if (httpError.code === 'method_not_allowed' && typeof allow === 'string' && !res.hasHeader('Allow')) {
-      res.setHeader('Allow', allow);
-    }
     res.status(httpError.status).json(httpError.toBody());
   };
 }

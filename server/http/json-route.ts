@@ -1,4 +1,4 @@
-import type { IRouter, Request, RequestHandler } from 'express';
+import type { IRouter, Request, RequestHandler, Response } from 'express';
 import { HttpError } from './http-error';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -11,13 +11,20 @@ export interface RouteOptions {
   passThrough?: readonly ('GET' | 'HEAD')[];
   /**
    * Methods the path refuses for this request, though it has handlers for them (a resource whose records cannot be
-   * deleted): left out of `Allow`, which every 405 of the path carries, the one its handler throws included.
+   * deleted), and why: such a request gets a 405 with that message before any handler runs, and every 405 of the
+   * path leaves them out of its `Allow`. Undefined: nothing refused.
    */
-  refusedFor?: (req: Request) => readonly HttpMethod[];
+  refuse?: (req: Request) => MethodRefusal | undefined;
 }
 
-/** Where a route that refuses methods per request leaves its `Allow` for the error handler (error-handler.ts). */
-export const ALLOW_LOCAL = 'allow';
+/** What a path refuses for one request (RouteOptions.refuse). */
+export interface MethodRefusal {
+  methods: readonly HttpMethod[];
+  message: string;
+}
+
+/** Where the path's refusal for this request waits for its last handler, the 405 of methods it has none for. */
+const REFUSAL_LOCAL = 'methodRefusal';
 
 /**
  * Declares one path with its handlers per method; any other method gets a JSON 405 with an `Allow` header.
@@ -36,12 +43,27 @@ export function jsonRoute(
     if (allowed.has('GET')) allowed.add('HEAD');
     return [...allowed].join(', ');
   };
-  const { refusedFor } = options;
-  if (refusedFor) {
-    // First on the path: a handler's own 405 (thrown) carries the methods this request may use.
+  const always = allowOf([]);
+  // HEAD is answered by the GET handler (Express), so a refused GET refuses it too.
+  const isRefused = (req: Request, refusal: MethodRefusal | undefined): refusal is MethodRefusal =>
+    refusal !== undefined && refusal.methods.includes((req.method === 'HEAD' ? 'GET' : req.method) as HttpMethod);
+  const { refuse } = options;
+  /** Answers 405 with what this request may use instead, and why when the path refuses the method. */
+  const notAllowed = (req: Request, res: Response, refusal: MethodRefusal | undefined): HttpError => {
+    const allow = refusal ? allowOf(refusal.methods) : always;
+    res.setHeader('Allow', allow);
+    return new HttpError(
+      'method_not_allowed',
+      isRefused(req, refusal) ? refusal.message : `${req.method} is not allowed here. Allowed: ${allow}.`,
+    );
+  };
+  if (refuse) {
+    // First on the path: a refused method never reaches its handler (nor its body parser).
     route.all((req: Request, res, next) => {
-      res.locals[ALLOW_LOCAL] = allowOf(refusedFor(req));
-      next();
+      const refusal = refuse(req);
+      res.locals[REFUSAL_LOCAL] = refusal;
+      if (isRefused(req, refusal)) next(notAllowed(req, res, refusal));
+      else next();
     });
   }
   for (const method of methods) {
@@ -51,14 +73,11 @@ export function jsonRoute(
     route[method.toLowerCase() as Lowercase<HttpMethod>](...chain);
   }
   const passThrough = new Set<string>(options.passThrough ?? []);
-  const always = allowOf([]);
   route.all((req: Request, res, next) => {
     if (passThrough.has(req.method)) {
       next('route');
       return;
     }
-    const allow = typeof res.locals[ALLOW_LOCAL] === 'string' ? (res.locals[ALLOW_LOCAL] as string) : always;
-    res.setHeader('Allow', allow);
-    next(new HttpError('method_not_allowed', `${req.method} is not allowed here. Allowed: ${allow}.`));
+    next(notAllowed(req, res, res.locals[REFUSAL_LOCAL] as MethodRefusal | undefined));
   });
 }

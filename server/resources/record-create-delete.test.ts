@@ -18,6 +18,7 @@ import { useSignedInDemo } from '../../testing/server/signed-in-demo';
 import { createDemoApp, type DemoTestApp } from '../../testing/server/test-app';
 import { RECORD_LIST_MESSAGES } from './parse-record-list-query';
 import { RECORD_DELETE_MESSAGES } from './record-delete-guard';
+import { RESOURCE_MESSAGES } from './resources-router';
 import { FIELD_MESSAGES, INVALID_RECORD_MESSAGE } from './validate-record-update';
 
 describe('creating and deleting records through the API on SQLite', () => {
@@ -55,6 +56,15 @@ function lifeCases(open: () => Promise<DemoTestApp>): void {
     expect([notes.resource.canCreate, notes.resource.canDelete]).toEqual([false, false]);
     expect((await demo.agent.post('/api/resources/notes/records').send({ title: 'x', label: 'y' })).status).toBe(405);
     expect((await demo.agent.delete('/api/resources/notes/records/1')).status).toBe(405);
+    // Refused before its body is read: the answer says why, not what is wrong with a body it would never take.
+    const malformed = await demo.agent
+      .post('/api/resources/notes/records')
+      .set('Content-Type', 'application/json')
+      .send('{ not json');
+    expect([malformed.status, (malformed.body as ErrorBody).error.message]).toEqual([
+      405,
+      RESOURCE_MESSAGES.createNotAllowed('Notes'),
+    ]);
   });
 
   it("says in every 405's Allow what this resource allows: not the create or delete it refuses", async () => {
@@ -70,6 +80,8 @@ function lifeCases(open: () => Promise<DemoTestApp>): void {
       'GET, HEAD',
     ]);
     expect(await allowOf(demo.agent.get('/api/resources/notes/records/deleted'))).toEqual([405, '']);
+    // HEAD is GET's: refused with it, not answered by the list's handler.
+    expect(await allowOf(demo.agent.head('/api/resources/notes/records/deleted'))).toEqual([405, '']);
     expect(await allowOf(demo.agent.post('/api/resources/notes/records/1/restore'))).toEqual([405, '']);
     // Articles: both.
     expect(await allowOf(demo.agent.patch('/api/resources/articles/records/1').send({}))).toEqual([

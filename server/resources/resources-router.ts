@@ -27,7 +27,7 @@ import {
 } from '../../shared';
 import { requirePermission } from '../auth/require-permission';
 import { HttpError } from '../http/http-error';
-import { jsonRoute, type HttpMethod } from '../http/json-route';
+import { jsonRoute, type HttpMethod, type MethodRefusal } from '../http/json-route';
 import { requireJsonBody } from '../http/require-json-body';
 import { recordBodyLimitBytes } from './record-body-limit';
 import { currentTenant } from '../auth/current-tenant';
@@ -87,16 +87,24 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
     return found;
   };
 
-  /** The methods a path refuses for its resource, as `refuse` says of it (json-route.ts's refusedFor). */
+  /** What a path refuses for its resource, as `refuse` says of its definition (json-route.ts's `refuse`). */
   const refusedBy =
-    (refuse: (definition: RegisteredResource['definition']) => readonly HttpMethod[]) =>
-    (req: Request): readonly HttpMethod[] => {
+    (refuse: (resource: RegisteredResource) => MethodRefusal | undefined) =>
+    (req: Request): MethodRefusal | undefined => {
       const resource = resources.get(String(req.params.name));
-      return resource ? refuse(resource.definition) : [];
+      return resource ? refuse(resource) : undefined;
     };
-  const refusedUnlessCreatable = refusedBy((definition) => (definition.canCreate ? [] : ['POST']));
+  const refusedUnlessCreatable = refusedBy((resource) =>
+    resource.definition.canCreate
+      ? undefined
+      : { methods: ['POST'], message: RESOURCE_MESSAGES.createNotAllowed(resource.label) },
+  );
   const refusedUnlessDeletable = (...methods: HttpMethod[]) =>
-    refusedBy((definition) => (definition.canDelete ? [] : methods));
+    refusedBy((resource) =>
+      resource.definition.canDelete
+        ? undefined
+        : { methods, message: RECORD_DELETE_MESSAGES.notAllowed(resource.label) },
+    );
 
   // A record's body may be larger than the API's usual limit: as large as its resource's long text fields need.
   const recordBody = requireJsonBody((req) => {
@@ -270,9 +278,6 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
         ...recordBody,
         async (req, res) => {
           const resource = resourceOf(req);
-          if (!resource.definition.canCreate) {
-            throw new HttpError('method_not_allowed', RESOURCE_MESSAGES.createNotAllowed(resource.label));
-          }
           const key = creationKeyOf(req.get(RECORD_CREATION_KEY_HEADER));
           if (key === null) throw HttpError.invalidRequest(RECORD_CREATION_MESSAGES.invalidKey);
           const tenant = (await currentTenant(req, tenants)).current.id;
@@ -297,7 +302,7 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
         },
       ],
     },
-    { refusedFor: refusedUnlessCreatable },
+    { refuse: refusedUnlessCreatable },
   );
 
   /**
@@ -404,9 +409,6 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
     {
       GET: async (req, res) => {
         const resource = resourceOf(req);
-        if (!resource.definition.canDelete) {
-          throw new HttpError('method_not_allowed', RECORD_DELETE_MESSAGES.notAllowed(resource.label));
-        }
         const { limit, before } = parseDeletedRecordsQuery(req.query as Record<string, unknown>);
         const tenant = (await currentTenant(req, tenants)).current.id;
         // One more than shown: whether older deletions were left out.
@@ -426,7 +428,7 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
         res.json(payload);
       },
     },
-    { refusedFor: refusedUnlessDeletable('GET') },
+    { refuse: refusedUnlessDeletable('GET') },
   );
 
   jsonRoute(
@@ -436,14 +438,11 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
       POST: async (req, res) => {
         const resource = resourceOf(req);
         const id = recordIdOf(req, resource);
-        if (!resource.definition.canDelete) {
-          throw new HttpError('method_not_allowed', RECORD_DELETE_MESSAGES.notAllowed(resource.label));
-        }
         const tenant = (await currentTenant(req, tenants)).current.id;
         res.json(await recordPayload(tenant, resource, await restoreRecord(tenant, resource, id)));
       },
     },
-    { refusedFor: refusedUnlessDeletable('POST') },
+    { refuse: refusedUnlessDeletable('POST') },
   );
 
   jsonRoute(
@@ -473,15 +472,12 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
       DELETE: async (req, res) => {
         const resource = resourceOf(req);
         const id = recordIdOf(req, resource);
-        if (!resource.definition.canDelete) {
-          throw new HttpError('method_not_allowed', RECORD_DELETE_MESSAGES.notAllowed(resource.label));
-        }
         const tenant = (await currentTenant(req, tenants)).current.id;
         const payload = await deleteRecord(tenant, resource, id);
         res.json(payload);
       },
     },
-    { refusedFor: refusedUnlessDeletable('DELETE') },
+    { refuse: refusedUnlessDeletable('DELETE') },
   );
 
   return router;
