@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { ERROR_MESSAGES, ERROR_STATUS, payloadTooLargeMessage, type ErrorCode } from '../../shared';
 import { isDatabaseUnavailable } from '../storage/database-unavailable';
 import { HttpError } from './http-error';
-import { JSON_BODY_MESSAGES } from './require-json-body';
+import { JSON_BODY_MESSAGES, NOT_UTF8_BODY_TYPE } from './require-json-body';
 
 /**
  * The one error handler, registered last: every error reaches the client as `{ error: { code, message } }` with the
@@ -34,6 +34,7 @@ const BODY_PARSER_ERRORS: Readonly<Record<string, { code: ErrorCode; message: st
   // requireJsonBody refuses these before the parser reads anything; the same answers if the parser finds them first.
   'encoding.unsupported': { code: 'unsupported_media_type', message: JSON_BODY_MESSAGES.unsupportedCoding },
   'charset.unsupported': { code: 'unsupported_media_type', message: JSON_BODY_MESSAGES.unsupportedCharset },
+  [NOT_UTF8_BODY_TYPE]: { code: 'invalid_request', message: JSON_BODY_MESSAGES.notUtf8 },
   'request.aborted': { code: 'invalid_request', message: 'Request body was not received completely.' },
   'request.size.invalid': { code: 'invalid_request', message: 'Request body does not match its Content-Length.' },
 };

@@ -106,6 +106,26 @@ describe('requireJsonBody: charset and content coding', () => {
     },
   );
 
+  it.each([
+    ['Latin-1 bytes', Buffer.from('{"title":"Caf\xe9 cr\xe8me"}', 'latin1')],
+    ['a character cut short', Buffer.concat([Buffer.from('{"title":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')])],
+    [
+      'an encoded surrogate',
+      Buffer.concat([Buffer.from('{"title":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]),
+    ],
+    ['Latin-1 bytes, gzipped', zlib.gzipSync(Buffer.from('{"title":"Caf\xe9"}', 'latin1'))],
+  ])('refuses %s with 400 saying UTF-8 is needed, and saves nothing', async (_what, bytes) => {
+    const before = (await agent.get(RECORD).expect(200)).body.record.title as string;
+    const gzipped = bytes[0] === 0x1f && bytes[1] === 0x8b;
+    const response = await put(
+      { 'Content-Type': 'application/json', ...(gzipped ? { 'Content-Encoding': 'gzip' } : {}) },
+      bytes,
+    );
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: { code: 'invalid_request', message: JSON_BODY_MESSAGES.notUtf8 } });
+    expect((await agent.get(RECORD).expect(200)).body.record.title).toBe(before);
+  });
+
   it('still refuses another content type with the content-type message', async () => {
     const response = await put({ 'Content-Type': 'text/plain; charset=latin1' }, '{"title":"x"}');
     expect(response.status).toBe(415);

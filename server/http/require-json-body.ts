@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import express, { type Request, type RequestHandler } from 'express';
 import { ERROR_MESSAGES, JSON_DEPTH_MAX, nestsDeeperThan } from '../../shared';
 import { HttpError } from './http-error';
@@ -24,11 +25,25 @@ export const JSON_BODY_MESSAGES = {
   unsupportedCoding:
     'Content-Encoding not supported: send the JSON body uncompressed, or compressed with ' +
     `${JSON_BODY_CODINGS.slice(0, -1).join(', ')} or ${JSON_BODY_CODINGS.at(-1)}.`,
+  notUtf8:
+    'The request body is not valid UTF-8 (bytes of another charset, such as Latin-1, or cut in the middle of a ' +
+    'character): send the JSON encoded as UTF-8.',
   tooDeep: `The JSON body nests more than ${JSON_DEPTH_MAX} arrays and objects deep: no request of this API needs that.`,
   undecodable: (coding: JsonBodyCoding) =>
     `The request body is not valid ${coding} data, as its Content-Encoding says: ` +
     `compress it with ${coding}, or send it uncompressed without Content-Encoding.`,
 } as const;
+
+/** The body parser's `type` of a body refused for not being UTF-8 (error-handler.ts words it). */
+export const NOT_UTF8_BODY_TYPE = 'entity.not.utf8';
+
+/**
+ * The parser's check of the bytes it read (decompressed): UTF-8 or refused. Without it the parser's decoder put
+ * U+FFFD in place of each byte it could not decode, and a Latin-1 "Café" was saved as "Caf\uFFFD" with a 201.
+ */
+function verifyUtf8(_req: unknown, _res: unknown, bytes: Buffer): void {
+  if (!isUtf8(bytes)) throw Object.assign(new Error('body is not UTF-8'), { type: NOT_UTF8_BODY_TYPE, status: 400 });
+}
 
 function isJsonBodyCoding(coding: string): coding is JsonBodyCoding {
   return (JSON_BODY_CODINGS as readonly string[]).includes(coding);
@@ -37,7 +52,8 @@ function isJsonBodyCoding(coding: string): coding is JsonBodyCoding {
 /**
  * For routes that take a JSON body: a request of any other content type is 415 (which also keeps HTML forms of
  * other sites from posting here), as is one in another charset than UTF-8 (RFC 8259) or another content coding than
- * JSON_BODY_CODINGS, each with its own message; one over the limit (decompressed) 413, malformed JSON 400. The parsed
+ * JSON_BODY_CODINGS, each with its own message; one over the limit (decompressed) 413, malformed JSON or bytes that
+ * are not UTF-8 400. The parsed
  * body is in `req.body`. The limit may depend on the request (a record's, on its resource's fields).
  */
 export function requireJsonBody(
@@ -64,7 +80,8 @@ export function requireJsonBody(
   const parsers = new Map<number, RequestHandler>();
   const parserFor = (limit: number): RequestHandler => {
     let parser = parsers.get(limit);
-    if (!parser) parsers.set(limit, (parser = express.json({ limit, strict: true, type: () => true })));
+    if (!parser)
+      parsers.set(limit, (parser = express.json({ limit, strict: true, type: () => true, verify: verifyUtf8 })));
     return parser;
   };
   const parse: RequestHandler = (req, res, next) => {
