@@ -48,10 +48,13 @@ LABEL org.opencontainers.image.title="slots-platform" \
   org.opencontainers.image.revision="${REVISION}" \
   org.opencontainers.image.documentation="docs/operators/deploy.md"
 # Defaults only: each is overridden with -e. The SQLite file (and the session secret generated beside it) lives on
-# the /data volume, the one place the server writes, so the root file system can be read-only.
+# the /data volume, the one place the server writes, so the root file system can be read-only. Both listeners on
+# every address of the container, whose network is its own: METRICS_PORT (when set) on 127.0.0.1 could be reached
+# by nothing but the container itself, not by a published port nor by Prometheus in the pod or compose network.
 ENV NODE_ENV=production \
   PORT=3000 \
   HOST=0.0.0.0 \
+  METRICS_HOST=0.0.0.0 \
   DATABASE_PATH=/data/app.db
 WORKDIR /app
 # Owned by root, read-only to the server's user: the running server cannot change its own code.

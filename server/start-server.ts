@@ -152,7 +152,7 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
       protocols: config.tls ? 'h2, http/1.1 (TLS)' : 'http/1.1',
       storage: app.storage.kind,
       sessions: app.sessions.kind,
-      metricsPort: metricsListener?.port,
+      ...(metricsListener ? { metricsHost: config.metrics.host, metricsPort: metricsListener.port } : {}),
     },
     'listening',
   );

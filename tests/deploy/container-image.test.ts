@@ -12,6 +12,8 @@ import { slowJsonPost } from './slow-request';
 import { SERVER_NODE_FLAGS } from '../../server/process/server-node-flags';
 
 const DEMO_PASSWORD = 'image-demo-password';
+/** A port of its own for /metrics (METRICS_PORT), published as an operator would for a scraper outside. */
+const METRICS_PORT = 9100;
 const MIB = 1024 * 1024;
 /** The goal of issue 49 for what the image adds to its base. */
 const MAX_SIZE_ABOVE_BASE = 150 * MIB;
@@ -69,8 +71,8 @@ describeWithPodman('the container image (Dockerfile)', () => {
       namePrefix: 'slots-image-test',
       readOnly: true,
       volumes: [`${volume}:/data`],
-      env: { DEMO_PASSWORD },
-      publish: [3000],
+      env: { DEMO_PASSWORD, METRICS_PORT: String(METRICS_PORT) },
+      publish: [3000, METRICS_PORT],
     });
     url = `http://127.0.0.1:${container.hostPort(3000)}`;
     await waitForHealth(url, container);
@@ -114,6 +116,16 @@ describeWithPodman('the container image (Dockerfile)', () => {
     const page = await fetch(`${url}/login`, { headers: { Accept: 'text/html' } });
     expect(page.status).toBe(200);
     expect(await page.text()).toMatch(/<div id="?root"?>/);
+  });
+
+  it('serves /metrics on METRICS_PORT to a published port, the app port answering 404 for it', async () => {
+    // The image listens on every address of the container for METRICS_PORT too (METRICS_HOST=0.0.0.0): on
+    // 127.0.0.1 neither a published port nor Prometheus beside the container could reach it.
+    const scraped = await fetch(`http://127.0.0.1:${container.hostPort(METRICS_PORT)}/metrics`);
+    expect(scraped.status).toBe(200);
+    expect(await scraped.text()).toMatch(/^# HELP /m);
+    expect((await fetch(`${url}/metrics`)).status).toBe(404);
+    expect(await container.logs()).toMatch(/"metricsHost":"0\.0\.0\.0","metricsPort":9100/);
   });
 
   it('signs in the demo account DEMO_PASSWORD made on first start', async () => {
