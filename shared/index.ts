@@ -240,6 +240,8 @@ export type {
   BootComponent,
   BootData,
   SessionBootData,
+  SignedInBootData,
+  SignedOutBootData,
   SessionTimePayload,
 } from './wire';
 export type {

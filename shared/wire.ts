@@ -381,8 +381,9 @@ export interface BootData {
 }
 
 /**
- * `id` of the `<script type="application/json">` element holding a signed-in page's {@link SessionBootData} (data,
- * never run). Only in a page served to a signed-in session, for that session's user, marked `private, no-store`.
+ * `id` of the `<script type="application/json">` element holding a page's {@link SessionBootData} (data, never run).
+ * A signed-in session's page carries its user's, marked `private, no-store`; a page whose request carried no session
+ * says so.
  */
 export const SESSION_DATA_ELEMENT_ID = 'slots-session-data';
 
@@ -390,10 +391,21 @@ export const SESSION_DATA_ELEMENT_ID = 'slots-session-data';
  * What a signed-in page would ask for first, put into the page by the server for the session's own user: the answer
  * of `GET /me` and of `GET /meta`, so the slots can render without a round trip to the API first.
  */
-export interface SessionBootData {
+export interface SignedInBootData {
   me: MePayload;
   meta: MetaPayload;
 }
+
+/**
+ * The session data of a page whose request carried no session: `GET /me` would answer 401, so the page does not ask
+ * (a 401 in every anonymous visitor's console, and a round trip, for what the server knew).
+ */
+export interface SignedOutBootData {
+  me: null;
+}
+
+/** The session data the server put into a page: the user's first answers, or that nobody is signed in. */
+export type SessionBootData = SignedInBootData | SignedOutBootData;
 
 // ---------------------------------------------------------------------------------------------- host events
 

@@ -111,6 +111,19 @@ describe('SlotSource: the requests started with the page', () => {
     expect(source.snapshot().source).toBe('slots');
   });
 
+  it.each(['/', '/login'])(
+    'asks no GET /me on %s when the server said nobody is signed in: only the public slots, anonymous',
+    async (pathname) => {
+      const fake = createFakeApi({ 'GET /me': { body: ME }, 'GET /meta': { body: {} }, 'GET /slots': { body: SLOTS } });
+      const source = new SlotSource({ client: fake.client, pathname, sessionData: { me: null } });
+      await expect(source.earlyMeta ?? Promise.reject(new Error('none'))).rejects.toBeDefined();
+      await settle();
+      expect(requested(fake)).toEqual(['GET /slots']);
+      expect(source.session.snapshot()).toMatchObject({ status: 'anonymous', user: null, expired: false });
+      expect(source.snapshot()).toMatchObject({ status: 'ready', source: 'slots' });
+    },
+  );
+
   it('asks neither GET /me nor GET /meta on a page the server served with the session data', async () => {
     const session: SessionBootData = { me: ME, meta: metaWith('inline') };
     const fake = createFakeApi({ 'GET /me': UNAUTHENTICATED, 'GET /meta': { body: {} } });

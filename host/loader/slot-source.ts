@@ -1,4 +1,6 @@
 import {
+  ERROR_MESSAGES,
+  ERROR_STATUS,
   SIGN_IN_PATH,
   type Dashboard,
   type MePayload,
@@ -69,6 +71,11 @@ function metaOf(payload: unknown): SlotData['meta'] {
 }
 
 /** The same promise, marked as handled: its consumer may attach later, or never (a wrong guess). */
+/** The answer GET /me gives a request without a session, for a page whose server said there was none. */
+function nobodySignedIn(): ApiError {
+  return new ApiError(ERROR_STATUS.unauthenticated, 'unauthenticated', ERROR_MESSAGES.unauthenticated);
+}
+
 function handled<T>(promise: Promise<T>): Promise<T> {
   promise.catch(() => undefined);
   return promise;
@@ -120,12 +127,13 @@ export class SlotSource extends ExternalStore<SlotData> {
     let me: Promise<MePayload>;
     // The session data answers on every page, the sign-in page too: a signed-in visitor there is sent on at once,
     // with no GET /slots on the guess that nobody is signed in (one source of slots per session state).
-    if (sessionData) {
+    if (sessionData && sessionData.me !== null) {
       me = Promise.resolve(sessionData.me);
       this.earlySlots = null;
       this.earlyMeta = Promise.resolve(sessionData.meta);
     } else {
-      me = handled(client.get<MePayload>('/me'));
+      // A page whose request carried no session says so: GET /me would only answer its 401.
+      me = handled(sessionData ? Promise.reject(nobodySignedIn()) : client.get<MePayload>('/me'));
       this.earlySlots = onSignInPage ? handled(client.get<SlotsPayload>('/slots')) : null;
       this.earlyMeta = onSignInPage ? null : handled(me.then(() => client.get<MetaPayload>('/meta')));
     }

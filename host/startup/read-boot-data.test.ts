@@ -80,6 +80,13 @@ describe('readSessionData', () => {
     });
   });
 
+  it('reads that nobody is signed in, as the server says it in the page of a request without a session', () => {
+    expect(readSessionData(sessionPage('{"me":null}'))).toEqual({ me: null });
+    // Only `me: null` says so: anything else without both answers is no session data.
+    expect(readSessionData(sessionPage('{"me":false}'))).toBeNull();
+    expect(readSessionData(sessionPage('null'))).toBeNull();
+  });
+
   it('is null on a page without it, and for anything without the shape of both answers', () => {
     expect(readSessionData(document.implementation.createHTMLDocument('none'))).toBeNull();
     expect(readSessionData(page(JSON.stringify(SESSION)))).toBeNull();

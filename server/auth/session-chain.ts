@@ -86,13 +86,28 @@ export function createSessionChain(options: SessionChainOptions, mode: SessionCh
       });
     };
   }
-  // A page is served whatever happened (logged above when the store failed): without a user, as to anyone.
+  // A page is served whatever happened (logged above when the store failed): without a user, as to anyone, but not
+  // said to have none (sessionUnknown).
   return (req, res, next) => {
     chain(req, res, (error?: unknown) => {
-      if (error !== undefined && error !== null && error !== 'route' && error !== 'router') req.user = undefined;
+      if (error !== undefined && error !== null && error !== 'route' && error !== 'router') {
+        req.user = undefined;
+        unknownSessions.add(req);
+      }
       next();
     });
   };
+}
+
+/** Page requests whose session could not be loaded (see sessionUnknown). */
+const unknownSessions = new WeakSet<Request>();
+
+/**
+ * Whether a page request's session could not be loaded (its store or the database failing): it has no `req.user`,
+ * though it may well have a signed-in session, so its page must not say that nobody is signed in.
+ */
+export function sessionUnknown(req: Request): boolean {
+  return unknownSessions.has(req);
 }
 
 /** `POST /logout`: its answer clears the cookie whatever the store did. */

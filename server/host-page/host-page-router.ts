@@ -21,7 +21,13 @@ import { isPageNavigation } from '../http/page-navigation';
 import { bootData, registeredRemotes, renderBootData } from './boot-data';
 import { bootHints, renderBootHints, replaceHintsMarker } from './boot-hints';
 import { createBuiltRemoteFilesCache } from './built-remote-files-cache';
-import { insertAtHeadEnd, renderSessionBootData, type SignedInPage } from './session-boot-data';
+import {
+  insertAtHeadEnd,
+  NOBODY_SIGNED_IN,
+  renderSessionBootData,
+  SIGNED_OUT_BOOT_DATA,
+  type SignedInPage,
+} from './session-boot-data';
 
 export { bootHints, renderBootHints, replaceHintsMarker, type BootHint, type BootHintInput } from './boot-hints';
 export { bootData, renderBootData } from './boot-data';
@@ -45,11 +51,13 @@ export interface HostPageRouterOptions {
   /** The public slots now (what GET /slots carries), read per request: the map the slots payload already built. */
   publicSlots?: () => SlotMap;
   /**
-   * The signed-in user of a page request (the session loaded before this router), or null for anyone else. Their
-   * page then carries what GET /me and GET /meta would answer them, and the hints and boot data of every slot the
-   * page renders for them; it goes out `private, no-store`. Pages for anyone else carry public data only.
+   * The signed-in user of a page request (the session loaded before this router); NOBODY_SIGNED_IN for a request
+   * without a session; null when that is not known (a user of no tenant, the database down: the page asks GET /me).
+   * A user's page carries what GET /me and GET /meta would answer them, and the hints and boot data of every slot
+   * the page renders for them; it goes out `private, no-store`. Pages for anyone else carry public data only, and
+   * say when nobody is signed in.
    */
-  signedIn?: (req: Request) => Promise<SignedInPage | null>;
+  signedIn?: (req: Request) => Promise<SignedInPage | typeof NOBODY_SIGNED_IN | null>;
 }
 
 /** The client routes of the host (sign-in, sign-out, service status, dashboard, resource pages), answered with index.html. */
@@ -113,7 +121,8 @@ export function createHostPageRouter(options: HostPageRouterOptions): Router {
       res.json(body);
       return;
     }
-    const signedIn = (await options.signedIn?.(req)) ?? null;
+    const session = (await options.signedIn?.(req)) ?? null;
+    const signedIn = session === NOBODY_SIGNED_IN ? null : session;
     // The same address is a different page per session: a shared cache keys it by the cookie, and never keeps a
     // signed-in one (it holds that user's data).
     res.setHeader('Vary', 'Cookie');
@@ -124,6 +133,7 @@ export function createHostPageRouter(options: HostPageRouterOptions): Router {
       page = insertAtHeadEnd(page, renderSessionBootData(signedIn));
     } else {
       page = replaceHintsMarker(page, readSlots === null ? '' : bootMarkup(req, readSlots(), 'anonymous'));
+      if (session === NOBODY_SIGNED_IN) page = insertAtHeadEnd(page, SIGNED_OUT_BOOT_DATA);
     }
     res.type('html').send(page);
   };

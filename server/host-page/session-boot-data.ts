@@ -11,11 +11,17 @@ export interface SignedInPage {
   slots: SlotMap;
 }
 
+/** What the page of a request without a session says of it (SignedOutBootData): nobody is signed in. */
+export const NOBODY_SIGNED_IN = 'nobody-signed-in';
+
+/** The {@link SignedOutBootData} element: the host then takes nobody for signed in without asking GET /me. */
+export const SIGNED_OUT_BOOT_DATA = `<script type="application/json" id="${SESSION_DATA_ELEMENT_ID}">{"me":null}</script>`;
+
 /** The escaped `/meta` text per cached body: it is escaped once, not per page. */
 const escapedMeta = new WeakMap<readonly Buffer[], string>();
 
 /**
- * The {@link SessionBootData} element of a signed-in page: `{"me":…,"meta":…}` as a JSON data block the host reads
+ * The {@link SignedInBootData} element of a signed-in page: `{"me":…,"meta":…}` as a JSON data block the host reads
  * instead of asking GET /me and GET /meta (host/startup/read-boot-data.ts). Not a script the browser runs (the
  * Content-Security-Policy allows none inline), escaped with jsonForHtml so no value can close it. For the session's
  * own user only, in an answer marked `private, no-store`.

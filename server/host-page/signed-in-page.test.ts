@@ -5,7 +5,7 @@ import {
   signOutNotEndedMessage,
   Slot,
   type BootData,
-  type SessionBootData,
+  type SignedInBootData,
 } from '../../shared';
 import { createFixtureDist, exposeChunk, type FixtureDist } from '../../testing/server/fixture-dist';
 import { createDemoApp, signedInAgent, type DemoTestApp } from '../../testing/server/test-app';
@@ -58,9 +58,9 @@ describe('a page requested by a signed-in session', () => {
     // Nothing in it can close the element or start markup, yet it parses back to the same data.
     expect(inner).not.toMatch(/[<>&\u2028\u2029]/);
     expect(page.text).not.toContain(HOSTILE);
-    const data = JSON.parse(inner ?? '') as SessionBootData;
+    const data = JSON.parse(inner ?? '') as SignedInBootData;
     // The same answer, but for the time left, which runs on between the two requests.
-    const me = (await agent.get('/me').expect(200)).body as SessionBootData['me'];
+    const me = (await agent.get('/me').expect(200)).body as SignedInBootData['me'];
     expect({ ...data.me, session: undefined }).toEqual({ ...me, session: undefined });
     expect(data.me.session?.idleTimeoutMs).toBe(me.session?.idleTimeoutMs);
     expect(Math.abs((data.me.session?.idleEndsInMs ?? 0) - (me.session?.idleEndsInMs ?? -1))).toBeLessThan(5_000);
@@ -86,13 +86,14 @@ describe('a page requested by anyone else', () => {
   it.each([
     ['no cookie', undefined],
     ['a forged cookie', 'slots.sid=s%3Aforged.c2lnbmF0dXJl'],
-  ])('with %s: public data only, no session data, cacheable by the browser', async (_label, cookie) => {
+  ])('with %s: public data only, saying nobody is signed in, cacheable by the browser', async (_label, cookie) => {
     for (const route of ['/', '/login', '/resources/articles/1/edit']) {
       const call = request(testApp.app.handler).get(route);
       const page = await (cookie ? call.set('Cookie', cookie) : call).expect(200);
       expect(page.headers['cache-control']).toBe('no-cache');
       expect(page.headers.vary).toMatch(/Cookie/);
-      expect(page.text).not.toContain(SESSION_DATA_ELEMENT_ID);
+      // The page need not ask GET /me for its 401.
+      expect(sessionElement(page.text)).toBe('{"me":null}');
       // Nothing of the protected slots: not their data, not their components (the remote list is public).
       expect(page.text).not.toContain('alert(1)');
       expect(bootComponents(page.text)).not.toContain('ProtectedNote');
@@ -110,6 +111,7 @@ describe('a page requested by anyone else', () => {
     });
     const page = await agent.get('/').expect(200);
     expect(page.headers['cache-control']).toBe('no-cache');
+    // Nor said to be signed out: the session may well be there, and the page's GET /me says the store is down.
     expect(page.text).not.toContain(SESSION_DATA_ELEMENT_ID);
     expect(bootComponents(page.text)).not.toContain('ProtectedNote');
     await agent.get('/meta').expect(503);
@@ -151,7 +153,7 @@ describe('a page requested by anyone else', () => {
     expect(sessionElement((await agent.get('/').expect(200)).text)).toBeDefined();
     await agent.post('/logout').expect(204);
     const page = await agent.get('/').expect(200);
-    expect(page.text).not.toContain(SESSION_DATA_ELEMENT_ID);
+    expect(sessionElement(page.text)).toBe('{"me":null}');
     expect(bootComponents(page.text)).not.toContain('ProtectedNote');
   });
 });

@@ -5,8 +5,9 @@ import type { MetaBodyCache } from '../meta/meta-body-cache';
 import type { FeatureFlagStore } from '../flags/feature-flag-store';
 import { requestViewer } from '../slots/request-viewer';
 import { currentTenant } from '../auth/current-tenant';
+import { sessionUnknown } from '../auth/session-chain';
 import type { TenantStore } from '../tenants/tenant-store';
-import type { SignedInPage } from './session-boot-data';
+import { NOBODY_SIGNED_IN, type SignedInPage } from './session-boot-data';
 
 /** Where a signed-in page's session data comes from: the same caches GET /me and GET /meta answer from. */
 export interface SignedInPageSources {
@@ -17,13 +18,16 @@ export interface SignedInPageSources {
 }
 
 /**
- * The session data a signed-in page request's page carries for its user (what GET /me and GET /meta answer), else
- * null: no user, a member of no tenant, or the database not answering. The page then asks GET /me, whose answer
- * says why.
+ * The session data a signed-in page request's page carries for its user (what GET /me and GET /meta answer);
+ * NOBODY_SIGNED_IN for a request without a session (GET /me would answer 401); else null: its session not loaded (the
+ * store failing), a member of no tenant, or the database not answering. The page then asks GET /me, whose answer says why.
  */
-export async function signedInPage(req: Request, sources: SignedInPageSources): Promise<SignedInPage | null> {
+export async function signedInPage(
+  req: Request,
+  sources: SignedInPageSources,
+): Promise<SignedInPage | typeof NOBODY_SIGNED_IN | null> {
   const user = req.user;
-  if (!user) return null;
+  if (!user) return sessionUnknown(req) ? null : NOBODY_SIGNED_IN;
   try {
     const context = await currentTenant(req, sources.tenants);
     const viewer = await requestViewer(context, sources.flags);

@@ -91,6 +91,9 @@ describe('sign-in page', () => {
     await page.waitForLoadState('networkidle');
     expect(log.requestsTo('GET', '/slots').length).toBeGreaterThanOrEqual(1);
     expect(log.requestsTo('GET', '/meta')).toEqual([]);
+    // The page says nobody is signed in: no GET /me for its 401, and so no failed request in the console.
+    expect(log.requestsTo('GET', '/me')).toEqual([]);
+    expect(log.consoleMatching(/./, ['error'])).toEqual([]);
     expect(log.requestsTo('GET', /^\/remotes\/team_marketing\//).length).toBeGreaterThan(0);
     // The sign-in page uses only team_marketing's components: team_records is never fetched.
     expect(log.requests.filter((request) => request.path.startsWith('/remotes/team_records/'))).toEqual([]);
