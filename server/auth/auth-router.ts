@@ -54,6 +54,9 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
         reportPasswordCheck(res, Boolean(user));
         // One answer for an unknown account and a wrong password.
         if (!user) {
+          // The log tells an operator whose password is being guessed, and from where (the sign-in metric only
+          // counts); the answer does not tell the caller whether the account exists.
+          req.log.warn({ username: credentials.username, client: req.ip }, 'sign-in refused');
           next(new HttpError('unauthenticated', ERROR_MESSAGES.invalidCredentials));
           return;
         }
@@ -74,6 +77,7 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
             req.session.createdAt = now;
             req.session.lastSeenAt = now;
             req.session.tenant = context.current.id;
+            req.log.info({ user: user.username, client: req.ip, tenant: context.current.id }, 'signed in');
             res.json(mePayload(user, context, sessionTimeOf(req, options)));
           });
         }, next);
@@ -83,7 +87,9 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
   };
 
   const logout: RequestHandler = (req, res, next) => {
+    const user = (req.user as StaffUser | undefined)?.username;
     const done = () => {
+      if (user !== undefined) req.log.info({ user, client: req.ip }, 'signed out');
       forgetSessionInBrowser(req, res);
       res.status(204).end();
     };

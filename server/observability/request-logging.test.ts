@@ -83,6 +83,12 @@ describe('request logging of the app', () => {
     ]);
     expect(completed[0]?.req?.id).toBe(refused.headers['x-request-id']);
     expect(completed[1]?.req?.id).toBe(signedIn.headers['x-request-id']);
+    // Whose answer it was: the client's address on each, the account once the session says it.
+    expect(completed.map((line) => [line.client, line.user])).toEqual([
+      ['::ffff:127.0.0.1', undefined],
+      ['::ffff:127.0.0.1', 'admin'],
+      ['::ffff:127.0.0.1', 'admin'],
+    ]);
   });
 
   it('redacts secrets in logged query strings as in bodies, on request lines and error lines alike', async () => {
@@ -120,7 +126,7 @@ describe('request logging of the app', () => {
     expect(logs.lines.join('')).not.toContain('"level":60');
   });
 
-  it('without request logging: still echoes request ids, and writes nothing for requests that log nothing', async () => {
+  it('without request logging: still echoes request ids, and writes only the sign-in of requests', async () => {
     const logs = await appWithLogs(false);
     testApp = logs.testApp;
     const http = request(testApp.app.handler);
@@ -131,7 +137,35 @@ describe('request logging of the app', () => {
       .get('/meta')
       .set('Cookie', String(signedIn.headers['set-cookie']).split(';')[0] ?? '')
       .expect(200);
-    expect(logs.lines).toEqual([]);
+    // A sign-in is an event of its own, logged whatever LOG_REQUESTS says: who, from where, into which tenant.
+    expect(parsed(logs.lines).map(({ msg, user, client, tenant }) => ({ msg, user, client, tenant }))).toEqual([
+      { msg: 'signed in', user: 'admin', client: '::ffff:127.0.0.1', tenant: 'acme' },
+    ]);
+  });
+
+  it('says who signed in, was refused or signed out, and from where, naming no password', async () => {
+    const logs = await appWithLogs(false);
+    testApp = logs.testApp;
+    const http = request(testApp.app.handler);
+    await http.post('/login').send({ username: 'admin', password: WRONG_PASSWORD }).expect(401);
+    await http.post('/login').send({ username: 'nobody-here', password: WRONG_PASSWORD }).expect(401);
+    const signedIn = await http.post('/login').send({ username: 'admin', password: DEMO_PASSWORD }).expect(200);
+    const cookie = String(signedIn.headers['set-cookie']).split(';')[0] ?? '';
+    await http.post('/logout').set('Cookie', cookie).expect(204);
+    await http.post('/logout').expect(204);
+    const events = parsed(logs.lines).map(({ level, msg, username, user, client }) => ({
+      level,
+      msg,
+      who: username ?? user,
+      client,
+    }));
+    expect(events).toEqual([
+      { level: 40, msg: 'sign-in refused', who: 'admin', client: '::ffff:127.0.0.1' },
+      { level: 40, msg: 'sign-in refused', who: 'nobody-here', client: '::ffff:127.0.0.1' },
+      { level: 30, msg: 'signed in', who: 'admin', client: '::ffff:127.0.0.1' },
+      { level: 30, msg: 'signed out', who: 'admin', client: '::ffff:127.0.0.1' },
+    ]);
+    expect(logs.lines.join('')).not.toContain(WRONG_PASSWORD);
   });
 
   it('stamps the request id on the error line of a failing request, still without the password', async () => {

@@ -6,6 +6,7 @@ import { redactUrl } from '../logger';
 import { traceLogFields } from './request-trace';
 import type { ServerLifecycle } from '../process/server-lifecycle';
 import type { PlainHandler } from '../http/plain-handler';
+import { clientAddress, type TrustProxyFn } from '../http/client-address';
 import { assignRequestId } from '../http/request-id';
 import { pathOf } from '../http/request-path';
 
@@ -19,9 +20,10 @@ type LazyLogRequest = Request & { [CHILD_LOGGER]?: Logger };
 /**
  * Gives every request an id (`X-Request-Id`, echoed) and `req.log`, a child logger that stamps that id and the
  * request's trace (`trace_id`, `span_id`: from its W3C `traceparent`, or a new trace) on every line the request
- * causes (errors included). With `logRequests`, also one line per answered request: id, method, URL,
- * status, time — never headers or bodies, which carry cookies and passwords, and no secret of the query string —
- * and, given the `lifecycle`, one for each request the shutdown's timeout cuts (`request cut at shutdown`).
+ * causes (errors included). With `logRequests`, also one line per answered request: id, method, URL, status,
+ * time, the client's address and the signed-in account — never headers or bodies, which carry cookies and
+ * passwords, and no secret of the query string — and, given the `lifecycle`, one for each request the shutdown's
+ * timeout cuts (`request cut at shutdown`).
  *
  * Both variants need nothing of Express, so the public fast path (public-fast-path.ts) runs the same one.
  *
@@ -54,6 +56,9 @@ export function requestLogging(
         }),
         res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
       },
+      // Read when the answer is logged: by then the session has told who asked.
+      customSuccessObject: (req, _res, fields: object) => ({ ...fields, ...whoAsked(req, app) }),
+      customErrorObject: (req, _res, _error, fields: object) => ({ ...fields, ...whoAsked(req, app) }),
     });
     return lifecycle === undefined ? logging : logCutRequests(logging, lifecycle, loggedAsCut);
   }
@@ -75,6 +80,17 @@ export function requestLogging(
     req.id = assignRequestId(req, res);
     next();
   };
+}
+
+/**
+ * Who a logged answer went to: the client's address (as `req.ip` gives it, a trusted proxy's `X-Forwarded-For`
+ * followed) and the signed-in account's username, if any. Without them a line could not tell whose password guesses
+ * or which client's errors it was.
+ */
+function whoAsked(req: IncomingMessage, app: Express): { client?: string; user?: string } {
+  const client = clientAddress(req, app.get('trust proxy fn') as TrustProxyFn);
+  const user = (req as Partial<Request>).user?.username;
+  return { ...(client === undefined ? {} : { client }), ...(user === undefined ? {} : { user }) };
 }
 
 /** What the request log says of a request the shutdown's timeout cut (its answer never finished). */

@@ -3,12 +3,10 @@ import type { TLSSocket } from 'node:tls';
 import { askClientToReconnect, type ServerLifecycle } from '../process/server-lifecycle';
 import { answerSlotsAtOnce, SLOTS_PATH } from './slots-router';
 import type { EncodedSlots, SlotsPayloadCache } from './slots-payload';
+import type { TrustProxyFn } from '../http/client-address';
 import type { PlainHandler } from '../http/plain-handler';
 import { requestIdOf } from '../http/request-id';
 import type { AnswerTimer } from '../observability/http-metrics';
-
-/** Express's compiled `trust proxy` setting (`app.get('trust proxy fn')`): whether the hop at `address` is trusted. */
-export type TrustProxyFn = (address: string | undefined, hop: number) => boolean;
 
 export interface PublicFastPathParts {
   /**

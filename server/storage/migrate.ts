@@ -5,7 +5,7 @@ export class SchemaTooNewError extends Error {
   constructor(found: number, known: number, elsewhere = 'point DATABASE_PATH at another file') {
     super(
       `The database schema is at version ${found}, newer than this server knows (${known}). ` +
-        `Run a newer server, or ${elsewhere}.`,
+        `Run a newer server, restore the backup taken before the upgrade to go back, or ${elsewhere}.`,
     );
     this.name = 'SchemaTooNewError';
   }

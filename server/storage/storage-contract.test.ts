@@ -728,7 +728,8 @@ for (const engineUnderTest of ENGINES) {
         const attempt = openMigratedStorage(settings);
         await expect(attempt).rejects.toThrow(SchemaTooNewError);
         await expect(openMigratedStorage(settings)).rejects.toThrow(
-          `The database schema is at version 999, newer than this server knows (${known}).`,
+          `The database schema is at version 999, newer than this server knows (${known}). Run a newer server, ` +
+            'restore the backup taken before the upgrade to go back, or point DATABASE_',
         );
       });
     });

@@ -44,6 +44,10 @@ export function createLoginThrottle(
       return;
     }
     if (!verdict.allowed) {
+      req.log?.warn(
+        { username: key.username, client: key.ip, retryAfterSeconds: verdict.retryAfterSeconds },
+        'sign-in throttled',
+      );
       res.setHeader('Retry-After', String(verdict.retryAfterSeconds));
       next(new HttpError('too_many_requests', ERROR_MESSAGES.tooManyAttempts));
       return;
