@@ -70,12 +70,12 @@ function metaOf(payload: unknown): SlotData['meta'] {
   return { dashboards, modules };
 }
 
-/** The same promise, marked as handled: its consumer may attach later, or never (a wrong guess). */
 /** The answer GET /me gives a request without a session, for a page whose server said there was none. */
 function nobodySignedIn(): ApiError {
   return new ApiError(ERROR_STATUS.unauthenticated, 'unauthenticated', ERROR_MESSAGES.unauthenticated);
 }
 
+/** The same promise, marked as handled: its consumer may attach later, or never (a wrong guess). */
 function handled<T>(promise: Promise<T>): Promise<T> {
   promise.catch(() => undefined);
   return promise;

@@ -12,6 +12,7 @@ import { ERROR_MESSAGES } from '../../../shared';
 import { hashPassword } from '../password-hash';
 import { createDemoApp, DEMO_PASSWORD, FAST_HASH, type TestApp } from '../../../testing/server/test-app';
 import { stopTheClock } from '../../../testing/server/test-clock';
+import { createLogger } from '../../logger';
 
 const TOO_MANY = { error: { code: 'too_many_requests', message: ERROR_MESSAGES.tooManyAttempts } };
 const LIMITS = { perAccountAndIp: 3, perIp: 6, windowSeconds: 900 };
@@ -28,7 +29,9 @@ describe('sign-in rate limits of the app', () => {
     request(testApp.app.handler).post('/login').set(headers).send({ username, password });
 
   it('refuses the attempt after the limit with 429 JSON and Retry-After, even with the right password', async () => {
-    testApp = await createDemoApp({ loginRateLimit: LIMITS });
+    const lines: string[] = [];
+    const logger = createLogger('production', 'info', { write: (line: string) => void lines.push(line) });
+    testApp = await createDemoApp({ loginRateLimit: LIMITS, logger });
     for (let i = 0; i < 3; i++) expect((await attempt(`wrong-${i}`)).status).toBe(401);
     const limited = await attempt(DEMO_PASSWORD);
     expect(limited.status).toBe(429);
@@ -38,6 +41,13 @@ describe('sign-in rate limits of the app', () => {
     const retryAfter = Number(limited.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(800);
     expect(retryAfter).toBeLessThanOrEqual(900);
+    // Logged, with whose account and from where, as each refused attempt before it.
+    const events = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.username);
+    expect(events.map(({ msg, username, client }) => [msg, username, client])).toEqual([
+      ...Array.from({ length: 3 }, () => ['sign-in refused', 'admin', '::ffff:127.0.0.1']),
+      ['sign-in throttled', 'admin', '::ffff:127.0.0.1'],
+    ]);
+    expect(events.at(-1)?.retryAfterSeconds).toBe(retryAfter);
   });
 
   it('starts the account count again after a successful sign-in', async () => {
