@@ -240,8 +240,8 @@ export type {
   BootComponent,
   BootData,
   SessionBootData,
-  SignedInBootData,
   SignedOutBootData,
+  PageSessionData,
   SessionTimePayload,
 } from './wire';
 export type {

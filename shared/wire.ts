@@ -391,7 +391,7 @@ export const SESSION_DATA_ELEMENT_ID = 'slots-session-data';
  * What a signed-in page would ask for first, put into the page by the server for the session's own user: the answer
  * of `GET /me` and of `GET /meta`, so the slots can render without a round trip to the API first.
  */
-export interface SignedInBootData {
+export interface SessionBootData {
   me: MePayload;
   meta: MetaPayload;
 }
@@ -404,8 +404,8 @@ export interface SignedOutBootData {
   me: null;
 }
 
-/** The session data the server put into a page: the user's first answers, or that nobody is signed in. */
-export type SessionBootData = SignedInBootData | SignedOutBootData;
+/** The session data the server put into a page: the signed-in user's first answers, or that nobody is signed in. */
+export type PageSessionData = SessionBootData | SignedOutBootData;
 
 // ---------------------------------------------------------------------------------------------- host events
 

@@ -6,7 +6,7 @@ import {
   type MePayload,
   type MetaPayload,
   type NavigationModule,
-  type SessionBootData,
+  type PageSessionData,
   type SlotMap,
   type SlotsPayload,
 } from '../../shared';
@@ -37,7 +37,7 @@ export interface SlotSourceOptions {
   /** The page's path: the sign-in page asks GET /slots early, the others GET /meta. */
   pathname: string;
   /** The session data the server inlined in a signed-in page: GET /me and GET /meta are answered from it. */
-  sessionData?: SessionBootData | null;
+  sessionData?: PageSessionData | null;
   /** Settles once the remotes' components are registered (see {@link SlotSource.awaitRemotes}); null: they are. */
   remotesReady?: Promise<unknown> | null;
 }

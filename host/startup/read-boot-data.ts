@@ -4,7 +4,7 @@ import {
   SESSION_DATA_ELEMENT_ID,
   type BootComponent,
   type RemoteDescriptor,
-  type SessionBootData,
+  type PageSessionData,
 } from '../../shared';
 import { parseRemotesPayload } from '../loader/remote-descriptors';
 
@@ -77,11 +77,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * null when there is none (a development server, a user of no tenant) or it does not have their shape, and the host
  * then asks GET /me as usual. Only read, never run.
  */
-export function readSessionData(doc: Document | undefined = globalThis.document): SessionBootData | null {
+export function readSessionData(doc: Document | undefined = globalThis.document): PageSessionData | null {
   const value = doc ? readJsonElement(doc, SESSION_DATA_ELEMENT_ID) : null;
   if (isObject(value) && value.me === null) return { me: null };
   if (!isObject(value) || !isObject(value.me) || !isObject(value.me.user) || !isObject(value.meta)) return null;
   const { meta } = value;
   if (!Array.isArray(meta.dashboards) || !Array.isArray(meta.modules) || !isObject(meta.slots)) return null;
-  return value as unknown as SessionBootData;
+  return value as unknown as PageSessionData;
 }

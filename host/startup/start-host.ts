@@ -7,7 +7,7 @@ import type { ReliabilityOptions } from '../loader/reliability-plugin';
 import { createRemoteModuleLoader, type RemoteModuleLoader } from '../loader/remote-module-loader';
 import { HOST_MESSAGES } from '../loader/messages';
 import { parseSlotMap } from '../loader/parse-slot-map';
-import { HOST_NAME, pageComponents, SIGN_IN_PATH, type SessionBootData } from '../../shared';
+import { HOST_NAME, pageComponents, SIGN_IN_PATH, type PageSessionData } from '../../shared';
 import { readBootData, readSessionData, type ParsedBootData } from './read-boot-data';
 import { SlotSource } from '../loader/slot-source';
 
@@ -46,7 +46,7 @@ export interface StartHostOptions {
   /** The boot data of index.html by default (null: none). */
   bootData?: ParsedBootData | null;
   /** The session data of a signed-in page, read from it by default (null: none). */
-  sessionData?: SessionBootData | null;
+  sessionData?: PageSessionData | null;
   /**
    * Whether a media query matches (window.matchMedia by default; false without it): what shows only under one (the
    * sign-in sidebar) is loaded ahead only when it matches.

@@ -21,7 +21,7 @@ export const SIGNED_OUT_BOOT_DATA = `<script type="application/json" id="${SESSI
 const escapedMeta = new WeakMap<readonly Buffer[], string>();
 
 /**
- * The {@link SignedInBootData} element of a signed-in page: `{"me":…,"meta":…}` as a JSON data block the host reads
+ * The {@link SessionBootData} element of a signed-in page: `{"me":…,"meta":…}` as a JSON data block the host reads
  * instead of asking GET /me and GET /meta (host/startup/read-boot-data.ts). Not a script the browser runs (the
  * Content-Security-Policy allows none inline), escaped with jsonForHtml so no value can close it. For the session's
  * own user only, in an answer marked `private, no-store`.

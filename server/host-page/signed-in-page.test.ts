@@ -5,7 +5,7 @@ import {
   signOutNotEndedMessage,
   Slot,
   type BootData,
-  type SignedInBootData,
+  type SessionBootData,
 } from '../../shared';
 import { createFixtureDist, exposeChunk, type FixtureDist } from '../../testing/server/fixture-dist';
 import { createDemoApp, signedInAgent, type DemoTestApp } from '../../testing/server/test-app';
@@ -58,9 +58,9 @@ describe('a page requested by a signed-in session', () => {
     // Nothing in it can close the element or start markup, yet it parses back to the same data.
     expect(inner).not.toMatch(/[<>&\u2028\u2029]/);
     expect(page.text).not.toContain(HOSTILE);
-    const data = JSON.parse(inner ?? '') as SignedInBootData;
+    const data = JSON.parse(inner ?? '') as SessionBootData;
     // The same answer, but for the time left, which runs on between the two requests.
-    const me = (await agent.get('/me').expect(200)).body as SignedInBootData['me'];
+    const me = (await agent.get('/me').expect(200)).body as SessionBootData['me'];
     expect({ ...data.me, session: undefined }).toEqual({ ...me, session: undefined });
     expect(data.me.session?.idleTimeoutMs).toBe(me.session?.idleTimeoutMs);
     expect(Math.abs((data.me.session?.idleEndsInMs ?? 0) - (me.session?.idleEndsInMs ?? -1))).toBeLessThan(5_000);
