@@ -50,5 +50,8 @@ describe('app options', () => {
     expect(() => settingsOf({ sessionIdleMs: 0 })).toThrow('sessionIdleMs must be a positive number');
     expect(() => settingsOf({ sessionAbsoluteMs: Number.NaN })).toThrow('sessionAbsoluteMs must be a positive number');
     expect(() => settingsOf({ databasePath: undefined })).toThrow('Give databasePath (the SQLite file) or storage.');
+    expect(() => settingsOf({ publicOrigin: 'https://admin.example.com/slots' })).toThrow(
+      'publicOrigin must be an origin (scheme://host[:port]), got "https://admin.example.com/slots".',
+    );
   });
 });

@@ -10,6 +10,7 @@ import { TRUST_EVERY_HOP_REFUSED } from './config/trust-proxy';
 import type { ReadinessCheck } from './health/health-router';
 import { JSON_BODY_LIMIT_BYTES } from './http/require-json-body';
 import { createLogger } from './logger';
+import { parseOrigin } from './security/parse-origin';
 import { DEFAULT_DESCRIPTOR_TIMEOUT_MS } from './remotes/http-descriptor-source';
 import { DEFAULT_DESCRIPTOR_RETRY_MS } from './remotes/descriptor-retry';
 import type { SlotProblemsMode } from './slots/slot-check-reporter';
@@ -72,6 +73,11 @@ export interface AppOptions {
    * is refused with 403. Default none.
    */
   allowedOrigins?: readonly string[];
+  /**
+   * The origin staff open the product's pages at (PUBLIC_URL's, `scheme://host[:port]`): a release's manifest on
+   * another origin must answer it with CORS, or is refused (releases/manifest-cors.ts). Default unknown: not checked.
+   */
+  publicOrigin?: string;
   /**
    * What `ready()` does with slots that break the props contract (unknown component, disabled remote, props failing
    * the schema): `fail` (default) rejects with one error listing them; `log` logs that list and starts anyway, for
@@ -142,6 +148,7 @@ export interface AppSettings {
   bodyLimitBytes: number;
   readinessChecks: readonly ReadinessCheck[];
   allowedOrigins: readonly string[];
+  publicOrigin: string | undefined;
   slotProblems: SlotProblemsMode;
   remoteDescriptorTimeoutMs: number;
   remoteRetryIntervalMs: number;
@@ -192,6 +199,7 @@ export function appSettingsOf(options: AppOptions): AppSettings {
     bodyLimitBytes: options.jsonBodyLimitBytes ?? JSON_BODY_LIMIT_BYTES,
     readinessChecks: options.readinessChecks ?? [],
     allowedOrigins: options.allowedOrigins ?? [],
+    publicOrigin: publicOriginOf(options.publicOrigin),
     slotProblems: options.slotProblems ?? 'fail',
     remoteDescriptorTimeoutMs: options.remoteDescriptorTimeoutMs ?? DEFAULT_DESCRIPTOR_TIMEOUT_MS,
     remoteRetryIntervalMs: options.remoteRetryIntervalMs ?? DEFAULT_DESCRIPTOR_RETRY_MS,
@@ -214,4 +222,13 @@ function requiredDatabasePath(databasePath: string | undefined): string {
 function positive(value: number, name: string): number {
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number of milliseconds.`);
   return value;
+}
+
+/** The origin as a browser sends it (`https://Admin.example.com/` is `https://admin.example.com`), checked. */
+function publicOriginOf(given: string | undefined): string | undefined {
+  if (given === undefined) return undefined;
+  const origin = parseOrigin(given);
+  if (origin === null)
+    throw new Error(`publicOrigin must be an origin (scheme://host[:port]), got ${JSON.stringify(given)}.`);
+  return origin;
 }

@@ -20,6 +20,7 @@ describe('readConfig', () => {
       logRequests: false,
       logLevel: undefined,
       allowedOrigins: [],
+      publicOrigin: undefined,
       loginRateLimit: {
         perAccountAndIp: 10,
         perIp: 100,
@@ -55,6 +56,7 @@ describe('readConfig', () => {
       LOG_REQUESTS: 'true',
       LOG_LEVEL: 'debug',
       ALLOWED_ORIGINS: 'https://admin.example.com, http://127.0.0.1:8080/',
+      PUBLIC_URL: 'https://slots.example.com/',
       LOGIN_RATE_LIMIT: '5',
       LOGIN_IP_RATE_LIMIT: 'off',
       LOGIN_RATE_LIMIT_WINDOW_SECONDS: '60',
@@ -88,6 +90,7 @@ describe('readConfig', () => {
       logRequests: true,
       logLevel: 'debug',
       allowedOrigins: ['https://admin.example.com', 'http://127.0.0.1:8080'],
+      publicOrigin: 'https://slots.example.com',
       loginRateLimit: {
         perAccountAndIp: 5,
         perIp: null,
@@ -113,7 +116,20 @@ describe('readConfig', () => {
     expect(config.allowedOrigins).toEqual(['https://admin.example.com', 'https://xn--bcher-kva.example']);
   });
 
+  it('reads PUBLIC_URL as the origin a browser sends, and leaves it unknown when not set', () => {
+    expect(readConfig({ PUBLIC_URL: 'https://Admin.Example.com:443/' }).publicOrigin).toBe('https://admin.example.com');
+    expect(readConfig({ PUBLIC_URL: ' http://127.0.0.1:8080 ' }).publicOrigin).toBe('http://127.0.0.1:8080');
+    expect(readConfig({ PUBLIC_URL: ' ' }).publicOrigin).toBeUndefined();
+    expect(readConfig({}).publicOrigin).toBeUndefined();
+  });
+
   it.each<[Record<string, string>, RegExp]>([
+    [
+      { PUBLIC_URL: 'https://admin.example.com/slots/' },
+      /^PUBLIC_URL="https:\/\/admin.example.com\/slots\/" is not where .* no path/,
+    ],
+    [{ PUBLIC_URL: 'admin.example.com' }, /PUBLIC_URL/],
+    [{ PUBLIC_URL: 'ftp://admin.example.com' }, /PUBLIC_URL/],
     [{ PORT: 'http' }, /PORT="http" is not a port number/],
     [{ PORT: '70000' }, /PORT/],
     [{ REDIS_URL: 'localhost:6379' }, /REDIS_URL/],

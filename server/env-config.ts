@@ -44,6 +44,11 @@ export interface ServerConfig {
   serveSourceMaps: boolean | undefined;
   /** ALLOWED_ORIGINS: other origins whose pages may send state-changing requests (CSRF check). */
   allowedOrigins: string[];
+  /**
+   * PUBLIC_URL, as its origin: where staff open the product (behind a proxy, not where the server listens), printed
+   * at the start, and the origin a release's manifest must answer with CORS. Undefined: not said.
+   */
+  publicOrigin: string | undefined;
   /** LOGIN_RATE_LIMIT, LOGIN_IP_RATE_LIMIT, LOGIN_RATE_LIMIT_WINDOW_SECONDS. */
   loginRateLimit: LoginRateLimitSettings;
   /** SLOT_EVENTS_PER_*_PER_MINUTE and the canary's automatic rollback (CANARY_AUTO_ROLLBACK, CANARY_ROLLBACK_*). */
@@ -95,6 +100,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
     logLevel: readLogLevel(env.LOG_LEVEL),
     serveSourceMaps: env.SERVE_SOURCE_MAPS?.trim() ? readBoolean(env, 'SERVE_SOURCE_MAPS', false) : undefined,
     allowedOrigins: readAllowedOrigins(env),
+    publicOrigin: readPublicOrigin(env.PUBLIC_URL),
     loginRateLimit: loginRateLimitSettingsFromEnv(env),
     slotEvents: slotEventSettingsFromEnv(env),
     serverTimeouts: serverTimeoutSettingsFromEnv(env),
@@ -132,6 +138,19 @@ function readAllowedOrigins(env: NodeJS.ProcessEnv): string[] {
     }
     return origin;
   });
+}
+
+function readPublicOrigin(raw: string | undefined): string | undefined {
+  const value = nonEmpty(raw);
+  if (value === undefined) return undefined;
+  const origin = parseOrigin(value);
+  if (origin === null) {
+    throw new ConfigError(
+      `PUBLIC_URL=${JSON.stringify(raw)} is not where the product's pages are opened: http(s)://host[:port], no ` +
+        "path (the pages are served at their origin's root), e.g. https://admin.example.com.",
+    );
+  }
+  return origin;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -15,6 +15,25 @@ describe('formatStartMessage', () => {
     );
   });
 
+  it('names PUBLIC_URL as where to open it, with where the server listens after it', () => {
+    const text = formatStartMessage({
+      url: 'http://0.0.0.0:3000/',
+      publicUrl: 'https://admin.example.com/',
+      account: undefined,
+      databasePathForCommand: undefined,
+    });
+    expect(text.split('\n')[0]).toBe(
+      'Slots platform is ready: open https://admin.example.com/ (this server listens on http://0.0.0.0:3000/)',
+    );
+    const same = formatStartMessage({
+      url: 'http://127.0.0.1:3000/',
+      publicUrl: 'http://127.0.0.1:3000/',
+      account: undefined,
+      databasePathForCommand: undefined,
+    });
+    expect(same.split('\n')[0]).toBe('Slots platform is ready: open http://127.0.0.1:3000/');
+  });
+
   it('does not echo a password given in DEMO_PASSWORD', () => {
     const text = formatStartMessage({
       url: 'http://127.0.0.1:3000/',

@@ -13,7 +13,10 @@ export interface SignInAccount {
 }
 
 export interface StartMessageInput {
+  /** Where the server listens. */
   url: string;
+  /** PUBLIC_URL: where staff open it (a proxy in front), said instead, with where the server listens after it. */
+  publicUrl?: string;
   account: SignInAccount | undefined;
   /** Put in front of the reset command when the database is not the default one. */
   databasePathForCommand: string | undefined;
@@ -67,7 +70,11 @@ export function formatStartMessage(input: StartMessageInput): string {
       ? `DATABASE_PATH=${input.databasePathForCommand} `
       : '';
   const command = (username: string) => `${where}${(input.commands ?? commandLine)('user:add', username)}`;
-  const lines = [`Slots platform is ready: open ${input.url}`];
+  const lines = [
+    input.publicUrl === undefined || input.publicUrl === input.url
+      ? `Slots platform is ready: open ${input.url}`
+      : `Slots platform is ready: open ${input.publicUrl} (this server listens on ${input.url})`,
+  ];
   const account = input.account;
   if (!account) {
     lines.push(`Add a staff account with: ${command('<username>')}`);

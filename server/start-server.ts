@@ -79,6 +79,7 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     logRequests: config.logRequests,
     ...(config.serveSourceMaps === undefined ? {} : { serveSourceMaps: config.serveSourceMaps }),
     allowedOrigins: config.allowedOrigins,
+    ...(config.publicOrigin === undefined ? {} : { publicOrigin: config.publicOrigin }),
     loginRateLimit: config.loginRateLimit,
     slotEvents: config.slotEvents,
     // With METRICS_PORT, /metrics is served on that port only; else, with METRICS_TOKEN, on the app's port.
@@ -152,6 +153,7 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
       protocols: config.tls ? 'h2, http/1.1 (TLS)' : 'http/1.1',
       storage: app.storage.kind,
       sessions: app.sessions.kind,
+      ...(config.publicOrigin === undefined ? {} : { publicUrl: `${config.publicOrigin}/` }),
       ...(metricsListener ? { metricsHost: config.metrics.host, metricsPort: metricsListener.port } : {}),
     },
     'listening',
@@ -161,6 +163,7 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
   process.stdout.write(
     formatStartMessage({
       url,
+      ...(config.publicOrigin === undefined ? {} : { publicUrl: `${config.publicOrigin}/` }),
       account: options.signInAccount?.(),
       databasePathForCommand: isDefaultDatabase ? undefined : config.databasePath,
       postgres: config.postgres !== undefined,

@@ -265,3 +265,68 @@ describe('a manifest that is not the build of the remote released', () => {
     expect(await check.problem('team_billing', manifestUrl())).toBeNull();
   });
 });
+
+describe('with the origin of the product’s pages known (PUBLIC_URL)', () => {
+  const PAGES = 'https://admin.example.com';
+  /** The Origin each request came with, by path. */
+  let origins: Array<[string, string | undefined]>;
+  beforeEach(async () => {
+    await origin.close();
+    origins = [];
+    origin = await startHttpFixtureServer((req, res) => {
+      origins.push([req.url ?? '', req.headers.origin]);
+      const answer = answers.get(req.url ?? '');
+      if (answer === undefined) return;
+      res.writeHead(answer.status, answer.headers ?? {});
+      res.end(answer.body);
+    });
+  });
+  const manifestWithCors = (allowed: string | undefined) => {
+    const headers: Record<string, string> = allowed === undefined ? {} : { 'Access-Control-Allow-Origin': allowed };
+    answers.set('/1.0.0/mf-manifest.json', { status: 200, body: MANIFEST, headers });
+    answers.set('/1.0.0/remoteEntry.js', { status: 200, body: 'var team_billing = {};' });
+  };
+
+  it('asks the manifest as a page there does, and takes a CORS answer naming that origin or any', async () => {
+    const check = new ReleaseFilesCheck({ timeoutMs: 500, pageOrigin: PAGES });
+    for (const allowed of [PAGES, '*']) {
+      manifestWithCors(allowed);
+      expect(await check.problem('team_billing', manifestUrl())).toBeNull();
+    }
+    // The entry script loads as a plain script: asked without an Origin, as the browser does.
+    expect(origins).toEqual([
+      ['/1.0.0/mf-manifest.json', PAGES],
+      ['/1.0.0/remoteEntry.js', undefined],
+      ['/1.0.0/mf-manifest.json', PAGES],
+      ['/1.0.0/remoteEntry.js', undefined],
+    ]);
+  });
+
+  it('refuses a manifest no page there could read, saying what it answered, before its entry script is asked', async () => {
+    const check = new ReleaseFilesCheck({ timeoutMs: 500, pageOrigin: PAGES });
+    const refusal = (answered: string) =>
+      `its mf-manifest.json cannot be read: ${manifestUrl()} answers a request from ${PAGES} (this product's pages, ` +
+      `PUBLIC_URL) ${answered}, which the pages need to read it (every slot of the release would fail): answer that ` +
+      `origin (or *) with CORS on ${origin.url}`;
+    manifestWithCors(undefined);
+    expect(await check.check('team_billing', manifestUrl())).toEqual({
+      message: refusal('without Access-Control-Allow-Origin'),
+      unanswered: false,
+    });
+    // Another origin, or this one spelt otherwise than a browser sends it: a browser compares them as written.
+    for (const allowed of ['https://other.example.com', 'https://admin.example.com/', 'https://ADMIN.example.com']) {
+      manifestWithCors(allowed);
+      expect(await check.problem('team_billing', manifestUrl())).toBe(
+        refusal(`with Access-Control-Allow-Origin ${JSON.stringify(allowed)}`),
+      );
+    }
+    expect(origins.map(([url]) => url)).not.toContain('/1.0.0/remoteEntry.js');
+  });
+
+  it('asks nothing of CORS where the pages are on the manifest’s own origin', async () => {
+    manifestWithCors(undefined);
+    const check = new ReleaseFilesCheck({ timeoutMs: 500, pageOrigin: origin.url });
+    expect(await check.problem('team_billing', manifestUrl())).toBeNull();
+    expect(origins.map(([, sent]) => sent)).toEqual([undefined, undefined]);
+  });
+});

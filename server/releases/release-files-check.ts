@@ -12,6 +12,7 @@ import {
 import { quotedValue, shortened } from '../http/quoted-value';
 import { htmlInsteadOfScript } from './html-instead-of-script';
 import { manifestRemoteNameProblem } from './manifest-remote-name';
+import { manifestCorsRefusal, pageOriginAsking } from './manifest-cors';
 
 /**
  * The largest `mf-manifest.json` read (1 MiB): a build's manifest is a few KiB per exposed component, and the
@@ -28,6 +29,11 @@ export interface ReleaseFilesProblem {
 export interface ReleaseFilesCheckOptions {
   /** How long each request may take (the descriptor's timeout, REMOTE_DESCRIPTOR_TIMEOUT_MS). */
   timeoutMs?: number;
+  /**
+   * The origin of the product's pages (PUBLIC_URL's): a manifest elsewhere must answer it with CORS
+   * (manifest-cors.ts). Undefined: CORS is not checked, the server not knowing what origin to ask for.
+   */
+  pageOrigin?: string;
 }
 
 /**
@@ -35,15 +41,17 @@ export interface ReleaseFilesCheckOptions {
  * remote, naming a remote entry script) and that script (not an HTML page). A release whose manifest or entry is
  * missing or wrong would make every slot of its remote fail once in force, so it is refused when published, and
  * again when put in force (release-files-refusal.ts), as files deleted since fail alike. The script is asked only on
- * the manifest's origin (the one a page may load it from): one the manifest names elsewhere is refused unasked. CORS
- * on the team's origin is not checked (the server is no browser): a page that may not read the manifest fails as
- * before.
+ * the manifest's origin (the one a page may load it from): one the manifest names elsewhere is refused unasked. The
+ * manifest is asked as the product's pages ask it, with their Origin, when their origin is known (PUBLIC_URL), and
+ * refused without the CORS answer they need.
  */
 export class ReleaseFilesCheck {
   private readonly timeoutMs: number;
+  private readonly pageOrigin: string | undefined;
 
   constructor(options: ReleaseFilesCheckOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_DESCRIPTOR_TIMEOUT_MS;
+    this.pageOrigin = options.pageOrigin;
   }
 
   /**
@@ -69,7 +77,13 @@ export class ReleaseFilesCheck {
     trace?: TraceContext,
     components?: readonly string[],
   ): Promise<ReleaseFilesProblem | null> {
-    const manifest = await this.get(manifestUrl, trace, async (response) => {
+    const origin = pageOriginAsking(manifestUrl, this.pageOrigin);
+    const manifest = await this.get(manifestUrl, trace, origin, async (response) => {
+      const refused = origin === undefined ? null : manifestCorsRefusal(manifestUrl, response, origin);
+      if (refused !== null) {
+        await response.body?.cancel();
+        return refused;
+      }
       const text = await boundedText(response, MANIFEST_MAX_BYTES);
       return text === null ? `${manifestUrl} is larger than ${MANIFEST_MAX_BYTES} bytes` : { text };
     });
@@ -79,7 +93,7 @@ export class ReleaseFilesCheck {
     const problem = this.manifestProblem(remote, manifestUrl, manifest.read.text, components);
     if (typeof problem === 'string') return { message: problem, unanswered: false };
     const { entry, entryUrl } = problem;
-    const script = await this.get(entryUrl, trace, async (response) => {
+    const script = await this.get(entryUrl, trace, undefined, async (response) => {
       return (await htmlInsteadOfScript(entryUrl, response)) ?? {};
     });
     if ('failed' in script) {
@@ -142,19 +156,21 @@ export class ReleaseFilesCheck {
   }
 
   /**
-   * GET `url`: what `read` makes of a 200 (within the timeout too), or what went wrong: what the origin answered
-   * (`<url> answered 404`, a redirect, what `read` refused), or that it did not answer (in time, or at all).
+   * GET `url` (from `origin` when given, as a page there asks): what `read` makes of a 200 (within the timeout too),
+   * or what went wrong: what the origin answered (`<url> answered 404`, a redirect, what `read` refused), or that it
+   * did not answer (in time, or at all).
    */
   private async get<T extends object>(
     url: string,
     trace: TraceContext | undefined,
+    origin: string | undefined,
     read: (response: Response) => Promise<T | string>,
   ): Promise<{ read: T } | { failed: string; unanswered: boolean }> {
     const answered = (failed: string) => ({ failed, unanswered: false });
     try {
       const response = await fetch(url, {
         signal: AbortSignal.timeout(this.timeoutMs),
-        headers: outgoingTraceHeaders(trace),
+        headers: origin === undefined ? outgoingTraceHeaders(trace) : { ...outgoingTraceHeaders(trace), origin },
         // Read at the address given, never where its origin redirects to (redirectRefusal says why).
         redirect: 'manual',
       });

@@ -32,6 +32,8 @@ interface Origin {
   descriptors: Map<string, Record<string, unknown>>;
   manifests: Map<string, unknown>;
   missing: Set<string>;
+  /** The Access-Control-Allow-Origin its manifests answer with; none by default. */
+  cors?: string;
   /** The paths asked, in order. */
   asked: string[];
   close(): Promise<void>;
@@ -57,8 +59,9 @@ async function startOrigin(): Promise<Origin> {
             : file === 'remoteEntry.js'
               ? `var ${String(descriptor.name)} = {};`
               : undefined;
+    const cors = file === 'mf-manifest.json' && origin.cors ? { 'Access-Control-Allow-Origin': origin.cors } : {};
     if (body === undefined) res.writeHead(404).end();
-    else res.writeHead(200).end(body);
+    else res.writeHead(200, cors).end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -97,9 +100,14 @@ let declared: TempDir;
 const entryOf = (version: string) => `${origin.url}/${version}/mf-manifest.json`;
 
 /** An app placing the billing remote's InvoiceBanner in code, with the operator `admin`. */
-async function start(dir?: TestApp['dir'], allowed?: Parameters<App['allowRemotes']>[0]): Promise<void> {
+async function start(
+  dir?: TestApp['dir'],
+  allowed?: Parameters<App['allowRemotes']>[0],
+  publicOrigin?: string,
+): Promise<void> {
   testApp = await createTestApp({
     ...(dir ? { dir } : {}),
+    ...(publicOrigin ? { publicOrigin } : {}),
     env: { REMOTES_CONFIG: path.join(declared.path, 'remotes.json') },
     // The declared entries refuse at once; a release published fetches its manifest from the test's origin, which a
     // busy machine can take longer than 500 ms to answer (rollouts-api.test.ts failed so).
@@ -291,6 +299,33 @@ describe('publishing', () => {
       '/v1/mf-manifest.json',
       '/v1/remoteEntry.js',
     ]);
+  });
+
+  it('refuses a release whose manifest the pages could not read (CORS), once their origin is known (PUBLIC_URL)', async () => {
+    await testApp.close();
+    await start(undefined, undefined, 'https://Admin.example.com');
+    const token = await tokenFor('team_billing');
+    expect((await publish(token, 'v1').expect(400)).body.error.message).toBe(
+      `The release cannot be loaded: its mf-manifest.json cannot be read: ${origin.url}/v1/mf-manifest.json ` +
+        "answers a request from https://admin.example.com (this product's pages, PUBLIC_URL) without " +
+        'Access-Control-Allow-Origin, which the pages need to read it (every slot of the release would fail): ' +
+        `answer that origin (or *) with CORS on ${origin.url}.`,
+    );
+    expect(await app.releases.store.history('team_billing')).toEqual([]);
+    origin.cors = 'https://admin.example.com';
+    await publish(token, 'v1').expect(201);
+    // Put in force, its files are asked again as they were published: an origin that dropped its CORS since is
+    // refused there too, and nothing changes.
+    await publish(token, 'v2').expect(201);
+    delete origin.cors;
+    const operator = await signedInAgent(app);
+    const refused = await operator.post('/api/remotes/team_billing/activate').send({ version: 'v2' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toContain(
+      `Release "v2" of "team_billing" cannot be loaded: its mf-manifest.json cannot be read: ${origin.url}/v2/` +
+        'mf-manifest.json answers a request from https://admin.example.com (this product',
+    );
+    expect(app.releases.snapshot.rollout('team_billing')?.active ?? null).toBeNull();
   });
 
   it('looks for the entry script after an absolute publicPath on the entry’s origin, where the runtime loads it from', async () => {

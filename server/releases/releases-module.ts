@@ -36,6 +36,8 @@ export interface ReleasesSettings {
   remoteDescriptorTimeoutMs: number;
   remoteRetryIntervalMs: number;
   bodyLimitBytes: number;
+  /** The origin of the product's pages, which a release's manifest must answer with CORS; undefined: unknown. */
+  publicOrigin: string | undefined;
 }
 
 export interface ReleasesModuleParts {
@@ -93,7 +95,10 @@ export class ReleasesModule implements AppModule {
     });
     // A release's manifest and entry script, asked as it is published (by a team or from REMOTES_CONFIG), within the
     // descriptor's timeout too.
-    const files = new ReleaseFilesCheck({ timeoutMs: settings.remoteDescriptorTimeoutMs });
+    const files = new ReleaseFilesCheck({
+      timeoutMs: settings.remoteDescriptorTimeoutMs,
+      pageOrigin: settings.publicOrigin,
+    });
     this.configImports = new ConfigReleaseImports(
       this.configReleaseParts(files),
       settings.remoteRetryIntervalMs,

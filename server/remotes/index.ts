@@ -22,6 +22,11 @@ export interface RemotesRouterOptions {
   showSlotDetails?: boolean;
   /** Serve the remotes' source maps (`*.map`) and build statistics (`mf-stats.json`): files that reveal the source. */
   sourceMaps: boolean;
+  /**
+   * The origin of the product's own pages (PUBLIC_URL's): answered with CORS besides REMOTES_CONFIG's
+   * `allowedOrigins`, wherever the remotes are addressed from (another name of this server, a cache in front).
+   */
+  publicOrigin?: string;
   /** The remotes of one request when they differ from everyone's (a canary or a preview); null when they do not. */
   forRequest?: (req: Request) => RemoteDescriptor[] | null;
 }
@@ -30,12 +35,18 @@ export interface RemotesRouterOptions {
  * `GET /api/remotes` (the remotes the host registers with the Module Federation runtime) and the files of the remotes
  * built by this repository under `/remotes/<name>/` (a year of `immutable` cache for hashed files, the production
  * entry `remoteEntry.<hash>.js` included; `no-cache` for the manifest, the descriptor and a development build's
- * `remoteEntry.js`; CORS for the allowed host origins). The body is encoded once per change of the remote registry.
+ * `remoteEntry.js`; CORS for the allowed host origins and the product's own pages). The body is encoded once per change of the remote registry.
  */
 export function createRemotesRouter(options: RemotesRouterOptions): Router {
   const { registry } = options;
   let body = { version: -1, json: '' };
-  let cors = { allowed: registry.allowedOrigins, handler: remotesCors(registry.allowedOrigins) };
+  const corsOf = (allowed: readonly string[] | '*') => ({
+    allowed,
+    handler: remotesCors(
+      options.publicOrigin === undefined || allowed === '*' ? allowed : [...allowed, options.publicOrigin],
+    ),
+  });
+  let cors = corsOf(registry.allowedOrigins);
 
   const router = express.Router();
   // Any other method: a JSON 405 naming GET and HEAD, as on every path of the API.
@@ -61,9 +72,7 @@ export function createRemotesRouter(options: RemotesRouterOptions): Router {
     },
   });
   router.use('/remotes', (req, res, next) => {
-    if (cors.allowed !== registry.allowedOrigins) {
-      cors = { allowed: registry.allowedOrigins, handler: remotesCors(registry.allowedOrigins) };
-    }
+    if (cors.allowed !== registry.allowedOrigins) cors = corsOf(registry.allowedOrigins);
     cors.handler(req, res, next);
   });
   // A route, not a mount: metrics and spans name every remote file by it (`GET /remotes/*file`).

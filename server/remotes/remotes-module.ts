@@ -25,6 +25,8 @@ export interface RemotesSettings {
   secrets: string[];
   remoteDescriptorTimeoutMs: number;
   remoteRetryIntervalMs: number;
+  /** PUBLIC_URL's origin: the product's own pages, answered with CORS by its remotes' files; undefined: unknown. */
+  publicOrigin: string | undefined;
 }
 
 export interface RemotesModuleParts {
@@ -152,10 +154,11 @@ export class RemotesModule implements AppModule {
   }
 
   mountFiles(app: Express): void {
-    const { distDir, sourceMaps, development } = this.parts.settings;
+    const { distDir, sourceMaps, development, publicOrigin } = this.parts.settings;
     app.use(
       createRemotesRouter({
         distDir,
+        ...(publicOrigin === undefined ? {} : { publicOrigin }),
         registry: this.registry,
         sourceMaps,
         // Placeholders naming components, remotes and errors follow the server's mode, never the host's build mode.

@@ -23,13 +23,13 @@ afterEach(() => dist.remove());
  * The two routers mounted as the app mounts them, then a JSON 404 like the app's; `sourceMaps` as in development
  * unless told (production serves no file that reveals the source).
  */
-function appWith(env: NodeJS.ProcessEnv = {}, sourceMaps = true): Express {
+function appWith(env: NodeJS.ProcessEnv = {}, sourceMaps = true, publicOrigin?: string): Express {
   const app = express();
   const registry = new RemoteRegistry(loadRemotesConfig({ env, distDir: dist.dir }), {
     logger: pino({ level: 'silent' }),
     source: new HttpDescriptorSource(),
   });
-  app.use(createRemotesRouter({ distDir: dist.dir, registry, sourceMaps }));
+  app.use(createRemotesRouter({ distDir: dist.dir, registry, sourceMaps, ...(publicOrigin ? { publicOrigin } : {}) }));
   app.use(createHostPageRouter({ distDir: dist.dir, sourceMaps }));
   app.use((_req, res) => {
     res.status(404).json({ error: { code: 'not_found', message: 'Not found.' } });
@@ -147,6 +147,34 @@ describe('/remotes/<name>/ files', () => {
       .set('Access-Control-Request-Method', 'GET')
       .expect(204);
     expect(preflight.headers['access-control-allow-methods']).toBe('GET, HEAD');
+  });
+
+  it("answers the product's own pages (PUBLIC_URL) too, whatever REMOTES_CONFIG allows", async () => {
+    const origins = async (app: Express) => {
+      const answered: Array<string | undefined> = [];
+      for (const origin of ['https://admin.example.com', 'http://admin.example.test', 'http://evil.example.test']) {
+        const response = await request(app).get('/remotes/team_records/mf-manifest.json').set('Origin', origin);
+        answered.push(response.headers['access-control-allow-origin']);
+      }
+      return answered;
+    };
+    expect(await origins(appWith({}, true, 'https://admin.example.com'))).toEqual([
+      'https://admin.example.com',
+      undefined,
+      undefined,
+    ]);
+    const config = dist.write('remotes.json', JSON.stringify({ allowedOrigins: ['http://admin.example.test'] }));
+    expect(await origins(appWith({ REMOTES_CONFIG: config }, true, 'https://admin.example.com'))).toEqual([
+      'https://admin.example.com',
+      'http://admin.example.test',
+      undefined,
+    ]);
+    // Without it, only what REMOTES_CONFIG allows.
+    expect(await origins(appWith({ REMOTES_CONFIG: config }))).toEqual([
+      undefined,
+      'http://admin.example.test',
+      undefined,
+    ]);
   });
 
   it('answers any origin with "*" when allowedOrigins is "*"', async () => {

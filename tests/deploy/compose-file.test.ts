@@ -133,6 +133,11 @@ describe('deploy/compose.yaml', () => {
     expect(new URL(config.redisUrl!).host).toBe('redis:6379');
     expect(config.sessionSecret).toEqual([operator.SESSION_SECRET]);
     expect(config.trustProxy).not.toBe(false);
+    // Where browsers open it: the proxy, on the port it publishes, under the name its certificate is made for.
+    expect(config.publicOrigin).toBe('https://localhost:8443');
+    const elsewhere = { ...operator, PROXY_HOSTNAME: 'slots.example.com', HTTPS_PORT: '443' };
+    const publicUrl = interpolate(String(services['host-a']!.environment!.PUBLIC_URL), elsewhere);
+    expect(readConfig({ ...env, PUBLIC_URL: publicUrl }).publicOrigin).toBe('https://slots.example.com');
     // The same password on both sides of the connection.
     expect(interpolate(services.postgres!.environment!.POSTGRES_PASSWORD!, operator)).toBe(operator.POSTGRES_PASSWORD);
     expect(decodeURIComponent(new URL(config.postgres!.url).password)).toBe(operator.POSTGRES_PASSWORD);

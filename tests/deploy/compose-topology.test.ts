@@ -242,6 +242,15 @@ describeWithPodmanCompose('deploy/compose.yaml run with podman-compose', () => {
     expect(`${made.stdout}${made.stderr}`).toContain('making a self-signed one for localhost');
   });
 
+  it("has each host name the proxy's address as where to open the product, not its own", async () => {
+    for (const name of ['host-a', 'host-b']) {
+      const logs = await podman(['logs', container(name)], { allowFailure: true });
+      expect(`${logs.stdout}${logs.stderr}`).toContain(
+        `Slots platform is ready: open https://localhost:${httpsPort}/ (this server listens on http://localhost:3000/)`,
+      );
+    }
+  });
+
   it('gives the hosts no volume of their own: their /data is in memory, so `down` leaves no anonymous volume', async () => {
     for (const name of ['host-a', 'host-b']) {
       const mounts = await podmanInspect(container(name), '{{range .Mounts}}{{.Type}}:{{.Destination}} {{end}}');
