@@ -108,7 +108,10 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ap
       // The API answers JSON: a small header set. Documents and files get helmet's full set, below.
       createApiSecurityHeaders(),
       requireHostHeader,
-      createCrossSiteGuard({ allowedOrigins: settings.allowedOrigins }),
+      // The product's own pages (PUBLIC_URL) are no other site, even behind a proxy that rewrites Host.
+      createCrossSiteGuard({
+        allowedOrigins: [...settings.allowedOrigins, ...(settings.publicOrigin ? [settings.publicOrigin] : [])],
+      }),
       ...settings.beforeRoutes,
     ]),
   );

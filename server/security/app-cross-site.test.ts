@@ -111,6 +111,20 @@ describe('cross-site requests to the app', () => {
     expect(script.status).toBe(204);
   });
 
+  it('takes its pages at PUBLIC_URL as its own, reached through a proxy that rewrites Host', async () => {
+    await testApp.close();
+    testApp = await createDemoApp({ publicOrigin: 'https://slots.example.com' });
+    const signIn = () =>
+      http()
+        .post('/login')
+        .set('Host', 'host-a:3000')
+        .set('Sec-Fetch-Site', 'same-site')
+        .send({ username: 'admin', password: DEMO_PASSWORD });
+    expect((await signIn().set('Origin', 'https://slots.example.com')).status).toBe(200);
+    const other = await signIn().set('Origin', 'https://other.example.com');
+    expect([other.status, other.body.error]).toEqual([403, CROSS_SITE]);
+  });
+
   it('lets cross-site reads through (they change nothing; CORS keeps their answers from the other site)', async () => {
     const response = await http()
       .get('/slots')
