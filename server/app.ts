@@ -10,9 +10,8 @@ import { HostPageModule } from './host-page/host-page-module';
 import type { DashboardDefinition } from './meta/dashboard-registry';
 import { MetaModule } from './meta/meta-module';
 import type { ModuleDefinition } from './meta/module-registry';
-import { addDatabasePoolMetrics } from './observability/database-pool-metrics';
 import { MetricsRegistry } from './observability/metrics-registry';
-import { addReadinessMetrics } from './observability/operations-metrics';
+import { addHostMetrics } from './observability/operations-metrics';
 import { PlacementsModule } from './placements/placements-module';
 import { ServerLifecycle } from './process/server-lifecycle';
 import { ReleasesModule } from './releases/releases-module';
@@ -92,11 +91,7 @@ export class App {
       const slotEvents = (this.slotEvents = new SlotEventsModule({ ...core, resources, remotes, releases, meta }));
       const hostPage = new HostPageModule({ ...core, auth, slots, meta, remotes, releases });
       this.modules = [db, slots, meta, auth, resources, remotes, releases, placements, slotCheck, slotEvents, hostPage];
-      if (metrics) {
-        metrics.defaultMetrics();
-        addDatabasePoolMetrics(metrics, storage);
-        addReadinessMetrics(metrics, { readiness: () => this.readinessChecks(), logger });
-      }
+      if (metrics) addHostMetrics(metrics, { storage, readiness: () => this.readinessChecks(), logger });
     } catch (error) {
       void storage.close();
       throw error;

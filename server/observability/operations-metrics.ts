@@ -1,4 +1,6 @@
 import type { Logger } from 'pino';
+import type { StorageEngine } from '../storage/storage-engine';
+import { addDatabasePoolMetrics } from './database-pool-metrics';
 import type { MetricsRegistry } from './metrics-registry';
 import { withinScrapeDeadline } from './scrape-deadline';
 
@@ -17,6 +19,19 @@ export interface OperationsMetricsParts {
  * scrape timeout (10 s).
  */
 const READINESS_SCRAPE_TIMEOUT_MS = 3000;
+
+/**
+ * The host's own series, beside what each module measures: Node's defaults (memory, event loop, GC), the database
+ * pool, and the readiness checks.
+ */
+export function addHostMetrics(
+  metrics: MetricsRegistry,
+  parts: OperationsMetricsParts & { storage: StorageEngine },
+): void {
+  metrics.defaultMetrics();
+  addDatabasePoolMetrics(metrics, parts.storage);
+  addReadinessMetrics(metrics, parts);
+}
 
 /**
  * `slots_readiness_check{check}`: 1 while a readiness check passes, 0 while it fails (the database, Redis, draining),
