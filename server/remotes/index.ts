@@ -35,7 +35,8 @@ export interface RemotesRouterOptions {
  * `GET /api/remotes` (the remotes the host registers with the Module Federation runtime) and the files of the remotes
  * built by this repository under `/remotes/<name>/` (a year of `immutable` cache for hashed files, the production
  * entry `remoteEntry.<hash>.js` included; `no-cache` for the manifest, the descriptor and a development build's
- * `remoteEntry.js`; CORS for the allowed host origins and the product's own pages). The body is encoded once per change of the remote registry.
+ * `remoteEntry.js`; CORS for the allowed host origins and the product's own pages). The body is encoded once per
+ * change of the remote registry.
  */
 export function createRemotesRouter(options: RemotesRouterOptions): Router {
   const { registry } = options;
