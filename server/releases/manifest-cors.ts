@@ -24,8 +24,8 @@ export function manifestCorsRefusal(manifestUrl: string, response: Response, pag
       ? 'without Access-Control-Allow-Origin'
       : `with Access-Control-Allow-Origin ${JSON.stringify(allowed)}`;
   return (
-    `${manifestUrl} answers a request from ${pageOrigin} (this product's pages, PUBLIC_URL) ${answered}, which ` +
-    'the pages need to read it (every slot of the release would fail): answer that origin (or *) with CORS on ' +
-    new URL(manifestUrl).origin
+    `${manifestUrl} answers a request from ${pageOrigin} (this product's pages, PUBLIC_URL) ${answered}, so no ` +
+    'page there may read it and every slot of the release would fail: answer that origin (or *) with CORS on ' +
+    `${new URL(manifestUrl).origin}`
   );
 }

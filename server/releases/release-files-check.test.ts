@@ -306,7 +306,7 @@ describe('with the origin of the product’s pages known (PUBLIC_URL)', () => {
     const check = new ReleaseFilesCheck({ timeoutMs: 500, pageOrigin: PAGES });
     const refusal = (answered: string) =>
       `its mf-manifest.json cannot be read: ${manifestUrl()} answers a request from ${PAGES} (this product's pages, ` +
-      `PUBLIC_URL) ${answered}, which the pages need to read it (every slot of the release would fail): answer that ` +
+      `PUBLIC_URL) ${answered}, so no page there may read it and every slot of the release would fail: answer that ` +
       `origin (or *) with CORS on ${origin.url}`;
     manifestWithCors(undefined);
     expect(await check.check('team_billing', manifestUrl())).toEqual({

@@ -11,5 +11,7 @@ export const RELEASE_REFUSALS = {
    * What to do about a release whose files its origin answers cannot load (release-files-refusal.ts), after what
    * was asked, what it answered and what stays in force.
    */
-  unloadableRelease: "Put the release's files back on its origin as they were published, or choose another release.",
+  unloadableRelease:
+    "Have its origin serve the release's files as it did when they were published (CORS included), or choose " +
+    'another release.',
 } as const;

@@ -355,6 +355,19 @@ export class ReleaseService {
     return { release, reason: await this.filesReason(release, now, trace) };
   }
 
+  /**
+   * The release a rollout plan's promotion activates, checked as an activation is (placements, clashes, origin, files:
+   * everyone outside the canary loads it next), with the reason its files leave unconfirmed.
+   */
+  async promotionCandidate(
+    remote: string,
+    version: string,
+    trace?: TraceContext,
+  ): Promise<{ release: RemoteRelease; reason: string | undefined }> {
+    const release = this.checkedRelease(remote, version);
+    return { release, reason: await this.filesReason(release, await this.parts.store.rollout(remote), trace) };
+  }
+
   /** Refuses a canary of `release` over `active`: with no release in force, or of the release in force itself. */
   refuseCanaryOf(release: RemoteRelease, active: string | null): void {
     const { remote } = release;

@@ -308,7 +308,7 @@ describe('publishing', () => {
     expect((await publish(token, 'v1').expect(400)).body.error.message).toBe(
       `The release cannot be loaded: its mf-manifest.json cannot be read: ${origin.url}/v1/mf-manifest.json ` +
         "answers a request from https://admin.example.com (this product's pages, PUBLIC_URL) without " +
-        'Access-Control-Allow-Origin, which the pages need to read it (every slot of the release would fail): ' +
+        'Access-Control-Allow-Origin, so no page there may read it and every slot of the release would fail: ' +
         `answer that origin (or *) with CORS on ${origin.url}.`,
     );
     expect(await app.releases.store.history('team_billing')).toEqual([]);

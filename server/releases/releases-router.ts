@@ -281,7 +281,7 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
         if (!ROLLOUT_PLAN_ACTIONS.includes(action)) {
           throw new HttpError('not_found', `No rollout action "${action}": ${ROLLOUT_PLAN_ACTIONS.join(', ')}.`);
         }
-        res.json(await rollouts.act(name(req), action, rolloutActorOf(res), rolloutPlanSeenOf(req)));
+        res.json(await rollouts.act(name(req), action, rolloutActorOf(res), rolloutPlanSeenOf(req), traceOf(req)));
       },
     ],
   });

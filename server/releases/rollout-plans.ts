@@ -177,15 +177,25 @@ export class RolloutPlans {
    * pause of a paused plan, or a resume of a running one, changes and records nothing. Given the plan the caller
    * `seen`, an action on another plan or another state of it is refused (409), nothing changed.
    */
-  async act(remote: string, action: RolloutPlanAction, actor: string, seen?: RolloutPlanSeen): Promise<RolloutPlan> {
+  async act(
+    remote: string,
+    action: RolloutPlanAction,
+    actor: string,
+    seen?: RolloutPlanSeen,
+    trace?: TraceContext,
+  ): Promise<RolloutPlan> {
     const known = await this.parts.plans.plan(remote);
     if (known === undefined) throw new ReleaseRefusedError(`Remote "${remote}" has no rollout plan.`, [], 404);
     if (seen !== undefined && !planIsAsSeen(known, seen)) {
       const lastChange = await this.parts.audit.lastChangeOf(remote, PLAN_CHANGES);
       throw new ReleaseRefusedError(planMovedMessage(remote, seen, known, lastChange), [], 409);
     }
-    // Promoting activates the release: checked against the placements and other remotes as they are now.
-    if (action === 'promote' && live(known)) this.parts.service.checkedRelease(remote, known.version);
+    // Promoting activates the release: checked against the placements and other remotes as they are now, and its files
+    // asked again as an activation asks them (the canary's few loaded it; everyone else would next).
+    const promotion =
+      action === 'promote' && live(known)
+        ? await this.parts.service.promotionCandidate(remote, known.version, trace)
+        : null;
     const at = this.now();
     const changed = await this.parts.plans.change(remote, (plan) => {
       // Read again in the transaction: another host may have moved it since.
@@ -198,17 +208,19 @@ export class RolloutPlans {
           `The rollout plan of "${ended?.version ?? ''}" of "${remote}" is ${ended?.state ?? 'gone'}: nothing to ${action}.`,
         );
       }
-      return this.actionChange(plan, action, actor, at);
+      return this.actionChange(plan, action, actor, at, promotion?.reason);
     });
     await this.parts.snapshot.refresh();
     return planOnWire(changed ?? (await this.parts.plans.plan(remote))!);
   }
 
+  /** `filesReason`: a promotion's, when its files were left unconfirmed (release-files-refusal.ts). */
   private actionChange(
     plan: StoredRolloutPlan,
     action: RolloutPlanAction,
     actor: string,
     at: number,
+    filesReason?: string,
   ): PlanChange | null {
     const fields = fieldsOf(plan);
     const where = { state: plan.state, step: plan.step + 1, share: plan.share };
@@ -232,7 +244,7 @@ export class RolloutPlans {
             action: 'rollout-promote',
             actor,
             next: { active: plan.version, canary: null },
-            reason: `promoted at ${stepLabel(plan.steps, plan.step)}`,
+            reason: `promoted at ${stepLabel(plan.steps, plan.step)}${filesReason === undefined ? '' : `; ${filesReason}`}`,
           },
         };
       case 'abort':

@@ -12,6 +12,7 @@ import { addOperator, addUser, createTestApp, signedInAgent, type TestApp } from
 import { startDescriptorOrigin, type DescriptorOrigin } from '../../testing/server/released-remote';
 import { waitUntil } from '../../testing/server/wait-until';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+import { RELEASE_REFUSALS } from './release-refusals';
 import type { CanaryHealth } from './rollout-plans';
 import { RolloutPlanStore } from './rollout-plan-store';
 
@@ -311,6 +312,27 @@ describe("an operator's actions on the plan", () => {
       ['rollout-resume', 'admin'],
       ['rollout-promote', 'admin'],
     ]);
+  });
+
+  it('promote asks the release’s files first, as an activation does: gone from its origin, nothing changes', async () => {
+    testApp = await start();
+    const { app } = testApp;
+    const operator = await signedInAgent(app);
+    await operator.post('/api/remotes/team_billing/rollouts').send(PLAN).expect(201);
+    origin.missing.add('/v2/mf-manifest.json');
+    const refused = await operator.post('/api/remotes/team_billing/rollouts/current/promote').expect(400);
+    expect(refused.body.error.message).toBe(
+      `Release "v2" of "team_billing" cannot be loaded: its mf-manifest.json cannot be read: ${originUrl}/v2/` +
+        'mf-manifest.json answered 404. Nothing changed: release "v1" stays in force, with its canary "v2". ' +
+        RELEASE_REFUSALS.unloadableRelease,
+    );
+    expect(await planNow()).toMatchObject({ state: 'running', step: 0 });
+    expect(await app.releases.store.rollout('team_billing')).toMatchObject({ active: 'v1', canary: { version: 'v2' } });
+    expect(await rolloutTrail()).toEqual([['rollout-start', 'admin']]);
+    // Back on its origin: promoted.
+    origin.missing.clear();
+    await operator.post('/api/remotes/team_billing/rollouts/current/promote').expect(200);
+    expect(await app.releases.store.rollout('team_billing')).toMatchObject({ active: 'v2', canary: null });
   });
 
   it('abort gives everyone the stable release back, audited once; a remote with no plan answers 404', async () => {

@@ -18,6 +18,8 @@ export interface DescriptorOrigin {
   url: string;
   /** REMOTES_CONFIG listing the remote with its components (an entry on this origin): pass it as the app's env. */
   remotesConfig: string;
+  /** Paths answered 404 from now on (`/v2/mf-manifest.json`): a release's files gone from its origin. */
+  missing: Set<string>;
   close(): Promise<void>;
 }
 
@@ -25,8 +27,10 @@ export async function startDescriptorOrigin(descriptor: {
   name: string;
   components: string[];
 }): Promise<DescriptorOrigin> {
+  const missing = new Set<string>();
   const server = http.createServer((req, res) => {
-    if (req.url?.endsWith(REMOTE_DESCRIPTOR_FILE)) res.writeHead(200).end(JSON.stringify(descriptor));
+    if (missing.has(req.url ?? '')) res.writeHead(404).end();
+    else if (req.url?.endsWith(REMOTE_DESCRIPTOR_FILE)) res.writeHead(200).end(JSON.stringify(descriptor));
     else if (req.url?.endsWith('/mf-manifest.json'))
       res.writeHead(200).end(JSON.stringify(fakeManifest(descriptor.name, descriptor.components)));
     else if (req.url?.endsWith('/remoteEntry.js')) res.writeHead(200).end(`var ${descriptor.name} = {};`);
@@ -41,6 +45,7 @@ export async function startDescriptorOrigin(descriptor: {
   return {
     url,
     remotesConfig,
+    missing,
     close: async () => {
       dir.remove();
       server.closeAllConnections();
