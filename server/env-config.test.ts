@@ -126,10 +126,13 @@ describe('readConfig', () => {
   it.each<[Record<string, string>, RegExp]>([
     [
       { PUBLIC_URL: 'https://admin.example.com/slots/' },
-      /^PUBLIC_URL="https:\/\/admin.example.com\/slots\/" is not where .* no path/,
+      /^PUBLIC_URL="https:\/\/admin.example.com\/slots\/" is not where the product's pages are opened: it has a path, a query or a fragment \(the pages are served at their origin's root\)\. Give http\(s\):\/\/host\[:port\], e\.g\. https:\/\/admin\.example\.com\.$/,
     ],
-    [{ PUBLIC_URL: 'admin.example.com' }, /PUBLIC_URL/],
-    [{ PUBLIC_URL: 'ftp://admin.example.com' }, /PUBLIC_URL/],
+    [{ PUBLIC_URL: 'https://admin.example.com?x' }, /: it has a path, a query or a fragment/],
+    [{ PUBLIC_URL: 'admin.example.com' }, /PUBLIC_URL="admin.example.com" .*: it is not a URL \(a scheme and a host\)/],
+    [{ PUBLIC_URL: 'ftp://admin.example.com' }, /: its scheme is ftp: \(http or https\)/],
+    [{ PUBLIC_URL: 'https://ops:secret@admin.example.com' }, /: it holds a user name or password/],
+    [{ PUBLIC_URL: 'https://*.example.com' }, /: its host is a pattern/],
     [{ PORT: 'http' }, /PORT="http" is not a port number/],
     [{ PORT: '70000' }, /PORT/],
     [{ REDIS_URL: 'localhost:6379' }, /REDIS_URL/],

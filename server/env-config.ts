@@ -146,11 +146,28 @@ function readPublicOrigin(raw: string | undefined): string | undefined {
   const origin = parseOrigin(value);
   if (origin === null) {
     throw new ConfigError(
-      `PUBLIC_URL=${JSON.stringify(raw)} is not where the product's pages are opened: http(s)://host[:port], no ` +
-        "path (the pages are served at their origin's root), e.g. https://admin.example.com.",
+      `PUBLIC_URL=${JSON.stringify(raw)} is not where the product's pages are opened: ${publicUrlProblem(value)}. ` +
+        'Give http(s)://host[:port], e.g. https://admin.example.com.',
     );
   }
   return origin;
+}
+
+/** What is wrong with a PUBLIC_URL that is no origin, said plainly. */
+function publicUrlProblem(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'it is not a URL (a scheme and a host)';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `its scheme is ${url.protocol} (http or https)`;
+  if (url.username !== '' || url.password !== '') return 'it holds a user name or password';
+  if (url.hostname.includes('*')) return 'its host is a pattern (one host only)';
+  if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || /[?#]/.test(value)) {
+    return "it has a path, a query or a fragment (the pages are served at their origin's root)";
+  }
+  return 'it is not written as scheme://host[:port]';
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
