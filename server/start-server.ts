@@ -146,6 +146,7 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
   }
   const { port } = server.address() as AddressInfo;
   const url = `${config.tls ? 'https' : 'http'}://${displayHost(config.host)}:${port}/`;
+  const publicUrl = config.publicOrigin === undefined ? {} : { publicUrl: `${config.publicOrigin}/` };
   logger.info(
     {
       host: config.host,
@@ -153,7 +154,7 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
       protocols: config.tls ? 'h2, http/1.1 (TLS)' : 'http/1.1',
       storage: app.storage.kind,
       sessions: app.sessions.kind,
-      ...(config.publicOrigin === undefined ? {} : { publicUrl: `${config.publicOrigin}/` }),
+      ...publicUrl,
       ...(metricsListener ? { metricsHost: config.metrics.host, metricsPort: metricsListener.port } : {}),
     },
     'listening',
@@ -163,7 +164,7 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
   process.stdout.write(
     formatStartMessage({
       url,
-      ...(config.publicOrigin === undefined ? {} : { publicUrl: `${config.publicOrigin}/` }),
+      ...publicUrl,
       account: options.signInAccount?.(),
       databasePathForCommand: isDefaultDatabase ? undefined : config.databasePath,
       postgres: config.postgres !== undefined,
