@@ -143,7 +143,9 @@ function storeCases(freshSettings: () => Promise<StorageSettings>): void {
     expect(await tokens.check(`${created.token}x`)).toEqual({ status: 'invalid' });
     const expired = await tokens.create('team_billing', -1000);
     expect(await tokens.check(expired.token)).toEqual({ status: 'expired', id: expired.id, at: expired.expiresAt });
-    expect(await tokens.check(`${expired.token.slice(0, -1)}A`)).toEqual({ status: 'invalid' });
+    // Its last character changed (to another one: a token may end with the "A" this test once always wrote there).
+    const nearMiss = `${expired.token.slice(0, -1)}${expired.token.endsWith('A') ? 'B' : 'A'}`;
+    expect(await tokens.check(nearMiss)).toEqual({ status: 'invalid' });
   });
 }
 
