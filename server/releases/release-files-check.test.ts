@@ -3,6 +3,7 @@
  * each request bounded by the timeout, the manifest by its size.
  */
 import { fakeManifest } from '../../testing/fake-manifest';
+import { getFreePort } from '../../testing/system/free-port';
 import { startHttpFixtureServer, type HttpFixtureServer } from '../../testing/system/http-fixture-server';
 import { MANIFEST_MAX_BYTES, ReleaseFilesCheck } from './release-files-check';
 
@@ -78,12 +79,11 @@ it('says when the origin is down, and refuses a manifest that is not JSON or too
   expect(await check.problem('team_billing', manifestUrl())).toBe(
     `its mf-manifest.json cannot be read: ${manifestUrl()} is larger than ${MANIFEST_MAX_BYTES} bytes`,
   );
-  // A port nothing listens on (a server's, closed before it was asked).
-  const dead = await startHttpFixtureServer(() => undefined);
-  await dead.close();
-  const url = `${dead.url}/1.0.0/mf-manifest.json`;
+  // A port nothing listens on (nor takes meanwhile: see free-port.ts).
+  const deadPort = await getFreePort();
+  const url = `http://127.0.0.1:${deadPort}/1.0.0/mf-manifest.json`;
   expect(await check.problem('team_billing', url)).toBe(
-    `its mf-manifest.json cannot be read: ${url}: connect ECONNREFUSED 127.0.0.1:${dead.port}`,
+    `its mf-manifest.json cannot be read: ${url}: connect ECONNREFUSED 127.0.0.1:${deadPort}`,
   );
 });
 
@@ -93,9 +93,10 @@ it('tells an origin that did not answer (in time, or at all) from one that answe
     message: `its mf-manifest.json cannot be read: ${manifestUrl()} did not answer within 200 ms`,
     unanswered: true,
   });
-  const dead = await startHttpFixtureServer(() => undefined);
-  await dead.close();
-  expect(await check.check('team_billing', `${dead.url}/mf-manifest.json`)).toMatchObject({ unanswered: true });
+  const deadPort = await getFreePort();
+  expect(await check.check('team_billing', `http://127.0.0.1:${deadPort}/mf-manifest.json`)).toMatchObject({
+    unanswered: true,
+  });
   answers.set('/1.0.0/mf-manifest.json', { status: 404, body: '' });
   expect(await check.check('team_billing', manifestUrl())).toEqual({
     message: `its mf-manifest.json cannot be read: ${manifestUrl()} answered 404`,

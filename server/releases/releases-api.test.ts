@@ -19,6 +19,7 @@ import {
 } from '../../shared';
 import { addOperator, addUser, createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
 import { fakeManifest } from '../../testing/fake-manifest';
+import { getFreePort } from '../../testing/system/free-port';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import type { App } from '../app';
 import { RELEASE_REFUSALS } from './release-refusals';
@@ -72,13 +73,9 @@ async function startOrigin(): Promise<Origin> {
   return origin;
 }
 
-/** The URL of a port nothing listens on (a server's, once closed): where an entry that is down points. */
+/** The URL of a port nothing listens on, nor takes meanwhile (see free-port.ts): where an entry that is down points. */
 async function deadUrl(): Promise<string> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return url;
+  return `http://127.0.0.1:${await getFreePort()}`;
 }
 
 const BANNER_SCHEMA = { type: 'object', properties: { amountDue: { type: 'number' } }, required: ['amountDue'] };

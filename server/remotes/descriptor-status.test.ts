@@ -11,6 +11,7 @@ import { REMOTE_DESCRIPTOR_FILE, type InspectedRemote, type RemotesPayload } fro
 import { fakeManifest } from '../../testing/fake-manifest';
 import { parsePrometheusText, sampleValue } from '../../testing/server/prometheus-text';
 import { addUser, createTestApp, signedInAgent, signedInOperator, type TestApp } from '../../testing/server/test-app';
+import { getFreePort } from '../../testing/system/free-port';
 import { startHttpFixtureServer, type HttpFixtureServer } from '../../testing/system/http-fixture-server';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 
@@ -53,11 +54,9 @@ async function origin(answer: 'descriptor' | '404' | 'silent', name: string): Pr
   return server;
 }
 
-/** A port nothing listens on: a fixture server's, once closed. */
+/** A port nothing listens on, and that no other test's server takes meanwhile (see free-port.ts). */
 async function deadOrigin(): Promise<string> {
-  const server = await startHttpFixtureServer(() => undefined);
-  await server.close();
-  return server.url;
+  return `http://127.0.0.1:${await getFreePort()}`;
 }
 
 async function startWith(remotes: Array<{ name: string; origin: string }>): Promise<TestApp> {

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { getFreePort } from './free-port';
 
 export interface RecordedRequest {
   method: string;
@@ -25,8 +26,12 @@ export type FixtureHandler = (request: http.IncomingMessage, response: http.Serv
 /**
  * A plain Node HTTP server on a free port of 127.0.0.1 that records what it is asked. The base of the test doubles
  * that stand in for a remote's host (a second origin, a broken or silent remote).
+ *
+ * Its port comes from this worker's block below the ephemeral range (see free-port.ts), not from `listen(0)`: a test
+ * that closes it to have an origin go down gets a refused connection, where another test's server running alongside
+ * could take an ephemeral port the moment it was freed (and answer 404 for the origin that was down).
  */
-export function startHttpFixtureServer(handler: FixtureHandler): Promise<HttpFixtureServer> {
+export async function startHttpFixtureServer(handler: FixtureHandler): Promise<HttpFixtureServer> {
   const requests: RecordedRequest[] = [];
   const server = http.createServer((request, response) => {
     // Node joins a header sent twice with ", ": two traceparents read as no valid one.
@@ -39,17 +44,13 @@ export function startHttpFixtureServer(handler: FixtureHandler): Promise<HttpFix
     });
     handler(request, response);
   });
+  const port = await getFreePort();
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen({ host: '127.0.0.1', port: 0 }, () => {
-      const address = server.address();
-      if (address === null || typeof address === 'string') {
-        reject(new Error('The fixture server has no TCP address.'));
-        return;
-      }
+    server.listen({ host: '127.0.0.1', port }, () => {
       resolve({
-        url: `http://127.0.0.1:${address.port}`,
-        port: address.port,
+        url: `http://127.0.0.1:${port}`,
+        port,
         requests,
         close: () =>
           new Promise<void>((done) => {
