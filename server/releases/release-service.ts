@@ -356,16 +356,12 @@ export class ReleaseService {
   }
 
   /**
-   * The release a rollout plan's promotion activates, checked as an activation is (placements, clashes, origin, files:
-   * everyone outside the canary loads it next), with the reason its files leave unconfirmed.
+   * Checks the release a rollout plan's promotion activates as an activation is checked (placements, clashes, origin,
+   * files: everyone outside the canary loads it next); answers the reason its files were left unconfirmed, if they were.
    */
-  async promotionCandidate(
-    remote: string,
-    version: string,
-    trace?: TraceContext,
-  ): Promise<{ release: RemoteRelease; reason: string | undefined }> {
+  async promotionFilesReason(remote: string, version: string, trace?: TraceContext): Promise<string | undefined> {
     const release = this.checkedRelease(remote, version);
-    return { release, reason: await this.filesReason(release, await this.parts.store.rollout(remote), trace) };
+    return this.filesReason(release, await this.parts.store.rollout(remote), trace);
   }
 
   /** Refuses a canary of `release` over `active`: with no release in force, or of the release in force itself. */

@@ -192,10 +192,10 @@ export class RolloutPlans {
     }
     // Promoting activates the release: checked against the placements and other remotes as they are now, and its files
     // asked again as an activation asks them (the canary's few loaded it; everyone else would next).
-    const promotion =
+    const filesReason =
       action === 'promote' && live(known)
-        ? await this.parts.service.promotionCandidate(remote, known.version, trace)
-        : null;
+        ? await this.parts.service.promotionFilesReason(remote, known.version, trace)
+        : undefined;
     const at = this.now();
     const changed = await this.parts.plans.change(remote, (plan) => {
       // Read again in the transaction: another host may have moved it since.
@@ -208,7 +208,7 @@ export class RolloutPlans {
           `The rollout plan of "${ended?.version ?? ''}" of "${remote}" is ${ended?.state ?? 'gone'}: nothing to ${action}.`,
         );
       }
-      return this.actionChange(plan, action, actor, at, promotion?.reason);
+      return this.actionChange(plan, action, actor, at, filesReason);
     });
     await this.parts.snapshot.refresh();
     return planOnWire(changed ?? (await this.parts.plans.plan(remote))!);

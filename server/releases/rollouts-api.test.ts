@@ -12,6 +12,7 @@ import { addOperator, addUser, createTestApp, signedInAgent, type TestApp } from
 import { startDescriptorOrigin, type DescriptorOrigin } from '../../testing/server/released-remote';
 import { waitUntil } from '../../testing/server/wait-until';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+import { FILES_UNCONFIRMED } from './release-files-refusal';
 import { RELEASE_REFUSALS } from './release-refusals';
 import type { CanaryHealth } from './rollout-plans';
 import { RolloutPlanStore } from './rollout-plan-store';
@@ -333,6 +334,33 @@ describe("an operator's actions on the plan", () => {
     origin.missing.clear();
     await operator.post('/api/remotes/team_billing/rollouts/current/promote').expect(200);
     expect(await app.releases.store.rollout('team_billing')).toMatchObject({ active: 'v2', canary: null });
+  });
+
+  it('promote goes ahead when the release’s origin does not answer, as an activation does, and its trail says so', async () => {
+    testApp = await start();
+    const { app } = testApp;
+    const operator = await signedInAgent(app);
+    await operator.post('/api/remotes/team_billing/rollouts').send(PLAN).expect(201);
+    // Down for a moment is not gone: refusing would keep a canary the operator judged good from everyone.
+    origin.unanswered.add('/v2/mf-manifest.json');
+    try {
+      await operator.post('/api/remotes/team_billing/rollouts/current/promote').expect(200);
+    } finally {
+      origin.unanswered.clear();
+    }
+    expect(await app.releases.store.rollout('team_billing')).toMatchObject({ active: 'v2', canary: null });
+    const [promoted] = await app.releases.store.history('team_billing');
+    expect(promoted).toMatchObject({
+      action: 'rollout-promote',
+      actor: 'admin',
+      after: {
+        active: 'v2',
+        canary: null,
+        reason:
+          `promoted at step 1 of 3 (5 %); ${FILES_UNCONFIRMED}: its mf-manifest.json cannot be read: ` +
+          `${originUrl}/v2/mf-manifest.json: read ECONNRESET`,
+      },
+    });
   });
 
   it('abort gives everyone the stable release back, audited once; a remote with no plan answers 404', async () => {

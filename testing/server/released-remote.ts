@@ -20,6 +20,8 @@ export interface DescriptorOrigin {
   remotesConfig: string;
   /** Paths answered 404 from now on (`/v2/mf-manifest.json`): a release's files gone from its origin. */
   missing: Set<string>;
+  /** Paths whose connection is reset without an answer from now on: an origin that stopped answering. */
+  unanswered: Set<string>;
   close(): Promise<void>;
 }
 
@@ -28,8 +30,10 @@ export async function startDescriptorOrigin(descriptor: {
   components: string[];
 }): Promise<DescriptorOrigin> {
   const missing = new Set<string>();
+  const unanswered = new Set<string>();
   const server = http.createServer((req, res) => {
-    if (missing.has(req.url ?? '')) res.writeHead(404).end();
+    if (unanswered.has(req.url ?? '')) req.socket.resetAndDestroy();
+    else if (missing.has(req.url ?? '')) res.writeHead(404).end();
     else if (req.url?.endsWith(REMOTE_DESCRIPTOR_FILE)) res.writeHead(200).end(JSON.stringify(descriptor));
     else if (req.url?.endsWith('/mf-manifest.json'))
       res.writeHead(200).end(JSON.stringify(fakeManifest(descriptor.name, descriptor.components)));
@@ -46,6 +50,7 @@ export async function startDescriptorOrigin(descriptor: {
     url,
     remotesConfig,
     missing,
+    unanswered,
     close: async () => {
       dir.remove();
       server.closeAllConnections();
