@@ -31,7 +31,8 @@ function run(env: Record<string, string>): Run {
 async function urlOf(started: Run): Promise<string> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    const match = /open (https?:\/\/127\.0\.0\.1:\d+)\//.exec(started.output());
+    // `open <url>`, or with PUBLIC_URL `open <PUBLIC_URL> (this server listens on <url>)`.
+    const match = /(?:open|listens on) (https?:\/\/127\.0\.0\.1:\d+)\//.exec(started.output());
     if (match?.[1]) return match[1];
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -71,6 +72,40 @@ describe('startServer', () => {
       started.kill('SIGTERM');
       expect(await started.exited).toBe(0);
       expect(started.output()).toContain('"msg":"stopped"');
+    } finally {
+      started.kill('SIGKILL');
+    }
+  });
+
+  it('says to open PUBLIC_URL, logs it, and answers its origin as its own: sign-in and the remotes’ files', async () => {
+    const PAGES = 'https://admin.example.com';
+    const started = run({ DATABASE_PATH: path.join(dir.path, 'app.db'), PUBLIC_URL: `${PAGES}/` });
+    try {
+      const url = await urlOf(started);
+      expect(started.output()).toContain(`open ${PAGES}/ (this server listens on ${url}/)`);
+      const listening = started
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { msg?: string; publicUrl?: string })
+        .find((line) => line.msg === 'listening');
+      expect(listening?.publicUrl).toBe(`${PAGES}/`);
+
+      // A proxy that rewrites Host: the browser's Origin is the pages', not this server's address.
+      const signIn = (origin: string) =>
+        fetch(`${url}/login`, {
+          method: 'POST',
+          headers: { Origin: origin, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ username: 'admin', password: 'not-the-password' }),
+        });
+      expect((await signIn(PAGES)).status).toBe(401);
+      expect((await signIn('https://elsewhere.example')).status).toBe(403);
+
+      const manifest = await fetch(`${url}/remotes/team_marketing/mf-manifest.json`, { headers: { Origin: PAGES } });
+      expect(manifest.status).toBe(200);
+      expect(manifest.headers.get('access-control-allow-origin')).toBe(PAGES);
+      started.kill('SIGTERM');
+      expect(await started.exited).toBe(0);
     } finally {
       started.kill('SIGKILL');
     }
