@@ -29,10 +29,17 @@ export function readBoolean(env: NodeJS.ProcessEnv, name: string, fallback: bool
   throw new InvalidSettingError(name, raw, 'true or false (also on/off, yes/no, 1/0)');
 }
 
-/** Like readInteger, but `off` (or `0`, `false`, `none`) means "no limit": null. */
+/**
+ * Like readInteger (at least 1), but `off` (or `false`, `none`) means "no limit": null. `0` is refused, not read as
+ * "no limit": whoever writes it may well mean "no attempt at all", and a security limit should not fail open on a guess.
+ */
 export function readLimit(env: NodeJS.ProcessEnv, name: string, fallback: number): number | null {
-  const raw = env[name]?.trim().toLowerCase();
-  if (raw === 'off' || raw === 'false' || raw === 'none' || raw === '0') return null;
+  const raw = env[name]?.trim();
+  const lowered = raw?.toLowerCase();
+  if (lowered === 'off' || lowered === 'false' || lowered === 'none') return null;
+  if (raw !== undefined && /^0+$/.test(raw)) {
+    throw new InvalidSettingError(name, raw, 'a whole number of at least 1, or off for no limit');
+  }
   return readInteger(env, name, fallback, 1);
 }
 

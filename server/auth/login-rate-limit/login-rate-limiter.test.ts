@@ -274,4 +274,13 @@ describe('loginRateLimitSettingsFromEnv', () => {
       /LOGIN_RATE_LIMIT_WINDOW_SECONDS/,
     );
   });
+
+  it('refuses 0 for a limit, naming off: it is no "no limit" (whoever writes it may mean no attempt at all)', () => {
+    for (const name of ['LOGIN_RATE_LIMIT', 'LOGIN_IP_RATE_LIMIT', 'LOGIN_ACCOUNT_RATE_LIMIT']) {
+      expect(() => loginRateLimitSettingsFromEnv({ [name]: '0' })).toThrow(
+        `${name}="0" is not valid: expected a whole number of at least 1, or off for no limit.`,
+      );
+    }
+    expect(loginRateLimitSettingsFromEnv({ LOGIN_ACCOUNT_RATE_LIMIT: 'None' }).perAccount).toBeNull();
+  });
 });
