@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ConfigError, readConfig } from './env-config';
+import { ConfigError, publicUrlWithoutTlsWarning, readConfig, type ServerConfig } from './env-config';
 
 const SECRET = 'a-shared-secret-0123456789';
 
@@ -114,6 +114,26 @@ describe('readConfig', () => {
   it('reads ALLOWED_ORIGINS in any spelling of an origin as the origin a browser sends', () => {
     const config = readConfig({ ALLOWED_ORIGINS: 'https://Admin.Example.com:443/, https://bücher.example' });
     expect(config.allowedOrigins).toEqual(['https://admin.example.com', 'https://xn--bcher-kva.example']);
+  });
+
+  it('warns of an https PUBLIC_URL that this server cannot see as TLS: no TRUST_PROXY, no certificate', () => {
+    const warning = (env: NodeJS.ProcessEnv) => publicUrlWithoutTlsWarning(readConfig(env));
+    expect(warning({ PUBLIC_URL: 'https://admin.example.com' })).toBe(
+      'PUBLIC_URL is https://admin.example.com, but this server sees no TLS: it speaks plain HTTP and TRUST_PROXY is ' +
+        'not set, so it cannot learn that a request came over HTTPS. The session cookie goes without Secure and no ' +
+        'HSTS is sent. Set TRUST_PROXY to the proxy that ends TLS (it must send X-Forwarded-Proto), or TLS_CERT_FILE ' +
+        'and TLS_KEY_FILE.',
+    );
+    expect(warning({ PUBLIC_URL: 'https://admin.example.com', TRUST_PROXY: '0' })).toMatch(/sees no TLS/);
+    expect(warning({ PUBLIC_URL: 'https://admin.example.com', TRUST_PROXY: '1' })).toBeUndefined();
+    expect(warning({ PUBLIC_URL: 'https://admin.example.com', TRUST_PROXY: 'loopback' })).toBeUndefined();
+    expect(warning({ PUBLIC_URL: 'http://127.0.0.1:8080' })).toBeUndefined();
+    expect(warning({})).toBeUndefined();
+    // Speaking HTTPS itself (TLS_CERT_FILE and TLS_KEY_FILE): nothing to say.
+    const tls = { certFile: 'cert.pem', keyFile: 'key.pem' } as unknown as ServerConfig['tls'];
+    expect(
+      publicUrlWithoutTlsWarning({ publicOrigin: 'https://admin.example.com', tls, trustProxy: false }),
+    ).toBeUndefined();
   });
 
   it('reads PUBLIC_URL as the origin a browser sends, and leaves it unknown when not set', () => {

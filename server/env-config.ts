@@ -153,6 +153,24 @@ function readPublicOrigin(raw: string | undefined): string | undefined {
   return origin;
 }
 
+/**
+ * Said at start when PUBLIC_URL is https but this server can see no TLS: it speaks plain HTTP itself and trusts no
+ * proxy to say a request came over TLS (`X-Forwarded-Proto`), so the session cookie goes without `Secure` and no HSTS
+ * is sent, whatever the pages' address says. Not refused: a proxy may end TLS on the same machine for a trial.
+ */
+export function publicUrlWithoutTlsWarning(
+  config: Pick<ServerConfig, 'publicOrigin' | 'tls' | 'trustProxy'>,
+): string | undefined {
+  if (!config.publicOrigin?.startsWith('https://') || config.tls !== undefined) return undefined;
+  if (config.trustProxy !== false && config.trustProxy !== 0) return undefined;
+  return (
+    `PUBLIC_URL is ${config.publicOrigin}, but this server sees no TLS: it speaks plain HTTP and TRUST_PROXY is not ` +
+    'set, so it cannot learn that a request came over HTTPS. The session cookie goes without Secure and no HSTS is ' +
+    'sent. Set TRUST_PROXY to the proxy that ends TLS (it must send X-Forwarded-Proto), or TLS_CERT_FILE and ' +
+    'TLS_KEY_FILE.'
+  );
+}
+
 /** What is wrong with a PUBLIC_URL that is no origin, said plainly. */
 function publicUrlProblem(value: string): string {
   let url: URL;

@@ -90,6 +90,8 @@ describe('startServer', () => {
         .map((line) => JSON.parse(line) as { msg?: string; publicUrl?: string })
         .find((line) => line.msg === 'listening');
       expect(listening?.publicUrl).toBe(`${PAGES}/`);
+      // https pages, but no TRUST_PROXY nor TLS here: the cookie would go without Secure, and the start says so.
+      expect(started.output()).toContain(`"msg":"PUBLIC_URL is ${PAGES}, but this server sees no TLS`);
 
       // A proxy that rewrites Host: the browser's Origin is the pages', not this server's address.
       const signIn = (origin: string) =>

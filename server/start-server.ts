@@ -11,7 +11,14 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { createApp, type App } from './app';
-import { ConfigError, DEFAULT_DATABASE_PATH, readConfig, storageSettingsOf, type ServerConfig } from './env-config';
+import {
+  ConfigError,
+  DEFAULT_DATABASE_PATH,
+  publicUrlWithoutTlsWarning,
+  readConfig,
+  storageSettingsOf,
+  type ServerConfig,
+} from './env-config';
 import { createGracefulShutdown, shutdownOnSignals, type ShutdownOutcome } from './process/graceful-shutdown';
 import { createHttpServer } from './process/http-server';
 import { API_SECURITY_HEADERS } from './security/api-security-headers';
@@ -103,6 +110,8 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     app.checkRuleNames();
     const missingHost = missingHostWarning(options.distDir ?? config.frontendDir ?? DEFAULT_DIST_DIR);
     if (missingHost) logger.warn({ frontendDir: config.frontendDir }, missingHost);
+    const withoutTls = publicUrlWithoutTlsWarning(config);
+    if (withoutTls) logger.warn({ publicUrl: `${config.publicOrigin}/` }, withoutTls);
   } catch (error) {
     await app.close();
     throw error;
