@@ -149,6 +149,8 @@ describe('readConfig', () => {
       /^PUBLIC_URL="https:\/\/admin.example.com\/slots\/" is not where the product's pages are opened: it has a path, a query or a fragment \(the pages are served at their origin's root\)\. Give http\(s\):\/\/host\[:port\], e\.g\. https:\/\/admin\.example\.com\.$/,
     ],
     [{ PUBLIC_URL: 'https://admin.example.com?x' }, /: it has a path, a query or a fragment/],
+    [{ PUBLIC_URL: 'https://admin.example.com/%2e' }, /: it has a path, a query or a fragment/],
+    [{ PUBLIC_URL: 'https://admin.example.com:99999' }, /: its port is above 65535\. Give/],
     [{ PUBLIC_URL: 'admin.example.com' }, /PUBLIC_URL="admin.example.com" .*: it is not a URL \(a scheme and a host\)/],
     [{ PUBLIC_URL: 'ftp://admin.example.com' }, /: its scheme is ftp: \(http or https\)/],
     [{ PUBLIC_URL: 'https://ops:secret@admin.example.com' }, /: it holds a user name or password/],

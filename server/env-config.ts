@@ -173,16 +173,20 @@ export function publicUrlWithoutTlsWarning(
 
 /** What is wrong with a PUBLIC_URL that is no origin, said plainly. */
 function publicUrlProblem(value: string): string {
+  // As written: the URL parser drops a path it can resolve away (`/%2e` is `/`) and refuses a port out of range whole.
+  const written = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*?(?::(\d+))?([/?#].*)?$/i.exec(value);
   let url: URL;
   try {
     url = new URL(value);
   } catch {
+    if (written?.[1] !== undefined && Number(written[1]) > 65535) return 'its port is above 65535';
     return 'it is not a URL (a scheme and a host)';
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `its scheme is ${url.protocol} (http or https)`;
   if (url.username !== '' || url.password !== '') return 'it holds a user name or password';
   if (url.hostname.includes('*')) return 'its host is a pattern (one host only)';
-  if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || /[?#]/.test(value)) {
+  const path = written?.[2];
+  if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || (path !== undefined && path !== '/')) {
     return "it has a path, a query or a fragment (the pages are served at their origin's root)";
   }
   return 'it is not written as scheme://host[:port]';
