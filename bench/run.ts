@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PostgresServer } from '../testing/server/postgres-server';
-import { RedisServerProcess } from '../tests/multi-instance/support/redis-server-process';
+import { RedisServerProcess } from '../testing/system/redis-server-process';
 import type { BenchContext } from './harness/bench-context';
 import { parseBenchOptions, type BenchmarkName } from './harness/bench-options';
 import { summariseProfiles } from './harness/cpu-profile-summary';

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { getFreePort } from '../testing/system/free-port';
 import { makeTempDir, type TempDir } from '../testing/temp-dir';
 import { slotComponentTypes } from '../build/slot-component-types';
 import { COMPONENT_NAME_PATTERN, REMOTE_NAME_PATTERN } from '../shared';
@@ -113,10 +114,8 @@ describe('npm run remotes:types -- --from-config', () => {
   });
 
   it('says why a descriptor could not be fetched, with its address (not only "fetch failed")', async () => {
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/slots-remote.json`;
-    await new Promise((resolve) => closed.close(resolve));
+    // A port nothing listens on: from the block no other test's listen(0) is ever given.
+    const url = `http://127.0.0.1:${await getFreePort()}/slots-remote.json`;
     await expect(collectDescriptors({ required: [url] })).rejects.toThrow(
       new RegExp(`^${url.replace(/[.]/g, '\\.')} could not be read \\(.*ECONNREFUSED.*\\)$`),
     );

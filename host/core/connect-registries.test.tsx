@@ -272,9 +272,7 @@ describe('remote modules in the registries (real Module Federation runtime, fake
     ]);
 
     // Quarantined: another component of the same remote falls back at once, with no request at all.
-    const again = Date.now();
     await loadComponent(s.modules, slow, 'Farewell');
-    expect(Date.now() - again).toBeLessThan(40);
     expect(s.fetchCalls).toHaveLength(2);
     expect(s.remoteLog).toHaveLength(1);
 

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RemoteRelease } from '../../shared';
+import { getFreePort } from '../../testing/system/free-port';
 import {
   parseReleaseArguments,
   publishRelease,
@@ -394,11 +395,11 @@ describe('publishRelease against an HTTP server', () => {
   });
 
   it('says which server could not be reached', async () => {
-    const closed = await startFakeServer();
-    await new Promise((resolve) => closed.server.close(resolve));
-    const outcome = await publishRelease(REMOTE, options({ server: closed.origin }));
+    // A port nothing listens on: from the block no other test's listen(0) is ever given.
+    const unreachable = `http://127.0.0.1:${await getFreePort()}`;
+    const outcome = await publishRelease(REMOTE, options({ server: unreachable }));
     expect(outcome.ok).toBe(false);
-    expect(outcome.lines[0]).toMatch(new RegExp(`^Could not reach ${closed.origin}: .*Check --server`));
+    expect(outcome.lines[0]).toMatch(new RegExp(`^Could not reach ${unreachable}: .*Check --server`));
   });
 });
 

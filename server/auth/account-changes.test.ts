@@ -9,7 +9,7 @@ import request from 'supertest';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { MePayload, MetaPayload } from '../../shared';
 import { describeWithCommand } from '../../testing/describe-with-command';
-import { startRedisServer } from '../../testing/server/redis-server';
+import { RedisServerProcess } from '../../testing/system/redis-server-process';
 import { addUser, createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
 
 const PASSWORD = 'member-password-123';
@@ -115,7 +115,7 @@ describe('a change of password', () => {
     'redis-server',
   )('with sessions in Redis', () => {
     it('ends them there too', async () => {
-      const redis = await startRedisServer();
+      const redis = await RedisServerProcess.start();
       const testApp = await createTestApp({ redisUrl: redis.url });
       try {
         await addUser(testApp.app, 'member', PASSWORD, ['north']);

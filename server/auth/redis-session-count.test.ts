@@ -8,7 +8,7 @@ import type { SessionData } from 'express-session';
 import pino from 'pino';
 import type { RedisClientType } from 'redis';
 import { describeWithCommand } from '../../testing/describe-with-command';
-import { startRedisServer, type RedisServer } from '../../testing/server/redis-server';
+import { RedisServerProcess } from '../../testing/system/redis-server-process';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import { credentialStampOf } from './user-store';
 import { createRedisSessionStorage } from '../storage/redis-session-storage';
@@ -25,12 +25,12 @@ describeWithCommand(
   ['--version'],
   'redis-server',
 )('redisSessionCount', () => {
-  let redis: RedisServer;
+  let redis: RedisServerProcess;
   let dir: TempDir;
   let engine: SqliteEngine;
   let sessions: SessionStorage;
   beforeAll(async () => {
-    redis = await startRedisServer();
+    redis = await RedisServerProcess.start();
   });
   afterAll(() => redis.stop());
   beforeEach(async () => {

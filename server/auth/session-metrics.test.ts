@@ -11,7 +11,7 @@ import request from 'supertest';
 import { describeWithCommand } from '../../testing/describe-with-command';
 import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
 import { parsePrometheusText, sampleValue } from '../../testing/server/prometheus-text';
-import { startRedisServer, type RedisServer } from '../../testing/server/redis-server';
+import { RedisServerProcess } from '../../testing/system/redis-server-process';
 import {
   addUser,
   createTestApp,
@@ -142,9 +142,9 @@ describe('slots_sessions_active', () => {
     ['--version'],
     'redis-server',
   )('with sessions in Redis', () => {
-    let redis: RedisServer;
+    let redis: RedisServerProcess;
     beforeAll(async () => {
-      redis = await startRedisServer();
+      redis = await RedisServerProcess.start();
     });
     afterAll(() => redis.stop());
 

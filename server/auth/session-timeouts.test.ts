@@ -141,32 +141,33 @@ describe('session timeouts on the real clock, with short configured limits', () 
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   it('idle: a cookie replayed after the idle time is refused by the server (not just expired in the browser)', async () => {
-    testApp = await createDemoApp({ sessionIdleMs: 600 });
+    // Each pause sits well inside or well past the limit: a loaded machine's slow request must not cross it.
+    testApp = await createDemoApp({ sessionIdleMs: 2_400 });
     const login = await request(testApp.app.handler)
       .post('/login')
       .send({ username: 'admin', password: DEMO_PASSWORD });
     const cookie = sessionCookieOf(login) as string;
-    await pause(300);
+    await pause(1_000);
     expect((await request(testApp.app.handler).get('/me').set('Cookie', cookie)).status).toBe(200);
-    await pause(300);
-    // Rolling: the previous request moved the deadline.
+    await pause(1_000);
+    // Rolling: the previous request moved the deadline (together the two pauses pass the idle time).
     expect((await request(testApp.app.handler).get('/me').set('Cookie', cookie)).status).toBe(200);
-    await pause(800);
+    await pause(3_400);
     expect((await request(testApp.app.handler).get('/me').set('Cookie', cookie)).status).toBe(401);
   });
 
   it('absolute: a session in constant use ends at the absolute limit', async () => {
-    testApp = await createDemoApp({ sessionAbsoluteMs: 900 });
+    testApp = await createDemoApp({ sessionAbsoluteMs: 3_000 });
     const login = await request(testApp.app.handler)
       .post('/login')
       .send({ username: 'admin', password: DEMO_PASSWORD });
     const cookie = sessionCookieOf(login) as string;
     const started = Date.now();
-    while (Date.now() - started < 700) {
+    while (Date.now() - started < 2_000) {
       expect((await request(testApp.app.handler).get('/me').set('Cookie', cookie)).status).toBe(200);
-      await pause(100);
+      await pause(200);
     }
-    await pause(300);
+    await pause(1_500);
     expect((await request(testApp.app.handler).get('/me').set('Cookie', cookie)).status).toBe(401);
   });
 });

@@ -9,7 +9,7 @@ import request from 'supertest';
 import type { MePayload } from '../../shared';
 import { describeWithCommand } from '../../testing/describe-with-command';
 import { describeWithPostgres, usePostgresDatabases, type PostgresStorage } from '../../testing/server/postgres-server';
-import { startRedisServer } from '../../testing/server/redis-server';
+import { RedisServerProcess } from '../../testing/system/redis-server-process';
 import {
   addUser,
   createDemoApp,
@@ -123,7 +123,7 @@ describeWithPostgres()('the app on PostgreSQL', () => {
     'redis-server',
   )('with REDIS_URL as well', () => {
     it('keeps sessions in Redis and the data in PostgreSQL; a password change on one host ends them on the other', async () => {
-      const redis = await startRedisServer();
+      const redis = await RedisServerProcess.start();
       try {
         const [a, b] = await twoHosts({ redisUrl: redis.url });
         expect(a.app.sessions.kind).toBe('redis');

@@ -2,14 +2,16 @@ import pino from 'pino';
 import request from 'supertest';
 import { createDemoApp, DEMO_PASSWORD, sessionCookieOf, type TestApp } from '../../testing/server/test-app';
 import { describeWithCommand } from '../../testing/describe-with-command';
-import { freePort, startRedisServer, type RedisServer } from '../../testing/server/redis-server';
+import { getFreePort } from '../../testing/system/free-port';
+import { RedisServerProcess } from '../../testing/system/redis-server-process';
 import { createRedisSessionStorage } from './redis-session-storage';
 
 const silent = pino({ level: 'silent' });
 
 describe('Redis session storage: unreachable Redis', () => {
   it('fails ready() with a message naming the URL (password hidden), reports failing, and closes cleanly', async () => {
-    const port = await freePort();
+    // A port nothing listens on: from the block no other test's listen(0) is ever given.
+    const port = await getFreePort();
     const storage = createRedisSessionStorage({
       url: `redis://user:hunter2@127.0.0.1:${port}`,
       logger: silent,
@@ -30,11 +32,11 @@ describeWithCommand(
   ['--version'],
   'redis-server',
 )('Redis session storage with a real redis-server', () => {
-  let redis: RedisServer;
+  let redis: RedisServerProcess;
   let testApp: TestApp;
 
   beforeAll(async () => {
-    redis = await startRedisServer();
+    redis = await RedisServerProcess.start();
   });
 
   afterAll(async () => {
@@ -80,7 +82,7 @@ describeWithCommand(
   it('answers 503 for session routes and not-ready when Redis stops answering, and closes without hanging', async () => {
     // Paused rather than killed: the connection stays open and nothing answers, the case where only timeouts help
     // (and no other test's server can take over a freed port while the client retries).
-    const ownRedis = await startRedisServer();
+    const ownRedis = await RedisServerProcess.start();
     try {
       testApp = await createDemoApp({ redisUrl: ownRedis.url });
       const login = await request(testApp.app.handler)

@@ -1,7 +1,7 @@
 import { createClient } from 'redis';
 import { LoginRateLimiter } from '../../server/auth/login-rate-limit/login-rate-limiter';
 import { getFreePort } from '../../testing/system/free-port';
-import { RedisServerProcess } from '../multi-instance/support/redis-server-process';
+import { RedisServerProcess } from '../../testing/system/redis-server-process';
 
 type Client = ReturnType<typeof createClient>;
 

@@ -7,7 +7,7 @@ import { createApp, type App } from '../../server/app';
 import { createTestApp, TEST_SECRET, type TestApp } from '../../testing/server/test-app';
 import { makeTempDir } from '../../testing/temp-dir';
 import { getFreePort } from '../../testing/system/free-port';
-import { RedisServerProcess } from '../multi-instance/support/redis-server-process';
+import { RedisServerProcess } from '../../testing/system/redis-server-process';
 
 jest.setTimeout(30_000);
 

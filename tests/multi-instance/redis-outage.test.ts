@@ -3,7 +3,7 @@
  * (503 on /readyz) rather than keep taking traffic; when Redis comes back on the same address, it is ready again.
  */
 import { startAppServer, type AppServer } from '../../testing/system/app-server';
-import { RedisServerProcess } from './support/redis-server-process';
+import { RedisServerProcess } from '../../testing/system/redis-server-process';
 import { readinessWithin } from './support/readiness';
 import { requestJson } from './support/session-client';
 

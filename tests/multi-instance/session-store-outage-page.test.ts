@@ -9,7 +9,7 @@ import { startAppServer, type AppServer } from '../../testing/system/app-server'
 import { signIn } from '../../testing/system/sign-in';
 import { waitForSlot } from '../../testing/system/slot-page';
 import { signOutNotEndedMessage } from '../../shared';
-import { RedisServerProcess } from './support/redis-server-process';
+import { RedisServerProcess } from '../../testing/system/redis-server-process';
 
 jest.setTimeout(120_000);
 

@@ -6,7 +6,7 @@
 import { ERROR_MESSAGES } from '../../shared';
 import type { MePayload, MetaPayload, SlotsPayload } from '../../shared';
 import { DEMO_PASSWORD, DEMO_USERNAME, startAppServer, type AppServer } from '../../testing/system/app-server';
-import { RedisServerProcess } from './support/redis-server-process';
+import { RedisServerProcess } from '../../testing/system/redis-server-process';
 import { readRedisStrings } from './support/redis-inspection';
 import { requestJson, signIn } from './support/session-client';
 

@@ -18,7 +18,7 @@ import { startStaticServer } from '../../testing/system/static-server';
 import { startOtlpReceiver, type OtlpReceiver } from '../../testing/system/otlp-receiver';
 import { parsePrometheusText, sampleValue } from '../../testing/server/prometheus-text';
 import { describeWithPostgres, PostgresServer } from '../../testing/server/postgres-server';
-import { startRedisServer } from '../../testing/server/redis-server';
+import { RedisServerProcess } from '../../testing/system/redis-server-process';
 
 const TOKEN = 'a-metrics-token-of-the-system-test';
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
@@ -410,7 +410,7 @@ async function askMetaSampledOutThenRecorded(
 
 describe('traces with Redis', () => {
   it('exports the Redis commands a request makes as spans of its trace, each written as its name alone', async () => {
-    const redis = await startRedisServer();
+    const redis = await RedisServerProcess.start();
     try {
       receiver = await startOtlpReceiver();
       server = await startTracedServer(receiver, { REDIS_URL: redis.url });

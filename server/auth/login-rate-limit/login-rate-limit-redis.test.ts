@@ -9,7 +9,7 @@ import request from 'supertest';
 import { ERROR_MESSAGES } from '../../../shared';
 import { describeWithCommand } from '../../../testing/describe-with-command';
 import { waitUntil } from '../../../testing/server/wait-until';
-import { startRedisServer, type RedisServer } from '../../../testing/server/redis-server';
+import { RedisServerProcess } from '../../../testing/system/redis-server-process';
 import { createDemoApp, DEMO_PASSWORD, sessionCookieOf, type TestApp } from '../../../testing/server/test-app';
 import { REDIS_ANSWER_DEADLINE_MS } from '../../storage/redis-answer-deadline';
 import { LoginRateLimiter } from './login-rate-limiter';
@@ -23,7 +23,7 @@ describeWithCommand(
   ['--version'],
   'redis-server',
 )('sign-in limits on a frozen Redis', () => {
-  let redis: RedisServer | undefined;
+  let redis: RedisServerProcess | undefined;
   let testApp: TestApp | undefined;
 
   afterEach(async () => {
@@ -39,7 +39,7 @@ describeWithCommand(
     request(app.app.handler).post('/login').timeout(ANSWERS_WITHIN_MS).send({ username: 'admin', password });
 
   it('answers 503 unavailable, right or wrong password, then signs in again once Redis answers', async () => {
-    redis = await startRedisServer();
+    redis = await RedisServerProcess.start();
     testApp = await createDemoApp({ redisUrl: redis.url });
     expect(testApp.app.sessions.kind).toBe('redis');
     const signIn = signingIn(testApp);
@@ -65,7 +65,7 @@ describeWithCommand(
   }, 30_000);
 
   it('gives the same answer as a Redis that is gone', async () => {
-    redis = await startRedisServer();
+    redis = await RedisServerProcess.start();
     testApp = await createDemoApp({ redisUrl: redis.url });
     await redis.stop();
     const refused = await signingIn(testApp)(DEMO_PASSWORD);
@@ -80,7 +80,7 @@ describeWithCommand(
   'redis-server',
 )('the deadline of the sign-in counters in Redis', () => {
   it('keeps no process up while Redis does not answer, and is cleared once it answers', async () => {
-    const redis = await startRedisServer();
+    const redis = await RedisServerProcess.start();
     // A client of its own, without the session store's command timeout: the deadline's are the only timers of its length.
     const client = createClient({ url: redis.url });
     await client.connect();

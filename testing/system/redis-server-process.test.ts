@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { createClient } from 'redis';
-import { RedisServerProcess } from './support/redis-server-process';
-import { redisPing } from './support/redis-ping';
+import { RedisServerProcess } from './redis-server-process';
+import { redisPing } from './redis-ping';
 
 describe('RedisServerProcess', () => {
   let redis: RedisServerProcess | undefined;

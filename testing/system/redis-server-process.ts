@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { getFreePort } from '../../../testing/system/free-port';
+import { getFreePort } from './free-port';
 import { redisPing } from './redis-ping';
 
 export interface RedisServerOptions {
