@@ -11,6 +11,7 @@ import { VIEWER_ROLE, type AuditEntry, type RemoteReleasesPayload, type RolloutP
 import { addOperator, addUser, createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
 import { startDescriptorOrigin, type DescriptorOrigin } from '../../testing/server/released-remote';
 import { waitUntil } from '../../testing/server/wait-until';
+import { getFreePort } from '../../testing/system/free-port';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import { FILES_UNCONFIRMED } from './release-files-refusal';
 import { RELEASE_REFUSALS } from './release-refusals';
@@ -35,8 +36,9 @@ beforeAll(async () => {
   origin = await startDescriptorOrigin(DESCRIPTOR);
   originUrl = origin.url;
   declared = makeTempDir('slots-rollouts-declared-');
-  // Entries on a port nothing answers: declared, never made releases; team_billing's team may roll it out.
-  const down = 'http://127.0.0.1:9';
+  // Entries on a port nothing listens on (a refused connection): declared, never made releases; team_billing's team
+  // may roll it out.
+  const down = `http://127.0.0.1:${await getFreePort()}`;
   const remotes = [
     { name: 'team_billing', entry: `${down}/team_billing/mf-manifest.json`, teamRollouts: true },
     { name: 'team_other', entry: `${down}/team_other/remoteEntry.js`, components: ['OtherWidget'] },
