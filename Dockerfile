@@ -51,11 +51,14 @@ LABEL org.opencontainers.image.title="slots-platform" \
 # the /data volume, the one place the server writes, so the root file system can be read-only. Both listeners on
 # every address of the container, whose network is its own: METRICS_PORT (when set) on 127.0.0.1 could be reached
 # by nothing but the container itself, not by a published port nor by Prometheus in the pod or compose network.
+# COMMAND_PREFIX: the start message and the commands write each command as run from the operator's shell, into this
+# container (whose settings it runs with: no DATABASE_PATH before it).
 ENV NODE_ENV=production \
   PORT=3000 \
   HOST=0.0.0.0 \
   METRICS_HOST=0.0.0.0 \
-  DATABASE_PATH=/data/app.db
+  DATABASE_PATH=/data/app.db \
+  COMMAND_PREFIX="docker exec -it <container>"
 WORKDIR /app
 # Owned by root, read-only to the server's user: the running server cannot change its own code.
 COPY --from=production-dependencies /app/node_modules ./node_modules

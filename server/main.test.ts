@@ -93,12 +93,17 @@ describe('server/main.ts', () => {
       expect(first.output()).toContain('"msg":"stopped"');
 
       // Second start on the same file: same secret, so the session is still valid; the password is not printed again.
-      const second = await startMain({ DATABASE_PATH: databasePath, DEMO_PASSWORD: '' });
+      // Run as in a container this time: the command is written from outside it, which has DATABASE_PATH already.
+      const second = await startMain({
+        DATABASE_PATH: databasePath,
+        DEMO_PASSWORD: '',
+        COMMAND_PREFIX: 'docker exec -it slots',
+      });
       try {
         expect(second.output()).toContain(
           'with the password it got when this database was made (DEMO_PASSWORD then, else the one printed by that first start)',
         );
-        expect(second.output()).toContain(`Reset it with: DATABASE_PATH=${databasePath} npm run user:add -- admin`);
+        expect(second.output()).toContain('Reset it with: docker exec -it slots npm run user:add -- admin\n');
         expect(second.output()).not.toContain(password);
         expect((await fetch(`${second.url}/meta`, { headers: { cookie } })).status).toBe(200);
       } finally {

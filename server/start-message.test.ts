@@ -68,6 +68,23 @@ describe('formatStartMessage', () => {
     expect(text).toContain('To change it later: DATABASE_PATH=/data/app.db node dist/server/cli/user-add.js admin');
   });
 
+  it("writes the command from outside the container with COMMAND_PREFIX, without the database's variable", () => {
+    // docker exec runs it with the container's environment, DATABASE_PATH or DATABASE_URL included.
+    for (const database of [
+      { databasePathForCommand: '/data/app.db' },
+      { databasePathForCommand: undefined, postgres: true },
+    ]) {
+      const text = formatStartMessage({
+        url: 'http://127.0.0.1:4000/',
+        account: { username: 'admin', created: false, passwordGenerated: false },
+        ...database,
+        commands: commandLineFor('/app', '/app', 'docker exec -it <container>'),
+        commandsShareTheEnvironment: true,
+      });
+      expect(text).toContain('Reset it with: docker exec -it <container> node dist/server/cli/user-add.js admin\n');
+    }
+  });
+
   it('on PostgreSQL names DATABASE_URL in the command, never its value (a start may be the only one given it)', () => {
     const text = formatStartMessage({
       url: 'http://127.0.0.1:4000/',

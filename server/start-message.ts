@@ -30,6 +30,11 @@ export interface StartMessageInput {
   trustProxy?: TrustProxySetting;
   /** How commands are written where the server is installed (operator-commands.ts); this installation's by default. */
   commands?: CommandLine;
+  /**
+   * The commands run with this server's environment (COMMAND_PREFIX: `docker exec` into its container), so the
+   * database's variable is not put before them: the container has it already, and before the prefix it would be lost.
+   */
+  commandsShareTheEnvironment?: boolean;
   /** NODE_ENV as read (`development` when not set); any other than `production` is said, with what it changes. */
   nodeEnv?: string;
 }
@@ -64,11 +69,13 @@ export function trustProxyHopCountNotice(trustProxy: TrustProxySetting | undefin
 
 /** What the server prints once it listens: where to open it, how to sign in, and what TRUST_PROXY must be. */
 export function formatStartMessage(input: StartMessageInput): string {
-  const where = input.postgres
-    ? "DATABASE_URL='<this server's DATABASE_URL>' "
-    : input.databasePathForCommand
-      ? `DATABASE_PATH=${input.databasePathForCommand} `
-      : '';
+  const where = input.commandsShareTheEnvironment
+    ? ''
+    : input.postgres
+      ? "DATABASE_URL='<this server's DATABASE_URL>' "
+      : input.databasePathForCommand
+        ? `DATABASE_PATH=${input.databasePathForCommand} `
+        : '';
   const command = (username: string) => `${where}${(input.commands ?? commandLine)('user:add', username)}`;
   const lines = [
     input.publicUrl === undefined || input.publicUrl === input.url

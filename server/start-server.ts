@@ -21,6 +21,7 @@ import {
 } from './env-config';
 import { createGracefulShutdown, shutdownOnSignals, type ShutdownOutcome } from './process/graceful-shutdown';
 import { createHttpServer } from './process/http-server';
+import { commandPrefix } from './process/operator-commands';
 import { API_SECURITY_HEADERS } from './security/api-security-headers';
 import { createSecureServer, type SecureServer } from './process/secure-server';
 import { installProcessErrorHandlers } from './process/process-error-handlers';
@@ -177,6 +178,7 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
       account: options.signInAccount?.(),
       databasePathForCommand: isDefaultDatabase ? undefined : config.databasePath,
       postgres: config.postgres !== undefined,
+      commandsShareTheEnvironment: commandPrefix() !== '',
       trustProxy: config.trustProxy,
       nodeEnv: config.nodeEnv,
     }),

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
-import { commandLine, commandLineFor } from './operator-commands';
+import { commandLine, commandLineFor, commandPrefix } from './operator-commands';
 
 let root: TempDir;
 beforeEach(() => {
@@ -34,6 +34,14 @@ describe('commandLineFor', () => {
     );
   });
 
+  it('puts COMMAND_PREFIX before either form, for commands run in a container from outside it', () => {
+    const inImage = commandLineFor(root.path, root.path, 'docker exec -it <container>');
+    expect(inImage('user:add', 'ann')).toBe('docker exec -it <container> node dist/server/cli/user-add.js ann');
+    writeFileSync(path.join(root.path, 'package.json'), JSON.stringify({ scripts: { 'tenant:add': '...' } }));
+    const inPod = commandLineFor(root.path, root.path, 'kubectl exec -it deploy/slots-platform --');
+    expect(inPod('tenant:add', 'acme')).toBe('kubectl exec -it deploy/slots-platform -- npm run tenant:add -- acme');
+  });
+
   it('takes a package.json it cannot read for none', () => {
     writeFileSync(path.join(root.path, 'package.json'), '{ not json');
     expect(commandLineFor(root.path, root.path)('flag', 'list')).toBe('node dist/server/cli/feature-flag.js list');
@@ -44,5 +52,13 @@ describe('commandLine', () => {
   it("writes this checkout's npm scripts", () => {
     expect(commandLine('tenant:add', 'acme')).toBe('npm run tenant:add -- acme');
     expect(commandLine('remotes:reload')).toBe('npm run remotes:reload');
+  });
+});
+
+describe('commandPrefix', () => {
+  it('reads COMMAND_PREFIX trimmed, and none when it is unset or blank', () => {
+    expect(commandPrefix({ COMMAND_PREFIX: '  docker exec -it slots ' })).toBe('docker exec -it slots');
+    expect(commandPrefix({ COMMAND_PREFIX: '   ' })).toBe('');
+    expect(commandPrefix({})).toBe('');
   });
 });

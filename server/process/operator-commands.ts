@@ -28,19 +28,30 @@ export type CommandLine = (command: OperatorCommand, args?: string) => string;
 const INSTALL_ROOT = path.resolve(__dirname, __filename.endsWith('.js') ? '../../..' : '../..');
 
 /**
+ * COMMAND_PREFIX: what the operator types before a command to run it where the server runs, when that is not their
+ * own shell (`docker exec -it <container>` in the image, `kubectl exec -it deploy/slots-platform --`). Empty when
+ * unset. Such a command runs with the server's environment (the container's), so it needs no variable before it.
+ */
+export function commandPrefix(env: NodeJS.ProcessEnv = process.env): string {
+  return env.COMMAND_PREFIX?.trim() ?? '';
+}
+
+/**
  * How an operator runs the product's commands in the installation at `root`, seen from `cwd`: `npm run user:add --
  * ann` where a package.json beside `dist/` has the scripts (a checkout, an unpacked release), else the compiled file
  * itself, `node dist/server/cli/user-add.js ann` (the image holds `dist/` and `node_modules/` only, and npm finds no
- * package.json there). What the start message and the commands' usage and hints print, so each can be pasted.
+ * package.json there), after the `prefix` (commandPrefix). What the start message and the commands' usage and hints
+ * print, so each can be pasted.
  */
-export function commandLineFor(root: string, cwd: string = process.cwd()): CommandLine {
+export function commandLineFor(root: string, cwd: string = process.cwd(), prefix = commandPrefix()): CommandLine {
   const scripts = npmScriptsIn(root);
   // Relative when the operator stands in the installation (the image's working folder), absolute otherwise.
   const cliFolder = path.join(path.resolve(cwd) === path.resolve(root) ? '' : root, 'dist', 'server', 'cli');
+  const before = prefix === '' ? '' : `${prefix} `;
   return (command, args = '') => {
     const rest = args === '' ? '' : ` ${args}`;
-    if (scripts.has(command)) return `npm run ${command}${rest === '' ? '' : ` --${rest}`}`;
-    return `node ${path.join(cliFolder, COMMAND_FILES[command])}${rest}`;
+    if (scripts.has(command)) return `${before}npm run ${command}${rest === '' ? '' : ` --${rest}`}`;
+    return `${before}node ${path.join(cliFolder, COMMAND_FILES[command])}${rest}`;
   };
 }
 

@@ -144,6 +144,10 @@ describe('deploy/compose.yaml', () => {
     // Without the secrets, the file refuses to start rather than run with none.
     expect(() => interpolate(services['host-a']!.environment!.SESSION_SECRET!, {})).toThrow(/SESSION_SECRET/);
     expect(() => interpolate(services['host-a']!.environment!.DATABASE_URL!, {})).toThrow(/POSTGRES_PASSWORD/);
+    // The commands the hosts print run from the repository root, in a host of this file.
+    const [file, service] = /^docker compose -f (\S+) exec (\S+)$/.exec(env.COMMAND_PREFIX ?? '')?.slice(1) ?? [];
+    expect(path.resolve(REPO_ROOT, file ?? '')).toBe(COMPOSE_FILE);
+    expect(['host-a', 'host-b']).toContain(service);
   });
 
   it('gives a stopping host longer than its drain before the engine kills it', () => {

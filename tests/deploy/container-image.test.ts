@@ -139,10 +139,16 @@ describeWithPodman('the container image (Dockerfile)', () => {
   it("runs the operators' commands compiled, inside the container: tenant:add, user:add", async () => {
     const tenant = await container.exec(['node', 'dist/server/cli/tenant-add.js', 'initech', '--name', 'Initech']);
     expect([tenant.code, tenant.stderr]).toEqual([0, '']);
-    // What it says to run next runs here: there is no package.json for `npm run` in the image.
-    expect(tenant.stdout).toContain('Add staff to it: node dist/server/cli/user-add.js <username> --tenant initech');
+    // What it says to run next runs here, written from the operator's shell (the image's COMMAND_PREFIX): there is
+    // no package.json for `npm run` in the image.
+    expect(tenant.stdout).toContain(
+      'Add staff to it: docker exec -it <container> node dist/server/cli/user-add.js <username> --tenant initech',
+    );
     const usage = await container.exec(['node', 'dist/server/cli/db-backup.js']);
-    expect([usage.code, usage.stderr]).toEqual([2, 'usage: node dist/server/cli/db-backup.js <new file>\n']);
+    expect([usage.code, usage.stderr]).toEqual([
+      2,
+      'usage: docker exec -it <container> node dist/server/cli/db-backup.js <new file>\n',
+    ]);
     const user = await container.exec(['node', 'dist/server/cli/user-add.js', 'ann', '--tenant', 'initech'], {
       input: 'ann-password-in-image\n',
     });

@@ -199,6 +199,8 @@ describe('deploy/kubernetes/ manifests', () => {
       expect(config.postgres).toBeDefined();
       expect(config.redisUrl).toBeDefined();
       expect(config.trustProxy).not.toBe(false);
+      // The commands the pods print run in a pod of this Deployment.
+      expect(envOf(container).COMMAND_PREFIX).toBe(`kubectl exec -it deploy/${one('Deployment').metadata.name} --`);
     });
   });
 
