@@ -8,6 +8,7 @@ import { createSlotStatus, ComponentRegistry } from '../core';
 import { readDraft } from '../forms/record-draft';
 import { SessionStore } from '../loader/session-store';
 import { SlotSource } from '../loader/slot-source';
+import { articlesPage } from '../../testing/host/articles-fixture';
 import { createFakeApi, type FakeApi } from '../../testing/host/fake-api';
 import { fakeTabWindow } from '../../testing/host/fake-broadcast-channel';
 import { renderWithSlotBoundaries } from '../../testing/host/render-slots';
@@ -85,6 +86,9 @@ function tabApi(tenant: { current: string }): FakeApi {
     },
     'GET /api/resources/articles': { body: { resource: ARTICLES } },
     'GET /api/resources/articles/records/1': { body: { record: { id: 1, title: 'Launch plan' }, relations: [] } },
+    'GET /api/resources/articles/records': {
+      body: articlesPage([{ id: 2, label: 'Globex roadmap', title: 'Globex roadmap' }]),
+    },
   });
 }
 
@@ -120,6 +124,8 @@ describe('a tenant switch in another tab', () => {
       expect(screen.getByText(/Your unsaved changes were kept in this tab/).closest('[role="status"]')).not.toBeNull();
       // The record belongs to acme: the page is the articles list of globex now, and the header says globex.
       expect(router.state.location.pathname).toBe('/resources/articles');
+      // The list read for the new tenant, before the test ends.
+      await screen.findByRole('link', { name: 'Globex roadmap' });
       expect((screen.getByLabelText('Tenant') as HTMLSelectElement).value).toBe('globex');
       expect(readDraft({ username: 'admin', tenant: 'acme', resource: 'articles', id: 1 })?.changes).toEqual({
         title: 'Launch plan, revised',
