@@ -71,6 +71,7 @@ describe('server/main.ts', () => {
       expect(printed).not.toBeNull();
       const password = printed?.[1] as string;
       expect(first.output()).toContain(`To change it later: DATABASE_PATH=${databasePath} npm run user:add -- admin`);
+      expect(first.output()).toContain(`Made a new database at ${databasePath}, none being there.`);
       expect(fs.existsSync(path.join(dir.path, 'data', SESSION_SECRET_FILE))).toBe(true);
 
       const slots = await fetch(`${first.url}/slots`);
@@ -105,6 +106,7 @@ describe('server/main.ts', () => {
         );
         expect(second.output()).toContain('Reset it with: docker exec -it slots npm run user:add -- admin\n');
         expect(second.output()).not.toContain(password);
+        expect(second.output()).not.toContain('Made a new database');
         expect((await fetch(`${second.url}/meta`, { headers: { cookie } })).status).toBe(200);
       } finally {
         second.child.kill('SIGINT');

@@ -85,6 +85,15 @@ describe('formatStartMessage', () => {
     }
   });
 
+  it('says a database file was made, none being there, with what to set if the data is elsewhere', () => {
+    const base = { url: 'http://127.0.0.1:4000/', account: undefined, databasePathForCommand: '/srv/app.db' };
+    expect(formatStartMessage({ ...base, newDatabaseFile: '/srv/app.db' })).toContain(
+      "Made a new database at /srv/app.db, none being there. If this installation's data is in another file, stop " +
+        'the server and set DATABASE_PATH to that file.\n',
+    );
+    expect(formatStartMessage(base)).not.toContain('new database');
+  });
+
   it('on PostgreSQL names DATABASE_URL in the command, never its value (a start may be the only one given it)', () => {
     const text = formatStartMessage({
       url: 'http://127.0.0.1:4000/',

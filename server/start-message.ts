@@ -37,6 +37,8 @@ export interface StartMessageInput {
   commandsShareTheEnvironment?: boolean;
   /** NODE_ENV as read (`development` when not set); any other than `production` is said, with what it changes. */
   nodeEnv?: string;
+  /** The SQLite file this start made, none being there: said, as a mistyped DATABASE_PATH makes one too. */
+  newDatabaseFile?: string;
 }
 
 /**
@@ -82,6 +84,12 @@ export function formatStartMessage(input: StartMessageInput): string {
       ? `Slots platform is ready: open ${input.url}`
       : `Slots platform is ready: open ${input.publicUrl} (this server listens on ${input.url})`,
   ];
+  if (input.newDatabaseFile !== undefined) {
+    lines.push(
+      `Made a new database at ${input.newDatabaseFile}, none being there. If this installation's data is in ` +
+        'another file, stop the server and set DATABASE_PATH to that file.',
+    );
+  }
   const account = input.account;
   if (!account) {
     lines.push(`Add a staff account with: ${command('<username>')}`);

@@ -6,6 +6,7 @@
  * gracefully on SIGTERM/SIGINT (readiness off, requests in flight finished, stores closed, exit 0), and re-reads
  * REMOTES_CONFIG on SIGHUP.
  */
+import { existsSync } from 'node:fs';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -72,6 +73,9 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
   installProcessErrorHandlers(logger);
   // Before any request: an idle period must not cost every later request its optimized ticks (tick-shapes.ts).
   keepTickShapesAlive();
+  // Said at the start: a mistyped DATABASE_PATH makes a new, empty installation rather than failing.
+  const newDatabaseFile =
+    config.postgres === undefined && !existsSync(config.databasePath) ? config.databasePath : undefined;
   // With DATABASE_URL, readConfig insists on SESSION_SECRET: no file is written in the working folder.
   const sessionSecret = config.sessionSecret ?? [loadOrCreateSessionSecret(config.databasePath).secret];
 
@@ -179,6 +183,7 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
       databasePathForCommand: isDefaultDatabase ? undefined : config.databasePath,
       postgres: config.postgres !== undefined,
       commandsShareTheEnvironment: commandPrefix() !== '',
+      newDatabaseFile,
       trustProxy: config.trustProxy,
       nodeEnv: config.nodeEnv,
     }),
