@@ -22,7 +22,7 @@ import {
 } from './env-config';
 import { createGracefulShutdown, shutdownOnSignals, type ShutdownOutcome } from './process/graceful-shutdown';
 import { createHttpServer } from './process/http-server';
-import { commandPrefix } from './process/operator-commands';
+import { commandPrefix, installedCommandLine } from './process/operator-commands';
 import { API_SECURITY_HEADERS } from './security/api-security-headers';
 import { createSecureServer, type SecureServer } from './process/secure-server';
 import { installProcessErrorHandlers } from './process/process-error-handlers';
@@ -175,6 +175,7 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
   );
 
   const isDefaultDatabase = config.databasePath === path.resolve(DEFAULT_DATABASE_PATH);
+  const prefix = commandPrefix(env);
   process.stdout.write(
     formatStartMessage({
       url,
@@ -182,7 +183,8 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
       account: options.signInAccount?.(),
       databasePathForCommand: isDefaultDatabase ? undefined : config.databasePath,
       postgres: config.postgres !== undefined,
-      commandsShareTheEnvironment: commandPrefix() !== '',
+      commands: installedCommandLine(prefix),
+      commandsShareTheEnvironment: prefix !== '',
       newDatabaseFile,
       trustProxy: config.trustProxy,
       nodeEnv: config.nodeEnv,

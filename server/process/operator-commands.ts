@@ -66,6 +66,11 @@ function npmScriptsIn(root: string): ReadonlySet<string> {
   }
 }
 
+/** commandLineFor this installation, from the process's working folder, after `prefix` (a start's COMMAND_PREFIX). */
+export function installedCommandLine(prefix: string): CommandLine {
+  return commandLineFor(INSTALL_ROOT, process.cwd(), prefix);
+}
+
 let installed: CommandLine | undefined;
 
 /** commandLineFor this installation, from the process's working folder (read once). */
