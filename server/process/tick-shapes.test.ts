@@ -40,7 +40,11 @@ function literalFeedbackAfterIdlePeriods(keepTickShapes: boolean): string[] {
   try {
     const child = spawnSync(
       process.execPath,
-      ['--allow-natives-syntax', '--expose-gc', '--import', 'tsx', '-e', script],
+      // Compiled on the main thread: a background compile still waiting for a core (the machine busy with other
+      // tests) holds the maps it read through the collections, and the idle periods then left nextTick's definitions
+      // monomorphic without any tick kept alive (two runs in four with three cores' worth of load beside them; six in
+      // six megamorphic with this flag, and the kept tick's six monomorphic).
+      ['--allow-natives-syntax', '--expose-gc', '--no-concurrent-recompilation', '--import', 'tsx', '-e', script],
       {
         stdio: ['ignore', stdout, 'pipe'],
         encoding: 'utf8',
