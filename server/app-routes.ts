@@ -9,6 +9,7 @@ import { createErrorHandler } from './http/error-handler';
 import { serveHttp2Through } from './http/http2-express';
 import { inSeries } from './http/in-series';
 import { notFoundHandler } from './http/not-found-handler';
+import { refuseUndecodableQuery } from './http/query-parameters';
 import type { PlainHandler } from './http/plain-handler';
 import { createTrustProxyHopCheck } from './http/trust-proxy-hop-check';
 import { createHttpMetrics } from './observability/http-metrics';
@@ -119,7 +120,9 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ap
   // Only with METRICS_TOKEN: without it, /metrics is not a route here (404), and is served on METRICS_PORT if at all.
   if (settings.metrics?.token !== undefined) app.get(METRICS_PATH, metricsRoute(parts.metrics, settings.metrics.token));
   const apiSessionChain = parts.auth.sessionChain();
-  app.use(SESSION_PATHS, apiSessionChain);
+  // Before the session is loaded: a query that does not decode is refused without a read of the store. Pages keep
+  // theirs (the host reads its own query, leniently as browsers do); `/slots` reads none (the public fast path).
+  app.use(SESSION_PATHS, refuseUndecodableQuery, apiSessionChain);
   // One route per path, so that an answer of the session step (its store down: 503) is named by its own path.
   for (const path of SIGN_IN_OUT_PATHS) app.post(path, apiSessionChain);
   for (const module of parts.modules) module.mountRoutes?.(app);

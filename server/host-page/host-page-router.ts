@@ -17,6 +17,7 @@ import {
 } from '../../shared';
 import { builtRemoteEntry } from '../remotes/built-remotes';
 import { serveBuildOutput } from '../http/build-output-files';
+import { HttpError } from '../http/http-error';
 import { isPageNavigation } from '../http/page-navigation';
 import { bootData, registeredRemotes, renderBootData } from './boot-data';
 import { bootHints, renderBootHints, replaceHintsMarker } from './boot-hints';
@@ -77,6 +78,16 @@ export const HOST_NOT_BUILT_MESSAGE =
   'The admin interface has not been built yet, or the server is not pointed at its build (FRONTEND_DIR). Run ' +
   '`npm run build` (or `npm start`, which builds first), then reload.';
 
+/** The 405 of a page's address asked with a method other than GET or HEAD; those two go on to the page. */
+const refuseOtherThanRead: RequestHandler = (req, res, next) => {
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    next();
+    return;
+  }
+  res.setHeader('Allow', 'GET, HEAD');
+  next(new HttpError('method_not_allowed', `${req.method} is not allowed here. Allowed: GET, HEAD.`));
+};
+
 /** Paths that belong to machines: an unknown one is a JSON 404 even when a browser opens it. */
 const API_PATHS = /^\/(api|remotes)(\/|$)/;
 
@@ -96,6 +107,12 @@ export function createHostPageRouter(options: HostPageRouterOptions): Router {
   const builtFiles = createBuiltRemoteFilesCache(options.distDir);
   let index: { mtimeMs: number; size: number; html: string } | null = null;
 
+  // A page's address exists for GET and HEAD only: any other method there is a 405 naming them (it was a 404, as if
+  // the address did not exist). An OPTIONS anywhere else leaves this router at once: Express answered it with
+  // `200 GET, HEAD` as text, for the catch-all route below, at every address, `/api/nope` included, where the JSON
+  // 404 is the answer.
+  for (const clientRoute of CLIENT_ROUTES) router.all(clientRoute, refuseOtherThanRead);
+  router.use((req, _res, next) => next(req.method === 'OPTIONS' ? 'router' : undefined));
   // The host's scripts and styles: one route, which metrics and spans name them by (`GET /assets/*file`).
   router.get('/assets/*file', serveBuildOutput(hostDir, { sourceMaps: options.sourceMaps }));
 

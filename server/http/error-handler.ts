@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { ERROR_MESSAGES, ERROR_STATUS, payloadTooLargeMessage, type ErrorCode } from '../../shared';
 import { isDatabaseUnavailable } from '../storage/database-unavailable';
 import { HttpError } from './http-error';
-import { JSON_BODY_MESSAGES, NOT_UTF8_BODY_TYPE } from './require-json-body';
+import { EMPTY_BODY_TYPE, JSON_BODY_MESSAGES, NOT_UTF8_BODY_TYPE } from './require-json-body';
 
 /**
  * The one error handler, registered last: every error reaches the client as `{ error: { code, message } }` with the
@@ -35,6 +35,7 @@ const BODY_PARSER_ERRORS: Readonly<Record<string, { code: ErrorCode; message: st
   'encoding.unsupported': { code: 'unsupported_media_type', message: JSON_BODY_MESSAGES.unsupportedCoding },
   'charset.unsupported': { code: 'unsupported_media_type', message: JSON_BODY_MESSAGES.unsupportedCharset },
   [NOT_UTF8_BODY_TYPE]: { code: 'invalid_request', message: JSON_BODY_MESSAGES.notUtf8 },
+  [EMPTY_BODY_TYPE]: { code: 'invalid_request', message: JSON_BODY_MESSAGES.empty },
   'request.aborted': { code: 'invalid_request', message: 'Request body was not received completely.' },
   'request.size.invalid': { code: 'invalid_request', message: 'Request body does not match its Content-Length.' },
 };

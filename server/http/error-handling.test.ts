@@ -28,15 +28,22 @@ describe('errors as JSON', () => {
 
   const http = () => request(testApp.app.handler);
 
-  it.each([['/nope'], ['/api/nope'], ['/api/resources-x'], ['/remotes-x/file.js']])(
-    'unknown route %s: 404 JSON',
-    async (path) => {
-      const response = await http().get(path);
-      expect(response.status).toBe(404);
-      expect(response.headers['content-type']).toMatch(/^application\/json/);
-      expect(response.body).toEqual({ error: { code: 'not_found', message: ERROR_MESSAGES.notFound } });
-    },
-  );
+  it.each<['get' | 'options', string]>([
+    ['get', '/nope'],
+    ['get', '/api/nope'],
+    ['get', '/api/resources-x'],
+    ['get', '/remotes-x/file.js'],
+    // Express answered these 200 "GET, HEAD" as text (for the host's catch-all page route).
+    ['options', '/api/nope'],
+    ['options', '/nope'],
+    ['options', '/assets/nope.js'],
+    ['options', '/favicon.ico'],
+  ])('unknown route (%s %s): 404 JSON', async (method, path) => {
+    const response = await http()[method](path);
+    expect(response.status).toBe(404);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.body).toEqual({ error: { code: 'not_found', message: ERROR_MESSAGES.notFound } });
+  });
 
   it('the resource API answers 401 before anything else to an anonymous caller, whatever the method', async () => {
     for (const path of ['/api/resources', '/api/resources/articles', '/api/resources/articles/records/1']) {
@@ -63,6 +70,58 @@ describe('errors as JSON', () => {
     const response = await http().post('/nope').send({});
     expect(response.status).toBe(404);
     expect(isErrorBody(response.body)).toBe(true);
+  });
+
+  it.each<[string, 'options' | 'post' | 'put' | 'delete']>([
+    ['/', 'options'],
+    ['/releases', 'post'],
+    ['/placements', 'put'],
+    ['/resources/articles', 'post'],
+    ['/resources/articles/6/edit', 'delete'],
+  ])("a page's address asked with another method than GET (%s, %s): 405 JSON with Allow", async (path, method) => {
+    const response = await http()[method](path);
+    expect(response.status).toBe(405);
+    expect(response.headers.allow).toBe('GET, HEAD');
+    expect(response.body.error).toEqual({
+      code: 'method_not_allowed',
+      message: `${method.toUpperCase()} is not allowed here. Allowed: GET, HEAD.`,
+    });
+  });
+
+  it("leaves the remotes' files their CORS answer to OPTIONS (a page of another origin asks before it reads one)", async () => {
+    const response = await http().options('/remotes/team_records/remoteEntry.js');
+    expect(response.status).toBe(204);
+    expect(response.headers['cross-origin-resource-policy']).toBe('cross-origin');
+  });
+
+  it.each([
+    ['?q=%ff', 'q'],
+    ['?q=%E0%A4%A', 'q'],
+    ['?sort=title&q=caf%C3', 'q'],
+    ['?filter.group=%', 'filter.group'],
+  ])('an API query parameter that is not valid percent-encoding (%s): 400 naming it', async (query, name) => {
+    const agent = await signedInAgent(testApp.app);
+    const response = await agent.get(`/api/resources/articles/records${query}`);
+    expect(response.status).toBe(400);
+    expect(response.body.error).toEqual({
+      code: 'invalid_request',
+      message:
+        `The query parameter "${name}" is not valid percent-encoding: send its text as UTF-8, each byte outside ` +
+        'letters and digits written %XX.',
+    });
+  });
+
+  it('an API query parameter whose name is not valid percent-encoding: 400 saying so', async () => {
+    const agent = await signedInAgent(testApp.app);
+    const response = await agent.get('/meta?%ff=1');
+    expect(response.status).toBe(400);
+    expect(response.body.error.message).toBe('A query parameter\'s name ("%ff") is not valid percent-encoding.');
+  });
+
+  it('reads a query that decodes as it did: UTF-8 escapes, "+" for a space, an escaped "%"', async () => {
+    const agent = await signedInAgent(testApp.app);
+    const response = await agent.get('/api/resources/articles/records?q=caf%C3%A9+cr%C3%A8me%25').expect(200);
+    expect(response.body.page.q).toBe('café crème%');
   });
 
   it.each<[string, 'get' | 'post' | 'put' | 'delete' | 'patch', string]>([

@@ -143,7 +143,7 @@ describe('requireJsonBody: charset and content coding', () => {
   });
 });
 
-describe('requireJsonBody: a body declared over the limit', () => {
+describe('requireJsonBody: requests written byte for byte', () => {
   let testApp: TestApp;
   let server: http.Server;
 
@@ -159,18 +159,24 @@ describe('requireJsonBody: a body declared over the limit', () => {
     await testApp.close();
   });
 
-  it('is refused with 413 before it is read, and the connection closes (a client announcing more than it sends)', async () => {
-    const { port } = server.address() as net.AddressInfo;
-    const socket = net.connect(port, '127.0.0.1');
-    let received = '';
-    socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
-    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  /** Sends `request` as it is written, and reads the answer until the server closes the connection. */
+  const exchange = (request: string) =>
+    new Promise<string>((resolve, reject) => {
+      const { port } = server.address() as net.AddressInfo;
+      const socket = net.connect(port, '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+      socket.on('error', reject);
+      socket.once('close', () => resolve(received));
+      socket.write(request);
+    });
+
+  it('refuses a body declared over the limit with 413 before it is read, and the connection closes (a client announcing more than it sends)', async () => {
     // Announces 95 MiB and sends seven bytes: without the early refusal the server waits for the rest.
-    socket.write(
+    const received = await exchange(
       'POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
         'Content-Length: 99999999\r\n\r\n{"a":1}',
     );
-    await closed;
     expect(received).toMatch(/^HTTP\/1\.1 413 /);
     expect(received).toMatch(/\r\nconnection: close\r\n/i);
     const body = JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4)) as {
@@ -181,4 +187,21 @@ describe('requireJsonBody: a body declared over the limit', () => {
       /^Request body too large: this request carries at most 16 KiB of JSON \(this one: 97657 KiB\)\.$/,
     );
   });
+
+  it.each([
+    ['Content-Length: 0', 'Content-Length: 0\r\n\r\n'],
+    ['chunked, no chunk', 'Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n'],
+    ['neither header', '\r\n'],
+  ])(
+    'refuses a request with no body with 400 saying it is empty (%s): the parser read no bytes as {}',
+    async (_what, framing) => {
+      const received = await exchange(
+        `POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nConnection: close\r\n${framing}`,
+      );
+      expect(received).toMatch(/^HTTP\/1\.1 400 /);
+      expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toEqual({
+        error: { code: 'invalid_request', message: JSON_BODY_MESSAGES.empty },
+      });
+    },
+  );
 });

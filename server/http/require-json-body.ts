@@ -28,6 +28,9 @@ export const JSON_BODY_MESSAGES = {
   notUtf8:
     'The request body is not valid UTF-8 (bytes of another charset, such as Latin-1, or cut in the middle of a ' +
     'character): send the JSON encoded as UTF-8.',
+  empty:
+    'The request body is empty, and an empty body is no JSON: send the JSON this request takes ' +
+    '(an object, {} where nothing is to be given).',
   tooDeep: `The JSON body nests more than ${JSON_DEPTH_MAX} arrays and objects deep: no request of this API needs that.`,
   undecodable: (coding: JsonBodyCoding) =>
     `The request body is not valid ${coding} data, as its Content-Encoding says: ` +
@@ -37,11 +40,21 @@ export const JSON_BODY_MESSAGES = {
 /** The body parser's `type` of a body refused for not being UTF-8 (error-handler.ts words it). */
 export const NOT_UTF8_BODY_TYPE = 'entity.not.utf8';
 
+/** The `type` of a JSON request that came with no body: error-handler.ts words it. */
+export const EMPTY_BODY_TYPE = 'entity.empty';
+
+function emptyBodyError(): Error {
+  return Object.assign(new Error('request body is empty'), { type: EMPTY_BODY_TYPE, status: 400 });
+}
+
 /**
  * The parser's check of the bytes it read (decompressed): UTF-8 or refused. Without it the parser's decoder put
  * U+FFFD in place of each byte it could not decode, and a Latin-1 "Café" was saved as "Caf\uFFFD" with a 201.
  */
 function verifyUtf8(_req: unknown, _res: unknown, bytes: Buffer): void {
+  // The parser reads no bytes as `{}`: an import of an empty body replaced the whole placements draft with nothing,
+  // where a body that said nothing should change nothing.
+  if (bytes.length === 0) throw emptyBodyError();
   if (!isUtf8(bytes)) throw Object.assign(new Error('body is not UTF-8'), { type: NOT_UTF8_BODY_TYPE, status: 400 });
 }
 
@@ -112,6 +125,12 @@ export function requireJsonBody(
         next(HttpError.invalidRequest(JSON_BODY_MESSAGES.undecodable(coding)));
         return;
       }
+      // No body at all (neither Content-Length nor Transfer-Encoding): the parser leaves `req.body` unset, and the
+      // routes read it as they would a body without the fields they need. Refused as an empty one is.
+      if (!error && req.body === undefined) {
+        next(emptyBodyError());
+        return;
+      }
       // Refused here once for every route: deeper JSON overflowed the stack of the code that reads it (a 500).
       if (!error && nestsDeeperThan(req.body)) {
         next(HttpError.invalidRequest(JSON_BODY_MESSAGES.tooDeep));
@@ -121,6 +140,18 @@ export function requireJsonBody(
     });
   };
   return [checkType, parse];
+}
+
+/**
+ * The parsed body of a route that takes a JSON object, refused (400) when it is an array: read as an object without
+ * the fields asked for, `[1, 2]` published the placements draft with its version check skipped.
+ */
+export function jsonObjectBody(req: Request): Record<string, unknown> {
+  const body: unknown = req.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw HttpError.invalidRequest(ERROR_MESSAGES.jsonNotObject);
+  }
+  return body as Record<string, unknown>;
 }
 
 /** The request's content coding as the body parser reads it: the header lowercased, `identity` without one. */

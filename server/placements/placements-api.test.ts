@@ -5,6 +5,7 @@
  */
 import request from 'supertest';
 import {
+  ERROR_MESSAGES,
   OPERATOR_ROLE,
   PERMISSION_REFUSED,
   PLACEMENTS_EDIT,
@@ -21,6 +22,7 @@ import {
   type SlotInspectionPayload,
 } from '../../shared';
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
+import { JSON_BODY_MESSAGES } from '../http/require-json-body';
 import { addPlacedRemotes, BANNER_SCHEMA } from '../../testing/server/placements-fixtures';
 import { addUser, createTestApp, signedInAgent, signedInOperator, type TestApp } from '../../testing/server/test-app';
 
@@ -831,6 +833,37 @@ describe('export and import', () => {
       });
       expect(refused.headers['content-disposition']).toBeUndefined();
     }
+    // A parameter it does not read (misspelt, or written as an array) is refused too: the published document was
+    // downloaded as though the draft had been asked for.
+    for (const query of ['from[]=draft', 'fromm=draft', 'from=draft&revision=2']) {
+      const refused = await operator.get(`/api/placements/export?${query}`).expect(400);
+      expect(refused.body.error.message).toMatch(
+        /^Unknown query parameter "\w+(\[\])?": an export takes only "from"\.$/,
+      );
+    }
+  });
+});
+
+describe('a body that is no JSON object', () => {
+  it('refuses an import of an empty body (400), the saved draft left as it was', async () => {
+    await saveDraft(DOCUMENT);
+    // An empty body was read as `{}`: the import replaced the whole draft with nothing.
+    const refused = await operator
+      .post('/api/placements/import')
+      .set('Content-Type', 'application/json')
+      .set('Content-Length', '0')
+      .expect(400);
+    expect(refused.body.error).toEqual({ code: 'invalid_request', message: JSON_BODY_MESSAGES.empty });
+    expect((await testApp.app.placements.store.draft())?.document).toEqual(DOCUMENT);
+  });
+
+  it.each(['publish', 'rollback'])('refuses a %s sent an array (400), nothing published', async (action) => {
+    await saveDraft(DOCUMENT);
+    await operator.post('/api/placements/publish').send({}).expect(201);
+    const before = (await operator.get('/api/placements/revisions').expect(200)).body as PlacementRevisionsPayload;
+    const refused = await operator.post(`/api/placements/${action}`).send([1, 2, 3]).expect(400);
+    expect(refused.body.error).toEqual({ code: 'invalid_request', message: ERROR_MESSAGES.jsonNotObject });
+    expect((await operator.get('/api/placements/revisions').expect(200)).body).toEqual(before);
   });
 });
 

@@ -26,7 +26,8 @@ import { everyTenantRefusal, requirePermission } from '../auth/require-permissio
 import type { FeatureFlagStore } from '../flags/feature-flag-store';
 import { HttpError } from '../http/http-error';
 import { jsonRoute } from '../http/json-route';
-import { requireJsonBody } from '../http/require-json-body';
+import { refuseUnknownQueryParameters } from '../http/query-parameters';
+import { jsonObjectBody, requireJsonBody } from '../http/require-json-body';
 import { readableTenantsFor, type ReadableTenants } from '../slots/shown-rule';
 import { currentTenant } from '../auth/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
@@ -178,14 +179,14 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
     POST: [
       ...operatorJson,
       async (req, res) => {
-        const body = req.body as PlacementsPublishRequest | null;
+        const body = jsonObjectBody(req) as PlacementsPublishRequest;
         res
           .status(201)
           .json(
             await service.publish(
               actor(req),
-              expectedVersion(body?.expectedUpdatedAt),
-              expectedRevision(body?.expectedRevision),
+              expectedVersion(body.expectedUpdatedAt),
+              expectedRevision(body.expectedRevision),
             ),
           );
       },
@@ -196,15 +197,19 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
       ...operatorJson,
       async (req, res) => {
         // As a publish: the draft the page shows, which a rollback replaces (409 when saved since; left out: any).
-        const body = req.body as { revision?: unknown; expectedUpdatedAt?: unknown; expectedRevision?: unknown } | null;
+        const body = jsonObjectBody(req) as {
+          revision?: unknown;
+          expectedUpdatedAt?: unknown;
+          expectedRevision?: unknown;
+        };
         res
           .status(201)
           .json(
             await service.rollback(
-              body?.revision,
+              body.revision,
               actor(req),
-              expectedVersion(body?.expectedUpdatedAt),
-              expectedRevision(body?.expectedRevision),
+              expectedVersion(body.expectedUpdatedAt),
+              expectedRevision(body.expectedRevision),
             ),
           );
       },
@@ -258,6 +263,7 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
         // The revision in force by default (what every host serves); `?from=draft` for the draft. Any other `from`
         // is refused: a misspelt `draft` would otherwise download the published document under the wrong belief.
         // Shown as every answer here is: an export of someone who reads some tenants' ids only counts the others.
+        refuseUnknownQueryParameters(req, ['from'], 'an export');
         const from = req.query.from ?? 'published';
         if (from !== 'draft' && from !== 'published') {
           throw HttpError.invalidRequest('The parameter "from" must be "draft" or "published" (the default).');
@@ -278,12 +284,7 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
       ...operatorJson,
       async (req, res) => {
         // Misspelt, `expectedUpdatedAt` would be no time to check against: refused, not the check skipped.
-        const otherParameters = Object.keys(req.query).filter((key) => key !== 'expectedUpdatedAt');
-        if (otherParameters.length > 0) {
-          throw HttpError.invalidRequest(
-            `Unknown query parameter "${otherParameters[0]}": an import takes only "expectedUpdatedAt".`,
-          );
-        }
+        refuseUnknownQueryParameters(req, ['expectedUpdatedAt'], 'an import');
         const { document, ignored, unknown } = placementsOfFile(shallowEnough(req.body));
         // A top-level key that neither placements nor REMOTES_CONFIG have refuses the whole file, the draft unchanged,
         // rather than being dropped as the file's own keys are: it is most likely a misspelt "remotes" or "locations"

@@ -80,7 +80,8 @@ export class ReleaseService {
   ): Promise<{ release: RemoteRelease; created: boolean }> {
     this.refuseUndeclaredRemote(remote);
     if (typeof version !== 'string' || !RELEASE_VERSION_PATTERN.test(version)) {
-      throw new ReleaseRefusedError(`"version" must match ${RELEASE_VERSION_PATTERN}, got ${JSON.stringify(version)}.`);
+      const given = version === undefined ? 'none was given' : `got ${JSON.stringify(version)}`;
+      throw new ReleaseRefusedError(`"version" must match ${RELEASE_VERSION_PATTERN}, ${given}.`);
     }
     if (typeof entry !== 'string') throw new ReleaseRefusedError('"entry" must be the URL of the mf-manifest.json.');
     let url: URL;

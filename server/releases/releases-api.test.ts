@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
 import {
+  ERROR_MESSAGES,
   REMOTE_DESCRIPTOR_FILE,
   Slot,
   type AuditEntry,
@@ -209,6 +210,23 @@ describe('publishing', () => {
     expect((await app.releases.store.history('team_billing')).map((entry) => entry.action)).toEqual(['publish']);
     // Publishing activates nothing.
     expect((await remotesOf(request(app.handler))).map((remote) => remote.name)).not.toContain('team_billing');
+  });
+
+  it('refuses a publication sent an array, or without a version, saying what it lacks', async () => {
+    const token = await tokenFor('team_billing');
+    const asArray = await request(app.handler)
+      .post('/api/remotes/team_billing/releases')
+      .set('Authorization', `Bearer ${token}`)
+      .send([{ version: 'v1', entry: entryOf('v1') }])
+      .expect(400);
+    expect(asArray.body.error.message).toBe(ERROR_MESSAGES.jsonNotObject);
+    const noVersion = await request(app.handler)
+      .post('/api/remotes/team_billing/releases')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ entry: entryOf('v1') })
+      .expect(400);
+    expect(noVersion.body.error.message).toMatch(/^"version" must match \/.+\/, none was given\.$/);
+    expect(app.releases.snapshot.releases()).toEqual([]);
   });
 
   it('keeps the version of the remote kit that built a release, and refuses a descriptor whose kit is no version', async () => {
@@ -662,6 +680,19 @@ describe('rollout', () => {
         const refused = await operator.post(`/api/remotes/team_billing/${action}`).send(body).expect(400);
         expect(refused.body).toEqual({ error: { code: 'invalid_request', message: RELEASE_REFUSALS.versionRequired } });
       }
+    }
+    expect(app.releases.snapshot.rollout('team_billing')).toEqual({
+      remote: 'team_billing',
+      active: 'v1',
+      canary: null,
+    });
+  });
+
+  it('refuses a change sent an array for its object (400), changing nothing', async () => {
+    await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
+    for (const action of ['activate', 'rollback', 'canary', 'preview', 'rollouts']) {
+      const refused = await operator.post(`/api/remotes/team_billing/${action}`).send(['v1']).expect(400);
+      expect(refused.body).toEqual({ error: { code: 'invalid_request', message: ERROR_MESSAGES.jsonNotObject } });
     }
     expect(app.releases.snapshot.rollout('team_billing')).toEqual({
       remote: 'team_billing',

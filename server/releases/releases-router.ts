@@ -20,7 +20,7 @@ import { everyTenantRefusal, requirePermission } from '../auth/require-permissio
 import { requireSession } from '../auth/require-session';
 import { HttpError } from '../http/http-error';
 import { jsonRoute } from '../http/json-route';
-import { requireJsonBody } from '../http/require-json-body';
+import { jsonObjectBody, requireJsonBody } from '../http/require-json-body';
 import { previewsOf, setPreview } from './release-preview';
 import { ReleaseRefusedError, type ReleaseService } from './release-service';
 import type { ReleaseSnapshot } from './release-snapshot';
@@ -84,7 +84,7 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
     next();
   };
   const publish: RequestHandler = async (req, res) => {
-    const body = req.body as Record<string, unknown>;
+    const body = jsonObjectBody(req);
     const publisher = res.locals.publisher as string;
     const { release, created } = await service.publish(name(req), body.version, body.entry, publisher, traceOf(req));
     res.status(created ? 201 : 200).json(release);
@@ -142,7 +142,7 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
         res.json(
           await service.activate(
             name(req),
-            bodyOf(req).version,
+            jsonObjectBody(req).version,
             actor(req),
             'activate',
             traceOf(req),
@@ -159,7 +159,7 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
         res.json(
           await service.activate(
             name(req),
-            bodyOf(req).version,
+            jsonObjectBody(req).version,
             actor(req),
             'rollback',
             traceOf(req),
@@ -182,7 +182,7 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
     POST: [
       ...operator,
       async (req, res) => {
-        res.json(await service.canary(name(req), bodyOf(req), actor(req), traceOf(req), rolloutSeenOf(req)));
+        res.json(await service.canary(name(req), jsonObjectBody(req), actor(req), traceOf(req), rolloutSeenOf(req)));
       },
     ],
     DELETE: [
@@ -197,7 +197,7 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
       requirePreviewer,
       ...json,
       (req, res) => {
-        const release = service.checkedRelease(name(req), bodyOf(req).version);
+        const release = service.checkedRelease(name(req), jsonObjectBody(req).version);
         setPreview(req, release.remote, release.version);
         res.json({ remote: release.remote, preview: release.version });
       },
@@ -253,7 +253,7 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
       rolloutActor,
       ...json,
       async (req, res) => {
-        const plan = await rollouts.startPlan(name(req), bodyOf(req), rolloutActorOf(res), traceOf(req));
+        const plan = await rollouts.startPlan(name(req), jsonObjectBody(req), rolloutActorOf(res), traceOf(req));
         res.status(201).json(plan);
       },
     ],
@@ -299,11 +299,6 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
     res.status(error.status).json(body);
   }) as express.ErrorRequestHandler);
   return router;
-}
-
-function bodyOf(req: Request): Record<string, unknown> {
-  const body: unknown = req.body;
-  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 }
 
 /** The automatic rollback `entry` audited (its canary's version, when, what was measured), if it is one. */

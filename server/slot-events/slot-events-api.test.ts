@@ -320,6 +320,13 @@ it('shows the statistics to signed-in staff only, for a known window', async () 
   const operator = await signedInAgent(testApp.app, 'operator');
   expect((await operator.get(`${SLOT_STATS_PATH}?window=1w`)).status).toBe(400);
   expect((await operator.get(`${SLOT_STATS_PATH}?window=constructor`)).status).toBe(400);
+  // Written as an array or misspelt, it was ignored and the hour's figures answered as though asked for.
+  for (const query of ['window[]=1d', 'windw=1d']) {
+    const refused = await operator.get(`${SLOT_STATS_PATH}?${query}`).expect(400);
+    expect(refused.body.error.message).toMatch(
+      /^Unknown query parameter "\w+(\[\])?": the slot statistics route takes only "window"\.$/,
+    );
+  }
   expect(((await operator.get(SLOT_STATS_PATH).expect(200)).body as SlotStatsPayload).window).toBe('1h');
   // An account that no longer belongs to any tenant is refused them, as everything else a member reads.
   const user = await testApp.app.users.findByUsername('operator');

@@ -11,6 +11,7 @@ import {
 import { currentTenant } from '../auth/current-tenant';
 import { HttpError } from '../http/http-error';
 import { jsonRoute } from '../http/json-route';
+import { refuseUnknownQueryParameters } from '../http/query-parameters';
 import { requireJsonBody } from '../http/require-json-body';
 import type { ServedSlots } from '../meta/served-slots';
 import type { TenantStore } from '../tenants/tenant-store';
@@ -78,6 +79,7 @@ export function createSlotEventsRouter(options: SlotEventsRouterOptions): Router
   jsonRoute(router, SLOT_STATS_PATH, {
     GET: async (req, res) => {
       await currentTenant(req, options.tenants);
+      refuseUnknownQueryParameters(req, ['window'], 'the slot statistics route');
       const window = req.query.window ?? '1h';
       if (typeof window !== 'string' || !Object.hasOwn(SLOT_STATS_WINDOWS, window)) {
         throw HttpError.invalidRequest(`"window" must be one of ${Object.keys(SLOT_STATS_WINDOWS).join(', ')}.`);
