@@ -303,6 +303,8 @@ describe('ResourceForm', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Use their value' }));
     expect(title()).toBe('Their title');
     expect(screen.queryByRole('alert')).toBeNull();
+    // The focus goes with the notice to the field that took their value, not to the page's top.
+    expect(document.activeElement).toBe(screen.getByLabelText(/Title/));
 
     // Mine, over theirs: asked again (saved once more meanwhile), then saved as typed, expecting what was shown.
     fireEvent.change(screen.getByLabelText(/Title/), { target: { value: 'My title' } });

@@ -15,7 +15,7 @@ import { UNCHANGED_FIELDS_KEY } from '../../shared';
 import { ApiError, FormSlot, useApiClient, useSession } from '../core';
 import { useUnsavedChanges } from '../hooks/unsaved-changes';
 import { DeletedMeanwhileNotice } from './deleted-meanwhile-notice';
-import { FieldControl } from './field-control';
+import { FieldControl, fieldControlId } from './field-control';
 import { forgetDraft, keepDraft, readDraft, type DraftOwner } from './record-draft';
 import { CREATE_UNANSWERED_MESSAGE, useCreationKey } from './creation-key';
 import { warnUnknownField } from './unknown-field-warning';
@@ -316,6 +316,11 @@ export function ResourceForm({ definition, record, relations, onSaved, onStored 
               // `loaded` is their record already (set with the conflict): their values become the form's.
               setValues((current) => rebased(fields, status.conflict, current, saved, true));
               setStatus({ kind: 'idle' });
+              // The notice that had the focus goes: the first field that took their value gets it, in view (the
+              // focus fell to the page's top, and a phone scrolled away from the form).
+              const first = status.conflict.fields[0];
+              const control = first ? document.getElementById(fieldControlId(first.name)) : null;
+              (control ?? submitButton.current)?.focus();
             }}
             onSaveMine={() => void submit()}
           />

@@ -37,6 +37,8 @@ it('asks before a save replaces the title another tab saved meanwhile, and keeps
   await conflict.getByText('someone saved another value of Title', { exact: false }).waitFor();
   await conflict.getByRole('button', { name: 'Use their value' }).click();
   expect(await second.locator(`${FORM} [name="title"]`).inputValue()).toBe(`${article.title} (first tab)`);
+  // The focus is on the field that took their value (on a phone, in view), not back at the page's top.
+  expect(await second.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('title');
 
   const stored = await fetchInPage<RecordPayload>(first, `/api/resources/articles/records/${article.id}`);
   expect(stored.body.record.title).toBe(`${article.title} (first tab)`);
