@@ -48,10 +48,10 @@ function emptyBodyError(): Error {
 }
 
 /**
- * The parser's check of the bytes it read (decompressed): UTF-8 or refused. Without it the parser's decoder put
- * U+FFFD in place of each byte it could not decode, and a Latin-1 "Café" was saved as "Caf\uFFFD" with a 201.
+ * The parser's check of the bytes it read (decompressed): some, in UTF-8, or refused. Without it the parser's decoder
+ * put U+FFFD in place of each byte it could not decode, and a Latin-1 "Café" was saved as "Caf\uFFFD" with a 201.
  */
-function verifyUtf8(_req: unknown, _res: unknown, bytes: Buffer): void {
+function verifyBytes(_req: unknown, _res: unknown, bytes: Buffer): void {
   // The parser reads no bytes as `{}`: an import of an empty body replaced the whole placements draft with nothing,
   // where a body that said nothing should change nothing.
   if (bytes.length === 0) throw emptyBodyError();
@@ -94,7 +94,7 @@ export function requireJsonBody(
   const parserFor = (limit: number): RequestHandler => {
     let parser = parsers.get(limit);
     if (!parser)
-      parsers.set(limit, (parser = express.json({ limit, strict: true, type: () => true, verify: verifyUtf8 })));
+      parsers.set(limit, (parser = express.json({ limit, strict: true, type: () => true, verify: verifyBytes })));
     return parser;
   };
   const parse: RequestHandler = (req, res, next) => {
