@@ -71,8 +71,12 @@ const KIB = 1024;
  * twice undoes once (it said the undo had failed), an undo's refusals name the field, and a page asks whether its
  * session holds as soon as the connection is back (the keys typed after a session ended offline were lost): 156.7 KB,
  * a few bytes over.
+ * Raised from 154 to 155 KiB when a page said that it runs a release the session previews (operators forgot previews
+ * set on the releases page, the only place that said so, and met components no one else had): the notice is a chunk
+ * of its own, loaded only then, but reading the remotes' mark and handing it to the layout are in the first script,
+ * as is the focus a conflict's "Use their value" leaves on the field: 157.7 KB, a few bytes over.
  */
-export const HOST_INITIAL_JS_MAX_GZIP = 154 * KIB;
+export const HOST_INITIAL_JS_MAX_GZIP = 155 * KIB;
 
 /** A remote's container entry is the federation runtime plus its expose map: small, and on every page's path. */
 export const REMOTE_ENTRY_MAX_GZIP = 30 * KIB;

@@ -41,6 +41,7 @@ export function renderHost(startup: HostStartup): void {
       remoteOf: (component) => startup.modules.remoteOf(component),
       showFailures,
       propsCheck,
+      previewedReleases: startup.previewedReleases,
     };
     root.render(
       <StrictMode>
@@ -55,7 +56,7 @@ export function renderHost(startup: HostStartup): void {
     whenIdle(applyFederationDebugSwitch);
     // Without boot data the server says it with GET /api/remotes: render again once, if that changes anything.
     void startup.remotesReady?.then(() => {
-      if (startup.showSlotDetails) render(true);
+      if (startup.showSlotDetails || startup.previewedReleases.length > 0) render(startup.showSlotDetails);
     });
   });
 }

@@ -166,6 +166,11 @@ export interface RemoteDescriptor {
    */
   releaseTag?: string;
   /**
+   * The release of this remote the session previews (an operator's `POST /api/remotes/<name>/preview`), when it is the
+   * one served: only this session's pages load it. The host says so on every page, with a way to stop the preview.
+   */
+  previewedVersion?: string;
+  /**
    * A remote served by `slots-remote dev`: where it announces rebuilds (server-sent events), relative to its
    * descriptor. A development server passes it on to the host, whose pages reload after each rebuild; a production
    * server never does.

@@ -8,6 +8,7 @@ import {
 import { FailedSlots } from './failed-slots';
 import { logSlotFailures, type SlotFailureLogger } from './log-slot-failures';
 import { PageSlotRecord } from './page-slot-record';
+import type { PreviewedRelease } from '../loader/remote-descriptors';
 import type { PropsCheck } from './props-check';
 import { browserChannel, sendSlotEvents, type SlotEventsChannel } from './send-slot-events';
 import { SlotStatus } from './slot-status';
@@ -34,6 +35,8 @@ export interface SlotRuntime {
   failureHint: string;
   /** Development: checks a slot's props against its schema before rendering it. Null: no check (production). */
   propsCheck: PropsCheck | null;
+  /** The releases this session previews: their components are not everyone's, and every page says so. */
+  previewedReleases: readonly PreviewedRelease[];
 }
 
 export interface SlotStatusViewsOptions {
@@ -70,6 +73,7 @@ export const defaultSlotRuntime: SlotRuntime = Object.freeze({
   showFailures: process.env.NODE_ENV !== 'production',
   failureHint: 'Shown because the server runs in development.',
   propsCheck: null,
+  previewedReleases: [],
 });
 
 const SlotRuntimeContext = createContext<SlotRuntime>(defaultSlotRuntime);

@@ -1,7 +1,7 @@
-import type { MouseEvent } from 'react';
+import { lazy, Suspense, type MouseEvent } from 'react';
 import { Outlet } from 'react-router-dom';
 import { SlotLocation } from '../../shared';
-import { AppSlotRenderer, useSession } from '../core';
+import { AppSlotRenderer, useSession, useSlotRuntime } from '../core';
 import { Header } from './header';
 import { Navigation } from './navigation';
 import { RouteFocusProvider } from './route-focus';
@@ -10,6 +10,13 @@ import { SessionExpiryWarning } from './session-expiry-warning';
 import { UnavailableToolsNotice } from './unavailable-tools-notice';
 import { UnsavedChangesPrompt } from './unsaved-changes-prompt';
 import { useSpaLinks } from './use-spa-links';
+
+// Its own chunk: a page runs a previewed release for an operator who asked for it, and for no one else.
+const PreviewNotice = lazy(() =>
+  import(/* webpackChunkName: "tool-page-preview-notice" */ './preview-notice').then((module) => ({
+    default: module.PreviewNotice,
+  })),
+);
 
 /** The skip link's click: the focus goes to the page's content, the address stays as it is. */
 function skipToContent(event: MouseEvent<HTMLAnchorElement>): void {
@@ -23,12 +30,13 @@ function skipToContent(event: MouseEvent<HTMLAnchorElement>): void {
  * Every page: the header, the navigation (signed in only), and the global slots before the content and in the
  * footer after it — on the sign-in page too. Focus goes to the new page's heading after a route change, and a
  * navigation that would lose unsaved changes asks first. Signed in, a warning comes before the session's idle limit
- * ends it, and a notice says when another tab changed the session.
+ * ends it, a notice says when another tab changed the session, and one that the page runs releases it previews.
  */
 export function Layout() {
   const session = useSession();
   const onClick = useSpaLinks();
   const signedIn = session.status === 'authenticated';
+  const { previewedReleases } = useSlotRuntime();
   return (
     <RouteFocusProvider>
       <UnsavedChangesPrompt />
@@ -44,6 +52,11 @@ export function Layout() {
           <div className="app__page">
             <main className="app__main" id="main" tabIndex={-1}>
               <SessionChangedNotice />
+              {signedIn && previewedReleases.length > 0 && (
+                <Suspense fallback={null}>
+                  <PreviewNotice />
+                </Suspense>
+              )}
               <UnavailableToolsNotice />
               <AppSlotRenderer location={SlotLocation.GLOBAL_BEFORE_CONTENT} />
               <div className="app__content">

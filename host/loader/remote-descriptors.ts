@@ -46,12 +46,28 @@ export function parseRemotesPayload(value: unknown): ParsedRemoteDescriptors {
       components: [...item.components],
       formComponents: item.formComponents.filter((name) => item.components?.includes(name)),
       ...(typeof item.releaseTag === 'string' && item.releaseTag.length <= 200 ? { releaseTag: item.releaseTag } : {}),
+      ...(typeof item.previewedVersion === 'string' && item.previewedVersion.length <= 200
+        ? { previewedVersion: item.previewedVersion }
+        : {}),
       ...(typeof item.devEvents === 'string' && /^https?:\/\//.test(item.devEvents)
         ? { devEvents: item.devEvents }
         : {}),
     });
   });
   return { remotes, problems, showSlotDetails };
+}
+
+/** A release this session previews: the page says so, with a way to stop it. */
+export interface PreviewedRelease {
+  remote: string;
+  version: string;
+}
+
+/** The releases the remotes served to this session are previews of (RemoteDescriptor.previewedVersion). */
+export function previewedReleasesOf(remotes: readonly RemoteDescriptor[]): PreviewedRelease[] {
+  return remotes.flatMap((remote) =>
+    remote.previewedVersion === undefined ? [] : [{ remote: remote.name, version: remote.previewedVersion }],
+  );
 }
 
 /**

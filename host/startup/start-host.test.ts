@@ -254,6 +254,19 @@ describe('startHost with the boot data of index.html', () => {
     expect(hidden.showSlotDetails).toBe(false);
   });
 
+  it('says which releases the session previews, as the server marked its remotes, and none otherwise', () => {
+    const s = setup('/login');
+    const boot = bootFor(s, []);
+    const previewed = startHost({
+      ...s.options,
+      bootData: { ...boot, remotes: [{ ...boot.remotes[0]!, previewedVersion: '2.1.0' }, boot.remotes[1]!] },
+    });
+    expect(previewed.previewedReleases).toEqual([{ remote: s.marketing, version: '2.1.0' }]);
+    expect(startHost({ ...setup('/login').options, bootData: bootFor(setup('/login'), []) }).previewedReleases).toEqual(
+      [],
+    );
+  });
+
   it('registers its remotes at once, asks no GET /api/remotes, and loads the named components right away', async () => {
     const s = setup('/login');
     const media: string[] = [];

@@ -1,7 +1,12 @@
 import { createInstance, getInstance, type ModuleFederation } from '@module-federation/enhanced/runtime';
 import type { ApiClient } from '../loader/api-client';
 import { createPageClient } from '../loader/session-store';
-import { fetchRemoteDescriptors, type ParsedRemoteDescriptors } from '../loader/remote-descriptors';
+import {
+  fetchRemoteDescriptors,
+  previewedReleasesOf,
+  type ParsedRemoteDescriptors,
+  type PreviewedRelease,
+} from '../loader/remote-descriptors';
 import { reloadOnRemoteRebuilds } from '../loader/remote-live-reload';
 import type { ReliabilityOptions } from '../loader/reliability-plugin';
 import { createRemoteModuleLoader, type RemoteModuleLoader } from '../loader/remote-module-loader';
@@ -33,6 +38,8 @@ export interface HostStartup {
    * mode decides, not this build's.
    */
   readonly showSlotDetails: boolean;
+  /** The releases this session previews, as the server said with the remotes (none until it has). */
+  readonly previewedReleases: readonly PreviewedRelease[];
 }
 
 export interface StartHostOptions {
@@ -139,8 +146,10 @@ export function startHost(options: StartHostOptions): HostStartup {
     modules.registerRemotes(remotes);
     reloadOnRemoteRebuilds(remotes);
     showSlotDetails = descriptors.showSlotDetails;
+    previewedReleases = previewedReleasesOf(remotes);
   };
   let showSlotDetails = false;
+  let previewedReleases: readonly PreviewedRelease[] = [];
 
   if (boot) {
     register(boot, 'The boot data of index.html');
@@ -150,7 +159,7 @@ export function startHost(options: StartHostOptions): HostStartup {
         .filter((item) => item.media === undefined || matchesMedia(item.media))
         .map((item) => item.component),
     );
-    return { client, source, modules, remotesReady: null, pageModulesLoaded, showSlotDetails };
+    return { client, source, modules, remotesReady: null, pageModulesLoaded, showSlotDetails, previewedReleases };
   }
 
   const remotesReady = fetchRemoteDescriptors(client).then(
@@ -178,6 +187,9 @@ export function startHost(options: StartHostOptions): HostStartup {
     pageModulesLoaded,
     get showSlotDetails() {
       return showSlotDetails;
+    },
+    get previewedReleases() {
+      return previewedReleases;
     },
   };
 }

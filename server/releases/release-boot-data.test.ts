@@ -47,15 +47,20 @@ afterEach(async () => {
   dist.remove();
 });
 
-function bootEntries(html: string): string[] {
+function bootRemotes(html: string): BootData['remotes'] {
   const boot = new RegExp(`id="${BOOT_DATA_ELEMENT_ID}">(.*?)</script>`, 's').exec(html)?.[1];
-  return (JSON.parse(boot ?? '{"remotes":[]}') as BootData).remotes.map((remote) => remote.entry);
+  return (JSON.parse(boot ?? '{"remotes":[]}') as BootData).remotes;
+}
+
+function bootEntries(html: string): string[] {
+  return bootRemotes(html).map((remote) => remote.entry);
 }
 
 it('gives a previewing operator the previewed entry in the page, everyone else the active one', async () => {
   const operator = await signedInAgent(testApp.app);
   await operator.post('/api/remotes/team_records/preview').send({ version: '2' }).expect(200);
-  expect(bootEntries((await operator.get('/').expect(200)).text)).toEqual([CDN]);
+  const previewed = bootRemotes((await operator.get('/').expect(200)).text);
+  expect(previewed.map((remote) => [remote.entry, remote.previewedVersion])).toEqual([[CDN, '2']]);
   expect(bootEntries((await request(testApp.app.handler).get('/login').expect(200)).text)).toEqual([BUILT_ENTRY]);
   const page = await operator.get(RELEASES_PAGE_PATH).expect(200);
   expect(page.headers['content-type']).toMatch(/html/);

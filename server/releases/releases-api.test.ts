@@ -850,13 +850,23 @@ describe('rollout', () => {
   it('previews a release for the operator’s own session only, without an audit entry', async () => {
     await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
     await operator.post('/api/remotes/team_billing/preview').send({ version: 'v2' }).expect(200);
-    expect(await remotesOf(operator)).toContainEqual(expect.objectContaining({ entry: entryOf('v2') }));
-    expect(await remotesOf(await signedInAgent(app))).toContainEqual(expect.objectContaining({ entry: entryOf('v1') }));
-    expect(await remotesOf(request(app.handler))).toContainEqual(expect.objectContaining({ entry: entryOf('v1') }));
+    // Marked as previewed, for the page to say so: to the operator's session only.
+    const billingOf = async (agent: { get(path: string): request.Test }) =>
+      (await remotesOf(agent)).find((remote) => remote.name === 'team_billing');
+    expect(await billingOf(operator)).toMatchObject({ entry: entryOf('v2'), previewedVersion: 'v2' });
+    const staff = await billingOf(await signedInAgent(app));
+    expect(staff).toMatchObject({ entry: entryOf('v1') });
+    expect(staff).not.toHaveProperty('previewedVersion');
+    expect(await billingOf(request(app.handler))).toMatchObject({ entry: entryOf('v1') });
     const history = await operator.get('/api/remotes/team_billing/history').expect(200);
     expect((history.body.entries as AuditEntry[]).map((entry) => entry.action)).not.toContain('preview');
+    // The active release previewed is said so too: the page offers to stop a preview that is there.
+    await operator.post('/api/remotes/team_billing/preview').send({ version: 'v1' }).expect(200);
+    expect(await billingOf(operator)).toMatchObject({ entry: entryOf('v1'), previewedVersion: 'v1' });
     await operator.delete('/api/remotes/team_billing/preview').expect(200);
-    expect(await remotesOf(operator)).toContainEqual(expect.objectContaining({ entry: entryOf('v1') }));
+    const ended = await billingOf(operator);
+    expect(ended).toMatchObject({ entry: entryOf('v1') });
+    expect(ended).not.toHaveProperty('previewedVersion');
   });
 
   it('keeps a preview to the tenant it was set in, where the account may preview: not in another one', async () => {

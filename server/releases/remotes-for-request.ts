@@ -11,7 +11,7 @@ export function audienceOf(req: Request): ReleaseAudience {
 
 /**
  * The remotes a request's page registers: the registry's (active releases in force), with the canary or preview
- * release swapped in where this request gets one. Null when the request gets what everyone gets (no canary, no
+ * release swapped in where this request gets one, a previewed one marked (`previewedVersion`). Null when the request gets what everyone gets (no canary, no
  * preview): callers then serve their shared, pre-encoded answer.
  */
 export function remotesForRequest(
@@ -23,10 +23,14 @@ export function remotesForRequest(
   if (!snapshot.variesFor(audience)) return null;
   return registry.remotes().map((remote) => {
     const chosen = snapshot.choose(remote.name, audience);
+    if (!chosen) return remote;
     // Told apart by version, not by address: a team deploying in place publishes each release at the same address,
     // whose components and tag (what its slot events count under) still differ.
-    return chosen && chosen.version !== snapshot.rollout(remote.name)?.active
-      ? registry.descriptorOfRelease(chosen)
-      : remote;
+    const served =
+      chosen.version !== snapshot.rollout(remote.name)?.active ? registry.descriptorOfRelease(chosen) : remote;
+    // A preview is said so even of the active release: the page offers to stop it, as the releases page does.
+    return audience.previews?.[remote.name] === chosen.version
+      ? { ...served, previewedVersion: chosen.version }
+      : served;
   });
 }

@@ -179,6 +179,40 @@ describe('releases of a remote, from the operators’ page', () => {
     },
   );
 
+  it('says on every page that it runs a release the session previews, and stops the preview from there', async () => {
+    const [, second] = await publishTwo(suite.server);
+    const { page, log } = await suite.newPage({ viewport: { width: 390, height: 844 } });
+    await signIn(page);
+    const previewed = await page.request.post('/api/remotes/team_marketing/preview', { data: { version: '2.0.0' } });
+    expect(previewed.status()).toBe(200);
+
+    for (const address of ['/', '/resources/articles']) {
+      await page.goto(address);
+      const notice = page.locator('[data-preview-notice]');
+      await notice.waitFor();
+      expect(await notice.locator('p').innerText()).toBe(
+        'This page runs release 2.0.0 of team_marketing, which your session previews: everyone else gets the ' +
+          'releases in force.',
+      );
+    }
+    await page.goto('/');
+    await waitForSlot(page, 'dashboard-before-cards', 'WelcomeCard');
+    expect(await marketingEntry(page)).toBe(`${second.url}/mf-manifest.json`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Stopped from the notice: the page loads again with the build everyone gets, and says nothing more.
+    await page.getByRole('button', { name: 'Stop previewing' }).click();
+    await page.waitForFunction(
+      (id) => !document.getElementById(id)?.textContent?.includes('previewedVersion'),
+      BOOT_DATA_ELEMENT_ID,
+    );
+    await waitForSlot(page, 'dashboard-before-cards', 'WelcomeCard');
+    expect(await marketingEntry(page)).toMatch(/^\/remotes\/team_marketing\//);
+    expect(await page.locator('[data-preview-notice]').count()).toBe(0);
+    expect(log.pageErrors).toEqual([]);
+  });
+
   it('shows other staff neither the link nor the page, and the API refuses them', async () => {
     const password = 'a clerk password of some length';
     await runCommand(suite.server, ['user:add', '--', 'clerk', '--tenant', 'acme'], `${password}\n`);
