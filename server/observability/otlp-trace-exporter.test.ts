@@ -230,7 +230,29 @@ it('starts threads that keep dying before they answer after growing pauses, fail
   expect(started).toBe(6);
 });
 
-it('counts a thread that cannot even be made as one lost at once', async () => {
+it('starts its thread before any batch when asked, and the first batch goes through it; none after a shutdown', async () => {
+  let started = 0;
+  const exporter = new OtlpTraceExporter('http/json', { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }, (settings) => {
+    started++;
+    return spawnExportThread(settings);
+  });
+  exporters.push(exporter);
+  exporter.startThreadNow();
+  expect(started).toBe(1);
+  const early = (exporter as unknown as { thread: Worker | undefined }).thread;
+  expect(early).toBeDefined();
+  // Asked again, with a thread running: the same thread.
+  exporter.startThreadNow();
+  expect(await send(exporter, finishedSpans('through the early thread'))).toEqual({ code: ExportResultCode.SUCCESS });
+  expect(started).toBe(1);
+  expect((exporter as unknown as { thread: Worker | undefined }).thread).toBe(early);
+
+  await exporter.shutdown();
+  exporter.startThreadNow();
+  expect(started).toBe(1);
+});
+
+it('counts a thread that cannot even be made as one lost at once, started early or for a batch', async () => {
   let made = 0;
   const exporter = new OtlpTraceExporter(
     'http/json',
@@ -242,11 +264,16 @@ it('counts a thread that cannot even be made as one lost at once', async () => {
     () => 0,
   );
   exporters.push(exporter);
-  for (const name of ['one', 'two', 'paused']) {
-    const result = await send(exporter, finishedSpans(name));
-    expect(result.code).toBe(ExportResultCode.FAILED);
-    expect(result.error?.message).toMatch(name === 'paused' ? /2 times in a row/ : /resource limits refused/);
-  }
+  // Lost once: the next is made at once, for the batch.
+  exporter.startThreadNow();
+  expect(made).toBe(1);
+  const first = await send(exporter, finishedSpans('one'));
+  expect(first.code).toBe(ExportResultCode.FAILED);
+  expect(first.error?.message).toMatch(/resource limits refused/);
+  expect(made).toBe(2);
+  // Lost twice in a row: in the pause, neither an early start nor a batch makes one.
+  exporter.startThreadNow();
+  expect((await send(exporter, finishedSpans('paused'))).error?.message).toMatch(/2 times in a row/);
   expect(made).toBe(2);
 });
 

@@ -11,8 +11,9 @@ import { OTLP_ENCODINGS, type OtlpTraceProtocol } from './otlp-trace-protocol';
  * variables of `env` as the SDK's exporters do. The exporter's requests then no longer share Node's HTTP code with the
  * server's answers, which cost every answer of a traced server (docs/operators/performance.md, "Eighth round").
  *
- * The thread starts with the first batch, so a server that records nothing has none. It holds the process open only
- * while a batch, a flush or a shutdown waits for it. Should it die, what waited on it fails with its error (the
+ * The SDK starts the thread with itself (startThreadNow), not with the first batch: a shutdown's last spans then wait
+ * for no thread to load (a few hundred milliseconds, more on a busy host, out of the two seconds the shutdown gives
+ * them). It holds the process open only while a batch, a flush or a shutdown waits for it. Should it die, what waited on it fails with its error (the
  * spans are dropped, as when the receiver is down, and ReportingSpanExporter says so) and the next batch starts a new
  * one; should threads keep dying before they answer anything (a thread that cannot load, its memory limit reached at
  * once), each next one waits longer before it is started (RESTART_PAUSES), and the batches meanwhile fail at once:
@@ -74,6 +75,15 @@ export class OtlpTraceExporter implements SpanExporter {
     );
   }
 
+  /**
+   * Starts the thread before any batch, unless one runs, a pause between threads that keep dying is on, or the
+   * exporter is shut down. A thread that cannot be made counts as one lost, as with a batch.
+   */
+  startThreadNow(): void {
+    if (this.thread !== undefined || this.stopping !== undefined || this.noStartBefore > this.now()) return;
+    this.threadOrLoss();
+  }
+
   /** Resolves once every batch handed over so far has been sent, or has failed. */
   forceFlush(): Promise<void> {
     if (this.stopping !== undefined) return this.stopping;
@@ -110,20 +120,27 @@ export class OtlpTraceExporter implements SpanExporter {
     handedOver: ArrayBuffer[],
     onReply: (reply: ExportThreadReply) => void,
   ): void {
-    let thread: Worker;
-    try {
-      thread = this.thread ??= this.startThread();
-    } catch (error) {
-      // A thread that cannot even be made (its options refused): lost as one that died at once.
-      const refused = error instanceof Error ? error : new Error(String(error));
-      this.lose(refused);
-      onReply({ kind: 'failed', id: 0, error: { name: refused.name, message: refused.message } });
+    const thread = this.threadOrLoss();
+    if (thread instanceof Error) {
+      onReply({ kind: 'failed', id: 0, error: { name: thread.name, message: thread.message } });
       return;
     }
     const id = ++this.nextId;
     if (this.waiting.size === 0) thread.ref();
     this.waiting.set(id, onReply);
     thread.postMessage({ ...request, id } satisfies ExportThreadRequest, handedOver);
+  }
+
+  /** The thread running, else a new one; the error of a thread that cannot even be made, counted as lost. */
+  private threadOrLoss(): Worker | Error {
+    try {
+      return (this.thread ??= this.startThread());
+    } catch (error) {
+      // Its options refused: lost as a thread that died at once.
+      const refused = error instanceof Error ? error : new Error(String(error));
+      this.lose(refused);
+      return refused;
+    }
   }
 
   private startThread(): Worker {

@@ -98,15 +98,13 @@ const UNTRACED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/me
  * `traceparent` headers become the parents of the requests' spans.
  */
 export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
+  const exporter = new OtlpTraceExporter(otlpTraceProtocolOf(env), env);
+  exporter.startThreadNow();
   const requestSpans: RequestSpanSink = {
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || DEFAULT_SERVICE_NAME }),
     scope: { name: 'slots-server' },
     processor: new BatchSpanProcessor(
-      new ReportingSpanExporter(
-        new OtlpTraceExporter(otlpTraceProtocolOf(env), env),
-        createLogger(env.NODE_ENV ?? 'production', env.LOG_LEVEL),
-        endpointOf(env),
-      ),
+      new ReportingSpanExporter(exporter, createLogger(env.NODE_ENV ?? 'production', env.LOG_LEVEL), endpointOf(env)),
     ),
     limits: spanLimitsOf(env),
     ids: new RandomIdGenerator(),
