@@ -129,6 +129,15 @@ export const RELEVANCE_RANKED_MAX = 1000;
 export const RECORD_RESTORE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /**
+ * Until when a deleted record can be restored, as the server's messages say it (`deletedRecord` errors): to the
+ * minute, in UTC, since the server does not know the reader's time zone. The host finds this text in a message to
+ * show the moment in the reader's own clock instead.
+ */
+export function restoreDeadlineInUtc(restorableUntil: number): string {
+  return `${new Date(restorableUntil).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/**
  * Query of `GET /api/resources/:name/records`, every parameter optional (a bad one is answered 400):
  * - `sort`: `id` or one of the resource's `sortableColumns`; `id` by default, or the first searchable column when
  *   `q` is given. With `search`, also `relevance` (RELEVANCE_SORT), the default then: the best matches first.

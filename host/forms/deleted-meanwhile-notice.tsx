@@ -1,10 +1,11 @@
 import { useEffect, useRef } from 'react';
 import type { RestorableRecord } from '../../shared';
+import { DeletedRecordMessage } from './restore-deadline';
 import { useRecordRestore } from './use-record-restore';
 
 /**
  * A save refused because the record was deleted since the form opened (404 with `deletedRecord`): the server's
- * message, and the record restored from here, so that the changes the form still holds can be saved again without
+ * message (its deadline in the reader's clock), and the record restored from here, so that the changes the form still holds can be saved again without
  * leaving the page (which would mean leaving them). `onRestored` runs once it is back.
  */
 export function DeletedMeanwhileNotice({
@@ -22,7 +23,9 @@ export function DeletedMeanwhileNotice({
 
   return (
     <div ref={notice} className="form-error" role="alert" tabIndex={-1} data-deleted-meanwhile={deleted.id}>
-      <p>{message}</p>
+      <p>
+        <DeletedRecordMessage message={message} restorableUntil={deleted.restorableUntil} />
+      </p>
       {phase.kind === 'failed' ? (
         <p>{phase.message}</p>
       ) : (

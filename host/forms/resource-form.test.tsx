@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import {
   API_CLIENT_MESSAGES,
+  restoreDeadlineInUtc,
   UNCHANGED_FIELDS_KEY,
   VIEWER_CANNOT_CHANGE_RECORDS,
   type FormSlotProps,
@@ -336,15 +337,14 @@ describe('ResourceForm', () => {
   });
 
   it('offers to restore a record deleted while it was edited, then saves the changes it kept', async () => {
+    const UNTIL = Date.UTC(2025, 2, 15, 9, 0);
     const api = meApi();
     let deleted = true;
     api.routes.set('PUT /api/resources/articles/records/3', (request) => {
       if (!deleted) return { body: { record: { ...record, title: 'Kept' }, relations: [] } };
-      const deletedRecord = { resource: 'articles', id: 3, restorableUntil: Date.now() + 60_000 };
-      return {
-        status: 404,
-        body: { error: { code: 'not_found', message: 'It was deleted meanwhile.', deletedRecord } },
-      };
+      const deletedRecord = { resource: 'articles', id: 3, restorableUntil: UNTIL };
+      const message = `It was deleted meanwhile. Restore it (until ${restoreDeadlineInUtc(UNTIL)}), then save again.`;
+      return { status: 404, body: { error: { code: 'not_found', message, deletedRecord } } };
     });
     api.routes.set('POST /api/resources/articles/records/3/restore', () => {
       deleted = false;
@@ -355,7 +355,10 @@ describe('ResourceForm', () => {
     fireEvent.change(screen.getByLabelText(/Title/), { target: { value: 'Kept' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     const notice = await screen.findByRole('alert');
-    expect(notice.textContent).toContain('It was deleted meanwhile.');
+    // The deadline in the reader's clock, as Recently deleted says it.
+    expect(notice.textContent).toContain(
+      `It was deleted meanwhile. Restore it (until ${new Date(UNTIL).toLocaleString()}), then save again.`,
+    );
     expect(document.activeElement).toBe(notice);
     fireEvent.click(within(notice).getByRole('button', { name: 'Restore it' }));
     expect(await screen.findByText('The article is back. Save to keep your changes.')).toBeTruthy();

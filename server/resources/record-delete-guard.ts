@@ -1,3 +1,4 @@
+import { restoreDeadlineInUtc } from '../../shared';
 import { HttpError } from '../http/http-error';
 import type { RecordSource } from './record-source';
 import type { ResourceRegistry } from './resource-registry';
@@ -17,21 +18,13 @@ export const RECORD_DELETE_MESSAGES = {
     `There is no deleted ${recordLabel} ${id} to restore: it was restored already, or deleted too long ago.`,
   /** A read of a record deleted within the window (404). */
   deleted: (recordLabel: string, title: string, listLabel: string, restorableUntil: number) =>
-    `The ${recordLabel} “${title}” was deleted. It can be restored until ${restoreDeadline(restorableUntil)} ` +
+    `The ${recordLabel} “${title}” was deleted. It can be restored until ${restoreDeadlineInUtc(restorableUntil)} ` +
     `from Recently deleted, on the ${listLabel} list.`,
   /** A save of a record deleted since the form was opened (404): the form keeps the changes, to be saved again. */
   deletedMeanwhile: (recordLabel: string, title: string, listLabel: string, restorableUntil: number) =>
     `The ${recordLabel} “${title}” was deleted meanwhile, so your changes were not saved. Restore it from Recently ` +
-    `deleted, on the ${listLabel} list (until ${restoreDeadline(restorableUntil)}), then save again.`,
+    `deleted, on the ${listLabel} list (until ${restoreDeadlineInUtc(restorableUntil)}), then save again.`,
 } as const;
-
-/**
- * Until when a deleted record can be restored, as the messages say it: to the minute, in UTC (the server does not
- * know the reader's time zone; the Recently deleted page shows the time in the reader's own).
- */
-function restoreDeadline(at: number): string {
-  return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
 
 /**
  * Refuses (409 `conflict`) the delete of a record that records of a relation still hold the id of, naming the first

@@ -1,11 +1,13 @@
 import { Link } from 'react-router-dom';
 import type { ApiError } from '../../core';
+import { DeletedRecordMessage } from '../../forms/restore-deadline';
 import { PageHeading } from '../../layout/page-heading';
 import { deletedRecordsAddress } from './deleted-records-address';
 
 /**
  * A page's data could not be loaded: say what, and offer a way on. A record not found because it was deleted (the
- * 404 names it, `deletedRecord`) is said to be so, as the server words it, with the way to restore it.
+ * 404 names it, `deletedRecord`) is said to be so, as the server words it (its deadline in the reader's clock), with
+ * the way to restore it.
  */
 export function PageError({
   error,
@@ -22,7 +24,15 @@ export function PageError({
   return (
     <div className="page-error" role="alert">
       <PageHeading title={deleted ? 'Record deleted' : notFound ? 'Not found' : 'Could not load this page'} />
-      <p>{notFound && !deleted ? 'It does not exist, or not in the current tenant.' : error.message}</p>
+      <p>
+        {deleted ? (
+          <DeletedRecordMessage message={error.message} restorableUntil={deleted.restorableUntil} />
+        ) : notFound ? (
+          'It does not exist, or not in the current tenant.'
+        ) : (
+          error.message
+        )}
+      </p>
       <p className="inline">
         {!notFound && onRetry && (
           <button type="button" className="button button--secondary" onClick={onRetry}>

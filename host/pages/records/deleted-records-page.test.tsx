@@ -214,11 +214,12 @@ describe('the ways to Recently deleted', () => {
   });
 
   it.each(['/resources/articles/7', '/resources/articles/7/edit'])(
-    "is where %s of a deleted record leads, saying the server's message",
+    "is where %s of a deleted record leads, saying the server's message, its deadline in the reader's clock",
     async (path) => {
-      const message =
-        'The article “Winter sale” was deleted. It can be restored until 2025-03-15 09:00 UTC from Recently ' +
+      const said = (deadline: string) =>
+        `The article “Winter sale” was deleted. It can be restored until ${deadline} from Recently ` +
         'deleted, on the Articles list.';
+      const message = said('2025-03-15 09:00 UTC');
       renderAt(path, {
         routes: {
           'GET /api/resources/articles/records/7': {
@@ -234,7 +235,13 @@ describe('the ways to Recently deleted', () => {
         },
       });
       expect(await screen.findByRole('heading', { level: 1, name: 'Record deleted' })).toBeTruthy();
-      expect(screen.getByText(message)).toBeTruthy();
+      // As Recently deleted says the moment: in the reader's clock, UTC on hover.
+      const deadline = new Date(OLDER.restorableUntil);
+      const paragraph = screen.getByText(/was deleted\. It can be restored until/);
+      expect(paragraph.textContent).toBe(said(deadline.toLocaleString()));
+      const time = paragraph.querySelector('time')!;
+      expect(time.getAttribute('dateTime')).toBe(deadline.toISOString());
+      expect(time.getAttribute('title')).toBe('2025-03-15 09:00 UTC');
       expect(screen.getByRole('link', { name: 'Go to Recently deleted' }).getAttribute('href')).toBe(
         '/resources/articles/deleted',
       );

@@ -3,6 +3,7 @@ import { Link, useParams, useSearchParams } from 'react-router-dom';
 import type { DeletedRecordsPayload, ResourcePayload, ResourceRecord } from '../../../shared';
 import { reloadFailed, useApi } from '../../hooks/use-api';
 import { ReadOnlyRoleNotice, useMayChangeRecords } from '../../forms/read-only-role';
+import { LocalMoment } from '../../forms/restore-deadline';
 import { useRestoreRecord } from '../../forms/use-record-restore';
 import { Breadcrumbs } from '../../layout/breadcrumbs';
 import { PageHeading } from '../../layout/page-heading';
@@ -17,12 +18,6 @@ type Outcome =
   | { kind: 'restored'; record: ResourceRecord; elsewhere: boolean }
   | { kind: 'expired'; record: ResourceRecord }
   | { kind: 'failed'; id: number; message: string };
-
-/** A moment as the reader's own clock says it, with the exact time for machines. */
-function Moment({ at }: { at: number }) {
-  const date = new Date(at);
-  return <time dateTime={date.toISOString()}>{date.toLocaleString()}</time>;
-}
 
 /**
  * Recently deleted: the records of a resource deleted in the current tenant within the day a delete can be undone
@@ -152,10 +147,10 @@ export function DeletedRecordsPage() {
                     <tr key={record.id} data-record-id={record.id}>
                       <td>{titleOf(record)}</td>
                       <td>
-                        <Moment at={deletedAt} />
+                        <LocalMoment at={deletedAt} />
                       </td>
                       <td>
-                        <Moment at={restorableUntil} />
+                        <LocalMoment at={restorableUntil} />
                       </td>
                       {mayChange && (
                         <td className="table__actions">
