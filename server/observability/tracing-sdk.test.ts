@@ -25,6 +25,7 @@ import { createDemoApp, type DemoTestApp } from '../../testing/server/test-app';
 import { waitUntil } from '../../testing/server/wait-until';
 import { spanLimitsOf, type RequestSpanSink } from './request-span';
 import { traceOf } from './request-trace';
+import { traceSamplerOf } from './trace-sampler-setting';
 import {
   HTTP_SPAN_ATTRIBUTES,
   nameRequestRoute,
@@ -233,7 +234,8 @@ it('traces neither a probe nor a scrape, whatever its caller sampled', async () 
 });
 
 describe('rootSamplingOf (parentbased_traceidratio decided before any id)', () => {
-  const ratio = (arg: string) => ({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: arg });
+  const ratio = (arg: string) =>
+    traceSamplerOf({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: arg });
 
   /** Where the spans rootSamplingOf records go: kept in memory, as a provider with its sampler keeps the SDK's. */
   function requestSpans(ids: IdGenerator = new RandomIdGenerator()) {
@@ -259,16 +261,23 @@ describe('rootSamplingOf (parentbased_traceidratio decided before any id)', () =
 
   it('decides for the parent-based samplers, the default one included; leaves the others to the SDK', () => {
     const { sink } = requestSpans();
-    for (const sampler of ['always_on', 'always_off', 'traceidratio', 'jaeger_remote', 'parentbased_always_off ']) {
-      expect(rootSamplingOf({ OTEL_TRACES_SAMPLER: sampler, OTEL_TRACES_SAMPLER_ARG: '0.1' }, sink)).toBeUndefined();
+    for (const sampler of ['always_on', 'always_off', 'traceidratio']) {
+      const setting = traceSamplerOf({ OTEL_TRACES_SAMPLER: sampler, OTEL_TRACES_SAMPLER_ARG: '0.1' });
+      expect(rootSamplingOf(setting, sink)).toBeUndefined();
     }
-    for (const arg of ['', 'a tenth', '-0.1', '1.5']) expect(rootSamplingOf(ratio(arg), sink)).toBeUndefined();
     expect(rootSamplingOf(ratio(' 0.1 '), sink)).toBeDefined();
-    const recorded = (env: NodeJS.ProcessEnv) => rootSamplingOf(env, sink)!.spanOf('GET', ROOT_CONTEXT).isRecording();
-    for (const env of [{}, { OTEL_TRACES_SAMPLER: ' ' }, { OTEL_TRACES_SAMPLER: 'parentbased_always_on' }]) {
+    const recorded = (env: NodeJS.ProcessEnv) =>
+      rootSamplingOf(traceSamplerOf(env), sink)!.spanOf('GET', ROOT_CONTEXT).isRecording();
+    for (const env of [
+      {},
+      { OTEL_TRACES_SAMPLER: ' ' },
+      { OTEL_TRACES_SAMPLER: 'parentbased_always_on' },
+      // A ratio sampler without a ratio: 1, as the specification says.
+      { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio' },
+    ]) {
       expect(recorded(env)).toBe(true);
     }
-    expect(recorded({ OTEL_TRACES_SAMPLER: 'parentbased_always_off' })).toBe(false);
+    expect(recorded({ OTEL_TRACES_SAMPLER: 'parentbased_always_off ' })).toBe(false);
   });
 
   it('a request sampled out at the root: no span, its ids made once and only when read', () => {

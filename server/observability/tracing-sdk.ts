@@ -47,6 +47,7 @@ import { spanRoute } from './error-answer-route';
 import { SqliteInstrumentation } from './sqlite-spans';
 import { OtlpTraceExporter } from './otlp-trace-exporter';
 import { otlpTraceProtocolOf } from './otlp-trace-protocol';
+import { traceSamplerOf, type TraceSamplerSetting } from './trace-sampler-setting';
 import { ReportingSpanExporter } from './reporting-span-exporter';
 import { HeldContextManager } from './held-context';
 import { httpRequestAttributes } from './http-request-attributes';
@@ -98,8 +99,8 @@ const UNTRACED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/me
  * `traceparent` headers become the parents of the requests' spans.
  */
 export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
+  const samplerSetting = traceSamplerOf(env);
   const exporter = new OtlpTraceExporter(otlpTraceProtocolOf(env), env);
-  exporter.startThreadNow();
   const requestSpans: RequestSpanSink = {
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || DEFAULT_SERVICE_NAME }),
     scope: { name: 'slots-server' },
@@ -109,10 +110,10 @@ export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
     limits: spanLimitsOf(env),
     ids: new RandomIdGenerator(),
   };
-  const rootSampling = rootSamplingOf(env, requestSpans);
+  const rootSampling = rootSamplingOf(samplerSetting, requestSpans);
   const provider = new NodeTracerProvider({
-    // Unless the sampler is one rootSamplingOf decides for, the SDK's own, from OTEL_TRACES_SAMPLER.
-    ...(rootSampling === undefined ? {} : { sampler: rootSampling.sampler }),
+    // Unless the sampler is one rootSamplingOf decides for, the SDK's tracer decides with it.
+    sampler: rootSampling?.sampler ?? samplerOf(samplerSetting),
     resource: requestSpans.resource,
     spanProcessors: [requestSpans.processor],
     spanLimits: requestSpans.limits,
@@ -121,6 +122,8 @@ export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
   const heldContext = new HeldContextManager();
   provider.register({ contextManager: heldContext });
   const unregister = registerInstrumentations({ tracerProvider: provider, instrumentations: createInstrumentations() });
+  // Every setting read: the export thread starts now rather than with the first batch (OtlpTraceExporter).
+  exporter.startThreadNow();
   return {
     nameRoute: nameRequestRoute,
     traceRequests(listener, protocol, answerAtOnce) {
@@ -242,28 +245,15 @@ export interface RootSampling {
 }
 
 /**
- * The RootSampling of `OTEL_TRACES_SAMPLER` (unset: `parentbased_always_on`, as the SDK reads it), its recorded spans
- * made for `sink`: for `parentbased_traceidratio` with a ratio in [0, 1] in `OTEL_TRACES_SAMPLER_ARG`,
- * `parentbased_always_on` and `parentbased_always_off`; undefined for any other sampler (or a ratio the SDK would
- * refuse), which the SDK decides for alone, as it reads them. The same proportion of new traces is sampled, a caller's
- * decision followed as before.
+ * The RootSampling of the parent-based samplers (`parentbased_traceidratio`, `parentbased_always_on`, the default, and
+ * `parentbased_always_off`), its recorded spans made for `sink`; undefined for the others, which the SDK's tracer
+ * decides with samplerOf. The same proportion of new traces is sampled, a caller's decision followed as before.
  */
-export function rootSamplingOf(env: NodeJS.ProcessEnv, sink: RequestSpanSink): RootSampling | undefined {
-  // As the SDK reads it: a blank value is the default, any other taken as it is (with spaces around, unknown to both).
-  const given = env.OTEL_TRACES_SAMPLER;
-  const name = given === undefined || given.trim() === '' ? 'parentbased_always_on' : given;
-  let ratio: number;
-  let root: Sampler;
-  if (name === 'parentbased_always_on') [ratio, root] = [1, new AlwaysOnSampler()];
-  else if (name === 'parentbased_always_off') [ratio, root] = [0, new AlwaysOffSampler()];
-  else if (name === 'parentbased_traceidratio') {
-    const arg = env.OTEL_TRACES_SAMPLER_ARG?.trim();
-    ratio = arg ? Number(arg) : NaN;
-    if (!(ratio >= 0 && ratio <= 1)) return undefined;
-    root = new TraceIdRatioBasedSampler(ratio);
-  } else return undefined;
+export function rootSamplingOf(setting: TraceSamplerSetting, sink: RequestSpanSink): RootSampling | undefined {
+  if (!setting.name.startsWith('parentbased_')) return undefined;
+  const { ratio } = setting;
   return {
-    sampler: new ParentBasedSampler({ root }),
+    sampler: samplerOf(setting),
     spanOf(name, parent) {
       const caller = trace.getSpanContext(parent);
       if (caller === undefined || !isSpanContextValid(caller)) {
@@ -281,6 +271,16 @@ export function rootSamplingOf(env: NodeJS.ProcessEnv, sink: RequestSpanSink): R
       });
     },
   };
+}
+
+/** The SDK's sampler of `setting`, as the SDK builds it from the same variables. */
+function samplerOf({ name, ratio }: TraceSamplerSetting): Sampler {
+  const root = name.endsWith('always_on')
+    ? new AlwaysOnSampler()
+    : name.endsWith('always_off')
+      ? new AlwaysOffSampler()
+      : new TraceIdRatioBasedSampler(ratio);
+  return name.startsWith('parentbased_') ? new ParentBasedSampler({ root }) : root;
 }
 
 /** The span context of a new trace sampled out: its ids made on first read (IdGenerator's, as the SDK's). */

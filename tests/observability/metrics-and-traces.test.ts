@@ -217,15 +217,30 @@ describe('traces as OTLP/HTTP protobuf', () => {
     expect(receiver.exports.at(-1)?.contentType).toBe('application/json');
   });
 
-  it('refuses to start with a protocol it cannot send in (grpc), naming the variable', async () => {
-    receiver = await startOtlpReceiver();
-    await expect(
-      startAppServer({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' } }),
-    ).rejects.toThrow(
-      'The server could not start: OTEL_EXPORTER_OTLP_PROTOCOL="grpc" is not valid: expected "http/protobuf" or ' +
-        '"http/json" (gRPC is not supported).',
-    );
-  });
+  it.each([
+    [
+      { OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' },
+      'OTEL_EXPORTER_OTLP_PROTOCOL="grpc" is not valid: expected "http/protobuf" or "http/json" (gRPC is not supported).',
+    ],
+    // The SDK would trace every request for these, and say so nowhere.
+    [
+      { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0,1' },
+      'OTEL_TRACES_SAMPLER_ARG="0,1" is not valid: expected the share of requests traced, a number from 0 to 1 with a ' +
+        'dot: 0.1 for one in ten.',
+    ],
+    [
+      { OTEL_TRACES_SAMPLER: 'parentbased_traceid_ratio' },
+      'OTEL_TRACES_SAMPLER="parentbased_traceid_ratio" is not valid',
+    ],
+  ])(
+    'refuses to start with %j (a protocol it cannot send in, a sampling it cannot read), naming the variable',
+    async (env, said) => {
+      receiver = await startOtlpReceiver();
+      await expect(startAppServer({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, ...env } })).rejects.toThrow(
+        `The server could not start: ${said}`,
+      );
+    },
+  );
 });
 
 describe('traces sampled by the server (parentbased_traceidratio)', () => {
