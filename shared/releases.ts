@@ -8,6 +8,24 @@ import type { JsonSchema } from './wire';
 /** A remote's version as its team names it: semver, a build id, a date (letters, digits, `.`, `_`, `+`, `-`). */
 export const RELEASE_VERSION_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/;
 
+/**
+ * How the versions of the releases REMOTES_CONFIG's entries make begin (`config-<hash of the entry>`), kept for
+ * them: a team that published one could otherwise have its own files made the release in force when the operator's
+ * file came to name that entry, with no operator's activation.
+ */
+export const CONFIG_RELEASE_PREFIX = 'config-';
+
+/** What is wrong with `version` as the version of a release a team or an operator publishes; null: nothing. */
+export function releaseVersionProblem(version: string): string | null {
+  if (!RELEASE_VERSION_PATTERN.test(version)) {
+    return 'a version begins with a letter or a digit, followed by letters, digits, ".", "_", "+" or "-", 64 characters at most';
+  }
+  if (version.toLowerCase().startsWith(CONFIG_RELEASE_PREFIX)) {
+    return `versions beginning with "${CONFIG_RELEASE_PREFIX}" are kept for the releases REMOTES_CONFIG makes`;
+  }
+  return null;
+}
+
 export { OPERATOR_ROLE, type StaffRole } from './staff-roles';
 
 /** The host's page of remotes and their releases, for operators (not under `/remotes/`: the remotes' files are). */

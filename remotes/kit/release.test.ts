@@ -210,7 +210,15 @@ describe('parseReleaseArguments', () => {
       /--server or SLOTS_RELEASE_SERVER/,
     );
     expect(() => parseReleaseArguments(['--entry', 'mf-manifest.json'], project, env)).toThrow(/not an absolute URL/);
-    expect(() => parseReleaseArguments(['--version', '2.0 final'], project, env)).toThrow(/not a release version/);
+    expect(() => parseReleaseArguments(['--version', '2.0 final'], project, env)).toThrow(
+      '"2.0 final" cannot be a release\'s version: a version begins with a letter or a digit, followed by letters, ' +
+        'digits, ".", "_", "+" or "-", 64 characters at most.',
+    );
+    expect(() => parseReleaseArguments(['--version', '-1'], project, env)).toThrow(/begins with a letter or a digit/);
+    expect(() => parseReleaseArguments(['--version', 'config-47ca941c3cc2'], project, env)).toThrow(
+      '"config-47ca941c3cc2" cannot be a release\'s version: versions beginning with "config-" are kept for the ' +
+        'releases REMOTES_CONFIG makes.',
+    );
     expect(() => parseReleaseArguments(['--port', '1'], project, env)).toThrow(/Unknown option --port/);
   });
 

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   isLoopbackHost,
-  RELEASE_VERSION_PATTERN,
+  releaseVersionProblem,
   RELEASES_PAGE_PATH,
   type PublishReleaseRequest,
   type RemoteRelease,
@@ -84,9 +84,8 @@ export function parseReleaseArguments(args: readonly string[], cwd: string, env:
   }
   const dir = path.resolve(cwd, flags.get('--dir') ?? '.');
   const version = flags.get('--version') ?? packageVersion(dir);
-  if (!RELEASE_VERSION_PATTERN.test(version)) {
-    throw new Error(`"${version}" is not a release version: letters, digits, ".", "_", "+", "-" (64 at most).`);
-  }
+  const versionProblem = releaseVersionProblem(version);
+  if (versionProblem !== null) throw new Error(`"${version}" cannot be a release's version: ${versionProblem}.`);
   const entry = option(flags, '--entry', env, RELEASE_ENTRY_ENV);
   if (entry === undefined) {
     throw new Error(`Give the entry, the URL of mf-manifest.json on your origin: --entry or ${RELEASE_ENTRY_ENV}.`);

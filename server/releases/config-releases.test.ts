@@ -206,6 +206,51 @@ it('gives way to a release activated since its entry was read (a reload, another
   );
 });
 
+it('keeps the config- versions its own: a team may not publish one, nor have one taken before made the one in force', async () => {
+  writeEntry('v1');
+  const logLines: string[] = [];
+  const { app } = await start(undefined, logLines);
+  const inForce = (await app.releases.store.rollout('team_billing')).active;
+  const token = (await app.releases.teamTokens.create('team_billing', null)).token;
+  const broken = `${originUrl}/team-broken/mf-manifest.json`;
+  // The version the file's next entry will take can be worked out by anyone who knows the entry: refused.
+  for (const version of ['config-47ca941c3cc2', 'CONFIG-1']) {
+    const refused = await request(app.handler)
+      .post('/api/remotes/team_billing/releases')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ version, entry: broken })
+      .expect(400);
+    expect(refused.body.error.message).toBe(
+      `"version" ${JSON.stringify(version)} cannot be published: versions beginning with "config-" are kept for the ` +
+        'releases REMOTES_CONFIG makes.',
+    );
+  }
+
+  // A database from before that refusal: the team's files published under the version the file's v2 takes.
+  const parts = {
+    store: app.releases.store,
+    snapshot: app.releases.snapshot,
+    source: app.remotes.descriptors,
+    files: { problem: async () => null } as unknown as ReleaseFilesCheck,
+    logger: pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) }),
+  };
+  const v2 = { name: 'team_billing', entry: `${originUrl}/v2/mf-manifest.json` };
+  const read = await readConfigReleases([{ ...v2, descriptorUrl: `${originUrl}/v2/${REMOTE_DESCRIPTOR_FILE}` }], parts);
+  const taken = read.releases[0]!;
+  await app.releases.store.publish({ ...taken, entry: broken, publishedBy: 'token:team' });
+  await takeConfigReleases(read, parts);
+  expect((await app.releases.store.rollout('team_billing')).active).toBe(inForce);
+  expect(logLines.map((line) => JSON.parse(line) as { level: number; msg: string })).toContainEqual(
+    expect.objectContaining({
+      level: 50,
+      msg:
+        `REMOTES_CONFIG's entry of remote "team_billing" (${v2.entry}) is not made a release: its version ` +
+        `"${taken.version}" was published by token:team at ${broken}, not by REMOTES_CONFIG. Release "${inForce}" ` +
+        'stays in force; publish the entry as a release of its own and activate it on the releases page.',
+    }),
+  );
+});
+
 it('judges a reload with the file’s changed entry: a component only it has may be placed at once', async () => {
   writeEntry('v1');
   const logLines: string[] = [];

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
+import { CONFIG_RELEASE_PREFIX } from '../../shared';
 import { childContextOf } from '../observability/trace-context';
 import type { DescriptorSource } from '../remotes/descriptor-source';
 import type { PendingRemote } from '../remotes/remotes-config';
@@ -107,7 +108,7 @@ export async function readConfigReleases(
       continue;
     }
     const props = { ...outcome.props };
-    const version = `config-${createHash('sha256')
+    const version = `${CONFIG_RELEASE_PREFIX}${createHash('sha256')
       .update(JSON.stringify([remote.entry, components, formComponents, props]))
       .digest('hex')
       .slice(0, 12)}`;
@@ -151,7 +152,20 @@ export async function takeConfigReleases(
       superseded(now);
       continue;
     }
-    if (!(await store.release(remote, version))) await store.publish(release);
+    const published = await store.release(remote, version);
+    if (published === undefined) await store.publish(release);
+    else if (published.publishedBy !== CONFIG_ACTOR || published.entry !== release.entry) {
+      // Only a version taken before publishes were refused the prefix (releaseVersionProblem): never made the one
+      // in force by the file, since its files are not the entry's.
+      logger.error(
+        { remote, entry: release.entry, version, publishedBy: published.publishedBy },
+        `REMOTES_CONFIG's entry of remote "${remote}" (${release.entry}) is not made a release: its version ` +
+          `"${version}" was published by ${published.publishedBy} at ${published.entry}, not by ${CONFIG_ACTOR}. ` +
+          (now === null ? 'The entry is served as configured' : `Release "${now}" stays in force`) +
+          '; publish the entry as a release of its own and activate it on the releases page.',
+      );
+      continue;
+    }
     try {
       // Decided on the rollout read in the transaction: two hosts importing the same entry at once both get here,
       // and the second finds it in force already.

@@ -3,7 +3,7 @@
  * caller (the API, REMOTES_CONFIG, the canary watch) goes through, each change checked against the same placements
  * and files; the checks themselves live in release-check.ts, release-files-check.ts and release-origin-refusal.ts.
  */
-import { RELEASE_VERSION_PATTERN, type RemoteRelease, type RemoteRollout, type RolloutSeen } from '../../shared';
+import { releaseVersionProblem, type RemoteRelease, type RemoteRollout, type RolloutSeen } from '../../shared';
 import type { DescriptorSource } from '../remotes/descriptor-source';
 import type { RemoteRegistry } from '../remotes/remote-registry';
 import { checkEntryUrl } from '../remotes/remote-entry-url';
@@ -79,9 +79,13 @@ export class ReleaseService {
     trace?: TraceContext,
   ): Promise<{ release: RemoteRelease; created: boolean }> {
     this.refuseUndeclaredRemote(remote);
-    if (typeof version !== 'string' || !RELEASE_VERSION_PATTERN.test(version)) {
+    if (typeof version !== 'string') {
       const given = version === undefined ? 'none was given' : `got ${JSON.stringify(version)}`;
-      throw new ReleaseRefusedError(`"version" must match ${RELEASE_VERSION_PATTERN}, ${given}.`);
+      throw new ReleaseRefusedError(`"version" must be the release's version, a string, ${given}.`);
+    }
+    const versionProblem = releaseVersionProblem(version);
+    if (versionProblem !== null) {
+      throw new ReleaseRefusedError(`"version" ${JSON.stringify(version)} cannot be published: ${versionProblem}.`);
     }
     if (typeof entry !== 'string') throw new ReleaseRefusedError('"entry" must be the URL of the mf-manifest.json.');
     let url: URL;
