@@ -293,6 +293,34 @@ it('leaves a kit development server live: no release, its rebuilds announced to 
   );
 });
 
+it('says that a release in force is served instead of a development server the file comes to name', async () => {
+  writeEntry('v1');
+  const logLines: string[] = [];
+  const { app } = await start(undefined, logLines);
+  const released = await servedEntry(testApp as TestApp);
+  const inForce = (await app.releases.store.rollout('team_billing')).active;
+
+  devEvents = '/__slots_dev_events';
+  const dev = writeEntry('dev');
+  await expect(app.reloadRemotesConfig()).resolves.toBe(true);
+  expect(await servedEntry(testApp as TestApp)).toBe(released);
+  expect(logLines.map((line) => JSON.parse(line) as { level: number; msg: string })).toContainEqual(
+    expect.objectContaining({
+      level: 40,
+      msg:
+        `REMOTES_CONFIG's entry of remote "team_billing" (${dev}) is a development server (slots-remote dev), which ` +
+        `is never made a release: release "${inForce}", in force, is served instead. To work against the ` +
+        'development server, take the release away (POST /api/remotes/team_billing/deactivate), and activate a ' +
+        'release again when done.',
+    }),
+  );
+
+  // Taken away as said: the development server is served.
+  await app.releases.service.serveOwnBuild('team_billing', 'ops');
+  await app.releases.snapshot.refresh();
+  expect(await servedEntry(testApp as TestApp)).toBe(dev);
+});
+
 it('keeps an operator’s rollout on a reload of an unchanged file, and activates a changed entry', async () => {
   writeEntry('v1');
   const { app } = await start();

@@ -94,7 +94,21 @@ export async function readConfigReleases(
     }
     // A kit's development server (its descriptor announces rebuilds) is live, not a release: a stored descriptor
     // would freeze the components it adds and drop the page reloads it announces. The registry reads it as before.
-    if (outcome.descriptor.devEvents !== undefined) continue;
+    if (outcome.descriptor.devEvents !== undefined) {
+      // Being no release, it cannot win over one in force: said, or a team pointing a product at its dev server sees
+      // its old release and no reason.
+      const active = snapshot.rollout(remote.name)?.active ?? null;
+      if (active !== null) {
+        logger.warn(
+          { remote: remote.name, entry: remote.entry, release: active },
+          `REMOTES_CONFIG's entry of remote "${remote.name}" (${remote.entry}) is a development server ` +
+            `(slots-remote dev), which is never made a release: release "${active}", in force, is served instead. ` +
+            `To work against the development server, take the release away (POST /api/remotes/${remote.name}/` +
+            'deactivate), and activate a release again when done.',
+        );
+      }
+      continue;
+    }
     const { components, formComponents = [] } = outcome.descriptor;
     const missing = await parts.files.problem(remote.name, remote.entry, trace, [...components, ...formComponents]);
     if (missing !== null) {
