@@ -194,6 +194,23 @@ describe('npm run dev: the host emulator', () => {
     await page.context().close();
   });
 
+  it('says that the component its address asks is not declared, shows the first, and logs no error', async () => {
+    const { page, log } = await emulatorPage({ component: 'Nope', location: 'dashboard-before-cards' });
+    await page
+      .locator('[data-unknown-component]')
+      .getByText('The address asks for the component "Nope", which remote.ts does not declare (its components:')
+      .waitFor();
+    await page.locator('[data-slot-component="Hello"]').waitFor();
+    // Said until another component is chosen.
+    await page.locator('select[name="component"]').selectOption('Hello');
+    await page.locator('[data-unknown-component]').waitFor({ state: 'detached' });
+    // Nothing in the console: no icon asked of a server that has none.
+    expect(log.pageErrors).toEqual([]);
+    expect(log.console.filter((message) => message.type === 'error')).toEqual([]);
+    expect(log.requests.filter((request) => request.path.startsWith('/favicon'))).toEqual([]);
+    await page.context().close();
+  });
+
   it('gives a form component a live form context: it reads the form and writes into it', async () => {
     const { page, log } = await emulatorPage({
       component: 'Shout',

@@ -39,6 +39,21 @@ function readState(remote: RemoteDescriptorFile, search: string): EmulatorState 
   };
 }
 
+/**
+ * What the page's address asks that this remote does not declare (a component renamed since the link was made), said
+ * rather than silently replaced by the first component: the product answers such a slot `unknown-component`.
+ */
+function unknownComponentNotice(remote: RemoteDescriptorFile, search: string): string | null {
+  const asked = new URLSearchParams(search).get('component');
+  if (asked === null || remote.components.includes(asked)) return null;
+  const shown = remote.components[0];
+  return (
+    `The address asks for the component "${asked}", which remote.ts does not declare ` +
+    `(its components: ${remote.components.join(', ') || 'none'})` +
+    (shown === undefined ? '.' : `: ${shown} is shown. The product would render that slot as unknown-component.`)
+  );
+}
+
 function writeState(state: EmulatorState): string {
   const { signedIn, wide, ...rest } = state;
   return new URLSearchParams({ ...rest, signedIn: signedIn ? '1' : '0', width: wide ? 'wide' : 'narrow' }).toString();
@@ -67,6 +82,10 @@ export interface EmulatorPageProps {
  */
 export function EmulatorPage({ remote, runtime }: EmulatorPageProps) {
   const [state, setState] = useState(() => readState(remote, window.location.search));
+  // Read before the address is written again with the component shown; said until another is chosen.
+  const [unknownComponent, setUnknownComponent] = useState(() =>
+    unknownComponentNotice(remote, window.location.search),
+  );
   useEffect(() => window.history.replaceState(null, '', `?${writeState(state)}`), [state]);
   const change = (patch: Partial<EmulatorState>) => setState((current) => ({ ...current, ...patch }));
 
@@ -90,6 +109,11 @@ export function EmulatorPage({ remote, runtime }: EmulatorPageProps) {
           Each component rendered as the product renders a slot (its renderer, error boundary, loading path and props
           check), reloaded on save. Real data, sign-in and pages: point the product at this server.
         </p>
+        {unknownComponent !== null && (
+          <p role="status" className="emulator__problem" data-unknown-component>
+            {unknownComponent}
+          </p>
+        )}
       </header>
       <form className="emulator__controls" onSubmit={(event) => event.preventDefault()} aria-label="Slot">
         <label>
@@ -97,9 +121,10 @@ export function EmulatorPage({ remote, runtime }: EmulatorPageProps) {
           <select
             name="component"
             value={state.component}
-            onChange={(event) =>
-              change({ component: event.target.value, props: propsTextOf(remote, event.target.value) })
-            }
+            onChange={(event) => {
+              setUnknownComponent(null);
+              change({ component: event.target.value, props: propsTextOf(remote, event.target.value) });
+            }}
           >
             {remote.components.map((name) => (
               <option key={name}>{name}</option>
