@@ -40,10 +40,25 @@ export function trustProxyFromEnv(env: NodeJS.ProcessEnv): TrustProxySetting {
 /** Express's names for address ranges, which TRUST_PROXY takes beside addresses and subnets. */
 const RANGE_NAMES: ReadonlySet<string> = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
-/** An address (`10.0.0.5`, `::1`), a subnet (`10.0.0.0/8`, `fd00::/8`, `10.0.0.0/255.0.0.0`) or a range's name. */
+/**
+ * An address (`10.0.0.5`, `::1`), a subnet (`10.0.0.0/8`, `fd00::/8`, `10.0.0.0/255.0.0.0`) or a range's name. A
+ * prefix of no bit or longer than the address has (`/0`, `/33` of IPv4), or a netmask that is not ones then zeros, would
+ * pass here and be refused by Express's own parser with "invalid range on address", naming no setting.
+ */
 function isProxyAddress(item: string): boolean {
   if (RANGE_NAMES.has(item)) return true;
   const [address = '', prefix, extra] = item.split('/');
-  if (extra !== undefined || isIP(address) === 0) return false;
-  return prefix === undefined || /^\d{1,3}$/.test(prefix) || isIP(prefix) === 4;
+  const version = isIP(address);
+  if (extra !== undefined || version === 0) return false;
+  if (prefix === undefined) return true;
+  if (/^\d{1,3}$/.test(prefix)) return Number(prefix) >= 1 && Number(prefix) <= (version === 4 ? 32 : 128);
+  return version === 4 && isIP(prefix) === 4 && isNetmask(prefix);
+}
+
+/** A netmask Express takes: ones, then zeros (`255.255.0.0`), at least one bit set. */
+function isNetmask(mask: string): boolean {
+  const bits = mask.split('.').reduce((value, octet) => value * 256 + Number(octet), 0);
+  const zeros = 2 ** 32 - 1 - bits;
+  // Zeros at the end only: their count plus one is a power of two (0b0…01…1 + 1 = 0b1…0…0).
+  return bits !== 0 && ((zeros + 1) & zeros) === 0;
 }
