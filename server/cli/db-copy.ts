@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { databasePathFromEnv } from '../env-config';
+import { SESSION_SECRET_FILE } from '../config/session-secret';
 import { postgresSettingsFromEnv } from '../config/postgres-settings';
 import { StoredRecordSource } from '../resources/stored-record-source';
 import { assertUnusedTarget, copySqliteToPostgres, COPIED_TABLES } from '../storage/copy-to-postgres';
@@ -73,6 +74,14 @@ async function main(args: readonly string[]): Promise<number> {
     );
     return 1;
   }
+  // SQLite keeps a write-ahead log beside a file while it is open: a server still running on it (or one killed).
+  if (fs.existsSync(`${from}-wal`)) {
+    process.stderr.write(
+      `Warning: ${from}-wal is there: a server may still run on ${from} (or one stopped without closing it). ` +
+        'What it writes after this copy starts is not in the copy: stop every server on the file, then copy into a ' +
+        'new database.\n',
+    );
+  }
   const settings = { ...to, statementTimeoutMs: Math.max(to.statementTimeoutMs, COPY_STATEMENT_TIMEOUT_MS) };
   const where = describeStorage({ kind: 'postgres', ...settings });
   // The copy reads a snapshot, migrated to this release's schema as a server start would migrate it; the file itself
@@ -102,7 +111,7 @@ async function copySnapshot(
     const counts = COPIED_TABLES.map((table) => `${table} ${report.rows[table]}`).join(', ');
     process.stdout.write(`Copied ${from} into ${where}:\n  ${counts}\n`);
     process.stdout.write(
-      `  sessions ${report.sessions} (still signed in when the hosts keep the same SESSION_SECRET and no REDIS_URL)\n`,
+      `  sessions ${report.sessions} (still signed in when ${sameSecret(from)}, and no REDIS_URL)\n`,
     );
     const indexed = await new StoredRecordSource(target).indexWords();
     process.stdout.write(`Indexed the words of ${indexed} records for search.\n`);
@@ -115,3 +124,13 @@ async function copySnapshot(
 }
 
 runCommand('db:copy', () => main(process.argv.slice(2)));
+
+/**
+ * What keeps the copied sessions signed in: the cookies' secret, which a SQLite installation without SESSION_SECRET
+ * keeps in a file beside its database, where hosts on PostgreSQL do not look (they require SESSION_SECRET).
+ */
+function sameSecret(from: string): string {
+  const file = path.join(path.dirname(from), SESSION_SECRET_FILE);
+  if (process.env.SESSION_SECRET?.trim() || !fs.existsSync(file)) return 'the hosts keep the same SESSION_SECRET';
+  return `the hosts are started with SESSION_SECRET set to this installation's secret, the content of ${file}`;
+}

@@ -290,6 +290,31 @@ describeWithPostgres()('npm run db:copy (SQLite to PostgreSQL)', () => {
     }
   });
 
+  it('warns of a file a server still runs on, and names the secret file the copied sessions need', async () => {
+    // Still open, as a running server holds it; its cookies signed with the secret kept beside it (no SESSION_SECRET).
+    const sqlite = await createDemoApp();
+    try {
+      const secretFile = path.join(path.dirname(sqlite.databasePath), 'session-secret');
+      fs.writeFileSync(secretFile, `${'s'.repeat(32)}\n`, { mode: 0o600 });
+      expect(fs.existsSync(`${sqlite.databasePath}-wal`)).toBe(true);
+      const storage = await postgres.create();
+      const run = await copy(['--from', sqlite.databasePath, '--to', storage.url], { SESSION_SECRET: '' });
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe(
+        `Warning: ${sqlite.databasePath}-wal is there: a server may still run on ${sqlite.databasePath} (or one ` +
+          'stopped without closing it). What it writes after this copy starts is not in the copy: stop every server ' +
+          'on the file, then copy into a new database.\n',
+      );
+      const sessions = run.stdout.split('\n').find((line) => line.startsWith('  sessions '));
+      expect(sessions?.replace(/^ {2}sessions \d+ /, '')).toBe(
+        "(still signed in when the hosts are started with SESSION_SECRET set to this installation's secret, the " +
+          `content of ${secretFile}, and no REDIS_URL)`,
+      );
+    } finally {
+      await sqlite.close();
+    }
+  });
+
   it('leaves the file exactly as it was, a way back to the release that wrote it, whether the copy fails or not', async () => {
     const dir = makeTempDir('slots-copy-older-');
     try {
