@@ -1,5 +1,5 @@
 import type { TrustProxySetting } from './config/trust-proxy';
-import { commandLine, type CommandLine } from './process/operator-commands';
+import { commandLine, storageVariablesFor, type CommandLine } from './process/operator-commands';
 
 /** An account the start message tells the operator about (the demo's `admin`). */
 export interface SignInAccount {
@@ -71,13 +71,10 @@ export function trustProxyHopCountNotice(trustProxy: TrustProxySetting | undefin
 
 /** What the server prints once it listens: where to open it, how to sign in, and what TRUST_PROXY must be. */
 export function formatStartMessage(input: StartMessageInput): string {
-  const where = input.commandsShareTheEnvironment
-    ? ''
-    : input.postgres
-      ? "DATABASE_URL='<this server's DATABASE_URL>' "
-      : input.databasePathForCommand
-        ? `DATABASE_PATH=${input.databasePathForCommand} `
-        : '';
+  const where = storageVariablesFor(
+    { postgres: input.postgres === true, databasePath: input.databasePathForCommand },
+    input.commandsShareTheEnvironment === true,
+  );
   const command = (username: string) => `${where}${(input.commands ?? commandLine)('user:add', username)}`;
   const lines = [
     input.publicUrl === undefined || input.publicUrl === input.url

@@ -87,7 +87,7 @@ describe('npm run token:add / token:revoke / user:add --role', () => {
       expect(refused.code).toBe(2);
       expect(refused.stderr).toBe(
         'token:revoke takes the token\'s id only: the part between "slt_" and the next "_" (printed when the token ' +
-          `was created), here: npm run token:revoke -- ${id}. Nothing was changed.\n`,
+          `was created), here: DATABASE_PATH=${testApp.databasePath} npm run token:revoke -- ${id}. Nothing was changed.\n`,
       );
     }
     // A token cut short when copied: its id part is not offered as an id.

@@ -14,9 +14,9 @@ import { ReleaseStore } from '../releases/release-store';
 import { TeamTokenStore } from '../releases/team-token-store';
 import { loadRemotesConfig } from '../remotes/remotes-config';
 import { parseTeamTokenArgs, TEAM_TOKEN_USAGE, type TeamTokenArgs } from './team-token-args';
+import { nextCommand } from './next-command';
 import { runCommand } from './run-command';
 import { withStorage } from './with-storage';
-import { commandLine } from '../process/operator-commands';
 
 /** A whole token, `slt_<id>_<secret>`: revoking it needs only its id. */
 const WHOLE_TOKEN = /^slt_([0-9a-f]+)_\S+$/;
@@ -34,7 +34,7 @@ function notAnId(given: string): string {
     id === undefined
       ? ''
       : id.length === TOKEN_ID_LENGTH
-        ? `, here: ${commandLine('token:revoke', id)}`
+        ? `, here: ${nextCommand('token:revoke', id)}`
         : `; "${id}" has ${id.length} of its ${TOKEN_ID_LENGTH} hex digits`;
   return (
     'token:revoke takes the token\'s id only: the part between "slt_" and the next "_" (printed when the token was ' +
@@ -106,7 +106,7 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(
       `Created token ${created.id} for remote "${args.remote}" in ${where}` +
         `${expiresAt === null ? ', without expiry' : `, expiring ${expiresAt}`}. It is shown once; store it as a CI ` +
-        `secret (revoke: ${commandLine('token:revoke', created.id)}):\n${created.token}\n`,
+        `secret (revoke: ${nextCommand('token:revoke', created.id)}):\n${created.token}\n`,
     );
     return 0;
   });

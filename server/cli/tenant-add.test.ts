@@ -17,13 +17,18 @@ describe('npm run tenant:add', () => {
     // Before any tenant, an account cannot sign in: user:add says how to make one.
     const early = await runServerCommand('user-add.ts', ['ada'], env, 'ada-password-1234\n');
     expect(early.code).toBe(0);
-    expect(early.stdout).toContain('no tenant yet, so it cannot sign in: create one with npm run tenant:add -- <id>');
+    // With this database's path before each command it prints: pasted as printed, one works on the same file.
+    const here = `DATABASE_PATH=${env.DATABASE_PATH}`;
+    expect(early.stdout).toContain(
+      `no tenant yet, so it cannot sign in: create one with ${here} npm run tenant:add -- <id>, then ${here} npm run ` +
+        'user:add -- ada --keep-password --tenant <id>',
+    );
 
     const created = await runServerCommand('tenant-add.ts', ['acme', '--name', 'Acme Corp'], env);
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
     expect(created.stdout).toContain('Created tenant "acme" (Acme Corp)');
-    expect(created.stdout).toContain('npm run user:add -- <username> --tenant acme');
+    expect(created.stdout).toContain(`${here} npm run user:add -- <username> --tenant acme`);
 
     const joined = await runServerCommand('user-add.ts', ['ada', '--keep-password', '--tenant', 'acme'], env);
     expect(joined.code).toBe(0);

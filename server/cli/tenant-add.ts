@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { storageSettingsFromEnv } from '../env-config';
 import { notATenantId, TENANT_ID_PATTERN, TenantStore } from '../tenants/tenant-store';
+import { nextCommand } from './next-command';
 import { runCommand } from './run-command';
 import { withStorage } from './with-storage';
 import { commandLine } from '../process/operator-commands';
@@ -68,7 +69,7 @@ async function main(args: readonly string[]): Promise<number> {
       process.stdout.write(
         existing === undefined
           ? `Created tenant "${parsed.id}" (${name}) in ${where}. Add staff to it: ` +
-              `${commandLine('user:add', `<username> --tenant ${parsed.id}`)}\n`
+              `${nextCommand('user:add', `<username> --tenant ${parsed.id}`)}\n`
           : `${existing.name === name ? 'Kept' : 'Renamed'} tenant "${parsed.id}" (${name}) in ${where}.\n`,
       );
       return 0;

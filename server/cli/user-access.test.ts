@@ -24,10 +24,10 @@ describe('npm run user:disable / user:enable', () => {
     // A new password does not give the access back, and the operator is told.
     const reset = await run('user-add.ts', ['ann'], 'ann-new-password-5678\n');
     expect(reset.stdout).toMatch(
-      /^Set a new password for "ann" .* It is disabled: it cannot sign in until npm run user:enable -- ann\.\n$/,
+      /^Set a new password for "ann" .* It is disabled: it cannot sign in until DATABASE_PATH=\S+ npm run user:enable -- ann\.\n$/,
     );
-    expect((await run('user-permission.ts', ['show', 'ann'])).stdout).toContain(
-      '; disabled: it cannot sign in (npm run user:enable -- ann gives it back)',
+    expect((await run('user-permission.ts', ['show', 'ann'])).stdout).toMatch(
+      /; disabled: it cannot sign in \(DATABASE_PATH=\S+ npm run user:enable -- ann gives it back\)/,
     );
 
     expect((await run('user-access.ts', ['enable', 'ann'])).stdout).toBe(

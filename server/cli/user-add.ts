@@ -23,9 +23,9 @@ import { UserStore } from '../auth/user-store';
 import { TenantStore } from '../tenants/tenant-store';
 import { parseUserAddArgs, UsageError } from './user-add-args';
 import { readPassword } from './read-password';
+import { nextCommand } from './next-command';
 import { runCommand } from './run-command';
 import { withStorage } from './with-storage';
-import { commandLine } from '../process/operator-commands';
 
 export const PASSWORD_TOO_SHORT = `The password is too short: use at least ${PASSWORD_MIN_LENGTH} characters. Nothing was changed.`;
 export const PASSWORD_TOO_LONG = `The password is too long: use at most ${PASSWORD_MAX_LENGTH} characters. Nothing was changed.`;
@@ -84,13 +84,13 @@ async function main(): Promise<number> {
       const memberships =
         memberOf.tenants.length > 0
           ? `tenants: ${memberOf.tenants.map(({ id }) => roleNote(id, memberOf.roles.get(id))).join(', ')}`
-          : `no tenant yet, so it cannot sign in: create one with ${commandLine('tenant:add', '<id>')}, then ` +
-            `${commandLine('user:add', `${user.username} --keep-password --tenant <id>`)} (the demo's first start adds ` +
+          : `no tenant yet, so it cannot sign in: create one with ${nextCommand('tenant:add', '<id>')}, then ` +
+            `${nextCommand('user:add', `${user.username} --keep-password --tenant <id>`)} (the demo's first start adds ` +
             "it to the demo's tenants)";
       const granted = args.permissions === undefined ? '' : `; granted: ${args.permissions.join(', ') || 'none'}`;
       // A new password does not give a disabled account its access back: said, or the operator believes it can sign in.
       const disabled = (await users.isDisabled(user.username))
-        ? ` It is disabled: it cannot sign in until ${commandLine('user:enable', user.username)}.`
+        ? ` It is disabled: it cannot sign in until ${nextCommand('user:enable', user.username)}.`
         : '';
       process.stdout.write(
         `${HEADLINES[outcome]} "${user.username}" (${memberships}` +

@@ -10,6 +10,7 @@ import { accessIn } from '../auth/staff-access';
 import { UnknownPermissionError, UserStore } from '../auth/user-store';
 import { storageSettingsFromEnv } from '../env-config';
 import { TenantStore } from '../tenants/tenant-store';
+import { nextCommand } from './next-command';
 import { runCommand } from './run-command';
 import { withStorage } from './with-storage';
 import { commandLine } from '../process/operator-commands';
@@ -58,7 +59,7 @@ async function main(args: readonly string[]): Promise<number> {
       }
       const memberships = await new TenantStore(engine).membershipsOf(user.id);
       const disabled = (await users.isDisabled(user.username))
-        ? `; disabled: it cannot sign in (${commandLine('user:enable', user.username)} gives it back)`
+        ? `; disabled: it cannot sign in (${nextCommand('user:enable', user.username)} gives it back)`
         : '';
       const lines = [
         `"${user.username}": role ${user.roles[0] ?? 'none (an editor)'}; granted: ${user.grantedPermissions.join(', ') || 'none'}${disabled}`,

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
-import { commandLine, commandLineFor, commandPrefix } from './operator-commands';
+import { commandLine, commandLineFor, commandPrefix, storageVariablesFor } from './operator-commands';
 
 let root: TempDir;
 beforeEach(() => {
@@ -20,6 +20,10 @@ describe('commandLineFor', () => {
     expect(command('token:revoke', '0123456789ab')).toBe('npm run token:revoke -- 0123456789ab');
     // A script the package.json does not have is written as its compiled file.
     expect(command('db:backup', '<new file>')).toBe('node dist/server/cli/db-backup.js <new file>');
+    // From another folder, where npm run would find no script (or another project's): the compiled file's whole path.
+    expect(commandLineFor(root.path, '/')('user:add', 'ann')).toBe(
+      `node ${path.join(root.path, 'dist/server/cli/user-add.js')} ann`,
+    );
   });
 
   it('writes the compiled files where there is no package.json (the image), from where the operator stands', () => {
@@ -60,5 +64,20 @@ describe('commandPrefix', () => {
     expect(commandPrefix({ COMMAND_PREFIX: '  docker exec -it slots ' })).toBe('docker exec -it slots');
     expect(commandPrefix({ COMMAND_PREFIX: '   ' })).toBe('');
     expect(commandPrefix({})).toBe('');
+  });
+});
+
+describe('storageVariablesFor', () => {
+  it('puts the database a printed command needs before it, as one shell word, unless the commands share the environment', () => {
+    expect(storageVariablesFor({ postgres: false }, false)).toBe('');
+    expect(storageVariablesFor({ postgres: false, databasePath: '/srv/slots/app.db' }, false)).toBe(
+      'DATABASE_PATH=/srv/slots/app.db ',
+    );
+    expect(storageVariablesFor({ postgres: false, databasePath: "/srv/ann's data/app.db" }, false)).toBe(
+      "DATABASE_PATH='/srv/ann'\\''s data/app.db' ",
+    );
+    // The URL holds a password: never printed.
+    expect(storageVariablesFor({ postgres: true }, false)).toBe("DATABASE_URL='<this server's DATABASE_URL>' ");
+    expect(storageVariablesFor({ postgres: false, databasePath: '/srv/slots/app.db' }, true)).toBe('');
   });
 });

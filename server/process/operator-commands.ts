@@ -38,15 +38,17 @@ export function commandPrefix(env: NodeJS.ProcessEnv = process.env): string {
 
 /**
  * How an operator runs the product's commands in the installation at `root`, seen from `cwd`: `npm run user:add --
- * ann` where a package.json beside `dist/` has the scripts (a checkout, an unpacked release), else the compiled file
- * itself, `node dist/server/cli/user-add.js ann` (the image holds `dist/` and `node_modules/` only, and npm finds no
- * package.json there), after the `prefix` (commandPrefix). What the start message and the commands' usage and hints
- * print, so each can be pasted.
+ * ann` where a package.json beside `dist/` has the scripts (a checkout, an unpacked release) and `cwd` is that folder,
+ * else the compiled file itself, `node dist/server/cli/user-add.js ann` (the image holds `dist/` and `node_modules/`
+ * only, and npm finds no package.json there), by its whole path from another folder (where `npm run` finds no script,
+ * or another project's), after the `prefix` (commandPrefix). What the start message and the commands' usage and
+ * hints print, so each can be pasted.
  */
 export function commandLineFor(root: string, cwd: string = process.cwd(), prefix = commandPrefix()): CommandLine {
-  const scripts = npmScriptsIn(root);
+  const inRoot = path.resolve(cwd) === path.resolve(root);
+  const scripts = inRoot ? npmScriptsIn(root) : new Set<string>();
   // Relative when the operator stands in the installation (the image's working folder), absolute otherwise.
-  const cliFolder = path.join(path.resolve(cwd) === path.resolve(root) ? '' : root, 'dist', 'server', 'cli');
+  const cliFolder = path.join(inRoot ? '' : root, 'dist', 'server', 'cli');
   const before = prefix === '' ? '' : `${prefix} `;
   return (command, args = '') => {
     const rest = args === '' ? '' : ` ${args}`;
@@ -64,6 +66,32 @@ function npmScriptsIn(root: string): ReadonlySet<string> {
   } catch {
     return new Set();
   }
+}
+
+/** The database a process uses, as far as a command printed for an operator needs it. */
+export interface CommandStorage {
+  /** PostgreSQL (DATABASE_URL). */
+  postgres: boolean;
+  /** The SQLite file, when it is not the default one. */
+  databasePath?: string;
+}
+
+/**
+ * What a printed command needs before it to reach the same database: nothing for the default file, nor when the
+ * commands share the process's environment (COMMAND_PREFIX: `docker exec` into its container, which has the variable
+ * already, and before the prefix it would be lost); `DATABASE_PATH=<file> ` for another file; for PostgreSQL, a
+ * placeholder for DATABASE_URL, whose password is never printed. Pasted without it, a command would change, or create,
+ * the default SQLite file.
+ */
+export function storageVariablesFor(storage: CommandStorage, commandsShareTheEnvironment: boolean): string {
+  if (commandsShareTheEnvironment) return '';
+  if (storage.postgres) return "DATABASE_URL='<this server's DATABASE_URL>' ";
+  return storage.databasePath === undefined ? '' : `DATABASE_PATH=${shellWord(storage.databasePath)} `;
+}
+
+/** `text` as one word of a POSIX shell: as it is when it holds nothing the shell reads, else in single quotes. */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
 /** commandLineFor this installation, from the process's working folder, after `prefix` (a start's COMMAND_PREFIX). */
