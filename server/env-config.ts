@@ -259,8 +259,10 @@ function readSecrets(raw: string | undefined): string[] | undefined {
 
 function readDemoPassword(raw: string | undefined): string | undefined {
   if (raw === undefined || raw === '') return undefined;
-  if (raw.length < 12) throw new ConfigError('DEMO_PASSWORD must be at least 12 characters long.');
-  if (raw.length > 1024) throw new ConfigError('DEMO_PASSWORD must be at most 1024 characters long.');
+  // Read at every start, though only a first start (a new database) uses it: said, for whoever left it set.
+  const use = " (the demo account's password, taken on the start that makes the database; unset it after)";
+  if (raw.length < 12) throw new ConfigError(`DEMO_PASSWORD must be at least 12 characters long${use}.`);
+  if (raw.length > 1024) throw new ConfigError(`DEMO_PASSWORD must be at most 1024 characters long${use}.`);
   return raw;
 }
 

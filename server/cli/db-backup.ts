@@ -27,7 +27,7 @@ async function main(args: readonly string[]): Promise<number> {
     const kib = Math.ceil(backup.bytes / 1024);
     process.stdout.write(
       `Backed up ${source} to ${backup.file} (${kib} KiB, schema ${backup.schemaVersion}, ` +
-        `${backup.accounts} accounts, ${backup.records} records), readable by this user only.\n` +
+        `${counted(backup.accounts, 'account')}, ${counted(backup.records, 'record')}), readable by this user only.\n` +
         'To restore: stop the server, put the file at DATABASE_PATH, delete the -wal and -shm files beside it, start.\n',
     );
     return 0;
@@ -39,3 +39,7 @@ async function main(args: readonly string[]): Promise<number> {
 }
 
 runCommand('db:backup', () => main(process.argv.slice(2)));
+
+function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

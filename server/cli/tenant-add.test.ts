@@ -32,7 +32,7 @@ describe('npm run tenant:add', () => {
 
     const joined = await runServerCommand('user-add.ts', ['ada', '--keep-password', '--tenant', 'acme'], env);
     expect(joined.code).toBe(0);
-    expect(joined.stdout).toContain('(tenants: acme)');
+    expect(joined.stdout).toContain('(tenants: acme; role: none (an editor))');
 
     const renamed = await runServerCommand('tenant-add.ts', ['acme', '--name=Acme'], env);
     expect(renamed.stdout).toContain('Renamed tenant "acme" (Acme)');

@@ -47,7 +47,7 @@ describe('npm run user:add', () => {
     const run = await runUserAdd(testApp.databasePath, ['editor'], 'editor-password-123\n');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('Created the staff account "editor" (tenants: acme, globex)');
+    expect(run.stdout).toContain('Created the staff account "editor" (tenants: acme, globex; role: none (an editor))');
     expect(run.stdout).not.toContain('editor-password-123');
 
     const response = await signIn(testApp, 'editor', 'editor-password-123');
@@ -149,6 +149,15 @@ describe('npm run user:add on an account that is signed in', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Kept the password of "pat" (tenants: acme, globex; role: operator)');
     expect(await me(pat)).toEqual({ status: 200, roles: ['operator'] });
+    // Its role kept when not given: said as it is, not left out (which read as no role).
+    const granted = await runUserAdd(
+      testApp.databasePath,
+      ['pat', '--keep-password', '--permission', 'releases:manage'],
+      '',
+    );
+    expect(granted.stdout).toContain(
+      'Kept the password of "pat" (tenants: acme, globex; role: operator; granted: releases:manage)',
+    );
     expect((await signIn(testApp, 'pat', PASSWORD)).status).toBe(200);
   });
 
@@ -290,7 +299,9 @@ describeWithPostgres()('npm run user:add with DATABASE_URL', () => {
     );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`Created the staff account "editor" (tenants: acme, globex) in ${url}.`);
+    expect(run.stdout).toContain(
+      `Created the staff account "editor" (tenants: acme, globex; role: none (an editor)) in ${url}.`,
+    );
     expect(fs.readdirSync(folder.path)).toEqual([]);
     expect((await signIn(testApp, 'editor', 'editor-password-123')).status).toBe(200);
   });

@@ -92,10 +92,11 @@ async function main(): Promise<number> {
       const disabled = (await users.isDisabled(user.username))
         ? ` It is disabled: it cannot sign in until ${nextCommand('user:enable', user.username)}.`
         : '';
+      // The account's own role, given or kept: left out, a kept operator read as the tenants' roles alone.
+      const role = args.role !== undefined ? args.role : (user.roles[0] ?? null);
       process.stdout.write(
-        `${HEADLINES[outcome]} "${user.username}" (${memberships}` +
-          `${args.role === undefined ? '' : `; role: ${args.role ?? 'none'}`}${granted}) in ${where}${TAILS[outcome]}` +
-          `${disabled}\n`,
+        `${HEADLINES[outcome]} "${user.username}" (${memberships}; role: ${role ?? 'none (an editor)'}${granted}) ` +
+          `in ${where}${TAILS[outcome]}${disabled}\n`,
       );
       return 0;
     },

@@ -46,7 +46,7 @@ describe('npm run db:backup (SQLite)', () => {
       await writes;
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
-      expect(run.stdout).toMatch(/^Backed up .* to .*app-backup\.db \(\d+ KiB, schema \d+, 1 accounts, \d+ records\)/);
+      expect(run.stdout).toMatch(/^Backed up .* to .*app-backup\.db \(\d+ KiB, schema \d+, 1 account, \d+ records\)/);
       expect(written).toBeGreaterThan(0);
       expect(fs.statSync(file).mode & 0o777).toBe(0o600);
       expect(fs.readdirSync(target.path).filter((name) => name.includes('.partial-'))).toEqual([]);
