@@ -162,6 +162,25 @@ describe('Slot.make', () => {
         /^Slot "Callout": content must be null, a string, a Slot or a list of Slots/,
       );
     });
+
+    it.each([
+      ['a visibility rule', { visibleWhen: { roles: ['operator'] } }, 'visibleWhen'],
+      ['an id and an order', { id: 'ops-card', before: 'other' }, 'id, before'],
+    ])(
+      'refuses a content slot given %s, which would be dropped: a rule would then not keep it from anyone',
+      (_what, placement, named) => {
+        const placed = Slot.make('WelcomeCard', { title: 'OPS-ONLY' }).placed(placement);
+        for (const content of [placed, [Slot.make('Plain'), placed]]) {
+          expect(() => Slot.make('Callout', { tone: 'info' }, content)).toThrow(
+            `Slot "Callout": its content slot "WelcomeCard" is placed (${named}), but content is shown with the slot ` +
+              "that holds it, whole: an id, an order or a visibility rule applies to a location's slots only. Register " +
+              '"WelcomeCard" at the location itself, or give the rule to "Callout".',
+          );
+        }
+        // Deeper down too: each slot checks its own content when it is made.
+        expect(() => Slot.make('Outer', {}, Slot.make('Callout', {}, placed))).toThrow(/content slot "WelcomeCard"/);
+      },
+    );
   });
 
   it('serialises through toJSON as its entry', () => {

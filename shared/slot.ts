@@ -125,10 +125,29 @@ const NO_PLACEMENT: Readonly<SlotPlacement> = Object.freeze({});
 
 function checkContent(component: string, content: unknown): string | Slot | readonly Slot[] | null {
   if (content === null || content === undefined) return null;
-  if (typeof content === 'string' || content instanceof Slot) return content;
-  if (Array.isArray(content) && content.every((item) => item instanceof Slot)) return Object.freeze([...content]);
+  if (typeof content === 'string') return content;
+  const slots = content instanceof Slot ? [content] : Array.isArray(content) ? content : null;
+  if (slots === null || !slots.every((item) => item instanceof Slot)) {
+    throw new InvalidSlotError(
+      `Slot "${component}": content must be null, a string, a Slot or a list of Slots, got ${describe(content)}.`,
+    );
+  }
+  refusePlacedContent(component, slots);
+  return content instanceof Slot ? content : Object.freeze([...slots]);
+}
+
+/**
+ * A slot's content is shown with it, whole: an id, an order or a visibility rule applies to a location's slots only,
+ * and on a content slot it would be dropped without a word (a rule meant to keep it from anonymous callers included).
+ */
+function refusePlacedContent(component: string, slots: readonly Slot[]): void {
+  const placed = slots.find((slot) => Object.keys(slot.placement).length > 0);
+  if (placed === undefined) return;
   throw new InvalidSlotError(
-    `Slot "${component}": content must be null, a string, a Slot or a list of Slots, got ${describe(content)}.`,
+    `Slot "${component}": its content slot "${placed.component}" is placed (${Object.keys(placed.placement).join(', ')}), ` +
+      'but content is shown with the slot that holds it, whole: an id, an order or a visibility rule applies to a ' +
+      `location's slots only. Register "${placed.component}" at the location itself, or give the rule to ` +
+      `"${component}".`,
   );
 }
 
