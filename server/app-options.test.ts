@@ -35,6 +35,13 @@ describe('app options', () => {
     expect(settingsOf({ nodeEnv: 'production', serveSourceMaps: true }).sourceMaps).toBe(true);
   });
 
+  it("takes NODE_ENV from the env it is given (the guide's entry), unless nodeEnv says otherwise", () => {
+    const env = { NODE_ENV: 'production', REMOTES_CONFIG: '/etc/slots/remotes.json' };
+    expect(settingsOf({ env })).toMatchObject({ nodeEnv: 'production', development: false, sourceMaps: false });
+    expect(settingsOf({ env, nodeEnv: 'development' })).toMatchObject({ nodeEnv: 'development', development: true });
+    expect(settingsOf({ env: { NODE_ENV: ' ' } })).toMatchObject({ nodeEnv: 'development', development: true });
+  });
+
   it('keeps every secret for verification, the first one signing', () => {
     expect(settingsOf({ sessionSecret: [SECRET, `${SECRET}-old`] }).secrets).toEqual([SECRET, `${SECRET}-old`]);
   });

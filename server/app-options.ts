@@ -33,7 +33,10 @@ export interface AppOptions {
   storage?: StorageSettings;
   /** Secret(s) that sign the session cookie: the first signs, every one verifies (for rotation). */
   sessionSecret: string | readonly string[];
-  /** `production`, `development` or `test`; default `development`. */
+  /**
+   * `production`, `development` or `test`; default NODE_ENV of `env`, else `development`. Production refuses plain-http
+   * remote entries and serves no source maps, slot schemas or failure details.
+   */
   nodeEnv?: string;
   /** Sessions live in Redis when set, in the database (SQLite or PostgreSQL) otherwise. */
   redisUrl?: string | undefined;
@@ -60,7 +63,10 @@ export interface AppOptions {
   logRequests?: boolean;
   /** Root of the build output (host shell and remotes); default `<repo>/dist`. */
   distDir?: string;
-  /** Environment handed to the remotes configuration (REMOTES_CONFIG); the app factory never reads process.env. */
+  /**
+   * Environment handed to the remotes configuration (REMOTES_CONFIG), and NODE_ENV when `nodeEnv` is not given; the app
+   * factory never reads process.env.
+   */
   env?: NodeJS.ProcessEnv;
   /** scrypt parameters for new password hashes (default: OWASP's minimum). */
   passwordHashParams?: ScryptParams;
@@ -165,7 +171,8 @@ export interface AppSettings {
 
 /** Fills in the defaults and checks the values; throws, naming the option, before anything is opened. */
 export function appSettingsOf(options: AppOptions): AppSettings {
-  const nodeEnv = options.nodeEnv ?? 'development';
+  // The guide's entry hands `env: process.env` and no nodeEnv: a NODE_ENV=production start must then be production.
+  const nodeEnv = options.nodeEnv ?? (options.env?.NODE_ENV?.trim() || 'development');
   const development = nodeEnv !== 'production';
   const idleMs = positive(options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS, 'sessionIdleMs');
   const absoluteMs = positive(options.sessionAbsoluteMs ?? DEFAULT_SESSION_ABSOLUTE_MS, 'sessionAbsoluteMs');
