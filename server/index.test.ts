@@ -50,4 +50,22 @@ describe("server/index.ts in a host application's own compile", () => {
     );
     expect(errors).toEqual([]);
   }, 60_000);
+
+  it('brings the errors a start can throw, and the types the references name, to tell them apart', () => {
+    const errors = hostAppErrors(
+      [
+        'import {',
+        '  InvalidSlotError, RemotesConfigError, SlotContractError, SlotRegistrationError, UnknownSlotLocationError,',
+        '  type FeatureFlagStore,',
+        `} from ${JSON.stringify(SERVER_DIR)};`,
+        'export function kindOf(error: unknown): string {',
+        '  if (error instanceof InvalidSlotError || error instanceof UnknownSlotLocationError) return "slot";',
+        '  if (error instanceof SlotRegistrationError || error instanceof SlotContractError) return "registration";',
+        '  return error instanceof RemotesConfigError ? "remotes config" : "other";',
+        '}',
+        'export type Flags = FeatureFlagStore;',
+      ].join('\n'),
+    );
+    expect(errors).toEqual([]);
+  }, 60_000);
 });

@@ -22,4 +22,7 @@ export type { DashboardDefinition, DashboardContext } from './meta/dashboard-reg
 export type { ModuleDefinition } from './meta/module-registry';
 export type { ReadinessCheck } from './health/health-router';
 export { NavigationDefinitionError } from './meta/navigation-definition';
-export { Slot, SlotLocation } from '../shared';
+export { RemotesConfigError } from './config/remotes-config-error';
+export type { FeatureFlagStore } from './flags/feature-flag-store';
+// What Slot.make, slot.placed and SlotLocation.from throw: imported with them, from here.
+export { Slot, SlotLocation, InvalidSlotError, UnknownSlotLocationError } from '../shared';
