@@ -173,6 +173,9 @@ describe('deploy/compose.yaml', () => {
     expect(nginx).toMatch(/^\s*listen 443 ssl http2;/m);
     expect(nginx).toContain('ssl_certificate     /etc/slots-tls/tls.crt;');
     expect(nginx).toContain('proxy_set_header X-Forwarded-Proto $scheme;');
+    // The edge: a client's own X-Forwarded-For replaced, never appended to (the hosts trust every private address).
+    expect(nginx).toContain('proxy_set_header X-Forwarded-For $remote_addr;');
+    expect(nginx).not.toContain('$proxy_add_x_forwarded_for');
     const start = fs.readFileSync(path.join(DEPLOY, 'compose', 'proxy-start.sh'), 'utf8');
     expect(proxy.command).toEqual(['/bin/sh', '/etc/slots-proxy/proxy-start.sh']);
     expect(start).toContain('/etc/slots-tls');

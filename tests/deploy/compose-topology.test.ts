@@ -61,7 +61,7 @@ interface Answer {
 function throughProxy(
   port: number,
   requestPath: string,
-  options: { method?: string; body?: unknown; cookie?: string } = {},
+  options: { method?: string; body?: unknown; cookie?: string; forwardedFor?: string } = {},
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const session = http2.connect(`https://localhost:${port}`, { rejectUnauthorized: false });
@@ -73,6 +73,7 @@ function throughProxy(
       origin: `https://localhost:${port}`,
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       ...(options.cookie ? { cookie: options.cookie } : {}),
+      ...(options.forwardedFor ? { 'x-forwarded-for': options.forwardedFor } : {}),
     });
     stream.setTimeout(10_000, () => stream.close(http2.constants.NGHTTP2_CANCEL));
     let text = '';
@@ -283,6 +284,27 @@ describeWithPodmanCompose('deploy/compose.yaml run with podman-compose', () => {
     expect(await hostGet(hostPorts['host-b'], '/meta', cookie)).toBe(200);
     expect(await hostGet(hostPorts['host-b'], '/meta')).toBe(401);
     expect((await throughProxy(httpsPort, '/meta', { cookie })).status).toBe(200);
+  });
+
+  it("counts a sign-in by the client's address as the proxy saw it, never one the client wrote itself", async () => {
+    // A client on a private network (here the engine's port forwarding) sends the address it wants counted.
+    const forged = '203.0.113.7';
+    const refused = await throughProxy(httpsPort, '/login', {
+      method: 'POST',
+      body: { username: 'forger', password: 'not-the-password' },
+      forwardedFor: forged,
+    });
+    expect(refused.status).toBe(401);
+    const logs = await Promise.all(
+      ['host-a', 'host-b'].map((name) => podman(['logs', container(name)], { allowFailure: true })),
+    );
+    const refusals = logs
+      .flatMap(({ stdout, stderr }) => `${stdout}${stderr}`.split('\n'))
+      .filter((line) => line.includes('"sign-in refused"') && line.includes('"forger"'))
+      .map((line) => JSON.parse(line) as { client: string });
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]!.client).not.toBe(forged);
+    expect(refusals[0]!.client).toMatch(/^[\d.]+$|:/);
   });
 
   it('applied each migration once, though both hosts started together on an empty database', async () => {
