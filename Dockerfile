@@ -3,7 +3,8 @@
 #
 #   docker build -t slots-platform .                                       the demo (server/main.ts)
 #   docker build --build-arg APP_ENTRY=myapp.ts -t myapp .                 a host application's own entry
-#   docker run -p 3000:3000 --read-only -v slots-data:/data -e DEMO_PASSWORD=... slots-platform
+#   docker run -p 3000:3000 --read-only --tmpfs /tmp -v slots-data:/data --stop-timeout 15 -e DEMO_PASSWORD=... \
+#     slots-platform
 #
 # Everything is configured by the environment at run time (README's table); nothing secret is built in.
 
