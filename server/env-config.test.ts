@@ -191,6 +191,19 @@ describe('readConfig', () => {
     [{ SHUTDOWN_TIMEOUT_MS: '0' }, /SHUTDOWN_TIMEOUT_MS/],
     [{ METRICS_TOKEN: 'short' }, /METRICS_TOKEN must be at least 16 characters/],
     [{ METRICS_TOKEN: 'sixteen chars or more' }, /METRICS_TOKEN .* without spaces/],
+    // The Kubernetes example's values, long enough for every other check: a Secret applied unedited.
+    [
+      { SESSION_SECRET: 'PLACEHOLDER-replace-with-openssl-rand-hex-32' },
+      /^SESSION_SECRET="PLACEHOLDER-replace-with-openssl-rand-hex-32" is not valid: expected a secret of your own, not the example's placeholder \(deploy\/kubernetes\/secret\.example\.yaml\): openssl rand -hex 32\.$/,
+    ],
+    [
+      { SESSION_SECRET: 'a-real-secret-of-32-characters-x,PLACEHOLDER-old-one' },
+      /SESSION_SECRET="PLACEHOLDER-old-one"/,
+    ],
+    [
+      { METRICS_TOKEN: 'PLACEHOLDER-replace-with-openssl-rand-hex-24' },
+      /^METRICS_TOKEN=.* placeholder .*openssl rand -hex 24\.$/,
+    ],
     [{ METRICS_PORT: 'prometheus' }, /METRICS_PORT/],
     [{ METRICS_PORT: '70000' }, /METRICS_PORT=70000 is not a port/],
     [

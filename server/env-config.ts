@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { readBoolean, readList } from './config/env-values';
+import { readBoolean, readList, refuseExamplePlaceholder } from './config/env-values';
 import { shutdownSettingsFromEnv, type ShutdownSettings } from './process/graceful-shutdown';
 import { serverTimeoutSettingsFromEnv, type ServerTimeoutSettings } from './process/http-server';
 import {
@@ -254,6 +254,7 @@ function readSecrets(raw: string | undefined): string[] | undefined {
   if (secrets.some((secret) => secret.length < 16)) {
     throw new ConfigError('SESSION_SECRET must be at least 16 characters (several secrets: separate with commas).');
   }
+  for (const secret of secrets) refuseExamplePlaceholder('SESSION_SECRET', secret, 'openssl rand -hex 32');
   return secrets;
 }
 

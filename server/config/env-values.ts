@@ -50,3 +50,17 @@ export function readList(env: NodeJS.ProcessEnv, name: string): string[] {
     .map((item) => item.trim())
     .filter((item) => item !== '');
 }
+
+/**
+ * Refuses a secret still holding the example's placeholder (deploy/kubernetes/secret.example.yaml: `PLACEHOLDER-…`),
+ * which is long enough to pass every other check: a Secret applied unedited would sign sessions with a published
+ * value, or open `/metrics` to anyone who read the example. The message says how to make one (`howToMake`).
+ */
+export function refuseExamplePlaceholder(name: string, value: string, howToMake: string): void {
+  if (!value.includes('PLACEHOLDER')) return;
+  throw new InvalidSettingError(
+    name,
+    value,
+    `a secret of your own, not the example's placeholder (deploy/kubernetes/secret.example.yaml): ${howToMake}`,
+  );
+}

@@ -1,5 +1,5 @@
 import { ConfigError } from '../config/config-error';
-import { readInteger } from '../config/env-values';
+import { readInteger, refuseExamplePlaceholder } from '../config/env-values';
 
 /** Where `GET /metrics` is served; nowhere (and nothing measured) unless METRICS_TOKEN or METRICS_PORT is set. */
 export interface MetricsSettings {
@@ -21,6 +21,7 @@ export function metricsSettingsFromEnv(env: NodeJS.ProcessEnv): MetricsSettings 
       `METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters without spaces (e.g. openssl rand -hex 24).`,
     );
   }
+  if (token !== undefined) refuseExamplePlaceholder('METRICS_TOKEN', token, 'openssl rand -hex 24');
   const rawPort = env.METRICS_PORT?.trim();
   const port = rawPort ? readInteger(env, 'METRICS_PORT', 0) : undefined;
   if (port !== undefined && port > 65535) throw new ConfigError(`METRICS_PORT=${rawPort} is not a port (0-65535).`);

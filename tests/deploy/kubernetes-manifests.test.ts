@@ -190,9 +190,16 @@ describe('deploy/kubernetes/ manifests', () => {
       }
     });
 
-    it("gives the server an environment it accepts (the Secret's example values filled in)", () => {
+    it("gives the server an environment it accepts once the Secret's placeholders are replaced, and not before", () => {
       const secret = one('Secret');
-      const env = { ...envOf(container), ...secret.stringData };
+      const unedited = { ...envOf(container), ...secret.stringData };
+      // Applied unedited, the published placeholders would sign sessions and open /metrics: the start is refused.
+      expect(() => readConfig(unedited)).toThrow(/SESSION_SECRET=.* not the example's placeholder/);
+      const env = {
+        ...unedited,
+        SESSION_SECRET: 'a-secret-of-the-operators-own-0123456789',
+        METRICS_TOKEN: 'a-metrics-token-of-their-own-0123',
+      };
       const config = readConfig(env);
       expect(config.port).toBe(3000);
       expect(config.host).toBe('0.0.0.0');
