@@ -6,13 +6,29 @@ import { useCallback, useRef } from 'react';
  * first press made instead of making a second. The key is kept while the values sent stay the same; other values
  * are another record to create, with a new key (the server refuses a key sent again with other values).
  */
-export function useCreationKey(): (body: unknown) => string {
-  const last = useRef<{ sent: string; key: string } | null>(null);
-  return useCallback((body: unknown) => {
+export function useCreationKey(kept: CreationKey | null = null): {
+  keyFor: (body: unknown) => string;
+  /** The key last sent and what it was sent with; null before any create was sent. */
+  lastSent: () => CreationKey | null;
+} {
+  const last = useRef<CreationKey | null>(kept);
+  const keyFor = useCallback((body: unknown) => {
     const sent = JSON.stringify(body);
     if (last.current?.sent !== sent) last.current = { sent, key: newCreationKey() };
     return last.current.key;
   }, []);
+  const lastSent = useCallback(() => last.current, []);
+  return { keyFor, lastSent };
+}
+
+/**
+ * A create's key and the body it was sent with (JSON): kept with a draft when the session ends after a create whose
+ * answer was lost, so the create pressed again after signing in is that same create, not a second record (the
+ * server keys creations per user, not per session).
+ */
+export interface CreationKey {
+  sent: string;
+  key: string;
 }
 
 /**

@@ -21,6 +21,16 @@ describe('record drafts', () => {
     expect(readDraft(admin)).toBeNull();
   });
 
+  it('keep the key of a create whose answer was lost, and nothing but a key and its values', () => {
+    const owner = { ...admin, id: 0 };
+    const creation = { sent: '{"title":"New"}', key: '0123456789abcdef0123456789abcdef' };
+    keepDraft(owner, { ...draftOf('New'), creation });
+    expect(readDraft(owner)).toEqual({ ...draftOf('New'), creation });
+    // Something else stored in its place (an older tab's draft, a hand edit): the values, without a key.
+    keepTabDraft(['admin', 'record', 'acme', 'articles', 0], { ...draftOf('New'), creation: { key: 7 } });
+    expect(readDraft(owner)).toEqual(draftOf('New'));
+  });
+
   it('forgets everyone else’s drafts when someone signs in, and all of them on sign-out', () => {
     keepDraft(admin, draftOf('a'));
     keepDraft({ ...admin, id: 4 }, draftOf('b'));

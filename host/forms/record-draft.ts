@@ -1,5 +1,6 @@
 import type { JsonValue } from '../../shared';
 import { forgetTabDraft, keepTabDraft, readTabDraft, type DraftKey } from '../hooks/tab-drafts';
+import type { CreationKey } from './creation-key';
 
 /** Whose draft of which record: a draft is only ever offered back to the same user, tenant and record. */
 export interface DraftOwner {
@@ -20,6 +21,8 @@ export type DraftValues = Record<string, JsonValue>;
 export interface RecordDraft {
   changes: DraftValues;
   base: DraftValues;
+  /** A new record's create sent last, whose answer may have been lost: sent again with these values, it is the same. */
+  creation?: CreationKey;
 }
 
 function keyOf(owner: DraftOwner): DraftKey {
@@ -39,7 +42,16 @@ export function keepDraft(owner: DraftOwner, draft: RecordDraft): void {
 export function readDraft(owner: DraftOwner): RecordDraft | null {
   const value = readTabDraft(keyOf(owner));
   if (!isValues(value) || !isValues(value.changes) || !isValues(value.base)) return null;
-  return { changes: value.changes, base: value.base };
+  const creation = value.creation;
+  return {
+    changes: value.changes,
+    base: value.base,
+    ...(isCreationKey(creation) ? { creation: { sent: creation.sent, key: creation.key } } : {}),
+  };
+}
+
+function isCreationKey(value: unknown): value is CreationKey {
+  return isValues(value) && typeof value.sent === 'string' && typeof value.key === 'string';
 }
 
 function isValues(value: unknown): value is Record<string, JsonValue> {

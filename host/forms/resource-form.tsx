@@ -113,7 +113,7 @@ export function ResourceForm({ definition, record, relations, onSaved, onStored 
   const formRef = useRef<HTMLFormElement>(null);
   const submitButton = useRef<HTMLButtonElement>(null);
   const saving = useRef(false);
-  const creationKeyOf = useCreationKey();
+  const creationKey = useCreationKey(restoredDraft?.creation ?? null);
   const unsaved = !sameValues(fields, values, saved);
   // A viewer has nothing to save: leaving is never held back for what it typed.
   useUnsavedChanges(unsaved && mayChange);
@@ -128,16 +128,19 @@ export function ResourceForm({ definition, record, relations, onSaved, onStored 
     if (restoredDraft && draftOwner) forgetDraft(draftOwner);
   }, [restoredDraft, draftOwner]);
 
-  const latest = useRef({ values, loaded, saved, draftOwner });
-  latest.current = { values, loaded, saved, draftOwner };
+  const latest = useRef({ values, loaded, saved, draftOwner, lastCreation: creationKey.lastSent });
+  latest.current = { values, loaded, saved, draftOwner, lastCreation: creationKey.lastSent };
   useEffect(
     () =>
       onExpire(() => {
         // Only the fields changed, with what each was changed from: the others may be saved by someone meanwhile.
-        const { values: current, loaded: from, saved: stored, draftOwner: owner } = latest.current;
+        const { values: current, loaded: from, saved: stored, draftOwner: owner, lastCreation } = latest.current;
         const changed = fields.filter((field) => !sameValues([field], current, stored));
         if (changed.length === 0 || !owner) return;
+        // A create sent whose answer was lost: pressed again after signing in, the same create (not a second record).
+        const creation = record ? null : lastCreation();
         keepDraft(owner, {
+          ...(creation === null ? {} : { creation }),
           changes: Object.fromEntries(changed.map((field) => [field.name, current[field.name] ?? null])),
           // A field the record never had stays absent: the form shows it empty, as before.
           base: Object.fromEntries(
@@ -148,7 +151,7 @@ export function ResourceForm({ definition, record, relations, onSaved, onStored 
           ),
         });
       }),
-    [onExpire, fields],
+    [onExpire, fields, record],
   );
 
   useEffect(() => {
@@ -195,7 +198,7 @@ export function ResourceForm({ definition, record, relations, onSaved, onStored 
     try {
       const payload = record
         ? await client.put<RecordPayload>(`${records}/${record.id}`, body)
-        : await client.post<RecordPayload>(records, body, undefined, { idempotencyKey: creationKeyOf(body) });
+        : await client.post<RecordPayload>(records, body, undefined, { idempotencyKey: creationKey.keyFor(body) });
       setErrors({});
       setLoaded(payload.record);
       setValues(formValues(fields, payload.record));

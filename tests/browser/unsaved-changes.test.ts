@@ -164,4 +164,50 @@ describe('unsaved changes', () => {
     const keys = await page.evaluate(() => Object.keys(sessionStorage));
     expect(keys.filter((key) => key.startsWith(TAB_DRAFT_KEY_PREFIX))).toEqual([]);
   });
+
+  it('make one record of a create whose answer was lost, though the session ended before Create was pressed again', async () => {
+    const { page } = await suite.newPage();
+    await signIn(page);
+    await page.goto('/resources/authors/new');
+    await waitForSettledPage(page);
+    const name = `Lost answer ${Date.now()}`;
+    await page.locator('form[data-resource-form="authors"] [name="title"]').fill(name);
+    await page.locator('form[data-resource-form="authors"] [name="label"]').fill('once');
+
+    // The server makes the record, but its answer never reaches the page (the connection dropped).
+    await page.route('**/api/resources/authors/records', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      const made = await route.fetch();
+      expect(made.status()).toBe(201);
+      await route.abort('connectionreset');
+    });
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByText('The server did not answer: the record may or may not be created.').waitFor();
+    await page.unroute('**/api/resources/authors/records');
+
+    // The session ends before Create is pressed again (signed out elsewhere): the next request is refused.
+    await page.context().clearCookies();
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL((url) => url.pathname === '/login', { timeout: SLOT_TIMEOUT_MS });
+    await signIn(page);
+    await page.waitForURL((url) => url.pathname === '/resources/authors/new', { timeout: SLOT_TIMEOUT_MS });
+    await page.getByText('Your unsaved changes were kept while your session ended or changed.').waitFor();
+
+    // Pressed again: the create the server made first, not a second record.
+    const [answered] = await Promise.all([
+      page.waitForResponse(
+        (response) =>
+          response.request().method() === 'POST' &&
+          new URL(response.url()).pathname === '/api/resources/authors/records',
+      ),
+      page.getByRole('button', { name: 'Create' }).click(),
+    ]);
+    expect(answered.status()).toBe(201);
+    expect(answered.headers()['idempotent-replayed']).toBe('true');
+    const search = await fetchInPage<{ records: Array<{ title: string }> }>(
+      page,
+      `/api/resources/authors/records?search=${encodeURIComponent(name)}`,
+    );
+    expect(search.body.records.filter((record) => record.title === name)).toHaveLength(1);
+  });
 });
