@@ -36,7 +36,8 @@ const UNKNOWN_IDLE_TIMEOUT_MS = 4 * 60_000;
 export const SESSION_WARNING_ANNOUNCEMENTS = {
   idle: 'Your session is about to end for inactivity: press Escape, or go on typing, to stay signed in.',
   absolute:
-    'Your session reaches its longest allowed time in a few minutes: save your work. Press Escape to close the warning.',
+    // Said once, when the warning shows: "soon" holds whatever time is left then (seconds, with a short idle limit).
+    'Your session reaches its longest allowed time soon: save your work now. Press Escape to close the warning.',
 } as const;
 
 function minutesAndSeconds(ms: number): string {
