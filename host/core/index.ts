@@ -17,6 +17,7 @@ export { AppSlotRenderer, LocationSlots, type AppSlotRendererProps } from './app
 export { FormSlot } from './slot-item';
 export { SlotSourceProvider, useSession, useSlotData } from './slot-source-provider';
 export type { Session } from '../loader/session-store';
+export { sessionEndOf, type SessionEnd } from '../loader/session-end';
 export type { SlotData, SlotSource } from '../loader/slot-source';
 export { ApiClientProvider, useApiClient } from './api-client-context';
 export { ApiError, createApiClient, type ApiClient } from '../loader/api-client';

@@ -1,9 +1,11 @@
 import { SIGN_IN_PATH } from '../../shared';
 
-/** What RequireAuth hands the sign-in page: where to return, and whether a session just ended. */
+/** What RequireAuth hands the sign-in page: where to return, whether a session just ended, and why when known. */
 export interface SignInState {
   from?: unknown;
   sessionEnded?: unknown;
+  /** A SessionEnd (read with sessionEndOf: history state outlives the page that wrote it). */
+  endedBecause?: unknown;
 }
 
 /**

@@ -44,7 +44,7 @@ export function RequireAuth() {
   if (session.status === 'anonymous') {
     // The whole address, its #fragment too (a section of the page): what the visitor opened is where they come back.
     const from = `${location.pathname}${location.search}${location.hash}`;
-    const state: SignInState = { from, sessionEnded: session.expired };
+    const state: SignInState = { from, sessionEnded: session.expired, endedBecause: session.ended };
     return <Navigate to={SIGN_IN_PATH} replace state={state} />;
   }
   const resource =

@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import type { SessionTimePayload } from '../../shared';
-import { ApiClientProvider, SlotSourceProvider } from '../core';
-import { createFakeApi, type FakeApi } from '../../testing/host/fake-api';
+import { ApiClientProvider, SlotSourceProvider, type SlotSource } from '../core';
+import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../../testing/host/fake-api';
 import { createTestSlotSource } from '../../testing/host/slot-source';
 import { SESSION_WARNING_ANNOUNCEMENTS, SessionExpiryWarning } from './session-expiry-warning';
 
@@ -13,26 +13,32 @@ const WARNING = { name: 'Your session is about to end' };
  * The server's two session routes over the faked clock: `POST /session` is use (the idle limit starts again),
  * `GET /session` only measures; `absoluteAt` is when the session ends however busy.
  */
-function sessionServer(absoluteAt = 8 * 60 * 60_000): FakeApi {
+function sessionServer(absoluteAt = 8 * 60 * 60_000, endedAt = Infinity): FakeApi {
   let lastSeen = Date.now();
   const time = (): SessionTimePayload => ({
     idleEndsInMs: Math.max(0, lastSeen + IDLE_MS - Date.now()),
     absoluteEndsInMs: Math.max(0, absoluteAt - Date.now()),
     idleTimeoutMs: IDLE_MS,
   });
+  // Past either limit, or once ended on the server for its own reasons (`endedAt`), the session is gone.
+  const gone = () => Date.now() >= Math.min(lastSeen + IDLE_MS, absoluteAt, endedAt);
   return createFakeApi({
-    'GET /session': () => ({ body: time() }),
+    'GET /session': () => (gone() ? UNAUTHENTICATED : { body: time() }),
     'POST /session': () => {
+      if (gone()) return UNAUTHENTICATED;
       lastSeen = Date.now();
       return { body: time() };
     },
   });
 }
 
+let source: SlotSource;
+
 async function renderSignedIn(api: FakeApi): Promise<HTMLInputElement> {
+  source = createTestSlotSource(api, { signedIn: true });
   render(
     <ApiClientProvider client={api.client}>
-      <SlotSourceProvider source={createTestSlotSource(api, { signedIn: true })}>
+      <SlotSourceProvider source={source}>
         <label>
           Title <input />
         </label>
@@ -115,6 +121,39 @@ describe('SessionExpiryWarning', () => {
     await wait(0);
     expect(screen.queryByRole('alertdialog', WARNING)).toBeNull();
     expect(api.count('POST', '/session')).toBe(0);
+  });
+
+  it('ends the session at the idle limit saying so, for the sign-in page to tell why', async () => {
+    const api = sessionServer();
+    await renderSignedIn(api);
+    // A second at a time once warned, as the warning counts down and asks again at the end.
+    await wait(IDLE_MS - 60_000 + 1_000);
+    for (let second = 0; second < 61; second += 1) await wait(1_000);
+    expect(source.session.snapshot()).toMatchObject({
+      status: 'anonymous',
+      expired: true,
+      ended: { cause: 'idle', idleTimeoutMs: IDLE_MS },
+    });
+  });
+
+  it('ends it at the absolute limit saying so', async () => {
+    const api = sessionServer(3 * 60_000);
+    await renderSignedIn(api);
+    await wait(2 * 60_000 + 1_000);
+    for (let second = 0; second < 61; second += 1) await wait(1_000);
+    expect(source.session.snapshot()).toMatchObject({ expired: true, ended: { cause: 'absolute-limit' } });
+  });
+
+  it('tells no cause for a session ended on the server before its limits (a password change, an account disabled)', async () => {
+    const api = sessionServer(8 * 60 * 60_000, 30_000);
+    await renderSignedIn(api);
+    // The tab shows again: its check finds the session gone long before its idle limit.
+    await wait(60_000);
+    await act(async () => {
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    await wait(0);
+    expect(source.session.snapshot()).toMatchObject({ status: 'anonymous', expired: true, ended: null });
   });
 
   it('asks again as soon as the connection is back, before anything is typed', async () => {

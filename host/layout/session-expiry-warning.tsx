@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { SESSION_TIME_PATH, type SessionTimePayload } from '../../shared';
-import { ApiError, useApiClient, useSession } from '../core';
+import { ApiError, useApiClient, useSession, type SessionEnd } from '../core';
 import { keepAliveIntervalMs, useActivityKeepAlive } from './use-activity-keep-alive';
 
 /** How long before the end the warning shows: two minutes, or a quarter of an idle limit shorter than eight. */
@@ -27,6 +27,15 @@ function deadlineOf(time: SessionTimePayload, now: number): Deadline {
     leadMs: warningLeadMs(time.idleTimeoutMs),
     idleTimeoutMs: time.idleTimeoutMs,
   };
+}
+
+/**
+ * Why a 401 to the session's check ended it: the limit the page was counting down to, once its end has passed (a
+ * second of slack for the clocks' rounding); nothing otherwise (ended on the server, for a reason only it knows).
+ */
+function endOfDeadline(deadline: Deadline | null, now: number): SessionEnd | undefined {
+  if (deadline === null || now < deadline.endsAt - 1000) return undefined;
+  return deadline.canExtend ? { cause: 'idle', idleTimeoutMs: deadline.idleTimeoutMs } : { cause: 'absolute-limit' };
 }
 
 /** Until the server has said the idle limit: keep-alives a minute apart at most. */
@@ -64,6 +73,9 @@ export function SessionExpiryWarning() {
   const signedIn = session.status === 'authenticated';
   const { expire } = session;
   const [deadline, setDeadline] = useState<Deadline | null>(null);
+  // The deadline as last set, for a check's 401 to tell whether it came at the limit (a callback must not wait a render).
+  const knownDeadline = useRef<Deadline | null>(null);
+  knownDeadline.current = deadline;
   const [now, setNow] = useState(() => Date.now());
   const [acknowledged, setAcknowledged] = useState<number | null>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -80,7 +92,7 @@ export function SessionExpiryWarning() {
         setNow(at);
         setDeadline(deadlineOf(time, at));
       } catch (error) {
-        if (error instanceof ApiError && error.status === 401) expire();
+        if (error instanceof ApiError && error.status === 401) expire(endOfDeadline(knownDeadline.current, Date.now()));
         // Otherwise (the network, a 503) the next check asks again; the server still ends the session on time.
       }
     },

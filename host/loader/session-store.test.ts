@@ -150,7 +150,14 @@ describe('SessionStore across the tabs of one browser', () => {
     try {
       await b.signOut();
       await followed();
-      expect(a.snapshot()).toMatchObject({ status: 'anonymous', expired: true, changedElsewhere: true });
+      expect(a.snapshot()).toMatchObject({
+        status: 'anonymous',
+        expired: true,
+        ended: { cause: 'signed-out-elsewhere' },
+        changedElsewhere: true,
+      });
+      // The tab that signed out ended nothing under its page.
+      expect(b.snapshot()).toMatchObject({ status: 'anonymous', expired: false, ended: null });
 
       await b.signIn({ username: 'editor', password: 'x' });
       await followed();
@@ -159,6 +166,34 @@ describe('SessionStore across the tabs of one browser', () => {
         identity: 'user:editor',
         changedElsewhere: true,
       });
+    } finally {
+      stop();
+    }
+  });
+
+  it('says why the session ended in every tab when one of them can tell (its limit passed), and keeps the first word', async () => {
+    const { session, a, b, stop } = await twoTabs();
+    try {
+      session.state.username = null; // the server ended it at its idle limit
+      a.expire({ cause: 'idle', idleTimeoutMs: 900_000 });
+      await followed();
+      for (const tab of [a, b]) {
+        expect(tab.snapshot()).toMatchObject({
+          status: 'anonymous',
+          expired: true,
+          ended: { cause: 'idle', idleTimeoutMs: 900_000 },
+        });
+      }
+      // A read refused at the same moment, which cannot tell why, does not take the cause away.
+      a.expire();
+      expect(a.snapshot()).toMatchObject({ expired: true, ended: { cause: 'idle' } });
+
+      // Signed in again, the cause is gone with the ending; a 401 that cannot tell why says nothing of one.
+      await a.signIn({ username: 'admin', password: 'x' });
+      expect(a.snapshot()).toMatchObject({ status: 'authenticated', expired: false, ended: null });
+      session.state.username = null;
+      a.expire();
+      expect(a.snapshot()).toMatchObject({ status: 'anonymous', expired: true, ended: null });
     } finally {
       stop();
     }

@@ -14,6 +14,7 @@ import {
 import { ApiError, createApiClient, type ApiClient } from './api-client';
 import { ExternalStore } from './external-store';
 import { openSessionBroadcast, type SessionBroadcast } from './session-broadcast';
+import type { SessionEnd } from './session-end';
 
 /**
  * `unavailable`: GET /me failed other than with a 401 (the server, its session store or database is down, or the
@@ -48,6 +49,11 @@ export interface Session {
    */
   expired: boolean;
   /**
+   * Why the session this page was using ended, when the page can tell (the idle or absolute limit passed, signed out
+   * in another tab: SessionEnd); null when it cannot, and whenever `expired` is false.
+   */
+  ended: SessionEnd | null;
+  /**
    * True when the session as it is now was brought by a change made outside this page (a tenant switch, a sign-in or
    * sign-out in another tab, or the account removed from the tenant the page showed), so the page can say why it
    * changed under the user; false after any change made or loaded here.
@@ -77,8 +83,11 @@ export interface Session {
    * outage), not by the person: it does not count as use of the session (BACKGROUND_READ_HEADER).
    */
   refresh(read?: ReadOptions): Promise<void>;
-  /** The server said the session is gone (401): forget it without a request. */
-  expire(): void;
+  /**
+   * The server said the session is gone (401): forget it without a request. `ended`: why, when the caller can tell
+   * (SessionExpiryWarning, whose 401 comes once the session's own limit has passed).
+   */
+  expire(ended?: SessionEnd): void;
   /**
    * Calls `listener` when the server says the session is gone, another tab moved it to another tenant or user, or
    * GET /me failed so that who is signed in is not known any more, before anything protected unmounts: the moment to keep what only the page holds (a form's unsaved values).
@@ -97,6 +106,7 @@ interface State {
   user: CurrentUser | null;
   revision: number;
   expired: boolean;
+  ended: SessionEnd | null;
   changedElsewhere: boolean;
   time: SessionTime | null;
   outage: SessionOutage | null;
@@ -120,6 +130,7 @@ export class SessionStore extends ExternalStore<Session> {
     user: null,
     revision: 0,
     expired: false,
+    ended: null,
     changedElsewhere: false,
     time: null,
     outage: null,
@@ -142,6 +153,8 @@ export class SessionStore extends ExternalStore<Session> {
   private endedIn: { username: string; tenant: string } | null = null;
   /** The GET /me of followSessionChange on its way, shared by the calls made meanwhile; null otherwise. */
   private following: Promise<void> | null = null;
+  /** Why another tab said the session ended, for followSessionChange's GET /me on its way; null when none said. */
+  private endedElsewhere: SessionEnd | null = null;
 
   constructor(
     private readonly client: ApiClient,
@@ -197,7 +210,7 @@ export class SessionStore extends ExternalStore<Session> {
         if (this.state.user === null)
           this.publishState({ ...this.state, signOutFailure: asApiError(error, 'POST /logout') });
       }
-    });
+    }, SIGNED_OUT_HERE);
 
   readonly switchTenant = (tenant: string): Promise<void> =>
     this.changedHere(async () => {
@@ -205,12 +218,13 @@ export class SessionStore extends ExternalStore<Session> {
       this.settle(payload.user, false, payload.session);
     });
 
-  readonly expire = (): void => {
-    // The other tabs share the session that ended: they show the sign-in page now rather than at their next request.
+  readonly expire = (ended?: SessionEnd): void => {
+    // The other tabs share the session that ended: they show the sign-in page now rather than at their next request,
+    // saying why when this page knows (the same limit ended theirs).
     void this.changedHere(async () => {
       this.keepPageWork();
-      this.settle(null, true);
-    });
+      this.settle(null, true, undefined, false, ended ?? null);
+    }, ended ?? null);
   };
 
   readonly onExpire = (listener: () => void): (() => void) => {
@@ -235,6 +249,7 @@ export class SessionStore extends ExternalStore<Session> {
         user: null,
         revision: this.state.revision + 1,
         expired: false,
+        ended: null,
         changedElsewhere: false,
         time: null,
         outage: null,
@@ -244,7 +259,7 @@ export class SessionStore extends ExternalStore<Session> {
     };
     target.addEventListener(HOST_REFRESH_EVENT, onRefresh);
     target.addEventListener('pageshow', onPageShow);
-    const broadcast = openSessionBroadcast(target, () => void this.followSessionChange());
+    const broadcast = openSessionBroadcast(target, (ended) => void this.followSessionChange(ended));
     this.broadcast = broadcast;
     this.window = target;
     return () => {
@@ -264,11 +279,14 @@ export class SessionStore extends ExternalStore<Session> {
    * that record, user and tenant) and then shows the session as it is (pages keyed on the scope load again;
    * RequireAuth moves a record page of the old tenant to the new one's list). Signed out there, this page's session
    * has ended. Told nothing new (the page already agrees), nothing changes. Asked again while it asks, it answers
-   * with the same request: every read of a page refused at once asks once.
+   * with the same request: every read of a page refused at once asks once. `ended`: why the other tab said the
+   * session ended (signed out there), said on the sign-in page if the server agrees that it has.
    */
-  readonly followSessionChange = (): Promise<void> => {
+  readonly followSessionChange = (ended: SessionEnd | null = null): Promise<void> => {
+    if (ended) this.endedElsewhere = ended;
     this.following ??= this.readSessionAgain().finally(() => {
       this.following = null;
+      this.endedElsewhere = null;
     });
     return this.following;
   };
@@ -292,19 +310,20 @@ export class SessionStore extends ExternalStore<Session> {
     const user = payload?.user ?? null;
     if (scopeOf(user ? 'authenticated' : 'anonymous', user) === this.snapshot().scope) return;
     if (this.state.status === 'authenticated') this.keepPageWork();
-    this.settle(user, user === null, payload?.session, true);
+    this.settle(user, user === null, payload?.session, true, this.endedElsewhere);
   }
 
   /**
    * Runs a change of the session made in this tab, then tells the other tabs when it changed who is signed in or in
-   * which tenant (they ask the server). After the server has answered, so that they find the session as it now is.
+   * which tenant (they ask the server), and why it ended when it did (`ended`, as they should say it). After the
+   * server has answered, so that they find the session as it now is.
    */
-  private async changedHere<T>(change: () => Promise<T>): Promise<T> {
+  private async changedHere<T>(change: () => Promise<T>, ended: SessionEnd | null = null): Promise<T> {
     const before = this.snapshot().scope;
     try {
       return await change();
     } finally {
-      if (this.snapshot().scope !== before) this.broadcast?.announce();
+      if (this.snapshot().scope !== before) this.broadcast?.announce(ended);
     }
   }
 
@@ -322,6 +341,7 @@ export class SessionStore extends ExternalStore<Session> {
       revision: previous.revision + 1,
       // A session that ended before the outage still has: the sign-in page says so once the server answers 401.
       expired: previous.expired,
+      ended: previous.ended,
       changedElsewhere: false,
       time: null,
       outage: {
@@ -338,8 +358,17 @@ export class SessionStore extends ExternalStore<Session> {
     for (const listener of [...this.expiryListeners]) listener();
   }
 
-  private settle(user: CurrentUser | null, expired = false, time?: SessionTimePayload, changedElsewhere = false): void {
+  private settle(
+    user: CurrentUser | null,
+    expired = false,
+    time?: SessionTimePayload,
+    changedElsewhere = false,
+    ended: SessionEnd | null = null,
+  ): void {
     const previous = this.state;
+    // Only a session this page was using can end; a second 401 of the same ending keeps the flag, and the cause
+    // unless it tells one (the expiry warning's check may answer after a read refused at the same moment).
+    const stillExpired = user === null && expired && (previous.status === 'authenticated' || previous.expired);
     if (user !== null) this.endedIn = null;
     else if (expired && previous.user !== null) {
       this.endedIn = { username: previous.user.username, tenant: previous.user.currentTenant };
@@ -349,8 +378,8 @@ export class SessionStore extends ExternalStore<Session> {
       status: user ? 'authenticated' : 'anonymous',
       user,
       revision: previous.revision + 1,
-      // Only a session this page was using can end; a second 401 of the same ending keeps the flag.
-      expired: user === null && expired && (previous.status === 'authenticated' || previous.expired),
+      expired: stillExpired,
+      ended: stillExpired ? (ended ?? (previous.expired ? previous.ended : null)) : null,
       changedElsewhere,
       outage: null,
       signOutFailure: null,
@@ -359,7 +388,7 @@ export class SessionStore extends ExternalStore<Session> {
 
   private publishState(state: State): void {
     this.state = state;
-    const { status, user, revision, expired, changedElsewhere, time, outage, signOutFailure } = state;
+    const { status, user, revision, expired, ended, changedElsewhere, time, outage, signOutFailure } = state;
     const identity = user ? `user:${user.username}` : status;
     this.announce(status, user);
     this.publish(
@@ -370,6 +399,7 @@ export class SessionStore extends ExternalStore<Session> {
         scope: scopeOf(status, user),
         revision,
         expired,
+        ended,
         changedElsewhere,
         time,
         outage,
@@ -398,6 +428,9 @@ export class SessionStore extends ExternalStore<Session> {
     this.window.dispatchEvent(new CustomEvent(HOST_SESSION_EVENT, { detail }));
   }
 }
+
+/** Why the other tabs' session ended when this one signs out: said there as "signed out in another tab". */
+const SIGNED_OUT_HERE: SessionEnd = { cause: 'signed-out-elsewhere' };
 
 /** Usernames are one account whatever their case (the server folds them alike). */
 function sameUsername(a: string, b: string): boolean {

@@ -50,8 +50,10 @@ describe('the warning before the idle limit ends a session', () => {
     await warning.waitFor({ timeout: IDLE_SECONDS * 1000 });
     await page.waitForURL((url) => url.pathname === '/login', { timeout: 10_000 });
     await page
-      .getByText(/session (has )?ended/i)
-      .first()
+      .getByRole('status')
+      .getByText(
+        `You were signed out after ${IDLE_SECONDS} seconds without activity. Sign in again to continue where you left off.`,
+      )
       .waitFor();
   });
 

@@ -3,6 +3,7 @@ import { SlotLocation, type RecordListPayload } from '../../shared';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
 import { signIn } from '../../testing/system/sign-in';
 import { fetchInPage, locationSelector, SLOT_TIMEOUT_MS, waitForSlot } from '../../testing/system/slot-page';
+import { waitForSettledPage } from '../../testing/system/staff-pages';
 
 jest.setTimeout(60_000);
 
@@ -100,5 +101,33 @@ describe('signing out', () => {
     expect((await fetchInPage<unknown>(page, '/me')).status).toBe(401);
     await page.goto('/logout');
     await page.getByText('You are signed out.').waitFor({ timeout: SLOT_TIMEOUT_MS });
+  });
+
+  it('in another tab: this tab goes to the sign-in page saying so, and signing in brings it back to its page', async () => {
+    const { page, log } = await suite.newPage();
+    await signIn(page);
+    await page.goto('/resources/articles');
+    await waitForSettledPage(page);
+
+    const other = await page.context().newPage();
+    await other.goto('/');
+    await waitForSettledPage(other);
+    await other.getByRole('button', { name: 'Sign out' }).click();
+    await other.waitForURL((url) => url.pathname === '/login', { timeout: SLOT_TIMEOUT_MS });
+    // The tab that signed out says nothing of a session ended under it: its person asked.
+    await other.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await other.getByText(/signed out in another tab|session has ended/).count()).toBe(0);
+
+    await page.waitForURL((url) => url.pathname === '/login', { timeout: SLOT_TIMEOUT_MS });
+    await page
+      .getByRole('status')
+      .getByText(
+        'You signed out in another tab or window of this browser. Sign in again to continue where you left off.',
+      )
+      .waitFor({ timeout: SLOT_TIMEOUT_MS });
+    await other.close();
+    await signIn(page);
+    await page.waitForURL((url) => url.pathname === '/resources/articles', { timeout: SLOT_TIMEOUT_MS });
+    expect(log.pageErrors).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { ApiError } from '../../core';
 import { signOutNotEndedMessage } from '../../../shared';
-import { signInErrorMessage, signOutFailureMessage, waitInWords } from './sign-in-messages';
+import { sessionEndedMessage, signInErrorMessage, signOutFailureMessage, waitInWords } from './sign-in-messages';
 
 describe('sign-in messages', () => {
   it('says a wait the way a person would, rounded up', () => {
@@ -38,5 +38,21 @@ describe('sign-in messages', () => {
     expect(signOutFailureMessage(new ApiError(502, 'internal', 'The server could not answer (status 502).'))).toBe(
       'The server could not end your session (status 502): reload this page and sign out again.',
     );
+  });
+});
+
+describe('sessionEndedMessage', () => {
+  it('says why the session ended when the page could tell, and that the work waits', () => {
+    expect(sessionEndedMessage({ cause: 'idle', idleTimeoutMs: 30 * 60_000 })).toBe(
+      'You were signed out after 30 minutes without activity. Sign in again to continue where you left off.',
+    );
+    expect(sessionEndedMessage({ cause: 'idle', idleTimeoutMs: 90_000 })).toContain('after 2 minutes without activity');
+    expect(sessionEndedMessage({ cause: 'absolute-limit' })).toBe(
+      'Your session reached the longest time a session may last, however active. Sign in again to continue where you left off.',
+    );
+    expect(sessionEndedMessage({ cause: 'signed-out-elsewhere' })).toBe(
+      'You signed out in another tab or window of this browser. Sign in again to continue where you left off.',
+    );
+    expect(sessionEndedMessage(null)).toBe('Your session has ended. Sign in again to continue where you left off.');
   });
 });

@@ -1,4 +1,4 @@
-import type { ApiError } from '../../core';
+import type { ApiError, SessionEnd } from '../../core';
 import { countOf } from '../common/count-in-words';
 
 /** A wait in words, rounded up to what a person would say: "45 seconds", "1 minute", "15 minutes", "2 hours". */
@@ -18,6 +18,24 @@ export function signInErrorMessage(error: ApiError | null): string {
     return `Too many sign-in attempts. Try again in ${waitInWords(error.retryAfterSeconds)}.`;
   }
   return error.message;
+}
+
+/**
+ * What the sign-in page says when it is shown because the session ended under a page: why, when the page could tell
+ * (Session.ended), and that the work is kept (a record's unsaved values come back after signing in as the same user).
+ */
+export function sessionEndedMessage(ended: SessionEnd | null): string {
+  const again = 'Sign in again to continue where you left off.';
+  switch (ended?.cause) {
+    case 'idle':
+      return `You were signed out after ${waitInWords(ended.idleTimeoutMs / 1000)} without activity. ${again}`;
+    case 'absolute-limit':
+      return `Your session reached the longest time a session may last, however active. ${again}`;
+    case 'signed-out-elsewhere':
+      return `You signed out in another tab or window of this browser. ${again}`;
+    default:
+      return `Your session has ended. ${again}`;
+  }
 }
 
 /**

@@ -1,13 +1,13 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { SIGN_IN_SIDEBAR_MEDIA, SlotLocation } from '../../../shared';
-import { ApiError, AppSlotRenderer, HiddenSlotLocation, useSession } from '../../core';
+import { ApiError, AppSlotRenderer, HiddenSlotLocation, sessionEndOf, useSession } from '../../core';
 import { internalPath, type SignInState } from '../../hooks/internal-path';
 import { useMediaQuery } from '../../hooks/use-media-query';
 import { forgetDraftsExcept } from '../../hooks/tab-drafts';
 import { PageHeading } from '../../layout/page-heading';
 import { SessionUnavailable } from '../../layout/session-unavailable';
-import { signInErrorMessage, signOutFailureMessage } from './sign-in-messages';
+import { sessionEndedMessage, signInErrorMessage, signOutFailureMessage } from './sign-in-messages';
 
 /**
  * The sign-in page: login-before-form, the form (`username`, `password`, the API's error message),
@@ -28,6 +28,8 @@ export function SignInPage() {
   const state = location.state as SignInState | null;
   const from = internalPath(state?.from);
   const sessionEnded = state?.sessionEnded === true;
+  // The session's own word first: a check that tells the cause may answer after the read whose 401 brought us here.
+  const ended = (session.expired ? session.ended : null) ?? sessionEndOf(state?.endedBecause);
 
   // After a refused attempt: back to the password, selected, so typing replaces it.
   useEffect(() => {
@@ -83,7 +85,7 @@ export function SignInPage() {
             )}
             {sessionEnded && !invalid && (
               <p className="notice notice--info" role="status">
-                Your session has ended. Sign in again to continue where you left off.
+                {sessionEndedMessage(ended)}
               </p>
             )}
             {error && (
