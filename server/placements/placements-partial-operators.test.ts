@@ -199,6 +199,32 @@ describe('to an operator of some tenants only', () => {
     expect(ruleOf(draft.document)).toEqual({ tenants: [], otherTenants: 1 });
     expect(problems[0]?.message).toContain(`got the string ${HIDDEN_TENANT} (write [${HIDDEN_TENANT}])`);
   });
+
+  it('names no hidden tenant whatever the slip of a rule that is no rule yet, and shows the rest of it', async () => {
+    const slips: [unknown, unknown][] = [
+      [{ tenant: ['initech'] }, { tenant: [], otherTenants: 1 }],
+      [{ Tenants: ['initech', 'acme'] }, { Tenants: ['acme'], otherTenants: 1 }],
+      [{ tenants: [['initech']] }, { tenants: [[]], otherTenants: 1 }],
+      [{ tenants: [{ id: 'initech' }] }, { tenants: [{ id: HIDDEN_TENANT, otherTenants: 1 }] }],
+      ['initech', HIDDEN_TENANT],
+      [
+        { $any: [{ roles: 'operator' }, { tenants: ['initech'] }] },
+        { $any: [{ roles: 'operator' }, { tenants: [], otherTenants: 1 }] },
+      ],
+      [{ role: ['operator', 'initech'] }, { role: ['operator'], otherTenants: 1 }],
+    ];
+    for (const [rule, shown] of slips) {
+      await ops
+        .put('/api/placements/draft')
+        .send({ document: bannerWith(rule) })
+        .expect(200);
+      const whole = (await ops.get('/api/placements').expect(200)).body as PlacementsPayload;
+      expect([rule, whole.problems.length > 0]).toEqual([rule, true]);
+      const overview = await tess.get('/api/placements').expect(200);
+      expect([rule, overview.text]).not.toEqual([rule, expect.stringMatching(NOT_TESS_S)]);
+      expect([rule, ruleOf((overview.body as PlacementsPayload).draft.document)]).toEqual([rule, shown]);
+    }
+  });
 });
 
 describe('a document that counts tenants', () => {

@@ -2,9 +2,12 @@ import {
   checkVisibilityRule,
   InvalidPlacementError,
   isPlainObject,
+  isStaffPermission,
+  isStaffRole,
   type JsonValue,
   type PlacementChange,
   type PlacementProblem,
+  type VisibilityRule,
 } from '../../shared';
 import { documentCountsHiddenTenants, mapDocumentRules } from '../../shared/placements-hidden-tenants';
 import { HttpError } from '../http/http-error';
@@ -27,37 +30,73 @@ export function shownDocument(document: JsonValue, readable: ReadableTenants): J
 
 /**
  * A rule of a document, shown: a rule as ruleShownTo shows it; a draft's rule that is no rule yet (work in progress,
- * saved with its problem), with the ids of each `tenants` list taken out and counted all the same.
+ * saved with its problem), with every word of it that may be a tenant the user may not read taken out and counted
+ * all the same (maskedRule).
  */
 function shownRule(value: JsonValue, readable: (tenant: string) => boolean): JsonValue {
+  const rule = validRule(value);
+  return rule === null ? maskedRule(value, readable) : (ruleShownTo(rule, readable) as JsonValue);
+}
+
+function validRule(value: JsonValue): VisibilityRule | null {
   try {
-    return ruleShownTo(checkVisibilityRule(value, 'visibleWhen'), readable) as JsonValue;
+    return checkVisibilityRule(value, 'visibleWhen');
   } catch (error) {
     if (!(error instanceof InvalidPlacementError)) throw error;
-    return maskedTenants(value, readable);
+    return null;
   }
 }
 
-function maskedTenants(value: JsonValue, readable: (tenant: string) => boolean): JsonValue {
-  if (Array.isArray(value)) return value.map((item) => maskedTenants(item, readable));
-  if (!isPlainObject(value)) return value;
+/**
+ * A rule that is no rule yet, shown: its shape may be any slip (`{"tenant": ["globex"]}`, `{"tenants": [["globex"]]}`,
+ * the bare string `"globex"`), so no position can be trusted to hold no tenant. Every string in it that the user may
+ * not read is taken out (from a list) or replaced (HIDDEN_TENANT), and each object counts those of its own entries
+ * in `otherTenants`, except the role and permission names (a fixed vocabulary, never a secret) and the operands of
+ * `roles`, `permissions` and `flags`, which a rule shows whole when it is one. Keys are kept: they say what the slip was.
+ */
+function maskedRule(value: JsonValue, readable: (tenant: string) => boolean): JsonValue {
+  const hides = (word: string) => !readable(word) && !isStaffRole(word) && !isStaffPermission(word);
+  if (typeof value === 'string') return hides(value) ? HIDDEN_TENANT : value;
+  if (!Array.isArray(value) && !isPlainObject(value)) return value;
+  const counted = { hidden: 0 };
+  const shown = maskedWords(value, hides, counted);
+  if (counted.hidden === 0 || !isPlainObject(shown)) return shown;
+  return { ...(shown as Record<string, JsonValue>), otherTenants: counted.hidden };
+}
+
+/** `value` with the words `hides` taken out of its lists (counted in `counted`); objects within count their own. */
+function maskedWords(value: JsonValue, hides: (word: string) => boolean, counted: { hidden: number }): JsonValue {
+  if (Array.isArray(value)) {
+    return value.flatMap((item): JsonValue[] => {
+      if (typeof item === 'string' && hides(item)) {
+        counted.hidden += 1;
+        return [];
+      }
+      return [isPlainObject(item) ? maskedObject(item, hides) : maskedWords(item, hides, counted)];
+    });
+  }
+  if (isPlainObject(value)) return maskedObject(value, hides);
+  if (typeof value === 'string' && hides(value)) {
+    counted.hidden += 1;
+    return HIDDEN_TENANT;
+  }
+  return value;
+}
+
+const SHOWN_WHOLE = new Set(['roles', 'permissions', 'flags']);
+
+function maskedObject(value: JsonValue, hides: (word: string) => boolean): JsonValue {
+  const counted = { hidden: 0 };
   const masked: Record<string, JsonValue> = {};
   for (const [key, part] of Object.entries(value as Record<string, JsonValue>)) {
-    masked[key] = key === 'tenants' ? part : maskedTenants(part, readable);
+    if (key === 'otherTenants') continue;
+    masked[key] = SHOWN_WHOLE.has(key) ? part : maskedWords(part, hides, counted);
   }
-  if (!('tenants' in masked)) return masked;
-  // `"tenants": "globex"` (the likeliest slip) names a tenant too: counted as a list's would be.
-  const operand = masked.tenants!;
-  const shown = ruleShownTo({ tenants: idsOfOperand(operand) }, readable);
-  if (!('otherTenants' in shown) || shown.otherTenants === undefined) return masked;
-  const kept = Array.isArray(operand) ? operand.filter((item) => typeof item !== 'string' || readable(item)) : [];
-  return { ...masked, tenants: kept, otherTenants: shown.otherTenants };
-}
-
-/** The tenant ids a `tenants` operand names, well formed or not. */
-function idsOfOperand(operand: JsonValue): string[] {
-  const items = Array.isArray(operand) ? operand : [operand];
-  return items.filter((item): item is string => typeof item === 'string');
+  // `"tenants": "globex"` (the likeliest slip) is counted and shown as a list, as the rule would be written.
+  if (typeof value === 'object' && value !== null && 'tenants' in value && masked.tenants === HIDDEN_TENANT) {
+    masked.tenants = [];
+  }
+  return counted.hidden === 0 ? masked : { ...masked, otherTenants: counted.hidden };
 }
 
 /** The diff's changes with the rules of their slots (`before`, `after`) shown. */
@@ -84,7 +123,7 @@ export function shownProblems(
   if (readable === null) return problems;
   const hidden = new Set<string>();
   mapDocumentRules(document, (rule) => {
-    for (const id of tenantIdsIn(rule)) if (!readable(id)) hidden.add(id);
+    for (const id of possibleTenantsIn(rule)) if (!readable(id)) hidden.add(id);
     return rule;
   });
   if (hidden.size === 0) return problems;
@@ -95,13 +134,27 @@ export function shownProblems(
   }));
 }
 
-/** Every string of every `tenants` operand of a rule, well formed or not. */
-function tenantIdsIn(value: JsonValue): string[] {
-  if (Array.isArray(value)) return value.flatMap(tenantIdsIn);
+/**
+ * The words of a rule that may name a tenant: the ids of its `tenants` clauses when it is a rule; when it is none yet,
+ * every string in it but the operands of `roles`, `permissions` and `flags` (as maskedRule hides them).
+ */
+function possibleTenantsIn(value: JsonValue): string[] {
+  const rule = validRule(value);
+  if (rule !== null) return tenantIdsOf(rule);
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(possibleTenantsIn);
   if (!isPlainObject(value)) return [];
   return Object.entries(value as Record<string, JsonValue>).flatMap(([key, part]) =>
-    key === 'tenants' ? idsOfOperand(part) : tenantIdsIn(part),
+    SHOWN_WHOLE.has(key) ? [] : possibleTenantsIn(part),
   );
+}
+
+function tenantIdsOf(rule: VisibilityRule): string[] {
+  if ('tenants' in rule) return [...rule.tenants];
+  if ('$all' in rule) return rule.$all.flatMap(tenantIdsOf);
+  if ('$any' in rule) return rule.$any.flatMap(tenantIdsOf);
+  if ('$not' in rule) return tenantIdsOf(rule.$not);
+  return [];
 }
 
 /**
