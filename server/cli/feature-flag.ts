@@ -8,6 +8,7 @@ import { storageSettingsFromEnv } from '../env-config';
 import { FeatureFlagStore, InvalidFlagError } from '../flags/feature-flag-store';
 import { TenantStore } from '../tenants/tenant-store';
 import { runCommand } from './run-command';
+import { unknownTenantsMessage } from './unknown-tenants';
 import { withStorage } from './with-storage';
 import { commandLine } from '../process/operator-commands';
 
@@ -61,8 +62,7 @@ async function main(args: readonly string[]): Promise<number> {
         // A mistyped tenant would get a flag no tenant ever sees, said to be on.
         const known = command.tenant === null ? [] : await new TenantStore(engine).list();
         if (command.tenant !== null && !known.some((tenant) => tenant.id === command.tenant)) {
-          const valid = known.map((tenant) => tenant.id).join(', ') || 'none yet';
-          process.stderr.write(`Unknown tenant "${command.tenant}". Tenants: ${valid}. Nothing was changed.\n`);
+          process.stderr.write(`${unknownTenantsMessage([command.tenant], known)} Nothing was changed.\n`);
           return 1;
         }
         await flags.set(command.name, command.enabled, command.tenant);

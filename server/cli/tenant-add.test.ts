@@ -44,6 +44,50 @@ describe('npm run tenant:add', () => {
     expect(kept.stdout).toContain('Kept tenant "acme" (Acme)');
   });
 
+  it('takes any id as given, an object property name too, and user:add puts accounts in it or says which was meant', async () => {
+    const env = { DATABASE_PATH: path.join(dir.path, 'app.db') };
+    for (const id of ['constructor', 'toString', 'valueOf']) {
+      expect((await runServerCommand('tenant-add.ts', [id], env)).code).toBe(0);
+    }
+    // Read from a plain object, `constructor` had a role (Object) and the command failed with an account half made.
+    const added = await runServerCommand(
+      'user-add.ts',
+      ['ada', '--tenant', 'constructor', '--tenant', 'toString', '--role', 'viewer', '--tenant', 'valueOf'],
+      env,
+      'ada-password-1234\n',
+    );
+    expect(added.stderr).toBe('');
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain('(tenants: constructor, toString (viewer), valueOf; role: none (an editor))');
+
+    const cased = await runServerCommand('user-add.ts', ['bob', '--tenant', 'CONSTRUCTOR'], env, 'bob-password-1234\n');
+    expect([cased.code, cased.stderr]).toEqual([
+      1,
+      'Unknown tenant "CONSTRUCTOR" (ids are exact: "constructor"?). Tenants: constructor, toString, valueOf.\n',
+    ]);
+  });
+
+  it("refuses a name with control characters, too long, or already another tenant's, changing nothing", async () => {
+    const env = { DATABASE_PATH: path.join(dir.path, 'app.db') };
+    expect((await runServerCommand('tenant-add.ts', ['globex', '--name', 'Globex'], env)).code).toBe(0);
+    for (const name of ['Evil\nName', 'Red\u001b[31m', 'abc\u202Edcba', 'x'.repeat(101)]) {
+      const run = await runServerCommand('tenant-add.ts', ['initech', '--name', name], env);
+      expect([name, run.code]).toEqual([name, 2]);
+      expect(run.stderr).toMatch(/^A tenant name (cannot hold control characters|is at most 100 characters long)/);
+    }
+    const twin = await runServerCommand('tenant-add.ts', ['globex2', '--name', 'globex '], env);
+    expect([twin.code, twin.stderr]).toEqual([1, expect.stringContaining('Tenant "globex" in ')]);
+    expect(twin.stderr).toContain(
+      'is already named "Globex": staff tell tenants apart by their names. Give "globex2" another with --name.',
+    );
+    const list = await runServerCommand('tenant-add.ts', [], env);
+    expect(list.stderr).toContain('Tenants in ');
+    expect(list.stderr).toContain(': globex (Globex).');
+    // Renaming a tenant to its own name, or keeping it, is no clash.
+    expect((await runServerCommand('tenant-add.ts', ['globex', '--name', 'Globex'], env)).code).toBe(0);
+    expect((await runServerCommand('tenant-add.ts', ['initech', '--name', 'Initech — "the" one'], env)).code).toBe(0);
+  });
+
   it('creates no database for a mistyped command', async () => {
     const database = path.join(dir.path, 'app.db');
     const run = await runServerCommand('tenant-add.ts', ['has space'], { DATABASE_PATH: database });

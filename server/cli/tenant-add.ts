@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { storageSettingsFromEnv } from '../env-config';
-import { notATenantId, TENANT_ID_PATTERN, TenantStore } from '../tenants/tenant-store';
+import { notATenantId, TENANT_ID_PATTERN, tenantNameProblem, TenantStore } from '../tenants/tenant-store';
 import { nextCommand } from './next-command';
 import { runCommand } from './run-command';
 import { withStorage } from './with-storage';
@@ -24,6 +24,8 @@ export function parseTenantAddArgs(args: readonly string[]): { id: string; name:
     const value = rest[at + 1];
     if (value === undefined || value.trim() === '') return { usage: `--name needs a name. ${TENANT_ADD_USAGE}` };
     name = value.trim();
+    const problem = tenantNameProblem(name);
+    if (problem) return { usage: `${problem} ${TENANT_ADD_USAGE}` };
     rest.splice(at, 2);
   }
   const [id, ...extra] = rest;
@@ -65,6 +67,17 @@ async function main(args: readonly string[]): Promise<number> {
         return 1;
       }
       const name = parsed.name ?? existing?.name ?? parsed.id;
+      // Two tenants of one name are one entry twice in a member's switcher, and "in Globex" in a refusal names either.
+      const namesake = (await tenants.list()).find(
+        (tenant) => tenant.id !== parsed.id && sameLetters(tenant.name.trim(), name),
+      );
+      if (namesake) {
+        process.stderr.write(
+          `Tenant "${namesake.id}" in ${where} is already named ${JSON.stringify(namesake.name)}: staff tell tenants ` +
+            `apart by their names. Give "${parsed.id}" another with --name. Nothing was changed.\n`,
+        );
+        return 1;
+      }
       await tenants.save({ id: parsed.id, name });
       process.stdout.write(
         existing === undefined

@@ -20,11 +20,16 @@ describe('parseUserAddArgs', () => {
     expect(parseUserAddArgs(['tess', '--tenant', 'acme', '--role', 'operator'])).toEqual({
       username: 'tess',
       tenants: ['acme'],
-      tenantRoles: { acme: 'operator' },
+      tenantRoles: new Map([['acme', 'operator']]),
     });
     expect(
       parseUserAddArgs(['ann', '--role', 'viewer', '--tenant=acme', '--role=operator', '--tenant', 'globex']),
-    ).toEqual({ username: 'ann', tenants: ['acme', 'globex'], role: 'viewer', tenantRoles: { acme: 'operator' } });
+    ).toEqual({
+      username: 'ann',
+      tenants: ['acme', 'globex'],
+      role: 'viewer',
+      tenantRoles: new Map([['acme', 'operator']]),
+    });
     // `none` on a membership: the account's own role applies there.
     expect(parseUserAddArgs(['ann', '--tenant', 'acme', '--role', 'none'])).toEqual({
       username: 'ann',

@@ -24,7 +24,7 @@ export interface UserAddArgs {
    */
   role?: StaffRole | null;
   /** --role right after a --tenant: that membership's role, which wins over the account's in that tenant. */
-  tenantRoles?: Record<string, StaffRole>;
+  tenantRoles?: ReadonlyMap<string, StaffRole>;
   /**
    * --permission: exactly the permissions granted to the account on top of its roles' (shared/staff-permissions.ts),
    * empty for `none`; undefined when not given (the grants stay).
@@ -51,7 +51,8 @@ export class UsageError extends Error {
  */
 export function parseUserAddArgs(argv: readonly string[]): UserAddArgs {
   const tenants: string[] = [];
-  const tenantRoles: Record<string, StaffRole> = {};
+  // A Map: a tenant id may be any word, `constructor` or `__proto__` too, which an object would read as its own.
+  const tenantRoles = new Map<string, StaffRole>();
   const positional: string[] = [];
   const roleGivenFor = new Set<string>();
   let role: StaffRole | null | undefined;
@@ -90,7 +91,7 @@ export function parseUserAddArgs(argv: readonly string[]): UserAddArgs {
       roleGivenFor.add(target);
       const given = isStaffRole(value) ? value : null;
       if (lastTenant === null) role = given;
-      else if (given !== null) tenantRoles[lastTenant] = given;
+      else if (given !== null) tenantRoles.set(lastTenant, given);
     } else if (flag === '--permission') {
       const [value, at] = valueOf('--permission', i);
       i = at;
@@ -133,7 +134,7 @@ export function parseUserAddArgs(argv: readonly string[]): UserAddArgs {
     username,
     tenants: [...new Set(tenants)],
     ...(role === undefined ? {} : { role }),
-    ...(Object.keys(tenantRoles).length === 0 ? {} : { tenantRoles }),
+    ...(tenantRoles.size === 0 ? {} : { tenantRoles }),
     ...(permissions === undefined ? {} : { permissions }),
     ...(keepPassword ? { keepPassword: true as const } : {}),
   };

@@ -24,6 +24,7 @@ import { TenantStore } from '../tenants/tenant-store';
 import { parseUserAddArgs, UsageError } from './user-add-args';
 import { readPassword } from './read-password';
 import { nextCommand } from './next-command';
+import { unknownTenantsMessage } from './unknown-tenants';
 import { runCommand } from './run-command';
 import { withStorage } from './with-storage';
 
@@ -51,9 +52,7 @@ async function main(): Promise<number> {
       const known = await tenants.list();
       const unknown = args.tenants.filter((id) => !known.some((tenant) => tenant.id === id));
       if (unknown.length > 0) {
-        const valid =
-          known.length > 0 ? known.map((tenant) => tenant.id).join(', ') : 'none yet (start the server once)';
-        process.stderr.write(`Unknown tenant ${unknown.map((id) => `"${id}"`).join(', ')}. Tenants: ${valid}.\n`);
+        process.stderr.write(`${unknownTenantsMessage(unknown, known, 'none yet (start the server once)')}\n`);
         return 1;
       }
 
@@ -68,10 +67,10 @@ async function main(): Promise<number> {
       if (args.permissions !== undefined) await users.setGrantedPermissions(user.username, args.permissions);
       const current = await tenants.tenantsOf(user.id);
       if (args.tenants.length > 0) {
-        const roles = args.tenantRoles ?? {};
+        const roles = args.tenantRoles;
         await tenants.setMemberships(
           user.id,
-          args.tenants.map((tenant) => ({ tenant, role: roles[tenant] ?? null })),
+          args.tenants.map((tenant) => ({ tenant, role: roles?.get(tenant) ?? null })),
         );
       } else if (current.length === 0)
         await tenants.setMemberships(

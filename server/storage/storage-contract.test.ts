@@ -143,6 +143,14 @@ for (const engineUnderTest of ENGINES) {
         await tenants.save({ id: 'Old Id', name: 'Old, renamed' });
         expect(await tenants.get('Old Id')).toEqual({ id: 'Old Id', name: 'Old, renamed' });
         await engine.db.deleteFrom('tenants').where('id', '=', 'Old Id').execute();
+        // A name a terminal or the page would misread is refused; one saved before the check is kept as it is.
+        await expect(tenants.save({ id: 'alpha', name: 'Alpha\u001b[2J' })).rejects.toThrow(
+          'A tenant name cannot hold control characters (a line break, a tab, an escape) or marks that reverse text. ' +
+            'Got "Alpha\\u001b[2J" for tenant "alpha".',
+        );
+        await engine.db.updateTable('tenants').set({ name: 'Al\npha' }).where('id', '=', 'alpha').execute();
+        await tenants.save({ id: 'alpha', name: 'Al\npha' });
+        await tenants.save({ id: 'alpha', name: 'Alpha' });
 
         const { user } = await users.upsert('member', 'hash');
         const { user: loner } = await users.upsert('loner', 'hash');

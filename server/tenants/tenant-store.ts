@@ -29,6 +29,24 @@ export function notATenantId(id: string): string {
   return `${JSON.stringify(id)} is not a tenant id: a letter or digit, then letters, digits and _.- (at most 64).`;
 }
 
+/** The longest tenant name: a name is shown in the tenant switcher and in messages, beside other words. */
+export const TENANT_NAME_MAX_LENGTH = 100;
+
+/**
+ * Why `name` makes no tenant name, or null: a name is printed by the commands (a terminal runs an escape sequence
+ * in it) and shown in the page, so control characters and the marks that reverse text are refused, as is a name
+ * longer than TENANT_NAME_MAX_LENGTH characters.
+ */
+export function tenantNameProblem(name: string): string | null {
+  if (/[\p{Cc}\u202A-\u202E\u2066-\u2069]/u.test(name)) {
+    return 'A tenant name cannot hold control characters (a line break, a tab, an escape) or marks that reverse text.';
+  }
+  if ([...name].length > TENANT_NAME_MAX_LENGTH) {
+    return `A tenant name is at most ${TENANT_NAME_MAX_LENGTH} characters long.`;
+  }
+  return null;
+}
+
 /** Tenants and who belongs to them, on either engine. Lists come in the order the tenants were created. */
 export class TenantStore {
   /** Memberships by user id, as every signed-in request reads them. */
@@ -48,11 +66,16 @@ export class TenantStore {
 
   /**
    * Creates the tenant, or renames it. A new id must be a tenant id (TENANT_ID_PATTERN), as `tenant:add` requires;
-   * a tenant saved before this was checked keeps its id and may still be renamed.
+   * a tenant saved before this was checked keeps its id and may still be renamed. A new name must be a tenant name
+   * (tenantNameProblem); one saved before keeps being saved.
    */
   async save(tenant: Tenant, db: Kysely<AppSchema> = this.engine.db): Promise<void> {
     if (!TENANT_ID_PATTERN.test(tenant.id) && (await this.get(tenant.id, db)) === undefined) {
       throw new TypeError(notATenantId(tenant.id));
+    }
+    const nameProblem = tenantNameProblem(tenant.name);
+    if (nameProblem !== null && (await this.get(tenant.id, db))?.name !== tenant.name) {
+      throw new TypeError(`${nameProblem} Got ${JSON.stringify(tenant.name)} for tenant "${tenant.id}".`);
     }
     await db
       .insertInto('tenants')
