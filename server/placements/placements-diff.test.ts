@@ -92,6 +92,20 @@ describe('the diff of a draft against the published revision', () => {
     expect(summary(diff(news(a, b), news({ ...a, priority: 90 }, b)))).toEqual(['changed Notice', `order ${AT}`]);
   });
 
+  it('reports no order where the draft places slots in a cycle, which cannot be ordered (its problem says so)', () => {
+    const notice = { id: 'notice', component: 'Notice', props: {} };
+    const banner = { id: 'banner', component: 'Banner', props: {} };
+    const other = { id: 'other', component: 'Other', props: {} };
+    // Ordered by a fallback (the cycle's slots after the others), `other` would seem to move before them.
+    const cycle = news({ ...notice, before: 'banner' }, { ...banner, before: 'notice' }, other);
+    expect(summary(diff(news(notice, banner, other), cycle))).toEqual(['changed notice', 'changed banner']);
+    // Without the cycle, a move is an order change.
+    expect(summary(diff(news(notice, banner, other), news(notice, { ...banner, before: 'notice' }, other)))).toEqual([
+      'changed banner',
+      `order ${AT}`,
+    ]);
+  });
+
   it('reports one slot removed or inserted among slots without an id, not the ones after it as changed', () => {
     const three = news(card('first'), card('second'), card('third'));
     const removed = diff(three, news(card('second'), card('third')));

@@ -1,4 +1,5 @@
 import { isPlainObject, type JsonValue, type PlacementChange, type Slot, type SlotLocation } from '../../shared';
+import { placementProblems } from '../slots/slot-order';
 import type { PlacedSlotInfo } from '../slots/slot-registry';
 import type { DocumentSlot, ParsedPlacements } from './placements-document';
 
@@ -35,7 +36,8 @@ export function diffPlacements(published: PlacedDocument, draft: PlacedDocument)
       }
     }
     for (const slot of removed) changes.push({ change: 'removed', ...at(slot), before: slot.json, after: null });
-    if (reordered(pairs)) {
+    // A cycle leaves no order to compare: the one computed is a fallback never served (its problem refuses the publish).
+    if (reordered(pairs) && orderable(draft, location)) {
       changes.push({
         change: 'order',
         location,
@@ -158,6 +160,16 @@ function slotsByLocation(document: PlacedDocument): Map<string, NamedSlot[]> {
     byLocation.set(item.location.value, list);
   }
   return byLocation;
+}
+
+/** Whether the slots at `location` can be ordered as `document` places them: no cycle of before and after. */
+function orderable(document: PlacedDocument, location: string): boolean {
+  for (const [at, infos] of document.placed) {
+    if (at.value !== location) continue;
+    const slots = infos.map((info) => info.slot);
+    return !placementProblems(location, slots).some((problem) => problem.kind === 'order-cycle');
+  }
+  return true;
 }
 
 /** Every slot's id at `location` in the order served (code's, the file's and the document's): an order's before or after. */
