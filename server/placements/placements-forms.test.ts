@@ -3,6 +3,7 @@
  * are, shown in the diff, placed in the resource's form when published, and taken out again by a rollback.
  */
 import {
+  Slot,
   type FormItem,
   type PlacementsDiffPayload,
   type PlacementsDraftPayload,
@@ -25,6 +26,21 @@ class NotesResource extends Resource {
   }
 }
 
+/** A form whose code places SlugPreview after the title already. */
+class PagesResource extends Resource {
+  readonly name = 'pages';
+  readonly label = 'Pages';
+
+  fields() {
+    return [
+      Field.text('title'),
+      Slot.make('SlugPreview', { source: 'title', target: 'slug' }),
+      Field.text('slug'),
+      Field.text('label'),
+    ];
+  }
+}
+
 let dist: FixtureDist;
 let testApp: TestApp;
 let operator: Awaited<ReturnType<typeof signedInAgent>>;
@@ -44,7 +60,10 @@ beforeEach(async () => {
       },
     },
   });
-  testApp = await createTestApp({ distDir: dist.dir, configure: (app) => app.registerResource(new NotesResource()) });
+  testApp = await createTestApp({
+    distDir: dist.dir,
+    configure: (app) => app.registerResource(new NotesResource()).registerResource(new PagesResource()),
+  });
   operator = await signedInOperator(testApp.app, 'ops', PASSWORD);
 });
 afterEach(async () => {
@@ -111,6 +130,43 @@ describe('form slots in the placements document', () => {
       await operator.post('/api/placements/publish').send({}).expect(400);
       expect(await notesForm()).toEqual(['title', 'label', 'slug']);
     }
+  });
+
+  it('says when a form slot repeats one the form has already, by code or before it, without blocking the publish', async () => {
+    const slug = { component: 'SlugPreview', props: { target: 'slug', source: 'title' }, position: { after: 'title' } };
+    const { problems } = await saveDraft({
+      remotes: [
+        {
+          name: 'team_records',
+          forms: {
+            pages: [slug],
+            notes: [
+              slug,
+              { ...slug, position: { before: 'slug' } },
+              { ...slug, props: { source: 'label', target: 'slug' } },
+            ],
+          },
+        },
+      ],
+    });
+    expect(problems).toEqual([
+      expect.objectContaining({
+        kind: 'placed-twice',
+        location: 'resource form "pages"',
+        index: 0,
+        blocking: false,
+        message:
+          'the form of "pages" has SlugPreview with the same props already (placed by code): the form would show it ' +
+          'twice. Remove one, or give it other props',
+      }),
+      expect.objectContaining({
+        kind: 'placed-twice',
+        location: 'resource form "notes"',
+        index: 1,
+        message: expect.stringContaining('(placed by remote "team_records" in the placements)'),
+      }),
+    ]);
+    await operator.post('/api/placements/publish').send({}).expect(201);
   });
 
   it('names the form slot each problem is about, by its index in its remote’s list for the resource', async () => {

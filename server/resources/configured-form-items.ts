@@ -1,4 +1,5 @@
-import type { FormItem } from '../../shared';
+import { isDeepStrictEqual } from 'node:util';
+import { Slot, type FormItem } from '../../shared';
 import { placedConfiguredForm, type ConfiguredFormSlot } from '../slots/configured-forms';
 import type { SlotProblem } from '../slots/slot-contract';
 import { Field } from './field';
@@ -61,6 +62,47 @@ export function formItemsWith(
     if (item !== undefined) fields.push(item);
   }
   return { fields, placed };
+}
+
+/**
+ * The configured form slots that repeat one the form has already: the same component with the same props, placed by
+ * code or by a configured slot before it (the file's, the placements'). Published, the form would show it twice,
+ * which an operator adding in the placements editor a form slot code already places cannot see otherwise (the editor
+ * lists the draft's). Not blocking: two alike may be meant (at two places), and the form still works.
+ */
+export function configuredFormTwiceProblems(
+  resources: RegisteredResources,
+  forms: readonly ConfiguredFormSlot[],
+): SlotProblem[] {
+  return forms.flatMap((configured, index): SlotProblem[] => {
+    const resource = resources.get(configured.resource);
+    if (!resource) return [];
+    const alike = (slot: Slot) =>
+      slot.component === configured.slot.component &&
+      isDeepStrictEqual(slot.toEntry().props, configured.slot.toEntry().props);
+    const byCode = resource.items.some((item) => item instanceof Slot && alike(item));
+    const earlier = forms.slice(0, index).find((other) => other.resource === configured.resource && alike(other.slot));
+    if (!byCode && earlier === undefined) return [];
+    const placed = placedConfiguredForm(configured);
+    const by = byCode
+      ? 'code'
+      : `remote "${earlier!.remote}" in ${earlier!.source === 'placements' ? 'the placements' : 'REMOTES_CONFIG'}`;
+    return [
+      {
+        kind: 'placed-twice',
+        location: placed.location,
+        position: placed.position,
+        source: 'configuration',
+        component: configured.slot.component,
+        remote: configured.remote,
+        path: null,
+        message:
+          `the form of "${configured.resource}" has ${configured.slot.component} with the same props already ` +
+          `(placed by ${by}): the form would show it twice. Remove one, or give it other props`,
+        blocking: false,
+      },
+    ];
+  });
 }
 
 /**

@@ -3,7 +3,7 @@ import type { RemotesConfig } from '../remotes/remotes-config';
 import type { ResourceRegistry } from '../resources/resource-registry';
 import type { SlotLocation, Slot, SlotPlacedBy } from '../../shared';
 import { configuredSource, placedConfiguredSlots } from '../slots/configured-slots';
-import { configuredFormPlaceProblems } from '../resources/configured-form-items';
+import { configuredFormPlaceProblems, configuredFormTwiceProblems } from '../resources/configured-form-items';
 import { codeSlots } from './code-slots';
 import { allowListProblems, type LocationAllowLists } from '../slots/location-allow-lists';
 import type { SlotProblem } from '../slots/slot-contract';
@@ -28,6 +28,7 @@ export function checkSlots(subjects: SlotCheckSubjects, config?: RemotesConfig):
   const placement = [
     ...placementProblems(subjects.slots.registeredByCode(), config ?? remoteRegistry.config),
     ...configuredFormPlaceProblems(subjects.resources, (config ?? remoteRegistry.config).forms),
+    ...configuredFormTwiceProblems(subjects.resources, (config ?? remoteRegistry.config).forms),
   ];
   const remotes = remoteRegistry.contractRemotes(config);
   if (remotes.known.length === 0 && remotes.waiting.length === 0 && remotes.disabled.length === 0) return placement;

@@ -26,6 +26,7 @@ export type SlotProblemKind =
   | 'not-form-component'
   | 'form-component-outside-form'
   | 'placement-invalid'
+  | 'placed-twice'
   | 'remote-not-allowed';
 
 /** What stops a slot from rendering, with everything a registration error names. */
