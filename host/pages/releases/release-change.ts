@@ -56,13 +56,15 @@ export function rolloutPlanActionPath(remote: string, action: RolloutPlanAction,
 
 /**
  * A canary in words, the same in the rollout, the releases' states and the history: `1.2.0 to 10 % and globex`
- * (`and acme, 2 tenants hidden from you` for an operator who reads only their own tenants' ids).
+ * (`and acme, 2 tenants hidden from you` for an operator who reads only their own tenants' ids); a canary of tenants
+ * alone names them alone (`1.2.0 to acme`), not a share of nobody beside them.
  */
 export function describeCanary({ version, percent, tenants, otherTenants = 0 }: CanaryRollout): string {
   const hidden =
     otherTenants > 0 ? [`${otherTenants} ${otherTenants === 1 ? 'tenant' : 'tenants'} hidden from you`] : [];
   const named = [...tenants, ...hidden];
-  return `${version} to ${percent} %${named.length > 0 ? ` and ${named.join(', ')}` : ''}`;
+  const share = percent > 0 || named.length === 0 ? [`${percent} %`] : [];
+  return `${version} to ${[...share, ...(named.length > 0 ? [named.join(', ')] : [])].join(' and ')}`;
 }
 
 /**

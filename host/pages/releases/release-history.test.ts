@@ -10,6 +10,15 @@ it('describes a rollout, with the reason an automatic rollback gives', () => {
   expect(describeAuditState(null)).toBe('none');
 });
 
+it('names the share and the tenants of a canary, the tenants alone when it has no share', () => {
+  const canary = (percent: number, tenants: string[], otherTenants?: number) =>
+    describeAuditState({ active: null, canary: { version: '4.0.0', percent, tenants, otherTenants } });
+  expect(canary(10, ['globex'])).toBe('active none, canary 4.0.0 to 10 % and globex');
+  expect(canary(0, ['acme'])).toBe('active none, canary 4.0.0 to acme');
+  expect(canary(0, ['acme'], 2)).toBe('active none, canary 4.0.0 to acme, 2 tenants hidden from you');
+  expect(canary(0, [])).toBe('active none, canary 4.0.0 to 0 %');
+});
+
 it('describes a published release and a team token in words', () => {
   expect(
     describeAuditState({ version: '1.1.0', entry: 'https://cdn.example.com/records/1.1.0/mf-manifest.json' }),

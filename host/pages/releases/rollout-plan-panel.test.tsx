@@ -40,7 +40,7 @@ function plan(overrides: Partial<RolloutPlan> = {}): RolloutPlan {
     remote: REMOTE,
     version: '1.2.0',
     steps: [
-      { share: 5, minutes: 10, visitors: 0 },
+      { share: 5, minutes: 10, visitors: 1 },
       { share: 25, minutes: 10, visitors: 40 },
       { share: 100, minutes: 0, visitors: 0 },
     ],
@@ -120,7 +120,7 @@ describe('the progressive rollout on the releases page', () => {
     const steps = within(section).getByRole('list', { name: `Steps of the rollout of ${REMOTE} 1.2.0` });
     const items = within(steps).getAllByRole('listitem');
     expect(items.map((item) => item.textContent)).toEqual([
-      '5 % for 10 min',
+      '5 % for 10 min and 1 visitor',
       '25 % for 10 min and 40 visitors (current)',
       '100 %: the release activated',
     ]);

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { CanaryRollout, RolloutPlan, RolloutPlanAction, RolloutStep } from '../../../shared';
 import { useApiClient } from '../../core';
 import { ConfirmDialog, useConfirmDialog } from '../../layout/confirm-dialog';
+import { countOf } from '../common/count-in-words';
 import { rolloutPlanActionPath, type ApplyReleaseChange } from './release-change';
 import { StartRolloutForm } from './start-rollout-form';
 
@@ -21,7 +22,7 @@ export function describeStep(plan: Pick<RolloutPlan, 'steps' | 'step'>): string 
 }
 
 function describeStepRule(step: RolloutStep): string {
-  const visitors = step.visitors ? ` and ${step.visitors} visitors` : '';
+  const visitors = step.visitors ? ` and ${countOf(step.visitors, 'visitor')}` : '';
   return step.share === 100 ? '100 %: the release activated' : `${step.share} % for ${step.minutes} min${visitors}`;
 }
 
