@@ -241,7 +241,14 @@ describe('the progressive rollout on the releases page', () => {
     expect(described[0]?.textContent).toBe('"5O" is not a share: give whole numbers from 1 to 100.');
     expect(fake.count('POST', `/api/remotes/${REMOTE}/rollouts`)).toBe(0);
 
+    // Mended, the field says so at once, before any submit.
+    fireEvent.change(shares, { target: { value: '10, 5, 100' } });
+    expect(described[0]?.isConnected ? described[0].textContent : null).toBe(
+      '5 must be above 10, the share before it, and at most 100.',
+    );
     fireEvent.change(shares, { target: { value: '10, 50, 100' } });
+    expect(shares.getAttribute('aria-invalid')).toBeNull();
+    expect(shares.getAttribute('aria-describedby')?.split(' ')).toHaveLength(1);
     const minutes = within(form).getByLabelText('Minutes per step (at least)') as HTMLInputElement;
     fireEvent.change(minutes, { target: { value: '0.5' } });
     // The browser's own check of the field lets a fraction through (`step="any"`).

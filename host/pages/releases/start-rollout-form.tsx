@@ -117,7 +117,12 @@ export function StartRolloutForm({ remote, versions, canary, apply }: StartRollo
         aria-invalid={problem !== null || undefined}
         aria-describedby={problem === null ? `${id}sh` : `${id}se ${id}sh`}
         value={shares}
-        onChange={(event) => setShares(event.target.value)}
+        onChange={(event) => {
+          setShares(event.target.value);
+          // Once said, the problem follows the typing: a field mended while another stops the submit (the browser's
+          // own check of the minutes) must not go on showing it.
+          if (problem !== null) setProblem(sharesProblem(event.target.value));
+        }}
       />
       {problem !== null && (
         <p className="form-error" id={`${id}se`}>
