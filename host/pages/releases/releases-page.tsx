@@ -138,8 +138,8 @@ function Releases() {
     <div className="page">
       <PageHeading title="Releases" />
       <p className="muted">
-        Every remote&apos;s releases and which one is in force. A change takes effect on the next page load, on every
-        host.
+        The releases of each remote that has published one, and which one is in force (a remote without any is served
+        from the build the server was given). A change takes effect on the next page load, on every host.
       </p>
       <p role="status" className="form__status" data-releases-status>
         {result && !result.refused ? result.message : ''}
