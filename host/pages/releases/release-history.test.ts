@@ -11,7 +11,7 @@ it('describes a rollout, with the reason an automatic rollback gives', () => {
 });
 
 it('names the share and the tenants of a canary, the tenants alone when it has no share', () => {
-  const canary = (percent: number, tenants: string[], otherTenants?: number) =>
+  const canary = (percent: number, tenants: string[], otherTenants = 0) =>
     describeAuditState({ active: null, canary: { version: '4.0.0', percent, tenants, otherTenants } });
   expect(canary(10, ['globex'])).toBe('active none, canary 4.0.0 to 10 % and globex');
   expect(canary(0, ['acme'])).toBe('active none, canary 4.0.0 to acme');
