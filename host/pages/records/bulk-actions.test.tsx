@@ -85,9 +85,17 @@ describe('setting a field on the selected rows', () => {
       { id: 2, title: 'Two', label: 'B' },
     ];
     const { bulk } = renderList(records);
-    const all = await screen.findByRole('checkbox', { name: 'Select all 2 on this page' });
+    const all = (await screen.findByRole('checkbox', { name: 'Select all 2 on this page' })) as HTMLInputElement;
     expect(screen.queryByRole('button', { name: 'Set on selected' })).toBeNull();
+    // One row ticked: the header's box is mixed, and the count is said.
+    const selection = document.querySelector('[data-bulk-selection]');
+    expect(selection?.getAttribute('role')).toBe('status');
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select One' }));
+    expect([all.checked, all.indeterminate, selection?.textContent]).toEqual([false, true, '1 selected.']);
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select One' }));
+    expect([all.indeterminate, selection?.textContent]).toEqual([false, '']);
     fireEvent.click(all);
+    expect([all.checked, all.indeterminate, selection?.textContent]).toEqual([true, false, '2 selected.']);
     fireEvent.change(screen.getByRole('combobox', { name: 'New value' }), { target: { value: 'guides' } });
     fireEvent.click(screen.getByRole('button', { name: 'Set on selected' }));
     const confirmation = screen.getByRole('dialog', { name: 'Set Group to guides on 2 articles?' });

@@ -290,6 +290,14 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
           )}
         </section>
       )}
+      {/* The count said as it changes (the bar above appears with the first row ticked, which is not announced). */}
+      <p className="visually-hidden" role="status" data-bulk-selection>
+        {ids.length === 0
+          ? ''
+          : everyMatch
+            ? `All ${counted(reached)} this list matches are selected.`
+            : `${ids.length} selected.`}
+      </p>
       <div role="status" className="bulk-actions__outcome">
         {outcome && (
           <>

@@ -158,6 +158,8 @@ export function ResourceListPage() {
   const byRelevance = page.sort === RELEVANCE_SORT;
   const bulk = mayChange && hasBulkActions(definition.data.resource);
   const allSelected = rows.length > 0 && rows.every((row) => selected.has(row.id));
+  // Some rows but not all: the header's box says so (mixed), as a screen reader reads it.
+  const someSelected = !allSelected && rows.some((row) => selected.has(row.id));
   const csvQuery = new URLSearchParams(recordListApiPath(resource, params).split('?')[1] ?? '');
   csvQuery.delete('after');
   csvQuery.delete('before');
@@ -288,6 +290,9 @@ export function ResourceListPage() {
                       className="table__select"
                       aria-label={`Select all ${rows.length} on this page`}
                       checked={allSelected}
+                      ref={(box) => {
+                        if (box) box.indeterminate = someSelected;
+                      }}
                       onChange={() => setSelected(allSelected ? new Set() : new Set(rows.map((row) => row.id)))}
                     />
                   )}
