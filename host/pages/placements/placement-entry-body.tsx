@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { JsonSchema, JsonValue, PlacementProblem } from '../../../shared';
 import { problemInWords } from './prop-words';
 
@@ -18,6 +18,8 @@ export interface PlacementEntryBodyProps {
   remove: () => void;
 }
 
+const NO_PROBLEMS: readonly PlacementProblem[] = [];
+
 /**
  * What every entry of the placements editor ends with, a location slot or a form slot alike: its props form made
  * from the component's JSON Schema (loaded with the form library's chunk), the draft check's problems, and removal.
@@ -29,6 +31,13 @@ export function PlacementEntryBody({ id, name, schema, props, problems, setProps
   useEffect(() => {
     if (propsProblem && propsForm.current) propsForm.current.open = true;
   }, [propsProblem]);
+  // The props the problems were found in: once the operator edits them, the form's own check speaks at the fields
+  // (the list below keeps the draft check's words until the next save).
+  // By its problems' objects: the list is made anew at each render of the page (a filter of every problem), its
+  // problems only by a check (a save), even one that finds the same.
+  const [checked, setChecked] = useState({ problems, props: JSON.stringify(props) });
+  if (!sameItems(checked.problems, problems)) setChecked({ problems, props: JSON.stringify(props) });
+  const atFields = checked.props === JSON.stringify(props) ? problems : NO_PROBLEMS;
   return (
     <>
       {schema === null ? (
@@ -42,6 +51,7 @@ export function PlacementEntryBody({ id, name, schema, props, problems, setProps
               props={props}
               idPrefix={`${id}-props`}
               owner={name}
+              problems={atFields}
               onChange={setProps}
             />
           </Suspense>
@@ -62,4 +72,8 @@ export function PlacementEntryBody({ id, name, schema, props, problems, setProps
       </button>
     </>
   );
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index]);
 }

@@ -4,7 +4,7 @@
  */
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { deserialize, serialize } from 'node:v8';
-import type { JsonSchema } from '../../../shared';
+import type { JsonSchema, PlacementProblem } from '../../../shared';
 import PlacementPropsForm from './placement-props-form';
 import { propsFormSchema } from './props-form-schema';
 
@@ -44,6 +44,9 @@ describe('the placements editor’s props form', () => {
 
     fireEvent.change(heading, { target: { value: '' } });
     await screen.findByText('Heading is required');
+    expect(heading.getAttribute('aria-invalid')).toBe('true');
+    fireEvent.change(heading, { target: { value: 'y' } });
+    await waitFor(() => expect(heading.getAttribute('aria-invalid')).toBeNull());
     expect(document.body.textContent).not.toMatch(/Instance|property "/);
   });
 
@@ -75,6 +78,54 @@ describe('the placements editor’s props form', () => {
     await screen.findByText('Title is required');
     expect(dangling()).toEqual([]);
     expect(container.querySelectorAll('[id="card_title__error"]')).toHaveLength(1);
+  });
+
+  it("says the draft check's problems at their fields, marked invalid and tied to them, as its own check does", async () => {
+    const schema: JsonSchema = {
+      type: 'object',
+      required: ['title'],
+      properties: {
+        title: { type: 'string', title: 'Heading' },
+        tone: { enum: ['info', 'warning'] },
+        links: { type: 'array', items: { type: 'object', properties: { href: { type: 'string' } } } },
+      },
+    };
+    const problem = (path: string, message: string): PlacementProblem => ({
+      remote: 'team_news',
+      location: 'dashboard-after-cards',
+      index: 0,
+      component: 'Notice',
+      kind: 'props-invalid',
+      path,
+      message,
+      blocking: true,
+    });
+    render(
+      <PlacementPropsForm
+        schema={schema}
+        props={{ title: 'x', tone: 'info', links: [{ href: 'javascript:x' }] }}
+        idPrefix="card"
+        problems={[
+          problem('props.tone', 'must be one of "info", "warning", got "infos"'),
+          problem('props.links[0].href', 'must be an http(s) address'),
+          problem('props', 'has an unknown prop "extra"'),
+        ]}
+        onChange={jest.fn()}
+      />,
+    );
+    const describedBy = (control: HTMLElement) =>
+      (control.getAttribute('aria-describedby') ?? '')
+        .split(/\s+/)
+        .map((id) => document.getElementById(id)?.textContent ?? '')
+        .join(' ');
+    const tone = screen.getByRole('combobox', { name: 'Tone' });
+    await waitFor(() => expect(tone.getAttribute('aria-invalid')).toBe('true'));
+    expect(describedBy(tone)).toContain('Tone must be one of "info", "warning", got "infos"');
+    const href = screen.getByRole('textbox', { name: 'Href' });
+    expect(href.getAttribute('aria-invalid')).toBe('true');
+    expect(describedBy(href)).toContain('Links, item 1, Href must be an http(s) address');
+    // A field without a problem is not marked.
+    expect(screen.getByRole('textbox', { name: 'Heading (required)' }).getAttribute('aria-invalid')).toBeNull();
   });
 
   it("names each field and group after the entry it is of, out of sight: two slots' props are not one name twice", () => {

@@ -1,8 +1,9 @@
 // The component alone: the package's index also exports its test registry, which imports the ajv validator.
 import Form from '@rjsf/core/lib/components/Form.js';
-import type { Experimental_DefaultFormStateBehavior, RJSFSchema, UiSchema } from '@rjsf/utils';
+import type { ErrorSchema, Experimental_DefaultFormStateBehavior, RJSFSchema, UiSchema } from '@rjsf/utils';
 import { useMemo, type ReactNode } from 'react';
-import type { JsonSchema, JsonValue } from '../../../shared';
+import type { JsonSchema, JsonValue, PlacementProblem } from '../../../shared';
+import { pathSteps, problemInWords } from './prop-words';
 import { propsFormSchema } from './props-form-schema';
 import {
   PropsArrayItemButtons,
@@ -23,6 +24,11 @@ export interface PlacementPropsFormProps {
    * two slots' "Title" boxes are not two controls of one name to a screen reader.
    */
   owner?: ReactNode;
+  /**
+   * The draft check's problems of these props (those with a path into them), each said at its field as the form's
+   * own check says its errors: the field marked invalid, its message tied to it.
+   */
+  problems?: readonly PlacementProblem[];
   onChange(props: JsonValue): void;
 }
 
@@ -47,10 +53,18 @@ const DEFAULTS: Experimental_DefaultFormStateBehavior = { constAsDefaults: 'neve
  * operator types (schema-form-validator.ts) (the server checks them again when the draft is saved and published). A chunk of its own, loaded
  * by the placements page only: the library is larger than every other tool page together.
  */
-export default function PlacementPropsForm({ schema, props, idPrefix, owner, onChange }: PlacementPropsFormProps) {
+export default function PlacementPropsForm({
+  schema,
+  props,
+  idPrefix,
+  owner,
+  problems = [],
+  onChange,
+}: PlacementPropsFormProps) {
   // Choices declared without a type get their values' (props-form-schema.ts): the form has a field for them.
   const formSchema = useMemo(() => propsFormSchema(schema), [schema]);
   const formContext: PropsFormContext = useMemo(() => ({ owner }), [owner]);
+  const extraErrors = useMemo(() => errorsAtFields(problems, schema), [problems, schema]);
   return (
     <Form
       schema={formSchema as RJSFSchema}
@@ -61,10 +75,29 @@ export default function PlacementPropsForm({ schema, props, idPrefix, owner, onC
       validator={schemaFormValidator}
       idPrefix={idPrefix}
       formContext={formContext}
+      extraErrors={extraErrors}
       liveValidate="onChange"
       showErrorList={false}
       noHtml5Validate
       onChange={(event) => onChange((event.formData ?? {}) as JsonValue)}
     />
   );
+}
+
+/** The problems with a path into the props, as the form's error schema: `props.links[0].href` at links > 0 > href. */
+function errorsAtFields(problems: readonly PlacementProblem[], schema: JsonSchema): ErrorSchema | undefined {
+  let errors: Record<string, unknown> | undefined;
+  for (const problem of problems) {
+    const steps = problem.path === null ? null : pathSteps(problem.path);
+    if (steps === null || steps.length === 0) continue;
+    errors ??= {};
+    let at = errors;
+    for (const step of steps) {
+      const key = String(step);
+      at[key] ??= {};
+      at = at[key] as Record<string, unknown>;
+    }
+    at.__errors = [...((at.__errors as string[] | undefined) ?? []), problemInWords(problem, schema)];
+  }
+  return errors as ErrorSchema | undefined;
 }

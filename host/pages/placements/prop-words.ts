@@ -10,8 +10,8 @@ export function humanName(name: string): string {
   return words === '' ? name : words[0]!.toUpperCase() + words.slice(1);
 }
 
-/** The steps of a problem's path after `props`: `props.links[0]["a b"]` -> `links`, 0, `a b`. */
-function pathSteps(path: string): Array<string | number> | null {
+/** The steps of a problem's path after `props`: `props.links[0]["a b"]` -> `links`, 0, `a b`; null for another path. */
+export function pathSteps(path: string): Array<string | number> | null {
   if (!path.startsWith('props')) return null;
   const steps: Array<string | number> = [];
   const step = /\.([A-Za-z_$][\w$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/y;

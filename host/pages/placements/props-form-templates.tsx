@@ -11,7 +11,7 @@ import {
   type RJSFSchema,
   type TitleFieldProps,
 } from '@rjsf/utils';
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { humanName } from './prop-words';
 
 /** What the props form tells its templates: the entry its props are of (placement-props-form.tsx). */
@@ -44,6 +44,14 @@ export function PropsFieldTemplate(props: FieldTemplateProps) {
   const { rawErrors, rawHelp, rawDescription } = props;
   const uiOptions = getUiOptions(uiSchema);
   const WrapIfAdditionalTemplate = getTemplate('WrapIfAdditionalTemplate', registry, uiOptions);
+  // The library's widgets describe their error but never mark themselves invalid: done here, for every widget alike
+  // (an input, a select, a text area), whether the error is the form's own check or the server's (extraErrors).
+  const invalid = (rawErrors?.length ?? 0) > 0;
+  useEffect(() => {
+    const control = document.getElementById(id);
+    if (invalid) control?.setAttribute('aria-invalid', 'true');
+    else control?.removeAttribute('aria-invalid');
+  }, [id, invalid]);
   if (hidden) return <div className="hidden">{children}</div>;
   const isCheckbox = uiOptions.widget === 'checkbox';
   return (
