@@ -96,6 +96,24 @@ describe('SessionExpiryWarning', () => {
     expect(document.activeElement).toBe(title);
   });
 
+  it('shows at the top when the text box being typed in is in the lower half of the window, which it would cover', async () => {
+    const api = sessionServer();
+    const title = await renderSignedIn(api);
+    const placed = (top: number) =>
+      jest.spyOn(title, 'getBoundingClientRect').mockReturnValue({ top, height: 30, bottom: top + 30 } as DOMRect);
+    placed(window.innerHeight - 100);
+    title.focus();
+    await wait(3 * 60_000 + 1_000);
+    expect(screen.getByRole('alertdialog', WARNING).className).toBe('session-warning session-warning--top');
+    fireEvent.keyDown(title, { key: 'Escape' });
+    await wait(0);
+
+    // In the upper half, at the bottom as ever.
+    placed(40);
+    await wait(3 * 60_000 + 1_000);
+    expect(screen.getByRole('alertdialog', WARNING).className).toBe('session-warning');
+  });
+
   it('gives its button the focus when not typing, and it back once the session is kept by a click elsewhere', async () => {
     const api = sessionServer();
     await renderSignedIn(api);

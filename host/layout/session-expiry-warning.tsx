@@ -178,6 +178,9 @@ export function SessionExpiryWarning() {
 
   // Whether the warning left the focus where it was (someone typing): then it is announced by the live region.
   const [leftFocus, setLeftFocus] = useState(false);
+  // Where the warning shows: at the bottom, unless the text box someone types in is in the lower half of the window,
+  // where the warning would cover it (on a phone, or zoomed in, it covers most of that half).
+  const [atTop, setAtTop] = useState(false);
   useEffect(() => {
     if (!showing) {
       setLeftFocus(false);
@@ -190,8 +193,11 @@ export function SessionExpiryWarning() {
     // Moving the focus mid-word would press the button with the next space, and lose that keystroke.
     if (takesTyping(active)) {
       setLeftFocus(true);
+      const box = active!.getBoundingClientRect();
+      setAtTop(box.top + box.height / 2 > window.innerHeight / 2);
       return;
     }
+    setAtTop(false);
     if (active instanceof HTMLElement && active !== document.body) focusBefore.current = active;
     button.current?.focus();
   }, [showing, giveFocusBack]);
@@ -225,7 +231,7 @@ export function SessionExpiryWarning() {
       {announcement}
       <div
         ref={warning}
-        className="session-warning"
+        className={atTop ? 'session-warning session-warning--top' : 'session-warning'}
         role="alertdialog"
         aria-labelledby="session-warning-title"
         aria-describedby="session-warning-text session-warning-keys"
