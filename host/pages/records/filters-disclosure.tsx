@@ -1,14 +1,18 @@
-import type { ReactNode } from 'react';
-import { dayRangeEnds, type RecordFilterDefinition } from '../../../shared';
+import { Fragment, type ReactNode } from 'react';
+import { dayRangeEnds, type RecordFilterDefinition, type RecordPayload } from '../../../shared';
+import { useApi } from '../../hooks/use-api';
 
-/** "Group: news", "Published on: 2024-01-01 to 2024-06-30": one applied filter, in words. */
-export function describeAppliedFilter(filter: RecordFilterDefinition, value: string): string {
+/**
+ * "Group: news", "Published on: 2024-01-01 to 2024-06-30", "Author: Alan Turing": one applied filter, in words. A
+ * relation's record by its title when known (`title`), else by its id.
+ */
+export function describeAppliedFilter(filter: RecordFilterDefinition, value: string, title?: string): string {
   if (filter.kind === 'checkbox') return `${filter.label}: ${value === 'true' ? 'ticked' : 'not ticked'}`;
   if (filter.kind === 'dateRange') {
     const { from, to } = dayRangeEnds(value);
     return `${filter.label}: ${from && to ? `${from} to ${to}` : from ? `from ${from}` : `until ${to}`}`;
   }
-  if (filter.kind === 'relation') return `${filter.label}: record #${value}`;
+  if (filter.kind === 'relation') return `${filter.label}: ${title || `record #${value}`}`;
   return `${filter.label}: ${value}`;
 }
 
@@ -28,17 +32,37 @@ export function FiltersDisclosure({
 }) {
   const said = filters.flatMap((filter) => {
     const value = applied[filter.name];
-    return value ? [describeAppliedFilter(filter, value)] : [];
+    return value ? [{ filter, value }] : [];
   });
   return (
     <details className="list-filters-disclosure">
       <summary className="list-filters-disclosure__summary">
         Filters ({said.length})
         <span className="list-filters-disclosure__applied">
-          {said.length > 0 ? `: ${said.join(', ')}` : ': none applied'}
+          {said.length > 0 ? ': ' : ': none applied'}
+          {said.map(({ filter, value }, index) => (
+            <Fragment key={filter.name}>
+              {index > 0 && ', '}
+              {filter.kind === 'relation' ? (
+                <AppliedRelation filter={filter} value={value} />
+              ) : (
+                describeAppliedFilter(filter, value)
+              )}
+            </Fragment>
+          ))}
         </span>
       </summary>
       {children}
     </details>
   );
+}
+
+/** A relation filter applied, its record named by its title (asked for once; by its id until then, or if gone). */
+function AppliedRelation({ filter, value }: { filter: RecordFilterDefinition; value: string }) {
+  const valid = filter.resource !== undefined && /^[1-9]\d*$/.test(value);
+  const record = useApi<RecordPayload>(
+    valid ? `/api/resources/${encodeURIComponent(filter.resource!)}/records/${value}` : null,
+  );
+  const title = record.status === 'ready' ? String(record.data.record.title ?? '') : undefined;
+  return <>{describeAppliedFilter(filter, value, title)}</>;
 }
