@@ -75,8 +75,13 @@ const KIB = 1024;
  * set on the releases page, the only place that said so, and met components no one else had): the notice is a chunk
  * of its own, loaded only then, but reading the remotes' mark and handing it to the layout are in the first script,
  * as is the focus a conflict's "Use their value" leaves on the field: 157.7 KB, a few bytes over.
+ * Raised from 155 to 156 KiB for what outside tests of staff's day (a keyboard and screen-reader walk, a session
+ * probe) found on the pages of the first script: the sign-in page says why a session ended (the idle or absolute
+ * limit, a sign-out in another tab, which the tabs now tell each other), the list's select-all box is mixed and the
+ * selection's count announced, a relation filter applied is named by its record's title, the session warning moves
+ * above a text box it would cover, and a lock-out no longer marks the sign-in fields invalid: 158.9 KB, 0.2 KB over.
  */
-export const HOST_INITIAL_JS_MAX_GZIP = 155 * KIB;
+export const HOST_INITIAL_JS_MAX_GZIP = 156 * KIB;
 
 /** A remote's container entry is the federation runtime plus its expose map: small, and on every page's path. */
 export const REMOTE_ENTRY_MAX_GZIP = 30 * KIB;

@@ -67,6 +67,10 @@ describe('sign-in feedback', () => {
     // The default window is 15 minutes: the wait is said in minutes, rounded up.
     expect(message).toMatch(/^Too many sign-in attempts\. Try again in 1[45] minutes\.$/);
     expect(await description(page, 'password')).toBe(message);
+    // Nothing is wrong with what the fields hold: the attempts are what is refused.
+    for (const name of ['username', 'password']) {
+      expect(await page.locator(`input[name="${name}"]`).getAttribute('aria-invalid')).toBeNull();
+    }
     expect((await focusedElement(page)).name).toBe('password');
   });
 });

@@ -21,6 +21,8 @@ export function SignInPage() {
   const navigate = useNavigate();
   const wide = useMediaQuery(SIGN_IN_SIDEBAR_MEDIA);
   const [error, setError] = useState<string | null>(null);
+  // Whether the fields were what was wrong (a refused username or password), not the attempt (a lock-out, an outage).
+  const [fieldsRefused, setFieldsRefused] = useState(false);
   const [attempt, setAttempt] = useState(0);
   const [submitting, setSubmitting] = useState(false);
   const passwordRef = useRef<HTMLInputElement>(null);
@@ -55,7 +57,9 @@ export function SignInPage() {
       forgetDraftsExcept(user.username);
       navigate(from, { replace: true });
     } catch (reason) {
-      setError(signInErrorMessage(reason instanceof ApiError ? reason : null));
+      const refusal = reason instanceof ApiError ? reason : null;
+      setError(signInErrorMessage(refusal));
+      setFieldsRefused(refusal !== null && (refusal.status === 401 || refusal.status === 400));
       setAttempt((value) => value + 1);
     } finally {
       setSubmitting(false);
@@ -64,6 +68,8 @@ export function SignInPage() {
 
   const invalid = error !== null;
   const described = invalid ? errorId : undefined;
+  // The message is tied to both fields either way (read with them); only a refusal of what they hold marks them.
+  const markedInvalid = (invalid && fieldsRefused) || undefined;
   return (
     <div className={wide ? 'login login--wide' : 'login'}>
       <div className="login__main">
@@ -101,7 +107,7 @@ export function SignInPage() {
                 autoComplete="username"
                 required
                 autoFocus
-                aria-invalid={invalid || undefined}
+                aria-invalid={markedInvalid}
                 aria-describedby={described}
               />
             </label>
@@ -114,7 +120,7 @@ export function SignInPage() {
                 type="password"
                 autoComplete="current-password"
                 required
-                aria-invalid={invalid || undefined}
+                aria-invalid={markedInvalid}
                 aria-describedby={described}
               />
             </label>
