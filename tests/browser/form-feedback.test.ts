@@ -89,6 +89,13 @@ describe('the record form', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => /^\/resources\/articles\/\d+$/.test(url.pathname));
     await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    // The record's page says it was created, the focus on its heading; once: a reload does not say it again.
+    await page.getByRole('status').getByText('Created.', { exact: true }).waitFor();
+    expect(await focusedElement(page)).toMatchObject({ tag: 'h1', text: title });
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    await waitForSettledPage(page);
+    expect(await page.getByText('Created.', { exact: true }).count()).toBe(0);
     expect(keys).toHaveLength(2);
     expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
     expect(keys[1]).toBe(keys[0]);

@@ -9,6 +9,7 @@ import { Breadcrumbs } from '../../layout/breadcrumbs';
 import { PageHeading } from '../../layout/page-heading';
 import { PageStatus } from '../common/page-status';
 import { recordNouns } from './describe-record-page';
+import { CREATED_STATE } from './record-view-page';
 
 /**
  * A new record: the resource's form, empty, its form slots with `formContext.mode` 'create'; resource-before-form
@@ -22,7 +23,8 @@ export function RecordCreatePage() {
   const base = `/resources/${encodeURIComponent(resource)}`;
   const definition = useApi<ResourcePayload>(`/api/resources/${encodeURIComponent(resource)}`);
   const onSaved = useCallback(
-    (payload: RecordPayload) => void navigate(`${base}/${payload.record.id}`, { replace: true }),
+    // The record's page says it was created (CreatedNotice): the form that said so is gone with this page.
+    (payload: RecordPayload) => void navigate(`${base}/${payload.record.id}`, { replace: true, state: CREATED_STATE }),
     [navigate, base],
   );
 

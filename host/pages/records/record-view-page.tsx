@@ -1,4 +1,5 @@
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useEffect, useState } from 'react';
+import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import {
   SlotLocation,
   VIEWER_CANNOT_CHANGE_RECORDS,
@@ -72,6 +73,7 @@ export function RecordViewPage({ editRefused = false }: { editRefused?: boolean 
         }
       />
       <PageHeading title={`${record.title} · ${definition.label}`}>{record.title}</PageHeading>
+      <CreatedNotice />
       {editRefused && (
         <p className="notice notice--info" data-edit-refused="">
           {EDIT_REFUSED_TO_VIEWER}
@@ -117,5 +119,31 @@ export function RecordViewPage({ editRefused = false }: { editRefused?: boolean 
       </section>
       <AppSlotRenderer location={SlotLocation.RESOURCE_AFTER_RELATIONS} />
     </div>
+  );
+}
+
+/** What the New page hands the new record's page: that it was just created there. */
+export const CREATED_STATE = { created: true } as const;
+
+/**
+ * "Created." on the page of a record just created (CREATED_STATE): the form that would have said it is gone. The
+ * words come after the region is there, so that a screen reader announces them (a region mounted with its text
+ * often is not), while the focus is on the record's heading; they stay until the page is left.
+ */
+function CreatedNotice() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const created = (location.state as { created?: unknown } | null)?.created === true;
+  const [said, setSaid] = useState(false);
+  useEffect(() => {
+    if (!created) return;
+    setSaid(true);
+    // Said once: the history entry forgets it, so a reload or a return to this page does not say it again.
+    void navigate(`${location.pathname}${location.search}${location.hash}`, { replace: true, state: null });
+  }, [created, navigate, location.pathname, location.search, location.hash]);
+  return (
+    <p className="form__status" role="status" data-record-created={said || undefined}>
+      {said ? 'Created.' : ''}
+    </p>
   );
 }
