@@ -6,6 +6,8 @@ export interface SignInState {
   sessionEnded?: unknown;
   /** A SessionEnd (read with sessionEndOf: history state outlives the page that wrote it). */
   endedBecause?: unknown;
+  /** True after a sign-out of this tab (useSignOut): the page says it was done. */
+  signedOut?: unknown;
 }
 
 /**

@@ -5,6 +5,7 @@ import { useSession, useSlotRuntime } from '../core';
 import { useLeaveGuard } from '../hooks/unsaved-changes';
 import { forgetDraftsExcept } from '../hooks/tab-drafts';
 import { forgetListAddresses } from '../hooks/list-return-address';
+import type { SignInState } from '../hooks/internal-path';
 
 /**
  * Signing out on purpose, from the header's button or the sign-out page: asks first when a form has unsaved
@@ -28,7 +29,8 @@ export function useSignOut(): { signOut: () => Promise<void>; signingOut: boolea
       await session.signOut();
     } finally {
       setSigningOut(false);
-      navigate(SIGN_IN_PATH, { replace: true });
+      const state: SignInState = { signedOut: true };
+      navigate(SIGN_IN_PATH, { replace: true, state });
     }
   };
   return { signOut, signingOut };

@@ -114,8 +114,9 @@ describe('signing out', () => {
     await waitForSettledPage(other);
     await other.getByRole('button', { name: 'Sign out' }).click();
     await other.waitForURL((url) => url.pathname === '/login', { timeout: SLOT_TIMEOUT_MS });
-    // The tab that signed out says nothing of a session ended under it: its person asked.
+    // The tab that signed out says it was done, and nothing of a session ended under it: its person asked.
     await other.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await other.getByRole('status').getByText('You are signed out.', { exact: true }).waitFor();
     expect(await other.getByText(/signed out in another tab|session has ended/).count()).toBe(0);
 
     await page.waitForURL((url) => url.pathname === '/login', { timeout: SLOT_TIMEOUT_MS });

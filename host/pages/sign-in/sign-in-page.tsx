@@ -30,6 +30,10 @@ export function SignInPage() {
   const state = location.state as SignInState | null;
   const from = internalPath(state?.from);
   const sessionEnded = state?.sessionEnded === true;
+  // Said after the region is there (one mounted with its text is often not announced), the focus on the username.
+  const signedOut = state?.signedOut === true;
+  const [saySignedOut, setSaySignedOut] = useState(false);
+  useEffect(() => setSaySignedOut(signedOut), [signedOut]);
   // The session's own word first: a check that tells the cause may answer after the read whose 401 brought us here.
   const ended = (session.expired ? session.ended : null) ?? sessionEndOf(state?.endedBecause);
 
@@ -87,6 +91,11 @@ export function SignInPage() {
             {session.signOutFailure && !invalid && (
               <p className="notice notice--warning" role="alert">
                 {signOutFailureMessage(session.signOutFailure)}
+              </p>
+            )}
+            {signedOut && !session.signOutFailure && !invalid && (
+              <p className="notice notice--info" role="status" data-signed-out>
+                {saySignedOut ? 'You are signed out.' : ''}
               </p>
             )}
             {sessionEnded && !invalid && (
