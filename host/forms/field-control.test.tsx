@@ -70,6 +70,28 @@ describe('a text field with a maximum length', () => {
     expect(other.selectionStart).toBe(3);
   });
 
+  it.each([TITLE, NOTES])(
+    'never cuts a character in two, and says when what was pasted was shortened ($input)',
+    (field) => {
+      render(<Field field={field} initial="" />);
+      const box = screen.getByLabelText(field.label) as HTMLInputElement;
+      const note = () => document.getElementById(`field-${field.name}-shortened`);
+      expect([note()?.getAttribute('role'), note()?.textContent]).toEqual(['status', '']);
+      // A flag is two code points, as the server counts: four letters and the flag are six, so the flag is left out
+      // whole rather than cut to its first half.
+      fireEvent.change(box, { target: { value: 'abcd🇫🇷' } });
+      expect(box.value).toBe('abcd');
+      expect(note()?.textContent).toBe('Shortened to the 5 characters this field takes.');
+      // A letter and the accent typed with it (two code points) go together or not at all.
+      fireEvent.change(box, { target: { value: 'abc' } });
+      expect(note()?.textContent).toBe('');
+      fireEvent.change(box, { target: { value: 'abcde\u0301' } });
+      expect(box.value).toBe('abcd');
+      fireEvent.change(box, { target: { value: 'ab🇫🇷' } });
+      expect([box.value, note()?.textContent]).toEqual(['ab🇫🇷', '']);
+    },
+  );
+
   it('leaves a value saved longer than the limit as it is, for the person to shorten', () => {
     render(<Field field={TITLE} initial="longer than five" />);
     const box = screen.getByLabelText('Title') as HTMLInputElement;

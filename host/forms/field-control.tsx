@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import type { ChangeEvent, CompositionEvent } from 'react';
 import type { FieldItem, JsonValue, ResourceRecord } from '../../shared';
 import { RelatedRecordPicker } from './related-record-picker';
@@ -42,20 +42,42 @@ function withinLength(
   const head = typed.slice(0, start);
   const tail = typed.slice(typed.length - end);
   const room = Math.max(0, max - [...head].length - [...tail].length);
-  const kept = [...typed.slice(start, typed.length - end)].slice(0, room).join('');
+  const kept = charactersWithin(typed.slice(start, typed.length - end), room);
   return { value: head + kept + tail, caret: head.length + kept.length };
+}
+
+const CHARACTERS = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * The first characters of `text` (as a person sees them: a flag, a letter with its accent) within `room` code points
+ * (as the server counts): a character that does not fit whole is left out, never cut in two (half a flag, a letter
+ * without the accent typed with it).
+ */
+function charactersWithin(text: string, room: number): string {
+  let kept = '';
+  let used = 0;
+  for (const { segment } of CHARACTERS.segment(text)) {
+    const size = [...segment].length;
+    if (used + size > room) break;
+    kept += segment;
+    used += size;
+  }
+  return kept;
 }
 
 type TextBox = HTMLInputElement | HTMLTextAreaElement;
 
-/** A text box's change, kept within the field's maximum length (withinLength), its caret where the person typed. */
-function fitted(box: TextBox, before: string, max: number | undefined): string {
+/**
+ * A text box's change, kept within the field's maximum length (withinLength), its caret where the person typed;
+ * `cut`: whether what was typed or pasted did not fit whole.
+ */
+function fitted(box: TextBox, before: string, max: number | undefined): { value: string; cut: boolean } {
   const fit = withinLength(box.value, before, max, box.selectionEnd ?? box.value.length);
-  if (fit === null) return box.value;
+  if (fit === null) return { value: box.value, cut: false };
   // Set here, as the browser's own refusal would: React then finds the box as it is and leaves the caret alone.
   box.value = fit.value;
   box.setSelectionRange(fit.caret, fit.caret);
-  return fit.value;
+  return { value: fit.value, cut: true };
 }
 
 /**
@@ -66,19 +88,33 @@ function fitted(box: TextBox, before: string, max: number | undefined): string {
  */
 function useFittedText(value: string, max: number | undefined, onChange: (value: JsonValue) => void) {
   const beforeComposition = useRef<string | null>(null);
+  // Whether the last change was cut to the room left: said under the box, or a paste shortened would go unnoticed.
+  const [cut, setCut] = useState(false);
+  const take = (change: { value: string; cut: boolean }) => {
+    setCut(change.cut);
+    onChange(change.value);
+  };
   return {
-    value,
-    onCompositionStart: (event: CompositionEvent<TextBox>) => {
-      beforeComposition.current = event.currentTarget.value;
-    },
-    onChange: (event: ChangeEvent<TextBox>) =>
-      onChange(beforeComposition.current === null ? fitted(event.target, value, max) : event.target.value),
-    onCompositionEnd: (event: CompositionEvent<TextBox>) => {
-      const before = beforeComposition.current;
-      beforeComposition.current = null;
-      if (before !== null) onChange(fitted(event.currentTarget, before, max));
+    cut,
+    box: {
+      value,
+      onCompositionStart: (event: CompositionEvent<TextBox>) => {
+        beforeComposition.current = event.currentTarget.value;
+      },
+      onChange: (event: ChangeEvent<TextBox>) =>
+        beforeComposition.current === null ? take(fitted(event.target, value, max)) : onChange(event.target.value),
+      onCompositionEnd: (event: CompositionEvent<TextBox>) => {
+        const before = beforeComposition.current;
+        beforeComposition.current = null;
+        if (before !== null) take(fitted(event.currentTarget, before, max));
+      },
     },
   };
+}
+
+/** What a text box says when what was typed or pasted was cut to its maximum length. */
+export function shortenedMessage(max: number): string {
+  return `Shortened to the ${max} characters this field takes.`;
 }
 
 /** The id of a field's control, which its label, help, error and the error summary refer to. */
@@ -92,7 +128,8 @@ export function FieldControl({ field, value, error, related, onChange }: FieldCo
   const helpId = field.help ? `${id}-help` : undefined;
   const errorId = error ? `${id}-error` : undefined;
   const describedBy = [helpId, errorId].filter(Boolean).join(' ') || undefined;
-  const textBox = useFittedText(text(value), field.maxLength, onChange);
+  const { box: textBox, cut } = useFittedText(text(value), field.maxLength, onChange);
+  const shortenedId = `${id}-shortened`;
   const common = {
     id,
     name: field.name,
@@ -189,6 +226,12 @@ export function FieldControl({ field, value, error, related, onChange }: FieldCo
       {error && (
         <p className="field__error" id={errorId}>
           {error}
+        </p>
+      )}
+      {field.maxLength !== undefined && (
+        // There before it speaks, so that it is announced (a region added with its text often is not).
+        <p className={cut ? 'field__help' : 'visually-hidden'} role="status" id={shortenedId}>
+          {cut ? shortenedMessage(field.maxLength) : ''}
         </p>
       )}
     </div>

@@ -46,6 +46,16 @@ describe('validateRecordUpdate', () => {
     expect(problems({ title: 'Ok \ud83d\ude00' })).toBeUndefined();
   });
 
+  it('refuses a line break in a one-line field (text, email, select), and keeps the lines of a text area', () => {
+    expect(problems({ title: 'Line1\nLine2', label: 'a\r\nb', email: 'a\u2028@b.org', group: 'news\n' })).toEqual({
+      title: FIELD_MESSAGES.lineBreak,
+      label: FIELD_MESSAGES.lineBreak,
+      email: FIELD_MESSAGES.lineBreak,
+      group: FIELD_MESSAGES.lineBreak,
+    });
+    expect(problems({ body: 'First line\nSecond line\r\nThird\u2029' })).toBeUndefined();
+  });
+
   it('returns the current data with the given fields replaced, keeping data that is not a field', () => {
     expect(validateRecordUpdate(fields, 7, { title: 'New', rank: 2, pinned: true }, current)).toEqual({
       title: 'New',

@@ -13,6 +13,7 @@ export const FIELD_MESSAGES = {
   notText: 'Must be text.',
   nulCharacter: 'Must not contain the character U+0000.',
   loneSurrogate: 'Must not contain half of a character (a lone UTF-16 surrogate).',
+  lineBreak: 'Must be one line: this field has no room for a line break.',
   notNumber: 'Must be a number.',
   notBoolean: 'Must be true or false.',
   notEmail: 'Must be an email address.',
@@ -28,6 +29,8 @@ export const INVALID_RECORD_MESSAGE = 'Some fields are not valid.';
 export const RECORD_BODY_MESSAGE = 'Send the field values as a JSON object.';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** What ends a line: carriage return, line feed, and Unicode's line and paragraph separators. */
+const LINE_BREAK = /[\r\n\u2028\u2029]/;
 
 /** The kinds whose value is no text, for which '' (a control left empty) is taken as none, as null is. */
 const EMPTIED_AS_TEXT: ReadonlySet<Field['input']> = new Set(['date', 'number']);
@@ -99,6 +102,9 @@ function checkValue(field: Field, value: unknown): string | null {
       // through): refused on both engines, so a record means the same on each.
       if (value.includes('\u0000')) return FIELD_MESSAGES.nulCharacter;
       if (hasLoneSurrogate(value)) return FIELD_MESSAGES.loneSurrogate;
+      // A one-line box drops a line break it is given: kept, the record would read one way on its page and in a CSV,
+      // and lose it silently at its next edit. A text area (`textarea`) holds lines.
+      if (field.input !== 'textarea' && LINE_BREAK.test(value)) return FIELD_MESSAGES.lineBreak;
       if (field.maxLength !== undefined && [...value].length > field.maxLength) {
         return FIELD_MESSAGES.tooLong(field.maxLength);
       }
