@@ -113,7 +113,9 @@ describe('the Recently deleted page', () => {
       },
     });
     await screen.findByRole('cell', { name: 'Spring catalogue' });
-    expect(screen.getByText('2 articles deleted, newest first. Older deletions are on the next page.')).toBeTruthy();
+    expect(
+      screen.getByText('The 2 articles deleted most recently, newest first. Older deletions are on the next page.'),
+    ).toBeTruthy();
     const older = screen.getByRole('link', { name: /Older deletions/ });
     expect(older.getAttribute('href')).toBe(`/resources/articles/deleted?before=${encodeURIComponent(cursor)}`);
     fireEvent.click(older);

@@ -123,8 +123,10 @@ export function DeletedRecordsPage() {
             <p>
               {rows.length === 0
                 ? `No ${before ? 'older ' : ''}deleted ${nouns.many} to restore.`
-                : `${countOf(rows.length, nouns.one, nouns.many)} deleted${before ? ' earlier' : ''}, newest first.`}
-              {next && ` Older deletions are on the next page.`}
+                : next
+                  ? // A full page is not the whole count: said as the page it is, the rest on the next.
+                    `The ${countOf(rows.length, nouns.one, nouns.many)} deleted most recently${before ? ' before those' : ''}, newest first. Older deletions are on the next page.`
+                  : `${countOf(rows.length, nouns.one, nouns.many)} deleted${before ? ' earlier' : ''}, newest first.`}
             </p>
           </div>
           {rows.length > 0 && (
