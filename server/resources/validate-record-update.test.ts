@@ -46,6 +46,13 @@ describe('validateRecordUpdate', () => {
     expect(problems({ title: 'Ok \ud83d\ude00' })).toBeUndefined();
   });
 
+  it('takes a required field holding only spaces or invisible format characters as empty', () => {
+    for (const label of [' ', '\u200b', '\u00a0\u200d', '\u200e\t']) {
+      expect([label, problems({ label })]).toEqual([label, { label: FIELD_MESSAGES.required }]);
+    }
+    expect(problems({ label: '\u200bx' })).toBeUndefined();
+  });
+
   it('refuses a line break in a one-line field (text, email, select), and keeps the lines of a text area', () => {
     expect(problems({ title: 'Line1\nLine2', label: 'a\r\nb', email: 'a\u2028@b.org', group: 'news\n' })).toEqual({
       title: FIELD_MESSAGES.lineBreak,

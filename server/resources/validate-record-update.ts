@@ -128,6 +128,12 @@ function checkValue(field: Field, value: unknown): string | null {
   }
 }
 
+/**
+ * Whether a required field is left without a value: none, or text of nothing to read (spaces, and the invisible
+ * format characters such as a zero-width space or a direction mark, which a paste brings along unseen).
+ */
 function isEmpty(value: JsonValue | undefined): boolean {
-  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+  return value === undefined || value === null || (typeof value === 'string' && NOTHING_TO_READ.test(value));
 }
+
+const NOTHING_TO_READ = /^[\s\p{Cf}]*$/u;
