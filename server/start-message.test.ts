@@ -101,7 +101,7 @@ describe('formatStartMessage', () => {
       databasePathForCommand: undefined,
       postgres: true,
     });
-    expect(text).toContain("Reset it with: DATABASE_URL='<this server's DATABASE_URL>' npm run user:add -- admin");
+    expect(text).toContain("Reset it with: DATABASE_URL='<the DATABASE_URL of this server>' npm run user:add -- admin");
   });
   it('says what a TRUST_PROXY hop count must be, and says nothing of other settings', () => {
     const base = { url: 'http://127.0.0.1:3000/', account: undefined, databasePathForCommand: undefined };

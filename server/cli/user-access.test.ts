@@ -17,24 +17,30 @@ describe('npm run user:disable / user:enable', () => {
     expect((await run('tenant-add.ts', ['acme'])).code).toBe(0);
     expect((await run('user-add.ts', ['ann', '--tenant', 'acme'], 'ann-password-1234\n')).code).toBe(0);
 
-    expect((await run('user-access.ts', ['disable', 'ann'])).stdout).toMatch(/^Disabled "ann": it cannot sign in/);
+    // Each answer names the database it changed or read, as every command does.
+    const where = env.DATABASE_PATH;
     expect((await run('user-access.ts', ['disable', 'ann'])).stdout).toBe(
-      '"ann" is already disabled. Nothing was changed.\n',
+      `Disabled "ann" in ${where}: it cannot sign in, and its open sessions end at their next request.\n`,
+    );
+    expect((await run('user-access.ts', ['disable', 'ann'])).stdout).toBe(
+      `"ann" is already disabled in ${where}. Nothing was changed.\n`,
     );
     // A new password does not give the access back, and the operator is told.
     const reset = await run('user-add.ts', ['ann'], 'ann-new-password-5678\n');
     expect(reset.stdout).toMatch(
       /^Set a new password for "ann" .* It is disabled: it cannot sign in until DATABASE_PATH=\S+ npm run user:enable -- ann\.\n$/,
     );
-    expect((await run('user-permission.ts', ['show', 'ann'])).stdout).toMatch(
+    const shown = (await run('user-permission.ts', ['show', 'ann'])).stdout;
+    expect(shown).toMatch(
       /; disabled: it cannot sign in \(DATABASE_PATH=\S+ npm run user:enable -- ann gives it back\)/,
     );
+    expect(shown.endsWith(`\n(in ${where})\n`)).toBe(true);
 
     expect((await run('user-access.ts', ['enable', 'ann'])).stdout).toBe(
-      'Enabled "ann" again: it can sign in with its password.\n',
+      `Enabled "ann" again in ${where}: it can sign in with its password.\n`,
     );
     expect((await run('user-access.ts', ['enable', 'ann'])).stdout).toBe(
-      '"ann" is already enabled: it can sign in with its password. Nothing was changed.\n',
+      `"ann" is already enabled in ${where}: it can sign in with its password. Nothing was changed.\n`,
     );
     expect((await run('user-permission.ts', ['show', 'ann'])).stdout).not.toContain('disabled');
 

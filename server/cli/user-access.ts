@@ -25,8 +25,8 @@ async function main(args: readonly string[]): Promise<number> {
     if (wasDisabled === (action === 'disable') && (await users.findByUsername(username))) {
       // Nothing to do: said as it is, not as a change (enabling an account that was never disabled is no news).
       process.stdout.write(
-        `"${username}" is already ${wasDisabled ? 'disabled' : 'enabled: it can sign in with its password'}. ` +
-          'Nothing was changed.\n',
+        `"${username}" is already ${wasDisabled ? 'disabled' : 'enabled'} in ${where}` +
+          `${wasDisabled ? '' : ': it can sign in with its password'}. Nothing was changed.\n`,
       );
       return 0;
     }
@@ -34,10 +34,12 @@ async function main(args: readonly string[]): Promise<number> {
       process.stderr.write(`There is no account "${username}" in ${where}. Nothing was changed.\n`);
       return 1;
     }
+    // Where, as every command says it: run without the servers' DATABASE_URL (the SQLite file a copy left behind),
+    // the account would stay signed in on them, the command saying otherwise.
     process.stdout.write(
       action === 'disable'
-        ? `Disabled "${username}": it cannot sign in, and its open sessions end at their next request.\n`
-        : `Enabled "${username}" again: it can sign in with its password.\n`,
+        ? `Disabled "${username}" in ${where}: it cannot sign in, and its open sessions end at their next request.\n`
+        : `Enabled "${username}" again in ${where}: it can sign in with its password.\n`,
     );
     return 0;
   });

@@ -71,7 +71,8 @@ async function main(args: readonly string[]): Promise<number> {
           return `  ${tenant.id}: role ${roleThere}; may ${access.permissions.join(', ')}`;
         }),
       ];
-      process.stdout.write(`${lines.join('\n')}\n`);
+      // Where, as every command says it: read from the wrong database, the account's grants would mislead.
+      process.stdout.write(`${lines.join('\n')}\n(in ${where})\n`);
       return 0;
     } catch (error) {
       if (error instanceof UnknownPermissionError) {

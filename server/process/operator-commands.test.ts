@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
@@ -77,7 +78,20 @@ describe('storageVariablesFor', () => {
       "DATABASE_PATH='/srv/ann'\\''s data/app.db' ",
     );
     // The URL holds a password: never printed.
-    expect(storageVariablesFor({ postgres: true }, false)).toBe("DATABASE_URL='<this server's DATABASE_URL>' ");
+    expect(storageVariablesFor({ postgres: true }, false)).toBe("DATABASE_URL='<the DATABASE_URL of this server>' ");
     expect(storageVariablesFor({ postgres: false, databasePath: '/srv/slots/app.db' }, true)).toBe('');
+  });
+
+  it('is read by a shell as the variable it sets, placeholder too: pasted, it opens no unbalanced quote', () => {
+    for (const storage of [
+      { postgres: true },
+      { postgres: false, databasePath: "/srv/ann's data/app.db" },
+      { postgres: false, databasePath: '/srv/slots/app.db' },
+    ]) {
+      const line = `${storageVariablesFor(storage, false)}printenv DATABASE_URL DATABASE_PATH`;
+      const run = spawnSync('sh', ['-c', line], { encoding: 'utf8', env: { PATH: process.env.PATH } });
+      expect([line, run.stderr]).toEqual([line, '']);
+      expect(run.stdout.trim()).toBe(storage.postgres ? '<the DATABASE_URL of this server>' : storage.databasePath);
+    }
   });
 });

@@ -85,7 +85,7 @@ export interface CommandStorage {
  */
 export function storageVariablesFor(storage: CommandStorage, commandsShareTheEnvironment: boolean): string {
   if (commandsShareTheEnvironment) return '';
-  if (storage.postgres) return "DATABASE_URL='<this server's DATABASE_URL>' ";
+  if (storage.postgres) return "DATABASE_URL='<the DATABASE_URL of this server>' ";
   return storage.databasePath === undefined ? '' : `DATABASE_PATH=${shellWord(storage.databasePath)} `;
 }
 
