@@ -74,6 +74,27 @@ describe('npm run db:backup (SQLite)', () => {
     }
   });
 
+  it('leaves a file no server runs on exactly as it was, with no -wal or -shm beside it', async () => {
+    const dir = makeTempDir('slots-backup-at-rest-');
+    try {
+      const source = path.join(dir.path, 'app.db');
+      const made = await createTestApp();
+      await made.close({ keepData: true });
+      fs.copyFileSync(made.databasePath, source);
+      made.dir.remove();
+      expect(fs.readdirSync(dir.path)).toEqual(['app.db']);
+      const bytes = fs.readFileSync(source);
+      const run = await backup([path.join(dir.path, 'copy.db')], { DATABASE_PATH: source });
+      expect([run.code, run.stderr]).toEqual([0, '']);
+      // Left there, they would make the next db:copy warn that a server may still run on the file.
+      expect(fs.readdirSync(dir.path).sort()).toEqual(['app.db', 'copy.db']);
+      expect(fs.readFileSync(source).equals(bytes)).toBe(true);
+      expect(countRecords(path.join(dir.path, 'copy.db'))).toBe(countRecords(source));
+    } finally {
+      dir.remove();
+    }
+  });
+
   it('never overwrites, never creates a database, and sends PostgreSQL users to pg_dump', async () => {
     const dir = makeTempDir('slots-backup-refusals-');
     try {

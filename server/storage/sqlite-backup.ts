@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 
@@ -20,7 +21,9 @@ export class BackupRefused extends Error {}
  * through a read-only connection of its own (the source is neither migrated nor written), starting over on its own
  * when a server commits meanwhile. The copy is written next to `destination` under a temporary name, readable by
  * this user only from its first byte (it holds password hashes and sessions), checked by SQLite (`quick_check`), and
- * only then renamed to `destination`: a failed or interrupted backup never leaves a file that looks like one.
+ * only then renamed to `destination`: a failed or interrupted backup never leaves a file that looks like one. The
+ * source is left as it was: a SQLite reader of a file in WAL mode makes its `-wal` and `-shm` files beside it, which
+ * a server that runs on it has already; without them (no server on it) the file is read from a copy of its own.
  */
 export async function backupSqlite(source: string, destination: string): Promise<SqliteBackup> {
   const from = path.resolve(source);
@@ -31,13 +34,19 @@ export async function backupSqlite(source: string, destination: string): Promise
   const partial = `${to}.partial-${process.pid}`;
   // An empty file is an empty database to SQLite; created here with its mode, the copy is never readable by others.
   fs.writeFileSync(partial, '', { mode: 0o600, flag: 'wx' });
+  // Left beside the file, they would say a server runs on it (db:copy warns of that) where none does.
+  const aside = fs.existsSync(`${from}-wal`) ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'slots-backup-'));
   try {
-    const db = new Database(from, { readonly: true, fileMustExist: true });
+    const read = aside === null ? from : path.join(aside, path.basename(from));
+    if (aside !== null) fs.copyFileSync(from, read);
+    const db = new Database(read, { readonly: true, fileMustExist: true });
     try {
       db.pragma('busy_timeout = 5000');
       await db.backup(partial);
     } finally {
       db.close();
+      // A private folder (mkdtemp's mode is 0700): the copy holds password hashes and sessions.
+      if (aside !== null) fs.rmSync(aside, { recursive: true, force: true });
     }
     const backup = describeBackup(partial);
     fs.renameSync(partial, to);
