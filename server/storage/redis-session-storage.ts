@@ -38,7 +38,10 @@ export function createRedisSessionStorage(options: RedisSessionStorageOptions): 
     commandsQueueMaxLength: 10_000,
   });
   let lastErrorLogged = 0;
+  // The reconnects' last error: what a start that timed out says was in the way (refused, a name not found).
+  let lastError: unknown = null;
   client.on('error', (error: unknown) => {
+    lastError = error;
     // A down Redis reports an error on every reconnect attempt; one line every 10 s is enough.
     const now = Date.now();
     if (now - lastErrorLogged > 10_000) {
@@ -65,8 +68,10 @@ export function createRedisSessionStorage(options: RedisSessionStorageOptions): 
     redisClient: client,
     ready: () =>
       withTimeout(connecting, options.connectTimeoutMs ?? 10_000).catch((error: unknown) => {
+        const said = (value: unknown) => (value instanceof Error ? value.message : String(value));
+        const cause = lastError !== null && lastError !== error ? ` (the last attempt: ${said(lastError)})` : '';
         throw new Error(
-          `Could not connect to Redis at ${hidePassword(options.url, 'the configured REDIS_URL')}: ${error instanceof Error ? error.message : String(error)}`,
+          `Could not connect to Redis at ${hidePassword(options.url, 'the configured REDIS_URL')}: ${said(error)}${cause}`,
         );
       }),
     check: async () => {
