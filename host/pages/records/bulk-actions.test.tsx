@@ -91,11 +91,19 @@ describe('setting a field on the selected rows', () => {
     const selection = document.querySelector('[data-bulk-selection]');
     expect(selection?.getAttribute('role')).toBe('status');
     fireEvent.click(screen.getByRole('checkbox', { name: 'Select One' }));
-    expect([all.checked, all.indeterminate, selection?.textContent]).toEqual([false, true, '1 selected.']);
+    expect([all.checked, all.indeterminate, selection?.textContent]).toEqual([
+      false,
+      true,
+      '1 article ticked for an action.',
+    ]);
     fireEvent.click(screen.getByRole('checkbox', { name: 'Select One' }));
     expect([all.indeterminate, selection?.textContent]).toEqual([false, '']);
     fireEvent.click(all);
-    expect([all.checked, all.indeterminate, selection?.textContent]).toEqual([true, false, '2 selected.']);
+    expect([all.checked, all.indeterminate, selection?.textContent]).toEqual([
+      true,
+      false,
+      '2 articles ticked for an action.',
+    ]);
     fireEvent.change(screen.getByRole('combobox', { name: 'New value' }), { target: { value: 'guides' } });
     fireEvent.click(screen.getByRole('button', { name: 'Set on selected' }));
     const confirmation = screen.getByRole('dialog', { name: 'Set Group to guides on 2 articles?' });

@@ -290,13 +290,14 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
           )}
         </section>
       )}
-      {/* The count said as it changes (the bar above appears with the first row ticked, which is not announced). */}
+      {/* The count said as it changes (the bar above appears with the first row ticked, which is not announced), in
+          words of its own: the bar's are on the page already, and one text twice is two matches for a finder. */}
       <p className="visually-hidden" role="status" data-bulk-selection>
         {ids.length === 0
           ? ''
           : everyMatch
-            ? `All ${counted(reached)} this list matches are selected.`
-            : `${ids.length} selected.`}
+            ? `Every one of the ${counted(reached)} this list matches is ticked for an action.`
+            : `${counted(ids.length)} ticked for an action.`}
       </p>
       <div role="status" className="bulk-actions__outcome">
         {outcome && (
