@@ -83,26 +83,35 @@ export function configuredFormTwiceProblems(
     const byCode = resource.items.some((item) => item instanceof Slot && alike(item));
     const earlier = forms.slice(0, index).find((other) => other.resource === configured.resource && alike(other.slot));
     if (!byCode && earlier === undefined) return [];
-    const placed = placedConfiguredForm(configured);
     const by = byCode
       ? 'code'
       : `remote "${earlier!.remote}" in ${earlier!.source === 'placements' ? 'the placements' : 'REMOTES_CONFIG'}`;
-    return [
-      {
-        kind: 'placed-twice',
-        location: placed.location,
-        position: placed.position,
-        source: 'configuration',
-        component: configured.slot.component,
-        remote: configured.remote,
-        path: null,
-        message:
-          `the form of "${configured.resource}" has ${configured.slot.component} with the same props already ` +
-          `(placed by ${by}): the form would show it twice. Remove one, or give it other props`,
-        blocking: false,
-      },
-    ];
+    const message =
+      `the form of "${configured.resource}" has ${configured.slot.component} with the same props already ` +
+      `(placed by ${by}): the form would show it twice. Remove one, or give it other props`;
+    return [formSlotProblem(configured, 'placed-twice', message, false)];
   });
+}
+
+/** A problem of a configured form slot, said of it where the slot check says a slot's (its form, its position). */
+function formSlotProblem(
+  configured: ConfiguredFormSlot,
+  kind: SlotProblem['kind'],
+  message: string,
+  blocking: boolean,
+): SlotProblem {
+  const placed = placedConfiguredForm(configured);
+  return {
+    kind,
+    location: placed.location,
+    position: placed.position,
+    source: 'configuration',
+    component: configured.slot.component,
+    remote: configured.remote,
+    path: null,
+    message,
+    blocking,
+  };
 }
 
 /**
@@ -128,19 +137,6 @@ export function configuredFormPlaceProblems(
             })`,
         };
     if (!('problem' in problem)) return [];
-    const placed = placedConfiguredForm(configured);
-    return [
-      {
-        kind: 'placement-invalid',
-        location: placed.location,
-        position: placed.position,
-        source: 'configuration',
-        component: configured.slot.component,
-        remote: configured.remote,
-        path: null,
-        message: problem.problem,
-        blocking: true,
-      },
-    ];
+    return [formSlotProblem(configured, 'placement-invalid', problem.problem, true)];
   });
 }
