@@ -73,7 +73,8 @@ export function SessionExpiryWarning() {
   const signedIn = session.status === 'authenticated';
   const { expire } = session;
   const [deadline, setDeadline] = useState<Deadline | null>(null);
-  // The deadline as last set, for a check's 401 to tell whether it came at the limit (a callback must not wait a render).
+  // The deadline as last set, for a check's 401 to tell whether it came at the limit (a callback cannot wait for a
+  // render).
   const knownDeadline = useRef<Deadline | null>(null);
   knownDeadline.current = deadline;
   const [now, setNow] = useState(() => Date.now());

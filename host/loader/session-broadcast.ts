@@ -17,8 +17,9 @@ export interface SessionBroadcast {
  * The line between the tabs of the origin about their one session: a tab that signed in or out, or switched tenant,
  * announces it, and every other tab asks the server who is signed in now (`onOtherTab`), rather than showing another
  * tenant's records under the old one's name until a save is refused. The message says nothing of who: each tab asks
- * the server; it says only why the session ended, when it did (`onOtherTab`'s argument, null when not told). A BroadcastChannel where there is one, else a `storage` event of localStorage (which the browser gives
- * to the other tabs only); without either (storage refused), tabs learn of it at their next request, as before.
+ * the server; it says only why the session ended, when it did (`onOtherTab`'s argument, null when not told). A
+ * BroadcastChannel where there is one, else a `storage` event of localStorage (which the browser gives to the other
+ * tabs only); without either (storage refused), tabs learn of it at their next request, as before.
  */
 export function openSessionBroadcast(target: Window, onOtherTab: (ended: SessionEnd | null) => void): SessionBroadcast {
   const Channel = (target as Window & { BroadcastChannel?: typeof BroadcastChannel }).BroadcastChannel;

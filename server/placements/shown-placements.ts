@@ -52,7 +52,8 @@ function validRule(value: JsonValue): VisibilityRule | null {
  * the bare string `"globex"`), so no position can be trusted to hold no tenant. Every string in it that the user may
  * not read is taken out (from a list) or replaced (HIDDEN_TENANT), and each object counts those of its own entries
  * in `otherTenants`, except the role and permission names (a fixed vocabulary, never a secret) and the operands of
- * `roles`, `permissions` and `flags`, which a rule shows whole when it is one. Keys are kept: they say what the slip was.
+ * `roles`, `permissions` and `flags`, which a rule shows whole when it is one. Keys are kept: they say what the slip
+ * was.
  */
 function maskedRule(value: JsonValue, readable: (tenant: string) => boolean): JsonValue {
   const hides = (word: string) => !readable(word) && !isStaffRole(word) && !isStaffPermission(word);
