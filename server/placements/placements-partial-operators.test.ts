@@ -227,6 +227,103 @@ describe('to an operator of some tenants only', () => {
   });
 });
 
+describe('the props of a slot shown only in other tenants', () => {
+  /** What only initech's pages carry: tess, of acme and globex, must not read it. */
+  const SECRET = 'INITECH renewal: 40 % off';
+  const at = (visibleWhen: unknown, props: unknown = { title: SECRET }) => ({
+    component: 'InvoiceBanner',
+    props,
+    visibleWhen,
+  });
+  const slotsOf = (document: unknown) => (document as ReturnType<typeof bannerWith>).remotes[0]!.slots[LOCATION]!;
+
+  it('are taken out of every answer, with a problem of theirs said without its value', async () => {
+    const aimed = [
+      at({ tenants: ['initech'] }),
+      at({ $not: { tenants: ['acme', 'globex'] } }),
+      at({
+        $all: [
+          { roles: ['editor'] },
+          { $any: [{ tenants: ['initech'] }, { $all: [{ roles: ['viewer'] }, { tenants: ['initech'] }] }] },
+        ],
+      }),
+      // A wrong value of theirs, quoted by its problem to ops: said without it to tess.
+      at({ tenants: ['initech'] }, { title: [SECRET] }),
+    ];
+    const shown = [
+      at({ tenants: ['acme', 'initech'] }, { title: 'acme and initech' }),
+      at({ $not: { tenants: ['initech'] } }, { title: 'all but initech' }),
+      at({ roles: ['editor'] }, { title: 'editors' }),
+    ];
+    const documentOf = (slots: unknown[]) => ({ remotes: [{ name: 'team_billing', slots: { [LOCATION]: slots } }] });
+    // Published without the wrong value (a problem refuses a publish), saved as the draft with it.
+    const published = [...aimed.slice(0, 3), ...shown];
+    await ops
+      .put('/api/placements/draft')
+      .send({ document: documentOf(published) })
+      .expect(200);
+    await ops.post('/api/placements/publish').send({}).expect(201);
+    await ops
+      .put('/api/placements/draft')
+      .send({ document: documentOf([...aimed, ...shown]) })
+      .expect(200);
+    const whole = (await ops.get('/api/placements').expect(200)).body as PlacementsPayload;
+    expect(whole.problems.map((problem) => problem.message)).toEqual([expect.stringContaining(SECRET)]);
+
+    const overview = await tess.get('/api/placements').expect(200);
+    const payload = overview.body as PlacementsPayload;
+    for (const [answer, hidden] of [
+      [payload.draft.document, aimed.length],
+      [payload.published?.document, 3],
+    ] as const) {
+      const slots = slotsOf(answer);
+      expect(slots.slice(0, hidden)).toEqual(
+        aimed
+          .slice(0, hidden)
+          .map(() => ({ component: 'InvoiceBanner', visibleWhen: expect.anything(), propsHidden: true })),
+      );
+      expect(slots.slice(hidden).map((slot) => slot.props)).toEqual(shown.map((slot) => slot.props));
+    }
+    const { problems } = payload;
+    expect(problems).toEqual([
+      expect.objectContaining({ index: 3, path: 'props.title', message: expect.stringMatching(/string\.$/) }),
+    ]);
+    for (const path of [
+      '/api/placements',
+      '/api/placements/diff',
+      '/api/placements/revisions/1',
+      '/api/placements/audit',
+      '/api/placements/export',
+      '/api/placements/export?from=draft',
+    ]) {
+      const answer = await tess.get(path).expect(200);
+      expect([path, answer.text]).toEqual([path, expect.not.stringContaining('40 %')]);
+      expect([path, (await ops.get(path).expect(200)).text]).toEqual([path, expect.stringContaining('40 %')]);
+    }
+  });
+
+  it('hidden, are never saved back nor previewed', async () => {
+    const hidden = bannerWith({ roles: ['editor'] });
+    const slot = hidden.remotes[0]!.slots[LOCATION]![0]! as Record<string, unknown>;
+    delete slot.props;
+    slot.propsHidden = true;
+    for (const send of [
+      () => ops.put('/api/placements/draft').send({ document: hidden }),
+      () => ops.post('/api/placements/import').send(hidden),
+    ]) {
+      const refused = await send().expect(400);
+      expect(refused.body.error.message).toMatch(
+        /^Not saved: a slot of the document has its props hidden \("propsHidden"\), .* its props would be lost\./,
+      );
+    }
+    const refused = await tess
+      .post(PLACEMENTS_PREVIEW_PATH)
+      .send({ document: hidden, location: LOCATION, context: { roles: ['viewer'], tenant: 'acme' } })
+      .expect(400);
+    expect(refused.body.error.message).toMatch(/^Not previewed: a slot of the document has its props hidden/);
+  });
+});
+
 describe('a document that counts tenants', () => {
   const counted = bannerWith({ $all: [{ roles: ['editor'] }, { tenants: ['acme'], otherTenants: 2 }] });
 

@@ -45,7 +45,7 @@ import {
   tooLargeMessage,
 } from './placements-request-body';
 import { previewViewer, readPreviewRequest } from './preview-request';
-import { refuseCountedTenants, shownDocument } from './shown-placements';
+import { refuseShownInPart, shownDocument } from './shown-placements';
 
 export interface PlacementsRouterOptions {
   service: PlacementsService;
@@ -101,7 +101,7 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
         }
         assertFrame(body.document);
         const document = shallowEnough(body.document);
-        refuseCountedTenants(document, 'save');
+        refuseShownInPart(document, 'save');
         const payload: PlacementsDraftPayload = await service.saveDraft(
           document,
           actor(req),
@@ -138,7 +138,7 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
       async (req, res) => {
         const { document, location, context } = readPreviewRequest(req.body);
         const previewed = document === undefined ? undefined : shallowEnough(document);
-        refuseCountedTenants(previewed, 'preview');
+        refuseShownInPart(previewed, 'preview');
         const readable = await readableBy(req);
         const viewer = await previewViewer(context, options.tenants, options.flags, readable);
         const preview = await service.previewFor(previewed, viewer, location, readable);
@@ -292,7 +292,7 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
         // REMOTES_CONFIG load refuses such a file too. An import replaces the whole draft: none beats a partial one.
         if (unknown.length > 0) throw HttpError.invalidRequest(unknownTopKeysMessage(unknown));
         assertFrame(document);
-        refuseCountedTenants(document, 'save');
+        refuseShownInPart(document, 'save');
         // The body is the file: the draft the page shows comes as `?expectedUpdatedAt=` (empty: none was saved).
         // Given twice, it is no one time to check against either.
         const expected = req.query.expectedUpdatedAt;

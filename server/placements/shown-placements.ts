@@ -9,33 +9,46 @@ import {
   type PlacementProblem,
   type VisibilityRule,
 } from '../../shared';
-import { documentCountsHiddenTenants, mapDocumentRules } from '../../shared/placements-hidden-tenants';
+import {
+  mapDocumentRules,
+  mapRuleHolders,
+  partHiddenIn,
+  PROPS_HIDDEN_KEY,
+} from '../../shared/placements-hidden-tenants';
 import { HttpError } from '../http/http-error';
-import { ruleShownTo, type ReadableTenants } from '../slots/shown-rule';
+import { holdsInNoneOf, ruleShownTo, type MemberTenants, type ReadableTenants } from '../slots/shown-rule';
 
 /**
  * The placements editor's answers as shown to the user asking. Someone who may not read every tenant's id (an
  * operator of some tenants only, who reads the page without changing it: shown-rule.ts decides) gets every rule of
  * a document with the tenants they do not belong to counted instead of named, as the location catalogue and the
- * inspector show rules: `{ "tenants": ["acme"], "otherTenants": 2 }`. What is stored and served is unchanged.
+ * inspector show rules: `{ "tenants": ["acme"], "otherTenants": 2 }`; a slot whose rule shows it in none of their
+ * tenants has its props and content taken out (`"propsHidden": true`), as the inspector shows no props of a slot the
+ * user's pages do not carry: they are other tenants' data. What is stored and served is unchanged.
  */
 
 /** What a message says in place of a tenant id the user asking may not read. */
 export const HIDDEN_TENANT = '(a tenant hidden from you)';
 
-/** `document` with its rules shown to someone who may read `readable`'s tenant ids (whole when null). */
+/** `document` shown to someone who may read `readable`'s tenant ids (whole when null): its slots as shownSlot shows them. */
 export function shownDocument(document: JsonValue, readable: ReadableTenants): JsonValue {
-  return readable === null ? document : mapDocumentRules(document, (rule) => shownRule(rule, readable));
+  return readable === null ? document : mapRuleHolders(document, (slot) => shownSlot(slot, readable));
 }
 
 /**
- * A rule of a document, shown: a rule as ruleShownTo shows it; a draft's rule that is no rule yet (work in progress,
- * saved with its problem), with every word of it that may be a tenant the user may not read taken out and counted
- * all the same (maskedRule).
+ * A slot with its rule shown: as ruleShownTo shows it, or, when the draft's rule is no rule yet (work in progress,
+ * saved with its problem), with every word of it that may be a tenant the user may not read taken out and counted all
+ * the same (maskedRule). Without its props and content when its rule holds in none of the tenants `readable` accepts
+ * (holdsInNoneOf): `"propsHidden": true` says so in their place. A rule that is no rule yet decides nothing (its slot
+ * is served nowhere).
  */
-function shownRule(value: JsonValue, readable: (tenant: string) => boolean): JsonValue {
-  const rule = validRule(value);
-  return rule === null ? maskedRule(value, readable) : (ruleShownTo(rule, readable) as JsonValue);
+function shownSlot(slot: Record<string, JsonValue>, readable: MemberTenants): Record<string, JsonValue> {
+  const written = slot.visibleWhen as JsonValue;
+  const rule = validRule(written);
+  const visibleWhen = rule === null ? maskedRule(written, readable) : (ruleShownTo(rule, readable) as JsonValue);
+  if (rule === null || !holdsInNoneOf(rule, readable.ids)) return { ...slot, visibleWhen };
+  const { props: _props, content: _content, ...placement } = slot;
+  return { ...placement, visibleWhen, [PROPS_HIDDEN_KEY]: true };
 }
 
 function validRule(value: JsonValue): VisibilityRule | null {
@@ -114,7 +127,8 @@ export function shownChanges(changes: PlacementChange[] | null, readable: Readab
  * The problems of `document` with no id of a tenant the user may not read: a shape problem of a draft's rule quotes
  * what it got (`got the string "globex" (write ["globex"])`), so each id its rules name and `readable` refuses is
  * replaced in the messages. (A rule naming a tenant that does not exist is said without its name by the check
- * itself: rule-names-check.ts.)
+ * itself: rule-names-check.ts.) A problem of a slot whose props are hidden (shownSlot) is said without the value it
+ * quotes (`props.discount must be number`, not `…, got "40 % for Globex"`).
  */
 export function shownProblems(
   problems: PlacementProblem[],
@@ -127,12 +141,44 @@ export function shownProblems(
     for (const id of possibleTenantsIn(rule)) if (!readable(id)) hidden.add(id);
     return rule;
   });
-  if (hidden.size === 0) return problems;
   const quoted = [...hidden].map((id) => JSON.stringify(id));
-  return problems.map((problem) => ({
-    ...problem,
-    message: quoted.reduce((message, id) => message.split(id).join(HIDDEN_TENANT), problem.message),
-  }));
+  const propsHidden = slotsWithPropsHidden(document, readable);
+  return problems.map((problem) => {
+    const message = quoted.reduce((said, id) => said.split(id).join(HIDDEN_TENANT), problem.message);
+    const quoting = message.indexOf(QUOTED_VALUE);
+    const unquoted = quoting >= 0 && propsHidden.has(slotKey(problem.remote, problem.location, problem.index));
+    return { ...problem, message: unquoted ? `${message.slice(0, quoting)}.` : message };
+  });
+}
+
+/** How a check's message quotes the value it got (props-validator.ts: `must be number, got "lots"`). */
+const QUOTED_VALUE = ', got ';
+
+function slotKey(remote: string | null, location: string | null, index: number | null): string {
+  return JSON.stringify([remote, location, index]);
+}
+
+/** Where `document`'s slots whose props shownSlot hides are (slotKey), as problems say where they are. */
+function slotsWithPropsHidden(document: JsonValue, readable: MemberTenants): Set<string> {
+  const found = new Set<string>();
+  const remotes = isPlainObject(document) ? (document as Record<string, JsonValue>).remotes : undefined;
+  if (!Array.isArray(remotes)) return found;
+  for (const remote of remotes) {
+    if (!isPlainObject(remote)) continue;
+    const { name, slots } = remote as Record<string, JsonValue>;
+    if (typeof name !== 'string' || !isPlainObject(slots)) continue;
+    for (const [location, placed] of Object.entries(slots as Record<string, JsonValue>)) {
+      if (!Array.isArray(placed)) continue;
+      placed.forEach((slot, index) => {
+        if (isPlainObject(slot) && 'visibleWhen' in slot) {
+          if (PROPS_HIDDEN_KEY in shownSlot(slot as Record<string, JsonValue>, readable)) {
+            found.add(slotKey(name, location, index));
+          }
+        }
+      });
+    }
+  }
+  return found;
 }
 
 /**
@@ -159,18 +205,25 @@ function tenantIdsOf(rule: VisibilityRule): string[] {
 }
 
 /**
- * Refuses (400, nothing saved or previewed) a document whose rules count tenants (`otherTenants`): one shown to
- * someone who may not read every tenant's id, sent back. Saved, the tenants it counts would be lost from its rules;
- * previewed, its rules would not be those the draft holds. A rule written whole never has the key.
+ * Refuses (400, nothing saved or previewed) a document shown in part (partHiddenIn): one shown to someone who may not
+ * read every tenant's id, sent back. Saved, the tenants its rules count, or the props it hides, would be lost;
+ * previewed, it is not what the draft holds. A document written whole never has `otherTenants` or `propsHidden`.
  */
-export function refuseCountedTenants(document: unknown, during: 'save' | 'preview'): void {
-  if (!documentCountsHiddenTenants(document)) return;
-  const counted = 'a rule of the document counts tenants ("otherTenants") instead of naming them';
+export function refuseShownInPart(document: unknown, during: 'save' | 'preview'): void {
+  const hidden = partHiddenIn(document);
+  if (hidden === null) return;
+  const shown =
+    hidden === 'tenants'
+      ? 'a rule of the document counts tenants ("otherTenants") instead of naming them'
+      : `a slot of the document has its props hidden ("${PROPS_HIDDEN_KEY}")`;
+  const lost = hidden === 'tenants' ? 'those tenants' : 'its props';
+  const written =
+    hidden === 'tenants' ? 'Write the rule with the ids of its tenants.' : 'Write the slot with its props.';
   throw HttpError.invalidRequest(
     during === 'save'
-      ? `Not saved: ${counted}, as the placements editor shows rules to someone without placements:edit in every ` +
-          'tenant; saved, those tenants would be lost. Write the rule with the ids of its tenants.'
-      : `Not previewed: ${counted}, so it is not the rule the draft holds. Leave "document" out to preview the ` +
-          'saved draft, whose rules the server reads whole.',
+      ? `Not saved: ${shown}, as the placements editor shows the draft to someone without placements:edit in every ` +
+          `tenant; saved, ${lost} would be lost. ${written}`
+      : `Not previewed: ${shown}, so it is not what the draft holds. Leave "document" out to preview the ` +
+          'saved draft, which the server reads whole.',
   );
 }

@@ -26,9 +26,51 @@ export function ruleShownTo(rule: VisibilityRule, mayRead: (tenant: string) => b
 }
 
 /**
- * Which tenants' ids a user may read in rules: every one (null), or those the function accepts.
+ * Whether `rule` holds for no one in any of `tenants`, whatever their roles, permissions and flags: its slot is then
+ * shown only in tenants the reader does not belong to, and its props are those tenants' data. Decided clause by clause
+ * in each tenant (its `tenants` clauses are true or false there; any other clause may go either way), so a rule false
+ * only by contradiction (`$all` of a role and its `$not`) is not found: its props are shown, as before.
  */
-export type ReadableTenants = ((tenant: string) => boolean) | null;
+export function holdsInNoneOf(rule: VisibilityRule, tenants: readonly string[]): boolean {
+  return tenants.every((tenant) => truthIn(rule, tenant) === false);
+}
+
+/** true or false when the tenant decides the rule alone, undefined when who the viewer is decides it. */
+function truthIn(rule: VisibilityRule, tenant: string): boolean | undefined {
+  if ('tenants' in rule) return rule.tenants.includes(tenant);
+  if ('$not' in rule) {
+    const part = truthIn(rule.$not, tenant);
+    return part === undefined ? undefined : !part;
+  }
+  // One false part decides $all, one true part $any; all parts the other way decide it too.
+  if ('$all' in rule)
+    return decided(
+      rule.$all.map((part) => truthIn(part, tenant)),
+      false,
+    );
+  if ('$any' in rule)
+    return decided(
+      rule.$any.map((part) => truthIn(part, tenant)),
+      true,
+    );
+  return undefined;
+}
+
+function decided(parts: Array<boolean | undefined>, deciding: boolean): boolean | undefined {
+  if (parts.includes(deciding)) return deciding;
+  return parts.every((part) => part === !deciding) ? !deciding : undefined;
+}
+
+/** The tenants someone belongs to: whether a tenant is one of them, and their ids. */
+export interface MemberTenants {
+  (tenant: string): boolean;
+  readonly ids: readonly string[];
+}
+
+/**
+ * Which tenants' ids a user may read in rules: every one (null), or those they belong to.
+ */
+export type ReadableTenants = MemberTenants | null;
 
 /**
  * The tenants whose ids the signed-in user of `req` may read in rules: every one (null) for someone who edits
@@ -48,9 +90,13 @@ export async function readableTenantsFor(
 }
 
 /** The tenants of `context`'s user, as readable ids: someone who may not read every tenant's reads these. */
-export function memberTenantsOf(context: TenantContext): (tenant: string) => boolean {
-  const member = new Set(context.tenants.map((tenant) => tenant.id));
-  return (tenant) => member.has(tenant);
+export function memberTenantsOf(context: TenantContext): MemberTenants {
+  return memberTenants(context.tenants.map((tenant) => tenant.id));
+}
+
+export function memberTenants(ids: readonly string[]): MemberTenants {
+  const member = new Set(ids);
+  return Object.assign((tenant: string) => member.has(tenant), { ids: [...member] });
 }
 
 /** How rules are shown to the signed-in user of `req`: whole, or with only the ids readableTenantsFor allows. */

@@ -16,6 +16,11 @@ export interface PlacementEntryBodyProps {
   problems: readonly PlacementProblem[];
   setProps: (props: JsonValue) => void;
   remove: () => void;
+  /**
+   * Whether the server left its props out (`propsHidden`): its rule shows it only in tenants the reader does not
+   * belong to (server/placements/shown-placements.ts).
+   */
+  propsHidden?: boolean;
 }
 
 const NO_PROBLEMS: readonly PlacementProblem[] = [];
@@ -24,7 +29,16 @@ const NO_PROBLEMS: readonly PlacementProblem[] = [];
  * What every entry of the placements editor ends with, a location slot or a form slot alike: its props form made
  * from the component's JSON Schema (loaded with the form library's chunk), the draft check's problems, and removal.
  */
-export function PlacementEntryBody({ id, name, schema, props, problems, setProps, remove }: PlacementEntryBodyProps) {
+export function PlacementEntryBody({
+  id,
+  name,
+  schema,
+  props,
+  problems,
+  setProps,
+  remove,
+  propsHidden = false,
+}: PlacementEntryBodyProps) {
   const propsForm = useRef<HTMLDetailsElement>(null);
   // A problem with a prop (it has a path) opens the props form, where it is mended; the operator may close it again.
   const propsProblem = problems.some((problem) => problem.path !== null);
@@ -40,7 +54,12 @@ export function PlacementEntryBody({ id, name, schema, props, problems, setProps
   const atFields = checked.props === JSON.stringify(props) ? problems : NO_PROBLEMS;
   return (
     <>
-      {schema === null ? (
+      {propsHidden ? (
+        <p className="muted" data-placement-props-hidden>
+          The props of {name} are not shown: its rule shows it only in tenants you do not belong to, and they are those
+          tenants' data.
+        </p>
+      ) : schema === null ? (
         <p className="muted">Its remote declares no props schema: its props are kept as they are.</p>
       ) : (
         <details className="placements__props" ref={propsForm}>

@@ -3,6 +3,7 @@ import type { JsonSchema, JsonValue, PlacementProblem } from '../../../shared';
 import { CardName, cardDetails } from './placement-card-name';
 import { PlacementEntryBody } from './placement-entry-body';
 import { OrderFields, UNREAD_INPUT_ATTRIBUTE } from './placement-order-fields';
+import { PROPS_HIDDEN_KEY } from '../../../shared/placements-hidden-tenants';
 import { COUNTED_RULE_NOTE, countedRuleWords } from './placements-counted-rule';
 import { RuleField } from './placements-rule-field';
 import {
@@ -154,6 +155,7 @@ export function SlotEditor({ at, place, isPublic, ids, schema, problems, change,
         name={name}
         schema={schema}
         props={slot.props ?? {}}
+        propsHidden={slot[PROPS_HIDDEN_KEY] === true}
         problems={problems}
         setProps={(props) => setKey('props', props)}
         remove={() => {

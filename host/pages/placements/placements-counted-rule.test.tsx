@@ -33,11 +33,11 @@ const SHOWN_DRAFT: PlacementsDocument = {
   ],
 };
 
-function api() {
+function api(document = SHOWN_DRAFT) {
   return placementsPageApi(
-    SHOWN_DRAFT,
+    document,
     {
-      draft: { document: SHOWN_DRAFT as never, updatedBy: 'ops', updatedAt: '2026-11-23T10:00:00.000Z' },
+      draft: { document: document as never, updatedBy: 'ops', updatedAt: '2026-11-23T10:00:00.000Z' },
       changesRefused: 'Only operators may do this: … and your account does not have it in Globex.',
     },
     {
@@ -77,5 +77,36 @@ describe('a rule counting tenants hidden from the reader', () => {
     expect(countedRuleWords({ $not: { tenants: [], otherTenants: 1 } })).toBe('not 1 tenant hidden from you');
     expect(countedRuleWords({ tenants: ['acme', 'globex'] })).toBeNull();
     expect(countedRuleWords(undefined)).toBeNull();
+  });
+});
+
+describe('a slot whose props the server hides (its rule shows it only in tenants the reader does not belong to)', () => {
+  it('says so on its card in place of its props, and the preview is of the saved draft', async () => {
+    const hidden: PlacementsDocument = {
+      remotes: [
+        {
+          name: 'team_news',
+          slots: {
+            [LOCATION]: [
+              { component: 'Welcome', priority: 10, visibleWhen: { $not: { tenants: ['acme'] } }, propsHidden: true },
+              { component: 'NewsTicker', priority: 20, props: { title: 'Ours' }, visibleWhen: { roles: ['editor'] } },
+            ],
+          },
+        },
+      ],
+    };
+    const fake = api(hidden);
+    renderAppAt(fake, PLACEMENTS_PAGE_PATH);
+    const heading = await screen.findByRole('heading', { name: LOCATION, level: 2 });
+    const section = heading.closest('section') as HTMLElement;
+    const notes = [...section.querySelectorAll('[data-placement-props-hidden]')];
+    expect(notes.map((note) => note.textContent)).toEqual([
+      `The props of Welcome (team_news) #1 at ${LOCATION} are not shown: its rule shows it only in tenants you do ` +
+        "not belong to, and they are those tenants' data.",
+    ]);
+    expect(notes[0]?.closest('li')?.querySelector('details.placements__props')).toBeNull();
+    await waitFor(() => expect(fake.count('POST', PLACEMENTS_PREVIEW_PATH)).toBeGreaterThan(0));
+    const asked = fake.requests.find((request) => request.method === 'POST')?.body as Record<string, unknown>;
+    expect(asked).not.toHaveProperty('document');
   });
 });

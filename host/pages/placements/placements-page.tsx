@@ -125,7 +125,8 @@ function PlacementsEditor() {
       {changesRefused !== null && (
         <p className="notice notice--info" data-placements-read-only>
           {changesRefused} You can read the draft, its changes and the revisions here, and export the published one;
-          their rules count the tenants you do not belong to instead of naming them.
+          their rules count the tenants you do not belong to instead of naming them, and the props of a slot shown in
+          those tenants only are not shown.
         </p>
       )}
       {/* Kept in view while the page scrolls: the editor is long (every location), its actions are here only. */}

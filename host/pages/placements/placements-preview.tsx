@@ -10,7 +10,7 @@ import {
   type PlacementsPreviewRequest,
   type PreviewedSlot,
 } from '../../../shared';
-import { documentCountsHiddenTenants } from '../../../shared/placements-hidden-tenants';
+import { partHiddenIn } from '../../../shared/placements-hidden-tenants';
 import { ApiError, createSlotStatus, LocationSlots, SlotRuntimeProvider, useApiClient, useSession } from '../../core';
 import { useApi } from '../../hooks/use-api';
 import { firstPlacedLocation } from './placements-chosen-location';
@@ -59,11 +59,9 @@ export function PlacementsPreview({ document, location: shown }: PlacementsPrevi
   // Its own slot status (no tab record, no events) and placeholders for failures, whatever the server's mode.
   const [runtime] = useState(() => ({ ...createSlotStatus(), showFailures: true, failureHint: FAILURE_HINT }));
 
-  // A document whose rules count tenants (the page is read only, as it was shown) is not the draft's: the saved
-  // draft is previewed instead (no document sent), its rules read whole by the server and answered counted.
-  const sent = documentCountsHiddenTenants(document)
-    ? {}
-    : { document: document as PlacementsPreviewRequest['document'] };
+  // A document shown in part (rules counting tenants, props hidden: the page is read only, as it was shown) is not the
+  // draft's: the saved draft is previewed instead (no document sent), read whole by the server and answered counted.
+  const sent = partHiddenIn(document) !== null ? {} : { document: document as PlacementsPreviewRequest['document'] };
   const request: PlacementsPreviewRequest = {
     ...sent,
     location,
