@@ -198,6 +198,39 @@ describe('setting a required field', () => {
   });
 });
 
+describe('setting a checkbox', () => {
+  it('offers ticked or not alone: one never set reads as not ticked everywhere, so "(empty)" would be the same', async () => {
+    const definition: ResourceDefinition = {
+      ...ARTICLES_DEFINITION,
+      fields: [...ARTICLES_DEFINITION.fields, { type: 'field', name: 'pinned', label: 'Pinned', input: 'checkbox' }],
+    };
+    const bulk: BulkRecordRequest[] = [];
+    const api = createFakeApi({
+      'GET /me': { body: demoMe([]) },
+      'GET /meta': { body: { dashboards: [], modules: [], slots: {} } },
+      'GET /api/resources/articles': { body: { resource: definition } },
+      'GET /api/resources/articles/records': () => ({ body: articlesPage([{ id: 1, title: 'One' }]) }),
+      'POST /api/resources/articles/records/bulk': (request) => {
+        bulk.push(request.body as BulkRecordRequest);
+        const payload: BulkRecordPayload = { results: [{ id: 1, ok: true, record: { id: 1, title: 'One' } }] };
+        return { body: payload };
+      },
+    });
+    renderAppAt(api, '/resources/articles');
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Select all 1 on this page' }));
+    const values = screen.getByRole('combobox', { name: 'New value' });
+    expect(
+      within(values)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Ticked', 'Not ticked']);
+    fireEvent.click(screen.getByRole('button', { name: 'Set on selected' }));
+    const confirmation = screen.getByRole('dialog', { name: 'Set Pinned to ticked on 1 article?' });
+    fireEvent.click(within(confirmation).getByRole('button', { name: 'Set' }));
+    await waitFor(() => expect(bulk).toEqual([{ action: 'update', ids: [1], values: { pinned: true } }]));
+  });
+});
+
 describe('acting on every match of the list, across pages', () => {
   /** A page of 2 of the 140 articles with the word "crate" in group news; the server's answers kept in `bulk`. */
   function renderMatches(total: { count: number; exact: boolean }, list: Partial<RecordListPage> = {}) {

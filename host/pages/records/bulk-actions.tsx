@@ -117,7 +117,10 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
   const field = fields.find((each) => each.name === fieldName);
   const choices = field?.input === 'checkbox' ? ['true', 'false'] : (field?.options ?? []);
   // A required field cannot be emptied (the server refuses each record): it offers its values alone, the first shown.
-  const value = field?.required && !picked ? (choices[0] ?? '') : picked;
+  // A checkbox never set reads as not ticked everywhere (its page, the list, the "Not ticked" filter): "(empty)"
+  // beside "Not ticked" would offer one value twice.
+  const offersEmpty = !field?.required && field?.input !== 'checkbox';
+  const value = !offersEmpty && !picked ? (choices[0] ?? '') : picked;
   /** Why a record was refused: each field's own message when the server names fields, else its message. */
   const refusal = ({ fields: refused = {}, message }: ErrorBody['error']) =>
     Object.entries(refused)
@@ -257,7 +260,7 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
                 New value
               </label>
               <select id={valueId} className="input" value={value} onChange={(event) => setPicked(event.target.value)}>
-                {!field?.required && <option value="">(empty)</option>}
+                {offersEmpty && <option value="">(empty)</option>}
                 {choices.map((choice) => (
                   <option key={choice} value={choice}>
                     {field?.input === 'checkbox' ? (choice === 'true' ? 'Ticked' : 'Not ticked') : choice}
