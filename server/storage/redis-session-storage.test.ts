@@ -84,6 +84,34 @@ describeWithCommand(
     }
   });
 
+  it('says once that Redis stopped answering, and once that it answers again, not at each reconnect', async () => {
+    const ownRedis = await RedisServerProcess.start();
+    const lines: Array<{ level: number; msg: string }> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const storage = createRedisSessionStorage({ url: ownRedis.url, logger });
+    let back: RedisServerProcess | undefined;
+    try {
+      await storage.ready();
+      expect(lines).toEqual([]);
+      await ownRedis.kill();
+      // Several reconnect attempts (100 ms, then doubling) meet the port closed.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      back = await RedisServerProcess.start({ port: ownRedis.port });
+      const deadline = Date.now() + 10_000;
+      while ((await storage.check()).redis !== 'ok' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(lines.map(({ level, msg }) => [level, msg])).toEqual([
+        [50, 'Redis stopped answering: signed-in requests and sign-ins answer 503 until it answers again (retrying)'],
+        [30, expect.stringMatching(/^Redis answers again, after \d+(\.\d)? s$/)],
+      ]);
+    } finally {
+      await storage.close();
+      await back?.stop();
+      await ownRedis.stop();
+    }
+  }, 30_000);
+
   it('answers 503 for session routes and not-ready when Redis stops answering, and closes without hanging', async () => {
     // Paused rather than killed: the connection stays open and nothing answers, the case where only timeouts help
     // (and no other test's server can take over a freed port while the client retries).

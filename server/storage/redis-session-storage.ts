@@ -40,14 +40,35 @@ export function createRedisSessionStorage(options: RedisSessionStorageOptions): 
   let lastErrorLogged = 0;
   // The reconnects' last error: what a start that timed out says was in the way (refused, a name not found).
   let lastError: unknown = null;
+  // When the connection was lost (null while connected, and before the first connection): an outage is said once
+  // each way, its start and its end, as a remote's is, so an operator reading the log sees when sessions failed.
+  let lostAt: number | null = null;
+  let connectedOnce = false;
   client.on('error', (error: unknown) => {
     lastError = error;
-    // A down Redis reports an error on every reconnect attempt; one line every 10 s is enough.
     const now = Date.now();
+    if (connectedOnce && lostAt === null) {
+      lostAt = now;
+      lastErrorLogged = now;
+      options.logger.error(
+        { err: error },
+        'Redis stopped answering: signed-in requests and sign-ins answer 503 until it answers again (retrying)',
+      );
+      return;
+    }
+    // A down Redis reports an error on every reconnect attempt; one line every 10 s is enough.
     if (now - lastErrorLogged > 10_000) {
       lastErrorLogged = now;
       options.logger.error({ err: error }, 'redis client error');
     }
+  });
+  client.on('ready', () => {
+    if (lostAt !== null) {
+      const seconds = Math.round((Date.now() - lostAt) / 100) / 10;
+      options.logger.info({ downForMs: Date.now() - lostAt }, `Redis answers again, after ${seconds} s`);
+    }
+    lostAt = null;
+    connectedOnce = true;
   });
   const connecting = client.connect().then(
     () => undefined,
