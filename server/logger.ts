@@ -79,8 +79,12 @@ const SECRET_QUERY_KEYS: ReadonlySet<string> = new Set(SECRET_KEYS.map((key) => 
 export function redactUrl(url: string): string {
   const query = url.indexOf('?');
   if (query === -1) return url;
-  const redacted = url
-    .slice(query + 1)
+  return `${url.slice(0, query)}?${redactQuery(url.slice(query + 1))}`;
+}
+
+/** A query string (without its `?`) as redactUrl shows it: traces carry it so too (http-request-attributes.ts). */
+export function redactQuery(query: string): string {
+  return query
     .split('&')
     .map((pair) => {
       const equals = pair.indexOf('=');
@@ -94,7 +98,6 @@ export function redactUrl(url: string): string {
       return SECRET_QUERY_KEYS.has(key.trim().toLowerCase()) ? `${rawKey}=${LOG_CENSOR}` : pair;
     })
     .join('&');
-  return `${url.slice(0, query)}?${redacted}`;
 }
 
 /** What a redacted value is replaced with. */

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import { routeLabel } from './declared-route';
 import { errorAnswerRoute } from './error-answer-route';
+import { methodLabel } from './known-methods';
 import type { MetricsRegistry } from './metrics-registry';
 import { RequestDurationHistogram } from './request-duration-histogram';
 
@@ -14,7 +15,7 @@ export const UNMATCHED_ROUTE = '(other)';
 /**
  * `slots_http_request_duration_seconds{method, route, status}`: how long each answer took, by the route pattern it
  * matched (`/api/resources/:resource/:id`), never by its URL, so the number of series stays bounded whatever
- * visitors ask for. Measured until the answer is finished (its last byte handed to the socket).
+ * visitors ask for, and by method only among the known ones (methodLabel). Measured until the answer is finished (its last byte handed to the socket).
  */
 export function createHttpMetrics(metrics: MetricsRegistry): HttpMetrics {
   const durations = metrics.custom(
@@ -26,7 +27,7 @@ export function createHttpMetrics(metrics: MetricsRegistry): HttpMetrics {
   );
   const observeSince = (req: IncomingMessage, res: ServerResponse, route: string, started: bigint): void => {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    durations.observe(req.method ?? '', route, res.statusCode, seconds);
+    durations.observe(methodLabel(req.method), route, res.statusCode, seconds);
   };
   return {
     middleware: (req, res, next) => {

@@ -103,3 +103,10 @@ it('leaves any other request to the instrumentation', async () => {
     expect({ head, delegated: answer.delegated }).toEqual({ head, delegated: true });
   }
 });
+
+it('redacts a secret sent in a query, in any case, as the logs do, besides the signatures the instrumentation does', async () => {
+  const answer = await send('GET /api/resources?Password=hunter2&secret=s2&q=ok&sig=abc HTTP/1.1\r\nHost: example.com');
+  expect(answer.delegated).toBe(true);
+  expect(answer.ours['url.query']).toBe('Password=[redacted]&secret=[redacted]&q=ok&sig=REDACTED');
+  expect(answer.theirs['url.query']).toContain('hunter2');
+});

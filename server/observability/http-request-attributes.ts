@@ -3,20 +3,8 @@ import { diag, type Attributes } from '@opentelemetry/api';
 // The instrumentation's own attributes of a server span (its version is pinned in package.json: this module is not
 // part of its public interface).
 import { getIncomingRequestAttributes } from '@opentelemetry/instrumentation-http/build/src/utils';
-
-/** The methods the instrumentation names as they are (its `KNOWN_METHODS`); any other goes through it. */
-const KNOWN_METHODS: ReadonlySet<string> = new Set([
-  'GET',
-  'HEAD',
-  'POST',
-  'PUT',
-  'DELETE',
-  'CONNECT',
-  'OPTIONS',
-  'TRACE',
-  'PATCH',
-  'QUERY',
-]);
+import { redactQuery } from '../logger';
+import { KNOWN_METHODS } from './known-methods';
 
 /**
  * A path the WHATWG URL parser gives back unchanged: from the root, no query or fragment, only characters it neither
@@ -55,7 +43,16 @@ export function httpRequestAttributes(req: IncomingMessage): Attributes {
     headers['x-forwarded-host'] !== undefined ||
     headers['x-forwarded-for'] !== undefined
   ) {
-    return getIncomingRequestAttributes(req, { component: 'http', enableSyntheticSourceDetection: false }, diag);
+    const attributes = getIncomingRequestAttributes(
+      req,
+      { component: 'http', enableSyntheticSourceDetection: false },
+      diag,
+    );
+    // The instrumentation redacts signatures (`sig=`, `X-Amz-Signature=`…); a secret sent by mistake in a query
+    // (`?password=…`) is redacted too, as the logs redact it: a trace must not carry what a log line may not.
+    const query = attributes['url.query'];
+    if (typeof query === 'string') attributes['url.query'] = redactQuery(query);
+    return attributes;
   }
   const colon = host.indexOf(':');
   const { remoteAddress, remotePort } = req.socket;

@@ -41,7 +41,7 @@ import {
   type Sampler,
 } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { createLogger } from '../logger';
+import { createLogger, redactUrl } from '../logger';
 import { createFetchInstrumentation } from './fetch-spans';
 import { spanRoute } from './error-answer-route';
 import { SqliteInstrumentation } from './sqlite-spans';
@@ -51,6 +51,7 @@ import { traceSamplerOf, type TraceSamplerSetting } from './trace-sampler-settin
 import { ReportingSpanExporter } from './reporting-span-exporter';
 import { HeldContextManager } from './held-context';
 import { httpRequestAttributes } from './http-request-attributes';
+import { methodInSpanName } from './known-methods';
 import { keepSpanOf } from './request-trace';
 import { RequestSpan, spanLimitsOf, type RequestSpanSink } from './request-span';
 import { pathOf } from '../http/request-path';
@@ -320,7 +321,8 @@ export const HTTP2_SPAN_ATTRIBUTES: ServerSpanAttributes = {
     const agent = req.headers['user-agent'];
     return {
       'http.method': req.method ?? 'GET',
-      'http.target': req.url ?? '/',
+      // As the logs show it: a secret sent by mistake in the query (`?password=…`) redacted.
+      'http.target': redactUrl(req.url ?? '/'),
       'http.scheme': 'https',
       'http.flavor': req.httpVersion,
       ...(typeof host === 'string' ? { 'http.host': host } : {}),
@@ -342,7 +344,7 @@ export function nameRequestRoute(route: string): void {
 
 /** A request's span named by its route, as the HTTP instrumentation names it: `GET /meta`, `http.route`. */
 function nameSpanRoute(span: Span, method: string | undefined, route: string): void {
-  span.updateName(`${method ?? 'GET'} ${route}`);
+  span.updateName(`${methodInSpanName(method)} ${route}`);
   span.setAttribute('http.route', route);
 }
 
@@ -384,7 +386,7 @@ export function traceServerRequests(
       context.with(suppressTracing(ROOT_CONTEXT), listener, undefined, req, res);
       return;
     }
-    const method = req.method ?? 'GET';
+    const method = methodInSpanName(req.method);
     const parent = fields.some((field) => req.headers[field] !== undefined)
       ? propagation.extract(ROOT_CONTEXT, req.headers)
       : ROOT_CONTEXT;

@@ -69,6 +69,33 @@ describe('GET /metrics of the running server', () => {
     ).toBeGreaterThanOrEqual(1);
   });
 
+  it('over HTTP/2, labels a method of no standard as _OTHER: any token a client sends as its method is no new series', async () => {
+    const cert = makeSelfSignedCert();
+    try {
+      server = await startAppServer({
+        tls: { certFile: cert.certFile, keyFile: cert.keyFile },
+        env: { METRICS_TOKEN: TOKEN },
+      });
+      const client = http2.connect(server.url, { rejectUnauthorized: false });
+      try {
+        for (const method of ['BREW1', 'BREW2', 'BREW3', 'GET']) {
+          const answer = await h2Request(client, { ':method': method, ':path': '/slots' });
+          expect([method, answer.status]).toEqual([method, method === 'GET' ? 200 : 405]);
+        }
+        const scrape = await h2Request(client, { ':path': '/metrics', authorization: `Bearer ${TOKEN}` });
+        expect(scrape.body).not.toContain('BREW');
+        const families = parsePrometheusText(scrape.body);
+        expect(
+          sampleValue(families, 'slots_http_request_duration_seconds_count', { method: '_OTHER', route: '/slots' }),
+        ).toBe(3);
+      } finally {
+        client.close();
+      }
+    } finally {
+      cert.dir.remove();
+    }
+  });
+
   it('with METRICS_PORT: served on that port only (127.0.0.1), and 404 on the visitors’ port', async () => {
     const metricsPort = await getFreePort();
     server = await startAppServer({ env: { METRICS_PORT: String(metricsPort) } });
@@ -301,6 +328,14 @@ describe('traces over HTTP/2', () => {
     });
     const client = http2.connect(server.url, { rejectUnauthorized: false });
     try {
+      // A secret sent by mistake in a query is redacted in the span, as in the logs.
+      await h2Request(client, {
+        ':path': '/slots?password=hunter2',
+        traceparent: `00-${'8'.repeat(32)}-${PARENT_ID}-01`,
+      });
+      const queried = await receiver.waitForSpan((span) => span.traceId === '8'.repeat(32) && span.kind === 2);
+      expect(queried.attributes['http.target']).toBe('/slots?password=[redacted]');
+
       // The public fast path, over HTTP/2: its server span names the route, as over HTTP/1.1.
       const slots = await h2Request(client, { ':path': '/slots', traceparent: TRACEPARENT });
       expect(slots.status).toBe(200);

@@ -209,10 +209,12 @@ describe('setting a checkbox', () => {
       'GET /me': { body: demoMe([]) },
       'GET /meta': { body: { dashboards: [], modules: [], slots: {} } },
       'GET /api/resources/articles': { body: { resource: definition } },
-      'GET /api/resources/articles/records': () => ({ body: articlesPage([{ id: 1, title: 'One' }]) }),
+      'GET /api/resources/articles/records': () => ({ body: articlesPage([{ id: 1, title: 'One', label: 'A' }]) }),
       'POST /api/resources/articles/records/bulk': (request) => {
         bulk.push(request.body as BulkRecordRequest);
-        const payload: BulkRecordPayload = { results: [{ id: 1, ok: true, record: { id: 1, title: 'One' } }] };
+        const payload: BulkRecordPayload = {
+          results: [{ id: 1, ok: true, record: { id: 1, title: 'One', label: 'A' } }],
+        };
         return { body: payload };
       },
     });
