@@ -24,6 +24,9 @@ export function createSignInMetrics(metrics: MetricsRegistry): { login: RequestH
     help: 'Sign-in attempts (POST /login) by outcome: signed-in, refused, throttled, no-tenant, invalid-request, unavailable, error.',
     labelNames: ['outcome'] as const,
   });
+  // Every outcome's series from the first scrape: an increase counts from a series' first sample, so a burst of
+  // refusals right after a start, its series appearing at 25, would count nothing (SlotsSignInsRefusedSurge).
+  for (const outcome of new Set([...Object.values(SIGN_IN_OUTCOMES), 'error'])) signIns.inc({ outcome }, 0);
   const signOuts = metrics.counter({ name: 'slots_sign_outs_total', help: 'Sign-outs (POST /logout) answered.' });
   return {
     login: (req, res, next) => {

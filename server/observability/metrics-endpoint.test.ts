@@ -115,6 +115,11 @@ describe('GET /metrics', () => {
 
   it('counts sign-ins by outcome, sign-outs and the sessions stored', async () => {
     testApp = await createDemoApp({ metrics: { token: TOKEN } });
+    // Every outcome from the first scrape, at 0: a rate alert counts from a series' first sample.
+    const first = await scrape(testApp.app);
+    for (const outcome of ['signed-in', 'refused', 'throttled', 'unavailable', 'error']) {
+      expect([outcome, sampleValue(first, 'slots_sign_ins_total', { outcome })]).toEqual([outcome, 0]);
+    }
     const http = request(testApp.app.handler);
     await http.post('/login').send({ username: 'admin', password: 'not-the-password' }).expect(401);
     await http.post('/login').send({ username: 'admin' }).expect(400);

@@ -47,8 +47,13 @@ export function addSlotEventMetrics(
       // A canary that ended leaves no stale series behind.
       this.reset();
       for (const rollout of snapshot.rollouts()) {
-        if (rollout.canary)
-          this.set({ remote: rollout.remote, version: rollout.canary.version }, rollout.canary.percent);
+        if (!rollout.canary) continue;
+        this.set({ remote: rollout.remote, version: rollout.canary.version }, rollout.canary.percent);
+        // The rollback counters of a remote with a canary are there from the canary's first scrape, at 0 (collected
+        // after this gauge, registered first): an alert's increase counts from a series' first sample, so a series
+        // appearing at 1 with its rollback would count nothing (SlotsCanaryRolledBack).
+        rollbacks.inc({ remote: rollout.remote }, 0);
+        seen.inc({ remote: rollout.remote }, 0);
       }
     },
   });
