@@ -6,7 +6,7 @@ import type { StorageEngine } from '../storage/storage-engine';
 import type { MetricsRegistry } from '../observability/metrics-registry';
 import { postgresSessionCount } from './postgres-session-count';
 import { redisSessionCount } from './redis-session-count';
-import { withinScrapeDeadline } from '../observability/scrape-deadline';
+import { withinDeadline } from '../storage/within-deadline';
 import { sqliteSessionCount } from './sqlite-session-count';
 
 /** A count slower than this is given up: a scrape must answer even when the pool is exhausted. */
@@ -51,7 +51,7 @@ export function addSessionMetrics(
       try {
         // `then`: SQLite's count throws synchronously; it must be a rejection like the others'.
         const sessionsActive = Promise.resolve().then(() => count(scrapeOver.signal));
-        this.set({ store: sessions.kind }, await withinScrapeDeadline(sessionsActive, SESSION_COUNT_TIMEOUT_MS));
+        this.set({ store: sessions.kind }, await withinDeadline(sessionsActive, SESSION_COUNT_TIMEOUT_MS));
       } catch (error) {
         this.reset();
         logger.warn({ err: error }, 'metrics: counting the sessions failed');

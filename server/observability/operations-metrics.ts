@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { StorageEngine } from '../storage/storage-engine';
 import { addDatabasePoolMetrics } from './database-pool-metrics';
 import type { MetricsRegistry } from './metrics-registry';
-import { withinScrapeDeadline } from './scrape-deadline';
+import { withinDeadline } from '../storage/within-deadline';
 
 /** What a re-read of REMOTES_CONFIG (SIGHUP, `npm run remotes:reload`) came to on this host. */
 export type RemotesConfigReloadOutcome = 'taken' | 'refused';
@@ -14,9 +14,9 @@ export interface OperationsMetricsParts {
 }
 
 /**
- * A readiness check slower than this is left out of a scrape. Above the checks' own deadlines (a frozen Redis is
- * called failing after about a second), so that an outage reads 0, not a missing series; below Prometheus' default
- * scrape timeout (10 s).
+ * The readiness checks slower than this are left out of a scrape. Above the checks' own deadline (a frozen database or
+ * Redis is failing after READINESS_CHECK_DEADLINE_MS), so that an outage reads 0, not a missing series; below
+ * Prometheus' default scrape timeout (10 s).
  */
 const READINESS_SCRAPE_TIMEOUT_MS = 3000;
 
@@ -45,7 +45,7 @@ export function addReadinessMetrics(metrics: MetricsRegistry, parts: OperationsM
     labelNames: ['check'] as const,
     async collect() {
       try {
-        const checks = await withinScrapeDeadline(parts.readiness(), READINESS_SCRAPE_TIMEOUT_MS);
+        const checks = await withinDeadline(parts.readiness(), READINESS_SCRAPE_TIMEOUT_MS);
         this.reset();
         for (const [check, state] of Object.entries(checks)) this.set({ check }, state === 'ok' ? 1 : 0);
       } catch (error) {

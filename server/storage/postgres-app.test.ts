@@ -8,6 +8,8 @@ import { Client } from 'pg';
 import request from 'supertest';
 import type { MePayload } from '../../shared';
 import { describeWithCommand } from '../../testing/describe-with-command';
+import { DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS } from '../config/postgres-settings';
+import { READINESS_CHECK_DEADLINE_MS } from './within-deadline';
 import { describeWithPostgres, usePostgresDatabases, type PostgresStorage } from '../../testing/server/postgres-server';
 import { RedisServerProcess } from '../../testing/system/redis-server-process';
 import {
@@ -184,6 +186,27 @@ describeWithPostgres()('the app on PostgreSQL', () => {
     }
     expect((await request(a.app.handler).get('/readyz')).status).toBe(200);
     expect((await agent.get('/me')).status).toBe(200);
+  }, 30_000);
+
+  it('answers /readyz 503 within the checks’ deadline while PostgreSQL is frozen, its connections open', async () => {
+    // The default statement timeout (5 s), which held the check before it had a deadline of its own.
+    const a = await createTestApp({
+      storage: { ...storage, statementTimeoutMs: DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS },
+    });
+    apps.push(a);
+    expect((await request(a.app.handler).get('/readyz')).status).toBe(200);
+    postgres.server.freeze();
+    try {
+      const asked = Date.now();
+      const frozen = await request(a.app.handler).get('/readyz');
+      const took = Date.now() - asked;
+      expect(frozen.body).toMatchObject({ status: 'unavailable', checks: { database: 'failing' } });
+      expect(took).toBeGreaterThanOrEqual(READINESS_CHECK_DEADLINE_MS - 50);
+      expect(took).toBeLessThan(READINESS_CHECK_DEADLINE_MS + 2_000);
+    } finally {
+      postgres.server.thaw();
+    }
+    expect((await request(a.app.handler).get('/readyz')).status).toBe(200);
   }, 30_000);
 
   it('builds the index of a list sort key in the background, valid once built, and serves the list meanwhile', async () => {

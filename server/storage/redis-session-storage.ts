@@ -4,6 +4,7 @@ import { createClient } from 'redis';
 import type { SessionStorage } from './session-storage';
 import { REDIS_ANSWER_DEADLINE_MS } from './redis-answer-deadline';
 import { hidePassword } from './hidden-password';
+import { withinDeadline } from './within-deadline';
 
 export interface RedisSessionStorageOptions {
   url: string;
@@ -88,7 +89,7 @@ export function createRedisSessionStorage(options: RedisSessionStorageOptions): 
     store,
     redisClient: client,
     ready: () =>
-      withTimeout(connecting, options.connectTimeoutMs ?? 10_000).catch((error: unknown) => {
+      withinDeadline(connecting, options.connectTimeoutMs ?? 10_000).catch((error: unknown) => {
         const said = (value: unknown) => (value instanceof Error ? value.message : String(value));
         const cause = lastError !== null && lastError !== error ? ` (the last attempt: ${said(lastError)})` : '';
         throw new Error(
@@ -98,7 +99,7 @@ export function createRedisSessionStorage(options: RedisSessionStorageOptions): 
     check: async () => {
       if (!client.isReady) return { redis: 'failing' };
       try {
-        await withTimeout(client.ping(), pingTimeoutMs);
+        await withinDeadline(client.ping(), pingTimeoutMs);
         return { redis: 'ok' };
       } catch {
         return { redis: 'failing' };
@@ -109,7 +110,7 @@ export function createRedisSessionStorage(options: RedisSessionStorageOptions): 
         try {
           // QUIT after the commands in flight; a Redis that stopped answering (paused, network gone) would keep
           // the shutdown waiting for ever, so it gets a bounded time.
-          await withTimeout(client.close(), options.closeTimeoutMs ?? 1_000);
+          await withinDeadline(client.close(), options.closeTimeoutMs ?? 1_000);
           return;
         } catch {
           // fall through to destroy
@@ -169,20 +170,4 @@ class RedisStoreWithDeadline extends RedisStore {
       callback(error, value);
     };
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
 }

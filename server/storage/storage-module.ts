@@ -4,6 +4,7 @@ import type { AppDatabase } from './app-database';
 import { openStorage, type StorageSettings } from './open-storage';
 import { SqliteEngine } from './sqlite-engine';
 import type { StorageEngine } from './storage-engine';
+import { READINESS_CHECK_DEADLINE_MS, withinDeadline } from './within-deadline';
 
 /**
  * The database every other module keeps its data in: first of the app's modules, so it is migrated before any
@@ -46,7 +47,12 @@ export class StorageModule implements AppModule {
 
   async readiness(): Promise<Readiness> {
     try {
-      await this.engine.check();
+      // A database that stops answering with its connections open (PostgreSQL frozen, its host or network gone)
+      // would hold the check until the statement timeout (5 s by default): failing past the checks' deadline.
+      await withinDeadline(
+        Promise.resolve().then(() => this.engine.check()),
+        READINESS_CHECK_DEADLINE_MS,
+      );
       return { database: 'ok' };
     } catch {
       return { database: 'failing' };

@@ -194,6 +194,26 @@ export class PostgresServer {
   }
 
   /** Stops the server and deletes its folder. */
+  /**
+   * SIGSTOP to the server and every process it started (one per connection): it stops answering with its connections
+   * left open, as a server frozen by its host or cut off by the network does; `thaw()` (SIGCONT) brings it back.
+   */
+  freeze(): void {
+    this.signalAll('SIGSTOP');
+  }
+
+  thaw(): void {
+    this.signalAll('SIGCONT');
+  }
+
+  private signalAll(signal: 'SIGSTOP' | 'SIGCONT'): void {
+    const pid = this.child?.pid;
+    if (pid === undefined) return;
+    // Its own children only (pkill -P): the backends serving the pool's connections.
+    spawnSync('pkill', [`-${signal.slice(3)}`, '-P', String(pid)]);
+    process.kill(pid, signal);
+  }
+
   async remove(): Promise<void> {
     await this.stop();
     this.folder.remove();
