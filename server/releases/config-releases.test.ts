@@ -44,15 +44,17 @@ beforeEach(async () => {
   publicPath = undefined;
   server = http.createServer((req, res) => {
     requests++;
+    // Under /legacy/: another team's remote, team_legacy, with the same components.
+    const name = req.url?.startsWith('/legacy/') ? 'team_legacy' : 'team_billing';
     if (unavailable) res.writeHead(503).end();
     else if (req.url?.endsWith(REMOTE_DESCRIPTOR_FILE))
-      res.writeHead(200).end(JSON.stringify({ name: 'team_billing', components, devEvents }));
+      res.writeHead(200).end(JSON.stringify({ name, components, devEvents }));
     else if (req.url?.startsWith('/no-entry/') && req.url.endsWith('/remoteEntry.js')) res.writeHead(404).end();
     else if (req.url?.endsWith('/mf-manifest.json')) {
-      const manifest = fakeManifest('team_billing', components);
+      const manifest = fakeManifest(name, components);
       if (publicPath !== undefined) manifest.metaData.publicPath = publicPath;
       res.writeHead(200).end(JSON.stringify(manifest));
-    } else if (req.url?.endsWith('/remoteEntry.js')) res.writeHead(200).end('var team_billing = {};');
+    } else if (req.url?.endsWith('/remoteEntry.js')) res.writeHead(200).end(`var ${name} = {};`);
     else res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -118,6 +120,36 @@ it('publishes and activates a new entry as config, and restarts from the stored 
     releaseTag: expect.stringMatching(new RegExp(`^${version}\\.`)),
   });
   expect((await again.app.releases.store.rollout('team_billing')).active).toBe(version);
+});
+
+it('makes no release of an entry claiming a component another remote provides, which keeps it and its releases', async () => {
+  writeEntry('v1');
+  const logLines: string[] = [];
+  const app = (await start(undefined, logLines)).app;
+  const billing = (await app.releases.store.rollout('team_billing')).active;
+  // Another team's remote added to the file, its component named as team_billing's (two scaffolds' `Hello`).
+  const legacy = `${originUrl}/legacy/v1/mf-manifest.json`;
+  const file = JSON.parse(fs.readFileSync(configFile, 'utf8')) as { remotes: unknown[] };
+  fs.writeFileSync(configFile, JSON.stringify({ remotes: [...file.remotes, { name: 'team_legacy', entry: legacy }] }));
+  await app.reloadRemotesConfig();
+
+  expect((await app.releases.store.releases()).filter((release) => release.remote === 'team_legacy')).toEqual([]);
+  expect((await app.releases.store.rollout('team_legacy')).active).toBeNull();
+  expect((await app.releases.store.rollout('team_billing')).active).toBe(billing);
+  const refused = logLines
+    .map((line) => JSON.parse(line) as { msg: string })
+    .find(({ msg }) => /team_legacy" is not made a release/.test(msg));
+  expect(refused?.msg).toBe(
+    'REMOTES_CONFIG\'s entry of remote "team_legacy" is not made a release: component "InvoiceBanner" is already ' +
+      'provided by "team_billing". A component name has one remote: rename the component in one of them (its ' +
+      'remote.ts and its file), or take the other remote away. The entry is not served; then reload (npm run ' +
+      'remotes:reload).',
+  );
+  const served = (await request(app.handler).get('/api/remotes').expect(200)).body as RemotesPayload;
+  expect(served.remotes.map((remote) => remote.name)).not.toContain('team_legacy');
+  // team_billing's team publishes on: its component is its own still.
+  const next = await app.releases.service.publish('team_billing', '2.0.0', `${originUrl}/v2/mf-manifest.json`, 'team');
+  expect(next.created).toBe(true);
 });
 
 it('changes no host’s releases when a start is refused for the file’s slots, though its entry changed too', async () => {
@@ -191,6 +223,7 @@ it('gives way to a release activated since its entry was read (a reload, another
       },
     },
     files: { problem: async () => null } as unknown as ReleaseFilesCheck,
+    clashes: () => [],
     logger: pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) }),
   };
   // A start (or a reload) reads the file's v2 while v1 is in force, and writes it after the team's decision.
@@ -232,6 +265,7 @@ it('keeps the config- versions its own: a team may not publish one, nor have one
     snapshot: app.releases.snapshot,
     source: app.remotes.descriptors,
     files: { problem: async () => null } as unknown as ReleaseFilesCheck,
+    clashes: () => [],
     logger: pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) }),
   };
   const v2 = { name: 'team_billing', entry: `${originUrl}/v2/mf-manifest.json` };
@@ -437,6 +471,7 @@ it('writes one activate when two hosts import the same entry at once: no no-op e
     snapshot: stale as unknown as ReleaseSnapshot,
     source: source as unknown as DescriptorSource,
     files: files as unknown as ReleaseFilesCheck,
+    clashes: () => [],
     logger: pino({ level: 'silent' }),
   };
   await Promise.all([importConfigReleases(pending, parts), importConfigReleases(pending, parts)]);

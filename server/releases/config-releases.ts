@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import { CONFIG_RELEASE_PREFIX } from '../../shared';
+import { CONFIG_RELEASE_PREFIX, type RemoteRelease } from '../../shared';
 import { childContextOf } from '../observability/trace-context';
 import type { DescriptorSource } from '../remotes/descriptor-source';
 import type { PendingRemote } from '../remotes/remotes-config';
@@ -30,6 +30,11 @@ export interface ConfigReleaseParts {
   source: DescriptorSource;
   /** The manifest and entry script, asked as a team's publish asks them. */
   files: ReleaseFilesCheck;
+  /**
+   * The components of a release another remote provides now, one line each (release-clashes.ts): a team's publish
+   * and an activation are refused for them, and so is an entry of the file.
+   */
+  clashes: (release: Pick<RemoteRelease, 'remote' | 'components'>) => string[];
   logger: Logger;
 }
 
@@ -78,6 +83,8 @@ export async function readConfigReleases(
   const releases: ConfigRelease[] = [];
   const unanswered: PendingRemote[] = [];
   const activeWhenRead = new Map<string, string | null>();
+  /** The components of the entries made releases so far in this read: two new entries may claim one name. */
+  const claimed = new Map<string, string>();
   for (const remote of pending) {
     const known = snapshot
       .releases()
@@ -121,6 +128,31 @@ export async function readConfigReleases(
       );
       continue;
     }
+    // One component name, one remote, as for a team's publish: activated, the entry would take the name from the
+    // remote serving it (whose pages would load the other's code), and that remote's next release would be refused.
+    const own = [...components, ...formComponents];
+    const clashes = [
+      ...parts.clashes({ remote: remote.name, components: own }),
+      ...own.flatMap((component) => {
+        const other = claimed.get(component);
+        return other === undefined || other === remote.name
+          ? []
+          : [`component "${component}" is already provided by "${other}" (declared before it in the file)`];
+      }),
+    ];
+    if (clashes.length > 0) {
+      const active = snapshot.rollout(remote.name)?.active ?? null;
+      logger.error(
+        { remote: remote.name, entry: remote.entry, clashes },
+        `REMOTES_CONFIG's entry of remote "${remote.name}" is not made a release: ${clashes.join('; ')}. A ` +
+          'component name has one remote: rename the component in one of them (its remote.ts and its file), or ' +
+          'take the other remote away. ' +
+          (active === null ? 'The entry is not served' : `Release "${active}" stays in force`) +
+          '; then reload (npm run remotes:reload).',
+      );
+      continue;
+    }
+    for (const component of own) claimed.set(component, remote.name);
     const props = { ...outcome.props };
     const version = `${CONFIG_RELEASE_PREFIX}${createHash('sha256')
       .update(JSON.stringify([remote.entry, components, formComponents, props]))

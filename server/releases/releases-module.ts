@@ -18,6 +18,7 @@ import {
 import { createPreviewSecurityHeaders } from './preview-security-headers';
 import { endPreviewsNoLongerAllowed } from './release-preview';
 import { ReleaseFilesCheck } from './release-files-check';
+import { releaseClashes } from './release-clashes';
 import { ReleaseService } from './release-service';
 import { ReleaseSnapshot } from './release-snapshot';
 import { ReleaseStore } from './release-store';
@@ -269,6 +270,7 @@ export class ReleasesModule implements AppModule {
         },
       },
       files,
+      clashes: (release) => releaseClashes(remotes.registry, release),
       logger,
     };
   }
