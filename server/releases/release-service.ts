@@ -107,6 +107,17 @@ export class ReleaseService {
     const outcome = await this.parts.source.read({ name: remote, entry: url.href, descriptorUrl }, trace);
     if (outcome.status !== 'ready')
       throw new ReleaseRefusedError(`The release's descriptor cannot be read: ${outcome.reason}.`);
+    // A kit's development server (its descriptor announces rebuilds) serves a remoteEntry.js that changes at every
+    // save: a release must be files that never change under it, as a file's entry of one is never made a release.
+    if (outcome.descriptor.devEvents !== undefined) {
+      throw new ReleaseRefusedError(
+        `The entry is a development server (slots-remote dev): its files change at every save, so it is never made ` +
+          'a release. Build the remote (npm run build), deploy its dist/ folder, and publish the entry deployed.',
+        [],
+        400,
+        { entry: 'a development server, never a release' },
+      );
+    }
     // The descriptor alone says nothing of the files a page loads: a release without them fails every slot, as does
     // a component its manifest does not expose.
     const { components, formComponents = [] } = outcome.descriptor;

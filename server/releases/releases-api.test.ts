@@ -255,6 +255,19 @@ describe('publishing', () => {
     ]);
   });
 
+  it('refuses a development server (slots-remote dev) as a release: its files change at every save', async () => {
+    origin.descriptors.set('v5', { ...V1, devEvents: '/__slots_dev/events' });
+    const token = await tokenFor('team_billing');
+    const refused = await publish(token, 'v5').expect(400);
+    expect(refused.body.error).toMatchObject({
+      message:
+        'The entry is a development server (slots-remote dev): its files change at every save, so it is never made ' +
+        'a release. Build the remote (npm run build), deploy its dist/ folder, and publish the entry deployed.',
+      fields: { entry: 'a development server, never a release' },
+    });
+    expect(app.releases.snapshot.releases()).toEqual([]);
+  });
+
   it('refuses a release of a remote the operators have not declared (neither REMOTES_CONFIG nor built in)', async () => {
     origin.descriptors.set('new', { name: 'team_new', components: ['NewWidget'] });
     const refused = await request(app.handler)
