@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import type { ChangeEvent, CompositionEvent } from 'react';
 import type { FieldItem, JsonValue, ResourceRecord } from '../../shared';
+import { NumberBox } from './number-box';
 import { RelatedRecordPicker } from './related-record-picker';
 
 export interface FieldControlProps {
@@ -185,12 +186,14 @@ export function FieldControl({ field, value, error, related, onChange }: FieldCo
       break;
     case 'number':
       control = (
-        <input
-          {...common}
-          type="number"
-          className="input"
-          value={text(value)}
-          onChange={(event) => onChange(event.target.value === '' ? null : Number(event.target.value))}
+        <NumberBox
+          id={id}
+          name={field.name}
+          required={field.required ?? false}
+          value={value}
+          describedBy={describedBy}
+          invalid={Boolean(error)}
+          onChange={onChange}
         />
       );
       break;

@@ -40,6 +40,7 @@ class FixtureResource extends Resource {
       const options = { label: item.label ?? item.name, required: item.required ?? false };
       if (item.input === 'textarea') return Field.textarea(item.name, options);
       if (item.input === 'email') return Field.email(item.name, options);
+      if (item.input === 'number') return Field.number(item.name, options);
       return Field.text(item.name, options);
     });
   }

@@ -6,7 +6,7 @@ import type { JsonObject, SlotEntry, SlotLocationValue } from '../../shared';
 export interface FixtureFieldSpec {
   type: 'field';
   name: string;
-  input: 'text' | 'textarea' | 'email';
+  input: 'text' | 'textarea' | 'email' | 'number';
   label?: string;
   required?: boolean;
 }
