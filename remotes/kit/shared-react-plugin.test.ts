@@ -70,6 +70,20 @@ describe('a remote build on another React than the host shares', () => {
     expect(errorsOf(stats)).toEqual([sharedReactMismatch({ react: '19.2.0', 'react-dom': '18.3.1' })]);
   });
 
+  it('reads no version from a package whose package.json is not there yet (npm installing it), not the project’s', async () => {
+    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'fixture-remote', version: '0.1.0' }));
+    installPackage('react', '19.2.4');
+    // What npm leaves for a moment: the package's files, its package.json not yet written.
+    mkdirSync(path.join(project, 'node_modules', 'react-dom'), { recursive: true });
+    writeFileSync(path.join(project, 'node_modules', 'react-dom', 'index.js'), 'module.exports = {};\n');
+    const stats = await build('development');
+    expect(errorsOf(stats)).toEqual([sharedReactMismatch({ react: '19.2.4', 'react-dom': undefined })]);
+    // Watched, so that the package.json written next starts a rebuild.
+    expect([...stats.compilation.missingDependencies]).toContain(
+      path.join(project, 'node_modules', 'react-dom', 'package.json'),
+    );
+  });
+
   it('builds with a React in the range', async () => {
     installPackage('react', '19.2.4');
     installPackage('react-dom', '19.2.4');

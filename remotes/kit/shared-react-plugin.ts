@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Compilation, Compiler } from 'webpack';
 import {
@@ -72,21 +73,42 @@ export class SharedReactVersionPlugin {
   }
 }
 
-/** The version in the package.json of `name` as the build resolves it from the project's folder; undefined if none. */
+/**
+ * The version in the package.json of `name` as the build resolves it from the project's folder; undefined if none.
+ * Read from the package's own folder (`node_modules/<name>/package.json`), afresh at each build: the resolver's
+ * description file is the nearest package.json above what it resolved, which during an `npm install` (the package's
+ * files there, its package.json not yet) was the project's own, whose version was then taken for React DOM's and
+ * kept by a watching `slots-remote dev` after the install finished.
+ */
 function installedVersion(compilation: Compilation, name: SharedReactPackage): Promise<string | undefined> {
   const resolver = compilation.resolverFactory.get('normal', { dependencyType: 'esm' });
   const context = compilation.compiler.context;
   return new Promise((resolve) => {
-    resolver.resolve({}, context, name, {}, (error, _result, request) => {
-      if (error || !request?.descriptionFilePath) {
-        // Watched, so that installing the package starts a rebuild in `slots-remote dev`.
-        compilation.missingDependencies.add(path.join(context, 'node_modules', name, 'package.json'));
-        resolve(undefined);
-        return;
-      }
-      compilation.fileDependencies.add(request.descriptionFilePath);
-      const version = request.descriptionFileData?.version;
-      resolve(typeof version === 'string' ? version : undefined);
+    resolver.resolve({}, context, name, {}, (error, result) => {
+      const root = error || typeof result !== 'string' ? null : packageFolderOf(result, name);
+      const file = path.join(root ?? path.join(context, 'node_modules', name), 'package.json');
+      const version = root === null ? undefined : versionIn(file, name);
+      // Watched either way, so that installing or changing the package starts a rebuild in `slots-remote dev`.
+      if (version === undefined) compilation.missingDependencies.add(file);
+      else compilation.fileDependencies.add(file);
+      resolve(version);
     });
   });
+}
+
+/** The folder of package `name` that `file` (resolved from it) lies in: `…/node_modules/<name>`, or null. */
+function packageFolderOf(file: string, name: string): string | null {
+  const marker = `${path.sep}node_modules${path.sep}${name.split('/').join(path.sep)}${path.sep}`;
+  const at = file.lastIndexOf(marker);
+  return at === -1 ? null : file.slice(0, at + marker.length - 1);
+}
+
+/** The version `file` gives, when it is package `name`'s package.json. */
+function versionIn(file: string, name: string): string | undefined {
+  try {
+    const data = JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown; version?: unknown };
+    return data.name === name && typeof data.version === 'string' ? data.version : undefined;
+  } catch {
+    return undefined;
+  }
 }
