@@ -157,6 +157,45 @@ describe('ResourceRegistry', () => {
     expect(() => registry.assertRelationsResolve()).not.toThrow();
   });
 
+  it('refuses at ready a hasMany whose key is no belongsTo key of its resource back to it, naming the keys it has', () => {
+    const teamOf = Relation.belongsTo('team', { label: 'Team', resource: 'teams', foreignKey: 'teamId' });
+    const managerOf = Relation.belongsTo('manager', { label: 'Manager', resource: 'people', foreignKey: 'managerId' });
+    const people = new TestResource('people', [...base, Field.relation('team')], [teamOf, managerOf]);
+    const teamsListing = (foreignKey: string) =>
+      new TestResource('teams', base, [
+        Relation.hasMany('people', { label: 'People', resource: 'people', foreignKey }),
+      ]);
+    const readied =
+      (...resources: Resource[]) =>
+      () => {
+        const registry = new ResourceRegistry();
+        for (const resource of resources) registry.register(resource);
+        registry.assertRelationsResolve();
+      };
+
+    expect(readied(teamsListing('teamID'), people)).toThrow(
+      new ResourceDefinitionError(
+        'Relation "people" of resource "teams" (hasMany) lists the records of "people" whose "teamID" holds the id ' +
+          'of a "teams" record, but no belongsTo relation of "people" keeps a key "teamID", so the list would ' +
+          'always be empty. Did you mean "teamId" (keys are case-sensitive)? The keys of its belongsTo relations: ' +
+          '"teamId" (relation "team" to "teams", set by Field.relation("team")), "managerId" (relation "manager" to ' +
+          '"people").',
+      ),
+    );
+    expect(readied(teamsListing('leadId'), people)).toThrow(
+      /keeps a key "leadId", so the list would always be empty\. The keys/,
+    );
+    // A key of the resource that holds another resource's ids would list the wrong records.
+    expect(readied(teamsListing('managerId'), people)).toThrow(
+      'but "people" keeps in "managerId" the id of a "people" record (its relation "manager"): give the key of a ' +
+        'belongsTo relation of "people" to "teams".',
+    );
+    expect(readied(teamsListing('teamId'), new TestResource('people', base))).toThrow(
+      /It has no belongsTo relation: give it Relation\.belongsTo\(…, \{ resource: 'teams', foreignKey: 'teamId' \}\)/,
+    );
+    expect(readied(teamsListing('teamId'), people)).not.toThrow();
+  });
+
   it('offers a range of days on a date field only, the field sortable by day', () => {
     class Dated extends TestResource {
       constructor(private readonly offered: RecordFilter) {

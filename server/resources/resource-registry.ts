@@ -13,6 +13,7 @@ import {
 } from '../../shared';
 import type { ConfiguredFormSlot } from '../slots/configured-forms';
 import { formItemsWith } from './configured-form-items';
+import { assertHasManyKey } from './has-many-key';
 import type { RegisteredFilter, RegisteredResource } from './registered-resource';
 import { Field } from './field';
 import { RecordFilter } from './record-filter';
@@ -165,16 +166,21 @@ export class ResourceRegistry {
     return [...found.values()];
   }
 
-  /** Throws when a relation points at a resource nobody registered. Run once everything is registered. */
+  /**
+   * Throws when a relation points at a resource nobody registered, or a hasMany names a key its resource's records do
+   * not hold this one's id in. Run once everything is registered.
+   */
   assertRelationsResolve(): void {
     for (const registered of this.byName.values()) {
       for (const relation of registered.relations) {
-        if (!this.byName.has(relation.resource)) {
+        const target = this.byName.get(relation.resource);
+        if (!target) {
           throw new ResourceDefinitionError(
             `Relation "${relation.name}" of resource "${registered.name}" points at resource "${relation.resource}", ` +
               `which is not registered. Registered: ${[...this.byName.keys()].join(', ')}.`,
           );
         }
+        if (relation.kind === 'hasMany') assertHasManyKey(registered.name, relation, target);
       }
     }
   }
