@@ -8,8 +8,10 @@ const NAMED_REFERRERS = 5;
 
 export const RECORD_DELETE_MESSAGES = {
   notAllowed: (label: string) => `${label} records cannot be deleted.`,
-  referred: (title: string, holders: readonly string[]) =>
-    `“${title}” cannot be deleted: ${holders.join('; ')} still refer to it. Change or delete those first.`,
+  /** `holders`: the referring records, counted and named per relation; `referring`: how many in all (the verb's number). */
+  referred: (title: string, holders: readonly string[], referring: number) =>
+    `“${title}” cannot be deleted: ${holders.join('; ')} still ${referring === 1 ? 'refers' : 'refer'} to it. ` +
+    `Change or delete ${referring === 1 ? 'that one' : 'those'} first.`,
   relatedGone: (title: string, gone: readonly string[]) =>
     `“${title}” cannot be restored: it refers to ${gone.join(' and ')}, deleted since. Restore ${
       gone.length === 1 ? 'that record' : 'those records'
@@ -39,13 +41,17 @@ export async function assertNotReferred(
   record: { id: number; title: string },
 ): Promise<void> {
   const holders: string[] = [];
+  let total = 0;
   for (const referrer of resources.referrersOf(resource)) {
     const referring = await records.findBy(tenant, referrer.resource, referrer.foreignKey, record.id);
     if (referring.length === 0) continue;
+    total += referring.length;
     const named = referring.slice(0, NAMED_REFERRERS).map((each) => `“${each.title || `#${each.id}`}”`);
     const more = referring.length > named.length ? ` and ${referring.length - named.length} more` : '';
-    holders.push(`${referring.length} ${referrer.label.toLowerCase()} (${named.join(', ')}${more})`);
+    // In the referring resource's words, as its list counts them: "1 person", "2 people" (recordLabel, label).
+    const noun = referring.length === 1 ? referrer.recordLabel : referrer.label.toLowerCase();
+    holders.push(`${referring.length.toLocaleString('en')} ${noun} (${named.join(', ')}${more})`);
   }
   if (holders.length === 0) return;
-  throw new HttpError('conflict', RECORD_DELETE_MESSAGES.referred(record.title || `#${record.id}`, holders));
+  throw new HttpError('conflict', RECORD_DELETE_MESSAGES.referred(record.title || `#${record.id}`, holders, total));
 }

@@ -136,7 +136,10 @@ function relationCases(open: () => Promise<DemoTestApp>): SignedInDemo {
 
     const refused = await demo.agent.delete(`/api/resources/authors/records/${author.id}`);
     expect(refused.status).toBe(409);
-    expect((refused.body as ErrorBody).error.message).toContain('“First piece”');
+    // One article, in the words of the articles' records (their recordLabel), not of their list.
+    expect((refused.body as ErrorBody).error.message).toBe(
+      '“New voice” cannot be deleted: 1 article (“First piece”) still refers to it. Change or delete that one first.',
+    );
     // What the refusal asks for can now be done: change the article's author, then delete.
     expect(
       (await demo.agent.put(`/api/resources/articles/records/${article.id}`).send({ authorId: grace.id })).status,

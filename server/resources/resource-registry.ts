@@ -22,6 +22,15 @@ import { Relation } from './relation';
 import { Resource } from './resource';
 import { ResourceDefinitionError } from './resource-definition-error';
 
+/** A relation through which records of a resource hold the id of another's: see ResourceRegistry.referrersOf. */
+export interface Referrer {
+  resource: string;
+  foreignKey: string;
+  /** What the holding resource calls one record (`person`) and several (its label, `People`). */
+  recordLabel: string;
+  label: string;
+}
+
 /**
  * The registered resources, in registration order. `fields()` and `relations()` are read once, at registration,
  * where a bad definition fails at once with a message naming the resource.
@@ -144,21 +153,27 @@ export class ResourceRegistry {
 
   /**
    * The relations through which records of other resources (or of `resource` itself, by its `hasMany`) hold the id
-   * of a `resource` record: what a delete would orphan. Each as the resource holding the key and the key's name.
+   * of a `resource` record: what a delete would orphan. Each as the resource holding the key, the key's name, and
+   * what that resource calls one of its records and several (`person`, `people`), for the refusal to name them.
    */
-  referrersOf(resource: string): Array<{ resource: string; foreignKey: string; label: string }> {
-    const found = new Map<string, { resource: string; foreignKey: string; label: string }>();
+  referrersOf(resource: string): Referrer[] {
+    const found = new Map<string, Referrer>();
+    const referrer = (holding: string, foreignKey: string): Referrer => {
+      const definition = this.byName.get(holding)?.definition;
+      return {
+        resource: holding,
+        foreignKey,
+        recordLabel: definition?.recordLabel ?? 'record',
+        label: definition?.label ?? holding,
+      };
+    };
     for (const registered of this.byName.values()) {
       for (const relation of registered.relations) {
         const holder =
           relation.kind === 'belongsTo' && relation.resource === resource
-            ? { resource: registered.name, foreignKey: relation.foreignKey, label: registered.label }
+            ? referrer(registered.name, relation.foreignKey)
             : relation.kind === 'hasMany' && registered.name === resource
-              ? {
-                  resource: relation.resource,
-                  foreignKey: relation.foreignKey,
-                  label: this.byName.get(relation.resource)?.label ?? relation.resource,
-                }
+              ? referrer(relation.resource, relation.foreignKey)
               : undefined;
         if (holder) found.set(`${holder.resource}\u0000${holder.foreignKey}`, holder);
       }

@@ -185,7 +185,10 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
         if (!(error instanceof ReferredRecordError)) throw error;
         // A record was pointed at this one after the check above: refused as that check refuses.
         await assertNotReferred(resources, records, tenant, resource.name, record);
-        throw new HttpError('conflict', RECORD_DELETE_MESSAGES.referred(record.title || `#${record.id}`, ['records']));
+        throw new HttpError(
+          'conflict',
+          RECORD_DELETE_MESSAGES.referred(record.title || `#${record.id}`, ['a record'], 1),
+        );
       });
     if (!deleted) throw await missingRecord(tenant, resource, id, 'read');
     return { deleted, restorableUntil: deletedAt + RECORD_RESTORE_WINDOW_MS };
