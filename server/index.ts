@@ -11,7 +11,7 @@ export { SlotRegistrationError } from './slots/slot-registry';
 export { SlotContractError, formatSlotProblem, type SlotProblem, type SlotProblemKind } from './slots/slot-contract';
 export type { SlotRegistrationMap, SlotRegistrySnapshot } from './slots/slot-registry';
 export { Resource } from './resources/resource';
-export { Field, type FieldOptions, type SelectFieldOptions } from './resources/field';
+export { Field, MAX_FIELD_LENGTH, type FieldOptions, type SelectFieldOptions } from './resources/field';
 export { Relation, type RelationKind } from './resources/relation';
 export { ResourceDefinitionError } from './resources/resource-definition-error';
 export { RecordFilter, type RecordFilterKind } from './resources/record-filter';

@@ -1,4 +1,4 @@
-import type { FieldInput, FieldItem } from '../../shared';
+import { describe, isPlainObject, type FieldInput, type FieldItem } from '../../shared';
 import { ResourceDefinitionError } from './resource-definition-error';
 
 /** Field names: identifiers, so they are safe as JSON keys and in SQL JSON paths. `id` belongs to the record. */
@@ -14,6 +14,13 @@ export interface FieldRelation {
   readonly resource: string;
   readonly foreignKey: string;
 }
+
+/**
+ * The largest `maxLength` a field may declare, in characters. A save of a resource's records gets room in its body
+ * for every text field at its maxLength (record-body-limit.ts): `maxLength: 1e9` let each save of that resource send
+ * about 12 GB. A million characters is a long book.
+ */
+export const MAX_FIELD_LENGTH = 1_000_000;
 
 export interface FieldOptions {
   label?: string;
@@ -75,7 +82,8 @@ export class Field {
   }
 
   static select(name: string, options: SelectFieldOptions): Field {
-    const values = options.options;
+    const given: unknown = options;
+    const values = isPlainObject(given) ? options.options : undefined;
     if (!Array.isArray(values) || values.length === 0 || values.some((value) => typeof value !== 'string')) {
       throw new ResourceDefinitionError(`Select field "${name}" needs a non-empty list of string options.`);
     }
@@ -148,6 +156,13 @@ export class Field {
           'without the field would seem to hold one. Choose another name.',
       );
     }
+    // Given from JavaScript, or through `as`: `null` would fail below as a TypeError naming no field.
+    const given: unknown = options;
+    if (!isPlainObject(given)) {
+      throw new ResourceDefinitionError(
+        `Field "${name}": its options must be an object such as { label: 'Title' }, got ${describe(given)}.`,
+      );
+    }
     // The types say which options each kind takes, but only of a literal: options built in a variable pass any key.
     const allowed = OPTIONS_OF[input];
     const refused = Object.keys(options).filter(
@@ -160,18 +175,42 @@ export class Field {
           `${allowed.map((key) => `"${key}"`).join(', ')}.`,
       );
     }
-    const { maxLength } = options;
-    if (maxLength !== undefined && (!Number.isSafeInteger(maxLength) || maxLength < 1)) {
-      throw new ResourceDefinitionError(`Field "${name}": maxLength must be a whole number of at least 1.`);
-    }
+    checkOptionTypes(name, options);
     return new Field(
       name,
       input,
       options.label ?? humanize(name),
       options.required ?? false,
-      maxLength,
+      options.maxLength,
       values,
       options.help,
+    );
+  }
+}
+
+/**
+ * Throws unless each option given has its type (the types say so, but not to JavaScript or to `as`): a label of 42 was
+ * served as the field's label, and a maxLength past MAX_FIELD_LENGTH made its resource's saves take any body.
+ */
+function checkOptionTypes(name: string, options: FieldOptions): void {
+  const { label, required, maxLength, help } = options;
+  if (label !== undefined && (typeof label !== 'string' || label.trim() === '')) {
+    throw new ResourceDefinitionError(
+      `Field "${name}": label must be a non-empty string, got ${describe(label)}; leave it out for one made from ` +
+        'the name.',
+    );
+  }
+  if (required !== undefined && typeof required !== 'boolean') {
+    throw new ResourceDefinitionError(`Field "${name}": required must be true or false, got ${describe(required)}.`);
+  }
+  if (help !== undefined && typeof help !== 'string') {
+    throw new ResourceDefinitionError(`Field "${name}": help must be a string, got ${describe(help)}.`);
+  }
+  if (maxLength !== undefined && (!Number.isSafeInteger(maxLength) || maxLength < 1 || maxLength > MAX_FIELD_LENGTH)) {
+    throw new ResourceDefinitionError(
+      `Field "${name}": maxLength must be a whole number from 1 to ${MAX_FIELD_LENGTH.toLocaleString('en')} ` +
+        `(MAX_FIELD_LENGTH), got ${typeof maxLength === 'number' ? String(maxLength) : describe(maxLength)}: each ` +
+        "save of the resource's records may send that many characters per field.",
     );
   }
 }

@@ -1,5 +1,5 @@
 import { Slot } from '../../shared';
-import { Field } from './field';
+import { Field, MAX_FIELD_LENGTH, type SelectFieldOptions } from './field';
 import { RecordFilter } from './record-filter';
 import { Relation } from './relation';
 import { Resource } from './resource';
@@ -244,6 +244,55 @@ describe('Field', () => {
     expect(() => Field.text('title', { maxLength: 0 })).toThrow(/maxLength/);
   });
 
+  it('takes a maxLength up to MAX_FIELD_LENGTH only: its resource saves take a body of room for it', () => {
+    expect(Field.textarea('body', { maxLength: MAX_FIELD_LENGTH }).maxLength).toBe(1_000_000);
+    expect(() => Field.text('t', { maxLength: 1e9 })).toThrow(
+      new ResourceDefinitionError(
+        'Field "t": maxLength must be a whole number from 1 to 1,000,000 (MAX_FIELD_LENGTH), got 1000000000: each ' +
+          "save of the resource's records may send that many characters per field.",
+      ),
+    );
+    expect(() => Field.text('t', { maxLength: MAX_FIELD_LENGTH + 1 })).toThrow(/got 1000001:/);
+    expect(() => Field.text('t', { maxLength: 2.5 })).toThrow(/whole number from 1 to 1,000,000/);
+    expect(() => Field.email('t', { maxLength: '200' as unknown as number })).toThrow(/got the string "200":/);
+  });
+
+  it.each<[string, () => Field, string]>([
+    [
+      'a label that is no string',
+      () => Field.text('t', { label: 42 as unknown as string }),
+      '"t": label must be a non-empty string, got a number; leave it out for one made from the name.',
+    ],
+    [
+      'a blank label',
+      () => Field.relation('author', { label: ' ' }),
+      '"author": label must be a non-empty string, got the string " "',
+    ],
+    [
+      'a required that is no boolean',
+      () => Field.date('d', { required: 'yes' as unknown as boolean }),
+      '"d": required must be true or false, got the string "yes".',
+    ],
+    [
+      'a help that is no string',
+      () => Field.checkbox('c', { help: ['x'] as unknown as string }),
+      '"c": help must be a string, got an array.',
+    ],
+    [
+      'options that are no object',
+      () => Field.number('n', null as unknown as object),
+      `"n": its options must be an object such as { label: 'Title' }, got null.`,
+    ],
+    [
+      'select options that are no object',
+      () => Field.select('s', null as unknown as SelectFieldOptions),
+      'Select field "s" needs a non-empty list of string options.',
+    ],
+  ])('refuses %s, naming the field', (_what, make, message) => {
+    expect(make).toThrow(ResourceDefinitionError);
+    expect(make).toThrow(message);
+  });
+
   it('refuses an option its kind of field takes none of, also when the options come in a variable', () => {
     // A variable's excess keys pass the types: `Field.checkbox('featured', { required: true })` would not compile.
     const required: { label: string; required: boolean } = { label: 'Featured', required: true };
@@ -269,5 +318,36 @@ describe('Field', () => {
   it('derives a label from the name when none is given', () => {
     expect(Field.text('firstName').label).toBe('First name');
     expect(Field.text('created_at').label).toBe('Created at');
+  });
+});
+
+describe('Relation', () => {
+  type Options = { label: string; resource: string; foreignKey: string };
+  const author = { label: 'Author', resource: 'authors', foreignKey: 'authorId' };
+  it.each<[string, () => Relation, string]>([
+    [
+      'a label that is no string',
+      () => Relation.belongsTo('author', { ...author, label: 42 } as unknown as Options),
+      'Relation "author": label must be a non-empty string, got a number.',
+    ],
+    [
+      'options that are no object',
+      () => Relation.hasMany('articles', null as unknown as Options),
+      `Relation "articles": its options must be an object such as { label: 'Author', resource: 'authors', foreignKey: 'authorId' }, got null.`,
+    ],
+    [
+      'no resource',
+      () => Relation.belongsTo('author', { label: 'Author', foreignKey: 'authorId' } as Options),
+      'Relation "author": resource must be the name of a registered resource, got undefined.',
+    ],
+    [
+      // FIELD_NAME_PATTERN.test(undefined) tests "undefined", a valid name.
+      'no foreign key',
+      () => Relation.belongsTo('author', { label: 'Author', resource: 'authors' } as Options),
+      'Relation "author": foreign key undefined is not valid',
+    ],
+  ])('refuses %s, naming the relation', (_what, make, message) => {
+    expect(make).toThrow(ResourceDefinitionError);
+    expect(make).toThrow(message);
   });
 });
