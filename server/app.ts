@@ -23,7 +23,7 @@ import { SlotCheckModule } from './slot-check/slot-check-module';
 import { SlotEventsModule } from './slot-events/slot-events-module';
 import { ALLOW_REMOTES_AFTER_READY, type AllowListMap } from './slots/location-allow-lists';
 import { warnedBeforeReady } from './health/served-before-ready';
-import type { SlotRegistrationMap } from './slots/slot-registry';
+import { SlotRegistrationError, type SlotRegistrationMap } from './slots/slot-registry';
 import { SlotsModule } from './slots/slots-module';
 import type { AppDatabase } from './storage/app-database';
 import type { SessionStorage } from './storage/session-storage';
@@ -121,7 +121,8 @@ export class App {
 
   /** Which remotes' slots may fill a location: `{ 'header-banner': ['team_billing'] }`. Before `ready()` only. */
   allowRemotes(map: AllowListMap): this {
-    if (this.readying !== null) throw new TypeError(ALLOW_REMOTES_AFTER_READY);
+    // Refused as its other mistakes are (an unknown location), so that an entry tells them apart by one type.
+    if (this.readying !== null) throw new SlotRegistrationError(ALLOW_REMOTES_AFTER_READY);
     this.remotes.allowLists.set(map);
     return this;
   }

@@ -14,6 +14,14 @@ export interface ResourcesModuleParts {
   settings: { bodyLimitBytes: number };
 }
 
+/**
+ * registerResource() after ready(); says where "before" is both for an app made with createApp and for one started by
+ * startServer.
+ */
+export const RESOURCE_AFTER_READY = (name: string) =>
+  `registerResource(${JSON.stringify(name)}) after app.ready(): register resources before app.ready() (with ` +
+  'startServer, in its `configure`), so that their relations and form slots are checked with the rest.';
+
 /** The resources a host application registers and their records: `/api/resources/<name>/...`. */
 export class ResourcesModule implements AppModule {
   readonly resources = new ResourceRegistry();
@@ -28,10 +36,7 @@ export class ResourcesModule implements AppModule {
     if (this.loaded) {
       // The start checks what needs every resource (relations, form slots against the remotes): a later one would
       // skip it.
-      throw new ResourceDefinitionError(
-        `registerResource(${JSON.stringify(String(resource.name))}) after app.ready(): register resources before it (in the entry's ` +
-          '`configure`), so that their relations and form slots are checked with the rest.',
-      );
+      throw new ResourceDefinitionError(RESOURCE_AFTER_READY(String(resource.name)));
     }
     this.resources.register(resource);
   }

@@ -13,6 +13,7 @@ import {
   type TestAppOptions,
 } from '../../testing/server/test-app';
 import { SlotContractError } from '../slots/slot-contract';
+import { ALLOW_REMOTES_AFTER_READY } from '../slots/location-allow-lists';
 import { SlotRegistrationError } from '../slots/slot-registry';
 
 const PASSWORD = 'correct horse battery';
@@ -151,9 +152,10 @@ describe('allow-lists of locations', () => {
     expect(refusals).toEqual([expect.any(SlotRegistrationError), expect.any(Error)]);
     expect(String(refusals[1])).toMatch(/must be a list of remote names/);
     // After the start, the slots registered would not be checked against it: refused.
-    expect(() => app.allowRemotes({ 'header-banner': ['team_news'] })).toThrow(
-      /^allowRemotes\(\) after app\.ready\(\)/,
-    );
+    const late = () => app.allowRemotes({ 'header-banner': ['team_news'] });
+    expect(late).toThrow(SlotRegistrationError);
+    expect(late).toThrow(new SlotRegistrationError(ALLOW_REMOTES_AFTER_READY));
+    expect(ALLOW_REMOTES_AFTER_READY).toMatch(/^allowRemotes\(\) after app\.ready\(\): call it before app\.ready\(\)/);
   });
 
   it("refuses a configured slot of another remote; the configuration's list replaces code's", async () => {

@@ -16,10 +16,13 @@ export interface ConfiguredAllowLists {
  * a release). A location with no list takes any remote. A slot of another remote is refused by the slot check: at
  * start, on reload, and at a release's publish.
  */
-/** app.allowRemotes() after ready(): the start checked the slots registered already, which a later list would skip. */
+/**
+ * app.allowRemotes() after ready(): the start checked the slots registered already, which a later list would skip.
+ * Says where "before" is both for an app made with createApp and for one started by startServer.
+ */
 export const ALLOW_REMOTES_AFTER_READY =
-  "allowRemotes() after app.ready(): call it before (in the entry's `configure`), so that the slots registered are " +
-  'checked against it with the rest.';
+  'allowRemotes() after app.ready(): call it before app.ready() (with startServer, in its `configure`), so that the ' +
+  'slots registered are checked against it with the rest.';
 
 export class LocationAllowLists {
   private readonly fromCode = new Map<SlotLocation, readonly string[]>();

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
-import { Field, Resource } from '..';
+import { Field, Resource, ResourceDefinitionError } from '..';
 import { Slot, SlotLocation, type SlotsPayload } from '../../shared';
 import { createTestApp, type TestApp } from '../../testing/server/test-app';
 import { makeTempDir } from '../../testing/temp-dir';
@@ -244,8 +244,12 @@ describe('registrations after app.ready()', () => {
         return [Field.text('title')];
       }
     }
+    expect(() => testApp.app.registerResource(new Late())).toThrow(ResourceDefinitionError);
     expect(() => testApp.app.registerResource(new Late())).toThrow(
-      /registerResource\("late"\) after app\.ready\(\): register resources before it/,
+      new ResourceDefinitionError(
+        'registerResource("late") after app.ready(): register resources before app.ready() (with startServer, in ' +
+          'its `configure`), so that their relations and form slots are checked with the rest.',
+      ),
     );
     expect(testApp.app.registerSlots({ 'login-sidebar': [] })).toBe(testApp.app);
   });
