@@ -87,9 +87,10 @@ it('lists every location and what fills it, in order, with each rule; a slot hid
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Slot inspector' }).click();
     const registered = page.getByRole('region', { name: /Every slot of every location/ });
     await registered.locator('[data-hidden-by-rule]').waitFor();
-    await expect(registered.locator('[data-hidden-by-rule]').innerText()).resolves.toBe(
-      'hidden from you by its rule: shown only for role viewer. ',
-    );
+    // The rule's sentence alone: the slot has no problem, and a "None" after the sentence read as part of it.
+    await expect(
+      registered.locator('[data-slot-problems]', { has: page.locator('[data-hidden-by-rule]') }).innerText(),
+    ).resolves.toBe('hidden from you by its rule: shown only for role viewer');
   } finally {
     await context.close();
     await server.stop();

@@ -4,6 +4,7 @@ import {
   API_CLIENT_MESSAGES,
   SLOT_INSPECTOR_PATH,
   type InspectedRemote,
+  type InspectedSlot,
   type MePayload,
   type SlotInspectionPayload,
 } from '../../../shared';
@@ -87,5 +88,43 @@ describe('the slot inspector’s server answer', () => {
     expect((await screen.findByRole('alert')).textContent).toContain(API_CLIENT_MESSAGES.unreadable);
     expect(screen.getByRole('heading', { name: 'Slot inspector', level: 1 })).toBeTruthy();
     expect(screen.queryByRole('region', { name: /Every remote/ })).toBeNull();
+  });
+});
+
+describe('the slot inspector’s problems of a slot', () => {
+  const slot = (component: string, more: Partial<InspectedSlot>): InspectedSlot => ({
+    component,
+    props: null,
+    remote: 'team_up',
+    source: 'code',
+    visibility: 'protected',
+    problems: [],
+    ...more,
+  });
+  const hidden = 'hidden from you by its rule: shown only for role operator';
+
+  async function problemsOf(component: string): Promise<string> {
+    await screen.findByRole('region', { name: /Every slot of every location/ });
+    return document.querySelector(`tr[data-inspected-slot="${component}"] [data-slot-problems]`)?.textContent ?? '';
+  }
+
+  it('says None for a served slot, only its rule for one hidden by it, and any problem after the rule', async () => {
+    renderInspector({
+      body: {
+        ...INSPECTION,
+        locations: {
+          'header-banner': [
+            slot('Served', {}),
+            slot('Hidden', { hiddenByRule: hidden }),
+            slot('HiddenAndBroken', { hiddenByRule: hidden, problems: ['props.title must be string'] }),
+            slot('Broken', { problems: ['no remote provides "Broken"', 'props.x must be number'] }),
+          ],
+        },
+      },
+    });
+    expect(await problemsOf('Served')).toBe('None');
+    expect(await problemsOf('Hidden')).toBe(hidden);
+    expect(await problemsOf('HiddenAndBroken')).toBe(`${hidden}; props.title must be string`);
+    expect(await problemsOf('Broken')).toBe('no remote provides "Broken"; props.x must be number');
   });
 });

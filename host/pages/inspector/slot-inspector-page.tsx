@@ -154,9 +154,16 @@ function SlotCells({ slot }: { slot: InspectedSlot }) {
       <td>{slot.remote ?? '—'}</td>
       <td>{slot.source}</td>
       <td>{slot.visibility}</td>
-      <td>
-        {slot.hiddenByRule === undefined ? null : <span data-hidden-by-rule>{slot.hiddenByRule}. </span>}
-        {slot.problems.length === 0 ? 'None' : slot.problems.join('; ')}
+      <td data-slot-problems>
+        {slot.hiddenByRule === undefined ? (
+          slot.problems.join('; ') || 'None'
+        ) : (
+          // The rule's sentence says why the asker does not get it; a "None" after it read as part of the rule.
+          <>
+            <span data-hidden-by-rule>{slot.hiddenByRule}</span>
+            {slot.problems.map((problem) => `; ${problem}`).join('')}
+          </>
+        )}
       </td>
     </>
   );
