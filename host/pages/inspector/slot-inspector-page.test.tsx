@@ -127,4 +127,26 @@ describe('the slot inspector’s problems of a slot', () => {
     expect(await problemsOf('HiddenAndBroken')).toBe(`${hidden}; props.title must be string`);
     expect(await problemsOf('Broken')).toBe('no remote provides "Broken"; props.x must be number');
   });
+
+  it('tells two slots of one component apart by their ids, and shows the props the asker’s pages get', async () => {
+    renderInspector({
+      body: {
+        ...INSPECTION,
+        locations: {
+          'dashboard-after-cards': [
+            slot('RelatedHint', { id: 'RelatedHint', props: { title: 'First' } }),
+            slot('RelatedHint', { id: 'RelatedHint#2', props: {} }),
+            slot('Hidden', { id: 'Hidden', hiddenByRule: hidden }),
+          ],
+        },
+      },
+    });
+    await screen.findByRole('region', { name: /Every slot of every location/ });
+    const rows = [...document.querySelectorAll('tr[data-inspected-slot]')];
+    expect(rows.map((row) => [row.children[1]?.textContent, row.lastElementChild?.textContent])).toEqual([
+      ['RelatedHint', `Props${JSON.stringify({ title: 'First' }, null, 2)}`],
+      ['RelatedHint (id RelatedHint#2)', 'none'],
+      ['Hidden', 'not shown'],
+    ]);
+  });
 });

@@ -95,6 +95,7 @@ function RegisteredSlots({
           'Problems',
           'Failed (1 h, current release)',
           'Load time p95',
+          'Props',
         ]}
       >
         {Object.entries(locations).flatMap(([location, slots]) =>
@@ -109,6 +110,9 @@ function RegisteredSlots({
                 </td>
                 <td>
                   <LoadTime stats={figures} />
+                </td>
+                <td>
+                  <PropsShown props={slot.props} />
                 </td>
               </tr>
             );
@@ -150,7 +154,11 @@ function FormSlots({ forms }: { forms: Record<string, InspectedFormSlot[]> }) {
 function SlotCells({ slot }: { slot: InspectedSlot }) {
   return (
     <>
-      <td>{slot.component}</td>
+      <td>
+        {slot.component}
+        {/* Two slots of one component at a location are told apart by their ids (`RelatedHint#2`, `promo`). */}
+        {slot.id !== undefined && slot.id !== slot.component && <span className="muted"> (id {slot.id})</span>}
+      </td>
       <td>{slot.remote ?? '—'}</td>
       <td>{slot.source}</td>
       <td>{slot.visibility}</td>
@@ -166,6 +174,21 @@ function SlotCells({ slot }: { slot: InspectedSlot }) {
         )}
       </td>
     </>
+  );
+}
+
+/**
+ * A slot's props as the asker's pages get them, folded (a banner's text can be long); why there are none to show when
+ * the server sends none (a slot left out, or one the asker's pages do not carry).
+ */
+function PropsShown({ props }: { props: InspectedSlot['props'] }) {
+  if (props === null) return <span className="muted">not shown</span>;
+  if (Object.keys(props).length === 0) return <span className="muted">none</span>;
+  return (
+    <details className="inspector__props">
+      <summary>Props</summary>
+      <pre>{JSON.stringify(props, null, 2)}</pre>
+    </details>
   );
 }
 
