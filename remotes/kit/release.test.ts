@@ -220,6 +220,10 @@ describe('parseReleaseArguments', () => {
         'releases REMOTES_CONFIG makes.',
     );
     expect(() => parseReleaseArguments(['--port', '1'], project, env)).toThrow(/Unknown option --port/);
+    // npm run release --entry <url> (no "--"): npm keeps the options and hands the values on alone.
+    expect(() => parseReleaseArguments(['http://127.0.0.1:9000/mf-manifest.json'], project, env)).toThrow(
+      /^Unknown option http:\/\/127\.0\.0\.1:9000\/mf-manifest\.json\. With npm, give the options after "--" \(npm run release -- --version 1\.2\.0 --entry …\)/,
+    );
   });
 
   it("refuses package.json's version for an entry in another version's folder, and trusts --version", () => {

@@ -77,7 +77,13 @@ export function parseReleaseArguments(args: readonly string[], cwd: string, env:
       throw new Error(`The token is read from ${RELEASE_TOKEN_ENV} only: a flag would stay in the shell's history.`);
     }
     if (!['--dir', '--version', '--entry', '--server'].includes(flag)) {
-      throw new Error(`Unknown option ${flag}. ${RELEASE_USAGE}`);
+      // A value where an option belongs: `npm run release --entry <url> …` without `--`, whose options npm took for
+      // its own and dropped, handing the values on alone.
+      const npmTookOptions = flag.startsWith('--')
+        ? ''
+        : ' With npm, give the options after "--" (npm run release -- --version 1.2.0 --entry …): before it, npm ' +
+          'takes them for its own.';
+      throw new Error(`Unknown option ${flag}.${npmTookOptions} ${RELEASE_USAGE}`);
     }
     if (value === undefined) throw new Error(`${flag} needs a value. ${RELEASE_USAGE}`);
     flags.set(flag, value);
