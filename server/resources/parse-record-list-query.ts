@@ -159,7 +159,7 @@ export function parseRecordListQuery(
     sort: kind ? { column: sort, kind } : { column: 'id' },
     descending: order === 'desc',
     limit,
-    ...(q === '' ? {} : { prefix: foldForSort(q) }),
+    ...(q === '' ? {} : { prefix: foldForSort(q.normalize('NFC')) }),
     ...(words ? { words: [...new Set(words)] } : {}),
     // The first list column names the record (it links to it): its words weigh most.
     ...(byRelevance ? { relevance: { primary: resource.definition.listColumns[0] ?? 'title' } } : {}),

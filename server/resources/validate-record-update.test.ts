@@ -63,6 +63,15 @@ describe('validateRecordUpdate', () => {
     expect(problems({ body: 'First line\nSecond line\r\nThird\u2029' })).toBeUndefined();
   });
 
+  it('keeps text composed (NFC), so a letter typed with a combining accent counts, sorts and matches as one', () => {
+    // "Cafe" and a combining acute accent, ten characters composed, eleven code points as typed.
+    const decomposed = 'Cafe\u0301 menu';
+    expect([...decomposed].length).toBe(10);
+    const saved = validateRecordUpdate(fields, 7, { title: `${decomposed}!`, body: 'Ze\u0308bra' }, current);
+    expect(saved).toMatchObject({ title: 'Café menu!', body: 'Zëbra' });
+    expect(problems({ title: 'Cafe\u0301 menu!!' })).toEqual({ title: FIELD_MESSAGES.tooLong(10) });
+  });
+
   it('returns the current data with the given fields replaced, keeping data that is not a field', () => {
     expect(validateRecordUpdate(fields, 7, { title: 'New', rank: 2, pinned: true }, current)).toEqual({
       title: 'New',

@@ -58,7 +58,11 @@ export function validateRecordUpdate(
   }
 
   for (const key of Object.keys(body)) {
-    const value = body[key] as JsonValue | undefined;
+    // Text in one Unicode form (NFC), whatever the keyboard or the paste gave: "é" typed as e and a combining accent
+    // (macOS, some input methods) counted two characters against a maximum, sorted after "z" and was not found by a
+    // title search typed with the one-character "é"; stored composed, it is the same text as the other's.
+    const given = body[key] as JsonValue | undefined;
+    const value = typeof given === 'string' ? given.normalize('NFC') : given;
     if (key === 'id') {
       if (recordId === null) problems.id = FIELD_MESSAGES.idOnCreate;
       else if (value !== recordId) problems.id = FIELD_MESSAGES.idChange;
