@@ -187,6 +187,18 @@ describe('request logging of the app', () => {
     expect(logs.lines.join('')).not.toContain(COOKIE_MARKER);
   });
 
+  it('says the status of a 5xx answered without an error as its request line, with no stack made up for it', async () => {
+    const logs = await appWithLogs(true);
+    testApp = logs.testApp;
+    // Answered 503 by the sign-in, which finds the database gone: its cause is the error handler's own line.
+    testApp.app.database.close();
+    const response = await request(testApp.app.handler).post('/login').send({ username: 'admin', password: 'x' });
+    expect(response.status).toBe(503);
+    const line = parsed(logs.lines).find((entry) => entry.req?.id === response.headers['x-request-id'] && entry.res);
+    expect(line).toMatchObject({ level: 50, msg: 'request answered 503', res: { statusCode: 503 } });
+    expect(line).not.toHaveProperty('err');
+  });
+
   it('writes a line for each request the shutdown’s timeout cuts: id, method, URL, trace, and that it was cut', async () => {
     const logs = await appWithLogs(true);
     testApp = logs.testApp;

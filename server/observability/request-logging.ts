@@ -17,6 +17,16 @@ const CHILD_LOGGER = Symbol('requestLogger');
 
 type LazyLogRequest = Request & { [CHILD_LOGGER]?: Logger };
 
+/** Whether `error` is the one pino-http makes for a 5xx answered without an error of its own. */
+function statusError(status: number, error: Error): boolean {
+  return error.message === `failed with status code ${status}`;
+}
+
+function withoutErr(fields: object): object {
+  const { err: _err, ...rest } = fields as { err?: unknown };
+  return rest;
+}
+
 /**
  * Gives every request an id (`X-Request-Id`, echoed) and `req.log`, a child logger that stamps that id and the
  * request's trace (`trace_id`, `span_id`: from its W3C `traceparent`, or a new trace) on every line the request
@@ -58,7 +68,15 @@ export function requestLogging(
       },
       // Read when the answer is logged: by then the session has told who asked.
       customSuccessObject: (req, _res, fields: object) => ({ ...fields, ...whoAsked(req, app) }),
-      customErrorObject: (req, _res, _error, fields: object) => ({ ...fields, ...whoAsked(req, app) }),
+      // A 5xx answered with no error thrown (a 503 while a store is away, the sign-in checks all taken): pino-http
+      // makes an Error of its own, whose stack points into pino-http, not at anything that happened. The line says
+      // the status; the cause, when there is one, is the error handler's line beside it.
+      customErrorObject: (req, res, error, fields: object) => {
+        const own = statusError(res.statusCode, error) ? withoutErr(fields) : fields;
+        return { ...own, ...whoAsked(req, app) };
+      },
+      customErrorMessage: (_req, res, error) =>
+        statusError(res.statusCode, error) ? `request answered ${res.statusCode}` : 'request errored',
     });
     return lifecycle === undefined ? logging : logCutRequests(logging, lifecycle, loggedAsCut);
   }
