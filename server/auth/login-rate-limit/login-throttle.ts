@@ -32,14 +32,17 @@ export function createLoginThrottle(
   return async (req, res, next) => {
     let key: LoginAttemptKey;
     let verdict;
+    // Which read failed, for the log: the database (the account's password) or the counters' store (Redis, or the
+    // database too).
+    let reading = 'the account’s password';
     try {
       const { username, ip } = attemptKey(req);
       key = { username, ip, passwordGeneration: await passwordGeneration(username) };
+      reading = 'the sign-in counters';
       verdict = await limiter.attempt(key);
     } catch (error) {
-      // The counter store (or the database, for the account's password) is unreachable: refusing is safer than
-      // letting unlimited guesses through.
-      req.log?.error({ err: error }, 'login rate limiter store failed');
+      // Refusing is safer than letting unlimited guesses through.
+      req.log?.error({ err: error }, `sign-in refused (503): reading ${reading} failed`);
       next(new HttpError('unavailable', ERROR_MESSAGES.unavailable));
       return;
     }
