@@ -51,6 +51,7 @@ import { traceSamplerOf, type TraceSamplerSetting } from './trace-sampler-settin
 import { ReportingSpanExporter } from './reporting-span-exporter';
 import { HeldContextManager } from './held-context';
 import { httpRequestAttributes } from './http-request-attributes';
+import { traceResourceAttributes } from './trace-resource';
 import { methodInSpanName } from './known-methods';
 import { keepSpanOf } from './request-trace';
 import { RequestSpan, spanLimitsOf, type RequestSpanSink } from './request-span';
@@ -83,9 +84,6 @@ export interface TracingSdk {
  */
 export type AnswerAtOnce = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-/** The name spans are sent under when OTEL_SERVICE_NAME is not set. */
-export const DEFAULT_SERVICE_NAME = 'slots-server';
-
 /** The status message of a request's span whose answer was cut short: the client gone, or the shutdown's cut. */
 export const ANSWER_CUT_SHORT = 'answer cut short';
 
@@ -103,7 +101,7 @@ export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
   const samplerSetting = traceSamplerOf(env);
   const exporter = new OtlpTraceExporter(otlpTraceProtocolOf(env), env);
   const requestSpans: RequestSpanSink = {
-    resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || DEFAULT_SERVICE_NAME }),
+    resource: resourceFromAttributes(traceResourceAttributes(env)),
     scope: { name: 'slots-server' },
     processor: new BatchSpanProcessor(
       new ReportingSpanExporter(exporter, createLogger(env.NODE_ENV ?? 'production', env.LOG_LEVEL), endpointOf(env)),
