@@ -86,6 +86,9 @@ export const HOST_ORDER: FolderOrder = {
     ['loader/'],
     // Before React: reads boot and session data and starts the loader's work.
     ['startup/'],
+    // How the interface writes values for people (an instant in English, in the reader's zone): imports nothing of
+    // the host's, and every form, chrome and page writes through it.
+    ['text/'],
     // The React side's mechanism: registries, slot rendering, boundaries, the slot status.
     ['core/'],
     // Hooks every page, form and layout uses (API calls, unsaved changes, media queries).

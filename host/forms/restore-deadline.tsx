@@ -1,19 +1,10 @@
 import { restoreDeadlineInUtc } from '../../shared';
-
-/** A moment as the reader's own clock says it, with the exact time for machines and in UTC on hover. */
-export function LocalMoment({ at }: { at: number }) {
-  const date = new Date(at);
-  return (
-    <time dateTime={date.toISOString()} title={restoreDeadlineInUtc(at)}>
-      {date.toLocaleString()}
-    </time>
-  );
-}
+import { InstantTime } from '../text/instant-time';
 
 /**
  * The server's message about a deleted record, its restore deadline (said in UTC, the server knowing no reader's time
- * zone) shown in the reader's own clock, as the Recently deleted page shows it: the same moment reads the same on
- * every page. A message without that text is shown as it came.
+ * zone) shown in the reader's own clock and zone, as the Recently deleted page shows it: the same moment reads the
+ * same on every page. A message without that text is shown as it came.
  */
 export function DeletedRecordMessage({ message, restorableUntil }: { message: string; restorableUntil: number }) {
   const deadline = restoreDeadlineInUtc(restorableUntil);
@@ -22,7 +13,7 @@ export function DeletedRecordMessage({ message, restorableUntil }: { message: st
   return (
     <>
       {message.slice(0, at)}
-      <LocalMoment at={restorableUntil} />
+      <InstantTime at={restorableUntil} />
       {message.slice(at + deadline.length)}
     </>
   );

@@ -1,9 +1,6 @@
 import type { PlacementChange, PlacementRevisionSummary, PlacementsDraft } from '../../../shared';
-
-/** A time the server sent (ISO 8601) as the reader's browser writes one, in their time zone. */
-export function localTime(iso: string): string {
-  return new Date(iso).toLocaleString();
-}
+import { instantInWords } from '../../text/instant-in-words';
+import { InstantTime } from '../../text/instant-time';
 
 /**
  * A draft save, a publish or a rollback refused because the draft was saved since the page loaded it (409
@@ -14,7 +11,7 @@ export function draftSavedSinceMessage(
   saved: Pick<PlacementsDraft, 'updatedBy' | 'updatedAt'>,
   during: 'save' | 'publish' | 'rollback' = 'save',
 ): string {
-  const when = saved.updatedAt === null ? 'an unknown time' : localTime(saved.updatedAt);
+  const when = saved.updatedAt === null ? 'an unknown time' : instantInWords(saved.updatedAt);
   const since = `The draft was saved by ${saved.updatedBy ?? 'someone'} at ${when} since you loaded it`;
   return {
     save: `${since}: reload it to see their changes (yours are not saved), then make yours again.`,
@@ -134,7 +131,9 @@ export function PlacementRevisions({ revisions, inForce, rollback }: PlacementRe
                     {revision.number === inForce ? ' (in force)' : ''}
                   </td>
                   <td>{revision.publishedBy}</td>
-                  <td>{localTime(revision.publishedAt)}</td>
+                  <td>
+                    <InstantTime at={revision.publishedAt} />
+                  </td>
                   <td>
                     {index > 0 && (
                       <button

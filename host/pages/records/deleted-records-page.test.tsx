@@ -11,6 +11,7 @@ import {
 import { ARTICLES_DEFINITION } from '../../../testing/host/articles-fixture';
 import { createFakeApi, type FakeApi, type FakeRoute } from '../../../testing/host/fake-api';
 import { demoMe, renderAppAt } from '../../../testing/host/render-app';
+import { instantInWords } from '../../text/instant-in-words';
 
 /**
  * Recently deleted, without a browser: what the page lists and says, Restore and its refusals, the viewer's read-only
@@ -237,13 +238,13 @@ describe('the ways to Recently deleted', () => {
         },
       });
       expect(await screen.findByRole('heading', { level: 1, name: 'Record deleted' })).toBeTruthy();
-      // As Recently deleted says the moment: in the reader's clock, UTC on hover.
+      // As Recently deleted says the moment: in English, in the reader's clock and zone, exactly on hover.
       const deadline = new Date(OLDER.restorableUntil);
       const paragraph = screen.getByText(/was deleted\. It can be restored until/);
-      expect(paragraph.textContent).toBe(said(deadline.toLocaleString()));
+      expect(paragraph.textContent).toBe(said(instantInWords(OLDER.restorableUntil)));
       const time = paragraph.querySelector('time')!;
       expect(time.getAttribute('dateTime')).toBe(deadline.toISOString());
-      expect(time.getAttribute('title')).toBe('2025-03-15 09:00 UTC');
+      expect(time.getAttribute('title')).toBe('2025-03-15T09:00:00.000Z');
       expect(screen.getByRole('link', { name: 'Go to Recently deleted' }).getAttribute('href')).toBe(
         '/resources/articles/deleted',
       );

@@ -3,7 +3,7 @@ import { Link, useParams, useSearchParams } from 'react-router-dom';
 import type { DeletedRecordsPayload, ResourcePayload, ResourceRecord } from '../../../shared';
 import { reloadFailed, useApi } from '../../hooks/use-api';
 import { ReadOnlyRoleNotice, useMayChangeRecords } from '../../forms/read-only-role';
-import { LocalMoment } from '../../forms/restore-deadline';
+import { InstantTime } from '../../text/instant-time';
 import { useRestoreRecord } from '../../forms/use-record-restore';
 import { Breadcrumbs } from '../../layout/breadcrumbs';
 import { PageHeading } from '../../layout/page-heading';
@@ -149,10 +149,10 @@ export function DeletedRecordsPage() {
                     <tr key={record.id} data-record-id={record.id}>
                       <td>{titleOf(record)}</td>
                       <td>
-                        <LocalMoment at={deletedAt} />
+                        <InstantTime at={deletedAt} />
                       </td>
                       <td>
-                        <LocalMoment at={restorableUntil} />
+                        <InstantTime at={restorableUntil} />
                       </td>
                       {mayChange && (
                         <td className="table__actions">

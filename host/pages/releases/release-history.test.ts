@@ -1,4 +1,5 @@
 import { describeAuditState } from './release-history';
+import { instantInWords } from '../../text/instant-in-words';
 
 it('describes a rollout, with the reason an automatic rollback gives', () => {
   expect(describeAuditState({ active: '1.0.0', canary: { version: '2.0.0', percent: 10, tenants: [] } })).toBe(
@@ -24,7 +25,7 @@ it('describes a published release and a team token in words', () => {
     describeAuditState({ version: '1.1.0', entry: 'https://cdn.example.com/records/1.1.0/mf-manifest.json' }),
   ).toBe('1.1.0 (https://cdn.example.com/records/1.1.0/mf-manifest.json)');
   expect(describeAuditState({ id: 'tok_7', expiresAt: '2027-01-01T00:00:00.000Z' })).toBe(
-    'token tok_7, valid until 2027-01-01T00:00:00.000Z',
+    `token tok_7, valid until ${instantInWords('2027-01-01T00:00:00.000Z')}`,
   );
   expect(describeAuditState({ id: 3, expiresAt: null })).toBe('token 3');
 });

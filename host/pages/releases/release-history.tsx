@@ -1,6 +1,8 @@
 import { useId, useState } from 'react';
 import type { AuditAction, JsonValue, RemoteHistoryPayload, RemoteRollout } from '../../../shared';
 import { useApi } from '../../hooks/use-api';
+import { instantInWords } from '../../text/instant-in-words';
+import { InstantTime } from '../../text/instant-time';
 import { describeCanary, remoteApiPath } from './release-change';
 
 const ACTIONS: Record<AuditAction, string> = {
@@ -44,7 +46,7 @@ export function describeAuditState(value: JsonValue): string {
   }
   // A team token: its id, and until when it is valid.
   if ('id' in value && (typeof value.id === 'string' || typeof value.id === 'number')) {
-    return `token ${value.id}${typeof value.expiresAt === 'string' ? `, valid until ${value.expiresAt}` : ''}`;
+    return `token ${value.id}${typeof value.expiresAt === 'string' ? `, valid until ${instantInWords(value.expiresAt)}` : ''}`;
   }
   return JSON.stringify(value);
 }
@@ -98,7 +100,9 @@ function HistoryTable({ remote }: { remote: string }) {
         <tbody>
           {history.data.entries.map((entry) => (
             <tr key={entry.id} data-audit-action={entry.action}>
-              <td>{new Date(entry.at).toLocaleString()}</td>
+              <td>
+                <InstantTime at={entry.at} />
+              </td>
               <td>{entry.actor}</td>
               <td>{ACTIONS[entry.action]}</td>
               <td>

@@ -25,6 +25,7 @@ import { UNSAVED_CHANGES_MESSAGE } from '../../hooks/unsaved-changes';
 import { demoMe, renderAppAt } from '../../../testing/host/render-app';
 import { fakeModalDialogs } from '../../../testing/host/modal-dialogs';
 import { refuseLeaving } from '../../../testing/host/leaving-refused';
+import { instantInWords } from '../../text/instant-in-words';
 
 const REMOTE = 'team_records';
 
@@ -160,6 +161,10 @@ describe('the releases page', () => {
     expect(row('1.2.0')).toContain('10030.0 % of 100480 ms');
     expect(row('1.1.0')).toContain('4001.0 % of 400240 ms');
     expect(row('1.0.0')).toContain('———');
+    // Published: in English, in the reader's zone and saying it, the exact instant in the markup.
+    const published = section.querySelector('[data-release="1.2.0"] time');
+    expect(published?.textContent).toBe(instantInWords('2026-11-20T10:00:00.000Z'));
+    expect(published?.getAttribute('dateTime')).toBe('2026-11-20T10:00:00.000Z');
   });
 
   it('shows a canary the server ended on its own without a reload, at the next reading of the rollouts', async () => {
@@ -181,7 +186,7 @@ describe('the releases page', () => {
       });
       await waitFor(() => expect(within(section).getByText(/Active: 1\.1\.0\./).textContent).toContain('No canary.'));
       // Said where the operator looks, and announced once, without taking the focus.
-      const said = `The canary 1.2.0 of ${REMOTE} was rolled back automatically on ${new Date(rollback.at).toLocaleString()}: ${rollback.reason}.`;
+      const said = `The canary 1.2.0 of ${REMOTE} was rolled back automatically on ${instantInWords(rollback.at)}: ${rollback.reason}.`;
       expect(section.querySelector('[data-automatic-rollback="1.2.0"]')?.textContent).toBe(said);
       expect(statusText().trim()).toBe(said);
       expect(document.activeElement).toBe(document.body);
@@ -720,6 +725,11 @@ describe('the releases page', () => {
       ['admin', 'Canary set', 'active 1.1.0 → active 1.1.0, canary 1.2.0 to 10 % and globex'],
       ['token:7', 'Published', 'none → 1.2.0'],
     ]);
+    // When: in English, in the reader's zone and saying it, the exact instant in the markup.
+    const times = rows.map((row) => row.cells[0]?.querySelector('time'));
+    expect(times.map((time) => [time?.textContent, time?.getAttribute('dateTime'), time?.title])).toEqual(
+      history.entries.map(({ at }) => [instantInWords(at), at, at]),
+    );
 
     await pressAndAnswer(within(section).getByRole('button', { name: 'Roll back to 1.0.0' }));
     await waitFor(() => expect(fake.count('GET', '/api/remotes/team_records/history')).toBe(2));

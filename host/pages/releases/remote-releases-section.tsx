@@ -1,5 +1,7 @@
 import type { AutomaticRollback, RemoteReleases, SlotStatsPayload } from '../../../shared';
 import { useApiClient } from '../../core';
+import { instantInWords } from '../../text/instant-in-words';
+import { InstantTime } from '../../text/instant-time';
 import { CanaryForm } from './canary-form';
 import { describeCanary, remoteApiPath, type ApplyReleaseChange, type ReleaseChange } from './release-change';
 import { ReleaseHistory } from './release-history';
@@ -9,7 +11,7 @@ import { FailureRate, LoadTime, releaseStats } from '../common/slot-load-figures
 /** What the page says of a canary the server rolled back on its own, and why (as audited). */
 export function automaticRollbackMessage(remote: string, rollback: AutomaticRollback): string {
   const why = rollback.reason ? `: ${rollback.reason}` : '';
-  return `The canary ${rollback.version} of ${remote} was rolled back automatically on ${new Date(rollback.at).toLocaleString()}${why}.`;
+  return `The canary ${rollback.version} of ${remote} was rolled back automatically on ${instantInWords(rollback.at)}${why}.`;
 }
 
 /** The id of a remote's heading on the operators' page: focused after a change of that remote. */
@@ -126,7 +128,7 @@ export function RemoteReleasesSection({
                 <tr key={version} data-release={version}>
                   <th scope="row">{version}</th>
                   <td>
-                    {new Date(publishedAt).toLocaleString()} by{' '}
+                    <InstantTime at={publishedAt} /> by{' '}
                     {/^(config|REMOTES_CONFIG)$/.test(publishedBy)
                       ? 'REMOTES_CONFIG (the entry the file declares)'
                       : publishedBy}

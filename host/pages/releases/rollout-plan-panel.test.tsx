@@ -12,6 +12,7 @@ import { createFakeApi, type FakeApi, type FakeRoute } from '../../../testing/ho
 import { demoMe, renderAppAt } from '../../../testing/host/render-app';
 import { parseShares, sharesProblem } from './start-rollout-form';
 import { fakeModalDialogs } from '../../../testing/host/modal-dialogs';
+import { instantInWords } from '../../text/instant-in-words';
 
 /**
  * The progressive rollout on the releases page: the plan and its current step, Pause / Resume / Promote now / Abort
@@ -114,9 +115,12 @@ describe('the progressive rollout on the releases page', () => {
   it('shows the plan with its steps and the current one', async () => {
     renderAppAt(api(plan()), RELEASES_PAGE_PATH);
     const section = await remoteSection();
-    expect(within(section).getByText(/^Rollout of 1\.2\.0/).textContent).toMatch(
-      /^Rollout of 1\.2\.0: running, at step 2 of 3 \(25 %\), since .+; started by admin\.$/,
+    const state = within(section).getByText(/^Rollout of 1\.2\.0/);
+    expect(state.textContent).toBe(
+      `Rollout of 1.2.0: running, at step 2 of 3 (25 %), since ${instantInWords('2026-11-25T10:00:00.000Z')}; ` +
+        'started by admin.',
     );
+    expect(state.querySelector('time')?.getAttribute('dateTime')).toBe('2026-11-25T10:00:00.000Z');
     const steps = within(section).getByRole('list', { name: `Steps of the rollout of ${REMOTE} 1.2.0` });
     const items = within(steps).getAllByRole('listitem');
     expect(items.map((item) => item.textContent)).toEqual([

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { CanaryRollout, RolloutPlan, RolloutPlanAction, RolloutStep } from '../../../shared';
 import { useApiClient } from '../../core';
 import { ConfirmDialog, useConfirmDialog } from '../../layout/confirm-dialog';
+import { InstantTime } from '../../text/instant-time';
 import { countOf } from '../common/count-in-words';
 import { rolloutPlanActionPath, type ApplyReleaseChange } from './release-change';
 import { StartRolloutForm } from './start-rollout-form';
@@ -101,8 +102,7 @@ export function RolloutPlanPanel({ remote, plan, versions, mayChange, canary, ap
         <>
           <p data-rollout-plan-state>
             {live ? 'Rollout' : 'Last rollout'} of {plan.version}: {STATES[plan.state]}, at {describeStep(plan)}, since{' '}
-            {new Date(plan.stepStartedAt).toLocaleString()}; started by {plan.startedBy}.
-            {plan.reason && ` ${plan.reason}.`}
+            <InstantTime at={plan.stepStartedAt} />; started by {plan.startedBy}.{plan.reason && ` ${plan.reason}.`}
           </p>
           <ol className="steps" aria-label={`Steps of the rollout of ${remote} ${plan.version}`}>
             {plan.steps.map((step, index) => (
