@@ -305,4 +305,5 @@ export {
   RECORD_CREATION_REPLAYED_HEADER,
 } from './resource-wire';
 export { spellUndecomposedLetters, UNDECOMPOSED_LETTERS } from './undecomposed-letters';
+export { instantInUtc } from './instant-in-utc';
 export { isLoopbackHost } from './loopback-host';

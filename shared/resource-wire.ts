@@ -4,6 +4,7 @@
  */
 import type { JsonObject, JsonValue } from './json';
 import type { ErrorBody } from './errors';
+import { instantInUtc } from './instant-in-utc';
 import type { ResourceRecord } from './resource-record';
 
 /**
@@ -130,11 +131,11 @@ export const RECORD_RESTORE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Until when a deleted record can be restored, as the server's messages say it (`deletedRecord` errors): to the
- * minute, in UTC, since the server does not know the reader's time zone. The host finds this text in a message to
+ * minute, in UTC, since the server does not know the reader's time zone (instantInUtc). The host finds this text in a message to
  * show the moment in the reader's own clock instead.
  */
 export function restoreDeadlineInUtc(restorableUntil: number): string {
-  return `${new Date(restorableUntil).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return instantInUtc(restorableUntil);
 }
 
 /**

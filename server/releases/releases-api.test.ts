@@ -638,7 +638,7 @@ describe('rollout', () => {
     await operator.post('/api/remotes/team_billing/canary').send({ version: 'v1', percent: 50 }).expect(200);
     const trail = await app.releases.store.history('team_billing');
     const moved =
-      /^The rollout of "team_billing" moved since it was shown \(v2 active, no canary\): now v2 active, a canary of v1 to 50 % \(changed by admin at \d{4}-[^)]+\)\. Nothing was changed: look at it again before choosing\.$/;
+      /^The rollout of "team_billing" moved since it was shown \(v2 active, no canary\): now v2 active, a canary of v1 to 50 % \(changed by admin at \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\)\. Nothing was changed: look at it again before choosing\.$/;
     const stale = '?active=v2&canary=';
     const changes = [
       () => operator.post(`/api/remotes/team_billing/activate${stale}`).send({ version: 'v1' }),

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import {
+  instantInUtc,
   ROLLOUT_PLAN_SEEN_PARAMETERS,
   ROLLOUT_PLAN_STATES,
   ROLLOUT_SEEN_PARAMETERS,
@@ -36,9 +37,12 @@ export function rolloutIsAsSeen(rollout: RemoteRollout, seen: RolloutSeen): bool
   return seen.active === rollout.active && seen.canary === (rollout.canary?.version ?? null);
 }
 
-/** Who moved it when (an audit entry), as the refusals say it. */
+/**
+ * Who moved it when (an audit entry), as the refusals say it: the time readable, in UTC (the page shows the message as
+ * it comes, and its error carries no instant of its own to say in the reader's zone).
+ */
 const changedBy = (lastChange: AuditEntry | undefined): string =>
-  lastChange === undefined ? '' : ` (changed by ${lastChange.actor} at ${lastChange.at})`;
+  lastChange === undefined ? '' : ` (changed by ${lastChange.actor} at ${instantInUtc(lastChange.at)})`;
 
 /**
  * Why a change chosen on `seen` was not made over `now`, and who moved it when known (the rollout's last change):
@@ -95,7 +99,8 @@ export function planMovedMessage(
   now: Pick<RolloutPlan, 'version' | 'startedAt' | 'state'>,
   lastChange: AuditEntry | undefined,
 ): string {
-  const plan = ({ version, startedAt, state }: RolloutPlanSeen) => `${version} started at ${startedAt}, ${state}`;
+  const plan = ({ version, startedAt, state }: RolloutPlanSeen) =>
+    `${version} started at ${instantInUtc(startedAt)}, ${state}`;
   return (
     `The rollout plan of "${remote}" moved since it was shown (${plan(seen)}): now ${plan(now)}` +
     `${changedBy(lastChange)}. Nothing was changed: look at it again before choosing.`

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
-import { VIEWER_ROLE, type AuditEntry, type RemoteReleasesPayload, type RolloutPlan } from '../../shared';
+import { instantInUtc, VIEWER_ROLE, type AuditEntry, type RemoteReleasesPayload, type RolloutPlan } from '../../shared';
 import { addOperator, addUser, createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
 import { startDescriptorOrigin, type DescriptorOrigin } from '../../testing/server/released-remote';
 import { waitUntil } from '../../testing/server/wait-until';
@@ -401,13 +401,16 @@ describe("an operator's actions on the plan", () => {
     // Bea pauses it (she saw it running); Ana's page still shows it running and she promotes.
     await act(bea, 'pause', seen(shown)).expect(200);
     const paused = await planNow();
+    // The refusal says when, readably in UTC (the ISO text was read out as is).
+    const [lastChange] = await app.releases.store.history('team_billing');
     const refused = await act(ana, 'promote', seen(shown)).expect(409);
     expect(refused.body.error.code).toBe('conflict');
     expect(refused.body.error.message).toMatch(
       new RegExp(
-        `^The rollout plan of "team_billing" moved since it was shown \\(v2 started at ${shown.startedAt}, ` +
-          `running\\): now v2 started at ${shown.startedAt}, paused \\(changed by bea at [^)]+\\)\\. Nothing was ` +
-          'changed: look at it again before choosing\\.$',
+        `^The rollout plan of "team_billing" moved since it was shown \\(v2 started at ` +
+          `${instantInUtc(shown.startedAt)}, running\\): now v2 started at ${instantInUtc(shown.startedAt)}, paused ` +
+          `\\(changed by bea at ${instantInUtc(lastChange!.at)}\\)\\. Nothing was changed: look at it again before ` +
+          'choosing\\.$',
       ),
     );
     expect(await planNow()).toEqual(paused);
@@ -433,7 +436,7 @@ describe("an operator's actions on the plan", () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     const second = (await bea.post('/api/remotes/team_billing/rollouts').send(PLAN).expect(201)).body as RolloutPlan;
     expect((await act(ana, 'abort', seen(paused)).expect(409)).body.error.message).toContain(
-      `now v2 started at ${second.startedAt}, running (changed by bea at`,
+      `now v2 started at ${instantInUtc(second.startedAt)}, running (changed by bea at`,
     );
     expect(await planNow()).toMatchObject({ startedAt: second.startedAt, state: 'running' });
     // On the plan shown now, the action is made.
