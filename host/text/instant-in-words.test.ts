@@ -1,3 +1,4 @@
+import { browserLanguage } from '../../testing/host/browser-language';
 import { instantInWords } from './instant-in-words';
 
 const AT = Date.UTC(2026, 10, 29, 20, 31, 53);
@@ -21,5 +22,13 @@ describe('instantInWords', () => {
 
   it('gives back a text that is no instant as it came', () => {
     expect(instantInWords('soon')).toBe('soon');
+  });
+});
+
+describe('instantInWords in a browser set to Arabic', () => {
+  browserLanguage('ar-EG');
+
+  it('still writes English, with Latin digits, inside the English sentences around it', () => {
+    expect(instantInWords(AT, 'Africa/Cairo')).toBe('29 Nov 2026, 22:31 GMT+2');
   });
 });
