@@ -10,10 +10,16 @@ function greeting(hour: number): string {
   return 'Good evening';
 }
 
+/**
+ * `Sunday 29 November`: in English like the greeting before it and the rest of the admin, not in the browser's
+ * language (a German browser wrote "Good evening · Sonntag, 29. November").
+ */
+const DAY_IN_WORDS = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long' });
+
 /** Greets the signed-in user on the dashboard (usually as the content of a Callout). */
 export function WelcomeCard({ title }: WelcomeCardProps) {
   const now = new Date();
-  const date = new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long' }).format(now);
+  const date = DAY_IN_WORDS.format(now);
   return (
     <div className="welcome">
       <p className="welcome__eyebrow">
