@@ -3,6 +3,7 @@ import type remote from '../remote';
 import { useEffect, useState } from 'react';
 import { RECORD_LIST_LIMIT, type RecordListPayload, type ResourceRecord } from '../../kit';
 import { apiClient } from '../api-client';
+import { instantInWords } from '../../common/instant-in-words';
 
 /** The props a slot gives it, inferred from its schema in remote.ts. */
 export type ActivityTimelineProps = PropsOf<typeof remote, 'ActivityTimeline'>;
@@ -84,7 +85,14 @@ export function ActivityTimeline({ limit }: ActivityTimelineProps) {
                 <a href={`/resources/${encodeURIComponent(route.resource)}/${record.id}`}>{record.title}</a>
                 <span className="muted">
                   {current ? ' (this record)' : ''}
-                  {time !== null ? ` · updated ${new Date(time).toLocaleString()}` : ''}
+                  {time !== null && (
+                    <>
+                      {' · updated '}
+                      <time dateTime={new Date(time).toISOString()} title={new Date(time).toISOString()}>
+                        {instantInWords(time)}
+                      </time>
+                    </>
+                  )}
                 </span>
               </li>
             );

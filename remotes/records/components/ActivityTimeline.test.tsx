@@ -1,0 +1,41 @@
+import { render, screen } from '@testing-library/react';
+import type { RecordListPayload, ResourceRecord } from '../../kit';
+import { browserLanguage } from '../../../testing/host/browser-language';
+import { instantInWords } from '../../common/instant-in-words';
+import { apiClient } from '../api-client';
+import { ActivityTimeline } from './ActivityTimeline';
+
+const UPDATED = '2026-11-29T20:31:53.000Z';
+
+function record(id: number, title: string, updatedAt?: string): ResourceRecord {
+  return { id, title, label: 'Article', group: 'news', ...(updatedAt ? { updatedAt } : {}) };
+}
+
+/** The records API answers the timeline's read with `records`. */
+function showList(records: ResourceRecord[]): void {
+  const payload = { records } as unknown as RecordListPayload;
+  jest.spyOn(apiClient, 'get').mockResolvedValueOnce(payload as never);
+}
+
+describe('ActivityTimeline in a browser set to German', () => {
+  browserLanguage('de-DE');
+
+  beforeEach(() => {
+    window.history.pushState(null, '', '/resources/articles/2');
+  });
+
+  afterEach(() => {
+    window.history.pushState(null, '', '/');
+  });
+
+  it('says when each record was updated in English, in the reader’s zone, the exact instant in the markup', async () => {
+    showList([record(2, 'Spring launch', UPDATED)]);
+    render(<ActivityTimeline limit={5} />);
+    const link = await screen.findByRole('link', { name: 'Spring launch' });
+    const item = link.closest('li')!;
+    expect(item.textContent).toBe(`Spring launch (this record) · updated ${instantInWords(Date.parse(UPDATED))}`);
+    const time = item.querySelector('time')!;
+    expect(time.getAttribute('dateTime')).toBe(UPDATED);
+    expect(time.title).toBe(UPDATED);
+  });
+});
