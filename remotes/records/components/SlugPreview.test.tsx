@@ -13,12 +13,32 @@ describe('slugify', () => {
     ['Ünïcødé', 'unicode'],
     ['Søren Ærø, Straße', 'soren-aero-strasse'],
     ['Łódź Œuvre Þór Đorđe Ðan Kıyı', 'lodz-oeuvre-thor-dorde-dan-kiyi'],
+    // Every script's letters and digits are kept: a title in one of them had no slug, or only its digits.
+    ['Москва отчёт', 'москва-отчёт'],
+    ['Йошкар-Ола: ПЛАН', 'йошкар-ола-план'],
+    ['東京の天気', '東京の天気'],
+    ['3 مقالات جديدة', '3-مقالات-جديدة'],
+    ['מה חדש?', 'מה-חדש'],
+    ['Ἀθῆναι 2026', 'ἀθῆναι-2026'],
+    ['नमस्ते दुनिया', 'नमस्ते-दुनिया'],
+    ['٣ أخبار', '٣-أخبار'],
+    // NFKC: half-width and full-width forms as their ordinary letters; a Persian word's joiner splits nothing.
+    ['ｶﾞｲﾄﾞ ＡＢＣ１', 'ガイド-abc1'],
+    ['می\u200cخواهم', 'میخواهم'],
+    ['🚀 Launch!', 'launch'],
   ])('%s -> %s', (input, slug) => expect(slugify(input)).toBe(slug));
 
   it('keeps slugs to 80 characters without a trailing dash', () => {
     const slug = slugify(`${'word '.repeat(30)}`);
     expect(slug.length).toBeLessThanOrEqual(80);
     expect(slug.endsWith('-')).toBe(false);
+  });
+
+  it('never cuts a letter from its vowel sign at the 80th character', () => {
+    // नि is two code points: the 80th and 81st.
+    const slug = slugify(`${'a'.repeat(79)}नि`);
+    expect(slug).toBe('a'.repeat(79));
+    expect(slugify(`${'a'.repeat(78)}नि`)).toBe(`${'a'.repeat(78)}नि`);
   });
 });
 

@@ -6,21 +6,39 @@ import type remote from '../remote';
 /** `resource` and `formContext` from the form, then the props a slot gives it (its schema in remote.ts). */
 export type SlugPreviewProps = FormSlotProps<PropsOf<typeof remote, 'SlugPreview'>>;
 
+/** How long a slug may be, in code points (as the server counts a field's length). */
+const SLUG_MAX = 80;
+
+const CHARACTERS = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
 /**
- * `Hello, World!` -> `hello-world`: lower case ASCII letters and digits joined by single dashes. Accents are dropped,
- * and letters without a decomposition spelled as staff type them (`Søren Ærø` -> `soren-aero`, `Straße` -> `strasse`).
+ * `Hello, World!` -> `hello-world`: the letters and digits of every script, lower-cased, joined by single dashes
+ * (`Москва отчёт` -> `москва-отчёт`, `3 مقالات جديدة` -> `3-مقالات-جديدة`); it kept a-z and 0-9 alone, which left a
+ * title in another script no slug. Latin letters lose their accents, and letters without a decomposition are spelled
+ * as staff type them (`Søren Ærø` -> `soren-aero`, `Straße` -> `strasse`); the marks of other scripts belong to their
+ * letters (a Devanagari vowel sign, the breve of Cyrillic й) and stay, NFKC-normalised (half-width `ｶﾞ` -> `ガ`).
+ * At most SLUG_MAX, never cut inside a character as a person sees it (a letter and its vowel sign).
  */
 export function slugify(text: string): string {
-  return spellUndecomposedLetters(
+  const slug = spellUndecomposedLetters(
     text
       .normalize('NFKD')
-      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/(\p{Script=Latin})\p{M}+/gu, '$1')
+      .normalize('NFKC')
       .toLowerCase(),
   )
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80)
-    .replace(/-+$/, '');
+    // The joiners inside Persian and Indic words are invisible: dropped, not made into dashes that split a word.
+    .replace(/[\u200c\u200d]/g, '')
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '');
+  let kept = '';
+  let used = 0;
+  for (const { segment } of CHARACTERS.segment(slug)) {
+    used += [...segment].length;
+    if (used > SLUG_MAX) break;
+    kept += segment;
+  }
+  return kept.replace(/-+$/, '');
 }
 
 /**
