@@ -66,7 +66,11 @@ module.exports = {
     },
     {
       ...unit,
-      setupFilesAfterEnv: [...unit.setupFilesAfterEnv, '<rootDir>/testing/host/dom-wait-timeout.ts'],
+      setupFilesAfterEnv: [
+        ...unit.setupFilesAfterEnv,
+        '<rootDir>/testing/host/dom-wait-timeout.ts',
+        '<rootDir>/testing/host/inline-bdi.ts',
+      ],
       displayName: 'host',
       testEnvironment: 'jsdom',
       testMatch: ['<rootDir>/host/**/*.test.{ts,tsx}', '<rootDir>/remotes/**/*.test.{ts,tsx}'],

@@ -142,7 +142,9 @@ export function FieldControl({ field, value, error, related, onChange }: FieldCo
   let control;
   switch (field.input) {
     case 'textarea':
-      control = <textarea {...common} className="input input--textarea" rows={6} {...textBox} />;
+      // Each box takes its direction from its text (`dir="auto"`): a Hebrew or Arabic title typed into a box set
+      // left to right showed "מה חדש?" with its question mark at the wrong end.
+      control = <textarea {...common} className="input input--textarea" rows={6} dir="auto" {...textBox} />;
       break;
     case 'select':
       control = (
@@ -204,6 +206,8 @@ export function FieldControl({ field, value, error, related, onChange }: FieldCo
           {...common}
           type={field.input === 'email' || field.input === 'date' ? field.input : 'text'}
           className="input"
+          // Free text, as the text area above; an address or a day reads left to right in any script.
+          dir={field.input === 'email' || field.input === 'date' ? undefined : 'auto'}
           {...textBox}
         />
       );

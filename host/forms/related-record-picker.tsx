@@ -196,6 +196,8 @@ export function RelatedRecordPicker(props: RelatedRecordPickerProps) {
           name={name}
           className="input"
           role="combobox"
+          // A title searched for, in its own direction (see FieldControl).
+          dir="auto"
           autoComplete="off"
           spellCheck={false}
           aria-autocomplete="list"
@@ -267,7 +269,7 @@ export function RelatedRecordPicker(props: RelatedRecordPickerProps) {
                 .join(' ')}
               onClick={() => choose(record)}
             >
-              {titleOf(record)}
+              <bdi>{titleOf(record)}</bdi>
               {record.label && <span className="muted"> · {record.label}</span>}
             </li>
           ))}

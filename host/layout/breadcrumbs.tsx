@@ -14,10 +14,15 @@ export function Breadcrumbs({ trail, actions }: { trail: Crumb[]; actions?: Reac
         <ol className="breadcrumbs__trail">
           {trail.map((crumb, index) => (
             <li key={`${index}:${crumb.label}`}>
+              {/* Each label in its own direction (a record's title may be Hebrew or Arabic), isolated from the trail's. */}
               {crumb.to && index < trail.length - 1 ? (
-                <Link to={crumb.to}>{crumb.label}</Link>
+                <Link to={crumb.to}>
+                  <bdi>{crumb.label}</bdi>
+                </Link>
               ) : (
-                <span aria-current={index === trail.length - 1 ? 'page' : undefined}>{crumb.label}</span>
+                <span aria-current={index === trail.length - 1 ? 'page' : undefined}>
+                  <bdi>{crumb.label}</bdi>
+                </span>
               )}
             </li>
           ))}

@@ -71,7 +71,11 @@ export function DeleteRecordButton({ definition, record, small = false, onDelete
       </button>
       <ConfirmDialog
         control={dialog}
-        title={`Delete “${name}”?`}
+        title={
+          <>
+            Delete “<bdi>{name}</bdi>”?
+          </>
+        }
         confirmLabel={busy ? 'Deleting…' : 'Delete'}
         busy={busy}
         onConfirm={() => void confirm()}

@@ -43,15 +43,18 @@ describe('the notice of a record just deleted', () => {
     const api = renderList();
     fireEvent.click(await screen.findByRole('button', { name: 'Delete Winter sale' }));
     const confirmation = screen.getByRole('dialog', { name: 'Delete “Winter sale”?' });
+    // The title in its own direction, isolated from the question's (a Hebrew title's “?” at its end, not the start).
+    expect(confirmation.querySelector('bdi')?.textContent).toBe('Winter sale');
     fireEvent.click(within(confirmation).getByRole('button', { name: 'Delete' }));
 
     const undo = await screen.findByRole('button', { name: 'Undo', description: 'Deleted “Winter sale”.' });
     await waitFor(() => expect(document.activeElement).toBe(undo));
     const status = document.getElementById(undo.getAttribute('aria-describedby') ?? '');
     expect(status?.getAttribute('role')).toBe('status');
+    expect(status?.querySelector('bdi')?.textContent).toBe('Winter sale');
 
     fireEvent.click(undo);
-    await screen.findByText('Restored “Winter sale”.');
+    await waitFor(() => expect(status?.textContent).toBe('Restored “Winter sale”.'));
     expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
     expect(api.count('POST', '/api/resources/articles/records/7/restore')).toBe(1);
   });

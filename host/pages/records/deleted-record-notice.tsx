@@ -54,7 +54,7 @@ export function DeletedRecordNotice({ deleted, onRestored }: { deleted: DeletedR
   return (
     <div className="notice notice--info deleted-notice" data-deleted-record={deleted.record.id}>
       <p role="status" className="deleted-notice__text" id={text}>
-        {phase.kind === 'restored' ? `Restored “${name}”.` : `Deleted “${name}”.`}
+        {phase.kind === 'restored' ? 'Restored' : 'Deleted'} “<bdi>{name}</bdi>”.
       </p>
       {phase.kind !== 'restored' && (
         <button

@@ -112,13 +112,15 @@ export function DeletedRecordsPage() {
               <p>
                 {outcome.elsewhere ? 'Restored already, elsewhere: “' : 'Restored “'}
                 <Link ref={restoredLink} to={`/resources/${name}/${outcome.record.id}`}>
-                  {titleOf(outcome.record)}
+                  <bdi>{titleOf(outcome.record)}</bdi>
                 </Link>
                 ”.
               </p>
             )}
             {outcome?.kind === 'expired' && (
-              <p>“{titleOf(outcome.record)}” can no longer be restored: its day since the delete is over.</p>
+              <p>
+                “<bdi>{titleOf(outcome.record)}</bdi>” can no longer be restored: its day since the delete is over.
+              </p>
             )}
             <p>
               {rows.length === 0
@@ -147,7 +149,9 @@ export function DeletedRecordsPage() {
                 <tbody>
                   {rows.map(({ record, deletedAt, restorableUntil }) => (
                     <tr key={record.id} data-record-id={record.id}>
-                      <td>{titleOf(record)}</td>
+                      <td>
+                        <bdi>{titleOf(record)}</bdi>
+                      </td>
                       <td>
                         <InstantTime at={deletedAt} />
                       </td>

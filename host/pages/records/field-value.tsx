@@ -15,12 +15,23 @@ export function FieldValue({ field, value, related }: FieldValueProps) {
     const record = related?.find((each) => each.id === value);
     // Not at hand: the record it pointed at was deleted meanwhile (a restore brings it back).
     if (!record) return <span className="muted">#{value} (deleted)</span>;
-    return <Link to={`/resources/${encodeURIComponent(field.resource)}/${value}`}>{record.title || `#${value}`}</Link>;
+    return (
+      <Link to={`/resources/${encodeURIComponent(field.resource)}/${value}`}>
+        <bdi>{record.title || `#${value}`}</bdi>
+      </Link>
+    );
   }
   if (field?.input === 'checkbox' || typeof value === 'boolean') return <>{value ? 'Yes' : 'No'}</>;
   if (typeof value === 'object') return <code>{JSON.stringify(value)}</code>;
-  if (field?.input === 'textarea') return <span className="prewrap">{String(value)}</span>;
+  // Text in its own direction, isolated from what is around it (see FieldControl).
+  if (field?.input === 'textarea') {
+    return (
+      <span className="prewrap" dir="auto">
+        {String(value)}
+      </span>
+    );
+  }
   if (field?.input === 'date' && typeof value === 'string') return <time dateTime={value}>{value}</time>;
   if (field?.input === 'email' && typeof value === 'string') return <a href={`mailto:${value}`}>{value}</a>;
-  return <>{String(value)}</>;
+  return <bdi>{String(value)}</bdi>;
 }

@@ -57,7 +57,9 @@ function RecordEditForm() {
           </>
         }
       />
-      <PageHeading title={`Edit ${record.title} · ${definition.label}`}>Edit {record.title}</PageHeading>
+      <PageHeading title={`Edit ${record.title} · ${definition.label}`}>
+        Edit <bdi>{record.title}</bdi>
+      </PageHeading>
       <AppSlotRenderer location={SlotLocation.RESOURCE_BEFORE_FORM} />
       <ResourceForm
         definition={definition}

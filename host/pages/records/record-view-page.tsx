@@ -72,7 +72,9 @@ export function RecordViewPage({ editRefused = false }: { editRefused?: boolean 
           </>
         }
       />
-      <PageHeading title={`${record.title} · ${definition.label}`}>{record.title}</PageHeading>
+      <PageHeading title={`${record.title} · ${definition.label}`}>
+        <bdi>{record.title}</bdi>
+      </PageHeading>
       <CreatedNotice />
       {editRefused && (
         <p className="notice notice--info" data-edit-refused="">
@@ -107,7 +109,7 @@ export function RecordViewPage({ editRefused = false }: { editRefused?: boolean 
                 {relation.records.map((related) => (
                   <li key={related.id}>
                     <Link to={`/resources/${encodeURIComponent(relation.resource)}/${related.id}`}>
-                      {related.title}
+                      <bdi>{related.title}</bdi>
                     </Link>
                     <span className="muted"> · {related.label}</span>
                   </li>

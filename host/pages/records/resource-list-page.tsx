@@ -306,7 +306,7 @@ export function ResourceListPage() {
                     <td key={column.name}>
                       {index === 0 ? (
                         <Link to={`/resources/${name}/${record.id}`}>
-                          {String(record[column.name] ?? '') || `#${record.id}`}
+                          <bdi>{String(record[column.name] ?? '') || `#${record.id}`}</bdi>
                         </Link>
                       ) : (
                         <FieldValue

@@ -38,4 +38,14 @@ describe('ActivityTimeline in a browser set to German', () => {
     expect(time.getAttribute('dateTime')).toBe(UPDATED);
     expect(time.title).toBe(UPDATED);
   });
+
+  it('shows each title in its own direction, isolated from the words around it', async () => {
+    showList([record(3, '3 مقالات جديدة'), record(2, 'מה חדש?')]);
+    render(<ActivityTimeline limit={5} />);
+    const link = await screen.findByRole('link', { name: '3 مقالات جديدة' });
+    expect(link.querySelector('bdi')?.textContent).toBe('3 مقالات جديدة');
+    const current = screen.getByRole('link', { name: 'מה חדש?' });
+    expect(current.querySelector('bdi')?.textContent).toBe('מה חדש?');
+    expect(current.closest('li')?.textContent).toBe('מה חדש? (this record)');
+  });
 });

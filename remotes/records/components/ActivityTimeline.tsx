@@ -71,7 +71,9 @@ export function ActivityTimeline({ limit }: ActivityTimelineProps) {
   if (!route) return null;
   return (
     <section className="card timeline" aria-label="Newest records">
-      <h2 className="card__title">Newest in {route.resource}</h2>
+      <h2 className="card__title">
+        Newest in <bdi>{route.resource}</bdi>
+      </h2>
       {state.phase === 'loading' && <p className="muted">Loading the newest records…</p>}
       {state.phase === 'failed' && <p className="muted">{state.message}</p>}
       {state.phase === 'ready' && state.records.length === 0 && <p className="muted">No records yet.</p>}
@@ -82,7 +84,10 @@ export function ActivityTimeline({ limit }: ActivityTimelineProps) {
             const current = record.id === route.id;
             return (
               <li key={record.id} className={current ? 'timeline__item timeline__item--current' : 'timeline__item'}>
-                <a href={`/resources/${encodeURIComponent(route.resource)}/${record.id}`}>{record.title}</a>
+                {/* A title in its own direction (Hebrew, Arabic), isolated from the words after it. */}
+                <a href={`/resources/${encodeURIComponent(route.resource)}/${record.id}`}>
+                  <bdi>{record.title}</bdi>
+                </a>
                 <span className="muted">
                   {current ? ' (this record)' : ''}
                   {time !== null && (
