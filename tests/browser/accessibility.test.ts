@@ -1,7 +1,9 @@
 import type { Page } from 'playwright-core';
+import type { ResourceRecord } from '../../shared';
 import { axeViolations } from '../../testing/system/axe';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
 import { signIn } from '../../testing/system/sign-in';
+import { fetchInPage, SLOT_TIMEOUT_MS } from '../../testing/system/slot-page';
 import { firstRecord, scrollsSideways, waitForSettledPage } from '../../testing/system/staff-pages';
 
 jest.setTimeout(120_000);
@@ -170,6 +172,64 @@ describe('phones', () => {
         expect(signOut.y + signOut.height <= header.y + header.height).toBe(true);
       }
     }
+  });
+});
+
+/** Whether `selector`'s first element is wider inside than it is (its content overflows it sideways). */
+function overflows(page: Page, selector: string): Promise<boolean> {
+  return page
+    .locator(selector)
+    .first()
+    .evaluate((element) => element.scrollWidth > element.clientWidth);
+}
+
+describe('words longer than the screen', () => {
+  // A German compound of 63 letters, and a word of 170 (a run of letters pasted, a hash): people's text, not ours.
+  const COMPOUND = 'Rindfleischetikettierungsüberwachungsaufgabenübertragungsgesetz';
+  const WORD = `Unbroken${'x'.repeat(162)}`;
+
+  it('break inside a record’s pages and its Delete question on a phone, and inside the Newest box on a desktop', async () => {
+    const { page } = await suite.newPage({ viewport: { width: 320, height: 800 } });
+    await signIn(page);
+    const create = (title: string) =>
+      fetchInPage<{ record: ResourceRecord }>(page, '/api/resources/articles/records', {
+        method: 'POST',
+        body: { title, label: COMPOUND, slug: COMPOUND.toLowerCase(), body: `${COMPOUND} ${WORD}` },
+      });
+    const created = await create(COMPOUND);
+    expect(created.status).toBe(201);
+    const { id } = created.body.record;
+    for (const width of [320, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const path of [`/resources/articles/${id}`, `/resources/articles/${id}/edit`]) {
+        await page.goto(path);
+        await waitForSettledPage(page);
+        await page.getByRole('heading', { level: 1, name: COMPOUND, exact: false }).waitFor();
+        expect({ path, width, scrollsSideways: await scrollsSideways(page) }).toEqual({
+          path,
+          width,
+          scrollsSideways: false,
+        });
+      }
+    }
+    // The question naming it stays inside its dialog.
+    await page.goto(`/resources/articles/${id}`);
+    await waitForSettledPage(page);
+    await page.getByRole('button', { name: `Delete ${COMPOUND}` }).click();
+    await page.getByRole('dialog', { name: `Delete “${COMPOUND}”?` }).waitFor();
+    expect(await overflows(page, 'dialog')).toBe(false);
+    await page.keyboard.press('Escape');
+
+    // The Newest box lists the record of the long word, beside the page's other cards.
+    expect((await create(WORD)).status).toBe(201);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`/resources/articles/${id}`);
+    await waitForSettledPage(page);
+    await page.locator('.timeline').getByRole('link', { name: WORD }).waitFor({ timeout: SLOT_TIMEOUT_MS });
+    expect({
+      newestOverflows: await overflows(page, '.timeline'),
+      scrollsSideways: await scrollsSideways(page),
+    }).toEqual({ newestOverflows: false, scrollsSideways: false });
   });
 });
 
