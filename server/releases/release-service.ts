@@ -3,7 +3,13 @@
  * caller (the API, REMOTES_CONFIG, the canary watch) goes through, each change checked against the same placements
  * and files; the checks themselves live in release-check.ts, release-files-check.ts and release-origin-refusal.ts.
  */
-import { releaseVersionProblem, type RemoteRelease, type RemoteRollout, type RolloutSeen } from '../../shared';
+import {
+  instantInUtc,
+  releaseVersionProblem,
+  type RemoteRelease,
+  type RemoteRollout,
+  type RolloutSeen,
+} from '../../shared';
 import type { DescriptorSource } from '../remotes/descriptor-source';
 import type { RemoteRegistry } from '../remotes/remote-registry';
 import { checkEntryUrl } from '../remotes/remote-entry-url';
@@ -545,7 +551,7 @@ export class ReleaseService {
 function releaseExistsMessage(existing: RemoteRelease, entry: string): string {
   return (
     `${new ReleaseExistsError(existing.remote, existing.version).message} It was published from ${existing.entry} ` +
-    `(by ${existing.publishedBy} at ${existing.publishedAt}), not ${entry}.`
+    `(by ${existing.publishedBy} at ${instantInUtc(existing.publishedAt)}), not ${entry}.`
   );
 }
 

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
 import {
+  instantInUtc,
   ERROR_MESSAGES,
   REMOTE_DESCRIPTOR_FILE,
   Slot,
@@ -204,7 +205,7 @@ describe('publishing', () => {
       code: 'conflict',
       message:
         'Remote "team_billing" already has a release "v1": releases are immutable, publish another version. It was ' +
-        `published from ${entryOf('v1')} (by ${published.body.publishedBy} at ${published.body.publishedAt}), not ` +
+        `published from ${entryOf('v1')} (by ${published.body.publishedBy} at ${instantInUtc(published.body.publishedAt)}), not ` +
         `${entryOf('v2')}.`,
     });
     expect((await app.releases.store.history('team_billing')).map((entry) => entry.action)).toEqual(['publish']);
