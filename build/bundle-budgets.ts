@@ -80,8 +80,13 @@ const KIB = 1024;
  * limit, a sign-out in another tab, which the tabs now tell each other), the list's select-all box is mixed and the
  * selection's count announced, a relation filter applied is named by its record's title, the session warning moves
  * above a text box it would cover, and a lock-out no longer marks the sign-in fields invalid: 158.9 KB, 0.2 KB over.
+ * Raised from 156 to 157 KiB for what outside tests of staff in other countries found on the pages of the first
+ * script: a number field read "3,5" typed in a German browser as 35 (its box now reads a decimal comma and says when
+ * a number is none), times were written in the browser's language with no zone (one formatter says them in English in
+ * the reader's zone), and right-to-left titles were shown left to right (isolated in <bdi>, boxes of dir="auto"):
+ * 159.9 KB, 0.2 KB over.
  */
-export const HOST_INITIAL_JS_MAX_GZIP = 156 * KIB;
+export const HOST_INITIAL_JS_MAX_GZIP = 157 * KIB;
 
 /** A remote's container entry is the federation runtime plus its expose map: small, and on every page's path. */
 export const REMOTE_ENTRY_MAX_GZIP = 30 * KIB;
