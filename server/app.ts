@@ -121,7 +121,6 @@ export class App {
 
   /** Which remotes' slots may fill a location: `{ 'header-banner': ['team_billing'] }`. Before `ready()` only. */
   allowRemotes(map: AllowListMap): this {
-    // Refused as its other mistakes are (an unknown location), so that an entry tells them apart by one type.
     if (this.readying !== null) throw new SlotRegistrationError(ALLOW_REMOTES_AFTER_READY);
     this.remotes.allowLists.set(map);
     return this;

@@ -23,7 +23,7 @@ import { createFakeApi, proxyPage, type FakeApi } from '../../testing/host/fake-
 import { createTestSlotSource } from '../../testing/host/slot-source';
 import { CREATE_UNANSWERED_MESSAGE } from './creation-key';
 import { ResourceForm } from './resource-form';
-import { instantInWords } from '../text/instant-in-words';
+import { instantInWords } from '../../shared/instant-in-words';
 
 /** A form slot: shows what it receives and writes into the form through formContext. */
 function TitleTools({ resource, formContext, source, target }: FormSlotProps<{ source: string; target: string }>) {

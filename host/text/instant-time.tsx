@@ -1,4 +1,4 @@
-import { instantInWords } from './instant-in-words';
+import { instantInWords } from '../../shared/instant-in-words';
 
 /**
  * An instant as the reader reads it (instantInWords), in a `<time>` whose `dateTime` gives it exactly to machines and

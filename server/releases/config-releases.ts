@@ -1,3 +1,6 @@
+// REMOTES_CONFIG's entries as releases, one flow kept together: read from their origins and checked as a team's
+// publish is (files, dev servers, clashes), taken (published and activated unless a later decision stands), and asked
+// again while their origins do not answer (ConfigReleaseImports).
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { CONFIG_RELEASE_PREFIX, type RemoteRelease } from '../../shared';

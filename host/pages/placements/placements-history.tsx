@@ -1,5 +1,5 @@
 import type { PlacementChange, PlacementRevisionSummary, PlacementsDraft } from '../../../shared';
-import { instantInWords } from '../../text/instant-in-words';
+import { instantInWords } from '../../../shared/instant-in-words';
 import { InstantTime } from '../../text/instant-time';
 
 /**

@@ -11,7 +11,7 @@ import {
 import { ARTICLES_DEFINITION } from '../../../testing/host/articles-fixture';
 import { createFakeApi, type FakeApi, type FakeRoute } from '../../../testing/host/fake-api';
 import { demoMe, renderAppAt } from '../../../testing/host/render-app';
-import { instantInWords } from '../../text/instant-in-words';
+import { instantInWords } from '../../../shared/instant-in-words';
 
 /**
  * Recently deleted, without a browser: what the page lists and says, Restore and its refusals, the viewer's read-only

@@ -1,5 +1,5 @@
 import { describeAuditState } from './release-history';
-import { instantInWords } from '../../text/instant-in-words';
+import { instantInWords } from '../../../shared/instant-in-words';
 
 it('describes a rollout, with the reason an automatic rollback gives', () => {
   expect(describeAuditState({ active: '1.0.0', canary: { version: '2.0.0', percent: 10, tenants: [] } })).toBe(

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import type { AuditAction, JsonValue, RemoteHistoryPayload, RemoteRollout } from '../../../shared';
 import { useApi } from '../../hooks/use-api';
-import { instantInWords } from '../../text/instant-in-words';
+import { instantInWords } from '../../../shared/instant-in-words';
 import { InstantTime } from '../../text/instant-time';
 import { describeCanary, remoteApiPath } from './release-change';
 

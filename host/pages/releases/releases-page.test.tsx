@@ -25,7 +25,7 @@ import { UNSAVED_CHANGES_MESSAGE } from '../../hooks/unsaved-changes';
 import { demoMe, renderAppAt } from '../../../testing/host/render-app';
 import { fakeModalDialogs } from '../../../testing/host/modal-dialogs';
 import { refuseLeaving } from '../../../testing/host/leaving-refused';
-import { instantInWords } from '../../text/instant-in-words';
+import { instantInWords } from '../../../shared/instant-in-words';
 
 const REMOTE = 'team_records';
 

@@ -1,6 +1,6 @@
 import type { AutomaticRollback, RemoteReleases, SlotStatsPayload } from '../../../shared';
 import { useApiClient } from '../../core';
-import { instantInWords } from '../../text/instant-in-words';
+import { instantInWords } from '../../../shared/instant-in-words';
 import { InstantTime } from '../../text/instant-time';
 import { CanaryForm } from './canary-form';
 import { describeCanary, remoteApiPath, type ApplyReleaseChange, type ReleaseChange } from './release-change';

@@ -12,7 +12,7 @@ import { createFakeApi, type FakeApi, type FakeRoute } from '../../../testing/ho
 import { demoMe, renderAppAt } from '../../../testing/host/render-app';
 import { parseShares, sharesProblem } from './start-rollout-form';
 import { fakeModalDialogs } from '../../../testing/host/modal-dialogs';
-import { instantInWords } from '../../text/instant-in-words';
+import { instantInWords } from '../../../shared/instant-in-words';
 
 /**
  * The progressive rollout on the releases page: the plan and its current step, Pause / Resume / Promote now / Abort

@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import type { RecordListPayload, ResourceRecord } from '../../kit';
 import { browserLanguage } from '../../../testing/host/browser-language';
-import { instantInWords } from '../../common/instant-in-words';
+import { instantInWords } from '../../../shared/instant-in-words';
 import { apiClient } from '../api-client';
 import { ActivityTimeline } from './ActivityTimeline';
 

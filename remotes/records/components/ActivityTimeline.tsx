@@ -3,7 +3,7 @@ import type remote from '../remote';
 import { useEffect, useState } from 'react';
 import { RECORD_LIST_LIMIT, type RecordListPayload, type ResourceRecord } from '../../kit';
 import { apiClient } from '../api-client';
-import { instantInWords } from '../../common/instant-in-words';
+import { instantInWords } from '../../../shared/instant-in-words';
 
 /** The props a slot gives it, inferred from its schema in remote.ts. */
 export type ActivityTimelineProps = PropsOf<typeof remote, 'ActivityTimeline'>;

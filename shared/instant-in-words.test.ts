@@ -1,4 +1,4 @@
-import { browserLanguage } from '../../testing/host/browser-language';
+import { browserLanguage } from '../testing/host/browser-language';
 import { instantInWords } from './instant-in-words';
 
 const AT = Date.UTC(2026, 10, 29, 20, 31, 53);

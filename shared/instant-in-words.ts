@@ -1,3 +1,5 @@
+// Its own module, imported by path: the host's pages and the built-in remotes write instants with it, alike.
+
 /**
  * How the interface writes an instant: in English like the rest of it, whatever the browser's language (a de-DE
  * browser wrote `29.11.2026, 21:31:53`, an ar-EG one Arabic-script digits, inside English sentences), in the reader's
