@@ -25,13 +25,58 @@ export interface OrderedSlots {
  * the registrations before it at its location stay the same.
  */
 export function slotIds(slots: readonly Slot[]): string[] {
-  const seen = new Map<string, number>();
-  return slots.map((slot) => {
-    if (slot.placement.id !== undefined) return slot.placement.id;
-    const count = (seen.get(slot.component) ?? 0) + 1;
-    seen.set(slot.component, count);
-    return count === 1 ? slot.component : `${slot.component}#${count}`;
-  });
+  return new SlotIdIndex().idsOf(slots).ids;
+}
+
+/**
+ * The ids given so far at one location, to which more slots can be appended (`registerSlots` one call after
+ * another): what a registration adds is checked against them in the time of its own slots, not of the location's,
+ * so a host registering thousands of slots a call at a time does not pay for each call all the slots before it.
+ */
+export class SlotIdIndex {
+  private readonly counts = new Map<string, number>();
+  private readonly taken = new Set<string>();
+  /** Whether a slot given so far is placed before or after another (a cycle is then possible). */
+  private placedRelative = false;
+
+  get constrained(): boolean {
+    return this.placedRelative;
+  }
+
+  /** The ids `slots` get after those given so far, and the first of them already given; nothing is added. */
+  idsOf(slots: readonly Slot[]): { ids: string[]; duplicate: string | undefined } {
+    const counts = new Map<string, number>();
+    const taken = new Set<string>();
+    let duplicate: string | undefined;
+    const ids = slots.map((slot) => {
+      let id = slot.placement.id;
+      if (id === undefined) {
+        const count = (counts.get(slot.component) ?? this.counts.get(slot.component) ?? 0) + 1;
+        counts.set(slot.component, count);
+        id = count === 1 ? slot.component : `${slot.component}#${count}`;
+      }
+      if (duplicate === undefined && (this.taken.has(id) || taken.has(id))) duplicate = id;
+      taken.add(id);
+      return id;
+    });
+    return { ids, duplicate };
+  }
+
+  /** Adds `slots` with the ids {@link idsOf} gave them. */
+  add(slots: readonly Slot[], ids: readonly string[]): void {
+    slots.forEach((slot, index) => {
+      if (slot.placement.id === undefined) {
+        this.counts.set(slot.component, (this.counts.get(slot.component) ?? 0) + 1);
+      }
+      this.taken.add(ids[index]!);
+      this.placedRelative ||= isPlacedRelative(slot);
+    });
+  }
+}
+
+/** Whether a slot is placed before or after another rather than by its priority alone. */
+export function isPlacedRelative(slot: Slot): boolean {
+  return slot.placement.before !== undefined || slot.placement.after !== undefined;
 }
 
 /**
@@ -40,8 +85,14 @@ export function slotIds(slots: readonly Slot[]): string[] {
  * possible), else by ordering them. Missing targets are among them too, as orderSlots reports them.
  */
 export function placementProblems(location: string, slots: readonly Slot[]): readonly OrderProblem[] {
-  const constrained = slots.some((slot) => slot.placement.before !== undefined || slot.placement.after !== undefined);
-  return constrained ? orderSlots(location, slots).problems : indexIds(location, slotIds(slots)).problems;
+  return slots.some(isPlacedRelative)
+    ? orderSlots(location, slots).problems
+    : indexIds(location, slotIds(slots)).problems;
+}
+
+/** Why a slot's id cannot be taken: an earlier slot at its location has it. */
+export function duplicateIdMessage(location: string, id: string): string {
+  return `two slots at "${location}" have the id "${id}"; give one of them another "id"`;
 }
 
 /** The index of each id's first slot, and a problem for each later slot with the same id. */
@@ -53,12 +104,7 @@ function indexIds(
   const indexOf = new Map<string, number>();
   ids.forEach((id, index) => {
     if (indexOf.has(id)) {
-      problems.push({
-        kind: 'duplicate-id',
-        id,
-        index,
-        message: `two slots at "${location}" have the id "${id}"; give one of them another "id"`,
-      });
+      problems.push({ kind: 'duplicate-id', id, index, message: duplicateIdMessage(location, id) });
     } else indexOf.set(id, index);
   });
   return { indexOf, problems };

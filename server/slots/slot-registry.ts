@@ -7,7 +7,7 @@ import {
   type CatalogueSlot,
   type SlotLocationValue,
 } from '../../shared';
-import { orderSlots, placementProblems } from './slot-order';
+import { duplicateIdMessage, isPlacedRelative, orderSlots, placementProblems, SlotIdIndex } from './slot-order';
 
 /** A `registerSlots` call that cannot be honoured; thrown at once so a bad registration stops the start. */
 export class SlotRegistrationError extends Error {
@@ -48,6 +48,8 @@ export class SlotRegistry {
   private placements: ReadonlyMap<SlotLocation, readonly PlacedSlotInfo[]> = new Map();
   /** Locations registered to since they were last ordered: ordered when the registry is next read. */
   private readonly unordered = new Set<SlotLocation>();
+  /** The ids of the code's slots per location so far, so that a registration checks only its own slots' ids. */
+  private readonly codeIds = new Map<SlotLocation, SlotIdIndex>();
   private currentVersion = 0;
 
   get version(): number {
@@ -74,26 +76,55 @@ export class SlotRegistry {
   register(map: SlotRegistrationMap): void {
     const additions = validate(map).filter(([, slots]) => slots.length > 0);
     if (additions.length === 0) return;
+    const accepted = additions.map(([location, slots]) => ({
+      location,
+      slots,
+      ids: this.checkAppend(location, slots),
+    }));
     const next = new Map(this.registered);
-    for (const [location, slots] of additions) {
+    for (const { location, slots, ids } of accepted) {
       next.set(location, Object.freeze([...(next.get(location) ?? []), ...slots]));
+      this.idIndexOf(location).add(slots, ids);
     }
-    for (const [location] of additions) {
-      const byCode = next.get(location) ?? [];
-      const slots = [...byCode, ...(this.configured.get(location) ?? []).map((item) => item.slot)];
-      // A duplicate id or a cycle cannot be mended by a later registration: refused now, nothing of the call kept.
-      // A missing target may be registered later (or come from REMOTES_CONFIG): the slot check reports it at ready().
-      // A duplicate id whose later slot is the configuration's is the configuration's fault, not this call's: the
-      // slot check reports it naming the file and the remote.
-      const fatal = placementProblems(location.value, slots).filter(
+    this.registered = Object.freeze(next);
+    for (const { location } of accepted) this.unordered.add(location);
+    this.currentVersion++;
+  }
+
+  /**
+   * The ids `slots` get appended to the code's at `location`, or a SlotRegistrationError for what cannot be mended
+   * by a later registration: a duplicate id, or a cycle. A missing target may be registered later (or come from
+   * REMOTES_CONFIG): the slot check reports it at ready(). A duplicate id whose later slot is the configuration's is
+   * the configuration's fault, not this call's: the slot check reports it naming the file and the remote. Without a
+   * slot placed before or after another, only the new slots' ids are looked up: no cycle is possible.
+   */
+  private checkAppend(location: SlotLocation, slots: readonly Slot[]): string[] {
+    const index = this.idIndexOf(location);
+    const { ids, duplicate } = index.idsOf(slots);
+    const configured = (this.configured.get(location) ?? []).map((item) => item.slot);
+    if (index.constrained || slots.some(isPlacedRelative) || configured.some(isPlacedRelative)) {
+      const byCode = [...(this.registered.get(location) ?? []), ...slots];
+      const fatal = placementProblems(location.value, [...byCode, ...configured]).filter(
         (problem) =>
           problem.kind !== 'missing-target' && !(problem.index !== undefined && problem.index >= byCode.length),
       );
       if (fatal.length > 0) throw new SlotRegistrationError(`registerSlots: ${fatal[0]!.message}.`);
+    } else if (duplicate !== undefined) {
+      throw new SlotRegistrationError(`registerSlots: ${duplicateIdMessage(location.value, duplicate)}.`);
     }
-    this.registered = Object.freeze(next);
-    for (const [location] of additions) this.unordered.add(location);
-    this.currentVersion++;
+    return ids;
+  }
+
+  /** The ids of the code's slots at `location`, made from its registrations the first time they are asked for. */
+  private idIndexOf(location: SlotLocation): SlotIdIndex {
+    let index = this.codeIds.get(location);
+    if (index === undefined) {
+      index = new SlotIdIndex();
+      const slots = this.registered.get(location) ?? [];
+      index.add(slots, index.idsOf(slots).ids);
+      this.codeIds.set(location, index);
+    }
+    return index;
   }
 
   /** The slots registered by code, per location, in registration order (configured ones not included). */
