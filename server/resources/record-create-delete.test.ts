@@ -244,6 +244,27 @@ function lifeCases(open: () => Promise<DemoTestApp>): void {
       .text;
     expect(searched.split('\r\n').length - 2).toBe(matches.records.length);
     expect((await demo.agent.get('/api/resources/articles/records?format=xml')).status).toBe(400);
+
+    // A byte-order mark only when asked (bom=1: the list page's link, for spreadsheets); scripts get none.
+    expect(text.charCodeAt(0)).toBe('t'.charCodeAt(0));
+    const marked = await demo.agent
+      .get('/api/resources/articles/records?format=csv&bom=1')
+      .buffer(true)
+      .parse((response, done) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+    const bytes = marked.body as Buffer;
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(bytes.subarray(3).toString('utf8')).toBe(text);
+    for (const wrong of ['bom=yes&format=csv', 'bom=1', 'bom=1&bom=1&format=csv']) {
+      const refused = await demo.agent.get(`/api/resources/articles/records?${wrong}`);
+      expect(refused.status).toBe(400);
+      expect((refused.body as { error: { message: string } }).error.message).toMatch(
+        /^bom must be "1" beside format=csv/,
+      );
+    }
     expect((await demo.agent.get('/api/resources/articles/records?format=csv&sort=nope')).status).toBe(400);
   });
 

@@ -41,7 +41,7 @@ import { CreationKeyReusedError, creationKeyOf, RECORD_CREATION_MESSAGES } from 
 import { isRecordId } from './record-id';
 import { listRelatedRecords } from './list-related-records';
 import { missingReferencesRefusal, missingRelatedRecords, relatedReferences } from './missing-related-records';
-import { RECORD_CSV_FORMAT, writeRecordsCsv } from './record-csv';
+import { RECORD_CSV_BOM, RECORD_CSV_FORMAT, writeRecordsCsv } from './record-csv';
 import { encodeRecordCursor } from './record-list-cursor';
 import type { RecordPage } from '../storage/record-page-query';
 import { MissingReferencesError, ReferredRecordError, type RecordSource } from './record-source';
@@ -62,6 +62,9 @@ export const RESOURCE_MESSAGES = {
   unknownRecord: (resource: string, id: string) => `There is no ${resource} record ${id}.`,
   createNotAllowed: (label: string) => `${label} records cannot be created.`,
   format: `format must be "${RECORD_CSV_FORMAT}" (a list in CSV) or left out (a page in JSON).`,
+  bom:
+    `bom must be "${RECORD_CSV_BOM}" beside format=${RECORD_CSV_FORMAT} (the file starts with a byte-order mark, ` +
+    'for spreadsheets) or left out.',
 } as const;
 
 /**
@@ -236,13 +239,16 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
       GET: async (req, res) => {
         const resource = resourceOf(req);
         const tenant = (await currentTenant(req, tenants)).current.id;
-        const { format, ...listQuery } = req.query as Record<string, unknown>;
+        const { format, bom, ...listQuery } = req.query as Record<string, unknown>;
         if (format !== undefined && format !== RECORD_CSV_FORMAT) {
           throw HttpError.invalidRequest(RESOURCE_MESSAGES.format);
         }
+        if (bom !== undefined && (bom !== RECORD_CSV_BOM || format !== RECORD_CSV_FORMAT)) {
+          throw HttpError.invalidRequest(RESOURCE_MESSAGES.bom);
+        }
         const query = parseRecordListQuery(resource, listQuery);
         if (format === RECORD_CSV_FORMAT) {
-          await writeRecordsCsv(res, records, tenant, resource, query.source);
+          await writeRecordsCsv(res, records, tenant, resource, query.source, { byteOrderMark: bom !== undefined });
           return;
         }
         const [found, counted] = await Promise.all([

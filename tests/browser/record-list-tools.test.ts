@@ -313,12 +313,18 @@ describe.each(WIDTHS)('a record list at the $name width', ({ viewport }) => {
     await waitForSettledPage(page);
     const link = page.getByRole('link', { name: 'Download CSV' });
     expect(new URL(await link.evaluate((a) => (a as HTMLAnchorElement).href)).search).toBe(
-      '?filter.group=news&format=csv',
+      '?filter.group=news&format=csv&bom=1',
     );
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
     expect(download.suggestedFilename()).toBe('articles.csv');
-    const text = await readFile((await download.path()) ?? '', 'utf8');
-    const lines = text.split('\r\n').filter((line) => line !== '');
+    const file = await readFile((await download.path()) ?? '');
+    // A byte-order mark first, for the spreadsheet a person opens it in.
+    expect([...file.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = file
+      .subarray(3)
+      .toString('utf8')
+      .split('\r\n')
+      .filter((line) => line !== '');
     expect(lines[0]).toBe('title,label,group,published,authorId');
     expect(lines.length - 1).toBe(all.records.filter((record) => record.group === 'news').length);
   });

@@ -164,6 +164,8 @@ export function ResourceListPage() {
   csvQuery.delete('after');
   csvQuery.delete('before');
   csvQuery.set('format', 'csv');
+  // A person opens the download in a spreadsheet: a byte-order mark first, or Excel on Windows misreads UTF-8.
+  csvQuery.set('bom', '1');
   const csvAddress = `/api/resources/${name}/records?${csvQuery.toString()}`;
   const onDeleted = (record: DeletedRecord['record']) => {
     setGone(null);
