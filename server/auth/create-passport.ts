@@ -1,5 +1,6 @@
 import passport from 'passport';
 import { Strategy as LocalStrategy } from 'passport-local';
+import { clientKey } from '../http/client-key';
 import type { CredentialChecker } from './credential-checker';
 import type { UserStore } from './user-store';
 
@@ -23,8 +24,8 @@ export function createPassport(users: UserStore, checker: CredentialChecker): pa
   const authenticator = new passport.Authenticator();
   authenticator.use(
     LOCAL_STRATEGY,
-    new LocalStrategy({ session: true }, (username, password, done) => {
-      checker.check(username, password).then(
+    new LocalStrategy({ session: true, passReqToCallback: true }, (req, username, password, done) => {
+      checker.check(username, password, clientKey(req.ip ?? req.socket.remoteAddress ?? 'unknown')).then(
         (user) => done(null, user ?? false),
         (error: unknown) => done(error),
       );

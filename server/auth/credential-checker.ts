@@ -20,12 +20,13 @@ export class CredentialChecker {
 
   /**
    * The account when the password matches, otherwise null (whatever the reason). Throws PasswordChecksBusyError when
-   * too many checks are running and waiting already.
+   * too many checks are running and waiting already, PasswordChecksShareError when `client` (its address, as
+   * clientKey gives it) holds its share of them.
    */
-  async check(username: string, password: string): Promise<StaffUser | null> {
+  async check(username: string, password: string, client: string): Promise<StaffUser | null> {
     const found = await this.users.findCredentials(username);
     const stored = found ? found.passwordHash : await this.dummy();
-    const matches = await this.gate.run(() => verifyPassword(password, stored));
+    const matches = await this.gate.run(client, () => verifyPassword(password, stored));
     return found && matches ? found.user : null;
   }
 

@@ -20,8 +20,8 @@ export function reportPasswordCheck(res: Response, correct: boolean): void {
  * Guards the sign-in route: mount it after the JSON body parser and before the handler that checks the password.
  * Over the limit: 429 `too_many_requests` with `Retry-After`. Only failures count: a correct password (reported by
  * the handler with reportPasswordCheck, or a 2xx answer) is a successful sign-in (its points are given back, the
- * account+IP count starts again and the client is remembered as the account's own), and a 503 never reached the
- * password check. Each attempt is settled once.
+ * account+IP count starts again and the client is remembered as the account's own), and a 503 or a 429 of the
+ * password checks' gate never reached the password check. Each attempt is settled once.
  */
 export function createLoginThrottle(
   limiter: LoginRateLimiter,
@@ -73,8 +73,9 @@ export function createLoginThrottle(
       if (!res.writableFinished) return;
       const status = res.statusCode;
       if (status >= 200 && status < 300) settle('succeeded');
-      // 503: turned away before the password was checked (the checks were busy); not a failure either.
-      else if (status === 503) settle('unchecked');
+      // 503 or 429 here: turned away before the password was checked (the checks were busy, or this client held its
+      // share of them: this throttle's own 429 answers before this listener is set); not a failure either.
+      else if (status === 503 || status === 429) settle('unchecked');
     });
     next();
   };
