@@ -448,6 +448,26 @@ describe('publishing what the operator saw', () => {
     expect(await testApp.app.placements.store.lastNumber()).toBe(0);
     const bad = await operator.post('/api/placements/publish').send({ expectedUpdatedAt: 'yesterday' }).expect(400);
     expect(bad.body.error.code).toBe('invalid_request');
+    // Misspelt, the key would be no check at all: refused, naming it, on a save, a publish and a rollback alike
+    // (an outside test saved over another operator's draft and published with `expectedUpdateAt`).
+    for (const [path, body, what] of [
+      ['/api/placements/publish', { expectedUpdateAt: loaded }, 'A publish'],
+      ['/api/placements/rollback', { revision: 1, expectedUpdateAt: loaded }, 'A rollback'],
+    ] as const) {
+      const misspelt = await operator.post(path).send(body).expect(400);
+      expect(misspelt.body.error.message).toBe(
+        `${what} has unknown key(s) expectedUpdateAt; allowed: ${what === 'A publish' ? '' : 'revision, '}expectedUpdatedAt, expectedRevision.`,
+      );
+    }
+    const misspeltSave = await operator
+      .put('/api/placements/draft')
+      .send({ document: DOCUMENT, expectedUpdateAt: loaded })
+      .expect(400);
+    expect(misspeltSave.body.error.message).toBe(
+      'A draft save has unknown key(s) expectedUpdateAt; allowed: document, expectedUpdatedAt.',
+    );
+    expect(await testApp.app.placements.store.lastNumber()).toBe(0);
+    expect((await operator.get('/api/placements').expect(200)).body.draft.updatedBy).toBe('ops2');
 
     // Seen (the page reloaded the draft): published.
     const { draft } = (await operator.get('/api/placements').expect(200)).body as PlacementsPayload;

@@ -75,3 +75,14 @@ export function revisionNumber(value: unknown): number | null {
   const number = typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value;
   return typeof number === 'number' && Number.isInteger(number) && number >= 1 && number <= 2 ** 31 - 1 ? number : null;
 }
+
+/**
+ * Refuses (400) a body with a key it does not take, naming them and those it takes: a misspelt `expectedUpdatedAt`
+ * would otherwise be no time to check against, and another operator's draft saved over unseen.
+ */
+export function refuseUnknownKeys(value: Record<string, unknown>, allowed: readonly string[], what: string): void {
+  const unknown = Object.keys(value).filter((key) => !allowed.includes(key));
+  if (unknown.length > 0) {
+    throw HttpError.invalidRequest(`${what} has unknown key(s) ${unknown.join(', ')}; allowed: ${allowed.join(', ')}.`);
+  }
+}

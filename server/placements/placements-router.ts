@@ -43,6 +43,7 @@ import {
   revisionNumber,
   shallowEnough,
   tooLargeMessage,
+  refuseUnknownKeys,
 } from './placements-request-body';
 import { previewViewer, readPreviewRequest } from './preview-request';
 import { refuseShownInPart, shownDocument } from './shown-placements';
@@ -99,6 +100,7 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
         if (typeof body !== 'object' || body === null || !('document' in body)) {
           throw HttpError.invalidRequest('Send { "document": { "remotes": [...], "locations": {...} } }.');
         }
+        refuseUnknownKeys(body, ['document', 'expectedUpdatedAt'], 'A draft save');
         assertFrame(body.document);
         const document = shallowEnough(body.document);
         refuseShownInPart(document, 'save');
@@ -179,7 +181,9 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
     POST: [
       ...operatorJson,
       async (req, res) => {
-        const body = jsonObjectBody(req) as PlacementsPublishRequest;
+        const sent = jsonObjectBody(req);
+        refuseUnknownKeys(sent, ['expectedUpdatedAt', 'expectedRevision'], 'A publish');
+        const body = sent as PlacementsPublishRequest;
         res
           .status(201)
           .json(
@@ -202,6 +206,7 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
           expectedUpdatedAt?: unknown;
           expectedRevision?: unknown;
         };
+        refuseUnknownKeys(body, ['revision', 'expectedUpdatedAt', 'expectedRevision'], 'A rollback');
         res
           .status(201)
           .json(

@@ -19,6 +19,7 @@ import { HttpError } from '../http/http-error';
 import type { ReadableTenants } from '../slots/shown-rule';
 import type { Viewer } from '../slots/visibility-rule';
 import type { TenantStore } from '../tenants/tenant-store';
+import { refuseUnknownKeys } from './placements-request-body';
 
 /** `POST /api/placements/preview`'s body, checked. */
 export interface PreviewRequest {
@@ -112,13 +113,6 @@ export async function previewViewer(
     tenant: context.tenant,
     flags: context.flags === undefined ? await flags.enabledFor(context.tenant) : new Set(context.flags),
   };
-}
-
-function refuseUnknownKeys(value: Record<string, unknown>, allowed: readonly string[], what: string): void {
-  const unknown = Object.keys(value).filter((key) => !allowed.includes(key));
-  if (unknown.length > 0) {
-    throw HttpError.invalidRequest(`${what} has unknown key(s) ${unknown.join(', ')}; allowed: ${allowed.join(', ')}.`);
-  }
 }
 
 /**
