@@ -111,6 +111,14 @@ describe('npm run db:backup (SQLite)', () => {
       expect(overwrite.stderr).toContain('exists already: a backup never overwrites a file');
       expect(fs.readFileSync(existing, 'utf8')).toBe('keep me');
 
+      // A folder it cannot write in (in the image: a relative path lands in the read-only /app) names the database's
+      // folder, which it can (/sys refuses even root here, as the read-only root refuses the image's user).
+      const unwritable = await backup(['/sys/backup.db'], { DATABASE_PATH: existing });
+      expect(unwritable.code).toBe(1);
+      expect(unwritable.stderr).toContain(
+        `The folder /sys is not writable by this user. Write it beside the database, e.g. ${path.join(dir.path, 'backup.db')}. Nothing was written.`,
+      );
+
       const postgres = await backup([path.join(dir.path, 'x.db')], {
         DATABASE_URL: 'postgres://db.internal/slots',
       });

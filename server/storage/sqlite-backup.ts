@@ -33,7 +33,11 @@ export async function backupSqlite(source: string, destination: string): Promise
   if (!fs.existsSync(path.dirname(to))) throw new BackupRefused(`The folder ${path.dirname(to)} does not exist.`);
   const partial = `${to}.partial-${process.pid}`;
   // An empty file is an empty database to SQLite; created here with its mode, the copy is never readable by others.
-  fs.writeFileSync(partial, '', { mode: 0o600, flag: 'wx' });
+  try {
+    fs.writeFileSync(partial, '', { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    throw unwritable(error, path.dirname(to), path.dirname(from));
+  }
   // Left beside the file, they would say a server runs on it (db:copy warns of that) where none does.
   const aside = fs.existsSync(`${from}-wal`) ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'slots-backup-'));
   try {
@@ -78,4 +82,17 @@ function describeBackup(file: string): Omit<SqliteBackup, 'file'> {
   } finally {
     db.close();
   }
+}
+
+/**
+ * Why the backup cannot be written where it was asked, with where it can: in the image the root file system is
+ * read-only (a relative path lands in /app) and the database's folder, the volume, is the place one can write.
+ */
+function unwritable(error: unknown, folder: string, databaseFolder: string): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code !== 'EROFS' && code !== 'EACCES' && code !== 'EPERM') return error;
+  const why = code === 'EROFS' ? 'is on a read-only file system' : 'is not writable by this user';
+  const elsewhere =
+    folder === databaseFolder ? '' : ` Write it beside the database, e.g. ${path.join(databaseFolder, 'backup.db')}.`;
+  return new BackupRefused(`The folder ${folder} ${why}.${elsewhere}`);
 }

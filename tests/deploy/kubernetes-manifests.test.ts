@@ -121,6 +121,13 @@ describe('deploy/kubernetes/ manifests', () => {
       expect(container.livenessProbe!.httpGet).toEqual({ path: '/healthz', port: 'http' });
       // A database outage makes a pod unready; liveness must not restart it for that.
       expect(container.livenessProbe!.httpGet!.path).not.toBe('/readyz');
+      // One slow check (a CPU-throttled pod, a stalled Redis's 2 s) does not take a pod out of the Service; a draining
+      // pod's 503s do within its shutdown delay.
+      const readiness = container.readinessProbe!;
+      expect(readiness.failureThreshold).toBeGreaterThanOrEqual(2);
+      expect(readiness.failureThreshold! * readiness.periodSeconds! * 1000).toBeLessThanOrEqual(
+        Number(envOf(container).SHUTDOWN_DELAY_MS),
+      );
     });
 
     it('asks for resources and sets limits', () => {
