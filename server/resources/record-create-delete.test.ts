@@ -268,6 +268,23 @@ function lifeCases(open: () => Promise<DemoTestApp>): void {
     expect((await demo.agent.get('/api/resources/articles/records?format=csv&sort=nope')).status).toBe(400);
   });
 
+  it('finds a word inside Japanese, Chinese and Thai text, written without spaces', async () => {
+    const titles = ['東京都庁の会議室', '北京大学生前来应聘', 'ภาษาไทยง่ายนิดเดียว'];
+    for (const title of titles) {
+      expect((await demo.agent.post('/api/resources/articles/records').send({ title, label: 'x' })).status).toBe(201);
+    }
+    // Each search word is a word of the text, not its start (the whole title was one word: only 東京 found it).
+    for (const [search, title] of [
+      ['会議', titles[0]],
+      ['都庁 会議室', titles[0]],
+      ['应聘', titles[1]],
+      ['ไทย', titles[2]],
+    ] as const) {
+      const found = await demo.list(`search=${encodeURIComponent(search)}`);
+      expect([search, found.records.map((record) => record.title)]).toEqual([search, [title]]);
+    }
+  });
+
   it('refuses a word search mixed with a prefix search, or without a word', async () => {
     const refused = async (query: string, message: string) => {
       const response = await demo.agent.get(`/api/resources/articles/records?${query}`);

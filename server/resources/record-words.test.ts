@@ -32,6 +32,19 @@ describe('splitWords', () => {
     expect(splitWords('काम')[0]?.startsWith('कम')).toBe(false);
   });
 
+  it('splits the scripts written without spaces into their words, a text and a search alike', () => {
+    // One run of characters was one word: a search found only its start (東京, never 会議).
+    expect(splitWords('東京都庁の会議室')).toEqual(['東京', '都庁', 'の', '会議', '室']);
+    expect(splitWords('北京大学生前来应聘')).toContain('应聘');
+    expect(splitWords('ภาษาไทยง่ายนิดเดียว')).toEqual(['ภาษา', 'ไทย', 'ง่าย', 'นิด', 'เดียว']);
+    expect(splitWords('日本語のテキスト検索')).toEqual(['日本語', 'の', 'テキスト', '検索']);
+    // Half-width katakana fold to full width first (NFKC), so both spellings give the same words.
+    expect(splitWords('ﾃｷｽﾄ検索')).toEqual(splitWords('テキスト検索'));
+    // Latin letters beside them are their own word; Korean, written with spaces, keeps its words whole.
+    expect(splitWords('Tokyo東京2026')).toEqual(['tokyo', '東京', '2026']);
+    expect(splitWords('카카오톡 메시지')).toEqual(['카카오톡', '메시지']);
+  });
+
   it('cuts a word at 60 code points once folded, the same for a text and a search', () => {
     const long = `${'é'.repeat(59)}ß${'x'.repeat(10)}`;
     const [word] = splitWords(long);

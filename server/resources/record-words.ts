@@ -8,6 +8,15 @@ const WORD_MAX_LENGTH = 60;
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 /** Combining diacritical marks only: other marks (Devanagari's vowel signs, say) are letters of their word. */
 const DIACRITICS = /[\u0300-\u036f]/g;
+/**
+ * Scripts written without spaces between their words (Chinese, Japanese, Thai, Lao, Khmer, Burmese): a run of them is
+ * one sentence, not one word, and a search matched only its start. Such a run is split by ICU's dictionaries
+ * (Intl.Segmenter, the same in every Node with its full ICU, whatever the server's locale): `東京都庁の会議室` is
+ * 東京, 都庁, の, 会議, 室, so "会議" finds it.
+ */
+const UNSPACED_SCRIPT =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const WORD_SEGMENTER = new Intl.Segmenter('und', { granularity: 'word' });
 
 /**
  * The words of a text as the word search knows them: runs of letters, marks and digits, compatibility-normalized
@@ -20,15 +29,25 @@ export function splitWords(text: string): string[] {
   const folded = spellUndecomposedLetters(
     text.normalize('NFKC').toLowerCase().normalize('NFD').replace(DIACRITICS, '').normalize('NFC'),
   );
-  return [...folded.matchAll(WORD)].map((match) => [...match[0]].slice(0, WORD_MAX_LENGTH).join(''));
+  return [...folded.matchAll(WORD)]
+    .flatMap((match) => wordsOfRun(match[0]))
+    .map((word) => [...word].slice(0, WORD_MAX_LENGTH).join(''));
+}
+
+/** A run of letters, marks and digits as words: itself, unless a script written without spaces is in it. */
+function wordsOfRun(run: string): string[] {
+  if (!UNSPACED_SCRIPT.test(run)) return [run];
+  const words = [...WORD_SEGMENTER.segment(run)].filter((part) => part.isWordLike).map((part) => part.segment);
+  return words.length > 0 ? words : [run];
 }
 
 /**
  * The version of splitWords and recordWords: raised whenever they split or fold differently, so that every host's
  * start-up gives the records indexed before the new words (StoredRecordSource.indexWords; the database keeps the
- * version its words were last rebuilt with). 2: folded (accents, ß).
+ * version its words were last rebuilt with). 2: folded (accents, ß). 3: runs of scripts written without spaces split
+ * into their words.
  */
-export const WORDS_VERSION = 2;
+export const WORDS_VERSION = 3;
 
 /** Longest text value that gets a value word (filters match select options and the like, never long texts). */
 const VALUE_WORD_MAX_LENGTH = 60;
