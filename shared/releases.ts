@@ -130,6 +130,11 @@ export interface RemoteReleases {
   preview: string | null;
   /** The rollout's last change when it was an automatic rollback (until the next change of the rollout), or null. */
   automaticRollback: AutomaticRollback | null;
+  /**
+   * Each release the server rolled back automatically (its canary, or its plan's, was worse), the last time for each,
+   * newest first: offered again, it is one that failed its visitors before.
+   */
+  automaticRollbacks?: AutomaticRollback[];
   /** The remote's progressive rollout plan, the last one started (running, paused or ended), or null. */
   plan: RolloutPlan | null;
 }
@@ -184,6 +189,12 @@ export interface RolloutPlan {
   startedAt: string;
   /** Why it ended or what holds it, when the server says (e.g. the verdict on a worse canary). */
   reason: string | null;
+  /**
+   * A running step held for want of visitors, as the host answering last found it: the canary's distinct signed-in
+   * visitors since the step began, and how many it needs (the step's `visitors` or the canary watch's own minimum,
+   * whichever is higher). Absent when the step is not waiting for visitors, or nothing judged it yet (releases list only).
+   */
+  waitingForVisitors?: { visitors: number; needed: number };
 }
 
 /** `POST /api/remotes/<name>/rollouts/current/<action>`. */

@@ -166,18 +166,21 @@ export class ReleaseService {
     await this.refuseMovedSince(remote, seen, now);
     if (action === 'rollback') this.refuseForwardRollback(release, now);
     const reason = await this.filesReason(release, now, trace);
-    return this.change({
-      remote,
-      action,
-      actor,
-      reason,
-      next: (before) => {
-        // Again against the database: another host may have moved the rollout since this one's copy was read.
-        refuseMoved(remote, seen, before);
-        if (action === 'rollback') this.refuseForwardRollback(release, before);
-        return { active: release.version, canary: null };
+    return this.change(
+      {
+        remote,
+        action,
+        actor,
+        reason,
+        next: (before) => {
+          // Again against the database: another host may have moved the rollout since this one's copy was read.
+          refuseMoved(remote, seen, before);
+          if (action === 'rollback') this.refuseForwardRollback(release, before);
+          return { active: release.version, canary: null };
+        },
       },
-    });
+      seen,
+    );
   }
 
   /**
@@ -230,17 +233,20 @@ export class ReleaseService {
       },
       `The own build of "${remote}"`,
     );
-    return this.change({
-      remote,
-      action: 'deactivate',
-      actor,
-      next: (before) => {
-        refuseMoved(remote, seen, before);
-        if (!before.active)
-          throw new ReleaseRefusedError(`Remote "${remote}" has no release in force: its own build is served.`);
-        return { active: null, canary: null };
+    return this.change(
+      {
+        remote,
+        action: 'deactivate',
+        actor,
+        next: (before) => {
+          refuseMoved(remote, seen, before);
+          if (!before.active)
+            throw new ReleaseRefusedError(`Remote "${remote}" has no release in force: its own build is served.`);
+          return { active: null, canary: null };
+        },
       },
-    });
+      seen,
+    );
   }
 
   /**
@@ -325,18 +331,21 @@ export class ReleaseService {
     await this.refuseMovedSince(remote, seen, now);
     this.refuseCanaryOf(release, now.active);
     const reason = await this.filesReason(release, now, trace);
-    return this.change({
-      remote,
-      action: 'canary',
-      actor,
-      reason,
-      // The active release kept is the database's: another host may have activated one within the last poll.
-      next: (before) => {
-        refuseMoved(remote, seen, before);
-        this.refuseCanaryOf(release, before.active);
-        return { active: before.active, canary };
+    return this.change(
+      {
+        remote,
+        action: 'canary',
+        actor,
+        reason,
+        // The active release kept is the database's: another host may have activated one within the last poll.
+        next: (before) => {
+          refuseMoved(remote, seen, before);
+          this.refuseCanaryOf(release, before.active);
+          return { active: before.active, canary };
+        },
       },
-    });
+      seen,
+    );
   }
 
   /**
@@ -355,13 +364,14 @@ export class ReleaseService {
 
   /**
    * The release a progressive rollout gives `version` of `remote` a canary of, checked as a canary is (placements,
-   * clashes, origin, files), with the reason its files leave unconfirmed. An unknown version is a 400 here: a plan
-   * names what it rolls out in its body, as a publish does.
+   * clashes, origin, files, the rollout `seen`), with the reason its files leave unconfirmed. An unknown version is a
+   * 400 here: a plan names what it rolls out in its body, as a publish does.
    */
   async rolloutCandidate(
     remote: string,
     version: unknown,
     trace?: TraceContext,
+    seen?: RolloutSeen,
   ): Promise<{ release: RemoteRelease; reason: string | undefined }> {
     let release: RemoteRelease;
     try {
@@ -373,6 +383,7 @@ export class ReleaseService {
     this.refuseOriginNotAllowed(release);
     this.refuseBreaking(release, `Release "${release.version}" of "${remote}"`);
     const now = await this.parts.store.rollout(remote);
+    await this.refuseMovedSince(remote, seen, now);
     this.refuseCanaryOf(release, now.active);
     return { release, reason: await this.filesReason(release, now, trace) };
   }
@@ -427,6 +438,20 @@ export class ReleaseService {
     const after = await this.parts.store.rollout(remote);
     await this.refuseMovedSince(remote, seen, after);
     return after;
+  }
+
+  /**
+   * Runs `change`; a refusal in its transaction for a rollout moved since `seen` (by a change committed meanwhile,
+   * whose audit entry the transaction does not read) is said again naming who moved it, as the check before it says.
+   */
+  async namingWhoMovedIt<T>(remote: string, seen: RolloutSeen | undefined, change: () => Promise<T>): Promise<T> {
+    try {
+      return await change();
+    } catch (error) {
+      if (!(error instanceof ReleaseRefusedError) || error.status !== 409 || seen === undefined) throw error;
+      await this.refuseMovedSince(remote, seen, await this.parts.store.rollout(remote));
+      throw error;
+    }
   }
 
   /** Refuses (409) a change chosen on a rollout that has moved since, naming who moved it (rollout-seen.ts). */
@@ -526,10 +551,11 @@ export class ReleaseService {
     return release;
   }
 
-  private async change(change: RolloutChange): Promise<RemoteRollout> {
+  /** `seen`: the rollout the change was chosen on, which `next` checks again in the transaction. */
+  private async change(change: RolloutChange, seen: RolloutSeen | undefined): Promise<RemoteRollout> {
     // Without `onlyIfCanary` (never given here) a change is always made. Its rollout is the one the store worked out
     // in the transaction: `next` runs its checks there, once.
-    const { after } = (await this.parts.store.changeRollout(change))!;
+    const { after } = (await this.namingWhoMovedIt(change.remote, seen, () => this.parts.store.changeRollout(change)))!;
     await this.parts.snapshot.refresh();
     return after;
   }
@@ -555,8 +581,11 @@ function releaseExistsMessage(existing: RemoteRelease, entry: string): string {
   );
 }
 
-/** The same in a change's transaction, where the database's rollout is read (a host may have moved it just now). */
-function refuseMoved(remote: string, seen: RolloutSeen | undefined, before: RemoteRollout): void {
+/**
+ * The same in a change's transaction, where the database's rollout is read (a host may have moved it just now); who
+ * moved it is added once the transaction is over ({@link ReleaseService.namingWhoMovedIt}).
+ */
+export function refuseMoved(remote: string, seen: RolloutSeen | undefined, before: RemoteRollout): void {
   if (seen === undefined || rolloutIsAsSeen(before, seen)) return;
   throw new ReleaseRefusedError(rolloutMovedMessage(remote, seen, before, undefined), [], 409);
 }

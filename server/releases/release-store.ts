@@ -51,6 +51,9 @@ const ROLLOUT_ACTIONS = [
   'rollout-rolled-back',
 ] as const;
 
+/** The server's own rollbacks of a canary found worse: the canary watch's, and a progressive rollout's. */
+const AUTOMATIC_ROLLBACKS = ['canary-auto-rollback', 'rollout-rolled-back'] as const;
+
 export interface RolloutChange {
   remote: string;
   action: (typeof ROLLOUT_ACTIONS)[number];
@@ -230,6 +233,30 @@ export class ReleaseStore {
       )
       .execute();
     return new Map(rows.map((row) => [row.remote, toAuditEntry(row)]));
+  }
+
+  /**
+   * Each remote's automatic rollbacks (a canary, or a plan's, found worse), the last one of each version, newest first:
+   * a release that failed its visitors once is offered again with that said. One row per version rolled back.
+   */
+  async automaticRollbacks(): Promise<Map<string, AuditEntry[]>> {
+    const rows = await this.engine.db
+      .selectFrom('remote_audit')
+      .selectAll()
+      .where('action', 'in', AUTOMATIC_ROLLBACKS)
+      .orderBy('id', 'desc')
+      .execute();
+    const byRemote = new Map<string, AuditEntry[]>();
+    const versionsSeen = new Set<string>();
+    for (const row of rows) {
+      const entry = toAuditEntry(row);
+      const canary = (entry.before as { canary?: { version?: unknown } } | null)?.canary?.version;
+      const key = JSON.stringify([entry.remote, canary]);
+      if (versionsSeen.has(key)) continue;
+      versionsSeen.add(key);
+      byRemote.set(entry.remote, [...(byRemote.get(entry.remote) ?? []), entry]);
+    }
+    return byRemote;
   }
 
   /**

@@ -98,6 +98,7 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
         const previews = previewsOf(req) ?? {};
         const names = new Set([...snapshot.releases().map((release) => release.remote)]);
         const lastChanges = await store.lastRolloutChanges();
+        const rolledBack = await store.automaticRollbacks();
         const changesRefused = await everyTenantRefusal(RELEASES_MANAGE, req.user as Express.User, options.tenants);
         const readable = await readableWith(req, changesRefused);
         const payload: RemoteReleasesPayload = {
@@ -108,6 +109,7 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
             releases: snapshot.releases().filter((release) => release.remote === remote),
             preview: previews[remote] ?? null,
             automaticRollback: automaticRollbackOf(lastChanges.get(remote)),
+            automaticRollbacks: (rolledBack.get(remote) ?? []).flatMap((entry) => automaticRollbackOf(entry) ?? []),
             plan: planOf(remote),
           })),
         };
@@ -245,7 +247,10 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
   const rolloutActorOf = (res: express.Response): string => res.locals.rolloutActor as string;
   const planOf = (remote: string) => {
     const plan = snapshot.rolloutPlans().find((each) => each.remote === remote);
-    return plan === undefined ? null : planOnWire(plan);
+    if (plan === undefined) return null;
+    // What this host's last look found a running step waiting for: the page says it, rather than look stuck.
+    const waiting = rollouts.waitingForVisitors(plan);
+    return { ...planOnWire(plan), ...(waiting === undefined ? {} : { waitingForVisitors: waiting }) };
   };
 
   jsonRoute(router, '/api/remotes/:name/rollouts', {
@@ -253,7 +258,13 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
       rolloutActor,
       ...json,
       async (req, res) => {
-        const plan = await rollouts.startPlan(name(req), jsonObjectBody(req), rolloutActorOf(res), traceOf(req));
+        const plan = await rollouts.startPlan(
+          name(req),
+          jsonObjectBody(req),
+          rolloutActorOf(res),
+          traceOf(req),
+          rolloutSeenOf(req),
+        );
         res.status(201).json(plan);
       },
     ],

@@ -10,10 +10,11 @@ import type {
   RolloutPlan,
   RolloutPlanAction,
   RolloutPlanSeen,
+  RolloutSeen,
   RolloutStep,
 } from '../../shared';
 import type { TraceContext } from '../observability/trace-context';
-import { AUTO_ROLLBACK_ACTOR, ReleaseRefusedError, type ReleaseService } from './release-service';
+import { AUTO_ROLLBACK_ACTOR, ReleaseRefusedError, refuseMoved, type ReleaseService } from './release-service';
 import type { ReleaseSnapshot } from './release-snapshot';
 import type { ReleaseStore } from './release-store';
 import {
@@ -30,6 +31,18 @@ import { parseRolloutSteps } from './rollout-steps';
 export type CanaryHealth = 'worse' | 'no-worse' | 'unknown';
 
 /**
+ * A verdict with what it was measured on, for the operators: a rollback that says only "worse" leaves them to dig the
+ * figures out of the slot events, and a step held for visitors looks stuck unless the page says how many it has.
+ */
+export interface CanaryJudgement {
+  health: CanaryHealth;
+  /** For `worse`: the figures, as the canary watch's own rollback gives them (visitors, shares, z, the slot). */
+  reason?: string;
+  /** For `unknown` for want of visitors: the canary's distinct visitors since the step began, and how many it needs. */
+  visitors?: { visitors: number; needed: number };
+}
+
+/**
  * Judges a plan's canary: `worse` rolls it back, `no-worse` lets it advance once its step's time is up, `unknown` (too
  * few distinct visitors since `since`, fewer than `minVisitors`, or nothing to say yet) holds it at its step. The slot
  * events module gives it (it sits above releases/ in the folder order): until it does, plans hold at their step.
@@ -39,7 +52,7 @@ export interface RolloutJudge {
     remote: string,
     version: string,
     step: { since: number; minVisitors: number },
-  ): CanaryHealth | Promise<CanaryHealth>;
+  ): CanaryHealth | CanaryJudgement | Promise<CanaryHealth | CanaryJudgement>;
 }
 
 /** Who the server's own changes of a plan (a step, a stop) are audited as; a rollback for a worse canary is `auto-rollback`. */
@@ -72,14 +85,30 @@ const PLAN_CHANGES: readonly AuditAction[] = [
 const live = (plan: RolloutPlan | undefined): plan is StoredRolloutPlan =>
   plan?.state === 'running' || plan?.state === 'paused';
 
-/** Whether the rollout is still the plan's: its canary is the plan's release at the step's share. */
+/**
+ * Whether the rollout is still the plan's: its canary is the plan's release at the step's share, to no tenant (a plan
+ * never gives one). Tenants an operator added are their change of the canary, which the plan's next step would drop.
+ */
 function rolloutIsThePlans(plan: RolloutPlan, rollout: RemoteRollout | undefined): boolean {
-  return rollout?.canary?.version === plan.version && rollout.canary.percent === plan.share;
+  const canary = rollout?.canary;
+  return canary?.version === plan.version && canary.percent === plan.share && canary.tenants.length === 0;
+}
+
+/** `canary 1.4.0 at 40 % and 1 tenant`: tenants counted, not named, as the audit is read by operators who may not read their ids. */
+function canaryInWords(canary: NonNullable<RemoteRollout['canary']>): string {
+  const { length } = canary.tenants;
+  const tenants = length === 0 ? '' : ` and ${length} ${length === 1 ? 'tenant' : 'tenants'}`;
+  return `canary ${canary.version} at ${canary.percent} %${tenants}`;
 }
 
 function fieldsOf(plan: StoredRolloutPlan): PlanFields {
   const { remote: _remote, share: _share, revision: _revision, ...fields } = plan;
   return fields;
+}
+
+/** One step of one plan: a count of visitors found for it says nothing of the next step, nor of another plan. */
+function stepKey(plan: Pick<RolloutPlan, 'version' | 'startedAt' | 'step' | 'stepStartedAt'>): string {
+  return `${plan.version} ${plan.startedAt} ${plan.step} ${plan.stepStartedAt}`;
 }
 
 function stepLabel(steps: readonly RolloutStep[], step: number): string {
@@ -97,6 +126,9 @@ export class RolloutPlans {
   private timer: NodeJS.Timeout | null = null;
   private checking: Promise<void> | null = null;
   private readonly now: () => number;
+  /** Remote -> the step (version and start) this host last found waiting for visitors, and the count it found. */
+  private readonly waiting = new Map<string, { step: string; visitors: { visitors: number; needed: number } }>();
+  private readonly rollBackListeners = new Set<(remote: string, version: string) => void>();
 
   constructor(private readonly parts: RolloutPlansParts) {
     this.now = parts.now ?? Date.now;
@@ -105,6 +137,22 @@ export class RolloutPlans {
   /** The slot events module's verdict on a canary (set once it is built). */
   judgeWith(judge: RolloutJudge): void {
     this.judge = judge;
+  }
+
+  /** Calls `listener` for every plan's canary this host rolled back for being worse (e.g. its metrics). */
+  onRollBack(listener: (remote: string, version: string) => void): () => void {
+    this.rollBackListeners.add(listener);
+    return () => this.rollBackListeners.delete(listener);
+  }
+
+  /**
+   * How many visitors `plan`'s running step has and needs, when this host's last look found it held for want of them;
+   * undefined otherwise. Every host looks every second, so the host answering knows it without asking the judge again.
+   */
+  waitingForVisitors(plan: RolloutPlan): { visitors: number; needed: number } | undefined {
+    const found = this.waiting.get(plan.remote);
+    if (plan.state !== 'running' || found?.step !== stepKey(plan)) return undefined;
+    return found.visitors;
   }
 
   start(): void {
@@ -127,46 +175,58 @@ export class RolloutPlans {
     return plan && planOnWire(plan);
   }
 
-  /** Starts a plan: its first step's share is given the release as a canary at once (audited `rollout-start`). */
+  /**
+   * Starts a plan: its first step's share is given the release as a canary at once (audited `rollout-start`). Given
+   * the rollout the caller `seen`, a rollout moved since (another canary started, say) is refused (409), nothing
+   * changed: the plan's canary replaces the one running, which the operator must have been shown.
+   */
   async startPlan(
     remote: string,
     body: Record<string, unknown>,
     actor: string,
     trace?: TraceContext,
+    seen?: RolloutSeen,
   ): Promise<RolloutPlan> {
     const steps = parseRolloutSteps(body.steps);
     if (typeof steps === 'string') throw new ReleaseRefusedError(steps);
-    const { release, reason } = await this.parts.service.rolloutCandidate(remote, body.version, trace);
+    const { release, reason } = await this.parts.service.rolloutCandidate(remote, body.version, trace, seen);
     const at = this.now();
-    const plan = await this.parts.plans.change(remote, (before, rollout) => {
-      if (live(before)) {
-        throw new ReleaseRefusedError(
-          `Remote "${remote}" has a rollout plan of "${before.version}" ${before.state} at ${stepLabel(before.steps, before.step)}: promote or abort it first.`,
-        );
-      }
-      // The database's active release: another host may have activated one since the candidate was checked.
-      this.parts.service.refuseCanaryOf(release, rollout.active);
-      const plan: PlanFields = {
-        version: release.version,
-        steps,
-        step: 0,
-        state: 'running',
-        stepStartedAt: iso(at),
-        startedBy: actor,
-        startedAt: iso(at),
-        reason: null,
-      };
-      const label = `plan of ${steps.map((step) => `${step.share} %`).join(', ')}: ${stepLabel(steps, 0)}`;
-      return {
-        plan,
-        rollout: {
-          action: 'rollout-start',
-          actor,
-          next: { active: rollout.active, canary: { version: release.version, percent: steps[0]!.share, tenants: [] } },
-          reason: reason === undefined ? label : `${label}; ${reason}`,
-        },
-      };
-    });
+    const plan = await this.parts.service.namingWhoMovedIt(remote, seen, () =>
+      this.parts.plans.change(remote, (before, rollout) => {
+        // Again against the database: another host may have moved the rollout since the candidate was checked.
+        refuseMoved(remote, seen, rollout);
+        if (live(before)) {
+          throw new ReleaseRefusedError(
+            `Remote "${remote}" has a rollout plan of "${before.version}" ${before.state} at ${stepLabel(before.steps, before.step)}: promote or abort it first.`,
+          );
+        }
+        // The database's active release: another host may have activated one since the candidate was checked.
+        this.parts.service.refuseCanaryOf(release, rollout.active);
+        const plan: PlanFields = {
+          version: release.version,
+          steps,
+          step: 0,
+          state: 'running',
+          stepStartedAt: iso(at),
+          startedBy: actor,
+          startedAt: iso(at),
+          reason: null,
+        };
+        const label = `plan of ${steps.map((step) => `${step.share} %`).join(', ')}: ${stepLabel(steps, 0)}`;
+        return {
+          plan,
+          rollout: {
+            action: 'rollout-start',
+            actor,
+            next: {
+              active: rollout.active,
+              canary: { version: release.version, percent: steps[0]!.share, tenants: [] },
+            },
+            reason: reason === undefined ? label : `${label}; ${reason}`,
+          },
+        };
+      }),
+    );
     await this.parts.snapshot.refresh();
     return planOnWire(plan!);
   }
@@ -197,21 +257,43 @@ export class RolloutPlans {
         ? await this.parts.service.promotionFilesReason(remote, known.version, trace)
         : undefined;
     const at = this.now();
-    const changed = await this.parts.plans.change(remote, (plan) => {
-      // Read again in the transaction: another host may have moved it since.
-      if (plan !== undefined && seen !== undefined && !planIsAsSeen(plan, seen)) {
-        throw new ReleaseRefusedError(planMovedMessage(remote, seen, plan, undefined), [], 409);
-      }
-      if (!live(plan)) {
-        const ended = plan as StoredRolloutPlan | undefined;
-        throw new ReleaseRefusedError(
-          `The rollout plan of "${ended?.version ?? ''}" of "${remote}" is ${ended?.state ?? 'gone'}: nothing to ${action}.`,
-        );
-      }
-      return this.actionChange(plan, action, actor, at, filesReason);
-    });
+    const changed = await this.namingWhoMovedThePlan(remote, seen, () =>
+      this.parts.plans.change(remote, (plan) => {
+        // Read again in the transaction: another host may have moved it since (who, read once it is committed).
+        if (plan !== undefined && seen !== undefined && !planIsAsSeen(plan, seen)) {
+          throw new ReleaseRefusedError(planMovedMessage(remote, seen, plan, undefined), [], 409);
+        }
+        if (!live(plan)) {
+          const ended = plan as StoredRolloutPlan | undefined;
+          throw new ReleaseRefusedError(
+            `The rollout plan of "${ended?.version ?? ''}" of "${remote}" is ${ended?.state ?? 'gone'}: nothing to ${action}.`,
+          );
+        }
+        return this.actionChange(plan, action, actor, at, filesReason);
+      }),
+    );
     await this.parts.snapshot.refresh();
     return planOnWire(changed ?? (await this.parts.plans.plan(remote))!);
+  }
+
+  /**
+   * Runs `change`; a refusal in its transaction for a plan moved since `seen` (by a change committed meanwhile, which
+   * the transaction cannot read the audit of) is said again naming who moved it, as the check before it says.
+   */
+  private async namingWhoMovedThePlan<T>(
+    remote: string,
+    seen: RolloutPlanSeen | undefined,
+    change: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await change();
+    } catch (error) {
+      if (!(error instanceof ReleaseRefusedError) || error.status !== 409 || seen === undefined) throw error;
+      const now = await this.parts.plans.plan(remote);
+      if (now === undefined || planIsAsSeen(now, seen)) throw error;
+      const lastChange = await this.parts.audit.lastChangeOf(remote, PLAN_CHANGES);
+      throw new ReleaseRefusedError(planMovedMessage(remote, seen, now, lastChange), [], 409);
+    }
   }
 
   /** `filesReason`: a promotion's, when its files were left unconfirmed (release-files-refusal.ts). */
@@ -294,12 +376,16 @@ export class RolloutPlans {
     const step = plan.steps[plan.step]!;
     const since = Date.parse(plan.stepStartedAt);
     // Asked outside the transaction (the judge reads the slot events); the step is then made from this revision only.
-    const health: CanaryHealth =
+    const answer =
       this.judge === null
         ? 'unknown'
         : await this.judge.canaryHealth(plan.remote, plan.version, { since, minVisitors: step.visitors ?? 0 });
-    if (health === 'worse') await this.rollBack(plan);
-    else if (health === 'no-worse' && at - since >= step.minutes * 60_000) await this.advance(plan, at);
+    const judgement: CanaryJudgement = typeof answer === 'string' ? { health: answer } : answer;
+    const short = judgement.visitors !== undefined && judgement.visitors.visitors < judgement.visitors.needed;
+    if (short) this.waiting.set(plan.remote, { step: stepKey(plan), visitors: judgement.visitors! });
+    else this.waiting.delete(plan.remote);
+    if (judgement.health === 'worse') await this.rollBack(plan, judgement.reason);
+    else if (judgement.health === 'no-worse' && at - since >= step.minutes * 60_000) await this.advance(plan, at);
   }
 
   /** Only from the revision this host saw, and while the rollout is still the plan's: made once. */
@@ -334,8 +420,10 @@ export class RolloutPlans {
     );
   }
 
-  private async rollBack(plan: StoredRolloutPlan): Promise<void> {
-    const reason = `the canary was worse than its stable release at ${stepLabel(plan.steps, plan.step)}`;
+  /** `measured`: the judge's figures (visitors, shares, z, the slot), the same a canary watch's rollback gives. */
+  private async rollBack(plan: StoredRolloutPlan, measured: string | undefined): Promise<void> {
+    const where = `the canary was worse than its stable release at ${stepLabel(plan.steps, plan.step)}`;
+    const reason = measured ? `${where}: ${measured}` : where;
     const changed = await this.change(plan, () => ({
       plan: { ...fieldsOf(plan), state: 'rolled-back', reason },
       rollout: {
@@ -347,8 +435,9 @@ export class RolloutPlans {
     }));
     if (changed === null) return;
     await this.parts.snapshot.refresh();
+    for (const listener of this.rollBackListeners) listener(plan.remote, plan.version);
     this.parts.logger.error(
-      { remote: plan.remote, version: plan.version, step: plan.step + 1 },
+      { remote: plan.remote, version: plan.version, step: plan.step + 1, reason },
       `ROLLOUT ROLLED BACK AUTOMATICALLY: remote "${plan.remote}" ${plan.version}: ${reason}`,
     );
   }
@@ -357,7 +446,7 @@ export class RolloutPlans {
   private async stop(plan: StoredRolloutPlan): Promise<void> {
     const changed = await this.parts.plans.change(plan.remote, (now, rollout) => {
       if (now?.revision !== plan.revision || rolloutIsThePlans(plan, rollout)) return null;
-      const canary = rollout.canary ? `canary ${rollout.canary.version} at ${rollout.canary.percent} %` : 'no canary';
+      const canary = rollout.canary ? canaryInWords(rollout.canary) : 'no canary';
       const reason = `the rollout was changed by other means at ${stepLabel(plan.steps, plan.step)}: now active ${rollout.active ?? 'none'}, ${canary}`;
       const where = { state: plan.state, step: plan.step + 1, share: plan.share };
       return {

@@ -15,8 +15,9 @@ import { getFreePort } from '../../testing/system/free-port';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import { FILES_UNCONFIRMED } from './release-files-refusal';
 import { RELEASE_REFUSALS } from './release-refusals';
-import type { CanaryHealth } from './rollout-plans';
+import type { CanaryHealth, CanaryJudgement } from './rollout-plans';
 import { RolloutPlanStore } from './rollout-plan-store';
+import { ReleaseStore } from './release-store';
 
 jest.setTimeout(60_000);
 
@@ -28,7 +29,7 @@ let originUrl: string;
 let declared: TempDir;
 let testApp: TestApp;
 /** What the test's judge says of every canary; set per test. */
-let health: CanaryHealth;
+let health: CanaryHealth | CanaryJudgement;
 const judged: Array<{ remote: string; version: string; since: number; minVisitors: number }> = [];
 
 beforeAll(async () => {
@@ -93,6 +94,11 @@ const PLAN = {
     { share: 100, minutes: 0 },
   ],
 };
+
+/** team_billing in a releases list's answer. */
+function billingListed(answer: { body: unknown }) {
+  return (answer.body as RemoteReleasesPayload).remotes.find((remote) => remote.remote === 'team_billing');
+}
 
 async function planNow(): Promise<RolloutPlan> {
   return (await testApp.app.releases.rollouts.current('team_billing'))!;
@@ -162,6 +168,44 @@ describe('starting a rollout plan', () => {
     const second = await operator.post('/api/remotes/team_billing/rollouts').send(PLAN).expect(400);
     expect(second.body.error.message).toMatch(/has a rollout plan of "v2" running at step 1 of 3 \(5 %\)/);
     expect(await rolloutTrail()).toEqual([['rollout-start', 'admin']]);
+  });
+
+  it('names the rollout it was chosen on: a canary started since is refused (409), never replaced unseen', async () => {
+    testApp = await start();
+    const { app } = testApp;
+    await addOperator(app, 'bea');
+    const ana = await signedInAgent(app);
+    const bea = await signedInAgent(app, 'bea');
+    // Ana's page shows v1 active and no canary; Bea then starts a canary of v2 at 20 %.
+    const shown = { active: 'v1', canary: '' };
+    await bea.post('/api/remotes/team_billing/canary').send({ version: 'v2', percent: 20 }).expect(200);
+    const [beaChange] = await app.releases.store.history('team_billing');
+    const refused = await ana.post('/api/remotes/team_billing/rollouts').query(shown).send(PLAN).expect(409);
+    expect(refused.body.error).toMatchObject({ code: 'conflict' });
+    expect(refused.body.error.message).toBe(
+      'The rollout of "team_billing" moved since it was shown (v1 active, no canary): now v1 active, a canary of v2 ' +
+        `to 20 % (changed by bea at ${instantInUtc(beaChange!.at)}). Nothing was changed: look at it again before ` +
+        'choosing.',
+    );
+    expect(await app.releases.store.rollout('team_billing')).toMatchObject({ canary: { version: 'v2', percent: 20 } });
+    expect(await app.releases.rollouts.current('team_billing')).toBeUndefined();
+
+    // Moved by another host between this one's check and its transaction: refused there too, naming who.
+    const read = ReleaseStore.prototype.rollout;
+    const stale = jest.spyOn(ReleaseStore.prototype, 'rollout').mockImplementationOnce(async function (
+      this: ReleaseStore,
+      remote: string,
+    ) {
+      return { ...(await read.call(this, remote)), canary: null };
+    });
+    const raced = await ana.post('/api/remotes/team_billing/rollouts').query(shown).send(PLAN).expect(409);
+    stale.mockRestore();
+    expect(raced.body.error.message).toContain(`(changed by bea at ${instantInUtc(beaChange!.at)})`);
+    expect(await app.releases.rollouts.current('team_billing')).toBeUndefined();
+
+    // Shown the canary, the plan replaces it; half of the rollout seen is a 400.
+    await ana.post('/api/remotes/team_billing/rollouts').query({ active: 'v1' }).send(PLAN).expect(400);
+    await ana.post('/api/remotes/team_billing/rollouts').query({ active: 'v1', canary: 'v2' }).send(PLAN).expect(201);
   });
 
   it('takes the team token of a remote whose REMOTES_CONFIG entry says "teamRollouts": true, and no other', async () => {
@@ -248,11 +292,47 @@ describe('a running plan', () => {
       ['rollout-rolled-back', 'auto-rollback'],
     ]);
     expect((await planNow()).reason).toMatch(/worse than its stable release at step 1 of 3/);
+    expect(billingListed(await operator.get('/api/remotes/releases').expect(200))?.automaticRollbacks).toEqual([
+      { version: 'v2', at: expect.any(String), reason: expect.stringMatching(/worse/) },
+    ]);
     // The page's notice of an automatic rollback, and the plan as it ended, in the releases list.
     const listed = (await operator.get('/api/remotes/releases').expect(200)).body as RemoteReleasesPayload;
     const billing = listed.remotes.find((remote) => remote.remote === 'team_billing');
     expect(billing?.automaticRollback).toMatchObject({ version: 'v2', reason: expect.stringMatching(/worse/) });
     expect(billing?.plan).toMatchObject({ version: 'v2', state: 'rolled-back' });
+  });
+
+  it('says what the judge measured when it rolls back, in the plan, the audit and the page', async () => {
+    testApp = await start();
+    const operator = await signedInAgent(testApp.app);
+    await operator.post('/api/remotes/team_billing/rollouts').send(PLAN).expect(201);
+    const measured =
+      'canary v2: 4 of 4 visitors (100.0 %) saw a failure, where stable v1: 0 of 12 (0.0 %) on the same slots: more ' +
+      'than 5.0 points worse at 99 % confidence (z = 3.10); most of all InvoiceBanner at header-banner (4 of 4 visitors failed)';
+    health = { health: 'worse', reason: measured };
+    await testApp.app.releases.rollouts.check();
+    const reason = `the canary was worse than its stable release at step 1 of 3 (5 %): ${measured}`;
+    expect(await planNow()).toMatchObject({ state: 'rolled-back', reason });
+    const [audited] = await testApp.app.releases.store.history('team_billing');
+    expect(audited).toMatchObject({ action: 'rollout-rolled-back', after: { reason } });
+    const listed = billingListed(await operator.get('/api/remotes/releases').expect(200));
+    expect(listed?.automaticRollback?.reason).toBe(reason);
+  });
+
+  it('says in the releases list how many visitors a step held for them has and needs', async () => {
+    testApp = await start();
+    const operator = await signedInAgent(testApp.app);
+    await operator.post('/api/remotes/team_billing/rollouts').send(PLAN).expect(201);
+    const listedPlan = async () => billingListed(await operator.get('/api/remotes/releases').expect(200))?.plan;
+    expect(await listedPlan()).not.toHaveProperty('waitingForVisitors');
+    health = { health: 'unknown', visitors: { visitors: 2, needed: 10 } };
+    await testApp.app.releases.rollouts.check(Date.now() + 11 * MINUTE);
+    expect(await listedPlan()).toMatchObject({ step: 0, waitingForVisitors: { visitors: 2, needed: 10 } });
+    // Once the visitors came, and the step moved on, nothing is said of visitors any more.
+    health = 'no-worse';
+    await testApp.app.releases.rollouts.check(Date.now() + 11 * MINUTE);
+    expect(await listedPlan()).toMatchObject({ step: 1 });
+    expect(await listedPlan()).not.toHaveProperty('waitingForVisitors');
   });
 
   it('holds a plan whose judge throws, and advances it once the judge answers', async () => {
@@ -272,6 +352,31 @@ describe('a running plan', () => {
     broken = false;
     await rollouts.check(Date.now() + 11 * MINUTE);
     expect(await planNow()).toMatchObject({ step: 1, state: 'running' });
+  });
+
+  it('stops when an operator gives its canary tenants: the next step would drop them', async () => {
+    testApp = await start();
+    const operator = await signedInAgent(testApp.app);
+    await operator.post('/api/remotes/team_billing/rollouts').send(PLAN).expect(201);
+    // The same release at the step's share: the plan's canary but for the tenant added.
+    await operator
+      .post('/api/remotes/team_billing/canary')
+      .send({ version: 'v2', percent: 5, tenants: ['acme'] })
+      .expect(200);
+    await testApp.app.releases.rollouts.check(Date.now() + 60 * MINUTE);
+    expect(await planNow()).toMatchObject({
+      state: 'stopped',
+      step: 0,
+      reason:
+        'the rollout was changed by other means at step 1 of 3 (5 %): now active v1, canary v2 at 5 % and 1 tenant',
+    });
+    expect(await testApp.app.releases.store.rollout('team_billing')).toMatchObject({
+      canary: { version: 'v2', percent: 5, tenants: ['acme'] },
+    });
+    expect(await rolloutTrail()).toEqual([
+      ['rollout-start', 'admin'],
+      ['rollout-stop', 'rollout'],
+    ]);
   });
 
   it('stops when its rollout is changed by other means (the canary ended by an operator)', async () => {
@@ -426,8 +531,12 @@ describe("an operator's actions on the plan", () => {
     });
     const raced = await act(ana, 'promote', seen(shown)).expect(409);
     stale.mockRestore();
+    // Who paused it is named as the first check names them, read once the transaction refused.
     expect(raced.body.error.message).toMatch(
-      /^The rollout plan of "team_billing" moved since it was shown .* paused\. /,
+      new RegExp(
+        `^The rollout plan of "team_billing" moved since it was shown .* paused \\(changed by bea at ` +
+          `${instantInUtc(lastChange!.at)}\\)\\. `,
+      ),
     );
     expect(await planNow()).toEqual(paused);
 

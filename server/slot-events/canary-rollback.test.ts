@@ -326,14 +326,57 @@ it("judges a progressive rollout's step by the same rule: unknown until it has i
   const { canary, stable } = await startCanary();
   const watch = testApp.app.slotEvents.canaryWatch;
   const step = { since: Date.now() - 60_000, minVisitors: 10 };
-  expect(await watch.canaryHealth('team_billing', '2.0.0', step)).toBe('unknown');
+  expect(await watch.canaryHealth('team_billing', '2.0.0', step)).toEqual({
+    health: 'unknown',
+    visitors: { visitors: 0, needed: 10 },
+  });
   await sendEach(stable, 5, 0);
   await sendEach(canary.slice(0, 5), 5, 0);
-  // Five of the ten visitors the step asks for.
-  expect(await watch.canaryHealth('team_billing', '2.0.0', step)).toBe('unknown');
+  // Five of the ten visitors the step asks for: said, so the page can tell a step held for visitors.
+  expect(await watch.canaryHealth('team_billing', '2.0.0', step)).toEqual({
+    health: 'unknown',
+    visitors: { visitors: 5, needed: 10 },
+  });
+  // A step asking fewer than the watch's own minimum (10 here) still waits for the watch's.
+  expect(await watch.canaryHealth('team_billing', '2.0.0', { ...step, minVisitors: 2 })).toEqual({
+    health: 'unknown',
+    visitors: { visitors: 5, needed: 10 },
+  });
   await sendEach(canary.slice(5), 5, 0);
-  expect(await watch.canaryHealth('team_billing', '2.0.0', step)).toBe('no-worse');
-  // Half of them now see failures, none of the stable release's visitors: the step would roll the canary back.
+  expect(await watch.canaryHealth('team_billing', '2.0.0', step)).toEqual({ health: 'no-worse' });
+  // Half of them now see failures, none of the stable release's visitors: the step would roll the canary back, with
+  // the figures the watch's own rollback gives.
   await sendEach(canary.slice(0, 5), 5, 5);
-  expect(await watch.canaryHealth('team_billing', '2.0.0', step)).toBe('worse');
+  expect(await watch.canaryHealth('team_billing', '2.0.0', step)).toEqual({
+    health: 'worse',
+    reason: expect.stringMatching(
+      /^canary 2\.0\.0: 5 of 10 visitors \(50\.0 %\) saw a failure, .* \(z = \d+\.\d\d\); most of all InvoiceBanner at header-banner/,
+    ),
+  });
+});
+
+it("counts and logs a progressive rollout's automatic rollback as the watch's own, with the figures", async () => {
+  await start(600_000);
+  const operator = await publishAndActivate(testApp.app, 'team_billing', origin.url, ['1.0.0', '2.0.0']);
+  const steps = [
+    { share: 50, minutes: 10 },
+    { share: 100, minutes: 0 },
+  ];
+  await operator.post('/api/remotes/team_billing/rollouts').send({ version: '2.0.0', steps }).expect(201);
+  const measured = 'canary 2.0.0: 4 of 4 visitors (100.0 %) saw a failure (z = 3.10)';
+  testApp.app.releases.judgeRolloutsWith({ canaryHealth: () => ({ health: 'worse', reason: measured }) });
+  await testApp.app.releases.rollouts.check();
+  expect(await canaryRunning()).toBeNull();
+  const families = parsePrometheusText(
+    (await operator.get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`).expect(200)).text,
+  );
+  expect(sampleValue(families, 'slots_canary_auto_rollbacks_total', { remote: 'team_billing' })).toBe(1);
+  const reason = `the canary was worse than its stable release at step 1 of 2 (50 %): ${measured}`;
+  expect(logged).toContainEqual(
+    expect.objectContaining({
+      level: 50,
+      reason,
+      msg: `ROLLOUT ROLLED BACK AUTOMATICALLY: remote "team_billing" 2.0.0: ${reason}`,
+    }),
+  );
 });

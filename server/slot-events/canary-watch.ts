@@ -7,7 +7,7 @@ import { judgedLoadsOf } from './slot-load-counts';
 import type { CanaryRollbackSettings } from './slot-event-settings';
 import { SPAN_MS, type SlotLoadStore } from './slot-load-store';
 import type { SlotVisitorOfWindow, SlotVisitorStore } from './slot-visitor-store';
-import type { CanaryHealth, RolloutJudge } from '../releases/rollout-plans';
+import type { CanaryJudgement, RolloutJudge } from '../releases/rollout-plans';
 
 const DAY_MS = 24 * SPAN_MS.hour;
 
@@ -109,24 +109,28 @@ export class CanaryWatch implements RolloutJudge {
   /**
    * A progressive rollout's step asks this before it advances (releases/rollout-plans.ts): the canary's signed-in
    * visitors since the step began against the stable release's, by the same rule that rolls a canary back. `worse`
-   * when it would be rolled back, `no-worse` once the step has its visitors (and the watch's minimum) without that,
-   * `unknown` until then.
+   * when it would be rolled back (with the verdict's figures, as this watch's rollback audits them), `no-worse` once
+   * the step has its visitors (and the watch's minimum, which a step's own count never lowers) without that, `unknown`
+   * until then (with how many visitors it has and needs, once the canary is judged at all).
    */
   async canaryHealth(
     remote: string,
     version: string,
     step: { since: number; minVisitors: number },
-  ): Promise<CanaryHealth> {
+  ): Promise<CanaryJudgement> {
     const { snapshot, aggregator, settings } = this.parts;
     const stable = snapshot.rollout(remote)?.active;
     // Switched off (CANARY_AUTO_ROLLBACK=off), the server judges no canary: a plan holds until an operator acts.
-    if (!settings.enabled || !stable) return 'unknown';
+    if (!settings.enabled || !stable) return { health: 'unknown' };
     await aggregator.flush();
     const versions = { canary: version, stable };
+    const needed = Math.max(step.minVisitors, settings.minVisitors);
     const evidence = await this.evidence(remote, versions, Math.floor(step.since / SPAN_MS.minute) * SPAN_MS.minute);
-    if (evidence === null) return 'unknown';
-    if (canaryVerdict(versions, evidence, settings).rollBack) return 'worse';
-    return evidence.canary.visitors >= Math.max(step.minVisitors, settings.minVisitors) ? 'no-worse' : 'unknown';
+    if (evidence === null) return { health: 'unknown', visitors: { visitors: 0, needed } };
+    const verdict = canaryVerdict(versions, evidence, settings);
+    if (verdict.rollBack) return { health: 'worse', reason: verdict.reason };
+    const { visitors } = evidence.canary;
+    return visitors >= needed ? { health: 'no-worse' } : { health: 'unknown', visitors: { visitors, needed } };
   }
 
   private async compare(): Promise<void> {

@@ -3,6 +3,7 @@ import type { AutoRollbackObserver } from './auto-rollback-observer';
 import type { CanaryWatch } from './canary-watch';
 import type { SlotLoadAggregator } from './slot-load-aggregator';
 import type { MetricsRegistry } from '../observability/metrics-registry';
+import type { RolloutPlans } from '../releases/rollout-plans';
 
 /** The `release` label of a remote served without a release (built into the server, or a kit's dev server). */
 export const NO_RELEASE_LABEL = 'none';
@@ -15,7 +16,7 @@ export const NO_RELEASE_LABEL = 'none';
  * - `slots_slot_events_dropped`: events this host could not count (its pending rows at their bound);
  * - `slots_canary_percent{remote, version}`: the share of users each running canary gets (read at scrape);
  * - `slots_canary_auto_rollbacks_total{remote}`: canaries this host rolled back for failing more than their stable
- *   release (docs/operators/slot-events.md);
+ *   release (docs/operators/slot-events.md), a progressive rollout's included: the `_seen_total` counts those too;
  * - `slots_canary_auto_rollbacks_seen_total{remote}`: automatic rollbacks this host saw in the release snapshot,
  *   whichever host decided them: every host counts each one. Alert on any increase of this one.
  */
@@ -23,6 +24,7 @@ export function addSlotEventMetrics(
   metrics: MetricsRegistry,
   slotEvents: { aggregator: SlotLoadAggregator; canaryWatch: CanaryWatch; rollbackObserver: AutoRollbackObserver },
   snapshot: ReleaseSnapshot,
+  rollouts: Pick<RolloutPlans, 'onRollBack'>,
 ): void {
   const loads = metrics.counter({
     name: 'slots_slot_loads_total',
@@ -63,6 +65,7 @@ export function addSlotEventMetrics(
     labelNames: ['remote'] as const,
   });
   slotEvents.canaryWatch.onRollBack((remote) => rollbacks.inc({ remote }));
+  rollouts.onRollBack((remote) => rollbacks.inc({ remote }));
   const seen = metrics.counter({
     name: 'slots_canary_auto_rollbacks_seen_total',
     help: 'Automatic canary rollbacks this host saw in the release snapshot, whichever host decided them.',

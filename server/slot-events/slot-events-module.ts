@@ -92,7 +92,7 @@ export class SlotEventsModule implements AppModule {
         return new Set(resource.definition.fields.flatMap((item) => (item.type === 'slot' ? [item.component] : [])));
       },
     };
-    if (metrics) addSlotEventMetrics(metrics, this, snapshot);
+    if (metrics) addSlotEventMetrics(metrics, this, snapshot, parts.releases.rollouts);
   }
 
   /** The release of `remote` a request's visitor is served now: its preview, its canary, else the active one. */
