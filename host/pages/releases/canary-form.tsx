@@ -1,9 +1,10 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import type { CanaryRequest, RemoteRollout } from '../../../shared';
+import type { AutomaticRollback, CanaryRequest, RemoteRollout, RolloutPlan } from '../../../shared';
 import { useApiClient } from '../../core';
 import { useUnsavedChanges } from '../../hooks/unsaved-changes';
 import { useKeptOverSignIn, type FormNow } from './kept-release-forms';
-import { describeCanary, remoteApiPath, replaceCanaryQuestion, type ApplyReleaseChange } from './release-change';
+import { canaryQuestion, describeCanary, remoteApiPath, type ApplyReleaseChange } from './release-change';
+import { automaticRollbackOf } from './release-warnings';
 
 /**
  * Said beside the share and the tenants while the server's refusal of a canary of nobody applies to them (the page's
@@ -23,6 +24,10 @@ export interface CanaryFormProps {
   versions: string[];
   /** The rollout shown: its canary is the one the form replaces or ends, and a change names it (refused once moved). */
   rollout: RemoteRollout;
+  /** The remote's plan: a live one is stopped by any canary given here, which the question says. */
+  plan?: RolloutPlan | null;
+  /** The releases the server rolled back before: giving one again is asked first, saying so. */
+  automaticRollbacks?: readonly AutomaticRollback[];
   apply: ApplyReleaseChange;
   /** The share or the tenants were edited: a refusal shown for the last try no longer applies. */
   onEdit?: () => void;
@@ -34,7 +39,15 @@ export interface CanaryFormProps {
  * does not exist, with its message, which the page shows (and focuses): the form then marks the fields the refusal
  * names (its `fields`) as what to correct, until they change.
  */
-export function CanaryForm({ remote, versions, rollout, apply, onEdit }: CanaryFormProps) {
+export function CanaryForm({
+  remote,
+  versions,
+  rollout,
+  plan = null,
+  automaticRollbacks,
+  apply,
+  onEdit,
+}: CanaryFormProps) {
   const { canary } = rollout;
   const client = useApiClient();
   const id = useId();
@@ -67,8 +80,12 @@ export function CanaryForm({ remote, versions, rollout, apply, onEdit }: CanaryF
     void apply({
       remote,
       send: () => client.post(remoteApiPath(remote, 'canary', rollout), request),
-      // A running canary is replaced whole (its share and its tenants): asked first, as an activation is.
-      ...(canary ? { confirm: replaceCanaryQuestion(remote, canary, describeCanary(request)) } : {}),
+      // A running canary is replaced whole (its share and its tenants), a live plan stopped, and a release the server
+      // rolled back given again: asked first, as an activation is.
+      ...canaryQuestion(remote, canary, describeCanary(request), {
+        plan,
+        rolledBack: automaticRollbackOf(automaticRollbacks, version),
+      }),
       done: `Canary of ${remote}: ${describeCanary(request)}.`,
       onRefused: (refusal) => setRefused({ typed, fields: refusal.fields }),
     }).then((accepted) => {

@@ -1,13 +1,16 @@
 import {
   ROLLOUT_PLAN_SEEN_PARAMETERS,
   ROLLOUT_SEEN_PARAMETERS,
+  type AutomaticRollback,
   type CanaryRollout,
   type RemoteRollout,
+  type RolloutPlan,
   type RolloutPlanAction,
   type RolloutPlanSeen,
 } from '../../../shared';
 import type { ApiError } from '../../core';
 import type { ConfirmQuestion } from '../../layout/confirm-question';
+import { planStopsWarning, rolledBackWarning } from './release-warnings';
 
 /** One change to a remote's rollout the operators' page makes: what is sent, asked and announced. */
 export interface ReleaseChange {
@@ -76,5 +79,31 @@ export function replaceCanaryQuestion(remote: string, running: CanaryRollout, in
     title: `Replace the canary of ${remote}?`,
     body: `The canary running now, ${describeCanary(running)}, ends: ${instead} instead.`,
     confirmLabel: 'Replace the canary',
+  };
+}
+
+/**
+ * The question before a new canary (given here, or a plan's first step), or none: a running canary is replaced, a live
+ * plan stopped, a release the server rolled back given again; without any of these the change is made at once.
+ */
+export function canaryQuestion(
+  remote: string,
+  running: CanaryRollout | null,
+  instead: string,
+  { plan, rolledBack }: { plan: RolloutPlan | null; rolledBack: AutomaticRollback | undefined },
+): { confirm?: ConfirmQuestion } {
+  const warnings = `${planStopsWarning(plan)}${rolledBackWarning(rolledBack)}`;
+  if (running !== null) {
+    const question = replaceCanaryQuestion(remote, running, instead);
+    return { confirm: { ...question, body: `${question.body as string}${warnings}` } };
+  }
+  if (warnings === '') return {};
+  return {
+    confirm: {
+      title: `Start ${instead} for ${remote}?`,
+      body: warnings.trim(),
+      confirmLabel: 'Give it anyway',
+      tone: 'danger',
+    },
   };
 }

@@ -351,6 +351,75 @@ describe('the releases page', () => {
     }
   });
 
+  it('says in the confirmation that activating, rolling back or a canary stops a running plan', async () => {
+    const plan = {
+      remote: REMOTE,
+      version: '1.2.0',
+      steps: [
+        { share: 10, minutes: 10 },
+        { share: 100, minutes: 0 },
+      ],
+      step: 0,
+      share: 10,
+      state: 'running' as const,
+      stepStartedAt: '2026-11-25T10:00:00.000Z',
+      startedBy: 'bea',
+      startedAt: '2026-11-25T10:00:00.000Z',
+      reason: null,
+    };
+    const rollout = { remote: REMOTE, active: '1.1.0', canary: { version: '1.2.0', percent: 10, tenants: [] } };
+    const fake = api([OPERATOR_ROLE], {
+      'GET /api/remotes/releases': { body: releases({ rollout, plan }) },
+      'POST /api/remotes/team_records/activate?*': { body: {} },
+      'POST /api/remotes/team_records/rollback?*': { body: {} },
+      'POST /api/remotes/team_records/canary?*': { body: {} },
+    });
+    renderApp(fake);
+    const section = await remoteSection();
+    const stops =
+      ' This also stops the progressive rollout of 1.2.0 (running at step 1 of 2, 10 %) for good: start a new one to go on.';
+    expect(await pressAndAnswer(within(section).getByRole('button', { name: 'Activate 1.2.0' }), false)).toMatch(
+      new RegExp(`ends the canary of 1\\.2\\.0 to 10 %\\.${stops.replace(/[.()%]/g, '\\$&')}$`),
+    );
+    expect(await pressAndAnswer(within(section).getByRole('button', { name: 'Roll back to 1.0.0' }), false)).toContain(
+      stops,
+    );
+    expect(await pressAndAnswer(within(section).getByRole('button', { name: 'Start canary' }), false)).toContain(stops);
+    expect(fake.requests.filter((request) => request.method === 'POST')).toEqual([]);
+  });
+
+  it('shows a release the server rolled back with when and why, and warns before putting it in force again', async () => {
+    const rollback = {
+      version: '1.2.0',
+      at: '2026-11-24T08:00:00.000Z',
+      reason: 'canary 1.2.0: 4 of 4 visitors (100.0 %) saw a failure',
+    };
+    const fake = api([OPERATOR_ROLE], {
+      'GET /api/remotes/releases': {
+        body: releases({ rollout: { remote: REMOTE, active: '1.1.0', canary: null }, automaticRollbacks: [rollback] }),
+      },
+      'POST /api/remotes/team_records/activate?*': { body: {} },
+      'POST /api/remotes/team_records/canary?*': { body: {} },
+    });
+    renderApp(fake);
+    const section = await remoteSection();
+    const state = `Rolled back automatically on ${instantInWords(rollback.at)}: ${rollback.reason}`;
+    const row = section.querySelector('[data-release="1.2.0"]') as HTMLElement;
+    expect(within(row).getByText(state)).toBeTruthy();
+    expect(
+      within(section.querySelector('[data-release="1.0.0"]') as HTMLElement).queryByText(/Rolled back/),
+    ).toBeNull();
+    const warning = ` Careful: 1.2.0 failed its visitors before. ${state}.`;
+    expect(await pressAndAnswer(within(section).getByRole('button', { name: 'Activate 1.2.0' }), false)).toBe(
+      `Activate team_records to 1.2.0? Every host serves it from the next page load, to everyone.${warning}`,
+    );
+    // A canary of it, with none running, is asked too.
+    expect(await pressAndAnswer(within(section).getByRole('button', { name: 'Start canary' }), false)).toBe(
+      `Start 1.2.0 to 10 % for team_records?${warning}`,
+    );
+    expect(fake.requests.filter((request) => request.method === 'POST')).toEqual([]);
+  });
+
   it('sends nothing when the confirmation is declined, and gives the focus back to the button that asked', async () => {
     const fake = api([OPERATOR_ROLE]);
     renderApp(fake);

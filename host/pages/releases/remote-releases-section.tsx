@@ -7,6 +7,7 @@ import { describeCanary, remoteApiPath, type ApplyReleaseChange, type ReleaseCha
 import { ReleaseHistory } from './release-history';
 import { RolloutPlanPanel } from './rollout-plan-panel';
 import { FailureRate, LoadTime, releaseStats } from '../common/slot-load-figures';
+import { automaticRollbackOf, planStopsWarning, rolledBackState, rolledBackWarning } from './release-warnings';
 
 /** What the page says of a canary the server rolled back on its own, and why (as audited). */
 export function automaticRollbackMessage(remote: string, rollback: AutomaticRollback): string {
@@ -42,7 +43,7 @@ export interface RemoteReleasesSectionProps {
  * one activated.
  */
 export function RemoteReleasesSection({
-  remote: { remote, rollout, releases, preview, automaticRollback, plan },
+  remote: { remote, rollout, releases, preview, automaticRollback, automaticRollbacks, plan },
   apply,
   revision,
   stats,
@@ -52,9 +53,11 @@ export function RemoteReleasesSection({
   const client = useApiClient();
   const activeIndex = releases.findIndex((release) => release.version === rollout.active);
   const { canary } = rollout;
-  // Activating, rolling back and serving the own build all end a running canary: the confirmation says so.
+  // Activating, rolling back and serving the own build all end a running canary, and stop a plan growing one: the
+  // confirmation says so.
   const endsCanary = canary ? ` This ends the canary of ${describeCanary(canary)}.` : '';
-  const forEveryone = `Every host serves it from the next page load, to everyone.${endsCanary}`;
+  const forEveryone = `Every host serves it from the next page load, to everyone.${endsCanary}${planStopsWarning(plan)}`;
+  const rolledBack = (version: string) => automaticRollbackOf(automaticRollbacks, version);
   // A change of the rollout names the one shown, refused once it has moved; a preview is this session's alone.
   const change = (action: string, version: string) => () =>
     client.post(remoteApiPath(remote, action, rollout), { version });
@@ -140,6 +143,11 @@ export function RemoteReleasesSection({
                       index === activeIndex && 'Active',
                       version === canary?.version && `Canary (${describeCanary(canary)})`,
                       version === preview && 'Previewed by you',
+                      // Once out of force: offered again, it is one whose canary failed its visitors.
+                      index !== activeIndex &&
+                        version !== canary?.version &&
+                        rolledBack(version) !== undefined &&
+                        rolledBackState(rolledBack(version)!),
                     ]
                       .filter(Boolean)
                       .join(', ')}
@@ -158,7 +166,7 @@ export function RemoteReleasesSection({
                         send: change(rollback ? 'rollback' : 'activate', version),
                         confirm: {
                           title: `${verb} ${remote} to ${version}?`,
-                          body: forEveryone,
+                          body: `${forEveryone}${rolledBackWarning(rolledBack(version))}`,
                           confirmLabel: verb,
                           tone: rollback ? 'danger' : 'primary',
                         },
@@ -185,6 +193,8 @@ export function RemoteReleasesSection({
             remote={remote}
             versions={releases.map((release) => release.version).filter((version) => version !== rollout.active)}
             rollout={rollout}
+            plan={plan}
+            automaticRollbacks={automaticRollbacks}
             apply={apply}
             onEdit={onCanaryEdit}
           />
@@ -196,7 +206,8 @@ export function RemoteReleasesSection({
         plan={plan}
         versions={releases.map((release) => release.version).filter((version) => version !== rollout.active)}
         mayChange={mayChange}
-        canary={rollout.canary}
+        rollout={rollout}
+        automaticRollbacks={automaticRollbacks}
         apply={apply}
       />
       <h3 className="card__subtitle">History</h3>

@@ -1,6 +1,6 @@
 import '../../../testing/host/router-globals';
 import axe from 'axe-core';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
   OPERATOR_ROLE,
   RELEASES_PAGE_PATH,
@@ -20,6 +20,8 @@ import { instantInWords } from '../../../shared/instant-in-words';
  * a plan.
  */
 const REMOTE = 'team_records';
+/** Where a plan is started from the page's rollout: 1.1.0 active, no canary. */
+const SHOWN_ROLLOUTS_PATH = `/api/remotes/${REMOTE}/rollouts?active=1.1.0&canary=`;
 
 fakeModalDialogs();
 
@@ -206,7 +208,7 @@ describe('the progressive rollout on the releases page', () => {
 
   it('starts a plan from the form with its shares, minutes and visitors', async () => {
     const fake = api(plan({ state: 'aborted', reason: null }), {
-      [`POST /api/remotes/${REMOTE}/rollouts`]: { status: 201, body: plan({ step: 0, share: 5 }) },
+      [`POST /api/remotes/${REMOTE}/rollouts?*`]: { status: 201, body: plan({ step: 0, share: 5 }) },
     });
     renderAppAt(fake, RELEASES_PAGE_PATH);
     const section = await remoteSection();
@@ -217,7 +219,8 @@ describe('the progressive rollout on the releases page', () => {
     fireEvent.change(within(form).getByLabelText('Visitors per step (at least)'), { target: { value: '100' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Start rollout' }));
     await waitFor(() => expect(statusText()).toContain(`Rollout of ${REMOTE} 1.2.0 started at 10 %.`));
-    const sent = fake.requests.find((request) => request.path === `/api/remotes/${REMOTE}/rollouts`);
+    // It names the rollout shown (1.1.0 active, no canary): refused once another operator started a canary since.
+    const sent = fake.requests.find((request) => request.path === SHOWN_ROLLOUTS_PATH);
     expect(sent?.body).toEqual({
       version: '1.2.0',
       steps: [
@@ -230,7 +233,7 @@ describe('the progressive rollout on the releases page', () => {
 
   it('says a typo in the shares at the field, focused, and sends nothing; takes minutes with a fraction', async () => {
     const fake = api(plan({ state: 'aborted', reason: null }), {
-      [`POST /api/remotes/${REMOTE}/rollouts`]: { status: 201, body: plan({ step: 0, share: 10 }) },
+      [`POST /api/remotes/${REMOTE}/rollouts?*`]: { status: 201, body: plan({ step: 0, share: 10 }) },
     });
     renderAppAt(fake, RELEASES_PAGE_PATH);
     const form = within(await remoteSection()).getByRole('form', { name: `Start a rollout of ${REMOTE}` });
@@ -243,7 +246,7 @@ describe('the progressive rollout on the releases page', () => {
       .split(' ')
       .map((id) => document.getElementById(id));
     expect(described[0]?.textContent).toBe('"5O" is not a share: give whole numbers from 1 to 100.');
-    expect(fake.count('POST', `/api/remotes/${REMOTE}/rollouts`)).toBe(0);
+    expect(fake.count('POST', SHOWN_ROLLOUTS_PATH)).toBe(0);
 
     // Mended, the field says so at once, before any submit.
     fireEvent.change(shares, { target: { value: '10, 5, 100' } });
@@ -258,8 +261,8 @@ describe('the progressive rollout on the releases page', () => {
     // The browser's own check of the field lets a fraction through (`step="any"`).
     expect(minutes.validity.valid).toBe(true);
     fireEvent.click(within(form).getByRole('button', { name: 'Start rollout' }));
-    await waitFor(() => expect(fake.count('POST', `/api/remotes/${REMOTE}/rollouts`)).toBe(1));
-    const sent = fake.requests.find((request) => request.path === `/api/remotes/${REMOTE}/rollouts`);
+    await waitFor(() => expect(fake.count('POST', SHOWN_ROLLOUTS_PATH)).toBe(1));
+    const sent = fake.requests.find((request) => request.path === SHOWN_ROLLOUTS_PATH);
     expect((sent?.body as { steps: { minutes: number }[] }).steps[0]?.minutes).toBe(0.5);
     expect(shares.getAttribute('aria-invalid')).toBeNull();
   });
@@ -277,7 +280,60 @@ describe('the progressive rollout on the releases page', () => {
     );
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect((dialog as HTMLDialogElement).open).toBe(false));
-    expect(fake.count('POST', `/api/remotes/${REMOTE}/rollouts`)).toBe(0);
+    expect(fake.requests.filter((request) => request.method === 'POST')).toEqual([]);
+  });
+
+  it('names the canary it was shown when it replaces one, so the server refuses a canary changed since', async () => {
+    const payload = releases(null);
+    payload.remotes[0]!.rollout.canary = { version: '1.2.0', percent: 30, tenants: [] };
+    const fake = api(null, {
+      'GET /api/remotes/releases': { body: payload },
+      [`POST /api/remotes/${REMOTE}/rollouts?*`]: { status: 201, body: plan({ step: 0, share: 5 }) },
+    });
+    renderAppAt(fake, RELEASES_PAGE_PATH);
+    const form = within(await remoteSection()).getByRole('form', { name: `Start a rollout of ${REMOTE}` });
+    fireEvent.click(within(form).getByRole('button', { name: 'Start rollout' }));
+    const dialog = await screen.findByRole('dialog', { name: `Replace the canary of ${REMOTE}?` });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Replace the canary' }));
+    await waitFor(() =>
+      expect(fake.count('POST', `/api/remotes/${REMOTE}/rollouts?active=1.1.0&canary=1.2.0`)).toBe(1),
+    );
+  });
+
+  it('says how many visitors a step held for them has and needs, and nothing once it is not waiting', async () => {
+    renderAppAt(api(plan({ waitingForVisitors: { visitors: 2, needed: 40 } })), RELEASES_PAGE_PATH);
+    const section = await remoteSection();
+    expect(within(section).getByText(/^Waiting for visitors/).textContent).toBe(
+      "Waiting for visitors: 2 of 40 since the step began (the step's own count, or the canary watch's minimum when " +
+        'higher).',
+    );
+    cleanup();
+    renderAppAt(api(plan()), RELEASES_PAGE_PATH);
+    expect(within(await remoteSection()).queryByText(/^Waiting for visitors/)).toBeNull();
+  });
+
+  it('asks before rolling out a release the server rolled back, saying what its visitors saw', async () => {
+    const payload = releases(plan({ state: 'rolled-back', reason: 'worse' }));
+    const rollback = {
+      version: '1.2.0',
+      at: '2026-11-25T10:05:00.000Z',
+      reason: 'canary 1.2.0: 4 of 4 visitors failed',
+    };
+    payload.remotes[0]!.automaticRollbacks = [rollback];
+    const fake = api(null, {
+      'GET /api/remotes/releases': { body: payload },
+      [`POST /api/remotes/${REMOTE}/rollouts?*`]: { status: 201, body: plan({ step: 0, share: 5 }) },
+    });
+    renderAppAt(fake, RELEASES_PAGE_PATH);
+    const form = within(await remoteSection()).getByRole('form', { name: `Start a rollout of ${REMOTE}` });
+    fireEvent.click(within(form).getByRole('button', { name: 'Start rollout' }));
+    const dialog = await screen.findByRole('dialog', { name: `Start a rollout of 1.2.0 from 5 % for ${REMOTE}?` });
+    expect(dialog.textContent).toContain(
+      `Careful: 1.2.0 failed its visitors before. Rolled back automatically on ${instantInWords(rollback.at)}: ` +
+        'canary 1.2.0: 4 of 4 visitors failed.',
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Give it anyway' }));
+    await waitFor(() => expect(fake.count('POST', SHOWN_ROLLOUTS_PATH)).toBe(1));
   });
 
   it('shows the plan without its buttons or form to an account that may not change rollouts', async () => {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { CanaryRollout, RolloutPlan, RolloutPlanAction, RolloutStep } from '../../../shared';
+import type { AutomaticRollback, RemoteRollout, RolloutPlan, RolloutPlanAction, RolloutStep } from '../../../shared';
 import { useApiClient } from '../../core';
 import { ConfirmDialog, useConfirmDialog } from '../../layout/confirm-dialog';
 import { InstantTime } from '../../text/instant-time';
@@ -62,8 +62,10 @@ export interface RolloutPlanPanelProps {
   versions: string[];
   /** Whether the user may change rollouts: the plan is shown either way. */
   mayChange: boolean;
-  /** The canary running now, which a plan started replaces (asked first); null for none. */
-  canary: CanaryRollout | null;
+  /** The rollout shown: its canary, which a plan started replaces (asked first), named when a plan is started. */
+  rollout: RemoteRollout;
+  /** The releases the server rolled back before, which the form that starts a plan warns of. */
+  automaticRollbacks?: readonly AutomaticRollback[];
   apply: ApplyReleaseChange;
 }
 
@@ -72,7 +74,15 @@ export interface RolloutPlanPanelProps {
  * Abort (each asked again in the app's confirm dialog, which opens on Cancel), and the form that starts a plan when
  * none runs. After an action the page moves the focus (the remote's heading, or its refusal).
  */
-export function RolloutPlanPanel({ remote, plan, versions, mayChange, canary, apply }: RolloutPlanPanelProps) {
+export function RolloutPlanPanel({
+  remote,
+  plan,
+  versions,
+  mayChange,
+  rollout,
+  automaticRollbacks,
+  apply,
+}: RolloutPlanPanelProps) {
   const client = useApiClient();
   const dialog = useConfirmDialog();
   const [asked, setAsked] = useState<RolloutPlanAction | null>(null);
@@ -104,6 +114,13 @@ export function RolloutPlanPanel({ remote, plan, versions, mayChange, canary, ap
             {live ? 'Rollout' : 'Last rollout'} of {plan.version}: {STATES[plan.state]}, at {describeStep(plan)}, since{' '}
             <InstantTime at={plan.stepStartedAt} />; started by {plan.startedBy}.{plan.reason && ` ${plan.reason}.`}
           </p>
+          {plan.state === 'running' && plan.waitingForVisitors && (
+            // A step held for visitors looks stuck otherwise: its time may be long up.
+            <p data-rollout-plan-waiting>
+              Waiting for visitors: {plan.waitingForVisitors.visitors} of {plan.waitingForVisitors.needed} since the
+              step began (the step&apos;s own count, or the canary watch&apos;s minimum when higher).
+            </p>
+          )}
           <ol className="steps" aria-label={`Steps of the rollout of ${remote} ${plan.version}`}>
             {plan.steps.map((step, index) => (
               <li key={index} aria-current={index === plan.step ? 'step' : undefined}>
@@ -146,7 +163,15 @@ export function RolloutPlanPanel({ remote, plan, versions, mayChange, canary, ap
           </p>
         </ConfirmDialog>
       )}
-      {mayChange && !live && <StartRolloutForm remote={remote} versions={versions} canary={canary} apply={apply} />}
+      {mayChange && !live && (
+        <StartRolloutForm
+          remote={remote}
+          versions={versions}
+          rollout={rollout}
+          automaticRollbacks={automaticRollbacks}
+          apply={apply}
+        />
+      )}
     </div>
   );
 }

@@ -1,9 +1,10 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import type { CanaryRollout, StartRolloutRequest } from '../../../shared';
+import type { AutomaticRollback, RemoteRollout, StartRolloutRequest } from '../../../shared';
 import { useApiClient } from '../../core';
 import { useUnsavedChanges } from '../../hooks/unsaved-changes';
 import { useKeptOverSignIn, type FormNow } from './kept-release-forms';
-import { remoteApiPath, replaceCanaryQuestion, type ApplyReleaseChange } from './release-change';
+import { canaryQuestion, remoteApiPath, type ApplyReleaseChange } from './release-change';
+import { automaticRollbackOf } from './release-warnings';
 
 /** The shares as typed, split at commas, spaces and `%` (`5, 25, 50, 100`). */
 function shareWords(text: string): string[] {
@@ -38,7 +39,13 @@ export function sharesProblem(text: string): string | null {
 export interface StartRolloutFormProps {
   remote: string;
   versions: string[];
-  canary: CanaryRollout | null;
+  /**
+   * The rollout shown: its canary, which the plan replaces (asked first), and what the start names, refused (409) once
+   * another operator moved it, rather than replace a canary this operator was never shown.
+   */
+  rollout: RemoteRollout;
+  /** The releases the server rolled back before: rolling one out again is asked first, saying so. */
+  automaticRollbacks?: readonly AutomaticRollback[];
   apply: ApplyReleaseChange;
 }
 
@@ -47,7 +54,7 @@ const DEFAULT_MINUTES = '10';
 const DEFAULT_VISITORS = '0';
 
 /** Starts a plan: a release, its shares (the last 100), and each step's least minutes and visitors. */
-export function StartRolloutForm({ remote, versions, canary, apply }: StartRolloutFormProps) {
+export function StartRolloutForm({ remote, versions, rollout, automaticRollbacks, apply }: StartRolloutFormProps) {
   const client = useApiClient();
   const id = useId();
   const [chosen, setVersion] = useState(versions[0] ?? '');
@@ -82,16 +89,12 @@ export function StartRolloutForm({ remote, versions, canary, apply }: StartRollo
     };
     void apply({
       remote,
-      send: () => client.post(remoteApiPath(remote, 'rollouts'), request),
-      ...(canary
-        ? {
-            confirm: replaceCanaryQuestion(
-              remote,
-              canary,
-              `a rollout of ${version} from ${request.steps[0]?.share ?? 0} %`,
-            ),
-          }
-        : {}),
+      send: () => client.post(remoteApiPath(remote, 'rollouts', rollout), request),
+      // No plan is live while this form shows: none is stopped by it.
+      ...canaryQuestion(remote, rollout.canary, `a rollout of ${version} from ${request.steps[0]?.share ?? 0} %`, {
+        plan: null,
+        rolledBack: automaticRollbackOf(automaticRollbacks, version),
+      }),
       done: `Rollout of ${remote} ${version} started at ${request.steps[0]?.share ?? 0} %.`,
     });
   };
