@@ -202,6 +202,11 @@ export interface PlacementAuditEntry {
   at: string;
   /** The revision it made. */
   revision: number;
+  /**
+   * For a rollback: the revision whose document it published again (as `restored` in the revisions); null for a
+   * publish. Without it the audit trail said that a rollback happened, not to what.
+   */
+  restored: number | null;
   /** The document in force before (null before the first publish) and after. */
   before: JsonValue;
   after: JsonValue;

@@ -383,6 +383,11 @@ describe('the diff', () => {
     });
     expect((await operator.get('/api/placements/diff').expect(200)).body).toMatchObject({ revision: 0, changes: null });
   });
+
+  it('refuses query parameters it does not take, naming them: it compares the saved draft with the newest only', async () => {
+    const refused = await operator.get('/api/placements/diff?from=1&to=2').expect(400);
+    expect(refused.body.error.message).toBe('Unknown query parameter "from": the diff takes no query parameter.');
+  });
 });
 
 /** Another operator (ops2) saves a draft with a slot nobody else has seen, and does not publish it. */
@@ -732,10 +737,10 @@ describe('revisions, rollback and the audit trail', () => {
     await operator.get('/api/placements/revisions/9').expect(404);
 
     const { entries } = (await operator.get('/api/placements/audit').expect(200)).body as PlacementAuditPayload;
-    expect(entries.map(({ action, actor, revision }) => [action, actor, revision])).toEqual([
-      ['rollback', 'ops', 3],
-      ['publish', 'ops', 2],
-      ['publish', 'ops', 1],
+    expect(entries.map(({ action, actor, revision, restored }) => [action, actor, revision, restored])).toEqual([
+      ['rollback', 'ops', 3, 1],
+      ['publish', 'ops', 2, null],
+      ['publish', 'ops', 1, null],
     ]);
     expect(entries[0]).toMatchObject({ before: moved, after: DOCUMENT });
     expect(entries[2]).toMatchObject({ before: null, after: DOCUMENT });

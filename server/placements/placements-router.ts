@@ -171,6 +171,8 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
     GET: [
       requireOperator,
       async (req, res) => {
+        // It compares the saved draft with the newest revision only: `?from=1&to=2` was answered as though not sent.
+        refuseUnknownQueryParameters(req, [], 'the diff');
         noStore(res);
         const payload: PlacementsDiffPayload = await service.diff(await readableBy(req));
         res.json(payload);
@@ -223,7 +225,8 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
   jsonRoute(router, at('/revisions'), {
     GET: [
       requireOperator,
-      async (_req, res) => {
+      async (req, res) => {
+        refuseUnknownQueryParameters(req, [], 'the list of revisions');
         noStore(res);
         const payload: PlacementRevisionsPayload = { revisions: await store.revisions(), inForce: service.revision };
         res.json(payload);
@@ -251,6 +254,8 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
     GET: [
       requireOperator,
       async (req, res) => {
+        // The whole trail, always: a `?revision=` or `?action=` filter would be answered unfiltered as if applied.
+        refuseUnknownQueryParameters(req, [], 'the audit trail');
         noStore(res);
         const [entries, readable] = await Promise.all([store.audit(), readableBy(req)]);
         const shown = (document: JsonValue) => shownDocument(document, readable);

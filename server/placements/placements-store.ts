@@ -217,13 +217,22 @@ export class PlacementsStore {
 
   /** The audit trail, newest first. */
   async audit(): Promise<PlacementAuditEntry[]> {
-    const rows = await this.engine.db.selectFrom('placement_audit').selectAll().orderBy('id', 'desc').execute();
+    // The revision restored is read from the revision the entry made (written in the same transaction), not kept
+    // twice: entries written before the field existed have it too.
+    const rows = await this.engine.db
+      .selectFrom('placement_audit')
+      .leftJoin('placement_revisions', 'placement_revisions.number', 'placement_audit.revision')
+      .selectAll('placement_audit')
+      .select('placement_revisions.restored')
+      .orderBy('placement_audit.id', 'desc')
+      .execute();
     return rows.map((row) => ({
       id: Number(row.id),
       action: row.action as PlacementAuditEntry['action'],
       actor: row.actor,
       at: new Date(Number(row.at)).toISOString(),
       revision: Number(row.revision),
+      restored: row.restored === null || row.restored === undefined ? null : Number(row.restored),
       before: JSON.parse(row.before) as JsonValue,
       after: JSON.parse(row.after) as JsonValue,
     }));
