@@ -79,6 +79,11 @@ export interface ConfirmDialogProps {
   /** The action's button's look: `danger` (the default) for what takes something away, `primary` otherwise. */
   tone?: 'danger' | 'primary';
   busy?: boolean;
+  /**
+   * False when the action would do nothing (a publish of what is already published): the dialog then says why in its
+   * body and offers Close alone, rather than a button that makes a change nobody asked for.
+   */
+  confirmOffered?: boolean;
   onConfirm(): void;
   onClose?(): void;
 }
@@ -96,6 +101,7 @@ export function ConfirmDialog({
   confirmLabel,
   tone = 'danger',
   busy = false,
+  confirmOffered = true,
   onConfirm,
   onClose,
 }: ConfirmDialogProps) {
@@ -129,16 +135,18 @@ export function ConfirmDialog({
       </h2>
       <div id={bodyId}>{children}</div>
       <div className="dialog__actions">
-        <button
-          type="button"
-          className={`button button--${tone}`}
-          aria-disabled={busy || undefined}
-          onClick={onConfirm}
-        >
-          {confirmLabel}
-        </button>
+        {confirmOffered && (
+          <button
+            type="button"
+            className={`button button--${tone}`}
+            aria-disabled={busy || undefined}
+            onClick={onConfirm}
+          >
+            {confirmLabel}
+          </button>
+        )}
         <button ref={control.cancelRef} type="button" className="button button--secondary" onClick={control.close}>
-          Cancel
+          {confirmOffered ? 'Cancel' : 'Close'}
         </button>
       </div>
     </dialog>

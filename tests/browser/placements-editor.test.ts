@@ -193,7 +193,7 @@ describe.each([1280, 390])('by keyboard at %i px', (width) => {
     const dialog = page.getByRole('dialog', { name: 'Publish the draft?' });
     await dialog.waitFor();
     await expect(dialog.locator('[data-placements-publish-question]').innerText()).resolves.toMatch(
-      /Your unsaved changes are saved first/,
+      /unsaved changes are saved first/i,
     );
     await page.waitForFunction(() => document.activeElement?.textContent === 'Cancel');
     expect(await axeViolations(page)).toEqual([]);

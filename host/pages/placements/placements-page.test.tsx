@@ -66,11 +66,21 @@ function api(roles: string[], routes: Record<string, FakeRoute> = {}): FakeApi {
     'GET /meta': { body: { dashboards: [], modules: [], slots: {} } },
     'GET /api/placements': { body: overview() },
     'GET /api/placements/components': { body: COMPONENTS },
-    'GET /api/placements/diff': { body: { revision: 0, changes: [] } },
+    'GET /api/placements/diff': { body: { revision: 0, changes: DRAFT_ADDS } },
     'GET /api/placements/revisions': { body: { revisions: [], inForce: 0 } },
     ...routes,
   });
 }
+
+/** What publishing DRAFT adds when nothing is published: its two slots. */
+const DRAFT_ADDS = ['NewsTicker', 'Welcome'].map((id) => ({
+  change: 'added',
+  location: LOCATION,
+  remote: 'team_news',
+  id,
+  before: null,
+  after: {},
+}));
 
 /** Two revisions published: the second in force, a way back to the first. */
 const REVISIONS = [2, 1].map((number) => ({
@@ -616,6 +626,33 @@ describe('publishing what the page shows', () => {
     expect(changesAsked(fake)).toEqual([]);
   });
 
+  it('says there is nothing to publish, offering no Publish, when the saved draft is what is published', async () => {
+    const fake = api([OPERATOR_ROLE], { 'GET /api/placements/diff': { body: { revision: 1, changes: [] } } });
+    renderApp(fake);
+    await locationSection();
+    const publish = screen.getByRole('button', { name: 'Publish' });
+    publish.focus();
+    fireEvent.click(publish);
+    const dialog = await screen.findByRole('dialog', { name: 'Publish the draft?' });
+    const question = () => dialog.querySelector('[data-placements-publish-question]')?.textContent;
+    await waitFor(() =>
+      expect(question()).toBe(
+        'Nothing to publish: the saved draft is what is published, and there are no unsaved changes.',
+      ),
+    );
+    expect(within(dialog).queryByRole('button', { name: 'Publish' })).toBeNull();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(document.activeElement).toBe(publish);
+    expect(changesAsked(fake)).toEqual([]);
+
+    // An unsaved edit is something to publish: offered again, saying so.
+    const section = await locationSection();
+    fireEvent.change(within(section).getByLabelText(card('Priority of', 'NewsTicker', 1)), { target: { value: '5' } });
+    fireEvent.click(publish);
+    await waitFor(() => expect(question()).toMatch(/your unsaved changes are saved first and are what it publishes/));
+    expect(within(dialog).getByRole('button', { name: 'Publish' }));
+  });
+
   it('asks first in the app’s dialog, counting the changes, and leaves the focus on Publish after either answer', async () => {
     const fake = api([OPERATOR_ROLE], {
       'GET /api/placements/diff': {
@@ -859,6 +896,8 @@ describe('publishing what the page shows', () => {
     {
       const fake = api([OPERATOR_ROLE], {
         'GET /api/placements/revisions': { body: { revisions: REVISIONS, inForce: 2 } },
+        // The saved draft is what is published: only the unsaved changes are lost.
+        'GET /api/placements/diff': { body: { revision: 2, changes: [] } },
       });
       renderApp(fake);
       const section = await locationSection();

@@ -25,7 +25,7 @@ import { PlacementsForms } from './placements-forms';
 import { PlacementRevisions, PlacementsDiff } from './placements-history';
 import { PlacementsImport } from './placements-import';
 import { PlacementsLocation } from './placements-location';
-import { publishQuestion } from './placements-publish-question';
+import { nothingToPublish, publishQuestion } from './placements-publish-question';
 import { RuleChoicesContext } from './placements-rule-choices';
 import { changeSlotFollowingId } from './placements-renamed-id';
 import { locationIds } from './placements-slot-ids';
@@ -113,6 +113,7 @@ function PlacementsEditor() {
   if (document === null || components.status !== 'ready') return <PageStatus status="loading" />;
 
   const blocking = blockingSummary(problems);
+  const compared = diff === null || comparing ? undefined : diff.changes;
   const elsewhere = problems.filter((problem) => problem.index === null);
 
   return (
@@ -262,6 +263,7 @@ function PlacementsEditor() {
         title="Publish the draft?"
         confirmLabel="Publish"
         tone="primary"
+        confirmOffered={!nothingToPublish(compared, dirty)}
         onConfirm={() => {
           publishDialog.close();
           publish(document);
@@ -270,9 +272,7 @@ function PlacementsEditor() {
         // is announced from the toolbar beside it, and a refusal takes the focus to its summary.
         onClose={() => publishButton.current?.focus()}
       >
-        <p data-placements-publish-question>
-          {publishQuestion(diff === null || comparing ? undefined : diff.changes, dirty)}
-        </p>
+        <p data-placements-publish-question>{publishQuestion(compared, dirty)}</p>
         {blocking !== null && <p className="form-error">{blocking}</p>}
       </ConfirmDialog>
       {question.dialog}

@@ -1,5 +1,5 @@
 import type { PlacementChange } from '../../../shared';
-import { publishQuestion } from './placements-publish-question';
+import { nothingToPublish, publishQuestion } from './placements-publish-question';
 
 const change = (kind: PlacementChange['change']): PlacementChange => ({
   change: kind,
@@ -18,11 +18,30 @@ describe('publishQuestion', () => {
     );
   });
 
-  it('says when nothing changes, and that unsaved edits are saved first and not counted', () => {
+  it('says that unsaved edits are what is published when the saved draft is what is published', () => {
     expect(publishQuestion([], true)).toBe(
-      'The saved draft is what is published: nothing changes. Every host serves the new revision within seconds. ' +
-        'Your unsaved changes are saved first; the counts are of the saved draft without them.',
+      'The saved draft is what is published: your unsaved changes are saved first and are what it publishes. ' +
+        'Every host serves the new revision within seconds.',
     );
+  });
+
+  it('says that unsaved edits are published besides the saved draft’s counted changes', () => {
+    expect(publishQuestion([change('added')], true)).toBe(
+      'It makes 1 change: 1 slot added, as saved; your unsaved changes are saved first and published with them, ' +
+        'besides these counts. Every host serves the new revision within seconds.',
+    );
+  });
+
+  it('says there is nothing to publish when nothing changes and nothing is unsaved', () => {
+    expect(publishQuestion([], false)).toBe(
+      'Nothing to publish: the saved draft is what is published, and there are no unsaved changes.',
+    );
+    expect(nothingToPublish([], false)).toBe(true);
+    expect(nothingToPublish([], true)).toBe(false);
+    expect(nothingToPublish([change('added')], false)).toBe(false);
+    // Not known yet, or not readable: Publish stays offered (the server decides).
+    expect(nothingToPublish(undefined, false)).toBe(false);
+    expect(nothingToPublish(null, false)).toBe(false);
   });
 
   it('says what it changes is not known when the saved draft cannot be read', () => {
