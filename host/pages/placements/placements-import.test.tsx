@@ -127,12 +127,74 @@ describe('the import on the placements page', () => {
       fake.requests.filter((request) => request.method === 'POST' && request.path !== PLACEMENTS_PREVIEW_PATH),
     ).toHaveLength(0);
 
+    // The server's refusal is said at the box too, which keeps the focus: not at the page's top, away from it.
     fireEvent.change(text, { target: { value: '{"remotes": "x"}' } });
-    fireEvent.click(within(section).getByRole('button', { name: 'Import into the draft' }));
-    await screen.findByText('Refused: The body must be a JSON object.');
+    importButton.focus();
+    fireEvent.click(importButton);
+    await within(section).findByText('Not imported: The body must be a JSON object.');
+    await waitFor(() => expect(document.activeElement).toBe(text));
+    expect(text.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.queryByRole('alert')).toBeNull();
     expect(
       fake.requests.filter((request) => request.method === 'POST' && request.path !== PLACEMENTS_PREVIEW_PATH),
     ).toHaveLength(1);
+  });
+
+  it('clears the status of an earlier import when a later one is refused, here or by the server', async () => {
+    const fake = api();
+    renderAppAt(fake, PLACEMENTS_PAGE_PATH);
+    const section = await importSection();
+    const text = within(section).getByLabelText(/^JSON to import/);
+    const importButton = within(section).getByRole('button', { name: 'Import into the draft' });
+    const status = () => document.querySelector<HTMLElement>('[data-placements-status]')?.textContent;
+    fireEvent.change(text, { target: { value: JSON.stringify(FILE) } });
+    fireEvent.click(importButton);
+    await waitFor(() => expect(status()).toMatch(/^Imported into the draft: 1 slot/));
+
+    fireEvent.change(text, { target: { value: 'not json' } });
+    fireEvent.click(importButton);
+    expect(within(section).getByText(/^Not JSON:/));
+    expect(status()).toBe('');
+
+    fireEvent.change(text, { target: { value: JSON.stringify(FILE) } });
+    fireEvent.click(importButton);
+    await waitFor(() => expect(status()).toMatch(/^Imported into the draft: 1 slot/));
+    fake.routes.set(IMPORT, {
+      status: 400,
+      body: { error: { code: 'invalid_request', message: 'Not saved: remotes[0].slots is not a map.' } },
+    });
+    fireEvent.change(text, { target: { value: '{"remotes":[{"name":"team_marketing","slots":[1]}]}' } });
+    fireEvent.click(importButton);
+    await within(section).findByText('Not imported: Not saved: remotes[0].slots is not a map.');
+    expect(status()).toBe('');
+  });
+});
+
+describe('an import over a saved draft not published', () => {
+  fakeModalDialogs();
+
+  it('says that the saved draft’s changes are lost, as a rollback does, and imports only once confirmed', async () => {
+    const unpublished = { change: 'added', location: LOCATION, remote: 'team_news', id: 'X', before: null, after: {} };
+    const fake = api({ 'GET /api/placements/diff': { body: { revision: 1, changes: [unpublished] } } });
+    renderAppAt(fake, PLACEMENTS_PAGE_PATH);
+    const section = await importSection();
+    fireEvent.change(within(section).getByLabelText(/^JSON to import/), { target: { value: JSON.stringify(FILE) } });
+    const sent = () =>
+      fake.requests.filter((request) => request.method === 'POST' && request.path !== PLACEMENTS_PREVIEW_PATH);
+    fireEvent.click(within(section).getByRole('button', { name: 'Import into the draft' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Import over the saved draft?' });
+    expect(document.getElementById(dialog.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+      'The saved draft differs from what is published: its changes are replaced by the imported placements and lost.',
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect((dialog as HTMLDialogElement).open).toBe(false));
+    expect(sent()).toHaveLength(0);
+
+    fireEvent.click(within(section).getByRole('button', { name: 'Import into the draft' }));
+    await waitFor(() => expect((dialog as HTMLDialogElement).open).toBe(true));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Import' }));
+    await screen.findByText(/^Imported into the draft: 1 slot/);
+    expect(sent()).toHaveLength(1);
   });
 });
 

@@ -1,12 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
 import { describe, isPlainObject, type JsonValue, type PlacementsDraftPayload } from '../../../shared';
 import { unknownTopKeys, unknownTopKeysMessage } from '../../../shared/placements-file-keys';
+import type { ConfirmQuestion } from '../../layout/confirm-question';
 import { countOf } from '../common/count-in-words';
 import { asDocument } from './placements-draft';
 
 export interface PlacementsImportProps {
-  /** Sends the file's JSON to the import route; resolves when the draft shows it. */
-  importJson(json: JsonValue): void;
+  /** Sends the file's JSON to the import route; a refusal (the server's, a 409) is given to `refused`. */
+  importJson(json: JsonValue, refused: (message: string) => void): void;
+  /** Clears the page's status of an earlier action (an import before): a refusal here would leave it as current. */
+  forgetOutcome(): void;
 }
 
 /**
@@ -15,12 +18,16 @@ export interface PlacementsImportProps {
  * JSON, not a document, an unknown key, a file not read) describes the text, which takes the focus to have it read
  * out: left on Import, nothing would say it.
  */
-export function PlacementsImport({ importJson }: PlacementsImportProps) {
+export function PlacementsImport({ importJson, forgetOutcome }: PlacementsImportProps) {
   const [text, setText] = useState('');
   // An object, new at each refusal: the same refusal twice takes the focus again.
   const [refusal, setRefusal] = useState<{ message: string } | null>(null);
   const error = refusal?.message ?? null;
-  const setError = (message: string | null) => setRefusal(message === null ? null : { message });
+  const setError = (message: string | null) => {
+    // Every refusal of an import is said here, the server's too; the status of an earlier import would contradict it.
+    if (message !== null) forgetOutcome();
+    setRefusal(message === null ? null : { message });
+  };
   const textArea = useRef<HTMLTextAreaElement>(null);
 
   useEffect(() => {
@@ -59,7 +66,7 @@ export function PlacementsImport({ importJson }: PlacementsImportProps) {
       return;
     }
     setError(null);
-    importJson(json);
+    importJson(json, (message) => setError(`Not imported: ${message}`));
   };
 
   return (
@@ -100,6 +107,24 @@ export function PlacementsImport({ importJson }: PlacementsImportProps) {
       </button>
     </section>
   );
+}
+
+/**
+ * What an import asks first: it replaces the draft, so the saved draft's changes not published yet (perhaps another
+ * operator's) are lost, as a rollback says of them, and so are the page's unsaved ones.
+ */
+export function importQuestion(draft: { savedChanges: boolean; unsaved: boolean }): ConfirmQuestion {
+  const lost = [
+    draft.savedChanges
+      ? 'The saved draft differs from what is published: its changes are replaced by the imported placements and lost.'
+      : 'The import replaces the draft:',
+    draft.unsaved ? 'your unsaved changes are dropped.' : '',
+  ];
+  return {
+    title: draft.savedChanges ? 'Import over the saved draft?' : 'Import over your unsaved changes?',
+    body: draft.savedChanges && draft.unsaved ? `${lost[0]} So are your unsaved changes.` : lost.join(' ').trim(),
+    confirmLabel: 'Import',
+  };
 }
 
 /** What an import kept (counted in the draft the server saved) and what it dropped, in words. */

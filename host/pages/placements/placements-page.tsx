@@ -75,6 +75,7 @@ function PlacementsEditor() {
     refusedForUnreadInput,
     reloadSavedDraft,
     importJson,
+    forgetOutcome,
     rollback,
   } = usePlacementsEditor({ reveal: (element) => revealAndFocus(element), ask: question.ask });
   const [params, setParams] = useSearchParams();
@@ -255,7 +256,7 @@ function PlacementsEditor() {
         </RuleChoicesContext.Provider>
       )}
       <fieldset className="placements__editable" disabled={changesRefused !== null}>
-        <PlacementsImport importJson={importJson} />
+        <PlacementsImport importJson={importJson} forgetOutcome={forgetOutcome} />
         <PlacementRevisions revisions={revisions} inForce={inForce} rollback={rollback} />
       </fieldset>
       <ConfirmDialog

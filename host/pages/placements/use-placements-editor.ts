@@ -29,7 +29,7 @@ import { countOf } from '../common/count-in-words';
 import { UNREAD_INPUT_ATTRIBUTE } from './placement-order-fields';
 import { asDocument } from './placements-draft';
 import { draftSavedSinceMessage, rollbackQuestion } from './placements-history';
-import { importOutcome } from './placements-import';
+import { importOutcome, importQuestion } from './placements-import';
 import { keptEditsMessage, takeKeptEdits, useKeepEditsWhenSessionChanges } from './placements-kept-edits';
 import { useToolbarClearance } from './placements-toolbar-clearance';
 
@@ -145,8 +145,17 @@ export function usePlacementsEditor({ reveal, ask }: PlacementsEditorOptions) {
     else if (outcome?.focusStatus) status.current?.focus();
   }, [outcome]);
 
-  /** Runs one request at a time; a refusal is announced with its problems, a 401 ends the session. */
-  const act = async (work: () => Promise<string>, during: During = 'save', focusStatus = false) => {
+  /**
+   * Runs one request at a time; a refusal is announced with its problems, a 401 ends the session. With `refusedAt`, a
+   * refusal is given to it to say where the request was made (the import box) rather than at the page's top, and the
+   * page's status of an earlier action is cleared: left, it would read as this one's outcome.
+   */
+  const act = async (
+    work: () => Promise<string>,
+    during: During = 'save',
+    focusStatus = false,
+    refusedAt?: (message: string) => void,
+  ) => {
     if (busy.current) return;
     busy.current = true;
     try {
@@ -165,6 +174,11 @@ export function usePlacementsEditor({ reveal, ask }: PlacementsEditorOptions) {
         : refusal.status === 413
           ? tooLargeMessage(during)
           : refusal.message;
+      if (refusedAt) {
+        setOutcome(null);
+        refusedAt([message, ...refusal.problems].join(' '));
+        return;
+      }
       setOutcome({ message, refused: true, problems: refusal.problems });
     } finally {
       busy.current = false;
@@ -317,15 +331,17 @@ export function usePlacementsEditor({ reveal, ask }: PlacementsEditorOptions) {
       return 'The saved draft is shown: make your changes again.';
     });
 
-  const importJson = (json: JsonValue) =>
+  /**
+   * Imports a file into the draft; a refusal is given to `refused`, to be said at the import box. The import replaces
+   * the saved draft, which may hold changes not published yet (another operator's too): as a rollback, it reads the
+   * comparison again and asks first when those, or this page's unsaved changes, would be lost.
+   */
+  const importJson = (json: JsonValue, refused: (message: string) => void) =>
     void act(
       async () => {
-        const question: ConfirmQuestion = {
-          title: 'Import over your unsaved changes?',
-          body: 'The import replaces the draft: your unsaved changes are dropped.',
-          confirmLabel: 'Import',
-        };
-        if (dirty && !(await ask(question))) return '';
+        const compared = await compareAgain();
+        const savedChanges = compared.changes === null || compared.changes.length > 0;
+        if ((savedChanges || dirty) && !(await ask(importQuestion({ savedChanges, unsaved: dirty })))) return '';
         // Refused (409, reload offered) when the draft was saved since this page loaded it, as a save is.
         const answer = await client
           .post<PlacementsDraftPayload>(
@@ -341,6 +357,7 @@ export function usePlacementsEditor({ reveal, ask }: PlacementsEditorOptions) {
       },
       'import',
       true,
+      refused,
     );
 
   const rollback = (number: number) =>
@@ -395,6 +412,7 @@ export function usePlacementsEditor({ reveal, ask }: PlacementsEditorOptions) {
     refusedForUnreadInput,
     reloadSavedDraft,
     importJson,
+    forgetOutcome: () => setOutcome(null),
     rollback,
   };
 }
