@@ -23,15 +23,18 @@ export function renderAppAt(
     globalRegistry: new ComponentRegistry('GlobalComponentRegistry'),
     ...createSlotStatus({ log: () => undefined }),
   };
-  return renderWithSlotBoundaries(
+  // Returned too: a test reads the address the page left (router.state.location).
+  const router = createMemoryRouter(APP_ROUTES, { initialEntries: [path] });
+  const rendered = renderWithSlotBoundaries(
     <AppProviders
       client={fake.client}
       runtime={runtime}
       source={new SlotSource({ client: fake.client, pathname: path })}
     >
-      <RouterProvider router={createMemoryRouter(APP_ROUTES, { initialEntries: [path] })} />
+      <RouterProvider router={router} />
     </AppProviders>,
   );
+  return Object.assign(rendered, { router });
 }
 
 /** `GET /me` of the demo administrator in tenant acme, with `roles`. */

@@ -28,6 +28,11 @@ export interface PlacementsFormsProps {
   components: PlacementComponentsPayload;
   change(at: DraftFormSlotAt, change: (slot: DraftSlot) => DraftSlot | null): void;
   add(remote: string, resource: string, component: string, position: JsonValue | undefined): void;
+  /**
+   * The page's latest outcome (a save, a publish, an import): once it changes, what was said of an Add or a Remove
+   * here ("… in the draft") is cleared, as no longer news.
+   */
+  outcome?: unknown;
 }
 
 /**
@@ -42,7 +47,7 @@ export function PlacementsForms(props: PlacementsFormsProps) {
       : null) ?? name;
   const section = useRef<HTMLElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
-  const added = useAddedEntry(section, props.formSlots.map(formSlotKey));
+  const added = useAddedEntry(section, props.formSlots.map(formSlotKey), props.outcome);
   return (
     <section
       ref={section}

@@ -21,6 +21,11 @@ export interface PlacementsLocationProps {
   change(at: DraftSlotAt, change: (slot: DraftSlot) => DraftSlot | null): void;
   /** Absent for a location this version does not have (`gone`): nothing is added there. */
   add?(remote: string, component: string): void;
+  /**
+   * The page's latest outcome (a save, a publish, an import): once it changes, what was said of an Add or a Remove
+   * here ("… in the draft") is cleared, as no longer news.
+   */
+  outcome?: unknown;
   /** No location of this version (an upgrade renamed or removed it): its slots are shown to be removed. */
   gone?: boolean;
 }
@@ -31,7 +36,7 @@ export function PlacementsLocation(props: PlacementsLocationProps) {
   const headingId = `placements-${location}`;
   const section = useRef<HTMLElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
-  const added = useAddedEntry(section, slots.map(slotKey));
+  const added = useAddedEntry(section, slots.map(slotKey), props.outcome);
   return (
     <section
       ref={section}

@@ -91,6 +91,12 @@ const REVISIONS = [2, 1].map((number) => ({
   publishedAt: `2026-11-23T0${number}:00:00.000Z`,
 }));
 
+/** REVISIONS after a colleague rolled back to revision 1: revision 3, in force. */
+const ROLLED_BACK = [
+  { number: 3, action: 'rollback', restored: 1, publishedBy: 'ops', publishedAt: '2026-11-23T03:00:00.000Z' },
+  ...REVISIONS,
+];
+
 function renderApp(fake: FakeApi) {
   return renderAppAt(fake, PLACEMENTS_PAGE_PATH);
 }
@@ -626,6 +632,32 @@ describe('publishing what the page shows', () => {
     expect(changesAsked(fake)).toEqual([]);
   });
 
+  it('clears what it said of an Add once the draft is published: "… in the draft" is no longer news', async () => {
+    const fake = api([OPERATOR_ROLE], {
+      'PUT /api/placements/draft': (request) => ({
+        body: overview((request.body as { document: PlacementsDocument }).document),
+      }),
+      'POST /api/placements/publish': { body: { number: 1 } },
+    });
+    renderApp(fake);
+    const section = await locationSection();
+    fireEvent.change(within(section).getByLabelText(`Add a slot at ${LOCATION}`), {
+      target: { value: 'team_news:Welcome' },
+    });
+    fireEvent.click(within(section).getByRole('button', { name: 'Add' }));
+    await within(section).findByText(`Added Welcome (team_news) at ${LOCATION}: 3 slots there in the draft.`);
+    await publishConfirmed();
+    await screen.findByText(/Revision 1 published\./);
+    expect(within(section).queryByText(/^Added Welcome/)).toBeNull();
+  });
+
+  it('replaces an address naming no location with the one it shows', async () => {
+    const { router } = renderAppAt(api([OPERATOR_ROLE]), `${PLACEMENTS_PAGE_PATH}?location=dashboard-nowhere`);
+    const section = await locationSection();
+    expect(section.hidden).toBe(false);
+    await waitFor(() => expect(router.state.location.search).toBe(`?location=${LOCATION}`));
+  });
+
   it('says there is nothing to publish, offering no Publish, when the saved draft is what is published', async () => {
     const fake = api([OPERATOR_ROLE], { 'GET /api/placements/diff': { body: { revision: 1, changes: [] } } });
     renderApp(fake);
@@ -799,6 +831,8 @@ describe('publishing what the page shows', () => {
       });
       renderApp(fake);
       await screen.findByText(`added Welcome of team_news at ${LOCATION}`);
+      // A colleague rolled back since (revision 3, in force), which saved the draft too: the refusal shows it.
+      fake.routes.set('GET /api/placements/revisions', { body: { revisions: ROLLED_BACK, inForce: 3 } });
       const asked = await pressAndAnswer(
         await screen.findByRole('button', { name: /^Roll back to revision 1/ }),
         'Roll back to revision 1?',
@@ -814,6 +848,8 @@ describe('publishing what the page shows', () => {
         { revision: 1, expectedUpdatedAt: '2026-11-23T10:00:00.000Z', expectedRevision: 2 },
       ]);
       expect(screen.getByRole('button', { name: 'Reload the saved draft (drops your changes)' }));
+      await screen.findByText('rollback to 1 (in force)');
+      expect(screen.queryByText('publish (in force)')).toBeNull();
     }
     {
       // Saved by a colleague before the question: said at once, nothing asked or sent.
@@ -825,11 +861,14 @@ describe('publishing what the page shows', () => {
       });
       cleanup();
       renderApp(fake);
-      fireEvent.click(await screen.findByRole('button', { name: /^Roll back to revision 1/ }));
+      const rollBack = await screen.findByRole('button', { name: /^Roll back to revision 1/ });
+      fake.routes.set('GET /api/placements/revisions', { body: { revisions: ROLLED_BACK, inForce: 3 } });
+      fireEvent.click(rollBack);
       const refused = await screen.findByText(/^Refused: The draft was saved by ops at /);
       expect(refused.textContent).toMatch(/so nothing was rolled back .*then roll back again\.$/);
       expect(screen.queryByRole('dialog')).toBeNull();
       expect(changesAsked(fake)).toEqual([]);
+      await screen.findByText('rollback to 1 (in force)');
     }
   });
 

@@ -79,7 +79,15 @@ function PlacementsEditor() {
     rollback,
   } = usePlacementsEditor({ reveal: (element) => revealAndFocus(element), ask: question.ask });
   const [params, setParams] = useSearchParams();
-  const chosen = document === null ? null : chosenLocation(params.get(LOCATION_PARAM), document);
+  const asked = params.get(LOCATION_PARAM);
+  const chosen = document === null ? null : chosenLocation(asked, document);
+  // An address naming no location (`?location=dashboard-nowhere`, an old link) is replaced by the one shown: kept, it
+  // said one thing while the page showed another, and was copied as a link to it.
+  useEffect(() => {
+    if (asked !== null && chosen !== null && asked !== chosen) {
+      setParams((current) => ({ ...Object.fromEntries(current), [LOCATION_PARAM]: chosen }), { replace: true });
+    }
+  }, [asked, chosen, setParams]);
   // What takes the focus once the location shown changes: its heading when picked from the map, or a box a save
   // refused at a location not shown (usePlacementsEditor's reveal).
   const focusOnShow = useRef<HTMLElement | string | null>(null);
@@ -233,12 +241,14 @@ function PlacementsEditor() {
                   components={components.data}
                   change={(index, change) => edit(changeSlotFollowingId(document, index, change, ids))}
                   add={gone ? undefined : (remote, component) => edit(addSlot(document, remote, at, component))}
+                  outcome={outcome}
                 />
               );
             })}
             <PlacementsForms
               hidden={chosen !== FORM_SLOTS}
               formSlots={formSlotsOf(document)}
+              outcome={outcome}
               problems={problems}
               components={components.data}
               change={(at, change) => edit(changeFormSlot(document, at, change))}

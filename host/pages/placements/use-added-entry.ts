@@ -22,10 +22,20 @@ export interface AddedEntry {
 /**
  * Confirms an Add or a Remove in the placements editor: an entry appears somewhere in a list ordered by priority, and the Add
  * button is disabled until the next choice, so without it nothing says that it worked and the focus is left behind.
- * `keys` are the entries' keys, as their elements inside `container` carry them (ENTRY_KEY_ATTRIBUTE).
+ * `keys` are the entries' keys, as their elements inside `container` carry them (ENTRY_KEY_ATTRIBUTE); the
+ * announcement is cleared once `staleWhen` changes.
  */
-export function useAddedEntry(container: RefObject<HTMLElement | null>, keys: readonly string[]): AddedEntry {
-  const [announcement, setAnnouncement] = useState('');
+export function useAddedEntry(
+  container: RefObject<HTMLElement | null>,
+  keys: readonly string[],
+  staleWhen: unknown = null,
+): AddedEntry {
+  // Said until `staleWhen` changes (the page's outcome: a save, a publish): "… in the draft" is then no longer news,
+  // and left in the live region it read as the state after the publish.
+  const [announced, setAnnounced] = useState<{ text: string; at: unknown }>({ text: '', at: staleWhen });
+  const latestStaleWhen = useRef(staleWhen);
+  latestStaleWhen.current = staleWhen;
+  const setAnnouncement = (text: string) => setAnnounced({ text, at: latestStaleWhen.current });
   const pending = useRef<{ before: ReadonlySet<string>; announcement: string } | null>(null);
   const latestKeys = useRef(keys);
   latestKeys.current = keys;
@@ -44,7 +54,7 @@ export function useAddedEntry(container: RefObject<HTMLElement | null>, keys: re
   }, [shown, container]);
 
   return {
-    announcement,
+    announcement: announced.at === staleWhen ? announced.text : '',
     adding: (text) => {
       pending.current = { before: new Set(latestKeys.current), announcement: text };
     },

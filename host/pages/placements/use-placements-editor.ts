@@ -113,15 +113,19 @@ export function usePlacementsEditor({ reveal, ask }: PlacementsEditorOptions) {
   const status = useRef<HTMLParagraphElement>(null);
   const editor = useRef<HTMLFieldSetElement>(null);
 
-  const loadHistory = useCallback(async () => {
-    const [compared, list] = await Promise.all([
-      client.get<PlacementsDiffPayload>(`${PLACEMENTS_API_PATH}/diff`),
-      client.get<PlacementRevisionsPayload>(`${PLACEMENTS_API_PATH}/revisions`),
-    ]);
-    setDiff(compared);
+  const loadRevisions = useCallback(async () => {
+    const list = await client.get<PlacementRevisionsPayload>(`${PLACEMENTS_API_PATH}/revisions`);
     setRevisions(list.revisions);
     setInForce(list.inForce);
   }, [client]);
+
+  const loadHistory = useCallback(async () => {
+    const [compared] = await Promise.all([
+      client.get<PlacementsDiffPayload>(`${PLACEMENTS_API_PATH}/diff`),
+      loadRevisions(),
+    ]);
+    setDiff(compared);
+  }, [client, loadRevisions]);
 
   useKeepEditsWhenSessionChanges(() => (dirty && document ? { document, basedOn: version } : null));
 
@@ -271,7 +275,9 @@ export function usePlacementsEditor({ reveal, ask }: PlacementsEditorOptions) {
    */
   const refusedAsMoved = (error: unknown): never => {
     if (error instanceof ApiError && error.savedDraft) setStale(true);
-    else if (error instanceof ApiError && error.status === 409) loadHistory().catch(() => undefined);
+    // Either way the revisions are read again: a draft saved elsewhere often comes with a revision (a colleague's
+    // rollback makes both), and the table would go on marking the old one in force.
+    if (error instanceof ApiError && error.status === 409) loadHistory().catch(() => undefined);
     throw error;
   };
 
@@ -287,6 +293,9 @@ export function usePlacementsEditor({ reveal, ask }: PlacementsEditorOptions) {
     const saved = (compared as Partial<PlacementsDiffPayload>).draft;
     if (saved !== undefined && !sameDraftVersion(saved.updatedAt, version)) {
       setStale(true);
+      // The revisions too, as for a refusal of the server (refusedAsMoved): whatever moved the draft may have
+      // published.
+      loadRevisions().catch(() => undefined);
       throw new ApiError(409, 'conflict', 'The draft was saved since.', {}, null, [], null, null, saved);
     }
     return compared;
