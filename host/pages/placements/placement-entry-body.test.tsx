@@ -63,3 +63,25 @@ it('says the check’s problem at its field until the props are edited, and agai
   rerender(<Entry problems={[toneProblem()]} />);
   await waitFor(() => expect(tone.getAttribute('aria-invalid')).toBe('true'));
 });
+
+it('says an unknown component is unknown, not that its remote declares no props schema', () => {
+  const unknown: PlacementProblem = {
+    ...toneProblem(),
+    kind: 'unknown-component',
+    path: null,
+    message: 'remote "team_news" provides no component "NoSuchThing" (it provides Notice)',
+  };
+  render(
+    <PlacementEntryBody
+      id="entry"
+      name="NoSuchThing"
+      schema={null}
+      props={{}}
+      problems={[unknown]}
+      setProps={jest.fn()}
+      remove={jest.fn()}
+    />,
+  );
+  expect(screen.getByText(/^Its component is unknown \(its problem below says why\)/)).toBeTruthy();
+  expect(screen.queryByText(/declares no props schema/)).toBeNull();
+});

@@ -60,7 +60,13 @@ export function PlacementEntryBody({
           tenants' data.
         </p>
       ) : schema === null ? (
-        <p className="muted">Its remote declares no props schema: its props are kept as they are.</p>
+        <p className="muted">
+          {/* No schema because no remote provides the component: "its remote declares none" beside the problem
+              naming it unknown read as if the component were known. */}
+          {problems.some((problem) => problem.kind === 'unknown-component')
+            ? 'Its component is unknown (its problem below says why): there is no props form for it, and its props are kept as they are.'
+            : 'Its remote declares no props schema: its props are kept as they are.'}
+        </p>
       ) : (
         <details className="placements__props" ref={propsForm}>
           <summary>Props of {name}</summary>
