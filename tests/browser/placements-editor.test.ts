@@ -56,8 +56,11 @@ it('places a component with its props form, reorders it by priority, publishes a
     // Without its required title, the saved draft names the problem at the slot, before any publish.
     await page.getByRole('button', { name: 'Save draft' }).click();
     await page.getByRole('status').filter({ hasText: 'Draft saved with 1 problem.' }).waitFor();
-    // In words, by the prop's label, as its field says it.
-    await expect(section.locator('[data-placement-problems]').innerText()).resolves.toBe('Title is required');
+    // In words, by the prop's label, at its field; the card's list links to it rather than saying it again.
+    await expect(section.locator('[data-placement-problems]').innerText()).resolves.toBe(
+      'Title: its problem is said at its field',
+    );
+    expect(await section.getByText('Title is required', { exact: true }).count()).toBe(1);
 
     // The preview: where the saved draft's slot lands among the code's.
     await expect(section.locator(`[data-placements-preview="${LOCATION}"] li`).allInnerTexts()).resolves.toEqual([

@@ -85,3 +85,71 @@ it('says an unknown component is unknown, not that its remote declares no props 
   expect(screen.getByText(/^Its component is unknown \(its problem below says why\)/)).toBeTruthy();
   expect(screen.queryByText(/declares no props schema/)).toBeNull();
 });
+
+it('says a prop’s problem once, at its field, the list linking to it rather than repeating it', async () => {
+  const schema: JsonSchema = {
+    type: 'object',
+    properties: { limit: { type: 'integer', minimum: 1, title: 'Limit' } },
+    required: ['limit'],
+  };
+  const problem = (props: JsonValue, message: string): PlacementProblem => ({
+    ...toneProblem(),
+    component: 'ActivityTimeline',
+    path: 'props.limit',
+    message,
+  });
+  for (const [props, message, said] of [
+    [{ limit: 0 }, 'must be >= 1, got 0', 'Limit must be >= 1, got 0'],
+    [{}, 'is required (integer)', 'Limit is required'],
+  ] as const) {
+    const { unmount } = render(
+      <PlacementEntryBody
+        id="entry"
+        name="ActivityTimeline"
+        schema={schema}
+        props={props}
+        problems={[problem(props, message)]}
+        setProps={jest.fn()}
+        remove={jest.fn()}
+      />,
+    );
+    const limit = await screen.findByRole('spinbutton', { name: /^Limit/ });
+    await waitFor(() => expect(limit.getAttribute('aria-invalid')).toBe('true'));
+    // Once in the whole entry: not the form's own wording beside it, not the list again.
+    await waitFor(() => expect(screen.getAllByText(new RegExp(`^${said}`))).toHaveLength(1));
+    expect(screen.queryByText(/^Limit is not valid/)).toBeNull();
+    const described = (limit.getAttribute('aria-describedby') ?? '').split(' ');
+    expect(described.some((id) => document.getElementById(id)?.textContent?.includes(said))).toBe(true);
+    const link = screen.getByRole('link', { name: 'Limit' });
+    expect(link.closest('li')?.textContent).toBe('Limit: its problem is said at its field');
+    fireEvent.click(link);
+    expect(document.activeElement).toBe(limit);
+    unmount();
+  }
+});
+
+it('says a prop typed wrong once at its field after a save finds it, not in the form’s wording too', async () => {
+  const schema: JsonSchema = { type: 'object', properties: { limit: { type: 'integer', minimum: 1, title: 'Limit' } } };
+  function Typed({ problems }: { problems: readonly PlacementProblem[] }) {
+    const [props, setProps] = useState<JsonValue>({ limit: 5 });
+    return (
+      <PlacementEntryBody
+        id="entry"
+        name="ActivityTimeline"
+        schema={schema}
+        props={props}
+        problems={problems}
+        setProps={setProps}
+        remove={jest.fn()}
+      />
+    );
+  }
+  const { rerender } = render(<Typed problems={[]} />);
+  const limit = await screen.findByRole('spinbutton', { name: /^Limit/ });
+  fireEvent.change(limit, { target: { value: '0' } });
+  await screen.findByText(/^Limit is not valid/);
+  // Saved: the check finds it too, and is said there in its place.
+  rerender(<Typed problems={[{ ...toneProblem(), path: 'props.limit', message: 'must be >= 1, got 0' }]} />);
+  await screen.findByText('Limit must be >= 1, got 0');
+  expect(screen.queryByText(/^Limit is not valid/)).toBeNull();
+});

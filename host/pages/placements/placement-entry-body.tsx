@@ -1,6 +1,6 @@
-import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import type { JsonSchema, JsonValue, PlacementProblem } from '../../../shared';
-import { problemInWords } from './prop-words';
+import { fieldId, pathSteps, problemInWords, propLabel } from './prop-words';
 
 const PlacementPropsForm = lazy(
   () => import(/* webpackChunkName: "tool-library-props-form" */ './placement-props-form'),
@@ -84,12 +84,27 @@ export function PlacementEntryBody({
       )}
       {problems.length > 0 && (
         <ul className="form-error placements__problems" data-placement-problems>
-          {problems.map((problem) => (
-            <li key={`${problem.kind}|${problem.path ?? ''}|${problem.message}`}>
-              {problemInWords(problem, schema)}
-              {problem.blocking ? '' : ' (a warning: it does not stop a publish)'}
-            </li>
-          ))}
+          {problems.map((problem) => {
+            // Said at its field already (the props form shows the saved draft's problems there): linked to it, not
+            // said again in the same words.
+            const field = schema !== null && atFields.includes(problem) ? fieldId(`${id}-props`, problem) : null;
+            const steps = problem.path === null ? null : pathSteps(problem.path);
+            return (
+              <li key={`${problem.kind}|${problem.path ?? ''}|${problem.message}`}>
+                {field !== null && steps !== null ? (
+                  <>
+                    <a href={`#${field}`} onClick={(event) => goToField(event, field)}>
+                      {propLabel(schema, steps)}
+                    </a>
+                    : its problem is said at its field
+                  </>
+                ) : (
+                  problemInWords(problem, schema)
+                )}
+                {problem.blocking ? '' : ' (a warning: it does not stop a publish)'}
+              </li>
+            );
+          })}
         </ul>
       )}
       <button type="button" className="button button--secondary" onClick={remove}>
@@ -97,6 +112,18 @@ export function PlacementEntryBody({
       </button>
     </>
   );
+}
+
+/**
+ * Follows a problem's link to its field: focused, its props form opened if closed (the address's hash is left alone:
+ * the page keeps the location shown in it).
+ */
+function goToField(event: MouseEvent<HTMLAnchorElement>, fieldId: string): void {
+  event.preventDefault();
+  const field = document.getElementById(fieldId);
+  const details = field?.closest('details');
+  if (details) details.open = true;
+  field?.focus();
 }
 
 function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {

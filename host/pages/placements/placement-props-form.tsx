@@ -3,7 +3,7 @@ import Form from '@rjsf/core/lib/components/Form.js';
 import type { ErrorSchema, Experimental_DefaultFormStateBehavior, RJSFSchema, UiSchema } from '@rjsf/utils';
 import { useMemo, type ReactNode } from 'react';
 import type { JsonSchema, JsonValue, PlacementProblem } from '../../../shared';
-import { pathSteps, problemInWords } from './prop-words';
+import { fieldId, pathSteps, problemInWords } from './prop-words';
 import { propsFormSchema } from './props-form-schema';
 import {
   PropsArrayItemButtons,
@@ -63,8 +63,14 @@ export default function PlacementPropsForm({
 }: PlacementPropsFormProps) {
   // Choices declared without a type get their values' (props-form-schema.ts): the form has a field for them.
   const formSchema = useMemo(() => propsFormSchema(schema), [schema]);
-  const formContext: PropsFormContext = useMemo(() => ({ owner }), [owner]);
   const extraErrors = useMemo(() => errorsAtFields(problems, schema), [problems, schema]);
+  // A field the draft check's problem is said at does not say the form's own error too: one problem, in two wordings
+  // ("Limit must be >= 1, got 0" and "Limit is not valid: 0 is less than 1."), read as two. Filtered where shown:
+  // the form keeps the errors of its last check in its state and merges the new extraErrors with them.
+  const formContext: PropsFormContext = useMemo(
+    () => ({ owner, checkedErrors: checkedErrorsAt(idPrefix, problems, schema) }),
+    [owner, idPrefix, problems, schema],
+  );
   return (
     <Form
       schema={formSchema as RJSFSchema}
@@ -100,4 +106,18 @@ function errorsAtFields(problems: readonly PlacementProblem[], schema: JsonSchem
     at.__errors = [...((at.__errors as string[] | undefined) ?? []), problemInWords(problem, schema)];
   }
   return errors as ErrorSchema | undefined;
+}
+
+/** The draft check's words per field id of the form (`<idPrefix>_limit`): said there in place of the form's own. */
+function checkedErrorsAt(
+  idPrefix: string,
+  problems: readonly PlacementProblem[],
+  schema: JsonSchema,
+): Record<string, string[]> {
+  const byField: Record<string, string[]> = {};
+  for (const problem of problems) {
+    const id = fieldId(idPrefix, problem);
+    if (id !== null) byField[id] = [...(byField[id] ?? []), problemInWords(problem, schema)];
+  }
+  return byField;
 }

@@ -58,3 +58,9 @@ export function problemInWords(problem: Pick<PlacementProblem, 'path' | 'message
   const message = problem.message.replace(/^is required \(.*\)$/, 'is required');
   return steps.length === 0 ? `The props: ${message}` : `${propLabel(schema, steps)} ${message}`;
 }
+
+/** The id of the props form's control for a problem's field (`props.links[0].href` -> `<prefix>_links_0_href`). */
+export function fieldId(idPrefix: string, problem: Pick<PlacementProblem, 'path'>): string | null {
+  const steps = problem.path === null ? null : pathSteps(problem.path);
+  return steps === null || steps.length === 0 ? null : [idPrefix, ...steps].join('_');
+}

@@ -17,6 +17,11 @@ import { humanName } from './prop-words';
 /** What the props form tells its templates: the entry its props are of (placement-props-form.tsx). */
 export interface PropsFormContext {
   owner?: ReactNode;
+  /**
+   * The draft check's words per field id, said at that field in place of the form's own errors there: the same
+   * problem in two wordings was read as two problems.
+   */
+  checkedErrors?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** ` — WelcomeCard (team_marketing) #1` after a label, heard and not seen: the name is unique on the page. */
@@ -52,6 +57,7 @@ export function PropsFieldTemplate(props: FieldTemplateProps) {
     if (invalid) control?.setAttribute('aria-invalid', 'true');
     else control?.removeAttribute('aria-invalid');
   }, [id, invalid]);
+  const checked = (registry.formContext as PropsFormContext | undefined)?.checkedErrors?.[id];
   if (hidden) return <div className="hidden">{children}</div>;
   const isCheckbox = uiOptions.widget === 'checkbox';
   return (
@@ -65,14 +71,29 @@ export function PropsFieldTemplate(props: FieldTemplateProps) {
       )}
       {displayLabel && description ? description : null}
       {children}
-      {errors}
+      {checked ? <CheckedErrors id={id} messages={checked} /> : errors}
       {help}
       {/* The widget's aria-describedby names its error, description and help whether or not they are shown: an
           absent one would be an id pointing nowhere, which screen-reader checks refuse. Empty, they say nothing. */}
-      {!rawErrors?.length && <span id={errorId(id)} hidden />}
+      {!rawErrors?.length && !checked && <span id={errorId(id)} hidden />}
       {!(displayLabel && rawDescription) && <span id={descriptionId(id)} hidden />}
       {!rawHelp && <span id={helpId(id)} hidden />}
     </WrapIfAdditionalTemplate>
+  );
+}
+
+/** The draft check's problems of a field, as the library's FieldErrorTemplate shows the form's own (same id). */
+function CheckedErrors({ id, messages }: { id: string; messages: readonly string[] }) {
+  return (
+    <div>
+      <ul id={errorId(id)} className="error-detail bs-callout bs-callout-info">
+        {messages.map((message) => (
+          <li key={message} className="text-danger">
+            {message}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
