@@ -315,3 +315,21 @@ it('shows other staff neither the link nor the editor, and the API refuses them'
   await expect(page.getByText('Placements are for staff with the operator role.').count()).resolves.toBe(1);
   expect((await page.request.get('/api/placements')).status()).toBe(403);
 });
+
+it('stacks the import form’s labels above their controls at 1280 px', async () => {
+  const { page, log } = await suite.newPage({ viewport: { width: 1280, height: 900 } });
+  await signIn(page);
+  await page.goto('/placements');
+  const section = page.locator('[data-placements-import]');
+  for (const [label, control] of [
+    ['JSON file to import', '#placements-import-file'],
+    ['JSON to import (chosen file or pasted)', '#placements-import-text'],
+  ] as const) {
+    const labelBox = await section.getByText(label, { exact: true }).boundingBox();
+    const controlBox = await section.locator(control).boundingBox();
+    // Above it and starting where it starts, not inline beside it.
+    expect(labelBox!.y + labelBox!.height).toBeLessThanOrEqual(controlBox!.y + 1);
+    expect(Math.abs(labelBox!.x - controlBox!.x)).toBeLessThanOrEqual(1);
+  }
+  expect(log.pageErrors).toEqual([]);
+});

@@ -70,7 +70,11 @@ export function PlacementsImport({ importJson, forgetOutcome }: PlacementsImport
   };
 
   return (
-    <section className="inspector__section" aria-labelledby="placements-import" data-placements-import>
+    <section
+      className="inspector__section placements__import"
+      aria-labelledby="placements-import"
+      data-placements-import
+    >
       <h2 id="placements-import">Import</h2>
       <p className="muted">
         A REMOTES_CONFIG file or an exported revision replaces the draft: its placements are kept, the rest (entries,
