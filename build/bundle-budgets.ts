@@ -113,8 +113,13 @@ export const DEV_ONLY_CHUNK_MAX_GZIP = 20 * KIB;
  */
 export const TOOL_PAGE_CHUNK_PREFIX = 'tool-page-';
 
-/** One tool page's own chunks (its code, not React or the shell, which every page has already loaded). */
-export const TOOL_PAGE_CHUNK_MAX_GZIP = 20 * KIB;
+/**
+ * One tool page's own chunks (its code, not React or the shell, which every page has already loaded). 20 -> 22 KiB
+ * (2026-11-29): the placements editor, the largest, reached 20.7 KB gzip with what an outside usability test asked of
+ * it (a publish question saying what changes, import asking before it replaces a saved draft, each prop problem said
+ * once at its field and linked from the card, stale statuses cleared); operators alone open it, once in a while.
+ */
+export const TOOL_PAGE_CHUNK_MAX_GZIP = 22 * KIB;
 
 /**
  * Chunk groups of a library one tool page loads when it needs it (`tool-library-…`), such as the placements editor's
