@@ -26,7 +26,13 @@ describe('npm run token:add / token:revoke / user:add --role', () => {
       entry: 'https://billing.example.com/remoteEntry.js',
       components: ['Banner'],
     };
-    fs.writeFileSync(configFile, JSON.stringify({ remotes: [listed] }));
+    const pinned = {
+      name: 'team_pinned',
+      entry: 'https://pinned.example.com/remoteEntry.js',
+      components: ['PinnedBanner'],
+      releaseOrigins: ['https://cdn.example.com'],
+    };
+    fs.writeFileSync(configFile, JSON.stringify({ remotes: [listed, pinned] }));
     remotesEnv = { REMOTES_CONFIG: configFile, FRONTEND_DIR: path.join(declared.path, 'dist') };
     testApp = await createTestApp();
   });
@@ -56,6 +62,19 @@ describe('npm run token:add / token:revoke / user:add --role', () => {
     ]);
   });
 
+  it("warns on standard error when the remote's release origins are not pinned, keeping the token the last line", async () => {
+    const unpinned = await run('team-token.ts', ['add', 'team_billing'], testApp.databasePath);
+    expect(unpinned.code).toBe(0);
+    expect(unpinned.stdout.trimEnd().split('\n').at(-1)).toMatch(/^slt_[0-9a-f]+_\S+$/);
+    expect(unpinned.stderr).toBe(
+      'Remote "team_billing" has no "releaseOrigins" in REMOTES_CONFIG: this token publishes releases from any origin ' +
+        'the entry rules allow, and the server asks the entry it names. Pin the origins its team deploys to before ' +
+        'handing the token over (docs/operators/releases.md#which-origins-a-team-publishes-from).\n',
+    );
+    const pinned = await run('team-token.ts', ['add', 'team_pinned'], testApp.databasePath);
+    expect([pinned.code, pinned.stderr]).toEqual([0, '']);
+  });
+
   it('refuses a token for a remote the server does not know, naming those it knows; a released one is known', async () => {
     const refused = await run('team-token.ts', ['add', 'team_nonexist'], testApp.databasePath);
     expect(refused.code).toBe(1);
@@ -63,7 +82,7 @@ describe('npm run token:add / token:revoke / user:add --role', () => {
     expect(refused.stderr).toContain(
       'Remote "team_nonexist" is not known: neither in REMOTES_CONFIG, nor built in, nor released in',
     );
-    expect(refused.stderr).toContain('Known remotes: team_billing.');
+    expect(refused.stderr).toContain('Known remotes: team_billing, team_pinned.');
     expect(await testApp.app.releases.store.history('team_nonexist')).toEqual([]);
 
     // A remote served by a release (its REMOTES_CONFIG entry gone since) still gets a token.

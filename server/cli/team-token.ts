@@ -58,8 +58,11 @@ function argsOf(argv: readonly string[]): TeamTokenArgs | { refused: string } {
   return parseTeamTokenArgs(argv) ?? { refused: TEAM_TOKEN_USAGE };
 }
 
-/** The remote names the server knows: its REMOTES_CONFIG (this process's), its built-in remotes, its releases. */
-async function knownRemotes(releases: ReleaseStore): Promise<string[]> {
+/**
+ * The remote names the server knows (its REMOTES_CONFIG, this process's; its built-in remotes; its releases), and
+ * those REMOTES_CONFIG pins the releases' origins of.
+ */
+async function knownRemotes(releases: ReleaseStore): Promise<{ names: string[]; pinned: ReadonlySet<string> }> {
   const frontendDir = process.env.FRONTEND_DIR?.trim();
   const config = loadRemotesConfig({
     env: process.env,
@@ -67,7 +70,19 @@ async function knownRemotes(releases: ReleaseStore): Promise<string[]> {
   });
   const names = [...config.remotes, ...config.pending, ...config.disabled].map((remote) => remote.name);
   for (const release of await releases.releases()) names.push(release.remote);
-  return [...new Set(names)].sort();
+  return { names: [...new Set(names)].sort(), pinned: new Set(config.releaseOrigins?.keys() ?? []) };
+}
+
+/**
+ * Said when a token is made for a remote whose releases' origins are not pinned: its team may then publish an entry
+ * on any origin the entry rules allow, which the server asks (an internal address included) before anyone looks.
+ */
+function unpinnedOriginsWarning(remote: string): string {
+  return (
+    `Remote "${remote}" has no "releaseOrigins" in REMOTES_CONFIG: this token publishes releases from any origin the ` +
+    'entry rules allow, and the server asks the entry it names. Pin the origins its team deploys to before handing ' +
+    'the token over (docs/operators/releases.md#which-origins-a-team-publishes-from).\n'
+  );
 }
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -91,11 +106,11 @@ async function main(argv: readonly string[]): Promise<number> {
       return 0;
     }
     const known = await knownRemotes(audit);
-    if (!known.includes(args.remote)) {
+    if (!known.names.includes(args.remote)) {
       process.stderr.write(
         `Remote "${args.remote}" is not known: neither in REMOTES_CONFIG${process.env.REMOTES_CONFIG?.trim() ? '' : ' (not set here)'}, ` +
           `nor built in, nor released in ${where}; the server refuses releases of it. Known remotes: ` +
-          `${known.join(', ') || 'none'}. Add its REMOTES_CONFIG entry first, and run this command with the ` +
+          `${known.names.join(', ') || 'none'}. Add its REMOTES_CONFIG entry first, and run this command with the ` +
           "server's settings (REMOTES_CONFIG, FRONTEND_DIR, the database's). Nothing was changed.\n",
       );
       return 1;
@@ -108,6 +123,8 @@ async function main(argv: readonly string[]): Promise<number> {
         `${expiresAt === null ? ', without expiry' : `, expiring ${expiresAt}`}. It is shown once; store it as a CI ` +
         `secret (revoke: ${nextCommand('token:revoke', created.id)}):\n${created.token}\n`,
     );
+    // On standard error: the token stays the last line of the output, where scripts take it from.
+    if (!known.pinned.has(args.remote)) process.stderr.write(unpinnedOriginsWarning(args.remote));
     return 0;
   });
 }
