@@ -122,6 +122,7 @@ export {
   FLAG_NAME_RULE,
   invalidFlagNamesMessage,
   namesInRule,
+  UNKNOWN_RULE_NAME,
   unknownNamesMessage,
   type RuleNameKey,
   type RuleNameList,

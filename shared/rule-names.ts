@@ -8,6 +8,13 @@ import type { VisibilityRule } from './visibility-rule';
  */
 export type RuleNameKey = 'roles' | 'permissions' | 'tenants' | 'flags';
 
+/**
+ * The kind of a placement problem about a rule naming a tenant or flag that does not exist. Its message starts with
+ * the list's path in quotes (`"visibleWhen.$all[1].tenants" names the unknown tenant "acmee"; ...`): the editor says
+ * it at the rule's field, at the condition that path is of.
+ */
+export const UNKNOWN_RULE_NAME = 'unknown-rule-name';
+
 /** One list of names in a rule, with where it is: `{ path: 'visibleWhen.$all[1].tenants', names: ['acme'] }`. */
 export interface RuleNameList {
   path: string;

@@ -5,7 +5,7 @@
  */
 import pino from 'pino';
 import request from 'supertest';
-import { Slot } from '../../shared';
+import { Slot, UNKNOWN_RULE_NAME } from '../../shared';
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
 import { addPlacedRemotes } from '../../testing/server/placements-fixtures';
 import { createTestApp, type TestApp } from '../../testing/server/test-app';
@@ -13,12 +13,7 @@ import { ResourceRegistry } from '../resources/resource-registry';
 import type { SlotCheckSubjects } from '../slot-check/slot-check';
 import { checkPlacements } from './placements-check';
 import { parsePlacements } from './placements-document';
-import {
-  readKnownRuleNames,
-  UNKNOWN_RULE_NAME,
-  unknownRuleNameProblems,
-  type KnownRuleNames,
-} from './rule-names-check';
+import { readKnownRuleNames, unknownRuleNameProblems, type KnownRuleNames } from './rule-names-check';
 
 const LOCATION = 'dashboard-before-cards';
 const KNOWN: KnownRuleNames = { tenants: ['acme', 'globex'], flags: ['beta', 'new-billing'] };

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import {
   namesInRule,
+  UNKNOWN_RULE_NAME,
   unknownNamesMessage,
   type PlacementProblem,
   type SlotLocation,
@@ -21,9 +22,6 @@ export interface KnownRuleNames {
   /** Every flag set at least once, on or off (FeatureFlagStore.names). */
   flags: readonly string[];
 }
-
-/** The kind of a placement problem about a rule naming a tenant or flag that does not exist. */
-export const UNKNOWN_RULE_NAME = 'unknown-rule-name';
 
 export async function readKnownRuleNames(tenants: TenantStore, flags: FeatureFlagStore): Promise<KnownRuleNames> {
   const [tenantList, flagNames] = await Promise.all([tenants.list(), flags.names()]);

@@ -1,6 +1,7 @@
-import { lazy, Suspense, useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, type MouseEvent, type ReactNode } from 'react';
 import type { JsonSchema, JsonValue, PlacementProblem } from '../../../shared';
 import { fieldId, pathSteps, problemInWords, propLabel } from './prop-words';
+import { useProblemsAtField } from './use-problems-at-field';
 
 const PlacementPropsForm = lazy(
   () => import(/* webpackChunkName: "tool-library-props-form" */ './placement-props-form'),
@@ -21,9 +22,18 @@ export interface PlacementEntryBodyProps {
    * belong to (server/placements/shown-placements.ts).
    */
   propsHidden?: boolean;
+  /**
+   * Problems said at a field of the card above the body (its rule's): the list links to that field rather than
+   * saying them again in the same words.
+   */
+  saidAt?: ReadonlyMap<PlacementProblem, FieldLink>;
 }
 
-const NO_PROBLEMS: readonly PlacementProblem[] = [];
+/** A field of the card a problem is said at: the element the list's link goes to, and the field's name. */
+export interface FieldLink {
+  id: string;
+  label: string;
+}
 
 /**
  * What every entry of the placements editor ends with, a location slot or a form slot alike: its props form made
@@ -38,6 +48,7 @@ export function PlacementEntryBody({
   setProps,
   remove,
   propsHidden = false,
+  saidAt,
 }: PlacementEntryBodyProps) {
   const propsForm = useRef<HTMLDetailsElement>(null);
   // A problem with a prop (it has a path) opens the props form, where it is mended; the operator may close it again.
@@ -45,13 +56,9 @@ export function PlacementEntryBody({
   useEffect(() => {
     if (propsProblem && propsForm.current) propsForm.current.open = true;
   }, [propsProblem]);
-  // The props the problems were found in: once the operator edits them, the form's own check speaks at the fields
-  // (the list below keeps the draft check's words until the next save).
-  // By its problems' objects: the list is made anew at each render of the page (a filter of every problem), its
-  // problems only by a check (a save), even one that finds the same.
-  const [checked, setChecked] = useState({ problems, props: JSON.stringify(props) });
-  if (!sameItems(checked.problems, problems)) setChecked({ problems, props: JSON.stringify(props) });
-  const atFields = checked.props === JSON.stringify(props) ? problems : NO_PROBLEMS;
+  // Once the operator edits the props, the form's own check speaks at the fields (the list below keeps the draft
+  // check's words until the next save).
+  const atFields = useProblemsAtField(problems, props);
   return (
     <>
       {propsHidden ? (
@@ -87,14 +94,18 @@ export function PlacementEntryBody({
           {problems.map((problem) => {
             // Said at its field already (the props form shows the saved draft's problems there): linked to it, not
             // said again in the same words.
-            const field = schema !== null && atFields.includes(problem) ? fieldId(`${id}-props`, problem) : null;
             const steps = problem.path === null ? null : pathSteps(problem.path);
+            const propField = schema !== null && atFields.includes(problem) ? fieldId(`${id}-props`, problem) : null;
+            const field =
+              propField !== null && steps !== null
+                ? { id: propField, label: propLabel(schema, steps) }
+                : (saidAt?.get(problem) ?? null);
             return (
               <li key={`${problem.kind}|${problem.path ?? ''}|${problem.message}`}>
-                {field !== null && steps !== null ? (
+                {field !== null ? (
                   <>
-                    <a href={`#${field}`} onClick={(event) => goToField(event, field)}>
-                      {propLabel(schema, steps)}
+                    <a href={`#${field.id}`} onClick={(event) => goToField(event, field.id)}>
+                      {field.label}
                     </a>
                     : its problem is said at its field
                   </>
@@ -116,16 +127,18 @@ export function PlacementEntryBody({
 
 /**
  * Follows a problem's link to its field: focused, its props form opened if closed (the address's hash is left alone:
- * the page keeps the location shown in it).
+ * the page keeps the location shown in it). A field of several controls (a rule's fieldset) focuses the one marked
+ * invalid, else its first.
  */
 function goToField(event: MouseEvent<HTMLAnchorElement>, fieldId: string): void {
   event.preventDefault();
   const field = document.getElementById(fieldId);
   const details = field?.closest('details');
   if (details) details.open = true;
-  field?.focus();
-}
-
-function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
-  return a.length === b.length && a.every((item, index) => item === b[index]);
+  const control =
+    field instanceof HTMLFieldSetElement
+      ? (field.querySelector<HTMLElement>('[aria-invalid="true"]') ??
+        field.querySelector<HTMLElement>('input, textarea, select, button'))
+      : field;
+  control?.focus();
 }

@@ -8,6 +8,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
   OPERATOR_ROLE,
   PLACEMENTS_PAGE_PATH,
+  UNKNOWN_RULE_NAME,
   type PlacementComponentsPayload,
   type PlacementPreview,
   type PlacementsDocument,
@@ -267,5 +268,77 @@ describe('a priority the document writes as text', () => {
     await waitFor(() => expect(priority.getAttribute('aria-invalid')).toBe('false'));
     await save();
     expect(savedSlots(fake)).toEqual([{ component: 'Notice', priority: 7 }]);
+  });
+});
+
+describe('a rule naming a tenant that does not exist', () => {
+  /** The draft check of the server: a blocking problem for a rule naming "acmee", as rule-names-check.ts words it. */
+  const checked = (document: PlacementsDocument): PlacementsPayload => {
+    const slots = document.remotes?.[0]?.slots?.[LOCATION] ?? [];
+    const problems = (Array.isArray(slots) ? slots : [slots]).flatMap((slot, index) =>
+      JSON.stringify(slot).includes('"acmee"')
+        ? [
+            {
+              remote: 'team_news',
+              location: LOCATION,
+              index,
+              component: 'Notice',
+              kind: UNKNOWN_RULE_NAME,
+              path: null,
+              message: '"visibleWhen.tenants" names the unknown tenant "acmee"; tenants: acme, globex.',
+              blocking: true,
+            },
+          ]
+        : [],
+    );
+    return { ...overview(document), problems };
+  };
+
+  it('is said at the rule’s field, tied to its boxes, the card’s list linking there, until the rule is edited', async () => {
+    const fake = api(
+      { remotes: [{ name: 'team_news', slots: { [LOCATION]: [{ component: 'Notice' }] } }] },
+      {
+        'PUT /api/placements/draft': (request) => ({
+          body: checked((request.body as { document: PlacementsDocument }).document),
+        }),
+      },
+    );
+    renderAppAt(fake, PLACEMENTS_PAGE_PATH);
+    const here = await section();
+    const card = here.querySelector<HTMLElement>('[data-placement-slot]')!;
+    const name = `Notice (team_news) #1 at ${LOCATION}`;
+    fireEvent.click(within(card).getByRole('button', { name: `Edit as JSON: Shown when rule of ${name}` }));
+    const box = within(card).getByLabelText(`JSON of the Shown when rule of ${name}`);
+    fireEvent.change(box, { target: { value: '{"tenants":["acmee"]}' } });
+    await save();
+
+    const said = 'The rule names the unknown tenant "acmee"; tenants: acme, globex.';
+    expect(box.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = box.getAttribute('aria-describedby')!;
+    expect(document.getElementById(describedBy)?.textContent).toBe(said);
+    // Said once in the card, not beside "Shown to: tenant acmee." and not again in the list.
+    expect(within(card).getAllByText(/names the unknown tenant "acmee"/)).toHaveLength(1);
+    expect(within(card).queryByText(/^Shown to:/)).toBeNull();
+    const link = within(card).getByRole('link', { name: 'Shown when rule' });
+    expect(link.closest('li')?.textContent).toBe('Shown when rule: its problem is said at its field');
+    fireEvent.click(link);
+    expect(document.activeElement).toBe(box);
+
+    // In the builder, the box the name is in says it too.
+    fireEvent.click(within(card).getByRole('button', { name: `Edit as JSON: Shown when rule of ${name}` }));
+    // (Tenants alone: the test's server offers no tenants to choose from; with some, "Other tenants".)
+    const others = within(card).getByLabelText(
+      `Tenants of condition 1, separated by commas in the Shown when rule of ${name}`,
+    );
+    expect(others).toHaveProperty('value', 'acmee');
+    expect(others.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(others.getAttribute('aria-describedby')!)?.textContent).toBe(said);
+
+    // Edited: the field reads the rule again, and the list says the problem found before in full.
+    fireEvent.change(others, { target: { value: 'acme' } });
+    expect(others.getAttribute('aria-invalid')).toBe('false');
+    expect(within(card).getByText(/^Shown to: /));
+    expect(within(card).queryByRole('link', { name: 'Shown when rule' })).toBeNull();
+    expect(within(card).getByText(/^"visibleWhen.tenants" names the unknown tenant "acmee"/));
   });
 });

@@ -5,7 +5,9 @@ import { PlacementEntryBody } from './placement-entry-body';
 import { OrderFields, UNREAD_INPUT_ATTRIBUTE } from './placement-order-fields';
 import { PROPS_HIDDEN_KEY } from '../../../shared/placements-hidden-tenants';
 import { COUNTED_RULE_NOTE, countedRuleWords } from './placements-counted-rule';
-import { RuleField } from './placements-rule-field';
+import { RuleField, ruleFieldId } from './placements-rule-field';
+import { ruleProblemPlace } from './rule-problem-place';
+import { useProblemsAtField } from './use-problems-at-field';
 import {
   priorityFromText,
   priorityOf,
@@ -72,6 +74,15 @@ export function SlotEditor({ at, place, isPublic, ids, schema, problems, change,
   const unreadPriority = typedPriority !== priority && priorityFromText(typedPriority) === null;
   const priorityError = unreadPriority ? PRIORITY_ERROR : typedPriority === priority ? priorityProblem(slot) : null;
   const setKey = (key: string, value: JsonValue | undefined) => change(withKey(key, value));
+  // The rule's problems are said at its field while it is the rule checked, the card's list linking to it; once
+  // edited, the list says them in full until the next save checks it again.
+  const ruleEditable = counted === null && !isPublic;
+  const ruleProblems = useProblemsAtField(
+    problems.filter((problem) => ruleProblemPlace(problem) !== null),
+    slot.visibleWhen,
+  );
+  const atRule = ruleEditable ? ruleProblems : [];
+  const ruleLink = { id: ruleFieldId(id), label: 'Shown when rule' };
 
   return (
     <li
@@ -118,7 +129,7 @@ export function SlotEditor({ at, place, isPublic, ids, schema, problems, change,
           <p className="field__help">{COUNTED_RULE_NOTE}</p>
           {isPublic && <p className="field__error">{PUBLIC_RULE_NOTE}</p>}
         </div>
-      ) : !isPublic ? (
+      ) : ruleEditable ? (
         <RuleField
           id={id}
           name={name}
@@ -126,6 +137,7 @@ export function SlotEditor({ at, place, isPublic, ids, schema, problems, change,
           rule={slot.visibleWhen}
           setRule={(rule) => setKey('visibleWhen', rule)}
           touch={() => change((unchanged) => unchanged)}
+          problems={atRule.flatMap((problem) => ruleProblemPlace(problem) ?? [])}
         />
       ) : (
         // None is offered here (the server refuses them), but one the draft has (imported, written by hand) is shown,
@@ -157,6 +169,7 @@ export function SlotEditor({ at, place, isPublic, ids, schema, problems, change,
         props={slot.props ?? {}}
         propsHidden={slot[PROPS_HIDDEN_KEY] === true}
         problems={problems}
+        saidAt={new Map(atRule.map((problem) => [problem, ruleLink]))}
         setProps={(props) => setKey('props', props)}
         remove={() => {
           change(() => null);

@@ -23,10 +23,14 @@ export interface RuleBuilderProps {
   name: ReactNode;
   tree: RuleNode | null;
   setRule(rule: JsonValue | undefined): void;
+  /** The id of what says the draft check's problem of a condition (`2.1`), if it has one: its box is marked by it. */
+  problemAt?(condition: string): string | undefined;
 }
 
+const NO_PROBLEM = () => undefined;
+
 /** The builder's form of a tree; the focus follows what is added (its first control) and removed (its group's Add). */
-export function RuleBuilder({ id, name, tree, setRule }: RuleBuilderProps) {
+export function RuleBuilder({ id, name, tree, setRule, problemAt = NO_PROBLEM }: RuleBuilderProps) {
   const focusNext = useRef<string | null>(null);
   useEffect(() => {
     if (focusNext.current === null) return;
@@ -39,7 +43,7 @@ export function RuleBuilder({ id, name, tree, setRule }: RuleBuilderProps) {
   };
   const controlId = (path: string, control: string) => `${id}-rule-${path.replace(/\./g, '-')}-${control}`;
   const context = <span className="visually-hidden"> in the Shown when rule of {name}</span>;
-  const props = { controlId, context, set };
+  const props = { controlId, context, problemAt };
 
   if (tree === null) {
     return (
@@ -92,6 +96,7 @@ export interface NodeEditorProps {
   context: ReactNode;
   /** Replaces this node (null: removes it), then focuses the element of that id. */
   change(next: RuleNode | null, focus: string): void;
+  problemAt(condition: string): string | undefined;
 }
 
 /** Where a part of a group is (`2`, `1.3`): its number in the group, after its group's path. */
@@ -99,7 +104,7 @@ function partPath(group: string, index: number): string {
   return group === '' ? String(index + 1) : `${group}.${index + 1}`;
 }
 
-function GroupEditor({ group, path, controlId, context, change }: NodeEditorProps & { group: RuleGroup }) {
+function GroupEditor({ group, path, controlId, context, change, problemAt }: NodeEditorProps & { group: RuleGroup }) {
   const root = path === '';
   const named = root ? 'the rule' : `group ${path}`;
   const addId = controlId(path, 'add');
@@ -145,7 +150,14 @@ function GroupEditor({ group, path, controlId, context, change }: NodeEditorProp
               {part.kind === 'group' ? (
                 <fieldset className="rule-builder__group">
                   <legend>Group {at}</legend>
-                  <GroupEditor group={part} path={at} controlId={controlId} context={context} change={setPart(index)} />
+                  <GroupEditor
+                    group={part}
+                    path={at}
+                    controlId={controlId}
+                    context={context}
+                    change={setPart(index)}
+                    problemAt={problemAt}
+                  />
                 </fieldset>
               ) : (
                 <ConditionEditor
@@ -155,6 +167,7 @@ function GroupEditor({ group, path, controlId, context, change }: NodeEditorProp
                   context={context}
                   change={setPart(index)}
                   removeFocus={addId}
+                  problemAt={problemAt}
                 />
               )}
             </li>
@@ -228,6 +241,7 @@ function ConditionEditor({
   context,
   change,
   removeFocus,
+  problemAt,
 }: NodeEditorProps & { condition: RuleCondition; removeFocus: string }) {
   const [, , tests] = KEYS.find(([key]) => key === condition.key) ?? KEYS[0]!;
   return (
@@ -268,6 +282,7 @@ function ConditionEditor({
         controlId={controlId}
         context={context}
         setNames={(names) => change({ ...condition, names }, '')}
+        problemId={problemAt(path)}
       />
       <button type="button" className="button button--secondary" onClick={() => change(null, removeFocus)}>
         Remove condition {path}

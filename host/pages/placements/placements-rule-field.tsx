@@ -4,6 +4,7 @@ import { UNREAD_INPUT_ATTRIBUTE } from './placement-order-fields';
 import { RuleBuilder } from './placements-rule-builder';
 import { ruleReading } from './placements-rule-reading';
 import { treeOfRule } from './placements-rule-tree';
+import type { RuleProblemPlace } from './rule-problem-place';
 
 export interface RuleFieldProps {
   /** The card's id: the field's controls take theirs from it. */
@@ -18,7 +19,19 @@ export interface RuleFieldProps {
   setRule(rule: JsonValue | undefined): void;
   /** Counts the field as unsaved without changing the draft (JSON typed that is not JSON yet). */
   touch(): void;
+  /**
+   * What the draft check found wrong with this rule (a tenant or flag that does not exist), while the rule is the
+   * one it checked: said under the rule in place of its reading, marking the condition it is at.
+   */
+  problems?: readonly RuleProblemPlace[];
 }
+
+/** The id of a card's rule field (the fieldset): what its problems in the card's list link to. */
+export function ruleFieldId(cardId: string): string {
+  return `${cardId}-rule-field`;
+}
+
+const NO_PROBLEMS: readonly RuleProblemPlace[] = [];
 
 /**
  * A slot's "Shown when" rule: built from a form (conditions on roles, tenants, flags and permissions, combined with
@@ -26,7 +39,7 @@ export interface RuleFieldProps {
  * rule is read back in words under it. Both show the one rule the draft holds, so switching keeps it; a rule the
  * builder cannot show, or text that is not JSON yet, stays in JSON with a sentence saying why, nothing lost.
  */
-export function RuleField({ id, name, label, rule, setRule, touch }: RuleFieldProps) {
+export function RuleField({ id, name, label, rule, setRule, touch, problems = NO_PROBLEMS }: RuleFieldProps) {
   const current = rule === undefined ? '' : JSON.stringify(rule);
   const reading = treeOfRule(rule);
   const [text, setText] = useState(current);
@@ -46,6 +59,11 @@ export function RuleField({ id, name, label, rule, setRule, touch }: RuleFieldPr
   const words = rule === undefined ? null : ruleReading(rule);
   const hintId = `${id}-rule-hint`;
   const why = stays ?? (reading.unshown === undefined ? null : `The builder cannot show this rule: ${reading.unshown}`);
+  // The server's words beside the page's own: "Shown to: tenant acmee." of a tenant that does not exist reads as
+  // though the rule were fine.
+  const checked = problems.length === 0 ? null : problems.map((problem) => problem.words).join(' ');
+  const problem = [textError ?? words?.problem, checked].filter((part) => part != null).join(' ') || null;
+  const problemAt = (condition: string) => (problems.some((at) => at.condition === condition) ? hintId : undefined);
 
   const toggle = () => {
     if (!json) {
@@ -62,7 +80,7 @@ export function RuleField({ id, name, label, rule, setRule, touch }: RuleFieldPr
 
   return (
     // Described by the rule in words (or what is wrong with it): read with the group as the focus enters it.
-    <fieldset className="form__field rule-field" data-placement-rule aria-describedby={hintId}>
+    <fieldset id={ruleFieldId(id)} className="form__field rule-field" data-placement-rule aria-describedby={hintId}>
       <legend>Shown when rule of {name}</legend>
       <p className="rule-field__mode">
         <button
@@ -89,7 +107,7 @@ export function RuleField({ id, name, label, rule, setRule, touch }: RuleFieldPr
             id={`${id}-rule`}
             rows={3}
             value={text}
-            aria-invalid={textError !== null}
+            aria-invalid={textError !== null || checked !== null}
             aria-describedby={hintId}
             {...{ [UNREAD_INPUT_ATTRIBUTE]: textError === null ? undefined : '' }}
             onChange={(event) => {
@@ -116,10 +134,10 @@ export function RuleField({ id, name, label, rule, setRule, touch }: RuleFieldPr
           />
         </>
       ) : (
-        <RuleBuilder id={id} name={name} tree={reading.tree ?? null} setRule={setRule} />
+        <RuleBuilder id={id} name={name} tree={reading.tree ?? null} setRule={setRule} problemAt={problemAt} />
       )}
-      <p className={textError === null && words?.problem === undefined ? 'field__help' : 'field__error'} id={hintId}>
-        {textError ?? words?.problem ?? words?.words ?? 'No rule: shown to everyone who sees the location.'}
+      <p className={problem === null ? 'field__help' : 'field__error'} id={hintId}>
+        {problem ?? words?.words ?? 'No rule: shown to everyone who sees the location.'}
       </p>
     </fieldset>
   );

@@ -9,6 +9,11 @@ export interface NamesEditorProps {
   controlId(path: string, control: string): string;
   context: ReactNode;
   setNames(names: string[]): void;
+  /**
+   * The id of what says the draft check's problem of this condition (a name that does not exist), if it has one:
+   * the box of other names, where such a name is, is marked invalid and described by it.
+   */
+  problemId?: string;
 }
 
 /** Names typed in a box: separated by commas or spaces, each once. */
@@ -21,7 +26,7 @@ function namesOf(text: string): string[] {
  * flags of the preview's choices), and for tenants and flags a text box of other names (all of them, while the
  * choices are unknown). A name the rule has that is not known gets its box too, checked.
  */
-export function NamesEditor({ condition, path, controlId, context, setNames }: NamesEditorProps) {
+export function NamesEditor({ condition, path, controlId, context, setNames, problemId }: NamesEditorProps) {
   const choices = useRuleChoices();
   const { key, names } = condition;
   const open = key === 'tenants' || key === 'flags';
@@ -80,6 +85,8 @@ export function NamesEditor({ condition, path, controlId, context, setNames }: N
             id={controlId(path, 'others')}
             type="text"
             value={typed}
+            aria-invalid={problemId !== undefined}
+            aria-describedby={problemId}
             onChange={(event) => {
               const text = event.target.value;
               setTyped(text);
