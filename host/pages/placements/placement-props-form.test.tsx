@@ -4,7 +4,8 @@
  */
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { deserialize, serialize } from 'node:v8';
-import type { JsonSchema, PlacementProblem } from '../../../shared';
+import { useState } from 'react';
+import type { JsonSchema, JsonValue, PlacementProblem } from '../../../shared';
 import PlacementPropsForm from './placement-props-form';
 import { propsFormSchema } from './props-form-schema';
 
@@ -126,6 +127,46 @@ describe('the placements editor’s props form', () => {
     expect(describedBy(href)).toContain('Links, item 1, Href must be an http(s) address');
     // A field without a problem is not marked.
     expect(screen.getByRole('textbox', { name: 'Heading (required)' }).getAttribute('aria-invalid')).toBeNull();
+  });
+
+  it('shows a number prop holding no number as it is, as text with its problem, mended by typing a number', async () => {
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: { limit: { type: 'integer', minimum: 1, title: 'Limit' } },
+    };
+    const problem: PlacementProblem = {
+      remote: 'team_news',
+      location: 'dashboard-after-cards',
+      index: 0,
+      component: 'ActivityTimeline',
+      kind: 'props-invalid',
+      path: 'props.limit',
+      message: 'must be integer, got "five"',
+      blocking: true,
+    };
+    function Imported() {
+      const [props, setProps] = useState<JsonValue>({ limit: 'five' });
+      return (
+        <>
+          <PlacementPropsForm schema={schema} props={props} idPrefix="card" problems={[problem]} onChange={setProps} />
+          <output data-props>{JSON.stringify(props)}</output>
+        </>
+      );
+    }
+    render(<Imported />);
+    // Not an empty number box: the value there, said wrong at it.
+    const limit = screen.getByRole('textbox', { name: 'Limit' });
+    expect(limit).toHaveProperty('value', 'five');
+    await waitFor(() => expect(limit.getAttribute('aria-invalid')).toBe('true'));
+    const described = (limit.getAttribute('aria-describedby') ?? '').split(/\s+/);
+    expect(described.map((id) => document.getElementById(id)?.textContent ?? '').join(' ')).toContain(
+      'Limit must be integer, got "five"',
+    );
+    fireEvent.change(limit, { target: { value: '5' } });
+    expect(document.querySelector('[data-props]')?.textContent).toBe('{"limit":5}');
+    // A number box again, the same element.
+    expect(screen.getByRole('spinbutton', { name: 'Limit' })).toBe(limit);
+    expect(limit).toHaveProperty('value', '5');
   });
 
   it("names each field and group after the entry it is of, out of sight: two slots' props are not one name twice", () => {

@@ -11,6 +11,7 @@ import {
   PropsTitleFieldTemplate,
   type PropsFormContext,
 } from './props-form-templates';
+import { PropsTextWidget } from './props-form-text-widget';
 import { schemaFormValidator } from './schema-form-validator';
 
 export interface PlacementPropsFormProps {
@@ -41,6 +42,9 @@ const TEMPLATES = {
   TitleFieldTemplate: PropsTitleFieldTemplate,
   ArrayFieldItemButtonsTemplate: PropsArrayItemButtons,
 };
+
+/** A number prop holding no number shows what it holds (props-form-text-widget.tsx). */
+const WIDGETS = { TextWidget: PropsTextWidget };
 
 /**
  * A choice of constants (`anyOf: [{ const: 'info' }, …]`) starts unchosen: the library would otherwise fill a
@@ -76,6 +80,7 @@ export default function PlacementPropsForm({
       schema={formSchema as RJSFSchema}
       uiSchema={UI_SCHEMA}
       templates={TEMPLATES}
+      widgets={WIDGETS}
       experimental_defaultFormStateBehavior={DEFAULTS}
       formData={props}
       validator={schemaFormValidator}
