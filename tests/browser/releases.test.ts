@@ -179,6 +179,39 @@ describe('releases of a remote, from the operators’ page', () => {
     },
   );
 
+  it('fits a remote’s releases in their frame at 1280 px: no column beneath the pinned actions', async () => {
+    await publishTwo(suite.server);
+    const { page, log } = await suite.newPage({ viewport: { width: 1280, height: 800 } });
+    await signIn(page);
+    // The widest rows: a release of a long version (a build id, without a break in it) in a canary saying whom it is
+    // given to, and the release before the one in force offered back ("Roll back to 1.0.0" beside its "Preview").
+    const long = '2026.11.29-build.1742+sha.0740d3c4';
+    const token = await addToken(suite.server, 'team_marketing');
+    await publish(suite.server, token, long, `${suite.server.url}/remotes/team_marketing/mf-manifest.json`);
+    for (const [action, data] of [
+      ['activate', { version: '2.0.0' }],
+      ['canary', { version: long, percent: 10, tenants: ['acme'] }],
+    ] as const) {
+      const answer = await page.request.post(`/api/remotes/team_marketing/${action}`, { data });
+      expect([action, answer.status()]).toEqual([action, 200]);
+    }
+    await page.goto('/releases');
+    const frame = page.getByRole('region', { name: 'Releases of team_marketing' });
+    await frame.getByRole('button', { name: 'Roll back to 1.0.0' }).waitFor();
+    const widths = await frame.evaluate((element) => ({
+      table: element.querySelector('table')!.scrollWidth,
+      frame: element.clientWidth,
+    }));
+    expect(widths.table).toBeLessThanOrEqual(widths.frame);
+    // The last column ends where the pinned actions begin, not beneath them.
+    const last = await frame.getByRole('columnheader', { name: 'Load time p95' }).boundingBox();
+    const actions = await frame.getByRole('columnheader', { name: 'Actions' }).boundingBox();
+    expect(last!.x + last!.width).toBeLessThanOrEqual(actions!.x + 1);
+    expect(await frame.getAttribute('data-overflowing')).toBeNull();
+    expect(await axeViolations(page)).toEqual([]);
+    expect(log.pageErrors).toEqual([]);
+  });
+
   it('says on every page that it runs a release the session previews, and stops the preview from there', async () => {
     const [, second] = await publishTwo(suite.server);
     const { page, log } = await suite.newPage({ viewport: { width: 390, height: 844 } });

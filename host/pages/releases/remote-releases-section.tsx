@@ -1,5 +1,6 @@
 import type { AutomaticRollback, RemoteReleases, SlotStatsPayload } from '../../../shared';
 import { useApiClient } from '../../core';
+import { useOverflowing } from '../../hooks/use-overflowing';
 import { instantInWords } from '../../../shared/instant-in-words';
 import { InstantTime } from '../../text/instant-time';
 import { CanaryForm } from './canary-form';
@@ -51,6 +52,7 @@ export function RemoteReleasesSection({
   onCanaryEdit,
 }: RemoteReleasesSectionProps) {
   const client = useApiClient();
+  const { ref: frame, overflowing } = useOverflowing<HTMLDivElement>();
   const activeIndex = releases.findIndex((release) => release.version === rollout.active);
   const { canary } = rollout;
   // Activating, rolling back and serving the own build all end a running canary, and stop a plan growing one: the
@@ -107,7 +109,15 @@ export function RemoteReleasesSection({
           })}
         </div>
       )}
-      <div className="table-wrap" role="region" aria-label={`Releases of ${remote}`} tabIndex={0}>
+      {/* Marked while wider than its frame (a phone, a long version): the pinned actions then show their shadow. */}
+      <div
+        ref={frame}
+        className="table-wrap"
+        role="region"
+        aria-label={`Releases of ${remote}`}
+        tabIndex={0}
+        data-overflowing={overflowing || undefined}
+      >
         <table className="table table--releases">
           <thead>
             <tr>
