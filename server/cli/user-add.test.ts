@@ -48,6 +48,11 @@ describe('npm run user:add', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Created the staff account "editor" (tenants: acme, globex; role: none (an editor))');
+    // Every tenant, of two: said, with the command that keeps it to some.
+    expect(run.stdout).toContain(
+      `It joined every tenant, as no --tenant was given: DATABASE_PATH=${testApp.databasePath} npm run user:add -- ` +
+        'editor --keep-password --tenant <id> keeps it to those named.',
+    );
     expect(run.stdout).not.toContain('editor-password-123');
 
     const response = await signIn(testApp, 'editor', 'editor-password-123');
@@ -84,6 +89,7 @@ describe('npm run user:add', () => {
       'globex-only-password\r\n',
     );
     expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain('It joined every tenant');
     const response = await signIn(testApp, 'globex-only', 'globex-only-password');
     expect((response.body as MePayload).user.tenants).toEqual([{ id: 'globex', name: 'Globex' }]);
     expect((response.body as MePayload).user.currentTenant).toBe('globex');

@@ -25,6 +25,7 @@ import { parseUserAddArgs, UsageError } from './user-add-args';
 import { readPassword } from './read-password';
 import { nextCommand } from './next-command';
 import { unknownTenantsMessage } from './unknown-tenants';
+import { everyTenantReach } from './every-tenant-reach';
 import { runCommand } from './run-command';
 import { withStorage } from './with-storage';
 
@@ -66,6 +67,8 @@ async function main(): Promise<number> {
       if (args.role !== undefined) await users.setRole(user.username, args.role);
       if (args.permissions !== undefined) await users.setGrantedPermissions(user.username, args.permissions);
       const current = await tenants.tenantsOf(user.id);
+      // Every tenant by default is what one tenant needs, and an easy mistake among several: said, with the way back.
+      const joinedEvery = args.tenants.length === 0 && current.length === 0 && known.length > 1;
       if (args.tenants.length > 0) {
         const roles = args.tenantRoles;
         await tenants.setMemberships(
@@ -86,16 +89,26 @@ async function main(): Promise<number> {
           : `no tenant yet, so it cannot sign in: create one with ${nextCommand('tenant:add', '<id>')}, then ` +
             `${nextCommand('user:add', `${user.username} --keep-password --tenant <id>`)} (the demo's first start adds ` +
             "it to the demo's tenants)";
-      const granted = args.permissions === undefined ? '' : `; granted: ${args.permissions.join(', ') || 'none'}`;
+      // The account as changed. Its grants in force, given or kept: left out when kept, a password reset hid a grant
+      // the account still held.
+      const changed = (await users.findByUsername(user.username)) ?? user;
+      const grants = changed.grantedPermissions;
+      const granted =
+        args.permissions === undefined && grants.length === 0 ? '' : `; granted: ${grants.join(', ') || 'none'}`;
       // A new password does not give a disabled account its access back: said, or the operator believes it can sign in.
       const disabled = (await users.isDisabled(user.username))
         ? ` It is disabled: it cannot sign in until ${nextCommand('user:enable', user.username)}.`
         : '';
       // The account's own role, given or kept: left out, a kept operator read as the tenants' roles alone.
       const role = args.role !== undefined ? args.role : (user.roles[0] ?? null);
+      const every = joinedEvery
+        ? ` It joined every tenant, as no --tenant was given: ` +
+          `${nextCommand('user:add', `${user.username} --keep-password --tenant <id>`)} keeps it to those named.`
+        : '';
+      const reach = await everyTenantReach(changed, tenants, known);
       process.stdout.write(
         `${HEADLINES[outcome]} "${user.username}" (${memberships}; role: ${role ?? 'none (an editor)'}${granted}) ` +
-          `in ${where}${TAILS[outcome]}${disabled}\n`,
+          `in ${where}${TAILS[outcome]}${disabled}${every}${reach === null ? '' : ` ${reach}`}\n`,
       );
       return 0;
     },

@@ -69,6 +69,45 @@ describe('npm run user:add --tenant --role / user:permission', () => {
     );
   });
 
+  it('says when a grant or an own role reaches the tenants the account is not a member of, and when it does not', async () => {
+    await run('user-add.ts', ['bob', '--tenant', 'globex'], testApp.databasePath, 'bob-password-123\n');
+    const granted = await run('user-permission.ts', ['grant', 'bob', 'placements:edit'], testApp.databasePath);
+    expect(granted.code).toBe(0);
+    // A member of globex alone now reads and changes the placements acme is served: said, with the way to avoid it.
+    expect(granted.stdout).toContain(
+      'It holds placements:edit in every tenant, by its own role or a grant, so it reads and changes the placements ' +
+        'of tenants it is not a member of too (acme). To keep it to its tenants, give it the role there instead',
+    );
+    expect((await run('user-permission.ts', ['show', 'bob'], testApp.databasePath)).stdout).toContain(
+      'It holds placements:edit in every tenant',
+    );
+    // Its password reset says the grant it keeps, and what it reaches.
+    const reset = await run('user-add.ts', ['bob'], testApp.databasePath, 'bob-password-456\n');
+    expect(reset.stdout).toContain(
+      'Set a new password for "bob" (tenants: globex; role: none (an editor); granted: placements:edit)',
+    );
+    expect(reset.stdout).toContain('It holds placements:edit in every tenant');
+
+    // The role given in its tenant instead reaches nothing beyond it: no such line.
+    expect((await run('user-permission.ts', ['revoke', 'bob', 'placements:edit'], testApp.databasePath)).code).toBe(0);
+    const scoped = await run(
+      'user-add.ts',
+      ['bob', '--keep-password', '--tenant', 'globex', '--role', 'operator'],
+      testApp.databasePath,
+    );
+    expect(scoped.stdout).toContain('Kept the password of "bob" (tenants: globex (operator); role: none (an editor))');
+    expect(scoped.stdout).not.toContain('in every tenant');
+    expect((await run('user-permission.ts', ['show', 'bob'], testApp.databasePath)).stdout).not.toContain(
+      'in every tenant',
+    );
+    // An operator role of its own, before --tenant, does reach them.
+    const own = await run('user-add.ts', ['bob', '--keep-password', '--role', 'operator'], testApp.databasePath);
+    expect(own.stdout).toContain(
+      'It holds releases:manage and placements:edit in every tenant, by its own role or a grant, so it reads and ' +
+        'changes the releases of remotes and the placements of tenants it is not a member of too (acme).',
+    );
+  });
+
   it('replaces the grants with user:add --permission, and takes them away with --permission none', async () => {
     const args = ['pat', '--permission', 'placements:edit', '--permission', 'records:write'];
     expect((await run('user-add.ts', args, testApp.databasePath, 'pat-password-123\n')).code).toBe(0);

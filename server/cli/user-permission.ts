@@ -10,6 +10,7 @@ import { accessIn } from '../auth/staff-access';
 import { UnknownPermissionError, UserStore } from '../auth/user-store';
 import { storageSettingsFromEnv } from '../env-config';
 import { TenantStore } from '../tenants/tenant-store';
+import { everyTenantReach } from './every-tenant-reach';
 import { nextCommand } from './next-command';
 import { runCommand } from './run-command';
 import { withStorage } from './with-storage';
@@ -57,7 +58,8 @@ async function main(args: readonly string[]): Promise<number> {
         process.stderr.write(`There is no account "${username}" in ${where}.\n`);
         return 1;
       }
-      const memberships = await new TenantStore(engine).membershipsOf(user.id);
+      const tenants = new TenantStore(engine);
+      const memberships = await tenants.membershipsOf(user.id);
       const disabled = (await users.isDisabled(user.username))
         ? `; disabled: it cannot sign in (${nextCommand('user:enable', user.username)} gives it back)`
         : '';
@@ -71,6 +73,9 @@ async function main(args: readonly string[]): Promise<number> {
           return `  ${tenant.id}: role ${roleThere}; may ${access.permissions.join(', ')}`;
         }),
       ];
+      // Its tenants' lines say nothing of the others, which releases:manage and placements:edit reach all the same.
+      const reach = await everyTenantReach(user, tenants);
+      if (reach !== null) lines.push(reach);
       // Where, as every command says it: read from the wrong database, the account's grants would mislead.
       process.stdout.write(`${lines.join('\n')}\n(in ${where})\n`);
       return 0;

@@ -154,6 +154,27 @@ export class TenantStore {
     return changed;
   }
 
+  /**
+   * Every account's memberships at once, by user id (an account of no tenant is absent): what `npm run user:list`
+   * and `tenant:list` print, read in one statement rather than one per account.
+   */
+  async everyMembership(): Promise<ReadonlyMap<number, Memberships>> {
+    const rows = await this.engine.db
+      .selectFrom('memberships')
+      .innerJoin('tenants', 'tenants.id', 'memberships.tenant_id')
+      .select(['memberships.user_id', 'tenants.id', 'tenants.name', 'memberships.role'])
+      .orderBy(this.engine.dialect.tenantCreationOrder)
+      .execute();
+    const byUser = new Map<number, { tenants: Tenant[]; roles: Map<string, StaffRole> }>();
+    for (const row of rows) {
+      const memberships = byUser.get(row.user_id) ?? { tenants: [], roles: new Map<string, StaffRole>() };
+      memberships.tenants.push({ id: row.id, name: row.name });
+      if (isStaffRole(row.role)) memberships.roles.set(row.id, row.role);
+      byUser.set(row.user_id, memberships);
+    }
+    return byUser;
+  }
+
   /** Accounts that belong to no tenant (created before any tenant existed). */
   async usersWithoutTenant(db: Kysely<AppSchema> = this.engine.db): Promise<number[]> {
     const rows = await db

@@ -1,0 +1,55 @@
+/**
+ * `npm run tenant:list`: the tenants in the database (PostgreSQL at DATABASE_URL, else the SQLite file at
+ * DATABASE_PATH), in the order they were made, each with its name and how many accounts belong to it, then the
+ * accounts that belong to none (they cannot sign in). Nothing is changed. Until now the tenants were seen only in the
+ * refusal of a mistyped id, or in `tenant:add` run without arguments.
+ */
+import { storageSettingsFromEnv } from '../env-config';
+import { UserStore } from '../auth/user-store';
+import { TenantStore } from '../tenants/tenant-store';
+import { commandLine } from '../process/operator-commands';
+import { nextCommand } from './next-command';
+import { runCommand } from './run-command';
+import { withStorage } from './with-storage';
+
+export const TENANT_LIST_USAGE = `usage: ${commandLine('tenant:list')}`;
+
+async function main(args: readonly string[]): Promise<number> {
+  if (args.length > 0) {
+    process.stderr.write(`${TENANT_LIST_USAGE}\n`);
+    return 2;
+  }
+  const settings = storageSettingsFromEnv(process.env);
+  return withStorage(settings, async (engine, where) => {
+    const tenants = new TenantStore(engine);
+    const known = await tenants.list();
+    const memberships = await tenants.everyMembership();
+    const accounts = await new UserStore(engine).list();
+    const members = new Map<string, number>();
+    for (const { tenants: of } of memberships.values()) {
+      for (const tenant of of) members.set(tenant.id, (members.get(tenant.id) ?? 0) + 1);
+    }
+    const lines = known.map((tenant) => {
+      const count = members.get(tenant.id) ?? 0;
+      return `${tenant.id}: ${JSON.stringify(tenant.name)}; ${count} member${count === 1 ? '' : 's'}`;
+    });
+    if (known.length === 0) {
+      lines.push(
+        `There is no tenant in ${where} yet: an account of no tenant cannot sign in. Create one with ` +
+          `${nextCommand('tenant:add', '<id> --name "<Name>"')} (the demo makes its own at its first start).`,
+      );
+    }
+    const alone = accounts.filter((account) => !memberships.has(account.id)).map((account) => account.username);
+    if (alone.length > 0 && known.length > 0) {
+      lines.push(
+        `${alone.length === 1 ? 'One account belongs' : `${alone.length} accounts belong`} to no tenant and cannot ` +
+          `sign in: ${alone.join(', ')} (${nextCommand('user:add', '<username> --keep-password --tenant <id>')}).`,
+      );
+    }
+    const counted = `${known.length} tenant${known.length === 1 ? '' : 's'}`;
+    process.stdout.write(`${lines.join('\n')}\n(${counted} in ${where})\n`);
+    return 0;
+  });
+}
+
+runCommand('tenant:list', () => main(process.argv.slice(2)));

@@ -1,0 +1,102 @@
+import { createTestApp, type TestApp } from '../../testing/server/test-app';
+import { runServerCommand, type CommandRun } from '../../testing/server/run-server-command';
+import { parseUserListArgs, USER_LIST_USAGE } from './user-list';
+
+jest.setTimeout(60_000);
+
+/** A server command on the SQLite file at `database`. */
+function run(script: string, args: string[], database: string, input = ''): Promise<CommandRun> {
+  return runServerCommand(script, args, { DATABASE_PATH: database, DATABASE_URL: '' }, input);
+}
+
+describe('parseUserListArgs', () => {
+  it('takes nothing, or one --tenant, and gives the usage for anything else', () => {
+    expect(parseUserListArgs([])).toEqual({ tenant: null });
+    expect(parseUserListArgs(['--tenant', 'acme'])).toEqual({ tenant: 'acme' });
+    expect(parseUserListArgs(['--tenant=acme'])).toEqual({ tenant: 'acme' });
+    for (const args of [['--tenant'], ['--tenant='], ['acme'], ['--tenant', 'acme', 'globex'], ['--all']]) {
+      expect(parseUserListArgs(args)).toEqual({ usage: USER_LIST_USAGE });
+    }
+  });
+});
+
+/** `npm run user:list` and `npm run tenant:list`, as real processes on a database the other commands filled. */
+describe('npm run user:list / tenant:list', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+  });
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it('says there is nothing yet, with the command that adds the first', async () => {
+    const users = await run('user-list.ts', [], testApp.databasePath);
+    expect(users.code).toBe(0);
+    expect(users.stdout).toContain(`There is no staff account in ${testApp.databasePath} yet: add one with`);
+    const tenants = await run('tenant-list.ts', [], testApp.databasePath);
+    expect(tenants.code).toBe(0);
+    expect(tenants.stdout).toContain(`There is no tenant in ${testApp.databasePath} yet`);
+    expect(tenants.stdout).toContain('(0 tenants in');
+  });
+
+  it('lists each account with its role, tenants, grants, reach and state, and each tenant with its members', async () => {
+    await testApp.app.tenants.save({ id: 'acme', name: 'Acme' });
+    await testApp.app.tenants.save({ id: 'globex', name: 'Globex Corp' });
+    const add = (args: string[], password: string) => run('user-add.ts', args, testApp.databasePath, `${password}\n`);
+    expect((await add(['zoe', '--role', 'operator'], 'zoe-password-123')).code).toBe(0);
+    expect((await add(['ann', '--tenant', 'acme', '--role', 'viewer'], 'ann-password-123')).code).toBe(0);
+    expect((await add(['bob', '--tenant', 'globex', '--permission', 'placements:edit'], 'bob-password-123')).code).toBe(
+      0,
+    );
+    expect((await run('user-access.ts', ['disable', 'ann'], testApp.databasePath)).code).toBe(0);
+    // An account made before any tenant existed belongs to none.
+    await testApp.app.users.upsert('early', 'not-a-real-hash');
+
+    const listed = await run('user-list.ts', [], testApp.databasePath);
+    expect(listed.stderr).toBe('');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toBe(
+      [
+        'ann: role none (an editor); tenants: acme (viewer); granted: none; disabled',
+        'bob: role none (an editor); tenants: globex; granted: placements:edit; placements:edit in the other tenants too (acme)',
+        'early: role none (an editor); tenants: no tenant (it cannot sign in); granted: none',
+        'zoe: role operator; tenants: acme, globex; granted: none',
+        `(4 accounts in ${testApp.databasePath})`,
+        '',
+      ].join('\n'),
+    );
+    // Never a password hash.
+    expect(listed.stdout).not.toMatch(/scrypt|\$|not-a-real-hash/);
+
+    const ofAcme = await run('user-list.ts', ['--tenant', 'acme'], testApp.databasePath);
+    expect(ofAcme.stdout.split('\n').map((line) => line.split(':')[0])).toEqual([
+      'ann',
+      'zoe',
+      '(2 accounts of tenant "acme" in ' + testApp.databasePath + ')',
+      '',
+    ]);
+
+    const unknown = await run('user-list.ts', ['--tenant', 'Acme'], testApp.databasePath);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('Unknown tenant "Acme" (ids are exact: "acme"?). Tenants: acme, globex.');
+    const usage = await run('user-list.ts', ['acme'], testApp.databasePath);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('usage: npm run user:list -- [--tenant <id>]');
+
+    const tenants = await run('tenant-list.ts', [], testApp.databasePath);
+    expect(tenants.stderr).toBe('');
+    expect(tenants.stdout).toBe(
+      [
+        'acme: "Acme"; 2 members',
+        'globex: "Globex Corp"; 2 members',
+        `One account belongs to no tenant and cannot sign in: early (DATABASE_PATH=${testApp.databasePath} npm run ` +
+          'user:add -- <username> --keep-password --tenant <id>).',
+        `(2 tenants in ${testApp.databasePath})`,
+        '',
+      ].join('\n'),
+    );
+    expect((await run('tenant-list.ts', ['acme'], testApp.databasePath)).code).toBe(2);
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * `npm run user:list [-- --tenant <id>]`: the staff accounts in the database (PostgreSQL at DATABASE_URL, else the
+ * SQLite file at DATABASE_PATH), one line each: its username, its own role, its tenants with their memberships' roles,
+ * its grants, whether it is disabled, and what its role or grants reach in tenants it is not a member of
+ * (every-tenant-reach.ts). With --tenant, the members of that tenant only. Without it, the accounts of no tenant are
+ * listed too: they cannot sign in. Nothing is changed; no password or hash is printed.
+ */
+import { storageSettingsFromEnv } from '../env-config';
+import { type ListedAccount, UserStore } from '../auth/user-store';
+import { type Memberships, TenantStore } from '../tenants/tenant-store';
+import { commandLine } from '../process/operator-commands';
+import { everyTenantReachOf } from './every-tenant-reach';
+import { nextCommand } from './next-command';
+import { runCommand } from './run-command';
+import { unknownTenantsMessage } from './unknown-tenants';
+import { withStorage } from './with-storage';
+
+export const USER_LIST_USAGE = `usage: ${commandLine('user:list', '[--tenant <id>]')}`;
+
+/** The tenant to list the members of (null: every account), or the usage when the arguments are not understood. */
+export function parseUserListArgs(args: readonly string[]): { tenant: string | null } | { usage: string } {
+  const rest = args.flatMap((arg) =>
+    arg.startsWith('--tenant=') ? ['--tenant', arg.slice('--tenant='.length)] : [arg],
+  );
+  if (rest.length === 0) return { tenant: null };
+  const [flag, tenant, ...extra] = rest;
+  if (flag !== '--tenant' || tenant === undefined || tenant === '' || extra.length > 0) {
+    return { usage: USER_LIST_USAGE };
+  }
+  return { tenant };
+}
+
+/** One account's line: what `user:permission -- show` says of it, in short. */
+async function accountLine(
+  account: ListedAccount,
+  memberships: Memberships | undefined,
+  tenants: TenantStore,
+): Promise<string> {
+  const tenantsOf = memberships?.tenants ?? [];
+  const memberOf =
+    tenantsOf.length === 0
+      ? 'no tenant (it cannot sign in)'
+      : tenantsOf
+          .map(({ id }) => {
+            const role = memberships?.roles.get(id);
+            return role === undefined ? id : `${id} (${role})`;
+          })
+          .join(', ');
+  const reach = account.disabled ? null : await everyTenantReachOf(account, tenants);
+  const parts = [
+    `role ${account.roles[0] ?? 'none (an editor)'}`,
+    `tenants: ${memberOf}`,
+    `granted: ${account.grantedPermissions.join(', ') || 'none'}`,
+    ...(reach === null
+      ? []
+      : [`${reach.permissions.join(', ')} in the other tenants too (${reach.outside.join(', ')})`]),
+    ...(account.disabled ? ['disabled'] : []),
+  ];
+  return `${account.username}: ${parts.join('; ')}`;
+}
+
+async function main(args: readonly string[]): Promise<number> {
+  const parsed = parseUserListArgs(args);
+  if ('usage' in parsed) {
+    process.stderr.write(`${parsed.usage}\n`);
+    return 2;
+  }
+  const settings = storageSettingsFromEnv(process.env);
+  return withStorage(settings, async (engine, where) => {
+    const tenants = new TenantStore(engine);
+    if (parsed.tenant !== null) {
+      const known = await tenants.list();
+      if (!known.some((tenant) => tenant.id === parsed.tenant)) {
+        process.stderr.write(`${unknownTenantsMessage([parsed.tenant], known)}\n`);
+        return 1;
+      }
+    }
+    const memberships = await tenants.everyMembership();
+    const accounts = (await new UserStore(engine).list()).filter(
+      (account) =>
+        parsed.tenant === null ||
+        (memberships.get(account.id)?.tenants ?? []).some((tenant) => tenant.id === parsed.tenant),
+    );
+    if (accounts.length === 0) {
+      const none =
+        parsed.tenant === null
+          ? `There is no staff account in ${where} yet: add one with ${nextCommand('user:add', '<username>')}.`
+          : `Tenant "${parsed.tenant}" has no member in ${where}: add one with ` +
+            `${nextCommand('user:add', `<username> --tenant ${parsed.tenant}`)}.`;
+      process.stdout.write(`${none}\n`);
+      return 0;
+    }
+    const lines: string[] = [];
+    for (const account of accounts) lines.push(await accountLine(account, memberships.get(account.id), tenants));
+    const counted = `${accounts.length} account${accounts.length === 1 ? '' : 's'}`;
+    const of = parsed.tenant === null ? '' : ` of tenant "${parsed.tenant}"`;
+    // Where, as every command says it: read from the wrong database, the list would mislead.
+    process.stdout.write(`${lines.join('\n')}\n(${counted}${of} in ${where})\n`);
+    return 0;
+  });
+}
+
+runCommand('user:list', () => main(process.argv.slice(2)));
