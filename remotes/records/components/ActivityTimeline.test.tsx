@@ -11,10 +11,10 @@ function record(id: number, title: string, updatedAt?: string): ResourceRecord {
   return { id, title, label: 'Article', group: 'news', ...(updatedAt ? { updatedAt } : {}) };
 }
 
-/** The records API answers the timeline's read with `records`. */
-function showList(records: ResourceRecord[]): void {
+/** The records API answers the timeline's read with `records`; the spy tells what was asked. */
+function showList(records: ResourceRecord[]): jest.SpyInstance {
   const payload = { records } as unknown as RecordListPayload;
-  jest.spyOn(apiClient, 'get').mockResolvedValueOnce(payload as never);
+  return jest.spyOn(apiClient, 'get').mockResolvedValueOnce(payload as never);
 }
 
 describe('ActivityTimeline in a browser set to German', () => {
@@ -37,6 +37,13 @@ describe('ActivityTimeline in a browser set to German', () => {
     const time = item.querySelector('time')!;
     expect(time.getAttribute('dateTime')).toBe(UPDATED);
     expect(time.title).toBe(UPDATED);
+  });
+
+  it('asks for as many of the newest records as it shows, not a whole list page', async () => {
+    const asked = showList([record(3, 'Third'), record(2, 'Second')]);
+    render(<ActivityTimeline limit={3} />);
+    await screen.findByRole('link', { name: 'Third' });
+    expect(asked).toHaveBeenCalledWith('/api/resources/articles/records?order=desc&limit=3', expect.any(AbortSignal));
   });
 
   it('shows each title in its own direction, isolated from the words around it', async () => {
