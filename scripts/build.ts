@@ -11,6 +11,8 @@
 import path from 'node:path';
 import webpack, { type Configuration, type MultiStats } from 'webpack';
 import { createConfigurations } from '../webpack.config';
+import { isHashedBuildFile } from '../server/http/build-output-files';
+import { writePrecompressedCopies } from '../server/http/precompressed-copies';
 import { compileServer } from './compile-server';
 import { takeEntryArgument } from './entry-argument';
 
@@ -89,6 +91,17 @@ async function main(): Promise<void> {
     console.log(`[${name}] built ${files.length} files (${(bytes / 1024).toFixed(0)} KiB) in ${outputPath}`);
   }
   if (failed) throw new Error('The build failed; see the errors above.');
+  // Compressed once here rather than by each server process after its first request for each file.
+  const compressStarted = Date.now();
+  let compressed = 0;
+  for (const child of stats.stats) {
+    const outputPath = child.compilation.outputOptions.path;
+    if (outputPath) compressed += await writePrecompressedCopies(outputPath, isHashedBuildFile);
+  }
+  console.log(
+    `Compressed ${compressed} hashed files (brotli and gzip copies beside them) in ` +
+      `${((Date.now() - compressStarted) / 1000).toFixed(1)} s.`,
+  );
   console.log(`Build finished in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
 

@@ -7,7 +7,14 @@ import express, { type Express } from 'express';
 import request from 'supertest';
 import { waitUntil } from '../../testing/server/wait-until';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
-import { IMMUTABLE, REVALIDATE, serveBuildOutput, STABLE_FILE_RECHECK_MS } from './build-output-files';
+import {
+  IMMUTABLE,
+  isHashedBuildFile,
+  REVALIDATE,
+  serveBuildOutput,
+  STABLE_FILE_RECHECK_MS,
+} from './build-output-files';
+import { writePrecompressedCopies } from './precompressed-copies';
 
 let dir: TempDir;
 let clock = 0;
@@ -247,6 +254,29 @@ describe('serveBuildOutput, compressed', () => {
         });
         expect(plain.headers.vary).toBe('Origin, Accept-Encoding');
       }
+    });
+  });
+
+  it('sends the copies the build wrote beside a hashed file from its first request, and never those files alone', async () => {
+    // What `npm run build` leaves: the copies beside the hashed file, none beside a stable-named one.
+    write('remoteEntry.js', SCRIPT);
+    expect(await writePrecompressedCopies(dir.path, isHashedBuildFile)).toBe(1);
+    expect(fs.existsSync(path.join(dir.path, 'app.0123abcdef.js.br'))).toBe(true);
+    expect(fs.existsSync(path.join(dir.path, 'app.0123abcdef.js.gz'))).toBe(true);
+    expect(fs.existsSync(path.join(dir.path, 'remoteEntry.js.br'))).toBe(false);
+    await rawRequests(appServing(), async (get) => {
+      const first = await get('/files/app.0123abcdef.js', BROWSER);
+      expect(first.headers['content-encoding']).toBe('br');
+      expect(zlib.brotliDecompressSync(first.body).toString()).toBe(SCRIPT);
+      const gzipped = await get('/files/app.0123abcdef.js', { 'accept-encoding': 'gzip' });
+      expect(gzipped.headers['content-encoding']).toBe('gzip');
+      expect(zlib.gunzipSync(gzipped.body).toString()).toBe(SCRIPT);
+      expect((await get('/files/app.0123abcdef.js')).body.toString()).toBe(SCRIPT);
+      // A stable-named file may change in place: the server compresses it, after its first request.
+      expect((await get('/files/remoteEntry.js', BROWSER)).headers['content-encoding']).toBeUndefined();
+      // The copies are answers to their file's path, not files of their own.
+      expect((await get('/files/app.0123abcdef.js.br', BROWSER)).status).toBe(404);
+      expect((await get('/files/app.0123abcdef.js.gz')).status).toBe(404);
     });
   });
 

@@ -2,10 +2,16 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RequestHandler, Response } from 'express';
-import { chooseCoding, compressCopies, isCompressible, type CodedCopies } from './content-coding';
+import { chooseCoding, compressCopies, isCodedCopy, isCompressible, type CodedCopies } from './content-coding';
+import { readPrecompressedCopies } from './precompressed-copies';
 
 /** Build files named with a content hash (`[name].[contenthash:10].js`, maps included): their content never changes. */
 const HASHED_FILE = /\.[0-9a-f]{8,}\.(?:js|css|mjs)(?:\.map)?$/;
+
+/** Whether a build file's name carries its content's hash: its content never changes. */
+export function isHashedBuildFile(name: string): boolean {
+  return HASHED_FILE.test(name);
+}
 
 /**
  * Build files no page loads that hand out the source: the source maps, and the federation plugin's build statistics
@@ -69,7 +75,9 @@ function codedEtag(etag: string, coding: string): string {
  * Serves a folder of build output (the host shell, a remote) from memory, with that cache policy: no directory
  * index or redirect, no dotfiles, source maps and `mf-stats.json` only when `sourceMaps` says so, and whatever is not a file falls
  * through to the next route (in the end, the JSON 404). A text file of 1 KiB or more is also sent compressed (brotli,
- * else gzip) to a client that accepts it, once its copies are made in the background (content-coding.ts).
+ * else gzip) to a client that accepts it: a hashed file with the copies the build wrote beside it
+ * (precompressed-copies.ts), from its first request; any other once its copies are made in the background
+ * (content-coding.ts).
  *
  * Why memory, and synchronous reads when a file is first asked for: libuv's thread pool (four threads) serves both
  * the asynchronous file system and the password hash. A burst of sign-ins kept it busy and `express.static`'s reads
@@ -114,7 +122,12 @@ export function serveBuildOutput(dir: string, options: { sourceMaps: boolean; no
     }
     cache.set(file, entry);
     cachedBytes += body.length;
-    if (entry.compressible) compressInBackground(file, entry);
+    // The build's copies when it wrote them (precompressed-copies.ts): the first request is served compressed too.
+    const built = entry.compressible && HASHED_FILE.test(path.basename(file)) ? readPrecompressedCopies(file) : null;
+    if (built !== null) {
+      entry.copies = built;
+      cachedBytes += (built.br?.length ?? 0) + (built.gzip?.length ?? 0);
+    } else if (entry.compressible) compressInBackground(file, entry);
     return entry;
   }
 
@@ -180,6 +193,8 @@ function fileFor(root: string, requestPath: string, sourceMaps: boolean): string
   if (decoded.includes('\0') || decoded.endsWith('/')) return null;
   const segments = decoded.split('/').filter((segment) => segment !== '');
   if (segments.length === 0 || segments.some((segment) => segment.startsWith('.'))) return null;
+  // The build's compressed copies are answers to their file's path, never files of their own.
+  if (isCodedCopy(segments[segments.length - 1]!)) return null;
   const file = path.join(root, ...segments);
   if (!file.startsWith(`${root}${path.sep}`)) return null;
   // The name as the file system reads it: whatever separator or letter case the path used.

@@ -58,6 +58,19 @@ export async function compressCopies(body: Buffer): Promise<CodedCopies> {
   return copies;
 }
 
+/** The file extension of each coding's copy, as written beside a file by the build (precompressed-copies.ts). */
+const CODED_COPY_EXTENSIONS: Readonly<Record<ContentCoding, string>> = { br: '.br', gzip: '.gz' };
+
+/** Where the build writes `file`'s copy in `coding`: beside it, `main.0a1b2c3d4e.js.br`. */
+export function codedCopyPath(file: string, coding: ContentCoding): string {
+  return `${file}${CODED_COPY_EXTENSIONS[coding]}`;
+}
+
+/** Whether `file` is a coded copy the build wrote beside another (never served as a file of its own). */
+export function isCodedCopy(file: string): boolean {
+  return Object.values(CODED_COPY_EXTENSIONS).some((extension) => file.endsWith(extension));
+}
+
 /** `coding -> quality` of an Accept-Encoding header (`*` included); unparsable qualities count as 0. */
 function acceptedQualities(header: string): Map<string, number> {
   const qualities = new Map<string, number>();
