@@ -3,11 +3,12 @@ import { commandLine } from '../process/operator-commands';
 
 export const TEAM_TOKEN_USAGE =
   `usage: ${commandLine('token:add', '<remote> [--expires <days>d]')}   |   ` +
-  `${commandLine('token:revoke', '<token id>')}`;
+  `${commandLine('token:revoke', '<token id>')}   |   ${commandLine('token:list')}`;
 
 export type TeamTokenArgs =
   | { action: 'add'; remote: string; expiresInMs: number | null }
-  | { action: 'revoke'; id: string };
+  | { action: 'revoke'; id: string }
+  | { action: 'list' };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -16,11 +17,12 @@ export const expiresRefusal = (value: string): string =>
   `--expires takes a whole number of days from 1 to 99999 followed by "d" (for example 90d), not "${value}".`;
 
 /**
- * Parses `add <remote> [--expires <days>d]` or `revoke <token id>`; a refusal saying why for an `--expires` value
+ * Parses `add <remote> [--expires <days>d]`, `revoke <token id>` or `list`; a refusal saying why for an `--expires` value
  * that is no number of days; null when the arguments are not one of them.
  */
 export function parseTeamTokenArgs(argv: readonly string[]): TeamTokenArgs | { refused: string } | null {
   const [action, subject, ...rest] = argv;
+  if (action === 'list') return subject === undefined ? { action } : null;
   if (action === 'revoke')
     return subject && rest.length === 0 && /^[0-9a-f]+$/.test(subject) ? { action, id: subject } : null;
   if (action !== 'add' || !subject || !REMOTE_NAME_PATTERN.test(subject)) return null;

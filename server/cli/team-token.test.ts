@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createTestApp, type TestApp } from '../../testing/server/test-app';
@@ -15,7 +16,7 @@ function run(script: string, args: string[], database: string, input = ''): Prom
 
 jest.setTimeout(60_000);
 
-describe('npm run token:add / token:revoke / user:add --role', () => {
+describe('npm run token:add / token:revoke / token:list / user:add --role', () => {
   let testApp: TestApp;
 
   beforeAll(async () => {
@@ -130,6 +131,49 @@ describe('npm run token:add / token:revoke / user:add --role', () => {
     expect(revoked.stdout).toBe(`Revoked token ${id} of "team_billing": it publishes nothing any more.\n`);
     expect(`${revoked.stdout}${revoked.stderr}`).not.toContain(secret);
     expect(await testApp.app.releases.teamTokens.check(token)).toMatchObject({ status: 'revoked', id });
+  });
+
+  it("lists every token's id, remote, creation and state, never its secret nor its hash", async () => {
+    const tokens = testApp.app.releases.teamTokens;
+    const live = await tokens.create('team_pinned', 30 * 24 * 60 * 60 * 1000);
+    const revoked = await tokens.create('team_pinned', null);
+    await tokens.revoke(revoked.id);
+    // A longer remote's name: the remotes' column is as wide as it.
+    await tokens.create('team_billing', null);
+
+    const listed = await run('team-token.ts', ['list'], testApp.databasePath);
+    expect([listed.code, listed.stderr]).toEqual([0, '']);
+    const lineOf = (id: string) => listed.stdout.split('\n').find((line) => line.startsWith(id));
+    expect(lineOf(live.id)).toMatch(/^\w{12} {2}team_pinned {3}created [\d-]{10} [\d:]{5} UTC {2}live until .+ UTC$/);
+    expect(lineOf(revoked.id)).toMatch(/^\w{12} {2}team_pinned {3}created .+ UTC {2}revoked [\d-]{10} [\d:]{5} UTC$/);
+    for (const { id, token } of [live, revoked]) {
+      expect(listed.stdout).not.toContain(token.slice(`slt_${id}_`.length));
+      expect(listed.stdout).not.toContain(createHash('sha256').update(token).digest('hex'));
+    }
+  });
+
+  it('says there are no tokens, and how to make one, in a database without any', async () => {
+    const empty = await createTestApp();
+    try {
+      const listed = await run('team-token.ts', ['list'], empty.databasePath);
+      expect([listed.code, listed.stderr]).toEqual([0, '']);
+      expect(listed.stdout).toBe(
+        `There are no team tokens in ${empty.databasePath}. Make one with ` +
+          `DATABASE_PATH=${empty.databasePath} npm run token:add -- <remote>.\n`,
+      );
+    } finally {
+      await empty.close();
+    }
+  });
+
+  it('points to token:list when the id to revoke is no live token', async () => {
+    const unknown = await run('team-token.ts', ['revoke', '0123456789ab'], testApp.databasePath);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toBe(
+      `There is no live token "0123456789ab" in ${testApp.databasePath}. Nothing was changed. Its ` +
+        `tokens, with their ids and whether each is live, are listed by DATABASE_PATH=${testApp.databasePath} npm run ` +
+        'token:list.\n',
+    );
   });
 
   it('refuses a malformed command with its usage', async () => {

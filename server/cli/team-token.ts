@@ -5,7 +5,8 @@
  * of any other, and a typo would give a team a token that publishes nothing. `npm run token:revoke -- <token id>`:
  * revokes one (the id is the part between `slt_` and the next `_`, printed when it was created; a whole token is
  * taken for its id). Both are audited with the actor `cli`, in the database the server uses (PostgreSQL at
- * DATABASE_URL, else the SQLite file at DATABASE_PATH).
+ * DATABASE_URL, else the SQLite file at DATABASE_PATH). `npm run token:list`: every token's id, remote, creation and
+ * state (live, expired, revoked), never a secret nor its hash; what an operator reads to find the id to revoke.
  */
 import path from 'node:path';
 import { DEFAULT_DIST_DIR } from '../app-options';
@@ -13,6 +14,7 @@ import { storageSettingsFromEnv } from '../env-config';
 import { ReleaseStore } from '../releases/release-store';
 import { TeamTokenStore } from '../releases/team-token-store';
 import { loadRemotesConfig } from '../remotes/remotes-config';
+import { teamTokenListing } from './team-token-listing';
 import { parseTeamTokenArgs, TEAM_TOKEN_USAGE, type TeamTokenArgs } from './team-token-args';
 import { nextCommand } from './next-command';
 import { runCommand } from './run-command';
@@ -95,10 +97,18 @@ async function main(argv: readonly string[]): Promise<number> {
   return withStorage(settings, async (engine, where) => {
     const tokens = new TeamTokenStore(engine);
     const audit = new ReleaseStore(engine);
+    if (args.action === 'list') {
+      process.stdout.write(teamTokenListing(await tokens.list(), where, Date.now(), nextCommand));
+      return 0;
+    }
     if (args.action === 'revoke') {
       const remote = await tokens.revoke(args.id);
       if (remote === null) {
-        process.stderr.write(`There is no live token "${args.id}" in ${where}. Nothing was changed.\n`);
+        // An id is printed once, when its token is made: the listing is where an operator finds it again.
+        process.stderr.write(
+          `There is no live token "${args.id}" in ${where}. Nothing was changed. Its tokens, with their ids and ` +
+            `whether each is live, are listed by ${nextCommand('token:list')}.\n`,
+        );
         return 1;
       }
       await audit.record(remote, 'token-revoke', 'cli', { id: args.id }, null);

@@ -12,6 +12,7 @@ const COMMAND_FILES = {
   'tenant:list': 'tenant-list.js',
   'token:add': 'team-token.js add',
   'token:revoke': 'team-token.js revoke',
+  'token:list': 'team-token.js list',
   'remotes:reload': 'remotes-reload.js',
   'db:copy': 'db-copy.js',
   'db:backup': 'db-backup.js',

@@ -10,6 +10,18 @@ export interface CreatedTeamToken {
 }
 
 /**
+ * A stored token as `npm run token:list` shows it: what names and dates it, never its hash (the secret's stand-in,
+ * which no listing needs and which would let whoever reads the output test guessed tokens offline).
+ */
+export interface TeamTokenListing {
+  id: string;
+  remote: string;
+  createdAt: number;
+  expiresAt: number | null;
+  revokedAt: number | null;
+}
+
+/**
  * What a presented token proves: the remote it may publish for, or why not. A token whose whole text matches a stored
  * one (its secret included) that is expired or revoked says so, with when: the caller holds that token, so this tells
  * a team which of its tokens to replace without telling anyone else anything.
@@ -64,6 +76,25 @@ export class TeamTokenStore {
       .returning('remote')
       .executeTakeFirst();
     return row?.remote ?? null;
+  }
+
+  /** Every token, revoked and expired ones included (an operator looks for the one to revoke), by remote, oldest first. */
+  async list(): Promise<TeamTokenListing[]> {
+    const rows = await this.engine.db
+      .selectFrom('remote_tokens')
+      .select(['id', 'remote', 'created_at', 'expires_at', 'revoked_at'])
+      .orderBy('remote')
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    // Number(): PostgreSQL's bigint columns come back as text.
+    return rows.map((row) => ({
+      id: row.id,
+      remote: row.remote,
+      createdAt: Number(row.created_at),
+      expiresAt: row.expires_at === null ? null : Number(row.expires_at),
+      revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+    }));
   }
 
   /** Whether `token` is a live token (known, not revoked, not expired), and for which remote. */
