@@ -29,6 +29,7 @@ import { planOnWire } from './rollout-plan-store';
 import { auditEntryShownTo, rolloutShownTo } from './shown-releases';
 import { memberTenantsOf, readableTenantsFor, type ReadableTenants } from '../slots/shown-rule';
 import type { RolloutPlans } from './rollout-plans';
+import { staffOnly } from './staff-only';
 import { tokenRefusalMessage, type TeamTokenStore } from './team-token-store';
 import type { TenantStore } from '../tenants/tenant-store';
 import { traceOf } from '../observability/request-trace';
@@ -55,10 +56,12 @@ export interface ReleasesRouterOptions {
 export function createReleasesRouter(options: ReleasesRouterOptions): Router {
   const { service, store, snapshot, tokens, rollouts } = options;
   const router = express.Router();
-  // releases:manage (operators): 401 for anonymous visitors, 403 for other staff.
-  const requireOperator = requirePermission(RELEASES_MANAGE, options.tenants, { changesReachEveryTenant: true });
+  // releases:manage (operators): 401 for anonymous visitors, 403 for other staff, and for a team token (staff-only.ts).
+  const requireOperator = staffOnly(
+    requirePermission(RELEASES_MANAGE, options.tenants, { changesReachEveryTenant: true }),
+  );
   // A preview changes only the operator's own session: the permission in the tenant worked in is enough.
-  const requirePreviewer = requirePermission(RELEASES_MANAGE, options.tenants);
+  const requirePreviewer = staffOnly(requirePermission(RELEASES_MANAGE, options.tenants));
   const json = requireJsonBody(options.bodyLimitBytes);
   const operator = [requireOperator, ...json];
   const name = (req: Request): string => req.params.name as string;
@@ -206,7 +209,7 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
     ],
     // Ending one's own preview changes nothing for anyone else: any signed-in account may, its permission gone too.
     DELETE: [
-      requireSession,
+      staffOnly(requireSession),
       (req, res) => {
         setPreview(req, name(req), null);
         res.json({ remote: name(req), preview: null });
