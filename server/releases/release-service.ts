@@ -10,16 +10,18 @@ import {
   type RemoteRollout,
   type RolloutSeen,
 } from '../../shared';
+import type { Logger } from 'pino';
 import type { DescriptorSource } from '../remotes/descriptor-source';
 import type { RemoteRegistry } from '../remotes/remote-registry';
 import { checkEntryUrl } from '../remotes/remote-entry-url';
 import { descriptorUrlOf } from '../remotes/remotes-config';
 import { releaseProblems, type ReleaseCheckSubjects } from './release-check';
+import { logRequestedReleaseChange } from './release-change-log';
 import { releaseClashes } from './release-clashes';
 import { RELEASE_REFUSALS } from './release-refusals';
 import type { ReleaseSnapshot } from './release-snapshot';
 import type { TenantStore } from '../tenants/tenant-store';
-import { ReleaseExistsError, type ReleaseStore, type RolloutChange } from './release-store';
+import { ReleaseExistsError, type ReleaseStore, type RolloutChange, type RolloutChanged } from './release-store';
 import { ReleaseFilesCheck } from './release-files-check';
 import { releaseFilesVerdict } from './release-files-refusal';
 import { releaseOriginRefusal } from './release-origin-refusal';
@@ -57,6 +59,8 @@ export interface ReleaseServiceParts extends ReleaseCheckSubjects {
   tenants: Pick<TenantStore, 'list'>;
   /** Checks that a published release's manifest and entry script answer (default: with the descriptor's timeout). */
   files?: ReleaseFilesCheck;
+  /** Where the changes asked of the service are logged (release-change-log.ts); the audit trail records them too. */
+  logger: Pick<Logger, 'info'>;
 }
 
 /**
@@ -433,7 +437,11 @@ export class ReleaseService {
       onlyIfCanary: rollout.canary.version,
     });
     await this.parts.snapshot.refresh();
-    if (changed !== null) return changed.after;
+    if (changed !== null) {
+      const { version } = rollout.canary;
+      logRequestedReleaseChange(this.parts.logger, { actor, remote, action: 'canary-end', version });
+      return changed.after;
+    }
     // Ended or replaced by another host since it was read: the caller who named the canary it saw is told.
     const after = await this.parts.store.rollout(remote);
     await this.refuseMovedSince(remote, seen, after);
@@ -555,9 +563,10 @@ export class ReleaseService {
   private async change(change: RolloutChange, seen: RolloutSeen | undefined): Promise<RemoteRollout> {
     // Without `onlyIfCanary` (never given here) a change is always made. Its rollout is the one the store worked out
     // in the transaction: `next` runs its checks there, once.
-    const { after } = (await this.namingWhoMovedIt(change.remote, seen, () => this.parts.store.changeRollout(change)))!;
+    const changed = (await this.namingWhoMovedIt(change.remote, seen, () => this.parts.store.changeRollout(change)))!;
     await this.parts.snapshot.refresh();
-    return after;
+    logChange(this.parts.logger, change, changed);
+    return changed.after;
   }
 
   private refuseBreaking(release: Parameters<typeof releaseProblems>[1], what: string): void {
@@ -570,6 +579,27 @@ export class ReleaseService {
     if (broken.length > 0) {
       throw new ReleaseRefusedError(`${what} would break ${broken.length} current placement(s).`, broken);
     }
+  }
+}
+
+/**
+ * Logs a change made through {@link ReleaseService.change} (release-change-log.ts), naming the release it is about:
+ * the one put in force or given as the canary, or the one a deactivation took out of force.
+ */
+function logChange(logger: Pick<Logger, 'info'>, change: RolloutChange, { before, after }: RolloutChanged): void {
+  const { remote, actor, action, reason } = change;
+  if (action === 'canary' && after.canary !== null) {
+    const { version, percent, tenants } = after.canary;
+    const to = tenants.length === 0 ? '' : ` and ${tenants.length} ${tenants.length === 1 ? 'tenant' : 'tenants'}`;
+    const detail = `${percent} %${to}${reason === undefined ? '' : `; ${reason}`}`;
+    logRequestedReleaseChange(logger, { actor, remote, action, version }, detail);
+    return;
+  }
+  if (action === 'deactivate' && before.active !== null) {
+    const detail = "the remote's own build is served again";
+    logRequestedReleaseChange(logger, { actor, remote, action, version: before.active }, detail);
+  } else if ((action === 'activate' || action === 'rollback') && after.active !== null) {
+    logRequestedReleaseChange(logger, { actor, remote, action, version: after.active }, reason);
   }
 }
 

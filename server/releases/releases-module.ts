@@ -112,6 +112,7 @@ export class ReleasesModule implements AppModule {
       files,
       production: !settings.development,
       tenants,
+      logger,
       ...slotCheck.subjects,
     });
     this.rollouts = new RolloutPlans({

@@ -14,6 +14,7 @@ import type {
   RolloutStep,
 } from '../../shared';
 import type { TraceContext } from '../observability/trace-context';
+import { logRequestedReleaseChange } from './release-change-log';
 import { AUTO_ROLLBACK_ACTOR, ReleaseRefusedError, refuseMoved, type ReleaseService } from './release-service';
 import type { ReleaseSnapshot } from './release-snapshot';
 import type { ReleaseStore } from './release-store';
@@ -228,6 +229,12 @@ export class RolloutPlans {
       }),
     );
     await this.parts.snapshot.refresh();
+    const detail = `plan of ${steps.map((step) => `${step.share} %`).join(', ')}${reason === undefined ? '' : `; ${reason}`}`;
+    logRequestedReleaseChange(
+      this.parts.logger,
+      { actor, remote, action: 'rollout-start', version: release.version },
+      detail,
+    );
     return planOnWire(plan!);
   }
 
@@ -273,6 +280,15 @@ export class RolloutPlans {
       }),
     );
     await this.parts.snapshot.refresh();
+    // Null: a pause of a paused plan or a resume of a running one, which changed nothing and is not logged either.
+    if (changed !== null) {
+      const { version } = changed;
+      logRequestedReleaseChange(
+        this.parts.logger,
+        { actor, remote, action: `rollout-${action}`, version },
+        filesReason,
+      );
+    }
     return planOnWire(changed ?? (await this.parts.plans.plan(remote))!);
   }
 
@@ -415,7 +431,14 @@ export class RolloutPlans {
     if (changed === null) return;
     await this.parts.snapshot.refresh();
     this.parts.logger.info(
-      { remote: plan.remote, version: plan.version, step: next + 1, share },
+      {
+        actor: ROLLOUT_ACTOR,
+        remote: plan.remote,
+        action: 'rollout-step',
+        version: plan.version,
+        step: next + 1,
+        share,
+      },
       `rollout of "${plan.remote}" ${plan.version}: ${last ? `${label}, activated` : label}`,
     );
   }
@@ -437,7 +460,14 @@ export class RolloutPlans {
     await this.parts.snapshot.refresh();
     for (const listener of this.rollBackListeners) listener(plan.remote, plan.version);
     this.parts.logger.error(
-      { remote: plan.remote, version: plan.version, step: plan.step + 1, reason },
+      {
+        actor: AUTO_ROLLBACK_ACTOR,
+        remote: plan.remote,
+        action: 'rollout-rolled-back',
+        version: plan.version,
+        step: plan.step + 1,
+        reason,
+      },
       `ROLLOUT ROLLED BACK AUTOMATICALLY: remote "${plan.remote}" ${plan.version}: ${reason}`,
     );
   }

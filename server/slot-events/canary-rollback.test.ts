@@ -150,7 +150,15 @@ it('rolls back a canary half of whose visitors see failures, none of the stable 
   const audited = latest!.after as { reason: string };
   expect(await listed()).toEqual({ version: '2.0.0', at: latest!.at, reason: audited.reason });
   expect(logged).toContainEqual(
-    expect.objectContaining({ level: 50, msg: expect.stringContaining('CANARY ROLLED BACK AUTOMATICALLY') }),
+    expect.objectContaining({
+      level: 50,
+      // The fields of every rollout change's line, an operator's too (release-change-log.ts).
+      actor: AUTO_ROLLBACK_ACTOR,
+      remote: 'team_billing',
+      action: 'canary-auto-rollback',
+      version: '2.0.0',
+      msg: expect.stringContaining('CANARY ROLLED BACK AUTOMATICALLY'),
+    }),
   );
   // The figures operators read: loads as before, and the distinct visitors beside them.
   const figures = await slotStats(operator);
@@ -375,6 +383,10 @@ it("counts and logs a progressive rollout's automatic rollback as the watch's ow
   expect(logged).toContainEqual(
     expect.objectContaining({
       level: 50,
+      actor: AUTO_ROLLBACK_ACTOR,
+      remote: 'team_billing',
+      action: 'rollout-rolled-back',
+      version: '2.0.0',
       reason,
       msg: `ROLLOUT ROLLED BACK AUTOMATICALLY: remote "team_billing" 2.0.0: ${reason}`,
     }),

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { ReleaseService } from '../releases/release-service';
+import { AUTO_ROLLBACK_ACTOR, type ReleaseService } from '../releases/release-service';
 import type { ReleaseSnapshot } from '../releases/release-snapshot';
 import { canaryVerdict, type CanaryEvidence, type SlotEvidence, type VisitorShare } from './canary-verdict';
 import type { SlotLoadAggregator } from './slot-load-aggregator';
@@ -155,7 +155,16 @@ export class CanaryWatch implements RolloutJudge {
       if (rolledBack) {
         for (const listener of this.rollBackListeners) listener(rollout.remote, versions.canary);
         this.parts.logger.error(
-          { remote: rollout.remote, canary: versions.canary, stable: versions.stable, reason: verdict.reason },
+          {
+            // The fields of every rollout change's log line (release-change-log.ts), with the versions compared.
+            actor: AUTO_ROLLBACK_ACTOR,
+            remote: rollout.remote,
+            action: 'canary-auto-rollback',
+            version: versions.canary,
+            canary: versions.canary,
+            stable: versions.stable,
+            reason: verdict.reason,
+          },
           `CANARY ROLLED BACK AUTOMATICALLY: remote "${rollout.remote}" ${verdict.reason}`,
         );
       }
