@@ -101,6 +101,8 @@ it('tells an origin that did not answer (in time, or at all) from one that answe
   expect(await check.check('team_billing', manifestUrl())).toEqual({
     message: `its mf-manifest.json cannot be read: ${manifestUrl()} answered 404`,
     unanswered: false,
+    // What a publish tells apart: a file not on the origin at all (release-not-deployed.ts).
+    errorAnswer: { url: manifestUrl(), status: 404 },
   });
   answers.set('/1.0.0/mf-manifest.json', { status: 200, body: MANIFEST });
   answers.set('/1.0.0/remoteEntry.js', { status: 200, body: '<html></html>' });

@@ -13,6 +13,7 @@ import { quotedValue, shortened } from '../http/quoted-value';
 import { htmlInsteadOfScript } from './html-instead-of-script';
 import { manifestRemoteNameProblem } from './manifest-remote-name';
 import { manifestCorsRefusal, pageOriginAsking } from './manifest-cors';
+import type { ErrorAnswer } from './release-not-deployed';
 
 /**
  * The largest `mf-manifest.json` read (1 MiB): a build's manifest is a few KiB per exposed component, and the
@@ -24,6 +25,8 @@ export const MANIFEST_MAX_BYTES = 1024 * 1024;
 export interface ReleaseFilesProblem {
   message: string;
   unanswered: boolean;
+  /** The error status the file answered, when that is the problem (a publish says what a 404 asks of the team). */
+  errorAnswer?: ErrorAnswer;
 }
 
 export interface ReleaseFilesCheckOptions {
@@ -88,7 +91,12 @@ export class ReleaseFilesCheck {
       return text === null ? `${manifestUrl} is larger than ${MANIFEST_MAX_BYTES} bytes` : { text };
     });
     if ('failed' in manifest) {
-      return { message: `its mf-manifest.json cannot be read: ${manifest.failed}`, unanswered: manifest.unanswered };
+      const { failed, unanswered, errorAnswer } = manifest;
+      return {
+        message: `its mf-manifest.json cannot be read: ${failed}`,
+        unanswered,
+        ...(errorAnswer && { errorAnswer }),
+      };
     }
     const problem = this.manifestProblem(remote, manifestUrl, manifest.read.text, components);
     if (typeof problem === 'string') return { message: problem, unanswered: false };
@@ -97,10 +105,11 @@ export class ReleaseFilesCheck {
       return (await htmlInsteadOfScript(entryUrl, response)) ?? {};
     });
     if ('failed' in script) {
+      const { failed, unanswered, errorAnswer } = script;
       return {
-        message:
-          `the remote entry script "${entry.file}" its mf-manifest.json names cannot be loaded: ` + script.failed,
-        unanswered: script.unanswered,
+        message: `the remote entry script "${entry.file}" its mf-manifest.json names cannot be loaded: ` + failed,
+        unanswered,
+        ...(errorAnswer && { errorAnswer }),
       };
     }
     return null;
@@ -165,8 +174,12 @@ export class ReleaseFilesCheck {
     trace: TraceContext | undefined,
     origin: string | undefined,
     read: (response: Response) => Promise<T | string>,
-  ): Promise<{ read: T } | { failed: string; unanswered: boolean }> {
-    const answered = (failed: string) => ({ failed, unanswered: false });
+  ): Promise<{ read: T } | { failed: string; unanswered: boolean; errorAnswer?: ErrorAnswer }> {
+    const answered = (failed: string, errorAnswer?: ErrorAnswer) => ({
+      failed,
+      unanswered: false,
+      ...(errorAnswer && { errorAnswer }),
+    });
     try {
       const response = await fetch(url, {
         signal: AbortSignal.timeout(this.timeoutMs),
@@ -178,7 +191,7 @@ export class ReleaseFilesCheck {
       if (redirect !== null) return answered(redirect);
       if (!response.ok) {
         await response.body?.cancel();
-        return answered(`${url} answered ${response.status}`);
+        return answered(`${url} answered ${response.status}`, { url, status: response.status });
       }
       const body = await read(response);
       return typeof body === 'string' ? answered(body) : { read: body };

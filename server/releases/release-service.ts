@@ -24,6 +24,7 @@ import type { TenantStore } from '../tenants/tenant-store';
 import { ReleaseExistsError, type ReleaseStore, type RolloutChange, type RolloutChanged } from './release-store';
 import { ReleaseFilesCheck } from './release-files-check';
 import { releaseFilesVerdict } from './release-files-refusal';
+import { notDeployedStep } from './release-not-deployed';
 import { releaseOriginRefusal } from './release-origin-refusal';
 import type { TraceContext } from '../observability/trace-context';
 import { rolloutIsAsSeen, rolloutMovedMessage } from './rollout-seen';
@@ -115,8 +116,12 @@ export class ReleaseService {
     if (existing?.entry === url.href) return { release: existing, created: false };
     if (existing) throw new ReleaseRefusedError(releaseExistsMessage(existing, url.href), [], 409);
     const outcome = await this.parts.source.read({ name: remote, entry: url.href, descriptorUrl }, trace);
-    if (outcome.status !== 'ready')
-      throw new ReleaseRefusedError(`The release's descriptor cannot be read: ${outcome.reason}.`);
+    if (outcome.status !== 'ready') {
+      const answer = outcome.answered === undefined ? undefined : { url: descriptorUrl, status: outcome.answered };
+      throw new ReleaseRefusedError(
+        withNextStep(`The release's descriptor cannot be read: ${outcome.reason}.`, notDeployedStep(answer)),
+      );
+    }
     // A kit's development server (its descriptor announces rebuilds) serves a remoteEntry.js that changes at every
     // save: a release must be files that never change under it, as a file's entry of one is never made a release.
     if (outcome.descriptor.devEvents !== undefined) {
@@ -131,8 +136,12 @@ export class ReleaseService {
     // The descriptor alone says nothing of the files a page loads: a release without them fails every slot, as does
     // a component its manifest does not expose.
     const { components, formComponents = [] } = outcome.descriptor;
-    const missing = await this.files.problem(remote, url.href, trace, [...components, ...formComponents]);
-    if (missing !== null) throw new ReleaseRefusedError(`The release cannot be loaded: ${missing}.`);
+    const missing = await this.files.check(remote, url.href, trace, [...components, ...formComponents]);
+    if (missing !== null) {
+      throw new ReleaseRefusedError(
+        withNextStep(`The release cannot be loaded: ${missing.message}.`, notDeployedStep(missing.errorAnswer)),
+      );
+    }
     const candidate = { remote, components, formComponents, props: { ...outcome.props } };
     this.refuseBreaking(candidate, `Release "${version}" of "${remote}"`);
     const kit = outcome.kit === undefined ? {} : { kit: outcome.kit };
@@ -601,6 +610,11 @@ function logChange(logger: Pick<Logger, 'info'>, change: RolloutChange, { before
   } else if ((action === 'activate' || action === 'rollback') && after.active !== null) {
     logRequestedReleaseChange(logger, { actor, remote, action, version: after.active }, reason);
   }
+}
+
+/** `refusal`, then `step` (what to do about it) when there is one. */
+function withNextStep(refusal: string, step: string | null): string {
+  return step === null ? refusal : `${refusal} ${step}`;
 }
 
 /** Why `existing` is not published again from `entry`: releases are immutable. */

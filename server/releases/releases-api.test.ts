@@ -286,22 +286,38 @@ describe('publishing', () => {
     expect(app.releases.snapshot.releases()).toEqual([]);
   });
 
+  it('refuses a release whose folder is not deployed, saying to deploy it there first and the URL asked', async () => {
+    const token = await tokenFor('team_billing');
+    const refused = await publish(token, 'v9').expect(400);
+    expect(refused.body.error).toEqual({
+      code: 'invalid_request',
+      message:
+        `The release's descriptor cannot be read: ${origin.url}/v9/slots-remote.json answered 404. Deploy the ` +
+        `release's files (the whole dist/ folder of its build) to ${origin.url}/v9/ before publishing it, so that ` +
+        `${origin.url}/v9/slots-remote.json answers, then publish again.`,
+    });
+    expect(app.releases.snapshot.releases()).toEqual([]);
+  });
+
   it('refuses a release whose manifest or entry script is missing, saying which file and where it was looked for', async () => {
     const token = await tokenFor('team_billing');
     const refusal = async (version: string) => (await publish(token, version).expect(400)).body.error.message;
+    const deploy = (url: string) =>
+      `Deploy the release's files (the whole dist/ folder of its build) to ${origin.url}/v1/ before publishing it, ` +
+      `so that ${url} answers, then publish again.`;
 
     // A folder holding only slots-remote.json.
     origin.missing.add('/v1/mf-manifest.json');
     expect(await refusal('v1')).toBe(
       `The release cannot be loaded: its mf-manifest.json cannot be read: ${origin.url}/v1/mf-manifest.json ` +
-        'answered 404.',
+        `answered 404. ${deploy(`${origin.url}/v1/mf-manifest.json`)}`,
     );
     // A manifest naming an entry script that is not there.
     origin.missing.clear();
     origin.missing.add('/v1/remoteEntry.js');
     expect(await refusal('v1')).toBe(
       'The release cannot be loaded: the remote entry script "remoteEntry.js" its mf-manifest.json names cannot be ' +
-        `loaded: ${origin.url}/v1/remoteEntry.js answered 404.`,
+        `loaded: ${origin.url}/v1/remoteEntry.js answered 404. ${deploy(`${origin.url}/v1/remoteEntry.js`)}`,
     );
     // A JSON file that is no federation manifest.
     origin.missing.clear();

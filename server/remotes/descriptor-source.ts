@@ -16,7 +16,13 @@ export type DescriptorFailure = 'down' | 'timed-out' | 'bad-answer';
  */
 export type DescriptorOutcome =
   | { status: 'ready'; descriptor: RemoteDescriptor; props: Readonly<Record<string, JsonSchema>>; kit?: string }
-  | { status: 'failing'; failure: DescriptorFailure; reason: string };
+  | {
+      status: 'failing';
+      failure: DescriptorFailure;
+      reason: string;
+      /** The error status the origin answered (404 …), when that is why: a publish says what a 404 asks of the team. */
+      answered?: number;
+    };
 
 /**
  * Where the remote registry obtains the descriptor of a remote it knows by entry only. Reading them over HTTP from

@@ -49,7 +49,7 @@ export class HttpDescriptorSource implements DescriptorSource {
       if (redirect !== null) return badAnswer(redirect);
       if (!response.ok) {
         await response.body?.cancel();
-        return badAnswer(`${remote.descriptorUrl} answered ${response.status}`);
+        return badAnswer(`${remote.descriptorUrl} answered ${response.status}`, response.status);
       }
       const text = await boundedText(response, DESCRIPTOR_MAX_BYTES);
       if (text === null) return badAnswer(`${remote.descriptorUrl} is larger than ${DESCRIPTOR_MAX_BYTES} bytes`);
@@ -111,8 +111,9 @@ export class HttpDescriptorSource implements DescriptorSource {
   }
 }
 
-function badAnswer(reason: string): DescriptorOutcome {
-  return { status: 'failing', failure: 'bad-answer', reason };
+/** `answered`: the error status the origin answered, when that is the reason. */
+function badAnswer(reason: string, answered?: number): DescriptorOutcome {
+  return { status: 'failing', failure: 'bad-answer', reason, ...(answered === undefined ? {} : { answered }) };
 }
 
 /** Where JSON.parse stopped (` (line 1 column 13)`, ` (position 12)`), or nothing when its message does not say. */
