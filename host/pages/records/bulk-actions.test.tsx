@@ -359,6 +359,21 @@ describe('acting on every match of the list, across pages', () => {
     expect(screen.getByRole('dialog', { name: 'Delete 2 articles?' })).toBeTruthy();
   });
 
+  it('keeps the focus in the bar when switching between every match and the page alone', async () => {
+    renderMatches({ count: 140, exact: true });
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Select all 2 on this page' }));
+    // The button pressed goes with the switch: its counterpart, in its place, takes the focus (not the page's heading).
+    const everyMatch = screen.getByRole('button', { name: 'Select all 140 articles this list matches' });
+    everyMatch.focus();
+    fireEvent.click(everyMatch);
+    const onlyPage = screen.getByRole('button', { name: 'Only the 2 articles on this page' });
+    expect(document.activeElement).toBe(onlyPage);
+    fireEvent.click(onlyPage);
+    expect(document.activeElement).toBe(
+      screen.getByRole('button', { name: 'Select all 140 articles this list matches' }),
+    );
+  });
+
   it('past what one action may reach, says to narrow the list instead', async () => {
     renderMatches({ count: 1000, exact: false });
     fireEvent.click(await screen.findByRole('checkbox', { name: 'Select all 2 on this page' }));

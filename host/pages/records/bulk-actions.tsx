@@ -104,6 +104,20 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
   const ids = rows.filter((row) => selected.has(row.id)).map((row) => row.id);
   const listKey = listQueryKey(page);
   const [everyMatchOf, setEveryMatchOf] = useState<string | null>(null);
+  const everyMatchButton = useRef<HTMLButtonElement>(null);
+  const onlyPageButton = useRef<HTMLButtonElement>(null);
+  // "Every match" and "Only the page" replace each other: the one pressed is gone, and the focus would fall to the
+  // page's heading, far from the bar. Its counterpart, in its place, takes it.
+  const switchedTo = useRef<'every' | 'page' | null>(null);
+  useEffect(() => {
+    const to = switchedTo.current;
+    switchedTo.current = null;
+    (to === 'every' ? onlyPageButton : to === 'page' ? everyMatchButton : null)?.current?.focus();
+  }, [everyMatchOf]);
+  const switchEveryMatch = (to: 'every' | 'page') => {
+    switchedTo.current = to;
+    setEveryMatchOf(to === 'every' ? listKey : null);
+  };
   const pageSelected = rows.length > 0 && ids.length === rows.length;
   const moreThanPage = page.total.count > rows.length || !page.total.exact;
   // "Every match": chosen for this very list, and the page still wholly selected.
@@ -229,10 +243,20 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
             {everyMatch ? `All ${counted(reached)} this list matches are selected` : `${ids.length} selected`}
           </p>
           {pageSelected && moreThanPage && !everyMatch && (
-            <EveryMatchOffer page={page} nouns={nouns} onChoose={() => setEveryMatchOf(listKey)} />
+            <EveryMatchOffer
+              page={page}
+              nouns={nouns}
+              buttonRef={everyMatchButton}
+              onChoose={() => switchEveryMatch('every')}
+            />
           )}
           {everyMatch && (
-            <button type="button" className="button button--ghost button--small" onClick={() => setEveryMatchOf(null)}>
+            <button
+              ref={onlyPageButton}
+              type="button"
+              className="button button--ghost button--small"
+              onClick={() => switchEveryMatch('page')}
+            >
               Only the {counted(ids.length)} on this page
             </button>
           )}

@@ -1,3 +1,4 @@
+import type { Ref } from 'react';
 import { RECORD_BULK_QUERY_MAX, type RecordListPage } from '../../../shared';
 import { countOf } from '../common/count-in-words';
 import { describeTotal, type RecordNouns } from './describe-record-page';
@@ -27,10 +28,13 @@ export function EveryMatchOffer({
   page,
   nouns,
   onChoose,
+  buttonRef,
 }: {
   page: RecordListPage;
   nouns: RecordNouns;
   onChoose(): void;
+  /** The offer's button, for the focus to come back to it when the page alone is chosen again. */
+  buttonRef?: Ref<HTMLButtonElement>;
 }) {
   if (!page.total.exact || page.total.count > RECORD_BULK_QUERY_MAX) {
     return (
@@ -41,7 +45,7 @@ export function EveryMatchOffer({
     );
   }
   return (
-    <button type="button" className="button button--secondary button--small" onClick={onChoose}>
+    <button ref={buttonRef} type="button" className="button button--secondary button--small" onClick={onChoose}>
       Select all {countOf(page.total.count, nouns.one, nouns.many)} this list matches
     </button>
   );
