@@ -54,4 +54,19 @@ describe('RecordFiltersForm', () => {
     expect((screen.getByLabelText('Featured') as HTMLSelectElement).value).toBe('true');
     expect(pendingNote()?.textContent).toBe('Not applied yet: the list shows the filters applied before.');
   });
+
+  it('leaves the focus on Apply filters when Clear filters, which goes with the filters, is pressed', () => {
+    const onApply = jest.fn();
+    const view = render(
+      <RecordFiltersForm resourceLabel="Articles" filters={FILTERS} applied={{ group: 'News' }} onApply={onApply} />,
+    );
+    const clear = screen.getByRole('button', { name: 'Clear filters' });
+    clear.focus();
+    fireEvent.click(clear);
+    expect(onApply).toHaveBeenCalledWith({});
+    // The list applies none: Clear filters is gone, and the focus is beside where it was, not on the page's body.
+    view.rerender(<RecordFiltersForm resourceLabel="Articles" filters={FILTERS} applied={{}} onApply={onApply} />);
+    expect(screen.queryByRole('button', { name: 'Clear filters' })).toBeNull();
+    expect(document.activeElement).toBe(applyButton());
+  });
 });

@@ -1,4 +1,4 @@
-import { Fragment, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { Fragment, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { dayRangeEnds, formatDayRange, type RecordFilterDefinition } from '../../../shared';
 import { focusUnchosenPicker, RelatedRecordPicker } from '../../forms/related-record-picker';
 
@@ -17,6 +17,7 @@ export interface RecordFiltersFormProps {
  */
 export function RecordFiltersForm({ resourceLabel, filters, applied, onApply }: RecordFiltersFormProps) {
   const formId = useId();
+  const applyButton = useRef<HTMLButtonElement>(null);
   const [chosen, setChosen] = useState<Record<string, string>>({ ...applied });
   const [shownFor, setShownFor] = useState(applied);
   if (shownFor !== applied && JSON.stringify(shownFor) !== JSON.stringify(applied)) {
@@ -52,6 +53,7 @@ export function RecordFiltersForm({ resourceLabel, filters, applied, onApply }: 
       })}
       <div className="list-filters__actions">
         <button
+          ref={applyButton}
           type="submit"
           className="button button--secondary"
           aria-describedby={pending ? `${formId}-pending` : undefined}
@@ -63,6 +65,8 @@ export function RecordFiltersForm({ resourceLabel, filters, applied, onApply }: 
             type="button"
             className="button button--ghost"
             onClick={() => {
+              // The button goes with the filters: the focus stays beside it rather than falling to the page's heading.
+              applyButton.current?.focus();
               setChosen({});
               onApply({});
             }}
