@@ -128,6 +128,33 @@ describe('the Recently deleted page', () => {
     await screen.findByRole('cell', { name: 'Spring catalogue' });
   });
 
+  it('keeps the focus in its pager from page to page, the page shown until the next is there', async () => {
+    const cursor = `${OLDER.deletedAt}.7`;
+    renderAt('/resources/articles/deleted', {
+      routes: {
+        'GET /api/resources/articles/records/deleted': {
+          body: { deleted: [NEWER, OLDER], limit: 2, more: true, next: cursor },
+        },
+        [`GET /api/resources/articles/records/deleted?before=${encodeURIComponent(cursor)}`]: {
+          body: { deleted: [entry(3, 'Autumn fair', 600)], limit: 2, more: false },
+        },
+      },
+    });
+    await screen.findByRole('cell', { name: 'Spring catalogue' });
+    const older = screen.getByRole('link', { name: /Older deletions/ });
+    older.focus();
+    fireEvent.click(older);
+    // While the older page loads, the page stays (a loading page in its place took the focus to its heading).
+    expect(document.activeElement).toBe(older);
+    await screen.findByRole('cell', { name: 'Autumn fair' });
+    // The last page has no Older deletions: the pager's other way, Newest deletions, takes the focus.
+    const newest = screen.getByRole('link', { name: /Newest deletions/ });
+    expect(document.activeElement).toBe(newest);
+    fireEvent.click(newest);
+    await screen.findByRole('cell', { name: 'Spring catalogue' });
+    expect(document.activeElement).toBe(screen.getByRole('link', { name: /Older deletions/ }));
+  });
+
   it('restores a record: its row goes, and the status says so with a link to it, which takes the focus', async () => {
     const api = renderAt('/resources/articles/deleted', {
       routes: {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import type { DeletedRecordsPayload, ResourcePayload, ResourceRecord } from '../../../shared';
 import { reloadFailed, useApi } from '../../hooks/use-api';
@@ -43,6 +43,23 @@ export function DeletedRecordsPage() {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [restoring, setRestoring] = useState<number | null>(null);
   const restoredLink = useRef<HTMLAnchorElement>(null);
+  // The page shown stays while the next one loads (a loading page in its place took the focus from the pager to the
+  // heading), with the address it was read for: its words ("earlier", "before those") are its own.
+  const lastShown = useRef<{ resource: string; before: string; payload: DeletedRecordsPayload } | null>(null);
+  if (deleted.status === 'ready') lastShown.current = { resource, before, payload: deleted.data };
+  const shown = lastShown.current?.resource === resource ? lastShown.current : null;
+  const pager = useRef<HTMLElement>(null);
+  const pagerPressed = useRef(false);
+  // A page turned from the pager: the link pressed may be gone (no older page, or no newer), and the focus with it;
+  // the pager's other link takes it, before the page's own rescue sends it to the heading.
+  useLayoutEffect(() => {
+    if (!pagerPressed.current || deleted.status === 'loading') return;
+    pagerPressed.current = false;
+    const active = document.activeElement;
+    if (pager.current && !pager.current.contains(active) && (active === null || active === document.body)) {
+      pager.current.querySelector<HTMLElement>('a')?.focus();
+    }
+  });
 
   useEffect(() => {
     // The row whose Restore had the focus is gone: the focus goes to the way to the record brought back.
@@ -60,12 +77,16 @@ export function DeletedRecordsPage() {
   if (canDelete && deleted.status === 'error') {
     return <PageStatus status="error" error={deleted.error} retry={reloadFailed(definition, deleted)} />;
   }
-  if (canDelete && deleted.status === 'loading') return <PageStatus status="loading" />;
+  if (canDelete && deleted.status === 'loading' && !shown) return <PageStatus status="loading" />;
 
-  const rows =
-    deleted.status === 'ready' ? deleted.data.deleted.filter(({ record }) => !restoredIds.has(record.id)) : [];
+  const rows = shown ? shown.payload.deleted.filter(({ record }) => !restoredIds.has(record.id)) : [];
   const titleOf = (record: ResourceRecord) => record.title || `#${record.id}`;
-  const next = deleted.status === 'ready' ? deleted.data.next : undefined;
+  const next = shown?.payload.next;
+  // The page shown's own address (the address changes first, when a page is asked for).
+  const shownBefore = shown?.before ?? '';
+  const turnPage = () => {
+    pagerPressed.current = true;
+  };
 
   const restore = async (record: ResourceRecord) => {
     if (restoring !== null) return;
@@ -124,15 +145,15 @@ export function DeletedRecordsPage() {
             )}
             <p>
               {rows.length === 0
-                ? `No ${before ? 'older ' : ''}deleted ${nouns.many} to restore.`
+                ? `No ${shownBefore ? 'older ' : ''}deleted ${nouns.many} to restore.`
                 : next
                   ? // A full page is not the whole count: said as the page it is, the rest on the next.
-                    `The ${countOf(rows.length, nouns.one, nouns.many)} deleted most recently${before ? ' before those' : ''}, newest first. Older deletions are on the next page.`
-                  : `${countOf(rows.length, nouns.one, nouns.many)} deleted${before ? ' earlier' : ''}, newest first.`}
+                    `The ${countOf(rows.length, nouns.one, nouns.many)} deleted most recently${shownBefore ? ' before those' : ''}, newest first. Older deletions are on the next page.`
+                  : `${countOf(rows.length, nouns.one, nouns.many)} deleted${shownBefore ? ' earlier' : ''}, newest first.`}
             </p>
           </div>
           {rows.length > 0 && (
-            <RecordTableFrame label={`Deleted ${nouns.many}`}>
+            <RecordTableFrame label={`Deleted ${nouns.many}`} busy={deleted.status === 'loading'}>
               <table className="table table--records" data-deleted-records={resource}>
                 <thead>
                   <tr>
@@ -182,15 +203,19 @@ export function DeletedRecordsPage() {
               </table>
             </RecordTableFrame>
           )}
-          {(next || before) && (
-            <nav className="list-pager list-pager--below" aria-label={`Pages of deleted ${nouns.many}`}>
-              {before && (
-                <Link className="button button--secondary" to="?">
+          {(next || shownBefore) && (
+            <nav ref={pager} className="list-pager list-pager--below" aria-label={`Pages of deleted ${nouns.many}`}>
+              {shownBefore && (
+                <Link className="button button--secondary" to="?" onClick={turnPage}>
                   <span aria-hidden="true">←</span> Newest deletions
                 </Link>
               )}
               {next && (
-                <Link className="button button--secondary" to={`?before=${encodeURIComponent(next)}`}>
+                <Link
+                  className="button button--secondary"
+                  to={`?before=${encodeURIComponent(next)}`}
+                  onClick={turnPage}
+                >
                   Older deletions <span aria-hidden="true">→</span>
                 </Link>
               )}
