@@ -12,7 +12,7 @@ import { nextCommand } from './next-command';
 import { runCommand } from './run-command';
 import { withStorage } from './with-storage';
 
-export const TENANT_LIST_USAGE = `usage: ${commandLine('tenant:list')}`;
+const TENANT_LIST_USAGE = `usage: ${commandLine('tenant:list')}`;
 
 async function main(args: readonly string[]): Promise<number> {
   if (args.length > 0) {

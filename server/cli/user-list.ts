@@ -15,10 +15,10 @@ import { runCommand } from './run-command';
 import { unknownTenantsMessage } from './unknown-tenants';
 import { withStorage } from './with-storage';
 
-export const USER_LIST_USAGE = `usage: ${commandLine('user:list', '[--tenant <id>]')}`;
+const USER_LIST_USAGE = `usage: ${commandLine('user:list', '[--tenant <id>]')}`;
 
 /** The tenant to list the members of (null: every account), or the usage when the arguments are not understood. */
-export function parseUserListArgs(args: readonly string[]): { tenant: string | null } | { usage: string } {
+function parseUserListArgs(args: readonly string[]): { tenant: string | null } | { usage: string } {
   const rest = args.flatMap((arg) =>
     arg.startsWith('--tenant=') ? ['--tenant', arg.slice('--tenant='.length)] : [arg],
   );
