@@ -49,6 +49,8 @@ async function createArticle(page: Page): Promise<number> {
   await slugPreview.getByRole('button', { name: 'Use as slug' }).focus();
   await page.keyboard.press('Enter');
   await slugPreview.getByRole('button', { name: /is up to date/ }).waitFor();
+  // The focus stays on the button, now up to date (a disabled button sent it to the page's body).
+  expect(await slugPreview.getByRole('button').evaluate((button) => button === document.activeElement)).toBe(true);
   expect(await page.locator(`${FORM} [name="slug"]`).inputValue()).toBe('quarterly-zeppelin-review');
   // The author: searched by a word of the name, chosen with the arrow and Enter (which does not send the form).
   await page.getByRole('combobox', { name: 'Author' }).focus();

@@ -62,14 +62,21 @@ describe('SlugPreview', () => {
   it('previews the slug of the source field and writes it into the target field on request', () => {
     render(<Form initial={{ title: 'Spring Launch 2025!', slug: '' }} />);
     expect(screen.getByText('spring-launch-2025')).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Use as slug' }));
+    const button = screen.getByRole('button', { name: 'Use as slug' });
+    button.focus();
+    fireEvent.click(button);
     expect(screen.getByTestId('slug').textContent).toBe('spring-launch-2025');
-    expect((screen.getByRole('button') as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole('button').getAttribute('aria-disabled')).toBe('true');
     expect(screen.getByRole('button').textContent).toBe('“slug” is up to date');
+    // The keyboard user stays on the button, told its new state: a disabled button lost the focus to the body.
+    expect(document.activeElement).toBe(screen.getByRole('button'));
+    expect((screen.getByRole('button') as HTMLButtonElement).disabled).toBe(false);
   });
 
-  it('offers nothing to write while the source is empty', () => {
+  it('offers nothing to write while the source is empty: pressed, it changes nothing', () => {
     render(<Form initial={{ title: '', slug: 'old' }} />);
-    expect((screen.getByRole('button') as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole('button').getAttribute('aria-disabled')).toBe('true');
+    fireEvent.click(screen.getByRole('button'));
+    expect(screen.getByTestId('slug').textContent).toBe('old');
   });
 });

@@ -51,6 +51,7 @@ export function SlugPreview({ resource, formContext, source, target }: SlugPrevi
   const slug = slugify(typeof sourceValue === 'string' ? sourceValue : '');
   const current = typeof currentValue === 'string' ? currentValue : '';
   const inSync = slug !== '' && slug === current;
+  const usable = slug !== '' && !inSync;
 
   return (
     <div className="form-widget slug-preview">
@@ -62,8 +63,12 @@ export function SlugPreview({ resource, formContext, source, target }: SlugPrevi
       <button
         type="button"
         className="button button--secondary button--small"
-        disabled={slug === '' || inSync}
-        onClick={() => formContext.setValue(target, slug)}
+        // aria-disabled, not disabled: pressed, the button is at once up to date, and a disabled one lost the focus
+        // to the page's body (the keyboard user was sent back to its top); this one keeps it, and says the new state.
+        aria-disabled={!usable}
+        onClick={() => {
+          if (usable) formContext.setValue(target, slug);
+        }}
       >
         {inSync ? `“${target}” is up to date` : `Use as ${target}`}
       </button>
