@@ -4,6 +4,7 @@ import type passport from 'passport';
 import { ERROR_MESSAGES } from '../../shared';
 import { HttpError } from '../http/http-error';
 import { inSeries } from '../http/in-series';
+import { isDatabaseUnavailable } from '../storage/database-unavailable';
 import { SESSION_COOKIE_NAME, sessionCookieOptions, signOutNotEnded } from './session-cookie';
 import { SessionStoreWithoutTouch } from './session-store-without-touch';
 import { isSessionPeek } from './session-time';
@@ -50,6 +51,12 @@ export function createSessionChain(options: SessionChainOptions, mode: SessionCh
   const loadSession: RequestHandler = (req, res, next) => {
     sessionMiddleware(req, res, (error?: unknown) => {
       if (error) {
+        // The database not answering (sessions in PostgreSQL): the error handler answers it 503 and says so in one
+        // line, the outage itself being told once (postgres-outage-log.ts); a stack a request would say nothing more.
+        if (isDatabaseUnavailable(error)) {
+          next(error);
+          return;
+        }
         req.log.error({ err: error }, 'session store failed');
         next(new HttpError('unavailable', ERROR_MESSAGES.unavailable));
         return;

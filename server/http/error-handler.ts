@@ -1,19 +1,28 @@
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { ERROR_MESSAGES, ERROR_STATUS, payloadTooLargeMessage, type ErrorCode } from '../../shared';
-import { isDatabaseUnavailable } from '../storage/database-unavailable';
+import { isDatabaseUnavailable, unavailableReason } from '../storage/database-unavailable';
 import { HttpError } from './http-error';
 import { EMPTY_BODY_TYPE, JSON_BODY_MESSAGES, NOT_UTF8_BODY_TYPE } from './require-json-body';
 
 /**
  * The one error handler, registered last: every error reaches the client as `{ error: { code, message } }` with the
  * status of shared/errors.ts. Client errors keep their message; anything unexpected is logged here with its stack
- * and answered as `internal`, so no stack trace or internal detail leaves the server.
+ * and answered as `internal`, so no stack trace or internal detail leaves the server. A database that does not answer
+ * is a 503 `unavailable`, logged as a warning of one line (the request and the reason).
  */
 export function createErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
     const httpError = toHttpError(error);
-    if (httpError.status >= 500) {
+    if (httpError.code === 'unavailable' && isDatabaseUnavailable(error)) {
+      // One line, no stack: during an outage every request that needs the database fails alike, and the outage
+      // itself is told once each way (PostgreSQL stopped answering, answers again: postgres-outage-log.ts).
+      const reason = unavailableReason(error);
+      (req.log ?? logger).warn(
+        { method: req.method, url: req.originalUrl, reason },
+        databaseUnavailableMessage(req.method, req.originalUrl, reason),
+      );
+    } else if (httpError.status >= 500) {
       (req.log ?? logger).error({ err: error, method: req.method, url: req.originalUrl }, 'request failed');
     }
     if (res.headersSent) {
@@ -25,6 +34,11 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
     if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
     res.status(httpError.status).json(httpError.toBody());
   };
+}
+
+/** The log line of a request answered 503 because the database did not answer. */
+export function databaseUnavailableMessage(method: string, url: string, reason: string): string {
+  return `${method} ${url} answered 503: the database is unavailable (${reason})`;
 }
 
 /** Errors raised by the body parser (http-errors with a `type`), mapped to the codes of shared/errors.ts. */

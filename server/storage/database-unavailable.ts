@@ -38,3 +38,22 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (Array.isArray(errors) && errors.length > 0 && errors.every(isDatabaseUnavailable)) return true;
   return cause !== undefined && cause !== error && isDatabaseUnavailable(cause);
 }
+
+/**
+ * What a database-unavailable error says went wrong, for a log line: its message (`connect ECONNREFUSED
+ * 10.0.0.5:5432`), or those of the attempts it gathers (an AggregateError, every address of a host refused, has none
+ * of its own), or its cause's.
+ */
+export function unavailableReason(error: unknown): string {
+  if (error === null || typeof error !== 'object') return String(error);
+  const { message, code, errors, cause } = error as {
+    message?: unknown;
+    code?: unknown;
+    errors?: unknown;
+    cause?: unknown;
+  };
+  if (typeof message === 'string' && message !== '') return message;
+  if (Array.isArray(errors) && errors.length > 0) return errors.map(unavailableReason).join('; ');
+  if (cause !== undefined && cause !== error) return unavailableReason(cause);
+  return typeof code === 'string' ? code : 'no reason given';
+}

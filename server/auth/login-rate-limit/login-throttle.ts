@@ -2,6 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { ERROR_MESSAGES } from '../../../shared';
 import type { LoginAttemptKey, LoginRateLimiter } from './login-rate-limiter';
 import { HttpError } from '../../http/http-error';
+import { isDatabaseUnavailable } from '../../storage/database-unavailable';
 
 /** What the password check of a let-through attempt reports to its throttle (reportPasswordCheck). */
 const passwordChecks = new WeakMap<Response, (correct: boolean) => void>();
@@ -41,7 +42,12 @@ export function createLoginThrottle(
       reading = 'the sign-in counters';
       verdict = await limiter.attempt(key);
     } catch (error) {
-      // Refusing is safer than letting unlimited guesses through.
+      // Refusing is safer than letting unlimited guesses through. A database not answering is answered 503 and
+      // logged in one line by the error handler, as every request's during an outage.
+      if (isDatabaseUnavailable(error)) {
+        next(error);
+        return;
+      }
       req.log?.error({ err: error }, `sign-in refused (503): reading ${reading} failed`);
       next(new HttpError('unavailable', ERROR_MESSAGES.unavailable));
       return;
