@@ -1,4 +1,5 @@
 import type { PostgresSettings } from './postgres-engine';
+import type { ConnectionWatch } from './postgres-outage-log';
 import { SqliteEngine } from './sqlite-engine';
 import type { StorageEngine } from './storage-engine';
 
@@ -9,11 +10,16 @@ export type StorageSettings = { kind: 'sqlite'; path: string } | ({ kind: 'postg
  * Opens the engine. SQLite is opened and migrated at once (a bad file throws here); PostgreSQL connects lazily
  * and migrates in `engine.migrate()`.
  */
-export function openStorage(settings: StorageSettings, onIdleError: (error: Error) => void): StorageEngine {
+export function openStorage(
+  settings: StorageSettings,
+  onIdleError: (error: Error) => void,
+  /** Told of PostgreSQL's connections, to log its outages (PostgresOutageLog); nothing by default. */
+  connections?: ConnectionWatch,
+): StorageEngine {
   if (settings.kind === 'sqlite') return SqliteEngine.open(settings.path);
   // Loaded only here: pg and Kysely's PostgreSQL dialect cost a SQLite server's start a third of a second for nothing.
   const { PostgresEngine } = require('./postgres-engine') as typeof import('./postgres-engine');
-  return new PostgresEngine(settings, onIdleError);
+  return new PostgresEngine(settings, onIdleError, connections);
 }
 
 /** Where the settings point, for messages (a PostgreSQL URL without its password). */

@@ -4,7 +4,9 @@
  * Above 300 lines for one reason: every case runs on the suite's one PostgreSQL server, which takes seconds to start.
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import { Client } from 'pg';
+import pino from 'pino';
 import request from 'supertest';
 import type { MePayload } from '../../shared';
 import { describeWithCommand } from '../../testing/describe-with-command';
@@ -25,6 +27,7 @@ import {
 import { hashPassword } from '../auth/password-hash';
 import { DEMO_TENANTS } from '../demo/demo-records';
 import { openMigratedStorage } from './open-storage';
+import { POSTGRES_STOPPED_MESSAGE } from './postgres-outage-log';
 import type { PostgresEngine } from './postgres-engine';
 import { toHttpError } from '../http/error-handler';
 import { sql, type CompiledQuery, type KyselyPlugin } from 'kysely';
@@ -186,6 +189,57 @@ describeWithPostgres()('the app on PostgreSQL', () => {
     }
     expect((await request(a.app.handler).get('/readyz')).status).toBe(200);
     expect((await agent.get('/me')).status).toBe(200);
+  }, 30_000);
+
+  it('logs an outage once each way, and each request of it as a warning of one line without a stack', async () => {
+    const lines: Array<{ level: number; msg: string; err?: unknown; req?: unknown; url?: string }> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const a = await createTestApp({ storage, logger });
+    apps.push(a);
+    await addUser(a.app, 'member', PASSWORD, ['north']);
+    // Listening for the whole case: requests at once on servers of their own would drop each other's connections.
+    const server = http.createServer(a.app.handler);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const agent = await signedInAgent(server, 'member', PASSWORD);
+
+    // From here: the sign-in's last writes may still be on their way when PostgreSQL goes, and meet it going.
+    lines.splice(0);
+    await postgres.server.stop();
+    let answers: number[];
+    try {
+      // Signed-in (the session in PostgreSQL), a sign-in (the counters and the account), readiness, all at once.
+      answers = (
+        await Promise.all([
+          ...Array.from({ length: 16 }, (_, i) => agent.get(i % 2 === 0 ? '/me' : '/meta')),
+          ...Array.from({ length: 2 }, () =>
+            request(server).post('/login').send({ username: 'member', password: PASSWORD }),
+          ),
+          ...Array.from({ length: 2 }, () => request(server).get('/readyz')),
+        ])
+      ).map((response) => response.status);
+    } finally {
+      await postgres.server.resume();
+    }
+    expect(answers).toEqual(Array.from({ length: 20 }, () => 503));
+    expect((await agent.get('/me')).status).toBe(200);
+    await new Promise((resolve) => server.close(resolve));
+
+    const told = lines.filter(({ msg }) => msg.startsWith('PostgreSQL '));
+    expect(told.map(({ level, msg }) => [level, msg])).toEqual([
+      [50, POSTGRES_STOPPED_MESSAGE],
+      [30, expect.stringMatching(/^PostgreSQL answers again, after \d+(\.\d)? s$/)],
+    ]);
+    expect(told[0]?.err).toMatchObject({ message: expect.stringMatching(/ECONNREFUSED|shutting down/) });
+    // The requests: one warning each (18: /readyz logs none), naming it and the reason, and nothing else.
+    const requests = lines.filter((line) => line.req !== undefined);
+    expect(requests).toHaveLength(18);
+    for (const line of requests) {
+      expect(line).toMatchObject({ level: 40, url: expect.stringMatching(/^\/(me|meta|login)$/) });
+      expect(line.msg).toMatch(/^(GET|POST) \/(me|meta|login) answered 503: the database is unavailable \(.+\)$/);
+      expect(line).not.toHaveProperty('err');
+    }
+    // No error but the outage's start (background readers retrying may warn).
+    expect(lines.filter(({ level }) => level >= 50).map(({ msg }) => msg)).toEqual([POSTGRES_STOPPED_MESSAGE]);
   }, 30_000);
 
   it('answers /readyz 503 within the checks’ deadline while PostgreSQL is frozen, its connections open', async () => {

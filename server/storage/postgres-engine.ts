@@ -1,9 +1,10 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import { Client, Pool, types, type CustomTypesConfig } from 'pg';
+import { Client, Pool, types, type ClientConfig, type CustomTypesConfig } from 'pg';
 import type { AppSchema } from './app-schema';
 import { POSTGRES_MIGRATIONS } from './migrations';
 import { hidePassword } from './hidden-password';
 import { migratePostgres } from './postgres-migrate';
+import { UNWATCHED_CONNECTIONS, type ConnectionWatch } from './postgres-outage-log';
 import { SORT_FOLD_FUNCTION } from './sort-fold';
 import type { EngineDialect, StorageEngine } from './storage-engine';
 
@@ -93,8 +94,11 @@ export class PostgresEngine implements StorageEngine {
      * background index build): logged, never thrown.
      */
     private readonly onIdleError: (error: Error) => void,
+    /** Told how each connection the pool tries to open ends: PostgreSQL's outages are logged from it. */
+    connections: ConnectionWatch = UNWATCHED_CONNECTIONS,
   ) {
     this.pool = new Pool({
+      Client: watchedClient(connections),
       connectionString: settings.url,
       max: settings.poolSize,
       statement_timeout: settings.statementTimeoutMs,
@@ -251,6 +255,35 @@ export class PostgresEngine implements StorageEngine {
     })();
     return this.closing;
   }
+}
+
+/**
+ * pg's Client, telling `watch` how its connection attempt ended. The pool opens every connection through it (for
+ * requests, the session store, the sign-in counters and /readyz alike), so the first attempt that fails and the first
+ * that succeeds after it are seen wherever they happen, whatever the query was.
+ */
+function watchedClient(watch: ConnectionWatch): new (config?: string | ClientConfig) => Client {
+  return class WatchedClient extends Client {
+    override connect(): Promise<void>;
+    override connect(callback: (err: Error) => void): void;
+    override connect(callback?: (err: Error) => void): Promise<void> | void {
+      const attempt = watch.attempting();
+      if (callback === undefined) {
+        return super.connect().then(
+          () => watch.opened(attempt),
+          (error: unknown) => {
+            watch.failed(attempt, error);
+            throw error;
+          },
+        );
+      }
+      super.connect((error?: Error) => {
+        if (error) watch.failed(attempt, error);
+        else watch.opened(attempt);
+        callback(error as Error);
+      });
+    }
+  };
 }
 
 /**

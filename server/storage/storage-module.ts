@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { AppModule, Readiness } from '../app-module';
 import type { AppDatabase } from './app-database';
 import { openStorage, type StorageSettings } from './open-storage';
+import { PostgresOutageLog } from './postgres-outage-log';
 import { SqliteEngine } from './sqlite-engine';
 import type { StorageEngine } from './storage-engine';
 import { READINESS_CHECK_DEADLINE_MS, withinDeadline } from './within-deadline';
@@ -17,8 +18,10 @@ export class StorageModule implements AppModule {
     settings: StorageSettings,
     private readonly logger: Logger,
   ) {
-    this.engine = openStorage(settings, (error) =>
-      logger.warn({ err: error }, 'database: an idle connection or a background index build failed'),
+    this.engine = openStorage(
+      settings,
+      (error) => logger.warn({ err: error }, 'database: an idle connection or a background index build failed'),
+      new PostgresOutageLog(logger),
     );
   }
 
