@@ -4,6 +4,7 @@ import { createDemoApp, DEMO_PASSWORD, sessionCookieOf, type TestApp } from '../
 import { describeWithCommand } from '../../testing/describe-with-command';
 import { getFreePort } from '../../testing/system/free-port';
 import { RedisServerProcess } from '../../testing/system/redis-server-process';
+import { REDIS_ANSWER_DEADLINE_MS } from './redis-answer-deadline';
 import { createRedisSessionStorage } from './redis-session-storage';
 
 const silent = pino({ level: 'silent' });
@@ -134,6 +135,58 @@ describeWithCommand(
       // Closing waits a bounded time for Redis, then drops the connection (the test's time limit catches a hang).
       await testApp.close();
     } finally {
+      await ownRedis.stop();
+    }
+  }, 30_000);
+
+  it('answers a signed-in request 503 at once while Redis refuses connections, within the deadline while it is frozen', async () => {
+    const ownRedis = await RedisServerProcess.start();
+    let back: RedisServerProcess | undefined;
+    const http = () => request(testApp.app.handler);
+    const signIn = async () =>
+      sessionCookieOf(await http().post('/login').send({ username: 'admin', password: DEMO_PASSWORD })) as string;
+    /** The status and the time of a signed-in request. */
+    const timed = async (path: string, cookie: string) => {
+      const asked = Date.now();
+      const response = await http().get(path).set('Cookie', cookie);
+      return { status: response.status, code: response.body?.error?.code, ms: Date.now() - asked };
+    };
+    const redisCheck = async (wanted: 'ok' | 'failing') => {
+      const deadline = Date.now() + 10_000;
+      while ((await http().get('/readyz')).body.checks?.redis !== wanted && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    try {
+      testApp = await createDemoApp({ redisUrl: ownRedis.url });
+      let cookie = await signIn();
+
+      // Stopped: the connection is lost and every reconnect is refused.
+      await ownRedis.stop();
+      await redisCheck('failing');
+      for (const path of ['/me', '/meta', '/me']) {
+        const answer = await timed(path, cookie);
+        expect({ path, status: answer.status, code: answer.code }).toEqual({ path, status: 503, code: 'unavailable' });
+        // Not the 2 s of the answer's deadline: nothing can be sent, so nothing is waited for.
+        expect(answer.ms).toBeLessThan(1_000);
+      }
+
+      // Back (empty: no persistence): the store answers again, the session is gone.
+      back = await RedisServerProcess.start({ port: ownRedis.port });
+      await redisCheck('ok');
+      expect((await timed('/me', cookie)).status).toBe(401);
+
+      // Frozen, its connection open: the deadline bounds the wait.
+      cookie = await signIn();
+      back.pause();
+      const frozen = await timed('/me', cookie);
+      expect(frozen).toMatchObject({ status: 503, code: 'unavailable' });
+      expect(frozen.ms).toBeGreaterThanOrEqual(REDIS_ANSWER_DEADLINE_MS - 50);
+      expect(frozen.ms).toBeLessThan(REDIS_ANSWER_DEADLINE_MS + 2_000);
+      back.resume();
+    } finally {
+      await testApp?.close();
+      await back?.stop();
       await ownRedis.stop();
     }
   }, 30_000);

@@ -14,8 +14,9 @@ export interface RedisSessionStorageOptions {
   /** How long /readyz waits for PING. */
   pingTimeoutMs?: number;
   /**
-   * How long a session lookup or save may wait for Redis's answer, connected or not (then the request gets a 503);
-   * REDIS_ANSWER_DEADLINE_MS by default, the deadline the sign-in counters on the same client keep too.
+   * How long a session lookup or save may wait for Redis's answer on an open connection (then the request gets a 503):
+   * a Redis frozen with its connection open. REDIS_ANSWER_DEADLINE_MS by default, the deadline the sign-in counters on
+   * the same client keep too. With the connection lost (Redis stopped, refusing), the lookup fails at once.
    */
   commandTimeoutMs?: number;
   /** How long ready() waits for the first connection before failing the start. */
@@ -81,7 +82,13 @@ export function createRedisSessionStorage(options: RedisSessionStorageOptions): 
   // ready() reports the failure; an unobserved rejection must not crash the process meanwhile.
   connecting.catch(() => undefined);
 
-  const store = new RedisStoreWithDeadline({ client, prefix: options.prefix ?? 'slots:sess:' }, commandTimeoutMs);
+  const store = new RedisStoreWithDeadline(
+    { client, prefix: options.prefix ?? 'slots:sess:' },
+    commandTimeoutMs,
+    // Lost after it was had: the client is reconnecting. Before the first connection (ready() waits for it), commands
+    // wait in the offline queue.
+    () => connectedOnce && !client.isReady,
+  );
   const pingTimeoutMs = options.pingTimeoutMs ?? 1_000;
 
   return {
@@ -125,34 +132,48 @@ export function createRedisSessionStorage(options: RedisSessionStorageOptions): 
 // The callbacks take connect-redis's own shapes (a session, a count, nothing).
 type StoreCallback = (error: any, value?: any) => void;
 
+/** What a session lookup or save meets while the client has lost its connection (the request gets a 503). */
+export const REDIS_DISCONNECTED_MESSAGE = 'Redis is not connected (reconnecting)';
+
 /**
  * connect-redis's store whose answers come within a deadline. The client's command timeout covers only the wait
  * before a command is sent: a command sent to a Redis that stopped answering (paused, host or network gone while the
  * connection stays open) would wait for ever, and the staff request with it. Past the deadline the request gets
- * its error (a 503) and a late answer is dropped.
+ * its error (a 503) and a late answer is dropped. With the connection known to be lost (Redis stopped or refusing),
+ * nothing is sent: a command would only wait in the offline queue for the whole deadline, every signed-in request
+ * with it, before the same 503 (the sign-in counters on the same client fail at once so too).
  */
 class RedisStoreWithDeadline extends RedisStore {
   constructor(
     options: ConstructorParameters<typeof RedisStore>[0],
     private readonly deadlineMs: number,
+    private readonly disconnected: () => boolean,
   ) {
     super(options);
   }
 
   override get(sid: string, callback?: StoreCallback) {
-    return super.get(sid, this.withDeadline(callback));
+    return this.refusedWhileDisconnected(callback) ?? super.get(sid, this.withDeadline(callback));
   }
 
   override set(sid: string, data: Parameters<RedisStore['set']>[1], callback?: StoreCallback) {
-    return super.set(sid, data, this.withDeadline(callback));
+    return this.refusedWhileDisconnected(callback) ?? super.set(sid, data, this.withDeadline(callback));
   }
 
   override touch(sid: string, data: Parameters<RedisStore['touch']>[1], callback?: StoreCallback) {
-    return super.touch(sid, data, this.withDeadline(callback));
+    return this.refusedWhileDisconnected(callback) ?? super.touch(sid, data, this.withDeadline(callback));
   }
 
   override destroy(sid: string, callback?: StoreCallback) {
-    return super.destroy(sid, this.withDeadline(callback));
+    return this.refusedWhileDisconnected(callback) ?? super.destroy(sid, this.withDeadline(callback));
+  }
+
+  /** While disconnected: the command's failure, told to `callback` as the store's own failures are (null otherwise). */
+  private refusedWhileDisconnected(callback: StoreCallback | undefined): Promise<void> | null {
+    if (!this.disconnected()) return null;
+    const error = new Error(REDIS_DISCONNECTED_MESSAGE);
+    if (!callback) return Promise.reject(error);
+    return Promise.resolve().then(() => callback(error));
   }
 
   private withDeadline(callback: StoreCallback | undefined): StoreCallback | undefined {
