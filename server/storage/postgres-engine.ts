@@ -86,14 +86,16 @@ export class PostgresEngine implements StorageEngine {
   private lastRead: { stamp: Promise<string>; requests: number } | null = null;
   private requests = 0;
   private closing: Promise<void> | null = null;
+  /**
+   * Where failures nobody awaits go (an idle connection dropped by a PostgreSQL restart or a network cut, a background
+   * index build): logged, never thrown, each once. An idle connection's error reaches both its own listener and the
+   * pool's (which re-emits it): a stop of PostgreSQL with five idle connections logged eight warnings.
+   */
+  private readonly onIdleError: (error: Error) => void;
 
   constructor(
     private readonly settings: PostgresSettings,
-    /**
-     * Where failures nobody awaits go (an idle connection dropped by a PostgreSQL restart or a network cut, a
-     * background index build): logged, never thrown.
-     */
-    private readonly onIdleError: (error: Error) => void,
+    reportIdleError: (error: Error) => void,
     /** Told how each connection the pool tries to open ends: PostgreSQL's outages are logged from it. */
     connections: ConnectionWatch = UNWATCHED_CONNECTIONS,
   ) {
@@ -112,8 +114,14 @@ export class PostgresEngine implements StorageEngine {
     // Without a listener, an idle connection dropped by a PostgreSQL restart would crash the process. The pool
     // listens on idle connections only: a shutdown's FATAL can also reach a connection between the end of its
     // query and its return to the pool, so every connection gets a listener of its own for its whole life.
-    this.pool.on('error', onIdleError);
-    this.pool.on('connect', (client) => client.on('error', onIdleError));
+    const reported = new WeakSet<Error>();
+    this.onIdleError = (error) => {
+      if (reported.has(error)) return;
+      reported.add(error);
+      reportIdleError(error);
+    };
+    this.pool.on('error', this.onIdleError);
+    this.pool.on('connect', (client) => client.on('error', this.onIdleError));
     this.db = new Kysely<AppSchema>({ dialect: new PostgresDialect({ pool: this.pool }) });
   }
 
