@@ -5,6 +5,7 @@ import { ERROR_MESSAGES } from '../../shared';
 import { HttpError } from '../http/http-error';
 import { inSeries } from '../http/in-series';
 import { isDatabaseUnavailable } from '../storage/database-unavailable';
+import { isSessionStoreUnavailable } from '../storage/session-store-unavailable';
 import { SESSION_COOKIE_NAME, sessionCookieOptions, signOutNotEnded } from './session-cookie';
 import { SessionStoreWithoutTouch } from './session-store-without-touch';
 import { isSessionPeek } from './session-time';
@@ -57,7 +58,10 @@ export function createSessionChain(options: SessionChainOptions, mode: SessionCh
           next(error);
           return;
         }
-        req.log.error({ err: error }, 'session store failed');
+        // Redis lost or not answering: known, and logged once each way by the store (redis-session-storage.ts); a
+        // stack per request said nothing more. Anything else the store meets is logged whole.
+        if (isSessionStoreUnavailable(error)) req.log.warn({ reason: error.message }, 'session store unavailable');
+        else req.log.error({ err: error }, 'session store failed');
         next(new HttpError('unavailable', ERROR_MESSAGES.unavailable));
         return;
       }

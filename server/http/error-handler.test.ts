@@ -3,6 +3,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { ERROR_MESSAGES } from '../../shared';
 import { createErrorHandler, databaseUnavailableMessage } from './error-handler';
+import { HttpError } from './http-error';
 
 /** An app whose one route fails with `error`, and the lines its error handler logged. */
 function failingWith(error: unknown) {
@@ -46,6 +47,23 @@ describe('the error handler’s log', () => {
         reason: 'connect ECONNREFUSED ::1:5432; connect ECONNREFUSED 127.0.0.1:5432',
       }),
     ]);
+  });
+
+  it('says a 503 the server chose (an HttpError: the session store not answering) in one warning, without a stack', async () => {
+    const { app, lines } = failingWith(new HttpError('unavailable', ERROR_MESSAGES.unavailable));
+    const response = await request(app).get('/records');
+    expect(response.status).toBe(503);
+    expect(response.body).toEqual({ error: { code: 'unavailable', message: ERROR_MESSAGES.unavailable } });
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 40,
+        method: 'GET',
+        url: '/records',
+        code: 'unavailable',
+        msg: `GET /records answered 503: ${ERROR_MESSAGES.unavailable}`,
+      }),
+    ]);
+    expect(lines[0]).not.toHaveProperty('err');
   });
 
   it('logs anything else unexpected as an error with its stack', async () => {

@@ -9,7 +9,8 @@ import { EMPTY_BODY_TYPE, JSON_BODY_MESSAGES, NOT_UTF8_BODY_TYPE } from './requi
  * The one error handler, registered last: every error reaches the client as `{ error: { code, message } }` with the
  * status of shared/errors.ts. Client errors keep their message; anything unexpected is logged here with its stack
  * and answered as `internal`, so no stack trace or internal detail leaves the server. A database that does not answer
- * is a 503 `unavailable`, logged as a warning of one line (the request and the reason).
+ * is a 503 `unavailable`, logged as a warning of one line (the request and the reason), as is a 5xx the server chose
+ * to answer (an HttpError).
  */
 export function createErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
@@ -21,6 +22,14 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
       (req.log ?? logger).warn(
         { method: req.method, url: req.originalUrl, reason },
         databaseUnavailableMessage(req.method, req.originalUrl, reason),
+      );
+    } else if (error instanceof HttpError && httpError.status >= 500) {
+      // An answer the server chose (the session store or the sign-in counters not answering, a record too busy to
+      // save): one line, no stack. Its cause is logged where it was met, and the stack of the HttpError made there,
+      // on every request of a Redis outage, said nothing more.
+      (req.log ?? logger).warn(
+        { method: req.method, url: req.originalUrl, code: httpError.code },
+        `${req.method} ${req.originalUrl} answered ${httpError.status}: ${httpError.message}`,
       );
     } else if (httpError.status >= 500) {
       (req.log ?? logger).error({ err: error, method: req.method, url: req.originalUrl }, 'request failed');

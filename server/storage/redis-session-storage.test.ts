@@ -1,5 +1,6 @@
 import pino from 'pino';
 import request from 'supertest';
+import { ERROR_MESSAGES } from '../../shared';
 import { createDemoApp, DEMO_PASSWORD, sessionCookieOf, type TestApp } from '../../testing/server/test-app';
 import { describeWithCommand } from '../../testing/describe-with-command';
 import { getFreePort } from '../../testing/system/free-port';
@@ -157,19 +158,32 @@ describeWithCommand(
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     };
+    const lines: Array<{ level: number; msg: string; err?: unknown }> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
     try {
-      testApp = await createDemoApp({ redisUrl: ownRedis.url });
+      testApp = await createDemoApp({ redisUrl: ownRedis.url, logger });
       let cookie = await signIn();
 
       // Stopped: the connection is lost and every reconnect is refused.
       await ownRedis.stop();
       await redisCheck('failing');
+      const before = lines.length;
       for (const path of ['/me', '/meta', '/me']) {
         const answer = await timed(path, cookie);
         expect({ path, status: answer.status, code: answer.code }).toEqual({ path, status: 503, code: 'unavailable' });
         // Not the 2 s of the answer's deadline: nothing can be sent, so nothing is waited for.
         expect(answer.ms).toBeLessThan(1_000);
       }
+      // Each request says so in warnings without a stack (the outage itself is told once, by the store): it wrote two
+      // errors with their stacks, the store's failure and the 503's.
+      const requestLines = lines.slice(before).filter((line) => !/^Redis |redis client error/.test(line.msg));
+      expect(requestLines.map(({ level, msg }) => [level, msg])).toEqual(
+        ['/me', '/meta', '/me'].flatMap((path) => [
+          [40, 'session store unavailable'],
+          [40, `GET ${path} answered 503: ${ERROR_MESSAGES.unavailable}`],
+        ]),
+      );
+      expect(requestLines.filter((line) => line.err !== undefined)).toEqual([]);
 
       // Back (empty: no persistence): the store answers again, the session is gone.
       back = await RedisServerProcess.start({ port: ownRedis.port });

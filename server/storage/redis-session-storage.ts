@@ -5,6 +5,7 @@ import type { SessionStorage } from './session-storage';
 import { REDIS_ANSWER_DEADLINE_MS } from './redis-answer-deadline';
 import { hidePassword } from './hidden-password';
 import { withinDeadline } from './within-deadline';
+import { SessionStoreUnavailableError } from './session-store-unavailable';
 
 export interface RedisSessionStorageOptions {
   url: string;
@@ -171,7 +172,7 @@ class RedisStoreWithDeadline extends RedisStore {
   /** While disconnected: the command's failure, told to `callback` as the store's own failures are (null otherwise). */
   private refusedWhileDisconnected(callback: StoreCallback | undefined): Promise<void> | null {
     if (!this.disconnected()) return null;
-    const error = new Error(REDIS_DISCONNECTED_MESSAGE);
+    const error = new SessionStoreUnavailableError(REDIS_DISCONNECTED_MESSAGE);
     if (!callback) return Promise.reject(error);
     return Promise.resolve().then(() => callback(error));
   }
@@ -181,7 +182,7 @@ class RedisStoreWithDeadline extends RedisStore {
     let answered = false;
     const timer = setTimeout(() => {
       answered = true;
-      callback(new Error(`Redis did not answer within ${this.deadlineMs} ms`));
+      callback(new SessionStoreUnavailableError(`Redis did not answer within ${this.deadlineMs} ms`));
     }, this.deadlineMs);
     timer.unref();
     return (error, value) => {
