@@ -1,7 +1,7 @@
 import '../../testing/host/router-globals';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { pageComponents, SIGN_IN_PATH, SlotLocation, type MePayload, type SlotMap } from '../../shared';
-import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../../testing/host/fake-api';
+import { createFakeApi, UNAUTHENTICATED, type FakeApi, type FakeRoute } from '../../testing/host/fake-api';
 import { renderAppAt } from '../../testing/host/render-app';
 
 const ME: MePayload = {
@@ -125,6 +125,54 @@ describe('the host routes', () => {
     await screen.findByText('tenant switcher');
     expect(fake.count('GET', '/meta')).toBe(1);
     expect(screen.getByRole('link', { name: 'Articles' })).toBeTruthy();
+  });
+
+  it('keeps the sign-in page until GET /meta has answered, then shows the shell with its navigation in one step', async () => {
+    const fake = api(false);
+    const meta = fake.routes.get('GET /meta') as FakeRoute;
+    let answerMeta = () => undefined as void;
+    fake.routes.set(
+      'GET /meta',
+      (request) =>
+        new Promise((resolve) => {
+          answerMeta = () => void Promise.resolve(typeof meta === 'function' ? meta(request) : meta).then(resolve);
+        }),
+    );
+    renderApp(fake, '/login');
+    const banner = await screen.findByText('global before');
+    // Every state the page goes through: a signed-in shell whose navigation lacks the modules of GET /meta moves the
+    // page twice (the shell, then its modules), and so does a public slot emptied meanwhile.
+    const states: string[] = [];
+    const observer = new MutationObserver(() => {
+      const nav = document.querySelector('nav[aria-label="Main"]');
+      if (nav && !nav.querySelector('[data-module="content"]')) states.push('navigation without its modules');
+      if (!banner.isConnected) states.push('public slot gone');
+    });
+    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+    try {
+      const username = document.querySelector('input[name="username"]') as HTMLInputElement;
+      const password = document.querySelector('input[name="password"]') as HTMLInputElement;
+      fireEvent.change(username, { target: { value: 'admin' } });
+      fireEvent.change(password, { target: { value: 'secret' } });
+      fireEvent.submit(username.form as HTMLFormElement);
+      await waitFor(() => expect(fake.count('GET', '/meta')).toBe(1));
+      await act(async () => undefined);
+      // Signed in on the server, GET /meta on its way: still the sign-in page, saying so, with its public slots.
+      expect(screen.getByRole('button', { name: 'Signing in…' })).toBeTruthy();
+      expect(screen.queryByRole('navigation', { name: 'Main' })).toBeNull();
+      expect(screen.queryByText('protected dashboard slot')).toBeNull();
+      expect(banner.isConnected).toBe(true);
+
+      act(() => answerMeta());
+      const nav = await screen.findByRole('navigation', { name: 'Main' });
+      expect(nav.querySelector('[data-module="content"]')).not.toBeNull();
+      await screen.findByText('protected dashboard slot');
+      expect(banner.isConnected).toBe(true);
+      expect(states).toEqual([]);
+      expect(fake.count('GET', '/meta')).toBe(1);
+    } finally {
+      observer.disconnect();
+    }
   });
 
   it('renders login-sidebar only at desktop widths, so its component is not even looked up on narrow screens', async () => {

@@ -167,17 +167,25 @@ describe('AppSlotRenderer', () => {
     await screen.findByText('Public only');
     expect(h.api.count('GET', '/slots')).toBe(1);
 
-    // Signed in again: the public slots disappear the moment the session changes, before /meta answers.
+    // Signed in again: still signed out, the public slots kept, until /meta answers; then its slots replace them at
+    // once, with the session (nothing protected before, no public slot emptied meanwhile).
     let answerMeta = () => undefined as void;
     const meta = h.api.routes.get('GET /meta');
     h.api.routes.set('GET /meta', () => new Promise((resolve) => (answerMeta = () => resolve(meta as FakeResponse))));
-    await act(async () => {
-      await view.source.session.signIn({ username: 'admin', password: 'x' });
+    let signedIn: Promise<unknown> = Promise.resolve();
+    act(() => {
+      signedIn = view.source.session.signIn({ username: 'admin', password: 'x' });
     });
+    await waitFor(() => expect(h.api.count('GET', '/meta')).toBe(2));
+    expect(view.source.session.snapshot().status).toBe('anonymous');
+    expect(screen.getByText('Public only')).toBeTruthy();
+    await act(async () => {
+      answerMeta();
+      await signedIn;
+    });
+    expect(view.source.session.snapshot().status).toBe('authenticated');
+    expect(screen.getByText('Protected')).toBeTruthy();
     expect(screen.queryByText('Public only')).toBeNull();
-    expect(h.api.count('GET', '/meta')).toBe(2);
-    act(() => answerMeta());
-    await screen.findByText('Protected');
     expect(h.api.count('GET', '/meta')).toBe(2);
   });
 

@@ -71,7 +71,10 @@ export interface Session {
    * or its session store not answering), for the sign-in page to say so; null otherwise, and after any later change.
    */
   signOutFailure: ApiError | null;
-  /** POST /login; throws ApiError (e.g. 401 with the server's message) on failure. */
+  /**
+   * POST /login; throws ApiError (e.g. 401 with the server's message) on failure. Signed in, the session says so only
+   * once the signed-in page's data is ready (PrepareSignIn), and the promise resolves then.
+   */
   signIn(credentials: LoginRequest): Promise<CurrentUser>;
   /** POST /logout; the client forgets the session even if the request fails. */
   signOut(): Promise<void>;
@@ -114,9 +117,21 @@ interface State {
 }
 
 /** Who and in which tenant (Session.scope) for a user, or the status when nobody is signed in. */
-function scopeOf(status: SessionStatus, user: CurrentUser | null): string {
+export function scopeOf(status: SessionStatus, user: CurrentUser | null): string {
   return user ? `user:${user.username}@${user.currentTenant}` : status;
 }
+
+/** Who (Session.identity) for a user, or the status when nobody is signed in. */
+export function identityOf(status: SessionStatus, user: CurrentUser | null): string {
+  return user ? `user:${user.username}` : status;
+}
+
+/**
+ * Readies what the signed-in page needs before a sign-in made here is shown (the slot source's GET /meta), so that
+ * the sign-in page gives way to the signed-in shell with its navigation in one step rather than in several. Never
+ * rejects: a failure is for the load that follows the sign-in to report, as it would without this.
+ */
+export type PrepareSignIn = (user: CurrentUser) => Promise<void>;
 
 /**
  * The session of the page, outside React: GET /me at start, sign-in, sign-out, tenant switch, and the refresh that
@@ -159,6 +174,7 @@ export class SessionStore extends ExternalStore<Session> {
   constructor(
     private readonly client: ApiClient,
     initialMe: Promise<MePayload> | null = null,
+    private readonly prepareSignIn: PrepareSignIn | null = null,
   ) {
     // The first value needs the bound methods, which exist only once super() has returned: published just below.
     super(undefined as unknown as Session);
@@ -194,6 +210,8 @@ export class SessionStore extends ExternalStore<Session> {
       const again = ended !== null && sameUsername(ended.username, credentials.username);
       const request: LoginRequest = again ? { ...credentials, tenant: ended.tenant } : credentials;
       const payload = await this.client.post<MePayload>('/login', request);
+      // Still signed out meanwhile: the sign-in page stays, saying it signs in, with only public slots on screen.
+      if (this.prepareSignIn) await this.prepareSignIn(payload.user);
       this.settle(payload.user, false, payload.session);
       return payload.user;
     });
@@ -389,7 +407,7 @@ export class SessionStore extends ExternalStore<Session> {
   private publishState(state: State): void {
     this.state = state;
     const { status, user, revision, expired, ended, changedElsewhere, time, outage, signOutFailure } = state;
-    const identity = user ? `user:${user.username}` : status;
+    const identity = identityOf(status, user);
     this.announce(status, user);
     this.publish(
       Object.freeze({

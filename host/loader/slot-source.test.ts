@@ -310,6 +310,89 @@ describe('SlotSource: following the session', () => {
     expect(source.snapshot().status).toBe('ready');
   });
 
+  it('answers a sign-in made here with GET /meta before the session says signed in, then gives both out at once', async () => {
+    const meta = held({ body: metaWith('protected') });
+    const fake = createFakeApi({
+      'GET /me': UNAUTHENTICATED,
+      'GET /slots': { body: SLOTS },
+      'POST /login': { body: ME },
+      'GET /meta': meta.route,
+    });
+    const source = new SlotSource({ client: fake.client, pathname: '/login' });
+    await settle();
+    const seen: string[] = [];
+    source.subscribe(() => seen.push(`${source.snapshot().source}:${source.snapshot().status}`));
+
+    const signedIn = source.session.signIn({ username: 'admin', password: 'secret' });
+    await settle();
+    // Signed in on the server, GET /meta on its way: still signed out here, the public slots still given out.
+    expect(requested(fake)).toEqual(['GET /me', 'GET /slots', 'POST /login', 'GET /meta']);
+    expect(source.session.snapshot().status).toBe('anonymous');
+    expect(source.snapshot()).toMatchObject({ status: 'ready', source: 'slots', slots: SLOTS.slots });
+    meta.release();
+    await signedIn;
+    expect(source.session.snapshot().status).toBe('authenticated');
+    expect(shownText(source)).toBe('protected');
+    // Never the signed-in session with no data: its GET /meta was asked once, and given out with it.
+    expect(seen).toEqual(['meta:ready']);
+    expect(fake.count('GET', '/meta')).toBe(1);
+  });
+
+  it('keeps the public slots while a signed-in session loads, and drops every slot at once on a sign-out', async () => {
+    const meta = held({ body: metaWith('protected') });
+    const fake = createFakeApi({
+      'GET /me': UNAUTHENTICATED,
+      'GET /slots': { body: SLOTS },
+      'GET /meta': meta.route,
+      'POST /logout': { status: 204 },
+    });
+    const source = new SlotSource({ client: fake.client, pathname: '/login' });
+    await settle();
+    // Signed in in another tab: this page follows, its GET /meta not asked before.
+    fake.routes.set('GET /me', { body: ME });
+    await source.session.followSessionChange();
+    expect(source.session.snapshot().status).toBe('authenticated');
+    expect(source.snapshot()).toMatchObject({ status: 'loading', source: 'meta', meta: null, slots: SLOTS.slots });
+    meta.release();
+    await settle();
+    expect(shownText(source)).toBe('protected');
+
+    fake.routes.set('GET /slots', held({ body: SLOTS }).route);
+    void source.session.signOut();
+    expect(source.snapshot()).toMatchObject({ status: 'loading', source: 'slots', meta: null, slots: {} });
+  });
+
+  it('reports a failed GET /meta of a sign-in once signed in, asking it once; a 401 there expires the session', async () => {
+    const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const fake = createFakeApi({
+        'GET /me': UNAUTHENTICATED,
+        'GET /slots': { body: SLOTS },
+        'POST /login': { body: ME },
+        'GET /meta': { status: 500, body: {} },
+        'POST /logout': { status: 204 },
+      });
+      const source = new SlotSource({ client: fake.client, pathname: '/login' });
+      await settle();
+      await source.session.signIn({ username: 'admin', password: 'secret' });
+      await settle();
+      expect(source.session.snapshot().status).toBe('authenticated');
+      expect(source.snapshot()).toMatchObject({ status: 'error', source: 'meta' });
+      expect(error).toHaveBeenCalledTimes(1);
+      expect(fake.count('GET', '/meta')).toBe(1);
+
+      await source.session.signOut();
+      await settle();
+      fake.routes.set('GET /meta', UNAUTHENTICATED);
+      await source.session.signIn({ username: 'admin', password: 'secret' });
+      await settle();
+      expect(source.session.snapshot()).toMatchObject({ status: 'anonymous', expired: true });
+      expect(source.snapshot()).toMatchObject({ status: 'ready', source: 'slots' });
+    } finally {
+      error.mockRestore();
+    }
+  });
+
   it('expires the session on a 401 from GET /meta, telling the expiry listeners while the session is still on', async () => {
     const fake = createFakeApi({
       'GET /me': { body: ME },

@@ -2,6 +2,7 @@ import {
   ERROR_MESSAGES,
   ERROR_STATUS,
   SIGN_IN_PATH,
+  type CurrentUser,
   type Dashboard,
   type MePayload,
   type MetaPayload,
@@ -14,7 +15,7 @@ import { ApiError, type ApiClient } from './api-client';
 import { ExternalStore } from './external-store';
 import { HOST_MESSAGES } from './messages';
 import { parseSlotMap } from './parse-slot-map';
-import { SessionStore, type Session } from './session-store';
+import { identityOf, scopeOf, SessionStore, type Session } from './session-store';
 
 /** Which request the slot data comes from: GET /meta when signed in, GET /slots otherwise. */
 export type SlotDataRequest = 'meta' | 'slots';
@@ -40,6 +41,14 @@ export interface SlotSourceOptions {
   sessionData?: PageSessionData | null;
   /** Settles once the remotes' components are registered (see {@link SlotSource.awaitRemotes}); null: they are. */
   remotesReady?: Promise<unknown> | null;
+}
+
+/** GET /meta asked for a session being signed in here, before the session says so (SlotSource.prepareSignIn). */
+interface Prepared {
+  scope: string;
+  request: Promise<MetaPayload>;
+  /** What it brought once it answered; null while it has not, or when it failed (the load that uses it says so). */
+  loaded: Loaded | null;
 }
 
 /** A load of the slot data: which request for which session, and what it brought. */
@@ -85,9 +94,11 @@ function handled<T>(promise: Promise<T>): Promise<T> {
  * Where the page's slot data comes from, outside React: the session data inlined in a signed-in page, else the
  * requests started with the page (GET /me with GET /slots on the sign-in page, GET /meta after GET /me elsewhere),
  * then GET /meta or GET /slots again whenever the session changes. It follows the {@link SessionStore}: a new
- * identity gives out "loading" at once (nothing of another identity is ever shown); a new tenant or revision keeps
- * the current data until the new data arrives; while who is signed in is unknown nothing is asked, and while GET /me
- * fails (`unavailable`) the public slots are loaded (GET /slots). A 401 on GET /meta expires the session.
+ * identity gives out "loading" at once (nothing of another identity is ever shown; only the public slots of GET
+ * /slots are kept on the way to signed in, being anybody's); a new tenant or revision keeps the current data until
+ * the new data arrives; while who is signed in is unknown nothing is asked, and while GET /me fails (`unavailable`)
+ * the public slots are loaded (GET /slots). A 401 on GET /meta expires the session. A sign-in made here is shown
+ * with its GET /meta already answered (prepareSignIn).
  */
 export class SlotSource extends ExternalStore<SlotData> {
   readonly session: SessionStore;
@@ -115,6 +126,10 @@ export class SlotSource extends ExternalStore<SlotData> {
   private remotesPending: Promise<unknown> | null = null;
   private revision = 0;
   private loaded: Loaded | null = null;
+  /** The slots of the last GET /slots answered: public, so shown while a signed-in page's GET /meta is on its way. */
+  private publicSlots: SlotMap = EMPTY_SLOTS;
+  /** GET /meta of the sign-in made here, until the load of the signed-in session takes it; null otherwise. */
+  private prepared: Prepared | null = null;
   /** The key of the load in flight or done, and how to abandon it. */
   private inFlight: { key: string; controller: AbortController } | null = null;
 
@@ -143,7 +158,7 @@ export class SlotSource extends ExternalStore<SlotData> {
     me.catch((error: unknown) => {
       if (!(error instanceof ApiError && error.status === 401)) this.pending.meta = null;
     });
-    this.session = new SessionStore(client, me);
+    this.session = new SessionStore(client, me, this.prepareSignIn);
     this.session.subscribe(() => this.sync());
     void this.session.refresh();
     if (remotesReady !== null) this.awaitRemotes(remotesReady);
@@ -170,6 +185,24 @@ export class SlotSource extends ExternalStore<SlotData> {
     this.sync();
   };
 
+  /**
+   * Asks GET /meta of a user signed in here (POST /login answered) before the session says they are: the sign-in page
+   * stays until it answers, then the signed-in shell shows with its navigation and slots at once, not first empty and
+   * then filled in, each step moving the page. A failure is left to the load that takes the request (`sync`), which
+   * reports it as it would have without this (a 401 expires the session).
+   */
+  private readonly prepareSignIn = async (user: CurrentUser): Promise<void> => {
+    const request = handled(this.client.get<MetaPayload>('/meta'));
+    const prepared: Prepared = { scope: scopeOf('authenticated', user), request, loaded: null };
+    this.prepared = prepared;
+    try {
+      const identityKey = `meta|${identityOf('authenticated', user)}`;
+      prepared.loaded = this.loadedFrom('meta', identityKey, await request);
+    } catch {
+      // Reported by the load that takes the request, once the session is shown signed in.
+    }
+  };
+
   /** Starts the load the session calls for, unless it is the one in flight; then gives out what is current. */
   private sync(): void {
     const session = this.session.snapshot();
@@ -186,15 +219,24 @@ export class SlotSource extends ExternalStore<SlotData> {
       this.inFlight = null;
     } else if (this.inFlight?.key !== key) {
       this.inFlight?.controller.abort();
-      this.load(source, key, identityKey, session.scope);
+      // The sign-in made here asked GET /meta already: its answer is given out with the session, in one step.
+      const prepared = source === 'meta' ? this.takePrepared(session.scope) : null;
+      if (prepared?.loaded) {
+        this.inFlight = { key, controller: new AbortController() };
+        this.loaded = prepared.loaded;
+      } else {
+        this.load(source, key, identityKey, session.scope, prepared?.request ?? null);
+      }
     }
-    // A refresh within the same identity keeps giving out the current data; another identity starts from nothing.
+    // A refresh within the same identity keeps giving out the current data; another identity starts from nothing,
+    // but for the public slots on the way to signed in: anybody may see them, and GET /meta answers them again.
     const current = ready && this.loaded !== null && this.loaded.identityKey === identityKey ? this.loaded : null;
+    const waiting = ready && source === 'meta' ? this.publicSlots : EMPTY_SLOTS;
     const previous = this.snapshot();
     if (
       previous.source === source &&
       previous.status === (current?.status ?? 'loading') &&
-      previous.slots === (current?.slots ?? EMPTY_SLOTS) &&
+      previous.slots === (current?.slots ?? waiting) &&
       previous.meta === (current?.meta ?? null) &&
       previous.error === (current?.error ?? null)
     ) {
@@ -204,7 +246,7 @@ export class SlotSource extends ExternalStore<SlotData> {
       Object.freeze({
         status: current?.status ?? 'loading',
         source,
-        slots: current?.slots ?? EMPTY_SLOTS,
+        slots: current?.slots ?? waiting,
         meta: current?.meta ?? null,
         error: current?.error ?? null,
         refresh: this.refresh,
@@ -212,7 +254,36 @@ export class SlotSource extends ExternalStore<SlotData> {
     );
   }
 
-  private load(source: SlotDataRequest, key: string, identityKey: string, scope: string): void {
+  /** The GET /meta of the sign-in made here, when it was made for `scope`; forgotten either way. */
+  private takePrepared(scope: string): Prepared | null {
+    const prepared = this.prepared;
+    this.prepared = null;
+    return prepared?.scope === scope ? prepared : null;
+  }
+
+  /** What a GET /meta or GET /slots answer gives out, for the identity it was asked for. */
+  private loadedFrom(source: SlotDataRequest, identityKey: string, payload: MetaPayload | SlotsPayload): Loaded {
+    const parsed = parseSlotMap((payload as Partial<SlotsPayload> | null)?.slots);
+    if (parsed.problems.length > 0) {
+      console.warn(`[slots] ${PATH_OF[source]} carried slots the host ignored: ${parsed.problems.join('; ')}.`);
+    }
+    return {
+      identityKey,
+      status: 'ready',
+      slots: parsed.slots,
+      meta: source === 'meta' ? metaOf(payload) : null,
+      error: null,
+    };
+  }
+
+  /** `given`: a request already asked for this load (the sign-in's GET /meta), in place of the early one or a new one. */
+  private load(
+    source: SlotDataRequest,
+    key: string,
+    identityKey: string,
+    scope: string,
+    given: Promise<MetaPayload> | null = null,
+  ): void {
     const controller = new AbortController();
     this.inFlight = { key, controller };
     const path = PATH_OF[source];
@@ -221,27 +292,18 @@ export class SlotSource extends ExternalStore<SlotData> {
     else this.pending.meta = null;
     this.pendingScope ??= scope;
     if (scope !== this.pendingScope) this.pending = { meta: null, slots: null };
-    const initial: Promise<MetaPayload | SlotsPayload> | null = this.pending[source];
+    const initial: Promise<MetaPayload | SlotsPayload> | null = given ?? this.pending[source];
     const request = initial ?? this.client.get<MetaPayload | SlotsPayload>(path, controller.signal);
     // The early request is dropped once a load that used it settles (not when one is abandoned before).
     const settled = () => {
-      if (initial) this.pending[source] = null;
+      if (initial && !given) this.pending[source] = null;
     };
     request.then(
       (payload) => {
         if (controller.signal.aborted) return;
         settled();
-        const parsed = parseSlotMap((payload as Partial<SlotsPayload> | null)?.slots);
-        if (parsed.problems.length > 0) {
-          console.warn(`[slots] ${path} carried slots the host ignored: ${parsed.problems.join('; ')}.`);
-        }
-        this.loaded = {
-          identityKey,
-          status: 'ready',
-          slots: parsed.slots,
-          meta: source === 'meta' ? metaOf(payload) : null,
-          error: null,
-        };
+        this.loaded = this.loadedFrom(source, identityKey, payload);
+        if (source === 'slots') this.publicSlots = this.loaded.slots;
         this.sync();
       },
       (error: unknown) => {
