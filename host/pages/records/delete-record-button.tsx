@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
 import type { RecordDeletedPayload, ResourceDefinition, ResourceRecord } from '../../../shared';
 import { ApiError, useApiClient, useSession } from '../../core';
 import { ConfirmDialog, useConfirmDialog } from '../../layout/confirm-dialog';
@@ -28,6 +28,12 @@ export function DeleteRecordButton({ definition, record, small = false, onDelete
   const dialog = useConfirmDialog();
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // The dialog is made the first time it is asked for: a list has a Delete per row, and 25 closed dialogs were a
+  // third of its page's elements, made again and thrown away at every page.
+  const [asked, setAsked] = useState(false);
+  useLayoutEffect(() => {
+    if (asked) dialog.open();
+  }, [asked, dialog]);
   const name = record.title || `#${record.id}`;
 
   const confirm = async () => {
@@ -64,33 +70,36 @@ export function DeleteRecordButton({ definition, record, small = false, onDelete
         aria-label={small ? `Delete ${name}` : undefined}
         onClick={() => {
           setProblem(null);
-          dialog.open();
+          if (asked) dialog.open();
+          else setAsked(true);
         }}
       >
         Delete
       </button>
-      <ConfirmDialog
-        control={dialog}
-        title={
-          <>
-            Delete “<bdi>{name}</bdi>”?
-          </>
-        }
-        confirmLabel={busy ? 'Deleting…' : 'Delete'}
-        busy={busy}
-        onConfirm={() => void confirm()}
-        onClose={() => setProblem(null)}
-      >
-        <p>
-          It is removed from {definition.label} at once. You can undo this, or restore it from Recently deleted for a
-          day.
-        </p>
-        {problem && (
-          <p className="form-error" role="alert">
-            {problem}
+      {asked && (
+        <ConfirmDialog
+          control={dialog}
+          title={
+            <>
+              Delete “<bdi>{name}</bdi>”?
+            </>
+          }
+          confirmLabel={busy ? 'Deleting…' : 'Delete'}
+          busy={busy}
+          onConfirm={() => void confirm()}
+          onClose={() => setProblem(null)}
+        >
+          <p>
+            It is removed from {definition.label} at once. You can undo this, or restore it from Recently deleted for a
+            day.
           </p>
-        )}
-      </ConfirmDialog>
+          {problem && (
+            <p className="form-error" role="alert">
+              {problem}
+            </p>
+          )}
+        </ConfirmDialog>
+      )}
     </>
   );
 }

@@ -2,13 +2,14 @@
  * Above 300 lines for one reason: the list page keeps one address (search, filters, sort, page, page size, columns)
  * that its search, filters, pager, CSV link and table all read and write; the parts are components of their own.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import {
   RECORD_LIST_LIMIT,
   RECORD_SEARCH_MAX_LENGTH,
   RELEVANCE_SORT,
   type FieldItem,
+  type RecordDeletedPayload,
   type RecordListPayload,
   type ResourcePayload,
 } from '../../../shared';
@@ -17,11 +18,9 @@ import { Breadcrumbs } from '../../layout/breadcrumbs';
 import { PageHeading } from '../../layout/page-heading';
 import { ReadOnlyRoleNotice, useMayChangeRecords } from '../../forms/read-only-role';
 import { BulkActions, hasBulkActions } from './bulk-actions';
-import { DeleteRecordButton } from './delete-record-button';
-import { DeletedRecordNotice, useDeletedRecord, type DeletedRecord } from './deleted-record-notice';
+import { DeletedRecordNotice, useDeletedRecord } from './deleted-record-notice';
 import { deletedRecordsAddress } from '../common/deleted-records-address';
 import { describeRecordPage, recordNouns } from './describe-record-page';
-import { FieldValue } from './field-value';
 import { keepListAddress, useListOwner } from '../../hooks/list-return-address';
 import { ListPager } from './list-pager';
 import { PageStatus } from '../common/page-status';
@@ -38,6 +37,7 @@ import { ListSettings } from './list-settings';
 import { readListPreferences, saveListPreferences, type ListPreferences } from './list-preferences';
 import { RecordTableFrame } from './record-table-frame';
 import { RecordSearchForm } from './record-search-form';
+import { RecordRow, type RecordColumn } from './record-row';
 
 /**
  * The records of a resource in the current tenant, a page at a time, in the columns its definition lists (the
@@ -86,6 +86,48 @@ export function ResourceListPage() {
         ? lastShown.current.payload
         : null;
 
+  const resourceDefinition = definition.status === 'ready' ? definition.data.resource : null;
+  // The rows are memoised (RecordRow): what they are given keeps its identity from one render to the next, so a page
+  // loading, a box ticked or a notice shown renders only the rows that changed. The preferences read from storage are a
+  // new array at each render: their content is what counts.
+  const hiddenColumns = chosen.hiddenColumns.join('\n');
+  const columns = useMemo((): RecordColumn[] => {
+    if (!resourceDefinition) return [];
+    const hidden = hiddenColumns.split('\n');
+    return resourceDefinition.listColumns
+      .filter((column, index) => index === 0 || !hidden.includes(column))
+      .map((column) => ({
+        name: column,
+        field: resourceDefinition.fields.find(
+          (item): item is FieldItem => item.type === 'field' && item.name === column,
+        ),
+      }));
+  }, [resourceDefinition, hiddenColumns]);
+  const toggleRow = useCallback((id: number) => {
+    setSelected((current) => {
+      const next = new Set(current);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+  }, []);
+  const { reload: reloadRecords } = records;
+  const onDeleted = useCallback(
+    (payload: RecordDeletedPayload) => {
+      setGone(null);
+      setDeleted({ resource, record: payload.deleted });
+      reloadRecords();
+    },
+    [resource, setDeleted, reloadRecords],
+  );
+  // Deleted by someone else before this Delete was confirmed: said (where to restore it), and the list read again.
+  const onGone = useCallback(
+    (message: string) => {
+      setGone(message);
+      reloadRecords();
+    },
+    [reloadRecords],
+  );
+
   if (definition.status === 'error') {
     return <PageStatus status="error" error={definition.error} retry={reloadFailed(definition, records)} />;
   }
@@ -111,9 +153,6 @@ export function ResourceListPage() {
     fields.filter((item): item is FieldItem => item.type === 'field').map((field) => [field.name, field]),
   );
   const columnLabel = (column: string) => fieldsByName.get(column)?.label ?? column;
-  const columns = listColumns
-    .filter((column, index) => index === 0 || !chosen.hiddenColumns.includes(column))
-    .map((column) => ({ name: column, field: fieldsByName.get(column) }));
   const { records: rows, page } = shown;
   // Sorting and searching keep the filters applied; applying filters keeps the search and the sort.
   const go = (location: RecordListLocation) => setParams(recordListSearch({ filters: page.filters, ...location }));
@@ -167,16 +206,6 @@ export function ResourceListPage() {
   // A person opens the download in a spreadsheet: a byte-order mark first, or Excel on Windows misreads UTF-8.
   csvQuery.set('bom', '1');
   const csvAddress = `/api/resources/${name}/records?${csvQuery.toString()}`;
-  const onDeleted = (record: DeletedRecord['record']) => {
-    setGone(null);
-    setDeleted({ resource, record });
-    records.reload();
-  };
-  // Deleted by someone else before this Delete was confirmed: said (where to restore it), and the list read again.
-  const onGone = (message: string) => {
-    setGone(message);
-    records.reload();
-  };
 
   return (
     // The address the page shows: an address just changed is rendered a moment later (navigations are transitions).
@@ -303,57 +332,19 @@ export function ResourceListPage() {
             </thead>
             <tbody>
               {rows.map((record) => (
-                <tr key={record.id} data-record-id={record.id}>
-                  {columns.map((column, index) => (
-                    <td key={column.name}>
-                      {index === 0 ? (
-                        <Link to={`/resources/${name}/${record.id}`}>
-                          <bdi>{String(record[column.name] ?? '') || `#${record.id}`}</bdi>
-                        </Link>
-                      ) : (
-                        <FieldValue
-                          field={column.field}
-                          value={record[column.name]}
-                          related={shown.related?.[column.name]}
-                        />
-                      )}
-                    </td>
-                  ))}
-                  <td className="table__actions">
-                    {/* A viewer may change nothing here: no selection for bulk actions, no way to the edit form. */}
-                    {mayChange && (
-                      <>
-                        {bulk && (
-                          <input
-                            type="checkbox"
-                            className="table__select"
-                            aria-label={`Select ${String(record.title || `#${record.id}`)}`}
-                            checked={selected.has(record.id)}
-                            onChange={() => {
-                              const next = new Set(selected);
-                              if (!next.delete(record.id)) next.add(record.id);
-                              setSelected(next);
-                            }}
-                          />
-                        )}
-                        <Link
-                          to={`/resources/${name}/${record.id}/edit`}
-                          className="button button--ghost button--small"
-                        >
-                          {/* Named by its record, as Delete beside it: a list of links read out is not "Edit" 25 times. */}
-                          Edit<span className="visually-hidden"> {String(record.title || `#${record.id}`)}</span>
-                        </Link>
-                      </>
-                    )}
-                    <DeleteRecordButton
-                      definition={definition.data.resource}
-                      record={record}
-                      small
-                      onDeleted={(payload) => onDeleted(payload.deleted)}
-                      onGone={onGone}
-                    />
-                  </td>
-                </tr>
+                <RecordRow
+                  key={record.id}
+                  definition={definition.data.resource}
+                  record={record}
+                  columns={columns}
+                  related={shown.related}
+                  mayChange={mayChange}
+                  selectable={bulk}
+                  selected={selected.has(record.id)}
+                  onToggle={toggleRow}
+                  onDeleted={onDeleted}
+                  onGone={onGone}
+                />
               ))}
             </tbody>
           </table>

@@ -1,0 +1,90 @@
+import { memo } from 'react';
+import { Link } from 'react-router-dom';
+import type {
+  FieldItem,
+  RecordDeletedPayload,
+  RecordListPayload,
+  ResourceDefinition,
+  ResourceRecord,
+} from '../../../shared';
+import { DeleteRecordButton } from './delete-record-button';
+import { FieldValue } from './field-value';
+
+/** A column of a record list: its field's name, and its definition when the field is one (not a computed column). */
+export interface RecordColumn {
+  name: string;
+  field: FieldItem | undefined;
+}
+
+export interface RecordRowProps {
+  definition: ResourceDefinition;
+  record: ResourceRecord;
+  /** The columns shown, the first linking to the record's page. */
+  columns: readonly RecordColumn[];
+  /** The records the list's relation columns point at, by column (RecordListPayload.related). */
+  related: RecordListPayload['related'];
+  mayChange: boolean;
+  /** Whether the list offers bulk actions, so the row can be selected. */
+  selectable: boolean;
+  selected: boolean;
+  onToggle(id: number): void;
+  onDeleted(payload: RecordDeletedPayload): void;
+  onGone(message: string): void;
+}
+
+/**
+ * One record of a list. Memoised: a list re-renders while its next page loads (the rows stay, marked busy) and for
+ * every ticked box, and each row holds two router links and a delete button; only a row whose record, columns or
+ * selection changed renders again, so the page's callbacks passed here must keep their identity.
+ */
+export const RecordRow = memo(function RecordRow({
+  definition,
+  record,
+  columns,
+  related,
+  mayChange,
+  selectable,
+  selected,
+  onToggle,
+  onDeleted,
+  onGone,
+}: RecordRowProps) {
+  const name = encodeURIComponent(definition.name);
+  const title = String(record.title || `#${record.id}`);
+  return (
+    <tr data-record-id={record.id}>
+      {columns.map((column, index) => (
+        <td key={column.name}>
+          {index === 0 ? (
+            <Link to={`/resources/${name}/${record.id}`}>
+              <bdi>{String(record[column.name] ?? '') || `#${record.id}`}</bdi>
+            </Link>
+          ) : (
+            <FieldValue field={column.field} value={record[column.name]} related={related?.[column.name]} />
+          )}
+        </td>
+      ))}
+      <td className="table__actions">
+        {/* A viewer may change nothing here: no selection for bulk actions, no way to the edit form. */}
+        {mayChange && (
+          <>
+            {selectable && (
+              <input
+                type="checkbox"
+                className="table__select"
+                aria-label={`Select ${title}`}
+                checked={selected}
+                onChange={() => onToggle(record.id)}
+              />
+            )}
+            <Link to={`/resources/${name}/${record.id}/edit`} className="button button--ghost button--small">
+              {/* Named by its record, as Delete beside it: a list of links read out is not "Edit" 25 times. */}
+              Edit<span className="visually-hidden"> {title}</span>
+            </Link>
+          </>
+        )}
+        <DeleteRecordButton definition={definition} record={record} small onDeleted={onDeleted} onGone={onGone} />
+      </td>
+    </tr>
+  );
+});
