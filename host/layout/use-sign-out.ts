@@ -5,6 +5,7 @@ import { useSession, useSlotRuntime } from '../core';
 import { useLeaveGuard } from '../hooks/unsaved-changes';
 import { forgetDraftsExcept } from '../hooks/tab-drafts';
 import { forgetListAddresses } from '../hooks/list-return-address';
+import { forgetRecordPagesRead } from '../hooks/resource-definitions';
 import type { SignInState } from '../hooks/internal-path';
 
 /**
@@ -23,6 +24,7 @@ export function useSignOut(): { signOut: () => Promise<void>; signingOut: boolea
     if (signingOut || !guard.confirmLeave()) return;
     forgetDraftsExcept(null);
     forgetListAddresses();
+    forgetRecordPagesRead();
     pageSlots.clear();
     setSigningOut(true);
     try {

@@ -4,6 +4,7 @@ import { AppProviders } from '../../host/app/host-app';
 import { APP_ROUTES } from '../../host/app/app-routes';
 import { ComponentRegistry, createSlotStatus, type RegistrableComponent, type SlotRuntime } from '../../host/core';
 import { SlotSource } from '../../host/loader/slot-source';
+import { forgetRecordPagesRead } from '../../host/hooks/resource-definitions';
 import type { FakeApi } from './fake-api';
 import { renderWithSlotBoundaries } from './render-slots';
 
@@ -16,6 +17,8 @@ export function renderAppAt(
   path: string,
   components: Readonly<Record<string, RegistrableComponent>> = {},
 ) {
+  // A page load starts with nothing read: what an earlier test's page kept in memory is not this one's.
+  forgetRecordPagesRead();
   const slotRegistry = new ComponentRegistry('SlotComponentRegistry');
   slotRegistry.registerMany(components);
   const runtime: Partial<SlotRuntime> = {

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
-import type { DeletedRecordsPayload, ResourcePayload, ResourceRecord } from '../../../shared';
+import type { DeletedRecordsPayload, ResourceRecord } from '../../../shared';
 import { reloadFailed, useApi } from '../../hooks/use-api';
 import { ReadOnlyRoleNotice, useMayChangeRecords } from '../../forms/read-only-role';
 import { InstantTime } from '../../text/instant-time';
@@ -12,6 +12,7 @@ import { recordNouns } from './describe-record-page';
 import { listReturnAddress, useListOwner } from '../../hooks/list-return-address';
 import { PageStatus } from '../common/page-status';
 import { RecordTableFrame } from './record-table-frame';
+import { useResourceDefinition } from '../../hooks/resource-definitions';
 
 /** What a restore on this page ended in: the record back, or (per row) why not. */
 type Outcome =
@@ -32,7 +33,7 @@ export function DeletedRecordsPage() {
   const restoreRecord = useRestoreRecord();
   const mayChange = useMayChangeRecords();
   const owner = useListOwner(resource);
-  const definition = useApi<ResourcePayload>(`/api/resources/${name}`);
+  const definition = useResourceDefinition(resource);
   // A later page (older deletions) is in the address, so Back and a reload show the same one.
   const before = useSearchParams()[0].get('before') ?? '';
   const deleted = useApi<DeletedRecordsPayload>(

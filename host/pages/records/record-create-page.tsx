@@ -1,8 +1,7 @@
 import { useCallback } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { SlotLocation, type RecordPayload, type ResourcePayload } from '../../../shared';
+import { SlotLocation, type RecordPayload } from '../../../shared';
 import { AppSlotRenderer } from '../../core';
-import { useApi } from '../../hooks/use-api';
 import { ReadOnlyRoleNotice, useMayChangeRecords } from '../../forms/read-only-role';
 import { ResourceForm } from '../../forms/resource-form';
 import { Breadcrumbs } from '../../layout/breadcrumbs';
@@ -10,6 +9,7 @@ import { PageHeading } from '../../layout/page-heading';
 import { PageStatus } from '../common/page-status';
 import { recordNouns } from './describe-record-page';
 import { CREATED_STATE } from './record-view-page';
+import { useResourceDefinition } from '../../hooks/resource-definitions';
 
 /**
  * A new record: the resource's form, empty, its form slots with `formContext.mode` 'create'; resource-before-form
@@ -21,7 +21,7 @@ export function RecordCreatePage() {
   const { resource = '' } = useParams();
   const navigate = useNavigate();
   const base = `/resources/${encodeURIComponent(resource)}`;
-  const definition = useApi<ResourcePayload>(`/api/resources/${encodeURIComponent(resource)}`);
+  const definition = useResourceDefinition(resource);
   const onSaved = useCallback(
     // The record's page says it was created (CreatedNotice): the form that said so is gone with this page.
     (payload: RecordPayload) => void navigate(`${base}/${payload.record.id}`, { replace: true, state: CREATED_STATE }),

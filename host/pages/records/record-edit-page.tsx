@@ -26,7 +26,7 @@ export function RecordEditPage() {
  */
 function RecordEditForm() {
   const { resource = '', id = '' } = useParams();
-  const data = useRecordPage(resource, id);
+  const data = useRecordPage(resource, id, 'take');
   const owner = useListOwner(resource);
   const [saved, setSaved] = useState<RecordPayload | null>(null);
   // The record as the server last said it is stored: after a save, or after a save refused for a change made meanwhile.

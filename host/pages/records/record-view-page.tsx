@@ -27,7 +27,7 @@ export const EDIT_REFUSED_TO_VIEWER = `This is the record's read view rather tha
  */
 export function RecordViewPage({ editRefused = false }: { editRefused?: boolean } = {}) {
   const { resource = '', id = '' } = useParams();
-  const data = useRecordPage(resource, id);
+  const data = useRecordPage(resource, id, 'keep');
   const owner = useListOwner(resource);
   const navigate = useNavigate();
   const mayChange = useMayChangeRecords();

@@ -11,7 +11,6 @@ import {
   type FieldItem,
   type RecordDeletedPayload,
   type RecordListPayload,
-  type ResourcePayload,
 } from '../../../shared';
 import { reloadFailed, useApi } from '../../hooks/use-api';
 import { Breadcrumbs } from '../../layout/breadcrumbs';
@@ -38,6 +37,7 @@ import { readListPreferences, saveListPreferences, type ListPreferences } from '
 import { RecordTableFrame } from './record-table-frame';
 import { RecordSearchForm } from './record-search-form';
 import { RecordRow, type RecordColumn } from './record-row';
+import { useResourceDefinition } from '../../hooks/resource-definitions';
 
 /**
  * The records of a resource in the current tenant, a page at a time, in the columns its definition lists (the
@@ -49,7 +49,7 @@ export function ResourceListPage() {
   const name = encodeURIComponent(resource);
   const [params, setParams] = useSearchParams();
   const mayChange = useMayChangeRecords();
-  const definition = useApi<ResourcePayload>(`/api/resources/${name}`);
+  const definition = useResourceDefinition(resource);
   const owner = useListOwner(resource);
   // Rows per page and columns shown: the user's own, remembered in this browser (list-preferences.ts says why).
   const [preferences, setPreferences] = useState<{ key: string; value: ListPreferences } | null>(null);
