@@ -2,7 +2,7 @@ import '../../testing/host/router-globals';
 import { act, fireEvent, screen } from '@testing-library/react';
 import type { ResourceRecord } from '../../shared';
 import { ARTICLES_DEFINITION, articlesPage } from '../../testing/host/articles-fixture';
-import { createFakeApi } from '../../testing/host/fake-api';
+import { createFakeApi, UNAUTHENTICATED } from '../../testing/host/fake-api';
 import { demoMe, renderAppAt } from '../../testing/host/render-app';
 import { RECORD_HANDOFF_MS } from './resource-definitions';
 
@@ -40,6 +40,32 @@ describe('a resource’s definition', () => {
     expect(api.count('GET', '/api/resources/articles')).toBe(1);
     // The records are the tenant's data, read at each visit.
     expect(api.count('GET', '/api/resources/articles/records')).toBe(2);
+  });
+
+  it('is read again after a sign-out, by whoever signs in next', async () => {
+    let signedIn = true;
+    const { api, go } = renderAt('/resources/articles');
+    api.routes.set('GET /me', () => (signedIn ? { body: demoMe([]) } : UNAUTHENTICATED));
+    api.routes.set('POST /logout', () => {
+      signedIn = false;
+      return { status: 204 };
+    });
+    api.routes.set('POST /login', () => {
+      signedIn = true;
+      return { body: demoMe([]) };
+    });
+    await screen.findByRole('link', { name: 'Winter sale' });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    });
+    fireEvent.change(await screen.findByLabelText('Username'), { target: { value: 'admin' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    });
+    await go('/resources/articles');
+    await screen.findByRole('link', { name: 'Winter sale' });
+    expect(api.count('GET', '/api/resources/articles')).toBe(2);
   });
 });
 
