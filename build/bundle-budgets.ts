@@ -85,8 +85,13 @@ const KIB = 1024;
  * a number is none), times were written in the browser's language with no zone (one formatter says them in English in
  * the reader's zone), and right-to-left titles were shown left to right (isolated in <bdi>, boxes of dir="auto"):
  * 159.9 KB, 0.2 KB over.
+ * Raised from 157 to 158 KiB for what outside tests of staff's speed and of the keyboard found on the pages of the
+ * first script: signing in is one visual step (the session waits for the signed-in page's data, the public slots
+ * kept across it; layout shift 0.34 to 0.16), a list page turned renders only its new rows and a row's delete dialog
+ * is made when pressed, a resource's definition is read once per session, and the bulk bar and the filters keep the
+ * focus on their controls: 160.9 KB, 0.1 KB over.
  */
-export const HOST_INITIAL_JS_MAX_GZIP = 157 * KIB;
+export const HOST_INITIAL_JS_MAX_GZIP = 158 * KIB;
 
 /** A remote's container entry is the federation runtime plus its expose map: small, and on every page's path. */
 export const REMOTE_ENTRY_MAX_GZIP = 30 * KIB;
