@@ -1,3 +1,7 @@
+// PostgreSQL as the StorageEngine, one concept kept together: its pool (timeouts, types, the listeners that keep a
+// dropped connection from crashing the process), the SQL that differs from SQLite's, the exclusive lock, the change
+// stamp shared by every host, and the background index builds. Over 300 lines because each part answers an outage or
+// a second host, and split up they would share the pool's private state.
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Client, Pool, types, type ClientConfig, type CustomTypesConfig } from 'pg';
 import type { AppSchema } from './app-schema';
