@@ -1,7 +1,8 @@
 // The page's slots, one concept kept together: which payload the session calls for (GET /slots signed out, GET /meta
-// signed in, the data inlined in a signed-in page first), its loads and their failures, what is kept across a change of identity (the
-// public slots across a sign-in, nothing across a sign-out) and the sign-in readied before it is shown. Over 300
-// lines because these rules decide together what a page may show; apart, each would re-read the others' state.
+// signed in, the data inlined in a signed-in page first), its loads and their failures, what is kept across a change
+// of identity (the public slots across a sign-in, nothing across a sign-out) and the sign-in readied before it is
+// shown. Over 300 lines because these rules decide together what a page may show; apart, each would re-read the
+// others' state.
 import {
   ERROR_MESSAGES,
   ERROR_STATUS,
