@@ -31,7 +31,7 @@ describeWithPostgres()('PostgresEngine, idle connections dropped', () => {
       } finally {
         await admin.end();
       }
-      await waitUntil(() => reported.length >= 4);
+      await waitUntil(async () => reported.length >= 4);
       // Time for a second report of each, had there been one.
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(reported).toHaveLength(4);
