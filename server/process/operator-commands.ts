@@ -6,6 +6,7 @@ const COMMAND_FILES = {
   'user:add': 'user-add.js',
   'user:disable': 'user-access.js disable',
   'user:enable': 'user-access.js enable',
+  'user:remove': 'user-remove.js',
   'user:permission': 'user-permission.js',
   'user:list': 'user-list.js',
   'tenant:add': 'tenant-add.js',

@@ -1,0 +1,70 @@
+/**
+ * `npm run user:remove -- <username> [--yes]`: removes a staff account from the database (PostgreSQL at DATABASE_URL,
+ * else the SQLite file at DATABASE_PATH), with its memberships and grants; its open sessions end at their next
+ * request, on every instance. What other tables keep of it (audit trails, releases, placement revisions) stays, naming
+ * it. The last account able to administer is refused (administrators.ts). On a terminal it asks first; without one,
+ * `--yes` is required, so a script never removes an account it did not say it meant to.
+ */
+import { storageSettingsFromEnv } from '../env-config';
+import { NoSuchAccountError, removeAccount, type AccountRemoval } from '../auth/account-removal';
+import { LastAdministratorError } from '../auth/administrators';
+import { commandLine } from '../process/operator-commands';
+import { confirmRemoval, lastAdministratorMessage, notConfirmedMessage } from './confirm-removal';
+import { nextCommand } from './next-command';
+import { runCommand } from './run-command';
+import { withStorage } from './with-storage';
+import type { StorageEngine } from '../storage/storage-engine';
+
+export const USER_REMOVE_USAGE = `usage: ${commandLine('user:remove', '<username> [--yes]')}`;
+
+async function main(args: readonly string[]): Promise<number> {
+  const yes = args.includes('--yes');
+  const [username, ...extra] = args.filter((arg) => arg !== '--yes');
+  if (!username || username.startsWith('-') || extra.length > 0) {
+    process.stderr.write(`${USER_REMOVE_USAGE}\n`);
+    return 2;
+  }
+  const settings = storageSettingsFromEnv(process.env);
+  return withStorage(settings, async (engine, where) => {
+    try {
+      return await remove(engine, username, where, yes);
+    } catch (error) {
+      if (error instanceof LastAdministratorError) {
+        process.stderr.write(`${lastAdministratorMessage(error)}\n`);
+        return 1;
+      }
+      if (!(error instanceof NoSuchAccountError)) throw error;
+      process.stderr.write(`${error.message}\n`);
+      return 1;
+    }
+  });
+}
+
+async function remove(engine: StorageEngine, username: string, where: string, yes: boolean): Promise<number> {
+  const plan = await removeAccount(engine, username, where, { planOnly: true });
+  const confirmation = await confirmRemoval(`Remove ${describe(plan)} from ${where}?`, yes);
+  if (confirmation !== 'confirmed') {
+    process.stderr.write(
+      `${notConfirmedMessage(confirmation, nextCommand('user:remove', `${plan.username} --yes`))}\n`,
+    );
+    return 1;
+  }
+  // Checked and counted again in the removing transaction: an answer typed slowly may follow another change.
+  const removed = await removeAccount(engine, plan.username, where);
+  process.stdout.write(
+    `Removed ${describe(removed)} from ${where}. Its open sessions end at their next request. What the audit ` +
+      `trails, releases and placement revisions say it did stays, under its name.\n`,
+  );
+  return 0;
+}
+
+/** The account and what goes with it, in words. */
+function describe(removal: AccountRemoval): string {
+  const parts = [`tenants: ${removal.tenants.join(', ') || 'none'}`, `grants: ${removal.grants.join(', ') || 'none'}`];
+  const keys = removal.recordCreationKeys;
+  if (keys > 0)
+    parts.push(keys === 1 ? 'an idempotency key of a record creation' : `${keys} idempotency keys of record creations`);
+  return `the account "${removal.username}" (${parts.join('; ')})`;
+}
+
+runCommand('user:remove', () => main(process.argv.slice(2)));
