@@ -25,6 +25,7 @@ export async function readAccessSnapshot(db: Kysely<AppSchema>, dialect: EngineD
   const users = await db
     .selectFrom('users')
     .select(['id', 'username', 'display_name', 'role', 'disabled_at'])
+    .orderBy('username')
     .execute();
   const grants = await db.selectFrom('user_permissions').select(['user_id', 'permission']).execute();
   const tenants = await db.selectFrom('tenants').select('id').orderBy(dialect.tenantCreationOrder).execute();
