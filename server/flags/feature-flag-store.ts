@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely';
 import { FLAG_NAME_PATTERN } from '../../shared';
+import type { AppSchema } from '../storage/app-schema';
 import { StampedCache } from '../storage/stamped-cache';
 import type { StorageEngine } from '../storage/storage-engine';
 
@@ -85,6 +87,21 @@ export class FeatureFlagStore {
       tenant: row.tenant === GLOBAL ? null : row.tenant,
       enabled: row.enabled === 1,
     }));
+  }
+
+  /** How many settings were made for this tenant alone (`--tenant <id>`), read with `db` (a transaction's). */
+  async countOfTenant(tenant: string, db: Kysely<AppSchema> = this.engine.db): Promise<number> {
+    const { n } = await db
+      .selectFrom('feature_flags')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('tenant', '=', tenant)
+      .executeTakeFirstOrThrow();
+    return Number(n);
+  }
+
+  /** Deletes the settings of this tenant alone, with `db` (the transaction removing the tenant, which notes the write). */
+  async unsetTenant(tenant: string, db: Kysely<AppSchema>): Promise<void> {
+    await db.deleteFrom('feature_flags').where('tenant', '=', tenant).execute();
   }
 
   private async load(tenant: string): Promise<ReadonlySet<string>> {

@@ -120,6 +120,8 @@ export interface RecordWordIndex {
   writeMany(db: Kysely<AppSchema>, records: readonly IndexedWords[]): Promise<void>;
   /** Forgets the words of record `id` (PostgreSQL's rows go with their record). */
   remove(db: Kysely<AppSchema>, id: number): Promise<void>;
+  /** Forgets the words of every record of `tenant`, before the records go (a tenant removed with its data). */
+  removeOfTenant(db: Kysely<AppSchema>, tenant: string): Promise<void>;
   /**
    * Puts the index in the layout its reads are fastest on, after many records were written in a few large
    * transactions (the start-up backfill). SQLite: FTS5 leaves a segment per transaction, merged only as later writes
@@ -163,6 +165,10 @@ const SQLITE_WORDS: RecordWordIndex = {
   remove: async (db, id) => {
     await sql`DELETE FROM record_words WHERE rowid = ${id}`.execute(db);
   },
+  // FTS5 has no foreign key to follow: without this, the words of the records stay behind them.
+  removeOfTenant: async (db, tenant) => {
+    await sql`DELETE FROM record_words WHERE rowid IN (SELECT id FROM records WHERE tenant_id = ${tenant})`.execute(db);
+  },
   compact: async (db) => {
     await sql`INSERT INTO record_words (record_words) VALUES ('optimize')`.execute(db);
   },
@@ -202,6 +208,11 @@ const POSTGRES_WORDS: RecordWordIndex = {
   },
   remove: async (db, id) => {
     await sql`DELETE FROM record_words WHERE record_id = ${id}`.execute(db);
+  },
+  removeOfTenant: async (db, tenant) => {
+    await sql`DELETE FROM record_words WHERE record_id IN (SELECT id FROM records WHERE tenant_id = ${tenant})`.execute(
+      db,
+    );
   },
   compact: async (db) => {
     try {
