@@ -11,6 +11,7 @@ const COMMAND_FILES = {
   'user:list': 'user-list.js',
   'tenant:add': 'tenant-add.js',
   'tenant:list': 'tenant-list.js',
+  'tenant:remove': 'tenant-remove.js',
   'token:add': 'team-token.js add',
   'token:revoke': 'team-token.js revoke',
   'token:list': 'team-token.js list',

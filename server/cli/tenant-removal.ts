@@ -1,0 +1,118 @@
+import {
+  LastAdministratorError,
+  lastAdministratorProblem,
+  readAccessSnapshot,
+  type AccessSnapshot,
+} from '../auth/administrators';
+import { FeatureFlagStore } from '../flags/feature-flag-store';
+import { countTenantRecords, deleteTenantRecords } from '../resources/tenant-records';
+import type { StorageEngine } from '../storage/storage-engine';
+
+/** What a tenant holds of its own: what removing it deletes, and what refuses it without `withData`. */
+export interface TenantData {
+  records: number;
+  /** Deleted records still restorable (deleted_records). */
+  deletedRecords: number;
+  /** Feature flag settings made for this tenant (`npm run flag -- set <name> on|off --tenant <id>`). */
+  flagSettings: number;
+}
+
+/** What removing a tenant takes away (or would, for a plan). */
+export interface TenantRemoval {
+  id: string;
+  name: string;
+  data: TenantData;
+  /** The usernames of its members, whose memberships of it go. */
+  members: readonly string[];
+  /** Those of its members left in no tenant: they are kept, and cannot sign in until given one. */
+  leftWithoutTenant: readonly string[];
+}
+
+export class NoSuchTenantError extends Error {
+  constructor(id: string, where: string, known: readonly string[]) {
+    super(`There is no tenant "${id}" in ${where} (tenants: ${known.join(', ') || 'none'}). Nothing was changed.`);
+    this.name = 'NoSuchTenantError';
+  }
+}
+
+/** The tenant holds data and the removal did not say to delete it: nothing was changed. */
+export class TenantHoldsDataError extends Error {
+  constructor(readonly removal: TenantRemoval) {
+    super(`Refused: tenant "${removal.id}" holds ${describeData(removal.data)}. Nothing was changed.`);
+    this.name = 'TenantHoldsDataError';
+  }
+}
+
+/** The tenant's data in words: `3 records, 1 deleted record (restorable), 2 feature flag settings`. */
+export function describeData(data: TenantData): string {
+  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  return [
+    count(data.records, 'record', 'records'),
+    count(data.deletedRecords, 'deleted record still restorable', 'deleted records still restorable'),
+    count(data.flagSettings, 'feature flag setting', 'feature flag settings'),
+  ].join(', ');
+}
+
+export function holdsData(data: TenantData): boolean {
+  return data.records + data.deletedRecords + data.flagSettings > 0;
+}
+
+/**
+ * Removes a tenant in one exclusive transaction, all or nothing: its memberships (the accounts stay, those left in no
+ * tenant are named), and, only with `withData`, what it holds (records with their word index and idempotency keys,
+ * deleted records, its feature flag settings); holding any of it without `withData` is refused, with the counts.
+ * Refused too when no account could administer after it (administrators.ts): an operator's only tenant going takes
+ * their sign-in with it. `planOnly`: checks and counts, changes nothing (what a command shows before asking).
+ *
+ * Sessions working in the tenant move to their account's first tenant at their next request, as for any membership
+ * removed (current-tenant.ts). Placement rules and canaries that name the tenant are not changed: they then match
+ * nobody, and the placements editor says so at the next publish.
+ */
+export async function removeTenant(
+  engine: StorageEngine,
+  id: string,
+  where: string,
+  { withData = false, planOnly = false }: { withData?: boolean; planOnly?: boolean } = {},
+): Promise<TenantRemoval> {
+  const removal = await engine.exclusive(async (db) => {
+    const before = await readAccessSnapshot(db, engine.dialect);
+    const tenant = await db.selectFrom('tenants').select(['id', 'name']).where('id', '=', id).executeTakeFirst();
+    if (!tenant) throw new NoSuchTenantError(id, where, before.tenantIds);
+    const flags = new FeatureFlagStore(engine);
+    const data: TenantData = { ...(await countTenantRecords(db, id)), flagSettings: await flags.countOfTenant(id, db) };
+    const after = without(before, id);
+    const members = before.accounts.filter((account) => before.memberships.get(account.user.id)?.has(id));
+    const found: TenantRemoval = {
+      id: tenant.id,
+      name: tenant.name,
+      data,
+      members: members.map((account) => account.user.username),
+      leftWithoutTenant: members
+        .filter((account) => (after.memberships.get(account.user.id)?.size ?? 0) === 0)
+        .map((account) => account.user.username),
+    };
+    const problem = lastAdministratorProblem(before, after);
+    if (problem !== null) throw new LastAdministratorError(problem);
+    if (holdsData(data) && !withData) throw new TenantHoldsDataError(found);
+    if (planOnly) return found;
+
+    await deleteTenantRecords(db, engine.kind, id);
+    await flags.unsetTenant(id, db);
+    await db.deleteFrom('memberships').where('tenant_id', '=', id).execute();
+    await db.deleteFrom('tenants').where('id', '=', id).execute();
+    return found;
+  });
+  if (!planOnly) engine.noteWrite();
+  return removal;
+}
+
+/** The snapshot as it would be without the tenant and its memberships. */
+function without(snapshot: AccessSnapshot, tenantId: string): AccessSnapshot {
+  const memberships = new Map<number, ReadonlyMap<string, string | null>>();
+  for (const [userId, of] of snapshot.memberships) {
+    const kept = new Map(of);
+    kept.delete(tenantId);
+    memberships.set(userId, kept);
+  }
+  return { ...snapshot, tenantIds: snapshot.tenantIds.filter((each) => each !== tenantId), memberships };
+}

@@ -1,0 +1,171 @@
+import http from 'node:http';
+import { sql } from 'kysely';
+import request from 'supertest';
+import { OPERATOR_ROLE, type MePayload } from '../../shared';
+import { describeWithPostgres, PostgresServer } from '../../testing/server/postgres-server';
+import { runServerCommand, type CommandRun } from '../../testing/server/run-server-command';
+import { addUser, createTestApp, sessionCookieOf, type TestApp } from '../../testing/server/test-app';
+import type { App } from '../app';
+import type { SqliteEngine } from '../storage/sqlite-engine';
+
+jest.setTimeout(90_000);
+
+const PASSWORD = 'member-password-123';
+
+/**
+ * Three tenants: acme and globex hold records, initech nothing. zoe operates everything (her own role), in acme and
+ * globex; ann belongs to globex alone, bob to acme. globex holds two records, one deleted record still restorable
+ * and a feature flag setting.
+ */
+async function seed(app: App): Promise<void> {
+  await addUser(app, 'zoe', PASSWORD, ['acme', 'globex']);
+  await app.users.setRole('zoe', OPERATOR_ROLE);
+  await addUser(app, 'ann', PASSWORD, ['globex']);
+  await addUser(app, 'bob', PASSWORD, ['acme']);
+  await app.tenants.save({ id: 'initech', name: 'Initech' });
+  await app.records.insert('acme', 'notes', { title: 'kept in acme' });
+  await app.records.insert('globex', 'notes', { title: 'first of globex' });
+  await app.records.insert('globex', 'notes', { title: 'second of globex' });
+  await app.records
+    .insert('globex', 'notes', { title: 'deleted of globex' })
+    .then((record) => app.records.delete('globex', 'notes', record.id));
+  await app.flags.set('beta', true, 'globex');
+}
+
+async function countsOf(app: App, tenant: string) {
+  const db = app.storage.db;
+  const count = async (rows: Promise<unknown[]>) => (await rows).length;
+  return {
+    records: await count(db.selectFrom('records').select('id').where('tenant_id', '=', tenant).execute()),
+    deleted: await count(db.selectFrom('deleted_records').select('id').where('tenant_id', '=', tenant).execute()),
+    flags: await count(db.selectFrom('feature_flags').select('name').where('tenant', '=', tenant).execute()),
+    memberships: await count(db.selectFrom('memberships').select('user_id').where('tenant_id', '=', tenant).execute()),
+  };
+}
+
+/** The refusal of a tenant holding data, then its removal with --with-data: the same on either engine. */
+async function removeGlobex(testApp: TestApp, run: (args: string[]) => Promise<CommandRun>, where: string) {
+  const app = testApp.app;
+  const holding = await countsOf(app, 'globex');
+  expect(holding).toEqual({ records: 2, deleted: 1, flags: 1, memberships: 2 });
+
+  const refused = await run(['globex', '--yes']);
+  expect([refused.code, refused.stdout]).toEqual([1, '']);
+  expect(refused.stderr).toContain(
+    `Refused: tenant "globex" (GLOBEX) in ${where} holds 2 records, 1 deleted record still restorable, 1 feature ` +
+      'flag setting. To delete them with it: ',
+  );
+  expect(refused.stderr).toContain('npm run tenant:remove -- globex --with-data. Nothing was changed.\n');
+  expect(await countsOf(app, 'globex')).toEqual(holding);
+
+  const removed = await run(['globex', '--with-data', '--yes']);
+  expect([removed.code, removed.stderr]).toEqual([0, '']);
+  expect(removed.stdout).toContain(
+    `Removed tenant "globex" (GLOBEX) with 2 memberships (ann, zoe), and its data: 2 records, 1 deleted record ` +
+      `still restorable, 1 feature flag setting from ${where}.\nLeft in no tenant, so unable to sign in (kept): ann. `,
+  );
+  expect(await app.tenants.get('globex')).toBeUndefined();
+  expect(await countsOf(app, 'globex')).toEqual({ records: 0, deleted: 0, flags: 0, memberships: 0 });
+  // The other tenants keep theirs; the account left in no tenant is kept.
+  expect((await countsOf(app, 'acme')).records).toBe(1);
+  expect(await app.users.findByUsername('ann')).toBeDefined();
+  expect((await app.tenants.tenantsOf((await app.users.findByUsername('zoe'))?.id as number)).map((t) => t.id)).toEqual(
+    ['acme'],
+  );
+}
+
+describe('npm run tenant:remove', () => {
+  let testApp: TestApp;
+  const run = (args: string[]) =>
+    runServerCommand('tenant-remove.ts', args, { DATABASE_PATH: testApp.databasePath, DATABASE_URL: '' });
+
+  beforeEach(async () => {
+    testApp = await createTestApp();
+    await seed(testApp.app);
+  });
+  afterEach(() => testApp.close());
+
+  it('refuses a tenant holding data, says what; with --with-data deletes it, and a session there moves on', async () => {
+    const server = http.createServer(testApp.app.handler);
+    await new Promise<void>((resolve) => server.listen(47130, '127.0.0.1', resolve));
+    try {
+      const login = await request(server).post('/login').send({ username: 'zoe', password: PASSWORD });
+      const zoe = sessionCookieOf(login) as string;
+      expect((await request(server).post('/tenant').set('Cookie', zoe).send({ tenant: 'globex' })).status).toBe(200);
+
+      await removeGlobex(testApp, run, testApp.databasePath);
+
+      // Its session goes on, in the tenant left to it; the word index holds no word of globex's records any more.
+      const me = await request(server).get('/me').set('Cookie', zoe);
+      expect(me.status).toBe(200);
+      expect((me.body as MePayload).user.currentTenant).toBe('acme');
+      const sqlite = (testApp.app.storage as SqliteEngine).file.db;
+      const words = sqlite.prepare('SELECT count(*) AS n FROM record_words').get();
+      expect(words).toEqual({ n: 1 });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('removes a tenant that holds nothing, asking first (--yes without a terminal)', async () => {
+    const refused = await run(['initech']);
+    expect([refused.code, refused.stdout]).toEqual([1, '']);
+    expect(refused.stderr).toBe(
+      `Refused: there is no terminal to confirm on. Run it in a terminal to be asked, or add --yes ` +
+        `(DATABASE_PATH=${testApp.databasePath} npm run tenant:remove -- initech --yes) to remove without being ` +
+        'asked. Nothing was changed.\n',
+    );
+    expect(await testApp.app.tenants.get('initech')).toBeDefined();
+    expect(await run(['initech', '--yes'])).toEqual({
+      code: 0,
+      stdout: `Removed tenant "initech" (Initech) with 0 memberships from ${testApp.databasePath}.\n`,
+      stderr: '',
+    });
+  });
+
+  it('refuses leaving nobody able to administer, an unknown tenant, and a command line it does not take', async () => {
+    // zoe, the only operator, in acme alone: acme gone, she belongs to no tenant and cannot sign in.
+    const zoe = await testApp.app.users.findByUsername('zoe');
+    await testApp.app.tenants.setMemberships(zoe?.id as number, ['acme']);
+    const refused = await run(['acme', '--with-data', '--yes']);
+    expect([refused.code, refused.stdout]).toEqual([1, '']);
+    expect(refused.stderr).toMatch(/^Refused: "zoe" is the last account able to use releases:manage and placements/);
+    expect(await testApp.app.tenants.get('acme')).toBeDefined();
+    expect((await countsOf(testApp.app, 'acme')).records).toBe(1);
+
+    expect(await run(['acmee', '--yes'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `There is no tenant "acmee" in ${testApp.databasePath} (tenants: acme, globex, initech). Nothing was changed.\n`,
+    });
+    for (const args of [[], ['--with-data'], ['acme', 'globex'], ['--all']]) {
+      const usage = await run(args);
+      expect([usage.code, usage.stderr]).toEqual([2, 'usage: npm run tenant:remove -- <id> [--with-data] [--yes]\n']);
+    }
+  });
+});
+
+describeWithPostgres()('npm run tenant:remove with DATABASE_URL', () => {
+  let postgres: PostgresServer;
+  beforeAll(async () => {
+    postgres = await PostgresServer.start({ port: 47131 });
+  }, 60_000);
+  afterAll(() => postgres.remove(), 30_000);
+
+  it('refuses a tenant holding data, then removes it with its data on PostgreSQL', async () => {
+    const url = await postgres.createDatabase('tenant_remove');
+    const testApp = await createTestApp({ storage: { kind: 'postgres', url, poolSize: 3, statementTimeoutMs: 5000 } });
+    try {
+      await seed(testApp.app);
+      await removeGlobex(testApp, (args) => runServerCommand('tenant-remove.ts', args, { DATABASE_URL: url }), url);
+      // PostgreSQL's word index follows its records by foreign key: acme's record only.
+      const words = await sql<{ n: number }>`SELECT count(*)::int AS n FROM record_words`.execute(
+        testApp.app.storage.db,
+      );
+      expect(words.rows).toEqual([{ n: 1 }]);
+    } finally {
+      await testApp.close();
+    }
+  });
+});

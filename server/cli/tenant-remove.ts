@@ -1,0 +1,96 @@
+/**
+ * `npm run tenant:remove -- <id> [--with-data] [--yes]`: removes a tenant from the database (PostgreSQL at
+ * DATABASE_URL, else the SQLite file at DATABASE_PATH) with its memberships. A tenant that still holds records,
+ * restorable deleted records or feature flag settings is refused, with the counts, unless `--with-data` says to delete
+ * them too. Accounts left in no tenant are kept and named (they cannot sign in until given one). On a terminal it
+ * asks first; without one, `--yes` is required.
+ */
+import { storageSettingsFromEnv } from '../env-config';
+import { LastAdministratorError } from '../auth/administrators';
+import { commandLine } from '../process/operator-commands';
+import type { StorageEngine } from '../storage/storage-engine';
+import {
+  describeData,
+  holdsData,
+  NoSuchTenantError,
+  removeTenant,
+  TenantHoldsDataError,
+  type TenantRemoval,
+} from './tenant-removal';
+import { confirmRemoval, lastAdministratorMessage, notConfirmedMessage } from './confirm-removal';
+import { nextCommand } from './next-command';
+import { runCommand } from './run-command';
+import { withStorage } from './with-storage';
+
+export const TENANT_REMOVE_USAGE = `usage: ${commandLine('tenant:remove', '<id> [--with-data] [--yes]')}`;
+
+const FLAGS = ['--with-data', '--yes'];
+
+async function main(args: readonly string[]): Promise<number> {
+  const withData = args.includes('--with-data');
+  const yes = args.includes('--yes');
+  const [id, ...extra] = args.filter((arg) => !FLAGS.includes(arg));
+  if (!id || id.startsWith('-') || extra.length > 0) {
+    process.stderr.write(`${TENANT_REMOVE_USAGE}\n`);
+    return 2;
+  }
+  const settings = storageSettingsFromEnv(process.env);
+  return withStorage(settings, async (engine, where) => {
+    try {
+      return await remove(engine, id, where, { withData, yes });
+    } catch (error) {
+      if (error instanceof LastAdministratorError) {
+        process.stderr.write(`${lastAdministratorMessage(error)}\n`);
+        return 1;
+      }
+      if (error instanceof TenantHoldsDataError) {
+        process.stderr.write(
+          `Refused: tenant "${error.removal.id}" (${error.removal.name}) in ${where} holds ` +
+            `${describeData(error.removal.data)}. To delete them with it: ` +
+            `${nextCommand('tenant:remove', `${error.removal.id} --with-data`)}. Nothing was changed.\n`,
+        );
+        return 1;
+      }
+      if (!(error instanceof NoSuchTenantError)) throw error;
+      process.stderr.write(`${error.message}\n`);
+      return 1;
+    }
+  });
+}
+
+async function remove(
+  engine: StorageEngine,
+  id: string,
+  where: string,
+  { withData, yes }: { withData: boolean; yes: boolean },
+): Promise<number> {
+  const plan = await removeTenant(engine, id, where, { withData, planOnly: true });
+  const flags = withData ? ' --with-data --yes' : ' --yes';
+  const confirmation = await confirmRemoval(`Remove ${describe(plan)} from ${where}?`, yes);
+  if (confirmation !== 'confirmed') {
+    process.stderr.write(`${notConfirmedMessage(confirmation, nextCommand('tenant:remove', `${plan.id}${flags}`))}\n`);
+    return 1;
+  }
+  // Checked and counted again in the removing transaction: an answer typed slowly may follow another change.
+  const removed = await removeTenant(engine, plan.id, where, { withData });
+  const lines = [`Removed ${describe(removed)} from ${where}.`];
+  if (removed.leftWithoutTenant.length > 0) {
+    lines.push(
+      `Left in no tenant, so unable to sign in (kept): ${removed.leftWithoutTenant.join(', ')}. Give one a tenant ` +
+        `with ${nextCommand('user:add', '<username> --keep-password --tenant <id>')}, or remove it with ` +
+        `${nextCommand('user:remove', '<username>')}.`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return 0;
+}
+
+/** The tenant and what goes with it, in words. */
+function describe(removal: TenantRemoval): string {
+  const members = removal.members.length;
+  const memberships = `${members} membership${members === 1 ? '' : 's'}${members > 0 ? ` (${removal.members.join(', ')})` : ''}`;
+  const data = holdsData(removal.data) ? `, and its data: ${describeData(removal.data)}` : '';
+  return `tenant "${removal.id}" (${removal.name}) with ${memberships}${data}`;
+}
+
+runCommand('tenant:remove', () => main(process.argv.slice(2)));
