@@ -103,7 +103,7 @@ async function expectRemovedWithHistoryKept(app: App): Promise<void> {
 describe('npm run user:remove', () => {
   it('removes the account and what is its alone, ends its sessions on every host at once, keeps its history', async () => {
     const hosts = await createTwoHosts(createTestApp);
-    const servers = [await listen(hosts[0].app, 47110), await listen(hosts[1].app, 47111)];
+    const servers = [await listen(hosts[0].app, 47110), await listen(hosts[1].app, 47111)] as const;
     try {
       await seed(hosts[0].app);
       const ann = await signIn(servers[0], 'ann');
@@ -241,7 +241,7 @@ describeWithPostgres()('npm run user:remove with DATABASE_URL', () => {
       statementTimeoutMs: 5000,
     };
     const hosts = await createTwoHosts(createTestApp, { storage });
-    const servers = [await listen(hosts[0].app, 47121), await listen(hosts[1].app, 47122)];
+    const servers = [await listen(hosts[0].app, 47121), await listen(hosts[1].app, 47122)] as const;
     try {
       await seed(hosts[0].app);
       const ann = await signIn(servers[0], 'ann');
