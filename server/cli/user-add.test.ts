@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
@@ -9,9 +8,7 @@ import { addUser, createDemoApp, DEMO_PASSWORD, signedInAgent, type TestApp } fr
 import { makeTempDir } from '../../testing/temp-dir';
 import { describeWithPostgres, PostgresServer } from '../../testing/server/postgres-server';
 import { runServerCommand, type CommandRun } from '../../testing/server/run-server-command';
-
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(REPO_ROOT, 'server', 'cli', 'user-add.ts');
+import { serverCommandInTerminal } from '../../testing/server/server-command-in-terminal';
 
 /**
  * `npm run user:add -- ...args` as the script runs it (tsx), with `input` piped to stdin, on the SQLite file at
@@ -209,35 +206,7 @@ describe('npm run user:add before the first start', () => {
 
 /** `npm run user:add -- <username>` on a terminal (`script` gives it one): what it wrote, and a way to type. */
 function userAddInTerminal(databasePath: string, username: string) {
-  const command = `${process.execPath} --import tsx ${CLI} ${username}`;
-  const child = spawn('script', ['-qec', command, '/dev/null'], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, DATABASE_PATH: databasePath },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const waitFor = (text: string) =>
-    new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no "${text}" in:\n${output}`)), 20_000);
-      const check = () => {
-        if (output.includes(text)) {
-          clearTimeout(timer);
-          child.stdout.off('data', check);
-          resolve();
-        }
-      };
-      child.stdout.on('data', check);
-      check();
-    });
-  const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
-  return {
-    waitFor,
-    type: (text: string) => child.stdin.write(text),
-    end: () => child.stdin.end(),
-    closed,
-    output: () => output,
-  };
+  return serverCommandInTerminal('user-add.ts', [username], { DATABASE_PATH: databasePath });
 }
 
 describeWithCommand(
