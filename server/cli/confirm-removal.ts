@@ -38,10 +38,9 @@ export function notConfirmedMessage(confirmation: Exclude<Confirmation, 'confirm
         `(${command}) to remove without being asked. Nothing was changed.`;
 }
 
-/** A removal refused as the last administrator's, with the way out. */
-export function lastAdministratorMessage(error: LastAdministratorError): string {
-  return (
-    `Refused: ${error.problem}. Give another account the operator role first ` +
-    `(${nextCommand('user:add', '<username> --keep-password --role operator')}). Nothing was changed.`
-  );
+/** A removal refused as the last administrator's, with the way out (and `otherWayOut`, one of this removal's). */
+export function lastAdministratorMessage(error: LastAdministratorError, otherWayOut?: string): string {
+  const operator = `give another account the operator role first (${nextCommand('user:add', '<username> --keep-password --role operator')})`;
+  const ways = otherWayOut === undefined ? operator : `${operator}, ${otherWayOut}`;
+  return `Refused: ${error.problem}. To go on, ${ways}. Nothing was changed.`;
 }

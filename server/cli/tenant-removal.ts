@@ -4,6 +4,7 @@ import {
   readAccessSnapshot,
   type AccessSnapshot,
 } from '../auth/administrators';
+import type { Tenant } from '../../shared';
 import { FeatureFlagStore } from '../flags/feature-flag-store';
 import { countTenantRecords, deleteTenantRecords } from '../resources/tenant-records';
 import type { StorageEngine } from '../storage/storage-engine';
@@ -28,9 +29,13 @@ export interface TenantRemoval {
   leftWithoutTenant: readonly string[];
 }
 
+/** No tenant of that id: `known`, the tenants there are, for the message (unknown-tenants.ts). */
 export class NoSuchTenantError extends Error {
-  constructor(id: string, where: string, known: readonly string[]) {
-    super(`There is no tenant "${id}" in ${where} (tenants: ${known.join(', ') || 'none'}). Nothing was changed.`);
+  constructor(
+    readonly id: string,
+    readonly known: readonly Tenant[],
+  ) {
+    super(`There is no tenant "${id}". Nothing was changed.`);
     this.name = 'NoSuchTenantError';
   }
 }
@@ -71,13 +76,17 @@ export function holdsData(data: TenantData): boolean {
 export async function removeTenant(
   engine: StorageEngine,
   id: string,
-  where: string,
   { withData = false, planOnly = false }: { withData?: boolean; planOnly?: boolean } = {},
 ): Promise<TenantRemoval> {
   const removal = await engine.exclusive(async (db) => {
     const before = await readAccessSnapshot(db, engine.dialect);
     const tenant = await db.selectFrom('tenants').select(['id', 'name']).where('id', '=', id).executeTakeFirst();
-    if (!tenant) throw new NoSuchTenantError(id, where, before.tenantIds);
+    if (!tenant) {
+      throw new NoSuchTenantError(
+        id,
+        await db.selectFrom('tenants').select(['id', 'name']).orderBy(engine.dialect.tenantCreationOrder).execute(),
+      );
+    }
     const flags = new FeatureFlagStore(engine);
     const data: TenantData = { ...(await countTenantRecords(db, id)), flagSettings: await flags.countOfTenant(id, db) };
     const after = without(before, id);

@@ -131,14 +131,21 @@ describe('npm run tenant:remove', () => {
     const refused = await run(['acme', '--with-data', '--yes']);
     expect([refused.code, refused.stdout]).toEqual([1, '']);
     expect(refused.stderr).toMatch(/^Refused: "zoe" is the last account able to use releases:manage and placements/);
+    expect(refused.stderr).toContain(
+      `npm run user:add -- <username> --keep-password --role operator), or give them another tenant ` +
+        `(DATABASE_PATH=${testApp.databasePath} npm run user:add -- <username> --keep-password --tenant <id>). ` +
+        'Nothing was changed.\n',
+    );
     expect(await testApp.app.tenants.get('acme')).toBeDefined();
     expect((await countsOf(testApp.app, 'acme')).records).toBe(1);
 
     expect(await run(['acmee', '--yes'])).toEqual({
       code: 1,
       stdout: '',
-      stderr: `There is no tenant "acmee" in ${testApp.databasePath} (tenants: acme, globex, initech). Nothing was changed.\n`,
+      stderr: `Unknown tenant "acmee". Tenants: acme, globex, initech. Nothing was changed in ${testApp.databasePath}.\n`,
     });
+    // Ids are exact; one that differs in case only is pointed at.
+    expect((await run(['ACME', '--yes'])).stderr).toMatch(/^Unknown tenant "ACME" \(ids are exact: "acme"\?\)\./);
     for (const args of [[], ['--with-data'], ['acme', 'globex'], ['--all']]) {
       const usage = await run(args);
       expect([usage.code, usage.stderr]).toEqual([2, 'usage: npm run tenant:remove -- <id> [--with-data] [--yes]\n']);

@@ -20,6 +20,7 @@ import {
 import { confirmRemoval, lastAdministratorMessage, notConfirmedMessage } from './confirm-removal';
 import { nextCommand } from './next-command';
 import { runCommand } from './run-command';
+import { unknownTenantsMessage } from './unknown-tenants';
 import { withStorage } from './with-storage';
 
 export const TENANT_REMOVE_USAGE = `usage: ${commandLine('tenant:remove', '<id> [--with-data] [--yes]')}`;
@@ -40,7 +41,9 @@ async function main(args: readonly string[]): Promise<number> {
       return await remove(engine, id, where, { withData, yes });
     } catch (error) {
       if (error instanceof LastAdministratorError) {
-        process.stderr.write(`${lastAdministratorMessage(error)}\n`);
+        // A tenant's removal takes administration away only from accounts it leaves in no tenant.
+        const orTenant = `or give them another tenant (${nextCommand('user:add', '<username> --keep-password --tenant <id>')})`;
+        process.stderr.write(`${lastAdministratorMessage(error, orTenant)}\n`);
         return 1;
       }
       if (error instanceof TenantHoldsDataError) {
@@ -52,7 +55,7 @@ async function main(args: readonly string[]): Promise<number> {
         return 1;
       }
       if (!(error instanceof NoSuchTenantError)) throw error;
-      process.stderr.write(`${error.message}\n`);
+      process.stderr.write(`${unknownTenantsMessage([error.id], error.known)} Nothing was changed in ${where}.\n`);
       return 1;
     }
   });
@@ -64,7 +67,7 @@ async function remove(
   where: string,
   { withData, yes }: { withData: boolean; yes: boolean },
 ): Promise<number> {
-  const plan = await removeTenant(engine, id, where, { withData, planOnly: true });
+  const plan = await removeTenant(engine, id, { withData, planOnly: true });
   const flags = withData ? ' --with-data --yes' : ' --yes';
   const confirmation = await confirmRemoval(`Remove ${describe(plan)} from ${where}?`, yes);
   if (confirmation !== 'confirmed') {
@@ -72,7 +75,7 @@ async function remove(
     return 1;
   }
   // Checked and counted again in the removing transaction: an answer typed slowly may follow another change.
-  const removed = await removeTenant(engine, plan.id, where, { withData });
+  const removed = await removeTenant(engine, plan.id, { withData });
   const lines = [`Removed ${describe(removed)} from ${where}.`];
   if (removed.leftWithoutTenant.length > 0) {
     lines.push(

@@ -179,8 +179,8 @@ describe('npm run user:remove', () => {
       expect([refused.code, refused.stdout]).toEqual([1, '']);
       expect(refused.stderr).toBe(
         'Refused: "ann" is the last account able to use releases:manage and placements:edit (manage the releases of ' +
-          'remotes and edit the placements, for every tenant), and no account could after this. Give another ' +
-          `account the operator role first (DATABASE_PATH=${testApp.databasePath} npm run user:add -- <username> ` +
+          'remotes and edit the placements, for every tenant), and no account could after this. To go on, give ' +
+          `another account the operator role first (DATABASE_PATH=${testApp.databasePath} npm run user:add -- <username> ` +
           '--keep-password --role operator). Nothing was changed.\n',
       );
       expect(await testApp.app.users.findByUsername('ann')).toBeDefined();
