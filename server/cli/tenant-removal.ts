@@ -48,7 +48,7 @@ export class TenantHoldsDataError extends Error {
   }
 }
 
-/** The tenant's data in words: `3 records, 1 deleted record (restorable), 2 feature flag settings`. */
+/** The tenant's data in words: `3 records, 1 deleted record still restorable, 2 feature flag settings`. */
 export function describeData(data: TenantData): string {
   const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   return [
