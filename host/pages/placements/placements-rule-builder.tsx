@@ -144,31 +144,22 @@ function GroupEditor({ group, path, controlId, context, change, problemAt }: Nod
       {group.parts.length === 0 && <p className="field__error">An empty group: add a condition or remove it.</p>}
       <ol className="rule-builder__parts">
         {group.parts.map((part, index) => {
-          const at = partPath(path, index);
+          const node: NodeEditorProps = {
+            path: partPath(path, index),
+            controlId,
+            context,
+            change: setPart(index),
+            problemAt,
+          };
           return (
-            <li key={at}>
+            <li key={node.path}>
               {part.kind === 'group' ? (
                 <fieldset className="rule-builder__group">
-                  <legend>Group {at}</legend>
-                  <GroupEditor
-                    group={part}
-                    path={at}
-                    controlId={controlId}
-                    context={context}
-                    change={setPart(index)}
-                    problemAt={problemAt}
-                  />
+                  <legend>Group {node.path}</legend>
+                  <GroupEditor group={part} {...node} />
                 </fieldset>
               ) : (
-                <ConditionEditor
-                  condition={part}
-                  path={at}
-                  controlId={controlId}
-                  context={context}
-                  change={setPart(index)}
-                  removeFocus={addId}
-                  problemAt={problemAt}
-                />
+                <ConditionEditor condition={part} removeFocus={addId} {...node} />
               )}
             </li>
           );
