@@ -261,10 +261,17 @@ describe.each([
     await page.keyboard.press('Tab');
     await page.waitForFunction(() => document.activeElement?.id.endsWith('-rule-1-not') === true);
     await rule.getByLabel(/^Test of condition 1/).selectOption('not');
-    const operator = rule.getByRole('checkbox', { name: 'operator', exact: true });
+    const operator = rule.getByRole('checkbox', {
+      name: /^operator as one of the roles of condition 1 in the Shown when rule of/,
+    });
     for (const role of ['viewer', 'editor', 'operator']) {
       await page.keyboard.press('Tab');
-      await page.waitForFunction((name) => document.activeElement?.parentElement?.textContent === name, role);
+      // Its label: the name, then (visually hidden) of what.
+      await page.waitForFunction(
+        (name) =>
+          document.activeElement?.parentElement?.textContent?.startsWith(`${name} as one of the roles`) === true,
+        role,
+      );
     }
     await page.keyboard.press('Space');
     await expect(operator.isChecked()).resolves.toBe(true);

@@ -49,7 +49,7 @@ it('renders the draft’s slots with the remotes’ components, follows a props 
   // Built in the rule builder: one condition, a role, operator chosen.
   const rule = section.getByRole('group', { name: `Shown when rule of ${NAME}` });
   await rule.getByRole('button', { name: 'Add a condition in the Shown when rule of' }).click();
-  await rule.getByRole('checkbox', { name: 'operator', exact: true }).check();
+  await rule.getByRole('checkbox', { name: /^operator as one of the roles of condition 1 / }).check();
   // Read back in words under its box.
   await section.getByText('Shown to: role operator.').waitFor();
   await preview.getByLabel('As role').selectOption('viewer');

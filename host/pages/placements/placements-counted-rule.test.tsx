@@ -64,7 +64,9 @@ describe('a rule counting tenants hidden from the reader', () => {
     // Only the rule written whole is in the builder (disabled, as the whole editor is on this page).
     const rules = within(section).getAllByRole('group', { name: /^Shown when rule of/ });
     expect(rules).toHaveLength(1);
-    const operator = within(rules[0] as HTMLElement).getByRole('checkbox', { name: 'operator' }) as HTMLInputElement;
+    const operator = within(rules[0] as HTMLElement).getByRole('checkbox', {
+      name: /^operator as one of the roles of condition 1 /,
+    }) as HTMLInputElement;
     expect([operator.checked, operator.matches(':disabled')]).toEqual([true, true]);
 
     await waitFor(() => expect(fake.count('POST', PLACEMENTS_PREVIEW_PATH)).toBeGreaterThan(0));

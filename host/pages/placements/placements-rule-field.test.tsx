@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { useState } from 'react';
-import type { JsonValue } from '../../../shared';
+import { STAFF_ROLES, type JsonValue } from '../../../shared';
 import { RuleChoicesContext } from './placements-rule-choices';
 import { RuleField } from './placements-rule-field';
 
@@ -24,6 +24,11 @@ const field = () => screen.getByRole('group', { name: `Shown when rule of ${NAME
 const button = (name: string) =>
   within(field()).getByRole('button', { name: `${name} in the Shown when rule of ${NAME}` });
 const control = (name: string) => within(field()).getByLabelText(`${name} in the Shown when rule of ${NAME}`);
+/** A name's box: `nameBox('operator', 'roles', '2.2')`. */
+const nameBox = (name: string, kind: string, condition: string) =>
+  within(field()).getByRole('checkbox', {
+    name: `${name} as one of the ${kind} of condition ${condition} in the Shown when rule of ${NAME}`,
+  }) as HTMLInputElement;
 const toggle = () => screen.getByRole('button', { name: `Edit as JSON: Shown when rule of ${NAME}` });
 
 describe('the Shown when rule builder', () => {
@@ -35,7 +40,7 @@ describe('the Shown when rule builder', () => {
     expect(document.activeElement).toBe(control('Condition 1 is about'));
     fireEvent.change(control('Condition 1 is about'), { target: { value: 'tenants' } });
     // A known tenant is a box; another is typed.
-    fireEvent.click(within(field()).getByRole('checkbox', { name: 'Acme (acme)' }));
+    fireEvent.click(nameBox('Acme (acme)', 'tenants', '1'));
     fireEvent.change(control('Other tenants of condition 1, separated by commas'), {
       target: { value: 'globex, initech' },
     });
@@ -46,9 +51,9 @@ describe('the Shown when rule builder', () => {
     fireEvent.change(control('Group 2: shown when'), { target: { value: '$any' } });
     fireEvent.change(control('Condition 2.1 is about'), { target: { value: 'flags' } });
     fireEvent.change(control('Test of condition 2.1'), { target: { value: 'not' } });
-    fireEvent.click(within(field()).getByRole('checkbox', { name: 'beta' }));
+    fireEvent.click(nameBox('beta', 'flags', '2.1'));
     fireEvent.click(button('Add a condition to group 2'));
-    fireEvent.click(within(field()).getAllByRole('checkbox', { name: 'operator' })[0]!);
+    fireEvent.click(nameBox('operator', 'roles', '2.2'));
     fireEvent.click(control('Not: shown when group 2 does not hold'));
     expect(held()).toEqual({
       $all: [
@@ -68,6 +73,19 @@ describe('the Shown when rule builder', () => {
     // The last condition gone: no rule at all, not an empty group the server refuses.
     expect(held()).toBeNull();
     expect(document.activeElement).toBe(button('Add a condition'));
+  });
+
+  it('names each name’s box by what it toggles: the name, of which condition, in which card’s rule', () => {
+    render(<Field initial={{ $any: [{ roles: ['editor'] }, { roles: ['viewer'] }, { tenants: ['acme'] }] }} />);
+    // Each name found once (getByRole refuses two alike): the same role's boxes of conditions 1 and 2 told apart.
+    for (const role of STAFF_ROLES) {
+      expect(nameBox(role, 'roles', '1').checked).toBe(role === 'editor');
+      expect(nameBox(role, 'roles', '2').checked).toBe(role === 'viewer');
+    }
+    expect(nameBox('Acme (acme)', 'tenants', '3').checked).toBe(true);
+    // Seen, a box still says the name alone: its condition's legend says the rest.
+    const label = nameBox('viewer', 'roles', '2').closest('label') as HTMLElement;
+    expect(label.querySelectorAll(':scope > :not(input, .visually-hidden)')).toHaveLength(0);
   });
 
   it('takes names typed alone while the server’s tenants and flags are unknown', () => {
@@ -92,8 +110,8 @@ describe('the Shown when rule builder', () => {
     fireEvent.click(toggle());
     expect(toggle().getAttribute('aria-pressed')).toBe('false');
     expect((control('Shown when') as HTMLSelectElement).value).toBe('$all');
-    expect((within(field()).getAllByRole('checkbox', { name: 'viewer' })[0] as HTMLInputElement).checked).toBe(true);
-    expect((within(field()).getByRole('checkbox', { name: 'beta' }) as HTMLInputElement).checked).toBe(true);
+    expect(nameBox('viewer', 'roles', '1').checked).toBe(true);
+    expect(nameBox('beta', 'flags', '2').checked).toBe(true);
     expect(held()).toEqual({ $all: [{ roles: ['viewer'] }, { flags: ['beta'] }] });
     expect(reading()).toBe('Shown to: (role viewer and flag beta on).');
   });
@@ -113,7 +131,7 @@ describe('the Shown when rule builder', () => {
     expect(held()).toEqual({ roles: ['editor'] });
     fireEvent.change(box, { target: { value: '{"roles": ["operator"]}' } });
     fireEvent.click(toggle());
-    expect((within(field()).getByRole('checkbox', { name: 'operator' }) as HTMLInputElement).checked).toBe(true);
+    expect(nameBox('operator', 'roles', '1').checked).toBe(true);
   });
 
   it('opens a rule the builder cannot show in the JSON, saying why', () => {

@@ -70,6 +70,12 @@ export function NamesEditor({ condition, path, controlId, context, setNames, pro
                   }
                 />
                 {label}
+                {/* Not the name alone: a card's rule has a box of that name per condition, and the page a rule per card. */}
+                <span className="visually-hidden">
+                  {' '}
+                  as one of the {plural.toLowerCase()} of condition {path}
+                </span>
+                {context}
               </label>
             </li>
           ))}
