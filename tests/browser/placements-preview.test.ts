@@ -38,6 +38,20 @@ it('renders the draft’s slots with the remotes’ components, follows a props 
     stage.locator('[data-slot-component]').evaluateAll((slots) => slots.map((slot) => slot.dataset.slotComponent)),
   ).resolves.toEqual(['ShortcutLinks', 'WelcomeCard']);
 
+  // A picture of the location, not a page to use: the Tab from the preview's last control passes its links by, and a
+  // click on one goes nowhere (neither away nor to the question of leaving the draft unsaved).
+  await preview.getByRole('checkbox', { name: /^Choose the feature flags/ }).focus();
+  await page.keyboard.press('Tab');
+  await expect(
+    page.evaluate(() => document.activeElement?.closest('[data-placements-preview-stage]') == null),
+  ).resolves.toBe(true);
+  await stage.scrollIntoViewIfNeeded();
+  const tile = (await stage.locator('[data-slot-component="ShortcutLinks"] a').first().boundingBox())!;
+  await page.mouse.click(tile.x + tile.width / 2, tile.y + tile.height / 2);
+  await page.waitForTimeout(500);
+  expect(new URL(page.url()).pathname).toBe('/placements');
+  expect(await page.getByRole('dialog').count()).toBe(0);
+
   // An edit of its props shows at once, unsaved and unpublished.
   await section.getByRole('textbox', { name: /title/i }).fill('Edited before publishing');
   await welcome.getByRole('heading', { name: 'Edited before publishing' }).waitFor({ timeout: SLOT_TIMEOUT_MS });

@@ -99,4 +99,12 @@ describe('the placements preview', () => {
     const hidden = section.querySelector('[data-preview-outcome="hidden"]');
     expect(hidden?.textContent).toBe('OperatorsNote (file, team_news): hidden by its rule: role operator');
   });
+
+  it('draws the location inert, a picture to look at: its list of slots, outside it, says them in words', async () => {
+    renderAppAt(api(), PLACEMENTS_PAGE_PATH, COMPONENTS);
+    const drawn = await screen.findByText('Welcome card: Hello');
+    const section = drawn.closest('section') as HTMLElement;
+    expect(drawn.closest('[inert]')).not.toBeNull();
+    expect(section.querySelector('[data-placements-preview-slots]')?.closest('[inert]')).toBeNull();
+  });
 });

@@ -175,9 +175,18 @@ export function PlacementsPreview({ document, location: shown }: PlacementsPrevi
       {previewed !== undefined && (
         <>
           <div className="placements__preview-stage" data-placements-preview-stage={location}>
-            <SlotRuntimeProvider runtime={runtime}>
-              <LocationSlots location={SlotLocation.from(location)} entries={previewed.slots} status="ready" />
-            </SlotRuntimeProvider>
+            {/*
+              A picture of the location, not a page to use: its links and buttons would lead keyboard users through
+              dead stops (or out of the editor, its draft unsaved), so it is inert, for the pointer too. Inert also
+              takes it out of the accessibility tree: what a screen reader needs of it is said in words by the list
+              below (each slot placed here, and whether this account sees it), where controls that do nothing would
+              only mislead. Seen, it stays as the page would draw it.
+            */}
+            <div inert>
+              <SlotRuntimeProvider runtime={runtime}>
+                <LocationSlots location={SlotLocation.from(location)} entries={previewed.slots} status="ready" />
+              </SlotRuntimeProvider>
+            </div>
             {previewed.slots.length === 0 && <p className="empty">This account sees no slot here.</p>}
           </div>
           <ol className="placements__preview-slots" data-placements-preview-slots>
