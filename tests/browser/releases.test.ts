@@ -212,6 +212,49 @@ describe('releases of a remote, from the operators’ page', () => {
     expect(log.pageErrors).toEqual([]);
   });
 
+  it('keeps a remote’s releases readable from 600 to 1000 px: no page scroll, each action’s words whole', async () => {
+    await publishTwo(suite.server);
+    // The widest row: a long version (a build id, without a break in it), offered to activate and preview.
+    const long = '2026.11.29-build.1742+sha.0740d3c4';
+    const token = await addToken(suite.server, 'team_marketing');
+    await publish(suite.server, token, long, `${suite.server.url}/remotes/team_marketing/mf-manifest.json`);
+    const { page, log } = await suite.newPage({ viewport: { width: 600, height: 800 } });
+    await signIn(page);
+    for (const width of [600, 768, 900, 1000]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto('/releases');
+      const frame = page.getByRole('region', { name: 'Releases of team_marketing' });
+      // Named with the version still, for a screen reader.
+      await frame.getByRole('button', { name: `Activate ${long}` }).waitFor();
+      const seen = await page.evaluate(() => ({
+        page: document.documentElement.scrollWidth,
+        // The lines each action's visible words take: one, not a version broken letter by letter.
+        lines: [...document.querySelectorAll('.table--releases .table__actions .button')].map((button) => {
+          const words = document.createRange();
+          words.selectNodeContents(button.firstChild!);
+          return `${button.firstChild!.textContent}: ${words.getClientRects().length}`;
+        }),
+      }));
+      expect([width, seen.page]).toEqual([width, width]);
+      expect(seen.lines).toEqual([
+        'Activate: 1',
+        'Preview: 1',
+        'Activate: 1',
+        'Preview: 1',
+        'Activate: 1',
+        'Preview: 1',
+      ]);
+      // A table wider than its frame scrolls in it, the frame marked (its actions pinned, their shadow shown).
+      await page.waitForFunction(() => {
+        const element = document.querySelector('[aria-label="Releases of team_marketing"]')!;
+        const wider = element.scrollWidth > element.clientWidth;
+        return wider === element.hasAttribute('data-overflowing');
+      });
+    }
+    expect(await axeViolations(page)).toEqual([]);
+    expect(log.pageErrors).toEqual([]);
+  });
+
   it('says on every page that it runs a release the session previews, and stops the preview from there', async () => {
     const [, second] = await publishTwo(suite.server);
     const { page, log } = await suite.newPage({ viewport: { width: 390, height: 844 } });

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { AutomaticRollback, RemoteReleases, SlotStatsPayload } from '../../../shared';
 import { useApiClient } from '../../core';
 import { useOverflowing } from '../../hooks/use-overflowing';
@@ -14,6 +15,20 @@ import { automaticRollbackOf, planStopsWarning, rolledBackState, rolledBackWarni
 export function automaticRollbackMessage(remote: string, rollback: AutomaticRollback): string {
   const why = rollback.reason ? `: ${rollback.reason}` : '';
   return `The canary ${rollback.version} of ${remote} was rolled back automatically on ${instantInWords(rollback.at)}${why}.`;
+}
+
+/**
+ * A release's action as its row shows it, the verb alone (the row's heading says the version beside it), and as a
+ * screen reader says it, with the version (`Roll back to 1.0.0`), in a list of the page's buttons too. Seen, the
+ * version made each button as wide as the longest version (up to 64 characters) or broke it letter by letter.
+ */
+function rowAction(verb: string, heardOnly: string): ReactNode {
+  return (
+    <>
+      {verb}
+      <span className="visually-hidden"> {heardOnly}</span>
+    </>
+  );
 }
 
 /** The id of a remote's heading on the operators' page: focused after a change of that remote. */
@@ -64,7 +79,7 @@ export function RemoteReleasesSection({
   const change = (action: string, version: string) => () =>
     client.post(remoteApiPath(remote, action, rollout), { version });
   const previewOf = (version: string) => () => client.post(remoteApiPath(remote, 'preview'), { version });
-  const button = (label: string, change: Omit<ReleaseChange, 'remote'>, kind = 'secondary') => (
+  const button = (label: ReactNode, change: Omit<ReleaseChange, 'remote'>, kind = 'secondary') => (
     <button type="button" className={`button button--${kind}`} onClick={() => void apply({ remote, ...change })}>
       {label}
     </button>
@@ -172,7 +187,7 @@ export function RemoteReleasesSection({
                   <td className="table__actions">
                     {mayChange &&
                       index !== activeIndex &&
-                      button(rollback ? `Roll back to ${version}` : `Activate ${version}`, {
+                      button(rowAction(verb, rollback ? `to ${version}` : version), {
                         send: change(rollback ? 'rollback' : 'activate', version),
                         confirm: {
                           title: `${verb} ${remote} to ${version}?`,
@@ -185,7 +200,7 @@ export function RemoteReleasesSection({
                     {index !== activeIndex &&
                       version !== preview &&
                       button(
-                        `Preview ${version}`,
+                        rowAction('Preview', version),
                         { send: previewOf(version), done: `Previewing ${remote} ${version} in this session.` },
                         'ghost',
                       )}
