@@ -123,4 +123,16 @@ describe('the template of npm run remote:new', () => {
   it('publishes with npm run release, the kit command that reads its token from the environment only', () => {
     expect(REMOTE_PROJECT_SCRIPTS.release).toBe('slots-remote release');
   });
+
+  it("names every kind of file of dist/ the product's pages load among those its README says to deploy", () => {
+    // The stylesheets a component loads are copied into dist/ as `<hash>.css`: left off the list, a team deploying
+    // what it names shipped components whose styles answered 404 on every page.
+    const deploy = readTemplateFile('README.md')
+      .split('\n\n')
+      .find((paragraph) => paragraph.startsWith('Of `dist/`, the product reads'));
+    expect(deploy).toBeDefined();
+    for (const kind of ['`mf-manifest.json`', '`slots-remote.json`', '`.js`', '`.css`']) {
+      expect({ kind, listed: deploy!.includes(kind) }).toEqual({ kind, listed: true });
+    }
+  });
 });
