@@ -51,6 +51,27 @@ describe('defineRemote', () => {
     expect([props, wrong]).toHaveLength(2);
   });
 
+  it('says what a remote or component name may be, with a name it takes, not only the pattern', () => {
+    const note = propsSchema({ text: Type.String() });
+    expect(() => defineRemote({ name: 'billing-remote', components: { Note: note }, formComponents: [] })).toThrow(
+      new InvalidRemoteDescriptorError(
+        'Remote descriptor "billing-remote" is invalid: name "billing-remote" is not a remote name: letters, ' +
+          'digits and _, starting with a letter or _, 64 characters at most (e.g. team_billing; ' +
+          '/^[A-Za-z_][A-Za-z0-9_]{0,63}$/).',
+      ),
+    );
+    expect(() => defineRemote({ name: 'team_x', components: { invoice_banner: note }, formComponents: [] })).toThrow(
+      new InvalidRemoteDescriptorError(
+        'Remote descriptor "team_x" is invalid: component "invoice_banner" is not a component name: a capital ' +
+          'letter, then letters and digits only, 128 characters at most (e.g. "InvoiceBanner" in ' +
+          'components/InvoiceBanner.tsx; /^[A-Z][A-Za-z0-9]{0,127}$/).',
+      ),
+    );
+    expect(() => defineRemote({ name: 'team_x', components: { '2fa': note }, formComponents: [] })).toThrow(
+      '(e.g. "Component2fa" in components/Component2fa.tsx;',
+    );
+  });
+
   it('refuses a schema declaring key or ref, and a props schema that is not an object', () => {
     expect(() =>
       defineRemote({ name: 'team_x', components: { Row: propsSchema({ key: Type.String() }) }, formComponents: [] }),

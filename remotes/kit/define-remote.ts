@@ -80,16 +80,31 @@ function jsonSchemaOf(schema: TSchema): JsonSchema {
   return JSON.parse(JSON.stringify(schema)) as JsonSchema;
 }
 
+/** A component name the kit takes, made of a refused one: `invoice_banner` -> `InvoiceBanner`, `boom` -> `Boom`. */
+function componentNameLike(name: string): string {
+  const words = name.split(/[^A-Za-z0-9]+/).filter((word) => word !== '');
+  const joined = words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
+  const named = /^[A-Z]/.test(joined) ? joined : `Component${joined}`;
+  return named.slice(0, 128);
+}
+
 export function findDescriptorProblems(descriptor: RemoteDescriptorFile): string[] {
   const problems: string[] = [];
   if (!REMOTE_NAME_PATTERN.test(descriptor.name)) {
-    problems.push(`name must match ${REMOTE_NAME_PATTERN}`);
+    problems.push(
+      `name ${JSON.stringify(descriptor.name)} is not a remote name: letters, digits and _, starting with a letter ` +
+        `or _, 64 characters at most (e.g. team_billing; ${REMOTE_NAME_PATTERN})`,
+    );
   }
   if (descriptor.components.length === 0) problems.push('it declares no component');
   const seen = new Set<string>();
   for (const component of descriptor.components) {
     if (!EXPOSED_COMPONENT_PATTERN.test(component)) {
-      problems.push(`component ${JSON.stringify(component)} must match ${EXPOSED_COMPONENT_PATTERN}`);
+      problems.push(
+        `component ${JSON.stringify(component)} is not a component name: a capital letter, then letters and ` +
+          `digits only, 128 characters at most (e.g. ${JSON.stringify(componentNameLike(component))} in ` +
+          `components/${componentNameLike(component)}.tsx; ${EXPOSED_COMPONENT_PATTERN})`,
+      );
     }
     if (seen.has(component)) problems.push(`component ${JSON.stringify(component)} is listed twice`);
     seen.add(component);
