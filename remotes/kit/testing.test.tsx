@@ -103,6 +103,22 @@ describe('renderSlot', () => {
     slot.unmount();
   });
 
+  it('says a form component that failed outside a form had no form context there, and how to write it for both', async () => {
+    const failure = await failureOf(
+      renderSlot(remote, 'Shout', Shout, { location: 'dashboard-before-cards', props: { field: 'title' } }),
+    );
+    expect(failure.kind).toBe('render-error');
+    expect(failure.message).toContain(
+      'Shout is a form component: outside a form, location "dashboard-before-cards" included, it is given no ' +
+        'formContext, and no resource but at the record actions (resource-page-actions, resource-edit-actions).',
+    );
+    expect(failure.message).toContain('in a form, test it at location "form".');
+    // Any other component's failure is told as it was.
+    expect(
+      (await failureOf(renderSlot(remote, 'Broken', Broken, { location: 'header-banner', props: {} }))).message,
+    ).toBe('Broken at header-banner failed (render-error): Broken on purpose');
+  });
+
   it('refuses in a form a component not declared among the form components', async () => {
     const failure = await failureOf(renderSlot(remote, 'Hello', Hello, { location: 'form', props: { name: 'x' } }));
     expect(failure.kind).toBe('not-a-form-component');

@@ -14,6 +14,7 @@ import type { SlotStatusEntry } from '../../host/core/slot-status';
 import type { LoadedModule } from '../../host/loader/remote-module-loader';
 import type { RemoteDeclaration } from './define-remote';
 import {
+  FORM_LOCATION,
   emulatedRuntime,
   emulatedSlot,
   initialFormValues,
@@ -86,6 +87,20 @@ function modulesOf(
 }
 
 /**
+ * What a form component that failed rendering outside a form is told: it was given no `formContext` there (a
+ * placement the product's slot check only warns of), which reading `formContext.values` fails on.
+ */
+function outsideFormHint(remote: RemoteDeclaration, component: string, location: string, kind: string): string {
+  if (kind !== 'render-error' || location === FORM_LOCATION || !remote.formComponents.includes(component)) return '';
+  return (
+    ` (${component} is a form component: outside a form, location "${location}" included, it is given no ` +
+    'formContext, and no resource but at the record actions (resource-page-actions, resource-edit-actions). To be ' +
+    'placed there too, it reads them as optional, its props typed PropsOf<…> & Partial<Pick<FormSlotProps, ' +
+    `'resource' | 'formContext'>>; in a form, test it at location "${FORM_LOCATION}".)`
+  );
+}
+
+/**
  * Renders `component` of `remote` (the default export of remote.ts) at `options.location`; resolves once it has
  * rendered, rejects with a {@link SlotTestFailure} once its boundary caught a failure. Rejects before rendering when
  * the React the test runs on (the project's) is not in the range the host shares, as the build fails then: a test
@@ -145,7 +160,8 @@ export async function renderSlot(
   if (slot.state === 'failed') {
     unmount();
     const kind = slot.failure?.kind ?? 'render-error';
-    throw new SlotTestFailure(kind, `${component} at ${options.location} failed (${kind}): ${slot.failure?.message}`);
+    const message = `${component} at ${options.location} failed (${kind}): ${slot.failure?.message}`;
+    throw new SlotTestFailure(kind, message + outsideFormHint(remote, component, options.location, kind));
   }
   return { container, formValues: () => values, unmount };
 }
