@@ -72,6 +72,18 @@ describe('defineRemote', () => {
     );
   });
 
+  it('names the components a misspelled form component could be', () => {
+    const note = propsSchema({ text: Type.String() });
+    // The type check refuses it too (npm run build and npm test run it first; npm run dev does not).
+    // @ts-expect-error "Notes" is not among the components
+    expect(() => defineRemote({ name: 'team_x', components: { Note: note }, formComponents: ['Notes'] })).toThrow(
+      new InvalidRemoteDescriptorError(
+        'Remote descriptor "team_x" is invalid: form component "Notes" is not in components (Note): formComponents ' +
+          'lists some of the components declared above it.',
+      ),
+    );
+  });
+
   it('refuses a schema declaring key or ref, and a props schema that is not an object', () => {
     expect(() =>
       defineRemote({ name: 'team_x', components: { Row: propsSchema({ key: Type.String() }) }, formComponents: [] }),

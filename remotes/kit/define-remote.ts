@@ -111,7 +111,10 @@ export function findDescriptorProblems(descriptor: RemoteDescriptorFile): string
   }
   for (const formComponent of descriptor.formComponents) {
     if (!seen.has(formComponent)) {
-      problems.push(`form component ${JSON.stringify(formComponent)} is not in components`);
+      problems.push(
+        `form component ${JSON.stringify(formComponent)} is not in components (${[...seen].join(', ') || 'none'}): ` +
+          'formComponents lists some of the components declared above it',
+      );
     }
   }
   for (const [component, schema] of Object.entries(descriptor.props ?? {})) {
