@@ -66,6 +66,23 @@ export const ERROR_MESSAGES = {
 } as const;
 
 /**
+ * The 403 of a team token (or any bearer token) sent without a session to a route that only staff use: what a team
+ * token does, naming its two routes, and that everything else needs a staff sign-in. Said instead of
+ * `unauthenticated`'s "Sign in to continue.", which sent a team's CI looking for a sign-in it will never have.
+ * `remote`: the route's, when its path names one (the releases API); else `<name>`.
+ */
+export function teamTokenNotServedMessage(remote?: string): string {
+  const name = remote ?? '<name>';
+  return (
+    `A team token only publishes its remote's releases (POST /api/remotes/${name}/releases) and, where the ` +
+    `operators allow it ("teamRollouts" in the remote's REMOTES_CONFIG entry), starts and steers its progressive ` +
+    `rollouts (/api/remotes/${name}/rollouts). Every other route is for staff signed in with a session (POST ` +
+    '/login), never for a token: activating a release, rolling back and canaries are done by an operator on the ' +
+    'Releases page (/releases), or with a request signed in as one.'
+  );
+}
+
+/**
  * The 503 of a sign-out whose session could not be ended on the server (its session store not answering): the
  * browser forgot it (the answer clears the cookie), and the stored session ends once unused for the idle limit.
  */

@@ -173,6 +173,7 @@ export {
   isErrorBody,
   payloadTooLargeMessage,
   signOutNotEndedMessage,
+  teamTokenNotServedMessage,
   type ErrorCode,
   type ErrorBody,
 } from './errors';

@@ -3,6 +3,7 @@ import { PAGE_TENANT_HEADER, SESSION_TENANT_HEADER, type Tenant } from '../../sh
 import { accessIn, type StaffAccess } from './staff-access';
 import type { StaffUser } from './staff-user';
 import { HttpError } from '../http/http-error';
+import { noSessionRefusal } from './no-session-refusal';
 import type { Memberships, TenantStore } from '../tenants/tenant-store';
 
 /** Message when an account is a member of no tenant at all. */
@@ -24,7 +25,8 @@ export interface TenantContext {
  */
 export async function currentTenant(req: Request, store: TenantStore): Promise<TenantContext> {
   const user = req.user;
-  if (!user) throw HttpError.unauthenticated();
+  // Routes that read the tenant without a guard before them (GET /api/slot-stats) refuse as the guards do.
+  if (!user) throw noSessionRefusal(req);
   const memberships = await store.membershipsOf(user.id);
   const chosen = req.session.tenant;
   const context = tenantContext(user, memberships, chosen);

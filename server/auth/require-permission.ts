@@ -4,13 +4,15 @@ import { HttpError } from '../http/http-error';
 import { accessIn } from './staff-access';
 import type { StaffUser } from './staff-user';
 import { currentTenant } from './current-tenant';
+import { noSessionRefusal } from './no-session-refusal';
 import type { TenantStore } from '../tenants/tenant-store';
 
 /**
  * The guard of a route that needs a permission in the current tenant (shared/staff-permissions.ts): 401 without a
- * session, 403 saying why for staff without it (their role in this tenant, or no tenant at all). Routes name the
- * permission, never a role: which roles grant it is said once, in ROLE_PERMISSIONS. `changesReachEveryTenant` (releases,
- * placements: what every tenant is served): a change needs the permission in every tenant, reads in the current one.
+ * session (403 for a bearer token: no-session-refusal.ts), 403 saying why for staff without it (their role in this
+ * tenant, or no tenant at all). Routes name the permission, never a role: which roles grant it is said once, in
+ * ROLE_PERMISSIONS. `changesReachEveryTenant` (releases, placements: what every tenant is served): a change needs the
+ * permission in every tenant, reads in the current one.
  */
 export function requirePermission(
   permission: StaffPermission,
@@ -19,7 +21,7 @@ export function requirePermission(
 ): RequestHandler {
   return (req, _res, next) => {
     if (!req.user) {
-      next(HttpError.unauthenticated());
+      next(noSessionRefusal(req));
       return;
     }
     const user = req.user;

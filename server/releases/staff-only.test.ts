@@ -1,11 +1,11 @@
 /**
  * A team token sent to a releases route only staff use is told what a team token does and who does the rest, with
- * 403: the session guard's "Sign in to continue." sent a team's CI looking for a sign-in it will never have.
+ * 403, naming the route's remote: the session guard's "Sign in to continue." sent a team's CI looking for a sign-in it
+ * will never have. (The message in full, and the other staff routes: auth/no-session-refusal.test.ts.)
  */
 import request from 'supertest';
-import { ERROR_MESSAGES } from '../../shared';
+import { ERROR_MESSAGES, teamTokenNotServedMessage } from '../../shared';
 import { addOperator, createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
-import { teamTokenNotServedMessage } from './staff-only';
 
 let testApp: TestApp;
 let token: string;
@@ -39,16 +39,6 @@ it.each(STAFF_ROUTES)('answers a team token on %s %s with 403 saying what it may
   expect(answer.body).toEqual({
     error: { code: 'forbidden', message: teamTokenNotServedMessage(named ? 'team_billing' : undefined) },
   });
-});
-
-it('names what a team token does and who activates, in full', () => {
-  expect(teamTokenNotServedMessage('team_billing')).toBe(
-    "A team token only publishes its remote's releases (POST /api/remotes/team_billing/releases) and, where the " +
-      'operators allow it ("teamRollouts" in the remote\'s REMOTES_CONFIG entry), starts and steers its progressive ' +
-      'rollouts (/api/remotes/team_billing/rollouts). Activating a release, rolling back, canaries and the rest of ' +
-      'the releases API are for staff: an operator does it on the Releases page (/releases), or with a request ' +
-      'signed in as one.',
-  );
 });
 
 it('still asks a request with neither a token nor a session to sign in', async () => {
