@@ -13,6 +13,7 @@ import { createLogger } from './logger';
 import { parseOrigin } from './security/parse-origin';
 import { DEFAULT_DESCRIPTOR_TIMEOUT_MS } from './remotes/http-descriptor-source';
 import { DEFAULT_DESCRIPTOR_RETRY_MS } from './remotes/descriptor-retry';
+import { DEFAULT_TEAM_TOKEN_LIMIT_SETTINGS, type TeamTokenLimitSettings } from './releases/team-token-limit-settings';
 import type { SlotProblemsMode } from './slots/slot-check-reporter';
 import type { StorageSettings } from './storage/open-storage';
 import { slotEventSettingsOf, type SlotEventOptions, type SlotEventSettings } from './slot-events/slot-event-settings';
@@ -104,6 +105,8 @@ export interface AppOptions {
   releasePollMs?: number;
   /** Sign-in attempts allowed per account+IP and per IP (counted in Redis when configured, else in the database). */
   loginRateLimit?: LoginRateLimitSettings;
+  /** Requests with an unknown team token allowed per client, counted where the sign-in's are (default 20 per 15 min). */
+  teamTokenLimit?: TeamTokenLimitSettings;
   /** Slot events: their limits, how they are written, and the automatic rollback of a failing canary. */
   slotEvents?: SlotEventOptions;
   /**
@@ -160,6 +163,7 @@ export interface AppSettings {
   remoteRetryIntervalMs: number;
   releasePollMs: number;
   loginRateLimit: LoginRateLimitSettings;
+  teamTokenLimit: TeamTokenLimitSettings;
   slotEvents: SlotEventSettings;
   /** null: nothing measured per request, no `/metrics` route. */
   metrics: { token: string | undefined } | null;
@@ -212,6 +216,7 @@ export function appSettingsOf(options: AppOptions): AppSettings {
     remoteRetryIntervalMs: options.remoteRetryIntervalMs ?? DEFAULT_DESCRIPTOR_RETRY_MS,
     releasePollMs: options.releasePollMs ?? 1000,
     loginRateLimit: options.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT_SETTINGS,
+    teamTokenLimit: options.teamTokenLimit ?? DEFAULT_TEAM_TOKEN_LIMIT_SETTINGS,
     slotEvents: slotEventSettingsOf(options.slotEvents),
     metrics: options.metrics ? { token: options.metrics.token } : null,
     publicFastPath: options.publicFastPath ?? true,

@@ -86,7 +86,12 @@ export class App {
       const auth = (this.auth = new AuthModule(core));
       const remotes = (this.remotes = new RemotesModule({ ...core, slots, resources }));
       const slotCheck = (this.slotCheck = new SlotCheckModule({ ...core, slots, resources, remotes }));
-      const releases = (this.releases = new ReleasesModule({ ...core, remotes, slotCheck }));
+      const releases = (this.releases = new ReleasesModule({
+        ...core,
+        remotes,
+        slotCheck,
+        rateLimitStore: auth.rateLimitStore,
+      }));
       const placements = (this.placements = new PlacementsModule({ ...core, slots, remotes, slotCheck }));
       const slotEvents = (this.slotEvents = new SlotEventsModule({ ...core, resources, remotes, releases, meta }));
       const hostPage = new HostPageModule({ ...core, auth, slots, meta, remotes, releases });

@@ -28,6 +28,7 @@ describe('readConfig', () => {
         accountSlowdownSeconds: 10,
         windowSeconds: 900,
       },
+      teamTokenLimit: { perIp: 20, windowSeconds: 900 },
       slotEvents: {
         eventsPerSessionPerMinute: 600,
         eventsPerAddressPerMinute: 3000,
@@ -60,6 +61,7 @@ describe('readConfig', () => {
       LOGIN_RATE_LIMIT: '5',
       LOGIN_IP_RATE_LIMIT: 'off',
       LOGIN_RATE_LIMIT_WINDOW_SECONDS: '60',
+      TEAM_TOKEN_RATE_LIMIT: '5',
       SLOT_EVENTS_PER_SESSION_PER_MINUTE: '100',
       SLOT_EVENTS_PER_ADDRESS_PER_MINUTE: '1000',
       CANARY_AUTO_ROLLBACK: 'off',
@@ -98,6 +100,7 @@ describe('readConfig', () => {
         accountSlowdownSeconds: 10,
         windowSeconds: 60,
       },
+      teamTokenLimit: { perIp: 5, windowSeconds: 900 },
       slotEvents: {
         eventsPerSessionPerMinute: 100,
         eventsPerAddressPerMinute: 1000,
@@ -174,6 +177,7 @@ describe('readConfig', () => {
     [{ LOG_REQUESTS: 'maybe' }, /LOG_REQUESTS="maybe" is not valid: expected true or false/],
     [{ ALLOWED_ORIGINS: 'https://admin.example.com/path' }, /ALLOWED_ORIGINS/],
     [{ LOGIN_RATE_LIMIT: 'lots' }, /LOGIN_RATE_LIMIT/],
+    [{ TEAM_TOKEN_RATE_LIMIT: '0' }, /TEAM_TOKEN_RATE_LIMIT="0" is not valid/],
     [
       { CANARY_ROLLBACK_WINDOW_MINUTES: '90' },
       /CANARY_ROLLBACK_WINDOW_MINUTES="90" is not valid: expected from 1 to 60/,

@@ -14,6 +14,7 @@ import { postgresSettingsFromEnv } from './config/postgres-settings';
 import { ConfigError } from './config/config-error';
 import { parseOrigin } from './security/parse-origin';
 import { slotEventSettingsFromEnv, type SlotEventSettings } from './slot-events/slot-event-settings';
+import { teamTokenLimitSettingsFromEnv, type TeamTokenLimitSettings } from './releases/team-token-limit-settings';
 import { metricsSettingsFromEnv, type MetricsSettings } from './observability/metrics-settings';
 import { tlsSettingsFromEnv, type TlsSettings } from './config/tls-settings';
 
@@ -51,6 +52,8 @@ export interface ServerConfig {
   publicOrigin: string | undefined;
   /** LOGIN_RATE_LIMIT, LOGIN_IP_RATE_LIMIT, LOGIN_RATE_LIMIT_WINDOW_SECONDS. */
   loginRateLimit: LoginRateLimitSettings;
+  /** TEAM_TOKEN_RATE_LIMIT: requests with an unknown team token per client per window. */
+  teamTokenLimit: TeamTokenLimitSettings;
   /** SLOT_EVENTS_PER_*_PER_MINUTE and the canary's automatic rollback (CANARY_AUTO_ROLLBACK, CANARY_ROLLBACK_*). */
   slotEvents: SlotEventSettings;
   /** HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS. */
@@ -102,6 +105,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
     allowedOrigins: readAllowedOrigins(env),
     publicOrigin: readPublicOrigin(env.PUBLIC_URL),
     loginRateLimit: loginRateLimitSettingsFromEnv(env),
+    teamTokenLimit: teamTokenLimitSettingsFromEnv(env),
     slotEvents: slotEventSettingsFromEnv(env),
     serverTimeouts: serverTimeoutSettingsFromEnv(env),
     shutdown: shutdownSettingsFromEnv(env),

@@ -93,6 +93,7 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     allowedOrigins: config.allowedOrigins,
     ...(config.publicOrigin === undefined ? {} : { publicOrigin: config.publicOrigin }),
     loginRateLimit: config.loginRateLimit,
+    teamTokenLimit: config.teamTokenLimit,
     slotEvents: config.slotEvents,
     // With METRICS_PORT, /metrics is served on that port only; else, with METRICS_TOKEN, on the app's port.
     ...(metricsEnabled(config.metrics)

@@ -52,6 +52,7 @@ export const ERROR_MESSAGES = {
   notFound: 'Not found.',
   internal: 'Something went wrong on the server.',
   tooManyAttempts: 'Too many sign-in attempts. Try again later.',
+  tooManyTokenChecks: 'Too many requests with an unknown team token from this address. Try again later.',
   payloadTooLarge: 'Request body too large.',
   unsupportedMediaType: 'Send JSON with Content-Type: application/json.',
   malformedJson: 'Request body is not valid JSON.',

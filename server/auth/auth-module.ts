@@ -10,7 +10,7 @@ import type { TenantStore } from '../tenants/tenant-store';
 import { createAuthRouter } from './auth-router';
 import { createPassport } from './create-passport';
 import { CredentialChecker } from './credential-checker';
-import { LoginRateLimiter, rateLimitStoreIn } from './login-rate-limit/login-rate-limiter';
+import { LoginRateLimiter, rateLimitStoreIn, type RateLimitStore } from './login-rate-limit/login-rate-limiter';
 import type { LoginRateLimitSettings } from './login-rate-limit/login-rate-limit-settings';
 import { createLoginThrottle } from './login-rate-limit/login-throttle';
 import type { ScryptParams } from './password-hash';
@@ -52,6 +52,8 @@ export class AuthModule implements AppModule {
   /** Where sessions live (SQLite, PostgreSQL or Redis). */
   readonly sessions: SessionStorage;
   readonly loginRateLimiter: LoginRateLimiter;
+  /** Where the sign-in counters live (Redis with REDIS_URL, else the database): other limits of failures count there. */
+  readonly rateLimitStore: RateLimitStore;
   private readonly authenticator: passport.Authenticator;
 
   constructor(private readonly parts: AuthModuleParts) {
@@ -65,10 +67,10 @@ export class AuthModule implements AppModule {
       cleanupIntervalMs: settings.sessionCleanupIntervalMs,
       logger,
     });
-    this.loginRateLimiter = LoginRateLimiter.create(
-      settings.loginRateLimit,
-      this.sessions.redisClient ? { kind: 'redis', client: this.sessions.redisClient } : rateLimitStoreIn(storage),
-    );
+    this.rateLimitStore = this.sessions.redisClient
+      ? { kind: 'redis', client: this.sessions.redisClient }
+      : rateLimitStoreIn(storage);
+    this.loginRateLimiter = LoginRateLimiter.create(settings.loginRateLimit, this.rateLimitStore);
     if (metrics) addSessionMetrics(metrics, this.sessions, storage, logger);
   }
 

@@ -28,7 +28,10 @@ import { addRolloutMetrics } from './rollout-metrics';
 import { RolloutPlanStore } from './rollout-plan-store';
 import { logRolloutPlansSeen } from './rollout-plan-log';
 import { RolloutPlans, type RolloutJudge } from './rollout-plans';
+import type { RateLimitStore } from '../auth/login-rate-limit/login-rate-limiter';
+import type { TeamTokenLimitSettings } from './team-token-limit-settings';
 import { TeamTokenStore } from './team-token-store';
+import { TeamTokenThrottle } from './team-token-throttle';
 import { unservedEntriesWarner } from './unserved-config-entries';
 
 export interface ReleasesSettings {
@@ -39,6 +42,8 @@ export interface ReleasesSettings {
   bodyLimitBytes: number;
   /** The origin of the product's pages, which a release's manifest must answer with CORS; undefined: unknown. */
   publicOrigin: string | undefined;
+  /** How many unknown team tokens a client may send per window (team-token-throttle.ts). */
+  teamTokenLimit: TeamTokenLimitSettings;
 }
 
 export interface ReleasesModuleParts {
@@ -49,6 +54,8 @@ export interface ReleasesModuleParts {
   remotes: RemotesModule;
   slotCheck: SlotCheckModule;
   metrics?: MetricsRegistry | undefined;
+  /** Where the team tokens' failures are counted: the sign-in counters' store (AuthModule.rateLimitStore). */
+  rateLimitStore: RateLimitStore;
 }
 
 /**
@@ -60,6 +67,8 @@ export interface ReleasesModuleParts {
 export class ReleasesModule implements AppModule {
   readonly store: ReleaseStore;
   readonly teamTokens: TeamTokenStore;
+  /** The team tokens' check as the API runs it: limited per client in its failures. */
+  private readonly tokenChecks: TeamTokenThrottle;
   /** The rollouts and releases in memory, kept current (polled) on every host. */
   readonly snapshot: ReleaseSnapshot;
   readonly service: ReleaseService;
@@ -88,6 +97,7 @@ export class ReleasesModule implements AppModule {
     const registry = remotes.registry;
     this.store = new ReleaseStore(storage);
     this.teamTokens = new TeamTokenStore(storage);
+    this.tokenChecks = TeamTokenThrottle.create(this.teamTokens, settings.teamTokenLimit, parts.rateLimitStore);
     const plans = new RolloutPlanStore(storage);
     this.snapshot = new ReleaseSnapshot(this.store, {
       plans,
@@ -238,7 +248,7 @@ export class ReleasesModule implements AppModule {
         service: this.service,
         store: this.store,
         snapshot: this.snapshot,
-        tokens: this.teamTokens,
+        tokens: this.tokenChecks,
         tenants: this.parts.tenants,
         bodyLimitBytes: this.parts.settings.bodyLimitBytes,
         rollouts: this.rollouts,

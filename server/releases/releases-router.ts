@@ -30,7 +30,8 @@ import { auditEntryShownTo, rolloutShownTo } from './shown-releases';
 import { memberTenantsOf, readableTenantsFor, type ReadableTenants } from '../slots/shown-rule';
 import type { RolloutPlans } from './rollout-plans';
 import { staffOnly } from './staff-only';
-import { tokenRefusalMessage, type TeamTokenStore } from './team-token-store';
+import { tokenRefusalMessage } from './team-token-store';
+import type { TeamTokenThrottle } from './team-token-throttle';
 import type { TenantStore } from '../tenants/tenant-store';
 import { traceOf } from '../observability/request-trace';
 import { rolloutPlanSeenOf, rolloutSeenOf } from './rollout-seen';
@@ -39,7 +40,8 @@ export interface ReleasesRouterOptions {
   service: ReleaseService;
   store: ReleaseStore;
   snapshot: ReleaseSnapshot;
-  tokens: TeamTokenStore;
+  /** The team tokens' check, limited per client in its failures. */
+  tokens: TeamTokenThrottle;
   /** Whose permissions the session's routes check, in the current tenant. */
   tenants: TenantStore;
   bodyLimitBytes: number;
@@ -78,7 +80,7 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
   const requireTeamToken: RequestHandler = async (req, res, next) => {
     const header = req.get('authorization') ?? '';
     const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
-    const checked = token === undefined ? { status: 'invalid' as const } : await tokens.check(token);
+    const checked = token === undefined ? { status: 'invalid' as const } : await tokens.check(req, res, token);
     if (checked.status !== 'valid') throw new HttpError('unauthenticated', tokenRefusalMessage(checked));
     if (checked.remote !== name(req)) {
       throw new HttpError('forbidden', `This token publishes releases of "${checked.remote}" only.`);
@@ -228,24 +230,27 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
       return;
     }
     const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
-    (token === undefined ? Promise.resolve({ status: 'invalid' as const }) : tokens.check(token)).then((checked) => {
-      if (checked.status !== 'valid') {
-        next(new HttpError('unauthenticated', tokenRefusalMessage(checked)));
-      } else if (checked.remote !== name(req)) {
-        next(new HttpError('forbidden', `This token steers rollouts of "${checked.remote}" only.`));
-      } else if (!options.teamRollouts(name(req))) {
-        next(
-          new HttpError(
-            'forbidden',
-            `The operators have not let the team of "${checked.remote}" roll it out with its token ("teamRollouts" ` +
-              'in its REMOTES_CONFIG entry): an operator starts and steers its rollouts.',
-          ),
-        );
-      } else {
-        res.locals.rolloutActor = `token:${checked.id}`;
-        next();
-      }
-    }, next);
+    (token === undefined ? Promise.resolve({ status: 'invalid' as const }) : tokens.check(req, res, token)).then(
+      (checked) => {
+        if (checked.status !== 'valid') {
+          next(new HttpError('unauthenticated', tokenRefusalMessage(checked)));
+        } else if (checked.remote !== name(req)) {
+          next(new HttpError('forbidden', `This token steers rollouts of "${checked.remote}" only.`));
+        } else if (!options.teamRollouts(name(req))) {
+          next(
+            new HttpError(
+              'forbidden',
+              `The operators have not let the team of "${checked.remote}" roll it out with its token ("teamRollouts" ` +
+                'in its REMOTES_CONFIG entry): an operator starts and steers its rollouts.',
+            ),
+          );
+        } else {
+          res.locals.rolloutActor = `token:${checked.id}`;
+          next();
+        }
+      },
+      next,
+    );
   };
   const rolloutActorOf = (res: express.Response): string => res.locals.rolloutActor as string;
   const planOf = (remote: string) => {

@@ -97,7 +97,12 @@ export class TeamTokenStore {
     }));
   }
 
-  /** Whether `token` is a live token (known, not revoked, not expired), and for which remote. */
+  /**
+   * Whether `token` is a live token (known, not revoked, not expired), and for which remote. Looked up by its hash,
+   * never compared with a stored secret: how long the lookup takes can tell at most how far the guess's SHA-256 agrees
+   * with a stored hash, which brings no one closer to a token (that would take a preimage), so no constant-time
+   * comparison is needed. How many guesses a client may make: team-token-throttle.ts.
+   */
   async check(token: string): Promise<TokenCheck> {
     if (!token.startsWith(TOKEN_PREFIX)) return { status: 'invalid' };
     const row = await this.engine.db

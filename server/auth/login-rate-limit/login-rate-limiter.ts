@@ -249,6 +249,18 @@ interface LimiterOptions {
   keyPrefix: string;
 }
 
+/**
+ * A counter of `points` per `duration` seconds kept where the sign-in's are (`store`: Redis, or the database's table
+ * of counters, under its own `keyPrefix`), for another limit of failed credentials (the team tokens' checks): every
+ * instance counts the same failures, a restart hands an attacker no fresh ones, and a Redis that does not answer
+ * rejects within the deadline. Its expired rows are deleted with the sign-in counters' (with the sign-in limits off,
+ * they stay, one per key, and are read as expired).
+ */
+export function counterIn(store: RateLimitStore, options: LimiterOptions): RateLimiterAbstract {
+  if (store.kind === 'sqlite') createSqliteTable(store.db);
+  return makeLimiter(store, options);
+}
+
 function makeLimiter(store: RateLimitStore, options: LimiterOptions): RateLimiterAbstract {
   switch (store.kind) {
     case 'memory':
