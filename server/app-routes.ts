@@ -109,10 +109,9 @@ export function createAppRoutes(parts: AppRouteParts, settings: AppSettings): Ap
       // The API answers JSON: a small header set. Documents and files get helmet's full set, below.
       createApiSecurityHeaders(),
       requireHostHeader,
-      // The product's own pages (PUBLIC_URL) are no other site, even behind a proxy that rewrites Host.
-      createCrossSiteGuard({
-        allowedOrigins: [...settings.allowedOrigins, ...(settings.publicOrigin ? [settings.publicOrigin] : [])],
-      }),
+      // The product's own pages (PUBLIC_URL) are no other site, even behind a proxy that rewrites Host; with it, a
+      // page at another address (a name made to point at the server) is no longer taken for them.
+      createCrossSiteGuard({ allowedOrigins: settings.allowedOrigins, publicOrigin: settings.publicOrigin }),
       ...settings.beforeRoutes,
     ]),
   );

@@ -84,6 +84,19 @@ export function teamTokenNotServedMessage(remote?: string): string {
 }
 
 /**
+ * The 403 of a state-changing request from a page at another address than PUBLIC_URL's (or ALLOWED_ORIGINS') when
+ * the page calls itself this server's own: a name made to point at the server (DNS rebinding), or staff who opened the
+ * product at an address the operators did not declare. The address the request named is not repeated: it is the
+ * sender's to choose.
+ */
+export function undeclaredAddressMessage(publicOrigin: string): string {
+  return (
+    `This product's pages are at ${publicOrigin} (PUBLIC_URL): a change sent from a page at another address is ` +
+    'refused. Open the product at that address, or ask the operators to list the other one in ALLOWED_ORIGINS.'
+  );
+}
+
+/**
  * The 503 of a sign-out whose session could not be ended on the server (its session store not answering): the
  * browser forgot it (the answer clears the cookie), and the stored session ends once unused for the idle limit.
  */

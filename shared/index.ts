@@ -174,6 +174,7 @@ export {
   payloadTooLargeMessage,
   signOutNotEndedMessage,
   teamTokenNotServedMessage,
+  undeclaredAddressMessage,
   type ErrorCode,
   type ErrorBody,
 } from './errors';

@@ -3,7 +3,7 @@
  * visitor's cookies. The server's own pages, configured origins and non-browser clients keep working.
  */
 import request from 'supertest';
-import { ERROR_MESSAGES, type RecordListPayload, type RecordPayload } from '../../shared';
+import { ERROR_MESSAGES, undeclaredAddressMessage, type RecordListPayload, type RecordPayload } from '../../shared';
 import { createDemoApp, DEMO_PASSWORD, sessionCookieOf, type TestApp } from '../../testing/server/test-app';
 
 const CROSS_SITE = { code: 'forbidden', message: ERROR_MESSAGES.crossSite };
@@ -123,6 +123,35 @@ describe('cross-site requests to the app', () => {
     expect((await signIn().set('Origin', 'https://slots.example.com')).status).toBe(200);
     const other = await signIn().set('Origin', 'https://other.example.com');
     expect([other.status, other.body.error]).toEqual([403, CROSS_SITE]);
+  });
+
+  it('with PUBLIC_URL, refuses a page at a name made to point at the server (DNS rebinding): no session', async () => {
+    await testApp.close();
+    testApp = await createDemoApp({ publicOrigin: 'https://slots.example.com' });
+    const rebound = await http()
+      .post('/login')
+      .set('Host', 'evil.example')
+      .set('Sec-Fetch-Site', 'same-origin')
+      .set('Origin', 'http://evil.example')
+      .send({ username: 'admin', password: DEMO_PASSWORD });
+    expect([rebound.status, rebound.body]).toEqual([
+      403,
+      { error: { code: 'forbidden', message: undeclaredAddressMessage('https://slots.example.com') } },
+    ]);
+    expect(rebound.headers['set-cookie']).toBeUndefined();
+    // The product's own page, and a script, still sign in.
+    const own = await http()
+      .post('/login')
+      .set('Host', 'slots.example.com')
+      .set('Sec-Fetch-Site', 'same-origin')
+      .set('Origin', 'https://slots.example.com')
+      .send({ username: 'admin', password: DEMO_PASSWORD });
+    expect(own.status).toBe(200);
+    const script = await http()
+      .post('/login')
+      .set('Host', 'evil.example')
+      .send({ username: 'admin', password: DEMO_PASSWORD });
+    expect(script.status).toBe(200);
   });
 
   it('lets cross-site reads through (they change nothing; CORS keeps their answers from the other site)', async () => {

@@ -1,15 +1,20 @@
 import express from 'express';
 import request from 'supertest';
-import { ERROR_MESSAGES, isErrorBody } from '../../shared';
+import { ERROR_MESSAGES, isErrorBody, undeclaredAddressMessage } from '../../shared';
 import { createErrorHandler } from '../http/error-handler';
 import { createCrossSiteGuard } from './cross-site-guard';
 import { createLogger } from '../logger';
 
-function appWithGuard(options: { trustProxy?: boolean } = {}) {
+function appWithGuard(options: { trustProxy?: boolean; publicOrigin?: string } = {}) {
   const app = express();
   // One proxy hop in front, as TRUST_PROXY=1 configures it.
   if (options.trustProxy) app.set('trust proxy', 1);
-  app.use(createCrossSiteGuard({ allowedOrigins: ['https://admin.example.com/', 'not a url'] }));
+  app.use(
+    createCrossSiteGuard({
+      allowedOrigins: ['https://admin.example.com/', 'not a url'],
+      publicOrigin: options.publicOrigin,
+    }),
+  );
   app.all('/*splat', (_req, res) => {
     res.status(200).json({ ok: true });
   });
@@ -162,5 +167,67 @@ describe('createCrossSiteGuard', () => {
       expect((await send(appWithGuard({ trustProxy: true }))).status).toBe(200);
       await expectRefused(await send(appWithGuard({ trustProxy: false })));
     });
+  });
+
+  describe("with PUBLIC_URL (the product's address declared)", () => {
+    const PUBLIC = 'https://slots.example.com';
+    const declared = appWithGuard({ publicOrigin: PUBLIC });
+    const REBOUND = undeclaredAddressMessage(PUBLIC);
+
+    it('refuses a page at another address that calls itself this server (DNS rebinding), saying where the product is', async () => {
+      for (const browser of [
+        { 'Sec-Fetch-Site': 'same-origin', Origin: 'http://evil.example' },
+        { Origin: 'http://evil.example' },
+        { Referer: 'http://evil.example/rebind.html' },
+        { 'Sec-Fetch-Site': 'same-origin', Origin: 'null' },
+        { 'Sec-Fetch-Site': 'none', Origin: 'http://evil.example' },
+      ]) {
+        const response = await request(declared).post('/login').set('Host', 'evil.example').set(browser);
+        expect([response.status, response.body]).toEqual([403, { error: { code: 'forbidden', message: REBOUND } }]);
+      }
+      // Said the same of an address of the server itself that the operators did not declare.
+      const direct = await request(declared)
+        .post('/tenant')
+        .set('Host', '10.0.0.5:3000')
+        .set('Origin', 'http://10.0.0.5:3000');
+      expect([direct.status, direct.body.error.message]).toEqual([403, REBOUND]);
+    });
+
+    it('takes PUBLIC_URL and the allowed origins as its own, whatever Host a proxy sent', async () => {
+      for (const origin of [PUBLIC, 'https://admin.example.com']) {
+        for (const host of ['host-a:3000', 'slots.example.com', 'evil.example']) {
+          const response = await request(declared)
+            .post('/login')
+            .set('Host', host)
+            .set('Sec-Fetch-Site', 'same-origin')
+            .set('Origin', origin);
+          expect(response.status).toBe(200);
+        }
+      }
+    });
+
+    it('still refuses other sites as cross-site, and lets clients that are no browser page and reads through', async () => {
+      await expectRefused(
+        await request(declared).post('/login').set('Host', 'host-a:3000').set('Origin', 'https://blog.example.com'),
+      );
+      await expectRefused(
+        await request(declared).post('/login').set('Host', 'evil.example').set('Sec-Fetch-Site', 'cross-site'),
+      );
+      expect((await request(declared).post('/login').set('Host', 'evil.example')).status).toBe(200);
+      const read = await request(declared)
+        .get('/slots')
+        .set('Host', 'evil.example')
+        .set('Origin', 'http://evil.example');
+      expect(read.status).toBe(200);
+    });
+  });
+
+  it('without PUBLIC_URL, takes a page at the address in Host as its own: the server knows no other', async () => {
+    const response = await request(app)
+      .post('/login')
+      .set('Host', 'evil.example')
+      .set('Sec-Fetch-Site', 'same-origin')
+      .set('Origin', 'http://evil.example');
+    expect(response.status).toBe(200);
   });
 });

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { ERROR_MESSAGES } from '../../shared';
+import { ERROR_MESSAGES, undeclaredAddressMessage } from '../../shared';
 import { HttpError } from '../http/http-error';
 
 /** Methods that change nothing; everything else (POST, PUT, PATCH, DELETE, ...) is checked. */
@@ -8,6 +8,12 @@ const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 export interface CrossSiteGuardOptions {
   /** Origins besides the request's own that may send unsafe requests, e.g. `https://admin.example.com`. */
   allowedOrigins: readonly string[];
+  /**
+   * PUBLIC_URL's origin, when the operators declared it: then the product's own pages are there (and at
+   * `allowedOrigins`) only, and the request's `Host` makes no origin its own. Undefined: the request's own origin (its
+   * `Host`) is the server's, as a server that does not know its address must take it.
+   */
+  publicOrigin?: string | undefined;
 }
 
 /**
@@ -16,18 +22,23 @@ export interface CrossSiteGuardOptions {
  * Modern browsers say where a request comes from in `Sec-Fetch-Site`, which a page cannot forge; older ones only
  * send `Origin` (or `Referer`). A request carrying neither is not from a browser page (curl, a server, a test
  * client) and cannot ride on a victim's cookies, so it passes.
+ *
+ * Both say "same origin" of a page whose own name was made to point at this server (DNS rebinding: `Host:
+ * evil.example`, `Origin: http://evil.example`, `Sec-Fetch-Site: same-origin`): the `Host` header is the sender's to
+ * choose. With PUBLIC_URL the product's address is known, so such a request is refused, saying where the product is;
+ * without it, it passes (docs/operators/security.md says why and the start warns).
  */
 export function createCrossSiteGuard(options: CrossSiteGuardOptions): RequestHandler {
-  const allowed = new Set(options.allowedOrigins.map(originOf).filter((origin): origin is string => origin !== null));
+  const declared = [...options.allowedOrigins, ...(options.publicOrigin === undefined ? [] : [options.publicOrigin])];
+  const allowed = new Set(declared.map(originOf).filter((origin): origin is string => origin !== null));
+  const publicOrigin = options.publicOrigin === undefined ? null : originOf(options.publicOrigin);
   return (req, _res, next) => {
     // A bearer token (a team's CI publishing a release) is no ambient credential: a page of another site cannot
     // send one it does not know, and those routes never read the session. Only without a cookie: with one, a route
     // that does read the session would take the request as its user's, whatever the bearer was.
-    if (SAFE_METHODS.has(req.method) || isBearerOnlyRequest(req) || !isCrossSiteRequest(req, allowed)) {
-      next();
-      return;
-    }
-    next(new HttpError('forbidden', ERROR_MESSAGES.crossSite));
+    const refusal =
+      SAFE_METHODS.has(req.method) || isBearerOnlyRequest(req) ? null : crossSiteRefusal(req, allowed, publicOrigin);
+    next(refusal === null ? undefined : new HttpError('forbidden', refusal));
   };
 }
 
@@ -36,20 +47,28 @@ function isBearerOnlyRequest(req: Request): boolean {
   return /^Bearer\s/i.test(req.get('authorization') ?? '') && req.get('cookie') === undefined;
 }
 
-/** True when an unsafe request must be refused. Exported for the unit tests of each rule. */
-export function isCrossSiteRequest(req: Request, allowedOrigins: ReadonlySet<string>): boolean {
+/**
+ * Why an unsafe request must be refused, or null when it may pass. `allowedOrigins`: every origin declared the
+ * product's (PUBLIC_URL's among them); `publicOrigin`: PUBLIC_URL's, or null when not declared.
+ */
+function crossSiteRefusal(
+  req: Request,
+  allowedOrigins: ReadonlySet<string>,
+  publicOrigin: string | null,
+): string | null {
   const fetchSite = req.get('sec-fetch-site')?.toLowerCase();
-  if (fetchSite === 'cross-site') return true;
-  // `none` is a navigation the user started (address bar, bookmark); no page asked for it.
-  if (fetchSite === 'same-origin' || fetchSite === 'none') return false;
-
+  if (fetchSite === 'cross-site') return ERROR_MESSAGES.crossSite;
   const source = sourceOrigin(req);
-  if (source === undefined) {
-    // A sibling subdomain that hides its origin is not trusted; a client that is no browser page is.
-    return fetchSite === 'same-site';
-  }
-  if (source === null) return true;
-  return source !== ownOrigin(req) && !allowedOrigins.has(source);
+  // A sibling subdomain that hides its origin is not trusted; a client that is no browser page is.
+  if (source === undefined) return fetchSite === 'same-site' ? ERROR_MESSAGES.crossSite : null;
+  if (source !== null && allowedOrigins.has(source)) return null;
+  // A page at an origin nobody declared. It is this server's own when the browser says so (`none`: a navigation the
+  // user started, no page asked for it), or when it is the origin of the request's Host: true of the server's own
+  // pages, and of a page whose name was made to point at the server.
+  const sameOriginSaid = fetchSite === 'same-origin' || fetchSite === 'none';
+  const ownByHost = sameOriginSaid || (source !== null && source === ownOrigin(req));
+  if (!ownByHost) return ERROR_MESSAGES.crossSite;
+  return publicOrigin === null ? null : undeclaredAddressMessage(publicOrigin);
 }
 
 /**
