@@ -1,5 +1,11 @@
 import path from 'node:path';
-import { ConfigError, publicUrlWithoutTlsWarning, readConfig, type ServerConfig } from './env-config';
+import {
+  ConfigError,
+  publicUrlWithoutTlsWarning,
+  readConfig,
+  withoutPublicUrlWarning,
+  type ServerConfig,
+} from './env-config';
 
 const SECRET = 'a-shared-secret-0123456789';
 
@@ -137,6 +143,20 @@ describe('readConfig', () => {
     expect(
       publicUrlWithoutTlsWarning({ publicOrigin: 'https://admin.example.com', tls, trustProxy: false }),
     ).toBeUndefined();
+  });
+
+  it('warns of a server listening beyond this machine without PUBLIC_URL: it takes any Host as its own', () => {
+    const warning = (env: NodeJS.ProcessEnv) => withoutPublicUrlWarning(readConfig(env));
+    expect(warning({ HOST: '0.0.0.0' })).toBe(
+      "PUBLIC_URL is not set and this server listens on 0.0.0.0: it takes a page at whatever address a request's " +
+        'Host header names as its own, so a page of another site whose name was made to point at this server (DNS ' +
+        'rebinding) may send it changes and sign-ins. Set PUBLIC_URL to where staff open the product, and ' +
+        'ALLOWED_ORIGINS to any other address they use.',
+    );
+    expect(warning({ HOST: '10.0.0.5' })).toMatch(/^PUBLIC_URL is not set and this server listens on 10\.0\.0\.5:/);
+    expect(warning({ HOST: '0.0.0.0', PUBLIC_URL: 'https://admin.example.com' })).toBeUndefined();
+    for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1']) expect(warning({ HOST: host })).toBeUndefined();
+    expect(warning({})).toBeUndefined();
   });
 
   it('reads PUBLIC_URL as the origin a browser sends, and leaves it unknown when not set', () => {

@@ -12,6 +12,7 @@ import type { PostgresSettings } from './storage/postgres-engine';
 import type { StorageSettings } from './storage/open-storage';
 import { postgresSettingsFromEnv } from './config/postgres-settings';
 import { ConfigError } from './config/config-error';
+import { isLoopbackHost } from '../shared';
 import { parseOrigin } from './security/parse-origin';
 import { slotEventSettingsFromEnv, type SlotEventSettings } from './slot-events/slot-event-settings';
 import { teamTokenLimitSettingsFromEnv, type TeamTokenLimitSettings } from './releases/team-token-limit-settings';
@@ -172,6 +173,22 @@ export function publicUrlWithoutTlsWarning(
     'set, so it cannot learn that a request came over HTTPS. The session cookie goes without Secure and no HSTS is ' +
     'sent. Set TRUST_PROXY to the proxy that ends TLS (it must send X-Forwarded-Proto), or TLS_CERT_FILE and ' +
     'TLS_KEY_FILE.'
+  );
+}
+
+/**
+ * Said at start when PUBLIC_URL is not set and the server listens beyond this machine: it then takes a page at
+ * whatever address a request's Host header names as its own (it knows no other), so a page whose name was made to
+ * point at it (DNS rebinding) passes the cross-site check. Not refused: a trial on a private network needs no name,
+ * and a loopback server (`npm start` on a laptop) says nothing.
+ */
+export function withoutPublicUrlWarning(config: Pick<ServerConfig, 'publicOrigin' | 'host'>): string | undefined {
+  if (config.publicOrigin !== undefined || config.host === '::1' || isLoopbackHost(config.host)) return undefined;
+  return (
+    `PUBLIC_URL is not set and this server listens on ${config.host}: it takes a page at whatever address a ` +
+    "request's Host header names as its own, so a page of another site whose name was made to point at this server " +
+    '(DNS rebinding) may send it changes and sign-ins. Set PUBLIC_URL to where staff open the product, and ' +
+    'ALLOWED_ORIGINS to any other address they use.'
   );
 }
 

@@ -19,6 +19,7 @@ import {
   readConfig,
   storageSettingsOf,
   type ServerConfig,
+  withoutPublicUrlWarning,
 } from './env-config';
 import { createGracefulShutdown, shutdownOnSignals, type ShutdownOutcome } from './process/graceful-shutdown';
 import { createHttpServer } from './process/http-server';
@@ -118,6 +119,8 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     if (missingHost) logger.warn({ frontendDir: config.frontendDir }, missingHost);
     const withoutTls = publicUrlWithoutTlsWarning(config);
     if (withoutTls) logger.warn({ publicUrl: `${config.publicOrigin}/` }, withoutTls);
+    const withoutPublicUrl = withoutPublicUrlWarning(config);
+    if (withoutPublicUrl) logger.warn({ host: config.host }, withoutPublicUrl);
   } catch (error) {
     await app.close();
     throw error;
