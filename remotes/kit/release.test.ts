@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { RemoteRelease } from '../../shared';
+import { ERROR_MESSAGES, type RemoteRelease } from '../../shared';
 import { getFreePort } from '../../testing/system/free-port';
 import {
   parseReleaseArguments,
@@ -23,6 +23,9 @@ jest.setTimeout(60_000);
 const REMOTE = 'team_records';
 const TOKEN = 'srt_team_records_secret';
 const OTHER_REMOTES_TOKEN = 'srt_team_marketing_secret';
+/** Answered 429, as the product answers every token from an address that sent too many unknown ones. */
+const THROTTLED_TOKEN = 'srt_from_a_throttled_address';
+const TOO_MANY_TOKEN_CHECKS = ERROR_MESSAGES.tooManyTokenChecks;
 const ENTRY = 'https://cdn.example/team_records/2.0.0/mf-manifest.json';
 const PROBLEMS = [
   'dashboard-before-cards: Hello (code): props.name is required by 3.0.0',
@@ -63,6 +66,11 @@ function startFakeServer(): Promise<{ server: Server; origin: string; received: 
         answer(status, { error: { code, message }, ...extra });
       if (request.method !== 'POST' || request.url !== `/api/remotes/${REMOTE}/releases`) {
         return error(404, 'not_found', 'Not found.');
+      }
+      if (request.headers.authorization === `Bearer ${THROTTLED_TOKEN}`) {
+        // As the product answers an address that sent too many unknown tokens (TEAM_TOKEN_RATE_LIMIT).
+        response.setHeader('Retry-After', '840');
+        return error(429, 'too_many_requests', TOO_MANY_TOKEN_CHECKS);
       }
       if (request.headers.authorization === `Bearer ${OTHER_REMOTES_TOKEN}`) {
         return error(403, 'forbidden', 'This token publishes team_marketing only.');
@@ -330,6 +338,16 @@ describe('publishRelease against an HTTP server', () => {
     expect(other.lines).toEqual([
       'The token is not one of team_records (403: This token publishes team_marketing only.).',
       expect.stringMatching(/holds the token made for team_records, and that remote.ts names that remote\.$/),
+    ]);
+  });
+
+  it('says on a 429 to check the token and when to try again, the right token being refused meanwhile', async () => {
+    const throttled = await publishRelease(REMOTE, options({ token: THROTTLED_TOKEN }));
+    expect(throttled.ok).toBe(false);
+    expect(throttled.lines).toEqual([
+      `Too many tries with a token the server does not know came from this address (429: ${TOO_MANY_TOKEN_CHECKS}) ` +
+        'Check SLOTS_RELEASE_TOKEN, then try again in 14 minutes: until then the server refuses every token from ' +
+        'here, the right one included.',
     ]);
   });
 

@@ -172,6 +172,23 @@ export function notTheProductMessage(server: string, status: number, contentType
   );
 }
 
+/**
+ * A 429: this address sent too many tokens the server does not know, and every token from it, the right one
+ * included, is refused for `Retry-After` seconds: the token is what to check before trying again.
+ */
+export function tooManyTriesMessage(message: string, retryAfter: string | null): string {
+  const seconds = Number(retryAfter);
+  const when =
+    retryAfter !== null && Number.isInteger(seconds) && seconds > 0
+      ? `in ${seconds >= 120 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} s`}`
+      : 'later';
+  return (
+    `Too many tries with a token the server does not know came from this address (429: ${message}) Check ` +
+    `${RELEASE_TOKEN_ENV}, then try again ${when}: until then the server refuses every token from here, the right ` +
+    'one included.'
+  );
+}
+
 /** What a redirect of the release's request is reported as; `location` is its Location, made absolute. */
 export function redirectedMessage(status: number, location: string): string {
   const origin = URL.canParse(location) ? ` (its origin: ${new URL(location).origin})` : '';
@@ -266,6 +283,10 @@ export async function publishRelease(remote: string, options: ReleaseOptions): P
         `Check that ${RELEASE_TOKEN_ENV} holds the token made for ${remote}, and that remote.ts names that remote.`,
       ],
     };
+  }
+  if (response.status === 429) {
+    // The server counts unknown tokens per address (TEAM_TOKEN_RATE_LIMIT): a retry loop in CI would only renew it.
+    return { ok: false, lines: [tooManyTriesMessage(message, response.headers.get('retry-after'))] };
   }
   if (response.status === 400 && problems.length > 0) {
     return {
