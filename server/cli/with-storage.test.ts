@@ -1,7 +1,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
+import { Client } from 'pg';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
 import { runServerCommand } from '../../testing/server/run-server-command';
+import { migrate } from '../storage/migrate';
+import { MIGRATIONS, POSTGRES_MIGRATIONS, RELEASE_SCHEMA_VERSION } from '../storage/migrations';
+import { migratePostgres } from '../storage/postgres-migrate';
 
 jest.setTimeout(60_000);
 
@@ -38,5 +44,93 @@ describe('a command pointed at no database', () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toContain(`Made a new database at ${file}: no server has used it yet.`);
     expect(existsSync(file)).toBe(true);
+  });
+});
+
+/**
+ * A newer checkout's command run against the live database before the new server has started on it: it used to
+ * migrate the file silently under the old server, which then refused to restart, and the backup taken after it was
+ * already migrated.
+ */
+describe('a command pointed at a database of an older release', () => {
+  const OLDER = RELEASE_SCHEMA_VERSION - 3;
+  let dir: TempDir;
+  let file: string;
+  beforeEach(() => {
+    dir = makeTempDir('slots-older-database-');
+    file = path.join(dir.path, 'app.db');
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    migrate(
+      db,
+      MIGRATIONS.filter((step) => step.version <= OLDER),
+    );
+    db.close();
+  });
+  afterEach(() => dir.remove());
+
+  const schemaOf = (): number => {
+    const db = new Database(file, { readonly: true });
+    try {
+      return Number(db.prepare('SELECT max(version) FROM schema_version').pluck().get());
+    } finally {
+      db.close();
+    }
+  };
+
+  it.each([
+    ['user-list.ts', []],
+    ['user-add.ts', ['ada']],
+    ['team-token.ts', ['list']],
+  ])('%s %j refuses it, naming both schema versions, and leaves it as it was', async (script, args) => {
+    const run = await runServerCommand(script, args, { DATABASE_PATH: file }, 'ada-password-1234\n');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `The database at ${file} is at schema version ${OLDER}, older than this release's (${RELEASE_SCHEMA_VERSION}).`,
+    );
+    expect(run.stderr).toContain("start this release's server on it (docs/operators/upgrade.md)");
+    expect(run.stderr).toContain('npm run db:backup');
+    expect(run.stdout).toBe('');
+    // Before schemaOf's read-only connection, which makes them: nothing looks as if a server ran on the file.
+    expect(existsSync(`${file}-wal`)).toBe(false);
+    expect(schemaOf()).toBe(OLDER);
+  });
+});
+
+/** The same on PostgreSQL, where a workstation's newer checkout would migrate the database under every old host. */
+describeWithPostgres()('a command pointed at a PostgreSQL database of an older release', () => {
+  const OLDER = RELEASE_SCHEMA_VERSION - 3;
+  const postgres = usePostgresDatabases('older_release', { poolSize: 2, statementTimeoutMs: 5000 });
+
+  it('user:list refuses it, naming both schema versions, and leaves it as it was', async () => {
+    const storage = await postgres.create();
+    const schemaOf = async (): Promise<number> => {
+      const client = new Client({ connectionString: storage.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ version: number }>('SELECT max(version) AS version FROM schema_version');
+        return Number(rows[0]?.version);
+      } finally {
+        await client.end();
+      }
+    };
+    const client = new Client({ connectionString: storage.url });
+    await client.connect();
+    try {
+      await migratePostgres(
+        client,
+        POSTGRES_MIGRATIONS.filter((step) => step.version <= OLDER),
+      );
+    } finally {
+      await client.end();
+    }
+
+    const run = await runServerCommand('user-list.ts', [], { DATABASE_URL: storage.url, DATABASE_PATH: '' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `is at schema version ${OLDER}, older than this release's (${RELEASE_SCHEMA_VERSION}).`,
+    );
+    expect(run.stdout).toBe('');
+    expect(await schemaOf()).toBe(OLDER);
   });
 });

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describeStorage, openMigratedStorage, type StorageSettings } from '../storage/open-storage';
+import { assertSchemaNotBehind } from '../storage/schema-behind-check';
 import type { StorageEngine } from '../storage/storage-engine';
 
 /** A command pointed at a SQLite file that does not exist: it changes the server's database, never makes one. */
@@ -20,6 +21,11 @@ export class NoDatabaseError extends Error {
  * mistyped or forgotten DATABASE_PATH would otherwise get a new empty database, changed in place of the server's
  * (an account, a tenant or a token no server knows), and the command would say it succeeded. `mayCreate`: the
  * commands that set an installation up before its first start (user:add, tenant:add) make it, and say so.
+ *
+ * A database at an older schema than this release's is refused (SchemaBehindError), not migrated: the command may
+ * be a newer checkout's, run while the old server still serves the file, and only the new server's start upgrades
+ * it, after a backup. No caller needs a command to migrate: the image and every launcher start the server itself,
+ * which migrates before it listens; a new database (none there yet) is still made whole.
  */
 export async function withStorage<T>(
   settings: StorageSettings,
@@ -28,6 +34,7 @@ export async function withStorage<T>(
 ): Promise<T> {
   const missing = settings.kind === 'sqlite' && !existsSync(settings.path);
   if (missing && !mayCreate) throw new NoDatabaseError(settings.path);
+  await assertSchemaNotBehind(settings, describeStorage(settings));
   const engine = await openMigratedStorage(settings);
   if (missing) {
     process.stderr.write(

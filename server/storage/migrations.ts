@@ -736,3 +736,9 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = Object.freeze(
     }),
   ),
 );
+
+/**
+ * The schema version this release brings: a database its server has started on records every step up to it. Said in
+ * /metrics (slots_build_info) and by the commands that refuse an older database.
+ */
+export const RELEASE_SCHEMA_VERSION: number = MIGRATIONS.at(-1)?.version ?? 0;
