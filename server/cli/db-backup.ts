@@ -2,6 +2,8 @@
  * `npm run db:backup -- <file>`: a consistent backup of the SQLite database at DATABASE_PATH (else ./data/app.db),
  * made while the server runs. On PostgreSQL (DATABASE_URL set) backups are pg_dump's (docs/operators/scaling.md).
  */
+import path from 'node:path';
+import { SESSION_SECRET_FILE } from '../config/session-secret';
 import { databasePathFromEnv } from '../env-config';
 import { backupSqlite, BackupRefused } from '../storage/sqlite-backup';
 import { runCommand } from './run-command';
@@ -28,7 +30,8 @@ async function main(args: readonly string[]): Promise<number> {
     process.stdout.write(
       `Backed up ${source} to ${backup.file} (${kib} KiB, schema ${backup.schemaVersion}, ` +
         `${counted(backup.accounts, 'account')}, ${counted(backup.records, 'record')}), readable by this user only.\n` +
-        'To restore: stop the server, put the file at DATABASE_PATH, delete the -wal and -shm files beside it, start.\n',
+        'To restore: stop the server, put the file at DATABASE_PATH, delete the -wal and -shm files beside it, start.\n' +
+        `${keepSecret(source)}\n`,
     );
     return 0;
   } catch (error) {
@@ -39,6 +42,22 @@ async function main(args: readonly string[]): Promise<number> {
 }
 
 runCommand('db:backup', () => main(process.argv.slice(2)));
+
+/**
+ * The session cookies are signed with SESSION_SECRET or, without it, the secret the server generated into a file
+ * beside the database: the backup does not hold it, and a restore on a new machine without it signs every staff
+ * member out (their sessions are in the backup, but no cookie verifies any more).
+ */
+function keepSecret(source: string): string {
+  if (process.env.SESSION_SECRET?.trim()) {
+    return 'Start the restored server with the same SESSION_SECRET, or every session ends.';
+  }
+  const file = path.join(path.dirname(path.resolve(source)), SESSION_SECRET_FILE);
+  return (
+    `Keep ${file} with the backup and put it back beside the restored file: it signs the session cookies, and ` +
+    'without it every session ends.'
+  );
+}
 
 function counted(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;

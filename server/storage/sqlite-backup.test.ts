@@ -8,6 +8,8 @@ import path from 'node:path';
 import { runServerCommand, type CommandRun } from '../../testing/server/run-server-command';
 import { createDemoApp, createTestApp, DEMO_PASSWORD, signedInAgent } from '../../testing/server/test-app';
 import { makeTempDir } from '../../testing/temp-dir';
+import { migrate } from './migrate';
+import { MIGRATIONS } from './migrations';
 
 jest.setTimeout(60_000);
 
@@ -125,6 +127,38 @@ describe('npm run db:backup (SQLite)', () => {
       expect(postgres.code).toBe(2);
       expect(postgres.stderr).toMatch(/PostgreSQL, backed up with pg_dump/);
       expect((await backup([], {})).stderr).toMatch(/^usage: npm run db:backup/);
+    } finally {
+      dir.remove();
+    }
+  });
+});
+
+/**
+ * The restore hint names what the backup does not hold: the session secret, without which a restore on a new machine
+ * ends every session (the sessions are in the backup, but no cookie verifies).
+ */
+describe("db:backup's restore hint", () => {
+  it('names the session-secret file beside the database, or SESSION_SECRET when that is set', async () => {
+    const dir = makeTempDir('slots-backup-secret-');
+    try {
+      const source = path.join(dir.path, 'app.db');
+      const db = new Database(source);
+      migrate(db, MIGRATIONS);
+      db.close();
+      fs.writeFileSync(path.join(dir.path, 'session-secret'), 'a-secret-long-enough-to-sign\n', { mode: 0o600 });
+
+      const run = await backup([path.join(dir.path, 'one.db')], { DATABASE_PATH: source, SESSION_SECRET: '' });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain(
+        `Keep ${path.join(dir.path, 'session-secret')} with the backup and put it back beside the restored file`,
+      );
+
+      const withEnv = await backup([path.join(dir.path, 'two.db')], {
+        DATABASE_PATH: source,
+        SESSION_SECRET: 'set-in-the-environment-0123',
+      });
+      expect(withEnv.code).toBe(0);
+      expect(withEnv.stdout).toContain('Start the restored server with the same SESSION_SECRET');
     } finally {
       dir.remove();
     }
