@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import type { Logger } from 'pino';
 import type { AppModule } from '../app-module';
 import type { StorageEngine } from '../storage/storage-engine';
 import type { TenantStore } from '../tenants/tenant-store';
@@ -11,6 +12,7 @@ import { StoredRecordSource } from './stored-record-source';
 export interface ResourcesModuleParts {
   storage: StorageEngine;
   tenants: TenantStore;
+  logger: Logger;
   settings: { bodyLimitBytes: number };
 }
 
@@ -44,8 +46,28 @@ export class ResourcesModule implements AppModule {
   async load(): Promise<void> {
     this.loaded = true;
     this.resources.assertRelationsResolve();
-    // Records without words, or all of them when this server splits words differently, get their words.
-    await this.records.indexWords();
+    // Records without words, or all of them when this server splits words differently, get their words. Said before
+    // and after: on the first start of a release that splits words anew this takes tens of seconds for 100,000
+    // records, before the server listens, with /healthz refused; a silent log then looked like a hung start.
+    const started = Date.now();
+    let announced = false;
+    const indexed = await this.records.indexWords((start) => {
+      announced = true;
+      const why = start.wordsVersion
+        ? `words version ${start.wordsVersion.from} → ${start.wordsVersion.to}`
+        : 'records without words';
+      this.parts.logger.info(
+        { records: start.records, wordsVersion: start.wordsVersion },
+        `indexing the search words of ${start.records} records (${why}) before listening`,
+      );
+    });
+    if (announced) {
+      const tookMs = Date.now() - started;
+      this.parts.logger.info(
+        { records: indexed, tookMs },
+        `search words indexed: ${indexed} records in ${(tookMs / 1000).toFixed(1)} s`,
+      );
+    }
   }
 
   mountRoutes(app: Express): void {

@@ -27,6 +27,13 @@ import { recordWordIndexFor, recordWords, WORDS_VERSION, type RecordWordIndex } 
 /** Records indexed per transaction when the word index is filled at start-up (see indexWords). */
 const WORDS_BACKFILL_BATCH = 500;
 
+/** What indexWords is about to do: how many records, and why (`wordsVersion` when they were split differently). */
+export interface WordsIndexingStart {
+  records: number;
+  /** The database's words version and this server's; null when only records without words are indexed. */
+  wordsVersion: { from: number; to: number } | null;
+}
+
 /** Compare-and-set attempts of one update before it gives up (each failed one means another write landed). */
 const UPDATE_ATTEMPTS = 50;
 
@@ -285,13 +292,15 @@ export class StoredRecordSource implements RecordSource {
    * server's (WORDS_VERSION: they were split differently), else only the records without words (written before the
    * word index existed, a database older than migration 5). In batches by id, each written in one transaction;
    * idempotent, and harmless on several hosts at once (each write replaces). After more than one batch, the index is
-   * compacted (RecordWordIndex.compact). Returns how many records were indexed.
+   * compacted (RecordWordIndex.compact). `announce` is told, before the first batch is written and only when there is
+   * one, how many records will be indexed and why. Returns how many records were indexed.
    */
-  async indexWords(): Promise<number> {
+  async indexWords(announce: (start: WordsIndexingStart) => void = () => undefined): Promise<number> {
     const state = await sql<{ words_version: number }>`SELECT words_version FROM record_words_state`.execute(
       this.engine.db,
     );
-    const stale = Number(state.rows[0]?.words_version ?? 1) < WORDS_VERSION;
+    const recordedVersion = Number(state.rows[0]?.words_version ?? 1);
+    const stale = recordedVersion < WORDS_VERSION;
     let indexed = 0;
     for (let after = 0; ; ) {
       const rows = await this.engine.db
@@ -304,6 +313,14 @@ export class StoredRecordSource implements RecordSource {
         .orderBy('id')
         .limit(WORDS_BACKFILL_BATCH)
         .execute();
+      // Counted only once there is work: the start with nothing to index (nearly every one) pays no count.
+      if (after === 0 && rows.length > 0) {
+        announce(
+          stale
+            ? { records: await this.countRecords(false), wordsVersion: { from: recordedVersion, to: WORDS_VERSION } }
+            : { records: await this.countRecords(true), wordsVersion: null },
+        );
+      }
       const batch = rows.map((row) => ({
         id: row.id,
         words: recordWords(row.tenant_id, row.resource, JSON.parse(row.data) as JsonObject),
@@ -323,6 +340,18 @@ export class StoredRecordSource implements RecordSource {
     // Lists counted before (RecordPager's counts) counted with the words replaced here.
     if (indexed > 0) this.engine.noteWrite();
     return indexed;
+  }
+
+  /** Every record, or those without words (indexWords' announcement). */
+  private async countRecords(withoutWordsOnly: boolean): Promise<number> {
+    const row = await this.engine.db
+      .selectFrom('records')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .$if(withoutWordsOnly, (query) =>
+        query.where(sql<boolean>`NOT EXISTS (SELECT 1 FROM record_words WHERE ${this.words.recordId} = records.id)`),
+      )
+      .executeTakeFirst();
+    return Number(row?.count ?? 0);
   }
 
   replace(tenant: string, resource: string, id: number, data: JsonObject): Promise<ResourceRecord | undefined> {
