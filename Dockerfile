@@ -2,6 +2,7 @@
 # and remotes, and the production dependencies. Operators' guide: docs/operators/deploy.md.
 #
 #   docker build -t slots-platform .                                       the demo (server/main.ts)
+#   docker build --build-arg REVISION=$(git rev-parse HEAD) -t slots-platform .   the same, saying its revision
 #   docker build --build-arg APP_ENTRY=myapp.ts -t myapp .                 a host application's own entry
 #   docker run -p 3000:3000 --read-only --tmpfs /tmp -v slots-data:/data --stop-timeout 15 -e DEMO_PASSWORD=... \
 #     slots-platform
@@ -33,11 +34,14 @@ RUN npm prune --omit=dev --no-audit --no-fund \
   && find node_modules -type f \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' \) -delete \
   && npm cache clean --force
 
-# The host, the remotes and the server (with the application's entry: APP_ENTRY, relative to the checkout).
+# The host, the remotes and the server (with the application's entry: APP_ENTRY, relative to the checkout). The
+# context has no .git (.dockerignore), so the build records the sources' revision from REVISION: the server says it in
+# its log, start message and /metrics (slots_build_info), `unknown` when the image was built without it.
 FROM dependencies AS build
 COPY . .
 ARG APP_ENTRY=server/main.ts
-RUN npm run build -- --entry "${APP_ENTRY}"
+ARG REVISION=unknown
+RUN BUILD_REVISION="${REVISION}" npm run build -- --entry "${APP_ENTRY}"
 
 FROM ${BASE_IMAGE} AS runtime
 ARG VERSION=0.1.0

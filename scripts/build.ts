@@ -13,6 +13,7 @@ import webpack, { type Configuration, type MultiStats } from 'webpack';
 import { createConfigurations } from '../webpack.config';
 import { isHashedBuildFile } from '../server/http/build-output-files';
 import { writePrecompressedCopies } from '../server/http/precompressed-copies';
+import { buildIdentityOf, writeBuildIdentity } from './build-identity';
 import { compileServer } from './compile-server';
 import { takeEntryArgument } from './entry-argument';
 
@@ -70,6 +71,10 @@ async function main(): Promise<void> {
       `[${SERVER_BUILD}] compiled ${compiled.files.length} files into dist/ (entry dist/${compiled.entry}) in ` +
         `${((Date.now() - serverStarted) / 1000).toFixed(1)} s`,
     );
+    // After the compile, which empties dist/server/: the server says this in its log, start message and /metrics.
+    const identity = buildIdentityOf(ROOT);
+    writeBuildIdentity(path.join(ROOT, 'dist'), identity);
+    console.log(`[${SERVER_BUILD}] revision ${identity.revision}, built ${identity.builtAt}`);
   }
   if (configs.length === 0) return;
   console.log(`Building ${configs.map((config) => config.name).join(', ')} for production…`);

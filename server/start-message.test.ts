@@ -1,5 +1,6 @@
 import { commandLineFor } from './process/operator-commands';
 import { formatStartMessage } from './start-message';
+import { UNKNOWN_BUILD } from './process/build-identity';
 
 describe('formatStartMessage', () => {
   it('prints the URL, the username and a generated password on first start', () => {
@@ -12,6 +13,31 @@ describe('formatStartMessage', () => {
       'Slots platform is ready: open http://127.0.0.1:3000/\n' +
         'Sign in as "admin" with the password: Gen3rated-pass\n' +
         'This password is printed only now. To change it later: npm run user:add -- admin\n',
+    );
+  });
+
+  it('says which release runs, after where to open it: an operator checking an upgrade reads it there', () => {
+    const text = formatStartMessage({
+      url: 'http://127.0.0.1:3000/',
+      account: undefined,
+      databasePathForCommand: undefined,
+      release: {
+        identity: { revision: '0123456789ab', dirty: false, builtAt: '2026-11-29T17:00:00.000Z' },
+        schema: 17,
+      },
+    });
+    expect(text.split('\n').slice(0, 2)).toEqual([
+      'Slots platform is ready: open http://127.0.0.1:3000/',
+      'Release: revision 0123456789ab (built 2026-11-29T17:00:00.000Z), database schema 17.',
+    ]);
+    const fromSources = formatStartMessage({
+      url: 'http://127.0.0.1:3000/',
+      account: undefined,
+      databasePathForCommand: undefined,
+      release: { identity: UNKNOWN_BUILD, schema: 17 },
+    });
+    expect(fromSources.split('\n')[1]).toBe(
+      'Release: revision unknown (not built: run from its sources), database schema 17.',
     );
   });
 

@@ -1,4 +1,5 @@
 import type { TrustProxySetting } from './config/trust-proxy';
+import type { BuildIdentity } from './process/build-identity';
 import { commandLine, storageVariablesFor, type CommandLine } from './process/operator-commands';
 
 /** An account the start message tells the operator about (the demo's `admin`). */
@@ -39,6 +40,8 @@ export interface StartMessageInput {
   nodeEnv?: string;
   /** The SQLite file this start made, none being there: said, as a mistyped DATABASE_PATH makes one too. */
   newDatabaseFile?: string;
+  /** Which release runs (build-identity.ts) and the database schema it brings: said after where to open it. */
+  release?: { identity: BuildIdentity; schema: number };
 }
 
 /**
@@ -69,6 +72,12 @@ export function trustProxyHopCountNotice(trustProxy: TrustProxySetting | undefin
   );
 }
 
+/** Which release runs, as the start message says it: an operator checking an upgrade reads it there. */
+export function releaseLine(identity: BuildIdentity, schema: number): string {
+  const built = identity.builtAt === null ? 'not built: run from its sources' : `built ${identity.builtAt}`;
+  return `Release: revision ${identity.revision} (${built}), database schema ${schema}.`;
+}
+
 /** What the server prints once it listens: where to open it, how to sign in, and what TRUST_PROXY must be. */
 export function formatStartMessage(input: StartMessageInput): string {
   const where = storageVariablesFor(
@@ -81,6 +90,7 @@ export function formatStartMessage(input: StartMessageInput): string {
       ? `Slots platform is ready: open ${input.url}`
       : `Slots platform is ready: open ${input.publicUrl} (this server listens on ${input.url})`,
   ];
+  if (input.release) lines.push(releaseLine(input.release.identity, input.release.schema));
   if (input.newDatabaseFile !== undefined) {
     lines.push(
       `Made a new database at ${input.newDatabaseFile}, none being there. If this installation's data is in ` +

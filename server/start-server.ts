@@ -23,6 +23,8 @@ import {
 } from './env-config';
 import { createGracefulShutdown, shutdownOnSignals, type ShutdownOutcome } from './process/graceful-shutdown';
 import { createHttpServer } from './process/http-server';
+import { readBuildIdentity } from './process/build-identity';
+import { RELEASE_SCHEMA_VERSION } from './storage/migrations';
 import { commandPrefix, installedCommandLine } from './process/operator-commands';
 import { API_SECURITY_HEADERS } from './security/api-security-headers';
 import { createSecureServer, type SecureServer } from './process/secure-server';
@@ -165,8 +167,13 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
   const { port } = server.address() as AddressInfo;
   const url = `${config.tls ? 'https' : 'http'}://${displayHost(config.host)}:${port}/`;
   const publicUrl = config.publicOrigin === undefined ? {} : { publicUrl: `${config.publicOrigin}/` };
+  // The release, said where an operator checking an upgrade looks first: the log's line and the start message.
+  const identity = readBuildIdentity();
   logger.info(
     {
+      revision: identity.revision,
+      builtAt: identity.builtAt,
+      schema: RELEASE_SCHEMA_VERSION,
       host: config.host,
       port,
       protocols: config.tls ? 'h2, http/1.1 (TLS)' : 'http/1.1',
@@ -190,6 +197,7 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
       commands: installedCommandLine(prefix),
       commandsShareTheEnvironment: prefix !== '',
       newDatabaseFile,
+      release: { identity, schema: RELEASE_SCHEMA_VERSION },
       trustProxy: config.trustProxy,
       nodeEnv: config.nodeEnv,
     }),

@@ -8,6 +8,7 @@ import request from 'supertest';
 import { parsePrometheusText, sampleValue } from '../../testing/server/prometheus-text';
 import { createTestApp, type TestApp } from '../../testing/server/test-app';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+import { RELEASE_SCHEMA_VERSION } from '../storage/migrations';
 
 const TOKEN = 'metrics-token-for-the-tests-0123';
 
@@ -71,4 +72,12 @@ it('counts the re-reads of REMOTES_CONFIG taken and refused, from zero', async (
   await expect(testApp.app.reloadRemotesConfig()).resolves.toBe(true);
   await expect(testApp.app.reloadRemotesConfig()).resolves.toBe(true);
   expect(await reloads()).toEqual([2, 1]);
+});
+
+it('says which release the host runs: slots_build_info with its revision and the schema it brings', async () => {
+  const families = await scrape();
+  // Run from its sources here, never built: the revision is unknown (a build records it, scripts/build-identity.ts).
+  expect(
+    sampleValue(families, 'slots_build_info', { revision: 'unknown', schema: String(RELEASE_SCHEMA_VERSION) }),
+  ).toBe(1);
 });

@@ -1,5 +1,8 @@
 import type { Logger } from 'pino';
+import { readBuildIdentity } from '../process/build-identity';
+import { RELEASE_SCHEMA_VERSION } from '../storage/migrations';
 import type { StorageEngine } from '../storage/storage-engine';
+import { addBuildInfoMetric } from './build-info-metric';
 import { addDatabasePoolMetrics } from './database-pool-metrics';
 import type { MetricsRegistry } from './metrics-registry';
 import { withinDeadline } from '../storage/within-deadline';
@@ -21,14 +24,15 @@ export interface OperationsMetricsParts {
 const READINESS_SCRAPE_TIMEOUT_MS = 3000;
 
 /**
- * The host's own series, beside what each module measures: Node's defaults (memory, event loop, GC), the database
- * pool, and the readiness checks.
+ * The host's own series, beside what each module measures: Node's defaults (memory, event loop, GC), the release it
+ * runs, the database pool, and the readiness checks.
  */
 export function addHostMetrics(
   metrics: MetricsRegistry,
   parts: OperationsMetricsParts & { storage: StorageEngine },
 ): void {
   metrics.defaultMetrics();
+  addBuildInfoMetric(metrics, readBuildIdentity(), RELEASE_SCHEMA_VERSION);
   addDatabasePoolMetrics(metrics, parts.storage);
   addReadinessMetrics(metrics, parts);
 }

@@ -7,7 +7,9 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { buildIdentityOf, writeBuildIdentity } from '../../scripts/build-identity';
 import { compileServer } from '../../scripts/compile-server';
+import { RELEASE_SCHEMA_VERSION } from '../../server/storage/migrations';
 import { startOtlpReceiver } from '../../testing/system/otlp-receiver';
 import { REPO_ROOT } from '../../testing/system/repo-root';
 import { startServerProcess, type ServerProcess } from '../../testing/system/server-process';
@@ -101,6 +103,34 @@ describe('the compiled server (dist/server/)', () => {
     expect(me.status).toBe(200);
     expect(await me.json()).toMatchObject({ user: { username: 'admin' } });
 
+    expect(await server.stop()).toEqual({ code: 0, signal: null });
+  }, 40_000);
+
+  it('says the release the build recorded: in its listening line, its start message and slots_build_info', async () => {
+    // As `npm run build` does after the compile (scripts/build.ts): this checkout's commit, -dirty if changed.
+    const identity = buildIdentityOf(REPO_ROOT);
+    writeBuildIdentity(out.path, identity);
+    const token = 'compiled-metrics-token-0123';
+    server = await startCompiledServer('compiled server with its release', 'release.db', { METRICS_TOKEN: token });
+    const listening = server
+      .stdout()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((line) => line.msg === 'listening');
+    expect(listening).toMatchObject({
+      revision: identity.revision,
+      builtAt: identity.builtAt,
+      schema: RELEASE_SCHEMA_VERSION,
+    });
+    expect(identity.revision).toMatch(/^[0-9a-f]{12}(-dirty)?$/);
+    expect(server.stdout()).toContain(
+      `Release: revision ${identity.revision} (built ${identity.builtAt}), database schema ${RELEASE_SCHEMA_VERSION}.`,
+    );
+    const metrics = await (
+      await fetch(`${server.url}/metrics`, { headers: { Authorization: `Bearer ${token}` } })
+    ).text();
+    expect(metrics).toContain(`slots_build_info{revision="${identity.revision}",schema="${RELEASE_SCHEMA_VERSION}"} 1`);
     expect(await server.stop()).toEqual({ code: 0, signal: null });
   }, 40_000);
 
