@@ -34,7 +34,9 @@ export class SchemaBehindError extends Error {
  * to refuse, with its own message.
  */
 export async function assertSchemaNotBehind(settings: StorageSettings, where: string): Promise<void> {
-  const found = await recordedSchemaVersion(settings);
+  // A database this check cannot read (not a SQLite file, PostgreSQL out of reach) is left to the opening that
+  // follows, whose messages say what is wrong and where (ForeignDatabaseError, "Could not connect to PostgreSQL at").
+  const found = await recordedSchemaVersion(settings).catch(() => undefined);
   if (found !== undefined && found < RELEASE_SCHEMA_VERSION) {
     throw new SchemaBehindError(found, RELEASE_SCHEMA_VERSION, where);
   }
