@@ -87,7 +87,7 @@ describe('npm run tenant:remove', () => {
 
   it('refuses a tenant holding data, says what; with --with-data deletes it, and a session there moves on', async () => {
     const server = http.createServer(testApp.app.handler);
-    await new Promise<void>((resolve) => server.listen(47130, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const login = await request(server).post('/login').send({ username: 'zoe', password: PASSWORD });
       const zoe = sessionCookieOf(login) as string;
@@ -156,7 +156,7 @@ describe('npm run tenant:remove', () => {
 describeWithPostgres()('npm run tenant:remove with DATABASE_URL', () => {
   let postgres: PostgresServer;
   beforeAll(async () => {
-    postgres = await PostgresServer.start({ port: 47131 });
+    postgres = await PostgresServer.start();
   }, 60_000);
   afterAll(() => postgres.remove(), 30_000);
 

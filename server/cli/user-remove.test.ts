@@ -19,12 +19,12 @@ jest.setTimeout(90_000);
 
 const PASSWORD = 'member-password-123';
 
-/** An app listening on `port` (this suite's range), as a host behind a balancer is. */
-function listen(app: App, port: number): Promise<http.Server> {
+/** An app listening as a host behind a balancer is, on a port the system gives: tests beside it never meet on one. */
+function listen(app: App): Promise<http.Server> {
   const server = http.createServer(app.handler);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve(server));
+    server.listen(0, '127.0.0.1', () => resolve(server));
   });
 }
 
@@ -103,7 +103,7 @@ async function expectRemovedWithHistoryKept(app: App): Promise<void> {
 describe('npm run user:remove', () => {
   it('removes the account and what is its alone, ends its sessions on every host at once, keeps its history', async () => {
     const hosts = await createTwoHosts(createTestApp);
-    const servers = [await listen(hosts[0].app, 47110), await listen(hosts[1].app, 47111)] as const;
+    const servers = [await listen(hosts[0].app), await listen(hosts[1].app)] as const;
     try {
       await seed(hosts[0].app);
       const ann = await signIn(servers[0], 'ann');
@@ -229,7 +229,7 @@ describeWithCommand(
 describeWithPostgres()('npm run user:remove with DATABASE_URL', () => {
   let postgres: PostgresServer;
   beforeAll(async () => {
-    postgres = await PostgresServer.start({ port: 47120 });
+    postgres = await PostgresServer.start();
   }, 60_000);
   afterAll(() => postgres.remove(), 30_000);
 
@@ -241,7 +241,7 @@ describeWithPostgres()('npm run user:remove with DATABASE_URL', () => {
       statementTimeoutMs: 5000,
     };
     const hosts = await createTwoHosts(createTestApp, { storage });
-    const servers = [await listen(hosts[0].app, 47121), await listen(hosts[1].app, 47122)] as const;
+    const servers = [await listen(hosts[0].app), await listen(hosts[1].app)] as const;
     try {
       await seed(hosts[0].app);
       const ann = await signIn(servers[0], 'ann');
