@@ -15,6 +15,21 @@ beforeEach(() => {
 });
 afterEach(() => dir.remove());
 
+/** The resources module of a start on `storage`, logging to `logger`. */
+function resourcesModule(storage: SqliteEngine, logger: pino.Logger): ResourcesModule {
+  return new ResourcesModule({
+    storage,
+    tenants: new TenantStore(storage),
+    logger,
+    settings: { bodyLimitBytes: 100_000 },
+  });
+}
+
+/** The record source of `storage`, to write what a start will find. */
+function recordsOf(storage: SqliteEngine) {
+  return resourcesModule(storage, pino({ level: 'silent' })).records;
+}
+
 /** Loads the resources as a start does, on the file, with `before` run on it first; returns what it logged. */
 async function start(before?: (engine: SqliteEngine) => Promise<void>): Promise<Record<string, unknown>[]> {
   const lines: Record<string, unknown>[] = [];
@@ -23,13 +38,7 @@ async function start(before?: (engine: SqliteEngine) => Promise<void>): Promise<
   try {
     await new TenantStore(storage).save({ id: 'acme', name: 'Acme' });
     await before?.(storage);
-    const resources = new ResourcesModule({
-      storage,
-      tenants: new TenantStore(storage),
-      logger,
-      settings: { bodyLimitBytes: 100_000 },
-    });
-    await resources.load();
+    await resourcesModule(storage, logger).load();
   } finally {
     await storage.close();
   }
@@ -43,12 +52,7 @@ async function start(before?: (engine: SqliteEngine) => Promise<void>): Promise<
 describe("ResourcesModule's start", () => {
   it('says before and after when it indexes the search words again, and why; nothing when it has nothing to do', async () => {
     const lines = await start(async (engine) => {
-      const records = new ResourcesModule({
-        storage: engine,
-        tenants: new TenantStore(engine),
-        logger: pino({ level: 'silent' }),
-        settings: { bodyLimitBytes: 100_000 },
-      }).records;
+      const records = recordsOf(engine);
       for (const title of ['García', 'Peña', 'Müller']) await records.insert('acme', 'articles', { title });
       // As a database indexed by the release before, whose words were split differently.
       await sql`UPDATE record_words_state SET words_version = ${WORDS_VERSION - 1}`.execute(engine.db);
@@ -72,12 +76,7 @@ describe("ResourcesModule's start", () => {
 
   it('says so too for records written without words (a database older than the word index)', async () => {
     const lines = await start(async (engine) => {
-      const records = new ResourcesModule({
-        storage: engine,
-        tenants: new TenantStore(engine),
-        logger: pino({ level: 'silent' }),
-        settings: { bodyLimitBytes: 100_000 },
-      }).records;
+      const records = recordsOf(engine);
       await records.insert('acme', 'articles', { title: 'Early bird' });
       await records.insert('acme', 'articles', { title: 'Late bird' });
       await sql`DELETE FROM record_words`.execute(engine.db);
