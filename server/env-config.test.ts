@@ -1,11 +1,6 @@
 import path from 'node:path';
-import {
-  ConfigError,
-  publicUrlWithoutTlsWarning,
-  readConfig,
-  withoutPublicUrlWarning,
-  type ServerConfig,
-} from './env-config';
+import { publicUrlWithoutTlsWarning, withoutPublicUrlWarning } from './security/public-url';
+import { ConfigError, readConfig, type ServerConfig } from './env-config';
 
 const SECRET = 'a-shared-secret-0123456789';
 

@@ -12,15 +12,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { createApp, type App } from './app';
-import {
-  ConfigError,
-  DEFAULT_DATABASE_PATH,
-  publicUrlWithoutTlsWarning,
-  readConfig,
-  storageSettingsOf,
-  type ServerConfig,
-  withoutPublicUrlWarning,
-} from './env-config';
+import { publicUrlWithoutTlsWarning, withoutPublicUrlWarning } from './security/public-url';
+import { ConfigError, DEFAULT_DATABASE_PATH, readConfig, storageSettingsOf, type ServerConfig } from './env-config';
 import { createGracefulShutdown, shutdownOnSignals, type ShutdownOutcome } from './process/graceful-shutdown';
 import { createHttpServer } from './process/http-server';
 import { readBuildIdentity } from './process/build-identity';
