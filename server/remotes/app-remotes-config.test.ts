@@ -323,7 +323,8 @@ describe('the props contract, checked at start and on reload', () => {
       'Slots cannot render as registered: 3 problems (slot at location[position] (source, remote): problem):\n' +
         '  - InvoiceBanner at dashboard-before-cards[0] (code, remote "team_billing"): props.amountDue must be ' +
         'number, got "lots"\n' +
-        '  - InvoiceBaner at dashboard-before-cards[1] (code): no remote provides "InvoiceBaner"\n' +
+        '  - InvoiceBaner at dashboard-before-cards[1] (code): no remote provides "InvoiceBaner"; did you mean ' +
+        '"InvoiceBanner" (remote "team_billing")?\n' +
         '  - InvoiceBanner at global-before-content[0] (configuration, remote "team_billing"): props.amountDue is ' +
         'required (number)',
     );

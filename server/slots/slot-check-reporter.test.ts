@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { Slot } from '../../shared';
-import { SlotCheckReporter } from './slot-check-reporter';
+import { CODE_SLOTS_SERVED, CODE_SLOTS_WAITING, SlotCheckReporter } from './slot-check-reporter';
 import { placedSlots, SlotContract, SlotContractError, type ContractRemotes } from './slot-contract';
 
 const REMOTES: ContractRemotes = {
@@ -69,5 +69,36 @@ describe('SlotCheckReporter', () => {
     reporter.atStart(blocking);
     expect(lines).toHaveLength(1);
     expect(lines[0]!.msg).toContain('Nobody at resource-before-form[0] (code): no remote provides "Nobody"');
+  });
+
+  it('says at start what a misspelt name does while a remote is down, and says it again when the remote answers', () => {
+    const { reporter, lines } = reporterWithLog('fail');
+    const slot = Slot.untyped('InvoiceBaner', { amountDue: 1 });
+    const check = (remotes: ContractRemotes) =>
+      new SlotContract().check(placedSlots('header-banner', [slot], 'code'), remotes);
+    // team_billing (which provides InvoiceBanner) down: the start cannot know, so it passes, and says so.
+    const down = { ...REMOTES, known: [], waiting: [{ name: 'team_billing' }] };
+    reporter.atStart(check(down));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.level).toBe(40);
+    expect(lines[0]!.msg).toBe(
+      'Slots checked again when their remote answers:\n' +
+        '  - InvoiceBaner at header-banner[0] (code): no remote known now provides "InvoiceBaner" (not answering: ' +
+        `team_billing)\n${CODE_SLOTS_WAITING}`,
+    );
+    // Another remote answering near the name: the likelier mistake is named at once.
+    expect(check({ ...down, known: REMOTES.known }).map((p) => p.message)).toEqual([
+      'no remote known now provides "InvoiceBaner" (not answering: team_billing); did you mean "InvoiceBanner" ' +
+        '(remote "team_billing")?',
+    ]);
+    // It answers, without that name: an error, with the name it has and what becomes of the slot.
+    reporter.afterChange(() => check({ ...REMOTES, waiting: [] }));
+    expect(lines).toHaveLength(2);
+    expect(lines[1]!.level).toBe(50);
+    expect(lines[1]!.msg).toContain(
+      'InvoiceBaner at header-banner[0] (code): no remote provides "InvoiceBaner"; did you mean "InvoiceBanner" ' +
+        '(remote "team_billing")?',
+    );
+    expect(lines[1]!.msg).toContain(CODE_SLOTS_SERVED);
   });
 });

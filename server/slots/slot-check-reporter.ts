@@ -9,6 +9,20 @@ import { formatSlotProblem, SlotContractError, type SlotProblem } from './slot-c
 export type SlotProblemsMode = 'fail' | 'log';
 
 /**
+ * What becomes of a slot of code the check cannot clear without its remote: the check cannot know a component of a
+ * remote that does not answer, so a misspelt name passes the start then, and is told here and again when it answers.
+ */
+export const CODE_SLOTS_WAITING =
+  'Slots of code among them are served meanwhile: one naming a component its remote does not provide fails where ' +
+  'a page renders it, and is logged as an error when the remote answers. Check the names (a "did you mean" names ' +
+  'a component of a remote that answers).';
+
+/** What becomes of a slot of code that fails the check once the server is started (a remote answered since). */
+export const CODE_SLOTS_SERVED =
+  'The slots of code among them stay registered and fail where a page renders them: correct them in the code and ' +
+  'restart.';
+
+/**
  * How slot-check problems are reported. At start-up, blocking problems reject the start (mode `fail`) or are logged;
  * afterwards (a remote answering late) they are only logged. Each problem is logged once, so a remote answering
  * again does not repeat it: those that stop a slot as one error, those that may resolve as a warning.
@@ -65,7 +79,10 @@ export class SlotCheckReporter {
       // After the start nothing is refused any more: a configured slot that cannot render is left out of the payloads
       // (code's slots stay, and fail in the browser as any unknown component does).
       const leftOut = this.started && blocking.some((problem) => problem.source !== 'code');
-      const consequence = leftOut ? '\nThe REMOTES_CONFIG slots among them are left out until that changes.' : '';
+      const ofCode = blocking.some((problem) => problem.source === 'code');
+      const consequence =
+        (leftOut ? '\nThe REMOTES_CONFIG slots among them are left out until that changes.' : '') +
+        (ofCode ? `\n${CODE_SLOTS_SERVED}` : '');
       this.logger.error({ slots: blocking.length }, `${new SlotContractError(blocking).message}${consequence}`);
     }
     if (warnings.length > 0) {
@@ -84,7 +101,8 @@ export class SlotCheckReporter {
     if (waiting.length > 0) {
       this.logger.warn(
         { slots: waiting.length },
-        `Slots checked again when their remote answers:\n${waiting.map((p) => `  - ${formatSlotProblem(p)}`).join('\n')}`,
+        `Slots checked again when their remote answers:\n${waiting.map((p) => `  - ${formatSlotProblem(p)}`).join('\n')}` +
+          (waiting.some((problem) => problem.source === 'code') ? `\n${CODE_SLOTS_WAITING}` : ''),
       );
     }
   }

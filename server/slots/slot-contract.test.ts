@@ -49,7 +49,8 @@ describe('SlotContract', () => {
 
   it('reports an unknown component', () => {
     expect(problemsOf(Slot.make('InvoiceBaner', { amountDue: 1 }))).toEqual([
-      'InvoiceBaner at global-before-content[0] (code): no remote provides "InvoiceBaner"',
+      'InvoiceBaner at global-before-content[0] (code): no remote provides "InvoiceBaner"; did you mean ' +
+        '"InvoiceBanner" (remote "team_billing")?',
     ]);
     expect(problemsOf(Slot.make('InvoiceBaner'), REMOTES, 'team_billing')).toEqual([
       'InvoiceBaner at global-before-content[0] (configuration, remote "team_billing"): remote "team_billing" ' +

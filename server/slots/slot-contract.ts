@@ -1,4 +1,5 @@
 import { RESERVED_PROP_NAMES, Slot, type JsonSchema, type SlotPlacedBy } from '../../shared';
+import { nearName } from './near-name';
 import { PropsValidator } from './props-validator';
 
 /** A slot where it is placed: its location, its position there, and who placed it. */
@@ -261,18 +262,32 @@ export class SlotContract {
           )
         : problem('unknown-component', placed.remote, `no remote "${placed.remote}" is configured`);
     }
+    const hint = didYouMean(component, remotes.known);
     if (remotes.waiting.length > 0) {
+      // Not refused: the remote not answering may provide it. A near name of a remote that answers says the likelier
+      // mistake now, where the check when the remote answers would say it only then.
       const names = remotes.waiting.map((remote) => remote.name).join(', ');
       return problem(
         'unknown-component',
         null,
-        `no remote known now provides "${component}" (not answering: ${names})`,
+        `no remote known now provides "${component}" (not answering: ${names})${hint}`,
         null,
         false,
       );
     }
-    return problem('unknown-component', null, `no remote provides "${component}"`);
+    return problem('unknown-component', null, `no remote provides "${component}"${hint}`);
   }
+}
+
+/** `; did you mean "InvoiceBanner" (remote "team_billing")?` when a component of these remotes is near, else ''. */
+function didYouMean(component: string, remotes: ContractRemotes['known']): string {
+  const near = nearName(
+    component,
+    remotes.flatMap((remote) => remote.components),
+  );
+  if (near === undefined) return '';
+  const remote = remotes.find((candidate) => candidate.components.includes(near));
+  return `; did you mean "${near}"${remote === undefined ? '' : ` (remote "${remote.name}")`}?`;
 }
 
 /** Slots that break the contract at start-up or in a reloaded configuration: every problem, in one message. */
