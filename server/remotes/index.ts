@@ -32,11 +32,11 @@ export interface RemotesRouterOptions {
 }
 
 /**
- * `GET /api/remotes` (the remotes the host registers with the Module Federation runtime) and the files of the remotes
- * built by this repository under `/remotes/<name>/` (a year of `immutable` cache for hashed files, the production
- * entry `remoteEntry.<hash>.js` included; `no-cache` for the manifest, the descriptor and a development build's
- * `remoteEntry.js`; CORS for the allowed host origins and the product's own pages). The body is encoded once per
- * change of the remote registry.
+ * `GET /api/remotes` (the remotes the host registers with the Module Federation runtime; `no-cache` anonymous,
+ * `private, no-store` signed in) and the files of the remotes built by this repository under `/remotes/<name>/` (a
+ * year of `immutable` cache for hashed files, the production entry `remoteEntry.<hash>.js` included; `no-cache` for
+ * the manifest, the descriptor and a development build's `remoteEntry.js`; CORS for the allowed host origins and the
+ * product's own pages). The body is encoded once per change of the remote registry.
  */
 export function createRemotesRouter(options: RemotesRouterOptions): Router {
   const { registry } = options;
@@ -53,11 +53,14 @@ export function createRemotesRouter(options: RemotesRouterOptions): Router {
   // Any other method: a JSON 405 naming GET and HEAD, as on every path of the API.
   jsonRoute(router, '/api/remotes', {
     GET: (req, res) => {
-      res.setHeader('Cache-Control', 'no-cache');
+      // Anonymous: the one answer every visitor gets, revalidated. Signed in, it stays `private, no-store`, as the
+      // session step marks every signed-in answer (`/meta`, `/api/locations`): it may be chosen for this user (a
+      // canary, a preview) and carry the session's Set-Cookie, neither of which a shared cache may keep.
+      if (req.user === undefined) res.setHeader('Cache-Control', 'no-cache');
       const own = options.forRequest?.(req) ?? null;
       if (own !== null) {
         // This visitor's canary or preview: private, and encoded for them alone.
-        res.setHeader('Cache-Control', 'private, no-cache');
+        res.setHeader('Cache-Control', 'private, no-store');
         const payload: RemotesPayload = { remotes: own, showSlotDetails: options.showSlotDetails ?? false };
         res.json(payload);
         return;
