@@ -281,5 +281,14 @@ describe('registering a relation field', () => {
     expect(() => new ResourceRegistry().register(articles(() => [...base(), Field.number('authorId')]))).toThrow(
       /uses "authorId", which is also a field \(to edit the relation in the form, list Field.relation\("author"\)/,
     );
+    // The relation field listed already: the key is taken by another field, and listing it again would not help.
+    expect(() =>
+      new ResourceRegistry().register(articles(() => [...base(), Field.number('authorId'), Field.relation('author')])),
+    ).toThrow(
+      new ResourceDefinitionError(
+        'Resource "articles": relation "author" uses "authorId", which is also a field (a record keeps the ' +
+          "relation's key under that name: give the relation another foreignKey, or rename the field).",
+      ),
+    );
   });
 });

@@ -74,7 +74,10 @@ export class ResourceRegistry {
       }
       throw new ResourceDefinitionError(`Resource "${name}" has no "${required}" field; every record carries one.`);
     }
-    const relations = checkRelations(name, resource.relations(), fields);
+    const relationFields = new Set(
+      listed.flatMap((item) => (item instanceof Field && item.relation !== undefined ? [item.relation] : [])),
+    );
+    const relations = checkRelations(name, resource.relations(), fields, relationFields);
     const items = bindRelationFields(name, listed, relations, fields);
     const listColumns = checkListColumns(name, resource.listColumns(), fields);
     const sortKeys = new Map<string, SortKeyKind>();
@@ -305,7 +308,13 @@ function sortKeyKindOf(field: Field | undefined): SortKeyKind | undefined {
   }
 }
 
-function checkRelations(resource: string, relations: unknown, fields: ReadonlyMap<string, Field>): readonly Relation[] {
+/** `relationFields`: the relations the form edits (by Field.relation), whose key the fix is never to list again. */
+function checkRelations(
+  resource: string,
+  relations: unknown,
+  fields: ReadonlyMap<string, Field>,
+  relationFields: ReadonlySet<string>,
+): readonly Relation[] {
   if (!Array.isArray(relations)) {
     throw new ResourceDefinitionError(`Resource "${resource}": relations() must return an array.`);
   }
@@ -319,9 +328,15 @@ function checkRelations(resource: string, relations: unknown, fields: ReadonlyMa
     }
     if (relation.kind === 'belongsTo' && fields.has(relation.foreignKey)) {
       // A plain field would let an update point the key anywhere; Field.relation checks that the record exists.
+      // With the relation field listed already, the key is a name taken by another field (`title`, say): the fix
+      // is another key, not the relation field the message would otherwise advise.
+      const fix = relationFields.has(relation.name)
+        ? `a record keeps the relation's key under that name: give the relation another foreignKey, or rename ` +
+          `the field`
+        : `to edit the relation in the form, list Field.relation(${JSON.stringify(relation.name)}) instead`;
       throw new ResourceDefinitionError(
         `Resource "${resource}": relation "${relation.name}" uses "${relation.foreignKey}", which is also a field ` +
-          `(to edit the relation in the form, list Field.relation(${JSON.stringify(relation.name)}) instead).`,
+          `(${fix}).`,
       );
     }
     names.add(relation.name);
