@@ -111,11 +111,38 @@ export function parseNewProjectArguments(
     }
   }
   const [name, ...extra] = positional;
-  if (name === undefined || extra.length > 0) throw new Error(usage);
-  if (!REMOTE_NAME_PATTERN.test(name)) {
-    throw new Error(`"${name}" is not a remote name: letters, digits and _, starting with a letter or _. ${usage}`);
+  if (name === undefined) throw new Error(usage);
+  const given = positional.join(' ');
+  // Two words, the first a name: a name with a space given unquoted (`new Team Billing`), or a folder given
+  // without --dir (`new team_billing billing-remote`).
+  if (extra.length === 1 && REMOTE_NAME_PATTERN.test(name) && dir === undefined) {
+    throw new Error(
+      `The command takes one name, and "${given}" is two words. A name of two words joins them with _ ` +
+        `(${remoteNameLike(given)}: a name has no spaces); a folder for the project is given with --dir ` +
+        `(${name} --dir ${extra[0]}). ${usage}`,
+    );
+  }
+  // A name with a space (quoted), a -, more words: what a name is made of, with one made of the words given.
+  if (extra.length > 0 || !REMOTE_NAME_PATTERN.test(name)) {
+    throw new Error(
+      `${JSON.stringify(given)} is not a remote name: a name is one word of letters, digits and _, starting with a ` +
+        `letter or _, 64 characters at most (no spaces, no -), e.g. ${remoteNameLike(given)}. ${usage}`,
+    );
   }
   return { name, dir: dir ?? defaultDir(name) };
+}
+
+/**
+ * A remote name the command takes, made of a refused one: `Team Billing` and `team-billing` -> `team_billing`, `2fa`
+ * -> `team_2fa`. Lower case, as the project's package name is.
+ */
+export function remoteNameLike(given: string): string {
+  const words = given
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== '');
+  const joined = words.join('_') || 'team_billing';
+  return (/^[a-z]/.test(joined) ? joined : `team_${joined}`).slice(0, 64);
 }
 
 function versionsOf(source: ProjectSource, names: readonly string[]): Record<string, string> {
