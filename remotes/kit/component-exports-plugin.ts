@@ -49,10 +49,10 @@ function quoted(name: string): string {
  * Fails the build when a component `remote.ts` declares has neither a default export nor a named export with its name,
  * or when each of those it has is a literal written in the file (an object, an array, a string, a number, …: see
  * {@link literalExportsOf}). Such a file builds, but every page that shows the component gets a load error from the
- * host instead of it. A missing file fails already (webpack's "Module not found", the federation's BUILD-001); this
- * is the other half. Only what the file says is judged: CommonJS, or a star re-export of one, is left to run time,
- * and so is an export whose value only running the code tells (a class that is no React component, a call's result,
- * a re-export of another file's object).
+ * host instead of it. A missing file fails already (./component-files-plugin.ts); this is the other half. Only what
+ * the file says is judged: CommonJS, or a star re-export of one, is left to run time, and so is an export whose value
+ * only running the code tells (a class that is no React component, a call's result, a re-export of another file's
+ * object).
  */
 export class ComponentExportsPlugin {
   /** Each declared component with its file (absolute). */
@@ -85,7 +85,7 @@ export class ComponentExportsPlugin {
         }
         for (const [component, file] of Object.entries(this.components)) {
           const module = modulesByFile.get(file);
-          // A missing file is webpack's own "Module not found" error already; so is a file that cannot be parsed,
+          // A missing file has its error already (ComponentFilesPlugin); so has a file that cannot be parsed,
           // whose exports webpack then gives as none (under watch, once an earlier build had them).
           if (module === undefined || module.getNumberOfErrors() > 0) continue;
           const exported = compilation.moduleGraph.getProvidedExports(module);

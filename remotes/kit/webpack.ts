@@ -16,6 +16,7 @@ import { ExposeAssetsPlugin } from '../../build/expose-assets-plugin';
 import { RemoteDescriptorPlugin } from '../../build/remote-descriptor-plugin';
 import type { RemoteDescriptorFile } from '../../shared';
 import { ComponentExportsPlugin } from './component-exports-plugin';
+import { ComponentFilesPlugin } from './component-files-plugin';
 import { kitVersion } from './packaged-files';
 import { SHARED_REACT_RANGE } from './shared-react';
 import { SharedReactVersionPlugin } from './shared-react-plugin';
@@ -242,6 +243,8 @@ export function remoteWebpackConfig(options: RemoteWebpackOptions): Configuratio
         experiments: { externalRuntime: true, optimization: { target: 'web', disableRemote: true } },
       }),
       new RemoteDescriptorPlugin({ ...remote, kit: kitVersion() }),
+      // A declared component without its file fails with one error saying so (not the federation's BUILD-001 first).
+      new ComponentFilesPlugin(componentFilesOf(remote, dir)),
       // A declared component whose file exports no component fails here, not on the pages that show it.
       new ComponentExportsPlugin(componentFilesOf(remote, dir)),
       // A project on another React than the host's builds and tests green, then fails on every page.
