@@ -15,6 +15,7 @@ import {
   publishRelease,
   redirectedMessage,
   RELEASE_TOKEN_ENV,
+  tokenNotAcceptedMessage,
   type ReleaseOptions,
 } from './release';
 
@@ -76,7 +77,8 @@ function startFakeServer(): Promise<{ server: Server; origin: string; received: 
         return error(403, 'forbidden', 'This token publishes team_marketing only.');
       }
       if (request.headers.authorization !== `Bearer ${TOKEN}`) {
-        return error(401, 'unauthenticated', 'A valid team token is needed.');
+        // The product's words (server/releases/team-token-store.ts), for a request written by hand.
+        return error(401, 'unauthenticated', 'A valid team token is needed (Authorization: Bearer <token>).');
       }
       if (body?.version === '3.0.0') {
         return error(400, 'invalid_request', 'Release 3.0.0 would break 2 placements.', { problems: PROBLEMS });
@@ -330,15 +332,29 @@ describe('publishRelease against an HTTP server', () => {
     const wrong = await publishRelease(REMOTE, options({ token: 'srt_wrong' }));
     expect(wrong.ok).toBe(false);
     expect(wrong.lines).toEqual([
-      'The server did not accept the token (401: A valid team token is needed.).',
-      expect.stringMatching(/^Check SLOTS_RELEASE_TOKEN: the whole token/),
+      'The server did not accept the token in SLOTS_RELEASE_TOKEN (401: A valid team token is needed.)',
+      expect.stringMatching(/^Check SLOTS_RELEASE_TOKEN, the environment variable the command reads the token from/),
     ]);
+    // Where the token comes from and what to check, in a team member's words; never how an HTTP header is written.
+    expect(wrong.lines.join('\n')).not.toMatch(/Authorization|Bearer/);
+    expect(wrong.lines[1]).toMatch(/made for team_records \(a token of another installation/);
     const other = await publishRelease(REMOTE, options({ token: OTHER_REMOTES_TOKEN }));
     expect(other.ok).toBe(false);
     expect(other.lines).toEqual([
       'The token is not one of team_records (403: This token publishes team_marketing only.).',
       expect.stringMatching(/holds the token made for team_records, and that remote.ts names that remote\.$/),
     ]);
+  });
+
+  it('says which token a revoked or expired one is on a 401, as the server does', () => {
+    const server =
+      'This team token (id 3f9a0c2b1d4e) was revoked at 2026-11-20T10:00:00.000Z. Ask an operator for a new one ' +
+      '(npm run token:add). A valid team token is needed (Authorization: Bearer <token>).';
+    expect(tokenNotAcceptedMessage(server, REMOTE, 'https://admin.example.com')[0]).toBe(
+      'The server did not accept the token in SLOTS_RELEASE_TOKEN (401: This team token (id 3f9a0c2b1d4e) was ' +
+        'revoked at 2026-11-20T10:00:00.000Z. Ask an operator for a new one (npm run token:add). A valid team ' +
+        'token is needed.)',
+    );
   });
 
   it('says on a 429 to check the token and when to try again, the right token being refused meanwhile', async () => {

@@ -189,6 +189,23 @@ export function tooManyTriesMessage(message: string, retryAfter: string | null):
   );
 }
 
+/**
+ * A 401: the server knows no such token, or it was revoked or has expired (the server's message then says which, by
+ * its id, and when). The server's words for someone writing the request by hand (`(Authorization: Bearer <token>)`)
+ * are left out: the command sends that header itself, from {@link RELEASE_TOKEN_ENV}, which is what to check.
+ */
+export function tokenNotAcceptedMessage(message: string, remote: string, server: string): string[] {
+  const said = message.replace(/\s*\(Authorization: Bearer [^)]*\)/g, '').trim();
+  return [
+    `The server did not accept the token in ${RELEASE_TOKEN_ENV} (401: ${said})`,
+    `Check ${RELEASE_TOKEN_ENV}, the environment variable the command reads the token from (no flag takes it): it ` +
+      'holds the whole token, as npm run token:add printed it once on its last line, nothing cut or added; the ' +
+      `token is one an operator of ${server} made for ${remote} (a token of another installation of the product is ` +
+      `unknown here). A revoked or expired token is named above by its id: ask an operator for a new one ` +
+      `(npm run token:add -- ${remote}).`,
+  ];
+}
+
 /** What a redirect of the release's request is reported as; `location` is its Location, made absolute. */
 export function redirectedMessage(status: number, location: string): string {
   const origin = URL.canParse(location) ? ` (its origin: ${new URL(location).origin})` : '';
@@ -267,13 +284,7 @@ export async function publishRelease(remote: string, options: ReleaseOptions): P
     };
   }
   if (response.status === 401) {
-    return {
-      ok: false,
-      lines: [
-        `The server did not accept the token (401: ${message}).`,
-        `Check ${RELEASE_TOKEN_ENV}: the whole token, as shown once when it was created, not revoked nor expired.`,
-      ],
-    };
+    return { ok: false, lines: tokenNotAcceptedMessage(message, remote, options.server) };
   }
   if (response.status === 403) {
     return {
