@@ -310,3 +310,13 @@ export {
 export { spellUndecomposedLetters, UNDECOMPOSED_LETTERS } from './undecomposed-letters';
 export { instantInUtc } from './instant-in-utc';
 export { isLoopbackHost } from './loopback-host';
+export {
+  expectedOf,
+  propsPathOf,
+  quotingViolation,
+  requiredViolation,
+  undeclaredViolation,
+  unionViolation,
+  violationsInWords,
+  type PropsViolation,
+} from './props-words';

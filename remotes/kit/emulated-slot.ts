@@ -2,10 +2,9 @@
  * One of a remote's components rendered as the product renders a slot, without the product: the host's own slot
  * renderer (host/core, compiled into the kit's package), its error boundary, its loading path (a lazy component per
  * name, registered through `connectRegistries`) and its development check of the props against the component's
- * schema, with the context the product gives at the chosen location. The host emulator of `slots-remote dev` and
- * the slot tests of `./testing` both render through here. Browser-safe.
+ * schema (in the server's words), with the context the product gives at the chosen location. The host emulator of
+ * `slots-remote dev` and the slot tests of `./testing` both render through here. Browser-safe.
  */
-import { Validator } from '@cfworker/json-schema';
 import { createElement, type ReactElement } from 'react';
 import {
   SlotLocation,
@@ -22,10 +21,10 @@ import { slotContextAt } from '../../host/core/app-slot-renderer';
 import { ComponentRegistry } from '../../host/core/component-registry';
 import { connectRegistries, type ConnectableModules } from '../../host/core/connect-registries';
 import type { SlotFailureLogger } from '../../host/core/log-slot-failures';
-import { propsCheckWith, validatorOf } from '../../host/core/props-check';
 import { FormSlot, SlotItem } from '../../host/core/slot-item';
 import { createSlotStatus, SlotRuntimeProvider, type SlotRuntime } from '../../host/core/slot-runtime';
 import type { ProvidedComponent } from '../../host/loader/remote-module-loader';
+import { emulatedPropsCheck } from './emulated-props-check';
 
 /** A resource form's fields: where the product places the form components (`formComponents` in remote.ts). */
 export const FORM_LOCATION = 'form';
@@ -84,8 +83,6 @@ export function emulatedRuntime(
   const slotRegistry = new ComponentRegistry('SlotComponentRegistry');
   const globalRegistry = new ComponentRegistry('GlobalComponentRegistry');
   connectRegistries(modules, { slotRegistry, globalRegistry });
-  const validate = validatorOf(Validator);
-  const schemas = remote.props ?? {};
   return {
     slotRegistry,
     globalRegistry,
@@ -94,7 +91,8 @@ export function emulatedRuntime(
     showFailures: true,
     // The product's own hint speaks of its server, which the emulator has none of.
     failureHint: 'Shown in the emulator; in the product, only while its server runs in development.',
-    propsCheck: propsCheckWith(async () => ({ schemas, validate })),
+    // The server's words for the props it would refuse (`props.customer is required (string)`), not the validator's.
+    propsCheck: emulatedPropsCheck(remote.props ?? {}),
   };
 }
 

@@ -2,20 +2,18 @@ import Ajv, { type ErrorObject, type Options, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats';
 import { compileLinearPattern, patternsIn, PATTERNS_PER_SCHEMA_MAX } from '../../shared/linear-patterns';
 import { RE2JS } from 're2js';
-import type { JsonSchema, JsonValue } from '../../shared';
+import {
+  propsPathOf,
+  quotingViolation,
+  requiredViolation,
+  undeclaredViolation,
+  unionViolation,
+  type JsonSchema,
+  type JsonValue,
+  type PropsViolation,
+} from '../../shared';
 
-/** One way a slot's props fail their component's schema: where (`props.amountDue`) and what was expected. */
-export interface PropsViolation {
-  /** The JSON path inside the slot, from `props`: `props`, `props.amountDue`, `props.links[1].href`. */
-  path: string;
-  /** `must be number, got "lots"`, `is required (string)`, `is not a prop of InvoiceBanner (its props: amountDue)`. */
-  message: string;
-  /**
-   * The offending value as `message` quotes it, when it does (`"lots"`: the message then ends with `, got "lots"`),
-   * so a reader who may not see the props can be given the message without it.
-   */
-  quoted?: string;
-}
+export type { PropsViolation } from '../../shared';
 
 /**
  * Validates slot props against the JSON Schemas of the remotes' descriptors with Ajv, each schema compiled once and
@@ -126,75 +124,32 @@ function describeErrors(errors: readonly ErrorObject[], component: string): Prop
 
 function describeError(error: ErrorObject, component: string): PropsViolation {
   const path = jsonPath(error.instancePath);
+  const parent = error.parentSchema as JsonSchema | undefined;
   switch (error.keyword) {
-    case 'required': {
-      const missing = String((error.params as { missingProperty: string }).missingProperty);
-      const properties = (error.parentSchema as { properties?: Record<string, JsonSchema> } | undefined)?.properties;
-      const expected = properties?.[missing];
-      return {
-        path: `${path}.${missing}`,
-        message: `is required${expected ? ` (${expectedOf(expected)})` : ''}`,
-      };
-    }
-    case 'additionalProperties': {
-      const extra = String((error.params as { additionalProperty: string }).additionalProperty);
-      const properties = (error.parentSchema as { properties?: Record<string, JsonSchema> } | undefined)?.properties;
-      const known = Object.keys(properties ?? {});
-      const of = path === 'props' ? component : path;
-      return {
-        path: `${path}.${extra}`,
-        message: `is not a prop of ${of} (${known.length > 0 ? `its props: ${known.join(', ')}` : 'it takes none'})`,
-      };
-    }
+    case 'required':
+      return requiredViolation(path, String((error.params as { missingProperty: string }).missingProperty), parent);
+    case 'additionalProperties':
+      return undeclaredViolation(
+        path,
+        String((error.params as { additionalProperty: string }).additionalProperty),
+        parent,
+        component,
+      );
     case 'anyOf':
     case 'oneOf':
-      return quoting(path, `must be ${expectedOf(error.parentSchema as JsonSchema)}`, error.data);
+      return unionViolation(path, parent as JsonSchema, error.data);
     default:
-      return quoting(path, error.message ?? 'is invalid', error.data);
+      return quotingViolation(path, error.message ?? 'is invalid', error.data);
   }
-}
-
-/** A violation whose message ends with the offending value. */
-function quoting(path: string, expected: string, value: unknown): PropsViolation {
-  const quoted = shown(value);
-  return { path, message: `${expected}, got ${quoted}`, quoted };
-}
-
-/** What a schema expects, in a few words: `number`, `"info" or "warning"`, `array`, `a value`. */
-export function expectedOf(schema: JsonSchema): string {
-  if (schema.const !== undefined) return JSON.stringify(schema.const);
-  if (Array.isArray(schema.enum)) return schema.enum.map((value) => JSON.stringify(value)).join(' or ');
-  const branches = schema.anyOf ?? schema.oneOf;
-  if (Array.isArray(branches)) {
-    return branches
-      .map((branch) => (branch !== null && typeof branch === 'object' ? expectedOf(branch as JsonSchema) : 'a value'))
-      .join(' or ');
-  }
-  if (typeof schema.type === 'string') return schema.type;
-  if (Array.isArray(schema.type)) return schema.type.join(' or ');
-  return 'a value';
 }
 
 /** `/links/1/href` -> `props.links[1].href`. */
 function jsonPath(instancePath: string): string {
   if (instancePath === '') return 'props';
-  return instancePath
-    .split('/')
-    .slice(1)
-    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce(
-      (path, segment) =>
-        /^\d+$/.test(segment)
-          ? `${path}[${segment}]`
-          : /^[A-Za-z_$][\w$]*$/.test(segment)
-            ? `${path}.${segment}`
-            : `${path}[${JSON.stringify(segment)}]`,
-      'props',
-    );
-}
-
-/** The offending value, short enough for one line. */
-function shown(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+  return propsPathOf(
+    instancePath
+      .split('/')
+      .slice(1)
+      .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~')),
+  );
 }
