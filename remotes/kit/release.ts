@@ -201,8 +201,8 @@ export function tokenNotAcceptedMessage(message: string, remote: string, server:
     `Check ${RELEASE_TOKEN_ENV}, the environment variable the command reads the token from (no flag takes it): it ` +
       'holds the whole token, as npm run token:add printed it once on its last line, nothing cut or added; the ' +
       `token is one an operator of ${server} made for ${remote} (a token of another installation of the product is ` +
-      `unknown here). A revoked or expired token is named above by its id: ask an operator for a new one ` +
-      `(npm run token:add -- ${remote}).`,
+      `unknown here). When it was revoked or has expired, the server's answer above says so, by its id and when: ` +
+      `ask an operator for a new one (npm run token:add -- ${remote}).`,
   ];
 }
 
