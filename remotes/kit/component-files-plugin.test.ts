@@ -23,6 +23,8 @@ afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 /** The build, with what webpack's logger was given to print (the federation plugin's notes among it). */
 function build(components: string[]): Promise<{ stats: Stats; logged: string[] }> {
+  // The federation plugin writes its BUILD-001 report to .mf/diagnostics/ of the current folder: the fixture's.
+  jest.spyOn(process, 'cwd').mockReturnValue(project);
   const compiler = webpack(
     remoteWebpackConfig({
       remote: { name: 'fixture_files', components, formComponents: [] },
@@ -40,6 +42,7 @@ function build(components: string[]): Promise<{ stats: Stats; logged: string[] }
   });
   return new Promise((resolve, reject) => {
     compiler.run((error, stats) => {
+      jest.restoreAllMocks();
       compiler.close(() => undefined);
       if (error || !stats) reject(error ?? new Error('webpack gave no stats'));
       else resolve({ stats, logged });

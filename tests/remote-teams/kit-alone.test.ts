@@ -87,7 +87,7 @@ describe('a project scaffolded from the kit tarball alone', () => {
     expect(readFileSync(path.join(projectDir, 'README.md'), 'utf8').split('\n')[0]).toBe(`# ${REMOTE}`);
     // npm pack leaves every .gitignore out of the kit: the template's comes as `gitignore`, renamed in the project.
     expect(readFileSync(path.join(projectDir, '.gitignore'), 'utf8').split('\n')).toEqual(
-      expect.arrayContaining(['node_modules/', 'dist/', 'dev-dist/']),
+      expect.arrayContaining(['node_modules/', 'dist/', 'dev-dist/', '.mf/']),
     );
   });
 
