@@ -193,6 +193,29 @@ describe('createCrossSiteGuard', () => {
       expect([direct.status, direct.body.error.message]).toEqual([403, REBOUND]);
     });
 
+    it('refuses a rebound page that adds a made-up bearer token: to the browser it is same-origin, any header goes', async () => {
+      for (const browser of [
+        { 'Sec-Fetch-Site': 'same-origin', Origin: 'http://evil.example' },
+        { Origin: 'http://evil.example' },
+        { Referer: 'http://evil.example/rebind.html' },
+      ]) {
+        const response = await request(declared)
+          .post('/login')
+          .set('Host', 'evil.example')
+          .set('Authorization', 'Bearer x')
+          .set(browser);
+        expect([response.status, response.body]).toEqual([403, { error: { code: 'forbidden', message: REBOUND } }]);
+      }
+      // A team's CI is still let through, from wherever its requests say they come.
+      for (const origin of [undefined, 'https://ci.example.com']) {
+        const ci = request(declared)
+          .post('/api/remotes/team_billing/releases')
+          .set('Host', 'slots.example.com')
+          .set('Authorization', 'Bearer slt_0123456789');
+        expect((await (origin === undefined ? ci : ci.set('Origin', origin))).status).toBe(200);
+      }
+    });
+
     it('takes PUBLIC_URL and the allowed origins as its own, whatever Host a proxy sent', async () => {
       for (const origin of [PUBLIC, 'https://admin.example.com']) {
         for (const host of ['host-a:3000', 'slots.example.com', 'evil.example']) {

@@ -33,12 +33,19 @@ export function createCrossSiteGuard(options: CrossSiteGuardOptions): RequestHan
   const allowed = new Set(declared.map(originOf).filter((origin): origin is string => origin !== null));
   const publicOrigin = options.publicOrigin === undefined ? null : originOf(options.publicOrigin);
   return (req, _res, next) => {
+    if (SAFE_METHODS.has(req.method)) {
+      next();
+      return;
+    }
+    const refusal = crossSiteRefusal(req, allowed, publicOrigin);
     // A bearer token (a team's CI publishing a release) is no ambient credential: a page of another site cannot
-    // send one it does not know, and those routes never read the session. Only without a cookie: with one, a route
-    // that does read the session would take the request as its user's, whatever the bearer was.
-    const refusal =
-      SAFE_METHODS.has(req.method) || isBearerOnlyRequest(req) ? null : crossSiteRefusal(req, allowed, publicOrigin);
-    next(refusal === null ? undefined : new HttpError('forbidden', refusal));
+    // send one without this server's CORS consent, which it never gives, and those routes never read the session.
+    // Only without a cookie: with one, a route that does read the session would take the request as its user's,
+    // whatever the bearer was. And never from a page at an undeclared address that calls itself this server's (DNS
+    // rebinding): to the browser that page is same-origin, so it sets any header it likes, `Authorization: Bearer x`
+    // included, and a made-up bearer would carry its sign-in past the check.
+    const bearerPasses = refusal === ERROR_MESSAGES.crossSite && isBearerOnlyRequest(req);
+    next(refusal === null || bearerPasses ? undefined : new HttpError('forbidden', refusal));
   };
 }
 
