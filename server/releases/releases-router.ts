@@ -219,10 +219,13 @@ export function createReleasesRouter(options: ReleasesRouterOptions): Router {
     ],
   });
 
-  // Progressive rollouts: an operator's session, or the remote's team token where the operators allow it.
+  // Progressive rollouts: an operator's session, or the remote's team token where the operators allow it. A session
+  // wins, as on every route of this API that a session serves (staff-only.ts): a signed-in request is its user's,
+  // whatever Authorization header rides along (a proxy's Basic credentials, a browser extension's), and its token is
+  // neither checked nor counted against the address's guesses.
   const rolloutActor: RequestHandler = (req, res, next) => {
     const header = req.get('authorization');
-    if (header === undefined) {
+    if (req.user || header === undefined) {
       requireOperator(req, res, (error?: unknown) => {
         if (error === undefined) res.locals.rolloutActor = actor(req);
         next(error);

@@ -227,6 +227,36 @@ describe('starting a rollout plan', () => {
       .expect(200);
     expect((await planNow()).state).toBe('paused');
   });
+
+  it("serves a signed-in operator's session whatever Authorization header rides along, as the rest of the API", async () => {
+    testApp = await start();
+    const { app } = testApp;
+    const operator = await signedInAgent(app);
+    const other = (await app.releases.teamTokens.create('team_other', null)).token;
+    for (const header of ['Basic cHJveHk6c2VjcmV0', 'Bearer slt_nothing_here', `Bearer ${other}`]) {
+      await operator.get('/api/remotes/team_billing/rollouts/current').set('Authorization', header).expect(404);
+    }
+    const started = await operator
+      .post('/api/remotes/team_billing/rollouts')
+      .set('Authorization', 'Bearer slt_nothing_here')
+      .send(PLAN)
+      .expect(201);
+    expect(started.body.startedBy).toBe('admin');
+    await operator
+      .post('/api/remotes/team_billing/rollouts/current/pause')
+      .set('Authorization', 'Bearer slt_nothing_here')
+      .expect(200);
+    expect((await rolloutTrail()).map(([, actor]) => actor)).toEqual(['admin', 'admin']);
+    // A signed-in viewer is the viewer, even holding the remote's token: 403, as for its session alone.
+    await addUser(app, 'watcher', 'watcher-password-1', ['acme']);
+    await app.users.setRole('watcher', VIEWER_ROLE);
+    const viewer = await signedInAgent(app, 'watcher', 'watcher-password-1');
+    const billing = (await app.releases.teamTokens.create('team_billing', null)).token;
+    await viewer
+      .post('/api/remotes/team_billing/rollouts/current/resume')
+      .set('Authorization', `Bearer ${billing}`)
+      .expect(403);
+  });
 });
 
 describe('a running plan', () => {
