@@ -260,6 +260,7 @@ export class ReleasesModule implements AppModule {
   close(): void {
     // A start that failed never takes its import: a reload waiting for it ends with the app.
     this.startIsTaken();
+    this.tokenChecks.close();
     this.rollouts.close();
     this.configImports.close();
     this.snapshot.close();

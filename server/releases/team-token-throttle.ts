@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ERROR_MESSAGES } from '../../shared';
-import { counterIn, type RateLimitStore } from '../auth/login-rate-limit/login-rate-limiter';
+import { counterIn, keepCountersClean, type RateLimitStore } from '../auth/login-rate-limit/login-rate-limiter';
 import { clientKey } from '../http/client-key';
 import { HttpError } from '../http/http-error';
 import { isDatabaseUnavailable } from '../storage/database-unavailable';
@@ -26,14 +26,24 @@ export class TeamTokenThrottle {
   private constructor(
     private readonly tokens: TeamTokenStore,
     private readonly perIp: RateLimiterAbstract | null,
+    private stopCleanup: (() => void) | undefined,
   ) {}
 
   static create(tokens: TeamTokenStore, settings: TeamTokenLimitSettings, store: RateLimitStore): TeamTokenThrottle {
-    const perIp =
-      settings.perIp === null
-        ? null
-        : counterIn(store, { points: settings.perIp, duration: settings.windowSeconds, keyPrefix: 'team_token_ip' });
-    return new TeamTokenThrottle(tokens, perIp);
+    if (settings.perIp === null) return new TeamTokenThrottle(tokens, null, undefined);
+    const perIp = counterIn(store, {
+      points: settings.perIp,
+      duration: settings.windowSeconds,
+      keyPrefix: 'team_token_ip',
+    });
+    // Its expired rows are deleted while it runs, the sign-in limits on or off (LOGIN_RATE_LIMIT=off).
+    return new TeamTokenThrottle(tokens, perIp, keepCountersClean(store));
+  }
+
+  /** Stops its share of the counters' cleanup (the counters stay where they are). */
+  close(): void {
+    this.stopCleanup?.();
+    this.stopCleanup = undefined;
   }
 
   /**

@@ -98,7 +98,7 @@ interface PerAccountCounters {
  * failures from elsewhere: an attacker guessing from many addresses cannot keep the owner out.
  */
 export class LoginRateLimiter {
-  private cleanupTimer: NodeJS.Timeout | undefined;
+  private stopCleanup: (() => void) | undefined;
 
   private constructor(
     private readonly perAccountAndIp: RateLimiterAbstract | null,
@@ -129,14 +129,14 @@ export class LoginRateLimiter {
             knownSeconds: store.kind === 'memory' ? Math.min(knownSeconds, MEMORY_MAX_SECONDS) : knownSeconds,
           },
     );
-    if (!limiter.disabled) limiter.cleanupTimer = startCleanup(store);
+    if (!limiter.disabled) limiter.stopCleanup = keepCountersClean(store);
     return limiter;
   }
 
-  /** Stops the periodic cleanup of a database store (the counters themselves stay where they are). */
+  /** Stops its share of the periodic cleanup of a database store (the counters themselves stay where they are). */
   close(): void {
-    if (this.cleanupTimer) clearInterval(this.cleanupTimer);
-    this.cleanupTimer = undefined;
+    this.stopCleanup?.();
+    this.stopCleanup = undefined;
   }
 
   /** True when no limit is on (`LOGIN_RATE_LIMIT=off`). */
@@ -253,8 +253,8 @@ interface LimiterOptions {
  * A counter of `points` per `duration` seconds kept where the sign-in's are (`store`: Redis, or the database's table
  * of counters, under its own `keyPrefix`), for another limit of failed credentials (the team tokens' checks): every
  * instance counts the same failures, a restart hands an attacker no fresh ones, and a Redis that does not answer
- * rejects within the deadline. Its expired rows are deleted with the sign-in counters' (with the sign-in limits off,
- * they stay, one per key, and are read as expired).
+ * rejects within the deadline. Its user keeps the table's expired rows deleted (keepCountersClean) while it runs,
+ * whether the sign-in limits are on or not.
  */
 export function counterIn(store: RateLimitStore, options: LimiterOptions): RateLimiterAbstract {
   if (store.kind === 'sqlite') createSqliteTable(store.db);
@@ -316,6 +316,36 @@ function createSqliteTable(db: Database): void {
       expire INTEGER
     )`,
   ).run();
+}
+
+/** The running cleanup of each database store, and how many counters' users keep it. */
+const cleanups = new WeakMap<RateLimitStore, { timer: NodeJS.Timeout; users: number }>();
+
+/**
+ * Deletes the expired counters of a database store now and then, for as long as one of its users (the sign-in limits,
+ * the team tokens' checks) runs: each calls the function returned when it closes. One cleanup per store, whoever
+ * started it: the table is one, whichever prefixes its rows have, and with LOGIN_RATE_LIMIT=off the team tokens'
+ * guesses would otherwise leave a row per client for ever. Redis and memory expire their keys themselves.
+ */
+export function keepCountersClean(store: RateLimitStore): () => void {
+  let cleanup = cleanups.get(store);
+  if (cleanup === undefined) {
+    const timer = startCleanup(store);
+    if (timer === undefined) return () => undefined;
+    cleanup = { timer, users: 0 };
+    cleanups.set(store, cleanup);
+  }
+  const running = cleanup;
+  running.users++;
+  let stopped = false;
+  return () => {
+    if (stopped) return;
+    stopped = true;
+    running.users--;
+    if (running.users > 0) return;
+    clearInterval(running.timer);
+    if (cleanups.get(store) === running) cleanups.delete(store);
+  };
 }
 
 /** Deletes expired counters of a database store now and then, so the table holds only live windows. */
