@@ -79,8 +79,14 @@ export async function removeTenant(
   { withData = false, planOnly = false }: { withData?: boolean; planOnly?: boolean } = {},
 ): Promise<TenantRemoval> {
   const removal = await engine.exclusive(async (db) => {
+    // On PostgreSQL the exclusive lock is only the commands' own: a host keeps writing. The tenant's row locked FOR
+    // UPDATE first makes a record (or a membership) being added there, which holds a key-share lock on it, be counted
+    // once committed, and one added later wait and then fail for want of its tenant. Without it, a record committed
+    // after the count went with the tenant (its foreign key cascades) though no --with-data was given. SQLite's
+    // exclusive transaction already keeps every other writer out.
+    const tenantRow = db.selectFrom('tenants').select(['id', 'name']).where('id', '=', id);
+    const tenant = await (engine.kind === 'postgres' ? tenantRow.forUpdate() : tenantRow).executeTakeFirst();
     const before = await readAccessSnapshot(db, engine.dialect);
-    const tenant = await db.selectFrom('tenants').select(['id', 'name']).where('id', '=', id).executeTakeFirst();
     if (!tenant) {
       throw new NoSuchTenantError(
         id,
