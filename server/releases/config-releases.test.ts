@@ -122,6 +122,18 @@ it('publishes and activates a new entry as config, and restarts from the stored 
   expect((await again.app.releases.store.rollout('team_billing')).active).toBe(version);
 });
 
+it('says once that the entry answered, and once what the import made of it', async () => {
+  writeEntry('v1');
+  const logLines: string[] = [];
+  const app = (await start(undefined, logLines)).app;
+  const version = (await app.releases.store.rollout('team_billing')).active as string;
+  const messages = logLines.map((line) => (JSON.parse(line) as { msg: string }).msg);
+  expect(messages.filter((message) => message.includes('"team_billing" answered'))).toEqual([
+    'Remote "team_billing" answered: 1 component(s).',
+  ]);
+  expect(messages).toContain(`REMOTES_CONFIG's entry of remote "team_billing" is now release "${version}", activated.`);
+});
+
 it('makes no release of an entry claiming a component another remote provides, which keeps it and its releases', async () => {
   writeEntry('v1');
   const logLines: string[] = [];

@@ -235,8 +235,9 @@ export async function takeConfigReleases(
     }
     logger.info(
       { remote, components, version },
-      `Remote "${remote}" answered: ${components.length} component(s); its REMOTES_CONFIG entry is now ` +
-        `release "${version}", activated.`,
+      // The remote registry logs the answer itself ("Remote … answered: n component(s)."): this line says only what
+      // the import made of it, so one answer is not told twice.
+      `REMOTES_CONFIG's entry of remote "${remote}" is now release "${version}", activated.`,
     );
   }
   if (releases.length > 0) await snapshot.refresh();
