@@ -12,6 +12,8 @@ import type { MePayload } from '../../shared';
 import { describeWithCommand } from '../../testing/describe-with-command';
 import { DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS } from '../config/postgres-settings';
 import { READINESS_CHECK_DEADLINE_MS } from './within-deadline';
+import { DATABASE_WATCH_INTERVAL_MS } from './database-health-watch';
+import { StorageModule } from './storage-module';
 import { describeWithPostgres, usePostgresDatabases, type PostgresStorage } from '../../testing/server/postgres-server';
 import { RedisServerProcess } from '../../testing/system/redis-server-process';
 import {
@@ -34,6 +36,15 @@ import { sql, type CompiledQuery, type KyselyPlugin } from 'kysely';
 import { RecordPager } from '../resources/record-pager';
 
 const PASSWORD = 'member-password-123';
+
+/** Resolves once `done()` holds, polled every 100 ms; fails after `ms`. */
+async function waitFor(done: () => boolean, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > until) throw new Error(`not done within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 /** A node of EXPLAIN (ANALYZE, FORMAT JSON). */
 interface PlanNode {
@@ -262,6 +273,35 @@ describeWithPostgres()('the app on PostgreSQL', () => {
     }
     expect((await request(a.app.handler).get('/readyz')).status).toBe(200);
   }, 30_000);
+
+  it('logs a frozen PostgreSQL once as stopped within a bounded time, though no connection is opened, and once when it answers', async () => {
+    const lines: Array<{ level: number; msg: string; err?: { message?: string } }> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    // The storage alone, production's statement timeout: nothing but the watch asks the database anything, as on a
+    // quiet host whose queries (through Kysely) wait on the open connections of a frozen server, never opening one.
+    const module = new StorageModule({ ...storage, statementTimeoutMs: DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS }, logger);
+    try {
+      await module.load();
+      const told = () => lines.filter(({ msg }) => msg.startsWith('PostgreSQL '));
+      const bound = DATABASE_WATCH_INTERVAL_MS + READINESS_CHECK_DEADLINE_MS + 2_000;
+      postgres.server.freeze();
+      const frozenAt = Date.now();
+      try {
+        await waitFor(() => told().length === 1, bound);
+      } finally {
+        postgres.server.thaw();
+      }
+      expect(Date.now() - frozenAt).toBeLessThan(bound);
+      await waitFor(() => told().length === 2, bound);
+      expect(told().map(({ level, msg }) => [level, msg])).toEqual([
+        [50, POSTGRES_STOPPED_MESSAGE],
+        [30, expect.stringMatching(/^PostgreSQL answers again, after \d+(\.\d)? s$/)],
+      ]);
+      expect(told()[0]?.err?.message).toBe(`no answer within ${READINESS_CHECK_DEADLINE_MS} ms`);
+    } finally {
+      await module.close();
+    }
+  }, 40_000);
 
   it('builds the index of a list sort key in the background, valid once built, and serves the list meanwhile', async () => {
     const demo = await createDemoApp({ storage });

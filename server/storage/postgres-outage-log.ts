@@ -32,9 +32,10 @@ export const UNWATCHED_CONNECTIONS: ConnectionWatch = {
  * logged as a one-line warning by the error handler. Several requests failing at once start one outage; an attempt
  * that fails after a later one opened (a slow connect timing out once the server is back) starts none.
  *
- * Watched at the connections, not the queries: PostgreSQL restarting or gone drops the pool's connections, so every
- * request then needs a new one. A frozen server whose connections stay open shows when the pool opens another (its
- * connect times out) or in /readyz and the 503s only, as a frozen Redis does.
+ * Watched at the connections, and by the health watch's probes (DatabaseHealthWatch): PostgreSQL restarting or gone
+ * drops the pool's connections, so every request then needs a new one; a frozen server keeps them open, and the
+ * queries sent on them (through Kysely, which gives a connection back to the pool even after its query timed out)
+ * wait on them, so no new connection may ever be needed. The probe unanswered within its deadline says it then.
  */
 export class PostgresOutageLog implements ConnectionWatch {
   private attempts = 0;
@@ -54,15 +55,26 @@ export class PostgresOutageLog implements ConnectionWatch {
 
   opened(attempt: number): void {
     this.lastOpened = Math.max(this.lastOpened, attempt);
+    this.answered();
+  }
+
+  failed(attempt: number, error: unknown): void {
+    if (attempt < this.lastOpened || !isDatabaseUnavailable(error)) return;
+    this.unanswered(error);
+  }
+
+  /** A probe of the health watch went unanswered (its deadline passed) or failed as the database being away. */
+  unanswered(error: unknown): void {
+    if (this.downSince !== null) return;
+    this.downSince = this.now();
+    this.logger.error({ err: error }, POSTGRES_STOPPED_MESSAGE);
+  }
+
+  /** PostgreSQL answered: a connection opened, or a probe of the health watch was answered. */
+  answered(): void {
     if (this.downSince === null) return;
     const downForMs = this.now() - this.downSince;
     this.downSince = null;
     this.logger.info({ downForMs }, postgresAnswersAgainMessage(downForMs));
-  }
-
-  failed(attempt: number, error: unknown): void {
-    if (this.downSince !== null || attempt < this.lastOpened || !isDatabaseUnavailable(error)) return;
-    this.downSince = this.now();
-    this.logger.error({ err: error }, POSTGRES_STOPPED_MESSAGE);
   }
 }

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { AppModule, Readiness } from '../app-module';
 import type { AppDatabase } from './app-database';
+import { DatabaseHealthWatch } from './database-health-watch';
 import { openStorage, type StorageSettings } from './open-storage';
 import { PostgresOutageLog } from './postgres-outage-log';
 import { SqliteEngine } from './sqlite-engine';
@@ -13,15 +14,19 @@ import { READINESS_CHECK_DEADLINE_MS, withinDeadline } from './within-deadline';
  */
 export class StorageModule implements AppModule {
   readonly engine: StorageEngine;
+  private readonly outageLog: PostgresOutageLog;
+  /** PostgreSQL's, once migrated: SQLite is a file of this host's, never out of reach. */
+  private healthWatch: DatabaseHealthWatch | null = null;
 
   constructor(
     settings: StorageSettings,
     private readonly logger: Logger,
   ) {
+    this.outageLog = new PostgresOutageLog(logger);
     this.engine = openStorage(
       settings,
       (error) => logger.warn({ err: error }, 'database: an idle connection or a background index build failed'),
-      new PostgresOutageLog(logger),
+      this.outageLog,
     );
   }
 
@@ -39,6 +44,10 @@ export class StorageModule implements AppModule {
    */
   async load(): Promise<void> {
     const applied = await this.engine.migrate();
+    if (this.engine.kind === 'postgres') {
+      this.healthWatch = new DatabaseHealthWatch(() => this.engine.check(), this.outageLog);
+      this.healthWatch.start();
+    }
     if (applied.length === 0) return;
     const from = Math.min(...applied) - 1;
     const to = Math.max(...applied);
@@ -63,6 +72,7 @@ export class StorageModule implements AppModule {
   }
 
   close(): Promise<void> {
+    this.healthWatch?.stop();
     return this.engine.close();
   }
 }

@@ -1,3 +1,11 @@
+/** What withinDeadline rejects with when the deadline passed first: the dependency did not answer, whatever it is doing. */
+export class NoAnswerError extends Error {
+  constructor(readonly ms: number) {
+    super(`no answer within ${ms} ms`);
+    this.name = 'NoAnswerError';
+  }
+}
+
 /**
  * `work`'s answer, or a rejection (`no answer within <ms> ms`) once `ms` have passed, whichever comes first: for what
  * must answer in a bounded time whatever a dependency does (a readiness check, a figure read at a scrape, a first
@@ -6,7 +14,7 @@
 export async function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new NoAnswerError(ms)), ms);
   });
   try {
     return await Promise.race([work, deadline]);
