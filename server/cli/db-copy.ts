@@ -16,6 +16,7 @@ import { assertUnusedTarget, copySqliteToPostgres, COPIED_TABLES } from '../stor
 import { describeStorage } from '../storage/open-storage';
 import { PostgresEngine } from '../storage/postgres-engine';
 import { backupSqlite } from '../storage/sqlite-backup';
+import { SchemaTooNewError } from '../storage/migrate';
 import { SqliteEngine } from '../storage/sqlite-engine';
 import { runCommand } from './run-command';
 import { commandLine } from '../process/operator-commands';
@@ -90,9 +91,19 @@ async function main(args: readonly string[]): Promise<number> {
   const snapshotDir = fs.mkdtempSync(path.join(os.tmpdir(), 'slots-db-copy-'));
   try {
     const snapshot = await backupSqlite(from, path.join(snapshotDir, 'source.db'));
-    return await copySnapshot(from, SqliteEngine.open(snapshot.file), settings, where);
+    return await copySnapshot(from, openSnapshot(snapshot.file, from), settings, where);
   } finally {
     fs.rmSync(snapshotDir, { recursive: true, force: true });
+  }
+}
+
+/** The snapshot, migrated; a refusal names the file the operator gave, not the snapshot in the temporary folder. */
+function openSnapshot(snapshot: string, from: string): SqliteEngine {
+  try {
+    return SqliteEngine.open(snapshot);
+  } catch (error) {
+    if (error instanceof SchemaTooNewError) throw error.naming(path.resolve(from));
+    throw error;
   }
 }
 

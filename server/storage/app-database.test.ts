@@ -106,7 +106,10 @@ describe('AppDatabase', () => {
     raw.prepare("INSERT INTO schema_version (version, name, applied_at) VALUES (999, 'from the future', 0)").run();
     raw.close();
     expect(() => AppDatabase.open(file)).toThrow(SchemaTooNewError);
-    expect(() => AppDatabase.open(file)).toThrow(/version 999, newer than this server knows/);
+    expect(() => AppDatabase.open(file)).toThrow(
+      `The database ${path.resolve(file)} is at schema version 999, newer than this server knows ` +
+        `(${MIGRATIONS.at(-1)?.version}). Nothing was written to it. Run a newer server,`,
+    );
   });
 
   it('reads the turn change stamp once per event-loop turn: local writes show at once, other commits next turn', async () => {

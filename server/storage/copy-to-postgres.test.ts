@@ -358,6 +358,28 @@ describeWithPostgres()('npm run db:copy (SQLite to PostgreSQL)', () => {
     }
   });
 
+  it('refuses a file of a newer release naming that file, not the snapshot it reads, and writes nothing', async () => {
+    const dir = makeTempDir('slots-copy-newer-');
+    try {
+      const file = path.join(dir.path, 'newer.db');
+      const newer = new Database(file);
+      registerSqliteSortFold(newer);
+      migrate(newer, MIGRATIONS);
+      newer.prepare("INSERT INTO schema_version (version, name, applied_at) VALUES (999, 'from the future', 0)").run();
+      newer.close();
+      const target = await postgres.create();
+      const refused = await copy(['--from', file, '--to', target.url]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(
+        `The database ${file} is at schema version 999, newer than this server knows ` +
+          `(${MIGRATIONS.at(-1)!.version}). Nothing was written to it.`,
+      );
+      expect(refused.stderr).not.toContain('slots-db-copy-');
+    } finally {
+      dir.remove();
+    }
+  });
+
   it('says what is missing rather than creating an empty source or guessing a target', async () => {
     const dir = makeTempDir('slots-copy-missing-');
     try {

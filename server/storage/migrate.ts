@@ -1,14 +1,36 @@
+import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Migration } from './migrations';
 
+/**
+ * A database migrated by a newer release, refused before anything is written. The message names the database (the
+ * file, or PostgreSQL's database, host and port, never the password): an operator going back after an upgrade reads
+ * it in a supervisor's log, where which file or server was meant is not otherwise said.
+ */
 export class SchemaTooNewError extends Error {
-  constructor(found: number, known: number, elsewhere = 'point DATABASE_PATH at another file') {
+  constructor(
+    readonly database: string,
+    readonly found: number,
+    readonly known: number,
+    readonly elsewhere = 'point DATABASE_PATH at another file',
+  ) {
     super(
-      `The database schema is at version ${found}, newer than this server knows (${known}). ` +
+      `The database ${database} is at schema version ${found}, newer than this server knows (${known}). ` +
+        'Nothing was written to it. ' +
         `Run a newer server, restore the backup taken before the upgrade to go back, or ${elsewhere}.`,
     );
     this.name = 'SchemaTooNewError';
   }
+
+  /** The same refusal naming `database` instead: a copy's snapshot stands for the file the operator named. */
+  naming(database: string): SchemaTooNewError {
+    return new SchemaTooNewError(database, this.found, this.known, this.elsewhere);
+  }
+}
+
+/** A SQLite database as messages name it: its file's absolute path. */
+export function sqliteDatabaseName(db: BetterSqlite3.Database): string {
+  return db.memory ? '(in memory)' : path.resolve(db.name);
 }
 
 /**
@@ -102,7 +124,7 @@ export function migrate(db: BetterSqlite3.Database, migrations: readonly Migrati
     const foreign = firstForeignStep(recorded, migrations);
     if (foreign) throw new SchemaStepMismatchError(db.name, foreign.version, foreign.recorded, foreign.ours);
     const found = recorded.at(-1)?.version ?? 0;
-    if (found > known) throw new SchemaTooNewError(found, known);
+    if (found > known) throw new SchemaTooNewError(sqliteDatabaseName(db), found, known);
   }
   db.exec(`CREATE TABLE IF NOT EXISTS schema_version (
     version INTEGER PRIMARY KEY,

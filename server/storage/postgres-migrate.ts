@@ -54,7 +54,7 @@ export async function migratePostgres(client: Client, migrations: readonly Migra
       const foreign = firstForeignStep(steps, migrations);
       if (foreign) throw new SchemaStepMismatchError(database, foreign.version, foreign.recorded, foreign.ours);
       const found = steps.at(-1)?.version ?? 0;
-      if (found > known) throw new SchemaTooNewError(found, known, 'point DATABASE_URL at another database');
+      if (found > known) throw new SchemaTooNewError(database, found, known, 'point DATABASE_URL at another database');
       for (const step of steps) recorded.add(step.version);
     }
     await client.query(`CREATE TABLE IF NOT EXISTS schema_version (

@@ -728,17 +728,35 @@ for (const engineUnderTest of ENGINES) {
         expect(await engineUnderTest.tablesIn(fresh)).toEqual(['a', 'b', 'c', 'schema_version']);
       });
 
-      it('refuses a database newer than the code, naming both versions', async () => {
+      it('refuses a database newer than the code, naming it (never the password) and both versions', async () => {
         await sql`INSERT INTO schema_version (version, name, applied_at) VALUES (999, 'from the future', 0)`.execute(
           engine.db,
         );
         const known = MIGRATIONS.at(-1)?.version;
         const attempt = openMigratedStorage(settings);
         await expect(attempt).rejects.toThrow(SchemaTooNewError);
-        await expect(openMigratedStorage(settings)).rejects.toThrow(
-          `The database schema is at version 999, newer than this server knows (${known}). Run a newer server, ` +
-            'restore the backup taken before the upgrade to go back, or point DATABASE_',
+        const database =
+          settings.kind === 'sqlite'
+            ? path.resolve(settings.path)
+            : (() => {
+                const url = new URL(settings.url);
+                return `"${url.pathname.slice(1)}" on ${url.hostname}:${url.port}`;
+              })();
+        // A password in the address (the throwaway server trusts loopback, and ignores it) must not be repeated.
+        const withPassword: StorageSettings =
+          settings.kind === 'postgres'
+            ? { ...settings, url: settings.url.replace('postgres@', 'postgres:hidden-secret-42@') }
+            : settings;
+        const refused = await openMigratedStorage(withPassword).then(
+          () => new Error('opened'),
+          (error: Error) => error,
         );
+        expect(refused.message).toBe(
+          `The database ${database} is at schema version 999, newer than this server knows (${known}). Nothing was ` +
+            'written to it. Run a newer server, restore the backup taken before the upgrade to go back, or point ' +
+            (settings.kind === 'sqlite' ? 'DATABASE_PATH at another file.' : 'DATABASE_URL at another database.'),
+        );
+        expect(refused.message).not.toContain('hidden-secret-42');
       });
     });
   });

@@ -77,7 +77,10 @@ describePostgres('migrations on a shared PostgreSQL', () => {
     const start = startPostgresHost(databaseUrl);
     await expect(start).rejects.toThrow(/the process exited \(code [1-9]/);
     await expect(start).rejects.toThrow(
-      new RegExp(`schema is at version ${future}, newer than this server knows \\(${future - 1}\\)`),
+      new RegExp(
+        `The database "[^"]+" on [^ ]+:\\d+ is at schema version ${future}, newer than this server knows ` +
+          `\\(${future - 1}\\)\\. Nothing was written to it\\.`,
+      ),
     );
 
     const rows = await queryPostgres<{ version: number }>(databaseUrl, `SELECT version FROM ${MIGRATIONS_TABLE}`);
