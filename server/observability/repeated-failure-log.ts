@@ -1,18 +1,38 @@
 import type { Logger } from 'pino';
+import { unavailableReason } from '../storage/database-unavailable';
 
 /** How often a failure that repeats (a poll every second while the database is away) is logged again. */
 export const REPEATED_FAILURE_LOG_INTERVAL_MS = 30_000;
 
+export interface RepeatedFailureLogOptions {
+  /**
+   * What the reader reads from, as the line names it: `PostgreSQL`, `SQLite`, `Redis`. The background readers so far
+   * all read the database, hence the default.
+   */
+  store?: string;
+  intervalMs?: number;
+  now?: () => number;
+}
+
 /**
- * A warning for a failure that repeats at every poll: the first one logged with its error, then at most one line per
- * interval, saying how many failed since the last line. A database away for a minute gives three lines per poll, not
- * sixty stack traces per host, and the first still says why.
+ * A warning for a failure that repeats at every poll of a background reader: the first one logged, then at most one
+ * line per interval, saying how many failed since the last line. A database away for a minute gives three lines per
+ * reader, not sixty per host.
+ *
+ * Each line is one line an operator reads at a glance, naming the reader (`message`, e.g. `releases: reading the
+ * rollouts failed; asked again`), the store and the cause: `… (the database: connect ECONNREFUSED 10.0.0.5:5432)`,
+ * with `reader`, `store` and `cause` beside it. The cause of an outage is the same for every reader and the outage is
+ * logged on its own (`PostgreSQL stopped answering`), so the stack, which says only where in the driver it failed, is
+ * logged at debug level, for whoever turns it on (LOG_LEVEL=debug).
  */
 export function repeatedFailureLog(
   logger: Logger,
   message: string,
-  intervalMs = REPEATED_FAILURE_LOG_INTERVAL_MS,
-  now: () => number = Date.now,
+  {
+    store = 'the database',
+    intervalMs = REPEATED_FAILURE_LOG_INTERVAL_MS,
+    now = Date.now,
+  }: RepeatedFailureLogOptions = {},
 ): (error: unknown) => void {
   let lastLogged = -Infinity;
   let unlogged = 0;
@@ -22,8 +42,12 @@ export function repeatedFailureLog(
       unlogged++;
       return;
     }
+    const cause = unavailableReason(error);
     const since = unlogged === 0 ? {} : { failedSinceLastLine: unlogged };
-    logger.warn({ err: error, ...since }, unlogged === 0 ? message : `${message} (${unlogged} more failures since)`);
+    const count = unlogged === 0 ? '' : `; ${unlogged} more failures since the last line`;
+    const line = `${message} (${store}: ${cause}${count})`;
+    logger.warn({ reader: message, store, cause, ...since }, line);
+    logger.debug({ err: error, reader: message, store }, line);
     lastLogged = at;
     unlogged = 0;
   };
