@@ -1,0 +1,85 @@
+/**
+ * PostgreSQL frozen under a host (SIGSTOP: its connections stay open, nothing answers), then thawed: the host logs
+ * the outage once as stopped, within the health watch's interval and deadline (server/storage/database-health-watch.ts)
+ * and a margin, though nothing but its own background work asks the database, and once when it answers again;
+ * /readyz says 503 meanwhile and 200 after, /healthz stays 200. Sessions in Redis, as the compose topology keeps them.
+ */
+import { PostgresServer, describeWithPostgres } from '../../testing/server/postgres-server';
+import type { AppServer } from '../../testing/system/app-server';
+import { DATABASE_WATCH_INTERVAL_MS } from '../../server/storage/database-health-watch';
+import { POSTGRES_STOPPED_MESSAGE } from '../../server/storage/postgres-outage-log';
+import { READINESS_CHECK_DEADLINE_MS } from '../../server/storage/within-deadline';
+import { RedisServerProcess } from '../../testing/system/redis-server-process';
+import { readinessWithin } from '../multi-instance/support/readiness';
+import { requestJson } from '../multi-instance/support/session-client';
+import { startPostgresHost } from './support/postgres-host';
+
+jest.setTimeout(120_000);
+
+interface LogLine {
+  level: number;
+  msg: string;
+  err?: unknown;
+}
+
+/** The host's log lines about PostgreSQL's state, parsed (pino writes one JSON object a line). */
+function outageLines(host: AppServer): LogLine[] {
+  return host.process
+    .stdout()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as LogLine)
+    .filter(({ msg }) => msg.startsWith('PostgreSQL '));
+}
+
+async function until(done: () => boolean, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describeWithPostgres()('PostgreSQL frozen under a host', () => {
+  let postgres: PostgresServer | undefined;
+  let redis: RedisServerProcess | undefined;
+  let host: AppServer | undefined;
+
+  beforeAll(async () => {
+    postgres = await PostgresServer.start();
+    redis = await RedisServerProcess.start();
+    host = await startPostgresHost(await postgres.createDatabase('frozen_test'), { env: { REDIS_URL: redis.url } });
+  });
+
+  afterAll(async () => {
+    postgres?.thaw();
+    await host?.stop();
+    await redis?.stop();
+    await postgres?.remove();
+  });
+
+  it('logs it once as stopped within a bounded time, once when it answers, with readiness following', async () => {
+    const server = postgres as PostgresServer;
+    const running = host as AppServer;
+    expect((await requestJson(running.url, '/readyz')).status).toBe(200);
+    // The probe's interval and deadline, and room for a loaded two-core machine.
+    const bound = DATABASE_WATCH_INTERVAL_MS + READINESS_CHECK_DEADLINE_MS + 5_000;
+    server.freeze();
+    try {
+      // Nothing asks the host anything meanwhile: a /readyz check would open connections of its own.
+      await until(() => outageLines(running).length >= 1, bound, 'the outage logged');
+      const down = await requestJson(running.url, '/readyz');
+      expect(down.status).toBe(503);
+      expect(down.body).toMatchObject({ status: 'unavailable', checks: { database: 'failing' } });
+      expect((await requestJson(running.url, '/healthz')).status).toBe(200);
+    } finally {
+      server.thaw();
+    }
+    await until(() => outageLines(running).length >= 2, bound, 'the return logged');
+    expect((await readinessWithin(running.url, 200, 15_000)).status).toBe(200);
+    expect(outageLines(running).map(({ level, msg }) => [level, msg])).toEqual([
+      [50, POSTGRES_STOPPED_MESSAGE],
+      [30, expect.stringMatching(/^PostgreSQL answers again, after \d+(\.\d)? s$/)],
+    ]);
+  });
+});
