@@ -27,6 +27,7 @@ import {
 } from './rollout-plan-store';
 import { planIsAsSeen, planMovedMessage } from './rollout-seen';
 import { parseRolloutSteps } from './rollout-steps';
+import { repeatedFailureLog } from '../observability/repeated-failure-log';
 
 /** What the slot events say of a canary against its stable release, since a step began. */
 export type CanaryHealth = 'worse' | 'no-worse' | 'unknown';
@@ -157,11 +158,9 @@ export class RolloutPlans {
   }
 
   start(): void {
-    this.timer ??= setInterval(() => {
-      this.check().catch((error: unknown) =>
-        this.parts.logger.warn({ err: error }, 'rollouts: looking for a step due failed; tried again'),
-      );
-    }, this.parts.checkMs);
+    // Every second on every host: a database away for a minute is a line every 30 s, not sixty stacks.
+    const failed = repeatedFailureLog(this.parts.logger, 'rollouts: looking for a step due failed; tried again');
+    this.timer ??= setInterval(() => void this.check().catch(failed), this.parts.checkMs);
     this.timer.unref();
   }
 

@@ -8,6 +8,7 @@ import type { CanaryRollbackSettings } from './slot-event-settings';
 import { SPAN_MS, type SlotLoadStore } from './slot-load-store';
 import type { SlotVisitorOfWindow, SlotVisitorStore } from './slot-visitor-store';
 import type { CanaryJudgement, RolloutJudge } from '../releases/rollout-plans';
+import { repeatedFailureLog } from '../observability/repeated-failure-log';
 
 const DAY_MS = 24 * SPAN_MS.hour;
 
@@ -85,11 +86,9 @@ export class CanaryWatch implements RolloutJudge {
 
   start(): void {
     if (!this.parts.settings.enabled) return;
-    this.timer ??= setInterval(() => {
-      this.check().catch((error: unknown) =>
-        this.parts.logger.warn({ err: error }, 'canary watch: comparing the canaries failed; tried again'),
-      );
-    }, this.parts.settings.checkMs);
+    // At every check on every host: a database away for a minute is a line every 30 s, not a stack per check.
+    const failed = repeatedFailureLog(this.parts.logger, 'canary watch: comparing the canaries failed; tried again');
+    this.timer ??= setInterval(() => void this.check().catch(failed), this.parts.settings.checkMs);
     this.timer.unref();
   }
 

@@ -20,6 +20,7 @@ import { SlotLoadAggregator, type SlotEventCounters } from './slot-load-aggregat
 import { SlotLoadStore } from './slot-load-store';
 import { SlotVisitorStore } from './slot-visitor-store';
 import { visitorIdFactory, type SlotVisitor } from './visitor-id';
+import { repeatedFailureLog } from '../observability/repeated-failure-log';
 
 export interface SlotEventsModuleParts {
   storage: StorageEngine;
@@ -65,8 +66,7 @@ export class SlotEventsModule implements AppModule {
       visitorStore: this.visitorStore,
       flushMs: settings.flushMs,
       maxPendingRows: settings.maxPendingRows,
-      onError: (error) =>
-        logger.warn({ err: error }, 'slot events: writing the counts failed; kept for the next write'),
+      onError: repeatedFailureLog(logger, 'slot events: writing the counts failed; kept for the next write'),
     });
     this.limits = new SlotEventLimits(settings.eventsPerSessionPerMinute, settings.eventsPerAddressPerMinute);
     this.canaryWatch = new CanaryWatch({
