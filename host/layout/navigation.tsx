@@ -1,4 +1,4 @@
-import { NavLink } from 'react-router-dom';
+import { NavLink, useLocation } from 'react-router-dom';
 import {
   LOCATIONS_PAGE_PATH,
   PLACEMENTS_EDIT,
@@ -9,6 +9,7 @@ import {
   userMay,
 } from '../../shared';
 import { useSession, useSlotData } from '../core';
+import { useCurrentLinkInView } from './use-current-link-in-view';
 
 /**
  * The side navigation: the dashboard, then the modules of GET /meta with their resources; the releases of remotes
@@ -18,8 +19,9 @@ import { useSession, useSlotData } from '../core';
 export function Navigation() {
   const { meta } = useSlotData();
   const { user } = useSession();
+  const navRef = useCurrentLinkInView<HTMLElement>(useLocation().pathname, meta?.modules);
   return (
-    <nav className="nav" aria-label="Main">
+    <nav ref={navRef} className="nav" aria-label="Main">
       <NavLink to="/" end className="nav__link">
         Dashboard
       </NavLink>
