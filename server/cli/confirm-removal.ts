@@ -1,6 +1,4 @@
 import { createInterface } from 'node:readline/promises';
-import type { LastAdministratorError } from '../auth/administrators';
-import { nextCommand } from './next-command';
 
 /** How a removal was confirmed, or why not. */
 export type Confirmation = 'confirmed' | 'declined' | 'no-terminal';
@@ -36,11 +34,4 @@ export function notConfirmedMessage(confirmation: Exclude<Confirmation, 'confirm
     ? 'Not removed: the answer was not yes. Nothing was changed.'
     : `Refused: there is no terminal to confirm on. Run it in a terminal to be asked, or add --yes ` +
         `(${command}) to remove without being asked. Nothing was changed.`;
-}
-
-/** A removal refused as the last administrator's, with the way out (and `otherWayOut`, one of this removal's). */
-export function lastAdministratorMessage(error: LastAdministratorError, otherWayOut?: string): string {
-  const operator = `give another account the operator role first (${nextCommand('user:add', '<username> --keep-password --role operator')})`;
-  const ways = otherWayOut === undefined ? operator : `${operator}, ${otherWayOut}`;
-  return `Refused: ${error.problem}. To go on, ${ways}. Nothing was changed.`;
 }

@@ -17,7 +17,8 @@ import {
   TenantHoldsDataError,
   type TenantRemoval,
 } from './tenant-removal';
-import { confirmRemoval, lastAdministratorMessage, notConfirmedMessage } from './confirm-removal';
+import { confirmRemoval, notConfirmedMessage } from './confirm-removal';
+import { lastAdministratorMessage } from './last-administrator-message';
 import { nextCommand } from './next-command';
 import { runCommand } from './run-command';
 import { unknownTenantsMessage } from './unknown-tenants';
