@@ -1,10 +1,5 @@
 import type { StorageEngine } from '../storage/storage-engine';
-import {
-  LastAdministratorError,
-  lastAdministratorProblem,
-  readAccessSnapshot,
-  type AccessSnapshot,
-} from './administrators';
+import { refuseLosingLastAdministrator, type AccessSnapshot } from './administrators';
 
 /** What removing an account takes away with it (or would, for a plan). */
 export interface AccountRemoval {
@@ -50,9 +45,7 @@ export async function removeAccount(
       .where(engine.dialect.usernameIs(username))
       .executeTakeFirst();
     if (!row) throw new NoSuchAccountError(username, where);
-    const before = await readAccessSnapshot(db, engine.dialect);
-    const problem = lastAdministratorProblem(before, without(before, row.id));
-    if (problem !== null) throw new LastAdministratorError(problem);
+    const before = await refuseLosingLastAdministrator(db, engine.dialect, (snapshot) => without(snapshot, row.id));
 
     const tenants = [...(before.memberships.get(row.id)?.keys() ?? [])];
     const grants = before.accounts.find((account) => account.user.id === row.id)?.user.grantedPermissions ?? [];

@@ -95,6 +95,23 @@ export function lastAdministratorProblem(before: AccessSnapshot, after: AccessSn
   );
 }
 
+/**
+ * Refuses, with LastAdministratorError, a change that would leave nobody to administer: `change` says what it makes of
+ * the snapshot (a pure function). Call it with the db of the engine.exclusive transaction that then makes the change,
+ * before changing anything: what is checked is what is changed, and of two commands racing, the second checks what the
+ * first committed. The snapshot before, for what the caller reports.
+ */
+export async function refuseLosingLastAdministrator(
+  db: Kysely<AppSchema>,
+  dialect: EngineDialect,
+  change: (before: AccessSnapshot) => AccessSnapshot,
+): Promise<AccessSnapshot> {
+  const before = await readAccessSnapshot(db, dialect);
+  const problem = lastAdministratorProblem(before, change(before));
+  if (problem !== null) throw new LastAdministratorError(problem);
+  return before;
+}
+
 /** The change would leave nobody able to administer: nothing was changed. */
 export class LastAdministratorError extends Error {
   constructor(readonly problem: string) {

@@ -20,7 +20,11 @@ const USER_COLUMNS = [
 
 type UserRow = Pick<Selectable<UsersTable>, (typeof USER_COLUMNS)[number]>;
 
-/** Staff accounts in the `users` table, on either engine. Usernames are unique regardless of case. */
+/**
+ * Staff accounts in the `users` table, on either engine. Usernames are unique regardless of case. The writes take an
+ * optional `within`, a transaction's (account-change.ts makes several changes and their check in one): its caller
+ * notes the write once committed.
+ */
 export class UserStore {
   /** Accounts by id, as every signed-in request reads them (passport's deserializeUser). */
   private readonly byId: StampedCache<number, StaffUser | null>;
@@ -74,9 +78,10 @@ export class UserStore {
     username: string,
     passwordHash: string,
     displayName = username,
+    within?: Kysely<AppSchema>,
   ): Promise<{ user: StaffUser; created: boolean }> {
     const now = Date.now();
-    const result = await this.engine.exclusive(async (db) => {
+    const work = async (db: Kysely<AppSchema>) => {
       const existing = await this.rowByUsername(username, db);
       if (existing) {
         await db
@@ -104,7 +109,9 @@ export class UserStore {
         },
         created: true,
       };
-    });
+    };
+    if (within) return work(within);
+    const result = await this.engine.exclusive(work);
     this.engine.noteWrite();
     return result;
   }
@@ -127,9 +134,9 @@ export class UserStore {
    * Disables (or enables again) the account; false when there is no such account. Disabling ends its sessions for
    * good: enabling it again brings none of them back (`sessions_since`, in its credential stamp).
    */
-  async setDisabled(username: string, disabled: boolean): Promise<boolean> {
+  async setDisabled(username: string, disabled: boolean, within?: Kysely<AppSchema>): Promise<boolean> {
     const now = Date.now();
-    const result = await this.engine.db
+    const result = await (within ?? this.engine.db)
       .updateTable('users')
       .set(
         disabled ? { disabled_at: now, sessions_since: now, updated_at: now } : { disabled_at: null, updated_at: now },
@@ -137,19 +144,19 @@ export class UserStore {
       .where(this.engine.dialect.usernameIs(username))
       .executeTakeFirst();
     const changed = Number(result.numUpdatedRows) > 0;
-    if (changed) this.engine.noteWrite();
+    if (changed && !within) this.engine.noteWrite();
     return changed;
   }
 
   /** Gives the account a role (or none with null); false when there is no such account. */
-  async setRole(username: string, role: StaffRole | null): Promise<boolean> {
-    const result = await this.engine.db
+  async setRole(username: string, role: StaffRole | null, within?: Kysely<AppSchema>): Promise<boolean> {
+    const result = await (within ?? this.engine.db)
       .updateTable('users')
       .set({ role, updated_at: Date.now() })
       .where(this.engine.dialect.usernameIs(username))
       .executeTakeFirst();
     const changed = Number(result.numUpdatedRows) > 0;
-    if (changed) this.engine.noteWrite();
+    if (changed && !within) this.engine.noteWrite();
     return changed;
   }
 
@@ -157,8 +164,12 @@ export class UserStore {
    * Makes `permissions` exactly the ones granted to the account (on top of its roles'); false when there is no such
    * account. Unknown names are refused before anything is written.
    */
-  async setGrantedPermissions(username: string, permissions: readonly string[]): Promise<boolean> {
-    return this.changeGrants(username, permissions, () => permissions);
+  async setGrantedPermissions(
+    username: string,
+    permissions: readonly string[],
+    within?: Kysely<AppSchema>,
+  ): Promise<boolean> {
+    return this.changeGrants(username, permissions, () => permissions, within);
   }
 
   /** Grants these permissions too (those already granted stay); false when there is no such account. */
@@ -175,10 +186,11 @@ export class UserStore {
     username: string,
     named: readonly string[],
     next: (held: readonly StaffPermission[]) => readonly string[],
+    within?: Kysely<AppSchema>,
   ): Promise<boolean> {
     const unknown = named.find((permission) => !isStaffPermission(permission));
     if (unknown !== undefined) throw new UnknownPermissionError(unknown);
-    const changed = await this.engine.exclusive(async (db) => {
+    const work = async (db: Kysely<AppSchema>) => {
       const row = await this.rowByUsername(username, db);
       if (!row) return false;
       const wanted = [...new Set(next(await this.grantedTo(row.id, db)))];
@@ -191,7 +203,9 @@ export class UserStore {
       }
       await db.updateTable('users').set({ updated_at: Date.now() }).where('id', '=', row.id).execute();
       return true;
-    });
+    };
+    if (within) return work(within);
+    const changed = await this.engine.exclusive(work);
     if (changed) this.engine.noteWrite();
     return changed;
   }

@@ -2,10 +2,13 @@
  * `npm run user:disable -- <username>` / `npm run user:enable -- <username>`: takes an account's access away (it
  * can no longer sign in, and every open session of it ends at its next request, on every instance and session
  * store) or gives it back, in the database (PostgreSQL at DATABASE_URL, else the SQLite file at DATABASE_PATH).
- * Nothing else of the account changes.
+ * Nothing else of the account changes. Disabling the last account able to administer is refused (administrators.ts).
  */
 import { storageSettingsFromEnv } from '../env-config';
 import { UserStore } from '../auth/user-store';
+import { changeAccount } from '../auth/account-change';
+import { LastAdministratorError } from '../auth/administrators';
+import { lastAdministratorMessage } from './last-administrator-message';
 import { runCommand } from './run-command';
 import { withStorage } from './with-storage';
 import { commandLine } from '../process/operator-commands';
@@ -30,7 +33,15 @@ async function main(args: readonly string[]): Promise<number> {
       );
       return 0;
     }
-    if (!(await users.setDisabled(username, action === 'disable'))) {
+    let changed;
+    try {
+      changed = await changeAccount(engine, username, { disabled: action === 'disable' });
+    } catch (error) {
+      if (!(error instanceof LastAdministratorError)) throw error;
+      process.stderr.write(`${lastAdministratorMessage(error)}\n`);
+      return 1;
+    }
+    if (!changed) {
       process.stderr.write(`There is no account "${username}" in ${where}. Nothing was changed.\n`);
       return 1;
     }

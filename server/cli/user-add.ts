@@ -14,18 +14,25 @@
  *
  * Tenants: the --tenant flags replace the account's tenants and their roles. Without them a new account joins every
  * tenant, and an existing one keeps its tenants with their roles (or joins every tenant when it has none).
+ *
+ * The change (password, role, grants, tenants) is made in one transaction, and refused whole when it would leave no
+ * account able to administer (administrators.ts): checked before the password is asked, and again as it is made.
  */
 import { storageSettingsFromEnv } from '../env-config';
 import { hashPassword, verifyPassword } from '../auth/password-hash';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/username';
 import type { StaffUser } from '../auth/staff-user';
+import { changeAccount, type AccountChange } from '../auth/account-change';
+import { LastAdministratorError } from '../auth/administrators';
 import { UserStore } from '../auth/user-store';
 import { TenantStore } from '../tenants/tenant-store';
-import { parseUserAddArgs, UsageError } from './user-add-args';
+import type { Tenant } from '../../shared';
+import { parseUserAddArgs, UsageError, type UserAddArgs } from './user-add-args';
 import { readPassword } from './read-password';
 import { nextCommand } from './next-command';
 import { unknownTenantsMessage } from './unknown-tenants';
 import { everyTenantReach } from './every-tenant-reach';
+import { lastAdministratorMessage } from './last-administrator-message';
 import { runCommand } from './run-command';
 import { withStorage } from './with-storage';
 
@@ -58,63 +65,87 @@ async function main(): Promise<number> {
       }
 
       const existing = await users.findByUsername(args.username);
-      const settled = await settlePassword(users, args.username, existing, args.keepPassword === true, where);
-      if ('refused' in settled) {
-        process.stderr.write(`${settled.refused}\n`);
-        return 1;
-      }
-      const { user, outcome } = settled;
-      if (args.role !== undefined) await users.setRole(user.username, args.role);
-      if (args.permissions !== undefined) await users.setGrantedPermissions(user.username, args.permissions);
-      const current = await tenants.tenantsOf(user.id);
+      const current = existing ? await tenants.tenantsOf(existing.id) : [];
       // Every tenant by default is what one tenant needs, and an easy mistake among several: said, with the way back.
       const joinedEvery = args.tenants.length === 0 && current.length === 0 && known.length > 1;
-      if (args.tenants.length > 0) {
-        const roles = args.tenantRoles;
-        await tenants.setMemberships(
-          user.id,
-          args.tenants.map((tenant) => ({ tenant, role: roles?.get(tenant) ?? null })),
-        );
-      } else if (current.length === 0)
-        await tenants.setMemberships(
-          user.id,
-          known.map((tenant) => tenant.id),
-        );
-      const memberOf = await tenants.membershipsOf(user.id);
-
-      // Each tenant with the role in force there, so a --role bound to another tenant than meant shows at once.
+      const roles = args.tenantRoles;
       const memberships =
-        memberOf.tenants.length > 0
-          ? `tenants: ${memberOf.tenants.map(({ id }) => roleNote(id, memberOf.roles.get(id))).join(', ')}`
-          : `no tenant yet, so it cannot sign in: create one with ${nextCommand('tenant:add', '<id>')}, then ` +
-            `${nextCommand('user:add', `${user.username} --keep-password --tenant <id>`)} (the demo's first start adds ` +
-            "it to the demo's tenants)";
-      // The account as changed. Its grants in force, given or kept: left out when kept, a password reset hid a grant
-      // the account still held.
-      const changed = (await users.findByUsername(user.username)) ?? user;
-      const grants = changed.grantedPermissions;
-      const granted =
-        args.permissions === undefined && grants.length === 0 ? '' : `; granted: ${grants.join(', ') || 'none'}`;
-      // A new password does not give a disabled account its access back: said, or the operator believes it can sign in.
-      const disabled = (await users.isDisabled(user.username))
-        ? ` It is disabled: it cannot sign in until ${nextCommand('user:enable', user.username)}.`
-        : '';
-      // The account's own role, given or kept: left out, a kept operator read as the tenants' roles alone.
-      const role = args.role !== undefined ? args.role : (user.roles[0] ?? null);
-      const every = joinedEvery
-        ? ` It joined every tenant, as no --tenant was given: ` +
-          `${nextCommand('user:add', `${user.username} --keep-password --tenant <id>`)} keeps it to those named.`
-        : '';
-      const reach = await everyTenantReach(changed, tenants, known);
-      process.stdout.write(
-        `${HEADLINES[outcome]} "${user.username}" (${memberships}; role: ${role ?? 'none (an editor)'}${granted}) ` +
-          `in ${where}${TAILS[outcome]}${disabled}${every}${reach === null ? '' : ` ${reach}`}\n`,
-      );
-      return 0;
+        args.tenants.length > 0
+          ? args.tenants.map((tenant) => ({ tenant, role: roles?.get(tenant) ?? null }))
+          : current.length === 0
+            ? known.map((tenant) => ({ tenant: tenant.id, role: null }))
+            : undefined;
+      const permissions = args.permissions;
+      const change: AccountChange = {
+        ...(args.role === undefined ? {} : { role: args.role }),
+        ...(permissions === undefined ? {} : { grants: () => permissions }),
+        ...(memberships === undefined ? {} : { memberships }),
+      };
+      try {
+        // Refused before a password is asked for nothing. A new account takes nobody's access away.
+        if (existing) await changeAccount(engine, existing.username, change, { planOnly: true });
+        const settled = await settlePassword(users, args.username, existing, args.keepPassword === true, where);
+        if ('refused' in settled) {
+          process.stderr.write(`${settled.refused}\n`);
+          return 1;
+        }
+        const { user, outcome, passwordHash } = settled;
+        // Checked again with the change: another command may have changed who administers while the password was typed.
+        await changeAccount(engine, user.username, passwordHash === undefined ? change : { ...change, passwordHash });
+        return await report(users, tenants, known, args, user, outcome, joinedEvery, where);
+      } catch (error) {
+        if (!(error instanceof LastAdministratorError)) throw error;
+        process.stderr.write(`${lastAdministratorMessage(error)}\n`);
+        return 1;
+      }
     },
     // Before the first start, an installation is set up with these two: they may make its database.
     { mayCreate: true },
   );
+}
+
+/** Says what the account is now: its tenants with their roles, its own role and grants, what it reaches. */
+async function report(
+  users: UserStore,
+  tenants: TenantStore,
+  known: readonly Tenant[],
+  args: UserAddArgs,
+  user: StaffUser,
+  outcome: PasswordOutcome,
+  joinedEvery: boolean,
+  where: string,
+): Promise<number> {
+  const memberOf = await tenants.membershipsOf(user.id);
+
+  // Each tenant with the role in force there, so a --role bound to another tenant than meant shows at once.
+  const memberships =
+    memberOf.tenants.length > 0
+      ? `tenants: ${memberOf.tenants.map(({ id }) => roleNote(id, memberOf.roles.get(id))).join(', ')}`
+      : `no tenant yet, so it cannot sign in: create one with ${nextCommand('tenant:add', '<id>')}, then ` +
+        `${nextCommand('user:add', `${user.username} --keep-password --tenant <id>`)} (the demo's first start adds ` +
+        "it to the demo's tenants)";
+  // The account as changed. Its grants in force, given or kept: left out when kept, a password reset hid a grant
+  // the account still held.
+  const changed = (await users.findByUsername(user.username)) ?? user;
+  const grants = changed.grantedPermissions;
+  const granted =
+    args.permissions === undefined && grants.length === 0 ? '' : `; granted: ${grants.join(', ') || 'none'}`;
+  // A new password does not give a disabled account its access back: said, or the operator believes it can sign in.
+  const disabled = (await users.isDisabled(user.username))
+    ? ` It is disabled: it cannot sign in until ${nextCommand('user:enable', user.username)}.`
+    : '';
+  // The account's own role, given or kept: left out, a kept operator read as the tenants' roles alone.
+  const role = args.role !== undefined ? args.role : (user.roles[0] ?? null);
+  const every = joinedEvery
+    ? ` It joined every tenant, as no --tenant was given: ` +
+      `${nextCommand('user:add', `${user.username} --keep-password --tenant <id>`)} keeps it to those named.`
+    : '';
+  const reach = await everyTenantReach(changed, tenants, known);
+  process.stdout.write(
+    `${HEADLINES[outcome]} "${user.username}" (${memberships}; role: ${role ?? 'none (an editor)'}${granted}) ` +
+      `in ${where}${TAILS[outcome]}${disabled}${every}${reach === null ? '' : ` ${reach}`}\n`,
+  );
+  return 0;
 }
 
 /** What became of the password: a new account's, a new one for an existing account, or the stored one kept. */
@@ -139,9 +170,10 @@ const TAILS: Readonly<Record<PasswordOutcome, string>> = {
 };
 
 /**
- * The account with its password settled: created, given a new hash, or left as it is. Its current password (or
- * --keep-password) keeps the stored hash: a fresh hash of the same password has a new salt, and a new hash ends
- * every session of the account (server/auth/create-passport.ts), which a role change must not do.
+ * The account with its password settled: created, to be given a new hash (`passwordHash`, written with the rest of the
+ * change), or left as it is. Its current password (or --keep-password) keeps the stored hash: a fresh hash of the same
+ * password has a new salt, and a new hash ends every session of the account (server/auth/create-passport.ts), which a
+ * role change must not do.
  */
 async function settlePassword(
   users: UserStore,
@@ -149,7 +181,7 @@ async function settlePassword(
   existing: StaffUser | undefined,
   keepPassword: boolean,
   where: string,
-): Promise<{ user: StaffUser; outcome: PasswordOutcome } | { refused: string }> {
+): Promise<{ user: StaffUser; outcome: PasswordOutcome; passwordHash?: string } | { refused: string }> {
   if (keepPassword) {
     if (existing) return { user: existing, outcome: 'kept' };
     return {
@@ -168,8 +200,9 @@ async function settlePassword(
   if (existing && stored && (await verifyPassword(password, stored.passwordHash))) {
     return { user: existing, outcome: 'kept' };
   }
-  const { user, created } = await users.upsert(username, await hashPassword(password));
-  return { user, outcome: created ? 'created' : 'replaced' };
+  if (existing) return { user: existing, outcome: 'replaced', passwordHash: await hashPassword(password) };
+  const { user } = await users.upsert(username, await hashPassword(password));
+  return { user, outcome: 'created' };
 }
 
 function roleNote(tenant: string, role: string | undefined): string {

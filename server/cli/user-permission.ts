@@ -3,14 +3,18 @@
  * `... show <username>`: the permissions granted to an existing account on top of its roles'
  * (shared/staff-permissions.ts), in the database (PostgreSQL at DATABASE_URL, else the SQLite file at DATABASE_PATH).
  * `show` prints the account's role, its grants, and per tenant the role and permissions in force there. Every host
- * counts a change at the account's next request; no password is asked.
+ * counts a change at the account's next request; no password is asked. Revoking what the last account able to
+ * administer needs is refused (administrators.ts).
  */
-import { STAFF_PERMISSIONS } from '../../shared';
+import { isStaffPermission, STAFF_PERMISSIONS } from '../../shared';
+import { changeAccount } from '../auth/account-change';
+import { LastAdministratorError } from '../auth/administrators';
 import { accessIn } from '../auth/staff-access';
 import { UnknownPermissionError, UserStore } from '../auth/user-store';
 import { storageSettingsFromEnv } from '../env-config';
 import { TenantStore } from '../tenants/tenant-store';
 import { everyTenantReach } from './every-tenant-reach';
+import { lastAdministratorMessage } from './last-administrator-message';
 import { nextCommand } from './next-command';
 import { runCommand } from './run-command';
 import { withStorage } from './with-storage';
@@ -46,8 +50,13 @@ async function main(args: readonly string[]): Promise<number> {
         }
       }
       if (action !== 'show') {
-        const changed =
-          action === 'grant' ? await users.grant(username, permissions) : await users.revoke(username, permissions);
+        // Named before the check: an unknown name is the mistake to say, whatever else the change would do.
+        const unknown = permissions.find((permission) => !isStaffPermission(permission));
+        if (unknown !== undefined) throw new UnknownPermissionError(unknown);
+        const changed = await changeAccount(engine, username, {
+          grants: (held) =>
+            action === 'grant' ? [...held, ...permissions] : held.filter((each) => !permissions.includes(each)),
+        });
         if (!changed) {
           process.stderr.write(`There is no account "${username}" in ${where}. Nothing was changed.\n`);
           return 1;
@@ -80,6 +89,10 @@ async function main(args: readonly string[]): Promise<number> {
       process.stdout.write(`${lines.join('\n')}\n(in ${where})\n`);
       return 0;
     } catch (error) {
+      if (error instanceof LastAdministratorError) {
+        process.stderr.write(`${lastAdministratorMessage(error)}\n`);
+        return 1;
+      }
       if (error instanceof UnknownPermissionError) {
         process.stderr.write(`${error.message} Nothing was changed.\n`);
         return 1;
