@@ -5,7 +5,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { makeTempDir } from '../../testing/temp-dir';
-import { createGracefulShutdown, shutdownSettingsFromEnv } from './graceful-shutdown';
+import {
+  STORES_CLOSE_MIN_MS,
+  STORES_CLOSE_TIMEOUT_MESSAGE,
+  createGracefulShutdown,
+  shutdownSettingsFromEnv,
+} from './graceful-shutdown';
 import { createLogger } from '../logger';
 import { ServerLifecycle } from './server-lifecycle';
 
@@ -32,7 +37,11 @@ afterEach(() => {
 
 async function harness(
   settings = { drainDelayMs: 0, timeoutMs: 5_000 },
-  { logger = createLogger('test'), atExit }: { logger?: Logger; atExit?: () => void } = {},
+  {
+    logger = createLogger('test'),
+    atExit,
+    closeResources = async () => undefined,
+  }: { logger?: Logger; atExit?: () => void; closeResources?: () => Promise<void> } = {},
 ): Promise<Harness> {
   const lifecycle = new ServerLifecycle();
   const events: string[] = [];
@@ -61,6 +70,7 @@ async function harness(
     logger,
     settings,
     closeResources: async () => {
+      await closeResources();
       events.push('resources closed');
     },
     exit: (code) => {
@@ -174,6 +184,41 @@ describe('createGracefulShutdown', () => {
     expect(h.exits).toEqual([1]);
     expect(h.events).toEqual(['cutting', 'resources closed', 'exit 1']);
     h.release();
+  });
+
+  it('exits 1 without the stores when they do not close within what is left of the timeout, saying so', async () => {
+    const lines: Array<{ level: number; msg: string; waitedMs?: number }> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    // As a pool waiting for connections that a frozen PostgreSQL holds: it never ends within the shutdown.
+    const h = await harness(
+      { drainDelayMs: 0, timeoutMs: 200 },
+      { logger, closeResources: () => new Promise(() => {}) },
+    );
+    const started = Date.now();
+    await expect(h.shutdown('SIGTERM')).resolves.toBe('failed');
+    const tookMs = Date.now() - started;
+    // Nothing was in flight: the stores had the least time they get, not the 200 ms left of the timeout.
+    expect(tookMs).toBeGreaterThanOrEqual(STORES_CLOSE_MIN_MS - 50);
+    expect(tookMs).toBeLessThan(STORES_CLOSE_MIN_MS + 2_000);
+    expect(h.exits).toEqual([1]);
+    expect(lines.map(({ level, msg }) => [level, msg])).toEqual([
+      [30, 'shutting down: no longer ready'],
+      [50, STORES_CLOSE_TIMEOUT_MESSAGE],
+      [30, 'stopped'],
+    ]);
+    expect(lines[1]?.waitedMs).toBe(STORES_CLOSE_MIN_MS);
+  });
+
+  it('gives the stores what is left of the timeout when the requests left more than the least time', async () => {
+    const h = await harness(
+      { drainDelayMs: 0, timeoutMs: STORES_CLOSE_MIN_MS + 1_500 },
+      { closeResources: () => new Promise(() => {}) },
+    );
+    const started = Date.now();
+    await expect(h.shutdown('SIGTERM')).resolves.toBe('failed');
+    const tookMs = Date.now() - started;
+    expect(tookMs).toBeGreaterThanOrEqual(STORES_CLOSE_MIN_MS + 1_400);
+    expect(tookMs).toBeLessThan(STORES_CLOSE_MIN_MS + 3_000);
   });
 
   it('runs once however many signals arrive', async () => {

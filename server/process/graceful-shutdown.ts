@@ -1,14 +1,28 @@
 import type { Logger } from 'pino';
 import { readInteger } from '../config/env-values';
 import { endLog } from '../logger';
+import { NoAnswerError, withinDeadline } from '../storage/within-deadline';
 import type { ServerLifecycle } from './server-lifecycle';
 
 export interface ShutdownSettings {
   /** Time between "not ready" and closing the listener, for the balancer to notice (`SHUTDOWN_DELAY_MS`, 0). */
   drainDelayMs: number;
-  /** Longest wait for in-flight requests before their connections are cut (`SHUTDOWN_TIMEOUT_MS`, 10 s). */
+  /**
+   * Longest wait for in-flight requests before their connections are cut (`SHUTDOWN_TIMEOUT_MS`, 10 s); closing the
+   * stores gets what is left of it, at least STORES_CLOSE_MIN_MS.
+   */
   timeoutMs: number;
 }
+
+/**
+ * The least time closing the stores gets, however much of SHUTDOWN_TIMEOUT_MS the requests took: room for the last
+ * spans' wait (LAST_SPANS_WAIT_MS, 2 s), and within the margin the deploy files leave above the drain (8 s and more).
+ */
+export const STORES_CLOSE_MIN_MS = 3_000;
+
+/** Logged when the stores did not close in time (a PostgreSQL or Redis that stopped answering holds them). */
+export const STORES_CLOSE_TIMEOUT_MESSAGE =
+  'shutdown: the stores did not close in time (a database or Redis not answering?); exiting without waiting for them';
 
 export function shutdownSettingsFromEnv(env: NodeJS.ProcessEnv): ShutdownSettings {
   return {
@@ -55,6 +69,7 @@ export function createGracefulShutdown(options: GracefulShutdownOptions): (reaso
     if (settings.drainDelayMs > 0) await delay(settings.drainDelayMs);
 
     let forced = false;
+    const closesBy = Date.now() + settings.timeoutMs;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     // Keep-alive connections with no request in flight would hold close() open; in-flight ones are left to finish.
     server.closeIdleConnections();
@@ -69,11 +84,15 @@ export function createGracefulShutdown(options: GracefulShutdownOptions): (reaso
     clearTimeout(deadline);
 
     let outcome: ShutdownOutcome = forced ? 'forced' : 'clean';
+    // A frozen PostgreSQL keeps the pool's connections checked out until its query timeout, which an operator may
+    // have set far above SHUTDOWN_TIMEOUT_MS: the orchestrator's SIGKILL would come first, with nothing logged.
+    const storesMs = Math.max(closesBy - Date.now(), STORES_CLOSE_MIN_MS);
     try {
-      await options.closeResources();
+      await withinDeadline(options.closeResources(), storesMs);
     } catch (error) {
       outcome = 'failed';
-      logger.error({ err: error }, 'shutdown: closing resources failed');
+      if (error instanceof NoAnswerError) logger.error({ waitedMs: storesMs }, STORES_CLOSE_TIMEOUT_MESSAGE);
+      else logger.error({ err: error }, 'shutdown: closing resources failed');
     }
     logger.info({ outcome }, 'stopped');
     await endLog(logger);
