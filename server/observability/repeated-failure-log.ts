@@ -6,10 +6,11 @@ export const REPEATED_FAILURE_LOG_INTERVAL_MS = 30_000;
 
 export interface RepeatedFailureLogOptions {
   /**
-   * What the reader reads from, as the line names it: `PostgreSQL`, `SQLite`, `Redis`. The background readers so far
-   * all read the database, hence the default.
+   * What the reader reads from, as the operator knows it: the database's StorageEngine.displayName
+   * (`PostgreSQL "slots" on db.internal:5432`, `SQLite /data/app.db`). Required: "the database" told an operator
+   * with several servers or files nothing about which one to look at.
    */
-  store?: string;
+  store: string;
   intervalMs?: number;
   now?: () => number;
 }
@@ -20,7 +21,8 @@ export interface RepeatedFailureLogOptions {
  * reader, not sixty per host.
  *
  * Each line is one line an operator reads at a glance, naming the reader (`message`, e.g. `releases: reading the
- * rollouts failed; asked again`), the store and the cause: `… (the database: connect ECONNREFUSED 10.0.0.5:5432)`,
+ * rollouts failed; asked again`), the store and the cause:
+ * `… (PostgreSQL "slots" on 10.0.0.5:5432: connect ECONNREFUSED 10.0.0.5:5432)`,
  * with `reader`, `store` and `cause` beside it. The cause of an outage is the same for every reader and the outage is
  * logged on its own (`PostgreSQL stopped answering`), so the stack, which says only where in the driver it failed, is
  * logged at debug level, for whoever turns it on (LOG_LEVEL=debug).
@@ -28,11 +30,7 @@ export interface RepeatedFailureLogOptions {
 export function repeatedFailureLog(
   logger: Logger,
   message: string,
-  {
-    store = 'the database',
-    intervalMs = REPEATED_FAILURE_LOG_INTERVAL_MS,
-    now = Date.now,
-  }: RepeatedFailureLogOptions = {},
+  { store, intervalMs = REPEATED_FAILURE_LOG_INTERVAL_MS, now = Date.now }: RepeatedFailureLogOptions,
 ): (error: unknown) => void {
   let lastLogged = -Infinity;
   let unlogged = 0;

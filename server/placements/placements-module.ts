@@ -48,6 +48,7 @@ export class PlacementsModule implements AppModule {
       store: this.store,
       subjects: parts.slotCheck.subjects,
       logger,
+      database: storage.displayName,
       knownRuleNames,
       pollMs: parts.settings.releasePollMs,
     });

@@ -54,6 +54,8 @@ export interface PlacementsServiceParts {
   /** What the slot check reads (code's slots, resource forms, the remotes, the allow-lists). */
   subjects: SlotCheckSubjects;
   logger: Logger;
+  /** The database as the operator knows it (StorageEngine.displayName), named by the lines of failed reads. */
+  database: string;
   /**
    * The tenants and flags there are (readKnownRuleNames): the rules of a draft, an import, a publish or a rollback
    * may name no other. Read for each check of an edit; never when a revision is taken (placements-check.ts).
@@ -88,7 +90,13 @@ export class PlacementsService {
   /** Takes the revision in force (without asking the remotes again: ready() does next), then polls for newer ones. */
   async start(): Promise<void> {
     await this.refresh(false);
-    const failed = repeatedFailureLog(this.parts.logger, 'placements: reading the newest revision failed; asked again');
+    const failed = repeatedFailureLog(
+      this.parts.logger,
+      'placements: reading the newest revision failed; asked again',
+      {
+        store: this.parts.database,
+      },
+    );
     this.timer ??= setInterval(() => {
       this.refresh().catch(failed);
     }, this.parts.pollMs ?? 1000);

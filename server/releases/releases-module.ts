@@ -102,7 +102,9 @@ export class ReleasesModule implements AppModule {
     this.snapshot = new ReleaseSnapshot(this.store, {
       plans,
       pollMs: settings.releasePollMs,
-      onError: repeatedFailureLog(logger, 'releases: reading the rollouts failed; asked again'),
+      onError: repeatedFailureLog(logger, 'releases: reading the rollouts failed; asked again', {
+        store: storage.displayName,
+      }),
     });
     // A release's manifest and entry script, asked as it is published (by a team or from REMOTES_CONFIG), within the
     // descriptor's timeout too.
@@ -131,6 +133,7 @@ export class ReleasesModule implements AppModule {
       service: this.service,
       snapshot: this.snapshot,
       logger,
+      database: storage.displayName,
       checkMs: settings.releasePollMs,
     });
     if (parts.metrics) addRolloutMetrics(parts.metrics, this.snapshot);

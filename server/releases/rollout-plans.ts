@@ -67,6 +67,8 @@ export interface RolloutPlansParts {
   service: ReleaseService;
   snapshot: ReleaseSnapshot;
   logger: Logger;
+  /** The database as the operator knows it (StorageEngine.displayName), named by the lines of failed looks. */
+  database: string;
   /** How often every host looks for a step due (the snapshot's poll, by default). */
   checkMs: number;
   now?: () => number;
@@ -159,7 +161,9 @@ export class RolloutPlans {
 
   start(): void {
     // Every second on every host: a database away for a minute is a line every 30 s, not sixty stacks.
-    const failed = repeatedFailureLog(this.parts.logger, 'rollouts: looking for a step due failed; tried again');
+    const failed = repeatedFailureLog(this.parts.logger, 'rollouts: looking for a step due failed; tried again', {
+      store: this.parts.database,
+    });
     this.timer ??= setInterval(() => void this.check().catch(failed), this.parts.checkMs);
     this.timer.unref();
   }

@@ -18,6 +18,7 @@ it('logs a failing comparison once per interval, in one line naming the cause, i
       },
     },
     logger,
+    database: 'PostgreSQL "slots" on 10.0.0.5:5432',
     settings: { enabled: true, checkMs: 5, windowMs: 600_000 },
   } as unknown as CanaryWatchParts;
   const watch = new CanaryWatch(parts);
@@ -29,7 +30,8 @@ it('logs a failing comparison once per interval, in one line naming the cause, i
   }
   expect(lines.map((line) => [line.msg, line.err, line.cause])).toEqual([
     [
-      'canary watch: comparing the canaries failed; tried again (the database: connect ECONNREFUSED 10.0.0.5:5432)',
+      'canary watch: comparing the canaries failed; tried again ' +
+        '(PostgreSQL "slots" on 10.0.0.5:5432: connect ECONNREFUSED 10.0.0.5:5432)',
       undefined,
       'connect ECONNREFUSED 10.0.0.5:5432',
     ],

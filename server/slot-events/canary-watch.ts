@@ -57,6 +57,8 @@ export interface CanaryWatchParts {
   store: SlotLoadStore;
   visitorStore: SlotVisitorStore;
   logger: Logger;
+  /** The database as the operator knows it (StorageEngine.displayName), named by the lines of failed comparisons. */
+  database: string;
   settings: CanaryRollbackSettings;
   now?: () => number;
 }
@@ -87,7 +89,9 @@ export class CanaryWatch implements RolloutJudge {
   start(): void {
     if (!this.parts.settings.enabled) return;
     // At every check on every host: a database away for a minute is a line every 30 s, not a stack per check.
-    const failed = repeatedFailureLog(this.parts.logger, 'canary watch: comparing the canaries failed; tried again');
+    const failed = repeatedFailureLog(this.parts.logger, 'canary watch: comparing the canaries failed; tried again', {
+      store: this.parts.database,
+    });
     this.timer ??= setInterval(() => void this.check().catch(failed), this.parts.settings.checkMs);
     this.timer.unref();
   }

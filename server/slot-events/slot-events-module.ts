@@ -66,7 +66,9 @@ export class SlotEventsModule implements AppModule {
       visitorStore: this.visitorStore,
       flushMs: settings.flushMs,
       maxPendingRows: settings.maxPendingRows,
-      onError: repeatedFailureLog(logger, 'slot events: writing the counts failed; kept for the next write'),
+      onError: repeatedFailureLog(logger, 'slot events: writing the counts failed; kept for the next write', {
+        store: parts.storage.displayName,
+      }),
     });
     this.limits = new SlotEventLimits(settings.eventsPerSessionPerMinute, settings.eventsPerAddressPerMinute);
     this.canaryWatch = new CanaryWatch({
@@ -76,6 +78,7 @@ export class SlotEventsModule implements AppModule {
       store: this.store,
       visitorStore: this.visitorStore,
       logger,
+      database: parts.storage.displayName,
       settings: settings.canary,
     });
     // A progressive rollout advances only while its canary is no worse, by the watch's rule.

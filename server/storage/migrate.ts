@@ -1,5 +1,5 @@
-import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { sqliteDatabaseName } from './database-name';
 import type { Migration } from './migrations';
 
 /**
@@ -26,11 +26,6 @@ export class SchemaTooNewError extends Error {
   naming(database: string): SchemaTooNewError {
     return new SchemaTooNewError(database, this.found, this.known, this.elsewhere);
   }
-}
-
-/** A SQLite database as messages name it: its file's absolute path. */
-export function sqliteDatabaseName(db: BetterSqlite3.Database): string {
-  return db.memory ? '(in memory)' : path.resolve(db.name);
 }
 
 /**

@@ -5,6 +5,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Client, Pool, types, type ClientConfig, type CustomTypesConfig } from 'pg';
 import type { AppSchema } from './app-schema';
+import { postgresDatabaseName } from './database-name';
 import { POSTGRES_MIGRATIONS } from './migrations';
 import { hidePassword } from './hidden-password';
 import { migratePostgres } from './postgres-migrate';
@@ -77,6 +78,7 @@ const POSTGRES_DIALECT: EngineDialect = {
  */
 export class PostgresEngine implements StorageEngine {
   readonly kind = 'postgres';
+  readonly displayName: string;
   readonly db: Kysely<AppSchema>;
   readonly dialect = POSTGRES_DIALECT;
   /** The pool; the session store and the sign-in counters share it. */
@@ -103,6 +105,8 @@ export class PostgresEngine implements StorageEngine {
     /** Told how each connection the pool tries to open ends: PostgreSQL's outages are logged from it. */
     connections: ConnectionWatch = UNWATCHED_CONNECTIONS,
   ) {
+    // As a connection of the pool reads the URL (then PGHOST and the others); an unconnected client opens nothing.
+    this.displayName = `PostgreSQL ${postgresDatabaseName(new Client({ connectionString: settings.url }))}`;
     this.pool = new Pool({
       Client: watchedClient(connections),
       connectionString: settings.url,

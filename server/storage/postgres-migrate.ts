@@ -6,6 +6,7 @@ import {
   SchemaStepMismatchError,
   SchemaTooNewError,
 } from './migrate';
+import { postgresDatabaseName } from './database-name';
 import type { Migration } from './migrations';
 
 /** The advisory lock every instance takes to migrate (any 64-bit number no other application uses on the server). */
@@ -37,7 +38,7 @@ export async function migratePostgres(client: Client, migrations: readonly Migra
        ORDER BY c.relname`,
     );
     const tables = present.rows.map((row) => row.name);
-    const database = `"${client.database ?? ''}" on ${client.host}:${client.port}`;
+    const database = postgresDatabaseName(client);
     if (tables.length > 0 && !tables.includes('schema_version')) {
       throw new ForeignDatabaseError(
         database,

@@ -1,6 +1,7 @@
 import { Kysely, sql, SqliteDialect } from 'kysely';
 import { AppDatabase } from './app-database';
 import type { AppSchema } from './app-schema';
+import { sqliteDatabaseName } from './database-name';
 import { SORT_FOLD_FUNCTION } from './sort-fold';
 import type { EngineDialect, StorageEngine } from './storage-engine';
 
@@ -23,11 +24,13 @@ const SQLITE_DIALECT: EngineDialect = {
  */
 export class SqliteEngine implements StorageEngine {
   readonly kind = 'sqlite';
+  readonly displayName: string;
   readonly db: Kysely<AppSchema>;
   readonly dialect = SQLITE_DIALECT;
   private readonly ensuredIndexes = new Set<string>();
 
   constructor(readonly file: AppDatabase) {
+    this.displayName = `SQLite ${sqliteDatabaseName(file.db)}`;
     this.db = new Kysely<AppSchema>({ dialect: new SqliteDialect({ database: file.db }) });
   }
 

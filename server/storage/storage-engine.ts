@@ -12,6 +12,11 @@ export type StorageKind = 'sqlite' | 'postgres';
  */
 export interface StorageEngine {
   readonly kind: StorageKind;
+  /**
+   * The database as the operator knows it, for log lines (database-name.ts): `SQLite /data/app.db`,
+   * `PostgreSQL "slots" on db.internal:5432`; never the password.
+   */
+  readonly displayName: string;
   readonly db: Kysely<AppSchema>;
   /** The SQL that differs between the engines. */
   readonly dialect: EngineDialect;
