@@ -139,6 +139,55 @@ describe('ResourceRegistry', () => {
     );
   });
 
+  it.each(['tenant', 'tenantId', 'tenant_id'])(
+    'refuses a field named "%s", which would read as the record\'s tenant, naming the resource and what to do',
+    (key) => {
+      const registry = new ResourceRegistry();
+      const withField = new TestResource('invoices', [...base, Field.text(key)]);
+      expect(() => registry.register(withField)).toThrow(ResourceDefinitionError);
+      expect(() => registry.register(withField)).toThrow(
+        `Resource "invoices": the field name "${key}" cannot be used: records are kept per tenant, the signed-in ` +
+          `session's, and no record holds its tenant: a value under "${key}" would read as the record's tenant ` +
+          "while being whatever an editor typed (another tenant's id there moves nothing, and shows nothing to " +
+          'that tenant). Give it a name of its own, such as "customer" or "organization".',
+      );
+      // Nor as the key of a relation the form sets: it would be the field's name in every record.
+      const asKey = new TestResource(
+        'invoices',
+        [...base, Field.relation('owner')],
+        [Relation.belongsTo('owner', { label: 'Owner', resource: 'tenants-list', foreignKey: key })],
+      );
+      expect(() => registry.register(asKey)).toThrow(
+        `Resource "invoices": the key "${key}" of relation "owner" cannot be used: records are kept per tenant`,
+      );
+      expect(registry.list()).toEqual([]);
+    },
+  );
+
+  it('refuses "id" as the key of a belongsTo relation: the record\'s own id, which the API puts there', () => {
+    const registry = new ResourceRegistry();
+    const resource = new TestResource('articles', base, [
+      Relation.belongsTo('author', { label: 'Author', resource: 'authors', foreignKey: 'id' }),
+    ]);
+    expect(() => registry.register(resource)).toThrow(
+      'Resource "articles": the key "id" of relation "author" cannot be used: every record carries its own id ' +
+        'there, put by the API: the key would read as the record itself. Give it another name, such as "authorId".',
+    );
+  });
+
+  it('refuses a relation key every JavaScript object has, as it refuses such a field name', () => {
+    const registry = new ResourceRegistry();
+    const resource = new TestResource(
+      'articles',
+      [...base, Field.relation('author', { required: true })],
+      [Relation.belongsTo('author', { label: 'Author', resource: 'authors', foreignKey: 'constructor' })],
+    );
+    expect(() => registry.register(resource)).toThrow(
+      'Resource "articles": the key "constructor" of relation "author" cannot be used: every JavaScript object ' +
+        'has a "constructor", so a record without it would seem to hold one. Choose another name.',
+    );
+  });
+
   it('refuses the same name twice', () => {
     const registry = new ResourceRegistry();
     registry.register(new TestResource('things', base));

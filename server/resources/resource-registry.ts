@@ -21,6 +21,7 @@ import type { SortKeyKind } from '../storage/record-page-query';
 import { Relation } from './relation';
 import { Resource } from './resource';
 import { ResourceDefinitionError } from './resource-definition-error';
+import { assertRecordKeyAllowed } from './reserved-record-keys';
 
 /** A relation through which records of a resource hold the id of another's: see ResourceRegistry.referrersOf. */
 export interface Referrer {
@@ -64,6 +65,7 @@ export class ResourceRegistry {
     const listed = checkItems(name, resource.fields());
     const fields = new Map<string, Field>();
     for (const item of listed) if (item instanceof Field && item.input !== 'relation') fields.set(item.name, item);
+    for (const field of fields.values()) assertRecordKeyAllowed(name, field.name, `the field name "${field.name}"`);
     for (const required of ['title', 'label']) {
       if (fields.has(required)) continue;
       if (listed.some((item) => item instanceof Field && item.name === required)) {
@@ -78,6 +80,15 @@ export class ResourceRegistry {
       listed.flatMap((item) => (item instanceof Field && item.relation !== undefined ? [item.relation] : [])),
     );
     const relations = checkRelations(name, resource.relations(), fields, relationFields);
+    for (const relation of relations) {
+      // A hasMany's key is its target's belongsTo key, checked there (assertHasManyKey).
+      if (relation.kind !== 'belongsTo') continue;
+      assertRecordKeyAllowed(
+        name,
+        relation.foreignKey,
+        `the key "${relation.foreignKey}" of relation "${relation.name}"`,
+      );
+    }
     const items = bindRelationFields(name, listed, relations, fields);
     const listColumns = checkListColumns(name, resource.listColumns(), fields);
     const sortKeys = new Map<string, SortKeyKind>();
