@@ -1,9 +1,10 @@
 import { ResourceDefinitionError } from './resource-definition-error';
 
 /**
- * Names a resource's records may not keep a value under (a field's name, a belongsTo relation's key), each with why
- * and what to do instead: the API fills `id` itself, and records are kept per tenant, the session's, so no record
- * holds its tenant. Field names that break the pattern, and a field named `id`, are refused by Field already.
+ * Keys a belongsTo relation may not keep its related record's id under, each with why and what to do instead: the API
+ * fills `id` itself. Field names get the same refusals from Field; a relation's key reaches records through no Field
+ * check. A field or key named `tenant` is allowed: records are kept per tenant by a column of their own, so a
+ * resource's "tenant" (a flat's, say) collides with nothing.
  */
 const RESERVED_RECORD_KEYS: ReadonlyMap<string, string> = new Map([
   [
@@ -11,18 +12,11 @@ const RESERVED_RECORD_KEYS: ReadonlyMap<string, string> = new Map([
     'every record carries its own id there, put by the API: the key would read as the record itself. Give it ' +
       'another name, such as "authorId"',
   ],
-  ...['tenant', 'tenantId', 'tenant_id'].map((name): [string, string] => [
-    name,
-    "records are kept per tenant, the signed-in session's, and no record holds its tenant: a value under " +
-      `"${name}" would read as the record's tenant while being whatever an editor typed (another tenant's id ` +
-      'there moves nothing, and shows nothing to that tenant). Give it a name of its own, such as "customer" or ' +
-      '"organization"',
-  ]),
 ]);
 
 /**
  * Throws, naming the resource and what to rename, when `key` is a name no record may keep a value under:
- * `holder` says what uses it (`field "tenant"`, `relation "author" (belongsTo) uses "id" as its key, which`).
+ * `holder` says what uses it (`the key "id" of relation "author"`).
  */
 export function assertRecordKeyAllowed(resource: string, key: string, holder: string): void {
   const reason = RESERVED_RECORD_KEYS.get(key);

@@ -139,30 +139,18 @@ describe('ResourceRegistry', () => {
     );
   });
 
-  it.each(['tenant', 'tenantId', 'tenant_id'])(
-    'refuses a field named "%s", which would read as the record\'s tenant, naming the resource and what to do',
-    (key) => {
-      const registry = new ResourceRegistry();
-      const withField = new TestResource('invoices', [...base, Field.text(key)]);
-      expect(() => registry.register(withField)).toThrow(ResourceDefinitionError);
-      expect(() => registry.register(withField)).toThrow(
-        `Resource "invoices": the field name "${key}" cannot be used: records are kept per tenant, the signed-in ` +
-          `session's, and no record holds its tenant: a value under "${key}" would read as the record's tenant ` +
-          "while being whatever an editor typed (another tenant's id there moves nothing, and shows nothing to " +
-          'that tenant). Give it a name of its own, such as "customer" or "organization".',
-      );
-      // Nor as the key of a relation the form sets: it would be the field's name in every record.
-      const asKey = new TestResource(
+  it('accepts a field and a relation key named "tenant": records keep their tenant in a column of their own', () => {
+    const registry = new ResourceRegistry();
+    registry.register(new TestResource('leases', [...base, Field.text('tenant')]));
+    registry.register(
+      new TestResource(
         'invoices',
-        [...base, Field.relation('owner')],
-        [Relation.belongsTo('owner', { label: 'Owner', resource: 'tenants-list', foreignKey: key })],
-      );
-      expect(() => registry.register(asKey)).toThrow(
-        `Resource "invoices": the key "${key}" of relation "owner" cannot be used: records are kept per tenant`,
-      );
-      expect(registry.list()).toEqual([]);
-    },
-  );
+        [...base, Field.relation('payer')],
+        [Relation.belongsTo('payer', { label: 'Payer', resource: 'leases', foreignKey: 'tenantId' })],
+      ),
+    );
+    expect(registry.list().map((resource) => resource.name)).toEqual(['leases', 'invoices']);
+  });
 
   it('refuses "id" as the key of a belongsTo relation: the record\'s own id, which the API puts there', () => {
     const registry = new ResourceRegistry();

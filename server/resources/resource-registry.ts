@@ -65,7 +65,6 @@ export class ResourceRegistry {
     const listed = checkItems(name, resource.fields());
     const fields = new Map<string, Field>();
     for (const item of listed) if (item instanceof Field && item.input !== 'relation') fields.set(item.name, item);
-    for (const field of fields.values()) assertRecordKeyAllowed(name, field.name, `the field name "${field.name}"`);
     for (const required of ['title', 'label']) {
       if (fields.has(required)) continue;
       if (listed.some((item) => item instanceof Field && item.name === required)) {
