@@ -50,6 +50,17 @@ describe('buildIdentityOf (what npm run build records)', () => {
       dirty: null,
       builtAt: NOW.toISOString(),
     });
+    // `git describe --dirty` of a tree with changes (the guide's REVISION): the hash shortened, the changes said.
+    expect(buildIdentityOf(dir.path, { ...ENV, BUILD_REVISION: `${full}-dirty` }, NOW)).toEqual({
+      revision: '0123456789ab-dirty',
+      dirty: true,
+      builtAt: NOW.toISOString(),
+    });
+    // Anything else given (a tag, a CI's own name) is said as it is, whether it had changes not known.
+    expect(buildIdentityOf(dir.path, { ...ENV, BUILD_REVISION: 'v1.2.0' }, NOW)).toMatchObject({
+      revision: 'v1.2.0',
+      dirty: null,
+    });
     // The Dockerfile's default when no REVISION is given.
     expect(buildIdentityOf(dir.path, { ...ENV, BUILD_REVISION: 'unknown' }, NOW).revision).toBe('unknown');
   });

@@ -14,10 +14,16 @@ const SHORT_HASH_LENGTH = 12;
 export function buildIdentityOf(root: string, env: NodeJS.ProcessEnv = process.env, now = new Date()): BuildIdentity {
   const builtAt = now.toISOString();
   const given = env.BUILD_REVISION?.trim();
-  // Given explicitly (the image build, a CI that builds from an export): said as given, full hashes shortened.
+  // Given explicitly (the image build, a CI that builds from an export): said as given, full hashes shortened. A
+  // `-dirty` after the hash (`git describe --dirty`, as the operators' guide builds the image) says the tree had
+  // changes; a bare hash does not say whether it had, since the build cannot look (no .git in its context).
   if (given && given !== UNKNOWN_BUILD.revision) {
-    const revision = /^[0-9a-f]{40}$/.test(given) ? given.slice(0, SHORT_HASH_LENGTH) : given;
-    return { revision, dirty: null, builtAt };
+    const described = /^([0-9a-f]{40})(-dirty)?$/.exec(given);
+    if (!described) return { revision: given, dirty: null, builtAt };
+    const hash = described[1]!.slice(0, SHORT_HASH_LENGTH);
+    return described[2]
+      ? { revision: `${hash}-dirty`, dirty: true, builtAt }
+      : { revision: hash, dirty: null, builtAt };
   }
   try {
     const git = (...args: string[]) =>
