@@ -2,7 +2,8 @@
 # and remotes, and the production dependencies. Operators' guide: docs/operators/deploy.md.
 #
 #   docker build -t slots-platform .                                       the demo (server/main.ts)
-#   docker build --build-arg REVISION=$(git rev-parse HEAD) -t slots-platform .   the same, saying its revision
+#   docker build --build-arg REVISION="$(git describe --always --abbrev=40 --dirty --exclude='*')" -t slots-platform .
+#                                       the same, saying its commit (and `-dirty` when tracked files had changes)
 #   docker build --build-arg APP_ENTRY=myapp.ts -t myapp .                 a host application's own entry
 #   docker run -p 3000:3000 --read-only --tmpfs /tmp -v slots-data:/data --stop-timeout 15 -e DEMO_PASSWORD=... \
 #     slots-platform
@@ -36,7 +37,8 @@ RUN npm prune --omit=dev --no-audit --no-fund \
 
 # The host, the remotes and the server (with the application's entry: APP_ENTRY, relative to the checkout). The
 # context has no .git (.dockerignore), so the build records the sources' revision from REVISION: the server says it in
-# its log, start message and /metrics (slots_build_info), `unknown` when the image was built without it.
+# its log, start message and /metrics (slots_build_info), `unknown` when the image was built without it. Nor can it see
+# whether the tree had changes: `git describe --dirty` says so in REVISION (`<commit>-dirty`), a bare commit does not.
 FROM dependencies AS build
 COPY . .
 ARG APP_ENTRY=server/main.ts

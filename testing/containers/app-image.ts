@@ -63,9 +63,13 @@ function buildArguments(base: string): string[] {
   ];
 }
 
+/** The REVISION the operators' guide gives: the full commit, `-dirty` after it when tracked files had changes. */
 function currentRevision(): string {
   try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+    return execFileSync('git', ['describe', '--always', '--abbrev=40', '--dirty', '--exclude=*'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    }).trim();
   } catch {
     return 'unknown';
   }

@@ -163,12 +163,16 @@ describeWithPodman('the container image (Dockerfile)', () => {
       'org.opencontainers.image.licenses': 'MIT',
     });
     const revision = labels['org.opencontainers.image.revision'] ?? '';
-    expect(revision).toMatch(/^[0-9a-f]{40}$|^unknown$/);
+    // `-dirty`: the checkout had changes to tracked files when the image was built (git describe --dirty).
+    const described = /^([0-9a-f]{40})(-dirty)?$|^unknown$/.exec(revision);
+    expect(described).not.toBeNull();
     // The build ran inside the image, without .git: the server says (log, start message, slots_build_info) the
-    // revision the label names, given to the build as REVISION.
+    // revision the label names, given to the build as REVISION, and whether the tree had changes.
     const recorded = await container.exec(['cat', '/app/dist/server/build-identity.json']);
-    expect((JSON.parse(recorded.stdout) as { revision: string }).revision).toBe(
-      revision === 'unknown' ? 'unknown' : revision.slice(0, 12),
+    expect(JSON.parse(recorded.stdout)).toMatchObject(
+      described?.[1]
+        ? { revision: `${described[1].slice(0, 12)}${described[2] ?? ''}`, dirty: described[2] ? true : null }
+        : { revision: 'unknown', dirty: null },
     );
     const above = await imageSizeAbove(image, NODE_BASE_IMAGE);
     log(`size above the base: ${(above / MIB).toFixed(1)} MiB`);
