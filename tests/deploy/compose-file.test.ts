@@ -71,6 +71,10 @@ describe('deploy/compose.yaml', () => {
       const build = services[name]!.build!;
       expect(fs.existsSync(path.join(path.resolve(DEPLOY, build.context), 'Dockerfile'))).toBe(true);
       expect(build.args?.BASE_IMAGE).toBe('${BASE_IMAGE:-node:20-bookworm-slim}');
+      // The build has no .git: the revision the hosts say is the one the shell gives, `unknown` without it.
+      const described = `${'0123456789abcdef'.repeat(2)}01234567-dirty`;
+      expect(interpolate(build.args?.REVISION ?? '', { REVISION: described })).toBe(described);
+      expect(interpolate(build.args?.REVISION ?? '', {})).toBe('unknown');
     }
   });
 
