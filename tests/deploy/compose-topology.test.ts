@@ -4,7 +4,8 @@
  * here), each passed through the variable the file reads. Shows the topology issue 49 promises: HTTPS with HTTP/2
  * through the proxy (its self-signed certificate made at start), a sign-in through it, the session answering /meta
  * on either host, migrations applied once, a host stopped mid-request finishing it, a rolling restart of the hosts
- * under a bounded load failing no request, PostgreSQL restarted: 503s, then recovery, and a release published and
+ * under a bounded load failing no request, each host's /metrics (the image's revision) kept off the proxy, PostgreSQL
+ * restarted: 503s, then recovery, and a release published and
  * activated on one host served by the other. Each wait is polled with a bound. tests/deploy/fixtures/compose.test-ports.yaml publishes the hosts on
  * loopback ports for the test alone.
  */
@@ -28,6 +29,7 @@ const log = (line: string): void => void process.stdout.write(`[compose] ${line}
 
 const PROJECT = `slots-topology-${randomBytes(3).toString('hex')}`;
 const DEMO_PASSWORD = 'compose-demo-password';
+const METRICS_TOKEN = `metrics-${randomBytes(12).toString('hex')}`;
 /** A remote built into the image: its files are served by every host at /remotes/<name>/. */
 const REMOTE = 'team_marketing';
 const FILES = [
@@ -61,7 +63,7 @@ interface Answer {
 function throughProxy(
   port: number,
   requestPath: string,
-  options: { method?: string; body?: unknown; cookie?: string; forwardedFor?: string } = {},
+  options: { method?: string; body?: unknown; cookie?: string; forwardedFor?: string; authorization?: string } = {},
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const session = http2.connect(`https://localhost:${port}`, { rejectUnauthorized: false });
@@ -74,6 +76,7 @@ function throughProxy(
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       ...(options.cookie ? { cookie: options.cookie } : {}),
       ...(options.forwardedFor ? { 'x-forwarded-for': options.forwardedFor } : {}),
+      ...(options.authorization ? { authorization: options.authorization } : {}),
     });
     stream.setTimeout(10_000, () => stream.close(http2.constants.NGHTTP2_CANCEL));
     let text = '';
@@ -200,6 +203,7 @@ describeWithPodmanCompose('deploy/compose.yaml run with podman-compose', () => {
       SESSION_SECRET: randomBytes(32).toString('hex'),
       POSTGRES_PASSWORD: randomBytes(16).toString('hex'),
       DEMO_PASSWORD,
+      METRICS_TOKEN,
       HTTPS_PORT: String(httpsPort),
       HTTP_PORT: String((httpPort = await getFreePort())),
       HOST_A_PORT: String(hostPorts['host-a']),
@@ -267,6 +271,22 @@ describeWithPodmanCompose('deploy/compose.yaml run with podman-compose', () => {
     await response.arrayBuffer();
     expect(response.status).toBe(301);
     expect(response.headers.get('location')).toBe(`https://127.0.0.1:${httpsPort}/records/articles?page=2`);
+  });
+
+  it("serves each host's /metrics on the compose network only, naming the revision its image was built from", async () => {
+    // Through the proxy a scrape would reach either host: one host's counters, then the other's, read as one.
+    for (const spelling of ['/metrics', '/Metrics', '/metrics/', '/metrics?name=x']) {
+      const edge = await throughProxy(httpsPort, spelling, { authorization: `Bearer ${METRICS_TOKEN}` });
+      expect([spelling, edge.status]).toEqual([spelling, 404]);
+    }
+    const label = await podmanInspect(env.SLOTS_IMAGE!, '{{index .Config.Labels "org.opencontainers.image.revision"}}');
+    const described = /^([0-9a-f]{40})(-dirty)?$/.exec(label);
+    const revision = described ? `${described[1]!.slice(0, 12)}${described[2] ?? ''}` : 'unknown';
+    for (const port of Object.values(hostPorts)) {
+      const own = await hostJson(port, '/metrics', { authorization: `Bearer ${METRICS_TOKEN}` });
+      expect(own.status).toBe(200);
+      expect(String(own.body)).toContain(`slots_build_info{revision="${revision}",schema=`);
+    }
   });
 
   it('signs in through the proxy, and the session answers /meta on each host', async () => {
