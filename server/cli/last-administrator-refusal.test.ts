@@ -16,16 +16,35 @@ async function seed(app: App): Promise<void> {
   await addUser(app, 'bob', PASSWORD, ['acme']);
 }
 
-/** The refusal every account command says, as user:remove does (lastAdministratorMessage): nothing was changed. */
-function expectRefused(run: CommandRun, permissions: string): void {
+/**
+ * The refusal every account command says, as user:remove does (lastAdministratorMessage), with `otherWayOut` when the
+ * command has one of its own: nothing was changed, and nothing else is said.
+ */
+function expectRefused(run: CommandRun, permissions: string, otherWayOut?: string): void {
   expect([run.code, run.stdout]).toEqual([1, '']);
+  const other = otherWayOut === undefined ? '' : `, ${escape(otherWayOut)}`;
   expect(run.stderr).toMatch(
     new RegExp(
       `^Refused: "ann" is the last account able to use ${escape(permissions)}, for every tenant\\), and no account ` +
         'could after this\\. To go on, give another account the operator role first \\(.*npm run user:add -- ' +
-        '<username> --keep-password --role operator\\)\\. Nothing was changed\\.\\n$',
+        `<username> --keep-password --role operator\\)${other}\\. Nothing was changed\\.\\n$`,
     ),
   );
+}
+
+/** What tenant:add adds to the way out: the operator by memberships is none in a tenant it is no member of. */
+const OPERATOR_OF_ITS_OWN =
+  "or the same to an account that is an operator by its memberships' roles alone (a new tenant has no members yet: " +
+  "an account's own role applies there)";
+
+/** ann an operator by her memberships' roles alone, of every tenant there is: the only account able to administer. */
+async function makeAnnOperatorByMemberships(app: App): Promise<void> {
+  const ann = (await app.users.findByUsername('ann'))!;
+  await app.tenants.setMemberships(ann.id, [
+    { tenant: 'acme', role: OPERATOR_ROLE },
+    { tenant: 'globex', role: OPERATOR_ROLE },
+  ]);
+  await app.users.setRole('ann', null);
 }
 
 function escape(text: string): string {
@@ -101,6 +120,36 @@ function refusals(open: () => Promise<{ testApp: TestApp; env: NodeJS.ProcessEnv
     const revoked = await run('user-permission.ts', ['revoke', 'ann', 'placements:edit']);
     expect([revoked.code, revoked.stderr]).toEqual([0, '']);
     expect((await app.users.findByUsername('ann'))?.grantedPermissions).toEqual(['releases:manage']);
+  });
+
+  it('tenant:add refuses a new tenant when the last administrator is an operator by its memberships alone', async () => {
+    await makeAnnOperatorByMemberships(app);
+    expectRefused(await run('tenant-add.ts', ['initech']), BOTH, OPERATOR_OF_ITS_OWN);
+    expect(await app.tenants.get('initech')).toBeUndefined();
+    // Renaming a tenant takes nobody's access away.
+    const renamed = await run('tenant-add.ts', ['acme', '--name', 'Acme Corp']);
+    expect([renamed.code, renamed.stderr]).toEqual([0, '']);
+    // An operator role of her own reaches the new tenant too: it may then be made.
+    await app.users.setRole('ann', OPERATOR_ROLE);
+    const created = await run('tenant-add.ts', ['initech']);
+    expect([created.code, created.stderr]).toEqual([0, '']);
+    expect(await app.tenants.get('initech')).toEqual({ id: 'initech', name: 'initech' });
+  });
+
+  it('of a new tenant and the demotion of the other operator, racing, one is refused', async () => {
+    await makeAnnOperatorByMemberships(app);
+    await addUser(app, 'zoe', PASSWORD, ['acme', 'globex']);
+    await app.users.setRole('zoe', OPERATOR_ROLE);
+    // Each alone leaves an administrator (zoe, or ann in the tenants there are); both together leave none.
+    const runs = await Promise.all([
+      run('tenant-add.ts', ['initech']),
+      run('user-add.ts', ['zoe', '--keep-password', '--role', 'viewer']),
+    ]);
+    expect(runs.map((each) => each.code).sort()).toEqual([0, 1]);
+    expect(runs.find((each) => each.code === 1)?.stderr).toMatch(/^Refused: "(ann|zoe)" is the last account able /);
+    const created = (await app.tenants.get('initech')) !== undefined;
+    const zoe = (await app.users.findByUsername('zoe'))?.roles;
+    expect([created, zoe]).toEqual(created ? [true, [OPERATOR_ROLE]] : [false, ['viewer']]);
   });
 
   it('of two operators disabled at once, by two commands racing, one is refused', async () => {

@@ -3,11 +3,15 @@
  * DATABASE_URL when set, else the SQLite file at DATABASE_PATH). Without arguments: the usage and the tenants there
  * are. The demo creates its own tenants at its first start; an application of one's own starts with none, and an
  * account of no tenant cannot sign in, so this is the first step before `npm run user:add -- <name> --tenant <id>`.
+ * A new tenant that would leave no account able to administer is refused (tenant-addition.ts).
  */
 import { existsSync } from 'node:fs';
 import { storageSettingsFromEnv } from '../env-config';
 import { notATenantId, TENANT_ID_PATTERN, tenantNameProblem, TenantStore } from '../tenants/tenant-store';
+import { LastAdministratorError } from '../auth/administrators';
+import { lastAdministratorMessage } from './last-administrator-message';
 import { nextCommand } from './next-command';
+import { addTenant, TenantIdInCaseOnlyError, TenantNameTakenError } from './tenant-addition';
 import { runCommand } from './run-command';
 import { withStorage } from './with-storage';
 import { commandLine } from '../process/operator-commands';
@@ -34,10 +38,6 @@ export function parseTenantAddArgs(args: readonly string[]): { id: string; name:
   return { id, name };
 }
 
-function sameLetters(a: string, b: string): boolean {
-  return a.toLowerCase() === b.toLowerCase();
-}
-
 async function main(args: readonly string[]): Promise<number> {
   const parsed = parseTenantAddArgs(args);
   const settings = storageSettingsFromEnv(process.env);
@@ -56,40 +56,52 @@ async function main(args: readonly string[]): Promise<number> {
         process.stderr.write(`${parsed.usage}\nTenants in ${where}: ${list || 'none yet'}.\n`);
         return 2;
       }
-      const existing = await tenants.get(parsed.id);
-      // Ids differ in case only: a second tenant beside the first is rarely what was meant (usernames ignore case).
-      const alike = existing ? undefined : (await tenants.list()).find((tenant) => sameLetters(tenant.id, parsed.id));
-      if (alike) {
-        process.stderr.write(
-          `There is a tenant "${alike.id}" (${alike.name}) in ${where}: "${parsed.id}" differs from it in case only. ` +
-            `Use "${alike.id}", or an id of other letters. Nothing was changed.\n`,
+      try {
+        const { tenant, before } = await addTenant(engine, parsed.id, parsed.name);
+        process.stdout.write(
+          before === undefined
+            ? `Created tenant "${tenant.id}" (${tenant.name}) in ${where}. Add staff to it: ` +
+                `${nextCommand('user:add', `<username> --tenant ${tenant.id}`)}\n`
+            : `${before.name === tenant.name ? 'Kept' : 'Renamed'} tenant "${tenant.id}" (${tenant.name}) in ${where}.\n`,
         );
+      } catch (error) {
+        const refusal = refusalOf(error, where);
+        if (refusal === null) throw error;
+        process.stderr.write(`${refusal}\n`);
         return 1;
       }
-      const name = parsed.name ?? existing?.name ?? parsed.id;
-      // Two tenants of one name are one entry twice in a member's switcher, and "in Globex" in a refusal names either.
-      const namesake = (await tenants.list()).find(
-        (tenant) => tenant.id !== parsed.id && sameLetters(tenant.name.trim(), name),
-      );
-      if (namesake) {
-        process.stderr.write(
-          `Tenant "${namesake.id}" in ${where} is already named ${JSON.stringify(namesake.name)}: staff tell tenants ` +
-            `apart by their names. Give "${parsed.id}" another with --name. Nothing was changed.\n`,
-        );
-        return 1;
-      }
-      await tenants.save({ id: parsed.id, name });
-      process.stdout.write(
-        existing === undefined
-          ? `Created tenant "${parsed.id}" (${name}) in ${where}. Add staff to it: ` +
-              `${nextCommand('user:add', `<username> --tenant ${parsed.id}`)}\n`
-          : `${existing.name === name ? 'Kept' : 'Renamed'} tenant "${parsed.id}" (${name}) in ${where}.\n`,
-      );
       return 0;
     },
     // Before the first start, an installation is set up with these two: they may make its database.
     { mayCreate: true },
   );
+}
+
+/** What a refused save says, or null for a failure that is not a refusal. */
+function refusalOf(error: unknown, where: string): string | null {
+  if (error instanceof LastAdministratorError) {
+    // An operator by its memberships' roles alone reaches a new tenant by its own role, as every account does there.
+    return lastAdministratorMessage(
+      error,
+      "or the same to an account that is an operator by its memberships' roles alone (a new tenant has no members " +
+        "yet: an account's own role applies there)",
+    );
+  }
+  if (error instanceof TenantIdInCaseOnlyError) {
+    const { alike, id } = error;
+    return (
+      `There is a tenant "${alike.id}" (${alike.name}) in ${where}: "${id}" differs from it in case only. ` +
+      `Use "${alike.id}", or an id of other letters. Nothing was changed.`
+    );
+  }
+  if (error instanceof TenantNameTakenError) {
+    const { namesake, id } = error;
+    return (
+      `Tenant "${namesake.id}" in ${where} is already named ${JSON.stringify(namesake.name)}: staff tell tenants ` +
+      `apart by their names. Give "${id}" another with --name. Nothing was changed.`
+    );
+  }
+  return null;
 }
 
 runCommand('tenant:add', () => main(process.argv.slice(2)));
