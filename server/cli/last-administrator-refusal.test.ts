@@ -115,10 +115,18 @@ function refusals(open: () => Promise<{ testApp: TestApp; env: NodeJS.ProcessEnv
       'placements:edit (edit the placements',
     );
     expect((await app.users.findByUsername('ann'))?.grantedPermissions).toEqual(['releases:manage', 'placements:edit']);
+    // Refused, it says the refusal alone, not first that a permission named with it was never granted.
+    expectRefused(
+      await run('user-permission.ts', ['revoke', 'ann', 'records:write', 'placements:edit']),
+      'placements:edit (edit the placements',
+    );
     // A grant reaches every tenant: bob, of acme alone, can then edit the placements, and ann's grant may go.
     expect((await run('user-permission.ts', ['grant', 'bob', 'placements:edit'])).code).toBe(0);
-    const revoked = await run('user-permission.ts', ['revoke', 'ann', 'placements:edit']);
+    const revoked = await run('user-permission.ts', ['revoke', 'ann', 'placements:edit', 'records:write']);
     expect([revoked.code, revoked.stderr]).toEqual([0, '']);
+    expect(revoked.stdout).toMatch(
+      /^"ann" had no grant of records:write: nothing to revoke there \(a role may give it\)\.\n"ann": role none \(an editor\); granted: releases:manage\n/,
+    );
     expect((await app.users.findByUsername('ann'))?.grantedPermissions).toEqual(['releases:manage']);
   });
 

@@ -38,24 +38,19 @@ async function main(args: readonly string[]): Promise<number> {
   return withStorage(settings, async (engine, where) => {
     try {
       const users = new UserStore(engine);
-      if (action === 'revoke') {
-        // Revoking what was never granted changes nothing: said, as the permission may come from a role instead.
-        const account = await users.findByUsername(username);
-        const granted: readonly string[] = account?.grantedPermissions ?? [];
-        const notGranted = permissions.filter((permission) => !granted.includes(permission));
-        if (account && notGranted.length > 0) {
-          process.stdout.write(
-            `"${username}" had no grant of ${notGranted.join(', ')}: nothing to revoke there (a role may give it).\n`,
-          );
-        }
-      }
+      // What a revoke named that the account was never granted, as held when it was revoked (none for a grant).
+      let notGranted: readonly string[] = [];
       if (action !== 'show') {
         // Named before the check: an unknown name is the mistake to say, whatever else the change would do.
         const unknown = permissions.find((permission) => !isStaffPermission(permission));
         if (unknown !== undefined) throw new UnknownPermissionError(unknown);
         const changed = await changeAccount(engine, username, {
-          grants: (held) =>
-            action === 'grant' ? [...held, ...permissions] : held.filter((each) => !permissions.includes(each)),
+          // Called with the grants as read in the change's transaction: what it names that is not there is said.
+          grants: (held) => {
+            if (action === 'grant') return [...held, ...permissions];
+            notGranted = [...new Set(permissions.filter((permission) => !held.some((each) => each === permission)))];
+            return held.filter((each) => !permissions.includes(each));
+          },
         });
         if (!changed) {
           process.stderr.write(`There is no account "${username}" in ${where}. Nothing was changed.\n`);
@@ -66,6 +61,13 @@ async function main(args: readonly string[]): Promise<number> {
       if (!user) {
         process.stderr.write(`There is no account "${username}" in ${where}.\n`);
         return 1;
+      }
+      // Said once revoked, not before: a refused revoke says its refusal alone. Revoking what was never granted
+      // changes nothing: said, as the permission may come from a role instead.
+      if (notGranted.length > 0) {
+        process.stdout.write(
+          `"${user.username}" had no grant of ${notGranted.join(', ')}: nothing to revoke there (a role may give it).\n`,
+        );
       }
       const tenants = new TenantStore(engine);
       const memberships = await tenants.membershipsOf(user.id);
