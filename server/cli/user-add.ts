@@ -15,14 +15,15 @@
  * Tenants: the --tenant flags replace the account's tenants and their roles. Without them a new account joins every
  * tenant, and an existing one keeps its tenants with their roles (or joins every tenant when it has none).
  *
- * The change (password, role, grants, tenants) is made in one transaction, and refused whole when it would leave no
- * account able to administer (administrators.ts): checked before the password is asked, and again as it is made.
+ * The change (password, role, grants, tenants) is made in one transaction, a new account made in the same one, and
+ * refused whole when it would leave no account able to administer (administrators.ts): checked before the password is
+ * asked, and again as it is made.
  */
 import { storageSettingsFromEnv } from '../env-config';
 import { hashPassword, verifyPassword } from '../auth/password-hash';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/username';
 import type { StaffUser } from '../auth/staff-user';
-import { changeAccount, type AccountChange } from '../auth/account-change';
+import { changeAccount, createAccount, UnknownTenantsError, type AccountChange } from '../auth/account-change';
 import { LastAdministratorError } from '../auth/administrators';
 import { UserStore } from '../auth/user-store';
 import { TenantStore } from '../tenants/tenant-store';
@@ -89,11 +90,40 @@ async function main(): Promise<number> {
           process.stderr.write(`${settled.refused}\n`);
           return 1;
         }
-        const { user, outcome, passwordHash } = settled;
-        // Checked again with the change: another command may have changed who administers while the password was typed.
-        await changeAccount(engine, user.username, passwordHash === undefined ? change : { ...change, passwordHash });
+        const { outcome, passwordHash } = settled;
+        let user: StaffUser;
+        if (settled.outcome === 'created') {
+          // Made with all it is given in one transaction: a failure in between leaves no account half made.
+          const created = await createAccount(engine, args.username, settled.passwordHash, change);
+          if (!created) {
+            process.stderr.write(
+              `An account "${args.username}" was made in ${where} while the password was asked: run the command ` +
+                'again to change it. Nothing was changed.\n',
+            );
+            return 1;
+          }
+          user = created;
+        } else {
+          user = settled.user;
+          // Checked again with the change: another command may have changed who administers while the password was typed.
+          const changed = await changeAccount(
+            engine,
+            user.username,
+            passwordHash === undefined ? change : { ...change, passwordHash },
+          );
+          if (!changed) {
+            process.stderr.write(
+              `The account "${user.username}" was removed from ${where} while the password was asked. Nothing was changed.\n`,
+            );
+            return 1;
+          }
+        }
         return await report(users, tenants, known, args, user, outcome, joinedEvery, where);
       } catch (error) {
+        if (error instanceof UnknownTenantsError) {
+          process.stderr.write(`${unknownTenantsMessage(error.unknown, error.known)} Nothing was changed.\n`);
+          return 1;
+        }
         if (!(error instanceof LastAdministratorError)) throw error;
         process.stderr.write(`${lastAdministratorMessage(error)}\n`);
         return 1;
@@ -170,10 +200,10 @@ const TAILS: Readonly<Record<PasswordOutcome, string>> = {
 };
 
 /**
- * The account with its password settled: created, to be given a new hash (`passwordHash`, written with the rest of the
- * change), or left as it is. Its current password (or --keep-password) keeps the stored hash: a fresh hash of the same
- * password has a new salt, and a new hash ends every session of the account (server/auth/create-passport.ts), which a
- * role change must not do.
+ * The password settled: a new account's hash (`passwordHash`: the account is made with the rest of the change), a new
+ * hash for an existing account (written with the rest of the change), or the stored one left as it is. Its current
+ * password (or --keep-password) keeps the stored hash: a fresh hash of the same password has a new salt, and a new
+ * hash ends every session of the account (server/auth/create-passport.ts), which a role change must not do.
  */
 async function settlePassword(
   users: UserStore,
@@ -181,7 +211,7 @@ async function settlePassword(
   existing: StaffUser | undefined,
   keepPassword: boolean,
   where: string,
-): Promise<{ user: StaffUser; outcome: PasswordOutcome; passwordHash?: string } | { refused: string }> {
+): Promise<SettledPassword | { refused: string }> {
   if (keepPassword) {
     if (existing) return { user: existing, outcome: 'kept' };
     return {
@@ -195,15 +225,18 @@ async function settlePassword(
   );
   if (password.length < PASSWORD_MIN_LENGTH) return { refused: PASSWORD_TOO_SHORT };
   if (password.length > PASSWORD_MAX_LENGTH) return { refused: PASSWORD_TOO_LONG };
+  if (!existing) return { outcome: 'created', passwordHash: await hashPassword(password) };
   // A disabled account has no credentials to compare with (nor a session to keep): it gets the new hash.
-  const stored = existing ? await users.findCredentials(existing.username) : undefined;
-  if (existing && stored && (await verifyPassword(password, stored.passwordHash))) {
-    return { user: existing, outcome: 'kept' };
-  }
-  if (existing) return { user: existing, outcome: 'replaced', passwordHash: await hashPassword(password) };
-  const { user } = await users.upsert(username, await hashPassword(password));
-  return { user, outcome: 'created' };
+  const stored = await users.findCredentials(existing.username);
+  if (stored && (await verifyPassword(password, stored.passwordHash))) return { user: existing, outcome: 'kept' };
+  return { user: existing, outcome: 'replaced', passwordHash: await hashPassword(password) };
 }
+
+/** What settlePassword leaves to write: a new account and its hash, or an existing account and its new hash if any. */
+type SettledPassword =
+  | { outcome: 'created'; passwordHash: string }
+  | { user: StaffUser; outcome: 'replaced'; passwordHash: string }
+  | { user: StaffUser; outcome: 'kept'; passwordHash?: undefined };
 
 function roleNote(tenant: string, role: string | undefined): string {
   return role === undefined ? tenant : `${tenant} (${role})`;
