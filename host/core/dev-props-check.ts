@@ -1,12 +1,13 @@
 import type { SlotSchemasPayload } from '../../shared';
 import type { ApiClient } from '../loader/api-client';
-import { propsCheckWith, validatorOf, type LoadedSchemas, type PropsCheck } from './props-check';
+import { propsCheckWith, type LoadedSchemas, type PropsCheck } from './props-check';
 
 /**
  * The development check of slot props before rendering. Loads, on the first check only, the schemas of the
  * components known now (`GET /api/slots/schemas`, which only a development server answers) and an interpretive JSON
- * Schema validator (@cfworker/json-schema, in its own chunk: the page's Content-Security-Policy forbids the eval a
- * compiling validator needs). A production page never creates it, so it costs production nothing.
+ * Schema validator (@cfworker/json-schema, in its own chunk with the server's wording of what it finds,
+ * props-violations.ts: the page's Content-Security-Policy forbids the eval a compiling validator needs). A production
+ * page never creates it, so it costs production nothing.
  */
 export function createPropsCheck(client: ApiClient): PropsCheck {
   let loading: Promise<LoadedSchemas | null> | null = null;
@@ -16,11 +17,14 @@ export function createPropsCheck(client: ApiClient): PropsCheck {
       // A development-only chunk (build/bundle-budgets.ts): never part of what a production page loads.
       import(/* webpackChunkName: "dev-only-props-check" */ '@cfworker/json-schema'),
       import(/* webpackChunkName: "dev-only-props-check" */ './backtracking-patterns'),
+      import(/* webpackChunkName: "dev-only-props-check" */ './props-violations'),
     ]).then(
-      ([payload, { Validator }, { withoutBacktrackingPatterns }]) => ({
+      ([payload, { Validator }, { withoutBacktrackingPatterns }, { propsValidatorOf }]) => ({
         schemas: payload.schemas,
-        // A remote team's patterns that may backtrack without end in the browser are left to the server's check.
-        validate: (schema, props) => validatorOf(Validator)(withoutBacktrackingPatterns(schema), props),
+        // A remote team's patterns that may backtrack without end in the browser are left to the server's check,
+        // and the wording reads the same schema as the validator (its undeclared props test the patterns kept).
+        validate: (schema, props, component) =>
+          propsValidatorOf(Validator)(withoutBacktrackingPatterns(schema), props, component),
         partial: payload.partial === true,
       }),
       // No schemas (an older server; a network error): slots render unchecked, as in production, and the next

@@ -30,6 +30,6 @@ export type { PageSlots, PageSlotStatus, PageSlotReason } from './page-slot-reco
 export type { SlotFailure } from './log-slot-failures';
 export { tabStorage } from './tab-storage';
 export { createPropsCheck } from './dev-props-check';
-export { describePropsErrors, type PropsCheck } from './props-check';
+export type { PropsCheck } from './props-check';
 export { HiddenSlotLocation } from './hidden-slot-location';
 export { componentFromModule, connectRegistries } from './connect-registries';

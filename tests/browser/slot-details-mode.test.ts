@@ -112,8 +112,7 @@ describe.each([
         await invalid.waitFor({ state: 'visible', timeout: 15_000 });
         await expect(invalid.textContent()).resolves.toContain(
           'Slot “WelcomeCard” did not render at dashboard-after-cards (remote team_marketing)' +
-            'The slot\'s props do not match the props schema of "WelcomeCard": props.title: Instance type "number" ' +
-            'is invalid. Expected "string".',
+            'The slot\'s props do not match the props schema of "WelcomeCard": props.title must be string, got 42',
         );
       } else {
         // WelcomeCard renders with what it was given: nothing is checked, nothing is loaded for checking.
