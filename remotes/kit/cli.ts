@@ -14,6 +14,8 @@
  *   slots-remote release [--dir <folder>] [--version <v>] [--entry <manifest URL>] [--server <origin>]
  *       publishes the build already on its origin as a release of the remote (the team token in
  *       SLOTS_RELEASE_TOKEN; see ./release.ts): it is not active until an operator activates it.
+ *   slots-remote --version     the kit's version, as a team checks it after an upgrade
+ *   slots-remote --help        the usage, and where the guide and the changelog are
  *
  * An option given twice takes its last value, so `npm run dev -- --port 4200` overrides a `--port` in the script.
  */
@@ -23,7 +25,7 @@ import { watchDeclaration } from './declaration-watcher';
 import { DEV_EVENTS_PATH, startDevServer } from './dev-server';
 import type { RemoteDeclaration } from './define-remote';
 import { createRemoteProject, nextSteps, parseNewProjectArguments } from './new-project';
-import { packagedEmulatorDir, packagedProjectSource } from './packaged-files';
+import { kitVersion, packagedEmulatorDir, packagedProjectSource } from './packaged-files';
 import { parseReleaseArguments, publishRelease } from './release';
 import { REMOTE_DECLARATION_FILE, remoteWebpackConfig, type BuildMode } from './webpack';
 
@@ -36,6 +38,11 @@ interface CliOptions {
 
 const USAGE =
   'usage: slots-remote build|dev [--dir <folder>] [--port <port>] [--host <address>], slots-remote new <name> [--dir <path>], or slots-remote release [options]';
+/** What `--help` says beyond the usage: where a team reads the rest, the kit's own folder at hand. */
+const HELP_MORE =
+  'The kit installed is node_modules/@slots-platform/remote-kit: its CHANGELOG.md says what each version changed ' +
+  "and what a project made before it changes; the project's README.md and the product's remote teams' guide say " +
+  'the rest. slots-remote --version prints the version installed.';
 const NEW_USAGE = 'usage: slots-remote new <name> [--dir <path>]   (name: a Module Federation name, e.g. team_billing)';
 
 export function parseCliArguments(args: readonly string[], cwd: string): CliOptions {
@@ -191,6 +198,14 @@ function newProject(args: readonly string[]): void {
 
 async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);
+  if (command === '--version' || command === '-v') {
+    console.log(kitVersion());
+    return;
+  }
+  if (command === '--help' || command === '-h') {
+    console.log(`${USAGE}\n\n${HELP_MORE}`);
+    return;
+  }
   if (command === 'new') {
     newProject(rest);
     return;

@@ -1,0 +1,43 @@
+/**
+ * @jest-environment node
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** `slots-remote <args>` in its own process, as a team runs it in a project (here, a folder without one). */
+function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const cli = path.join(__dirname, 'cli.ts');
+  const tsx = pathToFileURL(require.resolve('tsx')).href;
+  const child = spawn(process.execPath, ['--import', tsx, cli, ...args], {
+    cwd: tmpdir(),
+    env: { PATH: process.env.PATH ?? '' },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+describe('slots-remote, asked about itself', () => {
+  it('prints the version of the kit installed with --version, and exits 0', async () => {
+    const { version } = JSON.parse(readFileSync(path.join(__dirname, 'package.json'), 'utf8')) as { version: string };
+    await expect(runCli(['--version'])).resolves.toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  it('prints the usage and where the changelog is with --help, and exits 0', async () => {
+    const result = await runCli(['--help']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toMatch(/^usage: slots-remote build\|dev/);
+    expect(result.stdout).toContain('node_modules/@slots-platform/remote-kit: its CHANGELOG.md');
+  });
+
+  it('still exits 1 with the usage for a command it does not know', async () => {
+    const result = await runCli(['upgrade']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^usage: slots-remote build\|dev/);
+  });
+});
