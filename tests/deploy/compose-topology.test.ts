@@ -278,6 +278,9 @@ describeWithPodmanCompose('deploy/compose.yaml run with podman-compose', () => {
     for (const spelling of ['/metrics', '/Metrics', '/metrics/', '/metrics?name=x']) {
       const edge = await throughProxy(httpsPort, spelling, { authorization: `Bearer ${METRICS_TOKEN}` });
       expect([spelling, edge.status]).toEqual([spelling, 404]);
+      expect(JSON.parse(edge.body)).toEqual({
+        error: { code: 'not_found', message: expect.stringContaining('scrape each host on the compose network') },
+      });
     }
     const label = await podmanInspect(env.SLOTS_IMAGE!, '{{index .Config.Labels "org.opencontainers.image.revision"}}');
     const described = /^([0-9a-f]{40})(-dirty)?$/.exec(label);
