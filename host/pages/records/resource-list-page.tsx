@@ -277,7 +277,7 @@ export function ResourceListPage() {
           onChange={choose}
         />
         {/* Also above the rows: below, it is two Tab stops per row away. */}
-        <ListPager position="above" label={label} {...pagerMoves} />
+        <ListPager position="above" label={label} shown={shown} {...pagerMoves} />
       </div>
       {/* Kept when the list empties: a delete of every match leaves its outcome and Undo. */}
       <BulkActions
@@ -350,7 +350,7 @@ export function ResourceListPage() {
           </table>
         </RecordTableFrame>
       )}
-      <ListPager position="below" label={label} {...pagerMoves} />
+      <ListPager position="below" label={label} shown={shown} {...pagerMoves} />
     </div>
   );
 }
