@@ -112,7 +112,7 @@ function RegisteredSlots({
                   <LoadTime stats={figures} />
                 </td>
                 <td>
-                  <PropsShown props={slot.props} />
+                  <PropsShown props={slot.props} of={`${slotName(slot)} at ${location}`} />
                 </td>
               </tr>
             );
@@ -150,14 +150,25 @@ function FormSlots({ forms }: { forms: Record<string, InspectedFormSlot[]> }) {
   );
 }
 
+/** Two slots of one component at a location are told apart by their ids (`RelatedHint#2`, `promo`). */
+function slotId(slot: InspectedSlot): string | null {
+  return slot.id !== undefined && slot.id !== slot.component ? slot.id : null;
+}
+
+/** A slot as its row names it: "RelatedHint", "RelatedHint (id RelatedHint#2)". */
+function slotName(slot: InspectedSlot): string {
+  const id = slotId(slot);
+  return id === null ? slot.component : `${slot.component} (id ${id})`;
+}
+
 /** A registered slot's cells from its component on: who provides it, where it comes from, what stops it. */
 function SlotCells({ slot }: { slot: InspectedSlot }) {
+  const id = slotId(slot);
   return (
     <>
       <td>
         {slot.component}
-        {/* Two slots of one component at a location are told apart by their ids (`RelatedHint#2`, `promo`). */}
-        {slot.id !== undefined && slot.id !== slot.component && <span className="muted"> (id {slot.id})</span>}
+        {id !== null && <span className="muted"> (id {id})</span>}
       </td>
       <td>{slot.remote ?? '—'}</td>
       <td>{slot.source}</td>
@@ -179,14 +190,15 @@ function SlotCells({ slot }: { slot: InspectedSlot }) {
 
 /**
  * A slot's props as the asker's pages get them, folded (a banner's text can be long); why there are none to show when
- * the server sends none (a slot left out, or one the asker's pages do not carry).
+ * the server sends none (a slot left out, or one the asker's pages do not carry). Its toggle names the slot (`of`):
+ * reached by Tab, a row of the table is not read, and a dozen toggles all called "Props" are not told apart.
  */
-function PropsShown({ props }: { props: InspectedSlot['props'] }) {
+function PropsShown({ props, of }: { props: InspectedSlot['props']; of: string }) {
   if (props === null) return <span className="muted">not shown</span>;
   if (Object.keys(props).length === 0) return <span className="muted">none</span>;
   return (
     <details className="inspector__props">
-      <summary>Props</summary>
+      <summary aria-label={`Props of ${of}`}>Props</summary>
       <pre>{JSON.stringify(props, null, 2)}</pre>
     </details>
   );
