@@ -70,6 +70,33 @@ async function publishTwo(server: AppServer): Promise<[HttpFixtureServer, HttpFi
   return [first, second];
 }
 
+/**
+ * How a release's version shows in its row's heading: its text (as copied), the lines it takes, and whether each of
+ * its parts (`2026.`, `build.`, `sha.0740d3c4`, breakable-version.tsx) is on one line: broken anywhere, a version was
+ * cut into pieces of a few letters that read as other versions.
+ */
+function shownVersion(
+  page: Page,
+  version: string,
+): Promise<{ text: string | null; lines: number; partsWhole: boolean }> {
+  return page.locator(`[aria-label="Releases of team_marketing"] tr[data-release="${version}"] th`).evaluate((cell) => {
+    const linesOf = (range: Range) =>
+      new Set([...range.getClientRects()].filter((box) => box.width > 0).map((box) => Math.round(box.top))).size;
+    const whole = document.createRange();
+    whole.selectNodeContents(cell);
+    const parts = [...cell.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE);
+    return {
+      text: cell.textContent,
+      lines: linesOf(whole),
+      partsWhole: parts.every((part) => {
+        const range = document.createRange();
+        range.selectNodeContents(part);
+        return linesOf(range) === 1;
+      }),
+    };
+  });
+}
+
 describe('releases of a remote, from the operators’ page', () => {
   it('activates a release and rolls it back; each is seen on the next page load, and the history shows both', async () => {
     const [first, second] = await publishTwo(suite.server);
@@ -208,6 +235,7 @@ describe('releases of a remote, from the operators’ page', () => {
     const actions = await frame.getByRole('columnheader', { name: 'Actions' }).boundingBox();
     expect(last!.x + last!.width).toBeLessThanOrEqual(actions!.x + 1);
     expect(await frame.getAttribute('data-overflowing')).toBeNull();
+    expect(await shownVersion(page, long)).toEqual({ text: long, lines: expect.any(Number), partsWhole: true });
     expect(await axeViolations(page)).toEqual([]);
     expect(log.pageErrors).toEqual([]);
   });
@@ -236,6 +264,10 @@ describe('releases of a remote, from the operators’ page', () => {
         }),
       }));
       expect([width, seen.page]).toEqual([width, width]);
+      expect([width, await shownVersion(page, long)]).toEqual([
+        width,
+        { text: long, lines: expect.any(Number), partsWhole: true },
+      ]);
       expect(seen.lines).toEqual([
         'Activate: 1',
         'Preview: 1',

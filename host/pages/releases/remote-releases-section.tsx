@@ -4,6 +4,7 @@ import { useApiClient } from '../../core';
 import { useOverflowing } from '../../hooks/use-overflowing';
 import { instantInWords } from '../../../shared/instant-in-words';
 import { InstantTime } from '../../text/instant-time';
+import { BreakableVersion } from './breakable-version';
 import { CanaryForm } from './canary-form';
 import { describeCanary, remoteApiPath, type ApplyReleaseChange, type ReleaseChange } from './release-change';
 import { ReleaseHistory } from './release-history';
@@ -154,7 +155,9 @@ export function RemoteReleasesSection({
               const figures = releaseStats(stats, remote, version);
               return (
                 <tr key={version} data-release={version}>
-                  <th scope="row">{version}</th>
+                  <th scope="row">
+                    <BreakableVersion version={version} />
+                  </th>
                   <td>
                     <InstantTime at={publishedAt} /> by{' '}
                     {/^(config|REMOTES_CONFIG)$/.test(publishedBy)
