@@ -6,6 +6,7 @@
  * watch's probe and a request in flight both hold a connection of the pool meanwhile.
  */
 import { PostgresServer, describeWithPostgres } from '../../testing/server/postgres-server';
+import { waitUntil } from '../../testing/server/wait-until';
 import { DEMO_PASSWORD, DEMO_USERNAME, type AppServer } from '../../testing/system/app-server';
 import { POSTGRES_STOPPED_MESSAGE } from '../../server/storage/postgres-outage-log';
 import { STORES_CLOSE_MIN_MS, STORES_CLOSE_TIMEOUT_MESSAGE } from '../../server/process/graceful-shutdown';
@@ -34,14 +35,6 @@ function logLines(host: AppServer): LogLine[] {
     .map((line) => JSON.parse(line) as LogLine);
 }
 
-async function until(done: () => boolean, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describeWithPostgres()('a host stopped while PostgreSQL is frozen', () => {
   let postgres: PostgresServer | undefined;
   let host: AppServer | undefined;
@@ -68,8 +61,8 @@ describeWithPostgres()('a host stopped while PostgreSQL is frozen', () => {
     const cookie = await signIn(running.url, DEMO_USERNAME, DEMO_PASSWORD);
     server.freeze();
     // The health watch's probe is waiting on a connection of the pool once the outage is logged.
-    await until(
-      () => logLines(running).some(({ msg }) => msg === POSTGRES_STOPPED_MESSAGE),
+    await waitUntil(
+      async () => logLines(running).some(({ msg }) => msg === POSTGRES_STOPPED_MESSAGE),
       30_000,
       'the outage logged',
     );

@@ -6,6 +6,7 @@
  * database as the operator set it, without its password. Sessions in Redis, as the compose topology keeps them.
  */
 import { PostgresServer, describeWithPostgres } from '../../testing/server/postgres-server';
+import { waitUntil } from '../../testing/server/wait-until';
 import type { AppServer } from '../../testing/system/app-server';
 import { DATABASE_WATCH_INTERVAL_MS } from '../../server/storage/database-health-watch';
 import { REPEATED_FAILURE_LOG_INTERVAL_MS } from '../../server/observability/repeated-failure-log';
@@ -48,14 +49,6 @@ function readerLines(host: AppServer): LogLine[] {
 /** Ignored by the test server (trust authentication), and never to be logged. */
 const PASSWORD = 'frozen-secret-3141';
 
-async function until(done: () => boolean, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describeWithPostgres()('PostgreSQL frozen under a host', () => {
   let postgres: PostgresServer | undefined;
   let redis: RedisServerProcess | undefined;
@@ -87,7 +80,7 @@ describeWithPostgres()('PostgreSQL frozen under a host', () => {
     server.freeze();
     try {
       // Nothing asks the host anything meanwhile: a /readyz check would open connections of its own.
-      await until(() => outageLines(running).length >= 1, bound, 'the outage logged');
+      await waitUntil(async () => outageLines(running).length >= 1, bound, 'the outage logged');
       const down = await requestJson(running.url, '/readyz');
       expect(down.status).toBe(503);
       expect(down.body).toMatchObject({ status: 'unavailable', checks: { database: 'failing' } });
@@ -95,7 +88,7 @@ describeWithPostgres()('PostgreSQL frozen under a host', () => {
     } finally {
       server.thaw();
     }
-    await until(() => outageLines(running).length >= 2, bound, 'the return logged');
+    await waitUntil(async () => outageLines(running).length >= 2, bound, 'the return logged');
     expect((await readinessWithin(running.url, 200, 15_000)).status).toBe(200);
     expect(outageLines(running).map(({ level, msg }) => [level, msg])).toEqual([
       [50, POSTGRES_STOPPED_MESSAGE],
@@ -114,7 +107,7 @@ describeWithPostgres()('PostgreSQL frozen under a host', () => {
       // A reader's query fails at the pool's query timeout (5 s + 1 s by default) and is logged at once, unless the
       // outage above had that reader log within the interval: then at its next failure after the interval.
       const bound = REPEATED_FAILURE_LOG_INTERVAL_MS + 15_000;
-      await until(() => readerLines(running).length > before, bound, "a background reader's warning");
+      await waitUntil(async () => readerLines(running).length > before, bound, "a background reader's warning");
     } finally {
       server.thaw();
     }
