@@ -124,6 +124,21 @@ describe('ResourceRegistry', () => {
     expect(() => new ResourceRegistry().register(new Listed('things', base))).toThrow(message);
   });
 
+  it('refuses a sortable list column named "relevance", which sort=relevance (a word search\'s order) hides', () => {
+    class Scored extends TestResource {
+      override listColumns() {
+        return ['title', 'relevance'];
+      }
+    }
+    const registry = new ResourceRegistry();
+    expect(() => registry.register(new Scored('scores', [...base, Field.number('relevance')]))).toThrow(
+      'Resource "scores": the list column "relevance" cannot be sorted by, since sort=relevance orders a word search ' +
+        'by how well records match: name the field otherwise (such as "score"), or leave it out of listColumns().',
+    );
+    // As a field of the form only, it is no column to sort by.
+    expect(registry.register(new TestResource('scores', [...base, Field.number('relevance')])).name).toBe('scores');
+  });
+
   it("names one record by the resource's recordLabel, `record` when it gives none, and refuses an empty one", () => {
     const registry = new ResourceRegistry();
     expect(registry.register(new TestResource('things', base)).definition.recordLabel).toBe('record');

@@ -5,6 +5,7 @@
  */
 import {
   deepFreeze,
+  RELEVANCE_SORT,
   Slot,
   SLUG_PATTERN,
   type FormItem,
@@ -93,7 +94,16 @@ export class ResourceRegistry {
     const sortKeys = new Map<string, SortKeyKind>();
     for (const column of listColumns) {
       const kind = sortKeyKindOf(fields.get(column));
-      if (kind) sortKeys.set(column, kind);
+      if (!kind) continue;
+      // `sort=relevance` orders a word search: a column of that name could never be sorted by, its header a 400.
+      if (column === RELEVANCE_SORT) {
+        throw new ResourceDefinitionError(
+          `Resource "${name}": the list column "${RELEVANCE_SORT}" cannot be sorted by, since sort=${RELEVANCE_SORT} ` +
+            'orders a word search by how well records match: name the field otherwise (such as "score"), or leave ' +
+            'it out of listColumns().',
+        );
+      }
+      sortKeys.set(column, kind);
     }
     const filters = checkFilters(name, resource.filters(), fields, relations);
     const recordLabel = resource.recordLabel ?? 'record';
