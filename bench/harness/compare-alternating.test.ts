@@ -5,6 +5,18 @@ import { NonSuccessfulLoadError, runLoad } from './load-run';
 
 jest.setTimeout(30_000);
 
+/**
+ * What /slow holds the event loop per answer, by the clock: at most 200 answers a second on one loop however loaded
+ * the machine is, while /fast answers thousands, so the ratio stays far below 0.8 with CI's other workers beside it
+ * (1 ms gave 0.94 there once: the load on two cores slowed /fast to near /slow's cap).
+ */
+const SLOW_ANSWER_MS = 5;
+
+function holdTheLoop(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
 interface CountingServer {
   url: string;
   /** Paths of the requests received, in order. */
@@ -38,12 +50,9 @@ describe('runLoad and compareAlternating', () => {
   });
 
   it('loads both sides over warm-up and rounds and gives the ratio of the medians', async () => {
-    // /slow takes a millisecond of CPU per answer, /fast none: the ratio must show the slow side is slower.
+    // /slow holds the loop SLOW_ANSWER_MS per answer, /fast not: the ratio must show the slow side is slower.
     server = await startServer((path, res) => {
-      if (path === '/slow') {
-        const until = performance.now() + 1;
-        while (performance.now() < until);
-      }
+      if (path === '/slow') holdTheLoop(SLOW_ANSWER_MS);
       res.setHeader('Content-Type', 'text/plain');
       res.end(path);
     });
@@ -81,10 +90,7 @@ describe('runLoad and compareAlternating', () => {
 
   it('measures with wrk as well: the same alternation, the slow side slower, a 2xx check of its own', async () => {
     server = await startServer((path, res) => {
-      if (path === '/slow') {
-        const until = performance.now() + 1;
-        while (performance.now() < until);
-      }
+      if (path === '/slow') holdTheLoop(SLOW_ANSWER_MS);
       res.statusCode = path === '/broken' ? 500 : 200;
       res.end(path);
     });
