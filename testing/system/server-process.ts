@@ -52,6 +52,11 @@ export interface ServerProcess {
   /** Everything the process wrote so far (bounded by maxOutputBytes). */
   stdout(): string;
   stderr(): string;
+  /**
+   * The server's whole log lines so far, parsed: pino writes one JSON object a line on stdout; other lines (a
+   * child's plain output) are left out. `T` names the fields a test reads.
+   */
+  logLines<T = Record<string, unknown>>(): T[];
   /** Resolves once `pattern` appears in stdout or stderr; rejects after `timeoutMs` or when the process exits. */
   waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
   /** Settles when the process exits, whoever ended it. */
@@ -218,10 +223,19 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
     url,
     stdout: () => output.stdout,
     stderr: () => output.stderr,
+    logLines: <T>() => parsedLogLines<T>(output.stdout),
     waitForOutput,
     exited,
     stop,
   };
+}
+
+function parsedLogLines<T>(stdout: string): T[] {
+  return stdout
+    .split('\n')
+    .slice(0, -1) // the last piece is empty, or a line still being written
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as T);
 }
 
 async function waitUntilReady(url: string, timeoutMs: number, exitOf: () => ProcessExit | null): Promise<void> {

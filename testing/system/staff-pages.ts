@@ -14,6 +14,20 @@ export async function waitForSettledPage(page: Page): Promise<void> {
   });
 }
 
+/**
+ * Waits for a resource list to show the address `expectedUrl` accepts: the router renders a new address a moment
+ * after the address changes, so rows read right after the URL changed could still be the old ones.
+ */
+export async function waitForList(page: Page, expectedUrl: (url: URL) => boolean): Promise<void> {
+  await page.waitForURL(expectedUrl);
+  await page.waitForFunction(
+    () =>
+      document.querySelector('[data-list-address]')?.getAttribute('data-list-address') ===
+        new URLSearchParams(location.search).toString() && document.querySelector('[aria-busy="true"]') === null,
+  );
+  await waitForSettledPage(page);
+}
+
 /** The first record of a resource in the current tenant, as the API returns it. */
 export async function firstRecord(page: Page, resource: string): Promise<ResourceRecord> {
   const list = await fetchInPage<RecordListPayload>(page, `/api/resources/${resource}/records`);

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
 import { signIn } from '../../testing/system/sign-in';
 import { fetchInPage } from '../../testing/system/slot-page';
-import { waitForSettledPage } from '../../testing/system/staff-pages';
+import { waitForList, waitForSettledPage } from '../../testing/system/staff-pages';
 
 /**
  * Staff who work with the keyboard alone page through a list from the pager below its rows: the button they pressed
@@ -11,17 +11,6 @@ import { waitForSettledPage } from '../../testing/system/staff-pages';
 jest.setTimeout(90_000);
 
 const suite = useBrowserSuite();
-
-/** Waits for the address, then for the list to show it (the rows change a moment after the address does). */
-async function waitForList(page: Page, expectedUrl: (url: URL) => boolean): Promise<void> {
-  await page.waitForURL(expectedUrl);
-  await page.waitForFunction(
-    () =>
-      document.querySelector('[data-list-address]')?.getAttribute('data-list-address') ===
-        new URLSearchParams(location.search).toString() && document.querySelector('[aria-busy="true"]') === null,
-  );
-  await waitForSettledPage(page);
-}
 
 /** The focused element's text, and whether it is inside the viewport with its focus ring (the ring's own width). */
 function focusedOnScreen(page: Page): Promise<{ text: string; inPagerBelow: boolean; ringOnScreen: boolean }> {

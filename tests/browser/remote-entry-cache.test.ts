@@ -17,18 +17,12 @@ interface Served {
 /** The requests the server has answered so far, from its request log lines. */
 function served(): Served[] {
   return suite.server.process
-    .stdout()
-    .split('\n')
-    .flatMap((line) => {
-      try {
-        const entry = JSON.parse(line) as { msg?: string; req?: { url?: string }; res?: { statusCode?: number } };
-        return entry.msg === 'request completed' && entry.req?.url
-          ? [{ url: entry.req.url, status: entry.res?.statusCode ?? 0 }]
-          : [];
-      } catch {
-        return [];
-      }
-    });
+    .logLines<{ msg?: string; req?: { url?: string }; res?: { statusCode?: number } }>()
+    .flatMap((entry) =>
+      entry.msg === 'request completed' && entry.req?.url
+        ? [{ url: entry.req.url, status: entry.res?.statusCode ?? 0 }]
+        : [],
+    );
 }
 
 /**

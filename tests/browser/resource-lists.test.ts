@@ -5,7 +5,7 @@ import { axeViolations } from '../../testing/system/axe';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
 import { signIn } from '../../testing/system/sign-in';
 import { fetchInPage } from '../../testing/system/slot-page';
-import { focusedElement, scrollsSideways, waitForSettledPage } from '../../testing/system/staff-pages';
+import { focusedElement, scrollsSideways, waitForList, waitForSettledPage } from '../../testing/system/staff-pages';
 
 /** The demo's authors in acme, in the order they were added. */
 const DEMO_AUTHORS = ['Ada Lovelace', 'Grace Hopper', 'Alan Turing'];
@@ -99,21 +99,6 @@ function seedAuthors(databasePath: string, titles: readonly string[]): void {
 /** The first column of the rows shown. */
 async function shownTitles(page: Page): Promise<string[]> {
   return page.locator('main tbody tr td:first-child').allTextContents();
-}
-
-/** Waits until the list shows the page the address asks for. */
-/**
- * Waits for the address, then for the list to show it: the router renders a new address a moment after the address
- * changes, so the rows read right after the URL changed could still be the old ones.
- */
-async function waitForList(page: Page, expectedUrl: (url: URL) => boolean): Promise<void> {
-  await page.waitForURL(expectedUrl);
-  await page.waitForFunction(
-    () =>
-      document.querySelector('[data-list-address]')?.getAttribute('data-list-address') ===
-        new URLSearchParams(location.search).toString() && document.querySelector('[aria-busy="true"]') === null,
-  );
-  await waitForSettledPage(page);
 }
 
 describe('a long list', () => {

@@ -112,12 +112,7 @@ describe('the compiled server (dist/server/)', () => {
     writeBuildIdentity(out.path, identity);
     const token = 'compiled-metrics-token-0123';
     server = await startCompiledServer('compiled server with its release', 'release.db', { METRICS_TOKEN: token });
-    const listening = server
-      .stdout()
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .find((line) => line.msg === 'listening');
+    const listening = server.logLines().find((line) => line.msg === 'listening');
     expect(listening).toMatchObject({
       revision: identity.revision,
       builtAt: identity.builtAt,

@@ -27,14 +27,6 @@ interface LogLine {
   outcome?: string;
 }
 
-function logLines(host: AppServer): LogLine[] {
-  return host.process
-    .stdout()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as LogLine);
-}
-
 describeWithPostgres()('a host stopped while PostgreSQL is frozen', () => {
   let postgres: PostgresServer | undefined;
   let host: AppServer | undefined;
@@ -62,7 +54,7 @@ describeWithPostgres()('a host stopped while PostgreSQL is frozen', () => {
     server.freeze();
     // The health watch's probe is waiting on a connection of the pool once the outage is logged.
     await waitUntil(
-      async () => logLines(running).some(({ msg }) => msg === POSTGRES_STOPPED_MESSAGE),
+      async () => running.process.logLines<LogLine>().some(({ msg }) => msg === POSTGRES_STOPPED_MESSAGE),
       30_000,
       'the outage logged',
     );
@@ -86,7 +78,7 @@ describeWithPostgres()('a host stopped while PostgreSQL is frozen', () => {
     expect(exit).toEqual({ code: 1, signal: null });
     expect(tookMs).toBeLessThan(bound);
     expect(await inFlight).toBe('cut');
-    const lines = logLines(running);
+    const lines = running.process.logLines<LogLine>();
     expect(lines).toContainEqual(expect.objectContaining({ level: 50, msg: STORES_CLOSE_TIMEOUT_MESSAGE }));
     expect(lines.at(-1)).toMatchObject({ msg: 'stopped', outcome: 'failed' });
   });

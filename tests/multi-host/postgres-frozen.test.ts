@@ -27,23 +27,14 @@ interface LogLine {
   store?: string;
 }
 
-/** The host's log lines, parsed (pino writes one JSON object a line). */
-function logLines(host: AppServer): LogLine[] {
-  return host.process
-    .stdout()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as LogLine);
-}
-
 /** The host's log lines about PostgreSQL's state. */
 function outageLines(host: AppServer): LogLine[] {
-  return logLines(host).filter(({ msg }) => msg.startsWith('PostgreSQL '));
+  return host.process.logLines<LogLine>().filter(({ msg }) => msg.startsWith('PostgreSQL '));
 }
 
 /** The background readers' warnings (repeated-failure-log.ts). */
 function readerLines(host: AppServer): LogLine[] {
-  return logLines(host).filter(({ reader }) => reader !== undefined);
+  return host.process.logLines<LogLine>().filter(({ reader }) => reader !== undefined);
 }
 
 /** Ignored by the test server (trust authentication), and never to be logged. */
