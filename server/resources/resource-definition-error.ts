@@ -1,7 +1,7 @@
 /** A resource, field or relation defined wrongly; thrown when it is defined or registered, never at request time. */
 export class ResourceDefinitionError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = 'ResourceDefinitionError';
   }
 }

@@ -23,6 +23,7 @@ import { Relation } from './relation';
 import { Resource } from './resource';
 import { ResourceDefinitionError } from './resource-definition-error';
 import { assertRecordKeyAllowed } from './reserved-record-keys';
+import { readDefinitionPart } from './read-definition-part';
 
 /** A relation through which records of a resource hold the id of another's: see ResourceRegistry.referrersOf. */
 export interface Referrer {
@@ -63,7 +64,10 @@ export class ResourceRegistry {
     if (typeof resource.label !== 'string' || resource.label.trim() === '') {
       throw new ResourceDefinitionError(`Resource "${name}" needs a label.`);
     }
-    const listed = checkItems(name, resource.fields());
+    const listed = checkItems(
+      name,
+      readDefinitionPart(name, 'fields()', () => resource.fields()),
+    );
     const fields = new Map<string, Field>();
     for (const item of listed) if (item instanceof Field && item.input !== 'relation') fields.set(item.name, item);
     for (const required of ['title', 'label']) {
@@ -79,7 +83,12 @@ export class ResourceRegistry {
     const relationFields = new Set(
       listed.flatMap((item) => (item instanceof Field && item.relation !== undefined ? [item.relation] : [])),
     );
-    const relations = checkRelations(name, resource.relations(), fields, relationFields);
+    const relations = checkRelations(
+      name,
+      readDefinitionPart(name, 'relations()', () => resource.relations()),
+      fields,
+      relationFields,
+    );
     for (const relation of relations) {
       // A hasMany's key is its target's belongsTo key, checked there (assertHasManyKey).
       if (relation.kind !== 'belongsTo') continue;
@@ -90,7 +99,12 @@ export class ResourceRegistry {
       );
     }
     const items = bindRelationFields(name, listed, relations, fields);
-    const listColumns = checkListColumns(name, resource.listColumns(), fields);
+    const listColumns = checkListColumns(
+      name,
+      readDefinitionPart(name, 'listColumns()', () => resource.listColumns()),
+      fields,
+      relations,
+    );
     const sortKeys = new Map<string, SortKeyKind>();
     for (const column of listColumns) {
       const kind = sortKeyKindOf(fields.get(column));
@@ -105,7 +119,12 @@ export class ResourceRegistry {
       }
       sortKeys.set(column, kind);
     }
-    const filters = checkFilters(name, resource.filters(), fields, relations);
+    const filters = checkFilters(
+      name,
+      readDefinitionPart(name, 'filters()', () => resource.filters()),
+      fields,
+      relations,
+    );
     const recordLabel = resource.recordLabel ?? 'record';
     if (typeof recordLabel !== 'string' || recordLabel.trim() === '') {
       throw new ResourceDefinitionError(`Resource "${name}": recordLabel must be a word such as "article".`);
@@ -120,8 +139,8 @@ export class ResourceRegistry {
       sortableColumns: [...sortKeys.keys()],
       searchableColumns: [...sortKeys].filter(([, kind]) => kind === 'text').map(([column]) => column),
       filters: [...filters.values()].map((filter) => filter.definition),
-      canCreate: resource.allowsCreate() === true,
-      canDelete: resource.allowsDelete() === true,
+      canCreate: readDefinitionPart(name, 'allowsCreate()', () => resource.allowsCreate()) === true,
+      canDelete: readDefinitionPart(name, 'allowsDelete()', () => resource.allowsDelete()) === true,
     };
     const registered: RegisteredResource = Object.freeze({
       resource,
@@ -289,7 +308,12 @@ function bindRelationFields(
   return Object.freeze(bound);
 }
 
-function checkListColumns(resource: string, columns: unknown, fields: ReadonlyMap<string, Field>): string[] {
+function checkListColumns(
+  resource: string,
+  columns: unknown,
+  fields: ReadonlyMap<string, Field>,
+  relations: readonly Relation[],
+): string[] {
   if (!Array.isArray(columns) || columns.length === 0) {
     throw new ResourceDefinitionError(`Resource "${resource}": listColumns() must return at least one field name.`);
   }
@@ -298,7 +322,7 @@ function checkListColumns(resource: string, columns: unknown, fields: ReadonlyMa
     if (typeof column !== 'string' || !fields.has(column)) {
       throw new ResourceDefinitionError(
         `Resource "${resource}": list column ${JSON.stringify(column)} is not one of its fields ` +
-          `(${[...fields.keys()].join(', ')}).`,
+          `(${[...fields.keys()].join(', ')})${relationColumnHint(column, fields, relations)}.`,
       );
     }
     if (seen.has(column))
@@ -306,6 +330,30 @@ function checkListColumns(resource: string, columns: unknown, fields: ReadonlyMa
     seen.add(column);
   }
   return [...seen];
+}
+
+/**
+ * Why a relation's name (or key) is no list column, when it is one: a relation's column is named by its foreign key
+ * (the field a record holds), and only a belongsTo with its Field.relation listed has that field. Said because a
+ * filter names the relation itself (`RecordFilter.relation('customer')`), so `'customer'` is the natural first try.
+ */
+function relationColumnHint(
+  column: unknown,
+  fields: ReadonlyMap<string, Field>,
+  relations: readonly Relation[],
+): string {
+  const relation = relations.find((each) => each.name === column || each.foreignKey === column);
+  if (!relation) return '';
+  if (relation.kind === 'hasMany') {
+    return `: "${relation.name}" is a hasMany relation, whose records the record page lists; it is no column`;
+  }
+  if (!fields.has(relation.foreignKey)) {
+    return (
+      `: to show relation "${relation.name}" as a column, list Field.relation(${JSON.stringify(relation.name)}) ` +
+      `among the fields and name the column by its key, "${relation.foreignKey}"`
+    );
+  }
+  return `: a relation's column is named by its key: "${relation.foreignKey}"`;
 }
 
 /**
@@ -383,8 +431,16 @@ function checkFilters(
     if (filter.kind === 'relation') {
       const relation = relations.find((each) => each.name === filter.name && each.kind === 'belongsTo');
       if (!relation) {
+        const byKey = relations.find((each) => each.kind === 'belongsTo' && each.foreignKey === filter.name);
+        const names = relations.filter((each) => each.kind === 'belongsTo').map((each) => each.name);
         throw new ResourceDefinitionError(
-          `Resource "${resource}": filter "${filter.name}" names no belongsTo relation of it.`,
+          `Resource "${resource}": filter "${filter.name}" names no belongsTo relation of it` +
+            (byKey
+              ? ` ("${filter.name}" is the key of relation "${byKey.name}": name the relation, ` +
+                `RecordFilter.relation(${JSON.stringify(byKey.name)})).`
+              : names.length > 0
+                ? ` (its belongsTo relations: ${names.join(', ')}).`
+                : ' (it has none).'),
         );
       }
       checked.set(filter.name, {
@@ -397,7 +453,8 @@ function checkFilters(
     const input = filter.kind === 'dateRange' ? 'date' : filter.kind;
     if (field?.input !== input) {
       throw new ResourceDefinitionError(
-        `Resource "${resource}": filter "${filter.name}" needs a ${input} field of that name.`,
+        `Resource "${resource}": filter "${filter.name}" needs a ${input} field of that name.` +
+          filterKindHint(filter.name, field),
       );
     }
     checked.set(filter.name, {
@@ -411,6 +468,26 @@ function checkFilters(
     });
   }
   return checked;
+}
+
+/** What a filter of the wrong kind should have been, said from the field it names (or that there is none). */
+function filterKindHint(name: string, field: Field | undefined): string {
+  if (!field) return ` It has no field "${name}".`;
+  const quoted = JSON.stringify(name);
+  const fitting: Partial<Record<string, string>> = {
+    select: `RecordFilter.select(${quoted})`,
+    checkbox: `RecordFilter.checkbox(${quoted})`,
+    date: `RecordFilter.dateRange(${quoted})`,
+  };
+  if (field.relation !== undefined) {
+    return ` "${name}" is the key of relation "${field.relation}": filter it with RecordFilter.relation(${JSON.stringify(field.relation)}).`;
+  }
+  const filter = fitting[field.input];
+  if (filter) return ` "${name}" is a ${field.input} field: filter it with ${filter}.`;
+  return (
+    ` "${name}" is a ${field.input} field, which no filter takes (filters take select, checkbox and date fields ` +
+    'and belongsTo relations): a word search finds its words, a sort orders it.'
+  );
 }
 
 function toFormItem(item: Field | Slot): FormItem {
