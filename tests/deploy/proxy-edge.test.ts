@@ -1,0 +1,223 @@
+/**
+ * The two nginx configurations (deploy/compose/nginx.conf, deploy/nginx.example.conf) run for real on the nginx
+ * stand-in in front of the real server, as the edge a client reaches: what a client writes in a header the server
+ * believes from its proxy (TRUST_PROXY) must not reach it, the health endpoints the example keeps from the public stay
+ * refused however their path is spelled, and nginx names no version. The server runs without PUBLIC_URL, as the
+ * example starts it: then the address a request names is the one it takes for its own.
+ */
+import fs from 'node:fs';
+import https from 'node:https';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { describeWithCommand } from '../../testing/describe-with-command';
+import { startContainer, type Container } from '../../testing/containers/container';
+import { ensureStandinProxyImage } from '../../testing/containers/standin-proxy';
+import { pathToFileURL } from 'node:url';
+import { startServerProcess, type ServerProcess } from '../../testing/system/server-process';
+import { REPO_ROOT } from '../../testing/system/repo-root';
+import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+
+const describeWithPodman = describeWithCommand('podman', ['--version'], 'podman runc debootstrap');
+
+/** The machine as a container sees it (podman writes the name into every container's /etc/hosts). */
+const HOST_FROM_CONTAINER = 'host.containers.internal';
+/** The address staff open, and a page of another site's. */
+const PRODUCT = 'admin.example.com';
+const OTHER_SITE = 'evil.example';
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One request to the proxy over HTTPS (its certificate is the test's self-signed one). */
+function request(
+  port: number,
+  requestPath: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = https.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: requestPath,
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        rejectUnauthorized: false,
+        agent: false,
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.once('error', reject);
+    req.setTimeout(10_000, () => req.destroy(new Error(`No answer to ${requestPath} within 10 s.`)));
+    req.end(options.body);
+  });
+}
+
+/** A sign-in with a wrong password from a page at `origin`, `extra` headers added: 403 when the guard refuses it. */
+function signInFrom(port: number, origin: string, extra: Record<string, string> = {}): Promise<Answer> {
+  return request(port, '/login', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Host: PRODUCT, Origin: origin, ...extra },
+    body: JSON.stringify({ username: 'admin', password: 'not-the-password' }),
+  });
+}
+
+/** Waits until the proxy passes a request through to the server (the server's 404 for a path nobody serves). */
+async function waitForProxy(container: Container, port: number, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const answer = await request(port, '/api/no-such-route', { headers: { Accept: 'application/json' } });
+      if (answer.status === 404) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > until)
+      throw new Error(`The proxy passed nothing on within ${timeoutMs} ms.\n${await container.logs()}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+describeWithPodman('the nginx configurations in front of the server', () => {
+  let server: ServerProcess;
+  let files: TempDir;
+  const proxies: Container[] = [];
+  /** The HTTPS port of the compose proxy, and of the example's, on this machine. */
+  let composePort: number;
+  let examplePort: number;
+
+  beforeAll(async () => {
+    files = makeTempDir('slots-proxy-edge-');
+    // On every interface: the containers reach it from podman's network, which TRUST_PROXY=uniquelocal trusts.
+    server = await startServerProcess({
+      name: 'app server behind nginx',
+      args: ['--import', pathToFileURL(require.resolve('tsx')).href, path.join(REPO_ROOT, 'server', 'main.ts')],
+      host: '0.0.0.0',
+      env: {
+        NODE_ENV: 'production',
+        DATABASE_PATH: path.join(files.path, 'app.db'),
+        TRUST_PROXY: 'uniquelocal',
+        PUBLIC_URL: undefined,
+        ALLOWED_ORIGINS: undefined,
+        REDIS_URL: undefined,
+        DATABASE_URL: undefined,
+        METRICS_TOKEN: undefined,
+      },
+    });
+    const upstream = `${HOST_FROM_CONTAINER}:${new URL(server.url).port}`;
+    const image = await ensureStandinProxyImage();
+    const tls = path.join(files.path, 'tls');
+    fs.mkdirSync(tls);
+    execFileSync(
+      'openssl',
+      [
+        ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', `/CN=${PRODUCT}`],
+        ...['-keyout', path.join(tls, 'tls.key'), '-out', path.join(tls, 'tls.crt')],
+      ],
+      { stdio: 'ignore' },
+    );
+    fs.chmodSync(path.join(tls, 'tls.key'), 0o644);
+
+    // The compose proxy as proxy-start.sh leaves it: the upstream and the redirect in /run/slots-proxy.
+    const run = path.join(files.path, 'run');
+    fs.mkdirSync(run);
+    fs.writeFileSync(path.join(run, 'servers.conf'), `server ${upstream};\n`);
+    fs.writeFileSync(path.join(run, 'https-redirect.conf'), 'return 301 https://$host$request_uri;\n');
+    const compose = await startContainer({
+      image,
+      namePrefix: 'slots-proxy-compose',
+      publish: [443],
+      volumes: [
+        `${path.join(REPO_ROOT, 'deploy', 'compose', 'nginx.conf')}:/etc/nginx/conf.d/default.conf:ro`,
+        `${tls}:/etc/slots-tls:ro`,
+        `${run}:/run/slots-proxy:ro`,
+      ],
+    });
+    proxies.push(compose);
+    composePort = compose.hostPort(443);
+
+    // The example with this test's upstream and certificate. `allow 10.0.0.0/8` goes: this test's requests reach
+    // nginx from podman's bridge, 10.88.0.1, which would be let in. `http2 on;` is nginx 1.25's spelling of
+    // `listen ... http2`, which the stand-in (Debian's 1.22) reads.
+    const example = fs
+      .readFileSync(path.join(REPO_ROOT, 'deploy', 'nginx.example.conf'), 'utf8')
+      .replace(/server 127\.0\.0\.1:3001[^;]*;/, `server ${upstream};`)
+      .replace(/\n\s*server 127\.0\.0\.1:3002[^;]*;/, '')
+      .replace(/ssl_certificate\s+\S+;/, 'ssl_certificate /etc/slots-tls/tls.crt;')
+      .replace(/ssl_certificate_key\s+\S+;/, 'ssl_certificate_key /etc/slots-tls/tls.key;')
+      .replace(/\n\s*allow 10\.0\.0\.0\/8;/, '')
+      .replace(/listen 443 ssl;\s*http2 on;/, 'listen 443 ssl http2;');
+    expect(example).toContain(`server ${upstream};`);
+    expect(example).not.toMatch(/allow 10\.|admin\.example\.com\.(pem|key)|127\.0\.0\.1:300/);
+    const exampleFile = path.join(files.path, 'example.conf');
+    fs.writeFileSync(exampleFile, example);
+    const exampleProxy = await startContainer({
+      image,
+      namePrefix: 'slots-proxy-example',
+      publish: [443],
+      volumes: [`${exampleFile}:/etc/nginx/conf.d/default.conf:ro`, `${tls}:/etc/slots-tls:ro`],
+    });
+    proxies.push(exampleProxy);
+    examplePort = exampleProxy.hostPort(443);
+
+    await Promise.all([waitForProxy(compose, composePort), waitForProxy(exampleProxy, examplePort)]);
+  }, 600_000);
+
+  afterAll(async () => {
+    await Promise.all(proxies.map((proxy) => proxy.remove()));
+    await server?.stop();
+    files?.remove();
+  });
+
+  const each = (): [string, number][] => [
+    ['compose/nginx.conf', composePort],
+    ['nginx.example.conf', examplePort],
+  ];
+
+  it("passes a page of the product's own address, and refuses another site's that names itself in X-Forwarded-Host", async () => {
+    for (const [conf, port] of each()) {
+      const own = await signInFrom(port, `https://${PRODUCT}`);
+      expect([conf, own.status, own.body]).toEqual([conf, 401, expect.stringContaining('Invalid username')]);
+      // Believed, the header made the other site's origin the server's own, and its sign-in went through.
+      const forged = await signInFrom(port, `https://${OTHER_SITE}`, { 'X-Forwarded-Host': OTHER_SITE });
+      expect([conf, forged.status, forged.body]).toEqual([conf, 403, expect.stringContaining('Cross-site')]);
+    }
+  });
+
+  it('keeps the health endpoints of the example from the public however the path is spelled', async () => {
+    for (const spelling of ['/healthz', '/readyz', '/HEALTHZ', '/Readyz', '/healthz/', '/readyz/', '/READYZ/']) {
+      const answer = await request(examplePort, spelling);
+      expect([spelling, answer.status]).toEqual([spelling, 403]);
+    }
+    // The server does answer each of them: it routes case-insensitively, with or without the slash.
+    const direct = await fetch(`${server.url.replace('0.0.0.0', '127.0.0.1')}/READYZ/`);
+    expect(direct.status).toBe(200);
+  });
+
+  it("names no nginx version, on the server's answers nor on nginx's own", async () => {
+    // nginx's own answers: the compose proxy's refusal of /metrics, the example's of the health endpoints.
+    const own: [string, number, string, number][] = [
+      ['compose/nginx.conf', composePort, '/metrics', 404],
+      ['nginx.example.conf', examplePort, '/healthz', 403],
+    ];
+    for (const [conf, port, ownPath, status] of own) {
+      const passed = await request(port, '/api/no-such-route');
+      const refused = await request(port, ownPath);
+      expect([conf, refused.status, passed.headers.server, refused.headers.server]).toEqual([
+        conf,
+        status,
+        'nginx',
+        'nginx',
+      ]);
+      expect(refused.body).not.toMatch(/nginx\/\d/);
+    }
+  });
+});
