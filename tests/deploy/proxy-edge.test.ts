@@ -182,6 +182,7 @@ describeWithPodman('the nginx configurations in front of the server', () => {
     ['nginx.example.conf', examplePort],
   ];
 
+  // Each sign-in is a password check (scrypt, a few hundred ms, seconds on a loaded machine): 60 s a test.
   it("passes a page of the product's own address, and refuses another site's that names itself in X-Forwarded-Host", async () => {
     for (const [conf, port] of each()) {
       const own = await signInFrom(port, `https://${PRODUCT}`);
@@ -190,7 +191,7 @@ describeWithPodman('the nginx configurations in front of the server', () => {
       const forged = await signInFrom(port, `https://${OTHER_SITE}`, { 'X-Forwarded-Host': OTHER_SITE });
       expect([conf, forged.status, forged.body]).toEqual([conf, 403, expect.stringContaining('Cross-site')]);
     }
-  });
+  }, 60_000);
 
   it('keeps the health endpoints of the example from the public however the path is spelled', async () => {
     for (const spelling of ['/healthz', '/readyz', '/HEALTHZ', '/Readyz', '/healthz/', '/readyz/', '/READYZ/']) {
@@ -200,7 +201,7 @@ describeWithPodman('the nginx configurations in front of the server', () => {
     // The server does answer each of them: it routes case-insensitively, with or without the slash.
     const direct = await fetch(`${server.url.replace('0.0.0.0', '127.0.0.1')}/READYZ/`);
     expect(direct.status).toBe(200);
-  });
+  }, 60_000);
 
   it("names no nginx version, on the server's answers nor on nginx's own", async () => {
     // nginx's own answers: the compose proxy's refusal of /metrics, the example's of the health endpoints.
@@ -219,5 +220,5 @@ describeWithPodman('the nginx configurations in front of the server', () => {
       ]);
       expect(refused.body).not.toMatch(/nginx\/\d/);
     }
-  });
+  }, 60_000);
 });
