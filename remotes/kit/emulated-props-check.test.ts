@@ -46,3 +46,40 @@ describe("the emulator's props check", () => {
     await expect(emulated.check('InvoiceBanner', { amountDue: 1, links: [{ href: '/a' }] })).resolves.toBeNull();
   });
 });
+
+/**
+ * A team's `pattern`s as the host's development check runs them (host/core/backtracking-patterns.ts): one of the
+ * shapes that may backtrack without end in JavaScript's engine (`(a+)+`) is left out in the browser and checked by
+ * the server alone, in linear time; the others are checked, in the same words.
+ */
+describe("the emulator's props check of patterns", () => {
+  const NOTICE = propsSchema({
+    code: Type.String({ pattern: '^[A-Z]{3}$' }),
+    message: Type.Optional(Type.String({ pattern: '^([a-z ]+)*$' })),
+  });
+  const hostCheck = () =>
+    createPropsCheck(createFakeApi({ 'GET /api/slots/schemas': { body: { schemas: { Notice: NOTICE } } } }).client);
+
+  it('words a pattern the browser runs as the host does', async () => {
+    const said = 'props.code must match pattern "^[A-Z]{3}$", got "abc"';
+    await expect(emulatedPropsCheck({ Notice: NOTICE }).check('Notice', { code: 'abc' })).resolves.toBe(said);
+    await expect(hostCheck().check('Notice', { code: 'abc' })).resolves.toBe(said);
+  });
+
+  it('leaves to the server, as the host does, a pattern that may backtrack without end in the browser', async () => {
+    const props = { code: 'ABC', message: 'hello 1' };
+    await expect(hostCheck().check('Notice', props)).resolves.toBeNull();
+    await expect(emulatedPropsCheck({ Notice: NOTICE }).check('Notice', props)).resolves.toBeNull();
+    // The server runs it (in linear time) at start-up and at a release's publish: there the props are refused.
+    const server = new PropsValidator().validate(NOTICE, props, 'Notice');
+    expect(server.map(({ path, message }) => `${path} ${message}`)).toEqual([
+      'props.message must match pattern "^([a-z ]+)*$", got "hello 1"',
+    ]);
+  });
+
+  it("answers at once for a text on which that pattern would hold JavaScript's engine", async () => {
+    // 2^40 ways of splitting the letters before the `!`: JavaScript's backtracking engine would not finish.
+    const props = { code: 'ABC', message: `${'a'.repeat(40)}!` };
+    await expect(emulatedPropsCheck({ Notice: NOTICE }).check('Notice', props)).resolves.toBeNull();
+  });
+});

@@ -5,11 +5,18 @@
  */
 import { Validator } from '@cfworker/json-schema';
 import type { JsonSchema } from '../../shared';
+import { withoutBacktrackingPatterns } from '../../host/core/backtracking-patterns';
 import { propsCheckWith, type PropsCheck } from '../../host/core/props-check';
-import { propsValidatorOf } from '../../host/core/props-violations';
+import { propsValidatorOf, type ValidateProps } from '../../host/core/props-violations';
 
 /** The props check of an emulated page: `remote.ts`'s schemas, the host's validator and words. */
 export function emulatedPropsCheck(schemas: Readonly<Record<string, JsonSchema>>): PropsCheck {
-  const loaded = { schemas, validate: propsValidatorOf(Validator) };
+  const validateAll = propsValidatorOf(Validator);
+  // As the host's development check (host/core/dev-props-check.ts): a pattern that may backtrack without end in
+  // JavaScript's engine (`^([a-z ]+)*$`) is left to the server, which runs it in linear time; run here, it held a
+  // slot test or the emulator's page on a text that almost matches. The words read the same schema.
+  const validate: ValidateProps = (schema, props, component) =>
+    validateAll(withoutBacktrackingPatterns(schema), props, component);
+  const loaded = { schemas, validate };
   return propsCheckWith(() => Promise.resolve(loaded));
 }

@@ -11,6 +11,11 @@ const remote = defineRemote({
     RecordTitle: propsSchema({}),
     Shout: propsSchema({ field: Type.String() }),
     Broken: propsSchema({}),
+    // A pattern the host's development check runs, and one it leaves to the server (it may backtrack without end).
+    Notice: propsSchema({
+      code: Type.String({ pattern: '^[A-Z]{3}$' }),
+      message: Type.String({ pattern: '^([a-z ]+)*$' }),
+    }),
   },
   formComponents: ['Shout'],
 });
@@ -34,6 +39,14 @@ function Shout({ formContext, field }: FormSlotProps<{ field: string }>) {
 
 function Broken(): never {
   throw new Error('Broken on purpose');
+}
+
+function Notice({ code, message }: { code: string; message: string }) {
+  return (
+    <p>
+      {code}: {message}
+    </p>
+  );
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<SlotTestFailure> {
@@ -67,6 +80,21 @@ describe('renderSlot', () => {
       { location: 'login-before-form', props: { name: 'Bo' } },
     );
     expect(slot.container.textContent).toBe('Hello, Bo');
+    slot.unmount();
+  });
+
+  it('checks patterns as the host does: one that may backtrack without end is left to the server', async () => {
+    const failure = await failureOf(
+      renderSlot(remote, 'Notice', Notice, { location: 'header-banner', props: { code: 'abc', message: 'hi' } }),
+    );
+    expect(failure.message).toMatch(/props\.code must match pattern "\^\[A-Z\]\{3\}\$", got "abc"/);
+    // Not checked in the browser, as in the product's development page: this text would hold JavaScript's engine.
+    const message = `${'a'.repeat(40)}!`;
+    const slot = await renderSlot(remote, 'Notice', Notice, {
+      location: 'header-banner',
+      props: { code: 'ABC', message },
+    });
+    expect(slot.container.textContent).toBe(`ABC: ${message}`);
     slot.unmount();
   });
 
