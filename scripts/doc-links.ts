@@ -85,7 +85,7 @@ export function headingAnchors(markdown: string): Set<string> {
 }
 
 /** The lines outside fenced code blocks, with their 1-based numbers. */
-function proseLines(markdown: string): Array<{ line: number; text: string }> {
+export function proseLines(markdown: string): Array<{ line: number; text: string }> {
   const lines: Array<{ line: number; text: string }> = [];
   let fence: string | null = null;
   markdown.split(/\r?\n/).forEach((text, index) => {

@@ -3,7 +3,8 @@
  * build/ it imports) to JavaScript and declarations, and packs it with `npm pack` into `<destination>`
  * (`dist/kit/` by default) as `slots-platform-remote-kit-<version>.tgz`, the version of remotes/kit/package.json
  * (CHANGELOG.md says how it is chosen), with the template and the dependency versions of new projects, so the
- * package's `slots-remote new` needs nothing else, and the host emulator's build (scripts/kit-emulator.ts). `npm run remote:new` copies the tarball into each new project.
+ * package's `slots-remote new` needs nothing else, the host emulator's build (scripts/kit-emulator.ts) and the remote
+ * teams' guide (scripts/kit-guide.ts). `npm run remote:new` copies the tarball into each new project.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -11,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PACKAGED_TEMPLATE_FOLDER, PACKAGED_VERSIONS_FILE, PROJECT_PACKAGES } from '../remotes/kit/new-project';
 import { PACKAGED_EMULATOR_FOLDER } from '../remotes/kit/packaged-files';
+import { writePackagedGuide } from './kit-guide';
 
 const ROOT_DIR = path.resolve(__dirname, '..');
 export const KIT_DIR = path.join(ROOT_DIR, 'remotes', 'kit');
@@ -85,8 +87,8 @@ export function packedManifest(source: KitManifest): KitManifest {
 
 /**
  * Builds and packs the kit into `destination`; returns the tarball's file name. The package is assembled in a
- * temporary folder (compiled lib/, the packed package.json, the changelog, the template and the versions of new
- * projects): nothing is written into remotes/kit/.
+ * temporary folder (compiled lib/, the packed package.json, the changelog, the guide, the template and the versions of
+ * new projects): nothing is written into remotes/kit/.
  */
 export function packKit(destination: string): string {
   const staging = mkdtempSync(path.join(os.tmpdir(), 'slots-kit-pack-'));
@@ -99,6 +101,8 @@ export function packKit(destination: string): string {
     const manifest = packedManifest(readKitManifest());
     writeFileSync(path.join(staging, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     copyFileSync(path.join(KIT_DIR, 'CHANGELOG.md'), path.join(staging, 'CHANGELOG.md'));
+    // The remote teams' guide, which a team with the tarball alone has nowhere else (scripts/kit-guide.ts).
+    writePackagedGuide(staging, manifest.version);
     // The host emulator `slots-remote dev` serves: the product's renderer, bundled (scripts/kit-emulator.ts).
     execFileSync(
       process.execPath,

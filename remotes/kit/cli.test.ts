@@ -33,6 +33,8 @@ describe('slots-remote, asked about itself', () => {
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout).toMatch(/^usage: slots-remote build\|dev/);
     expect(result.stdout).toContain('node_modules/@slots-platform/remote-kit: its CHANGELOG.md');
+    // The guide, which the package carries (a team has no checkout of the product's repository).
+    expect(result.stdout).toContain("remote teams' guide (its docs/remote-teams.md)");
   });
 
   it('still exits 1 with the usage for a command it does not know', async () => {

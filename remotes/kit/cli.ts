@@ -25,7 +25,7 @@ import { watchDeclaration } from './declaration-watcher';
 import { DEV_EVENTS_PATH, startDevServer } from './dev-server';
 import type { RemoteDeclaration } from './define-remote';
 import { createRemoteProject, nextSteps, parseNewProjectArguments } from './new-project';
-import { kitVersion, packagedEmulatorDir, packagedProjectSource } from './packaged-files';
+import { kitVersion, PACKAGED_GUIDE_FILE, packagedEmulatorDir, packagedProjectSource } from './packaged-files';
 import { parseReleaseArguments, publishRelease } from './release';
 import { REMOTE_DECLARATION_FILE, remoteWebpackConfig, type BuildMode } from './webpack';
 
@@ -41,8 +41,8 @@ const USAGE =
 /** What `--help` says beyond the usage: where a team reads the rest, the kit's own folder at hand. */
 const HELP_MORE =
   'The kit installed is node_modules/@slots-platform/remote-kit: its CHANGELOG.md says what each version changed ' +
-  "and what a project made before it changes; the project's README.md and the product's remote teams' guide say " +
-  'the rest. slots-remote --version prints the version installed.';
+  "and what a project made before it changes; the project's README.md and the product's remote teams' guide (its " +
+  `${PACKAGED_GUIDE_FILE}) say the rest. slots-remote --version prints the version installed.`;
 const NEW_USAGE = 'usage: slots-remote new <name> [--dir <path>]   (name: a Module Federation name, e.g. team_billing)';
 
 export function parseCliArguments(args: readonly string[], cwd: string): CliOptions {

@@ -11,6 +11,13 @@ import { PACKAGED_TEMPLATE_FOLDER, PACKAGED_VERSIONS_FILE, type ProjectSource } 
 /** The folder of the host emulator's build in the kit's package (built when packed: scripts/kit-emulator.ts). */
 export const PACKAGED_EMULATOR_FOLDER = 'emulator';
 
+/**
+ * The product's remote teams' guide in the kit's package, at its path in the product's repository, with the pages of
+ * docs/ it links to (scripts/kit-guide.ts): a team with the tarball alone reads it in
+ * `node_modules/@slots-platform/remote-kit/`, the guide of the kit it has installed.
+ */
+export const PACKAGED_GUIDE_FILE = 'docs/remote-teams.md';
+
 const KIT_PACKAGE_NAME = '@slots-platform/remote-kit';
 
 /** The folder of the kit's package.json, above this file (lib/remotes/kit/ in the package). */

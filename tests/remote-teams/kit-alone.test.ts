@@ -2,6 +2,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { PACKAGED_GUIDE_FILE } from '../../remotes/kit/packaged-files';
+import { checkDocLinks, findLinks, formatProblem } from '../../scripts/doc-links';
 import { packKit } from '../../scripts/kit-pack';
 import { launchChromium } from '../../testing/system/chromium';
 import { getFreePort } from '../../testing/system/free-port';
@@ -89,6 +91,17 @@ describe('a project scaffolded from the kit tarball alone', () => {
     expect(readFileSync(path.join(projectDir, '.gitignore'), 'utf8').split('\n')).toEqual(
       expect.arrayContaining(['node_modules/', 'dist/', 'dev-dist/', '.mf/']),
     );
+  });
+
+  it("has the remote teams' guide once installed: its README's links lead to the guide in the kit", async () => {
+    const guide = `node_modules/@slots-platform/remote-kit/${PACKAGED_GUIDE_FILE}`;
+    expect(findLinks(readFileSync(path.join(projectDir, 'README.md'), 'utf8')).map((link) => link.target)).toContain(
+      guide,
+    );
+    expect(readFileSync(path.join(projectDir, guide), 'utf8').split('\n')[0]).toBe("# Remote teams' guide");
+    const report = await checkDocLinks(projectDir);
+    expect(report.problems.map(formatProblem)).toEqual([]);
+    expect(report.checkedLinks).toBeGreaterThan(0);
   });
 
   it("passes its slot tests, and a slot test given a wrong prop fails npm test with the schema's message", () => {

@@ -1,7 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseCliArguments } from '../../remotes/kit/cli';
+import { PACKAGED_GUIDE_FILE } from '../../remotes/kit/packaged-files';
+import { checkDocLinks, findLinks, formatProblem } from '../../scripts/doc-links';
 import { KIT_DIR, kitTarballName, packKit, readKitManifest } from '../../scripts/kit-pack';
 import {
   fillTemplate,
@@ -12,7 +14,7 @@ import {
 } from '../../remotes/kit/new-project';
 import { TEMPLATE_DIR } from '../../scripts/remote-new';
 import { REPO_ROOT } from '../../testing/system/repo-root';
-import { makeTempDir } from '../../testing/temp-dir';
+import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 
 /**
  * The remote kit as a package, without installing it anywhere (tests/remote-teams/standalone-remote.test.ts installs
@@ -21,51 +23,87 @@ import { makeTempDir } from '../../testing/temp-dir';
 jest.setTimeout(120_000);
 
 describe('the kit package', () => {
+  // Packed once (a minute: the kit compiled, the emulator bundled) for the tests that read the tarball.
+  let destination: TempDir;
+  let tarball = '';
+  beforeAll(() => {
+    destination = makeTempDir('slots-kit-pack-');
+    tarball = packKit(destination.path);
+  });
+  afterAll(() => destination?.remove());
+
   it('is packed as slots-platform-remote-kit-<version>.tgz, its entry points inside the tarball', () => {
-    const destination = makeTempDir('slots-kit-pack-');
+    const { version } = readKitManifest();
+    expect(tarball).toBe(`slots-platform-remote-kit-${version}.tgz`);
+    expect(kitTarballName({ name: '@slots-platform/remote-kit', version: '1.2.3' })).toBe(
+      'slots-platform-remote-kit-1.2.3.tgz',
+    );
+    const file = path.join(destination.path, tarball);
+    const listed = execFileSync('tar', ['tzf', file], { encoding: 'utf8' }).split('\n');
+    const packed = JSON.parse(execFileSync('tar', ['xzOf', file, 'package/package.json'], { encoding: 'utf8' })) as {
+      version: string;
+      main: string;
+      types: string;
+      bin: Record<string, string>;
+      exports: Record<string, { types: string; default: string } | string>;
+    };
+    expect(packed.version).toBe(version);
+    const entries = [packed.main, packed.types, ...Object.values(packed.bin)];
+    for (const entry of Object.values(packed.exports)) {
+      if (typeof entry === 'object') entries.push(entry.types, entry.default);
+    }
+    for (const entry of entries) expect(listed).toContain(path.posix.join('package', entry));
+    expect(listed).toContain('package/CHANGELOG.md');
+    expect(listed).toContain(`package/${PACKAGED_GUIDE_FILE}`);
+    // What `slots-remote new` and `slots-remote dev` need from the package alone.
+    expect(listed).toEqual(
+      expect.arrayContaining([
+        'package/template/remote.ts',
+        'package/template/gitignore',
+        'package/template/components/Hello.test.tsx',
+        'package/emulator/index.html',
+        'package/emulator/emulator.js',
+      ]),
+    );
+    const versions = JSON.parse(
+      execFileSync('tar', ['xzOf', file, 'package/project-versions.json'], { encoding: 'utf8' }),
+    ) as Record<string, string>;
+    expect(Object.keys(versions).sort()).toEqual(
+      [...PROJECT_PACKAGES.dependencies, ...PROJECT_PACKAGES.devDependencies].sort(),
+    );
+    // Nothing is left in the kit's folder: packing assembles the package elsewhere.
+    expect(() => readFileSync(path.join(KIT_DIR, 'lib', 'remotes', 'kit', 'index.js'))).toThrow();
+  });
+
+  it("carries the remote teams' guide, whose links, and those of a new project's README, lead to packed files", async () => {
+    const unpacked = makeTempDir('slots-kit-unpacked-');
     try {
-      const { version } = readKitManifest();
-      const tarball = packKit(destination.path);
-      expect(tarball).toBe(`slots-platform-remote-kit-${version}.tgz`);
-      expect(kitTarballName({ name: '@slots-platform/remote-kit', version: '1.2.3' })).toBe(
-        'slots-platform-remote-kit-1.2.3.tgz',
+      execFileSync('tar', ['xzf', path.join(destination.path, tarball), '-C', unpacked.path]);
+      const kit = path.join(unpacked.path, 'package');
+      // The guide and the pages it links to, each link to a packed file and a heading of it (a team has no
+      // checkout of the product's repository: a link to one of its files would lead nowhere).
+      const guide = readFileSync(path.join(kit, PACKAGED_GUIDE_FILE), 'utf8');
+      expect(guide).toContain(readFileSync(path.join(REPO_ROOT, PACKAGED_GUIDE_FILE), 'utf8').split('\n')[2]);
+      expect(existsSync(path.join(kit, 'docs/reference/locations.md'))).toBe(true);
+      const packed = await checkDocLinks(kit);
+      expect(packed.problems.map(formatProblem)).toEqual([]);
+      expect(packed.checkedFiles).toBeGreaterThan(1);
+      expect(packed.checkedLinks).toBeGreaterThan(10);
+      // A new project's README, with the kit installed where npm puts it: its links lead into the package.
+      const project = path.join(unpacked.path, 'project');
+      mkdirSync(path.join(project, 'node_modules', '@slots-platform'), { recursive: true });
+      symlinkSync(kit, path.join(project, 'node_modules', '@slots-platform', 'remote-kit'));
+      const readme = fillTemplate(readFileSync(path.join(kit, 'template', 'README.md'), 'utf8'), 'team_billing');
+      writeFileSync(path.join(project, 'README.md'), readme);
+      const links = findLinks(readme).filter((link) => !/^https?:/.test(link.target));
+      expect(links.map((link) => link.target)).toEqual(
+        expect.arrayContaining([`node_modules/@slots-platform/remote-kit/${PACKAGED_GUIDE_FILE}`]),
       );
-      const file = path.join(destination.path, tarball);
-      const listed = execFileSync('tar', ['tzf', file], { encoding: 'utf8' }).split('\n');
-      const packed = JSON.parse(execFileSync('tar', ['xzOf', file, 'package/package.json'], { encoding: 'utf8' })) as {
-        version: string;
-        main: string;
-        types: string;
-        bin: Record<string, string>;
-        exports: Record<string, { types: string; default: string } | string>;
-      };
-      expect(packed.version).toBe(version);
-      const entries = [packed.main, packed.types, ...Object.values(packed.bin)];
-      for (const entry of Object.values(packed.exports)) {
-        if (typeof entry === 'object') entries.push(entry.types, entry.default);
-      }
-      for (const entry of entries) expect(listed).toContain(path.posix.join('package', entry));
-      expect(listed).toContain('package/CHANGELOG.md');
-      // What `slots-remote new` and `slots-remote dev` need from the package alone.
-      expect(listed).toEqual(
-        expect.arrayContaining([
-          'package/template/remote.ts',
-          'package/template/gitignore',
-          'package/template/components/Hello.test.tsx',
-          'package/emulator/index.html',
-          'package/emulator/emulator.js',
-        ]),
-      );
-      const versions = JSON.parse(
-        execFileSync('tar', ['xzOf', file, 'package/project-versions.json'], { encoding: 'utf8' }),
-      ) as Record<string, string>;
-      expect(Object.keys(versions).sort()).toEqual(
-        [...PROJECT_PACKAGES.dependencies, ...PROJECT_PACKAGES.devDependencies].sort(),
-      );
-      // Nothing is left in the kit's folder: packing assembles the package elsewhere.
-      expect(() => readFileSync(path.join(KIT_DIR, 'lib', 'remotes', 'kit', 'index.js'))).toThrow();
+      const inProject = await checkDocLinks(project);
+      expect(inProject.problems.map(formatProblem)).toEqual([]);
+      expect(inProject.checkedLinks).toBe(links.length);
     } finally {
-      destination.remove();
+      unpacked.remove();
     }
   });
 
