@@ -4,6 +4,15 @@ import { RELEASE_SCHEMA_VERSION } from './migrations';
 import type { StorageSettings } from './open-storage';
 
 /**
+ * How each engine's database is backed up before an upgrade: `db:backup` refuses PostgreSQL (it copies SQLite files),
+ * so naming it there sent an operator to a command that answers "backed up with pg_dump".
+ */
+const BACKUP_COMMAND: Record<StorageSettings['kind'], string> = {
+  sqlite: 'npm run db:backup',
+  postgres: 'pg_dump -Fc, docs/operators/scaling.md#several-hosts',
+};
+
+/**
  * A database at an older schema than this release's, refused by the operators' commands. A command of a newer
  * checkout, run against the live database before the new server has started on it (`npm run user:list` to look
  * around), used to migrate it silently under the old server: the old server then refused to start again, and the
@@ -15,13 +24,14 @@ export class SchemaBehindError extends Error {
     readonly found: number,
     readonly release: number,
     where: string,
+    engine: StorageSettings['kind'],
   ) {
     super(
       `The database at ${where} is at schema version ${found}, older than this release's (${release}). ` +
         "The operators' commands do not upgrade a database: a server of the release that made it may still run on " +
-        'it, and would not start again. Nothing was changed. To upgrade, back it up (npm run db:backup) and start ' +
-        "this release's server on it (docs/operators/upgrade.md), then run the command again; until then, use the " +
-        'commands of the release the server runs.',
+        `it, and would not start again. Nothing was changed. To upgrade, back it up (${BACKUP_COMMAND[engine]}) and ` +
+        "start this release's server on it (docs/operators/upgrade.md), then run the command again; until then, use " +
+        'the commands of the release the server runs.',
     );
     this.name = 'SchemaBehindError';
   }
@@ -38,7 +48,7 @@ export async function assertSchemaNotBehind(settings: StorageSettings, where: st
   // follows, whose messages say what is wrong and where (ForeignDatabaseError, "Could not connect to PostgreSQL at").
   const found = await recordedSchemaVersion(settings).catch(() => undefined);
   if (found !== undefined && found < RELEASE_SCHEMA_VERSION) {
-    throw new SchemaBehindError(found, RELEASE_SCHEMA_VERSION, where);
+    throw new SchemaBehindError(found, RELEASE_SCHEMA_VERSION, where, settings.kind);
   }
 }
 
