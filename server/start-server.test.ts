@@ -3,7 +3,11 @@ import http2 from 'node:http2';
 import net from 'node:net';
 import path from 'node:path';
 import type { SlotsPayload } from '../shared';
+import { describeWithPostgres, PostgresServer } from '../testing/server/postgres-server';
 import { makeSelfSignedCert } from '../testing/server/self-signed-cert';
+import { waitUntil } from '../testing/server/wait-until';
+import { STORES_CLOSE_TIMEOUT_MESSAGE } from './process/graceful-shutdown';
+import { POSTGRES_STOPPED_MESSAGE } from './storage/postgres-outage-log';
 import { makeTempDir, type TempDir } from '../testing/temp-dir';
 
 const REPO_ROOT = path.resolve(__dirname, '..');
@@ -72,6 +76,8 @@ describe('startServer', () => {
       started.kill('SIGTERM');
       expect(await started.exited).toBe(0);
       expect(started.output()).toContain('"msg":"stopped"');
+      // Every store closed: no line names one left open.
+      expect(started.output()).not.toContain('notClosed');
     } finally {
       started.kill('SIGKILL');
     }
@@ -196,5 +202,73 @@ describe('startServer', () => {
     expect(await started.exited).toBe(1);
     expect(started.output()).toContain('The entry could not start: registration refused by the entry');
     expect(started.output()).not.toContain('Slots platform is ready');
+  });
+});
+
+interface LogLine {
+  level: number;
+  msg: string;
+  outcome?: string;
+  notClosed?: string[];
+}
+
+const logLines = (started: Run): LogLine[] =>
+  started
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as LogLine);
+
+/**
+ * A shutdown that stops waiting for the stores says which it left unclosed: the frozen PostgreSQL, named as the
+ * operator set it, where the line alone asked "a database or Redis not answering?" (server/process/graceful-shutdown.ts).
+ */
+describeWithPostgres()('startServer stopped while its PostgreSQL is frozen', () => {
+  let postgres: PostgresServer | undefined;
+
+  beforeAll(async () => {
+    postgres = await PostgresServer.start();
+  }, 60_000);
+
+  afterAll(async () => {
+    postgres?.thaw();
+    await postgres?.remove();
+  });
+
+  it('names the database it could not close on the timeout’s line and on the last one', async () => {
+    const server = postgres as PostgresServer;
+    const started = run({
+      DATABASE_URL: await server.createDatabase('frozen_stores'),
+      SESSION_SECRET: 'a-session-secret-of-enough-characters',
+      DEMO_PASSWORD: 'entry-demo-password',
+      SHUTDOWN_TIMEOUT_MS: '1000',
+      // Far above the shutdown's bound: closing the pool would wait for its statements this long.
+      DATABASE_STATEMENT_TIMEOUT_MS: '40000',
+    });
+    try {
+      await urlOf(started);
+      server.freeze();
+      // The health watch's probe holds a connection of the pool once the outage is logged.
+      await waitUntil(
+        async () => logLines(started).some(({ msg }) => msg === POSTGRES_STOPPED_MESSAGE),
+        30_000,
+        'the outage logged',
+      ).catch((error: unknown) => {
+        throw new Error(`${String(error)}\n${started.output()}`);
+      });
+      started.kill('SIGTERM');
+      expect(await started.exited).toBe(1);
+      const database = `PostgreSQL "frozen_stores" on 127.0.0.1:${server.port}`;
+      const lines = logLines(started);
+      expect(lines).toContainEqual(
+        expect.objectContaining({ level: 50, msg: STORES_CLOSE_TIMEOUT_MESSAGE, notClosed: [database] }),
+      );
+      expect(lines.at(-1)).toMatchObject({ msg: 'stopped', outcome: 'failed', notClosed: [database] });
+      // Before the stores were closed, nothing is named.
+      expect(lines.find(({ msg }) => msg === 'shutting down: no longer ready')).not.toHaveProperty('notClosed');
+    } finally {
+      started.kill('SIGKILL');
+      server.thaw();
+    }
   });
 });

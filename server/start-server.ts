@@ -196,13 +196,28 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     }),
   );
 
+  // Once the shutdown closes the stores, its lines name those not closed yet: the line of a close that did not end
+  // in time (graceful-shutdown.ts) could not tell a frozen PostgreSQL from a Redis, which an operator checks first.
+  let closingStores = false;
+  const shutdownLogger = logger.child(
+    {},
+    {
+      formatters: {
+        log: (fields) => {
+          const notClosed = closingStores ? storesNotClosed(app) : [];
+          return notClosed.length === 0 ? fields : { ...fields, notClosed };
+        },
+      },
+    },
+  );
   const shutdown = createGracefulShutdown({
     server,
     lifecycle: app.lifecycle,
-    logger,
+    logger: shutdownLogger,
     settings: config.shutdown,
     closeResources: async () => {
       await metricsListener?.close();
+      closingStores = true;
       await app.close();
       // The last spans (this shutdown's requests among them) are sent before the process ends, if the collector
       // answers in time: otherwise they are lost, said, and the stop is still clean.
@@ -238,6 +253,15 @@ function listenRefused(
     EADDRNOTAVAIL: `${where} is not an address of this machine: give one of its own (127.0.0.1, 0.0.0.0, ::).`,
   };
   return code !== undefined && reasons[code] ? new ConfigError(reasons[code]) : error;
+}
+
+/**
+ * The stores the app's close has not closed yet, as log lines name them: its database (`PostgreSQL "slots" on
+ * db.internal:5432`, `SQLite /data/app.db`) and, when sessions live there, Redis with its address.
+ */
+function storesNotClosed(app: App): string[] {
+  const stores = [app.storage, ...(app.sessions.displayName === undefined ? [] : [app.sessions])];
+  return stores.filter((store) => !store.closed).map((store) => store.displayName ?? '');
 }
 
 function displayHost(host: string): string {

@@ -92,6 +92,7 @@ export class PostgresEngine implements StorageEngine {
   private lastRead: { stamp: Promise<string>; requests: number } | null = null;
   private requests = 0;
   private closing: Promise<void> | null = null;
+  closed = false;
   /**
    * Where failures nobody awaits go (an idle connection dropped by a PostgreSQL restart or a network cut, a background
    * index build): logged, never thrown, each once. An idle connection's error reaches both its own listener and the
@@ -268,6 +269,7 @@ export class PostgresEngine implements StorageEngine {
       // Kysely ends the pool only when it ran a query itself; the session store or /readyz may be all that did.
       await this.db.destroy();
       if (!this.pool.ended) await this.pool.end();
+      this.closed = true;
     })();
     return this.closing;
   }

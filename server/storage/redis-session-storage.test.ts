@@ -28,9 +28,13 @@ describe('Redis session storage: unreachable Redis', () => {
         ),
       );
       expect(await storage.check()).toEqual({ redis: 'failing' });
+      // How a shutdown that stops waiting names it while it is not closed (start-server.ts), password hidden.
+      expect(storage.displayName).toBe(`Redis at redis://user:***@127.0.0.1:${port}`);
+      expect(storage.closed).toBe(false);
     } finally {
       await storage.close();
     }
+    expect(storage.closed).toBe(true);
   });
 });
 

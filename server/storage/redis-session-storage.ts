@@ -127,6 +127,10 @@ export function createRedisSessionStorage(options: RedisSessionStorageOptions): 
       // Not connected (still retrying): stop the retries at once.
       if (client.isOpen) client.destroy();
     },
+    get closed() {
+      return !client.isOpen;
+    },
+    displayName: `Redis at ${hidePassword(options.url, 'REDIS_URL')}`,
   };
 }
 

@@ -12,6 +12,10 @@ export interface SessionStorage {
   check(): Promise<Record<string, 'ok' | 'failing'>>;
   /** Stops timers and closes connections the storage opened. */
   close(): Promise<void>;
+  /** Whether close() has finished (a shutdown that stops waiting names the stores still closing). */
+  readonly closed: boolean;
+  /** The store as log lines name it when it is one of its own (Redis, with its address), not the app's database. */
+  readonly displayName?: string;
 }
 
 /**
@@ -22,6 +26,7 @@ export function sessionStorageInDatabase(
   kind: 'sqlite' | 'postgres',
   store: Store & { close(): unknown },
 ): SessionStorage {
+  let closed = false;
   return {
     kind,
     store,
@@ -29,7 +34,11 @@ export function sessionStorageInDatabase(
     check: () => Promise.resolve({}),
     close: () => {
       store.close();
+      closed = true;
       return Promise.resolve();
+    },
+    get closed() {
+      return closed;
     },
   };
 }

@@ -97,6 +97,9 @@ export class SqliteEngine implements StorageEngine {
 
   close(): Promise<void> {
     this.file.close();
+    this.closed = true;
     return Promise.resolve();
   }
+
+  closed = false;
 }

@@ -54,6 +54,11 @@ export interface StorageEngine {
   ensureIndex(name: string, definition: string): Promise<void>;
   /** Closes the connections (the file, or the pool). Idempotent. */
   close(): Promise<void>;
+  /**
+   * Whether close() has finished: a shutdown that stops waiting for the stores (a frozen PostgreSQL holds its pool's
+   * end) names those still closing.
+   */
+  readonly closed: boolean;
 }
 
 export interface EngineDialect {
