@@ -193,7 +193,6 @@ export class PostgresServer {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 
-  /** Stops the server and deletes its folder. */
   /**
    * SIGSTOP to the server and every process it started (one per connection): it stops answering with its connections
    * left open, as a server frozen by its host or cut off by the network does; `thaw()` (SIGCONT) brings it back.
@@ -214,6 +213,7 @@ export class PostgresServer {
     process.kill(pid, signal);
   }
 
+  /** Stops the server and deletes its folder. */
   async remove(): Promise<void> {
     await this.stop();
     this.folder.remove();
