@@ -196,28 +196,14 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     }),
   );
 
-  // Once the shutdown closes the stores, its lines name those not closed yet: the line of a close that did not end
-  // in time (graceful-shutdown.ts) could not tell a frozen PostgreSQL from a Redis, which an operator checks first.
-  let closingStores = false;
-  const shutdownLogger = logger.child(
-    {},
-    {
-      formatters: {
-        log: (fields) => {
-          const notClosed = closingStores ? storesNotClosed(app) : [];
-          return notClosed.length === 0 ? fields : { ...fields, notClosed };
-        },
-      },
-    },
-  );
   const shutdown = createGracefulShutdown({
     server,
     lifecycle: app.lifecycle,
-    logger: shutdownLogger,
+    logger,
     settings: config.shutdown,
+    storesNotClosed: () => storesNotClosed(app),
     closeResources: async () => {
       await metricsListener?.close();
-      closingStores = true;
       await app.close();
       // The last spans (this shutdown's requests among them) are sent before the process ends, if the collector
       // answers in time: otherwise they are lost, said, and the stop is still clean.

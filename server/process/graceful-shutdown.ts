@@ -47,6 +47,11 @@ export interface GracefulShutdownOptions {
   settings: ShutdownSettings;
   /** Closes what the app opened (database, Redis, timers); runs after the last request finished. */
   closeResources: () => Promise<void>;
+  /**
+   * The stores closeResources has not closed yet, as log lines name them (`PostgreSQL "slots" on db:5432`, `Redis at
+   * redis://…`): said when closing them did not end in time, so the operator knows which one to look at.
+   */
+  storesNotClosed?: () => readonly string[];
   /** process.exit unless a test replaces it. */
   exit?: (code: number) => void;
 }
@@ -87,14 +92,18 @@ export function createGracefulShutdown(options: GracefulShutdownOptions): (reaso
     // A frozen PostgreSQL keeps the pool's connections checked out until its query timeout, which an operator may
     // have set far above SHUTDOWN_TIMEOUT_MS: the orchestrator's SIGKILL would come first, with nothing logged.
     const storesMs = Math.max(closesBy - Date.now(), STORES_CLOSE_MIN_MS);
+    // Named on the timeout line and the last one, for an operator who reads only that.
+    let notClosed: { notClosed?: readonly string[] } = {};
     try {
       await withinDeadline(options.closeResources(), storesMs);
     } catch (error) {
       outcome = 'failed';
-      if (error instanceof NoAnswerError) logger.error({ waitedMs: storesMs }, STORES_CLOSE_TIMEOUT_MESSAGE);
-      else logger.error({ err: error }, 'shutdown: closing resources failed');
+      if (error instanceof NoAnswerError) {
+        notClosed = { notClosed: options.storesNotClosed?.() };
+        logger.error({ waitedMs: storesMs, ...notClosed }, STORES_CLOSE_TIMEOUT_MESSAGE);
+      } else logger.error({ err: error }, 'shutdown: closing resources failed');
     }
-    logger.info({ outcome }, 'stopped');
+    logger.info({ outcome, ...notClosed }, 'stopped');
     await endLog(logger);
     exit(outcome === 'clean' ? 0 : 1);
     return outcome;
