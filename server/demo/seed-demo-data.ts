@@ -32,8 +32,8 @@ export async function seedDemoData(app: App, options: DemoOptions): Promise<Demo
  * In one exclusive transaction (SQLite's write lock, PostgreSQL's advisory lock): instances starting together, on
  * one file or on several hosts sharing one PostgreSQL, must not both seed.
  */
-function seedTenantsAndRecords(app: App): Promise<void> {
-  return app.storage.exclusive(async (db) => {
+async function seedTenantsAndRecords(app: App): Promise<void> {
+  await app.storage.exclusive(async (db) => {
     const existingUsersWithoutTenant = await app.tenants.usersWithoutTenant(db);
     for (const { tenant, authors, articles } of DEMO_TENANTS) {
       const isNew = !(await app.tenants.get(tenant.id, db));
@@ -60,6 +60,8 @@ function seedTenantsAndRecords(app: App): Promise<void> {
       }
     }
   });
+  // Once committed: the stores leave a transaction's writes to their caller to signal.
+  app.storage.noteWrite();
 }
 
 async function ensureDemoAccount(app: App, options: DemoOptions): Promise<DemoAccount> {

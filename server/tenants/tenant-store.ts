@@ -68,8 +68,12 @@ export class TenantStore {
    * Creates the tenant, or renames it. A new id must be a tenant id (TENANT_ID_PATTERN), as `tenant:add` requires;
    * a tenant saved before this was checked keeps its id and may still be renamed. A new name must be a tenant name
    * (tenantNameProblem); one saved before keeps being saved.
+   *
+   * `within`: a transaction to save it in. The write is then signalled (StorageEngine.noteWrite) by the caller once it
+   * commits, not here: a cache or reader woken inside the transaction would read the state from before it and keep it.
    */
-  async save(tenant: Tenant, db: Kysely<AppSchema> = this.engine.db): Promise<void> {
+  async save(tenant: Tenant, within?: Kysely<AppSchema>): Promise<void> {
+    const db = within ?? this.engine.db;
     if (!TENANT_ID_PATTERN.test(tenant.id) && (await this.get(tenant.id, db)) === undefined) {
       throw new TypeError(notATenantId(tenant.id));
     }
@@ -82,7 +86,7 @@ export class TenantStore {
       .values({ id: tenant.id, name: tenant.name })
       .onConflict((conflict) => conflict.column('id').doUpdateSet((eb) => ({ name: eb.ref('excluded.name') })))
       .execute();
-    this.engine.noteWrite();
+    if (!within) this.engine.noteWrite();
   }
 
   /** The user's tenants, from a cache that any committed write empties (a removed membership counts at once). */
@@ -126,19 +130,22 @@ export class TenantStore {
     this.engine.noteWrite();
   }
 
-  /** Makes the user a member of the tenant, with that role there; an existing membership keeps its role. */
+  /**
+   * Makes the user a member of the tenant, with that role there; an existing membership keeps its role. `within`: a
+   * transaction to make it in, whose caller signals the write once it commits (as `save` says).
+   */
   async addMembership(
     userId: number,
     tenantId: string,
-    db: Kysely<AppSchema> = this.engine.db,
+    within?: Kysely<AppSchema>,
     role: StaffRole | null = null,
   ): Promise<void> {
-    await db
+    await (within ?? this.engine.db)
       .insertInto('memberships')
       .values({ user_id: userId, tenant_id: tenantId, role })
       .onConflict((conflict) => conflict.doNothing())
       .execute();
-    this.engine.noteWrite();
+    if (!within) this.engine.noteWrite();
   }
 
   /** Sets the role of the user's membership of the tenant (null: none); false when they are no member of it. */

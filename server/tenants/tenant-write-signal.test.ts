@@ -1,0 +1,90 @@
+import { ENGINES } from '../../testing/server/engines-under-test';
+import { UserStore } from '../auth/user-store';
+import { openMigratedStorage } from '../storage/open-storage';
+import type { StorageEngine } from '../storage/storage-engine';
+import { TenantStore } from './tenant-store';
+
+/**
+ * A tenant or membership write is signalled (StorageEngine.noteWrite) once, after it commits: caches and readers
+ * woken by the signal read the database then, and a signal from inside a transaction woke them to the state before
+ * it. Each signal here reads the database at that moment through another host's engine, which sees committed data
+ * only, on both engines.
+ */
+
+/** What a reader finds: the tenants' ids, and the tenants each user id belongs to. */
+interface SeenState {
+  tenants: string[];
+  memberships: Record<number, string[]>;
+}
+
+async function stateSeenBy(reader: TenantStore): Promise<SeenState> {
+  const memberships: Record<number, string[]> = {};
+  for (const [userId, each] of await reader.everyMembership()) {
+    memberships[userId] = each.tenants.map((tenant) => tenant.id);
+  }
+  return { tenants: (await reader.list()).map((tenant) => tenant.id), memberships };
+}
+
+for (const engineUnderTest of ENGINES) {
+  engineUnderTest.describeFor(`tenant write signal on ${engineUnderTest.name}`, () => {
+    let engine: StorageEngine;
+    let anotherHost: StorageEngine;
+    let tenants: TenantStore;
+    let userId: number;
+    /** The state read at each signal, in the order the signals came. */
+    let readsAtSignals: Promise<SeenState>[];
+
+    beforeAll(() => engineUnderTest.setUp(), 60_000);
+    afterAll(() => engineUnderTest.tearDown(), 30_000);
+
+    beforeEach(async () => {
+      const settings = await engineUnderTest.freshDatabase();
+      engine = await openMigratedStorage(settings);
+      anotherHost = await openMigratedStorage(settings);
+      tenants = new TenantStore(engine);
+      userId = (await new UserStore(engine).upsert('member', 'hash')).user.id;
+      const reader = new TenantStore(anotherHost);
+      const signal = engine.noteWrite.bind(engine);
+      readsAtSignals = [];
+      jest.spyOn(engine, 'noteWrite').mockImplementation(() => {
+        readsAtSignals.push(stateSeenBy(reader));
+        signal();
+      });
+    });
+
+    afterEach(async () => {
+      jest.restoreAllMocks();
+      await Promise.all([engine.close(), anotherHost.close()]);
+    });
+
+    it('signals nothing inside a transaction: its caller signals once, after the commit, and the tenant is there', async () => {
+      await engine.exclusive(async (db) => {
+        await tenants.save({ id: 'acme', name: 'Acme' }, db);
+        await tenants.addMembership(userId, 'acme', db);
+        // A read woken by a signal so far ends before the commit, as it may when the commit is slow.
+        await Promise.all(readsAtSignals);
+      });
+      engine.noteWrite();
+      expect(await Promise.all(readsAtSignals)).toEqual([{ tenants: ['acme'], memberships: { [userId]: ['acme'] } }]);
+    });
+
+    it('signals replaced memberships once, after their transaction commits', async () => {
+      await tenants.save({ id: 'acme', name: 'Acme' });
+      await tenants.save({ id: 'globex', name: 'Globex' });
+      readsAtSignals.length = 0;
+      await tenants.setMemberships(userId, ['acme', { tenant: 'globex', role: 'viewer' }]);
+      expect(await Promise.all(readsAtSignals)).toEqual([
+        { tenants: ['acme', 'globex'], memberships: { [userId]: ['acme', 'globex'] } },
+      ]);
+    });
+
+    it('signals a save and a membership made outside a transaction once each, after the write', async () => {
+      await tenants.save({ id: 'acme', name: 'Acme' });
+      expect(await Promise.all(readsAtSignals)).toEqual([{ tenants: ['acme'], memberships: {} }]);
+      await tenants.addMembership(userId, 'acme');
+      expect(await Promise.all(readsAtSignals.slice(1))).toEqual([
+        { tenants: ['acme'], memberships: { [userId]: ['acme'] } },
+      ]);
+    });
+  });
+}
