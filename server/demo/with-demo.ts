@@ -1,3 +1,4 @@
+import { createLogger } from '../logger';
 import type { StartServerOptions } from '../start-server';
 import { registerDemoContent } from './register-demo-content';
 import { seedDemoData, type DemoAccount } from './seed-demo-data';
@@ -5,7 +6,8 @@ import { seedDemoData, type DemoAccount } from './seed-demo-data';
 /**
  * The start-up of an entry that serves the demo, as `npm start` does: the demo's slots, resources and navigation
  * are registered before the entry's own, the demo data is seeded once the app is ready (with `DEMO_PASSWORD` for a
- * new `admin`) before the entry's own seeding, and the start message says how to sign in as `admin`.
+ * new `admin`) before the entry's own seeding, and the start message says how to sign in as `admin`. A demo tenant the
+ * seed leaves out is warned of in the start's log.
  */
 export function withDemo(options: StartServerOptions = {}): StartServerOptions {
   let account: DemoAccount | undefined;
@@ -16,7 +18,16 @@ export function withDemo(options: StartServerOptions = {}): StartServerOptions {
       await options.configure?.(app, config);
     },
     afterReady: async (app, config) => {
-      account = await seedDemoData(app, { adminPassword: config.demoPassword });
+      const leftOut: string[] = [];
+      account = await seedDemoData(app, {
+        adminPassword: config.demoPassword,
+        onTenantLeftOut: (message) => leftOut.push(message),
+      });
+      // The server's logger is not the entry's to use: one of the same settings, made only when there is a word to say.
+      if (leftOut.length > 0) {
+        const logger = createLogger(config.nodeEnv, config.logLevel);
+        for (const message of leftOut) logger.warn(message);
+      }
       await options.afterReady?.(app, config);
     },
     signInAccount: () => account,
