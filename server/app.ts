@@ -1,5 +1,6 @@
 import type { RequestListener } from 'node:http';
 import type { Express } from 'express';
+import type { Logger } from 'pino';
 import type { AppModule, Readiness } from './app-module';
 import { appSettingsOf, type AppOptions, type AppSettings } from './app-options';
 import { createAppRoutes, type AppRoutes } from './app-routes';
@@ -46,6 +47,8 @@ export class App {
   /** The part of `handler` that answers a request before it returns: the public fast path, when on (app-routes.ts). */
   readonly answerAtOnce: AppRoutes['answerAtOnce'];
   readonly express: Express;
+  /** The server's log: an entry's start-up says what it has to in it (the demo seed's warnings). */
+  readonly logger: Logger;
   readonly storage: StorageEngine;
   readonly tenants: TenantStore;
   readonly flags: FeatureFlagStore;
@@ -72,7 +75,7 @@ export class App {
 
   constructor(options: AppOptions) {
     const settings = (this.settings = appSettingsOf(options));
-    const { logger } = settings;
+    const logger = (this.logger = settings.logger);
     const metrics = settings.metrics ? this.metrics : undefined;
     const db = new StorageModule(settings.storage, logger);
     const storage = (this.storage = db.engine);

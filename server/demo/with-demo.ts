@@ -1,4 +1,3 @@
-import { createLogger } from '../logger';
 import type { StartServerOptions } from '../start-server';
 import { registerDemoContent } from './register-demo-content';
 import { seedDemoData, type DemoAccount } from './seed-demo-data';
@@ -18,16 +17,10 @@ export function withDemo(options: StartServerOptions = {}): StartServerOptions {
       await options.configure?.(app, config);
     },
     afterReady: async (app, config) => {
-      const leftOut: string[] = [];
       account = await seedDemoData(app, {
         adminPassword: config.demoPassword,
-        onTenantLeftOut: (message) => leftOut.push(message),
+        onTenantLeftOut: (message) => app.logger.warn(message),
       });
-      // The server's logger is not the entry's to use: one of the same settings, made only when there is a word to say.
-      if (leftOut.length > 0) {
-        const logger = createLogger(config.nodeEnv, config.logLevel);
-        for (const message of leftOut) logger.warn(message);
-      }
       await options.afterReady?.(app, config);
     },
     signInAccount: () => account,
