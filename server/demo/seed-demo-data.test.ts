@@ -119,4 +119,21 @@ describe('demo seed at a later start', () => {
     expect((await administratorsNow(started)).get(RELEASES_MANAGE)).toEqual(['admin']);
     await signedInAgent(app, 'admin', DEMO_PASSWORD);
   });
+
+  it('leaves an admin an operator made an editor as it is', async () => {
+    started = await createDemoApp();
+    const engine = started.app.storage;
+    // Another account keeps administering, so taking admin's own role is allowed.
+    await createAccount(engine, 'ann', await hashPassword('a password for ann', FAST_HASH), {
+      role: OPERATOR_ROLE,
+      memberships: [
+        { tenant: 'acme', role: null },
+        { tenant: 'globex', role: null },
+      ],
+    });
+    await changeAccount(engine, 'admin', { role: null });
+    const { app } = await restart();
+    expect((await app.users.findByUsername('admin'))?.roles).toEqual([]);
+    expect((await administratorsNow(started)).get(RELEASES_MANAGE)).toEqual(['ann']);
+  });
 });

@@ -107,11 +107,9 @@ function withDemoTenant(snapshot: AccessSnapshot, id: string, joining: readonly 
 
 async function ensureDemoAccount(app: App, options: DemoOptions): Promise<DemoAccount> {
   const existing = await app.users.findByUsername(DEMO_USERNAME);
-  if (existing) {
-    // Accounts seeded before roles existed: the demo account is the demo's operator (releases of remotes).
-    if (existing.roles.length === 0) await app.users.setRole(DEMO_USERNAME, OPERATOR_ROLE);
-    return { username: DEMO_USERNAME, created: false, passwordGenerated: false };
-  }
+  // An existing `admin` is left as it is: without a role of its own it is an editor an operator made of it
+  // (`user:add admin --role none`), which a start must not undo.
+  if (existing) return { username: DEMO_USERNAME, created: false, passwordGenerated: false };
   const given = options.adminPassword;
   if (given !== undefined && given.length < PASSWORD_MIN_LENGTH) {
     throw new Error(`DEMO_PASSWORD must be at least ${PASSWORD_MIN_LENGTH} characters long.`);
