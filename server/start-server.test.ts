@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import http2 from 'node:http2';
 import net from 'node:net';
 import path from 'node:path';
@@ -9,39 +8,9 @@ import { waitUntil } from '../testing/server/wait-until';
 import { STORES_CLOSE_TIMEOUT_MESSAGE } from './process/graceful-shutdown';
 import { POSTGRES_STOPPED_MESSAGE } from './storage/postgres-outage-log';
 import { makeTempDir, type TempDir } from '../testing/temp-dir';
+import { printedUrl, runServerEntry, type EntryRun } from '../testing/server/server-entry-run';
 
-const REPO_ROOT = path.resolve(__dirname, '..');
-const ENTRY = path.join(REPO_ROOT, 'testing', 'server', 'start-server-entry.ts');
-
-interface Run {
-  output: () => string;
-  exited: Promise<number | null>;
-  kill: (signal: NodeJS.Signals) => void;
-}
-
-function run(env: Record<string, string>): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production', REDIS_URL: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { output: () => output, exited, kill: (signal) => child.kill(signal) };
-}
-
-async function urlOf(started: Run): Promise<string> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    // `open <url>`, or with PUBLIC_URL `open <PUBLIC_URL> (this server listens on <url>)`.
-    const match = /(?:open|listens on) (https?:\/\/127\.0\.0\.1:\d+)\//.exec(started.output());
-    if (match?.[1]) return match[1];
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no URL printed:\n${started.output()}`);
-}
+const ENTRY = 'testing/server/start-server-entry.ts';
 
 jest.setTimeout(60_000);
 
@@ -57,9 +26,12 @@ describe('startServer', () => {
   });
 
   it('starts the product with the entry’s registrations, runs afterReady before listening, and stops on SIGTERM', async () => {
-    const started = run({ DATABASE_PATH: path.join(dir.path, 'app.db'), DEMO_PASSWORD: 'entry-demo-password' });
+    const started = runServerEntry(ENTRY, {
+      DATABASE_PATH: path.join(dir.path, 'app.db'),
+      DEMO_PASSWORD: 'entry-demo-password',
+    });
     try {
-      const url = await urlOf(started);
+      const url = await printedUrl(started);
       const output = started.output();
       expect(output).toContain('after ready: 2 tenants');
       expect(output.indexOf('after ready')).toBeLessThan(output.indexOf('Slots platform is ready'));
@@ -85,9 +57,9 @@ describe('startServer', () => {
 
   it('says to open PUBLIC_URL, logs it, and answers its origin as its own: sign-in and the remotes’ files', async () => {
     const PAGES = 'https://admin.example.com';
-    const started = run({ DATABASE_PATH: path.join(dir.path, 'app.db'), PUBLIC_URL: `${PAGES}/` });
+    const started = runServerEntry(ENTRY, { DATABASE_PATH: path.join(dir.path, 'app.db'), PUBLIC_URL: `${PAGES}/` });
     try {
-      const url = await urlOf(started);
+      const url = await printedUrl(started);
       expect(started.output()).toContain(`open ${PAGES}/ (this server listens on ${url}/)`);
       const listening = started
         .output()
@@ -120,9 +92,12 @@ describe('startServer', () => {
   });
 
   it('checks the tenants that rules name once the demo is seeded: no warning for "acme" on the first start', async () => {
-    const started = run({ DATABASE_PATH: path.join(dir.path, 'app.db'), DEMO_PASSWORD: 'entry-demo-password' });
+    const started = runServerEntry(ENTRY, {
+      DATABASE_PATH: path.join(dir.path, 'app.db'),
+      DEMO_PASSWORD: 'entry-demo-password',
+    });
     try {
-      const url = await urlOf(started);
+      const url = await printedUrl(started);
       const unknownTenant = (name: string) => `names the unknown tenant \\"${name}\\"`;
       const deadline = Date.now() + 10_000;
       while (!started.output().includes(unknownTenant('acmee')) && Date.now() < deadline) {
@@ -142,14 +117,14 @@ describe('startServer', () => {
 
   it('speaks HTTPS with HTTP/2 given TLS_CERT_FILE and TLS_KEY_FILE, says so, and still stops cleanly on SIGTERM', async () => {
     const cert = makeSelfSignedCert();
-    const started = run({
+    const started = runServerEntry(ENTRY, {
       DATABASE_PATH: path.join(dir.path, 'app.db'),
       DEMO_PASSWORD: 'entry-demo-password',
       TLS_CERT_FILE: cert.certFile,
       TLS_KEY_FILE: cert.keyFile,
     });
     try {
-      const url = await urlOf(started);
+      const url = await printedUrl(started);
       expect(url).toMatch(/^https:\/\//);
       const client = http2.connect(url, { rejectUnauthorized: false });
       try {
@@ -175,7 +150,10 @@ describe('startServer', () => {
   });
 
   it('refuses to start with TLS_CERT_FILE alone, naming what is missing', async () => {
-    const started = run({ DATABASE_PATH: path.join(dir.path, 'app.db'), TLS_CERT_FILE: '/nonexistent/cert.pem' });
+    const started = runServerEntry(ENTRY, {
+      DATABASE_PATH: path.join(dir.path, 'app.db'),
+      TLS_CERT_FILE: '/nonexistent/cert.pem',
+    });
     expect(await started.exited).toBe(1);
     expect(started.output()).toContain('TLS_CERT_FILE is set but TLS_KEY_FILE is not');
     expect(started.output()).not.toContain('Slots platform is ready');
@@ -186,19 +164,22 @@ describe('startServer', () => {
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const { port } = taken.address() as net.AddressInfo;
     try {
-      const started = run({ DATABASE_PATH: path.join(dir.path, 'app.db'), PORT: String(port) });
+      const started = runServerEntry(ENTRY, { DATABASE_PATH: path.join(dir.path, 'app.db'), PORT: String(port) });
       expect(await started.exited).toBe(1);
       expect(started.output()).toContain(`PORT=${port} is taken on 127.0.0.1: another process listens there.`);
     } finally {
       taken.close();
     }
-    const elsewhere = run({ DATABASE_PATH: path.join(dir.path, 'app.db'), HOST: '192.0.2.1' });
+    const elsewhere = runServerEntry(ENTRY, { DATABASE_PATH: path.join(dir.path, 'app.db'), HOST: '192.0.2.1' });
     expect(await elsewhere.exited).toBe(1);
     expect(elsewhere.output()).toContain('HOST=192.0.2.1 is not an address of this machine');
   });
 
   it('fails the start when a registration throws, with nothing left running', async () => {
-    const started = run({ DATABASE_PATH: path.join(dir.path, 'app.db'), START_ENTRY_FAIL: 'configure' });
+    const started = runServerEntry(ENTRY, {
+      DATABASE_PATH: path.join(dir.path, 'app.db'),
+      START_ENTRY_FAIL: 'configure',
+    });
     expect(await started.exited).toBe(1);
     expect(started.output()).toContain('The entry could not start: registration refused by the entry');
     expect(started.output()).not.toContain('Slots platform is ready');
@@ -212,7 +193,7 @@ interface LogLine {
   notClosed?: string[];
 }
 
-const logLines = (started: Run): LogLine[] =>
+const logLines = (started: EntryRun): LogLine[] =>
   started
     .output()
     .split('\n')
@@ -237,7 +218,7 @@ describeWithPostgres()('startServer stopped while its PostgreSQL is frozen', () 
 
   it('names the database it could not close on the timeout’s line and on the last one', async () => {
     const server = postgres as PostgresServer;
-    const started = run({
+    const started = runServerEntry(ENTRY, {
       DATABASE_URL: await server.createDatabase('frozen_stores'),
       SESSION_SECRET: 'a-session-secret-of-enough-characters',
       DEMO_PASSWORD: 'entry-demo-password',
@@ -246,7 +227,7 @@ describeWithPostgres()('startServer stopped while its PostgreSQL is frozen', () 
       DATABASE_STATEMENT_TIMEOUT_MS: '40000',
     });
     try {
-      await urlOf(started);
+      await printedUrl(started);
       server.freeze();
       // The health watch's probe holds a connection of the pool once the outage is logged.
       await waitUntil(

@@ -1,13 +1,10 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { OPERATOR_ROLE, VIEWER_ROLE } from '../../shared';
 import { createDemoApp, FAST_HASH } from '../../testing/server/test-app';
+import { printedUrl, runServerEntry } from '../../testing/server/server-entry-run';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import { changeAccount, createAccount } from '../auth/account-change';
 import { hashPassword } from '../auth/password-hash';
 import { removeTenant } from '../cli/tenant-removal';
-
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
 jest.setTimeout(90_000);
 
@@ -38,43 +35,16 @@ describe('the demo entry’s start', () => {
     await removeTenant(engine, 'globex', { withData: true });
     await prepared.close({ keepData: true });
 
-    // `tsx server/main.ts` as `npm run serve` runs it, on a free port, until it prints its URL.
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'server', 'main.ts')], {
-      cwd: REPO_ROOT,
-      env: {
-        ...process.env,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        NODE_ENV: 'production',
-        REDIS_URL: '',
-        SESSION_SECRET: '',
-        DEMO_PASSWORD: '',
-        DATABASE_PATH: prepared.databasePath,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    // The demo entry as `npm run serve` runs it.
+    const started = runServerEntry('server/main.ts', {
+      SESSION_SECRET: '',
+      DEMO_PASSWORD: '',
+      DATABASE_PATH: prepared.databasePath,
     });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      child.once('exit', (code, signal) => resolve({ code, signal })),
-    );
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no URL printed:\n${output}`)), 60_000);
-        child.stdout.on('data', () => {
-          const match = /open (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
-          if (match?.[1]) {
-            clearTimeout(timer);
-            resolve(match[1]);
-          }
-        });
-        void exited.then(() => reject(new Error(`exited before listening:\n${output}`)));
-      });
-      // The start went on without globex. Answered, the server has its signal handlers too: they are set just after
-      // the URL is printed, and a SIGTERM sent in between ended the process unhandled.
-      expect((await fetch(`${url}/readyz`)).status).toBe(200);
-      const warnings = output
+      await printedUrl(started);
+      const warnings = started
+        .output()
         .split('\n')
         .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line) as { level: number; msg: string })
@@ -85,8 +55,9 @@ describe('the demo entry’s start', () => {
         ),
       ]);
     } finally {
-      child.kill('SIGTERM');
-      expect({ ...(await exited), output }).toEqual({ code: 0, signal: null, output });
+      // As soon as the address is printed, as a supervisor may: the signal handlers are set before it is.
+      started.kill('SIGTERM');
+      expect({ code: await started.exited, output: started.output() }).toEqual({ code: 0, output: started.output() });
     }
   });
 });
