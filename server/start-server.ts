@@ -157,6 +157,28 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     await app.close();
     throw listenRefused(error, { host: 'METRICS_HOST', port: 'METRICS_PORT' }, config.metrics.host, metricsPort);
   }
+  // Before the start is said: a supervisor may send SIGTERM as soon as it reads the address, and a signal with no
+  // handler yet would end the process at once, with nothing closed or logged.
+  const shutdown = createGracefulShutdown({
+    server,
+    lifecycle: app.lifecycle,
+    logger,
+    settings: config.shutdown,
+    storesNotClosed: () => storesNotClosed(app),
+    closeResources: async () => {
+      await metricsListener?.close();
+      await app.close();
+      // The last spans (this shutdown's requests among them) are sent before the process ends, if the collector
+      // answers in time: otherwise they are lost, said, and the stop is still clean.
+      const lastSpans = await stopTracing();
+      if (!lastSpans.sent) logger.warn({ reason: lastSpans.reason }, 'shutdown: the last spans were not sent');
+    },
+  });
+  shutdownOnSignals(shutdown);
+  // SIGHUP re-reads REMOTES_CONFIG; an invalid file is logged and the configuration in use stays.
+  process.on('SIGHUP', () => {
+    app.reloadRemotesConfig().catch((error: unknown) => logger.error({ err: error }, 'Remotes reload failed.'));
+  });
   const { port } = server.address() as AddressInfo;
   const url = `${config.tls ? 'https' : 'http'}://${displayHost(config.host)}:${port}/`;
   const publicUrl = config.publicOrigin === undefined ? {} : { publicUrl: `${config.publicOrigin}/` };
@@ -196,26 +218,6 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     }),
   );
 
-  const shutdown = createGracefulShutdown({
-    server,
-    lifecycle: app.lifecycle,
-    logger,
-    settings: config.shutdown,
-    storesNotClosed: () => storesNotClosed(app),
-    closeResources: async () => {
-      await metricsListener?.close();
-      await app.close();
-      // The last spans (this shutdown's requests among them) are sent before the process ends, if the collector
-      // answers in time: otherwise they are lost, said, and the stop is still clean.
-      const lastSpans = await stopTracing();
-      if (!lastSpans.sent) logger.warn({ reason: lastSpans.reason }, 'shutdown: the last spans were not sent');
-    },
-  });
-  shutdownOnSignals(shutdown);
-  // SIGHUP re-reads REMOTES_CONFIG; an invalid file is logged and the configuration in use stays.
-  process.on('SIGHUP', () => {
-    app.reloadRemotesConfig().catch((error: unknown) => logger.error({ err: error }, 'Remotes reload failed.'));
-  });
   return { app, server, config, logger, port, url, metricsPort: metricsListener?.port, shutdown };
 }
 
