@@ -8,7 +8,7 @@ import { waitUntil } from '../testing/server/wait-until';
 import { STORES_CLOSE_TIMEOUT_MESSAGE } from './process/graceful-shutdown';
 import { POSTGRES_STOPPED_MESSAGE } from './storage/postgres-outage-log';
 import { makeTempDir, type TempDir } from '../testing/temp-dir';
-import { printedUrl, runServerEntry, type EntryRun } from '../testing/server/server-entry-run';
+import { printedUrl, runServerEntry } from '../testing/server/server-entry-run';
 
 const ENTRY = 'testing/server/start-server-entry.ts';
 
@@ -193,13 +193,6 @@ interface LogLine {
   notClosed?: string[];
 }
 
-const logLines = (started: EntryRun): LogLine[] =>
-  started
-    .output()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as LogLine);
-
 /**
  * A shutdown that stops waiting for the stores says which it left unclosed: the frozen PostgreSQL, named as the
  * operator set it, where the line alone asked "a database or Redis not answering?" (server/process/graceful-shutdown.ts).
@@ -231,7 +224,7 @@ describeWithPostgres()('startServer stopped while its PostgreSQL is frozen', () 
       server.freeze();
       // The health watch's probe holds a connection of the pool once the outage is logged.
       await waitUntil(
-        async () => logLines(started).some(({ msg }) => msg === POSTGRES_STOPPED_MESSAGE),
+        async () => started.logLines<LogLine>().some(({ msg }) => msg === POSTGRES_STOPPED_MESSAGE),
         30_000,
         'the outage logged',
       ).catch((error: unknown) => {
@@ -240,7 +233,7 @@ describeWithPostgres()('startServer stopped while its PostgreSQL is frozen', () 
       started.kill('SIGTERM');
       expect(await started.exited).toBe(1);
       const database = `PostgreSQL "frozen_stores" on 127.0.0.1:${server.port}`;
-      const lines = logLines(started);
+      const lines = started.logLines<LogLine>();
       expect(lines).toContainEqual(
         expect.objectContaining({ level: 50, msg: STORES_CLOSE_TIMEOUT_MESSAGE, notClosed: [database] }),
       );

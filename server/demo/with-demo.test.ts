@@ -44,10 +44,7 @@ describe('the demo entry’s start', () => {
     try {
       await printedUrl(started);
       const warnings = started
-        .output()
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as { level: number; msg: string })
+        .logLines<{ level: number; msg: string }>()
         .filter((entry) => entry.level === 40 && entry.msg.startsWith('The demo tenant'));
       expect(warnings.map((entry) => entry.msg)).toEqual([
         expect.stringMatching(

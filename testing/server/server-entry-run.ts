@@ -5,11 +5,14 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { parsedLogLines } from './log-lines';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
 export interface EntryRun {
   output: () => string;
+  /** Its whole JSON log lines so far, parsed (log-lines.ts). */
+  logLines: <T = Record<string, unknown>>() => T[];
   exited: Promise<number | null>;
   kill: (signal: NodeJS.Signals) => void;
 }
@@ -25,7 +28,14 @@ export function runServerEntry(entry: string, env: Record<string, string>): Entr
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { output: () => output, exited, kill: (signal) => child.kill(signal) };
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  return {
+    output: () => output,
+    logLines: <T>() => parsedLogLines<T>(stdout),
+    exited,
+    kill: (signal) => child.kill(signal),
+  };
 }
 
 /** The address the start message prints, once it has (30 s at most). */

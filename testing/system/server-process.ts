@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import https from 'node:https';
+import { parsedLogLines } from '../server/log-lines';
 import { REPO_ROOT } from './repo-root';
 import { getFreePort } from './free-port';
 
@@ -53,8 +54,7 @@ export interface ServerProcess {
   stdout(): string;
   stderr(): string;
   /**
-   * The server's whole log lines so far, parsed: pino writes one JSON object a line on stdout; other lines (a
-   * child's plain output) are left out. `T` names the fields a test reads.
+   * The server's whole log lines so far, parsed (testing/server/log-lines.ts). `T` names the fields a test reads.
    */
   logLines<T = Record<string, unknown>>(): T[];
   /** Resolves once `pattern` appears in stdout or stderr; rejects after `timeoutMs` or when the process exits. */
@@ -228,14 +228,6 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
     exited,
     stop,
   };
-}
-
-function parsedLogLines<T>(stdout: string): T[] {
-  return stdout
-    .split('\n')
-    .slice(0, -1) // the last piece is empty, or a line still being written
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as T);
 }
 
 async function waitUntilReady(url: string, timeoutMs: number, exitOf: () => ProcessExit | null): Promise<void> {
