@@ -16,6 +16,8 @@ import { writePackagedGuide } from './kit-guide';
 
 const ROOT_DIR = path.resolve(__dirname, '..');
 export const KIT_DIR = path.join(ROOT_DIR, 'remotes', 'kit');
+/** The package's README.md, in remotes/kit/ under another name: its links lead into the package, not the repository. */
+const PACKAGE_README_SOURCE = 'package-readme.md';
 
 /** Where the compiled kit lies in the package: the repository's folder layout is kept under lib/. */
 const COMPILED_KIT = './lib/remotes/kit';
@@ -87,8 +89,8 @@ export function packedManifest(source: KitManifest): KitManifest {
 
 /**
  * Builds and packs the kit into `destination`; returns the tarball's file name. The package is assembled in a
- * temporary folder (compiled lib/, the packed package.json, the changelog, the guide, the template and the versions of
- * new projects): nothing is written into remotes/kit/.
+ * temporary folder (compiled lib/, the packed package.json, its README, the changelog, the guide, the template and
+ * the versions of new projects): nothing is written into remotes/kit/.
  */
 export function packKit(destination: string): string {
   const staging = mkdtempSync(path.join(os.tmpdir(), 'slots-kit-pack-'));
@@ -101,6 +103,10 @@ export function packKit(destination: string): string {
     const manifest = packedManifest(readKitManifest());
     writeFileSync(path.join(staging, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     copyFileSync(path.join(KIT_DIR, 'CHANGELOG.md'), path.join(staging, 'CHANGELOG.md'));
+    // The package's own page (what a registry or a look into node_modules shows first), its commands naming this
+    // version's tarball.
+    const readme = readFileSync(path.join(KIT_DIR, PACKAGE_README_SOURCE), 'utf8');
+    writeFileSync(path.join(staging, 'README.md'), readme.replaceAll('{{KIT_VERSION}}', manifest.version));
     // The remote teams' guide, which a team with the tarball alone has nowhere else (scripts/kit-guide.ts).
     writePackagedGuide(staging, manifest.version);
     // The host emulator `slots-remote dev` serves: the product's renderer, bundled (scripts/kit-emulator.ts).

@@ -54,6 +54,11 @@ describe('the kit package', () => {
     }
     for (const entry of entries) expect(listed).toContain(path.posix.join('package', entry));
     expect(listed).toContain('package/CHANGELOG.md');
+    // The package's own page, its command naming this very tarball (its links are checked with the guide's below).
+    expect(listed).toContain('package/README.md');
+    expect(execFileSync('tar', ['xzOf', file, 'package/README.md'], { encoding: 'utf8' })).toContain(
+      `--package=./${tarball} -- slots-remote new`,
+    );
     expect(listed).toContain(`package/${PACKAGED_GUIDE_FILE}`);
     // What `slots-remote new` and `slots-remote dev` need from the package alone.
     expect(listed).toEqual(
