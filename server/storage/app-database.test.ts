@@ -37,6 +37,20 @@ describe('AppDatabase', () => {
     }
   });
 
+  it("opens SQLite's :memory: in memory, leaving no file named so where the process runs", () => {
+    const stray = path.resolve(':memory:');
+    const strayBefore = fs.existsSync(stray);
+    const database = AppDatabase.open(':memory:');
+    try {
+      expect(database.db.memory).toBe(true);
+      expect(database.appliedSteps).toEqual(MIGRATIONS.map((step) => step.version));
+      expect(fs.existsSync(stray)).toBe(strayBefore);
+    } finally {
+      database.db.close();
+      if (!strayBefore) fs.rmSync(stray, { force: true });
+    }
+  });
+
   it('keeps the database to its owner: a folder it creates 0700, the file and its -wal and -shm 0600', () => {
     const folder = path.join(dir.path, 'data');
     const file = path.join(folder, 'app.db');

@@ -39,10 +39,14 @@ export class AppDatabase {
    * is 0600 (SQLite gives its -wal and -shm files the database file's mode).
    */
   static open(file: string): AppDatabase {
+    // SQLite's name for a database in memory (a test's, a throwaway run's): no file to make, or to keep to its owner.
+    const inMemory = file === IN_MEMORY;
     const resolved = path.resolve(file);
-    fs.mkdirSync(path.dirname(resolved), { recursive: true, mode: 0o700 });
-    const existed = fs.existsSync(resolved);
-    if (!existed) restrictToOwner(resolved);
+    const existed = !inMemory && fs.existsSync(resolved);
+    if (!inMemory && !existed) {
+      fs.mkdirSync(path.dirname(resolved), { recursive: true, mode: 0o700 });
+      restrictToOwner(resolved);
+    }
     const db = new Database(file);
     try {
       // Several processes may share the file (instances, the CLI): wait for a writer instead of failing at once.
@@ -116,6 +120,8 @@ export class AppDatabase {
  * Creates the database file 0600 when missing, and takes group and world access away from it and from the -wal and
  * -shm files an older start may have left readable.
  */
+const IN_MEMORY = ':memory:';
+
 function restrictToOwner(file: string): void {
   const handle = fs.openSync(file, fs.constants.O_CREAT | fs.constants.O_RDWR, 0o600);
   fs.closeSync(handle);
