@@ -28,8 +28,12 @@ export class ModuleRegistry {
       throw new NavigationDefinitionError(`Module "${name}": resources must be a list of names.`);
     for (const resource of resources) {
       if (!this.resources.get(resource)) {
+        // Which are, for a name mistyped or a resource registered after its module.
+        const registered = this.resources.list().map((each) => each.name);
         throw new NavigationDefinitionError(
-          `Module "${name}" lists resource "${resource}", which is not registered (register resources before modules).`,
+          `Module "${name}" lists resource "${resource}", which is not registered ` +
+            `(${registered.length === 0 ? 'none is yet' : `registered: ${registered.join(', ')}`}; ` +
+            'register resources before modules).',
         );
       }
     }
