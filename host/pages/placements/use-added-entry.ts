@@ -33,6 +33,9 @@ export function useAddedEntry(
   // Said until `staleWhen` changes (the page's outcome: a save, a publish): "… in the draft" is then no longer news,
   // and left in the live region it read as the state after the publish.
   const [announced, setAnnounced] = useState<{ text: string; at: unknown }>({ text: '', at: staleWhen });
+  // Dropped for good once stale, not only hidden: an outcome that goes back to the one it was said under (a refusal
+  // for a box, cleared once the box is mended) would put it back in the live region, read out again as news.
+  if (announced.at !== staleWhen && announced.text !== '') setAnnounced({ text: '', at: staleWhen });
   const latestStaleWhen = useRef(staleWhen);
   latestStaleWhen.current = staleWhen;
   const setAnnouncement = (text: string) => setAnnounced({ text, at: latestStaleWhen.current });
