@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
 import { signIn } from '../../testing/system/sign-in';
+import { SLOT_TIMEOUT_MS } from '../../testing/system/slot-page';
 
 /**
  * The placements editor as a staff member who works by keyboard with a screen reader hears it, in Chromium on a real
@@ -39,6 +40,54 @@ async function addWelcomeCard(page: Page): Promise<Locator> {
   await page.waitForFunction(() => document.activeElement?.closest('li[data-placement-slot]') != null);
   return section.locator('li[data-placement-slot="team_marketing:WelcomeCard"]');
 }
+
+it('says the preview’s account and what it sees once per change, not "Previewing…" at each pause in typing', async () => {
+  const { page, log } = await suite.newPage();
+  await signIn(page);
+  await page.goto(`/placements?location=${LOCATION}`);
+  const card = await addWelcomeCard(page);
+  await card.getByText(/^Props of WelcomeCard/).click();
+  const title = card.getByRole('textbox', { name: /^Title/ });
+  await title.fill('Typed');
+  const status = page.locator('[data-placements-preview-status]');
+  // What the inert stage shows, in words: the account, and how many of the location's slots it sees.
+  const allShown =
+    /^As roles operator, editor in tenant acme, no flag on: 2 of 2 slots placed at dashboard-after-cards shown\.$/;
+  await page.waitForFunction(
+    (pattern) =>
+      new RegExp(pattern).test(document.querySelector('[data-placements-preview-status]')?.textContent ?? ''),
+    allShown.source,
+    { timeout: SLOT_TIMEOUT_MS },
+  );
+  const said = await recordTexts(page, '[data-placements-preview-status]');
+  // Typed with pauses longer than the preview's wait (300 ms): each pause asks the server again.
+  await title.focus();
+  for (const word of [' by', ' keyboard']) {
+    await page.keyboard.type(word, { delay: 30 });
+    await page.waitForResponse((response) => response.url().endsWith('/api/placements/preview'));
+    await page.waitForTimeout(400);
+  }
+  expect(await said()).toEqual([]);
+  await expect(status.innerText()).resolves.toMatch(allShown);
+
+  // An edit that hides the slot from this account is said, once.
+  // Written as JSON in one go: built box by box, the rule would pass through an empty condition, previewed too.
+  const rule = card.getByRole('group', { name: /^Shown when rule of/ });
+  await rule.getByRole('button', { name: /^Edit as JSON/ }).click();
+  await rule.getByLabel(/^JSON of the Shown when rule of/).fill('{"roles":["viewer"]}');
+  await page.waitForFunction(
+    () => /1 of 2 slots/.test(document.querySelector('[data-placements-preview-status]')?.textContent ?? ''),
+    undefined,
+    { timeout: SLOT_TIMEOUT_MS },
+  );
+  await page.waitForTimeout(800);
+  expect(await said()).toEqual([
+    'As roles operator, editor in tenant acme, no flag on: 1 of 2 slots placed at dashboard-after-cards shown.',
+  ]);
+  // The list below it is named for what it is.
+  await page.getByRole('list', { name: `Slots placed at ${LOCATION}, and whether this account sees each` }).waitFor();
+  expect(log.pageErrors).toEqual([]);
+});
 
 it('does not say an Add again once a refused save is mended', async () => {
   const { page, log } = await suite.newPage();

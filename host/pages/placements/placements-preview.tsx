@@ -13,6 +13,7 @@ import {
 import { partHiddenIn } from '../../../shared/placements-hidden-tenants';
 import { ApiError, createSlotStatus, LocationSlots, SlotRuntimeProvider, useApiClient, useSession } from '../../core';
 import { useApi } from '../../hooks/use-api';
+import { countOf } from '../common/count-in-words';
 import { firstPlacedLocation } from './placements-chosen-location';
 
 /** How long the editor waits after the last change before asking for a preview: typing asks once, not per key. */
@@ -30,9 +31,13 @@ export interface PlacementsPreviewProps {
   location?: string;
 }
 
+/**
+ * An answer, with the request (`key`) and the account it was asked for (`asked`: the request without the document):
+ * the status says "Previewing…" only while the account asked for changes, not while the draft does.
+ */
 type PreviewState =
-  | { key: string; status: 'ready'; payload: PlacementsPreviewPayload }
-  | { key: string; status: 'error'; message: string };
+  | { key: string; asked: string; status: 'ready'; payload: PlacementsPreviewPayload }
+  | { key: string; asked: string; status: 'error'; message: string };
 
 /**
  * One location as a chosen account would see it with the editor's document published: its slots rendered with the
@@ -68,16 +73,17 @@ export function PlacementsPreview({ document, location: shown }: PlacementsPrevi
     context: { roles: [role], tenant, ...(flagsByHand ? { flags: flagNames(flagsText) } : {}) },
   };
   const key = JSON.stringify(request);
+  const asked = askedOf(key);
   useEffect(() => {
     const controller = new AbortController();
     const timer = setTimeout(() => {
       client.post<PlacementsPreviewPayload>(PLACEMENTS_PREVIEW_PATH, JSON.parse(key), controller.signal).then(
-        (payload) => setState({ key, status: 'ready', payload }),
+        (payload) => setState({ key, asked: askedOf(key), status: 'ready', payload }),
         (error: unknown) => {
           if (controller.signal.aborted) return;
           const apiError = error instanceof ApiError ? error : new ApiError(0, 'network', String(error));
           if (apiError.status === 401) expire();
-          setState({ key, status: 'error', message: apiError.message });
+          setState({ key, asked: askedOf(key), status: 'error', message: apiError.message });
         },
       );
     }, PREVIEW_DELAY_MS);
@@ -158,12 +164,17 @@ export function PlacementsPreview({ document, location: shown }: PlacementsPrevi
           )}
         </div>
       </div>
+      {/*
+        Live, so it says once what changed: while only the draft changes (each pause in typing a prop asks again) it
+        keeps saying the last answer rather than going to "Previewing…" and back, which a screen reader read out at
+        every pause. The count of slots shown changes with an edit that shows or hides one: that is said.
+      */}
       <p role="status" className="muted" data-placements-preview-status>
-        {state === null || state.key !== key
+        {state === null || state.asked !== asked
           ? 'Previewing…'
           : state.status === 'error'
             ? `No preview: ${state.message}`
-            : describeContext(state.payload.context)}
+            : describeAnswer(state.payload, location)}
       </p>
       {unread.length > 0 && (
         <ul className="form-error">
@@ -189,7 +200,11 @@ export function PlacementsPreview({ document, location: shown }: PlacementsPrevi
             </div>
             {previewed.slots.length === 0 && <p className="empty">This account sees no slot here.</p>}
           </div>
-          <ol className="placements__preview-slots" data-placements-preview-slots>
+          <ol
+            className="placements__preview-slots"
+            aria-label={`Slots placed at ${location}, and whether this account sees each`}
+            data-placements-preview-slots
+          >
             {previewed.placed.map((slot) => (
               <li
                 key={`${slot.source}|${slot.remote ?? ''}|${slot.id}|${slot.outcome}`}
@@ -206,6 +221,12 @@ export function PlacementsPreview({ document, location: shown }: PlacementsPrevi
   );
 }
 
+/** What a preview request asks besides the document: the location and the account (role, tenant, flags). */
+function askedOf(key: string): string {
+  const { document: _document, ...rest } = JSON.parse(key) as PlacementsPreviewRequest;
+  return JSON.stringify(rest);
+}
+
 function flagNames(text: string): string[] {
   return text
     .split(',')
@@ -213,9 +234,19 @@ function flagNames(text: string): string[] {
     .filter((flag) => flag !== '');
 }
 
-function describeContext(context: PlacementsPreviewPayload['context']): string {
+/**
+ * `As roles viewer in tenant acme, no flag on: 1 of 2 slots placed at dashboard-after-cards shown.`: the account,
+ * and what it sees of the location (the stage is inert, out of the accessibility tree: this and the list say it).
+ */
+function describeAnswer(payload: PlacementsPreviewPayload, location: string): string {
+  const { context } = payload;
+  const previewed = payload.locations[location];
   const flags = context.flags.length === 0 ? 'no flag on' : `flags on: ${context.flags.join(', ')}`;
-  return `As roles ${context.roles.join(', ')} in tenant ${context.tenant}, ${flags}.`;
+  const account = `As roles ${context.roles.join(', ')} in tenant ${context.tenant}, ${flags}`;
+  if (previewed === undefined || previewed.placed.length === 0) return `${account}: nothing is placed at ${location}.`;
+  const placed = previewed.placed.length;
+  const shown = previewed.placed.filter((slot) => slot.outcome === 'shown').length;
+  return `${account}: ${shown} of ${countOf(placed, 'slot')} placed at ${location} shown.`;
 }
 
 /** `InvoiceBanner (draft, team_billing): hidden by its rule: role operator`. */
