@@ -32,6 +32,13 @@ async function recordTexts(page: Page, selector: string): Promise<() => Promise<
   return () => page.evaluate((id) => [...(window as unknown as Record<string, string[]>)[id]!], key);
 }
 
+/** The accessible description Chromium gives the element (what a screen reader says after its name and role). */
+async function descriptionOf(locator: Locator): Promise<string> {
+  const handle = await locator.elementHandle();
+  const node = await locator.page().accessibility.snapshot({ root: handle!, interestingOnly: false });
+  return node?.description ?? '';
+}
+
 async function addWelcomeCard(page: Page): Promise<Locator> {
   const section = page.locator(`[data-placements-location="${LOCATION}"]`);
   await section.getByLabel(`Add a slot at ${LOCATION}`).selectOption('team_marketing:WelcomeCard');
@@ -111,5 +118,23 @@ it('does not say an Add again once a refused save is mended', async () => {
   await page.waitForTimeout(300);
   expect(await said()).toEqual([]);
   expect(await announced.textContent()).toBe('');
+  expect(log.pageErrors).toEqual([]);
+});
+
+it('describes each location’s link in the map by its slots and problems, as a Tab through the map reads it', async () => {
+  const { page, log } = await suite.newPage();
+  await signIn(page);
+  await page.goto(`/placements?location=${LOCATION}`);
+  const map = page.getByRole('navigation', { name: 'Locations' });
+  const link = map.getByRole('link', { name: LOCATION, exact: true });
+  await expect(descriptionOf(link)).resolves.toBe('(1 of code or the file)');
+  await addWelcomeCard(page);
+  // Saved without its required title: a problem there, said with the link.
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await page.getByRole('status').filter({ hasText: 'Draft saved with 1 problem.' }).waitFor();
+  await expect(descriptionOf(link)).resolves.toBe('(1 in the draft, 1 of code or the file, 1 problem)');
+  await expect(descriptionOf(map.getByRole('link', { name: 'header-banner', exact: true }))).resolves.toMatch(
+    /^\(.+\)$/,
+  );
   expect(log.pageErrors).toEqual([]);
 });

@@ -44,6 +44,14 @@ export function locationSummary(draft: number, others: number, problems: number)
 }
 
 /**
+ * The id of what a location's link in the map says of it (its slots and problems). Encoded: a location an upgrade
+ * removed is named by the draft, spaces and all, and aria-describedby reads a space as two ids.
+ */
+function summaryId(location: string): string {
+  return `placements-contents-${encodeURIComponent(location)}-summary`;
+}
+
+/**
  * The map of the admin's locations the editor shows one at a time: each location under the part of the admin it is
  * in, with the slots placed there (the draft's, code's and the file's) and the draft's problems, a link that shows
  * it (the address keeps it: `?location=`), and the form slots apart. The one shown is marked as the current page.
@@ -95,14 +103,19 @@ export function PlacementsContents({ document, problems, preview, chosen, onChoo
             <ul>
               {entries.map((entry) => (
                 <li key={entry.value} className={entry.problems > 0 ? 'placements__contents-problem' : undefined}>
+                  {/* Described by its summary: a Tab through the map reads each link alone, and its problems
+                      (shown beside it, marked in colour) would go unsaid. */}
                   <Link
                     to={`?${LOCATION_PARAM}=${encodeURIComponent(entry.value)}`}
                     aria-current={entry.value === chosen ? 'page' : undefined}
+                    aria-describedby={summaryId(entry.value)}
                     onClick={() => onChoose?.(entry.value)}
                   >
                     {entry.label}
                   </Link>{' '}
-                  <span className="muted">({entry.summary})</span>
+                  <span className="muted" id={summaryId(entry.value)}>
+                    ({entry.summary})
+                  </span>
                 </li>
               ))}
             </ul>
