@@ -138,3 +138,43 @@ it('describes each location’s link in the map by its slots and problems, as a 
   );
   expect(log.pageErrors).toEqual([]);
 });
+
+it('says where a card goes when its priority, typed, moves it, the focus still in its box', async () => {
+  const { page, log } = await suite.newPage();
+  await signIn(page);
+  await page.goto(`/placements?location=${LOCATION}`);
+  const section = page.locator(`[data-placements-location="${LOCATION}"]`);
+  await addWelcomeCard(page);
+  await section.getByLabel(`Add a slot at ${LOCATION}`).selectOption('team_marketing:MaintenanceNotice');
+  await section.getByRole('button', { name: 'Add', exact: true }).click();
+  // The focus on the priority of the card just added, the last (the same default priority, added after).
+  const priority = section.getByLabel(/^Priority of MaintenanceNotice \(team_marketing\) #2/);
+  await priority.evaluate(
+    (box) =>
+      new Promise((focused) => {
+        const check = () => (box === document.activeElement ? focused(true) : requestAnimationFrame(check));
+        check();
+      }),
+  );
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('10', { delay: 50 });
+  const announced = section.locator('p.visually-hidden[role="status"]');
+  await section
+    .getByText('MaintenanceNotice (team_marketing) is now #1 of 2 at dashboard-after-cards, by its priority.')
+    .waitFor({ state: 'attached' });
+  // Now first, renamed with its place, and still where the operator types.
+  await expect(
+    page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent ?? ''),
+  ).resolves.toMatch(/^Priority of MaintenanceNotice \(team_marketing\) #1/);
+  await expect(section.locator('li[data-placement-slot] h3').allInnerTexts()).resolves.toEqual([
+    'MaintenanceNotice (team_marketing) #1',
+    'WelcomeCard (team_marketing) #2',
+  ]);
+  // A priority that leaves it where it is says nothing new.
+  const said = await recordTexts(page, `[data-placements-location="${LOCATION}"] p.visually-hidden[role="status"]`);
+  await page.keyboard.press('Backspace');
+  await page.waitForTimeout(300);
+  expect(await said()).toEqual([]);
+  await expect(announced.innerText()).resolves.toMatch(/is now #1 of 2/);
+  expect(log.pageErrors).toEqual([]);
+});

@@ -36,7 +36,11 @@ export function PlacementsLocation(props: PlacementsLocationProps) {
   const headingId = `placements-${location}`;
   const section = useRef<HTMLElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
-  const added = useAddedEntry(section, slots.map(slotKey), props.outcome);
+  const added = useAddedEntry(section, slots.map(slotKey), props.outcome, (key, place) => {
+    const moved = slots.find((at) => slotKey(at) === key);
+    const what = moved ? `${String(moved.slot.component)} (${moved.remote})` : 'The slot';
+    return `${what} is now #${place} of ${slots.length} at ${location}, by its priority.`;
+  });
   return (
     <section
       ref={section}

@@ -20,15 +20,23 @@ export interface AddedEntry {
 }
 
 /**
+ * What to say of the entry of `key` that the focus is in, moved to `place` (from 1) by an edit of its own (a priority
+ * typed): the list is kept in order as the operator types, so the card goes elsewhere, its number with it.
+ */
+export type MovedAnnouncement = (key: string, place: number) => string;
+
+/**
  * Confirms an Add or a Remove in the placements editor: an entry appears somewhere in a list ordered by priority, and the Add
  * button is disabled until the next choice, so without it nothing says that it worked and the focus is left behind.
  * `keys` are the entries' keys, as their elements inside `container` carry them (ENTRY_KEY_ATTRIBUTE); the
- * announcement is cleared once `staleWhen` changes.
+ * announcement is cleared once `staleWhen` changes. With `moved`, the entry holding the focus that an edit moves to
+ * another place is said too: the focus stays in it, but nothing else says that it is now elsewhere in the list.
  */
 export function useAddedEntry(
   container: RefObject<HTMLElement | null>,
   keys: readonly string[],
   staleWhen: unknown = null,
+  moved?: MovedAnnouncement,
 ): AddedEntry {
   // Said until `staleWhen` changes (the page's outcome: a save, a publish): "… in the draft" is then no longer news,
   // and left in the live region it read as the state after the publish.
@@ -43,6 +51,23 @@ export function useAddedEntry(
   const latestKeys = useRef(keys);
   latestKeys.current = keys;
   const shown = keys.join('\n');
+  const latestMoved = useRef(moved);
+  latestMoved.current = moved;
+  /** The keys in the order the last render showed them: what a move is told from. */
+  const shownBefore = useRef(keys);
+
+  useEffect(() => {
+    const before = shownBefore.current;
+    const now = latestKeys.current;
+    shownBefore.current = now;
+    const say = latestMoved.current;
+    // The same entries in another order (not an Add or a Remove): the one the focus is in, if it moved.
+    if (say === undefined || pending.current !== null || before.length !== now.length) return;
+    const focused = window.document.activeElement?.closest(`[${ENTRY_KEY_ATTRIBUTE}]`);
+    const key = focused && container.current?.contains(focused) ? focused.getAttribute(ENTRY_KEY_ATTRIBUTE) : null;
+    if (key === null || !before.includes(key) || before.indexOf(key) === now.indexOf(key)) return;
+    setAnnouncement(say(key, now.indexOf(key) + 1));
+  }, [shown, container]);
 
   useEffect(() => {
     const expected = pending.current;
