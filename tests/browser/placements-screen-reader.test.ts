@@ -178,3 +178,20 @@ it('says where a card goes when its priority, typed, moves it, the focus still i
   await expect(announced.innerText()).resolves.toMatch(/is now #1 of 2/);
   expect(log.pageErrors).toEqual([]);
 });
+
+it('takes the focus to the preview from a location’s link to it, unsaved changes and all, the address unchanged', async () => {
+  const { page, log } = await suite.newPage();
+  await signIn(page);
+  await page.goto(`/placements?location=${LOCATION}`);
+  await addWelcomeCard(page);
+  const address = page.url();
+  await page.getByRole('link', { name: `See ${LOCATION} as a chosen account would` }).focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.activeElement?.id === 'placements-preview-heading');
+  await page.waitForTimeout(300);
+  // No hash: the address still names the location shown, and the router's leave guard was not passed through.
+  expect(page.url()).toBe(address);
+  expect(log.consoleMatching(/blocker/i, ['error', 'warning'])).toEqual([]);
+  await expect(page.locator('[data-placements-status]').innerText()).resolves.toMatch(/Unsaved changes/);
+  expect(log.pageErrors).toEqual([]);
+});

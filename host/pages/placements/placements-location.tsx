@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useRef, useState, type MouseEvent } from 'react';
 import type { JsonSchema, PlacementComponentsPayload, PlacementPreview, PlacementProblem } from '../../../shared';
 import { SlotEditor } from './placement-slot-editor';
 import { slotKey, type DraftSlot, type DraftSlotAt } from './placements-draft';
@@ -64,8 +64,12 @@ export function PlacementsLocation(props: PlacementsLocationProps) {
             {props.isPublic ? 'public: the server refuses a "Shown when" rule here' : 'protected'}
           </p>
           <p>
-            <a href="#placements-preview-heading">See {location} as a chosen account would</a> (the preview below, with
-            this draft and its unsaved changes).
+            {/* Focused here rather than by the address's hash: the page keeps its location in the address, and a hash
+                change with unsaved changes went through the router's leave guard as a navigation from outside it. */}
+            <a href="#placements-preview-heading" onClick={goToPreview}>
+              See {location} as a chosen account would
+            </a>{' '}
+            (the preview below, with this draft and its unsaved changes).
           </p>
         </>
       )}
@@ -125,6 +129,12 @@ export function PlacementsLocation(props: PlacementsLocationProps) {
       )}
     </section>
   );
+}
+
+/** Follows a link to the preview: its heading focused (and so scrolled to), the address left alone. */
+function goToPreview(event: MouseEvent<HTMLAnchorElement>): void {
+  event.preventDefault();
+  document.getElementById('placements-preview-heading')?.focus();
 }
 
 function schemaOf(components: PlacementComponentsPayload, at: DraftSlotAt): JsonSchema | null {
