@@ -304,3 +304,70 @@ describe('focus rings', () => {
     expect(contrastRatio(ring.outlineColor, ring.headerBackground)).toBeGreaterThanOrEqual(3);
   });
 });
+
+/**
+ * The outline of a date field's calendar button, a node of the field's user-agent shadow tree that the page's scripts
+ * cannot reach: read through the DevTools protocol, which pierces it.
+ */
+async function calendarButtonOutline(page: Page, field: string): Promise<Record<string, string>> {
+  const devtools = await page.context().newCDPSession(page);
+  try {
+    await devtools.send('DOM.enable');
+    await devtools.send('CSS.enable');
+    const { root } = await devtools.send('DOM.getDocument', { depth: -1, pierce: true });
+    type DomNode = typeof root;
+    const inField = (node: DomNode, inside: boolean): DomNode | undefined => {
+      const attributes = node.attributes ?? [];
+      const here = inside || (node.nodeName === 'INPUT' && attributes[attributes.indexOf('name') + 1] === field);
+      if (here && attributes[attributes.indexOf('pseudo') + 1] === '-webkit-calendar-picker-indicator') return node;
+      for (const child of [...(node.shadowRoots ?? []), ...(node.children ?? [])]) {
+        const found = inField(child, here);
+        if (found) return found;
+      }
+      return undefined;
+    };
+    const button = inField(root, false);
+    if (!button) throw new Error(`No calendar button in the date field ${field}.`);
+    const { computedStyle } = await devtools.send('CSS.getComputedStyleForNode', { nodeId: button.nodeId });
+    return Object.fromEntries(
+      computedStyle.filter(({ name }) => name.startsWith('outline-')).map(({ name, value }) => [name, value]),
+    );
+  } finally {
+    await devtools.detach();
+  }
+}
+
+describe('the focus ring of a date field’s calendar button', () => {
+  it('is the page’s own ring when the button has the keyboard focus, the one the field’s day, month and year show', async () => {
+    const { page } = await suite.newPage({ viewport: { width: 1280, height: 900 } });
+    await signIn(page);
+    await page.goto('/resources/articles/new');
+    await waitForSettledPage(page);
+    const published = page.locator('form[data-resource-form] input[type="date"][name="published"]');
+    await published.focus();
+    const fieldRing = await published.evaluate((input) => {
+      const style = getComputedStyle(input);
+      return {
+        'outline-color': style.outlineColor,
+        'outline-offset': style.outlineOffset,
+        'outline-style': style.outlineStyle,
+        'outline-width': style.outlineWidth,
+      };
+    });
+    expect(fieldRing).toEqual({
+      'outline-color': 'rgb(51, 85, 221)',
+      'outline-offset': '2px',
+      'outline-style': 'solid',
+      'outline-width': '2px',
+    });
+    // No ring on the button while the focus is on the day, month or year.
+    expect(await calendarButtonOutline(page, 'published')).toMatchObject({ 'outline-style': 'none' });
+
+    // The button is the field's last stop: Tab past the field, then Shift+Tab back onto it.
+    while (await published.evaluate((input) => input === document.activeElement)) await page.keyboard.press('Tab');
+    await page.keyboard.press('Shift+Tab');
+    expect(await published.evaluate((input) => input === document.activeElement)).toBe(true);
+    // Chromium's own was a 2px line of rgb(16, 16, 16) drawn 2px inside the button, on the icon's own dark lines.
+    expect(await calendarButtonOutline(page, 'published')).toEqual(fieldRing);
+  });
+});
