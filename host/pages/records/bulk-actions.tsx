@@ -3,7 +3,7 @@
  * app's dialog, send, announce, undo with the focus placed after each step) shared by delete and "Set on selected",
  * whose undo restores each record's own earlier value (the requests of the undo are bulk-undo.ts's).
  */
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type Ref } from 'react';
 import type {
   BulkRecordPayload,
   BulkRecordRequest,
@@ -32,6 +32,8 @@ export interface BulkActionsProps {
   onSelect(ids: ReadonlySet<number>): void;
   /** After a bulk request: the list shows the records as they are now. */
   onDone(): void;
+  /** The bar, while rows are selected: ToBulkActions moves the focus into it. */
+  barRef?: Ref<HTMLElement>;
 }
 
 /** How a bulk action is undone: the deleted records restored, or the field set back to each record's own value. */
@@ -82,7 +84,7 @@ function settableFields(definition: ResourceDefinition): FieldItem[] {
  * and the focus goes to Undo, as the bar it was in has gone with the selection. With the whole page selected, the bar
  * offers every match of the list (its search and filters, on every page), which the server then finds itself.
  */
-export function BulkActions({ definition, rows, page, selected, onSelect, onDone }: BulkActionsProps) {
+export function BulkActions({ definition, rows, page, selected, onSelect, onDone, barRef }: BulkActionsProps) {
   const client = useApiClient();
   const { expire } = useSession();
   const mayChange = useMayChangeRecords();
@@ -238,7 +240,7 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
   return (
     <>
       {ids.length > 0 && (
-        <section className="bulk-actions" aria-label={`Act on selected ${what}`}>
+        <section ref={barRef} className="bulk-actions" aria-label={`Act on selected ${what}`}>
           <p className="bulk-actions__count">
             {everyMatch ? `All ${counted(reached)} this list matches are selected` : `${ids.length} selected`}
           </p>

@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type {
   FieldItem,
@@ -27,6 +27,8 @@ export interface RecordRowProps {
   /** Whether the list offers bulk actions, so the row can be selected. */
   selectable: boolean;
   selected: boolean;
+  /** What follows the row's box: the way to the bulk actions, in the row ticked last (ToBulkActions). */
+  afterSelectBox?: ReactNode;
   onToggle(id: number): void;
   onDeleted(payload: RecordDeletedPayload): void;
   onGone(message: string): void;
@@ -45,6 +47,7 @@ export const RecordRow = memo(function RecordRow({
   mayChange,
   selectable,
   selected,
+  afterSelectBox,
   onToggle,
   onDeleted,
   onGone,
@@ -77,6 +80,7 @@ export const RecordRow = memo(function RecordRow({
                 onChange={() => onToggle(record.id)}
               />
             )}
+            {selectable && afterSelectBox}
             <Link to={`/resources/${name}/${record.id}/edit`} className="button button--ghost button--small">
               {/* Named by its record, as Delete beside it: a list of links read out is not "Edit" 25 times. */}
               Edit<span className="visually-hidden"> {title}</span>

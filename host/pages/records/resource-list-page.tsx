@@ -37,6 +37,7 @@ import { readListPreferences, saveListPreferences, type ListPreferences } from '
 import { RecordTableFrame } from './record-table-frame';
 import { RecordSearchForm } from './record-search-form';
 import { RecordRow, type RecordColumn } from './record-row';
+import { ToBulkActions } from './to-bulk-actions';
 import { useResourceDefinition } from '../../hooks/resource-definitions';
 
 /**
@@ -77,6 +78,12 @@ export function ResourceListPage() {
   const [gone, setGone] = useState<string | null>(null);
   // Rows selected for a bulk action, by id; only those of the page shown count.
   const [selected, setSelected] = useState<ReadonlySet<number>>(() => new Set());
+  // The box ticked last (a row's, or the header's for the whole page): followed by the way to the bulk actions.
+  const [tickedLast, setTickedLast] = useState<number | 'page' | null>(null);
+  const bulkBar = useRef<HTMLElement>(null);
+  const goToBulkActions = useCallback(() => {
+    bulkBar.current?.querySelector<HTMLElement>('button, select, input, a[href]')?.focus();
+  }, []);
   const lastShown = useRef<{ resource: string; payload: RecordListPayload } | null>(null);
   if (records.status === 'ready') lastShown.current = { resource, payload: records.data };
   const shown =
@@ -104,6 +111,7 @@ export function ResourceListPage() {
       }));
   }, [resourceDefinition, hiddenColumns]);
   const toggleRow = useCallback((id: number) => {
+    setTickedLast(id);
     setSelected((current) => {
       const next = new Set(current);
       if (!next.delete(id)) next.add(id);
@@ -199,6 +207,10 @@ export function ResourceListPage() {
   const allSelected = rows.length > 0 && rows.every((row) => selected.has(row.id));
   // Some rows but not all: the header's box says so (mixed), as a screen reader reads it.
   const someSelected = !allSelected && rows.some((row) => selected.has(row.id));
+  const selectedCount = rows.filter((row) => selected.has(row.id)).length;
+  const toBulkActions = (
+    <ToBulkActions count={selectedCount} nouns={recordNouns(definition.data.resource)} onGo={goToBulkActions} />
+  );
   const csvQuery = new URLSearchParams(recordListApiPath(resource, params).split('?')[1] ?? '');
   csvQuery.delete('after');
   csvQuery.delete('before');
@@ -287,6 +299,7 @@ export function ResourceListPage() {
         selected={selected}
         onSelect={setSelected}
         onDone={records.reload}
+        barRef={bulkBar}
       />
       {rows.length > 0 && (
         <RecordTableFrame label={`${label} records`} busy={records.status === 'loading'}>
@@ -324,9 +337,13 @@ export function ResourceListPage() {
                       ref={(box) => {
                         if (box) box.indeterminate = someSelected;
                       }}
-                      onChange={() => setSelected(allSelected ? new Set() : new Set(rows.map((row) => row.id)))}
+                      onChange={() => {
+                        setTickedLast('page');
+                        setSelected(allSelected ? new Set() : new Set(rows.map((row) => row.id)));
+                      }}
                     />
                   )}
+                  {bulk && tickedLast === 'page' && allSelected && toBulkActions}
                 </th>
               </tr>
             </thead>
@@ -341,6 +358,7 @@ export function ResourceListPage() {
                   mayChange={mayChange}
                   selectable={bulk}
                   selected={selected.has(record.id)}
+                  afterSelectBox={tickedLast === record.id && selected.has(record.id) ? toBulkActions : null}
                   onToggle={toggleRow}
                   onDeleted={onDeleted}
                   onGone={onGone}
