@@ -4,7 +4,10 @@ import { signIn } from '../../testing/system/sign-in';
 import { fetchInPage } from '../../testing/system/slot-page';
 import { focusedElement, waitForSettledPage } from '../../testing/system/staff-pages';
 
-/** A list's bulk actions by the keyboard: reached from the box just ticked, though the bar is above the rows. */
+/**
+ * A list's bulk actions by the keyboard: reached from the box just ticked, though the bar is above the rows; and the
+ * list's Undo is for its last delete, a bulk one's or a row's, not for both at once.
+ */
 jest.setTimeout(90_000);
 
 const suite = useBrowserSuite();
@@ -101,5 +104,43 @@ describe.each([
     });
     await page.keyboard.press('Enter');
     expect(await focusedPlace(page)).toMatchObject({ inBar: true, shown: true });
+  });
+});
+
+describe('the Undo of a list', () => {
+  it('is for its last delete: a row’s replaces a bulk delete’s, and a bulk delete replaces a row’s', async () => {
+    const { page } = await suite.newPage({ viewport: { width: 1280, height: 900 } });
+    await signIn(page);
+    await createAuthors(page, ['Bulk one', 'Bulk two', 'Bulk three']);
+    await page.goto('/resources/authors?search=bulk');
+    await waitForSettledPage(page);
+    const outcome = page.locator('.bulk-actions__outcome');
+    const recordNotice = page.locator('.deleted-notice');
+    const deleteFromRow = async (title: string) => {
+      await page.getByRole('button', { name: `Delete ${title}` }).focus();
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Enter');
+      await recordNotice.getByText(`Deleted “${title}”.`).waitFor();
+    };
+
+    await deleteFromRow('Bulk one');
+    await page.getByRole('checkbox', { name: 'Select Bulk two' }).focus();
+    await page.keyboard.press('Space');
+    await page.getByRole('button', { name: 'Delete selected' }).focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    await outcome.getByText('Deleted 1 of 1 author.').waitFor();
+    expect(await focusedElement(page)).toMatchObject({ tag: 'button', text: 'Undo delete' });
+    expect(await recordNotice.count()).toBe(0);
+
+    await deleteFromRow('Bulk three');
+    expect(await outcome.textContent()).toBe('');
+    expect(await page.getByRole('button', { name: 'Undo delete' }).count()).toBe(0);
+    expect(await focusedElement(page)).toMatchObject({ tag: 'button', text: 'Undo' });
+    await page.keyboard.press('Enter');
+    await recordNotice.getByText('Restored “Bulk three”.').waitFor();
+    await page.getByRole('link', { name: 'Bulk three', exact: true }).waitFor();
   });
 });

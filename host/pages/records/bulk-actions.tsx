@@ -34,6 +34,13 @@ export interface BulkActionsProps {
   onDone(): void;
   /** The bar, while rows are selected: ToBulkActions moves the focus into it. */
   barRef?: Ref<HTMLElement>;
+  /**
+   * The list offers to undo its last delete alone, as a record's Delete replaces the undo of the one before: a record
+   * deleted from its row since (a new object for each) takes the place of a bulk delete's outcome and Undo, and a
+   * bulk delete calls `onDeleted` so that the list drops a record's.
+   */
+  recordDeletedSince?: object | null;
+  onDeleted?(): void;
 }
 
 /** How a bulk action is undone: the deleted records restored, or the field set back to each record's own value. */
@@ -84,7 +91,17 @@ function settableFields(definition: ResourceDefinition): FieldItem[] {
  * and the focus goes to Undo, as the bar it was in has gone with the selection. With the whole page selected, the bar
  * offers every match of the list (its search and filters, on every page), which the server then finds itself.
  */
-export function BulkActions({ definition, rows, page, selected, onSelect, onDone, barRef }: BulkActionsProps) {
+export function BulkActions({
+  definition,
+  rows,
+  page,
+  selected,
+  onSelect,
+  onDone,
+  barRef,
+  recordDeletedSince,
+  onDeleted,
+}: BulkActionsProps) {
   const client = useApiClient();
   const { expire } = useSession();
   const mayChange = useMayChangeRecords();
@@ -103,6 +120,10 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
   useEffect(() => {
     if (outcome) undoButton.current?.focus();
   }, [outcome?.key]);
+  // Its Undo had the focus: it is on the record's Undo now (DeletedRecordNotice), which replaces it.
+  useEffect(() => {
+    if (recordDeletedSince) setOutcome((shown) => (shown?.undo?.kind === 'restore' ? null : shown));
+  }, [recordDeletedSince]);
   const ids = rows.filter((row) => selected.has(row.id)).map((row) => row.id);
   const listKey = listQueryKey(page);
   const [everyMatchOf, setEveryMatchOf] = useState<string | null>(null);
@@ -192,6 +213,7 @@ export function BulkActions({ definition, rows, page, selected, onSelect, onDone
         key: Date.now(),
       });
       setEveryMatchOf(null);
+      if (request.action === 'delete' && succeeded.length > 0) onDeleted?.();
       onSelect(new Set(payload.results.filter((result) => !result.ok).map((result) => result.id)));
       onDone();
     } catch (error) {

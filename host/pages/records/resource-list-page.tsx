@@ -127,6 +127,7 @@ export function ResourceListPage() {
     },
     [resource, setDeleted, reloadRecords],
   );
+  const clearDeleted = useCallback(() => setDeleted(null), [setDeleted]);
   // Deleted by someone else before this Delete was confirmed: said (where to restore it), and the list read again.
   const onGone = useCallback(
     (message: string) => {
@@ -300,6 +301,8 @@ export function ResourceListPage() {
         onSelect={setSelected}
         onDone={records.reload}
         barRef={bulkBar}
+        recordDeletedSince={deleted}
+        onDeleted={clearDeleted}
       />
       {rows.length > 0 && (
         <RecordTableFrame label={`${label} records`} busy={records.status === 'loading'}>
