@@ -167,6 +167,47 @@ async function phonePages(page: Page) {
   ];
 }
 
+/**
+ * The lines of each cell of the slot inspector's tables (the props shown aside: JSON keeps its own lines), and each
+ * place one of them ends inside a word: not at a space, nor after a path's `/`.
+ */
+function inspectorLines(page: Page): Promise<{ cells: Array<[string, string[]]>; unexpectedBreaks: string[] }> {
+  return page.evaluate(() => {
+    const cells: Array<[string, string[]]> = [];
+    const unexpectedBreaks: string[] = [];
+    for (const cell of document.querySelectorAll<HTMLElement>('main .inspector table :is(td, th)')) {
+      const cellLines: string[] = [];
+      let top: number | null = null;
+      const texts = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT, {
+        acceptNode: (node) =>
+          node.parentElement?.closest('pre') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
+      });
+      for (let text = texts.nextNode(); text; text = texts.nextNode()) {
+        const content = text.textContent ?? '';
+        for (let index = 0; index < content.length; index++) {
+          const range = document.createRange();
+          range.setStart(text, index);
+          range.setEnd(text, index + 1);
+          const box = [...range.getClientRects()].find((each) => each.width > 0);
+          if (!box) {
+            if (cellLines.length > 0) cellLines[cellLines.length - 1] += content[index];
+            continue;
+          }
+          if (top === null || Math.abs(box.top - top) > 2) cellLines.push('');
+          top = box.top;
+          cellLines[cellLines.length - 1] += content[index];
+        }
+      }
+      const key = `${cell.closest('[role="region"]')?.getAttribute('aria-label')}: ${cell.textContent}`;
+      cells.push([key, cellLines]);
+      cellLines.slice(0, -1).forEach((line, index) => {
+        if (!/[\s/]$/.test(line)) unexpectedBreaks.push(`${line}|${cellLines[index + 1]} (${key})`);
+      });
+    }
+    return { cells, unexpectedBreaks };
+  });
+}
+
 describe.each([
   ['390', PHONE],
   ['360', NARROW_PHONE],
@@ -184,6 +225,26 @@ describe.each([
       await expectFitsAPhone(page, name, viewport.width);
       if (viewport === PHONE) expect({ page: name, axe: await axeViolations(page) }).toEqual({ page: name, axe: [] });
     }
+  });
+
+  it('breaks the slot inspector’s names and paths only at a space or after a `/`: header-banner whole', async () => {
+    const { page } = await suite.newPage({ viewport, isMobile: true, hasTouch: true });
+    await signIn(page);
+    await waitForSettledPage(page);
+    await page.goto('/inspect');
+    await page.getByRole('heading', { name: 'Remotes' }).waitFor();
+    await waitForSettledPage(page);
+    const { cells, unexpectedBreaks } = await inspectorLines(page);
+    // The pages seen in this tab (the dashboard, the sign-in page) and the registered slots: one line each.
+    const banners = cells.filter(([key]) => key.endsWith(': header-banner')).map(([, lines]) => lines);
+    expect(banners.length).toBeGreaterThanOrEqual(2);
+    expect(banners.filter((lines) => lines.length > 1)).toEqual([]);
+    expect(unexpectedBreaks).toEqual([]);
+    // A manifest's path wraps between its folders ("mf-" above "manifest.json" before), its file name whole.
+    const [, entry] = cells.find(([key]) => key.endsWith(': /remotes/team_marketing/mf-manifest.json')) ?? [];
+    expect(entry?.length).toBeGreaterThan(1);
+    expect(entry?.at(-1)).toBe('mf-manifest.json');
+    expect(await scrollsSideways(page)).toBe(false);
   });
 
   it('wraps a list’s words at their spaces: only a word wider than any column (a URL) breaks, inside its cell', async () => {

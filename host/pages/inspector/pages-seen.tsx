@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { useSlotRuntime, type PageSlotReason, type PageSlots, type PageSlotStatus } from '../../core';
+import { BreakableName } from './breakable-name';
 import { ToolTable } from './tool-table';
 
 /** How each reason a slot is not on screen reads for staff. */
@@ -74,11 +75,19 @@ function PageSlotsTable({
           data-slot-status={slot.state}
           data-slot-component={slot.component}
         >
-          <td>{slot.location}</td>
-          <td>{slot.component}</td>
-          <td>{slot.remote ?? disabledRemoteOf(slot, disabled) ?? '—'}</td>
+          <td>
+            <BreakableName text={slot.location} />
+          </td>
+          <td>
+            <BreakableName text={slot.component} />
+          </td>
+          <td>
+            <BreakableName text={slot.remote ?? disabledRemoteOf(slot, disabled) ?? '—'} />
+          </td>
           <td>{STATES[slot.state]}</td>
-          <td>{whyOf(slot, disabled)}</td>
+          <td>
+            <BreakableName text={whyOf(slot, disabled)} />
+          </td>
         </tr>
       ))}
     </ToolTable>

@@ -7,6 +7,7 @@ import type {
 } from '../../../shared';
 import { useApi } from '../../hooks/use-api';
 import { PageHeading } from '../../layout/page-heading';
+import { BreakableName } from './breakable-name';
 import { PagesSeen } from './pages-seen';
 import { ServerAnswerStatus, ToolTable } from './tool-table';
 import { currentSlotStats, FailureRate, LoadTime, useSlotLoadStats } from '../common/slot-load-figures';
@@ -103,7 +104,9 @@ function RegisteredSlots({
             const figures = currentSlotStats(stats, { ...slot, location });
             return (
               <tr key={`${location}:${index}`} data-inspected-slot={slot.component}>
-                <td>{location}</td>
+                <td>
+                  <BreakableName text={location} />
+                </td>
                 <SlotCells slot={slot} />
                 <td>
                   <FailureRate stats={figures} />
@@ -138,7 +141,9 @@ function FormSlots({ forms }: { forms: Record<string, InspectedFormSlot[]> }) {
           {resources.flatMap(([resource, slots]) =>
             slots.map((slot, index) => (
               <tr key={`${resource}:${index}`} data-inspected-form-slot={slot.component}>
-                <td>{resource}</td>
+                <td>
+                  <BreakableName text={resource} />
+                </td>
                 <td>{slot.position === -1 ? 'left out' : slot.position}</td>
                 <SlotCells slot={slot} />
               </tr>
@@ -167,20 +172,29 @@ function SlotCells({ slot }: { slot: InspectedSlot }) {
   return (
     <>
       <td>
-        {slot.component}
-        {id !== null && <span className="muted"> (id {id})</span>}
+        <BreakableName text={slot.component} />
+        {id !== null && (
+          <span className="muted">
+            {' '}
+            <BreakableName text={`(id ${id})`} />
+          </span>
+        )}
       </td>
-      <td>{slot.remote ?? '—'}</td>
+      <td>
+        <BreakableName text={slot.remote ?? '—'} />
+      </td>
       <td>{slot.source}</td>
       <td>{slot.visibility}</td>
       <td data-slot-problems>
         {slot.hiddenByRule === undefined ? (
-          slot.problems.join('; ') || 'None'
+          <BreakableName text={slot.problems.join('; ') || 'None'} />
         ) : (
           // The rule's sentence says why the asker does not get it; a "None" after it read as part of the rule.
           <>
-            <span data-hidden-by-rule>{slot.hiddenByRule}</span>
-            {slot.problems.map((problem) => `; ${problem}`).join('')}
+            <span data-hidden-by-rule>
+              <BreakableName text={slot.hiddenByRule} />
+            </span>
+            <BreakableName text={slot.problems.map((problem) => `; ${problem}`).join('')} />
           </>
         )}
       </td>
@@ -220,11 +234,21 @@ function Remotes({ remotes }: { remotes: InspectedRemote[] }) {
       >
         {remotes.map((remote) => (
           <tr key={remote.name} data-inspected-remote={remote.name}>
-            <td>{remote.name}</td>
-            <td>{remote.entry || '—'}</td>
-            <td data-remote-status={remote.status}>{remoteStatusText(remote)}</td>
-            <td>{remote.components.join(', ') || '—'}</td>
-            <td>{remote.schemaComponents.join(', ') || 'none (props checked as JSON only)'}</td>
+            <td>
+              <BreakableName text={remote.name} />
+            </td>
+            <td>
+              <BreakableName text={remote.entry || '—'} />
+            </td>
+            <td data-remote-status={remote.status}>
+              <BreakableName text={remoteStatusText(remote)} />
+            </td>
+            <td>
+              <BreakableName text={remote.components.join(', ') || '—'} />
+            </td>
+            <td>
+              <BreakableName text={remote.schemaComponents.join(', ') || 'none (props checked as JSON only)'} />
+            </td>
           </tr>
         ))}
       </ToolTable>
