@@ -1,7 +1,10 @@
 import type { RecordNouns } from './describe-record-page';
 
 export interface ToBulkActionsProps {
-  /** How many rows are selected, and what they are called: "the 2 selected authors". */
+  /**
+   * How many rows are selected, and what they are called: "the selected author", "the selected authors". Not the
+   * count: the bar says it ("2 selected"), and one text twice on the page is two matches for anyone finding it.
+   */
   count: number;
   nouns: RecordNouns;
   /** Moves the focus into the bulk actions bar. */
@@ -19,7 +22,7 @@ export interface ToBulkActionsProps {
 export function ToBulkActions({ count, nouns, onGo }: ToBulkActionsProps) {
   return (
     <button type="button" className="to-bulk-actions" onClick={onGo}>
-      Go to the actions for the {count === 1 ? `selected ${nouns.one}` : `${count} selected ${nouns.many}`}
+      Go to the actions for the selected {count === 1 ? nouns.one : nouns.many}
     </button>
   );
 }
