@@ -178,6 +178,7 @@ function inspectorLines(page: Page): Promise<{ cells: Array<[string, string[]]>;
     for (const cell of document.querySelectorAll<HTMLElement>('main .inspector table :is(td, th)')) {
       const cellLines: string[] = [];
       let top: number | null = null;
+      let line: string | null = null;
       const texts = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT, {
         acceptNode: (node) =>
           node.parentElement?.closest('pre') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
@@ -190,14 +191,18 @@ function inspectorLines(page: Page): Promise<{ cells: Array<[string, string[]]>;
           range.setEnd(text, index + 1);
           const box = [...range.getClientRects()].find((each) => each.width > 0);
           if (!box) {
-            if (cellLines.length > 0) cellLines[cellLines.length - 1] += content[index];
+            if (line !== null) line += content.charAt(index);
             continue;
           }
-          if (top === null || Math.abs(box.top - top) > 2) cellLines.push('');
+          if (line !== null && top !== null && Math.abs(box.top - top) > 2) {
+            cellLines.push(line);
+            line = '';
+          }
           top = box.top;
-          cellLines[cellLines.length - 1] += content[index];
+          line = (line ?? '') + content.charAt(index);
         }
       }
+      if (line !== null) cellLines.push(line);
       const key = `${cell.closest('[role="region"]')?.getAttribute('aria-label')}: ${cell.textContent}`;
       cells.push([key, cellLines]);
       cellLines.slice(0, -1).forEach((line, index) => {
