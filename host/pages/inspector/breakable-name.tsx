@@ -6,8 +6,8 @@ import { Fragment } from 'react';
  * where a reader expects: at a space, and after a path's `/` (`/remotes/` then `team_marketing/`), as a release's
  * version wraps between its parts (releases/breakable-version.tsx). A browser also breaks after a hyphen: a phone's
  * column showed `header-` above `banner` and `mf-` above `manifest.json`, which read as other names and are not what
- * anyone searches for. Each part is kept whole (`.breakable-name__part`); `<wbr>` is no text, so the text copied or read out is
- * the same. A part wider than its column widens it: the table scrolls sideways (ToolTable).
+ * anyone searches for. Each part is kept whole (`.breakable-name__part`); `<wbr>` is no text, so the text copied or
+ * read out is the same. A part wider than its column widens it: the table scrolls sideways (ToolTable).
  */
 export function BreakableName({ text }: { text: string }) {
   return (
