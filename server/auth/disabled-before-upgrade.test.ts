@@ -5,8 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import path from 'node:path';
-import { Client } from 'pg';
-import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
+import { describeWithPostgres, usePostgresDatabases, withPostgresClient } from '../../testing/server/postgres-server';
 import { makeTempDir } from '../../testing/temp-dir';
 import { migrate } from '../storage/migrate';
 import { MIGRATIONS, POSTGRES_MIGRATIONS } from '../storage/migrations';
@@ -63,14 +62,10 @@ describeWithPostgres()('an account disabled before the upgrade, on PostgreSQL', 
 
   it('keeps its sessions of before ended once enabled again', async () => {
     const storage = await postgres.create();
-    const client = new Client({ connectionString: storage.url });
-    await client.connect();
-    try {
+    await withPostgresClient(storage.url, async (client) => {
       await migratePostgres(client, POSTGRES_MIGRATIONS.filter(BEFORE_COLUMN));
       await client.query(ACCOUNTS);
-    } finally {
-      await client.end();
-    }
+    });
     const engine = await openMigratedStorage(storage);
     try {
       await expectSessionsOfBeforeEnded(engine);

@@ -3,8 +3,7 @@
  * instead of parsing the stored sessions, and counts the sessions a database held before those columns existed.
  */
 import { sql } from 'kysely';
-import { Client } from 'pg';
-import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
+import { describeWithPostgres, usePostgresDatabases, withPostgresClient } from '../../testing/server/postgres-server';
 import { credentialStampOf } from './user-store';
 import { POSTGRES_MIGRATIONS } from '../storage/migrations';
 import { openMigratedStorage } from '../storage/open-storage';
@@ -67,9 +66,7 @@ describeWithPostgres()('postgresSessionCount', () => {
 
   it('counts the sessions stored before the upgrade that added the columns', async () => {
     const storage = await postgres.create();
-    const client = new Client({ connectionString: storage.url });
-    await client.connect();
-    try {
+    await withPostgresClient(storage.url, async (client) => {
       await migratePostgres(
         client,
         POSTGRES_MIGRATIONS.filter((step) => step.version < 13),
@@ -85,9 +82,7 @@ describeWithPostgres()('postgresSessionCount', () => {
           JSON.stringify({ cookie: {}, passport: { user } }),
         ]);
       }
-    } finally {
-      await client.end();
-    }
+    });
     const engine = await openMigratedStorage(storage);
     engines.push(engine);
     expect(await postgresSessionCount(engine.db)()).toBe(2);

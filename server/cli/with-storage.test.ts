@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Client } from 'pg';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
-import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
+import { describeWithPostgres, usePostgresDatabases, withPostgresClient } from '../../testing/server/postgres-server';
 import { runServerCommand } from '../../testing/server/run-server-command';
 import { migrate } from '../storage/migrate';
 import { MIGRATIONS, POSTGRES_MIGRATIONS, RELEASE_SCHEMA_VERSION } from '../storage/migrations';
@@ -104,26 +103,17 @@ describeWithPostgres()('a command pointed at a PostgreSQL database of an older r
 
   it('user:list refuses it, naming both schema versions, and leaves it as it was', async () => {
     const storage = await postgres.create();
-    const schemaOf = async (): Promise<number> => {
-      const client = new Client({ connectionString: storage.url });
-      await client.connect();
-      try {
+    const schemaOf = (): Promise<number> =>
+      withPostgresClient(storage.url, async (client) => {
         const { rows } = await client.query<{ version: number }>('SELECT max(version) AS version FROM schema_version');
         return Number(rows[0]?.version);
-      } finally {
-        await client.end();
-      }
-    };
-    const client = new Client({ connectionString: storage.url });
-    await client.connect();
-    try {
+      });
+    await withPostgresClient(storage.url, async (client) => {
       await migratePostgres(
         client,
         POSTGRES_MIGRATIONS.filter((step) => step.version <= OLDER),
       );
-    } finally {
-      await client.end();
-    }
+    });
 
     const run = await runServerCommand('user-list.ts', [], { DATABASE_URL: storage.url, DATABASE_PATH: '' });
     expect(run.code).toBe(1);

@@ -1,15 +1,9 @@
 import { OPERATOR_ROLE, RELEASES_MANAGE, PLACEMENTS_EDIT, VIEWER_ROLE } from '../../shared';
-import {
-  createDemoApp,
-  DEMO_PASSWORD,
-  FAST_HASH,
-  signedInAgent,
-  type DemoTestApp,
-} from '../../testing/server/test-app';
-import { createAccount, changeAccount } from '../auth/account-change';
+import { createDemoApp, DEMO_PASSWORD, signedInAgent, type DemoTestApp } from '../../testing/server/test-app';
+import { addDemoMember, DEMO_MEMBER_PASSWORD } from '../../testing/server/demo-member';
+import { changeAccount } from '../auth/account-change';
 import { removeAccount } from '../auth/account-removal';
 import { administrators, readAccessSnapshot } from '../auth/administrators';
-import { hashPassword } from '../auth/password-hash';
 import { removeTenant } from '../cli/tenant-removal';
 
 /**
@@ -52,13 +46,7 @@ describe('demo seed at a later start', () => {
     started = await createDemoApp();
     const engine = started.app.storage;
     // Ann administers as the operator of both tenants, by her memberships' roles alone; admin is disabled.
-    await createAccount(engine, 'ann', await hashPassword('a password for ann', FAST_HASH), {
-      role: VIEWER_ROLE,
-      memberships: [
-        { tenant: 'acme', role: OPERATOR_ROLE },
-        { tenant: 'globex', role: OPERATOR_ROLE },
-      ],
-    });
+    await addDemoMember(engine, { role: VIEWER_ROLE, tenantRole: OPERATOR_ROLE });
     await changeAccount(engine, 'admin', { disabled: true });
     // Ann is then the operator of every tenant there is: the removal keeps an administrator, so it is made.
     await removeTenant(engine, 'globex', { withData: true });
@@ -87,7 +75,7 @@ describe('demo seed at a later start', () => {
         'account would still administer with it, such as an operator by its own role.',
     ]);
     // Ann still signs in and works in acme.
-    await signedInAgent(app, 'ann', 'a password for ann');
+    await signedInAgent(app, 'ann', DEMO_MEMBER_PASSWORD);
 
     // Once an account administers by its own role, it comes back, with its records.
     await changeAccount(app.storage, 'admin', { disabled: false });
@@ -99,13 +87,7 @@ describe('demo seed at a later start', () => {
   it('brings back a removed admin first, so a removed demo tenant comes back with it at the same start', async () => {
     started = await createDemoApp();
     const engine = started.app.storage;
-    await createAccount(engine, 'ann', await hashPassword('a password for ann', FAST_HASH), {
-      role: VIEWER_ROLE,
-      memberships: [
-        { tenant: 'acme', role: OPERATOR_ROLE },
-        { tenant: 'globex', role: OPERATOR_ROLE },
-      ],
-    });
+    await addDemoMember(engine, { role: VIEWER_ROLE, tenantRole: OPERATOR_ROLE });
     await removeAccount(engine, 'admin', 'the test database');
     await removeTenant(engine, 'globex', { withData: true });
 
@@ -124,13 +106,7 @@ describe('demo seed at a later start', () => {
     started = await createDemoApp();
     const engine = started.app.storage;
     // Another account keeps administering, so taking admin's own role is allowed.
-    await createAccount(engine, 'ann', await hashPassword('a password for ann', FAST_HASH), {
-      role: OPERATOR_ROLE,
-      memberships: [
-        { tenant: 'acme', role: null },
-        { tenant: 'globex', role: null },
-      ],
-    });
+    await addDemoMember(engine, { role: OPERATOR_ROLE, tenantRole: null });
     await changeAccount(engine, 'admin', { role: null });
     const { app } = await restart();
     expect((await app.users.findByUsername('admin'))?.roles).toEqual([]);

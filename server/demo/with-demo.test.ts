@@ -1,9 +1,9 @@
 import { OPERATOR_ROLE, VIEWER_ROLE } from '../../shared';
-import { createDemoApp, FAST_HASH } from '../../testing/server/test-app';
+import { addDemoMember } from '../../testing/server/demo-member';
+import { createDemoApp } from '../../testing/server/test-app';
 import { printedUrl, runServerEntry } from '../../testing/server/server-entry-run';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
-import { changeAccount, createAccount } from '../auth/account-change';
-import { hashPassword } from '../auth/password-hash';
+import { changeAccount } from '../auth/account-change';
 import { removeTenant } from '../cli/tenant-removal';
 
 jest.setTimeout(90_000);
@@ -24,13 +24,7 @@ describe('the demo entry’s start', () => {
     // is removed: made again, it would leave nobody able to administer (seed-demo-data.test.ts).
     const prepared = await createDemoApp({ dir });
     const engine = prepared.app.storage;
-    await createAccount(engine, 'ann', await hashPassword('a password for ann', FAST_HASH), {
-      role: VIEWER_ROLE,
-      memberships: [
-        { tenant: 'acme', role: OPERATOR_ROLE },
-        { tenant: 'globex', role: OPERATOR_ROLE },
-      ],
-    });
+    await addDemoMember(engine, { role: VIEWER_ROLE, tenantRole: OPERATOR_ROLE });
     await changeAccount(engine, 'admin', { disabled: true });
     await removeTenant(engine, 'globex', { withData: true });
     await prepared.close({ keepData: true });

@@ -7,7 +7,7 @@
  */
 import { Client } from 'pg';
 import request from 'supertest';
-import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
+import { describeWithPostgres, usePostgresDatabases, withPostgresClient } from '../../testing/server/postgres-server';
 import { createTestApp, DEMO_PASSWORD, FAST_HASH } from '../../testing/server/test-app';
 import { hashPassword } from '../auth/password-hash';
 import { POSTGRES_MIGRATIONS, RELEASE_SCHEMA_VERSION } from './migrations';
@@ -76,9 +76,7 @@ describeWithPostgres()('a PostgreSQL database at an earlier schema, every table 
     'from version %i: upgrades at the next start, keeps its rows, lets its staff sign in',
     async (version) => {
       const storage = await postgres.create();
-      const client = new Client({ connectionString: storage.url });
-      await client.connect();
-      try {
+      await withPostgresClient(storage.url, async (client) => {
         await migratePostgres(
           client,
           POSTGRES_MIGRATIONS.filter((migration) => migration.version <= version),
@@ -104,9 +102,7 @@ describeWithPostgres()('a PostgreSQL database at an earlier schema, every table 
         } finally {
           await testApp.close();
         }
-      } finally {
-        await client.end();
-      }
+      });
     },
   );
 });

@@ -5,9 +5,8 @@
  */
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Client } from 'pg';
 import { makeTempDir } from '../../testing/temp-dir';
-import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
+import { describeWithPostgres, usePostgresDatabases, withPostgresClient } from '../../testing/server/postgres-server';
 import { migrate } from './migrate';
 import { MIGRATIONS, POSTGRES_MIGRATIONS, RELEASE_SCHEMA_VERSION } from './migrations';
 import { migratePostgres } from './postgres-migrate';
@@ -51,16 +50,12 @@ describeWithPostgres()('a PostgreSQL database at an older schema', () => {
 
   it('is refused with pg_dump as the backup to take, not db:backup, which refuses PostgreSQL', async () => {
     const storage = await postgres.create();
-    const client = new Client({ connectionString: storage.url });
-    await client.connect();
-    try {
+    await withPostgresClient(storage.url, async (client) => {
       await migratePostgres(
         client,
         POSTGRES_MIGRATIONS.filter((step) => step.version <= OLDER),
       );
-    } finally {
-      await client.end();
-    }
+    });
     const error = await refusal(assertSchemaNotBehind(storage, storage.url));
     expect(error.message).toContain(`is at schema version ${OLDER}, older than this release's`);
     expect(error.message).toContain('back it up (pg_dump -Fc');

@@ -284,3 +284,14 @@ export function usePostgresDatabases(
     }),
   };
 }
+
+/** Runs `use` with a client of its own on the database at `url` (to set a case up, or look at it), ended after. */
+export async function withPostgresClient<T>(url: string, use: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
