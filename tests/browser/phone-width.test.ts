@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { AppServer } from '../../testing/system/app-server';
 import { axeViolations } from '../../testing/system/axe';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
@@ -107,6 +107,14 @@ async function expectFitsAPhone(page: Page, name: string, width: number): Promis
 /** A build id as a team may tag a release: 34 characters without a space, the widest row of a releases table. */
 const LONG_VERSION = '2026.11.29-build.1742+sha.0740d3c4';
 
+/** Ticks the first row of the list shown; resolves with its bulk bar, once shown. */
+async function tickFirstRow(page: Page): Promise<Locator> {
+  await page.locator('main tbody input[type="checkbox"]').first().check();
+  const bar = page.locator('section.bulk-actions');
+  await bar.waitFor();
+  return bar;
+}
+
 /**
  * Publishes twelve releases of team_marketing (more than ten rows), each at the server's own build, the long version
  * last (listed first, newest first), with a team token as a team's pipeline does; none is activated.
@@ -154,8 +162,7 @@ async function phonePages(page: Page) {
       name: 'articles with a row ticked (the bulk bar)',
       path: '/resources/articles',
       prepare: async () => {
-        await page.locator('main tbody input[type="checkbox"]').first().check();
-        await page.locator('section.bulk-actions').waitFor();
+        await tickFirstRow(page);
       },
     },
     { name: 'recently deleted articles', path: '/resources/articles/deleted' },
@@ -325,9 +332,7 @@ describe.each([
     await signIn(page);
     await page.goto('/resources/articles');
     await waitForSettledPage(page);
-    await page.locator('main tbody input[type="checkbox"]').first().check();
-    const bar = page.locator('section.bulk-actions');
-    await bar.waitFor();
+    const bar = await tickFirstRow(page);
     const shape = await bar.evaluate((element) => {
       const box = (each: Element) => each.getBoundingClientRect();
       const middles = [...element.children, ...element.querySelectorAll('.bulk-actions__set > *')].map((each) => {
@@ -377,9 +382,7 @@ it('keeps the bulk bar as it was on a desktop: every action shown, none scrolled
   await signIn(page);
   await page.goto('/resources/articles');
   await waitForSettledPage(page);
-  await page.locator('main tbody input[type="checkbox"]').first().check();
-  const bar = page.locator('section.bulk-actions');
-  await bar.waitFor();
+  const bar = await tickFirstRow(page);
   expect(await bar.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
   expect(await bar.evaluate((element) => getComputedStyle(element).flexWrap)).toBe('wrap');
 });
