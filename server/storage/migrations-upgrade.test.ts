@@ -7,9 +7,8 @@
  */
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import request from 'supertest';
 import { makeTempDir } from '../../testing/temp-dir';
-import { createTestApp, DEMO_PASSWORD, FAST_HASH } from '../../testing/server/test-app';
+import { createTestApp, DEMO_PASSWORD, FAST_HASH, signedInAgent } from '../../testing/server/test-app';
 import { hashPassword } from '../auth/password-hash';
 import { migrate } from './migrate';
 import { MIGRATIONS } from './migrations';
@@ -91,9 +90,7 @@ describe.each(EARLIER_VERSIONS)('a database at schema version %i, every table ho
       expect(db.pragma('foreign_key_check')).toEqual([]);
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
 
-      const agent = request.agent(testApp.app.handler);
-      const signedIn = await agent.post('/login').send({ username: 'member', password: DEMO_PASSWORD });
-      expect(signedIn.status).toBe(200);
+      const agent = await signedInAgent(testApp.app, 'member');
       expect((await agent.get('/me')).body.user).toMatchObject({ username: 'member' });
     } finally {
       await testApp.close();

@@ -6,9 +6,8 @@
  * steps as at a rolling upgrade's first new host), every row is still there, and a staff member signs in.
  */
 import { Client } from 'pg';
-import request from 'supertest';
 import { describeWithPostgres, usePostgresDatabases, withPostgresClient } from '../../testing/server/postgres-server';
-import { createTestApp, DEMO_PASSWORD, FAST_HASH } from '../../testing/server/test-app';
+import { createTestApp, DEMO_PASSWORD, FAST_HASH, signedInAgent } from '../../testing/server/test-app';
 import { hashPassword } from '../auth/password-hash';
 import { POSTGRES_MIGRATIONS, RELEASE_SCHEMA_VERSION } from './migrations';
 import { migratePostgres } from './postgres-migrate';
@@ -95,9 +94,7 @@ describeWithPostgres()('a PostgreSQL database at an earlier schema, every table 
           for (const table of tables)
             expect([table, await rowCount(client, table)]).toEqual([table, before.get(table)]);
 
-          const agent = request.agent(testApp.app.handler);
-          const signedIn = await agent.post('/login').send({ username: 'member', password: DEMO_PASSWORD });
-          expect(signedIn.status).toBe(200);
+          const agent = await signedInAgent(testApp.app, 'member');
           expect((await agent.get('/me')).body.user).toMatchObject({ username: 'member' });
         } finally {
           await testApp.close();
