@@ -165,7 +165,12 @@ describeWithPostgres()('npm run tenant:remove with DATABASE_URL', () => {
     const testApp = await createTestApp({ storage: { kind: 'postgres', url, poolSize: 3, statementTimeoutMs: 5000 } });
     try {
       await seed(testApp.app);
-      await removeGlobex(testApp, (args) => runServerCommand('tenant-remove.ts', args, { DATABASE_URL: url }), url);
+      await removeGlobex(
+        testApp,
+        (args) => runServerCommand('tenant-remove.ts', args, { DATABASE_URL: url }),
+        // Named as the server names it: `PostgreSQL "tenant_remove" on 127.0.0.1:<port>`.
+        testApp.app.storage.displayName,
+      );
       // PostgreSQL's word index follows its records by foreign key: acme's record only.
       const words = await sql<{ n: number }>`SELECT count(*)::int AS n FROM record_words`.execute(
         testApp.app.storage.db,

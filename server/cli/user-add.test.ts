@@ -275,7 +275,8 @@ describeWithPostgres()('npm run user:add with DATABASE_URL', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(
-      `Created the staff account "editor" (tenants: acme, globex; role: none (an editor)) in ${url}.`,
+      `Created the staff account "editor" (tenants: acme, globex; role: none (an editor)) in ` +
+        `${testApp.app.storage.displayName}.`,
     );
     expect(fs.readdirSync(folder.path)).toEqual([]);
     expect((await signIn(testApp, 'editor', 'editor-password-123')).status).toBe(200);

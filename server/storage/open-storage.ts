@@ -1,3 +1,4 @@
+import { postgresDatabaseName } from './database-name';
 import type { PostgresSettings } from './postgres-engine';
 import type { ConnectionWatch } from './postgres-outage-log';
 import { SqliteEngine } from './sqlite-engine';
@@ -22,12 +23,16 @@ export function openStorage(
   return new PostgresEngine(settings, onIdleError, connections);
 }
 
-/** Where the settings point, for messages (a PostgreSQL URL without its password). */
+/**
+ * Where the settings point, for the commands' messages, named as the server's logs and refusals name it
+ * (database-name.ts): the SQLite file, or `PostgreSQL "slots" on db:5432` as a client reads the URL and PG*
+ * variables, never the password.
+ */
 export function describeStorage(settings: StorageSettings): string {
   if (settings.kind === 'sqlite') return settings.path;
-  const url = new URL(settings.url);
-  url.password = '';
-  return url.toString();
+  // Loaded only here, as in openStorage: the SQLite commands need none of pg.
+  const { Client } = require('pg') as typeof import('pg');
+  return `PostgreSQL ${postgresDatabaseName(new Client({ connectionString: settings.url }))}`;
 }
 
 /**

@@ -27,7 +27,7 @@ export class SchemaBehindError extends Error {
     engine: StorageSettings['kind'],
   ) {
     super(
-      `The database at ${where} is at schema version ${found}, older than this release's (${release}). ` +
+      `The database ${where} is at schema version ${found}, older than this release's (${release}). ` +
         "The operators' commands do not upgrade a database: a server of the release that made it may still run on " +
         `it, and would not start again. Nothing was changed. To upgrade, back it up (${BACKUP_COMMAND[engine]}) and ` +
         "start this release's server on it (docs/operators/upgrade.md), then run the command again; until then, use " +
