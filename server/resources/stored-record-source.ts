@@ -136,7 +136,8 @@ export class StoredRecordSource implements RecordSource {
       await this.words.write(trx, row.id, recordWords(tenant, resource, kept));
       return row.id;
     });
-    this.engine.noteWrite();
+    // Inside a caller's transaction (`given`), nothing is committed yet: the caller signals once it is.
+    if (!given) this.engine.noteWrite();
     return toRecord({ id, data: stored });
   }
 
@@ -160,7 +161,7 @@ export class StoredRecordSource implements RecordSource {
         },
       ),
     );
-    // insert noted its write inside the transaction: noted again once it is committed, for the caches.
+    // insert ran inside this transaction and left the signal to it: given once it is committed, for the caches.
     if (!made.replayed) this.engine.noteWrite();
     return made;
   }

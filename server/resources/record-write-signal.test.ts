@@ -1,0 +1,70 @@
+import { ENGINES } from '../../testing/server/engines-under-test';
+import { UserStore } from '../auth/user-store';
+import { openMigratedStorage } from '../storage/open-storage';
+import type { StorageEngine } from '../storage/storage-engine';
+import { TenantStore } from '../tenants/tenant-store';
+import { StoredRecordSource } from './stored-record-source';
+
+/**
+ * A record's create is signalled (StorageEngine.noteWrite) once, after it commits, as tenants' writes are
+ * (tenant-write-signal.test.ts): a signal from inside a transaction woke the caches to the state before it, and the
+ * caller signalled again after. Each signal here reads the records' titles at that moment through another host's
+ * engine, which sees committed data only, on both engines.
+ */
+for (const engineUnderTest of ENGINES) {
+  engineUnderTest.describeFor(`record write signal on ${engineUnderTest.name}`, () => {
+    let engine: StorageEngine;
+    let anotherHost: StorageEngine;
+    let records: StoredRecordSource;
+    let userId: number;
+    /** The titles read at each signal, in the order the signals came. */
+    let readsAtSignals: Promise<string[]>[];
+
+    beforeAll(() => engineUnderTest.setUp(), 60_000);
+    afterAll(() => engineUnderTest.tearDown(), 30_000);
+
+    beforeEach(async () => {
+      const settings = await engineUnderTest.freshDatabase();
+      engine = await openMigratedStorage(settings);
+      anotherHost = await openMigratedStorage(settings);
+      await new TenantStore(engine).save({ id: 'acme', name: 'Acme' });
+      userId = (await new UserStore(engine).upsert('member', 'hash')).user.id;
+      records = new StoredRecordSource(engine);
+      const reader = new StoredRecordSource(anotherHost);
+      const signal = engine.noteWrite.bind(engine);
+      readsAtSignals = [];
+      jest.spyOn(engine, 'noteWrite').mockImplementation(() => {
+        readsAtSignals.push(reader.list('acme', 'notes').then((all) => all.map((record) => record.title)));
+        signal();
+      });
+    });
+
+    afterEach(async () => {
+      jest.restoreAllMocks();
+      await Promise.all([engine.close(), anotherHost.close()]);
+    });
+
+    it("signals a create inside its caller's transaction nothing: the caller signals once, after the commit", async () => {
+      await engine.exclusive(async (db) => {
+        await records.insert('acme', 'notes', { title: 'First' }, [], db);
+        // A read woken by a signal so far ends before the commit, as it may when the commit is slow.
+        await Promise.all(readsAtSignals);
+      });
+      engine.noteWrite();
+      expect(await Promise.all(readsAtSignals)).toEqual([['First']]);
+    });
+
+    it('signals a keyed create once, after its transaction commits, and a replay not at all', async () => {
+      const creation = { userId, key: 'key-1' };
+      const made = await records.insertOnce('acme', 'notes', { title: 'Keyed' }, [], creation);
+      const replayed = await records.insertOnce('acme', 'notes', { title: 'Keyed' }, [], creation);
+      expect([made.replayed, replayed.replayed, replayed.id]).toEqual([false, true, made.id]);
+      expect(await Promise.all(readsAtSignals)).toEqual([['Keyed']]);
+    });
+
+    it('signals a create outside a transaction once, after the write', async () => {
+      await records.insert('acme', 'notes', { title: 'Alone' });
+      expect(await Promise.all(readsAtSignals)).toEqual([['Alone']]);
+    });
+  });
+}
