@@ -807,6 +807,8 @@ describe('export and import', () => {
     const exported = await operator.get('/api/placements/export').expect(200);
     expect(exported.headers['content-disposition']).toBe('attachment; filename="placements-published.json"');
     expect(exported.body).toEqual(DOCUMENT);
+    // A file to read, diff and keep in version control: indented, one property a line, ending with a newline.
+    expect(exported.text).toBe(`${JSON.stringify(DOCUMENT, null, 2)}\n`);
 
     const file = {
       $schema: './remotes-config.schema.json',

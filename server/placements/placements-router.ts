@@ -285,7 +285,9 @@ export function createPlacementsRouter(options: PlacementsRouterOptions): Router
           'Content-Disposition',
           `attachment; filename="placements-${fromDraft ? 'draft' : 'published'}.json"`,
         );
-        res.json(shownDocument(document ?? { remotes: [], locations: {} }, await readableBy(req)));
+        // Indented: the file is read, diffed and kept in version control (REMOTES_CONFIG's form), not parsed only.
+        const shown = shownDocument(document ?? { remotes: [], locations: {} }, await readableBy(req));
+        res.type('application/json').send(`${JSON.stringify(shown, null, 2)}\n`);
       },
     ],
   });
