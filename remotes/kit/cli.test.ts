@@ -8,12 +8,15 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** `slots-remote <args>` in its own process, as a team runs it in a project (here, a folder without one). */
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const cli = path.join(__dirname, 'cli.ts');
   const tsx = pathToFileURL(require.resolve('tsx')).href;
   const child = spawn(process.execPath, ['--import', tsx, cli, ...args], {
     cwd: tmpdir(),
-    env: { PATH: process.env.PATH ?? '' },
+    env: { PATH: process.env.PATH ?? '', ...env },
   });
   let stdout = '';
   let stderr = '';
@@ -41,5 +44,23 @@ describe('slots-remote, asked about itself', () => {
     const result = await runCli(['upgrade']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^usage: slots-remote build\|dev/);
+  });
+});
+
+describe('slots-remote, run outside a project', () => {
+  const noDeclaration =
+    `No remote.ts in ${tmpdir()}: run slots-remote in your remote's project (the folder slots-remote new made, ` +
+    'with remote.ts and components/), or give that folder as --dir.\n';
+
+  it('build says there is no remote.ts in the folder and where to run it, and exits 1', async () => {
+    await expect(runCli(['build'])).resolves.toEqual({ code: 1, stdout: '', stderr: noDeclaration });
+  });
+
+  it('release says the same before sending anything', async () => {
+    const result = await runCli(
+      ['release', '--version', '1.0.0', '--entry', 'http://127.0.0.1:9/1.0.0/mf-manifest.json'],
+      { SLOTS_RELEASE_TOKEN: 'slt_x_y', SLOTS_RELEASE_SERVER: 'http://127.0.0.1:9' },
+    );
+    expect(result).toEqual({ code: 1, stdout: '', stderr: noDeclaration });
   });
 });

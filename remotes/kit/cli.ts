@@ -19,6 +19,7 @@
  *
  * An option given twice takes its last value, so `npm run dev -- --port 4200` overrides a `--port` in the script.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import webpack, { type Configuration, type Stats, type Watching } from 'webpack';
 import { watchDeclaration } from './declaration-watcher';
@@ -61,6 +62,14 @@ export function parseCliArguments(args: readonly string[], cwd: string): CliOpti
   return options;
 }
 
+/** A folder without `remote.ts`: most often the command run outside the project, or `--dir` naming another folder. */
+export function noDeclarationMessage(dir: string): string {
+  return (
+    `No ${REMOTE_DECLARATION_FILE} in ${path.resolve(dir)}: run slots-remote in your remote's project (the folder ` +
+    `slots-remote new made, with ${REMOTE_DECLARATION_FILE} and components/), or give that folder as --dir.`
+  );
+}
+
 /**
  * The remote's declaration: the default export of its `remote.ts`, run through tsx (it is TypeScript). Read afresh
  * on every call: the project's own modules are dropped from Node's module cache first (the kit and other packages
@@ -68,6 +77,8 @@ export function parseCliArguments(args: readonly string[], cwd: string): CliOpti
  */
 export function loadRemoteDeclaration(dir: string): RemoteDeclaration {
   const file = path.join(dir, REMOTE_DECLARATION_FILE);
+  // Before tsx: its "Cannot find module" with a require stack of the kit's files says nothing of where to run.
+  if (!existsSync(file)) throw new Error(noDeclarationMessage(dir));
   const project = `${path.resolve(dir)}${path.sep}`;
   for (const id of Object.keys(require.cache)) {
     const modulePath = id.split('?')[0]!;
