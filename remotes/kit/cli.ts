@@ -192,10 +192,11 @@ async function dev(options: CliOptions): Promise<void> {
   process.on('SIGTERM', stop);
 }
 
-/** Publishes the release; the remote's name is the one its remote.ts declares. */
+/** Publishes the release; the remote's name and components are those its remote.ts declares. */
 async function release(args: readonly string[]): Promise<boolean> {
   const options = parseReleaseArguments(args, process.cwd(), process.env);
-  const outcome = await publishRelease(loadRemoteDeclaration(options.dir).name, options);
+  const remote = loadRemoteDeclaration(options.dir);
+  const outcome = await publishRelease(remote.name, options, remote.components);
   for (const line of outcome.lines) (outcome.ok ? console.log : console.error)(line);
   return outcome.ok;
 }

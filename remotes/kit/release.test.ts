@@ -501,3 +501,84 @@ describe('slots-remote release', () => {
     expect(fake.received).toEqual([]);
   });
 });
+
+/** A team's origin with one version's build deployed: its slots-remote.json lists `components`. */
+function startOrigin(components: string[]): Promise<{ server: Server; entry: string; asked: string[] }> {
+  const asked: string[] = [];
+  const server = createServer((request, response) => {
+    asked.push(`${request.url ?? ''} ${request.headers.authorization ?? 'no token'}`);
+    if (request.url !== '/team_records/2.0.0/slots-remote.json') {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { 'Content-Type': 'application/json' });
+    response.end(JSON.stringify({ name: REMOTE, components, formComponents: [], props: {} }));
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({ server, entry: `http://127.0.0.1:${port}/team_records/2.0.0/mf-manifest.json`, asked });
+    });
+  });
+}
+
+describe('a deployed build that lacks a component remote.ts declares', () => {
+  let origin: Awaited<ReturnType<typeof startOrigin>>;
+  beforeAll(async () => {
+    // Built before PaymentStatus was added to remote.ts, and deployed as it was.
+    origin = await startOrigin(['Hello']);
+  });
+  afterAll(() => close(origin.server));
+
+  const refusal = (folder: string, server: string) =>
+    `The build deployed at ${folder} lacks "PaymentStatus", which remote.ts declares: its slots-remote.json lists ` +
+    'Hello. It was built before that component was added, or from other sources.\n' +
+    `Nothing was sent to ${server}: build again (npm run build), deploy the new dist/ to ${folder}, then publish ` +
+    'again.';
+
+  it('is refused before anything is sent to the server, the version left free', async () => {
+    const outcome = await publishRelease(REMOTE, options({ entry: origin.entry }), ['Hello', 'PaymentStatus']);
+    const folder = new URL('.', origin.entry).href;
+    expect(outcome).toEqual({ ok: false, lines: refusal(folder, fake.origin).split('\n') });
+    expect(fake.received).toEqual([]);
+    // Only the team's own origin was asked, for the descriptor, without the token.
+    expect(origin.asked.at(-1)).toBe('/team_records/2.0.0/slots-remote.json no token');
+  });
+
+  it('is published when it provides every component remote.ts declares', async () => {
+    const outcome = await publishRelease(REMOTE, options({ entry: origin.entry }), ['Hello']);
+    expect(outcome.ok).toBe(true);
+    expect(fake.received.map((request) => request.body)).toEqual([{ version: '2.0.0', entry: origin.entry }]);
+  });
+
+  it('leaves a descriptor it cannot read to the server, which says what is wrong with it', async () => {
+    const elsewhere = origin.entry.replace('2.0.0', '2.0.1');
+    const outcome = await publishRelease(REMOTE, options({ entry: elsewhere }), ['Hello', 'PaymentStatus']);
+    expect(outcome.ok).toBe(true);
+    expect(fake.received).toHaveLength(1);
+  });
+
+  it('slots-remote release compares the components of remote.ts, and exits 1', async () => {
+    const declaring = mkdtempSync(path.join(os.tmpdir(), 'slots-release-'));
+    try {
+      writeFileSync(path.join(declaring, 'package.json'), JSON.stringify({ name: 'team-records', version: '2.0.0' }));
+      writeFileSync(
+        path.join(declaring, 'remote.ts'),
+        `export default { name: '${REMOTE}', components: ['Hello', 'PaymentStatus'] };\n`,
+      );
+      const result = await runCli(['--dir', declaring], {
+        [RELEASE_TOKEN_ENV]: TOKEN,
+        SLOTS_RELEASE_SERVER: fake.origin,
+        SLOTS_RELEASE_ENTRY: origin.entry,
+      });
+      expect(result).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `${refusal(new URL('.', origin.entry).href, fake.origin)}\n`,
+      });
+      expect(fake.received).toEqual([]);
+    } finally {
+      rmSync(declaring, { recursive: true, force: true });
+    }
+  });
+});

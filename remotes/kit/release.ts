@@ -13,6 +13,7 @@ import {
   type PublishReleaseRequest,
   type RemoteRelease,
 } from '../../shared';
+import { undeployedComponents, undeployedComponentsMessage } from './deployed-build-check';
 
 /** The team token of the remote (`npm run token:add -- <remote>` on the product's side). */
 export const RELEASE_TOKEN_ENV = 'SLOTS_RELEASE_TOKEN';
@@ -216,13 +217,21 @@ export function redirectedMessage(status: number, location: string): string {
 }
 
 /**
- * Publishes the release `version` of `remote`; never throws for an answer of the server, only says what it was. The
+ * Publishes the release `version` of `remote`; never throws for an answer of the server, only says what it was.
+ * `declared` (the components of `remote.ts`) is first compared with the build deployed at the entry. The
  * token goes to `options.server` and nowhere else: a plain-http server off this machine is not asked, and a redirect
  * is reported, not followed (it would send the token to another host, and turn the POST into a GET on a 301 or 302).
  */
-export async function publishRelease(remote: string, options: ReleaseOptions): Promise<ReleaseOutcome> {
+export async function publishRelease(
+  remote: string,
+  options: ReleaseOptions,
+  declared: readonly string[] = [],
+): Promise<ReleaseOutcome> {
   const refused = checkServerOrigin(options.server);
   if (refused !== null) return { ok: false, lines: [refused] };
+  // A version is taken for good once published: a stale build is refused here, before it takes one.
+  const undeployed = await undeployedComponents(options.entry, declared);
+  if (undeployed !== null) return { ok: false, lines: undeployedComponentsMessage(undeployed, options.server) };
   const url = `${options.server}/api/remotes/${encodeURIComponent(remote)}/releases`;
   const request: PublishReleaseRequest = { version: options.version, entry: options.entry };
   let response: Response;

@@ -1,0 +1,63 @@
+/**
+ * Before `slots-remote release` sends anything: the build deployed at the entry against the project's `remote.ts`. A
+ * `dist/` built before a component was added (deployed without `npm run build` again, or from an older checkout) is
+ * a whole build of its own: the server accepts it, and the version is then taken for good by a release that lacks
+ * the component, whose every placement is refused later. Only the team's origin is asked, without the token.
+ */
+import { REMOTE_DESCRIPTOR_FILE } from '../../shared';
+
+/** As long as the server waits for the same file when it is published (the descriptor's timeout). */
+const DEPLOYED_DESCRIPTOR_TIMEOUT_MS = 3_000;
+
+/** What the deployed build lacks of the declaration: the components and where its descriptor was read. */
+export interface UndeployedComponents {
+  /** The deployed `slots-remote.json`. */
+  url: string;
+  /** What `remote.ts` declares and the deployed build does not provide, in `remote.ts`'s order. */
+  missing: string[];
+  /** What the deployed build provides. */
+  deployed: string[];
+}
+
+/**
+ * The components `declared` that the build at `entry` does not provide, from its `slots-remote.json` beside the
+ * manifest, or null when it provides them all or cannot be read from here (then the server, which reads the same
+ * file, says what is wrong with it).
+ */
+export async function undeployedComponents(
+  entry: string,
+  declared: readonly string[],
+  timeoutMs = DEPLOYED_DESCRIPTOR_TIMEOUT_MS,
+): Promise<UndeployedComponents | null> {
+  if (declared.length === 0 || !URL.canParse(entry)) return null;
+  const url = new URL(REMOTE_DESCRIPTOR_FILE, entry).href;
+  let body: unknown;
+  try {
+    const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    if (!response.ok) {
+      await response.body?.cancel();
+      return null;
+    }
+    body = await response.json();
+  } catch {
+    return null;
+  }
+  const components = (body as { components?: unknown } | null)?.components;
+  if (!Array.isArray(components) || !components.every((name) => typeof name === 'string')) return null;
+  const deployed = components as string[];
+  const missing = declared.filter((name) => !deployed.includes(name));
+  return missing.length === 0 ? null : { url, missing, deployed };
+}
+
+/** The refusal of a release whose deployed build lacks components `remote.ts` declares. */
+export function undeployedComponentsMessage(found: UndeployedComponents, server: string): string[] {
+  const folder = new URL('.', found.url).href;
+  const names = found.missing.map((name) => `"${name}"`).join(', ');
+  return [
+    `The build deployed at ${folder} lacks ${names}, which remote.ts declares: its ${REMOTE_DESCRIPTOR_FILE} lists ` +
+      `${found.deployed.join(', ') || 'no component'}. It was built before ${found.missing.length === 1 ? 'that component was' : 'those components were'} ` +
+      'added, or from other sources.',
+    `Nothing was sent to ${server}: build again (npm run build), deploy the new dist/ to ${folder}, then publish ` +
+      'again.',
+  ];
+}
