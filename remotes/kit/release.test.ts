@@ -447,6 +447,23 @@ describe('publishRelease against an HTTP server', () => {
     expect(outcome.ok).toBe(false);
     expect(outcome.lines[0]).toMatch(new RegExp(`^Could not reach ${unreachable}: .*Check --server`));
   });
+
+  it('says to give the http origin when an https one is answered in plain http, as a product on this machine is', async () => {
+    // The fake product listens in plain http: asked over https, its answer fails the TLS handshake.
+    const { port } = new URL(fake.origin);
+    const outcome = await publishRelease(REMOTE, options({ server: `https://127.0.0.1:${port}` }));
+    expect(outcome.ok).toBe(false);
+    expect(outcome.lines).toHaveLength(1);
+    expect(outcome.lines[0]).toMatch(
+      new RegExp(
+        `^Could not reach https://127\\.0\\.0\\.1:${port}: it answers plain http there, not https \\(the TLS ` +
+          `handshake failed: [^\\n]*wrong version number[^\\n]*\\)\\. For a product on this machine that serves ` +
+          `plain http, give http://127\\.0\\.0\\.1:${port} as --server or SLOTS_RELEASE_SERVER; else the address ` +
+          'where it serves https\\.$',
+      ),
+    );
+    expect(fake.received).toEqual([]);
+  });
 });
 
 /** `slots-remote release` as a team runs it (`npm run release`), in its own process. */

@@ -207,6 +207,25 @@ export function tokenNotAcceptedMessage(message: string, remote: string, server:
   ];
 }
 
+/**
+ * A request that got no answer. An https origin whose port speaks plain http (a product started on this machine
+ * without TLS, given as https://) fails in the TLS handshake with OpenSSL's "wrong version number", which says
+ * nothing of that: the message names the http origin to give instead.
+ */
+export function unreachableMessage(server: string, error: unknown): string {
+  const cause = (error as { cause?: { message?: unknown; code?: unknown } }).cause;
+  const said = String(cause?.message ?? (error as Error).message).trim();
+  if (cause?.code === 'ERR_SSL_WRONG_VERSION_NUMBER' && server.startsWith('https:')) {
+    const plain = `http:${server.slice('https:'.length)}`;
+    return (
+      `Could not reach ${server}: it answers plain http there, not https (the TLS handshake failed: ${said}). ` +
+      `For a product on this machine that serves plain http, give ${plain} as --server or ${RELEASE_SERVER_ENV}; ` +
+      'else the address where it serves https.'
+    );
+  }
+  return `Could not reach ${server}: ${said}. Check --server or ${RELEASE_SERVER_ENV}.`;
+}
+
 /** What a redirect of the release's request is reported as; `location` is its Location, made absolute. */
 export function redirectedMessage(status: number, location: string): string {
   const origin = URL.canParse(location) ? ` (its origin: ${new URL(location).origin})` : '';
@@ -247,11 +266,7 @@ export async function publishRelease(
       body: JSON.stringify(request),
     });
   } catch (error) {
-    const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
-    return {
-      ok: false,
-      lines: [`Could not reach ${options.server}: ${cause}. Check --server or ${RELEASE_SERVER_ENV}.`],
-    };
+    return { ok: false, lines: [unreachableMessage(options.server, error)] };
   }
   const location = response.headers.get('location');
   if (response.status >= 300 && response.status < 400 && location !== null) {
