@@ -445,7 +445,14 @@ describe('publishRelease against an HTTP server', () => {
     const unreachable = `http://127.0.0.1:${await getFreePort()}`;
     const outcome = await publishRelease(REMOTE, options({ server: unreachable }));
     expect(outcome.ok).toBe(false);
-    expect(outcome.lines[0]).toMatch(new RegExp(`^Could not reach ${unreachable}: .*Check --server`));
+    expect(outcome.lines).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^Could not reach ${unreachable}: connect ECONNREFUSED [^ ]+\\. Nothing was published: check that the ` +
+            'product is up and that --server or SLOTS_RELEASE_SERVER is its address, then run the same command again\\.$',
+        ),
+      ),
+    ]);
   });
 
   it('says to give the http origin when an https one is answered in plain http, as a product on this machine is', async () => {

@@ -223,7 +223,10 @@ export function unreachableMessage(server: string, error: unknown): string {
       'else the address where it serves https.'
     );
   }
-  return `Could not reach ${server}: ${said}. Check --server or ${RELEASE_SERVER_ENV}.`;
+  return (
+    `Could not reach ${server}: ${said}. Nothing was published: check that the product is up and that --server or ` +
+    `${RELEASE_SERVER_ENV} is its address, then run the same command again.`
+  );
 }
 
 /** What a redirect of the release's request is reported as; `location` is its Location, made absolute. */
