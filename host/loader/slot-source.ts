@@ -46,6 +46,11 @@ export interface SlotSourceOptions {
   sessionData?: PageSessionData | null;
   /** Settles once the remotes' components are registered (see {@link SlotSource.awaitRemotes}); null: they are. */
   remotesReady?: Promise<unknown> | null;
+  /**
+   * Awaited, beside GET /meta, before a sign-in made here shows signed in (RemotesFollowingSession.beforeSignedIn);
+   * what it rejects with is ignored.
+   */
+  beforeSignedIn?: (user: CurrentUser) => Promise<void>;
 }
 
 /** GET /meta asked for a session being signed in here, before the session says so (SlotSource.prepareSignIn). */
@@ -138,11 +143,14 @@ export class SlotSource extends ExternalStore<SlotData> {
   /** The key of the load in flight or done, and how to abandon it. */
   private inFlight: { key: string; controller: AbortController } | null = null;
 
-  constructor({ client, pathname, sessionData = null, remotesReady = null }: SlotSourceOptions) {
+  private readonly beforeSignedIn: ((user: CurrentUser) => Promise<void>) | null;
+
+  constructor({ client, pathname, sessionData = null, remotesReady = null, beforeSignedIn }: SlotSourceOptions) {
     // As with the session, the bound `refresh` exists only once super() has returned.
     super(LOADING);
     this.publish(Object.freeze({ ...LOADING, refresh: this.refresh }));
     this.client = client;
+    this.beforeSignedIn = beforeSignedIn ?? null;
     const onSignInPage = pathname === SIGN_IN_PATH;
     let me: Promise<MePayload>;
     // The session data answers on every page, the sign-in page too: a signed-in visitor there is sent on at once,
@@ -200,12 +208,15 @@ export class SlotSource extends ExternalStore<SlotData> {
     const request = handled(this.client.get<MetaPayload>('/meta'));
     const prepared: Prepared = { scope: scopeOf('authenticated', user), request, loaded: null };
     this.prepared = prepared;
-    try {
-      const identityKey = `meta|${identityOf('authenticated', user)}`;
-      prepared.loaded = this.loadedFrom('meta', identityKey, await request);
-    } catch {
-      // Reported by the load that takes the request, once the session is shown signed in.
-    }
+    const meta = (async () => {
+      try {
+        const identityKey = `meta|${identityOf('authenticated', user)}`;
+        prepared.loaded = this.loadedFrom('meta', identityKey, await request);
+      } catch {
+        // Reported by the load that takes the request, once the session is shown signed in.
+      }
+    })();
+    await Promise.all([meta, this.beforeSignedIn?.(user).catch(() => undefined)]);
   };
 
   /** Starts the load the session calls for, unless it is the one in flight; then gives out what is current. */

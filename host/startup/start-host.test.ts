@@ -223,6 +223,90 @@ describe('startHost', () => {
   });
 });
 
+describe('startHost when the session changes in the page', () => {
+  const MEMBER = {
+    username: 'member',
+    displayName: 'Member',
+    tenants: [
+      { id: 'acme', name: 'Acme' },
+      { id: 'globex', name: 'Globex' },
+    ],
+    currentTenant: 'acme',
+  };
+
+  /** GET /api/remotes answers the records remote's canary from now on: another entry, as a release's folder. */
+  function giveRecordsCanary(s: Setup): void {
+    const { body } = s.fake.routes.get('GET /api/remotes') as { body: RemotesPayload };
+    const remotes = body.remotes.map((remote) =>
+      remote.name === s.records ? { ...remote, entry: `/remotes/${s.records}/2.0.0/mf-manifest.json` } : remote,
+    );
+    s.fake.routes.set('GET /api/remotes', { body: { remotes } });
+  }
+
+  function started(pathname: string, signedIn = false) {
+    const s = setup(pathname);
+    if (signedIn) s.fake.routes.set('GET /me', { body: { user: MEMBER } });
+    const reloads: string[] = [];
+    const startup = startHost({ ...s.options, reloadPage: () => reloads.push(pathname) });
+    return { s, startup, reloads };
+  }
+
+  it('signing in to the same releases: asks the remotes again beside GET /meta, then shows signed in', async () => {
+    const { s, startup, reloads } = started('/login');
+    await startup.remotesReady;
+    s.fake.routes.set('POST /login', { body: { user: MEMBER } });
+    s.fake.routes.set('GET /meta', { body: { dashboards: [], modules: [], slots: {} } });
+    await startup.source.session.signIn({ username: 'member', password: 'secret' });
+
+    expect(startup.source.session.snapshot().status).toBe('authenticated');
+    expect(requested(s.fake).filter((request) => request === 'GET /api/remotes')).toHaveLength(2);
+    expect(reloads).toEqual([]);
+  });
+
+  it('signing in to a canary: loads the page again instead of showing the old releases signed in', async () => {
+    const { s, startup, reloads } = started('/login');
+    await startup.remotesReady;
+    s.fake.routes.set('POST /login', { body: { user: MEMBER } });
+    s.fake.routes.set('GET /meta', { body: { dashboards: [], modules: [], slots: {} } });
+    giveRecordsCanary(s);
+    let signedIn = false;
+    void startup.source.session.signIn({ username: 'member', password: 'secret' }).then(() => (signedIn = true));
+    await waitFor(() => reloads.length > 0);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+
+    expect(reloads).toEqual(['/login']);
+    // Never shown signed in with the releases of before: the page is on its way out.
+    expect([signedIn, startup.source.session.snapshot().status]).toEqual([false, 'anonymous']);
+  });
+
+  it('switching to a tenant given a canary: loads the page again once the switch is made, not before', async () => {
+    const { s, startup, reloads } = started('/resources/articles', true);
+    await startup.remotesReady;
+    await waitFor(() => startup.source.session.snapshot().status === 'authenticated');
+    // The session the page was loaded in is the one its remotes are for: nothing asked again for it.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(requested(s.fake).filter((request) => request === 'GET /api/remotes')).toHaveLength(1);
+
+    giveRecordsCanary(s);
+    s.fake.routes.set('POST /tenant', { body: { user: { ...MEMBER, currentTenant: 'globex' } } });
+    await startup.source.session.switchTenant('globex');
+    await waitFor(() => reloads.length > 0);
+    expect(reloads).toEqual(['/resources/articles']);
+  });
+
+  it('keeps the page when the remotes cannot be asked after a switch', async () => {
+    const { s, startup, reloads } = started('/resources/articles', true);
+    await startup.remotesReady;
+    await waitFor(() => startup.source.session.snapshot().status === 'authenticated');
+    s.fake.routes.set('GET /api/remotes', { status: 503, body: { error: { code: 'unavailable', message: 'Down.' } } });
+    s.fake.routes.set('POST /tenant', { body: { user: { ...MEMBER, currentTenant: 'globex' } } });
+    await startup.source.session.switchTenant('globex');
+    await waitFor(() => requested(s.fake).filter((request) => request === 'GET /api/remotes').length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(reloads).toEqual([]);
+  });
+});
+
 describe('startHost with the boot data of index.html', () => {
   function bootFor(s: Setup, components: Array<{ component: string; media?: string }>) {
     return {

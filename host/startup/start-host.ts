@@ -8,6 +8,7 @@ import {
   type PreviewedRelease,
 } from '../loader/remote-descriptors';
 import { reloadOnRemoteRebuilds } from '../loader/remote-live-reload';
+import { remotesFollowingSession } from '../loader/remotes-follow-session';
 import type { ReliabilityOptions } from '../loader/reliability-plugin';
 import { createRemoteModuleLoader, type RemoteModuleLoader } from '../loader/remote-module-loader';
 import { HOST_MESSAGES } from '../loader/messages';
@@ -65,6 +66,11 @@ export interface StartHostOptions {
    */
   fallbackModule: ReliabilityOptions['fallbackModule'];
   reliability?: Partial<ReliabilityOptions>;
+  /**
+   * Loads the page again (window.location.reload by default): when the session changes in the page and the server
+   * chooses other releases for the new one (remotes-follow-session.ts).
+   */
+  reloadPage?: () => void;
 }
 
 /**
@@ -102,9 +108,19 @@ export function startHost(options: StartHostOptions): HostStartup {
   const sessionClient = options.client ?? page!.sessionClient;
   const pathname = options.pathname ?? window.location.pathname;
   const sessionData = options.sessionData !== undefined ? options.sessionData : readSessionData();
-  const source = new SlotSource({ client: sessionClient, pathname, sessionData });
+  const remotesOfSession = remotesFollowingSession({
+    client,
+    reload: options.reloadPage ?? (() => window.location.reload()),
+  });
+  const source = new SlotSource({
+    client: sessionClient,
+    pathname,
+    sessionData,
+    beforeSignedIn: remotesOfSession.beforeSignedIn,
+  });
   page?.follow(source.session);
   source.session.listen(window);
+  remotesOfSession.follow(source.session);
   const instance = options.instance ?? getInstance() ?? createInstance({ name: HOST_NAME, remotes: [] });
   const modules = createRemoteModuleLoader({
     instance,
@@ -144,6 +160,7 @@ export function startHost(options: StartHostOptions): HostStartup {
     const { remotes, problems } = descriptors;
     if (problems.length > 0) console.warn(`[slots] ${source}: ${problems.join('; ')}.`);
     modules.registerRemotes(remotes);
+    remotesOfSession.registered(new Map(remotes.map((remote) => [remote.name, remote.entry])));
     reloadOnRemoteRebuilds(remotes);
     showSlotDetails = descriptors.showSlotDetails;
     previewedReleases = previewedReleasesOf(remotes);

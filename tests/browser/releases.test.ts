@@ -321,6 +321,33 @@ describe('releases of a remote, from the operators’ page', () => {
     expect(log.pageErrors).toEqual([]);
   });
 
+  it('gives a canary to someone who signs in on the sign-in page, without a reload by hand', async () => {
+    const [first, second] = await publishTwo(suite.server);
+    const operator = await suite.newPage();
+    await signIn(operator.page);
+    const request = operator.page.request;
+    const activated = await request.post('/api/remotes/team_marketing/activate', { data: { version: '1.0.0' } });
+    expect(activated.status()).toBe(200);
+    const canary = await request.post('/api/remotes/team_marketing/canary', {
+      data: { version: '2.0.0', percent: 0, tenants: ['acme'] },
+    });
+    expect(canary.status()).toBe(200);
+
+    // Signed out, the sign-in page runs 1.0.0 (its public slots); signed in to acme, the server gives 2.0.0.
+    const { page, log } = await suite.newPage();
+    await page.goto('/login');
+    await waitForSlot(page, 'login-before-form', 'LoginNotice');
+    expect(await marketingEntry(page)).toBe(`${first.url}/mf-manifest.json`);
+    log.clear();
+    await signIn(page);
+    await waitForSlot(page, 'dashboard-before-cards', 'WelcomeCard');
+    // The page was loaded again in the new session: its boot data, and the remote's files, are the canary's.
+    expect(await marketingEntry(page)).toBe(`${second.url}/mf-manifest.json`);
+    expect(log.requests.filter((each) => each.origin === second.url).length).toBeGreaterThan(0);
+    expect(log.requests.filter((each) => each.origin === first.url)).toEqual([]);
+    expect(log.pageErrors).toEqual([]);
+  });
+
   it('shows other staff neither the link nor the page, and the API refuses them', async () => {
     const password = 'a clerk password of some length';
     await runCommand(suite.server, ['user:add', '--', 'clerk', '--tenant', 'acme'], `${password}\n`);
