@@ -1,12 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { PasswordCheckGate } from './password-check-gate';
-import { hashPassword, verifyPassword, type ScryptParams } from './password-hash';
+import { deriveShortfall, hashPassword, needsRehash, verifyPassword, type ScryptParams } from './password-hash';
 import type { StaffUser } from './staff-user';
 import type { UserStore } from './user-store';
+
+/** What one password check found: whether it matches, and the password's new hash when the stored one is outdated. */
+interface CheckOutcome {
+  matches: boolean;
+  rehashed?: string;
+}
 
 /**
  * Checks a username and password. An unknown username costs the same as a wrong password: a dummy hash made with
  * the current parameters is verified instead, so response time does not tell which accounts exist.
+ *
+ * A stored hash made with other parameters (an earlier release's, or lighter ones) is verified with its own, which
+ * may cost less than today's: a wrong password there is then made to cost the difference too (deriveShortfall), so
+ * it takes the work of an unknown account's; a correct one is hashed again with today's parameters and stored, so
+ * the account leaves the old hash behind at its first sign-in.
  */
 export class CredentialChecker {
   private dummyHash: Promise<string> | null = null;
@@ -23,11 +34,35 @@ export class CredentialChecker {
    * too many checks are running and waiting already, PasswordChecksShareError when `client` (its address, as
    * clientKey gives it) holds its share of them.
    */
-  async check(username: string, password: string, client: string): Promise<StaffUser | null> {
+  check(username: string, password: string, client: string): Promise<StaffUser | null> {
+    return this.checkOnce(username, password, client, true);
+  }
+
+  private async checkOnce(
+    username: string,
+    password: string,
+    client: string,
+    upgrade: boolean,
+  ): Promise<StaffUser | null> {
     const found = await this.users.findCredentials(username);
     const stored = found ? found.passwordHash : await this.dummy();
-    const matches = await this.gate.run(client, () => verifyPassword(password, stored));
-    return found && matches ? found.user : null;
+    const outdated = found !== undefined && needsRehash(stored, this.hashParams);
+    const outcome = await this.gate.run(client, async (): Promise<CheckOutcome> => {
+      const matches = await verifyPassword(password, stored);
+      if (!outdated) return { matches };
+      if (!matches) {
+        await deriveShortfall(password, stored, this.hashParams);
+        return { matches };
+      }
+      return { matches, rehashed: upgrade ? await hashPassword(password, this.hashParams) : undefined };
+    });
+    if (!found || !outcome.matches) return null;
+    if (outcome.rehashed === undefined) return found.user;
+    const upgraded = await this.users.rehashPassword(found.user.id, stored, outcome.rehashed);
+    if (upgraded) return upgraded;
+    // The account changed since it was read (another sign-in upgraded it, a new password was set): the session must
+    // carry the stamp of the hash stored now, so the password is checked again against that one, once.
+    return this.checkOnce(username, password, client, false);
   }
 
   /** Made on first use (not at start-up, which it would slow down). */

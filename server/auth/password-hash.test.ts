@@ -1,4 +1,12 @@
-import { DEFAULT_SCRYPT_PARAMS, hashPassword, verifyPassword } from './password-hash';
+import { scryptDerivationsDuring } from '../../testing/server/scrypt-derivations';
+import {
+  DEFAULT_SCRYPT_PARAMS,
+  deriveShortfall,
+  hashPassword,
+  needsRehash,
+  verifyPassword,
+  type ScryptParams,
+} from './password-hash';
 
 const FAST = { N: 1024, r: 8, p: 1 };
 
@@ -34,6 +42,28 @@ describe('password hashing', () => {
     ['scrypt$N=1073741824,r=8,p=1$c2FsdA==$a2V5a2V5a2V5a2V5a2V5a2V5'],
   ])('refuses a malformed or abusive stored hash %j without throwing', async (stored) => {
     expect(await verifyPassword('anything', stored)).toBe(false);
+  });
+
+  it('says a hash made with other parameters needs making again, not one made with these nor a malformed one', async () => {
+    const today = { N: 4096, r: 8, p: 1 };
+    expect(needsRehash(await hashPassword('pw', today), today)).toBe(false);
+    expect(needsRehash(await hashPassword('pw', FAST), today)).toBe(true);
+    expect(needsRehash(await hashPassword('pw', { N: 4096, r: 4, p: 1 }), today)).toBe(true);
+    expect(needsRehash(await hashPassword('pw', { N: 4096, r: 8, p: 2 }), today)).toBe(true);
+    expect(needsRehash('not a hash', today)).toBe(false);
+  });
+
+  it.each<[string, ScryptParams, ScryptParams[]]>([
+    ['a quarter of it', { N: 1024, r: 8, p: 1 }, [{ N: 4096, r: 6, p: 1 }]],
+    ['half of it (by r)', { N: 4096, r: 4, p: 1 }, [{ N: 4096, r: 4, p: 1 }]],
+    ['an odd share of it (rounded up)', { N: 1024, r: 3, p: 1 }, [{ N: 4096, r: 8, p: 1 }]],
+    ['as much (in another shape): nothing', { N: 2048, r: 8, p: 2 }, []],
+    ['more: nothing', { N: 8192, r: 8, p: 1 }, []],
+  ])('tops a hash costing %s up to today’s work', async (_share, old, expected) => {
+    const today = { N: 4096, r: 8, p: 1 };
+    const stored = await hashPassword('pw', old);
+    const derivations = await scryptDerivationsDuring(() => deriveShortfall('wrong', stored, today));
+    expect(derivations).toEqual(expected);
   });
 
   it('defaults to OWASP minimum parameters for scrypt', () => {

@@ -39,6 +39,34 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(key, parsed.key);
 }
 
+/**
+ * Whether `stored` was made with other parameters than `params` (an earlier release's, or lighter ones): its next
+ * correct sign-in makes it again with `params`. A malformed hash is not one (no password matches it).
+ */
+export function needsRehash(stored: string, params: ScryptParams): boolean {
+  const parsed = parseHash(stored);
+  return (
+    parsed !== null && (parsed.params.N !== params.N || parsed.params.r !== params.r || parsed.params.p !== params.p)
+  );
+}
+
+/**
+ * Derives the work by which a check of `stored` falls short of one at `params` (an outdated hash's parameters may
+ * cost less), with `params`' N and p and as few blocks (r) as make it up, rounded up: a refusal then costs at least a
+ * derivation at `params`, as an unknown account's and a current hash's do, and not much more. scrypt's work is
+ * N * r * p. Measured through POST /login in CPU time, today's N=2^17, r=8: a wrong password on a hash of N=2^14 or
+ * 2^16 cost 453 and 460 ms, on a current hash 449 ms, for an unknown account 451 ms; a whole derivation at today's
+ * after the old one instead made those two 469 and 641 ms, and without either they were 52 and 226 ms.
+ */
+export async function deriveShortfall(password: string, stored: string, params: ScryptParams): Promise<void> {
+  const parsed = parseHash(stored);
+  if (!parsed) return;
+  const shortfall = params.N * params.r * params.p - parsed.params.N * parsed.params.r * parsed.params.p;
+  if (shortfall <= 0) return;
+  const r = Math.ceil(shortfall / (params.N * params.p));
+  await derive(password, randomBytes(SALT_BYTES), KEY_LENGTH, { ...params, r });
+}
+
 function parseHash(stored: string): { params: ScryptParams; salt: Buffer; key: Buffer } | null {
   const match = FORMAT.exec(stored);
   if (!match) return null;

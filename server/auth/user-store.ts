@@ -116,6 +116,27 @@ export class UserStore {
     return result;
   }
 
+  /**
+   * Replaces the account's password hash by `replacement` (the same password hashed with today's parameters) if it
+   * still is `expected` and the account is not disabled: the account as it is now, its credential stamp the new
+   * hash's. Undefined, with nothing written, when the account changed since `expected` was read (a new password, an
+   * upgrade by another sign-in, disabled or removed).
+   */
+  async rehashPassword(id: number, expected: string, replacement: string): Promise<StaffUser | undefined> {
+    const user = await this.engine.exclusive(async (db) => {
+      const row = await db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
+      if (!row || row.disabled_at !== null || row.password_hash !== expected) return undefined;
+      await db
+        .updateTable('users')
+        .set({ password_hash: replacement, updated_at: Date.now() })
+        .where('id', '=', id)
+        .execute();
+      return toUser({ ...row, password_hash: replacement }, await this.grantedTo(id, db));
+    });
+    if (user) this.engine.noteWrite();
+    return user;
+  }
+
   /** Creates the account only when no account has that name; false when one existed (it is left untouched). */
   async createIfMissing(username: string, passwordHash: string, displayName = username): Promise<boolean> {
     const now = Date.now();

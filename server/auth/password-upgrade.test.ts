@@ -1,0 +1,148 @@
+/**
+ * Password hashes made with other scrypt parameters than today's (an earlier release's, or lighter ones), through
+ * the whole app on both engines: a correct sign-in stores the password hashed again with today's parameters, and a
+ * wrong password there costs today's work as well, so an account with an old hash is not told apart by a quicker
+ * refusal. Which derivations ran is read from node:crypto's scrypt (scrypt-derivations.ts), not from the clock.
+ */
+import { createServer, type Server } from 'node:http';
+import request from 'supertest';
+import { ERROR_MESSAGES } from '../../shared';
+import { ENGINES } from '../../testing/server/engines-under-test';
+import { scryptDerivationsDuring, scryptWorkOf } from '../../testing/server/scrypt-derivations';
+import {
+  addUser,
+  createTestApp,
+  FAST_HASH,
+  sessionCookieOf,
+  signedInAgent,
+  type TestApp,
+} from '../../testing/server/test-app';
+import type { StorageSettings } from '../storage/open-storage';
+import { verifyPassword, type ScryptParams } from './password-hash';
+
+/** Today's parameters in these apps; FAST_HASH stands for an earlier release's. */
+const TODAY: ScryptParams = Object.freeze({ N: 2 ** 12, r: 8, p: 1 });
+const OLD = FAST_HASH;
+const PASSWORD = 'old-timer-password-1';
+const INVALID_CREDENTIALS = { error: { code: 'unauthenticated', message: ERROR_MESSAGES.invalidCredentials } };
+
+const paramsOf = (hash: string) => /^scrypt\$(N=\d+,r=\d+,p=\d+)\$/.exec(hash)?.[1];
+const TODAY_TEXT = `N=${TODAY.N},r=${TODAY.r},p=${TODAY.p}`;
+const OLD_TEXT = `N=${OLD.N},r=${OLD.r},p=${OLD.p}`;
+
+for (const engineUnderTest of ENGINES) {
+  engineUnderTest.describeFor(`an outdated password hash, on ${engineUnderTest.name}`, () => {
+    let storage: StorageSettings;
+    let testApp: TestApp;
+
+    beforeAll(() => engineUnderTest.setUp(), 60_000);
+    afterAll(() => engineUnderTest.tearDown(), 30_000);
+
+    beforeEach(async () => {
+      storage = await engineUnderTest.freshDatabase();
+      testApp = await createTestApp({ storage, passwordHashParams: TODAY });
+      await addUser(testApp.app, 'old-timer', PASSWORD, ['acme'], OLD);
+    });
+
+    afterEach(async () => {
+      await testApp.close();
+    });
+
+    /** The hash in the account's row, as the database holds it. */
+    const storedHash = async (username = 'old-timer') =>
+      (
+        await testApp.app.storage.db
+          .selectFrom('users')
+          .select('password_hash')
+          .where('username', '=', username)
+          .executeTakeFirstOrThrow()
+      ).password_hash;
+
+    it('is hashed again with today’s parameters at a correct sign-in, whose session and the next sign-ins go on', async () => {
+      const before = await storedHash();
+      expect(paramsOf(before)).toBe(OLD_TEXT);
+
+      const first = await signedInAgent(testApp.app, 'old-timer', PASSWORD);
+      const after = await storedHash();
+      expect(paramsOf(after)).toBe(TODAY_TEXT);
+      expect(await verifyPassword(PASSWORD, after)).toBe(true);
+      // The session carries the new hash's stamp: it is not signed out by the upgrade it made.
+      expect((await first.get('/me')).status).toBe(200);
+
+      const second = await signedInAgent(testApp.app, 'old-timer', PASSWORD);
+      expect(await storedHash()).toBe(after);
+      expect((await second.get('/me')).status).toBe(200);
+      expect((await first.get('/me')).status).toBe(200);
+    });
+
+    it('makes a wrong password cost today’s work, answered as any wrong password; a current hash costs one derivation', async () => {
+      await addUser(testApp.app, 'newcomer', 'newcomer-password-1', ['acme'], TODAY);
+      const signIn = (username: string) =>
+        request(testApp.app.handler).post('/login').send({ username, password: 'not-the-password' });
+      // The dummy hash of unknown accounts is made at the first one: not counted below.
+      await signIn('warm-up');
+
+      let answer: request.Response | undefined;
+      const outdated = await scryptDerivationsDuring(async () => (answer = await signIn('old-timer')));
+      expect(answer?.status).toBe(401);
+      expect(answer?.body).toEqual(INVALID_CREDENTIALS);
+      // The old hash's own derivation, then the work it falls short of today's, at today's N.
+      expect(outdated).toEqual([OLD, { ...TODAY, r: 6 }]);
+      expect(scryptWorkOf(outdated)).toBe(scryptWorkOf([TODAY]));
+      expect(paramsOf(await storedHash())).toBe(OLD_TEXT);
+
+      // The normal paths are unchanged: one derivation, at today's parameters.
+      expect(await scryptDerivationsDuring(() => signIn('newcomer'))).toEqual([TODAY]);
+      expect(await scryptDerivationsDuring(() => signIn('nobody'))).toEqual([TODAY]);
+    });
+
+    it('is not upgraded on a disabled account, answered as a wrong password', async () => {
+      await testApp.app.users.setDisabled('old-timer', true);
+      const answer = await request(testApp.app.handler)
+        .post('/login')
+        .send({ username: 'old-timer', password: PASSWORD });
+      expect(answer.status).toBe(401);
+      expect(answer.body).toEqual(INVALID_CREDENTIALS);
+      expect(paramsOf(await storedHash())).toBe(OLD_TEXT);
+    });
+
+    it('is upgraded once by sign-ins at the same time, each of which stays signed in', async () => {
+      const server: Server = createServer(testApp.app.handler);
+      await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+      try {
+        const agents = [request.agent(server), request.agent(server), request.agent(server)];
+        const answers = await Promise.all(
+          agents.map((agent) => agent.post('/login').send({ username: 'old-timer', password: PASSWORD })),
+        );
+        expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+        expect(paramsOf(await storedHash())).toBe(TODAY_TEXT);
+        for (const agent of agents) expect((await agent.get('/me')).status).toBe(200);
+      } finally {
+        server.closeAllConnections();
+        await new Promise((closed) => server.close(closed));
+      }
+    });
+
+    it('upgraded by the first sign-in after a release raised the parameters, ending the sessions of before once', async () => {
+      // The release before: its parameters were the old ones, and a session was opened with them.
+      await testApp.close();
+      testApp = await createTestApp({ storage, passwordHashParams: OLD });
+      const before = await request(testApp.app.handler)
+        .post('/login')
+        .send({ username: 'old-timer', password: PASSWORD });
+      expect(before.status).toBe(200);
+      expect(paramsOf(await storedHash())).toBe(OLD_TEXT);
+      const cookieOfBefore = sessionCookieOf(before)!;
+
+      await testApp.close();
+      testApp = await createTestApp({ storage, passwordHashParams: TODAY });
+      const me = () => request(testApp.app.handler).get('/me').set('Cookie', cookieOfBefore);
+      expect((await me()).status).toBe(200);
+      const now = await signedInAgent(testApp.app, 'old-timer', PASSWORD);
+      expect(paramsOf(await storedHash())).toBe(TODAY_TEXT);
+      // As a new password does: the stamp a session keeps is the stored hash's.
+      expect((await me()).status).toBe(401);
+      expect((await now.get('/me')).status).toBe(200);
+    });
+  });
+}
