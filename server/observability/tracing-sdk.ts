@@ -47,6 +47,7 @@ import { spanRoute } from './error-answer-route';
 import { SqliteInstrumentation } from './sqlite-spans';
 import { OtlpTraceExporter } from './otlp-trace-exporter';
 import { otlpTraceProtocolOf } from './otlp-trace-protocol';
+import { otlpTracesUrlOf } from './otlp-traces-url';
 import { traceSamplerOf, type TraceSamplerSetting } from './trace-sampler-setting';
 import { ReportingSpanExporter } from './reporting-span-exporter';
 import { HeldContextManager } from './held-context';
@@ -56,11 +57,6 @@ import { methodInSpanName } from './known-methods';
 import { keepSpanOf } from './request-trace';
 import { RequestSpan, spanLimitsOf, type RequestSpanSink } from './request-span';
 import { pathOf } from '../http/request-path';
-
-/** Where the exporter sends spans, as the OTEL_EXPORTER_OTLP_* variables say (for the log line). */
-function endpointOf(env: NodeJS.ProcessEnv): string {
-  return env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || `${env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() ?? ''}`;
-}
 
 /** A started OpenTelemetry SDK: what stops it (its last spans sent first). */
 export interface TracingSdk {
@@ -99,13 +95,15 @@ const UNTRACED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/me
  */
 export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
   const samplerSetting = traceSamplerOf(env);
-  const exporter = new OtlpTraceExporter(otlpTraceProtocolOf(env), env);
+  const protocol = otlpTraceProtocolOf(env);
+  const exporter = new OtlpTraceExporter(protocol, env);
+  // tracing.ts started the SDK because this is set, and checked it.
+  const endpoint = otlpTracesUrlOf(env)!.url;
+  const logger = createLogger(env.NODE_ENV ?? 'production', env.LOG_LEVEL);
   const requestSpans: RequestSpanSink = {
     resource: resourceFromAttributes(traceResourceAttributes(env)),
     scope: { name: 'slots-server' },
-    processor: new BatchSpanProcessor(
-      new ReportingSpanExporter(exporter, createLogger(env.NODE_ENV ?? 'production', env.LOG_LEVEL), endpointOf(env)),
-    ),
+    processor: new BatchSpanProcessor(new ReportingSpanExporter(exporter, logger, endpoint)),
     limits: spanLimitsOf(env),
     ids: new RandomIdGenerator(),
   };
@@ -123,6 +121,12 @@ export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
   const unregister = registerInstrumentations({ tracerProvider: provider, instrumentations: createInstrumentations() });
   // Every setting read: the export thread starts now rather than with the first batch (OtlpTraceExporter).
   exporter.startThreadNow();
+  // Said once at the start, so an operator sees from the log alone where the spans go and how many are kept.
+  logger.info(
+    { endpoint, protocol, sampler: samplerSetting.name, ratio: samplerSetting.ratio },
+    `tracing: spans sent to ${endpoint} (${protocol}), sampler ${samplerSetting.name}` +
+      (samplerSetting.name.endsWith('traceidratio') ? ` ${samplerSetting.ratio}` : ''),
+  );
   return {
     nameRoute: nameRequestRoute,
     traceRequests(listener, protocol, answerAtOnce) {

@@ -17,4 +17,11 @@ describe('startTracing', () => {
     );
     expect(tracingStarted()).toBe(false);
   });
+
+  it('refuses a base endpoint ending in /v1/traces, which the exporter would post to …/v1/traces/v1/traces', () => {
+    expect(() => startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/v1/traces' })).toThrow(
+      'OTEL_EXPORTER_OTLP_ENDPOINT="http://collector:4318/v1/traces" ends in /v1/traces',
+    );
+    expect(tracingStarted()).toBe(false);
+  });
 });

@@ -1,6 +1,7 @@
 import type { RequestListener } from 'node:http';
 // Types only: the SDK's module is loaded below, and only when tracing is on.
 import type { AnswerAtOnce, TracingSdk } from './tracing-sdk';
+import { otlpTracesUrlOf } from './otlp-traces-url';
 
 let started: TracingSdk | null = null;
 
@@ -14,17 +15,8 @@ let started: TracingSdk | null = null;
  */
 export function startTracing(env: NodeJS.ProcessEnv): boolean {
   if (started !== null) return true;
-  const variable = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim()
-    ? 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'
-    : 'OTEL_EXPORTER_OTLP_ENDPOINT';
-  const endpoint = env[variable]?.trim();
-  if (!endpoint) return false;
-  // The exporter would take anything else for a path on its default collector, and send there without a word.
-  if (!/^https?:\/\/[^/]/i.test(endpoint) || !URL.canParse(endpoint)) {
-    throw new Error(
-      `${variable} must be an http:// or https:// address, like http://collector:4318 (got "${endpoint}").`,
-    );
-  }
+  // Checked before the SDK loads: a bad endpoint stops the start, naming the variable (otlp-traces-url.ts).
+  if (otlpTracesUrlOf(env) === null) return false;
   // Loaded here, not imported above: with tracing off the SDK is never loaded.
   const sdk = require('./tracing-sdk') as typeof import('./tracing-sdk');
   started = sdk.startTracingSdk(env);

@@ -404,6 +404,31 @@ function httpsGet(url: string, headers: Record<string, string>): Promise<number>
   });
 }
 
+describe('where the spans go, in the log', () => {
+  it('the start names the URL the spans are posted to, and a receiver refusing them is named by that URL', async () => {
+    // A collector behind a proxy's path: the base endpoint is the proxy's /otlp, the spans go to /otlp/v1/traces,
+    // which this receiver (a collector at its root) answers 404.
+    receiver = await startOtlpReceiver();
+    const url = `${receiver.url}/otlp/v1/traces`;
+    server = await startTracedServer(receiver, { OTEL_EXPORTER_OTLP_ENDPOINT: `${receiver.url}/otlp` });
+    const started = await server.process.waitForOutput(/^.*"tracing: spans sent to .*$/m);
+    expect(JSON.parse(started[0]) as Record<string, unknown>).toMatchObject({
+      endpoint: url,
+      protocol: 'http/json',
+      sampler: 'parentbased_always_on',
+      msg: `tracing: spans sent to ${url} (http/json), sampler parentbased_always_on`,
+    });
+
+    expect((await fetch(`${server.url}/slots`)).status).toBe(200);
+    const refused = await server.process.waitForOutput(/^.*"tracing: spans could not be sent to .*$/m);
+    expect(JSON.parse(refused[0]) as Record<string, unknown>).toMatchObject({
+      endpoint: url,
+      msg: expect.stringContaining(`tracing: spans could not be sent to ${url} (Not Found)`),
+    });
+    expect(receiver.exports.some((one) => one.path === '/otlp/v1/traces')).toBe(true);
+  });
+});
+
 describe('traces at shutdown', () => {
   it('sends the spans not sent yet before the process ends (SIGTERM)', async () => {
     receiver = await startOtlpReceiver();
