@@ -14,12 +14,17 @@ import { parsePrometheusText, type MetricFamily } from '../../testing/server/pro
 import { describeWithPostgres, PostgresServer } from '../../testing/server/postgres-server';
 import { startAppServer, type AppServer } from '../../testing/system/app-server';
 import { REPO_ROOT } from '../../testing/system/repo-root';
+import { waitUntil } from '../../testing/server/wait-until';
+import { getFreePort } from '../../testing/system/free-port';
+import { startServerProcess, type ServerProcess } from '../../testing/system/server-process';
+import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 
 jest.setTimeout(90_000);
 
 const run = promisify(execFile);
 const RULES = path.join(REPO_ROOT, 'deploy', 'prometheus', 'slots-alerts.yaml');
 const CASES = path.join(REPO_ROOT, 'deploy', 'prometheus', 'slots-alerts.test.yaml');
+const EXAMPLE_CONFIG = path.join(REPO_ROOT, 'deploy', 'prometheus', 'prometheus.example.yml');
 const METRICS_TOKEN = 'a-metrics-token-of-the-alerts-test';
 
 interface RuleFile {
@@ -52,6 +57,70 @@ describeWithCommand(
       ),
     );
     expect(alerts.map((rule) => rule.alert).filter((name) => !firing.has(name!))).toEqual([]);
+  });
+});
+
+describeWithCommand(
+  'prometheus',
+  ['--version'],
+  'prometheus',
+)('the example Prometheus configuration', () => {
+  let folder: TempDir | undefined;
+  let server: AppServer | undefined;
+  let prometheus: ServerProcess | undefined;
+  afterEach(async () => {
+    await prometheus?.stop();
+    await server?.stop();
+    folder?.remove();
+  });
+
+  it('is valid beside the rules and its token file, and scrapes a real server with that token, rules loaded', async () => {
+    // As the operators' guide says: the example, the rules and the token in one folder.
+    folder = makeTempDir('slots-prometheus-');
+    fs.copyFileSync(RULES, path.join(folder.path, 'slots-alerts.yaml'));
+    fs.writeFileSync(path.join(folder.path, 'slots-token'), `${METRICS_TOKEN}\n`, { mode: 0o600 });
+    const example = fs.readFileSync(EXAMPLE_CONFIG, 'utf8');
+    fs.writeFileSync(path.join(folder.path, 'prometheus.yml'), example);
+    const checked = await run('promtool', ['check', 'config', 'prometheus.yml'], { cwd: folder.path });
+    expect(checked.stdout).toContain('SUCCESS: prometheus.yml is valid prometheus config file syntax');
+
+    server = await startAppServer({ env: { METRICS_TOKEN } });
+    // Only the hosts and the pace differ from the example: this server, scraped every second.
+    const config = example
+      .replace("targets: ['app-1:3000', 'app-2:3000']", `targets: ['${new URL(server.url).host}']`)
+      .replace(/^( {2}(scrape|evaluation)_interval:) 15s$/gm, '$1 1s');
+    expect(config).toContain(new URL(server.url).host);
+    expect(config.match(/ 1s$/gm)).toHaveLength(2);
+    fs.writeFileSync(path.join(folder.path, 'prometheus.yml'), config);
+    const port = await getFreePort();
+    prometheus = await startServerProcess({
+      name: 'prometheus',
+      command: 'prometheus',
+      args: [
+        `--config.file=${path.join(folder.path, 'prometheus.yml')}`,
+        `--storage.tsdb.path=${path.join(folder.path, 'data')}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+      ],
+      port,
+      readyPath: '/-/ready',
+      cwd: folder.path,
+    });
+
+    const query = async (expr: string) => {
+      const answer = await fetch(`${prometheus!.url}/api/v1/query?query=${encodeURIComponent(expr)}`);
+      return ((await answer.json()) as { data: { result: Array<{ value: [number, string] }> } }).data.result;
+    };
+    await waitUntil(
+      async () => (await query('up{job="slots"} == 1')).length === 1,
+      30_000,
+      'Prometheus scraping the server with the token',
+      250,
+    );
+    expect(await query('slots_build_info{job="slots"}')).toHaveLength(1);
+    const rulesAnswer = await fetch(`${prometheus.url}/api/v1/rules`);
+    const loaded = ((await rulesAnswer.json()) as { data: { groups: Array<{ rules: Array<{ health: string }> }> } })
+      .data.groups;
+    expect(loaded.flatMap((group) => group.rules).map((rule) => rule.health)).toEqual(alerts.map(() => 'ok'));
   });
 });
 
