@@ -2,7 +2,8 @@
  * The alerting rules shipped for operators (`deploy/prometheus/slots-alerts.yaml`): valid for Prometheus (promtool
  * checks them), each alert firing and staying quiet in the cases written beside them (promtool runs them, and every
  * alert has one), and reading only metrics a real server exposes, so that a metric renamed in the server cannot
- * leave an alert that never fires.
+ * leave an alert that never fires. The example configuration beside them, and the operators' guide's queries, run by a
+ * real Prometheus scraping a real server.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -25,6 +26,7 @@ const run = promisify(execFile);
 const RULES = path.join(REPO_ROOT, 'deploy', 'prometheus', 'slots-alerts.yaml');
 const CASES = path.join(REPO_ROOT, 'deploy', 'prometheus', 'slots-alerts.test.yaml');
 const EXAMPLE_CONFIG = path.join(REPO_ROOT, 'deploy', 'prometheus', 'prometheus.example.yml');
+const GUIDE = path.join(REPO_ROOT, 'docs', 'operators', 'metrics-and-traces.md');
 const METRICS_TOKEN = 'a-metrics-token-of-the-alerts-test';
 
 interface RuleFile {
@@ -74,7 +76,7 @@ describeWithCommand(
     folder?.remove();
   });
 
-  it('is valid beside the rules and its token file, and scrapes a real server with that token, rules loaded', async () => {
+  it('is valid beside the rules and its token file, scrapes a real server with that token, and answers the guide’s queries', async () => {
     // As the operators' guide says: the example, the rules and the token in one folder.
     folder = makeTempDir('slots-prometheus-');
     fs.copyFileSync(RULES, path.join(folder.path, 'slots-alerts.yaml'));
@@ -117,6 +119,18 @@ describeWithCommand(
       250,
     );
     expect(await query('slots_build_info{job="slots"}')).toHaveLength(1);
+    // The guide's queries: each one taken by Prometheus, on metrics the server exposes.
+    const queries = documentedQueries();
+    expect(queries.length).toBeGreaterThan(5);
+    const scraped = await fetch(`${server.url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+    const families = parsePrometheusText(await scraped.text());
+    for (const expr of queries) {
+      const answer = await fetch(`${prometheus.url}/api/v1/query?query=${encodeURIComponent(expr)}`);
+      expect({ expr, answer: answer.status }).toEqual({ expr, answer: 200 });
+      const missing = (expr.match(/\bslots_[a-z0-9_]+/g) ?? []).filter((name) => !isExposed(name, families));
+      expect({ expr, missing }).toEqual({ expr, missing: [] });
+    }
+
     const rulesAnswer = await fetch(`${prometheus.url}/api/v1/rules`);
     const loaded = ((await rulesAnswer.json()) as { data: { groups: Array<{ rules: Array<{ health: string }> }> } })
       .data.groups;
@@ -160,4 +174,20 @@ function isExposed(name: string, families: ReadonlyMap<string, MetricFamily>): b
   if (families.has(name)) return true;
   const histogram = /^(.*)_(bucket|sum|count)$/.exec(name);
   return histogram !== null && families.get(histogram[1]!)?.type === 'histogram';
+}
+
+/** The queries of the guide's `promql` block: its `#` lines left out, a query's continued lines joined. */
+function documentedQueries(): string[] {
+  const block = /```promql\n([\s\S]*?)```/.exec(fs.readFileSync(GUIDE, 'utf8'));
+  if (block === null) throw new Error(`no promql block in ${GUIDE}`);
+  return block[1]!
+    .split(/\n\s*\n/)
+    .map((query) =>
+      query
+        .split('\n')
+        .filter((line) => !line.trimStart().startsWith('#'))
+        .join(' ')
+        .trim(),
+    )
+    .filter((query) => query !== '');
 }
