@@ -101,6 +101,12 @@ function tracedApp(): http.Server {
   router.get('/remote/:name', async (req, res) => {
     res.json({ headers: await sendOn(req), log: traceLogFields(req) });
   });
+  // Mounted at the root and passed through by every request, as the server's health router is.
+  const health = express.Router();
+  health.get('/healthz', (_req, res) => {
+    res.end();
+  });
+  app.use(health);
   app.use('/api', router);
   return http.createServer(traceServerRequests(provider.getTracer('server-spans'), app, HTTP_SPAN_ATTRIBUTES));
 }
@@ -132,14 +138,20 @@ describe('Express’s layers', () => {
     expect(exporter.getFinishedSpans()).toEqual([]);
   });
 
-  it('of a sampled request: the router’s and the handler’s spans, under the request’s', async () => {
+  it('of a sampled request: the routers’ (named where they are mounted) and the handler’s spans, under the request’s', async () => {
     const taken = traceparent('b', true);
     const answer = await request(tracedApp()).get('/api/remote/one').set('traceparent', taken.header).expect(200);
     const sent = parseTraceparent((answer.body as { headers: { traceparent: string } }).headers.traceparent);
 
     // The request sent on has a span of its own (fetch's instrumentation), named by its method.
-    expect(started).toEqual(['router - /remote/:name', 'request handler', 'GET']);
+    // Each router by its mount, not by its first route: the root's is no `router - /healthz` in a trace of /api.
+    expect(started).toEqual(['router - /', 'router - /api', 'request handler', 'GET']);
     const spans = await spansOnceServerEnded(taken.traceId);
+    expect(
+      spans
+        .filter((span) => span.attributes['express.type'] === 'router')
+        .map((span) => span.attributes['express.name']),
+    ).toEqual(expect.arrayContaining(['/', '/api']));
     const server = spans.find((span) => span.kind === SpanKind.SERVER)!;
     const handler = spans.find((span) => span.name === 'request handler')!;
     const client = spans.find((span) => span.kind === SpanKind.CLIENT)!;

@@ -161,7 +161,17 @@ export function createInstrumentations(): InstrumentationBase[] {
     createFetchInstrumentation(),
     // Routers and route handlers, not every middleware: a span per middleware layer cost /slots half its
     // throughput in the benchmark (npm run bench -- --only=observability), for spans that say little.
-    new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
+    // A router is named by where it is mounted (`router - /api`, `router - /` at the root), span and `express.name`
+    // alike: the instrumentation names it by its first route's path, so every request's trace showed the routers
+    // it passed through as `router - /healthz`, `router - /api/placements`, routes it never asked for.
+    new ExpressInstrumentation({
+      ignoreLayersType: [ExpressLayerType.MIDDLEWARE],
+      spanNameHook: (info, defaultName) =>
+        info.layerType === ExpressLayerType.ROUTER ? `router - ${routerMount(info.route)}` : defaultName,
+      requestHook: (span, info) => {
+        if (info.layerType === ExpressLayerType.ROUTER) span.setAttribute('express.name', routerMount(info.route));
+      },
+    }),
     // Queries of a request (or another traced operation) only: the releases poll, every second on every host,
     // would otherwise send a trace of its own each time.
     new PgInstrumentation({ requireParentSpan: true }),
@@ -179,6 +189,11 @@ export function createInstrumentations(): InstrumentationBase[] {
     new SqliteInstrumentation(),
   ];
   return instrumentations.map((instrumentation) => withTracersWrapped(instrumentation, sparingTracer));
+}
+
+/** Where a router is mounted, from the route the instrumentation built up to it (empty at the root). */
+function routerMount(route: string): string {
+  return route === '' ? '/' : route;
 }
 
 /**
