@@ -2,17 +2,22 @@
  * The two nginx configurations (deploy/compose/nginx.conf, deploy/nginx.example.conf) run for real on the nginx
  * stand-in in front of the real server, as the edge a client reaches: what a client writes in a header the server
  * believes from its proxy (TRUST_PROXY) must not reach it, the health endpoints the example keeps from the public stay
- * refused however their path is spelled, and nginx names no version. The server runs without PUBLIC_URL, as the
- * example starts it: then the address a request names is the one it takes for its own.
+ * refused however their path is spelled, nginx names no version, and its own answers (a 502, a refusal, the redirect
+ * to HTTPS) carry the security headers the server puts on its answers, while the server's pass through once and
+ * unchanged. The server runs without PUBLIC_URL, as the example starts it: then the address a request names is the
+ * one it takes for its own.
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { API_SECURITY_HEADERS, HSTS } from '../../server/security/api-security-headers';
 import { describeWithCommand } from '../../testing/describe-with-command';
 import { startContainer, type Container } from '../../testing/containers/container';
 import { ensureStandinProxyImage } from '../../testing/containers/standin-proxy';
 import { pathToFileURL } from 'node:url';
+import { getFreePort } from '../../testing/system/free-port';
 import { startServerProcess, type ServerProcess } from '../../testing/system/server-process';
 import { REPO_ROOT } from '../../testing/system/repo-root';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
@@ -28,17 +33,19 @@ const OTHER_SITE = 'evil.example';
 interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
+  /** Every header line as received, names lower-cased: `headers` joins a header sent twice into one value. */
+  lines: [string, string][];
   body: string;
 }
 
-/** One request to the proxy over HTTPS (its certificate is the test's self-signed one). */
+/** One request to the proxy over HTTPS (its certificate is the test's self-signed one), or plain HTTP. */
 function request(
   port: number,
   requestPath: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  options: { method?: string; headers?: Record<string, string>; body?: string; plain?: boolean } = {},
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = https.request(
+    const req = (options.plain ? http : https).request(
       {
         host: '127.0.0.1',
         port,
@@ -52,7 +59,12 @@ function request(
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        res.on('end', () => {
+          const lines: [string, string][] = [];
+          for (let i = 0; i < res.rawHeaders.length; i += 2)
+            lines.push([res.rawHeaders[i]!.toLowerCase(), res.rawHeaders[i + 1]!]);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, lines, body });
+        });
       },
     );
     req.once('error', reject);
@@ -70,13 +82,29 @@ function signInFrom(port: number, origin: string, extra: Record<string, string> 
   });
 }
 
-/** Waits until the proxy passes a request through to the server (the server's 404 for a path nobody serves). */
-async function waitForProxy(container: Container, port: number, timeoutMs = 60_000): Promise<void> {
+/** The security headers the server sends on its answers (HSTS over HTTPS), each a proxy's own answers must carry. */
+const SECURITY_HEADERS = [
+  'strict-transport-security',
+  ...Object.keys(API_SECURITY_HEADERS).map((name) => name.toLowerCase()),
+];
+
+/** The values of these headers in an answer, by name: each as many times as it came (once, or a header doubled). */
+function securityHeaders(answer: Answer, names = SECURITY_HEADERS): Record<string, string[]> {
+  return Object.fromEntries(
+    names.map((name) => [name, answer.lines.filter(([line]) => line === name).map(([, value]) => value)]),
+  );
+}
+
+/**
+ * Waits until the proxy passes a request through to the server (the server's 404 for a path nobody serves), or,
+ * with `status` 502, answers that no upstream does.
+ */
+async function waitForProxy(container: Container, port: number, timeoutMs = 60_000, status = 404): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     try {
       const answer = await request(port, '/api/no-such-route', { headers: { Accept: 'application/json' } });
-      if (answer.status === 404) return;
+      if (answer.status === status) return;
     } catch {
       // Not listening yet.
     }
@@ -93,6 +121,12 @@ describeWithPodman('the nginx configurations in front of the server', () => {
   /** The HTTPS port of the compose proxy, and of the example's, on this machine. */
   let composePort: number;
   let examplePort: number;
+  /** Their plain HTTP ports (the redirect to HTTPS). */
+  let composeHttpPort: number;
+  let exampleHttpPort: number;
+  /** The HTTPS ports of the same two configurations whose upstream is a port where nothing listens: nginx's 502. */
+  let composeDeadPort: number;
+  let exampleDeadPort: number;
 
   beforeAll(async () => {
     files = makeTempDir('slots-proxy-edge-');
@@ -126,23 +160,33 @@ describeWithPodman('the nginx configurations in front of the server', () => {
     );
     fs.chmodSync(path.join(tls, 'tls.key'), 0o644);
 
+    // Nothing listens there: a proxy sending to it answers with nginx's own 502.
+    const deadUpstream = `${HOST_FROM_CONTAINER}:${await getFreePort('0.0.0.0')}`;
+
     // The compose proxy as proxy-start.sh leaves it: the upstream and the redirect in /run/slots-proxy.
-    const run = path.join(files.path, 'run');
-    fs.mkdirSync(run);
-    fs.writeFileSync(path.join(run, 'servers.conf'), `server ${upstream};\n`);
-    fs.writeFileSync(path.join(run, 'https-redirect.conf'), 'return 301 https://$host$request_uri;\n');
-    const compose = await startContainer({
-      image,
-      namePrefix: 'slots-proxy-compose',
-      publish: [443],
-      volumes: [
-        `${path.join(REPO_ROOT, 'deploy', 'compose', 'nginx.conf')}:/etc/nginx/conf.d/default.conf:ro`,
-        `${tls}:/etc/slots-tls:ro`,
-        `${run}:/run/slots-proxy:ro`,
-      ],
-    });
-    proxies.push(compose);
+    const startCompose = async (to: string, namePrefix: string): Promise<Container> => {
+      const run = path.join(files.path, namePrefix);
+      fs.mkdirSync(run);
+      fs.writeFileSync(path.join(run, 'servers.conf'), `server ${to};\n`);
+      fs.writeFileSync(path.join(run, 'https-redirect.conf'), 'return 301 https://$host$request_uri;\n');
+      const proxy = await startContainer({
+        image,
+        namePrefix,
+        publish: [443, 80],
+        volumes: [
+          `${path.join(REPO_ROOT, 'deploy', 'compose', 'nginx.conf')}:/etc/nginx/conf.d/default.conf:ro`,
+          `${tls}:/etc/slots-tls:ro`,
+          `${run}:/run/slots-proxy:ro`,
+        ],
+      });
+      proxies.push(proxy);
+      return proxy;
+    };
+    const compose = await startCompose(upstream, 'slots-proxy-compose');
     composePort = compose.hostPort(443);
+    composeHttpPort = compose.hostPort(80);
+    const composeDead = await startCompose(deadUpstream, 'slots-proxy-compose-dead');
+    composeDeadPort = composeDead.hostPort(443);
 
     // The example with this test's upstream and certificate. `allow 10.0.0.0/8` goes: this test's requests reach
     // nginx from podman's bridge, 10.88.0.1, which would be let in. `http2 on;` is nginx 1.25's spelling of
@@ -157,18 +201,33 @@ describeWithPodman('the nginx configurations in front of the server', () => {
       .replace(/listen 443 ssl;\s*http2 on;/, 'listen 443 ssl http2;');
     expect(example).toContain(`server ${upstream};`);
     expect(example).not.toMatch(/allow 10\.|admin\.example\.com\.(pem|key)|127\.0\.0\.1:300/);
-    const exampleFile = path.join(files.path, 'example.conf');
-    fs.writeFileSync(exampleFile, example);
-    const exampleProxy = await startContainer({
-      image,
-      namePrefix: 'slots-proxy-example',
-      publish: [443],
-      volumes: [`${exampleFile}:/etc/nginx/conf.d/default.conf:ro`, `${tls}:/etc/slots-tls:ro`],
-    });
-    proxies.push(exampleProxy);
+    const startExample = async (conf: string, namePrefix: string): Promise<Container> => {
+      const exampleFile = path.join(files.path, `${namePrefix}.conf`);
+      fs.writeFileSync(exampleFile, conf);
+      const proxy = await startContainer({
+        image,
+        namePrefix,
+        publish: [443, 80],
+        volumes: [`${exampleFile}:/etc/nginx/conf.d/default.conf:ro`, `${tls}:/etc/slots-tls:ro`],
+      });
+      proxies.push(proxy);
+      return proxy;
+    };
+    const exampleProxy = await startExample(example, 'slots-proxy-example');
     examplePort = exampleProxy.hostPort(443);
+    exampleHttpPort = exampleProxy.hostPort(80);
+    const exampleDead = await startExample(
+      example.replace(`server ${upstream};`, `server ${deadUpstream};`),
+      'slots-proxy-example-dead',
+    );
+    exampleDeadPort = exampleDead.hostPort(443);
 
-    await Promise.all([waitForProxy(compose, composePort), waitForProxy(exampleProxy, examplePort)]);
+    await Promise.all([
+      waitForProxy(compose, composePort),
+      waitForProxy(exampleProxy, examplePort),
+      waitForProxy(composeDead, composeDeadPort, 60_000, 502),
+      waitForProxy(exampleDead, exampleDeadPort, 60_000, 502),
+    ]);
   }, 600_000);
 
   afterAll(async () => {
@@ -219,6 +278,69 @@ describeWithPodman('the nginx configurations in front of the server', () => {
         'nginx',
       ]);
       expect(refused.body).not.toMatch(/nginx\/\d/);
+    }
+  }, 60_000);
+
+  it("gives nginx's own answers the server's security headers: its 502, its refusals, its redirect to HTTPS", async () => {
+    const over443 = {
+      'strict-transport-security': [HSTS],
+      ...Object.fromEntries(Object.entries(API_SECURITY_HEADERS).map(([name, value]) => [name.toLowerCase(), [value]])),
+    };
+    const own: [string, number, string, number][] = [
+      ['compose/nginx.conf', composeDeadPort, '/', 502],
+      ['compose/nginx.conf', composePort, '/metrics', 404],
+      ['nginx.example.conf', exampleDeadPort, '/', 502],
+      ['nginx.example.conf', examplePort, '/healthz', 403],
+    ];
+    for (const [conf, port, ownPath, status] of own) {
+      const answer = await request(port, ownPath);
+      expect([conf, ownPath, answer.status, securityHeaders(answer)]).toEqual([conf, ownPath, status, over443]);
+    }
+    // Plain HTTP: no Strict-Transport-Security, which browsers ignore there, and no Cache-Control (a browser may keep a
+    // permanent redirect).
+    const redirect = {
+      ...Object.fromEntries(
+        ['X-Content-Type-Options', 'Content-Security-Policy', 'Cross-Origin-Resource-Policy'].map((name) => [
+          name.toLowerCase(),
+          [API_SECURITY_HEADERS[name]],
+        ]),
+      ),
+      'strict-transport-security': [],
+      'cache-control': [],
+    };
+    for (const [conf, port] of [
+      ['compose/nginx.conf', composeHttpPort],
+      ['nginx.example.conf', exampleHttpPort],
+    ] as const) {
+      const answer = await request(port, '/records?page=2', { plain: true, headers: { Host: PRODUCT } });
+      expect([conf, answer.status, answer.headers.location, securityHeaders(answer)]).toEqual([
+        conf,
+        301,
+        `https://${PRODUCT}/records?page=2`,
+        redirect,
+      ]);
+    }
+  }, 60_000);
+
+  it("passes the server's own security headers through once each, unchanged", async () => {
+    // A JSON error, the sign-in page (its own Content-Security-Policy), a remote's file (`Cross-Origin-Resource-Policy:
+    // cross-origin`), /slots (`Cache-Control` of its own): as the server sends them, HSTS added since over HTTPS.
+    const direct = server.url.replace('0.0.0.0', '127.0.0.1');
+    for (const answerPath of ['/api/no-such-route', '/login', '/remotes/team_marketing/mf-manifest.json', '/slots']) {
+      const own = await fetch(`${direct}${answerPath}`, { headers: { 'X-Forwarded-Proto': 'https' } });
+      await own.arrayBuffer();
+      const expected = Object.fromEntries(
+        SECURITY_HEADERS.map((name) => [name, name === 'strict-transport-security' ? [HSTS] : [own.headers.get(name)]]),
+      );
+      for (const [conf, port] of each()) {
+        const passed = await request(port, answerPath);
+        expect([conf, answerPath, passed.status, securityHeaders(passed)]).toEqual([
+          conf,
+          answerPath,
+          own.status,
+          expected,
+        ]);
+      }
     }
   }, 60_000);
 });
