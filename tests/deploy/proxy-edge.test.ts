@@ -2,9 +2,9 @@
  * The two nginx configurations (deploy/compose/nginx.conf, deploy/nginx.example.conf) run for real on the nginx
  * stand-in in front of the real server, as the edge a client reaches: what a client writes in a header the server
  * believes from its proxy (TRUST_PROXY) must not reach it, the health endpoints the example keeps from the public stay
- * refused however their path is spelled, nginx names no version, and its own answers (a 502, a refusal, the redirect
- * to HTTPS) carry the security headers the server puts on its answers, while the server's pass through once and
- * unchanged. The server runs without PUBLIC_URL, as the example starts it: then the address a request names is the
+ * refused however their path is spelled, nginx names no version, and its own answers (no host reachable, a refusal,
+ * the redirect to HTTPS) carry the security headers the server puts on its answers, while the server's pass through
+ * once and unchanged; with no host reachable, nginx answers as the server does when it cannot serve (503). The server runs without PUBLIC_URL, as the example starts it: then the address a request names is the
  * one it takes for its own.
  */
 import fs from 'node:fs';
@@ -13,6 +13,7 @@ import https from 'node:https';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { API_SECURITY_HEADERS, HSTS } from '../../server/security/api-security-headers';
+import { ERROR_MESSAGES } from '../../shared';
 import { describeWithCommand } from '../../testing/describe-with-command';
 import { startContainer, type Container } from '../../testing/containers/container';
 import { ensureStandinProxyImage } from '../../testing/containers/standin-proxy';
@@ -96,15 +97,16 @@ function securityHeaders(answer: Answer, names = SECURITY_HEADERS): Record<strin
 }
 
 /**
- * Waits until the proxy passes a request through to the server (the server's 404 for a path nobody serves), or,
- * with `status` 502, answers that no upstream does.
+ * Waits until the proxy passes a request through to the server (the server's 404 for a path nobody serves), or, with
+ * `upstreamDead`, answers that it reaches none (any 5xx: which one is for the tests to say).
  */
-async function waitForProxy(container: Container, port: number, timeoutMs = 60_000, status = 404): Promise<void> {
+async function waitForProxy(container: Container, port: number, upstreamDead = false): Promise<void> {
+  const timeoutMs = 60_000;
   const until = Date.now() + timeoutMs;
   for (;;) {
     try {
       const answer = await request(port, '/api/no-such-route', { headers: { Accept: 'application/json' } });
-      if (answer.status === status) return;
+      if (upstreamDead ? answer.status >= 500 : answer.status === 404) return;
     } catch {
       // Not listening yet.
     }
@@ -124,7 +126,7 @@ describeWithPodman('the nginx configurations in front of the server', () => {
   /** Their plain HTTP ports (the redirect to HTTPS). */
   let composeHttpPort: number;
   let exampleHttpPort: number;
-  /** The HTTPS ports of the same two configurations whose upstream is a port where nothing listens: nginx's 502. */
+  /** The HTTPS ports of the same two configurations whose upstream is a port where nothing listens. */
   let composeDeadPort: number;
   let exampleDeadPort: number;
 
@@ -160,7 +162,7 @@ describeWithPodman('the nginx configurations in front of the server', () => {
     );
     fs.chmodSync(path.join(tls, 'tls.key'), 0o644);
 
-    // Nothing listens there: a proxy sending to it answers with nginx's own 502.
+    // Nothing listens there: a proxy sending to it has no host to reach, as while the hosts start.
     const deadUpstream = `${HOST_FROM_CONTAINER}:${await getFreePort('0.0.0.0')}`;
 
     // The compose proxy as proxy-start.sh leaves it: the upstream and the redirect in /run/slots-proxy.
@@ -225,8 +227,8 @@ describeWithPodman('the nginx configurations in front of the server', () => {
     await Promise.all([
       waitForProxy(compose, composePort),
       waitForProxy(exampleProxy, examplePort),
-      waitForProxy(composeDead, composeDeadPort, 60_000, 502),
-      waitForProxy(exampleDead, exampleDeadPort, 60_000, 502),
+      waitForProxy(composeDead, composeDeadPort, true),
+      waitForProxy(exampleDead, exampleDeadPort, true),
     ]);
   }, 600_000);
 
@@ -281,15 +283,15 @@ describeWithPodman('the nginx configurations in front of the server', () => {
     }
   }, 60_000);
 
-  it("gives nginx's own answers the server's security headers: its 502, its refusals, its redirect to HTTPS", async () => {
+  it("gives nginx's own answers the server's security headers: no host reachable, its refusals, its redirect", async () => {
     const over443 = {
       'strict-transport-security': [HSTS],
       ...Object.fromEntries(Object.entries(API_SECURITY_HEADERS).map(([name, value]) => [name.toLowerCase(), [value]])),
     };
     const own: [string, number, string, number][] = [
-      ['compose/nginx.conf', composeDeadPort, '/', 502],
+      ['compose/nginx.conf', composeDeadPort, '/', 503],
       ['compose/nginx.conf', composePort, '/metrics', 404],
-      ['nginx.example.conf', exampleDeadPort, '/', 502],
+      ['nginx.example.conf', exampleDeadPort, '/', 503],
       ['nginx.example.conf', examplePort, '/healthz', 403],
     ];
     for (const [conf, port, ownPath, status] of own) {
@@ -340,6 +342,44 @@ describeWithPodman('the nginx configurations in front of the server', () => {
           own.status,
           expected,
         ]);
+      }
+    }
+  }, 60_000);
+
+  it('answers as the server does when it cannot serve while no host is reachable: 503 unavailable, at once', async () => {
+    // After a PostgreSQL restore both hosts start again, and for the seconds that takes none listens. nginx's own
+    // answer was its 502 page: the pages showed no words for it, and monitoring read a broken proxy.
+    for (const [conf, port] of [
+      ['compose/nginx.conf', composeDeadPort],
+      ['nginx.example.conf', exampleDeadPort],
+    ] as const) {
+      for (const [method, answerPath] of [
+        ['GET', '/'],
+        ['GET', '/api/me'],
+        ['POST', '/login'],
+      ] as const) {
+        const began = Date.now();
+        const answer = await request(port, answerPath, {
+          method,
+          headers: { 'Content-Type': 'application/json', Host: PRODUCT, Origin: `https://${PRODUCT}` },
+          body: method === 'POST' ? '{}' : undefined,
+        });
+        expect([
+          conf,
+          method,
+          answerPath,
+          answer.status,
+          answer.headers['content-type'],
+          JSON.parse(answer.body),
+        ]).toEqual([
+          conf,
+          method,
+          answerPath,
+          503,
+          'application/json',
+          { error: { code: 'unavailable', message: ERROR_MESSAGES.unavailable } },
+        ]);
+        expect(Date.now() - began).toBeLessThan(5_000);
       }
     }
   }, 60_000);
