@@ -44,8 +44,9 @@ export function focusUnchosenPicker(form: HTMLFormElement | null): boolean {
 /**
  * A choice of one record of another resource, searched by any word (a resource may hold 100,000 records: no
  * drop-down lists them all). A combobox (WAI-ARIA's pattern with a list popup): typing searches, ArrowDown opens the
- * first records by title, Up and Down move, Enter chooses (the only match, or the one of the very title typed),
- * Escape gives the choice back, and an emptied box chooses none. Its value is a record, never free text: a name
+ * first records by title, Up and Down move, Enter chooses (the option reached, else the only match of what was typed,
+ * or the one of the very title typed; with none of them it does nothing, and the form is not sent while the list is
+ * open), Escape gives the choice back, and an emptied box chooses none. Its value is a record, never free text: a name
  * typed and left is chosen once the search finds exactly one record of that title, and otherwise stays marked as
  * not chosen (the form then refuses to be sent, see focusUnchosenPicker) rather than being dropped unseen.
  */
@@ -137,13 +138,16 @@ export function RelatedRecordPicker(props: RelatedRecordPickerProps) {
         return;
       }
       case 'Enter': {
-        // In a form, Enter would send it with the choice half made.
+        // The list closed and no name typed: the box holds the choice made, and Enter is the form's (it sends it).
         if (!open && typedOut === null) return;
+        // Otherwise the form is not sent with the choice half made.
         event.preventDefault();
-        const only = choices.length === 1 ? choices[0] : undefined;
+        // The option the arrows reached; with none, the record a search found alone or by its very title. With
+        // none of those, Enter leaves the list as it is (WAI-ARIA's combobox pattern): the first records by title,
+        // shown before anything is typed, are no match to choose from, even when there is only one.
+        const only = typedOut !== null && choices.length === 1 ? choices[0] : undefined;
         const picked = (active >= 0 ? choices[active] : undefined) ?? exact ?? only;
         if (picked) choose(picked);
-        else setOpen(true);
         return;
       }
       case 'Escape':
