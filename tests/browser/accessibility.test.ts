@@ -370,4 +370,29 @@ describe('the focus ring of a date field’s calendar button', () => {
     // Chromium's own was a 2px line of rgb(16, 16, 16) drawn 2px inside the button, on the icon's own dark lines.
     expect(await calendarButtonOutline(page, 'published')).toEqual(fieldRing);
   });
+
+  it('shows no ring when the button is pressed with the mouse, nor once its calendar is closed', async () => {
+    const { page } = await suite.newPage({ viewport: { width: 1280, height: 900 } });
+    await signIn(page);
+    await page.goto('/resources/articles/new');
+    await waitForSettledPage(page);
+    const published = page.locator('form[data-resource-form] input[type="date"][name="published"]');
+    const field = () =>
+      published.evaluate((input) => ({
+        focused: input === document.activeElement,
+        focusVisible: input.matches(':focus-visible'),
+        outlineStyle: getComputedStyle(input).outlineStyle,
+      }));
+    // The button sits at the field's end, inside its padding (0.7rem): a 19 px icon, its middle about 21 px in.
+    const box = await published.boundingBox();
+    if (!box) throw new Error('The date field is not shown.');
+    await published.click({ position: { x: box.width - 21, y: box.height / 2 } });
+    // The press reached the button, not the day, month or year (a press there rings the field: it takes typing).
+    expect(await field()).toEqual({ focused: true, focusVisible: false, outlineStyle: 'none' });
+    expect(await calendarButtonOutline(page, 'published')).toMatchObject({ 'outline-style': 'none' });
+    // The calendar closed with Escape gives the focus back to the button: still a mouse's focus, no ring.
+    await page.keyboard.press('Escape');
+    expect(await field()).toEqual({ focused: true, focusVisible: false, outlineStyle: 'none' });
+    expect(await calendarButtonOutline(page, 'published')).toMatchObject({ 'outline-style': 'none' });
+  });
 });
