@@ -2,6 +2,7 @@ import type { CatalogueLocation, CatalogueSlot, LocationsPayload } from '../../.
 import { describeRule } from '../../../shared';
 import { useApi } from '../../hooks/use-api';
 import { PageHeading } from '../../layout/page-heading';
+import { BreakableText } from '../../text/breakable-text';
 import { ServerAnswerStatus, ToolTable } from './tool-table';
 
 /**
@@ -23,20 +24,38 @@ export function LocationsPage() {
 }
 
 /**
+ * Where the names of the catalogue break: at a space and after a location's `-` (`resource-before-` then
+ * `relations`), a path's `/` or a name's `.`, never inside a word. A heading or a fact has no sideways scroll: a name
+ * wider than its box (a long remote's) breaks inside rather than run off a phone's screen (inspector.css); a table
+ * does scroll, and keeps each part whole.
+ */
+const NAME_BREAKS = '-./';
+
+/**
  * One location: a section under its heading, not a region of its own (named, a section is one, and thirty of them
  * would drown the page's landmarks); its table of slots is the region, which a keyboard scrolls.
  */
 function LocationSection({ location }: { location: CatalogueLocation }) {
   return (
     <section className="inspector__section" data-catalogue-location={location.location}>
-      <h2 id={`location-${location.location}`}>{location.location}</h2>
+      <h2 id={`location-${location.location}`}>
+        <BreakableText text={location.location} breakAfter={NAME_BREAKS} widePart="break" />
+      </h2>
       <dl className="catalogue__facts">
         <dt>Visibility</dt>
         <dd>{location.visibility === 'public' ? 'public (also without signing in)' : 'protected (signed in only)'}</dd>
         <dt>Context props</dt>
-        <dd>{location.contextProps.join(', ') || 'none'}</dd>
+        <dd>
+          <BreakableText text={location.contextProps.join(', ') || 'none'} breakAfter={NAME_BREAKS} widePart="break" />
+        </dd>
         <dt>Remotes allowed</dt>
-        <dd>{location.allowedRemotes === null ? 'any' : location.allowedRemotes.join(', ') || 'none'}</dd>
+        <dd>
+          <BreakableText
+            text={location.allowedRemotes === null ? 'any' : location.allowedRemotes.join(', ') || 'none'}
+            breakAfter={NAME_BREAKS}
+            widePart="break"
+          />
+        </dd>
       </dl>
       {location.slots.length === 0 ? (
         <p className="empty">Nothing fills it now.</p>
@@ -49,9 +68,15 @@ function LocationSection({ location }: { location: CatalogueLocation }) {
           {location.slots.map((slot, index) => (
             <tr key={slot.id} data-catalogue-slot={slot.id}>
               <td>{index + 1}</td>
-              <td>{slot.id}</td>
-              <td>{slot.component}</td>
-              <td>{slot.remote ?? '—'}</td>
+              <td>
+                <BreakableText text={slot.id} breakAfter={NAME_BREAKS} />
+              </td>
+              <td>
+                <BreakableText text={slot.component} breakAfter={NAME_BREAKS} />
+              </td>
+              <td>
+                <BreakableText text={slot.remote ?? '—'} breakAfter={NAME_BREAKS} />
+              </td>
               <td>{slot.source}</td>
               <td>{placementOf(slot)}</td>
               <td>{slot.visibleWhen === undefined ? 'always' : describeRule(slot.visibleWhen)}</td>

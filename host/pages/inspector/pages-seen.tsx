@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { useSlotRuntime, type PageSlotReason, type PageSlots, type PageSlotStatus } from '../../core';
-import { BreakableName } from './breakable-name';
+import { BreakableText } from '../../text/breakable-text';
 import { ToolTable } from './tool-table';
 
 /** How each reason a slot is not on screen reads for staff. */
@@ -76,17 +76,17 @@ function PageSlotsTable({
           data-slot-component={slot.component}
         >
           <td>
-            <BreakableName text={slot.location} />
+            <BreakableText text={slot.location} breakAfter="/" />
           </td>
           <td>
-            <BreakableName text={slot.component} />
+            <BreakableText text={slot.component} breakAfter="/" />
           </td>
           <td>
-            <BreakableName text={slot.remote ?? disabledRemoteOf(slot, disabled) ?? '—'} />
+            <BreakableText text={slot.remote ?? disabledRemoteOf(slot, disabled) ?? '—'} breakAfter="/" />
           </td>
           <td>{STATES[slot.state]}</td>
           <td>
-            <BreakableName text={whyOf(slot, disabled)} />
+            <BreakableText text={whyOf(slot, disabled)} breakAfter="/" />
           </td>
         </tr>
       ))}

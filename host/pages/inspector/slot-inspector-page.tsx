@@ -7,7 +7,7 @@ import type {
 } from '../../../shared';
 import { useApi } from '../../hooks/use-api';
 import { PageHeading } from '../../layout/page-heading';
-import { BreakableName } from './breakable-name';
+import { BreakableText } from '../../text/breakable-text';
 import { PagesSeen } from './pages-seen';
 import { ServerAnswerStatus, ToolTable } from './tool-table';
 import { currentSlotStats, FailureRate, LoadTime, useSlotLoadStats } from '../common/slot-load-figures';
@@ -105,7 +105,7 @@ function RegisteredSlots({
             return (
               <tr key={`${location}:${index}`} data-inspected-slot={slot.component}>
                 <td>
-                  <BreakableName text={location} />
+                  <BreakableText text={location} breakAfter="/" />
                 </td>
                 <SlotCells slot={slot} />
                 <td>
@@ -142,7 +142,7 @@ function FormSlots({ forms }: { forms: Record<string, InspectedFormSlot[]> }) {
             slots.map((slot, index) => (
               <tr key={`${resource}:${index}`} data-inspected-form-slot={slot.component}>
                 <td>
-                  <BreakableName text={resource} />
+                  <BreakableText text={resource} breakAfter="/" />
                 </td>
                 <td>{slot.position === -1 ? 'left out' : slot.position}</td>
                 <SlotCells slot={slot} />
@@ -172,29 +172,29 @@ function SlotCells({ slot }: { slot: InspectedSlot }) {
   return (
     <>
       <td>
-        <BreakableName text={slot.component} />
+        <BreakableText text={slot.component} breakAfter="/" />
         {id !== null && (
           <span className="muted">
             {' '}
-            <BreakableName text={`(id ${id})`} />
+            <BreakableText text={`(id ${id})`} breakAfter="/" />
           </span>
         )}
       </td>
       <td>
-        <BreakableName text={slot.remote ?? '—'} />
+        <BreakableText text={slot.remote ?? '—'} breakAfter="/" />
       </td>
       <td>{slot.source}</td>
       <td>{slot.visibility}</td>
       <td data-slot-problems>
         {slot.hiddenByRule === undefined ? (
-          <BreakableName text={slot.problems.join('; ') || 'None'} />
+          <BreakableText text={slot.problems.join('; ') || 'None'} breakAfter="/" />
         ) : (
           // The rule's sentence says why the asker does not get it; a "None" after it read as part of the rule.
           <>
             <span data-hidden-by-rule>
-              <BreakableName text={slot.hiddenByRule} />
+              <BreakableText text={slot.hiddenByRule} breakAfter="/" />
             </span>
-            <BreakableName text={slot.problems.map((problem) => `; ${problem}`).join('')} />
+            <BreakableText text={slot.problems.map((problem) => `; ${problem}`).join('')} breakAfter="/" />
           </>
         )}
       </td>
@@ -235,19 +235,22 @@ function Remotes({ remotes }: { remotes: InspectedRemote[] }) {
         {remotes.map((remote) => (
           <tr key={remote.name} data-inspected-remote={remote.name}>
             <td>
-              <BreakableName text={remote.name} />
+              <BreakableText text={remote.name} breakAfter="/" />
             </td>
             <td>
-              <BreakableName text={remote.entry || '—'} />
+              <BreakableText text={remote.entry || '—'} breakAfter="/" />
             </td>
             <td data-remote-status={remote.status}>
-              <BreakableName text={remoteStatusText(remote)} />
+              <BreakableText text={remoteStatusText(remote)} breakAfter="/" />
             </td>
             <td>
-              <BreakableName text={remote.components.join(', ') || '—'} />
+              <BreakableText text={remote.components.join(', ') || '—'} breakAfter="/" />
             </td>
             <td>
-              <BreakableName text={remote.schemaComponents.join(', ') || 'none (props checked as JSON only)'} />
+              <BreakableText
+                text={remote.schemaComponents.join(', ') || 'none (props checked as JSON only)'}
+                breakAfter="/"
+              />
             </td>
           </tr>
         ))}

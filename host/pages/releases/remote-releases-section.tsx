@@ -3,8 +3,8 @@ import type { AutomaticRollback, RemoteReleases, SlotStatsPayload } from '../../
 import { useApiClient } from '../../core';
 import { useOverflowing } from '../../hooks/use-overflowing';
 import { instantInWords } from '../../../shared/instant-in-words';
+import { BreakableText } from '../../text/breakable-text';
 import { InstantTime } from '../../text/instant-time';
-import { BreakableVersion } from './breakable-version';
 import { CanaryForm } from './canary-form';
 import { describeCanary, remoteApiPath, type ApplyReleaseChange, type ReleaseChange } from './release-change';
 import { ReleaseHistory } from './release-history';
@@ -156,7 +156,8 @@ export function RemoteReleasesSection({
               return (
                 <tr key={version} data-release={version}>
                   <th scope="row">
-                    <BreakableVersion version={version} />
+                    {/* Between its parts (`2026.11.29-` then `build.1742+`); a hash wider than the column, inside. */}
+                    <BreakableText text={version} breakAfter=".-+_" widePart="break" />
                   </th>
                   <td>
                     <InstantTime at={publishedAt} /> by{' '}
