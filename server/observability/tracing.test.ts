@@ -2,8 +2,27 @@ import { startTracing, tracingStarted } from './tracing';
 
 describe('startTracing', () => {
   it('starts nothing without an OTLP endpoint', () => {
-    expect(startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: '  ' })).toBe(false);
+    const warnings: string[] = [];
+    expect(startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: '  ' }, (_, message) => warnings.push(message))).toBe(false);
     expect(tracingStarted()).toBe(false);
+    // Nothing set for tracing: nothing to say.
+    expect(warnings).toEqual([]);
+  });
+
+  it('says which OTEL_ settings it ignores when no endpoint is set, and starts nothing', () => {
+    const warned: { ignored: string[]; message: string }[] = [];
+    const env = { OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1', OTEL_SERVICE_NAME: 'admin' };
+    expect(startTracing(env, ({ ignored }, message) => warned.push({ ignored, message }))).toBe(false);
+    expect(tracingStarted()).toBe(false);
+    expect(warned).toEqual([
+      {
+        ignored: ['OTEL_SERVICE_NAME', 'OTEL_TRACES_SAMPLER', 'OTEL_TRACES_SAMPLER_ARG'],
+        message:
+          'tracing is off: no OTEL_EXPORTER_OTLP_ENDPOINT (nor OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set, so ' +
+          "OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG are ignored. Set the collector's address " +
+          'to send spans (docs/operators/metrics-and-traces.md#sending-traces-to-a-collector).',
+      },
+    ]);
   });
 
   it.each([

@@ -13,14 +13,38 @@ let started: TracingSdk | null = null;
  * entries import start-tracing.ts first. Unset, nothing is loaded and nothing is patched: tracing costs nothing.
  * @returns whether the SDK was started
  */
-export function startTracing(env: NodeJS.ProcessEnv): boolean {
+export function startTracing(env: NodeJS.ProcessEnv, warn: TracingOffWarning = warnInTheLog): boolean {
   if (started !== null) return true;
   // Checked before the SDK loads: a bad endpoint stops the start, naming the variable (otlp-traces-url.ts).
-  if (otlpTracesUrlOf(env) === null) return false;
+  if (otlpTracesUrlOf(env) === null) {
+    const ignored = Object.keys(env)
+      .filter((name) => name.startsWith('OTEL_') && (env[name] ?? '').trim() !== '')
+      .sort();
+    // A sampler or service name set for tracing that never starts was ignored without a word: the operator reading
+    // the log waited for spans that no endpoint was named to receive.
+    if (ignored.length > 0) {
+      warn(
+        { ignored },
+        `tracing is off: no OTEL_EXPORTER_OTLP_ENDPOINT (nor OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set, so ` +
+          `${ignored.join(', ')} ${ignored.length === 1 ? 'is' : 'are'} ignored. Set the collector's address to send ` +
+          'spans (docs/operators/metrics-and-traces.md#sending-traces-to-a-collector).',
+      );
+    }
+    return false;
+  }
   // Loaded here, not imported above: with tracing off the SDK is never loaded.
   const sdk = require('./tracing-sdk') as typeof import('./tracing-sdk');
   started = sdk.startTracingSdk(env);
   return true;
+}
+
+/** How startTracing says that OTEL_ settings are ignored, tracing being off: a warning in the server's log. */
+export type TracingOffWarning = (fields: { ignored: string[] }, message: string) => void;
+
+function warnInTheLog(fields: { ignored: string[] }, message: string): void {
+  // Loaded only then: the entries import this module before anything else, and most starts have nothing to say.
+  const { createLogger } = require('../logger') as typeof import('../logger');
+  createLogger(process.env.NODE_ENV ?? 'production', process.env.LOG_LEVEL).warn(fields, message);
 }
 
 /** Whether the SDK runs in this process. */
