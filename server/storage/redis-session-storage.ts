@@ -5,7 +5,7 @@ import type { SessionStorage } from './session-storage';
 import { REDIS_ANSWER_DEADLINE_MS } from './redis-answer-deadline';
 import { hidePassword } from './hidden-password';
 import { withinDeadline } from './within-deadline';
-import { SessionStoreUnavailableError } from './session-store-unavailable';
+import { REDIS_DISCONNECTED_MESSAGE, SessionStoreUnavailableError } from './session-store-unavailable';
 
 export interface RedisSessionStorageOptions {
   url: string;
@@ -138,7 +138,6 @@ export function createRedisSessionStorage(options: RedisSessionStorageOptions): 
 type StoreCallback = (error: any, value?: any) => void;
 
 /** What a session lookup or save meets while the client has lost its connection (the request gets a 503). */
-export const REDIS_DISCONNECTED_MESSAGE = 'Redis is not connected (reconnecting)';
 
 /**
  * connect-redis's store whose answers come within a deadline. The client's command timeout covers only the wait

@@ -2,8 +2,10 @@
  * The sign-in limits on a Redis that stops answering (frozen: the connection stays open and nothing comes back, as
  * with a hung host or network): sign-in answers 503 `unavailable` after the same deadline as the session routes,
  * instead of waiting for ever, and works again once Redis answers. The deadline's timers never hold the process (a
- * shutdown would wait for them) and end with the answer.
+ * shutdown would wait for them) and end with the answer. Each refused sign-in is told in warnings of one line, as the
+ * session routes' are: a stack per attempt during an outage said nothing more.
  */
+import pino from 'pino';
 import { createClient } from 'redis';
 import request from 'supertest';
 import { ERROR_MESSAGES } from '../../../shared';
@@ -38,19 +40,37 @@ describeWithCommand(
   const signingIn = (app: TestApp) => (password: string) =>
     request(app.app.handler).post('/login').timeout(ANSWERS_WITHIN_MS).send({ username: 'admin', password });
 
+  /** The app's log lines, and those of its requests from a moment on (the Redis client's own left out). */
+  function capturedLog() {
+    const lines: Array<{ level: number; msg: string; err?: unknown }> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    let from = 0;
+    return {
+      logger,
+      mark: () => (from = lines.length),
+      requestLines: () => lines.slice(from).filter((line) => !/^Redis |redis client error/.test(line.msg)),
+    };
+  }
+
   it('answers 503 unavailable, right or wrong password, then signs in again once Redis answers', async () => {
     redis = await RedisServerProcess.start();
-    testApp = await createDemoApp({ redisUrl: redis.url });
+    const log = capturedLog();
+    testApp = await createDemoApp({ redisUrl: redis.url, logger: log.logger });
     expect(testApp.app.sessions.kind).toBe('redis');
     const signIn = signingIn(testApp);
 
     redis.pause();
+    log.mark();
     for (const password of [DEMO_PASSWORD, 'wrong-password']) {
       const refused = await signIn(password);
       expect(refused.status).toBe(503);
       expect(refused.body).toEqual(UNAVAILABLE);
       expect(sessionCookieOf(refused)).toBeUndefined();
     }
+    expect(log.requestLines().filter((line) => line.level >= 50 || line.err !== undefined)).toEqual([]);
+    expect(log.requestLines().map((line) => line.msg)).toContain(
+      `sign-in refused (503): reading the sign-in counters failed: Redis did not answer within ${REDIS_ANSWER_DEADLINE_MS} ms`,
+    );
 
     // The commands cut off by the deadline get their late answers now, before the sign-in's own (Redis answers in
     // order): a late answer that threw would fail this test (Jest fails a test on an unhandled rejection).
@@ -66,11 +86,22 @@ describeWithCommand(
 
   it('gives the same answer as a Redis that is gone', async () => {
     redis = await RedisServerProcess.start();
-    testApp = await createDemoApp({ redisUrl: redis.url });
+    const log = capturedLog();
+    testApp = await createDemoApp({ redisUrl: redis.url, logger: log.logger });
+    const client = testApp.app.sessions.redisClient as { isReady: boolean };
     await redis.stop();
-    const refused = await signingIn(testApp)(DEMO_PASSWORD);
-    expect(refused.status).toBe(503);
-    expect(refused.body).toEqual(UNAVAILABLE);
+    await waitUntil(async () => !client.isReady);
+    log.mark();
+    for (const password of [DEMO_PASSWORD, 'wrong-password']) {
+      const refused = await signingIn(testApp)(password);
+      expect(refused.status).toBe(503);
+      expect(refused.body).toEqual(UNAVAILABLE);
+    }
+    // Warnings of one line, no stack: it wrote an error with the limiter's stack at each attempt.
+    expect(log.requestLines().filter((line) => line.level >= 50 || line.err !== undefined)).toEqual([]);
+    expect(log.requestLines().map((line) => line.msg)).toContain(
+      'sign-in refused (503): reading the sign-in counters failed: Redis is not connected (reconnecting)',
+    );
   }, 30_000);
 });
 

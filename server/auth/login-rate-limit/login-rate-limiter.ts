@@ -280,6 +280,7 @@ function makeLimiter(store: RateLimitStore, options: LimiterOptions): RateLimite
           rejectIfRedisNotReady: true,
         }),
         timeoutMs: REDIS_ANSWER_DEADLINE_MS,
+        connected: () => (store.client as { isReady?: boolean }).isReady !== false,
       });
     case 'postgres':
       return new RateLimiterPostgres({

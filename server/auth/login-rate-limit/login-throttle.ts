@@ -3,6 +3,7 @@ import { ERROR_MESSAGES } from '../../../shared';
 import type { LoginAttemptKey, LoginRateLimiter } from './login-rate-limiter';
 import { HttpError } from '../../http/http-error';
 import { isDatabaseUnavailable } from '../../storage/database-unavailable';
+import { isSessionStoreUnavailable } from '../../storage/session-store-unavailable';
 
 /** What the password check of a let-through attempt reports to its throttle (reportPasswordCheck). */
 const passwordChecks = new WeakMap<Response, (correct: boolean) => void>();
@@ -48,7 +49,11 @@ export function createLoginThrottle(
         next(error);
         return;
       }
-      req.log?.error({ err: error }, `sign-in refused (503): reading ${reading} failed`);
+      // Redis lost or not answering: known, and logged once each way by the session store on the same Redis; a stack
+      // per attempt said nothing more. Anything else is logged whole.
+      if (isSessionStoreUnavailable(error)) {
+        req.log?.warn({ reason: error.message }, `sign-in refused (503): reading ${reading} failed: ${error.message}`);
+      } else req.log?.error({ err: error }, `sign-in refused (503): reading ${reading} failed`);
       next(new HttpError('unavailable', ERROR_MESSAGES.unavailable));
       return;
     }
