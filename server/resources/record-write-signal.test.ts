@@ -1,4 +1,5 @@
 import { ENGINES } from '../../testing/server/engines-under-test';
+import { readsAtEachSignal } from '../../testing/server/write-signal-reads';
 import { UserStore } from '../auth/user-store';
 import { openMigratedStorage } from '../storage/open-storage';
 import type { StorageEngine } from '../storage/storage-engine';
@@ -31,12 +32,9 @@ for (const engineUnderTest of ENGINES) {
       userId = (await new UserStore(engine).upsert('member', 'hash')).user.id;
       records = new StoredRecordSource(engine);
       const reader = new StoredRecordSource(anotherHost);
-      const signal = engine.noteWrite.bind(engine);
-      readsAtSignals = [];
-      jest.spyOn(engine, 'noteWrite').mockImplementation(() => {
-        readsAtSignals.push(reader.list('acme', 'notes').then((all) => all.map((record) => record.title)));
-        signal();
-      });
+      readsAtSignals = readsAtEachSignal(engine, async () =>
+        (await reader.list('acme', 'notes')).map((record) => record.title),
+      );
     });
 
     afterEach(async () => {

@@ -1,4 +1,5 @@
 import { ENGINES } from '../../testing/server/engines-under-test';
+import { readsAtEachSignal } from '../../testing/server/write-signal-reads';
 import { UserStore } from '../auth/user-store';
 import { openMigratedStorage } from '../storage/open-storage';
 import type { StorageEngine } from '../storage/storage-engine';
@@ -44,12 +45,7 @@ for (const engineUnderTest of ENGINES) {
       tenants = new TenantStore(engine);
       userId = (await new UserStore(engine).upsert('member', 'hash')).user.id;
       const reader = new TenantStore(anotherHost);
-      const signal = engine.noteWrite.bind(engine);
-      readsAtSignals = [];
-      jest.spyOn(engine, 'noteWrite').mockImplementation(() => {
-        readsAtSignals.push(stateSeenBy(reader));
-        signal();
-      });
+      readsAtSignals = readsAtEachSignal(engine, () => stateSeenBy(reader));
     });
 
     afterEach(async () => {

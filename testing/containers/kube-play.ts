@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { makeTempDir } from '../temp-dir';
 import { ensureNodeBaseImage, type BaseImageOptions } from './node-base-image';
-import { podman, PODMAN_RUNTIME, type PodmanRun } from './podman';
+import { podman, type PodmanRun } from './podman';
 
 /**
  * `podman kube play` (podman 4.3) on this machine. Every pod it makes has an infra container holding the pod's
@@ -90,18 +89,10 @@ export async function kubePlay(yaml: string, options: KubePlayOptions): Promise<
   try {
     const conf = path.join(folder.path, 'containers.conf');
     fs.writeFileSync(conf, containersConfWithInfraImage(machineContainersConf(), infraImage));
-    return await new Promise<PodmanRun>((resolve, reject) => {
-      const child = spawn('podman', ['--runtime', PODMAN_RUNTIME, 'kube', 'play', '--network', options.network, '-'], {
-        env: { ...process.env, CONTAINERS_CONF: conf },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.once('error', reject);
-      child.once('close', (code) => resolve({ code, stdout, stderr }));
-      child.stdin.end(yaml);
+    return await podman(['kube', 'play', '--network', options.network, '-'], {
+      input: yaml,
+      env: { CONTAINERS_CONF: conf },
+      allowFailure: true,
     });
   } finally {
     folder.remove();

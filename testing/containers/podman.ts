@@ -19,12 +19,17 @@ export interface PodmanOptions {
   onOutput?: (line: string) => void;
   /** Resolve with the failure instead of rejecting (a test that expects a non-zero exit). */
   allowFailure?: boolean;
+  /** Variables for podman itself beside this process's (CONTAINERS_CONF for a play of its own settings). */
+  env?: Record<string, string>;
 }
 
 /** `podman --runtime runc <args>`; rejects with the command and its output when it exits non-zero. */
 export function podman(args: readonly string[], options: PodmanOptions = {}): Promise<PodmanRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn('podman', ['--runtime', PODMAN_RUNTIME, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('podman', ['--runtime', PODMAN_RUNTIME, ...args], {
+      env: { ...process.env, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     const forward = (text: string): void => {

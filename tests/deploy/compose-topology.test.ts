@@ -23,6 +23,7 @@ import { describeWithCommand } from '../../testing/describe-with-command';
 import { getFreePort } from '../../testing/system/free-port';
 import { REPO_ROOT } from '../../testing/system/repo-root';
 import { slowJsonPost } from './slow-request';
+import { pollUntil } from '../../testing/containers/poll-until';
 
 const describeWithPodmanCompose = describeWithCommand('podman-compose', ['version'], 'podman-compose');
 const log = (line: string): void => void process.stdout.write(`[compose] ${line}\n`);
@@ -131,21 +132,6 @@ async function hostGet(port: number, requestPath: string, cookie?: string): Prom
   return response.status;
 }
 
-/** Polls `probe` every 500 ms until it returns true, failing with `what` after `timeoutMs`. */
-async function waitUntil(what: string, timeoutMs: number, probe: () => Promise<boolean>): Promise<number> {
-  const started = Date.now();
-  let last: unknown;
-  while (Date.now() - started < timeoutMs) {
-    try {
-      if (await probe()) return Date.now() - started;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
-}
-
 const container = (service: string): string => `${PROJECT}_${service}_1`;
 
 /**
@@ -222,10 +208,10 @@ describeWithPodmanCompose('deploy/compose.yaml run with podman-compose', () => {
     // Both hosts ready (one may have exited and been started again while PostgreSQL was starting), then the proxy
     // answering on four polls in a row: it reloads within 2 s when a restarted host came back on a new address.
     for (const port of Object.values(hostPorts)) {
-      await waitUntil(`the host on ${port} ready`, 180_000, async () => (await hostGet(port, '/readyz')) === 200);
+      await pollUntil(`the host on ${port} ready`, 180_000, async () => (await hostGet(port, '/readyz')) === 200);
     }
     let inARow = 0;
-    await waitUntil('/readyz through the proxy, 4 times in a row', 60_000, async () => {
+    await pollUntil('/readyz through the proxy, 4 times in a row', 60_000, async () => {
       inARow = (await throughProxy(httpsPort, '/readyz')).status === 200 ? inARow + 1 : 0;
       return inARow >= 4;
     });
@@ -360,7 +346,7 @@ describeWithPodmanCompose('deploy/compose.yaml run with podman-compose', () => {
     // restart policy then leaves it stopped.
     const stopped = podman(['stop', '--time', '20', container('host-a')]);
     // Draining: /readyz answers 503 before the listener closes (SHUTDOWN_DELAY_MS).
-    await waitUntil('host-a unready', 5_000, async () => (await hostGet(hostPorts['host-a'], '/readyz')) === 503);
+    await pollUntil('host-a unready', 5_000, async () => (await hostGet(hostPorts['host-a'], '/readyz')) === 503);
     request.finish();
     expect((await request.answer).status).toBe(200);
     await stopped;
@@ -368,7 +354,7 @@ describeWithPodmanCompose('deploy/compose.yaml run with podman-compose', () => {
     expect((await throughProxy(httpsPort, '/healthz')).status).toBe(200);
 
     await podman(['start', container('host-a')]);
-    await waitUntil('host-a ready again', 60_000, async () => (await hostGet(hostPorts['host-a'], '/readyz')) === 200);
+    await pollUntil('host-a ready again', 60_000, async () => (await hostGet(hostPorts['host-a'], '/readyz')) === 200);
   }, 120_000);
 
   it('a rolling restart of the hosts, one at a time, under a bounded load through the proxy fails 0 requests', async () => {
@@ -405,8 +391,8 @@ describeWithPodmanCompose('deploy/compose.yaml run with podman-compose', () => {
         await podman(['start', container(name)]);
         // As an operator waits for the host to be healthy before the next one (compose's healthcheck asks /readyz
         // every 10 s; the proxy asks every second, so it sends to the host again well before).
-        await waitUntil(`${name} ready again`, 60_000, async () => (await hostGet(hostPorts[name], '/readyz')) === 200);
-        await waitUntil(`the proxy sends to ${name} again`, 15_000, async () => {
+        await pollUntil(`${name} ready again`, 60_000, async () => (await hostGet(hostPorts[name], '/readyz')) === 200);
+        await pollUntil(`the proxy sends to ${name} again`, 15_000, async () => {
           return (await proxyUpstream()) === 'host-a, host-b';
         }).catch(async (error: unknown) => {
           // What the proxy sees of the host: its name's address, the upstream file, the host's own /readyz.
@@ -456,9 +442,9 @@ describeWithPodmanCompose('deploy/compose.yaml run with podman-compose', () => {
 
   it('PostgreSQL stopped: 503s through the proxy; started again: ready with no host restarted', async () => {
     await podman(['stop', '--time', '20', container('postgres')]);
-    await waitUntil('503 on /readyz', 20_000, async () => (await throughProxy(httpsPort, '/readyz')).status === 503);
+    await pollUntil('503 on /readyz', 20_000, async () => (await throughProxy(httpsPort, '/readyz')).status === 503);
     await podman(['start', container('postgres')]);
-    await waitUntil('200 on /readyz', 60_000, async () => (await throughProxy(httpsPort, '/readyz')).status === 200);
+    await pollUntil('200 on /readyz', 60_000, async () => (await throughProxy(httpsPort, '/readyz')).status === 200);
     for (const port of Object.values(hostPorts)) expect(await hostGet(port, '/readyz')).toBe(200);
   }, 120_000);
 
@@ -487,7 +473,7 @@ describeWithPodmanCompose('deploy/compose.yaml run with podman-compose', () => {
     });
     expect([activated.status, activated.body]).toEqual([200, expect.anything()]);
 
-    const servedIn = await waitUntil('host-b serving the release', 15_000, async () => {
+    const servedIn = await pollUntil('host-b serving the release', 15_000, async () => {
       const remotes = (await hostJson(hostPorts['host-b'], '/api/remotes')).body as RemotesPayload;
       return remotes.remotes.some((remote) => remote.name === REMOTE && remote.entry === entry);
     });

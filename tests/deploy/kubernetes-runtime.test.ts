@@ -21,6 +21,7 @@ import { describeWithCommand } from '../../testing/describe-with-command';
 import { getFreePort } from '../../testing/system/free-port';
 import { makeTempDir } from '../../testing/temp-dir';
 import { readKubernetesManifests, renderForPodman, type PodmanRendering } from './kubernetes-podman-rendering';
+import { pollUntil } from '../../testing/containers/poll-until';
 
 const describeWithPodman = describeWithCommand('podman', ['--version'], 'podman runc debootstrap');
 const log = (line: string): void => void process.stdout.write(`[kube play] ${line}\n`);
@@ -61,21 +62,6 @@ async function request(
   const setCookie = response.headers.getSetCookie();
   const cookie = setCookie.map((line) => line.split(';')[0]).join('; ');
   return { status: response.status, body: await response.text(), cookie, setCookie };
-}
-
-/** Polls `probe` every 500 ms until it returns true, failing with `what` after `timeoutMs`. */
-async function waitUntil(what: string, timeoutMs: number, probe: () => Promise<boolean>): Promise<number> {
-  const started = Date.now();
-  let last: unknown;
-  while (Date.now() - started < timeoutMs) {
-    try {
-      if (await probe()) return Date.now() - started;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
 }
 
 /** Names of what podman holds of `kind` (pod, container, volume, network, secret) that contain `part`. */
@@ -137,7 +123,7 @@ describeWithPodman('deploy/kubernetes/ played with podman kube play', () => {
       }),
       startContainer({ image: redisImage, namePrefix: `slots-kube-redis-${RUN}`, runOptions: ['--network', NETWORK] }),
     ]);
-    await waitUntil('PostgreSQL accepting connections', 60_000, async () => {
+    await pollUntil('PostgreSQL accepting connections', 60_000, async () => {
       const ready = await postgres!.exec(['pg_isready', '-h', '127.0.0.1', '-U', 'slots', '-d', 'slots']);
       return ready.code === 0;
     });
@@ -171,7 +157,7 @@ describeWithPodman('deploy/kubernetes/ played with podman kube play', () => {
     if (played.code !== 0) throw new Error(`podman kube play exited ${played.code}:\n${played.stdout}${played.stderr}`);
 
     for (const [index, port] of ports.entries()) {
-      await waitUntil(`pod ${index} ready on /readyz`, 90_000, async () => {
+      await pollUntil(`pod ${index} ready on /readyz`, 90_000, async () => {
         return (await request(port, '/readyz')).status === 200;
       }).catch(async (error: unknown) => {
         const logs = await podman(['logs', hosts[index]!], { allowFailure: true });
@@ -318,7 +304,7 @@ describeWithPodman('deploy/kubernetes/ played with podman kube play', () => {
     expect([reload.code, reload.stderr]).toEqual([0, '']);
     expect(reload.stdout).toContain('Checked REMOTES_CONFIG /etc/slots/remotes/remotes.json');
     for (const [index, host] of hosts.entries()) {
-      await waitUntil(`pod ${index} reloading`, 10_000, async () => (await reloadsLogged(host)) > before[index]!);
+      await pollUntil(`pod ${index} reloading`, 10_000, async () => (await reloadsLogged(host)) > before[index]!);
     }
   });
 
@@ -332,7 +318,7 @@ describeWithPodman('deploy/kubernetes/ played with podman kube play', () => {
     // SIGTERM, then SIGKILL after the grace period: podman 4.3 does not read terminationGracePeriodSeconds (it would
     // kill after its own 10 s), so the test gives it, as the kubelet would.
     const stopped = podman(['stop', '--time', String(grace), stopping]);
-    await waitUntil(
+    await pollUntil(
       'the stopping pod unready',
       5_000,
       async () => (await request(ports.at(-1)!, '/readyz')).status === 503,
