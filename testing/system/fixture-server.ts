@@ -41,8 +41,13 @@ class FixtureResource extends Resource {
       if (item.input === 'textarea') return Field.textarea(item.name, options);
       if (item.input === 'email') return Field.email(item.name, options);
       if (item.input === 'number') return Field.number(item.name, options);
+      if (item.input === 'date') return Field.date(item.name, options);
       return Field.text(item.name, options);
     });
+  }
+
+  override listColumns(): readonly string[] {
+    return this.spec.listColumns ?? super.listColumns();
   }
 }
 

@@ -6,7 +6,7 @@ import type { JsonObject, SlotEntry, SlotLocationValue } from '../../shared';
 export interface FixtureFieldSpec {
   type: 'field';
   name: string;
-  input: 'text' | 'textarea' | 'email' | 'number';
+  input: 'text' | 'textarea' | 'email' | 'number' | 'date';
   label?: string;
   required?: boolean;
 }
@@ -23,6 +23,8 @@ export interface FixtureResourceSpec {
   label: string;
   /** In form order; must include the `title` and `label` fields every resource has. */
   fields: Array<FixtureFieldSpec | FixtureFormSlotSpec>;
+  /** The list's columns (Resource.listColumns); the title and the label when left out. */
+  listColumns?: string[];
   /** Records to create per tenant id (`acme`, `globex`) once the demo data is seeded. */
   records?: Readonly<Record<string, JsonObject[]>>;
 }
