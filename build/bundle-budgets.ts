@@ -90,10 +90,12 @@ const KIB = 1024;
  * kept across it; layout shift 0.34 to 0.16), a list page turned renders only its new rows and a row's delete dialog
  * is made when pressed, a resource's definition is read once per session, and the bulk bar and the filters keep the
  * focus on their controls: 160.9 KB, 0.1 KB over.
- * Raised from 158 to 159 KiB when the page follows the releases the server chooses for a session that changes in it
- * (remotes-follow-session.ts): someone given a canary who signed in on the sign-in page, or switched to the canary's
- * tenant, kept the releases of before until they loaded a page by hand; the check runs at sign-in, beside its GET
- * /meta, so it belongs to the first script: 161.9 KB, 0.1 KB over.
+ * Raised from 158 to 159 KiB for two things staff met on the pages of the first script: the page follows the releases
+ * the server chooses for a session that changes in it (remotes-follow-session.ts: someone given a canary who signed in
+ * on the sign-in page, or switched to the canary's tenant, kept the releases of before until they loaded a page by
+ * hand; the check runs at sign-in, beside its GET /meta), and a date field's day is written in words in the reader's
+ * form of English (`15 Jan 2024`, not `2024-01-15`), on the same day in every time zone, in the lists, on the record's
+ * page and in the filters applied, a number column aligned at the right: each alone 161.9 KB, 0.1 KB over.
  */
 export const HOST_INITIAL_JS_MAX_GZIP = 159 * KIB;
 

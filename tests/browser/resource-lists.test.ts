@@ -6,6 +6,7 @@ import { useBrowserSuite } from '../../testing/system/browser-suite';
 import { signIn } from '../../testing/system/sign-in';
 import { fetchInPage } from '../../testing/system/slot-page';
 import { focusedElement, scrollsSideways, waitForList, waitForSettledPage } from '../../testing/system/staff-pages';
+import { dayInWords } from '../../host/pages/records/day-in-words';
 
 /** The demo's authors in acme, in the order they were added. */
 const DEMO_AUTHORS = ['Ada Lovelace', 'Grace Hopper', 'Alan Turing'];
@@ -34,17 +35,19 @@ describe('resource lists', () => {
       ['title', 'label', 'group', 'published', 'authorId'],
     ],
   ])('show the columns %s chooses in its definition', async (resource, headings, columns) => {
-    const { page } = await suite.newPage();
+    const { page } = await suite.newPage({ locale: 'en-GB' });
     await signIn(page);
     const definition = (await fetchInPage<ResourcePayload>(page, `/api/resources/${resource}`)).body.resource;
     expect(definition.listColumns).toEqual(columns);
     const { records, related } = (await fetchInPage<RecordListPayload>(page, `/api/resources/${resource}/records`))
       .body;
-    // A relation column names the related record (the author), not its id.
+    // A relation column names the related record (the author), not its id; a date column writes its day in words.
     const cell = (record: ResourceRecord, column: string) =>
       related?.[column]
         ? (related[column].find((each) => each.id === record[column])?.title ?? '—')
-        : String(record[column] ?? '—');
+        : column === 'published' && record[column]
+          ? dayInWords(String(record[column]), ['en-GB'])
+          : String(record[column] ?? '—');
 
     await page.goto(`/resources/${resource}`);
     await waitForSettledPage(page);

@@ -391,8 +391,12 @@ describe('the filters applied, in words', () => {
       'Featured: not ticked',
     );
     const days = { name: 'published', label: 'Published on', kind: 'dateRange' } as const;
-    expect(describeAppliedFilter(days, '2024-01-01..2024-06-30')).toBe('Published on: 2024-01-01 to 2024-06-30');
-    expect(describeAppliedFilter(days, '2024-01-01..')).toBe('Published on: from 2024-01-01');
-    expect(describeAppliedFilter(days, '..2024-06-30')).toBe('Published on: until 2024-06-30');
+    // Days as the list's cells write them, in the reader's form of the page's language.
+    const british = ['en-GB', 'en'];
+    expect(describeAppliedFilter(days, '2024-01-01..2024-06-30', undefined, british)).toBe(
+      'Published on: 1 Jan 2024 to 30 Jun 2024',
+    );
+    expect(describeAppliedFilter(days, '2024-01-01..', undefined, british)).toBe('Published on: from 1 Jan 2024');
+    expect(describeAppliedFilter(days, '..2024-06-30', undefined, ['en'])).toBe('Published on: until Jun 30, 2024');
   });
 });

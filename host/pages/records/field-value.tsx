@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import type { FieldItem, JsonValue, ResourceRecord } from '../../../shared';
+import { DayTime } from './day-time';
 
 export interface FieldValueProps {
   field?: FieldItem | undefined;
@@ -31,7 +32,8 @@ export function FieldValue({ field, value, related }: FieldValueProps) {
       </span>
     );
   }
-  if (field?.input === 'date' && typeof value === 'string') return <time dateTime={value}>{value}</time>;
+  // In words, in the reader's form (`15 Jan 2024`); the `<time>` keeps the stored day.
+  if (field?.input === 'date' && typeof value === 'string') return <DayTime day={value} />;
   if (field?.input === 'email' && typeof value === 'string') return <a href={`mailto:${value}`}>{value}</a>;
   return <bdi>{String(value)}</bdi>;
 }

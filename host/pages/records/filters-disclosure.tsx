@@ -1,15 +1,23 @@
 import { Fragment, type ReactNode } from 'react';
 import { dayRangeEnds, type RecordFilterDefinition, type RecordPayload } from '../../../shared';
 import { useApi } from '../../hooks/use-api';
+import { dayInWords, readerDayLocales } from './day-in-words';
 
 /**
- * "Group: news", "Published on: 2024-01-01 to 2024-06-30", "Author: Alan Turing": one applied filter, in words. A
- * relation's record by its title when known (`title`), else by its id.
+ * "Group: news", "Published on: 1 Jan 2024 to 30 Jun 2024", "Author: Alan Turing": one applied filter, in words. A
+ * relation's record by its title when known (`title`), else by its id; days as the list's cells write them
+ * (dayInWords, in `locales`).
  */
-export function describeAppliedFilter(filter: RecordFilterDefinition, value: string, title?: string): string {
+export function describeAppliedFilter(
+  filter: RecordFilterDefinition,
+  value: string,
+  title?: string,
+  locales: readonly string[] = readerDayLocales(),
+): string {
   if (filter.kind === 'checkbox') return `${filter.label}: ${value === 'true' ? 'ticked' : 'not ticked'}`;
   if (filter.kind === 'dateRange') {
-    const { from, to } = dayRangeEnds(value);
+    const ends = dayRangeEnds(value);
+    const [from, to] = [ends.from, ends.to].map((day) => (day ? dayInWords(day, locales) : day));
     return `${filter.label}: ${from && to ? `${from} to ${to}` : from ? `from ${from}` : `until ${to}`}`;
   }
   if (filter.kind === 'relation') return `${filter.label}: ${title || `record #${value}`}`;

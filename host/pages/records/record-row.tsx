@@ -7,6 +7,7 @@ import type {
   ResourceDefinition,
   ResourceRecord,
 } from '../../../shared';
+import { DayTime } from './day-time';
 import { DeleteRecordButton } from './delete-record-button';
 import { FieldValue } from './field-value';
 
@@ -14,6 +15,14 @@ import { FieldValue } from './field-value';
 export interface RecordColumn {
   name: string;
   field: FieldItem | undefined;
+}
+
+/**
+ * The class of a column's heading and cells: a number column's figures are aligned on the right, each as wide as the
+ * others (tabular), so that their digits line up and amounts compare at a glance, down the column as across rows.
+ */
+export function recordColumnClass(column: RecordColumn): string | undefined {
+  return column.field?.input === 'number' ? 'table__number' : undefined;
 }
 
 export interface RecordRowProps {
@@ -57,10 +66,15 @@ export const RecordRow = memo(function RecordRow({
   return (
     <tr data-record-id={record.id}>
       {columns.map((column, index) => (
-        <td key={column.name}>
+        <td key={column.name} className={recordColumnClass(column)}>
           {index === 0 ? (
             <Link to={`/resources/${name}/${record.id}`}>
-              <bdi>{String(record[column.name] ?? '') || `#${record.id}`}</bdi>
+              {/* A date field's day in words, as in the other columns. */}
+              {column.field?.input === 'date' && record[column.name] ? (
+                <DayTime day={String(record[column.name])} />
+              ) : (
+                <bdi>{String(record[column.name] ?? '') || `#${record.id}`}</bdi>
+              )}
             </Link>
           ) : (
             <FieldValue field={column.field} value={record[column.name]} related={related?.[column.name]} />

@@ -36,7 +36,7 @@ import { ListSettings } from './list-settings';
 import { readListPreferences, saveListPreferences, type ListPreferences } from './list-preferences';
 import { RecordTableFrame } from './record-table-frame';
 import { RecordSearchForm } from './record-search-form';
-import { RecordRow, type RecordColumn } from './record-row';
+import { RecordRow, recordColumnClass, type RecordColumn } from './record-row';
 import { ToBulkActions } from './to-bulk-actions';
 import { useResourceDefinition } from '../../hooks/resource-definitions';
 
@@ -316,6 +316,7 @@ export function ResourceListPage() {
                     <th
                       scope="col"
                       key={column.name}
+                      className={recordColumnClass(column)}
                       data-column={column.name}
                       aria-sort={current ? (page.order === 'asc' ? 'ascending' : 'descending') : undefined}
                     >
