@@ -45,6 +45,27 @@ function focusedPlace(page: Page): Promise<{ text: string; inBar: boolean; shown
   }, BAR);
 }
 
+/**
+ * Where the focused way to the bulk actions shows, against the actions cell it is in (px, rounded): its right edge
+ * from the cell's left (beside the box), its top from the cell's top and its middle from the cell's middle, and how
+ * many lines its words take.
+ */
+function wayPlace(page: Page): Promise<{ right: number; top: number; middle: number; lines: number }> {
+  return page.evaluate(() => {
+    const way = document.activeElement as HTMLElement;
+    const box = way.getBoundingClientRect();
+    const cell = way.closest('td, th')!.getBoundingClientRect();
+    const style = getComputedStyle(way);
+    const inner = box.height - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom) - 2;
+    return {
+      right: Math.round(box.right - cell.left),
+      top: Math.round(box.top - cell.top),
+      middle: Math.round(box.top + box.height / 2 - (cell.top + cell.height / 2)),
+      lines: Math.round(inner / parseFloat(style.lineHeight)),
+    };
+  });
+}
+
 async function createAuthors(page: Page, titles: string[]): Promise<void> {
   for (const title of titles) {
     const created = await fetchInPage(page, '/api/resources/authors/records', {
@@ -77,6 +98,8 @@ describe.each([
       inBar: false,
       shown: true,
     });
+    // Beside the row's box, over the cells before it, its words on one line (on a phone, two within 12rem).
+    expect(await wayPlace(page)).toMatchObject({ right: 8, middle: 0, lines: viewport.width < 600 ? 2 : 1 });
     await page.keyboard.press('Enter');
     expect(await focusedPlace(page)).toMatchObject({ inBar: true, shown: true });
     expect(await focusedElement(page)).toMatchObject({ tag: 'select' });
@@ -102,6 +125,8 @@ describe.each([
       inBar: false,
       shown: true,
     });
+    // Hung from the header's top, beside its box.
+    expect(await wayPlace(page)).toMatchObject({ right: 8, top: 4, lines: viewport.width < 600 ? 2 : 1 });
     await page.keyboard.press('Enter');
     expect(await focusedPlace(page)).toMatchObject({ inBar: true, shown: true });
   });

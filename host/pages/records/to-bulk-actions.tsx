@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { RecordNouns } from './describe-record-page';
 
 export interface ToBulkActionsProps {
@@ -18,10 +19,18 @@ export interface ToBulkActionsProps {
  * bar after the table in the page's order alone would make the focus jump up the screen, and still after every row
  * below. So the box last ticked is followed by this one stop, hidden until it has the focus, as a skip link is:
  * Tab, Enter, and the focus is on the bar's first control. The rows not ticked last keep their two stops.
+ * Out of sight, it is `visually-hidden`; with the focus, a small button as the row's others (records.css places it).
  */
 export function ToBulkActions({ count, nouns, onGo }: ToBulkActionsProps) {
+  const [focused, setFocused] = useState(false);
   return (
-    <button type="button" className="to-bulk-actions" onClick={onGo}>
+    <button
+      type="button"
+      className={`to-bulk-actions ${focused ? 'button button--small' : 'visually-hidden'}`}
+      onFocus={() => setFocused(true)}
+      onBlur={() => setFocused(false)}
+      onClick={onGo}
+    >
       Go to the actions for the selected {count === 1 ? nouns.one : nouns.many}
     </button>
   );
