@@ -1,3 +1,7 @@
+/**
+ * The related-record picker (a combobox searching another resource's records), one component of about 300 lines:
+ * its keyboard, its search and its choice depend on each other's state at every key, and are read together.
+ */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { RecordListPayload, RecordPayload, ResourceRecord } from '../../shared';
 import { useApi } from '../hooks/use-api';

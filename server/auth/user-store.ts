@@ -1,3 +1,8 @@
+/**
+ * Every read and write of the staff accounts' table, in one class (over 300 lines): the cached list the sign-in and
+ * the session reads share, and the writes that must keep it and each other consistent (a password set or upgraded, a
+ * role, an account disabled), each of which changes what the others read.
+ */
 import { createHash } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import { isStaffPermission, STAFF_PERMISSIONS, type StaffPermission } from '../../shared/staff-permissions';
