@@ -1,4 +1,4 @@
-import type { CurrentUser } from '../../shared';
+import type { CurrentUser, RemoteDescriptor } from '../../shared';
 import type { ApiClient } from './api-client';
 import { fetchRemoteDescriptors } from './remote-descriptors';
 import { scopeOf, type SessionStore } from './session-store';
@@ -9,12 +9,16 @@ import { scopeOf, type SessionStore } from './session-store';
  * tenants only. A session that changes in the page (a sign-in on the sign-in page, a tenant switched, another tab's
  * sign-in followed) may be given other releases, and the page kept the old ones until it was loaded again: someone
  * who signed in and worked in that one page never saw the canary given to them. The federation runtime cannot swap a
- * remote's entry once its modules have run, so when the server names another entry for any remote, the page is
+ * remote's entry once its modules have run, so when the server serves another release of any remote, the page is
  * loaded again, in the new session: once, and only for those whose releases differ.
+ *
+ * Releases are compared by the tag the server signs each released remote with (`releaseTag`, its version), not by
+ * entry: a signed-in page's boot data names a remote the server builds by its hashed entry script where GET
+ * /api/remotes names its manifest, the same release either way.
  */
 export interface RemotesFollowingSession {
-  /** The remotes' entries as registered, by remote name: what the server's answer is compared with. */
-  registered(entries: ReadonlyMap<string, string>): void;
+  /** The remotes as registered: what the server's answer is compared with. */
+  registered(remotes: readonly RemoteDescriptor[]): void;
   /**
    * For the sign-in made here (SlotSource's sign-in preparation): asks GET /api/remotes in the new session before the
    * signed-in page shows, and loads the page again instead when they differ (never settling then, so nothing of the
@@ -25,6 +29,10 @@ export interface RemotesFollowingSession {
   follow(session: SessionStore): () => void;
 }
 
+function releaseOf(remote: RemoteDescriptor): string {
+  return remote.releaseTag ?? '';
+}
+
 export function remotesFollowingSession({
   client,
   reload,
@@ -33,11 +41,12 @@ export function remotesFollowingSession({
   /** Loads the page again (window.location.reload by default). */
   reload: () => void;
 }): RemotesFollowingSession {
-  let entries: ReadonlyMap<string, string> = new Map();
+  /** The release each registered remote is served from, by name ('' for none: the build the server was given). */
+  let served: ReadonlyMap<string, string> = new Map();
   /** The scope the sign-in made here checked already, so that its session showing asks nothing again. */
   let checkedScope: string | null = null;
 
-  /** True when the server names other remotes, or another entry for one, than the page registered. */
+  /** True when the server names other remotes, or another release of one, than the page registered. */
   const differ = async (): Promise<boolean> => {
     let remotes;
     try {
@@ -46,12 +55,12 @@ export function remotesFollowingSession({
       // Unknown: the page keeps what it has, as it did before asking.
       return false;
     }
-    return remotes.length !== entries.size || remotes.some((remote) => entries.get(remote.name) !== remote.entry);
+    return remotes.length !== served.size || remotes.some((remote) => served.get(remote.name) !== releaseOf(remote));
   };
 
   return {
-    registered(registered) {
-      entries = registered;
+    registered(remotes) {
+      served = new Map(remotes.map((remote) => [remote.name, releaseOf(remote)]));
     },
 
     async beforeSignedIn(user) {

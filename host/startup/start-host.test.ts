@@ -234,20 +234,22 @@ describe('startHost when the session changes in the page', () => {
     currentTenant: 'acme',
   };
 
-  /** GET /api/remotes answers the records remote's canary from now on: another entry, as a release's folder. */
+  /** GET /api/remotes answers the records remote's canary from now on: its release's entry, signed with its tag. */
   function giveRecordsCanary(s: Setup): void {
     const { body } = s.fake.routes.get('GET /api/remotes') as { body: RemotesPayload };
     const remotes = body.remotes.map((remote) =>
-      remote.name === s.records ? { ...remote, entry: `/remotes/${s.records}/2.0.0/mf-manifest.json` } : remote,
+      remote.name === s.records
+        ? { ...remote, entry: `https://cdn.example/${s.records}/2.0.0/mf-manifest.json`, releaseTag: '2.0.0.c2lnbmVk' }
+        : remote,
     );
     s.fake.routes.set('GET /api/remotes', { body: { remotes } });
   }
 
-  function started(pathname: string, signedIn = false) {
+  function started(pathname: string, signedIn = false, extra: Partial<StartHostOptions> = {}) {
     const s = setup(pathname);
     if (signedIn) s.fake.routes.set('GET /me', { body: { user: MEMBER } });
     const reloads: string[] = [];
-    const startup = startHost({ ...s.options, reloadPage: () => reloads.push(pathname) });
+    const startup = startHost({ ...s.options, reloadPage: () => reloads.push(pathname), ...extra });
     return { s, startup, reloads };
   }
 
@@ -260,6 +262,26 @@ describe('startHost when the session changes in the page', () => {
 
     expect(startup.source.session.snapshot().status).toBe('authenticated');
     expect(requested(s.fake).filter((request) => request === 'GET /api/remotes')).toHaveLength(2);
+    expect(reloads).toEqual([]);
+  });
+
+  it('switching tenant on a page of boot data: the same releases though its entries are the hashed scripts', async () => {
+    const s0 = setup('/resources/articles');
+    const { body } = s0.fake.routes.get('GET /api/remotes') as { body: RemotesPayload };
+    // The server names the remotes it builds by their hashed entry scripts in the page, by manifest in the API.
+    const bootData = {
+      remotes: body.remotes.map((remote) => ({ ...remote, entry: `/remotes/${remote.name}/remoteEntry.0a1b2c3d.js` })),
+      components: [],
+      problems: [],
+      showSlotDetails: false,
+    };
+    const { s, startup, reloads } = started('/resources/articles', true, { bootData });
+    await waitFor(() => startup.source.session.snapshot().status === 'authenticated');
+    s.fake.routes.set('GET /api/remotes', { body });
+    s.fake.routes.set('POST /tenant', { body: { user: { ...MEMBER, currentTenant: 'globex' } } });
+    await startup.source.session.switchTenant('globex');
+    await waitFor(() => requested(s.fake).includes('GET /api/remotes'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
     expect(reloads).toEqual([]);
   });
 

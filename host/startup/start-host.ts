@@ -160,7 +160,7 @@ export function startHost(options: StartHostOptions): HostStartup {
     const { remotes, problems } = descriptors;
     if (problems.length > 0) console.warn(`[slots] ${source}: ${problems.join('; ')}.`);
     modules.registerRemotes(remotes);
-    remotesOfSession.registered(new Map(remotes.map((remote) => [remote.name, remote.entry])));
+    remotesOfSession.registered(remotes);
     reloadOnRemoteRebuilds(remotes);
     showSlotDetails = descriptors.showSlotDetails;
     previewedReleases = previewedReleasesOf(remotes);

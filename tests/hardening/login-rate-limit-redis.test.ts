@@ -1,5 +1,9 @@
 import { createClient } from 'redis';
 import { LoginRateLimiter } from '../../server/auth/login-rate-limit/login-rate-limiter';
+import {
+  REDIS_DISCONNECTED_MESSAGE,
+  SessionStoreUnavailableError,
+} from '../../server/storage/session-store-unavailable';
 import { getFreePort } from '../../testing/system/free-port';
 import { RedisServerProcess } from '../../testing/system/redis-server-process';
 
@@ -74,7 +78,10 @@ describe('LoginRateLimiter on Redis', () => {
     await client.connect().catch(() => undefined);
     const limiter = LoginRateLimiter.create(settings, { kind: 'redis', client });
     const started = Date.now();
-    await expect(limiter.attempt({ username: 'admin', ip: '203.0.113.8' })).rejects.toThrow(/not ready/i);
+    // Told as the session store tells an outage (one warning line at the route, no stack).
+    const refused = limiter.attempt({ username: 'admin', ip: '203.0.113.8' });
+    await expect(refused).rejects.toBeInstanceOf(SessionStoreUnavailableError);
+    await expect(refused).rejects.toThrow(REDIS_DISCONNECTED_MESSAGE);
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 });
