@@ -1,8 +1,7 @@
 import { ENGINES } from '../../testing/server/engines-under-test';
+import { twoHostsOnOneDatabase } from '../../testing/server/two-hosts-on-one-database';
 import { readsAtEachSignal } from '../../testing/server/write-signal-reads';
 import { UserStore } from '../auth/user-store';
-import { openMigratedStorage } from '../storage/open-storage';
-import type { StorageEngine } from '../storage/storage-engine';
 import { TenantStore } from '../tenants/tenant-store';
 import { StoredRecordSource } from './stored-record-source';
 
@@ -14,20 +13,14 @@ import { StoredRecordSource } from './stored-record-source';
  */
 for (const engineUnderTest of ENGINES) {
   engineUnderTest.describeFor(`record write signal on ${engineUnderTest.name}`, () => {
-    let engine: StorageEngine;
-    let anotherHost: StorageEngine;
+    const hosts = twoHostsOnOneDatabase(engineUnderTest);
     let records: StoredRecordSource;
     let userId: number;
     /** The titles read at each signal, in the order the signals came. */
     let readsAtSignals: Promise<string[]>[];
 
-    beforeAll(() => engineUnderTest.setUp(), 60_000);
-    afterAll(() => engineUnderTest.tearDown(), 30_000);
-
     beforeEach(async () => {
-      const settings = await engineUnderTest.freshDatabase();
-      engine = await openMigratedStorage(settings);
-      anotherHost = await openMigratedStorage(settings);
+      const { engine, anotherHost } = hosts;
       await new TenantStore(engine).save({ id: 'acme', name: 'Acme' });
       userId = (await new UserStore(engine).upsert('member', 'hash')).user.id;
       records = new StoredRecordSource(engine);
@@ -37,18 +30,13 @@ for (const engineUnderTest of ENGINES) {
       );
     });
 
-    afterEach(async () => {
-      jest.restoreAllMocks();
-      await Promise.all([engine.close(), anotherHost.close()]);
-    });
-
     it("signals a create inside its caller's transaction nothing: the caller signals once, after the commit", async () => {
-      await engine.exclusive(async (db) => {
+      await hosts.engine.exclusive(async (db) => {
         await records.insert('acme', 'notes', { title: 'First' }, [], db);
         // A read woken by a signal so far ends before the commit, as it may when the commit is slow.
         await Promise.all(readsAtSignals);
       });
-      engine.noteWrite();
+      hosts.engine.noteWrite();
       expect(await Promise.all(readsAtSignals)).toEqual([['First']]);
     });
 

@@ -1,8 +1,7 @@
 import { ENGINES } from '../../testing/server/engines-under-test';
+import { twoHostsOnOneDatabase } from '../../testing/server/two-hosts-on-one-database';
 import { readsAtEachSignal } from '../../testing/server/write-signal-reads';
 import { UserStore } from '../auth/user-store';
-import { openMigratedStorage } from '../storage/open-storage';
-import type { StorageEngine } from '../storage/storage-engine';
 import { TenantStore } from './tenant-store';
 
 /**
@@ -28,39 +27,28 @@ async function stateSeenBy(reader: TenantStore): Promise<SeenState> {
 
 for (const engineUnderTest of ENGINES) {
   engineUnderTest.describeFor(`tenant write signal on ${engineUnderTest.name}`, () => {
-    let engine: StorageEngine;
-    let anotherHost: StorageEngine;
+    const hosts = twoHostsOnOneDatabase(engineUnderTest);
     let tenants: TenantStore;
     let userId: number;
     /** The state read at each signal, in the order the signals came. */
     let readsAtSignals: Promise<SeenState>[];
 
-    beforeAll(() => engineUnderTest.setUp(), 60_000);
-    afterAll(() => engineUnderTest.tearDown(), 30_000);
-
     beforeEach(async () => {
-      const settings = await engineUnderTest.freshDatabase();
-      engine = await openMigratedStorage(settings);
-      anotherHost = await openMigratedStorage(settings);
+      const { engine, anotherHost } = hosts;
       tenants = new TenantStore(engine);
       userId = (await new UserStore(engine).upsert('member', 'hash')).user.id;
       const reader = new TenantStore(anotherHost);
       readsAtSignals = readsAtEachSignal(engine, () => stateSeenBy(reader));
     });
 
-    afterEach(async () => {
-      jest.restoreAllMocks();
-      await Promise.all([engine.close(), anotherHost.close()]);
-    });
-
     it('signals nothing inside a transaction: its caller signals once, after the commit, and the tenant is there', async () => {
-      await engine.exclusive(async (db) => {
+      await hosts.engine.exclusive(async (db) => {
         await tenants.save({ id: 'acme', name: 'Acme' }, db);
         await tenants.addMembership(userId, 'acme', db);
         // A read woken by a signal so far ends before the commit, as it may when the commit is slow.
         await Promise.all(readsAtSignals);
       });
-      engine.noteWrite();
+      hosts.engine.noteWrite();
       expect(await Promise.all(readsAtSignals)).toEqual([{ tenants: ['acme'], memberships: { [userId]: ['acme'] } }]);
     });
 
