@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { FieldItem } from '../../shared';
 import { fieldControlId } from './field-control';
 
@@ -15,13 +16,19 @@ export interface FieldErrorSummaryProps {
 
 /**
  * Names every field a save was refused for, with its message, each a link to the field: announced at once (an
- * alert), and usable to get back to a field after Tab has moved on. Nothing once every field is fixed.
+ * alert), and usable to get back to a field after Tab has moved on. Nothing once every field is fixed. Said once, as
+ * the save is refused (the form mounts it anew for each refusal): a field fixed drops out of the list silently. Read
+ * out again at the first letter typed into the field being fixed, the alert cut into the typing's echo as if the
+ * typing had gone wrong.
  */
 export function FieldErrorSummary({ fields, errors }: FieldErrorSummaryProps) {
   const invalid = fields.filter((field) => errors[field.name] !== undefined);
+  const names = invalid.map((field) => field.name).join('\n');
+  const [refused] = useState(names);
   if (invalid.length === 0) return null;
   return (
-    <div className="form-error error-summary" role="alert">
+    // Still an alert to someone reading the page; no longer a live one once it differs from what was said.
+    <div className="form-error error-summary" role="alert" aria-live={names === refused ? undefined : 'off'}>
       <p>{fieldErrorsMessage(invalid.length)}</p>
       <ul className="error-summary__list">
         {invalid.map((field) => (
