@@ -5,6 +5,7 @@ import type { SlotLocation, Slot, SlotPlacedBy } from '../../shared';
 import { configuredSource, placedConfiguredSlots } from '../slots/configured-slots';
 import { configuredFormPlaceProblems, configuredFormTwiceProblems } from '../resources/configured-form-items';
 import { codeSlots } from './code-slots';
+import { formFieldProblemsOf } from './form-field-props';
 import { allowListProblems, type LocationAllowLists } from '../slots/location-allow-lists';
 import type { SlotProblem } from '../slots/slot-contract';
 import { orderSlots, type OrderProblem } from '../slots/slot-order';
@@ -39,6 +40,7 @@ export function checkSlots(subjects: SlotCheckSubjects, config?: RemotesConfig):
     ...placement,
     ...remoteRegistry.contract.check(code, remotes),
     ...remoteRegistry.configuredSlotProblems(config),
+    ...formFieldProblemsOf(subjects.resources, (config ?? remoteRegistry.config).forms, remotes),
     ...allowListProblems([...code, ...configured], remotes, allowed),
   ];
 }

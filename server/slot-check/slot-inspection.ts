@@ -15,12 +15,14 @@ import { configuredSource } from '../slots/configured-slots';
 import { inspectRemotes, unpublishedUrls } from '../remotes/inspect-remotes';
 import { configuredFormPlaceProblems } from '../resources/configured-form-items';
 import type { RemoteRegistry } from '../remotes/remote-registry';
+import type { RegisteredResource } from '../resources/registered-resource';
 import type { ResourceRegistry } from '../resources/resource-registry';
 import { currentTenant } from '../auth/current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
 import type { FeatureFlagStore } from '../flags/feature-flag-store';
 import { requestViewer } from '../slots/request-viewer';
 import { formSlots } from './code-slots';
+import { formFieldProblems } from './form-field-props';
 import { allowListProblems, type LocationAllowLists } from '../slots/location-allow-lists';
 import { placedSlots, type PlacedSlot, type SlotProblem } from '../slots/slot-contract';
 import type { SlotRegistry } from '../slots/slot-registry';
@@ -33,7 +35,8 @@ import { ruleHolds, type Viewer } from '../slots/visibility-rule';
  * rendering (the same slot check as at start-up: unknown component, remote disabled or not answering, props
  * failing the schema); every remote with its entry, its status and the components that declare a props schema.
  * Configured slots that are left out are listed with the reason. The slots among each resource form's fields are
- * listed per resource, checked as the start-up checks them (their component must be a form component).
+ * listed per resource, checked as the start-up checks them (their component must be a form component, and a prop
+ * its schema marks as a field name must name a field of the resource).
  *
  * It never tells a user more than their own pages carry (the inspector is for every signed-in user, of any tenant):
  * props only of the slots their `/meta` sends (a slot whose `visibleWhen` rule fails for them is listed with its
@@ -72,12 +75,14 @@ export function inspectSlots(
     source: SlotPlacedBy,
     visibility: InspectedSlot['visibility'],
     shown: boolean,
+    inForm?: RegisteredResource,
   ): InspectedSlot | null => {
     const [top] = placed;
     if (top === undefined) return null;
     const problems = [
       ...remoteRegistry.contract.check(placed, contractRemotes),
       ...allowListProblems(placed, contractRemotes, (location) => allowLists.allowed(location)),
+      ...(inForm === undefined ? [] : formFieldProblems(top, inForm, contractRemotes)),
     ];
     const rule = top.slot.placement.visibleWhen;
     return {
@@ -118,7 +123,7 @@ export function inspectSlots(
   for (const resource of resources.list()) {
     for (const { index, placed } of formSlots(resource)) {
       // A form is only ever shown to signed-in staff, who get its definition with these props.
-      const inspected = inspect([placed], 'code', 'protected', true);
+      const inspected = inspect([placed], 'code', 'protected', true, resource);
       if (inspected !== null) (forms[resource.name] ??= []).push({ ...inspected, position: index });
     }
   }
@@ -128,7 +133,8 @@ export function inspectSlots(
       .get(configured.resource)
       ?.configuredFormSlots.find((each) => each.configured === configured);
     const placed = placedConfiguredForm(configured);
-    const inspected = inspect([placed], configuredSource(configured), 'protected', served !== undefined);
+    const resource = resources.get(configured.resource);
+    const inspected = inspect([placed], configuredSource(configured), 'protected', served !== undefined, resource);
     if (inspected === null) continue;
     const place = configuredFormPlaceProblems(resources, [configured]).map((problem) => problem.message);
     (forms[configured.resource] ??= []).push({
