@@ -4,6 +4,7 @@ import { placedConfiguredSlots } from '../slots/configured-slots';
 import type { RemoteRegistry } from '../remotes/remote-registry';
 import type { ResourceRegistry } from '../resources/resource-registry';
 import { codeSlots } from '../slot-check/code-slots';
+import { formFieldProblemsOf } from '../slot-check/form-field-props';
 import { allowListProblems, type LocationAllowLists } from '../slots/location-allow-lists';
 import { formatSlotProblemsByPlacement, type ContractRemotes } from '../slots/slot-contract';
 import type { SlotRegistry } from '../slots/slot-registry';
@@ -20,7 +21,7 @@ type ReleaseContract = Pick<RemoteRelease, 'remote' | 'components' | 'formCompon
 
 /**
  * What would break if `release` served its remote: every current placement (code slots, resource form slots,
- * REMOTES_CONFIG slots) checked against the release's descriptor in place of what serves the remote now. Only the
+ * REMOTES_CONFIG slots), and the fields its form slots' props name, checked against the release's descriptor in place of what serves the remote now. Only the
  * blocking problems that are the release's doing are listed: a slot of its remote failing, or a slot of a component
  * its remote provides now and the release drops. Problems of other remotes are not its doing. One line per placement
  * broken, with all its problems (formatSlotProblemsByPlacement): as many lines as placements.
@@ -52,6 +53,7 @@ export function releaseProblems(subjects: ReleaseCheckSubjects, release: Release
   const problems = [
     ...remoteRegistry.contract.check([...placed, ...forms], withRelease),
     ...allowListProblems(placed, withRelease, allowed),
+    ...formFieldProblemsOf(subjects.resources, remoteRegistry.configuredForms(), withRelease),
   ].filter(
     (problem) =>
       // A pattern the product does not run is left unchecked in a release already in force; a new one is refused.

@@ -24,6 +24,9 @@ import { fakeManifest } from '../../testing/fake-manifest';
 import { getFreePort } from '../../testing/system/free-port';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import type { App } from '../app';
+import { Field } from '../resources/field';
+import { Resource } from '../resources/resource';
+import { FORM_FIELD_KEYWORD } from '../slot-check/form-field-props';
 import { RELEASE_REFUSALS } from './release-refusals';
 
 /**
@@ -89,6 +92,15 @@ const V2 = {
 };
 /** Drops InvoiceBanner, which the code places: refused. */
 const BREAKING = { name: 'team_billing', components: ['InvoiceChart'] };
+
+/** A form whose slot names its field `titel`: a misspelling of `title`. */
+class InvoicesResource extends Resource {
+  readonly name = 'invoices';
+  readonly label = 'Invoices';
+  fields() {
+    return [Field.text('title'), Slot.make('InvoiceField', { field: 'titel' }), Field.text('label')];
+  }
+}
 
 let origin: Origin;
 let testApp: TestApp;
@@ -486,6 +498,35 @@ describe('publishing', () => {
       expect.stringMatching(
         /^InvoiceBanner at global-before-content\[0\] \(code, remote "team_billing"\): remote "team_billing" may not fill "global-before-content" \(allowed: team_other\)$/,
       ),
+    ]);
+  });
+
+  it("refuses a release whose form component's schema marks a prop as a field name its form slot misspells", async () => {
+    await testApp.close();
+    testApp = await createTestApp({
+      env: { REMOTES_CONFIG: path.join(declared.path, 'remotes.json') },
+      remoteDescriptorTimeoutMs: 5_000,
+      configure: (app) => app.registerResource(new InvoicesResource()),
+    });
+    app = testApp.app;
+    const fieldProp = (marked: boolean) => ({
+      name: 'team_billing',
+      components: ['InvoiceField'],
+      formComponents: ['InvoiceField'],
+      props: {
+        InvoiceField: {
+          type: 'object',
+          properties: { field: { type: 'string', ...(marked ? { [FORM_FIELD_KEYWORD]: true } : {}) } },
+        },
+      },
+    });
+    origin.descriptors.set('plain', fieldProp(false)).set('marked', fieldProp(true));
+    const token = await tokenFor('team_billing');
+    await publish(token, 'plain').expect(201);
+    const refused = await publish(token, 'marked').expect(400);
+    expect(refused.body.error.problems).toEqual([
+      'InvoiceField at resource form "invoices"[1] (code, remote "team_billing"): props.field must name a field of ' +
+        'resource "invoices" (did you mean "title"? its fields: title, label), got "titel"',
     ]);
   });
 
