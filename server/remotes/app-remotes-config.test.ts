@@ -592,7 +592,9 @@ describe('GET /api/slots/inspect', () => {
           source: 'code',
           visibility: 'protected',
           problems: [
-            'remote "team_billing" does not list "InvoiceBanner" among its formComponents, so a form cannot render it',
+            'remote "team_billing" does not list "InvoiceBanner" among its formComponents, so a form cannot ' +
+              'render it (its form components: InvoiceField; its team lists a component written for forms in ' +
+              'formComponents in its remote.ts)',
           ],
         },
       ],

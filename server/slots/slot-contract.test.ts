@@ -138,7 +138,8 @@ describe('SlotContract', () => {
     );
     expect(problems.map(formatSlotProblem)).toEqual([
       'InvoiceBanner at resource form "invoices"[2] (code, remote "team_billing"): remote "team_billing" does not ' +
-        'list "InvoiceBanner" among its formComponents, so a form cannot render it',
+        'list "InvoiceBanner" among its formComponents, so a form cannot render it (its form components: ' +
+        'InvoiceField; its team lists a component written for forms in formComponents in its remote.ts)',
     ]);
   });
 

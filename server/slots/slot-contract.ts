@@ -185,7 +185,9 @@ export class SlotContract {
         problem(
           'not-form-component',
           provider.name,
-          `remote "${provider.name}" does not list "${slot.component}" among its formComponents, so a form cannot render it`,
+          `remote "${provider.name}" does not list "${slot.component}" among its formComponents, so a form cannot ` +
+            `render it (${formComponentsOf(provider)}; its team lists a component written for forms in ` +
+            `formComponents in its remote.ts)`,
         ),
       );
     }
@@ -277,6 +279,12 @@ export class SlotContract {
     }
     return problem('unknown-component', null, `no remote provides "${component}"${hint}`);
   }
+}
+
+/** `its form components: SlugPreview, SaveNote`, or that it has none: what a form slot of this remote may place. */
+function formComponentsOf(remote: ContractRemotes['known'][number]): string {
+  const listed = remote.formComponents ?? [];
+  return listed.length === 0 ? 'it has no form components' : `its form components: ${listed.join(', ')}`;
 }
 
 /** `; did you mean "InvoiceBanner" (remote "team_billing")?` when a component of these remotes is near, else ''. */
