@@ -129,6 +129,11 @@ export function storageSettingsOf(config: Pick<ServerConfig, 'postgres' | 'datab
 }
 
 /** DATABASE_PATH, made absolute against the working directory. */
+/** Where sessions live when not in the database (REDIS_URL), as the server reads it: for the commands that end some. */
+export function redisUrlFromEnv(env: NodeJS.ProcessEnv): string | undefined {
+  return readRedisUrl(env.REDIS_URL);
+}
+
 export function databasePathFromEnv(env: NodeJS.ProcessEnv): string {
   return path.resolve(nonEmpty(env.DATABASE_PATH) ?? DEFAULT_DATABASE_PATH);
 }

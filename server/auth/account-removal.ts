@@ -1,8 +1,11 @@
+import { sql } from 'kysely';
 import type { StorageEngine } from '../storage/storage-engine';
 import { refuseLosingLastAdministrator, type AccessSnapshot } from './administrators';
 
 /** What removing an account takes away with it (or would, for a plan). */
 export interface AccountRemoval {
+  /** The account's id, which its sessions name (endRedisSessionsOf). */
+  id: number;
   username: string;
   /** The tenants it belonged to, by id. */
   tenants: readonly string[];
@@ -26,11 +29,14 @@ export class NoSuchAccountError extends Error {
  * command shows before asking).
  *
  * History is kept: the audit trails, releases, rollout plans and placement revisions name their actor by username, as
- * text with no reference to `users`, so they stay readable once the account is gone. Records keep no author. Its
- * sessions end at their next request on every instance, whatever store holds them: passport reads the account back
- * on every request (create-passport.ts) from a cache any committed write empties, and finds none. A later account
- * given the same id (SQLite may hand out the highest id again) has another credential stamp, so an old session never
- * becomes it.
+ * text with no reference to `users`, so they stay readable once the account is gone. Records keep no author.
+ *
+ * Its sessions in the database (SQLite's or PostgreSQL's `sessions`, by the account's id that migration 13 keeps
+ * beside each) are deleted in the same transaction; those in Redis, which the database cannot reach, are deleted by
+ * endRedisSessionsOf (redis-account-sessions.ts), which user:remove runs when REDIS_URL is set. Deleted or not, a
+ * session of the account is refused at its next request on every instance: passport reads the account back on every
+ * request (create-passport.ts) from a cache any committed write empties, and finds none. A later account given the
+ * same id (SQLite may hand out the highest id again) has another credential stamp, so an old session never becomes it.
  */
 export async function removeAccount(
   engine: StorageEngine,
@@ -55,6 +61,7 @@ export async function removeAccount(
       .where('user_id', '=', row.id)
       .executeTakeFirstOrThrow();
     const found: AccountRemoval = {
+      id: row.id,
       username: row.username,
       tenants: before.tenantIds.filter((id) => tenants.includes(id)),
       grants,
@@ -65,6 +72,8 @@ export async function removeAccount(
     await db.deleteFrom('memberships').where('user_id', '=', row.id).execute();
     await db.deleteFrom('user_permissions').where('user_id', '=', row.id).execute();
     await db.deleteFrom('record_creations').where('user_id', '=', row.id).execute();
+    // Not in the Kysely schema (the session stores write it); both engines' tables have the generated user_id.
+    await sql`DELETE FROM sessions WHERE user_id = ${row.id}`.execute(db);
     await db.deleteFrom('users').where('id', '=', row.id).execute();
     return found;
   });

@@ -118,7 +118,7 @@ describe('npm run user:remove', () => {
       expect(run.code).toBe(0);
       expect(run.stdout).toBe(
         `Removed the account "ann" (tenants: acme, globex; grants: placements:edit; an idempotency key of a record ` +
-          `creation) from ${hosts[0].databasePath}. Its open sessions end at their next request. What the audit ` +
+          `creation) from ${hosts[0].databasePath}. Its sessions ended with it. What the audit ` +
           'trails, releases and placement revisions say it did stays, under its name.\n',
       );
 

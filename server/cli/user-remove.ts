@@ -1,12 +1,15 @@
 /**
  * `npm run user:remove -- <username> [--yes]`: removes a staff account from the database (PostgreSQL at DATABASE_URL,
- * else the SQLite file at DATABASE_PATH), with its memberships and grants; its open sessions end at their next
- * request, on every instance. What other tables keep of it (audit trails, releases, placement revisions) stays, naming
+ * else the SQLite file at DATABASE_PATH), with its memberships, grants and sessions (those in Redis too, when
+ * REDIS_URL is set: Redis is reached before anything is removed, so one not answering changes nothing). What other tables keep of it (audit trails, releases, placement revisions) stays, naming
  * it. The last account able to administer is refused (administrators.ts). On a terminal it asks first; without one,
  * `--yes` is required, so a script never removes an account it did not say it meant to.
  */
-import { storageSettingsFromEnv } from '../env-config';
+import pino from 'pino';
+import { redisUrlFromEnv, storageSettingsFromEnv } from '../env-config';
 import { NoSuchAccountError, removeAccount, type AccountRemoval } from '../auth/account-removal';
+import { endRedisSessionsOf } from '../auth/redis-account-sessions';
+import { createRedisSessionStorage } from '../storage/redis-session-storage';
 import { LastAdministratorError } from '../auth/administrators';
 import { commandLine } from '../process/operator-commands';
 import { confirmRemoval, notConfirmedMessage } from './confirm-removal';
@@ -15,6 +18,7 @@ import { nextCommand } from './next-command';
 import { runCommand } from './run-command';
 import { withStorage } from './with-storage';
 import type { StorageEngine } from '../storage/storage-engine';
+import type { RedisStore } from 'connect-redis';
 
 export const USER_REMOVE_USAGE = `usage: ${commandLine('user:remove', '<username> [--yes]')}`;
 
@@ -26,9 +30,10 @@ async function main(args: readonly string[]): Promise<number> {
     return 2;
   }
   const settings = storageSettingsFromEnv(process.env);
+  const redisUrl = redisUrlFromEnv(process.env);
   return withStorage(settings, async (engine, where) => {
     try {
-      return await remove(engine, username, where, yes);
+      return await remove(engine, username, where, yes, redisUrl);
     } catch (error) {
       if (error instanceof LastAdministratorError) {
         process.stderr.write(`${lastAdministratorMessage(error)}\n`);
@@ -41,7 +46,13 @@ async function main(args: readonly string[]): Promise<number> {
   });
 }
 
-async function remove(engine: StorageEngine, username: string, where: string, yes: boolean): Promise<number> {
+async function remove(
+  engine: StorageEngine,
+  username: string,
+  where: string,
+  yes: boolean,
+  redisUrl: string | undefined,
+): Promise<number> {
   const plan = await removeAccount(engine, username, where, { planOnly: true });
   const confirmation = await confirmRemoval(`Remove ${describe(plan)} from ${where}?`, yes);
   if (confirmation !== 'confirmed') {
@@ -50,13 +61,21 @@ async function remove(engine: StorageEngine, username: string, where: string, ye
     );
     return 1;
   }
-  // Checked and counted again in the removing transaction: an answer typed slowly may follow another change.
-  const removed = await removeAccount(engine, plan.username, where);
-  process.stdout.write(
-    `Removed ${describe(removed)} from ${where}. Its open sessions end at their next request. What the audit ` +
-      `trails, releases and placement revisions say it did stays, under its name.\n`,
-  );
-  return 0;
+  // The server's own Redis session store, reached before anything is removed: one not answering changes nothing.
+  const redis = redisUrl ? createRedisSessionStorage({ url: redisUrl, logger: pino({ level: 'silent' }) }) : null;
+  try {
+    await redis?.ready();
+    // Checked and counted again in the removing transaction: an answer typed slowly may follow another change.
+    const removed = await removeAccount(engine, plan.username, where);
+    if (redis) await endRedisSessionsOf(redis.store as RedisStore, removed.id);
+    process.stdout.write(
+      `Removed ${describe(removed)} from ${where}. Its sessions ended with it. What the audit ` +
+        `trails, releases and placement revisions say it did stays, under its name.\n`,
+    );
+    return 0;
+  } finally {
+    await redis?.close();
+  }
 }
 
 /** The account and what goes with it, in words. */
