@@ -12,9 +12,16 @@ import { scopeOf, type SessionStore } from './session-store';
  * remote's entry once its modules have run, so when the server serves another release of any remote, the page is
  * loaded again, in the new session: once, and only for those whose releases differ.
  *
- * Releases are compared by the tag the server signs each released remote with (`releaseTag`, its version), not by
- * entry: a signed-in page's boot data names a remote the server builds by its hashed entry script where GET
- * /api/remotes names its manifest, the same release either way.
+ * A sign-out made here is followed too, once its POST /logout has answered: the sign-in page would otherwise keep the
+ * releases chosen for the account signed out (a canary, an operator's preview) for whoever comes next. A session
+ * that ended under the page (its time up, signed out in another tab) is not: that page says why, and keeps the
+ * tab's unsaved work for the same person, which a load would lose; the next sign-in is checked as any is.
+ *
+ * Releases are compared by the version in the tag the server signs each released remote with (`releaseTag`,
+ * `<version>.<signature>`), not by entry: a signed-in page's boot data names a remote the server builds by its hashed
+ * entry script where GET /api/remotes names its manifest, the same release either way; nor by the whole tag, whose
+ * signature differs between two hosts while a session secret is rotated (each signs with its first). An answer the
+ * page cannot read whole (a remote dropped as malformed) tells nothing, as one that failed: the page is kept.
  */
 export interface RemotesFollowingSession {
   /** The remotes as registered: what the server's answer is compared with. */
@@ -29,8 +36,11 @@ export interface RemotesFollowingSession {
   follow(session: SessionStore): () => void;
 }
 
+/** The release a remote is served from: its tag's version ('' for none: the build the server was given). */
 function releaseOf(remote: RemoteDescriptor): string {
-  return remote.releaseTag ?? '';
+  const tag = remote.releaseTag ?? '';
+  const dot = tag.lastIndexOf('.');
+  return dot > 0 ? tag.slice(0, dot) : tag;
 }
 
 export function remotesFollowingSession({
@@ -50,7 +60,10 @@ export function remotesFollowingSession({
   const differ = async (): Promise<boolean> => {
     let remotes;
     try {
-      ({ remotes } = await fetchRemoteDescriptors(client));
+      let problems;
+      ({ remotes, problems } = await fetchRemoteDescriptors(client));
+      // Unknown (a remote left out would look like one removed): the page keeps what it has, as on a failure.
+      if (problems.length > 0) return false;
     } catch {
       // Unknown: the page keeps what it has, as it did before asking.
       return false;
@@ -73,15 +86,23 @@ export function remotesFollowingSession({
     follow(session) {
       // The session the page was loaded in is the one its remotes were chosen for: the first one known is not checked.
       let shown: string | null = null;
+      const check = (scope: string) =>
+        differ().then((changed) => {
+          if (changed && session.snapshot().scope === scope) reload();
+        });
       const look = () => {
-        const { status, scope } = session.snapshot();
+        const { status, scope, expired } = session.snapshot();
         if (status === 'loading' || scope === shown) return;
         const first = shown === null;
         shown = scope;
-        if (first || status !== 'authenticated' || scope === checkedScope) return;
-        void differ().then((changed) => {
-          if (changed && session.snapshot().scope === scope) reload();
-        });
+        // The sign-in made here asked already, for this showing only: once shown, the same scope coming back later
+        // (signed out and in again in another tab) is asked again.
+        const checked = scope === checkedScope;
+        checkedScope = null;
+        if (first || checked) return;
+        if (status === 'authenticated') void check(scope);
+        // Signed out (not ended under the page: see above), asked once the server has ended the session.
+        else if (status === 'anonymous' && !expired) void session.changesSettled().then(() => check(scope));
       };
       look();
       return session.subscribe(look);

@@ -170,6 +170,8 @@ export class SessionStore extends ExternalStore<Session> {
   private following: Promise<void> | null = null;
   /** Why another tab said the session ended, for followSessionChange's GET /me on its way; null when none said. */
   private endedElsewhere: SessionEnd | null = null;
+  /** The change made here last (sign-in, sign-out, tenant switch, refresh, expiry), settled or not. */
+  private lastChange: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly client: ApiClient,
@@ -336,13 +338,28 @@ export class SessionStore extends ExternalStore<Session> {
    * which tenant (they ask the server), and why it ended when it did (`ended`, as they should say it). After the
    * server has answered, so that they find the session as it now is.
    */
-  private async changedHere<T>(change: () => Promise<T>, ended: SessionEnd | null = null): Promise<T> {
+  private changedHere<T>(change: () => Promise<T>, ended: SessionEnd | null = null): Promise<T> {
     const before = this.snapshot().scope;
-    try {
-      return await change();
-    } finally {
-      if (this.snapshot().scope !== before) this.broadcast?.announce(ended);
-    }
+    // Known before the change starts: what it shows at once (a sign-out's) is followed by callers of changesSettled.
+    let changed!: () => void;
+    this.lastChange = new Promise<void>((resolve) => (changed = resolve));
+    const changing = (async () => {
+      try {
+        return await change();
+      } finally {
+        if (this.snapshot().scope !== before) this.broadcast?.announce(ended);
+        changed();
+      }
+    })();
+    return changing;
+  }
+
+  /**
+   * Settles once the change made here last has (a sign-out shows signed out before its POST /logout has answered: what
+   * the server serves the session after it is known only then). Never rejects.
+   */
+  changesSettled(): Promise<void> {
+    return this.lastChange.then(() => undefined);
   }
 
   /**
