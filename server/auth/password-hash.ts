@@ -40,14 +40,18 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /**
- * Whether `stored` was made with other parameters than `params` (an earlier release's, or lighter ones): its next
- * correct sign-in makes it again with `params`. A malformed hash is not one (no password matches it).
+ * Whether `stored` was made with weaker parameters than `params` (an earlier release's, or lighter ones): less memory
+ * (N * r) or less work (N * r * p). Its next correct sign-in makes it again with `params`. A hash as strong or stronger
+ * is kept: made again, it would be weakened, and while two releases' hosts with different parameters serve one
+ * database (a rolling upgrade) each sign-in would otherwise make it again on the other's, every time changing the
+ * stamp the account's sessions carry (ending them) and starting its sign-in counts afresh. A malformed hash is not
+ * one (no password matches it).
  */
 export function needsRehash(stored: string, params: ScryptParams): boolean {
   const parsed = parseHash(stored);
-  return (
-    parsed !== null && (parsed.params.N !== params.N || parsed.params.r !== params.r || parsed.params.p !== params.p)
-  );
+  if (parsed === null) return false;
+  const memory = (p: ScryptParams) => p.N * p.r;
+  return memory(parsed.params) < memory(params) || memory(parsed.params) * parsed.params.p < memory(params) * params.p;
 }
 
 /**

@@ -123,6 +123,26 @@ for (const engineUnderTest of ENGINES) {
       }
     });
 
+    it('is not made again by the hosts of the release before, during a rolling upgrade: sessions stay', async () => {
+      // Two hosts of one database: this release's (TODAY) and, not yet upgraded, the one before (OLD).
+      const before = await createTestApp({ storage, passwordHashParams: OLD });
+      try {
+        const onToday = await signedInAgent(testApp.app, 'old-timer', PASSWORD);
+        const upgraded = await storedHash();
+        expect(paramsOf(upgraded)).toBe(TODAY_TEXT);
+        // Signing in on the host of before keeps the stronger hash: no stamp changes, no session ends.
+        const onBefore = await signedInAgent(before.app, 'old-timer', PASSWORD);
+        expect(await storedHash()).toBe(upgraded);
+        expect((await onToday.get('/me')).status).toBe(200);
+        expect((await onBefore.get('/me')).status).toBe(200);
+        await signedInAgent(testApp.app, 'old-timer', PASSWORD);
+        expect(await storedHash()).toBe(upgraded);
+        expect((await onBefore.get('/me')).status).toBe(200);
+      } finally {
+        await before.close();
+      }
+    });
+
     it('upgraded by the first sign-in after a release raised the parameters, ending the sessions of before once', async () => {
       // The release before: its parameters were the old ones, and a session was opened with them.
       await testApp.close();
