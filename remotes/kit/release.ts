@@ -13,6 +13,7 @@ import {
   type PublishReleaseRequest,
   type RemoteRelease,
 } from '../../shared';
+import { certificateProblemLines, certificateProblemOf, readPresentedCertificate } from './certificate-problem';
 import { undeployedComponents, undeployedComponentsMessage } from './deployed-build-check';
 
 /** The team token of the remote (`npm run token:add -- <remote>` on the product's side). */
@@ -269,6 +270,12 @@ export async function publishRelease(
       body: JSON.stringify(request),
     });
   } catch (error) {
+    // The product answered, with a certificate Node refuses: what it is and how to trust it, not "is it up?".
+    const certificateProblem = certificateProblemOf(error);
+    if (certificateProblem !== null) {
+      const presented = await readPresentedCertificate(options.server);
+      return { ok: false, lines: certificateProblemLines(options.server, certificateProblem, presented, process.env) };
+    }
     return { ok: false, lines: [unreachableMessage(options.server, error)] };
   }
   const location = response.headers.get('location');
