@@ -291,6 +291,7 @@ export {
   HOST_TOOLS_EVENT,
   HOST_SESSION_EVENT,
   SESSION_TIME_PATH,
+  FORM_FIELD_KEYWORD,
 } from './wire';
 export {
   RECORD_LIST_LIMIT,

@@ -323,6 +323,14 @@ export const REMOTE_DESCRIPTOR_FILE = 'slots-remote.json';
 export type JsonSchema = { [keyword: string]: JsonValue };
 
 /**
+ * The annotation of a props schema that says a prop names a field of the form its component sits in (`true`): the
+ * server holds such a prop of a form slot against the fields of its resource, and refuses a name it lacks. Every JSON
+ * Schema validator of the product (the server's, the host's, the kit's) leaves it alone. The kit's `formFieldName()`
+ * writes it.
+ */
+export const FORM_FIELD_KEYWORD = 'x-form-field';
+
+/**
  * Content of {@link REMOTE_DESCRIPTOR_FILE}: a {@link RemoteDescriptor} without the entry URL (known only when
  * served), plus the props schema of each component. `props` is absent in descriptors written before schemas existed;
  * a component without a schema has its props checked as JSON only.

@@ -1,12 +1,12 @@
 /**
  * @jest-environment node
  */
-import type { JsonObject } from '../../shared';
+import { FORM_FIELD_KEYWORD, type JsonObject } from '../../shared';
 import { createPropsCheck } from '../../host/core/dev-props-check';
 import { PropsValidator } from '../../server/slots/props-validator';
 import { createFakeApi } from '../../testing/host/fake-api';
 import { emulatedPropsCheck } from './emulated-props-check';
-import { propsSchema, Type } from './schema';
+import { formFieldName, propsSchema, Type } from './schema';
 
 /** What remote.ts declares: `propsSchema` refuses undeclared props, the links' items are objects. */
 const INVOICE_BANNER = propsSchema({
@@ -44,6 +44,33 @@ describe("the emulator's props check", () => {
   it('checks nothing for a component without a schema, and says nothing of props that conform', async () => {
     await expect(emulated.check('Other', { anything: 1 })).resolves.toBeNull();
     await expect(emulated.check('InvoiceBanner', { amountDue: 1, links: [{ href: '/a' }] })).resolves.toBeNull();
+  });
+});
+
+/**
+ * `formFieldName()`'s annotation is read by the server's slot check alone: the three validators take a field name as
+ * a non-empty string and say nothing of the annotation.
+ */
+describe("the props check of a field name's prop", () => {
+  const PREVIEW = propsSchema({ source: formFieldName(), target: formFieldName({ description: 'where it writes' }) });
+
+  it('is a non-empty string to the server, the host and the emulator, whatever the annotation', async () => {
+    expect(JSON.parse(JSON.stringify(PREVIEW.properties.source))).toEqual({
+      type: 'string',
+      minLength: 1,
+      [FORM_FIELD_KEYWORD]: true,
+    });
+    expect(PREVIEW.properties.target).toMatchObject({ description: 'where it writes', [FORM_FIELD_KEYWORD]: true });
+    const api = createFakeApi({ 'GET /api/slots/schemas': { body: { schemas: { Preview: PREVIEW } } } });
+    for (const [props, said] of [
+      [{ source: 'title', target: 'slug' }, null],
+      [{ source: '', target: 'slug' }, 'props.source must NOT have fewer than 1 characters, got ""'],
+    ] as const) {
+      await expect(emulatedPropsCheck({ Preview: PREVIEW }).check('Preview', props)).resolves.toBe(said);
+      await expect(createPropsCheck(api.client).check('Preview', props)).resolves.toBe(said);
+      const server = new PropsValidator().validate(PREVIEW, props, 'Preview');
+      expect(server.map(({ path, message }) => `${path} ${message}`)).toEqual(said === null ? [] : [said]);
+    }
   });
 });
 

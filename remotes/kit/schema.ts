@@ -3,8 +3,16 @@
  * runs at build time only): TypeBox's `Type`, and {@link propsSchema}. A separate entry from the kit's main one, which
  * components import in the browser: the schema library never reaches a remote's bundles, whatever they import.
  */
-import { Type, type ObjectOptions, type TObject, type TProperties } from '@sinclair/typebox';
+import {
+  Type,
+  type ObjectOptions,
+  type StringOptions,
+  type TObject,
+  type TProperties,
+  type TString,
+} from '@sinclair/typebox';
 import { compileLinearPattern, patternsIn, PATTERNS_PER_SCHEMA_MAX } from '../../shared/linear-patterns';
+import { FORM_FIELD_KEYWORD } from '../../shared/wire';
 import { RE2JS } from 're2js';
 
 export { Type, type Static, type TSchema } from '@sinclair/typebox';
@@ -41,6 +49,16 @@ export function propsSchema<Properties extends TProperties>(
     );
   }
   return schema;
+}
+
+/**
+ * A prop naming a field of the form its component sits in (`propsSchema({ field: formFieldName() })`): a non-empty
+ * string the product holds against the fields of the slot's resource. A form slot naming a field its resource lacks
+ * is refused at the product's start, at a configuration reload, in a placements draft and when a release comes,
+ * instead of reading nothing and having what it writes dropped at the save.
+ */
+export function formFieldName(options: StringOptions = {}): TString {
+  return Type.String({ minLength: 1, ...options, [FORM_FIELD_KEYWORD]: true });
 }
 
 /** Every sub-schema of `schema`, with the path of props it applies to. */

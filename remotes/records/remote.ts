@@ -1,9 +1,9 @@
 import { defineRemote } from '../kit';
-import { propsSchema, Type } from '../kit/schema';
+import { formFieldName, propsSchema, Type } from '../kit/schema';
 
 const link = Type.Object({ label: Type.String(), href: Type.String() });
-/** The name of a field of the form the component sits in. */
-const fieldName = Type.String({ minLength: 1 });
+/** The name of a field of the form the component sits in: the product refuses a form slot naming one it lacks. */
+const fieldName = formFieldName();
 
 /**
  * team_records: the signed-in components (tenant switcher, record actions, timeline, dashboard widgets) and the

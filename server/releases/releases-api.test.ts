@@ -11,6 +11,7 @@ import request from 'supertest';
 import {
   instantInUtc,
   ERROR_MESSAGES,
+  FORM_FIELD_KEYWORD,
   REMOTE_DESCRIPTOR_FILE,
   Slot,
   type AuditEntry,
@@ -26,7 +27,6 @@ import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import type { App } from '../app';
 import { Field } from '../resources/field';
 import { Resource } from '../resources/resource';
-import { FORM_FIELD_KEYWORD } from '../slot-check/form-field-props';
 import { RELEASE_REFUSALS } from './release-refusals';
 
 /**

@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Slot, type PlacementsDraftPayload } from '../../shared';
+import { FORM_FIELD_KEYWORD, Slot, type PlacementsDraftPayload } from '../../shared';
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
 import { addUser, createTestApp, signedInAgent, signedInOperator, type TestApp } from '../../testing/server/test-app';
 import { Field } from '../resources/field';
 import { Relation } from '../resources/relation';
 import { Resource } from '../resources/resource';
 import { SlotContractError } from '../slots/slot-contract';
-import { FORM_FIELD_KEYWORD } from './form-field-props';
 
 /**
  * A form slot's props that name a field of its form, by a prop its component's schema marks with FORM_FIELD_KEYWORD,

@@ -1,17 +1,9 @@
-import { isPlainObject, propsPathOf, type JsonSchema, type JsonValue } from '../../shared';
+import { FORM_FIELD_KEYWORD, isPlainObject, propsPathOf, type JsonSchema, type JsonValue } from '../../shared';
 import type { RegisteredResource, RegisteredResources } from '../resources/registered-resource';
 import { placedConfiguredForm, type ConfiguredFormSlot } from '../slots/configured-forms';
 import { nearName } from '../slots/near-name';
 import type { ContractRemotes, PlacedSlot, SlotProblem } from '../slots/slot-contract';
 import { formSlots } from './code-slots';
-
-/**
- * The keyword of a props schema that says a prop names a field of the form its component sits in:
- * `propsSchema({ field: Type.String({ 'x-form-field': true }) })` in a remote's `remote.ts`. An annotation, which
- * every JSON Schema validator of the product (the server's, the host's, the kit's) leaves alone: the server alone
- * reads it, to hold such a prop of a form slot against the fields of its resource.
- */
-export const FORM_FIELD_KEYWORD = 'x-form-field';
 
 /**
  * Every form slot (code's, and those of `forms`, REMOTES_CONFIG's and the placements') whose props name a field its
