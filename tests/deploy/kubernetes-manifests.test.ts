@@ -133,6 +133,13 @@ describe('deploy/kubernetes/ manifests', () => {
       );
     });
 
+    it('waits up to 5 minutes for a start, asking every second so a started pod soon counts as ready', () => {
+      const startup = container.startupProbe!;
+      expect(startup.httpGet).toEqual({ path: '/healthz', port: 'http' });
+      expect(startup.periodSeconds).toBe(1);
+      expect(startup.failureThreshold! * startup.periodSeconds!).toBeGreaterThanOrEqual(300);
+    });
+
     it('asks for resources and sets limits', () => {
       expect(container.resources!.requests).toEqual({ cpu: expect.any(String), memory: expect.any(String) });
       expect(container.resources!.limits).toEqual(expect.objectContaining({ memory: expect.any(String) }));
