@@ -5,6 +5,7 @@ import { counterIn, keepCountersClean, type RateLimitStore } from '../auth/login
 import { clientKey } from '../http/client-key';
 import { HttpError } from '../http/http-error';
 import { isDatabaseUnavailable } from '../storage/database-unavailable';
+import { storeFailureFields } from '../storage/store-outage';
 import type { TeamTokenLimitSettings } from './team-token-limit-settings';
 import type { TeamTokenStore, TokenCheck } from './team-token-store';
 
@@ -70,7 +71,7 @@ export class TeamTokenThrottle {
       // A guess keeps its point; anything else (a token known to the store, a check that failed) gives it back.
       if (checked?.status !== 'invalid') {
         perIp.reward(client, 1).catch((error: unknown) => {
-          req.log?.warn({ err: error }, 'could not give back the team token limit point of a request');
+          req.log?.warn(storeFailureFields(error), 'could not give back the team token limit point of a request');
         });
       }
     }

@@ -6,6 +6,8 @@ import express from 'express';
 import request from 'supertest';
 import { ERROR_MESSAGES, isErrorBody } from '../../../shared';
 import { createErrorHandler } from '../../http/error-handler';
+import { pino, type Logger } from 'pino';
+import { waitUntil } from '../../../testing/server/wait-until';
 import { createLogger } from '../../logger';
 import { LoginRateLimiter } from './login-rate-limiter';
 import { createLoginThrottle } from './login-throttle';
@@ -16,9 +18,14 @@ const PASSWORD = 'correct horse battery staple';
  * A sign-in route shaped like the real one: JSON body, 200 on the right password, 503 when the password checks are
  * busy (here: the password `busy`), 401 otherwise.
  */
-async function appWithThrottle(settings = { perAccountAndIp: 3, perIp: 10, windowSeconds: 60 }) {
-  const limiter = LoginRateLimiter.create(settings, { kind: 'memory' });
+async function appWithThrottle(
+  settings = { perAccountAndIp: 3, perIp: 10, windowSeconds: 60 },
+  limiter = LoginRateLimiter.create(settings, { kind: 'memory' }),
+  logger?: Logger,
+) {
   const app = express();
+  // As pino-http gives each request its logger in the app.
+  if (logger) app.use((req, _res, next) => ((req.log = logger), next()));
   app.post('/login', express.json(), createLoginThrottle(limiter), (req, res) => {
     const body = req.body as { password?: unknown };
     if (body.password === PASSWORD) res.status(200).json({ ok: true });
@@ -105,5 +112,34 @@ describe('createLoginThrottle', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it.each([
+    [
+      'its store out, as one line with the reason (the outage is logged once each way)',
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      { reason: 'terminating connection due to administrator command' },
+    ],
+    [
+      'anything else, whole',
+      new Error('counter table dropped'),
+      { err: expect.objectContaining({ stack: expect.any(String) }) },
+    ],
+  ])('logs a failed give-back of a sign-in’s points: %s', async (_, failure, fields) => {
+    const limiter = LoginRateLimiter.create({ perAccountAndIp: 3, perIp: 10, windowSeconds: 60 }, { kind: 'memory' });
+    jest.spyOn(limiter, 'succeeded').mockRejectedValue(failure);
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const app = await appWithThrottle(undefined, limiter, logger);
+    await request(app).post('/login').send({ username: 'admin', password: PASSWORD }).expect(200);
+    await waitUntil(() => Promise.resolve(lines.length > 0), 2000, 'the give-back’s line');
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: 'could not give back the login rate limit points of an attempt',
+        ...fields,
+      }),
+    ]);
+    if ('reason' in fields) expect(lines[0]).not.toHaveProperty('err');
   });
 });

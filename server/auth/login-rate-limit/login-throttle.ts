@@ -4,6 +4,7 @@ import type { LoginAttemptKey, LoginRateLimiter } from './login-rate-limiter';
 import { HttpError } from '../../http/http-error';
 import { isDatabaseUnavailable } from '../../storage/database-unavailable';
 import { isSessionStoreUnavailable } from '../../storage/session-store-unavailable';
+import { storeFailureFields } from '../../storage/store-outage';
 
 /** What the password check of a let-through attempt reports to its throttle (reportPasswordCheck). */
 const passwordChecks = new WeakMap<Response, (correct: boolean) => void>();
@@ -74,7 +75,7 @@ export function createLoginThrottle(
       if (how === 'failed') return;
       const giveBack = how === 'succeeded' ? limiter.succeeded(key, verdict) : limiter.unchecked(key, verdict);
       giveBack.catch((error: unknown) => {
-        req.log?.warn({ err: error }, 'could not give back the login rate limit points of an attempt');
+        req.log?.warn(storeFailureFields(error), 'could not give back the login rate limit points of an attempt');
       });
     };
     passwordChecks.set(res, (correct) => settle(correct ? 'succeeded' : 'failed'));
