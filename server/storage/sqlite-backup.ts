@@ -13,22 +13,34 @@ export interface SqliteBackup {
   records: number;
 }
 
-/** A backup not made (no source, a destination that exists): nothing was written. */
+/** A backup not made (no source, a destination that exists, a source that is no database of this server's): nothing was written. */
 export class BackupRefused extends Error {}
 
 /**
+ * Every page in one step: SQLite's online backup starts over whenever another connection commits to the source
+ * between two steps, so copied a hundred pages a step (better-sqlite3's default), a file of some hundred MiB under a
+ * server committing a few times a second (sessions, slot events, records) was never done. One step reads one
+ * snapshot under a read transaction, which in WAL mode holds no writer back.
+ */
+const ALL_PAGES = 0x7fffffff;
+
+/**
  * A consistent copy of the server's SQLite file, made while servers keep running on it: SQLite's online backup
- * through a read-only connection of its own (the source is neither migrated nor written), starting over on its own
- * when a server commits meanwhile. The copy is written next to `destination` under a temporary name, readable by
- * this user only from its first byte (it holds password hashes and sessions), checked by SQLite (`quick_check`), and
- * only then renamed to `destination`: a failed or interrupted backup never leaves a file that looks like one. The
- * source is left as it was: a SQLite reader of a file in WAL mode makes its `-wal` and `-shm` files beside it, which
- * a server that runs on it has already; without them (no server on it) the file is read from a copy of its own.
+ * through a read-only connection of its own (the source is neither migrated nor written), every page in one step
+ * (ALL_PAGES), so a server committing meanwhile neither waits for it nor makes it start over. The copy is written next
+ * to `destination` under a temporary name, readable by this user only from its first byte (it holds password hashes
+ * and sessions), checked by SQLite (`quick_check`), and only then renamed to `destination`: a failed or interrupted
+ * backup never leaves a file that looks like one. The source is left as it was: a SQLite reader of a file in WAL mode
+ * makes its `-wal` and `-shm` files beside it, which a server that runs on it has already; without them (no server on
+ * it) the file is read from a copy of its own, removed however the backup ends.
  */
 export async function backupSqlite(source: string, destination: string): Promise<SqliteBackup> {
   const from = path.resolve(source);
   const to = path.resolve(destination);
   if (!fs.existsSync(from)) throw new BackupRefused(`There is no SQLite database at ${from}.`);
+  if (fs.statSync(from).isDirectory()) {
+    throw new BackupRefused(`${from} is a folder, not a SQLite database file: set DATABASE_PATH to the database file.`);
+  }
   if (fs.existsSync(to)) throw new BackupRefused(`${to} exists already: a backup never overwrites a file.`);
   if (!fs.existsSync(path.dirname(to))) throw new BackupRefused(`The folder ${path.dirname(to)} does not exist.`);
   const partial = `${to}.partial-${process.pid}`;
@@ -38,40 +50,76 @@ export async function backupSqlite(source: string, destination: string): Promise
   } catch (error) {
     throw unwritable(error, path.dirname(to), path.dirname(from));
   }
-  // Left beside the file, they would say a server runs on it (db:copy warns of that) where none does.
-  const aside = fs.existsSync(`${from}-wal`) ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'slots-backup-'));
+  let aside: string | null = null;
+  const removeCopies = (): void => {
+    fs.rmSync(partial, { force: true });
+    fs.rmSync(`${partial}-journal`, { force: true });
+    // A private folder (mkdtemp's mode is 0700), removed however the backup ends: it holds password hashes.
+    if (aside !== null) fs.rmSync(aside, { recursive: true, force: true });
+  };
+  const stopWatching = onInterruption(removeCopies);
   try {
+    // Left beside the file, they would say a server runs on it (db:copy warns of that) where none does.
+    if (!fs.existsSync(`${from}-wal`)) aside = fs.mkdtempSync(path.join(os.tmpdir(), 'slots-backup-'));
     const read = aside === null ? from : path.join(aside, path.basename(from));
     if (aside !== null) fs.copyFileSync(from, read);
     const db = new Database(read, { readonly: true, fileMustExist: true });
     try {
       db.pragma('busy_timeout = 5000');
-      await db.backup(partial);
+      await db.backup(partial, { progress: () => ALL_PAGES });
     } finally {
       db.close();
-      // A private folder (mkdtemp's mode is 0700): the copy holds password hashes and sessions.
-      if (aside !== null) fs.rmSync(aside, { recursive: true, force: true });
     }
-    const backup = describeBackup(partial);
+    const backup = describeBackup(partial, from);
     fs.renameSync(partial, to);
     return { ...backup, file: to };
   } catch (error) {
-    fs.rmSync(partial, { force: true });
-    throw error;
+    throw unreadable(error, from);
+  } finally {
+    stopWatching();
+    removeCopies();
   }
+}
+
+/**
+ * Runs `cleanUp` when the process is told to stop (Ctrl-C, a supervisor's or `timeout`'s SIGTERM, a closed terminal)
+ * and then stops as it was told: a backup of some hundred MiB takes seconds, and one cut short left its partial copy
+ * (and, for a file no server had open, a whole copy of the database in the temporary folder) behind.
+ * @returns what stops watching
+ */
+function onInterruption(cleanUp: () => void): () => void {
+  const signals: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  const stop = (): void => {
+    for (const signal of signals) process.off(signal, interrupted);
+  };
+  function interrupted(signal: NodeJS.Signals): void {
+    stop();
+    cleanUp();
+    process.kill(process.pid, signal);
+  }
+  for (const signal of signals) process.on(signal, interrupted);
+  return stop;
 }
 
 /**
  * Makes the copy one self-contained file (the source's WAL mode would give it -wal and -shm files beside it, which
  * a copy or a move of the backup leaves behind; the server turns WAL on again when it opens it), asks SQLite whether
- * it is whole, and says what it holds, for the operator's message.
+ * it is whole and the server's own, and says what it holds, for the operator's message.
  */
-function describeBackup(file: string): Omit<SqliteBackup, 'file'> {
+function describeBackup(file: string, from: string): Omit<SqliteBackup, 'file'> {
   const db = new Database(file, { fileMustExist: true });
   try {
     db.pragma('journal_mode = DELETE');
     const check = db.pragma('quick_check', { simple: true });
-    if (check !== 'ok') throw new Error(`the copy failed SQLite's check: ${String(check)}`);
+    if (check !== 'ok') throw new BackupRefused(damaged(from, String(check)));
+    const tables = db
+      .prepare<
+        [],
+        string
+      >("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name")
+      .pluck()
+      .all();
+    if (!tables.includes('schema_version')) throw new BackupRefused(notThisServers(from, tables));
     const count = (table: string): number => Number(db.prepare(`SELECT count(*) FROM ${table}`).pluck().get());
     return {
       bytes: fs.statSync(file).size,
@@ -82,6 +130,53 @@ function describeBackup(file: string): Omit<SqliteBackup, 'file'> {
   } finally {
     db.close();
   }
+}
+
+/**
+ * A source without the server's tables. No table at all is what a plain copy of the server's file gives while a
+ * server runs on it: in WAL mode its recent writes, at first all of them, are in the -wal file beside it, not in it.
+ */
+function notThisServers(from: string, tables: readonly string[]): string {
+  if (tables.length === 0) {
+    return (
+      `${from} holds no tables: it is no database of this server. A copy of the server's file taken with cp while ` +
+      'the server ran, without the -wal file beside it, looks so (the data was in that -wal file): back up the ' +
+      "server's own file with db:backup instead."
+    );
+  }
+  const named = tables.slice(0, 5).join(', ') + (tables.length > 5 ? ` and ${tables.length - 5} more` : '');
+  return `${from} holds tables this server does not make (${named}) and none of its own: it belongs to something else.`;
+}
+
+function damaged(from: string, detail: string): string {
+  return (
+    `${from} is damaged (SQLite: ${detail}): no backup was made of it. Keep it as it is, with the -wal file beside ` +
+    'it if there is one, and restore the last good backup (docs/operators/README.md#day-to-day).'
+  );
+}
+
+/**
+ * SQLite's and Node's words for a source that cannot be read or is no database, said with the file they are about
+ * (`file is not a database` alone names none, and a copy into the temporary folder named that folder's copy).
+ */
+function unreadable(error: unknown, from: string): unknown {
+  if (error instanceof BackupRefused) return error;
+  const { code, message } = error as NodeJS.ErrnoException;
+  if (code === 'SQLITE_NOTADB') return new BackupRefused(`${from} is not a SQLite database (SQLite: ${message}).`);
+  if (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT')) return new BackupRefused(damaged(from, message));
+  if (code === 'EACCES' || code === 'EPERM' || (typeof code === 'string' && code.startsWith('SQLITE_CANTOPEN'))) {
+    const user = typeof process.getuid === 'function' ? ` (uid ${process.getuid()})` : '';
+    return new BackupRefused(
+      `${from} cannot be read by this user${user}: run the backup as the user the server runs as.`,
+    );
+  }
+  if (code === 'ENOSPC' || code === 'SQLITE_FULL') {
+    return new BackupRefused(
+      `A disk is full: the backup's folder, or ${os.tmpdir()} where a file no server has open is first copied ` +
+        '(set TMPDIR to a folder with room).',
+    );
+  }
+  return error;
 }
 
 /**
