@@ -113,6 +113,17 @@ describe('AppDatabase', () => {
     );
   });
 
+  it('names a damaged file and the way back, where SQLite said only "database disk image is malformed"', () => {
+    const whole = path.join(dir.path, 'whole.db');
+    AppDatabase.open(whole).close();
+    const file = path.join(dir.path, 'app.db');
+    fs.writeFileSync(file, fs.readFileSync(whole).subarray(0, Math.floor(fs.statSync(whole).size / 2)));
+    expect(() => AppDatabase.open(file)).toThrow(
+      `The database ${file} is damaged (SQLite: database disk image is malformed). Keep it as it is, with the -wal ` +
+        'file beside it if there is one, and restore the last backup (docs/operators/README.md#backup-and-restore).',
+    );
+  });
+
   it('refuses a database whose schema is newer than the server', () => {
     const file = path.join(dir.path, 'app.db');
     AppDatabase.open(file).close();
@@ -124,6 +135,20 @@ describe('AppDatabase', () => {
       `The database ${path.resolve(file)} is at schema version 999, newer than this server knows ` +
         `(${MIGRATIONS.at(-1)?.version}). Nothing was written to it. Run a newer server,`,
     );
+  });
+
+  it("leaves a newer release's backup byte for byte as it was when refusing it (a backup is not in WAL mode)", () => {
+    const file = path.join(dir.path, 'backup.db');
+    const raw = new Database(file);
+    migrate(raw, MIGRATIONS);
+    raw.prepare("INSERT INTO schema_version (version, name, applied_at) VALUES (999, 'from the future', 0)").run();
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('delete');
+    raw.close();
+    const bytes = fs.readFileSync(file);
+    // An older release started on it: the refusal used to set WAL mode first, rewriting the header's journal mode.
+    expect(() => AppDatabase.open(file)).toThrow(SchemaTooNewError);
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+    expect(fs.readdirSync(dir.path)).toEqual(['backup.db']);
   });
 
   it('reads the turn change stamp once per event-loop turn: local writes show at once, other commits next turn', async () => {
@@ -147,6 +172,32 @@ describe('AppDatabase', () => {
       other.close();
       database.close();
     }
+  });
+
+  it("refuses a copy of a running server's file taken without its -wal file, which held every table", () => {
+    const live = path.join(dir.path, 'live.db');
+    const server = new Database(live);
+    server.pragma('journal_mode = WAL');
+    // A server's first minutes, or any time before a checkpoint: what it wrote is in live.db-wal.
+    server.pragma('wal_autocheckpoint = 0');
+    migrate(server, MIGRATIONS);
+    const copy = path.join(dir.path, 'restored', 'app.db');
+    fs.mkdirSync(path.dirname(copy));
+    fs.copyFileSync(live, copy);
+    const bytes = fs.readFileSync(copy);
+    // Opened, it became a new, empty installation: the demo made a new admin password, an application started empty.
+    expect(() => AppDatabase.open(copy)).toThrow(
+      `The database ${copy} holds no tables, yet says it is in WAL mode and has no -wal file beside it: it looks ` +
+        "like a copy of a server's file taken while the server ran (with cp), without the -wal file that held its " +
+        'data. Nothing was written to it.',
+    );
+    expect(fs.readdirSync(path.dirname(copy))).toEqual(['app.db']);
+    expect(fs.readFileSync(copy).equals(bytes)).toBe(true);
+    // The server's own file, its -wal file beside it, opens: whatever it holds is there.
+    const same = AppDatabase.open(live);
+    expect(same.appliedSteps).toEqual([]);
+    same.close();
+    server.close();
   });
 
   it('moves the change stamp on local writes and on commits of another connection', () => {

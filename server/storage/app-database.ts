@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
-import { assertOwnSqliteDatabase, migrate } from './migrate';
+import { assertMigratable, migrate } from './migrate';
 import { MIGRATIONS } from './migrations';
 import { registerSqliteSortFold } from './sort-fold';
 
@@ -43,17 +43,25 @@ export class AppDatabase {
     const inMemory = file === IN_MEMORY;
     const resolved = path.resolve(file);
     const existed = !inMemory && fs.existsSync(resolved);
-    if (!inMemory && !existed) {
-      fs.mkdirSync(path.dirname(resolved), { recursive: true, mode: 0o700 });
-      restrictToOwner(resolved);
+    // Read before SQLite opens the file, which makes a -wal file beside a file in WAL mode.
+    const walWithout = existed && inWalModeWithoutItsLog(resolved);
+    let db: BetterSqlite3.Database;
+    try {
+      if (!inMemory && !existed) {
+        fs.mkdirSync(path.dirname(resolved), { recursive: true, mode: 0o700 });
+        restrictToOwner(resolved);
+      }
+      db = new Database(file);
+    } catch (error) {
+      throw existed ? notOpenable(error, resolved) : error;
     }
-    const db = new Database(file);
     try {
       // Several processes may share the file (instances, the CLI): wait for a writer instead of failing at once.
       db.pragma('busy_timeout = 5000');
-      // Another application's file, or no database at all, is refused before anything is written to it (its mode,
-      // its journal).
-      assertOwnSqliteDatabase(db);
+      // Another application's file, no database at all, or one this release cannot run on (newer, other steps) is
+      // refused before anything is written to it (its mode, its journal mode in the header).
+      assertMigratable(db, MIGRATIONS);
+      if (walWithout) assertNotCopiedWithoutLog(db, resolved);
       if (existed) restrictToOwner(resolved);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
@@ -63,13 +71,20 @@ export class AppDatabase {
       return new AppDatabase(db, migrate(db, MIGRATIONS));
     } catch (error) {
       db.close();
-      if ((error as { code?: unknown }).code === 'SQLITE_NOTADB') {
+      const code = (error as { code?: unknown }).code;
+      if (code === 'SQLITE_NOTADB') {
         throw new Error(
           `The file ${resolved} is not a SQLite database (${(error as Error).message}): point DATABASE_PATH at ` +
             "this server's database, or at a new path to start afresh. Nothing was written to it.",
         );
       }
-      throw error;
+      if (existed && typeof code === 'string' && code.startsWith('SQLITE_CORRUPT')) {
+        throw new Error(
+          `The database ${resolved} is damaged (SQLite: ${(error as Error).message}). Keep it as it is, with the -wal ` +
+            'file beside it if there is one, and restore the last backup (docs/operators/README.md#backup-and-restore).',
+        );
+      }
+      throw existed ? notOpenable(error, resolved) : error;
     }
   }
 
@@ -131,5 +146,96 @@ function restrictToOwner(file: string): void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
+  }
+}
+
+/**
+ * Whether the file's header says WAL mode (bytes 18 and 19 of a SQLite header are 2) while no -wal file is beside
+ * it. A server's file in WAL mode holds, until a checkpoint, none of its recent writes (at first, none of its tables):
+ * they are in the -wal file, which a clean stop folds in and removes. So such a file with no tables is a copy taken
+ * while a server ran, without its -wal file.
+ */
+function inWalModeWithoutItsLog(file: string): boolean {
+  if (fs.existsSync(`${file}-wal`)) return false;
+  const header = Buffer.alloc(20);
+  let handle: number;
+  try {
+    handle = fs.openSync(file, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    const read = fs.readSync(handle, header, 0, header.length, 0);
+    return (
+      read === header.length && header.subarray(0, 16).equals(SQLITE_MAGIC) && header[18] === 2 && header[19] === 2
+    );
+  } finally {
+    fs.closeSync(handle);
+  }
+}
+
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+
+/**
+ * Refuses, before anything is written, a file in WAL mode with no -wal file beside it and no table: started on it,
+ * the server made a new, empty installation (a new `admin` password on the demo) where an operator restoring a copy
+ * taken with `cp` while the server ran expected their data, which was in the -wal file not copied.
+ */
+function assertNotCopiedWithoutLog(db: BetterSqlite3.Database, file: string): void {
+  const tables = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get();
+  if (Number(tables) > 0) return;
+  throw new Error(
+    `The database ${file} holds no tables, yet says it is in WAL mode and has no -wal file beside it: it looks like ` +
+      "a copy of a server's file taken while the server ran (with cp), without the -wal file that held its data. " +
+      'Nothing was written to it. Restore a backup made by db:backup instead (docs/operators/README.md#backup-and-restore), ' +
+      'or delete the file to start a new installation there.',
+  );
+}
+
+/**
+ * SQLite's and Node's words for a database file this user may not open (`unable to open database file`, `EACCES …
+ * open`, read by the start as the folder's fault, or `attempt to write a readonly database` for a folder it may not
+ * write the -wal file in) say neither whose it is nor what to do. A backup
+ * restored by another user (root) is the usual cause: the file keeps its owner and mode 0600.
+ */
+function notOpenable(error: unknown, file: string): unknown {
+  const code = (error as { code?: unknown }).code;
+  const denied =
+    code === 'EACCES' ||
+    code === 'EPERM' ||
+    (typeof code === 'string' && (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY')));
+  if (!denied || typeof process.getuid !== 'function') return error;
+  const uid = process.getuid();
+  const user = `this user (uid ${uid})`;
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    return error;
+  }
+  const folder = path.dirname(file);
+  if (!mayReadAndWrite(file)) {
+    const mode = (stat.mode & 0o777).toString(8).padStart(4, '0');
+    return new Error(
+      `The database ${file} cannot be read and written by ${user}: it belongs to uid ${stat.uid} with mode ${mode}. ` +
+        "A restored or copied file keeps the owner of whoever copied it: give it to the server's user " +
+        `(chown ${uid} ${file}), or run as the user it belongs to. Nothing was written to it.`,
+    );
+  }
+  if (!mayReadAndWrite(folder)) {
+    return new Error(
+      `The folder ${folder} is not writable by ${user}: SQLite makes the database's -wal and -shm files there. ` +
+        "Give the folder to the server's user (chown), or run as its owner. Nothing was written to the database.",
+    );
+  }
+  return error;
+}
+
+function mayReadAndWrite(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.R_OK | fs.constants.W_OK);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -100,13 +100,12 @@ export function assertOwnSqliteDatabase(db: BetterSqlite3.Database): void {
 }
 
 /**
- * Brings the schema up to the last migration: every step whose version the database has not recorded. Each step runs
- * in an IMMEDIATE transaction that re-reads the recorded versions, so two processes starting on the same file at once
- * apply every step exactly once. A database whose recorded steps are not this server's (SchemaStepMismatchError) or
- * newer than it (SchemaTooNewError) is refused before anything is written.
- * @returns the versions applied by this call
+ * Refuses, reading only, a database `migrate` would refuse: another application's (ForeignDatabaseError), one whose
+ * recorded steps are not these (SchemaStepMismatchError), one newer than them (SchemaTooNewError). Run before the
+ * server sets WAL mode, which rewrites the header of a file in another mode (a backup is one): a refused file is
+ * left byte for byte as it was.
  */
-export function migrate(db: BetterSqlite3.Database, migrations: readonly Migration[]): number[] {
+export function assertMigratable(db: BetterSqlite3.Database, migrations: readonly Migration[]): void {
   assertOrdered(migrations);
   assertOwnSqliteDatabase(db);
   const known = migrations.at(-1)?.version ?? 0;
@@ -114,13 +113,23 @@ export function migrate(db: BetterSqlite3.Database, migrations: readonly Migrati
     .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")
     .pluck()
     .get();
-  if (hasTable) {
-    const recorded = db.prepare('SELECT version, name FROM schema_version ORDER BY version').all() as RecordedStep[];
-    const foreign = firstForeignStep(recorded, migrations);
-    if (foreign) throw new SchemaStepMismatchError(db.name, foreign.version, foreign.recorded, foreign.ours);
-    const found = recorded.at(-1)?.version ?? 0;
-    if (found > known) throw new SchemaTooNewError(sqliteDatabaseName(db), found, known);
-  }
+  if (!hasTable) return;
+  const recorded = db.prepare('SELECT version, name FROM schema_version ORDER BY version').all() as RecordedStep[];
+  const foreign = firstForeignStep(recorded, migrations);
+  if (foreign) throw new SchemaStepMismatchError(db.name, foreign.version, foreign.recorded, foreign.ours);
+  const found = recorded.at(-1)?.version ?? 0;
+  if (found > known) throw new SchemaTooNewError(sqliteDatabaseName(db), found, known);
+}
+
+/**
+ * Brings the schema up to the last migration: every step whose version the database has not recorded. Each step runs
+ * in an IMMEDIATE transaction that re-reads the recorded versions, so two processes starting on the same file at once
+ * apply every step exactly once. A database whose recorded steps are not this server's (SchemaStepMismatchError) or
+ * newer than it (SchemaTooNewError) is refused before anything is written.
+ * @returns the versions applied by this call
+ */
+export function migrate(db: BetterSqlite3.Database, migrations: readonly Migration[]): number[] {
+  assertMigratable(db, migrations);
   db.exec(`CREATE TABLE IF NOT EXISTS schema_version (
     version INTEGER PRIMARY KEY,
     name TEXT NOT NULL,
