@@ -3,7 +3,7 @@
  * app's dialog, send, announce, undo with the focus placed after each step) shared by delete and "Set on selected",
  * whose undo restores each record's own earlier value (the requests of the undo are bulk-undo.ts's).
  */
-import { useEffect, useId, useRef, useState, type Ref } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type RefObject } from 'react';
 import type {
   BulkRecordPayload,
   BulkRecordRequest,
@@ -18,9 +18,17 @@ import { ApiError, useApiClient, useSession } from '../../core';
 import { ConfirmDialog, useConfirmDialog } from '../../layout/confirm-dialog';
 import { useMayChangeRecords } from '../../forms/read-only-role';
 import { countOf } from '../common/count-in-words';
+import { useStickyClearance } from '../common/sticky-clearance';
 import { restoreRecords, revertField, type UndoOutcome } from './bulk-undo';
 import { recordNouns } from './describe-record-page';
 import { EveryMatchOffer, listQuery, listQueryKey } from './every-match-offer';
+
+/**
+ * The custom property of the document's root that holds the bar's height while rows are selected (useStickyClearance):
+ * records.css makes it the document's scroll padding. Wrapped onto two to four lines between a phone's width and a
+ * wide window's, the bar outgrew the 6rem kept for it, and a row's Delete half under it took the focus unseen.
+ */
+export const BAR_HEIGHT_PROPERTY = '--bulk-actions-height';
 
 export interface BulkActionsProps {
   definition: ResourceDefinition;
@@ -33,7 +41,7 @@ export interface BulkActionsProps {
   /** After a bulk request: the list shows the records as they are now. */
   onDone(): void;
   /** The bar, while rows are selected: ToBulkActions moves the focus into it. */
-  barRef?: Ref<HTMLElement>;
+  barRef?: RefObject<HTMLElement | null>;
   /**
    * The list offers to undo its last delete alone, as a record's Delete replaces the undo of the one before: a record
    * deleted from its row since (a new object for each) takes the place of a bulk delete's outcome and Undo, and a
@@ -112,6 +120,19 @@ export function BulkActions({
   const [busy, setBusy] = useState(false);
   const dialog = useConfirmDialog();
   const setDialog = useConfirmDialog();
+  const clearance = useStickyClearance(BAR_HEIGHT_PROPERTY);
+  const bar = useCallback(
+    (element: HTMLElement | null) => {
+      if (element === null) return undefined;
+      if (barRef) barRef.current = element;
+      const release = clearance(element);
+      return () => {
+        if (barRef) barRef.current = null;
+        release?.();
+      };
+    },
+    [barRef, clearance],
+  );
   const undoButton = useRef<HTMLButtonElement>(null);
   const undoing = useRef(false);
   // An outcome without Undo (an undo's own, or one that failed) takes no focus: its status is said once by the live
@@ -262,7 +283,7 @@ export function BulkActions({
   return (
     <>
       {ids.length > 0 && (
-        <section ref={barRef} className="bulk-actions" aria-label={`Act on selected ${what}`}>
+        <section ref={bar} className="bulk-actions" aria-label={`Act on selected ${what}`}>
           <p className="bulk-actions__count">
             {everyMatch ? `All ${counted(reached)} this list matches are selected` : `${ids.length} selected`}
           </p>
