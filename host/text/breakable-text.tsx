@@ -1,50 +1,65 @@
 import { Fragment } from 'react';
 
+/**
+ * Where a name of the configuration breaks between its parts, besides a space. In a box that widens (a table's column,
+ * in a table that scrolls sideways), a path between its folders (`/remotes/` then `team_marketing/`) and nothing else:
+ * a location `header-banner` or a slot's id stays whole, as a table's layout takes every place offered to narrow a
+ * column while it scrolls anyway. In a box that cannot widen (a heading, a fact), after a location's `-` and a name's
+ * `.` too, taken only by a name wider than the whole line.
+ */
+export const NAME_SEPARATORS = { widen: '/', break: '-./' } as const;
+
 export interface BreakableTextProps {
   text: string;
   /**
-   * The characters after which a line may break, besides a space: `.-+_` in a release's version, `/` in a path. A
-   * run of them is one place (`http://` breaks after its two slashes, not between them).
+   * The characters after which a name may break between its parts, besides a space: NAME_SEPARATORS for the names
+   * of the configuration (the default), `.-+_` for a release's version. A run of them is one place (`http://` breaks
+   * after its two slashes, not between them).
    */
-  breakAfter: string;
+  breakAfter?: string;
   /**
-   * What a part (the text between two such places) does when it is wider than its box. `widen` (the default): it
-   * stays on one line, where the browser would break it too (after a hyphen `breakAfter` leaves out), and widens its
-   * box: a table's column, in a table that scrolls sideways. `break`: it breaks inside where the CSS around it allows
-   * (overflow-wrap), so that a narrow box never runs off a phone's screen; the browser's own places stay (after a
-   * hyphen), so `breakAfter` names them too.
+   * What a name does when it is wider than its box. `widen` (the default): each of its parts stays on one line, where
+   * the browser would break it too (after a hyphen `breakAfter` leaves out), and widens its box. `break`: it breaks
+   * between its parts, and a part still wider than the box inside, where the CSS around it allows (overflow-wrap),
+   * so that a box that cannot scroll never runs off a phone's screen.
    */
-  widePart?: 'widen' | 'break';
+  wide?: 'widen' | 'break';
 }
 
 /**
  * A name of the configuration (a location `header-banner`, a remote, a release's version
  * `2026.11.29-build.1742+sha.0740d3c4`, an entry `/remotes/team_marketing/mf-manifest.json`) that wraps only where a
- * reader expects: at a space, and after the separators its kind of name has. Broken anywhere, or after a hyphen where
- * the page keeps the name whole, a phone's column showed pieces (`header-` above `banner`, `mf-` above
- * `manifest.json`, a version cut every few letters) that read as other names and are not what anyone searches for.
- * `<wbr>` is no text: the name copied or read out is the same.
+ * reader expects: at a space, and after the separators its kind of name has, only when it must. Broken anywhere, or
+ * after a hyphen wherever a line ran out, a phone's column showed pieces (`header-` above `banner`, a version cut
+ * every few letters) that read as other names and are not what anyone searches for. `<wbr>` is no text: the name
+ * copied or read out is the same.
  */
-export function BreakableText({ text, breakAfter, widePart = 'widen' }: BreakableTextProps) {
-  const separators = `[${breakAfter.replace(/[\\\]^-]/g, '\\$&')}]`;
+export function BreakableText({ text, breakAfter, wide = 'widen' }: BreakableTextProps) {
+  const separators = `[${(breakAfter ?? NAME_SEPARATORS[wide]).replace(/[\\\]^-]/g, '\\$&')}]`;
   const places = new RegExp(`(?<=${separators})(?!${separators})`);
+  const words = text.split(/(\s+)/);
   return (
     <>
-      {text.split(/(\s+)/).map((word, index) =>
+      {words.map((word, index) => {
         // The spaces, at odd indexes, stay plain text: a line may break at them, as anywhere.
-        index % 2 === 1 || word === '' ? (
-          word
-        ) : (
-          <Fragment key={index}>
-            {word.split(places).map((part, partIndex) => (
-              <Fragment key={partIndex}>
-                {partIndex > 0 && <wbr />}
-                {widePart === 'break' ? part : <span className="breakable-text__part">{part}</span>}
-              </Fragment>
-            ))}
+        if (index % 2 === 1 || word === '') return word;
+        const parts = word.split(places).map((part, partIndex) => (
+          <Fragment key={partIndex}>
+            {partIndex > 0 && <wbr />}
+            {wide === 'widen' ? <span className="breakable-text__part">{part}</span> : part}
           </Fragment>
-        ),
-      )}
+        ));
+        // A name of several parts after or before other words, in a box that cannot widen, is one box: whole on the
+        // line it starts while it fits there, else whole on the next, broken at its `<wbr>` only when wider than a
+        // line (offered bare, they were taken wherever the line ran out: `header-` at the end of one, `banner` below).
+        return wide === 'break' && parts.length > 1 && words.length > 1 ? (
+          <span key={index} className="breakable-text__name">
+            {parts}
+          </span>
+        ) : (
+          <Fragment key={index}>{parts}</Fragment>
+        );
+      })}
     </>
   );
 }

@@ -24,36 +24,30 @@ export function LocationsPage() {
 }
 
 /**
- * Where the names of the catalogue break: at a space and after a location's `-` (`resource-before-` then
- * `relations`), a path's `/` or a name's `.`, never inside a word. A heading or a fact has no sideways scroll: a name
- * wider than its box (a long remote's) breaks inside rather than run off a phone's screen (inspector.css); a table
- * does scroll, and keeps each part whole.
- */
-const NAME_BREAKS = '-./';
-
-/**
  * One location: a section under its heading, not a region of its own (named, a section is one, and thirty of them
- * would drown the page's landmarks); its table of slots is the region, which a keyboard scrolls.
+ * would drown the page's landmarks); its table of slots is the region, which a keyboard scrolls. Its names break as
+ * the slot inspector's do (BreakableText, NAME_SEPARATORS): a heading or a fact has no sideways scroll, so a name
+ * wider than its line breaks between its parts, and a part wider than its box inside rather than run off a phone's
+ * screen (inspector.css); a table does scroll, and keeps each name whole but for a path's folders.
  */
 function LocationSection({ location }: { location: CatalogueLocation }) {
   return (
     <section className="inspector__section" data-catalogue-location={location.location}>
       <h2 id={`location-${location.location}`}>
-        <BreakableText text={location.location} breakAfter={NAME_BREAKS} widePart="break" />
+        <BreakableText text={location.location} wide="break" />
       </h2>
       <dl className="catalogue__facts">
         <dt>Visibility</dt>
         <dd>{location.visibility === 'public' ? 'public (also without signing in)' : 'protected (signed in only)'}</dd>
         <dt>Context props</dt>
         <dd>
-          <BreakableText text={location.contextProps.join(', ') || 'none'} breakAfter={NAME_BREAKS} widePart="break" />
+          <BreakableText text={location.contextProps.join(', ') || 'none'} wide="break" />
         </dd>
         <dt>Remotes allowed</dt>
         <dd>
           <BreakableText
             text={location.allowedRemotes === null ? 'any' : location.allowedRemotes.join(', ') || 'none'}
-            breakAfter={NAME_BREAKS}
-            widePart="break"
+            wide="break"
           />
         </dd>
       </dl>
@@ -69,13 +63,13 @@ function LocationSection({ location }: { location: CatalogueLocation }) {
             <tr key={slot.id} data-catalogue-slot={slot.id}>
               <td>{index + 1}</td>
               <td>
-                <BreakableText text={slot.id} breakAfter={NAME_BREAKS} />
+                <BreakableText text={slot.id} />
               </td>
               <td>
-                <BreakableText text={slot.component} breakAfter={NAME_BREAKS} />
+                <BreakableText text={slot.component} />
               </td>
               <td>
-                <BreakableText text={slot.remote ?? '—'} breakAfter={NAME_BREAKS} />
+                <BreakableText text={slot.remote ?? '—'} />
               </td>
               <td>{slot.source}</td>
               <td>{placementOf(slot)}</td>

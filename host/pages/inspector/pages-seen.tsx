@@ -76,17 +76,17 @@ function PageSlotsTable({
           data-slot-component={slot.component}
         >
           <td>
-            <BreakableText text={slot.location} breakAfter="/" />
+            <BreakableText text={slot.location} />
           </td>
           <td>
-            <BreakableText text={slot.component} breakAfter="/" />
+            <BreakableText text={slot.component} />
           </td>
           <td>
-            <BreakableText text={slot.remote ?? disabledRemoteOf(slot, disabled) ?? '—'} breakAfter="/" />
+            <BreakableText text={slot.remote ?? disabledRemoteOf(slot, disabled) ?? '—'} />
           </td>
           <td>{STATES[slot.state]}</td>
           <td>
-            <BreakableText text={whyOf(slot, disabled)} breakAfter="/" />
+            <BreakableText text={whyOf(slot, disabled)} />
           </td>
         </tr>
       ))}

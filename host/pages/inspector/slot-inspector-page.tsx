@@ -105,7 +105,7 @@ function RegisteredSlots({
             return (
               <tr key={`${location}:${index}`} data-inspected-slot={slot.component}>
                 <td>
-                  <BreakableText text={location} breakAfter="/" />
+                  <BreakableText text={location} />
                 </td>
                 <SlotCells slot={slot} />
                 <td>
@@ -142,7 +142,7 @@ function FormSlots({ forms }: { forms: Record<string, InspectedFormSlot[]> }) {
             slots.map((slot, index) => (
               <tr key={`${resource}:${index}`} data-inspected-form-slot={slot.component}>
                 <td>
-                  <BreakableText text={resource} breakAfter="/" />
+                  <BreakableText text={resource} />
                 </td>
                 <td>{slot.position === -1 ? 'left out' : slot.position}</td>
                 <SlotCells slot={slot} />
@@ -172,29 +172,29 @@ function SlotCells({ slot }: { slot: InspectedSlot }) {
   return (
     <>
       <td>
-        <BreakableText text={slot.component} breakAfter="/" />
+        <BreakableText text={slot.component} />
         {id !== null && (
           <span className="muted">
             {' '}
-            <BreakableText text={`(id ${id})`} breakAfter="/" />
+            <BreakableText text={`(id ${id})`} />
           </span>
         )}
       </td>
       <td>
-        <BreakableText text={slot.remote ?? '—'} breakAfter="/" />
+        <BreakableText text={slot.remote ?? '—'} />
       </td>
       <td>{slot.source}</td>
       <td>{slot.visibility}</td>
       <td data-slot-problems>
         {slot.hiddenByRule === undefined ? (
-          <BreakableText text={slot.problems.join('; ') || 'None'} breakAfter="/" />
+          <BreakableText text={slot.problems.join('; ') || 'None'} />
         ) : (
           // The rule's sentence says why the asker does not get it; a "None" after it read as part of the rule.
           <>
             <span data-hidden-by-rule>
-              <BreakableText text={slot.hiddenByRule} breakAfter="/" />
+              <BreakableText text={slot.hiddenByRule} />
             </span>
-            <BreakableText text={slot.problems.map((problem) => `; ${problem}`).join('')} breakAfter="/" />
+            <BreakableText text={slot.problems.map((problem) => `; ${problem}`).join('')} />
           </>
         )}
       </td>
@@ -235,22 +235,19 @@ function Remotes({ remotes }: { remotes: InspectedRemote[] }) {
         {remotes.map((remote) => (
           <tr key={remote.name} data-inspected-remote={remote.name}>
             <td>
-              <BreakableText text={remote.name} breakAfter="/" />
+              <BreakableText text={remote.name} />
             </td>
             <td>
-              <BreakableText text={remote.entry || '—'} breakAfter="/" />
+              <BreakableText text={remote.entry || '—'} />
             </td>
             <td data-remote-status={remote.status}>
-              <BreakableText text={remoteStatusText(remote)} breakAfter="/" />
+              <BreakableText text={remoteStatusText(remote)} />
             </td>
             <td>
-              <BreakableText text={remote.components.join(', ') || '—'} breakAfter="/" />
+              <BreakableText text={remote.components.join(', ') || '—'} />
             </td>
             <td>
-              <BreakableText
-                text={remote.schemaComponents.join(', ') || 'none (props checked as JSON only)'}
-                breakAfter="/"
-              />
+              <BreakableText text={remote.schemaComponents.join(', ') || 'none (props checked as JSON only)'} />
             </td>
           </tr>
         ))}

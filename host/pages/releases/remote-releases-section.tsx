@@ -157,7 +157,7 @@ export function RemoteReleasesSection({
                 <tr key={version} data-release={version}>
                   <th scope="row">
                     {/* Between its parts (`2026.11.29-` then `build.1742+`); a hash wider than the column, inside. */}
-                    <BreakableText text={version} breakAfter=".-+_" widePart="break" />
+                    <BreakableText text={version} breakAfter=".-+_" wide="break" />
                   </th>
                   <td>
                     <InstantTime at={publishedAt} /> by{' '}

@@ -1,0 +1,101 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { startAppServer } from '../../testing/system/app-server';
+import { useBrowserSuite } from '../../testing/system/browser-suite';
+import { signIn } from '../../testing/system/sign-in';
+import { waitForSettledPage } from '../../testing/system/staff-pages';
+
+/**
+ * The names of the configuration (a location, a slot's id) break alike in the location catalogue and the slot
+ * inspector, in Chromium: whole in a table's cell (the table scrolls sideways), and in a heading between their parts
+ * only when wider than the heading's line. The catalogue offered a break after every hyphen of a slot's id, which
+ * its narrow table took (`welcome-` above `after-` above `links`) where the inspector kept the same id whole.
+ */
+jest.setTimeout(120_000);
+
+const ID = 'welcome-after-links';
+const LOCATION = 'dashboard-after-cards';
+
+const suite = useBrowserSuite({
+  startServer: () =>
+    startAppServer({
+      prepare: async (dir) => {
+        const file = path.join(dir, 'remotes.json');
+        const slot = { component: 'WelcomeCard', id: ID, props: { title: 'After the links' }, after: 'ShortcutLinks' };
+        await writeFile(file, JSON.stringify({ remotes: [{ name: 'team_marketing', slots: { [LOCATION]: [slot] } }] }));
+        return { REMOTES_CONFIG: file };
+      },
+    }),
+  prestart: true,
+});
+
+/**
+ * For each element `selector` finds whose text holds `name`: whether the name is on one line, and, for each element
+ * broken onto more lines, whether its text on one line is wider than the element's box (the break was needed).
+ */
+function namesLaidOut(page: Page, selector: string, name: string): Promise<{ whole: boolean[]; needless: string[] }> {
+  return page.evaluate(
+    ({ selector, name }) => {
+      const linesOf = (element: Element) => {
+        const lines: string[] = [];
+        let top: number | null = null;
+        const texts = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+        for (let text = texts.nextNode(); text; text = texts.nextNode()) {
+          const content = text.textContent ?? '';
+          for (let index = 0; index < content.length; index++) {
+            const range = document.createRange();
+            range.setStart(text, index);
+            range.setEnd(text, index + 1);
+            const box = [...range.getClientRects()].find((each) => each.width > 0);
+            if (box && (top === null || Math.abs(box.top - top) > 2)) lines.push('');
+            if (box) top = box.top;
+            if (lines.length > 0) lines[lines.length - 1] = `${lines.at(-1)}${content.charAt(index)}`;
+          }
+        }
+        return lines;
+      };
+      const elements = [...document.querySelectorAll(selector)];
+      const whole = elements
+        .filter((element) => element.textContent?.includes(name))
+        .map((element) => linesOf(element).some((line) => line.includes(name)));
+      const needless: string[] = [];
+      for (const element of elements) {
+        const lines = linesOf(element);
+        if (lines.length < 2) continue;
+        const oneLine = element.cloneNode(true) as HTMLElement;
+        oneLine.style.cssText = 'position: absolute; visibility: hidden; white-space: nowrap; width: max-content';
+        element.parentElement!.append(oneLine);
+        const style = getComputedStyle(element);
+        const room = element.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        if (oneLine.getBoundingClientRect().width <= room) needless.push(lines.join('|'));
+        oneLine.remove();
+      }
+      return { whole, needless };
+    },
+    { selector, name },
+  );
+}
+
+it.each([320, 390, 1280])('keeps a slot’s id and its location whole on both pages at %i px', async (width) => {
+  const { page } = await suite.newPage({ viewport: { width, height: 844 } });
+  await signIn(page);
+
+  await page.goto('/locations');
+  await page.locator(`[data-catalogue-slot="${ID}"]`).waitFor();
+  await waitForSettledPage(page);
+  const catalogueTable = await namesLaidOut(page, '[data-catalogue-location] td', ID);
+  expect(catalogueTable.whole).toEqual([true]);
+  // A heading breaks between a name's parts only when the name is wider than its line (at 320 px the longest do).
+  const headings = await namesLaidOut(page, '[data-catalogue-location] h2', LOCATION);
+  expect(headings).toEqual({ whole: [true], needless: [] });
+
+  await page.goto('/inspect');
+  await page.locator('[data-inspected-slot="WelcomeCard"]').first().waitFor();
+  await waitForSettledPage(page);
+  const inspected = await namesLaidOut(page, 'main td', ID);
+  expect(inspected.whole).toEqual([true]);
+  const locations = await namesLaidOut(page, 'main td', LOCATION);
+  expect(locations.whole.length).toBeGreaterThan(0);
+  expect(locations.whole.every(Boolean)).toBe(true);
+});
