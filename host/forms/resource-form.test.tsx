@@ -23,7 +23,8 @@ import { createFakeApi, proxyPage, type FakeApi } from '../../testing/host/fake-
 import { createTestSlotSource } from '../../testing/host/slot-source';
 import { CREATE_UNANSWERED_MESSAGE } from './creation-key';
 import { ResourceForm } from './resource-form';
-import { instantInWords } from '../../shared/instant-in-words';
+import { instantInWords } from '../../shared/date-time-in-words';
+import { readerLocales } from '../text/reader-locales';
 
 /** A form slot: shows what it receives and writes into the form through formContext. */
 function TitleTools({ resource, formContext, source, target }: FormSlotProps<{ source: string; target: string }>) {
@@ -358,7 +359,7 @@ describe('ResourceForm', () => {
     const notice = await screen.findByRole('alert');
     // The deadline in the reader's clock, as Recently deleted says it.
     expect(notice.textContent).toContain(
-      `It was deleted meanwhile. Restore it (until ${instantInWords(UNTIL)}), then save again.`,
+      `It was deleted meanwhile. Restore it (until ${instantInWords(UNTIL, readerLocales())}), then save again.`,
     );
     expect(document.activeElement).toBe(notice);
     fireEvent.click(within(notice).getByRole('button', { name: 'Restore it' }));

@@ -1,7 +1,8 @@
-import { instantInWords } from '../../shared/instant-in-words';
+import { instantInWords } from '../../shared/date-time-in-words';
+import { readerLocales } from './reader-locales';
 
 /**
- * An instant as the reader reads it (instantInWords), in a `<time>` whose `dateTime` gives it exactly to machines and
+ * An instant as the reader reads it (instantInWords, in the reader's form of English), in a `<time>` whose `dateTime` gives it exactly to machines and
  * whose title gives it exactly on hover (the words stop at the minute).
  */
 export function InstantTime({ at }: { at: number | string }) {
@@ -10,7 +11,7 @@ export function InstantTime({ at }: { at: number | string }) {
   const exact = date.toISOString();
   return (
     <time dateTime={exact} title={exact}>
-      {instantInWords(at)}
+      {instantInWords(at, readerLocales())}
     </time>
   );
 }

@@ -6,7 +6,7 @@ import { useBrowserSuite } from '../../testing/system/browser-suite';
 import { signIn } from '../../testing/system/sign-in';
 import { fetchInPage } from '../../testing/system/slot-page';
 import { focusedElement, scrollsSideways, waitForList, waitForSettledPage } from '../../testing/system/staff-pages';
-import { dayInWords } from '../../host/pages/records/day-in-words';
+import { dayInWords } from '../../shared/date-time-in-words';
 
 /** The demo's authors in acme, in the order they were added. */
 const DEMO_AUTHORS = ['Ada Lovelace', 'Grace Hopper', 'Alan Turing'];

@@ -1,5 +1,6 @@
 import type { PlacementChange, PlacementRevisionSummary, PlacementsDraft } from '../../../shared';
-import { instantInWords } from '../../../shared/instant-in-words';
+import { instantInWords } from '../../../shared/date-time-in-words';
+import { readerLocales } from '../../text/reader-locales';
 import { InstantTime } from '../../text/instant-time';
 
 /**
@@ -11,7 +12,7 @@ export function draftSavedSinceMessage(
   saved: Pick<PlacementsDraft, 'updatedBy' | 'updatedAt'>,
   during: 'save' | 'publish' | 'rollback' = 'save',
 ): string {
-  const when = saved.updatedAt === null ? 'an unknown time' : instantInWords(saved.updatedAt);
+  const when = saved.updatedAt === null ? 'an unknown time' : instantInWords(saved.updatedAt, readerLocales());
   const since = `The draft was saved by ${saved.updatedBy ?? 'someone'} at ${when} since you loaded it`;
   return {
     save: `${since}: reload it to see their changes (yours are not saved), then make yours again.`,

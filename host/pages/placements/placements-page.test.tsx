@@ -20,7 +20,8 @@ import { demoMe, renderAppAt } from '../../../testing/host/render-app';
 import { UNSAVED_CHANGES_MESSAGE } from '../../hooks/unsaved-changes';
 import { fakeModalDialogs } from '../../../testing/host/modal-dialogs';
 import { refuseLeaving } from '../../../testing/host/leaving-refused';
-import { instantInWords } from '../../../shared/instant-in-words';
+import { instantInWords } from '../../../shared/date-time-in-words';
+import { readerLocales } from '../../text/reader-locales';
 
 const LOCATION = 'dashboard-after-cards';
 
@@ -502,7 +503,7 @@ describe('a draft saved elsewhere since the page loaded it', () => {
     fireEvent.change(within(section).getByLabelText(card('Priority of', 'NewsTicker', 1)), { target: { value: '70' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
     // Said with the time as the revisions show it (the reader's time zone), not the server's UTC timestamp.
-    const when = instantInWords('2026-11-23T11:00:00.000Z');
+    const when = instantInWords('2026-11-23T11:00:00.000Z', readerLocales());
     const refused = await screen.findByText(/^Refused: The draft was saved by ops/);
     expect(refused.textContent).toBe(
       `Refused: The draft was saved by ops at ${when} since you loaded it: reload it to see their changes ` +

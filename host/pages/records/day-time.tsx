@@ -1,4 +1,5 @@
-import { dayInWords, readerDayLocales } from './day-in-words';
+import { dayInWords } from '../../../shared/date-time-in-words';
+import { readerLocales } from '../../text/reader-locales';
 
 /**
  * A date field's day for reading (dayInWords: `15 Jan 2024`) in a `<time>` whose `dateTime` keeps it as stored
@@ -6,6 +7,6 @@ import { dayInWords, readerDayLocales } from './day-in-words';
  * back as it came, is shown as it is.
  */
 export function DayTime({ day }: { day: string }) {
-  const words = dayInWords(day, readerDayLocales());
+  const words = dayInWords(day, readerLocales());
   return words === day ? <bdi>{day}</bdi> : <time dateTime={day}>{words}</time>;
 }

@@ -11,7 +11,8 @@ import {
 import { ARTICLES_DEFINITION } from '../../../testing/host/articles-fixture';
 import { createFakeApi, type FakeApi, type FakeRoute } from '../../../testing/host/fake-api';
 import { demoMe, renderAppAt } from '../../../testing/host/render-app';
-import { instantInWords } from '../../../shared/instant-in-words';
+import { instantInWords } from '../../../shared/date-time-in-words';
+import { readerLocales } from '../../text/reader-locales';
 
 /**
  * Recently deleted, without a browser: what the page lists and says, Restore and its refusals, the viewer's read-only
@@ -269,7 +270,7 @@ describe('the ways to Recently deleted', () => {
       // As Recently deleted says the moment: in English, in the reader's clock and zone, exactly on hover.
       const deadline = new Date(OLDER.restorableUntil);
       const paragraph = screen.getByText(/was deleted\. It can be restored until/);
-      expect(paragraph.textContent).toBe(said(instantInWords(OLDER.restorableUntil)));
+      expect(paragraph.textContent).toBe(said(instantInWords(OLDER.restorableUntil, readerLocales())));
       const time = paragraph.querySelector('time')!;
       expect(time.getAttribute('dateTime')).toBe(deadline.toISOString());
       expect(time.getAttribute('title')).toBe('2025-03-15T09:00:00.000Z');

@@ -1,7 +1,8 @@
 import { Fragment, type ReactNode } from 'react';
 import { dayRangeEnds, type RecordFilterDefinition, type RecordPayload } from '../../../shared';
 import { useApi } from '../../hooks/use-api';
-import { dayInWords, readerDayLocales } from './day-in-words';
+import { dayInWords } from '../../../shared/date-time-in-words';
+import { readerLocales } from '../../text/reader-locales';
 
 /**
  * "Group: news", "Published on: 1 Jan 2024 to 30 Jun 2024", "Author: Alan Turing": one applied filter, in words. A
@@ -12,7 +13,7 @@ export function describeAppliedFilter(
   filter: RecordFilterDefinition,
   value: string,
   title?: string,
-  locales: readonly string[] = readerDayLocales(),
+  locales: readonly string[] = readerLocales(),
 ): string {
   if (filter.kind === 'checkbox') return `${filter.label}: ${value === 'true' ? 'ticked' : 'not ticked'}`;
   if (filter.kind === 'dateRange') {

@@ -1,5 +1,6 @@
 import { describeAuditState } from './release-history';
-import { instantInWords } from '../../../shared/instant-in-words';
+import { instantInWords } from '../../../shared/date-time-in-words';
+import { readerLocales } from '../../text/reader-locales';
 
 it('describes a rollout, with the reason an automatic rollback gives', () => {
   expect(describeAuditState({ active: '1.0.0', canary: { version: '2.0.0', percent: 10, tenants: [] } })).toBe(
@@ -25,7 +26,7 @@ it('describes a published release and a team token in words', () => {
     describeAuditState({ version: '1.1.0', entry: 'https://cdn.example.com/records/1.1.0/mf-manifest.json' }),
   ).toBe('1.1.0 (https://cdn.example.com/records/1.1.0/mf-manifest.json)');
   expect(describeAuditState({ id: 'tok_7', expiresAt: '2027-01-01T00:00:00.000Z' })).toBe(
-    `token tok_7, valid until ${instantInWords('2027-01-01T00:00:00.000Z')}`,
+    `token tok_7, valid until ${instantInWords('2027-01-01T00:00:00.000Z', readerLocales())}`,
   );
   expect(describeAuditState({ id: 3, expiresAt: null })).toBe('token 3');
 });

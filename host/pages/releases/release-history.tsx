@@ -1,7 +1,8 @@
 import { useId, useState } from 'react';
 import type { AuditAction, JsonValue, RemoteHistoryPayload, RemoteRollout } from '../../../shared';
 import { useApi } from '../../hooks/use-api';
-import { instantInWords } from '../../../shared/instant-in-words';
+import { instantInWords } from '../../../shared/date-time-in-words';
+import { readerLocales } from '../../text/reader-locales';
 import { InstantTime } from '../../text/instant-time';
 import { describeCanary, remoteApiPath } from './release-change';
 
@@ -46,7 +47,7 @@ export function describeAuditState(value: JsonValue): string {
   }
   // A team token: its id, and until when it is valid.
   if ('id' in value && (typeof value.id === 'string' || typeof value.id === 'number')) {
-    return `token ${value.id}${typeof value.expiresAt === 'string' ? `, valid until ${instantInWords(value.expiresAt)}` : ''}`;
+    return `token ${value.id}${typeof value.expiresAt === 'string' ? `, valid until ${instantInWords(value.expiresAt, readerLocales())}` : ''}`;
   }
   return JSON.stringify(value);
 }

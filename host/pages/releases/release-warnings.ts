@@ -1,5 +1,6 @@
 import type { AutomaticRollback, RolloutPlan } from '../../../shared';
-import { instantInWords } from '../../../shared/instant-in-words';
+import { instantInWords } from '../../../shared/date-time-in-words';
+import { readerLocales } from '../../text/reader-locales';
 
 /** Whether `plan` still moves the rollout (running, or paused at its step): any other change of the canary stops it. */
 export function planIsLive(plan: RolloutPlan | null): plan is RolloutPlan {
@@ -31,7 +32,7 @@ export function automaticRollbackOf(
 /** A release's state once the server rolled its canary back: when, and what its visitors saw (as audited). */
 export function rolledBackState(rollback: AutomaticRollback): string {
   const why = rollback.reason ? `: ${rollback.reason}` : '';
-  return `Rolled back automatically on ${instantInWords(rollback.at)}${why}`;
+  return `Rolled back automatically on ${instantInWords(rollback.at, readerLocales())}${why}`;
 }
 
 /**

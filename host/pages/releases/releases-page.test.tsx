@@ -25,7 +25,8 @@ import { UNSAVED_CHANGES_MESSAGE } from '../../hooks/unsaved-changes';
 import { demoMe, renderAppAt } from '../../../testing/host/render-app';
 import { fakeModalDialogs } from '../../../testing/host/modal-dialogs';
 import { refuseLeaving } from '../../../testing/host/leaving-refused';
-import { instantInWords } from '../../../shared/instant-in-words';
+import { instantInWords } from '../../../shared/date-time-in-words';
+import { readerLocales } from '../../text/reader-locales';
 
 const REMOTE = 'team_records';
 
@@ -163,7 +164,7 @@ describe('the releases page', () => {
     expect(row('1.0.0')).toContain('———');
     // Published: in English, in the reader's zone and saying it, the exact instant in the markup.
     const published = section.querySelector('[data-release="1.2.0"] time');
-    expect(published?.textContent).toBe(instantInWords('2026-11-20T10:00:00.000Z'));
+    expect(published?.textContent).toBe(instantInWords('2026-11-20T10:00:00.000Z', readerLocales()));
     expect(published?.getAttribute('dateTime')).toBe('2026-11-20T10:00:00.000Z');
   });
 
@@ -186,7 +187,7 @@ describe('the releases page', () => {
       });
       await waitFor(() => expect(within(section).getByText(/Active: 1\.1\.0\./).textContent).toContain('No canary.'));
       // Said where the operator looks, and announced once, without taking the focus.
-      const said = `The canary 1.2.0 of ${REMOTE} was rolled back automatically on ${instantInWords(rollback.at)}: ${rollback.reason}.`;
+      const said = `The canary 1.2.0 of ${REMOTE} was rolled back automatically on ${instantInWords(rollback.at, readerLocales())}: ${rollback.reason}.`;
       expect(section.querySelector('[data-automatic-rollback="1.2.0"]')?.textContent).toBe(said);
       expect(statusText().trim()).toBe(said);
       expect(document.activeElement).toBe(document.body);
@@ -403,7 +404,7 @@ describe('the releases page', () => {
     });
     renderApp(fake);
     const section = await remoteSection();
-    const state = `Rolled back automatically on ${instantInWords(rollback.at)}: ${rollback.reason}`;
+    const state = `Rolled back automatically on ${instantInWords(rollback.at, readerLocales())}: ${rollback.reason}`;
     const row = section.querySelector('[data-release="1.2.0"]') as HTMLElement;
     expect(within(row).getByText(state)).toBeTruthy();
     expect(
@@ -797,7 +798,7 @@ describe('the releases page', () => {
     // When: in English, in the reader's zone and saying it, the exact instant in the markup.
     const times = rows.map((row) => row.cells[0]?.querySelector('time'));
     expect(times.map((time) => [time?.textContent, time?.getAttribute('dateTime'), time?.title])).toEqual(
-      history.entries.map(({ at }) => [instantInWords(at), at, at]),
+      history.entries.map(({ at }) => [instantInWords(at, readerLocales()), at, at]),
     );
 
     await pressAndAnswer(within(section).getByRole('button', { name: 'Roll back to 1.0.0' }));

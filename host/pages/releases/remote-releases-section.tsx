@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import type { AutomaticRollback, RemoteReleases, SlotStatsPayload } from '../../../shared';
 import { useApiClient } from '../../core';
 import { useOverflowing } from '../../hooks/use-overflowing';
-import { instantInWords } from '../../../shared/instant-in-words';
+import { instantInWords } from '../../../shared/date-time-in-words';
+import { readerLocales } from '../../text/reader-locales';
 import { BreakableText } from '../../text/breakable-text';
 import { InstantTime } from '../../text/instant-time';
 import { CanaryForm } from './canary-form';
@@ -15,7 +16,7 @@ import { automaticRollbackOf, planStopsWarning, rolledBackState, rolledBackWarni
 /** What the page says of a canary the server rolled back on its own, and why (as audited). */
 export function automaticRollbackMessage(remote: string, rollback: AutomaticRollback): string {
   const why = rollback.reason ? `: ${rollback.reason}` : '';
-  return `The canary ${rollback.version} of ${remote} was rolled back automatically on ${instantInWords(rollback.at)}${why}.`;
+  return `The canary ${rollback.version} of ${remote} was rolled back automatically on ${instantInWords(rollback.at, readerLocales())}${why}.`;
 }
 
 /**

@@ -12,7 +12,8 @@ import { createFakeApi, type FakeApi, type FakeRoute } from '../../../testing/ho
 import { demoMe, renderAppAt } from '../../../testing/host/render-app';
 import { parseShares, sharesProblem } from './start-rollout-form';
 import { fakeModalDialogs } from '../../../testing/host/modal-dialogs';
-import { instantInWords } from '../../../shared/instant-in-words';
+import { instantInWords } from '../../../shared/date-time-in-words';
+import { readerLocales } from '../../text/reader-locales';
 
 /**
  * The progressive rollout on the releases page: the plan and its current step, Pause / Resume / Promote now / Abort
@@ -119,7 +120,7 @@ describe('the progressive rollout on the releases page', () => {
     const section = await remoteSection();
     const state = within(section).getByText(/^Rollout of 1\.2\.0/);
     expect(state.textContent).toBe(
-      `Rollout of 1.2.0: running, at step 2 of 3 (25 %), since ${instantInWords('2026-11-25T10:00:00.000Z')}; ` +
+      `Rollout of 1.2.0: running, at step 2 of 3 (25 %), since ${instantInWords('2026-11-25T10:00:00.000Z', readerLocales())}; ` +
         'started by admin.',
     );
     expect(state.querySelector('time')?.getAttribute('dateTime')).toBe('2026-11-25T10:00:00.000Z');
@@ -329,7 +330,7 @@ describe('the progressive rollout on the releases page', () => {
     fireEvent.click(within(form).getByRole('button', { name: 'Start rollout' }));
     const dialog = await screen.findByRole('dialog', { name: `Start a rollout of 1.2.0 from 5 % for ${REMOTE}?` });
     expect(dialog.textContent).toContain(
-      `Careful: 1.2.0 failed its visitors before. Rolled back automatically on ${instantInWords(rollback.at)}: ` +
+      `Careful: 1.2.0 failed its visitors before. Rolled back automatically on ${instantInWords(rollback.at, readerLocales())}: ` +
         'canary 1.2.0: 4 of 4 visitors failed.',
     );
     fireEvent.click(within(dialog).getByRole('button', { name: 'Give it anyway' }));

@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import type { RecordListPayload, ResourceRecord } from '../../kit';
 import { browserLanguage } from '../../../testing/host/browser-language';
-import { instantInWords } from '../../../shared/instant-in-words';
+import { dateLocales, instantInWords } from '../../../shared/date-time-in-words';
 import { apiClient } from '../api-client';
 import { ActivityTimeline } from './ActivityTimeline';
 
@@ -33,7 +33,9 @@ describe('ActivityTimeline in a browser set to German', () => {
     render(<ActivityTimeline limit={5} />);
     const link = await screen.findByRole('link', { name: 'Spring launch' });
     const item = link.closest('li')!;
-    expect(item.textContent).toBe(`Spring launch (this record) · updated ${instantInWords(Date.parse(UPDATED))}`);
+    expect(item.textContent).toBe(
+      `Spring launch (this record) · updated ${instantInWords(Date.parse(UPDATED), dateLocales('en', navigator.languages))}`,
+    );
     const time = item.querySelector('time')!;
     expect(time.getAttribute('dateTime')).toBe(UPDATED);
     expect(time.title).toBe(UPDATED);

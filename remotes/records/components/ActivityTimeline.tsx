@@ -3,7 +3,7 @@ import type remote from '../remote';
 import { useEffect, useState } from 'react';
 import type { RecordListPayload, ResourceRecord } from '../../kit';
 import { apiClient } from '../api-client';
-import { instantInWords } from '../../../shared/instant-in-words';
+import { dateLocales, instantInWords } from '../../../shared/date-time-in-words';
 
 /** The props a slot gives it, inferred from its schema in remote.ts. */
 export type ActivityTimelineProps = PropsOf<typeof remote, 'ActivityTimeline'>;
@@ -75,6 +75,8 @@ export function ActivityTimeline({ limit }: ActivityTimelineProps) {
   }, [route, limit]);
 
   if (!route) return null;
+  // As the host's pages write a day and an instant: in the reader's form of the page's English.
+  const locales = dateLocales(document.documentElement.lang || 'en', navigator.languages);
   return (
     <section className="card timeline" aria-label="Newest records">
       <h2 className="card__title">
@@ -100,7 +102,7 @@ export function ActivityTimeline({ limit }: ActivityTimelineProps) {
                     <>
                       {' · updated '}
                       <time dateTime={new Date(time).toISOString()} title={new Date(time).toISOString()}>
-                        {instantInWords(time)}
+                        {instantInWords(time, locales)}
                       </time>
                     </>
                   )}
