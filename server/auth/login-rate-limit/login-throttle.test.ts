@@ -25,7 +25,7 @@ async function appWithThrottle(
 ) {
   const app = express();
   // As pino-http gives each request its logger in the app.
-  if (logger) app.use((req, _res, next) => ((req.log = logger), next()));
+  if (logger) app.use((req, _res, next) => (Object.assign(req, { log: logger }), next()));
   app.post('/login', express.json(), createLoginThrottle(limiter), (req, res) => {
     const body = req.body as { password?: unknown };
     if (body.password === PASSWORD) res.status(200).json({ ok: true });
