@@ -61,13 +61,11 @@ describe('startServer', () => {
     try {
       const url = await printedUrl(started);
       expect(started.output()).toContain(`open ${PAGES}/ (this server listens on ${url}/)`);
-      const listening = started
-        .output()
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as { msg?: string; publicUrl?: string })
-        .find((line) => line.msg === 'listening');
-      expect(listening?.publicUrl).toBe(`${PAGES}/`);
+      // The log's line may reach the output after the start message, written straight to stdout: waited for.
+      const listening = () =>
+        started.logLines<{ msg?: string; publicUrl?: string }>().find((line) => line.msg === 'listening');
+      await waitUntil(() => Promise.resolve(listening() !== undefined), 10_000, 'the log line "listening"');
+      expect(listening()?.publicUrl).toBe(`${PAGES}/`);
       // https pages, but no TRUST_PROXY nor TLS here: the cookie would go without Secure, and the start says so.
       expect(started.output()).toContain(`"msg":"PUBLIC_URL is ${PAGES}, but this server sees no TLS`);
 
