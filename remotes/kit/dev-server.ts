@@ -88,7 +88,7 @@ export function startDevServer(options: DevServerOptions): Promise<DevServer> {
   });
 
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenRefusal(error, options)));
     server.listen(options.port, options.host, () => {
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : options.port;
@@ -104,6 +104,18 @@ export function startDevServer(options: DevServerOptions): Promise<DevServer> {
       });
     });
   });
+}
+
+/**
+ * Node's `listen EADDRINUSE: address already in use 127.0.0.1:4100` names neither the likely cause nor the option
+ * that avoids it: a port taken is said in words with the `--port` to give, anything else as Node said it.
+ */
+function listenRefusal(error: NodeJS.ErrnoException, { host, port }: DevServerOptions): Error {
+  if (error.code !== 'EADDRINUSE') return error;
+  return new Error(
+    `Port ${port} of ${host} is in use, by another server (another slots-remote dev, say): stop it, or serve on ` +
+      'another port with npm run dev -- --port <port>.',
+  );
 }
 
 function fileSize(file: string): number | undefined {
