@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { startAppServer } from '../../testing/system/app-server';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
+import { renderedLines } from '../../testing/system/rendered-lines';
 import { signIn } from '../../testing/system/sign-in';
 import { waitForSettledPage } from '../../testing/system/staff-pages';
 
@@ -34,47 +35,34 @@ const suite = useBrowserSuite({
  * For each element `selector` finds whose text holds `name`: whether the name is on one line, and, for each element
  * broken onto more lines, whether its text on one line is wider than the element's box (the break was needed).
  */
-function namesLaidOut(page: Page, selector: string, name: string): Promise<{ whole: boolean[]; needless: string[] }> {
-  return page.evaluate(
-    ({ selector, name }) => {
-      const linesOf = (element: Element) => {
-        const lines: string[] = [];
-        let top: number | null = null;
-        const texts = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
-        for (let text = texts.nextNode(); text; text = texts.nextNode()) {
-          const content = text.textContent ?? '';
-          for (let index = 0; index < content.length; index++) {
-            const range = document.createRange();
-            range.setStart(text, index);
-            range.setEnd(text, index + 1);
-            const box = [...range.getClientRects()].find((each) => each.width > 0);
-            if (box && (top === null || Math.abs(box.top - top) > 2)) lines.push('');
-            if (box) top = box.top;
-            if (lines.length > 0) lines[lines.length - 1] = `${lines.at(-1)}${content.charAt(index)}`;
-          }
-        }
-        return lines;
-      };
+async function namesLaidOut(
+  page: Page,
+  selector: string,
+  name: string,
+): Promise<{ whole: boolean[]; needless: string[] }> {
+  const laidOut = await renderedLines(page, selector);
+  const whole = laidOut
+    .filter(({ text }) => text.includes(name))
+    .map(({ lines }) => lines.some((line) => line.includes(name)));
+  const broken = laidOut.flatMap(({ lines }, index) => (lines.length < 2 ? [] : [index]));
+  const needlessAt = await page.evaluate(
+    ({ selector, broken }) => {
       const elements = [...document.querySelectorAll(selector)];
-      const whole = elements
-        .filter((element) => element.textContent?.includes(name))
-        .map((element) => linesOf(element).some((line) => line.includes(name)));
-      const needless: string[] = [];
-      for (const element of elements) {
-        const lines = linesOf(element);
-        if (lines.length < 2) continue;
+      return broken.filter((index) => {
+        const element = elements[index]!;
         const oneLine = element.cloneNode(true) as HTMLElement;
         oneLine.style.cssText = 'position: absolute; visibility: hidden; white-space: nowrap; width: max-content';
         element.parentElement!.append(oneLine);
         const style = getComputedStyle(element);
         const room = element.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-        if (oneLine.getBoundingClientRect().width <= room) needless.push(lines.join('|'));
+        const fits = oneLine.getBoundingClientRect().width <= room;
         oneLine.remove();
-      }
-      return { whole, needless };
+        return fits;
+      });
     },
-    { selector, name },
+    { selector, broken },
   );
+  return { whole, needless: needlessAt.map((index) => laidOut[index]!.lines.join('|')) };
 }
 
 it.each([320, 390, 1280])('keeps a slot’s id and its location whole on both pages at %i px', async (width) => {

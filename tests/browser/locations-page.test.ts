@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startAppServer } from '../../testing/system/app-server';
 import { assertBuilt } from '../../testing/system/build-output';
 import { launchChromium } from '../../testing/system/chromium';
+import { renderedLines } from '../../testing/system/rendered-lines';
 import { signIn } from '../../testing/system/sign-in';
 import { waitForSlot } from '../../testing/system/slot-page';
 import { scrollsSideways, waitForSettledPage } from '../../testing/system/staff-pages';
@@ -102,36 +103,15 @@ it('lists every location and what fills it, in order, with each rule; a slot hid
  * Each line a name of the catalogue (a location's heading, a fact, a slot's cell) is broken into, and each place one
  * of them ends neither at a space nor after a `-`, `.` or `/`.
  */
-function catalogueLines(page: Page): Promise<{ headings: string[][]; unexpectedBreaks: string[] }> {
-  return page.evaluate(() => {
-    const linesOf = (element: Element) => {
-      const lines: string[] = [];
-      let top: number | null = null;
-      const texts = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
-      for (let text = texts.nextNode(); text; text = texts.nextNode()) {
-        const content = text.textContent ?? '';
-        for (let index = 0; index < content.length; index++) {
-          const range = document.createRange();
-          range.setStart(text, index);
-          range.setEnd(text, index + 1);
-          const box = [...range.getClientRects()].find((each) => each.width > 0);
-          if (box && (top === null || Math.abs(box.top - top) > 2)) lines.push('');
-          if (box) top = box.top;
-          if (lines.length > 0) lines[lines.length - 1] = `${lines.at(-1)}${content.charAt(index)}`;
-        }
-      }
-      return lines;
-    };
-    const unexpectedBreaks: string[] = [];
-    for (const element of document.querySelectorAll('main [data-catalogue-location] :is(h2, dd, td)')) {
-      const lines = linesOf(element);
-      lines.slice(0, -1).forEach((line, index) => {
-        if (!/[\s./-]$/.test(line)) unexpectedBreaks.push(`${line}|${lines[index + 1]} (${element.textContent})`);
-      });
-    }
-    const headings = [...document.querySelectorAll('main [data-catalogue-location] h2')].map(linesOf);
-    return { headings, unexpectedBreaks };
-  });
+async function catalogueLines(page: Page): Promise<{ headings: string[][]; unexpectedBreaks: string[] }> {
+  const unexpectedBreaks: string[] = [];
+  for (const { text, lines } of await renderedLines(page, 'main [data-catalogue-location] :is(h2, dd, td)')) {
+    lines.slice(0, -1).forEach((line, index) => {
+      if (!/[\s./-]$/.test(line)) unexpectedBreaks.push(`${line}|${lines[index + 1]} (${text})`);
+    });
+  }
+  const headings = (await renderedLines(page, 'main [data-catalogue-location] h2')).map(({ lines }) => lines);
+  return { headings, unexpectedBreaks };
 }
 
 it.each([390, 360, 320])(
