@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { withoutFilePrivileges } from '../../testing/server/without-file-privileges';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import { migrate } from './migrate';
 import { MIGRATIONS } from './migrations';
@@ -14,17 +15,17 @@ import { MIGRATIONS } from './migrations';
 jest.setTimeout(60_000);
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
-/** As root, the command runs as `nobody`, to whom root's files are closed; otherwise as this user, files chmod-ed. */
-const AS_ROOT = typeof process.getuid === 'function' && process.getuid() === 0;
-const NOBODY = 65534;
-
-/** `npm run user:list` on `file` as the other user (as root) or as this one. */
+/** `npm run user:list` on `file`, files closed to it as their modes say (root's privileges dropped). */
 function userList(file: string, tmp: string): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'server', 'cli', 'user-list.ts')], {
+    const [command, args] = withoutFilePrivileges(process.execPath, [
+      '--import',
+      'tsx',
+      path.join(REPO_ROOT, 'server', 'cli', 'user-list.ts'),
+    ]);
+    const child = spawn(command, args, {
       cwd: REPO_ROOT,
       env: { ...process.env, DATABASE_URL: '', DATABASE_PATH: file, TMPDIR: tmp, HOME: tmp },
-      ...(AS_ROOT ? { uid: NOBODY, gid: NOBODY } : {}),
     });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -49,7 +50,7 @@ describe('a database file the user may not open', () => {
     const db = new Database(file);
     migrate(db, MIGRATIONS);
     db.close();
-    uid = AS_ROOT ? NOBODY : process.getuid!();
+    uid = process.getuid!();
   });
   afterEach(() => {
     fs.chmodSync(path.join(dir.path, 'data'), 0o755);
@@ -57,9 +58,9 @@ describe('a database file the user may not open', () => {
   });
 
   it("names the file's owner and mode, and the chown that gives it to the server's user", async () => {
-    fs.chmodSync(file, AS_ROOT ? 0o600 : 0o000);
+    fs.chmodSync(file, 0o000);
     const owner = fs.statSync(file).uid;
-    const mode = AS_ROOT ? '0600' : '0000';
+    const mode = '0000';
     const bytes = fs.readFileSync(file);
     const run = await userList(file, tmp);
     expect(run).toEqual({
@@ -73,8 +74,7 @@ describe('a database file the user may not open', () => {
   });
 
   it('names the folder it may not write, where SQLite makes the -wal and -shm files', async () => {
-    if (AS_ROOT) fs.chownSync(file, NOBODY, NOBODY);
-    else fs.chmodSync(path.join(dir.path, 'data'), 0o555);
+    fs.chmodSync(path.join(dir.path, 'data'), 0o555);
     const run = await userList(file, tmp);
     expect(run).toEqual({
       code: 1,
