@@ -133,6 +133,13 @@ describe('ResourceForm', () => {
     }
   });
 
+  it('puts no nameless group around its fields: a screen reader announced "group" before the first one', async () => {
+    await renderForm(meApi());
+    expect(screen.queryAllByRole('group', { name: (name) => name === '' })).toEqual([]);
+    // Still the one box that disables every field for a viewer (above).
+    expect(screen.getByLabelText(/Title/).closest('fieldset')).not.toBeNull();
+  });
+
   it('renders the fields and slot items in order', async () => {
     await renderForm(meApi());
     const form = document.querySelector('form') as HTMLFormElement;

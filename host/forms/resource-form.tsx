@@ -271,8 +271,9 @@ export function ResourceForm({ definition, record, relations, onSaved, onStored 
           Your unsaved changes were kept while your session ended or changed. Review them, then save.
         </p>
       )}
-      {/* A viewer reads the values: every control, the form slots' too, is disabled, as nothing could be saved. */}
-      <fieldset className="form__fields" disabled={!mayChange}>
+      {/* A viewer reads the values: every control, the form slots' too, is disabled, as nothing could be saved. A box
+          for that alone, no group: a screen reader announced a group with no name before the first field. */}
+      <fieldset className="form__fields" disabled={!mayChange} role="none">
         {definition.fields.map((item, index) =>
           item.type === 'field' ? (
             <FieldControl
