@@ -172,9 +172,29 @@ describe('a relation field in the record form', () => {
     await waitFor(() => expect(options()).toEqual(['Alan Turing · Guest']));
     fireEvent.keyDown(box, { key: 'Enter' });
     expect(box.value).toBe('Alan Turing');
+    // Chosen: the refusal is no longer true, and goes before the next save.
+    await waitFor(() => expect(screen.queryByText(UNCHOSEN_MESSAGE)).toBeNull());
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Saved.')).toBeTruthy();
     expect(puts(api)).toEqual([{ authorId: 3, [UNCHANGED_FIELDS_KEY]: { authorId: 1 } }]);
+  });
+
+  it('takes the refusal of a name not chosen away once Escape gives the choice back, and not before', async () => {
+    const api = authorsApi();
+    const box = await renderForm(api, { id: 10, title: 'Piece', label: 'x', authorId: 1 }, [ada]);
+    fireEvent.focus(box);
+    fireEvent.change(box, { target: { value: 'Alan Tur' } });
+    fireEvent.blur(box);
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.getByRole('alert').textContent).toBe(UNCHOSEN_MESSAGE);
+    // Still a name not chosen after more typing: the refusal stays.
+    fireEvent.change(box, { target: { value: 'Alan Turi' } });
+    expect(box.getAttribute('data-holds-unchosen')).toBe('true');
+    expect(screen.getByRole('alert').textContent).toBe(UNCHOSEN_MESSAGE);
+    fireEvent.keyDown(box, { key: 'Escape' });
+    expect(box.value).toBe('Ada Lovelace');
+    await waitFor(() => expect(screen.queryByText(UNCHOSEN_MESSAGE)).toBeNull());
+    expect(puts(api)).toEqual([]);
   });
 
   it('gives the choice back on Escape after the box was emptied, reaches the last option with ArrowUp, keeps the focus on Clear', async () => {

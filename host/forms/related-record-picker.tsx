@@ -32,7 +32,10 @@ export const PICKER_CHOICES = 10;
 const SEARCH_DELAY_MS = 200;
 const HAS_WORD = /[\p{L}\p{N}]/u;
 
-/** What a form says when it is sent while a picker holds a name that was typed and not chosen. */
+/**
+ * What a form says when it is sent while a picker holds a name that was typed and not chosen; its input is marked
+ * `data-holds-unchosen` as long as it does, focused or not.
+ */
 export const UNCHOSEN_MESSAGE = 'A name was typed and not chosen: choose it from the list, or empty the box.';
 
 /**
@@ -184,7 +187,9 @@ export function RelatedRecordPicker(props: RelatedRecordPickerProps) {
             : more
               ? `The first ${choices.length}: type a name to find others.`
               : `${choices.length} to choose from.`;
-  const unchosen = !focused && typedOut !== null && !exact;
+  // A name typed and not chosen, which the form may not be sent with; said (marked invalid) once the box is left.
+  const holdsUnchosen = typedOut !== null && !exact;
+  const unchosen = !focused && holdsUnchosen;
   const activeId = active >= 0 && choices[active] ? `${listId}-${choices[active].id}` : undefined;
   // The option the arrows reached stays in sight in a popup that scrolls (ArrowUp from the top wraps to the last).
   useEffect(() => {
@@ -219,6 +224,7 @@ export function RelatedRecordPicker(props: RelatedRecordPickerProps) {
             undefined
           }
           data-unchosen={unchosen || undefined}
+          data-holds-unchosen={holdsUnchosen || undefined}
           placeholder={noneLabel}
           value={typed ?? chosenTitle}
           onChange={(event) => type(event.target.value)}

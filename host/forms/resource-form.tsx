@@ -239,6 +239,19 @@ export function ResourceForm({ definition, record, relations, onSaved, onStored 
     }
   };
 
+  // The refusal of a name typed and not chosen holds while a picker holds one: once none does (chosen, emptied, or
+  // given back with Escape), it goes, where it stayed to be found by a screen reader until the next save.
+  const refusedUnchosen = status.kind === 'failed' && status.message === UNCHOSEN_MESSAGE;
+  useEffect(() => {
+    const form = formRef.current;
+    if (!refusedUnchosen || !form) return;
+    const observer = new MutationObserver(() => {
+      if (!form.querySelector('input[data-holds-unchosen="true"]')) setStatus({ kind: 'idle' });
+    });
+    observer.observe(form, { attributes: true, attributeFilter: ['data-holds-unchosen'], subtree: true });
+    return () => observer.disconnect();
+  }, [refusedUnchosen]);
+
   const submit = async (event?: FormEvent<HTMLFormElement>) => {
     event?.preventDefault();
     // The Save button stays enabled (disabling it would drop the keyboard focus), so a second press is ignored here.
