@@ -3,8 +3,9 @@
  * [--without <a shipped Node flag>] [--entry <another compiled main.js>] [--starts <n>] [--cpu-prof]`. The compiled
  * server (server/main.ts through the server's own build, started with the flags it ships with, as `npm run serve` and
  * the image start it) is spawned with bench/harness/startup-probe.cjs, which notes when each phase ends; `/readyz` is
- * asked every few milliseconds from here until it answers 200. Each start also reports the CPU time it used: on a busy
- * machine the wall-clock figures stretch with the wait for a core, the CPU time much less.
+ * asked every few milliseconds from here until it answers 200, as the start-up suite of `npm run bench` asks `/healthz`
+ * (bench/harness/start-until-ready.ts). Each start also reports the CPU time it used: on a busy machine the wall-clock
+ * figures stretch with the wait for a core, the CPU time much less.
  *
  * Two cases: a restart on a database the demo already seeded, and a first start on a new, empty database file
  * (migrations, the demo's seed and its password hash). With `--base`, that commit's server is compiled too and both
@@ -12,7 +13,7 @@
  * medians of each. No goal is checked: what a start costs depends on the machine and its load (the figures of
  * docs/operators/deploy.md come from `npm run bench -- --only=startup`).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,6 +22,7 @@ import { SERVER_NODE_FLAGS } from '../server/process/server-node-flags';
 import { REPO_ROOT, DIST_DIR } from '../testing/system/repo-root';
 import { topSelfTime } from './harness/cpu-profile-summary';
 import { median } from './harness/median';
+import { whileReady, type ServerStart } from './harness/start-until-ready';
 import { phasesOf, type ProbeReport, type StartPhases } from './harness/startup-phases-of';
 
 const WORK_ROOT = path.join(REPO_ROOT, '.tsbuild', 'startup-phases');
@@ -126,17 +128,16 @@ async function compiled(name: string, ref: string | undefined): Promise<Variant>
 }
 
 /** One start, spawned as a supervisor would, until `/readyz` answers 200; then stopped with SIGTERM. */
-async function startOnce(variant: Variant, database: string, work: string, nodeArgs: string[] = []): Promise<Start> {
+function startOnce(variant: Variant, database: string, work: string, nodeArgs: string[] = []): Promise<Start> {
   const probeOut = path.join(work, 'probe.json');
   rmSync(probeOut, { force: true });
-  const started = performance.now();
-  const child = spawn(process.execPath, [...variant.flags, ...nodeArgs, '--require', PROBE, variant.entry], {
+  const start: ServerStart = {
+    args: [...variant.flags, ...nodeArgs, '--require', PROBE, variant.entry],
     cwd: REPO_ROOT,
     env: {
       ...process.env,
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
-      PORT: '0',
       DATABASE_PATH: database,
       FRONTEND_DIR: DIST_DIR,
       DEMO_PASSWORD: 'startup-phases-password',
@@ -147,36 +148,15 @@ async function startOnce(variant: Variant, database: string, work: string, nodeA
       OTEL_EXPORTER_OTLP_ENDPOINT: undefined,
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  let port: number | undefined;
-  child.stdout.on('data', (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-20_000);
-    port ??= Number(/"port":(\d+)/.exec(output)?.[1]) || undefined;
-  });
-  child.stderr.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  try {
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`The server exited before it was ready:\n${output}`);
-      if (performance.now() - started > READY_TIMEOUT_MS) throw new Error(`Not ready in ${READY_TIMEOUT_MS} ms.`);
-      if (port !== undefined) {
-        try {
-          if ((await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200) break;
-        } catch {
-          // Not answering yet.
-        }
-      }
-      await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
-    }
-    const outsideMs = performance.now() - started;
+    readyPath: '/readyz',
+    pollMs: READY_POLL_MS,
+    timeoutMs: READY_TIMEOUT_MS,
+  };
+  return whileReady(start, async ({ readyMs }) => {
+    // The probe writes its report as it answers the first 200, before the response reaches here.
     const report = JSON.parse(readFileSync(probeOut, 'utf8')) as ProbeReport;
-    return { outsideMs, phases: phasesOf(report) };
-  } finally {
-    child.kill('SIGTERM');
-    await exited;
-  }
+    return { outsideMs: readyMs, phases: phasesOf(report) };
+  });
 }
 
 function printScenario(scenario: string, starts: number, variants: readonly Variant[], results: Start[][]): void {

@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SERVER_NODE_FLAGS } from '../../server/process/server-node-flags';
-import { getFreePort } from '../../testing/system/free-port';
 import type { BenchContext } from '../harness/bench-context';
 import { compiledEntry } from '../harness/compiled-entry';
 import { median } from '../harness/median';
+import { whileReady, type ServerStart } from '../harness/start-until-ready';
 import type { StartupResult } from '../report/startup-result';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -78,40 +77,24 @@ export async function benchServerStartup(context: BenchContext, frontendDir: str
   });
 }
 
-/** One start: spawned, polled until /healthz answers, left idle, its RSS read, then stopped with SIGTERM. */
-async function startOnce(
+/** One start: spawned, asked until /healthz answers, left idle, its RSS read, then stopped. */
+function startOnce(
   args: string[],
   env: NodeJS.ProcessEnv,
   idleMs: number,
 ): Promise<{ readyMs: number; rssMiB: number }> {
-  const port = await getFreePort();
-  const started = performance.now();
-  const child = spawn(process.execPath, args, {
+  const start: ServerStart = {
+    args,
+    env,
     cwd: REPO_ROOT,
-    env: { ...env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4_000)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  try {
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`The server exited before it was ready:\n${stderr}`);
-      if (performance.now() - started > READY_TIMEOUT_MS) throw new Error(`Not ready in ${READY_TIMEOUT_MS} ms.`);
-      try {
-        if ((await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200) break;
-      } catch {
-        // Not listening yet.
-      }
-      await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
-    }
-    const readyMs = performance.now() - started;
+    readyPath: '/healthz',
+    pollMs: READY_POLL_MS,
+    timeoutMs: READY_TIMEOUT_MS,
+  };
+  return whileReady(start, async ({ readyMs, pid }) => {
     await new Promise((resolve) => setTimeout(resolve, idleMs));
-    return { readyMs, rssMiB: residentMiB(child.pid!) };
-  } finally {
-    child.kill('SIGTERM');
-    await exited;
-  }
+    return { readyMs, rssMiB: residentMiB(pid) };
+  });
 }
 
 /** VmRSS of a process (Linux), in MiB. */
