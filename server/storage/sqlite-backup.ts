@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,10 +30,10 @@ const ALL_PAGES = 0x7fffffff;
  * through a read-only connection of its own (the source is neither migrated nor written), every page in one step
  * (ALL_PAGES), so a server committing meanwhile neither waits for it nor makes it start over. The copy is written next
  * to `destination` under a temporary name, readable by this user only from its first byte (it holds password hashes
- * and sessions), checked by SQLite (`quick_check`), and only then renamed to `destination`: a failed or interrupted
- * backup never leaves a file that looks like one. The source is left as it was: a SQLite reader of a file in WAL mode
- * makes its `-wal` and `-shm` files beside it, which a server that runs on it has already; without them (no server on
- * it) the file is read from a copy of its own, removed however the backup ends.
+ * and sessions), checked by SQLite (`quick_check`), and only then given the name `destination` (putInPlace): a failed
+ * or interrupted backup never leaves a file that looks like one. The source is left as it was: a SQLite reader of a
+ * file in WAL mode makes its `-wal` and `-shm` files beside it, which a server that runs on it has already; without
+ * them (no server on it) the file is read from a copy of its own, removed however the backup ends.
  */
 export async function backupSqlite(source: string, destination: string): Promise<SqliteBackup> {
   const from = path.resolve(source);
@@ -41,9 +42,11 @@ export async function backupSqlite(source: string, destination: string): Promise
   if (fs.statSync(from).isDirectory()) {
     throw new BackupRefused(`${from} is a folder, not a SQLite database file: set DATABASE_PATH to the database file.`);
   }
-  if (fs.existsSync(to)) throw new BackupRefused(`${to} exists already: a backup never overwrites a file.`);
+  if (fs.existsSync(to)) throw existsAlready(to);
   if (!fs.existsSync(path.dirname(to))) throw new BackupRefused(`The folder ${path.dirname(to)} does not exist.`);
-  const partial = `${to}.partial-${process.pid}`;
+  // A name no one can guess and make first: in a folder others may write to with the sticky bit (/tmp), a file of
+  // another user's under it would stop the backup.
+  const partial = `${to}.partial-${randomBytes(6).toString('hex')}`;
   // An empty file is an empty database to SQLite; created here with its mode, the copy is never readable by others.
   try {
     fs.writeFileSync(partial, '', { mode: 0o600, flag: 'wx' });
@@ -71,7 +74,7 @@ export async function backupSqlite(source: string, destination: string): Promise
       db.close();
     }
     const backup = describeBackup(partial, from);
-    fs.renameSync(partial, to);
+    putInPlace(partial, to);
     return { ...backup, file: to };
   } catch (error) {
     throw unreadable(error, from);
@@ -79,6 +82,28 @@ export async function backupSqlite(source: string, destination: string): Promise
     stopWatching();
     removeCopies();
   }
+}
+
+/**
+ * Gives the finished copy its name, never taking the name from a file made there while the backup ran (the check
+ * before it began was seconds ago): a hard link fails where a rename would replace. The temporary name is removed
+ * after, with the other copies. A file system without hard links (some network shares) gets the check and a rename.
+ */
+function putInPlace(partial: string, to: string): void {
+  try {
+    fs.linkSync(partial, to);
+    return;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw existsAlready(to);
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw error;
+  }
+  if (fs.existsSync(to)) throw existsAlready(to);
+  fs.renameSync(partial, to);
+}
+
+function existsAlready(to: string): BackupRefused {
+  return new BackupRefused(`${to} exists already: a backup never overwrites a file.`);
 }
 
 /**
