@@ -1,0 +1,178 @@
+/**
+ * The two nginx configurations (deploy/compose/nginx.conf, deploy/nginx.example.conf) in front of two hosts of
+ * different releases, as during a rolling upgrade: each host holds only its own build's files (hashed names), and a
+ * page loaded from one host asks for its scripts through the proxy, which sends any request to either host. Each
+ * build's files must come back 200 however often they are asked for, not 404 from the host of the other release
+ * (an upgrade probe met that for about half of a new page's scripts, a page that did not start). The hosts are the
+ * real server, each with a build folder of its own (FRONTEND_DIR): a copy of this checkout's build with one file only
+ * its release has.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import https from 'node:https';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describeWithCommand } from '../../testing/describe-with-command';
+import { startContainer, type Container } from '../../testing/containers/container';
+import { ensureStandinProxyImage } from '../../testing/containers/standin-proxy';
+import { startServerProcess, type ServerProcess } from '../../testing/system/server-process';
+import { REPO_ROOT } from '../../testing/system/repo-root';
+import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+
+const describeWithPodman = describeWithCommand('podman', ['--version'], 'podman runc debootstrap');
+
+/** The machine as a container sees it (podman writes the name into every container's /etc/hosts). */
+const HOST_FROM_CONTAINER = 'host.containers.internal';
+
+/** A file of each release's build only, in the host's folder and in a built-in remote's, as a build names them. */
+const RELEASES = {
+  old: ['/assets/release-old.0a1b2c3d4e.js', '/remotes/team_records/components.0a1b2c3d4e.js'],
+  new: ['/assets/release-new.5f6a7b8c9d.js', '/remotes/team_records/components.5f6a7b8c9d.js'],
+} as const;
+
+/** The status of a GET through the proxy, each on a connection of its own (as many browsers would). */
+function statusOf(port: number, requestPath: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = https.get(
+      { host: '127.0.0.1', port, path: requestPath, rejectUnauthorized: false, agent: false },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.once('error', reject);
+    req.setTimeout(10_000, () => req.destroy(new Error(`No answer to ${requestPath} within 10 s.`)));
+  });
+}
+
+async function waitForProxy(container: Container, port: number): Promise<void> {
+  const until = Date.now() + 60_000;
+  for (;;) {
+    try {
+      if ((await statusOf(port, '/healthz')) === 200) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > until) throw new Error(`The proxy passed nothing on within 60 s.\n${await container.logs()}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+describeWithPodman('the nginx configurations in front of two releases during a rolling upgrade', () => {
+  let files: TempDir;
+  const hosts: ServerProcess[] = [];
+  const proxies: Container[] = [];
+  let composePort: number;
+  let examplePort: number;
+
+  beforeAll(async () => {
+    files = makeTempDir('slots-proxy-mixed-');
+    for (const [release, only] of Object.entries(RELEASES)) {
+      const dist = path.join(files.path, release);
+      for (const folder of ['host', 'remotes']) {
+        fs.cpSync(path.join(REPO_ROOT, 'dist', folder), path.join(dist, folder), { recursive: true });
+      }
+      const [asset, remoteFile] = only;
+      fs.writeFileSync(path.join(dist, 'host', asset), `/* ${release} */`);
+      fs.writeFileSync(path.join(dist, remoteFile), `/* ${release} */`);
+      hosts.push(
+        await startServerProcess({
+          name: `${release} release's host`,
+          args: ['--import', pathToFileURL(require.resolve('tsx')).href, path.join(REPO_ROOT, 'server', 'main.ts')],
+          // On every interface: the proxies reach it from podman's network.
+          host: '0.0.0.0',
+          env: {
+            NODE_ENV: 'production',
+            FRONTEND_DIR: dist,
+            DATABASE_PATH: path.join(files.path, `${release}.db`),
+            TRUST_PROXY: 'uniquelocal',
+            PUBLIC_URL: undefined,
+            REDIS_URL: undefined,
+            DATABASE_URL: undefined,
+            METRICS_TOKEN: undefined,
+          },
+        }),
+      );
+    }
+    const upstreams = hosts.map((host) => `${HOST_FROM_CONTAINER}:${new URL(host.url).port}`);
+    const image = await ensureStandinProxyImage();
+    const tls = path.join(files.path, 'tls');
+    fs.mkdirSync(tls);
+    execFileSync(
+      'openssl',
+      [
+        ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=admin.example.com'],
+        ...['-keyout', path.join(tls, 'tls.key'), '-out', path.join(tls, 'tls.crt')],
+      ],
+      { stdio: 'ignore' },
+    );
+    fs.chmodSync(path.join(tls, 'tls.key'), 0o644);
+
+    // The compose proxy as proxy-start.sh leaves it with both hosts ready: both in the upstream.
+    const run = path.join(files.path, 'run');
+    fs.mkdirSync(run);
+    fs.writeFileSync(path.join(run, 'servers.conf'), upstreams.map((upstream) => `server ${upstream};\n`).join(''));
+    fs.writeFileSync(path.join(run, 'https-redirect.conf'), 'return 301 https://$host$request_uri;\n');
+    const compose = await startContainer({
+      image,
+      namePrefix: 'slots-proxy-mixed-compose',
+      publish: [443],
+      volumes: [
+        `${path.join(REPO_ROOT, 'deploy', 'compose', 'nginx.conf')}:/etc/nginx/conf.d/default.conf:ro`,
+        `${tls}:/etc/slots-tls:ro`,
+        `${run}:/run/slots-proxy:ro`,
+      ],
+    });
+    proxies.push(compose);
+    composePort = compose.hostPort(443);
+
+    // The example with its two `server` lines naming the two hosts (as proxy-edge.test.ts adapts it otherwise).
+    const example = fs
+      .readFileSync(path.join(REPO_ROOT, 'deploy', 'nginx.example.conf'), 'utf8')
+      .replace(/server 127\.0\.0\.1:3001/, `server ${upstreams[0]}`)
+      .replace(/server 127\.0\.0\.1:3002/, `server ${upstreams[1]}`)
+      .replace(/ssl_certificate\s+\S+;/, 'ssl_certificate /etc/slots-tls/tls.crt;')
+      .replace(/ssl_certificate_key\s+\S+;/, 'ssl_certificate_key /etc/slots-tls/tls.key;')
+      .replace(/listen 443 ssl;\s*http2 on;/, 'listen 443 ssl http2;');
+    expect(example).not.toMatch(/127\.0\.0\.1:300|admin\.example\.com\.(pem|key)/);
+    const exampleFile = path.join(files.path, 'example.conf');
+    fs.writeFileSync(exampleFile, example);
+    const exampleProxy = await startContainer({
+      image,
+      namePrefix: 'slots-proxy-mixed-example',
+      publish: [443],
+      volumes: [`${exampleFile}:/etc/nginx/conf.d/default.conf:ro`, `${tls}:/etc/slots-tls:ro`],
+    });
+    proxies.push(exampleProxy);
+    examplePort = exampleProxy.hostPort(443);
+
+    await Promise.all([waitForProxy(compose, composePort), waitForProxy(exampleProxy, examplePort)]);
+  }, 600_000);
+
+  afterAll(async () => {
+    await Promise.all(proxies.map((proxy) => proxy.remove()));
+    await Promise.all(hosts.map((host) => host.stop()));
+    files?.remove();
+  });
+
+  it.each([
+    ['compose/nginx.conf', () => composePort],
+    ['nginx.example.conf', () => examplePort],
+  ])(
+    "%s: each release's build files answer 200 whichever host a request reaches",
+    async (_name, port) => {
+      // Each host answers 404 for the other release's files: the proxy is what must find them.
+      const [oldHost, newHost] = hosts as [ServerProcess, ServerProcess];
+      expect((await fetch(`${oldHost.url}${RELEASES.new[0]}`)).status).toBe(404);
+      expect((await fetch(`${newHost.url}${RELEASES.old[0]}`)).status).toBe(404);
+
+      const asked = [...RELEASES.old, ...RELEASES.new].flatMap((file) => Array.from({ length: 6 }, () => file));
+      const answers: string[] = [];
+      for (const file of asked) answers.push(`${await statusOf(port(), file)} ${file}`);
+      expect(answers).toEqual(asked.map((file) => `200 ${file}`));
+      // A file neither build has stays a 404, the hosts' own, not an error of the proxy's.
+      expect(await statusOf(port(), '/assets/neither.0000000000.js')).toBe(404);
+    },
+    120_000,
+  );
+});
