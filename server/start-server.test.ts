@@ -173,6 +173,25 @@ describe('startServer', () => {
     expect(elsewhere.output()).toContain('HOST=192.0.2.1 is not an address of this machine');
   });
 
+  it('says a port taken by a connection, where nothing listens, is among the ports of outgoing connections', async () => {
+    // A connection's own end: a port Linux gave from its range for outgoing connections, bound and not listening.
+    const listener = net.createServer();
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const connection = net.connect((listener.address() as net.AddressInfo).port, '127.0.0.1');
+    await new Promise((resolve) => connection.once('connect', resolve));
+    const port = connection.localPort!;
+    try {
+      const started = runServerEntry(ENTRY, { DATABASE_PATH: path.join(dir.path, 'app.db'), PORT: String(port) });
+      expect(await started.exited).toBe(1);
+      expect(started.output()).toContain(`PORT=${port} is taken on 127.0.0.1, though nothing listens there`);
+      expect(started.output()).toMatch(/among the ports Linux gives outgoing connections \(\d+ to \d+, /);
+      expect(started.output()).toMatch(/Choose a PORT below \d+\./);
+    } finally {
+      connection.destroy();
+      listener.close();
+    }
+  });
+
   it('fails the start when a registration throws, with nothing left running', async () => {
     const started = runServerEntry(ENTRY, {
       DATABASE_PATH: path.join(dir.path, 'app.db'),

@@ -13,9 +13,10 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { createApp, type App } from './app';
 import { publicUrlWithoutTlsWarning, withoutPublicUrlWarning } from './security/public-url';
-import { ConfigError, DEFAULT_DATABASE_PATH, readConfig, storageSettingsOf, type ServerConfig } from './env-config';
+import { DEFAULT_DATABASE_PATH, readConfig, storageSettingsOf, type ServerConfig } from './env-config';
 import { createGracefulShutdown, shutdownOnSignals, type ShutdownOutcome } from './process/graceful-shutdown';
 import { createHttpServer } from './process/http-server';
+import { listenRefusal } from './process/listen-refusal';
 import { readBuildIdentity } from './process/build-identity';
 import { RELEASE_SCHEMA_VERSION } from './storage/migrations';
 import { commandPrefix, installedCommandLine } from './process/operator-commands';
@@ -144,7 +145,7 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     });
   } catch (error) {
     await app.close();
-    throw listenRefused(error, { host: 'HOST', port: 'PORT' }, config.host, config.port);
+    throw await listenRefusal(error, { host: 'HOST', port: 'PORT' }, config.host, config.port);
   }
   const metricsPort = config.metrics.port;
   let metricsListener: MetricsListener | undefined;
@@ -155,7 +156,7 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
   } catch (error) {
     server.close();
     await app.close();
-    throw listenRefused(error, { host: 'METRICS_HOST', port: 'METRICS_PORT' }, config.metrics.host, metricsPort);
+    throw await listenRefusal(error, { host: 'METRICS_HOST', port: 'METRICS_PORT' }, config.metrics.host, metricsPort);
   }
   // Before the start is said: a supervisor may send SIGTERM as soon as it reads the address, and a signal with no
   // handler yet would end the process at once, with nothing closed or logged.
@@ -219,28 +220,6 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
   );
 
   return { app, server, config, logger, port, url, metricsPort: metricsListener?.port, shutdown };
-}
-
-/**
- * A listener that could not start, said with the settings to change (Node says only `EADDRINUSE`, `ENOTFOUND`):
- * anything else as it came.
- */
-function listenRefused(
-  error: unknown,
-  names: { host: string; port: string },
-  host: string | undefined,
-  port: number | undefined,
-): unknown {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  const where = `${names.host}=${host ?? ''}`;
-  const reasons: Record<string, string> = {
-    EADDRINUSE: `${names.port}=${port} is taken on ${host}: another process listens there. Stop it, or choose another ${names.port}.`,
-    EACCES: `${names.port}=${port} needs privileges this process does not have: choose a port above 1023.`,
-    ENOTFOUND: `${where} is no name this machine can resolve: give an address of it (127.0.0.1, 0.0.0.0, ::).`,
-    EAI_AGAIN: `${where} could not be resolved now (DNS): give an address of this machine (127.0.0.1, 0.0.0.0, ::).`,
-    EADDRNOTAVAIL: `${where} is not an address of this machine: give one of its own (127.0.0.1, 0.0.0.0, ::).`,
-  };
-  return code !== undefined && reasons[code] ? new ConfigError(reasons[code]) : error;
 }
 
 /**
