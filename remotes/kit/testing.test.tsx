@@ -1,8 +1,7 @@
-import { act } from 'react';
 import type { FormSlotProps, ResourceActionSlotProps } from '../../shared';
 import { defineRemote } from './define-remote';
 import { propsSchema, Type } from './schema';
-import { renderSlot, SlotTestFailure } from './testing';
+import { act, renderSlot, SlotTestFailure } from './testing';
 
 const remote = defineRemote({
   name: 'team_test',
@@ -130,6 +129,34 @@ describe('renderSlot', () => {
     expect(slot.formValues().title).toBe('FIRST ARTICLE');
     expect(button.textContent).toBe('edit: FIRST ARTICLE');
     slot.unmount();
+  });
+
+  it("exports React's act: a click wrapped in it writes the form's values by the next line, and React warns of nothing", async () => {
+    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const slot = await renderSlot(remote, 'Shout', Shout, { location: 'form', props: { field: 'title' } });
+      act(() => slot.container.querySelector('button')!.click());
+      expect(slot.formValues().title).toBe('FIRST ARTICLE');
+      slot.unmount();
+      expect(errors).not.toHaveBeenCalled();
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
+  it("names the test's form in React's warning of a click not wrapped in act, whose update is not there yet", async () => {
+    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const slot = await renderSlot(remote, 'Shout', Shout, { location: 'form', props: { field: 'title' } });
+      slot.container.querySelector('button')!.click();
+      expect(slot.formValues().title).toBe('First article');
+      expect(errors.mock.calls.map((call) => String(call[0]).replace('%s', String(call[1])))).toContainEqual(
+        expect.stringContaining('An update to SlotTestForm inside a test was not wrapped in act(...)'),
+      );
+      slot.unmount();
+    } finally {
+      errors.mockRestore();
+    }
   });
 
   it('says a form component that failed outside a form had no form context there, and how to write it for both', async () => {

@@ -27,6 +27,15 @@ import { sharedReactMismatch } from './shared-react';
 
 export { FORM_LOCATION, SAMPLE_CONTEXT, type EmulatedContext, type EmulatedLocation } from './emulated-slot';
 
+/**
+ * React's `act`, of the React the slot renders with (the project's): a test wraps in it what makes a slot update, a
+ * click or a change, so the update is applied before the test's next line (`act(() => button.click())`, or `await
+ * act(async () => …)` for one that awaits). Without it, {@link renderSlot} having told React that it runs in a test,
+ * React warns that "An update to SlotTestForm inside a test was not wrapped in act(...)" and the form's values and the
+ * page are still as they were on the next line (or names your component, for its own state).
+ */
+export { act };
+
 export interface RenderSlotOptions {
   /** A location of the product (`dashboard-before-cards`), or `form` for a form component among a form's fields. */
   location: EmulatedLocation;
@@ -126,7 +135,8 @@ export async function renderSlot(
   const runtime = emulatedRuntime(remote, modulesOf(remote, component, implementation), () => undefined);
   let values: Readonly<Record<string, JsonValue>> = initialFormValues(context);
 
-  function Page() {
+  /** Holds the form's values around the slot (what React's warning of an update outside `act` names). */
+  function SlotTestForm() {
     const [formValues, setFormValues] = useState(values);
     values = formValues;
     const form = {
@@ -144,7 +154,7 @@ export async function renderSlot(
     act(() => root.unmount());
     container.remove();
   };
-  await act(async () => root.render(createElement(Page)));
+  await act(async () => root.render(createElement(SlotTestForm)));
 
   const deadline = Date.now() + (options.timeoutMs ?? 5000);
   let slot: SlotStatusEntry | undefined;
