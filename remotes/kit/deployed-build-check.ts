@@ -2,7 +2,10 @@
  * Before `slots-remote release` sends anything: the build deployed at the entry against the project's `remote.ts`. A
  * `dist/` built before a component was added (deployed without `npm run build` again, or from an older checkout) is
  * a whole build of its own: the server accepts it, and the version is then taken for good by a release that lacks
- * the component, whose every placement is refused later. Only the team's origin is asked, without the token.
+ * the component, whose every placement is refused later. An entry that is the kit's development server (`npm run dev`)
+ * is no build at all: its files change at every save and go when it stops, and a product running in production does
+ * not tell it from an origin (it passes no rebuild announcement on, so it cannot see one), so it would take it as a
+ * release. Only the team's origin is asked, without the token.
  */
 import { REMOTE_DESCRIPTOR_FILE } from '../../shared';
 
@@ -19,17 +22,22 @@ export interface UndeployedComponents {
   deployed: string[];
 }
 
+/** Why the build at the entry must not be published: a development server, or a build lacking components. */
+export type DeployedBuildProblem =
+  | { kind: 'development-server'; url: string }
+  | ({ kind: 'undeployed-components' } & UndeployedComponents);
+
 /**
- * The components `declared` that the build at `entry` does not provide, from its `slots-remote.json` beside the
- * manifest, or null when it provides them all or cannot be read from here (then the server, which reads the same
- * file, says what is wrong with it).
+ * What is wrong with the build at `entry`, from its `slots-remote.json` beside the manifest: the kit's development
+ * server (its descriptor announces rebuilds: `devEvents`), or components `declared` it does not provide; null when
+ * neither, or when it cannot be read from here (then the server, which reads the same file, says what is wrong).
  */
-export async function undeployedComponents(
+export async function deployedBuildProblem(
   entry: string,
   declared: readonly string[],
   timeoutMs = DEPLOYED_DESCRIPTOR_TIMEOUT_MS,
-): Promise<UndeployedComponents | null> {
-  if (declared.length === 0 || !URL.canParse(entry)) return null;
+): Promise<DeployedBuildProblem | null> {
+  if (!URL.canParse(entry)) return null;
   const url = new URL(REMOTE_DESCRIPTOR_FILE, entry).href;
   let body: unknown;
   try {
@@ -42,15 +50,31 @@ export async function undeployedComponents(
   } catch {
     return null;
   }
-  const components = (body as { components?: unknown } | null)?.components;
+  const descriptor = (body ?? {}) as { components?: unknown; devEvents?: unknown };
+  if (descriptor.devEvents !== undefined) return { kind: 'development-server', url };
+  const components = descriptor.components;
   if (!Array.isArray(components) || !components.every((name) => typeof name === 'string')) return null;
   const deployed = components as string[];
   const missing = declared.filter((name) => !deployed.includes(name));
-  return missing.length === 0 ? null : { url, missing, deployed };
+  return missing.length === 0 ? null : { kind: 'undeployed-components', url, missing, deployed };
+}
+
+/** The refusal of a release whose entry is a development server, or whose deployed build lacks components. */
+export function deployedBuildProblemMessage(problem: DeployedBuildProblem, server: string): string[] {
+  if (problem.kind === 'development-server') {
+    const folder = new URL('.', problem.url).href;
+    return [
+      `The entry is a development server (slots-remote dev, at ${folder}): its files change at every save and are ` +
+        'gone once it stops, so it is never made a release.',
+      `Nothing was sent to ${server}: build (npm run build), deploy dist/ to the version's own folder on your ` +
+        "origin, and publish that folder's mf-manifest.json.",
+    ];
+  }
+  return undeployedComponentsMessage(problem, server);
 }
 
 /** The refusal of a release whose deployed build lacks components `remote.ts` declares. */
-export function undeployedComponentsMessage(found: UndeployedComponents, server: string): string[] {
+function undeployedComponentsMessage(found: UndeployedComponents, server: string): string[] {
   const folder = new URL('.', found.url).href;
   const names = found.missing.map((name) => `"${name}"`).join(', ');
   return [

@@ -526,8 +526,11 @@ describe('slots-remote release', () => {
   });
 });
 
-/** A team's origin with one version's build deployed: its slots-remote.json lists `components`. */
-function startOrigin(components: string[]): Promise<{ server: Server; entry: string; asked: string[] }> {
+/** A team's origin with one version's build deployed: its slots-remote.json lists `components` (and `extra`). */
+function startOrigin(
+  components: string[],
+  extra: Record<string, string> = {},
+): Promise<{ server: Server; entry: string; asked: string[] }> {
   const asked: string[] = [];
   const server = createServer((request, response) => {
     asked.push(`${request.url ?? ''} ${request.headers.authorization ?? 'no token'}`);
@@ -536,7 +539,7 @@ function startOrigin(components: string[]): Promise<{ server: Server; entry: str
       return;
     }
     response.writeHead(200, { 'Content-Type': 'application/json' });
-    response.end(JSON.stringify({ name: REMOTE, components, formComponents: [], props: {} }));
+    response.end(JSON.stringify({ name: REMOTE, components, formComponents: [], props: {}, ...extra }));
   });
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
@@ -604,5 +607,37 @@ describe('a deployed build that lacks a component remote.ts declares', () => {
     } finally {
       rmSync(declaring, { recursive: true, force: true });
     }
+  });
+});
+
+describe("an entry that is the kit's development server", () => {
+  let origin: Awaited<ReturnType<typeof startOrigin>>;
+  beforeAll(async () => {
+    // What `slots-remote dev` serves: its descriptor announces rebuilds. A product in production does not pass that
+    // on, so it would take the entry as a release.
+    origin = await startOrigin(['Hello'], { devEvents: '/__slots_dev/events' });
+  });
+  afterAll(() => close(origin.server));
+
+  it('is refused before anything is sent to the server, the version left free', async () => {
+    const outcome = await publishRelease(REMOTE, options({ entry: origin.entry }), ['Hello']);
+    const folder = new URL('.', origin.entry).href;
+    expect(outcome).toEqual({
+      ok: false,
+      lines: [
+        `The entry is a development server (slots-remote dev, at ${folder}): its files change at every save and are ` +
+          'gone once it stops, so it is never made a release.',
+        `Nothing was sent to ${fake.origin}: build (npm run build), deploy dist/ to the version's own folder on ` +
+          "your origin, and publish that folder's mf-manifest.json.",
+      ],
+    });
+    expect(fake.received).toEqual([]);
+    expect(origin.asked.at(-1)).toBe('/team_records/2.0.0/slots-remote.json no token');
+  });
+
+  it('is refused when remote.ts declares no component as well', async () => {
+    const outcome = await publishRelease(REMOTE, options({ entry: origin.entry }), []);
+    expect(outcome.ok).toBe(false);
+    expect(fake.received).toEqual([]);
   });
 });

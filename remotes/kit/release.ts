@@ -14,7 +14,7 @@ import {
   type RemoteRelease,
 } from '../../shared';
 import { certificateProblemLines, certificateProblemOf, readPresentedCertificate } from './certificate-problem';
-import { undeployedComponents, undeployedComponentsMessage } from './deployed-build-check';
+import { deployedBuildProblem, deployedBuildProblemMessage } from './deployed-build-check';
 
 /** The team token of the remote (`npm run token:add -- <remote>` on the product's side). */
 export const RELEASE_TOKEN_ENV = 'SLOTS_RELEASE_TOKEN';
@@ -252,9 +252,9 @@ export async function publishRelease(
 ): Promise<ReleaseOutcome> {
   const refused = checkServerOrigin(options.server);
   if (refused !== null) return { ok: false, lines: [refused] };
-  // A version is taken for good once published: a stale build is refused here, before it takes one.
-  const undeployed = await undeployedComponents(options.entry, declared);
-  if (undeployed !== null) return { ok: false, lines: undeployedComponentsMessage(undeployed, options.server) };
+  // A version is taken for good once published: a stale build, or a development server, is refused here first.
+  const deployed = await deployedBuildProblem(options.entry, declared);
+  if (deployed !== null) return { ok: false, lines: deployedBuildProblemMessage(deployed, options.server) };
   const url = `${options.server}/api/remotes/${encodeURIComponent(remote)}/releases`;
   const request: PublishReleaseRequest = { version: options.version, entry: options.entry };
   let response: Response;
