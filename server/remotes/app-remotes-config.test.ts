@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import pino from 'pino';
 import request from 'supertest';
-import { REMOTE_DESCRIPTOR_FILE, Slot, SlotLocation } from '../../shared';
+import { FORM_FIELD_KEYWORD, REMOTE_DESCRIPTOR_FILE, Slot, SlotLocation } from '../../shared';
 import {
   addUser,
   createTestApp,
@@ -402,6 +402,90 @@ describe('the props contract, checked at start and on reload', () => {
       status: 'answered',
       schemaComponents: ['InvoiceBanner', 'InvoiceField'],
     });
+  });
+
+  it('leaves out a form slot of a remote answering after the start whose props name a field its resource lacks', async () => {
+    // As the start, a reload, a draft and a release refuse it (slot-check/form-field-props.ts): served, it would read
+    // nothing, and what it wrote would be dropped at the save.
+    origin.answer = 'hang';
+    origin.descriptor = {
+      ...BILLING_WITH_SCHEMAS,
+      props: {
+        ...BILLING_WITH_SCHEMAS.props,
+        InvoiceField: {
+          type: 'object',
+          properties: { field: { type: 'string', [FORM_FIELD_KEYWORD]: true } },
+          required: ['field'],
+          additionalProperties: false,
+        },
+      },
+    };
+    writeConfig({
+      remotes: [
+        billing(
+          {},
+          {
+            forms: {
+              invoices: [
+                { component: 'InvoiceField', props: { field: 'amout' } },
+                { component: 'InvoiceField', props: { field: 'amount' } },
+              ],
+            },
+          },
+        ),
+      ],
+    });
+    const lines: string[] = [];
+    testApp = await createTestApp({
+      env: { REMOTES_CONFIG: configFile },
+      remoteDescriptorTimeoutMs: 200,
+      logger: pino({ level: 'info' }, { write: (line: string) => lines.push(line) }),
+      configure: (app) =>
+        app.registerResource(
+          new (class extends Resource {
+            readonly name = 'invoices';
+            readonly label = 'Invoices';
+            fields() {
+              return [Field.text('title'), Field.text('label'), Field.number('amount')];
+            }
+          })(),
+        ),
+    });
+    const { app } = testApp;
+    origin.answer = 'descriptor';
+    await app.remotes.registry.refresh();
+
+    await addUser(app, 'ada', 'correct horse battery', ['acme']);
+    const agent = await signedInAgent(app, 'ada', 'correct horse battery');
+    const form = (await agent.get('/api/resources/invoices').expect(200)).body.resource.fields as Array<{
+      name?: string;
+      component?: string;
+      props?: unknown;
+    }>;
+    expect(form.map((item) => item.name ?? `${item.component}(${JSON.stringify(item.props)})`)).toEqual([
+      'title',
+      'label',
+      'amount',
+      'InvoiceField({"field":"amount"})',
+    ]);
+    expect(lines.join('')).toContain(
+      'InvoiceField at resource form \\"invoices\\"[end] (configuration, remote \\"team_billing\\"): props.field must ' +
+        'name a field of resource \\"invoices\\" (did you mean \\"amount\\"? its fields: title, label, amount), got \\"amout\\"' +
+        '\\nThe REMOTES_CONFIG slots among them are left out until that changes.',
+    );
+    // Listed as a configured form slot left out is: on no form, so neither its props nor the value are shown.
+    const inspection = (await agent.get('/api/slots/inspect').expect(200)).body;
+    expect(inspection.forms.invoices).toEqual([
+      expect.objectContaining({
+        component: 'InvoiceField',
+        props: null,
+        position: -1,
+        problems: [
+          'props.field must name a field of resource "invoices" (did you mean "amount"? its fields: title, label, amount)',
+        ],
+      }),
+      expect.objectContaining({ component: 'InvoiceField', props: { field: 'amount' }, position: 3, problems: [] }),
+    ]);
   });
 
   it('serves the schemas to a development host at GET /api/slots/schemas, and not at all in production', async () => {

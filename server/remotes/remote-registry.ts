@@ -35,6 +35,13 @@ export interface RemoteRegistryOptions {
   followDescriptorChanges?: boolean;
 }
 
+/**
+ * What else refuses a configured form slot besides the props contract, given the remotes as the slot check sees them:
+ * set by the slot check (a prop naming a field its resource lacks, slot-check/form-field-props.ts), which knows the
+ * resources this folder sits below.
+ */
+export type FormSlotCheck = (form: ConfiguredFormSlot, remotes: ContractRemotes) => SlotProblem[];
+
 /** What the registry knows of a remote declared by entry only: nothing yet, or what its source last answered. */
 export type RemoteState = { status: 'waiting' } | DescriptorOutcome;
 
@@ -90,6 +97,7 @@ export class RemoteRegistry {
   private readonly declaredNames = new WeakMap<RemotesConfig, ReadonlySet<string>>();
   private currentVersion = 0;
   private closed = false;
+  private formSlotCheck: FormSlotCheck = () => [];
   /** The props contract every slot is checked against (its validators compiled once, shared with the app). */
   readonly contract = new SlotContract();
 
@@ -245,13 +253,25 @@ export class RemoteRegistry {
 
   /**
    * The configured form slots that can render now, in file order: of a remote that answered, naming one of its form
-   * components, with props its schema accepts (their place in the form is the resource registry's to find).
+   * components, with props its schema accepts and that the {@link checkFormSlotsWith} check clears (their place in
+   * the form is the resource registry's to find).
    */
   formSlots(): ConfiguredFormSlot[] {
     const remotes = this.contractRemotes();
     return this.current.forms.filter(
-      (configured) => this.contract.check([placedConfiguredForm(configured)], remotes).length === 0,
+      (configured) =>
+        this.contract.check([placedConfiguredForm(configured)], remotes).length === 0 &&
+        this.formSlotCheck(configured, remotes).length === 0,
     );
+  }
+
+  /**
+   * Leaves out of {@link formSlots} the form slots `check` finds a problem with, from now on: a remote that answers
+   * after the start places its form slots through here, with no start, reload or release check to refuse them.
+   */
+  checkFormSlotsWith(check: FormSlotCheck): void {
+    this.formSlotCheck = check;
+    this.changed();
   }
 
   /**

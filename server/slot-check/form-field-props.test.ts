@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { FORM_FIELD_KEYWORD, Slot, type PlacementsDraftPayload } from '../../shared';
+import { FORM_FIELD_KEYWORD, Slot, type FormItem, type PlacementsDraftPayload } from '../../shared';
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
 import { addUser, createTestApp, signedInAgent, signedInOperator, type TestApp } from '../../testing/server/test-app';
 import { Field } from '../resources/field';
@@ -169,6 +169,28 @@ describe('a form slot whose props name a field', () => {
         ],
       }),
     ]);
+  });
+
+  it('is left out of its form when REMOTES_CONFIG places one and the start only logs it', async () => {
+    writeForms({
+      invoices: [
+        { component: 'InvoiceField', props: { field: 'amout' } },
+        { component: 'InvoiceField', props: { field: 'amount' } },
+      ],
+    });
+    testApp = await createTestApp({
+      env: { REMOTES_CONFIG: configFile },
+      distDir: dist.dir,
+      slotProblems: 'log',
+      configure: (app) => {
+        app.registerResource(new AuthorsResource());
+        app.registerResource(invoices());
+      },
+    });
+    await addUser(testApp.app, 'ada', 'correct horse battery', ['acme']);
+    const agent = await signedInAgent(testApp.app, 'ada', 'correct horse battery');
+    const form = (await agent.get('/api/resources/invoices').expect(200)).body.resource.fields as FormItem[];
+    expect(form.flatMap((item) => (item.type === 'slot' ? [item.props] : []))).toEqual([{ field: 'amount' }]);
   });
 
   it('is a blocking problem of a placements draft placing one, said at its form slot', async () => {

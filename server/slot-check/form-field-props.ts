@@ -19,11 +19,22 @@ export function formFieldProblemsOf(
   const code = resources
     .list()
     .flatMap((resource) => formSlots(resource).flatMap(({ placed }) => formFieldProblems(placed, resource, remotes)));
-  const configured = forms.flatMap((form) => {
-    const resource = resources.get(form.resource);
-    return resource === undefined ? [] : formFieldProblems(placedConfiguredForm(form), resource, remotes);
-  });
+  const configured = forms.flatMap((form) => configuredFormFieldProblems(resources, form, remotes));
   return [...code, ...configured];
+}
+
+/**
+ * The props of one form slot of REMOTES_CONFIG or the placements that name a field its resource does not have (none
+ * when the resource is not registered: the place checks say so). The remote registry leaves such a slot out of the
+ * forms with it (RemoteRegistry.checkFormSlotsWith), so one whose remote answers after the start is not served.
+ */
+export function configuredFormFieldProblems(
+  resources: RegisteredResources,
+  form: ConfiguredFormSlot,
+  remotes: ContractRemotes,
+): SlotProblem[] {
+  const resource = resources.get(form.resource);
+  return resource === undefined ? [] : formFieldProblems(placedConfiguredForm(form), resource, remotes);
 }
 
 /**

@@ -11,6 +11,7 @@ import type { SlotRegistry } from '../slots/slot-registry';
 import type { SlotsModule } from '../slots/slots-module';
 import type { TenantStore } from '../tenants/tenant-store';
 import { addLocationCatalogueRoute } from './location-catalogue';
+import { configuredFormFieldProblems } from './form-field-props';
 import { checkSlots, type SlotCheckSubjects } from './slot-check';
 import { addSlotInspectionRoute } from './slot-inspection';
 import { addSlotSchemasRoute } from './slot-schemas-router';
@@ -56,6 +57,11 @@ export class SlotCheckModule implements AppModule {
   }
 
   load(): Promise<void> {
+    // A configured form slot naming a field its resource lacks is left out of the forms, as the contract's refusals
+    // are: after the start (a remote answering late) nothing else refuses it, and the reporter says it is left out.
+    // Set here, once every resource is registered (none may be after the load).
+    const { resources, remoteRegistry } = this.subjects;
+    remoteRegistry.checkFormSlotsWith((form, remotes) => configuredFormFieldProblems(resources, form, remotes));
     // From now on a registration gets the start's check at once: a slot that cannot render is refused (mode
     // `fail`) rather than served as it comes, and nothing of the call is registered.
     this.parts.slots.guardRegistrations((candidate) => {
