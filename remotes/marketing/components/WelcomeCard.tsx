@@ -1,3 +1,4 @@
+import { dateLocales } from '../../../shared/date-time-in-words';
 import type { PropsOf } from '../../kit';
 import type remote from '../remote';
 
@@ -11,15 +12,18 @@ function greeting(hour: number): string {
 }
 
 /**
- * `Sunday 29 November`: in English like the greeting before it and the rest of the admin, not in the browser's
- * language (a German browser wrote "Good evening · Sonntag, 29. November").
+ * `Sunday 29 November` for a British reader, `Sunday, November 29` for an American one: in the reader's form of the
+ * page's English, as the host writes its days (dateLocales), not in en-GB for everyone (a US reader read `29 November`
+ * here beside the host's `Nov 29, 2026`), nor in the browser's language (a German one wrote "Sonntag, 29. November"
+ * after an English greeting).
  */
-const DAY_IN_WORDS = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long' });
+const DAY_IN_WORDS: Intl.DateTimeFormatOptions = { weekday: 'long', day: 'numeric', month: 'long' };
 
 /** Greets the signed-in user on the dashboard (usually as the content of a Callout). */
 export function WelcomeCard({ title }: WelcomeCardProps) {
   const now = new Date();
-  const date = DAY_IN_WORDS.format(now);
+  const locales = dateLocales(document.documentElement.lang || 'en', navigator.languages);
+  const date = new Intl.DateTimeFormat(locales, DAY_IN_WORDS).format(now);
   return (
     <div className="welcome">
       <p className="welcome__eyebrow">
