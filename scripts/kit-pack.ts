@@ -78,8 +78,10 @@ export function packedManifest(source: KitManifest): KitManifest {
       : entry;
   }
   const bin = Object.fromEntries(Object.entries(source.bin).map(([name, entry]) => [name, compiled(entry, '.js')]));
+  // The repository's own scripts are not the package's: its prepack refuses a plain `npm pack` of remotes/kit/.
+  const { scripts: _repositoryScripts, ...shipped } = source;
   return {
-    ...source,
+    ...shipped,
     main: compiled(source.main, '.js'),
     types: compiled(source.types, '.d.ts'),
     exports: exports as KitManifest['exports'],

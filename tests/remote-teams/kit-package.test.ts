@@ -48,6 +48,9 @@ describe('the kit package', () => {
       exports: Record<string, { types: string; default: string } | string>;
     };
     expect(packed.version).toBe(version);
+    // The repository's scripts stay out: its prepack refuses `npm pack` in remotes/kit/, which packs the sources.
+    expect(packed).not.toHaveProperty('scripts');
+    expect(readKitManifest().scripts).toHaveProperty('prepack');
     const entries = [packed.main, packed.types, ...Object.values(packed.bin)];
     for (const entry of Object.values(packed.exports)) {
       if (typeof entry === 'object') entries.push(entry.types, entry.default);
