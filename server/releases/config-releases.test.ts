@@ -76,10 +76,16 @@ function writeEntry(version: string): string {
   return entry;
 }
 
-async function start(appDir?: TempDir, logLines?: string[], remoteRetryIntervalMs?: number): Promise<TestApp> {
+async function start(
+  appDir?: TempDir,
+  logLines?: string[],
+  remoteRetryIntervalMs?: number,
+  nodeEnv?: 'production',
+): Promise<TestApp> {
   const logger = logLines ? pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) }) : undefined;
   testApp = await createTestApp({
     env: { REMOTES_CONFIG: configFile },
+    ...(nodeEnv ? { nodeEnv } : {}),
     ...(appDir ? { dir: appDir } : {}),
     ...(logger ? { logger } : {}),
     ...(remoteRetryIntervalMs ? { remoteRetryIntervalMs } : {}),
@@ -337,6 +343,17 @@ it('leaves a kit development server live: no release, its rebuilds announced to 
   expect(body.remotes).toContainEqual(
     expect.objectContaining({ name: 'team_billing', entry, devEvents: `${originUrl}/__slots_dev_events` }),
   );
+});
+
+it('makes no release of a development server on a production server either, which passes no rebuilds on', async () => {
+  devEvents = '/__slots_dev_events';
+  const entry = writeEntry('dev');
+  const { app } = await start(undefined, undefined, undefined, 'production');
+  expect(await app.releases.store.history('team_billing')).toEqual([]);
+  const body = (await request(app.handler).get('/api/remotes').expect(200)).body as RemotesPayload;
+  const served = body.remotes.find((remote) => remote.name === 'team_billing');
+  expect(served).toMatchObject({ entry });
+  expect(served).not.toHaveProperty('devEvents');
 });
 
 it('says that a release in force is served instead of a development server the file comes to name', async () => {

@@ -104,7 +104,7 @@ export async function readConfigReleases(
     }
     // A kit's development server (its descriptor announces rebuilds) is live, not a release: a stored descriptor
     // would freeze the components it adds and drop the page reloads it announces. The registry reads it as before.
-    if (outcome.descriptor.devEvents !== undefined) {
+    if (outcome.developmentServer) {
       // Being no release, it cannot win over one in force: said, or a team pointing a product at its dev server sees
       // its old release and no reason.
       const active = snapshot.rollout(remote.name)?.active ?? null;

@@ -124,7 +124,7 @@ export class ReleaseService {
     }
     // A kit's development server (its descriptor announces rebuilds) serves a remoteEntry.js that changes at every
     // save: a release must be files that never change under it, as a file's entry of one is never made a release.
-    if (outcome.descriptor.devEvents !== undefined) {
+    if (outcome.developmentServer) {
       throw new ReleaseRefusedError(
         `The entry is a development server (slots-remote dev): its files change at every save, so it is never made ` +
           'a release. Build the remote (npm run build), deploy its dist/ folder, and publish the entry deployed.',

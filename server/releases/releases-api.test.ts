@@ -115,10 +115,12 @@ async function start(
   dir?: TestApp['dir'],
   allowed?: Parameters<App['allowRemotes']>[0],
   publicOrigin?: string,
+  nodeEnv?: 'production',
 ): Promise<void> {
   testApp = await createTestApp({
     ...(dir ? { dir } : {}),
     ...(publicOrigin ? { publicOrigin } : {}),
+    ...(nodeEnv ? { nodeEnv } : {}),
     env: { REMOTES_CONFIG: path.join(declared.path, 'remotes.json') },
     // The declared entries refuse at once; a release published fetches its manifest from the test's origin, which a
     // busy machine can take longer than 500 ms to answer (rollouts-api.test.ts failed so).
@@ -268,18 +270,29 @@ describe('publishing', () => {
     ]);
   });
 
-  it('refuses a development server (slots-remote dev) as a release: its files change at every save', async () => {
-    origin.descriptors.set('v5', { ...V1, devEvents: '/__slots_dev/events' });
-    const token = await tokenFor('team_billing');
-    const refused = await publish(token, 'v5').expect(400);
-    expect(refused.body.error).toMatchObject({
-      message:
-        'The entry is a development server (slots-remote dev): its files change at every save, so it is never made ' +
-        'a release. Build the remote (npm run build), deploy its dist/ folder, and publish the entry deployed.',
-      fields: { entry: 'a development server, never a release' },
-    });
-    expect(app.releases.snapshot.releases()).toEqual([]);
-  });
+  it.each([
+    ['in development', undefined],
+    // Which passes no rebuild announcement on to pages: it took the development server as a release.
+    ['in production', 'production' as const],
+  ])(
+    'refuses a development server (slots-remote dev) as a release %s: its files change at every save',
+    async (_, nodeEnv) => {
+      if (nodeEnv) {
+        await testApp.close();
+        await start(undefined, undefined, undefined, nodeEnv);
+      }
+      origin.descriptors.set('v5', { ...V1, devEvents: '/__slots_dev/events' });
+      const token = await tokenFor('team_billing');
+      const refused = await publish(token, 'v5').expect(400);
+      expect(refused.body.error).toMatchObject({
+        message:
+          'The entry is a development server (slots-remote dev): its files change at every save, so it is never made ' +
+          'a release. Build the remote (npm run build), deploy its dist/ folder, and publish the entry deployed.',
+        fields: { entry: 'a development server, never a release' },
+      });
+      expect(app.releases.snapshot.releases()).toEqual([]);
+    },
+  );
 
   it('refuses a release of a remote the operators have not declared (neither REMOTES_CONFIG nor built in)', async () => {
     origin.descriptors.set('new', { name: 'team_new', components: ['NewWidget'] });

@@ -15,7 +15,17 @@ export type DescriptorFailure = 'down' | 'timed-out' | 'bad-answer';
  * (when its file said), or why not.
  */
 export type DescriptorOutcome =
-  | { status: 'ready'; descriptor: RemoteDescriptor; props: Readonly<Record<string, JsonSchema>>; kit?: string }
+  | {
+      status: 'ready';
+      descriptor: RemoteDescriptor;
+      props: Readonly<Record<string, JsonSchema>>;
+      kit?: string;
+      /**
+       * The file announced rebuilds (`devEvents`): a kit's development server, whose files change at every save, so
+       * never a release. Said whether or not the descriptor passes the announcement on (a production server drops it).
+       */
+      developmentServer?: true;
+    }
   | {
       status: 'failing';
       failure: DescriptorFailure;

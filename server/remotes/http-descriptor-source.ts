@@ -90,7 +90,13 @@ export class HttpDescriptorSource implements DescriptorSource {
         }
         descriptor.devEvents = devEvents.href;
       }
-      return { status: 'ready', descriptor, props: file.props ?? {}, ...(file.kit ? { kit: file.kit } : {}) };
+      return {
+        status: 'ready',
+        descriptor,
+        props: file.props ?? {},
+        ...(file.kit ? { kit: file.kit } : {}),
+        ...(file.devEvents !== undefined ? { developmentServer: true } : {}),
+      };
     } catch (error) {
       if ((error as Error).name === 'TimeoutError') {
         return {
