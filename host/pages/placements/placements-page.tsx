@@ -205,9 +205,10 @@ function PlacementsEditor() {
           <p>Import a placements document into the draft below, or roll back to a revision.</p>
         </div>
       ) : (
-        // Disabled as a whole for someone who may not change placements (what they would change is refused anyway).
+        // Disabled as a whole for someone who may not change placements (what they would change is refused anyway). A
+        // box for that alone, no group: a screen reader announced a group with no name before the map's first link.
         <RuleChoicesContext.Provider value={choices.data}>
-          <fieldset className="placements__editable" disabled={changesRefused !== null} ref={refs.editor}>
+          <fieldset className="placements__editable" disabled={changesRefused !== null} ref={refs.editor} role="none">
             <PlacementsContents
               document={document}
               problems={problems}
@@ -265,7 +266,7 @@ function PlacementsEditor() {
           </fieldset>
         </RuleChoicesContext.Provider>
       )}
-      <fieldset className="placements__editable" disabled={changesRefused !== null}>
+      <fieldset className="placements__editable" disabled={changesRefused !== null} role="none">
         <PlacementsImport importJson={importJson} forgetOutcome={forgetOutcome} />
         <PlacementRevisions revisions={revisions} inForce={inForce} rollback={rollback} />
       </fieldset>
