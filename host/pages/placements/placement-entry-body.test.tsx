@@ -10,6 +10,11 @@ import { PlacementEntryBody } from './placement-entry-body';
 
 // As in placement-props-form.test.tsx: the form library's CommonJS build, no ajv, a merger that does not merge.
 jest.mock('@rjsf/core/lib/components/Form.js', () => jest.requireActual('@rjsf/core'), { virtual: true });
+jest.mock(
+  '@rjsf/core/lib/components/widgets/SelectWidget.js',
+  () => ({ __esModule: true, default: jest.requireActual('@rjsf/core').getDefaultRegistry().widgets.SelectWidget }),
+  { virtual: true },
+);
 jest.mock('@rjsf/validator-ajv8', () => ({}), { virtual: true });
 jest.mock('@x0k/json-schema-merge', () => jest.requireActual('../../../testing/host/schema-merger-stub'));
 jest.mock('@x0k/json-schema-merge/lib/array', () => jest.requireActual('../../../testing/host/schema-merger-stub'));

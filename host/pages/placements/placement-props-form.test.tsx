@@ -14,6 +14,11 @@ import { propsFormSchema } from './props-form-schema';
 // installed with (the form uses schema-form-validator.ts). Its `allOf` merger is ES modules only: these schemas have
 // no `allOf`, so a merger that refuses to merge stands for it.
 jest.mock('@rjsf/core/lib/components/Form.js', () => jest.requireActual('@rjsf/core'), { virtual: true });
+jest.mock(
+  '@rjsf/core/lib/components/widgets/SelectWidget.js',
+  () => ({ __esModule: true, default: jest.requireActual('@rjsf/core').getDefaultRegistry().widgets.SelectWidget }),
+  { virtual: true },
+);
 jest.mock('@rjsf/validator-ajv8', () => ({}), { virtual: true });
 jest.mock('@x0k/json-schema-merge', () => jest.requireActual('../../../testing/host/schema-merger-stub'));
 jest.mock('@x0k/json-schema-merge/lib/array', () => jest.requireActual('../../../testing/host/schema-merger-stub'));
@@ -206,8 +211,9 @@ describe('the placements editor’s props form', () => {
     expect(screen.queryByText(/Unsupported field schema/)).toBeNull();
     const tone = screen.getByRole('combobox', { name: /tone/i });
     expect(options(tone)).toEqual(['', '0', '1', '2']);
+    // The unchosen option is named, not blank (a screen reader read it as "blank"); its value is still none.
     expect([...(tone as HTMLSelectElement).options].map((option) => option.textContent)).toEqual([
-      '',
+      'Choose…',
       'info',
       'warning',
       'success',
@@ -217,6 +223,18 @@ describe('the placements editor’s props form', () => {
 
     fireEvent.change(tone, { target: { value: '1' } });
     await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ tone: 'warning' }));
+  });
+
+  it('puts the props in no nameless group, a prop holding an object in one named by it', () => {
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: { title: { type: 'string' }, link: { type: 'object', properties: { href: { type: 'string' } } } },
+    };
+    render(<PlacementPropsForm schema={schema} props={{}} idPrefix="card" owner="Card #1" onChange={jest.fn()} />);
+    // A screen reader announced "group" with no name before the first prop.
+    expect(screen.queryAllByRole('group', { name: (name) => name === '' })).toEqual([]);
+    const link = screen.getByRole('group', { name: 'Link — Card #1' });
+    expect(link.contains(screen.getByRole('textbox', { name: /^Href/ }))).toBe(true);
   });
 
   it('offers a union of literals (as MaintenanceNotice declares its severity) as a drop-down, the first not chosen for the operator', async () => {
@@ -242,7 +260,7 @@ describe('the placements editor’s props form', () => {
     const severity = screen.getByRole('combobox', { name: /severity/i });
     expect(screen.queryByText(/Unsupported field schema/)).toBeNull();
     expect([...(severity as HTMLSelectElement).options].map((option) => option.textContent)).toEqual([
-      '',
+      'Choose…',
       'info',
       'warning',
     ]);

@@ -8,9 +8,11 @@ import { propsFormSchema } from './props-form-schema';
 import {
   PropsArrayItemButtons,
   PropsFieldTemplate,
+  PropsObjectFieldTemplate,
   PropsTitleFieldTemplate,
   type PropsFormContext,
 } from './props-form-templates';
+import { PropsSelectWidget } from './props-form-select-widget';
 import { PropsTextWidget } from './props-form-text-widget';
 import { schemaFormValidator } from './schema-form-validator';
 
@@ -36,15 +38,22 @@ export interface PlacementPropsFormProps {
 /** The form's own button is not wanted: the props are part of the draft, saved with it. */
 const UI_SCHEMA: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
 
-/** Labels in words with "(required)" rather than `title*`, list buttons named with their item (props-form-templates.tsx). */
+/**
+ * Labels in words with "(required)" rather than `title*`, list buttons named with their item, no nameless group around
+ * the props (props-form-templates.tsx).
+ */
 const TEMPLATES = {
   FieldTemplate: PropsFieldTemplate,
+  ObjectFieldTemplate: PropsObjectFieldTemplate,
   TitleFieldTemplate: PropsTitleFieldTemplate,
   ArrayFieldItemButtonsTemplate: PropsArrayItemButtons,
 };
 
-/** A number prop holding no number shows what it holds (props-form-text-widget.tsx). */
-const WIDGETS = { TextWidget: PropsTextWidget };
+/**
+ * A number prop holding no number shows what it holds (props-form-text-widget.tsx); a choice not made yet says
+ * "Choose…" (props-form-select-widget.tsx).
+ */
+const WIDGETS = { TextWidget: PropsTextWidget, SelectWidget: PropsSelectWidget };
 
 /**
  * A choice of constants (`anyOf: [{ const: 'info' }, …]`) starts unchosen: the library would otherwise fill a

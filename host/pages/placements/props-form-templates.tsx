@@ -1,13 +1,16 @@
 import {
   buttonId,
+  canExpand,
   descriptionId,
   errorId,
   getTemplate,
   helpId,
   getUiOptions,
+  titleId,
   TranslatableString,
   type ArrayFieldItemButtonsTemplateProps,
   type FieldTemplateProps,
+  type ObjectFieldTemplateProps,
   type RJSFSchema,
   type TitleFieldProps,
 } from '@rjsf/utils';
@@ -160,5 +163,59 @@ export function PropsArrayItemButtons(props: ArrayFieldItemButtonsTemplateProps)
           ),
       )}
     </>
+  );
+}
+
+/**
+ * The fields of an object, as core's ObjectFieldTemplate lays them out, but a group only when it has a title (a prop
+ * holding an object, its legend its name): the props themselves, untitled, are in a box with no role, where core's
+ * nameless fieldset made a screen reader announce a group with no name before the first prop (the props already
+ * are under the card's "Props of …").
+ */
+export function PropsObjectFieldTemplate(props: ObjectFieldTemplateProps) {
+  const { className, description, disabled, formData, fieldPathId, onAddProperty, optionalDataControl } = props;
+  const { properties, readonly, registry, required, schema, title, uiSchema } = props;
+  const options = getUiOptions(uiSchema);
+  const TitleFieldTemplate = getTemplate('TitleFieldTemplate', registry, options);
+  const DescriptionFieldTemplate = getTemplate('DescriptionFieldTemplate', registry, options);
+  // A choice of shapes without properties of its own: core renders no box, the choice renders its fields.
+  if ((schema.oneOf || schema.anyOf) && !schema.properties && properties.length === 0) return null;
+  const inTitle = !readonly && !disabled;
+  const { AddButton } = registry.templates.ButtonTemplates;
+  return (
+    <fieldset className={className} id={fieldPathId.$id} role={title ? undefined : 'none'}>
+      {title && (
+        <TitleFieldTemplate
+          id={titleId(fieldPathId)}
+          title={title}
+          required={required}
+          schema={schema}
+          uiSchema={uiSchema}
+          registry={registry}
+          optionalDataControl={inTitle ? optionalDataControl : undefined}
+        />
+      )}
+      {description && (
+        <DescriptionFieldTemplate
+          id={descriptionId(fieldPathId)}
+          description={description}
+          schema={schema}
+          uiSchema={uiSchema}
+          registry={registry}
+        />
+      )}
+      {!inTitle && optionalDataControl}
+      {properties.map((property) => property.content)}
+      {canExpand(schema, uiSchema, formData) && (
+        <AddButton
+          id={buttonId(fieldPathId, 'add')}
+          className="rjsf-object-property-expand"
+          onClick={onAddProperty}
+          disabled={disabled || readonly}
+          uiSchema={uiSchema}
+          registry={registry}
+        />
+      )}
+    </fieldset>
   );
 }
