@@ -1,13 +1,13 @@
-import {
-  collectDefaultMetrics,
+// Types only: prom-client itself is loaded by promClient() below, when a metric is first made or read.
+import type {
   Counter,
+  CounterConfiguration,
   Gauge,
+  GaugeConfiguration,
   Histogram,
+  HistogramConfiguration,
+  Metric,
   Registry,
-  type CounterConfiguration,
-  type GaugeConfiguration,
-  type HistogramConfiguration,
-  type Metric,
 } from 'prom-client';
 import type { RequestDurationHistogram } from './request-duration-histogram';
 
@@ -29,20 +29,29 @@ type Config<C> = Omit<C, 'registers'>;
  * ```
  *
  * A metric whose value is read when Prometheus scrapes (a pool's size) gives `collect` in its configuration.
+ *
+ * Every app has one (`app.metrics`), but only the `metrics` option fills it (app.ts gives it to the modules then and
+ * only then): prom-client is loaded when the first metric is made or the registry read, so a server with metrics off
+ * never loads it (some 120 modules with the OpenTelemetry API: bench/startup-phases.ts).
  */
 export class MetricsRegistry {
-  readonly registry = new Registry();
+  private promRegistry: Registry | undefined;
+
+  private get registry(): Registry {
+    this.promRegistry ??= new (promClient().Registry)();
+    return this.promRegistry;
+  }
 
   counter<L extends string>(config: Config<CounterConfiguration<L>>): Counter<L> {
-    return new Counter({ ...checked(config), registers: [this.registry] });
+    return new (promClient().Counter)({ ...checked(config), registers: [this.registry] });
   }
 
   gauge<L extends string>(config: Config<GaugeConfiguration<L>>): Gauge<L> {
-    return new Gauge({ ...checked(config), registers: [this.registry] });
+    return new (promClient().Gauge)({ ...checked(config), registers: [this.registry] });
   }
 
   histogram<L extends string>(config: Config<HistogramConfiguration<L>>): Histogram<L> {
-    return new Histogram({ ...checked(config), registers: [this.registry] });
+    return new (promClient().Histogram)({ ...checked(config), registers: [this.registry] });
   }
 
   /**
@@ -60,7 +69,7 @@ export class MetricsRegistry {
    * prefixed `slots_`. Once per registry.
    */
   defaultMetrics(): void {
-    collectDefaultMetrics({ register: this.registry, prefix: METRIC_PREFIX });
+    promClient().collectDefaultMetrics({ register: this.registry, prefix: METRIC_PREFIX });
   }
 
   /** The exposition's Content-Type (Prometheus' text format 0.0.4). */
@@ -72,6 +81,11 @@ export class MetricsRegistry {
   text(): Promise<string> {
     return this.registry.metrics();
   }
+}
+
+/** prom-client, loaded on first use: see MetricsRegistry. */
+function promClient(): typeof import('prom-client') {
+  return require('prom-client') as typeof import('prom-client');
 }
 
 /** Names are checked when a metric is made: a typo or a second metric of one name fails at start-up, not scrape. */

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { context, trace, type Context, type Span, type SpanContext } from '@opentelemetry/api';
-import { isTracingSuppressed } from '@opentelemetry/core';
+// Types only: the API's functions are handed over by tracing-sdk.ts (followOpenTelemetry).
+import type { Context, ContextAPI, Span, SpanContext, TraceAPI } from '@opentelemetry/api';
 import {
   childContextOf,
   formatTraceparent,
@@ -14,6 +14,26 @@ const SPAN = Symbol('span');
 
 type TracedRequest = IncomingMessage & { [TRACE]?: TraceContext; [SPAN]?: Span };
 
+/** The parts of OpenTelemetry's API read here, and @opentelemetry/core's isTracingSuppressed. */
+export interface OpenTelemetryReads {
+  context: ContextAPI;
+  trace: TraceAPI;
+  isTracingSuppressed: (context: Context) => boolean;
+}
+
+/**
+ * OpenTelemetry, once tracing-sdk.ts is loaded; null before. Only that module registers an SDK (a context manager, a
+ * tracer provider), and tracing.ts loads it only when tracing is on: until then the API's context is always the empty
+ * root one, with no span, and this module reads nothing from it. So the server with tracing off never loads
+ * @opentelemetry/api nor /core (they were the only @opentelemetry packages its start loaded).
+ */
+let otel: OpenTelemetryReads | null = null;
+
+/** Called by tracing-sdk.ts as it loads: from then on the request's trace follows OpenTelemetry's context. */
+export function followOpenTelemetry(reads: OpenTelemetryReads): void {
+  otel = reads;
+}
+
 /**
  * The trace context of a request, the same for every log line it causes. With tracing on (tracing.ts), the span
  * opened for it (which took the caller's `traceparent` as its parent): the one it runs without a context under
@@ -25,7 +45,7 @@ export function traceOf(req: IncomingMessage): TraceContext {
   const traced = req as TracedRequest;
   traced[TRACE] ??=
     traceContextOf(traced[SPAN]?.spanContext()) ??
-    traceContextOf(trace.getSpanContext(context.active())) ??
+    traceContextOf(otel?.trace.getSpanContext(otel.context.active())) ??
     childContextOf(parseTraceparent(req.headers[TRACEPARENT_HEADER]));
   return traced[TRACE];
 }
@@ -54,7 +74,7 @@ export function traceLogFields(req: IncomingMessage): { trace_id: string; span_i
  * trace.
  */
 export function outgoingTraceHeaders(parent?: TraceContext): Record<string, string> {
-  if (fetchSendsTrace(context.active())) return {};
+  if (otel !== null && fetchSendsTrace(otel, otel.context.active())) return {};
   return { [TRACEPARENT_HEADER]: formatTraceparent(childContextOf(parent ?? null)) };
 }
 
@@ -62,13 +82,13 @@ export function outgoingTraceHeaders(parent?: TraceContext): Record<string, stri
  * Whether fetch's instrumentation sends the trace of `active` itself: it does under a valid span unless tracing is
  * suppressed there (a probe's context). With tracing off, the API's context is always the empty root one.
  */
-function fetchSendsTrace(active: Context): boolean {
+function fetchSendsTrace({ trace, isTracingSuppressed }: OpenTelemetryReads, active: Context): boolean {
   const span = trace.getSpanContext(active);
   return span !== undefined && trace.isSpanContextValid(span) && !isTracingSuppressed(active);
 }
 
 /** Undefined for no span (with no SDK registered, the API's context is always the empty root one). */
 function traceContextOf(span: SpanContext | undefined): TraceContext | undefined {
-  if (span === undefined || !trace.isSpanContextValid(span)) return undefined;
+  if (span === undefined || otel === null || !otel.trace.isSpanContextValid(span)) return undefined;
   return { traceId: span.traceId, spanId: span.spanId, sampled: (span.traceFlags & 1) === 1 };
 }

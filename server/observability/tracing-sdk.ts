@@ -23,7 +23,14 @@ import {
   type Tracer,
   type TracerProvider,
 } from '@opentelemetry/api';
-import { getRPCMetadata, RPCType, setRPCMetadata, suppressTracing, type RPCMetadata } from '@opentelemetry/core';
+import {
+  getRPCMetadata,
+  isTracingSuppressed,
+  RPCType,
+  setRPCMetadata,
+  suppressTracing,
+  type RPCMetadata,
+} from '@opentelemetry/core';
 import { registerInstrumentations, type InstrumentationBase } from '@opentelemetry/instrumentation';
 import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
@@ -54,9 +61,13 @@ import { HeldContextManager } from './held-context';
 import { httpRequestAttributes } from './http-request-attributes';
 import { traceResourceAttributes } from './trace-resource';
 import { methodInSpanName } from './known-methods';
-import { keepSpanOf } from './request-trace';
+import { followOpenTelemetry, keepSpanOf } from './request-trace';
 import { RequestSpan, spanLimitsOf, type RequestSpanSink } from './request-span';
 import { pathOf } from '../http/request-path';
+
+// This module is what registers an SDK, and it is loaded only with tracing on (tracing.ts): from now on, and not
+// before, the request's trace is read from OpenTelemetry's context (request-trace.ts does not load the API itself).
+followOpenTelemetry({ context, trace, isTracingSuppressed });
 
 /** A started OpenTelemetry SDK: what stops it (its last spans sent first). */
 export interface TracingSdk {
