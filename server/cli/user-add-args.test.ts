@@ -71,6 +71,16 @@ describe('parseUserAddArgs', () => {
     [['admin', '--tenant', '--tenant'], /--tenant needs a tenant id/],
     [['admin', '--tenant='], /--tenant needs a tenant id/],
     [['admin', '--role', 'x'], /--role must be viewer, editor, operator or none/],
+    [['admin', '--role', 'admin'], /^Unknown role "admin": --role must be viewer, editor, operator or none/],
+    [['admin', '--role'], /^--role needs a role: --role must be/],
+    [
+      ['admin', '--tenant', 'acme', '--role', 'viewer', '--tenant', 'acme'],
+      /--tenant "acme" is given twice, with a --role/,
+    ],
+    [
+      ['admin', '--tenant', 'acme', '--tenant', 'acme', '--role', 'none'],
+      /--tenant "acme" is given twice, with a --role/,
+    ],
     [['admin', '--admin'], /Unknown option --admin/],
     [['admin', '--role', 'viewer', '--role', 'editor'], /--role is given twice for the account/],
     [['admin', '--tenant', 'acme', '--role', 'viewer', '--role', 'editor'], /--role is given twice for tenant "acme"/],

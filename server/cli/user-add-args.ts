@@ -78,8 +78,13 @@ export function parseUserAddArgs(argv: readonly string[]): UserAddArgs {
     } else if (flag === '--role') {
       const [value, at] = valueOf('--role', i);
       i = at;
-      if (!isStaffRole(value) && value !== 'none')
-        throw new UsageError(`--role must be ${STAFF_ROLES.join(', ')} or none.`);
+      if (!isStaffRole(value) && value !== 'none') {
+        // The word typed is named: `--role admin` read as "--role must be …" left the operator looking for the typo.
+        throw new UsageError(
+          `${value === undefined ? '--role needs a role' : `Unknown role "${value}"`}: --role must be ` +
+            `${STAFF_ROLES.join(', ')} or none.`,
+        );
+      }
       const target = lastTenant ?? '';
       if (roleGivenFor.has(target)) {
         throw new UsageError(
@@ -122,6 +127,15 @@ export function parseUserAddArgs(argv: readonly string[]): UserAddArgs {
     } else {
       positional.push(arg);
     }
+  }
+  // A tenant named twice is read once; with a role after one of its flags only, which one meant it is a guess (the
+  // other, without a role, says none): refused rather than made a role the operator may not have meant.
+  const repeated = tenants.find((tenant, at) => tenants.indexOf(tenant) !== at && roleGivenFor.has(tenant));
+  if (repeated !== undefined) {
+    throw new UsageError(
+      `--tenant "${repeated}" is given twice, with a --role after one of them only: give each tenant once, its ` +
+        '--role right after it.',
+    );
   }
   if (positional.length !== 1) throw new UsageError('Give exactly one username.');
   const username = positional[0] as string;
