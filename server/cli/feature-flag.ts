@@ -21,30 +21,51 @@ type FlagCommand =
   | { action: 'unset'; name: string; tenant: string | null }
   | { action: 'list' };
 
-/** The command line read, or null when it does not follow the usage. */
-export function parseFlagArgs(args: readonly string[]): FlagCommand | null {
-  const rest = [...args];
+/**
+ * The command line read, or what is wrong with it (said before the usage: a second --tenant, `--tenant=acme`, a typo
+ * in an option or in on|off were answered with the usage alone).
+ */
+export function parseFlagArgs(args: readonly string[]): FlagCommand | { problem: string } {
+  const rest: string[] = [];
   let tenant: string | null = null;
-  const at = rest.indexOf('--tenant');
-  if (at !== -1) {
-    const value = rest[at + 1];
-    if (value === undefined || value.startsWith('--')) return null;
-    tenant = value;
-    rest.splice(at, 2);
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--help' || arg === '-h') return { problem: 'Sets, unsets or lists the feature flags.' };
+    if (arg === '--tenant' || arg.startsWith('--tenant=')) {
+      const value = arg === '--tenant' ? args[++i] : arg.slice('--tenant='.length);
+      if (tenant !== null) return { problem: "--tenant is given twice: a setting is one tenant's, or global." };
+      if (value === undefined || value === '' || value.startsWith('-'))
+        return { problem: '--tenant needs a tenant id.' };
+      tenant = value;
+    } else if (arg.startsWith('-')) {
+      return { problem: `Unknown option ${arg}.` };
+    } else {
+      rest.push(arg);
+    }
   }
   const [action, name, value, ...extra] = rest;
-  if (action === 'list') return name === undefined && tenant === null ? { action } : null;
-  if (action === 'set' && name && (value === 'on' || value === 'off') && extra.length === 0) {
+  if (action === undefined) return { problem: 'Say set, unset or list.' };
+  if (action === 'list') {
+    if (tenant !== null) return { problem: 'list takes no --tenant: it lists every setting, each with its tenant.' };
+    return name === undefined ? { action } : { problem: `list takes nothing more, got "${name}".` };
+  }
+  if (action !== 'set' && action !== 'unset') return { problem: `Unknown action "${action}": set, unset or list.` };
+  if (!name) return { problem: `${action} needs a flag name.` };
+  if (action === 'set') {
+    if (value !== 'on' && value !== 'off') {
+      return { problem: value === undefined ? 'Say on or off after the name.' : `Say on or off, not "${value}".` };
+    }
+    if (extra.length > 0) return { problem: `Unexpected "${extra[0]}" after on|off.` };
     return { action, name, enabled: value === 'on', tenant };
   }
-  if (action === 'unset' && name && value === undefined) return { action, name, tenant };
-  return null;
+  if (value !== undefined) return { problem: `unset takes a flag name only, got "${value}" after it.` };
+  return { action, name, tenant };
 }
 
 async function main(args: readonly string[]): Promise<number> {
   const command = parseFlagArgs(args);
-  if (command === null) {
-    process.stderr.write(`${FEATURE_FLAG_USAGE}\n`);
+  if ('problem' in command) {
+    process.stderr.write(`${command.problem}\n${FEATURE_FLAG_USAGE}\n`);
     return 2;
   }
   const scope = (tenant: string | null) => (tenant === null ? 'globally' : `for tenant "${tenant}"`);

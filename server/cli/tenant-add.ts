@@ -18,24 +18,40 @@ import { commandLine } from '../process/operator-commands';
 
 export const TENANT_ADD_USAGE = `usage: ${commandLine('tenant:add', '<id> [--name "<Name>"]')}`;
 
-/** The command line read: the tenant to save, or why not. */
+/** The command line read: the tenant to save, or why not (what is wrong, then the usage). */
 export function parseTenantAddArgs(args: readonly string[]): { id: string; name: string | null } | { usage: string } {
-  // `--name=Acme` as `--name Acme`, as user:add takes its options.
-  const rest = args.flatMap((arg) => (arg.startsWith('--name=') ? ['--name', arg.slice('--name='.length)] : [arg]));
-  let name: string | null = null;
-  const at = rest.indexOf('--name');
-  if (at !== -1) {
-    const value = rest[at + 1];
-    if (value === undefined || value.trim() === '') return { usage: `--name needs a name. ${TENANT_ADD_USAGE}` };
-    name = value.trim();
-    const problem = tenantNameProblem(name);
-    if (problem) return { usage: `${problem} ${TENANT_ADD_USAGE}` };
-    rest.splice(at, 2);
+  const refuse = (problem: string) => ({ usage: `${problem} ${TENANT_ADD_USAGE}` });
+  let name: string | null | undefined;
+  const ids: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--help' || arg === '-h') {
+      // Read as an id, `--help` was refused as "not a tenant id".
+      return { usage: `Creates a tenant, or renames one. ${TENANT_ADD_USAGE}` };
+    }
+    // `--name=Acme` as `--name Acme`, as user:add takes its options.
+    if (arg === '--name' || arg.startsWith('--name=')) {
+      const value = arg === '--name' ? args[++i] : arg.slice('--name='.length);
+      // A second --name was taken for the id, or extra words, and refused with the usage alone.
+      if (name !== undefined) return refuse('--name is given twice.');
+      if (value === undefined || value.trim() === '') return refuse('--name needs a name.');
+      name = value.trim();
+      const problem = tenantNameProblem(name);
+      if (problem) return refuse(problem);
+    } else if (arg.startsWith('-')) {
+      return refuse(`Unknown option ${arg}.`);
+    } else {
+      ids.push(arg);
+    }
   }
-  const [id, ...extra] = rest;
-  if (id === undefined || extra.length > 0) return { usage: TENANT_ADD_USAGE };
-  if (!TENANT_ID_PATTERN.test(id)) return { usage: `${notATenantId(id)} ${TENANT_ADD_USAGE}` };
-  return { id, name };
+  if (ids.length !== 1) {
+    return ids.length === 0
+      ? { usage: TENANT_ADD_USAGE }
+      : refuse(`Give one tenant id, not ${ids.length}: ${ids.map((id) => JSON.stringify(id)).join(', ')}.`);
+  }
+  const id = ids[0] as string;
+  if (!TENANT_ID_PATTERN.test(id)) return refuse(notATenantId(id));
+  return { id, name: name ?? null };
 }
 
 async function main(args: readonly string[]): Promise<number> {

@@ -146,9 +146,18 @@ describe('npm run tenant:remove', () => {
     });
     // Ids are exact; one that differs in case only is pointed at.
     expect((await run(['ACME', '--yes'])).stderr).toMatch(/^Unknown tenant "ACME" \(ids are exact: "acme"\?\)\./);
-    for (const args of [[], ['--with-data'], ['acme', 'globex'], ['--all']]) {
-      const usage = await run(args);
-      expect([usage.code, usage.stderr]).toEqual([2, 'usage: npm run tenant:remove -- <id> [--with-data] [--yes]\n']);
+    // Each says what is wrong before the usage.
+    for (const [args, said] of [
+      [[], 'Give the tenant id.'],
+      [['--with-data'], 'Give the tenant id.'],
+      [['acme', 'globex'], 'Give one tenant id, not 2: "acme", "globex".'],
+      [['--all'], 'Unknown option --all.'],
+    ] as const) {
+      const usage = await run([...args]);
+      expect([usage.code, usage.stderr]).toEqual([
+        2,
+        `${said}\nusage: npm run tenant:remove -- <id> [--with-data] [--yes]\n`,
+      ]);
     }
   });
 });

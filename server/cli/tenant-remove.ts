@@ -17,6 +17,7 @@ import {
   TenantHoldsDataError,
   type TenantRemoval,
 } from './tenant-removal';
+import { argumentProblem } from './argument-problem';
 import { confirmRemoval, notConfirmedMessage } from './confirm-removal';
 import { lastAdministratorMessage } from './last-administrator-message';
 import { nextCommand } from './next-command';
@@ -31,9 +32,10 @@ const FLAGS = ['--with-data', '--yes'];
 async function main(args: readonly string[]): Promise<number> {
   const withData = args.includes('--with-data');
   const yes = args.includes('--yes');
-  const [id, ...extra] = args.filter((arg) => !FLAGS.includes(arg));
-  if (!id || id.startsWith('-') || extra.length > 0) {
-    process.stderr.write(`${TENANT_REMOVE_USAGE}\n`);
+  const [id] = args.filter((arg) => !FLAGS.includes(arg));
+  const problem = argumentProblem(args, FLAGS, 'tenant id');
+  if (problem !== null || id === undefined) {
+    process.stderr.write(`${problem ? `${problem}\n` : ''}${TENANT_REMOVE_USAGE}\n`);
     return 2;
   }
   const settings = storageSettingsFromEnv(process.env);

@@ -8,6 +8,7 @@ import { storageSettingsFromEnv } from '../env-config';
 import { UserStore } from '../auth/user-store';
 import { changeAccount } from '../auth/account-change';
 import { LastAdministratorError } from '../auth/administrators';
+import { argumentProblem } from './argument-problem';
 import { lastAdministratorMessage } from './last-administrator-message';
 import { runCommand } from './run-command';
 import { withStorage } from './with-storage';
@@ -16,9 +17,10 @@ import { commandLine } from '../process/operator-commands';
 export const USER_ACCESS_USAGE = `usage: ${commandLine('user:disable', '<username>')}   |   ${commandLine('user:enable', '<username>')}`;
 
 async function main(args: readonly string[]): Promise<number> {
-  const [action, username, ...extra] = args;
-  if ((action !== 'disable' && action !== 'enable') || !username || username.startsWith('-') || extra.length > 0) {
-    process.stderr.write(`${USER_ACCESS_USAGE}\n`);
+  const [action, username] = args;
+  const problem = argumentProblem(args.slice(1), [], 'username');
+  if ((action !== 'disable' && action !== 'enable') || problem !== null || username === undefined) {
+    process.stderr.write(`${problem ? `${problem}\n` : ''}${USER_ACCESS_USAGE}\n`);
     return 2;
   }
   const settings = storageSettingsFromEnv(process.env);

@@ -17,15 +17,27 @@ import { withStorage } from './with-storage';
 
 const USER_LIST_USAGE = `usage: ${commandLine('user:list', '[--tenant <id>]')}`;
 
-/** The tenant to list the members of (null: every account), or the usage when the arguments are not understood. */
+/**
+ * The tenant to list the members of (null: every account), or what is wrong with the arguments, then the usage: a
+ * typo (`--tenan acme`) or a second `--tenant` was answered with the usage alone, the operator left to spot the
+ * difference.
+ */
 function parseUserListArgs(args: readonly string[]): { tenant: string | null } | { usage: string } {
-  const rest = args.flatMap((arg) =>
-    arg.startsWith('--tenant=') ? ['--tenant', arg.slice('--tenant='.length)] : [arg],
-  );
-  if (rest.length === 0) return { tenant: null };
-  const [flag, tenant, ...extra] = rest;
-  if (flag !== '--tenant' || tenant === undefined || tenant === '' || extra.length > 0) {
-    return { usage: USER_LIST_USAGE };
+  const refuse = (problem: string) => ({ usage: `${problem}\n${USER_LIST_USAGE}` });
+  let tenant: string | null = null;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--help' || arg === '-h') return { usage: `Lists the staff accounts.\n${USER_LIST_USAGE}` };
+    if (arg === '--tenant' || arg.startsWith('--tenant=')) {
+      const value = arg === '--tenant' ? args[++i] : arg.slice('--tenant='.length);
+      if (tenant !== null) return refuse("--tenant is given twice: it lists one tenant's members at a time.");
+      if (value === undefined || value === '' || value.startsWith('-')) return refuse('--tenant needs a tenant id.');
+      tenant = value;
+    } else if (arg.startsWith('-')) {
+      return refuse(`Unknown option ${arg}.`);
+    } else {
+      return refuse(`Unexpected "${arg}": name a tenant with --tenant.`);
+    }
   }
   return { tenant };
 }

@@ -26,12 +26,9 @@ export const USER_PERMISSION_USAGE =
 
 async function main(args: readonly string[]): Promise<number> {
   const [action, username, ...permissions] = args;
-  const valid =
-    username !== undefined &&
-    ((action === 'show' && permissions.length === 0) ||
-      ((action === 'grant' || action === 'revoke') && permissions.length > 0));
-  if (!valid) {
-    process.stderr.write(`${USER_PERMISSION_USAGE}\n`);
+  const problem = usageProblem(action, username, permissions);
+  if (problem !== null || username === undefined) {
+    process.stderr.write(`${problem ?? ''}${USER_PERMISSION_USAGE}\n`);
     return 2;
   }
   const settings = storageSettingsFromEnv(process.env);
@@ -102,6 +99,26 @@ async function main(args: readonly string[]): Promise<number> {
       throw error;
     }
   });
+}
+
+/**
+ * What is wrong with the arguments, as a sentence and a line break before the usage (empty for --help), or null: a
+ * mistyped action or a missing name was answered with the usage alone.
+ */
+function usageProblem(
+  action: string | undefined,
+  username: string | undefined,
+  permissions: readonly string[],
+): string | null {
+  if (action === '--help' || action === '-h' || username === '--help' || username === '-h') return '';
+  if (action !== 'grant' && action !== 'revoke' && action !== 'show') {
+    return `${action === undefined ? 'Say' : `Unknown action "${action}":`} grant, revoke or show.\n`;
+  }
+  if (username === undefined || username.startsWith('-')) return `${action} needs a username.\n`;
+  if (action === 'show') {
+    return permissions.length === 0 ? null : `show takes a username only, got "${permissions[0]}" after it.\n`;
+  }
+  return permissions.length > 0 ? null : `Name the permission to ${action} after the username.\n`;
 }
 
 runCommand('user:permission', () => main(process.argv.slice(2)));

@@ -166,9 +166,15 @@ describe('npm run user:remove', () => {
         stdout: '',
         stderr: `There is no account "nobody" in ${testApp.databasePath}. Nothing was changed.\n`,
       });
-      for (const args of [[], ['--yes'], ['ann', 'bob'], ['--force', 'ann']]) {
-        const usage = await run(args);
-        expect([usage.code, usage.stderr]).toEqual([2, 'usage: npm run user:remove -- <username> [--yes]\n']);
+      // Each says what is wrong before the usage.
+      for (const [args, said] of [
+        [[], 'Give the username.'],
+        [['--yes'], 'Give the username.'],
+        [['ann', 'bob'], 'Give one username, not 2: "ann", "bob".'],
+        [['--force', 'ann'], 'Unknown option --force.'],
+      ] as const) {
+        const usage = await run([...args]);
+        expect([usage.code, usage.stderr]).toEqual([2, `${said}\nusage: npm run user:remove -- <username> [--yes]\n`]);
       }
     });
 

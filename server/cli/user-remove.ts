@@ -12,6 +12,7 @@ import { endRedisSessionsOf } from '../auth/redis-account-sessions';
 import { createRedisSessionStorage } from '../storage/redis-session-storage';
 import { LastAdministratorError } from '../auth/administrators';
 import { commandLine } from '../process/operator-commands';
+import { argumentProblem } from './argument-problem';
 import { confirmRemoval, notConfirmedMessage } from './confirm-removal';
 import { lastAdministratorMessage } from './last-administrator-message';
 import { nextCommand } from './next-command';
@@ -24,9 +25,10 @@ export const USER_REMOVE_USAGE = `usage: ${commandLine('user:remove', '<username
 
 async function main(args: readonly string[]): Promise<number> {
   const yes = args.includes('--yes');
-  const [username, ...extra] = args.filter((arg) => arg !== '--yes');
-  if (!username || username.startsWith('-') || extra.length > 0) {
-    process.stderr.write(`${USER_REMOVE_USAGE}\n`);
+  const [username] = args.filter((arg) => arg !== '--yes');
+  const problem = argumentProblem(args, ['--yes'], 'username');
+  if (problem !== null || username === undefined) {
+    process.stderr.write(`${problem ? `${problem}\n` : ''}${USER_REMOVE_USAGE}\n`);
     return 2;
   }
   const settings = storageSettingsFromEnv(process.env);

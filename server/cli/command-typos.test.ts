@@ -1,0 +1,67 @@
+import path from 'node:path';
+import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+import { runServerCommand } from '../../testing/server/run-server-command';
+
+// Some twenty-five command processes, each started with tsx: two minutes and more on a busy two-core machine.
+jest.setTimeout(300_000);
+
+/**
+ * A typo in an account or tenant command (an option, an action, a flag given twice) is refused with what is wrong
+ * before the usage, exit 2, and nothing changed: they were answered with the usage alone, or, for `tenant:add --help`,
+ * with "--help is not a tenant id".
+ */
+describe('the account and tenant commands refuse a typo, saying what is wrong', () => {
+  let dir: TempDir;
+  beforeEach(() => {
+    dir = makeTempDir('slots-command-typos-');
+  });
+  afterEach(() => dir.remove());
+
+  it('names the mistake, exits 2 and changes nothing', async () => {
+    const env = { DATABASE_PATH: path.join(dir.path, 'app.db') };
+    const run = (script: string, args: string[], input?: string) => runServerCommand(script, args, env, input);
+    expect((await run('tenant-add.ts', ['acme'])).code).toBe(0);
+    expect((await run('tenant-add.ts', ['globex'])).code).toBe(0);
+    expect((await run('user-add.ts', ['ann', '--tenant', 'acme'], 'ann-password-1234\n')).code).toBe(0);
+    const state = async () =>
+      [
+        (await run('user-list.ts', [])).stdout,
+        (await run('tenant-list.ts', [])).stdout,
+        (await run('feature-flag.ts', ['list'])).stdout,
+      ].join('');
+    const before = await state();
+
+    const cases: [string, string[], string][] = [
+      ['tenant-add.ts', ['--help'], 'Creates a tenant, or renames one. usage: '],
+      ['tenant-add.ts', ['initech', '--nmae', 'Initech'], 'Unknown option --nmae. usage: '],
+      ['tenant-add.ts', ['initech', '--name', 'A', '--name', 'B'], '--name is given twice. usage: '],
+      ['tenant-add.ts', ['initech', 'extra'], 'Give one tenant id, not 2: "initech", "extra". usage: '],
+      ['user-list.ts', ['--tenant', 'acme', '--tenant', 'globex'], '--tenant is given twice: '],
+      ['user-list.ts', ['--tenan', 'acme'], 'Unknown option --tenan.\n'],
+      ['feature-flag.ts', ['set', 'beta', 'on', '--tenant', 'acme', '--tenant', 'globex'], '--tenant is given twice: '],
+      ['feature-flag.ts', ['set', 'beta', 'onn'], 'Say on or off, not "onn".\n'],
+      ['feature-flag.ts', ['set', 'beta', 'on', '--tennant', 'acme'], 'Unknown option --tennant.\n'],
+      ['feature-flag.ts', ['sett', 'beta', 'on'], 'Unknown action "sett": set, unset or list.\n'],
+      ['user-permission.ts', ['shw', 'ann'], 'Unknown action "shw": grant, revoke or show.\n'],
+      ['user-permission.ts', ['grant', 'ann'], 'Name the permission to grant after the username.\n'],
+      ['user-remove.ts', ['ann', '--yse'], 'Unknown option --yse.\n'],
+      ['tenant-remove.ts', ['acme', '--with-dat', '--yes'], 'Unknown option --with-dat.\n'],
+      ['user-access.ts', ['disable', 'ann', 'bob'], 'Give one username, not 2: "ann", "bob".\n'],
+      ['user-add.ts', ['ann', '--keep-password', '--role', 'admin'], 'Unknown role "admin": --role must be viewer, '],
+      [
+        'user-add.ts',
+        ['ann', '--keep-password', '--tenant', 'globex', '--role', 'viewer', '--tenant', 'globex'],
+        '--tenant "globex" is given twice, with a --role after one of them only: ',
+      ],
+    ];
+    // Side by side: each changes nothing (what is checked), so their order does not matter.
+    const refusals = await Promise.all(cases.map(([script, args]) => run(script, args)));
+    for (const [at, [script, args, said]] of cases.entries()) {
+      const refused = refusals[at]!;
+      expect([script, args, refused.code, refused.stdout]).toEqual([script, args, 2, '']);
+      expect(refused.stderr.startsWith(said) ? said : refused.stderr).toBe(said);
+      expect(refused.stderr).toMatch(/(^|\n|\. )[Uu]sage: /);
+    }
+    expect(await state()).toBe(before);
+  });
+});
