@@ -1,7 +1,14 @@
 import { OPERATOR_ROLE, RELEASES_MANAGE, PLACEMENTS_EDIT, VIEWER_ROLE } from '../../shared';
-import { createDemoApp, DEMO_PASSWORD, signedInAgent, type DemoTestApp } from '../../testing/server/test-app';
+import {
+  createDemoApp,
+  DEMO_PASSWORD,
+  FAST_HASH,
+  signedInAgent,
+  type DemoTestApp,
+} from '../../testing/server/test-app';
 import { addDemoMember, DEMO_MEMBER_PASSWORD } from '../../testing/server/demo-member';
-import { changeAccount } from '../auth/account-change';
+import { changeAccount, createAccount } from '../auth/account-change';
+import { hashPassword } from '../auth/password-hash';
 import { removeAccount } from '../auth/account-removal';
 import { administrators, readAccessSnapshot } from '../auth/administrators';
 import { removeTenant } from '../cli/tenant-removal';
@@ -40,6 +47,20 @@ describe('demo seed at a later start', () => {
     expect((await app.tenants.list()).map((tenant) => tenant.id)).toEqual(['acme', 'globex']);
     expect(await app.records.count('globex', 'articles')).toBeGreaterThan(0);
     expect((await administratorsNow(started)).get(RELEASES_MANAGE)).toEqual(['admin']);
+  });
+
+  it('gives no tenant made again to an account an operator left in none', async () => {
+    started = await createDemoApp();
+    const engine = started.app.storage;
+    // Dave belonged to globex alone: removed with it, he belongs to no tenant and cannot sign in to any.
+    const dave = await createAccount(engine, 'dave', await hashPassword('a password for dave', FAST_HASH), {
+      role: VIEWER_ROLE,
+      memberships: [{ tenant: 'globex', role: null }],
+    });
+    await removeTenant(engine, 'globex', { withData: true });
+    const { app } = await restart();
+    expect((await app.tenants.list()).map((tenant) => tenant.id)).toEqual(['acme', 'globex']);
+    expect(await app.tenants.tenantsOf(dave?.id as number)).toEqual([]);
   });
 
   it('leaves a removed demo tenant out when nobody could administer with it, and says so', async () => {

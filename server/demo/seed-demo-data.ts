@@ -35,7 +35,7 @@ export async function seedDemoData(app: App, options: DemoOptions): Promise<Demo
   // The account first: a new `admin` belongs to no tenant yet, so the tenants made next take it as a member, and the
   // check counts it (an operator by its own role) as administering with them.
   const account = await ensureDemoAccount(app, options);
-  const leftOut = await seedTenantsAndRecords(app);
+  const leftOut = await seedTenantsAndRecords(app, account.created);
   for (const { tenant, problem } of leftOut) {
     options.onTenantLeftOut?.(
       `The demo tenant "${tenant.id}" is missing and was not made again: ${problem} (tenant:add refuses it too). ` +
@@ -56,24 +56,32 @@ interface TenantLeftOut {
 /**
  * In one exclusive transaction (SQLite's write lock, PostgreSQL's advisory lock): instances starting together, on
  * one file or on several hosts sharing one PostgreSQL, must not both seed. Resolves to the tenants it left out.
+ *
+ * The accounts of no tenant join the demo tenants it makes only on an installation with no tenant yet: made with
+ * `user:add` before the first start, they had none to join. Later, an account of no tenant is one an operator left
+ * so (its tenant removed, its memberships taken away), which cannot sign in to any: a demo tenant made again must not
+ * give it one back, silently, at every start. A new `admin` (`adminCreated`, made by this start) joins either way.
  */
-async function seedTenantsAndRecords(app: App): Promise<TenantLeftOut[]> {
+async function seedTenantsAndRecords(app: App, adminCreated: boolean): Promise<TenantLeftOut[]> {
   const leftOut: TenantLeftOut[] = [];
+  // Read before the transaction: a query outside it would wait for SQLite's one connection, which it holds.
+  const admin = adminCreated ? await app.users.findByUsername(DEMO_USERNAME) : undefined;
   await app.storage.exclusive(async (db) => {
-    const existingUsersWithoutTenant = await app.tenants.usersWithoutTenant(db);
+    const firstSeed = (await app.tenants.list(db)).length === 0;
+    const joining = firstSeed ? await app.tenants.usersWithoutTenant(db) : admin ? [admin.id] : [];
     for (const { tenant, authors, articles } of DEMO_TENANTS) {
       const isNew = !(await app.tenants.get(tenant.id, db));
       if (isNew) {
         // Read in this transaction, after the tenants it made: what is checked is what is changed.
         const before = await readAccessSnapshot(db, app.storage.dialect);
-        const problem = lastAdministratorProblem(before, withDemoTenant(before, tenant.id, existingUsersWithoutTenant));
+        const problem = lastAdministratorProblem(before, withDemoTenant(before, tenant.id, joining));
         if (problem !== null) {
           leftOut.push({ tenant, problem });
           continue;
         }
         await app.tenants.save(tenant, db);
         // Accounts made with user:add before the first start had no tenant to join; they get the demo ones.
-        for (const userId of existingUsersWithoutTenant) await app.tenants.addMembership(userId, tenant.id, db);
+        for (const userId of joining) await app.tenants.addMembership(userId, tenant.id, db);
       }
       const authorIds = new Map<string, number>();
       if ((await app.records.count(tenant.id, 'authors', db)) === 0) {
