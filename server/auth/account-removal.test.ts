@@ -1,7 +1,8 @@
 /**
  * Removing an account ends its sessions at once in every store: the database's rows (SQLite, PostgreSQL) go in the
  * removing transaction, Redis's keys with user:remove when REDIS_URL is set. They were refused at their next request
- * already (no account to read back), but stayed stored until they expired. Another account's sessions stay.
+ * already (no account to read back), but stayed stored until they expired. Another account's sessions stay. Run
+ * without REDIS_URL, or with a Redis failing after the removal, user:remove says that those in Redis stay.
  */
 import type { RedisStore } from 'connect-redis';
 import { sql } from 'kysely';
@@ -155,8 +156,75 @@ describeWithCommand(
       REDIS_URL: redis.url,
     });
     expect([run.code, run.stderr]).toEqual([0, '']);
-    expect(run.stdout).toMatch(/^Removed the account "ann" .* Its sessions ended with it\./);
+    expect(run.stdout).toMatch(
+      /^Removed the account "ann" .* Its sessions ended with it, in the database and in Redis at redis:\/\/127\.0\.0\.1:\d+ \(2 there\)\. What the audit/,
+    );
     expect([await storedSessions(annId), await storedSessions(bobId)]).toEqual([0, 1]);
+    expect(await meStatus(app, bob)).toBe(200);
+  });
+
+  it('npm run user:remove without REDIS_URL says its sessions in Redis stay until they expire, each refused', async () => {
+    const { app } = testApp;
+    const { ann, bob } = await seed(app);
+    const [annId, bobId] = [await idOf(app, 'ann'), await idOf(app, 'bob')];
+
+    // The servers keep sessions in Redis; the command, run without their REDIS_URL, cannot know it.
+    const run = await runServerCommand('user-remove.ts', ['ann', '--yes'], {
+      DATABASE_PATH: testApp.databasePath,
+      DATABASE_URL: '',
+      REDIS_URL: '',
+    });
+    expect([run.code, run.stderr]).toEqual([0, '']);
+    expect(run.stdout).toMatch(/^Removed the account "ann" \(tenants: acme; grants: none\) from /);
+    expect(run.stdout).not.toContain('Its sessions ended with it');
+    expect(run.stdout).toContain(
+      `from ${testApp.databasePath}. Its sessions in the database ended with it. REDIS_URL is not set here: if the ` +
+        `servers keep sessions in Redis, its sessions there stay stored until they expire (user:remove deletes them ` +
+        `at once when run with the servers' REDIS_URL); either way each is refused at its next request, the account ` +
+        'being gone. What the audit trails, releases and placement revisions say it did stays, under its name.\n',
+    );
+    // As it says: still stored in Redis, refused all the same.
+    expect(await app.users.findByUsername('ann')).toBeUndefined();
+    expect([await storedSessions(annId), await storedSessions(bobId)]).toEqual([2, 1]);
+    for (const cookie of ann) expect(await meStatus(app, cookie)).toBe(401);
+    expect(await meStatus(app, bob)).toBe(200);
+  });
+
+  it('npm run user:remove whose Redis fails after the account is removed says it is removed, and what is left', async () => {
+    const { app } = testApp;
+    const { ann, bob } = await seed(app);
+    const [annId, bobId] = [await idOf(app, 'ann'), await idOf(app, 'bob')];
+    // A Redis that lets the command in (ready() answers) and fails it once the account is removed: DEL refused.
+    const client = store().client as RedisClientType;
+    await client.sendCommand(['ACL', 'SETUSER', 'remover', 'on', '>remover-password', '~*', '&*', '+@all', '-del']);
+    try {
+      const run = await runServerCommand('user-remove.ts', ['ann', '--yes'], {
+        DATABASE_PATH: testApp.databasePath,
+        DATABASE_URL: '',
+        REDIS_URL: redis.url.replace('redis://', 'redis://remover:remover-password@'),
+      });
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe(
+        `Removed the account "ann" (tenants: acme; grants: none) from ${testApp.databasePath}. Its sessions in the ` +
+          'database ended with it. What the audit trails, releases and placement revisions say it did stays, under ' +
+          'its name.\n',
+      );
+      const where = redis.url.replace('redis://', 'redis://remover:***@');
+      expect(run.stderr).toMatch(
+        new RegExp(
+          `^The account is removed, but Redis at ${where.replace(/[.*]/g, '\\$&')} failed before deleting any of ` +
+            'its sessions there: NOPERM [^\n]*\\bdel\\b[^\n]*\\. Those left there stay stored until they expire, ' +
+            'each refused at its next request, the account being gone\\. There is nothing to run again: user:remove ' +
+            'would find no account\\.\n$',
+        ),
+      );
+      expect(run.stderr).not.toContain('remover-password');
+    } finally {
+      await client.sendCommand(['ACL', 'DELUSER', 'remover']);
+    }
+    expect(await app.users.findByUsername('ann')).toBeUndefined();
+    expect([await storedSessions(annId), await storedSessions(bobId)]).toEqual([2, 1]);
+    for (const cookie of ann) expect(await meStatus(app, cookie)).toBe(401);
     expect(await meStatus(app, bob)).toBe(200);
   });
 });

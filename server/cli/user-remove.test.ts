@@ -118,8 +118,11 @@ describe('npm run user:remove', () => {
       expect(run.code).toBe(0);
       expect(run.stdout).toBe(
         `Removed the account "ann" (tenants: acme, globex; grants: placements:edit; an idempotency key of a record ` +
-          `creation) from ${hosts[0].databasePath}. Its sessions ended with it. What the audit ` +
-          'trails, releases and placement revisions say it did stays, under its name.\n',
+          `creation) from ${hosts[0].databasePath}. Its sessions in the database ended with it. REDIS_URL is not ` +
+          'set here: if the servers keep sessions in Redis, its sessions there stay stored until they expire ' +
+          "(user:remove deletes them at once when run with the servers' REDIS_URL); either way each is refused at " +
+          'its next request, the account being gone. What the audit trails, releases and placement revisions say it ' +
+          'did stays, under its name.\n',
       );
 
       // Its session is refused on both hosts at its very next request; another account's is untouched.
