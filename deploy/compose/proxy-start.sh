@@ -1,7 +1,7 @@
 #!/bin/sh
 # The proxy's command in deploy/compose.yaml: a self-signed certificate for PROXY_HOSTNAME when /etc/slots-tls holds
 # none (kept in the proxy-tls volume, so browsers see the same one after a restart), then nginx in the foreground,
-# with a watcher that keeps nginx's upstream to the hosts that are ready.
+# with a watcher that keeps nginx's upstream to the hosts that are ready (the others that resolve as backups).
 # An operator's own certificate: tls.crt (full chain) and tls.key in the folder TLS_DIR names; nothing is made then.
 set -eu
 dir=/etc/slots-tls
@@ -47,19 +47,31 @@ else
   is_ready() { return 0; }
 fi
 
-# The upstream's server lines, in the order of $hosts: the ready hosts, or every resolved one when none is ready.
-# Empty while no host resolves.
+# The upstream's server lines, in the order of $hosts: the ready hosts, and each host that resolves but is not ready
+# as a `backup` (sent to only when the ready ones failed, or answered 404 for a build file), or every resolved one
+# when none is ready. Empty while no host resolves.
+# Why the backups: a draining host (SIGTERM, /readyz 503, still listening for SHUTDOWN_DELAY_MS) that is the last of
+# its release has just served pages whose scripts only it holds; the pages ask for them right after, when the host has
+# left the ready set, and the ready hosts of the other release answer 404. nginx.conf's /assets/ and /remotes/
+# locations then ask the backup (an upgrade probe met a new page's four scripts all 404 so). A starting host is one
+# too, never asked while a ready host answers.
 upstream_servers() {
   resolved="$(for host in $hosts; do
     address="$(getent hosts "$host" | awk '{ print $1; exit }')" || true
     if [ -n "$address" ]; then echo "$host $address"; fi
   done)"
   [ -n "$resolved" ] || return 0
-  ready="$(echo "$resolved" | while read -r host address; do
-    if is_ready "$address"; then echo "server $address:$port max_fails=3 fail_timeout=5s; # $host"; fi
+  marked="$(echo "$resolved" | while read -r host address; do
+    if is_ready "$address"; then echo "ready $host $address"; else echo "unready $host $address"; fi
   done)"
-  if [ -n "$ready" ]; then
-    echo "$ready"
+  if echo "$marked" | grep -q '^ready '; then
+    echo "$marked" | while read -r state host address; do
+      if [ "$state" = ready ]; then
+        echo "server $address:$port max_fails=3 fail_timeout=5s; # $host"
+      else
+        echo "server $address:$port max_fails=3 fail_timeout=5s backup; # $host (not ready: backup)"
+      fi
+    done
   else
     echo "$resolved" | while read -r host address; do
       echo "server $address:$port max_fails=3 fail_timeout=5s; # $host (not ready)"
@@ -67,7 +79,8 @@ upstream_servers() {
   fi
 }
 
-# The hosts in the upstream file, for the log: "host-a, host-b" or "host-a (not ready), host-b (not ready)".
+# The hosts in the upstream file, for the log: "host-a, host-b", "host-a, host-b (not ready: backup)" or
+# "host-a (not ready), host-b (not ready)".
 upstream_names() { sed 's/.*# //' "$servers" | paste -sd, - | sed 's/,/, /g'; }
 
 # nginx refuses to start with an empty upstream: wait (bounded) for a host's container to resolve.
