@@ -75,8 +75,10 @@ export function PlacementEntryBody({
             : 'Its remote declares no props schema: its props are kept as they are.'}
         </p>
       ) : (
-        <details className="placements__props" ref={propsForm}>
-          <summary>Props of {name}</summary>
+        // Named by its summary: Chromium exposes a details box as a group, and without a name a screen reader
+        // announced "group" alone as the focus went into the props form.
+        <details className="placements__props" ref={propsForm} aria-labelledby={`${id}-props-summary`}>
+          <summary id={`${id}-props-summary`}>Props of {name}</summary>
           <Suspense fallback={<p role="status">Loading the form…</p>}>
             <PlacementPropsForm
               schema={schema}
