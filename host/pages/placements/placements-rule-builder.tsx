@@ -47,8 +47,9 @@ export function RuleBuilder({ id, name, tree, setRule, problemAt = NO_PROBLEM }:
 
   if (tree === null) {
     return (
+      // What no rule means is said once, under the field (RuleField's reading, which describes its group): said here
+      // too, a screen reader read it twice in two wordings.
       <div className="rule-builder">
-        <p className="muted">No condition: the slot is shown to everyone who sees the location.</p>
         <button
           type="button"
           className="button button--secondary"

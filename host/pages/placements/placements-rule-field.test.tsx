@@ -35,6 +35,8 @@ describe('the Shown when rule builder', () => {
   it('builds a rule from conditions, a group and a not, reads it back in words, the focus on what was added', () => {
     render(<Field />);
     expect(reading()).toBe('No rule: shown to everyone who sees the location.');
+    // Said once: the builder's empty state does not say it again in other words.
+    expect(field().textContent?.match(/everyone/g)).toHaveLength(1);
     fireEvent.click(button('Add a condition'));
     // The new condition's first control takes the focus.
     expect(document.activeElement).toBe(control('Condition 1 is about'));
