@@ -195,3 +195,45 @@ it('takes the focus to the preview from a location’s link to it, unsaved chang
   await expect(page.locator('[data-placements-status]').innerText()).resolves.toMatch(/Unsaved changes/);
   expect(log.pageErrors).toEqual([]);
 });
+
+it('says where a slot goes once its "goes right before" or "after" is chosen, its card still where its priority lists it', async () => {
+  const { page, log } = await suite.newPage();
+  await signIn(page);
+  await page.goto(`/placements?location=${LOCATION}`);
+  const section = page.locator(`[data-placements-location="${LOCATION}"]`);
+  await addWelcomeCard(page);
+  await section.getByLabel(`Add a slot at ${LOCATION}`).selectOption('team_marketing:MaintenanceNotice');
+  await section.getByRole('button', { name: 'Add', exact: true }).click();
+  const announced = section.locator('p.visually-hidden[role="status"]');
+  await section.getByText(/^Added MaintenanceNotice \(team_marketing\)/).waitFor({ state: 'attached' });
+  const field = (relation: string) =>
+    section.getByLabel(`MaintenanceNotice (team_marketing) #2 at ${LOCATION} goes right ${relation}`, { exact: true });
+  // Chosen from the keyboard, as a screen reader's user does: the focus stays in the box.
+  const before = field('before');
+  await before.focus();
+  await before.selectOption('WelcomeCard');
+  await section
+    .getByText(
+      'MaintenanceNotice (team_marketing) now goes right before "WelcomeCard" (WelcomeCard (team_marketing) #1) at ' +
+        `${LOCATION}, whatever the priorities; its card stays #2 of 2, listed by priority.`,
+    )
+    .waitFor({ state: 'attached' });
+  await expect(before.evaluate((box) => box === document.activeElement)).resolves.toBe(true);
+  await expect(section.locator('li[data-placement-slot] h3').allInnerTexts()).resolves.toEqual([
+    'WelcomeCard (team_marketing) #1',
+    'MaintenanceNotice (team_marketing) #2',
+  ]);
+  // The same slot for "after" too: what stops it is said, not a place it does not get.
+  await field('after').selectOption('WelcomeCard');
+  await expect(announced.innerText()).resolves.toBe(
+    'MaintenanceNotice (team_marketing) cannot go right after "WelcomeCard" (WelcomeCard (team_marketing) #1): ' +
+      '"before" and "after" both name "WelcomeCard": keep one.',
+  );
+  await field('after').selectOption('ShortcutLinks');
+  await before.selectOption('');
+  await expect(announced.innerText()).resolves.toBe(
+    'MaintenanceNotice (team_marketing) no longer goes right before a slot; it still goes right after ' +
+      `"ShortcutLinks" (code's ShortcutLinks) at ${LOCATION}.`,
+  );
+  expect(log.pageErrors).toEqual([]);
+});

@@ -14,6 +14,8 @@ export interface OrderFieldsProps {
   /** Every slot of the card's location with its id: what the fields are checked against and choose among. */
   ids: LocationIds;
   change(change: (slot: DraftSlot) => DraftSlot): void;
+  /** Called once a `before` or `after` is chosen (`target` '' for none), after the change: to say where it goes. */
+  chosen?(relation: 'before' | 'after', target: string): void;
 }
 
 /**
@@ -21,7 +23,7 @@ export interface OrderFieldsProps {
  * naming no slot of the location, a cycle), checked as the server checks them (placements-slot-ids.ts) and said at
  * the field. `before` and `after` choose among the location's other slots (code's and the file's too), or none.
  */
-export function OrderFields({ id, at, name, ids, change }: OrderFieldsProps) {
+export function OrderFields({ id, at, name, ids, change, chosen }: OrderFieldsProps) {
   const { slot } = at;
   // The id as typed: text that is no id yet stays in the box, marked, and out of the draft (as a priority's).
   const given = slot.id === undefined ? '' : typeof slot.id === 'string' ? slot.id : JSON.stringify(slot.id);
@@ -78,7 +80,10 @@ export function OrderFields({ id, at, name, ids, change }: OrderFieldsProps) {
           name={name}
           ids={ids}
           problem={problems[relation]}
-          set={(target) => change(withKey(relation, target === '' ? undefined : target))}
+          set={(target) => {
+            change(withKey(relation, target === '' ? undefined : target));
+            chosen?.(relation, target);
+          }}
         />
       ))}
     </>

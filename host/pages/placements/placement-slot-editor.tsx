@@ -43,6 +43,11 @@ export interface SlotEditorProps {
   schema: JsonSchema | null;
   problems: readonly PlacementProblem[];
   change(change: (slot: DraftSlot) => DraftSlot | null): void;
+  /**
+   * Called once its `before` or `after` is chosen (`target` '' for none), so the location says where the slot now
+   * goes: its card stays where its priority lists it.
+   */
+  ordered?(relation: 'before' | 'after', target: string): void;
   /** Called once the slot is removed, with how it was named (its title), so the location moves focus and says so. */
   removed?(title: string): void;
 }
@@ -52,7 +57,7 @@ export interface SlotEditorProps {
  * problems, and removal. Each card is named apart from the others of its component (its number, with its id and a
  * prop that reads as its title in its heading), and so are its controls, on the whole page (CardName).
  */
-export function SlotEditor({ at, place, isPublic, ids, schema, problems, change, removed }: SlotEditorProps) {
+export function SlotEditor({ at, place, isPublic, ids, schema, problems, change, ordered, removed }: SlotEditorProps) {
   const { slot } = at;
   const title = `${String(slot.component)} (${at.remote}) #${place}`;
   const name = <CardName name={title} where={`at ${at.location}`} />;
@@ -120,7 +125,7 @@ export function SlotEditor({ at, place, isPublic, ids, schema, problems, change,
           {priorityError ?? 'A whole number, lower first; empty: 50.'}
         </p>
       </div>
-      <OrderFields id={id} at={at} name={name} ids={ids} change={change} />
+      <OrderFields id={id} at={at} name={name} ids={ids} change={change} chosen={ordered} />
       {counted !== null ? (
         <div className="form__field" data-placement-counted-rule>
           <p>

@@ -1,6 +1,7 @@
 import { useRef, useState, type MouseEvent } from 'react';
 import type { JsonSchema, PlacementComponentsPayload, PlacementPreview, PlacementProblem } from '../../../shared';
 import { SlotEditor } from './placement-slot-editor';
+import { orderChoiceWords } from './placement-order-words';
 import { slotKey, type DraftSlot, type DraftSlotAt } from './placements-draft';
 import type { LocationIds } from './placements-slot-ids';
 import { countOf } from '../common/count-in-words';
@@ -90,6 +91,11 @@ export function PlacementsLocation(props: PlacementsLocationProps) {
                   problem.remote === at.remote && problem.location === location && problem.index === at.index,
               )}
               change={(change) => props.change(at, change)}
+              ordered={(relation, target) =>
+                added.placed(
+                  orderChoiceWords(props.ids, at, { place: index + 1, count: slots.length }, relation, target),
+                )
+              }
               removed={(title) =>
                 added.removed(
                   `Removed ${title} from ${location}: ${countOf(slots.length - 1, 'slot')} there in the draft.`,

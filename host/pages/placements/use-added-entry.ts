@@ -17,6 +17,11 @@ export interface AddedEntry {
    * place), and a second Enter would remove that entry too.
    */
   removed(announcement: string, landing: HTMLElement | null): void;
+  /**
+   * Says where an edit of an entry places it when its card stays where it is (a `before` or `after` chosen: the
+   * cards are listed by priority), as a move is said: in the same live region, the focus left where it is.
+   */
+  placed(announcement: string): void;
 }
 
 /**
@@ -91,5 +96,6 @@ export function useAddedEntry(
       landing?.focus();
       setAnnouncement(text);
     },
+    placed: setAnnouncement,
   };
 }
